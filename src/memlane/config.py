@@ -1,0 +1,250 @@
+"""Typed settings: defaults here, then ``memlane.toml``, then ``MEMLANE_*`` environment.
+
+Every default of memlane lives in this module. A TOML file has a ``[memory]`` table with
+one sub-table per section::
+
+    [memory]
+    db = "memlane.db"
+
+    [memory.ingest]
+    session_gap_minutes = 30
+
+    [memory.search]
+    lexical_weight = 0.7
+
+An environment variable overrides a key: ``MEMLANE_<SECTION>_<KEY>`` (for example
+``MEMLANE_SEARCH_RRF_K=60``); ``MEMLANE_DB`` sets the database and ``MEMLANE_CONFIG`` names
+the TOML file. Key and variable names are never renamed once released.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memlane.errors import ConfigError
+from memlane.types import PRIVACIES
+
+__all__ = [
+    "Config",
+    "EmbeddingConfig",
+    "IngestConfig",
+    "SearchConfig",
+    "load_config",
+]
+
+
+def _check(cond: bool, key: str, message: str) -> None:
+    if not cond:
+        raise ConfigError(f"{key}: {message}")
+
+
+@dataclass(frozen=True)
+class IngestConfig:
+    """How messages become sessions. ``[memory.ingest]``."""
+
+    session_gap_minutes: float = 30.0
+    """An inactivity gap longer than this closes a scope's open session."""
+    min_session_messages: int = 4
+    """Sessions smaller than this are not summarized (counted as skipped)."""
+    max_message_chars: int = 100_000
+    """Longer messages are refused with a ValidationError."""
+    redact_secrets: bool = True
+    """Replace API keys, tokens, passwords and private keys by typed placeholders."""
+
+    def __post_init__(self) -> None:
+        _check(self.session_gap_minutes > 0, "ingest.session_gap_minutes", "must be > 0")
+        _check(self.min_session_messages >= 1, "ingest.min_session_messages", "must be >= 1")
+        _check(self.max_message_chars >= 1, "ingest.max_message_chars", "must be >= 1")
+
+
+@dataclass(frozen=True)
+class EmbeddingConfig:
+    """Which embedder indexes and queries. ``[memory.embedding]``."""
+
+    backend: str = "static"
+    """static (default, fast, derived from bundled MiniLM), minilm, hashing or openai."""
+    model: str = ""
+    """Model name for the openai backend."""
+    base_url: str = ""
+    """Base URL for the openai backend, e.g. http://127.0.0.1:8080/v1."""
+    api_key_env: str = "OPENAI_API_KEY"
+    """Environment variable holding the openai backend's key (the key is never stored)."""
+    batch_size: int = 256
+
+    def __post_init__(self) -> None:
+        allowed = ("static", "minilm", "hashing", "openai")
+        _check(self.backend in allowed, "embedding.backend", f"must be one of {', '.join(allowed)}")
+        if self.backend == "openai":
+            _check(bool(self.base_url), "embedding.base_url", "is required for backend openai")
+            _check(bool(self.model), "embedding.model", "is required for backend openai")
+        _check(self.batch_size >= 1, "embedding.batch_size", "must be >= 1")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Hybrid retrieval. ``[memory.search]``."""
+
+    rrf_k: int = 60
+    """Reciprocal-rank-fusion constant (textbook 60)."""
+    lexical_weight: float = 0.7
+    vector_weight: float = 0.3
+    candidates: int = 100
+    """Candidates taken from each of the lexical and vector lists before fusion."""
+    default_k: int = 10
+    default_privacy: tuple[str, ...] = ("private", "project")
+    """Privacy levels searched unless a caller asks for others ("shared" only on request)."""
+
+    def __post_init__(self) -> None:
+        _check(self.rrf_k >= 1, "search.rrf_k", "must be >= 1")
+        _check(self.lexical_weight >= 0, "search.lexical_weight", "must be >= 0")
+        _check(self.vector_weight >= 0, "search.vector_weight", "must be >= 0")
+        _check(
+            self.lexical_weight + self.vector_weight > 0,
+            "search.lexical_weight",
+            "lexical_weight + vector_weight must be > 0",
+        )
+        _check(self.candidates >= 1, "search.candidates", "must be >= 1")
+        _check(self.default_k >= 1, "search.default_k", "must be >= 1")
+        bad = [p for p in self.default_privacy if p not in PRIVACIES]
+        _check(not bad, "search.default_privacy", f"unknown level(s) {bad}; use {PRIVACIES}")
+
+
+@dataclass(frozen=True)
+class Config:
+    """All of memlane's settings. Build with ``load_config()`` or directly."""
+
+    db: str = "memlane.db"
+    ingest: IngestConfig = field(default_factory=IngestConfig)
+    embedding: EmbeddingConfig = field(default_factory=EmbeddingConfig)
+    search: SearchConfig = field(default_factory=SearchConfig)
+
+    def replace(self, **changes: Any) -> Config:
+        """A copy with sections or keys changed: ``cfg.replace(search={"rrf_k": 30})``."""
+        out: dict[str, Any] = {}
+        for name, value in changes.items():
+            current = getattr(self, name)
+            if isinstance(value, Mapping) and dataclasses.is_dataclass(current):
+                value = _build(type(current), {**_as_dict(current), **value}, name)
+            out[name] = value
+        return dataclasses.replace(self, **out)
+
+
+_SECTIONS = {"ingest": IngestConfig, "embedding": EmbeddingConfig, "search": SearchConfig}
+
+
+def _as_dict(obj: Any) -> dict[str, Any]:
+    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+
+
+def _coerce(value: Any, tp: Any, key: str) -> Any:
+    """Coerce a TOML or environment value to the annotated type, or raise ConfigError."""
+    origin = typing.get_origin(tp)
+    try:
+        if tp is bool:
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(value)
+        if tp is int:
+            if isinstance(value, bool):
+                raise ValueError(value)
+            if isinstance(value, float) and not value.is_integer():
+                raise ValueError(value)
+            return int(value)
+        if tp is float:
+            if isinstance(value, bool):
+                raise ValueError(value)
+            return float(value)
+        if tp is str:
+            if not isinstance(value, str):
+                raise ValueError(value)
+            return value
+        if origin is tuple:
+            if isinstance(value, str):
+                value = [v.strip() for v in value.split(",") if v.strip()]
+            return tuple(str(v) for v in value)
+        if origin in (types.UnionType, typing.Union):
+            return value
+    except (TypeError, ValueError):
+        raise ConfigError(f"{key}: expected {getattr(tp, '__name__', tp)}, got {value!r}") from None
+    return value
+
+
+def _build(cls: type, values: Mapping[str, Any], section: str) -> Any:
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(values) - names)
+    if unknown:
+        raise ConfigError(f"{section}: unknown key(s) {unknown}; known: {sorted(names)}")
+    kwargs = {k: _coerce(v, hints[k], f"{section}.{k}") for k, v in values.items()}
+    return cls(**kwargs)
+
+
+def load_config(
+    path: str | Path | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> Config:
+    """Read defaults, then the TOML file, then ``MEMLANE_*`` variables, then ``overrides``.
+
+    ``path`` defaults to ``$MEMLANE_CONFIG`` or ``./memlane.toml`` when it exists.
+    ``overrides`` is ``{"db": ..., "search": {"rrf_k": 30}}``.
+    """
+    env = os.environ if environ is None else environ
+    raw: dict[str, Any] = {}
+    explicit = path is not None or "MEMLANE_CONFIG" in env
+    file = Path(path if path is not None else env.get("MEMLANE_CONFIG", "memlane.toml"))
+    if file.exists():
+        try:
+            data = tomllib.loads(file.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+            raise ConfigError(f"{file}: not valid TOML: {e}") from e
+        mem = data.get("memory", {})
+        if not isinstance(mem, dict):
+            raise ConfigError(f"{file}: [memory] must be a table")
+        raw = {k: dict(v) if isinstance(v, dict) else v for k, v in mem.items()}
+    elif explicit:
+        raise ConfigError(f"config file {file} does not exist")
+
+    for section in _SECTIONS:
+        prefix = f"MEMLANE_{section.upper()}_"
+        for name, value in env.items():
+            if name.startswith(prefix):
+                raw.setdefault(section, {})[name[len(prefix):].lower()] = value
+    if "MEMLANE_DB" in env:
+        raw["db"] = env["MEMLANE_DB"]
+    for key, value in (overrides or {}).items():
+        if isinstance(value, Mapping):
+            raw.setdefault(key, {}).update(value)
+        else:
+            raw[key] = value
+
+    unknown = sorted(set(raw) - set(_SECTIONS) - {"db"} - _FUTURE_SECTIONS)
+    if unknown:
+        raise ConfigError(f"memory: unknown key(s) {unknown}; known: db, {', '.join(_SECTIONS)}")
+    kwargs: dict[str, Any] = {}
+    if "db" in raw:
+        kwargs["db"] = _coerce(raw["db"], str, "memory.db")
+    for section, cls in _SECTIONS.items():
+        values = raw.get(section, {})
+        if not isinstance(values, Mapping):
+            raise ConfigError(f"memory.{section}: must be a table")
+        kwargs[section] = _build(cls, values, f"memory.{section}")
+    return Config(**kwargs)
+
+
+# Sections that later releases read; accepted (and ignored) so a config file can carry them.
+_FUTURE_SECTIONS = {"indexing", "confidence", "retrieval", "pack", "hygiene"}

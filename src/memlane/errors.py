@@ -1,0 +1,78 @@
+"""The exceptions memlane raises.
+
+    MemlaneError
+    ├── ConfigError            a config key, file or environment variable is invalid
+    ├── ValidationError        bad input from a caller (names the field / line)
+    │   └── ImportFormatError  a line of an import file is malformed (names line and field)
+    ├── NotFoundError          an id that does not exist
+    ├── StoreError             the database failed (driver errors are translated to this)
+    │   └── MigrationError     a migration is missing, edited or failed
+    └── BackendError           a model backend failed
+        ├── EmbeddingError     an embedder could not load or answer
+        └── BackendUnavailable a backend's package or weights are not installed
+
+Every message says what was wrong and what to pass instead.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BackendError",
+    "BackendUnavailable",
+    "ConfigError",
+    "EmbeddingError",
+    "ImportFormatError",
+    "MemlaneError",
+    "MigrationError",
+    "NotFoundError",
+    "StoreError",
+    "ValidationError",
+]
+
+
+class MemlaneError(Exception):
+    """Base class of every error memlane raises on purpose."""
+
+
+class ConfigError(MemlaneError):
+    """A configuration value is invalid; the message names the key."""
+
+
+class ValidationError(MemlaneError, ValueError):
+    """Caller input is invalid; ``field`` names the offending parameter."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class ImportFormatError(ValidationError):
+    """A line of an import file is invalid; ``line`` is 1-based."""
+
+    def __init__(self, message: str, *, line: int, field: str | None = None) -> None:
+        super().__init__(f"line {line}: {message}", field=field)
+        self.line = line
+
+
+class NotFoundError(MemlaneError, LookupError):
+    """The requested object does not exist."""
+
+
+class StoreError(MemlaneError):
+    """The database failed; the driver's exception is chained as ``__cause__``."""
+
+
+class MigrationError(StoreError):
+    """Schema migrations could not be applied or were edited after release."""
+
+
+class BackendError(MemlaneError):
+    """A model backend (embedder, LLM) failed."""
+
+
+class EmbeddingError(BackendError):
+    """An embedder could not produce vectors."""
+
+
+class BackendUnavailable(BackendError):
+    """A backend needs a package or model files that are not installed."""

@@ -1,0 +1,1 @@
+"""Indexing: turning closed sessions into searchable memory items."""

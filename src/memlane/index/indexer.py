@@ -1,0 +1,82 @@
+"""The minimal indexer: closed sessions' turns become searchable ``turn`` items."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from memlane.config import Config
+from memlane.index.embed import Embeddings
+from memlane.types import IndexReport
+
+__all__ = ["close_idle", "index_pending"]
+
+
+def close_idle(store: Any, cfg: Config, now: datetime) -> list[int]:
+    """Close open sessions whose last message is older than the gap as of ``now``."""
+    before = now.timestamp() - cfg.ingest.session_gap_minutes * 60.0
+    closed = []
+    with store.atomic():
+        for sid in store.idle_sessions(before):
+            if store.close_session(sid, "idle"):
+                closed.append(sid)
+        if closed:
+            store.bump("sessions_closed", len(closed))
+            store.bump("sessions_closed_idle", len(closed))
+    return closed
+
+
+def index_pending(
+    store: Any,
+    embeddings: Embeddings,
+    *,
+    batch_sessions: int = 64,
+    progress: Callable[[int, int], None] | None = None,
+) -> IndexReport:
+    """Index every closed, unindexed session: one turn item (with vector) per message.
+
+    Embedding happens outside the write transaction. Each batch is claimed inside its
+    transaction (``indexed_at`` set only if still empty), so two indexers never index a
+    session twice and a crash leaves no half-indexed session.
+    """
+    t0 = time.perf_counter()
+    sessions = items = 0
+    embedded0, hits0 = embeddings.embedded, embeddings.cache_hits
+    seen: set[int] = set()
+    while True:
+        batch = [s for s in store.sessions_to_index(batch_sessions) if s.id not in seen]
+        if not batch:
+            break
+        seen.update(s.id for s in batch)
+        rows: list[dict[str, Any]] = []
+        for s in batch:
+            for m in store.session_messages(s.id):
+                rows.append({
+                    "kind": "turn", "text": m.text, "at": m.at.timestamp(), "scope": m.scope,
+                    "agent": m.agent, "project": m.project, "session_id": s.id,
+                    "message_id": m.id, "seq": m.seq, "role": m.role, "source": "observed",
+                    "durability": "long", "lane": "episodic",
+                    "extra": {"speaker": m.speaker} if m.speaker else {},
+                })
+        vecs = embeddings.for_index([r["text"] for r in rows])
+        with store.atomic():
+            claimed = {s.id for s in batch if store.claim_for_index(s.id)}
+            keep = [(r, v) for r, v in zip(rows, vecs, strict=True) if r["session_id"] in claimed]
+            ids = store.insert_items([r for r, _ in keep])
+            store.put_vectors(embeddings.model, [(i, v) for i, (_, v) in zip(ids, keep, strict=True)])
+            store.bump("sessions_indexed", len(claimed))
+            store.bump("items_indexed", len(ids))
+        sessions += len(claimed)
+        items += len(ids)
+        if progress is not None:
+            progress(sessions, items)
+    return IndexReport(
+        sessions_closed=0,
+        sessions_indexed=sessions,
+        items_indexed=items,
+        texts_embedded=embeddings.embedded - embedded0,
+        cache_hits=embeddings.cache_hits - hits0,
+        seconds=time.perf_counter() - t0,
+    )

@@ -1,0 +1,1 @@
+"""The hot path: validate, redact secrets, sessionize; and conversation-file import."""

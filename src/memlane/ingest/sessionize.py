@@ -1,0 +1,105 @@
+"""Sessionization: the inactivity gap per scope decides where a session ends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from memlane.config import IngestConfig
+from memlane.ingest.redact import redact
+from memlane.ingest.validate import check_role, check_scope, check_text, parse_time
+from memlane.types import Message
+
+__all__ = ["Incoming", "prepare", "store_message"]
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """A validated, redacted message ready to store."""
+
+    scope: str
+    role: str
+    text: str
+    at: datetime
+    speaker: str | None
+    ext_id: str | None
+    agent: str | None
+    project: str | None
+    redactions: int
+
+
+def _opt_str(value: Any, field: str) -> str | None:
+    if value is None:
+        return None
+    return check_scope(value, field)
+
+
+def prepare(
+    cfg: IngestConfig,
+    scope: Any,
+    role: Any,
+    text: Any,
+    at: Any,
+    *,
+    speaker: Any = None,
+    ext_id: Any = None,
+    agent: Any = None,
+    project: Any = None,
+    now: datetime,
+) -> Incoming:
+    """Validate and redact one message; raises ValidationError naming the field."""
+    scope = check_scope(scope)
+    role = check_role(role)
+    text = check_text(text, cfg.max_message_chars)
+    when = now if at is None else parse_time(at)
+    n = 0
+    if cfg.redact_secrets:
+        text, n = redact(text)
+    if ext_id is not None and not isinstance(ext_id, str):
+        ext_id = str(ext_id)
+    return Incoming(
+        scope=scope,
+        role=role,
+        text=text,
+        at=when,
+        speaker=_opt_str(speaker, "speaker"),
+        ext_id=_opt_str(ext_id, "id"),
+        agent=_opt_str(agent, "agent"),
+        project=_opt_str(project, "project"),
+        redactions=n,
+    )
+
+
+def store_message(store: Any, cfg: IngestConfig, m: Incoming) -> Message:
+    """Store a prepared message in its scope's session (call inside ``store.atomic()``).
+
+    A message later than the open session's last one by more than the gap closes that
+    session (reason ``gap``) and opens a new one.
+    """
+    ts = m.at.timestamp()
+    gap = cfg.session_gap_minutes * 60.0
+    current = store.open_session_for(m.scope)
+    if current is not None and ts - current[1] > gap:
+        store.close_session(current[0], "gap")
+        store.bump("sessions_closed")
+        store.bump("sessions_closed_gap")
+        current = None
+    if current is None:
+        session_id = store.create_session(m.scope, ts, m.agent, m.project)
+        seq = 1
+        store.bump("sessions_opened")
+    else:
+        session_id, seq = current[0], current[2] + 1
+    message_id = store.append_message(
+        session_id, m.scope, seq, m.role, m.text, ts,
+        speaker=m.speaker, ext_id=m.ext_id, agent=m.agent, project=m.project,
+        redactions=m.redactions,
+    )
+    if m.redactions:
+        store.bump("secrets_redacted", m.redactions)
+    return Message(
+        id=message_id, session_id=session_id, scope=m.scope, role=m.role, text=m.text, at=m.at,
+        seq=seq, speaker=m.speaker, ext_id=m.ext_id, agent=m.agent, project=m.project,
+        redactions=m.redactions,
+    )

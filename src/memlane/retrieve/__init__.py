@@ -1,0 +1,1 @@
+"""Retrieval: query terms, lexical and vector candidates, fusion, hits."""

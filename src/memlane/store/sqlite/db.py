@@ -1,0 +1,177 @@
+"""SQLite connections, nested transactions, migrations and error translation."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from memlane.errors import MigrationError, StoreError
+
+__all__ = ["Database", "Migration", "translate"]
+
+Tracer = Callable[[str, str, Any], None]
+
+
+@contextmanager
+def translate(what: str) -> Iterator[None]:
+    """Turn driver errors into StoreError, chaining the original."""
+    try:
+        yield
+    except sqlite3.Error as e:
+        raise StoreError(f"{what}: {e}") from e
+
+
+class Migration:
+    """One named ``.sql`` migration with the hash of its content."""
+
+    def __init__(self, name: str, sql: str) -> None:
+        self.name = name
+        self.sql = sql
+        self.sha256 = hashlib.sha256(sql.encode()).hexdigest()
+
+
+def load_migrations() -> list[Migration]:
+    folder = resources.files("memlane.store.sqlite") / "migrations"
+    files = sorted(f for f in folder.iterdir() if f.name.endswith(".sql"))
+    return [Migration(f.name.removesuffix(".sql"), f.read_text(encoding="utf-8")) for f in files]
+
+
+class Database:
+    """A SQLite file: one connection per thread, WAL, foreign keys, nested ``atomic()``."""
+
+    def __init__(self, path: str | Path, *, tracer: Tracer | None = None) -> None:
+        self.path = str(path)
+        self.tracer = tracer
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        if self.path != ":memory:":
+            parent = Path(self.path).expanduser().resolve().parent
+            if not parent.exists():
+                raise StoreError(f"db: folder {parent} does not exist; create it or pass another --db")
+        self.migrate()
+
+    # -- connections --------------------------------------------------------------------
+    @property
+    def conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            with translate(f"opening {self.path}"):
+                conn = sqlite3.connect(
+                    self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+                )
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = NORMAL")
+                conn.execute("PRAGMA foreign_keys = ON")
+                conn.execute("PRAGMA busy_timeout = 30000")
+                conn.execute("PRAGMA temp_store = MEMORY")
+                conn.execute("PRAGMA cache_size = -65536")
+            if self.tracer is not None:
+                tracer = self.tracer
+                conn.set_trace_callback(lambda sql: tracer("sql", sql, None))
+            self._local.conn = conn
+            self._local.depth = 0
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()
+        self._local = threading.local()
+
+    def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        with translate("query failed"):
+            return self.conn.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
+        with translate("query failed"):
+            return self.conn.executemany(sql, rows)
+
+    # -- transactions -------------------------------------------------------------------
+    @contextmanager
+    def atomic(self) -> Iterator[sqlite3.Connection]:
+        """A transaction (``BEGIN IMMEDIATE``) or, nested, a SAVEPOINT.
+
+        On error everything inside rolls back and the original exception propagates.
+        """
+        conn = self.conn
+        depth = self._local.depth
+        with translate("begin"):
+            conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT sp{depth}")
+        self._local.depth = depth + 1
+        try:
+            yield conn
+        except BaseException:
+            self._local.depth = depth
+            try:
+                if depth == 0:
+                    conn.execute("ROLLBACK")
+                else:
+                    conn.execute(f"ROLLBACK TO sp{depth}")
+                    conn.execute(f"RELEASE sp{depth}")
+            except sqlite3.Error:
+                pass  # the original error matters more than a failed rollback
+            raise
+        self._local.depth = depth
+        with translate("commit"):
+            conn.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
+
+    # -- migrations ---------------------------------------------------------------------
+    def _ensure_table(self) -> None:
+        self.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " name TEXT PRIMARY KEY, sha256 TEXT NOT NULL, applied_at REAL NOT NULL)"
+        )
+
+    def applied(self) -> list[tuple[str, str]]:
+        """``(name, sha256)`` of applied migrations, in order."""
+        self._ensure_table()
+        rows = self.execute("SELECT name, sha256 FROM schema_migrations ORDER BY name")
+        return [(r[0], r[1]) for r in rows]
+
+    def pending(self) -> list[str]:
+        """Names of migrations not yet applied. Read-only."""
+        done = {name for name, _ in self.applied()}
+        return [m.name for m in load_migrations() if m.name not in done]
+
+    def migrate(self) -> list[str]:
+        """Apply pending migrations, each in its own transaction; refuse edited ones."""
+        known = {m.name: m for m in load_migrations()}
+        applied = dict(self.applied())
+        for name, sha in applied.items():
+            if name not in known:
+                raise MigrationError(
+                    f"database {self.path} has migration {name!r} this memlane does not know; "
+                    "upgrade memlane"
+                )
+            if known[name].sha256 != sha:
+                raise MigrationError(f"migration {name!r} was edited after it was applied")
+        done = []
+        for name, mig in known.items():
+            if name in applied:
+                continue
+            conn = self.conn
+            try:
+                conn.executescript(
+                    "BEGIN IMMEDIATE;\n" + mig.sql + "\n;"
+                    f"INSERT INTO schema_migrations VALUES ('{name}', '{mig.sha256}', {time.time()});"
+                    "\nCOMMIT;"
+                )
+            except sqlite3.Error as e:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if "already exists" in str(e) and name in dict(self.applied()):
+                    continue  # another process applied it first
+                raise MigrationError(f"migration {name!r} failed: {e}") from e
+            done.append(name)
+        return done

@@ -1,0 +1,145 @@
+"""Value objects that cross memlane's module boundaries. All frozen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+__all__ = [
+    "DURABILITIES",
+    "ImportReport",
+    "IndexReport",
+    "Hit",
+    "Item",
+    "KINDS",
+    "LANES",
+    "Message",
+    "PRIVACIES",
+    "ROLES",
+    "SESSION_STATUSES",
+    "Session",
+]
+
+ROLES = ("user", "assistant", "system", "tool")
+SESSION_STATUSES = ("open", "closed", "summarized", "failed")
+KINDS = (
+    "turn",
+    "summary",
+    "fact",
+    "entity",
+    "decision",
+    "preference",
+    "plan",
+    "observation",
+    "note",
+)
+LANES = ("ephemeral", "episodic", "semantic", "profile", "story_thread")
+DURABILITIES = ("ephemeral", "short", "long")
+PRIVACIES = ("private", "project", "shared")
+
+SessionStatus = Literal["open", "closed", "summarized", "failed"]
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of a conversation as stored (text already redacted)."""
+
+    id: int
+    session_id: int
+    scope: str
+    role: str
+    text: str
+    at: datetime
+    seq: int
+    """1-based position of the message in its session."""
+    speaker: str | None = None
+    ext_id: str | None = None
+    agent: str | None = None
+    project: str | None = None
+    redactions: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A run of messages in one scope without an inactivity gap."""
+
+    id: int
+    scope: str
+    status: str
+    started_at: datetime
+    ended_at: datetime
+    message_count: int
+    participants: tuple[str, ...] = ()
+    agent: str | None = None
+    project: str | None = None
+    closed_reason: str | None = None
+    failed_reason: str | None = None
+    summary_version: int | None = None
+    indexed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A canonical memory item: a turn, summary, fact, decision, preference..."""
+
+    id: int
+    kind: str
+    text: str
+    at: datetime
+    scope: str | None = None
+    agent: str | None = None
+    project: str | None = None
+    session_id: int | None = None
+    message_id: int | None = None
+    seq: int | None = None
+    role: str | None = None
+    keywords: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    source: str = "observed"
+    durability: str = "long"
+    lane: str = "episodic"
+    trust: float = 1.0
+    privacy: str = "private"
+    ttl_seconds: int | None = None
+    parents: tuple[int, ...] = ()
+    children: tuple[int, ...] = ()
+    status: str = "active"
+    dedupe_hash: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A search result: the item, its session and every score component."""
+
+    item: Item
+    score: float
+    scores: dict[str, float]
+    session: Session | None = None
+
+    @property
+    def session_id(self) -> int | None:
+        return self.item.session_id
+
+
+@dataclass(frozen=True, slots=True)
+class IndexReport:
+    """What one ``Memory.index()`` call did."""
+
+    sessions_closed: int
+    sessions_indexed: int
+    items_indexed: int
+    texts_embedded: int
+    cache_hits: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What one import did; ``errors`` lists ``(line, message)`` of refused lines."""
+
+    lines: int
+    imported: int
+    skipped_duplicates: int
+    errors: tuple[tuple[int, str], ...] = ()
