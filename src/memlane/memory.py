@@ -15,7 +15,9 @@ from memlane.index.indexer import close_idle, index_pending
 from memlane.ingest.importer import import_jsonl
 from memlane.ingest.sessionize import prepare, store_message
 from memlane.ingest.validate import check_scope, parse_time
-from memlane.protocols import Embedder, Tracer
+from memlane.pack.packer import Pack, pack_hits
+from memlane.pack.tokens import ApproxTokenCounter
+from memlane.protocols import Embedder, TokenCounter, Tracer
 from memlane.retrieve.search import hybrid_search
 from memlane.store import Filters, open_store
 from memlane.types import Hit, ImportReport, IndexReport, Item, Message, Session
@@ -212,6 +214,23 @@ class Memory:
         hits = hybrid_search(self.store, self.embeddings, self.config.search, query, filters, k, timings)
         self.last_timings = timings
         return hits
+
+    def pack(
+        self,
+        query: str,
+        budget: int = 1000,
+        *,
+        scope: str | None = None,
+        k: int = 30,
+        now: datetime | str | None = None,
+        token_counter: TokenCounter | None = None,
+    ) -> Pack:
+        """Search, then keep the best hits that fit ``budget`` tokens, each decision explained."""
+        if not isinstance(budget, int) or budget < 16:
+            raise ValidationError(f"budget: must be an integer of at least 16 tokens, got {budget!r}",
+                                  field="budget")
+        hits = self.search(query, scope=scope, k=k, now=now)
+        return pack_hits(query, hits, budget, token_counter or ApproxTokenCounter())
 
     # -- maintenance --------------------------------------------------------------------
     def forget_item(self, item_id: int) -> None:

@@ -1,0 +1,56 @@
+"""``make demo``: memlane's main job on the embedded default, end to end.
+
+Imports the example conversations shipped with the package into a fresh database, closes
+and indexes their sessions with the default embedder, then runs a search and a pack.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from importlib import resources
+from pathlib import Path
+
+from memlane import Memory
+from memlane.serve.cli import main as cli_main
+
+
+def _run(*args: str) -> None:
+    print(f"\n$ memlane {' '.join(args)}", flush=True)
+    try:
+        cli_main_args(list(args))
+    except SystemExit as e:
+        if e.code not in (0, None):
+            raise
+
+
+def cli_main_args(args: list[str]) -> None:
+    sys.argv = ["memlane", *args]
+    cli_main()
+
+
+def main() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="memlane-demo-"))
+    db = str(folder / "demo.db")
+    print(f"memlane demo — database {db}")
+    examples = resources.files("memlane") / "examples"
+    for f in sorted(examples.iterdir()):
+        if f.name.endswith(".jsonl"):
+            with resources.as_file(f) as path:
+                _run("--db", db, "import", str(path))
+    t0 = time.perf_counter()
+    _run("--db", db, "index", "--now", "2024-06-01T00:00:00Z")
+    print(f"(first run derives the static embedding table once; {time.perf_counter() - t0:.1f}s)")
+    _run("--db", db, "sessions", "list")
+    _run("--db", db, "search", "which half marathon did I sign up for?", "--scope", "alice-assistant", "-k", "5")
+    _run("--db", db, "search", "what database did we pick for billing and why", "-k", "5")
+    _run("--db", db, "pack", "what do you know about my cat?", "--budget", "200",
+         "--scope", "alice-assistant")
+    _run("--db", db, "stats")
+    with Memory(db) as mem:
+        assert mem.stats()["items"].get("turn", 0) > 0
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Packing search hits into a token-budgeted context."""

@@ -1,0 +1,316 @@
+"""The ``memlane`` command line. Every data command takes ``--json``."""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime
+from typing import Any
+
+import click
+
+from memlane.config import load_config
+from memlane.errors import MemlaneError
+from memlane.memory import Memory
+from memlane.serve.render import dumps, hit_dict, item_dict, message_dict, session_dict
+
+__all__ = ["cli", "main"]
+
+
+def _short(text: str, width: int = 100) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _ts(dt: datetime) -> str:
+    return dt.strftime("%Y-%m-%d %H:%M")
+
+
+class _Group(click.Group):
+    """Turns memlane's errors into one clear line and exit status 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except MemlaneError as e:
+            raise click.ClickException(str(e)) from e
+
+
+def _memory(ctx: click.Context) -> Memory:
+    obj = ctx.find_root().obj
+    if "memory" not in obj:
+        config = load_config(obj["config_path"], overrides={"db": obj["db"]} if obj["db"] else None)
+        obj["memory"] = Memory(config=config)
+        ctx.find_root().call_on_close(obj["memory"].close)
+    return obj["memory"]
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--db", envvar="MEMLANE_DB", default=None, metavar="PATH",
+              help="Database file (default: memlane.db, or $MEMLANE_DB, or the config's db).")
+@click.option("--config", "config_path", envvar="MEMLANE_CONFIG", default=None, metavar="FILE",
+              help="Config file (default: ./memlane.toml when present, or $MEMLANE_CONFIG).")
+@click.version_option(package_name="memlane")
+@click.pass_context
+def cli(ctx: click.Context, db: str | None, config_path: str | None) -> None:
+    """memlane: long-term memory for LLM agents and chat apps."""
+    ctx.obj = {"db": db, "config_path": config_path}
+
+
+@cli.command()
+@click.argument("text")
+@click.option("--scope", required=True, help="Conversation key (a chat, a channel, a user).")
+@click.option("--role", default="user", show_default=True, help="user, assistant, system or tool.")
+@click.option("--at", default=None, help="ISO-8601 time of the message (default: now).")
+@click.option("--speaker", default=None, help="Name of the speaker, if not just the role.")
+@click.option("--id", "ext_id", default=None, help="Your id for the message (unique per scope).")
+@json_option
+@click.pass_context
+def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, speaker: str | None,
+        ext_id: str | None, as_json: bool) -> None:
+    """Add one message to a scope's current session."""
+    msg = _memory(ctx).add_message(scope, role, text, at, speaker=speaker, id=ext_id)
+    if as_json:
+        click.echo(dumps(message_dict(msg)))
+    else:
+        click.echo(f"message {msg.id} added to session {msg.session_id} (turn {msg.seq})")
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--strict", is_flag=True, help="Check every line first; import nothing if one is bad.")
+@click.option("--scope", default=None, help="Scope for lines that carry none.")
+@json_option
+@click.pass_context
+def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_json: bool) -> None:
+    """Import a JSON Lines conversation file (- for standard input).
+
+    One message per line: {"scope", "role", "text", "at", "id"?, "speaker"?}.
+    """
+    mem = _memory(ctx)
+    source = click.get_text_stream("stdin") if file == "-" else file
+    report = mem.import_file(source, strict=strict, scope=scope)
+    if as_json:
+        click.echo(dumps(report))
+    else:
+        click.echo(f"imported {report.imported} message(s)"
+                   + (f", skipped {report.skipped_duplicates} duplicate(s)" if report.skipped_duplicates else ""))
+    if report.errors:
+        line, message = report.errors[0]
+        kept = "nothing was imported" if strict else f"lines before {line} were kept"
+        raise click.ClickException(f"{file}: {message} ({kept})")
+
+
+@cli.command()
+@click.option("--now", default=None, help="Treat this ISO-8601 time as now when closing idle sessions.")
+@json_option
+@click.pass_context
+def index(ctx: click.Context, now: str | None, as_json: bool) -> None:
+    """Close idle sessions, then index the turns of every closed session."""
+    mem = _memory(ctx)
+    pending = mem.stats()["sessions_unindexed"]
+    show = not as_json and sys.stderr.isatty()
+    with click.progressbar(length=max(pending, 1), label="indexing sessions", file=sys.stderr,
+                           hidden=not show) as bar:
+        last = [0]
+
+        def progress(sessions: int, _items: int) -> None:
+            bar.update(sessions - last[0])
+            last[0] = sessions
+
+        report = mem.index(now, progress=progress)
+    if as_json:
+        click.echo(dumps(report))
+    else:
+        rate = report.items_indexed / report.seconds if report.seconds > 0 else 0.0
+        click.echo(
+            f"closed {report.sessions_closed} idle session(s); indexed {report.sessions_indexed} "
+            f"session(s), {report.items_indexed} item(s) in {report.seconds:.2f}s ({rate:,.0f}/s)"
+        )
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--scope", default=None, help="Only this scope.")
+@click.option("-k", "k", default=10, show_default=True, type=int, help="Number of hits.")
+@click.option("--kind", "kinds", multiple=True, help="Only these item kinds (repeatable).")
+@click.option("--agent", default=None)
+@click.option("--project", default=None)
+@click.option("--privacy", multiple=True, help="Privacy levels (default private and project).")
+@click.option("--since", default=None, help="Only items at or after this ISO-8601 time.")
+@click.option("--until", default=None, help="Only items at or before this ISO-8601 time.")
+@click.option("--now", default=None, help="Search memory as of this time.")
+@json_option
+@click.pass_context
+def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tuple[str, ...],
+           agent: str | None, project: str | None, privacy: tuple[str, ...], since: str | None,
+           until: str | None, now: str | None, as_json: bool) -> None:
+    """Search memory (lexical + vector, fused); prints hits with their scores."""
+    mem = _memory(ctx)
+    hits = mem.search(query, scope=scope, k=k, kinds=kinds or None, agent=agent, project=project,
+                      privacy=privacy or None, since=since, until=until, now=now)
+    if as_json:
+        click.echo(dumps({"query": query, "hits": [hit_dict(h) for h in hits],
+                          "timings_ms": mem.last_timings}))
+        return
+    if not hits:
+        click.echo("no results")
+        return
+    for rank, h in enumerate(hits, start=1):
+        parts = [f"rrf={h.score:.4f}"]
+        if "lexical" in h.scores:
+            parts.append(f"bm25={h.scores['lexical']:.2f}#{int(h.scores['lexical_rank'])}")
+        if "vector" in h.scores:
+            parts.append(f"cos={h.scores['vector']:.3f}#{int(h.scores['vector_rank'])}")
+        it = h.item
+        where = f"session {it.session_id} turn {it.seq}" if it.session_id else it.kind
+        click.echo(f"{rank:>2}. [{it.scope} · {where} · {_ts(it.at)} · {it.role or it.kind}] "
+                   f"{_short(it.text)}")
+        click.echo(f"    item {it.id}  " + "  ".join(parts))
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--budget", default=1000, show_default=True, type=int, help="Token budget.")
+@click.option("--scope", default=None, help="Only this scope.")
+@click.option("--now", default=None, help="Pack memory as of this time.")
+@json_option
+@click.pass_context
+def pack(ctx: click.Context, query: str, budget: int, scope: str | None, now: str | None,
+         as_json: bool) -> None:
+    """Build a token-budgeted context for QUERY, explaining each candidate."""
+    p = _memory(ctx).pack(query, budget, scope=scope, now=now)
+    if as_json:
+        click.echo(dumps(p))
+        return
+    click.echo(p.text or "(nothing relevant found)")
+    click.echo(f"\n-- {p.used}/{p.budget} tokens ({p.token_counter}); "
+               f"{sum(e.kept for e in p.entries)} of {len(p.entries)} candidates kept")
+    for e in p.entries:
+        click.echo(f"   item {e.item_id:>5} {'kept   ' if e.kept else 'dropped'} "
+                   f"{e.tokens:>4} tok  {e.reason}")
+
+
+@cli.group()
+def sessions() -> None:
+    """List, show and close sessions."""
+
+
+@sessions.command("list")
+@click.option("--scope", default=None)
+@click.option("--status", type=click.Choice(["open", "closed", "summarized", "failed"]), default=None)
+@click.option("--limit", default=50, show_default=True, type=int)
+@json_option
+@click.pass_context
+def sessions_list(ctx: click.Context, scope: str | None, status: str | None, limit: int,
+                  as_json: bool) -> None:
+    """List sessions, newest first."""
+    rows = _memory(ctx).sessions(scope=scope, status=status, limit=limit)
+    if as_json:
+        click.echo(dumps([session_dict(s) for s in rows]))
+        return
+    if not rows:
+        click.echo("no sessions")
+    for s in rows:
+        click.echo(f"{s.id:>6}  {s.status:<10} {s.scope:<20} {_ts(s.started_at)} → {_ts(s.ended_at)}"
+                   f"  {s.message_count} msg  {'indexed' if s.indexed else ''}")
+
+
+@sessions.command("show")
+@click.argument("session_id", type=int)
+@json_option
+@click.pass_context
+def sessions_show(ctx: click.Context, session_id: int, as_json: bool) -> None:
+    """Show one session and its messages."""
+    mem = _memory(ctx)
+    s = mem.session(session_id)
+    msgs = mem.messages(session_id)
+    if as_json:
+        click.echo(dumps({"session": session_dict(s), "messages": [message_dict(m) for m in msgs]}))
+        return
+    click.echo(f"session {s.id} · scope {s.scope} · {s.status}"
+               + (f" ({s.closed_reason})" if s.closed_reason else "")
+               + f" · {_ts(s.started_at)} → {_ts(s.ended_at)} · {s.message_count} messages"
+               + f" · participants: {', '.join(s.participants)}")
+    for m in msgs:
+        click.echo(f"  {m.seq:>3}. {_ts(m.at)} {m.speaker or m.role}: {m.text}")
+
+
+@sessions.command("close")
+@click.option("--scope", default=None, help="Close this scope's open session.")
+@click.option("--id", "session_id", default=None, type=int, help="Close this session.")
+@click.option("--idle", is_flag=True, help="Close every session idle longer than the gap.")
+@click.option("--now", default=None, help="With --idle: treat this ISO-8601 time as now.")
+@json_option
+@click.pass_context
+def sessions_close(ctx: click.Context, scope: str | None, session_id: int | None, idle: bool,
+                   now: str | None, as_json: bool) -> None:
+    """Close a session: by scope, by id, or every idle one."""
+    mem = _memory(ctx)
+    if sum(x is not None and x is not False for x in (scope, session_id, idle or None)) != 1:
+        raise click.UsageError("pass exactly one of --scope, --id or --idle")
+    if idle:
+        ids = mem.close_idle(now)
+        click.echo(dumps({"closed": ids}) if as_json else f"closed {len(ids)} idle session(s)")
+        return
+    s = mem.close_session(scope, session_id=session_id)
+    if as_json:
+        click.echo(dumps({"closed": [s.id] if s else []}))
+    else:
+        click.echo(f"closed session {s.id}" if s else "no open session to close")
+
+
+@cli.group()
+def items() -> None:
+    """Inspect memory items."""
+
+
+@items.command("show")
+@click.argument("item_id", type=int)
+@json_option
+@click.pass_context
+def items_show(ctx: click.Context, item_id: int, as_json: bool) -> None:
+    """Show one memory item with all its fields."""
+    it = _memory(ctx).item(item_id)
+    if as_json:
+        click.echo(dumps(item_dict(it)))
+        return
+    for key, value in item_dict(it).items():
+        if value not in (None, [], {}, ""):
+            click.echo(f"{key:>12}: {value}")
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def stats(ctx: click.Context, as_json: bool) -> None:
+    """Counts of messages, sessions, items, vectors and the event counters."""
+    data = _memory(ctx).stats()
+    if as_json:
+        click.echo(dumps(data))
+        return
+    for key, value in data.items():
+        if isinstance(value, dict):
+            value = ", ".join(f"{k}={v}" for k, v in value.items()) or "-"
+        elif isinstance(value, list):
+            value = ", ".join(map(str, value)) or "-"
+        click.echo(f"{key:>18}: {value}")
+
+
+def _attach_bench() -> None:
+    try:
+        from memlane.bench.cli import bench
+    except ImportError:
+        return
+    cli.add_command(bench)
+
+
+_attach_bench()
+
+
+def main() -> None:
+    """Console entry point."""
+    cli(prog_name="memlane")
+

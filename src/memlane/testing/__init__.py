@@ -1,0 +1,33 @@
+"""A public test kit: test your code against memlane without mocks.
+
+- ``HashingEmbedder``: a deterministic embedder with no model files (fast, stable).
+- ``example_files()``: the example conversations shipped with memlane.
+- ``memory(path)``: a real ``Memory`` on a SQLite file with the hashing embedder.
+- ``memlane.testing.openai_server.OpenAICompatServer``: a real loopback HTTP server that
+  speaks the OpenAI-compatible protocol, with scriptable failures.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from memlane.backends.embed.hashing import HashingEmbedder
+
+__all__ = ["HashingEmbedder", "example_files", "memory"]
+
+
+def example_files() -> list[Path]:
+    """Paths of the example JSONL conversations shipped inside the package."""
+    folder = resources.files("memlane") / "examples"
+    return sorted(Path(str(f)) for f in folder.iterdir() if f.name.endswith(".jsonl"))
+
+
+def memory(path: str | Path, **config_overrides: Any) -> Any:
+    """A ``Memory`` on ``path`` with the hashing embedder and default config (plus overrides)."""
+    from memlane.config import load_config
+    from memlane.memory import Memory
+
+    config = load_config(environ={}, overrides={"db": str(path), **config_overrides})
+    return Memory(config=config, embedder=HashingEmbedder(dim=256, char_trigrams=True))

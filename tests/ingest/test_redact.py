@@ -1,0 +1,43 @@
+import pytest
+
+from memlane.ingest.redact import redact
+
+CASES = [
+    ("my key is sk-abcdefghijklmnopqrstuvwxyz123456", "sk-abc", "[REDACTED:api_key]"),
+    ("use sk-proj-AbCdEf0123456789AbCdEf0123 for prod", "AbCdEf0123456789", "[REDACTED:api_key]"),
+    ("token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB", "ghp_", "[REDACTED:api_key]"),
+    ("aws AKIAIOSFODNN7EXAMPLE here", "AKIAIOSFODNN7EXAMPLE", "[REDACTED:api_key]"),
+    ("Authorization: Bearer abcDEF123456.xyz_789", "abcDEF123456", "Bearer [REDACTED:bearer_token]"),
+    ("db postgres://billing:hunter2secret@db.internal:5432/x", "hunter2secret",
+     "postgres://billing:[REDACTED:password]@db.internal"),
+    ("password = 'correct horse'", "correct", "[REDACTED:password]"),
+    ('{"password": "s3cr3t!!"}', "s3cr3t", "[REDACTED:password]"),
+    ("api_key=AbC123xyz987QWE", "AbC123xyz987QWE", "[REDACTED:secret]"),
+    ("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----\nbye",
+     "MIIEow", "[REDACTED:private_key]\nbye"),
+    ("jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+     "eyJhbGci", "[REDACTED:token]"),
+]
+
+
+@pytest.mark.parametrize(("text", "secret", "expected"), CASES)
+def test_secrets_are_replaced_by_typed_placeholders(text, secret, expected):
+    out, n = redact(text)
+    assert secret not in out
+    assert expected in out
+    assert n >= 1
+
+
+@pytest.mark.parametrize("text", [
+    "I moved to Lisbon last week and my password manager is great",
+    "The skeleton key is in the drawer",
+    "see https://example.com/docs/page",
+    "my sister's birthday is 2024-04-20",
+])
+def test_ordinary_text_is_untouched(text):
+    assert redact(text) == (text, 0)
+
+
+def test_redaction_is_idempotent():
+    once, _ = redact("password: hunter22 and sk-abcdefghijklmnopqrstuvwxyz")
+    assert redact(once) == (once, 0)

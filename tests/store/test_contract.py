@@ -1,0 +1,204 @@
+"""The store contract: every backend must pass these unchanged (see the ``store`` fixture)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memlane.errors import NotFoundError, StoreError
+from memlane.store import Filters
+
+
+def _unit(*xs: float) -> np.ndarray:
+    v = np.array(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _session_with(store, scope="s", texts=("hello world",), at=1000.0):
+    with store.atomic():
+        sid = store.create_session(scope, at, None, None)
+        mids = [
+            store.append_message(sid, scope, i + 1, "user", t, at + i, speaker=None, ext_id=None,
+                                 agent=None, project=None, redactions=0)
+            for i, t in enumerate(texts)
+        ]
+    return sid, mids
+
+
+def _items(store, sid, texts, scope="s", at=1000.0, **extra):
+    with store.atomic():
+        return store.insert_items([
+            {"kind": "turn", "text": t, "at": at + i, "scope": scope, "session_id": sid, "seq": i + 1,
+             **extra}
+            for i, t in enumerate(texts)
+        ])
+
+
+def test_session_lifecycle_and_counters(store):
+    sid, _ = _session_with(store, texts=("a b", "c d"), at=50.0)
+    s = store.get_session(sid)
+    assert (s.status, s.message_count, s.participants) == ("open", 2, ("user",))
+    assert s.started_at.timestamp() == 50.0 and s.ended_at.timestamp() == 51.0
+    assert store.open_session_for("s") == (sid, 51.0, 2)
+    assert store.idle_sessions(before=100.0) == [sid]
+    with store.atomic():
+        assert store.close_session(sid, "explicit") is True
+        assert store.close_session(sid, "explicit") is False
+    assert store.open_session_for("s") is None
+    assert [x.id for x in store.sessions_to_index()] == [sid]
+    with store.atomic():
+        assert store.claim_for_index(sid) is True
+        assert store.claim_for_index(sid) is False
+    assert store.sessions_to_index() == []
+    assert store.get_session(sid).indexed
+
+
+def test_one_open_session_per_scope(store):
+    _session_with(store, scope="x")
+    with pytest.raises(StoreError):
+        with store.atomic():
+            store.create_session("x", 5.0, None, None)
+
+
+def test_missing_rows_raise_not_found(store):
+    with pytest.raises(NotFoundError, match="session 99"):
+        store.get_session(99)
+    with pytest.raises(NotFoundError, match="item 7"):
+        store.get_item(7)
+    with pytest.raises(NotFoundError):
+        store.delete_item(7)
+
+
+def test_atomic_nests_and_rolls_back_inner_only(store):
+    sid, _ = _session_with(store)
+    with store.atomic():
+        _items(store, sid, ["outer kept"])
+        with pytest.raises(RuntimeError):
+            with store.atomic():
+                _items(store, sid, ["inner dropped"])
+                raise RuntimeError("boom")
+    texts = [i.text for i in store.session_items(sid)]
+    assert texts == ["outer kept"]
+
+
+def test_atomic_rollback_keeps_original_error(store):
+    sid, _ = _session_with(store)
+    with pytest.raises(KeyError, match="original"):
+        with store.atomic():
+            _items(store, sid, ["never stored"])
+            raise KeyError("original")
+    assert store.session_items(sid) == []
+    assert store.lexical_search(["stored"], Filters(), 10) == []
+
+
+def test_item_round_trip(store):
+    sid, mids = _session_with(store)
+    with store.atomic():
+        (iid,) = store.insert_items([{
+            "kind": "fact", "text": "Ana is vegetarian", "at": 12.5, "scope": "s", "agent": "bot",
+            "project": "p", "session_id": sid, "message_id": mids[0], "seq": 1, "role": "user",
+            "keywords": ["ana", "vegetarian"], "entities": ["Ana"], "source": "stated",
+            "durability": "short", "lane": "profile", "trust": 0.8, "privacy": "project",
+            "ttl_seconds": 60, "parents": [1], "extra": {"k": [1, 2]},
+        }])
+    it = store.get_item(iid)
+    assert (it.kind, it.text, it.at.timestamp(), it.scope, it.agent, it.project) == (
+        "fact", "Ana is vegetarian", 12.5, "s", "bot", "p")
+    assert (it.keywords, it.entities, it.source, it.durability, it.lane) == (
+        ("ana", "vegetarian"), ("Ana",), "stated", "short", "profile")
+    assert (it.trust, it.privacy, it.ttl_seconds, it.parents, it.extra) == (
+        0.8, "project", 60, (1,), {"k": [1, 2]})
+
+
+def test_lexical_search_ranks_and_filters(store):
+    sid, _ = _session_with(store, scope="a")
+    sid2, _ = _session_with(store, scope="b")
+    ids = _items(store, sid, ["the cat sat on the mat", "dogs bark loudly", "a cat and a cat"], scope="a")
+    _items(store, sid2, ["cat in another scope"], scope="b")
+    got = store.lexical_search(["cat"], Filters(scope="a"), 10)
+    assert [i for i, _ in got] == [ids[2], ids[0]]
+    assert got[0][1] >= got[1][1]
+    assert len(store.lexical_search(["cat"], Filters(), 10)) == 3
+    # porter stemming: "barking" finds "bark"
+    assert [i for i, _ in store.lexical_search(["barking"], Filters(scope="a"), 10)] == [ids[1]]
+
+
+@pytest.mark.parametrize("query", ['"', "AND", "NOT cat", "(", "a:b", "cat*", "NEAR(", "\x00", "🙂", ""])
+def test_lexical_search_any_text_is_a_valid_query(store, query):
+    sid, _ = _session_with(store)
+    _items(store, sid, ["cat AND dog: NOT a problem 🙂"])
+    assert isinstance(store.lexical_search([query], Filters(), 5), list)
+
+
+def test_delete_item_removes_lexical_and_vector_rows(store):
+    sid, _ = _session_with(store)
+    ids = _items(store, sid, ["alpha beta", "alpha gamma"])
+    with store.atomic():
+        store.put_vectors("m", [(ids[0], _unit(1, 0)), (ids[1], _unit(0, 1))])
+    assert [i for i, _ in store.vector_search("m", _unit(1, 0), Filters(scope="s"), 5)][0] == ids[0]
+    store.delete_item(ids[0])
+    assert [i for i, _ in store.lexical_search(["alpha"], Filters(), 5)] == [ids[1]]
+    assert [i for i, _ in store.vector_search("m", _unit(1, 0), Filters(scope="s"), 5)] == [ids[1]]
+    assert [i for i, _ in store.vector_search("m", _unit(1, 0), Filters(), 5)] == [ids[1]]
+    assert store.vector_count("m") == 1
+
+
+def test_vector_search_sees_updates(store):
+    sid, _ = _session_with(store)
+    ids = _items(store, sid, ["one", "two"])
+    with store.atomic():
+        store.put_vectors("m", [(ids[0], _unit(1, 0, 0)), (ids[1], _unit(0, 1, 0))])
+    q = _unit(0, 0, 1)
+    with store.atomic():
+        store.put_vectors("m", [(ids[0], _unit(0, 0, 1))])
+    best = store.vector_search("m", q, Filters(), 2)
+    assert best[0][0] == ids[0] and best[0][1] == pytest.approx(1.0)
+    # a second model's vectors are a separate index
+    assert store.vector_search("other", q, Filters(), 2) == []
+
+
+def test_vector_search_respects_filters(store):
+    sid, _ = _session_with(store, scope="a")
+    sid2, _ = _session_with(store, scope="b")
+    a = _items(store, sid, ["x"], scope="a")
+    b = _items(store, sid2, ["y"], scope="b", privacy="shared")
+    with store.atomic():
+        store.put_vectors("m", [(a[0], _unit(1, 0)), (b[0], _unit(1, 0.1))])
+    assert [i for i, _ in store.vector_search("m", _unit(1, 0.1), Filters(scope="b"), 5)] == []
+    assert [i for i, _ in store.vector_search("m", _unit(1, 0.1), Filters(), 5)] == [a[0]]
+    shared = Filters(privacy=("shared",))
+    assert [i for i, _ in store.vector_search("m", _unit(1, 0.1), shared, 5)] == [b[0]]
+
+
+def test_embedding_cache(store):
+    h = b"\x01" * 32
+    with store.atomic():
+        store.cache_vectors("m", [(h, _unit(1, 2))])
+        store.cache_vectors("m", [(h, _unit(9, 9))])  # first write wins
+    got = store.cached_vectors("m", [h, b"\x02" * 32])
+    assert list(got) == [h] and np.allclose(got[h], _unit(1, 2))
+    assert store.cached_vectors("other", [h]) == {}
+
+
+def test_counters_and_stats(store):
+    with store.atomic():
+        store.bump("x")
+        store.bump("x", 4)
+    assert store.counters()["x"] == 5
+    st = store.stats()
+    assert st["counters"]["x"] == 5 and st["messages"] == 0
+    assert store.pending_migrations() == [] and store.applied_migrations()
+
+
+def test_messages_by_ext_id_and_order(store):
+    with store.atomic():
+        sid = store.create_session("s", 1.0, None, None)
+        store.append_message(sid, "s", 1, "user", "first", 1.0, speaker="Ana", ext_id="m1",
+                             agent=None, project=None, redactions=0)
+        store.append_message(sid, "s", 2, "assistant", "second", 2.0, speaker=None, ext_id="m2",
+                             agent=None, project=None, redactions=0)
+    assert store.message_by_ext_id("s", "m2").text == "second"
+    assert store.message_by_ext_id("other", "m2") is None
+    assert [m.text for m in store.session_messages(sid)] == ["first", "second"]
+    assert [m.text for m in store.recent_messages("s", 1)] == ["second"]
+    assert store.get_session(sid).participants == ("Ana", "assistant")

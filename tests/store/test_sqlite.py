@@ -1,0 +1,103 @@
+"""SQLite specifics: WAL, migrations, the vector index across connections, query escaping."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.errors import MigrationError, StoreError
+from memlane.store import Filters, open_store
+from memlane.store.sqlite.store import fts_query
+
+
+def test_file_is_wal_with_foreign_keys(tmp_path):
+    s = open_store(tmp_path / "a.db")
+    assert s.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert s.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert s.applied_migrations() == ["0001_init"] and s.pending_migrations() == []
+    s.close()
+
+
+def test_edited_migration_is_refused(tmp_path):
+    path = tmp_path / "a.db"
+    open_store(path).close()
+    con = sqlite3.connect(path)
+    con.execute("UPDATE schema_migrations SET sha256 = 'x' WHERE name = '0001_init'")
+    con.commit()
+    con.close()
+    with pytest.raises(MigrationError, match="edited"):
+        open_store(path)
+
+
+def test_unknown_migration_is_refused(tmp_path):
+    path = tmp_path / "a.db"
+    open_store(path).close()
+    con = sqlite3.connect(path)
+    con.execute("INSERT INTO schema_migrations VALUES ('9999_future', 'x', 0)")
+    con.commit()
+    con.close()
+    with pytest.raises(MigrationError, match="upgrade memlane"):
+        open_store(path)
+
+
+def test_missing_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(StoreError, match="does not exist"):
+        open_store(tmp_path / "nope" / "a.db")
+
+
+def test_vector_index_follows_changes_from_another_connection(tmp_path):
+    """Two stores on one file (as two processes): the reader's index catches up."""
+    path = tmp_path / "shared.db"
+    writer, reader = open_store(path), open_store(path)
+    with writer.atomic():
+        sid = writer.create_session("s", 1.0, None, None)
+        ids = writer.insert_items([{"kind": "turn", "text": t, "at": 1.0, "scope": "s",
+                                    "session_id": sid} for t in ("a", "b")])
+        writer.put_vectors("m", [(ids[0], np.array([1, 0], np.float32)),
+                                 (ids[1], np.array([0, 1], np.float32))])
+    q = np.array([1, 0], np.float32)
+    assert reader.vector_search("m", q, Filters(), 1)[0][0] == ids[0]
+    writer.delete_item(ids[0])
+    with writer.atomic():
+        writer.put_vectors("m", [(ids[1], np.array([1, 0], np.float32))])
+    got = reader.vector_search("m", q, Filters(), 5)
+    assert got == [(ids[1], pytest.approx(1.0))]
+    # the change log can be pruned; a reader that fell behind rebuilds from the table
+    with writer.atomic():
+        writer.prune_vector_log(keep=0)
+    fresh = open_store(path)
+    assert [i for i, _ in fresh.vector_search("m", q, Filters(), 5)] == [ids[1]]
+    for s in (writer, reader, fresh):
+        s.close()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_fts_query_never_raises(text):
+    """Any user text becomes a valid FTS5 expression (or none at all)."""
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61 remove_diacritics 2')")
+    con.execute("INSERT INTO t VALUES ('some text to find')")
+    expr = fts_query([text, text[::-1]])
+    if expr is not None:
+        con.execute("SELECT rowid FROM t WHERE t MATCH ?", (expr,)).fetchall()
+        assert expr.startswith('"') and expr.endswith('"')
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=st.characters(whitelist_categories=("Lu", "Ll", "Nd", "Zs", "Po"),
+                                       max_codepoint=0x24FF), min_size=1).filter(
+    lambda s: any(c.isalnum() for c in s)))
+def test_stored_text_is_found_by_its_own_words(tmp_path_factory, text):
+    s = open_store(tmp_path_factory.mktemp("h") / "h.db")
+    with s.atomic():
+        sid = s.create_session("s", 1.0, None, None)
+        (iid,) = s.insert_items([{"kind": "turn", "text": text, "at": 1.0, "scope": "s",
+                                  "session_id": sid}])
+    got = s.lexical_search([text], Filters(), 5)
+    s.close()
+    assert iid in [i for i, _ in got] or not fts_query([text])

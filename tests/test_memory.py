@@ -1,0 +1,100 @@
+"""End to end through the facade: import, index, search, pack; real SQLite, hashing embedder."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memlane.errors import ValidationError
+from memlane.pack.tokens import ApproxTokenCounter
+from memlane.testing import example_files
+
+NOW = "2024-06-01T00:00:00Z"
+
+
+@pytest.fixture
+def loaded(mem):
+    for f in example_files():
+        mem.import_file(f)
+    mem.index(now=NOW)
+    return mem
+
+
+def test_index_closes_idle_and_indexes_every_turn(loaded):
+    st = loaded.stats()
+    assert st["sessions"] == {"closed": 5} and st["sessions_unindexed"] == 0
+    assert st["items"]["turn"] == st["messages"]
+    assert sum(st["vectors"].values()) == st["messages"]
+    again = loaded.index(now=NOW)
+    assert (again.sessions_indexed, again.items_indexed) == (0, 0)
+
+
+def test_index_leaves_open_sessions_alone(mem):
+    t = datetime(2024, 1, 1, tzinfo=UTC)
+    mem.add_message("s", "user", "still talking", t)
+    r = mem.index(now=t + timedelta(minutes=10))
+    assert (r.sessions_closed, r.items_indexed) == (0, 0)
+    r = mem.index(now=t + timedelta(minutes=31))
+    assert (r.sessions_closed, r.items_indexed) == (1, 1)
+
+
+def test_search_finds_a_fact_with_score_components(loaded):
+    hits = loaded.search("half marathon in October", scope="alice-assistant", k=3)
+    assert "half marathon" in hits[0].item.text
+    h = hits[0]
+    assert {"rrf", "lexical", "lexical_rank", "vector", "vector_rank"} <= set(h.scores)
+    assert h.session is not None and h.session.id == h.item.session_id
+    assert all(x.item.scope == "alice-assistant" for x in hits)
+
+
+def test_search_filters(loaded):
+    assert loaded.search("database", scope="nobody") == []
+    assert all(h.item.scope == "team-backend" for h in loaded.search("database", scope="team-backend"))
+    early = loaded.search("Lisbon", now="2024-03-05T00:00:00Z", k=50)
+    assert early and all(h.item.at <= datetime(2024, 3, 5, tzinfo=UTC) for h in early)
+    assert loaded.search("Lisbon", privacy=["shared"]) == []
+    with pytest.raises(ValidationError, match="kinds"):
+        loaded.search("x", kinds=["nonsense"])
+    with pytest.raises(ValidationError, match="k:"):
+        loaded.search("x", k=0)
+
+
+def test_search_weird_queries_never_raise(loaded):
+    for q in ['"', "AND OR NOT", "(((", "*", "\x00", "🙂🙂", "", "   ", 'col:"x"']:
+        assert isinstance(loaded.search(q), list)
+
+
+def test_stored_password_is_not_searchable(loaded):
+    assert loaded.search("hunter2secret") == [] or all(
+        "hunter2secret" not in h.item.text for h in loaded.search("hunter2secret"))
+
+
+def test_forget_item(loaded):
+    hit = loaded.search("Miso hides under the sofa", k=1)[0]
+    loaded.forget_item(hit.item.id)
+    assert hit.item.id not in [h.item.id for h in loaded.search("Miso hides under the sofa", k=50)]
+
+
+def test_pack_respects_budget_and_explains(loaded):
+    p = loaded.pack("what do you know about my cat Miso?", 120, scope="alice-assistant")
+    assert 0 < p.used <= 120
+    assert ApproxTokenCounter().count(p.text) == p.used
+    assert "Miso" in p.text and p.text.startswith("Relevant earlier conversation:")
+    kept = [e for e in p.entries if e.kept]
+    dropped = [e for e in p.entries if not e.kept]
+    assert kept and dropped and all("over budget" in e.reason or "duplicate" in e.reason for e in dropped)
+    with pytest.raises(ValidationError, match="budget"):
+        loaded.pack("x", 3)
+
+
+def test_two_indexers_never_double_index(tmp_path):
+    from memlane.testing import memory
+
+    a, b = memory(tmp_path / "x.db"), memory(tmp_path / "x.db")
+    for f in example_files():
+        a.import_file(f)
+    a.close_idle(now=NOW)
+    ra, rb = a.index(now=NOW), b.index(now=NOW)
+    assert ra.items_indexed + rb.items_indexed == a.stats()["messages"]
+    assert a.stats()["items"]["turn"] == a.stats()["messages"]
+    a.close()
+    b.close()
