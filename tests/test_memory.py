@@ -98,3 +98,38 @@ def test_two_indexers_never_double_index(tmp_path):
     assert a.stats()["items"]["turn"] == a.stats()["messages"]
     a.close()
     b.close()
+
+
+def test_background_worker_indexes_closed_sessions(mem):
+    import time
+
+    mem.add_message("s", "user", "the worker should index this", "2024-01-01T00:00:00Z")
+    worker = mem.start_worker(poll_seconds=0.05)
+    deadline = time.monotonic() + 20
+    while mem.stats()["items"].get("turn", 0) == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert worker.running and worker.failures == 0
+    assert mem.search("worker index")[0].item.text == "the worker should index this"
+    mem.close()
+    assert not worker.running
+
+
+def test_worker_backs_off_and_recovers():
+    import threading
+
+    from memlane.index.worker import IndexWorker
+
+    calls = []
+    done = threading.Event()
+
+    def flaky():
+        calls.append(1)
+        if len(calls) < 3:
+            raise RuntimeError("database is locked")
+        done.set()
+        return None
+
+    w = IndexWorker(flaky, poll_seconds=0.01).start()
+    assert done.wait(10)
+    w.stop()
+    assert (w.failures, w.runs >= 1, w.last_error) == (2, True, "RuntimeError: database is locked")

@@ -12,6 +12,7 @@ from memlane.config import Config, load_config
 from memlane.errors import ValidationError
 from memlane.index.embed import Embeddings
 from memlane.index.indexer import close_idle, index_pending
+from memlane.index.worker import IndexWorker
 from memlane.ingest.importer import import_jsonl
 from memlane.ingest.sessionize import prepare, store_message
 from memlane.ingest.validate import check_scope, parse_time
@@ -57,9 +58,13 @@ class Memory:
         self._embedder = embedder
         self._embeddings: Embeddings | None = None
         self.last_timings: dict[str, float] = {}
+        self._worker: IndexWorker | None = None
 
     # -- lifecycle ----------------------------------------------------------------------
     def close(self) -> None:
+        """Stop the background worker, if any, and close the database."""
+        if self._worker is not None:
+            self._worker.stop()
         self.store.close()
 
     def __enter__(self) -> Memory:
@@ -172,6 +177,12 @@ class Memory:
             cache_hits=report.cache_hits,
             seconds=report.seconds,
         )
+
+    def start_worker(self, poll_seconds: float = 5.0) -> IndexWorker:
+        """Index in a background thread every ``poll_seconds``; stopped by ``close()``."""
+        if self._worker is None:
+            self._worker = IndexWorker(self.index, poll_seconds=poll_seconds)
+        return self._worker.start()
 
     # -- search -------------------------------------------------------------------------
     def search(

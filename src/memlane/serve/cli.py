@@ -90,7 +90,7 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
     One message per line: {"scope", "role", "text", "at", "id"?, "speaker"?}.
     """
     mem = _memory(ctx)
-    source = click.get_text_stream("stdin") if file == "-" else file
+    source = sys.stdin if file == "-" else file
     report = mem.import_file(source, strict=strict, scope=scope)
     if as_json:
         click.echo(dumps(report))
@@ -129,6 +129,33 @@ def index(ctx: click.Context, now: str | None, as_json: bool) -> None:
             f"closed {report.sessions_closed} idle session(s); indexed {report.sessions_indexed} "
             f"session(s), {report.items_indexed} item(s) in {report.seconds:.2f}s ({rate:,.0f}/s)"
         )
+
+
+@cli.command()
+@click.option("--poll", default=5.0, show_default=True, type=float,
+              help="Seconds between index runs.")
+@click.pass_context
+def worker(ctx: click.Context, poll: float) -> None:
+    """Run the index worker until interrupted (Ctrl-C or SIGTERM stops it cleanly)."""
+    import signal
+
+    from memlane.index.worker import IndexWorker
+
+    mem = _memory(ctx)
+
+    def report(r: Any) -> None:
+        if r.sessions_indexed or r.sessions_closed:
+            click.echo(f"closed {r.sessions_closed}, indexed {r.sessions_indexed} session(s) / "
+                       f"{r.items_indexed} item(s)", err=True)
+
+    w = IndexWorker(mem.index, poll_seconds=poll, on_report=report)
+    signal.signal(signal.SIGTERM, lambda *_: w.stop(timeout=0))
+    click.echo(f"memlane worker on {mem.store.url}: polling every {poll:g}s", err=True)
+    try:
+        w.run_forever()
+    except KeyboardInterrupt:
+        pass
+    click.echo(f"worker stopped after {w.runs} run(s), {w.failures} failure(s)", err=True)
 
 
 @cli.command()

@@ -96,6 +96,8 @@ class SqliteStore:
         self.url = self.db.path
         self._indexes: dict[str, VectorIndex] = {}
         self._index_lock = threading.Lock()
+        self._seen: dict[int, set[str]] = {}
+        """Participants known per session, to skip a JSON update on the hot path."""
 
     def close(self) -> None:
         self.db.close()
@@ -120,6 +122,10 @@ class SqliteStore:
             (scope,),
         ).fetchone()
         return (row[0], row[1], row[2]) if row else None
+
+    def _participants(self, session_id: int) -> list[str]:
+        row = self.db.execute("SELECT participants FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        return json.loads(row[0]) if row else []
 
     def create_session(self, scope: str, at: float, agent: str | None, project: str | None) -> int:
         cur = self.db.execute(
@@ -220,14 +226,27 @@ class SqliteStore:
             (session_id, scope, seq, role, speaker, text, at, ext_id, agent, project, redactions),
         )
         who = speaker or role
-        self.db.execute(
-            "UPDATE sessions SET message_count = message_count + 1,"
-            " started_at = min(started_at, ?), ended_at = max(ended_at, ?),"
-            " participants = CASE WHEN EXISTS (SELECT 1 FROM json_each(participants) WHERE value = ?)"
-            " THEN participants ELSE json_insert(participants, '$[#]', ?) END"
-            " WHERE id = ?",
-            (at, at, who, who, session_id),
-        )
+        cached = self._seen.get(session_id)
+        if cached is None:
+            cached = self._seen[session_id] = set(self._participants(session_id))
+            if len(self._seen) > 10_000:
+                self._seen.clear()
+        if who in cached:
+            self.db.execute(
+                "UPDATE sessions SET message_count = message_count + 1,"
+                " started_at = min(started_at, ?), ended_at = max(ended_at, ?) WHERE id = ?",
+                (at, at, session_id),
+            )
+        else:
+            self.db.execute(
+                "UPDATE sessions SET message_count = message_count + 1,"
+                " started_at = min(started_at, ?), ended_at = max(ended_at, ?),"
+                " participants = CASE WHEN EXISTS (SELECT 1 FROM json_each(participants)"
+                " WHERE value = ?) THEN participants ELSE json_insert(participants, '$[#]', ?) END"
+                " WHERE id = ?",
+                (at, at, who, who, session_id),
+            )
+            cached.add(who)
         return int(cur.lastrowid)
 
     def message_by_ext_id(self, scope: str, ext_id: str) -> Message | None:
@@ -349,9 +368,18 @@ class SqliteStore:
 
     # -- lexical ------------------------------------------------------------------------
     def lexical_search(self, terms: Sequence[str], f: Filters, limit: int) -> list[tuple[int, float]]:
-        """BM25 over item text and keys: ``(item_id, score)``, higher is better."""
+        """BM25 over item text and keys: ``(item_id, score)``, higher is better.
+
+        Terms that occur in more than ``max(5% of items, 1000)`` documents are left out
+        (the rarest term is always kept): ranking every match of a very common term is
+        what makes FTS5 slow at scale (measured: 13 ms for a term in 14k of 100k
+        documents, 0.4 ms for rare ones), and such terms carry little BM25 weight.
+        """
+        if limit <= 0:
+            return []
+        terms = self._prune_common(terms)
         match = fts_query(terms)
-        if match is None or limit <= 0:
+        if match is None:
             return []
         where, params = self._where(f)
         rows = self.db.execute(
@@ -361,6 +389,27 @@ class SqliteStore:
             (match, *params, limit),
         )
         return [(r[0], float(r[1])) for r in rows]
+
+    def _prune_common(self, terms: Sequence[str]) -> list[str]:
+        n = self.db.execute("SELECT max(id) FROM items").fetchone()[0] or 0
+        cap = max(0.05 * n, 1000)
+        if n <= cap:
+            return list(terms)
+        dfs = []
+        for t in terms:
+            words = _FTS_TOKEN.findall(t.lower())
+            if len(words) != 1:
+                dfs.append((0, t))  # phrases are rare by nature
+                continue
+            # The vocabulary holds porter stems; a word whose stem differs is not found
+            # and so is kept, which costs time but never recall.
+            df = self.db.execute(
+                "SELECT coalesce(max(doc), 0) FROM items_fts_vocab WHERE term = ?", (words[0],)
+            ).fetchone()[0]
+            dfs.append((df, t))
+        dfs.sort(key=lambda x: x[0])
+        kept = [t for df, t in dfs if df <= cap]
+        return kept or [t for _, t in dfs[:1]]
 
     # -- vectors ------------------------------------------------------------------------
     def put_vectors(self, model: str, pairs: Sequence[tuple[int, np.ndarray]]) -> None:

@@ -100,6 +100,10 @@ CREATE TRIGGER items_fts_au AFTER UPDATE OF text, keys ON items BEGIN
     INSERT INTO items_fts (rowid, text, keys) VALUES (new.id, new.text, new.keys);
 END;
 
+-- Document frequency per term, to leave out terms so common that ranking them costs more
+-- than they tell (see SqliteStore.lexical_search).
+CREATE VIRTUAL TABLE items_fts_vocab USING fts5vocab (items_fts, row);
+
 -- Vectors are the source of truth for the in-memory vector index; every change is
 -- logged so an index in any process can catch up incrementally.
 CREATE TABLE vectors (

@@ -1,0 +1,132 @@
+"""``memlane bench ingest``: the engine's own speed on synthetic conversations.
+
+For each size N it builds a fresh database in a temporary folder and measures:
+add_message throughput (one transaction a message, as an application calls it), indexing
+throughput (turns embedded and indexed per second, embedding cache empty), and search
+latency p50/p95 over 200 queries, unscoped and scoped to one conversation. The text is
+generated from a fixed seed (Zipf-distributed words, about 25 per turn), so runs compare.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+
+__all__ = ["ingest_command", "run_ingest"]
+
+_SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "ta", "shi", "po", "ven", "dar", "el", "sa", "tor",
+              "qui", "ba", "zen", "fo", "li", "mar", "do", "an", "ex", "gra", "ul")
+_COMMON = ("the i you we it to and a of in is that for my on with this was have be at so but "
+           "not what can do just about will your like me from").split()
+
+
+def _vocabulary(rng: np.random.Generator, size: int = 20_000) -> list[str]:
+    words = set()
+    while len(words) < size:
+        n = int(rng.integers(2, 5))
+        words.add("".join(_SYLLABLES[i] for i in rng.integers(0, len(_SYLLABLES), n)))
+    return _COMMON + sorted(words)
+
+
+def synthetic_turns(n: int, seed: int = 7) -> list[str]:
+    """``n`` chat-like turns of Zipf-distributed words."""
+    rng = np.random.default_rng(seed)
+    vocab = _vocabulary(rng)
+    out = []
+    for _ in range(n):
+        length = int(rng.integers(12, 40))
+        ids = np.minimum(rng.zipf(1.15, length) - 1, len(vocab) - 1)
+        out.append(" ".join(vocab[i] for i in ids).capitalize() + ".")
+    return out
+
+
+def _pct(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q)) if values else 0.0
+
+
+def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int = 100,
+               queries: int = 200, folder: Path | None = None) -> dict[str, Any]:
+    """Measure one size with one embedder; returns a flat dict of figures."""
+    from memlane.config import load_config
+    from memlane.memory import Memory
+
+    turns = synthetic_turns(n)
+    with tempfile.TemporaryDirectory(dir=folder) as tmp:
+        config = load_config(environ={}, overrides={"db": str(Path(tmp) / "bench.db"),
+                                                    "embedding": {"backend": embedder_name}})
+        mem = Memory(config=config)
+        t0 = datetime(2024, 1, 1, tzinfo=UTC)
+        start = time.perf_counter()
+        for i, text in enumerate(turns):
+            session, pos = divmod(i, session_len)
+            scope = f"conv-{session % scopes}"
+            at = t0 + timedelta(hours=session, seconds=pos)  # an hour apart: a new session each time
+            mem.add_message(scope, "user" if pos % 2 == 0 else "assistant", text, at)
+        add_s = time.perf_counter() - start
+        rep = mem.index(now=t0 + timedelta(hours=n // session_len + 2))
+        rng = np.random.default_rng(11)
+        lat_all, lat_scoped = [], []
+        for q in range(queries):
+            words = turns[int(rng.integers(0, n))].rstrip(".").split()
+            pick = rng.choice(len(words), size=min(5, len(words)), replace=False)
+            query = " ".join(words[i] for i in sorted(pick))
+            s = time.perf_counter()
+            mem.search(query, k=10)
+            lat_all.append((time.perf_counter() - s) * 1e3)
+            s = time.perf_counter()
+            mem.search(query, scope=f"conv-{q % scopes}", k=10)
+            lat_scoped.append((time.perf_counter() - s) * 1e3)
+        mem.close()
+    return {
+        "items": n,
+        "embedder": embedder_name,
+        "add_message_per_s": n / add_s,
+        "index_turns_per_s": rep.items_indexed / rep.seconds if rep.seconds else 0.0,
+        "search_p50_ms": statistics.median(lat_all),
+        "search_p95_ms": _pct(lat_all, 95),
+        "scoped_search_p50_ms": statistics.median(lat_scoped),
+        "scoped_search_p95_ms": _pct(lat_scoped, 95),
+    }
+
+
+@click.command("ingest")
+@click.option("--items", default="10000,100000", show_default=True,
+              help="Comma-separated sizes (number of messages).")
+@click.option("--embedder", "embedders", default="static,hashing", show_default=True,
+              help="Comma-separated embedder backends to measure.")
+@click.option("--queries", default=200, show_default=True, type=int, help="Search queries per size.")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+def ingest_command(items: str, embedders: str, queries: int, as_json: bool) -> None:
+    """add_message throughput, indexing throughput and search latency at each size."""
+    try:
+        sizes = [int(x) for x in items.split(",") if x.strip()]
+    except ValueError:
+        raise click.BadParameter(f"expected comma-separated integers, got {items!r}",
+                                 param_hint="--items") from None
+    if not sizes or min(sizes) < 10:
+        raise click.BadParameter("sizes must be at least 10", param_hint="--items")
+    rows = []
+    for name in [e.strip() for e in embedders.split(",") if e.strip()]:
+        for n in sizes:
+            click.echo(f"measuring {n:,} items with {name}…", err=True)
+            rows.append(run_ingest(n, name, queries=queries))
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    click.echo("| embedder | items | add_message/s | index turns/s | search p50 / p95 ms "
+               "| scoped p50 / p95 ms |")
+    click.echo("|---|---:|---:|---:|---:|---:|")
+    for r in rows:
+        click.echo(
+            f"| {r['embedder']} | {r['items']:,} | {r['add_message_per_s']:,.0f} "
+            f"| {r['index_turns_per_s']:,.0f} | {r['search_p50_ms']:.1f} / {r['search_p95_ms']:.1f} "
+            f"| {r['scoped_search_p50_ms']:.1f} / {r['scoped_search_p95_ms']:.1f} |"
+        )

@@ -1,0 +1,80 @@
+"""The background index worker: closes idle sessions and indexes closed ones, forever.
+
+It runs beside the application (a thread via ``Memory.start_worker()`` or a process via
+``memlane worker``), never blocks ``add_message``, and is safe to run more than once at a
+time: sessions are claimed inside the transaction that indexes them.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from memlane.types import IndexReport
+
+__all__ = ["IndexWorker"]
+
+log = logging.getLogger("memlane.worker")
+
+
+class IndexWorker:
+    """Calls ``index_once()`` every ``poll_seconds`` until stopped; errors back off."""
+
+    def __init__(
+        self,
+        index_once: Callable[[], IndexReport],
+        *,
+        poll_seconds: float = 5.0,
+        max_backoff_seconds: float = 300.0,
+        on_report: Callable[[IndexReport], None] | None = None,
+    ) -> None:
+        if poll_seconds <= 0:
+            raise ValueError("poll_seconds: must be > 0")
+        self._index_once = index_once
+        self.poll_seconds = poll_seconds
+        self.max_backoff_seconds = max_backoff_seconds
+        self._on_report = on_report
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.runs = 0
+        self.failures = 0
+        self.last_error: str | None = None
+
+    def run_forever(self) -> None:
+        """Run in the calling thread until ``stop()``."""
+        delay = self.poll_seconds
+        while not self._stop.is_set():
+            try:
+                report = self._index_once()
+            except Exception as e:  # a process edge: log, back off, try again
+                self.failures += 1
+                self.last_error = f"{type(e).__name__}: {e}"
+                log.warning("index run failed (%s); retrying in %.0fs", self.last_error, delay)
+                delay = min(delay * 2, self.max_backoff_seconds)
+            else:
+                self.runs += 1
+                delay = self.poll_seconds
+                if self._on_report is not None:
+                    self._on_report(report)
+            self._stop.wait(delay)
+
+    def start(self) -> IndexWorker:
+        """Run in a daemon thread."""
+        if self._thread is not None and self._thread.is_alive():
+            return self
+        self._stop.clear()
+        self._thread = threading.Thread(target=self.run_forever, name="memlane-index", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float | None = 30.0) -> None:
+        """Ask the loop to finish its current run and wait for it."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()

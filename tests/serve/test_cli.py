@@ -1,0 +1,122 @@
+"""The CLI through click's runner on real database files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from memlane.serve.cli import cli
+from memlane.testing import example_files
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
+    monkeypatch.chdir(tmp_path)
+    db = str(tmp_path / "cli.db")
+    runner = CliRunner()
+
+    def invoke(*args: str, code: int = 0, input: str | None = None):
+        result = runner.invoke(cli, ["--db", db, *args], input=input, catch_exceptions=False)
+        assert result.exit_code == code, result.output
+        return result
+
+    return invoke
+
+
+def test_import_index_search_json(run):
+    for f in example_files():
+        run("import", str(f))
+    out = json.loads(run("index", "--now", "2024-06-01T00:00:00Z", "--json").output)
+    assert out["sessions_closed"] == 5 and out["items_indexed"] > 20
+    res = json.loads(run("search", "what database for billing", "--json", "-k", "3").output)
+    assert len(res["hits"]) == 3
+    assert "PostgreSQL" in " ".join(h["item"]["text"] for h in res["hits"])
+    assert set(res["hits"][0]) == {"score", "scores", "item", "session"}
+    text = run("search", "half marathon", "--scope", "alice-assistant").output
+    assert "half marathon" in text and "rrf=" in text
+
+
+def test_add_sessions_items_stats(run):
+    out = json.loads(run("add", "--scope", "s", "--at", "2024-01-01T00:00:00Z", "hello there", "--json").output)
+    assert out["seq"] == 1 and out["scope"] == "s"
+    assert "added to session" in run("add", "--scope", "s", "--role", "assistant", "hi!").output
+    sessions = json.loads(run("sessions", "list", "--json").output)
+    assert len(sessions) == 2  # the second message came years later: a new session
+    sid = sessions[-1]["id"]
+    shown = json.loads(run("sessions", "show", str(sid), "--json").output)
+    assert shown["messages"][0]["text"] == "hello there"
+    assert "closed session" in run("sessions", "close", "--scope", "s").output
+    assert "no open session" in run("sessions", "close", "--scope", "s").output
+    run("index")
+    item = json.loads(run("items", "show", "1", "--json").output)
+    assert item["kind"] == "turn"
+    stats = json.loads(run("stats", "--json").output)
+    assert stats["messages"] == 2 and stats["items"]["turn"] == 2
+
+
+def test_pack_prints_context_and_decisions(run):
+    for f in example_files():
+        run("import", str(f))
+    run("index", "--now", "2024-06-01T00:00:00Z")
+    out = run("pack", "my cat Miso", "--budget", "150", "--scope", "alice-assistant").output
+    assert "Relevant earlier conversation:" in out and "/150 tokens" in out and "kept" in out
+    data = json.loads(run("pack", "my cat Miso", "--budget", "150", "--json").output)
+    assert data["used"] <= 150 and data["entries"]
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (("add", "--scope", "s", "--role", "robot", "x"), "role: must be one of"),
+    (("add", "--scope", "s", "--at", "soon", "x"), "at:"),
+    (("sessions", "show", "99"), "session 99 does not exist"),
+    (("items", "show", "5"), "item 5 does not exist"),
+    (("search", "x", "-k", "0"), "k: must be"),
+    (("sessions", "close"), "exactly one of"),
+])
+def test_errors_are_one_line_and_nonzero(run, args, needle):
+    result = run(*args, code=1 if args[0] != "sessions" or args[1] != "close" else 2)
+    assert needle in result.output
+    assert "Traceback" not in result.output
+
+
+def test_import_bad_line_reports_line_and_exits_nonzero(run, tmp_path):
+    f = tmp_path / "bad.jsonl"
+    f.write_text('{"scope":"s","role":"user","text":"ok","at":"2024-01-01T00:00:00Z"}\n{"scope":"s"}\n')
+    out = run("import", str(f), code=1).output
+    assert "line 2" in out and "lines before 2 were kept" in out
+    out = run("import", str(f), "--strict", code=1).output
+    assert "nothing was imported" in out
+    assert json.loads(run("stats", "--json").output)["messages"] == 1
+
+
+def test_import_from_stdin(run):
+    line = '{"scope":"s","role":"user","text":"from stdin","at":"2024-01-01T00:00:00Z"}\n'
+    assert "imported 1" in run("import", "-", input=line).output
+
+
+def test_bad_config_is_one_line(run, monkeypatch):
+    monkeypatch.setenv("MEMLANE_SEARCH_RRF_K", "zero")
+    assert "search.rrf_k" in run("stats", code=1).output
+
+
+def _commands(group, prefix=()):
+    import click
+
+    for name, cmd in group.commands.items():
+        path = (*prefix, name)
+        yield path, cmd
+        if isinstance(cmd, click.Group):
+            yield from _commands(cmd, path)
+
+
+def test_every_command_has_help_and_is_documented_in_readme():
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    runner = CliRunner()
+    for path, cmd in _commands(cli):
+        assert cmd.help, f"memlane {' '.join(path)} has no help"
+        assert runner.invoke(cli, [*path, "--help"]).exit_code == 0
+        assert f"memlane {' '.join(path)}" in readme, f"README does not document memlane {' '.join(path)}"
