@@ -56,3 +56,26 @@ def test_env_lists_and_bools():
     c = load_config(environ={"MEMLANE_SEARCH_DEFAULT_PRIVACY": "private, shared",
                              "MEMLANE_INGEST_REDACT_SECRETS": "off"})
     assert c.search.default_privacy == ("private", "shared") and c.ingest.redact_secrets is False
+
+
+def test_llm_services_and_indexing(tmp_path):
+    f = tmp_path / "memlane.toml"
+    f.write_text(
+        '[memory.indexing]\nbackend = "llm"\nservice = "local"\n'
+        '[llm.services.local]\nbase_url = "http://127.0.0.1:8080/v1"\nmodel = "qwen"\n'
+        'requests_per_minute = 30\n'
+    )
+    c = load_config(f, environ={})
+    assert c.indexing.backend == "llm" and c.llm_service("local").model == "qwen"
+    assert c.llm_service("local").requests_per_minute == 30
+    with pytest.raises(ConfigError, match="llm.services.other: not configured"):
+        c.llm_service("other")
+    f.write_text('[llm.services.x]\nmodel = "m"\n')
+    with pytest.raises(ConfigError, match="llm.services.x: missing base_url"):
+        load_config(f, environ={})
+    f.write_text('[llm.services.x]\nbase_url = "ftp://x"\nmodel = "m"\n')
+    with pytest.raises(ConfigError, match="base_url"):
+        load_config(f, environ={})
+    with pytest.raises(ConfigError, match="indexing.service"):
+        load_config(environ={"MEMLANE_INDEXING_BACKEND": "llm"})
+    assert load_config(environ={"MEMLANE_INDEXING_ENABLED": "false"}).indexing.enabled is False

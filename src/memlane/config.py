@@ -35,7 +35,9 @@ from memlane.types import PRIVACIES
 __all__ = [
     "Config",
     "EmbeddingConfig",
+    "IndexingConfig",
     "IngestConfig",
+    "LLMServiceConfig",
     "SearchConfig",
     "load_config",
 ]
@@ -118,6 +120,62 @@ class SearchConfig:
 
 
 @dataclass(frozen=True)
+class IndexingConfig:
+    """Session intelligence: summaries, entities, facts. ``[memory.indexing]``."""
+
+    enabled: bool = True
+    """Off: closed sessions are only turn-indexed, exactly as without this feature."""
+    backend: str = "offline"
+    """offline (default: no model, no network) or llm (a service of ``[llm.services]``)."""
+    service: str = ""
+    """Name of the ``[llm.services.NAME]`` table to use with backend llm."""
+    model: str = ""
+    """Model override for that service (default: the service's model)."""
+    max_attempts: int = 5
+    """A failing session is retried with backoff until this many attempts."""
+    retry_base_seconds: float = 30.0
+    """Backoff after attempt n is retry_base_seconds × 2^(n-1)."""
+    lease_seconds: float = 600.0
+    """A claimed session returns to the queue if its worker has not finished by then."""
+    max_input_tokens: int = 6000
+    """Session text sent to a model is capped at about this many tokens (oldest turns first kept)."""
+
+    def __post_init__(self) -> None:
+        _check(self.backend in ("offline", "llm"), "indexing.backend", "must be offline or llm")
+        if self.backend == "llm":
+            _check(bool(self.service), "indexing.service", "is required for backend llm "
+                   "(the NAME of an [llm.services.NAME] table)")
+        _check(self.max_attempts >= 1, "indexing.max_attempts", "must be >= 1")
+        _check(self.retry_base_seconds >= 0, "indexing.retry_base_seconds", "must be >= 0")
+        _check(self.lease_seconds > 0, "indexing.lease_seconds", "must be > 0")
+        _check(self.max_input_tokens >= 256, "indexing.max_input_tokens", "must be >= 256")
+
+
+@dataclass(frozen=True)
+class LLMServiceConfig:
+    """One OpenAI-compatible chat endpoint. ``[llm.services.NAME]``."""
+
+    base_url: str
+    """e.g. https://api.openai.com/v1, http://127.0.0.1:11434/v1 (Ollama), http://127.0.0.1:8080/v1."""
+    model: str
+    api_key_env: str = "OPENAI_API_KEY"
+    """Environment variable holding the key; the key itself is never stored."""
+    timeout_seconds: float = 60.0
+    max_retries: int = 3
+    requests_per_minute: float = 0.0
+    """0 means no client-side rate limit."""
+    temperature: float = 0.0
+
+    def __post_init__(self) -> None:
+        _check(self.base_url.startswith(("http://", "https://")), "llm.services.base_url",
+               f"must be an http(s) URL, got {self.base_url!r}")
+        _check(bool(self.model), "llm.services.model", "is required")
+        _check(self.timeout_seconds > 0, "llm.services.timeout_seconds", "must be > 0")
+        _check(self.max_retries >= 0, "llm.services.max_retries", "must be >= 0")
+        _check(self.requests_per_minute >= 0, "llm.services.requests_per_minute", "must be >= 0")
+
+
+@dataclass(frozen=True)
 class Config:
     """All of memlane's settings. Build with ``load_config()`` or directly."""
 
@@ -125,6 +183,15 @@ class Config:
     ingest: IngestConfig = field(default_factory=IngestConfig)
     embedding: EmbeddingConfig = field(default_factory=EmbeddingConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
+    indexing: IndexingConfig = field(default_factory=IndexingConfig)
+    llm_services: dict[str, LLMServiceConfig] = field(default_factory=dict)
+
+    def llm_service(self, name: str) -> LLMServiceConfig:
+        """The ``[llm.services.NAME]`` table, or a ConfigError listing the known names."""
+        if name not in self.llm_services:
+            known = ", ".join(sorted(self.llm_services)) or "none"
+            raise ConfigError(f"llm.services.{name}: not configured (configured: {known})")
+        return self.llm_services[name]
 
     def replace(self, **changes: Any) -> Config:
         """A copy with sections or keys changed: ``cfg.replace(search={"rrf_k": 30})``."""
@@ -137,7 +204,12 @@ class Config:
         return dataclasses.replace(self, **out)
 
 
-_SECTIONS = {"ingest": IngestConfig, "embedding": EmbeddingConfig, "search": SearchConfig}
+_SECTIONS = {
+    "ingest": IngestConfig,
+    "embedding": EmbeddingConfig,
+    "search": SearchConfig,
+    "indexing": IndexingConfig,
+}
 
 
 def _as_dict(obj: Any) -> dict[str, Any]:
@@ -216,6 +288,10 @@ def load_config(
         if not isinstance(mem, dict):
             raise ConfigError(f"{file}: [memory] must be a table")
         raw = {k: dict(v) if isinstance(v, dict) else v for k, v in mem.items()}
+        services = data.get("llm", {}).get("services", {})
+        if not isinstance(services, dict):
+            raise ConfigError(f"{file}: [llm.services] must be a table of tables")
+        raw["llm_services"] = services
     elif explicit:
         raise ConfigError(f"config file {file} does not exist")
 
@@ -232,7 +308,8 @@ def load_config(
         else:
             raw[key] = value
 
-    unknown = sorted(set(raw) - set(_SECTIONS) - {"db"} - _FUTURE_SECTIONS)
+    services_raw = raw.pop("llm_services", {})
+    unknown = sorted(set(raw) - set(_SECTIONS) - {"db"})
     if unknown:
         raise ConfigError(f"memory: unknown key(s) {unknown}; known: db, {', '.join(_SECTIONS)}")
     kwargs: dict[str, Any] = {}
@@ -243,8 +320,14 @@ def load_config(
         if not isinstance(values, Mapping):
             raise ConfigError(f"memory.{section}: must be a table")
         kwargs[section] = _build(cls, values, f"memory.{section}")
+    services = {}
+    for name, values in services_raw.items():
+        if not isinstance(values, Mapping):
+            raise ConfigError(f"llm.services.{name}: must be a table")
+        missing = [k for k in ("base_url", "model") if k not in values]
+        if missing:
+            raise ConfigError(f"llm.services.{name}: missing {', '.join(missing)}")
+        services[name] = _build(LLMServiceConfig, values, f"llm.services.{name}")
+    kwargs["llm_services"] = services
     return Config(**kwargs)
 
-
-# Sections that later releases read; accepted (and ignored) so a config file can carry them.
-_FUTURE_SECTIONS = {"indexing", "confidence", "retrieval", "pack", "hygiene"}

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -12,6 +15,9 @@ from memlane.config import Config, load_config
 from memlane.errors import ValidationError
 from memlane.index.embed import Embeddings
 from memlane.index.indexer import close_idle, index_pending
+from memlane.index.offline import OfflineIntelligence
+from memlane.index.pipeline import Intelligence, process_queue, store_intelligence
+from memlane.index.schema import SUMMARY_SCHEMA_VERSION, Extraction, SessionSummary
 from memlane.index.worker import IndexWorker
 from memlane.ingest.importer import import_jsonl
 from memlane.ingest.sessionize import prepare, store_message
@@ -23,7 +29,30 @@ from memlane.retrieve.search import hybrid_search
 from memlane.store import Filters, open_store
 from memlane.types import Hit, ImportReport, IndexReport, Item, Message, Session
 
-__all__ = ["Memory", "make_embedder"]
+__all__ = ["Memory", "SummaryDraft", "make_embedder", "make_intelligence"]
+
+
+def make_intelligence(config: Config) -> Intelligence:
+    """The session-intelligence backend that ``[memory.indexing]`` names."""
+    if config.indexing.backend == "offline":
+        return OfflineIntelligence()
+    from memlane.backends.llm.factory import make_intelligence as make_llm
+
+    return make_llm(config)
+
+
+@dataclass(frozen=True)
+class SummaryDraft:
+    """A summary of the last turns of a scope, written but not stored until confirmed."""
+
+    scope: str
+    message_ids: tuple[int, ...]
+    session_id: int
+    summary: SessionSummary
+    extraction: Extraction
+
+    def preview(self) -> str:
+        return self.summary.flattened(self.scope)
 
 
 def make_embedder(config: Config) -> Embedder:
@@ -51,12 +80,14 @@ class Memory:
         *,
         config: Config | None = None,
         embedder: Embedder | None = None,
+        intelligence: Intelligence | None = None,
         tracer: Tracer | None = None,
     ) -> None:
         self.config = config if config is not None else load_config()
         self.store = open_store(db if db is not None else self.config.db, tracer=tracer)
         self._embedder = embedder
         self._embeddings: Embeddings | None = None
+        self._intelligence = intelligence
         self.last_timings: dict[str, float] = {}
         self._worker: IndexWorker | None = None
 
@@ -80,6 +111,12 @@ class Memory:
         if self._embedder is None:
             self._embedder = make_embedder(self.config)
         return self._embedder
+
+    @property
+    def intelligence(self) -> Intelligence:
+        if self._intelligence is None:
+            self._intelligence = make_intelligence(self.config)
+        return self._intelligence
 
     @property
     def embeddings(self) -> Embeddings:
@@ -165,18 +202,97 @@ class Memory:
         now: datetime | str | None = None,
         *,
         progress: Callable[[int, int], None] | None = None,
+        resummarize: bool = False,
     ) -> IndexReport:
-        """Close idle sessions as of ``now``, then index every closed session's turns."""
+        """Close idle sessions as of ``now``, index every closed session's turns, then run
+        session intelligence (summaries, facts, entities) on the queue, if enabled.
+
+        ``resummarize`` first queues again every session whose summary schema is older.
+        """
         closed = self.close_idle(now)
         report = index_pending(self.store, self.embeddings, progress=progress)
+        run = None
+        if self.config.indexing.enabled:
+            if resummarize:
+                with self.store.atomic():
+                    self.store.requeue_summaries(SUMMARY_SCHEMA_VERSION)
+            run = process_queue(self.store, self.embeddings, self.intelligence, self.config)
         return IndexReport(
             sessions_closed=len(closed),
             sessions_indexed=report.sessions_indexed,
             items_indexed=report.items_indexed,
             texts_embedded=report.texts_embedded,
             cache_hits=report.cache_hits,
-            seconds=report.seconds,
+            seconds=report.seconds + (run.seconds if run else 0.0),
+            sessions_summarized=run.summarized if run else 0,
+            sessions_failed=run.failed if run else 0,
+            sessions_skipped=run.skipped if run else 0,
         )
+
+    def summarize_recent(self, scope: str, last: int) -> SummaryDraft:
+        """Summarize the last ``last`` messages of a scope; nothing is stored (see
+        ``store_summary``)."""
+        scope = check_scope(scope)
+        if not isinstance(last, int) or not 1 <= last <= 10_000:
+            raise ValidationError(f"last: must be an integer from 1 to 10000, got {last!r}", field="last")
+        messages = self.store.recent_messages(scope, last)
+        if not messages:
+            raise ValidationError(f"scope: {scope!r} has no messages", field="scope")
+        # one sequence over the window, so the summary's turn numbers read naturally
+        window = [dataclasses.replace(m, seq=i) for i, m in enumerate(messages, start=1)]
+        summary, extraction = self.intelligence.summarize(scope, window)
+        return SummaryDraft(scope, tuple(m.id for m in messages), messages[-1].session_id,
+                            summary, extraction)
+
+    def store_summary(self, draft: SummaryDraft) -> int:
+        """Store a confirmed draft as a ``summary`` item; returns its id."""
+        vec = self.embeddings.for_index([draft.preview()])
+        end = draft.summary.time_end or datetime.now(UTC)
+        with self.store.atomic():
+            (item_id,) = self.store.insert_items([{
+                "kind": "summary", "text": draft.preview(), "at": end.timestamp(),
+                "scope": draft.scope, "session_id": draft.session_id, "lane": "episodic",
+                "keywords": list(draft.summary.topic_tags), "entities": list(draft.summary.entities),
+                "source": "observed" if draft.summary.model == "offline" else "inferred",
+                "extra": {"summary": draft.summary.to_dict(), "on_demand": True,
+                          "message_ids": list(draft.message_ids)},
+            }])
+            self.store.put_vectors(self.embeddings.model, [(item_id, vec[0])])
+            self.store.bump("summaries_on_demand")
+        return item_id
+
+    def backfill_embeddings(
+        self,
+        *,
+        missing_only: bool = True,
+        rate: float | None = None,
+        progress: Callable[[int], None] | None = None,
+        batch: int = 256,
+    ) -> int:
+        """(Re-)embed items with the current embedder; ``rate`` caps items per second."""
+        model = self.embeddings.model
+        done = 0
+        after = 0
+        while True:
+            if missing_only:
+                rows = self.store.items_missing_vectors(model, batch)
+            else:
+                rows = self.store.items_after(after, batch)
+            if not rows:
+                break
+            started = time.perf_counter()
+            vecs = self.embeddings.for_index([t for _, t in rows])
+            with self.store.atomic():
+                self.store.put_vectors(model, [(i, v) for (i, _), v in zip(rows, vecs, strict=True)])
+            done += len(rows)
+            after = rows[-1][0]
+            if progress is not None:
+                progress(done)
+            if rate:
+                wait = len(rows) / rate - (time.perf_counter() - started)
+                if wait > 0:
+                    time.sleep(wait)
+        return done
 
     def start_worker(self, poll_seconds: float = 5.0) -> IndexWorker:
         """Index in a background thread every ``poll_seconds``; stopped by ``close()``."""
@@ -202,7 +318,8 @@ class Memory:
     ) -> list[Hit]:
         """Hybrid lexical + vector search; each hit carries its item, session and scores.
 
-        ``now`` searches memory as it was at that time (nothing later is returned).
+        ``now`` is the time the question is asked (default: the clock); time-aware ranking
+        reads relative dates against it. It does not filter: pass ``until`` for that.
         ``privacy`` defaults to ``search.default_privacy`` (private + project).
         """
         if not isinstance(query, str):
@@ -210,16 +327,14 @@ class Memory:
         k = self.config.search.default_k if k is None else k
         if not isinstance(k, int) or k < 1 or k > 1000:
             raise ValidationError(f"k: must be an integer from 1 to 1000, got {k!r}", field="k")
-        hi = parse_time(until, "until").timestamp() if until is not None else None
         if now is not None:
-            t = parse_time(now, "now").timestamp()
-            hi = t if hi is None else min(hi, t)
+            parse_time(now, "now")  # validated now; ranking by time arrives with the reranker
         filters = Filters.build(
             scope=check_scope(scope) if scope is not None else None,
             agent=agent, project=project, kinds=kinds, lanes=lanes,
             privacy=self.config.search.default_privacy if privacy is None else privacy,
             since=parse_time(since, "since").timestamp() if since is not None else None,
-            until=hi,
+            until=parse_time(until, "until").timestamp() if until is not None else None,
         )
         timings: dict[str, float] = {}
         hits = hybrid_search(self.store, self.embeddings, self.config.search, query, filters, k, timings)

@@ -19,6 +19,8 @@ __all__ = [
     "ROLES",
     "SESSION_STATUSES",
     "Session",
+    "StoredEntity",
+    "StoredFact",
 ]
 
 ROLES = ("user", "assistant", "system", "tool")
@@ -77,6 +79,11 @@ class Session:
     failed_reason: str | None = None
     summary_version: int | None = None
     indexed: bool = False
+    attempts: int = 0
+    """Session-intelligence attempts so far (failures are retried with backoff)."""
+    summarized: bool = False
+    """Session intelligence has run (a summary was written, or the session was too small)."""
+    summary_model: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +117,40 @@ class Item:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredFact:
+    """A fact as stored: ``subject predicate object`` with provenance and confidence state."""
+
+    id: int
+    item_id: int | None
+    scope: str
+    subject: str
+    predicate: str
+    object: str
+    source: str
+    session_id: int | None
+    message_id: int | None
+    at: datetime
+    reinforcements: int = 0
+    last_accessed: datetime | None = None
+    superseded_by: int | None = None
+    status: str = "current"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEntity:
+    """An entity merged by normalized name within a scope."""
+
+    id: int
+    scope: str
+    name: str
+    type: str
+    context: str
+    mentions: int
+    first_seen: datetime
+    last_seen: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class Hit:
     """A search result: the item, its session and every score component."""
 
@@ -133,6 +174,9 @@ class IndexReport:
     texts_embedded: int
     cache_hits: int
     seconds: float
+    sessions_summarized: int = 0
+    sessions_failed: int = 0
+    sessions_skipped: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,8 @@ def test_rrf_weights_and_order():
 
 
 def test_query_terms_drop_stopwords_but_never_everything():
-    assert query_terms("What is the name of my CAT?") == ["name", "cat"]
+    assert query_terms("What is the name of my CAT?") == ["name", "CAT"]
+    assert query_terms("cat Cat CAT") == ["cat"]
     assert query_terms("what is it") == ["what", "is", "it"]
     assert query_terms("") == []
     assert len(query_terms(" ".join(f"w{i}" for i in range(100)))) == 32

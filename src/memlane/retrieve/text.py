@@ -2,12 +2,34 @@
 
 from __future__ import annotations
 
-import re
+__all__ = ["STOPWORDS", "query_terms", "split_words"]
 
-__all__ = ["STOPWORDS", "query_terms"]
-
-_WORD = re.compile(r"\w+", re.UNICODE)
 MAX_TERMS = 32
+
+
+def _is_separator(ch: str) -> bool:
+    return ch.isspace() or (ch < "\x80" and not ch.isalnum())
+
+
+def split_words(text: str) -> list[str]:
+    """Words split at spaces and ASCII punctuation only.
+
+    Each word is later handed to the full-text engine as a quoted phrase, which it
+    tokenizes exactly as it tokenized the documents; splitting less than the engine
+    would therefore never loses a match, while splitting at a character the engine
+    keeps inside a token would (SQLite's Unicode tables are not Python's).
+    """
+    words, current = [], []
+    for ch in text:
+        if _is_separator(ch):
+            if current:
+                words.append("".join(current))
+                current = []
+        else:
+            current.append(ch)
+    if current:
+        words.append("".join(current))
+    return words
 
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are aren't as at be because been
@@ -31,8 +53,9 @@ def query_terms(query: str) -> list[str]:
     Stopwords are dropped because a query of common words would make BM25 rank every
     document (measured: 650-780 ms at 1M items); if only stopwords remain, they are kept.
     """
-    words = [w.lower() for w in _WORD.findall(query.replace("\x00", " "))]
-    kept = [w for w in words if w not in STOPWORDS]
-    if not kept:
-        kept = words
-    return list(dict.fromkeys(kept))[:MAX_TERMS]
+    words = split_words(query)
+    kept = [w for w in words if w.lower() not in STOPWORDS] or words
+    # Case is left to the full-text engine's own folding (Python's and SQLite's differ
+    # for some scripts); duplicates are dropped case-insensitively.
+    unique = {w.lower(): w for w in reversed(kept)}
+    return [unique[k] for k in dict.fromkeys(w.lower() for w in kept)][:MAX_TERMS]

@@ -168,7 +168,7 @@ def worker(ctx: click.Context, poll: float) -> None:
 @click.option("--privacy", multiple=True, help="Privacy levels (default private and project).")
 @click.option("--since", default=None, help="Only items at or after this ISO-8601 time.")
 @click.option("--until", default=None, help="Only items at or before this ISO-8601 time.")
-@click.option("--now", default=None, help="Search memory as of this time.")
+@click.option("--now", default=None, help="The time the question is asked (default: now).")
 @json_option
 @click.pass_context
 def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tuple[str, ...],
@@ -202,7 +202,7 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tup
 @click.argument("query")
 @click.option("--budget", default=1000, show_default=True, type=int, help="Token budget.")
 @click.option("--scope", default=None, help="Only this scope.")
-@click.option("--now", default=None, help="Pack memory as of this time.")
+@click.option("--now", default=None, help="The time the question is asked (default: now).")
 @json_option
 @click.pass_context
 def pack(ctx: click.Context, query: str, budget: int, scope: str | None, now: str | None,
@@ -341,3 +341,7 @@ def main() -> None:
     """Console entry point."""
     cli(prog_name="memlane")
 
+
+
+if __name__ == "__main__":
+    main()

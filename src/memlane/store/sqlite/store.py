@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 
 from memlane.errors import NotFoundError
+from memlane.retrieve.text import split_words
 from memlane.store.filters import Filters
 from memlane.store.sqlite.db import Database, Tracer
 from memlane.store.vector_index import VectorIndex
-from memlane.types import Item, Message, Session
+from memlane.types import Item, Message, Session, StoredEntity, StoredFact
 
 __all__ = ["SqliteStore"]
 
@@ -33,7 +34,11 @@ _ITEM_COLS = (
 )
 _SESSION_COLS = (
     "id, scope, status, started_at, ended_at, message_count, participants, agent, project, "
-    "closed_reason, failed_reason, summary_version, indexed_at"
+    "closed_reason, failed_reason, summary_version, indexed_at, attempts, summarized_at, summary_model"
+)
+_FACT_COLS = (
+    "id, item_id, scope, subject, predicate, object, source, session_id, message_id, at, "
+    "reinforcements, last_accessed, superseded_by, status"
 )
 _MESSAGE_COLS = "id, session_id, scope, role, text, at, seq, speaker, ext_id, agent, project, redactions"
 
@@ -47,6 +52,15 @@ def _session(r: Sequence[Any]) -> Session:
         id=r[0], scope=r[1], status=r[2], started_at=_dt(r[3]), ended_at=_dt(r[4]),
         message_count=r[5], participants=tuple(json.loads(r[6])), agent=r[7], project=r[8],
         closed_reason=r[9], failed_reason=r[10], summary_version=r[11], indexed=r[12] is not None,
+        attempts=r[13], summarized=r[14] is not None, summary_model=r[15],
+    )
+
+
+def _fact(r: Sequence[Any]) -> StoredFact:
+    return StoredFact(
+        id=r[0], item_id=r[1], scope=r[2], subject=r[3], predicate=r[4], object=r[5], source=r[6],
+        session_id=r[7], message_id=r[8], at=_dt(r[9]), reinforcements=r[10],
+        last_accessed=_dt(r[11]), superseded_by=r[12], status=r[13],
     )
 
 
@@ -68,21 +82,18 @@ def _item(r: Sequence[Any]) -> Item:
     )
 
 
-_FTS_TOKEN = re.compile(r"\w+", re.UNICODE)
-
-
 def fts_query(terms: Sequence[str]) -> str | None:
     """An FTS5 MATCH expression OR-ing the terms, each as a quoted string.
 
     Quoting makes every term a literal (``AND``, ``NEAR``, ``*``, ``:``, parentheses lose
-    their meaning); inner double quotes are doubled. ``None`` when nothing is searchable.
+    their meaning) that FTS5 tokenizes exactly as it tokenized the documents; inner double
+    quotes are doubled and NUL bytes dropped. ``None`` when nothing is searchable.
     """
     quoted = []
     for term in terms:
-        # keep only characters the unicode61 tokenizer would index, so the phrase matches
-        words = _FTS_TOKEN.findall(term.replace("\x00", " "))
-        if words:
-            quoted.append('"' + " ".join(words).replace('"', '""') + '"')
+        term = term.replace("\x00", "")
+        if term.strip():
+            quoted.append('"' + term.replace('"', '""') + '"')
     return " OR ".join(quoted) if quoted else None
 
 
@@ -202,6 +213,128 @@ class SqliteStore:
             (time.time(), session_id),
         )
         return cur.rowcount == 1
+
+    # -- the session-intelligence queue -------------------------------------------------
+    def claim_for_summary(self, now: float, lease_seconds: float, max_attempts: int) -> Session | None:
+        """Lease the next closed (or failed, due for retry) session that needs intelligence.
+
+        The lease is taken in one statement, so concurrent workers never get the same
+        session; a worker that dies leaves the lease to expire and the session returns.
+        """
+        with self.atomic():
+            row = self.db.execute(
+                "UPDATE sessions SET lease_until = ?, attempts = attempts + 1 WHERE id = ("
+                " SELECT id FROM sessions WHERE summarized_at IS NULL"
+                " AND status IN ('closed', 'failed') AND attempts < ? AND next_attempt_at <= ?"
+                " AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_attempt_at, id LIMIT 1)"
+                f" RETURNING {_SESSION_COLS}",
+                (now + lease_seconds, max_attempts, now, now),
+            ).fetchone()
+        return _session(row) if row else None
+
+    def finish_summary(self, session_id: int, *, version: int | None, model: str | None,
+                       now: float, skipped: bool = False) -> None:
+        """Mark intelligence done: ``summarized`` (or, when skipped as too small, left closed)."""
+        self.db.execute(
+            "UPDATE sessions SET status = CASE WHEN ? THEN 'closed' ELSE 'summarized' END,"
+            " summary_version = ?, summary_model = ?, summarized_at = ?, lease_until = NULL,"
+            " failed_reason = NULL WHERE id = ?",
+            (skipped, version, model, now, session_id),
+        )
+
+    def fail_summary(self, session_id: int, reason: str, next_attempt_at: float) -> None:
+        self.db.execute(
+            "UPDATE sessions SET status = 'failed', failed_reason = ?, next_attempt_at = ?,"
+            " lease_until = NULL WHERE id = ?",
+            (reason[:2000], next_attempt_at, session_id),
+        )
+
+    def requeue_summaries(self, below_version: int) -> int:
+        """Queue again every summarized session whose summary schema is older."""
+        cur = self.db.execute(
+            "UPDATE sessions SET summarized_at = NULL, attempts = 0, next_attempt_at = 0,"
+            " status = 'closed' WHERE status = 'summarized' AND coalesce(summary_version, 0) < ?",
+            (below_version,),
+        )
+        return cur.rowcount
+
+    def summary_queue(self, now: float, max_attempts: int) -> dict[str, int]:
+        """Counts of sessions waiting, leased, failed for good and done."""
+        row = self.db.execute(
+            "SELECT"
+            " sum(summarized_at IS NULL AND status IN ('closed','failed') AND attempts < ?),"
+            " sum(summarized_at IS NULL AND lease_until >= ?),"
+            " sum(summarized_at IS NULL AND status = 'failed' AND attempts >= ?),"
+            " sum(summarized_at IS NOT NULL) FROM sessions",
+            (max_attempts, now, max_attempts),
+        ).fetchone()
+        return {"pending": row[0] or 0, "leased": row[1] or 0, "failed": row[2] or 0, "done": row[3] or 0}
+
+    # -- entities, facts, relations -----------------------------------------------------
+    def clear_intelligence(self, session_id: int) -> None:
+        """Remove what session intelligence derived from a session (before it is redone)."""
+        self.db.execute(
+            "DELETE FROM items WHERE session_id = ? AND kind IN ('summary', 'fact', 'entity')",
+            (session_id,),
+        )
+        self.db.execute("DELETE FROM facts WHERE session_id = ?", (session_id,))
+        self.db.execute("DELETE FROM relations WHERE session_id = ?", (session_id,))
+
+    def upsert_entity(self, scope: str, name: str, norm_name: str, type_: str, context: str,
+                      at: float) -> int:
+        """Merge an entity by normalized name within its scope; returns its id."""
+        row = self.db.execute(
+            "INSERT INTO entities (scope, name, norm_name, type, context, first_seen, last_seen)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, norm_name) DO UPDATE SET"
+            " mentions = mentions + 1, last_seen = max(last_seen, excluded.last_seen),"
+            " first_seen = min(first_seen, excluded.first_seen),"
+            " type = CASE WHEN type IN ('name', 'thing') THEN excluded.type ELSE type END,"
+            " context = CASE WHEN excluded.last_seen >= last_seen THEN excluded.context ELSE context END"
+            " RETURNING id",
+            (scope, name, norm_name, type_, context, at, at),
+        ).fetchone()
+        return int(row[0])
+
+    def insert_fact(self, row: dict[str, Any]) -> int:
+        cur = self.db.execute(
+            "INSERT INTO facts (item_id, scope, subject, predicate, object, norm_subject,"
+            " norm_predicate, norm_object, source, session_id, message_id, at, last_accessed,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (row.get("item_id"), row["scope"], row["subject"], row["predicate"], row["object"],
+             row["norm_subject"], row["norm_predicate"], row["norm_object"],
+             row.get("source", "stated"), row.get("session_id"), row.get("message_id"), row["at"],
+             row["at"], time.time()),
+        )
+        return int(cur.lastrowid)
+
+    def insert_relation(self, scope: str, source: str, relation: str, target: str,
+                        session_id: int | None, message_id: int | None, at: float) -> int:
+        cur = self.db.execute(
+            "INSERT INTO relations (scope, source_entity, relation, target_entity, session_id,"
+            " message_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (scope, source, relation, target, session_id, message_id, at),
+        )
+        return int(cur.lastrowid)
+
+    def session_facts(self, session_id: int) -> list[StoredFact]:
+        rows = self.db.execute(
+            f"SELECT {_FACT_COLS} FROM facts WHERE session_id = ? ORDER BY at, id", (session_id,)
+        )
+        return [_fact(r) for r in rows]
+
+    def session_relations(self, session_id: int) -> list[tuple[str, str, str]]:
+        rows = self.db.execute(
+            "SELECT source_entity, relation, target_entity FROM relations WHERE session_id = ?"
+            " ORDER BY id", (session_id,),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    def scope_entities(self, scope: str) -> list[StoredEntity]:
+        rows = self.db.execute(
+            "SELECT id, scope, name, type, context, mentions, first_seen, last_seen FROM entities"
+            " WHERE scope = ? ORDER BY mentions DESC, name", (scope,),
+        )
+        return [StoredEntity(r[0], r[1], r[2], r[3], r[4], r[5], _dt(r[6]), _dt(r[7])) for r in rows]
 
     # -- messages -----------------------------------------------------------------------
     def append_message(
@@ -397,7 +530,7 @@ class SqliteStore:
             return list(terms)
         dfs = []
         for t in terms:
-            words = _FTS_TOKEN.findall(t.lower())
+            words = split_words(t.lower())
             if len(words) != 1:
                 dfs.append((0, t))  # phrases are rare by nature
                 continue
@@ -431,6 +564,14 @@ class SqliteStore:
             "SELECT i.id, i.text FROM items i LEFT JOIN vectors v ON v.item_id = i.id"
             " AND v.model = ? WHERE v.item_id IS NULL AND i.status = 'active' ORDER BY i.id LIMIT ?",
             (model, limit),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def items_after(self, after_id: int, limit: int) -> list[tuple[int, str]]:
+        """``(id, text)`` of active items with id > after_id, in id order."""
+        rows = self.db.execute(
+            "SELECT id, text FROM items WHERE id > ? AND status = 'active' ORDER BY id LIMIT ?",
+            (after_id, limit),
         )
         return [(r[0], r[1]) for r in rows]
 
@@ -549,6 +690,128 @@ class SqliteStore:
             "migrations": self.applied_migrations(),
         }
 
+
+    # -- whole-memory export and restore (memlane copy) ---------------------------------
+    _ALL_SESSION_COLS = (
+        "id", "scope", "agent", "project", "status", "started_at", "ended_at", "message_count",
+        "participants", "closed_reason", "failed_reason", "summary_version", "indexed_at",
+        "created_at",
+    )
+    _ALL_MESSAGE_COLS = (
+        "id", "session_id", "scope", "seq", "role", "speaker", "text", "at", "ext_id", "agent",
+        "project", "redactions",
+    )
+    _ALL_ITEM_COLS = (
+        "id", "kind", "text", "keys", "at", "scope", "agent", "project", "session_id",
+        "message_id", "seq", "role", "keywords", "entities", "source", "durability", "lane",
+        "trust", "privacy", "ttl_seconds", "expires_at", "parents", "children", "status",
+        "dedupe_hash", "extra", "created_at", "updated_at",
+    )
+    _JSON_COLS = frozenset({"participants", "keywords", "entities", "parents", "children", "extra"})
+
+    def _iter_rows(self, table: str, cols: Sequence[str], batch: int) -> Iterator[dict[str, Any]]:
+        last = 0
+        while True:
+            rows = self.db.execute(
+                f"SELECT {', '.join(cols)} FROM {table} WHERE id > ? ORDER BY id LIMIT ?",
+                (last, batch),
+            ).fetchall()
+            for r in rows:
+                yield {c: json.loads(v) if c in self._JSON_COLS else v
+                       for c, v in zip(cols, r, strict=True)}
+            if len(rows) < batch:
+                return
+            last = rows[-1][0]
+
+    def iter_sessions(self, batch: int = 1000) -> Iterator[dict[str, Any]]:
+        """Every session as a dict of every column (JSON decoded, times as floats), by id."""
+        return self._iter_rows("sessions", self._ALL_SESSION_COLS, batch)
+
+    def iter_messages(self, batch: int = 1000) -> Iterator[dict[str, Any]]:
+        """Every message as a dict of every column, by id."""
+        return self._iter_rows("messages", self._ALL_MESSAGE_COLS, batch)
+
+    def iter_items(self, batch: int = 1000) -> Iterator[dict[str, Any]]:
+        """Every item as a dict of every column (``keys``, ``expires_at``... too), by id."""
+        return self._iter_rows("items", self._ALL_ITEM_COLS, batch)
+
+    def iter_vectors(self, batch: int = 1000) -> Iterator[tuple[int, str, np.ndarray]]:
+        """Every stored vector as ``(item_id, model, vector)``, by item id."""
+        last = 0
+        while True:
+            rows = self.db.execute(
+                "SELECT item_id, model, vec FROM vectors WHERE item_id > ? ORDER BY item_id LIMIT ?",
+                (last, batch),
+            ).fetchall()
+            for r in rows:
+                yield r[0], r[1], np.frombuffer(r[2], dtype=np.float32)
+            if len(rows) < batch:
+                return
+            last = rows[-1][0]
+
+    def iter_cache(self, batch: int = 1000) -> Iterator[tuple[str, bytes, np.ndarray]]:
+        """Every embedding-cache entry as ``(model, hash, vector)``."""
+        last: tuple[str, bytes] = ("", b"")
+        while True:
+            rows = self.db.execute(
+                "SELECT model, hash, vec FROM embed_cache WHERE (model, hash) > (?, ?)"
+                " ORDER BY model, hash LIMIT ?",
+                (*last, batch),
+            ).fetchall()
+            for m, h, v in rows:
+                yield m, bytes(h), np.frombuffer(v, dtype=np.float32)
+            if len(rows) < batch:
+                return
+            last = (rows[-1][0], bytes(rows[-1][1]))
+
+    def _restore(self, table: str, cols: Sequence[str], rows: Sequence[dict[str, Any]]) -> None:
+        self.db.executemany(
+            f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+            [tuple(json.dumps(r[c]) if c in self._JSON_COLS else r[c] for c in cols) for r in rows],
+        )
+
+    def restore_sessions(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Insert sessions exactly as ``iter_sessions`` yields them (same ids and state)."""
+        self._restore("sessions", self._ALL_SESSION_COLS, rows)
+
+    def restore_messages(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Insert messages exactly as ``iter_messages`` yields them (same ids)."""
+        self._restore("messages", self._ALL_MESSAGE_COLS, rows)
+
+    def restore_items(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Insert items exactly as ``iter_items`` yields them (same ids, every column)."""
+        self._restore("items", self._ALL_ITEM_COLS, rows)
+
+    @classmethod
+    def peek_migrations(cls, location: str | Path) -> dict[str, list[str]]:
+        """Migrations of the database at ``location`` without opening it as a store.
+
+        ``{"applied", "pending", "edited", "unknown"}`` name lists; nothing is created or
+        changed (a missing file has every migration pending).
+        """
+        import sqlite3
+
+        from memlane.store.sqlite.db import load_migrations, translate
+
+        known = {m.name: m.sha256 for m in load_migrations()}
+        applied: dict[str, str] = {}
+        path = Path(location).expanduser()
+        if str(location) != ":memory:" and path.is_file():
+            with translate(f"reading {path}"):
+                con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+                try:
+                    if con.execute(
+                        "SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'"
+                    ).fetchone():
+                        applied = dict(con.execute("SELECT name, sha256 FROM schema_migrations"))
+                finally:
+                    con.close()
+        return {
+            "applied": sorted(applied),
+            "pending": [n for n in known if n not in applied],
+            "edited": sorted(n for n, sha in applied.items() if n in known and known[n] != sha),
+            "unknown": sorted(n for n in applied if n not in known),
+        }
 
 def _chunks(seq: list[Any], size: int) -> Iterator[list[Any]]:
     for i in range(0, len(seq), size):

@@ -1,0 +1,199 @@
+"""``memlane bench``: run the retrieval benchmarks from the command line.
+
+    memlane bench longmemeval --data longmemeval_s_dev.json.xz [--limit N] [--types T,...]
+                              [--out DIR] [--baseline bm25|dense ...] [--embedder NAME]
+    memlane bench locomo --data locomo_dev.json [--limit N] [--out DIR] [--baseline ...]
+
+Each run writes its rankings files, report.json, report.md and plots into ``--out``
+(default ``bench-out/<dataset>-<timestamp>``) and prints the headline to stdout.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from memlane.bench.baselines import BASELINES
+from memlane.bench.memrun import peak_rss_mb
+from memlane.errors import MemlaneError
+
+__all__ = ["bench"]
+
+
+def _out_dir(out: str | None, dataset: str) -> Path:
+    if out:
+        return Path(out)
+    return Path("bench-out") / f"{dataset}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def _embedder(name: str | None):  # type: ignore[no-untyped-def]
+    from memlane.bench.memrun import make_embedder
+
+    try:
+        return make_embedder(name)
+    except ImportError as exc:
+        raise click.ClickException(f"memlane.backends.embed is not available: {exc}") from exc
+    except (MemlaneError, ValueError, KeyError) as exc:
+        raise click.ClickException(f"embedder {name!r}: {exc}") from exc
+
+
+def _echo_headline(summary: dict, out: Path) -> None:  # type: ignore[type-arg]
+    head = summary["headline"]
+    values = ", ".join(
+        f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
+        for k, v in head.items()
+        if k != "metric"
+    )
+    click.echo(f"headline: {head['metric']}: {values}")
+    click.echo(
+        f"{summary['n_evaluated']}/{summary['n_questions']} questions scored in "
+        f"{summary['wall_seconds']} s; report: {out / 'report.md'}"
+    )
+
+
+baseline_option = click.option(
+    "--baseline",
+    "baselines",
+    multiple=True,
+    type=click.Choice(BASELINES),
+    help="Also run a baseline on the same data (repeatable).",
+)
+
+
+@click.group()
+def bench() -> None:
+    """Retrieval benchmarks (LongMemEval, LoCoMo) with baselines."""
+
+
+@bench.command("longmemeval")
+@click.option(
+    "--data",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="LongMemEval file: .json, .json.gz or .json.xz (S, M or oracle).",
+)
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=None, help="Only the first N questions."
+)
+@click.option("--types", default=None, help="Comma-separated question types to keep.")
+@click.option(
+    "--out", default=None, help="Output directory (default bench-out/longmemeval-<time>)."
+)
+@baseline_option
+@click.option(
+    "--embedder",
+    "embedder_name",
+    default=None,
+    help="Embedder backend: static (default), minilm or hashing.",
+)
+@click.option(
+    "--now",
+    "now_mode",
+    type=click.Choice(["question", "latest"]),
+    default="question",
+    show_default=True,
+    help="index/search 'now': the question date, or no earlier than the last session "
+    "(some upstream evidence sessions are dated after their question).",
+)
+def longmemeval_cmd(
+    data: Path,
+    limit: int | None,
+    types: str | None,
+    out: str | None,
+    baselines: tuple[str, ...],
+    embedder_name: str | None,
+    now_mode: str,
+) -> None:
+    """Session- and turn-level retrieval on LongMemEval."""
+    from memlane.bench.datasets import DatasetError, load_longmemeval
+    from memlane.bench.longmemeval import run_longmemeval, select_questions
+    from memlane.bench.report import write_lme_report
+
+    try:
+        questions = load_longmemeval(data)
+    except DatasetError as exc:
+        raise click.ClickException(str(exc)) from exc
+    rss_loaded = peak_rss_mb()
+    wanted = [t.strip() for t in types.split(",") if t.strip()] if types else None
+    if wanted:
+        known = sorted({q.question_type for q in questions})
+        unknown = [t for t in wanted if t not in known]
+        if unknown:
+            raise click.UsageError(
+                f"--types: unknown type(s) {', '.join(unknown)}; the file has {', '.join(known)}"
+            )
+    selected = select_questions(questions, wanted, limit)
+    if not selected:
+        raise click.ClickException(f"{data}: no questions to run")
+    embedder = _embedder(embedder_name)
+    out_dir = _out_dir(out, "longmemeval")
+    try:
+        run = run_longmemeval(
+            selected, embedder=embedder, baselines=baselines, progress=True, now_mode=now_mode
+        )
+        summary = write_lme_report(run, out_dir, data, rss_after_load_mb=rss_loaded)
+    except MemlaneError as exc:
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out_dir}: {exc}") from exc
+    _echo_headline(summary, out_dir)
+
+
+@bench.command("locomo")
+@click.option(
+    "--data",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="LoCoMo file: .json, .json.gz or .json.xz.",
+)
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=None, help="Only the first N conversations."
+)
+@click.option("--out", default=None, help="Output directory (default bench-out/locomo-<time>).")
+@baseline_option
+@click.option(
+    "--embedder",
+    "embedder_name",
+    default=None,
+    help="Embedder backend: static (default), minilm or hashing.",
+)
+def locomo_cmd(
+    data: Path,
+    limit: int | None,
+    out: str | None,
+    baselines: tuple[str, ...],
+    embedder_name: str | None,
+) -> None:
+    """Evidence-turn retrieval on LoCoMo (category 5 reported apart)."""
+    from memlane.bench.datasets import DatasetError, load_locomo
+    from memlane.bench.locomo import run_locomo
+    from memlane.bench.report import write_locomo_report
+
+    try:
+        conversations = load_locomo(data)
+    except DatasetError as exc:
+        raise click.ClickException(str(exc)) from exc
+    rss_loaded = peak_rss_mb()
+    selected = conversations[:limit] if limit is not None else conversations
+    if not selected:
+        raise click.ClickException(f"{data}: no conversations to run")
+    embedder = _embedder(embedder_name)
+    out_dir = _out_dir(out, "locomo")
+    try:
+        run = run_locomo(selected, embedder=embedder, baselines=baselines, progress=True)
+        summary = write_locomo_report(run, out_dir, data, rss_after_load_mb=rss_loaded)
+    except MemlaneError as exc:
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out_dir}: {exc}") from exc
+    _echo_headline(summary, out_dir)
+
+
+def main() -> None:  # pragma: no cover - `python -m memlane.bench.cli`
+    bench()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,194 @@
+"""The LoCoMo retrieval runner.
+
+One fresh memlane database per conversation: its sessions in order, each with its date,
+one ``add_message`` per dialog turn (role = the speaker's name, text = the turn's text),
+``close_session`` after each session, then ``index(now=<last session date>)`` and one
+``search`` per question (``now`` = the last session date: LoCoMo questions carry no date).
+The ranking is the hits' dia_ids, best first. Scores are evidence recall_any@k,
+recall_all@k and ndcg_any@k per category; category 5 (adversarial, unanswerable) is
+reported apart and not in "overall". Evidence strings naming no turn of the conversation
+are dropped from the gold; a question left without evidence is not scored.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from memlane.bench.baselines import BM25Ranker, DenseRanker
+from memlane.bench.datasets import LoCoMoConversation, LoCoMoQA
+from memlane.bench.longmemeval import SystemRun, _Null
+from memlane.bench.memrun import FreshMemory, SessionInput, Timings, TurnInput
+from memlane.bench.metrics import aggregate, dedupe, score_ranking
+from memlane.protocols import Embedder
+
+__all__ = ["HEADLINE", "LoCoMoRun", "run_locomo"]
+
+HEADLINE = ("turn", "recall_all@10")
+"""LoCoMo headline: evidence recall_all@10 over categories 1-4."""
+
+SCOPE = "locomo"
+SEARCH_K = 100
+ADVERSARIAL = "category 5 (adversarial)"
+
+
+def category_label(category: int) -> str:
+    return ADVERSARIAL if category == 5 else f"category {category}"
+
+
+@dataclass
+class LoCoMoRun:
+    conversations: list[LoCoMoConversation]
+    systems: dict[str, SystemRun]
+    timings: Timings
+    wall_seconds: float
+    embedder: str
+    role_mode: str
+    cache: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def questions(self) -> list[LoCoMoQA]:
+        return [qa for c in self.conversations for qa in c.qa]
+
+    def summary(self) -> dict[str, Any]:
+        qs = self.questions
+        labels = {qa.qa_id: category_label(qa.category) for qa in qs}
+        systems = {}
+        for name, s in self.systems.items():
+            normal = [
+                (labels[q], m["turn"]) for q, m in s.scores.items() if labels[q] != ADVERSARIAL
+            ]
+            adv = [(labels[q], m["turn"]) for q, m in s.scores.items() if labels[q] == ADVERSARIAL]
+            levels = {"turn": aggregate(normal)} if normal else {}
+            if adv:
+                levels.setdefault("turn", {}).update(aggregate(adv, overall=False))
+            systems[name] = {"note": s.note, "levels": levels, "latency_ms": s.latency_summary()}
+        scored = {q for s in self.systems.values() for q in s.scores}
+        return {
+            "dataset": "locomo",
+            "n_conversations": len(self.conversations),
+            "n_questions": len(qs),
+            "n_evaluated": len(scored),
+            "excluded": {"no_valid_evidence": sum(1 for qa in qs if not qa.evidence)},
+            "dropped_evidence": [e for c in self.conversations for e in c.dropped_evidence],
+            "headline": {
+                "metric": f"evidence {HEADLINE[1]} (categories 1-4)",
+                **{
+                    name: s["levels"].get(HEADLINE[0], {}).get("overall", {}).get(HEADLINE[1])
+                    for name, s in systems.items()
+                },
+            },
+            "systems": systems,
+            "indexing": self.timings.as_dict(),
+            "embedder": self.embedder,
+            "embed_cache": self.cache,
+            "role_mode": self.role_mode,
+            "search_k": SEARCH_K,
+            "wall_seconds": round(self.wall_seconds, 1),
+        }
+
+
+def _inputs(conv: LoCoMoConversation, role_mode: str) -> list[SessionInput]:
+    def role(speaker: str) -> str:
+        if role_mode == "speaker":
+            return speaker
+        return "user" if speaker == conv.speaker_a else "assistant"
+
+    return [
+        SessionInput(
+            s.date, [TurnInput(t.dia_id, role(t.speaker), t.text, t.speaker) for t in s.turns]
+        )
+        for s in conv.sessions
+    ]
+
+
+def _role_mode(embedder: Embedder, config: Any, speaker: str) -> str:
+    """ "speaker" if add_message takes a speaker's name as role, else "user/assistant"."""
+    from memlane.errors import ValidationError
+
+    with FreshMemory(embedder, config=config) as fm:
+        try:
+            fm.mem.add_message("probe", speaker, "probe")
+        except ValidationError as exc:
+            if getattr(exc, "field", None) == "role":
+                return "user/assistant"
+            raise
+    return "speaker"
+
+
+def _memlane_conversation(
+    conv: LoCoMoConversation, embedder: Embedder, config: Any, timings: Timings, role_mode: str
+) -> dict[str, list[str]]:
+    now = max(s.date for s in conv.sessions)
+    with FreshMemory(embedder, config=config) as fm:
+        key = fm.ingest(SCOPE, _inputs(conv, role_mode), timings)
+        fm.index(now, timings)
+        out = {}
+        for qa in conv.qa:
+            out[qa.qa_id] = dedupe(fm.search(qa.question, SCOPE, SEARCH_K, now, key, timings))
+        return out
+
+
+def run_locomo(
+    conversations: Sequence[LoCoMoConversation],
+    *,
+    embedder: Embedder,
+    baselines: Sequence[str] = (),
+    config: Any = None,
+    progress: bool = False,
+) -> LoCoMoRun:
+    """Rank every question's evidence turns with memlane and the baselines; score them."""
+    start = time.perf_counter()
+    timings = Timings()
+    systems = {"memlane": SystemRun("memlane", note="hybrid search over dialog turns")}
+    rankers: dict[str, Any] = {}
+    if "bm25" in baselines:
+        rankers["bm25"] = BM25Ranker()
+        systems["bm25"] = SystemRun("bm25", note="bm25s over single dialog turns")
+    if "dense" in baselines:
+        rankers["dense"] = DenseRanker(embedder)
+        systems["dense"] = SystemRun("dense", note=f"cosine over dialog turns with {embedder.name}")
+    speakers = [c.speaker_a for c in conversations if c.speaker_a]
+    role_mode = _role_mode(embedder, config, speakers[0]) if speakers else "speaker"
+
+    with click.progressbar(
+        list(conversations),
+        label="locomo",
+        file=sys.stderr if progress else _Null(),
+        show_pos=True,
+        item_show_func=lambda c: c.sample_id if c else None,
+    ) as bar:
+        for conv in bar:
+            n_search = len(timings.search_seconds)
+            ranked = _memlane_conversation(conv, embedder, config, timings, role_mode)
+            systems["memlane"].latencies.extend(timings.search_seconds[n_search:])
+            turns = [t for s in conv.sessions for t in s.turns]
+            docs, ids = [t.text for t in turns], [t.dia_id for t in turns]
+            for qa in conv.qa:
+                _record(systems["memlane"], qa, ranked[qa.qa_id])
+                for name, ranker in rankers.items():
+                    t0 = time.perf_counter()
+                    r = dedupe(ranker.rank(docs, ids, qa.question))
+                    systems[name].latencies.append(time.perf_counter() - t0)
+                    _record(systems[name], qa, r)
+    cache = {a: int(getattr(embedder, a)) for a in ("hits", "misses") if hasattr(embedder, a)}
+    return LoCoMoRun(
+        conversations=list(conversations),
+        systems=systems,
+        timings=timings,
+        wall_seconds=time.perf_counter() - start,
+        embedder=getattr(embedder, "name", type(embedder).__name__),
+        role_mode=role_mode,
+        cache=cache,
+    )
+
+
+def _record(sys_run: SystemRun, qa: LoCoMoQA, ranking: list[str]) -> None:
+    sys_run.turn_rankings[qa.qa_id] = ranking
+    if qa.evidence:
+        sys_run.scores[qa.qa_id] = {"turn": score_ranking(ranking, qa.evidence)}

@@ -1,0 +1,289 @@
+"""The LongMemEval retrieval runner.
+
+For each question, a fresh memlane database (a temporary SQLite file, deleted after)
+receives the question's haystack sessions with their real dates (in date order, the order
+a live assistant would have seen them): one ``add_message`` per turn, ``close_session``
+after each session; then ``index(now=question_date)`` and
+``search(question, k=..., now=question_date)``. The turn ranking is the hits' turn ids
+``<haystack session id>_<turn index>``; the session ranking is the first-occurrence distinct
+sessions of it. One cached embedder is shared by every question, so a session appearing in
+many haystacks is embedded once.
+
+Baselines (``bm25``, ``dense``) rank the same haystacks; see ``memlane.bench.baselines``.
+Scoring follows ``memlane.bench.metrics`` (the official definitions); abstention questions
+and questions without a gold user turn are ranked and written but left out of the averages.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import click
+
+from memlane.bench.baselines import BM25Ranker, DenseRanker
+from memlane.bench.datasets import LMEQuestion
+from memlane.bench.memrun import FreshMemory, SessionInput, Timings, TurnInput, percentile
+from memlane.bench.metrics import KS, aggregate, dedupe, score_ranking, sessions_from_turns
+from memlane.protocols import Embedder
+
+__all__ = ["HEADLINE", "LMERun", "SystemRun", "run_longmemeval", "select_questions"]
+
+HEADLINE = ("session", "recall_all@5")
+"""The headline metric: session recall_all@5 (every evidence session in the top 5)."""
+
+SCOPE = "longmemeval"
+MIN_IDS = 50
+MAX_K = 1000
+"""Memory.search accepts k up to 1000."""
+
+
+@dataclass
+class SystemRun:
+    """One system's rankings, latencies and per-question scores."""
+
+    name: str
+    session_rankings: dict[str, list[str]] = field(default_factory=dict)
+    turn_rankings: dict[str, list[str]] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    scores: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    """question id -> level ("session" / "turn") -> metric -> value (evaluable questions)."""
+    note: str = ""
+
+    def summary(self, types: dict[str, str], ks: Sequence[int] = KS) -> dict[str, Any]:
+        levels: dict[str, Any] = {}
+        for level in ("session", "turn"):
+            rows = [(types[q], s[level]) for q, s in self.scores.items() if level in s]
+            if rows:
+                levels[level] = aggregate(rows)
+        return {"note": self.note, "levels": levels, "latency_ms": self.latency_summary()}
+
+    def latency_summary(self) -> dict[str, Any]:
+        lat = self.latencies
+        return {
+            "p50": round(1000 * percentile(lat, 50), 2) if lat else None,
+            "p95": round(1000 * percentile(lat, 95), 2) if lat else None,
+            "n": len(lat),
+        }
+
+
+@dataclass
+class LMERun:
+    questions: list[LMEQuestion]
+    systems: dict[str, SystemRun]
+    timings: Timings
+    wall_seconds: float
+    embedder: str
+    search_k: str
+    now_mode: str = "question"
+    cache: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def evaluable(self) -> list[LMEQuestion]:
+        return [q for q in self.questions if q.evaluable]
+
+    def summary(self) -> dict[str, Any]:
+        qs = self.questions
+        types = {q.question_id: q.question_type for q in qs}
+        n_abs = sum(q.is_abstention for q in qs)
+        future = [
+            q.question_id
+            for q in qs
+            if q.evaluable
+            and any(s.date > q.question_date for s in q.sessions if s.id in q.gold_session_ids)
+        ]
+        return {
+            "dataset": "longmemeval",
+            "n_questions": len(qs),
+            "n_evaluated": len(self.evaluable),
+            "excluded": {
+                "abstention": n_abs,
+                "no_gold_user_turn": len(qs) - n_abs - len(self.evaluable),
+            },
+            "question_types": dict(sorted(_count(q.question_type for q in self.evaluable).items())),
+            "gold_after_question_date": len(future),
+            "headline": {
+                "metric": f"{HEADLINE[0]} {HEADLINE[1]}",
+                **{
+                    name: s.summary(types)["levels"]
+                    .get(HEADLINE[0], {})
+                    .get("overall", {})
+                    .get(HEADLINE[1])
+                    for name, s in self.systems.items()
+                },
+            },
+            "systems": {name: s.summary(types) for name, s in self.systems.items()},
+            "indexing": self.timings.as_dict(),
+            "embedder": self.embedder,
+            "embed_cache": self.cache,
+            "search_k": self.search_k,
+            "now_mode": self.now_mode,
+            "wall_seconds": round(self.wall_seconds, 1),
+        }
+
+
+def _count(items: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for i in items:
+        out[i] = out.get(i, 0) + 1
+    return out
+
+
+def select_questions(
+    questions: Sequence[LMEQuestion], types: Sequence[str] | None = None, limit: int | None = None
+) -> list[LMEQuestion]:
+    """Keep the given question types (all if None), then the first ``limit``."""
+    out = [q for q in questions if not types or q.question_type in types]
+    return out[:limit] if limit is not None else out
+
+
+def _score(
+    q: LMEQuestion, session_ranking: list[str] | None, turn_ranking: list[str] | None
+) -> dict[str, dict[str, float]]:
+    out = {}
+    if session_ranking is not None:
+        out["session"] = score_ranking(session_ranking, q.gold_session_ids)
+    if turn_ranking is not None:
+        out["turn"] = score_ranking(turn_ranking, q.gold_turn_ids)
+    return out
+
+
+def _record(
+    sys_run: SystemRun, q: LMEQuestion, sessions: list[str] | None, turns: list[str] | None
+) -> None:
+    if sessions is not None:
+        sys_run.session_rankings[q.question_id] = sessions
+    if turns is not None:
+        sys_run.turn_rankings[q.question_id] = turns
+    if q.evaluable:
+        sys_run.scores[q.question_id] = _score(q, sessions, turns)
+
+
+def question_now(q: LMEQuestion, now_mode: str = "question") -> datetime:
+    """``question``: the question's date; ``latest``: also no earlier than the last session."""
+    if now_mode == "question" or not q.sessions:
+        return q.question_date
+    if now_mode == "latest":
+        return max(q.question_date, max(s.date for s in q.sessions))
+    raise ValueError(f"now_mode must be 'question' or 'latest', got {now_mode!r}")
+
+
+def _memlane_question(
+    q: LMEQuestion,
+    embedder: Embedder,
+    config: Any,
+    search_k: int | None,
+    timings: Timings,
+    now_mode: str = "question",
+) -> list[str]:
+    ordered = sorted(q.sessions, key=lambda s: s.date)  # stable: haystack order on ties
+    inputs = [
+        SessionInput(s.date, [TurnInput(t.id, t.role, t.content) for t in s.turns]) for s in ordered
+    ]
+    k = search_k if search_k is not None else min(MAX_K, max(MIN_IDS, q.n_turns))
+    with FreshMemory(embedder, config=config) as fm:
+        key = fm.ingest(SCOPE, inputs, timings)
+        now = question_now(q, now_mode)
+        fm.index(now, timings)
+        return dedupe(fm.search(q.question, SCOPE, k, now, key, timings))
+
+
+def _bm25_question(q: LMEQuestion, bm25: BM25Ranker) -> tuple[list[str], list[str]]:
+    sess_docs = [" ".join(t.content for t in s.turns if t.role == "user") for s in q.sessions]
+    sessions = dedupe(bm25.rank(sess_docs, [s.id for s in q.sessions], q.question))
+    user_turns = [t for s in q.sessions for t in s.turns if t.role == "user"]
+    turns = dedupe(
+        bm25.rank([t.content for t in user_turns], [t.id for t in user_turns], q.question)
+    )
+    return sessions, turns
+
+
+def _dense_question(q: LMEQuestion, dense: DenseRanker) -> list[str]:
+    all_turns = [t for s in q.sessions for t in s.turns]
+    return dedupe(dense.rank([t.content for t in all_turns], [t.id for t in all_turns], q.question))
+
+
+def run_longmemeval(
+    questions: Sequence[LMEQuestion],
+    *,
+    embedder: Embedder,
+    baselines: Sequence[str] = (),
+    config: Any = None,
+    search_k: int | None = None,
+    now_mode: str = "question",
+    progress: bool = False,
+    on_question: Callable[[LMEQuestion], None] | None = None,
+) -> LMERun:
+    """Rank every question's haystack with memlane and the baselines; score them."""
+    start = time.perf_counter()
+    timings = Timings()
+    memlane = SystemRun(
+        "memlane", note="hybrid search over turns; sessions = distinct sessions of the turn ranking"
+    )
+    systems = {"memlane": memlane}
+    bm25 = dense = None
+    if "bm25" in baselines:
+        bm25 = BM25Ranker()
+        systems["bm25"] = SystemRun(
+            "bm25", note="bm25s over user turns (turn) and sessions' user turns joined (session)"
+        )
+    if "dense" in baselines:
+        dense = DenseRanker(embedder)
+        systems["dense"] = SystemRun(
+            "dense",
+            note=f"cosine over all turns with {embedder.name}; session = max over its turns",
+        )
+
+    with click.progressbar(
+        list(questions),
+        label="longmemeval",
+        file=sys.stderr if progress else _Null(),
+        show_pos=True,
+        item_show_func=lambda q: q.question_id if q else None,
+    ) as bar:
+        for q in bar:
+            turns = _memlane_question(q, embedder, config, search_k, timings, now_mode)
+            memlane.latencies.append(timings.search_seconds[-1])
+            _record(memlane, q, sessions_from_turns(turns), turns)
+            if bm25 is not None:
+                t0 = time.perf_counter()
+                s_rank, t_rank = _bm25_question(q, bm25)
+                systems["bm25"].latencies.append(time.perf_counter() - t0)
+                _record(systems["bm25"], q, s_rank, t_rank)
+            if dense is not None:
+                t0 = time.perf_counter()
+                d_turns = _dense_question(q, dense)
+                systems["dense"].latencies.append(time.perf_counter() - t0)
+                _record(systems["dense"], q, sessions_from_turns(d_turns), d_turns)
+            if on_question is not None:
+                on_question(q)
+    cache = {a: int(getattr(embedder, a)) for a in ("hits", "misses") if hasattr(embedder, a)}
+    return LMERun(
+        questions=list(questions),
+        systems=systems,
+        timings=timings,
+        wall_seconds=time.perf_counter() - start,
+        embedder=getattr(embedder, "name", type(embedder).__name__),
+        search_k=str(search_k)
+        if search_k is not None
+        else f"min({MAX_K}, max({MIN_IDS}, haystack turns))",
+        now_mode=now_mode,
+        cache=cache,
+    )
+
+
+class _Null:
+    """A write-only sink for a silent progress bar."""
+
+    def write(self, s: str) -> int:
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False

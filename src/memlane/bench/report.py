@@ -1,0 +1,370 @@
+"""Writing a benchmark run: rankings files, report.json, report.md and PNG plots.
+
+Rankings files follow DESIGN.md ("Benchmarks: the rankings file"): JSON Lines, one object
+per question in dataset order, ``{"question_id": ..., "ranked_ids": [...]}`` (LongMemEval,
+``rankings-session.jsonl`` and ``rankings-turn.jsonl``) or ``{"qa_id": ..., "ranked_ids":
+[...]}`` (LoCoMo, ``rankings-locomo.jsonl``), best first. A baseline's files carry its name
+as a suffix: ``rankings-session.bm25.jsonl``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from memlane.bench.memrun import peak_rss_mb
+from memlane.bench.metrics import KS, METRICS
+
+__all__ = [
+    "rankings_filename",
+    "read_rankings",
+    "render_markdown",
+    "write_lme_report",
+    "write_locomo_report",
+    "write_rankings",
+]
+
+_SHORT = {"recall_any": "R_any", "recall_all": "R_all", "ndcg_any": "nDCG"}
+
+
+def rankings_filename(kind: str, system: str) -> str:
+    """``rankings-<kind>.jsonl`` for memlane, ``rankings-<kind>.<system>.jsonl`` otherwise."""
+    return f"rankings-{kind}.jsonl" if system == "memlane" else f"rankings-{kind}.{system}.jsonl"
+
+
+def write_rankings(
+    path: Path,
+    rankings: Mapping[str, Sequence[str]],
+    order: Sequence[str],
+    key: str = "question_id",
+) -> int:
+    """Write one line per id of ``order`` that has a ranking; return the line count."""
+    n = 0
+    with open(path, "w", encoding="utf-8") as fh:
+        for qid in order:
+            if qid in rankings:
+                fh.write(
+                    json.dumps({key: qid, "ranked_ids": list(rankings[qid])}, ensure_ascii=False)
+                )
+                fh.write("\n")
+                n += 1
+    return n
+
+
+def read_rankings(path: Path) -> dict[str, list[str]]:
+    """Read a rankings file back: ``{question_id or qa_id: ranked_ids}``."""
+    out = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                obj = json.loads(line)
+                qid = obj.get("question_id", obj.get("qa_id"))
+                out[qid] = obj["ranked_ids"]
+    return out
+
+
+# ------------------------------------------------------------------------------ markdown
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, float):
+        return f"{v:.3f}"
+    return str(v)
+
+
+def _cols(ks: Sequence[int]) -> list[str]:
+    return [f"{m}@{k}" for m in METRICS for k in ks]
+
+
+def _table(
+    rows: list[tuple[str, Mapping[str, Any]]], first: str, ks: Sequence[int] = KS
+) -> list[str]:
+    cols = _cols(ks)
+    head = [first, "n"] + [f"{_SHORT[c.split('@')[0]]}@{c.split('@')[1]}" for c in cols]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for label, m in rows:
+        n = m.get("n")
+        out.append(
+            "| "
+            + " | ".join(
+                [label, _fmt(int(n) if n is not None else None)] + [_fmt(m.get(c)) for c in cols]
+            )
+            + " |"
+        )
+    return out
+
+
+def render_markdown(summary: Mapping[str, Any], title: str, notes: Sequence[str] = ()) -> str:
+    """The human report: headline, overall comparison, per-group tables, performance."""
+    lines = [f"# memlane retrieval benchmark: {title}", ""]
+    head = summary["headline"]
+    values = " · ".join(f"{k} {_fmt(v)}" for k, v in head.items() if k != "metric")
+    lines += [f"**headline: {head['metric']}** — {values}", ""]
+    lines += [
+        f"- data: `{summary.get('data')}`",
+        (
+            f"- questions: {summary['n_questions']}, evaluated: {summary['n_evaluated']}, "
+            f"excluded: {json.dumps(summary.get('excluded', {}))}"
+        ),
+        (
+            f"- embedder: `{summary.get('embedder')}`; wall time: {summary.get('wall_seconds')} s; "
+            f"peak RSS: {summary.get('peak_rss_mb')} MB"
+        ),
+        "",
+        (
+            "Metrics: LongMemEval's official recall_any@k / recall_all@k / ndcg_any@k "
+            "(DCG = rel_1 + Σ_{i=2..k} rel_i / log2 i). R_any = recall_any, R_all = recall_all, "
+            "nDCG = ndcg_any."
+        ),
+        "",
+        "## Overall",
+        "",
+    ]
+    rows = []
+    for name, s in summary["systems"].items():
+        for level, groups in s["levels"].items():
+            if "overall" in groups:
+                rows.append((f"{name} ({level})", groups["overall"]))
+    lines += _table(rows, "system (level)")
+    for level in ("session", "turn"):
+        for name, s in summary["systems"].items():
+            groups = s["levels"].get(level)
+            if not groups:
+                continue
+            lines += ["", f"## {name} — {level} level", "", f"_{s.get('note', '')}_", ""]
+            lines += _table(list(groups.items()), "group")
+    lines += [
+        "",
+        "## Performance",
+        "",
+        "| system | queries | latency p50 (ms) | latency p95 (ms) |",
+        "|---|---|---|---|",
+    ]
+    for name, s in summary["systems"].items():
+        lat = s["latency_ms"]
+        lines.append(f"| {name} | {lat['n']} | {_fmt(lat['p50'])} | {_fmt(lat['p95'])} |")
+    ix = summary.get("indexing", {})
+    lines += [
+        "",
+        (
+            "memlane latency is the `search()` call alone; a baseline's is its whole per-query "
+            "ranking (building its index included)."
+        ),
+        "",
+        (
+            f"- memlane ingest: {ix.get('turns_added')} turns added ({ix.get('turns_skipped')} refused), "
+            f"add_message {ix.get('add_seconds')} s, index() {ix.get('index_seconds')} s"
+        ),
+        (
+            f"- indexing throughput: {ix.get('index_turns_per_s')} turns/s (index), "
+            f"{ix.get('ingest_turns_per_s')} turns/s (add + index)"
+        ),
+        (
+            f"- peak memory (ru_maxrss): {summary.get('peak_rss_mb')} MB "
+            f"({summary.get('rss_after_load_mb')} MB already after loading the data file)"
+        ),
+        f"- embedding cache: {json.dumps(summary.get('embed_cache', {}))}",
+        f"- search k: {summary.get('search_k')}; now: {summary.get('now_mode', 'see notes')}",
+    ]
+    if notes:
+        lines += ["", "## Notes", ""] + [f"- {n}" for n in notes]
+    plots = summary.get("plots") or []
+    if plots:
+        lines += ["", "## Plots", ""] + [f"![{p}]({p})" for p in plots]
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------- plots
+
+
+def _plot_recall(summary: Mapping[str, Any], level: str, path: Path) -> bool:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    systems = {n: s["levels"][level] for n, s in summary["systems"].items() if level in s["levels"]}
+    if not systems:
+        return False
+    groups = list(next(iter(systems.values())).keys())
+    ncols = min(4, len(groups))
+    nrows = (len(groups) + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4 * ncols, 3.2 * nrows), squeeze=False)
+    colors = ["tab:blue", "tab:orange", "tab:green", "tab:red"]
+    for ax, g in zip(axes.flat, groups):
+        for (name, lv), c in zip(systems.items(), colors):
+            m = lv.get(g)
+            if not m:
+                continue
+            ax.plot(
+                KS, [m[f"recall_all@{k}"] for k in KS], "-o", color=c, ms=3, label=f"{name} all"
+            )
+            ax.plot(KS, [m[f"recall_any@{k}"] for k in KS], "--", color=c, label=f"{name} any")
+        ax.set_xscale("log")
+        ax.set_xticks(list(KS))
+        ax.set_xticklabels([str(k) for k in KS])
+        ax.set_ylim(0, 1.02)
+        ax.set_title(f"{g} (n={int(next(iter(systems.values()))[g]['n'])})", fontsize=9)
+        ax.set_xlabel("k")
+        ax.grid(alpha=0.3)
+    for ax in list(axes.flat)[len(groups) :]:
+        ax.set_visible(False)
+    axes.flat[0].set_ylabel(f"{level} recall@k")
+    axes.flat[0].legend(fontsize=7)
+    fig.suptitle(f"{summary['dataset']}: {level} recall@k (solid: recall_all, dashed: recall_any)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return True
+
+
+def _plot_latency(latencies: Mapping[str, Sequence[float]], path: Path) -> bool:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    data = {n: [1000 * x for x in v] for n, v in latencies.items() if v}
+    if not data:
+        return False
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for name, vals in data.items():
+        ax.hist(vals, bins=40, alpha=0.5, label=name)
+    ax.set_xlabel("latency per query (ms)")
+    ax.set_ylabel("queries")
+    ax.set_title("memlane: search() call; baselines: whole per-query ranking")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return True
+
+
+# ----------------------------------------------------------------------------- writers
+
+
+def _finish(
+    out: Path,
+    summary: dict[str, Any],
+    latencies: Mapping[str, Sequence[float]],
+    levels: Sequence[str],
+    title: str,
+    notes: Sequence[str],
+    rss_after_load_mb: float | None,
+) -> dict[str, Any]:
+    plots = []
+    for level in levels:
+        name = f"recall-{level}.png"
+        if _plot_recall(summary, level, out / name):
+            plots.append(name)
+    if _plot_latency(latencies, out / "latency.png"):
+        plots.append("latency.png")
+    summary["plots"] = plots
+    summary["peak_rss_mb"] = peak_rss_mb()
+    summary["rss_after_load_mb"] = rss_after_load_mb
+    summary["notes"] = list(notes)
+    (out / "report.json").write_text(
+        json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    (out / "report.md").write_text(render_markdown(summary, title, notes), encoding="utf-8")
+    return summary
+
+
+LME_NOTES = (
+    (
+        "Questions with '_abs' in the id (abstention) and questions without a user turn having "
+        "has_answer are ranked and written but left out of every average."
+    ),
+    (
+        "Gold sessions: answer sessions containing a user turn with has_answer; gold turns: user "
+        "turns with has_answer. Ranked ids are de-duplicated (first occurrence) before scoring."
+    ),
+    (
+        "memlane and dense session rankings are the first-occurrence distinct sessions of their turn "
+        "rankings (a turn maps to its session whatever its role); bm25's session ranking comes from "
+        "its own session-granular index."
+    ),
+    "Haystack sessions are added to memlane in date order; the ids and the gold are unchanged.",
+    (
+        "Session-level nDCG of a turn ranking is computed over its first k distinct sessions "
+        "(DESIGN.md); the official evaluate_retrieval_turn2session computes it over turns up to the "
+        "cut-off that yields k sessions, so its nDCG can differ; it also credits an evidence session "
+        "only through its has_answer turns, where DESIGN.md maps every turn to its session."
+    ),
+)
+
+
+def write_lme_report(
+    run: Any, out: Path, data: str | Path, *, rss_after_load_mb: float | None = None
+) -> dict[str, Any]:
+    """Write rankings, per-question scores, report.json, report.md and plots for a run."""
+    out.mkdir(parents=True, exist_ok=True)
+    order = [q.question_id for q in run.questions]
+    files = []
+    for name, s in run.systems.items():
+        for kind, rankings in (("session", s.session_rankings), ("turn", s.turn_rankings)):
+            if rankings:
+                fname = rankings_filename(kind, name)
+                write_rankings(out / fname, rankings, order)
+                files.append(fname)
+    types = {q.question_id: q.question_type for q in run.questions}
+    with open(out / "per-question.jsonl", "w", encoding="utf-8") as fh:
+        for qid in order:
+            for name, s in run.systems.items():
+                if qid in s.scores:
+                    fh.write(
+                        json.dumps(
+                            {
+                                "question_id": qid,
+                                "question_type": types[qid],
+                                "system": name,
+                                **s.scores[qid],
+                            }
+                        )
+                        + "\n"
+                    )
+    summary = run.summary()
+    summary["data"] = str(data)
+    summary["files"] = files + ["per-question.jsonl"]
+    notes = list(LME_NOTES)
+    if summary.get("gold_after_question_date"):
+        notes.append(
+            f"{summary['gold_after_question_date']} evaluated questions have an evidence session "
+            "dated after question_date (an upstream quirk). With --now question (the default) "
+            "memlane's search(now=...) cannot return those sessions while the baselines, which "
+            "ignore time, can; --now latest lifts this."
+        )
+    lat = {n: s.latencies for n, s in run.systems.items()}
+    return _finish(out, summary, lat, ("session", "turn"), "LongMemEval", notes, rss_after_load_mb)
+
+
+def write_locomo_report(
+    run: Any, out: Path, data: str | Path, *, rss_after_load_mb: float | None = None
+) -> dict[str, Any]:
+    out.mkdir(parents=True, exist_ok=True)
+    order = [qa.qa_id for qa in run.questions]
+    files = []
+    for name, s in run.systems.items():
+        fname = rankings_filename("locomo", name)
+        write_rankings(out / fname, s.turn_rankings, order, key="qa_id")
+        files.append(fname)
+    summary = run.summary()
+    summary["data"] = str(data)
+    summary["files"] = files
+    notes = [
+        "qa_id = '<sample_id>:<qa index>' (0-based); ranked_ids are dia_ids.",
+        "Category 5 (adversarial) is reported apart and is not in 'overall' (categories 1-4).",
+        (
+            f"Evidence normalised ('D8:6; D9:17' split, 'D:11:26' -> 'D11:26'); "
+            f"{len(summary['dropped_evidence'])} evidence string(s) naming no turn were dropped: "
+            f"{summary['dropped_evidence'][:10]}."
+        ),
+        f"memlane roles: {summary['role_mode']} (speaker names are kept as speaker).",
+        "now = the conversation's last session date (LoCoMo questions have no date).",
+    ]
+    lat = {n: s.latencies for n, s in run.systems.items()}
+    return _finish(out, summary, lat, ("turn",), "LoCoMo", notes, rss_after_load_mb)

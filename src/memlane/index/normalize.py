@@ -1,0 +1,46 @@
+"""Normalization that decides when two facts or entities are "the same"."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["PREDICATE_SYNONYMS", "normalize_name", "normalize_predicate", "normalize_value"]
+
+PREDICATE_SYNONYMS: dict[str, str] = {
+    "live_in": "lives_in", "living_in": "lives_in", "home": "lives_in", "city": "lives_in",
+    "location": "lives_in", "residence": "lives_in", "address": "lives_in", "based_in": "lives_in",
+    "work_at": "works_at", "employer": "works_at", "company": "works_at", "works_for": "works_at",
+    "job_title": "job", "occupation": "job", "profession": "job", "role": "job",
+    "like": "likes", "love": "likes", "loves": "likes", "enjoys": "likes", "prefers": "likes",
+    "favourite": "favorite", "dislike": "dislikes", "hates": "dislikes",
+    "api_key": "api_key", "key": "api_key", "apikey": "api_key",
+    "phone_number": "phone", "telephone": "phone", "mobile": "phone",
+    "email_address": "email", "e_mail": "email", "mail": "email",
+    "mom": "mother", "mum": "mother", "dad": "father", "neighbour": "neighbor",
+}
+
+
+def _slug(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).lower()
+    text = text.replace("favourite", "favorite")
+    return re.sub(r"[^a-z0-9]+", "_", text).strip("_")
+
+
+def normalize_predicate(predicate: str) -> str:
+    """``"Lives In"`` → ``lives_in``; synonyms the extractor emits map to one name."""
+    slug = _slug(predicate)
+    return PREDICATE_SYNONYMS.get(slug, slug)
+
+
+def normalize_name(name: str) -> str:
+    """Case, whitespace and punctuation folded: ``"  Ana  Silva."`` → ``ana silva``."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    text = re.sub(r"[^\w\s]", " ", text)
+    return " ".join(text.split())
+
+
+def normalize_value(value: str) -> str:
+    """An object compared for "same value": like a name, without a leading article."""
+    text = normalize_name(value)
+    return re.sub(r"^(the|a|an) ", "", text)

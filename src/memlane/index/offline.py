@@ -1,0 +1,278 @@
+"""The offline intelligence backend: summaries and facts from the text itself.
+
+No model and no network. It writes the same structured summary an LLM would — salient
+sentences as context, keyphrases as topics, decisions, open questions, next steps,
+action items, references, named entities — and reads first-person facts and preferences
+("my X is Y", "I moved to", "I prefer", "I started", "my sister Ana") with plain,
+documented patterns. It is extractive: every field quotes or trims what was said.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from memlane.index.normalize import normalize_predicate
+from memlane.index.schema import Entity, Extraction, Fact, Relation, SessionSummary
+from memlane.retrieve.text import STOPWORDS
+from memlane.types import Message
+
+__all__ = ["OfflineIntelligence"]
+
+_SENT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'+-]*[A-Za-z0-9]|[A-Za-z]")
+_FILLER = STOPWORDS | {
+    "yes", "yeah", "ok", "okay", "sure", "thanks", "thank", "please", "hi", "hello", "hey",
+    "great", "good", "really", "much", "well", "one", "like", "would", "could", "might",
+    "maybe", "also", "lot", "thing", "things", "something", "anything", "way", "sounds",
+    "help", "want", "need", "let", "make", "know", "see", "use", "going", "go", "get",
+    "new", "time", "day", "today", "now", "still", "even", "back", "right", "able",
+    "near", "last", "next", "week", "weeks", "month", "months", "year", "years", "ago",
+    "every", "yesterday", "tomorrow", "tonight", "morning", "evening", "quick", "question",
+    "name", "noted", "got", "idea", "ideas", "tips", "suggest", "recommend", "recommended",
+}
+_PETS = ("cat", "dog", "puppy", "kitten", "pet")
+
+_DECISION = re.compile(
+    r"\b(we|i)\s+(have\s+)?(decided|agreed|chose|picked|settled on|went with|are going with)\b"
+    r"|\blet'?s\s+(go with|use|stick with|do|pick|choose|shard|keep)\b|\bdecision( recorded)?\b"
+    r"|\bagreed\b|\bwe'?ll (go with|use)\b|\bgoing with\b",
+    re.I,
+)
+_RATIONALE = re.compile(r"\b(because|since|so that|given (that|the)|the reason|due to|which means)\b", re.I)
+_OPEN = re.compile(r"\b(open question|not sure|undecided|tbd|to be decided|revisit|unclear|still need to decide)\b", re.I)
+_NEXT = re.compile(r"\b(next step|next,|then we|after that|going forward|plan is to|we will|we'll)\b", re.I)
+_ACTION = re.compile(
+    r"\b(todo|to-do|action item|i'?ll|i will|remind me|remember to|need to|"
+    r"make sure|don't forget)\b",
+    re.I,
+)
+_REFS = [
+    re.compile(r"https?://[^\s)>\]]+"),
+    re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,6}\b"),  # paths with an extension
+    re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
+    re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b"),  # issue keys like BILL-142
+    re.compile(r"(?<![\w&])#\d{1,6}\b"),  # issue numbers
+]
+_DATE = re.compile(
+    r"\b(?:\d{4}-\d{2}-\d{2}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+    r"\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:Jan|Feb|Mar|"
+    r"Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?)\b"
+)
+_CAPS = re.compile(r"\b([A-Z][\w&'.-]*(?:\s+(?:of|de|da|das|do|the|and|&)?\s*[A-Z][\w&'.-]*)*)")
+_MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
+           "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
+           "Friday", "Saturday", "Sunday"}
+_KIN = ("sister", "brother", "wife", "husband", "partner", "girlfriend", "boyfriend", "friend",
+        "boss", "manager", "colleague", "coworker", "mom", "mother", "dad", "father", "son",
+        "daughter", "cousin", "aunt", "uncle", "grandma", "grandmother", "grandpa",
+        "grandfather", "roommate", "neighbor", "neighbour", "cat", "dog", "puppy", "kitten",
+        "pet", "niece", "nephew", "fiance", "fiancee", "therapist", "doctor", "teacher")
+_VAL = (
+    r"([^.!?;\n]{1,80}?)(?=\s*(?:[.!?;,:\n]|\b(?:and|but|so|which|because|since|near|last|"
+    r"this|next|yesterday|today|recently|ago|two|three|a few|every|now|with|for|when|while|"
+    r"after|before|until|on|in (?:January|February|March|April|May|June|July|August|September|"
+    r"October|November|December|\d{4}))\b|$))"
+)
+
+# (pattern, subject, predicate or None to take it from group 1); the value is the last group.
+_FIRST_PERSON: list[tuple[re.Pattern[str], str, str | None]] = [
+    (re.compile(r"\bmy\s+(" + "|".join(_KIN) + r")(?:'s name is|\s+is called|\s+is named|\s+named|,)?\s+([A-Z][a-z]+)\b"), "user", None),
+    (re.compile(r"\bmy favou?rite\s+([a-z]+(?:\s[a-z]+)?)\s+(?:is|are)\s+" + _VAL, re.I), "user", "favorite_{0}"),
+    (re.compile(r"\bmy\s+([a-z]+(?:\s[a-z]+)?)\s+(?:is|are|was)\s+(?:now\s+)?" + _VAL, re.I), "user", "{0}"),
+    (re.compile(r"\bi\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+(?:back\s+)?to\s+" + _VAL, re.I), "user", "lives_in"),
+    (re.compile(r"\bi\s+(?:currently\s+)?live\s+in\s+" + _VAL, re.I), "user", "lives_in"),
+    (re.compile(r"\bi\s+(?:currently\s+)?work\s+(?:at|for)\s+" + _VAL, re.I), "user", "works_at"),
+    (re.compile(r"\bi(?:'m| am)\s+(?:now\s+)?(?:working\s+)?as\s+an?\s+" + _VAL, re.I), "user", "job"),
+    (re.compile(r"\bi(?:'m| am)\s+allergic\s+to\s+" + _VAL, re.I), "user", "allergic_to"),
+    (re.compile(r"\bi(?:'m| am)\s+(?:a\s+)?(vegetarian|vegan|pescatarian)\b", re.I), "user", "diet"),
+    (re.compile(r"\bi\s+(?:really\s+)?(?:prefer|like|love|enjoy)\s+" + _VAL, re.I), "user", "likes"),
+    (re.compile(r"\bi\s+(?:don't|do not|never)\s+(?:like|enjoy|eat)\s+" + _VAL, re.I), "user", "dislikes"),
+    (re.compile(r"\bi\s+(?:just\s+|recently\s+)?(?:started|began|took up)\s+" + _VAL, re.I), "user", "started"),
+    (re.compile(r"\bi\s+(?:just\s+|recently\s+)?(?:bought|got|purchased|adopted)\s+" + _VAL, re.I), "user", "acquired"),
+    (re.compile(r"\bi\s+(?:signed up|registered|enrolled)\s+(?:for|in)\s+" + _VAL, re.I), "user", "signed_up_for"),
+    (re.compile(r"\bi\s+(?:visited|went to|traveled to|travelled to)\s+" + _VAL, re.I), "user", "visited"),
+    (re.compile(r"\bi\s+(?:have|own)\s+an?\s+" + _VAL, re.I), "user", "has"),
+    (re.compile(r"\bi\s+(?:graduated|studied)\s+(?:from|at)\s+" + _VAL, re.I), "user", "studied_at"),
+    (re.compile(r"\bi\s+(?:use|switched to)\s+" + _VAL, re.I), "user", "uses"),
+]
+_NOT_A_FACT = {"name", "question", "problem", "point", "guess", "bad", "pleasure", "turn", "goal is to"}
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENT.split(text) if s and len(s.strip()) > 2]
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def _trim(text: str, limit: int = 220) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _clean_value(value: str) -> str:
+    value = value.strip(" \"'`,:-")
+    value = re.sub(r"^(?:the|a|an|my|our)\s+", "", value, flags=re.I) if len(value.split()) > 1 else value
+    return value
+
+
+def keyphrases(texts: Sequence[str], limit: int = 8) -> list[str]:
+    """Content-word phrases ranked by frequency × length (RAKE-like)."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        for sentence in _sentences(text):
+            phrase: list[str] = []
+            for w in _words(sentence) + [""]:
+                if w and w not in _FILLER and len(w) > 2 and not w.isdigit():
+                    phrase.append(w)
+                    continue
+                if phrase:
+                    for size in (1, 2):
+                        for i in range(len(phrase) - size + 1):
+                            counts[" ".join(phrase[i : i + size])] += size
+                phrase = []
+    ranked = [p for p, c in counts.most_common(limit * 3) if c > 1 or len(counts) < limit * 2]
+    out: list[str] = []
+    for p in ranked:
+        if not any(p in q or q in p for q in out):
+            out.append(p)
+        if len(out) == limit:
+            break
+    return out
+
+
+class OfflineIntelligence:
+    """Summaries and extraction with no model: the embedded default."""
+
+    name = "offline"
+
+    def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:
+        texts = [m.text for m in messages]
+        tags = keyphrases(texts)
+        tagset = set(" ".join(tags).split())
+        scored: list[tuple[float, int, str, Message]] = []
+        decisions, rationale, open_q, next_steps, actions = [], [], [], [], []
+        for m in messages:
+            for s in _sentences(m.text):
+                words = set(_words(s)) - _FILLER
+                score = len(words & tagset) + (1.5 if m.role == "user" else 0.0) + (0.5 if m.seq <= 2 else 0.0)
+                scored.append((score, m.seq, s, m))
+                if _DECISION.search(s):
+                    decisions.append(_trim(s))
+                    if _RATIONALE.search(s):
+                        rationale.append(_trim(s))
+                elif _RATIONALE.search(s) and decisions:
+                    rationale.append(_trim(s))
+                if s.endswith("?") and m.role == "user" or _OPEN.search(s):
+                    open_q.append(_trim(s))
+                if _NEXT.search(s):
+                    next_steps.append(_trim(s))
+                elif _ACTION.search(s) and m.role in ("user", "assistant"):
+                    actions.append(_trim(s))
+        substantive = [x for x in scored if len(set(_words(x[2])) - _FILLER) >= 3] or scored
+        best = sorted(substantive, key=lambda x: (-x[0], x[1]))[:3]
+        context = " ".join(_trim(s, 200) for _, _, s, _ in sorted(best, key=lambda x: x[1]))
+        opening = [s for m in messages if m.role == "user" for s in _sentences(m.text)
+                   if len(set(_words(s)) - _FILLER) >= 3]
+        topic = _trim(opening[0], 120) if opening else ""
+        if tags:
+            topic = ", ".join(tags[:3]) + (f" — {topic}" if topic else "")
+        extraction = self.extract(messages)
+        refs = sorted({r.rstrip(".,;:") for m in messages for p in _REFS for r in p.findall(m.text)})
+        participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
+        summary = SessionSummary(
+            topic=_trim(topic, 160),
+            context=context,
+            decisions=tuple(dict.fromkeys(decisions))[:8],
+            rationale=tuple(dict.fromkeys(rationale))[:5],
+            open_questions=tuple(dict.fromkeys(open_q))[:6],
+            next_steps=tuple(dict.fromkeys(next_steps))[:6],
+            action_items=tuple(dict.fromkeys(actions))[:6],
+            references=tuple(refs)[:20],
+            entities=tuple(e.name for e in extraction.entities)[:20],
+            topic_tags=tuple(tags),
+            time_start=messages[0].at if messages else None,
+            time_end=messages[-1].at if messages else None,
+            participants=participants,
+            turn_count=len(messages),
+            model=self.name,
+        )
+        return summary, extraction
+
+    def extract(self, messages: Sequence[Message]) -> Extraction:
+        entities: dict[str, Entity] = {}
+        facts: list[Fact] = []
+        relations: list[Relation] = []
+        for m in messages:
+            for s in _sentences(m.text):
+                for ent in self._entities(s):
+                    entities.setdefault(ent.name.lower(), ent)
+                if m.role != "user":
+                    continue
+                for f in self._facts(s, m.seq):
+                    facts.append(f)
+                    if f.predicate in _KIN:
+                        relations.append(Relation("user", f.predicate, f.object, m.seq))
+                        entities.setdefault(f.object.lower(), Entity(f.object, "pet" if f.predicate in _PETS else "person", _trim(s, 120)))
+                    elif f.predicate in ("lives_in", "works_at", "visited", "studied_at"):
+                        relations.append(Relation("user", f.predicate, f.object, m.seq))
+        unique = list({(f.subject, f.predicate, f.object.lower()): f for f in facts}.values())
+        return Extraction(tuple(entities.values()), tuple(unique), tuple(dict.fromkeys(relations)))
+
+    @staticmethod
+    def _entities(sentence: str) -> list[Entity]:
+        out = []
+        for d in _DATE.findall(sentence):
+            out.append(Entity(d, "date", _trim(sentence, 120)))
+        for i, match in enumerate(_CAPS.finditer(sentence)):
+            name = match.group(1).strip(" .'-")
+            first = name.split()[0] if name else ""
+            at_start = match.start() == 0 or sentence[: match.start()].strip() in ('"', "'", "(")
+            if not name or len(name) < 2 or name in _MONTHS or first.lower() in _FILLER:
+                continue
+            if at_start and " " not in name:
+                continue  # a capitalised first word is usually just a sentence start
+            if name.isupper() and len(name) <= 3 and i == 0:
+                continue
+            before = sentence[: match.start()].lower()
+            if any(p.fullmatch(name) for p in _REFS):
+                kind = "reference"
+            elif re.search(r"\b(work at|works at|working at|work for|works for|joined)\s*$", before):
+                kind = "organization"
+            elif re.search(r"\b(in|to|from|at|near|visit|visited|moved to)\s*$", before):
+                kind = "place"
+            elif re.search(r"\b(" + "|".join(_PETS) + r")\s*$", before):
+                kind = "pet"
+            elif re.search(r"\b(" + "|".join(_KIN) + r")\s*$", before):
+                kind = "person"
+            else:
+                kind = "name"
+            out.append(Entity(name, kind, _trim(sentence, 120)))
+        return out
+
+    @staticmethod
+    def _facts(sentence: str, seq: int) -> list[Fact]:
+        out = []
+        for pattern, subject, predicate in _FIRST_PERSON:
+            for match in pattern.finditer(sentence):
+                groups = [g for g in match.groups() if g is not None]
+                if not groups:
+                    continue
+                value = _clean_value(groups[-1])
+                if predicate is None:
+                    pred = groups[0].lower()
+                elif "{0}" in predicate:
+                    if len(groups) < 2:
+                        continue
+                    pred = predicate.format(groups[0].lower().replace(" ", "_"))
+                else:
+                    pred = predicate
+                if not value or pred in _NOT_A_FACT or len(value) < 2:
+                    continue
+                if value.lower() in _FILLER or value.lower().startswith(("not ", "going ", "so ", "very ")):
+                    continue
+                out.append(Fact(subject, normalize_predicate(pred), value, "stated", seq, _trim(sentence, 200)))
+        return out

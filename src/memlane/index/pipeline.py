@@ -1,0 +1,161 @@
+"""Session intelligence, stage 2 of indexing: summary, entities, facts, relations.
+
+One session at a time is leased from the queue in the store, processed by the
+configured intelligence backend (offline or an LLM) outside any transaction, and written
+in one transaction with its vectors. Failures are recorded with their reason and retried
+with exponential backoff; see docs/session-intelligence.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from memlane.config import Config
+from memlane.errors import MemlaneError
+from memlane.index.embed import Embeddings
+from memlane.index.normalize import normalize_name, normalize_predicate, normalize_value
+from memlane.index.schema import Extraction, SessionSummary
+from memlane.types import Message, Session
+
+__all__ = ["Intelligence", "SummaryRun", "fact_text", "process_queue", "store_intelligence"]
+
+log = logging.getLogger("memlane.index")
+
+
+class Intelligence(Protocol):
+    """Writes a session's structured summary and extraction (offline or via an LLM)."""
+
+    name: str
+
+    def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]: ...
+
+
+@dataclass
+class SummaryRun:
+    summarized: int = 0
+    failed: int = 0
+    skipped: int = 0
+    seconds: float = 0.0
+
+
+def fact_text(subject: str, predicate: str, obj: str) -> str:
+    """A fact as a sentence for search: ``user lives in Lisbon``."""
+    return f"{subject} {predicate.replace('_', ' ')} {obj}"
+
+
+def store_intelligence(
+    store: Any,
+    embeddings: Embeddings,
+    session: Session,
+    messages: Sequence[Message],
+    summary: SessionSummary,
+    extraction: Extraction,
+) -> None:
+    """Write summary, facts, entities and relations of a session in one transaction.
+
+    Whatever intelligence the session had before (an older summary) is replaced.
+    """
+    scope = session.scope
+    by_seq = {m.seq: m for m in messages}
+    end = summary.time_end.timestamp() if summary.time_end else session.ended_at.timestamp()
+    base = {"scope": scope, "agent": session.agent, "project": session.project,
+            "session_id": session.id, "durability": "long"}
+    rows: list[dict[str, Any]] = [{
+        **base, "kind": "summary", "text": summary.flattened(scope), "at": end, "lane": "episodic",
+        "source": "inferred" if summary.model != "offline" else "observed",
+        "keywords": list(summary.topic_tags), "entities": list(summary.entities),
+        "extra": {"summary": summary.to_dict()},
+    }]
+    facts = []
+    for f in extraction.facts:
+        msg = by_seq.get(f.seq) if f.seq is not None else None
+        pred = normalize_predicate(f.predicate)
+        facts.append((f, pred, msg))
+        rows.append({
+            **base, "kind": "fact", "text": fact_text(f.subject, pred, f.object),
+            "at": msg.at.timestamp() if msg else end, "message_id": msg.id if msg else None,
+            "seq": f.seq, "lane": "profile" if f.subject == "user" else "semantic",
+            "source": f.source, "keywords": [pred],
+            "extra": {"subject": f.subject, "predicate": pred, "object": f.object,
+                      "sentence": f.text},
+        })
+    for e in extraction.entities:
+        rows.append({
+            **base, "kind": "entity", "text": f"{e.name} ({e.type}): {e.context}".strip(),
+            "at": end, "lane": "semantic", "entities": [e.name],
+            "extra": {"name": e.name, "type": e.type},
+        })
+    vectors = embeddings.for_index([r["text"] for r in rows])
+    with store.atomic():
+        store.clear_intelligence(session.id)
+        ids = store.insert_items(rows)
+        store.put_vectors(embeddings.model, list(zip(ids, vectors, strict=True)))
+        for item_id, (f, pred, msg) in zip(ids[1 : 1 + len(facts)], facts, strict=True):
+            store.insert_fact({
+                "item_id": item_id, "scope": scope, "subject": f.subject, "predicate": pred,
+                "object": f.object, "norm_subject": normalize_name(f.subject),
+                "norm_predicate": pred, "norm_object": normalize_value(f.object),
+                "source": f.source, "session_id": session.id,
+                "message_id": msg.id if msg else None, "at": msg.at.timestamp() if msg else end,
+            })
+        for e in extraction.entities:
+            store.upsert_entity(scope, e.name, normalize_name(e.name), e.type, e.context, end)
+        for r in extraction.relations:
+            msg = by_seq.get(r.seq) if r.seq is not None else None
+            store.insert_relation(scope, normalize_name(r.source), normalize_predicate(r.relation),
+                                  normalize_name(r.target), session.id, msg.id if msg else None,
+                                  msg.at.timestamp() if msg else end)
+        store.finish_summary(session.id, version=summary.schema_version, model=summary.model,
+                             now=time.time())
+        store.bump("sessions_summarized")
+        store.bump("facts_extracted", len(facts))
+        store.bump("entities_extracted", len(extraction.entities))
+
+
+def process_queue(
+    store: Any,
+    embeddings: Embeddings,
+    intelligence: Intelligence,
+    config: Config,
+    *,
+    limit: int | None = None,
+) -> SummaryRun:
+    """Lease and process queued sessions until the queue is empty (or ``limit``)."""
+    cfg = config.indexing
+    run = SummaryRun()
+    t0 = time.perf_counter()
+    while limit is None or run.summarized + run.failed + run.skipped < limit:
+        now = time.time()
+        session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts)
+        if session is None:
+            break
+        messages = store.session_messages(session.id)
+        if len(messages) < config.ingest.min_session_messages:
+            with store.atomic():
+                store.finish_summary(session.id, version=None, model=None, now=now, skipped=True)
+                store.bump("sessions_skipped")
+            run.skipped += 1
+            continue
+        started = time.perf_counter()
+        try:
+            summary, extraction = intelligence.summarize(session.scope, messages)
+            store_intelligence(store, embeddings, session, messages, summary, extraction)
+        except (MemlaneError, ValueError, KeyError, TypeError) as e:
+            reason = f"{type(e).__name__}: {e}"
+            delay = cfg.retry_base_seconds * 2 ** (session.attempts - 1)
+            with store.atomic():
+                store.fail_summary(session.id, reason, time.time() + delay)
+                store.bump("sessions_failed")
+            log.warning("session %s failed (attempt %s): %s", session.id, session.attempts, reason)
+            run.failed += 1
+            continue
+        with store.atomic():
+            store.bump("summary_ms_total", int((time.perf_counter() - started) * 1000))
+        run.summarized += 1
+    run.seconds = time.perf_counter() - t0
+    return run
+

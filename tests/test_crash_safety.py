@@ -1,0 +1,89 @@
+"""A process killed mid-write leaves a consistent database (real SIGKILL, real file)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+
+
+def _consistent(db: Path) -> sqlite3.Connection:
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    con.execute("INSERT INTO items_fts (items_fts) VALUES ('integrity-check')")
+    counted = con.execute("SELECT coalesce(sum(message_count), 0) FROM sessions").fetchone()[0]
+    assert counted == con.execute("SELECT count(*) FROM messages").fetchone()[0]
+    gaps = con.execute(
+        "SELECT count(*) FROM (SELECT session_id, max(seq) m, count(*) c FROM messages"
+        " GROUP BY session_id) WHERE m != c"
+    ).fetchone()[0]
+    assert gaps == 0
+    # an indexed session has every turn as an item with a vector; an unindexed one has none
+    bad = con.execute(
+        "SELECT count(*) FROM sessions s WHERE (s.indexed_at IS NOT NULL) !="
+        " ((SELECT count(*) FROM items i JOIN vectors v ON v.item_id = i.id"
+        "   WHERE i.session_id = s.id) = s.message_count AND s.message_count > 0)"
+    ).fetchone()[0]
+    assert bad == 0
+    return con
+
+
+def _kill_when(proc: subprocess.Popen, db: Path, sql: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        con = sqlite3.connect(db, timeout=1)
+        try:
+            if con.execute(sql).fetchone()[0]:
+                break
+        except sqlite3.Error:
+            pass  # not migrated yet
+        finally:
+            con.close()
+        time.sleep(0.02)
+    if proc.poll() is not None:
+        _, err = proc.communicate()
+        raise AssertionError(f"the process ended ({proc.returncode}) before it could be killed: {err}")
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate()
+
+
+def test_kill_during_import_and_index(tmp_path):
+    db = tmp_path / "crash.db"
+    src = tmp_path / "big.jsonl"
+    with src.open("w") as f:
+        for i in range(60_000):
+            f.write(json.dumps({"scope": f"s{i // 40}", "role": "user", "text": f"message {i} about topic {i % 97}",
+                                "at": f"2024-01-01T{(i // 40) % 24:02d}:{(i % 40):02d}:00Z", "id": str(i)}) + "\n")
+    env = {**os.environ, "MEMLANE_EMBEDDING_BACKEND": "hashing"}
+    cmd = [sys.executable, "-m", "memlane.serve.cli", "--db", str(db)]
+    proc = subprocess.Popen([*cmd, "import", str(src)], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    _kill_when(proc, db, "SELECT count(*) > 3000 FROM messages")
+    con = _consistent(db)
+    kept = con.execute("SELECT count(*) FROM messages").fetchone()[0]
+    assert 0 < kept < 60_000
+    con.close()
+
+    # re-running the import completes it: ids already stored are skipped
+    done = subprocess.run([*cmd, "import", str(src)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert f"skipped {kept} duplicate" in done.stdout
+
+    proc = subprocess.Popen([*cmd, "index", "--now", "2030-01-01T00:00:00Z"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    _kill_when(proc, db, "SELECT count(*) > 200 FROM items")
+    _consistent(db).close()
+    done = subprocess.run([*cmd, "index"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    con = _consistent(db)
+    assert con.execute("SELECT count(*) FROM items").fetchone()[0] == 60_000
+    con.close()
