@@ -31,7 +31,7 @@ def _consistent(db: Path) -> sqlite3.Connection:
     bad = con.execute(
         "SELECT count(*) FROM sessions s WHERE (s.indexed_at IS NOT NULL) !="
         " ((SELECT count(*) FROM items i JOIN vectors v ON v.item_id = i.id"
-        "   WHERE i.session_id = s.id) = s.message_count AND s.message_count > 0)"
+        "   WHERE i.session_id = s.id AND i.kind = 'turn') = s.message_count AND s.message_count > 0)"
     ).fetchone()[0]
     assert bad == 0
     return con
@@ -85,5 +85,8 @@ def test_kill_during_import_and_index(tmp_path):
     done = subprocess.run([*cmd, "index"], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     con = _consistent(db)
-    assert con.execute("SELECT count(*) FROM items").fetchone()[0] == 60_000
+    assert con.execute("SELECT count(*) FROM items WHERE kind = 'turn'").fetchone()[0] == 60_000
+    # session intelligence resumed too: every session summarized exactly once
+    assert con.execute("SELECT count(*) FROM sessions WHERE status != 'summarized'").fetchone()[0] == 0
+    assert con.execute("SELECT count(*), count(DISTINCT session_id) FROM items WHERE kind = 'summary'").fetchone() == (1500, 1500)
     con.close()

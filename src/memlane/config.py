@@ -138,7 +138,8 @@ class IndexingConfig:
     lease_seconds: float = 600.0
     """A claimed session returns to the queue if its worker has not finished by then."""
     max_input_tokens: int = 6000
-    """Session text sent to a model is capped at about this many tokens (oldest turns first kept)."""
+    """Session text sent to a model is capped at about this many tokens (the first turn and
+    the most recent turns are kept)."""
 
     def __post_init__(self) -> None:
         _check(self.backend in ("offline", "llm"), "indexing.backend", "must be offline or llm")

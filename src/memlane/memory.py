@@ -193,6 +193,23 @@ class Memory:
         self.store.get_session(session_id)
         return self.store.session_messages(session_id)
 
+    def session_intelligence(self, session_id: int) -> dict[str, Any]:
+        """The structured summary, facts, entities and relations of one session."""
+        items = self.store.session_items(session_id)
+        summary = next((i.extra.get("summary") for i in items
+                        if i.kind == "summary" and not i.extra.get("on_demand")), None)
+        seq_of = {m.id: m.seq for m in self.store.session_messages(session_id)}
+        facts = [
+            {"id": f.id, "item_id": f.item_id, "subject": f.subject, "predicate": f.predicate,
+             "object": f.object, "source": f.source, "seq": seq_of.get(f.message_id),
+             "status": f.status}
+            for f in self.store.session_facts(session_id)
+        ]
+        entities = [{"name": i.extra.get("name", i.text), "type": i.extra.get("type", "thing")}
+                    for i in items if i.kind == "entity"]
+        return {"summary": summary, "facts": facts, "entities": entities,
+                "relations": [list(r) for r in self.store.session_relations(session_id)]}
+
     def item(self, item_id: int) -> Item:
         return self.store.get_item(item_id)
 
@@ -364,5 +381,12 @@ class Memory:
         self.store.delete_item(item_id)
 
     def stats(self) -> dict[str, Any]:
-        return self.store.stats()
+        """Counts, counters, the summary queue and average summary latency."""
+        data = self.store.stats()
+        data["summary_queue"] = self.store.summary_queue(time.time(), self.config.indexing.max_attempts)
+        counters = data["counters"]
+        done = counters.get("sessions_summarized", 0)
+        if done:
+            data["summary_ms_avg"] = round(counters.get("summary_ms_total", 0) / done, 1)
+        return data
 

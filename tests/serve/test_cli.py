@@ -121,3 +121,27 @@ def test_every_command_has_help_and_is_documented_in_readme():
         assert cmd.help, f"memlane {' '.join(path)} has no help"
         assert runner.invoke(cli, [*path, "--help"]).exit_code == 0
         assert f"memlane {' '.join(path)}" in readme, f"README does not document memlane {' '.join(path)}"
+
+
+def test_session_intelligence_commands(run):
+    for f in example_files():
+        run("import", str(f))
+    run("index", "--now", "2024-06-01T00:00:00Z")
+    sessions = json.loads(run("sessions", "list", "--scope", "team-backend", "--json").output)
+    shown = run("sessions", "show", str(sessions[-1]["id"])).output
+    assert "summary (offline, schema v1):" in shown and "decisions: " in shown
+    assert "BILL-142" in shown and "entities: " in shown
+    data = json.loads(run("sessions", "show", str(sessions[-1]["id"]), "--json").output)
+    assert data["summary"]["references"] and data["summary"]["turn_count"] == 6
+    out = run("summarize", "--scope", "alice-assistant", "--last", "4").output
+    assert out.startswith("Conversation alice-assistant") and "not stored" in out
+    stored = json.loads(run("summarize", "--scope", "alice-assistant", "--last", "4", "--yes", "--json").output)
+    assert stored["stored_item_id"] and stored["summary"]["turn_count"] == 4
+    assert json.loads(run("items", "show", str(stored["stored_item_id"]), "--json").output)["kind"] == "summary"
+    assert "last: must be" in run("summarize", "--scope", "x", "--last", "0", code=1).output
+    back = json.loads(run("backfill", "embeddings", "--missing-only", "--json").output)
+    assert back["embedded"] == 0
+    back = json.loads(run("backfill", "embeddings", "--json").output)
+    assert back["embedded"] == sum(json.loads(run("stats", "--json").output)["items"].values())
+    stats = json.loads(run("stats", "--json").output)
+    assert stats["summary_queue"]["done"] == 5 and stats["counters"]["sessions_summarized"] == 5

@@ -51,6 +51,8 @@ _ACTION = re.compile(
 _REFS = [
     re.compile(r"https?://[^\s)>\]]+"),
     re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,6}\b"),  # paths with an extension
+    re.compile(r"(?<![\w/.-])[\w-]+\.(?:py|js|ts|tsx|md|txt|json|toml|ya?ml|sql|go|rs|java|kt|c|h|"
+               r"cpp|rb|sh|cfg|ini|lock|csv|ipynb)\b"),  # bare file names
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
     re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b"),  # issue keys like BILL-142
     re.compile(r"(?<![\w&])#\d{1,6}\b"),  # issue numbers
@@ -78,9 +80,9 @@ _VAL = (
 
 # (pattern, subject, predicate or None to take it from group 1); the value is the last group.
 _FIRST_PERSON: list[tuple[re.Pattern[str], str, str | None]] = [
-    (re.compile(r"\bmy\s+(" + "|".join(_KIN) + r")(?:'s name is|\s+is called|\s+is named|\s+named|,)?\s+([A-Z][a-z]+)\b"), "user", None),
+    (re.compile(r"\b(?i:my)\s+(" + "|".join(_KIN) + r")(?:'s name is|\s+is called|\s+is named|\s+named|,)?\s+([A-Z][a-z]+)\b"), "user", None),
     (re.compile(r"\bmy favou?rite\s+([a-z]+(?:\s[a-z]+)?)\s+(?:is|are)\s+" + _VAL, re.I), "user", "favorite_{0}"),
-    (re.compile(r"\bmy\s+([a-z]+(?:\s[a-z]+)?)\s+(?:is|are|was)\s+(?:now\s+)?" + _VAL, re.I), "user", "{0}"),
+    (re.compile(r"\b[Mm]y\s+(?:new\s+|current\s+)?([a-z]+(?:\s[a-z]+){0,2})\s+(?:is|are|was)\s+(?:now\s+)?" + _VAL), "user", "{0}"),
     (re.compile(r"\bi\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+(?:back\s+)?to\s+" + _VAL, re.I), "user", "lives_in"),
     (re.compile(r"\bi\s+(?:currently\s+)?live\s+in\s+" + _VAL, re.I), "user", "lives_in"),
     (re.compile(r"\bi\s+(?:currently\s+)?work\s+(?:at|for)\s+" + _VAL, re.I), "user", "works_at"),
@@ -173,11 +175,11 @@ class OfflineIntelligence:
                 elif _ACTION.search(s) and m.role in ("user", "assistant"):
                     actions.append(_trim(s))
         substantive = [x for x in scored if len(set(_words(x[2])) - _FILLER) >= 3] or scored
-        best = sorted(substantive, key=lambda x: (-x[0], x[1]))[:3]
+        opening = next((x for x in substantive if x[3].role == "user"), None)
+        rest = [x for x in substantive if x is not opening]
+        best = ([opening] if opening else []) + sorted(rest, key=lambda x: (-x[0], x[1]))[:2]
         context = " ".join(_trim(s, 200) for _, _, s, _ in sorted(best, key=lambda x: x[1]))
-        opening = [s for m in messages if m.role == "user" for s in _sentences(m.text)
-                   if len(set(_words(s)) - _FILLER) >= 3]
-        topic = _trim(opening[0], 120) if opening else ""
+        topic = _trim(opening[2], 120) if opening else ""
         if tags:
             topic = ", ".join(tags[:3]) + (f" — {topic}" if topic else "")
         extraction = self.extract(messages)

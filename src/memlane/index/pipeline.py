@@ -128,9 +128,10 @@ def process_queue(
     cfg = config.indexing
     run = SummaryRun()
     t0 = time.perf_counter()
+    started_at = time.time()
     while limit is None or run.summarized + run.failed + run.skipped < limit:
         now = time.time()
-        session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts)
+        session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts, due_before=started_at)
         if session is None:
             break
         messages = store.session_messages(session.id)

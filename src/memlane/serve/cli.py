@@ -105,10 +105,16 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
 
 @cli.command()
 @click.option("--now", default=None, help="Treat this ISO-8601 time as now when closing idle sessions.")
+@click.option("--resummarize", is_flag=True,
+              help="Also redo summaries written with an older summary schema version.")
 @json_option
 @click.pass_context
-def index(ctx: click.Context, now: str | None, as_json: bool) -> None:
-    """Close idle sessions, then index the turns of every closed session."""
+def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool) -> None:
+    """Close idle sessions, index every closed session's turns, then summarize them.
+
+    Summaries, facts and entities come from the backend of [memory.indexing]
+    (offline by default); failures are retried with backoff on later runs.
+    """
     mem = _memory(ctx)
     pending = mem.stats()["sessions_unindexed"]
     show = not as_json and sys.stderr.isatty()
@@ -120,14 +126,15 @@ def index(ctx: click.Context, now: str | None, as_json: bool) -> None:
             bar.update(sessions - last[0])
             last[0] = sessions
 
-        report = mem.index(now, progress=progress)
+        report = mem.index(now, progress=progress, resummarize=resummarize)
     if as_json:
         click.echo(dumps(report))
     else:
-        rate = report.items_indexed / report.seconds if report.seconds > 0 else 0.0
         click.echo(
             f"closed {report.sessions_closed} idle session(s); indexed {report.sessions_indexed} "
-            f"session(s), {report.items_indexed} item(s) in {report.seconds:.2f}s ({rate:,.0f}/s)"
+            f"session(s), {report.items_indexed} turn(s); summarized {report.sessions_summarized}, "
+            f"skipped {report.sessions_skipped} (too small), failed {report.sessions_failed}; "
+            f"{report.seconds:.2f}s"
         )
 
 
@@ -220,6 +227,64 @@ def pack(ctx: click.Context, query: str, budget: int, scope: str | None, now: st
                    f"{e.tokens:>4} tok  {e.reason}")
 
 
+@cli.command()
+@click.option("--scope", required=True, help="The conversation to summarize.")
+@click.option("--last", "last", required=True, type=int, help="How many recent messages.")
+@click.option("--yes", is_flag=True, help="Store without asking for confirmation.")
+@json_option
+@click.pass_context
+def summarize(ctx: click.Context, scope: str, last: int, yes: bool, as_json: bool) -> None:
+    """Summarize the last N messages of a scope: preview, then store on confirmation."""
+    mem = _memory(ctx)
+    draft = mem.summarize_recent(scope, last)
+    if as_json:
+        out: dict[str, Any] = {"summary": draft.summary.to_dict(), "preview": draft.preview(),
+                               "message_ids": list(draft.message_ids), "stored_item_id": None}
+        if yes:
+            out["stored_item_id"] = mem.store_summary(draft)
+        click.echo(dumps(out))
+        return
+    click.echo(draft.preview())
+    if yes or (sys.stdin.isatty() and click.confirm("\nStore this summary?", default=False)):
+        click.echo(f"stored as item {mem.store_summary(draft)}")
+    else:
+        click.echo("not stored (pass --yes to store without asking)")
+
+
+@cli.group()
+def backfill() -> None:
+    """Recompute derived data for items already stored."""
+
+
+@backfill.command("embeddings")
+@click.option("--missing-only", is_flag=True,
+              help="Only items with no vector from the current embedder (default: all items).")
+@click.option("--rate", type=float, default=None, help="At most this many items per second.")
+@json_option
+@click.pass_context
+def backfill_embeddings(ctx: click.Context, missing_only: bool, rate: float | None,
+                        as_json: bool) -> None:
+    """Re-embed items with the current embedder, with progress."""
+    mem = _memory(ctx)
+    if rate is not None and rate <= 0:
+        raise click.BadParameter("must be > 0", param_hint="--rate")
+    show = not as_json and sys.stderr.isatty()
+    with click.progressbar(length=max(sum(mem.stats()["items"].values()), 1),
+                           label=f"embedding with {mem.embeddings.model}", file=sys.stderr,
+                           hidden=not show) as bar:
+        last = [0]
+
+        def progress(done: int) -> None:
+            bar.update(done - last[0])
+            last[0] = done
+
+        n = mem.backfill_embeddings(missing_only=missing_only, rate=rate, progress=progress)
+    if as_json:
+        click.echo(dumps({"embedded": n, "model": mem.embeddings.model}))
+    else:
+        click.echo(f"embedded {n} item(s) with {mem.embeddings.model}")
+
+
 @cli.group()
 def sessions() -> None:
     """List, show and close sessions."""
@@ -254,15 +319,37 @@ def sessions_show(ctx: click.Context, session_id: int, as_json: bool) -> None:
     mem = _memory(ctx)
     s = mem.session(session_id)
     msgs = mem.messages(session_id)
+    intel = mem.session_intelligence(session_id)
     if as_json:
-        click.echo(dumps({"session": session_dict(s), "messages": [message_dict(m) for m in msgs]}))
+        click.echo(dumps({"session": session_dict(s), "messages": [message_dict(m) for m in msgs],
+                          **intel}))
         return
     click.echo(f"session {s.id} · scope {s.scope} · {s.status}"
                + (f" ({s.closed_reason})" if s.closed_reason else "")
                + f" · {_ts(s.started_at)} → {_ts(s.ended_at)} · {s.message_count} messages"
                + f" · participants: {', '.join(s.participants)}")
+    if s.failed_reason:
+        click.echo(f"  last failure (attempt {s.attempts}): {s.failed_reason}")
     for m in msgs:
         click.echo(f"  {m.seq:>3}. {_ts(m.at)} {m.speaker or m.role}: {m.text}")
+    summary = intel["summary"]
+    if summary:
+        click.echo(f"\nsummary ({summary['model']}, schema v{summary['schema_version']}):")
+        for key in ("topic", "context", "decisions", "rationale", "open_questions", "next_steps",
+                    "action_items", "references", "topic_tags"):
+            value = summary.get(key)
+            if value:
+                value = "; ".join(value) if isinstance(value, list) else value
+                click.echo(f"  {key.replace('_', ' '):>15}: {value}")
+    if intel["facts"]:
+        click.echo("facts:")
+        for f in intel["facts"]:
+            click.echo(f"  [{f['source']}] {f['subject']} · {f['predicate']} · {f['object']}"
+                       + (f"  (turn {f['seq']})" if f.get("seq") else ""))
+    if intel["entities"]:
+        click.echo("entities: " + ", ".join(f"{e['name']} ({e['type']})" for e in intel["entities"]))
+    if intel["relations"]:
+        click.echo("relations: " + "; ".join(" → ".join(r) for r in intel["relations"]))
 
 
 @sessions.command("close")
@@ -327,10 +414,10 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 
 
 def _attach_bench() -> None:
-    try:
-        from memlane.bench.cli import bench
-    except ImportError:
-        return
+    from memlane.bench.cli import bench
+    from memlane.bench.ingest import ingest_command
+
+    bench.add_command(ingest_command)
     cli.add_command(bench)
 
 

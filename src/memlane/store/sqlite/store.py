@@ -215,11 +215,14 @@ class SqliteStore:
         return cur.rowcount == 1
 
     # -- the session-intelligence queue -------------------------------------------------
-    def claim_for_summary(self, now: float, lease_seconds: float, max_attempts: int) -> Session | None:
+    def claim_for_summary(self, now: float, lease_seconds: float, max_attempts: int,
+                          due_before: float | None = None) -> Session | None:
         """Lease the next closed (or failed, due for retry) session that needs intelligence.
 
         The lease is taken in one statement, so concurrent workers never get the same
         session; a worker that dies leaves the lease to expire and the session returns.
+        Only sessions due at ``due_before`` (default ``now``) are taken, so a run that
+        started then never retries, within itself, a session it has just failed.
         """
         with self.atomic():
             row = self.db.execute(
@@ -228,7 +231,7 @@ class SqliteStore:
                 " AND status IN ('closed', 'failed') AND attempts < ? AND next_attempt_at <= ?"
                 " AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_attempt_at, id LIMIT 1)"
                 f" RETURNING {_SESSION_COLS}",
-                (now + lease_seconds, max_attempts, now, now),
+                (now + lease_seconds, max_attempts, now if due_before is None else due_before, now),
             ).fetchone()
         return _session(row) if row else None
 
@@ -695,7 +698,21 @@ class SqliteStore:
     _ALL_SESSION_COLS = (
         "id", "scope", "agent", "project", "status", "started_at", "ended_at", "message_count",
         "participants", "closed_reason", "failed_reason", "summary_version", "indexed_at",
-        "created_at",
+        "created_at", "attempts", "next_attempt_at", "lease_until", "summarized_at",
+        "summary_model",
+    )
+    _ALL_ENTITY_COLS = (
+        "id", "scope", "name", "norm_name", "type", "context", "mentions", "first_seen",
+        "last_seen",
+    )
+    _ALL_FACT_COLS = (
+        "id", "item_id", "scope", "subject", "predicate", "object", "norm_subject",
+        "norm_predicate", "norm_object", "source", "session_id", "message_id", "at",
+        "reinforcements", "last_accessed", "superseded_by", "status", "created_at",
+    )
+    _ALL_RELATION_COLS = (
+        "id", "scope", "source_entity", "relation", "target_entity", "session_id", "message_id",
+        "at",
     )
     _ALL_MESSAGE_COLS = (
         "id", "session_id", "scope", "seq", "role", "speaker", "text", "at", "ext_id", "agent",
@@ -773,6 +790,38 @@ class SqliteStore:
     def restore_sessions(self, rows: Sequence[dict[str, Any]]) -> None:
         """Insert sessions exactly as ``iter_sessions`` yields them (same ids and state)."""
         self._restore("sessions", self._ALL_SESSION_COLS, rows)
+
+    def iter_entities(self, batch: int = 1000) -> Iterator[dict[str, Any]]:
+        """Every entity as a dict of every column, by id."""
+        return self._iter_rows("entities", self._ALL_ENTITY_COLS, batch)
+
+    def iter_facts(self, batch: int = 1000) -> Iterator[dict[str, Any]]:
+        """Every fact as a dict of every column (supersession links too), by id."""
+        return self._iter_rows("facts", self._ALL_FACT_COLS, batch)
+
+    def iter_relations(self, batch: int = 1000) -> Iterator[dict[str, Any]]:
+        """Every relation as a dict of every column, by id."""
+        return self._iter_rows("relations", self._ALL_RELATION_COLS, batch)
+
+    def restore_entities(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Insert entities exactly as ``iter_entities`` yields them (same ids)."""
+        self._restore("entities", self._ALL_ENTITY_COLS, rows)
+
+    def restore_facts(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Insert facts exactly as ``iter_facts`` yields them (same ids and supersession).
+
+        ``superseded_by`` may point at a later fact, so it is set once all ``rows`` exist:
+        pass every fact in one call.
+        """
+        self._restore("facts", self._ALL_FACT_COLS, [{**r, "superseded_by": None} for r in rows])
+        self.db.executemany(
+            "UPDATE facts SET superseded_by = ? WHERE id = ?",
+            [(r["superseded_by"], r["id"]) for r in rows if r["superseded_by"] is not None],
+        )
+
+    def restore_relations(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Insert relations exactly as ``iter_relations`` yields them (same ids)."""
+        self._restore("relations", self._ALL_RELATION_COLS, rows)
 
     def restore_messages(self, rows: Sequence[dict[str, Any]]) -> None:
         """Insert messages exactly as ``iter_messages`` yields them (same ids)."""

@@ -1,0 +1,357 @@
+"""A chat client for any OpenAI-compatible ``POST {base_url}/chat/completions`` endpoint.
+
+Works with OpenAI, Groq, Together, OpenRouter and local servers that speak the same
+protocol (Ollama's ``/v1``, vLLM, llama.cpp's ``llama-server``, LM Studio...).
+
+- Every message's content goes through :func:`memlane.ingest.redact.redact` before it
+  is sent: secrets never reach a model, whatever the caller passes.
+- Retries 408/409/425/429/5xx, timeouts and connection failures with exponential backoff
+  (with jitter); a ``Retry-After`` header is honoured (a hint longer than
+  ``max_retry_after`` seconds raises :class:`LLMRateLimited` at once, so a queue can
+  reschedule instead of blocking a worker).
+- A client-side rate limit (``requests_per_minute``) spaces requests, across threads.
+- ``json_mode=True`` sends ``response_format={"type": "json_object"}``; a server that
+  answers 400 about ``response_format`` is asked again without it (and not again after).
+- Errors name the URL and status and never contain the API key.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email.utils
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Self
+
+import httpx
+
+from memlane.backends.llm.errors import (
+    LLMBadResponse,
+    LLMError,
+    LLMHTTPError,
+    LLMRateLimited,
+    LLMTimeout,
+)
+from memlane.ingest.redact import redact
+
+if TYPE_CHECKING:
+    from memlane.config import LLMServiceConfig
+
+__all__ = ["OpenAIChat", "RateLimiter"]
+
+_RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 521, 522, 523, 524, 529})
+
+
+class RateLimiter:
+    """A thread-safe token bucket: at most ``per_minute`` acquisitions a minute, spaced
+    evenly (a bucket of ``burst`` tokens, refilled at ``per_minute / 60`` per second).
+
+    ``per_minute <= 0`` disables it. ``clock`` and ``sleep`` are injectable for tests.
+    """
+
+    def __init__(
+        self,
+        per_minute: float,
+        *,
+        burst: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        if per_minute < 0:
+            raise ValueError("per_minute must be >= 0")
+        if burst < 1:
+            raise ValueError("burst must be >= 1")
+        self.per_minute = float(per_minute)
+        self.burst = float(burst)
+        self._rate = self.per_minute / 60.0
+        self._clock = clock
+        self._sleep = sleep
+        self._tokens = self.burst
+        self._updated = clock()
+        self._lock = threading.Lock()
+
+    def acquire(self) -> float:
+        """Take one token, sleeping until it is available; returns the seconds waited.
+
+        Waiting callers reserve their slot first (the bucket may go negative), so
+        concurrent threads are served in order and never at once.
+        """
+        if self._rate <= 0:
+            return 0.0
+        with self._lock:
+            now = self._clock()
+            self._tokens = min(self.burst, self._tokens + (now - self._updated) * self._rate)
+            self._updated = now
+            self._tokens -= 1.0
+            wait = -self._tokens / self._rate if self._tokens < 0 else 0.0
+        if wait > 0:
+            self._sleep(wait)
+        return wait
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds from a ``Retry-After`` header (delta-seconds or an HTTP date)."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _redact_content(content: Any) -> Any:
+    if isinstance(content, str):
+        return redact(content)[0]
+    if isinstance(content, list):  # content parts: [{"type": "text", "text": "..."}]
+        out = []
+        for part in content:
+            if isinstance(part, Mapping) and isinstance(part.get("text"), str):
+                part = {**part, "text": redact(part["text"])[0]}
+            out.append(part)
+        return out
+    return content
+
+
+class OpenAIChat:
+    """Chat completions from an OpenAI-compatible HTTP API (implements the ``LLM`` seam).
+
+    Args:
+        base_url: the API root, e.g. ``https://api.openai.com/v1``,
+            ``http://127.0.0.1:11434/v1`` (Ollama); ``/chat/completions`` is appended.
+        model: the model name sent with each request; ``name`` is ``f"openai:{model}"``.
+        api_key: the bearer token; if None it is read from ``api_key_env``. With no key
+            no ``Authorization`` header is sent (local servers need none).
+        api_key_env: environment variable holding the key.
+        timeout: seconds allowed for connecting and for each read of the answer.
+        max_retries: retries after the first attempt on retryable failures.
+        requests_per_minute: client-side rate limit; 0 means none.
+        temperature: default sampling temperature (a call's ``temperature`` wins).
+        backoff_base: first retry delay in seconds, doubled each retry.
+        max_retry_after: the longest ``Retry-After`` waited for; longer raises at once.
+
+    Thread-safe; close with :meth:`close` or use as a context manager.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        timeout: float = 60.0,
+        max_retries: int = 3,
+        requests_per_minute: float = 0.0,
+        temperature: float = 0.0,
+        backoff_base: float = 0.5,
+        max_retry_after: float = 60.0,
+    ) -> None:
+        if not base_url.startswith(("http://", "https://")):
+            raise ValueError(f"base_url must be an http(s) URL like 'http://127.0.0.1:8080/v1', "
+                             f"got {base_url!r}")
+        if not model:
+            raise ValueError("model is required, e.g. 'gpt-4o-mini' or 'llama3.1:8b'")
+        if timeout <= 0 or max_retries < 0 or requests_per_minute < 0 or backoff_base < 0:
+            raise ValueError("timeout must be > 0; max_retries, requests_per_minute and "
+                             "backoff_base must be >= 0")
+        self.base_url = base_url.rstrip("/")
+        self.url = f"{self.base_url}/chat/completions"
+        self.model = model
+        self.name = f"openai:{model}"
+        self.timeout = float(timeout)
+        self.max_retries = int(max_retries)
+        self.temperature = float(temperature)
+        self.backoff_base = float(backoff_base)
+        self.max_retry_after = float(max_retry_after)
+        self.limiter = RateLimiter(requests_per_minute)
+        self._api_key = api_key if api_key is not None else os.environ.get(api_key_env) or None
+        self._json_mode_supported = True
+        self._client: httpx.Client | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_config(cls, service: LLMServiceConfig, model_override: str = "") -> OpenAIChat:
+        """A client for one ``[llm.services.NAME]`` table (``model_override`` wins over its
+        model when not empty)."""
+        return cls(
+            service.base_url,
+            model_override or service.model,
+            api_key_env=service.api_key_env,
+            timeout=service.timeout_seconds,
+            max_retries=service.max_retries,
+            requests_per_minute=service.requests_per_minute,
+            temperature=service.temperature,
+        )
+
+    # -- lifecycle -----------------------------------------------------------------
+    def _http(self) -> httpx.Client:
+        with self._lock:
+            if self._client is None:
+                headers = {"Content-Type": "application/json", "Accept": "application/json"}
+                if self._api_key:
+                    headers["Authorization"] = f"Bearer {self._api_key}"
+                self._client = httpx.Client(timeout=self.timeout, headers=headers)
+            return self._client
+
+    def close(self) -> None:
+        """Close the HTTP connection pool (it is reopened if the client is used again)."""
+        with self._lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
+
+    def __del__(self) -> None:
+        client = getattr(self, "_client", None)
+        if client is not None:
+            with contextlib.suppress(Exception):  # e.g. at interpreter shutdown
+                client.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"OpenAIChat(base_url={self.base_url!r}, model={self.model!r})"
+
+    # -- requests ------------------------------------------------------------------
+    def _scrub(self, text: str) -> str:
+        if self._api_key:
+            text = text.replace(self._api_key, "***")
+        return text
+
+    def _payload(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        temperature: float | None,
+        max_tokens: int | None,
+        json_mode: bool,
+    ) -> dict[str, Any]:
+        sent = []
+        for i, m in enumerate(messages):
+            if not isinstance(m, Mapping) or "role" not in m:
+                raise ValueError(f"messages[{i}] must be a dict with 'role' and 'content'")
+            sent.append({**m, "content": _redact_content(m.get("content"))})
+        payload: dict[str, Any] = {
+            "model": self.model,
+            "messages": sent,
+            "temperature": self.temperature if temperature is None else float(temperature),
+        }
+        if max_tokens is not None:
+            payload["max_tokens"] = int(max_tokens)
+        if json_mode and self._json_mode_supported:
+            payload["response_format"] = {"type": "json_object"}
+        return payload
+
+    def complete(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+        json_mode: bool = False,
+    ) -> str:
+        """The assistant's reply to ``messages`` (OpenAI chat format), redacted first.
+
+        Raises ``LLMTimeout``, ``LLMRateLimited``, ``LLMHTTPError`` (``.status``),
+        ``LLMBadResponse`` (no usable content) or ``LLMError`` (unreachable).
+        """
+        if not messages:
+            raise ValueError("messages must not be empty")
+        payload = self._payload(messages, temperature, max_tokens, json_mode)
+        body = self._post(payload)
+        return self._content(body)
+
+    def _post(self, payload: dict[str, Any]) -> Any:
+        client = self._http()
+        attempt = 0
+        while True:
+            self.limiter.acquire()
+            delay = self.backoff_base * (2**attempt) * random.uniform(0.75, 1.0)
+            error: LLMError
+            try:
+                resp = client.post(self.url, json=payload)
+            except httpx.TimeoutException as exc:
+                error = LLMTimeout(
+                    f"POST {self.url}: no answer within {self.timeout:g}s ({type(exc).__name__})"
+                )
+            except httpx.TransportError as exc:
+                detail = self._scrub(str(exc)) or "no detail"
+                error = LLMError(
+                    f"POST {self.url}: could not connect: {type(exc).__name__}: {detail}"
+                )
+            else:
+                if resp.status_code == 200:
+                    try:
+                        return resp.json()
+                    except ValueError as exc:
+                        raise LLMBadResponse(
+                            f"POST {self.url} returned 200 with a body that is not JSON: "
+                            f"{self._scrub(resp.text[:200])!r}"
+                        ) from exc
+                text = self._scrub(resp.text[:500].strip())
+                if (
+                    resp.status_code == 400
+                    and "response_format" in payload
+                    and "response_format" in text.lower()
+                ):
+                    # The server does not do JSON mode: ask again without it (not a retry).
+                    self._json_mode_supported = False
+                    payload = {k: v for k, v in payload.items() if k != "response_format"}
+                    continue
+                status = resp.status_code
+                problem = f"POST {self.url} failed with HTTP {status}"
+                if text:
+                    problem += f": {text}"
+                after = _retry_after(resp.headers.get("Retry-After"))
+                if status == 429:
+                    if after is not None and after > self.max_retry_after:
+                        raise LLMRateLimited(
+                            f"{problem} (Retry-After {after:g}s is longer than the "
+                            f"{self.max_retry_after:g}s this client waits)",
+                            url=self.url, retry_after=after,
+                        )
+                    error = LLMRateLimited(problem, url=self.url, retry_after=after)
+                else:
+                    error = LLMHTTPError(problem, status=status, url=self.url)
+                if status not in _RETRY_STATUS:
+                    raise error
+                if after is not None:
+                    delay = min(after, self.max_retry_after)
+            if attempt >= self.max_retries:
+                if attempt:
+                    error.args = (f"{error.args[0]} (after {attempt + 1} attempts)",)
+                raise error
+            time.sleep(delay)
+            attempt += 1
+
+    def _content(self, body: Any) -> str:
+        try:
+            choice = body["choices"][0]
+            message = choice["message"]
+            content = message.get("content")
+        except (KeyError, IndexError, TypeError, AttributeError):
+            raise LLMBadResponse(
+                f"POST {self.url} returned 200 without choices[0].message: "
+                f"{self._scrub(str(body)[:200])!r}"
+            ) from None
+        if isinstance(content, list):  # some servers answer in content parts
+            content = "".join(
+                p.get("text", "") for p in content if isinstance(p, Mapping)
+            )
+        if not isinstance(content, str) or not content.strip():
+            reason = choice.get("finish_reason") if isinstance(choice, Mapping) else None
+            refusal = message.get("refusal") if isinstance(message, Mapping) else None
+            why = f"refusal: {refusal!r}" if refusal else f"finish_reason={reason!r}"
+            raise LLMBadResponse(f"POST {self.url} returned an empty answer ({why})", reply="")
+        return content

@@ -1,0 +1,281 @@
+"""The LLM intelligence backend: a session's summary and facts written by a chat model.
+
+Same interface as :class:`memlane.index.offline.OfflineIntelligence` — ``name`` and
+``summarize(scope, messages) -> (SessionSummary, Extraction)`` — backed by any
+:class:`memlane.backends.llm.base.LLM` (usually an OpenAI-compatible endpoint).
+
+The model gets the instructions of ``prompts/summarize.md`` as the system message and the
+session as numbered turns, ``[n] role (speaker): text``, under a header with the scope,
+dates and participants. Long sessions are cut to about ``max_input_tokens`` (≈ 4
+characters a token): the first turn and the most recent turns are kept and the cut is
+marked. The answer must match :data:`memlane.index.schema.SUMMARY_SCHEMA`; malformed
+answers are repaired (see :func:`memlane.backends.llm.base.complete_json`). Times,
+participants and the turn count come from the messages, never from the model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from memlane.backends.llm.base import LLM, complete_json
+from memlane.index.normalize import normalize_name, normalize_predicate
+from memlane.index.schema import (
+    SUMMARY_SCHEMA,
+    Entity,
+    Extraction,
+    Fact,
+    Relation,
+    SessionSummary,
+)
+from memlane.types import Message
+
+__all__ = ["LLMIntelligence", "format_transcript", "summarize_prompt"]
+
+CHARS_PER_TOKEN = 4
+_SOURCES = ("stated", "observed", "inferred")
+_SELF = {"user", "the user", "i", "me", "my", "myself", "mine"}
+_SENT = re.compile(r"(?<=[.!?])\s+|\n+")
+_CUT = " […]"
+
+
+@cache
+def summarize_prompt() -> str:
+    """The system prompt: ``memlane/index/prompts/summarize.md`` (package data)."""
+    path = resources.files("memlane.index") / "prompts" / "summarize.md"
+    return path.read_text(encoding="utf-8").strip()
+
+
+def _when(at: datetime) -> str:
+    text = at.strftime("%a %Y-%m-%d %H:%M")
+    if at.tzinfo is not None:
+        text += f" {at.tzname() or at.strftime('%z')}"
+    return text
+
+
+def _clip(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    keep = max(0, limit - len(_CUT))
+    head = text[:keep]
+    if " " in head[keep // 2 :]:
+        head = head.rsplit(" ", 1)[0]
+    return head + _CUT
+
+
+def _turn(m: Message) -> str:
+    who = m.role if not m.speaker or m.speaker == m.role else f"{m.role} ({m.speaker})"
+    text = m.text.strip().replace("\r\n", "\n")
+    return f"[{m.seq}] {who}: {text}"
+
+
+def format_transcript(messages: Sequence[Message], max_chars: int) -> tuple[str, int]:
+    """The numbered transcript within about ``max_chars`` characters, and how many turns
+    were left out. A line ``--- <date> ---`` precedes a turn whose day differs from the
+    previous one's. Over budget, the first turn (clipped to a quarter of the budget) and
+    as many of the most recent turns as fit are kept, with a marker line where the cut
+    is; the most recent turn is always present, clipped if it alone is too long."""
+    blocks: list[str] = []
+    day = messages[0].at.date() if messages else None
+    for m in messages:
+        block = _turn(m)
+        if m.at.date() != day:
+            day = m.at.date()
+            block = f"--- {day.isoformat()} ---\n{block}"
+        blocks.append(block)
+    if sum(len(b) + 1 for b in blocks) <= max_chars or len(blocks) == 0:
+        return "\n".join(blocks), 0
+    if len(blocks) == 1:
+        return _clip(blocks[0], max_chars), 0
+    first = _clip(blocks[0], max(200, max_chars // 4))
+    marker_room = 90
+    budget = max_chars - len(first) - 1 - marker_room
+    tail: list[str] = []
+    for block in reversed(blocks[1:]):
+        if len(block) + 1 <= budget:
+            tail.append(block)
+            budget -= len(block) + 1
+        else:
+            if not tail:
+                tail.append(_clip(block, max(200, budget)))
+            break
+    tail.reverse()
+    omitted = len(blocks) - 1 - len(tail)
+    parts = [first]
+    if omitted:
+        lo, hi = messages[1].seq, messages[omitted].seq
+        span = f"turn {lo}" if lo == hi else f"turns {lo}-{hi}"
+        parts.append(f"[… {omitted} turn{'s' if omitted > 1 else ''} omitted here ({span}) "
+                     "to fit the length limit …]")
+    parts.extend(tail)
+    return "\n".join(parts), omitted
+
+
+def _strings(value: Any, limit: int = 20, chars: int = 400) -> tuple[str, ...]:
+    out: dict[str, None] = {}
+    for v in value or ():
+        text = " ".join(str(v).split())
+        if text:
+            out.setdefault(_clip(text, chars), None)
+    return tuple(out)[:limit]
+
+
+def _clean(value: Any) -> str:
+    return " ".join(str(value or "").split())
+
+
+def _subject(value: str) -> str:
+    return "user" if value.casefold() in _SELF else value
+
+
+def _sentence_with(text: str, needle: str) -> str:
+    """The sentence of ``text`` that mentions ``needle`` (else the text, trimmed)."""
+    low = needle.casefold()
+    for s in _SENT.split(text):
+        if low and low in s.casefold():
+            return _clip(s.strip(), 200)
+    return _clip(" ".join(text.split()), 200)
+
+
+class LLMIntelligence:
+    """Session summaries and extraction written by a chat model.
+
+    Args:
+        llm: any object with the ``LLM`` interface (e.g. ``OpenAIChat``).
+        max_input_tokens: the transcript sent is cut to about this many tokens.
+        max_output_tokens: passed as ``max_tokens`` (None: the server's default).
+        repairs: repair turns allowed for a malformed answer before ``LLMBadResponse``.
+    """
+
+    def __init__(
+        self,
+        llm: LLM,
+        *,
+        max_input_tokens: int = 6000,
+        max_output_tokens: int | None = None,
+        repairs: int = 2,
+    ) -> None:
+        if max_input_tokens < 64:
+            raise ValueError("max_input_tokens must be >= 64")
+        self.llm = llm
+        self.name = f"llm:{llm.name}"
+        self.model = str(getattr(llm, "model", None) or llm.name)
+        self.max_input_tokens = int(max_input_tokens)
+        self.max_output_tokens = max_output_tokens
+        self.repairs = repairs
+
+    def close(self) -> None:
+        """Close the model's client, if it has one to close."""
+        close = getattr(self.llm, "close", None)
+        if callable(close):
+            close()
+
+    def prompt(self, scope: str, messages: Sequence[Message]) -> tuple[list[dict[str, str]], int]:
+        """The chat messages sent for a session, and the number of turns left out."""
+        transcript, omitted = format_transcript(messages, self.max_input_tokens * CHARS_PER_TOKEN)
+        start = min(m.at for m in messages)
+        end = max(m.at for m in messages)
+        participants = ", ".join(dict.fromkeys(m.speaker or m.role for m in messages))
+        header = [
+            f"Conversation scope: {scope}",
+            f"Session: {_when(start)} to {_when(end)}",
+            f"Participants: {participants}",
+            f"Turns: {len(messages)}"
+            + (f" ({omitted} left out of this transcript for length)" if omitted else ""),
+        ]
+        user = "\n".join(header) + "\n\nTranscript:\n" + transcript
+        return [{"role": "system", "content": summarize_prompt()},
+                {"role": "user", "content": user}], omitted
+
+    def summarize(
+        self, scope: str, messages: Sequence[Message]
+    ) -> tuple[SessionSummary, Extraction]:
+        """Ask the model for the session's summary and extraction.
+
+        Raises ``ValueError`` for an empty session and the ``LLMError`` family when the
+        model cannot be reached or gives no valid answer (the caller's queue retries).
+        """
+        messages = list(messages)
+        if not messages:
+            raise ValueError("summarize() needs at least one message")
+        chat, omitted = self.prompt(scope, messages)
+        data = complete_json(
+            self.llm, chat, SUMMARY_SCHEMA, repairs=self.repairs, max_tokens=self.max_output_tokens
+        )
+        extraction = self._extraction(data, messages, omitted)
+        summary = SessionSummary(
+            topic=_clip(_clean(data.get("topic")), 200),
+            context=_clip(_clean(data.get("context")), 2000),
+            decisions=_strings(data.get("decisions")),
+            rationale=_strings(data.get("rationale")),
+            open_questions=_strings(data.get("open_questions")),
+            next_steps=_strings(data.get("next_steps")),
+            action_items=_strings(data.get("action_items")),
+            references=_strings(data.get("references"), limit=40),
+            entities=tuple(e.name for e in extraction.entities)[:40],
+            topic_tags=_strings((t.lower() for t in data.get("topic_tags") or ()), 10, 60),
+            time_start=min(m.at for m in messages),
+            time_end=max(m.at for m in messages),
+            participants=tuple(dict.fromkeys(m.speaker or m.role for m in messages)),
+            turn_count=len(messages),
+            model=self.model,
+        )
+        return summary, extraction
+
+    def _extraction(
+        self, data: dict[str, Any], messages: list[Message], omitted: int
+    ) -> Extraction:
+        by_seq = {m.seq: m for m in messages}
+        entities: dict[str, Entity] = {}
+        for e in data.get("entities") or ():
+            name = _clean(e.get("name"))
+            key = normalize_name(name)
+            if not key or key in entities:
+                continue
+            kind = _clean(e.get("type")).lower() or "thing"
+            entities[key] = Entity(name, kind, _clip(_clean(e.get("context")), 200))
+
+        facts: dict[tuple[str, str, str], Fact] = {}
+        for f in data.get("facts") or ():
+            subject = _subject(_clean(f.get("subject")))
+            predicate = normalize_predicate(_clean(f.get("predicate")))
+            obj = _clean(f.get("object"))
+            if not subject or not predicate or not obj:
+                continue
+            source = _clean(f.get("source")).lower() or "stated"
+            if source not in _SOURCES:
+                source = "inferred"
+            turn = f.get("turn")
+            seq = int(turn) if isinstance(turn, (int, float)) and int(turn) in by_seq else None
+            text = _sentence_with(by_seq[seq].text, obj) if seq is not None else ""
+            key = (subject, predicate, normalize_name(obj))
+            facts.setdefault(key, Fact(subject, predicate, obj, source, seq, text))
+
+        relations: dict[tuple[str, str, str], Relation] = {}
+        for r in data.get("relations") or ():
+            src = _subject(_clean(r.get("from")))
+            rel = normalize_predicate(_clean(r.get("relation")))
+            dst = _subject(_clean(r.get("to")))
+            if src and rel and dst:
+                seq = _seq_of(facts.values(), src, rel, dst)
+                relations.setdefault((normalize_name(src), rel, normalize_name(dst)),
+                                     Relation(src, rel, dst, seq))
+        extra: dict[str, Any] = {"backend": self.name}
+        if omitted:
+            extra["turns_omitted"] = omitted
+        return Extraction(tuple(entities.values()), tuple(facts.values()),
+                          tuple(relations.values()), extra)
+
+
+def _seq_of(facts: Iterable[Fact], src: str, rel: str, dst: str) -> int | None:
+    """The turn of a fact saying the same as a relation, when there is one."""
+    for f in facts:
+        if (normalize_name(f.subject), f.predicate, normalize_name(f.object)) == (
+            normalize_name(src), rel, normalize_name(dst)
+        ):
+            return f.seq
+    return None

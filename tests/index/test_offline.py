@@ -1,0 +1,113 @@
+"""The offline intelligence backend on conversations written for these tests."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memlane.index.offline import OfflineIntelligence, keyphrases
+from memlane.types import Message
+
+T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
+
+
+def _msgs(turns):
+    return [Message(i + 1, 1, "s", role, text, T0 + timedelta(minutes=i), i + 1)
+            for i, (role, text) in enumerate(turns)]
+
+
+PERSONAL = _msgs([
+    ("user", "I just moved to Lisbon last week and I'm still unpacking."),
+    ("assistant", "Welcome to Lisbon! How is the new flat?"),
+    ("user", "Good, but my cat Miso hides under the sofa. I work at Feedzai near Oriente."),
+    ("assistant", "Cats need a week or two. Keep her food in one quiet room."),
+    ("user", "My sister Ana is visiting on April 20th. I'm vegetarian, by the way, and I prefer quiet restaurants."),
+    ("assistant", "Noted. I'll suggest vegetarian places near Chiado."),
+])
+
+CODING = _msgs([
+    ("user", "The login test in tests/test_auth.py fails after the upgrade. See issue #482."),
+    ("assistant", "The token refresh changed in v2. We could pin the old client or adapt the test."),
+    ("user", "Let's go with adapting the test, because pinning blocks the security fix."),
+    ("assistant", "Agreed. I'll update tests/test_auth.py on branch fix/auth-refresh."),
+    ("user", "Not sure yet whether we also need to bump the SDK in requirements.txt?"),
+    ("assistant", "Next step is to run the full suite on CI after the change."),
+])
+
+PLANNING = _msgs([
+    ("user", "We need to decide on the database for the billing service: Postgres or DynamoDB?"),
+    ("assistant", "Postgres fits the relational invoices and the reporting queries."),
+    ("user", "We decided to use PostgreSQL 16 with pgbouncer; BILL-142 tracks the migration."),
+    ("assistant", "Decision recorded. The open question is sharding by customer or by month."),
+])
+
+
+def test_personal_conversation_fields():
+    summary, ex = OfflineIntelligence().summarize("alice", PERSONAL)
+    facts = {(f.subject, f.predicate, f.object) for f in ex.facts}
+    assert ("user", "lives_in", "Lisbon") in facts
+    assert ("user", "works_at", "Feedzai") in facts
+    assert ("user", "cat", "Miso") in facts
+    assert ("user", "sister", "Ana") in facts
+    assert ("user", "diet", "vegetarian") in facts
+    assert any(p == "likes" and "quiet restaurants" in o for _, p, o in facts)
+    assert all(f.seq is not None and f.source == "stated" for f in ex.facts)
+    lives = next(f for f in ex.facts if f.predicate == "lives_in")
+    assert lives.seq == 1 and "moved to Lisbon" in lives.text
+    ents = {e.name: e.type for e in ex.entities}
+    assert ents["Lisbon"] == "place" and ents["Feedzai"] == "organization"
+    assert ents["Miso"] == "pet" and ents["Ana"] == "person"
+    assert {(r.source, r.relation, r.target) for r in ex.relations} >= {
+        ("user", "sister", "Ana"), ("user", "lives_in", "Lisbon")}
+    assert "lisbon" in summary.topic_tags
+    assert summary.turn_count == 6 and summary.participants == ("user", "assistant")
+    assert summary.time_start == T0 and summary.time_end == T0 + timedelta(minutes=5)
+    assert summary.model == "offline" and summary.schema_version == 1
+    assert "Lisbon" in summary.context
+    assert any("suggest vegetarian" in a for a in summary.action_items)
+
+
+def test_coding_conversation_fields():
+    summary, _ = OfflineIntelligence().summarize("repo", CODING)
+    assert set(summary.references) >= {"tests/test_auth.py", "#482", "fix/auth-refresh", "requirements.txt"}
+    assert any("adapting the test" in d for d in summary.decisions)
+    assert any("because pinning blocks" in r for r in summary.rationale)
+    assert any("bump the SDK" in q for q in summary.open_questions)
+    assert any("run the full suite" in n for n in summary.next_steps)
+    assert any("update tests/test_auth.py" in a for a in summary.action_items)
+
+
+def test_planning_conversation_fields():
+    summary, ex = OfflineIntelligence().summarize("team", PLANNING)
+    assert any("PostgreSQL 16" in d for d in summary.decisions)
+    assert "BILL-142" in summary.references
+    assert any("sharding" in q for q in summary.open_questions)
+    assert {"postgres", "billing"} & set(summary.topic_tags)
+    assert {e.name for e in ex.entities} >= {"PostgreSQL", "DynamoDB"}
+    assert ex.facts == ()  # no first-person statements about the user
+    flat = summary.flattened("team")
+    assert flat.startswith("Conversation team · 2024-03-04 · between user, assistant · about ")
+    assert "Decisions: " in flat and "References: " in flat
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("My favorite color is green.", ("favorite_color", "green")),
+    ("I live in Porto, near the river.", ("lives_in", "Porto")),
+    ("I started learning the cello two weeks ago.", ("started", "learning the cello")),
+    ("My new job title is senior data engineer.", ("job", "senior data engineer")),
+    ("I'm allergic to peanuts.", ("allergic_to", "peanuts")),
+    ("I adopted a puppy named Rex yesterday.", ("acquired", "puppy named Rex")),
+])
+def test_first_person_patterns(text, expected):
+    _, ex = OfflineIntelligence().summarize("s", _msgs([("user", text)]))
+    assert expected in {(f.predicate, f.object) for f in ex.facts}
+
+
+def test_assistant_turns_give_no_user_facts():
+    _, ex = OfflineIntelligence().summarize("s", _msgs([("assistant", "I live in the cloud and I love tests.")]))
+    assert ex.facts == ()
+
+
+def test_keyphrases_rank_repeated_content_words():
+    tags = keyphrases(["The billing service needs a database.", "Billing database choice: Postgres.",
+                       "Postgres for billing."])
+    assert tags[0] == "billing" and "postgres" in tags

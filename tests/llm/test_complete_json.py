@@ -1,0 +1,152 @@
+"""complete_json: JSON pulled out of replies, validated, repaired through a real server."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.backends.llm import (
+    LLMBadResponse,
+    OpenAIChat,
+    SchemaViolation,
+    complete_json,
+    extract_json,
+    validate_json,
+)
+from memlane.index.schema import SUMMARY_SCHEMA
+from memlane.testing.llm_server import ChatServer
+
+ASK = [{"role": "system", "content": "Answer in JSON."}, {"role": "user", "content": "go"}]
+SCHEMA = {
+    "type": "object",
+    "required": ["name", "tags"],
+    "properties": {
+        "name": {"type": "string"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "n": {"type": "integer"},
+    },
+}
+
+
+@pytest.fixture
+def llm(srv: ChatServer) -> Iterator[OpenAIChat]:
+    with OpenAIChat(srv.base_url, "test-model", backoff_base=0.01,
+                    api_key_env="MEMLANE_TEST_NO_SUCH_KEY") as client:
+        yield client
+
+
+def test_plain_json_reply(srv: ChatServer, llm: OpenAIChat) -> None:
+    srv.script_json({"name": "x", "tags": ["a"], "n": 3})
+    assert complete_json(llm, ASK, SCHEMA) == {"name": "x", "tags": ["a"], "n": 3}
+    assert srv.chat_requests[-1].body["response_format"] == {"type": "json_object"}
+    assert srv.chat_requests[-1].messages == ASK
+
+
+def test_fenced_json_with_prose_is_accepted(srv: ChatServer, llm: OpenAIChat) -> None:
+    srv.script('Sure! Here it is:\n```json\n{"name": "fenced", "tags": []}\n```\nAnything else?')
+    assert complete_json(llm, ASK, SCHEMA) == {"name": "fenced", "tags": []}
+    assert len(srv.chat_requests) == 1  # no repair needed
+
+
+def test_malformed_then_valid_sends_a_repair_turn(srv: ChatServer, llm: OpenAIChat) -> None:
+    srv.script('{"name": "broken", "tags": [}', '{"name": "fixed", "tags": ["ok"]}')
+    assert complete_json(llm, ASK, SCHEMA) == {"name": "fixed", "tags": ["ok"]}
+    first, second = srv.chat_requests
+    assert first.messages == ASK
+    assert second.messages[: len(ASK)] == ASK
+    assert second.messages[2] == {"role": "assistant", "content": '{"name": "broken", "tags": [}'}
+    repair = second.messages[3]
+    assert repair["role"] == "user"
+    assert repair["content"].startswith("Your previous answer was not valid JSON: ")
+    assert "only the JSON object" in repair["content"]
+
+
+def test_schema_violation_is_repaired_with_its_path(srv: ChatServer, llm: OpenAIChat) -> None:
+    srv.script_json({"name": "x", "tags": ["a", 7]}, {"name": "x", "tags": ["a", "7"]})
+    assert complete_json(llm, ASK, SCHEMA) == {"name": "x", "tags": ["a", "7"]}
+    assert "$.tags[1]: expected string, got integer" in srv.chat_requests[1].messages[-1]["content"]
+
+
+def test_always_malformed_raises_bad_response(srv: ChatServer, llm: OpenAIChat) -> None:
+    srv.reply = lambda body: "I cannot produce JSON today."
+    with pytest.raises(LLMBadResponse) as info:
+        complete_json(llm, ASK, SCHEMA, repairs=2)
+    assert len(srv.chat_requests) == 3  # the ask and two repairs
+    assert "no valid JSON after 3 attempts" in str(info.value)
+    assert "no JSON object found" in str(info.value)
+    assert info.value.reply == "I cannot produce JSON today."
+
+
+def test_zero_repairs_makes_one_request(srv: ChatServer, llm: OpenAIChat) -> None:
+    srv.script("nope", '{"name": "late", "tags": []}')
+    with pytest.raises(LLMBadResponse, match="after 1 attempt:"):
+        complete_json(llm, ASK, SCHEMA, repairs=0)
+    assert len(srv.chat_requests) == 1 and srv.pending == 1
+
+
+def test_violation_message_names_the_path() -> None:
+    bad: dict[str, Any] = {
+        "topic": "t", "context": "c",
+        "facts": [{"subject": "user", "predicate": "likes", "object": "tea", "turn": 1},
+                  {"subject": "user", "predicate": "likes", "object": "jazz", "turn": "2"}],
+    }
+    with pytest.raises(SchemaViolation) as info:
+        validate_json(bad, SUMMARY_SCHEMA)
+    assert info.value.path == "$.facts[1].turn"
+    assert str(info.value) == '$.facts[1].turn: expected integer, got string ("2")'
+    missing = r"^\$\.entities\[0\]: missing required property 'name'$"
+    with pytest.raises(SchemaViolation, match=missing):
+        validate_json({"topic": "t", "context": "c", "entities": [{"type": "person"}]},
+                      SUMMARY_SCHEMA)
+    with pytest.raises(SchemaViolation, match=r"^\$: expected object, got array"):
+        validate_json([], SUMMARY_SCHEMA)
+
+
+def test_validator_types() -> None:
+    validate_json(3.0, {"type": "integer"})  # an integral number is an integer in JSON Schema
+    validate_json(None, {"type": ["string", "null"]})
+    validate_json("b", {"enum": ["a", "b"]})
+    for value, schema in [
+        (True, {"type": "integer"}), (True, {"type": "number"}), (1, {"type": "boolean"}),
+        (1.5, {"type": "integer"}), ("1", {"type": "number"}), ("c", {"enum": ["a", "b"]}),
+    ]:
+        with pytest.raises(SchemaViolation):
+            validate_json(value, schema)
+
+
+def test_extract_json_variants() -> None:
+    assert extract_json('{"a": 1}') == {"a": 1}
+    assert extract_json('<think>maybe {"a": 0}?</think>\n{"a": 2}') == {"a": 2}
+    assert extract_json('Result: {"a": {"b": [1, 2]}} -- done {not json}') == {"a": {"b": [1, 2]}}
+    assert extract_json("```\n[1, 2]\n```", want="array") == [1, 2]
+    with pytest.raises(ValueError, match="empty"):
+        extract_json("   ")
+    with pytest.raises(ValueError, match="does not parse"):
+        extract_json('{"a": 1,,}')
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(obj=st.dictionaries(st.text(max_size=6), _json, max_size=4),
+       before=st.sampled_from(["", "Here you go: ", "Sure.\n\n", "Answer (JSON):\n"]),
+       after=st.sampled_from(["", "\nHope this helps!", " -- end", "\n\nNote: {braces} here"]),
+       fence=st.booleans(), indent=st.sampled_from([None, 2]))
+def test_extract_json_finds_any_wrapped_object(
+    obj: dict[str, Any], before: str, after: str, fence: bool, indent: int | None
+) -> None:
+    body = json.dumps(obj, indent=indent)
+    if fence:
+        body = f"```json\n{body}\n```"
+    assert extract_json(before + body + after) == obj

@@ -1,0 +1,243 @@
+"""OpenAIChat against a real loopback server speaking /v1/chat/completions."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+
+from memlane.backends.llm import (
+    LLMBadResponse,
+    LLMError,
+    LLMHTTPError,
+    LLMRateLimited,
+    LLMTimeout,
+    OpenAIChat,
+    RateLimiter,
+)
+from memlane.config import LLMServiceConfig
+from memlane.errors import BackendError
+from memlane.testing.llm_server import ChatServer
+
+KEY = "sk-test-0123456789abcdefghijklmnop"
+HI = [{"role": "user", "content": "hello there"}]
+
+
+def chat(srv: ChatServer, **kw: object) -> OpenAIChat:
+    opts: dict[str, object] = {"backoff_base": 0.01, "api_key_env": "MEMLANE_TEST_NO_SUCH_KEY"}
+    opts.update(kw)
+    return OpenAIChat(srv.base_url, "test-model", **opts)  # type: ignore[arg-type]
+
+
+def test_text_reply_and_request_shape(srv: ChatServer) -> None:
+    srv.script("Hi! How can I help?")
+    with chat(srv, temperature=0.2) as llm:
+        assert llm.name == "openai:test-model"
+        assert llm.complete(HI) == "Hi! How can I help?"
+        # no scripted reply left: the default reply function answers
+        assert llm.complete([{"role": "user", "content": "ping"}], max_tokens=5) == "echo: ping"
+    first, second = srv.chat_requests
+    assert first.method == "POST" and first.path == "/v1/chat/completions"
+    assert first.body == {"model": "test-model", "messages": HI, "temperature": 0.2}
+    assert second.body["max_tokens"] == 5 and "response_format" not in second.body
+
+
+def test_json_mode_sends_response_format(srv: ChatServer) -> None:
+    srv.script_json({"ok": True})
+    with chat(srv) as llm:
+        assert llm.complete(HI, json_mode=True, temperature=0.7) == '{"ok": true}'
+    body = srv.chat_requests[-1].body
+    assert body["response_format"] == {"type": "json_object"}
+    assert body["temperature"] == 0.7
+
+
+def test_json_mode_falls_back_when_server_refuses_response_format() -> None:
+    with ChatServer(json_mode_supported=False) as srv, chat(srv) as llm:
+        srv.script("{}", "{}")
+        assert llm.complete(HI, json_mode=True) == "{}"
+        assert llm.complete(HI, json_mode=True) == "{}"
+        sent = [r.body for r in srv.chat_requests]
+    assert len(sent) == 3  # refused once, asked again without it, then never sent again
+    assert "response_format" in sent[0]
+    assert "response_format" not in sent[1] and "response_format" not in sent[2]
+
+
+def test_auth_header_only_with_a_key(srv: ChatServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    with chat(srv) as llm:
+        llm.complete(HI)
+    assert "authorization" not in srv.chat_requests[-1].headers
+    with chat(srv, api_key=KEY) as llm:
+        llm.complete(HI)
+    assert srv.chat_requests[-1].headers["authorization"] == f"Bearer {KEY}"
+    monkeypatch.setenv("MEMLANE_TEST_LLM_KEY", "key-from-env-123")
+    with chat(srv, api_key_env="MEMLANE_TEST_LLM_KEY") as llm:
+        llm.complete(HI)
+    assert srv.chat_requests[-1].headers["authorization"] == "Bearer key-from-env-123"
+
+
+def test_server_with_api_key_rejects_missing_key() -> None:
+    with ChatServer(api_key=KEY) as srv, chat(srv, max_retries=0) as llm:
+        with pytest.raises(LLMHTTPError) as info:
+            llm.complete(HI)
+        assert info.value.status == 401
+        with chat(srv, api_key=KEY) as good:
+            assert good.complete(HI) == "echo: hello there"
+
+
+def test_retries_after_500_and_429(srv: ChatServer) -> None:
+    srv.fail(500)
+    srv.fail(429, headers={"Retry-After": "0"})
+    srv.script("finally")
+    with chat(srv, max_retries=3) as llm:
+        assert llm.complete(HI) == "finally"
+    assert len(srv.chat_requests) == 3
+    assert srv.pending == 0
+
+
+def test_persistent_500_raises_http_error_naming_status_and_url(srv: ChatServer) -> None:
+    srv.fail(500, times=10)
+    with chat(srv, max_retries=2) as llm, pytest.raises(LLMHTTPError) as info:
+        llm.complete(HI)
+    err = info.value
+    assert err.status == 500 and isinstance(err, BackendError)
+    assert "HTTP 500" in str(err) and f"{srv.base_url}/chat/completions" in str(err)
+    assert "after 3 attempts" in str(err)
+    assert len(srv.chat_requests) == 3  # the first try and two retries
+
+
+def test_client_error_is_not_retried(srv: ChatServer) -> None:
+    srv.fail(404, times=5, message="model 'nope' not found")
+    with chat(srv, max_retries=3) as llm, pytest.raises(LLMHTTPError) as info:
+        llm.complete(HI)
+    assert info.value.status == 404 and "model 'nope' not found" in str(info.value)
+    assert len(srv.chat_requests) == 1
+
+
+def test_persistent_429_raises_rate_limited(srv: ChatServer) -> None:
+    srv.fail(429, times=5, headers={"Retry-After": "0"})
+    with chat(srv, max_retries=1) as llm, pytest.raises(LLMRateLimited) as info:
+        llm.complete(HI)
+    assert info.value.status == 429 and info.value.retry_after == 0
+    assert len(srv.chat_requests) == 2
+
+
+def test_long_retry_after_raises_at_once(srv: ChatServer) -> None:
+    srv.fail(429, headers={"Retry-After": "3600"})
+    start = time.monotonic()
+    with chat(srv, max_retries=3) as llm, pytest.raises(LLMRateLimited) as info:
+        llm.complete(HI)
+    assert time.monotonic() - start < 5
+    assert info.value.retry_after == 3600 and len(srv.chat_requests) == 1
+
+
+def test_delay_beyond_timeout_raises_timeout(srv: ChatServer) -> None:
+    srv.delay(3.0)
+    start = time.monotonic()
+    with chat(srv, timeout=0.3, max_retries=0) as llm, pytest.raises(LLMTimeout) as info:
+        llm.complete(HI)
+    assert time.monotonic() - start < 2.5  # gave up on its own, did not wait for the answer
+    assert "0.3s" in str(info.value) and "/chat/completions" in str(info.value)
+
+
+def test_timeout_is_retried(srv: ChatServer) -> None:
+    srv.delay(3.0)
+    srv.script("second try")
+    with chat(srv, timeout=0.3, max_retries=1) as llm:
+        assert llm.complete(HI) == "second try"
+    assert len(srv.chat_requests) == 2
+
+
+def test_unreachable_port_raises_llm_error() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with OpenAIChat(f"http://127.0.0.1:{port}/v1", "m", max_retries=1, backoff_base=0.01,
+                    api_key=KEY) as llm, pytest.raises(LLMError) as info:
+        llm.complete(HI)
+    assert f"127.0.0.1:{port}" in str(info.value) and "could not connect" in str(info.value)
+    assert KEY not in str(info.value)
+
+
+def test_errors_never_contain_the_key(srv: ChatServer) -> None:
+    srv.fail(500, message=f"rejected key {KEY}")
+    with chat(srv, api_key=KEY, max_retries=0) as llm, pytest.raises(LLMHTTPError) as info:
+        llm.complete(HI)
+    assert KEY not in str(info.value) and "rejected key ***" in str(info.value)
+
+
+def test_empty_answer_is_a_bad_response(srv: ChatServer) -> None:
+    srv.script("")
+    with chat(srv) as llm, pytest.raises(LLMBadResponse, match="empty answer"):
+        llm.complete(HI)
+
+
+def test_secrets_are_redacted_before_sending(srv: ChatServer) -> None:
+    secret = "sk-proj-abcdefghijklmnopqrstuvwxyz012345"
+    messages = [
+        {"role": "system", "content": "db is postgres://app:hunter2secret@db.internal/app"},
+        {"role": "user", "content": f"my key is {secret}, and password=Tr0ub4dor&3 ok?"},
+        {"role": "user", "content": [{"type": "text", "text": f"again {secret}"}]},
+    ]
+    with chat(srv) as llm:
+        llm.complete(messages)
+    raw = srv.chat_requests[-1].raw.decode()
+    assert secret not in raw and "hunter2secret" not in raw and "Tr0ub4dor" not in raw
+    sent = srv.chat_requests[-1].messages
+    assert "[REDACTED:api_key]" in sent[1]["content"]
+    assert "[REDACTED:password]" in sent[0]["content"]
+    assert "[REDACTED:password]" in sent[1]["content"]
+    assert sent[2]["content"][0]["text"] == "again [REDACTED:api_key]"
+    assert messages[1]["content"].startswith("my key is sk-proj")  # the caller's list is untouched
+
+
+def test_rate_limiter_spaces_requests(srv: ChatServer) -> None:
+    with chat(srv, requests_per_minute=600) as llm:  # one request every 0.1 s
+        for _ in range(4):
+            llm.complete(HI)
+    times = [r.at for r in srv.chat_requests]
+    assert len(times) == 4
+    assert times[-1] - times[0] >= 0.25  # 3 gaps of 0.1 s, generous margin
+
+
+def test_rate_limiter_token_bucket_with_a_fake_clock() -> None:
+    now = [100.0]
+    slept: list[float] = []
+
+    def sleep(s: float) -> None:
+        slept.append(s)
+        now[0] += s
+
+    bucket = RateLimiter(60, clock=lambda: now[0], sleep=sleep)  # one a second
+    assert bucket.acquire() == 0.0
+    assert bucket.acquire() == pytest.approx(1.0)
+    now[0] += 5.0  # idle: the bucket refills to its burst of 1, not 5
+    assert bucket.acquire() == 0.0
+    assert bucket.acquire() == pytest.approx(1.0)
+    assert slept == [pytest.approx(1.0), pytest.approx(1.0)]
+    assert RateLimiter(0).acquire() == 0.0
+
+
+def test_from_config(srv: ChatServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMLANE_TEST_SERVICE_KEY", "svc-key-456")
+    service = LLMServiceConfig(
+        base_url=srv.base_url, model="svc-model", api_key_env="MEMLANE_TEST_SERVICE_KEY",
+        timeout_seconds=7, max_retries=1, requests_per_minute=120, temperature=0.3,
+    )
+    with OpenAIChat.from_config(service) as llm:
+        assert (llm.model, llm.timeout) == ("svc-model", 7)
+        assert (llm.max_retries, llm.temperature) == (1, 0.3)
+        assert llm.limiter.per_minute == 120
+        llm.complete(HI)
+    req = srv.chat_requests[-1]
+    assert req.headers["authorization"] == "Bearer svc-key-456"
+    assert req.body["model"] == "svc-model" and req.body["temperature"] == 0.3
+    with OpenAIChat.from_config(service, "other-model") as llm:
+        assert llm.name == "openai:other-model"
+
+
+def test_constructor_rejects_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="http"):
+        OpenAIChat("localhost:8080", "m")
+    with pytest.raises(ValueError, match="model"):
+        OpenAIChat("http://127.0.0.1:1/v1", "")
