@@ -33,7 +33,10 @@ from memlane.errors import ConfigError
 from memlane.types import PRIVACIES
 
 __all__ = [
+    "ConfidenceConfig",
     "Config",
+    "FactsConfig",
+    "HygieneConfig",
     "EmbeddingConfig",
     "IndexingConfig",
     "IngestConfig",
@@ -153,6 +156,89 @@ class IndexingConfig:
 
 
 @dataclass(frozen=True)
+class ConfidenceConfig:
+    """The confidence model of facts. ``[memory.confidence]``.
+
+    ``score = base(source) × min(1 + reinforcement_step × reinforcements, reinforcement_cap)
+    × staleness × (0 if superseded)``; staleness is 1.0 until ``staleness_days`` since the
+    last access, then falls linearly to ``staleness_floor`` at ``staleness_full_days``.
+    """
+
+    base_stated: float = 1.0
+    base_system: float = 0.9
+    base_observed: float = 0.7
+    base_inferred: float = 0.5
+    reinforcement_step: float = 0.1
+    reinforcement_cap: float = 1.5
+    staleness_days: float = 30.0
+    staleness_full_days: float = 365.0
+    staleness_floor: float = 0.5
+    touch_on_access: bool = True
+    """Searching a fact counts as an access (its staleness clock restarts)."""
+
+    def __post_init__(self) -> None:
+        for name in ("base_stated", "base_system", "base_observed", "base_inferred"):
+            _check(0 <= getattr(self, name) <= 1, f"confidence.{name}", "must be between 0 and 1")
+        _check(self.reinforcement_step >= 0, "confidence.reinforcement_step", "must be >= 0")
+        _check(self.reinforcement_cap >= 1, "confidence.reinforcement_cap", "must be >= 1")
+        _check(self.staleness_days >= 0, "confidence.staleness_days", "must be >= 0")
+        _check(self.staleness_full_days > self.staleness_days, "confidence.staleness_full_days",
+               "must be greater than staleness_days")
+        _check(0 <= self.staleness_floor <= 1, "confidence.staleness_floor", "must be between 0 and 1")
+
+
+_MULTI = ("likes", "dislikes", "visited", "has", "acquired", "started", "signed_up_for", "uses",
+          "studied_at", "allergic_to", "sister", "brother", "friend", "colleague", "coworker",
+          "son", "daughter", "cousin", "cat", "dog", "pet", "puppy", "kitten", "niece", "nephew",
+          "neighbor", "aunt", "uncle")
+
+
+@dataclass(frozen=True)
+class FactsConfig:
+    """Which predicates hold one value at a time. ``[memory.facts]``.
+
+    A new fact with the same subject and predicate but another object supersedes the old
+    one when the predicate is single-valued (a city, a job, a key) and accumulates when it
+    is multi-valued (likes, visited).
+    """
+
+    multi_valued: tuple[str, ...] = _MULTI
+    single_valued: tuple[str, ...] = ()
+    """Listed here wins over multi_valued."""
+    default_single_valued: bool = True
+    """Cardinality of predicates in neither list."""
+
+
+@dataclass(frozen=True)
+class HygieneConfig:
+    """Expiry, lane caps and compaction. ``[memory.hygiene]``."""
+
+    lane_caps: tuple[str, ...] = ("ephemeral=5000",)
+    """``lane=max_items`` pairs; the lowest-value items of a lane over its cap are evicted."""
+    compact_min_summaries: int = 5
+    """A topic with more summaries than this is folded into one decision record."""
+    compact_older_than_days: float = 90.0
+    """...or when its summaries are all older than this (and there are at least two)."""
+
+    def caps(self) -> dict[str, int]:
+        out = {}
+        for pair in self.lane_caps:
+            lane, _, n = pair.partition("=")
+            out[lane.strip()] = int(n)
+        return out
+
+    def __post_init__(self) -> None:
+        from memlane.types import LANES
+
+        for pair in self.lane_caps:
+            lane, sep, n = pair.partition("=")
+            _check(bool(sep) and lane.strip() in LANES and n.strip().isdigit(), "hygiene.lane_caps",
+                   f"{pair!r} must be lane=max_items with a lane of {', '.join(LANES)}")
+        _check(self.compact_min_summaries >= 2, "hygiene.compact_min_summaries", "must be >= 2")
+        _check(self.compact_older_than_days > 0, "hygiene.compact_older_than_days", "must be > 0")
+
+
+@dataclass(frozen=True)
 class LLMServiceConfig:
     """One OpenAI-compatible chat endpoint. ``[llm.services.NAME]``."""
 
@@ -185,6 +271,9 @@ class Config:
     embedding: EmbeddingConfig = field(default_factory=EmbeddingConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
     indexing: IndexingConfig = field(default_factory=IndexingConfig)
+    confidence: ConfidenceConfig = field(default_factory=ConfidenceConfig)
+    facts: FactsConfig = field(default_factory=FactsConfig)
+    hygiene: HygieneConfig = field(default_factory=HygieneConfig)
     llm_services: dict[str, LLMServiceConfig] = field(default_factory=dict)
 
     def llm_service(self, name: str) -> LLMServiceConfig:
@@ -210,6 +299,9 @@ _SECTIONS = {
     "embedding": EmbeddingConfig,
     "search": SearchConfig,
     "indexing": IndexingConfig,
+    "confidence": ConfidenceConfig,
+    "facts": FactsConfig,
+    "hygiene": HygieneConfig,
 }
 
 

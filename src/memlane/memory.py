@@ -12,10 +12,15 @@ from types import TracebackType
 from typing import IO, Any
 
 from memlane.config import Config, load_config
-from memlane.errors import ValidationError
+from memlane.errors import NotFoundError, ValidationError
 from memlane.index.embed import Embeddings
 from memlane.index.indexer import close_idle, index_pending
+from memlane.index.compact import CompactReport, compact
+from memlane.index.facts import FactOutcome, FactView, view
+from memlane.index.hygiene import GcReport, collect_garbage
+from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.offline import OfflineIntelligence
+from memlane.index.upsert import add_fact, slugify, upsert_item
 from memlane.index.pipeline import Intelligence, process_queue, store_intelligence
 from memlane.index.schema import SUMMARY_SCHEMA_VERSION, Extraction, SessionSummary
 from memlane.index.worker import IndexWorker
@@ -314,7 +319,7 @@ class Memory:
     def start_worker(self, poll_seconds: float = 5.0) -> IndexWorker:
         """Index in a background thread every ``poll_seconds``; stopped by ``close()``."""
         if self._worker is None:
-            self._worker = IndexWorker(self.index, poll_seconds=poll_seconds)
+            self._worker = IndexWorker(self.work_once, poll_seconds=poll_seconds)
         return self._worker.start()
 
     # -- search -------------------------------------------------------------------------
@@ -375,10 +380,127 @@ class Memory:
         hits = self.search(query, scope=scope, k=k, now=now)
         return pack_hits(query, hits, budget, token_counter or ApproxTokenCounter())
 
+    # -- items, facts, topics -----------------------------------------------------------
+    def upsert(
+        self,
+        text: str,
+        *,
+        kind: str = "note",
+        scope: str | None = None,
+        agent: str | None = None,
+        project: str | None = None,
+        at: datetime | str | None = None,
+        lane: str = "semantic",
+        durability: str = "long",
+        privacy: str = "private",
+        trust: float = 1.0,
+        source: str = "stated",
+        ttl_seconds: int | None = None,
+        topics: list[str] | tuple[str, ...] = (),
+        pinned: bool = False,
+        dedupe: bool = False,
+        extra: dict[str, Any] | None = None,
+    ) -> int:
+        """Store one memory item directly (a note, preference, plan, decision…); returns its id.
+
+        ``topics`` tag it ``topic:<slug>`` and add it to that topic's story thread;
+        ``dedupe`` returns the existing id when the same (agent, project, kind, text) is
+        stored; ``ttl_seconds`` lets hygiene expire it. Secrets are redacted first.
+        """
+        return upsert_item(self, text, kind=kind, scope=scope, agent=agent, project=project, at=at,
+                           lane=lane, durability=durability, privacy=privacy, trust=trust,
+                           source=source, ttl_seconds=ttl_seconds, topics=topics, pinned=pinned,
+                           dedupe=dedupe, extra=extra)
+
+    def pin(self, item_id: int, pinned: bool = True) -> None:
+        """Pin an item: packs always include it first; hygiene never removes it."""
+        with self.store.atomic():
+            self.store.set_pinned(item_id, pinned)
+
+    def thread(self, topic: str, scope: str | None = None) -> list[Item]:
+        """The story thread of a topic: every active item tagged ``topic:<slug>``, in time order."""
+        return self.store.items_with_keyword(f"topic:{slugify(topic)}", scope)
+
+    def add_fact(
+        self,
+        subject: str,
+        predicate: str,
+        obj: str,
+        *,
+        scope: str,
+        source: str = "stated",
+        at: datetime | str | None = None,
+    ) -> FactOutcome:
+        """Tell memlane a fact: same value reinforces, a new value of a single-valued
+        predicate supersedes (the old one is kept for audit), multi-valued ones accumulate."""
+        return add_fact(self, subject, predicate, obj, scope=scope, source=source, at=at)
+
+    def facts(
+        self,
+        scope: str | None = None,
+        subject: str | None = None,
+        *,
+        include_superseded: bool = False,
+        now: datetime | str | None = None,
+    ) -> list[FactView]:
+        """Facts with their confidence as of ``now``; current ones unless asked."""
+        when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
+        rows = self.store.list_facts(scope, normalize_name(subject) if subject else None,
+                                     include_superseded)
+        return [view(f, self.config.confidence, when) for f in rows]
+
+    def fact_history(self, subject: str, predicate: str, scope: str | None = None) -> list[dict[str, Any]]:
+        """Every value ``subject predicate`` has had, oldest first, with when, from which
+        session, whether it is current, what replaced it and each event."""
+        rows = self.store.fact_history(scope, normalize_name(subject), normalize_predicate(predicate))
+        events = self.store.fact_events([f.id for f in rows])
+        now = time.time()
+        out = []
+        for f in rows:
+            v = view(f, self.config.confidence, now)
+            out.append({**dataclasses.asdict(v),
+                        "events": [e for e in events if e["fact_id"] == f.id]})
+        return out
+
+    def forget_fact(self, fact_id: int) -> None:
+        """Hard delete a fact with its item, vector and lexical rows."""
+        with self.store.atomic():
+            self.store.delete_fact(fact_id)
+            self.store.bump("facts_forgotten")
+
+    def graph(self, entity: str, scope: str | None = None) -> dict[str, Any]:
+        """An entity's node(s), its relations and the items that mention it."""
+        norm = normalize_name(entity)
+        nodes = self.store.find_entities(norm, scope)
+        if not nodes:
+            raise NotFoundError(f"entity {entity!r} is not in the graph"
+                                + (f" of scope {scope!r}" if scope else ""))
+        edges = self.store.relations_of(norm, scope)
+        mentions = [i for n in nodes for i in self.store.items_with_entity(n.name, n.scope)]
+        return {"entity": nodes, "relations": edges, "items": mentions}
+
     # -- maintenance --------------------------------------------------------------------
     def forget_item(self, item_id: int) -> None:
         """Delete an item with its lexical and vector rows."""
         self.store.delete_item(item_id)
+
+    def gc(self, now: datetime | str | None = None) -> GcReport:
+        """Expire items past their TTL and evict the lowest-value items of lanes over cap."""
+        when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
+        return collect_garbage(self.store, self.config.hygiene, when)
+
+    def compact(self, *, scope: str | None = None, topic: str | None = None,
+                now: datetime | str | None = None) -> CompactReport:
+        """Fold topics' summaries into decision records; write weekly roll-ups."""
+        when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
+        return compact(self.store, self.embeddings, self.config.hygiene, when, scope=scope,
+                       topic=slugify(topic) if topic else None)
+
+    def work_once(self, now: datetime | str | None = None) -> IndexReport:
+        """What the background worker does each round: index, then hygiene."""
+        report = self.index(now)
+        self.gc(now)
+        return report
 
     def stats(self) -> dict[str, Any]:
         """Counts, counters, the summary queue and average summary latency."""

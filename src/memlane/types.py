@@ -114,6 +114,7 @@ class Item:
     status: str = "active"
     dedupe_hash: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    pinned: bool = False
 
 
 @dataclass(frozen=True, slots=True)

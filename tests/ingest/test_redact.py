@@ -1,6 +1,12 @@
+import re
+
 import pytest
 
 from memlane.ingest.redact import redact
+
+
+def _untagged(text: str) -> str:
+    return re.sub(r"#[0-9a-f]{4}\]", "]", text)
 
 CASES = [
     ("my key is sk-abcdefghijklmnopqrstuvwxyz123456", "sk-abc", "[REDACTED:api_key]"),
@@ -24,7 +30,8 @@ CASES = [
 def test_secrets_are_replaced_by_typed_placeholders(text, secret, expected):
     out, n = redact(text)
     assert secret not in out
-    assert expected in out
+    assert expected in _untagged(out)
+    assert re.search(r"\[REDACTED:\w+#[0-9a-f]{4}\]", out)
     assert n >= 1
 
 
@@ -41,3 +48,11 @@ def test_ordinary_text_is_untouched(text):
 def test_redaction_is_idempotent():
     once, _ = redact("password: hunter22 and sk-abcdefghijklmnopqrstuvwxyz")
     assert redact(once) == (once, 0)
+
+
+def test_tags_tell_different_secrets_apart_and_keep_equal_ones_equal():
+    a1, _ = redact("key sk-aaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+    a2, _ = redact("again sk-aaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+    b, _ = redact("key sk-bbbbbbbbbbbbbbbbbbbbbbbbbbbb")
+    tag = re.compile(r"\[REDACTED:api_key#([0-9a-f]{4})\]")
+    assert tag.search(a1).group(1) == tag.search(a2).group(1) != tag.search(b).group(1)

@@ -45,7 +45,7 @@ def test_close_session_and_idle_sweep(mem):
 def test_secrets_are_redacted_before_storage(mem):
     m = mem.add_message("a", "user", "my key is sk-abcdefghijklmnopqrstuvwxyz123", T0)
     stored = mem.messages(m.session_id)[0]
-    assert "sk-abc" not in stored.text and "[REDACTED:api_key]" in stored.text
+    assert "sk-abc" not in stored.text and "[REDACTED:api_key#" in stored.text
     assert stored.redactions == 1
     row = mem.store.db.execute("SELECT group_concat(text) FROM messages").fetchone()[0]
     assert "sk-abc" not in row

@@ -29,7 +29,8 @@ def _slug(text: str) -> str:
 
 def normalize_predicate(predicate: str) -> str:
     """``"Lives In"`` → ``lives_in``; synonyms the extractor emits map to one name."""
-    slug = _slug(predicate)
+    slug = re.sub(r"^(?:(?:my|the|our|your|user_s|users|his|her|their|current|new)_)+", "", _slug(predicate))
+    slug = slug or _slug(predicate)
     return PREDICATE_SYNONYMS.get(slug, slug)
 
 

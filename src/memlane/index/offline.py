@@ -82,7 +82,8 @@ _VAL = (
 _FIRST_PERSON: list[tuple[re.Pattern[str], str, str | None]] = [
     (re.compile(r"\b(?i:my)\s+(" + "|".join(_KIN) + r")(?:'s name is|\s+is called|\s+is named|\s+named|,)?\s+([A-Z][a-z]+)\b"), "user", None),
     (re.compile(r"\bmy favou?rite\s+([a-z]+(?:\s[a-z]+)?)\s+(?:is|are)\s+" + _VAL, re.I), "user", "favorite_{0}"),
-    (re.compile(r"\b[Mm]y\s+(?:new\s+|current\s+)?([a-z]+(?:\s[a-z]+){0,2})\s+(?:is|are|was)\s+(?:now\s+)?" + _VAL), "user", "{0}"),
+    (re.compile(r"\b[Mm]y\s+(?:new\s+|current\s+)?((?:[a-z]+|[A-Z]{2,})(?:\s(?:[a-z]+|[A-Z]{2,})){0,2})"
+                r"\s+(?:is|are|was)\s+(?:now\s+)?" + _VAL), "user", "{0}"),
     (re.compile(r"\bi\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+(?:back\s+)?to\s+" + _VAL, re.I), "user", "lives_in"),
     (re.compile(r"\bi\s+(?:currently\s+)?live\s+in\s+" + _VAL, re.I), "user", "lives_in"),
     (re.compile(r"\bi\s+(?:currently\s+)?work\s+(?:at|for)\s+" + _VAL, re.I), "user", "works_at"),

@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from memlane.config import Config
+from memlane.config import Config, FactsConfig
 from memlane.errors import MemlaneError
 from memlane.index.embed import Embeddings
-from memlane.index.normalize import normalize_name, normalize_predicate, normalize_value
+from memlane.index.facts import apply_fact
+from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.schema import Extraction, SessionSummary
 from memlane.types import Message, Session
 
@@ -54,6 +55,7 @@ def store_intelligence(
     messages: Sequence[Message],
     summary: SessionSummary,
     extraction: Extraction,
+    facts_cfg: FactsConfig,
 ) -> None:
     """Write summary, facts, entities and relations of a session in one transaction.
 
@@ -92,16 +94,23 @@ def store_intelligence(
     vectors = embeddings.for_index([r["text"] for r in rows])
     with store.atomic():
         store.clear_intelligence(session.id)
-        ids = store.insert_items(rows)
-        store.put_vectors(embeddings.model, list(zip(ids, vectors, strict=True)))
-        for item_id, (f, pred, msg) in zip(ids[1 : 1 + len(facts)], facts, strict=True):
-            store.insert_fact({
-                "item_id": item_id, "scope": scope, "subject": f.subject, "predicate": pred,
-                "object": f.object, "norm_subject": normalize_name(f.subject),
-                "norm_predicate": pred, "norm_object": normalize_value(f.object),
-                "source": f.source, "session_id": session.id,
-                "message_id": msg.id if msg else None, "at": msg.at.timestamp() if msg else end,
-            })
+        fact_rows = rows[1 : 1 + len(facts)]
+        other = [rows[0], *rows[1 + len(facts):]]
+        other_vecs = [vectors[0], *vectors[1 + len(facts):]]
+        ids = store.insert_items(other)
+        store.put_vectors(embeddings.model, list(zip(ids, other_vecs, strict=True)))
+        for row, vec, (f, pred, msg) in zip(fact_rows, vectors[1 : 1 + len(facts)], facts, strict=True):
+
+            def make_item(row: dict[str, Any] = row, vec: Any = vec) -> int:
+                (item_id,) = store.insert_items([row])
+                store.put_vectors(embeddings.model, [(item_id, vec)])
+                return item_id
+
+            apply_fact(
+                store, facts_cfg, scope=scope, subject=f.subject, predicate=pred, obj=f.object,
+                source=f.source, at=row["at"], session_id=session.id,
+                message_id=msg.id if msg else None, make_item=make_item,
+            )
         for e in extraction.entities:
             store.upsert_entity(scope, e.name, normalize_name(e.name), e.type, e.context, end)
         for r in extraction.relations:
@@ -144,7 +153,8 @@ def process_queue(
         started = time.perf_counter()
         try:
             summary, extraction = intelligence.summarize(session.scope, messages)
-            store_intelligence(store, embeddings, session, messages, summary, extraction)
+            store_intelligence(store, embeddings, session, messages, summary, extraction,
+                               config.facts)
         except (MemlaneError, ValueError, KeyError, TypeError) as e:
             reason = f"{type(e).__name__}: {e}"
             delay = cfg.retry_base_seconds * 2 ** (session.attempts - 1)

@@ -1,12 +1,15 @@
 """Secret redaction: applied before anything is stored or sent to a model.
 
-Each secret is replaced by a typed placeholder such as ``[REDACTED:api_key]`` so the
-text still reads naturally and a reader can tell what was there.
+Each secret is replaced by a typed placeholder such as ``[REDACTED:api_key#3f2a]`` so the
+text still reads naturally, a reader can tell what was there, and two different secrets
+stay different (the tag is 4 hex digits of the secret's SHA-256).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+from typing import Any
 
 __all__ = ["PATTERNS", "redact"]
 
@@ -67,12 +70,36 @@ _MAYBE = re.compile(
 )
 
 
+def _fingerprint(repl: str) -> Any:
+    """A replacement that tags the placeholder with 4 hex digits of the secret's SHA-256.
+
+    Two different secrets then read differently (so "my key is now …" can supersede the
+    old key) while the tag reveals nothing usable (16 bits of a hash).
+    """
+    prefix = repl.startswith("\\1")
+    placeholder = repl[2:] if prefix else repl
+
+    def sub(m: re.Match[str]) -> str:
+        kept = m.group(1) if prefix else ""
+        secret = m.group(0)[len(kept):]
+        tag = hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()[:4]
+        return kept + placeholder[:-1] + f"#{tag}]"
+
+    return sub
+
+
+_COMPILED = [(kind, pattern, _fingerprint(repl)) for kind, pattern, repl in PATTERNS]
+
+
 def redact(text: str) -> tuple[str, int]:
-    """Return ``(redacted_text, number_of_secrets_replaced)``."""
+    """Return ``(redacted_text, number_of_secrets_replaced)``.
+
+    Each secret becomes ``[REDACTED:<kind>#<tag>]``, the tag being 4 hex digits of its hash.
+    """
     if _MAYBE.search(text) is None:
         return text, 0
     total = 0
-    for _kind, pattern, repl in PATTERNS:
-        text, n = pattern.subn(repl, text)
+    for _kind, pattern, sub in _COMPILED:
+        text, n = pattern.subn(sub, text)
         total += n
     return text, total

@@ -423,6 +423,10 @@ def _attach_bench() -> None:
 
 _attach_bench()
 
+from memlane.serve.cli_facts import register as _register_facts  # noqa: E402
+
+_register_facts(cli, _memory, json_option)
+
 
 def main() -> None:
     """Console entry point."""

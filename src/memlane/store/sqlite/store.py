@@ -30,7 +30,7 @@ __all__ = ["SqliteStore"]
 _ITEM_COLS = (
     "id, kind, text, at, scope, agent, project, session_id, message_id, seq, role, keywords, "
     "entities, source, durability, lane, trust, privacy, ttl_seconds, parents, children, status, "
-    "dedupe_hash, extra"
+    "dedupe_hash, extra, pinned"
 )
 _SESSION_COLS = (
     "id, scope, status, started_at, ended_at, message_count, participants, agent, project, "
@@ -78,7 +78,7 @@ def _item(r: Sequence[Any]) -> Item:
         keywords=tuple(json.loads(r[11])), entities=tuple(json.loads(r[12])), source=r[13],
         durability=r[14], lane=r[15], trust=r[16], privacy=r[17], ttl_seconds=r[18],
         parents=tuple(json.loads(r[19])), children=tuple(json.loads(r[20])), status=r[21],
-        dedupe_hash=r[22], extra=json.loads(r[23]),
+        dedupe_hash=r[22], extra=json.loads(r[23]), pinned=bool(r[24]),
     )
 
 
@@ -275,12 +275,27 @@ class SqliteStore:
 
     # -- entities, facts, relations -----------------------------------------------------
     def clear_intelligence(self, session_id: int) -> None:
-        """Remove what session intelligence derived from a session (before it is redone)."""
+        """Remove what session intelligence derived from a session (before it is redone).
+
+        Facts this session had superseded become current again first.
+        """
+        self.db.execute(
+            "UPDATE facts SET status = 'current', superseded_by = NULL WHERE superseded_by IN"
+            " (SELECT id FROM facts WHERE session_id = ?)", (session_id,),
+        )
+        self.db.execute(
+            "UPDATE items SET status = 'active' WHERE status = 'superseded' AND id IN (SELECT item_id"
+            " FROM facts WHERE status = 'current')"
+        )
+        self.db.execute(
+            "DELETE FROM fact_events WHERE fact_id IN (SELECT id FROM facts WHERE session_id = ?)",
+            (session_id,),
+        )
+        self.db.execute("DELETE FROM facts WHERE session_id = ?", (session_id,))
         self.db.execute(
             "DELETE FROM items WHERE session_id = ? AND kind IN ('summary', 'fact', 'entity')",
             (session_id,),
         )
-        self.db.execute("DELETE FROM facts WHERE session_id = ?", (session_id,))
         self.db.execute("DELETE FROM relations WHERE session_id = ?", (session_id,))
 
     def upsert_entity(self, scope: str, name: str, norm_name: str, type_: str, context: str,
@@ -324,6 +339,227 @@ class SqliteStore:
             f"SELECT {_FACT_COLS} FROM facts WHERE session_id = ? ORDER BY at, id", (session_id,)
         )
         return [_fact(r) for r in rows]
+
+    def current_facts(self, scope: str, norm_subject: str, norm_predicate: str) -> list[tuple[StoredFact, str]]:
+        """Current facts with this subject and predicate, with their normalized object."""
+        rows = self.db.execute(
+            f"SELECT {_FACT_COLS}, norm_object FROM facts WHERE scope = ? AND norm_subject = ?"
+            " AND norm_predicate = ? AND status = 'current' ORDER BY at, id",
+            (scope, norm_subject, norm_predicate),
+        )
+        return [(_fact(r), r[14]) for r in rows]
+
+    def reinforce_fact(self, fact_id: int, at: float) -> None:
+        self.db.execute(
+            "UPDATE facts SET reinforcements = reinforcements + 1,"
+            " last_accessed = max(last_accessed, ?) WHERE id = ?", (at, fact_id),
+        )
+
+    def supersede_fact(self, old_id: int, new_id: int) -> None:
+        """Mark a fact superseded by another (kept for audit, excluded from recall)."""
+        self.db.execute(
+            "UPDATE facts SET status = 'superseded', superseded_by = ? WHERE id = ?", (new_id, old_id)
+        )
+        self.db.execute(
+            "UPDATE items SET status = 'superseded', updated_at = ? WHERE id ="
+            " (SELECT item_id FROM facts WHERE id = ?)", (time.time(), old_id),
+        )
+
+    def log_fact_event(self, fact: StoredFact, kind: str, at: float, *,
+                       other_id: int | None = None, session_id: int | None = None) -> None:
+        self.db.execute(
+            "INSERT INTO fact_events (fact_id, kind, scope, subject, predicate, object, other_id,"
+            " session_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (fact.id, kind, fact.scope, fact.subject, fact.predicate, fact.object, other_id,
+             session_id, at),
+        )
+
+    def get_fact(self, fact_id: int) -> StoredFact:
+        row = self.db.execute(f"SELECT {_FACT_COLS} FROM facts WHERE id = ?", (fact_id,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"fact {fact_id} does not exist")
+        return _fact(row)
+
+    def list_facts(self, scope: str | None = None, norm_subject: str | None = None,
+                   include_superseded: bool = False, limit: int = 1000) -> list[StoredFact]:
+        where, params = [], []
+        if scope is not None:
+            where.append("scope = ?")
+            params.append(scope)
+        if norm_subject is not None:
+            where.append("norm_subject = ?")
+            params.append(norm_subject)
+        if not include_superseded:
+            where.append("status = 'current'")
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = self.db.execute(
+            f"SELECT {_FACT_COLS} FROM facts {clause} ORDER BY scope, subject, predicate, at, id LIMIT ?",
+            (*params, limit),
+        )
+        return [_fact(r) for r in rows]
+
+    def fact_history(self, scope: str | None, norm_subject: str, norm_predicate: str) -> list[StoredFact]:
+        """Every value a subject's predicate has had, oldest first, current or not."""
+        sql = (f"SELECT {_FACT_COLS} FROM facts WHERE norm_subject = ? AND norm_predicate = ?")
+        params: list[Any] = [norm_subject, norm_predicate]
+        if scope is not None:
+            sql += " AND scope = ?"
+            params.append(scope)
+        return [_fact(r) for r in self.db.execute(sql + " ORDER BY at, id", params)]
+
+    def fact_events(self, fact_ids: Sequence[int]) -> list[dict[str, Any]]:
+        out = []
+        for chunk in _chunks(list(fact_ids), 500):
+            marks = ",".join("?" * len(chunk))
+            for r in self.db.execute(
+                "SELECT fact_id, kind, other_id, session_id, at FROM fact_events"
+                f" WHERE fact_id IN ({marks}) ORDER BY at, id", chunk,
+            ):
+                out.append({"fact_id": r[0], "kind": r[1], "other_id": r[2], "session_id": r[3],
+                            "at": _dt(r[4])})
+        return out
+
+    def facts_for_items(self, item_ids: Sequence[int]) -> dict[int, StoredFact]:
+        out: dict[int, StoredFact] = {}
+        for chunk in _chunks(list(item_ids), 500):
+            marks = ",".join("?" * len(chunk))
+            for r in self.db.execute(f"SELECT {_FACT_COLS} FROM facts WHERE item_id IN ({marks})", chunk):
+                out[r[1]] = _fact(r)
+        return out
+
+    def touch_facts(self, fact_ids: Sequence[int], at: float) -> None:
+        self.db.executemany(
+            "UPDATE facts SET last_accessed = max(last_accessed, ?) WHERE id = ?",
+            [(at, i) for i in fact_ids],
+        )
+
+    def delete_fact(self, fact_id: int) -> None:
+        """Hard delete: the fact, its item and that item's lexical and vector rows."""
+        fact = self.get_fact(fact_id)
+        self.db.execute("UPDATE facts SET superseded_by = NULL WHERE superseded_by = ?", (fact_id,))
+        self.db.execute("DELETE FROM facts WHERE id = ?", (fact_id,))
+        if fact.item_id is not None:
+            self.db.execute("DELETE FROM items WHERE id = ?", (fact.item_id,))
+        self.db.execute("DELETE FROM fact_events WHERE fact_id = ?", (fact_id,))
+
+    # -- hygiene, compaction, graph, topics ---------------------------------------------
+    def expire_items(self, now: float) -> int:
+        """Delete items past their TTL, with their lexical and vector rows."""
+        return self.db.execute(
+            "DELETE FROM items WHERE expires_at IS NOT NULL AND expires_at <= ? AND pinned = 0", (now,)
+        ).rowcount
+
+    def lane_count(self, lane: str) -> int:
+        return self.db.execute(
+            "SELECT count(*) FROM items WHERE lane = ? AND status = 'active'", (lane,)
+        ).fetchone()[0]
+
+    def evict_lowest(self, lane: str, n: int) -> int:
+        """Delete the ``n`` lowest-value unpinned items of a lane (least trusted, then oldest)."""
+        if n <= 0:
+            return 0
+        return self.db.execute(
+            "DELETE FROM items WHERE id IN (SELECT id FROM items WHERE lane = ? AND pinned = 0"
+            " AND status = 'active' ORDER BY trust, at, id LIMIT ?)", (lane, n),
+        ).rowcount
+
+    def items_of_kind(self, kind: str, scope: str | None = None, status: str = "active") -> list[Item]:
+        sql = f"SELECT {_ITEM_COLS} FROM items WHERE kind = ? AND status = ?"
+        params: list[Any] = [kind, status]
+        if scope is not None:
+            sql += " AND scope = ?"
+            params.append(scope)
+        return [_item(r) for r in self.db.execute(sql + " ORDER BY at, id", params)]
+
+    def link_items(self, parent_id: int, child_ids: Sequence[int], *, supersede: bool) -> None:
+        """Record ``parent`` → ``children`` links; optionally mark the children superseded."""
+        now = time.time()
+        parent = self.get_item(parent_id)
+        children = list(dict.fromkeys([*parent.children, *child_ids]))
+        self.db.execute("UPDATE items SET children = ?, updated_at = ? WHERE id = ?",
+                        (json.dumps(children), now, parent_id))
+        for cid in child_ids:
+            child = self.get_item(cid)
+            parents = list(dict.fromkeys([*child.parents, parent_id]))
+            self.db.execute(
+                "UPDATE items SET parents = ?, updated_at = ?,"
+                " status = CASE WHEN ? THEN 'superseded' ELSE status END WHERE id = ?",
+                (json.dumps(parents), now, supersede, cid),
+            )
+
+    def items_with_keyword(self, keyword: str, scope: str | None = None) -> list[Item]:
+        sql = (f"SELECT {_ITEM_COLS} FROM items WHERE status = 'active' AND EXISTS"
+               " (SELECT 1 FROM json_each(items.keywords) WHERE value = ?)")
+        params: list[Any] = [keyword]
+        if scope is not None:
+            sql += " AND scope = ?"
+            params.append(scope)
+        return [_item(r) for r in self.db.execute(sql + " ORDER BY at, id", params)]
+
+    def items_with_entity(self, name: str, scope: str | None = None, limit: int = 50) -> list[Item]:
+        sql = (f"SELECT {_ITEM_COLS} FROM items WHERE status = 'active' AND EXISTS"
+               " (SELECT 1 FROM json_each(items.entities) WHERE value = ?)")
+        params: list[Any] = [name]
+        if scope is not None:
+            sql += " AND scope = ?"
+            params.append(scope)
+        return [_item(r) for r in self.db.execute(sql + " ORDER BY at DESC, id LIMIT ?", (*params, limit))]
+
+    def find_entities(self, norm_name: str, scope: str | None = None) -> list[StoredEntity]:
+        sql = ("SELECT id, scope, name, type, context, mentions, first_seen, last_seen FROM entities"
+               " WHERE norm_name = ?")
+        params: list[Any] = [norm_name]
+        if scope is not None:
+            sql += " AND scope = ?"
+            params.append(scope)
+        return [StoredEntity(r[0], r[1], r[2], r[3], r[4], r[5], _dt(r[6]), _dt(r[7]))
+                for r in self.db.execute(sql + " ORDER BY scope", params)]
+
+    def relations_of(self, norm_name: str, scope: str | None = None) -> list[tuple[str, str, str, str]]:
+        """``(scope, from, relation, to)`` touching an entity, either direction."""
+        sql = ("SELECT scope, source_entity, relation, target_entity FROM relations"
+               " WHERE (source_entity = ? OR target_entity = ?)")
+        params: list[Any] = [norm_name, norm_name]
+        if scope is not None:
+            sql += " AND scope = ?"
+            params.append(scope)
+        rows = self.db.execute(sql + " GROUP BY scope, source_entity, relation, target_entity", params)
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def entity_names(self, scope: str) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT norm_name FROM entities WHERE scope = ?", (scope,))]
+
+    def save_pack(self, row: dict[str, Any]) -> int:
+        cur = self.db.execute(
+            "INSERT INTO packs (query, scope, budget, used, counter, text, entries, config, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (row["query"], row.get("scope"), row["budget"], row["used"], row["counter"], row["text"],
+             json.dumps(row["entries"]), json.dumps(row.get("config", {})), time.time()),
+        )
+        return int(cur.lastrowid)
+
+    def get_pack(self, pack_id: int) -> dict[str, Any]:
+        r = self.db.execute(
+            "SELECT id, query, scope, budget, used, counter, text, entries, config, created_at"
+            " FROM packs WHERE id = ?", (pack_id,),
+        ).fetchone()
+        if r is None:
+            raise NotFoundError(f"pack {pack_id} does not exist")
+        return {"id": r[0], "query": r[1], "scope": r[2], "budget": r[3], "used": r[4],
+                "counter": r[5], "text": r[6], "entries": json.loads(r[7]),
+                "config": json.loads(r[8]), "created_at": _dt(r[9])}
+
+    def set_pinned(self, item_id: int, pinned: bool) -> None:
+        if self.db.execute("UPDATE items SET pinned = ? WHERE id = ?", (int(pinned), item_id)).rowcount == 0:
+            raise NotFoundError(f"item {item_id} does not exist")
+
+    def pinned_items(self, scope: str | None = None) -> list[Item]:
+        sql = f"SELECT {_ITEM_COLS} FROM items WHERE pinned = 1 AND status = 'active'"
+        params: list[Any] = []
+        if scope is not None:
+            sql += " AND (scope = ? OR scope IS NULL)"
+            params.append(scope)
+        return [_item(r) for r in self.db.execute(sql + " ORDER BY at, id", params)]
 
     def session_relations(self, session_id: int) -> list[tuple[str, str, str]]:
         rows = self.db.execute(
@@ -423,8 +659,8 @@ class SqliteStore:
                 "INSERT INTO items (kind, text, keys, at, scope, agent, project, session_id,"
                 " message_id, seq, role, keywords, entities, source, durability, lane, trust,"
                 " privacy, ttl_seconds, expires_at, parents, children, status, dedupe_hash, extra,"
-                " created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " created_at, updated_at, pinned)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     r["kind"], r["text"], r.get("keys", ""), r["at"], r.get("scope"),
                     r.get("agent"), r.get("project"), r.get("session_id"), r.get("message_id"),
@@ -434,7 +670,7 @@ class SqliteStore:
                     r.get("privacy", "private"), ttl, r["at"] + ttl if ttl else None,
                     json.dumps(list(r.get("parents", ()))), json.dumps(list(r.get("children", ()))),
                     r.get("status", "active"), r.get("dedupe_hash"),
-                    json.dumps(r.get("extra", {})), now, now,
+                    json.dumps(r.get("extra", {})), now, now, int(bool(r.get("pinned", False))),
                 ),
             )
             ids.append(int(cur.lastrowid))

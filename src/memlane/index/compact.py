@@ -1,0 +1,139 @@
+"""Compaction: fold a topic's many summaries into one decision record; weekly roll-ups.
+
+A decision record consolidates the decisions, rationale, open questions and references
+of the summaries it absorbs, with a short narrative; the absorbed summaries become
+``superseded`` and link to it. Weekly roll-ups add one summary per scope and ISO week
+over the session summaries of that week (linking them as children, superseding none).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from memlane.config import HygieneConfig
+from memlane.index.embed import Embeddings
+from memlane.types import Item
+
+__all__ = ["CompactReport", "compact"]
+
+DAY = 86_400.0
+
+
+@dataclass(frozen=True, slots=True)
+class CompactReport:
+    decision_records: int
+    summaries_absorbed: int
+    weekly_rollups: int
+
+
+def _topic(item: Item) -> str | None:
+    for k in item.keywords:
+        if k.startswith("topic:"):
+            return k[len("topic:"):]
+    return item.keywords[0] if item.keywords else None
+
+
+def _merge(items: list[Item], key: str) -> list[str]:
+    out: list[str] = []
+    for it in items:
+        for v in (it.extra.get("summary") or {}).get(key, []) or []:
+            if v not in out:
+                out.append(v)
+    return out
+
+
+def _day(ts: datetime) -> str:
+    return ts.strftime("%Y-%m-%d")
+
+
+def _decision_record(scope: str, topic: str, items: list[Item]) -> dict[str, Any]:
+    decisions, rationale = _merge(items, "decisions"), _merge(items, "rationale")
+    open_q, refs = _merge(items, "open_questions"), _merge(items, "references")
+    narrative = "; ".join(
+        f"{_day(it.at)}: {(it.extra.get('summary') or {}).get('topic', it.text[:80])}" for it in items
+    )
+    lines = [f"Decision record · {scope} · topic {topic} · {_day(items[0].at)} to {_day(items[-1].at)}"]
+    for label, values in (("Decisions", decisions), ("Rationale", rationale),
+                          ("Open questions", open_q), ("References", refs)):
+        if values:
+            lines.append(f"{label}: " + "; ".join(values))
+    lines.append(f"Narrative ({len(items)} sessions): {narrative}")
+    return {
+        "kind": "decision", "text": "\n".join(lines), "at": items[-1].at.timestamp(), "scope": scope,
+        "agent": items[-1].agent, "project": items[-1].project, "lane": "semantic",
+        "durability": "long", "source": "inferred", "keywords": [f"topic:{topic}"],
+        "extra": {"topic": topic, "decisions": decisions, "rationale": rationale,
+                  "open_questions": open_q, "references": refs, "absorbed": [i.id for i in items]},
+    }
+
+
+def compact(
+    store: Any,
+    embeddings: Embeddings,
+    cfg: HygieneConfig,
+    now: float,
+    *,
+    scope: str | None = None,
+    topic: str | None = None,
+) -> CompactReport:
+    """Fold over-full or old topics into decision records, then write weekly roll-ups."""
+    summaries = [s for s in store.items_of_kind("summary", scope)
+                 if not s.extra.get("rollup") and not s.extra.get("on_demand")]
+    groups: dict[tuple[str, str], list[Item]] = defaultdict(list)
+    for s in summaries:
+        t = _topic(s)
+        if t is not None and (topic is None or t == topic):
+            groups[(s.scope or "", t)].append(s)
+    records = absorbed = 0
+    for (sc, t), items in sorted(groups.items()):
+        old = len(items) >= 2 and all(now - i.at.timestamp() > cfg.compact_older_than_days * DAY for i in items)
+        if len(items) <= cfg.compact_min_summaries and not old and topic is None:
+            continue
+        if len(items) < 2:
+            continue
+        row = _decision_record(sc, t, items)
+        vec = embeddings.for_index([row["text"]])
+        with store.atomic():
+            (rid,) = store.insert_items([row])
+            store.put_vectors(embeddings.model, [(rid, vec[0])])
+            store.link_items(rid, [i.id for i in items], supersede=True)
+            store.bump("decision_records")
+            store.bump("summaries_absorbed", len(items))
+        records += 1
+        absorbed += len(items)
+    return CompactReport(records, absorbed, _weekly(store, embeddings, now, scope))
+
+
+def _weekly(store: Any, embeddings: Embeddings, now: float, scope: str | None) -> int:
+    done = {(r.scope, r.extra.get("week")) for r in store.items_of_kind("summary", scope)
+            if r.extra.get("rollup") == "week"}
+    weeks: dict[tuple[str, str], list[Item]] = defaultdict(list)
+    for s in store.items_of_kind("summary", scope):
+        if s.extra.get("rollup") or s.extra.get("on_demand"):
+            continue
+        year, week, _ = s.at.isocalendar()
+        weeks[(s.scope or "", f"{year}-W{week:02d}")].append(s)
+    made = 0
+    for (sc, week), items in sorted(weeks.items()):
+        monday = datetime.fromisocalendar(int(week[:4]), int(week[6:]), 1).replace(tzinfo=UTC)
+        if (sc, week) in done or len(items) < 2 or (monday + timedelta(days=7)).timestamp() > now:
+            continue
+        topics = "; ".join((i.extra.get("summary") or {}).get("topic", "")[:100] for i in items)
+        decisions = _merge(items, "decisions")
+        text = f"Week {week} in {sc}: {len(items)} sessions. Topics: {topics}"
+        if decisions:
+            text += "\nDecisions: " + "; ".join(decisions)
+        row = {"kind": "summary", "text": text, "at": items[-1].at.timestamp(), "scope": sc,
+               "lane": "episodic", "durability": "long", "source": "inferred",
+               "extra": {"rollup": "week", "week": week, "children": [i.id for i in items]}}
+        vec = embeddings.for_index([text])
+        with store.atomic():
+            (rid,) = store.insert_items([row])
+            store.put_vectors(embeddings.model, [(rid, vec[0])])
+            store.link_items(rid, [i.id for i in items], supersede=False)
+            store.bump("weekly_rollups")
+        made += 1
+    return made

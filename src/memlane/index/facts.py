@@ -1,0 +1,128 @@
+"""Storing a fact keeps memory true: reinforce the same value, supersede a contradicted one.
+
+Called inside the transaction that writes the fact's item, so a fact, its supersession,
+its lexical row and its vector row change together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from memlane.config import FactsConfig
+from memlane.index.normalize import normalize_name, normalize_predicate, normalize_value
+
+__all__ = ["FactOutcome", "FactView", "apply_fact", "is_single_valued", "view"]
+
+
+def is_single_valued(predicate: str, cfg: FactsConfig) -> bool:
+    """A city, a job, a key: one value at a time. Likes, visits: many."""
+    pred = normalize_predicate(predicate)
+    if pred in cfg.single_valued:
+        return True
+    if pred in cfg.multi_valued:
+        return False
+    return cfg.default_single_valued
+
+
+@dataclass(frozen=True, slots=True)
+class FactOutcome:
+    """What storing one fact did."""
+
+    action: str
+    """added | reinforced | superseded (added and replaced older values) | historical."""
+    fact_id: int
+    replaced: tuple[int, ...] = ()
+
+
+def apply_fact(
+    store: Any,
+    cfg: FactsConfig,
+    *,
+    scope: str,
+    subject: str,
+    predicate: str,
+    obj: str,
+    source: str,
+    at: float,
+    session_id: int | None,
+    message_id: int | None,
+    make_item: Any,
+) -> FactOutcome:
+    """Store ``subject predicate obj`` against what the scope already knows.
+
+    - the same object (after normalization) reinforces the current fact: no new row;
+    - another object of a single-valued predicate supersedes the current fact(s) when
+      it is at least as recent; an older statement is kept as history, superseded at once;
+    - a multi-valued predicate accumulates.
+
+    ``make_item()`` inserts the fact's item (with its vector) and returns its id; it is
+    only called when a new fact row is written.
+    """
+    pred = normalize_predicate(predicate)
+    nsub, nobj = normalize_name(subject), normalize_value(obj)
+    current = store.current_facts(scope, nsub, pred)
+    for fact, norm_object in current:
+        if norm_object == nobj:
+            store.reinforce_fact(fact.id, at)
+            store.log_fact_event(fact, "reinforced", at, session_id=session_id)
+            store.bump("facts_reinforced")
+            return FactOutcome("reinforced", fact.id)
+    item_id = make_item()
+    fact_id = store.insert_fact({
+        "item_id": item_id, "scope": scope, "subject": subject, "predicate": pred, "object": obj,
+        "norm_subject": nsub, "norm_predicate": pred, "norm_object": nobj, "source": source,
+        "session_id": session_id, "message_id": message_id, "at": at,
+    })
+    new = store.get_fact(fact_id)
+    store.log_fact_event(new, "added", at, session_id=session_id)
+    if not current or not is_single_valued(pred, cfg):
+        return FactOutcome("added", fact_id)
+    newer = [f for f, _ in current if f.at.timestamp() > at]
+    if newer:  # an older statement arriving late: history, not news
+        store.supersede_fact(fact_id, newer[-1].id)
+        store.log_fact_event(new, "superseded", at, other_id=newer[-1].id, session_id=session_id)
+        return FactOutcome("historical", fact_id)
+    replaced = []
+    for old, _ in current:
+        store.supersede_fact(old.id, fact_id)
+        store.log_fact_event(old, "superseded", at, other_id=fact_id, session_id=session_id)
+        replaced.append(old.id)
+    store.bump("facts_superseded", len(replaced))
+    return FactOutcome("superseded", fact_id, tuple(replaced))
+
+
+@dataclass(frozen=True, slots=True)
+class FactView:
+    """A stored fact with its confidence computed at a given time."""
+
+    id: int
+    item_id: int | None
+    scope: str
+    subject: str
+    predicate: str
+    object: str
+    source: str
+    status: str
+    confidence: float
+    reinforcements: int
+    at: float
+    last_accessed: float
+    session_id: int | None
+    superseded_by: int | None
+
+
+def view(fact: Any, cfg: Any, now: float) -> FactView:
+    """``fact`` (a StoredFact) with its confidence as of ``now`` (ConfidenceConfig ``cfg``)."""
+    from memlane.index.confidence import confidence
+
+    last = fact.last_accessed.timestamp() if fact.last_accessed else fact.at.timestamp()
+    return FactView(
+        id=fact.id, item_id=fact.item_id, scope=fact.scope, subject=fact.subject,
+        predicate=fact.predicate, object=fact.object, source=fact.source, status=fact.status,
+        confidence=round(confidence(fact.source, fact.reinforcements, last, now, cfg,
+                                    superseded=fact.status != "current"), 6),
+        reinforcements=fact.reinforcements, at=fact.at.timestamp(), last_accessed=last,
+        session_id=fact.session_id, superseded_by=fact.superseded_by,
+    )
+

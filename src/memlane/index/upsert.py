@@ -1,0 +1,136 @@
+"""Direct writes of memory items and facts (the ``memory.upsert`` action)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from datetime import UTC, datetime
+from typing import Any
+
+from memlane.errors import ValidationError
+from memlane.index.facts import FactOutcome, apply_fact
+from memlane.index.pipeline import fact_text
+from memlane.ingest.redact import redact
+from memlane.ingest.validate import check_scope, check_text, parse_time
+from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES
+
+__all__ = ["add_fact", "dedupe_hash", "slugify", "upsert_item"]
+
+SOURCES = ("stated", "observed", "inferred", "system")
+
+
+def slugify(topic: str) -> str:
+    """``"Billing DB / Q3"`` → ``billing-db-q3``."""
+    text = unicodedata.normalize("NFKD", topic).encode("ascii", "ignore").decode().lower()
+    slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+    if not slug:
+        raise ValidationError(f"topics: {topic!r} has no letters or digits", field="topics")
+    return slug
+
+
+def dedupe_hash(agent: str | None, project: str | None, kind: str, text: str) -> str:
+    """SHA-256 of (agent, project, kind, text): the same memory stored twice is one."""
+    return hashlib.sha256("\x1f".join([agent or "", project or "", kind, text]).encode()).hexdigest()
+
+
+def _choice(value: str, allowed: tuple[str, ...], field: str) -> str:
+    if value not in allowed:
+        raise ValidationError(f"{field}: must be one of {', '.join(allowed)}, got {value!r}", field=field)
+    return value
+
+
+def upsert_item(mem: Any, text: str, *, kind: str, scope: str | None, agent: str | None,
+                project: str | None, at: Any, lane: str, durability: str, privacy: str,
+                trust: float, source: str, ttl_seconds: int | None, topics: Any, pinned: bool,
+                dedupe: bool, extra: dict[str, Any] | None) -> int:
+    """Validate, redact, embed and store one item; see ``Memory.upsert``."""
+    text = check_text(text, mem.config.ingest.max_message_chars)
+    if mem.config.ingest.redact_secrets:
+        text, _ = redact(text)
+    _choice(kind, KINDS, "kind")
+    _choice(lane, LANES, "lane")
+    _choice(durability, DURABILITIES, "durability")
+    _choice(privacy, PRIVACIES, "privacy")
+    _choice(source, SOURCES, "source")
+    if kind == "fact":
+        raise ValidationError("kind: store facts with add_fact(subject, predicate, object)", field="kind")
+    if not 0.0 <= float(trust) <= 1.0:
+        raise ValidationError(f"trust: must be between 0 and 1, got {trust!r}", field="trust")
+    if ttl_seconds is not None and (not isinstance(ttl_seconds, int) or ttl_seconds <= 0):
+        raise ValidationError(f"ttl_seconds: must be a positive integer, got {ttl_seconds!r}",
+                              field="ttl_seconds")
+    scope = check_scope(scope) if scope is not None else None
+    when = datetime.now(UTC) if at is None else parse_time(at)
+    slugs = [slugify(t) for t in topics]
+    digest = dedupe_hash(agent, project, kind, text) if dedupe else None
+    store = mem.store
+    if digest is not None:
+        existing = store.item_by_dedupe_hash(digest)
+        if existing is not None:
+            with store.atomic():
+                store.bump("dedupe_hits")
+            return existing
+    vec = mem.embeddings.for_index([text])[0]
+    with store.atomic():
+        (item_id,) = store.insert_items([{
+            "kind": kind, "text": text, "at": when.timestamp(), "scope": scope, "agent": agent,
+            "project": project, "lane": lane, "durability": durability, "privacy": privacy,
+            "trust": float(trust), "source": source, "ttl_seconds": ttl_seconds,
+            "keywords": [f"topic:{s}" for s in slugs], "dedupe_hash": digest, "pinned": pinned,
+            "extra": extra or {},
+        }])
+        store.put_vectors(mem.embeddings.model, [(item_id, vec)])
+        for slug in slugs:
+            _thread(mem, store, slug, scope, item_id, when.timestamp())
+        store.bump("items_upserted")
+    return item_id
+
+
+def _thread(mem: Any, store: Any, slug: str, scope: str | None, item_id: int, at: float) -> None:
+    """Keep one ``story_thread`` item per topic and scope, its children the topic's items."""
+    threads = [t for t in store.items_of_kind("note", scope)
+               if t.lane == "story_thread" and t.extra.get("topic") == slug]
+    if threads:
+        store.link_items(threads[0].id, [item_id], supersede=False)
+        return
+    text = f"Story thread: {slug.replace('-', ' ')}"
+    vec = mem.embeddings.model and mem.embeddings.for_query(text)
+    (tid,) = store.insert_items([{
+        "kind": "note", "text": text, "at": at, "scope": scope, "lane": "story_thread",
+        "keywords": [f"topic:{slug}"], "extra": {"topic": slug}, "source": "system",
+    }])
+    store.put_vectors(mem.embeddings.model, [(tid, vec)])
+    store.link_items(tid, [item_id], supersede=False)
+
+
+def add_fact(mem: Any, subject: str, predicate: str, obj: str, *, scope: str, source: str,
+             at: Any) -> FactOutcome:
+    """Validate and store one fact through the contradiction rules (``apply_fact``)."""
+    scope = check_scope(scope)
+    for name, value in (("subject", subject), ("predicate", predicate), ("object", obj)):
+        check_text(value, 1000, name)
+    _choice(source, SOURCES, "source")
+    if mem.config.ingest.redact_secrets:
+        obj, _ = redact(obj)
+    when = (datetime.now(UTC) if at is None else parse_time(at)).timestamp()
+    from memlane.index.normalize import normalize_predicate
+
+    pred = normalize_predicate(predicate)
+    text = fact_text(subject, pred, obj)
+    vec = mem.embeddings.for_index([text])[0]
+    store = mem.store
+    row = {"kind": "fact", "text": text, "at": when, "scope": scope,
+           "lane": "profile" if subject.strip().lower() == "user" else "semantic",
+           "source": source, "keywords": [pred],
+           "extra": {"subject": subject, "predicate": pred, "object": obj}}
+
+    def make_item() -> int:
+        (item_id,) = store.insert_items([row])
+        store.put_vectors(mem.embeddings.model, [(item_id, vec)])
+        return item_id
+
+    with store.atomic():
+        return apply_fact(store, mem.config.facts, scope=scope, subject=subject, predicate=pred,
+                          obj=obj, source=source, at=when, session_id=None, message_id=None,
+                          make_item=make_item)
