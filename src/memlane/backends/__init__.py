@@ -1,0 +1,1 @@
+"""Model backends of memlane: embedders (``memlane.backends.embed``) and friends."""
