@@ -100,12 +100,58 @@ def test_pack_respects_budget_and_explains(loaded):
     p = loaded.pack("what do you know about my cat Miso?", 120, scope="alice-assistant")
     assert 0 < p.used <= 120
     assert ApproxTokenCounter().count(p.text) == p.used
-    assert "Miso" in p.text and p.text.startswith("Relevant earlier conversation:")
+    assert "Miso" in p.text
     kept = [e for e in p.entries if e.kept]
     dropped = [e for e in p.entries if not e.kept]
-    assert kept and dropped and all("over budget" in e.reason or "duplicate" in e.reason for e in dropped)
+    assert kept and dropped
+    assert all(("over budget" in e.reason or "duplicate" in e.reason or "slot full" in e.reason)
+               for e in dropped)
     with pytest.raises(ValidationError, match="budget"):
         loaded.pack("x", 3)
+
+
+def test_pack_slots_tokenizer_and_journal(loaded):
+    from memlane.pack.tokens import counter_for
+
+    pin = loaded.upsert("Always answer in Portuguese.", scope="alice-assistant", pinned=True)
+    p = loaded.pack("half marathon training plan", 400, scope="alice-assistant", model="gpt-4",
+                    instructions="Be brief.", now=NOW)
+    assert p.token_counter == "cl100k_base (gpt-4)"
+    assert counter_for("gpt-4").count(p.text) == p.used <= 400
+    assert p.text.startswith("Instructions:\nBe brief.\n\nPinned:\n- Always answer in Portuguese.")
+    slots = [e.slot for e in p.entries if e.kept]
+    assert slots[:2] == ["instructions", "pinned"]
+    assert sum(1 for s in slots if s == "summaries") <= 3
+    assert "Relevant earlier session summaries:" in p.text and "half marathon" in p.text
+    assert abs(sum(p.shares.values()) - 1.0) < 0.01
+    replay = loaded.replay_pack(p.id)
+    assert replay["text"] == p.text and len(replay["entries"]) == len(p.entries)
+    assert [e["reason"] for e in replay["entries"]] == [e.reason for e in p.entries]
+    assert any(e.item_id == pin and e.kept for e in p.entries)
+
+
+def test_summaries_are_clipped_and_capped(tmp_path):
+    from memlane.testing import memory
+
+    m = memory(tmp_path / "p.db", pack={"max_summaries": 1, "summary_chars": 80})
+    for f in example_files():
+        m.import_file(f)
+    m.index(now=NOW)
+    p = m.pack("Lisbon", 2000, now=NOW)
+    lines = [ln for ln in p.text.split("\n\n")[1].split("\n")[1:]] if "summaries:" in p.text else []
+    summary_entries = [e for e in p.entries if e.slot == "summaries"]
+    assert sum(e.kept for e in summary_entries) == 1
+    assert any("slot full (1)" in e.reason for e in summary_entries if not e.kept)
+    block = p.text.split("Relevant earlier session summaries:\n")[1].split("\n")[0]
+    body = block.split("] ", 1)[1]
+    assert len(body) <= 80 and lines is not None
+    m.close()
+
+
+def test_format_context_reports_each_source(loaded):
+    p = loaded.format_context("alice-assistant", "Ana's visit and vegetarian food", 600, now=NOW)
+    assert {"recent_turns", "summaries"} <= set(p.shares)
+    assert "Recent messages:" in p.text
 
 
 def test_two_indexers_never_double_index(tmp_path):

@@ -41,6 +41,7 @@ __all__ = [
     "IndexingConfig",
     "IngestConfig",
     "LLMServiceConfig",
+    "PackConfig",
     "SearchConfig",
     "load_config",
 ]
@@ -239,6 +240,37 @@ class HygieneConfig:
 
 
 @dataclass(frozen=True)
+class PackConfig:
+    """Context packing. ``[memory.pack]``."""
+
+    budget: int = 1000
+    """Default token budget of a pack."""
+    model: str = ""
+    """Target model whose tokenizer counts tokens (e.g. gpt-4); empty = ~4 characters a token."""
+    candidates: int = 30
+    """Search hits considered for a pack."""
+    max_summaries: int = 3
+    summary_chars: int = 420
+    max_facts: int = 8
+    max_relevant_turns: int = 8
+    recent_turns: int = 4
+    """Verbatim most recent messages of the scope (when a scope is given)."""
+    slot_order: tuple[str, ...] = ("facts", "summaries", "relevant_turns", "recent_turns")
+    """Soft slots in priority order; hard slots (instructions, pinned) always come first."""
+    journal: bool = True
+    """Record each pack so ``memlane packs show ID`` can replay it."""
+
+    def __post_init__(self) -> None:
+        _check(self.budget >= 16, "pack.budget", "must be >= 16")
+        for name in ("candidates", "max_summaries", "summary_chars", "max_facts",
+                     "max_relevant_turns", "recent_turns"):
+            _check(getattr(self, name) >= 0, f"pack.{name}", "must be >= 0")
+        known = {"facts", "summaries", "relevant_turns", "recent_turns"}
+        bad = [x for x in self.slot_order if x not in known]
+        _check(not bad, "pack.slot_order", f"unknown slot(s) {bad}; use {sorted(known)}")
+
+
+@dataclass(frozen=True)
 class LLMServiceConfig:
     """One OpenAI-compatible chat endpoint. ``[llm.services.NAME]``."""
 
@@ -274,6 +306,7 @@ class Config:
     confidence: ConfidenceConfig = field(default_factory=ConfidenceConfig)
     facts: FactsConfig = field(default_factory=FactsConfig)
     hygiene: HygieneConfig = field(default_factory=HygieneConfig)
+    pack: PackConfig = field(default_factory=PackConfig)
     llm_services: dict[str, LLMServiceConfig] = field(default_factory=dict)
 
     def llm_service(self, name: str) -> LLMServiceConfig:
@@ -302,6 +335,7 @@ _SECTIONS = {
     "confidence": ConfidenceConfig,
     "facts": FactsConfig,
     "hygiene": HygieneConfig,
+    "pack": PackConfig,
 }
 
 

@@ -27,8 +27,8 @@ from memlane.index.worker import IndexWorker
 from memlane.ingest.importer import import_jsonl
 from memlane.ingest.sessionize import prepare, store_message
 from memlane.ingest.validate import check_scope, parse_time
-from memlane.pack.packer import Pack, pack_hits
-from memlane.pack.tokens import ApproxTokenCounter
+from memlane.pack.packer import Pack, build_pack, candidates_from
+from memlane.pack.tokens import counter_for
 from memlane.protocols import Embedder, TokenCounter, Tracer
 from memlane.retrieve.search import hybrid_search
 from memlane.store import Filters, open_store
@@ -366,19 +366,65 @@ class Memory:
     def pack(
         self,
         query: str,
-        budget: int = 1000,
+        budget: int | None = None,
         *,
         scope: str | None = None,
-        k: int = 30,
+        model: str | None = None,
         now: datetime | str | None = None,
+        instructions: str | None = None,
         token_counter: TokenCounter | None = None,
+        include_recent: bool = True,
     ) -> Pack:
-        """Search, then keep the best hits that fit ``budget`` tokens, each decision explained."""
+        """A context for ``query`` under ``budget`` tokens (default ``pack.budget``).
+
+        Hard slots (``instructions``, pinned items) first, then current facts, session
+        summaries, relevant turns and the scope's recent messages by priority and caps
+        (``[memory.pack]``). Tokens are counted with ``model``'s tokenizer when one is
+        available offline. Every candidate's decision is in ``entries``; the pack is
+        journaled (``pack.id``, ``memlane packs show ID``).
+        """
+        cfg = self.config.pack
+        budget = cfg.budget if budget is None else budget
         if not isinstance(budget, int) or budget < 16:
             raise ValidationError(f"budget: must be an integer of at least 16 tokens, got {budget!r}",
                                   field="budget")
-        hits = self.search(query, scope=scope, k=k, now=now)
-        return pack_hits(query, hits, budget, token_counter or ApproxTokenCounter())
+        counter = token_counter or counter_for(model or cfg.model or None)
+        hits = self.search(query, scope=scope, k=max(cfg.candidates, 1), now=now) if query.strip() else []
+        recent = self.store.recent_messages(scope, cfg.recent_turns) if scope and include_recent else []
+        when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
+        facts = self.store.facts_for_items([h.item.id for h in hits if h.item.kind == "fact"])
+        conf = {i: view(f, self.config.confidence, when).confidence for i, f in facts.items()}
+        cands = candidates_from(hits, recent, self.store.pinned_items(scope), cfg, conf)
+        p = build_pack(query, budget, cands, cfg, counter, instructions)
+        if cfg.journal:
+            with self.store.atomic():
+                pack_id = self.store.save_pack({
+                    "query": query, "scope": scope, "budget": budget, "used": p.used,
+                    "counter": p.token_counter, "text": p.text,
+                    "entries": [dataclasses.asdict(e) for e in p.entries],
+                    "config": {"shares": p.shares, **dataclasses.asdict(cfg)},
+                })
+                self.store.bump("packs")
+            p = dataclasses.replace(p, id=pack_id)
+        return p
+
+    def format_context(
+        self,
+        scope: str,
+        query: str,
+        budget: int | None = None,
+        *,
+        model: str | None = None,
+        now: datetime | str | None = None,
+    ) -> Pack:
+        """For chat apps: recent verbatim messages, relevant message hits and relevant
+        earlier session summaries (and current facts), blended by the ranking; ``shares``
+        reports each source's part of the pack."""
+        return self.pack(query, budget, scope=check_scope(scope), model=model, now=now)
+
+    def replay_pack(self, pack_id: int) -> dict[str, Any]:
+        """A journaled pack as it was built: query, budget, text and every decision."""
+        return self.store.get_pack(pack_id)
 
     # -- items, facts, topics -----------------------------------------------------------
     def upsert(

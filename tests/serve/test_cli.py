@@ -63,7 +63,10 @@ def test_pack_prints_context_and_decisions(run):
         run("import", str(f))
     run("index", "--now", "2024-06-01T00:00:00Z")
     out = run("pack", "my cat Miso", "--budget", "150", "--scope", "alice-assistant").output
-    assert "Relevant earlier conversation:" in out and "/150 tokens" in out and "kept" in out
+    assert "Miso" in out and "/150 tokens" in out and "kept" in out and "pack 1" in out
+    shown = run("packs", "show", "1").output
+    assert "query: 'my cat Miso'" in shown and "/150 tokens" in shown
+    assert "pack 99 does not exist" in run("packs", "show", "99", code=1).output
     data = json.loads(run("pack", "my cat Miso", "--budget", "150", "--json").output)
     assert data["used"] <= 150 and data["entries"]
 

@@ -1,88 +1,225 @@
-"""A token-budgeted context from search hits, with a decision per candidate.
+"""Packing: a token-budgeted context from memory, with a decision for every candidate.
 
-This is the first packer: relevant turns, best first, grouped by session and shown in
-time order, until the budget is spent. Every candidate records whether it was kept and
-why, its token cost and its scores.
+Hard slots come first and are always kept while they fit: caller instructions, then
+pinned items. Soft slots follow in ``[memory.pack] slot_order`` (default: current facts,
+session summaries (at most 3, each at most 420 characters, with time window and topics),
+relevant turns, recent verbatim turns), each under its cap. A candidate is dropped when
+its slot is full, when it repeats something kept, or when it would overrun the budget;
+the trace says which. Token counts use the target model's tokenizer when one is
+available offline (see ``pack.tokens``), and the final text is re-counted so ``used``
+never exceeds the budget.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memlane.config import PackConfig
 from memlane.protocols import TokenCounter
-from memlane.types import Hit
+from memlane.types import Hit, Item, Message
 
-__all__ = ["Pack", "PackEntry", "pack_hits"]
+__all__ = ["Candidate", "Pack", "PackEntry", "build_pack"]
 
-HEADER = "Relevant earlier conversation:"
+HEADERS = {
+    "instructions": "Instructions:",
+    "pinned": "Pinned:",
+    "facts": "Current facts:",
+    "summaries": "Relevant earlier session summaries:",
+    "relevant_turns": "Relevant earlier conversation:",
+    "recent_turns": "Recent messages:",
+}
 
 
 @dataclass(frozen=True, slots=True)
 class PackEntry:
-    item_id: int
+    """The decision about one candidate."""
+
+    item_id: int | None
     kind: str
+    slot: str
     tokens: int
     kept: bool
     reason: str
-    score: float
+    score: float = 0.0
     scores: dict[str, float] = field(default_factory=dict)
-    slot: str = "relevant_turns"
+    message_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Pack:
+    """The context text and its explanation."""
+
     query: str
     budget: int
     used: int
     text: str
     entries: tuple[PackEntry, ...]
     token_counter: str
+    shares: dict[str, float] = field(default_factory=dict)
+    """Each slot's share of the used tokens."""
+    id: int | None = None
+    """The journal id (``memlane packs show ID``), when journaled."""
 
 
-def _line(hit: Hit) -> str:
-    it = hit.item
-    who = (it.extra or {}).get("speaker") or it.role or it.kind
-    return f"- {who}: {' '.join(it.text.split())}"
+@dataclass(slots=True)
+class Candidate:
+    slot: str
+    line: str
+    key: str
+    kind: str
+    item_id: int | None = None
+    message_id: int | None = None
+    score: float = 0.0
+    scores: dict[str, float] = field(default_factory=dict)
+    sort: tuple[Any, ...] = ()
 
 
-def _session_head(hit: Hit) -> str:
-    s = hit.session
-    when = (s.started_at if s else hit.item.at).strftime("%Y-%m-%d %H:%M")
-    return f"[{when} · {hit.item.scope} · session {hit.item.session_id}]"
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
 
 
-def pack_hits(query: str, hits: list[Hit], budget: int, counter: TokenCounter) -> Pack:
-    """Keep hits best-first while they fit; render them grouped by session, in time order."""
-    used = counter.count(HEADER) + 1
-    entries: list[PackEntry] = []
-    kept: list[Hit] = []
-    heads: set[Any] = set()
-    seen_text: set[str] = set()
-    for hit in hits:
-        cost = counter.count(_line(hit)) + 1
-        head_cost = 0 if hit.item.session_id in heads else counter.count(_session_head(hit)) + 1
-        norm = " ".join(hit.item.text.lower().split())
-        if norm in seen_text:
-            reason, ok = "duplicate of a kept item", False
-        elif used + cost + head_cost > budget:
-            reason, ok = f"over budget ({used + cost + head_cost} > {budget} tokens)", False
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _summary_line(item: Item, limit: int) -> str:
+    s = item.extra.get("summary") or {}
+    start, end = s.get("time_start"), s.get("time_end")
+    window = item.at.strftime("%Y-%m-%d")
+    if start:
+        window = start[:10] + (f" → {end[:10]}" if end and end[:10] != start[:10] else "")
+    topics = ", ".join((s.get("topic_tags") or list(item.keywords))[:4])
+    body = s.get("context") or item.text
+    if s.get("decisions"):
+        body += " Decisions: " + "; ".join(s["decisions"])
+    head = f"[{window}" + (f" · topics: {topics}" if topics else "") + "]"
+    return f"- {head} {_clip(body, limit)}"
+
+
+def _turn_line(item: Item, session_label: bool = True) -> str:
+    who = (item.extra or {}).get("speaker") or item.role or item.kind
+    when = item.at.strftime("%Y-%m-%d %H:%M")
+    where = f" · session {item.session_id}" if session_label and item.session_id else ""
+    return f"- [{when}{where}] {who}: {' '.join(item.text.split())}"
+
+
+def candidates_from(hits: Sequence[Hit], recent: Sequence[Message], pinned: Sequence[Item],
+                    cfg: PackConfig, fact_confidence: dict[int, float]) -> list[Candidate]:
+    """Turn hits, recent messages and pinned items into slot candidates, best first."""
+    out: list[Candidate] = []
+    for item in pinned:
+        out.append(Candidate("pinned", f"- {' '.join(item.text.split())}", _norm(item.text),
+                             item.kind, item.id))
+    for rank, h in enumerate(hits, start=1):
+        it = h.item
+        if it.kind == "entity":
+            continue  # graph nodes: their facts and turns carry the content
+        if it.kind == "fact":
+            conf = fact_confidence.get(it.id)
+            extra = f" (confidence {conf:.2f}, since {it.at:%Y-%m-%d})" if conf is not None else ""
+            slot, line = "facts", f"- {it.text}{extra}"
+        elif it.kind in ("summary", "decision"):
+            slot, line = "summaries", _summary_line(it, cfg.summary_chars)
+        elif it.kind == "turn":
+            slot, line = "relevant_turns", _turn_line(it)
         else:
-            reason, ok = f"relevant (rank {int(hit.scores.get('rank', 0))})", True
-            used += cost + head_cost
-            heads.add(hit.item.session_id)
-            seen_text.add(norm)
-            kept.append(hit)
-        entries.append(PackEntry(hit.item.id, hit.item.kind, cost + head_cost, ok, reason,
-                                 hit.score, dict(hit.scores)))
-    lines: list[str] = []
-    if kept:
-        lines.append(HEADER)
-        by_session: dict[Any, list[Hit]] = {}
-        for h in sorted(kept, key=lambda h: (h.item.at, h.item.seq or 0)):
-            by_session.setdefault(h.item.session_id, []).append(h)
-        for group in by_session.values():
-            lines.append(_session_head(group[0]))
-            lines.extend(_line(h) for h in group)
-    text = "\n".join(lines)
-    return Pack(query, budget, counter.count(text) if text else 0, text, tuple(entries), counter.name)
+            slot, line = "relevant_turns", f"- [{it.kind}] {' '.join(it.text.split())}"
+        out.append(Candidate(slot, line, _norm(it.text), it.kind, it.id, it.message_id, h.score,
+                             {**h.scores, "rank": float(rank)}, (it.at, it.seq or 0)))
+    for m in recent:
+        out.append(Candidate("recent_turns", f"- {m.speaker or m.role}: {' '.join(m.text.split())}",
+                             _norm(m.text), "message", None, m.id, 0.0, {}, (m.at, m.seq)))
+    return out
+
+
+def build_pack(query: str, budget: int, cands: list[Candidate], cfg: PackConfig,
+               counter: TokenCounter, instructions: str | None = None) -> Pack:
+    """Fill hard then soft slots under ``budget`` tokens; render; explain every decision."""
+    caps = {"facts": cfg.max_facts, "summaries": cfg.max_summaries,
+            "relevant_turns": cfg.max_relevant_turns, "recent_turns": cfg.recent_turns,
+            "pinned": 10**9, "instructions": 1}
+    if instructions:
+        cands = [Candidate("instructions", instructions.strip(), _norm(instructions), "instructions"),
+                 *cands]
+    order = ["instructions", "pinned", *cfg.slot_order]
+    by_slot: dict[str, list[Candidate]] = {s: [] for s in order}
+    for c in cands:
+        by_slot.setdefault(c.slot, []).append(c)
+    kept: list[Candidate] = []
+    decisions: dict[int, tuple[bool, str, int]] = {}
+    seen_keys: dict[str, str] = {}
+    seen_messages: set[int] = set()
+    in_slot: dict[str, int] = {s: 0 for s in order}
+    used = 0
+
+    def consider(c: Candidate) -> None:
+        nonlocal used
+        cost = counter.count(c.line) + 1
+        header = 0 if in_slot[c.slot] else counter.count(HEADERS[c.slot]) + 2
+        repeat = c.kind in ("turn", "message") and c.message_id in seen_messages
+        if c.key in seen_keys or repeat:
+            decisions[id(c)] = (False, f"duplicate of a kept {seen_keys.get(c.key, 'turn')}", cost)
+        elif in_slot[c.slot] >= caps[c.slot]:
+            decisions[id(c)] = (False, f"{c.slot} slot full ({caps[c.slot]})", cost)
+        elif used + cost + header > budget:
+            decisions[id(c)] = (False, f"over budget ({used + cost + header} > {budget} tokens)", cost)
+        else:
+            used += cost + header
+            in_slot[c.slot] += 1
+            kept.append(c)
+            seen_keys[c.key] = c.slot
+            if c.message_id is not None and c.kind in ("turn", "message"):
+                seen_messages.add(c.message_id)
+            why = "hard slot" if c.slot in ("instructions", "pinned") else (
+                f"{c.slot} #{in_slot[c.slot]}"
+                + (f", search rank {int(c.scores['rank'])}" if "rank" in c.scores else ""))
+            decisions[id(c)] = (True, why, cost + header)
+
+    # hard slots, then the best candidate of each soft slot in priority order, then the
+    # rest by search rank (recent messages after every hit), slot priority breaking ties
+    for slot in ("instructions", "pinned"):
+        for c in by_slot.get(slot, []):
+            consider(c)
+    soft = [c for slot in cfg.slot_order for c in by_slot.get(slot, [])]
+    firsts = [by_slot[slot][0] for slot in cfg.slot_order if by_slot.get(slot)]
+    for c in firsts:
+        consider(c)
+    priority = {slot: i for i, slot in enumerate(cfg.slot_order)}
+    rest = [c for c in soft if id(c) not in decisions]
+    rest.sort(key=lambda c: (c.scores.get("rank", 10**6), priority[c.slot]))
+    for c in rest:
+        consider(c)
+    text = _render(kept, order)
+    total = counter.count(text)
+    while total > budget and kept:  # a tokenizer may count the whole above its parts
+        dropped = kept.pop()
+        decisions[id(dropped)] = (False, "over budget after rendering", decisions[id(dropped)][2])
+        text = _render(kept, order)
+        total = counter.count(text)
+    entries = tuple(
+        PackEntry(c.item_id, c.kind, c.slot, decisions[id(c)][2], decisions[id(c)][0],
+                  decisions[id(c)][1], c.score, dict(c.scores), c.message_id)
+        for c in cands if id(c) in decisions
+    )
+    slot_tokens: dict[str, int] = {}
+    for e in entries:
+        if e.kept:
+            slot_tokens[e.slot] = slot_tokens.get(e.slot, 0) + e.tokens
+    spent = sum(slot_tokens.values()) or 1
+    shares = {k: round(v / spent, 3) for k, v in slot_tokens.items()}
+    return Pack(query, budget, total, text, entries, counter.name, shares)
+
+
+def _render(kept: list[Candidate], order: list[str]) -> str:
+    blocks = []
+    for slot in order:
+        lines = [c for c in kept if c.slot == slot]
+        if not lines:
+            continue
+        if slot in ("relevant_turns", "recent_turns"):
+            lines.sort(key=lambda c: c.sort)  # conversation reads in time order
+        blocks.append("\n".join([HEADERS[slot], *(c.line for c in lines)]))
+    return "\n\n".join(blocks)

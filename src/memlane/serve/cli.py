@@ -207,24 +207,61 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tup
 
 @cli.command()
 @click.argument("query")
-@click.option("--budget", default=1000, show_default=True, type=int, help="Token budget.")
-@click.option("--scope", default=None, help="Only this scope.")
+@click.option("--budget", default=None, type=int, help="Token budget (default: pack.budget, 1000).")
+@click.option("--scope", default=None, help="Only this scope (also adds its recent messages).")
+@click.option("--model", default=None, help="Count tokens with this model's tokenizer (e.g. gpt-4).")
+@click.option("--instructions", default=None, help="Text for the instructions slot.")
 @click.option("--now", default=None, help="The time the question is asked (default: now).")
 @json_option
 @click.pass_context
-def pack(ctx: click.Context, query: str, budget: int, scope: str | None, now: str | None,
-         as_json: bool) -> None:
+def pack(ctx: click.Context, query: str, budget: int | None, scope: str | None, model: str | None,
+         instructions: str | None, now: str | None, as_json: bool) -> None:
     """Build a token-budgeted context for QUERY, explaining each candidate."""
-    p = _memory(ctx).pack(query, budget, scope=scope, now=now)
+    p = _memory(ctx).pack(query, budget, scope=scope, model=model, instructions=instructions, now=now)
     if as_json:
         click.echo(dumps(p))
         return
-    click.echo(p.text or "(nothing relevant found)")
-    click.echo(f"\n-- {p.used}/{p.budget} tokens ({p.token_counter}); "
-               f"{sum(e.kept for e in p.entries)} of {len(p.entries)} candidates kept")
-    for e in p.entries:
-        click.echo(f"   item {e.item_id:>5} {'kept   ' if e.kept else 'dropped'} "
-                   f"{e.tokens:>4} tok  {e.reason}")
+    _print_pack(p.text, p.used, p.budget, p.token_counter, p.entries, p.shares, p.id)
+
+
+def _print_pack(text: str, used: int, budget: int, counter: str, entries: Any, shares: Any,
+                pack_id: int | None) -> None:
+    def get(e: Any, key: str) -> Any:
+        return e[key] if isinstance(e, dict) else getattr(e, key)
+
+    click.echo(text or "(nothing relevant found)")
+    kept = sum(1 for e in entries if get(e, "kept"))
+    journal = f" · pack {pack_id}" if pack_id is not None else ""
+    click.echo(f"\n-- {used}/{budget} tokens ({counter}); {kept} of {len(entries)} candidates "
+               f"kept{journal}")
+    if shares:
+        click.echo("   shares: " + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()))
+    for e in entries:
+        ident = f"item {get(e, 'item_id')}" if get(e, "item_id") is not None else (
+            f"msg {get(e, 'message_id')}" if get(e, "message_id") is not None else get(e, "kind"))
+        click.echo(f"   {ident:>11} {'kept   ' if get(e, 'kept') else 'dropped'} "
+                   f"{get(e, 'tokens'):>4} tok  {get(e, 'slot'):<15} {get(e, 'reason')}")
+
+
+@cli.group()
+def packs() -> None:
+    """Replay journaled packs."""
+
+
+@packs.command("show")
+@click.argument("pack_id", type=int)
+@json_option
+@click.pass_context
+def packs_show(ctx: click.Context, pack_id: int, as_json: bool) -> None:
+    """Show a journaled pack: its query, text and every decision, as built."""
+    p = _memory(ctx).replay_pack(pack_id)
+    if as_json:
+        click.echo(dumps(p))
+        return
+    click.echo(f"pack {p['id']} · {p['created_at']:%Y-%m-%d %H:%M} · query: {p['query']!r}"
+               + (f" · scope {p['scope']}" if p["scope"] else ""))
+    _print_pack(p["text"], p["used"], p["budget"], p["counter"], p["entries"],
+                p["config"].get("shares", {}), None)
 
 
 @cli.command()
