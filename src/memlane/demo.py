@@ -45,8 +45,10 @@ def main() -> None:
     _run("--db", db, "sessions", "list")
     _run("--db", db, "search", "which half marathon did I sign up for?", "--scope", "alice-assistant", "-k", "5")
     _run("--db", db, "search", "what database did we pick for billing and why", "-k", "5")
-    _run("--db", db, "pack", "what do you know about my cat?", "--budget", "200",
-         "--scope", "alice-assistant")
+    _run("--db", db, "sessions", "show", "4")
+    _run("--db", db, "facts", "list", "--scope", "alice-assistant")
+    _run("--db", db, "pack", "what do you know about my cat?", "--budget", "300",
+         "--scope", "alice-assistant", "--model", "gpt-4", "--now", "2024-06-01T00:00:00Z")
     _run("--db", db, "stats")
     with Memory(db) as mem:
         assert mem.stats()["items"].get("turn", 0) > 0

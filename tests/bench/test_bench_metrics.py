@@ -132,3 +132,25 @@ def test_dev_split_keeps_211_of_250() -> None:
     qs = load_longmemeval(DEV)
     assert len(qs) == 250
     assert sum(q.evaluable for q in qs) == 211
+
+
+def test_knowledge_update_newest_first_rate():
+    from datetime import datetime
+    from types import SimpleNamespace
+
+    from memlane.bench.longmemeval import newest_first_rate
+
+    def q(qid, qtype, dates, gold):
+        sessions = [SimpleNamespace(id=f"s{i}", date=datetime(2024, 1, d)) for i, d in enumerate(dates)]
+        return SimpleNamespace(question_id=qid, question_type=qtype, sessions=sessions,
+                               gold_session_ids=set(gold))
+
+    qs = [
+        q("a", "knowledge-update", [1, 5, 9], ["s0", "s1"]),   # newest gold: s1
+        q("b", "knowledge-update", [1, 5], ["s0", "s1"]),
+        q("c", "knowledge-update", [3, 3], ["s0", "s1"]),      # same date: not counted
+        q("d", "multi-session", [1, 5], ["s0", "s1"]),         # other type: not counted
+    ]
+    rankings = {"a": ["s2", "s1", "s0"], "b": ["s0", "s1"], "c": ["s0"], "d": ["s1"]}
+    assert newest_first_rate(qs, rankings) == {"rate": 0.5, "n": 2}
+    assert newest_first_rate(qs[:1], {"a": ["s0"]}) == {"rate": 0.0, "n": 1}  # missing newest ranks last

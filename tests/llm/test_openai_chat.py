@@ -184,10 +184,11 @@ def test_secrets_are_redacted_before_sending(srv: ChatServer) -> None:
     raw = srv.chat_requests[-1].raw.decode()
     assert secret not in raw and "hunter2secret" not in raw and "Tr0ub4dor" not in raw
     sent = srv.chat_requests[-1].messages
-    assert "[REDACTED:api_key]" in sent[1]["content"]
-    assert "[REDACTED:password]" in sent[0]["content"]
-    assert "[REDACTED:password]" in sent[1]["content"]
-    assert sent[2]["content"][0]["text"] == "again [REDACTED:api_key]"
+    assert "[REDACTED:api_key#" in sent[1]["content"]
+    assert "[REDACTED:password#" in sent[0]["content"]
+    assert "[REDACTED:password#" in sent[1]["content"]
+    tag = sent[1]["content"].split("[REDACTED:api_key#")[1][:4]
+    assert sent[2]["content"][0]["text"] == f"again [REDACTED:api_key#{tag}]"  # same secret, same tag
     assert messages[1]["content"].startswith("my key is sk-proj")  # the caller's list is untouched
 
 

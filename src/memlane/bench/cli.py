@@ -62,6 +62,25 @@ baseline_option = click.option(
 )
 
 
+def _qa_recorder(answer: str | None, judge: str | None, budget: int) -> object | None:
+    """The answer/judge recorder for the configured services, or None when not asked."""
+    if judge and not answer:
+        raise click.UsageError("--judge needs --answer")
+    if not answer:
+        return None
+    from memlane.backends.llm.openai import OpenAIChat
+    from memlane.bench.qa import QARecorder
+    from memlane.config import load_config
+
+    try:
+        config = load_config()
+        answer_llm = OpenAIChat.from_config(config.llm_service(answer))
+        judge_llm = OpenAIChat.from_config(config.llm_service(judge)) if judge else None
+    except MemlaneError as exc:
+        raise click.ClickException(str(exc)) from exc
+    return QARecorder(answer_llm, judge_llm, budget)
+
+
 @click.group()
 def bench() -> None:
     """Retrieval benchmarks (LongMemEval, LoCoMo) with baselines."""
@@ -97,6 +116,12 @@ def bench() -> None:
     help="index/search 'now': the question date, or no earlier than the last session "
     "(some upstream evidence sessions are dated after their question).",
 )
+@click.option("--answer", "answer_service", default=None, metavar="SERVICE",
+              help="Answer each question from memlane's pack with the [llm.services.SERVICE] model.")
+@click.option("--judge", "judge_service", default=None, metavar="SERVICE",
+              help="Grade the answers with the [llm.services.SERVICE] model (needs --answer).")
+@click.option("--budget", "pack_budget", default=2000, show_default=True, type=int,
+              help="Token budget of the pack read by --answer.")
 def longmemeval_cmd(
     data: Path,
     limit: int | None,
@@ -105,8 +130,11 @@ def longmemeval_cmd(
     baselines: tuple[str, ...],
     embedder_name: str | None,
     now_mode: str,
+    answer_service: str | None,
+    judge_service: str | None,
+    pack_budget: int,
 ) -> None:
-    """Session- and turn-level retrieval on LongMemEval."""
+    """Session- and turn-level retrieval on LongMemEval (and, optionally, answer quality)."""
     from memlane.bench.datasets import DatasetError, load_longmemeval
     from memlane.bench.longmemeval import run_longmemeval, select_questions
     from memlane.bench.report import write_lme_report
@@ -129,11 +157,16 @@ def longmemeval_cmd(
         raise click.ClickException(f"{data}: no questions to run")
     embedder = _embedder(embedder_name)
     out_dir = _out_dir(out, "longmemeval")
+    qa = _qa_recorder(answer_service, judge_service, pack_budget)
     try:
         run = run_longmemeval(
-            selected, embedder=embedder, baselines=baselines, progress=True, now_mode=now_mode
+            selected, embedder=embedder, baselines=baselines, progress=True, now_mode=now_mode,
+            qa=qa,
         )
-        summary = write_lme_report(run, out_dir, data, rss_after_load_mb=rss_loaded)
+        summary = write_lme_report(run, out_dir, data, rss_after_load_mb=rss_loaded,
+                                   qa=qa.summary() if qa else None)
+        if qa is not None:
+            qa.write(out_dir)
     except MemlaneError as exc:
         raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     except OSError as exc:

@@ -117,6 +117,10 @@ class LMERun:
                 },
             },
             "systems": {name: s.summary(types) for name, s in self.systems.items()},
+            "knowledge_update_newest_first": {
+                name: newest_first_rate(self.evaluable, s.session_rankings)
+                for name, s in self.systems.items()
+            },
             "indexing": self.timings.as_dict(),
             "embedder": self.embedder,
             "embed_cache": self.cache,
@@ -124,6 +128,27 @@ class LMERun:
             "now_mode": self.now_mode,
             "wall_seconds": round(self.wall_seconds, 1),
         }
+
+
+def newest_first_rate(
+    questions: Sequence[LMEQuestion], rankings: dict[str, list[str]]
+) -> dict[str, Any]:
+    """knowledge-update questions with evidence in sessions of different dates: how often
+    the newest evidence session ranks above every older one (the stale value)."""
+    hits = total = 0
+    for q in questions:
+        if q.question_type != "knowledge-update" or q.question_id not in rankings:
+            continue
+        dated = sorted((s.date, s.id) for s in q.sessions if s.id in q.gold_session_ids)
+        if len(dated) < 2 or dated[-1][0] == dated[0][0]:
+            continue
+        ranked = rankings[q.question_id]
+        pos = {sid: i for i, sid in enumerate(ranked)}
+        newest = pos.get(dated[-1][1], len(ranked))
+        older = [pos.get(sid, len(ranked)) for _, sid in dated[:-1]]
+        total += 1
+        hits += newest < min(older)
+    return {"rate": round(hits / total, 3) if total else None, "n": total}
 
 
 def _count(items: Any) -> dict[str, int]:
@@ -179,6 +204,7 @@ def _memlane_question(
     search_k: int | None,
     timings: Timings,
     now_mode: str = "question",
+    qa: Callable[[Any, LMEQuestion, datetime], None] | None = None,
 ) -> list[str]:
     ordered = sorted(q.sessions, key=lambda s: s.date)  # stable: haystack order on ties
     inputs = [
@@ -189,7 +215,10 @@ def _memlane_question(
         key = fm.ingest(SCOPE, inputs, timings)
         now = question_now(q, now_mode)
         fm.index(now, timings)
-        return dedupe(fm.search(q.question, SCOPE, k, now, key, timings))
+        ranked = dedupe(fm.search(q.question, SCOPE, k, now, key, timings))
+        if qa is not None:
+            qa(fm.mem, q, now)
+        return ranked
 
 
 def _bm25_question(q: LMEQuestion, bm25: BM25Ranker) -> tuple[list[str], list[str]]:
@@ -217,6 +246,7 @@ def run_longmemeval(
     now_mode: str = "question",
     progress: bool = False,
     on_question: Callable[[LMEQuestion], None] | None = None,
+    qa: Callable[[Any, LMEQuestion, datetime], None] | None = None,
 ) -> LMERun:
     """Rank every question's haystack with memlane and the baselines; score them."""
     start = time.perf_counter()
@@ -246,7 +276,7 @@ def run_longmemeval(
         item_show_func=lambda q: q.question_id if q else None,
     ) as bar:
         for q in bar:
-            turns = _memlane_question(q, embedder, config, search_k, timings, now_mode)
+            turns = _memlane_question(q, embedder, config, search_k, timings, now_mode, qa)
             memlane.latencies.append(timings.search_seconds[-1])
             _record(memlane, q, sessions_from_turns(turns), turns)
             if bm25 is not None:

@@ -137,6 +137,21 @@ def render_markdown(summary: Mapping[str, Any], title: str, notes: Sequence[str]
                 continue
             lines += ["", f"## {name} — {level} level", "", f"_{s.get('note', '')}_", ""]
             lines += _table(list(groups.items()), "group")
+    qa = summary.get("qa")
+    if qa:
+        lines += ["", "## Answer quality", "",
+                  f"Answers by `{qa['answer_model']}` from memlane's pack; judged by "
+                  f"`{qa['judge_model']}` with per-type instructions. Accuracy "
+                  f"{_fmt(qa['accuracy'])} over {qa['judged']} judged of {qa['answered']} answered.",
+                  "", "| question type | accuracy |", "|---|---|"]
+        lines += [f"| {t} | {_fmt(a)} |" for t, a in qa["accuracy_by_type"].items()]
+    ku = summary.get("knowledge_update_newest_first")
+    if ku:
+        lines += ["", "## Knowledge updates", "",
+                  "How often the newest evidence session ranks above every older (stale) one, over "
+                  "knowledge-update questions whose evidence spans sessions of different dates.", "",
+                  "| system | newest first | questions |", "|---|---|---|"]
+        lines += [f"| {n} | {_fmt(v['rate'])} | {v['n']} |" for n, v in ku.items()]
     lines += [
         "",
         "## Performance",
@@ -299,7 +314,8 @@ LME_NOTES = (
 
 
 def write_lme_report(
-    run: Any, out: Path, data: str | Path, *, rss_after_load_mb: float | None = None
+    run: Any, out: Path, data: str | Path, *, rss_after_load_mb: float | None = None,
+    qa: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Write rankings, per-question scores, report.json, report.md and plots for a run."""
     out.mkdir(parents=True, exist_ok=True)
@@ -329,14 +345,15 @@ def write_lme_report(
                     )
     summary = run.summary()
     summary["data"] = str(data)
-    summary["files"] = files + ["per-question.jsonl"]
+    summary["files"] = files + ["per-question.jsonl"] + (["answers.jsonl"] if qa else [])
+    if qa:
+        summary["qa"] = qa
     notes = list(LME_NOTES)
     if summary.get("gold_after_question_date"):
         notes.append(
             f"{summary['gold_after_question_date']} evaluated questions have an evidence session "
-            "dated after question_date (an upstream quirk). With --now question (the default) "
-            "memlane's search(now=...) cannot return those sessions while the baselines, which "
-            "ignore time, can; --now latest lifts this."
+            "dated after question_date (an upstream quirk); search(now=...) is the time of the "
+            "question for time-aware ranking and does not filter, so those sessions can be found."
         )
     lat = {n: s.latencies for n, s in run.systems.items()}
     return _finish(out, summary, lat, ("session", "turn"), "LongMemEval", notes, rss_after_load_mb)

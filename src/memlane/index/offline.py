@@ -63,6 +63,7 @@ _DATE = re.compile(
     r"Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?)\b"
 )
 _CAPS = re.compile(r"\b([A-Z][\w&'.-]*(?:\s+(?:of|de|da|das|do|the|and|&)?\s*[A-Z][\w&'.-]*)*)")
+_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
@@ -227,6 +228,7 @@ class OfflineIntelligence:
 
     @staticmethod
     def _entities(sentence: str) -> list[Entity]:
+        sentence = _PLACEHOLDER.sub(" ", sentence)
         out = []
         for d in _DATE.findall(sentence):
             out.append(Entity(d, "date", _trim(sentence, 120)))

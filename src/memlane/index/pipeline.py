@@ -87,9 +87,9 @@ def store_intelligence(
         })
     for e in extraction.entities:
         rows.append({
-            **base, "kind": "entity", "text": f"{e.name} ({e.type}): {e.context}".strip(),
+            **base, "kind": "entity", "text": f"{e.name} ({e.type})",
             "at": end, "lane": "semantic", "entities": [e.name],
-            "extra": {"name": e.name, "type": e.type},
+            "extra": {"name": e.name, "type": e.type, "context": e.context},
         })
     vectors = embeddings.for_index([r["text"] for r in rows])
     with store.atomic():

@@ -1,0 +1,61 @@
+"""Answer-quality mode against a real loopback OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from memlane.bench.cli import bench
+from memlane.bench.qa import judge_prompt, parse_verdict
+from memlane.testing.llm_server import ChatServer
+
+from test_bench_e2e import _lme_records  # noqa: E402  (same folder)
+
+
+def test_verdicts_and_per_type_rules():
+    assert parse_verdict("Yes.") and parse_verdict("**yes**") and not parse_verdict("No, wrong.")
+    assert not parse_verdict("maybe")
+    assert "off-by-one" in judge_prompt("temporal-reasoning", "q", "19 days", "18 days")[1]["content"]
+    assert "cannot answer" in judge_prompt("multi-session", "q", "a", "r", abstention=True)[1]["content"]
+    assert "updated, current answer" in judge_prompt("knowledge-update", "q", "a", "r")[1]["content"]
+
+
+def test_answer_and_judge_through_the_cli(tmp_path: Path, monkeypatch) -> None:
+    data = tmp_path / "lme.json"
+    data.write_text(json.dumps(_lme_records()))
+
+    def reply(body):
+        text = body["messages"][-1]["content"]
+        if "Is the response correct?" in text:
+            return "yes" if "Target" in text else "no"
+        context = body["messages"][-1]["content"]
+        return "At Target." if "Target" in context else "I don't know."
+
+    with ChatServer(reply=reply) as srv:
+        cfg = tmp_path / "memlane.toml"
+        cfg.write_text(f'[llm.services.fake]\nbase_url = "{srv.base_url}"\nmodel = "fake-model"\n')
+        monkeypatch.setenv("MEMLANE_CONFIG", str(cfg))
+        monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
+        out = tmp_path / "out"
+        res = CliRunner().invoke(bench, ["longmemeval", "--data", str(data), "--embedder", "hashing",
+                                         "--out", str(out), "--answer", "fake", "--judge", "fake"],
+                                 catch_exceptions=False)
+        assert res.exit_code == 0, res.output
+        asked = [r for r in srv.chat_requests if "Memory context:" in r.messages[-1]["content"]]
+    answers = [json.loads(x) for x in (out / "answers.jsonl").read_text().splitlines()]
+    assert len(answers) == 4 and len(asked) == 4
+    q1 = next(a for a in answers if a["question_id"] == "q1")
+    assert q1["hypothesis"] == "At Target." and q1["correct"] is True
+    assert "coffee creamer" in next(r for r in asked if "coffee creamer coupon" in r.messages[-1]["content"]).messages[-1]["content"]
+    report = json.loads((out / "report.json").read_text())
+    assert report["qa"]["judged"] == 4 and report["qa"]["answer_model"]
+    assert "## Answer quality" in (out / "report.md").read_text()
+
+
+def test_judge_needs_answer(tmp_path: Path) -> None:
+    data = tmp_path / "lme.json"
+    data.write_text(json.dumps(_lme_records()))
+    res = CliRunner().invoke(bench, ["longmemeval", "--data", str(data), "--judge", "x"])
+    assert res.exit_code != 0 and "--judge needs --answer" in res.output
