@@ -101,6 +101,14 @@ _FIRST_PERSON: list[tuple[re.Pattern[str], str, str | None]] = [
     (re.compile(r"\bi\s+(?:graduated|studied)\s+(?:from|at)\s+" + _VAL, re.I), "user", "studied_at"),
     (re.compile(r"\bi\s+(?:use|switched to)\s+" + _VAL, re.I), "user", "uses"),
 ]
+_CUES = re.compile("|".join(p.pattern for p in (_DECISION, _RATIONALE, _OPEN, _NEXT, _ACTION)), re.I)
+_FIRST_PERSON_CUE = re.compile(r"\b(?:i|my|i'm)\b", re.I)
+_ORG_BEFORE = re.compile(r"\b(work at|works at|working at|work for|works for|joined)\s*$")
+_PLACE_BEFORE = re.compile(r"\b(in|to|from|at|near|visit|visited|moved to)\s*$")
+_PET_BEFORE = re.compile(r"\b(" + "|".join(_PETS) + r")\s*$")
+_KIN_BEFORE = re.compile(r"\b(" + "|".join(_KIN) + r")\s*$")
+_LEAD = 3
+"""Sentences of an assistant message that count towards topics and entities."""
 _NOT_A_FACT = {"name", "question", "problem", "point", "guess", "bad", "pleasure", "turn", "goal is to"}
 
 
@@ -125,19 +133,22 @@ def _clean_value(value: str) -> str:
 
 def keyphrases(texts: Sequence[str], limit: int = 8) -> list[str]:
     """Content-word phrases ranked by frequency × length (RAKE-like)."""
+    return _keyphrases([_words(s) for t in texts for s in _sentences(t)], limit)
+
+
+def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
     counts: Counter[str] = Counter()
-    for text in texts:
-        for sentence in _sentences(text):
-            phrase: list[str] = []
-            for w in _words(sentence) + [""]:
-                if w and w not in _FILLER and len(w) > 2 and not w.isdigit():
-                    phrase.append(w)
-                    continue
-                if phrase:
-                    for size in (1, 2):
-                        for i in range(len(phrase) - size + 1):
-                            counts[" ".join(phrase[i : i + size])] += size
-                phrase = []
+    for words in sentence_words:
+        phrase: list[str] = []
+        for w in [*words, ""]:
+            if w and w not in _FILLER and len(w) > 2 and not w.isdigit():
+                phrase.append(w)
+                continue
+            if phrase:
+                counts.update(phrase)
+                for i in range(len(phrase) - 1):
+                    counts[f"{phrase[i]} {phrase[i + 1]}"] += 2
+            phrase = []
     ranked = [p for p, c in counts.most_common(limit * 3) if c > 1 or len(counts) < limit * 2]
     out: list[str] = []
     for p in ranked:
@@ -154,29 +165,41 @@ class OfflineIntelligence:
     name = "offline"
 
     def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:
-        texts = [m.text for m in messages]
-        tags = keyphrases(texts)
+        split, lead = [], []
+        for m in messages:
+            for i, s in enumerate(_sentences(m.text)):
+                split.append((m, s, _words(s)))
+                # The user's words and the opening of each answer say what a session is
+                # about; long answers would mostly add noise (and cost) to topics and entities.
+                if m.role == "user" or i < _LEAD:
+                    lead.append(split[-1])
+        tags = _keyphrases([w for _, _, w in lead], 8)
         tagset = set(" ".join(tags).split())
         scored: list[tuple[float, int, str, Message]] = []
+        substantive = []
         decisions, rationale, open_q, next_steps, actions = [], [], [], [], []
-        for m in messages:
-            for s in _sentences(m.text):
-                words = set(_words(s)) - _FILLER
-                score = len(words & tagset) + (1.5 if m.role == "user" else 0.0) + (0.5 if m.seq <= 2 else 0.0)
-                scored.append((score, m.seq, s, m))
-                if _DECISION.search(s):
-                    decisions.append(_trim(s))
-                    if _RATIONALE.search(s):
-                        rationale.append(_trim(s))
-                elif _RATIONALE.search(s) and decisions:
+        for m, s, words in split:
+            content = set(words) - _FILLER
+            score = len(content & tagset) + (1.5 if m.role == "user" else 0.0) + (0.5 if m.seq <= 2 else 0.0)
+            scored.append((score, m.seq, s, m))
+            if len(content) >= 3:
+                substantive.append(scored[-1])
+            question = s.endswith("?") and m.role == "user"
+            if not question and _CUES.search(s) is None:
+                continue  # most sentences carry no cue: one scan instead of five
+            if _DECISION.search(s):
+                decisions.append(_trim(s))
+                if _RATIONALE.search(s):
                     rationale.append(_trim(s))
-                if s.endswith("?") and m.role == "user" or _OPEN.search(s):
-                    open_q.append(_trim(s))
-                if _NEXT.search(s):
-                    next_steps.append(_trim(s))
-                elif _ACTION.search(s) and m.role in ("user", "assistant"):
-                    actions.append(_trim(s))
-        substantive = [x for x in scored if len(set(_words(x[2])) - _FILLER) >= 3] or scored
+            elif _RATIONALE.search(s) and decisions:
+                rationale.append(_trim(s))
+            if question or _OPEN.search(s):
+                open_q.append(_trim(s))
+            if _NEXT.search(s):
+                next_steps.append(_trim(s))
+            elif _ACTION.search(s) and m.role in ("user", "assistant"):
+                actions.append(_trim(s))
+        substantive = substantive or scored
         opening = next((x for x in substantive if x[3].role == "user"), None)
         rest = [x for x in substantive if x is not opening]
         best = ([opening] if opening else []) + sorted(rest, key=lambda x: (-x[0], x[1]))[:2]
@@ -184,7 +207,7 @@ class OfflineIntelligence:
         topic = _trim(opening[2], 120) if opening else ""
         if tags:
             topic = ", ".join(tags[:3]) + (f" — {topic}" if topic else "")
-        extraction = self.extract(messages)
+        extraction = self._extract([(m, t) for m, t, _ in lead])
         refs = sorted({r.rstrip(".,;:") for m in messages for p in _REFS for r in p.findall(m.text)})
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
         summary = SessionSummary(
@@ -207,22 +230,27 @@ class OfflineIntelligence:
         return summary, extraction
 
     def extract(self, messages: Sequence[Message]) -> Extraction:
+        """Entities, first-person facts and relations of a conversation."""
+        return self._extract([(m, s) for m in messages for i, s in enumerate(_sentences(m.text))
+                              if m.role == "user" or i < _LEAD])
+
+    def _extract(self, split: Sequence[tuple[Message, str]]) -> Extraction:
         entities: dict[str, Entity] = {}
         facts: list[Fact] = []
         relations: list[Relation] = []
-        for m in messages:
-            for s in _sentences(m.text):
-                for ent in self._entities(s):
-                    entities.setdefault(ent.name.lower(), ent)
-                if m.role != "user":
-                    continue
-                for f in self._facts(s, m.seq):
-                    facts.append(f)
-                    if f.predicate in _KIN:
-                        relations.append(Relation("user", f.predicate, f.object, m.seq))
-                        entities.setdefault(f.object.lower(), Entity(f.object, "pet" if f.predicate in _PETS else "person", _trim(s, 120)))
-                    elif f.predicate in ("lives_in", "works_at", "visited", "studied_at"):
-                        relations.append(Relation("user", f.predicate, f.object, m.seq))
+        for m, s in split:
+            for ent in self._entities(s):
+                entities.setdefault(ent.name.lower(), ent)
+            if m.role != "user" or _FIRST_PERSON_CUE.search(s) is None:
+                continue
+            for f in self._facts(s, m.seq):
+                facts.append(f)
+                if f.predicate in _KIN:
+                    relations.append(Relation("user", f.predicate, f.object, m.seq))
+                    kind = "pet" if f.predicate in _PETS else "person"
+                    entities.setdefault(f.object.lower(), Entity(f.object, kind, _trim(s, 120)))
+                elif f.predicate in ("lives_in", "works_at", "visited", "studied_at"):
+                    relations.append(Relation("user", f.predicate, f.object, m.seq))
         unique = list({(f.subject, f.predicate, f.object.lower()): f for f in facts}.values())
         return Extraction(tuple(entities.values()), tuple(unique), tuple(dict.fromkeys(relations)))
 
@@ -242,16 +270,16 @@ class OfflineIntelligence:
                 continue  # a capitalised first word is usually just a sentence start
             if name.isupper() and len(name) <= 3 and i == 0:
                 continue
-            before = sentence[: match.start()].lower()
+            before = sentence[max(0, match.start() - 24) : match.start()].lower()
             if any(p.fullmatch(name) for p in _REFS):
                 kind = "reference"
-            elif re.search(r"\b(work at|works at|working at|work for|works for|joined)\s*$", before):
+            elif _ORG_BEFORE.search(before):
                 kind = "organization"
-            elif re.search(r"\b(in|to|from|at|near|visit|visited|moved to)\s*$", before):
+            elif _PLACE_BEFORE.search(before):
                 kind = "place"
-            elif re.search(r"\b(" + "|".join(_PETS) + r")\s*$", before):
+            elif _PET_BEFORE.search(before):
                 kind = "pet"
-            elif re.search(r"\b(" + "|".join(_KIN) + r")\s*$", before):
+            elif _KIN_BEFORE.search(before):
                 kind = "person"
             else:
                 kind = "name"
