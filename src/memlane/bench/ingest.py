@@ -53,15 +53,22 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int = 100,
-               queries: int = 200, folder: Path | None = None) -> dict[str, Any]:
-    """Measure one size with one embedder; returns a flat dict of figures."""
+               queries: int = 200, folder: Path | None = None, db: str | None = None,
+               intelligence: bool = False) -> dict[str, Any]:
+    """Measure one size with one embedder; returns a flat dict of figures.
+
+    ``db`` (a PostgreSQL URL) measures that database instead of a temporary SQLite file;
+    it should be an empty scratch database. Session intelligence is off unless asked, so
+    the figures are those of ingest, turn indexing and search.
+    """
     from memlane.config import load_config
     from memlane.memory import Memory
 
     turns = synthetic_turns(n)
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        config = load_config(environ={}, overrides={"db": str(Path(tmp) / "bench.db"),
-                                                    "embedding": {"backend": embedder_name}})
+        config = load_config(environ={}, overrides={
+            "db": db or str(Path(tmp) / "bench.db"), "embedding": {"backend": embedder_name},
+            "indexing": {"enabled": intelligence}})
         mem = Memory(config=config)
         t0 = datetime(2024, 1, 1, tzinfo=UTC)
         start = time.perf_counter()
@@ -86,6 +93,7 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
             lat_scoped.append((time.perf_counter() - s) * 1e3)
         mem.close()
     return {
+        "backend": "postgres" if db else "sqlite",
         "items": n,
         "embedder": embedder_name,
         "add_message_per_s": n / add_s,
@@ -103,9 +111,17 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
 @click.option("--embedder", "embedders", default="static,hashing", show_default=True,
               help="Comma-separated embedder backends to measure.")
 @click.option("--queries", default=200, show_default=True, type=int, help="Search queries per size.")
+@click.option("--db", "dbs", multiple=True, metavar="URL",
+              help="Also measure this PostgreSQL database (an empty scratch one), beside SQLite.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-def ingest_command(items: str, embedders: str, queries: int, as_json: bool) -> None:
-    """add_message throughput, indexing throughput and search latency at each size."""
+def ingest_command(items: str, embedders: str, queries: int, dbs: tuple[str, ...],
+                   as_json: bool) -> None:
+    """add_message throughput, indexing throughput and search latency at each size.
+
+    Each size runs on a fresh temporary SQLite file and on every --db given, so the
+    backends are side by side. Session intelligence is off here (see memlane stats for its
+    own timings); the embedding cache starts empty.
+    """
     try:
         sizes = [int(x) for x in items.split(",") if x.strip()]
     except ValueError:
@@ -116,17 +132,18 @@ def ingest_command(items: str, embedders: str, queries: int, as_json: bool) -> N
     rows = []
     for name in [e.strip() for e in embedders.split(",") if e.strip()]:
         for n in sizes:
-            click.echo(f"measuring {n:,} items with {name}…", err=True)
-            rows.append(run_ingest(n, name, queries=queries))
+            for db in (None, *dbs):
+                click.echo(f"measuring {n:,} items with {name} on {db or 'sqlite'}…", err=True)
+                rows.append(run_ingest(n, name, queries=queries, db=db))
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
-    click.echo("| embedder | items | add_message/s | index turns/s | search p50 / p95 ms "
+    click.echo("| backend | embedder | items | add_message/s | index turns/s | search p50 / p95 ms "
                "| scoped p50 / p95 ms |")
-    click.echo("|---|---:|---:|---:|---:|---:|")
+    click.echo("|---|---|---:|---:|---:|---:|---:|")
     for r in rows:
         click.echo(
-            f"| {r['embedder']} | {r['items']:,} | {r['add_message_per_s']:,.0f} "
+            f"| {r['backend']} | {r['embedder']} | {r['items']:,} | {r['add_message_per_s']:,.0f} "
             f"| {r['index_turns_per_s']:,.0f} | {r['search_p50_ms']:.1f} / {r['search_p95_ms']:.1f} "
             f"| {r['scoped_search_p50_ms']:.1f} / {r['scoped_search_p95_ms']:.1f} |"
         )

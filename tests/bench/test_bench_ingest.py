@@ -1,0 +1,29 @@
+"""memlane bench ingest on a tiny size: every figure is produced and plausible."""
+
+import json
+
+from click.testing import CliRunner
+
+from memlane.bench.ingest import ingest_command, synthetic_turns
+
+
+def test_synthetic_turns_are_deterministic():
+    assert synthetic_turns(5) == synthetic_turns(5)
+    assert len(synthetic_turns(50)) == 50 and all(t.endswith(".") for t in synthetic_turns(50))
+
+
+def test_bench_ingest_reports_each_figure():
+    res = CliRunner().invoke(ingest_command, ["--items", "200", "--embedder", "hashing",
+                                              "--queries", "5", "--json"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    (row,) = json.loads(res.output[res.output.index("["):])
+    assert row["backend"] == "sqlite" and row["items"] == 200 and row["embedder"] == "hashing"
+    for key in ("add_message_per_s", "index_turns_per_s", "search_p50_ms", "search_p95_ms",
+                "scoped_search_p50_ms", "scoped_search_p95_ms"):
+        assert row[key] > 0
+    assert row["search_p95_ms"] >= row["search_p50_ms"]
+
+
+def test_bench_ingest_rejects_bad_sizes():
+    res = CliRunner().invoke(ingest_command, ["--items", "ten"])
+    assert res.exit_code != 0 and "--items" in res.output
