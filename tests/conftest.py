@@ -1,7 +1,10 @@
-"""Shared fixtures: real SQLite files under tmp_path, the deterministic hashing embedder."""
+"""Shared fixtures: real SQLite files under tmp_path, a real PostgreSQL started by the test
+run (one server per session, a fresh database per test), the deterministic hashing embedder."""
 
 from __future__ import annotations
 
+import itertools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +14,8 @@ from memlane import Memory
 from memlane.store import open_store
 from memlane.testing import memory
 
+_databases = itertools.count(1)
+
 
 @pytest.fixture
 def mem(tmp_path: Path) -> Iterator[Memory]:
@@ -19,9 +24,35 @@ def mem(tmp_path: Path) -> Iterator[Memory]:
     m.close()
 
 
-@pytest.fixture(params=["sqlite"])
+@pytest.fixture(scope="session")
+def postgres_server_url() -> Iterator[str]:
+    """One PostgreSQL + pgvector server for the whole run (started here, nothing assumed)."""
+    pytest.importorskip("psycopg", reason="PostgreSQL tests need pip install -e '.[postgres]'")
+    from memlane.testing.postgres import postgres_server
+
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture
+def pg_url(postgres_server_url: str) -> Iterator[str]:
+    """A fresh, empty database on the session's server; dropped afterwards."""
+    import psycopg
+
+    name = f"test_{os.getpid()}_{next(_databases)}"
+    with psycopg.connect(postgres_server_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    yield postgres_server_url.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(postgres_server_url, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
     """Every store backend; the contract suite runs against each."""
-    s = open_store(tmp_path / "contract.db")
+    if request.param == "postgres":
+        s = open_store(request.getfixturevalue("pg_url"))
+    else:
+        s = open_store(tmp_path / "contract.db")
     yield s
     s.close()

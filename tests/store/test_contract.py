@@ -202,3 +202,95 @@ def test_messages_by_ext_id_and_order(store):
     assert [m.text for m in store.session_messages(sid)] == ["first", "second"]
     assert [m.text for m in store.recent_messages("s", 1)] == ["second"]
     assert store.get_session(sid).participants == ("Ana", "assistant")
+
+
+def test_restore_keeps_ids_and_every_column_and_iterators_return_them(store):
+    session = {
+        "id": 7, "scope": "s", "agent": "bot", "project": "p", "status": "failed",
+        "started_at": 10.25, "ended_at": 20.5, "message_count": 1, "participants": ["Ana"],
+        "closed_reason": "gap", "failed_reason": "llm timed out", "summary_version": 3,
+        "indexed_at": 30.125, "created_at": 9.0, "attempts": 2, "next_attempt_at": 40.0,
+        "lease_until": None, "summarized_at": None, "summary_model": "m-1",
+    }
+    message = {
+        "id": 11, "session_id": 7, "scope": "s", "seq": 1, "role": "user", "speaker": "Ana",
+        "text": "Ana loves Lisbon", "at": 10.25, "ext_id": "m-1", "agent": "bot", "project": "p",
+        "redactions": 2,
+    }
+    items = [
+        {"id": i, "kind": "fact", "text": f"Ana loves Lisbon {i}", "keys": "portugal trip",
+         "at": 10.25, "scope": "s", "agent": "bot", "project": "p", "session_id": 7,
+         "message_id": 11, "seq": 1, "role": "user", "keywords": ["lisbon"], "entities": ["Ana"],
+         "source": "stated", "durability": "short", "lane": "profile", "trust": 0.75,
+         "privacy": "project", "ttl_seconds": 60, "expires_at": 70.25, "parents": [21],
+         "children": [22] if i == 21 else [], "status": "active", "dedupe_hash": f"h{i}",
+         "extra": {"z": 1, "a": [1, "x"]}, "created_at": 11.5, "updated_at": 12.5}
+        for i in (21, 22)
+    ]
+    entity = {"id": 5, "scope": "s", "name": "Ana", "norm_name": "ana", "type": "person",
+              "context": "a friend", "mentions": 3, "first_seen": 10.25, "last_seen": 20.5}
+    facts = [
+        {"id": 31 + k, "item_id": 21 + k, "scope": "s", "subject": "Ana", "predicate": "lives in",
+         "object": obj, "norm_subject": "ana", "norm_predicate": "lives_in", "norm_object": obj.lower(),
+         "source": "stated", "session_id": 7, "message_id": 11, "at": 10.25 + k,
+         "reinforcements": k, "last_accessed": 12.0, "superseded_by": 32 if k == 0 else None,
+         "status": "superseded" if k == 0 else "current", "created_at": 11.0}
+        for k, obj in enumerate(("Porto", "Lisbon"))
+    ]
+    relation = {"id": 41, "scope": "s", "source_entity": "ana", "relation": "lives_in",
+                "target_entity": "lisbon", "session_id": 7, "message_id": 11, "at": 10.25}
+    with store.atomic():
+        store.restore_sessions([session])
+        store.restore_messages([message])
+        store.restore_items(items)
+        store.put_vectors("m", [(21, _unit(1, 0)), (22, _unit(0, 1))])
+        store.cache_vectors("m", [(b"\x01" * 32, _unit(3, 4))])
+        store.restore_entities([entity])
+        store.restore_facts(facts)  # the first is superseded by the second: a forward link
+        store.restore_relations([relation])
+    assert list(store.iter_sessions()) == [session]
+    assert list(store.iter_entities()) == [entity]
+    assert list(store.iter_facts(batch=1)) == facts
+    assert list(store.iter_relations()) == [relation]
+    assert [f.superseded_by for f in store.session_facts(7)] == [32, None]
+    assert store.session_relations(7) == [("ana", "lives_in", "lisbon")]
+    assert [e.mentions for e in store.scope_entities("s")] == [3]
+    assert list(store.iter_messages()) == [message]
+    assert list(store.iter_items(batch=1)) == items  # batches page by id
+    vecs = list(store.iter_vectors(batch=1))
+    assert [(i, m) for i, m, _ in vecs] == [(21, "m"), (22, "m")]
+    assert np.allclose(vecs[1][2], _unit(0, 1))
+    cache = list(store.iter_cache())
+    assert [(m, h) for m, h, _ in cache] == [("m", b"\x01" * 32)]
+    assert np.allclose(cache[0][2], _unit(3, 4))
+    # the restored rows behave like any others
+    s = store.get_session(7)
+    assert (s.status, s.failed_reason, s.summary_version, s.indexed) == ("failed", "llm timed out", 3, True)
+    assert store.get_item(22).children == () and store.get_item(21).children == (22,)
+    assert [i for i, _ in store.lexical_search(["portugal"], Filters(privacy=("project",)), 5)] == [21, 22]
+    assert store.vector_search("m", _unit(0, 1), Filters(privacy=("project",)), 1)[0][0] == 22
+    # new rows get ids after the restored ones
+    with store.atomic():
+        assert store.create_session("t", 50.0, None, None) > 7
+        assert store.insert_items([{"kind": "turn", "text": "x", "at": 1.0}])[0] > 22
+
+
+def test_peek_migrations_reads_without_changing(store):
+    location = store.url
+    report = type(store).peek_migrations(location)
+    assert report == {"applied": store.applied_migrations(), "pending": [], "edited": [],
+                      "unknown": []}
+
+
+def test_item_vectors_returns_stored_vectors_by_id(store):
+    if not hasattr(store, "item_vectors"):
+        pytest.skip(f"{store.backend} store has no item_vectors yet (added for MMR)")
+    sid, _ = _session_with(store)
+    a, b, c = _items(store, sid, ["alpha", "beta", "gamma"])
+    with store.atomic():
+        store.put_vectors("m", [(a, _unit(1, 0, 0)), (b, _unit(0, 1, 0))])
+    got = store.item_vectors("m", [b, a, c, a])
+    assert sorted(got) == [a, b]  # c has no vector; duplicates collapse
+    assert np.allclose(got[a], _unit(1, 0, 0)) and np.allclose(got[b], _unit(0, 1, 0))
+    assert store.item_vectors("other-model", [a, b]) == {}
+    assert store.item_vectors("m", []) == {}

@@ -54,7 +54,8 @@ def query_terms(query: str) -> list[str]:
     document (measured: 650-780 ms at 1M items); if only stopwords remain, they are kept.
     """
     words = split_words(query)
-    kept = [w for w in words if w.lower() not in STOPWORDS] or words
+    # a word with no letter or digit (a symbol, a stray control character) is no content word
+    kept = [w for w in words if w.lower() not in STOPWORDS and any(c.isalnum() for c in w)] or words
     # Case is left to the full-text engine's own folding (Python's and SQLite's differ
     # for some scripts); duplicates are dropped case-insensitively.
     unique = {w.lower(): w for w in reversed(kept)}

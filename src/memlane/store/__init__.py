@@ -1,7 +1,9 @@
 """Storage backends behind one contract.
 
 ``open_store(url)`` picks the backend from the URL: a file path or ``sqlite:///path`` opens
-the embedded SQLite store. Backend-specific SQL never leaves ``store/<backend>/``.
+the embedded SQLite store, ``postgresql://…`` the PostgreSQL + pgvector one. Both pass
+the same contract suite (tests/store/test_contract.py). Backend-specific SQL never leaves
+``store/<backend>/``.
 """
 
 from __future__ import annotations
@@ -16,13 +18,17 @@ __all__ = ["Filters", "open_store"]
 
 
 def open_store(url: str | Path, **options: Any) -> Any:
-    """Open (and migrate) the store named by ``url``."""
+    """Open (and migrate) the store named by ``url``: ``postgresql://`` (or ``postgres://``)
+    opens PostgreSQL, a file path or ``sqlite:///path`` SQLite."""
     text = str(url)
     if text.startswith(("postgresql://", "postgres://")):
-        raise ConfigError(
-            f"db: PostgreSQL URLs are not supported by this release ({text.split('@')[-1]!r}); "
-            "pass a SQLite file path"
-        )
+        try:
+            from memlane.store.postgres.store import PostgresStore
+        except ImportError as e:
+            raise ConfigError(
+                f"db: PostgreSQL needs extra packages ({e}); pip install 'memlane[postgres]'"
+            ) from e
+        return PostgresStore(text, **options)
     if text.startswith("sqlite:///"):
         text = text[len("sqlite:///"):]
     elif "://" in text:

@@ -1,0 +1,144 @@
+"""Database commands: ``memlane migrate`` and ``memlane copy``.
+
+``register(cli)`` adds them to the root group (``memlane.serve.cli`` calls it).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from memlane.config import load_config
+from memlane.errors import MemlaneError
+from memlane.serve.render import dumps
+
+__all__ = ["register"]
+
+_PG = ("postgresql://", "postgres://")
+
+
+def _store_class(url: str) -> tuple[Any, str]:
+    """The store class for ``url`` and the location its constructor takes."""
+    if url.startswith(_PG):
+        try:
+            from memlane.store.postgres.store import PostgresStore
+        except ImportError as e:
+            raise click.ClickException(
+                f"PostgreSQL needs extra packages ({e}); pip install 'memlane[postgres]'"
+            ) from e
+        return PostgresStore, url
+    from memlane.store.sqlite.store import SqliteStore
+
+    return SqliteStore, url.removeprefix("sqlite:///")
+
+
+def _root_db(ctx: click.Context) -> str:
+    obj = ctx.find_root().obj or {}
+    if obj.get("db"):
+        return str(obj["db"])
+    return load_config(obj.get("config_path")).db
+
+
+def _open(url: str, *, must_exist: bool) -> Any:
+    from memlane.store import open_store
+
+    if must_exist and not url.startswith(_PG):
+        path = Path(url.removeprefix("sqlite:///")).expanduser()
+        if not path.is_file():
+            raise click.ClickException(f"--from: {path} does not exist; pass an existing database")
+    return open_store(url)
+
+
+@click.command()
+@click.option("--show", is_flag=True, help="List applied and pending migrations; change nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@click.pass_context
+def migrate(ctx: click.Context, show: bool, as_json: bool) -> None:
+    """Apply pending schema migrations to --db (with --show, only list them).
+
+    Safe while other processes use the database: each migration is applied once, in its
+    own transaction. A migration edited after it was applied is refused.
+    """
+    try:
+        url = _root_db(ctx)
+        cls, location = _store_class(url)
+        before = cls.peek_migrations(location)
+        if show:
+            report = before
+        else:
+            store = _open(url, must_exist=False)  # migrates, or refuses edited migrations
+            try:
+                report = cls.peek_migrations(location)
+                report["applied_now"] = [n for n in report["applied"] if n not in before["applied"]]
+            finally:
+                store.close()
+    except MemlaneError as e:
+        raise click.ClickException(str(e)) from e
+    if as_json:
+        click.echo(dumps(report))
+        return
+    for problem in ("edited", "unknown"):
+        if report[problem]:
+            raise click.ClickException(f"{problem} migration(s): {', '.join(report[problem])}")
+    click.echo(f"applied: {', '.join(report['applied']) or '-'}")
+    click.echo(f"pending: {', '.join(report['pending']) or '-'}")
+    if not show:
+        click.echo(f"applied now: {', '.join(report['applied_now']) or 'nothing (up to date)'}")
+
+
+@click.command("copy")
+@click.option("--from", "source", required=True, metavar="DB",
+              help="The database to copy (SQLite file or postgresql:// URL).")
+@click.option("--to", "target", required=True, metavar="DB",
+              help="An empty (or new) database to copy into (SQLite file or postgresql:// URL).")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+def copy_cmd(source: str, target: str, as_json: bool) -> None:
+    """Copy a whole memory between databases, e.g. SQLite to PostgreSQL and back.
+
+    Everything comes along with its ids: sessions (status, reasons, queue state),
+    messages, items (every field), entities, facts, relations, vectors, the embedding
+    cache and the counters. The target must be
+    empty; the copy is one transaction there and is checked against the source before
+    it commits. Stop writers on the source while copying.
+    """
+    from memlane.store.copy import copy_store
+
+    if source == target:
+        raise click.ClickException("--from and --to name the same database")
+    show = not as_json and sys.stderr.isatty()
+    try:
+        src = _open(source, must_exist=True)
+        try:
+            dst = _open(target, must_exist=False)
+            try:
+                def progress(kind: str, n: int) -> None:
+                    if show:
+                        click.echo(f"\r{kind}: {n:,}   ", err=True, nl=False)
+
+                report = copy_store(src, dst, progress=progress)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+    except MemlaneError as e:
+        raise click.ClickException(str(e)) from e
+    if show:
+        click.echo("", err=True)
+    if as_json:
+        click.echo(dumps(report))
+        return
+    click.echo(
+        f"copied {report.sessions} session(s), {report.messages} message(s), {report.items} "
+        f"item(s), {report.entities} entities, {report.facts} fact(s), {report.relations} "
+        f"relation(s), {report.vectors} vector(s), {report.embed_cache} cached embedding(s) "
+        f"and {len(report.counters)} counter(s) from {src.url} to {dst.url}"
+    )
+
+
+def register(cli: click.Group) -> None:
+    """Add ``migrate`` and ``copy`` to the root command group."""
+    cli.add_command(migrate)
+    cli.add_command(copy_cmd)

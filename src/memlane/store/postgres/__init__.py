@@ -1,0 +1,1 @@
+"""The PostgreSQL + pgvector store: many processes, one database (``pip install 'memlane[postgres]'``)."""

@@ -1,0 +1,275 @@
+"""PostgreSQL connections, nested transactions, migrations and error translation."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+try:
+    import psycopg
+except ImportError as e:  # pragma: no cover - depends on the install
+    raise ImportError(
+        "PostgreSQL support needs psycopg: pip install 'memlane[postgres]'"
+    ) from e
+
+import numpy as np
+from psycopg.adapt import Dumper
+from psycopg.pq import Format
+
+from memlane.errors import MigrationError, StoreError
+
+__all__ = [
+    "LOCK_INDEX", "LOCK_MIGRATE", "LOCK_SCOPE", "Database", "Vector", "peek_migrations",
+    "public_url", "translate",
+]
+
+Tracer = Callable[[str, str, Any], None]
+
+# Namespaces (first key) of memlane's advisory locks, so they never meet another app's.
+LOCK_MIGRATE = 0x6D6C0001
+LOCK_SCOPE = 0x6D6C0002
+LOCK_INDEX = 0x6D6C0003
+
+# Per-connection settings: HNSW searches deep enough, and keep scanning while filters
+# reject candidates (pgvector 0.8 iterative scans) so a filtered search is not starved.
+_SESSION_SETTINGS = (
+    "SET hnsw.ef_search = 100",
+    "SET hnsw.iterative_scan = relaxed_order",
+    "SET hnsw.max_scan_tuples = 40000",
+)
+
+
+class Vector:
+    """A float32 vector sent in pgvector's binary format (bind it with ``%b``).
+
+    ``int16 dim, int16 0, dim x float4`` big-endian: about 25 times faster to send than a
+    float array cast to ``vector``. The parameter's type is left for the server to infer
+    from its context (a ``vector`` column or a ``::vector(n)`` cast).
+    """
+
+    __slots__ = ("data",)
+
+    def __init__(self, values: np.ndarray) -> None:
+        a = np.asarray(values, dtype=">f4").reshape(-1)
+        self.data = struct.pack(">HH", a.shape[0], 0) + a.tobytes()
+
+
+class _VectorDumper(Dumper):
+    format = Format.BINARY
+
+    def dump(self, obj: Vector) -> bytes:
+        return obj.data
+
+
+@contextmanager
+def translate(what: str) -> Iterator[None]:
+    """Turn driver errors into StoreError, chaining the original."""
+    try:
+        yield
+    except psycopg.Error as e:
+        raise StoreError(f"{what}: {str(e).strip()}") from e
+    except UnicodeEncodeError as e:  # e.g. a lone surrogate in a text value
+        raise StoreError(f"{what}: text is not valid Unicode ({e.reason})") from e
+
+
+def public_url(url: str) -> str:
+    """``url`` without its password (in the authority or as a query parameter)."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        auth, host = netloc.rsplit("@", 1)
+        netloc = auth.split(":", 1)[0] + "@" + host
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != "password"])
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+class Migration:
+    """One named ``.sql`` migration with the hash of its content."""
+
+    def __init__(self, name: str, sql: str) -> None:
+        self.name = name
+        self.sql = sql
+        self.sha256 = hashlib.sha256(sql.encode()).hexdigest()
+
+
+def load_migrations() -> list[Migration]:
+    folder = resources.files("memlane.store.postgres") / "migrations"
+    files = sorted(f for f in folder.iterdir() if f.name.endswith(".sql"))
+    return [Migration(f.name.removesuffix(".sql"), f.read_text(encoding="utf-8")) for f in files]
+
+
+class Database:
+    """A PostgreSQL database: one autocommit connection per thread, nested ``atomic()``."""
+
+    def __init__(self, url: str, *, tracer: Tracer | None = None) -> None:
+        self.dsn = url
+        self.url = public_url(url)
+        self.tracer = tracer
+        self._local = threading.local()
+        self._all: list[psycopg.Connection[Any]] = []
+        self._lock = threading.Lock()
+        self._pid = os.getpid()
+        try:
+            self.migrate()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- connections --------------------------------------------------------------------
+    @property
+    def conn(self) -> psycopg.Connection[Any]:
+        if os.getpid() != self._pid:
+            # A forked child must not share its parent's sockets: start afresh (and leave
+            # the parent's connections alone; closing them here would close the parent's).
+            self._pid = os.getpid()
+            self._local = threading.local()
+            with self._lock:
+                self._all = []
+        conn = getattr(self._local, "conn", None)
+        if conn is not None and conn.broken and not getattr(self._local, "depth", 0):
+            conn = None  # the server went away between transactions: reconnect
+        if conn is None:
+            with translate(f"connecting to {self.url}"):
+                conn = psycopg.connect(
+                    self.dsn, autocommit=True, connect_timeout=15, application_name="memlane"
+                )
+                for sql in _SESSION_SETTINGS:
+                    conn.execute(sql)
+            conn.adapters.register_dumper(Vector, _VectorDumper)
+            self._local.conn = conn
+            self._local.depth = 0
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            if os.getpid() == self._pid:
+                for conn in self._all:
+                    conn.close()
+            self._all.clear()
+        self._local = threading.local()
+
+    def execute(self, sql: Any, params: Any = None) -> psycopg.Cursor[Any]:
+        if self.tracer is not None:
+            self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)
+        with translate("query failed"):
+            return self.conn.execute(sql, params)
+
+    def executemany(self, sql: Any, rows: Any) -> psycopg.Cursor[Any]:
+        if self.tracer is not None:
+            self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)
+        with translate("query failed"):
+            cur = self.conn.cursor()
+            cur.executemany(sql, rows)
+            return cur
+
+    @property
+    def in_transaction(self) -> bool:
+        return bool(getattr(self._local, "depth", 0))
+
+    # -- transactions -------------------------------------------------------------------
+    @contextmanager
+    def atomic(self) -> Iterator[psycopg.Connection[Any]]:
+        """A transaction or, nested, a SAVEPOINT (psycopg's ``transaction()``).
+
+        On error everything inside rolls back and the original exception propagates (a
+        failing rollback is logged by psycopg, never raised over it).
+        """
+        conn = self.conn
+        tx = conn.transaction()
+        with translate("begin"):
+            tx.__enter__()
+        self._local.depth += 1
+        try:
+            yield conn
+        except BaseException as e:
+            self._local.depth -= 1
+            tx.__exit__(type(e), e, e.__traceback__)
+            raise
+        self._local.depth -= 1
+        with translate("commit"):
+            tx.__exit__(None, None, None)
+
+    # -- migrations ---------------------------------------------------------------------
+    def applied(self) -> list[tuple[str, str]]:
+        """``(name, sha256)`` of applied migrations, in order. Read-only."""
+        if self.execute("SELECT to_regclass('schema_migrations')").fetchone()[0] is None:
+            return []
+        rows = self.execute("SELECT name, sha256 FROM schema_migrations ORDER BY name")
+        return [(r[0], r[1]) for r in rows]
+
+    def pending(self) -> list[str]:
+        """Names of migrations not yet applied. Read-only."""
+        done = {name for name, _ in self.applied()}
+        return [m.name for m in load_migrations() if m.name not in done]
+
+    def _check(self, known: dict[str, Migration], applied: dict[str, str]) -> None:
+        for name, sha in applied.items():
+            if name not in known:
+                raise MigrationError(
+                    f"database {self.url} has migration {name!r} this memlane does not know; "
+                    "upgrade memlane"
+                )
+            if known[name].sha256 != sha:
+                raise MigrationError(f"migration {name!r} was edited after it was applied")
+
+    def migrate(self) -> list[str]:
+        """Apply pending migrations, each in its own transaction; refuse edited ones.
+
+        Every step holds a transaction-scoped advisory lock, so processes that start at
+        once apply each migration exactly once (the others wait, then see it applied).
+        """
+        known = {m.name: m for m in load_migrations()}
+        self._check(known, dict(self.applied()))
+        done = []
+        for name, mig in known.items():
+            try:
+                with self.atomic():
+                    self.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_MIGRATE,))
+                    self.execute(
+                        "CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY,"
+                        " sha256 text NOT NULL, applied_at double precision NOT NULL)"
+                    )
+                    applied = dict(self.applied())
+                    self._check(known, applied)
+                    if name in applied:
+                        continue  # another process applied it while we waited
+                    with translate(f"migration {name!r}"):
+                        self.conn.execute(mig.sql)
+                    self.execute(
+                        "INSERT INTO schema_migrations (name, sha256, applied_at) VALUES (%s, %s, %s)",
+                        (name, mig.sha256, time.time()),
+                    )
+            except StoreError as e:
+                if isinstance(e, MigrationError):
+                    raise
+                raise MigrationError(f"migration {name!r} failed: {e}") from e
+            done.append(name)
+        return done
+
+
+def peek_migrations(url: str) -> dict[str, list[str]]:
+    """Applied, pending, edited and unknown migrations of ``url``; changes nothing."""
+    known = {m.name: m.sha256 for m in load_migrations()}
+    applied: dict[str, str] = {}
+    with (
+        translate(f"reading migrations of {public_url(url)}"),
+        psycopg.connect(url, autocommit=True, connect_timeout=15) as conn,
+    ):
+        if conn.execute("SELECT to_regclass('schema_migrations')").fetchone()[0] is not None:
+            applied = dict(conn.execute("SELECT name, sha256 FROM schema_migrations").fetchall())
+    return {
+        "applied": sorted(applied),
+        "pending": [n for n in known if n not in applied],
+        "edited": sorted(n for n, sha in applied.items() if n in known and known[n] != sha),
+        "unknown": sorted(n for n in applied if n not in known),
+    }

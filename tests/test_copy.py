@@ -1,0 +1,163 @@
+"""``memlane copy``: SQLite -> PostgreSQL -> SQLite loses nothing and searches the same."""
+
+from __future__ import annotations
+
+import copy
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("psycopg")
+
+from memlane.config import load_config
+from memlane.errors import StoreError
+from memlane.memory import Memory
+from memlane.serve.cli import cli
+from memlane.serve.cli_db import register
+from memlane.store import open_store
+from memlane.store.copy import copy_store
+from memlane.testing import HashingEmbedder, example_files, memory
+
+QUERIES = [
+    "what database did we choose for billing",
+    "half marathon training plan",
+    "my sister's name",
+    "cat food",
+    "vegetarian dinner",
+]
+
+
+def _cli():
+    group = copy.copy(cli)
+    group.commands = dict(cli.commands)
+    register(group)
+    return group
+
+
+def _build_source(path) -> None:
+    m = memory(path)
+    for f in example_files():
+        m.import_file(f)
+    m.index(now=datetime(2024, 6, 1, tzinfo=UTC))
+    m.add_message("still-open", "user", "this session stays open", "2024-06-02T10:00:00Z",
+                  speaker="Zoe", id="open-1")
+    s = m.store
+    with s.atomic():
+        # a failed session with its reason, an item with every field and links
+        s.restore_sessions([{
+            "id": 1000, "scope": "failing", "agent": "a", "project": "p", "status": "failed",
+            "started_at": 5.5, "ended_at": 6.5, "message_count": 0, "participants": [],
+            "closed_reason": "idle", "failed_reason": "summarizer timed out",
+            "summary_version": 2, "indexed_at": None, "created_at": 5.0, "attempts": 3,
+            "next_attempt_at": 99.5, "lease_until": None, "summarized_at": None,
+            "summary_model": None,
+        }])
+        turns = [it.id for it in s.session_items(1, "turn")]
+        (fact,) = s.insert_items([{
+            "kind": "fact", "text": "Ana is vegetarian", "keys": "diet food", "at": 7.0,
+            "scope": "alice-assistant", "agent": "a", "project": "p", "session_id": 1,
+            "message_id": 1, "seq": 1, "role": "user", "keywords": ["diet"],
+            "entities": ["Ana"], "source": "stated", "durability": "short", "lane": "profile",
+            "trust": 0.9, "privacy": "project", "ttl_seconds": 3600, "parents": turns[:2],
+            "dedupe_hash": "abc", "extra": {"why": ["stated"], "n": 1.5},
+        }])
+        s.put_vectors("other-model", [(fact, np.arange(8, dtype=np.float32) / 10)])
+        s.bump("custom_counter", 42)
+    m.close()
+
+
+def _everything(store) -> dict:
+    return {
+        "sessions": list(store.iter_sessions()),
+        "messages": list(store.iter_messages()),
+        "items": list(store.iter_items()),
+        "vectors": [(i, m, v.tolist()) for i, m, v in store.iter_vectors()],
+        "cache": [(m, h, v.tolist()) for m, h, v in store.iter_cache()],
+        "counters": store.counters(),
+        "entities": list(store.iter_entities()),
+        "facts": list(store.iter_facts()),
+        "relations": list(store.iter_relations()),
+    }
+
+
+def _rankings(mem: Memory) -> list[list[tuple[int, float]]]:
+    return [[(h.item.id, h.score) for h in mem.search(q, k=5)] for q in QUERIES]
+
+
+def _pg_memory(url: str) -> Memory:
+    return Memory(url, config=load_config(environ={}, overrides={}),
+                  embedder=HashingEmbedder(dim=256, char_trigrams=True))
+
+
+def test_sqlite_to_postgres_to_sqlite_loses_nothing(tmp_path, pg_url):
+    first, back = tmp_path / "first.db", tmp_path / "back.db"
+    _build_source(first)
+    src = open_store(first)
+    want = _everything(src)
+    src.close()
+    assert want["entities"] and want["facts"] and want["relations"]  # intelligence ran
+
+    out = CliRunner().invoke(_cli(), ["copy", "--from", str(first), "--to", pg_url])
+    assert out.exit_code == 0, out.output
+    assert (f"copied {len(want['sessions'])} session(s), {len(want['messages'])} message(s), "
+            f"{len(want['items'])} item(s), {len(want['entities'])} entities, "
+            f"{len(want['facts'])} fact(s), {len(want['relations'])} relation(s), "
+            f"{len(want['vectors'])} vector(s)") in out.output
+    pg, dst = open_store(pg_url), open_store(back)
+    report = copy_store(pg, dst)
+    pg.close()
+    dst.close()
+    assert (report.items, report.facts) == (len(want["items"]), len(want["facts"]))
+
+    stores = [open_store(first), open_store(pg_url), open_store(back)]
+    a, p, b = (_everything(s) for s in stores)
+    for kind in a:
+        assert want[kind] == a[kind] == p[kind] == b[kind], kind
+    failed = stores[1].get_session(1000)
+    assert (failed.status, failed.failed_reason, failed.summary_version) == (
+        "failed", "summarizer timed out", 2)
+    open_ = stores[1].list_sessions(scope="still-open")[0]
+    assert open_.status == "open" and open_.participants == ("Zoe",)
+    for s in stores:
+        s.close()
+
+    mems = [memory(first), _pg_memory(pg_url), memory(back)]
+    try:
+        ra, rp, rb = (_rankings(m) for m in mems)
+        assert ra == rb  # SQLite and its round trip: identical
+        # PostgreSQL's BM25 runs over its own tokens and stems (english snowball, not
+        # porter): the same hits, in the same order up to near-ties (scores within 2%)
+        for qa, qp in zip(ra, rp, strict=True):
+            assert {i for i, _ in qa} == {i for i, _ in qp}, (qa, qp)
+            for (ia, sa), (ip, sp) in zip(qa, qp, strict=True):
+                assert ia == ip or sa == pytest.approx(sp, rel=0.02), (qa, qp)
+        # the copy keeps working: a new message lands in the open session, new ids follow
+        msg = mems[1].add_message("still-open", "assistant", "noted", "2024-06-02T10:01:00Z")
+        assert msg.seq == 2 and msg.id > max(r["id"] for r in a["messages"])
+    finally:
+        for m in mems:
+            m.close()
+
+
+def test_copy_refuses_a_non_empty_target_and_a_missing_source(tmp_path, pg_url):
+    src = tmp_path / "src.db"
+    _build_source(src)
+    target = _pg_memory(pg_url)
+    target.add_message("x", "user", "already here")
+    before = target.stats()
+    target.close()
+    out = CliRunner().invoke(_cli(), ["copy", "--from", str(src), "--to", pg_url])
+    assert out.exit_code == 1 and "is not empty" in out.output and "Traceback" not in out.output
+    after = open_store(pg_url)
+    assert after.stats()["messages"] == before["messages"] == 1
+    source = open_store(src)
+    with pytest.raises(StoreError, match="not empty"):
+        copy_store(source, after)
+    source.close()
+    after.close()
+    missing = CliRunner().invoke(_cli(), ["copy", "--from", str(tmp_path / "nope.db"),
+                                          "--to", str(tmp_path / "new.db")])
+    assert missing.exit_code == 1 and "does not exist" in missing.output
+    assert not (tmp_path / "nope.db").exists()
