@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -294,3 +296,260 @@ def test_item_vectors_returns_stored_vectors_by_id(store):
     assert np.allclose(got[a], _unit(1, 0, 0)) and np.allclose(got[b], _unit(0, 1, 0))
     assert store.item_vectors("other-model", [a, b]) == {}
     assert store.item_vectors("m", []) == {}
+
+
+# -- facts, hygiene, links, lookups, packs (schema 3) ------------------------------------
+def _fact_row(scope, subject, predicate, obj, at, item_id=None, session_id=None):
+    return {"item_id": item_id, "scope": scope, "subject": subject, "predicate": predicate,
+            "object": obj, "norm_subject": subject.lower(), "norm_predicate": predicate,
+            "norm_object": obj.lower(), "session_id": session_id, "at": at}
+
+
+def _fact_items(store, sid, texts, scope="s"):
+    with store.atomic():
+        return store.insert_items([
+            {"kind": "fact", "text": t, "at": 10.0 + k, "scope": scope, "session_id": sid,
+             "lane": "profile"} for k, t in enumerate(texts)
+        ])
+
+
+def test_facts_current_reinforce_supersede_history_events_and_forget(store):
+    sid, _ = _session_with(store)
+    i1, i2, i3 = _fact_items(store, sid, ["Ana lives in Porto", "Ana lives in Lisbon", "Bo likes tea"])
+    with store.atomic():
+        f1 = store.insert_fact(_fact_row("s", "Ana", "lives_in", "Porto", 10.0, i1, sid))
+        f2 = store.insert_fact(_fact_row("s", "Ana", "lives_in", "Lisbon", 20.0, i2, sid))
+        f3 = store.insert_fact(_fact_row("s", "Bo", "likes", "Tea", 15.0, i3, sid))
+        store.insert_fact(_fact_row("other", "Ana", "lives_in", "Faro", 5.0))
+    got = store.current_facts("s", "ana", "lives_in")
+    assert [(f.id, norm) for f, norm in got] == [(f1, "porto"), (f2, "lisbon")]
+    assert store.current_facts("s", "ana", "likes") == []
+
+    with store.atomic():
+        store.reinforce_fact(f1, 15.0)
+        store.reinforce_fact(f1, 12.0)  # an older sighting never moves last_accessed back
+        store.log_fact_event(store.get_fact(f1), "added", 10.0, session_id=sid)
+        store.log_fact_event(store.get_fact(f2), "added", 20.0, session_id=sid)
+        store.log_fact_event(store.get_fact(f1), "reinforced", 15.0, session_id=sid)
+        store.supersede_fact(f1, f2)
+        store.log_fact_event(store.get_fact(f1), "superseded", 20.0, other_id=f2, session_id=sid)
+    old = store.get_fact(f1)
+    assert (old.reinforcements, old.last_accessed.timestamp()) == (2, 15.0)
+    assert (old.status, old.superseded_by, old.object) == ("superseded", f2, "Porto")
+    assert store.get_item(i1).status == "superseded" and store.get_item(i2).status == "active"
+    assert [f.id for f, _ in store.current_facts("s", "ana", "lives_in")] == [f2]
+
+    events = store.fact_events([f2, f1])
+    assert [(e["fact_id"], e["kind"], e["other_id"]) for e in events] == [
+        (f1, "added", None), (f1, "reinforced", None), (f2, "added", None), (f1, "superseded", f2)]
+    assert events[0]["at"].timestamp() == 10.0 and events[0]["session_id"] == sid
+    assert store.fact_events([]) == []
+
+    assert [f.object for f in store.fact_history("s", "ana", "lives_in")] == ["Porto", "Lisbon"]
+    assert [f.object for f in store.fact_history(None, "ana", "lives_in")] == ["Faro", "Porto", "Lisbon"]
+    assert [f.id for f in store.list_facts("s")] == [f2, f3]  # subject, predicate, at order
+    assert [f.id for f in store.list_facts("s", include_superseded=True)] == [f1, f2, f3]
+    assert [f.scope for f in store.list_facts(norm_subject="ana")] == ["other", "s"]
+    assert len(store.list_facts(limit=1)) == 1
+    assert {k: v.id for k, v in store.facts_for_items([i1, i3, 999]).items()} == {i1: f1, i3: f3}
+    assert store.facts_for_items([]) == {}
+
+    with store.atomic():
+        store.touch_facts([f2, f3], 100.0)
+        store.touch_facts([f2], 50.0)
+        store.touch_facts([], 200.0)
+    assert store.get_fact(f2).last_accessed.timestamp() == 100.0
+    assert store.get_fact(f3).last_accessed.timestamp() == 100.0
+
+    with store.atomic():
+        store.delete_fact(f2)  # the fact, its item and events; links to it are cleared
+    with pytest.raises(NotFoundError, match=f"fact {f2}"):
+        store.get_fact(f2)
+    with pytest.raises(NotFoundError):
+        store.get_item(i2)
+    assert store.get_fact(f1).superseded_by is None
+    assert [e["fact_id"] for e in store.fact_events([f1, f2])] == [f1, f1, f1]
+    assert store.lexical_search(["Lisbon"], Filters(), 5) == []
+
+
+def test_clear_intelligence_restores_what_the_session_superseded(store):
+    a, _ = _session_with(store, scope="s")
+    with store.atomic():
+        store.close_session(a, "explicit")
+    b, _ = _session_with(store, scope="s", at=2000.0)
+    (ia,) = _fact_items(store, a, ["Ana lives in Porto"])
+    (ib,) = _fact_items(store, b, ["Ana lives in Lisbon"])
+    with store.atomic():
+        fa = store.insert_fact(_fact_row("s", "Ana", "lives_in", "Porto", 10.0, ia, a))
+        fb = store.insert_fact(_fact_row("s", "Ana", "lives_in", "Lisbon", 20.0, ib, b))
+        store.log_fact_event(store.get_fact(fa), "added", 10.0, session_id=a)
+        store.log_fact_event(store.get_fact(fb), "added", 20.0, session_id=b)
+        store.supersede_fact(fa, fb)
+        store.log_fact_event(store.get_fact(fa), "superseded", 20.0, other_id=fb, session_id=b)
+        (summary,) = store.insert_items([{"kind": "summary", "text": "b", "at": 2000.0,
+                                          "scope": "s", "session_id": b}])
+        store.insert_relation("s", "ana", "lives_in", "lisbon", b, None, 20.0)
+        store.insert_relation("s", "ana", "knows", "bo", a, None, 10.0)
+    with store.atomic():
+        store.clear_intelligence(b)
+    back = store.get_fact(fa)
+    assert (back.status, back.superseded_by) == ("current", None)
+    assert store.get_item(ia).status == "active"
+    assert [f.id for f in store.list_facts("s", include_superseded=True)] == [fa]
+    assert [e["kind"] for e in store.fact_events([fa, fb])] == ["added", "superseded"]
+    with pytest.raises(NotFoundError):
+        store.get_item(summary)
+    with pytest.raises(NotFoundError):
+        store.get_item(ib)
+    assert store.session_relations(b) == [] and store.session_relations(a) == [("ana", "knows", "bo")]
+
+
+def test_expire_evict_lane_count_and_pins(store):
+    _session_with(store, scope="s")
+    with store.atomic():
+        gone, kept_pinned, no_ttl = store.insert_items([
+            {"kind": "note", "text": "short lived", "at": 100.0, "scope": "s", "ttl_seconds": 10},
+            {"kind": "note", "text": "pinned short", "at": 100.0, "scope": "s", "ttl_seconds": 10,
+             "pinned": True},
+            {"kind": "note", "text": "forever", "at": 100.0, "scope": "s"},
+        ])
+    assert store.get_item(kept_pinned).pinned and not store.get_item(gone).pinned
+    with store.atomic():
+        assert store.expire_items(105.0) == 0
+        assert store.expire_items(110.0) == 1
+    assert sorted(store.get_items([gone, kept_pinned, no_ttl])) == sorted([kept_pinned, no_ttl])
+
+    with store.atomic():
+        eph = store.insert_items([
+            {"kind": "note", "text": f"e{k}", "at": 200.0 + k, "scope": "s", "lane": "ephemeral",
+             "trust": trust, "pinned": k == 0}
+            for k, trust in enumerate([0.1, 0.5, 0.1, 0.9, 0.5])
+        ])
+        store.insert_items([{"kind": "note", "text": "old", "at": 1.0, "lane": "ephemeral",
+                             "status": "superseded"}])
+    assert store.lane_count("ephemeral") == 5 and store.lane_count("semantic") == 0
+    with store.atomic():
+        assert store.evict_lowest("ephemeral", 0) == 0
+        assert store.evict_lowest("ephemeral", 2) == 2  # trust 0.1 (unpinned), then 0.5 oldest
+    assert sorted(store.get_items(eph)) == sorted([eph[0], eph[3], eph[4]])
+    assert store.lane_count("ephemeral") == 3
+
+    with store.atomic():
+        store.set_pinned(no_ttl, True)
+        store.set_pinned(kept_pinned, False)
+        (unscoped,) = store.insert_items([{"kind": "note", "text": "global", "at": 150.0,
+                                           "pinned": True}])
+        _session_with(store, scope="t")
+        store.insert_items([{"kind": "note", "text": "t pin", "at": 1.0, "scope": "t",
+                             "pinned": True}])
+    with pytest.raises(NotFoundError, match="item 9999"):
+        store.set_pinned(9999, True)
+    assert [i.id for i in store.pinned_items("s")] == [no_ttl, unscoped, eph[0]]
+    assert len(store.pinned_items()) == 4
+    assert not store.get_item(kept_pinned).pinned
+
+
+def test_links_kinds_keywords_entities_and_relations(store):
+    sid, _ = _session_with(store, scope="s")
+    with store.atomic():
+        parent, c1, c2, other = store.insert_items([
+            {"kind": "summary", "text": "p", "at": 3.0, "scope": "s", "keywords": ["topic:billing"]},
+            {"kind": "summary", "text": "c1", "at": 1.0, "scope": "s",
+             "keywords": ["topic:billing", "x"], "entities": ["Ana", "Bo"]},
+            {"kind": "summary", "text": "c2", "at": 2.0, "scope": "s",
+             "keywords": ["topic:bill"], "entities": ["Ana"]},
+            {"kind": "summary", "text": "o", "at": 0.5, "scope": "t",
+             "keywords": ["topic:billing"], "entities": ["Ana"]},
+        ])
+    assert [i.id for i in store.items_of_kind("summary")] == [other, c1, c2, parent]
+    assert [i.id for i in store.items_of_kind("summary", "s")] == [c1, c2, parent]
+    assert [i.id for i in store.items_with_keyword("topic:billing")] == [other, c1, parent]
+    assert [i.id for i in store.items_with_keyword("topic:billing", "s")] == [c1, parent]
+    assert store.items_with_keyword("topic:bil") == []
+    assert [i.id for i in store.items_with_entity("Ana")] == [c2, c1, other]
+    assert [i.id for i in store.items_with_entity("Ana", "s", limit=1)] == [c2]
+    assert store.items_with_entity("ana") == []  # names match exactly
+
+    with store.atomic():
+        store.link_items(parent, [c1], supersede=False)
+        store.link_items(parent, [c1, c2], supersede=True)
+    p, k1, k2 = (store.get_item(i) for i in (parent, c1, c2))
+    assert p.children == (c1, c2) and k1.parents == (parent,) and k2.parents == (parent,)
+    assert (k1.status, k2.status) == ("superseded", "superseded")
+    assert [i.id for i in store.items_of_kind("summary", "s")] == [parent]
+    assert [i.id for i in store.items_of_kind("summary", "s", status="superseded")] == [c1, c2]
+    assert [i.id for i in store.items_with_keyword("topic:billing", "s")] == [parent]
+
+    with store.atomic():
+        for scope, name in (("s", "Ana"), ("t", "Ana"), ("s", "Bo"), ("s", "Ana")):
+            store.upsert_entity(scope, name, name.lower(), "person", "ctx", 5.0)
+        store.insert_relation("s", "ana", "sister_of", "bo", sid, None, 1.0)
+        store.insert_relation("s", "bo", "knows", "ana", sid, None, 2.0)
+        store.insert_relation("s", "ana", "sister_of", "bo", sid, None, 3.0)  # a repeat
+        store.insert_relation("t", "ana", "lives_in", "lisbon", None, None, 4.0)
+        store.insert_relation("s", "cy", "knows", "bo", None, None, 4.0)
+    found = store.find_entities("ana")
+    assert [(e.scope, e.name, e.mentions) for e in found] == [("s", "Ana", 2), ("t", "Ana", 1)]
+    assert [e.scope for e in store.find_entities("ana", "t")] == ["t"]
+    assert store.find_entities("nobody") == []
+    assert store.relations_of("ana") == [
+        ("s", "ana", "sister_of", "bo"), ("s", "bo", "knows", "ana"), ("t", "ana", "lives_in", "lisbon")]
+    assert store.relations_of("ana", "t") == [("t", "ana", "lives_in", "lisbon")]
+    assert sorted(store.entity_names("s")) == ["ana", "bo"] and store.entity_names("x") == []
+
+
+def test_pack_journal_round_trip(store):
+    entries = [{"item_id": 1, "kind": "fact", "tokens": 12, "included": True, "reason": "fact"},
+               {"item_id": None, "kind": "recent", "tokens": 3, "included": False, "reason": "budget"}]
+    with store.atomic():
+        first = store.save_pack({"query": "what does Ana eat?", "scope": "s", "budget": 256,
+                                 "used": 15, "counter": "chars/4", "text": "Ana is vegetarian.",
+                                 "entries": entries, "config": {"shares": {"fact": 1.0}}})
+        second = store.save_pack({"query": "q", "budget": 64, "used": 0, "counter": "chars/4",
+                                  "text": "", "entries": []})
+    assert second > first
+    got = store.get_pack(first)
+    created = got.pop("created_at")
+    assert got == {"id": first, "query": "what does Ana eat?", "scope": "s", "budget": 256,
+                   "used": 15, "counter": "chars/4", "text": "Ana is vegetarian.",
+                   "entries": entries, "config": {"shares": {"fact": 1.0}}}
+    assert created.tzinfo is not None and abs(created.timestamp() - time.time()) < 60
+    assert (store.get_pack(second)["scope"], store.get_pack(second)["config"]) == (None, {})
+    with pytest.raises(NotFoundError, match="pack 999"):
+        store.get_pack(999)
+
+
+def test_copy_iterators_carry_pins_fact_events_and_packs(store):
+    sid, _ = _session_with(store)
+    a, b, c = _items(store, sid, ["a", "b", "c"])
+    with store.atomic():
+        store.set_pinned(c, True)
+        store.set_pinned(a, True)
+        f = store.insert_fact(_fact_row("s", "Ana", "likes", "tea", 10.0, None, sid))
+        store.log_fact_event(store.get_fact(f), "added", 10.0, session_id=sid)
+        store.log_fact_event(store.get_fact(f), "reinforced", 11.5, other_id=None)
+        store.save_pack({"query": "q", "scope": None, "budget": 32, "used": 4, "counter": "c",
+                         "text": "t", "entries": [{"x": [1, 2.5]}], "config": {"k": "v"}})
+    assert list(store.iter_pinned()) == [a, c]
+    events = list(store.iter_fact_events(batch=1))
+    assert [(e["fact_id"], e["kind"], e["subject"], e["object"], e["session_id"], e["at"])
+            for e in events] == [(f, "added", "Ana", "tea", sid, 10.0), (f, "reinforced", "Ana", "tea", None, 11.5)]
+    (pack,) = store.iter_packs()
+    assert (pack["entries"], pack["config"], pack["scope"]) == ([{"x": [1, 2.5]}], {"k": "v"}, None)
+
+    with store.atomic():
+        store.restore_items([{**r, "id": r["id"] + 100, "dedupe_hash": None, "pinned": r["id"] == b}
+                             for r in store.iter_items()])
+        store.restore_pinned([a + 100])
+        store.restore_fact_events([{**e, "id": e["id"] + 100} for e in events])
+        store.restore_packs([{**pack, "id": 77}])
+    assert list(store.iter_pinned()) == [a, c, a + 100, b + 100]
+    assert store.get_item(b + 100).pinned and not store.get_item(c + 100).pinned
+    assert [e["id"] for e in store.iter_fact_events()] == [e["id"] for e in events] + [
+        e["id"] + 100 for e in events]
+    assert store.get_pack(77)["entries"] == [{"x": [1, 2.5]}]
+    with store.atomic():  # new rows get ids after the restored ones
+        assert store.save_pack({"query": "n", "budget": 1, "used": 0, "counter": "c", "text": "",
+                                "entries": []}) > 77
+        store.log_fact_event(store.get_fact(f), "accessed", 12.0)
+    assert max(e["id"] for e in store.iter_fact_events()) > max(e["id"] for e in events) + 100

@@ -3,8 +3,9 @@
 Backend-neutral: it uses only store methods (``iter_*`` to read every column of every
 row, ``restore_*`` / ``put_vectors`` / ``cache_vectors`` / ``bump`` to write). Nothing is
 lost: sessions keep their status, reasons, summary version, intelligence queue state and
-indexed time; messages and items keep every field; entities, facts (with supersession),
-relations, vectors, the embedding cache and the counters come along.
+indexed time; messages and items keep every field (pins too); entities, facts (with
+supersession) and their event history, relations, journaled packs, vectors, the embedding
+cache and the counters come along.
 
 Ids are kept, so every link (an item's session and message, its parents and children)
 stays valid, and so do ids an application stored. For the same reason the target must be
@@ -39,6 +40,9 @@ class CopyReport:
     entities: int = 0
     facts: int = 0
     relations: int = 0
+    fact_events: int = 0
+    packs: int = 0
+    pinned: int = 0
     vectors: int = 0
     embed_cache: int = 0
     counters: dict[str, int] = field(default_factory=dict)
@@ -62,7 +66,13 @@ def _row_counts(store: Any) -> dict[str, int]:
         "entities": sum(1 for _ in store.iter_entities()),
         "facts": sum(1 for _ in store.iter_facts()),
         "relations": sum(1 for _ in store.iter_relations()),
+        "fact_events": sum(1 for _ in store.iter_fact_events()),
+        "packs": sum(1 for _ in store.iter_packs()),
+        "pinned": sum(1 for _ in store.iter_pinned()),
     }
+
+
+_ROW_KINDS = ("entities", "facts", "relations", "fact_events", "packs", "pinned")
 
 
 def _batches(rows: Iterable[T], size: int = BATCH) -> Iterator[list[T]]:
@@ -112,8 +122,8 @@ def copy_store(
             progress(kind, n)
 
     counts = dict.fromkeys(
-        ("sessions", "messages", "items", "entities", "facts", "relations", "vectors",
-         "embed_cache"), 0)
+        ("sessions", "messages", "items", "entities", "facts", "relations", "fact_events",
+         "packs", "pinned", "vectors", "embed_cache"), 0)
     with target.atomic():
         for kind, rows, write in (
             ("sessions", source.iter_sessions(), target.restore_sessions),
@@ -121,6 +131,9 @@ def copy_store(
             ("items", source.iter_items(), target.restore_items),
             ("entities", source.iter_entities(), target.restore_entities),
             ("relations", source.iter_relations(), target.restore_relations),
+            ("fact_events", source.iter_fact_events(), target.restore_fact_events),
+            ("packs", source.iter_packs(), target.restore_packs),
+            ("pinned", source.iter_pinned(), target.restore_pinned),
         ):
             for batch in _batches(rows):
                 write(batch)
@@ -146,7 +159,7 @@ def copy_store(
         counters = source.counters()
         for name, value in counters.items():
             target.bump(name, value)
-        want = {**summary(source), **{k: counts[k] for k in ("entities", "facts", "relations")}}
+        want = {**summary(source), **{k: counts[k] for k in _ROW_KINDS}}
         got = {**summary(target), **_row_counts(target)}
         if want != got:
             diff = {k: (want[k], got[k]) for k in want if want[k] != got[k]}

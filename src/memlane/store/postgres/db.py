@@ -27,7 +27,7 @@ from psycopg.pq import Format
 from memlane.errors import MigrationError, StoreError
 
 __all__ = [
-    "LOCK_INDEX", "LOCK_MIGRATE", "LOCK_SCOPE", "Database", "Vector", "peek_migrations",
+    "LOCK_FACTS", "LOCK_INDEX", "LOCK_MIGRATE", "LOCK_SCOPE", "Database", "Vector", "peek_migrations",
     "public_url", "translate",
 ]
 
@@ -37,6 +37,7 @@ Tracer = Callable[[str, str, Any], None]
 LOCK_MIGRATE = 0x6D6C0001
 LOCK_SCOPE = 0x6D6C0002
 LOCK_INDEX = 0x6D6C0003
+LOCK_FACTS = 0x6D6C0004
 
 # Per-connection settings: HNSW searches deep enough, and keep scanning while filters
 # reject candidates (pgvector 0.8 iterative scans) so a filtered search is not starved.

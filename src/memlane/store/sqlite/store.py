@@ -960,7 +960,16 @@ class SqliteStore:
         "trust", "privacy", "ttl_seconds", "expires_at", "parents", "children", "status",
         "dedupe_hash", "extra", "created_at", "updated_at",
     )
-    _JSON_COLS = frozenset({"participants", "keywords", "entities", "parents", "children", "extra"})
+    _ALL_FACT_EVENT_COLS = (
+        "id", "fact_id", "kind", "scope", "subject", "predicate", "object", "other_id",
+        "session_id", "at",
+    )
+    _ALL_PACK_COLS = (
+        "id", "query", "scope", "budget", "used", "counter", "text", "entries", "config",
+        "created_at",
+    )
+    _JSON_COLS = frozenset({"participants", "keywords", "entities", "parents", "children", "extra",
+                            "entries", "config"})
 
     def _iter_rows(self, table: str, cols: Sequence[str], batch: int) -> Iterator[dict[str, Any]]:
         last = 0
@@ -1064,8 +1073,37 @@ class SqliteStore:
         self._restore("messages", self._ALL_MESSAGE_COLS, rows)
 
     def restore_items(self, rows: Sequence[dict[str, Any]]) -> None:
-        """Insert items exactly as ``iter_items`` yields them (same ids, every column)."""
+        """Insert items exactly as ``iter_items`` yields them (same ids, every column).
+
+        A row may carry ``pinned`` too (default: not pinned).
+        """
         self._restore("items", self._ALL_ITEM_COLS, rows)
+        self.restore_pinned([r["id"] for r in rows if r.get("pinned")])
+
+    def iter_pinned(self) -> Iterator[int]:
+        """Ids of every pinned item (any status), in id order (``iter_items`` leaves
+        ``pinned`` out)."""
+        yield from (r[0] for r in self.db.execute("SELECT id FROM items WHERE pinned = 1 ORDER BY id"))
+
+    def restore_pinned(self, ids: Iterable[int]) -> None:
+        """Pin these items (as ``iter_pinned`` lists them)."""
+        self.db.executemany("UPDATE items SET pinned = 1 WHERE id = ?", [(i,) for i in ids])
+
+    def iter_fact_events(self, batch: int = 1000) -> Iterator[dict[str, Any]]:
+        """Every fact event as a dict of every column, by id."""
+        return self._iter_rows("fact_events", self._ALL_FACT_EVENT_COLS, batch)
+
+    def restore_fact_events(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Insert fact events exactly as ``iter_fact_events`` yields them (same ids)."""
+        self._restore("fact_events", self._ALL_FACT_EVENT_COLS, rows)
+
+    def iter_packs(self, batch: int = 1000) -> Iterator[dict[str, Any]]:
+        """Every journaled pack as a dict of every column (entries and config decoded), by id."""
+        return self._iter_rows("packs", self._ALL_PACK_COLS, batch)
+
+    def restore_packs(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Insert journaled packs exactly as ``iter_packs`` yields them (same ids)."""
+        self._restore("packs", self._ALL_PACK_COLS, rows)
 
     @classmethod
     def peek_migrations(cls, location: str | Path) -> dict[str, list[str]]:
@@ -1097,6 +1135,20 @@ class SqliteStore:
             "edited": sorted(n for n, sha in applied.items() if n in known and known[n] != sha),
             "unknown": sorted(n for n in applied if n not in known),
         }
+
+    # -- retrieval helpers --------------------------------------------------------------
+    def item_vectors(self, model: str, ids: Iterable[int]) -> dict[int, np.ndarray]:
+        """The stored vectors of the given items under ``model`` (items without one are absent)."""
+        out: dict[int, np.ndarray] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+            marks = ",".join("?" * len(chunk))
+            for item_id, vec in self.db.execute(
+                f"SELECT item_id, vec FROM vectors WHERE model = ? AND item_id IN ({marks})",
+                (model, *chunk),
+            ):
+                out[item_id] = np.frombuffer(vec, dtype=np.float32)
+        return out
+
 
 def _chunks(seq: list[Any], size: int) -> Iterator[list[Any]]:
     for i in range(0, len(seq), size):

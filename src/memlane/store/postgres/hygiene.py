@@ -1,0 +1,130 @@
+"""Hygiene (expiry, lane caps), pins, item links, keyword/entity lookups and the pack
+journal on PostgreSQL.
+
+A mixin of ``PostgresStore`` (it needs ``self.db`` and ``self.get_item``); the semantics
+are SQLite's (``SqliteStore``). Keyword and entity lists are JSON text, as in SQLite;
+``keywords::jsonb ? value`` is the exact counterpart of SQLite's ``json_each`` match.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from memlane.errors import NotFoundError
+from memlane.store.postgres.db import Database
+from memlane.store.postgres.rows import ITEM_COLS, dt, item
+from memlane.types import Item
+
+__all__ = ["HygieneMixin"]
+
+
+class HygieneMixin:
+    db: Database
+    get_item: Callable[[int], Item]  # the store's
+
+    # -- expiry and lane caps -----------------------------------------------------------
+    def expire_items(self, now: float) -> int:
+        """Delete unpinned items past their TTL, with their lexical and vector rows."""
+        return self.db.execute(
+            "DELETE FROM items WHERE expires_at IS NOT NULL AND expires_at <= %s AND NOT pinned",
+            (now,),
+        ).rowcount
+
+    def lane_count(self, lane: str) -> int:
+        """Active items of a lane (pinned ones too: they count towards the cap)."""
+        return self.db.execute(
+            "SELECT count(*) FROM items WHERE lane = %s AND status = 'active'", (lane,)
+        ).fetchone()[0]
+
+    def evict_lowest(self, lane: str, n: int) -> int:
+        """Delete the ``n`` lowest-value unpinned items of a lane (least trusted, then oldest)."""
+        if n <= 0:
+            return 0
+        return self.db.execute(
+            "DELETE FROM items WHERE id IN (SELECT id FROM items WHERE lane = %s AND NOT pinned"
+            " AND status = 'active' ORDER BY trust, at, id LIMIT %s)", (lane, n),
+        ).rowcount
+
+    # -- pins -----------------------------------------------------------------------------
+    def set_pinned(self, item_id: int, pinned: bool) -> None:
+        cur = self.db.execute("UPDATE items SET pinned = %s WHERE id = %s", (bool(pinned), item_id))
+        if cur.rowcount == 0:
+            raise NotFoundError(f"item {item_id} does not exist")
+
+    def pinned_items(self, scope: str | None = None) -> list[Item]:
+        """Active pinned items (of ``scope`` or of no scope), oldest first."""
+        sql = f"SELECT {ITEM_COLS} FROM items WHERE pinned AND status = 'active'"
+        params: list[Any] = []
+        if scope is not None:
+            sql += " AND (scope = %s OR scope IS NULL)"
+            params.append(scope)
+        return [item(r) for r in self.db.execute(sql + " ORDER BY at, id", params)]
+
+    # -- kinds, links, keyword and entity lookups ---------------------------------------
+    def items_of_kind(self, kind: str, scope: str | None = None, status: str = "active") -> list[Item]:
+        sql = f"SELECT {ITEM_COLS} FROM items WHERE kind = %s AND status = %s"
+        params: list[Any] = [kind, status]
+        if scope is not None:
+            sql += " AND scope = %s"
+            params.append(scope)
+        return [item(r) for r in self.db.execute(sql + " ORDER BY at, id", params)]
+
+    def link_items(self, parent_id: int, child_ids: Sequence[int], *, supersede: bool) -> None:
+        """Record ``parent`` → ``children`` links; optionally mark the children superseded."""
+        now = time.time()
+        parent = self.get_item(parent_id)
+        children = list(dict.fromkeys([*parent.children, *child_ids]))
+        self.db.execute("UPDATE items SET children = %s, updated_at = %s WHERE id = %s",
+                        (json.dumps(children), now, parent_id))
+        for cid in child_ids:
+            child = self.get_item(cid)
+            parents = list(dict.fromkeys([*child.parents, parent_id]))
+            self.db.execute(
+                "UPDATE items SET parents = %s, updated_at = %s,"
+                " status = CASE WHEN %s THEN 'superseded' ELSE status END WHERE id = %s",
+                (json.dumps(parents), now, bool(supersede), cid),
+            )
+
+    def items_with_keyword(self, keyword: str, scope: str | None = None) -> list[Item]:
+        """Active items with this exact keyword, oldest first."""
+        sql = f"SELECT {ITEM_COLS} FROM items WHERE status = 'active' AND keywords::jsonb ? %s"
+        params: list[Any] = [keyword]
+        if scope is not None:
+            sql += " AND scope = %s"
+            params.append(scope)
+        return [item(r) for r in self.db.execute(sql + " ORDER BY at, id", params)]
+
+    def items_with_entity(self, name: str, scope: str | None = None, limit: int = 50) -> list[Item]:
+        """Active items that mention this entity name, newest first."""
+        sql = f"SELECT {ITEM_COLS} FROM items WHERE status = 'active' AND entities::jsonb ? %s"
+        params: list[Any] = [name]
+        if scope is not None:
+            sql += " AND scope = %s"
+            params.append(scope)
+        rows = self.db.execute(sql + " ORDER BY at DESC, id LIMIT %s", (*params, limit))
+        return [item(r) for r in rows]
+
+    # -- the pack journal ---------------------------------------------------------------
+    def save_pack(self, row: dict[str, Any]) -> int:
+        out = self.db.execute(
+            "INSERT INTO packs (query, scope, budget, used, counter, text, entries, config,"
+            " created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+            (row["query"], row.get("scope"), row["budget"], row["used"], row["counter"],
+             row["text"], json.dumps(row["entries"]), json.dumps(row.get("config", {})),
+             time.time()),
+        ).fetchone()
+        return int(out[0])
+
+    def get_pack(self, pack_id: int) -> dict[str, Any]:
+        r = self.db.execute(
+            "SELECT id, query, scope, budget, used, counter, text, entries, config, created_at"
+            " FROM packs WHERE id = %s", (pack_id,),
+        ).fetchone()
+        if r is None:
+            raise NotFoundError(f"pack {pack_id} does not exist")
+        return {"id": r[0], "query": r[1], "scope": r[2], "budget": r[3], "used": r[4],
+                "counter": r[5], "text": r[6], "entries": json.loads(r[7]),
+                "config": json.loads(r[8]), "created_at": dt(r[9])}

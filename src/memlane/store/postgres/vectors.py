@@ -1,0 +1,138 @@
+"""Item vectors (pgvector, an HNSW index per model and width) and the embedding cache.
+
+A mixin of ``PostgresStore``: it needs ``self.db``, ``self._hnsw`` (with its lock) and
+``self._where`` (the item filters as SQL).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from memlane.store.filters import Filters
+from memlane.store.postgres import search
+from memlane.store.postgres.db import Database, Vector
+from memlane.store.postgres.rows import vec as _vec
+
+__all__ = ["VectorsMixin"]
+
+
+class VectorsMixin:
+    db: Database
+    _hnsw: set[tuple[str, int]]
+    _hnsw_lock: threading.Lock
+    _where: Callable[[Filters], tuple[str, list[Any]]]
+
+    # -- vectors ------------------------------------------------------------------------
+    def put_vectors(self, model: str, pairs: Sequence[tuple[int, np.ndarray]]) -> None:
+        """Store item vectors (call inside the item's transaction).
+
+        The first vectors of a ``(model, dim)`` create its HNSW index.
+        """
+        if not pairs:
+            return
+        rows = [(i, model, len(v), Vector(v)) for i, v in pairs]
+        for dim in {r[2] for r in rows}:
+            self._ensure_hnsw(model, dim)
+        self.db.executemany(
+            "INSERT INTO vectors (item_id, model, dim, vec) VALUES (%s, %s, %s, %b)"
+            " ON CONFLICT (item_id) DO UPDATE SET model = excluded.model, dim = excluded.dim,"
+            " vec = excluded.vec",
+            rows,
+        )
+
+    def _ensure_hnsw(self, model: str, dim: int) -> bool:
+        key = (model, dim)
+        if key in self._hnsw:
+            return True
+        if search.ensure_hnsw(self.db, model, dim):
+            if not self.db.in_transaction:
+                with self._hnsw_lock:
+                    self._hnsw.add(key)
+            return True
+        return False
+
+    def _has_hnsw(self, model: str, dim: int) -> bool:
+        key = (model, dim)
+        if key in self._hnsw:
+            return True
+        row = self.db.execute(
+            "SELECT 1 FROM vector_indexes WHERE model = %s AND dim = %s", (model, dim)
+        ).fetchone()
+        if row is not None and not self.db.in_transaction:
+            with self._hnsw_lock:
+                self._hnsw.add(key)
+        return row is not None
+
+    def vector_count(self, model: str | None = None) -> int:
+        if model is None:
+            return self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+        return self.db.execute(
+            "SELECT count(*) FROM vectors WHERE model = %s", (model,)
+        ).fetchone()[0]
+
+    def items_missing_vectors(self, model: str, limit: int) -> list[tuple[int, str]]:
+        rows = self.db.execute(
+            "SELECT i.id, i.text FROM items i LEFT JOIN vectors v ON v.item_id = i.id"
+            " AND v.model = %s WHERE v.item_id IS NULL AND i.status = 'active'"
+            " ORDER BY i.id LIMIT %s",
+            (model, limit),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def items_after(self, after_id: int, limit: int) -> list[tuple[int, str]]:
+        """``(id, text)`` of active items with id > after_id, in id order."""
+        rows = self.db.execute(
+            "SELECT id, text FROM items WHERE id > %s AND status = 'active' ORDER BY id LIMIT %s",
+            (after_id, limit),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def vector_search(
+        self, model: str, query: np.ndarray, f: Filters, limit: int
+    ) -> list[tuple[int, float]]:
+        """Cosine search: ``(item_id, cosine)``, best first, honouring filters exactly."""
+        if limit <= 0 or len(query) == 0:
+            return []
+        where, params = self._where(f)
+        return search.vector_search(
+            self.db, model, query, where, params, limit,
+            scoped=f.scope is not None or f.session_id is not None,
+            indexed=self._has_hnsw(model, len(query)), small=f.session_id is not None,
+        )
+
+    def item_vectors(self, model: str, ids: Iterable[int]) -> dict[int, np.ndarray]:
+        """The stored vectors of the given items under ``model`` (items without one are absent)."""
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        rows = self.db.execute(
+            "SELECT item_id, vec::real[] FROM vectors WHERE model = %s AND item_id = ANY(%s::bigint[])",
+            (model, ids),
+        )
+        return {int(r[0]): _vec(r[1]) for r in rows}
+
+    def prune_vector_log(self, keep: int = 100_000) -> int:
+        """No change log exists: pgvector indexes follow the table. Always 0."""
+        return 0
+
+    # -- embedding cache ----------------------------------------------------------------
+    def cached_vectors(self, model: str, hashes: Sequence[bytes]) -> dict[bytes, np.ndarray]:
+        if not hashes:
+            return {}
+        rows = self.db.execute(
+            "SELECT hash, vec FROM embed_cache WHERE model = %s AND hash = ANY(%s::bytea[])",
+            (model, [bytes(h) for h in hashes]),
+        )
+        return {bytes(h): np.frombuffer(bytes(v), dtype=np.float32) for h, v in rows}
+
+    def cache_vectors(self, model: str, pairs: Sequence[tuple[bytes, np.ndarray]]) -> None:
+        if not pairs:
+            return
+        self.db.executemany(
+            "INSERT INTO embed_cache (model, hash, vec) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+            [(model, bytes(h), np.asarray(v, dtype=np.float32).tobytes()) for h, v in pairs],
+        )
