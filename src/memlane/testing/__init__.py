@@ -4,7 +4,11 @@
 - ``example_files()``: the example conversations shipped with memlane.
 - ``memory(path)``: a real ``Memory`` on a SQLite file with the hashing embedder.
 - ``memlane.testing.openai_server.OpenAICompatServer``: a real loopback HTTP server that
-  speaks the OpenAI-compatible protocol, with scriptable failures.
+  speaks the OpenAI-compatible embeddings protocol, with scriptable failures.
+- ``memlane.testing.llm_server.ChatServer``: the same server speaking chat completions
+  with scripted replies, failures and delays (for LLM-backed intelligence and HyDE).
+- ``memlane.testing.postgres.postgres_server()``: a throwaway PostgreSQL + pgvector server
+  on a free loopback port (needs the ``postgres`` extra).
 """
 
 from __future__ import annotations
