@@ -129,8 +129,11 @@ def test_the_whole_product_on_postgres_matches_sqlite(tmp_path, pg_url):
     for qa, qp in zip(*searches, strict=True):
         assert len(qa) == len(qp) == 5
         assert len({(k, t) for k, t, _ in qa} & {(k, t) for k, t, _ in qp}) >= 4, (qa, qp)
-        for (ka, ta, sa), (kp, tp, sp) in zip(qa, qp, strict=True):
-            assert (ka, ta) == (kp, tp) or sa == pytest.approx(sp, rel=0.02), (qa, qp)
+        (ka, ta, sa), (kp, tp, sp) = qa[0], qp[0]
+        assert (ka, ta) == (kp, tp) or sa == pytest.approx(sp, rel=0.02), (qa, qp)
+        # below the top, hits whose scores are within a few percent may trade places
+        for (ka, ta, sa), (kp, tp, sp) in zip(qa[1:], qp[1:], strict=True):
+            assert (ka, ta) == (kp, tp) or sa == pytest.approx(sp, rel=0.05), (qa, qp)
 
 
 # -- several processes, the full index ----------------------------------------------------

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from memlane.errors import ConfigError
-from memlane.types import PRIVACIES
+from memlane.types import KINDS, PRIVACIES
 
 __all__ = [
     "ConfidenceConfig",
@@ -42,6 +42,7 @@ __all__ = [
     "IngestConfig",
     "LLMServiceConfig",
     "PackConfig",
+    "RetrievalConfig",
     "SearchConfig",
     "load_config",
 ]
@@ -295,6 +296,116 @@ class LLMServiceConfig:
 
 
 @dataclass(frozen=True)
+class RetrievalConfig:
+    """Session-aware two-stage retrieval and reranking. ``[memory.retrieval]``.
+
+    The ``*_weight`` keys are the ``default`` preset; a named preset (``preset = "arawn"``,
+    see ``memlane.retrieve.presets``) replaces them all.
+    """
+
+    session_aware: bool = True
+    """Rank sessions first (by their summaries and best turns), then turns inside them."""
+    top_sessions: int = 5
+    """S: sessions kept by stage one."""
+    turns_per_session: int = 5
+    """T: turns taken from each of those sessions by stage two (5, not the 3 first proposed:
+    measured on LongMemEval_S dev, T = 3 loses 3 points of turn recall_all@10)."""
+    final_k: int = 10
+    """K: how many of the S×T turns the rerank puts first (the rest of the ranking follows)."""
+    candidates: int = 200
+    """Items taken from each of the lexical and vector lists for stage one."""
+    session_depth: int = 3
+    """Stage one: how many of a session's best candidate turns count toward its score."""
+    session_decay: float = 0.3
+    """Stage one: the j-th best turn counts ``session_decay ** j`` (the best fully)."""
+    session_intel_weight: float = 0.0
+    """Stage one: weight of the session's best summary / fact / entity candidate."""
+    session_time_boost: float = 1.0
+    """Stage one: a session inside a window the query names ("last week") scores × (1 + this)."""
+    fusion_lexical: float = 0.6
+    """RRF weight of the lexical list in this section's presets (``flat`` uses [memory.search])."""
+    fusion_vector: float = 0.4
+    """RRF weight of the vector list in this section's presets."""
+    preset: str = "default"
+    """default (the weights below) or a named preset of ``memlane.retrieve.presets``:
+    session, flat, arawn, recency, lexical."""
+    relevance_weight: float = 1.0
+    """Fused lexical + vector relevance of the item itself (rank-normalised RRF)."""
+    session_weight: float = 0.05
+    """Stage-one score of the item's session (normalised to the best session's)."""
+    bm25_weight: float = 0.0
+    """BM25 score divided by the best candidate's."""
+    cosine_weight: float = 0.0
+    """Raw cosine similarity to the query (the arawn preset's 0.4)."""
+    recency_weight: float = 0.0
+    """Recency decay by durability: short 6 h, long 7 d, chat 72 h, decisions 30 d."""
+    confidence_weight: float = 0.0
+    graph_weight: float = 0.0
+    """Entities of the item (or its session) named by the query."""
+    overlap_weight: float = 0.0
+    """Share of query terms found in the item's text."""
+    summary_weight: float = 0.0
+    """Bonus for session summaries."""
+    coverage_weight: float = 0.0
+    """Penalty for turns of a session already represented higher up."""
+    trust_weight: float = 0.0
+    pin_weight: float = 0.0
+    kind_weight: float = 1.0
+    kind_bonuses: tuple[str, ...] = ("turn.user:0.3",)
+    """Per-kind bonuses as ``kind:value`` (``turn.user`` / ``turn.assistant`` for turns by
+    role), scaled by kind_weight; also added to a turn's relevance in stage one."""
+    time_weight: float = 0.0
+    """Match between item time and relative dates in the query ("last week", "in March")."""
+    mmr: bool = False
+    """Diversify the final top K with maximal marginal relevance."""
+    mmr_lambda: float = 0.7
+    """MMR trade-off: 1 is pure relevance, 0 pure diversity."""
+    hyde: bool = False
+    """Expand low-confidence queries with a hypothetical answer from an LLM."""
+    hyde_service: str = ""
+    """The ``[llm.services.NAME]`` used for HyDE."""
+    hyde_threshold: float = 0.5
+    """A query is low-confidence when its best lexical and vector lists agree less than this."""
+
+    def __post_init__(self) -> None:
+        for key in ("top_sessions", "turns_per_session", "final_k", "candidates"):
+            _check(getattr(self, key) >= 1, f"retrieval.{key}", "must be >= 1")
+        for f in dataclasses.fields(self):
+            if f.name.endswith("_weight"):
+                _check(getattr(self, f.name) >= 0, f"retrieval.{f.name}", "must be >= 0")
+        _check(self.session_depth >= 1, "retrieval.session_depth", "must be >= 1")
+        _check(0.0 <= self.session_decay <= 1.0, "retrieval.session_decay", "must be between 0 and 1")
+        _check(self.session_intel_weight >= 0, "retrieval.session_intel_weight", "must be >= 0")
+        _check(self.fusion_lexical >= 0 and self.fusion_vector >= 0
+               and self.fusion_lexical + self.fusion_vector > 0, "retrieval.fusion_lexical",
+               "fusion_lexical and fusion_vector must be >= 0 with a positive sum")
+        _check(self.session_time_boost >= 0, "retrieval.session_time_boost", "must be >= 0")
+        _check(0.0 <= self.mmr_lambda <= 1.0, "retrieval.mmr_lambda", "must be between 0 and 1")
+        _check(0.0 <= self.hyde_threshold <= 1.0, "retrieval.hyde_threshold", "must be between 0 and 1")
+        if self.hyde:
+            _check(bool(self.hyde_service), "retrieval.hyde_service",
+                   "is required when hyde is on (the NAME of an [llm.services.NAME] table)")
+        for entry in self.kind_bonuses:
+            kind, _, value = entry.partition(":")
+            _check(kind.split(".")[0] in KINDS, "retrieval.kind_bonuses",
+                   f"unknown kind {kind!r} in {entry!r}; use kind:value with a kind of {KINDS} "
+                   "(or turn.user / turn.assistant)")
+            try:
+                float(value)
+            except ValueError:
+                raise ConfigError(f"retrieval.kind_bonuses: {entry!r} is not kind:value "
+                                  "with a number, e.g. decision:1.0") from None
+        from memlane.retrieve.presets import PRESETS  # the names live with the constants
+
+        _check(self.preset == "default" or self.preset in PRESETS, "retrieval.preset",
+               f"unknown preset {self.preset!r}; use default or one of {sorted(PRESETS)}")
+
+    def kind_bonus_map(self) -> dict[str, float]:
+        """``kind_bonuses`` as a dict."""
+        return {k: float(v) for k, _, v in (e.partition(":") for e in self.kind_bonuses)}
+
+
+@dataclass(frozen=True)
 class Config:
     """All of memlane's settings. Build with ``load_config()`` or directly."""
 
@@ -307,6 +418,7 @@ class Config:
     facts: FactsConfig = field(default_factory=FactsConfig)
     hygiene: HygieneConfig = field(default_factory=HygieneConfig)
     pack: PackConfig = field(default_factory=PackConfig)
+    retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
     llm_services: dict[str, LLMServiceConfig] = field(default_factory=dict)
 
     def llm_service(self, name: str) -> LLMServiceConfig:
@@ -336,6 +448,7 @@ _SECTIONS = {
     "facts": FactsConfig,
     "hygiene": HygieneConfig,
     "pack": PackConfig,
+    "retrieval": RetrievalConfig,
 }
 
 

@@ -30,7 +30,9 @@ from memlane.ingest.validate import check_scope, parse_time
 from memlane.pack.packer import Pack, build_pack, candidates_from
 from memlane.pack.tokens import counter_for
 from memlane.protocols import Embedder, TokenCounter, Tracer
-from memlane.retrieve.search import hybrid_search
+from memlane.retrieve.hyde import expander_for
+from memlane.retrieve.options import search_options
+from memlane.retrieve.search import search as search_items
 from memlane.store import Filters, open_store
 from memlane.types import Hit, ImportReport, IndexReport, Item, Message, Session
 
@@ -337,20 +339,33 @@ class Memory:
         privacy: list[str] | tuple[str, ...] | None = None,
         since: datetime | str | None = None,
         until: datetime | str | None = None,
+        preset: str | None = None,
+        session_aware: bool | None = None,
+        top_sessions: int | None = None,
+        turns_per_session: int | None = None,
+        mmr: bool | None = None,
+        explain: bool = False,
     ) -> list[Hit]:
-        """Hybrid lexical + vector search; each hit carries its item, session and scores.
+        """Session-aware hybrid search; each hit carries its item, session and scores.
+
+        Stage one ranks sessions, stage two the turns inside the best ``top_sessions``
+        (``turns_per_session`` each), and a rerank orders them (see docs in
+        ``memlane.retrieve``); ``session_aware=False`` ranks items flat. ``preset`` names a
+        weight set of ``memlane.retrieve.presets`` (default: ``[memory.retrieval]``'s
+        weights). ``mmr`` diversifies the first hits. Every hit's ``scores`` holds each
+        signal's value and its rank at each stage; ``explain`` adds each signal's weighted
+        contribution (``contrib.<signal>``).
 
         ``now`` is the time the question is asked (default: the clock); time-aware ranking
-        reads relative dates against it. It does not filter: pass ``until`` for that.
-        ``privacy`` defaults to ``search.default_privacy`` (private + project).
+        reads relative dates in the query ("last week", "in March") against it. It does not
+        filter: pass ``until`` for that. ``privacy`` defaults to ``search.default_privacy``.
         """
         if not isinstance(query, str):
             raise ValidationError(f"query: must be a string, got {type(query).__name__}", field="query")
         k = self.config.search.default_k if k is None else k
         if not isinstance(k, int) or k < 1 or k > 1000:
             raise ValidationError(f"k: must be an integer from 1 to 1000, got {k!r}", field="k")
-        if now is not None:
-            parse_time(now, "now")  # validated now; ranking by time arrives with the reranker
+        asked = parse_time(now, "now") if now is not None else datetime.now(UTC)
         filters = Filters.build(
             scope=check_scope(scope) if scope is not None else None,
             agent=agent, project=project, kinds=kinds, lanes=lanes,
@@ -358,8 +373,17 @@ class Memory:
             since=parse_time(since, "since").timestamp() if since is not None else None,
             until=parse_time(until, "until").timestamp() if until is not None else None,
         )
+        expand = None
+        if self.config.retrieval.hyde:  # one expander (and LLM client) per Memory
+            expand = self.__dict__.get("_hyde") or expander_for(self.config)
+            self.__dict__["_hyde"] = expand
+        opts = search_options(
+            self.config, preset=preset, session_aware=session_aware, top_sessions=top_sessions,
+            turns_per_session=turns_per_session, mmr=mmr, explain=explain, expand=expand,
+        )
         timings: dict[str, float] = {}
-        hits = hybrid_search(self.store, self.embeddings, self.config.search, query, filters, k, timings)
+        hits = search_items(self.store, self.embeddings, self.config.search, opts, query, filters,
+                            k, asked, timings)
         self.last_timings = timings
         return hits
 

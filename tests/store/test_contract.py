@@ -285,8 +285,6 @@ def test_peek_migrations_reads_without_changing(store):
 
 
 def test_item_vectors_returns_stored_vectors_by_id(store):
-    if not hasattr(store, "item_vectors"):
-        pytest.skip(f"{store.backend} store has no item_vectors yet (added for MMR)")
     sid, _ = _session_with(store)
     a, b, c = _items(store, sid, ["alpha", "beta", "gamma"])
     with store.atomic():

@@ -60,6 +60,45 @@ baseline_option = click.option(
     type=click.Choice(BASELINES),
     help="Also run a baseline on the same data (repeatable).",
 )
+preset_option = click.option(
+    "--preset",
+    "presets",
+    multiple=True,
+    help="Also search with this retrieval preset on the same databases, reported as "
+    "memlane:<preset> (repeatable; see memlane.retrieve.presets).",
+)
+set_option = click.option(
+    "--set",
+    "settings",
+    multiple=True,
+    metavar="SECTION.KEY=VALUE",
+    help="Override a config key for memlane's run, e.g. retrieval.turns_per_session=3 "
+    "(repeatable).",
+)
+
+
+def _bench_config(settings: tuple[str, ...], presets: tuple[str, ...]) -> object | None:
+    """The Config with ``--set`` overrides applied (None: the default loading), presets checked."""
+    from memlane.config import load_config
+    from memlane.retrieve.presets import PRESETS
+
+    unknown = [p for p in presets if p != "default" and p not in PRESETS]
+    if unknown:
+        raise click.BadParameter(f"unknown preset(s) {unknown}; use default or one of "
+                                 f"{', '.join(sorted(PRESETS))}", param_hint="--preset")
+    if not settings:
+        return None
+    overrides: dict[str, dict[str, str]] = {}
+    for entry in settings:
+        key, eq, value = entry.partition("=")
+        section, dot, name = key.strip().partition(".")
+        if not eq or not dot or not section or not name:
+            raise click.BadParameter(f"expected SECTION.KEY=VALUE, got {entry!r}", param_hint="--set")
+        overrides.setdefault(section, {})[name] = value.strip()
+    try:
+        return load_config(overrides=overrides)
+    except MemlaneError as exc:
+        raise click.BadParameter(str(exc), param_hint="--set") from exc
 
 
 def _qa_recorder(answer: str | None, judge: str | None, budget: int) -> object | None:
@@ -122,6 +161,8 @@ def bench() -> None:
               help="Grade the answers with the [llm.services.SERVICE] model (needs --answer).")
 @click.option("--budget", "pack_budget", default=2000, show_default=True, type=int,
               help="Token budget of the pack read by --answer.")
+@preset_option
+@set_option
 def longmemeval_cmd(
     data: Path,
     limit: int | None,
@@ -133,6 +174,8 @@ def longmemeval_cmd(
     answer_service: str | None,
     judge_service: str | None,
     pack_budget: int,
+    presets: tuple[str, ...],
+    settings: tuple[str, ...],
 ) -> None:
     """Session- and turn-level retrieval on LongMemEval (and, optionally, answer quality)."""
     from memlane.bench.datasets import DatasetError, load_longmemeval
@@ -155,13 +198,14 @@ def longmemeval_cmd(
     selected = select_questions(questions, wanted, limit)
     if not selected:
         raise click.ClickException(f"{data}: no questions to run")
+    config = _bench_config(settings, presets)
     embedder = _embedder(embedder_name)
     out_dir = _out_dir(out, "longmemeval")
     qa = _qa_recorder(answer_service, judge_service, pack_budget)
     try:
         run = run_longmemeval(
             selected, embedder=embedder, baselines=baselines, progress=True, now_mode=now_mode,
-            qa=qa,
+            qa=qa, presets=presets, config=config,
         )
         summary = write_lme_report(run, out_dir, data, rss_after_load_mb=rss_loaded,
                                    qa=qa.summary() if qa else None)
@@ -192,12 +236,21 @@ def longmemeval_cmd(
     default=None,
     help="Embedder backend: static (default), minilm or hashing.",
 )
+@preset_option
+@set_option
+@click.option("--roles", type=click.Choice(["user", "user/assistant"]), default="user",
+              show_default=True,
+              help="Roles of the two speakers: both user (they are two people), or the first "
+              "user and the second assistant.")
 def locomo_cmd(
     data: Path,
     limit: int | None,
     out: str | None,
     baselines: tuple[str, ...],
     embedder_name: str | None,
+    presets: tuple[str, ...],
+    settings: tuple[str, ...],
+    roles: str,
 ) -> None:
     """Evidence-turn retrieval on LoCoMo (category 5 reported apart)."""
     from memlane.bench.datasets import DatasetError, load_locomo
@@ -212,10 +265,12 @@ def locomo_cmd(
     selected = conversations[:limit] if limit is not None else conversations
     if not selected:
         raise click.ClickException(f"{data}: no conversations to run")
+    config = _bench_config(settings, presets)
     embedder = _embedder(embedder_name)
     out_dir = _out_dir(out, "locomo")
     try:
-        run = run_locomo(selected, embedder=embedder, baselines=baselines, progress=True)
+        run = run_locomo(selected, embedder=embedder, baselines=baselines, progress=True,
+                         presets=presets, config=config, roles=roles)
         summary = write_locomo_report(run, out_dir, data, rss_after_load_mb=rss_loaded)
     except MemlaneError as exc:
         raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc

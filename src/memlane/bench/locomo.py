@@ -97,6 +97,8 @@ def _inputs(conv: LoCoMoConversation, role_mode: str) -> list[SessionInput]:
     def role(speaker: str) -> str:
         if role_mode == "speaker":
             return speaker
+        if role_mode == "user":
+            return "user"  # both speakers are people; speaker names are kept as speaker
         return "user" if speaker == conv.speaker_a else "assistant"
 
     return [
@@ -107,8 +109,10 @@ def _inputs(conv: LoCoMoConversation, role_mode: str) -> list[SessionInput]:
     ]
 
 
-def _role_mode(embedder: Embedder, config: Any, speaker: str) -> str:
-    """ "speaker" if add_message takes a speaker's name as role, else "user/assistant"."""
+def _role_mode(embedder: Embedder, config: Any, speaker: str, roles: str = "user") -> str:
+    """ "speaker" if add_message takes a speaker's name as role, else ``roles``: "user" (both
+    speakers as user, the default: LoCoMo's speakers are two people) or "user/assistant"
+    (the first speaker as user, the second as assistant)."""
     from memlane.errors import ValidationError
 
     with FreshMemory(embedder, config=config) as fm:
@@ -116,22 +120,29 @@ def _role_mode(embedder: Embedder, config: Any, speaker: str) -> str:
             fm.mem.add_message("probe", speaker, "probe")
         except ValidationError as exc:
             if getattr(exc, "field", None) == "role":
-                return "user/assistant"
+                return roles
             raise
     return "speaker"
 
 
 def _memlane_conversation(
-    conv: LoCoMoConversation, embedder: Embedder, config: Any, timings: Timings, role_mode: str
-) -> dict[str, list[str]]:
+    conv: LoCoMoConversation, embedder: Embedder, config: Any, timings: Timings, role_mode: str,
+    presets: Sequence[str] = (),
+) -> tuple[dict[str | None, dict[str, list[str]]], dict[str, list[float]]]:
+    """Rankings per preset (``None``: the configured search) per question id, and each
+    preset's search latencies."""
     now = max(s.date for s in conv.sessions)
     with FreshMemory(embedder, config=config) as fm:
         key = fm.ingest(SCOPE, _inputs(conv, role_mode), timings)
         fm.index(now, timings)
-        out = {}
+        out: dict[str | None, dict[str, list[str]]] = {None: {}, **{p: {} for p in presets}}
+        side = {p: Timings() for p in presets}
         for qa in conv.qa:
-            out[qa.qa_id] = dedupe(fm.search(qa.question, SCOPE, SEARCH_K, now, key, timings))
-        return out
+            out[None][qa.qa_id] = dedupe(fm.search(qa.question, SCOPE, SEARCH_K, now, key, timings))
+            for p in presets:
+                out[p][qa.qa_id] = dedupe(
+                    fm.search(qa.question, SCOPE, SEARCH_K, now, key, side[p], preset=p))
+        return out, {p: t.search_seconds for p, t in side.items()}
 
 
 def run_locomo(
@@ -141,11 +152,19 @@ def run_locomo(
     baselines: Sequence[str] = (),
     config: Any = None,
     progress: bool = False,
+    presets: Sequence[str] = (),
+    roles: str = "user",
 ) -> LoCoMoRun:
-    """Rank every question's evidence turns with memlane and the baselines; score them."""
+    """Rank every question's evidence turns with memlane and the baselines; score them.
+
+    Each name in ``presets`` is also searched (system ``memlane:<name>``). ``roles``: how
+    speakers become roles when add_message refuses their names (see ``_role_mode``).
+    """
     start = time.perf_counter()
     timings = Timings()
-    systems = {"memlane": SystemRun("memlane", note="hybrid search over dialog turns")}
+    systems = {"memlane": SystemRun("memlane", note="memlane search over dialog turns")}
+    for p in presets:
+        systems[f"memlane:{p}"] = SystemRun(f"memlane:{p}", note=f"memlane search with preset {p}")
     rankers: dict[str, Any] = {}
     if "bm25" in baselines:
         rankers["bm25"] = BM25Ranker()
@@ -154,7 +173,7 @@ def run_locomo(
         rankers["dense"] = DenseRanker(embedder)
         systems["dense"] = SystemRun("dense", note=f"cosine over dialog turns with {embedder.name}")
     speakers = [c.speaker_a for c in conversations if c.speaker_a]
-    role_mode = _role_mode(embedder, config, speakers[0]) if speakers else "speaker"
+    role_mode = _role_mode(embedder, config, speakers[0], roles) if speakers else "speaker"
 
     with click.progressbar(
         list(conversations),
@@ -165,12 +184,17 @@ def run_locomo(
     ) as bar:
         for conv in bar:
             n_search = len(timings.search_seconds)
-            ranked = _memlane_conversation(conv, embedder, config, timings, role_mode)
+            ranked, side = _memlane_conversation(conv, embedder, config, timings, role_mode,
+                                                 presets)
             systems["memlane"].latencies.extend(timings.search_seconds[n_search:])
+            for p in presets:
+                systems[f"memlane:{p}"].latencies.extend(side[p])
             turns = [t for s in conv.sessions for t in s.turns]
             docs, ids = [t.text for t in turns], [t.dia_id for t in turns]
             for qa in conv.qa:
-                _record(systems["memlane"], qa, ranked[qa.qa_id])
+                _record(systems["memlane"], qa, ranked[None][qa.qa_id])
+                for p in presets:
+                    _record(systems[f"memlane:{p}"], qa, ranked[p][qa.qa_id])
                 for name, ranker in rankers.items():
                     t0 = time.perf_counter()
                     r = dedupe(ranker.rank(docs, ids, qa.question))

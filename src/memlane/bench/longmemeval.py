@@ -205,7 +205,10 @@ def _memlane_question(
     timings: Timings,
     now_mode: str = "question",
     qa: Callable[[Any, LMEQuestion, datetime], None] | None = None,
+    extra: dict[str, list[str]] | None = None,
+    extra_latency: dict[str, float] | None = None,
 ) -> list[str]:
+    """memlane's turn ranking; each preset named in ``extra`` also fills its list there."""
     ordered = sorted(q.sessions, key=lambda s: s.date)  # stable: haystack order on ties
     inputs = [
         SessionInput(s.date, [TurnInput(t.id, t.role, t.content) for t in s.turns]) for s in ordered
@@ -216,6 +219,11 @@ def _memlane_question(
         now = question_now(q, now_mode)
         fm.index(now, timings)
         ranked = dedupe(fm.search(q.question, SCOPE, k, now, key, timings))
+        for name, ranking in (extra or {}).items():
+            side = Timings()
+            ranking[:] = dedupe(fm.search(q.question, SCOPE, k, now, key, side, preset=name))
+            if extra_latency is not None:
+                extra_latency[name] = side.search_seconds[-1]
         if qa is not None:
             qa(fm.mem, q, now)
         return ranked
@@ -247,14 +255,23 @@ def run_longmemeval(
     progress: bool = False,
     on_question: Callable[[LMEQuestion], None] | None = None,
     qa: Callable[[Any, LMEQuestion, datetime], None] | None = None,
+    presets: Sequence[str] = (),
 ) -> LMERun:
-    """Rank every question's haystack with memlane and the baselines; score them."""
+    """Rank every question's haystack with memlane and the baselines; score them.
+
+    Each name in ``presets`` is also searched on the same database (``Memory.search(
+    preset=name)``) and reported as system ``memlane:<name>``.
+    """
     start = time.perf_counter()
     timings = Timings()
     memlane = SystemRun(
-        "memlane", note="hybrid search over turns; sessions = distinct sessions of the turn ranking"
+        "memlane", note="memlane search over turns (configured retrieval); sessions = distinct "
+        "sessions of the turn ranking"
     )
     systems = {"memlane": memlane}
+    for name in presets:
+        systems[f"memlane:{name}"] = SystemRun(
+            f"memlane:{name}", note=f"memlane search with preset {name}, same database")
     bm25 = dense = None
     if "bm25" in baselines:
         bm25 = BM25Ranker()
@@ -276,9 +293,15 @@ def run_longmemeval(
         item_show_func=lambda q: q.question_id if q else None,
     ) as bar:
         for q in bar:
-            turns = _memlane_question(q, embedder, config, search_k, timings, now_mode, qa)
+            extra: dict[str, list[str]] = {name: [] for name in presets}
+            extra_latency: dict[str, float] = {}
+            turns = _memlane_question(q, embedder, config, search_k, timings, now_mode, qa,
+                                      extra, extra_latency)
             memlane.latencies.append(timings.search_seconds[-1])
             _record(memlane, q, sessions_from_turns(turns), turns)
+            for name, ranking in extra.items():
+                systems[f"memlane:{name}"].latencies.append(extra_latency[name])
+                _record(systems[f"memlane:{name}"], q, sessions_from_turns(ranking), ranking)
             if bm25 is not None:
                 t0 = time.perf_counter()
                 s_rank, t_rank = _bm25_question(q, bm25)

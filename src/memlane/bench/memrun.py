@@ -175,10 +175,14 @@ class FreshMemory:
         now: datetime,
         key: dict[tuple[int, int], str],
         timings: Timings,
+        **search_kwargs: Any,
     ) -> list[str]:
-        """The hits' benchmark turn ids, best first (non-turn hits counted and skipped)."""
+        """The hits' benchmark turn ids, best first (non-turn hits counted and skipped).
+
+        ``search_kwargs`` go to ``Memory.search`` (e.g. ``preset="flat"``).
+        """
         t0 = time.perf_counter()
-        hits = self.mem.search(query, scope=scope, k=k, now=as_utc(now))
+        hits = self.mem.search(query, scope=scope, k=k, now=as_utc(now), **search_kwargs)
         timings.search_seconds.append(time.perf_counter() - t0)
         out = []
         for h in hits:

@@ -9,6 +9,7 @@ from typing import Any
 
 from memlane.config import Config
 from memlane.index.embed import Embeddings
+from memlane.index.expand import item_keys
 from memlane.types import IndexReport
 
 __all__ = ["close_idle", "index_pending"]
@@ -59,6 +60,7 @@ def index_pending(
                     "message_id": m.id, "seq": m.seq, "role": m.role, "source": "observed",
                     "durability": "long", "lane": "episodic",
                     "extra": {"speaker": m.speaker} if m.speaker else {},
+                    "keys": item_keys(m.text, m.at),
                 })
         vecs = embeddings.for_index([r["text"] for r in rows])
         with store.atomic():

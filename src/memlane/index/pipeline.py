@@ -12,11 +12,13 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from memlane.config import Config, FactsConfig
 from memlane.errors import MemlaneError
 from memlane.index.embed import Embeddings
+from memlane.index.expand import item_keys, summary_keys
 from memlane.index.facts import apply_fact
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.schema import Extraction, SessionSummary
@@ -71,6 +73,8 @@ def store_intelligence(
         "source": "inferred" if summary.model != "offline" else "observed",
         "keywords": list(summary.topic_tags), "entities": list(summary.entities),
         "extra": {"summary": summary.to_dict()},
+        "keys": summary_keys(summary.topic_tags, (m.text for m in messages if m.role == "user"),
+                             datetime.fromtimestamp(end, UTC)),
     }]
     facts = []
     for f in extraction.facts:
@@ -84,6 +88,7 @@ def store_intelligence(
             "source": f.source, "keywords": [pred],
             "extra": {"subject": f.subject, "predicate": pred, "object": f.object,
                       "sentence": f.text},
+            "keys": item_keys(f.text, msg.at if msg else None),
         })
     for e in extraction.entities:
         rows.append({

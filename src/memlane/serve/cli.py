@@ -175,16 +175,35 @@ def worker(ctx: click.Context, poll: float) -> None:
 @click.option("--privacy", multiple=True, help="Privacy levels (default private and project).")
 @click.option("--since", default=None, help="Only items at or after this ISO-8601 time.")
 @click.option("--until", default=None, help="Only items at or before this ISO-8601 time.")
-@click.option("--now", default=None, help="The time the question is asked (default: now).")
+@click.option("--now", default=None, help="The time the question is asked (default: now); "
+              "relative dates in the query are read against it. Not a filter.")
+@click.option("--session-aware/--flat", "session_aware", default=None,
+              help="Two-stage (sessions, then turns inside them) or flat ranking "
+              "(default: the preset's, else retrieval.session_aware).")
+@click.option("--top-sessions", type=click.IntRange(min=1), default=None,
+              help="Sessions kept by stage one (default retrieval.top_sessions).")
+@click.option("--turns-per-session", type=click.IntRange(min=1), default=None,
+              help="Turns taken from each session by stage two (default retrieval.turns_per_session).")
+@click.option("--preset", default=None,
+              help="Weight preset: default (the configured weights), session, flat, arawn, "
+              "recency or lexical.")
+@click.option("--mmr/--no-mmr", "mmr", default=None,
+              help="Diversify the first hits with maximal marginal relevance (default retrieval.mmr).")
+@click.option("--explain", is_flag=True,
+              help="Print every signal's value and weighted contribution and each stage's rank.")
 @json_option
 @click.pass_context
 def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tuple[str, ...],
            agent: str | None, project: str | None, privacy: tuple[str, ...], since: str | None,
-           until: str | None, now: str | None, as_json: bool) -> None:
-    """Search memory (lexical + vector, fused); prints hits with their scores."""
+           until: str | None, now: str | None, session_aware: bool | None,
+           top_sessions: int | None, turns_per_session: int | None, preset: str | None,
+           mmr: bool | None, explain: bool, as_json: bool) -> None:
+    """Search memory: sessions first, then turns inside them, reranked; prints hits with scores."""
     mem = _memory(ctx)
     hits = mem.search(query, scope=scope, k=k, kinds=kinds or None, agent=agent, project=project,
-                      privacy=privacy or None, since=since, until=until, now=now)
+                      privacy=privacy or None, since=since, until=until, now=now,
+                      preset=preset, session_aware=session_aware, top_sessions=top_sessions,
+                      turns_per_session=turns_per_session, mmr=mmr, explain=explain)
     if as_json:
         click.echo(dumps({"query": query, "hits": [hit_dict(h) for h in hits],
                           "timings_ms": mem.last_timings}))
@@ -193,16 +212,25 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tup
         click.echo("no results")
         return
     for rank, h in enumerate(hits, start=1):
-        parts = [f"rrf={h.score:.4f}"]
+        parts = [f"score={h.score:.4f}"]
+        if "rrf" in h.scores:
+            parts.append(f"rrf={h.scores['rrf']:.4f}")
         if "lexical" in h.scores:
             parts.append(f"bm25={h.scores['lexical']:.2f}#{int(h.scores['lexical_rank'])}")
         if "vector" in h.scores:
             parts.append(f"cos={h.scores['vector']:.3f}#{int(h.scores['vector_rank'])}")
+        if "session_rank" in h.scores:
+            parts.append(f"session#{int(h.scores['session_rank'])}")
         it = h.item
         where = f"session {it.session_id} turn {it.seq}" if it.session_id else it.kind
         click.echo(f"{rank:>2}. [{it.scope} · {where} · {_ts(it.at)} · {it.role or it.kind}] "
                    f"{_short(it.text)}")
         click.echo(f"    item {it.id}  " + "  ".join(parts))
+        if explain:
+            from memlane.retrieve.explain import explain_lines
+
+            for line in explain_lines(h):
+                click.echo(f"      {line}")
 
 
 @cli.command()

@@ -1,0 +1,62 @@
+"""Index expansion: extra lexical keys for an item, never replacing its text.
+
+The items table has a ``keys`` column that the full-text index searches beside ``text``
+with a lower weight. These pure functions write it: the date as words (so "May",
+"Saturday" or "2023" find what was said then), the spelled-out forms of common chat
+abbreviations ("Dr." also as "doctor"), and for session summaries the session's own user
+turns, so that a summary also answers as the whole session does (session-level BM25).
+The keys point at the same memory: a hit on them returns the item itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import datetime
+
+__all__ = ["ABBREVIATIONS", "date_words", "item_keys", "summary_keys"]
+
+ABBREVIATIONS = {
+    "dr": "doctor", "appt": "appointment", "bday": "birthday", "b-day": "birthday",
+    "mins": "minutes", "min": "minutes", "hrs": "hours", "hr": "hour", "wk": "week",
+    "wks": "weeks", "mo": "month", "mos": "months", "yr": "year", "yrs": "years",
+    "approx": "approximately", "info": "information", "pic": "picture", "pics": "pictures",
+    "vet": "veterinarian", "gf": "girlfriend", "bf": "boyfriend", "bro": "brother",
+    "sis": "sister", "mom": "mother", "dad": "father", "grandma": "grandmother",
+    "grandpa": "grandfather", "uni": "university", "govt": "government", "dept": "department",
+    "mgr": "manager", "km": "kilometers", "kg": "kilograms", "lbs": "pounds", "lb": "pound",
+}
+"""Chat abbreviations and their spelled-out words (keys only; the text is unchanged)."""
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z-]*")
+MAX_SUMMARY_KEY_CHARS = 20_000
+"""The session text copied into a summary's keys is cut here (very long sessions)."""
+
+
+def date_words(at: datetime) -> str:
+    """``"Saturday 20 May 2023"``: weekday, day, month and year as words for the index."""
+    return f"{at.strftime('%A')} {at.day} {at.strftime('%B')} {at.year}"
+
+
+def _abbreviations(text: str) -> list[str]:
+    found = dict.fromkeys(ABBREVIATIONS[w] for w in (t.lower() for t in _TOKEN.findall(text))
+                          if w in ABBREVIATIONS)
+    return list(found)
+
+
+def item_keys(text: str, at: datetime | None = None, extra: Iterable[str] = ()) -> str:
+    """The keys of a turn, fact or other item: date words, spelled-out abbreviations, extras."""
+    parts = [date_words(at)] if at is not None else []
+    parts.extend(_abbreviations(text))
+    parts.extend(e for e in extra if e)
+    return " ".join(parts)
+
+
+def summary_keys(topics: Iterable[str], user_turns: Iterable[str], at: datetime | None = None) -> str:
+    """A session summary's keys: topics, date words and the session's user turns."""
+    parts = [" ".join(t for t in topics if t)]
+    if at is not None:
+        parts.append(date_words(at))
+    body = "\n".join(t for t in user_turns if t)
+    parts.append(body[:MAX_SUMMARY_KEY_CHARS])
+    return "\n".join(p for p in parts if p)

@@ -1,0 +1,62 @@
+"""Candidate generation: lexical and vector lists fused by RRF, as plain records.
+
+Both stages of retrieval start here: the same two lists (BM25 over text and expansion
+keys; cosine over item vectors), optionally a third from HyDE, fused with weighted
+textbook RRF. ``relevance`` is the fused score divided by the best score an item could
+have (first in every list), so it lies in (0, 1] whatever the weights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memlane.retrieve.fuse import rrf
+
+__all__ = ["Candidate", "fuse_lists"]
+
+
+@dataclass(slots=True)
+class Candidate:
+    """One item in the fused candidate lists, with its component scores and ranks."""
+
+    id: int
+    rrf: float
+    relevance: float
+    lexical: float | None = None
+    lexical_rank: int | None = None
+    vector: float | None = None
+    vector_rank: int | None = None
+    hyde_rank: int | None = None
+
+
+def fuse_lists(
+    lexical: Sequence[tuple[int, float]],
+    vector: Sequence[tuple[int, float]],
+    weights: tuple[float, float],
+    rrf_k: int,
+    hyde: Sequence[tuple[int, float]] = (),
+    hyde_weight: float = 0.0,
+) -> list[Candidate]:
+    """Fuse the lists; every candidate keeps its lexical/vector score and 1-based rank."""
+    lists = [lexical, vector]
+    w = [weights[0], weights[1]]
+    if hyde and hyde_weight > 0:
+        lists.append(hyde)
+        w.append(hyde_weight)
+    fused = rrf(lists, w, k=rrf_k)
+    best = sum(x for x, lst in zip(w, lists, strict=True) if lst) / (rrf_k + 1) or 1.0
+    lex = {i: (r, s) for r, (i, s) in enumerate(lexical, start=1)}
+    vec = {i: (r, s) for r, (i, s) in enumerate(vector, start=1)}
+    hy = {i: r for r, (i, _s) in enumerate(hyde, start=1)}
+    out = []
+    for item_id, score in fused:
+        c = Candidate(id=int(item_id), rrf=score, relevance=min(1.0, score / best))  # type: ignore[call-overload]
+        if item_id in lex:
+            c.lexical_rank, c.lexical = lex[item_id]  # type: ignore[index]
+        if item_id in vec:
+            c.vector_rank, c.vector = vec[item_id]  # type: ignore[index]
+        if item_id in hy:
+            c.hyde_rank = hy[item_id]  # type: ignore[index]
+        out.append(c)
+    return out

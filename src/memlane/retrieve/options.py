@@ -1,0 +1,68 @@
+"""Resolve a search's options: caller arguments over the preset over ``[memory.retrieval]``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from memlane.errors import ValidationError
+from memlane.retrieve.presets import PRESETS, from_config
+from memlane.retrieve.search import SearchOptions
+from memlane.retrieve.twostage import StageParams
+
+__all__ = ["search_options"]
+
+
+def _positive(name: str, value: int | None) -> None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        raise ValidationError(f"{name}: must be a positive integer, got {value!r}", field=name)
+
+
+def search_options(
+    config: Any,
+    *,
+    preset: str | None = None,
+    session_aware: bool | None = None,
+    top_sessions: int | None = None,
+    turns_per_session: int | None = None,
+    mmr: bool | None = None,
+    explain: bool = False,
+    expand: Callable[[str], str | None] | None = None,
+) -> SearchOptions:
+    """SearchOptions for one call. ``None`` arguments fall back to the preset, then config.
+
+    ``preset`` is ``default`` (the configured weights) or a name in ``PRESETS``; an unknown
+    name raises ValidationError listing the known ones.
+    """
+    r = config.retrieval
+    name = r.preset if preset is None else preset
+    if name == "default":
+        chosen = from_config(r)
+    elif name in PRESETS:
+        chosen = PRESETS[name]
+    else:
+        known = ", ".join(["default", *sorted(PRESETS)])
+        raise ValidationError(f"preset: unknown preset {name!r}; use one of {known}", field="preset")
+    _positive("top_sessions", top_sessions)
+    _positive("turns_per_session", turns_per_session)
+    bonuses = dict(chosen.kind_bonuses) if chosen.kind_bonuses is not None else r.kind_bonus_map()
+    aware = session_aware
+    if aware is None:
+        aware = chosen.session_aware if chosen.session_aware is not None else r.session_aware
+    return SearchOptions(
+        preset=chosen,
+        session_aware=bool(aware),
+        top_sessions=top_sessions or r.top_sessions,
+        turns_per_session=turns_per_session or r.turns_per_session,
+        final_k=r.final_k,
+        candidates=r.candidates,
+        mmr=r.mmr if mmr is None else bool(mmr),
+        mmr_lambda=r.mmr_lambda,
+        explain=bool(explain),
+        kind_bonuses=bonuses,
+        stage=StageParams(depth=r.session_depth, decay=r.session_decay,
+                          intel_weight=r.session_intel_weight, time_boost=r.session_time_boost,
+                          bonus={k: v * chosen.weight("kind") for k, v in bonuses.items()}),
+        expand=expand,
+        hyde_threshold=r.hyde_threshold,
+    )

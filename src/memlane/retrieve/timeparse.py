@@ -1,0 +1,195 @@
+"""Relative dates in a query, read against the time the question is asked.
+
+``time_windows("what did I do two months ago?", now)`` returns the windows of time the
+query points at, each with the phrase that produced it. Ranking rewards items inside a
+window (and, less, near it); nothing is filtered. Supported: ``yesterday``, ``today``,
+``N days/weeks/months/years ago`` (digits or words, ``a couple of``, ``a few``),
+``last/this/past week|month|year|weekend``, ``past N days/weeks/months``, ``last Monday``,
+``on Monday``, ``in March`` (the latest March not after now), ``in 2022``,
+``on May 3rd`` / ``3 May`` / ``March 3, 2023`` and ISO dates. Pure functions, no I/O.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+__all__ = ["TimeWindow", "time_windows"]
+
+
+@dataclass(frozen=True, slots=True)
+class TimeWindow:
+    """``[start, end)`` in the query's time zone, and the phrase that named it."""
+
+    start: datetime
+    end: datetime
+    phrase: str
+
+    def contains(self, at: datetime) -> bool:
+        return self.start <= at < self.end
+
+    def distance_days(self, at: datetime) -> float:
+        """0 inside the window, else days to its nearest edge."""
+        if at < self.start:
+            return (self.start - at).total_seconds() / 86400
+        if at >= self.end:
+            return (at - self.end).total_seconds() / 86400
+        return 0.0
+
+
+_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+        "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+        "a couple of": 2, "a couple": 2, "couple of": 2, "a few": 3, "few": 3, "several": 4}
+_NUM_RE = r"(\d{1,3}|a couple of|a couple|couple of|a few|few|several|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_UNIT = {"day": 1, "week": 7, "month": 30.44, "year": 365.25}
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+_MONTHS["sept"] = 9
+_MONTH_RE = (r"(january|february|march|april|may|june|july|august|september|october|november|"
+             r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)")
+_DAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
+_DAY_RE = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+
+_AGO = re.compile(rf"\b{_NUM_RE}\s+(day|week|month|year)s?\s+ago\b", re.IGNORECASE)
+_PAST_N = re.compile(rf"\b(?:past|last|previous)\s+{_NUM_RE}\s+(day|week|month|year)s?\b", re.IGNORECASE)
+_LAST_UNIT = re.compile(r"\b(last|past|previous|this)\s+(week(?:end)?|month|year)\b", re.IGNORECASE)
+_LAST_DAY = re.compile(rf"\b(last|this|on|on the)\s+{_DAY_RE}\b", re.IGNORECASE)
+_YESTERDAY = re.compile(r"\b(yesterday|today|tonight|this morning|day before yesterday)\b", re.IGNORECASE)
+_MONTH_DAY = re.compile(rf"\b{_MONTH_RE}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b", re.IGNORECASE)
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE}\b(?:,?\s+(\d{{4}}))?", re.IGNORECASE)
+_IN_MONTH = re.compile(rf"\b(?:in|during|of|since|early|late|mid)\s+(?:early\s+|late\s+|mid-?)?{_MONTH_RE}\b(?:\s+(\d{{4}}))?", re.IGNORECASE)
+_IN_YEAR = re.compile(r"\b(?:in|during|of)\s+((?:19|20)\d\d)\b", re.IGNORECASE)
+_ISO = re.compile(r"\b((?:19|20)\d\d)[-/](\d{1,2})[-/](\d{1,2})\b")
+
+
+def _day(now: datetime) -> datetime:
+    return now.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _n(word: str) -> int:
+    word = word.lower()
+    return int(word) if word.isdigit() else _NUM.get(word, 1)
+
+
+def _month_window(year: int, month: int, phrase: str) -> TimeWindow:
+    start = datetime(year, month, 1, tzinfo=None)
+    end = datetime(year + (month == 12), month % 12 + 1, 1)
+    return TimeWindow(start, end, phrase)
+
+
+def _latest(year: int | None, month: int, day: int, now: datetime) -> datetime | None:
+    """The date (month, day) in ``year``, or the latest one not after now."""
+    y = year if year is not None else now.year
+    try:
+        d = datetime(y, month, day)
+    except ValueError:
+        return None
+    if year is None and d > now.replace(tzinfo=None):
+        try:
+            d = datetime(y - 1, month, day)
+        except ValueError:
+            return None
+    return d
+
+
+def _ago(m: re.Match[str], today: datetime) -> TimeWindow:
+    n, unit = _n(m.group(1)), m.group(2).lower()
+    days = n * _UNIT[unit]
+    # "two months ago" is a point with a fuzzy edge: half a unit either side.
+    slack = max(1.0, _UNIT[unit] / 2) if unit != "day" else max(1.0, n * 0.15)
+    center = today - timedelta(days=days)
+    return TimeWindow(center - timedelta(days=slack), center + timedelta(days=slack + 1), m.group(0))
+
+
+def _last_unit(m: re.Match[str], today: datetime) -> TimeWindow:
+    which, unit = m.group(1).lower(), m.group(2).lower()
+    if unit == "weekend":
+        sat = today - timedelta(days=(today.weekday() - 5) % 7 or 7) if which != "this" else \
+            today + timedelta(days=(5 - today.weekday()) % 7)
+        return TimeWindow(sat, sat + timedelta(days=2), m.group(0))
+    if unit == "week":
+        if which == "this":
+            start = today - timedelta(days=today.weekday())
+            return TimeWindow(start, today + timedelta(days=1), m.group(0))
+        if which == "past":
+            return TimeWindow(today - timedelta(days=7), today + timedelta(days=1), m.group(0))
+        start = today - timedelta(days=today.weekday() + 7)
+        return TimeWindow(start, start + timedelta(days=7), m.group(0))
+    if unit == "month":
+        if which == "this":
+            return TimeWindow(today.replace(day=1), today + timedelta(days=1), m.group(0))
+        if which == "past":
+            return TimeWindow(today - timedelta(days=31), today + timedelta(days=1), m.group(0))
+        y, mo = (today.year, today.month - 1) if today.month > 1 else (today.year - 1, 12)
+        return _month_window(y, mo, m.group(0))
+    if which == "this":
+        return TimeWindow(datetime(today.year, 1, 1), today + timedelta(days=1), m.group(0))
+    if which == "past":
+        return TimeWindow(today - timedelta(days=366), today + timedelta(days=1), m.group(0))
+    return TimeWindow(datetime(today.year - 1, 1, 1), datetime(today.year, 1, 1), m.group(0))
+
+
+def _weekday(m: re.Match[str], today: datetime) -> TimeWindow:
+    target = _DAYS[m.group(2).lower()]
+    back = (today.weekday() - target) % 7
+    if m.group(1).lower() == "last" and back == 0:
+        back = 7
+    day = today - timedelta(days=back)
+    return TimeWindow(day, day + timedelta(days=1), m.group(0))
+
+
+def time_windows(query: str, now: datetime) -> list[TimeWindow]:
+    """Every window of time the query names, relative to ``now``; naive datetimes in now's zone.
+
+    Returned windows carry naive datetimes in ``now``'s zone; compare item times after
+    converting them the same way (``at.astimezone(now.tzinfo).replace(tzinfo=None)``).
+    """
+    today = _day(now).replace(tzinfo=None)
+    naive_now = now.replace(tzinfo=None)
+    out: list[TimeWindow] = []
+    for m in _YESTERDAY.finditer(query):
+        w = m.group(1).lower()
+        back = 2 if w == "day before yesterday" else 1 if w == "yesterday" else 0
+        day = today - timedelta(days=back)
+        out.append(TimeWindow(day, day + timedelta(days=1), m.group(0)))
+    out.extend(_ago(m, today) for m in _AGO.finditer(query))
+    for m in _PAST_N.finditer(query):
+        days = _n(m.group(1)) * _UNIT[m.group(2).lower()]
+        out.append(TimeWindow(today - timedelta(days=days), today + timedelta(days=1), m.group(0)))
+    out.extend(_last_unit(m, today) for m in _LAST_UNIT.finditer(query))
+    for m in _LAST_DAY.finditer(query):
+        # "on the Wednesday two months ago": the other phrase already places it.
+        if not (m.group(1).lower().startswith("on") and out):
+            out.append(_weekday(m, today))
+    dated: list[tuple[int, int]] = []
+    for m in _MONTH_DAY.finditer(query):
+        d = _latest(int(m.group(3)) if m.group(3) else None, _MONTHS[m.group(1).lower()],
+                    int(m.group(2)), naive_now)
+        if d is not None:
+            dated.append(m.span())
+            out.append(TimeWindow(d, d + timedelta(days=1), m.group(0)))
+    for m in _DAY_MONTH.finditer(query):
+        d = _latest(int(m.group(3)) if m.group(3) else None, _MONTHS[m.group(2).lower()],
+                    int(m.group(1)), naive_now)
+        if d is not None:
+            dated.append(m.span())
+            out.append(TimeWindow(d, d + timedelta(days=1), m.group(0)))
+    for m in _IN_MONTH.finditer(query):
+        if any(a <= m.start(1) < b for a, b in dated):
+            continue
+        if m.group(1).lower() == "may" and not m.group(0).lower().startswith(("in", "during")):
+            continue  # "of may" is too often the verb
+        month = _MONTHS[m.group(1).lower()]
+        year = int(m.group(2)) if m.group(2) else (today.year if month <= today.month else today.year - 1)
+        out.append(_month_window(year, month, m.group(0)))
+    for m in _IN_YEAR.finditer(query):
+        out.append(TimeWindow(datetime(int(m.group(1)), 1, 1), datetime(int(m.group(1)) + 1, 1, 1), m.group(0)))
+    for m in _ISO.finditer(query):
+        try:
+            d = datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError:
+            continue
+        out.append(TimeWindow(d, d + timedelta(days=1), m.group(0)))
+    return out

@@ -1,0 +1,118 @@
+"""Session-aware two-stage retrieval, and the flat search it generalises.
+
+Stage one ranks sessions: every candidate item (turns, summaries, facts, entities) of
+the fused lexical + vector lists votes for its session; a session's score is its best
+turns' relevance plus their per-kind bonus (the best counts fully, the next ones decay),
+plus its summary and facts' relevance (``intel_weight``), scaled up by how well its time
+matches dates named in the query.
+Stage two ranks the turns inside each of the top S sessions (those in the candidate
+lists, or, when these hold fewer than T of its turns, by lexical and vector search
+restricted to the session) and keeps T of them. The S×T turns (and candidate summaries
+and facts of those sessions) are reranked with the signals of ``memlane.retrieve.rerank``
+into the first K hits; the ranking then continues session by session in stage-one order,
+so a long ``k`` still lists sessions as stage one ranked them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from memlane.retrieve.candidates import Candidate
+from memlane.retrieve.rerank import time_match
+from memlane.retrieve.timeparse import TimeWindow
+from memlane.types import Item
+
+__all__ = ["SessionScore", "StageParams", "rank_sessions"]
+
+SessionKey = Any
+"""A session id, or ``("item", id)`` for an item outside any session."""
+
+
+@dataclass(frozen=True, slots=True)
+class StageParams:
+    """Knobs of stage one that are structural rather than weights."""
+
+    depth: int = 3
+    """How many of a session's best turns count toward its score."""
+    decay: float = 0.3
+    """Weight of the j-th best turn is ``decay ** j`` (j from 0)."""
+    intel_weight: float = 0.5
+    """Weight of the session's best summary / fact / entity candidate."""
+    time_boost: float = 1.0
+    """A session fully inside a named window scores ``× (1 + time_boost)``."""
+    bonus: Mapping[str, float] = field(default_factory=dict)
+    """Added to a candidate's relevance by kind (``turn.user`` for user turns)."""
+
+
+@dataclass(slots=True)
+class SessionScore:
+    key: SessionKey
+    score: float = 0.0
+    turns: float = 0.0
+    intel: float = 0.0
+    time: float = 0.0
+    rank: int = 0
+    turn_relevance: list[float] = field(default_factory=list)
+
+
+def kind_key(item: Item) -> str:
+    """``turn.user`` / ``turn.assistant`` for turns with a role, else the item's kind."""
+    return f"turn.{item.role}" if item.kind == "turn" and item.role else item.kind
+
+
+def session_key(item: Item) -> SessionKey:
+    return item.session_id if item.session_id is not None else ("item", item.id)
+
+
+def local(at: datetime, now: datetime) -> datetime:
+    """``at`` as a naive datetime in ``now``'s zone (how time windows are expressed)."""
+    if at.tzinfo is not None and now.tzinfo is not None:
+        at = at.astimezone(now.tzinfo)
+    return at.replace(tzinfo=None)
+
+
+def rank_sessions(
+    cands: Sequence[Candidate],
+    items: dict[int, Item],
+    params: StageParams,
+    windows: Sequence[TimeWindow] = (),
+    now: datetime | None = None,
+    time_of: dict[SessionKey, datetime] | None = None,
+) -> list[SessionScore]:
+    """Stage one: sessions by the candidates that fall in them, best first.
+
+    ``time_of`` gives each session's time for matching query windows (default: the time
+    of its first candidate). Ties keep the order of each session's best candidate.
+    """
+    out: dict[SessionKey, SessionScore] = {}
+    first_at: dict[SessionKey, datetime] = {}
+    for c in cands:
+        it = items.get(c.id)
+        if it is None:
+            continue
+        key = session_key(it)
+        s = out.get(key)
+        if s is None:
+            s = out[key] = SessionScore(key)
+            first_at[key] = it.at
+        rel = c.relevance + params.bonus.get(kind_key(it), 0.0)
+        if it.kind == "turn" or it.session_id is None:
+            s.turn_relevance.append(rel)
+        else:
+            s.intel = max(s.intel, rel)
+    for key, s in out.items():
+        rel = sorted(s.turn_relevance, reverse=True)[: params.depth]
+        s.turns = sum(r * params.decay**j for j, r in enumerate(rel))
+        s.score = s.turns + params.intel_weight * s.intel
+        if windows and now is not None:
+            at = (time_of or {}).get(key) or first_at[key]
+            if at is not None:
+                s.time = time_match(local(at, now), windows)
+                s.score *= 1.0 + params.time_boost * s.time
+    ranked = sorted(out.values(), key=lambda s: -s.score)
+    for r, s in enumerate(ranked, start=1):
+        s.rank = r
+    return ranked
