@@ -195,7 +195,6 @@ def test_worker_backs_off_and_recovers():
         if len(calls) < 3:
             raise RuntimeError("database is locked")
         done.set()
-        return None
 
     w = IndexWorker(flaky, poll_seconds=0.01).start()
     assert done.wait(10)

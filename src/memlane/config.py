@@ -35,9 +35,9 @@ from memlane.types import KINDS, PRIVACIES
 __all__ = [
     "ConfidenceConfig",
     "Config",
+    "EmbeddingConfig",
     "FactsConfig",
     "HygieneConfig",
-    "EmbeddingConfig",
     "IndexingConfig",
     "IngestConfig",
     "LLMServiceConfig",

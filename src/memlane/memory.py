@@ -13,16 +13,16 @@ from typing import IO, Any
 
 from memlane.config import Config, load_config
 from memlane.errors import NotFoundError, ValidationError
-from memlane.index.embed import Embeddings
-from memlane.index.indexer import close_idle, index_pending
 from memlane.index.compact import CompactReport, compact
+from memlane.index.embed import Embeddings
 from memlane.index.facts import FactOutcome, FactView, view
 from memlane.index.hygiene import GcReport, collect_garbage
+from memlane.index.indexer import close_idle, index_pending
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.offline import OfflineIntelligence
-from memlane.index.upsert import add_fact, slugify, upsert_item
-from memlane.index.pipeline import Intelligence, process_queue, store_intelligence
+from memlane.index.pipeline import Intelligence, process_queue
 from memlane.index.schema import SUMMARY_SCHEMA_VERSION, Extraction, SessionSummary
+from memlane.index.upsert import add_fact, slugify, upsert_item
 from memlane.index.worker import IndexWorker
 from memlane.ingest.importer import import_jsonl
 from memlane.ingest.sessionize import prepare, store_message
@@ -140,7 +140,7 @@ class Memory:
         at: datetime | str | float | None = None,
         *,
         speaker: str | None = None,
-        id: str | None = None,  # noqa: A002 - the import format's name for it
+        id: str | None = None,
         agent: str | None = None,
         project: str | None = None,
     ) -> Message:
@@ -385,7 +385,16 @@ class Memory:
         hits = search_items(self.store, self.embeddings, self.config.search, opts, query, filters,
                             k, asked, timings)
         self.last_timings = timings
+        if self.config.confidence.touch_on_access:
+            self._touch_facts(hits, asked)
         return hits
+
+    def _touch_facts(self, hits: list[Hit], when: datetime) -> None:
+        """A fact returned by a search counts as accessed: its staleness clock restarts."""
+        facts = self.store.facts_for_items([h.item.id for h in hits if h.item.kind == "fact"])
+        if facts:
+            with self.store.atomic():
+                self.store.touch_facts([f.id for f in facts.values()], when.timestamp())
 
     def pack(
         self,

@@ -6,12 +6,11 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from test_bench_e2e import _lme_records
 
 from memlane.bench.cli import bench
 from memlane.bench.qa import judge_prompt, parse_verdict
 from memlane.testing.llm_server import ChatServer
-
-from test_bench_e2e import _lme_records  # noqa: E402  (same folder)
 
 
 def test_verdicts_and_per_type_rules():

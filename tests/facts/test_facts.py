@@ -100,3 +100,23 @@ def test_fact_validation(mem):
         mem.add_fact("user", "likes", "x", scope="s", source="rumour")
     with pytest.raises(ValidationError, match="predicate"):
         mem.add_fact("user", " ", "x", scope="s")
+
+
+def test_search_touches_facts_and_confidence_signal_uses_the_model(mem):
+    mem.add_fact("user", "lives in", "Lisbon", scope="s", at=T0)
+    old = T0 + timedelta(days=400)
+    (f,) = mem.facts("s", now=old)
+    assert f.confidence == 0.5  # stale: the floor at 365+ days since last access
+    hits = mem.search("where does the user live", scope="s", kinds=["fact"], now=old,
+                      preset="arawn", explain=True)
+    assert hits[0].scores["confidence"] == 0.5
+    (f,) = mem.facts("s", now=old)
+    assert f.confidence == 1.0 and f.last_accessed == old.timestamp()  # the search was an access
+
+
+def test_touch_on_access_can_be_turned_off(tmp_path):
+    m = memory(tmp_path / "t.db", confidence={"touch_on_access": False})
+    m.add_fact("user", "lives in", "Lisbon", scope="s", at=T0)
+    m.search("Lisbon", scope="s", now=T0 + timedelta(days=400))
+    assert m.facts("s", now=T0 + timedelta(days=400))[0].confidence == 0.5
+    m.close()

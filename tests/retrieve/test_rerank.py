@@ -28,14 +28,6 @@ def test_recency_halves_every_half_life() -> None:
         sig.recency(1.0, 0.0)
 
 
-def test_confidence_by_source_and_reinforcement() -> None:
-    assert sig.confidence("observed") == 1.0
-    assert sig.confidence("inferred") == 0.6
-    assert sig.confidence("mystery") == 0.7
-    # one reinforcement closes a fifth of the gap: 1 - 0.4 * 0.8
-    assert sig.confidence("inferred", 1) == pytest.approx(0.68)
-
-
 def test_graph_relevance_needs_every_word_of_an_entity() -> None:
     terms = ["where", "Ana", "Silva", "live"]
     assert sig.graph_relevance(terms, ["Ana Silva"]) == 1.0
@@ -49,15 +41,13 @@ def test_token_overlap_is_share_of_distinct_query_terms() -> None:
     assert sig.token_overlap([], {"x"}) == 0.0
 
 
-def test_summary_coverage_trust_pin_kind() -> None:
+def test_summary_coverage_trust_kind() -> None:
     assert sig.summary_bonus("summary") == 1.0
     assert sig.summary_bonus("turn") == 0.0
     assert [sig.coverage_penalty(n) for n in range(4)] == [0.0, 0.5, 0.75, 0.875]
     assert sig.trust(1.7) == 1.0
     assert sig.trust(-0.2) == 0.0
     assert sig.trust(0.4) == 0.4
-    assert sig.pin({"pinned": True}) == 1.0
-    assert sig.pin({}) == 0.0
     assert sig.kind_bonus("decision", {"decision": 0.5}) == 0.5
     assert sig.kind_bonus("turn", {"decision": 0.5}) == 0.0
     assert sig.kind_bonus("fact", {"fact": 3.0}) == 1.0

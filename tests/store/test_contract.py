@@ -57,9 +57,8 @@ def test_session_lifecycle_and_counters(store):
 
 def test_one_open_session_per_scope(store):
     _session_with(store, scope="x")
-    with pytest.raises(StoreError):
-        with store.atomic():
-            store.create_session("x", 5.0, None, None)
+    with pytest.raises(StoreError), store.atomic():
+        store.create_session("x", 5.0, None, None)
 
 
 def test_missing_rows_raise_not_found(store):
@@ -75,20 +74,18 @@ def test_atomic_nests_and_rolls_back_inner_only(store):
     sid, _ = _session_with(store)
     with store.atomic():
         _items(store, sid, ["outer kept"])
-        with pytest.raises(RuntimeError):
-            with store.atomic():
-                _items(store, sid, ["inner dropped"])
-                raise RuntimeError("boom")
+        with pytest.raises(RuntimeError), store.atomic():
+            _items(store, sid, ["inner dropped"])
+            raise RuntimeError("boom")
     texts = [i.text for i in store.session_items(sid)]
     assert texts == ["outer kept"]
 
 
 def test_atomic_rollback_keeps_original_error(store):
     sid, _ = _session_with(store)
-    with pytest.raises(KeyError, match="original"):
-        with store.atomic():
-            _items(store, sid, ["never stored"])
-            raise KeyError("original")
+    with pytest.raises(KeyError, match="original"), store.atomic():
+        _items(store, sid, ["never stored"])
+        raise KeyError("original")
     assert store.session_items(sid) == []
     assert store.lexical_search(["stored"], Filters(), 10) == []
 

@@ -24,8 +24,7 @@ __all__ = ["ingest_command", "run_ingest"]
 
 _SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "ta", "shi", "po", "ven", "dar", "el", "sa", "tor",
               "qui", "ba", "zen", "fo", "li", "mar", "do", "an", "ex", "gra", "ul")
-_COMMON = ("the i you we it to and a of in is that for my on with this was have be at so but "
-           "not what can do just about will your like me from").split()
+_COMMON = ["the", "i", "you", "we", "it", "to", "and", "a", "of", "in", "is", "that", "for", "my", "on", "with", "this", "was", "have", "be", "at", "so", "but", "not", "what", "can", "do", "just", "about", "will", "your", "like", "me", "from"]
 
 
 def _vocabulary(rng: np.random.Generator, size: int = 20_000) -> list[str]:

@@ -113,5 +113,4 @@ class QARecorder:
 
     def write(self, out: Path) -> None:
         with open(out / "answers.jsonl", "w", encoding="utf-8") as fh:
-            for r in self.rows:
-                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+            fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in self.rows)

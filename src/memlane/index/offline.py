@@ -38,15 +38,15 @@ _DECISION = re.compile(
     r"\b(we|i)\s+(have\s+)?(decided|agreed|chose|picked|settled on|went with|are going with)\b"
     r"|\blet'?s\s+(go with|use|stick with|do|pick|choose|shard|keep)\b|\bdecision( recorded)?\b"
     r"|\bagreed\b|\bwe'?ll (go with|use)\b|\bgoing with\b",
-    re.I,
+    re.IGNORECASE,
 )
-_RATIONALE = re.compile(r"\b(because|since|so that|given (that|the)|the reason|due to|which means)\b", re.I)
-_OPEN = re.compile(r"\b(open question|not sure|undecided|tbd|to be decided|revisit|unclear|still need to decide)\b", re.I)
-_NEXT = re.compile(r"\b(next step|next,|then we|after that|going forward|plan is to|we will|we'll)\b", re.I)
+_RATIONALE = re.compile(r"\b(because|since|so that|given (that|the)|the reason|due to|which means)\b", re.IGNORECASE)
+_OPEN = re.compile(r"\b(open question|not sure|undecided|tbd|to be decided|revisit|unclear|still need to decide)\b", re.IGNORECASE)
+_NEXT = re.compile(r"\b(next step|next,|then we|after that|going forward|plan is to|we will|we'll)\b", re.IGNORECASE)
 _ACTION = re.compile(
     r"\b(todo|to-do|action item|i'?ll|i will|remind me|remember to|need to|"
     r"make sure|don't forget)\b",
-    re.I,
+    re.IGNORECASE,
 )
 _REFS = [
     re.compile(r"https?://[^\s)>\]]+"),
@@ -82,27 +82,27 @@ _VAL = (
 # (pattern, subject, predicate or None to take it from group 1); the value is the last group.
 _FIRST_PERSON: list[tuple[re.Pattern[str], str, str | None]] = [
     (re.compile(r"\b(?i:my)\s+(" + "|".join(_KIN) + r")(?:'s name is|\s+is called|\s+is named|\s+named|,)?\s+([A-Z][a-z]+)\b"), "user", None),
-    (re.compile(r"\bmy favou?rite\s+([a-z]+(?:\s[a-z]+)?)\s+(?:is|are)\s+" + _VAL, re.I), "user", "favorite_{0}"),
+    (re.compile(r"\bmy favou?rite\s+([a-z]+(?:\s[a-z]+)?)\s+(?:is|are)\s+" + _VAL, re.IGNORECASE), "user", "favorite_{0}"),
     (re.compile(r"\b[Mm]y\s+(?:new\s+|current\s+)?((?:[a-z]+|[A-Z]{2,})(?:\s(?:[a-z]+|[A-Z]{2,})){0,2})"
                 r"\s+(?:is|are|was)\s+(?:now\s+)?" + _VAL), "user", "{0}"),
-    (re.compile(r"\bi\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+(?:back\s+)?to\s+" + _VAL, re.I), "user", "lives_in"),
-    (re.compile(r"\bi\s+(?:currently\s+)?live\s+in\s+" + _VAL, re.I), "user", "lives_in"),
-    (re.compile(r"\bi\s+(?:currently\s+)?work\s+(?:at|for)\s+" + _VAL, re.I), "user", "works_at"),
-    (re.compile(r"\bi(?:'m| am)\s+(?:now\s+)?(?:working\s+)?as\s+an?\s+" + _VAL, re.I), "user", "job"),
-    (re.compile(r"\bi(?:'m| am)\s+allergic\s+to\s+" + _VAL, re.I), "user", "allergic_to"),
-    (re.compile(r"\bi(?:'m| am)\s+(?:a\s+)?(vegetarian|vegan|pescatarian)\b", re.I), "user", "diet"),
-    (re.compile(r"\bi\s+(?:really\s+)?(?:prefer|like|love|enjoy)\s+" + _VAL, re.I), "user", "likes"),
-    (re.compile(r"\bi\s+(?:don't|do not|never)\s+(?:like|enjoy|eat)\s+" + _VAL, re.I), "user", "dislikes"),
-    (re.compile(r"\bi\s+(?:just\s+|recently\s+)?(?:started|began|took up)\s+" + _VAL, re.I), "user", "started"),
-    (re.compile(r"\bi\s+(?:just\s+|recently\s+)?(?:bought|got|purchased|adopted)\s+" + _VAL, re.I), "user", "acquired"),
-    (re.compile(r"\bi\s+(?:signed up|registered|enrolled)\s+(?:for|in)\s+" + _VAL, re.I), "user", "signed_up_for"),
-    (re.compile(r"\bi\s+(?:visited|went to|traveled to|travelled to)\s+" + _VAL, re.I), "user", "visited"),
-    (re.compile(r"\bi\s+(?:have|own)\s+an?\s+" + _VAL, re.I), "user", "has"),
-    (re.compile(r"\bi\s+(?:graduated|studied)\s+(?:from|at)\s+" + _VAL, re.I), "user", "studied_at"),
-    (re.compile(r"\bi\s+(?:use|switched to)\s+" + _VAL, re.I), "user", "uses"),
+    (re.compile(r"\bi\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+(?:back\s+)?to\s+" + _VAL, re.IGNORECASE), "user", "lives_in"),
+    (re.compile(r"\bi\s+(?:currently\s+)?live\s+in\s+" + _VAL, re.IGNORECASE), "user", "lives_in"),
+    (re.compile(r"\bi\s+(?:currently\s+)?work\s+(?:at|for)\s+" + _VAL, re.IGNORECASE), "user", "works_at"),
+    (re.compile(r"\bi(?:'m| am)\s+(?:now\s+)?(?:working\s+)?as\s+an?\s+" + _VAL, re.IGNORECASE), "user", "job"),
+    (re.compile(r"\bi(?:'m| am)\s+allergic\s+to\s+" + _VAL, re.IGNORECASE), "user", "allergic_to"),
+    (re.compile(r"\bi(?:'m| am)\s+(?:a\s+)?(vegetarian|vegan|pescatarian)\b", re.IGNORECASE), "user", "diet"),
+    (re.compile(r"\bi\s+(?:really\s+)?(?:prefer|like|love|enjoy)\s+" + _VAL, re.IGNORECASE), "user", "likes"),
+    (re.compile(r"\bi\s+(?:don't|do not|never)\s+(?:like|enjoy|eat)\s+" + _VAL, re.IGNORECASE), "user", "dislikes"),
+    (re.compile(r"\bi\s+(?:just\s+|recently\s+)?(?:started|began|took up)\s+" + _VAL, re.IGNORECASE), "user", "started"),
+    (re.compile(r"\bi\s+(?:just\s+|recently\s+)?(?:bought|got|purchased|adopted)\s+" + _VAL, re.IGNORECASE), "user", "acquired"),
+    (re.compile(r"\bi\s+(?:signed up|registered|enrolled)\s+(?:for|in)\s+" + _VAL, re.IGNORECASE), "user", "signed_up_for"),
+    (re.compile(r"\bi\s+(?:visited|went to|traveled to|travelled to)\s+" + _VAL, re.IGNORECASE), "user", "visited"),
+    (re.compile(r"\bi\s+(?:have|own)\s+an?\s+" + _VAL, re.IGNORECASE), "user", "has"),
+    (re.compile(r"\bi\s+(?:graduated|studied)\s+(?:from|at)\s+" + _VAL, re.IGNORECASE), "user", "studied_at"),
+    (re.compile(r"\bi\s+(?:use|switched to)\s+" + _VAL, re.IGNORECASE), "user", "uses"),
 ]
-_CUES = re.compile("|".join(p.pattern for p in (_DECISION, _RATIONALE, _OPEN, _NEXT, _ACTION)), re.I)
-_FIRST_PERSON_CUE = re.compile(r"\b(?:i|my|i'm)\b", re.I)
+_CUES = re.compile("|".join(p.pattern for p in (_DECISION, _RATIONALE, _OPEN, _NEXT, _ACTION)), re.IGNORECASE)
+_FIRST_PERSON_CUE = re.compile(r"\b(?:i|my|i'm)\b", re.IGNORECASE)
 _ORG_BEFORE = re.compile(r"\b(work at|works at|working at|work for|works for|joined)\s*$")
 _PLACE_BEFORE = re.compile(r"\b(in|to|from|at|near|visit|visited|moved to)\s*$")
 _PET_BEFORE = re.compile(r"\b(" + "|".join(_PETS) + r")\s*$")
@@ -127,7 +127,7 @@ def _trim(text: str, limit: int = 220) -> str:
 
 def _clean_value(value: str) -> str:
     value = value.strip(" \"'`,:-")
-    value = re.sub(r"^(?:the|a|an|my|our)\s+", "", value, flags=re.I) if len(value.split()) > 1 else value
+    value = re.sub(r"^(?:the|a|an|my|our)\s+", "", value, flags=re.IGNORECASE) if len(value.split()) > 1 else value
     return value
 
 

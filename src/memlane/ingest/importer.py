@@ -116,7 +116,7 @@ def _import(store: Any, cfg: IngestConfig, fh: IO[str], strict: bool, default_sc
 def _decode(fh: IO[str]) -> Iterator[str]:
     number = 0
     try:
-        for number, line in enumerate(fh, start=1):  # noqa: B007
+        for number, line in enumerate(fh, start=1):
             yield line
     except UnicodeDecodeError as e:
         raise ImportFormatError(f"not valid UTF-8 ({e.reason})", line=number + 1) from None

@@ -65,4 +65,5 @@ def search_options(
                           bonus={k: v * chosen.weight("kind") for k, v in bonuses.items()}),
         expand=expand,
         hyde_threshold=r.hyde_threshold,
+        confidence=config.confidence,
     )

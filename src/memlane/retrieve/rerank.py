@@ -17,12 +17,10 @@ from memlane.retrieve.timeparse import TimeWindow
 __all__ = [
     "HALF_LIVES_HOURS",
     "SIGNALS",
-    "confidence",
     "coverage_penalty",
     "graph_relevance",
     "half_life_hours",
     "kind_bonus",
-    "pin",
     "recency",
     "summary_bonus",
     "time_match",
@@ -37,9 +35,6 @@ SIGNALS = ("relevance", "session", "bm25", "cosine", "recency", "confidence", "g
 HALF_LIVES_HOURS = {"short": 6.0, "ephemeral": 6.0, "long": 7 * 24.0, "chat": 72.0,
                     "decision": 30 * 24.0}
 """Recency half-lives: by durability (short 6 h, long 7 d), chat turns 72 h, decisions 30 d."""
-
-_CONFIDENCE = {"observed": 1.0, "stated": 0.9, "user": 0.9, "imported": 0.8,
-               "inferred": 0.6, "generated": 0.5}
 
 
 def half_life_hours(kind: str, durability: str) -> float:
@@ -58,16 +53,6 @@ def recency(age_hours: float, half_life: float) -> float:
     if half_life <= 0:
         raise ValueError("half_life must be > 0")
     return 0.5 ** (max(age_hours, 0.0) / half_life)
-
-
-def confidence(source: str, reinforcements: int = 0) -> float:
-    """How much to believe an item by its source, nudged up by reinforcements.
-
-    observed 1.0, stated 0.9, imported 0.8, inferred 0.6, generated 0.5, unknown 0.7;
-    each reinforcement closes a fifth of the remaining gap to 1.
-    """
-    base = _CONFIDENCE.get(source, 0.7)
-    return 1.0 - (1.0 - base) * 0.8 ** max(reinforcements, 0)
 
 
 def graph_relevance(query_terms: Collection[str], entities: Iterable[str]) -> float:
@@ -110,11 +95,6 @@ def coverage_penalty(already_from_session: int) -> float:
 def trust(value: float) -> float:
     """The item's trust, clamped to [0, 1]."""
     return min(1.0, max(0.0, value))
-
-
-def pin(extra: Mapping[str, object]) -> float:
-    """1 for an item marked ``pinned`` in its extra data, else 0."""
-    return 1.0 if extra.get("pinned") else 0.0
 
 
 def kind_bonus(kind: str, bonuses: Mapping[str, float]) -> float:

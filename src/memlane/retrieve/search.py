@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from memlane.config import SearchConfig
+from memlane.config import ConfidenceConfig, SearchConfig
+from memlane.index.confidence import base_score, confidence
 from memlane.index.embed import Embeddings
 from memlane.retrieve import rerank as sig
 from memlane.retrieve.candidates import Candidate, fuse_lists
@@ -58,6 +59,8 @@ class SearchOptions:
     explain: bool = False
     kind_bonuses: dict[str, float] = field(default_factory=dict)
     stage: StageParams = field(default_factory=StageParams)
+    confidence: ConfidenceConfig = field(default_factory=ConfidenceConfig)
+    """The confidence model (``[memory.confidence]``) for the confidence signal."""
     expand: Callable[[str], str | None] | None = None
     """HyDE: returns a hypothetical answer to embed, or None (see ``memlane.retrieve.hyde``)."""
     hyde_threshold: float = 0.5
@@ -77,6 +80,8 @@ class _Ctx:
     qvec: np.ndarray | None = None
     items: dict[int, Item] = field(default_factory=dict)
     top_lexical: float = 0.0
+    facts: dict[int, Any] = field(default_factory=dict)
+    """Stored facts of the fact items among the candidates (for the confidence signal)."""
 
 
 def search(
@@ -100,6 +105,8 @@ def search(
     cands = _candidates(ctx, t)
     ctx.items = store.get_items([c.id for c in cands])
     ctx.top_lexical = max((c.lexical or 0.0 for c in cands), default=0.0)
+    if opts.explain or opts.preset.weights["confidence"]:
+        ctx.facts = store.facts_for_items([i for i, it in ctx.items.items() if it.kind == "fact"])
     t.lap("hydrate_ms")
     if opts.session_aware and opts.preset.session_aware is not False:
         ordered = _two_stage(ctx, cands, k, t)
@@ -192,7 +199,7 @@ def _signals(ctx: _Ctx, c: Candidate | None, it: Item, session: float, top_lexic
         age = (ctx.now - it.at).total_seconds() / 3600
         out["recency"] = sig.recency(age, sig.half_life_hours(it.kind, it.durability))
     if want("confidence"):
-        out["confidence"] = sig.confidence(it.source, int(it.extra.get("reinforcements", 0) or 0))
+        out["confidence"] = _confidence(ctx, it)
     if want("graph"):
         out["graph"] = sig.graph_relevance(ctx.terms, (*it.entities, *session_entities))
     if want("overlap"):
@@ -202,12 +209,24 @@ def _signals(ctx: _Ctx, c: Candidate | None, it: Item, session: float, top_lexic
     if want("trust"):
         out["trust"] = sig.trust(it.trust)
     if want("pin"):
-        out["pin"] = sig.pin(it.extra)
+        out["pin"] = 1.0 if it.pinned else 0.0
     if want("kind"):
         out["kind"] = sig.kind_bonus(kind_key(it), ctx.opts.kind_bonuses)
     if want("time"):
         out["time"] = sig.time_match(local(it.at, ctx.now), ctx.windows) if ctx.windows else 0.0
     return out
+
+
+def _confidence(ctx: _Ctx, it: Item) -> float:
+    """DESIGN.md's confidence for facts (source, reinforcements, staleness since last
+    access, 0 when superseded); the base score of its source for any other item."""
+    cfg = ctx.opts.confidence
+    fact = ctx.facts.get(it.id)
+    if fact is None:
+        return base_score(it.source, cfg)
+    last = (fact.last_accessed or fact.at).timestamp()
+    return confidence(fact.source, fact.reinforcements, last, ctx.now.timestamp(), cfg,
+                      superseded=fact.status != "current")
 
 
 def _total(weights: Any, signals: dict[str, float], coverage: float = 0.0) -> float:

@@ -488,11 +488,11 @@ def _attach_bench() -> None:
 
 _attach_bench()
 
-from memlane.serve.cli_facts import register as _register_facts  # noqa: E402
+from memlane.serve.cli_facts import register as _register_facts
 
 _register_facts(cli, _memory, json_option)
 
-from memlane.serve.cli_db import register as _register_db  # noqa: E402
+from memlane.serve.cli_db import register as _register_db
 
 _register_db(cli)
 

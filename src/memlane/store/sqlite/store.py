@@ -7,7 +7,6 @@ Times cross this boundary as UTC epoch seconds (floats).
 from __future__ import annotations
 
 import json
-import re
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
