@@ -1,0 +1,145 @@
+"""SQLite store: vectors (the source of truth of the in-memory index) and the embedding cache."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from memlane.store.filters import Filters
+from memlane.store.sqlite.rows import _chunks
+from memlane.store.vector_index import VectorIndex
+
+__all__ = ["VectorsMixin"]
+
+
+class VectorsMixin:
+    """Mixed into SqliteStore; uses ``self.db`` and ``self.atomic()``."""
+
+    # -- vectors ------------------------------------------------------------------------
+    def put_vectors(self, model: str, pairs: Sequence[tuple[int, np.ndarray]]) -> None:
+        """Store item vectors (call inside the item's transaction)."""
+        self.db.executemany(
+            "INSERT INTO vectors (item_id, model, dim, vec) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (item_id) DO UPDATE SET model = excluded.model, dim = excluded.dim,"
+            " vec = excluded.vec",
+            [(i, model, len(v), np.asarray(v, dtype=np.float32).tobytes()) for i, v in pairs],
+        )
+
+    def vector_count(self, model: str | None = None) -> int:
+        if model is None:
+            return self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+        return self.db.execute("SELECT count(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
+
+    def items_missing_vectors(self, model: str, limit: int) -> list[tuple[int, str]]:
+        rows = self.db.execute(
+            "SELECT i.id, i.text FROM items i LEFT JOIN vectors v ON v.item_id = i.id"
+            " AND v.model = ? WHERE v.item_id IS NULL AND i.status = 'active' ORDER BY i.id LIMIT ?",
+            (model, limit),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def items_after(self, after_id: int, limit: int) -> list[tuple[int, str]]:
+        """``(id, text)`` of active items with id > after_id, in id order."""
+        rows = self.db.execute(
+            "SELECT id, text FROM items WHERE id > ? AND status = 'active' ORDER BY id LIMIT ?",
+            (after_id, limit),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def _sync_index(self, model: str, dim: int) -> VectorIndex:
+        """Bring the model's in-memory index up to the database's change log."""
+        with self._index_lock:
+            index = self._indexes.get(model)
+            row = self.db.execute("SELECT min(seq), max(seq) FROM vector_log").fetchone()
+            lo, hi = row[0] or 0, row[1] or 0
+            if index is None or index.dim != dim or (index.synced_seq and index.synced_seq < lo - 1):
+                index = VectorIndex(dim)  # missing or too stale: rebuild from the table
+                rows = self.db.execute(
+                    "SELECT item_id, vec FROM vectors WHERE model = ? AND dim = ?", (model, dim)
+                )
+                index.apply((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
+                index.synced_seq = hi
+                self._indexes[model] = index
+            elif hi > index.synced_seq:
+                rows = self.db.execute(
+                    "SELECT l.item_id, v.vec, v.model FROM"
+                    " (SELECT DISTINCT item_id FROM vector_log WHERE seq > ? AND seq <= ?) l"
+                    " LEFT JOIN vectors v ON v.item_id = l.item_id",
+                    (index.synced_seq, hi),
+                )
+                index.apply(
+                    (r[0], np.frombuffer(r[1], dtype=np.float32) if r[1] is not None and r[2] == model else None)
+                    for r in rows
+                )
+                index.synced_seq = hi
+            return index
+
+    def vector_search(
+        self, model: str, query: np.ndarray, f: Filters, limit: int
+    ) -> list[tuple[int, float]]:
+        """Exact cosine search: ``(item_id, cosine)``, best first, honouring filters."""
+        if limit <= 0:
+            return []
+        index = self._sync_index(model, len(query))
+        if len(index) == 0:
+            return []
+        query = np.asarray(query, dtype=np.float32)
+        if f.scope is not None or f.session_id is not None:
+            return index.search(query, limit, allowed=self.filter_ids(f))
+        # Unscoped: overfetch, filter in SQL, fall back to an exact filtered pass if short.
+        got = index.search(query, limit * 4)
+        keep = self._allowed(f, [i for i, _ in got])
+        out = [(i, s) for i, s in got if i in keep][:limit]
+        if len(out) < limit and len(got) == limit * 4:
+            return index.search(query, limit, allowed=self.filter_ids(f))
+        return out
+
+    def _allowed(self, f: Filters, ids: Sequence[int]) -> set[int]:
+        where, params = self._where(f)
+        out: set[int] = set()
+        for chunk in _chunks(list(ids), 500):
+            marks = ",".join("?" * len(chunk))
+            out.update(
+                r[0] for r in self.db.execute(
+                    f"SELECT i.id FROM items i WHERE i.id IN ({marks}) AND {where}", (*chunk, *params)
+                )
+            )
+        return out
+
+    def prune_vector_log(self, keep: int = 100_000) -> int:
+        cur = self.db.execute(
+            "DELETE FROM vector_log WHERE seq <= (SELECT max(seq) FROM vector_log) - ?", (keep,)
+        )
+        return cur.rowcount
+
+    # -- embedding cache ----------------------------------------------------------------
+    def cached_vectors(self, model: str, hashes: Sequence[bytes]) -> dict[bytes, np.ndarray]:
+        out: dict[bytes, np.ndarray] = {}
+        for chunk in _chunks(list(hashes), 500):
+            marks = ",".join("?" * len(chunk))
+            for h, v in self.db.execute(
+                f"SELECT hash, vec FROM embed_cache WHERE model = ? AND hash IN ({marks})",
+                (model, *chunk),
+            ):
+                out[bytes(h)] = np.frombuffer(v, dtype=np.float32)
+        return out
+
+    def cache_vectors(self, model: str, pairs: Sequence[tuple[bytes, np.ndarray]]) -> None:
+        self.db.executemany(
+            "INSERT OR IGNORE INTO embed_cache (model, hash, vec) VALUES (?, ?, ?)",
+            [(model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in pairs],
+        )
+
+    # -- retrieval helpers --------------------------------------------------------------
+    def item_vectors(self, model: str, ids: Iterable[int]) -> dict[int, np.ndarray]:
+        """The stored vectors of the given items under ``model`` (items without one are absent)."""
+        out: dict[int, np.ndarray] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+            marks = ",".join("?" * len(chunk))
+            for item_id, vec in self.db.execute(
+                f"SELECT item_id, vec FROM vectors WHERE model = ? AND item_id IN ({marks})",
+                (model, *chunk),
+            ):
+                out[item_id] = np.frombuffer(vec, dtype=np.float32)
+        return out
