@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import multiprocessing
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -210,3 +211,27 @@ def test_three_processes_run_the_full_index_each_session_once(pg_url):
                    for norm in s.entity_names(f"chat-{k}"))
     finally:
         m.close()
+
+
+def test_bench_longmemeval_runs_on_postgres(pg_url, tmp_path, monkeypatch):
+    """memlane bench longmemeval --db postgresql://… gives the SQLite run's ranking."""
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from memlane.bench.cli import bench
+
+    monkeypatch.syspath_prepend(str(Path(__file__).parent / "bench"))
+    from test_bench_e2e import _lme_records
+
+    data = tmp_path / "lme.json"
+    data.write_text(_json.dumps(_lme_records()))
+    runs = {}
+    for name, extra in (("sqlite", []), ("postgres", ["--db", pg_url])):
+        out = tmp_path / name
+        res = CliRunner().invoke(bench, ["longmemeval", "--data", str(data), "--embedder", "hashing",
+                                         "--out", str(out), *extra], catch_exceptions=False)
+        assert res.exit_code == 0, res.output
+        runs[name] = _json.loads((out / "report.json").read_text())
+    head = {n: r["headline"]["memlane"] for n, r in runs.items()}
+    assert head["postgres"] == head["sqlite"] == 1.0

@@ -11,6 +11,7 @@ Each run writes its rankings files, report.json, report.md and plots into ``--ou
 from __future__ import annotations
 
 import time
+from typing import Any
 from pathlib import Path
 
 import click
@@ -77,8 +78,10 @@ set_option = click.option(
 )
 
 
-def _bench_config(settings: tuple[str, ...], presets: tuple[str, ...]) -> object | None:
-    """The Config with ``--set`` overrides applied (None: the default loading), presets checked."""
+def _bench_config(settings: tuple[str, ...], presets: tuple[str, ...],
+                  db: str | None = None) -> object | None:
+    """The Config with ``--set`` overrides (and ``--db``) applied (None: the default loading),
+    presets checked."""
     from memlane.config import load_config
     from memlane.retrieve.presets import PRESETS
 
@@ -86,9 +89,12 @@ def _bench_config(settings: tuple[str, ...], presets: tuple[str, ...]) -> object
     if unknown:
         raise click.BadParameter(f"unknown preset(s) {unknown}; use default or one of "
                                  f"{', '.join(sorted(PRESETS))}", param_hint="--preset")
-    if not settings:
+    if not settings and not db:
         return None
-    overrides: dict[str, dict[str, str]] = {}
+    if db and not db.startswith(("postgresql://", "postgres://")):
+        raise click.BadParameter("a PostgreSQL URL (SQLite runs use a temporary file each)",
+                                 param_hint="--db")
+    overrides: dict[str, Any] = {"db": db} if db else {}
     for entry in settings:
         key, eq, value = entry.partition("=")
         section, dot, name = key.strip().partition(".")
@@ -118,6 +124,13 @@ def _qa_recorder(answer: str | None, judge: str | None, budget: int) -> object |
     except MemlaneError as exc:
         raise click.ClickException(str(exc)) from exc
     return QARecorder(answer_llm, judge_llm, budget)
+
+
+db_option = click.option(
+    "--db", default=None, metavar="URL",
+    help="Run memlane on this PostgreSQL database (an empty scratch one; each question gets "
+    "its own scope) instead of a temporary SQLite file per question.",
+)
 
 
 @click.group()
@@ -163,6 +176,7 @@ def bench() -> None:
               help="Token budget of the pack read by --answer.")
 @preset_option
 @set_option
+@db_option
 def longmemeval_cmd(
     data: Path,
     limit: int | None,
@@ -176,6 +190,7 @@ def longmemeval_cmd(
     pack_budget: int,
     presets: tuple[str, ...],
     settings: tuple[str, ...],
+    db: str | None,
 ) -> None:
     """Session- and turn-level retrieval on LongMemEval (and, optionally, answer quality)."""
     from memlane.bench.datasets import DatasetError, load_longmemeval
@@ -198,7 +213,7 @@ def longmemeval_cmd(
     selected = select_questions(questions, wanted, limit)
     if not selected:
         raise click.ClickException(f"{data}: no questions to run")
-    config = _bench_config(settings, presets)
+    config = _bench_config(settings, presets, db)
     embedder = _embedder(embedder_name)
     out_dir = _out_dir(out, "longmemeval")
     qa = _qa_recorder(answer_service, judge_service, pack_budget)
@@ -238,6 +253,7 @@ def longmemeval_cmd(
 )
 @preset_option
 @set_option
+@db_option
 @click.option("--roles", type=click.Choice(["user", "user/assistant"]), default="user",
               show_default=True,
               help="Roles of the two speakers: both user (they are two people), or the first "
@@ -251,6 +267,7 @@ def locomo_cmd(
     presets: tuple[str, ...],
     settings: tuple[str, ...],
     roles: str,
+    db: str | None,
 ) -> None:
     """Evidence-turn retrieval on LoCoMo (category 5 reported apart)."""
     from memlane.bench.datasets import DatasetError, load_locomo
@@ -265,7 +282,7 @@ def locomo_cmd(
     selected = conversations[:limit] if limit is not None else conversations
     if not selected:
         raise click.ClickException(f"{data}: no conversations to run")
-    config = _bench_config(settings, presets)
+    config = _bench_config(settings, presets, db)
     embedder = _embedder(embedder_name)
     out_dir = _out_dir(out, "locomo")
     try:

@@ -204,7 +204,7 @@ def _memlane_question(
     search_k: int | None,
     timings: Timings,
     now_mode: str = "question",
-    qa: Callable[[Any, LMEQuestion, datetime], None] | None = None,
+    qa: Callable[[Any, LMEQuestion, datetime, str], None] | None = None,
     extra: dict[str, list[str]] | None = None,
     extra_latency: dict[str, float] | None = None,
 ) -> list[str]:
@@ -225,7 +225,7 @@ def _memlane_question(
             if extra_latency is not None:
                 extra_latency[name] = side.search_seconds[-1]
         if qa is not None:
-            qa(fm.mem, q, now)
+            qa(fm.mem, q, now, fm.scope_of(SCOPE))
         return ranked
 
 
@@ -254,7 +254,7 @@ def run_longmemeval(
     now_mode: str = "question",
     progress: bool = False,
     on_question: Callable[[LMEQuestion], None] | None = None,
-    qa: Callable[[Any, LMEQuestion, datetime], None] | None = None,
+    qa: Callable[[Any, LMEQuestion, datetime, str], None] | None = None,
     presets: Sequence[str] = (),
 ) -> LMERun:
     """Rank every question's haystack with memlane and the baselines; score them.

@@ -14,6 +14,7 @@ import resource
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -113,7 +114,12 @@ def make_embedder(name: str | None) -> Embedder:
 
 
 class FreshMemory:
-    """A ``Memory`` on a new temporary database file, removed on exit."""
+    """A ``Memory`` on a new temporary database file, removed on exit.
+
+    When ``config.db`` is a PostgreSQL URL the memory lives there instead, and every
+    scope this object is given is made unique to it (the database is shared by all the
+    questions of a run and is left as it is: use a scratch database).
+    """
 
     def __init__(
         self, embedder: Embedder, *, config: Any = None, workdir: str | Path | None = None
@@ -122,9 +128,16 @@ class FreshMemory:
 
         self._dir = tempfile.TemporaryDirectory(prefix="memlane-bench-", dir=workdir)
         self.path = Path(self._dir.name) / "bench.db"
-        self.mem = Memory(self.path, config=config, embedder=embedder)
+        url = getattr(config, "db", "") or ""
+        shared = url.startswith(("postgresql://", "postgres://"))
+        self._prefix = f"{uuid.uuid4().hex[:12]}:" if shared else ""
+        self.mem = Memory(url if shared else self.path, config=config, embedder=embedder)
         params = inspect.signature(self.mem.add_message).parameters
         self._speaker_kw = "speaker" in params
+
+    def scope_of(self, scope: str) -> str:
+        """The scope as stored (unique to this object on a shared database)."""
+        return self._prefix + scope
 
     def __enter__(self) -> Self:
         return self
@@ -143,6 +156,7 @@ class FreshMemory:
     ) -> dict[tuple[int, int], str]:
         """Add each session's turns then close it; map (session id, seq) -> ext id."""
         key: dict[tuple[int, int], str] = {}
+        scope = self._prefix + scope
         t0 = time.perf_counter()
         for s in sessions:
             at = as_utc(s.at)
@@ -182,7 +196,8 @@ class FreshMemory:
         ``search_kwargs`` go to ``Memory.search`` (e.g. ``preset="flat"``).
         """
         t0 = time.perf_counter()
-        hits = self.mem.search(query, scope=scope, k=k, now=as_utc(now), **search_kwargs)
+        hits = self.mem.search(query, scope=self._prefix + scope, k=k, now=as_utc(now),
+                               **search_kwargs)
         timings.search_seconds.append(time.perf_counter() - t0)
         out = []
         for h in hits:

@@ -86,8 +86,8 @@ class QARecorder:
     budget: int = 2000
     rows: list[dict[str, Any]] = field(default_factory=list)
 
-    def __call__(self, mem: Any, q: Any, now: datetime) -> None:
-        pack = mem.pack(q.question, self.budget, now=now)
+    def __call__(self, mem: Any, q: Any, now: datetime, scope: str | None = None) -> None:
+        pack = mem.pack(q.question, self.budget, scope=scope, now=now, include_recent=False)
         hypothesis = self.answer_llm.complete(answer_prompt(q.question, q.question_date, pack.text))
         row: dict[str, Any] = {"question_id": q.question_id, "question_type": q.question_type,
                                "hypothesis": hypothesis.strip(), "pack_tokens": pack.used}
