@@ -13,6 +13,7 @@ import json
 import statistics
 import tempfile
 import time
+import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -69,11 +70,12 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
             "db": db or str(Path(tmp) / "bench.db"), "embedding": {"backend": embedder_name},
             "indexing": {"enabled": intelligence}})
         mem = Memory(config=config)
+        run = uuid.uuid4().hex[:8]  # scopes of their own, should the database be shared
         t0 = datetime(2024, 1, 1, tzinfo=UTC)
         start = time.perf_counter()
         for i, text in enumerate(turns):
             session, pos = divmod(i, session_len)
-            scope = f"conv-{session % scopes}"
+            scope = f"{run}-conv-{session % scopes}"
             at = t0 + timedelta(hours=session, seconds=pos)  # an hour apart: a new session each time
             mem.add_message(scope, "user" if pos % 2 == 0 else "assistant", text, at)
         add_s = time.perf_counter() - start
@@ -88,7 +90,7 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
             mem.search(query, k=10)
             lat_all.append((time.perf_counter() - s) * 1e3)
             s = time.perf_counter()
-            mem.search(query, scope=f"conv-{q % scopes}", k=10)
+            mem.search(query, scope=f"{run}-conv-{q % scopes}", k=10)
             lat_scoped.append((time.perf_counter() - s) * 1e3)
         mem.close()
     return {
