@@ -55,14 +55,18 @@ def _message(r: Sequence[Any]) -> Message:
     )
 
 
+def _list(text: str) -> tuple[Any, ...]:
+    return () if text == "[]" else tuple(json.loads(text))  # most lists are empty: skip JSON
+
+
 def _item(r: Sequence[Any]) -> Item:
     return Item(
         id=r[0], kind=r[1], text=r[2], at=_dt(r[3]), scope=r[4], agent=r[5], project=r[6],
         session_id=r[7], message_id=r[8], seq=r[9], role=r[10],
-        keywords=tuple(json.loads(r[11])), entities=tuple(json.loads(r[12])), source=r[13],
+        keywords=_list(r[11]), entities=_list(r[12]), source=r[13],
         durability=r[14], lane=r[15], trust=r[16], privacy=r[17], ttl_seconds=r[18],
-        parents=tuple(json.loads(r[19])), children=tuple(json.loads(r[20])), status=r[21],
-        dedupe_hash=r[22], extra=json.loads(r[23]), pinned=bool(r[24]),
+        parents=_list(r[19]), children=_list(r[20]), status=r[21],
+        dedupe_hash=r[22], extra={} if r[23] == "{}" else json.loads(r[23]), pinned=bool(r[24]),
     )
 
 
@@ -81,7 +85,7 @@ def fts_query(terms: Sequence[str]) -> str | None:
     return " OR ".join(quoted) if quoted else None
 
 
-LEXICAL_POSTINGS = 20_000
+LEXICAL_POSTINGS = 5_000
 """Most documents a lexical query ranks (see ``SqliteStore.lexical_search``)."""
 
 

@@ -8,6 +8,7 @@ lexical search, counters), ``facts``, ``hygiene``, ``vectors`` and ``transfer``.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 import time
@@ -39,6 +40,20 @@ from memlane.store.vector_index import VectorIndex
 from memlane.types import Item, Message, Session
 
 __all__ = ["LEXICAL_POSTINGS", "SqliteStore", "fts_query"]
+
+
+@functools.lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    try:
+        import Stemmer  # PyStemmer, from the bench extra
+    except ImportError:
+        return None
+    return Stemmer.Stemmer("porter")
+
+
+def _porter(word: str) -> str:
+    stemmer = _stemmer()
+    return stemmer.stemWord(word) if stemmer is not None else word
 
 
 class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin):
@@ -418,13 +433,17 @@ class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin):
             if len(words) != 1:
                 dfs.append((0, t))  # phrases are rare by nature
                 continue
-            # The vocabulary holds porter stems; a word whose stem differs is not found
-            # and counts as rare, which costs time but never recall.
+            # The vocabulary holds porter stems: look the word up by its stem (PyStemmer's
+            # porter matches SQLite's); without PyStemmer a word whose stem differs is not
+            # found and counts as rare, which costs time but never recall.
             df = self.db.execute(
-                "SELECT coalesce(max(doc), 0) FROM items_fts_vocab WHERE term = ?", (words[0],)
+                "SELECT coalesce(max(doc), 0) FROM items_fts_vocab WHERE term = ?",
+                (_porter(words[0]),),
             ).fetchone()[0]
             dfs.append((df, t))
         dfs.sort(key=lambda x: x[0])
+        if dfs and dfs[0][0] > n / 2:
+            return []  # every term is in most items: BM25 cannot rank by them (idf <= 0)
         kept, total = [], 0
         for df, t in dfs:
             if kept and total + df > LEXICAL_POSTINGS:
