@@ -9,7 +9,6 @@ collects the seconds spent adding, indexing and searching.
 
 from __future__ import annotations
 
-import inspect
 import resource
 import sys
 import tempfile
@@ -132,8 +131,6 @@ class FreshMemory:
         shared = url.startswith(("postgresql://", "postgres://"))
         self._prefix = f"{uuid.uuid4().hex[:12]}:" if shared else ""
         self.mem = Memory(url if shared else self.path, config=config, embedder=embedder)
-        params = inspect.signature(self.mem.add_message).parameters
-        self._speaker_kw = "speaker" in params
 
     def scope_of(self, scope: str) -> str:
         """The scope as stored (unique to this object on a shared database)."""
@@ -162,10 +159,7 @@ class FreshMemory:
             at = as_utc(s.at)
             for t in s.turns:
                 try:
-                    if self._speaker_kw and t.speaker is not None:
-                        msg = self.mem.add_message(scope, t.role, t.text, at=at, speaker=t.speaker)
-                    else:
-                        msg = self.mem.add_message(scope, t.role, t.text, at=at)
+                    msg = self.mem.add_message(scope, t.role, t.text, at=at, speaker=t.speaker)
                 except ValidationError:
                     timings.turns_skipped += 1
                     continue

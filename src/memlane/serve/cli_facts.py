@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import click
 
@@ -17,7 +19,8 @@ def _ts(value: float | datetime) -> str:
     return dt.strftime("%Y-%m-%d %H:%M")
 
 
-def register(cli: click.Group, memory_of: click.decorators.FC, json_option: click.decorators.FC) -> None:  # type: ignore[valid-type]
+def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
+             json_option: Callable[[Any], Any]) -> None:
     """Add ``facts``, ``graph``, ``compact`` and ``gc`` to the main group."""
 
     @cli.group()
