@@ -427,7 +427,18 @@ class Memory:
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         facts = self.store.facts_for_items([h.item.id for h in hits if h.item.kind == "fact"])
         conf = {i: view(f, self.config.confidence, when).confidence for i, f in facts.items()}
-        cands = candidates_from(hits, recent, self.store.pinned_items(scope), cfg, conf)
+        stale = self.store.superseded_messages(
+            [h.item.message_id for h in hits if h.item.kind == "turn" and h.item.message_id]
+            + [m.id for m in recent])
+        stale_items = set()
+        for h in hits:  # a summary quoting a value that has been superseded since
+            if h.item.kind == "summary" and h.item.session_id is not None:
+                old = [f.object for f in self.store.session_facts(h.item.session_id)
+                       if f.status != "current"]
+                if any(o.lower() in h.item.text.lower() for o in old):
+                    stale_items.add(h.item.id)
+        cands = candidates_from(hits, recent, self.store.pinned_items(scope), cfg, conf, stale,
+                                stale_items)
         p = build_pack(query, budget, cands, cfg, counter, instructions)
         if cfg.journal:
             with self.store.atomic():

@@ -35,7 +35,11 @@ def test_contradiction_in_conversation_leaves_one_current_fact_and_history(mem):
     assert [h.item.text for h in facts_hits] == ["user api key BETA-2222"]
     pack = mem.pack("what is my API key", 400, scope="s")
     kept_facts = [e for e in pack.entries if e.kind == "fact" and e.kept]
-    assert all("ALPHA" not in mem.item(e.item_id).text for e in kept_facts)
+    assert kept_facts and all("ALPHA" not in mem.item(e.item_id).text for e in kept_facts)
+    # the old turn may still be relevant history, but never reads as current
+    old_lines = [ln for ln in pack.text.splitlines() if "ALPHA-1111" in ln]
+    assert old_lines and all(ln.endswith("(since superseded: see current facts)") for ln in old_lines)
+    assert not any("BETA-2222" in ln and "superseded" in ln for ln in pack.text.splitlines())
 
 
 def test_same_value_reinforces_and_normalization_decides_same(mem):

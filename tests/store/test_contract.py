@@ -548,3 +548,18 @@ def test_copy_iterators_carry_pins_fact_events_and_packs(store):
                                 "entries": []}) > 77
         store.log_fact_event(store.get_fact(f), "accessed", 12.0)
     assert max(e["id"] for e in store.iter_fact_events()) > max(e["id"] for e in events) + 100
+
+
+def test_superseded_messages(store):
+    sid, mids = _session_with(store, texts=("my city is Porto", "now it is Lisbon", "hello"))
+    with store.atomic():
+        def add(obj, mid, at):
+            return store.insert_fact({
+                "scope": "s", "subject": "user", "predicate": "lives_in", "object": obj,
+                "norm_subject": "user", "norm_predicate": "lives_in", "norm_object": obj.lower(),
+                "session_id": sid, "message_id": mid, "at": at})
+        old = add("Porto", mids[0], 1.0)
+        new = add("Lisbon", mids[1], 2.0)
+        store.supersede_fact(old, new)
+    assert store.superseded_messages(mids) == {mids[0]}
+    assert store.superseded_messages([]) == set()

@@ -12,7 +12,7 @@ never exceeds the budget.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,8 @@ from memlane.protocols import TokenCounter
 from memlane.types import Hit, Item, Message
 
 __all__ = ["Candidate", "Pack", "PackEntry", "build_pack"]
+
+STALE = " (since superseded: see current facts)"
 
 HEADERS = {
     "instructions": "Instructions:",
@@ -107,8 +109,14 @@ def _turn_line(item: Item, session_label: bool = True) -> str:
 
 
 def candidates_from(hits: Sequence[Hit], recent: Sequence[Message], pinned: Sequence[Item],
-                    cfg: PackConfig, fact_confidence: dict[int, float]) -> list[Candidate]:
-    """Turn hits, recent messages and pinned items into slot candidates, best first."""
+                    cfg: PackConfig, fact_confidence: dict[int, float],
+                    stale_messages: Collection[int] = (),
+                    stale_items: Collection[int] = ()) -> list[Candidate]:
+    """Turn hits, recent messages and pinned items into slot candidates, best first.
+
+    A turn or message whose stated facts were all superseded since is marked as such, so
+    a pack never passes an old value off as current.
+    """
     out: list[Candidate] = []
     for item in pinned:
         out.append(Candidate("pinned", f"- {' '.join(item.text.split())}", _norm(item.text),
@@ -122,15 +130,18 @@ def candidates_from(hits: Sequence[Hit], recent: Sequence[Message], pinned: Sequ
             extra = f" (confidence {conf:.2f}, since {it.at:%Y-%m-%d})" if conf is not None else ""
             slot, line = "facts", f"- {it.text}{extra}"
         elif it.kind in ("summary", "decision"):
-            slot, line = "summaries", _summary_line(it, cfg.summary_chars)
+            slot, line = "summaries", _summary_line(it, cfg.summary_chars) + (
+                STALE if it.id in stale_items else "")
         elif it.kind == "turn":
-            slot, line = "relevant_turns", _turn_line(it)
+            slot, line = "relevant_turns", _turn_line(it) + (
+                STALE if it.message_id in stale_messages else "")
         else:
             slot, line = "relevant_turns", f"- [{it.kind}] {' '.join(it.text.split())}"
         out.append(Candidate(slot, line, _norm(it.text), it.kind, it.id, it.message_id, h.score,
                              {**h.scores, "rank": float(rank)}, (it.at, it.seq or 0)))
     for m in recent:
-        out.append(Candidate("recent_turns", f"- {m.speaker or m.role}: {' '.join(m.text.split())}",
+        stale = STALE if m.id in stale_messages else ""
+        out.append(Candidate("recent_turns", f"- {m.speaker or m.role}: {' '.join(m.text.split())}{stale}",
                              _norm(m.text), "message", None, m.id, 0.0, {}, (m.at, m.seq)))
     return out
 

@@ -238,6 +238,17 @@ class FactsMixin:
         )
         return {r[1]: fact(r) for r in rows}
 
+    def superseded_messages(self, message_ids: Sequence[int]) -> set[int]:
+        """Messages whose stated facts have all been superseded since (at least one)."""
+        ids = list(dict.fromkeys(message_ids))
+        if not ids:
+            return set()
+        rows = self.db.execute(
+            "SELECT message_id FROM facts WHERE message_id = ANY(%s::bigint[]) GROUP BY message_id"
+            " HAVING sum(CASE WHEN status = 'current' THEN 1 ELSE 0 END) = 0", (ids,),
+        )
+        return {r[0] for r in rows}
+
     def touch_facts(self, fact_ids: Sequence[int], at: float) -> None:
         ids = list(dict.fromkeys(fact_ids))
         if not ids:

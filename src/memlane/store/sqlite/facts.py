@@ -176,6 +176,17 @@ class FactsMixin:
                 out[r[1]] = _fact(r)
         return out
 
+    def superseded_messages(self, message_ids: Sequence[int]) -> set[int]:
+        """Messages whose stated facts have all been superseded since (at least one)."""
+        out: set[int] = set()
+        for chunk in _chunks(list(dict.fromkeys(message_ids)), 500):
+            marks = ",".join("?" * len(chunk))
+            out.update(r[0] for r in self.db.execute(
+                f"SELECT message_id FROM facts WHERE message_id IN ({marks}) GROUP BY message_id"
+                " HAVING sum(status = 'current') = 0", chunk,
+            ))
+        return out
+
     def touch_facts(self, fact_ids: Sequence[int], at: float) -> None:
         self.db.executemany(
             "UPDATE facts SET last_accessed = max(last_accessed, ?) WHERE id = ?",
