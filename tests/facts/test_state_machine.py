@@ -70,7 +70,9 @@ class FactMachine(RuleBasedStateMachine):
         f = data.draw(st.sampled_from(facts))
         self.mem.forget_fact(f.id)
         self.current[(f.subject, f.predicate)].remove(f.object)
-        self.history[(f.subject, f.predicate)].remove(f.object)
+        history = self.history[(f.subject, f.predicate)]
+        # a current fact is the latest statement of its value (porto, lisbon, porto: the last)
+        del history[len(history) - 1 - history[::-1].index(f.object)]
 
     @rule(ttl_days=st.integers(1, 3))
     def note_with_ttl(self, ttl_days: int) -> None:
