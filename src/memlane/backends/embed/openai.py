@@ -7,16 +7,14 @@ connection failures with exponential backoff; never puts the API key in a messag
 
 from __future__ import annotations
 
-import contextlib
-import os
-import threading
 import time
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any
 
 import httpx
 import numpy as np
 
+from memlane.backends.http import PooledHTTP
 from memlane.errors import EmbeddingError
 
 __all__ = ["OpenAIEmbedder"]
@@ -25,7 +23,7 @@ _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 _MAX_RETRY_AFTER = 30.0
 
 
-class OpenAIEmbedder:
+class OpenAIEmbedder(PooledHTTP):
     """Embeddings from an OpenAI-compatible HTTP API.
 
     Args:
@@ -69,47 +67,10 @@ class OpenAIEmbedder:
         self.name = f"openai:{model}"
         self.dim = int(dim) if dim else 0
         self._dim_fixed = bool(dim)
-        self.timeout = float(timeout)
         self.max_retries = int(max_retries)
         self.batch_size = int(batch_size)
         self.backoff = float(backoff)
-        self._api_key = api_key if api_key is not None else os.environ.get(api_key_env) or None
-        self._client: httpx.Client | None = None
-        self._lock = threading.Lock()
-
-    def _http(self) -> httpx.Client:
-        with self._lock:
-            if self._client is None:
-                headers = {"Content-Type": "application/json"}
-                if self._api_key:
-                    headers["Authorization"] = f"Bearer {self._api_key}"
-                self._client = httpx.Client(timeout=self.timeout, headers=headers)
-            return self._client
-
-    def close(self) -> None:
-        """Close the HTTP connection pool (the embedder reopens it if used again)."""
-        with self._lock:
-            if self._client is not None:
-                self._client.close()
-                self._client = None
-
-    def __del__(self) -> None:
-        # Close pooled sockets when an embedder is dropped without close().
-        client = getattr(self, "_client", None)
-        if client is not None:
-            with contextlib.suppress(Exception):  # e.g. at interpreter shutdown
-                client.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _scrub(self, text: str) -> str:
-        if self._api_key:
-            text = text.replace(self._api_key, "***")
-        return text
+        self._init_http(api_key, api_key_env, timeout)
 
     def _post(self, inputs: list[str]) -> dict[str, Any]:
         payload = {"model": self.model, "input": inputs, "encoding_format": "float"}

@@ -17,17 +17,16 @@ protocol (Ollama's ``/v1``, vLLM, llama.cpp's ``llama-server``, LM Studio...).
 
 from __future__ import annotations
 
-import contextlib
 import email.utils
-import os
 import random
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from memlane.backends.http import PooledHTTP
 from memlane.backends.llm.errors import (
     LLMBadResponse,
     LLMError,
@@ -121,7 +120,7 @@ def _redact_content(content: Any) -> Any:
     return content
 
 
-class OpenAIChat:
+class OpenAIChat(PooledHTTP):
     """Chat completions from an OpenAI-compatible HTTP API (implements the ``LLM`` seam).
 
     Args:
@@ -140,6 +139,8 @@ class OpenAIChat:
 
     Thread-safe; close with :meth:`close` or use as a context manager.
     """
+
+    _accept_json = True
 
     def __init__(
         self,
@@ -167,16 +168,13 @@ class OpenAIChat:
         self.url = f"{self.base_url}/chat/completions"
         self.model = model
         self.name = f"openai:{model}"
-        self.timeout = float(timeout)
         self.max_retries = int(max_retries)
         self.temperature = float(temperature)
         self.backoff_base = float(backoff_base)
         self.max_retry_after = float(max_retry_after)
         self.limiter = RateLimiter(requests_per_minute)
-        self._api_key = api_key if api_key is not None else os.environ.get(api_key_env) or None
+        self._init_http(api_key, api_key_env, timeout)
         self._json_mode_supported = True
-        self._client: httpx.Client | None = None
-        self._lock = threading.Lock()
 
     @classmethod
     def from_config(cls, service: LLMServiceConfig, model_override: str = "") -> OpenAIChat:
@@ -193,43 +191,10 @@ class OpenAIChat:
         )
 
     # -- lifecycle -----------------------------------------------------------------
-    def _http(self) -> httpx.Client:
-        with self._lock:
-            if self._client is None:
-                headers = {"Content-Type": "application/json", "Accept": "application/json"}
-                if self._api_key:
-                    headers["Authorization"] = f"Bearer {self._api_key}"
-                self._client = httpx.Client(timeout=self.timeout, headers=headers)
-            return self._client
-
-    def close(self) -> None:
-        """Close the HTTP connection pool (it is reopened if the client is used again)."""
-        with self._lock:
-            if self._client is not None:
-                self._client.close()
-                self._client = None
-
-    def __del__(self) -> None:
-        client = getattr(self, "_client", None)
-        if client is not None:
-            with contextlib.suppress(Exception):  # e.g. at interpreter shutdown
-                client.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def __repr__(self) -> str:
         return f"OpenAIChat(base_url={self.base_url!r}, model={self.model!r})"
 
     # -- requests ------------------------------------------------------------------
-    def _scrub(self, text: str) -> str:
-        if self._api_key:
-            text = text.replace(self._api_key, "***")
-        return text
-
     def _payload(
         self,
         messages: Sequence[Mapping[str, Any]],

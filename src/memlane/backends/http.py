@@ -1,0 +1,66 @@
+"""The pooled HTTP client that memlane's OpenAI-compatible backends share.
+
+One ``httpx.Client`` per backend object, opened on first use, thread-safe, closed by
+``close()`` (or the context manager, or when the object is dropped); the API key is sent
+as a bearer token when set and scrubbed from any text shown to a user.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from typing import Self
+
+import httpx
+
+__all__ = ["PooledHTTP"]
+
+
+class PooledHTTP:
+    """Mixed into a backend: call ``_init_http`` in its constructor."""
+
+    timeout: float
+    _accept_json: bool = False
+
+    def _init_http(self, api_key: str | None, api_key_env: str, timeout: float) -> None:
+        self.timeout = float(timeout)
+        self._api_key = api_key if api_key is not None else os.environ.get(api_key_env) or None
+        self._client: httpx.Client | None = None
+        self._lock = threading.Lock()
+
+    def _http(self) -> httpx.Client:
+        with self._lock:
+            if self._client is None:
+                headers = {"Content-Type": "application/json"}
+                if self._accept_json:
+                    headers["Accept"] = "application/json"
+                if self._api_key:
+                    headers["Authorization"] = f"Bearer {self._api_key}"
+                self._client = httpx.Client(timeout=self.timeout, headers=headers)
+            return self._client
+
+    def close(self) -> None:
+        """Close the HTTP connection pool (it is reopened if the object is used again)."""
+        with self._lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
+
+    def __del__(self) -> None:
+        client = getattr(self, "_client", None)
+        if client is not None:
+            with contextlib.suppress(Exception):  # e.g. at interpreter shutdown
+                client.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _scrub(self, text: str) -> str:
+        """``text`` with the API key, if any, replaced by ``***``."""
+        if self._api_key:
+            text = text.replace(self._api_key, "***")
+        return text
