@@ -26,7 +26,7 @@ from memlane.memory import Memory
 from memlane.serve.cli import cli
 from memlane.serve.cli_db import register
 from memlane.store import Filters, open_store
-from memlane.store.postgres.db import load_migrations
+from memlane.store.migrations import load_migrations
 from memlane.store.postgres.store import PostgresStore
 from memlane.testing import HashingEmbedder
 
@@ -46,7 +46,7 @@ def _sql(url: str, query: str, params: tuple = ()) -> list[tuple]:
 
 
 # -- migrations --------------------------------------------------------------------------
-ALL = [m.name for m in load_migrations()]
+ALL = [m.name for m in load_migrations("memlane.store.postgres")]
 
 
 def test_migrations_pending_applied_and_read_only_peek(pg_url):
@@ -65,7 +65,7 @@ def test_edited_and_unknown_migrations_are_refused(pg_url):
         open_store(pg_url)
     assert PostgresStore.peek_migrations(pg_url)["edited"] == ["0001_init"]
     _sql(pg_url, "UPDATE schema_migrations SET sha256 = %s WHERE name = '0001_init'",
-         (load_migrations()[0].sha256,))
+         (load_migrations("memlane.store.postgres")[0].sha256,))
     open_store(pg_url).close()  # repaired
     _sql(pg_url, "INSERT INTO schema_migrations VALUES ('9999_future', 'x', 0)")
     with pytest.raises(MigrationError, match="upgrade memlane"):

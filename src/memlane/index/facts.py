@@ -12,7 +12,7 @@ from typing import Any
 from memlane.config import FactsConfig
 from memlane.index.normalize import normalize_name, normalize_predicate, normalize_value
 
-__all__ = ["FactOutcome", "FactView", "apply_fact", "is_single_valued", "view"]
+__all__ = ["FactOutcome", "FactView", "apply_fact", "fact_confidence", "is_single_valued", "view"]
 
 
 def is_single_valued(predicate: str, cfg: FactsConfig) -> bool:
@@ -112,16 +112,22 @@ class FactView:
     superseded_by: int | None
 
 
-def view(fact: Any, cfg: Any, now: float) -> FactView:
-    """``fact`` (a StoredFact) with its confidence as of ``now`` (ConfidenceConfig ``cfg``)."""
+def fact_confidence(fact: Any, cfg: Any, now: float) -> float:
+    """DESIGN.md's confidence of a stored fact as of ``now`` (0 once superseded)."""
     from memlane.index.confidence import confidence
 
+    last = (fact.last_accessed or fact.at).timestamp()
+    return confidence(fact.source, fact.reinforcements, last, now, cfg,
+                      superseded=fact.status != "current")
+
+
+def view(fact: Any, cfg: Any, now: float) -> FactView:
+    """``fact`` (a StoredFact) with its confidence as of ``now`` (ConfidenceConfig ``cfg``)."""
     last = fact.last_accessed.timestamp() if fact.last_accessed else fact.at.timestamp()
     return FactView(
         id=fact.id, item_id=fact.item_id, scope=fact.scope, subject=fact.subject,
         predicate=fact.predicate, object=fact.object, source=fact.source, status=fact.status,
-        confidence=round(confidence(fact.source, fact.reinforcements, last, now, cfg,
-                                    superseded=fact.status != "current"), 6),
+        confidence=round(fact_confidence(fact, cfg, now), 6),
         reinforcements=fact.reinforcements, at=fact.at.timestamp(), last_accessed=last,
         session_id=fact.session_id, superseded_by=fact.superseded_by,
     )

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from memlane.config import ConfidenceConfig, SearchConfig
-from memlane.index.confidence import base_score, confidence
+from memlane.index.confidence import base_score
+from memlane.index.facts import fact_confidence
 from memlane.index.embed import Embeddings
 from memlane.retrieve import rerank as sig
 from memlane.retrieve.candidates import Candidate, fuse_lists
@@ -224,9 +225,7 @@ def _confidence(ctx: _Ctx, it: Item) -> float:
     fact = ctx.facts.get(it.id)
     if fact is None:
         return base_score(it.source, cfg)
-    last = (fact.last_accessed or fact.at).timestamp()
-    return confidence(fact.source, fact.reinforcements, last, ctx.now.timestamp(), cfg,
-                      superseded=fact.status != "current")
+    return fact_confidence(fact, cfg, ctx.now.timestamp())
 
 
 def _total(weights: Any, signals: dict[str, float], coverage: float = 0.0) -> float:

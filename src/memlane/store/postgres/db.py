@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from importlib import resources
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -25,6 +23,7 @@ from psycopg.adapt import Dumper
 from psycopg.pq import Format
 
 from memlane.errors import MigrationError, StoreError
+from memlane.store.migrations import Migration, load_migrations
 
 __all__ = [
     "LOCK_FACTS", "LOCK_INDEX", "LOCK_MIGRATE", "LOCK_SCOPE", "Database", "Vector", "peek_migrations",
@@ -92,19 +91,7 @@ def public_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
-class Migration:
-    """One named ``.sql`` migration with the hash of its content."""
-
-    def __init__(self, name: str, sql: str) -> None:
-        self.name = name
-        self.sql = sql
-        self.sha256 = hashlib.sha256(sql.encode()).hexdigest()
-
-
-def load_migrations() -> list[Migration]:
-    folder = resources.files("memlane.store.postgres") / "migrations"
-    files = sorted(f for f in folder.iterdir() if f.name.endswith(".sql"))
-    return [Migration(f.name.removesuffix(".sql"), f.read_text(encoding="utf-8")) for f in files]
+_PACKAGE = "memlane.store.postgres"
 
 
 class Database:
@@ -211,7 +198,7 @@ class Database:
     def pending(self) -> list[str]:
         """Names of migrations not yet applied. Read-only."""
         done = {name for name, _ in self.applied()}
-        return [m.name for m in load_migrations() if m.name not in done]
+        return [m.name for m in load_migrations(_PACKAGE) if m.name not in done]
 
     def _check(self, known: dict[str, Migration], applied: dict[str, str]) -> None:
         for name, sha in applied.items():
@@ -229,7 +216,7 @@ class Database:
         Every step holds a transaction-scoped advisory lock, so processes that start at
         once apply each migration exactly once (the others wait, then see it applied).
         """
-        known = {m.name: m for m in load_migrations()}
+        known = {m.name: m for m in load_migrations(_PACKAGE)}
         self._check(known, dict(self.applied()))
         done = []
         for name, mig in known.items():
@@ -260,7 +247,7 @@ class Database:
 
 def peek_migrations(url: str) -> dict[str, list[str]]:
     """Applied, pending, edited and unknown migrations of ``url``; changes nothing."""
-    known = {m.name: m.sha256 for m in load_migrations()}
+    known = {m.name: m.sha256 for m in load_migrations(_PACKAGE)}
     applied: dict[str, str] = {}
     with (
         translate(f"reading migrations of {public_url(url)}"),

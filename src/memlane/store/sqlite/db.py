@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from memlane.errors import MigrationError, StoreError
+from memlane.store.migrations import Migration, load_migrations
 
 __all__ = ["Database", "Migration", "translate"]
 
@@ -28,19 +27,7 @@ def translate(what: str) -> Iterator[None]:
         raise StoreError(f"{what}: {e}") from e
 
 
-class Migration:
-    """One named ``.sql`` migration with the hash of its content."""
-
-    def __init__(self, name: str, sql: str) -> None:
-        self.name = name
-        self.sql = sql
-        self.sha256 = hashlib.sha256(sql.encode()).hexdigest()
-
-
-def load_migrations() -> list[Migration]:
-    folder = resources.files("memlane.store.sqlite") / "migrations"
-    files = sorted(f for f in folder.iterdir() if f.name.endswith(".sql"))
-    return [Migration(f.name.removesuffix(".sql"), f.read_text(encoding="utf-8")) for f in files]
+_PACKAGE = "memlane.store.sqlite"
 
 
 class Database:
@@ -142,11 +129,11 @@ class Database:
     def pending(self) -> list[str]:
         """Names of migrations not yet applied. Read-only."""
         done = {name for name, _ in self.applied()}
-        return [m.name for m in load_migrations() if m.name not in done]
+        return [m.name for m in load_migrations(_PACKAGE) if m.name not in done]
 
     def migrate(self) -> list[str]:
         """Apply pending migrations, each in its own transaction; refuse edited ones."""
-        known = {m.name: m for m in load_migrations()}
+        known = {m.name: m for m in load_migrations(_PACKAGE)}
         applied = dict(self.applied())
         for name, sha in applied.items():
             if name not in known:

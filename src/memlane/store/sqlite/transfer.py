@@ -200,9 +200,9 @@ class TransferMixin:
         """
         import sqlite3
 
-        from memlane.store.sqlite.db import load_migrations, translate
+        from memlane.store.sqlite.db import _PACKAGE, load_migrations, translate
 
-        known = {m.name: m.sha256 for m in load_migrations()}
+        known = {m.name: m.sha256 for m in load_migrations(_PACKAGE)}
         applied: dict[str, str] = {}
         path = Path(location).expanduser()
         if str(location) != ":memory:" and path.is_file():
