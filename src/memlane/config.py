@@ -322,6 +322,9 @@ class RetrievalConfig:
     """Stage one: weight of the session's best summary / fact / entity candidate."""
     session_time_boost: float = 1.0
     """Stage one: a session inside a window the query names ("last week") scores × (1 + this)."""
+    source_lift: float = 1.0
+    """A candidate fact or observation lifts the turn it was read from to this share of its
+    own relevance (0: off). Short, they find passing mentions inside long messages."""
     fusion_lexical: float = 0.6
     """RRF weight of the lexical list in this section's presets (``flat`` uses [memory.search])."""
     fusion_vector: float = 0.4
@@ -379,6 +382,7 @@ class RetrievalConfig:
         _check(self.fusion_lexical >= 0 and self.fusion_vector >= 0
                and self.fusion_lexical + self.fusion_vector > 0, "retrieval.fusion_lexical",
                "fusion_lexical and fusion_vector must be >= 0 with a positive sum")
+        _check(self.source_lift >= 0, "retrieval.source_lift", "must be >= 0")
         _check(self.session_time_boost >= 0, "retrieval.session_time_boost", "must be >= 0")
         _check(0.0 <= self.mmr_lambda <= 1.0, "retrieval.mmr_lambda", "must be between 0 and 1")
         _check(0.0 <= self.hyde_threshold <= 1.0, "retrieval.hyde_threshold", "must be between 0 and 1")

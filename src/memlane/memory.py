@@ -201,7 +201,7 @@ class Memory:
         return self.store.session_messages(session_id)
 
     def session_intelligence(self, session_id: int) -> dict[str, Any]:
-        """The structured summary, facts, entities and relations of one session."""
+        """The structured summary, facts, entities, relations and observations of a session."""
         items = self.store.session_items(session_id)
         summary = next((i.extra.get("summary") for i in items
                         if i.kind == "summary" and not i.extra.get("on_demand")), None)
@@ -214,8 +214,11 @@ class Memory:
         ]
         entities = [{"name": i.extra.get("name", i.text), "type": i.extra.get("type", "thing")}
                     for i in items if i.kind == "entity"]
+        observations = [{"id": i.id, "text": i.text, "seq": i.seq} for i in items
+                        if i.kind == "observation"]
         return {"summary": summary, "facts": facts, "entities": entities,
-                "relations": [list(r) for r in self.store.session_relations(session_id)]}
+                "relations": [list(r) for r in self.store.session_relations(session_id)],
+                "observations": observations}
 
     def item(self, item_id: int) -> Item:
         return self.store.get_item(item_id)

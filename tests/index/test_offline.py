@@ -111,3 +111,25 @@ def test_keyphrases_rank_repeated_content_words():
     tags = keyphrases(["The billing service needs a database.", "Billing database choice: Postgres.",
                        "Postgres for billing."])
     assert tags[0] == "billing" and "postgres" in tags
+
+
+PASSING = _msgs([
+    ("user", "I'm planning to write an essay about ancient civilizations and I was wondering if "
+             "you could help me with the significance of Tutankhamun's golden mask. By the way, "
+             "I saw it in person today at the Metropolitan Museum of Art - it was stunning. "
+             "Can you give me three sources?"),
+    ("assistant", "Of course. I saw that the mask is made of gold and lapis lazuli."),
+    ("user", "Thanks! Also, my weekends have been all about Uber Eats lately."),
+    ("user", "Do you have any tips on citations? I need some help with that."),
+])
+
+
+def test_observations_are_the_users_statements_not_their_requests():
+    _, ex = OfflineIntelligence().summarize("s", PASSING)
+    texts = {o.text: o.seq for o in ex.observations}
+    # the passing mention, with its lead-in trimmed, from the turn it was said in
+    assert texts.get("I saw it in person today at the Metropolitan Museum of Art - it was stunning.") == 1
+    assert texts.get("my weekends have been all about Uber Eats lately.") == 3
+    # requests, questions and the assistant's words are not observations
+    assert not any("wondering" in t or "tips" in t or "sources" in t or "lapis" in t for t in texts)
+    assert len(texts) == 2

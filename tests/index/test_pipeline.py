@@ -193,3 +193,49 @@ def test_backfill_embeddings_with_a_new_embedder(tmp_path):
     assert other.backfill_embeddings(missing_only=False) == total
     assert "vector" in other.search("Lisbon")[0].scores
     other.close()
+
+
+LONG_REQUEST = (
+    "I'm planning to write an essay about ancient civilizations, with a chapter on burial "
+    "customs, trade routes, writing systems, farming along the river and the role of priests, "
+    "and I was wondering if you could help me outline the significance of the pharaoh's golden "
+    "mask for each chapter. By the way, I saw the golden mask in person today at the "
+    "Metropolitan Museum. Could you suggest a structure and three sources for each chapter?")
+
+
+def test_observations_point_at_their_turn_and_lift_it_in_search(tmp_path):
+    def run(lift):
+        mem = memory(tmp_path / f"lift{lift}.db", retrieval={"source_lift": lift})
+        for i, text in enumerate([LONG_REQUEST, "Happy to help with the outline.",
+                                  "Thanks, that helps a lot with my essay plan.", "You're welcome."]):
+            mem.add_message("s", "user" if i % 2 == 0 else "assistant", text, T0 + timedelta(minutes=i))
+        mem.close_session("s")
+        mem.index(now=NOW)
+        turn = next(it for it in mem.store.session_items(1, kind="turn") if it.seq == 1)
+        (obs,) = mem.store.session_items(1, kind="observation")
+        hits = mem.search("where did I see the golden mask in person", k=5, now=NOW, explain=True)
+        mem.close()
+        return turn, obs, hits
+
+    turn, obs, hits = run(1.0)
+    assert obs.text == "I saw the golden mask in person today at the Metropolitan Museum."
+    assert obs.parents == (turn.id,) and obs.seq == 1 and obs.source == "stated"
+    top = hits[0]
+    assert top.item.id == turn.id and top.scores["lifted_from"] == obs.id
+    assert all(h.item.kind != "observation" for h in hits)  # it only repeats its turn
+    _, _, plain = run(0.0)
+    same = next(h for h in plain if h.item.id == turn.id)
+    assert "lifted_from" not in same.scores and same.scores["relevance"] < top.scores["relevance"]
+    assert any(h.item.kind == "observation" for h in plain)
+
+
+def test_resummarize_replaces_observations(mem):
+    mem.add_message("s", "user", LONG_REQUEST, T0)
+    for i in range(1, 4):
+        mem.add_message("s", "assistant" if i % 2 else "user", f"reply {i}", T0 + timedelta(minutes=i))
+    mem.close_session("s")
+    mem.index(now=NOW)
+    with mem.store.atomic():
+        mem.store.db.execute("UPDATE sessions SET summary_version = 0")
+    mem.index(now=NOW, resummarize=True)
+    assert mem.stats()["items"]["observation"] == 1

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from memlane.index.normalize import normalize_predicate
-from memlane.index.schema import Entity, Extraction, Fact, Relation, SessionSummary
+from memlane.index.schema import Entity, Extraction, Fact, Observation, Relation, SessionSummary
 from memlane.retrieve.text import STOPWORDS
 from memlane.types import Message
 
@@ -57,6 +57,10 @@ _REFS = [
     re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b"),  # issue keys like BILL-142
     re.compile(r"(?<![\w&])#\d{1,6}\b"),  # issue numbers
 ]
+_REF = re.compile("|".join(f"(?:{p.pattern})" for p in _REFS))
+"""Every reference pattern in one: a single pass over each message."""
+_LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])?\s*[^:.!?]{1,60}:(?=\s)")
+"""Markdown headings, bold labels and "Label:" list heads in an answer."""
 _DATE = re.compile(
     r"\b(?:\d{4}-\d{2}-\d{2}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
     r"\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:Jan|Feb|Mar|"
@@ -109,6 +113,32 @@ _PET_BEFORE = re.compile(r"\b(" + "|".join(_PETS) + r")\s*$")
 _KIN_BEFORE = re.compile(r"\b(" + "|".join(_KIN) + r")\s*$")
 _LEAD = 3
 """Sentences of an assistant message that count towards topics and entities."""
+_SELF = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|we|we've|our)\b", re.IGNORECASE)
+_REQUEST = re.compile(
+    r"\b(?:can|could|would|will)\s+you\b|\bdo\s+you\b|\bplease\b|\bhelp\s+me\b|\bany\s+(?:suggestions|"
+    r"recommendations|tips|ideas|advice)\b|\bi(?:'m|\s+am)\s+(?:looking\s+for|trying\s+to\s+(?:find|"
+    r"decide|figure)|wondering)\b|\bi\s+(?:was|am)\s+wondering\b|\bi\s+(?:need|want|would\s+like)\s+(?:some|"
+    r"to\s+know|help|advice|you)\b|\b(?:tell|give|show)\s+me\b",
+    re.IGNORECASE,
+)
+_DISCLOSURE = re.compile(
+    r"\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|already\s+|also\s+|actually\s+)?"
+    r"(?:[a-z]+ed|got|saw|went|bought|made|took|had|did|ran|began|won|lost|met|left|sold|gave|"
+    r"found|wrote|read|heard|spent|paid|built|drove|flew|ate|brought|caught|kept|felt|taught|"
+    r"thought|chose|became|came|sent|set|put|hit|quit|cut|rode|swam|sang|grew|threw|wore|broke|"
+    r"forgot|fell|have|am|usually|always|often|never|love|like|prefer|enjoy|hate|own|live|work|"
+    r"use)\b"
+    r"|\b(?:i|we)'(?:ve|d)\b|\bmy\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|has|have|had)\b"
+    r"|\b(?:today|yesterday|last\s+(?:week|weekend|month|year|night|time)|ago|lately|recently)\b",
+    re.IGNORECASE,
+)
+_LEAD_IN = re.compile(
+    r"^(?:(?:by the way|btw|oh|also|and|anyway|incidentally|actually|plus|so|well|"
+    r"speaking of [^,]{1,60}|on (?:a|another) (?:side )?note)[,:;!.\s-]+)+",
+    re.IGNORECASE,
+)
+MAX_OBSERVATIONS = 12
+"""Observations kept per session (the first ones said)."""
 _NOT_A_FACT = {"name", "question", "problem", "point", "guess", "bad", "pleasure", "turn", "goal is to"}
 
 
@@ -208,7 +238,7 @@ class OfflineIntelligence:
         if tags:
             topic = ", ".join(tags[:3]) + (f" — {topic}" if topic else "")
         extraction = self._extract([(m, t) for m, t, _ in lead])
-        refs = sorted({r.rstrip(".,;:") for m in messages for p in _REFS for r in p.findall(m.text)})
+        refs = sorted({r.rstrip(".,;:") for m in messages for r in _REF.findall(m.text)})
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
         summary = SessionSummary(
             topic=_trim(topic, 160),
@@ -252,22 +282,43 @@ class OfflineIntelligence:
                 elif f.predicate in ("lives_in", "works_at", "visited", "studied_at"):
                     relations.append(Relation("user", f.predicate, f.object, m.seq))
         unique = list({(f.subject, f.predicate, f.object.lower()): f for f in facts}.values())
-        return Extraction(tuple(entities.values()), tuple(unique), tuple(dict.fromkeys(relations)))
+        return Extraction(tuple(entities.values()), tuple(unique), tuple(dict.fromkeys(relations)),
+                          observations=self._observations(split))
+
+    @staticmethod
+    def _observations(split: Sequence[tuple[Message, str]]) -> tuple[Observation, ...]:
+        """The user's statements about themselves, not their requests: first-person
+        sentences with a sign of something done, owned, liked or dated ("I took my niece
+        to the museum today"), lead-ins ("By the way, ...") trimmed."""
+        out: dict[str, Observation] = {}
+        for m, s in split:
+            if m.role != "user" or s.endswith("?") or _SELF.search(s) is None:
+                continue
+            if _DISCLOSURE.search(s) is None or _REQUEST.search(s) is not None:
+                continue
+            text = _trim(_LEAD_IN.sub("", s), 240)
+            if len(text) < 12:
+                continue
+            out.setdefault(text.lower(), Observation(text, m.seq))
+            if len(out) == MAX_OBSERVATIONS:
+                break
+        return tuple(out.values())
 
     @staticmethod
     def _entities(sentence: str) -> list[Entity]:
         sentence = _PLACEHOLDER.sub(" ", sentence)
+        sentence = _LABEL.sub(" ", sentence)  # headings and "**Step 1:**" labels name no one
         out = []
         for d in _DATE.findall(sentence):
             out.append(Entity(d, "date", _trim(sentence, 120)))
         for i, match in enumerate(_CAPS.finditer(sentence)):
             name = match.group(1).strip(" .'-")
             first = name.split()[0] if name else ""
-            at_start = match.start() == 0 or sentence[: match.start()].strip() in ('"', "'", "(")
+            at_start = sentence[: match.start()].strip(" *_>-") in ("", '"', "'", "(")
             if not name or len(name) < 2 or name in _MONTHS or first.lower() in _FILLER:
                 continue
-            if at_start and " " not in name:
-                continue  # a capitalised first word is usually just a sentence start
+            if (at_start or first.endswith("ing")) and " " not in name:
+                continue  # a sentence start ("Applying ...") or a gerund, not a name
             if name.isupper() and len(name) <= 3 and i == 0:
                 continue
             before = sentence[max(0, match.start() - 24) : match.start()].lower()

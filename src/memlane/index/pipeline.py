@@ -76,6 +76,12 @@ def store_intelligence(
         "keys": summary_keys(summary.topic_tags, (m.text for m in messages if m.role == "user"),
                              datetime.fromtimestamp(end, UTC)),
     }]
+    turns = {it.seq: it.id for it in store.session_items(session.id, kind="turn")}
+
+    def source(seq: int | None) -> list[int]:
+        """The turn item a fact or observation came from: a hit on it lifts that turn."""
+        return [turns[seq]] if seq in turns else []
+
     facts = []
     for f in extraction.facts:
         msg = by_seq.get(f.seq) if f.seq is not None else None
@@ -88,7 +94,15 @@ def store_intelligence(
             "source": f.source, "keywords": [pred],
             "extra": {"subject": f.subject, "predicate": pred, "object": f.object,
                       "sentence": f.text},
-            "keys": item_keys(f.text, msg.at if msg else None),
+            "keys": item_keys(f.text, msg.at if msg else None), "parents": source(f.seq),
+        })
+    for o in extraction.observations:
+        msg = by_seq.get(o.seq) if o.seq is not None else None
+        rows.append({
+            **base, "kind": "observation", "text": o.text, "at": msg.at.timestamp() if msg else end,
+            "message_id": msg.id if msg else None, "seq": o.seq, "lane": "episodic",
+            "source": "stated", "parents": source(o.seq),
+            "keys": item_keys(o.text, msg.at if msg else None),
         })
     for e in extraction.entities:
         rows.append({

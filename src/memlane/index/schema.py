@@ -12,6 +12,7 @@ __all__ = [
     "Entity",
     "Extraction",
     "Fact",
+    "Observation",
     "Relation",
     "SessionSummary",
 ]
@@ -115,11 +116,26 @@ class Relation:
 
 
 @dataclass(frozen=True, slots=True)
+class Observation:
+    """Something the user said about themselves, as said: "I took my niece to the museum today".
+
+    Observations are retrieval keys for the turn they came from: short, so a passing
+    mention inside a long message is found by its own words and its own vector, and a
+    hit on one lifts its source turn (see ``memlane.retrieve.search``).
+    """
+
+    text: str
+    seq: int | None = None
+    """The turn (1-based message position) it came from."""
+
+
+@dataclass(frozen=True, slots=True)
 class Extraction:
     entities: tuple[Entity, ...] = ()
     facts: tuple[Fact, ...] = ()
     relations: tuple[Relation, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    observations: tuple[Observation, ...] = ()
 
 
 _LIST = {"type": "array", "items": {"type": "string"}}

@@ -62,6 +62,7 @@ def search_options(
         kind_bonuses=bonuses,
         stage=StageParams(depth=r.session_depth, decay=r.session_decay,
                           intel_weight=r.session_intel_weight, time_boost=r.session_time_boost,
+                          lift=r.source_lift,
                           bonus={k: v * chosen.weight("kind") for k, v in bonuses.items()}),
         expand=expand,
         hyde_threshold=r.hyde_threshold,

@@ -105,6 +105,7 @@ def search(
                time_windows(query, now), now, filters)
     cands = _candidates(ctx, t)
     ctx.items = store.get_items([c.id for c in cands])
+    cands = _lift(ctx, cands)
     ctx.top_lexical = max((c.lexical or 0.0 for c in cands), default=0.0)
     if opts.explain or opts.preset.weights["confidence"]:
         ctx.facts = store.facts_for_items([i for i, it in ctx.items.items() if it.kind == "fact"])
@@ -173,6 +174,54 @@ def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
     cands = fuse_lists(lexical, vector, (lw, vw), ctx.scfg.rrf_k, hyde, hyde_weight=vw or 1.0)
     t.lap("fusion_ms")
     return cands
+
+
+LIFT_KINDS = frozenset({"fact", "observation"})
+"""Kinds read from one turn whose hits lift that turn (their ``parents``)."""
+
+
+def _lift(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """Facts and observations lift the turn they came from: the turn's relevance becomes
+    at least ``lift ×`` theirs, and the turn joins the candidates if it was not there.
+
+    They are short, so a passing mention inside a long message ("by the way, I saw it at
+    the Met today") is found by its own words and vector and brings its message along.
+    An observation whose turn was lifted leaves the candidates: it only repeats the turn.
+    """
+    lift = ctx.opts.stage.lift
+    if lift <= 0 or (ctx.filters.kinds is not None and "turn" not in ctx.filters.kinds):
+        return cands
+    best: dict[int, Candidate] = {}
+    for c in cands:
+        it = ctx.items.get(c.id)
+        if it is not None and it.kind in LIFT_KINDS and it.parents:
+            b = best.get(it.parents[0])
+            if b is None or c.relevance > b.relevance:
+                best[it.parents[0]] = c
+    if not best:
+        return cands
+    missing = [i for i in best if i not in ctx.items]
+    if missing:
+        ctx.items.update(ctx.store.get_items(missing))
+    f = ctx.filters
+    by_id = {c.id: c for c in cands}
+    lifted: set[int] = set()
+    for turn_id, src in best.items():
+        it = ctx.items.get(turn_id)
+        if it is None or it.status != f.status or (f.privacy is not None and it.privacy not in f.privacy):
+            continue
+        lifted.add(turn_id)
+        c = by_id.get(turn_id)
+        if c is None:
+            c = by_id[turn_id] = Candidate(id=turn_id, rrf=0.0, relevance=0.0)
+            cands.append(c)
+        if lift * src.relevance > c.relevance:
+            c.relevance, c.lifted_from = lift * src.relevance, src.id
+    out = [c for c in cands if not ((it := ctx.items.get(c.id)) is not None
+                                    and it.kind == "observation" and it.parents
+                                    and it.parents[0] in lifted)]
+    out.sort(key=lambda c: -c.relevance)
+    return out
 
 
 def _low_confidence(lexical: Sequence[tuple[int, float]], vector: Sequence[tuple[int, float]],
@@ -422,6 +471,8 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
                 scores["vector_rank"], scores["vector"] = float(c.vector_rank), c.vector or 0.0
             if c.hyde_rank is not None:
                 scores["hyde_rank"] = float(c.hyde_rank)
+            if c.lifted_from is not None:
+                scores["lifted_from"] = float(c.lifted_from)
         if ctx.opts.explain:
             for name, value in x.signals.items():
                 sign = -1.0 if name == "coverage" else 1.0

@@ -43,6 +43,8 @@ class StageParams:
     """Weight of the session's best summary / fact / entity candidate."""
     time_boost: float = 1.0
     """A session fully inside a named window scores ``× (1 + time_boost)``."""
+    lift: float = 1.0
+    """A fact or observation candidate lifts its source turn to ``lift ×`` its relevance."""
     bonus: Mapping[str, float] = field(default_factory=dict)
     """Added to a candidate's relevance by kind (``turn.user`` for user turns)."""
 

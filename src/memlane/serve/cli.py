@@ -415,6 +415,10 @@ def sessions_show(ctx: click.Context, session_id: int, as_json: bool) -> None:
         click.echo("entities: " + ", ".join(f"{e['name']} ({e['type']})" for e in intel["entities"]))
     if intel["relations"]:
         click.echo("relations: " + "; ".join(" → ".join(r) for r in intel["relations"]))
+    if intel["observations"]:
+        click.echo("observations:")
+        for o in intel["observations"]:
+            click.echo(f"  [turn {o['seq']}] {o['text']}")
 
 
 @sessions.command("close")

@@ -53,7 +53,7 @@ class FactsMixin:
         )
         self.db.execute("DELETE FROM facts WHERE session_id = %s", (session_id,))
         self.db.execute(
-            "DELETE FROM items WHERE session_id = %s AND kind IN ('summary', 'fact', 'entity')",
+            "DELETE FROM items WHERE session_id = %s AND kind IN ('summary', 'fact', 'entity', 'observation')",
             (session_id,),
         )
         self.db.execute("DELETE FROM relations WHERE session_id = %s", (session_id,))

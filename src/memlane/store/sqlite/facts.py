@@ -42,7 +42,7 @@ class FactsMixin:
         )
         self.db.execute("DELETE FROM facts WHERE session_id = ?", (session_id,))
         self.db.execute(
-            "DELETE FROM items WHERE session_id = ? AND kind IN ('summary', 'fact', 'entity')",
+            "DELETE FROM items WHERE session_id = ? AND kind IN ('summary', 'fact', 'entity', 'observation')",
             (session_id,),
         )
         self.db.execute("DELETE FROM relations WHERE session_id = ?", (session_id,))
