@@ -3,8 +3,10 @@
 The items table has a ``keys`` column that the full-text index searches beside ``text``
 with a lower weight. These pure functions write it: the date as words (so "May",
 "Saturday" or "2023" find what was said then), the spelled-out forms of common chat
-abbreviations ("Dr." also as "doctor"), and for session summaries the session's own user
-turns, so that a summary also answers as the whole session does (session-level BM25).
+abbreviations ("Dr." also as "doctor"), and for session summaries the user's own
+statements about themselves (observations), so that a summary is found by what the user
+said in its session. (Until session 2 a summary's keys held every user turn: that doubled
+the full-text index and did not measurably help; see docs/session-intelligence.md.)
 The keys point at the same memory: a hit on them returns the item itself.
 """
 
@@ -30,7 +32,7 @@ ABBREVIATIONS = {
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z-]*")
 MAX_SUMMARY_KEY_CHARS = 20_000
-"""The session text copied into a summary's keys is cut here (very long sessions)."""
+"""The statements copied into a summary's keys are cut here."""
 
 
 def date_words(at: datetime) -> str:
@@ -39,9 +41,9 @@ def date_words(at: datetime) -> str:
 
 
 def _abbreviations(text: str) -> list[str]:
-    found = dict.fromkeys(ABBREVIATIONS[w] for w in (t.lower() for t in _TOKEN.findall(text))
-                          if w in ABBREVIATIONS)
-    return list(found)
+    """The spelled-out words of the abbreviations in ``text``, in ``ABBREVIATIONS`` order."""
+    tokens = set(_TOKEN.findall(text.lower()))
+    return list(dict.fromkeys(full for short, full in ABBREVIATIONS.items() if short in tokens))
 
 
 def item_keys(text: str, at: datetime | None = None, extra: Iterable[str] = ()) -> str:
@@ -52,11 +54,11 @@ def item_keys(text: str, at: datetime | None = None, extra: Iterable[str] = ()) 
     return " ".join(parts)
 
 
-def summary_keys(topics: Iterable[str], user_turns: Iterable[str], at: datetime | None = None) -> str:
-    """A session summary's keys: topics, date words and the session's user turns."""
+def summary_keys(topics: Iterable[str], statements: Iterable[str], at: datetime | None = None) -> str:
+    """A session summary's keys: topics, date words and the user's statements."""
     parts = [" ".join(t for t in topics if t)]
     if at is not None:
         parts.append(date_words(at))
-    body = "\n".join(t for t in user_turns if t)
+    body = "\n".join(t for t in statements if t)
     parts.append(body[:MAX_SUMMARY_KEY_CHARS])
     return "\n".join(p for p in parts if p)

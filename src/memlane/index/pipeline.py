@@ -73,7 +73,7 @@ def store_intelligence(
         "source": "inferred" if summary.model != "offline" else "observed",
         "keywords": list(summary.topic_tags), "entities": list(summary.entities),
         "extra": {"summary": summary.to_dict()},
-        "keys": summary_keys(summary.topic_tags, (m.text for m in messages if m.role == "user"),
+        "keys": summary_keys(summary.topic_tags, (o.text for o in extraction.observations),
                              datetime.fromtimestamp(end, UTC)),
     }]
     turns = {it.seq: it.id for it in store.session_items(session.id, kind="turn")}
