@@ -68,6 +68,7 @@ _DATE = re.compile(
     r"\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:Jan|Feb|Mar|"
     r"Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?)\b"
 )
+_DIGIT = re.compile(r"\d")
 _CAPS = re.compile(r"\b([A-Z][\w&'.-]*(?:\s+(?:of|de|da|das|do|the|and|&)?\s*[A-Z][\w&'.-]*)*)")
 _PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -270,11 +271,17 @@ class OfflineIntelligence:
 
     def _extract(self, split: Sequence[tuple[Message, str]]) -> Extraction:
         entities: dict[str, Entity] = {}
+        seen: Counter[str] = Counter()
+        by_user: set[str] = set()
         facts: list[Fact] = []
         relations: list[Relation] = []
         for m, s in split:
             for ent in self._entities(s):
-                entities.setdefault(ent.name.lower(), ent)
+                key = ent.name.lower()
+                entities.setdefault(key, ent)
+                seen[key] += 1
+                if m.role == "user":
+                    by_user.add(key)
             if m.role != "user" or _FIRST_PERSON_CUE.search(s) is None:
                 continue
             for f in self._facts(s, m.seq):
@@ -286,7 +293,11 @@ class OfflineIntelligence:
                 elif f.predicate in ("lives_in", "works_at", "visited", "studied_at"):
                     relations.append(Relation("user", f.predicate, f.object, m.seq))
         unique = list({(f.subject, f.predicate, f.object.lower()): f for f in facts}.values())
-        return Extraction(tuple(entities.values()), tuple(unique), tuple(dict.fromkeys(relations)),
+        # An untyped capitalised phrase that only an answer used once ("Data Source",
+        # "Vallejo Model Air") is mostly a heading or a suggestion, not the user's world.
+        kept = [e for k, e in entities.items()
+                if k in by_user or e.type != "name" or seen[k] > 1 or k not in seen]
+        return Extraction(tuple(kept), tuple(unique), tuple(dict.fromkeys(relations)),
                           observations=self._observations(split))
 
     @staticmethod
@@ -310,11 +321,13 @@ class OfflineIntelligence:
 
     @staticmethod
     def _entities(sentence: str) -> list[Entity]:
-        sentence = _PLACEHOLDER.sub(" ", sentence)
-        sentence = _LABEL.sub(" ", sentence)  # headings and "**Step 1:**" labels name no one
+        if "[REDACTED:" in sentence:
+            sentence = _PLACEHOLDER.sub(" ", sentence)
+        if "*" in sentence or "#" in sentence or ":" in sentence:
+            sentence = _LABEL.sub(" ", sentence)  # headings and "**Step 1:**" labels name no one
         out = []
-        for d in _DATE.findall(sentence):
-            out.append(Entity(d, "date", _trim(sentence, 120)))
+        if _DIGIT.search(sentence):
+            out.extend(Entity(d, "date", _trim(sentence, 120)) for d in _DATE.findall(sentence))
         for i, match in enumerate(_CAPS.finditer(sentence)):
             name = match.group(1).strip(" .'-")
             first = name.split()[0] if name else ""
