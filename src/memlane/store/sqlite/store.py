@@ -8,7 +8,6 @@ lexical search, counters), ``facts``, ``hygiene``, ``vectors`` and ``transfer``.
 
 from __future__ import annotations
 
-import functools
 import json
 import threading
 import time
@@ -42,18 +41,11 @@ from memlane.types import Item, Message, Session
 __all__ = ["LEXICAL_POSTINGS", "SqliteStore", "fts_query"]
 
 
-@functools.lru_cache(maxsize=1)
-def _stemmer() -> Any:
-    try:
-        import Stemmer  # PyStemmer, from the bench extra
-    except ImportError:
-        return None
-    return Stemmer.Stemmer("porter")
-
-
-def _porter(word: str) -> str:
-    stemmer = _stemmer()
-    return stemmer.stemWord(word) if stemmer is not None else word
+def _narrow(f: Filters) -> bool:
+    """Whether the filter may leave out most items (beyond status, privacy and scope)."""
+    return (f.kinds is not None or f.lanes is not None or f.agent is not None
+            or f.project is not None or f.session_id is not None or f.since is not None
+            or f.until is not None)
 
 
 class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin):
@@ -415,6 +407,26 @@ class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin):
         if f.scope is not None and split_words(f.scope):
             match += ' AND scope : "' + f.scope.replace('"', '""').replace("\x00", "") + '"'
         where, params = self._where(f)
+        if _narrow(f):
+            return self._lexical_filtered(match, where, params, limit)
+        # Most matches pass the usual filters (status, privacy, scope): rank in FTS5 alone,
+        # then look up only the best ``pool`` items instead of every match's (measured on
+        # 100k items: p95 9.7 -> 4.6 ms). Too few passing falls back to filtering every match.
+        pool = limit + limit // 2 + 16
+        rows = self.db.execute(
+            f"SELECT r.id, r.s, {where} FROM (SELECT rowid AS id,"
+            " -bm25(items_fts, 1.0, 0.6, 0.0) AS s FROM items_fts WHERE items_fts MATCH ?"
+            " ORDER BY s DESC LIMIT ?) r JOIN items i ON i.id = r.id ORDER BY r.s DESC",
+            (*params, match, pool),
+        ).fetchall()
+        out = [(r[0], float(r[1])) for r in rows if r[2]]
+        if len(out) >= limit or len(rows) < pool:
+            return out[:limit]
+        return self._lexical_filtered(match, where, params, limit)
+
+    def _lexical_filtered(self, match: str, where: str, params: list[Any], limit: int
+                          ) -> list[tuple[int, float]]:
+        """BM25 ranking of the matches that pass the filter, each match checked in SQL."""
         rows = self.db.execute(
             "SELECT i.id, -bm25(items_fts, 1.0, 0.6, 0.0) AS s FROM items_fts"
             " JOIN items i ON i.id = items_fts.rowid"
@@ -427,22 +439,19 @@ class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin):
         n = self.db.execute("SELECT max(id) FROM items").fetchone()[0] or 0
         if n <= LEXICAL_POSTINGS:
             return list(terms)
-        dfs = []
-        for t in terms:
-            words = split_words(t.lower())
-            if len(words) != 1:
-                dfs.append((0, t))  # phrases are rare by nature
-                continue
-            # The vocabulary holds porter stems: look the word up by its stem (PyStemmer's
-            # porter matches SQLite's); without PyStemmer a word whose stem differs is not
-            # found and counts as rare, which costs time but never recall.
-            df = self.db.execute(
-                "SELECT coalesce(max(doc), 0) FROM items_fts_vocab WHERE term = ?",
-                (_porter(words[0]),),
-            ).fetchone()[0]
-            dfs.append((df, t))
+        # Document counts are read from the postings and capped: a term with more than
+        # LEXICAL_POSTINGS documents is only ever kept as the rarest, so it is first counted
+        # up to that cap (measured on 100k items: 0.1 ms a term, where the fts5vocab count
+        # of a common word took 4 ms). Only when every term reaches the cap are they
+        # counted again, up to half the items, to find the rarest.
+        words = [split_words(t.lower()) for t in terms]
+        dfs = [(self._doc_count(w[0], LEXICAL_POSTINGS + 1) if len(w) == 1 else 0, t)
+               for w, t in zip(words, terms, strict=True)]  # phrases are rare by nature
+        half = n // 2 + 1
+        if dfs and min(df for df, _ in dfs) > LEXICAL_POSTINGS:
+            dfs = [(self._doc_count(w[0], half), t) for w, t in zip(words, terms, strict=True)]
         dfs.sort(key=lambda x: x[0])
-        if dfs and dfs[0][0] > n / 2:
+        if dfs and dfs[0][0] >= half:
             return []  # every term is in most items: BM25 cannot rank by them (idf <= 0)
         kept, total = [], 0
         for df, t in dfs:
@@ -451,6 +460,19 @@ class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin):
             kept.append(t)
             total += df
         return kept
+
+    def _doc_count(self, word: str, cap: int) -> int:
+        """How many items hold ``word`` (in any column), counted up to ``cap``.
+
+        FTS5 tokenizes (and stems) the word exactly as it did the documents.
+        """
+        match = fts_query([word])
+        if match is None:
+            return 0
+        return self.db.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM items_fts WHERE items_fts MATCH ? LIMIT ?)",
+            (match, cap),
+        ).fetchone()[0]
 
     # -- counters and stats -------------------------------------------------------------
     def bump(self, name: str, n: int = 1) -> None:
