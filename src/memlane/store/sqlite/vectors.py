@@ -51,7 +51,11 @@ class VectorsMixin:
         """Bring the model's in-memory index up to the database's change log."""
         with self._index_lock:
             index = self._indexes.get(model)
-            row = self.db.execute("SELECT min(seq), max(seq) FROM vector_log").fetchone()
+            # Two subqueries: SQLite answers a lone min() or max() from the primary key in
+            # O(log n), but scans the whole log for ``SELECT min(seq), max(seq)``.
+            row = self.db.execute(
+                "SELECT (SELECT min(seq) FROM vector_log), (SELECT max(seq) FROM vector_log)"
+            ).fetchone()
             lo, hi = row[0] or 0, row[1] or 0
             if index is None or index.dim != dim or (index.synced_seq and index.synced_seq < lo - 1):
                 index = VectorIndex(dim)  # missing or too stale: rebuild from the table
@@ -87,13 +91,15 @@ class VectorsMixin:
         query = np.asarray(query, dtype=np.float32)
         if f.scope is not None or f.session_id is not None:
             return index.search(query, limit, allowed=self.filter_ids(f))
-        # Unscoped: overfetch, filter in SQL, fall back to an exact filtered pass if short.
-        got = index.search(query, limit * 4)
+        # Unscoped: most items usually pass the filter, so rank them all, check the best
+        # ``pool`` in SQL, and fall back to an exact filtered pass only when too few pass.
+        pool = limit + limit // 2 + 16
+        got = index.search(query, pool)
         keep = self._allowed(f, [i for i, _ in got])
-        out = [(i, s) for i, s in got if i in keep][:limit]
-        if len(out) < limit and len(got) == limit * 4:
-            return index.search(query, limit, allowed=self.filter_ids(f))
-        return out
+        out = [(i, s) for i, s in got if i in keep]
+        if len(out) >= limit or len(got) < pool:
+            return out[:limit]
+        return index.search(query, limit, allowed=self.filter_ids(f))
 
     def _allowed(self, f: Filters, ids: Sequence[int]) -> set[int]:
         where, params = self._where(f)
