@@ -141,12 +141,13 @@ def test_sqlite_to_postgres_to_sqlite_loses_nothing(tmp_path, pg_url):
         ra, rp, rb = (_rankings(m) for m in mems)
         assert ra == rb  # SQLite and its round trip: identical
         # PostgreSQL's BM25 runs over its own tokens and stems (english snowball, not
-        # porter): the same hits, in the same order up to near-ties (scores within 2%; a
+        # porter): the same hits, in the same order up to near-ties (scores within 5%: the
+        # expansion keys, which carry the previous turn's words, make ties common; a
         # near-tie at the cut-off may swap the last hit)
         for qa, qp in zip(ra, rp, strict=True):
             assert len(qa) == len(qp) and len({i for i, _ in qa} ^ {i for i, _ in qp}) <= 2, (qa, qp)
             for (ia, sa), (ip, sp) in zip(qa, qp, strict=True):
-                assert ia == ip or sa == pytest.approx(sp, rel=0.02), (qa, qp)
+                assert ia == ip or sa == pytest.approx(sp, rel=0.05), (qa, qp)
         # the copy keeps working: a new message lands in the open session, new ids follow
         msg = mems[1].add_message("still-open", "assistant", "noted", "2024-06-02T10:01:00Z")
         assert msg.seq == 2 and msg.id > max(r["id"] for r in a["messages"])

@@ -83,3 +83,35 @@ def test_question_scaffolding_is_left_out_of_the_lexical_query() -> None:
     assert question_terms("How many days ago did I attend the Maundy Thursday service?") == [
         "attend", "Maundy", "Thursday", "service"]
     assert question_terms("how many times") == ["many", "times"]  # nothing else: kept
+
+
+def test_context_words_give_a_short_turn_its_previous_message() -> None:
+    from memlane.index.expand import context_words
+
+    assert context_words("How did the kids like the museum trip?", "They loved it!") == (
+        "kids like museum trip")
+    assert context_words("the museum", "word " * 51) == ""  # a long turn says what it is about
+    many = " ".join(f"word{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(100))
+    assert len(context_words(many, "ok").split()) == 30
+
+
+def test_a_turn_is_found_by_its_speaker_and_its_context(tmp_path) -> None:
+    from memlane.testing import memory
+
+    m = memory(tmp_path / "ctx.db")
+    at = datetime(2023, 5, 20, 9, 30, tzinfo=UTC)
+    m.add_message("chat", "user", "How did the kids like the museum trip, Melanie?", at, speaker="Caroline")
+    m.add_message("chat", "user", "They were stoked about the dinosaur bones!", at, speaker="Melanie")
+    m.add_message("chat", "user", "I signed up for a pottery class yesterday.", at, speaker="Melanie")
+    m.close_session("chat")
+    m.index(now=at)
+    by_text = {it.text: it for it in m.store.session_items(1, kind="turn")}
+    dino = by_text["They were stoked about the dinosaur bones!"]
+    (keys,) = m.store.db.execute("SELECT keys FROM items WHERE id = ?", (dino.id,)).fetchone()
+    assert "museum" in keys.split() and "Melanie" in keys.split()
+    hits = m.search("museum kids", kinds=["turn"], k=3, now=at)
+    assert dino.id in {h.item.id for h in hits}
+    # Melanie's own words, which never name her, rank above Caroline's turn that does
+    hits = m.search("Melanie pottery", kinds=["turn"], k=3, now=at)
+    assert hits[0].item.text == "I signed up for a pottery class yesterday."
+    m.close()

@@ -16,7 +16,9 @@ import re
 from collections.abc import Iterable
 from datetime import datetime
 
-__all__ = ["ABBREVIATIONS", "date_words", "item_keys", "summary_keys"]
+from memlane.retrieve.text import STOPWORDS
+
+__all__ = ["ABBREVIATIONS", "context_words", "date_words", "item_keys", "summary_keys"]
 
 ABBREVIATIONS = {
     "dr": "doctor", "appt": "appointment", "bday": "birthday", "b-day": "birthday",
@@ -52,6 +54,27 @@ def item_keys(text: str, at: datetime | None = None, extra: Iterable[str] = ()) 
     parts.extend(_abbreviations(text))
     parts.extend(e for e in extra if e)
     return " ".join(parts)
+
+
+CONTEXT_WORDS = 30
+"""How many content words of the previous message a turn carries in its keys."""
+CONTEXT_MAX_TURN_WORDS = 50
+"""Only turns up to this many words get context: a longer one says what it is about."""
+
+
+def context_words(text: str, turn: str = "", limit: int = CONTEXT_WORDS) -> str:
+    """The first ``limit`` distinct content words of ``text``, the previous message, as the
+    context of a short ``turn`` ("They loved the dinosaurs" answers "how did the kids like
+    the museum?"); empty for a turn longer than ``CONTEXT_MAX_TURN_WORDS``."""
+    if len(turn.split()) > CONTEXT_MAX_TURN_WORDS:
+        return ""
+    out: dict[str, None] = {}
+    for w in _TOKEN.findall(text.lower()):
+        if len(w) > 2 and w not in STOPWORDS:
+            out[w] = None
+            if len(out) == limit:
+                break
+    return " ".join(out)
 
 
 def summary_keys(topics: Iterable[str], statements: Iterable[str], at: datetime | None = None) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 from memlane.config import Config
 from memlane.index.embed import Embeddings
-from memlane.index.expand import item_keys
+from memlane.index.expand import context_words, item_keys
 from memlane.types import IndexReport
 
 __all__ = ["close_idle", "index_pending"]
@@ -53,6 +53,7 @@ def index_pending(
         seen.update(s.id for s in batch)
         rows: list[dict[str, Any]] = []
         for s in batch:
+            prev = ""
             for m in store.session_messages(s.id):
                 rows.append({
                     "kind": "turn", "text": m.text, "at": m.at.timestamp(), "scope": m.scope,
@@ -60,8 +61,11 @@ def index_pending(
                     "message_id": m.id, "seq": m.seq, "role": m.role, "source": "observed",
                     "durability": "long", "lane": "episodic",
                     "extra": {"speaker": m.speaker} if m.speaker else {},
-                    "keys": item_keys(m.text, m.at),
+                    # The speaker's name is a key: "what did Melanie say" finds Melanie's
+                    # turns, which rarely name her (the other speaker's turns do).
+                    "keys": item_keys(m.text, m.at, (m.speaker or "", context_words(prev, m.text))),
                 })
+                prev = m.text
         vecs = embeddings.for_index([r["text"] for r in rows])
         with store.atomic():
             claimed = {s.id for s in batch if store.claim_for_index(s.id)}

@@ -102,7 +102,8 @@ def store_intelligence(
             **base, "kind": "observation", "text": o.text, "at": msg.at.timestamp() if msg else end,
             "message_id": msg.id if msg else None, "seq": o.seq, "lane": "episodic",
             "source": "stated", "parents": source(o.seq),
-            "keys": item_keys(o.text, msg.at if msg else None),
+            "keys": item_keys(o.text, msg.at if msg else None,
+                              (msg.speaker,) if msg and msg.speaker else ()),
         })
     for e in extraction.entities:
         rows.append({
