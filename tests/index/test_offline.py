@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memlane.index.offline import OfflineIntelligence, keyphrases
+from memlane.index.schema import SUMMARY_SCHEMA_VERSION
 from memlane.types import Message
 
 T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
@@ -61,7 +62,7 @@ def test_personal_conversation_fields():
     assert "lisbon" in summary.topic_tags
     assert summary.turn_count == 6 and summary.participants == ("user", "assistant")
     assert summary.time_start == T0 and summary.time_end == T0 + timedelta(minutes=5)
-    assert summary.model == "offline" and summary.schema_version == 1
+    assert summary.model == "offline" and summary.schema_version == SUMMARY_SCHEMA_VERSION
     assert "Lisbon" in summary.context
     assert any("suggest vegetarian" in a for a in summary.action_items)
 

@@ -23,6 +23,7 @@ GOOD = {
     "entities": [{"name": "Lisbon", "type": "place", "context": "new home"}],
     "facts": [{"subject": "user", "predicate": "Lives In", "object": "Lisbon", "source": "stated", "turn": 1}],
     "relations": [{"from": "user", "relation": "lives in", "to": "Lisbon"}],
+    "observations": [{"text": "I moved to Lisbon", "turn": 1}, {"text": "I hate rain", "turn": 99}],
     "topic_tags": ["relocation"],
 }
 
@@ -97,6 +98,9 @@ def test_llm_failures_fail_the_session_with_reason_then_retry_succeeds(tmp_path,
         intel = mem.session_intelligence(s.id)
         assert intel["summary"]["topic"] == "Moving to Lisbon"
         assert intel["facts"][0]["predicate"] == "lives_in"
+        # the model's observations, linked to their turn (an unknown turn links to none)
+        assert {(o["text"], o["seq"]) for o in intel["observations"]} == {
+            ("I moved to Lisbon", 1), ("I hate rain", None)}
         mem.close()
 
 

@@ -25,10 +25,12 @@ from typing import Any
 from memlane.backends.llm.base import LLM, complete_json
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.schema import (
+    MAX_OBSERVATIONS,
     SUMMARY_SCHEMA,
     Entity,
     Extraction,
     Fact,
+    Observation,
     Relation,
     SessionSummary,
 )
@@ -264,11 +266,19 @@ class LLMIntelligence:
                 seq = _seq_of(facts.values(), src, rel, dst)
                 relations.setdefault((normalize_name(src), rel, normalize_name(dst)),
                                      Relation(src, rel, dst, seq))
+        observations: dict[str, Observation] = {}
+        for o in data.get("observations") or ():
+            text = _clip(_clean(o.get("text")), 240)
+            turn = o.get("turn")
+            seq = int(turn) if isinstance(turn, (int, float)) and int(turn) in by_seq else None
+            if text and len(observations) < MAX_OBSERVATIONS:
+                observations.setdefault(text.lower(), Observation(text, seq))
         extra: dict[str, Any] = {"backend": self.name}
         if omitted:
             extra["turns_omitted"] = omitted
         return Extraction(tuple(entities.values()), tuple(facts.values()),
-                          tuple(relations.values()), extra)
+                          tuple(relations.values()), extra,
+                          observations=tuple(observations.values()))
 
 
 def _seq_of(facts: Iterable[Fact], src: str, rel: str, dst: str) -> int | None:

@@ -14,7 +14,15 @@ from collections import Counter
 from collections.abc import Sequence
 
 from memlane.index.normalize import normalize_predicate
-from memlane.index.schema import Entity, Extraction, Fact, Observation, Relation, SessionSummary
+from memlane.index.schema import (
+    MAX_OBSERVATIONS,
+    Entity,
+    Extraction,
+    Fact,
+    Observation,
+    Relation,
+    SessionSummary,
+)
 from memlane.retrieve.text import STOPWORDS
 from memlane.types import Message
 
@@ -141,8 +149,6 @@ _LEAD_IN = re.compile(
     r"speaking of [^,]{1,60}|on (?:a|another) (?:side )?note)[,:;!.\s-]+)+",
     re.IGNORECASE,
 )
-MAX_OBSERVATIONS = 12
-"""Observations kept per session (the first ones said)."""
 _NOT_A_FACT = {"name", "question", "problem", "point", "guess", "bad", "pleasure", "turn", "goal is to"}
 
 

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 __all__ = [
+    "MAX_OBSERVATIONS",
     "SUMMARY_SCHEMA",
     "SUMMARY_SCHEMA_VERSION",
     "Entity",
@@ -17,8 +18,9 @@ __all__ = [
     "SessionSummary",
 ]
 
-SUMMARY_SCHEMA_VERSION = 1
-"""Bump when the summary's shape or the way it is written changes: older ones are redone."""
+SUMMARY_SCHEMA_VERSION = 2
+"""Bump when the summary's shape or the way it is written changes: older ones are redone.
+2: observations (the user's statements about themselves) are extracted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +117,10 @@ class Relation:
     seq: int | None = None
 
 
+MAX_OBSERVATIONS = 12
+"""Observations kept per session (the first ones said)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Observation:
     """Something the user said about themselves, as said: "I took my niece to the museum today".
@@ -178,6 +184,14 @@ SUMMARY_SCHEMA: dict[str, Any] = {
                 "required": ["from", "relation", "to"],
                 "properties": {"from": {"type": "string"}, "relation": {"type": "string"},
                                "to": {"type": "string"}},
+            },
+        },
+        "observations": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["text"],
+                "properties": {"text": {"type": "string"}, "turn": {"type": "integer"}},
             },
         },
         "topic_tags": _LIST,
