@@ -107,3 +107,19 @@ def test_common_terms_are_pruned_rarest_first(tmp_path, few_postings):
     # a phrase counts as rare
     assert hits(["mid rare", "common"]) == {ids[9]}
     store.close()
+
+
+def test_remembered_word_counts_follow_changes_from_any_connection(tmp_path, few_postings):
+    path = tmp_path / "c.db"
+    reader, writer = open_store(path), open_store(path)
+    sid = _session(reader)
+    mine = _insert(reader, sid, [{"text": "common x"}] * 5 + [{"text": "other"}] * 7)
+    hits = lambda: {i for i, _ in reader.lexical_search(["common"], Filters(), 50)}  # noqa: E731
+    assert hits() == set(mine[:5])  # in 5 of 12 items: ranked
+    theirs = _insert(writer, sid, [{"text": "common y"}] * 6)
+    assert hits() == set()  # another connection made it 11 of 18: too common to rank
+    for i in mine[:5]:
+        reader.delete_item(i)
+    assert hits() == set(theirs)  # this connection's deletes: 6 of 13, ranked again
+    reader.close()
+    writer.close()

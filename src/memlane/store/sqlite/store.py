@@ -60,6 +60,8 @@ class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin):
         self._index_lock = threading.Lock()
         self._seen: dict[int, set[str]] = {}
         """Participants known per session, to skip a JSON update on the hot path."""
+        self._doc_counts = threading.local()
+        """Per thread (connection): common words' document counts (see ``_doc_count``)."""
 
     def close(self) -> None:
         self.db.close()
@@ -442,17 +444,21 @@ class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin):
         # Document counts are read from the postings and capped: a term with more than
         # LEXICAL_POSTINGS documents is only ever kept as the rarest, so it is first counted
         # up to that cap (measured on 100k items: 0.1 ms a term, where the fts5vocab count
-        # of a common word took 4 ms). Only when every term reaches the cap are they
-        # counted again, up to half the items, to find the rarest.
+        # of a common word took 4 ms).
         words = [split_words(t.lower()) for t in terms]
         dfs = [(self._doc_count(w[0], LEXICAL_POSTINGS + 1) if len(w) == 1 else 0, t)
                for w, t in zip(words, terms, strict=True)]  # phrases are rare by nature
-        half = n // 2 + 1
         if dfs and min(df for df, _ in dfs) > LEXICAL_POSTINGS:
-            dfs = [(self._doc_count(w[0], half), t) for w, t in zip(words, terms, strict=True)]
+            # Every term is common: keep the rarest (the first of equals), unless it is in
+            # most items (BM25 cannot rank by it: idf <= 0). Each term is counted only up to
+            # the rarest count so far, which starts at half the items.
+            rarest, least = [], n // 2 + 1
+            for w, t in zip(words, terms, strict=True):
+                df = self._doc_count(w[0], n // 2 + 1)
+                if df < least:
+                    rarest, least = [t], df
+            return rarest
         dfs.sort(key=lambda x: x[0])
-        if dfs and dfs[0][0] >= half:
-            return []  # every term is in most items: BM25 cannot rank by them (idf <= 0)
         kept, total = [], 0
         for df, t in dfs:
             if kept and total + df > LEXICAL_POSTINGS:
@@ -464,15 +470,36 @@ class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin):
     def _doc_count(self, word: str, cap: int) -> int:
         """How many items hold ``word`` (in any column), counted up to ``cap``.
 
-        FTS5 tokenizes (and stems) the word exactly as it did the documents.
+        FTS5 tokenizes (and stems) the word exactly as it did the documents. Counts above
+        LEXICAL_POSTINGS (a few dozen common words) are remembered until the database
+        changes: counting a word in most of 100k items reads 50k postings (4 ms), and a
+        query of only common words needs every one of them counted that far.
         """
         match = fts_query([word])
         if match is None:
             return 0
-        return self.db.execute(
+        counts = self._common_counts()
+        known = counts.get(word)
+        if known is not None and (known[0] < known[1] or known[1] >= cap):
+            return min(known[0], cap)  # exact, or known to reach this cap
+        df = self.db.execute(
             "SELECT count(*) FROM (SELECT 1 FROM items_fts WHERE items_fts MATCH ? LIMIT ?)",
             (match, cap),
         ).fetchone()[0]
+        if df > LEXICAL_POSTINGS:
+            counts[word] = (df, cap)
+        return df
+
+    def _common_counts(self) -> dict[str, tuple[int, int]]:
+        """This thread's remembered ``word -> (count, cap)``, emptied whenever the database
+        may have changed: a commit by any other connection (``PRAGMA data_version``) or any
+        row written by this one (``total_changes``)."""
+        conn = self.db.conn
+        token = (conn, self.db.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
+        local = self._doc_counts
+        if getattr(local, "token", None) != token:
+            local.token, local.counts = token, {}
+        return local.counts
 
     # -- counters and stats -------------------------------------------------------------
     def bump(self, name: str, n: int = 1) -> None:
