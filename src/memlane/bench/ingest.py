@@ -3,8 +3,9 @@
 For each size N it builds a fresh database in a temporary folder and measures:
 add_message throughput (one transaction a message, as an application calls it), indexing
 throughput (turns embedded and indexed per second, embedding cache empty), and search
-latency p50/p95 over 200 queries, unscoped and scoped to one conversation. The text is
-generated from a fixed seed (Zipf-distributed words, about 25 per turn), so runs compare.
+latency p50/p95 over 200 queries, unscoped and scoped to one conversation, with each search
+stage's p50/p95 (``Memory.last_timings``). The text is generated from a fixed seed
+(Zipf-distributed words, about 25 per turn), so runs compare.
 """
 
 from __future__ import annotations
@@ -82,6 +83,8 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
         rep = mem.index(now=t0 + timedelta(hours=n // session_len + 2))
         rng = np.random.default_rng(11)
         lat_all, lat_scoped = [], []
+        stages_all: dict[str, list[float]] = {}
+        stages_scoped: dict[str, list[float]] = {}
         for q in range(queries):
             words = turns[int(rng.integers(0, n))].rstrip(".").split()
             pick = rng.choice(len(words), size=min(5, len(words)), replace=False)
@@ -89,9 +92,11 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
             s = time.perf_counter()
             mem.search(query, k=10)
             lat_all.append((time.perf_counter() - s) * 1e3)
+            _collect(stages_all, mem.last_timings)
             s = time.perf_counter()
             mem.search(query, scope=f"{run}-conv-{q % scopes}", k=10)
             lat_scoped.append((time.perf_counter() - s) * 1e3)
+            _collect(stages_scoped, mem.last_timings)
         mem.close()
     return {
         "backend": "postgres" if db else "sqlite",
@@ -103,7 +108,19 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
         "search_p95_ms": _pct(lat_all, 95),
         "scoped_search_p50_ms": statistics.median(lat_scoped),
         "scoped_search_p95_ms": _pct(lat_scoped, 95),
+        "search_stages_ms": _stage_figures(stages_all),
+        "scoped_search_stages_ms": _stage_figures(stages_scoped),
     }
+
+
+def _collect(stages: dict[str, list[float]], timings: dict[str, float]) -> None:
+    for name, ms in timings.items():
+        stages.setdefault(name.removesuffix("_ms"), []).append(ms)
+
+
+def _stage_figures(stages: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+    """Each search stage's p50 and p95 (``Memory.last_timings``), in milliseconds."""
+    return {name: {"p50": _pct(v, 50), "p95": _pct(v, 95)} for name, v in stages.items()}
 
 
 @click.command("ingest")
@@ -148,3 +165,9 @@ def ingest_command(items: str, embedders: str, queries: int, dbs: tuple[str, ...
             f"| {r['index_turns_per_s']:,.0f} | {r['search_p50_ms']:.1f} / {r['search_p95_ms']:.1f} "
             f"| {r['scoped_search_p50_ms']:.1f} / {r['scoped_search_p95_ms']:.1f} |"
         )
+    click.echo("")
+    for r in rows:
+        for label, key in (("all scopes", "search_stages_ms"), ("scoped", "scoped_search_stages_ms")):
+            click.echo(f"{r['backend']} {r['embedder']} {r['items']:,} items, search stages "
+                       f"p50 / p95 ms, {label}: " + ", ".join(
+                           f"{name} {v['p50']:.1f} / {v['p95']:.1f}" for name, v in r[key].items()))
