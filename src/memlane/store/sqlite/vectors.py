@@ -106,11 +106,10 @@ class VectorsMixin:
         out: set[int] = set()
         for chunk in _chunks(list(ids), 500):
             marks = ",".join("?" * len(chunk))
-            out.update(
-                r[0] for r in self.db.execute(
-                    f"SELECT i.id FROM items i WHERE i.id IN ({marks}) AND {where}", (*chunk, *params)
-                )
-            )
+            rows = self.db.execute(
+                f"SELECT i.id FROM items i WHERE i.id IN ({marks}) AND {where}", (*chunk, *params)
+            ).fetchall()
+            out.update([r[0] for r in rows])
         return out
 
     def prune_vector_log(self, keep: int = 100_000) -> int:
