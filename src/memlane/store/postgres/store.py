@@ -28,7 +28,6 @@ from memlane.store.postgres.db import (
     LOCK_SCOPE,
     Database,
     Tracer,
-    translate,
 )
 from memlane.store.postgres.facts import FactsMixin
 from memlane.store.postgres.hygiene import HygieneMixin
@@ -41,6 +40,28 @@ from memlane.store.postgres.vectors import VectorsMixin
 from memlane.types import Session
 
 __all__ = ["PostgresStore"]
+
+# The columns ``insert_items`` writes, with their SQL types.
+_ITEM_COLUMNS = (
+    ("kind", "text"), ("text", "text"), ("keys", "text"), ("at", "float8"), ("scope", "text"),
+    ("agent", "text"), ("project", "text"), ("session_id", "bigint"), ("message_id", "bigint"),
+    ("seq", "integer"), ("role", "text"), ("keywords", "text"), ("entities", "text"),
+    ("source", "text"), ("durability", "text"), ("lane", "text"), ("trust", "float8"),
+    ("privacy", "text"), ("ttl_seconds", "bigint"), ("expires_at", "float8"), ("parents", "text"),
+    ("children", "text"), ("status", "text"), ("dedupe_hash", "text"), ("extra", "text"),
+    ("created_at", "float8"), ("updated_at", "float8"), ("pinned", "boolean"),
+)
+_NAMES = ", ".join(name for name, _ in _ITEM_COLUMNS)
+# Many items in one statement and one round trip. Ids are drawn in the rows' order, then
+# the rows are inserted with them, so the ids come back in input order by construction
+# (not by relying on the order of RETURNING).
+_INSERT_ITEMS = (
+    "WITH src AS MATERIALIZED (SELECT nextval(pg_get_serial_sequence('items', 'id')) AS id,"
+    f" u.* FROM unnest({', '.join(f'%s::{t}[]' for _, t in _ITEM_COLUMNS)})"
+    f" WITH ORDINALITY AS u({_NAMES}, ord)),"
+    f" ins AS (INSERT INTO items (id, {_NAMES}) SELECT id, {_NAMES} FROM src)"
+    " SELECT id FROM src ORDER BY ord"
+)
 
 
 class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin):
@@ -312,14 +333,18 @@ class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin):
 
     # -- items --------------------------------------------------------------------------
     def insert_items(self, rows: Sequence[dict[str, Any]]) -> list[int]:
-        """Insert items (dicts of column values); returns their ids in order."""
+        """Insert items (dicts of column values); returns their ids in order.
+
+        One statement whatever the number of rows: each column travels as one array and
+        ``unnest`` turns the arrays back into rows (see ``_INSERT_ITEMS``).
+        """
         if not rows:
             return []
         now = time.time()
-        values = []
+        columns: list[list[Any]] = [[] for _ in _ITEM_COLUMNS]
         for r in rows:
             ttl = r.get("ttl_seconds")
-            values.append((
+            values = (
                 r["kind"], r["text"], r.get("keys", ""), r["at"], r.get("scope"),
                 r.get("agent"), r.get("project"), r.get("session_id"), r.get("message_id"),
                 r.get("seq"), r.get("role"), json.dumps(list(r.get("keywords", ()))),
@@ -329,27 +354,10 @@ class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin):
                 json.dumps(list(r.get("parents", ()))), json.dumps(list(r.get("children", ()))),
                 r.get("status", "active"), r.get("dedupe_hash"),
                 json.dumps(r.get("extra", {})), now, now, bool(r.get("pinned", False)),
-            ))
-        return self._insert_returning(
-            "INSERT INTO items (kind, text, keys, at, scope, agent, project, session_id,"
-            " message_id, seq, role, keywords, entities, source, durability, lane, trust,"
-            " privacy, ttl_seconds, expires_at, parents, children, status, dedupe_hash, extra,"
-            " created_at, updated_at, pinned) VALUES (" + ", ".join(["%s"] * 28) + ") RETURNING id",
-            values,
-        )
-
-    def _insert_returning(self, sql: str, values: list[tuple[Any, ...]]) -> list[int]:
-        if self.db.tracer is not None:
-            self.db.tracer("sql", sql, None)
-        with translate("query failed"):
-            cur = self.db.conn.cursor()
-            cur.executemany(sql, values, returning=True)
-            ids = []
-            while True:
-                ids.append(int(cur.fetchone()[0]))
-                if not cur.nextset():
-                    break
-        return ids
+            )
+            for column, value in zip(columns, values, strict=True):
+                column.append(value)
+        return [int(r[0]) for r in self.db.execute(_INSERT_ITEMS, columns)]
 
     def item_by_dedupe_hash(self, digest: str) -> int | None:
         row = self.db.execute("SELECT id FROM items WHERE dedupe_hash = %s", (digest,)).fetchone()
