@@ -38,10 +38,11 @@ LOCK_SCOPE = 0x6D6C0002
 LOCK_INDEX = 0x6D6C0003
 LOCK_FACTS = 0x6D6C0004
 
-# Per-connection settings: HNSW searches deep enough, and keep scanning while filters
-# reject candidates (pgvector 0.8 iterative scans) so a filtered search is not starved.
+# Per-connection settings: HNSW searches deep enough (150 makes up for the cheaper
+# ef_construction of search.HNSW_EF_CONSTRUCTION), and keep scanning while filters reject
+# candidates (pgvector 0.8 iterative scans) so a filtered search is not starved.
 _SESSION_SETTINGS = (
-    "SET hnsw.ef_search = 100",
+    "SET hnsw.ef_search = 150",
     "SET hnsw.iterative_scan = relaxed_order",
     "SET hnsw.max_scan_tuples = 40000",
 )

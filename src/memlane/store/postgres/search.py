@@ -23,6 +23,12 @@ HNSW_MAX_DIM = 2000
 EXACT_BELOW = 5000
 # Above this many items, a table without full-text statistics is analysed on first search.
 ANALYZE_ABOVE = 5000
+# HNSW build parameters of new indexes. Every vector insert walks the graph with
+# ef_construction candidates, the bulk of an indexing run's time: 40 instead of pgvector's
+# 64 inserts about 1.3-1.4 times as fast, and the searches' ef_search of 150 (db.py) buys
+# the recall back (at 50k 256-d vectors, recall@10 0.961 against 0.962 for 64 with 100).
+HNSW_M = 16
+HNSW_EF_CONSTRUCTION = 40
 
 
 def _term_queries(db: Database, terms: Sequence[str]) -> list[str]:
@@ -189,6 +195,10 @@ def ensure_hnsw(db: Database, model: str, dim: int) -> bool:
     if dim > HNSW_MAX_DIM:
         return False
     name = index_name(model, dim)
+    if db.execute(
+        "SELECT 1 FROM vector_indexes WHERE model = %s AND dim = %s", (model, dim)
+    ).fetchone():
+        return True  # the common case: no savepoint, no lock
     with db.atomic():
         db.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_INDEX, name))
         if db.execute(
@@ -198,9 +208,10 @@ def ensure_hnsw(db: Database, model: str, dim: int) -> bool:
         db.execute(
             sql.SQL(
                 "CREATE INDEX IF NOT EXISTS {name} ON vectors USING hnsw"
-                " ((vec::vector({dim})) vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
+                " ((vec::vector({dim})) vector_cosine_ops) WITH (m = {m}, ef_construction = {ef})"
                 " WHERE model = {model} AND dim = {dim}"
-            ).format(name=sql.Identifier(name), dim=sql.SQL(str(int(dim))), model=sql.Literal(model))
+            ).format(name=sql.Identifier(name), dim=sql.SQL(str(int(dim))), model=sql.Literal(model),
+                     m=sql.Literal(HNSW_M), ef=sql.Literal(HNSW_EF_CONSTRUCTION))
         )
         db.execute(
             "INSERT INTO vector_indexes (model, dim, name) VALUES (%s, %s, %s)", (model, dim, name)
