@@ -169,7 +169,8 @@ def test_locomo_end_to_end(tmp_path: Path) -> None:
     data.write_text(json.dumps(_locomo_records()))
     out = tmp_path / "lo"
     res = CliRunner().invoke(
-        bench, ["locomo", "--data", str(data), "--out", str(out), "--baseline", "bm25", *EMBEDDER]
+        bench, ["locomo", "--data", str(data), "--out", str(out), "--baseline", "bm25", *EMBEDDER,
+                "--set", "retrieval.source_lift=0.5"]
     )
     assert res.exit_code == 0, res.output
     for name in ["rankings-locomo.jsonl", "rankings-locomo.bm25.jsonl", "report.json", "report.md"]:
@@ -182,6 +183,8 @@ def test_locomo_end_to_end(tmp_path: Path) -> None:
     turn = report["systems"]["memlane"]["levels"]["turn"]
     assert turn["overall"]["n"] == 2 and turn["overall"]["recall_any@1"] == 1.0
     assert turn["category 5 (adversarial)"]["n"] == 1
+    assert report["settings"] == ["retrieval.source_lift=0.5"]  # the run says how it was made
+    assert "--set retrieval.source_lift=0.5" in (out / "report.md").read_text()
 
 
 def test_cli_errors_are_one_line(tmp_path: Path) -> None:

@@ -222,7 +222,7 @@ def longmemeval_cmd(
             selected, embedder=embedder, baselines=baselines, progress=True, now_mode=now_mode,
             qa=qa, presets=presets, config=config,
         )
-        summary = write_lme_report(run, out_dir, data, rss_after_load_mb=rss_loaded,
+        summary = write_lme_report(run, out_dir, data, rss_after_load_mb=rss_loaded, settings=settings,
                                    qa=qa.summary() if qa else None)
         if qa is not None:
             qa.write(out_dir)
@@ -288,7 +288,8 @@ def locomo_cmd(
     try:
         run = run_locomo(selected, embedder=embedder, baselines=baselines, progress=True,
                          presets=presets, config=config, roles=roles)
-        summary = write_locomo_report(run, out_dir, data, rss_after_load_mb=rss_loaded)
+        summary = write_locomo_report(run, out_dir, data, rss_after_load_mb=rss_loaded,
+                                      settings=settings)
     except MemlaneError as exc:
         raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     except OSError as exc:

@@ -313,9 +313,16 @@ LME_NOTES = (
 )
 
 
+def _settings_note(summary: dict[str, Any], notes: list[str], settings: Sequence[str]) -> None:
+    """Record the ``--set`` overrides memlane ran with (a run must say how it was made)."""
+    summary["settings"] = list(settings)
+    if settings:
+        notes.append("memlane ran with " + " ".join(f"--set {s}" for s in settings) + ".")
+
+
 def write_lme_report(
     run: Any, out: Path, data: str | Path, *, rss_after_load_mb: float | None = None,
-    qa: dict[str, Any] | None = None,
+    qa: dict[str, Any] | None = None, settings: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Write rankings, per-question scores, report.json, report.md and plots for a run."""
     out.mkdir(parents=True, exist_ok=True)
@@ -355,12 +362,14 @@ def write_lme_report(
             "dated after question_date (an upstream quirk); search(now=...) is the time of the "
             "question for time-aware ranking and does not filter, so those sessions can be found."
         )
+    _settings_note(summary, notes, settings)
     lat = {n: s.latencies for n, s in run.systems.items()}
     return _finish(out, summary, lat, ("session", "turn"), "LongMemEval", notes, rss_after_load_mb)
 
 
 def write_locomo_report(
-    run: Any, out: Path, data: str | Path, *, rss_after_load_mb: float | None = None
+    run: Any, out: Path, data: str | Path, *, rss_after_load_mb: float | None = None,
+    settings: Sequence[str] = (),
 ) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     order = [qa.qa_id for qa in run.questions]
@@ -383,5 +392,6 @@ def write_locomo_report(
         f"memlane roles: {summary['role_mode']} (speaker names are kept as speaker).",
         "now = the conversation's last session date (LoCoMo questions have no date).",
     ]
+    _settings_note(summary, notes, settings)
     lat = {n: s.latencies for n, s in run.systems.items()}
     return _finish(out, summary, lat, ("turn",), "LoCoMo", notes, rss_after_load_mb)
