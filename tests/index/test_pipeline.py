@@ -242,4 +242,6 @@ def test_resummarize_replaces_observations(mem):
     with mem.store.atomic():
         mem.store.db.execute("UPDATE sessions SET summary_version = 0")
     mem.index(now=NOW, resummarize=True)
-    assert mem.stats()["items"]["observation"] == 1
+    stats = mem.stats()
+    assert stats["items"]["observation"] == 1
+    assert stats["counters"]["observations_extracted"] == 2  # once per summary written

@@ -143,6 +143,7 @@ def store_intelligence(
         store.bump("sessions_summarized")
         store.bump("facts_extracted", len(facts))
         store.bump("entities_extracted", len(extraction.entities))
+        store.bump("observations_extracted", len(extraction.observations))
 
 
 def process_queue(
