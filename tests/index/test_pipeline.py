@@ -245,3 +245,14 @@ def test_resummarize_replaces_observations(mem):
     stats = mem.stats()
     assert stats["items"]["observation"] == 1
     assert stats["counters"]["observations_extracted"] == 2  # once per summary written
+
+
+def test_a_lanes_filter_keeps_lifted_turns_out(mem):
+    mem.add_message("s", "user", "I just moved to Lisbon with my cat, by the way.", T0)
+    for i in range(1, 4):
+        mem.add_message("s", "assistant" if i % 2 else "user", f"reply {i}", T0 + timedelta(minutes=i))
+    mem.close_session("s")
+    mem.index(now=NOW)
+    hits = mem.search("moved to Lisbon", lanes=["profile"], k=5, now=NOW)
+    assert hits and all(h.item.lane == "profile" for h in hits)  # the fact, not its turn
+    assert any(h.item.kind == "turn" for h in mem.search("moved to Lisbon", k=5, now=NOW))

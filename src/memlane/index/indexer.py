@@ -61,8 +61,8 @@ def index_pending(
                     "message_id": m.id, "seq": m.seq, "role": m.role, "source": "observed",
                     "durability": "long", "lane": "episodic",
                     "extra": {"speaker": m.speaker} if m.speaker else {},
-                    # The speaker's name is a key: "what did Melanie say" finds Melanie's
-                    # turns, which rarely name her (the other speaker's turns do).
+                    # Keys: the speaker's name ("what did Melanie say" finds Melanie's turns,
+                    # which rarely name her) and, for a short turn, the previous message's words.
                     "keys": item_keys(m.text, m.at, (m.speaker or "", context_words(prev, m.text))),
                 })
                 prev = m.text

@@ -208,8 +208,10 @@ def _lift(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     lifted: set[int] = set()
     for turn_id, src in best.items():
         it = ctx.items.get(turn_id)
-        if it is None or it.status != f.status or (f.privacy is not None and it.privacy not in f.privacy):
-            continue
+        if (it is None or it.status != f.status
+                or (f.privacy is not None and it.privacy not in f.privacy)
+                or (f.lanes is not None and it.lane not in f.lanes)):
+            continue  # the turn itself is filtered out (a fact's lane may pass where it does not)
         lifted.add(turn_id)
         c = by_id.get(turn_id)
         if c is None:
