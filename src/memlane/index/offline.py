@@ -205,25 +205,32 @@ class OfflineIntelligence:
     name = "offline"
 
     def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:
-        split, lead = [], []
+        split: list[tuple[Message, str, list[str] | None]] = []
+        lead: list[tuple[Message, str, list[str]]] = []
         for m in messages:
             for i, s in enumerate(_sentences(m.text)):
-                split.append((m, s, _words(s)))
                 # The user's words and the opening of each answer say what a session is
-                # about; long answers would mostly add noise (and cost) to topics and entities.
+                # about: they make the topics, entities and context. The rest of a long
+                # answer is only read for cues (decisions, next steps...): most of the text,
+                # and it would mostly add noise (and cost).
                 if m.role == "user" or i < _LEAD:
-                    lead.append(split[-1])
+                    lead.append((m, s, _words(s)))
+                    split.append(lead[-1])
+                else:
+                    split.append((m, s, None))
         tags = _keyphrases([w for _, _, w in lead], 8)
         tagset = set(" ".join(tags).split())
         scored: list[tuple[float, int, str, Message]] = []
         substantive = []
         decisions, rationale, open_q, next_steps, actions = [], [], [], [], []
         for m, s, words in split:
-            content = set(words) - _FILLER
-            score = len(content & tagset) + (1.5 if m.role == "user" else 0.0) + (0.5 if m.seq <= 2 else 0.0)
-            scored.append((score, m.seq, s, m))
-            if len(content) >= 3:
-                substantive.append(scored[-1])
+            if words is not None:
+                content = set(words) - _FILLER
+                score = (len(content & tagset) + (1.5 if m.role == "user" else 0.0)
+                         + (0.5 if m.seq <= 2 else 0.0))
+                scored.append((score, m.seq, s, m))
+                if len(content) >= 3:
+                    substantive.append(scored[-1])
             question = s.endswith("?") and m.role == "user"
             if not question and _CUES.search(s.lower()) is None:
                 continue  # most sentences carry no cue: one scan instead of five
