@@ -103,9 +103,14 @@ def test_a_turn_is_found_by_its_speaker_and_its_context(tmp_path) -> None:
     m.add_message("chat", "user", "How did the kids like the museum trip, Melanie?", at, speaker="Caroline")
     m.add_message("chat", "user", "They were stoked about the dinosaur bones!", at, speaker="Melanie")
     m.add_message("chat", "user", "I signed up for a pottery class yesterday.", at, speaker="Melanie")
+    m.add_message("chat", "assistant", "Pottery is a lovely hobby for the museum crowd.", at)
+    m.add_message("chat", "user", "Thanks, noted.", at)
     m.close_session("chat")
     m.index(now=at)
     by_text = {it.text: it for it in m.store.session_items(1, kind="turn")}
+    thanks = by_text["Thanks, noted."]
+    (keys,) = m.store.db.execute("SELECT keys FROM items WHERE id = ?", (thanks.id,)).fetchone()
+    assert "pottery" not in keys.split()  # a user's turn takes no context from an answer
     dino = by_text["They were stoked about the dinosaur bones!"]
     (keys,) = m.store.db.execute("SELECT keys FROM items WHERE id = ?", (dino.id,)).fetchone()
     assert "museum" in keys.split() and "Melanie" in keys.split()

@@ -53,8 +53,10 @@ def index_pending(
         seen.update(s.id for s in batch)
         rows: list[dict[str, Any]] = []
         for s in batch:
-            prev = ""
+            prev, prev_role = "", ""
             for m in store.session_messages(s.id):
+                if m.role == "user" and prev_role == "assistant":
+                    prev = ""  # an answer's opening words would blur what the user said
                 rows.append({
                     "kind": "turn", "text": m.text, "at": m.at.timestamp(), "scope": m.scope,
                     "agent": m.agent, "project": m.project, "session_id": s.id,
@@ -62,10 +64,11 @@ def index_pending(
                     "durability": "long", "lane": "episodic",
                     "extra": {"speaker": m.speaker} if m.speaker else {},
                     # Keys: the speaker's name ("what did Melanie say" finds Melanie's turns,
-                    # which rarely name her) and, for a short turn, the previous message's words.
+                    # which rarely name her) and, for a short turn, the previous message's
+                    # words (not the assistant's for a user turn: measured on LongMemEval).
                     "keys": item_keys(m.text, m.at, (m.speaker or "", context_words(prev, m.text))),
                 })
-                prev = m.text
+                prev, prev_role = m.text, m.role
         vecs = embeddings.for_index([r["text"] for r in rows])
         with store.atomic():
             claimed = {s.id for s in batch if store.claim_for_index(s.id)}
