@@ -148,4 +148,6 @@ def test_stage_two_reads_the_session_when_candidates_are_few(tmp_path: Path) -> 
     m.close()
     assert len(hits) == 3 and len({h.item.session_id for h in hits}) == 1
     assert sorted(h.scores["turn_rank"] for h in hits) == [1.0, 2.0, 3.0]
-    assert all(h.item.role == "user" for h in hits[:2])  # the user-turn bonus, as in stage one
+    # stage two ranks the session's turns with the user-turn bonus, as stage one does
+    by_turn_rank = sorted(hits, key=lambda h: h.scores["turn_rank"])
+    assert all(h.item.role == "user" for h in by_turn_rank[:2])
