@@ -203,14 +203,11 @@ def _lift(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     missing = [i for i in best if i not in ctx.items]
     if missing:
         ctx.items.update(ctx.store.get_items(missing))
-    f = ctx.filters
     by_id = {c.id: c for c in cands}
     lifted: set[int] = set()
     for turn_id, src in best.items():
         it = ctx.items.get(turn_id)
-        if (it is None or it.status != f.status
-                or (f.privacy is not None and it.privacy not in f.privacy)
-                or (f.lanes is not None and it.lane not in f.lanes)):
+        if it is None or not ctx.filters.admits_in_session(it):
             continue  # the turn itself is filtered out (a fact's lane may pass where it does not)
         lifted.add(turn_id)
         c = by_id.get(turn_id)
@@ -388,12 +385,8 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
     if len(own) >= n:
         own.sort(key=lambda x: -x[0])
         return [i for _, i in own[:n]]
-    f = ctx.filters
     turns = [it for it in ctx.store.session_items(session_id, kind="turn")
-             if it.status == f.status and (f.privacy is None or it.privacy in f.privacy)
-             and (f.lanes is None or it.lane in f.lanes)
-             and (f.since is None or it.at.timestamp() >= f.since)
-             and (f.until is None or it.at.timestamp() <= f.until)]
+             if ctx.filters.admits_in_session(it)]
     for it in turns:
         ctx.items.setdefault(it.id, it)
     terms = {t.lower() for t in ctx.terms}

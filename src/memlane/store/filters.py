@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memlane.errors import ValidationError
-from memlane.types import KINDS, LANES, PRIVACIES
+from memlane.types import KINDS, LANES, PRIVACIES, Item
 
 __all__ = ["Filters"]
 
@@ -25,6 +25,16 @@ class Filters:
     until: float | None = None
     session_id: int | None = None
     status: str = "active"
+
+    def admits_in_session(self, it: Item) -> bool:
+        """Whether ``it``, an item of a session the search already reached, passes the
+        filters an item can fail on its own: status, privacy, lane and time."""
+        at = it.at.timestamp()
+        return (it.status == self.status
+                and (self.privacy is None or it.privacy in self.privacy)
+                and (self.lanes is None or it.lane in self.lanes)
+                and (self.since is None or at >= self.since)
+                and (self.until is None or at <= self.until))
 
     @classmethod
     def build(
