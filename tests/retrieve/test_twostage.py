@@ -33,15 +33,20 @@ SESSIONS = [
 
 @pytest.fixture
 def mem(tmp_path: Path) -> Iterator[object]:
-    m = memory(tmp_path / "m.db")
+    m = _filled(memory(tmp_path / "m.db"))
+    yield m
+    m.close()
+
+
+def _filled(m):
+    """``m`` with SESSIONS added, each closed, and indexed as of NOW."""
     for days, turns in SESSIONS:
         at = NOW - timedelta(days=days)
         for i, (role, text) in enumerate(turns):
             m.add_message("chat", role, text, at=at + timedelta(minutes=i))
         m.close_session("chat")
     m.index(now=NOW)
-    yield m
-    m.close()
+    return m
 
 
 def test_hits_come_session_by_session_after_the_head(mem) -> None:
@@ -136,13 +141,7 @@ def test_kinds_filter_holds_in_stage_two(mem) -> None:
 
 
 def test_stage_two_reads_the_session_when_candidates_are_few(tmp_path: Path) -> None:
-    m = memory(tmp_path / "few.db", retrieval={"candidates": 1})
-    for days, turns in SESSIONS:
-        at = NOW - timedelta(days=days)
-        for i, (role, text) in enumerate(turns):
-            m.add_message("chat", role, text, at=at + timedelta(minutes=i))
-        m.close_session("chat")
-    m.index(now=NOW)
+    m = _filled(memory(tmp_path / "few.db", retrieval={"candidates": 1}))
     hits = m.search("Rex vet appointment teeth", scope="chat", k=3, now=NOW, top_sessions=1,
                     turns_per_session=3, kinds=["turn"])
     m.close()
