@@ -90,22 +90,21 @@ class HygieneMixin:
 
     def items_with_keyword(self, keyword: str, scope: str | None = None) -> list[Item]:
         """Active items with this exact keyword, oldest first."""
-        sql = f"SELECT {ITEM_COLS} FROM items WHERE status = 'active' AND keywords::jsonb ? %s"
-        params: list[Any] = [keyword]
-        if scope is not None:
-            sql += " AND scope = %s"
-            params.append(scope)
-        return [item(r) for r in self.db.execute(sql + " ORDER BY at, id", params)]
+        return self._items_holding("keywords", keyword, scope, "ORDER BY at, id")
 
     def items_with_entity(self, name: str, scope: str | None = None, limit: int = 50) -> list[Item]:
         """Active items that mention this entity name, newest first."""
-        sql = f"SELECT {ITEM_COLS} FROM items WHERE status = 'active' AND entities::jsonb ? %s"
-        params: list[Any] = [name]
+        return self._items_holding("entities", name, scope, "ORDER BY at DESC, id LIMIT %s", limit)
+
+    def _items_holding(self, column: str, value: str, scope: str | None, order: str,
+                       *order_params: Any) -> list[Item]:
+        """Active items whose JSON list ``column`` holds ``value`` (in ``scope``), ``order``ed."""
+        sql = f"SELECT {ITEM_COLS} FROM items WHERE status = 'active' AND {column}::jsonb ? %s"
+        params: list[Any] = [value]
         if scope is not None:
             sql += " AND scope = %s"
             params.append(scope)
-        rows = self.db.execute(sql + " ORDER BY at DESC, id LIMIT %s", (*params, limit))
-        return [item(r) for r in rows]
+        return [item(r) for r in self.db.execute(f"{sql} {order}", (*params, *order_params))]
 
     # -- the pack journal ---------------------------------------------------------------
     def save_pack(self, row: dict[str, Any]) -> int:

@@ -68,22 +68,21 @@ class HygieneMixin:
             )
 
     def items_with_keyword(self, keyword: str, scope: str | None = None) -> list[Item]:
-        sql = (f"SELECT {_ITEM_COLS} FROM items WHERE status = 'active' AND EXISTS"
-               " (SELECT 1 FROM json_each(items.keywords) WHERE value = ?)")
-        params: list[Any] = [keyword]
-        if scope is not None:
-            sql += " AND scope = ?"
-            params.append(scope)
-        return [_item(r) for r in self.db.execute(sql + " ORDER BY at, id", params)]
+        return self._items_holding("keywords", keyword, scope, "ORDER BY at, id")
 
     def items_with_entity(self, name: str, scope: str | None = None, limit: int = 50) -> list[Item]:
+        return self._items_holding("entities", name, scope, "ORDER BY at DESC, id LIMIT ?", limit)
+
+    def _items_holding(self, column: str, value: str, scope: str | None, order: str,
+                       *order_params: Any) -> list[Item]:
+        """Active items whose JSON list ``column`` holds ``value`` (in ``scope``), ``order``ed."""
         sql = (f"SELECT {_ITEM_COLS} FROM items WHERE status = 'active' AND EXISTS"
-               " (SELECT 1 FROM json_each(items.entities) WHERE value = ?)")
-        params: list[Any] = [name]
+               f" (SELECT 1 FROM json_each(items.{column}) WHERE value = ?)")
+        params: list[Any] = [value]
         if scope is not None:
             sql += " AND scope = ?"
             params.append(scope)
-        return [_item(r) for r in self.db.execute(sql + " ORDER BY at DESC, id LIMIT ?", (*params, limit))]
+        return [_item(r) for r in self.db.execute(f"{sql} {order}", (*params, *order_params))]
 
     def find_entities(self, norm_name: str, scope: str | None = None) -> list[StoredEntity]:
         sql = ("SELECT id, scope, name, type, context, mentions, first_seen, last_seen FROM entities"
