@@ -4,56 +4,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 
-from memlane.types import Item, Message, Session, StoredEntity, StoredFact
+from memlane.store.rows import (  # noqa: F401  (the store's modules import them from here)
+    FACT_COLS,
+    ITEM_COLS,
+    MESSAGE_COLS,
+    SESSION_COLS,
+    dt,
+    fact,
+    message,
+    session,
+)
+from memlane.types import Item, StoredEntity
 
-ITEM_COLS = (
-    "id, kind, text, at, scope, agent, project, session_id, message_id, seq, role, keywords, "
-    "entities, source, durability, lane, trust, privacy, ttl_seconds, parents, children, status, "
-    "dedupe_hash, extra, pinned"
-)
-SESSION_COLS = (
-    "id, scope, status, started_at, ended_at, message_count, participants, agent, project, "
-    "closed_reason, failed_reason, summary_version, indexed_at, attempts, summarized_at, summary_model"
-)
-FACT_COLS = (
-    "id, item_id, scope, subject, predicate, object, source, session_id, message_id, at, "
-    "reinforcements, last_accessed, superseded_by, status"
-)
-MESSAGE_COLS = "id, session_id, scope, role, text, at, seq, speaker, ext_id, agent, project, redactions"
 ENTITY_COLS = "id, scope, name, type, context, mentions, first_seen, last_seen"
-
-
-def dt(ts: float) -> datetime:
-    return datetime.fromtimestamp(ts, UTC)
-
-
-def session(r: Sequence[Any]) -> Session:
-    return Session(
-        id=r[0], scope=r[1], status=r[2], started_at=dt(r[3]), ended_at=dt(r[4]),
-        message_count=r[5], participants=tuple(json.loads(r[6])), agent=r[7], project=r[8],
-        closed_reason=r[9], failed_reason=r[10], summary_version=r[11], indexed=r[12] is not None,
-        attempts=r[13], summarized=r[14] is not None, summary_model=r[15],
-    )
-
-
-def fact(r: Sequence[Any]) -> StoredFact:
-    return StoredFact(
-        id=r[0], item_id=r[1], scope=r[2], subject=r[3], predicate=r[4], object=r[5], source=r[6],
-        session_id=r[7], message_id=r[8], at=dt(r[9]), reinforcements=r[10],
-        last_accessed=dt(r[11]), superseded_by=r[12], status=r[13],
-    )
-
-
-def message(r: Sequence[Any]) -> Message:
-    return Message(
-        id=r[0], session_id=r[1], scope=r[2], role=r[3], text=r[4], at=dt(r[5]), seq=r[6],
-        speaker=r[7], ext_id=r[8], agent=r[9], project=r[10], redactions=r[11],
-    )
 
 
 def item(r: Sequence[Any]) -> Item:
