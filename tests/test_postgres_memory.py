@@ -4,7 +4,6 @@ SQLite; and several processes running the full ``Memory.index()`` over one datab
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -15,6 +14,7 @@ pytest.importorskip("psycopg")
 from memlane.config import load_config
 from memlane.memory import Memory
 from memlane.testing import HashingEmbedder, example_files
+from memlane.testing.processes import run_together
 
 NOW = "2024-06-01T00:00:00Z"
 T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
@@ -29,7 +29,6 @@ QUERIES = [
 CITIES = ["Porto", "Lisbon", "Faro", "Braga"]
 NAMES = ["Zed", "Bob", "Carla"]
 SCOPES = 2
-FORK = multiprocessing.get_context("fork")
 
 
 def _memory(db: str) -> Memory:
@@ -138,18 +137,13 @@ def test_the_whole_product_on_postgres_matches_sqlite(tmp_path, pg_url):
 
 
 # -- several processes, the full index ----------------------------------------------------
-def _index_worker(url: str, start: object, out: object) -> None:
+def _full_index(url: str) -> tuple[int, int, int, int]:
+    m = _memory(url)
     try:
-        m = _memory(url)
-        try:
-            start.wait(30)  # type: ignore[attr-defined]
-            r = m.index(now=T0 + timedelta(days=60))
-            out.put((r.sessions_indexed, r.items_indexed, r.sessions_summarized,  # type: ignore[attr-defined]
-                     r.sessions_failed))
-        finally:
-            m.close()
-    except Exception as e:  # noqa: BLE001 - a process edge: report to the test, never hang it
-        out.put(f"{type(e).__name__}: {e}")  # type: ignore[attr-defined]
+        r = m.index(now=T0 + timedelta(days=60))
+        return r.sessions_indexed, r.items_indexed, r.sessions_summarized, r.sessions_failed
+    finally:
+        m.close()
 
 
 def test_three_processes_run_the_full_index_each_session_once(pg_url):
@@ -170,16 +164,9 @@ def test_three_processes_run_the_full_index_each_session_once(pg_url):
     assert m.stats()["sessions_unindexed"] == n
     m.close()
 
-    start, out = FORK.Event(), FORK.Queue()
-    procs = [FORK.Process(target=_index_worker, args=(pg_url, start, out)) for _ in range(3)]
-    for p in procs:
-        p.start()
-    start.set()
-    reports = [out.get(timeout=180) for _ in procs]
-    for p in procs:
-        p.join(60)
+    reports, exitcodes = run_together(_full_index, pg_url, timeout=180)
     assert not [r for r in reports if isinstance(r, str)], reports
-    assert [p.exitcode for p in procs] == [0, 0, 0]
+    assert exitcodes == [0, 0, 0]
     assert sum(r[0] for r in reports) == n and sum(r[2] for r in reports) == n
     assert sum(r[3] for r in reports) == 0
 

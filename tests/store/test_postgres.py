@@ -29,6 +29,7 @@ from memlane.store import Filters, open_store
 from memlane.store.migrations import load_migrations
 from memlane.store.postgres.store import PostgresStore
 from memlane.testing import HashingEmbedder
+from memlane.testing.processes import run_together
 
 FORK = mp.get_context("fork")
 T0 = datetime(2024, 3, 1, tzinfo=UTC)
@@ -161,17 +162,13 @@ def test_concurrent_add_message_from_processes(pg_url):
 
 
 # -- many indexers -----------------------------------------------------------------------
-def _index_worker(url: str, start: object, out: object) -> None:
+def _index_pending(url: str) -> tuple[int, int]:
+    m = _memory(url)
     try:
-        m = _memory(url)
-        try:
-            start.wait(30)  # type: ignore[attr-defined]
-            report = index_pending(m.store, m.embeddings)
-            out.put((report.sessions_indexed, report.items_indexed))  # type: ignore[attr-defined]
-        finally:
-            m.close()
-    except Exception as e:  # noqa: BLE001 - a process edge: report to the test, never hang it
-        out.put(f"{type(e).__name__}: {e}")  # type: ignore[attr-defined]
+        report = index_pending(m.store, m.embeddings)
+        return report.sessions_indexed, report.items_indexed
+    finally:
+        m.close()
 
 
 def test_three_index_workers_index_each_session_exactly_once(pg_url):
@@ -187,16 +184,9 @@ def test_three_index_workers_index_each_session_exactly_once(pg_url):
     assert m.stats()["sessions_unindexed"] == n_sessions
     m.close()
 
-    start, out = FORK.Event(), FORK.Queue()
-    procs = [FORK.Process(target=_index_worker, args=(pg_url, start, out)) for _ in range(3)]
-    for p in procs:
-        p.start()
-    start.set()
-    reports = [out.get(timeout=120) for _ in procs]
-    for p in procs:
-        p.join(60)
+    reports, exitcodes = run_together(_index_pending, pg_url, timeout=120)
     assert not [r for r in reports if isinstance(r, str)], reports
-    assert [p.exitcode for p in procs] == [0, 0, 0]
+    assert exitcodes == [0, 0, 0]
     assert sum(r[0] for r in reports) == n_sessions
 
     per_session = _sql(pg_url, """
