@@ -11,6 +11,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from memlane.backends.registry import make_embedder, make_intelligence
 from memlane.config import Config, load_config
 from memlane.errors import NotFoundError, ValidationError
 from memlane.index.compact import CompactReport, compact
@@ -19,7 +20,6 @@ from memlane.index.facts import FactOutcome, FactView, view
 from memlane.index.hygiene import GcReport, collect_garbage
 from memlane.index.indexer import close_idle, index_pending
 from memlane.index.normalize import normalize_name, normalize_predicate
-from memlane.index.offline import OfflineIntelligence
 from memlane.index.pipeline import Intelligence, process_queue
 from memlane.index.schema import SUMMARY_SCHEMA_VERSION, Extraction, SessionSummary
 from memlane.index.upsert import add_fact, slugify, upsert_item
@@ -39,15 +39,6 @@ from memlane.types import Hit, ImportReport, IndexReport, Item, Message, Session
 __all__ = ["Memory", "SummaryDraft", "make_embedder", "make_intelligence"]
 
 
-def make_intelligence(config: Config) -> Intelligence:
-    """The session-intelligence backend that ``[memory.indexing]`` names."""
-    if config.indexing.backend == "offline":
-        return OfflineIntelligence()
-    from memlane.backends.llm.factory import make_intelligence as make_llm
-
-    return make_llm(config)
-
-
 @dataclass(frozen=True)
 class SummaryDraft:
     """A summary of the last turns of a scope, written but not stored until confirmed."""
@@ -60,16 +51,6 @@ class SummaryDraft:
 
     def preview(self) -> str:
         return self.summary.flattened(self.scope)
-
-
-def make_embedder(config: Config) -> Embedder:
-    """The embedder that ``[memory.embedding]`` names."""
-    from memlane.backends.embed import get_embedder
-
-    e = config.embedding
-    if e.backend == "openai":
-        return get_embedder("openai", base_url=e.base_url, model=e.model, api_key_env=e.api_key_env)
-    return get_embedder(e.backend)
 
 
 class Memory:
@@ -500,10 +481,10 @@ class Memory:
         ``dedupe`` returns the existing id when the same (agent, project, kind, text) is
         stored; ``ttl_seconds`` lets hygiene expire it. Secrets are redacted first.
         """
-        return upsert_item(self, text, kind=kind, scope=scope, agent=agent, project=project, at=at,
-                           lane=lane, durability=durability, privacy=privacy, trust=trust,
-                           source=source, ttl_seconds=ttl_seconds, topics=topics, pinned=pinned,
-                           dedupe=dedupe, extra=extra)
+        return upsert_item(self.store, self.embeddings, self.config, text, kind=kind, scope=scope,
+                           agent=agent, project=project, at=at, lane=lane, durability=durability,
+                           privacy=privacy, trust=trust, source=source, ttl_seconds=ttl_seconds,
+                           topics=topics, pinned=pinned, dedupe=dedupe, extra=extra)
 
     def pin(self, item_id: int, pinned: bool = True) -> None:
         """Pin an item: packs always include it first; hygiene never removes it."""
@@ -526,7 +507,8 @@ class Memory:
     ) -> FactOutcome:
         """Tell memlane a fact: same value reinforces, a new value of a single-valued
         predicate supersedes (the old one is kept for audit), multi-valued ones accumulate."""
-        return add_fact(self, subject, predicate, obj, scope=scope, source=source, at=at)
+        return add_fact(self.store, self.embeddings, self.config, subject, predicate, obj,
+                        scope=scope, source=source, at=at)
 
     def facts(
         self,
