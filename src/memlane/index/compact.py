@@ -16,6 +16,7 @@ from typing import Any
 from memlane.config import HygieneConfig
 from memlane.index.embed import Embeddings
 from memlane.types import Item
+from memlane.store.contract import Store
 
 __all__ = ["CompactReport", "compact"]
 
@@ -71,7 +72,7 @@ def _decision_record(scope: str, topic: str, items: list[Item]) -> dict[str, Any
 
 
 def compact(
-    store: Any,
+    store: Store,
     embeddings: Embeddings,
     cfg: HygieneConfig,
     now: float,
@@ -107,7 +108,7 @@ def compact(
     return CompactReport(records, absorbed, _weekly(store, embeddings, now, scope))
 
 
-def _weekly(store: Any, embeddings: Embeddings, now: float, scope: str | None) -> int:
+def _weekly(store: Store, embeddings: Embeddings, now: float, scope: str | None) -> int:
     done = {(r.scope, r.extra.get("week")) for r in store.items_of_kind("summary", scope)
             if r.extra.get("rollup") == "week"}
     weeks: dict[tuple[str, str], list[Item]] = defaultdict(list)

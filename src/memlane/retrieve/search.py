@@ -39,6 +39,7 @@ from memlane.retrieve.twostage import (
 )
 from memlane.store.filters import Filters
 from memlane.types import Hit, Item
+from memlane.store.contract import Store
 
 __all__ = ["SearchOptions", "hybrid_search", "search"]
 
@@ -69,7 +70,7 @@ class SearchOptions:
 
 @dataclass
 class _Ctx:
-    store: Any
+    store: Store
     embeddings: Embeddings
     scfg: SearchConfig
     opts: SearchOptions
@@ -86,7 +87,7 @@ class _Ctx:
 
 
 def search(
-    store: Any,
+    store: Store,
     embeddings: Embeddings,
     scfg: SearchConfig,
     opts: SearchOptions,
@@ -123,7 +124,7 @@ def search(
 
 
 def hybrid_search(
-    store: Any, embeddings: Embeddings, cfg: SearchConfig, query: str, filters: Filters, k: int,
+    store: Store, embeddings: Embeddings, cfg: SearchConfig, query: str, filters: Filters, k: int,
     timings: dict[str, float] | None = None,
 ) -> list[Hit]:
     """Flat hybrid search (RRF of lexical and vector only), as before two-stage retrieval."""

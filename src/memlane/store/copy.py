@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from memlane.errors import StoreError
+from memlane.store.contract import Store
 
 __all__ = ["CopyReport", "copy_store", "is_empty", "summary"]
 
@@ -48,19 +49,19 @@ class CopyReport:
     counters: dict[str, int] = field(default_factory=dict)
 
 
-def summary(store: Any) -> dict[str, Any]:
+def summary(store: Store) -> dict[str, Any]:
     """The counts that must agree between a source and its copy."""
     st = store.stats()
     return {k: st[k] for k in ("messages", "sessions", "items", "vectors", "embed_cache", "counters")}
 
 
-def is_empty(store: Any) -> bool:
+def is_empty(store: Store) -> bool:
     s = summary(store)
     return not (s["messages"] or s["sessions"] or s["items"] or s["vectors"] or s["embed_cache"]
                 or s["counters"])
 
 
-def _row_counts(store: Any) -> dict[str, int]:
+def _row_counts(store: Store) -> dict[str, int]:
     """Rows of the kinds ``stats()`` does not count, counted through the iterators."""
     return {
         "entities": sum(1 for _ in store.iter_entities()),
@@ -103,7 +104,7 @@ def _vector_batches(
 
 
 def copy_store(
-    source: Any, target: Any, *, progress: Callable[[str, int], None] | None = None
+    source: Store, target: Store, *, progress: Callable[[str, int], None] | None = None
 ) -> CopyReport:
     """Copy everything in ``source`` into the empty ``target``; returns what was copied.
 

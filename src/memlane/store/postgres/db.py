@@ -147,6 +147,11 @@ class Database:
             self._all.clear()
         self._local = threading.local()
 
+    @staticmethod
+    def portable(sql: str) -> str:
+        """Shared SQL is written in psycopg's placeholders already: unchanged."""
+        return sql
+
     def execute(self, sql: Any, params: Any = None) -> psycopg.Cursor[Any]:
         if self.tracer is not None:
             self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from memlane.store.filters import Filters
-from memlane.store.sqlite.rows import _chunks
+from memlane.store.sqlite.rows import chunks
 from memlane.store.vector_index import VectorIndex
 
 __all__ = ["VectorsMixin"]
@@ -104,7 +104,7 @@ class VectorsMixin:
     def _allowed(self, f: Filters, ids: Sequence[int]) -> set[int]:
         where, params = self._where(f)
         out: set[int] = set()
-        for chunk in _chunks(list(ids), 500):
+        for chunk in chunks(list(ids), 500):
             marks = ",".join("?" * len(chunk))
             rows = self.db.execute(
                 f"SELECT i.id FROM items i WHERE i.id IN ({marks}) AND {where}", (*chunk, *params)
@@ -121,7 +121,7 @@ class VectorsMixin:
     # -- embedding cache ----------------------------------------------------------------
     def cached_vectors(self, model: str, hashes: Sequence[bytes]) -> dict[bytes, np.ndarray]:
         out: dict[bytes, np.ndarray] = {}
-        for chunk in _chunks(list(hashes), 500):
+        for chunk in chunks(list(hashes), 500):
             marks = ",".join("?" * len(chunk))
             for h, v in self.db.execute(
                 f"SELECT hash, vec FROM embed_cache WHERE model = ? AND hash IN ({marks})",
@@ -140,7 +140,7 @@ class VectorsMixin:
     def item_vectors(self, model: str, ids: Iterable[int]) -> dict[int, np.ndarray]:
         """The stored vectors of the given items under ``model`` (items without one are absent)."""
         out: dict[int, np.ndarray] = {}
-        for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+        for chunk in chunks(list(dict.fromkeys(ids)), 500):
             marks = ",".join("?" * len(chunk))
             for item_id, vec in self.db.execute(
                 f"SELECT item_id, vec FROM vectors WHERE model = ? AND item_id IN ({marks})",
