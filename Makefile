@@ -28,6 +28,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info src/*.egg-info

@@ -189,7 +189,7 @@ class Memory:
         seq_of = {m.id: m.seq for m in self.store.session_messages(session_id)}
         facts = [
             {"id": f.id, "item_id": f.item_id, "subject": f.subject, "predicate": f.predicate,
-             "object": f.object, "source": f.source, "seq": seq_of.get(f.message_id),
+             "object": f.object, "source": f.source, "seq": None if f.message_id is None else seq_of.get(f.message_id),
              "status": f.status}
             for f in self.store.session_facts(session_id)
         ]

@@ -115,8 +115,8 @@ def _weekly(store: Store, embeddings: Embeddings, now: float, scope: str | None)
     for s in store.items_of_kind("summary", scope):
         if s.extra.get("rollup") or s.extra.get("on_demand"):
             continue
-        year, week, _ = s.at.isocalendar()
-        weeks[(s.scope or "", f"{year}-W{week:02d}")].append(s)
+        year, week_no, _ = s.at.isocalendar()
+        weeks[(s.scope or "", f"{year}-W{week_no:02d}")].append(s)
     made = 0
     for (sc, week), items in sorted(weeks.items()):
         monday = datetime.fromisocalendar(int(week[:4]), int(week[6:]), 1).replace(tzinfo=UTC)

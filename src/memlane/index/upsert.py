@@ -97,7 +97,7 @@ def _thread(store: Store, embeddings: Embeddings, slug: str, scope: str | None, 
         store.link_items(threads[0].id, [item_id], supersede=False)
         return
     text = f"Story thread: {slug.replace('-', ' ')}"
-    vec = embeddings.model and embeddings.for_query(text)
+    vec = embeddings.for_query(text)
     (tid,) = store.insert_items([{
         "kind": "note", "text": text, "at": at, "scope": scope, "lane": "story_thread",
         "keywords": [f"topic:{slug}"], "extra": {"topic": slug}, "source": "system",

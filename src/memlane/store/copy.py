@@ -126,7 +126,7 @@ def copy_store(
         ("sessions", "messages", "items", "entities", "facts", "relations", "fact_events",
          "packs", "pinned", "vectors", "embed_cache"), 0)
     with target.atomic():
-        for kind, rows, write in (
+        steps: tuple[tuple[str, Iterable[Any], Callable[[Any], None]], ...] = (
             ("sessions", source.iter_sessions(), target.restore_sessions),
             ("messages", source.iter_messages(), target.restore_messages),
             ("items", source.iter_items(), target.restore_items),
@@ -135,7 +135,8 @@ def copy_store(
             ("fact_events", source.iter_fact_events(), target.restore_fact_events),
             ("packs", source.iter_packs(), target.restore_packs),
             ("pinned", source.iter_pinned(), target.restore_pinned),
-        ):
+        )
+        for kind, rows, write in steps:
             for batch in _batches(rows):
                 write(batch)
                 counts[kind] += len(batch)
@@ -154,8 +155,8 @@ def copy_store(
             if len(cache[model]) >= BATCH:
                 target.cache_vectors(model, cache.pop(model))
             counts["embed_cache"] += 1
-        for model, pairs in cache.items():
-            target.cache_vectors(model, pairs)
+        for model, entries in cache.items():
+            target.cache_vectors(model, entries)
         step("embed_cache", counts["embed_cache"])
         counters = source.counters()
         for name, value in counters.items():

@@ -16,6 +16,8 @@ import numpy as np
 from memlane.store.postgres.db import Database, peek_migrations
 from memlane.store.postgres.rows import vec
 
+from memlane.store.sql.base import SqlStore
+
 __all__ = ["TransferMixin"]
 
 _ALL_SESSION = (
@@ -57,7 +59,7 @@ _JSON_COLS = frozenset(
 )
 
 
-class TransferMixin:
+class TransferMixin(SqlStore):
     db: Database
 
     def _iter_rows(self, table: str, cols: Sequence[str], batch: int) -> Iterator[dict[str, Any]]:

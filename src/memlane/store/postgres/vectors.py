@@ -7,8 +7,7 @@ A mixin of ``PostgresStore``: it needs ``self.db``, ``self._hnsw`` (with its loc
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -17,14 +16,15 @@ from memlane.store.postgres import search
 from memlane.store.postgres.db import Database, Vector
 from memlane.store.postgres.rows import vec as _vec
 
+from memlane.store.sql.base import SqlStore
+
 __all__ = ["VectorsMixin"]
 
 
-class VectorsMixin:
+class VectorsMixin(SqlStore):
     db: Database
     _hnsw: set[tuple[str, int]]
     _hnsw_lock: threading.Lock
-    _where: Callable[[Filters], tuple[str, list[Any]]]
 
     # -- vectors ------------------------------------------------------------------------
     def put_vectors(self, model: str, pairs: Sequence[tuple[int, np.ndarray]]) -> None:

@@ -102,6 +102,11 @@ class SqlStore:
     def _lock_session_facts(self, session_id: int) -> None:
         """The same lock, for the scope of a session."""
 
+    def filter_ids(self, f: Filters) -> list[int]:
+        """Ids of the items that pass ``f``."""
+        where, params = self._where(f)
+        return [r[0] for r in self.db.execute(f"SELECT i.id FROM items i WHERE {where}", params)]
+
     def _where(self, f: Filters, alias: str = "i") -> tuple[str, list[Any]]:
         """The SQL condition and parameters of item filters, in this backend's own
         placeholders (backend SQL embeds it; shared SQL runs it through ``db.execute``)."""

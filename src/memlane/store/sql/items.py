@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from memlane.errors import NotFoundError
-from memlane.store.filters import Filters
 from memlane.store.rows import ITEM_COLS, item
 from memlane.store.sql.base import SqlStore
 from memlane.types import Item
@@ -83,10 +82,6 @@ class ItemsMixin(SqlStore):
             sql += " AND kind = %s"
             params.append(kind)
         return [item(r) for r in self._run(sql + " ORDER BY seq, id", params)]
-
-    def filter_ids(self, f: Filters) -> list[int]:
-        where, params = self._where(f)
-        return [r[0] for r in self.db.execute(f"SELECT i.id FROM items i WHERE {where}", params)]
 
     # -- counters and stats -------------------------------------------------------------
     def counters(self) -> dict[str, int]:

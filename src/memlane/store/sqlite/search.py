@@ -104,7 +104,8 @@ class SqliteSearch(SqlStore):
                     rarest, least = [t], df
             return rarest
         dfs.sort(key=lambda x: x[0])
-        kept, total = [], 0
+        kept: list[str] = []
+        total = 0
         for df, t in dfs:
             if kept and total + df > LEXICAL_POSTINGS:
                 break

@@ -10,11 +10,16 @@ from typing import Any
 import numpy as np
 
 
+from memlane.store.sql.base import SqlStore
+from memlane.store.sqlite.db import Database
+
 __all__ = ["TransferMixin"]
 
 
-class TransferMixin:
-    """Mixed into SqliteStore; uses ``self.db`` and ``self.atomic()``."""
+class TransferMixin(SqlStore):
+    """Whole-memory export and restore on SQLite."""
+
+    db: Database
 
     # -- whole-memory export and restore (memlane copy) ---------------------------------
     _ALL_SESSION_COLS = (

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from memlane.store.filters import Filters
+from memlane.store.sql.base import SqlStore
+from memlane.store.sqlite.db import Database
 from memlane.store.sqlite.rows import chunks
 from memlane.store.vector_index import VectorIndex
 
 __all__ = ["VectorsMixin"]
 
 
-class VectorsMixin:
-    """Mixed into SqliteStore; uses ``self.db`` and ``self.atomic()``."""
+class VectorsMixin(SqlStore):
+    """Vectors and the embedding cache on SQLite."""
+
+    db: Database
+    _indexes: dict[str, VectorIndex]
+    _index_lock: threading.Lock
 
     # -- vectors ------------------------------------------------------------------------
     def put_vectors(self, model: str, pairs: Sequence[tuple[int, np.ndarray]]) -> None:
