@@ -307,6 +307,15 @@ def locomo_cmd(
     _echo_headline(summary, out_dir)
 
 
+def _attach_ingest() -> None:
+    from memlane.bench.ingest import ingest_command
+
+    bench.add_command(ingest_command)
+
+
+_attach_ingest()
+
+
 def main() -> None:  # pragma: no cover - `python -m memlane.bench.cli`
     bench()
 

@@ -1,6 +1,7 @@
 """Database commands: ``memlane migrate`` and ``memlane copy``.
 
-``register(cli)`` adds them to the root group (``memlane.serve.cli`` calls it).
+Mounted by ``memlane.serve.cli``'s command table; ``register(group)`` adds them to
+another group.
 """
 
 from __future__ import annotations
