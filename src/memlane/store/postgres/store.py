@@ -26,7 +26,7 @@ from memlane.store.postgres.db import Database, Tracer
 from memlane.store.postgres.facts import PostgresFacts
 from memlane.store.postgres.search import PostgresSearch
 from memlane.store.postgres.sessions import PostgresSessions
-from memlane.store.postgres.transfer import TransferMixin
+from memlane.store.postgres.transfer import PostgresTransfer
 from memlane.store.postgres.vectors import VectorsMixin
 from memlane.store.sql.hygiene import HygieneMixin
 from memlane.store.sql.items import ITEM_INSERT_COLUMNS, ItemsMixin, item_values
@@ -53,7 +53,7 @@ _INSERT_ITEMS = (
 
 
 class PostgresStore(PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts, HygieneMixin,
-                    VectorsMixin, TransferMixin):
+                    VectorsMixin, PostgresTransfer):
     """Sessions, messages, items, their lexical and vector indexes, in one PostgreSQL database."""
 
     backend = "postgres"

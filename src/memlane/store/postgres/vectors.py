@@ -67,30 +67,6 @@ class VectorsMixin(SqlStore):
                 self._hnsw.add(key)
         return row is not None
 
-    def vector_count(self, model: str | None = None) -> int:
-        if model is None:
-            return self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
-        return self.db.execute(
-            "SELECT count(*) FROM vectors WHERE model = %s", (model,)
-        ).fetchone()[0]
-
-    def items_missing_vectors(self, model: str, limit: int) -> list[tuple[int, str]]:
-        rows = self.db.execute(
-            "SELECT i.id, i.text FROM items i LEFT JOIN vectors v ON v.item_id = i.id"
-            " AND v.model = %s WHERE v.item_id IS NULL AND i.status = 'active'"
-            " ORDER BY i.id LIMIT %s",
-            (model, limit),
-        )
-        return [(r[0], r[1]) for r in rows]
-
-    def items_after(self, after_id: int, limit: int) -> list[tuple[int, str]]:
-        """``(id, text)`` of active items with id > after_id, in id order."""
-        rows = self.db.execute(
-            "SELECT id, text FROM items WHERE id > %s AND status = 'active' ORDER BY id LIMIT %s",
-            (after_id, limit),
-        )
-        return [(r[0], r[1]) for r in rows]
-
     def vector_search(
         self, model: str, query: np.ndarray, f: Filters, limit: int
     ) -> list[tuple[int, float]]:

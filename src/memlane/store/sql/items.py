@@ -83,6 +83,29 @@ class ItemsMixin(SqlStore):
             params.append(kind)
         return [item(r) for r in self._run(sql + " ORDER BY seq, id", params)]
 
+    def items_missing_vectors(self, model: str, limit: int) -> list[tuple[int, str]]:
+        """``(id, text)`` of active items without a vector under ``model``, in id order."""
+        rows = self._run(
+            "SELECT i.id, i.text FROM items i LEFT JOIN vectors v ON v.item_id = i.id"
+            " AND v.model = %s WHERE v.item_id IS NULL AND i.status = 'active'"
+            " ORDER BY i.id LIMIT %s",
+            (model, limit),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def items_after(self, after_id: int, limit: int) -> list[tuple[int, str]]:
+        """``(id, text)`` of active items with id > after_id, in id order."""
+        rows = self._run(
+            "SELECT id, text FROM items WHERE id > %s AND status = 'active' ORDER BY id LIMIT %s",
+            (after_id, limit),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def vector_count(self, model: str | None = None) -> int:
+        if model is None:
+            return int(self._run("SELECT count(*) FROM vectors").fetchone()[0])
+        return int(self._run("SELECT count(*) FROM vectors WHERE model = %s", (model,)).fetchone()[0])
+
     # -- counters and stats -------------------------------------------------------------
     def counters(self) -> dict[str, int]:
         rows = self._run("SELECT name, sum(value) FROM counters GROUP BY name ORDER BY name")

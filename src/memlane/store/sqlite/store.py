@@ -23,7 +23,7 @@ from memlane.store.sqlite.facts import SqliteFacts
 from memlane.store.sqlite.rows import LEXICAL_POSTINGS, fts_query
 from memlane.store.sqlite.search import SqliteSearch
 from memlane.store.sqlite.sessions import SqliteSessions
-from memlane.store.sqlite.transfer import TransferMixin
+from memlane.store.sqlite.transfer import SqliteTransfer
 from memlane.store.sqlite.vectors import VectorsMixin
 from memlane.store.vector_index import VectorIndex
 
@@ -36,7 +36,7 @@ _INSERT_ITEM = (
 
 
 class SqliteStore(SqliteSessions, ItemsMixin, SqliteSearch, SqliteFacts, HygieneMixin,
-                  VectorsMixin, TransferMixin):
+                  VectorsMixin, SqliteTransfer):
     """Sessions, messages, items, their lexical and vector indexes, in one SQLite file."""
 
     backend = "sqlite"

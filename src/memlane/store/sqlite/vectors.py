@@ -33,27 +33,6 @@ class VectorsMixin(SqlStore):
             [(i, model, len(v), np.asarray(v, dtype=np.float32).tobytes()) for i, v in pairs],
         )
 
-    def vector_count(self, model: str | None = None) -> int:
-        if model is None:
-            return self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
-        return self.db.execute("SELECT count(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
-
-    def items_missing_vectors(self, model: str, limit: int) -> list[tuple[int, str]]:
-        rows = self.db.execute(
-            "SELECT i.id, i.text FROM items i LEFT JOIN vectors v ON v.item_id = i.id"
-            " AND v.model = ? WHERE v.item_id IS NULL AND i.status = 'active' ORDER BY i.id LIMIT ?",
-            (model, limit),
-        )
-        return [(r[0], r[1]) for r in rows]
-
-    def items_after(self, after_id: int, limit: int) -> list[tuple[int, str]]:
-        """``(id, text)`` of active items with id > after_id, in id order."""
-        rows = self.db.execute(
-            "SELECT id, text FROM items WHERE id > ? AND status = 'active' ORDER BY id LIMIT ?",
-            (after_id, limit),
-        )
-        return [(r[0], r[1]) for r in rows]
-
     def _sync_index(self, model: str, dim: int) -> VectorIndex:
         """Bring the model's in-memory index up to the database's change log."""
         with self._index_lock:
