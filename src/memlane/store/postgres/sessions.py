@@ -18,9 +18,6 @@ __all__ = ["PostgresSessions"]
 class PostgresSessions(SessionsMixin):
     """``open_session_for`` and ``append_message`` on PostgreSQL."""
 
-    _seen: dict[int, set[str]]
-    """Participants known per session, to skip a JSON update on the hot path."""
-
     def open_session_for(self, scope: str) -> tuple[int, float, int] | None:
         """``(id, ended_at, message_count)`` of the scope's open session, if any (inside a
         transaction, after taking the scope's advisory lock: see the module)."""
@@ -36,11 +33,7 @@ class PostgresSessions(SessionsMixin):
                        project: str | None, redactions: int) -> int:
         """Insert a message and advance its session's counters and time range."""
         who = speaker or role
-        cached = self._seen.get(session_id)
-        if cached is None:
-            cached = self._seen[session_id] = set(self._participants(session_id))
-            if len(self._seen) > 10_000:
-                self._seen.clear()
+        cached = self._known_participants(session_id)
         participants = (
             "" if who in cached else
             ", participants = CASE WHEN participants::jsonb ? %(who)s THEN participants"

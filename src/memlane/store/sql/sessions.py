@@ -21,10 +21,20 @@ __all__ = ["SessionsMixin"]
 class SessionsMixin(SqlStore):
     """Sessions (per scope), their messages, and the queue of sessions awaiting intelligence."""
 
+    _seen: dict[int, set[str]]
+    """Participants known per session, to skip a JSON update on the hot path."""
+
     # -- sessions -----------------------------------------------------------------------
-    def _participants(self, session_id: int) -> list[str]:
-        row = self._run("SELECT participants FROM sessions WHERE id = %s", (session_id,)).fetchone()
-        return json.loads(row[0]) if row else []
+    def _known_participants(self, session_id: int) -> set[str]:
+        """The session's participants as this process knows them (read once, then kept
+        up to date by ``append_message``; forgotten wholesale past 10,000 sessions)."""
+        cached = self._seen.get(session_id)
+        if cached is None:
+            row = self._run("SELECT participants FROM sessions WHERE id = %s", (session_id,)).fetchone()
+            cached = self._seen[session_id] = set(json.loads(row[0]) if row else [])
+            if len(self._seen) > 10_000:
+                self._seen.clear()
+        return cached
 
     def create_session(self, scope: str, at: float, agent: str | None, project: str | None) -> int:
         return self._insert_id(

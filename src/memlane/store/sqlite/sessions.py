@@ -14,9 +14,6 @@ __all__ = ["SqliteSessions"]
 class SqliteSessions(SessionsMixin):
     """``open_session_for`` and ``append_message`` on SQLite."""
 
-    _seen: dict[int, set[str]]
-    """Participants known per session, to skip a JSON update on the hot path."""
-
     def open_session_for(self, scope: str) -> tuple[int, float, int] | None:
         """``(id, ended_at, message_count)`` of the scope's open session, if any."""
         row = self.db.execute(
@@ -35,11 +32,7 @@ class SqliteSessions(SessionsMixin):
             (session_id, scope, seq, role, speaker, text, at, ext_id, agent, project, redactions),
         )
         who = speaker or role
-        cached = self._seen.get(session_id)
-        if cached is None:
-            cached = self._seen[session_id] = set(self._participants(session_id))
-            if len(self._seen) > 10_000:
-                self._seen.clear()
+        cached = self._known_participants(session_id)
         if who in cached:
             self.db.execute(
                 "UPDATE sessions SET message_count = message_count + 1,"
