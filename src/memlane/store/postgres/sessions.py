@@ -16,17 +16,10 @@ __all__ = ["PostgresSessions"]
 
 
 class PostgresSessions(SessionsMixin):
-    """``open_session_for`` and ``append_message`` on PostgreSQL."""
+    """The scope lock and ``append_message`` on PostgreSQL."""
 
-    def open_session_for(self, scope: str) -> tuple[int, float, int] | None:
-        """``(id, ended_at, message_count)`` of the scope's open session, if any (inside a
-        transaction, after taking the scope's advisory lock: see the module)."""
+    def _lock_scope(self, scope: str) -> None:
         self.db.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_SCOPE, scope))
-        row = self.db.execute(
-            "SELECT id, ended_at, message_count FROM sessions WHERE scope = %s AND status = 'open'",
-            (scope,),
-        ).fetchone()
-        return (row[0], row[1], row[2]) if row else None
 
     def append_message(self, session_id: int, scope: str, seq: int, role: str, text: str,
                        at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,

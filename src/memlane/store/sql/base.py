@@ -96,6 +96,9 @@ class SqlStore:
         """A condition: the JSON text list in ``column`` holds the next ``%s`` value."""
         raise NotImplementedError
 
+    def _lock_scope(self, scope: str) -> None:
+        """Serialise message writers of a scope until commit (no-op where writers are serial)."""
+
     def _lock_scope_facts(self, scope: str) -> None:
         """Serialise fact writers of a scope until commit (no-op where writers are serial)."""
 

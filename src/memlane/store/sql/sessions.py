@@ -1,7 +1,7 @@
 """Sessions, messages and the session-intelligence queue: the SQL both backends share.
 
-Each backend adds its own ``open_session_for`` (PostgreSQL takes a per-scope advisory
-lock) and ``append_message`` (JSON functions differ).
+Each backend adds its own ``append_message`` (JSON functions differ) and, where writers
+run side by side, the ``_lock_scope`` hook (PostgreSQL: a per-scope advisory lock).
 """
 
 from __future__ import annotations
@@ -35,6 +35,20 @@ class SessionsMixin(SqlStore):
             if len(self._seen) > 10_000:
                 self._seen.clear()
         return cached
+
+    def open_session_for(self, scope: str) -> tuple[int, float, int] | None:
+        """``(id, ended_at, message_count)`` of the scope's open session, if any.
+
+        The scope's writers lock is taken first (``_lock_scope``): held to commit, it
+        makes writers of one scope (any process) run one after another, so two of them
+        never both open a session or take the same ``seq``.
+        """
+        self._lock_scope(scope)
+        row = self._run(
+            "SELECT id, ended_at, message_count FROM sessions WHERE scope = %s AND status = 'open'",
+            (scope,),
+        ).fetchone()
+        return (row[0], row[1], row[2]) if row else None
 
     def create_session(self, scope: str, at: float, agent: str | None, project: str | None) -> int:
         return self._insert_id(

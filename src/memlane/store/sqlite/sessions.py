@@ -12,15 +12,7 @@ __all__ = ["SqliteSessions"]
 
 
 class SqliteSessions(SessionsMixin):
-    """``open_session_for`` and ``append_message`` on SQLite."""
-
-    def open_session_for(self, scope: str) -> tuple[int, float, int] | None:
-        """``(id, ended_at, message_count)`` of the scope's open session, if any."""
-        row = self.db.execute(
-            "SELECT id, ended_at, message_count FROM sessions WHERE scope = ? AND status = 'open'",
-            (scope,),
-        ).fetchone()
-        return (row[0], row[1], row[2]) if row else None
+    """``append_message`` on SQLite."""
 
     def append_message(self, session_id: int, scope: str, seq: int, role: str, text: str,
                        at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,
