@@ -90,12 +90,11 @@ class VectorsMixin(SqlStore):
     def _allowed(self, f: Filters, ids: Sequence[int]) -> set[int]:
         where, params = self._where(f)
         out: set[int] = set()
-        for chunk in chunks(list(ids), 500):
-            marks = ",".join("?" * len(chunk))
+        for cond, chunk in self._id_batches("i.id", list(ids)):
             rows = self.db.execute(
-                f"SELECT i.id FROM items i WHERE i.id IN ({marks}) AND {where}", (*chunk, *params)
+                f"SELECT i.id FROM items i WHERE {self.db.portable(cond)} AND {where}", (*chunk, *params)
             ).fetchall()
-            out.update([r[0] for r in rows])
+            out.update(r[0] for r in rows)
         return out
 
     def prune_vector_log(self, keep: int = 100_000) -> int:
@@ -126,11 +125,9 @@ class VectorsMixin(SqlStore):
     def item_vectors(self, model: str, ids: Iterable[int]) -> dict[int, np.ndarray]:
         """The stored vectors of the given items under ``model`` (items without one are absent)."""
         out: dict[int, np.ndarray] = {}
-        for chunk in chunks(list(dict.fromkeys(ids)), 500):
-            marks = ",".join("?" * len(chunk))
-            for item_id, vec in self.db.execute(
-                f"SELECT item_id, vec FROM vectors WHERE model = ? AND item_id IN ({marks})",
-                (model, *chunk),
+        for cond, chunk in self._id_batches("item_id", list(dict.fromkeys(ids))):
+            for item_id, vec in self._run(
+                f"SELECT item_id, vec FROM vectors WHERE model = %s AND {cond}", (model, *chunk)
             ):
                 out[item_id] = np.frombuffer(vec, dtype=np.float32)
         return out
