@@ -22,6 +22,9 @@ def test_bench_ingest_reports_each_figure():
                 "scoped_search_p50_ms", "scoped_search_p95_ms"):
         assert row[key] > 0
     assert row["search_p95_ms"] >= row["search_p50_ms"]
+    # the exact float32 index is its own reference: recall is exactly 1
+    assert row["vector_recall_at_10"] == 1.0 and row["scoped_vector_recall_at_10"] == 1.0
+    assert row["rss_mb"] > 10
 
 
 def test_bench_ingest_rejects_bad_sizes():

@@ -6,6 +6,11 @@ throughput (turns embedded and indexed per second, embedding cache empty), and s
 latency p50/p95 over 200 queries, unscoped and scoped to one conversation, with each search
 stage's p50/p95 (``Memory.last_timings``). The text is generated from a fixed seed
 (Zipf-distributed words, about 25 per turn), so runs compare.
+
+Beside the speed it reports the vector stage's recall@10 against an exact float32 brute
+force over the same items (all scopes, and within one scope), so an approximate or
+quantised index shows what it costs, and the process's resident memory (RSS) once the
+data is indexed and searched.
 """
 
 from __future__ import annotations
@@ -49,6 +54,56 @@ def synthetic_turns(n: int, seed: int = 7) -> list[str]:
     return out
 
 
+def rss_mb() -> float:
+    """This process's resident memory now, in MiB (Linux ``/proc``; 0.0 elsewhere)."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def exact_top(matrix: np.ndarray, ids: np.ndarray, query: np.ndarray, k: int) -> list[int]:
+    """The ``k`` best ids by float32 inner product (the reference for recall)."""
+    if len(ids) == 0:
+        return []
+    scores = matrix @ np.asarray(query, dtype=np.float32)
+    k = min(k, len(ids))
+    top = np.argpartition(-scores, k - 1)[:k]
+    return ids[top[np.argsort(-scores[top], kind="stable")]].tolist()
+
+
+def vector_recall(store: Any, model: str, queries: list[tuple[np.ndarray, str | None]],
+                  k: int = 10) -> float:
+    """Mean recall@k of ``store.vector_search`` against exact float32 search.
+
+    Each query is ``(vector, scope or None)``; the reference reads every stored vector of
+    the filtered items once per distinct scope.
+    """
+    from memlane.store.filters import Filters
+
+    refs: dict[str | None, tuple[np.ndarray, np.ndarray]] = {}
+    hits = total = 0
+    for vec, scope in queries:
+        if scope not in refs:
+            wanted = store.filter_ids(Filters(scope=scope))
+            got = store.item_vectors(model, wanted)
+            ids = np.fromiter(got, dtype=np.int64, count=len(got))
+            refs[scope] = (np.stack([got[i] for i in ids.tolist()]) if len(ids)
+                           else np.zeros((0, len(vec)), np.float32), ids)
+        matrix, ids = refs[scope]
+        want = exact_top(matrix, ids, vec, k)
+        if not want:
+            continue
+        found = {i for i, _ in store.vector_search(model, vec, Filters(scope=scope), k)}
+        hits += len(found & set(want))
+        total += len(want)
+    return hits / total if total else 1.0
+
+
 def _pct(values: list[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else 0.0
 
@@ -86,9 +141,7 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
         stages_all: dict[str, list[float]] = {}
         stages_scoped: dict[str, list[float]] = {}
         for q in range(queries):
-            words = turns[int(rng.integers(0, n))].rstrip(".").split()
-            pick = rng.choice(len(words), size=min(5, len(words)), replace=False)
-            query = " ".join(words[i] for i in sorted(pick))
+            query = _query(turns, rng)
             s = time.perf_counter()
             mem.search(query, k=10)
             lat_all.append((time.perf_counter() - s) * 1e3)
@@ -97,6 +150,13 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
             mem.search(query, scope=f"{run}-conv-{q % scopes}", k=10)
             lat_scoped.append((time.perf_counter() - s) * 1e3)
             _collect(stages_scoped, mem.last_timings)
+        rss = rss_mb()
+        recall_queries = min(queries, 50)
+        qs = [(mem.embeddings.for_query(_query(turns, rng)), None) for _ in range(recall_queries)]
+        recall_all = vector_recall(mem.store, mem.embeddings.model, qs)
+        qs = [(mem.embeddings.for_query(_query(turns, rng)), f"{run}-conv-{q % 3}")
+              for q in range(recall_queries)]
+        recall_scoped = vector_recall(mem.store, mem.embeddings.model, qs)
         mem.close()
     return {
         "backend": "postgres" if db else "sqlite",
@@ -108,9 +168,19 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
         "search_p95_ms": _pct(lat_all, 95),
         "scoped_search_p50_ms": statistics.median(lat_scoped),
         "scoped_search_p95_ms": _pct(lat_scoped, 95),
+        "vector_recall_at_10": recall_all,
+        "scoped_vector_recall_at_10": recall_scoped,
+        "rss_mb": rss,
         "search_stages_ms": _stage_figures(stages_all),
         "scoped_search_stages_ms": _stage_figures(stages_scoped),
     }
+
+
+def _query(turns: list[str], rng: np.random.Generator) -> str:
+    """Five words of a random turn, in order: a query with some lexical overlap."""
+    words = turns[int(rng.integers(0, len(turns)))].rstrip(".").split()
+    pick = rng.choice(len(words), size=min(5, len(words)), replace=False)
+    return " ".join(words[i] for i in sorted(pick))
 
 
 def _collect(stages: dict[str, list[float]], timings: dict[str, float]) -> None:
@@ -157,13 +227,15 @@ def ingest_command(items: str, embedders: str, queries: int, dbs: tuple[str, ...
         click.echo(json.dumps(rows, indent=2))
         return
     click.echo("| backend | embedder | items | add_message/s | index turns/s | search p50 / p95 ms "
-               "| scoped p50 / p95 ms |")
-    click.echo("|---|---|---:|---:|---:|---:|---:|")
+               "| scoped p50 / p95 ms | recall@10 all / scoped | RSS MiB |")
+    click.echo("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         click.echo(
             f"| {r['backend']} | {r['embedder']} | {r['items']:,} | {r['add_message_per_s']:,.0f} "
             f"| {r['index_turns_per_s']:,.0f} | {r['search_p50_ms']:.1f} / {r['search_p95_ms']:.1f} "
-            f"| {r['scoped_search_p50_ms']:.1f} / {r['scoped_search_p95_ms']:.1f} |"
+            f"| {r['scoped_search_p50_ms']:.1f} / {r['scoped_search_p95_ms']:.1f} "
+            f"| {r['vector_recall_at_10']:.3f} / {r['scoped_vector_recall_at_10']:.3f} "
+            f"| {r['rss_mb']:,.0f} |"
         )
     click.echo("")
     for r in rows:
