@@ -12,10 +12,12 @@ import pytest
 psycopg = pytest.importorskip("psycopg")
 
 from memlane.store import Filters, open_store
+from memlane.store.postgres import search as pg_search
 from memlane.store.postgres.search import HNSW_EF_CONSTRUCTION, HNSW_M
 
 
-def test_unscoped_search_over_the_hnsw_index_finds_the_exact_neighbours(pg_url):
+def test_unscoped_search_over_the_hnsw_index_finds_the_exact_neighbours(pg_url, monkeypatch):
+    monkeypatch.setattr(pg_search, "HNSW_ABOVE", 5000)
     s = open_store(pg_url)
     rng = np.random.default_rng(11)
     n, dim = 6000, 12  # above the exact-scan threshold: unscoped queries walk the graph
@@ -28,6 +30,7 @@ def test_unscoped_search_over_the_hnsw_index_finds_the_exact_neighbours(pg_url):
     for start in range(0, n, 1000):  # in several transactions, as indexing writes them
         with s.atomic():
             s.put_vectors("m", list(zip(ids[start:start + 1000], vecs[start:start + 1000], strict=True)))
+    assert s.ensure_vector_index("m", dim)  # built in one pass after the load
     with psycopg.connect(pg_url) as conn:
         options = conn.execute(
             "SELECT c.reloptions FROM pg_class c JOIN vector_indexes v ON v.name = c.relname"
@@ -43,3 +46,50 @@ def test_unscoped_search_over_the_hnsw_index_finds_the_exact_neighbours(pg_url):
         found += len({i for i, _ in got} & set(exact))
     assert found / 200 >= 0.95
     s.close()
+
+
+def _hnsw_indexes(pg_url):
+    with psycopg.connect(pg_url) as conn:
+        return conn.execute("SELECT indexname FROM pg_indexes WHERE indexdef LIKE '%%hnsw%%'").fetchall()
+
+
+def test_below_the_threshold_no_graph_is_built_and_search_is_exact(pg_url):
+    s = open_store(pg_url)
+    rng = np.random.default_rng(3)
+    n, dim = 500, 8
+    vecs = rng.normal(size=(n, dim)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    with s.atomic():
+        sid = s.create_session("s", 1.0, None, None)
+        ids = s.insert_items([{"kind": "turn", "text": f"t{i}", "at": float(i), "scope": f"s{i % 2}",
+                               "session_id": sid} for i in range(n)])
+        s.put_vectors("m", list(zip(ids, vecs, strict=True)))
+    assert s.ensure_vector_index("m", dim) is False and _hnsw_indexes(pg_url) == []
+    for q in rng.normal(size=(5, dim)).astype(np.float32):
+        q /= np.linalg.norm(q)
+        exact = [ids[i] for i in np.argsort(-(vecs @ q), kind="stable")[:10]]
+        assert [i for i, _ in s.vector_search("m", q, Filters(), 10)] == exact
+        in_scope = [ids[i] for i in np.argsort(-(vecs @ q), kind="stable") if i % 2 == 1][:10]
+        assert [i for i, _ in s.vector_search("m", q, Filters(scope="s1"), 10)] == in_scope
+    s.close()
+
+
+def test_indexing_a_backlog_builds_the_graph_once_at_the_end(pg_url, monkeypatch):
+    from datetime import UTC, datetime, timedelta
+
+    from memlane.config import load_config
+    from memlane.memory import Memory
+
+    monkeypatch.setattr(pg_search, "HNSW_ABOVE", 30)
+    mem = Memory(config=load_config(environ={}, overrides={
+        "db": pg_url, "embedding": {"backend": "hashing"}, "indexing": {"enabled": False}}))
+    t0 = datetime(2024, 1, 1, tzinfo=UTC)
+    for i in range(40):
+        mem.add_message(f"c{i % 4}", "user", f"turn number {i} about topic {i % 7}", t0 + timedelta(hours=i))
+    assert _hnsw_indexes(pg_url) == []
+    rep = mem.index(now=t0 + timedelta(days=5))
+    assert rep.items_indexed == 40
+    assert len(_hnsw_indexes(pg_url)) == 1
+    hits = mem.search("topic 3", scope="c1", k=5)
+    assert hits and all(h.item.scope == "c1" for h in hits)
+    mem.close()

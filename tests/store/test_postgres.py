@@ -27,6 +27,7 @@ from memlane.serve.cli import cli
 from memlane.serve.cli_db import register
 from memlane.store import Filters, open_store
 from memlane.store.migrations import load_migrations
+from memlane.store.postgres import search as pg_search
 from memlane.store.postgres.store import PostgresStore
 from memlane.testing import HashingEmbedder
 from memlane.testing.processes import run_together
@@ -227,7 +228,8 @@ def test_quoted_words_and_operators_are_found_literally(store_pg):
     assert len(got) == 1 and store_pg.get_item(got[0][0]).text.startswith("it's")
 
 
-def test_hnsw_index_is_created_per_model_and_dim_and_filters_are_exact(pg_url):
+def test_hnsw_index_is_created_per_model_and_dim_and_filters_are_exact(pg_url, monkeypatch):
+    monkeypatch.setattr(pg_search, "HNSW_ABOVE", 1)
     s = open_store(pg_url)
     rng = np.random.default_rng(7)
     n, dim = 3000, 16
@@ -241,6 +243,8 @@ def test_hnsw_index_is_created_per_model_and_dim_and_filters_are_exact(pg_url):
             for i in range(n)])
         s.put_vectors("m", list(zip(ids, vecs, strict=True)))
         s.put_vectors("m2", [(ids[0], np.ones(4, np.float32))])
+    assert not _sql(pg_url, "SELECT 1 FROM pg_indexes WHERE position('hnsw' in indexdef) > 0")  # not per insert
+    assert s.ensure_vector_index("m", 16) and s.ensure_vector_index("m2", 4)
     names = {r[0] for r in _sql(pg_url, "SELECT indexdef FROM pg_indexes WHERE tablename = 'vectors'")}
     assert any("hnsw" in d and "vector(16)" in d and "'m'::text" in d for d in names)
     assert any("hnsw" in d and "vector(4)" in d and "'m2'::text" in d for d in names)

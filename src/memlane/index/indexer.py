@@ -82,6 +82,9 @@ def index_pending(
         items += len(ids)
         if progress is not None:
             progress(sessions, items)
+    if items:
+        # a bulk load is done: build the approximate index in one pass now, if it is due
+        store.ensure_vector_index(embeddings.model, embeddings.embedder.dim)
     return IndexReport(
         sessions_closed=0,
         sessions_indexed=sessions,

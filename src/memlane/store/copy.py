@@ -145,8 +145,10 @@ def copy_store(
         target.restore_facts(facts)
         counts["facts"] = len(facts)
         step("facts", counts["facts"])
+        widths: set[tuple[str, int]] = set()
         for model, pairs in _vector_batches(source.iter_vectors()):
             target.put_vectors(model, pairs)
+            widths.update((model, len(v)) for _, v in pairs)
             counts["vectors"] += len(pairs)
             step("vectors", counts["vectors"])
         cache: dict[str, list[tuple[bytes, np.ndarray]]] = {}
@@ -158,6 +160,8 @@ def copy_store(
         for model, entries in cache.items():
             target.cache_vectors(model, entries)
         step("embed_cache", counts["embed_cache"])
+        for model, dim in sorted(widths):  # after the load: each graph built in one pass
+            target.ensure_vector_index(model, dim)
         counters = source.counters()
         for name, value in counters.items():
             target.bump(name, value)

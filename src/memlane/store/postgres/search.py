@@ -17,10 +17,13 @@ from memlane.store.filters import Filters
 from memlane.store.postgres.db import LOCK_INDEX, Database, Vector
 from memlane.store.sql.base import SqlStore
 
-__all__ = ["PostgresSearch", "TermStats", "ensure_hnsw", "lexical_search", "vector_search"]
+__all__ = ["HNSW_ABOVE", "PostgresSearch", "TermStats", "ensure_hnsw", "lexical_search", "vector_search"]
 
 # pgvector's HNSW indexes vectors of up to 2,000 dimensions; wider ones are scanned exactly.
 HNSW_MAX_DIM = 2000
+# A (model, dim) gets its HNSW index once it holds this many vectors (built in one pass by
+# ``ensure_vector_index`` after a bulk load); below, every search scans exactly.
+HNSW_ABOVE = 20_000
 # A filtered set this small is scanned exactly: cheaper than a graph walk, and exact.
 EXACT_BELOW = 5000
 # Above this many items, a table without full-text statistics is analysed on first search.
@@ -190,9 +193,10 @@ def ensure_hnsw(db: Database, model: str, dim: int) -> bool:
     """Create the HNSW cosine index for ``(model, dim)`` unless it exists; True if it does.
 
     A partial expression index over ``vec::vector(dim)`` for that model's rows: the column
-    holds vectors of any width, which pgvector cannot index as a whole. Created inside the
-    caller's transaction (normally the first ``put_vectors`` of a model, while the table
-    holds few of its rows), under an advisory lock so concurrent writers create it once.
+    holds vectors of any width, which pgvector cannot index as a whole. Built in one pass
+    over the rows already stored (``ensure_vector_index``, after a bulk load), under an
+    advisory lock so concurrent writers create it once; ``maintenance_work_mem`` is raised
+    for the build so the graph fits in memory (pgvector builds far slower once it does not).
     """
     if dim > HNSW_MAX_DIM:
         return False
@@ -207,6 +211,7 @@ def ensure_hnsw(db: Database, model: str, dim: int) -> bool:
             "SELECT 1 FROM vector_indexes WHERE model = %s AND dim = %s", (model, dim)
         ).fetchone():
             return True
+        db.execute("SET LOCAL maintenance_work_mem = '1GB'")
         db.execute(
             sql.SQL(
                 "CREATE INDEX IF NOT EXISTS {name} ON vectors USING hnsw"

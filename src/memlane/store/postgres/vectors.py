@@ -30,13 +30,13 @@ class VectorsMixin(SqlStore):
     def put_vectors(self, model: str, pairs: Sequence[tuple[int, np.ndarray]]) -> None:
         """Store item vectors (call inside the item's transaction).
 
-        The first vectors of a ``(model, dim)`` create its HNSW index.
+        No HNSW index is created here: inserting into a graph costs a walk per vector, so
+        ``ensure_vector_index`` builds it in one pass once a bulk load (indexing,
+        ``memlane copy``) is done; an existing index takes new vectors as they come.
         """
         if not pairs:
             return
         rows = [(i, model, len(v), Vector(v)) for i, v in pairs]
-        for dim in {r[2] for r in rows}:
-            self._ensure_hnsw(model, dim)
         self.db.executemany(
             "INSERT INTO vectors (item_id, model, dim, vec) VALUES (%s, %s, %s, %b)"
             " ON CONFLICT (item_id) DO UPDATE SET model = excluded.model, dim = excluded.dim,"
@@ -44,10 +44,22 @@ class VectorsMixin(SqlStore):
             rows,
         )
 
-    def _ensure_hnsw(self, model: str, dim: int) -> bool:
+    def ensure_vector_index(self, model: str, dim: int) -> bool:
+        """Build the HNSW index of ``(model, dim)`` once it holds ``HNSW_ABOVE`` vectors.
+
+        True if the index exists (now or before). Below that size every search is an
+        exact scan, which is fast and never wrong; building the graph in one pass after a
+        bulk load is several times cheaper than growing it one insert at a time.
+        """
         key = (model, dim)
-        if key in self._hnsw:
+        if key in self._hnsw or self._has_hnsw(model, dim):
             return True
+        n = self.db.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM vectors WHERE model = %s AND dim = %s LIMIT %s) s",
+            (model, dim, search.HNSW_ABOVE),
+        ).fetchone()[0]
+        if n < search.HNSW_ABOVE:
+            return False
         if search.ensure_hnsw(self.db, model, dim):
             if not self.db.in_transaction:
                 with self._hnsw_lock:

@@ -97,6 +97,10 @@ class VectorsMixin(SqlStore):
             out.update(r[0] for r in rows)
         return out
 
+    def ensure_vector_index(self, model: str, dim: int) -> bool:
+        """Nothing to build on disk: the in-memory index builds itself. Always False."""
+        return False
+
     def prune_vector_log(self, keep: int = 100_000) -> int:
         cur = self.db.execute(
             "DELETE FROM vector_log WHERE seq <= (SELECT max(seq) FROM vector_log) - ?", (keep,)
