@@ -30,3 +30,12 @@ def test_bench_ingest_reports_each_figure():
 def test_bench_ingest_rejects_bad_sizes():
     res = CliRunner().invoke(ingest_command, ["--items", "ten"])
     assert res.exit_code != 0 and "--items" in res.output
+
+
+def test_bench_ingest_bulk_measures_search_and_recall_only():
+    res = CliRunner().invoke(ingest_command, ["--items", "300", "--embedder", "hashing", "--bulk",
+                                              "--queries", "5", "--json"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    (row,) = json.loads(res.output[res.output.index("["):])
+    assert row["bulk"] is True and row["add_message_per_s"] == 0 and row["index_turns_per_s"] == 0
+    assert row["search_p95_ms"] > 0 and row["vector_recall_at_10"] == 1.0

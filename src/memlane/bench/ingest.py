@@ -77,11 +77,12 @@ def exact_top(matrix: np.ndarray, ids: np.ndarray, query: np.ndarray, k: int) ->
 
 
 def vector_recall(store: Any, model: str, queries: list[tuple[np.ndarray, str | None]],
-                  k: int = 10) -> float:
+                  k: int = 10, timings: dict[str, list[float]] | None = None) -> float:
     """Mean recall@k of ``store.vector_search`` against exact float32 search.
 
     Each query is ``(vector, scope or None)``; the reference reads every stored vector of
-    the filtered items once per distinct scope.
+    the filtered items once per distinct scope. ``timings``, if given, collects the
+    milliseconds of each ``"store"`` search and each in-memory ``"exact"`` reference scan.
     """
     from memlane.store.filters import Filters
 
@@ -95,10 +96,15 @@ def vector_recall(store: Any, model: str, queries: list[tuple[np.ndarray, str | 
             refs[scope] = (np.stack([got[i] for i in ids.tolist()]) if len(ids)
                            else np.zeros((0, len(vec)), np.float32), ids)
         matrix, ids = refs[scope]
+        t = time.perf_counter()
         want = exact_top(matrix, ids, vec, k)
+        t_exact = time.perf_counter()
+        found = {i for i, _ in store.vector_search(model, vec, Filters(scope=scope), k)}
+        if timings is not None:
+            timings.setdefault("exact", []).append((t_exact - t) * 1e3)
+            timings.setdefault("store", []).append((time.perf_counter() - t_exact) * 1e3)
         if not want:
             continue
-        found = {i for i, _ in store.vector_search(model, vec, Filters(scope=scope), k)}
         hits += len(found & set(want))
         total += len(want)
     return hits / total if total else 1.0
@@ -110,12 +116,17 @@ def _pct(values: list[float], q: float) -> float:
 
 def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int = 100,
                queries: int = 200, folder: Path | None = None, db: str | None = None,
-               intelligence: bool = False) -> dict[str, Any]:
+               intelligence: bool = False, bulk: bool = False) -> dict[str, Any]:
     """Measure one size with one embedder; returns a flat dict of figures.
 
     ``db`` (a PostgreSQL URL) measures that database instead of a temporary SQLite file;
     it should be an empty scratch database. Session intelligence is off unless asked, so
     the figures are those of ingest, turn indexing and search.
+
+    ``bulk`` skips ``add_message`` and indexing: the same turns are written straight in as
+    turn items with their vectors (one session of ``session_len`` turns at a time, in large
+    transactions), so search, recall and memory can be measured at sizes whose ingest
+    would take too long; the throughput figures are then 0.
     """
     from memlane.config import load_config
     from memlane.memory import Memory
@@ -129,13 +140,18 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
         run = uuid.uuid4().hex[:8]  # scopes of their own, should the database be shared
         t0 = datetime(2024, 1, 1, tzinfo=UTC)
         start = time.perf_counter()
-        for i, text in enumerate(turns):
-            session, pos = divmod(i, session_len)
-            scope = f"{run}-conv-{session % scopes}"
-            at = t0 + timedelta(hours=session, seconds=pos)  # an hour apart: a new session each time
-            mem.add_message(scope, "user" if pos % 2 == 0 else "assistant", text, at)
-        add_s = time.perf_counter() - start
-        rep = mem.index(now=t0 + timedelta(hours=n // session_len + 2))
+        if bulk:
+            _bulk_load(mem, turns, run, t0, session_len, scopes)
+            add_s, index_rate = 0.0, 0.0
+        else:
+            for i, text in enumerate(turns):
+                session, pos = divmod(i, session_len)
+                scope = f"{run}-conv-{session % scopes}"
+                at = t0 + timedelta(hours=session, seconds=pos)  # an hour apart: a new session each time
+                mem.add_message(scope, "user" if pos % 2 == 0 else "assistant", text, at)
+            add_s = time.perf_counter() - start
+            rep = mem.index(now=t0 + timedelta(hours=n // session_len + 2))
+            index_rate = rep.items_indexed / rep.seconds if rep.seconds else 0.0
         rng = np.random.default_rng(11)
         lat_all, lat_scoped = [], []
         stages_all: dict[str, list[float]] = {}
@@ -153,17 +169,20 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
         rss = rss_mb()
         recall_queries = min(queries, 50)
         qs = [(mem.embeddings.for_query(_query(turns, rng)), None) for _ in range(recall_queries)]
-        recall_all = vector_recall(mem.store, mem.embeddings.model, qs)
+        vt_all: dict[str, list[float]] = {}
+        vt_scoped: dict[str, list[float]] = {}
+        recall_all = vector_recall(mem.store, mem.embeddings.model, qs, timings=vt_all)
         qs = [(mem.embeddings.for_query(_query(turns, rng)), f"{run}-conv-{q % 3}")
               for q in range(recall_queries)]
-        recall_scoped = vector_recall(mem.store, mem.embeddings.model, qs)
+        recall_scoped = vector_recall(mem.store, mem.embeddings.model, qs, timings=vt_scoped)
         mem.close()
     return {
         "backend": "postgres" if db else "sqlite",
         "items": n,
         "embedder": embedder_name,
-        "add_message_per_s": n / add_s,
-        "index_turns_per_s": rep.items_indexed / rep.seconds if rep.seconds else 0.0,
+        "bulk": bulk,
+        "add_message_per_s": n / add_s if add_s else 0.0,
+        "index_turns_per_s": index_rate,
         "search_p50_ms": statistics.median(lat_all),
         "search_p95_ms": _pct(lat_all, 95),
         "scoped_search_p50_ms": statistics.median(lat_scoped),
@@ -171,9 +190,39 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
         "vector_recall_at_10": recall_all,
         "scoped_vector_recall_at_10": recall_scoped,
         "rss_mb": rss,
+        "vector_search_p95_ms": _pct(vt_all.get("store", []), 95),
+        "exact_float32_p95_ms": _pct(vt_all.get("exact", []), 95),
+        "scoped_vector_search_p95_ms": _pct(vt_scoped.get("store", []), 95),
         "search_stages_ms": _stage_figures(stages_all),
         "scoped_search_stages_ms": _stage_figures(stages_scoped),
     }
+
+
+def _bulk_load(mem: Any, turns: list[str], run: str, t0: datetime, session_len: int,
+               scopes: int, batch: int = 20_000) -> None:
+    """Write the turns as indexed sessions' turn items with vectors, ``batch`` at a time."""
+    from memlane.index.expand import item_keys
+
+    store, embedder = mem.store, mem.embedder
+    for lo in range(0, len(turns), batch):
+        chunk = turns[lo:lo + batch]
+        vecs = np.asarray(embedder.embed_batch(chunk), dtype=np.float32)
+        with store.atomic():
+            rows, sid = [], 0
+            for i, text in enumerate(chunk, start=lo):
+                session, pos = divmod(i, session_len)
+                scope = f"{run}-conv-{session % scopes}"
+                at = t0 + timedelta(hours=session, seconds=pos)
+                if pos == 0 or not sid:
+                    sid = store.create_session(scope, at.timestamp(), None, None)
+                    store.claim_for_index(sid)
+                rows.append({"kind": "turn", "text": text, "at": at.timestamp(), "scope": scope,
+                             "session_id": sid, "role": "user" if pos % 2 == 0 else "assistant",
+                             "source": "observed", "durability": "long", "lane": "episodic",
+                             "keys": item_keys(text, at)})
+            ids = store.insert_items(rows)
+            store.put_vectors(embedder.name, list(zip(ids, vecs, strict=True)))
+    store.ensure_vector_index(embedder.name, embedder.dim)
 
 
 def _query(turns: list[str], rng: np.random.Generator) -> str:
@@ -201,9 +250,12 @@ def _stage_figures(stages: dict[str, list[float]]) -> dict[str, dict[str, float]
 @click.option("--queries", default=200, show_default=True, type=int, help="Search queries per size.")
 @click.option("--db", "dbs", multiple=True, metavar="URL",
               help="Also measure this PostgreSQL database (an empty scratch one), beside SQLite.")
+@click.option("--bulk", is_flag=True,
+              help="Write turns and vectors straight into the store (no add_message or "
+                   "indexing): search, recall and RSS only, for sizes whose ingest is too slow.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def ingest_command(items: str, embedders: str, queries: int, dbs: tuple[str, ...],
-                   as_json: bool) -> None:
+                   bulk: bool, as_json: bool) -> None:
     """add_message throughput, indexing throughput and search latency at each size.
 
     Each size runs on a fresh temporary SQLite file and on every --db given, so the
@@ -222,7 +274,7 @@ def ingest_command(items: str, embedders: str, queries: int, dbs: tuple[str, ...
         for n in sizes:
             for db in (None, *dbs):
                 click.echo(f"measuring {n:,} items with {name} on {db or 'sqlite'}…", err=True)
-                rows.append(run_ingest(n, name, queries=queries, db=db))
+                rows.append(run_ingest(n, name, queries=queries, db=db, bulk=bulk))
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
