@@ -28,7 +28,7 @@ from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError
 from memlane.serve.render import hit_dict, message_dict, session_dict, to_plain
 
-__all__ = ["ACTIONS", "Action", "mount", "run", "server_timing"]
+__all__ = ["ACTIONS", "Action", "answer", "mount", "run", "server_timing"]
 
 Handler = Callable[[Any, Principal, Any, dict[str, float]], Any]
 
@@ -250,6 +250,18 @@ def run(mem: Any, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, dict[
     return result, timings
 
 
+def answer(app: FastAPI, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, dict[str, float]]:
+    """``run`` for a route of ``app``, recording its metrics."""
+    result, timings = run(app.state.memory, who, kind, inp)
+    metrics = getattr(app.state, "metrics", None)
+    if metrics is not None:
+        if kind in ("memory.search", "memory.pack"):
+            metrics.observe_timings(timings)
+        elif kind == "memory.add":
+            metrics.ingested.inc(len(result["messages"]))
+    return result, timings
+
+
 def server_timing(timings: dict[str, float]) -> str:
     """The ``Server-Timing`` header of a response (each stage's milliseconds)."""
     return ", ".join(f"{k.removesuffix('_ms')};dur={v}" for k, v in timings.items())
@@ -286,7 +298,7 @@ def mount(app: FastAPI) -> None:
     def actions(request: Annotated[ActionRequest, Body()],  # type: ignore[valid-type]
                 who: Annotated[Principal, Depends(principal)]) -> JSONResponse:
         try:
-            result, timings = run(app.state.memory, who, request.kind, request.input)
+            result, timings = answer(app, who, request.kind, request.input)
         except ValidationError as e:  # name the field as the client sent it: input.<field>
             e.field = f"input.{e.field}" if e.field else "input"
             raise
