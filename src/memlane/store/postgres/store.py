@@ -10,7 +10,8 @@ psycopg errors become ``StoreError``. Any number of processes may share one data
 The class is assembled from one module per role, the same modules as SQLite's:
 ``sessions`` (sessions, messages, the intelligence queue), this one (items, counters and
 the dialect hooks of the shared SQL), ``search`` (tsvector and pgvector search),
-``facts`` (entities, facts, relations), ``vectors`` and ``transfer``; hygiene is all
+``facts`` (entities, facts, relations), ``vectors``, ``transfer`` and ``keys`` (the HTTP
+service's API keys); hygiene is all
 shared SQL (``memlane.store.sql``).
 """
 
@@ -24,6 +25,7 @@ from typing import Any
 from memlane.store.postgres import search
 from memlane.store.postgres.db import Database, Tracer
 from memlane.store.postgres.facts import PostgresFacts
+from memlane.store.postgres.keys import KeysMixin
 from memlane.store.postgres.search import PostgresSearch
 from memlane.store.postgres.sessions import PostgresSessions
 from memlane.store.postgres.transfer import PostgresTransfer
@@ -53,7 +55,7 @@ _INSERT_ITEMS = (
 
 
 class PostgresStore(PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts, HygieneMixin,
-                    VectorsMixin, PostgresTransfer):
+                    VectorsMixin, PostgresTransfer, KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one PostgreSQL database."""
 
     backend = "postgres"
