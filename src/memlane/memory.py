@@ -556,10 +556,24 @@ class Memory:
         return out
 
     def forget_fact(self, fact_id: int) -> None:
-        """Hard delete a fact with its item, vector and lexical rows."""
+        """Hard delete a fact with its item, vector and lexical rows.
+
+        The fact's key keeps a ``forgotten`` mark (when, from which session; not the
+        value), so its history shows that a value was removed (``forgotten_facts``).
+        """
         with self.store.atomic():
+            fact = self.store.get_fact(fact_id)
             self.store.delete_fact(fact_id)
+            mark = dataclasses.replace(fact, subject=normalize_name(fact.subject), object="")
+            self.store.log_fact_event(mark, "forgotten", time.time(), session_id=fact.session_id)
             self.store.bump("facts_forgotten")
+
+    def forgotten_facts(self, subject: str, predicate: str,
+                        scope: str | None = None) -> list[dict[str, Any]]:
+        """The values of ``subject predicate`` that were forgotten: fact id, scope, the
+        session the value came from and when it was forgotten (the value itself is gone)."""
+        return self.store.forgotten_fact_events(scope, normalize_name(subject),
+                                                normalize_predicate(predicate))
 
     def graph(self, entity: str, scope: str | None = None) -> dict[str, Any]:
         """An entity's node(s), its relations and the items that mention it."""

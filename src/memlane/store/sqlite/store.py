@@ -19,6 +19,7 @@ from typing import Any
 from memlane.errors import NotFoundError
 from memlane.retrieve.text import split_words
 from memlane.store.filters import Filters
+from memlane.store.sqlite.browse import BrowseMixin
 from memlane.store.sqlite.db import Database, Tracer
 from memlane.store.sqlite.facts import FactsMixin
 from memlane.store.sqlite.hygiene import HygieneMixin
@@ -48,7 +49,7 @@ def _narrow(f: Filters) -> bool:
             or f.until is not None)
 
 
-class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin):
+class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin, BrowseMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one SQLite file."""
 
     backend = "sqlite"
