@@ -500,6 +500,10 @@ from memlane.serve.cli_db import register as _register_db
 
 _register_db(cli)
 
+from memlane.serve.cli_serve import register as _register_serve
+
+_register_serve(cli, _memory, json_option)
+
 
 def main() -> None:
     """Console entry point."""
