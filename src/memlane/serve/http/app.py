@@ -179,9 +179,11 @@ def _health(app: FastAPI) -> None:
 def _mount_routes(app: FastAPI) -> None:
     """The routes of this package's other modules."""
     from memlane.serve.http import actions, rest
+    from memlane.serve.http.inspector import pages
 
     actions.mount(app)
     rest.mount(app)
+    pages.mount(app)
 
 
 def app_from_environment() -> FastAPI:

@@ -42,14 +42,14 @@ def _version() -> str:
     return __version__
 
 
-def render(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+def render(request: Request, template: str, status_code: int = 200, **ctx: Any) -> HTMLResponse:
     """A page: the template with the context every page needs (``base``, ``csrf``...)."""
     ctx.setdefault("title", template.removesuffix(".html").capitalize())
     who = getattr(request.state, "principal", None)
     html = _env.get_template(template).render(
         base=PREFIX, who=who, signed_in=signin.signed_in(request),
         csrf=signin.csrf_token(request), version=_version(), **ctx)
-    return HTMLResponse(html, status_code=status,
+    return HTMLResponse(html, status_code=status_code,
                         headers={"Cache-Control": "no-store",
                                  "Content-Security-Policy": _CSP,
                                  "X-Content-Type-Options": "nosniff",
