@@ -53,6 +53,7 @@ def seed(mem: Any) -> Seeded:
 class Inspector:
     url: str
     seeded: Seeded
+    app_routes: list[Any]
 
     @property
     def mem(self) -> Any:
@@ -77,5 +78,6 @@ def seeded(tmp_path: Path) -> Iterator[Seeded]:
 
 @pytest.fixture
 def inspector(seeded: Seeded) -> Iterator[Inspector]:
-    with serving(create_app(seeded.mem, worker=False)) as url:
-        yield Inspector(url, seeded)
+    app = create_app(seeded.mem, worker=False)
+    with serving(app) as url:
+        yield Inspector(url, seeded, list(app.routes))

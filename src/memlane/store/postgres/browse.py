@@ -37,12 +37,14 @@ class BrowseMixin:
 
     def forgotten_fact_events(self, scope: str | None, norm_subject: str,
                               predicate: str) -> list[dict[str, Any]]:
-        """The ``forgotten`` tombstones of a fact key (its value is not kept)."""
-        sql = ("SELECT fact_id, scope, session_id, at FROM fact_events WHERE kind = 'forgotten'"
-               " AND subject = %s AND predicate = %s")
+        """The events of a fact key's forgotten values (kept without their value)."""
+        sql = ("SELECT fact_id, kind, scope, session_id, other_id, at FROM fact_events"
+               " WHERE subject = %s AND predicate = %s AND object = ''"
+               " AND fact_id NOT IN (SELECT id FROM facts)")
         params: list[Any] = [norm_subject, predicate]
         if scope is not None:
             sql += " AND scope = %s"
             params.append(scope)
-        return [{"fact_id": r[0], "scope": r[1], "session_id": r[2], "at": dt(r[3])}
+        return [{"fact_id": r[0], "kind": r[1], "scope": r[2], "session_id": r[3],
+                 "other_id": r[4], "at": dt(r[5])}
                 for r in self.db.execute(sql + " ORDER BY at, id", params)]

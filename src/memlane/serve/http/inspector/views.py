@@ -142,9 +142,9 @@ def fact_history(mem: Memory, who: Caller, scope: str, subject: str,
                            "object": v["object"], "fact_id": v["id"], "status": v["status"],
                            "other_id": e["other_id"]})
     for f in mem.forgotten_facts(subject, predicate, scope):
-        events.append({"kind": "forgotten", "at": f["at"], "session_id": f["session_id"],
+        events.append({"kind": f["kind"], "at": f["at"], "session_id": f["session_id"],
                        "object": None, "fact_id": f["fact_id"], "status": "forgotten",
-                       "other_id": None})
+                       "other_id": f["other_id"]})
     events.sort(key=lambda e: (e["at"], e["fact_id"]))
     names = {v["id"]: v["object"] for v in values}
     for e in events:
