@@ -193,9 +193,12 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
     for h in hits[:k]:
         e = explain(h)
         signals = [{"name": n, "label": SIGNAL_LABELS.get(n, n), **v}
-                   for n, v in e["signals"].items() if v["contribution"] or v["value"]]
+                   for n, v in e["signals"].items() if v["contribution"]]
         signals.sort(key=lambda s: -abs(s["contribution"]))
-        rows.append({"hit": h, "score": e["score"], "signals": signals, "ranks": e["ranks"],
+        idle = [{"name": n, "label": SIGNAL_LABELS.get(n, n), **v}
+                for n, v in e["signals"].items() if not v["contribution"] and v["value"]]
+        rows.append({"hit": h, "score": e["score"], "signals": signals, "idle": idle,
+                     "ranks": e["ranks"],
                      "bm25": h.scores.get("lexical"), "cosine": h.scores.get("vector"),
                      "lifted_from": int(h.scores["lifted_from"]) if "lifted_from" in h.scores
                      else None})
