@@ -127,12 +127,17 @@ def test_packs_build_and_open_a_journaled_one(inspector) -> None:
         assert c.get("/ui/packs/4242").status_code == 404
 
 
-def test_health_page_shows_counters_queue_and_progress(inspector) -> None:
+def test_health_page_shows_the_numbers_of_metrics(inspector) -> None:
     stats = inspector.mem.stats()
     with inspector.client() as c:
-        html = _text(c.get("/ui/health").text)
+        c.get("/ui/search", params={"q": "billing database"})
+        html = " ".join(_text(c.get("/ui/health").text).split())
+        scrape = c.get("/metrics").text
     assert "summary queue" in html and "of closed sessions indexed" in html
-    assert f"messages {stats['messages']}" in " ".join(html.split())
+    assert f"messages {stats['messages']}" in html
+    assert f"memlane_messages {float(stats['messages'])}" in scrape
+    assert re.search(r"search stage lexical \(mean of 1\) [0-9.]+ ms", html)
+    assert 'memlane_search_stage_seconds_count{stage="lexical"} 1.0' in scrape
 
 
 def test_sign_in_with_a_key_then_see_only_its_scopes(inspector) -> None:

@@ -173,6 +173,9 @@ async def forget(request: Request, fact_id: str) -> Response:
 @router.get("/search", response_class=HTMLResponse)
 def search(request: Request, who: Principal = Caller) -> HTMLResponse:
     data = views.search_page(_mem(request), who, _q(request))
+    metrics = getattr(request.app.state, "metrics", None)
+    if data["ran"] and metrics is not None:  # the page's searches count in /metrics too
+        metrics.observe_timings(data["timings"])
     title = f"Search: {data['form']['q']}" if data["form"]["q"] else "Search"
     return render(request, "search.html", page="search", title=title, **data)
 
@@ -200,7 +203,7 @@ def pack(request: Request, pack_id: str, who: Principal = Caller) -> HTMLRespons
 @router.get("/health", response_class=HTMLResponse)
 def health(request: Request, who: Principal = Caller) -> HTMLResponse:
     return render(request, "health.html", page="health", title="Health",
-                  **views.health(_mem(request), who))
+                  **views.health(_mem(request), who, getattr(request.app.state, "metrics", None)))
 
 
 @router.get("/login", response_class=HTMLResponse)

@@ -20,7 +20,7 @@ from memlane.types import KINDS, SESSION_STATUSES
 
 __all__ = [
     "Caller", "SIGNAL_LABELS", "fact_history", "facts_page", "health", "pack_page",
-    "packs_list", "scopes", "search_page", "session_page", "sessions_page",
+    "packs_list", "process_metrics", "scopes", "search_page", "session_page", "sessions_page",
 ]
 
 
@@ -257,8 +257,35 @@ def pack_page(mem: Memory, who: Caller, pack_id: int) -> dict[str, Any]:
             "entries": entries, "kept": sum(1 for e in entries if e["kept"])}
 
 
-def health(mem: Memory, who: Caller) -> dict[str, Any]:
-    """Counts, counters, the summary queue and indexing progress (``Memory.stats``)."""
+def process_metrics(metrics: Any) -> dict[str, Any]:
+    """This process's numbers from the service's ``/metrics`` registry: requests answered
+    and the mean time of each search stage (``metrics`` is ``app.state.metrics``)."""
+    if metrics is None:
+        return {"requests": 0, "errors": 0, "stages": []}
+    requests = errors = 0.0
+    for family in metrics.requests.collect():
+        for sample in family.samples:
+            if sample.name.endswith("_total"):
+                requests += sample.value
+                if sample.labels.get("status", "").startswith("5"):
+                    errors += sample.value
+    sums: dict[str, float] = {}
+    counts: dict[str, float] = {}
+    for family in metrics.stages.collect():
+        for sample in family.samples:
+            stage = sample.labels.get("stage", "")
+            if sample.name.endswith("_sum"):
+                sums[stage] = sample.value
+            elif sample.name.endswith("_count"):
+                counts[stage] = sample.value
+    stages = [{"stage": st, "count": int(n), "mean_ms": round(1000 * sums.get(st, 0.0) / n, 2)}
+              for st, n in sorted(counts.items()) if n]
+    return {"requests": int(requests), "errors": int(errors), "stages": stages}
+
+
+def health(mem: Memory, who: Caller, metrics: Any = None) -> dict[str, Any]:
+    """Counts, counters, the summary queue and indexing progress (``Memory.stats``, which
+    ``/metrics`` reads too), and this process's request and search-stage numbers."""
     who.check(None, write=False)
     stats = mem.stats()
     sessions = stats.get("sessions", {})
@@ -266,4 +293,4 @@ def health(mem: Memory, who: Caller) -> dict[str, Any]:
     unindexed = stats.get("sessions_unindexed", 0)
     progress = round(100 * (done - unindexed) / done, 1) if done else 100.0
     return {"stats": stats, "progress": progress, "indexed": done - unindexed, "closed": done,
-            "now": datetime.now(UTC)}
+            "now": datetime.now(UTC), "process": process_metrics(metrics)}
