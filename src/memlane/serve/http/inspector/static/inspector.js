@@ -47,9 +47,14 @@
   function onSnapshot() { snapshot = true; say("live", "live"); }
   function onChange() { if (snapshot) { refresh(); } }
   source.addEventListener("snapshot", onSnapshot);
-  ["patch", "change", "message"].forEach(function (name) {
-    source.addEventListener(name, onChange);
-  });
+  // A change arrives as a "patch" event, or named by its topic (memlane.serve.live.TOPICS).
+  ["patch", "change", "message", "reset",
+   "session.opened", "session.closed", "session.summarized", "session.failed",
+   "session.indexed", "session.updated", "session.deleted", "message.added",
+   "memory.item.upserted", "memory.item.expired", "memory.item.evicted",
+   "memory.item.deleted", "fact.added", "fact.reinforced", "fact.superseded",
+   "fact.restored", "fact.updated", "fact.forgotten", "memory.pack.journaled"
+  ].forEach(function (name) { source.addEventListener(name, onChange); });
   source.onopen = function () { if (!snapshot) { say("connecting", "live: connecting"); } };
   source.onerror = function () {
     say(source.readyState === EventSource.CLOSED ? "off" : "connecting",
