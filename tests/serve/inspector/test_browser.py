@@ -56,7 +56,9 @@ def _streams(inspector: Any) -> bool:
 def test_every_page_loads_and_names_itself(inspector, driver, shots) -> None:
     from selenium.webdriver.common.by import By
 
-    sid = inspector.mem.sessions(scope="team-backend")[0].id
+    mem = inspector.mem
+    sid = next(s.id for s in mem.sessions(scope="alice-assistant")
+               if mem.session_intelligence(s.id)["observations"])
     pages = [("/ui/?scope=team-backend", "Sessions of team-backend", "sessions"),
              (f"/ui/sessions/{sid}", f"Session {sid}", "session"),
              ("/ui/facts?scope=alice-assistant", "Facts of alice-assistant", "facts"),
@@ -181,4 +183,26 @@ def test_a_new_message_appears_live(inspector, driver, shots) -> None:
     turn = _wait(driver, "#turn-2")
     assert "arrives while the page is open" in turn.text
     driver.save_screenshot(str(shots / "session-live-update.png"))
+    assert _errors(driver, inspector) == []
+
+
+def test_build_a_pack_and_read_its_decisions(inspector, driver, shots) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver.get(inspector.url + "/ui/packs")
+    _wait(driver, "input#q").send_keys("what database did we pick for billing?")
+    Select(driver.find_element(By.ID, "scope")).select_by_value("team-backend")
+    budget = driver.find_element(By.ID, "budget")
+    budget.clear()
+    budget.send_keys("250")
+    driver.find_element(By.CSS_SELECTOR, "form.search button[type=submit]").click()
+    text = _wait(driver, "pre.packtext")
+    assert "PostgreSQL" in text.text
+    shares = driver.find_elements(By.CSS_SELECTOR, ".shares > span")
+    assert shares and sum(s.size["width"] for s in shares) > 0
+    decisions = driver.find_elements(By.CSS_SELECTOR, "table.decisions tbody tr")
+    assert any(r.get_attribute("class") == "kept" for r in decisions)
+    assert "of 250 tokens" in driver.find_element(By.CSS_SELECTOR, "p.meta").text
+    driver.save_screenshot(str(shots / "pack-built.png"))
     assert _errors(driver, inspector) == []

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from tests.serve.inspector.conftest import XSS
 
 
 def _form(html: str, name: str) -> str:
