@@ -73,18 +73,12 @@ def add(mem: Any, who: Principal, inp: m.AddInput, timings: dict[str, float]) ->
             if inp.messages is not None:
                 e.field = f"messages.{i}.scope"
             raise
-    stored = []
-    with mem.store.atomic():
-        for i, msg in enumerate(batch):
-            try:
-                stored.append(mem.add_message(msg.scope, msg.role, msg.text, msg.at,
-                                              speaker=msg.speaker, id=msg.id, agent=msg.agent,
-                                              project=msg.project))
-            except ValidationError as e:
-                if inp.messages is not None:
-                    e.field = f"messages.{i}.{e.field}" if e.field else f"messages.{i}"
-                    e.args = (f"messages[{i}]: {e}",)
-                raise
+    if inp.messages is None:
+        one = batch[0]
+        stored = [mem.add_message(one.scope, one.role, one.text, one.at, speaker=one.speaker,
+                                  id=one.id, agent=one.agent, project=one.project)]
+    else:
+        stored = mem.add_messages([msg.model_dump(exclude_none=True) for msg in batch])
     return {"messages": [message_dict(s) for s in stored]}
 
 
