@@ -182,8 +182,18 @@ def test_a_new_message_appears_live(inspector, driver, shots) -> None:
                     at="2024-06-01T10:01:00Z")
     turn = _wait(driver, "#turn-2")
     assert "arrives while the page is open" in turn.text
+    assert "2 messages" in driver.find_element(By.CSS_SELECTOR, "p.meta").text
     driver.save_screenshot(str(shots / "session-live-update.png"))
     assert _errors(driver, inspector) == []
+
+    driver.get(inspector.url + "/ui/facts?scope=live-chat")
+    _wait(driver, "table.facts")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live")
+    fid = mem.add_fact("user", "favourite colour", "teal", scope="live-chat").fact_id
+    row = _wait(driver, f"tr#fact-{fid}")
+    assert "teal" in row.text
+    driver.save_screenshot(str(shots / "facts-live-update.png"))
 
 
 def test_build_a_pack_and_read_its_decisions(inspector, driver, shots) -> None:

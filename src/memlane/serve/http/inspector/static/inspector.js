@@ -47,14 +47,10 @@
   function onSnapshot() { snapshot = true; say("live", "live"); }
   function onChange() { if (snapshot) { refresh(); } }
   source.addEventListener("snapshot", onSnapshot);
-  // A change arrives as a "patch" event, or named by its topic (memlane.serve.live.TOPICS).
-  ["patch", "change", "message", "reset",
-   "session.opened", "session.closed", "session.summarized", "session.failed",
-   "session.indexed", "session.updated", "session.deleted", "message.added",
-   "memory.item.upserted", "memory.item.expired", "memory.item.evicted",
-   "memory.item.deleted", "fact.added", "fact.reinforced", "fact.superseded",
-   "fact.restored", "fact.updated", "fact.forgotten", "memory.pack.journaled"
-  ].forEach(function (name) { source.addEventListener(name, onChange); });
+  // Each change is a "patch" event; "reset" (the page was away too long) is followed by
+  // a new snapshot: either way the page's live parts are reloaded.
+  source.addEventListener("patch", onChange);
+  source.addEventListener("reset", onChange);
   source.onopen = function () { if (!snapshot) { say("connecting", "live: connecting"); } };
   source.onerror = function () {
     say(source.readyState === EventSource.CLOSED ? "off" : "connecting",
