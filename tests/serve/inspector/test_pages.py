@@ -173,3 +173,14 @@ def test_login_never_redirects_off_site(inspector) -> None:
         for target in ("https://evil.example/", "//evil.example/ui/", "/v1/stats"):
             r = c.post("/ui/login", data={"key": key, "next": target})
             assert r.headers["location"] == "/ui/", target
+
+
+def test_the_sign_in_cookie_opens_the_live_stream_of_the_keys_scopes_only(inspector) -> None:
+    key = inspector.key("alice-*", read_only=True)
+    with inspector.client(key) as c:
+        with c.stream("GET", "/state/memory", params={"scope": "alice-assistant"}) as r:
+            assert r.status_code == 200
+            assert r.headers["content-type"].startswith("text/event-stream")
+            first = next(line for line in r.iter_lines() if line.startswith("event:"))
+            assert first == "event: snapshot"
+        assert c.get("/state/memory", params={"scope": "team-backend"}).status_code == 403

@@ -76,7 +76,9 @@ def pick_scope(mem: Memory, who: Caller, scope: str | None) -> str | None:
 
 
 def _summary_of(mem: Memory, session_id: int) -> dict[str, Any] | None:
-    summary = mem.session_intelligence(session_id)["summary"]
+    # the summary item alone (session_intelligence would also read every message)
+    summary = next((i.extra.get("summary") for i in mem.store.session_items(session_id, "summary")
+                    if not i.extra.get("on_demand")), None)
     if not summary:
         return None
     lists = [(label, summary.get(key) or []) for key, label in SUMMARY_LISTS]
