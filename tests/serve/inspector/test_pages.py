@@ -81,6 +81,10 @@ def test_facts_page_bars_history_and_forget_with_confirmation(inspector) -> None
         # a post without the page's token is refused and changes nothing
         forged = c.post(f"/ui/facts/{fid}/forget", data={"csrf": "guess"})
         assert forged.status_code == 403
+        with inspector.client() as other:  # the real token, but not this browser's cookie
+            stolen = other.post(f"/ui/facts/{fid}/forget",
+                                data={"csrf": _form(confirm.text, "csrf")})
+            assert stolen.status_code == 403 and "CSRF" in stolen.text
         assert any(f.id == fid for f in inspector.mem.facts("alice-assistant"))
         done = c.post(f"/ui/facts/{fid}/forget", data={"csrf": _form(confirm.text, "csrf")},
                       follow_redirects=False)
@@ -184,3 +188,16 @@ def test_the_sign_in_cookie_opens_the_live_stream_of_the_keys_scopes_only(inspec
             first = next(line for line in r.iter_lines() if line.startswith("event:"))
             assert first == "event: snapshot"
         assert c.get("/state/memory", params={"scope": "team-backend"}).status_code == 403
+
+
+def test_a_form_from_one_service_process_is_accepted_by_another(inspector) -> None:
+    from memlane.serve.http import create_app
+    from memlane.testing.http import serving
+
+    with inspector.client() as c:
+        page = c.get("/ui/packs")
+        with serving(create_app(inspector.mem, worker=False)) as second:
+            r = c.post(second + "/ui/packs", data={"q": "billing", "budget": "100",
+                                                   "csrf": _form(page.text, "csrf")},
+                       follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/ui/packs/")

@@ -49,11 +49,13 @@ def render(request: Request, template: str, status_code: int = 200, **ctx: Any) 
     html = _env.get_template(template).render(
         base=PREFIX, who=who, signed_in=signin.signed_in(request),
         csrf=signin.csrf_token(request), version=_version(), **ctx)
-    return HTMLResponse(html, status_code=status_code,
-                        headers={"Cache-Control": "no-store",
-                                 "Content-Security-Policy": _CSP,
-                                 "X-Content-Type-Options": "nosniff",
-                                 "Referrer-Policy": "same-origin"})
+    response = HTMLResponse(html, status_code=status_code,
+                            headers={"Cache-Control": "no-store",
+                                     "Content-Security-Policy": _CSP,
+                                     "X-Content-Type-Options": "nosniff",
+                                     "Referrer-Policy": "same-origin"})
+    signin.set_csrf_cookie(request, response)
+    return response
 
 
 # Scripts and styles come only from this service's files: an injected <script> or inline

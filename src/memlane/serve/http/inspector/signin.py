@@ -8,9 +8,10 @@ header for reads (GET, HEAD) and for the inspector's own forms once their CSRF t
 been checked here, so a key sees exactly the scopes it holds, in the pages and in the live
 stream alike.
 
-The CSRF token of a form is derived from the signed-in key (or, on an open service with no
-keys, from a secret of this process): a page of another site can neither read it nor
-guess it.
+The CSRF token of a form is derived from the signed-in key; on an open service (no keys)
+it is a random value also set in the ``memlane_csrf`` cookie (SameSite=Strict), checked
+against it on submit (double submit). Either way a page of another site can neither read
+nor guess it, and every process of ``memlane serve --workers N`` accepts it.
 """
 
 from __future__ import annotations
@@ -26,14 +27,11 @@ from memlane.serve.http.auth import COOKIE, Principal, principal
 from memlane.serve.http.errors import ApiError
 from memlane.serve.keys import hash_key
 
-__all__ = ["COOKIE", "csrf_token", "form_principal", "sign_in", "sign_out", "signed_in"]
+__all__ = ["COOKIE", "CSRF_COOKIE", "csrf_token", "form_principal", "set_csrf_cookie", "sign_in",
+           "sign_out", "signed_in"]
 
 
-def _secret(request: Request) -> bytes:
-    state = request.app.state
-    if getattr(state, "inspector_secret", None) is None:
-        state.inspector_secret = secrets.token_bytes(32)
-    return state.inspector_secret
+CSRF_COOKIE = "memlane_csrf"
 
 
 def signed_in(request: Request) -> bool:
@@ -45,13 +43,26 @@ def csrf_token(request: Request) -> str:
     key = request.cookies.get(COOKIE)
     if key:
         return hashlib.sha256(b"memlane-inspector-csrf:" + key.encode("utf-8")).hexdigest()[:40]
-    return hmac.new(_secret(request), b"open", hashlib.sha256).hexdigest()[:40]
+    token = request.cookies.get(CSRF_COOKIE) or getattr(request.state, "new_csrf", None)
+    if not token:
+        token = request.state.new_csrf = secrets.token_hex(20)
+    return token
+
+
+def set_csrf_cookie(request: Request, response: Response) -> None:
+    """Send the open service's CSRF cookie when this request made a new token."""
+    token = getattr(request.state, "new_csrf", None)
+    if token:
+        response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="strict", path="/",
+                            secure=request.url.scheme == "https")
 
 
 def form_principal(request: Request, form: dict[str, str]) -> Principal:
     """The caller of a form post: its CSRF token checked, then the usual authentication."""
     sent = form.get("csrf", "")
-    if not sent or not hmac.compare_digest(sent, csrf_token(request)):
+    want = (csrf_token(request) if request.cookies.get(COOKIE)
+            else request.cookies.get(CSRF_COOKIE, ""))
+    if not sent or not want or not hmac.compare_digest(sent, want):
         raise ApiError(403, "forbidden", "the form's CSRF token is missing or stale: reload the "
                        "page and submit it again", "csrf")
     request.state.csrf_ok = True
