@@ -109,6 +109,8 @@ def test_search_page_draws_each_signal_and_stage_rank(inspector) -> None:
         assert flat.status_code == 200 and "vector (cosine)" in flat.text
         bad = c.get("/ui/search", params={"q": "x", "k": "abc"})
         assert bad.status_code == 400 and "k: must be a whole number" in unescape(bad.text)
+        late = c.get("/ui/search", params={"q": "x", "since": "the day after"})
+        assert late.status_code == 400 and "since" in late.text
         assert "<form" in c.get("/ui/search").text
 
 

@@ -179,9 +179,11 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
     mode = params.get("mode", "") or "session"
     if mode not in ("session", "flat"):
         raise ValidationError(f"mode: must be session or flat, got {mode!r}", field="mode")
-    form = {"q": query, "scope": scope or "", "preset": preset or "", "kind": kind or "",
-            "k": k, "since": params.get("since", ""), "until": params.get("until", ""),
-            "mode": mode}
+    since = params.get("since", "").strip() or None
+    until = params.get("until", "").strip() or None
+    form: dict[str, Any] = {"q": query, "scope": scope or "", "preset": preset or "",
+                            "kind": kind or "", "k": k, "since": since or "",
+                            "until": until or "", "mode": mode}
     out: dict[str, Any] = {"form": form, "hits": [], "ran": False, "scopes": _visible(mem, who),
                            "presets": ["default", *PRESETS], "kinds": KINDS,
                            "signal_labels": SIGNAL_LABELS, "stage_labels": STAGE_LABELS}
@@ -189,7 +191,7 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
         return out
     who.check(scope, write=False)
     hits = mem.search(query, scope=scope, k=k, preset=preset, kinds=[kind] if kind else None,
-                      since=form["since"] or None, until=form["until"] or None,
+                      since=since, until=until,
                       session_aware=mode == "session", explain=True)
     rows = []
     for h in hits[:k]:
