@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from html import unescape
 
+import httpx
+
 
 
 def _form(html: str, name: str) -> str:
@@ -203,3 +205,31 @@ def test_a_form_from_one_service_process_is_accepted_by_another(inspector) -> No
                                                    "csrf": _form(page.text, "csrf")},
                        follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/ui/packs/")
+
+
+def test_pages_on_postgresql(pg_url) -> None:
+    from memlane.serve.http import create_app
+    from memlane.testing import memory
+    from memlane.testing.http import serving
+    from tests.serve.inspector.conftest import seed
+
+    mem = memory(pg_url)
+    try:
+        seeded = seed(mem)
+        with serving(create_app(mem, worker=False)) as url, \
+                httpx.Client(base_url=url, follow_redirects=True) as c:
+            assert ">alice-assistant</a>" in c.get("/ui/").text
+            facts = c.get("/ui/facts", params={"scope": "alice-assistant"})
+            assert f'id="fact-{seeded.lisbon}"' in facts.text
+            hist = c.get("/ui/facts/history", params={"scope": "alice-assistant",
+                                                      "subject": "user",
+                                                      "predicate": "favourite city"})
+            assert "reinforced" in hist.text
+            search = c.get("/ui/search", params={"q": "database billing", "scope": "team-backend"})
+            assert 'id="hit-1"' in search.text
+            r = c.post("/ui/packs", data={"q": "database", "scope": "team-backend",
+                                          "csrf": _form(c.get("/ui/packs").text, "csrf")})
+            assert r.status_code == 200 and "Every candidate" in r.text
+            assert "summary queue" in c.get("/ui/health").text
+    finally:
+        mem.close()
