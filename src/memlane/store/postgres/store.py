@@ -30,6 +30,7 @@ from memlane.store.postgres.search import PostgresSearch
 from memlane.store.postgres.sessions import PostgresSessions
 from memlane.store.postgres.transfer import PostgresTransfer
 from memlane.store.postgres.vectors import VectorsMixin
+from memlane.store.sql.browse import BrowseMixin
 from memlane.store.sql.hygiene import HygieneMixin
 from memlane.store.sql.items import ITEM_INSERT_COLUMNS, ItemsMixin, item_values
 
@@ -55,7 +56,8 @@ _INSERT_ITEMS = (
 
 
 class PostgresStore(PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts, HygieneMixin,
-                    VectorsMixin, PostgresTransfer, KeysMixin):
+                    VectorsMixin, PostgresTransfer, BrowseMixin,
+                    KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one PostgreSQL database."""
 
     backend = "postgres"

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memlane.store.sql.browse import BrowseMixin
 from memlane.store.sql.hygiene import HygieneMixin
 from memlane.store.sql.items import ITEM_INSERT_COLUMNS, ItemsMixin, item_values
 from memlane.store.sqlite.changes import ChangesMixin
@@ -39,7 +40,7 @@ _INSERT_ITEM = (
 
 
 class SqliteStore(SqliteSessions, ItemsMixin, SqliteSearch, SqliteFacts, HygieneMixin,
-                  VectorsMixin, SqliteTransfer, ChangesMixin, KeysMixin):
+                  VectorsMixin, SqliteTransfer, ChangesMixin, BrowseMixin, KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one SQLite file."""
 
     backend = "sqlite"
