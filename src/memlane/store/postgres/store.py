@@ -10,9 +10,8 @@ psycopg errors become ``StoreError``. Any number of processes may share one data
 The class is assembled from one module per role, the same modules as SQLite's:
 ``sessions`` (sessions, messages, the intelligence queue), this one (items, counters and
 the dialect hooks of the shared SQL), ``search`` (tsvector and pgvector search),
-``facts`` (entities, facts, relations), ``vectors``, ``transfer`` and ``keys`` (the HTTP
-service's API keys); hygiene is all
-shared SQL (``memlane.store.sql``).
+``facts`` (entities, facts, relations), ``vectors`` and ``transfer``; hygiene, API keys
+and the inspector's listings are all shared SQL (``memlane.store.sql``).
 """
 
 from __future__ import annotations
@@ -25,13 +24,13 @@ from typing import Any
 from memlane.store.postgres import search
 from memlane.store.postgres.db import Database, Tracer
 from memlane.store.postgres.facts import PostgresFacts
-from memlane.store.postgres.keys import KeysMixin
 from memlane.store.postgres.search import PostgresSearch
 from memlane.store.postgres.sessions import PostgresSessions
 from memlane.store.postgres.transfer import PostgresTransfer
 from memlane.store.postgres.vectors import VectorsMixin
 from memlane.store.sql.browse import BrowseMixin
 from memlane.store.sql.hygiene import HygieneMixin
+from memlane.store.sql.keys import KeysMixin
 from memlane.store.sql.items import ITEM_INSERT_COLUMNS, ItemsMixin, item_values
 
 __all__ = ["PostgresStore"]

@@ -5,8 +5,8 @@ the shared ``memlane.store.sql``. Times cross this boundary as UTC epoch seconds
 The class is assembled from one module per role, the same modules as PostgreSQL's:
 ``sessions`` (sessions, messages, the intelligence queue), this one (items, counters and
 the dialect hooks of the shared SQL), ``search`` (FTS5), ``facts`` (entities, facts,
-relations), ``vectors``, ``transfer``, ``keys`` (the HTTP service's API keys) and ``changes``
-(the live stream's change log); hygiene is all shared SQL.
+relations), ``vectors``, ``transfer``, ``changes`` (the live stream's change log);
+hygiene, API keys and the inspector's listings are all shared SQL.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from typing import Any
 
 from memlane.store.sql.browse import BrowseMixin
 from memlane.store.sql.hygiene import HygieneMixin
+from memlane.store.sql.keys import KeysMixin
 from memlane.store.sql.items import ITEM_INSERT_COLUMNS, ItemsMixin, item_values
 from memlane.store.sqlite.changes import ChangesMixin
 from memlane.store.sqlite.db import Database, Tracer
 from memlane.store.sqlite.facts import SqliteFacts
-from memlane.store.sqlite.keys import KeysMixin
 from memlane.store.sqlite.rows import LEXICAL_POSTINGS, fts_query
 from memlane.store.sqlite.search import SqliteSearch
 from memlane.store.sqlite.sessions import SqliteSessions
