@@ -307,13 +307,15 @@ def locomo_cmd(
     _echo_headline(summary, out_dir)
 
 
-def _attach_ingest() -> None:
+def _attach_commands() -> None:
     from memlane.bench.ingest import ingest_command
+    from memlane.bench.serve import serve_command
 
     bench.add_command(ingest_command)
+    bench.add_command(serve_command)
 
 
-_attach_ingest()
+_attach_commands()
 
 
 def main() -> None:  # pragma: no cover - `python -m memlane.bench.cli`

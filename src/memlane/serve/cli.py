@@ -41,8 +41,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "gc": ("memlane.serve.cli_facts:gc",
            "Expire items past their TTL and evict the lowest-value items of lanes over cap."),
     "graph": ("memlane.serve.cli_facts:graph", "Explore the entity graph."),
+    "keys": ("memlane.serve.cli_serve:keys", "Create, list and revoke API keys of the HTTP service."),
     "migrate": ("memlane.serve.cli_db:migrate",
                 "Apply pending schema migrations to --db (with --show, only list them)."),
+    "serve": ("memlane.serve.cli_serve:serve",
+              "Run the HTTP service: actions, REST resources, live stream, metrics."),
 }
 
 

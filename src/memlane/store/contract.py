@@ -8,6 +8,8 @@ One protocol per role, so a function can say which part of the store it needs:
 - ``FactStore``: entities, facts (supersession, history, events) and relations.
 - ``HygieneStore``: expiry, lane caps, links, keyword/entity lookups, pins, the pack journal.
 - ``TransferStore``: whole-memory export and restore (``memlane copy``).
+- ``BrowseStore``: read-only listings for the inspector pages.
+- ``KeyStore``: the HTTP service's API keys.
 
 ``Store`` is all of them plus the lifecycle (``atomic``, ``close``, migrations, counters).
 ``SqliteStore`` and ``PostgresStore`` implement it without subclassing anything; the type
@@ -28,8 +30,8 @@ from memlane.store.filters import Filters
 from memlane.types import Item, Message, Session, StoredEntity, StoredFact
 
 __all__ = [
-    "FactStore", "HygieneStore", "ItemStore", "QueueStore", "SessionStore", "Store",
-    "TransferStore",
+    "BrowseStore", "FactStore", "HygieneStore", "ItemStore", "KeyStore", "QueueStore",
+    "SessionStore", "Store", "TransferStore",
 ]
 
 
@@ -162,7 +164,29 @@ class TransferStore(Protocol):
     def restore_pinned(self, ids: Iterable[int]) -> None: ...
 
 
-class Store(SessionStore, QueueStore, ItemStore, FactStore, HygieneStore, TransferStore, Protocol):
+class BrowseStore(Protocol):
+    """Read-only listings for the inspector pages."""
+
+    def list_scopes(self, limit: int = 500) -> list[dict[str, Any]]: ...
+    def list_packs(self, scope: str | None = None, limit: int = 50) -> list[dict[str, Any]]: ...
+    def forgotten_fact_events(self, scope: str | None, norm_subject: str,
+                              predicate: str) -> list[dict[str, Any]]: ...
+
+
+class KeyStore(Protocol):
+    """The HTTP service's API keys (only their SHA-256 hashes are stored)."""
+
+    def add_api_key(self, name: str, key_hash: str, prefix: str, scopes: list[str],
+                    read_only: bool, at: float) -> int: ...
+    def api_keys(self) -> list[dict[str, Any]]: ...
+    def api_key_by_hash(self, key_hash: str) -> dict[str, Any] | None: ...
+    def has_api_keys(self) -> bool: ...
+    def revoke_api_key(self, key_id: int, at: float) -> bool: ...
+    def touch_api_key(self, key_id: int, at: float) -> None: ...
+
+
+class Store(SessionStore, QueueStore, ItemStore, FactStore, HygieneStore, TransferStore,
+            BrowseStore, KeyStore, Protocol):
     """The whole contract: every role, plus the store's lifecycle and counters.
 
     ``backend`` is ``"sqlite"`` or ``"postgres"`` (for reports only: code outside

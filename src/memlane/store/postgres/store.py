@@ -10,8 +10,8 @@ psycopg errors become ``StoreError``. Any number of processes may share one data
 The class is assembled from one module per role, the same modules as SQLite's:
 ``sessions`` (sessions, messages, the intelligence queue), this one (items, counters and
 the dialect hooks of the shared SQL), ``search`` (tsvector and pgvector search),
-``facts`` (entities, facts, relations), ``vectors`` and ``transfer``; hygiene is all
-shared SQL (``memlane.store.sql``).
+``facts`` (entities, facts, relations), ``vectors`` and ``transfer``; hygiene, API keys
+and the inspector's listings are all shared SQL (``memlane.store.sql``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,9 @@ from memlane.store.postgres.search import PostgresSearch
 from memlane.store.postgres.sessions import PostgresSessions
 from memlane.store.postgres.transfer import PostgresTransfer
 from memlane.store.postgres.vectors import VectorsMixin
+from memlane.store.sql.browse import BrowseMixin
 from memlane.store.sql.hygiene import HygieneMixin
+from memlane.store.sql.keys import KeysMixin
 from memlane.store.sql.items import ITEM_INSERT_COLUMNS, ItemsMixin, item_values
 
 __all__ = ["PostgresStore"]
@@ -53,7 +55,8 @@ _INSERT_ITEMS = (
 
 
 class PostgresStore(PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts, HygieneMixin,
-                    VectorsMixin, PostgresTransfer):
+                    VectorsMixin, PostgresTransfer, BrowseMixin,
+                    KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one PostgreSQL database."""
 
     backend = "postgres"

@@ -5,7 +5,8 @@ the shared ``memlane.store.sql``. Times cross this boundary as UTC epoch seconds
 The class is assembled from one module per role, the same modules as PostgreSQL's:
 ``sessions`` (sessions, messages, the intelligence queue), this one (items, counters and
 the dialect hooks of the shared SQL), ``search`` (FTS5), ``facts`` (entities, facts,
-relations), ``vectors`` and ``transfer``; hygiene is all shared SQL.
+relations), ``vectors``, ``transfer``, ``changes`` (the live stream's change log);
+hygiene, API keys and the inspector's listings are all shared SQL.
 """
 
 from __future__ import annotations
@@ -16,8 +17,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memlane.store.sql.browse import BrowseMixin
 from memlane.store.sql.hygiene import HygieneMixin
+from memlane.store.sql.keys import KeysMixin
 from memlane.store.sql.items import ITEM_INSERT_COLUMNS, ItemsMixin, item_values
+from memlane.store.sqlite.changes import ChangesMixin
 from memlane.store.sqlite.db import Database, Tracer
 from memlane.store.sqlite.facts import SqliteFacts
 from memlane.store.sqlite.rows import LEXICAL_POSTINGS, fts_query
@@ -36,7 +40,7 @@ _INSERT_ITEM = (
 
 
 class SqliteStore(SqliteSessions, ItemsMixin, SqliteSearch, SqliteFacts, HygieneMixin,
-                  VectorsMixin, SqliteTransfer):
+                  VectorsMixin, SqliteTransfer, ChangesMixin, BrowseMixin, KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one SQLite file."""
 
     backend = "sqlite"
