@@ -33,7 +33,7 @@ def test_bench_ingest_rejects_bad_sizes():
 
 
 def test_bench_ingest_bulk_measures_search_and_recall_only():
-    res = CliRunner().invoke(ingest_command, ["--items", "300", "--embedder", "hashing", "--bulk",
+    res = CliRunner().invoke(ingest_command, ["--items", "1200", "--embedder", "hashing", "--bulk",
                                               "--queries", "5", "--json"], catch_exceptions=False)
     assert res.exit_code == 0, res.output
     (row,) = json.loads(res.output[res.output.index("["):])

@@ -215,6 +215,7 @@ def _bulk_load(mem: Any, turns: list[str], run: str, t0: datetime, session_len: 
                 at = t0 + timedelta(hours=session, seconds=pos)
                 if pos == 0 or not sid:
                     sid = store.create_session(scope, at.timestamp(), None, None)
+                    store.close_session(sid, "idle")  # one open session a scope at most
                     store.claim_for_index(sid)
                 rows.append({"kind": "turn", "text": text, "at": at.timestamp(), "scope": scope,
                              "session_id": sid, "role": "user" if pos % 2 == 0 else "assistant",

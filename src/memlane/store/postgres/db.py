@@ -183,16 +183,34 @@ class Database:
         tx = conn.transaction()
         with translate("begin"):
             tx.__enter__()
+        if not self._local.depth:
+            self._local.locks = set()
         self._local.depth += 1
         try:
             yield conn
         except BaseException as e:
             self._local.depth -= 1
+            self._local.locks = set()  # a rolled-back savepoint released its locks
             tx.__exit__(type(e), e, e.__traceback__)
             raise
         self._local.depth -= 1
+        if not self._local.depth:
+            self._local.locks = set()
         with translate("commit"):
             tx.__exit__(None, None, None)
+
+    def xact_lock(self, space: int, key: str) -> None:
+        """``pg_advisory_xact_lock(space, hashtext(key))``, once per transaction.
+
+        A batch that writes many rows of one scope in one transaction takes the scope's
+        lock once instead of once a row (the lock is held to commit either way).
+        """
+        locks = getattr(self._local, "locks", None)
+        if locks is not None and (space, key) in locks:
+            return
+        self.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (space, key))
+        if locks is not None and self.in_transaction:
+            locks.add((space, key))
 
     # -- migrations ---------------------------------------------------------------------
     def applied(self) -> list[tuple[str, str]]:

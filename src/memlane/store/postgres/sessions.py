@@ -19,7 +19,7 @@ class PostgresSessions(SessionsMixin):
     """The scope lock and ``append_message`` on PostgreSQL."""
 
     def _lock_scope(self, scope: str) -> None:
-        self.db.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_SCOPE, scope))
+        self.db.xact_lock(LOCK_SCOPE, scope)
 
     def append_message(self, session_id: int, scope: str, seq: int, role: str, text: str,
                        at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,
