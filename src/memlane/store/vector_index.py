@@ -14,7 +14,7 @@ p95 20 ms, ``einsum`` 7.4 / 11 ms; on idle cores both about 4.5 ms).
 
 Past ``ANN_ABOVE`` live vectors an exact scan of everything costs too much per query
 (about 80-120 ms at 1M on idle cores, several times that on busy ones), so unfiltered
-searches go through an inverted-file index (faiss ``IndexIVFFlat``, when the optional
+searches go through an inverted-file index (faiss ``IndexIVFScalarQuantizer``, int8 codes, when the optional
 ``faiss-cpu`` is installed): built once from the float32 rows (k-means on a sample, then
 one assignment pass: seconds, where an HNSW graph of 1M vectors takes 10+ minutes on 2
 cores), kept up to date as rows arrive, probed in ``nprobe`` lists, and its candidates
@@ -56,7 +56,10 @@ class _Ivf:
         self.nprobe = max(8, self.nlist // 10)  # recall@10 0.999 on clustered data (//32: 0.96)
         self.trained_on = n
         quantizer = faiss.IndexFlatIP(dim)
-        index = faiss.IndexIVFFlat(quantizer, dim, self.nlist, faiss.METRIC_INNER_PRODUCT)
+        # int8 codes in the lists (a quarter of float32's memory): candidates are re-scored
+        # from the float32 rows anyway
+        index = faiss.IndexIVFScalarQuantizer(quantizer, dim, self.nlist, faiss.ScalarQuantizer.QT_8bit,
+                                              faiss.METRIC_INNER_PRODUCT)
         rng = np.random.default_rng(0)
         sample = mat[np.sort(rng.choice(n, size=min(n, 40 * self.nlist), replace=False))]
         index.cp.niter = 10
