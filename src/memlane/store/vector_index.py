@@ -79,7 +79,7 @@ class _Ivf:
 
     def readd(self, mat: np.ndarray, rows: np.ndarray) -> None:
         """Rows whose vector changed in place: drop and add them again."""
-        self.index.remove_ids(rows)
+        self.index.remove_ids(rows)  # type: ignore[arg-type]  # faiss's Python wrapper accepts id arrays
         self.index.add_with_ids(np.ascontiguousarray(mat[rows]), rows)
 
     def candidates(self, query: np.ndarray, count: int) -> np.ndarray:

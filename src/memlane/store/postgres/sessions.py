@@ -9,7 +9,7 @@ round trip, updating participants with jsonb.
 
 from __future__ import annotations
 
-from memlane.store.postgres.db import LOCK_SCOPE
+from memlane.store.postgres.db import LOCK_SCOPE, Database
 from memlane.store.sql.sessions import SessionsMixin
 
 __all__ = ["PostgresSessions"]
@@ -17,6 +17,8 @@ __all__ = ["PostgresSessions"]
 
 class PostgresSessions(SessionsMixin):
     """The scope lock and ``append_message`` on PostgreSQL."""
+
+    db: Database
 
     def _lock_scope(self, scope: str) -> None:
         self.db.xact_lock(LOCK_SCOPE, scope)
