@@ -338,7 +338,9 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         else:
             click.echo(f"offline summarization: {result['sessions']} sessions "
                        f"({result['turns']} turns) in {result['seconds']} s: "
-                       f"{result['sessions_per_s']} sessions/s, {result['turns_per_s']} turns/s")
+                       f"{result['sessions_per_s']} sessions/s, {result['turns_per_s']} turns/s "
+                       f"(CPU {result['cpu_seconds']} s: {result['sessions_per_cpu_s']} "
+                       "sessions per CPU second)")
         return
     if service and backend != "llm":
         raise click.UsageError("--service needs --backend llm")

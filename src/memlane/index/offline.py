@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from memlane.index.cues import read_cues
 from memlane.index.normalize import normalize_predicate
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
@@ -222,7 +223,8 @@ class OfflineIntelligence:
         tagset = set(" ".join(tags).split())
         scored: list[tuple[float, int, str, Message]] = []
         substantive = []
-        decisions, rationale, open_q, next_steps, actions = [], [], [], [], []
+        turns: list[tuple[str, str, list[str]]] = []
+        last: Message | None = None
         for m, s, words in split:
             if words is not None:
                 content = set(words) - _FILLER
@@ -231,21 +233,11 @@ class OfflineIntelligence:
                 scored.append((score, m.seq, s, m))
                 if len(content) >= 3:
                     substantive.append(scored[-1])
-            question = s.endswith("?") and m.role == "user"
-            if not question and _CUES.search(s.lower()) is None:
-                continue  # most sentences carry no cue: one scan instead of five
-            if _DECISION.search(s):
-                decisions.append(_trim(s))
-                if _RATIONALE.search(s):
-                    rationale.append(_trim(s))
-            elif _RATIONALE.search(s) and decisions:
-                rationale.append(_trim(s))
-            if question or _OPEN.search(s):
-                open_q.append(_trim(s))
-            if _NEXT.search(s):
-                next_steps.append(_trim(s))
-            elif _ACTION.search(s) and m.role in ("user", "assistant"):
-                actions.append(_trim(s))
+            if m is not last:
+                turns.append((m.speaker or m.role, m.role, []))
+                last = m
+            turns[-1][2].append(s)
+        cues = read_cues(turns)
         substantive = substantive or scored
         opening = next((x for x in substantive if x[3].role == "user"), None)
         rest = [x for x in substantive if x is not opening]
@@ -261,11 +253,11 @@ class OfflineIntelligence:
         summary = SessionSummary(
             topic=_trim(topic, 160),
             context=context,
-            decisions=tuple(dict.fromkeys(decisions))[:8],
-            rationale=tuple(dict.fromkeys(rationale))[:5],
-            open_questions=tuple(dict.fromkeys(open_q))[:6],
-            next_steps=tuple(dict.fromkeys(next_steps))[:6],
-            action_items=tuple(dict.fromkeys(actions))[:6],
+            decisions=tuple(dict.fromkeys(cues.decisions))[:8],
+            rationale=tuple(dict.fromkeys(cues.rationale))[:5],
+            open_questions=tuple(dict.fromkeys(cues.open_questions))[:6],
+            next_steps=tuple(dict.fromkeys(cues.next_steps))[:6],
+            action_items=tuple(dict.fromkeys(cues.action_items))[:6],
             references=tuple(refs)[:20],
             entities=tuple(e.name for e in extraction.entities)[:20],
             topic_tags=tuple(tags),

@@ -47,7 +47,7 @@ __all__ = [
 THRESHOLD = 0.5
 """Least Dice coefficient of two items' content tokens for them to match."""
 
-_TOKEN = re.compile(r"[a-z0-9]+")
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _OWNER = re.compile(r"^\s*([^:]{1,40}):\s+")
 _COURTESY = frozenset(
     "agreed agree ok okay sure yes yeah yep great good sounds sound fine perfect nice cool "
@@ -73,8 +73,8 @@ def _stem(word: str) -> str:
 
 def tokens(text: str) -> frozenset[str]:
     """The content tokens of a text (see the module docstring)."""
-    words = _TOKEN.findall(_fold(text).replace("'", ""))
-    return frozenset(_stem(w) for w in words if w not in STOPWORDS)
+    words = _TOKEN.findall(_fold(text).replace("\u2019", "'"))
+    return frozenset(_stem(w.replace("'", "")) for w in words if w not in STOPWORDS)
 
 
 def dice(a: frozenset[str], b: frozenset[str]) -> float:
@@ -97,8 +97,9 @@ def strip_owner(text: str) -> str:
 
 def is_small_talk(text: str) -> bool:
     """True for an item with no content word beyond stopwords and courtesy words."""
-    words = set(_TOKEN.findall(_fold(text).replace("'", "")))
-    return not words - STOPWORDS - _COURTESY
+    words = {w.replace("'", "") for w in _TOKEN.findall(_fold(text).replace("\u2019", "'"))
+             if w not in STOPWORDS}
+    return not words - _COURTESY
 
 
 @dataclass
