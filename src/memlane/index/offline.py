@@ -66,11 +66,22 @@ _REFS = [
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
     re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b"),  # issue keys like BILL-142
     re.compile(r"(?<![\w&])#\d{1,6}\b"),  # issue numbers
+    re.compile(r"(?<![\w/.@-])(?:[\w-]+\.)+(?:com|org|net|io|dev|app|ai|co|edu|gov)\b(?![.@]\w)"),  # domains
+    re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),  # e-mail addresses
+    re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+(?:Dockerfile|Makefile|Procfile|Jenkinsfile|README|LICENSE)\b"),
+    re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|$)"),  # directories: app/models/
+    re.compile(r"(?i:\b(?:order|invoice|booking|confirmation)\s+(?:number\s+|no\.?\s+|#)?)\d{4,}\b"),
+    re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b"),  # tracking and order codes
+    re.compile(r"\b[a-z][\w.-]*:\d[\w.-]*[\w]"),  # image tags, host:port
 ]
-_REF_GUARDS = [re.compile(g) for g in ("://", "/", r"\." + _EXTS, "/", r"-\d", "#")]
+_REF_GUARDS = [re.compile(g) for g in (
+    "://", "/", r"\." + _EXTS, "/", r"-\d", "#", r"\.(?:com|org|net|io|dev|app|ai|co|edu|gov)\b", "@",
+    "file|README|LICENSE", "/", r"(?i:order|invoice|booking|confirmation)", r"[A-Z0-9]{10}", r":\d",
+)]
 """A cheap test per reference pattern: most messages hold none, and the full patterns,
 which try every word, are then skipped (a third of the offline summary's time)."""
-_LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])?\s*[^:.!?]{1,60}:(?=\s)")
+_LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
+                    r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
 _DATE = re.compile(
     r"\b(?:\d{4}-\d{2}-\d{2}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
@@ -78,7 +89,16 @@ _DATE = re.compile(
     r"Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?)\b"
 )
 _DIGIT = re.compile(r"\d")
-_CAPS = re.compile(r"\b([A-Z][\w&'.-]*(?:\s+(?:of|de|da|das|do|the|and|&)?\s*[A-Z][\w&'.-]*)*)")
+_CAPS = re.compile(r"\b([A-Z][\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
+                   r"(?:\s+\d{1,4}(?:\.\d+)?\b(?![.:/-]\d))?)")
+_GENERIC = frozenset(
+    "API APIs URL URLs PR PRs TLS SSL GB MB KB TB CSV PDF JSON HTML CSS SQL HTTP HTTPS ID IDs UI UX "
+    "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
+)
+"""Acronyms that name a kind of thing, not a thing ("the API", "a PDF"): not entities."""
+_HOLIDAYS = frozenset({"Christmas", "Easter", "Thanksgiving", "Halloween", "New Year", "Hanukkah",
+                       "Ramadan", "Diwali"})
+"""Holidays are dates, not names."""
 _PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
@@ -121,7 +141,7 @@ _CUES = re.compile("|".join(p.pattern for p in (_DECISION, _RATIONALE, _OPEN, _N
 """Any cue at all, matched on the lower-cased sentence (2.6× faster than IGNORECASE)."""
 _FIRST_PERSON_CUE = re.compile(r"\b(?:i|my|i'm)\b", re.IGNORECASE)
 _ORG_BEFORE = re.compile(r"\b(work at|works at|working at|work for|works for|joined)\s*$")
-_PLACE_BEFORE = re.compile(r"\b(in|to|from|at|near|visit|visited|moved to)\s*$")
+_PLACE_BEFORE = re.compile(r"\b(in|to|from|at|near|visit|visited|moved to)\s+(?:the\s+)?$")
 _PET_BEFORE = re.compile(r"\b(" + "|".join(_PETS) + r")\s*$")
 _KIN_BEFORE = re.compile(r"\b(" + "|".join(_KIN) + r")\s*$")
 _LEAD = 3
@@ -280,6 +300,12 @@ class OfflineIntelligence:
         by_user: set[str] = set()
         facts: list[Fact] = []
         relations: list[Relation] = []
+        for m, _ in split:
+            # the people taking part are named in the conversation: "Tom", "Priya"
+            if m.speaker and m.speaker not in ("user", "assistant") and m.role == "user":
+                key = m.speaker.lower()
+                entities.setdefault(key, Entity(m.speaker, "person", "took part in the conversation"))
+                by_user.add(key)
         for m, s in split:
             for ent in self._entities(s):
                 key = ent.name.lower()
@@ -302,6 +328,10 @@ class OfflineIntelligence:
         # "Vallejo Model Air") is mostly a heading or a suggestion, not the user's world.
         kept = [e for k, e in entities.items()
                 if k in by_user or e.type != "name" or seen[k] > 1 or k not in seen]
+        # "Grafana" beside "Grafana Cloud", "Windows" beside "Windows 11": one entity
+        longer = [e.name.lower() for e in kept if " " in e.name]
+        kept = [e for e in kept if e.type not in ("name", "place")
+                or not any(n.startswith(e.name.lower() + " ") for n in longer)]
         return Extraction(tuple(kept), tuple(unique), tuple(dict.fromkeys(relations)),
                           observations=self._observations(split))
 
@@ -335,6 +365,15 @@ class OfflineIntelligence:
             out.extend(Entity(d, "date", _trim(sentence, 120)) for d in _DATE.findall(sentence))
         for i, match in enumerate(_CAPS.finditer(sentence)):
             name = match.group(1).strip(" .'-")
+            if name.endswith("'s"):
+                name = name[:-2]
+            if " I " in f" {name} ":
+                name = f" {name} ".split(" I ", 1)[0].strip()  # "First I need…"
+            if name in _GENERIC or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
+                continue
+            if name in _HOLIDAYS:
+                out.append(Entity(name, "date", _trim(sentence, 120)))
+                continue
             first = name.split()[0] if name else ""
             at_start = sentence[: match.start()].strip(" *_>-") in ("", '"', "'", "(")
             if not name or len(name) < 2 or name in _MONTHS or first.lower() in _FILLER:
