@@ -110,7 +110,8 @@ _ASSISTANT_COMMIT = re.compile(r"\b(?:i'?ll|i will)\s+(?:remind|email|let you kn
                                r"get back|send|follow up|call|notify|update)", re.IGNORECASE)
 _LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|so|then|and|also|well|great|good|fine|alright|true|"
-    r"thanks|perfect|nice|right|anyway|i think|one thing)[,.:!]?\s+)+",
+    r"thanks|perfect|nice|right|anyway|i think|one thing|agreed|sounds good|fair point|"
+    r"makes sense|got it)[,.:!]?\s+)+",
     re.IGNORECASE,
 )
 _TAIL = re.compile(r",?\s+(?:then|anyway|though|too)\s*([.!?]?)$", re.IGNORECASE)
@@ -151,6 +152,8 @@ class Cues:
     action_items: list[str] = field(default_factory=list)
     placed: dict[tuple[int, int], str] = field(default_factory=dict)
     """(turn, sentence) -> the field it landed in."""
+    turn_of: dict[str, int] = field(default_factory=dict)
+    """A placed text -> the index of the turn it was read from."""
 
 
 @dataclass
@@ -187,6 +190,7 @@ class _Reader:
             return
         getattr(self.cues, fieldname).append(text)
         self.cues.placed[where] = fieldname
+        self.cues.turn_of.setdefault(text, where[0])
         self.text[where] = text
 
     def decide(self, where: tuple[int, int], sentence: str) -> None:

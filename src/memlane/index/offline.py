@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
-from memlane.index.cues import read_cues
+from memlane.index.cues import Cues, read_cues
 from memlane.index.normalize import normalize_predicate
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
@@ -197,12 +198,33 @@ def keyphrases(texts: Sequence[str], limit: int = 8) -> list[str]:
     return _keyphrases([_words(s) for t in texts for s in _sentences(t)], limit)
 
 
+_VERBISH = frozenset(
+    "must should shall can cannot will would could might may need needs needed want wants wanted "
+    "take takes took make makes made use uses used run runs ran get gets got say says said think "
+    "thinks thought try tries tried keep keeps kept give gives gave ask asks asked tell tells told "
+    "work works worked look looks looked find finds found start starts started add adds added set "
+    "sets put puts come comes came seem seems seemed feel feels felt leave leaves left call calls "
+    "called show shows showed shown mean means meant become becomes became believe consider "
+    "depends depend happen happens happened stay stays stayed turn turns turned include includes "
+    "included decide decided agreed agree pick picked choose chose chosen wait waits waiting "
+    "does doing done has having had is are was were been being am let lets sure already ever "
+    "never always often usually though anyway instead rather pretty quite sounds since because "
+    "about yet knows know".split()
+)
+"""Verbs and adverbs that end a topic phrase: topics are noun phrases ("release freeze"),
+not word pairs across a verb ("rows must")."""
+
+
 def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
+    """Content words and adjacent pairs of them ranked by frequency (pairs count double),
+    runs cut at stopwords, verbs and adverbs, so that a pair is a noun phrase ("release
+    freeze"), not a pair across a verb ("rows must")."""
     counts: Counter[str] = Counter()
     for words in sentence_words:
         phrase: list[str] = []
         for w in [*words, ""]:
-            if w and w not in _FILLER and len(w) > 2 and not w.isdigit():
+            if (w and w not in _FILLER and w not in _VERBISH and len(w) > 2
+                    and not w.isdigit() and not w.endswith("ly")):
                 phrase.append(w)
                 continue
             if phrase:
@@ -218,6 +240,16 @@ def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
         if len(out) == limit:
             break
     return out
+
+
+def _in_context(decision: str, tags: Sequence[str]) -> str:
+    """A terse decision ("PostgreSQL.", "Go with the checklist.") with what the conversation
+    was about, its first topic not already in it: "PostgreSQL (billing service)"."""
+    words = [w for w in _words(decision) if w not in _FILLER and w not in _VERBISH]
+    if len(words) > 1:
+        return decision
+    topic = next((t for t in tags if not set(t.split()) & set(words)), "")
+    return f"{decision.rstrip('.')} ({topic})" if topic else decision
 
 
 class OfflineIntelligence:
@@ -258,6 +290,7 @@ class OfflineIntelligence:
                 last = m
             turns[-1][2].append(s)
         cues = read_cues(turns)
+        decisions = [_in_context(d, tags) for d in cues.decisions]
         substantive = substantive or scored
         opening = next((x for x in substantive if x[3].role == "user"), None)
         rest = [x for x in substantive if x is not opening]
@@ -267,13 +300,14 @@ class OfflineIntelligence:
         if tags:
             topic = ", ".join(tags[:3]) + (f" — {topic}" if topic else "")
         extraction = self._extract([(m, t) for m, t, _ in lead])
+        extraction = self._with_decisions(extraction, messages, cues)
         refs = sorted({r.rstrip(".,;:") for m in messages for g, p in zip(_REF_GUARDS, _REFS, strict=True)
                        if g.search(m.text) for r in p.findall(m.text)})
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
         summary = SessionSummary(
             topic=_trim(topic, 160),
             context=context,
-            decisions=tuple(dict.fromkeys(cues.decisions))[:8],
+            decisions=tuple(dict.fromkeys(decisions))[:8],
             rationale=tuple(dict.fromkeys(cues.rationale))[:5],
             open_questions=tuple(dict.fromkeys(cues.open_questions))[:6],
             next_steps=tuple(dict.fromkeys(cues.next_steps))[:6],
@@ -288,6 +322,26 @@ class OfflineIntelligence:
             model=self.name,
         )
         return summary, extraction
+
+    @staticmethod
+    def _with_decisions(extraction: Extraction, messages: Sequence[Message], cues: Cues) -> Extraction:
+        """Decisions as facts ``<who> decided <what>``: the user's when one person talks with
+        the assistant, the team's when several people do."""
+        if not cues.decisions:
+            return extraction
+        people = {m.speaker or m.role for m in messages if m.role == "user"}
+        subject = "user" if len(people) <= 1 else "team"
+        firsts: list[Message] = []
+        for m in messages:
+            if not firsts or firsts[-1] is not m:
+                firsts.append(m)
+        facts = list(extraction.facts)
+        for d in cues.decisions:
+            turn = cues.turn_of.get(d)
+            msg = firsts[turn] if turn is not None and turn < len(firsts) else None
+            facts.append(Fact(subject, "decided", d.rstrip("."), "stated",
+                              msg.seq if msg else None, _trim(d, 200)))
+        return replace(extraction, facts=tuple(facts))
 
     def extract(self, messages: Sequence[Message]) -> Extraction:
         """Entities, first-person facts and relations of a conversation."""
