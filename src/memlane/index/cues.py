@@ -119,12 +119,17 @@ _PROPOSAL = re.compile(r"\b(?:propose|suggest|let'?s|we should|we could|what if|
                        r"shall we|should we|i think we|i'?d go|go with|we can)\b", re.IGNORECASE)
 _QUESTION_LEAD = re.compile(r"^(?:shall|should|can|could|do|would)\s+we\s+|^what if\s+",
                             re.IGNORECASE)
-_ANY = re.compile(
+_ANY_USER = re.compile(
     "|".join(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT))
-    + r"|\bwill\b|,\s*(?:can|could|would|will) you|, please|you own"
 )
-"""Any cue at all, matched on the lower-cased sentence (much faster than IGNORECASE): most
-sentences of a long answer carry none and are passed over after this one scan."""
+"""Any cue of a participant's statement, matched on the lower-cased sentence (much faster
+than IGNORECASE): most sentences carry none and are passed over after this one scan."""
+_ANY_ASSISTANT = re.compile(
+    r"\b(?:remember to|forget to|i'?ll|i will)\b|" + _OPEN.pattern
+)
+"""The assistant's sentences count only for its own commitments, reminders and doubts; the
+rest of a long answer is passed over after this one scan."""
+_NAME_ASK = re.compile(r"[A-Z][a-z]+ will\b|^[A-Z][a-z]+,")
 _SHORT = 48
 """Sentences up to this many characters are looked at for small talk and agreement."""
 
@@ -324,7 +329,11 @@ class _Reader:
                     self.promote(ti, "advice")  # "I'll try that": the advice is taken
                     continue
                 question = s.endswith("?")
-                if not question and _ANY.search(s.lower()) is None:
+                if turn.role != "user":
+                    if question or _ANY_ASSISTANT.search(s.lower()) is None:
+                        continue
+                elif (not question and _ANY_USER.search(s.lower()) is None
+                      and _NAME_ASK.search(s) is None):
                     continue
                 if self.action(ti, si, s):
                     continue

@@ -71,13 +71,14 @@ _REFS = [
     re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),  # e-mail addresses
     re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+(?:Dockerfile|Makefile|Procfile|Jenkinsfile|README|LICENSE)\b"),
     re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|$)"),  # directories: app/models/
-    re.compile(r"(?i:\b(?:order|invoice|booking|confirmation)\s+(?:number\s+|no\.?\s+|#)?)\d{4,}\b"),
+    re.compile(r"\b(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?\d{4,}\b"),
     re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b"),  # tracking and order codes
     re.compile(r"\b[a-z][\w.-]*:\d[\w.-]*[\w]"),  # image tags, host:port
 ]
 _REF_GUARDS = [re.compile(g) for g in (
     "://", "/", r"\." + _EXTS, "/", r"-\d", "#", r"\.(?:com|org|net|io|dev|app|ai|co|edu|gov)\b", "@",
-    "file|README|LICENSE", "/", r"(?i:order|invoice|booking|confirmation)", r"[A-Z0-9]{10}", r":\d",
+    "/(?:Dockerfile|Makefile|Procfile|Jenkinsfile|README|LICENSE)", "/", r"\d{4}", r"\d[A-Z0-9]{8}",
+    r"[a-z]:\d",
 )]
 """A cheap test per reference pattern: most messages hold none, and the full patterns,
 which try every word, are then skipped (a third of the offline summary's time)."""
