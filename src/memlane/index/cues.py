@@ -8,9 +8,9 @@ sentence lands in at most one field, the one its strongest cue names:
    — the previous turn of another speaker — into a decision, and the other statements of
    that turn into its rationale; an *acceptance* of an offer ("Yes please" to "I can remind
    you…") makes the offer an action item of whoever offered.
-2. **Questions** a participant asked are open questions when nobody answered them: asked
-   in the last turn, or answered with "not sure", "I don't know", "unclear", "a separate
-   question", "let's see"… A question answered with an agreement ("Shall we make him an
+2. **Questions** a participant asked are open questions when they say so ("Not sure
+   whether…?") or nobody answered them: asked in the last turn, or answered with "not
+   sure", "I don't know", "unclear", "a separate question", "let's see"… A question answered with an agreement ("Shall we make him an
    offer?" — "Let's do it.") is a decision. Questions the assistant asks are
    clarifications, never open questions.
 3. **Requests and commitments** are action items with their owner: "Tom, can you write
@@ -21,7 +21,12 @@ sentence lands in at most one field, the one its strongest cue names:
    clause of a decision is split off as its rationale.
 5. **Open statements**: "open question", "still open", "still need to decide", "unclear",
    "not sure", "I don't know if".
-6. **Next steps**: "next step", "plan is to", "going forward", "after that", "let's discuss".
+6. **Next steps**: "next step", "plan is to", "going forward", "after that", "let's discuss"
+   (the assistant's only with "next step" or "plan is to").
+
+A participant's sentence is only read for cues when one scan of the lower-cased text finds
+one; an assistant's sentence (most of a long answer) only for its own commitments ("I'll
+remind you"), reminders to the user ("Remember to run ANALYZE"), next steps and doubts.
 
 Action items are written ``Owner: text`` when the owner is known.
 """
@@ -125,10 +130,11 @@ _ANY_USER = re.compile(
 """Any cue of a participant's statement, matched on the lower-cased sentence (much faster
 than IGNORECASE): most sentences carry none and are passed over after this one scan."""
 _ANY_ASSISTANT = re.compile(
-    r"\b(?:remember to|forget to|i'?ll|i will)\b|" + _OPEN.pattern
+    r"\b(?:remember to|forget to|i'?ll|i will|next step|plan is to)\b|" + _OPEN.pattern
 )
 """The assistant's sentences count only for its own commitments, reminders and doubts; the
 rest of a long answer is passed over after this one scan."""
+_ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)
 _NAME_ASK = re.compile(r"[A-Z][a-z]+ will\b|^[A-Z][a-z]+,")
 _SHORT = 48
 """Sentences up to this many characters are looked at for small talk and agreement."""
@@ -304,6 +310,9 @@ class _Reader:
         turn = self.turns[ti]
         if turn.role != "user":
             return  # the assistant's clarifying questions are not the user's open questions
+        if _OPEN.search(sentence):
+            self.put((ti, si), "open_questions", clean(sentence))  # "Not sure yet whether…?"
+            return
         nxt = next((t for t in self.turns[ti + 1 :] if t.who != turn.who), None)
         if nxt is None:
             if ti == len(self.turns) - 1 or all(t.who == turn.who for t in self.turns[ti:]):
@@ -361,6 +370,8 @@ class _Reader:
                 return  # a non-answer to a question: the question stays open
             self.put((ti, si), "open_questions", clean(s))
         elif turn.role != "user":
+            if _ASSISTANT_NEXT.search(s):
+                self.put((ti, si), "next_steps", clean(s))
             return
         elif _DECISION.search(s):
             self.decide((ti, si), s)

@@ -210,7 +210,7 @@ _VERBISH = frozenset(
     "included decide decided agreed agree pick picked choose chose chosen wait waits waiting "
     "does doing done has having had is are was were been being am let lets sure already ever "
     "never always often usually though anyway instead rather pretty quite sounds since because "
-    "about yet knows know".split()
+    "about yet knows know whether".split()
 )
 """Verbs and adverbs that end a topic phrase: topics are noun phrases ("release freeze"),
 not word pairs across a verb ("rows must")."""
@@ -243,14 +243,14 @@ def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
     return out
 
 
-def _in_context(decision: str, tags: Sequence[str]) -> str:
-    """A terse decision ("PostgreSQL.", "Go with the checklist.") with what the conversation
-    was about, its first topic not already in it: "PostgreSQL (billing service)"."""
+def _in_context(decision: str, opening: str) -> str:
+    """A terse decision ("PostgreSQL.", "Go with the checklist.") followed by what the
+    conversation opened with, in its words: "PostgreSQL — We need to pick the database for
+    the billing service this week." A decision that says more is left as it is."""
     words = [w for w in _words(decision) if w not in _FILLER and w not in _VERBISH]
-    if len(words) > 1:
+    if len(words) > 1 or not opening or set(words) >= set(_words(opening)) - _FILLER:
         return decision
-    topic = next((t for t in tags if not set(t.split()) & set(words)), "")
-    return f"{decision.rstrip('.')} ({topic})" if topic else decision
+    return f"{decision.rstrip('.')} — {_trim(_LEAD_IN.sub('', opening), 120)}"
 
 
 class OfflineIntelligence:
@@ -291,9 +291,10 @@ class OfflineIntelligence:
                 last = m
             turns[-1][2].append(s)
         cues = read_cues(turns)
-        decisions = [_in_context(d, tags) for d in cues.decisions]
         substantive = substantive or scored
         opening = next((x for x in substantive if x[3].role == "user"), None)
+        about = opening[2] if opening and cues.placed.get((0, 0)) is None else ""
+        decisions = [_in_context(d, about) for d in cues.decisions]
         rest = [x for x in substantive if x is not opening]
         best = ([opening] if opening else []) + sorted(rest, key=lambda x: (-x[0], x[1]))[:2]
         context = " ".join(_trim(s, 200) for _, _, s, _ in sorted(best, key=lambda x: x[1]))
