@@ -38,6 +38,12 @@ def test_an_agreement_makes_the_proposal_a_decision_and_is_none_itself():
     assert ("team", "decided") in {(f.subject, f.predicate) for f in ex.facts}
 
 
+def test_an_agreement_that_says_what_is_agreed_decides_that():
+    s, _ = _summary("Petra: We can do the mobile app or Salesforce first.",
+                    "Yusuf: Agreed. Mobile moves to Q2.")
+    assert s.decisions == ("Mobile moves to Q2.",)
+
+
 def test_a_question_answered_with_an_agreement_is_a_decision():
     s, _ = _summary("Julia: Shall we make Daniel an offer?", "Sam: Let's do it.")
     assert s.decisions == ("Make Daniel an offer.",)

@@ -6,8 +6,9 @@ sentence lands in at most one field, the one its strongest cue names:
 1. **Small talk** ("Agreed.", "Thanks!", "Sounds good") lands nowhere. A short *agreement*
    ("Agreed", "Sounds good", "Let's do that", "Works for me") turns the proposal it answers
    — the previous turn of another speaker — into a decision, and the other statements of
-   that turn into its rationale; an *acceptance* of an offer ("Yes please" to "I can remind
-   you…") makes the offer an action item of whoever offered.
+   that turn into its rationale — unless the agreeing turn goes on to say what is agreed
+   ("Agreed. Mobile moves to Q2."), which is then the decision; an *acceptance* of an offer
+   ("Yes please" to "I can remind you…") makes the offer an action item of whoever offered.
 2. **Questions** a participant asked are open questions when they say so ("Not sure
    whether…?") or nobody answered them: asked in the last turn, or answered with "not
    sure", "I don't know", "unclear", "a separate question", "let's see"… A question answered with an agreement ("Shall we make him an
@@ -343,6 +344,8 @@ class _Reader:
                         continue
                 elif (not question and _ANY_USER.search(s.lower()) is None
                       and _NAME_ASK.search(s) is None):
+                    if agreed and len(_content(s)) >= 2:
+                        self.decide((ti, si), s)  # "Agreed. Mobile moves to Q2.": what is agreed
                     continue
                 if self.action(ti, si, s):
                     continue

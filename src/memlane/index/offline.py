@@ -252,13 +252,14 @@ def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
 
 
 def _in_context(decision: str, opening: str) -> str:
-    """A terse decision ("PostgreSQL.", "Go with the checklist.") followed by what the
-    conversation opened with, in its words: "PostgreSQL — We need to pick the database for
-    the billing service this week." A decision that says more is left as it is."""
+    """A terse decision ("PostgreSQL.", "Go with the checklist.") followed by the first
+    clause the conversation opened with, in its words: "PostgreSQL — We need to pick the
+    database for the billing service this week." A decision that says more is left as is."""
     words = [w for w in _words(decision) if w not in _FILLER and w not in _VERBISH]
     if len(words) > 1 or not opening or set(words) >= set(_words(opening)) - _FILLER:
         return decision
-    return f"{decision.rstrip('.')} — {_trim(_LEAD_IN.sub('', opening), 120)}"
+    clause = re.split(r"[,:;]\s", _LEAD_IN.sub("", opening), maxsplit=1)[0]
+    return f"{decision.rstrip('.')} — {_trim(clause, 100)}"
 
 
 class OfflineIntelligence:
