@@ -193,7 +193,7 @@ class ConfidenceConfig:
 _MULTI = ("likes", "dislikes", "visited", "has", "acquired", "started", "signed_up_for", "uses",
           "studied_at", "allergic_to", "sister", "brother", "friend", "colleague", "coworker",
           "son", "daughter", "cousin", "cat", "dog", "pet", "puppy", "kitten", "niece", "nephew",
-          "neighbor", "aunt", "uncle")
+          "neighbor", "aunt", "uncle", "decided")
 
 
 @dataclass(frozen=True)

@@ -134,7 +134,7 @@ def test_session_intelligence_commands(run):
     run("index", "--now", "2024-06-01T00:00:00Z")
     sessions = json.loads(run("sessions", "list", "--scope", "team-backend", "--json").output)
     shown = run("sessions", "show", str(sessions[-1]["id"])).output
-    assert "summary (offline, schema v2):" in shown and "decisions: " in shown
+    assert "summary (offline, schema v3):" in shown and "decisions: " in shown
     assert "BILL-142" in shown and "entities: " in shown
     data = json.loads(run("sessions", "show", str(sessions[-1]["id"]), "--json").output)
     assert data["summary"]["references"] and data["summary"]["turn_count"] == 6
