@@ -30,6 +30,8 @@ class Candidate:
     hyde_rank: int | None = None
     lifted_from: int | None = None
     """The fact or observation whose relevance this turn took (``source_lift``)."""
+    meaning: float | None = None
+    """The transformer's cosine to the query (the meaning tier), when it re-scored this one."""
 
 
 def fuse_lists(

@@ -65,6 +65,10 @@ class SearchOptions:
     expand: Callable[[str], str | None] | None = None
     """HyDE: returns a hypothetical answer to embed, or None (see ``memlane.retrieve.hyde``)."""
     hyde_threshold: float = 0.5
+    meaning: Any = None
+    """The meaning tier (``memlane.retrieve.meaning.MeaningTier``), or None: off."""
+    meaning_candidates: int = 30
+    meaning_weight: float = 0.5
 
 
 @dataclass
@@ -106,6 +110,10 @@ def search(
     cands = _candidates(ctx, t)
     ctx.items = store.get_items([c.id for c in cands])
     cands = _lift(ctx, cands)
+    t.lap("hydrate_ms")
+    if opts.meaning is not None:
+        cands = _meaning(ctx, cands)
+        t.lap("meaning_ms")
     ctx.top_lexical = max((c.lexical or 0.0 for c in cands), default=0.0)
     if opts.explain or opts.preset.weights["confidence"]:
         ctx.facts = store.facts_for_items([i for i, it in ctx.items.items() if it.kind == "fact"])
@@ -221,6 +229,26 @@ def _lift(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
                                     and it.parents[0] in lifted)]
     out.sort(key=lambda c: -c.relevance)
     return out
+
+
+def _meaning(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """The cascade: the transformer's cosine to the query joins the relevance of the best
+    ``meaning_candidates`` candidates (``meaning_weight ×`` its excess over the lowest of
+    them, so the tier only reorders the pool it saw)."""
+    from memlane.retrieve.meaning import RESCORED_KINDS
+
+    o = ctx.opts
+    top = [c for c in cands if (it := ctx.items.get(c.id)) is not None
+           and it.kind in RESCORED_KINDS and it.text.strip()][: o.meaning_candidates]
+    if len(top) < 2:
+        return cands
+    cos = o.meaning.cosines(ctx.store, ctx.query, [ctx.items[c.id] for c in top])
+    floor = min(cos.values())
+    for c in top:
+        c.meaning = cos[c.id]
+        c.relevance += o.meaning_weight * (cos[c.id] - floor)
+    cands.sort(key=lambda c: -c.relevance)
+    return cands
 
 
 def _low_confidence(lexical: Sequence[tuple[int, float]], vector: Sequence[tuple[int, float]],
@@ -468,6 +496,8 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
                 scores["hyde_rank"] = float(c.hyde_rank)
             if c.lifted_from is not None:
                 scores["lifted_from"] = float(c.lifted_from)
+            if c.meaning is not None:
+                scores["meaning"] = c.meaning
         if ctx.opts.explain:
             for name, value in x.signals.items():
                 sign = -1.0 if name == "coverage" else 1.0
