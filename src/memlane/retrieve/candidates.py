@@ -31,6 +31,8 @@ class Candidate:
     lifted_from: int | None = None
     """The fact or observation whose relevance this turn took (``source_lift``)."""
     meaning: float | None = None
+    graph_hop: int | None = None
+    """0 or 1 when the entity graph brought this item (it was not a fused candidate)."""
     """The transformer's cosine to the query (the meaning tier), when it re-scored this one."""
 
 

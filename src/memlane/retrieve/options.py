@@ -73,5 +73,8 @@ def search_options(
         confidence=config.confidence,
         meaning=meaning() if tier_on and meaning is not None else None,
         meaning_candidates=r.meaning_candidates,
+        newest_weight=r.newest_weight,
+        graph_hops=r.graph_hops,
+        graph_relevance=r.graph_relevance,
         meaning_weight=r.meaning_weight,
     )
