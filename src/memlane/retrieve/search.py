@@ -455,12 +455,35 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     return head + rest
 
 
+NEAR_SESSION = 0.5
+"""Newest first orders only sessions scoring at least this share of the best session's..."""
+NEAR_COSINE = 0.5
+"""...and holding a turn this close (static vectors) to the most relevant turn: the
+sessions that say the same thing, perhaps with an older value."""
+
+
 def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
-    """A present-tense question: ``weight × r`` for the hits of each pool session (``r``
-    its place in time, 0 oldest to 1 newest), ``-weight`` for a turn whose stated facts
-    were all superseded since."""
+    """A present-tense question: ``weight × r`` for the hits of each pool session that
+    says nearly what the most relevant turn says (``NEAR_SESSION``, ``NEAR_COSINE``; ``r``
+    its place in time among them, 0 oldest to 1 newest), ``-weight`` for a turn whose
+    stated facts were all superseded since."""
+    turns = [x for x in pool if ctx.items[x.id].kind == "turn"]
+    if not turns:
+        return
+    anchor = max(turns, key=lambda x: x.signals.get("relevance", 0.0))
+    vecs = ctx.store.item_vectors(ctx.embeddings.model, [x.id for x in turns])
+    a = vecs.get(anchor.id)
+    near: set[SessionKey] = {anchor.key}
+    if a is not None:
+        for x in turns:
+            v = vecs.get(x.id)
+            if (v is not None and x.signals.get("session", 0.0) >= NEAR_SESSION
+                    and float(v @ a) >= NEAR_COSINE):
+                near.add(x.key)
     latest: dict[SessionKey, float] = {}
     for x in pool:
+        if x.key not in near:
+            continue  # not a near-duplicate of the best hit: no say in "newest"
         it = ctx.items[x.id]
         latest[x.key] = max(latest.get(x.key, float("-inf")), it.at.timestamp())
     order = sorted(latest, key=lambda k: latest[k])
@@ -469,8 +492,9 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
             if ctx.items[x.id].kind == "turn" and ctx.items[x.id].message_id is not None}
     stale = ctx.store.superseded_messages(list(msgs)) if msgs else set()
     for x in pool:
-        x.signals["newest"] = place[x.key]
-        x.score += weight * place[x.key]
+        if x.key in place:
+            x.signals["newest"] = place[x.key]
+            x.score += weight * place[x.key]
         if ctx.items[x.id].message_id in stale and ctx.items[x.id].kind == "turn":
             x.signals["superseded"] = 1.0
             x.score -= weight
