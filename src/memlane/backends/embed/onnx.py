@@ -86,7 +86,7 @@ class OnnxMiniLMEmbedder:
         with self._lock:
             if self._session is None:
                 try:
-                    import onnxruntime as ort
+                    import onnxruntime as ort  # type: ignore[import-untyped]
 
                     opts = ort.SessionOptions()
                     opts.intra_op_num_threads = self.threads
