@@ -404,6 +404,7 @@ class Memory:
         opts = search_options(
             self.config, preset=preset, session_aware=session_aware, top_sessions=top_sessions,
             turns_per_session=turns_per_session, mmr=mmr, explain=explain, expand=expand,
+            meaning=self._meaning_tier,
         )
         timings: dict[str, float] = {}
         hits = search_items(self.store, self.embeddings, self.config.search, opts, query, filters,
@@ -632,10 +633,21 @@ class Memory:
                        topic=slugify(topic) if topic else None)
 
     def work_once(self, now: datetime | str | None = None) -> IndexReport:
-        """What the background worker does each round: index, then hygiene."""
+        """What the background worker does each round: index, then hygiene; with the
+        meaning tier on, the transformer vectors of the sessions it indexed."""
+        before = {s.id for s in self.store.sessions_to_index(limit=1000)}
         report = self.index(now)
         self.gc(now)
+        r = self.config.retrieval
+        if r.meaning and r.meaning_worker and before:
+            self._meaning_tier().warm(self.store, sorted(before))
         return report
+
+    def _meaning_tier(self) -> Any:
+        """The meaning tier's transformer and its cache (``memlane.retrieve.meaning``)."""
+        from memlane.retrieve.meaning import shared_tier
+
+        return shared_tier(self.config.retrieval.meaning_max_tokens)
 
     def stats(self) -> dict[str, Any]:
         """Counts, counters, the summary queue and average summary latency."""
