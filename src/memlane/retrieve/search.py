@@ -254,6 +254,8 @@ def _graph(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     query's entities and of their neighbours join the candidates with a floor relevance."""
     from memlane.retrieve.graph import graph_candidates
 
+    if ctx.filters.scope is None:
+        return cands  # entities are kept per scope: an unscoped search has none to expand
     zero, one = graph_candidates(ctx.store, ctx.filters.scope, ctx.terms)
     if not zero and not one:
         return cands
@@ -490,8 +492,9 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
         latest[x.key] = max(latest.get(x.key, float("-inf")), it.at.timestamp())
     order = sorted(latest, key=lambda k: latest[k])
     place = {k: (i / (len(order) - 1) if len(order) > 1 else 1.0) for i, k in enumerate(order)}
-    msgs = {ctx.items[x.id].message_id: x for x in pool
-            if ctx.items[x.id].kind == "turn" and ctx.items[x.id].message_id is not None}
+    msgs: dict[int, _Scored] = {mid: x for x in pool
+                                if ctx.items[x.id].kind == "turn"
+                                and (mid := ctx.items[x.id].message_id) is not None}
     stale = ctx.store.superseded_messages(list(msgs)) if msgs else set()
     for x in pool:
         if x.key in place:
