@@ -25,6 +25,7 @@ from memlane.index.schema import SUMMARY_SCHEMA_VERSION, Extraction, SessionSumm
 from memlane.index.upsert import add_fact, slugify, upsert_item
 from memlane.index.worker import IndexWorker
 from memlane.ingest.importer import import_jsonl
+from memlane.ingest.params import validated
 from memlane.ingest.sessionize import prepare, store_message
 from memlane.ingest.validate import check_scope, parse_time
 from memlane.pack.packer import Pack, build_pack, candidates_from
@@ -96,6 +97,8 @@ class Memory:
         self._embeddings: Embeddings | None = None
         self._intelligence = intelligence
         self.last_timings: dict[str, float] = {}
+        self.last_notice: str | None = None
+        """Why the last search returned nothing on purpose (a query with no words), or None."""
         self._worker: IndexWorker | None = None
 
     # -- lifecycle ----------------------------------------------------------------------
@@ -132,6 +135,7 @@ class Memory:
         return self._embeddings
 
     # -- ingest -------------------------------------------------------------------------
+    @validated
     def add_message(
         self,
         scope: str,
@@ -161,6 +165,7 @@ class Memory:
                 )
             return store_message(self.store, cfg, msg)
 
+    @validated
     def import_file(
         self, source: str | Path | IO[str], *, strict: bool = False, scope: str | None = None
     ) -> ImportReport:
@@ -168,6 +173,7 @@ class Memory:
         return import_jsonl(self.store, self.config.ingest, source, strict=strict, default_scope=scope)
 
     # -- sessions -----------------------------------------------------------------------
+    @validated
     def close_session(self, scope: str | None = None, *, session_id: int | None = None) -> Session | None:
         """Close a scope's open session (or the session ``session_id``); None if none was open."""
         if (scope is None) == (session_id is None):
@@ -185,21 +191,26 @@ class Memory:
             self.store.bump("sessions_closed_explicit")
         return self.store.get_session(session_id)
 
+    @validated
     def close_idle(self, now: datetime | str | None = None) -> list[int]:
         """Close every open session idle for longer than the gap as of ``now``."""
         when = datetime.now(UTC) if now is None else parse_time(now, "now")
         return close_idle(self.store, self.config, when)
 
+    @validated
     def session(self, session_id: int) -> Session:
         return self.store.get_session(session_id)
 
+    @validated
     def sessions(self, scope: str | None = None, status: str | None = None, limit: int = 100) -> list[Session]:
         return self.store.list_sessions(scope=scope, status=status, limit=limit)
 
+    @validated
     def messages(self, session_id: int) -> list[Message]:
         self.store.get_session(session_id)
         return self.store.session_messages(session_id)
 
+    @validated
     def session_intelligence(self, session_id: int) -> dict[str, Any]:
         """The structured summary, facts, entities, relations and observations of a session."""
         items = self.store.session_items(session_id)
@@ -220,10 +231,12 @@ class Memory:
                 "relations": [list(r) for r in self.store.session_relations(session_id)],
                 "observations": observations}
 
+    @validated
     def item(self, item_id: int) -> Item:
         return self.store.get_item(item_id)
 
     # -- index --------------------------------------------------------------------------
+    @validated
     def index(
         self,
         now: datetime | str | None = None,
@@ -256,12 +269,10 @@ class Memory:
             sessions_skipped=run.skipped if run else 0,
         )
 
+    @validated
     def summarize_recent(self, scope: str, last: int) -> SummaryDraft:
         """Summarize the last ``last`` messages of a scope; nothing is stored (see
         ``store_summary``)."""
-        scope = check_scope(scope)
-        if not isinstance(last, int) or not 1 <= last <= 10_000:
-            raise ValidationError(f"last: must be an integer from 1 to 10000, got {last!r}", field="last")
         messages = self.store.recent_messages(scope, last)
         if not messages:
             raise ValidationError(f"scope: {scope!r} has no messages", field="scope")
@@ -271,6 +282,7 @@ class Memory:
         return SummaryDraft(scope, tuple(m.id for m in messages), messages[-1].session_id,
                             summary, extraction)
 
+    @validated
     def store_summary(self, draft: SummaryDraft) -> int:
         """Store a confirmed draft as a ``summary`` item; returns its id."""
         vec = self.embeddings.for_index([draft.preview()])
@@ -288,6 +300,7 @@ class Memory:
             self.store.bump("summaries_on_demand")
         return item_id
 
+    @validated
     def backfill_embeddings(
         self,
         *,
@@ -321,6 +334,7 @@ class Memory:
                     time.sleep(wait)
         return done
 
+    @validated
     def start_worker(self, poll_seconds: float = 5.0) -> IndexWorker:
         """Index in a background thread every ``poll_seconds``; stopped by ``close()``."""
         if self._worker is None:
@@ -328,6 +342,7 @@ class Memory:
         return self._worker.start()
 
     # -- search -------------------------------------------------------------------------
+    @validated
     def search(
         self,
         query: str,
@@ -363,11 +378,12 @@ class Memory:
         reads relative dates in the query ("last week", "in March") against it. It does not
         filter: pass ``until`` for that. ``privacy`` defaults to ``search.default_privacy``.
         """
-        if not isinstance(query, str):
-            raise ValidationError(f"query: must be a string, got {type(query).__name__}", field="query")
         k = self.config.search.default_k if k is None else k
-        if not isinstance(k, int) or k < 1 or k > 1000:
-            raise ValidationError(f"k: must be an integer from 1 to 1000, got {k!r}", field="k")
+        self.last_notice = None
+        if not any(ch.isalnum() for ch in query):
+            self.last_notice = (f"the query {query!r} has no words to search for "
+                                "(only punctuation, symbols or spaces); nothing was searched")
+            return []
         asked = parse_time(now, "now") if now is not None else datetime.now(UTC)
         filters = Filters.build(
             scope=check_scope(scope) if scope is not None else None,
@@ -399,6 +415,7 @@ class Memory:
             with self.store.atomic():
                 self.store.touch_facts([f.id for f in facts.values()], when.timestamp())
 
+    @validated
     def pack(
         self,
         query: str,
@@ -421,11 +438,8 @@ class Memory:
         """
         cfg = self.config.pack
         budget = cfg.budget if budget is None else budget
-        if not isinstance(budget, int) or budget < 16:
-            raise ValidationError(f"budget: must be an integer of at least 16 tokens, got {budget!r}",
-                                  field="budget")
         counter = token_counter or counter_for(model or cfg.model or None)
-        hits = self.search(query, scope=scope, k=max(cfg.candidates, 1), now=now) if query.strip() else []
+        hits = self.search(query, scope=scope, k=max(cfg.candidates, 1), now=now)
         recent = self.store.recent_messages(scope, cfg.recent_turns) if scope and include_recent else []
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         facts = self.store.facts_for_items([h.item.id for h in hits if h.item.kind == "fact"])
@@ -455,6 +469,7 @@ class Memory:
             p = dataclasses.replace(p, id=pack_id)
         return p
 
+    @validated
     def format_context(
         self,
         scope: str,
@@ -469,11 +484,13 @@ class Memory:
         reports each source's part of the pack."""
         return self.pack(query, budget, scope=check_scope(scope), model=model, now=now)
 
+    @validated
     def replay_pack(self, pack_id: int) -> dict[str, Any]:
         """A journaled pack as it was built: query, budget, text and every decision."""
         return self.store.get_pack(pack_id)
 
     # -- items, facts, topics -----------------------------------------------------------
+    @validated
     def upsert(
         self,
         text: str,
@@ -505,15 +522,18 @@ class Memory:
                            source=source, ttl_seconds=ttl_seconds, topics=topics, pinned=pinned,
                            dedupe=dedupe, extra=extra)
 
+    @validated
     def pin(self, item_id: int, pinned: bool = True) -> None:
         """Pin an item: packs always include it first; hygiene never removes it."""
         with self.store.atomic():
             self.store.set_pinned(item_id, pinned)
 
+    @validated
     def thread(self, topic: str, scope: str | None = None) -> list[Item]:
         """The story thread of a topic: every active item tagged ``topic:<slug>``, in time order."""
         return self.store.items_with_keyword(f"topic:{slugify(topic)}", scope)
 
+    @validated
     def add_fact(
         self,
         subject: str,
@@ -528,6 +548,7 @@ class Memory:
         predicate supersedes (the old one is kept for audit), multi-valued ones accumulate."""
         return add_fact(self, subject, predicate, obj, scope=scope, source=source, at=at)
 
+    @validated
     def facts(
         self,
         scope: str | None = None,
@@ -542,6 +563,7 @@ class Memory:
                                      include_superseded)
         return [view(f, self.config.confidence, when) for f in rows]
 
+    @validated
     def fact_history(self, subject: str, predicate: str, scope: str | None = None) -> list[dict[str, Any]]:
         """Every value ``subject predicate`` has had, oldest first, with when, from which
         session, whether it is current, what replaced it and each event."""
@@ -555,12 +577,14 @@ class Memory:
                         "events": [e for e in events if e["fact_id"] == f.id]})
         return out
 
+    @validated
     def forget_fact(self, fact_id: int) -> None:
         """Hard delete a fact with its item, vector and lexical rows."""
         with self.store.atomic():
             self.store.delete_fact(fact_id)
             self.store.bump("facts_forgotten")
 
+    @validated
     def graph(self, entity: str, scope: str | None = None) -> dict[str, Any]:
         """An entity's node(s), its relations and the items that mention it."""
         norm = normalize_name(entity)
@@ -573,15 +597,18 @@ class Memory:
         return {"entity": nodes, "relations": edges, "items": mentions}
 
     # -- maintenance --------------------------------------------------------------------
+    @validated
     def forget_item(self, item_id: int) -> None:
         """Delete an item with its lexical and vector rows."""
         self.store.delete_item(item_id)
 
+    @validated
     def gc(self, now: datetime | str | None = None) -> GcReport:
         """Expire items past their TTL and evict the lowest-value items of lanes over cap."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         return collect_garbage(self.store, self.config.hygiene, when)
 
+    @validated
     def compact(self, *, scope: str | None = None, topic: str | None = None,
                 now: datetime | str | None = None) -> CompactReport:
         """Fold topics' summaries into decision records; write weekly roll-ups."""
@@ -589,12 +616,14 @@ class Memory:
         return compact(self.store, self.embeddings, self.config.hygiene, when, scope=scope,
                        topic=slugify(topic) if topic else None)
 
+    @validated
     def work_once(self, now: datetime | str | None = None) -> IndexReport:
         """What the background worker does each round: index, then hygiene."""
         report = self.index(now)
         self.gc(now)
         return report
 
+    @validated
     def stats(self) -> dict[str, Any]:
         """Counts, counters, the summary queue and average summary latency."""
         data = self.store.stats()
