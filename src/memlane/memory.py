@@ -26,6 +26,7 @@ from memlane.index.upsert import add_fact, slugify, upsert_item
 from memlane.index.worker import IndexWorker
 from memlane.ingest.importer import import_jsonl
 from memlane.ingest.params import validated
+from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.sessionize import prepare, store_message
 from memlane.ingest.validate import check_scope, parse_time
 from memlane.pack.packer import Pack, build_pack, candidates_from
@@ -278,7 +279,7 @@ class Memory:
             raise ValidationError(f"scope: {scope!r} has no messages", field="scope")
         # one sequence over the window, so the summary's turn numbers read naturally
         window = [dataclasses.replace(m, seq=i) for i, m in enumerate(messages, start=1)]
-        summary, extraction = self.intelligence.summarize(scope, window)
+        summary, extraction = scrub_deep(self.config.ingest, self.intelligence.summarize(scope, window))
         return SummaryDraft(scope, tuple(m.id for m in messages), messages[-1].session_id,
                             summary, extraction)
 
@@ -379,6 +380,7 @@ class Memory:
         filter: pass ``until`` for that. ``privacy`` defaults to ``search.default_privacy``.
         """
         k = self.config.search.default_k if k is None else k
+        query = scrub(self.config.ingest, query)[0]  # it may reach a model (HyDE)
         self.last_notice = None
         if not any(ch.isalnum() for ch in query):
             self.last_notice = (f"the query {query!r} has no words to search for "
@@ -438,6 +440,10 @@ class Memory:
         """
         cfg = self.config.pack
         budget = cfg.budget if budget is None else budget
+        # both are journaled and the pack's text goes into a prompt
+        query = scrub(self.config.ingest, query)[0]
+        if instructions is not None:
+            instructions = scrub(self.config.ingest, instructions)[0]
         counter = token_counter or counter_for(model or cfg.model or None)
         hits = self.search(query, scope=scope, k=max(cfg.candidates, 1), now=now)
         recent = self.store.recent_messages(scope, cfg.recent_turns) if scope and include_recent else []

@@ -22,6 +22,7 @@ from memlane.index.expand import item_keys, summary_keys
 from memlane.index.facts import apply_fact
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.schema import Extraction, SessionSummary
+from memlane.ingest.redact import scrub_deep
 from memlane.types import Message, Session
 
 __all__ = ["Intelligence", "SummaryRun", "fact_text", "process_queue", "store_intelligence"]
@@ -174,6 +175,8 @@ def process_queue(
         started = time.perf_counter()
         try:
             summary, extraction = intelligence.summarize(session.scope, messages)
+            # a model may write what no message said (or echo a custom pattern): scrub again
+            summary, extraction = scrub_deep(config.ingest, (summary, extraction))
             store_intelligence(store, embeddings, session, messages, summary, extraction,
                                config.facts)
         except (MemlaneError, ValueError, KeyError, TypeError) as e:

@@ -11,7 +11,7 @@ from typing import Any
 from memlane.errors import ValidationError
 from memlane.index.facts import FactOutcome, apply_fact
 from memlane.index.pipeline import fact_text
-from memlane.ingest.redact import redact
+from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.validate import check_scope, check_text, parse_time
 from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES
 
@@ -46,8 +46,8 @@ def upsert_item(mem: Any, text: str, *, kind: str, scope: str | None, agent: str
                 dedupe: bool, extra: dict[str, Any] | None) -> int:
     """Validate, redact, embed and store one item; see ``Memory.upsert``."""
     text = check_text(text, mem.config.ingest.max_message_chars)
-    if mem.config.ingest.redact_secrets:
-        text, _ = redact(text)
+    text, _ = scrub(mem.config.ingest, text)
+    extra = scrub_deep(mem.config.ingest, extra or {})
     _choice(kind, KINDS, "kind")
     _choice(lane, LANES, "lane")
     _choice(durability, DURABILITIES, "durability")
@@ -111,8 +111,7 @@ def add_fact(mem: Any, subject: str, predicate: str, obj: str, *, scope: str, so
     for name, value in (("subject", subject), ("predicate", predicate), ("object", obj)):
         check_text(value, 1000, name)
     _choice(source, SOURCES, "source")
-    if mem.config.ingest.redact_secrets:
-        obj, _ = redact(obj)
+    subject, predicate, obj = (scrub(mem.config.ingest, v)[0] for v in (subject, predicate, obj))
     when = (datetime.now(UTC) if at is None else parse_time(at)).timestamp()
     from memlane.index.normalize import normalize_predicate
 
