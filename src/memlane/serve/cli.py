@@ -90,13 +90,14 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
     One message per line: {"scope", "role", "text", "at", "id"?, "speaker"?}.
     """
     mem = _memory(ctx)
-    source = sys.stdin if file == "-" else file
+    source = sys.stdin.buffer if file == "-" else file  # bytes: exact line and column of a bad byte
     report = mem.import_file(source, strict=strict, scope=scope)
     if as_json:
         click.echo(dumps(report))
     else:
         click.echo(f"imported {report.imported} message(s)"
-                   + (f", skipped {report.skipped_duplicates} duplicate(s)" if report.skipped_duplicates else ""))
+                   + (f", skipped {report.skipped_duplicates} line(s) already stored"
+                      if report.skipped_duplicates else ""))
     if report.errors:
         line, message = report.errors[0]
         kept = "nothing was imported" if strict else f"lines before {line} were kept"
