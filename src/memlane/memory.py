@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -99,6 +100,7 @@ class Memory:
         self._intelligence = intelligence
         self.last_timings: dict[str, float] = {}
         self.last_notice: str | None = None
+        self._calls = threading.local()  # per-thread call state (pack's search defers touching)
         """Why the last search returned nothing on purpose (a query with no words), or None."""
         self._worker: IndexWorker | None = None
 
@@ -406,7 +408,7 @@ class Memory:
         hits = search_items(self.store, self.embeddings, self.config.search, opts, query, filters,
                             k, asked, timings)
         self.last_timings = timings
-        if self.config.confidence.touch_on_access:
+        if self.config.confidence.touch_on_access and not getattr(self._calls, "no_touch", False):
             self._touch_facts(hits, asked)
         return hits
 
@@ -445,11 +447,19 @@ class Memory:
         if instructions is not None:
             instructions = scrub(self.config.ingest, instructions)[0]
         counter = token_counter or counter_for(model or cfg.model or None)
-        hits = self.search(query, scope=scope, k=max(cfg.candidates, 1), now=now)
+        # one confidence everywhere: the facts' value as of ``now`` before this access, as
+        # the search signal and `facts list` show it; the access is recorded afterwards
+        self._calls.no_touch = True
+        try:
+            hits = self.search(query, scope=scope, k=max(cfg.candidates, 1), now=now)
+        finally:
+            self._calls.no_touch = False
         recent = self.store.recent_messages(scope, cfg.recent_turns) if scope and include_recent else []
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         facts = self.store.facts_for_items([h.item.id for h in hits if h.item.kind == "fact"])
         conf = {i: view(f, self.config.confidence, when).confidence for i, f in facts.items()}
+        if self.config.confidence.touch_on_access:
+            self._touch_facts(hits, datetime.fromtimestamp(when, UTC))
         stale = self.store.superseded_messages(
             [h.item.message_id for h in hits if h.item.kind == "turn" and h.item.message_id]
             + [m.id for m in recent])
@@ -570,12 +580,14 @@ class Memory:
         return [view(f, self.config.confidence, when) for f in rows]
 
     @validated
-    def fact_history(self, subject: str, predicate: str, scope: str | None = None) -> list[dict[str, Any]]:
+    def fact_history(self, subject: str, predicate: str, scope: str | None = None, *,
+                     now: datetime | str | None = None) -> list[dict[str, Any]]:
         """Every value ``subject predicate`` has had, oldest first, with when, from which
-        session, whether it is current, what replaced it and each event."""
+        session, whether it is current, what replaced it and each event; confidence as of
+        ``now``."""
         rows = self.store.fact_history(scope, normalize_name(subject), normalize_predicate(predicate))
         events = self.store.fact_events([f.id for f in rows])
-        now = time.time()
+        now = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         out = []
         for f in rows:
             v = view(f, self.config.confidence, now)

@@ -101,9 +101,15 @@ def import_jsonl(
     """Import a JSONL file into the store. See the module docstring for the rules."""
     if isinstance(source, (str, Path)):
         path = Path(source)
-        if not path.is_file():
-            raise ValidationError(f"file: {path} does not exist or is not a file", field="file")
-        with path.open("rb") as fh:
+        try:
+            fh = path.open("rb")
+        except FileNotFoundError:
+            raise ValidationError(f"file: {path} does not exist", field="file") from None
+        except OSError as e:
+            raise ValidationError(f"file: cannot read {path} ({e.strerror or e})", field="file") from None
+        with fh:
+            if not path.is_file():
+                raise ValidationError(f"file: {path} is not a file", field="file")
             return _import(store, cfg, fh, strict, default_scope)
     return _import(store, cfg, source, strict, default_scope)
 

@@ -227,7 +227,7 @@ RULES: dict[str, dict[str, Rule]] = {
                  "at": _OPT_TIME},
     "facts": {"scope": _OPT_LABEL, "subject": _OPT_SHORT, "include_superseded": _bool,
               "now": _OPT_TIME},
-    "fact_history": {"subject": _short, "predicate": _short, "scope": _OPT_LABEL},
+    "fact_history": {"subject": _short, "predicate": _short, "scope": _OPT_LABEL, "now": _OPT_TIME},
     "forget_fact": {"fact_id": _id},
     "graph": {"entity": _short, "scope": _OPT_LABEL},
     "forget_item": {"item_id": _id},

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from memlane.serve.output import echo
 from memlane.serve.render import dumps, item_dict
 
 __all__ = ["register"]
@@ -38,13 +39,13 @@ def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
         """Facts with their confidence; current ones unless --include-superseded."""
         rows = memory_of(ctx).facts(scope, subject, include_superseded=include_superseded)
         if as_json:
-            click.echo(dumps([dataclasses.asdict(f) for f in rows]))
+            echo(dumps([dataclasses.asdict(f) for f in rows]))
             return
         if not rows:
-            click.echo("no facts")
+            echo("no facts")
         for f in rows:
             flag = "" if f.status == "current" else f"  [superseded by {f.superseded_by}]"
-            click.echo(f"{f.id:>5}  {f.scope}  {f.subject} · {f.predicate} · {f.object}"
+            echo(f"{f.id:>5}  {f.scope}  {f.subject} · {f.predicate} · {f.object}"
                        f"  (conf {f.confidence:.2f}, {f.source}, ×{f.reinforcements + 1}, "
                        f"{_ts(f.at)}){flag}")
 
@@ -59,17 +60,17 @@ def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
         """The chain of values SUBJECT PREDICATE has had, with when and from which session."""
         rows = memory_of(ctx).fact_history(subject, predicate, scope)
         if as_json:
-            click.echo(dumps(rows))
+            echo(dumps(rows))
             return
         if not rows:
             raise click.ClickException(f"no facts for {subject!r} {predicate!r}")
         for f in rows:
             mark = "current   " if f["status"] == "current" else "superseded"
             where = f"session {f['session_id']}" if f["session_id"] else "added directly"
-            click.echo(f"{mark} {_ts(f['at'])}  {f['object']}  ({where}, conf {f['confidence']:.2f})")
+            echo(f"{mark} {_ts(f['at'])}  {f['object']}  ({where}, conf {f['confidence']:.2f})")
             for e in f["events"]:
                 other = f" → fact {e['other_id']}" if e["other_id"] else ""
-                click.echo(f"             {_ts(e['at'])} {e['kind']}{other}")
+                echo(f"             {_ts(e['at'])} {e['kind']}{other}")
 
     @facts.command("forget")
     @click.argument("fact_id", type=int)
@@ -77,7 +78,7 @@ def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
     def facts_forget(ctx: click.Context, fact_id: int) -> None:
         """Hard delete a fact with its item, vector and lexical rows."""
         memory_of(ctx).forget_fact(fact_id)
-        click.echo(f"fact {fact_id} forgotten")
+        echo(f"fact {fact_id} forgotten")
 
     @cli.group()
     def graph() -> None:
@@ -92,16 +93,16 @@ def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
         """An entity, its relations and the items that mention it."""
         g = memory_of(ctx).graph(entity, scope)
         if as_json:
-            click.echo(dumps({"entity": g["entity"], "relations": g["relations"],
+            echo(dumps({"entity": g["entity"], "relations": g["relations"],
                               "items": [item_dict(i) for i in g["items"]]}))
             return
         for n in g["entity"]:
-            click.echo(f"{n.name} ({n.type}) in {n.scope}: {n.mentions} mention(s), "
+            echo(f"{n.name} ({n.type}) in {n.scope}: {n.mentions} mention(s), "
                        f"{_ts(n.first_seen)} → {_ts(n.last_seen)}")
         for sc, src, rel, dst in g["relations"]:
-            click.echo(f"  {src} —{rel}→ {dst}  [{sc}]")
+            echo(f"  {src} —{rel}→ {dst}  [{sc}]")
         for i in g["items"][:10]:
-            click.echo(f"  item {i.id} [{i.kind}] {' '.join(i.text.split())[:100]}")
+            echo(f"  item {i.id} [{i.kind}] {' '.join(i.text.split())[:100]}")
 
     @cli.command()
     @click.option("--scope", default=None)
@@ -112,9 +113,9 @@ def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
         """Fold topics' summaries into decision records; write weekly roll-ups."""
         r = memory_of(ctx).compact(scope=scope, topic=topic)
         if as_json:
-            click.echo(dumps(r))
+            echo(dumps(r))
         else:
-            click.echo(f"{r.decision_records} decision record(s) absorbing {r.summaries_absorbed} "
+            echo(f"{r.decision_records} decision record(s) absorbing {r.summaries_absorbed} "
                        f"summaries; {r.weekly_rollups} weekly roll-up(s)")
 
     @cli.command()
@@ -125,7 +126,7 @@ def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
         """Expire items past their TTL and evict the lowest-value items of lanes over cap."""
         r = memory_of(ctx).gc(now)
         if as_json:
-            click.echo(dumps(r))
+            echo(dumps(r))
         else:
             evicted = ", ".join(f"{k}={v}" for k, v in r.evicted.items()) or "none"
-            click.echo(f"expired {r.expired} item(s); evicted {evicted}")
+            echo(f"expired {r.expired} item(s); evicted {evicted}")
