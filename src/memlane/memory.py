@@ -16,7 +16,7 @@ from memlane.config import Config, load_config
 from memlane.errors import NotFoundError, ValidationError
 from memlane.index.compact import CompactReport, compact
 from memlane.index.embed import Embeddings
-from memlane.index.facts import FactOutcome, FactView, view
+from memlane.index.facts import FactOutcome, FactView, is_single_valued, view
 from memlane.index.hygiene import GcReport, collect_garbage
 from memlane.index.indexer import close_idle, index_pending
 from memlane.index.normalize import normalize_name, normalize_predicate
@@ -502,8 +502,11 @@ class Memory:
 
     @validated
     def replay_pack(self, pack_id: int) -> dict[str, Any]:
-        """A journaled pack as it was built: query, budget, text and every decision."""
-        return self.store.get_pack(pack_id)
+        """A journaled pack as it was built: query, budget, text and every decision (the
+        same field names as a ``Pack``: ``token_counter``, ``used``…)."""
+        data = self.store.get_pack(pack_id)
+        data["token_counter"] = data.pop("counter")
+        return data
 
     # -- items, facts, topics -----------------------------------------------------------
     @validated
@@ -612,7 +615,21 @@ class Memory:
                                 + (f" of scope {scope!r}" if scope else ""))
         edges = self.store.relations_of(norm, scope)
         mentions = [i for n in nodes for i in self.store.items_with_entity(n.name, n.scope)]
-        return {"entity": nodes, "relations": edges, "items": mentions}
+        return {"entity": nodes, "relations": edges, "items": mentions,
+                "superseded": self._superseded_relations(edges)}
+
+    def _superseded_relations(self, edges: list[tuple[str, str, str, str]]) -> list[dict[str, Any]]:
+        """Relations whose fact has been replaced: ``user lives_in lisbon`` after the user's
+        move to Porto is history, not the current state."""
+        out = []
+        for sc, src, rel, dst in edges:
+            current = [f for f in self.store.fact_history(sc, src, rel) if f.status == "current"]
+            if not current or any(normalize_name(f.object) == dst for f in current):
+                continue
+            if is_single_valued(rel, self.config.facts):
+                out.append({"scope": sc, "source": src, "relation": rel, "target": dst,
+                            "replaced_by": current[-1].object})
+        return out
 
     # -- maintenance --------------------------------------------------------------------
     @validated

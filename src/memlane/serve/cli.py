@@ -13,7 +13,7 @@ from memlane.serve.output import echo, safe
 from memlane.config import load_config
 from memlane.errors import MemlaneError
 from memlane.memory import Memory
-from memlane.serve.render import dumps, hit_dict, item_dict, message_dict, session_dict
+from memlane.serve.render import dumps, nothing_note, scope_is_empty, hit_dict, item_dict, message_dict, session_dict
 
 __all__ = ["cli", "main"]
 
@@ -227,12 +227,13 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tup
                       privacy=privacy or None, since=since, until=until, now=now,
                       preset=preset, session_aware=session_aware, top_sessions=top_sessions,
                       turns_per_session=turns_per_session, mmr=mmr, explain=explain)
+    note = nothing_note(mem, scope) if not hits else None
     if as_json:
         echo(dumps({"query": query, "hits": [hit_dict(h) for h in hits],
-                          "timings_ms": mem.last_timings}))
+                    "timings_ms": mem.last_timings, "notice": note}))
         return
-    if not hits:
-        echo("no results")
+    if note:
+        echo(note)
         return
     for rank, h in enumerate(hits, start=1):
         parts = [f"score={h.score:.4f}"]
@@ -263,14 +264,24 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tup
 @click.option("--model", default=None, help="Count tokens with this model's tokenizer (e.g. gpt-4).")
 @click.option("--instructions", default=None, help="Text for the instructions slot.")
 @click.option("--now", default=None, help="The time the question is asked (default: now).")
+@click.option("--text", "text_only", is_flag=True,
+              help="Print only the paste-ready context, without the decision table.")
 @json_option
 @click.pass_context
 def pack(ctx: click.Context, query: str, budget: int | None, scope: str | None, model: str | None,
-         instructions: str | None, now: str | None, as_json: bool) -> None:
-    """Build a token-budgeted context for QUERY, explaining each candidate."""
-    p = _memory(ctx).pack(query, budget, scope=scope, model=model, instructions=instructions, now=now)
+         instructions: str | None, now: str | None, text_only: bool, as_json: bool) -> None:
+    """Build a token-budgeted context for QUERY, explaining each candidate (--text: only
+    the context)."""
+    mem = _memory(ctx)
+    p = mem.pack(query, budget, scope=scope, model=model, instructions=instructions, now=now)
     if as_json:
         echo(dumps(p))
+        return
+    if not p.text and (mem.last_notice or scope is not None):
+        echo(nothing_note(mem, scope), err=True)
+    if text_only:
+        if p.text:
+            echo(p.text)
         return
     _print_pack(p.text, p.used, p.budget, p.token_counter, p.entries, p.shares, p.id)
 
@@ -311,7 +322,7 @@ def packs_show(ctx: click.Context, pack_id: int, as_json: bool) -> None:
         return
     echo(f"pack {p['id']} · {p['created_at']:%Y-%m-%d %H:%M} · query: {p['query']!r}"
                + (f" · scope {p['scope']}" if p["scope"] else ""))
-    _print_pack(p["text"], p["used"], p["budget"], p["counter"], p["entries"],
+    _print_pack(p["text"], p["used"], p["budget"], p["token_counter"], p["entries"],
                 p["config"].get("shares", {}), None)
 
 
@@ -387,12 +398,14 @@ def sessions() -> None:
 def sessions_list(ctx: click.Context, scope: str | None, status: str | None, limit: int,
                   as_json: bool) -> None:
     """List sessions, newest first."""
-    rows = _memory(ctx).sessions(scope=scope, status=status, limit=limit)
+    mem = _memory(ctx)
+    rows = mem.sessions(scope=scope, status=status, limit=limit)
     if as_json:
         echo(dumps([session_dict(s) for s in rows]))
         return
     if not rows:
-        echo("no sessions")
+        echo(f"scope {scope!r} has no memories" if scope is not None and scope_is_empty(mem, scope)
+             else "no sessions")
     for s in rows:
         echo(f"{s.id:>6}  {s.status:<10} {s.scope:<20} {_ts(s.started_at)} → {_ts(s.ended_at)}"
                    f"  {s.message_count} msg  {'indexed' if s.indexed else ''}")

@@ -9,8 +9,8 @@ from typing import Any
 
 import click
 
-from memlane.serve.output import echo
-from memlane.serve.render import dumps, item_dict
+from memlane.serve.output import echo, safe
+from memlane.serve.render import dumps, item_dict, nothing_note
 
 __all__ = ["register"]
 
@@ -32,17 +32,19 @@ def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
     @click.option("--scope", default=None)
     @click.option("--subject", default=None, help="Only facts about this subject (e.g. user).")
     @click.option("--include-superseded", is_flag=True, help="Also show replaced values.")
+    @click.option("--now", default=None, help="Confidence as of this ISO-8601 time (default: now).")
     @json_option
     @click.pass_context
     def facts_list(ctx: click.Context, scope: str | None, subject: str | None,
-                   include_superseded: bool, as_json: bool) -> None:
+                   include_superseded: bool, now: str | None, as_json: bool) -> None:
         """Facts with their confidence; current ones unless --include-superseded."""
-        rows = memory_of(ctx).facts(scope, subject, include_superseded=include_superseded)
+        mem = memory_of(ctx)
+        rows = mem.facts(scope, subject, include_superseded=include_superseded, now=now)
         if as_json:
             echo(dumps([dataclasses.asdict(f) for f in rows]))
             return
         if not rows:
-            echo("no facts")
+            echo(nothing_note(mem, scope, "no facts"))
         for f in rows:
             flag = "" if f.status == "current" else f"  [superseded by {f.superseded_by}]"
             echo(f"{f.id:>5}  {f.scope}  {f.subject} · {f.predicate} · {f.object}"
@@ -53,17 +55,18 @@ def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
     @click.argument("subject")
     @click.argument("predicate")
     @click.option("--scope", default=None)
+    @click.option("--now", default=None, help="Confidence as of this ISO-8601 time (default: now).")
     @json_option
     @click.pass_context
     def facts_history(ctx: click.Context, subject: str, predicate: str, scope: str | None,
-                      as_json: bool) -> None:
+                      now: str | None, as_json: bool) -> None:
         """The chain of values SUBJECT PREDICATE has had, with when and from which session."""
-        rows = memory_of(ctx).fact_history(subject, predicate, scope)
+        rows = memory_of(ctx).fact_history(subject, predicate, scope, now=now)
         if as_json:
             echo(dumps(rows))
             return
         if not rows:
-            raise click.ClickException(f"no facts for {subject!r} {predicate!r}")
+            raise click.ClickException(safe(f"no facts for {subject!r} {predicate!r}"))
         for f in rows:
             mark = "current   " if f["status"] == "current" else "superseded"
             where = f"session {f['session_id']}" if f["session_id"] else "added directly"
@@ -92,15 +95,22 @@ def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
     def graph_show(ctx: click.Context, entity: str, scope: str | None, as_json: bool) -> None:
         """An entity, its relations and the items that mention it."""
         g = memory_of(ctx).graph(entity, scope)
+        replaced = {(r["scope"], r["source"], r["relation"], r["target"]): r["replaced_by"]
+                    for r in g["superseded"]}
         if as_json:
-            echo(dumps({"entity": g["entity"], "relations": g["relations"],
-                              "items": [item_dict(i) for i in g["items"]]}))
+            relations = [{"scope": sc, "source": src, "relation": rel, "target": dst,
+                          "status": "superseded" if (sc, src, rel, dst) in replaced else "current",
+                          "replaced_by": replaced.get((sc, src, rel, dst))}
+                         for sc, src, rel, dst in g["relations"]]
+            echo(dumps({"entity": g["entity"], "relations": relations,
+                        "items": [item_dict(i) for i in g["items"]]}))
             return
         for n in g["entity"]:
             echo(f"{n.name} ({n.type}) in {n.scope}: {n.mentions} mention(s), "
                        f"{_ts(n.first_seen)} → {_ts(n.last_seen)}")
         for sc, src, rel, dst in g["relations"]:
-            echo(f"  {src} —{rel}→ {dst}  [{sc}]")
+            old = replaced.get((sc, src, rel, dst))
+            echo(f"  {src} —{rel}→ {dst}  [{sc}]" + (f"  (superseded: now {old})" if old else ""))
         for i in g["items"][:10]:
             echo(f"  item {i.id} [{i.kind}] {' '.join(i.text.split())[:100]}")
 
