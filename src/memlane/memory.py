@@ -270,6 +270,9 @@ class Memory:
             sessions_summarized=run.summarized if run else 0,
             sessions_failed=run.failed if run else 0,
             sessions_skipped=run.skipped if run else 0,
+            sessions_leased=run.leased if run else 0,
+            leased_until=(datetime.fromtimestamp(run.leased_until, UTC)
+                          if run and run.leased_until else None),
         )
 
     @validated
@@ -662,7 +665,10 @@ class Memory:
     def stats(self) -> dict[str, Any]:
         """Counts, counters, the summary queue and average summary latency."""
         data = self.store.stats()
-        data["summary_queue"] = self.store.summary_queue(time.time(), self.config.indexing.max_attempts)
+        queue = self.store.summary_queue(time.time(), self.config.indexing.max_attempts)
+        until = queue.pop("leased_until", None)
+        queue["leased_until"] = datetime.fromtimestamp(until, UTC) if until else None
+        data["summary_queue"] = queue
         counters = data["counters"]
         done = counters.get("sessions_summarized", 0)
         if done:

@@ -159,6 +159,10 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
             f"skipped {report.sessions_skipped} (too small), failed {report.sessions_failed}; "
             f"{report.seconds:.2f}s"
         )
+        if report.sessions_leased and report.leased_until is not None:
+            echo(f"{report.sessions_leased} session(s) are leased by another worker (or one that "
+                 f"was stopped) until {report.leased_until:%Y-%m-%d %H:%M:%S} UTC; they are "
+                 "summarized after that", err=True)
 
 
 @cli.command()

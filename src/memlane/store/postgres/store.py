@@ -234,6 +234,17 @@ class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin):
             (reason[:2000], next_attempt_at, session_id),
         )
 
+    def fail_abandoned(self, now: float, max_attempts: int, reason: str) -> list[int]:
+        """Mark failed the sessions whose every attempt ended with the worker gone (killed
+        or crashed mid-summary: no failure was recorded, the last lease expired)."""
+        rows = self.db.execute(
+            "UPDATE sessions SET status = 'failed', failed_reason = %s, lease_until = NULL"
+            " WHERE summarized_at IS NULL AND status = 'closed' AND attempts >= %s"
+            " AND lease_until IS NOT NULL AND lease_until < %s RETURNING id",
+            (reason[:2000], max_attempts, now),
+        ).fetchall()
+        return [int(r[0]) for r in rows]
+
     def requeue_summaries(self, below_version: int) -> int:
         """Queue again every summarized session whose summary schema is older."""
         cur = self.db.execute(
@@ -243,7 +254,7 @@ class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin):
         )
         return cur.rowcount
 
-    def summary_queue(self, now: float, max_attempts: int) -> dict[str, int]:
+    def summary_queue(self, now: float, max_attempts: int) -> dict[str, Any]:
         """Counts of sessions waiting, leased, failed for good and done."""
         row = self.db.execute(
             "SELECT"
@@ -252,10 +263,13 @@ class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin):
             " count(*) FILTER (WHERE summarized_at IS NULL AND lease_until >= %s),"
             " count(*) FILTER (WHERE summarized_at IS NULL AND status = 'failed'"
             "  AND attempts >= %s),"
-            " count(*) FILTER (WHERE summarized_at IS NOT NULL) FROM sessions",
-            (max_attempts, now, max_attempts),
+            " count(*) FILTER (WHERE summarized_at IS NOT NULL),"
+            " max(lease_until) FILTER (WHERE summarized_at IS NULL AND lease_until >= %s)"
+            " FROM sessions",
+            (max_attempts, now, max_attempts, now),
         ).fetchone()
-        return {"pending": row[0], "leased": row[1], "failed": row[2], "done": row[3]}
+        return {"pending": row[0], "leased": row[1], "failed": row[2], "done": row[3],
+                "leased_until": row[4]}
 
     # -- messages -----------------------------------------------------------------------
     def append_message(

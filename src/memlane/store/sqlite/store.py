@@ -205,6 +205,17 @@ class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin):
             (reason[:2000], next_attempt_at, session_id),
         )
 
+    def fail_abandoned(self, now: float, max_attempts: int, reason: str) -> list[int]:
+        """Mark failed the sessions whose every attempt ended with the worker gone (killed
+        or crashed mid-summary: no failure was recorded, the last lease expired)."""
+        rows = self.db.execute(
+            "UPDATE sessions SET status = 'failed', failed_reason = ?, lease_until = NULL"
+            " WHERE summarized_at IS NULL AND status = 'closed' AND attempts >= ?"
+            " AND lease_until IS NOT NULL AND lease_until < ? RETURNING id",
+            (reason[:2000], max_attempts, now),
+        ).fetchall()
+        return [int(r[0]) for r in rows]
+
     def requeue_summaries(self, below_version: int) -> int:
         """Queue again every summarized session whose summary schema is older."""
         cur = self.db.execute(
@@ -214,17 +225,20 @@ class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin):
         )
         return cur.rowcount
 
-    def summary_queue(self, now: float, max_attempts: int) -> dict[str, int]:
+    def summary_queue(self, now: float, max_attempts: int) -> dict[str, Any]:
         """Counts of sessions waiting, leased, failed for good and done."""
         row = self.db.execute(
             "SELECT"
             " sum(summarized_at IS NULL AND status IN ('closed','failed') AND attempts < ?),"
             " sum(summarized_at IS NULL AND lease_until >= ?),"
             " sum(summarized_at IS NULL AND status = 'failed' AND attempts >= ?),"
-            " sum(summarized_at IS NOT NULL) FROM sessions",
-            (max_attempts, now, max_attempts),
+            " sum(summarized_at IS NOT NULL),"
+            " max(CASE WHEN summarized_at IS NULL AND lease_until >= ? THEN lease_until END)"
+            " FROM sessions",
+            (max_attempts, now, max_attempts, now),
         ).fetchone()
-        return {"pending": row[0] or 0, "leased": row[1] or 0, "failed": row[2] or 0, "done": row[3] or 0}
+        return {"pending": row[0] or 0, "leased": row[1] or 0, "failed": row[2] or 0, "done": row[3] or 0,
+                "leased_until": row[4]}
 
     # -- messages -----------------------------------------------------------------------
     def append_message(
