@@ -180,3 +180,11 @@ def test_hostile_arguments_never_give_a_traceback(tmp_path_factory, cmd, a, b):
     assert result.exit_code in (0, 1, 2), result.output
     if result.exception is not None:
         assert isinstance(result.exception, SystemExit), repr(result.exception)
+
+
+def test_demo_prints_commands_a_shell_can_run(capsys):
+    from memlane.demo import _run
+
+    _run("search", "what's my cat's name?", "--scope", "a b", "--help")
+    first = capsys.readouterr().out.strip().splitlines()[0]
+    assert first == "$ memlane search 'what'\"'\"'s my cat'\"'\"'s name?' --scope 'a b' --help"
