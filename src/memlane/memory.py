@@ -29,7 +29,7 @@ from memlane.ingest.importer import import_jsonl
 from memlane.ingest.params import validated
 from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.sessionize import prepare, store_message
-from memlane.ingest.validate import check_scope, parse_time
+from memlane.ingest.validate import check_scope, check_unicode, parse_time
 from memlane.pack.packer import Pack, build_pack, candidates_from
 from memlane.pack.tokens import counter_for
 from memlane.protocols import Embedder, TokenCounter, Tracer
@@ -93,6 +93,10 @@ class Memory:
         intelligence: Intelligence | None = None,
         tracer: Tracer | None = None,
     ) -> None:
+        if db is not None and not isinstance(db, (str, Path)):
+            raise ValidationError(f"db: must be a path or URL, got {type(db).__name__}", field="db")
+        if db is not None:
+            check_unicode(str(db), "db")
         self.config = config if config is not None else load_config()
         self.store = open_store(db if db is not None else self.config.db, tracer=tracer)
         self._embedder = embedder

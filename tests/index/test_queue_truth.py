@@ -94,3 +94,23 @@ def test_a_rerun_after_a_killed_index_says_how_many_are_leased_and_until_when(tm
     assert out.exit_code == 0, out.output
     assert "1 session(s) are leased by another worker" in out.stderr
     assert f"until {report.leased_until:%Y-%m-%d %H:%M}" in out.stderr
+
+
+def test_store_fails_abandoned_sessions_and_reports_leases(store):
+    """Both backends: abandoned = closed, out of attempts, lease expired; and leased_until."""
+    now = time.time()
+    with store.atomic():
+        a = store.create_session("s", now - 100, None, None)
+        b = store.create_session("t", now - 100, None, None)
+        store.close_session(a, "explicit")
+        store.close_session(b, "explicit")
+    for i in range(2):  # two workers leased session a and died; their leases ran out
+        assert store.claim_for_summary(now - 50 + i * 10, 5, 2).id == a
+    assert store.claim_for_summary(now, 600, 2).id == b  # a live lease
+    with store.atomic():
+        assert store.fail_abandoned(now, 2, "killed twice") == [a]
+        assert store.fail_abandoned(now, 2, "killed twice") == []
+    queue = store.summary_queue(now, 2)
+    assert queue["failed"] == 1 and queue["leased"] == 1
+    assert abs(queue["leased_until"] - (now + 600)) < 1
+    assert store.get_session(a).failed_reason == "killed twice"
