@@ -174,7 +174,8 @@ class Memory:
 
     @validated
     def import_file(
-        self, source: str | Path | IO[str], *, strict: bool = False, scope: str | None = None
+        self, source: str | Path | IO[str] | IO[bytes], *, strict: bool = False,
+        scope: str | None = None,
     ) -> ImportReport:
         """Import a JSON Lines conversation file (see ``memlane.ingest.importer``)."""
         return import_jsonl(self.store, self.config.ingest, source, strict=strict, default_scope=scope)
@@ -597,10 +598,10 @@ class Memory:
         ``now``."""
         rows = self.store.fact_history(scope, normalize_name(subject), normalize_predicate(predicate))
         events = self.store.fact_events([f.id for f in rows])
-        now = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
+        when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         out = []
         for f in rows:
-            v = view(f, self.config.confidence, now)
+            v = view(f, self.config.confidence, when)
             out.append({**dataclasses.asdict(v),
                         "events": [e for e in events if e["fact_id"] == f.id]})
         return out

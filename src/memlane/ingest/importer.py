@@ -93,7 +93,7 @@ def parse_lines(
 def import_jsonl(
     store: Any,
     cfg: IngestConfig,
-    source: str | Path | IO[str],
+    source: str | Path | IO[str] | IO[bytes],
     *,
     strict: bool = False,
     default_scope: str | None = None,
