@@ -28,7 +28,8 @@ class Pattern:
     """One secret format. ``keep`` groups: group 1, when ``keep``, stays in the text.
 
     ``literals``: the pattern cannot match unless one of these (lowercase) substrings is in
-    the text, so most messages skip it cheaply. ``check``: a final test of the match (the
+    the text, so most messages skip it cheaply (a literal with capitals is matched as
+    written, the others against the lowercased text). ``check``: a final test of the match (the
     Luhn checksum of a card number).
     """
 
@@ -37,6 +38,10 @@ class Pattern:
     keep: bool = False
     literals: tuple[str, ...] | None = None
     check: Callable[[str], bool] | None = None
+    assigned: bool = False
+    """The pattern needs ``=`` or ``:`` in the text (an assignment)."""
+    digits: bool = False
+    """The pattern needs three digits in a row in the text."""
 
 
 def _luhn(candidate: str) -> bool:
@@ -79,14 +84,15 @@ PATTERNS: list[Pattern] = [
     P("api_key", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"),
       literals=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
     P("api_key", re.compile(r"\bgl(?:pat|dt|rt|ptt|cbt|imt|soat|ffct|agent|oas)-[A-Za-z0-9_-]{20,}"),
-      literals=("gl",)),
+      literals=tuple(f"gl{k}-" for k in ("pat", "dt", "rt", "ptt", "cbt", "imt", "soat", "ffct",
+                                          "agent", "oas"))),
     P("api_key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), literals=("akia", "asia")),
     P("api_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"), literals=("aiza",)),
     P("api_key", re.compile(r"\bxox[abposre]-[A-Za-z0-9-]{10,}"), literals=("xox",)),
     P("api_key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}"),
       literals=("_live_", "_test_")),
-    P("api_key", re.compile(r"\bSK[0-9a-fA-F]{32}\b"), literals=("sk",)),  # Twilio API key
-    P("api_key", re.compile(r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}"), literals=("sg.",)),
+    P("api_key", re.compile(r"\bSK[0-9a-fA-F]{32}\b"), literals=("SK",)),  # Twilio API key
+    P("api_key", re.compile(r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}"), literals=("SG.",)),
     P("api_key", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), literals=("npm_",)),
     P("api_key", re.compile(r"\bpypi-[A-Za-z0-9_-]{50,}"), literals=("pypi-",)),
     P("api_key", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b"), literals=("hf_",)),
@@ -98,26 +104,29 @@ PATTERNS: list[Pattern] = [
     P("password", re.compile(
         r"""(?ix)
         ((?<![a-z0-9])[a-z0-9_.-]*?(?:password|passwd|pwd|passphrase)["']?\s*[:=]\s*["']?)
-        (?!\[REDACTED)[^\s"',;]{3,}"""), keep=True, literals=("passw", "pwd", "passphrase")),
+        (?!\[REDACTED)[^\s"',;]{3,}"""), keep=True, literals=("passw", "pwd", "passphrase"),
+      assigned=True),
     P("secret", re.compile(
         r"(?i)((?<![a-z0-9])[a-z0-9_.-]*?" + _ASSIGNED + r"""["']?\s*[:=]\s*["']?)"""
         r"(?!\[REDACTED)[A-Za-z0-9._~+/=-]{8,}"), keep=True,
-      literals=("key", "secret", "token", "credential")),
+      literals=("key", "secret", "token", "credential"), assigned=True),
     P("secret", re.compile(  # an AWS secret key written in prose: "my aws secret is wJal…"
         r"(?i)((?:aws|secret)[^\n]{0,60}?)(?<![A-Za-z0-9/+])"
         r"(?=[A-Za-z/+]{0,39}[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"), keep=True,
       literals=("aws", "secret")),
     P("card_number", re.compile(
         r"(?<![\d-])(?:4\d{3}|5[1-5]\d{2}|2[2-7]\d{2}|3[47]\d{2}|6(?:011|5\d{2}))"
-        r"(?:[ -]?\d){9,15}(?![\d-])"), check=_luhn),
-    P("national_id", re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")),
+        r"(?:[ -]?\d){9,15}(?![\d-])"), check=_luhn, digits=True),
+    P("national_id", re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])"),
+      digits=True),
 ]
 
 PII_PATTERNS: list[Pattern] = [
     P("email", re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b"),
       literals=("@",)),
     P("phone", re.compile(
-        r"(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|\d{2,4}[ .-])\d{3,4}[ .-]?\d{3,4}(?!\w)")),
+        r"(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|\d{2,4}[ .-])\d{3,4}[ .-]?\d{3,4}(?!\w)"),
+      digits=True),
 ]
 
 
@@ -139,18 +148,40 @@ def _substitute(p: Pattern) -> Callable[[re.Match[str]], str]:
     return sub
 
 
+_DIGIT_RUN = re.compile(r"\d\d\d")
+
+
+def _split_literals(patterns: list[Pattern]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """All literals of ``patterns``: those matched in lowercase, those matched as written."""
+    lits = {lit for p in patterns for lit in p.literals or ()}
+    exact = tuple(sorted(lit for lit in lits if lit != lit.lower()))
+    return tuple(sorted(lits - set(exact))), exact
+
+
 def _run(patterns: list[Pattern], text: str) -> tuple[str, int]:
+    known = _LITERALS.get(id(patterns))
+    lower_lits, exact_lits = known if known is not None else _split_literals(patterns)
     low = text.lower()
+    # one pass over the literals, then each pattern asks a set: most messages skip them all
+    present = {lit for lit in lower_lits if lit in low}
+    present.update(lit for lit in exact_lits if lit in text)
+    assigned = "=" in text or ":" in text
+    digits = _DIGIT_RUN.search(text) is not None
     total = 0
     for p in patterns:
-        if p.literals is not None and not any(lit in low for lit in p.literals):
+        if p.literals is not None and present.isdisjoint(p.literals):
+            continue
+        if (p.assigned and not assigned) or (p.digits and not digits):
             continue
         before = text
         text = p.regex.sub(_substitute(p), text)
         if text != before:
             total += text.count("[REDACTED:") - before.count("[REDACTED:")
-            low = text.lower()
     return text, total
+
+
+# the built-in lists never change: their literals are split once
+_LITERALS = {id(PATTERNS): _split_literals(PATTERNS), id(PII_PATTERNS): _split_literals(PII_PATTERNS)}
 
 
 def redact(text: str) -> tuple[str, int]:
