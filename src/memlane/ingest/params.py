@@ -94,6 +94,9 @@ def _choices(allowed: tuple[str, ...]) -> Rule:
         if not isinstance(value, (list, tuple)):
             raise ValidationError(f"{field}: must be a list of {', '.join(allowed)}, "
                                   f"got {type(value).__name__}", field=field)
+        if not value:  # an empty list would match nothing (or, in SQL, not parse)
+            raise ValidationError(f"{field}: name at least one of {', '.join(allowed)} "
+                                  "(or pass None for the default)", field=field)
         return tuple(_choice(allowed)(v, field, mem) for v in value)
     return check
 
