@@ -3,8 +3,10 @@
     MemlaneError
     ├── ConfigError            a config key, file or environment variable is invalid
     ├── ValidationError        bad input from a caller (names the field / line)
-    │   └── ImportFormatError  a line of an import file is malformed (names line and field)
+    │   ├── ImportFormatError  a line of an import file is malformed (names line and field)
+    │   └── ConflictError      the input clashes with what is stored (e.g. a message id)
     ├── NotFoundError          an id that does not exist
+    ├── ResetRequired          a change-log position is no longer retained: re-snapshot
     ├── StoreError             the database failed (driver errors are translated to this)
     │   └── MigrationError     a migration is missing, edited or failed
     └── BackendError           a model backend failed
@@ -20,11 +22,13 @@ __all__ = [
     "BackendError",
     "BackendUnavailable",
     "ConfigError",
+    "ConflictError",
     "EmbeddingError",
     "ImportFormatError",
     "MemlaneError",
     "MigrationError",
     "NotFoundError",
+    "ResetRequired",
     "StoreError",
     "ValidationError",
 ]
@@ -54,8 +58,23 @@ class ImportFormatError(ValidationError):
         self.line = line
 
 
+class ConflictError(ValidationError):
+    """The input clashes with something already stored (the HTTP service answers 409)."""
+
+
 class NotFoundError(MemlaneError, LookupError):
     """The requested object does not exist."""
+
+
+class ResetRequired(MemlaneError):
+    """A reader asked for changes after a position the change log no longer holds (pruned,
+    or from another database): it must take a fresh snapshot. Never a silent gap."""
+
+    def __init__(self, message: str, *, after: int, floor: int, head: int) -> None:
+        super().__init__(message)
+        self.after = after
+        self.floor = floor
+        self.head = head
 
 
 class StoreError(MemlaneError):

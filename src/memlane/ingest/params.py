@@ -164,6 +164,20 @@ def _topics(value: Any, field: str, mem: Any) -> tuple[str, ...]:
     return tuple(_short(v, field, mem) for v in value)
 
 
+MAX_BATCH = 10_000
+
+
+def _batch(value: Any, field: str, mem: Any) -> Any:
+    """A list of message objects (each is checked by ``add_message``'s rules)."""
+    if not isinstance(value, (list, tuple)):
+        raise ValidationError(f"{field}: must be a list of message objects, got "
+                              f"{type(value).__name__}", field=field)
+    if len(value) > MAX_BATCH:
+        raise ValidationError(f"{field}: at most {MAX_BATCH} messages at once, got {len(value)}",
+                              field=field)
+    return value
+
+
 def _draft(value: Any, field: str, mem: Any) -> Any:
     from memlane.memory import SummaryDraft
 
@@ -188,6 +202,7 @@ RULES: dict[str, dict[str, Rule]] = {
     "add_message": {"scope": _label, "role": lambda v, f, m: check_role(v), "text": _message_text,
                     "at": _OPT_TIME, "speaker": _OPT_LABEL, "id": _OPT_LABEL,
                     "agent": _OPT_LABEL, "project": _OPT_LABEL},
+    "add_messages": {"messages": _batch},
     "import_file": {"source": _source, "strict": _bool, "scope": _OPT_LABEL},
     "close_session": {"scope": _OPT_LABEL, "session_id": _opt(_id)},
     "close_idle": {"now": _OPT_TIME},
@@ -232,6 +247,7 @@ RULES: dict[str, dict[str, Rule]] = {
               "now": _OPT_TIME},
     "fact_history": {"subject": _short, "predicate": _short, "scope": _OPT_LABEL, "now": _OPT_TIME},
     "forget_fact": {"fact_id": _id},
+    "forgotten_facts": {"subject": _short, "predicate": _short, "scope": _OPT_LABEL},
     "graph": {"entity": _short, "scope": _OPT_LABEL},
     "forget_item": {"item_id": _id},
     "gc": {"now": _OPT_TIME},

@@ -39,7 +39,7 @@ class _Group(click.Group):
 
 # Commands that write messages create the database; every other one reads, and a
 # mistyped --db must not silently answer from a new, empty file.
-_CREATES = {"add", "import", "worker"}
+_CREATES = {"add", "import", "worker", "serve", "create"}  # create: `memlane keys create`
 
 
 def _sqlite_file(db: str) -> Path | None:
@@ -525,8 +525,10 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 def _attach_bench() -> None:
     from memlane.bench.cli import bench
     from memlane.bench.ingest import ingest_command
+    from memlane.bench.serve import serve_command
 
     bench.add_command(ingest_command)
+    bench.add_command(serve_command)
     cli.add_command(bench)
 
 
@@ -539,6 +541,10 @@ _register_facts(cli, _memory, json_option)
 from memlane.serve.cli_db import register as _register_db
 
 _register_db(cli)
+
+from memlane.serve.cli_serve import register as _register_serve
+
+_register_serve(cli, _memory, json_option)
 
 
 def main() -> None:
