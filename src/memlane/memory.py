@@ -738,9 +738,9 @@ class Memory:
         """Counts, counters, the summary queue and average summary latency."""
         data = self.store.stats()
         queue = self.store.summary_queue(time.time(), self.config.indexing.max_attempts)
-        until = queue.pop("leased_until", None)
-        queue["leased_until"] = datetime.fromtimestamp(until, UTC) if until else None
+        until = queue.pop("leased_until", None)  # the queue holds counts only
         data["summary_queue"] = queue
+        data["summary_leased_until"] = datetime.fromtimestamp(until, UTC) if until else None
         counters = data["counters"]
         done = counters.get("sessions_summarized", 0)
         if done:

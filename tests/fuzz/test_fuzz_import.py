@@ -90,7 +90,7 @@ def test_deep_nesting_is_a_clear_error(mem, tmp_path):
     f = tmp_path / "deep.jsonl"
     f.write_text(_line(0) + "\n" + "[" * 100_000 + "]" * 100_000 + "\n")
     (line, message), = mem.import_file(f).errors
-    assert line == 2 and "nested too deeply" in message
+    assert line == 2 and "nested deeper than 64 levels" in message
 
 
 def test_integer_id_is_accepted_as_text(mem, tmp_path):
@@ -135,3 +135,23 @@ def test_any_bytes_give_a_report_never_a_traceback(tmp_path_factory, lines, stri
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()
+
+
+def test_nesting_is_measured_without_recursion():
+    from memlane.ingest.validate import json_nesting, value_nesting
+
+    assert json_nesting('{"text": "' + "[" * 500 + '"}') == 1  # brackets in a string do not nest
+    assert json_nesting('{"text": "a \\" [[[' + "[" * 100 + '"}') <= 1
+    assert json_nesting("[" * 100_000) > 64
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert value_nesting(deep) > 64 and value_nesting({"a": [1, {"b": 2}]}) == 3
+
+
+def test_a_deep_line_leaves_the_interpreter_able_to_compile(mem, tmp_path):
+    f = tmp_path / "deep.jsonl"
+    f.write_text("[" * 200_000 + "\n" + '{"a": ' * 100_000 + "\n")
+    report = mem.import_file(f)
+    assert report.errors[0][0] == 1
+    compile("x = " + "(" * 50 + "1" + ")" * 50, "check", "exec")  # CPython bookkeeping intact

@@ -87,7 +87,7 @@ def test_a_rerun_after_a_killed_index_says_how_many_are_leased_and_until_when(tm
     assert report.sessions_leased == 1 and report.sessions_summarized == 0
     assert report.leased_until is not None
     assert abs(report.leased_until.timestamp() - (started + 600)) < 5
-    assert mem.stats()["summary_queue"]["leased_until"] == report.leased_until
+    assert mem.stats()["summary_leased_until"] == report.leased_until
     mem.close()
     monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
     out = CliRunner().invoke(cli, ["--db", str(db), "index"])

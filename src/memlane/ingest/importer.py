@@ -23,6 +23,7 @@ from typing import IO, Any
 from memlane.config import IngestConfig
 from memlane.errors import ImportFormatError, ValidationError
 from memlane.ingest.sessionize import Incoming, prepare, store_message
+from memlane.ingest.validate import MAX_NESTING, json_nesting
 from memlane.types import ImportReport
 
 __all__ = ["import_jsonl", "parse_lines"]
@@ -42,13 +43,13 @@ def content_id(scope: str, role: str, at: datetime, text: str, occurrence: int) 
 
 
 def _load(raw: str, number: int) -> Any:
+    if json_nesting(raw) > MAX_NESTING:
+        raise ImportFormatError(f"JSON nested deeper than {MAX_NESTING} levels (a message is one "
+                                "flat object)", line=number)
     try:
         return json.loads(raw)
     except json.JSONDecodeError as e:
         raise ImportFormatError(f"column {e.colno}: not valid JSON ({e.msg})", line=number) from None
-    except RecursionError:
-        raise ImportFormatError("JSON nested too deeply (a message is one flat object)",
-                                line=number) from None
 
 
 def parse_lines(

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from memlane.errors import ValidationError
 from memlane.ingest.validate import (
+    MAX_NESTING,
     check_bool,
     check_float,
     check_int,
@@ -27,6 +28,7 @@ from memlane.ingest.validate import (
     check_text,
     check_unicode,
     parse_time,
+    value_nesting,
 )
 from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES, SESSION_STATUSES
 
@@ -142,10 +144,10 @@ def _source(value: Any, field: str, mem: Any) -> Any:
 def _extra(value: Any, field: str, mem: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ValidationError(f"{field}: must be a dict, got {type(value).__name__}", field=field)
+    if value_nesting(value) > MAX_NESTING:  # refused before json could recurse
+        raise ValidationError(f"{field}: nested deeper than {MAX_NESTING} levels", field=field)
     try:
         text = json.dumps(value, allow_nan=False)
-    except RecursionError:
-        raise ValidationError(f"{field}: nested too deeply", field=field) from None
     except (TypeError, ValueError) as e:
         raise ValidationError(f"{field}: must hold only JSON values ({e})", field=field) from None
     check_unicode(text, field)

@@ -16,6 +16,9 @@ from memlane.types import ROLES
 
 __all__ = [
     "INT64_MAX",
+    "MAX_NESTING",
+    "json_nesting",
+    "value_nesting",
     "MAX_SCOPE_CHARS",
     "check_bool",
     "check_float",
@@ -167,3 +170,56 @@ def parse_time(value: Any, field: str = "at") -> datetime:
     if not _MIN_TIME <= dt <= _MAX_TIME:
         raise _fail(field, f"{value!s} is out of range (years 1 to 9999 in UTC)")
     return dt
+
+
+MAX_NESTING = 64
+"""Deeper JSON is refused before it is parsed or encoded: a RecursionError inside the json
+module can leave CPython 3.11's recursion bookkeeping off, so that a later ``compile()``
+in the same process fails; not recursing at all is the only safe answer."""
+
+
+def json_nesting(raw: str, limit: int = MAX_NESTING) -> int:
+    """How deep the arrays and objects of JSON text ``raw`` nest, counted without
+    recursion (brackets inside strings do not count); stops counting past ``limit``."""
+    if raw.count("[") + raw.count("{") <= limit:
+        return 0  # cannot be deeper than the number of openers
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def value_nesting(value: object, limit: int = MAX_NESTING) -> int:
+    """How deep lists, tuples and dicts nest inside ``value``, without recursion; stops
+    past ``limit`` (and is cycle-safe)."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 1)]
+    seen: set[int] = set()
+    while stack:
+        item, depth = stack.pop()
+        if not isinstance(item, (list, tuple, dict)) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children)
+    return deepest

@@ -147,17 +147,18 @@ class Database:
     def read(self) -> Iterator[sqlite3.Connection]:
         """A read transaction: every query inside sees the same committed state (WAL
         snapshot) and writers are not blocked. Inside ``atomic()`` it is that transaction."""
-        conn = self.conn
-        if self._local.depth:
+        slot = self._slot()
+        conn = slot.conn
+        if slot.depth:
             yield conn
             return
         with translate("begin"):
             conn.execute("BEGIN DEFERRED")
-        self._local.depth = 1
+        slot.depth = 1
         try:
             yield conn
         finally:
-            self._local.depth = 0
+            slot.depth = 0
             try:
                 conn.execute("COMMIT")
             except sqlite3.Error:  # nothing was written; the read's own error matters more
