@@ -41,6 +41,7 @@ __all__ = [
     "IndexingConfig",
     "IngestConfig",
     "LLMServiceConfig",
+    "LiveConfig",
     "PackConfig",
     "RetrievalConfig",
     "SearchConfig",
@@ -241,6 +242,24 @@ class HygieneConfig:
 
 
 @dataclass(frozen=True)
+class LiveConfig:
+    """The change log behind the live memory stream. ``[memory.live]``.
+
+    Hygiene (``gc``) prunes it; a client resuming from a pruned position is told to take
+    a new snapshot.
+    """
+
+    keep_days: float = 7.0
+    """Changes older than this are pruned."""
+    keep_changes: int = 1_000_000
+    """At most this many of the newest changes are kept (all scopes together)."""
+
+    def __post_init__(self) -> None:
+        _check(self.keep_days > 0, "live.keep_days", "must be > 0")
+        _check(self.keep_changes >= 1, "live.keep_changes", "must be >= 1")
+
+
+@dataclass(frozen=True)
 class PackConfig:
     """Context packing. ``[memory.pack]``."""
 
@@ -421,6 +440,7 @@ class Config:
     confidence: ConfidenceConfig = field(default_factory=ConfidenceConfig)
     facts: FactsConfig = field(default_factory=FactsConfig)
     hygiene: HygieneConfig = field(default_factory=HygieneConfig)
+    live: LiveConfig = field(default_factory=LiveConfig)
     pack: PackConfig = field(default_factory=PackConfig)
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
     llm_services: dict[str, LLMServiceConfig] = field(default_factory=dict)
@@ -451,6 +471,7 @@ _SECTIONS = {
     "confidence": ConfidenceConfig,
     "facts": FactsConfig,
     "hygiene": HygieneConfig,
+    "live": LiveConfig,
     "pack": PackConfig,
     "retrieval": RetrievalConfig,
 }

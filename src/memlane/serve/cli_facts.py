@@ -122,10 +122,12 @@ def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
     @json_option
     @click.pass_context
     def gc(ctx: click.Context, now: str | None, as_json: bool) -> None:
-        """Expire items past their TTL and evict the lowest-value items of lanes over cap."""
+        """Expire items past their TTL, evict the lowest-value items of lanes over cap and
+        prune the live stream's change log."""
         r = memory_of(ctx).gc(now)
         if as_json:
             click.echo(dumps(r))
         else:
             evicted = ", ".join(f"{k}={v}" for k, v in r.evicted.items()) or "none"
-            click.echo(f"expired {r.expired} item(s); evicted {evicted}")
+            click.echo(f"expired {r.expired} item(s); evicted {evicted};"
+                       f" pruned {r.changes_pruned} change(s)")

@@ -9,7 +9,7 @@ psycopg errors become ``StoreError``. Any number of processes may share one data
 This module holds sessions, messages, items, search, vectors and counters; the rest of
 the contract comes from flat mixins: ``facts`` (entities, facts, relations), ``hygiene``
 (expiry, pins, links, lookups, the pack journal) and ``transfer`` (``memlane copy``), ``vectors`` (pgvector
-search and the embedding cache).
+search and the embedding cache), ``changes`` (the live stream's change log).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any
 from memlane.errors import NotFoundError
 from memlane.store.filters import Filters
 from memlane.store.postgres import search
+from memlane.store.postgres.changes import ChangesMixin
 from memlane.store.postgres.db import (
     LOCK_SCOPE,
     Database,
@@ -64,7 +65,7 @@ _INSERT_ITEMS = (
 )
 
 
-class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin):
+class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin, ChangesMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one PostgreSQL database."""
 
     backend = "postgres"
