@@ -558,3 +558,21 @@ def test_pg_concurrent_writers_and_a_polling_reader(pg_url: str) -> None:
     assert not errors, errors
     _assert_stream(reader.store, "chat", head, state, limit=5)
     reader.close()
+
+
+def test_a_copy_has_the_same_state_and_its_own_log(tmp_path: Path, pg_url: str) -> None:
+    """``memlane copy`` writes through the same triggers: the copy's state document is the
+    source's, on the other backend, and its log replays to it."""
+    from memlane.store.copy import copy_store
+
+    mem = _memory(tmp_path / "source.db")
+    rng = random.Random(7)
+    w = Workload(mem)
+    for _ in range(80):
+        w.random_step(rng)
+    target = _memory(pg_url)
+    copy_store(mem.store, target.store)
+    assert live.snapshot(target.store, "a")[1] == live.snapshot(mem.store, "a")[1]
+    _assert_stream(target.store, "a", 0, _empty("a"))
+    mem.close()
+    target.close()

@@ -40,19 +40,18 @@ INSERT INTO change_sequencer (head, floor) VALUES (0, 0);
 -- The scope's latest journaled pack is part of its live state.
 CREATE INDEX packs_scope ON packs (scope, id) WHERE scope IS NOT NULL;
 
--- State documents. Times are ISO-8601 UTC text (milliseconds), JSON columns stay JSON.
-CREATE FUNCTION memlane_live_time(t double precision) RETURNS text
-    LANGUAGE sql STABLE PARALLEL SAFE
-    -- rounded to the millisecond first, as SQLite's strftime does (to_char truncates)
-    RETURN to_char(to_timestamp(round(t * 1000) / 1000) AT TIME ZONE 'UTC',
-                   'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+-- State documents. Times are epoch milliseconds (integers, as the overlay spec's "ts"),
+-- JSON columns stay JSON.
+CREATE FUNCTION memlane_live_ms(t double precision) RETURNS bigint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN round(t * 1000)::bigint;
 
 CREATE FUNCTION memlane_live_session(s sessions) RETURNS jsonb
-    LANGUAGE sql STABLE PARALLEL SAFE
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN jsonb_build_object(
         'status', s.status,
-        'started', memlane_live_time(s.started_at),
-        'ended', memlane_live_time(s.ended_at),
+        'started', memlane_live_ms(s.started_at),
+        'ended', memlane_live_ms(s.ended_at),
         'turn_count', s.message_count,
         'participants', s.participants::jsonb,
         'indexed', s.indexed_at IS NOT NULL,
@@ -62,7 +61,7 @@ CREATE FUNCTION memlane_live_session(s sessions) RETURNS jsonb
         'project', s.project);
 
 CREATE FUNCTION memlane_live_item(i items) RETURNS jsonb
-    LANGUAGE sql STABLE PARALLEL SAFE
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN jsonb_build_object(
         'kind', i.kind,
         'text', i.text,
@@ -73,15 +72,15 @@ CREATE FUNCTION memlane_live_item(i items) RETURNS jsonb
         'privacy', i.privacy,
         'trust', i.trust,
         'source', i.source,
-        'at', memlane_live_time(i.at),
-        'expires', memlane_live_time(i.expires_at),
+        'at', memlane_live_ms(i.at),
+        'expires', memlane_live_ms(i.expires_at),
         'session_id', i.session_id,
         'keywords', i.keywords::jsonb,
         'parents', i.parents::jsonb,
         'topic', CASE WHEN i.kind = 'summary' THEN i.extra::jsonb #>> '{summary,topic}' END);
 
 CREATE FUNCTION memlane_live_fact(f facts) RETURNS jsonb
-    LANGUAGE sql STABLE PARALLEL SAFE
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN jsonb_build_object(
         'subject', f.subject,
         'predicate', f.predicate,
@@ -90,18 +89,18 @@ CREATE FUNCTION memlane_live_fact(f facts) RETURNS jsonb
         'status', f.status,
         'reinforcements', f.reinforcements,
         'superseded_by', f.superseded_by,
-        'at', memlane_live_time(f.at),
+        'at', memlane_live_ms(f.at),
         'session_id', f.session_id,
         'item_id', f.item_id);
 
 CREATE FUNCTION memlane_live_pack(p packs) RETURNS jsonb
-    LANGUAGE sql STABLE PARALLEL SAFE
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN jsonb_build_object(
         'id', p.id,
         'query', p.query,
         'budget', p.budget,
         'used', p.used,
-        'created', memlane_live_time(p.created_at));
+        'created', memlane_live_ms(p.created_at));
 
 -- sessions -----------------------------------------------------------------------------
 CREATE FUNCTION memlane_log_session() RETURNS trigger LANGUAGE plpgsql AS $$
