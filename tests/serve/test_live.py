@@ -219,8 +219,10 @@ class LiveMachine(RuleBasedStateMachine):
         self.w.fact(in_a, subject, predicate, value)
 
     @rule(in_a=st.booleans(), ttl=st.sampled_from([None, 120, 7200]),
-          lane=st.sampled_from(["ephemeral", "semantic"]), pinned=st.booleans(), topic=st.booleans())
-    def note(self, in_a: bool, ttl: int | None, lane: str, pinned: bool, topic: bool) -> None:
+          lane=st.sampled_from(["ephemeral", "semantic"]), pinned=st.booleans(),
+          topic=st.booleans())
+    def note(self, in_a: bool, ttl: int | None, lane: str, pinned: bool,
+             topic: bool) -> None:
         self.w.note(in_a, ttl, lane, pinned, topic)
 
     @rule(pick=st.integers(0, 99), forget=st.booleans())
@@ -327,7 +329,8 @@ def test_every_write_path_has_its_topic(db_url: str) -> None:
     topics = _topics(s, "chat", h)
     assert topics[:2] == ["session.closed", "session.indexed"]
     assert {"memory.item.upserted", "fact.added", "session.summarized"} <= set(topics)
-    summary = next(i for i in live.snapshot(s, "chat")[1]["items"].values() if i["kind"] == "summary")
+    items = live.snapshot(s, "chat")[1]["items"].values()
+    summary = next(i for i in items if i["kind"] == "summary")
     assert summary["topic"] and summary["session_id"] is not None
 
     h = s.last_change_id()
@@ -360,7 +363,7 @@ def test_every_write_path_has_its_topic(db_url: str) -> None:
     mem.close()
 
 
-def test_failed_summary_and_retry_are_topics(tmp_path: Path) -> None:
+def test_a_failed_summary_is_a_topic(tmp_path: Path) -> None:
     with ChatServer() as srv:
         mem = _memory(tmp_path / "llm.db", indexing={"backend": "llm", "service": "local",
                                                      "retry_base_seconds": 0},

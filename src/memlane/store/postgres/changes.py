@@ -29,6 +29,13 @@ _SEQUENCE = (
 )
 
 
+def _number(cur: Any) -> int:
+    row = cur.fetchone()
+    if row is None:  # change_sequencer always has its one row, from migration 0006
+        raise StoreError("change log: change_sequencer is empty; the database was altered")
+    return int(row[0])
+
+
 class ChangesMixin:
     """Mixed into PostgresStore; uses ``self.db``."""
 
@@ -50,7 +57,7 @@ class ChangesMixin:
                 conn = self.db.conn
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
                 conn.execute("LOCK TABLE change_sequencer IN EXCLUSIVE MODE")
-            yield int(self.db.execute(_SEQUENCE).fetchone()[0])
+            yield _number(self.db.execute(_SEQUENCE))
 
     def last_change_id(self) -> int:
         """The id of the newest change (0 when none was ever written)."""
@@ -59,7 +66,7 @@ class ChangesMixin:
 
     def change_floor(self) -> int:
         """Changes up to this id were pruned: a reader behind it must re-snapshot."""
-        return int(self.db.execute("SELECT floor FROM change_sequencer").fetchone()[0])
+        return _number(self.db.execute("SELECT floor FROM change_sequencer"))
 
     def changes_after(self, scope: str, after: int, limit: int) -> list[ChangeRecord]:
         """The scope's changes with an id above ``after``, oldest first, at most ``limit``.
@@ -99,7 +106,7 @@ class ChangesMixin:
         with self.db.atomic():
             # READ COMMITTED: each statement after the lock sees every earlier commit
             self.db.execute("LOCK TABLE change_sequencer IN EXCLUSIVE MODE")
-            head = int(self.db.execute(_SEQUENCE).fetchone()[0])
+            head = _number(self.db.execute(_SEQUENCE))
             first_kept = self.db.execute(
                 "SELECT pos FROM changes WHERE pos IS NOT NULL AND at >= %s ORDER BY pos LIMIT 1",
                 (before,),
