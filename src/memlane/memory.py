@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from memlane.config import Config, load_config
-from memlane.errors import NotFoundError, ValidationError
+from memlane.errors import ConflictError, NotFoundError, ValidationError
 from memlane.index.compact import CompactReport, compact
 from memlane.index.embed import Embeddings
 from memlane.index.facts import FactOutcome, FactView, view
@@ -95,7 +96,7 @@ class Memory:
         self._embedder = embedder
         self._embeddings: Embeddings | None = None
         self._intelligence = intelligence
-        self.last_timings: dict[str, float] = {}
+        self._local = threading.local()
         self._worker: IndexWorker | None = None
 
     # -- lifecycle ----------------------------------------------------------------------
@@ -112,6 +113,16 @@ class Memory:
         self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+    @property
+    def last_timings(self) -> dict[str, float]:
+        """Per-stage milliseconds of this thread's last ``search`` (each thread sees its own,
+        so concurrent requests of a server never read each other's)."""
+        return getattr(self._local, "timings", {})
+
+    @last_timings.setter
+    def last_timings(self, value: dict[str, float]) -> None:
+        self._local.timings = value
 
     @property
     def embedder(self) -> Embedder:
@@ -156,10 +167,38 @@ class Memory:
                       project=project, now=datetime.now(UTC))
         with self.store.atomic():
             if msg.ext_id is not None and self.store.message_by_ext_id(msg.scope, msg.ext_id):
-                raise ValidationError(
+                raise ConflictError(
                     f"id: message {msg.ext_id!r} already exists in scope {msg.scope!r}", field="id"
                 )
             return store_message(self.store, cfg, msg)
+
+    def add_messages(self, messages: list[dict[str, Any]]) -> list[Message]:
+        """Store a batch of messages (each a dict of ``add_message``'s arguments: scope, role,
+        text, at, speaker, id, agent, project) in one transaction: all or none.
+
+        A bad message raises with its index in the field (``messages.3.text``).
+        """
+        if not isinstance(messages, (list, tuple)):
+            raise ValidationError("messages: must be a list of message objects", field="messages")
+        known = {"scope", "role", "text", "at", "speaker", "id", "agent", "project"}
+        stored = []
+        with self.store.atomic():
+            for i, m in enumerate(messages):
+                try:
+                    if not isinstance(m, dict):
+                        raise ValidationError("must be an object", field=None)
+                    unknown = sorted(set(m) - known)
+                    if unknown:
+                        raise ValidationError(f"unknown field(s) {unknown}", field=unknown[0])
+                    stored.append(self.add_message(
+                        m.get("scope"), m.get("role", "user"), m.get("text"), m.get("at"),
+                        speaker=m.get("speaker"), id=m.get("id"), agent=m.get("agent"),
+                        project=m.get("project")))
+                except ValidationError as e:
+                    e.field = f"messages.{i}.{e.field}" if e.field else f"messages.{i}"
+                    e.args = (f"messages[{i}]: {e}",)
+                    raise
+        return stored
 
     def import_file(
         self, source: str | Path | IO[str], *, strict: bool = False, scope: str | None = None
@@ -556,10 +595,30 @@ class Memory:
         return out
 
     def forget_fact(self, fact_id: int) -> None:
-        """Hard delete a fact with its item, vector and lexical rows."""
+        """Hard delete a fact with its item, vector and lexical rows.
+
+        The fact's key keeps its events without the value (when it was stated,
+        reinforced, superseded, from which session) and a ``forgotten`` mark, so its
+        history still shows when it changed (``forgotten_facts``).
+        """
         with self.store.atomic():
+            fact = self.store.get_fact(fact_id)
+            events = self.store.fact_events([fact_id])
             self.store.delete_fact(fact_id)
+            mark = dataclasses.replace(fact, subject=normalize_name(fact.subject), object="")
+            for e in events:
+                self.store.log_fact_event(mark, e["kind"], e["at"].timestamp(),
+                                          other_id=e["other_id"], session_id=e["session_id"])
+            self.store.log_fact_event(mark, "forgotten", time.time(), session_id=fact.session_id)
             self.store.bump("facts_forgotten")
+
+    def forgotten_facts(self, subject: str, predicate: str,
+                        scope: str | None = None) -> list[dict[str, Any]]:
+        """The events of the values of ``subject predicate`` that were forgotten, oldest
+        first: fact id, kind (ending with ``forgotten``), session and time; the value is
+        gone."""
+        return self.store.forgotten_fact_events(scope, normalize_name(subject),
+                                                normalize_predicate(predicate))
 
     def graph(self, entity: str, scope: str | None = None) -> dict[str, Any]:
         """An entity's node(s), its relations and the items that mention it."""

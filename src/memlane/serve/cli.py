@@ -485,8 +485,10 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 def _attach_bench() -> None:
     from memlane.bench.cli import bench
     from memlane.bench.ingest import ingest_command
+    from memlane.bench.serve import serve_command
 
     bench.add_command(ingest_command)
+    bench.add_command(serve_command)
     cli.add_command(bench)
 
 
@@ -499,6 +501,10 @@ _register_facts(cli, _memory, json_option)
 from memlane.serve.cli_db import register as _register_db
 
 _register_db(cli)
+
+from memlane.serve.cli_serve import register as _register_serve
+
+_register_serve(cli, _memory, json_option)
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ from typing import Any
 from memlane.errors import NotFoundError
 from memlane.store.filters import Filters
 from memlane.store.postgres import search
+from memlane.store.postgres.browse import BrowseMixin
 from memlane.store.postgres.changes import ChangesMixin
 from memlane.store.postgres.db import (
     LOCK_SCOPE,
@@ -32,6 +33,7 @@ from memlane.store.postgres.db import (
 )
 from memlane.store.postgres.facts import FactsMixin
 from memlane.store.postgres.hygiene import HygieneMixin
+from memlane.store.postgres.keys import KeysMixin
 from memlane.store.postgres.rows import ITEM_COLS, MESSAGE_COLS, SESSION_COLS
 from memlane.store.postgres.rows import item as _item
 from memlane.store.postgres.rows import message as _message
@@ -65,7 +67,8 @@ _INSERT_ITEMS = (
 )
 
 
-class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin, ChangesMixin):
+class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin, BrowseMixin, KeysMixin,
+                    ChangesMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one PostgreSQL database."""
 
     backend = "postgres"

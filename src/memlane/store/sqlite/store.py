@@ -20,10 +20,12 @@ from typing import Any
 from memlane.errors import NotFoundError
 from memlane.retrieve.text import split_words
 from memlane.store.filters import Filters
+from memlane.store.sqlite.browse import BrowseMixin
 from memlane.store.sqlite.changes import ChangesMixin
 from memlane.store.sqlite.db import Database, Tracer
 from memlane.store.sqlite.facts import FactsMixin
 from memlane.store.sqlite.hygiene import HygieneMixin
+from memlane.store.sqlite.keys import KeysMixin
 from memlane.store.sqlite.rows import (
     _ITEM_COLS,
     _MESSAGE_COLS,
@@ -50,7 +52,8 @@ def _narrow(f: Filters) -> bool:
             or f.until is not None)
 
 
-class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin, ChangesMixin):
+class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin, ChangesMixin,
+                  BrowseMixin, KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one SQLite file."""
 
     backend = "sqlite"
