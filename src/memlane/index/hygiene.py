@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from memlane.config import HygieneConfig, LiveConfig
+from memlane.store.contract import Store
 
 __all__ = ["GcReport", "collect_garbage"]
 
@@ -18,7 +18,7 @@ class GcReport:
     """Rows of the live stream's change log pruned (``[memory.live]``)."""
 
 
-def collect_garbage(store: Any, cfg: HygieneConfig, now: float,
+def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
                     live: LiveConfig | None = None) -> GcReport:
     """One transaction: expired items go, then the lowest-value items of lanes over cap.
 

@@ -18,11 +18,13 @@ from typing import Any, Protocol
 from memlane.config import Config, FactsConfig
 from memlane.errors import MemlaneError
 from memlane.index.embed import Embeddings
+from memlane.index.eventdate import event_date
 from memlane.index.expand import item_keys, summary_keys
 from memlane.index.facts import apply_fact
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.schema import Extraction, SessionSummary
 from memlane.types import Message, Session
+from memlane.store.contract import Store
 
 __all__ = ["Intelligence", "SummaryRun", "fact_text", "process_queue", "store_intelligence"]
 
@@ -51,7 +53,7 @@ def fact_text(subject: str, predicate: str, obj: str) -> str:
 
 
 def store_intelligence(
-    store: Any,
+    store: Store,
     embeddings: Embeddings,
     session: Session,
     messages: Sequence[Message],
@@ -98,12 +100,17 @@ def store_intelligence(
         })
     for o in extraction.observations:
         msg = by_seq.get(o.seq) if o.seq is not None else None
+        # "last weekend" said on a Tuesday: stored at, and keyed by, the date it implies
+        event = event_date(o.text, msg.at) if msg else None
+        when = event[0] if event else (msg.at if msg else None)
         rows.append({
-            **base, "kind": "observation", "text": o.text, "at": msg.at.timestamp() if msg else end,
+            **base, "kind": "observation", "text": o.text,
+            "at": when.timestamp() if when else end,
             "message_id": msg.id if msg else None, "seq": o.seq, "lane": "episodic",
             "source": "stated", "parents": source(o.seq),
-            "keys": item_keys(o.text, msg.at if msg else None,
-                              (msg.speaker,) if msg and msg.speaker else ()),
+            "keys": item_keys(o.text, when, (msg.speaker,) if msg and msg.speaker else ()),
+            **({"extra": {"event_date": event[0].isoformat(), "event_phrase": event[1]}}
+               if event else {}),
         })
     for e in extraction.entities:
         rows.append({
@@ -147,7 +154,7 @@ def store_intelligence(
 
 
 def process_queue(
-    store: Any,
+    store: Store,
     embeddings: Embeddings,
     intelligence: Intelligence,
     config: Config,
