@@ -119,8 +119,9 @@ def compact(ctx: click.Context, scope: str | None, topic: str | None, as_json: b
 @json_option
 @click.pass_context
 def gc(ctx: click.Context, now: str | None, as_json: bool) -> None:
-    """Expire items past their TTL, evict the lowest-value items of lanes over cap and
-    prune the live stream's change log."""
+    """Expire items past their TTL and evict the lowest-value items of lanes over cap.
+
+    Then prune the live stream's change log (``[memory.live]``)."""
     r = memory_of(ctx).gc(now)
     if as_json:
         click.echo(dumps(r))
