@@ -67,8 +67,20 @@ class IngestConfig:
     """Longer messages are refused with a ValidationError."""
     redact_secrets: bool = True
     """Replace API keys, tokens, passwords and private keys by typed placeholders."""
+    redact_pii: bool = False
+    """Also replace email addresses and phone numbers (a PII class, off by default)."""
+    redact_patterns: tuple[str, ...] = ()
+    """Extra regular expressions whose matches are redacted as ``custom`` (your own formats)."""
 
     def __post_init__(self) -> None:
+        import re
+
+        for pattern in self.redact_patterns:
+            try:
+                re.compile(pattern)
+            except re.error as e:
+                raise ConfigError(f"ingest.redact_patterns: {pattern!r} is not a regular "
+                                  f"expression ({e})") from None
         _check(self.session_gap_minutes > 0, "ingest.session_gap_minutes", "must be > 0")
         _check(self.min_session_messages >= 1, "ingest.min_session_messages", "must be >= 1")
         _check(self.max_message_chars >= 1, "ingest.max_message_chars", "must be >= 1")
@@ -445,9 +457,12 @@ class RetrievalConfig:
     """The transformer reads at most this many tokens of a text."""
     meaning_worker: bool = True
     """With the tier on, the index worker computes the vectors of new turns ahead of queries."""
+    max_query_chars: int = 4000
+    """Longer queries are refused (a query's cost grows with its length)."""
 
     def __post_init__(self) -> None:
-        for key in ("top_sessions", "turns_per_session", "final_k", "candidates"):
+        for key in ("top_sessions", "turns_per_session", "final_k", "candidates",
+                    "max_query_chars"):
             _check(getattr(self, key) >= 1, f"retrieval.{key}", "must be >= 1")
         for f in dataclasses.fields(self):
             if f.name.endswith("_weight"):

@@ -23,6 +23,7 @@ from memlane.index.expand import item_keys, summary_keys
 from memlane.index.facts import apply_fact
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.schema import Extraction, SessionSummary
+from memlane.ingest.redact import scrub_deep
 from memlane.types import Message, Session
 from memlane.store.contract import Store
 
@@ -45,6 +46,11 @@ class SummaryRun:
     failed: int = 0
     skipped: int = 0
     seconds: float = 0.0
+    abandoned: int = 0
+    """Sessions marked failed because the worker died during each of their attempts."""
+    leased: int = 0
+    """Sessions still leased by another (or a killed) worker when this run ended."""
+    leased_until: float | None = None
 
 
 def fact_text(subject: str, predicate: str, obj: str) -> str:
@@ -166,6 +172,18 @@ def process_queue(
     run = SummaryRun()
     t0 = time.perf_counter()
     started_at = time.time()
+    with store.atomic():
+        gone = store.fail_abandoned(
+            started_at, cfg.max_attempts,
+            f"the worker stopped during summarization {cfg.max_attempts} times (killed or "
+            "crashed before it could record a failure); not retried automatically")
+        if gone:
+            store.bump("sessions_failed", len(gone))
+            store.bump("sessions_abandoned", len(gone))
+    for session_id in gone:
+        log.warning("session %s failed: the worker stopped during each of its %s attempts",
+                    session_id, cfg.max_attempts)
+    run.abandoned = run.failed = len(gone)
     while limit is None or run.summarized + run.failed + run.skipped < limit:
         now = time.time()
         session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts, due_before=started_at)
@@ -181,6 +199,8 @@ def process_queue(
         started = time.perf_counter()
         try:
             summary, extraction = intelligence.summarize(session.scope, messages)
+            # a model may write what no message said (or echo a custom pattern): scrub again
+            summary, extraction = scrub_deep(config.ingest, (summary, extraction))
             store_intelligence(store, embeddings, session, messages, summary, extraction,
                                config.facts)
         except (MemlaneError, ValueError, KeyError, TypeError) as e:
@@ -195,6 +215,8 @@ def process_queue(
         with store.atomic():
             store.bump("summary_ms_total", int((time.perf_counter() - started) * 1000))
         run.summarized += 1
+    queue = store.summary_queue(time.time(), cfg.max_attempts)
+    run.leased, run.leased_until = queue["leased"], queue.get("leased_until")
     run.seconds = time.perf_counter() - t0
     return run
 
