@@ -41,6 +41,7 @@ __all__ = [
     "IndexingConfig",
     "IngestConfig",
     "LLMServiceConfig",
+    "LiveConfig",
     "PackConfig",
     "RetrievalConfig",
     "SearchConfig",
@@ -251,6 +252,24 @@ class HygieneConfig:
                    f"{pair!r} must be lane=max_items with a lane of {', '.join(LANES)}")
         _check(self.compact_min_summaries >= 2, "hygiene.compact_min_summaries", "must be >= 2")
         _check(self.compact_older_than_days > 0, "hygiene.compact_older_than_days", "must be > 0")
+
+
+@dataclass(frozen=True)
+class LiveConfig:
+    """The change log behind the live memory stream. ``[memory.live]``.
+
+    Hygiene (``gc``) prunes it; a client resuming from a pruned position is told to take
+    a new snapshot.
+    """
+
+    keep_days: float = 7.0
+    """Changes older than this are pruned."""
+    keep_changes: int = 1_000_000
+    """At most this many of the newest changes are kept (all scopes together)."""
+
+    def __post_init__(self) -> None:
+        _check(self.keep_days > 0, "live.keep_days", "must be > 0")
+        _check(self.keep_changes >= 1, "live.keep_changes", "must be >= 1")
 
 
 @dataclass(frozen=True)
@@ -498,6 +517,7 @@ class Config:
     confidence: ConfidenceConfig = field(default_factory=ConfidenceConfig)
     facts: FactsConfig = field(default_factory=FactsConfig)
     hygiene: HygieneConfig = field(default_factory=HygieneConfig)
+    live: LiveConfig = field(default_factory=LiveConfig)
     pack: PackConfig = field(default_factory=PackConfig)
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
     serve: ServeConfig = field(default_factory=ServeConfig)
@@ -529,6 +549,7 @@ _SECTIONS = {
     "confidence": ConfidenceConfig,
     "facts": FactsConfig,
     "hygiene": HygieneConfig,
+    "live": LiveConfig,
     "pack": PackConfig,
     "retrieval": RetrievalConfig,
     "serve": ServeConfig,

@@ -698,9 +698,10 @@ class Memory:
 
     @validated
     def gc(self, now: datetime | str | None = None) -> GcReport:
-        """Expire items past their TTL and evict the lowest-value items of lanes over cap."""
+        """Expire items past their TTL, evict the lowest-value items of lanes over cap and
+        prune the live stream's change log (``[memory.live]``)."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
-        return collect_garbage(self.store, self.config.hygiene, when)
+        return collect_garbage(self.store, self.config.hygiene, when, self.config.live)
 
     @validated
     def compact(self, *, scope: str | None = None, topic: str | None = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memlane.config import HygieneConfig
+from memlane.config import HygieneConfig, LiveConfig
 from memlane.store.contract import Store
 
 __all__ = ["GcReport", "collect_garbage"]
@@ -14,13 +14,17 @@ __all__ = ["GcReport", "collect_garbage"]
 class GcReport:
     expired: int
     evicted: dict[str, int]
+    changes_pruned: int = 0
+    """Rows of the live stream's change log pruned (``[memory.live]``)."""
 
 
-def collect_garbage(store: Store, cfg: HygieneConfig, now: float) -> GcReport:
+def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
+                    live: LiveConfig | None = None) -> GcReport:
     """One transaction: expired items go, then the lowest-value items of lanes over cap.
 
     Items leave with their lexical and vector rows (triggers and cascades), and facts
-    whose item leaves go with it. Pinned items are never expired or evicted.
+    whose item leaves go with it. Pinned items are never expired or evicted. Then, in a
+    transaction of its own, the live stream's change log is pruned to ``live``'s limits.
     """
     with store.atomic():
         expired = store.expire_items(now)
@@ -31,4 +35,6 @@ def collect_garbage(store: Store, cfg: HygieneConfig, now: float) -> GcReport:
                 evicted[lane] = store.evict_lowest(lane, over)
         store.bump("items_expired", expired)
         store.bump("items_evicted", sum(evicted.values()))
-    return GcReport(expired, evicted)
+    live = live or LiveConfig()
+    pruned = store.prune_changes(before=now - live.keep_days * 86_400, keep=live.keep_changes)
+    return GcReport(expired, evicted, pruned)

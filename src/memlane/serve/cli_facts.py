@@ -130,10 +130,12 @@ def compact(ctx: click.Context, scope: str | None, topic: str | None, as_json: b
 @json_option
 @click.pass_context
 def gc(ctx: click.Context, now: str | None, as_json: bool) -> None:
-    """Expire items past their TTL and evict the lowest-value items of lanes over cap."""
+    """Expire items past their TTL and evict the lowest-value items of lanes over cap.
+
+    Then prune the live stream's change log (``[memory.live]``)."""
     r = memory_of(ctx).gc(now)
     if as_json:
         echo(dumps(r))
     else:
         evicted = ", ".join(f"{k}={v}" for k, v in r.evicted.items()) or "none"
-        echo(f"expired {r.expired} item(s); evicted {evicted}")
+        echo(f"expired {r.expired} item(s); evicted {evicted}; pruned {r.changes_pruned} change(s)")

@@ -22,8 +22,8 @@ The state document of a scope (map keys are ids as strings, so JSON Pointers are
 
 Items are every memory of the scope except turns (one per message: a session's
 ``turn_count`` counts them), so the document stays proportional to what was learnt, not
-to the conversation's length. Times are ISO-8601 UTC strings. Nothing in it depends on
-the wall clock (confidence is derived from ``source`` and ``reinforcements``).
+to the conversation's length. Times are UTC epoch milliseconds (integers). Nothing in it
+depends on the wall clock (confidence is derived from ``source`` and ``reinforcements``).
 
 Topics (``Change.topic``): ``session.opened`` / ``closed`` / ``summarized`` / ``failed``
 / ``indexed`` / ``updated`` / ``deleted``, ``message.added``, ``memory.item.upserted`` /

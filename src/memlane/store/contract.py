@@ -10,6 +10,7 @@ One protocol per role, so a function can say which part of the store it needs:
 - ``TransferStore``: whole-memory export and restore (``memlane copy``).
 - ``BrowseStore``: read-only listings for the inspector pages.
 - ``KeyStore``: the HTTP service's API keys.
+- ``ChangeStore``: the change log behind the live memory stream (``memlane.serve.live``).
 
 ``Store`` is all of them plus the lifecycle (``atomic``, ``close``, migrations, counters).
 ``SqliteStore`` and ``PostgresStore`` implement it without subclassing anything; the type
@@ -27,10 +28,10 @@ from typing import Any, Protocol
 import numpy as np
 
 from memlane.store.filters import Filters
-from memlane.types import Item, Message, Session, StoredEntity, StoredFact
+from memlane.types import ChangeRecord, Item, Message, Session, StoredEntity, StoredFact
 
 __all__ = [
-    "BrowseStore", "FactStore", "HygieneStore", "ItemStore", "KeyStore", "QueueStore",
+    "BrowseStore", "ChangeStore", "FactStore", "HygieneStore", "ItemStore", "KeyStore", "QueueStore",
     "SessionStore", "Store", "TransferStore",
 ]
 
@@ -186,8 +187,19 @@ class KeyStore(Protocol):
     def touch_api_key(self, key_id: int, at: float) -> None: ...
 
 
+class ChangeStore(Protocol):
+    """The change log the database writes with every change of a scope's live state."""
+
+    def live_read(self) -> AbstractContextManager[int]: ...
+    def last_change_id(self) -> int: ...
+    def change_floor(self) -> int: ...
+    def changes_after(self, scope: str, after: int, limit: int) -> list[ChangeRecord]: ...
+    def live_documents(self, scope: str) -> dict[str, Any]: ...
+    def prune_changes(self, *, before: float, keep: int) -> int: ...
+
+
 class Store(SessionStore, QueueStore, ItemStore, FactStore, HygieneStore, TransferStore,
-            BrowseStore, KeyStore, Protocol):
+            BrowseStore, KeyStore, ChangeStore, Protocol):
     """The whole contract: every role, plus the store's lifecycle and counters.
 
     ``backend`` is ``"sqlite"`` or ``"postgres"`` (for reports only: code outside

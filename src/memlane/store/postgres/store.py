@@ -10,8 +10,9 @@ psycopg errors become ``StoreError``. Any number of processes may share one data
 The class is assembled from one module per role, the same modules as SQLite's:
 ``sessions`` (sessions, messages, the intelligence queue), this one (items, counters and
 the dialect hooks of the shared SQL), ``search`` (tsvector and pgvector search),
-``facts`` (entities, facts, relations), ``vectors`` and ``transfer``; hygiene, API keys
-and the inspector's listings are all shared SQL (``memlane.store.sql``).
+``facts`` (entities, facts, relations), ``vectors``, ``transfer`` and ``changes`` (the live
+stream's change log); hygiene, API keys and the inspector's listings are all shared SQL
+(``memlane.store.sql``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from memlane.store.postgres import search
+from memlane.store.postgres.changes import ChangesMixin
 from memlane.store.postgres.db import Database, Tracer
 from memlane.store.postgres.facts import PostgresFacts
 from memlane.store.postgres.search import PostgresSearch
@@ -55,8 +57,7 @@ _INSERT_ITEMS = (
 
 
 class PostgresStore(PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts, HygieneMixin,
-                    VectorsMixin, PostgresTransfer, BrowseMixin,
-                    KeysMixin):
+                    VectorsMixin, PostgresTransfer, ChangesMixin, BrowseMixin, KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one PostgreSQL database."""
 
     backend = "postgres"

@@ -33,15 +33,18 @@ class ChangesMixin:
 
     def last_change_id(self) -> int:
         """The id of the newest change (0 when none was ever written)."""
-        row = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'changes'").fetchone()
-        return int(row[0]) if row else 0
+        return int(self.db.execute("SELECT coalesce(max(id), 0) FROM changes").fetchone()[0])
 
     def change_floor(self) -> int:
         """Changes up to this id were pruned: a reader behind it must re-snapshot."""
         return int(self.db.execute("SELECT floor FROM change_log_floor").fetchone()[0])
 
     def changes_after(self, scope: str, after: int, limit: int) -> list[ChangeRecord]:
-        """The scope's changes with an id above ``after``, oldest first, at most ``limit``."""
+        """The scope's changes with an id above ``after``, oldest first, at most ``limit``.
+
+        A scan of every scope's rows after ``after`` (there is no scope index, to keep
+        writes cheap): quick for a reader that keeps up.
+        """
         rows = self.db.execute(
             "SELECT id, scope, entity, entity_id, op, topic, doc, at FROM changes"
             " WHERE scope = ? AND id > ? ORDER BY id LIMIT ?",
@@ -65,13 +68,16 @@ class ChangesMixin:
 
     def prune_changes(self, *, before: float, keep: int) -> int:
         """Drop changes written before ``before`` (epoch seconds) and all but the newest
-        ``keep``; raise the floor to the last id dropped. Returns how many rows went."""
+        ``keep``; raise the floor to the last id dropped. Returns how many rows went.
+
+        The newest row always stays: ids are ``max(id) + 1``, so it holds the position.
+        """
         with self.db.atomic():
             head = self.last_change_id()
             first_kept = self.db.execute(
                 "SELECT id FROM changes WHERE at >= ? ORDER BY id LIMIT 1", (before,)
             ).fetchone()
-            cut = max(head - keep, (first_kept[0] - 1) if first_kept else head)
+            cut = min(max(head - keep, (first_kept[0] - 1) if first_kept else head), head - 1)
             if cut <= self.change_floor():
                 return 0
             n = self.db.execute("DELETE FROM changes WHERE id <= ?", (cut,)).rowcount

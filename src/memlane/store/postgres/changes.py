@@ -1,0 +1,119 @@
+"""PostgreSQL store: the change log behind the live memory stream (migration 0006).
+
+Triggers write the log with a NULL ``pos``; readers give committed rows their ``pos`` (the
+stream's id) under an exclusive lock on ``change_sequencer``, in write order, so a row that
+commits late still gets a ``pos`` above every one a reader has seen: no gap, ever (the
+migration explains why an identity column alone would allow one). Writers never wait for
+readers; readers wait for each other only while one sequences and reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from memlane.errors import StoreError
+from memlane.store.postgres.db import Database, translate
+from memlane.types import ChangeRecord
+
+__all__ = ["ChangesMixin"]
+
+# Number the committed rows that have no pos yet, in write order, after the last pos given.
+_SEQUENCE = (
+    "WITH todo AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM changes"
+    " WHERE pos IS NULL),"
+    " done AS (UPDATE changes c SET pos = s.head + todo.n FROM todo, change_sequencer s"
+    " WHERE c.id = todo.id RETURNING 1)"
+    " UPDATE change_sequencer SET head = head + (SELECT count(*) FROM done) RETURNING head"
+)
+
+
+def _number(cur: Any) -> int:
+    row = cur.fetchone()
+    if row is None:  # change_sequencer always has its one row, from migration 0006
+        raise StoreError("change log: change_sequencer is empty; the database was altered")
+    return int(row[0])
+
+
+class ChangesMixin:
+    """Mixed into PostgresStore; uses ``self.db``."""
+
+    db: Database
+
+    @contextmanager
+    def live_read(self) -> Iterator[int]:
+        """A consistent read of the live state: yields the last change id it includes;
+        every read inside sees exactly the changes up to that id.
+
+        One REPEATABLE READ transaction: the sequencer lock is taken before its snapshot
+        (LOCK TABLE takes none), then every row the snapshot sees is sequenced; rows it
+        does not see are sequenced later, above the head it yields.
+        """
+        if self.db.in_transaction:
+            raise StoreError("live_read: cannot start inside another transaction")
+        with self.db.atomic():
+            with translate("live read"):
+                conn = self.db.conn
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                conn.execute("LOCK TABLE change_sequencer IN EXCLUSIVE MODE")
+            yield _number(self.db.execute(_SEQUENCE))
+
+    def last_change_id(self) -> int:
+        """The id of the newest change (0 when none was ever written)."""
+        with self.live_read() as head:
+            return head
+
+    def change_floor(self) -> int:
+        """Changes up to this id were pruned: a reader behind it must re-snapshot."""
+        return _number(self.db.execute("SELECT floor FROM change_sequencer"))
+
+    def changes_after(self, scope: str, after: int, limit: int) -> list[ChangeRecord]:
+        """The scope's changes with an id above ``after``, oldest first, at most ``limit``.
+
+        Call it inside ``live_read()``: outside, rows not yet sequenced are not seen.
+        """
+        rows = self.db.execute(
+            "SELECT pos, scope, entity, entity_id, op, topic, doc, at FROM changes"
+            " WHERE scope = %s AND pos > %s ORDER BY pos LIMIT %s",
+            (scope, after, limit),
+        )
+        return [ChangeRecord(*r) for r in rows]
+
+    def live_documents(self, scope: str) -> dict[str, Any]:
+        """The scope's state documents: ``{"sessions" | "items" | "facts": {id: doc},
+        "last_pack": doc | None}`` (the same documents the change log carries)."""
+        q = self.db.execute
+        out: dict[str, Any] = {
+            "sessions": dict(q("SELECT id, memlane_live_session(s) FROM sessions s"
+                               " WHERE scope = %s ORDER BY id", (scope,)).fetchall()),
+            "items": dict(q("SELECT id, memlane_live_item(i) FROM items i WHERE scope = %s"
+                            " AND kind <> 'turn' ORDER BY id", (scope,)).fetchall()),
+            "facts": dict(q("SELECT id, memlane_live_fact(f) FROM facts f WHERE scope = %s"
+                            " ORDER BY id", (scope,)).fetchall()),
+        }
+        row = q("SELECT memlane_live_pack(p) FROM packs p WHERE scope = %s ORDER BY id DESC"
+                " LIMIT 1", (scope,)).fetchone()
+        out["last_pack"] = row[0] if row else None
+        return out
+
+    def prune_changes(self, *, before: float, keep: int) -> int:
+        """Drop changes written before ``before`` (epoch seconds) and all but the newest
+        ``keep``; raise the floor to the last id dropped. Returns how many rows went.
+
+        The newest row always stays, as on SQLite (where it holds the position).
+        """
+        with self.db.atomic():
+            # READ COMMITTED: each statement after the lock sees every earlier commit
+            self.db.execute("LOCK TABLE change_sequencer IN EXCLUSIVE MODE")
+            head = _number(self.db.execute(_SEQUENCE))
+            first_kept = self.db.execute(
+                "SELECT pos FROM changes WHERE pos IS NOT NULL AND at >= %s ORDER BY pos LIMIT 1",
+                (before,),
+            ).fetchone()
+            cut = min(max(head - keep, (first_kept[0] - 1) if first_kept else head), head - 1)
+            if cut <= self.change_floor():
+                return 0
+            n = self.db.execute("DELETE FROM changes WHERE pos <= %s", (cut,)).rowcount
+            self.db.execute("UPDATE change_sequencer SET floor = %s", (cut,))
+            return n
