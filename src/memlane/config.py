@@ -41,6 +41,7 @@ __all__ = [
     "IndexingConfig",
     "IngestConfig",
     "LLMServiceConfig",
+    "McpConfig",
     "PackConfig",
     "RetrievalConfig",
     "SearchConfig",
@@ -272,6 +273,30 @@ class PackConfig:
 
 
 @dataclass(frozen=True)
+class McpConfig:
+    """The MCP server (``memlane mcp``). ``[memory.mcp]``."""
+
+    scope: str = ""
+    """Default scope of the tools when a call names none (``--scope`` and ``$MEMLANE_SCOPE``
+    win over it); empty = none."""
+    allowed_scopes: tuple[str, ...] = ()
+    """Scope patterns (``*`` and ``?`` wildcards) the stdio server may reach; empty = all."""
+    read_only: bool = False
+    """Refuse the tools that write or delete (remember, forget, summarize)."""
+    index_worker: bool = True
+    """Index closed sessions in a background thread while the server runs."""
+    worker_poll_seconds: float = 5.0
+    """Seconds between that worker's index runs."""
+
+    def __post_init__(self) -> None:
+        _check(len(self.scope) <= 256 and "\x00" not in self.scope, "mcp.scope",
+               "must be at most 256 characters with no NUL bytes")
+        _check(all(p.strip() for p in self.allowed_scopes), "mcp.allowed_scopes",
+               "patterns must not be empty")
+        _check(self.worker_poll_seconds > 0, "mcp.worker_poll_seconds", "must be > 0")
+
+
+@dataclass(frozen=True)
 class LLMServiceConfig:
     """One OpenAI-compatible chat endpoint. ``[llm.services.NAME]``."""
 
@@ -423,6 +448,7 @@ class Config:
     hygiene: HygieneConfig = field(default_factory=HygieneConfig)
     pack: PackConfig = field(default_factory=PackConfig)
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
+    mcp: McpConfig = field(default_factory=McpConfig)
     llm_services: dict[str, LLMServiceConfig] = field(default_factory=dict)
 
     def llm_service(self, name: str) -> LLMServiceConfig:
@@ -453,6 +479,7 @@ _SECTIONS = {
     "hygiene": HygieneConfig,
     "pack": PackConfig,
     "retrieval": RetrievalConfig,
+    "mcp": McpConfig,
 }
 
 

@@ -500,6 +500,10 @@ from memlane.serve.cli_db import register as _register_db
 
 _register_db(cli)
 
+from memlane.serve.cli_mcp import register as _register_mcp
+
+_register_mcp(cli)
+
 
 def main() -> None:
     """Console entry point."""
