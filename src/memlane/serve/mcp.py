@@ -28,6 +28,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field
+from pydantic import ValidationError as PydanticValidationError
 
 from memlane.errors import MemlaneError, NotFoundError, ValidationError
 from memlane.ingest.validate import check_scope
@@ -106,6 +107,25 @@ def _resource_errors() -> Iterator[None]:
         raise ResourceNotFoundError(str(e)) from e
     except (MemlaneError, ToolError) as e:
         raise ResourceError(str(e)) from e
+
+
+class _Server(MCPServer):
+    """``MCPServer`` whose argument errors read ``field: problem`` (pydantic's own text
+    spreads one problem over three lines and a link)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context | None = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as e:
+            cause = e.__cause__
+            if not isinstance(cause, PydanticValidationError):
+                raise
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}"
+                + (f" (got {err['input']!r})" if err["type"] != "missing" else "")
+                for err in cause.errors(include_url=False))
+            raise ToolError(f"Error executing tool {name}: {problems}") from cause
 
 
 def _request_of(ctx: Context | None) -> Any:
@@ -471,7 +491,7 @@ def build_server(
         raise ValidationError(f"default_scope: {default_scope!r} is outside the allowed scopes",
                               field="default_scope")
     tools = _Tools(memory, default_scope, access, access_of_request)
-    server: MCPServer = MCPServer(
+    server: MCPServer = _Server(
         name,
         title="memlane memory",
         instructions=USE_MEMORY.format(scope_line=(
