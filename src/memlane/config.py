@@ -45,6 +45,7 @@ __all__ = [
     "PackConfig",
     "RetrievalConfig",
     "SearchConfig",
+    "ServeConfig",
     "load_config",
 ]
 
@@ -297,6 +298,42 @@ class McpConfig:
 
 
 @dataclass(frozen=True)
+class ServeConfig:
+    """The HTTP service (``memlane serve``). ``[memory.serve]``."""
+
+    host: str = "127.0.0.1"
+    """Address to bind; a non-loopback one is refused while no API key exists."""
+    port: int = 8420
+    workers: int = 1
+    """uvicorn worker processes (each runs its own index worker thread unless disabled)."""
+    index_worker: bool = True
+    """Run the index worker in the service (a background thread, off the request path)."""
+    worker_poll_seconds: float = 5.0
+    """Seconds between the service's index runs."""
+    max_body_bytes: int = 10_000_000
+    """Larger request bodies are refused with 413."""
+    rate_limit: float = 0.0
+    """Requests per second allowed per API key (token bucket); 0 means no limit."""
+    rate_burst: int = 0
+    """Requests a key may make at once before the rate applies; 0 means 2 × rate_limit."""
+    stream_poll_seconds: float = 0.5
+    """How often ``/state/memory`` looks for new changes."""
+    shutdown_seconds: float = 30.0
+    """On SIGTERM, how long in-flight requests and streams may take to finish."""
+
+    def __post_init__(self) -> None:
+        _check(bool(self.host.strip()), "serve.host", "must not be empty")
+        _check(0 <= self.port <= 65535, "serve.port", "must be from 0 to 65535")
+        _check(self.workers >= 1, "serve.workers", "must be >= 1")
+        _check(self.worker_poll_seconds > 0, "serve.worker_poll_seconds", "must be > 0")
+        _check(self.max_body_bytes >= 1024, "serve.max_body_bytes", "must be >= 1024")
+        _check(self.rate_limit >= 0, "serve.rate_limit", "must be >= 0 (0 = no limit)")
+        _check(self.rate_burst >= 0, "serve.rate_burst", "must be >= 0")
+        _check(self.stream_poll_seconds > 0, "serve.stream_poll_seconds", "must be > 0")
+        _check(self.shutdown_seconds > 0, "serve.shutdown_seconds", "must be > 0")
+
+
+@dataclass(frozen=True)
 class LLMServiceConfig:
     """One OpenAI-compatible chat endpoint. ``[llm.services.NAME]``."""
 
@@ -449,6 +486,7 @@ class Config:
     pack: PackConfig = field(default_factory=PackConfig)
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
     mcp: McpConfig = field(default_factory=McpConfig)
+    serve: ServeConfig = field(default_factory=ServeConfig)
     llm_services: dict[str, LLMServiceConfig] = field(default_factory=dict)
 
     def llm_service(self, name: str) -> LLMServiceConfig:
@@ -480,6 +518,7 @@ _SECTIONS = {
     "pack": PackConfig,
     "retrieval": RetrievalConfig,
     "mcp": McpConfig,
+    "serve": ServeConfig,
 }
 
 

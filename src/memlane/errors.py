@@ -3,7 +3,8 @@
     MemlaneError
     ├── ConfigError            a config key, file or environment variable is invalid
     ├── ValidationError        bad input from a caller (names the field / line)
-    │   └── ImportFormatError  a line of an import file is malformed (names line and field)
+    │   ├── ImportFormatError  a line of an import file is malformed (names line and field)
+    │   └── ConflictError      the input clashes with what is stored (e.g. a message id)
     ├── NotFoundError          an id that does not exist
     ├── StoreError             the database failed (driver errors are translated to this)
     │   └── MigrationError     a migration is missing, edited or failed
@@ -20,6 +21,7 @@ __all__ = [
     "BackendError",
     "BackendUnavailable",
     "ConfigError",
+    "ConflictError",
     "EmbeddingError",
     "ImportFormatError",
     "MemlaneError",
@@ -52,6 +54,10 @@ class ImportFormatError(ValidationError):
     def __init__(self, message: str, *, line: int, field: str | None = None) -> None:
         super().__init__(f"line {line}: {message}", field=field)
         self.line = line
+
+
+class ConflictError(ValidationError):
+    """The input clashes with something already stored (the HTTP service answers 409)."""
 
 
 class NotFoundError(MemlaneError, LookupError):

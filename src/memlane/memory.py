@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from memlane.config import Config, load_config
-from memlane.errors import NotFoundError, ValidationError
+from memlane.errors import ConflictError, NotFoundError, ValidationError
 from memlane.index.compact import CompactReport, compact
 from memlane.index.embed import Embeddings
 from memlane.index.facts import FactOutcome, FactView, view
@@ -95,7 +96,7 @@ class Memory:
         self._embedder = embedder
         self._embeddings: Embeddings | None = None
         self._intelligence = intelligence
-        self.last_timings: dict[str, float] = {}
+        self._local = threading.local()
         self._worker: IndexWorker | None = None
 
     # -- lifecycle ----------------------------------------------------------------------
@@ -112,6 +113,16 @@ class Memory:
         self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+    @property
+    def last_timings(self) -> dict[str, float]:
+        """Per-stage milliseconds of this thread's last ``search`` (each thread sees its own,
+        so concurrent requests of a server never read each other's)."""
+        return getattr(self._local, "timings", {})
+
+    @last_timings.setter
+    def last_timings(self, value: dict[str, float]) -> None:
+        self._local.timings = value
 
     @property
     def embedder(self) -> Embedder:
@@ -156,7 +167,7 @@ class Memory:
                       project=project, now=datetime.now(UTC))
         with self.store.atomic():
             if msg.ext_id is not None and self.store.message_by_ext_id(msg.scope, msg.ext_id):
-                raise ValidationError(
+                raise ConflictError(
                     f"id: message {msg.ext_id!r} already exists in scope {msg.scope!r}", field="id"
                 )
             return store_message(self.store, cfg, msg)

@@ -504,6 +504,10 @@ from memlane.serve.cli_mcp import register as _register_mcp
 
 _register_mcp(cli)
 
+from memlane.serve.cli_serve import register as _register_serve
+
+_register_serve(cli, _memory, json_option)
+
 
 def main() -> None:
     """Console entry point."""

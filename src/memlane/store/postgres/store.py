@@ -31,6 +31,7 @@ from memlane.store.postgres.db import (
 )
 from memlane.store.postgres.facts import FactsMixin
 from memlane.store.postgres.hygiene import HygieneMixin
+from memlane.store.postgres.keys import KeysMixin
 from memlane.store.postgres.rows import ITEM_COLS, MESSAGE_COLS, SESSION_COLS
 from memlane.store.postgres.rows import item as _item
 from memlane.store.postgres.rows import message as _message
@@ -64,7 +65,7 @@ _INSERT_ITEMS = (
 )
 
 
-class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin):
+class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin, KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one PostgreSQL database."""
 
     backend = "postgres"

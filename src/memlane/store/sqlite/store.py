@@ -22,6 +22,7 @@ from memlane.store.filters import Filters
 from memlane.store.sqlite.db import Database, Tracer
 from memlane.store.sqlite.facts import FactsMixin
 from memlane.store.sqlite.hygiene import HygieneMixin
+from memlane.store.sqlite.keys import KeysMixin
 from memlane.store.sqlite.rows import (
     _ITEM_COLS,
     _MESSAGE_COLS,
@@ -48,7 +49,7 @@ def _narrow(f: Filters) -> bool:
             or f.until is not None)
 
 
-class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin):
+class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin, KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one SQLite file."""
 
     backend = "sqlite"

@@ -1,0 +1,290 @@
+"""One handler per capability, and ``POST /actions`` that dispatches to them by ``kind``.
+
+A handler takes the ``Memory``, the caller (``Principal``), its validated input and a
+``timings`` dict it may add stages to; it checks the caller against the scope it touches
+and returns plain JSON data. The REST routes (``rest.py``) call the same handlers through
+``run``: one implementation, two routes.
+
+Scope rule for objects addressed by id (a session, a fact, a pack): the object is loaded,
+then its scope checked; one the key may not see answers 404 exactly as a missing one, so a
+key never learns what exists in another tenant's scopes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Union
+
+from fastapi import Body, Depends, FastAPI
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from memlane.errors import NotFoundError, ValidationError
+from memlane.serve.http import models as m
+from memlane.serve.http.auth import Principal, principal
+from memlane.serve.http.errors import TAGS, ApiError
+from memlane.serve.render import hit_dict, message_dict, session_dict, to_plain
+
+__all__ = ["ACTIONS", "Action", "mount", "run", "server_timing"]
+
+Handler = Callable[[Any, Principal, Any, dict[str, float]], Any]
+
+
+@dataclass(frozen=True)
+class Action:
+    """A capability: its kind, input model, handler and whether it changes memory."""
+
+    kind: str
+    model: type[BaseModel]
+    handler: Handler
+    write: bool
+    summary: str
+
+
+ACTIONS: dict[str, Action] = {}
+
+
+def action(kind: str, model: type[BaseModel], *, write: bool, summary: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        ACTIONS[kind] = Action(kind, model, fn, write, summary)
+        return fn
+    return register
+
+
+def _owned(who: Principal, scope: str | None, what: str, *, write: bool) -> None:
+    """The check for an object addressed by id: 404 when the key may not see it."""
+    if not who.allows(scope):
+        raise ApiError(404, "not_found", f"{what} does not exist")
+    who.check(scope, write=write)
+
+
+# -- ingest ------------------------------------------------------------------------------
+@action("memory.add", m.AddInput, write=True,
+        summary="Add one message, or a batch (messages: [...]) in one transaction")
+def add(mem: Any, who: Principal, inp: m.AddInput, timings: dict[str, float]) -> Any:
+    batch = inp.batch()
+    for i, msg in enumerate(batch):
+        try:
+            who.check(msg.scope, write=True)
+        except ApiError as e:
+            if inp.messages is not None:
+                e.field = f"messages.{i}.scope"
+            raise
+    stored = []
+    with mem.store.atomic():
+        for i, msg in enumerate(batch):
+            try:
+                stored.append(mem.add_message(msg.scope, msg.role, msg.text, msg.at,
+                                              speaker=msg.speaker, id=msg.id, agent=msg.agent,
+                                              project=msg.project))
+            except ValidationError as e:
+                if inp.messages is not None:
+                    e.field = f"messages.{i}.{e.field}" if e.field else f"messages.{i}"
+                    e.args = (f"messages[{i}]: {e}",)
+                raise
+    return {"messages": [message_dict(s) for s in stored]}
+
+
+@action("sessions.close", m.CloseInput, write=True,
+        summary="Close a scope's open session, one session by id, or every idle one")
+def close(mem: Any, who: Principal, inp: m.CloseInput, timings: dict[str, float]) -> Any:
+    if inp.idle:
+        who.check(None, write=True)
+        return {"closed": mem.close_idle(inp.now)}
+    if inp.session_id is not None:
+        _owned(who, _session_scope(mem, inp.session_id), f"session {inp.session_id}", write=True)
+        s = mem.close_session(session_id=inp.session_id)
+    else:
+        who.check(inp.scope, write=True)
+        s = mem.close_session(inp.scope)
+    return {"closed": [s.id] if s else []}
+
+
+@action("index", m.IndexInput, write=True,
+        summary="Close idle sessions, index closed sessions, run session intelligence")
+def index(mem: Any, who: Principal, inp: m.IndexInput, timings: dict[str, float]) -> Any:
+    who.check(None, write=True)
+    return to_plain(mem.index(inp.now, resummarize=inp.resummarize))
+
+
+# -- search and pack ---------------------------------------------------------------------
+@action("memory.search", m.SearchInput, write=False,
+        summary="Session-aware hybrid search with every score explained")
+def search(mem: Any, who: Principal, inp: m.SearchInput, timings: dict[str, float]) -> Any:
+    who.check(inp.scope, write=False)
+    opts = inp.options()
+    hits = mem.search(inp.query, **opts)
+    timings.update(mem.last_timings)
+    return {"query": inp.query, "hits": [hit_dict(h) for h in hits]}
+
+
+@action("memory.pack", m.PackInput, write=False,
+        summary="A token-budgeted context for a query, every candidate's decision explained")
+def pack(mem: Any, who: Principal, inp: m.PackInput, timings: dict[str, float]) -> Any:
+    who.check(inp.scope, write=False)
+    started = time.perf_counter()
+    p = mem.pack(inp.query, inp.tokens(), scope=inp.scope, model=inp.model,
+                 instructions=inp.instructions, now=inp.now)
+    total = (time.perf_counter() - started) * 1000
+    timings.update(mem.last_timings if inp.query.strip() else {})
+    searched = timings.get("total", sum(v for k, v in timings.items()))
+    timings["pack"] = round(max(total - searched, 0.0), 3)
+    return to_plain(p)
+
+
+@action("memory.upsert", m.UpsertInput, write=True,
+        summary="Store one memory item (note, preference, plan, decision...)")
+def upsert(mem: Any, who: Principal, inp: m.UpsertInput, timings: dict[str, float]) -> Any:
+    who.check(inp.scope, write=True)
+    extra = dict(inp.extra or {})
+    lane = inp.lane or extra.pop("lane", None) or "semantic"
+    source = inp.source
+    if isinstance(source, dict):  # the spec's provenance blob: kept, source stays "stated"
+        extra["source"] = source
+        source = "stated"
+    if inp.keywords:
+        extra["keywords"] = inp.keywords
+    if inp.entities:
+        extra["entities"] = inp.entities
+    if inp.links:
+        extra["links"] = inp.links
+    topics = [t if isinstance(t, str) else t.name for t in inp.topics]
+    kind = {"obs": "observation", "pref": "preference"}.get(inp.kind, inp.kind)
+    item_id = mem.upsert(inp.text, kind=kind, scope=inp.scope, agent=inp.agent,
+                         project=inp.project, at=inp.at, lane=lane, durability=inp.durability,
+                         privacy=inp.privacy, trust=inp.trust, source=source,
+                         ttl_seconds=inp.ttl_seconds, topics=topics, pinned=inp.pinned,
+                         dedupe=inp.dedupe, extra=extra or None)
+    return {"id": item_id, "item": to_plain(mem.item(item_id))}
+
+
+# -- sessions, facts, graph, packs, stats ------------------------------------------------
+def _session_scope(mem: Any, session_id: int) -> str:
+    try:
+        return mem.session(session_id).scope
+    except NotFoundError:
+        raise ApiError(404, "not_found", f"session {session_id} does not exist") from None
+
+
+@action("sessions.list", m.SessionsInput, write=False, summary="Sessions, newest first")
+def sessions_list(mem: Any, who: Principal, inp: m.SessionsInput, timings: dict[str, float]) -> Any:
+    who.check(inp.scope, write=False)
+    rows = mem.sessions(scope=inp.scope, status=inp.status, limit=inp.limit)
+    return {"sessions": [session_dict(s) for s in rows]}
+
+
+@action("sessions.show", m.IdInput, write=False,
+        summary="One session: messages, summary, facts, entities, relations, observations")
+def sessions_show(mem: Any, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
+    _owned(who, _session_scope(mem, inp.id), f"session {inp.id}", write=False)
+    return {"session": session_dict(mem.session(inp.id)),
+            "messages": [message_dict(x) for x in mem.messages(inp.id)],
+            **to_plain(mem.session_intelligence(inp.id))}
+
+
+@action("facts.list", m.FactsInput, write=False, summary="Facts with their confidence")
+def facts_list(mem: Any, who: Principal, inp: m.FactsInput, timings: dict[str, float]) -> Any:
+    who.check(inp.scope, write=False)
+    rows = mem.facts(inp.scope, inp.subject, include_superseded=inp.include_superseded)
+    return {"facts": [dataclasses.asdict(f) for f in rows]}
+
+
+@action("facts.history", m.FactHistoryInput, write=False,
+        summary="Every value a subject's predicate has had, with its events")
+def facts_history(mem: Any, who: Principal, inp: m.FactHistoryInput, timings: dict[str, float]) -> Any:
+    who.check(inp.scope, write=False)
+    return {"history": to_plain(mem.fact_history(inp.subject, inp.predicate, inp.scope))}
+
+
+@action("facts.forget", m.IdInput, write=True,
+        summary="Hard delete a fact with its item, vector and lexical rows")
+def facts_forget(mem: Any, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
+    try:
+        scope = mem.store.get_fact(inp.id).scope
+    except NotFoundError:
+        raise ApiError(404, "not_found", f"fact {inp.id} does not exist") from None
+    _owned(who, scope, f"fact {inp.id}", write=True)
+    mem.forget_fact(inp.id)
+    return {"forgotten": inp.id}
+
+
+@action("graph.show", m.GraphInput, write=False,
+        summary="An entity node, its relations and the items that mention it")
+def graph_show(mem: Any, who: Principal, inp: m.GraphInput, timings: dict[str, float]) -> Any:
+    who.check(inp.scope, write=False)
+    return to_plain(mem.graph(inp.entity, inp.scope))
+
+
+@action("packs.show", m.IdInput, write=False, summary="Replay a journaled pack")
+def packs_show(mem: Any, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
+    try:
+        p = mem.replay_pack(inp.id)
+    except NotFoundError:
+        raise ApiError(404, "not_found", f"pack {inp.id} does not exist") from None
+    _owned(who, p.get("scope"), f"pack {inp.id}", write=False)
+    return to_plain(p)
+
+
+@action("stats", m.EmptyInput, write=False,
+        summary="Counts of messages, sessions, items, vectors; event counters; the queue")
+def stats(mem: Any, who: Principal, inp: m.EmptyInput, timings: dict[str, float]) -> Any:
+    who.check(None, write=False)
+    return to_plain(mem.stats())
+
+
+# -- dispatch ----------------------------------------------------------------------------
+def run(mem: Any, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, dict[str, float]]:
+    """Run one action for ``who``; returns ``(result, timings in ms)``."""
+    act = ACTIONS[kind]
+    if act.write and who.read_only:
+        raise ApiError(403, "forbidden", f"API key {who.name!r} is read-only; {kind} changes "
+                       "memory (use a key created without --read-only)")
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    result = act.handler(mem, who, inp, timings)
+    timings = {k: round(v, 3) for k, v in timings.items()}
+    timings["total"] = round((time.perf_counter() - started) * 1000, 3)
+    return result, timings
+
+
+def server_timing(timings: dict[str, float]) -> str:
+    """The ``Server-Timing`` header of a response (each stage's milliseconds)."""
+    return ", ".join(f"{k.replace('.', '_')};dur={v}" for k, v in timings.items())
+
+
+def _request_model() -> Any:
+    """``{"kind": ..., "input": {...}}`` for every action, discriminated by ``kind``."""
+    variants = []
+    for kind, act in ACTIONS.items():
+        name = "Action_" + kind.replace(".", "_")
+        variants.append(create_model(
+            name, __config__=ConfigDict(extra="forbid"), __doc__=act.summary,
+            kind=(Literal[kind], ...),  # type: ignore[valid-type]
+            input=(act.model, Field(default_factory=act.model)),
+        ))
+    return Annotated[Union[tuple(variants)], Field(discriminator="kind")]  # noqa: UP007
+
+
+ActionRequest = _request_model()
+TAGS.update(ACTIONS)
+
+
+class ActionResponse(BaseModel):
+    ok: bool = True
+    result: Any
+    timings: dict[str, float]
+
+
+def mount(app: FastAPI) -> None:
+    """``POST /actions``."""
+
+    @app.post("/actions", tags=["actions"], response_model=ActionResponse,
+              summary="Run one action: " + ", ".join(ACTIONS))
+    def actions(request: Annotated[ActionRequest, Body()],  # type: ignore[valid-type]
+                who: Annotated[Principal, Depends(principal)]) -> JSONResponse:
+        result, timings = run(app.state.memory, who, request.kind, request.input)
+        return JSONResponse({"ok": True, "result": result, "timings": timings},
+                            headers={"Server-Timing": server_timing(timings)})

@@ -1,0 +1,191 @@
+"""The FastAPI application: ``create_app(memory_or_config, worker=...)``.
+
+``app.state.memory`` is the ``Memory`` every handler uses. Handlers are plain (sync)
+functions: FastAPI runs them in its thread pool, and the stores keep one connection per
+thread. Other parts mount their routers on the app this returns (the MCP server, the
+inspector); they authenticate with ``memlane.serve.http.auth.principal`` and raise
+``memlane.serve.http.errors.ApiError``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from memlane.config import Config, ServeConfig, load_config
+from memlane.memory import Memory
+from memlane.serve.http import errors
+from memlane.serve.http.auth import RateLimiter
+from memlane.serve.http.errors import error_body
+
+__all__ = ["BodyLimit", "app_from_environment", "create_app"]
+
+log = logging.getLogger("memlane.serve")
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413, by Content-Length or as read."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+                await self._refuse(send)
+                return
+        seen = 0
+        over = False
+        refused = False
+
+        async def limited_receive() -> Message:
+            nonlocal seen, over
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    over = True
+                    raise _TooLarge
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            # Whatever the app answers after the body went over the cap (FastAPI turns the
+            # exception into a 400), the client gets the 413 instead.
+            nonlocal refused
+            if over:
+                if not refused:
+                    refused = True
+                    await self._refuse(send)
+                return
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, guarded_send)
+        except _TooLarge:
+            if not refused:
+                refused = True
+                await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        response = JSONResponse(
+            error_body("too_large", f"request body over {self.limit} bytes "
+                       "(serve.max_body_bytes); send smaller batches"), status_code=413)
+        await response({"type": "http"}, _no_receive, send)
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
+
+
+def _memory_of(source: Memory | Config | str | Path | None) -> tuple[Memory, bool]:
+    """The Memory to serve and whether the app owns (and so closes) it."""
+    if isinstance(source, Memory):
+        return source, False
+    if isinstance(source, Config):
+        return Memory(config=source), True
+    config = load_config(overrides={"db": str(source)} if source is not None else None)
+    return Memory(config=config), True
+
+
+def create_app(
+    memory: Memory | Config | str | Path | None = None,
+    *,
+    worker: bool = False,
+    serve_config: ServeConfig | None = None,
+) -> FastAPI:
+    """The memlane HTTP service over ``memory``: a ``Memory`` (the caller keeps owning it),
+    a ``Config`` or a database path/URL (the app opens the Memory and closes it on shutdown).
+
+    ``worker`` runs the index worker in a background thread while the app is up.
+    ``serve_config`` defaults to the memory's ``[memory.serve]``.
+    """
+    mem, owned = _memory_of(memory)
+    cfg = serve_config or mem.config.serve
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if worker:
+            mem.start_worker(poll_seconds=cfg.worker_poll_seconds)
+        try:
+            yield
+        finally:
+            app.state.stopping.set()
+            if mem._worker is not None:
+                mem._worker.stop()
+            if owned:
+                mem.close()
+
+    app = FastAPI(
+        title="memlane",
+        summary="Long-term memory for LLM agents: actions, REST resources, a live stream.",
+        version=_version(),
+        lifespan=lifespan,
+    )
+    app.state.memory = mem
+    app.state.serve_config = cfg
+    app.state.limiter = RateLimiter(cfg.rate_limit, cfg.rate_burst)
+    app.state.stopping = threading.Event()
+    app.state.touched = {}
+    app.state.touch_lock = threading.Lock()
+    errors.install(app)
+    _health(app)
+    _mount_routes(app)
+    app.add_middleware(BodyLimit, limit=cfg.max_body_bytes)
+    return app
+
+
+def _version() -> str:
+    from memlane import __version__
+
+    return __version__
+
+
+def _health(app: FastAPI) -> None:
+    @app.get("/healthz", tags=["health"], summary="The process is up")
+    def healthz() -> dict[str, Any]:
+        return {"ok": True}
+
+    @app.get("/readyz", tags=["health"], summary="The database answers and is migrated",
+             responses={503: {"description": "database unreachable or migrations pending"}})
+    def readyz() -> JSONResponse:
+        store = app.state.memory.store
+        try:
+            pending = store.pending_migrations()
+        except Exception as e:  # a probe: any failure means not ready, said in the body
+            return JSONResponse(error_body("unavailable", f"database unreachable: {e}"),
+                                status_code=503)
+        if pending:
+            return JSONResponse(error_body("unavailable", f"migrations pending: {pending}; "
+                                           "run memlane migrate"), status_code=503)
+        return JSONResponse({"ok": True, "backend": store.backend})
+
+
+def _mount_routes(app: FastAPI) -> None:
+    """The routes of this package's other modules."""
+    from memlane.serve.http import actions, rest
+
+    actions.mount(app)
+    rest.mount(app)
+
+
+def app_from_environment() -> FastAPI:
+    """The app ``memlane serve --workers N`` starts in each process (uvicorn factory):
+    config from ``$MEMLANE_CONFIG`` / ``memlane.toml`` and ``MEMLANE_*`` variables."""
+    config = load_config()
+    return create_app(config, worker=config.serve.index_worker)

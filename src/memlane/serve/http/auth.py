@@ -1,0 +1,146 @@
+"""Who is calling, and may they touch this scope?
+
+Rule: while the database has never held an API key, the service is open (every request is
+``Principal(None, "open", ("*",), False)``) and answers loopback clients only (``memlane
+serve`` refuses to bind another address then). Once a key exists, every request needs
+``Authorization: Bearer <key>``: 401 without one or with an unknown or revoked one.
+
+Every handler calls ``principal.check(scope, write=...)`` for the scope it touches: 403
+for a scope outside the key's patterns (fnmatch, e.g. ``team-*``) and for a write with a
+read-only key. A request that touches no single scope (a search over every scope, stats,
+indexing) needs a key holding ``*``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+
+from fastapi import Request
+
+from memlane.serve.http.errors import ApiError
+from memlane.serve.keys import hash_key
+
+__all__ = ["OPEN", "Principal", "RateLimiter", "principal"]
+
+_LOOPBACK = ("127.", "::1", "localhost")
+_TOUCH_EVERY = 60.0
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The caller: an API key (``key_id``) or the open service (``key_id`` None)."""
+
+    key_id: int | None
+    name: str
+    scopes: tuple[str, ...]
+    read_only: bool
+
+    @property
+    def everything(self) -> bool:
+        """Whether the key holds every scope (``*``)."""
+        return "*" in self.scopes
+
+    def allows(self, scope: str | None) -> bool:
+        """Whether ``scope`` matches one of the key's patterns (None: every scope, needs ``*``)."""
+        if scope is None:
+            return self.everything
+        return any(fnmatchcase(scope, p) for p in self.scopes)
+
+    def check(self, scope: str | None, *, write: bool) -> None:
+        """Raise ApiError 403 unless the key may read (or, with ``write``, change) ``scope``."""
+        if write and self.read_only:
+            raise ApiError(403, "forbidden", f"API key {self.name!r} is read-only; this request "
+                           "changes memory (use a key created without --read-only)")
+        if not self.allows(scope):
+            held = ", ".join(self.scopes)
+            if scope is None:
+                raise ApiError(403, "forbidden", f"this request spans every scope, but API key "
+                               f"{self.name!r} holds only {held}; pass a scope", "scope")
+            raise ApiError(403, "forbidden", f"scope {scope!r} is not among API key "
+                           f"{self.name!r}'s scopes ({held})", "scope")
+
+
+OPEN = Principal(None, "open", ("*",), False)
+
+
+class RateLimiter:
+    """A token bucket per key: ``rate`` requests a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int = 0) -> None:
+        self.rate = rate
+        self.burst = float(burst or max(1, round(2 * rate)))
+        self._buckets: dict[int | None, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, key_id: int | None) -> float:
+        """0 when allowed, else the seconds to wait before the next request may pass."""
+        if self.rate <= 0:
+            return 0.0
+        now = time.monotonic()
+        with self._lock:
+            tokens, last = self._buckets.get(key_id, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - last) * self.rate)
+            if tokens >= 1.0:
+                self._buckets[key_id] = (tokens - 1.0, now)
+                return 0.0
+            self._buckets[key_id] = (tokens, now)
+            return (1.0 - tokens) / self.rate
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    kind, _, token = header.strip().partition(" ")
+    if kind.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "unauthorized", "Authorization header must be 'Bearer <key>'",
+                       "Authorization")
+    return token.strip()
+
+
+def _resolve(request: Request) -> Principal:
+    store = request.app.state.memory.store
+    token = _bearer(request)
+    if token is None:
+        if store.has_api_keys():
+            raise ApiError(401, "unauthorized", "this service needs an API key: send "
+                           "'Authorization: Bearer <key>' (memlane keys create makes one)",
+                           "Authorization")
+        host = request.client.host if request.client else ""
+        if not host.startswith(_LOOPBACK):
+            raise ApiError(401, "unauthorized", "no API key is defined, so only loopback "
+                           "clients are served; create one with memlane keys create",
+                           "Authorization")
+        return OPEN
+    row = store.api_key_by_hash(hash_key(token))
+    if row is None:
+        raise ApiError(401, "unauthorized", "unknown or revoked API key", "Authorization")
+    state = request.app.state
+    now = time.time()
+    with state.touch_lock:
+        due = now - state.touched.get(row["id"], 0.0) >= _TOUCH_EVERY
+        if due:
+            state.touched[row["id"]] = now
+    if due:
+        with store.atomic():
+            store.touch_api_key(row["id"], now)
+    return Principal(row["id"], row["name"], tuple(row["scopes"]), row["read_only"])
+
+
+def principal(request: Request) -> Principal:
+    """FastAPI dependency: the caller, authenticated and within its rate limit."""
+    cached = getattr(request.state, "principal", None)
+    if cached is not None:
+        return cached
+    who = _resolve(request)
+    wait = request.app.state.limiter.take(who.key_id)
+    if wait > 0:
+        retry = max(1, int(wait + 0.999))
+        raise ApiError(429, "rate_limited", f"rate limit of {request.app.state.limiter.rate:g} "
+                       f"requests/s for this key; retry in {retry}s",
+                       headers={"Retry-After": str(retry)})
+    request.state.principal = who
+    return who

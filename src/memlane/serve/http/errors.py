@@ -1,0 +1,145 @@
+"""Every error the service answers is JSON: ``{"error": {"code", "message", "field"}}``.
+
+``ApiError`` is raised by handlers; ``install(app)`` turns it, memlane's own errors,
+request-validation errors and unknown routes into that shape with the right status. Input
+never produces a 500 or a traceback: only a bug does, and then the body says "internal"
+and the traceback goes to the log.
+
+    status  code               raised for
+    400     invalid            memlane ValidationError, ConfigError (a bad option value)
+    401     unauthorized       no key, an unknown or revoked key
+    403     forbidden          a scope the key does not hold, a write with a read-only key
+    404     not_found          memlane NotFoundError, an unknown route
+    405     method_not_allowed
+    409     conflict           memlane ConflictError (e.g. a message id already stored)
+    413     too_large          a body over ``serve.max_body_bytes``
+    422     invalid_request    a request that does not match its schema (the field is named)
+    429     rate_limited       over ``serve.rate_limit`` (with ``Retry-After``)
+    502     backend_error      an embedder or LLM failed
+    503     unavailable        the database failed
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from memlane.errors import (
+    BackendError,
+    ConfigError,
+    ConflictError,
+    NotFoundError,
+    StoreError,
+    ValidationError,
+)
+
+__all__ = ["ApiError", "error_body", "field_of", "install"]
+
+log = logging.getLogger("memlane.serve")
+
+
+class ApiError(Exception):
+    """An error answered as ``{"error": {"code", "message", "field"}}`` with ``status``."""
+
+    def __init__(self, status: int, code: str, message: str, field: str | None = None, *,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.headers = headers
+
+    def response(self) -> JSONResponse:
+        return JSONResponse(error_body(self.code, self.message, self.field),
+                            status_code=self.status, headers=self.headers)
+
+
+def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "field": field}}
+
+
+_LOCATIONS = ("body", "query", "path", "header", "cookie")
+TAGS: set[str] = set()
+"""Discriminator values (action kinds) pydantic puts in error locations; not field names."""
+
+
+def field_of(loc: Sequence[Any]) -> str | None:
+    """A pydantic error location as a dotted field name (``input.filters.kinds.0``)."""
+    parts = [str(p) for p in loc]
+    if parts and parts[0] in _LOCATIONS:
+        parts = parts[1:]
+    parts = [p for p in parts if p not in TAGS]
+    return ".".join(parts) or None
+
+
+def from_pydantic(errors: Sequence[Any], prefix: str = "") -> ApiError:
+    """The first of pydantic's errors as a 422 naming its field."""
+    first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
+    field = field_of(first.get("loc", ()))
+    if first.get("type") in ("union_tag_invalid", "union_tag_not_found"):
+        field = "kind"
+    if prefix:
+        field = f"{prefix}.{field}" if field else prefix
+    msg = first.get("msg", "invalid")
+    more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+    return ApiError(422, "invalid_request", f"{field or 'request'}: {msg}{more}", field)
+
+
+def _memlane(exc: Exception) -> ApiError:
+    if isinstance(exc, ConflictError):
+        return ApiError(409, "conflict", str(exc), exc.field)
+    if isinstance(exc, ValidationError):
+        return ApiError(400, "invalid", str(exc), exc.field)
+    if isinstance(exc, NotFoundError):
+        return ApiError(404, "not_found", str(exc))
+    if isinstance(exc, ConfigError):
+        field = str(exc).split(":", 1)[0] if ":" in str(exc) else None
+        return ApiError(400, "invalid", str(exc), field)
+    if isinstance(exc, StoreError):
+        log.error("database error: %s", exc)
+        return ApiError(503, "unavailable", f"the database failed: {exc}")
+    if isinstance(exc, BackendError):
+        return ApiError(502, "backend_error", str(exc))
+    raise exc
+
+
+def to_api_error(exc: Exception) -> ApiError:
+    """``exc`` (an ApiError or one of memlane's errors) as an ApiError."""
+    return exc if isinstance(exc, ApiError) else _memlane(exc)
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that give every error the JSON shape."""
+
+    async def api_error(_: Request, exc: Exception) -> JSONResponse:
+        return to_api_error(exc).response()
+
+    async def request_validation(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        return from_pydantic(exc.errors()).response()
+
+    async def http_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+        message = str(exc.detail) if exc.detail else "error"
+        return JSONResponse(error_body(codes.get(exc.status_code, "http_error"), message),
+                            status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+    async def internal(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error", exc_info=exc)
+        return JSONResponse(error_body("internal", "internal error; see the service log"),
+                            status_code=500)
+
+    app.add_exception_handler(ApiError, api_error)
+    for cls in (ValidationError, NotFoundError, ConfigError, StoreError, BackendError):
+        app.add_exception_handler(cls, api_error)
+    app.add_exception_handler(RequestValidationError, request_validation)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(Exception, internal)

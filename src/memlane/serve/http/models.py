@@ -1,0 +1,228 @@
+"""The input of every action, as pydantic models: they give ``/openapi.json`` its schemas
+and turn bad input into a 422 naming the field. Unknown fields are refused (a misspelt
+option must not be silently ignored).
+
+Where the overlay spec's request shapes differ from memlane's names, both are accepted:
+``agent_id`` / ``project_id``, ``filters: {kinds, lanes, privacy}``, ``budget:
+{max_tokens}``, ``ttl_s``, ``topics: [{name, weight}]``, ``source: {uri, tool, …}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+__all__ = [
+    "AddInput", "CloseInput", "EmptyInput", "FactHistoryInput", "FactsInput", "GraphInput",
+    "IdInput", "IndexInput", "MessageIn", "PackInput", "SearchInput", "SessionsInput",
+    "UpsertInput",
+]
+
+def _scope() -> Any:
+    return Field(default=None, min_length=1, max_length=200,
+                 description="Conversation key (a chat, a channel, a user).")
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class EmptyInput(_In):
+    """No input."""
+
+
+class MessageIn(_In):
+    """One message."""
+
+    scope: str = Field(min_length=1, max_length=200)
+    role: Literal["user", "assistant", "system", "tool"] = "user"
+    text: str
+    at: str | float | None = Field(default=None, description="ISO-8601 or epoch seconds; default now.")
+    speaker: str | None = None
+    id: str | None = Field(default=None, description="Your id (unique per scope).")
+    agent: str | None = Field(default=None, alias="agent_id")
+    project: str | None = Field(default=None, alias="project_id")
+
+
+class AddInput(_In):
+    """One message (its fields) or a batch (``messages``), stored in one transaction."""
+
+    messages: list[MessageIn] | None = Field(default=None, min_length=1, max_length=10_000)
+    scope: str | None = _scope()
+    role: Literal["user", "assistant", "system", "tool"] = "user"
+    text: str | None = None
+    at: str | float | None = None
+    speaker: str | None = None
+    id: str | None = None
+    agent: str | None = Field(default=None, alias="agent_id")
+    project: str | None = Field(default=None, alias="project_id")
+
+    @model_validator(mode="after")
+    def _one_or_many(self) -> AddInput:
+        if self.messages is None:
+            if self.scope is None or self.text is None:
+                missing = "scope" if self.scope is None else "text"
+                raise ValueError(f"{missing} is required (or pass messages: [...] for a batch)")
+        elif self.text is not None:
+            raise ValueError("pass either one message (scope, text, ...) or messages, not both")
+        return self
+
+    def batch(self) -> list[MessageIn]:
+        if self.messages is not None:
+            return self.messages
+        assert self.scope is not None and self.text is not None
+        return [MessageIn(scope=self.scope, role=self.role, text=self.text, at=self.at,
+                          speaker=self.speaker, id=self.id, agent=self.agent,
+                          project=self.project)]
+
+
+class Filters(_In):
+    """The overlay spec's ``filters`` object."""
+
+    kinds: list[str] | None = None
+    lanes: list[str] | None = None
+    privacy: list[str] | None = None
+
+
+class SearchInput(_In):
+    """``memlane search``: every filter, preset and ``explain``."""
+
+    query: str = Field(max_length=10_000)
+    scope: str | None = _scope()
+    k: int | None = Field(default=None, ge=1, le=1000)
+    kinds: list[str] | None = None
+    lanes: list[str] | None = None
+    agent: str | None = Field(default=None, alias="agent_id")
+    project: str | None = Field(default=None, alias="project_id")
+    privacy: list[str] | None = None
+    since: str | float | None = None
+    until: str | float | None = None
+    now: str | float | None = None
+    preset: str | None = None
+    session_aware: bool | None = None
+    top_sessions: int | None = Field(default=None, ge=1, le=1000)
+    turns_per_session: int | None = Field(default=None, ge=1, le=1000)
+    mmr: bool | None = None
+    explain: bool = False
+    filters: Filters | None = None
+
+    def options(self) -> dict[str, Any]:
+        out = self.model_dump(exclude={"query", "filters"})
+        if self.filters is not None:
+            for name in ("kinds", "lanes", "privacy"):
+                value = getattr(self.filters, name)
+                if value is not None:
+                    out[name] = value
+        return out
+
+
+class Budget(_In):
+    """The overlay spec's ``PackBudget``."""
+
+    max_tokens: int = Field(ge=16, le=1_000_000)
+
+
+class PackInput(_In):
+    """``memlane pack``."""
+
+    query: str = Field(max_length=10_000)
+    budget: int | Budget | None = Field(default=None, description="Tokens, or {max_tokens}.")
+    scope: str | None = _scope()
+    model: str | None = None
+    instructions: str | None = Field(default=None, max_length=100_000)
+    now: str | float | None = None
+
+    def tokens(self) -> int | None:
+        return self.budget.max_tokens if isinstance(self.budget, Budget) else self.budget
+
+
+class Topic(_In):
+    name: str
+    weight: float | None = None
+
+
+class UpsertInput(_In):
+    """``memory.upsert``: one memory item (note, preference, plan, decision…)."""
+
+    text: str
+    kind: str = "note"
+    scope: str | None = _scope()
+    agent: str | None = Field(default=None, alias="agent_id")
+    project: str | None = Field(default=None, alias="project_id")
+    at: str | float | None = None
+    lane: str | None = None
+    durability: str = "long"
+    privacy: str = "private"
+    trust: float = Field(default=1.0, ge=0.0, le=1.0)
+    source: str | dict[str, Any] = "stated"
+    ttl_seconds: int | None = Field(default=None, gt=0, alias="ttl_s")
+    topics: list[str | Topic] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=list)
+    entities: list[str | dict[str, Any]] = Field(default_factory=list)
+    links: dict[str, list[Any]] | None = None
+    pinned: bool = False
+    dedupe: bool = False
+    extra: dict[str, Any] | None = None
+
+
+class SessionsInput(_In):
+    """``memlane sessions list``."""
+
+    scope: str | None = _scope()
+    status: Literal["open", "closed", "summarized", "failed"] | None = None
+    limit: int = Field(default=50, ge=1, le=1000)
+
+
+class IdInput(_In):
+    """One object by id."""
+
+    id: int = Field(ge=1)
+
+
+class CloseInput(_In):
+    """``memlane sessions close``: a scope's open session, one session, or every idle one."""
+
+    scope: str | None = _scope()
+    session_id: int | None = Field(default=None, ge=1)
+    idle: bool = False
+    now: str | float | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> CloseInput:
+        given = [n for n in ("scope", "session_id") if getattr(self, n) is not None]
+        if self.idle:
+            given.append("idle")
+        if len(given) != 1:
+            raise ValueError("pass exactly one of scope, session_id or idle")
+        return self
+
+
+class IndexInput(_In):
+    """``memlane index``."""
+
+    now: str | float | None = None
+    resummarize: bool = False
+
+
+class FactsInput(_In):
+    """``memlane facts list``."""
+
+    scope: str | None = _scope()
+    subject: str | None = None
+    include_superseded: bool = False
+
+
+class FactHistoryInput(_In):
+    """``memlane facts history``."""
+
+    subject: str = Field(min_length=1)
+    predicate: str = Field(min_length=1)
+    scope: str | None = _scope()
+
+
+class GraphInput(_In):
+    """``memlane graph show``."""
+
+    entity: str = Field(min_length=1)
+    scope: str | None = _scope()

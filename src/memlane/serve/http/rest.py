@@ -1,0 +1,113 @@
+"""REST resources over the same handlers as ``/actions`` (``actions.run``).
+
+Each route answers the action's result itself (not the ``/actions`` envelope); the
+per-stage timings go in the standard ``Server-Timing`` header.
+
+    POST   /v1/messages              memory.add       (one message or {"messages": [...]})
+    POST   /v1/search                memory.search
+    POST   /v1/pack                  memory.pack
+    POST   /v1/items                 memory.upsert
+    POST   /v1/index                 index
+    GET    /v1/sessions              sessions.list    (?scope=&status=&limit=)
+    GET    /v1/sessions/{id}         sessions.show
+    POST   /v1/sessions/close        sessions.close
+    GET    /v1/facts                 facts.list       (?scope=&subject=&include_superseded=)
+    GET    /v1/facts/history         facts.history    (?subject=&predicate=&scope=)
+    DELETE /v1/facts/{id}            facts.forget
+    GET    /v1/graph/{entity}        graph.show       (?scope=)
+    GET    /v1/packs/{id}            packs.show
+    GET    /v1/stats                 stats
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Path, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+from memlane.serve.http import models as m
+from memlane.serve.http.actions import run, server_timing
+from memlane.serve.http.auth import Principal, principal
+
+__all__ = ["ROUTES", "mount"]
+
+Who = Annotated[Principal, Depends(principal)]
+Id = Annotated[int, Path(ge=1)]
+
+ROUTES: list[tuple[str, str, str]] = []
+"""``(method, path, action kind)`` of every resource route (the tests walk this table)."""
+
+
+def _answer(request_app: FastAPI, who: Principal, kind: str, inp: BaseModel) -> JSONResponse:
+    result, timings = run(request_app.state.memory, who, kind, inp)
+    return JSONResponse(result, headers={"Server-Timing": server_timing(timings)})
+
+
+def mount(app: FastAPI) -> None:
+    r = APIRouter(prefix="/v1", tags=["resources"])
+    ROUTES.clear()
+
+    def route(method: str, path: str, kind: str) -> Any:
+        ROUTES.append((method, "/v1" + path, kind))
+        return r.api_route(path, methods=[method], summary=f"{kind} (same handler as /actions)")
+
+    @route("POST", "/messages", "memory.add")
+    def messages(body: m.AddInput, who: Who) -> JSONResponse:
+        return _answer(app, who, "memory.add", body)
+
+    @route("POST", "/search", "memory.search")
+    def search(body: m.SearchInput, who: Who) -> JSONResponse:
+        return _answer(app, who, "memory.search", body)
+
+    @route("POST", "/pack", "memory.pack")
+    def pack(body: m.PackInput, who: Who) -> JSONResponse:
+        return _answer(app, who, "memory.pack", body)
+
+    @route("POST", "/items", "memory.upsert")
+    def items(body: m.UpsertInput, who: Who) -> JSONResponse:
+        return _answer(app, who, "memory.upsert", body)
+
+    @route("POST", "/index", "index")
+    def index(body: m.IndexInput, who: Who) -> JSONResponse:
+        return _answer(app, who, "index", body)
+
+    @route("GET", "/sessions", "sessions.list")
+    def sessions(q: Annotated[m.SessionsInput, Query()], who: Who) -> JSONResponse:
+        return _answer(app, who, "sessions.list", q)
+
+    @route("POST", "/sessions/close", "sessions.close")
+    def sessions_close(body: m.CloseInput, who: Who) -> JSONResponse:
+        return _answer(app, who, "sessions.close", body)
+
+    @route("GET", "/sessions/{id}", "sessions.show")
+    def session(id: Id, who: Who) -> JSONResponse:
+        return _answer(app, who, "sessions.show", m.IdInput(id=id))
+
+    @route("GET", "/facts", "facts.list")
+    def facts(q: Annotated[m.FactsInput, Query()], who: Who) -> JSONResponse:
+        return _answer(app, who, "facts.list", q)
+
+    @route("GET", "/facts/history", "facts.history")
+    def facts_history(q: Annotated[m.FactHistoryInput, Query()], who: Who) -> JSONResponse:
+        return _answer(app, who, "facts.history", q)
+
+    @route("DELETE", "/facts/{id}", "facts.forget")
+    def facts_forget(id: Id, who: Who) -> JSONResponse:
+        return _answer(app, who, "facts.forget", m.IdInput(id=id))
+
+    @route("GET", "/graph/{entity}", "graph.show")
+    def graph(entity: str, who: Who,
+              scope: Annotated[str | None, Query(min_length=1, max_length=200)] = None) -> JSONResponse:
+        return _answer(app, who, "graph.show", m.GraphInput(entity=entity, scope=scope))
+
+    @route("GET", "/packs/{id}", "packs.show")
+    def packs(id: Id, who: Who) -> JSONResponse:
+        return _answer(app, who, "packs.show", m.IdInput(id=id))
+
+    @route("GET", "/stats", "stats")
+    def stats(who: Who) -> JSONResponse:
+        return _answer(app, who, "stats", m.EmptyInput())
+
+    app.include_router(r)

@@ -1,0 +1,61 @@
+"""API keys of the HTTP service: made here, only their SHA-256 kept by the store.
+
+A key is ``ml_`` and 43 URL-safe random characters (256 bits from ``secrets``). It is
+shown once, when created; the database keeps its hash, its first characters (to tell keys
+apart in ``memlane keys list``), its scope patterns and whether it may write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from memlane.errors import ValidationError
+
+__all__ = ["NewKey", "create_key", "hash_key", "parse_scopes"]
+
+PREFIX = "ml_"
+
+
+def hash_key(key: str) -> str:
+    """The stored form of a key."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def parse_scopes(text: str | list[str] | tuple[str, ...]) -> list[str]:
+    """``'team-*,alex'`` as ``['team-*', 'alex']``: fnmatch patterns a key may touch."""
+    parts = text.split(",") if isinstance(text, str) else list(text)
+    scopes = [p.strip() for p in parts if p.strip()]
+    if not scopes:
+        raise ValidationError("scopes: give at least one scope or pattern, e.g. 'team-*,alex' "
+                              "('*' for every scope)", field="scopes")
+    for s in scopes:
+        if len(s) > 200 or any(c.isspace() for c in s):
+            raise ValidationError(f"scopes: {s!r} is not a scope pattern (no spaces, at most "
+                                  "200 characters)", field="scopes")
+    return scopes
+
+
+@dataclass(frozen=True)
+class NewKey:
+    """A key just created: ``key`` is shown once and never stored."""
+
+    id: int
+    key: str
+    name: str
+    scopes: tuple[str, ...]
+    read_only: bool
+
+
+def create_key(store: Any, scopes: str | list[str], *, read_only: bool = False,
+               name: str | None = None) -> NewKey:
+    """Make a random key, store its hash, return it (the only time it is seen)."""
+    patterns = parse_scopes(scopes)
+    key = PREFIX + secrets.token_urlsafe(32)
+    label = (name or "").strip() or f"key-{key[3:9]}"
+    with store.atomic():
+        key_id = store.add_api_key(label, hash_key(key), key[:9], patterns, read_only, time.time())
+    return NewKey(key_id, key, label, tuple(patterns), read_only)

@@ -1,0 +1,61 @@
+"""A real memlane service on a free loopback port, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from memlane.serve.http import create_app
+from memlane.serve.keys import create_key
+from memlane.testing import memory
+from memlane.testing.http import serving
+
+
+@dataclass
+class Service:
+    """A running service: its URL, the Memory behind it, and helpers to call it."""
+
+    url: str
+    mem: Any
+
+    def key(self, scopes: str = "*", *, read_only: bool = False, name: str | None = None) -> str:
+        return create_key(self.mem.store, scopes, read_only=read_only, name=name).key
+
+    def client(self, key: str | None = None) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=30.0)
+
+
+def _memory(request: pytest.FixtureRequest, tmp_path: Path, **overrides: Any) -> Any:
+    if request.param == "postgres":
+        return memory(request.getfixturevalue("pg_url"), **overrides)
+    return memory(tmp_path / "served.db", **overrides)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def service(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Service]:
+    """The service over a fresh memory, on each backend."""
+    overrides = getattr(request, "param_overrides", {})
+    mem = _memory(request, tmp_path, **overrides)
+    try:
+        with serving(create_app(mem, worker=False)) as url:
+            yield Service(url, mem)
+    finally:
+        mem.close()
+
+
+@pytest.fixture
+def sqlite_service(tmp_path: Path) -> Iterator[Service]:
+    """The service on SQLite only (for behaviour that does not depend on the store)."""
+    mem = memory(tmp_path / "served.db", serve={"max_body_bytes": 4096, "rate_limit": 2.0,
+                                                  "rate_burst": 3})
+    try:
+        with serving(create_app(mem, worker=False)) as url:
+            yield Service(url, mem)
+    finally:
+        mem.close()

@@ -1,0 +1,98 @@
+"""Keys, the open mode, 401/403/413/429 and the JSON error shape, on a real server."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from memlane.errors import NotFoundError
+from memlane.serve.http.auth import Principal
+from memlane.serve.http.errors import ApiError
+
+
+def test_health_and_ready(service) -> None:
+    with service.client() as c:
+        assert c.get("/healthz").json() == {"ok": True}
+        ready = c.get("/readyz")
+        assert ready.status_code == 200
+        assert ready.json()["backend"] == service.mem.store.backend
+
+
+def test_open_until_a_key_exists_then_every_request_needs_one(service) -> None:
+    with service.client() as c:
+        assert c.get("/v1/stats").status_code == 200
+    key = service.key("*")
+    with service.client() as c:
+        r = c.get("/v1/stats")
+        assert r.status_code == 401
+        assert r.json()["error"]["code"] == "unauthorized"
+        assert r.json()["error"]["field"] == "Authorization"
+    with service.client("ml_wrong") as c:
+        assert c.get("/v1/stats").status_code == 401
+    with service.client(key) as c:
+        assert c.get("/v1/stats").status_code == 200
+
+
+def test_revoked_key_is_refused_and_service_stays_closed(service) -> None:
+    key = service.key("*")
+    (row,) = service.mem.store.api_keys()
+    with service.mem.store.atomic():
+        assert service.mem.store.revoke_api_key(row["id"], time.time())
+    with service.client(key) as c:
+        assert c.get("/v1/stats").status_code == 401
+    with service.client() as c:  # every key revoked: still closed, never open again
+        assert c.get("/v1/stats").status_code == 401
+    with pytest.raises(NotFoundError):
+        service.mem.store.revoke_api_key(999, time.time())
+
+
+def test_malformed_authorization_header(sqlite_service) -> None:
+    with sqlite_service.client() as c:
+        r = c.get("/v1/stats", headers={"Authorization": "Basic abc"})
+    assert r.status_code == 401
+    assert "Bearer" in r.json()["error"]["message"]
+
+
+def test_principal_patterns_and_checks() -> None:
+    p = Principal(1, "t", ("team-*", "alex"), False)
+    assert p.allows("team-red") and p.allows("alex")
+    assert not p.allows("alexa") and not p.allows("bob") and not p.allows(None)
+    p.check("team-blue", write=True)
+    with pytest.raises(ApiError) as e:
+        p.check("bob", write=False)
+    assert e.value.status == 403 and e.value.field == "scope"
+    ro = Principal(2, "ro", ("*",), True)
+    ro.check(None, write=False)
+    with pytest.raises(ApiError) as e:
+        ro.check("anything", write=True)
+    assert e.value.status == 403 and "read-only" in e.value.message
+
+
+def test_unknown_route_is_json(sqlite_service) -> None:
+    with sqlite_service.client() as c:
+        r = c.get("/no/such/route")
+    assert r.status_code == 404
+    assert r.json()["error"]["code"] == "not_found"
+
+
+def test_body_over_the_cap_is_413(sqlite_service) -> None:
+    with sqlite_service.client() as c:
+        r = c.post("/actions", content=b'{"kind": "stats", "input": {"x": "' + b"a" * 5000 + b'"}}',
+                   headers={"Content-Type": "application/json"})
+        assert r.status_code == 413
+        assert r.json()["error"]["code"] == "too_large"
+        # chunked upload without Content-Length is counted as it arrives
+        r = c.post("/actions", content=iter([b"{" + b" " * 3000, b" " * 3000 + b"}"]),
+                   headers={"Content-Type": "application/json"})
+        assert r.status_code == 413
+
+
+def test_rate_limit_answers_429_with_retry_after(sqlite_service) -> None:
+    key = sqlite_service.key("*")
+    with sqlite_service.client(key) as c:
+        codes = [c.get("/v1/stats") for _ in range(8)]
+    limited = [r for r in codes if r.status_code == 429]
+    assert limited, [r.status_code for r in codes]
+    assert int(limited[0].headers["Retry-After"]) >= 1
+    assert limited[0].json()["error"]["code"] == "rate_limited"
