@@ -64,76 +64,88 @@ async def read(client: Client, uri: str) -> str:
     return "\n".join(c.text for c in result.contents)
 
 
+async def exercise_every_tool(c: Client) -> None:
+    """Every tool, both resource templates and the prompt, on scope alice-assistant (named in
+    every call, so the same conversation runs over stdio and over HTTP)."""
+    me = {"scope": "alice-assistant"}
+    tools = (await c.list_tools()).tools
+    assert {t.name for t in tools} == TOOLS
+    for t in tools:
+        assert len(t.description or "") > 60, t.name
+        props = t.input_schema.get("properties", {})
+        assert all(p.get("description") for p in props.values()), t.name
+
+    facts = await call(c, "facts", me)
+    assert "in scope alice-assistant" in facts and "user · lives_in · Lisbon" in facts
+    assert "fact 1 ·" in facts and "confidence" in facts
+    hits = await call(c, "recall", {"query": "half marathon", "k": 3, **me})
+    assert hits.startswith("3 hit(s) for 'half marathon' in scope alice-assistant")
+    assert "why:" in hits and "matched: half, marathon" in hits
+    explained = await call(c, "recall", {"query": "half marathon", "k": 1, "explain": True, **me})
+    assert "ranks:" in explained and "contributes" in explained
+    only = await call(c, "recall", {"query": "marathon", "kinds": ["fact"], **me})
+    assert "· fact ·" in only and "· turn" not in only
+    pack = await call(c, "context", {"question": "which race am I training for?",
+                                     "budget": 200, **me})
+    assert "marathon" in pack.lower() and "/200 tokens" in pack and "-- pack " in pack
+
+    note = await call(c, "remember", {"text": "Alice prefers aisle seats on long flights",
+                                      "kind": "preference", "pin": True,
+                                      "ttl_seconds": 86400, "topics": ["travel"], **me})
+    assert note.startswith("remembered preference as item ") and "pinned" in note
+    note_id = int(note.split("item ")[1].split()[0])
+    found = await call(c, "recall", {"query": "aisle seats", **me})
+    assert f"item {note_id} · preference" in found
+    secret = await call(c, "remember", {"text": "deploy key is sk-live-abcdefghijklmnop1234",
+                                        **me})
+    assert "secrets redacted" in secret
+    msg = await call(c, "remember", {"text": "I am flying to Porto on the 3rd of July",
+                                     "role": "user", "at": "2024-06-20T10:00:00Z", **me})
+    assert msg.startswith("remembered message ") and "turn 1" in msg
+
+    listed = await call(c, "sessions", {"limit": 5, **me})
+    assert "session 6 · scope alice-assistant · open" in listed
+    assert "session 1 · scope alice-assistant · summarized" in listed and "topic:" in listed
+    whole = await call(c, "session", {"session_id": 1})
+    assert "messages:" in whole and "just moved to Lisbon" in whole and "summary:" in whole
+    assert "fact 1 · user · lives_in · Lisbon" in whole
+
+    summary = await call(c, "summarize", {"last": 1, **me})
+    assert summary.startswith("closed session 6; summary of the last 1 message(s) stored")
+    assert "Porto" in summary
+    porto = await call(c, "recall", {"query": "flying to Porto", "kinds": ["turn"], **me})
+    assert "session 6 turn 1" in porto
+
+    history = await call(c, "fact_history", {"subject": "user", "predicate": "lives_in", **me})
+    assert "user · lives_in" in history and "fact 1 · Lisbon · current" in history
+    forgot = await call(c, "forget", {"fact_id": 1})
+    assert "forgot fact 1 (user · lives_in · Lisbon)" in forgot
+    assert "lives_in" not in await call(c, "facts", {"subject": "user", **me})
+    gone = await call(c, "forget", {"item_id": note_id})
+    assert gone.startswith(f"forgot item {note_id} (preference: Alice prefers aisle")
+    assert f"item {note_id} " not in await call(c, "recall", {"query": "aisle seats", **me})
+
+    templates = {t.uri_template for t in (await c.list_resource_templates()).resource_templates}
+    assert templates == {"memlane://{scope}/facts", "memlane://{scope}/sessions/{session_id}"}
+    assert "user · works_at · Feedzai" in await read(c, "memlane://alice-assistant/facts")
+    shown = await read(c, "memlane://alice-assistant/sessions/2")
+    assert shown.startswith("session 2 · scope alice-assistant") and "half marathon" in shown
+    with pytest.raises(MCPError, match="session 4 is not in scope 'alice-assistant'"):
+        await read(c, "memlane://alice-assistant/sessions/4")
+
+    assert [p.name for p in (await c.list_prompts()).prompts] == ["use-memory"]
+    prompt = await c.get_prompt("use-memory", {"scope": "repo-x"})
+    words = prompt.messages[0].content.text
+    assert "Use scope 'repo-x'" in words and "`context`" in words and "`remember`" in words
+
+
 def test_every_tool_resource_and_prompt_over_stdio(tmp_path, db):
     async def body(c: Client) -> None:
-        tools = (await c.list_tools()).tools
-        assert {t.name for t in tools} == TOOLS
-        for t in tools:
-            assert len(t.description or "") > 60, t.name
-            props = t.input_schema.get("properties", {})
-            assert all(p.get("description") for p in props.values()), t.name
-
-        facts = await call(c, "facts")  # the default scope
-        assert "in scope alice-assistant" in facts and "user · lives_in · Lisbon" in facts
-        assert "fact 1 ·" in facts and "confidence" in facts
-        hits = await call(c, "recall", {"query": "half marathon", "k": 3})
-        assert hits.startswith("3 hit(s) for 'half marathon' in scope alice-assistant")
-        assert "marathon" in hits.lower() and "why:" in hits and "matched: half, marathon" in hits
-        explained = await call(c, "recall", {"query": "half marathon", "k": 1, "explain": True})
-        assert "ranks:" in explained and "contributes" in explained
-        only = await call(c, "recall", {"query": "marathon", "kinds": ["fact"]})
-        assert "· fact ·" in only and "· turn" not in only
-        pack = await call(c, "context", {"question": "which race am I training for?",
-                                         "budget": 200})
-        assert "marathon" in pack.lower() and "/200 tokens" in pack and "-- pack " in pack
-
-        note = await call(c, "remember", {"text": "Alice prefers aisle seats on long flights",
-                                          "kind": "preference", "pin": True,
-                                          "ttl_seconds": 86400, "topics": ["travel"]})
-        assert note.startswith("remembered preference as item ") and "pinned" in note
-        note_id = int(note.split("item ")[1].split()[0])
-        assert f"item {note_id} · preference" in await call(c, "recall", {"query": "aisle seats"})
-        secret = await call(c, "remember", {"text": "deploy key is sk-live-abcdefghijklmnop1234"})
-        assert "secrets redacted" in secret
-        msg = await call(c, "remember", {"text": "I am flying to Porto on the 3rd of July",
-                                         "role": "user", "at": "2024-06-20T10:00:00Z"})
-        assert msg.startswith("remembered message ") and "turn 1" in msg
-
-        listed = await call(c, "sessions", {"limit": 5})
-        assert "session 6 · scope alice-assistant · open" in listed
-        assert "session 1 · scope alice-assistant · summarized" in listed and "topic:" in listed
-        whole = await call(c, "session", {"session_id": 1})
-        assert "messages:" in whole and "just moved to Lisbon" in whole and "summary:" in whole
-        assert "fact 1 · user · lives_in · Lisbon" in whole
-
-        summary = await call(c, "summarize", {"last": 1})
-        assert summary.startswith("closed session 6; summary of the last 1 message(s) stored")
-        assert "Porto" in summary
-        porto = await call(c, "recall", {"query": "flying to Porto", "kinds": ["turn"]})
-        assert "session 6 turn 1" in porto
-
-        history = await call(c, "fact_history", {"subject": "user", "predicate": "lives_in"})
-        assert "user · lives_in" in history and "fact 1 · Lisbon · current" in history
-        assert "forgot fact 1 (user · lives_in · Lisbon)" in await call(c, "forget",
-                                                                       {"fact_id": 1})
-        assert "lives_in" not in await call(c, "facts", {"subject": "user"})
-        gone = await call(c, "forget", {"item_id": note_id})
-        assert gone.startswith(f"forgot item {note_id} (preference: Alice prefers aisle")
-        assert f"item {note_id} " not in await call(c, "recall", {"query": "aisle seats"})
-
-        templates = {t.uri_template for t in (await c.list_resource_templates()).resource_templates}
-        assert templates == {"memlane://{scope}/facts", "memlane://{scope}/sessions/{session_id}"}
-        assert "user · works_at · Feedzai" in await read(c, "memlane://alice-assistant/facts")
+        assert "6 fact(s) in scope alice-assistant" in await call(c, "facts")  # the default
+        await exercise_every_tool(c)
         assert "no facts in scope team-backend" in await read(c, "memlane://team-backend/facts")
         shown = await read(c, "memlane://team-backend/sessions/4")
         assert shown.startswith("session 4 · scope team-backend") and "messages:" in shown
-        with pytest.raises(MCPError, match="session 4 is not in scope 'alice-assistant'"):
-            await read(c, "memlane://alice-assistant/sessions/4")
-
-        assert [p.name for p in (await c.list_prompts()).prompts] == ["use-memory"]
-        prompt = await c.get_prompt("use-memory", {"scope": "repo-x"})
-        words = prompt.messages[0].content.text
-        assert "Use scope 'repo-x'" in words and "`context`" in words and "`remember`" in words
 
     talk(server(tmp_path, db, "--scope", "alice-assistant"), body)
 
@@ -236,3 +248,156 @@ def test_bad_options_exit_with_a_clear_line(tmp_path, db):
 
     result = CliRunner().invoke(cli, ["--db", db, "mcp", "--allow", "team-*", "--scope", "alice"])
     assert result.exit_code == 1 and "default_scope: 'alice' is outside" in result.output
+
+
+# -- streamable HTTP: the same server inside `memlane serve`, behind its API keys -------------
+
+def over_http(url: str, key: str | None, body: Callable[[Client], Awaitable[None]]) -> None:
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    async def main() -> None:
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        with anyio.fail_after(LIMIT):
+            async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
+                transport = streamable_http_client(f"{url}/mcp", http_client=http)
+                async with Client(transport, read_timeout_seconds=60) as client:
+                    await body(client)
+
+    anyio.run(main)
+
+
+@pytest.fixture
+def service(db):
+    """``memlane serve``'s app on a real uvicorn on a free loopback port, over the seeded db."""
+    from memlane.serve.http import create_app
+    from memlane.serve.keys import create_key
+    from memlane.testing.http import serving
+
+    mem = memory(db)
+    try:
+        with serving(create_app(mem, worker=False)) as url:
+            yield url, lambda scopes, **kw: create_key(mem.store, scopes, **kw).key, mem
+    finally:
+        mem.close()
+
+
+def test_every_tool_over_streamable_http_with_a_scoped_key(service):
+    url, key, _ = service
+    over_http(url, key("alice-*"), exercise_every_tool)
+
+
+def test_http_needs_a_valid_key(service):
+    import httpx
+
+    url, key, _ = service
+    key("*")
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    for headers in ({}, {"Authorization": "Bearer not-a-key"}):
+        r = httpx.post(f"{url}/mcp", json=hello, headers=headers, timeout=30)
+        assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
+
+    async def never(c: Client) -> None:
+        raise AssertionError("connected without a key")
+
+    def leaves(e: BaseException) -> list[BaseException]:
+        if isinstance(e, BaseExceptionGroup):
+            return [x for sub in e.exceptions for x in leaves(sub)]
+        return [e]
+
+    with pytest.raises(BaseExceptionGroup) as failure:  # the SDK's client gives up on the 401
+        over_http(url, None, never)
+    assert [type(e) for e in leaves(failure.value)] == [MCPError]
+
+
+def test_a_key_bound_to_another_scope_reaches_nothing_else_over_http(service):
+    url, key, mem = service
+    alice_item = mem.upsert("Alice keeps her passport in the blue drawer", scope="alice-assistant")
+
+    async def body(c: Client) -> None:
+        assert "2 session(s) in scope team-backend" in await call(
+            c, "sessions", {"scope": "team-backend"})
+        for tool, args in [("recall", {"query": "passport", "scope": "alice-assistant"}),
+                           ("facts", {"scope": "alice-assistant"}),
+                           ("fact_history", {"subject": "user", "predicate": "lives_in",
+                                             "scope": "alice-assistant"}),
+                           ("context", {"question": "passport", "scope": "alice-assistant"}),
+                           ("sessions", {"scope": "alice-assistant"}),
+                           ("remember", {"text": "x", "scope": "alice-assistant"}),
+                           ("summarize", {"scope": "alice-assistant"})]:
+            out = await call(c, tool, args, error=True)
+            assert "scope: forbidden: scope 'alice-assistant' is outside" in out, tool
+        assert "scope: required: this key reaches only some scopes" in await call(
+            c, "recall", {"query": "passport"}, error=True)
+        assert "session_id: forbidden" in await call(c, "session", {"session_id": 1}, error=True)
+        assert "fact_id: forbidden" in await call(c, "forget", {"fact_id": 1}, error=True)
+        assert "item_id: forbidden" in await call(c, "forget", {"item_id": alice_item},
+                                                  error=True)
+        with pytest.raises(MCPError, match="forbidden"):
+            await read(c, "memlane://alice-assistant/facts")
+        with pytest.raises(MCPError, match="forbidden"):
+            await read(c, "memlane://alice-assistant/sessions/1")
+
+    over_http(url, key("team-*"), body)
+
+    async def reader(c: Client) -> None:
+        assert "user · lives_in · Lisbon" in await call(c, "facts", {"scope": "alice-assistant"})
+        assert "read-only" in await call(c, "remember", {"text": "x", "scope": "alice-assistant"},
+                                         error=True)
+        assert "read-only" in await call(c, "forget", {"fact_id": 1}, error=True)
+
+    over_http(url, key("alice-assistant", read_only=True), reader)
+    assert mem.item(alice_item).scope == "alice-assistant"
+    assert mem.store.get_fact(1).object == "Lisbon"
+
+
+def test_memlane_serve_process_mounts_mcp(tmp_path, db):
+    """The real command: ``memlane serve`` in its own process, MCP at /mcp with a key."""
+    import socket
+    import subprocess
+    import time
+
+    import httpx
+
+    from memlane.serve.keys import create_key
+
+    with memory(db) as mem:
+        key = create_key(mem.store, "team-*").key
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {"PATH": str(Path(sys.executable).parent), "HOME": str(tmp_path),
+           "MEMLANE_EMBEDDING_BACKEND": "hashing"}
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([MEMLANE, "--db", db, "serve", "--port", str(port),
+                                 "--no-worker"], cwd=tmp_path, env=env, stdout=out,
+                                stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "memlane serve did not start within 60 s"
+            time.sleep(0.1)
+        assert httpx.post(f"{url}/mcp", json={}, timeout=30).status_code == 401
+
+        async def body(c: Client) -> None:
+            assert {t.name for t in (await c.list_tools()).tools} == TOOLS
+            out = await call(c, "recall", {"query": "billing database", "scope": "team-backend"})
+            assert "in scope team-backend" in out and "item " in out
+            assert "forbidden" in await call(c, "facts", {"scope": "alice-assistant"}, error=True)
+
+        over_http(url, key, body)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)

@@ -41,12 +41,12 @@ __all__ = ["ScopeAccess", "ScopeCheck", "ScopePatterns", "build_server", "as_acc
 
 @runtime_checkable
 class ScopeAccess(Protocol):
-    """What a caller may reach. ``allows_all`` (optional attribute) lets a call omit the
-    scope to search every scope at once."""
+    """What a caller may reach: ``allows(scope)``, where ``None`` asks for every scope at
+    once (a search or listing that names no scope), and ``read_only``."""
 
     read_only: bool
 
-    def allows(self, scope: str) -> bool: ...
+    def allows(self, scope: str | None) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -56,23 +56,21 @@ class ScopePatterns:
     patterns: tuple[str, ...] = ("*",)
     read_only: bool = False
 
-    def allows(self, scope: str) -> bool:
+    def allows(self, scope: str | None) -> bool:
+        if scope is None:
+            return "*" in self.patterns
         return any(fnmatch.fnmatchcase(scope, p) for p in self.patterns)
-
-    @property
-    def allows_all(self) -> bool:
-        return "*" in self.patterns
 
 
 @dataclass(frozen=True)
 class ScopeCheck:
-    """Scopes a callable accepts."""
+    """Scopes a callable accepts (never every scope at once)."""
 
     check: Callable[[str], bool]
     read_only: bool = False
 
-    def allows(self, scope: str) -> bool:
-        return bool(self.check(scope))
+    def allows(self, scope: str | None) -> bool:
+        return scope is not None and bool(self.check(scope))
 
 
 def as_access(scopes: ScopeAccess | Sequence[str] | Callable[[str], bool] | None,
@@ -177,7 +175,7 @@ class _Tools:
         if access is None:
             return
         if scope is None:
-            if not getattr(access, "allows_all", False):
+            if not access.allows(None):
                 raise ToolError(f"{what}: forbidden: it belongs to no scope, and this key reaches "
                                 "only some scopes")
         elif not access.allows(scope):
@@ -195,7 +193,7 @@ class _Tools:
             if required:
                 raise ToolError("scope: required (this server has no default scope); pass the "
                                 "conversation or project key")
-            if access is not None and not getattr(access, "allows_all", False):
+            if access is not None and not access.allows(None):
                 raise ToolError("scope: required: this key reaches only some scopes; name one")
             self.allow(access, None, write=write)
             return None
