@@ -238,7 +238,25 @@ def test_patterns_without_a_default_scope_need_a_scope(tmp_path, db):
         assert "2 session(s) in scope team-backend" in await call(
             c, "sessions", {"scope": "team-backend"})
 
-    talk(server(tmp_path, db, "--allow", "team-*"), body)
+    talk(server(tmp_path, db, env={"MEMLANE_MCP_ALLOWED_SCOPES": "team-*"}), body)
+
+
+def test_build_server_takes_a_callable_guard(db):
+    """The library entry point, in process: a scope guard as a plain function."""
+    from memlane.serve.mcp import ScopePatterns, as_access, build_server
+
+    assert as_access(["team-*"]) == ScopePatterns(("team-*",))
+    assert as_access(None) is None and as_access(None, read_only=True).read_only
+    assert ScopePatterns(("*",)).allows(None) and not ScopePatterns(("a*",)).allows(None)
+    with memory(db) as mem:
+        srv = build_server(mem, scopes=lambda scope: scope.startswith("alice"))
+
+        async def body(c: Client) -> None:
+            assert "6 fact(s)" in await call(c, "facts", {"scope": "alice-assistant"})
+            assert "forbidden" in await call(c, "facts", {"scope": "team-backend"}, error=True)
+            assert "scope: required" in await call(c, "facts", {}, error=True)
+
+        talk(srv, body)
 
 
 def test_bad_options_exit_with_a_clear_line(tmp_path, db):
@@ -401,3 +419,28 @@ def test_memlane_serve_process_mounts_mcp(tmp_path, db):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+
+
+def test_the_readme_snippets_start_a_server_whose_tools_a_client_lists(tmp_path, db):
+    """What a new user pastes: the Claude Code command and the JSON entry of the README."""
+    import json
+    import re
+    import shlex
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    section = readme.split("## MCP server", 1)[1].split("\n## ", 1)[0]
+    line = next(x for x in section.splitlines() if x.startswith("claude mcp add memlane -- "))
+    claude_code = shlex.split(line.split(" -- ", 1)[1])
+    entry = json.loads(re.search(r"```json\n(.*?)```", section, re.S).group(1))
+    desktop = [entry["mcpServers"]["memlane"]["command"], *entry["mcpServers"]["memlane"]["args"]]
+    for argv in (claude_code, desktop):
+        assert argv[0].endswith("/.venv/bin/memlane") and argv[1] == "mcp"
+        args = [db if a.endswith("memory.db") else a for a in argv[1:]]
+        assert db in args
+        params = StdioServerParameters(command=MEMLANE, args=args, cwd=str(tmp_path),
+                                       env={"MEMLANE_EMBEDDING_BACKEND": "hashing"})
+
+        async def body(c: Client) -> None:
+            assert {t.name for t in (await c.list_tools()).tools} == TOOLS
+
+        talk(params, body)
