@@ -44,7 +44,8 @@ class ScopeAccess(Protocol):
     """What a caller may reach: ``allows(scope)``, where ``None`` asks for every scope at
     once (a search or listing that names no scope), and ``read_only``."""
 
-    read_only: bool
+    @property
+    def read_only(self) -> bool: ...
 
     def allows(self, scope: str | None) -> bool: ...
 
@@ -264,8 +265,8 @@ class _Tools:
     ) -> str:
         where = self.scope(ctx, scope)
         with _tool_errors():
-            hits = self.mem.search(query, scope=where, k=k, kinds=kinds, since=since,
-                                   until=until, explain=explain)
+            hits = self.mem.search(query, scope=where, k=k, kinds=tuple(kinds) if kinds else None,
+                                   since=since, until=until, explain=explain)
         return render.recall_text(query, where, hits, explain=explain)
 
     def context(
