@@ -142,6 +142,9 @@ async def exercise_every_tool(c: Client) -> None:
 def test_every_tool_resource_and_prompt_over_stdio(tmp_path, db):
     async def body(c: Client) -> None:
         assert "6 fact(s) in scope alice-assistant" in await call(c, "facts")  # the default
+        listed = [str(r.uri) for r in (await c.list_resources()).resources]
+        assert listed == ["memlane://alice-assistant/facts"]
+        assert "user · cat · Miso" in await read(c, listed[0])
         await exercise_every_tool(c)
         assert "no facts in scope team-backend" in await read(c, "memlane://team-backend/facts")
         shown = await read(c, "memlane://team-backend/sessions/4")

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.resources import FunctionResource
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field
@@ -521,6 +522,18 @@ def build_server(
             if s.scope != where:
                 raise ResourceNotFoundError(f"session {session_id} is not in scope {where!r}")
             return render.session_text(s, memory.messages(s.id), memory.session_intelligence(s.id))
+
+    if tools.default_scope and access_of_request is None:
+        # the default scope's facts as a listed resource, for clients that offer resources
+        # to attach rather than templates to fill (no per-request access on this path)
+        default = tools.default_scope
+
+        def default_facts() -> str:
+            return facts_resource(default, None)  # type: ignore[arg-type]
+
+        server.add_resource(FunctionResource.from_function(
+            default_facts, uri=f"memlane://{default}/facts", name=f"facts of {default}",
+            mime_type="text/plain", description=f"The current facts of scope {default}."))
 
     server.prompt(name="use-memory", title="Use memlane memory",
                   description="When to call which memlane tool.")(_prompt(tools.default_scope))
