@@ -447,3 +447,14 @@ def test_the_readme_snippets_start_a_server_whose_tools_a_client_lists(tmp_path,
             assert {t.name for t in (await c.list_tools()).tools} == TOOLS
 
         talk(params, body)
+
+
+def test_every_tool_on_postgresql(pg_url):
+    """The same conversation in process on PostgreSQL: the tools ask nothing of the backend."""
+    from memlane.serve.mcp import build_server
+
+    with memory(pg_url) as mem:
+        for f in example_files():
+            mem.import_file(f)
+        mem.index("2024-06-01T00:00:00Z")
+        talk(build_server(mem), exercise_every_tool)
