@@ -5,11 +5,13 @@ questions with hybrid lexical + vector search. The default is embedded and offli
 SQLite file and a local embedding model, no server, no API key, no network.
 """
 
+from memlane.client import Client, RemoteError
 from memlane.config import Config, EmbeddingConfig, IngestConfig, SearchConfig, load_config
 from memlane.errors import (
     BackendError,
     BackendUnavailable,
     ConfigError,
+    ConflictError,
     EmbeddingError,
     ImportFormatError,
     MemlaneError,
@@ -27,8 +29,10 @@ __version__ = "0.1.0"
 __all__ = [
     "BackendError",
     "BackendUnavailable",
+    "Client",
     "Config",
     "ConfigError",
+    "ConflictError",
     "Embedder",
     "EmbeddingConfig",
     "EmbeddingError",
@@ -43,6 +47,7 @@ __all__ = [
     "Message",
     "MigrationError",
     "NotFoundError",
+    "RemoteError",
     "SearchConfig",
     "Session",
     "StoreError",

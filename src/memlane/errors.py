@@ -6,6 +6,7 @@
     │   ├── ImportFormatError  a line of an import file is malformed (names line and field)
     │   └── ConflictError      the input clashes with what is stored (e.g. a message id)
     ├── NotFoundError          an id that does not exist
+    ├── ResetRequired          a change-log position is no longer retained: re-snapshot
     ├── StoreError             the database failed (driver errors are translated to this)
     │   └── MigrationError     a migration is missing, edited or failed
     └── BackendError           a model backend failed
@@ -27,6 +28,7 @@ __all__ = [
     "MemlaneError",
     "MigrationError",
     "NotFoundError",
+    "ResetRequired",
     "StoreError",
     "ValidationError",
 ]
@@ -62,6 +64,17 @@ class ConflictError(ValidationError):
 
 class NotFoundError(MemlaneError, LookupError):
     """The requested object does not exist."""
+
+
+class ResetRequired(MemlaneError):
+    """A reader asked for changes after a position the change log no longer holds (pruned,
+    or from another database): it must take a fresh snapshot. Never a silent gap."""
+
+    def __init__(self, message: str, *, after: int, floor: int, head: int) -> None:
+        super().__init__(message)
+        self.after = after
+        self.floor = floor
+        self.head = head
 
 
 class StoreError(MemlaneError):

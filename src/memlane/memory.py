@@ -172,6 +172,34 @@ class Memory:
                 )
             return store_message(self.store, cfg, msg)
 
+    def add_messages(self, messages: list[dict[str, Any]]) -> list[Message]:
+        """Store a batch of messages (each a dict of ``add_message``'s arguments: scope, role,
+        text, at, speaker, id, agent, project) in one transaction: all or none.
+
+        A bad message raises with its index in the field (``messages.3.text``).
+        """
+        if not isinstance(messages, (list, tuple)):
+            raise ValidationError("messages: must be a list of message objects", field="messages")
+        known = {"scope", "role", "text", "at", "speaker", "id", "agent", "project"}
+        stored = []
+        with self.store.atomic():
+            for i, m in enumerate(messages):
+                try:
+                    if not isinstance(m, dict):
+                        raise ValidationError("must be an object", field=None)
+                    unknown = sorted(set(m) - known)
+                    if unknown:
+                        raise ValidationError(f"unknown field(s) {unknown}", field=unknown[0])
+                    stored.append(self.add_message(
+                        m.get("scope"), m.get("role", "user"), m.get("text"), m.get("at"),
+                        speaker=m.get("speaker"), id=m.get("id"), agent=m.get("agent"),
+                        project=m.get("project")))
+                except ValidationError as e:
+                    e.field = f"messages.{i}.{e.field}" if e.field else f"messages.{i}"
+                    e.args = (f"messages[{i}]: {e}",)
+                    raise
+        return stored
+
     def import_file(
         self, source: str | Path | IO[str], *, strict: bool = False, scope: str | None = None
     ) -> ImportReport:

@@ -13,6 +13,7 @@ __all__ = [
     "PRIVACIES",
     "ROLES",
     "SESSION_STATUSES",
+    "ChangeRecord",
     "Hit",
     "ImportReport",
     "IndexReport",
@@ -188,3 +189,22 @@ class ImportReport:
     imported: int
     skipped_duplicates: int
     errors: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeRecord:
+    """One row of the change log behind the live memory stream (``memlane.serve.live``).
+
+    ``doc`` is the entity's state document after the change (None after a delete).
+    """
+
+    id: int
+    """Position in the log: increases in commit order; the stream's event id."""
+    scope: str
+    entity: Literal["session", "item", "fact", "pack"]
+    entity_id: int
+    op: Literal["insert", "update", "delete"]
+    topic: str
+    doc: dict[str, Any] | None
+    at: float
+    """When the change was written (UTC epoch seconds)."""

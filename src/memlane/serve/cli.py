@@ -485,8 +485,10 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 def _attach_bench() -> None:
     from memlane.bench.cli import bench
     from memlane.bench.ingest import ingest_command
+    from memlane.bench.serve import serve_command
 
     bench.add_command(ingest_command)
+    bench.add_command(serve_command)
     cli.add_command(bench)
 
 

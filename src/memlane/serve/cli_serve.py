@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import signal
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -79,9 +80,15 @@ def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
             "host": host, "port": port, "log_level": "info", "access_log": False,
             "timeout_graceful_shutdown": cfg.shutdown_seconds, "server_header": False,
         }
+        # uvicorn handles SIGTERM/SIGINT itself (stop accepting, finish in-flight requests,
+        # run the app's shutdown: index worker stopped, database closed), then raises the
+        # signal again; these no-op handlers make that a clean exit with status 0.
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: None)
         if workers == 1:
             app = create_app(mem, worker=index_worker)
             uvicorn.run(app, **common)
+            click.echo("memlane serve stopped", err=True)
             return
         # Several processes: each builds its own app from the environment (config path,
         # database and worker switch carried as memlane's own variables).

@@ -52,8 +52,7 @@ def service(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Service]
 @pytest.fixture
 def sqlite_service(tmp_path: Path) -> Iterator[Service]:
     """The service on SQLite only (for behaviour that does not depend on the store)."""
-    mem = memory(tmp_path / "served.db", serve={"max_body_bytes": 4096, "rate_limit": 2.0,
-                                                  "rate_burst": 3})
+    mem = memory(tmp_path / "served.db", serve={"max_body_bytes": 4096})
     try:
         with serving(create_app(mem, worker=False)) as url:
             yield Service(url, mem)

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import time
 
+import httpx
 import pytest
 
 from memlane.errors import NotFoundError
+from memlane.serve.http import create_app
+from memlane.testing import memory
+from memlane.testing.http import serving
 from memlane.serve.http.auth import Principal
 from memlane.serve.http.errors import ApiError
+from memlane.serve.keys import create_key
 
 
 def test_health_and_ready(service) -> None:
@@ -88,11 +93,18 @@ def test_body_over_the_cap_is_413(sqlite_service) -> None:
         assert r.status_code == 413
 
 
-def test_rate_limit_answers_429_with_retry_after(sqlite_service) -> None:
-    key = sqlite_service.key("*")
-    with sqlite_service.client(key) as c:
-        codes = [c.get("/v1/stats") for _ in range(8)]
-    limited = [r for r in codes if r.status_code == 429]
-    assert limited, [r.status_code for r in codes]
-    assert int(limited[0].headers["Retry-After"]) >= 1
-    assert limited[0].json()["error"]["code"] == "rate_limited"
+def test_rate_limit_answers_429_with_retry_after(tmp_path) -> None:
+    mem = memory(tmp_path / "limited.db", serve={"rate_limit": 0.5, "rate_burst": 3})
+    try:
+        with serving(create_app(mem)) as url:
+            key, other = (create_key(mem.store, "*").key for _ in range(2))
+            codes = [httpx.get(url + "/v1/stats", headers={"Authorization": f"Bearer {key}"})
+                     for _ in range(5)]
+            # a bucket per key: the other key is not limited
+            assert httpx.get(url + "/v1/stats",
+                             headers={"Authorization": f"Bearer {other}"}).status_code == 200
+    finally:
+        mem.close()
+    assert [r.status_code for r in codes] == [200, 200, 200, 429, 429]
+    assert int(codes[3].headers["Retry-After"]) >= 1
+    assert codes[3].json()["error"]["code"] == "rate_limited"

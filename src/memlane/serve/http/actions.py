@@ -28,7 +28,7 @@ from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError
 from memlane.serve.render import hit_dict, message_dict, session_dict, to_plain
 
-__all__ = ["ACTIONS", "Action", "mount", "run", "server_timing"]
+__all__ = ["ACTIONS", "Action", "answer", "mount", "run", "server_timing"]
 
 Handler = Callable[[Any, Principal, Any, dict[str, float]], Any]
 
@@ -73,18 +73,12 @@ def add(mem: Any, who: Principal, inp: m.AddInput, timings: dict[str, float]) ->
             if inp.messages is not None:
                 e.field = f"messages.{i}.scope"
             raise
-    stored = []
-    with mem.store.atomic():
-        for i, msg in enumerate(batch):
-            try:
-                stored.append(mem.add_message(msg.scope, msg.role, msg.text, msg.at,
-                                              speaker=msg.speaker, id=msg.id, agent=msg.agent,
-                                              project=msg.project))
-            except ValidationError as e:
-                if inp.messages is not None:
-                    e.field = f"messages.{i}.{e.field}" if e.field else f"messages.{i}"
-                    e.args = (f"messages[{i}]: {e}",)
-                raise
+    if inp.messages is None:
+        one = batch[0]
+        stored = [mem.add_message(one.scope, one.role, one.text, one.at, speaker=one.speaker,
+                                  id=one.id, agent=one.agent, project=one.project)]
+    else:
+        stored = mem.add_messages([msg.model_dump(exclude_none=True) for msg in batch])
     return {"messages": [message_dict(s) for s in stored]}
 
 
@@ -130,8 +124,8 @@ def pack(mem: Any, who: Principal, inp: m.PackInput, timings: dict[str, float]) 
                  instructions=inp.instructions, now=inp.now)
     total = (time.perf_counter() - started) * 1000
     timings.update(mem.last_timings if inp.query.strip() else {})
-    searched = timings.get("total", sum(v for k, v in timings.items()))
-    timings["pack"] = round(max(total - searched, 0.0), 3)
+    searched = sum(timings.values())
+    timings["pack_ms"] = round(max(total - searched, 0.0), 3)
     return to_plain(p)
 
 
@@ -246,13 +240,25 @@ def run(mem: Any, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, dict[
     started = time.perf_counter()
     result = act.handler(mem, who, inp, timings)
     timings = {k: round(v, 3) for k, v in timings.items()}
-    timings["total"] = round((time.perf_counter() - started) * 1000, 3)
+    timings["request_ms"] = round((time.perf_counter() - started) * 1000, 3)
+    return result, timings
+
+
+def answer(app: FastAPI, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, dict[str, float]]:
+    """``run`` for a route of ``app``, recording its metrics."""
+    result, timings = run(app.state.memory, who, kind, inp)
+    metrics = getattr(app.state, "metrics", None)
+    if metrics is not None:
+        if kind in ("memory.search", "memory.pack"):
+            metrics.observe_timings(timings)
+        elif kind == "memory.add":
+            metrics.ingested.inc(len(result["messages"]))
     return result, timings
 
 
 def server_timing(timings: dict[str, float]) -> str:
     """The ``Server-Timing`` header of a response (each stage's milliseconds)."""
-    return ", ".join(f"{k.replace('.', '_')};dur={v}" for k, v in timings.items())
+    return ", ".join(f"{k.removesuffix('_ms')};dur={v}" for k, v in timings.items())
 
 
 def _request_model() -> Any:
@@ -285,6 +291,10 @@ def mount(app: FastAPI) -> None:
               summary="Run one action: " + ", ".join(ACTIONS))
     def actions(request: Annotated[ActionRequest, Body()],  # type: ignore[valid-type]
                 who: Annotated[Principal, Depends(principal)]) -> JSONResponse:
-        result, timings = run(app.state.memory, who, request.kind, request.input)
+        try:
+            result, timings = answer(app, who, request.kind, request.input)
+        except ValidationError as e:  # name the field as the client sent it: input.<field>
+            e.field = f"input.{e.field}" if e.field else "input"
+            raise
         return JSONResponse({"ok": True, "result": result, "timings": timings},
                             headers={"Server-Timing": server_timing(timings)})

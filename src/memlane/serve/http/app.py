@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane.config import Config, ServeConfig, load_config
 from memlane.memory import Memory
-from memlane.serve.http import errors
+from memlane.serve.http import errors, metrics
 from memlane.serve.http.auth import RateLimiter
 from memlane.serve.http.errors import error_body
 
@@ -147,6 +147,7 @@ def create_app(
     _health(app)
     _mount_routes(app)
     app.add_middleware(BodyLimit, limit=cfg.max_body_bytes)
+    metrics.mount(app)  # outermost: it sees every answer, a 413 included
     return app
 
 
@@ -178,10 +179,11 @@ def _health(app: FastAPI) -> None:
 
 def _mount_routes(app: FastAPI) -> None:
     """The routes of this package's other modules."""
-    from memlane.serve.http import actions, rest
+    from memlane.serve.http import actions, rest, stream
 
     actions.mount(app)
     rest.mount(app)
+    stream.mount(app)
 
     from memlane.serve import mcp_http
 

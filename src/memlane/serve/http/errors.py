@@ -75,8 +75,17 @@ def field_of(loc: Sequence[Any]) -> str | None:
     parts = [str(p) for p in loc]
     if parts and parts[0] in _LOCATIONS:
         parts = parts[1:]
-    parts = [p for p in parts if p not in TAGS]
+    parts = [p for p in parts if p not in TAGS and not _union_member(p)]
     return ".".join(parts) or None
+
+
+_TYPE_NAMES = {"int", "str", "float", "bool", "none", "bytes", "list", "dict"}
+
+
+def _union_member(part: str) -> bool:
+    """Whether a location part names a member of a union (``constrained-int``, ``Budget``,
+    ``list[str]``) rather than a field: our fields are snake_case names or indexes."""
+    return (part in _TYPE_NAMES or part[:1].isupper() or "-" in part or "[" in part)
 
 
 def from_pydantic(errors: Sequence[Any], prefix: str = "") -> ApiError:

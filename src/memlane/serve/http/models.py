@@ -9,7 +9,7 @@ Where the overlay spec's request shapes differ from memlane's names, both are ac
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -127,7 +127,8 @@ class PackInput(_In):
     """``memlane pack``."""
 
     query: str = Field(max_length=10_000)
-    budget: int | Budget | None = Field(default=None, description="Tokens, or {max_tokens}.")
+    budget: Annotated[int, Field(ge=16, le=1_000_000)] | Budget | None = Field(
+        default=None, description="Tokens (at least 16), or {max_tokens}.")
     scope: str | None = _scope()
     model: str | None = None
     instructions: str | None = Field(default=None, max_length=100_000)

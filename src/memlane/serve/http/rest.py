@@ -28,7 +28,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from memlane.serve.http import models as m
-from memlane.serve.http.actions import run, server_timing
+from memlane.serve.http.actions import answer, server_timing
 from memlane.serve.http.auth import Principal, principal
 
 __all__ = ["ROUTES", "mount"]
@@ -41,7 +41,7 @@ ROUTES: list[tuple[str, str, str]] = []
 
 
 def _answer(request_app: FastAPI, who: Principal, kind: str, inp: BaseModel) -> JSONResponse:
-    result, timings = run(request_app.state.memory, who, kind, inp)
+    result, timings = answer(request_app, who, kind, inp)
     return JSONResponse(result, headers={"Server-Timing": server_timing(timings)})
 
 

@@ -27,11 +27,14 @@ class HygieneMixin:
 
     # -- expiry and lane caps -----------------------------------------------------------
     def expire_items(self, now: float) -> int:
-        """Delete unpinned items past their TTL, with their lexical and vector rows."""
-        return self.db.execute(
-            "DELETE FROM items WHERE expires_at IS NOT NULL AND expires_at <= %s AND NOT pinned",
-            (now,),
-        ).rowcount
+        """Delete unpinned items past their TTL, with their lexical and vector rows.
+
+        Each is first marked ``expired``, so the change log says why it left.
+        """
+        # two statements: a row updated in a WITH clause cannot be deleted by the same one
+        where = "expires_at IS NOT NULL AND expires_at <= %s AND NOT pinned"
+        self.db.execute(f"UPDATE items SET status = 'expired' WHERE {where}", (now,))
+        return self.db.execute(f"DELETE FROM items WHERE {where}", (now,)).rowcount
 
     def lane_count(self, lane: str) -> int:
         """Active items of a lane (pinned ones too: they count towards the cap)."""
@@ -43,10 +46,13 @@ class HygieneMixin:
         """Delete the ``n`` lowest-value unpinned items of a lane (least trusted, then oldest)."""
         if n <= 0:
             return 0
-        return self.db.execute(
-            "DELETE FROM items WHERE id IN (SELECT id FROM items WHERE lane = %s AND NOT pinned"
-            " AND status = 'active' ORDER BY trust, at, id LIMIT %s)", (lane, n),
-        ).rowcount
+        # marked ``evicted`` first, so the change log says why each item left
+        ids = [r[0] for r in self.db.execute(
+            "UPDATE items SET status = 'evicted' WHERE id IN (SELECT id FROM items WHERE lane = %s"
+            " AND NOT pinned AND status = 'active' ORDER BY trust, at, id LIMIT %s) RETURNING id",
+            (lane, n),
+        ).fetchall()]
+        return self.db.execute("DELETE FROM items WHERE id = ANY(%s)", (ids,)).rowcount
 
     # -- pins -----------------------------------------------------------------------------
     def set_pinned(self, item_id: int, pinned: bool) -> None:

@@ -113,6 +113,26 @@ class Database:
         with translate("commit"):
             conn.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
 
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: every query inside sees the same committed state (WAL
+        snapshot) and writers are not blocked. Inside ``atomic()`` it is that transaction."""
+        conn = self.conn
+        if self._local.depth:
+            yield conn
+            return
+        with translate("begin"):
+            conn.execute("BEGIN DEFERRED")
+        self._local.depth = 1
+        try:
+            yield conn
+        finally:
+            self._local.depth = 0
+            try:
+                conn.execute("COMMIT")
+            except sqlite3.Error:  # nothing was written; the read's own error matters more
+                conn.execute("ROLLBACK")
+
     # -- migrations ---------------------------------------------------------------------
     def _ensure_table(self) -> None:
         self.execute(

@@ -24,10 +24,13 @@ class HygieneMixin:
 
     # -- hygiene, compaction, graph, topics ---------------------------------------------
     def expire_items(self, now: float) -> int:
-        """Delete items past their TTL, with their lexical and vector rows."""
-        return self.db.execute(
-            "DELETE FROM items WHERE expires_at IS NOT NULL AND expires_at <= ? AND pinned = 0", (now,)
-        ).rowcount
+        """Delete items past their TTL, with their lexical and vector rows.
+
+        Each is first marked ``expired``, so the change log says why it left.
+        """
+        where = "expires_at IS NOT NULL AND expires_at <= ? AND pinned = 0"
+        self.db.execute(f"UPDATE items SET status = 'expired' WHERE {where}", (now,))
+        return self.db.execute(f"DELETE FROM items WHERE {where}", (now,)).rowcount
 
     def lane_count(self, lane: str) -> int:
         return self.db.execute(
@@ -38,9 +41,14 @@ class HygieneMixin:
         """Delete the ``n`` lowest-value unpinned items of a lane (least trusted, then oldest)."""
         if n <= 0:
             return 0
+        # marked ``evicted`` first, so the change log says why each item left
+        ids = [r[0] for r in self.db.execute(
+            "UPDATE items SET status = 'evicted' WHERE id IN (SELECT id FROM items WHERE lane = ?"
+            " AND pinned = 0 AND status = 'active' ORDER BY trust, at, id LIMIT ?) RETURNING id",
+            (lane, n),
+        ).fetchall()]
         return self.db.execute(
-            "DELETE FROM items WHERE id IN (SELECT id FROM items WHERE lane = ? AND pinned = 0"
-            " AND status = 'active' ORDER BY trust, at, id LIMIT ?)", (lane, n),
+            "DELETE FROM items WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(ids),)
         ).rowcount
 
     def items_of_kind(self, kind: str, scope: str | None = None, status: str = "active") -> list[Item]:

@@ -3,7 +3,8 @@
 Every public method is backend-neutral in its signature; SQL stays in this package.
 Times cross this boundary as UTC epoch seconds (floats). The class is assembled from one
 module per concept: this one (sessions, the intelligence queue, messages, items, filters,
-lexical search, counters), ``facts``, ``hygiene``, ``vectors`` and ``transfer``.
+lexical search, counters), ``facts``, ``hygiene``, ``vectors``, ``transfer`` and ``changes``
+(the live stream's change log).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 from memlane.errors import NotFoundError
 from memlane.retrieve.text import split_words
 from memlane.store.filters import Filters
+from memlane.store.sqlite.changes import ChangesMixin
 from memlane.store.sqlite.db import Database, Tracer
 from memlane.store.sqlite.facts import FactsMixin
 from memlane.store.sqlite.hygiene import HygieneMixin
@@ -49,7 +51,8 @@ def _narrow(f: Filters) -> bool:
             or f.until is not None)
 
 
-class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin, KeysMixin):
+class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin, ChangesMixin,
+                  KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one SQLite file."""
 
     backend = "sqlite"

@@ -1,0 +1,220 @@
+"""``memlane bench serve``: a bounded load run on loopback against a real ``memlane serve``.
+
+It fills a fresh database (SQLite in a temporary folder, or the empty ``--db`` PostgreSQL
+database) with synthetic conversations and indexes them, creates an API key, starts
+``memlane serve`` as a subprocess on a free 127.0.0.1 port, then runs ``--clients``
+threads for ``--seconds``, each looping over a mix of actions through ``POST /actions``:
+batched adds (``--batch`` messages a request), scoped searches and scoped packs. It
+prints throughput, p50/p95/p99 per action and the error count, then stops the service
+with SIGTERM (graceful shutdown) and reports its exit status.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+import httpx
+import numpy as np
+
+__all__ = ["run_serve_bench", "serve_command"]
+
+_MIX = (("search", 0.6), ("pack", 0.2), ("add", 0.2))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _fill(db: str, scopes: int, per_scope: int) -> tuple[str, list[str]]:
+    """Synthetic conversations, indexed; returns an API key and query words."""
+    from memlane.bench.ingest import synthetic_turns
+    from memlane.config import load_config
+    from memlane.memory import Memory
+    from memlane.serve.keys import create_key
+
+    turns = synthetic_turns(scopes * per_scope, seed=11)
+    with Memory(config=load_config(environ={}, overrides={"db": db})) as mem:
+        start = time.time() - 86_400 * 3
+        batch = []
+        for i, text in enumerate(turns):
+            batch.append({"scope": f"bench-{i % scopes}", "role": "user" if i % 2 else "assistant",
+                          "text": text, "at": start + i})
+        for j in range(0, len(batch), 1000):
+            mem.add_messages(batch[j:j + 1000])
+        mem.index()
+        key = create_key(mem.store, "*", name="bench").key
+    words = sorted({w for t in turns[:500] for w in t.lower().strip(".").split() if len(w) > 4})
+    return key, words
+
+
+def _pct(values: list[float], q: float) -> float:
+    return round(float(np.percentile(values, q)), 1) if values else 0.0
+
+
+def run_serve_bench(*, clients: int = 8, seconds: float = 20.0, db: str | None = None,
+                    batch: int = 50, scopes: int = 50, per_scope: int = 40,
+                    seed: int = 3) -> dict[str, Any]:
+    """One load run; returns the figures (see the module docstring)."""
+    with tempfile.TemporaryDirectory(prefix="memlane-bench-serve-") as tmp:
+        target = db or str(Path(tmp) / "bench.db")
+        key, words = _fill(target, scopes, per_scope)
+        port = _free_port()
+        env = {**os.environ, "MEMLANE_SERVE_INDEX_WORKER": "false"}
+        env.pop("MEMLANE_CONFIG", None)
+        log = open(Path(tmp) / "serve.log", "w+b")  # noqa: SIM115 - closed below
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "memlane.serve.cli", "--db", target, "serve",
+             "--port", str(port), "--no-worker"], stdout=log, stderr=subprocess.STDOUT, env=env,
+            cwd=tmp)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_ready(url, proc, timeout=60.0)
+            _warm(url, key, words, scopes)
+            result = _load(url, key, words, clients, seconds, batch, scopes, seed)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                rc = proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                rc = proc.wait(timeout=10)
+            log.seek(0)
+            tail = log.read().decode(errors="replace")[-2000:]
+            log.close()
+        result.update({"backend": "postgres" if target.startswith("postgres") else "sqlite",
+                       "shutdown_exit_code": rc, "clients": clients, "seconds": seconds,
+                       "batch": batch, "messages_before": scopes * per_scope})
+        if rc != 0:
+            result["serve_log_tail"] = tail
+        return result
+
+
+def _wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise click.ClickException(f"memlane serve exited with status {proc.returncode}")
+        try:
+            if httpx.get(url + "/readyz", timeout=2.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise click.ClickException(f"memlane serve was not ready within {timeout:.0f}s")
+
+
+def _warm(url: str, key: str, words: list[str], scopes: int) -> None:
+    """Load the embedder and vector index before timing (the first search pays for it)."""
+    with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"},
+                      timeout=120.0) as http:
+        for i in range(3):
+            http.post("/actions", json={"kind": "memory.pack", "input": {
+                "query": f"{words[i]} {words[-i - 1]}", "scope": f"bench-{i % scopes}"}})
+
+
+def _load(url: str, key: str, words: list[str], clients: int, seconds: float, batch: int,
+          scopes: int, seed: int) -> dict[str, Any]:
+    latencies: dict[str, list[float]] = {name: [] for name, _ in _MIX}
+    errors: list[str] = []
+    added = [0]
+    lock = threading.Lock()
+    start_at = time.monotonic() + 0.5
+    stop_at = start_at + seconds
+
+    def client(n: int) -> None:
+        rng = random.Random(seed * 1000 + n)
+        names = [name for name, _ in _MIX]
+        weights = [w for _, w in _MIX]
+        seq = 0
+        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"},
+                          timeout=30.0) as http:
+            while time.monotonic() < start_at:
+                time.sleep(0.01)
+            while time.monotonic() < stop_at:
+                name = rng.choices(names, weights)[0]
+                scope = f"bench-{rng.randrange(scopes)}"
+                query = " ".join(rng.sample(words, 2))
+                if name == "search":
+                    body = {"kind": "memory.search", "input": {"query": query, "scope": scope}}
+                elif name == "pack":
+                    body = {"kind": "memory.pack",
+                            "input": {"query": query, "scope": scope, "budget": 500}}
+                else:
+                    scope = f"load-{n}-{seq // 20}"  # new conversations, as live traffic makes
+                    body = {"kind": "memory.add", "input": {"messages": [
+                        {"scope": scope, "role": "user", "text": f"{query} number {seq} {i}"}
+                        for i in range(batch)]}}
+                    seq += 1
+                t0 = time.perf_counter()
+                try:
+                    r = http.post("/actions", json=body)
+                    ok = r.status_code == 200
+                    why = f"{name}: {r.status_code} {r.text[:120]}"
+                except httpx.HTTPError as e:
+                    ok, why = False, f"{name}: {type(e).__name__} {e}"
+                ms = (time.perf_counter() - t0) * 1000
+                with lock:
+                    if ok:
+                        latencies[name].append(ms)
+                        if name == "add":
+                            added[0] += batch
+                    else:
+                        errors.append(why)
+
+    threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(seconds + 90)
+    elapsed = max(time.monotonic() - start_at, 1e-9)
+    actions = {name: {"count": len(v), "per_s": round(len(v) / elapsed, 1), "p50_ms": _pct(v, 50),
+                      "p95_ms": _pct(v, 95), "p99_ms": _pct(v, 99)}
+               for name, v in latencies.items()}
+    return {"elapsed_s": round(elapsed, 1), "actions": actions,
+            "requests_per_s": round(sum(len(v) for v in latencies.values()) / elapsed, 1),
+            "messages_added_per_s": round(added[0] / elapsed, 1),
+            "errors": len(errors), "first_errors": errors[:5]}
+
+
+@click.command("serve")
+@click.option("--clients", default=8, show_default=True, type=click.IntRange(1, 256),
+              help="Concurrent client threads.")
+@click.option("--seconds", default=20.0, show_default=True, type=click.FloatRange(1, 3600),
+              help="How long the load runs.")
+@click.option("--db", default=None, metavar="URL",
+              help="An empty scratch PostgreSQL database (default: a temporary SQLite file).")
+@click.option("--batch", default=50, show_default=True, type=click.IntRange(1, 10_000),
+              help="Messages per add request.")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+def serve_command(clients: int, seconds: float, db: str | None, batch: int, as_json: bool) -> None:
+    """Load a real memlane serve on loopback: mixed add/search/pack, latency per action."""
+    click.echo(f"filling and starting memlane serve on {db or 'a temporary SQLite file'}…", err=True)
+    r = run_serve_bench(clients=clients, seconds=seconds, db=db, batch=batch)
+    if as_json:
+        click.echo(json.dumps(r, indent=2))
+        return
+    click.echo(f"{r['backend']}: {r['clients']} clients for {r['elapsed_s']}s, "
+               f"{r['requests_per_s']:,.0f} requests/s, {r['messages_added_per_s']:,.0f} "
+               f"messages added/s (batches of {r['batch']}), {r['errors']} error(s); "
+               f"shutdown exit code {r['shutdown_exit_code']}")
+    click.echo("| action | count | per s | p50 ms | p95 ms | p99 ms |")
+    click.echo("|---|---:|---:|---:|---:|---:|")
+    for name, a in r["actions"].items():
+        click.echo(f"| {name} | {a['count']:,} | {a['per_s']:,.1f} | {a['p50_ms']} | "
+                   f"{a['p95_ms']} | {a['p99_ms']} |")
+    for e in r["first_errors"]:
+        click.echo(f"error: {e}", err=True)

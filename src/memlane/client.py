@@ -1,0 +1,237 @@
+"""``memlane.Client``: the HTTP service with ``Memory``'s method names and return types.
+
+>>> mem = Memory("memlane.db")                          # embedded   # doctest: +SKIP
+>>> mem = Client("http://127.0.0.1:8420", key)          # remote     # doctest: +SKIP
+>>> mem.add_message("chat-42", "user", "I moved to Lisbon")
+
+Methods return the same memlane types as ``Memory`` (``Message``, ``Session``, ``Hit``,
+``Pack``, ``IndexReport``, ``FactView``…), rebuilt from the JSON the service answers.
+Errors are memlane's: ``ValidationError`` (with ``field``) for bad input, ``ConflictError``,
+``NotFoundError``; anything else the service refuses (401, 403, 413, 429, 5xx) raises
+``RemoteError`` with its ``status``, ``code`` and ``field``. Only httpx is needed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from datetime import datetime
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from memlane.errors import ConflictError, MemlaneError, NotFoundError, ValidationError
+from memlane.types import Hit, IndexReport, Item, Message, Session, StoredEntity
+
+__all__ = ["Client", "RemoteError"]
+
+
+class RemoteError(MemlaneError):
+    """The service refused a request (auth, scope, size, rate) or failed."""
+
+    def __init__(self, status: int, code: str, message: str, field: str | None = None,
+                 retry_after: float | None = None) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.field = field
+        self.retry_after = retry_after
+
+
+def _build(tp: Any, value: Any) -> Any:
+    """``value`` (plain JSON) as type ``tp``: dataclasses, datetimes, tuples, optionals."""
+    if value is None:
+        return None
+    origin = typing.get_origin(tp)
+    if origin in (types.UnionType, typing.Union):
+        for arg in typing.get_args(tp):
+            if arg is type(None):
+                continue
+            try:
+                return _build(arg, value)
+            except (TypeError, ValueError, KeyError):
+                continue
+        return value
+    if tp is datetime:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")) if isinstance(value, str) else value
+    if origin is tuple:
+        args = typing.get_args(tp)
+        inner = args[0] if args else Any
+        return tuple(_build(inner, v) for v in value)
+    if origin is list:
+        (inner,) = typing.get_args(tp) or (Any,)
+        return [_build(inner, v) for v in value]
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        return from_plain(tp, value)
+    if tp is float and isinstance(value, int):
+        return float(value)
+    return value
+
+
+def from_plain(cls: type, data: dict[str, Any]) -> Any:
+    """A memlane dataclass rebuilt from its JSON form (unknown keys ignored)."""
+    if not isinstance(data, dict):
+        raise TypeError(f"expected an object for {cls.__name__}")
+    hints = typing.get_type_hints(cls)
+    kwargs = {f.name: _build(hints[f.name], data[f.name])
+              for f in dataclasses.fields(cls) if f.name in data}
+    return cls(**kwargs)
+
+
+def _none(**kw: Any) -> dict[str, Any]:
+    return {k: v for k, v in kw.items() if v is not None}
+
+
+def _when(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+class Client:
+    """A remote memory: ``Client(url, key)``; same method names as ``Memory``."""
+
+    def __init__(self, url: str, key: str | None = None, *, timeout: float = 30.0,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        self._http = httpx.Client(base_url=url.rstrip("/"), headers=headers, timeout=timeout,
+                                  transport=transport)
+        self.last_timings: dict[str, float] = {}
+
+    # -- plumbing -----------------------------------------------------------------------
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def action(self, action_kind: str, /, **inp: Any) -> Any:
+        """Run any action by kind (``POST /actions``); returns its result."""
+        r = self._http.post("/actions", json={"kind": action_kind, "input": _none(**inp)})
+        body = self._check(r)
+        self.last_timings = body.get("timings", {})
+        return body["result"]
+
+    @staticmethod
+    def _check(r: httpx.Response) -> Any:
+        try:
+            body = r.json()
+        except ValueError:
+            body = None
+        if r.status_code < 400:
+            return body
+        err = (body or {}).get("error", {}) if isinstance(body, dict) else {}
+        message = err.get("message") or r.text[:200] or r.reason_phrase
+        field = err.get("field")
+        if field and field.startswith("input."):
+            field = field[len("input."):]
+        if r.status_code == 409:
+            raise ConflictError(message, field=field)
+        if r.status_code in (400, 422):
+            raise ValidationError(message, field=field)
+        if r.status_code == 404:
+            raise NotFoundError(message)
+        retry = r.headers.get("Retry-After")
+        raise RemoteError(r.status_code, err.get("code", "http_error"), message, field,
+                          float(retry) if retry else None)
+
+    # -- ingest and sessions ------------------------------------------------------------
+    def add_message(self, scope: str, role: str, text: str, at: datetime | str | float | None = None,
+                    *, speaker: str | None = None, id: str | None = None,
+                    agent: str | None = None, project: str | None = None) -> Message:
+        res = self.action("memory.add", scope=scope, role=role, text=text, at=_when(at),
+                          speaker=speaker, id=id, agent=agent, project=project)
+        return from_plain(Message, res["messages"][0])
+
+    def add_messages(self, messages: list[dict[str, Any]]) -> list[Message]:
+        """A batch in one transaction (all or none)."""
+        batch = [{k: _when(v) for k, v in m.items() if v is not None} for m in messages]
+        res = self.action("memory.add", messages=batch)
+        return [from_plain(Message, m) for m in res["messages"]]
+
+    def close_session(self, scope: str | None = None, *, session_id: int | None = None) -> Session | None:
+        closed = self.action("sessions.close", scope=scope, session_id=session_id)["closed"]
+        return self.session(closed[0]) if closed else None
+
+    def close_idle(self, now: datetime | str | None = None) -> list[int]:
+        return self.action("sessions.close", idle=True, now=_when(now))["closed"]
+
+    def index(self, now: datetime | str | None = None, *, resummarize: bool = False) -> IndexReport:
+        return from_plain(IndexReport, self.action("index", now=_when(now), resummarize=resummarize))
+
+    def sessions(self, scope: str | None = None, status: str | None = None,
+                 limit: int = 100) -> list[Session]:
+        res = self.action("sessions.list", scope=scope, status=status, limit=limit)
+        return [from_plain(Session, s) for s in res["sessions"]]
+
+    def _session_view(self, session_id: int) -> dict[str, Any]:
+        return self.action("sessions.show", id=session_id)
+
+    def session(self, session_id: int) -> Session:
+        return from_plain(Session, self._session_view(session_id)["session"])
+
+    def messages(self, session_id: int) -> list[Message]:
+        return [from_plain(Message, m) for m in self._session_view(session_id)["messages"]]
+
+    def session_intelligence(self, session_id: int) -> dict[str, Any]:
+        view = self._session_view(session_id)
+        return {k: view[k] for k in ("summary", "facts", "entities", "relations", "observations")}
+
+    # -- search and pack ----------------------------------------------------------------
+    def search(self, query: str, scope: str | None = None, k: int | None = None, **options: Any) -> list[Hit]:
+        """Options as ``Memory.search``: now, agent, project, kinds, lanes, privacy, since,
+        until, preset, session_aware, top_sessions, turns_per_session, mmr, explain."""
+        opts = {key: _when(v) for key, v in options.items()}
+        for name in ("kinds", "lanes", "privacy"):
+            if opts.get(name) is not None:
+                opts[name] = list(opts[name])
+        res = self.action("memory.search", query=query, scope=scope, k=k, **opts)
+        return [Hit(item=from_plain(Item, h["item"]), score=h["score"], scores=h["scores"],
+                    session=from_plain(Session, h["session"]) if h.get("session") else None)
+                for h in res["hits"]]
+
+    def pack(self, query: str, budget: int | None = None, *, scope: str | None = None,
+             model: str | None = None, now: datetime | str | None = None,
+             instructions: str | None = None) -> Any:
+        from memlane.pack.packer import Pack
+
+        res = self.action("memory.pack", query=query, budget=budget, scope=scope, model=model,
+                          now=_when(now), instructions=instructions)
+        return from_plain(Pack, res)
+
+    def replay_pack(self, pack_id: int) -> dict[str, Any]:
+        return self.action("packs.show", id=pack_id)
+
+    # -- items, facts, graph ------------------------------------------------------------
+    def upsert(self, text: str, **fields: Any) -> int:
+        """Store one memory item; keyword arguments as ``Memory.upsert``."""
+        fields = {k: (list(v) if isinstance(v, tuple) else _when(v)) for k, v in fields.items()}
+        return self.action("memory.upsert", text=text, **fields)["id"]
+
+    def facts(self, scope: str | None = None, subject: str | None = None, *,
+              include_superseded: bool = False) -> list[Any]:
+        from memlane.index.facts import FactView
+
+        res = self.action("facts.list", scope=scope, subject=subject,
+                          include_superseded=include_superseded)
+        return [from_plain(FactView, f) for f in res["facts"]]
+
+    def fact_history(self, subject: str, predicate: str, scope: str | None = None) -> list[dict[str, Any]]:
+        return self.action("facts.history", subject=subject, predicate=predicate,
+                           scope=scope)["history"]
+
+    def forget_fact(self, fact_id: int) -> None:
+        self.action("facts.forget", id=fact_id)
+
+    def graph(self, entity: str, scope: str | None = None) -> dict[str, Any]:
+        res = self.action("graph.show", entity=entity, scope=scope)
+        return {"entity": [from_plain(StoredEntity, e) for e in res["entity"]],
+                "relations": res["relations"],
+                "items": [from_plain(Item, i) for i in res["items"]]}
+
+    def stats(self) -> dict[str, Any]:
+        return self.action("stats")

@@ -1,0 +1,144 @@
+"""``GET /metrics`` in Prometheus text format, from the app's own ``CollectorRegistry``.
+
+Labels are low-cardinality only: a route template (``/v1/sessions/{id}``, never an id), a
+method, a status code, a search stage, a counter name, a session status, an item kind.
+Never a scope, a key or a query.
+
+    memlane_http_requests_total{route,method,status}      requests answered
+    memlane_http_request_seconds{route,method}            latency histogram
+    memlane_search_stage_seconds{stage}                   each search stage (lexical, vector…)
+    memlane_messages_ingested_total                       messages this process stored
+    memlane_events_total{event}                           the database's event counters:
+        sessions_indexed, sessions_summarized, sessions_failed, facts_superseded,
+        items_expired, items_evicted, … (shared by every process of one database)
+    memlane_summary_queue{state}                          queue depth: pending, leased, failed
+    memlane_sessions{status} / memlane_items{kind} / memlane_messages   stored now
+
+Reading ``/metrics`` needs a key holding every scope (``*``), read-only is enough.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Response
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.registry import Collector
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from memlane.serve.http.auth import Principal, principal
+
+__all__ = ["Metrics", "mount"]
+
+_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+class _StoreCollector(Collector):
+    """Reads the database's counts and event counters at scrape time."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.app = app
+
+    def collect(self) -> Iterator[Any]:
+        try:
+            stats = self.app.state.memory.stats()
+        except Exception:  # a scrape must not fail because the database is down
+            up = GaugeMetricFamily("memlane_store_up", "Whether the database answered the scrape")
+            up.add_metric([], 0)
+            yield up
+            return
+        up = GaugeMetricFamily("memlane_store_up", "Whether the database answered the scrape")
+        up.add_metric([], 1)
+        yield up
+        events = CounterMetricFamily("memlane_events", "Event counters kept in the database",
+                                     labels=["event"])
+        for name, value in sorted(stats.get("counters", {}).items()):
+            events.add_metric([name], float(value))
+        yield events
+        queue = GaugeMetricFamily("memlane_summary_queue",
+                                  "Sessions waiting for session intelligence, by state",
+                                  labels=["state"])
+        for state, value in stats.get("summary_queue", {}).items():
+            queue.add_metric([state], float(value))
+        unindexed = GaugeMetricFamily("memlane_sessions_unindexed",
+                                      "Closed sessions whose turns are not indexed yet")
+        unindexed.add_metric([], float(stats.get("sessions_unindexed", 0)))
+        yield unindexed
+        yield queue
+        sessions = GaugeMetricFamily("memlane_sessions", "Sessions stored, by status",
+                                     labels=["status"])
+        for status, value in stats.get("sessions", {}).items():
+            sessions.add_metric([status], float(value))
+        yield sessions
+        items = GaugeMetricFamily("memlane_items", "Memory items stored, by kind", labels=["kind"])
+        for kind, value in stats.get("items", {}).items():
+            items.add_metric([kind], float(value))
+        yield items
+        messages = GaugeMetricFamily("memlane_messages", "Messages stored")
+        messages.add_metric([], float(stats.get("messages", 0)))
+        yield messages
+
+
+class Metrics:
+    """The app's registry and the instruments the service updates."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter("memlane_http_requests", "HTTP requests answered",
+                                ["route", "method", "status"], registry=self.registry)
+        self.latency = Histogram("memlane_http_request_seconds", "HTTP request latency",
+                                 ["route", "method"], buckets=_BUCKETS, registry=self.registry)
+        self.stages = Histogram("memlane_search_stage_seconds", "Search latency per stage",
+                                ["stage"], buckets=_BUCKETS, registry=self.registry)
+        self.ingested = Counter("memlane_messages_ingested", "Messages stored by this process",
+                                registry=self.registry)
+        self.registry.register(_StoreCollector(app))
+
+    def observe_timings(self, timings: dict[str, float]) -> None:
+        for name, ms in timings.items():
+            if name.endswith("_ms") and name != "request_ms":
+                self.stages.labels(name.removesuffix("_ms")).observe(ms / 1000.0)
+
+
+class RequestMetrics:
+    """ASGI middleware: count and time every request by route template and status."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = [500]
+
+        async def tracking_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        finally:
+            route = scope.get("route")
+            template = getattr(route, "path", None) or "unmatched"
+            method = scope.get("method", "GET")
+            self.metrics.requests.labels(template, method, str(status[0])).inc()
+            self.metrics.latency.labels(template, method).observe(time.perf_counter() - started)
+
+
+def mount(app: FastAPI) -> None:
+    metrics = Metrics(app)
+    app.state.metrics = metrics
+    app.add_middleware(RequestMetrics, metrics=metrics)
+
+    @app.get("/metrics", tags=["health"], summary="Prometheus metrics (needs a key holding '*')",
+             response_class=Response)
+    def scrape(who: Annotated[Principal, Depends(principal)]) -> Response:
+        who.check(None, write=False)
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)

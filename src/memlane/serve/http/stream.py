@@ -1,0 +1,103 @@
+"""``GET /state/memory?scope=S``: the live memory of a scope as Server-Sent Events.
+
+The first event is ``snapshot`` (data: the scope's state document, see
+``memlane.serve.live``); then each change is a ``patch`` event whose data is
+``{"topic": ..., "patch": [RFC 6902 operations]}``. Event ids are the change log's ids,
+so a client that reconnects with ``Last-Event-ID`` (or ``?last_event_id=``) gets every
+change after it and nothing twice, across service restarts too. When that id is no
+longer in the retained log the stream sends ``reset`` and a new ``snapshot``: the client
+replaces its state, never skips changes silently.
+
+The stream needs read access to the scope. It polls the log every
+``serve.stream_poll_seconds`` (in a worker thread) and ends when the client goes away or
+the service shuts down.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+import anyio
+from fastapi import Depends, FastAPI, Header, Query, Request
+from sse_starlette import EventSourceResponse, ServerSentEvent
+
+from memlane.errors import ResetRequired
+from memlane.serve import live
+from memlane.serve.http.auth import Principal, principal
+from memlane.serve.http.errors import ApiError
+
+__all__ = ["mount"]
+
+_BATCH = 500
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def mount(app: FastAPI) -> None:
+    @app.get("/state/memory", tags=["stream"],
+             summary="Live state of a scope: a snapshot event, then JSON Patch events",
+             response_class=EventSourceResponse)
+    async def state_memory(
+        request: Request,
+        who: Annotated[Principal, Depends(principal)],
+        scope: Annotated[str, Query(min_length=1, max_length=200)],
+        last_event_id: Annotated[str | None, Header()] = None,
+        resume: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,
+    ) -> EventSourceResponse:
+        who.check(scope, write=False)
+        store = app.state.memory.store
+        if not hasattr(store, "live_read"):
+            raise ApiError(501, "not_supported",
+                           f"the live stream is not available on the {store.backend} store yet")
+        after: int | None = resume
+        if last_event_id is not None:
+            try:
+                after = int(last_event_id)
+            except ValueError:
+                raise ApiError(422, "invalid_request", "Last-Event-ID: must be a change id "
+                               "(an integer)", "Last-Event-ID") from None
+        poll_seconds = app.state.serve_config.stream_poll_seconds
+
+        async def events() -> AsyncIterator[ServerSentEvent]:
+            cursor = after
+            if cursor is not None:
+                try:
+                    first = await anyio.to_thread.run_sync(live.poll, store, scope, cursor, _BATCH)
+                except ResetRequired as e:
+                    yield ServerSentEvent(_dumps({"reason": str(e)}), event="reset")
+                    cursor = None
+                else:
+                    for change in first.changes:
+                        yield _patch_event(change)
+                    cursor = first.cursor
+            if cursor is None:
+                head, state = await anyio.to_thread.run_sync(live.snapshot, store, scope)
+                yield ServerSentEvent(_dumps(state), event="snapshot", id=str(head))
+                cursor = head
+            while not app.state.stopping.is_set():
+                if await request.is_disconnected():
+                    return
+                try:
+                    got = await anyio.to_thread.run_sync(live.poll, store, scope, cursor, _BATCH)
+                except ResetRequired as e:  # the log was trimmed under us: start over
+                    yield ServerSentEvent(_dumps({"reason": str(e)}), event="reset")
+                    head, state = await anyio.to_thread.run_sync(live.snapshot, store, scope)
+                    yield ServerSentEvent(_dumps(state), event="snapshot", id=str(head))
+                    cursor = head
+                    continue
+                for change in got.changes:
+                    yield _patch_event(change)
+                cursor = got.cursor
+                if not got.changes or len(got.changes) < _BATCH:
+                    await anyio.sleep(poll_seconds)
+
+        return EventSourceResponse(events(), ping=15, send_timeout=30)
+
+
+def _patch_event(change: live.Change) -> ServerSentEvent:
+    return ServerSentEvent(_dumps({"topic": change.topic, "patch": change.patch}),
+                           event="patch", id=str(change.id))

@@ -1,0 +1,163 @@
+"""The live memory stream's data: a scope's state document and the JSON Patches that
+keep it current, read from the change log the database writes with every change.
+
+No HTTP here: the service's ``GET /state/memory`` sends ``snapshot()`` as its first event,
+then each ``Change`` of ``changes_since()`` as a JSON Patch (RFC 6902) event whose id is
+``Change.id``. A client that applies every patch to the snapshot holds what a fresh
+snapshot would hold. Resuming from an id the log no longer retains raises
+``ResetRequired``: the client must take a new snapshot, never skip changes silently.
+
+The state document of a scope (map keys are ids as strings, so JSON Pointers are
+``/sessions/12``, ``/items/40``, ``/facts/7``)::
+
+    {"scope": "chat-42",
+     "sessions": {"12": {"status", "started", "ended", "turn_count", "participants",
+                         "indexed", "closed_reason", "failed_reason", "agent", "project"}},
+     "items": {"40": {"kind", "text", "lane", "status", "pinned", "durability", "privacy",
+                      "trust", "source", "at", "expires", "session_id", "keywords",
+                      "parents", "topic"}},
+     "facts": {"7": {"subject", "predicate", "object", "source", "status",
+                     "reinforcements", "superseded_by", "at", "session_id", "item_id"}},
+     "last_pack": null | {"id", "query", "budget", "used", "created"}}
+
+Items are every memory of the scope except turns (one per message: a session's
+``turn_count`` counts them), so the document stays proportional to what was learnt, not
+to the conversation's length. Times are ISO-8601 UTC strings. Nothing in it depends on
+the wall clock (confidence is derived from ``source`` and ``reinforcements``).
+
+Topics (``Change.topic``): ``session.opened`` / ``closed`` / ``summarized`` / ``failed``
+/ ``indexed`` / ``updated`` / ``deleted``, ``message.added``, ``memory.item.upserted`` /
+``expired`` / ``evicted`` / ``deleted``, ``fact.added`` / ``reinforced`` / ``superseded``
+/ ``restored`` / ``updated`` / ``forgotten``, ``memory.pack.journaled``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import jsonpatch
+
+from memlane.errors import ResetRequired, ValidationError
+from memlane.ingest.validate import check_scope
+from memlane.types import ChangeRecord
+
+__all__ = [
+    "MAX_LIMIT",
+    "TOPICS",
+    "Change",
+    "Poll",
+    "ResetRequired",
+    "apply",
+    "changes_since",
+    "poll",
+    "snapshot",
+]
+
+MAX_LIMIT = 10_000
+"""The most changes one read returns."""
+
+TOPICS = (
+    "session.opened", "session.closed", "session.summarized", "session.failed",
+    "session.indexed", "session.updated", "session.deleted", "message.added",
+    "memory.item.upserted", "memory.item.expired", "memory.item.evicted",
+    "memory.item.deleted", "fact.added", "fact.reinforced", "fact.superseded",
+    "fact.restored", "fact.updated", "fact.forgotten", "memory.pack.journaled",
+)
+
+_COLLECTIONS = {"session": "sessions", "item": "items", "fact": "facts"}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of a scope's live state: its position in the log (the stream's event
+    id), its topic and the JSON Patch (RFC 6902 operations) that applies it."""
+
+    id: int
+    topic: str
+    patch: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Poll:
+    """One read of the log: the changes, and the position to resume from (the last
+    change's id, or the log's head when the scope has nothing newer)."""
+
+    changes: list[Change]
+    cursor: int
+
+
+def _state(scope: str, docs: dict[str, Any]) -> dict[str, Any]:
+    state: dict[str, Any] = {"scope": scope}
+    for key in _COLLECTIONS.values():
+        state[key] = {str(i): d for i, d in docs[key].items()}
+    state["last_pack"] = docs["last_pack"]
+    return state
+
+
+def snapshot(store: Any, scope: str) -> tuple[int, dict[str, Any]]:
+    """``(last change id included, state document)`` of ``scope``, read consistently:
+    every change up to that id is in the document and none after it."""
+    scope = check_scope(scope)
+    with store.live_read() as head:
+        docs = store.live_documents(scope)
+    return head, _state(scope, docs)
+
+
+def _patch(rec: ChangeRecord) -> list[dict[str, Any]]:
+    if rec.entity == "pack":
+        return [{"op": "replace", "path": "/last_pack", "value": rec.doc}]
+    path = f"/{_COLLECTIONS[rec.entity]}/{rec.entity_id}"
+    if rec.op == "delete":
+        return [{"op": "remove", "path": path}]
+    return [{"op": "add" if rec.op == "insert" else "replace", "path": path, "value": rec.doc}]
+
+
+def _check_position(after: Any, limit: Any) -> tuple[int, int]:
+    if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+        raise ValidationError(f"after: must be a change id (an integer >= 0), got {after!r}",
+                              field="after")
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise ValidationError(f"limit: must be an integer from 1 to {MAX_LIMIT}, got {limit!r}",
+                              field="limit")
+    return after, limit
+
+
+def poll(store: Any, scope: str, after: int, limit: int = 500) -> Poll:
+    """The scope's changes after ``after`` (at most ``limit``), and where to resume.
+
+    Raises ``ResetRequired`` when ``after`` is older than the retained log or newer than
+    its head (a position from another database): take a new snapshot.
+    """
+    scope = check_scope(scope)
+    after, limit = _check_position(after, limit)
+    with store.live_read() as head:
+        floor = store.change_floor()
+        if after < floor or after > head:
+            why = ("older than the retained change log (it starts after {floor})" if after < floor
+                   else "ahead of the change log (its last id is {head})")
+            raise ResetRequired(
+                f"after: change {after} is " + why.format(floor=floor, head=head)
+                + "; take a new snapshot",
+                after=after, floor=floor, head=head,
+            )
+        records = store.changes_after(scope, after, limit)
+    changes = [Change(r.id, r.topic, _patch(r)) for r in records]
+    cursor = changes[-1].id if len(changes) == limit else head
+    return Poll(changes, cursor)
+
+
+def changes_since(store: Any, scope: str, after: int, limit: int = 500) -> list[Change]:
+    """The scope's changes after ``after``, oldest first, at most ``limit`` (see ``poll``)."""
+    return poll(store, scope, after, limit).changes
+
+
+def apply(state: dict[str, Any], changes: Iterable[Change]) -> dict[str, Any]:
+    """A copy of ``state`` with every change's patch applied, in order (for clients and
+    tests; a JavaScript client does the same with any RFC 6902 library)."""
+    out = copy.deepcopy(state)
+    for change in changes:
+        out = jsonpatch.apply_patch(out, change.patch, in_place=True)
+    return out

@@ -1,0 +1,79 @@
+"""SQLite store: the change log behind the live memory stream (migration 0006).
+
+Triggers write the log; this mixin reads and prunes it. SQLite has one writer at a time,
+so a change's id is its position in commit order and a reader never meets a gap.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from memlane.store.sqlite.db import Database
+from memlane.types import ChangeRecord
+
+__all__ = ["ChangesMixin"]
+
+_VIEWS = (("sessions", "live_sessions"), ("items", "live_items"), ("facts", "live_facts"))
+
+
+class ChangesMixin:
+    """Mixed into SqliteStore; uses ``self.db``."""
+
+    db: Database
+
+    @contextmanager
+    def live_read(self) -> Iterator[int]:
+        """A consistent read of the live state: yields the last change id it includes;
+        every read inside sees exactly the changes up to that id."""
+        with self.db.read():
+            yield self.last_change_id()
+
+    def last_change_id(self) -> int:
+        """The id of the newest change (0 when none was ever written)."""
+        row = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'changes'").fetchone()
+        return int(row[0]) if row else 0
+
+    def change_floor(self) -> int:
+        """Changes up to this id were pruned: a reader behind it must re-snapshot."""
+        return int(self.db.execute("SELECT floor FROM change_log_floor").fetchone()[0])
+
+    def changes_after(self, scope: str, after: int, limit: int) -> list[ChangeRecord]:
+        """The scope's changes with an id above ``after``, oldest first, at most ``limit``."""
+        rows = self.db.execute(
+            "SELECT id, scope, entity, entity_id, op, topic, doc, at FROM changes"
+            " WHERE scope = ? AND id > ? ORDER BY id LIMIT ?",
+            (scope, after, limit),
+        )
+        return [ChangeRecord(r[0], r[1], r[2], r[3], r[4], r[5],
+                             json.loads(r[6]) if r[6] is not None else None, r[7]) for r in rows]
+
+    def live_documents(self, scope: str) -> dict[str, Any]:
+        """The scope's state documents: ``{"sessions" | "items" | "facts": {id: doc},
+        "last_pack": doc | None}`` (the same documents the change log carries)."""
+        out: dict[str, Any] = {}
+        for key, view in _VIEWS:
+            out[key] = {r[0]: json.loads(r[1]) for r in self.db.execute(
+                f"SELECT id, doc FROM {view} WHERE scope = ? ORDER BY id", (scope,))}
+        row = self.db.execute(
+            "SELECT doc FROM live_packs WHERE scope = ? ORDER BY id DESC LIMIT 1", (scope,)
+        ).fetchone()
+        out["last_pack"] = json.loads(row[0]) if row else None
+        return out
+
+    def prune_changes(self, *, before: float, keep: int) -> int:
+        """Drop changes written before ``before`` (epoch seconds) and all but the newest
+        ``keep``; raise the floor to the last id dropped. Returns how many rows went."""
+        with self.db.atomic():
+            head = self.last_change_id()
+            first_kept = self.db.execute(
+                "SELECT id FROM changes WHERE at >= ? ORDER BY id LIMIT 1", (before,)
+            ).fetchone()
+            cut = max(head - keep, (first_kept[0] - 1) if first_kept else head)
+            if cut <= self.change_floor():
+                return 0
+            n = self.db.execute("DELETE FROM changes WHERE id <= ?", (cut,)).rowcount
+            self.db.execute("UPDATE change_log_floor SET floor = ?", (cut,))
+            return n

@@ -1,0 +1,70 @@
+"""memlane.Client against a real service: Memory's method names and return types."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from memlane import Client, ConflictError, Hit, IndexReport, Message, NotFoundError, RemoteError, Session
+from memlane import ValidationError
+
+
+def test_client_mirrors_memory(service) -> None:
+    key = service.key("chat-*")
+    with Client(service.url, key) as mem:
+        m = mem.add_message("chat-42", "user", "I signed up for the Lisbon half marathon in October")
+        assert isinstance(m, Message) and isinstance(m.at, datetime) and m.seq == 1
+        batch = mem.add_messages([
+            {"scope": "chat-42", "role": "assistant", "text": "Great, a 16-week plan starts in June."},
+            {"scope": "chat-42", "role": "user", "text": "My shoes are Pegasus 40"}])
+        assert [b.seq for b in batch] == [2, 3]
+        closed = mem.close_session("chat-42")
+        assert isinstance(closed, Session) and closed.status == "closed"
+        assert mem.close_session("chat-42") is None
+        with Client(service.url, service.key("*")) as admin:
+            report = admin.index()
+            assert isinstance(report, IndexReport) and report.items_indexed == 3
+            assert admin.stats()["messages"] == 3
+        hits = mem.search("Lisbon half marathon", scope="chat-42", k=3, kinds=["turn"])
+        assert isinstance(hits[0], Hit) and "marathon" in hits[0].item.text
+        assert hits[0].item.keywords == tuple(hits[0].item.keywords)
+        assert "lexical_ms" in mem.last_timings
+        p = mem.pack("Lisbon half marathon", 200, scope="chat-42")
+        assert p.used <= 200 and "marathon" in p.text and p.entries[0].slot
+        assert mem.replay_pack(p.id)["text"] == p.text
+        assert [s.id for s in mem.sessions("chat-42")] == [m.session_id]
+        assert [x.text for x in mem.messages(m.session_id)][0].startswith("I signed up")
+        item_id = mem.upsert("Prefers aisle seats", kind="preference", scope="chat-42",
+                             topics=("travel",))
+        assert isinstance(item_id, int)
+        service.mem.add_fact("user", "lives_in", "Lisbon", scope="chat-42")
+        (fact,) = mem.facts("chat-42")
+        assert fact.object == "Lisbon" and 0 < fact.confidence <= 1
+        assert mem.fact_history("user", "lives_in", "chat-42")[0]["object"] == "Lisbon"
+        mem.forget_fact(fact.id)
+        assert mem.facts("chat-42") == []
+
+
+def test_client_raises_memlanes_errors(service) -> None:
+    key = service.key("chat-*")
+    ro = service.key("*", read_only=True)
+    with Client(service.url, key) as mem:
+        mem.add_message("chat-1", "user", "hello", id="m-1")
+        with pytest.raises(ConflictError) as e:
+            mem.add_message("chat-1", "user", "again", id="m-1")
+        assert e.value.field == "id"
+        with pytest.raises(ValidationError) as e:
+            mem.search("x", k=0, scope="chat-1")
+        assert e.value.field == "k"
+        with pytest.raises(NotFoundError):
+            mem.session(99999)
+        with pytest.raises(RemoteError) as e:
+            mem.add_message("other", "user", "not mine")
+        assert e.value.status == 403 and e.value.field == "scope"
+    with Client(service.url, ro) as mem, pytest.raises(RemoteError) as e:
+        mem.add_message("chat-1", "user", "read-only")
+    assert e.value.status == 403
+    with Client(service.url, "ml_bad") as mem, pytest.raises(RemoteError) as e:
+        mem.stats()
+    assert e.value.status == 401

@@ -1,0 +1,51 @@
+"""/metrics parsed with prometheus_client's own parser, after real traffic."""
+
+from __future__ import annotations
+
+from prometheus_client.parser import text_string_to_metric_families
+
+
+def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    out = {}
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            out[(s.name, tuple(sorted(s.labels.items())))] = s.value
+    return out
+
+
+def test_metrics_after_traffic(service) -> None:
+    with service.client() as c:
+        msgs = [{"scope": "m-1", "text": f"message number {i} about tea"} for i in range(5)]
+        assert c.post("/v1/messages", json={"messages": msgs}).status_code == 200
+        assert c.post("/v1/sessions/close", json={"scope": "m-1"}).status_code == 200
+        assert c.post("/v1/index", json={}).status_code == 200
+        assert c.post("/v1/search", json={"query": "tea", "scope": "m-1"}).status_code == 200
+        assert c.get("/v1/sessions/999").status_code == 404
+        text = c.get("/metrics")
+    assert text.status_code == 200 and text.headers["content-type"].startswith("text/plain")
+    s = _samples(text.text)
+    assert s[("memlane_http_requests_total",
+              (("method", "GET"), ("route", "/v1/sessions/{id}"), ("status", "404")))] == 1
+    assert s[("memlane_http_requests_total",
+              (("method", "POST"), ("route", "/v1/search"), ("status", "200")))] == 1
+    assert s[("memlane_http_request_seconds_count",
+              (("method", "POST"), ("route", "/v1/messages")))] == 1
+    assert s[("memlane_messages_ingested_total", ())] == 5
+    assert s[("memlane_events_total", (("event", "sessions_indexed"),))] == 1
+    assert s[("memlane_search_stage_seconds_count", (("stage", "lexical"),))] == 1
+    assert s[("memlane_messages", ())] == 5
+    assert ("memlane_summary_queue", (("state", "pending"),)) in s
+    # no scope, key or query ever becomes a label
+    labels = {v for _, lab in s for _, v in lab}
+    assert not labels & {"m-1", "tea", "999"}
+
+
+def test_metrics_need_a_key_holding_every_scope(service) -> None:
+    scoped = service.key("m-*")
+    reader = service.key("*", read_only=True)
+    with service.client(scoped) as c:
+        assert c.get("/metrics").status_code == 403
+    with service.client(reader) as c:
+        assert c.get("/metrics").status_code == 200
+    with service.client() as c:
+        assert c.get("/metrics").status_code == 401
