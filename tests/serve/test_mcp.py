@@ -41,11 +41,14 @@ def server(tmp_path: Path, db: str, *args: str, env: dict[str, str] | None = Non
         env={"MEMLANE_EMBEDDING_BACKEND": "hashing", **(env or {})})
 
 
-def talk(params: Any, body: Callable[[Client], Awaitable[None]]) -> None:
-    """Connect the SDK client to ``params`` and run ``body`` with it, bounded in time."""
+def talk(params: Any, body: Callable[[Client], Awaitable[None]], mode: str = "auto") -> None:
+    """Connect the SDK client to ``params`` and run ``body`` with it, bounded in time.
+
+    ``mode`` "legacy" speaks the initialize handshake of the 2025 protocol versions (what
+    most clients in use speak); "auto" lets the SDK negotiate its newest protocol."""
     async def main() -> None:
         with anyio.fail_after(LIMIT):
-            async with Client(params, read_timeout_seconds=60) as client:
+            async with Client(params, read_timeout_seconds=60, mode=mode) as client:
                 await body(client)
 
     anyio.run(main)
@@ -150,7 +153,7 @@ def test_every_tool_resource_and_prompt_over_stdio(tmp_path, db):
         shown = await read(c, "memlane://team-backend/sessions/4")
         assert shown.startswith("session 4 · scope team-backend") and "messages:" in shown
 
-    talk(server(tmp_path, db, "--scope", "alice-assistant"), body)
+    talk(server(tmp_path, db, "--scope", "alice-assistant"), body, mode="legacy")
 
 
 BAD = [
@@ -273,7 +276,8 @@ def test_bad_options_exit_with_a_clear_line(tmp_path, db):
 
 # -- streamable HTTP: the same server inside `memlane serve`, behind its API keys -------------
 
-def over_http(url: str, key: str | None, body: Callable[[Client], Awaitable[None]]) -> None:
+def over_http(url: str, key: str | None, body: Callable[[Client], Awaitable[None]],
+              mode: str = "auto") -> None:
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
@@ -282,7 +286,7 @@ def over_http(url: str, key: str | None, body: Callable[[Client], Awaitable[None
         with anyio.fail_after(LIMIT):
             async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
                 transport = streamable_http_client(f"{url}/mcp", http_client=http)
-                async with Client(transport, read_timeout_seconds=60) as client:
+                async with Client(transport, read_timeout_seconds=60, mode=mode) as client:
                     await body(client)
 
     anyio.run(main)
@@ -305,7 +309,7 @@ def service(db):
 
 def test_every_tool_over_streamable_http_with_a_scoped_key(service):
     url, key, _ = service
-    over_http(url, key("alice-*"), exercise_every_tool)
+    over_http(url, key("alice-*"), exercise_every_tool, mode="legacy")
 
 
 def test_http_needs_a_valid_key(service):
@@ -331,7 +335,8 @@ def test_http_needs_a_valid_key(service):
     assert [type(e) for e in leaves(failure.value)] == [MCPError]
 
 
-def test_a_key_bound_to_another_scope_reaches_nothing_else_over_http(service):
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_a_key_bound_to_another_scope_reaches_nothing_else_over_http(service, mode):
     url, key, mem = service
     alice_item = mem.upsert("Alice keeps her passport in the blue drawer", scope="alice-assistant")
 
@@ -359,7 +364,7 @@ def test_a_key_bound_to_another_scope_reaches_nothing_else_over_http(service):
         with pytest.raises(MCPError, match="forbidden"):
             await read(c, "memlane://alice-assistant/sessions/1")
 
-    over_http(url, key("team-*"), body)
+    over_http(url, key("team-*"), body, mode)
 
     async def reader(c: Client) -> None:
         assert "user · lives_in · Lisbon" in await call(c, "facts", {"scope": "alice-assistant"})
@@ -367,7 +372,7 @@ def test_a_key_bound_to_another_scope_reaches_nothing_else_over_http(service):
                                          error=True)
         assert "read-only" in await call(c, "forget", {"fact_id": 1}, error=True)
 
-    over_http(url, key("alice-assistant", read_only=True), reader)
+    over_http(url, key("alice-assistant", read_only=True), reader, mode)
     assert mem.item(alice_item).scope == "alice-assistant"
     assert mem.store.get_fact(1).object == "Lisbon"
 
@@ -446,7 +451,7 @@ def test_the_readme_snippets_start_a_server_whose_tools_a_client_lists(tmp_path,
         async def body(c: Client) -> None:
             assert {t.name for t in (await c.list_tools()).tools} == TOOLS
 
-        talk(params, body)
+        talk(params, body, mode="legacy")
 
 
 def test_every_tool_on_postgresql(pg_url):
