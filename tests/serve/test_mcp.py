@@ -226,7 +226,7 @@ def test_read_only_and_default_scope_from_the_environment(tmp_path, db):
     async def body(c: Client) -> None:
         assert "in scope team-backend" in await call(c, "sessions")
         refused = await call(c, "remember", {"text": "x"}, error=True)
-        assert "forbidden: this key is read-only" in refused
+        assert "forbidden: this server is read-only" in refused
         assert "read-only" in await call(c, "forget", {"fact_id": 2}, error=True)
         assert "read-only" in await call(c, "summarize", {}, error=True)
         assert "preview only, nothing stored" in await call(c, "summarize", {"store": False})
@@ -239,7 +239,7 @@ def test_read_only_and_default_scope_from_the_environment(tmp_path, db):
 
 def test_patterns_without_a_default_scope_need_a_scope(tmp_path, db):
     async def body(c: Client) -> None:
-        assert "scope: required: this key reaches only some scopes" in await call(
+        assert "scope: required: only some scopes may be reached here" in await call(
             c, "recall", {"query": "billing"}, error=True)
         assert "2 session(s) in scope team-backend" in await call(
             c, "sessions", {"scope": "team-backend"})
@@ -352,8 +352,9 @@ def test_a_key_bound_to_another_scope_reaches_nothing_else_over_http(service, mo
                            ("remember", {"text": "x", "scope": "alice-assistant"}),
                            ("summarize", {"scope": "alice-assistant"})]:
             out = await call(c, tool, args, error=True)
-            assert "scope: forbidden: scope 'alice-assistant' is outside" in out, tool
-        assert "scope: required: this key reaches only some scopes" in await call(
+            assert "scope: forbidden: scope 'alice-assistant' is outside the scopes API key " \
+                "'key-" in out, tool
+        assert "scope: required: only some scopes may be reached here" in await call(
             c, "recall", {"query": "passport"}, error=True)
         assert "session_id: forbidden" in await call(c, "session", {"session_id": 1}, error=True)
         assert "fact_id: forbidden" in await call(c, "forget", {"fact_id": 1}, error=True)

@@ -1,7 +1,7 @@
 """memlane as an MCP server: memory tools, resources and a prompt for coding assistants.
 
 ``build_server(memory)`` returns an ``mcp.server.mcpserver.MCPServer`` (the official SDK,
-2.x) with ten tools — ``remember``, ``recall``, ``context``, ``facts``, ``fact_history``,
+2.x) with nine tools — ``remember``, ``recall``, ``context``, ``facts``, ``fact_history``,
 ``forget``, ``sessions``, ``session``, ``summarize`` — the resources
 ``memlane://{scope}/facts`` and ``memlane://{scope}/sessions/{id}``, and the prompt
 ``use-memory``. ``memlane mcp`` serves it over stdio; ``memlane serve`` mounts it at ``/mcp``
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.resources import FunctionResource
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.server.mcpserver.resources import FunctionResource
 from mcp_types import ToolAnnotations
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
@@ -123,7 +123,8 @@ class _Server(MCPServer):
                 raise
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}"
-                + (f" (got {err['input']!r})" if err["type"] != "missing" else "")
+                + (f" (got {render.clip(repr(err['input']), 80)})"
+                   if err["type"] != "missing" else "")
                 for err in cause.errors(include_url=False))
             raise ToolError(f"Error executing tool {name}: {problems}") from cause
 
@@ -162,29 +163,30 @@ class _Tools:
 
     # -- access -------------------------------------------------------------------------
     def access_for(self, ctx: Context | None) -> ScopeAccess | None:
-        if self.access_of_request is not None:
-            request = _request_of(ctx)
-            if request is not None:
-                found = self.access_of_request(request)
-                if found is None:
-                    raise ToolError("unauthorized: this request carries no valid API key")
-                return found
-        return self.access
+        if self.access_of_request is None:
+            return self.access
+        request = _request_of(ctx)  # fail closed: no request, no key, no access
+        found = self.access_of_request(request) if request is not None else None
+        if found is None:
+            raise ToolError("unauthorized: this call carries no valid API key")
+        return found
 
     @staticmethod
     def allow(access: ScopeAccess | None, scope: str | None, *, write: bool, what: str = "scope"
               ) -> None:
         if access is None:
             return
+        name = getattr(access, "name", None)  # an API key's Principal has one
+        who = f"API key {name!r}" if isinstance(name, str) else "this server"
         if scope is None:
             if not access.allows(None):
-                raise ToolError(f"{what}: forbidden: it belongs to no scope, and this key reaches "
+                raise ToolError(f"{what}: forbidden: it belongs to no scope, and {who} reaches "
                                 "only some scopes")
         elif not access.allows(scope):
-            raise ToolError(f"{what}: forbidden: scope {scope!r} is outside the scopes this key "
+            raise ToolError(f"{what}: forbidden: scope {scope!r} is outside the scopes {who} "
                             "may reach")
         if write and access.read_only:
-            raise ToolError("forbidden: this key is read-only (remember, forget and summarize are "
+            raise ToolError(f"forbidden: {who} is read-only (remember, forget and summarize are "
                             "refused)")
 
     def scope(self, ctx: Context | None, scope: str | None, *, write: bool = False,
@@ -196,7 +198,7 @@ class _Tools:
                 raise ToolError("scope: required (this server has no default scope); pass the "
                                 "conversation or project key")
             if access is not None and not access.allows(None):
-                raise ToolError("scope: required: this key reaches only some scopes; name one")
+                raise ToolError("scope: required: only some scopes may be reached here; name one")
             self.allow(access, None, write=write)
             return None
         with _tool_errors():
