@@ -7,6 +7,8 @@
   speaks the OpenAI-compatible embeddings protocol, with scriptable failures.
 - ``memlane.testing.llm_server.ChatServer``: the same server speaking chat completions
   with scripted replies, failures and delays (for LLM-backed intelligence and HyDE).
+- ``memlane.testing.http.serving(app)``: a real uvicorn serving an app (memlane's service
+  from ``memlane.serve.http.create_app``) on a free loopback port, stopped on exit.
 - ``memlane.testing.postgres.postgres_server()``: a throwaway PostgreSQL + pgvector server
   on a free loopback port (needs the ``postgres`` extra).
 """

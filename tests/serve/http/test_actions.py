@@ -139,3 +139,19 @@ def test_bad_values_memlane_checks_are_400_naming_the_field(sqlite_service) -> N
         assert r.status_code == 422 and r.json()["error"]["field"] == "id"
         r = c.get("/v1/sessions/424242")
         assert r.status_code == 404
+
+
+def test_openapi_describes_every_action_and_route(sqlite_service) -> None:
+    from memlane.serve.http import rest
+    from memlane.serve.http.actions import ACTIONS
+
+    with sqlite_service.client() as c:
+        spec = c.get("/openapi.json").json()
+        assert c.get("/docs").status_code == 200
+    schemas = spec["components"]["schemas"]
+    for kind in ACTIONS:
+        assert "Action_" + kind.replace(".", "_") in schemas, kind
+    assert schemas["SearchInput"]["properties"]["k"]["anyOf"][0]["maximum"] == 1000
+    for method, path, _ in rest.ROUTES:
+        assert method.lower() in spec["paths"][path], (method, path)
+    assert {"/actions", "/state/memory", "/metrics", "/healthz", "/readyz"} <= set(spec["paths"])

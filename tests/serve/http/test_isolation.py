@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 
 from memlane.serve.http import rest
 from memlane.serve.http.actions import ACTIONS

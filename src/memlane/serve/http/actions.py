@@ -268,7 +268,7 @@ def _request_model() -> Any:
         name = "Action_" + kind.replace(".", "_")
         variants.append(create_model(
             name, __config__=ConfigDict(extra="forbid"), __doc__=act.summary,
-            kind=(Literal[kind], ...),  # type: ignore[valid-type]
+            kind=(Literal[kind], ...),  # type: ignore[arg-type,valid-type]
             input=(act.model, Field(default_factory=act.model)),
         ))
     return Annotated[Union[tuple(variants)], Field(discriminator="kind")]  # noqa: UP007
@@ -292,7 +292,7 @@ def mount(app: FastAPI) -> None:
     def actions(request: Annotated[ActionRequest, Body()],  # type: ignore[valid-type]
                 who: Annotated[Principal, Depends(principal)]) -> JSONResponse:
         try:
-            result, timings = answer(app, who, request.kind, request.input)
+            result, timings = answer(app, who, request.kind, request.input)  # type: ignore[attr-defined]
         except ValidationError as e:  # name the field as the client sent it: input.<field>
             e.field = f"input.{e.field}" if e.field else "input"
             raise

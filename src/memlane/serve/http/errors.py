@@ -96,7 +96,9 @@ def from_pydantic(errors: Sequence[Any], prefix: str = "") -> ApiError:
         field = "kind"
     if prefix:
         field = f"{prefix}.{field}" if field else prefix
-    msg = first.get("msg", "invalid")
+    msg = str(first.get("msg", "invalid"))
+    if field is None and first.get("type") in ("model_attributes_type", "dict_type", "missing"):
+        msg += " (send a JSON object with Content-Type: application/json)"
     more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
     return ApiError(422, "invalid_request", f"{field or 'request'}: {msg}{more}", field)
 

@@ -72,9 +72,7 @@ class AddInput(_In):
         if self.messages is not None:
             return self.messages
         assert self.scope is not None and self.text is not None
-        return [MessageIn(scope=self.scope, role=self.role, text=self.text, at=self.at,
-                          speaker=self.speaker, id=self.id, agent=self.agent,
-                          project=self.project)]
+        return [MessageIn.model_validate(self.model_dump(exclude={"messages"}))]
 
 
 class Filters(_In):
