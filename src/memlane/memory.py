@@ -595,10 +595,30 @@ class Memory:
         return out
 
     def forget_fact(self, fact_id: int) -> None:
-        """Hard delete a fact with its item, vector and lexical rows."""
+        """Hard delete a fact with its item, vector and lexical rows.
+
+        The fact's key keeps its events without the value (when it was stated,
+        reinforced, superseded, from which session) and a ``forgotten`` mark, so its
+        history still shows when it changed (``forgotten_facts``).
+        """
         with self.store.atomic():
+            fact = self.store.get_fact(fact_id)
+            events = self.store.fact_events([fact_id])
             self.store.delete_fact(fact_id)
+            mark = dataclasses.replace(fact, subject=normalize_name(fact.subject), object="")
+            for e in events:
+                self.store.log_fact_event(mark, e["kind"], e["at"].timestamp(),
+                                          other_id=e["other_id"], session_id=e["session_id"])
+            self.store.log_fact_event(mark, "forgotten", time.time(), session_id=fact.session_id)
             self.store.bump("facts_forgotten")
+
+    def forgotten_facts(self, subject: str, predicate: str,
+                        scope: str | None = None) -> list[dict[str, Any]]:
+        """The events of the values of ``subject predicate`` that were forgotten, oldest
+        first: fact id, kind (ending with ``forgotten``), session and time; the value is
+        gone."""
+        return self.store.forgotten_fact_events(scope, normalize_name(subject),
+                                                normalize_predicate(predicate))
 
     def graph(self, entity: str, scope: str | None = None) -> dict[str, Any]:
         """An entity's node(s), its relations and the items that mention it."""

@@ -180,10 +180,12 @@ def _health(app: FastAPI) -> None:
 def _mount_routes(app: FastAPI) -> None:
     """The routes of this package's other modules."""
     from memlane.serve.http import actions, rest, stream
+    from memlane.serve.http.inspector import pages
 
     actions.mount(app)
     rest.mount(app)
     stream.mount(app)
+    pages.mount(app)
 
     from memlane.serve import mcp_http
 

@@ -23,7 +23,7 @@ from fastapi import Request
 from memlane.serve.http.errors import ApiError
 from memlane.serve.keys import hash_key
 
-__all__ = ["OPEN", "Principal", "RateLimiter", "principal"]
+__all__ = ["COOKIE", "OPEN", "Principal", "RateLimiter", "principal"]
 
 _LOOPBACK = ("127.", "::1", "localhost")
 _TOUCH_EVERY = 60.0
@@ -90,9 +90,16 @@ class RateLimiter:
             return (1.0 - tokens) / self.rate
 
 
+COOKIE = "memlane_key"
+"""The inspector's sign-in cookie (``memlane.serve.http.inspector.signin``): the same key,
+accepted instead of the header for reads and for the inspector's CSRF-checked forms."""
+
+
 def _bearer(request: Request) -> str | None:
     header = request.headers.get("authorization")
     if header is None:
+        if request.method in ("GET", "HEAD") or getattr(request.state, "csrf_ok", False):
+            return request.cookies.get(COOKIE) or None
         return None
     kind, _, token = header.strip().partition(" ")
     if kind.lower() != "bearer" or not token.strip():

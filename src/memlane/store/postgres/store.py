@@ -24,6 +24,7 @@ from typing import Any
 from memlane.errors import NotFoundError
 from memlane.store.filters import Filters
 from memlane.store.postgres import search
+from memlane.store.postgres.browse import BrowseMixin
 from memlane.store.postgres.db import (
     LOCK_SCOPE,
     Database,
@@ -65,7 +66,7 @@ _INSERT_ITEMS = (
 )
 
 
-class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin, KeysMixin):
+class PostgresStore(VectorsMixin, FactsMixin, HygieneMixin, TransferMixin, BrowseMixin, KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one PostgreSQL database."""
 
     backend = "postgres"

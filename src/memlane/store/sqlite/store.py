@@ -20,6 +20,7 @@ from typing import Any
 from memlane.errors import NotFoundError
 from memlane.retrieve.text import split_words
 from memlane.store.filters import Filters
+from memlane.store.sqlite.browse import BrowseMixin
 from memlane.store.sqlite.changes import ChangesMixin
 from memlane.store.sqlite.db import Database, Tracer
 from memlane.store.sqlite.facts import FactsMixin
@@ -52,7 +53,7 @@ def _narrow(f: Filters) -> bool:
 
 
 class SqliteStore(FactsMixin, HygieneMixin, VectorsMixin, TransferMixin, ChangesMixin,
-                  KeysMixin):
+                  BrowseMixin, KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one SQLite file."""
 
     backend = "sqlite"

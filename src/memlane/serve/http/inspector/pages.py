@@ -1,0 +1,254 @@
+"""The inspector's page handlers: server-rendered HTML under ``/ui`` (``/`` redirects there).
+
+Each handler authenticates like the rest of the service (``principal``; a browser signs in
+with its API key, see ``signin``), reads through ``views`` and renders a Jinja2 template
+with autoescaping on, so stored text is always shown as text. Errors are pages too: a
+refused or bad request answers an HTML page with the status and the message that names
+the field, and an unauthenticated one is sent to the sign-in form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qsl, quote
+
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.routing import APIRoute
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from memlane.errors import MemlaneError, ValidationError
+from memlane.serve.http.auth import Principal, principal
+from memlane.serve.http.errors import ApiError, to_api_error
+from memlane.serve.http.inspector import signin, views
+
+__all__ = ["PREFIX", "mount"]
+
+PREFIX = "/ui"
+
+_env = Environment(loader=PackageLoader("memlane.serve.http.inspector", "templates"),
+                   autoescape=select_autoescape(default=True, default_for_string=True))
+_env.globals["ts"] = lambda t: datetime.fromtimestamp(t, UTC)
+
+
+def _version() -> str:
+    from memlane import __version__
+
+    return __version__
+
+
+def render(request: Request, template: str, status_code: int = 200, **ctx: Any) -> HTMLResponse:
+    """A page: the template with the context every page needs (``base``, ``csrf``...)."""
+    ctx.setdefault("title", template.removesuffix(".html").capitalize())
+    who = getattr(request.state, "principal", None)
+    html = _env.get_template(template).render(
+        base=PREFIX, who=who, signed_in=signin.signed_in(request),
+        csrf=signin.csrf_token(request), version=_version(), **ctx)
+    response = HTMLResponse(html, status_code=status_code,
+                            headers={"Cache-Control": "no-store",
+                                     "Content-Security-Policy": _CSP,
+                                     "X-Content-Type-Options": "nosniff",
+                                     "Referrer-Policy": "same-origin"})
+    signin.set_csrf_cookie(request, response)
+    return response
+
+
+# Scripts and styles come only from this service's files: an injected <script> or inline
+# handler would not run even if some text escaped the templates.
+_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'")
+
+
+class _PageRoute(APIRoute):
+    """Errors of a page handler (and of its dependencies) answered as pages."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def page(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except (ApiError, MemlaneError) as e:
+                err = to_api_error(e)
+            except RequestValidationError as e:
+                first = e.errors()[0] if e.errors() else {}
+                field = ".".join(str(p) for p in first.get("loc", ())[1:]) or None
+                err = ApiError(422, "invalid_request", f"{field}: {first.get('msg', 'invalid')}",
+                               field)
+            if err.status == 401:
+                target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+                return RedirectResponse(f"{PREFIX}/login?next={quote(target)}", status_code=303)
+            titles = {400: "Bad request", 403: "Not allowed", 404: "Not found",
+                      409: "Conflict", 422: "Bad request", 429: "Too many requests"}
+            return render(request, "error.html", err.status,
+                          title=titles.get(err.status, "Error"), message=err.message,
+                          field=err.field, page="")
+
+        return page
+
+
+router = APIRouter(prefix=PREFIX, route_class=_PageRoute, include_in_schema=False)
+Caller = Depends(principal)
+
+
+def _q(request: Request) -> dict[str, str]:
+    return {k: v for k, v in request.query_params.items()}
+
+
+async def _form(request: Request) -> dict[str, str]:
+    body = (await request.body()).decode("utf-8", errors="replace")
+    return dict(parse_qsl(body, keep_blank_values=True))
+
+
+def _id(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise ValidationError(f"{what}: must be a whole number, got {text!r}", field=what)
+    return int(text)
+
+
+def _mem(request: Request) -> Any:
+    return request.app.state.memory
+
+
+@router.get("/", response_class=HTMLResponse)
+def sessions(request: Request, who: Principal = Caller) -> HTMLResponse:
+    q = _q(request)
+    data = views.sessions_page(_mem(request), who, q.get("scope"), q.get("status"))
+    return render(request, "sessions.html", page="sessions", title="Sessions",
+                  live_scope=data["scope"], **data)
+
+
+@router.get("/sessions/{session_id}", response_class=HTMLResponse)
+def session(request: Request, session_id: str, who: Principal = Caller) -> HTMLResponse:
+    data = views.session_page(_mem(request), who, _id(session_id, "session_id"))
+    return render(request, "session.html", page="sessions",
+                  title=f"Session {data['session'].id}", live_scope=data["scope"], **data)
+
+
+@router.get("/facts", response_class=HTMLResponse)
+def facts(request: Request, who: Principal = Caller) -> HTMLResponse:
+    q = _q(request)
+    data = views.facts_page(_mem(request), who, q.get("scope"), q.get("subject"),
+                            include_superseded=q.get("all") == "1")
+    return render(request, "facts.html", page="facts", title="Facts",
+                  live_scope=data["scope"], **data)
+
+
+@router.get("/facts/history", response_class=HTMLResponse)
+def history(request: Request, who: Principal = Caller) -> HTMLResponse:
+    q = _q(request)
+    if not q.get("scope"):
+        raise ValidationError("scope: a fact's history is read within one scope", field="scope")
+    data = views.fact_history(_mem(request), who, q["scope"], q.get("subject", ""),
+                              q.get("predicate", ""))
+    return render(request, "history.html", page="facts",
+                  title=f"History of {data['subject']} {data['predicate']}",
+                  live_scope=data["scope"], **data)
+
+
+@router.get("/facts/{fact_id}/forget", response_class=HTMLResponse)
+def forget_confirm(request: Request, fact_id: str, who: Principal = Caller) -> HTMLResponse:
+    fact = _mem(request).store.get_fact(_id(fact_id, "fact_id"))
+    who.check(fact.scope, write=True)
+    return render(request, "forget.html", page="facts", title="Forget a fact", fact=fact)
+
+
+@router.post("/facts/{fact_id}/forget")
+async def forget(request: Request, fact_id: str) -> Response:
+    form = await _form(request)
+    who = signin.form_principal(request, form)
+    mem = _mem(request)
+    fid = _id(fact_id, "fact_id")
+    fact = mem.store.get_fact(fid)
+    who.check(fact.scope, write=True)
+    mem.forget_fact(fid)
+    target = (f"{PREFIX}/facts/history?scope={quote(fact.scope)}&subject={quote(fact.subject)}"
+              f"&predicate={quote(fact.predicate)}")
+    return RedirectResponse(target, status_code=303)
+
+
+@router.get("/search", response_class=HTMLResponse)
+def search(request: Request, who: Principal = Caller) -> HTMLResponse:
+    data = views.search_page(_mem(request), who, _q(request))
+    metrics = getattr(request.app.state, "metrics", None)
+    if data["ran"] and metrics is not None:  # the page's searches count in /metrics too
+        metrics.observe_timings(data["timings"])
+    title = f"Search: {data['form']['q']}" if data["form"]["q"] else "Search"
+    return render(request, "search.html", page="search", title=title, **data)
+
+
+@router.get("/packs", response_class=HTMLResponse)
+def packs(request: Request, who: Principal = Caller) -> HTMLResponse:
+    return render(request, "packs.html", page="packs", title="Packs",
+                  **views.packs_list(_mem(request), who))
+
+
+@router.post("/packs")
+async def build_pack(request: Request) -> Response:
+    form = await _form(request)
+    who = signin.form_principal(request, form)
+    pack_id = views.build_pack(_mem(request), who, form)
+    return RedirectResponse(f"{PREFIX}/packs/{pack_id}", status_code=303)
+
+
+@router.get("/packs/{pack_id}", response_class=HTMLResponse)
+def pack(request: Request, pack_id: str, who: Principal = Caller) -> HTMLResponse:
+    data = views.pack_page(_mem(request), who, _id(pack_id, "pack_id"))
+    return render(request, "pack.html", page="packs", title=f"Pack {data['pack']['id']}", **data)
+
+
+@router.get("/health", response_class=HTMLResponse)
+def health(request: Request, who: Principal = Caller) -> HTMLResponse:
+    return render(request, "health.html", page="health", title="Health",
+                  **views.health(_mem(request), who, getattr(request.app.state, "metrics", None)))
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_form(request: Request) -> HTMLResponse:
+    return render(request, "login.html", page="", title="Sign in", message="",
+                  next=_safe_next(request.query_params.get("next", "")))
+
+
+@router.post("/login")
+async def login(request: Request) -> Response:
+    form = await _form(request)
+    target = _safe_next(form.get("next", ""))
+    response = RedirectResponse(target, status_code=303)
+    try:
+        signin.sign_in(request, response, form.get("key", ""))
+    except ApiError as e:
+        return render(request, "login.html", e.status, page="", title="Sign in",
+                      message=e.message, next=target)
+    return response
+
+
+@router.post("/logout")
+async def logout(request: Request) -> Response:
+    form = await _form(request)
+    signin.form_principal(request, form)
+    response = RedirectResponse(f"{PREFIX}/login", status_code=303)
+    signin.sign_out(response)
+    return response
+
+
+def _safe_next(target: str) -> str:
+    """Only a path of this inspector: never another site (an open redirect)."""
+    if target.startswith(PREFIX + "/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return PREFIX + "/"
+
+
+def mount(app: FastAPI) -> None:
+    """Serve the inspector on ``app``: the pages, their static files, ``/`` → the pages."""
+    app.include_router(router)
+    static = resources.files("memlane.serve.http.inspector") / "static"
+    app.mount(f"{PREFIX}/static", StaticFiles(directory=str(static)), name="inspector-static")
+
+    @app.get("/", include_in_schema=False)
+    def root() -> RedirectResponse:
+        return RedirectResponse(f"{PREFIX}/", status_code=307)

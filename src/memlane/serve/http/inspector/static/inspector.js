@@ -1,0 +1,60 @@
+// memlane inspector: live updates of the sessions and facts views.
+// A page that shows one scope names it in <body data-live-scope>. It listens to the
+// service's /state/memory stream for that scope; after the snapshot, every change
+// (a JSON Patch event) reloads the page's [data-live-region] parts in place.
+(function () {
+  "use strict";
+  var scope = document.body.getAttribute("data-live-scope");
+  var status = document.getElementById("live-status");
+  if (!scope || !window.EventSource) { return; }
+  var base = document.querySelector("link[rel=stylesheet]").getAttribute("href").replace(/\/static\/.*$/, "");
+  var root = base.replace(/\/ui$/, "");
+
+  function say(state, text) {
+    if (!status) { return; }
+    status.setAttribute("data-state", state);
+    status.textContent = text;
+  }
+
+  var timer = null;
+  var pending = false;
+  function refresh() {
+    if (timer) { pending = true; return; }
+    timer = setTimeout(function () {
+      fetch(window.location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+        .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+        .then(function (html) {
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          document.querySelectorAll("[data-live-region]").forEach(function (el) {
+            var name = el.getAttribute("data-live-region");
+            var fresh = doc.querySelector('[data-live-region="' + name + '"]');
+            if (fresh) { el.replaceWith(document.importNode(fresh, true)); }
+          });
+          document.body.setAttribute("data-live-updates",
+            String(Number(document.body.getAttribute("data-live-updates") || "0") + 1));
+          say("live", "live: updated " + new Date().toLocaleTimeString());
+        })
+        .catch(function () { say("error", "live: could not reload"); })
+        .then(function () {
+          timer = null;
+          if (pending) { pending = false; refresh(); }
+        });
+    }, 250);
+  }
+
+  var source = new EventSource(root + "/state/memory?scope=" + encodeURIComponent(scope));
+  var snapshot = false;
+  function onSnapshot() { snapshot = true; say("live", "live"); }
+  function onChange() { if (snapshot) { refresh(); } }
+  source.addEventListener("snapshot", onSnapshot);
+  // Each change is a "patch" event; "reset" (the page was away too long) is followed by
+  // a new snapshot: either way the page's live parts are reloaded.
+  source.addEventListener("patch", onChange);
+  source.addEventListener("reset", onChange);
+  source.onopen = function () { if (!snapshot) { say("connecting", "live: connecting"); } };
+  source.onerror = function () {
+    say(source.readyState === EventSource.CLOSED ? "off" : "connecting",
+        source.readyState === EventSource.CLOSED ? "live: off" : "live: reconnecting");
+  };
+  window.addEventListener("pagehide", function () { source.close(); });
+})();

@@ -1,0 +1,300 @@
+"""What each inspector page shows, as plain data read from a ``Memory``.
+
+Every function takes the ``Memory`` and the caller (anything with ``allows(scope)`` and
+``check(scope, write=...)``, e.g. ``memlane.serve.http.auth.Principal``) and returns dicts
+for a template; nothing here renders HTML, so the pages' content is testable on its own.
+A key only sees its scopes: listings are filtered by ``allows`` and single objects are
+``check``-ed before they are read.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from memlane.errors import ValidationError
+from memlane.memory import Memory
+from memlane.retrieve.explain import explain
+from memlane.retrieve.presets import PRESETS
+from memlane.types import KINDS, SESSION_STATUSES
+
+__all__ = [
+    "Caller", "SIGNAL_LABELS", "fact_history", "facts_page", "health", "pack_page",
+    "packs_list", "process_metrics", "scopes", "search_page", "session_page", "sessions_page",
+]
+
+
+class Caller(Protocol):
+    def allows(self, scope: str | None) -> bool: ...
+    def check(self, scope: str | None, *, write: bool) -> None: ...
+
+
+SIGNAL_LABELS = {
+    "relevance": "relevance (lexical + vector, fused)",
+    "session": "session (stage one score)",
+    "bm25": "lexical (BM25 / best)",
+    "cosine": "vector (cosine)",
+    "recency": "recency",
+    "confidence": "confidence",
+    "graph": "graph (entities named)",
+    "overlap": "query-word overlap",
+    "summary": "session summary bonus",
+    "trust": "trust",
+    "pin": "pinned",
+    "kind": "kind bonus",
+    "time": "time match",
+    "coverage": "coverage penalty",
+}
+"""A reader's name for each reranking signal of ``memlane.retrieve.rerank.SIGNALS``."""
+
+STAGE_LABELS = {"lexical_rank": "lexical (BM25)", "vector_rank": "vector (cosine)",
+                "hyde_rank": "HyDE", "candidate_rank": "fused candidates",
+                "session_rank": "session (stage one)", "turn_rank": "turn in session (stage two)",
+                "rank": "final"}
+
+SUMMARY_LISTS = (("decisions", "Decisions"), ("open_questions", "Open questions"),
+                 ("next_steps", "Next steps"), ("action_items", "Action items"),
+                 ("references", "References"))
+
+
+def _visible(mem: Memory, who: Caller) -> list[dict[str, Any]]:
+    return [s for s in mem.store.list_scopes() if who.allows(s["scope"])]
+
+
+def scopes(mem: Memory, who: Caller) -> list[dict[str, Any]]:
+    """The scopes the caller may see, most recently active first."""
+    return _visible(mem, who)
+
+
+def pick_scope(mem: Memory, who: Caller, scope: str | None) -> str | None:
+    """``scope`` checked for the caller, or the caller's most recent scope."""
+    if scope:
+        who.check(scope, write=False)
+        return scope
+    visible = _visible(mem, who)
+    return visible[0]["scope"] if visible else None
+
+
+def _summary_of(mem: Memory, session_id: int) -> dict[str, Any] | None:
+    # the summary item alone (session_intelligence would also read every message)
+    summary = next((i.extra.get("summary") for i in mem.store.session_items(session_id, "summary")
+                    if not i.extra.get("on_demand")), None)
+    if not summary:
+        return None
+    lists = [(label, summary.get(key) or []) for key, label in SUMMARY_LISTS]
+    return {"topic": summary.get("topic", ""), "tags": summary.get("topic_tags", []),
+            "lists": [(label, values) for label, values in lists if values],
+            "model": summary.get("model")}
+
+
+def sessions_page(mem: Memory, who: Caller, scope: str | None, status: str | None,
+                  limit: int = 50) -> dict[str, Any]:
+    """A scope's sessions, newest first, each with its status and summary."""
+    if status and status not in SESSION_STATUSES:
+        raise ValidationError(f"status: must be one of {', '.join(SESSION_STATUSES)}, got "
+                              f"{status!r}", field="status")
+    scope = pick_scope(mem, who, scope)
+    rows = []
+    if scope is not None:
+        for s in mem.sessions(scope=scope, status=status or None, limit=limit):
+            rows.append({"session": s, "summary": _summary_of(mem, s.id) if s.summarized else None})
+    return {"scope": scope, "status": status or "", "scopes": _visible(mem, who),
+            "sessions": rows, "statuses": SESSION_STATUSES}
+
+
+def session_page(mem: Memory, who: Caller, session_id: int) -> dict[str, Any]:
+    """One session: its messages with the observations and facts drawn from each turn."""
+    session = mem.session(session_id)
+    who.check(session.scope, write=False)
+    intel = mem.session_intelligence(session_id)
+    by_seq: dict[int, dict[str, list[Any]]] = {}
+    for o in intel["observations"]:
+        by_seq.setdefault(o["seq"], {"observations": [], "facts": []})["observations"].append(o)
+    for f in intel["facts"]:
+        if f["seq"] is not None:
+            by_seq.setdefault(f["seq"], {"observations": [], "facts": []})["facts"].append(f)
+    messages = [{"message": m, "marks": by_seq.get(m.seq, {"observations": [], "facts": []})}
+                for m in mem.messages(session_id)]
+    return {"session": session, "summary": _summary_of(mem, session_id), "intel": intel,
+            "messages": messages, "scope": session.scope}
+
+
+def facts_page(mem: Memory, who: Caller, scope: str | None, subject: str | None,
+               include_superseded: bool = False) -> dict[str, Any]:
+    """A scope's current facts (and replaced ones on request) with their confidence."""
+    scope = pick_scope(mem, who, scope)
+    facts = (mem.facts(scope, subject or None, include_superseded=include_superseded)
+             if scope is not None else [])
+    return {"scope": scope, "subject": subject or "", "facts": facts,
+            "include_superseded": include_superseded, "scopes": _visible(mem, who)}
+
+
+def fact_history(mem: Memory, who: Caller, scope: str, subject: str,
+                 predicate: str) -> dict[str, Any]:
+    """The timeline of a fact key: every value with its events, and forgotten values."""
+    who.check(scope, write=False)
+    if not subject.strip() or not predicate.strip():
+        raise ValidationError("subject and predicate: both are needed for a fact's history",
+                              field="subject" if not subject.strip() else "predicate")
+    events: list[dict[str, Any]] = []
+    values = mem.fact_history(subject, predicate, scope)
+    for v in values:
+        for e in v["events"]:
+            events.append({"kind": e["kind"], "at": e["at"], "session_id": e["session_id"],
+                           "object": v["object"], "fact_id": v["id"], "status": v["status"],
+                           "other_id": e["other_id"]})
+    for f in mem.forgotten_facts(subject, predicate, scope):
+        events.append({"kind": f["kind"], "at": f["at"], "session_id": f["session_id"],
+                       "object": None, "fact_id": f["fact_id"], "status": "forgotten",
+                       "other_id": f["other_id"]})
+    events.sort(key=lambda e: (e["at"], e["fact_id"]))
+    names = {v["id"]: v["object"] for v in values}
+    for e in events:
+        e["other"] = names.get(e["other_id"]) if e["other_id"] else None
+    return {"scope": scope, "subject": subject, "predicate": predicate, "values": values,
+            "events": events}
+
+
+def _bars(hits: list[dict[str, Any]]) -> None:
+    """Scale every signal's contribution to the largest one among all hits (bar widths)."""
+    top = max((abs(s["contribution"]) for h in hits for s in h["signals"]), default=0.0) or 1.0
+    for h in hits:
+        for s in h["signals"]:
+            s["width"] = round(100 * abs(s["contribution"]) / top, 1)
+
+
+def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, Any]:
+    """Run a search with ``--explain`` data and lay each hit's signals out as bars."""
+    query = params.get("q", "").strip()
+    scope = params.get("scope", "").strip() or None
+    preset = params.get("preset", "").strip() or None
+    if preset is not None and preset != "default" and preset not in PRESETS:
+        raise ValidationError(f"preset: must be one of default, {', '.join(PRESETS)}; got "
+                              f"{preset!r}", field="preset")
+    kind = params.get("kind", "").strip() or None
+    if kind is not None and kind not in KINDS:
+        raise ValidationError(f"kind: must be one of {', '.join(KINDS)}, got {kind!r}",
+                              field="kind")
+    k = _int(params.get("k", ""), "k", 10, 1, 100)
+    mode = params.get("mode", "") or "session"
+    if mode not in ("session", "flat"):
+        raise ValidationError(f"mode: must be session or flat, got {mode!r}", field="mode")
+    since = params.get("since", "").strip() or None
+    until = params.get("until", "").strip() or None
+    form: dict[str, Any] = {"q": query, "scope": scope or "", "preset": preset or "",
+                            "kind": kind or "", "k": k, "since": since or "",
+                            "until": until or "", "mode": mode}
+    out: dict[str, Any] = {"form": form, "hits": [], "ran": False, "scopes": _visible(mem, who),
+                           "presets": ["default", *PRESETS], "kinds": KINDS,
+                           "signal_labels": SIGNAL_LABELS, "stage_labels": STAGE_LABELS}
+    if not query:
+        return out
+    who.check(scope, write=False)
+    hits = mem.search(query, scope=scope, k=k, preset=preset, kinds=[kind] if kind else None,
+                      since=since, until=until,
+                      session_aware=mode == "session", explain=True)
+    rows = []
+    for h in hits[:k]:
+        e = explain(h)
+        signals = [{"name": n, "label": SIGNAL_LABELS.get(n, n), **v}
+                   for n, v in e["signals"].items() if v["contribution"]]
+        signals.sort(key=lambda s: -abs(s["contribution"]))
+        idle = [{"name": n, "label": SIGNAL_LABELS.get(n, n), **v}
+                for n, v in e["signals"].items() if not v["contribution"] and v["value"]]
+        rows.append({"hit": h, "score": e["score"], "signals": signals, "idle": idle,
+                     "ranks": e["ranks"],
+                     "bm25": h.scores.get("lexical"), "cosine": h.scores.get("vector"),
+                     "lifted_from": int(h.scores["lifted_from"]) if "lifted_from" in h.scores
+                     else None})
+    _bars(rows)
+    out.update(hits=rows, ran=True, timings=dict(mem.last_timings))
+    return out
+
+
+def _int(text: str, field: str, default: int, low: int, high: int) -> int:
+    if not str(text).strip():
+        return default
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        raise ValidationError(f"{field}: must be a whole number, got {text!r}",
+                              field=field) from None
+    if not low <= value <= high:
+        raise ValidationError(f"{field}: must be from {low} to {high}, got {value}", field=field)
+    return value
+
+
+def packs_list(mem: Memory, who: Caller) -> dict[str, Any]:
+    """Journaled packs the caller may see, newest first."""
+    packs = [p for p in mem.store.list_packs(limit=200)
+             if (p["scope"] is None and who.allows(None)) or
+             (p["scope"] is not None and who.allows(p["scope"]))][:50]
+    return {"packs": packs, "scopes": _visible(mem, who), "budget": mem.config.pack.budget}
+
+
+def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int:
+    """Build (and journal) a pack from the form; returns its journal id."""
+    query = form.get("q", "").strip()
+    if not query:
+        raise ValidationError("q: give a question to build a pack for", field="q")
+    scope = form.get("scope", "").strip() or None
+    who.check(scope, write=False)
+    budget = _int(form.get("budget", ""), "budget", mem.config.pack.budget, 16, 100_000)
+    pack = mem.pack(query, budget, scope=scope)
+    if pack.id is None:
+        raise ValidationError("pack.journal is off in the configuration: packs are not "
+                              "journaled, so the page cannot open this one", field="journal")
+    return pack.id
+
+
+def pack_page(mem: Memory, who: Caller, pack_id: int) -> dict[str, Any]:
+    """A journaled pack as the model sees it, with its shares and every decision."""
+    pack = mem.replay_pack(pack_id)
+    who.check(pack["scope"], write=False)
+    shares = pack["config"].get("shares", {})
+    entries = pack["entries"]
+    items = mem.store.get_items([e["item_id"] for e in entries if e.get("item_id")])
+    for e in entries:
+        item = items.get(e["item_id"]) if e.get("item_id") else None
+        e["text"] = item.text if item is not None else ""
+    return {"pack": pack, "shares": sorted(shares.items(), key=lambda kv: -kv[1]),
+            "entries": entries, "kept": sum(1 for e in entries if e["kept"])}
+
+
+def process_metrics(metrics: Any) -> dict[str, Any]:
+    """This process's numbers from the service's ``/metrics`` registry: requests answered
+    and the mean time of each search stage (``metrics`` is ``app.state.metrics``)."""
+    if metrics is None:
+        return {"requests": 0, "errors": 0, "stages": []}
+    requests = errors = 0.0
+    for family in metrics.requests.collect():
+        for sample in family.samples:
+            if sample.name.endswith("_total"):
+                requests += sample.value
+                if sample.labels.get("status", "").startswith("5"):
+                    errors += sample.value
+    sums: dict[str, float] = {}
+    counts: dict[str, float] = {}
+    for family in metrics.stages.collect():
+        for sample in family.samples:
+            stage = sample.labels.get("stage", "")
+            if sample.name.endswith("_sum"):
+                sums[stage] = sample.value
+            elif sample.name.endswith("_count"):
+                counts[stage] = sample.value
+    stages = [{"stage": st, "count": int(n), "mean_ms": round(1000 * sums.get(st, 0.0) / n, 2)}
+              for st, n in sorted(counts.items()) if n]
+    return {"requests": int(requests), "errors": int(errors), "stages": stages}
+
+
+def health(mem: Memory, who: Caller, metrics: Any = None) -> dict[str, Any]:
+    """Counts, counters, the summary queue and indexing progress (``Memory.stats``, which
+    ``/metrics`` reads too), and this process's request and search-stage numbers."""
+    who.check(None, write=False)
+    stats = mem.stats()
+    sessions = stats.get("sessions", {})
+    done = sum(sessions.get(s, 0) for s in ("closed", "summarized", "failed"))
+    unindexed = stats.get("sessions_unindexed", 0)
+    progress = round(100 * (done - unindexed) / done, 1) if done else 100.0
+    return {"stats": stats, "progress": progress, "indexed": done - unindexed, "closed": done,
+            "now": datetime.now(UTC), "process": process_metrics(metrics)}

@@ -1,0 +1,50 @@
+"""SQLite store: the read-only listings the inspector pages browse (scopes, packs, a
+fact key's forgotten values)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memlane.store.rows import dt
+
+__all__ = ["BrowseMixin"]
+
+
+class BrowseMixin:
+    """Mixed into SqliteStore; uses ``self.db``."""
+
+    def list_scopes(self, limit: int = 500) -> list[dict[str, Any]]:
+        """Scopes with their session count and last activity, most recent first."""
+        rows = self.db.execute(
+            "SELECT scope, count(*), sum(status = 'open'), max(ended_at) FROM sessions"
+            " GROUP BY scope ORDER BY max(ended_at) DESC, scope LIMIT ?", (limit,),
+        )
+        return [{"scope": r[0], "sessions": r[1], "open": r[2] or 0, "last_at": dt(r[3])}
+                for r in rows]
+
+    def list_packs(self, scope: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        """Journaled packs, newest first (no text or entries: ``get_pack`` has them)."""
+        sql = "SELECT id, query, scope, budget, used, config, created_at FROM packs"
+        params: list[Any] = []
+        if scope is not None:
+            sql += " WHERE scope = ?"
+            params.append(scope)
+        rows = self.db.execute(sql + " ORDER BY id DESC LIMIT ?", (*params, limit))
+        return [{"id": r[0], "query": r[1], "scope": r[2], "budget": r[3], "used": r[4],
+                 "shares": json.loads(r[5]).get("shares", {}), "created_at": dt(r[6])}
+                for r in rows]
+
+    def forgotten_fact_events(self, scope: str | None, norm_subject: str,
+                              predicate: str) -> list[dict[str, Any]]:
+        """The events of a fact key's forgotten values (kept without their value)."""
+        sql = ("SELECT fact_id, kind, scope, session_id, other_id, at FROM fact_events"
+               " WHERE subject = ? AND predicate = ? AND object = ''"
+               " AND fact_id NOT IN (SELECT id FROM facts)")
+        params: list[Any] = [norm_subject, predicate]
+        if scope is not None:
+            sql += " AND scope = ?"
+            params.append(scope)
+        return [{"fact_id": r[0], "kind": r[1], "scope": r[2], "session_id": r[3],
+                 "other_id": r[4], "at": dt(r[5])}
+                for r in self.db.execute(sql + " ORDER BY at, id", params)]

@@ -1,0 +1,235 @@
+"""Every page handler over HTTP on a real loopback server: content, escaping, sign-in with
+a key (a key sees only its scopes), CSRF-checked forms, and errors as pages."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import httpx
+
+
+
+def _form(html: str, name: str) -> str:
+    m = re.search(rf'name="{name}" value="([^"]*)"', html)
+    assert m, f"no {name} field"
+    return unescape(m.group(1))
+
+
+def _text(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", " ", html))
+
+
+def test_root_redirects_to_the_sessions_page(inspector) -> None:
+    with inspector.client() as c:
+        r = c.get("/", follow_redirects=False)
+        assert r.status_code == 307 and r.headers["location"] == "/ui/"
+        page = c.get("/ui/")
+        assert page.status_code == 200
+        assert page.headers["content-type"].startswith("text/html")
+        assert "default-src 'self'" in page.headers["content-security-policy"]
+        assert 'aria-current="page"' in page.text
+
+
+def test_sessions_page_lists_scopes_and_summaries(inspector) -> None:
+    with inspector.client() as c:
+        html = c.get("/ui/", params={"scope": "team-backend"}).text
+        assert 'data-live-scope="team-backend"' in html
+        for scope in ("alice-assistant", "team-backend", "broken"):
+            assert f">{scope}</a>" in html
+        assert "Decisions (" in html and "summarized" in html
+        failed = c.get("/ui/", params={"scope": "broken"}).text
+        assert "llm timed out after 60s" in failed
+        assert c.get("/ui/", params={"scope": "broken", "status": "nope"}).status_code == 400
+
+
+def test_session_page_marks_observations_on_turns(inspector) -> None:
+    mem = inspector.mem
+    sid = next(s.id for s in mem.sessions(scope="alice-assistant")
+               if mem.session_intelligence(s.id)["observations"])
+    obs = mem.session_intelligence(sid)["observations"][0]
+    with inspector.client() as c:
+        html = c.get(f"/ui/sessions/{sid}").text
+        turn = html.split(f'id="turn-{obs["seq"]}"')[1].split("</li>")[0]
+        assert 'class="mark obs"' in turn
+        assert obs["text"][:30] in unescape(turn)
+        assert c.get("/ui/sessions/99999").status_code == 404
+        bad = c.get("/ui/sessions/abc")
+        assert bad.status_code == 400 and "session_id" in bad.text
+
+
+def test_stored_script_is_shown_as_text_never_markup(inspector) -> None:
+    with inspector.client() as c:
+        for path, params in (("/ui/facts", {"scope": "xss"}),
+                             (f"/ui/sessions/{inspector.seeded.xss_session}", {}),
+                             ("/ui/search", {"q": "nickname", "scope": "xss"})):
+            html = c.get(path, params=params).text
+            assert "<script>document" not in html and "<img src=x" not in html, path
+            assert "&lt;script&gt;document.title=" in html, path
+
+
+def test_facts_page_bars_history_and_forget_with_confirmation(inspector) -> None:
+    fid = inspector.seeded.lisbon
+    with inspector.client() as c:
+        html = c.get("/ui/facts", params={"scope": "alice-assistant"}).text
+        assert f'id="fact-{fid}"' in html and 'role="img" aria-label="confidence' in html
+        row = html.split(f'id="fact-{fid}"')[1].split("</tr>")[0]
+        assert "×2" in row  # stated, then reinforced once
+        hist = c.get("/ui/facts/history", params={"scope": "alice-assistant", "subject": "user",
+                                                  "predicate": "favourite city"}).text
+        assert "reinforced" in hist and "stated" in hist
+        confirm = c.get(f"/ui/facts/{fid}/forget")
+        assert "Forget this fact?" in confirm.text and "Lisbon" in confirm.text
+        # a post without the page's token is refused and changes nothing
+        forged = c.post(f"/ui/facts/{fid}/forget", data={"csrf": "guess"})
+        assert forged.status_code == 403
+        with inspector.client() as other:  # the real token, but not this browser's cookie
+            stolen = other.post(f"/ui/facts/{fid}/forget",
+                                data={"csrf": _form(confirm.text, "csrf")})
+            assert stolen.status_code == 403 and "CSRF" in stolen.text
+        assert any(f.id == fid for f in inspector.mem.facts("alice-assistant"))
+        done = c.post(f"/ui/facts/{fid}/forget", data={"csrf": _form(confirm.text, "csrf")},
+                      follow_redirects=False)
+        assert done.status_code == 303 and "/ui/facts/history" in done.headers["location"]
+        after = _text(c.get(done.headers["location"]).text)
+        assert "forgotten" in after and "no longer stored" in after
+        assert not any(f.id == fid for f in inspector.mem.facts("alice-assistant"))
+        assert c.get("/ui/facts/history", params={"scope": "alice-assistant"}).status_code == 400
+
+
+def test_search_page_draws_each_signal_and_stage_rank(inspector) -> None:
+    with inspector.client() as c:
+        html = c.get("/ui/search", params={"q": "which database for billing",
+                                           "scope": "team-backend", "k": "3"}).text
+        hits = re.findall(r'<li class="hit card" id="hit-(\d+)"', html)
+        assert hits == ["1", "2", "3"]
+        first = html.split('id="hit-1"')[1].split('id="hit-2"')[0]
+        assert "relevance (lexical + vector, fused)" in first
+        assert re.search(r'class="bar[^"]*" role="img" aria-label="contributes [+-]', first)
+        assert "fused candidates" in first and "final</dt><dd>#1" in first
+        flat = c.get("/ui/search", params={"q": "billing", "mode": "flat", "preset": "arawn"})
+        assert flat.status_code == 200 and "vector (cosine)" in flat.text
+        bad = c.get("/ui/search", params={"q": "x", "k": "abc"})
+        assert bad.status_code == 400 and "k: must be a whole number" in unescape(bad.text)
+        late = c.get("/ui/search", params={"q": "x", "since": "the day after"})
+        assert late.status_code == 400 and "since" in late.text
+        assert "<form" in c.get("/ui/search").text
+
+
+def test_packs_build_and_open_a_journaled_one(inspector) -> None:
+    with inspector.client() as c:
+        page = c.get("/ui/packs").text
+        assert "No pack journaled yet" in page
+        r = c.post("/ui/packs", data={"q": "what database did we pick?", "scope": "team-backend",
+                                      "budget": "300", "csrf": _form(page, "csrf")},
+                   follow_redirects=False)
+        assert r.status_code == 303
+        pack = c.get(r.headers["location"]).text
+        assert "Relevant" in pack or "Recent messages" in pack
+        assert 'class="shares" role="img"' in pack and "kept" in pack
+        assert re.search(r"of 300 tokens", pack)
+        assert "what database did we pick?" in _text(c.get("/ui/packs").text)
+        bad = c.post("/ui/packs", data={"q": "x", "budget": "3", "csrf": _form(page, "csrf")})
+        assert bad.status_code == 400 and "budget" in bad.text
+        assert c.get("/ui/packs/4242").status_code == 404
+
+
+def test_health_page_shows_the_numbers_of_metrics(inspector) -> None:
+    stats = inspector.mem.stats()
+    with inspector.client() as c:
+        c.get("/ui/search", params={"q": "billing database"})
+        html = " ".join(_text(c.get("/ui/health").text).split())
+        scrape = c.get("/metrics").text
+    assert "summary queue" in html and "of closed sessions indexed" in html
+    assert f"messages {stats['messages']}" in html
+    assert f"memlane_messages {float(stats['messages'])}" in scrape
+    assert re.search(r"search stage lexical \(mean of 1\) [0-9.]+ ms", html)
+    assert 'memlane_search_stage_seconds_count{stage="lexical"} 1.0' in scrape
+
+
+def test_sign_in_with_a_key_then_see_only_its_scopes(inspector) -> None:
+    key = inspector.key("alice-*", read_only=True)
+    with inspector.client(follow_redirects=False) as c:
+        r = c.get("/ui/facts")
+        assert r.status_code == 303 and r.headers["location"].startswith("/ui/login?next=")
+        form = c.get(r.headers["location"]).text
+        assert '<label for="key">API key</label>' in form
+        wrong = c.post("/ui/login", data={"key": "ml_nope", "next": "/ui/facts"})
+        assert wrong.status_code == 401 and "unknown or revoked" in wrong.text
+        ok = c.post("/ui/login", data={"key": key, "next": "/ui/facts"})
+        assert ok.status_code == 303 and ok.headers["location"] == "/ui/facts"
+        cookie = ok.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=strict" in cookie
+        html = c.get("/ui/").text
+        assert ">alice-assistant</a>" in html and "team-backend" not in html
+        assert c.get("/ui/", params={"scope": "team-backend"}).status_code == 403
+        assert c.get("/ui/health").status_code == 403
+        # a read-only key cannot forget, even with a valid token
+        confirm = c.get(f"/ui/facts/{inspector.seeded.lisbon}/forget")
+        assert confirm.status_code == 403
+        # the cookie is not accepted for the JSON API's writes
+        assert c.post("/v1/messages", json={"scope": "alice-assistant", "role": "user",
+                                            "text": "hi"}).status_code == 401
+        out = c.post("/ui/logout", data={"csrf": _form(html, "csrf")})
+        assert out.status_code == 303
+        assert c.get("/ui/").status_code == 303  # signed out: back to the form
+
+
+def test_login_never_redirects_off_site(inspector) -> None:
+    key = inspector.key("*")
+    with inspector.client(follow_redirects=False) as c:
+        for target in ("https://evil.example/", "//evil.example/ui/", "/v1/stats"):
+            r = c.post("/ui/login", data={"key": key, "next": target})
+            assert r.headers["location"] == "/ui/", target
+
+
+def test_the_sign_in_cookie_opens_the_live_stream_of_the_keys_scopes_only(inspector) -> None:
+    key = inspector.key("alice-*", read_only=True)
+    with inspector.client(key) as c:
+        with c.stream("GET", "/state/memory", params={"scope": "alice-assistant"}) as r:
+            assert r.status_code == 200
+            assert r.headers["content-type"].startswith("text/event-stream")
+            first = next(line for line in r.iter_lines() if line.startswith("event:"))
+            assert first == "event: snapshot"
+        assert c.get("/state/memory", params={"scope": "team-backend"}).status_code == 403
+
+
+def test_a_form_from_one_service_process_is_accepted_by_another(inspector) -> None:
+    from memlane.serve.http import create_app
+    from memlane.testing.http import serving
+
+    with inspector.client() as c:
+        page = c.get("/ui/packs")
+        with serving(create_app(inspector.mem, worker=False)) as second:
+            r = c.post(second + "/ui/packs", data={"q": "billing", "budget": "100",
+                                                   "csrf": _form(page.text, "csrf")},
+                       follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/ui/packs/")
+
+
+def test_pages_on_postgresql(pg_url) -> None:
+    from memlane.serve.http import create_app
+    from memlane.testing import memory
+    from memlane.testing.http import serving
+    from tests.serve.inspector.conftest import seed
+
+    mem = memory(pg_url)
+    try:
+        seeded = seed(mem)
+        with serving(create_app(mem, worker=False)) as url, \
+                httpx.Client(base_url=url, follow_redirects=True) as c:
+            assert ">alice-assistant</a>" in c.get("/ui/").text
+            facts = c.get("/ui/facts", params={"scope": "alice-assistant"})
+            assert f'id="fact-{seeded.lisbon}"' in facts.text
+            hist = c.get("/ui/facts/history", params={"scope": "alice-assistant",
+                                                      "subject": "user",
+                                                      "predicate": "favourite city"})
+            assert "reinforced" in hist.text
+            search = c.get("/ui/search", params={"q": "database billing", "scope": "team-backend"})
+            assert 'id="hit-1"' in search.text
+            r = c.post("/ui/packs", data={"q": "database", "scope": "team-backend",
+                                          "csrf": _form(c.get("/ui/packs").text, "csrf")})
+            assert r.status_code == 200 and "Every candidate" in r.text
+            assert "summary queue" in c.get("/ui/health").text
+    finally:
+        mem.close()
