@@ -35,6 +35,7 @@ test: $(STAMP) browser
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info src/*.egg-info

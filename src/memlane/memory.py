@@ -12,6 +12,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from memlane.backends.registry import make_embedder, make_intelligence
 from memlane.config import Config, load_config
 from memlane.errors import ConflictError, NotFoundError, ValidationError
 from memlane.index.compact import CompactReport, compact
@@ -20,7 +21,6 @@ from memlane.index.facts import FactOutcome, FactView, view
 from memlane.index.hygiene import GcReport, collect_garbage
 from memlane.index.indexer import close_idle, index_pending
 from memlane.index.normalize import normalize_name, normalize_predicate
-from memlane.index.offline import OfflineIntelligence
 from memlane.index.pipeline import Intelligence, process_queue
 from memlane.index.schema import SUMMARY_SCHEMA_VERSION, Extraction, SessionSummary
 from memlane.index.upsert import add_fact, slugify, upsert_item
@@ -40,15 +40,6 @@ from memlane.types import Hit, ImportReport, IndexReport, Item, Message, Session
 __all__ = ["Memory", "SummaryDraft", "make_embedder", "make_intelligence"]
 
 
-def make_intelligence(config: Config) -> Intelligence:
-    """The session-intelligence backend that ``[memory.indexing]`` names."""
-    if config.indexing.backend == "offline":
-        return OfflineIntelligence()
-    from memlane.backends.llm.factory import make_intelligence as make_llm
-
-    return make_llm(config)
-
-
 @dataclass(frozen=True)
 class SummaryDraft:
     """A summary of the last turns of a scope, written but not stored until confirmed."""
@@ -61,16 +52,6 @@ class SummaryDraft:
 
     def preview(self) -> str:
         return self.summary.flattened(self.scope)
-
-
-def make_embedder(config: Config) -> Embedder:
-    """The embedder that ``[memory.embedding]`` names."""
-    from memlane.backends.embed import get_embedder
-
-    e = config.embedding
-    if e.backend == "openai":
-        return get_embedder("openai", base_url=e.base_url, model=e.model, api_key_env=e.api_key_env)
-    return get_embedder(e.backend)
 
 
 class Memory:
@@ -190,10 +171,11 @@ class Memory:
                     unknown = sorted(set(m) - known)
                     if unknown:
                         raise ValidationError(f"unknown field(s) {unknown}", field=unknown[0])
+                    row: Any = m  # fields are checked by add_message, naming each
                     stored.append(self.add_message(
-                        m.get("scope"), m.get("role", "user"), m.get("text"), m.get("at"),
-                        speaker=m.get("speaker"), id=m.get("id"), agent=m.get("agent"),
-                        project=m.get("project")))
+                        row.get("scope"), row.get("role", "user"), row.get("text"), row.get("at"),
+                        speaker=row.get("speaker"), id=row.get("id"), agent=row.get("agent"),
+                        project=row.get("project")))
                 except ValidationError as e:
                     e.field = f"messages.{i}.{e.field}" if e.field else f"messages.{i}"
                     e.args = (f"messages[{i}]: {e}",)
@@ -247,7 +229,7 @@ class Memory:
         seq_of = {m.id: m.seq for m in self.store.session_messages(session_id)}
         facts = [
             {"id": f.id, "item_id": f.item_id, "subject": f.subject, "predicate": f.predicate,
-             "object": f.object, "source": f.source, "seq": seq_of.get(f.message_id),
+             "object": f.object, "source": f.source, "seq": None if f.message_id is None else seq_of.get(f.message_id),
              "status": f.status}
             for f in self.store.session_facts(session_id)
         ]
@@ -539,10 +521,10 @@ class Memory:
         ``dedupe`` returns the existing id when the same (agent, project, kind, text) is
         stored; ``ttl_seconds`` lets hygiene expire it. Secrets are redacted first.
         """
-        return upsert_item(self, text, kind=kind, scope=scope, agent=agent, project=project, at=at,
-                           lane=lane, durability=durability, privacy=privacy, trust=trust,
-                           source=source, ttl_seconds=ttl_seconds, topics=topics, pinned=pinned,
-                           dedupe=dedupe, extra=extra)
+        return upsert_item(self.store, self.embeddings, self.config, text, kind=kind, scope=scope,
+                           agent=agent, project=project, at=at, lane=lane, durability=durability,
+                           privacy=privacy, trust=trust, source=source, ttl_seconds=ttl_seconds,
+                           topics=topics, pinned=pinned, dedupe=dedupe, extra=extra)
 
     def pin(self, item_id: int, pinned: bool = True) -> None:
         """Pin an item: packs always include it first; hygiene never removes it."""
@@ -565,7 +547,8 @@ class Memory:
     ) -> FactOutcome:
         """Tell memlane a fact: same value reinforces, a new value of a single-valued
         predicate supersedes (the old one is kept for audit), multi-valued ones accumulate."""
-        return add_fact(self, subject, predicate, obj, scope=scope, source=source, at=at)
+        return add_fact(self.store, self.embeddings, self.config, subject, predicate, obj,
+                        scope=scope, source=source, at=at)
 
     def facts(
         self,

@@ -108,7 +108,9 @@ def test_bad_config_is_one_line(run, monkeypatch):
 def _commands(group, prefix=()):
     import click
 
-    for name, cmd in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):  # mounts the lazily loaded ones too
+        cmd = group.get_command(ctx, name)
         path = (*prefix, name)
         yield path, cmd
         if isinstance(cmd, click.Group):

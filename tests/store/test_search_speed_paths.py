@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import memlane.store.sqlite.store as sqlite_store
+import memlane.store.sqlite.search as sqlite_search
 from memlane.store import Filters, open_store
 from memlane.store.vector_index import VectorIndex
 
@@ -86,7 +86,7 @@ def test_vector_index_search_after_compaction():
 @pytest.fixture
 def few_postings(monkeypatch):
     """Term pruning at a cap of 3 postings, so a dozen items exercise it."""
-    monkeypatch.setattr(sqlite_store, "LEXICAL_POSTINGS", 3)
+    monkeypatch.setattr(sqlite_search, "LEXICAL_POSTINGS", 3)
 
 
 def test_common_terms_are_pruned_rarest_first(tmp_path, few_postings):

@@ -78,6 +78,16 @@ set_option = click.option(
 )
 
 
+def _names_postgres(db: str) -> bool:
+    from memlane.errors import ConfigError
+    from memlane.store import parse_db_url
+
+    try:
+        return parse_db_url(db).is_postgres
+    except ConfigError:
+        return False
+
+
 def _bench_config(settings: tuple[str, ...], presets: tuple[str, ...],
                   db: str | None = None) -> object | None:
     """The Config with ``--set`` overrides (and ``--db``) applied (None: the default loading),
@@ -91,7 +101,7 @@ def _bench_config(settings: tuple[str, ...], presets: tuple[str, ...],
                                  f"{', '.join(sorted(PRESETS))}", param_hint="--preset")
     if not settings and not db:
         return None
-    if db and not db.startswith(("postgresql://", "postgres://")):
+    if db and not _names_postgres(db):
         raise click.BadParameter("a PostgreSQL URL (SQLite runs use a temporary file each)",
                                  param_hint="--db")
     overrides: dict[str, Any] = {"db": db} if db else {}
@@ -295,6 +305,17 @@ def locomo_cmd(
     except OSError as exc:
         raise click.ClickException(f"cannot write {out_dir}: {exc}") from exc
     _echo_headline(summary, out_dir)
+
+
+def _attach_commands() -> None:
+    from memlane.bench.ingest import ingest_command
+    from memlane.bench.serve import serve_command
+
+    bench.add_command(ingest_command)
+    bench.add_command(serve_command)
+
+
+_attach_commands()
 
 
 def main() -> None:  # pragma: no cover - `python -m memlane.bench.cli`

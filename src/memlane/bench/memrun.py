@@ -103,13 +103,11 @@ def as_utc(dt: datetime) -> datetime:
 
 def make_embedder(name: str | None) -> Embedder:
     """The named embedder (default: the configured default) wrapped in a CachedEmbedder."""
-    from memlane.backends.embed import CachedEmbedder, get_embedder
+    from memlane.backends.embed import CachedEmbedder
+    from memlane.backends.registry import make_embedder as build
+    from memlane.config import Config
 
-    if name is None:
-        from memlane.config import Config
-
-        name = Config().embedding.backend
-    return CachedEmbedder(get_embedder(name))
+    return CachedEmbedder(build(Config(), name))
 
 
 class FreshMemory:
@@ -124,11 +122,12 @@ class FreshMemory:
         self, embedder: Embedder, *, config: Any = None, workdir: str | Path | None = None
     ) -> None:
         from memlane import Memory
+        from memlane.store import parse_db_url
 
         self._dir = tempfile.TemporaryDirectory(prefix="memlane-bench-", dir=workdir)
         self.path = Path(self._dir.name) / "bench.db"
         url = getattr(config, "db", "") or ""
-        shared = url.startswith(("postgresql://", "postgres://"))
+        shared = bool(url) and parse_db_url(url).is_postgres
         self._prefix = f"{uuid.uuid4().hex[:12]}:" if shared else ""
         self.mem = Memory(url if shared else self.path, config=config, embedder=embedder)
 

@@ -16,6 +16,7 @@ from typing import Any
 from memlane.config import HygieneConfig
 from memlane.index.embed import Embeddings
 from memlane.types import Item
+from memlane.store.contract import Store
 
 __all__ = ["CompactReport", "compact"]
 
@@ -71,7 +72,7 @@ def _decision_record(scope: str, topic: str, items: list[Item]) -> dict[str, Any
 
 
 def compact(
-    store: Any,
+    store: Store,
     embeddings: Embeddings,
     cfg: HygieneConfig,
     now: float,
@@ -107,15 +108,15 @@ def compact(
     return CompactReport(records, absorbed, _weekly(store, embeddings, now, scope))
 
 
-def _weekly(store: Any, embeddings: Embeddings, now: float, scope: str | None) -> int:
+def _weekly(store: Store, embeddings: Embeddings, now: float, scope: str | None) -> int:
     done = {(r.scope, r.extra.get("week")) for r in store.items_of_kind("summary", scope)
             if r.extra.get("rollup") == "week"}
     weeks: dict[tuple[str, str], list[Item]] = defaultdict(list)
     for s in store.items_of_kind("summary", scope):
         if s.extra.get("rollup") or s.extra.get("on_demand"):
             continue
-        year, week, _ = s.at.isocalendar()
-        weeks[(s.scope or "", f"{year}-W{week:02d}")].append(s)
+        year, week_no, _ = s.at.isocalendar()
+        weeks[(s.scope or "", f"{year}-W{week_no:02d}")].append(s)
     made = 0
     for (sc, week), items in sorted(weeks.items()):
         monday = datetime.fromisocalendar(int(week[:4]), int(week[6:]), 1).replace(tzinfo=UTC)

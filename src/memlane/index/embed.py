@@ -5,12 +5,12 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from memlane.errors import EmbeddingError
 from memlane.protocols import Embedder
+from memlane.store.contract import Store
 
 __all__ = ["Embeddings", "text_hash"]
 
@@ -26,7 +26,7 @@ class Embeddings:
     small in-process LRU so that searching never writes to the database.
     """
 
-    def __init__(self, store: Any, embedder: Embedder, batch_size: int = 256, lru: int = 1024) -> None:
+    def __init__(self, store: Store, embedder: Embedder, batch_size: int = 256, lru: int = 1024) -> None:
         self.store = store
         self.embedder = embedder
         self.batch_size = batch_size

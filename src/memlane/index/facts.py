@@ -11,6 +11,7 @@ from typing import Any
 
 from memlane.config import FactsConfig
 from memlane.index.normalize import normalize_name, normalize_predicate, normalize_value
+from memlane.store.contract import Store
 
 __all__ = ["FactOutcome", "FactView", "apply_fact", "fact_confidence", "is_single_valued", "view"]
 
@@ -36,7 +37,7 @@ class FactOutcome:
 
 
 def apply_fact(
-    store: Any,
+    store: Store,
     cfg: FactsConfig,
     *,
     scope: str,

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from memlane.index.normalize import normalize_name
+from memlane.store.contract import Store
 
 __all__ = ["graph_relevance", "mentioned_entities", "neighbors"]
 
 
-def neighbors(store: Any, scope: str, entities: Iterable[str]) -> set[str]:
+def neighbors(store: Store, scope: str, entities: Iterable[str]) -> set[str]:
     """Normalized names one relation away from any of ``entities`` (both directions)."""
     out: set[str] = set()
     for name in entities:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from memlane.config import HygieneConfig
+from memlane.store.contract import Store
 
 __all__ = ["GcReport", "collect_garbage"]
 
@@ -16,7 +16,7 @@ class GcReport:
     evicted: dict[str, int]
 
 
-def collect_garbage(store: Any, cfg: HygieneConfig, now: float) -> GcReport:
+def collect_garbage(store: Store, cfg: HygieneConfig, now: float) -> GcReport:
     """One transaction: expired items go, then the lowest-value items of lanes over cap.
 
     Items leave with their lexical and vector rows (triggers and cascades), and facts

@@ -11,11 +11,12 @@ from memlane.config import Config
 from memlane.index.embed import Embeddings
 from memlane.index.expand import context_words, item_keys
 from memlane.types import IndexReport
+from memlane.store.contract import Store
 
 __all__ = ["close_idle", "index_pending"]
 
 
-def close_idle(store: Any, cfg: Config, now: datetime) -> list[int]:
+def close_idle(store: Store, cfg: Config, now: datetime) -> list[int]:
     """Close open sessions whose last message is older than the gap as of ``now``."""
     before = now.timestamp() - cfg.ingest.session_gap_minutes * 60.0
     closed = []
@@ -30,7 +31,7 @@ def close_idle(store: Any, cfg: Config, now: datetime) -> list[int]:
 
 
 def index_pending(
-    store: Any,
+    store: Store,
     embeddings: Embeddings,
     *,
     batch_sessions: int = 64,

@@ -23,6 +23,7 @@ from memlane.index.facts import apply_fact
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.schema import Extraction, SessionSummary
 from memlane.types import Message, Session
+from memlane.store.contract import Store
 
 __all__ = ["Intelligence", "SummaryRun", "fact_text", "process_queue", "store_intelligence"]
 
@@ -51,7 +52,7 @@ def fact_text(subject: str, predicate: str, obj: str) -> str:
 
 
 def store_intelligence(
-    store: Any,
+    store: Store,
     embeddings: Embeddings,
     session: Session,
     messages: Sequence[Message],
@@ -147,7 +148,7 @@ def store_intelligence(
 
 
 def process_queue(
-    store: Any,
+    store: Store,
     embeddings: Embeddings,
     intelligence: Intelligence,
     config: Config,

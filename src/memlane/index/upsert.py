@@ -8,11 +8,14 @@ import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
+from memlane.config import Config
 from memlane.errors import ValidationError
+from memlane.index.embed import Embeddings
 from memlane.index.facts import FactOutcome, apply_fact
 from memlane.index.pipeline import fact_text
 from memlane.ingest.redact import redact
 from memlane.ingest.validate import check_scope, check_text, parse_time
+from memlane.store.contract import Store
 from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES
 
 __all__ = ["add_fact", "dedupe_hash", "slugify", "upsert_item"]
@@ -40,13 +43,13 @@ def _choice(value: str, allowed: tuple[str, ...], field: str) -> str:
     return value
 
 
-def upsert_item(mem: Any, text: str, *, kind: str, scope: str | None, agent: str | None,
+def upsert_item(store: Store, embeddings: Embeddings, config: Config, text: str, *, kind: str, scope: str | None, agent: str | None,
                 project: str | None, at: Any, lane: str, durability: str, privacy: str,
                 trust: float, source: str, ttl_seconds: int | None, topics: Any, pinned: bool,
                 dedupe: bool, extra: dict[str, Any] | None) -> int:
     """Validate, redact, embed and store one item; see ``Memory.upsert``."""
-    text = check_text(text, mem.config.ingest.max_message_chars)
-    if mem.config.ingest.redact_secrets:
+    text = check_text(text, config.ingest.max_message_chars)
+    if config.ingest.redact_secrets:
         text, _ = redact(text)
     _choice(kind, KINDS, "kind")
     _choice(lane, LANES, "lane")
@@ -64,14 +67,13 @@ def upsert_item(mem: Any, text: str, *, kind: str, scope: str | None, agent: str
     when = datetime.now(UTC) if at is None else parse_time(at)
     slugs = [slugify(t) for t in topics]
     digest = dedupe_hash(agent, project, kind, text) if dedupe else None
-    store = mem.store
     if digest is not None:
         existing = store.item_by_dedupe_hash(digest)
         if existing is not None:
             with store.atomic():
                 store.bump("dedupe_hits")
             return existing
-    vec = mem.embeddings.for_index([text])[0]
+    vec = embeddings.for_index([text])[0]
     with store.atomic():
         (item_id,) = store.insert_items([{
             "kind": kind, "text": text, "at": when.timestamp(), "scope": scope, "agent": agent,
@@ -80,14 +82,14 @@ def upsert_item(mem: Any, text: str, *, kind: str, scope: str | None, agent: str
             "keywords": [f"topic:{s}" for s in slugs], "dedupe_hash": digest, "pinned": pinned,
             "extra": extra or {},
         }])
-        store.put_vectors(mem.embeddings.model, [(item_id, vec)])
+        store.put_vectors(embeddings.model, [(item_id, vec)])
         for slug in slugs:
-            _thread(mem, store, slug, scope, item_id, when.timestamp())
+            _thread(store, embeddings, slug, scope, item_id, when.timestamp())
         store.bump("items_upserted")
     return item_id
 
 
-def _thread(mem: Any, store: Any, slug: str, scope: str | None, item_id: int, at: float) -> None:
+def _thread(store: Store, embeddings: Embeddings, slug: str, scope: str | None, item_id: int, at: float) -> None:
     """Keep one ``story_thread`` item per topic and scope, its children the topic's items."""
     threads = [t for t in store.items_of_kind("note", scope)
                if t.lane == "story_thread" and t.extra.get("topic") == slug]
@@ -95,31 +97,30 @@ def _thread(mem: Any, store: Any, slug: str, scope: str | None, item_id: int, at
         store.link_items(threads[0].id, [item_id], supersede=False)
         return
     text = f"Story thread: {slug.replace('-', ' ')}"
-    vec = mem.embeddings.model and mem.embeddings.for_query(text)
+    vec = embeddings.for_query(text)
     (tid,) = store.insert_items([{
         "kind": "note", "text": text, "at": at, "scope": scope, "lane": "story_thread",
         "keywords": [f"topic:{slug}"], "extra": {"topic": slug}, "source": "system",
     }])
-    store.put_vectors(mem.embeddings.model, [(tid, vec)])
+    store.put_vectors(embeddings.model, [(tid, vec)])
     store.link_items(tid, [item_id], supersede=False)
 
 
-def add_fact(mem: Any, subject: str, predicate: str, obj: str, *, scope: str, source: str,
+def add_fact(store: Store, embeddings: Embeddings, config: Config, subject: str, predicate: str, obj: str, *, scope: str, source: str,
              at: Any) -> FactOutcome:
     """Validate and store one fact through the contradiction rules (``apply_fact``)."""
     scope = check_scope(scope)
     for name, value in (("subject", subject), ("predicate", predicate), ("object", obj)):
         check_text(value, 1000, name)
     _choice(source, SOURCES, "source")
-    if mem.config.ingest.redact_secrets:
+    if config.ingest.redact_secrets:
         obj, _ = redact(obj)
     when = (datetime.now(UTC) if at is None else parse_time(at)).timestamp()
     from memlane.index.normalize import normalize_predicate
 
     pred = normalize_predicate(predicate)
     text = fact_text(subject, pred, obj)
-    vec = mem.embeddings.for_index([text])[0]
-    store = mem.store
+    vec = embeddings.for_index([text])[0]
     row = {"kind": "fact", "text": text, "at": when, "scope": scope,
            "lane": "profile" if subject.strip().lower() == "user" else "semantic",
            "source": source, "keywords": [pred],
@@ -127,10 +128,10 @@ def add_fact(mem: Any, subject: str, predicate: str, obj: str, *, scope: str, so
 
     def make_item() -> int:
         (item_id,) = store.insert_items([row])
-        store.put_vectors(mem.embeddings.model, [(item_id, vec)])
+        store.put_vectors(embeddings.model, [(item_id, vec)])
         return item_id
 
     with store.atomic():
-        return apply_fact(store, mem.config.facts, scope=scope, subject=subject, predicate=pred,
+        return apply_fact(store, config.facts, scope=scope, subject=subject, predicate=pred,
                           obj=obj, source=source, at=when, session_id=None, message_id=None,
                           make_item=make_item)

@@ -13,12 +13,13 @@ import json
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from memlane.config import IngestConfig
 from memlane.errors import ImportFormatError, ValidationError
 from memlane.ingest.sessionize import Incoming, prepare, store_message
 from memlane.types import ImportReport
+from memlane.store.contract import Store
 
 __all__ = ["import_jsonl", "parse_lines"]
 
@@ -60,7 +61,7 @@ def parse_lines(
 
 
 def import_jsonl(
-    store: Any,
+    store: Store,
     cfg: IngestConfig,
     source: str | Path | IO[str],
     *,
@@ -77,7 +78,7 @@ def import_jsonl(
     return _import(store, cfg, source, strict, default_scope)
 
 
-def _import(store: Any, cfg: IngestConfig, fh: IO[str], strict: bool, default_scope: str | None) -> ImportReport:
+def _import(store: Store, cfg: IngestConfig, fh: IO[str], strict: bool, default_scope: str | None) -> ImportReport:
     lines = 0
     imported = 0
     dupes = 0

@@ -10,6 +10,7 @@ from memlane.config import IngestConfig
 from memlane.ingest.redact import redact
 from memlane.ingest.validate import check_role, check_scope, check_text, parse_time
 from memlane.types import Message
+from memlane.store.contract import Store
 
 __all__ = ["Incoming", "prepare", "store_message"]
 
@@ -71,7 +72,7 @@ def prepare(
     )
 
 
-def store_message(store: Any, cfg: IngestConfig, m: Incoming) -> Message:
+def store_message(store: Store, cfg: IngestConfig, m: Incoming) -> Message:
     """Store a prepared message in its scope's session (call inside ``store.atomic()``).
 
     A message later than the open session's last one by more than the gap closes that

@@ -9,18 +9,21 @@ Relevance is the given score min-max normalised over the pool so that it is on t
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from typing import TypeVar
 
 import numpy as np
 
 __all__ = ["mmr_order"]
 
+K = TypeVar("K", bound=Hashable)
+
 
 def mmr_order(
-    scored: Sequence[tuple[Hashable, float]],
-    vectors: Mapping[Hashable, np.ndarray],
+    scored: Sequence[tuple[K, float]],
+    vectors: Mapping[K, np.ndarray],
     lam: float,
     n: int,
-) -> list[Hashable]:
+) -> list[K]:
     """The first ``n`` ids in MMR order (``lam`` 1: by score; 0: most diverse)."""
     if not 0.0 <= lam <= 1.0:
         raise ValueError(f"lam must be between 0 and 1, got {lam}")
@@ -40,7 +43,7 @@ def mmr_order(
     sims = mat @ mat.T if dim else np.zeros((len(ids), len(ids)), dtype=np.float32)
     max_sim = np.zeros(len(ids))
     left = list(range(len(ids)))
-    out: list[Hashable] = []
+    out: list[K] = []
     while left and len(out) < n:
         values = [lam * rel[j] - (1.0 - lam) * max_sim[j] for j in left]
         pick = left.pop(int(np.argmax(values)))  # first maximum: ties keep score order

@@ -39,6 +39,7 @@ from memlane.retrieve.twostage import (
 )
 from memlane.store.filters import Filters
 from memlane.types import Hit, Item
+from memlane.store.contract import Store
 
 __all__ = ["SearchOptions", "hybrid_search", "search"]
 
@@ -69,7 +70,7 @@ class SearchOptions:
 
 @dataclass
 class _Ctx:
-    store: Any
+    store: Store
     embeddings: Embeddings
     scfg: SearchConfig
     opts: SearchOptions
@@ -86,7 +87,7 @@ class _Ctx:
 
 
 def search(
-    store: Any,
+    store: Store,
     embeddings: Embeddings,
     scfg: SearchConfig,
     opts: SearchOptions,
@@ -123,7 +124,7 @@ def search(
 
 
 def hybrid_search(
-    store: Any, embeddings: Embeddings, cfg: SearchConfig, query: str, filters: Filters, k: int,
+    store: Store, embeddings: Embeddings, cfg: SearchConfig, query: str, filters: Filters, k: int,
     timings: dict[str, float] | None = None,
 ) -> list[Hit]:
     """Flat hybrid search (RRF of lexical and vector only), as before two-stage retrieval."""
@@ -210,10 +211,11 @@ def _lift(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
         if it is None or not ctx.filters.admits_in_session(it):
             continue  # the turn itself is filtered out (a fact's lane may pass where it does not)
         lifted.add(turn_id)
-        c = by_id.get(turn_id)
-        if c is None:
-            c = by_id[turn_id] = Candidate(id=turn_id, rrf=0.0, relevance=0.0)
-            cands.append(c)
+        found = by_id.get(turn_id)
+        if found is None:
+            found = by_id[turn_id] = Candidate(id=turn_id, rrf=0.0, relevance=0.0)
+            cands.append(found)
+        c = found
         if lift * src.relevance > c.relevance:
             c.relevance, c.lifted_from = lift * src.relevance, src.id
     out = [c for c in cands if not ((it := ctx.items.get(c.id)) is not None
@@ -425,7 +427,7 @@ def _select(ctx: _Ctx, pool: list[_Scored], n: int) -> list[_Scored]:
         return [by_id[i] for i in order]
     left = list(pool)
     seen: dict[SessionKey, int] = {}
-    out = []
+    out: list[_Scored] = []
     while left and len(out) < n:
         best_i, best = 0, -float("inf")
         for i, x in enumerate(left):
@@ -446,7 +448,7 @@ def _select(ctx: _Ctx, pool: list[_Scored], n: int) -> list[_Scored]:
 def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
     items = ctx.items
     sessions = ctx.store.get_sessions(
-        {items[x.id].session_id for x in ordered if x.id in items and items[x.id].session_id})
+        {sid for x in ordered if x.id in items and (sid := items[x.id].session_id) is not None})
     w = ctx.opts.preset.weights
     hits = []
     for rank, x in enumerate(ordered, start=1):

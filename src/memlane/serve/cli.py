@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from datetime import datetime
 from typing import Any
 
 import click
 
-from memlane.config import load_config
 from memlane.errors import MemlaneError
-from memlane.memory import Memory
+from memlane.serve.cli_common import json_option, memory_of
 from memlane.serve.render import dumps, hit_dict, item_dict, message_dict, session_dict
 
-__all__ = ["cli", "main"]
+__all__ = ["COMMANDS", "cli", "main"]
 
 
 def _short(text: str, width: int = 100) -> str:
@@ -25,8 +25,57 @@ def _ts(dt: datetime) -> str:
     return dt.strftime("%Y-%m-%d %H:%M")
 
 
+# Commands that live in other modules, mounted by name and imported only when run (or
+# asked for their help): ``memlane --help`` loads none of them. Each entry is
+# ``name: ("module:attribute", "the one-line help --help lists")``; a test checks that
+# each line is the command's own. Add a command module's commands here.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "bench": ("memlane.bench.cli:bench",
+              "Retrieval benchmarks (LongMemEval, LoCoMo) with baselines."),
+    "compact": ("memlane.serve.cli_facts:compact",
+                "Fold topics' summaries into decision records; write weekly roll-ups."),
+    "copy": ("memlane.serve.cli_db:copy_cmd",
+             "Copy a whole memory between databases, e.g. SQLite to PostgreSQL and back."),
+    "facts": ("memlane.serve.cli_facts:facts",
+              "List current facts, show a fact's history, forget a fact."),
+    "gc": ("memlane.serve.cli_facts:gc",
+           "Expire items past their TTL and evict the lowest-value items of lanes over cap."),
+    "graph": ("memlane.serve.cli_facts:graph", "Explore the entity graph."),
+    "keys": ("memlane.serve.cli_serve:keys", "Create, list and revoke API keys of the HTTP service."),
+    "mcp": ("memlane.serve.cli_mcp:mcp_command",
+            "Serve memory over the Model Context Protocol on standard input and output."),
+    "migrate": ("memlane.serve.cli_db:migrate",
+                "Apply pending schema migrations to --db (with --show, only list them)."),
+    "serve": ("memlane.serve.cli_serve:serve",
+              "Run the HTTP service: actions, REST resources, live stream, metrics."),
+}
+
+
 class _Group(click.Group):
-    """Turns memlane's errors into one clear line and exit status 1."""
+    """The root group: mounts ``COMMANDS`` lazily and turns memlane's errors into one
+    clear line and exit status 1."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in COMMANDS:
+            module, _, attr = COMMANDS[name][0].partition(":")
+            self.add_command(getattr(importlib.import_module(module), attr), name)
+        return self.commands.get(name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list, with the table's help lines for commands not loaded yet."""
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.commands.get(name)
+            if cmd is None:
+                rows.append((name, COMMANDS[name][1]))
+            elif not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(formatter.width - 6 - len(name))))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -35,16 +84,9 @@ class _Group(click.Group):
             raise click.ClickException(str(e)) from e
 
 
-def _memory(ctx: click.Context) -> Memory:
-    obj = ctx.find_root().obj
-    if "memory" not in obj:
-        config = load_config(obj["config_path"], overrides={"db": obj["db"]} if obj["db"] else None)
-        obj["memory"] = Memory(config=config)
-        ctx.find_root().call_on_close(obj["memory"].close)
-    return obj["memory"]
+_memory = memory_of
 
 
-json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -480,35 +522,6 @@ def stats(ctx: click.Context, as_json: bool) -> None:
         elif isinstance(value, list):
             value = ", ".join(map(str, value)) or "-"
         click.echo(f"{key:>18}: {value}")
-
-
-def _attach_bench() -> None:
-    from memlane.bench.cli import bench
-    from memlane.bench.ingest import ingest_command
-    from memlane.bench.serve import serve_command
-
-    bench.add_command(ingest_command)
-    bench.add_command(serve_command)
-    cli.add_command(bench)
-
-
-_attach_bench()
-
-from memlane.serve.cli_facts import register as _register_facts
-
-_register_facts(cli, _memory, json_option)
-
-from memlane.serve.cli_db import register as _register_db
-
-_register_db(cli)
-
-from memlane.serve.cli_mcp import register as _register_mcp
-
-_register_mcp(cli)
-
-from memlane.serve.cli_serve import register as _register_serve
-
-_register_serve(cli, _memory, json_option)
 
 
 def main() -> None:

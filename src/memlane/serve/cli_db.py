@@ -1,13 +1,14 @@
 """Database commands: ``memlane migrate`` and ``memlane copy``.
 
-``register(cli)`` adds them to the root group (``memlane.serve.cli`` calls it).
+Mounted by ``memlane.serve.cli``'s command table; ``register(group)`` adds them to
+another group.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -15,24 +16,20 @@ from memlane.config import load_config
 from memlane.errors import MemlaneError
 from memlane.serve.render import dumps
 
+if TYPE_CHECKING:
+    from memlane.store.contract import Store
+
 __all__ = ["register"]
-
-_PG = ("postgresql://", "postgres://")
-
 
 def _store_class(url: str) -> tuple[Any, str]:
     """The store class for ``url`` and the location its constructor takes."""
-    if url.startswith(_PG):
-        try:
-            from memlane.store.postgres.store import PostgresStore
-        except ImportError as e:
-            raise click.ClickException(
-                f"PostgreSQL needs extra packages ({e}); pip install 'memlane[postgres]'"
-            ) from e
-        return PostgresStore, url
-    from memlane.store.sqlite.store import SqliteStore
+    from memlane.store import parse_db_url, store_class
 
-    return SqliteStore, url.removeprefix("sqlite:///")
+    try:
+        parsed = parse_db_url(url)
+        return store_class(parsed), parsed.location
+    except MemlaneError as e:
+        raise click.ClickException(str(e)) from e
 
 
 def _root_db(ctx: click.Context) -> str:
@@ -42,11 +39,12 @@ def _root_db(ctx: click.Context) -> str:
     return load_config(obj.get("config_path")).db
 
 
-def _open(url: str, *, must_exist: bool) -> Any:
-    from memlane.store import open_store
+def _open(url: str, *, must_exist: bool) -> Store:
+    from memlane.store import open_store, parse_db_url
 
-    if must_exist and not url.startswith(_PG):
-        path = Path(url.removeprefix("sqlite:///")).expanduser()
+    parsed = parse_db_url(url)
+    if must_exist and not parsed.is_postgres:
+        path = Path(parsed.location).expanduser()
         if not path.is_file():
             raise click.ClickException(f"--from: {path} does not exist; pass an existing database")
     return open_store(url)

@@ -1,17 +1,17 @@
-"""CLI commands for facts, the entity graph, compaction and hygiene."""
+"""CLI commands for facts, the entity graph, compaction and hygiene (mounted by
+``memlane.serve.cli``'s command table)."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
 
 import click
 
+from memlane.serve.cli_common import json_option, memory_of
 from memlane.serve.render import dumps, item_dict
 
-__all__ = ["register"]
+__all__ = ["compact", "facts", "gc", "graph"]
 
 
 def _ts(value: float | datetime) -> str:
@@ -19,113 +19,110 @@ def _ts(value: float | datetime) -> str:
     return dt.strftime("%Y-%m-%d %H:%M")
 
 
-def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
-             json_option: Callable[[Any], Any]) -> None:
-    """Add ``facts``, ``graph``, ``compact`` and ``gc`` to the main group."""
 
-    @cli.group()
-    def facts() -> None:
-        """List current facts, show a fact's history, forget a fact."""
+@click.group()
+def facts() -> None:
+    """List current facts, show a fact's history, forget a fact."""
 
-    @facts.command("list")
-    @click.option("--scope", default=None)
-    @click.option("--subject", default=None, help="Only facts about this subject (e.g. user).")
-    @click.option("--include-superseded", is_flag=True, help="Also show replaced values.")
-    @json_option
-    @click.pass_context
-    def facts_list(ctx: click.Context, scope: str | None, subject: str | None,
-                   include_superseded: bool, as_json: bool) -> None:
-        """Facts with their confidence; current ones unless --include-superseded."""
-        rows = memory_of(ctx).facts(scope, subject, include_superseded=include_superseded)
-        if as_json:
-            click.echo(dumps([dataclasses.asdict(f) for f in rows]))
-            return
-        if not rows:
-            click.echo("no facts")
-        for f in rows:
-            flag = "" if f.status == "current" else f"  [superseded by {f.superseded_by}]"
-            click.echo(f"{f.id:>5}  {f.scope}  {f.subject} · {f.predicate} · {f.object}"
-                       f"  (conf {f.confidence:.2f}, {f.source}, ×{f.reinforcements + 1}, "
-                       f"{_ts(f.at)}){flag}")
+@facts.command("list")
+@click.option("--scope", default=None)
+@click.option("--subject", default=None, help="Only facts about this subject (e.g. user).")
+@click.option("--include-superseded", is_flag=True, help="Also show replaced values.")
+@json_option
+@click.pass_context
+def facts_list(ctx: click.Context, scope: str | None, subject: str | None,
+               include_superseded: bool, as_json: bool) -> None:
+    """Facts with their confidence; current ones unless --include-superseded."""
+    rows = memory_of(ctx).facts(scope, subject, include_superseded=include_superseded)
+    if as_json:
+        click.echo(dumps([dataclasses.asdict(f) for f in rows]))
+        return
+    if not rows:
+        click.echo("no facts")
+    for f in rows:
+        flag = "" if f.status == "current" else f"  [superseded by {f.superseded_by}]"
+        click.echo(f"{f.id:>5}  {f.scope}  {f.subject} · {f.predicate} · {f.object}"
+                   f"  (conf {f.confidence:.2f}, {f.source}, ×{f.reinforcements + 1}, "
+                   f"{_ts(f.at)}){flag}")
 
-    @facts.command("history")
-    @click.argument("subject")
-    @click.argument("predicate")
-    @click.option("--scope", default=None)
-    @json_option
-    @click.pass_context
-    def facts_history(ctx: click.Context, subject: str, predicate: str, scope: str | None,
-                      as_json: bool) -> None:
-        """The chain of values SUBJECT PREDICATE has had, with when and from which session."""
-        rows = memory_of(ctx).fact_history(subject, predicate, scope)
-        if as_json:
-            click.echo(dumps(rows))
-            return
-        if not rows:
-            raise click.ClickException(f"no facts for {subject!r} {predicate!r}")
-        for f in rows:
-            mark = "current   " if f["status"] == "current" else "superseded"
-            where = f"session {f['session_id']}" if f["session_id"] else "added directly"
-            click.echo(f"{mark} {_ts(f['at'])}  {f['object']}  ({where}, conf {f['confidence']:.2f})")
-            for e in f["events"]:
-                other = f" → fact {e['other_id']}" if e["other_id"] else ""
-                click.echo(f"             {_ts(e['at'])} {e['kind']}{other}")
+@facts.command("history")
+@click.argument("subject")
+@click.argument("predicate")
+@click.option("--scope", default=None)
+@json_option
+@click.pass_context
+def facts_history(ctx: click.Context, subject: str, predicate: str, scope: str | None,
+                  as_json: bool) -> None:
+    """The chain of values SUBJECT PREDICATE has had, with when and from which session."""
+    rows = memory_of(ctx).fact_history(subject, predicate, scope)
+    if as_json:
+        click.echo(dumps(rows))
+        return
+    if not rows:
+        raise click.ClickException(f"no facts for {subject!r} {predicate!r}")
+    for f in rows:
+        mark = "current   " if f["status"] == "current" else "superseded"
+        where = f"session {f['session_id']}" if f["session_id"] else "added directly"
+        click.echo(f"{mark} {_ts(f['at'])}  {f['object']}  ({where}, conf {f['confidence']:.2f})")
+        for e in f["events"]:
+            other = f" → fact {e['other_id']}" if e["other_id"] else ""
+            click.echo(f"             {_ts(e['at'])} {e['kind']}{other}")
 
-    @facts.command("forget")
-    @click.argument("fact_id", type=int)
-    @click.pass_context
-    def facts_forget(ctx: click.Context, fact_id: int) -> None:
-        """Hard delete a fact with its item, vector and lexical rows."""
-        memory_of(ctx).forget_fact(fact_id)
-        click.echo(f"fact {fact_id} forgotten")
+@facts.command("forget")
+@click.argument("fact_id", type=int)
+@click.pass_context
+def facts_forget(ctx: click.Context, fact_id: int) -> None:
+    """Hard delete a fact with its item, vector and lexical rows."""
+    memory_of(ctx).forget_fact(fact_id)
+    click.echo(f"fact {fact_id} forgotten")
 
-    @cli.group()
-    def graph() -> None:
-        """Explore the entity graph."""
+@click.group()
+def graph() -> None:
+    """Explore the entity graph."""
 
-    @graph.command("show")
-    @click.argument("entity")
-    @click.option("--scope", default=None)
-    @json_option
-    @click.pass_context
-    def graph_show(ctx: click.Context, entity: str, scope: str | None, as_json: bool) -> None:
-        """An entity, its relations and the items that mention it."""
-        g = memory_of(ctx).graph(entity, scope)
-        if as_json:
-            click.echo(dumps({"entity": g["entity"], "relations": g["relations"],
-                              "items": [item_dict(i) for i in g["items"]]}))
-            return
-        for n in g["entity"]:
-            click.echo(f"{n.name} ({n.type}) in {n.scope}: {n.mentions} mention(s), "
-                       f"{_ts(n.first_seen)} → {_ts(n.last_seen)}")
-        for sc, src, rel, dst in g["relations"]:
-            click.echo(f"  {src} —{rel}→ {dst}  [{sc}]")
-        for i in g["items"][:10]:
-            click.echo(f"  item {i.id} [{i.kind}] {' '.join(i.text.split())[:100]}")
+@graph.command("show")
+@click.argument("entity")
+@click.option("--scope", default=None)
+@json_option
+@click.pass_context
+def graph_show(ctx: click.Context, entity: str, scope: str | None, as_json: bool) -> None:
+    """An entity, its relations and the items that mention it."""
+    g = memory_of(ctx).graph(entity, scope)
+    if as_json:
+        click.echo(dumps({"entity": g["entity"], "relations": g["relations"],
+                          "items": [item_dict(i) for i in g["items"]]}))
+        return
+    for n in g["entity"]:
+        click.echo(f"{n.name} ({n.type}) in {n.scope}: {n.mentions} mention(s), "
+                   f"{_ts(n.first_seen)} → {_ts(n.last_seen)}")
+    for sc, src, rel, dst in g["relations"]:
+        click.echo(f"  {src} —{rel}→ {dst}  [{sc}]")
+    for i in g["items"][:10]:
+        click.echo(f"  item {i.id} [{i.kind}] {' '.join(i.text.split())[:100]}")
 
-    @cli.command()
-    @click.option("--scope", default=None)
-    @click.option("--topic", default=None, help="Fold this topic now, whatever its size or age.")
-    @json_option
-    @click.pass_context
-    def compact(ctx: click.Context, scope: str | None, topic: str | None, as_json: bool) -> None:
-        """Fold topics' summaries into decision records; write weekly roll-ups."""
-        r = memory_of(ctx).compact(scope=scope, topic=topic)
-        if as_json:
-            click.echo(dumps(r))
-        else:
-            click.echo(f"{r.decision_records} decision record(s) absorbing {r.summaries_absorbed} "
-                       f"summaries; {r.weekly_rollups} weekly roll-up(s)")
+@click.command()
+@click.option("--scope", default=None)
+@click.option("--topic", default=None, help="Fold this topic now, whatever its size or age.")
+@json_option
+@click.pass_context
+def compact(ctx: click.Context, scope: str | None, topic: str | None, as_json: bool) -> None:
+    """Fold topics' summaries into decision records; write weekly roll-ups."""
+    r = memory_of(ctx).compact(scope=scope, topic=topic)
+    if as_json:
+        click.echo(dumps(r))
+    else:
+        click.echo(f"{r.decision_records} decision record(s) absorbing {r.summaries_absorbed} "
+                   f"summaries; {r.weekly_rollups} weekly roll-up(s)")
 
-    @cli.command()
-    @click.option("--now", default=None, help="Treat this ISO-8601 time as now.")
-    @json_option
-    @click.pass_context
-    def gc(ctx: click.Context, now: str | None, as_json: bool) -> None:
-        """Expire items past their TTL and evict the lowest-value items of lanes over cap."""
-        r = memory_of(ctx).gc(now)
-        if as_json:
-            click.echo(dumps(r))
-        else:
-            evicted = ", ".join(f"{k}={v}" for k, v in r.evicted.items()) or "none"
-            click.echo(f"expired {r.expired} item(s); evicted {evicted}")
+@click.command()
+@click.option("--now", default=None, help="Treat this ISO-8601 time as now.")
+@json_option
+@click.pass_context
+def gc(ctx: click.Context, now: str | None, as_json: bool) -> None:
+    """Expire items past their TTL and evict the lowest-value items of lanes over cap."""
+    r = memory_of(ctx).gc(now)
+    if as_json:
+        click.echo(dumps(r))
+    else:
+        evicted = ", ".join(f"{k}={v}" for k, v in r.evicted.items()) or "none"
+        click.echo(f"expired {r.expired} item(s); evicted {evicted}")

@@ -1,5 +1,5 @@
 """``memlane mcp``: serve memory to an MCP client (Claude Code, Claude Desktop, Cursor) over
-stdio. ``register(cli)`` adds it to the root group (``memlane.serve.cli`` calls it).
+stdio. The root group mounts it lazily (``memlane.serve.cli.COMMANDS``).
 
 Standard output carries the protocol and nothing else; logs go to standard error.
 """
@@ -10,7 +10,7 @@ import click
 
 from memlane.config import load_config
 
-__all__ = ["register"]
+__all__ = ["mcp_command"]
 
 
 @click.command("mcp")
@@ -56,8 +56,3 @@ def mcp_command(ctx: click.Context, db: str | None, scope: str | None, allow: tu
         server.run("stdio")
     finally:
         memory.close()
-
-
-def register(cli: click.Group) -> None:
-    """Add ``mcp`` to the main group."""
-    cli.add_command(mcp_command)

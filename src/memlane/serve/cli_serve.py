@@ -1,19 +1,20 @@
-"""CLI commands for the HTTP service: ``memlane serve`` and ``memlane keys``."""
+"""CLI commands for the HTTP service: ``memlane serve`` and ``memlane keys`` (mounted by
+``memlane.serve.cli``'s command table)."""
 
 from __future__ import annotations
 
 import ipaddress
 import os
 import signal
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import click
 
+from memlane.serve.cli_common import json_option, memory_of
 from memlane.serve.render import dumps
 
-__all__ = ["is_loopback", "register"]
+__all__ = ["is_loopback", "keys", "serve"]
 
 
 def is_loopback(host: str) -> bool:
@@ -30,130 +31,127 @@ def _ts(value: float | None) -> str:
     return "-" if value is None else datetime.fromtimestamp(value, UTC).strftime("%Y-%m-%d %H:%M")
 
 
-def register(cli: click.Group, memory_of: Callable[[click.Context], Any],
-             json_option: Callable[[Any], Any]) -> None:
-    """Add ``serve`` and ``keys`` to the main group."""
 
-    @cli.command()
-    @click.option("--host", default=None, help="Address to bind (default serve.host, 127.0.0.1).")
-    @click.option("--port", type=click.IntRange(0, 65535), default=None,
-                  help="Port (default serve.port, 8420).")
-    @click.option("--db", "db_url", default=None, metavar="URL",
-                  help="Database: a SQLite path or postgresql://… (same as the global --db).")
-    @click.option("--workers", type=click.IntRange(min=1), default=None,
-                  help="uvicorn worker processes (default serve.workers, 1).")
-    @click.option("--no-worker", is_flag=True,
-                  help="Do not run the index worker in the service (run memlane worker elsewhere).")
-    @click.pass_context
-    def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | None,
-              workers: int | None, no_worker: bool) -> None:
-        """Run the HTTP service: actions, REST resources, live stream, metrics.
+@click.command()
+@click.option("--host", default=None, help="Address to bind (default serve.host, 127.0.0.1).")
+@click.option("--port", type=click.IntRange(0, 65535), default=None,
+              help="Port (default serve.port, 8420).")
+@click.option("--db", "db_url", default=None, metavar="URL",
+              help="Database: a SQLite path or postgresql://… (same as the global --db).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="uvicorn worker processes (default serve.workers, 1).")
+@click.option("--no-worker", is_flag=True,
+              help="Do not run the index worker in the service (run memlane worker elsewhere).")
+@click.pass_context
+def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | None,
+          workers: int | None, no_worker: bool) -> None:
+    """Run the HTTP service: actions, REST resources, live stream, metrics.
 
-        OpenAPI at /docs and /openapi.json. Without any API key the service is open and
-        binds only a loopback address; memlane keys create makes one.
-        """
-        import uvicorn
+    OpenAPI at /docs and /openapi.json. Without any API key the service is open and
+    binds only a loopback address; memlane keys create makes one.
+    """
+    import uvicorn
 
-        from memlane.serve.http.app import create_app
+    from memlane.serve.http.app import create_app
 
-        root = ctx.find_root().obj
-        if db_url:
-            root["db"] = db_url
-        mem = memory_of(ctx)
-        cfg = mem.config.serve
-        host = host or cfg.host
-        port = cfg.port if port is None else port
-        workers = workers or cfg.workers
-        index_worker = cfg.index_worker and not no_worker
-        keyed = mem.store.has_api_keys()
-        if not keyed and not is_loopback(host):
-            raise click.ClickException(
-                f"refusing to bind {host}: no API key is defined, so anyone who can reach that "
-                "address could read and change every memory. Create a key first (memlane keys "
-                "create --scopes '*') or bind 127.0.0.1.")
-        shown = f"[{host}]" if ":" in host else host
-        click.echo(f"memlane serving http://{shown}:{port} (db {mem.store.url}; "
-                   f"{'API keys required' if keyed else 'open: no API key defined, loopback only'}"
-                   f"; index worker {'on' if index_worker else 'off'}; {workers} process(es))",
-                   err=False)
-        common: dict[str, Any] = {
-            "host": host, "port": port, "log_level": "info", "access_log": False,
-            "timeout_graceful_shutdown": cfg.shutdown_seconds, "server_header": False,
-        }
-        # uvicorn handles SIGTERM/SIGINT itself (stop accepting, finish in-flight requests,
-        # run the app's shutdown: index worker stopped, database closed), then raises the
-        # signal again; these no-op handlers make that a clean exit with status 0.
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, lambda *_: None)
-        if workers == 1:
-            app = create_app(mem, worker=index_worker)
-            uvicorn.run(app, **common)
-            click.echo("memlane serve stopped", err=True)
-            return
-        # Several processes: each builds its own app from the environment (config path,
-        # database and worker switch carried as memlane's own variables).
-        os.environ["MEMLANE_DB"] = mem.config.db if not db_url else db_url
-        if root.get("config_path"):
-            os.environ["MEMLANE_CONFIG"] = root["config_path"]
-        os.environ["MEMLANE_SERVE_INDEX_WORKER"] = "true" if index_worker else "false"
-        uvicorn.run("memlane.serve.http.app:app_from_environment", factory=True,
-                    workers=workers, **common)
+    root = ctx.find_root().obj
+    if db_url:
+        root["db"] = db_url
+    mem = memory_of(ctx)
+    cfg = mem.config.serve
+    host = host or cfg.host
+    port = cfg.port if port is None else port
+    workers = workers or cfg.workers
+    index_worker = cfg.index_worker and not no_worker
+    keyed = mem.store.has_api_keys()
+    if not keyed and not is_loopback(host):
+        raise click.ClickException(
+            f"refusing to bind {host}: no API key is defined, so anyone who can reach that "
+            "address could read and change every memory. Create a key first (memlane keys "
+            "create --scopes '*') or bind 127.0.0.1.")
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"memlane serving http://{shown}:{port} (db {mem.store.url}; "
+               f"{'API keys required' if keyed else 'open: no API key defined, loopback only'}"
+               f"; index worker {'on' if index_worker else 'off'}; {workers} process(es))",
+               err=False)
+    common: dict[str, Any] = {
+        "host": host, "port": port, "log_level": "info", "access_log": False,
+        "timeout_graceful_shutdown": cfg.shutdown_seconds, "server_header": False,
+    }
+    # uvicorn handles SIGTERM/SIGINT itself (stop accepting, finish in-flight requests,
+    # run the app's shutdown: index worker stopped, database closed), then raises the
+    # signal again; these no-op handlers make that a clean exit with status 0.
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: None)
+    if workers == 1:
+        app = create_app(mem, worker=index_worker)
+        uvicorn.run(app, **common)
+        click.echo("memlane serve stopped", err=True)
+        return
+    # Several processes: each builds its own app from the environment (config path,
+    # database and worker switch carried as memlane's own variables).
+    os.environ["MEMLANE_DB"] = mem.config.db if not db_url else db_url
+    if root.get("config_path"):
+        os.environ["MEMLANE_CONFIG"] = root["config_path"]
+    os.environ["MEMLANE_SERVE_INDEX_WORKER"] = "true" if index_worker else "false"
+    uvicorn.run("memlane.serve.http.app:app_from_environment", factory=True,
+                workers=workers, **common)
 
-    @cli.group()
-    def keys() -> None:
-        """Create, list and revoke API keys of the HTTP service."""
+@click.group()
+def keys() -> None:
+    """Create, list and revoke API keys of the HTTP service."""
 
-    @keys.command("create")
-    @click.option("--scopes", required=True,
-                  help="Comma-separated scopes or patterns the key may touch, e.g. 'team-*,alex' "
-                  "('*' for every scope).")
-    @click.option("--read-only", is_flag=True, help="The key may read but not change memory.")
-    @click.option("--name", default=None, help="A label for the key (default key-<prefix>).")
-    @json_option
-    @click.pass_context
-    def keys_create(ctx: click.Context, scopes: str, read_only: bool, name: str | None,
-                    as_json: bool) -> None:
-        """Create a key and print it once; only its SHA-256 is stored."""
-        from memlane.serve.keys import create_key
+@keys.command("create")
+@click.option("--scopes", required=True,
+              help="Comma-separated scopes or patterns the key may touch, e.g. 'team-*,alex' "
+              "('*' for every scope).")
+@click.option("--read-only", is_flag=True, help="The key may read but not change memory.")
+@click.option("--name", default=None, help="A label for the key (default key-<prefix>).")
+@json_option
+@click.pass_context
+def keys_create(ctx: click.Context, scopes: str, read_only: bool, name: str | None,
+                as_json: bool) -> None:
+    """Create a key and print it once; only its SHA-256 is stored."""
+    from memlane.serve.keys import create_key
 
-        new = create_key(memory_of(ctx).store, scopes, read_only=read_only, name=name)
-        if as_json:
-            click.echo(dumps(new))
-            return
-        click.echo(new.key)
-        click.echo(f"key {new.id} ({new.name}): scopes {', '.join(new.scopes)}"
-                   f"{', read-only' if new.read_only else ''}. Shown once: store it now; "
-                   "the database keeps only its hash.", err=True)
+    new = create_key(memory_of(ctx).store, scopes, read_only=read_only, name=name)
+    if as_json:
+        click.echo(dumps(new))
+        return
+    click.echo(new.key)
+    click.echo(f"key {new.id} ({new.name}): scopes {', '.join(new.scopes)}"
+               f"{', read-only' if new.read_only else ''}. Shown once: store it now; "
+               "the database keeps only its hash.", err=True)
 
-    @keys.command("list")
-    @json_option
-    @click.pass_context
-    def keys_list(ctx: click.Context, as_json: bool) -> None:
-        """Every key with its scopes, creation, last use and revocation (never the key)."""
-        rows = memory_of(ctx).store.api_keys()
-        if as_json:
-            click.echo(dumps(rows))
-            return
-        if not rows:
-            click.echo("no API keys (the service is open to loopback clients)")
-        for k in rows:
-            state = f"revoked {_ts(k['revoked_at'])}" if k["revoked_at"] else "active"
-            click.echo(f"{k['id']:>4}  {k['name']:<20} {k['prefix']}…  "
-                       f"{','.join(k['scopes']):<24} {'read-only' if k['read_only'] else 'read-write'}"
-                       f"  created {_ts(k['created_at'])}  used {_ts(k['last_used'])}  {state}")
+@keys.command("list")
+@json_option
+@click.pass_context
+def keys_list(ctx: click.Context, as_json: bool) -> None:
+    """Every key with its scopes, creation, last use and revocation (never the key)."""
+    rows = memory_of(ctx).store.api_keys()
+    if as_json:
+        click.echo(dumps(rows))
+        return
+    if not rows:
+        click.echo("no API keys (the service is open to loopback clients)")
+    for k in rows:
+        state = f"revoked {_ts(k['revoked_at'])}" if k["revoked_at"] else "active"
+        click.echo(f"{k['id']:>4}  {k['name']:<20} {k['prefix']}…  "
+                   f"{','.join(k['scopes']):<24} {'read-only' if k['read_only'] else 'read-write'}"
+                   f"  created {_ts(k['created_at'])}  used {_ts(k['last_used'])}  {state}")
 
-    @keys.command("revoke")
-    @click.argument("key_id", type=int)
-    @json_option
-    @click.pass_context
-    def keys_revoke(ctx: click.Context, key_id: int, as_json: bool) -> None:
-        """Revoke a key: requests with it get 401 from then on."""
-        import time
+@keys.command("revoke")
+@click.argument("key_id", type=int)
+@json_option
+@click.pass_context
+def keys_revoke(ctx: click.Context, key_id: int, as_json: bool) -> None:
+    """Revoke a key: requests with it get 401 from then on."""
+    import time
 
-        store = memory_of(ctx).store
-        with store.atomic():
-            changed = store.revoke_api_key(key_id, time.time())
-        if as_json:
-            click.echo(dumps({"id": key_id, "revoked": True, "already": not changed}))
-        else:
-            click.echo(f"key {key_id} revoked" if changed else f"key {key_id} was already revoked")
+    store = memory_of(ctx).store
+    with store.atomic():
+        changed = store.revoke_api_key(key_id, time.time())
+    if as_json:
+        click.echo(dumps({"id": key_id, "revoked": True, "already": not changed}))
+    else:
+        click.echo(f"key {key_id} revoked" if changed else f"key {key_id} was already revoked")

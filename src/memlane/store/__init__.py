@@ -1,38 +1,83 @@
-"""Storage backends behind one contract.
+"""Storage backends behind one contract (``memlane.store.contract``).
 
 ``open_store(url)`` picks the backend from the URL: a file path or ``sqlite:///path`` opens
 the embedded SQLite store, ``postgresql://…`` the PostgreSQL + pgvector one. Both pass
-the same contract suite (tests/store/test_contract.py). Backend-specific SQL never leaves
-``store/<backend>/``.
+the same contract suite (tests/store/test_contract.py) and the type checker proves both
+are a ``Store``. Backend-specific SQL never leaves ``store/<backend>/``.
+
+``parse_db_url`` is the one place that reads a database URL: everything that needs to
+know which backend a URL names asks it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from memlane.errors import ConfigError
+from memlane.store.contract import Store
 from memlane.store.filters import Filters
 
-__all__ = ["Filters", "open_store"]
+if TYPE_CHECKING:
+    from memlane.store.postgres.store import PostgresStore
+    from memlane.store.sqlite.store import SqliteStore
+
+__all__ = ["DatabaseUrl", "Filters", "Store", "open_store", "parse_db_url", "store_class"]
+
+_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+_SQLITE_SCHEME = "sqlite:///"
 
 
-def open_store(url: str | Path, **options: Any) -> Any:
-    """Open (and migrate) the store named by ``url``: ``postgresql://`` (or ``postgres://``)
-    opens PostgreSQL, a file path or ``sqlite:///path`` SQLite."""
+@dataclass(frozen=True, slots=True)
+class DatabaseUrl:
+    """A database URL read once: its ``backend`` and the ``location`` its store opens
+    (the SQLite file path, or the whole PostgreSQL URL)."""
+
+    backend: Literal["sqlite", "postgres"]
+    location: str
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.backend == "postgres"
+
+
+def parse_db_url(url: str | Path) -> DatabaseUrl:
+    """Classify ``url``: ``postgresql://`` (or ``postgres://``) is PostgreSQL, a file path
+    or ``sqlite:///path`` SQLite; any other ``scheme://`` is a ``ConfigError``."""
     text = str(url)
-    if text.startswith(("postgresql://", "postgres://")):
+    if text.startswith(_POSTGRES_SCHEMES):
+        return DatabaseUrl("postgres", text)
+    if text.startswith(_SQLITE_SCHEME):
+        return DatabaseUrl("sqlite", text[len(_SQLITE_SCHEME):])
+    if "://" in text:
+        raise ConfigError(f"db: unknown database URL scheme in {text!r}; pass a file path")
+    return DatabaseUrl("sqlite", text)
+
+
+def store_class(url: DatabaseUrl) -> type[SqliteStore] | type[PostgresStore]:
+    """The store class of a parsed URL (importing PostgreSQL support only when named)."""
+    if url.is_postgres:
         try:
             from memlane.store.postgres.store import PostgresStore
         except ImportError as e:
             raise ConfigError(
                 f"db: PostgreSQL needs extra packages ({e}); pip install 'memlane[postgres]'"
             ) from e
-        return PostgresStore(text, **options)
-    if text.startswith("sqlite:///"):
-        text = text[len("sqlite:///"):]
-    elif "://" in text:
-        raise ConfigError(f"db: unknown database URL scheme in {text!r}; pass a file path")
+        return PostgresStore
     from memlane.store.sqlite.store import SqliteStore
 
-    return SqliteStore(text, **options)
+    return SqliteStore
+
+
+def open_store(url: str | Path, **options: Any) -> Store:
+    """Open (and migrate) the store named by ``url`` (see ``parse_db_url``)."""
+    parsed = parse_db_url(url)
+    store: Store = store_class(parsed)(parsed.location, **options)
+    return store
+
+
+if TYPE_CHECKING:
+    def _both_backends_are_stores(s: SqliteStore, p: PostgresStore) -> tuple[Store, Store]:
+        """Never called: the type checker (``make lint``) proves both classes are a ``Store``."""
+        return s, p

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from memlane.errors import StoreError
+from memlane.store.contract import Store
 
 __all__ = ["CopyReport", "copy_store", "is_empty", "summary"]
 
@@ -48,19 +49,19 @@ class CopyReport:
     counters: dict[str, int] = field(default_factory=dict)
 
 
-def summary(store: Any) -> dict[str, Any]:
+def summary(store: Store) -> dict[str, Any]:
     """The counts that must agree between a source and its copy."""
     st = store.stats()
     return {k: st[k] for k in ("messages", "sessions", "items", "vectors", "embed_cache", "counters")}
 
 
-def is_empty(store: Any) -> bool:
+def is_empty(store: Store) -> bool:
     s = summary(store)
     return not (s["messages"] or s["sessions"] or s["items"] or s["vectors"] or s["embed_cache"]
                 or s["counters"])
 
 
-def _row_counts(store: Any) -> dict[str, int]:
+def _row_counts(store: Store) -> dict[str, int]:
     """Rows of the kinds ``stats()`` does not count, counted through the iterators."""
     return {
         "entities": sum(1 for _ in store.iter_entities()),
@@ -103,7 +104,7 @@ def _vector_batches(
 
 
 def copy_store(
-    source: Any, target: Any, *, progress: Callable[[str, int], None] | None = None
+    source: Store, target: Store, *, progress: Callable[[str, int], None] | None = None
 ) -> CopyReport:
     """Copy everything in ``source`` into the empty ``target``; returns what was copied.
 
@@ -125,7 +126,7 @@ def copy_store(
         ("sessions", "messages", "items", "entities", "facts", "relations", "fact_events",
          "packs", "pinned", "vectors", "embed_cache"), 0)
     with target.atomic():
-        for kind, rows, write in (
+        steps: tuple[tuple[str, Iterable[Any], Callable[[Any], None]], ...] = (
             ("sessions", source.iter_sessions(), target.restore_sessions),
             ("messages", source.iter_messages(), target.restore_messages),
             ("items", source.iter_items(), target.restore_items),
@@ -134,7 +135,8 @@ def copy_store(
             ("fact_events", source.iter_fact_events(), target.restore_fact_events),
             ("packs", source.iter_packs(), target.restore_packs),
             ("pinned", source.iter_pinned(), target.restore_pinned),
-        ):
+        )
+        for kind, rows, write in steps:
             for batch in _batches(rows):
                 write(batch)
                 counts[kind] += len(batch)
@@ -153,8 +155,8 @@ def copy_store(
             if len(cache[model]) >= BATCH:
                 target.cache_vectors(model, cache.pop(model))
             counts["embed_cache"] += 1
-        for model, pairs in cache.items():
-            target.cache_vectors(model, pairs)
+        for model, entries in cache.items():
+            target.cache_vectors(model, entries)
         step("embed_cache", counts["embed_cache"])
         counters = source.counters()
         for name, value in counters.items():

@@ -20,5 +20,5 @@ class Migration:
 def load_migrations(package: str) -> list[Migration]:
     """The migrations of ``package`` (e.g. ``memlane.store.sqlite``), in name order."""
     folder = resources.files(package) / "migrations"
-    files = sorted(f for f in folder.iterdir() if f.name.endswith(".sql"))
+    files = sorted((f for f in folder.iterdir() if f.name.endswith(".sql")), key=lambda f: f.name)
     return [Migration(f.name.removesuffix(".sql"), f.read_text(encoding="utf-8")) for f in files]

@@ -11,11 +11,11 @@ from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any
 
-from memlane.types import Item, Message, Session, StoredFact
+from memlane.types import Item, Message, Session, StoredEntity, StoredFact
 
 __all__ = [
-    "FACT_COLS", "ITEM_COLS", "ITEM_FIELDS", "MESSAGE_COLS", "SESSION_COLS", "dt", "fact",
-    "message", "session",
+    "ENTITY_COLS", "FACT_COLS", "ITEM_COLS", "ITEM_FIELDS", "MESSAGE_COLS", "SESSION_COLS", "dt",
+    "entity", "fact", "item", "message", "session",
 ]
 
 ITEM_FIELDS = (
@@ -35,6 +35,7 @@ FACT_COLS = (
     "id, item_id, scope, subject, predicate, object, source, session_id, message_id, at, "
     "reinforcements, last_accessed, superseded_by, status"
 )
+ENTITY_COLS = "id, scope, name, type, context, mentions, first_seen, last_seen"
 MESSAGE_COLS = "id, session_id, scope, role, text, at, seq, speaker, ext_id, agent, project, redactions"
 
 
@@ -63,4 +64,29 @@ def message(r: Sequence[Any]) -> Message:
     return Message(
         id=r[0], session_id=r[1], scope=r[2], role=r[3], text=r[4], at=dt(r[5]), seq=r[6],
         speaker=r[7], ext_id=r[8], agent=r[9], project=r[10], redactions=r[11],
+    )
+
+
+def entity(r: Sequence[Any]) -> StoredEntity:
+    return StoredEntity(r[0], r[1], r[2], r[3], r[4], r[5], dt(r[6]), dt(r[7]))
+
+
+_fromts = datetime.fromtimestamp
+_loads = json.loads
+
+
+def item(r: Sequence[Any]) -> Item:
+    """An Item from a row of ``ITEM_COLS``; arguments by position (a third faster than by
+    keyword, measured hydrating 400 items), in the order ``ITEM_FIELDS`` checks. JSON
+    lists are text on both backends, and most are empty: those skip the JSON parser."""
+    (id_, kind, text, at, scope, agent, project, session_id, message_id, seq, role, keywords,
+     entities, source, durability, lane, trust, privacy, ttl, parents, children, status, dedupe,
+     extra, pinned) = r
+    return Item(
+        id_, kind, text, _fromts(at, UTC), scope, agent, project, session_id, message_id, seq,
+        role, () if keywords == "[]" else tuple(_loads(keywords)),
+        () if entities == "[]" else tuple(_loads(entities)), source, durability, lane, trust,
+        privacy, ttl, () if parents == "[]" else tuple(_loads(parents)),
+        () if children == "[]" else tuple(_loads(children)), status, dedupe,
+        {} if extra == "{}" else _loads(extra), bool(pinned),
     )

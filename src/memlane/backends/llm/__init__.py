@@ -5,7 +5,7 @@
     with OpenAIChat("http://127.0.0.1:11434/v1", "llama3.1:8b") as llm:
         data = complete_json(llm, [{"role": "user", "content": "..."}], schema)
 
-``make_intelligence(config)`` (in ``memlane.backends.llm.factory``) builds the
+``make_intelligence(config)`` (in ``memlane.backends.registry``) builds the
 session-intelligence backend chosen by ``[memory.indexing]``.
 """
 

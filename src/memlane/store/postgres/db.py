@@ -24,6 +24,7 @@ from psycopg.pq import Format
 
 from memlane.errors import MigrationError, StoreError
 from memlane.store.migrations import Migration, load_migrations
+from memlane.store.sql.base import Cursor
 
 __all__ = [
     "LOCK_FACTS", "LOCK_INDEX", "LOCK_MIGRATE", "LOCK_SCOPE", "Database", "Vector", "peek_migrations",
@@ -147,13 +148,18 @@ class Database:
             self._all.clear()
         self._local = threading.local()
 
-    def execute(self, sql: Any, params: Any = None) -> psycopg.Cursor[Any]:
+    @staticmethod
+    def portable(sql: str) -> str:
+        """Shared SQL is written in psycopg's placeholders already: unchanged."""
+        return sql
+
+    def execute(self, sql: Any, params: Any = None) -> Cursor:
         if self.tracer is not None:
             self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)
         with translate("query failed"):
             return self.conn.execute(sql, params)
 
-    def executemany(self, sql: Any, rows: Any) -> psycopg.Cursor[Any]:
+    def executemany(self, sql: Any, rows: Any) -> Cursor:
         if self.tracer is not None:
             self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)
         with translate("query failed"):
@@ -254,7 +260,8 @@ def peek_migrations(url: str) -> dict[str, list[str]]:
         translate(f"reading migrations of {public_url(url)}"),
         psycopg.connect(url, autocommit=True, connect_timeout=15) as conn,
     ):
-        if conn.execute("SELECT to_regclass('schema_migrations')").fetchone()[0] is not None:
+        row = conn.execute("SELECT to_regclass('schema_migrations')").fetchone()
+        if row is not None and row[0] is not None:
             applied = dict(conn.execute("SELECT name, sha256 FROM schema_migrations").fetchall())
     return {
         "applied": sorted(applied),

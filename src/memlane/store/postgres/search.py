@@ -13,9 +13,11 @@ from typing import Any
 import numpy as np
 from psycopg import sql
 
+from memlane.store.filters import Filters
 from memlane.store.postgres.db import LOCK_INDEX, Database, Vector
+from memlane.store.sql.base import SqlStore
 
-__all__ = ["TermStats", "ensure_hnsw", "lexical_search", "vector_search"]
+__all__ = ["PostgresSearch", "TermStats", "ensure_hnsw", "lexical_search", "vector_search"]
 
 # pgvector's HNSW indexes vectors of up to 2,000 dimensions; wider ones are scanned exactly.
 HNSW_MAX_DIM = 2000
@@ -286,3 +288,22 @@ def vector_search(
     if len(got) < limit:
         return _exact(db, model, q, dim, where, params, limit)
     return got
+
+
+class PostgresSearch(SqlStore):
+    """``lexical_search`` on PostgreSQL (the store's part of this module)."""
+
+    db: Database
+    _term_stats: TermStats
+
+    def lexical_search(self, terms: Sequence[str], f: Filters, limit: int) -> list[tuple[int, float]]:
+        """Full-text search over item text and keys: ``(item_id, score)``, higher is better.
+
+        The generated ``tsv`` column (english stemming, text 'A', keys 'B') with a GIN
+        index; ranking is BM25-like (see ``lexical_search`` above). Any user text is a
+        valid query.
+        """
+        if limit <= 0:
+            return []
+        where, params = self._where(f)
+        return lexical_search(self.db, terms, where, params, limit, self._term_stats)

@@ -7,8 +7,7 @@ A mixin of ``PostgresStore``: it needs ``self.db``, ``self._hnsw`` (with its loc
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -17,14 +16,15 @@ from memlane.store.postgres import search
 from memlane.store.postgres.db import Database, Vector
 from memlane.store.postgres.rows import vec as _vec
 
+from memlane.store.sql.base import SqlStore
+
 __all__ = ["VectorsMixin"]
 
 
-class VectorsMixin:
+class VectorsMixin(SqlStore):
     db: Database
     _hnsw: set[tuple[str, int]]
     _hnsw_lock: threading.Lock
-    _where: Callable[[Filters], tuple[str, list[Any]]]
 
     # -- vectors ------------------------------------------------------------------------
     def put_vectors(self, model: str, pairs: Sequence[tuple[int, np.ndarray]]) -> None:
@@ -66,30 +66,6 @@ class VectorsMixin:
             with self._hnsw_lock:
                 self._hnsw.add(key)
         return row is not None
-
-    def vector_count(self, model: str | None = None) -> int:
-        if model is None:
-            return self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
-        return self.db.execute(
-            "SELECT count(*) FROM vectors WHERE model = %s", (model,)
-        ).fetchone()[0]
-
-    def items_missing_vectors(self, model: str, limit: int) -> list[tuple[int, str]]:
-        rows = self.db.execute(
-            "SELECT i.id, i.text FROM items i LEFT JOIN vectors v ON v.item_id = i.id"
-            " AND v.model = %s WHERE v.item_id IS NULL AND i.status = 'active'"
-            " ORDER BY i.id LIMIT %s",
-            (model, limit),
-        )
-        return [(r[0], r[1]) for r in rows]
-
-    def items_after(self, after_id: int, limit: int) -> list[tuple[int, str]]:
-        """``(id, text)`` of active items with id > after_id, in id order."""
-        rows = self.db.execute(
-            "SELECT id, text FROM items WHERE id > %s AND status = 'active' ORDER BY id LIMIT %s",
-            (after_id, limit),
-        )
-        return [(r[0], r[1]) for r in rows]
 
     def vector_search(
         self, model: str, query: np.ndarray, f: Filters, limit: int

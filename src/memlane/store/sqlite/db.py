@@ -12,6 +12,7 @@ from typing import Any
 
 from memlane.errors import MigrationError, StoreError
 from memlane.store.migrations import Migration, load_migrations
+from memlane.store.sql.placeholders import to_qmark
 
 __all__ = ["Database", "Migration", "translate"]
 
@@ -75,6 +76,11 @@ class Database:
                 conn.close()
             self._all.clear()
         self._local = threading.local()
+
+    @staticmethod
+    def portable(sql: str) -> str:
+        """Shared SQL (psycopg's placeholders) in SQLite's (see ``store.sql.placeholders``)."""
+        return to_qmark(sql)
 
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         with translate("query failed"):

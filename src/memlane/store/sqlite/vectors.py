@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from memlane.store.filters import Filters
-from memlane.store.sqlite.rows import _chunks
+from memlane.store.sql.base import SqlStore
+from memlane.store.sqlite.db import Database
+from memlane.store.sqlite.rows import chunks
 from memlane.store.vector_index import VectorIndex
 
 __all__ = ["VectorsMixin"]
 
 
-class VectorsMixin:
-    """Mixed into SqliteStore; uses ``self.db`` and ``self.atomic()``."""
+class VectorsMixin(SqlStore):
+    """Vectors and the embedding cache on SQLite."""
+
+    db: Database
+    _indexes: dict[str, VectorIndex]
+    _index_lock: threading.Lock
 
     # -- vectors ------------------------------------------------------------------------
     def put_vectors(self, model: str, pairs: Sequence[tuple[int, np.ndarray]]) -> None:
@@ -25,27 +32,6 @@ class VectorsMixin:
             " vec = excluded.vec",
             [(i, model, len(v), np.asarray(v, dtype=np.float32).tobytes()) for i, v in pairs],
         )
-
-    def vector_count(self, model: str | None = None) -> int:
-        if model is None:
-            return self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
-        return self.db.execute("SELECT count(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
-
-    def items_missing_vectors(self, model: str, limit: int) -> list[tuple[int, str]]:
-        rows = self.db.execute(
-            "SELECT i.id, i.text FROM items i LEFT JOIN vectors v ON v.item_id = i.id"
-            " AND v.model = ? WHERE v.item_id IS NULL AND i.status = 'active' ORDER BY i.id LIMIT ?",
-            (model, limit),
-        )
-        return [(r[0], r[1]) for r in rows]
-
-    def items_after(self, after_id: int, limit: int) -> list[tuple[int, str]]:
-        """``(id, text)`` of active items with id > after_id, in id order."""
-        rows = self.db.execute(
-            "SELECT id, text FROM items WHERE id > ? AND status = 'active' ORDER BY id LIMIT ?",
-            (after_id, limit),
-        )
-        return [(r[0], r[1]) for r in rows]
 
     def _sync_index(self, model: str, dim: int) -> VectorIndex:
         """Bring the model's in-memory index up to the database's change log."""
@@ -104,12 +90,11 @@ class VectorsMixin:
     def _allowed(self, f: Filters, ids: Sequence[int]) -> set[int]:
         where, params = self._where(f)
         out: set[int] = set()
-        for chunk in _chunks(list(ids), 500):
-            marks = ",".join("?" * len(chunk))
+        for cond, chunk in self._id_batches("i.id", list(ids)):
             rows = self.db.execute(
-                f"SELECT i.id FROM items i WHERE i.id IN ({marks}) AND {where}", (*chunk, *params)
+                f"SELECT i.id FROM items i WHERE {self.db.portable(cond)} AND {where}", (*chunk, *params)
             ).fetchall()
-            out.update([r[0] for r in rows])
+            out.update(r[0] for r in rows)
         return out
 
     def prune_vector_log(self, keep: int = 100_000) -> int:
@@ -121,7 +106,7 @@ class VectorsMixin:
     # -- embedding cache ----------------------------------------------------------------
     def cached_vectors(self, model: str, hashes: Sequence[bytes]) -> dict[bytes, np.ndarray]:
         out: dict[bytes, np.ndarray] = {}
-        for chunk in _chunks(list(hashes), 500):
+        for chunk in chunks(list(hashes), 500):
             marks = ",".join("?" * len(chunk))
             for h, v in self.db.execute(
                 f"SELECT hash, vec FROM embed_cache WHERE model = ? AND hash IN ({marks})",
@@ -140,11 +125,9 @@ class VectorsMixin:
     def item_vectors(self, model: str, ids: Iterable[int]) -> dict[int, np.ndarray]:
         """The stored vectors of the given items under ``model`` (items without one are absent)."""
         out: dict[int, np.ndarray] = {}
-        for chunk in _chunks(list(dict.fromkeys(ids)), 500):
-            marks = ",".join("?" * len(chunk))
-            for item_id, vec in self.db.execute(
-                f"SELECT item_id, vec FROM vectors WHERE model = ? AND item_id IN ({marks})",
-                (model, *chunk),
+        for cond, chunk in self._id_batches("item_id", list(dict.fromkeys(ids))):
+            for item_id, vec in self._run(
+                f"SELECT item_id, vec FROM vectors WHERE model = %s AND {cond}", (model, *chunk)
             ):
                 out[item_id] = np.frombuffer(vec, dtype=np.float32)
         return out

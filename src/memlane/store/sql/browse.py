@@ -1,5 +1,5 @@
-"""SQLite store: the read-only listings the inspector pages browse (scopes, packs, a
-fact key's forgotten values)."""
+"""The read-only listings the inspector pages browse (scopes, packs, a fact key's
+forgotten values): SQL both backends share."""
 
 from __future__ import annotations
 
@@ -7,18 +7,19 @@ import json
 from typing import Any
 
 from memlane.store.rows import dt
+from memlane.store.sql.base import SqlStore
 
 __all__ = ["BrowseMixin"]
 
 
-class BrowseMixin:
-    """Mixed into SqliteStore; uses ``self.db``."""
+class BrowseMixin(SqlStore):
+    """Listings for the inspector."""
 
     def list_scopes(self, limit: int = 500) -> list[dict[str, Any]]:
         """Scopes with their session count and last activity, most recent first."""
-        rows = self.db.execute(
-            "SELECT scope, count(*), sum(status = 'open'), max(ended_at) FROM sessions"
-            " GROUP BY scope ORDER BY max(ended_at) DESC, scope LIMIT ?", (limit,),
+        rows = self._run(
+            "SELECT scope, count(*), count(*) FILTER (WHERE status = 'open'), max(ended_at)"
+            " FROM sessions GROUP BY scope ORDER BY max(ended_at) DESC, scope LIMIT %s", (limit,),
         )
         return [{"scope": r[0], "sessions": r[1], "open": r[2] or 0, "last_at": dt(r[3])}
                 for r in rows]
@@ -28,9 +29,9 @@ class BrowseMixin:
         sql = "SELECT id, query, scope, budget, used, config, created_at FROM packs"
         params: list[Any] = []
         if scope is not None:
-            sql += " WHERE scope = ?"
+            sql += " WHERE scope = %s"
             params.append(scope)
-        rows = self.db.execute(sql + " ORDER BY id DESC LIMIT ?", (*params, limit))
+        rows = self._run(sql + " ORDER BY id DESC LIMIT %s", (*params, limit))
         return [{"id": r[0], "query": r[1], "scope": r[2], "budget": r[3], "used": r[4],
                  "shares": json.loads(r[5]).get("shares", {}), "created_at": dt(r[6])}
                 for r in rows]
@@ -39,12 +40,12 @@ class BrowseMixin:
                               predicate: str) -> list[dict[str, Any]]:
         """The events of a fact key's forgotten values (kept without their value)."""
         sql = ("SELECT fact_id, kind, scope, session_id, other_id, at FROM fact_events"
-               " WHERE subject = ? AND predicate = ? AND object = ''"
+               " WHERE subject = %s AND predicate = %s AND object = ''"
                " AND fact_id NOT IN (SELECT id FROM facts)")
         params: list[Any] = [norm_subject, predicate]
         if scope is not None:
-            sql += " AND scope = ?"
+            sql += " AND scope = %s"
             params.append(scope)
         return [{"fact_id": r[0], "kind": r[1], "scope": r[2], "session_id": r[3],
                  "other_id": r[4], "at": dt(r[5])}
-                for r in self.db.execute(sql + " ORDER BY at, id", params)]
+                for r in self._run(sql + " ORDER BY at, id", params)]

@@ -1,9 +1,8 @@
 """Hygiene (expiry, lane caps), pins, item links, keyword/entity lookups and the pack
-journal on PostgreSQL.
+journal: the SQL both backends share.
 
-A mixin of ``PostgresStore`` (it needs ``self.db`` and ``self.get_item``); the semantics
-are SQLite's (``SqliteStore``). Keyword and entity lists are JSON text, as in SQLite;
-``keywords::jsonb ? value`` is the exact counterpart of SQLite's ``json_each`` match.
+Keyword and entity lists are JSON text on both backends; how to test that such a list
+holds a value is the backend's ``_json_list_holds``.
 """
 
 from __future__ import annotations
@@ -14,16 +13,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from memlane.errors import NotFoundError
-from memlane.store.postgres.db import Database
-from memlane.store.postgres.rows import ITEM_COLS, dt, item
+from memlane.store.rows import ITEM_COLS, dt, item
+from memlane.store.sql.base import SqlStore
 from memlane.types import Item
 
 __all__ = ["HygieneMixin"]
 
 
-class HygieneMixin:
-    db: Database
-    get_item: Callable[[int], Item]  # the store's
+class HygieneMixin(SqlStore):
+    """Expiry, lane caps, pins, links, lookups by keyword or entity, and saved packs."""
+
+    get_item: Callable[[int], Item]  # ItemsMixin's
 
     # -- expiry and lane caps -----------------------------------------------------------
     def expire_items(self, now: float) -> int:
@@ -33,31 +33,31 @@ class HygieneMixin:
         """
         # two statements: a row updated in a WITH clause cannot be deleted by the same one
         where = "expires_at IS NOT NULL AND expires_at <= %s AND NOT pinned"
-        self.db.execute(f"UPDATE items SET status = 'expired' WHERE {where}", (now,))
-        return self.db.execute(f"DELETE FROM items WHERE {where}", (now,)).rowcount
+        self._run(f"UPDATE items SET status = 'expired' WHERE {where}", (now,))
+        return self._run(f"DELETE FROM items WHERE {where}", (now,)).rowcount
 
     def lane_count(self, lane: str) -> int:
         """Active items of a lane (pinned ones too: they count towards the cap)."""
-        return self.db.execute(
+        return int(self._run(
             "SELECT count(*) FROM items WHERE lane = %s AND status = 'active'", (lane,)
-        ).fetchone()[0]
+        ).fetchone()[0])
 
     def evict_lowest(self, lane: str, n: int) -> int:
         """Delete the ``n`` lowest-value unpinned items of a lane (least trusted, then oldest)."""
         if n <= 0:
             return 0
         # marked ``evicted`` first, so the change log says why each item left
-        ids = [r[0] for r in self.db.execute(
+        ids = [r[0] for r in self._run(
             "UPDATE items SET status = 'evicted' WHERE id IN (SELECT id FROM items WHERE lane = %s"
             " AND NOT pinned AND status = 'active' ORDER BY trust, at, id LIMIT %s) RETURNING id",
             (lane, n),
         ).fetchall()]
-        return self.db.execute("DELETE FROM items WHERE id = ANY(%s)", (ids,)).rowcount
+        return sum(self._run(f"DELETE FROM items WHERE {cond}", params).rowcount
+                   for cond, params in self._id_batches("id", ids))
 
-    # -- pins -----------------------------------------------------------------------------
+    # -- pins ---------------------------------------------------------------------------
     def set_pinned(self, item_id: int, pinned: bool) -> None:
-        cur = self.db.execute("UPDATE items SET pinned = %s WHERE id = %s", (bool(pinned), item_id))
-        if cur.rowcount == 0:
+        if self._run("UPDATE items SET pinned = %s WHERE id = %s", (bool(pinned), item_id)).rowcount == 0:
             raise NotFoundError(f"item {item_id} does not exist")
 
     def pinned_items(self, scope: str | None = None) -> list[Item]:
@@ -67,7 +67,7 @@ class HygieneMixin:
         if scope is not None:
             sql += " AND (scope = %s OR scope IS NULL)"
             params.append(scope)
-        return [item(r) for r in self.db.execute(sql + " ORDER BY at, id", params)]
+        return [item(r) for r in self._run(sql + " ORDER BY at, id", params)]
 
     # -- kinds, links, keyword and entity lookups ---------------------------------------
     def items_of_kind(self, kind: str, scope: str | None = None, status: str = "active") -> list[Item]:
@@ -76,19 +76,19 @@ class HygieneMixin:
         if scope is not None:
             sql += " AND scope = %s"
             params.append(scope)
-        return [item(r) for r in self.db.execute(sql + " ORDER BY at, id", params)]
+        return [item(r) for r in self._run(sql + " ORDER BY at, id", params)]
 
     def link_items(self, parent_id: int, child_ids: Sequence[int], *, supersede: bool) -> None:
         """Record ``parent`` → ``children`` links; optionally mark the children superseded."""
         now = time.time()
         parent = self.get_item(parent_id)
         children = list(dict.fromkeys([*parent.children, *child_ids]))
-        self.db.execute("UPDATE items SET children = %s, updated_at = %s WHERE id = %s",
-                        (json.dumps(children), now, parent_id))
+        self._run("UPDATE items SET children = %s, updated_at = %s WHERE id = %s",
+                  (json.dumps(children), now, parent_id))
         for cid in child_ids:
             child = self.get_item(cid)
             parents = list(dict.fromkeys([*child.parents, parent_id]))
-            self.db.execute(
+            self._run(
                 "UPDATE items SET parents = %s, updated_at = %s,"
                 " status = CASE WHEN %s THEN 'superseded' ELSE status END WHERE id = %s",
                 (json.dumps(parents), now, bool(supersede), cid),
@@ -105,26 +105,25 @@ class HygieneMixin:
     def _items_holding(self, column: str, value: str, scope: str | None, order: str,
                        *order_params: Any) -> list[Item]:
         """Active items whose JSON list ``column`` holds ``value`` (in ``scope``), ``order``ed."""
-        sql = f"SELECT {ITEM_COLS} FROM items WHERE status = 'active' AND {column}::jsonb ? %s"
+        sql = f"SELECT {ITEM_COLS} FROM items WHERE status = 'active' AND {self._json_list_holds(column)}"
         params: list[Any] = [value]
         if scope is not None:
             sql += " AND scope = %s"
             params.append(scope)
-        return [item(r) for r in self.db.execute(f"{sql} {order}", (*params, *order_params))]
+        return [item(r) for r in self._run(f"{sql} {order}", (*params, *order_params))]
 
     # -- the pack journal ---------------------------------------------------------------
     def save_pack(self, row: dict[str, Any]) -> int:
-        out = self.db.execute(
+        return self._insert_id(
             "INSERT INTO packs (query, scope, budget, used, counter, text, entries, config,"
-            " created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+            " created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (row["query"], row.get("scope"), row["budget"], row["used"], row["counter"],
              row["text"], json.dumps(row["entries"]), json.dumps(row.get("config", {})),
              time.time()),
-        ).fetchone()
-        return int(out[0])
+        )
 
     def get_pack(self, pack_id: int) -> dict[str, Any]:
-        r = self.db.execute(
+        r = self._run(
             "SELECT id, query, scope, budget, used, counter, text, entries, config, created_at"
             " FROM packs WHERE id = %s", (pack_id,),
         ).fetchone()

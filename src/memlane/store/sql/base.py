@@ -1,0 +1,134 @@
+"""What the shared mixins need from a backend: its database and a few dialect hooks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, Protocol
+
+from memlane.store.filters import Filters
+
+__all__ = ["Cursor", "SqlDatabase", "SqlStore"]
+
+
+class Cursor(Protocol):
+    """The part of a DB-API cursor memlane reads (sqlite3 and psycopg both have it)."""
+
+    @property
+    def rowcount(self) -> int: ...
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class SqlDatabase(Protocol):
+    """A backend's connection holder (``sqlite.db.Database``, ``postgres.db.Database``).
+
+    ``portable(sql)`` turns shared SQL (psycopg's placeholders) into this backend's.
+    """
+
+    def execute(self, sql: str, params: Any = ...) -> Cursor: ...
+    def executemany(self, sql: str, rows: Any) -> Cursor: ...
+    def atomic(self) -> AbstractContextManager[Any]: ...
+    def portable(self, sql: str) -> str: ...
+    def close(self) -> None: ...
+    def applied(self) -> list[tuple[str, str]]: ...
+    def pending(self) -> list[str]: ...
+
+
+class SqlStore:
+    """The host of the shared mixins: declares ``db`` and the dialect hooks.
+
+    A backend's store class sets ``db`` in ``__init__`` and overrides the hooks whose SQL
+    differs; the defaults are what both dialects accept.
+    """
+
+    db: SqlDatabase
+
+    TEXT_ORDER = ""
+    """Appended to a text column in ORDER BY so both backends sort text by bytes
+    (PostgreSQL: ``COLLATE "C"``; SQLite's default collation already does)."""
+
+    SKIP_LOCKED = ""
+    """Appended to a queue's ``SELECT … LIMIT n`` so concurrent workers skip rows another
+    transaction holds (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; SQLite has one writer)."""
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """One transaction; nested calls become savepoints."""
+        with self.db.atomic():
+            yield
+
+    def pending_migrations(self) -> list[str]:
+        return self.db.pending()
+
+    def applied_migrations(self) -> list[str]:
+        return [name for name, _ in self.db.applied()]
+
+    def _run(self, sql: str, params: Any = ()) -> Cursor:
+        """Run shared SQL (psycopg's placeholders) on this backend."""
+        return self.db.execute(self.db.portable(sql), params)
+
+    def _run_many(self, sql: str, rows: Any) -> Cursor:
+        return self.db.executemany(self.db.portable(sql), rows)
+
+    def _insert_id(self, sql: str, params: Any) -> int:
+        """Run a shared ``INSERT`` and return the new row's id (both dialects have RETURNING)."""
+        return int(self._run(sql + " RETURNING id", params).fetchone()[0])
+
+    # -- dialect hooks ------------------------------------------------------------------
+    def _id_batches(self, column: str, ids: Sequence[int]) -> Iterator[tuple[str, list[Any]]]:
+        """``(condition, params)`` pairs that together select ``column IN ids`` (shared
+        placeholders). Default: batches of 500 ``%s`` marks; PostgreSQL sends one array."""
+        ids = list(ids)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            yield f"{column} IN ({', '.join(['%s'] * len(chunk))})", chunk
+
+    def _text_in(self, column: str, values: Sequence[str]) -> tuple[str, list[Any]]:
+        """``column IN values`` for a short list of text values (shared placeholders)."""
+        return f"{column} IN ({', '.join(['%s'] * len(values))})", list(values)
+
+    def _json_list_holds(self, column: str) -> str:
+        """A condition: the JSON text list in ``column`` holds the next ``%s`` value."""
+        raise NotImplementedError
+
+    def _lock_scope(self, scope: str) -> None:
+        """Serialise message writers of a scope until commit (no-op where writers are serial)."""
+
+    def _lock_scope_facts(self, scope: str) -> None:
+        """Serialise fact writers of a scope until commit (no-op where writers are serial)."""
+
+    def _lock_session_facts(self, session_id: int) -> None:
+        """The same lock, for the scope of a session."""
+
+    def filter_ids(self, f: Filters) -> list[int]:
+        """Ids of the items that pass ``f``."""
+        where, params = self._where(f)
+        return [r[0] for r in self.db.execute(f"SELECT i.id FROM items i WHERE {where}", params)]
+
+    def _where(self, f: Filters, alias: str = "i") -> tuple[str, list[Any]]:
+        """The SQL condition and parameters of item filters, in this backend's own
+        placeholders (backend SQL embeds it; shared SQL runs it through ``db.execute``)."""
+        where = [f"{alias}.status = %s"]
+        params: list[Any] = [f.status]
+        for col, val in (("scope", f.scope), ("agent", f.agent), ("project", f.project),
+                         ("session_id", f.session_id)):
+            if val is not None:
+                where.append(f"{alias}.{col} = %s")
+                params.append(val)
+        for col, vals in (("kind", f.kinds), ("lane", f.lanes), ("privacy", f.privacy)):
+            if vals is not None:
+                cond, more = self._text_in(f"{alias}.{col}", list(vals))
+                where.append(cond)
+                params.extend(more)
+        if f.since is not None:
+            where.append(f"{alias}.at >= %s")
+            params.append(f.since)
+        if f.until is not None:
+            where.append(f"{alias}.at <= %s")
+            params.append(f.until)
+        return self.db.portable(" AND ".join(where)), params

@@ -1,0 +1,237 @@
+"""Entities, facts (with supersession and their event history) and relations: the SQL both
+backends share.
+
+Each backend adds its own ``upsert_entity`` (the upsert's scalar min/max differ) and the
+``_lock_*`` hooks: PostgreSQL runs writers side by side, so a scope's fact changes take an
+advisory lock held to commit (see ``postgres.facts``). Text orders use ``TEXT_ORDER`` so
+lists come back in byte order on both.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from memlane.errors import NotFoundError
+from memlane.store.rows import ENTITY_COLS, FACT_COLS, dt, entity, fact
+from memlane.store.sql.base import SqlStore
+from memlane.types import StoredEntity, StoredFact
+
+__all__ = ["FactsMixin"]
+
+_LATER_ACCESS = "last_accessed = CASE WHEN last_accessed < %s THEN %s ELSE last_accessed END"
+"""``last_accessed = max(last_accessed, at)`` in SQL both dialects read the same way."""
+
+
+class FactsMixin(SqlStore):
+    """Entities, facts and relations of each scope."""
+
+    def clear_intelligence(self, session_id: int) -> None:
+        """Remove what session intelligence derived from a session (before it is redone).
+
+        Facts this session had superseded become current again first (and their items
+        active); then the session's fact events, facts, derived items and relations go.
+        """
+        self._lock_session_facts(session_id)
+        self._run(
+            "UPDATE facts SET status = 'current', superseded_by = NULL WHERE superseded_by IN"
+            " (SELECT id FROM facts WHERE session_id = %s)", (session_id,),
+        )
+        self._run(
+            "UPDATE items SET status = 'active' WHERE status = 'superseded' AND id IN (SELECT"
+            " item_id FROM facts WHERE status = 'current')"
+        )
+        self._run(
+            "DELETE FROM fact_events WHERE fact_id IN (SELECT id FROM facts WHERE session_id = %s)",
+            (session_id,),
+        )
+        self._run("DELETE FROM facts WHERE session_id = %s", (session_id,))
+        self._run(
+            "DELETE FROM items WHERE session_id = %s"
+            " AND kind IN ('summary', 'fact', 'entity', 'observation')",
+            (session_id,),
+        )
+        self._run("DELETE FROM relations WHERE session_id = %s", (session_id,))
+
+    # -- entities and relations ---------------------------------------------------------
+    def scope_entities(self, scope: str) -> list[StoredEntity]:
+        rows = self._run(
+            f"SELECT {ENTITY_COLS} FROM entities WHERE scope = %s"
+            f" ORDER BY mentions DESC, name{self.TEXT_ORDER}", (scope,),
+        )
+        return [entity(r) for r in rows]
+
+    def find_entities(self, norm_name: str, scope: str | None = None) -> list[StoredEntity]:
+        sql = f"SELECT {ENTITY_COLS} FROM entities WHERE norm_name = %s"
+        params: list[Any] = [norm_name]
+        if scope is not None:
+            sql += " AND scope = %s"
+            params.append(scope)
+        return [entity(r) for r in self._run(f"{sql} ORDER BY scope{self.TEXT_ORDER}", params)]
+
+    def entity_names(self, scope: str) -> list[str]:
+        rows = self._run("SELECT norm_name FROM entities WHERE scope = %s ORDER BY id", (scope,))
+        return [r[0] for r in rows]
+
+    def insert_relation(self, scope: str, source: str, relation: str, target: str,
+                        session_id: int | None, message_id: int | None, at: float) -> int:
+        return self._insert_id(
+            "INSERT INTO relations (scope, source_entity, relation, target_entity, session_id,"
+            " message_id, at) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (scope, source, relation, target, session_id, message_id, at),
+        )
+
+    def relations_of(self, norm_name: str, scope: str | None = None) -> list[tuple[str, str, str, str]]:
+        """``(scope, from, relation, to)`` touching an entity, either direction, once each."""
+        c = self.TEXT_ORDER
+        sql = (f"SELECT DISTINCT scope{c}, source_entity{c}, relation{c}, target_entity{c}"
+               " FROM relations WHERE (source_entity = %s OR target_entity = %s)")
+        params: list[Any] = [norm_name, norm_name]
+        if scope is not None:
+            sql += " AND scope = %s"
+            params.append(scope)
+        rows = self._run(sql + " ORDER BY 1, 2, 3, 4", params)
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def session_relations(self, session_id: int) -> list[tuple[str, str, str]]:
+        rows = self._run(
+            "SELECT source_entity, relation, target_entity FROM relations WHERE session_id = %s"
+            " ORDER BY id", (session_id,),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    # -- facts --------------------------------------------------------------------------
+    def insert_fact(self, row: dict[str, Any]) -> int:
+        return self._insert_id(
+            "INSERT INTO facts (item_id, scope, subject, predicate, object, norm_subject,"
+            " norm_predicate, norm_object, source, session_id, message_id, at, last_accessed,"
+            " created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (row.get("item_id"), row["scope"], row["subject"], row["predicate"], row["object"],
+             row["norm_subject"], row["norm_predicate"], row["norm_object"],
+             row.get("source", "stated"), row.get("session_id"), row.get("message_id"), row["at"],
+             row["at"], time.time()),
+        )
+
+    def session_facts(self, session_id: int) -> list[StoredFact]:
+        rows = self._run(
+            f"SELECT {FACT_COLS} FROM facts WHERE session_id = %s ORDER BY at, id", (session_id,)
+        )
+        return [fact(r) for r in rows]
+
+    def current_facts(self, scope: str, norm_subject: str, norm_predicate: str) -> list[tuple[StoredFact, str]]:
+        """Current facts with this subject and predicate, with their normalized object.
+
+        The scope's facts lock is taken first (see ``_lock_scope_facts``).
+        """
+        self._lock_scope_facts(scope)
+        rows = self._run(
+            f"SELECT {FACT_COLS}, norm_object FROM facts WHERE scope = %s AND norm_subject = %s"
+            " AND norm_predicate = %s AND status = 'current' ORDER BY at, id",
+            (scope, norm_subject, norm_predicate),
+        )
+        return [(fact(r), r[14]) for r in rows]
+
+    def reinforce_fact(self, fact_id: int, at: float) -> None:
+        self._run(
+            f"UPDATE facts SET reinforcements = reinforcements + 1, {_LATER_ACCESS} WHERE id = %s",
+            (at, at, fact_id),
+        )
+
+    def supersede_fact(self, old_id: int, new_id: int) -> None:
+        """Mark a fact superseded by another (kept for audit, excluded from recall)."""
+        self._run(
+            "UPDATE facts SET status = 'superseded', superseded_by = %s WHERE id = %s",
+            (new_id, old_id),
+        )
+        self._run(
+            "UPDATE items SET status = 'superseded', updated_at = %s WHERE id ="
+            " (SELECT item_id FROM facts WHERE id = %s)", (time.time(), old_id),
+        )
+
+    def log_fact_event(self, fact: StoredFact, kind: str, at: float, *,
+                       other_id: int | None = None, session_id: int | None = None) -> None:
+        self._run(
+            "INSERT INTO fact_events (fact_id, kind, scope, subject, predicate, object, other_id,"
+            " session_id, at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (fact.id, kind, fact.scope, fact.subject, fact.predicate, fact.object, other_id,
+             session_id, at),
+        )
+
+    def get_fact(self, fact_id: int) -> StoredFact:
+        row = self._run(f"SELECT {FACT_COLS} FROM facts WHERE id = %s", (fact_id,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"fact {fact_id} does not exist")
+        return fact(row)
+
+    def list_facts(self, scope: str | None = None, norm_subject: str | None = None,
+                   include_superseded: bool = False, limit: int = 1000) -> list[StoredFact]:
+        where, params = [], []
+        if scope is not None:
+            where.append("scope = %s")
+            params.append(scope)
+        if norm_subject is not None:
+            where.append("norm_subject = %s")
+            params.append(norm_subject)
+        if not include_superseded:
+            where.append("status = 'current'")
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        c = self.TEXT_ORDER
+        rows = self._run(
+            f"SELECT {FACT_COLS} FROM facts {clause} ORDER BY scope{c}, subject{c}, predicate{c},"
+            " at, id LIMIT %s",
+            (*params, limit),
+        )
+        return [fact(r) for r in rows]
+
+    def fact_history(self, scope: str | None, norm_subject: str, norm_predicate: str) -> list[StoredFact]:
+        """Every value a subject's predicate has had, oldest first, current or not."""
+        sql = f"SELECT {FACT_COLS} FROM facts WHERE norm_subject = %s AND norm_predicate = %s"
+        params: list[Any] = [norm_subject, norm_predicate]
+        if scope is not None:
+            sql += " AND scope = %s"
+            params.append(scope)
+        return [fact(r) for r in self._run(sql + " ORDER BY at, id", params)]
+
+    def fact_events(self, fact_ids: Sequence[int]) -> list[dict[str, Any]]:
+        """The events of these facts, oldest first: ``fact_id, kind, other_id, session_id, at``."""
+        rows: list[Any] = []
+        for cond, params in self._id_batches("fact_id", list(dict.fromkeys(fact_ids))):
+            rows += self._run(
+                f"SELECT fact_id, kind, other_id, session_id, at, id FROM fact_events WHERE {cond}",
+                params,
+            ).fetchall()
+        rows.sort(key=lambda r: (r[4], r[5]))
+        return [{"fact_id": r[0], "kind": r[1], "other_id": r[2], "session_id": r[3], "at": dt(r[4])}
+                for r in rows]
+
+    def facts_for_items(self, item_ids: Sequence[int]) -> dict[int, StoredFact]:
+        """The fact behind each of these items, by item id (items without one are absent)."""
+        out: dict[int, StoredFact] = {}
+        for cond, params in self._id_batches("item_id", list(dict.fromkeys(item_ids))):
+            for r in self._run(f"SELECT {FACT_COLS} FROM facts WHERE {cond} ORDER BY id", params):
+                out[r[1]] = fact(r)
+        return out
+
+    def superseded_messages(self, message_ids: Sequence[int]) -> set[int]:
+        """Messages whose stated facts have all been superseded since (at least one)."""
+        out: set[int] = set()
+        for cond, params in self._id_batches("message_id", list(dict.fromkeys(message_ids))):
+            out.update(r[0] for r in self._run(
+                f"SELECT message_id FROM facts WHERE {cond} GROUP BY message_id"
+                " HAVING sum(CASE WHEN status = 'current' THEN 1 ELSE 0 END) = 0", params,
+            ))
+        return out
+
+    def touch_facts(self, fact_ids: Sequence[int], at: float) -> None:
+        for cond, params in self._id_batches("id", list(dict.fromkeys(fact_ids))):
+            self._run(f"UPDATE facts SET {_LATER_ACCESS} WHERE {cond}", (at, at, *params))
+
+    def delete_fact(self, fact_id: int) -> None:
+        """Hard delete: the fact, its item and that item's lexical and vector rows."""
+        old = self.get_fact(fact_id)
+        self._run("UPDATE facts SET superseded_by = NULL WHERE superseded_by = %s", (fact_id,))
+        self._run("DELETE FROM facts WHERE id = %s", (fact_id,))
+        if old.item_id is not None:
+            self._run("DELETE FROM items WHERE id = %s", (old.item_id,))
+        self._run("DELETE FROM fact_events WHERE fact_id = %s", (fact_id,))

@@ -1,0 +1,132 @@
+"""Memory items, their filters, counters and stats: the SQL both backends share.
+
+Each backend adds its own ``insert_items`` (PostgreSQL sends every row in one statement),
+lexical search (FTS5 against tsvector), vectors, and ``bump`` (PostgreSQL shards counters
+per connection).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from memlane.errors import NotFoundError
+from memlane.store.rows import ITEM_COLS, item
+from memlane.store.sql.base import SqlStore
+from memlane.types import Item
+
+__all__ = ["ITEM_INSERT_COLUMNS", "ItemsMixin", "item_values"]
+
+ITEM_INSERT_COLUMNS = (
+    "kind", "text", "keys", "at", "scope", "agent", "project", "session_id", "message_id",
+    "seq", "role", "keywords", "entities", "source", "durability", "lane", "trust", "privacy",
+    "ttl_seconds", "expires_at", "parents", "children", "status", "dedupe_hash", "extra",
+    "created_at", "updated_at", "pinned",
+)
+"""The columns ``insert_items`` writes, in the order of ``item_values``."""
+
+
+def item_values(r: dict[str, Any], now: float) -> tuple[Any, ...]:
+    """The values of ``ITEM_INSERT_COLUMNS`` for an item given as a dict (defaults filled,
+    lists and ``extra`` as JSON text, ``expires_at`` from the TTL)."""
+    ttl = r.get("ttl_seconds")
+    return (
+        r["kind"], r["text"], r.get("keys", ""), r["at"], r.get("scope"),
+        r.get("agent"), r.get("project"), r.get("session_id"), r.get("message_id"),
+        r.get("seq"), r.get("role"), json.dumps(list(r.get("keywords", ()))),
+        json.dumps(list(r.get("entities", ()))), r.get("source", "observed"),
+        r.get("durability", "long"), r.get("lane", "episodic"), r.get("trust", 1.0),
+        r.get("privacy", "private"), ttl, r["at"] + ttl if ttl else None,
+        json.dumps(list(r.get("parents", ()))), json.dumps(list(r.get("children", ()))),
+        r.get("status", "active"), r.get("dedupe_hash"),
+        json.dumps(r.get("extra", {})), now, now, bool(r.get("pinned", False)),
+    )
+
+
+class ItemsMixin(SqlStore):
+    """Item lookups and deletes, filtered id lists, counters and the store's stats."""
+
+    backend: str
+    url: str
+
+    def item_by_dedupe_hash(self, digest: str) -> int | None:
+        row = self._run("SELECT id FROM items WHERE dedupe_hash = %s", (digest,)).fetchone()
+        return row[0] if row else None
+
+    def get_item(self, item_id: int) -> Item:
+        row = self._run(f"SELECT {ITEM_COLS} FROM items WHERE id = %s", (item_id,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"item {item_id} does not exist")
+        return item(row)
+
+    def get_items(self, ids: Iterable[int]) -> dict[int, Item]:
+        """The items that exist among ``ids``, in the order of ``ids``."""
+        wanted = list(dict.fromkeys(ids))
+        found: dict[int, Item] = {}
+        for cond, params in self._id_batches("id", wanted):
+            for row in self._run(f"SELECT {ITEM_COLS} FROM items WHERE {cond}", params):
+                found[row[0]] = item(row)
+        return {i: found[i] for i in wanted if i in found}
+
+    def delete_item(self, item_id: int) -> None:
+        """Delete an item with its lexical and vector rows, in one transaction."""
+        with self.db.atomic():
+            if self._run("DELETE FROM items WHERE id = %s", (item_id,)).rowcount == 0:
+                raise NotFoundError(f"item {item_id} does not exist")
+
+    def session_items(self, session_id: int, kind: str | None = None) -> list[Item]:
+        sql = f"SELECT {ITEM_COLS} FROM items WHERE session_id = %s"
+        params: list[Any] = [session_id]
+        if kind is not None:
+            sql += " AND kind = %s"
+            params.append(kind)
+        return [item(r) for r in self._run(sql + " ORDER BY seq, id", params)]
+
+    def items_missing_vectors(self, model: str, limit: int) -> list[tuple[int, str]]:
+        """``(id, text)`` of active items without a vector under ``model``, in id order."""
+        rows = self._run(
+            "SELECT i.id, i.text FROM items i LEFT JOIN vectors v ON v.item_id = i.id"
+            " AND v.model = %s WHERE v.item_id IS NULL AND i.status = 'active'"
+            " ORDER BY i.id LIMIT %s",
+            (model, limit),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def items_after(self, after_id: int, limit: int) -> list[tuple[int, str]]:
+        """``(id, text)`` of active items with id > after_id, in id order."""
+        rows = self._run(
+            "SELECT id, text FROM items WHERE id > %s AND status = 'active' ORDER BY id LIMIT %s",
+            (after_id, limit),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def vector_count(self, model: str | None = None) -> int:
+        if model is None:
+            return int(self._run("SELECT count(*) FROM vectors").fetchone()[0])
+        return int(self._run("SELECT count(*) FROM vectors WHERE model = %s", (model,)).fetchone()[0])
+
+    # -- counters and stats -------------------------------------------------------------
+    def counters(self) -> dict[str, int]:
+        rows = self._run("SELECT name, sum(value) FROM counters GROUP BY name ORDER BY name")
+        return {r[0]: int(r[1]) for r in rows}
+
+    def stats(self) -> dict[str, Any]:
+        def q(sql: str) -> list[Any]:
+            return self._run(sql).fetchall()
+
+        return {
+            "backend": self.backend,
+            "db": self.url,
+            "messages": q("SELECT count(*) FROM messages")[0][0],
+            "scopes": q("SELECT count(DISTINCT scope) FROM sessions")[0][0],
+            "sessions": dict(q("SELECT status, count(*) FROM sessions GROUP BY status")),
+            "sessions_unindexed": q(
+                "SELECT count(*) FROM sessions WHERE indexed_at IS NULL AND status <> 'open'"
+            )[0][0],
+            "items": dict(q("SELECT kind, count(*) FROM items GROUP BY kind")),
+            "vectors": dict(q("SELECT model, count(*) FROM vectors GROUP BY model")),
+            "embed_cache": q("SELECT count(*) FROM embed_cache")[0][0],
+            "counters": self.counters(),
+            "migrations": self.applied_migrations(),
+        }

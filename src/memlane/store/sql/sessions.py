@@ -1,0 +1,212 @@
+"""Sessions, messages and the session-intelligence queue: the SQL both backends share.
+
+Each backend adds its own ``append_message`` (JSON functions differ) and, where writers
+run side by side, the ``_lock_scope`` hook (PostgreSQL: a per-scope advisory lock).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+
+from memlane.errors import NotFoundError
+from memlane.store.rows import MESSAGE_COLS, SESSION_COLS, message, session
+from memlane.store.sql.base import SqlStore
+from memlane.types import Message, Session
+
+__all__ = ["SessionsMixin"]
+
+
+class SessionsMixin(SqlStore):
+    """Sessions (per scope), their messages, and the queue of sessions awaiting intelligence."""
+
+    _seen: dict[int, set[str]]
+    """Participants known per session, to skip a JSON update on the hot path."""
+
+    # -- sessions -----------------------------------------------------------------------
+    def _known_participants(self, session_id: int) -> set[str]:
+        """The session's participants as this process knows them (read once, then kept
+        up to date by ``append_message``; forgotten wholesale past 10,000 sessions)."""
+        cached = self._seen.get(session_id)
+        if cached is None:
+            row = self._run("SELECT participants FROM sessions WHERE id = %s", (session_id,)).fetchone()
+            cached = self._seen[session_id] = set(json.loads(row[0]) if row else [])
+            if len(self._seen) > 10_000:
+                self._seen.clear()
+        return cached
+
+    def open_session_for(self, scope: str) -> tuple[int, float, int] | None:
+        """``(id, ended_at, message_count)`` of the scope's open session, if any.
+
+        The scope's writers lock is taken first (``_lock_scope``): held to commit, it
+        makes writers of one scope (any process) run one after another, so two of them
+        never both open a session or take the same ``seq``.
+        """
+        self._lock_scope(scope)
+        row = self._run(
+            "SELECT id, ended_at, message_count FROM sessions WHERE scope = %s AND status = 'open'",
+            (scope,),
+        ).fetchone()
+        return (row[0], row[1], row[2]) if row else None
+
+    def create_session(self, scope: str, at: float, agent: str | None, project: str | None) -> int:
+        return self._insert_id(
+            "INSERT INTO sessions (scope, agent, project, status, started_at, ended_at, created_at)"
+            " VALUES (%s, %s, %s, 'open', %s, %s, %s)",
+            (scope, agent, project, at, at, time.time()),
+        )
+
+    def close_session(self, session_id: int, reason: str) -> bool:
+        cur = self._run(
+            "UPDATE sessions SET status = 'closed', closed_reason = %s"
+            " WHERE id = %s AND status = 'open'",
+            (reason, session_id),
+        )
+        return cur.rowcount == 1
+
+    def idle_sessions(self, before: float) -> list[int]:
+        """Open sessions whose last message is older than ``before``."""
+        rows = self._run(
+            "SELECT id FROM sessions WHERE status = 'open' AND ended_at < %s ORDER BY id", (before,)
+        )
+        return [r[0] for r in rows]
+
+    def get_session(self, session_id: int) -> Session:
+        row = self._run(f"SELECT {SESSION_COLS} FROM sessions WHERE id = %s", (session_id,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"session {session_id} does not exist")
+        return session(row)
+
+    def get_sessions(self, ids: Iterable[int]) -> dict[int, Session]:
+        out: dict[int, Session] = {}
+        for cond, params in self._id_batches("id", list(set(ids))):
+            for row in self._run(f"SELECT {SESSION_COLS} FROM sessions WHERE {cond}", params):
+                out[row[0]] = session(row)
+        return out
+
+    def list_sessions(self, scope: str | None = None, status: str | None = None,
+                      limit: int = 100, offset: int = 0) -> list[Session]:
+        where, params = [], []
+        if scope is not None:
+            where.append("scope = %s")
+            params.append(scope)
+        if status is not None:
+            where.append("status = %s")
+            params.append(status)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = self._run(
+            f"SELECT {SESSION_COLS} FROM sessions {clause} ORDER BY started_at DESC, id DESC"
+            " LIMIT %s OFFSET %s",
+            (*params, limit, offset),
+        )
+        return [session(r) for r in rows]
+
+    def sessions_to_index(self, limit: int = 100) -> list[Session]:
+        """Closed sessions whose turns are not indexed yet, oldest first (where writers run
+        side by side, sessions another indexer is claiming are skipped)."""
+        rows = self._run(
+            f"SELECT {SESSION_COLS} FROM sessions WHERE indexed_at IS NULL AND status <> 'open'"
+            f" ORDER BY id LIMIT %s{self.SKIP_LOCKED}",
+            (limit,),
+        )
+        return [session(r) for r in rows]
+
+    def claim_for_index(self, session_id: int) -> bool:
+        """Mark a session indexed unless someone already did; True if this caller won.
+
+        Exactly one transaction updates the row (SQLite has one writer; under PostgreSQL's
+        READ COMMITTED a concurrent claimer waits for the row, then re-checks ``indexed_at``).
+        """
+        cur = self._run(
+            "UPDATE sessions SET indexed_at = %s WHERE id = %s AND indexed_at IS NULL",
+            (time.time(), session_id),
+        )
+        return cur.rowcount == 1
+
+    # -- the session-intelligence queue -------------------------------------------------
+    def claim_for_summary(self, now: float, lease_seconds: float, max_attempts: int,
+                          due_before: float | None = None) -> Session | None:
+        """Lease the next closed (or failed, due for retry) session that needs intelligence.
+
+        The lease is taken in one statement, so concurrent workers never get the same
+        session; a worker that dies leaves the lease to expire and the session returns.
+        Only sessions due at ``due_before`` (default ``now``) are taken, so a run that
+        started then never retries, within itself, a session it has just failed.
+        """
+        with self.db.atomic():
+            row = self._run(
+                "UPDATE sessions SET lease_until = %s, attempts = attempts + 1 WHERE id = ("
+                " SELECT id FROM sessions WHERE summarized_at IS NULL"
+                " AND status IN ('closed', 'failed') AND attempts < %s AND next_attempt_at <= %s"
+                " AND (lease_until IS NULL OR lease_until < %s) ORDER BY next_attempt_at, id"
+                f" LIMIT 1{self.SKIP_LOCKED}) RETURNING {SESSION_COLS}",
+                (now + lease_seconds, max_attempts, now if due_before is None else due_before, now),
+            ).fetchone()
+        return session(row) if row else None
+
+    def finish_summary(self, session_id: int, *, version: int | None, model: str | None,
+                       now: float, skipped: bool = False) -> None:
+        """Mark intelligence done: ``summarized`` (or, when skipped as too small, left closed)."""
+        self._run(
+            "UPDATE sessions SET status = CASE WHEN %s THEN 'closed' ELSE 'summarized' END,"
+            " summary_version = %s, summary_model = %s, summarized_at = %s, lease_until = NULL,"
+            " failed_reason = NULL WHERE id = %s",
+            (skipped, version, model, now, session_id),
+        )
+
+    def fail_summary(self, session_id: int, reason: str, next_attempt_at: float) -> None:
+        self._run(
+            "UPDATE sessions SET status = 'failed', failed_reason = %s, next_attempt_at = %s,"
+            " lease_until = NULL WHERE id = %s",
+            (reason[:2000], next_attempt_at, session_id),
+        )
+
+    def requeue_summaries(self, below_version: int) -> int:
+        """Queue again every summarized session whose summary schema is older."""
+        cur = self._run(
+            "UPDATE sessions SET summarized_at = NULL, attempts = 0, next_attempt_at = 0,"
+            " status = 'closed' WHERE status = 'summarized' AND coalesce(summary_version, 0) < %s",
+            (below_version,),
+        )
+        return cur.rowcount
+
+    def summary_queue(self, now: float, max_attempts: int) -> dict[str, int]:
+        """Counts of sessions waiting, leased, failed for good and done."""
+        row = self._run(
+            "SELECT"
+            " count(*) FILTER (WHERE summarized_at IS NULL AND status IN ('closed', 'failed')"
+            "  AND attempts < %s),"
+            " count(*) FILTER (WHERE summarized_at IS NULL AND lease_until >= %s),"
+            " count(*) FILTER (WHERE summarized_at IS NULL AND status = 'failed'"
+            "  AND attempts >= %s),"
+            " count(*) FILTER (WHERE summarized_at IS NOT NULL) FROM sessions",
+            (max_attempts, now, max_attempts),
+        ).fetchone()
+        return {"pending": row[0], "leased": row[1], "failed": row[2], "done": row[3]}
+
+    # -- messages -----------------------------------------------------------------------
+    def message_by_ext_id(self, scope: str, ext_id: str) -> Message | None:
+        row = self._run(
+            f"SELECT {MESSAGE_COLS} FROM messages WHERE scope = %s AND ext_id = %s", (scope, ext_id)
+        ).fetchone()
+        return message(row) if row else None
+
+    def get_message(self, message_id: int) -> Message:
+        row = self._run(f"SELECT {MESSAGE_COLS} FROM messages WHERE id = %s", (message_id,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"message {message_id} does not exist")
+        return message(row)
+
+    def session_messages(self, session_id: int) -> list[Message]:
+        rows = self._run(
+            f"SELECT {MESSAGE_COLS} FROM messages WHERE session_id = %s ORDER BY seq", (session_id,)
+        )
+        return [message(r) for r in rows]
+
+    def recent_messages(self, scope: str, limit: int) -> list[Message]:
+        rows = self._run(
+            f"SELECT {MESSAGE_COLS} FROM messages WHERE scope = %s ORDER BY at DESC, id DESC LIMIT %s",
+            (scope, limit),
+        ).fetchall()
+        return [message(r) for r in reversed(rows)]

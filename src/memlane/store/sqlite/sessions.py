@@ -1,0 +1,44 @@
+"""SQLite store: what sessions and messages need beyond the shared SQL (``store.sql.sessions``).
+
+SQLite has one writer at a time, so opening a scope's session needs no lock; appending a
+message updates the session's participants with SQLite's JSON functions.
+"""
+
+from __future__ import annotations
+
+from memlane.store.sql.sessions import SessionsMixin
+
+__all__ = ["SqliteSessions"]
+
+
+class SqliteSessions(SessionsMixin):
+    """``append_message`` on SQLite."""
+
+    def append_message(self, session_id: int, scope: str, seq: int, role: str, text: str,
+                       at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,
+                       project: str | None, redactions: int) -> int:
+        """Insert a message and advance its session's counters and time range."""
+        message_id = self._insert_id(
+            "INSERT INTO messages (session_id, scope, seq, role, speaker, text, at, ext_id, agent,"
+            " project, redactions) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (session_id, scope, seq, role, speaker, text, at, ext_id, agent, project, redactions),
+        )
+        who = speaker or role
+        cached = self._known_participants(session_id)
+        if who in cached:
+            self.db.execute(
+                "UPDATE sessions SET message_count = message_count + 1,"
+                " started_at = min(started_at, ?), ended_at = max(ended_at, ?) WHERE id = ?",
+                (at, at, session_id),
+            )
+        else:
+            self.db.execute(
+                "UPDATE sessions SET message_count = message_count + 1,"
+                " started_at = min(started_at, ?), ended_at = max(ended_at, ?),"
+                " participants = CASE WHEN EXISTS (SELECT 1 FROM json_each(participants)"
+                " WHERE value = ?) THEN participants ELSE json_insert(participants, '$[#]', ?) END"
+                " WHERE id = ?",
+                (at, at, who, who, session_id),
+            )
+            cached.add(who)
+        return message_id
