@@ -76,7 +76,7 @@ def test_kill_during_import_and_index(tmp_path):
     # re-running the import completes it: ids already stored are skipped
     done = subprocess.run([*cmd, "import", str(src)], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert f"skipped {kept} duplicate" in done.stdout
+    assert f"skipped {kept} line(s) already stored" in done.stdout
 
     proc = subprocess.Popen([*cmd, "index", "--now", "2030-01-01T00:00:00Z"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

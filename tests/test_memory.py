@@ -81,8 +81,24 @@ def test_search_filters(loaded):
 
 
 def test_search_weird_queries_never_raise(loaded):
-    for q in ['"', "AND OR NOT", "(((", "*", "\x00", "🙂🙂", "", "   ", 'col:"x"']:
+    for q in ['"', "AND OR NOT", "(((", "*", "\x00", "🙂🙂", 'col:"x"']:
         assert isinstance(loaded.search(q), list)
+
+
+def test_query_without_words_returns_nothing_and_says_why(loaded):
+    for q in ['"', "(((", "*", "\x00", "🙂🙂", "?!"]:
+        assert loaded.search(q) == []
+        assert "no words to search for" in loaded.last_notice
+    assert loaded.search("Miso")
+    assert loaded.last_notice is None
+
+
+def test_empty_query_is_an_error(loaded):
+    for q in ["", "   ", "\n\t"]:
+        with pytest.raises(ValidationError, match="query: must not be empty"):
+            loaded.search(q)
+        with pytest.raises(ValidationError, match="query: must not be empty"):
+            loaded.pack(q, 200)
 
 
 def test_stored_password_is_not_searchable(loaded):

@@ -68,7 +68,7 @@ def _journey(mem: Memory) -> dict:
     replay = mem.replay_pack(pack.id)
     assert pack.id is not None and replay["text"] == pack.text and replay["used"] == pack.used
     assert replay["query"] == "what does the user eat for dinner" and replay["entries"]
-    out["pack"] = (replay["budget"], replay["scope"], replay["counter"], pack.used > 0)
+    out["pack"] = (replay["budget"], replay["scope"], replay["token_counter"], pack.used > 0)
 
     outcomes = [mem.add_fact("Zoe", "lives in", city, scope="facts", at=at)
                 for city, at in (("Porto", "2024-01-01T00:00:00Z"), ("Lisbon", "2024-02-01T00:00:00Z"),

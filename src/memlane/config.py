@@ -67,8 +67,20 @@ class IngestConfig:
     """Longer messages are refused with a ValidationError."""
     redact_secrets: bool = True
     """Replace API keys, tokens, passwords and private keys by typed placeholders."""
+    redact_pii: bool = False
+    """Also replace email addresses and phone numbers (a PII class, off by default)."""
+    redact_patterns: tuple[str, ...] = ()
+    """Extra regular expressions whose matches are redacted as ``custom`` (your own formats)."""
 
     def __post_init__(self) -> None:
+        import re
+
+        for pattern in self.redact_patterns:
+            try:
+                re.compile(pattern)
+            except re.error as e:
+                raise ConfigError(f"ingest.redact_patterns: {pattern!r} is not a regular "
+                                  f"expression ({e})") from None
         _check(self.session_gap_minutes > 0, "ingest.session_gap_minutes", "must be > 0")
         _check(self.min_session_messages >= 1, "ingest.min_session_messages", "must be >= 1")
         _check(self.max_message_chars >= 1, "ingest.max_message_chars", "must be >= 1")
@@ -194,7 +206,7 @@ class ConfidenceConfig:
 _MULTI = ("likes", "dislikes", "visited", "has", "acquired", "started", "signed_up_for", "uses",
           "studied_at", "allergic_to", "sister", "brother", "friend", "colleague", "coworker",
           "son", "daughter", "cousin", "cat", "dog", "pet", "puppy", "kitten", "niece", "nephew",
-          "neighbor", "aunt", "uncle")
+          "neighbor", "aunt", "uncle", "decided")
 
 
 @dataclass(frozen=True)
@@ -431,9 +443,32 @@ class RetrievalConfig:
     """The ``[llm.services.NAME]`` used for HyDE."""
     hyde_threshold: float = 0.5
     """A query is low-confidence when its best lexical and vector lists agree less than this."""
+    newest_weight: float = 0.15
+    """Questions about the present ("currently", "what is", "how many ... now"): each hit
+    of the top sessions gains this × its session's place in time among them (newest 1),
+    and a turn whose stated facts were all superseded loses it (0: off)."""
+    graph_hops: int = 1
+    """Multi-hop: items mentioning the entities the query names (0) and their neighbours in
+    the entity graph (1) join the candidates (0 hops: off, at most 1)."""
+    graph_relevance: float = 0.3
+    """The relevance such an item gets when it was not a candidate already (hop 1: × 0.7)."""
+    meaning: bool = False
+    """The meaning tier: a transformer (MiniLM, ONNX int8 with the ``meaning`` extra, else
+    numpy) re-scores the best ``meaning_candidates`` candidates (the ``meaning`` preset)."""
+    meaning_candidates: int = 30
+    """How many of the best fused candidates the transformer re-scores."""
+    meaning_weight: float = 0.5
+    """Added to a re-scored candidate's relevance: this × (its cosine − the lowest's)."""
+    meaning_max_tokens: int = 128
+    """The transformer reads at most this many tokens of a text."""
+    meaning_worker: bool = True
+    """With the tier on, the index worker computes the vectors of new turns ahead of queries."""
+    max_query_chars: int = 4000
+    """Longer queries are refused (a query's cost grows with its length)."""
 
     def __post_init__(self) -> None:
-        for key in ("top_sessions", "turns_per_session", "final_k", "candidates"):
+        for key in ("top_sessions", "turns_per_session", "final_k", "candidates",
+                    "max_query_chars"):
             _check(getattr(self, key) >= 1, f"retrieval.{key}", "must be >= 1")
         for f in dataclasses.fields(self):
             if f.name.endswith("_weight"):
@@ -447,6 +482,11 @@ class RetrievalConfig:
         _check(self.source_lift >= 0, "retrieval.source_lift", "must be >= 0")
         _check(self.session_time_boost >= 0, "retrieval.session_time_boost", "must be >= 0")
         _check(0.0 <= self.mmr_lambda <= 1.0, "retrieval.mmr_lambda", "must be between 0 and 1")
+        _check(0 <= self.graph_hops <= 1, "retrieval.graph_hops", "must be 0 or 1")
+        _check(self.graph_relevance >= 0, "retrieval.graph_relevance", "must be >= 0")
+        _check(self.meaning_candidates >= 1, "retrieval.meaning_candidates", "must be >= 1")
+        _check(3 <= self.meaning_max_tokens <= 512, "retrieval.meaning_max_tokens",
+               "must be between 3 and 512")
         _check(0.0 <= self.hyde_threshold <= 1.0, "retrieval.hyde_threshold", "must be between 0 and 1")
         if self.hyde:
             _check(bool(self.hyde_service), "retrieval.hyde_service",

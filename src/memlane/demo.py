@@ -6,6 +6,7 @@ and indexes their sessions with the default embedder, then runs a search and a p
 
 from __future__ import annotations
 
+import shlex
 import sys
 import tempfile
 import time
@@ -17,7 +18,7 @@ from memlane.serve.cli import main as cli_main
 
 
 def _run(*args: str) -> None:
-    print(f"\n$ memlane {' '.join(args)}", flush=True)
+    print(f"\n$ {shlex.join(['memlane', *args])}", flush=True)  # paste-ready in a shell
     try:
         cli_main_args(list(args))
     except SystemExit as e:
@@ -30,6 +31,33 @@ def cli_main_args(args: list[str]) -> None:
     cli_main()
 
 
+def _derive_embedding_table() -> None:
+    """The first run derives the default embedder's table (about a minute): show progress."""
+    from memlane.backends.embed.static import _load_table, ensure_static_table, static_table_path
+    from memlane.config import load_config
+    from memlane.errors import MemlaneError
+
+    if load_config().embedding.backend != "static":
+        return
+    try:
+        if _load_table(static_table_path(), mmap=True) is not None:
+            return
+    except MemlaneError:
+        return  # no bundled weights: the index step says so
+    print("\nderiving the embedding table from the bundled MiniLM weights (first run only, "
+          "about a minute)", flush=True)
+    shown = [-1]
+
+    def progress(done: int, total: int) -> None:
+        pct = done * 100 // max(total, 1)
+        if pct != shown[0] and (pct % 5 == 0 or done == total):
+            shown[0] = pct
+            print(f"\r  {pct:3d}% of {total:,} tokens", end="", file=sys.stderr, flush=True)
+
+    ensure_static_table(progress=progress)
+    print(" — done, cached for next time", file=sys.stderr, flush=True)
+
+
 def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="memlane-demo-"))
     db = str(folder / "demo.db")
@@ -40,6 +68,7 @@ def main() -> None:
             with resources.as_file(f) as path:
                 _run("--db", db, "import", str(path))
     t0 = time.perf_counter()
+    _derive_embedding_table()
     _run("--db", db, "index", "--now", "2024-06-01T00:00:00Z")
     print(f"(indexing took {time.perf_counter() - t0:.1f}s, the embedding table included: it is "
           "derived once from the bundled MiniLM weights and cached)")

@@ -17,7 +17,7 @@ from memlane.config import Config, load_config
 from memlane.errors import ConflictError, NotFoundError, ValidationError
 from memlane.index.compact import CompactReport, compact
 from memlane.index.embed import Embeddings
-from memlane.index.facts import FactOutcome, FactView, view
+from memlane.index.facts import FactOutcome, FactView, is_single_valued, view
 from memlane.index.hygiene import GcReport, collect_garbage
 from memlane.index.indexer import close_idle, index_pending
 from memlane.index.normalize import normalize_name, normalize_predicate
@@ -26,8 +26,10 @@ from memlane.index.schema import SUMMARY_SCHEMA_VERSION, Extraction, SessionSumm
 from memlane.index.upsert import add_fact, slugify, upsert_item
 from memlane.index.worker import IndexWorker
 from memlane.ingest.importer import import_jsonl
+from memlane.ingest.params import validated
+from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.sessionize import prepare, store_message
-from memlane.ingest.validate import check_scope, parse_time
+from memlane.ingest.validate import check_scope, check_unicode, parse_time
 from memlane.pack.packer import Pack, build_pack, candidates_from
 from memlane.pack.tokens import counter_for
 from memlane.protocols import Embedder, TokenCounter, Tracer
@@ -72,12 +74,16 @@ class Memory:
         intelligence: Intelligence | None = None,
         tracer: Tracer | None = None,
     ) -> None:
+        if db is not None and not isinstance(db, (str, Path)):
+            raise ValidationError(f"db: must be a path or URL, got {type(db).__name__}", field="db")
+        if db is not None:
+            check_unicode(str(db), "db")
         self.config = config if config is not None else load_config()
         self.store = open_store(db if db is not None else self.config.db, tracer=tracer)
         self._embedder = embedder
         self._embeddings: Embeddings | None = None
         self._intelligence = intelligence
-        self._local = threading.local()
+        self._local = threading.local()  # per-thread call state: timings, notice, no_touch
         self._worker: IndexWorker | None = None
 
     # -- lifecycle ----------------------------------------------------------------------
@@ -106,6 +112,16 @@ class Memory:
         self._local.timings = value
 
     @property
+    def last_notice(self) -> str | None:
+        """Why this thread's last search returned nothing on purpose (a query with no
+        words), or None."""
+        return getattr(self._local, "notice", None)
+
+    @last_notice.setter
+    def last_notice(self, value: str | None) -> None:
+        self._local.notice = value
+
+    @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
             self._embedder = make_embedder(self.config)
@@ -124,6 +140,7 @@ class Memory:
         return self._embeddings
 
     # -- ingest -------------------------------------------------------------------------
+    @validated
     def add_message(
         self,
         scope: str,
@@ -153,6 +170,7 @@ class Memory:
                 )
             return store_message(self.store, cfg, msg)
 
+    @validated
     def add_messages(self, messages: list[dict[str, Any]]) -> list[Message]:
         """Store a batch of messages (each a dict of ``add_message``'s arguments: scope, role,
         text, at, speaker, id, agent, project) in one transaction: all or none.
@@ -182,13 +200,16 @@ class Memory:
                     raise
         return stored
 
+    @validated
     def import_file(
-        self, source: str | Path | IO[str], *, strict: bool = False, scope: str | None = None
+        self, source: str | Path | IO[str] | IO[bytes], *, strict: bool = False,
+        scope: str | None = None,
     ) -> ImportReport:
         """Import a JSON Lines conversation file (see ``memlane.ingest.importer``)."""
         return import_jsonl(self.store, self.config.ingest, source, strict=strict, default_scope=scope)
 
     # -- sessions -----------------------------------------------------------------------
+    @validated
     def close_session(self, scope: str | None = None, *, session_id: int | None = None) -> Session | None:
         """Close a scope's open session (or the session ``session_id``); None if none was open."""
         if (scope is None) == (session_id is None):
@@ -206,21 +227,26 @@ class Memory:
             self.store.bump("sessions_closed_explicit")
         return self.store.get_session(session_id)
 
+    @validated
     def close_idle(self, now: datetime | str | None = None) -> list[int]:
         """Close every open session idle for longer than the gap as of ``now``."""
         when = datetime.now(UTC) if now is None else parse_time(now, "now")
         return close_idle(self.store, self.config, when)
 
+    @validated
     def session(self, session_id: int) -> Session:
         return self.store.get_session(session_id)
 
+    @validated
     def sessions(self, scope: str | None = None, status: str | None = None, limit: int = 100) -> list[Session]:
         return self.store.list_sessions(scope=scope, status=status, limit=limit)
 
+    @validated
     def messages(self, session_id: int) -> list[Message]:
         self.store.get_session(session_id)
         return self.store.session_messages(session_id)
 
+    @validated
     def session_intelligence(self, session_id: int) -> dict[str, Any]:
         """The structured summary, facts, entities, relations and observations of a session."""
         items = self.store.session_items(session_id)
@@ -241,10 +267,12 @@ class Memory:
                 "relations": [list(r) for r in self.store.session_relations(session_id)],
                 "observations": observations}
 
+    @validated
     def item(self, item_id: int) -> Item:
         return self.store.get_item(item_id)
 
     # -- index --------------------------------------------------------------------------
+    @validated
     def index(
         self,
         now: datetime | str | None = None,
@@ -275,23 +303,25 @@ class Memory:
             sessions_summarized=run.summarized if run else 0,
             sessions_failed=run.failed if run else 0,
             sessions_skipped=run.skipped if run else 0,
+            sessions_leased=run.leased if run else 0,
+            leased_until=(datetime.fromtimestamp(run.leased_until, UTC)
+                          if run and run.leased_until else None),
         )
 
+    @validated
     def summarize_recent(self, scope: str, last: int) -> SummaryDraft:
         """Summarize the last ``last`` messages of a scope; nothing is stored (see
         ``store_summary``)."""
-        scope = check_scope(scope)
-        if not isinstance(last, int) or not 1 <= last <= 10_000:
-            raise ValidationError(f"last: must be an integer from 1 to 10000, got {last!r}", field="last")
         messages = self.store.recent_messages(scope, last)
         if not messages:
             raise ValidationError(f"scope: {scope!r} has no messages", field="scope")
         # one sequence over the window, so the summary's turn numbers read naturally
         window = [dataclasses.replace(m, seq=i) for i, m in enumerate(messages, start=1)]
-        summary, extraction = self.intelligence.summarize(scope, window)
+        summary, extraction = scrub_deep(self.config.ingest, self.intelligence.summarize(scope, window))
         return SummaryDraft(scope, tuple(m.id for m in messages), messages[-1].session_id,
                             summary, extraction)
 
+    @validated
     def store_summary(self, draft: SummaryDraft) -> int:
         """Store a confirmed draft as a ``summary`` item; returns its id."""
         vec = self.embeddings.for_index([draft.preview()])
@@ -309,6 +339,7 @@ class Memory:
             self.store.bump("summaries_on_demand")
         return item_id
 
+    @validated
     def backfill_embeddings(
         self,
         *,
@@ -342,6 +373,7 @@ class Memory:
                     time.sleep(wait)
         return done
 
+    @validated
     def start_worker(self, poll_seconds: float = 5.0) -> IndexWorker:
         """Index in a background thread every ``poll_seconds``; stopped by ``close()``."""
         if self._worker is None:
@@ -349,6 +381,7 @@ class Memory:
         return self._worker.start()
 
     # -- search -------------------------------------------------------------------------
+    @validated
     def search(
         self,
         query: str,
@@ -384,11 +417,13 @@ class Memory:
         reads relative dates in the query ("last week", "in March") against it. It does not
         filter: pass ``until`` for that. ``privacy`` defaults to ``search.default_privacy``.
         """
-        if not isinstance(query, str):
-            raise ValidationError(f"query: must be a string, got {type(query).__name__}", field="query")
         k = self.config.search.default_k if k is None else k
-        if not isinstance(k, int) or k < 1 or k > 1000:
-            raise ValidationError(f"k: must be an integer from 1 to 1000, got {k!r}", field="k")
+        query = scrub(self.config.ingest, query)[0]  # it may reach a model (HyDE)
+        self.last_notice = None
+        if not any(ch.isalnum() for ch in query):
+            self.last_notice = (f"the query {query!r} has no words to search for "
+                                "(only punctuation, symbols or spaces); nothing was searched")
+            return []
         asked = parse_time(now, "now") if now is not None else datetime.now(UTC)
         filters = Filters.build(
             scope=check_scope(scope) if scope is not None else None,
@@ -404,12 +439,13 @@ class Memory:
         opts = search_options(
             self.config, preset=preset, session_aware=session_aware, top_sessions=top_sessions,
             turns_per_session=turns_per_session, mmr=mmr, explain=explain, expand=expand,
+            meaning=self._meaning_tier,
         )
         timings: dict[str, float] = {}
         hits = search_items(self.store, self.embeddings, self.config.search, opts, query, filters,
                             k, asked, timings)
         self.last_timings = timings
-        if self.config.confidence.touch_on_access:
+        if self.config.confidence.touch_on_access and not getattr(self._local, "no_touch", False):
             self._touch_facts(hits, asked)
         return hits
 
@@ -420,6 +456,7 @@ class Memory:
             with self.store.atomic():
                 self.store.touch_facts([f.id for f in facts.values()], when.timestamp())
 
+    @validated
     def pack(
         self,
         query: str,
@@ -442,15 +479,24 @@ class Memory:
         """
         cfg = self.config.pack
         budget = cfg.budget if budget is None else budget
-        if not isinstance(budget, int) or budget < 16:
-            raise ValidationError(f"budget: must be an integer of at least 16 tokens, got {budget!r}",
-                                  field="budget")
+        # both are journaled and the pack's text goes into a prompt
+        query = scrub(self.config.ingest, query)[0]
+        if instructions is not None:
+            instructions = scrub(self.config.ingest, instructions)[0]
         counter = token_counter or counter_for(model or cfg.model or None)
-        hits = self.search(query, scope=scope, k=max(cfg.candidates, 1), now=now) if query.strip() else []
+        # one confidence everywhere: the facts' value as of ``now`` before this access, as
+        # the search signal and `facts list` show it; the access is recorded afterwards
+        self._local.no_touch = True
+        try:
+            hits = self.search(query, scope=scope, k=max(cfg.candidates, 1), now=now)
+        finally:
+            self._local.no_touch = False
         recent = self.store.recent_messages(scope, cfg.recent_turns) if scope and include_recent else []
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         facts = self.store.facts_for_items([h.item.id for h in hits if h.item.kind == "fact"])
         conf = {i: view(f, self.config.confidence, when).confidence for i, f in facts.items()}
+        if self.config.confidence.touch_on_access:
+            self._touch_facts(hits, datetime.fromtimestamp(when, UTC))
         stale = self.store.superseded_messages(
             [h.item.message_id for h in hits if h.item.kind == "turn" and h.item.message_id]
             + [m.id for m in recent])
@@ -476,6 +522,7 @@ class Memory:
             p = dataclasses.replace(p, id=pack_id)
         return p
 
+    @validated
     def format_context(
         self,
         scope: str,
@@ -490,11 +537,16 @@ class Memory:
         reports each source's part of the pack."""
         return self.pack(query, budget, scope=check_scope(scope), model=model, now=now)
 
+    @validated
     def replay_pack(self, pack_id: int) -> dict[str, Any]:
-        """A journaled pack as it was built: query, budget, text and every decision."""
-        return self.store.get_pack(pack_id)
+        """A journaled pack as it was built: query, budget, text and every decision (the
+        same field names as a ``Pack``: ``token_counter``, ``used``…)."""
+        data = self.store.get_pack(pack_id)
+        data["token_counter"] = data.pop("counter")
+        return data
 
     # -- items, facts, topics -----------------------------------------------------------
+    @validated
     def upsert(
         self,
         text: str,
@@ -526,15 +578,18 @@ class Memory:
                            privacy=privacy, trust=trust, source=source, ttl_seconds=ttl_seconds,
                            topics=topics, pinned=pinned, dedupe=dedupe, extra=extra)
 
+    @validated
     def pin(self, item_id: int, pinned: bool = True) -> None:
         """Pin an item: packs always include it first; hygiene never removes it."""
         with self.store.atomic():
             self.store.set_pinned(item_id, pinned)
 
+    @validated
     def thread(self, topic: str, scope: str | None = None) -> list[Item]:
         """The story thread of a topic: every active item tagged ``topic:<slug>``, in time order."""
         return self.store.items_with_keyword(f"topic:{slugify(topic)}", scope)
 
+    @validated
     def add_fact(
         self,
         subject: str,
@@ -550,6 +605,7 @@ class Memory:
         return add_fact(self.store, self.embeddings, self.config, subject, predicate, obj,
                         scope=scope, source=source, at=at)
 
+    @validated
     def facts(
         self,
         scope: str | None = None,
@@ -564,19 +620,23 @@ class Memory:
                                      include_superseded)
         return [view(f, self.config.confidence, when) for f in rows]
 
-    def fact_history(self, subject: str, predicate: str, scope: str | None = None) -> list[dict[str, Any]]:
+    @validated
+    def fact_history(self, subject: str, predicate: str, scope: str | None = None, *,
+                     now: datetime | str | None = None) -> list[dict[str, Any]]:
         """Every value ``subject predicate`` has had, oldest first, with when, from which
-        session, whether it is current, what replaced it and each event."""
+        session, whether it is current, what replaced it and each event; confidence as of
+        ``now``."""
         rows = self.store.fact_history(scope, normalize_name(subject), normalize_predicate(predicate))
         events = self.store.fact_events([f.id for f in rows])
-        now = time.time()
+        when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         out = []
         for f in rows:
-            v = view(f, self.config.confidence, now)
+            v = view(f, self.config.confidence, when)
             out.append({**dataclasses.asdict(v),
                         "events": [e for e in events if e["fact_id"] == f.id]})
         return out
 
+    @validated
     def forget_fact(self, fact_id: int) -> None:
         """Hard delete a fact with its item, vector and lexical rows.
 
@@ -595,6 +655,7 @@ class Memory:
             self.store.log_fact_event(mark, "forgotten", time.time(), session_id=fact.session_id)
             self.store.bump("facts_forgotten")
 
+    @validated
     def forgotten_facts(self, subject: str, predicate: str,
                         scope: str | None = None) -> list[dict[str, Any]]:
         """The events of the values of ``subject predicate`` that were forgotten, oldest
@@ -603,6 +664,7 @@ class Memory:
         return self.store.forgotten_fact_events(scope, normalize_name(subject),
                                                 normalize_predicate(predicate))
 
+    @validated
     def graph(self, entity: str, scope: str | None = None) -> dict[str, Any]:
         """An entity's node(s), its relations and the items that mention it."""
         norm = normalize_name(entity)
@@ -612,18 +674,35 @@ class Memory:
                                 + (f" of scope {scope!r}" if scope else ""))
         edges = self.store.relations_of(norm, scope)
         mentions = [i for n in nodes for i in self.store.items_with_entity(n.name, n.scope)]
-        return {"entity": nodes, "relations": edges, "items": mentions}
+        return {"entity": nodes, "relations": edges, "items": mentions,
+                "superseded": self._superseded_relations(edges)}
+
+    def _superseded_relations(self, edges: list[tuple[str, str, str, str]]) -> list[dict[str, Any]]:
+        """Relations whose fact has been replaced: ``user lives_in lisbon`` after the user's
+        move to Porto is history, not the current state."""
+        out = []
+        for sc, src, rel, dst in edges:
+            current = [f for f in self.store.fact_history(sc, src, rel) if f.status == "current"]
+            if not current or any(normalize_name(f.object) == dst for f in current):
+                continue
+            if is_single_valued(rel, self.config.facts):
+                out.append({"scope": sc, "source": src, "relation": rel, "target": dst,
+                            "replaced_by": current[-1].object})
+        return out
 
     # -- maintenance --------------------------------------------------------------------
+    @validated
     def forget_item(self, item_id: int) -> None:
         """Delete an item with its lexical and vector rows."""
         self.store.delete_item(item_id)
 
+    @validated
     def gc(self, now: datetime | str | None = None) -> GcReport:
         """Expire items past their TTL and evict the lowest-value items of lanes over cap."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         return collect_garbage(self.store, self.config.hygiene, when)
 
+    @validated
     def compact(self, *, scope: str | None = None, topic: str | None = None,
                 now: datetime | str | None = None) -> CompactReport:
         """Fold topics' summaries into decision records; write weekly roll-ups."""
@@ -631,16 +710,32 @@ class Memory:
         return compact(self.store, self.embeddings, self.config.hygiene, when, scope=scope,
                        topic=slugify(topic) if topic else None)
 
+    @validated
     def work_once(self, now: datetime | str | None = None) -> IndexReport:
-        """What the background worker does each round: index, then hygiene."""
+        """What the background worker does each round: index, then hygiene; with the
+        meaning tier on, the transformer vectors of the sessions it indexed."""
+        before = {s.id for s in self.store.sessions_to_index(limit=1000)}
         report = self.index(now)
         self.gc(now)
+        r = self.config.retrieval
+        if r.meaning and r.meaning_worker and before:
+            self._meaning_tier().warm(self.store, sorted(before))
         return report
 
+    def _meaning_tier(self) -> Any:
+        """The meaning tier's transformer and its cache (``memlane.retrieve.meaning``)."""
+        from memlane.retrieve.meaning import shared_tier
+
+        return shared_tier(self.config.retrieval.meaning_max_tokens)
+
+    @validated
     def stats(self) -> dict[str, Any]:
         """Counts, counters, the summary queue and average summary latency."""
         data = self.store.stats()
-        data["summary_queue"] = self.store.summary_queue(time.time(), self.config.indexing.max_attempts)
+        queue = self.store.summary_queue(time.time(), self.config.indexing.max_attempts)
+        until = queue.pop("leased_until", None)  # the queue holds counts only
+        data["summary_queue"] = queue
+        data["summary_leased_until"] = datetime.fromtimestamp(until, UTC) if until else None
         counters = data["counters"]
         done = counters.get("sessions_summarized", 0)
         if done:

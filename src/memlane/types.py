@@ -179,6 +179,11 @@ class IndexReport:
     sessions_summarized: int = 0
     sessions_failed: int = 0
     sessions_skipped: int = 0
+    sessions_leased: int = 0
+    """Sessions another worker (or one that was killed) still holds; they return when the
+    lease ends."""
+    leased_until: datetime | None = None
+    """When the last of those leases ends."""
 
 
 @dataclass(frozen=True, slots=True)

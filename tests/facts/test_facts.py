@@ -115,7 +115,7 @@ def test_search_touches_facts_and_confidence_signal_uses_the_model(mem):
                       preset="arawn", explain=True)
     assert hits[0].scores["confidence"] == 0.5
     (f,) = mem.facts("s", now=old)
-    assert f.confidence == 1.0 and f.last_accessed == old.timestamp()  # the search was an access
+    assert f.confidence == 1.0 and f.last_accessed == old  # the search was an access
 
 
 def test_touch_on_access_can_be_turned_off(tmp_path):

@@ -58,7 +58,8 @@ def test_compaction_folds_a_topic_into_a_decision_record(tmp_path):
     assert (report.decision_records, report.summaries_absorbed) == (1, 5)
     (record,) = mem.store.items_of_kind("decision", "team")
     assert record.text.startswith("Decision record · team · topic billing")
-    assert "We decided to keep Postgres for billing round 0" in record.text
+    assert "Keep Postgres for billing round 0" in record.text  # the lead "We decided to" dropped
+    assert "Reporting is relational" in record.text  # the "because" clause, as rationale
     assert sorted(record.children) == sorted(i.id for i in before)
     assert mem.store.items_of_kind("summary", "team") == [] or all(
         s.extra.get("rollup") for s in mem.store.items_of_kind("summary", "team"))

@@ -40,7 +40,7 @@ def test_mmr_item_without_vector_is_similar_to_nothing() -> None:
 
 
 def test_presets_are_complete_named_constants() -> None:
-    assert set(PRESETS) == {"session", "flat", "arawn", "recency", "lexical"}
+    assert set(PRESETS) == {"session", "flat", "arawn", "recency", "lexical", "meaning"}
     for p in PRESETS.values():
         assert set(p.weights) == set(SIGNALS)
     assert ARAWN.weight("cosine") == 0.4 and ARAWN.weight("graph") == 0.3

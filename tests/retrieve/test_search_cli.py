@@ -47,5 +47,5 @@ def test_flat_and_session_options(run) -> None:
 
 
 def test_unknown_preset_is_refused(run) -> None:
-    res = CliRunner().invoke(cli, ["search", "x", "--preset", "nope"])
-    assert res.exit_code != 0 and "unknown preset 'nope'" in (res.output + str(res.exception))
+    res = run("search", "x", "--preset", "nope", code=1)
+    assert "unknown preset 'nope'" in res.output

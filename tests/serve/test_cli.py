@@ -29,10 +29,10 @@ def run(tmp_path, monkeypatch):
 def test_import_index_search_json(run):
     for f in example_files():
         run("import", str(f))
-    out = json.loads(run("index", "--now", "2024-06-01T00:00:00Z", "--json").output)
+    out = json.loads(run("index", "--now", "2024-06-01T00:00:00Z", "--json").stdout)
     assert out["sessions_closed"] == 2 and out["items_indexed"] > 20  # 3 closed by gaps on import
     assert out["sessions_summarized"] == 5
-    res = json.loads(run("search", "what database for billing", "--json", "-k", "3").output)
+    res = json.loads(run("search", "what database for billing", "--json", "-k", "3").stdout)
     assert len(res["hits"]) == 3
     assert "PostgreSQL" in " ".join(h["item"]["text"] for h in res["hits"])
     assert set(res["hits"][0]) == {"score", "scores", "item", "session"}
@@ -41,20 +41,20 @@ def test_import_index_search_json(run):
 
 
 def test_add_sessions_items_stats(run):
-    out = json.loads(run("add", "--scope", "s", "--at", "2024-01-01T00:00:00Z", "hello there", "--json").output)
+    out = json.loads(run("add", "--scope", "s", "--at", "2024-01-01T00:00:00Z", "hello there", "--json").stdout)
     assert out["seq"] == 1 and out["scope"] == "s"
     assert "added to session" in run("add", "--scope", "s", "--role", "assistant", "hi!").output
-    sessions = json.loads(run("sessions", "list", "--json").output)
+    sessions = json.loads(run("sessions", "list", "--json").stdout)
     assert len(sessions) == 2  # the second message came years later: a new session
     sid = sessions[-1]["id"]
-    shown = json.loads(run("sessions", "show", str(sid), "--json").output)
+    shown = json.loads(run("sessions", "show", str(sid), "--json").stdout)
     assert shown["messages"][0]["text"] == "hello there"
     assert "closed session" in run("sessions", "close", "--scope", "s").output
     assert "no open session" in run("sessions", "close", "--scope", "s").output
     run("index")
-    item = json.loads(run("items", "show", "1", "--json").output)
+    item = json.loads(run("items", "show", "1", "--json").stdout)
     assert item["kind"] == "turn"
-    stats = json.loads(run("stats", "--json").output)
+    stats = json.loads(run("stats", "--json").stdout)
     assert stats["messages"] == 2 and stats["items"]["turn"] == 2
 
 
@@ -67,7 +67,7 @@ def test_pack_prints_context_and_decisions(run):
     shown = run("packs", "show", "1").output
     assert "query: 'my cat Miso'" in shown and "/150 tokens" in shown
     assert "pack 99 does not exist" in run("packs", "show", "99", code=1).output
-    data = json.loads(run("pack", "my cat Miso", "--budget", "150", "--json").output)
+    data = json.loads(run("pack", "my cat Miso", "--budget", "150", "--json").stdout)
     assert data["used"] <= 150 and data["entries"]
 
 
@@ -80,6 +80,7 @@ def test_pack_prints_context_and_decisions(run):
     (("sessions", "close"), "exactly one of"),
 ])
 def test_errors_are_one_line_and_nonzero(run, args, needle):
+    run("add", "--scope", "seed", "hello")
     result = run(*args, code=1 if args[0] != "sessions" or args[1] != "close" else 2)
     assert needle in result.output
     assert "Traceback" not in result.output
@@ -92,7 +93,7 @@ def test_import_bad_line_reports_line_and_exits_nonzero(run, tmp_path):
     assert "line 2" in out and "lines before 2 were kept" in out
     out = run("import", str(f), "--strict", code=1).output
     assert "nothing was imported" in out
-    assert json.loads(run("stats", "--json").output)["messages"] == 1
+    assert json.loads(run("stats", "--json").stdout)["messages"] == 1
 
 
 def test_import_from_stdin(run):
@@ -132,21 +133,21 @@ def test_session_intelligence_commands(run):
     for f in example_files():
         run("import", str(f))
     run("index", "--now", "2024-06-01T00:00:00Z")
-    sessions = json.loads(run("sessions", "list", "--scope", "team-backend", "--json").output)
+    sessions = json.loads(run("sessions", "list", "--scope", "team-backend", "--json").stdout)
     shown = run("sessions", "show", str(sessions[-1]["id"])).output
-    assert "summary (offline, schema v2):" in shown and "decisions: " in shown
+    assert "summary (offline, schema v3):" in shown and "decisions: " in shown
     assert "BILL-142" in shown and "entities: " in shown
-    data = json.loads(run("sessions", "show", str(sessions[-1]["id"]), "--json").output)
+    data = json.loads(run("sessions", "show", str(sessions[-1]["id"]), "--json").stdout)
     assert data["summary"]["references"] and data["summary"]["turn_count"] == 6
     out = run("summarize", "--scope", "alice-assistant", "--last", "4").output
     assert out.startswith("Conversation alice-assistant") and "not stored" in out
-    stored = json.loads(run("summarize", "--scope", "alice-assistant", "--last", "4", "--yes", "--json").output)
+    stored = json.loads(run("summarize", "--scope", "alice-assistant", "--last", "4", "--yes", "--json").stdout)
     assert stored["stored_item_id"] and stored["summary"]["turn_count"] == 4
-    assert json.loads(run("items", "show", str(stored["stored_item_id"]), "--json").output)["kind"] == "summary"
+    assert json.loads(run("items", "show", str(stored["stored_item_id"]), "--json").stdout)["kind"] == "summary"
     assert "last: must be" in run("summarize", "--scope", "x", "--last", "0", code=1).output
-    back = json.loads(run("backfill", "embeddings", "--missing-only", "--json").output)
+    back = json.loads(run("backfill", "embeddings", "--missing-only", "--json").stdout)
     assert back["embedded"] == 0
-    back = json.loads(run("backfill", "embeddings", "--json").output)
-    assert back["embedded"] == sum(json.loads(run("stats", "--json").output)["items"].values())
-    stats = json.loads(run("stats", "--json").output)
+    back = json.loads(run("backfill", "embeddings", "--json").stdout)
+    assert back["embedded"] == sum(json.loads(run("stats", "--json").stdout)["items"].values())
+    stats = json.loads(run("stats", "--json").stdout)
     assert stats["summary_queue"]["done"] == 5 and stats["counters"]["sessions_summarized"] == 5

@@ -37,6 +37,8 @@ def test_each_table_line_is_the_commands_own_help():
 
 
 def test_a_mounted_command_runs(tmp_path):
-    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "m.db"), "facts", "list", "--json"])
+    db = str(tmp_path / "m.db")
+    assert CliRunner().invoke(cli, ["--db", db, "add", "hello", "--scope", "s"]).exit_code == 0
+    result = CliRunner().invoke(cli, ["--db", db, "facts", "list", "--json"])
     assert result.exit_code == 0, result.output
     assert result.output.strip() == "[]"

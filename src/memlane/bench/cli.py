@@ -307,6 +307,68 @@ def locomo_cmd(
     _echo_headline(summary, out_dir)
 
 
+@bench.command("summaries")
+@click.option("--backend", type=click.Choice(["offline", "llm"]), default="offline",
+              show_default=True, help="The intelligence backend to score.")
+@click.option("--service", default=None, metavar="NAME",
+              help="With --backend llm: the [llm.services.NAME] model to ask. Without it, a "
+              "scripted model on a loopback server answers each conversation with its labels "
+              "(measures the prompt, parsing and mapping, not a model).")
+@click.option("--set", "sets", type=click.Choice(["dev", "heldout", "all"]), default="all",
+              show_default=True, help="Which packaged labelled set to score (all: each apart).")
+@click.option("--labels", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              default=None, help="Score this labelled JSON file (same format) instead.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--show-misses", is_flag=True,
+              help="Also list every missed, extra and wrongly owned item.")
+@click.option("--speed", is_flag=True,
+              help="Instead of scoring: time offline summarization over the distinct sessions "
+              "of the LongMemEval file given by --data.")
+@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="With --speed: a LongMemEval file (.json, .json.gz, .json.xz).")
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help="With --speed: only the first N distinct sessions.")
+def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | None,
+                  as_json: bool, show_misses: bool, speed: bool, data: Path | None,
+                  limit: int | None) -> None:
+    """Score session summaries per field against the labelled conversation set."""
+    import json as _json
+
+    from memlane.bench.summaries import run as evalrun
+
+    if speed:
+        if data is None:
+            raise click.UsageError("--speed needs --data LONGMEMEVAL_FILE")
+        try:
+            result = evalrun.session_speed(data, limit)
+        except (MemlaneError, OSError) as exc:
+            raise click.ClickException(f"{data}: {exc}") from exc
+        if as_json:
+            click.echo(_json.dumps(result))
+        else:
+            click.echo(f"offline summarization: {result['sessions']} sessions "
+                       f"({result['turns']} turns) in {result['seconds']} s: "
+                       f"{result['sessions_per_s']} sessions/s, {result['turns_per_s']} turns/s "
+                       f"(CPU {result['cpu_seconds']} s: {result['sessions_per_cpu_s']} "
+                       "sessions per CPU second)")
+        return
+    if service and backend != "llm":
+        raise click.UsageError("--service needs --backend llm")
+    try:
+        if labels is not None:
+            chosen = [(labels.name, evalrun.load_set(path=labels))]
+        else:
+            names = ["dev", "heldout"] if sets == "all" else [sets]
+            chosen = [(n, evalrun.load_set(n)) for n in names]
+        reports = evalrun.run_backend(backend, service, chosen)
+    except MemlaneError as exc:
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+    if as_json:
+        click.echo(_json.dumps([r.to_dict(misses=show_misses) for r in reports], indent=2))
+    else:
+        click.echo(evalrun.render(reports, show_misses), nl=False)
+
+
 def _attach_commands() -> None:
     from memlane.bench.ingest import ingest_command
     from memlane.bench.serve import serve_command

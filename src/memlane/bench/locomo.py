@@ -23,7 +23,7 @@ import click
 from memlane.bench.baselines import BM25Ranker, DenseRanker
 from memlane.bench.datasets import LoCoMoConversation, LoCoMoQA
 from memlane.bench.longmemeval import SystemRun, _Null
-from memlane.bench.memrun import FreshMemory, SessionInput, Timings, TurnInput
+from memlane.bench.memrun import FreshMemory, SessionInput, Timings, TurnInput, tier_of
 from memlane.bench.metrics import aggregate, dedupe, score_ranking
 from memlane.protocols import Embedder
 
@@ -162,9 +162,11 @@ def run_locomo(
     """
     start = time.perf_counter()
     timings = Timings()
-    systems = {"memlane": SystemRun("memlane", note="memlane search over dialog turns")}
+    systems = {"memlane": SystemRun(
+        "memlane", note=f"memlane search over dialog turns; tier: {tier_of(config)}")}
     for p in presets:
-        systems[f"memlane:{p}"] = SystemRun(f"memlane:{p}", note=f"memlane search with preset {p}")
+        systems[f"memlane:{p}"] = SystemRun(
+            f"memlane:{p}", note=f"memlane search with preset {p}; tier: {tier_of(config, p)}")
     rankers: dict[str, Any] = {}
     if "bm25" in baselines:
         rankers["bm25"] = BM25Ranker()

@@ -27,7 +27,14 @@ import click
 
 from memlane.bench.baselines import BM25Ranker, DenseRanker
 from memlane.bench.datasets import LMEQuestion
-from memlane.bench.memrun import FreshMemory, SessionInput, Timings, TurnInput, percentile
+from memlane.bench.memrun import (
+    FreshMemory,
+    SessionInput,
+    Timings,
+    TurnInput,
+    percentile,
+    tier_of,
+)
 from memlane.bench.metrics import KS, aggregate, dedupe, score_ranking, sessions_from_turns
 from memlane.protocols import Embedder
 
@@ -266,12 +273,13 @@ def run_longmemeval(
     timings = Timings()
     memlane = SystemRun(
         "memlane", note="memlane search over turns (configured retrieval); sessions = distinct "
-        "sessions of the turn ranking"
+        f"sessions of the turn ranking; tier: {tier_of(config)}"
     )
     systems = {"memlane": memlane}
     for name in presets:
         systems[f"memlane:{name}"] = SystemRun(
-            f"memlane:{name}", note=f"memlane search with preset {name}, same database")
+            f"memlane:{name}", note=f"memlane search with preset {name}, same database; "
+            f"tier: {tier_of(config, name)}")
     bm25 = dense = None
     if "bm25" in baselines:
         bm25 = BM25Ranker()

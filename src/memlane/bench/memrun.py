@@ -31,6 +31,7 @@ __all__ = [
     "make_embedder",
     "peak_rss_mb",
     "percentile",
+    "tier_of",
 ]
 
 
@@ -99,6 +100,18 @@ def peak_rss_mb() -> float:
 def as_utc(dt: datetime) -> datetime:
     """Benchmark dates carry no zone; read them as UTC."""
     return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt
+
+
+def tier_of(config: Any, preset: str | None = None) -> str:
+    """The retrieval tier a run uses: ``meaning`` (a transformer re-scores the best
+    candidates) or ``quick`` (lexical + static vectors only)."""
+    from memlane.retrieve.presets import PRESETS
+
+    p = PRESETS.get(preset or "")
+    if p is not None and p.meaning is not None:
+        return "meaning" if p.meaning else "quick"
+    r = getattr(config, "retrieval", None)
+    return "meaning" if r is not None and r.meaning else "quick"
 
 
 def make_embedder(name: str | None) -> Embedder:

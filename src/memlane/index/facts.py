@@ -7,6 +7,7 @@ its lexical row and its vector row change together.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from memlane.config import FactsConfig
@@ -107,8 +108,10 @@ class FactView:
     status: str
     confidence: float
     reinforcements: int
-    at: float
-    last_accessed: float
+    at: datetime
+    """When the fact was stated (UTC)."""
+    last_accessed: datetime
+    """When it was last reinforced or returned by a search: the staleness clock's start."""
     session_id: int | None
     superseded_by: int | None
 
@@ -124,12 +127,11 @@ def fact_confidence(fact: Any, cfg: Any, now: float) -> float:
 
 def view(fact: Any, cfg: Any, now: float) -> FactView:
     """``fact`` (a StoredFact) with its confidence as of ``now`` (ConfidenceConfig ``cfg``)."""
-    last = fact.last_accessed.timestamp() if fact.last_accessed else fact.at.timestamp()
     return FactView(
         id=fact.id, item_id=fact.item_id, scope=fact.scope, subject=fact.subject,
         predicate=fact.predicate, object=fact.object, source=fact.source, status=fact.status,
         confidence=round(fact_confidence(fact, cfg, now), 6),
-        reinforcements=fact.reinforcements, at=fact.at.timestamp(), last_accessed=last,
+        reinforcements=fact.reinforcements, at=fact.at, last_accessed=fact.last_accessed or fact.at,
         session_id=fact.session_id, superseded_by=fact.superseded_by,
     )
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
+from memlane.index.cues import Cues, read_cues
 from memlane.index.normalize import normalize_predicate
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
@@ -65,11 +67,31 @@ _REFS = [
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
     re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b"),  # issue keys like BILL-142
     re.compile(r"(?<![\w&])#\d{1,6}\b"),  # issue numbers
+    re.compile(r"(?<![\w/.@-])(?:[\w-]+\.)+(?:com|org|net|io|dev|app|ai|co|edu|gov)\b(?![.@]\w)"),  # domains
+    re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),  # e-mail addresses
+    re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+(?:Dockerfile|Makefile|Procfile|Jenkinsfile|README|LICENSE)\b"),
+    re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|$)"),  # directories: app/models/
+    re.compile(r"\b(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?\d{4,}\b"),
+    re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b"),  # tracking and order codes
 ]
-_REF_GUARDS = [re.compile(g) for g in ("://", "/", r"\." + _EXTS, "/", r"-\d", "#")]
+def _guard(g: str | tuple[str, ...] | re.Pattern[str]) -> Callable[[str], bool]:
+    if isinstance(g, str):
+        return lambda text: g in text
+    if isinstance(g, tuple):
+        return lambda text: any(x in text for x in g)
+    return lambda text: g.search(text) is not None
+
+
+_REF_GUARDS = [_guard(g) for g in (
+    "://", "/", re.compile(r"\." + _EXTS), "/", re.compile(r"-\d"), "#",
+    re.compile(r"\.(?:com|org|net|io|dev|app|ai|co|edu|gov)\b"), "@",
+    ("Dockerfile", "Makefile", "Procfile", "Jenkinsfile", "README", "LICENSE"), "/",
+    ("rder ", "nvoice ", "ooking ", "onfirmation "), re.compile(r"\d[A-Z0-9]{8}"),
+)]
 """A cheap test per reference pattern: most messages hold none, and the full patterns,
 which try every word, are then skipped (a third of the offline summary's time)."""
-_LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])?\s*[^:.!?]{1,60}:(?=\s)")
+_LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
+                    r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
 _DATE = re.compile(
     r"\b(?:\d{4}-\d{2}-\d{2}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
@@ -77,7 +99,16 @@ _DATE = re.compile(
     r"Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?)\b"
 )
 _DIGIT = re.compile(r"\d")
-_CAPS = re.compile(r"\b([A-Z][\w&'.-]*(?:\s+(?:of|de|da|das|do|the|and|&)?\s*[A-Z][\w&'.-]*)*)")
+_CAPS = re.compile(r"\b([A-Z][\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
+                   r"(?:\s+\d{1,4}(?:\.\d+)?\b(?![.:/-]\d))?)")
+_GENERIC = frozenset(
+    "API APIs URL URLs PR PRs TLS SSL GB MB KB TB CSV PDF JSON HTML CSS SQL HTTP HTTPS ID IDs UI UX "
+    "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
+)
+"""Acronyms that name a kind of thing, not a thing ("the API", "a PDF"): not entities."""
+_HOLIDAYS = frozenset({"Christmas", "Easter", "Thanksgiving", "Halloween", "New Year", "Hanukkah",
+                       "Ramadan", "Diwali"})
+"""Holidays are dates, not names."""
 _PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
@@ -120,7 +151,7 @@ _CUES = re.compile("|".join(p.pattern for p in (_DECISION, _RATIONALE, _OPEN, _N
 """Any cue at all, matched on the lower-cased sentence (2.6× faster than IGNORECASE)."""
 _FIRST_PERSON_CUE = re.compile(r"\b(?:i|my|i'm)\b", re.IGNORECASE)
 _ORG_BEFORE = re.compile(r"\b(work at|works at|working at|work for|works for|joined)\s*$")
-_PLACE_BEFORE = re.compile(r"\b(in|to|from|at|near|visit|visited|moved to)\s*$")
+_PLACE_BEFORE = re.compile(r"\b(in|to|from|at|near|visit|visited|moved to)\s+(?:the\s+)?$")
 _PET_BEFORE = re.compile(r"\b(" + "|".join(_PETS) + r")\s*$")
 _KIN_BEFORE = re.compile(r"\b(" + "|".join(_KIN) + r")\s*$")
 _LEAD = 3
@@ -176,12 +207,33 @@ def keyphrases(texts: Sequence[str], limit: int = 8) -> list[str]:
     return _keyphrases([_words(s) for t in texts for s in _sentences(t)], limit)
 
 
+_VERBISH = frozenset(
+    "must should shall can cannot will would could might may need needs needed want wants wanted "
+    "take takes took make makes made use uses used run runs ran get gets got say says said think "
+    "thinks thought try tries tried keep keeps kept give gives gave ask asks asked tell tells told "
+    "work works worked look looks looked find finds found start starts started add adds added set "
+    "sets put puts come comes came seem seems seemed feel feels felt leave leaves left call calls "
+    "called show shows showed shown mean means meant become becomes became believe consider "
+    "depends depend happen happens happened stay stays stayed turn turns turned include includes "
+    "included decide decided agreed agree pick picked choose chose chosen wait waits waiting "
+    "does doing done has having had is are was were been being am let lets sure already ever "
+    "never always often usually though anyway instead rather pretty quite sounds since because "
+    "about yet knows know whether".split()
+)
+"""Verbs and adverbs that end a topic phrase: topics are noun phrases ("release freeze"),
+not word pairs across a verb ("rows must")."""
+
+
 def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
+    """Content words and adjacent pairs of them ranked by frequency (pairs count double),
+    runs cut at stopwords, verbs and adverbs, so that a pair is a noun phrase ("release
+    freeze"), not a pair across a verb ("rows must")."""
     counts: Counter[str] = Counter()
     for words in sentence_words:
         phrase: list[str] = []
         for w in [*words, ""]:
-            if w and w not in _FILLER and len(w) > 2 and not w.isdigit():
+            if (w and w not in _FILLER and w not in _VERBISH and len(w) > 2
+                    and not w.isdigit() and not w.endswith("ly")):
                 phrase.append(w)
                 continue
             if phrase:
@@ -197,6 +249,17 @@ def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
         if len(out) == limit:
             break
     return out
+
+
+def _in_context(decision: str, opening: str) -> str:
+    """A terse decision ("PostgreSQL.", "Go with the checklist.") followed by the first
+    clause the conversation opened with, in its words: "PostgreSQL — We need to pick the
+    database for the billing service this week." A decision that says more is left as is."""
+    words = [w for w in _words(decision) if w not in _FILLER and w not in _VERBISH]
+    if len(words) > 1 or not opening or set(words) >= set(_words(opening)) - _FILLER:
+        return decision
+    clause = re.split(r"[,:;]\s", _LEAD_IN.sub("", opening), maxsplit=1)[0]
+    return f"{decision.rstrip('.')} — {_trim(clause, 100)}"
 
 
 class OfflineIntelligence:
@@ -222,7 +285,8 @@ class OfflineIntelligence:
         tagset = set(" ".join(tags).split())
         scored: list[tuple[float, int, str, Message]] = []
         substantive = []
-        decisions, rationale, open_q, next_steps, actions = [], [], [], [], []
+        turns: list[tuple[str, str, list[str]]] = []
+        last: Message | None = None
         for m, s, words in split:
             if words is not None:
                 content = set(words) - _FILLER
@@ -231,23 +295,15 @@ class OfflineIntelligence:
                 scored.append((score, m.seq, s, m))
                 if len(content) >= 3:
                     substantive.append(scored[-1])
-            question = s.endswith("?") and m.role == "user"
-            if not question and _CUES.search(s.lower()) is None:
-                continue  # most sentences carry no cue: one scan instead of five
-            if _DECISION.search(s):
-                decisions.append(_trim(s))
-                if _RATIONALE.search(s):
-                    rationale.append(_trim(s))
-            elif _RATIONALE.search(s) and decisions:
-                rationale.append(_trim(s))
-            if question or _OPEN.search(s):
-                open_q.append(_trim(s))
-            if _NEXT.search(s):
-                next_steps.append(_trim(s))
-            elif _ACTION.search(s) and m.role in ("user", "assistant"):
-                actions.append(_trim(s))
+            if m is not last:
+                turns.append((m.speaker or m.role, m.role, []))
+                last = m
+            turns[-1][2].append(s)
+        cues = read_cues(turns)
         substantive = substantive or scored
         opening = next((x for x in substantive if x[3].role == "user"), None)
+        about = opening[2] if opening and cues.placed.get((0, 0)) is None else ""
+        decisions = [_in_context(d, about) for d in cues.decisions]
         rest = [x for x in substantive if x is not opening]
         best = ([opening] if opening else []) + sorted(rest, key=lambda x: (-x[0], x[1]))[:2]
         context = " ".join(_trim(s, 200) for _, _, s, _ in sorted(best, key=lambda x: x[1]))
@@ -255,17 +311,18 @@ class OfflineIntelligence:
         if tags:
             topic = ", ".join(tags[:3]) + (f" — {topic}" if topic else "")
         extraction = self._extract([(m, t) for m, t, _ in lead])
+        extraction = self._with_decisions(extraction, messages, cues)
         refs = sorted({r.rstrip(".,;:") for m in messages for g, p in zip(_REF_GUARDS, _REFS, strict=True)
-                       if g.search(m.text) for r in p.findall(m.text)})
+                       if g(m.text) for r in p.findall(m.text)})
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
         summary = SessionSummary(
             topic=_trim(topic, 160),
             context=context,
             decisions=tuple(dict.fromkeys(decisions))[:8],
-            rationale=tuple(dict.fromkeys(rationale))[:5],
-            open_questions=tuple(dict.fromkeys(open_q))[:6],
-            next_steps=tuple(dict.fromkeys(next_steps))[:6],
-            action_items=tuple(dict.fromkeys(actions))[:6],
+            rationale=tuple(dict.fromkeys(cues.rationale))[:5],
+            open_questions=tuple(dict.fromkeys(cues.open_questions))[:6],
+            next_steps=tuple(dict.fromkeys(cues.next_steps))[:6],
+            action_items=tuple(dict.fromkeys(cues.action_items))[:6],
             references=tuple(refs)[:20],
             entities=tuple(e.name for e in extraction.entities)[:20],
             topic_tags=tuple(tags),
@@ -276,6 +333,26 @@ class OfflineIntelligence:
             model=self.name,
         )
         return summary, extraction
+
+    @staticmethod
+    def _with_decisions(extraction: Extraction, messages: Sequence[Message], cues: Cues) -> Extraction:
+        """Decisions as facts ``<who> decided <what>``: the user's when one person talks with
+        the assistant, the team's when several people do."""
+        if not cues.decisions:
+            return extraction
+        people = {m.speaker or m.role for m in messages if m.role == "user"}
+        subject = "user" if len(people) <= 1 else "team"
+        firsts: list[Message] = []
+        for m in messages:
+            if not firsts or firsts[-1] is not m:
+                firsts.append(m)
+        facts = list(extraction.facts)
+        for d in cues.decisions:
+            turn = cues.turn_of.get(d)
+            msg = firsts[turn] if turn is not None and turn < len(firsts) else None
+            facts.append(Fact(subject, "decided", d.rstrip("."), "stated",
+                              msg.seq if msg else None, _trim(d, 200)))
+        return replace(extraction, facts=tuple(facts))
 
     def extract(self, messages: Sequence[Message]) -> Extraction:
         """Entities, first-person facts and relations of a conversation."""
@@ -288,6 +365,12 @@ class OfflineIntelligence:
         by_user: set[str] = set()
         facts: list[Fact] = []
         relations: list[Relation] = []
+        for m, _ in split:
+            # the people taking part are named in the conversation: "Tom", "Priya"
+            if m.speaker and m.speaker not in ("user", "assistant") and m.role == "user":
+                key = m.speaker.lower()
+                entities.setdefault(key, Entity(m.speaker, "person", "took part in the conversation"))
+                by_user.add(key)
         for m, s in split:
             for ent in self._entities(s):
                 key = ent.name.lower()
@@ -310,6 +393,10 @@ class OfflineIntelligence:
         # "Vallejo Model Air") is mostly a heading or a suggestion, not the user's world.
         kept = [e for k, e in entities.items()
                 if k in by_user or e.type != "name" or seen[k] > 1 or k not in seen]
+        # "Grafana" beside "Grafana Cloud", "Windows" beside "Windows 11": one entity
+        longer = [e.name.lower() for e in kept if " " in e.name]
+        kept = [e for e in kept if e.type not in ("name", "place")
+                or not any(n.startswith(e.name.lower() + " ") for n in longer)]
         return Extraction(tuple(kept), tuple(unique), tuple(dict.fromkeys(relations)),
                           observations=self._observations(split))
 
@@ -343,6 +430,15 @@ class OfflineIntelligence:
             out.extend(Entity(d, "date", _trim(sentence, 120)) for d in _DATE.findall(sentence))
         for i, match in enumerate(_CAPS.finditer(sentence)):
             name = match.group(1).strip(" .'-")
+            if name.endswith("'s"):
+                name = name[:-2]
+            if " I " in f" {name} ":
+                name = f" {name} ".split(" I ", 1)[0].strip()  # "First I need…"
+            if name in _GENERIC or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
+                continue
+            if name in _HOLIDAYS:
+                out.append(Entity(name, "date", _trim(sentence, 120)))
+                continue
             first = name.split()[0] if name else ""
             at_start = sentence[: match.start()].strip(" *_>-") in ("", '"', "'", "(")
             if not name or len(name) < 2 or name in _MONTHS or first.lower() in _FILLER:

@@ -18,10 +18,12 @@ from typing import Any, Protocol
 from memlane.config import Config, FactsConfig
 from memlane.errors import MemlaneError
 from memlane.index.embed import Embeddings
+from memlane.index.eventdate import event_date
 from memlane.index.expand import item_keys, summary_keys
 from memlane.index.facts import apply_fact
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.schema import Extraction, SessionSummary
+from memlane.ingest.redact import scrub_deep
 from memlane.types import Message, Session
 from memlane.store.contract import Store
 
@@ -44,6 +46,11 @@ class SummaryRun:
     failed: int = 0
     skipped: int = 0
     seconds: float = 0.0
+    abandoned: int = 0
+    """Sessions marked failed because the worker died during each of their attempts."""
+    leased: int = 0
+    """Sessions still leased by another (or a killed) worker when this run ended."""
+    leased_until: float | None = None
 
 
 def fact_text(subject: str, predicate: str, obj: str) -> str:
@@ -99,12 +106,17 @@ def store_intelligence(
         })
     for o in extraction.observations:
         msg = by_seq.get(o.seq) if o.seq is not None else None
+        # "last weekend" said on a Tuesday: stored at, and keyed by, the date it implies
+        event = event_date(o.text, msg.at) if msg else None
+        when = event[0] if event else (msg.at if msg else None)
         rows.append({
-            **base, "kind": "observation", "text": o.text, "at": msg.at.timestamp() if msg else end,
+            **base, "kind": "observation", "text": o.text,
+            "at": when.timestamp() if when else end,
             "message_id": msg.id if msg else None, "seq": o.seq, "lane": "episodic",
             "source": "stated", "parents": source(o.seq),
-            "keys": item_keys(o.text, msg.at if msg else None,
-                              (msg.speaker,) if msg and msg.speaker else ()),
+            "keys": item_keys(o.text, when, (msg.speaker,) if msg and msg.speaker else ()),
+            **({"extra": {"event_date": event[0].isoformat(), "event_phrase": event[1]}}
+               if event else {}),
         })
     for e in extraction.entities:
         rows.append({
@@ -160,6 +172,18 @@ def process_queue(
     run = SummaryRun()
     t0 = time.perf_counter()
     started_at = time.time()
+    with store.atomic():
+        gone = store.fail_abandoned(
+            started_at, cfg.max_attempts,
+            f"the worker stopped during summarization {cfg.max_attempts} times (killed or "
+            "crashed before it could record a failure); not retried automatically")
+        if gone:
+            store.bump("sessions_failed", len(gone))
+            store.bump("sessions_abandoned", len(gone))
+    for session_id in gone:
+        log.warning("session %s failed: the worker stopped during each of its %s attempts",
+                    session_id, cfg.max_attempts)
+    run.abandoned = run.failed = len(gone)
     while limit is None or run.summarized + run.failed + run.skipped < limit:
         now = time.time()
         session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts, due_before=started_at)
@@ -175,6 +199,8 @@ def process_queue(
         started = time.perf_counter()
         try:
             summary, extraction = intelligence.summarize(session.scope, messages)
+            # a model may write what no message said (or echo a custom pattern): scrub again
+            summary, extraction = scrub_deep(config.ingest, (summary, extraction))
             store_intelligence(store, embeddings, session, messages, summary, extraction,
                                config.facts)
         except (MemlaneError, ValueError, KeyError, TypeError) as e:
@@ -189,6 +215,8 @@ def process_queue(
         with store.atomic():
             store.bump("summary_ms_total", int((time.perf_counter() - started) * 1000))
         run.summarized += 1
+    queue = store.summary_queue(time.time(), cfg.max_attempts)
+    run.leased, run.leased_until = queue["leased"], queue.get("leased_until")
     run.seconds = time.perf_counter() - t0
     return run
 

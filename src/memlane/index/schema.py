@@ -18,9 +18,12 @@ __all__ = [
     "SessionSummary",
 ]
 
-SUMMARY_SCHEMA_VERSION = 2
-"""Bump when the summary's shape or the way it is written changes: older ones are redone.
-2: observations (the user's statements about themselves) are extracted."""
+SUMMARY_SCHEMA_VERSION = 3
+"""Bump when the summary's shape or the way it is written changes: older ones are redone
+(when asked: ``index(resummarize=True)``).
+2: observations (the user's statements about themselves) are extracted.
+3: offline cues — one field per sentence, agreements make decisions, owners on action
+items, participants as entities, decisions as facts."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from memlane.errors import ValidationError
 from memlane.index.embed import Embeddings
 from memlane.index.facts import FactOutcome, apply_fact
 from memlane.index.pipeline import fact_text
-from memlane.ingest.redact import redact
+from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.validate import check_scope, check_text, parse_time
 from memlane.store.contract import Store
 from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES
@@ -49,8 +49,8 @@ def upsert_item(store: Store, embeddings: Embeddings, config: Config, text: str,
                 dedupe: bool, extra: dict[str, Any] | None) -> int:
     """Validate, redact, embed and store one item; see ``Memory.upsert``."""
     text = check_text(text, config.ingest.max_message_chars)
-    if config.ingest.redact_secrets:
-        text, _ = redact(text)
+    text, _ = scrub(config.ingest, text)
+    extra = scrub_deep(config.ingest, extra or {})
     _choice(kind, KINDS, "kind")
     _choice(lane, LANES, "lane")
     _choice(durability, DURABILITIES, "durability")
@@ -113,8 +113,7 @@ def add_fact(store: Store, embeddings: Embeddings, config: Config, subject: str,
     for name, value in (("subject", subject), ("predicate", predicate), ("object", obj)):
         check_text(value, 1000, name)
     _choice(source, SOURCES, "source")
-    if config.ingest.redact_secrets:
-        obj, _ = redact(obj)
+    subject, predicate, obj = (scrub(config.ingest, v)[0] for v in (subject, predicate, obj))
     when = (datetime.now(UTC) if at is None else parse_time(at)).timestamp()
     from memlane.index.normalize import normalize_predicate
 

@@ -2,22 +2,28 @@
 
 ``{"scope": ..., "role": ..., "text": ..., "at": ISO-8601, "id"?: ..., "speaker"?: ...,
 "agent"?: ..., "project"?: ...}``. A bad line stops the import with an error naming the
-line and field; lines before it stay stored. With ``strict`` every line is checked before
-anything is written, so a bad file changes nothing. Lines whose ``id`` is already stored
-in their scope are skipped, so re-importing a file is safe.
+line, column and field; lines before it stay stored. With ``strict`` every line is checked
+before anything is written and the whole file is written in one transaction, so a bad
+file changes nothing. Lines whose ``id`` is already stored in their scope are skipped, so
+re-importing a file is safe; a line without an ``id`` gets a stable one from its scope,
+role, time and text (``~`` and 24 hex digits), so the same holds for it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from memlane.config import IngestConfig
 from memlane.errors import ImportFormatError, ValidationError
 from memlane.ingest.sessionize import Incoming, prepare, store_message
+from memlane.ingest.validate import MAX_NESTING, json_nesting
 from memlane.types import ImportReport
 from memlane.store.contract import Store
 
@@ -27,18 +33,36 @@ _FIELDS = {"scope", "role", "text", "at", "id", "speaker", "agent", "project"}
 BATCH = 1000
 
 
+def content_id(scope: str, role: str, at: datetime, text: str, occurrence: int) -> str:
+    """The stable id of a line without one: the same line imported again gets the same id.
+
+    ``occurrence`` counts earlier identical lines of the same file, so two identical
+    messages at the same time both stay.
+    """
+    key = "\x1f".join([scope, role, at.isoformat(), text, str(occurrence)])
+    return "~" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+
+
+def _load(raw: str, number: int) -> Any:
+    if json_nesting(raw) > MAX_NESTING:
+        raise ImportFormatError(f"JSON nested deeper than {MAX_NESTING} levels (a message is one "
+                                "flat object)", line=number)
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise ImportFormatError(f"column {e.colno}: not valid JSON ({e.msg})", line=number) from None
+
+
 def parse_lines(
     lines: Iterable[str], cfg: IngestConfig, *, default_scope: str | None = None
 ) -> Iterator[tuple[int, Incoming]]:
     """Yield ``(line_number, message)``; raise ImportFormatError at the first bad line."""
     now = datetime.now(UTC)
+    seen: Counter[tuple[str, str, datetime, str]] = Counter()
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise ImportFormatError(f"not valid JSON ({e.msg} at column {e.colno})", line=number) from None
+        obj = _load(raw, number)
         if not isinstance(obj, dict):
             raise ImportFormatError("expected a JSON object", line=number)
         unknown = sorted(set(obj) - _FIELDS)
@@ -48,22 +72,30 @@ def parse_lines(
             )
         if "at" not in obj:
             raise ImportFormatError("at: missing (an ISO-8601 time is required)", line=number, field="at")
+        ext_id = obj.get("id")
+        if ext_id is not None and (isinstance(ext_id, bool) or not isinstance(ext_id, (str, int))):
+            raise ImportFormatError(f"id: must be a string or an integer, got "
+                                    f"{type(ext_id).__name__}", line=number, field="id")
         scope = obj.get("scope", default_scope)
         try:
             msg = prepare(
                 cfg, scope, obj.get("role"), obj.get("text"), obj["at"],
-                speaker=obj.get("speaker"), ext_id=obj.get("id"), agent=obj.get("agent"),
-                project=obj.get("project"), now=now,
+                speaker=obj.get("speaker"), ext_id=None if ext_id is None else str(ext_id),
+                agent=obj.get("agent"), project=obj.get("project"), now=now,
             )
         except ValidationError as e:
             raise ImportFormatError(str(e), line=number, field=e.field) from None
+        if msg.ext_id is None:
+            key = (msg.scope, msg.role, msg.at, msg.text)
+            msg = dataclasses.replace(msg, ext_id=content_id(*key, seen[key]))
+            seen[key] += 1
         yield number, msg
 
 
 def import_jsonl(
     store: Store,
     cfg: IngestConfig,
-    source: str | Path | IO[str],
+    source: str | Path | IO[str] | IO[bytes],
     *,
     strict: bool = False,
     default_scope: str | None = None,
@@ -71,14 +103,21 @@ def import_jsonl(
     """Import a JSONL file into the store. See the module docstring for the rules."""
     if isinstance(source, (str, Path)):
         path = Path(source)
-        if not path.is_file():
-            raise ValidationError(f"file: {path} does not exist or is not a file", field="file")
-        with path.open(encoding="utf-8", errors="strict") as fh:
+        try:
+            fh = path.open("rb")
+        except FileNotFoundError:
+            raise ValidationError(f"file: {path} does not exist", field="file") from None
+        except OSError as e:
+            raise ValidationError(f"file: cannot read {path} ({e.strerror or e})", field="file") from None
+        with fh:
+            if not path.is_file():
+                raise ValidationError(f"file: {path} is not a file", field="file")
             return _import(store, cfg, fh, strict, default_scope)
     return _import(store, cfg, source, strict, default_scope)
 
 
-def _import(store: Store, cfg: IngestConfig, fh: IO[str], strict: bool, default_scope: str | None) -> ImportReport:
+def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
+            default_scope: str | None) -> ImportReport:
     lines = 0
     imported = 0
     dupes = 0
@@ -95,10 +134,14 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[str], strict: bool, default_
                 imported += 1
         pending.clear()
 
+    parsed = parse_lines(_decode(fh), cfg, default_scope=default_scope)
     try:
-        parsed: Iterable[tuple[int, Incoming]] = parse_lines(_decode(fh), cfg, default_scope=default_scope)
         if strict:
-            parsed = list(parsed)  # every line is checked before the first write
+            checked = list(parsed)  # every line is checked before the first write
+            pending.extend(m for _, m in checked)
+            lines = checked[-1][0] if checked else 0
+            flush()  # ...and the file is written in one transaction
+            return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
         for number, msg in parsed:
             lines = number
             pending.append(msg)
@@ -114,10 +157,23 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[str], strict: bool, default_
     return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
 
 
-def _decode(fh: IO[str]) -> Iterator[str]:
+def _decode(fh: IO[Any]) -> Iterator[str]:
+    """Lines as text. Bytes are decoded line by line, so an invalid byte is reported on its
+    own line and column; a text stream that fails to decode is reported on the line after
+    the last good one."""
     number = 0
     try:
         for number, line in enumerate(fh, start=1):
+            if isinstance(line, bytes):
+                try:
+                    line = line.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    column = len(line[: e.start].decode("utf-8", "replace")) + 1
+                    raise ImportFormatError(
+                        f"column {column}: not valid UTF-8 (byte 0x{line[e.start]:02x})",
+                        line=number) from None
+                if number == 1:
+                    line = line.removeprefix("\ufeff")
             yield line
     except UnicodeDecodeError as e:
         raise ImportFormatError(f"not valid UTF-8 ({e.reason})", line=number + 1) from None

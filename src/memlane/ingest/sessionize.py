@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from memlane.config import IngestConfig
-from memlane.ingest.redact import redact
+from memlane.ingest.redact import scrub
 from memlane.ingest.validate import check_role, check_scope, check_text, parse_time
 from memlane.types import Message
 from memlane.store.contract import Store
@@ -54,18 +54,22 @@ def prepare(
     role = check_role(role)
     text = check_text(text, cfg.max_message_chars)
     when = now if at is None else parse_time(at)
-    n = 0
-    if cfg.redact_secrets:
-        text, n = redact(text)
-    if ext_id is not None and not isinstance(ext_id, str):
-        ext_id = str(ext_id)
+    text, n = scrub(cfg, text)
+    speaker = _opt_str(speaker, "speaker")
+    ext_id = _opt_str(ext_id, "id")
+    if speaker is not None:
+        speaker, k = scrub(cfg, speaker)
+        n += k
+    if ext_id is not None:
+        ext_id, k = scrub(cfg, ext_id)
+        n += k
     return Incoming(
         scope=scope,
         role=role,
         text=text,
         at=when,
-        speaker=_opt_str(speaker, "speaker"),
-        ext_id=_opt_str(ext_id, "id"),
+        speaker=speaker,
+        ext_id=ext_id,
         agent=_opt_str(agent, "agent"),
         project=_opt_str(project, "project"),
         redactions=n,

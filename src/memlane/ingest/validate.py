@@ -1,73 +1,225 @@
-"""Validation of caller input on the hot path. Errors name the field."""
+"""Validation of caller input. Every error is a ValidationError that names the field.
+
+The checkers here are the one vocabulary of input rules: the facade (``memlane.ingest.params``)
+applies them to every public ``Memory`` parameter, the importer to every line.
+"""
 
 from __future__ import annotations
 
+import math
+import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
 from memlane.errors import ValidationError
 from memlane.types import ROLES
 
-__all__ = ["MAX_SCOPE_CHARS", "check_role", "check_scope", "check_text", "parse_time"]
+__all__ = [
+    "INT64_MAX",
+    "MAX_NESTING",
+    "json_nesting",
+    "value_nesting",
+    "MAX_SCOPE_CHARS",
+    "check_bool",
+    "check_float",
+    "check_int",
+    "check_label",
+    "check_role",
+    "check_scope",
+    "check_text",
+    "check_unicode",
+    "parse_time",
+]
 
 MAX_SCOPE_CHARS = 256
+INT64_MAX = 2**63 - 1
+# Times a database column and every later conversion can hold, whatever the offset.
+_MIN_TIME = datetime(1, 1, 2, tzinfo=UTC)
+_MAX_TIME = datetime(9999, 12, 30, tzinfo=UTC)
+# Characters that render as nothing: text made only of them is empty.
+_INVISIBLE = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u180e"}
+
+
+def _fail(field: str, message: str) -> ValidationError:
+    return ValidationError(f"{field}: {message}", field=field)
+
+
+def check_unicode(value: str, field: str) -> str:
+    """Refuse lone surrogates (text that cannot be written as UTF-8)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise _fail(field, f"is not valid Unicode text (a lone surrogate {value[e.start]!r} "
+                           f"at character {e.start})") from None
+    return value
+
+
+def _has_control(value: str) -> int:
+    """Index of the first control, format-breaking or line-breaking character, or -1."""
+    for i, ch in enumerate(value):
+        if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
+            return i
+    return -1
+
+
+def check_label(value: Any, field: str, max_chars: int = MAX_SCOPE_CHARS) -> str:
+    """A short single-line name (scope, agent, project, speaker, id, entity…): a non-empty
+    string of at most ``max_chars`` characters with no control characters or newlines."""
+    if not isinstance(value, str):
+        raise _fail(field, f"must be a string, got {type(value).__name__}")
+    value = value.strip()
+    if not value:
+        raise _fail(field, "must be a non-empty string")
+    if len(value) > max_chars:
+        raise _fail(field, f"must be at most {max_chars} characters, got {len(value)}")
+    check_unicode(value, field)
+    bad = _has_control(value)
+    if bad >= 0:
+        raise _fail(field, f"must be one line without control characters "
+                           f"(found {value[bad]!r} at character {bad})")
+    return value
 
 
 def check_scope(scope: Any, field: str = "scope") -> str:
-    if not isinstance(scope, str) or not scope.strip():
-        raise ValidationError(f"{field}: must be a non-empty string, got {scope!r}", field=field)
-    if len(scope) > MAX_SCOPE_CHARS or "\x00" in scope:
-        raise ValidationError(
-            f"{field}: must be at most {MAX_SCOPE_CHARS} characters with no NUL bytes", field=field
-        )
-    return scope.strip()
+    return check_label(scope, field)
 
 
 def check_role(role: Any) -> str:
     if not isinstance(role, str) or role.strip().lower() not in ROLES:
-        raise ValidationError(f"role: must be one of {', '.join(ROLES)}, got {role!r}", field="role")
+        shown = role if isinstance(role, str) and len(role) < 40 else type(role).__name__
+        raise ValidationError(f"role: must be one of {', '.join(ROLES)}, got {shown!r}", field="role")
     return role.strip().lower()
 
 
 def check_text(text: Any, max_chars: int, field: str = "text") -> str:
+    """Free text: a string with something visible in it, at most ``max_chars``; NUL bytes
+    are dropped."""
     if not isinstance(text, str):
-        raise ValidationError(f"{field}: must be a string, got {type(text).__name__}", field=field)
-    text = text.replace("\x00", "")
-    if not text.strip():
-        raise ValidationError(f"{field}: must not be empty", field=field)
+        raise _fail(field, f"must be a string, got {type(text).__name__}")
     if len(text) > max_chars:
-        raise ValidationError(
-            f"{field}: {len(text)} characters is over the limit of {max_chars} "
-            "(ingest.max_message_chars)",
-            field=field,
-        )
+        raise _fail(field, f"{len(text)} characters is over the limit of {max_chars}")
+    check_unicode(text, field)
+    text = text.replace("\x00", "")
+    if not text.strip() or all(ch.isspace() or ch in _INVISIBLE for ch in text):
+        raise _fail(field, "must not be empty (nothing visible in it)")
     return text
+
+
+def check_int(value: Any, field: str, low: int = 1, high: int = INT64_MAX) -> int:
+    """An integer (not a bool) in ``[low, high]``; the default range fits SQLite's int64."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(field, f"must be an integer from {low} to {high}, got {type(value).__name__}")
+    if not low <= value <= high:
+        shown = value if abs(value) < 10**30 else f"a {len(str(abs(value)))}-digit number"
+        raise _fail(field, f"must be an integer from {low} to {high}, got {shown}")
+    return value
+
+
+def check_float(value: Any, field: str, low: float, high: float) -> float:
+    """A finite number in ``[low, high]`` (an int is accepted; a bool is not)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _fail(field, f"must be a number from {low} to {high}, got {type(value).__name__}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise _fail(field, f"must be a number from {low} to {high}") from None
+    if not math.isfinite(number) or not low <= number <= high:
+        raise _fail(field, f"must be a number from {low} to {high}, got {number!r}")
+    return number
+
+
+def check_bool(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(field, f"must be true or false, got {type(value).__name__}")
+    return value
 
 
 def parse_time(value: Any, field: str = "at") -> datetime:
     """A timezone-aware UTC datetime from a datetime, ISO-8601 string or epoch seconds.
 
-    Naive datetimes and strings without an offset are taken as UTC.
+    Naive datetimes and strings without an offset are taken as UTC. Times whose UTC value
+    falls outside years 1..9999 are refused.
     """
+    hint = "an ISO-8601 time (e.g. 2024-05-01T14:30:00Z)"
     if isinstance(value, datetime):
         dt = value
     elif isinstance(value, bool):
-        raise ValidationError(f"{field}: expected an ISO-8601 time, got {value!r}", field=field)
+        raise _fail(field, f"expected {hint}, got {value!r}")
     elif isinstance(value, (int, float)):
         try:
             dt = datetime.fromtimestamp(float(value), UTC)
         except (OverflowError, OSError, ValueError):
-            raise ValidationError(f"{field}: {value!r} is out of range", field=field) from None
+            raise _fail(field, f"{value!r} is out of range") from None
     elif isinstance(value, str):
+        check_unicode(value, field)
+        if len(value) > 64:
+            raise _fail(field, f"expected {hint}, got {len(value)} characters")
         try:
             dt = datetime.fromisoformat(value.strip())
         except ValueError:
-            raise ValidationError(
-                f"{field}: {value!r} is not an ISO-8601 time (e.g. 2024-05-01T14:30:00Z)",
-                field=field,
-            ) from None
+            raise _fail(field, f"{value!r} is not {hint}") from None
     else:
-        raise ValidationError(f"{field}: expected an ISO-8601 time, got {value!r}", field=field)
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
-    return dt.astimezone(UTC)
+        raise _fail(field, f"expected {hint}, got {type(value).__name__}")
+    try:
+        if dt.tzinfo is None:
+            dt = dt.replace(tzinfo=UTC)
+        dt = dt.astimezone(UTC)
+        dt.timestamp()
+    except (OverflowError, OSError, ValueError):
+        raise _fail(field, f"{value!s} is out of range (years 1 to 9999 in UTC)") from None
+    if not _MIN_TIME <= dt <= _MAX_TIME:
+        raise _fail(field, f"{value!s} is out of range (years 1 to 9999 in UTC)")
+    return dt
+
+
+MAX_NESTING = 64
+"""Deeper JSON is refused before it is parsed or encoded: a RecursionError inside the json
+module can leave CPython 3.11's recursion bookkeeping off, so that a later ``compile()``
+in the same process fails; not recursing at all is the only safe answer."""
+
+
+def json_nesting(raw: str, limit: int = MAX_NESTING) -> int:
+    """How deep the arrays and objects of JSON text ``raw`` nest, counted without
+    recursion (brackets inside strings do not count); stops counting past ``limit``."""
+    if raw.count("[") + raw.count("{") <= limit:
+        return 0  # cannot be deeper than the number of openers
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def value_nesting(value: object, limit: int = MAX_NESTING) -> int:
+    """How deep lists, tuples and dicts nest inside ``value``, without recursion; stops
+    past ``limit`` (and is cycle-safe)."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 1)]
+    seen: set[int] = set()
+    while stack:
+        item, depth = stack.pop()
+        if not isinstance(item, (list, tuple, dict)) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children)
+    return deepest

@@ -30,6 +30,10 @@ class Candidate:
     hyde_rank: int | None = None
     lifted_from: int | None = None
     """The fact or observation whose relevance this turn took (``source_lift``)."""
+    meaning: float | None = None
+    graph_hop: int | None = None
+    """0 or 1 when the entity graph brought this item (it was not a fused candidate)."""
+    """The transformer's cosine to the query (the meaning tier), when it re-scored this one."""
 
 
 def fuse_lists(

@@ -28,10 +28,13 @@ def search_options(
     mmr: bool | None = None,
     explain: bool = False,
     expand: Callable[[str], str | None] | None = None,
+    meaning: Callable[[], Any] | None = None,
 ) -> SearchOptions:
     """SearchOptions for one call. ``None`` arguments fall back to the preset, then config.
 
-    ``preset`` is ``default`` (the configured weights) or a name in ``PRESETS``; an unknown
+    ``meaning`` returns the meaning tier (``memlane.retrieve.meaning.MeaningTier``); it is
+    called only when the preset (or, for presets that leave it open, the config) turns the
+    tier on. ``preset`` is ``default`` (the configured weights) or a name in ``PRESETS``; an unknown
     name raises ValidationError listing the known ones.
     """
     r = config.retrieval
@@ -49,6 +52,7 @@ def search_options(
     aware = session_aware
     if aware is None:
         aware = chosen.session_aware if chosen.session_aware is not None else r.session_aware
+    tier_on = chosen.meaning if chosen.meaning is not None else r.meaning
     return SearchOptions(
         preset=chosen,
         session_aware=bool(aware),
@@ -67,4 +71,10 @@ def search_options(
         expand=expand,
         hyde_threshold=r.hyde_threshold,
         confidence=config.confidence,
+        meaning=meaning() if tier_on and meaning is not None else None,
+        meaning_candidates=r.meaning_candidates,
+        newest_weight=r.newest_weight,
+        graph_hops=r.graph_hops,
+        graph_relevance=r.graph_relevance,
+        meaning_weight=r.meaning_weight,
     )

@@ -16,7 +16,7 @@ from typing import Any
 
 from memlane.retrieve.rerank import SIGNALS
 
-__all__ = ["ARAWN", "FLAT", "LEXICAL", "PRESETS", "RECENCY", "SESSION", "Preset", "from_config"]
+__all__ = ["ARAWN", "FLAT", "LEXICAL", "MEANING", "PRESETS", "RECENCY", "SESSION", "Preset", "from_config"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,8 @@ class Preset:
     """(lexical, vector) RRF weights for the candidate lists; None: ``[memory.search]``'s."""
     kind_bonuses: tuple[tuple[str, float], ...] | None = None
     """Per-kind bonuses (``turn.user`` for turns by role); None: ``[memory.retrieval]``'s."""
+    meaning: bool | None = None
+    """The meaning tier (a transformer re-scores the best candidates); None: the config's."""
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.weights) - set(SIGNALS))
@@ -82,8 +84,19 @@ LEXICAL = Preset(
     fusion=(1.0, 0.0),
 )
 
+MEANING = Preset(
+    name="meaning",
+    description="The session preset with the meaning tier: MiniLM re-scores the best "
+    "candidates (retrieval.meaning_candidates) and its cosine joins their relevance.",
+    weights=dict(SESSION.weights),
+    session_aware=True,
+    fusion=(0.6, 0.4),
+    kind_bonuses=(("turn.user", 0.3),),
+    meaning=True,
+)
+
 PRESETS: Mapping[str, Preset] = MappingProxyType(
-    {p.name: p for p in (SESSION, FLAT, ARAWN, RECENCY, LEXICAL)}
+    {p.name: p for p in (SESSION, FLAT, ARAWN, RECENCY, LEXICAL, MEANING)}
 )
 """Every named preset by name (``default`` is the configured weights)."""
 

@@ -26,11 +26,13 @@ from memlane.index.embed import Embeddings
 from memlane.retrieve import rerank as sig
 from memlane.retrieve.candidates import Candidate, fuse_lists
 from memlane.retrieve.mmr import mmr_order
+from memlane.retrieve.newest import present_tense
 from memlane.retrieve.presets import Preset
 from memlane.retrieve.text import query_terms
 from memlane.retrieve.timeparse import TimeWindow, time_windows
 from memlane.retrieve.twostage import (
     SessionKey,
+    dated_sessions,
     StageParams,
     kind_key,
     local,
@@ -66,6 +68,15 @@ class SearchOptions:
     expand: Callable[[str], str | None] | None = None
     """HyDE: returns a hypothetical answer to embed, or None (see ``memlane.retrieve.hyde``)."""
     hyde_threshold: float = 0.5
+    meaning: Any = None
+    """The meaning tier (``memlane.retrieve.meaning.MeaningTier``), or None: off."""
+    meaning_candidates: int = 30
+    meaning_weight: float = 0.5
+    newest_weight: float = 0.0
+    graph_hops: int = 0
+    """Items of the query's entities and their graph neighbours join the candidates."""
+    graph_relevance: float = 0.3
+    """Present-tense questions: newest sessions first (``memlane.retrieve.newest``)."""
 
 
 @dataclass
@@ -84,6 +95,8 @@ class _Ctx:
     top_lexical: float = 0.0
     facts: dict[int, Any] = field(default_factory=dict)
     """Stored facts of the fact items among the candidates (for the confidence signal)."""
+    dated: dict[Any, float] = field(default_factory=dict)
+    """Sessions whose dated observations match the query's time windows."""
 
 
 def search(
@@ -106,7 +119,14 @@ def search(
                time_windows(query, now), now, filters)
     cands = _candidates(ctx, t)
     ctx.items = store.get_items([c.id for c in cands])
+    if opts.graph_hops > 0 and filters.scope is not None:
+        cands = _graph(ctx, cands)
+    ctx.dated = dated_sessions(cands, ctx.items, ctx.windows, ctx.now)  # before the lift
     cands = _lift(ctx, cands)
+    t.lap("hydrate_ms")
+    if opts.meaning is not None:
+        cands = _meaning(ctx, cands)
+        t.lap("meaning_ms")
     ctx.top_lexical = max((c.lexical or 0.0 for c in cands), default=0.0)
     if opts.explain or opts.preset.weights["confidence"]:
         ctx.facts = store.facts_for_items([i for i, it in ctx.items.items() if it.kind == "fact"])
@@ -225,6 +245,74 @@ def _lift(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
+GRAPH_SESSIONS = 5
+"""At most this many sessions join the candidates through the entity graph per search."""
+
+
+def _graph(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """One hop through the entity graph (``memlane.retrieve.graph``): the items of the
+    query's entities and of their neighbours join the candidates with a floor relevance."""
+    from memlane.retrieve.graph import graph_candidates
+
+    if ctx.filters.scope is None:
+        return cands  # entities are kept per scope: an unscoped search has none to expand
+    zero, one = graph_candidates(ctx.store, ctx.filters.scope, ctx.terms)
+    if not zero and not one:
+        return cands
+    by_id = {c.id: c for c in cands}
+    base = ctx.opts.graph_relevance
+    voted = {it.session_id for c in cands if (it := ctx.items.get(c.id)) is not None
+             and it.kind == "turn"}
+    terms = {t.lower() for t in ctx.terms}
+    sessions_added = 0
+    for hop, items in ((0, zero), (1, one)):
+        rel = base * (0.7 if hop else 1.0)
+        for it in items:
+            if it.kind != "turn" and it.session_id is not None and it.session_id not in voted:
+                if sessions_added >= GRAPH_SESSIONS:
+                    continue
+                # a summary or entity of a session no candidate reached: its best turns
+                voted.add(it.session_id)
+                sessions_added += 1
+                turns = ctx.store.session_items(it.session_id, kind="turn")
+                turns.sort(key=lambda x: -len(terms & {w.lower() for w in _WORD.findall(x.text)}))
+                items_to_add = turns[:2]
+            elif it.kind == "turn":
+                items_to_add = [it]
+            else:
+                continue
+            for x in items_to_add:
+                if not ctx.filters.admits_in_session(x) or (
+                        ctx.filters.kinds is not None and x.kind not in ctx.filters.kinds):
+                    continue
+                ctx.items.setdefault(x.id, x)
+                if x.id not in by_id:
+                    c = by_id[x.id] = Candidate(id=x.id, rrf=0.0, relevance=rel, graph_hop=hop)
+                    cands.append(c)
+    cands.sort(key=lambda c: -c.relevance)
+    return cands
+
+
+def _meaning(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """The cascade: the transformer's cosine to the query joins the relevance of the best
+    ``meaning_candidates`` candidates (``meaning_weight ×`` its excess over the lowest of
+    them, so the tier only reorders the pool it saw)."""
+    from memlane.retrieve.meaning import RESCORED_KINDS
+
+    o = ctx.opts
+    top = [c for c in cands if (it := ctx.items.get(c.id)) is not None
+           and it.kind in RESCORED_KINDS and it.text.strip()][: o.meaning_candidates]
+    if len(top) < 2:
+        return cands
+    cos = o.meaning.cosines(ctx.store, ctx.query, [ctx.items[c.id] for c in top])
+    floor = min(cos.values())
+    for c in top:
+        c.meaning = cos[c.id]
+        c.relevance += o.meaning_weight * (cos[c.id] - floor)
+    cands.sort(key=lambda c: -c.relevance)
+    return cands
+
+
 def _low_confidence(lexical: Sequence[tuple[int, float]], vector: Sequence[tuple[int, float]],
                     threshold: float, depth: int = 10) -> bool:
     """The lists agree on fewer than ``threshold`` of their top ``depth`` (or one is empty)."""
@@ -312,7 +400,7 @@ def _flat(ctx: _Ctx, cands: list[Candidate], k: int) -> list[_Scored]:
 
 def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Scored]:
     o = ctx.opts
-    sessions = rank_sessions(cands, ctx.items, o.stage, ctx.windows, ctx.now)
+    sessions = rank_sessions(cands, ctx.items, o.stage, ctx.windows, ctx.now, dated=ctx.dated)
     t.lap("stage1_ms")
     by_key = {s.key: s for s in sessions}
     top_score = sessions[0].score if sessions and sessions[0].score > 0 else 1.0
@@ -351,6 +439,8 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
             ranks["turn_rank"] = turn_rank
         pool.append(_Scored(item_id, _total(o.preset.weights, sig_), sig_, cand_of.get(item_id),
                             key, ranks))
+    if o.newest_weight > 0 and present_tense(ctx.query):
+        _newest_first(ctx, pool, o.newest_weight)
     pool.sort(key=lambda x: -x.score)
     head = _select(ctx, pool, o.final_k)
     chosen = {x.id for x in head}
@@ -367,6 +457,52 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
                                      "candidate_rank": float(cand_rank[c.id])}))
     rest.sort(key=lambda x: (by_key[x.key].rank, -x.score))
     return head + rest
+
+
+NEAR_SESSION = 0.5
+"""Newest first orders only sessions scoring at least this share of the best session's..."""
+NEAR_COSINE = 0.5
+"""...and holding a turn this close (static vectors) to the most relevant turn: the
+sessions that say the same thing, perhaps with an older value."""
+
+
+def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
+    """A present-tense question: ``weight × r`` for the hits of each pool session that
+    says nearly what the most relevant turn says (``NEAR_SESSION``, ``NEAR_COSINE``; ``r``
+    its place in time among them, 0 oldest to 1 newest), ``-weight`` for a turn whose
+    stated facts were all superseded since."""
+    turns = [x for x in pool if ctx.items[x.id].kind == "turn"]
+    if not turns:
+        return
+    anchor = max(turns, key=lambda x: x.signals.get("relevance", 0.0))
+    vecs = ctx.store.item_vectors(ctx.embeddings.model, [x.id for x in turns])
+    a = vecs.get(anchor.id)
+    near: set[SessionKey] = {anchor.key}
+    if a is not None:
+        for x in turns:
+            v = vecs.get(x.id)
+            if (v is not None and x.signals.get("session", 0.0) >= NEAR_SESSION
+                    and float(v @ a) >= NEAR_COSINE):
+                near.add(x.key)
+    latest: dict[SessionKey, float] = {}
+    for x in pool:
+        if x.key not in near:
+            continue  # not a near-duplicate of the best hit: no say in "newest"
+        it = ctx.items[x.id]
+        latest[x.key] = max(latest.get(x.key, float("-inf")), it.at.timestamp())
+    order = sorted(latest, key=lambda k: latest[k])
+    place = {k: (i / (len(order) - 1) if len(order) > 1 else 1.0) for i, k in enumerate(order)}
+    msgs: dict[int, _Scored] = {mid: x for x in pool
+                                if ctx.items[x.id].kind == "turn"
+                                and (mid := ctx.items[x.id].message_id) is not None}
+    stale = ctx.store.superseded_messages(list(msgs)) if msgs else set()
+    for x in pool:
+        if x.key in place:
+            x.signals["newest"] = place[x.key]
+            x.score += weight * place[x.key]
+        if ctx.items[x.id].message_id in stale and ctx.items[x.id].kind == "turn":
+            x.signals["superseded"] = 1.0
+            x.score -= weight
 
 
 def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -> list[int]:
@@ -470,10 +606,15 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
                 scores["hyde_rank"] = float(c.hyde_rank)
             if c.lifted_from is not None:
                 scores["lifted_from"] = float(c.lifted_from)
+            if c.meaning is not None:
+                scores["meaning"] = c.meaning
+            if c.graph_hop is not None:
+                scores["graph_hop"] = float(c.graph_hop)
         if ctx.opts.explain:
             for name, value in x.signals.items():
-                sign = -1.0 if name == "coverage" else 1.0
-                scores[f"contrib.{name}"] = sign * w[name] * value
+                sign = -1.0 if name in ("coverage", "superseded") else 1.0
+                weight = w[name] if name in w else ctx.opts.newest_weight
+                scores[f"contrib.{name}"] = sign * weight * value
         hits.append(Hit(item=it, score=x.score, scores=scores,
                         session=sessions.get(it.session_id) if it.session_id else None))
     return hits

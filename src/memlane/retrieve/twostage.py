@@ -25,7 +25,7 @@ from memlane.retrieve.rerank import time_match
 from memlane.retrieve.timeparse import TimeWindow
 from memlane.types import Item
 
-__all__ = ["SessionScore", "StageParams", "rank_sessions"]
+__all__ = ["SessionScore", "StageParams", "dated_sessions", "rank_sessions"]
 
 SessionKey = Any
 """A session id, or ``("item", id)`` for an item outside any session."""
@@ -76,6 +76,21 @@ def local(at: datetime, now: datetime) -> datetime:
     return at.replace(tzinfo=None)
 
 
+def dated_sessions(cands: Sequence[Candidate], items: dict[int, Item],
+                   windows: Sequence[TimeWindow], now: datetime | None) -> dict[SessionKey, float]:
+    """Sessions holding an observation dated by the event it tells ("last weekend", see
+    ``memlane.index.eventdate``), with how well that date matches the query's windows."""
+    dated: dict[SessionKey, float] = {}
+    if not windows or now is None:
+        return dated
+    for c in cands:
+        it = items.get(c.id)
+        if it is not None and it.kind == "observation" and "event_date" in it.extra:
+            key = session_key(it)
+            dated[key] = max(dated.get(key, 0.0), time_match(local(it.at, now), windows))
+    return dated
+
+
 def rank_sessions(
     cands: Sequence[Candidate],
     items: dict[int, Item],
@@ -83,11 +98,13 @@ def rank_sessions(
     windows: Sequence[TimeWindow] = (),
     now: datetime | None = None,
     time_of: dict[SessionKey, datetime] | None = None,
+    dated: dict[SessionKey, float] | None = None,
 ) -> list[SessionScore]:
     """Stage one: sessions by the candidates that fall in them, best first.
 
     ``time_of`` gives each session's time for matching query windows (default: the time
-    of its first candidate). Ties keep the order of each session's best candidate.
+    of its first candidate); ``dated`` a better match some of its items' own dates give
+    (default: ``dated_sessions`` of the candidates). Ties keep the order of each session's best candidate.
     """
     out: dict[SessionKey, SessionScore] = {}
     first_at: dict[SessionKey, datetime] = {}
@@ -105,6 +122,7 @@ def rank_sessions(
             s.turn_relevance.append(rel)
         else:
             s.intel = max(s.intel, rel)
+    dated = dated_sessions(cands, items, windows, now) if dated is None else dated
     for key, s in out.items():
         rel = sorted(s.turn_relevance, reverse=True)[: params.depth]
         s.turns = sum(r * params.decay**j for j, r in enumerate(rel))
@@ -112,7 +130,7 @@ def rank_sessions(
         if windows and now is not None:
             at = (time_of or {}).get(key) or first_at[key]
             if at is not None:
-                s.time = time_match(local(at, now), windows)
+                s.time = max(time_match(local(at, now), windows), dated.get(key, 0.0))
                 s.score *= 1.0 + params.time_boost * s.time
     ranked = sorted(out.values(), key=lambda s: -s.score)
     for r, s in enumerate(ranked, start=1):

@@ -11,7 +11,9 @@ import click
 
 from memlane.errors import MemlaneError
 from memlane.serve.cli_common import json_option, memory_of
-from memlane.serve.render import dumps, hit_dict, item_dict, message_dict, session_dict
+from memlane.serve.output import echo, safe
+from memlane.serve.render import (dumps, hit_dict, item_dict, message_dict, nothing_note,
+                                  scope_is_empty, session_dict)
 
 __all__ = ["COMMANDS", "cli", "main"]
 
@@ -81,12 +83,10 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except MemlaneError as e:
-            raise click.ClickException(str(e)) from e
+            raise click.ClickException(safe(str(e))) from e
 
 
 _memory = memory_of
-
-
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -115,9 +115,9 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
     """Add one message to a scope's current session."""
     msg = _memory(ctx).add_message(scope, role, text, at, speaker=speaker, id=ext_id)
     if as_json:
-        click.echo(dumps(message_dict(msg)))
+        echo(dumps(message_dict(msg)))
     else:
-        click.echo(f"message {msg.id} added to session {msg.session_id} (turn {msg.seq})")
+        echo(f"message {msg.id} added to session {msg.session_id} (turn {msg.seq})")
 
 
 @cli.command("import")
@@ -132,17 +132,18 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
     One message per line: {"scope", "role", "text", "at", "id"?, "speaker"?}.
     """
     mem = _memory(ctx)
-    source = sys.stdin if file == "-" else file
+    source = sys.stdin.buffer if file == "-" else file  # bytes: exact line and column of a bad byte
     report = mem.import_file(source, strict=strict, scope=scope)
     if as_json:
-        click.echo(dumps(report))
+        echo(dumps(report))
     else:
-        click.echo(f"imported {report.imported} message(s)"
-                   + (f", skipped {report.skipped_duplicates} duplicate(s)" if report.skipped_duplicates else ""))
+        echo(f"imported {report.imported} message(s)"
+                   + (f", skipped {report.skipped_duplicates} line(s) already stored"
+                      if report.skipped_duplicates else ""))
     if report.errors:
         line, message = report.errors[0]
         kept = "nothing was imported" if strict else f"lines before {line} were kept"
-        raise click.ClickException(f"{file}: {message} ({kept})")
+        raise click.ClickException(safe(f"{file}: {message} ({kept})"))
 
 
 @cli.command()
@@ -170,14 +171,18 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
 
         report = mem.index(now, progress=progress, resummarize=resummarize)
     if as_json:
-        click.echo(dumps(report))
+        echo(dumps(report))
     else:
-        click.echo(
+        echo(
             f"closed {report.sessions_closed} idle session(s); indexed {report.sessions_indexed} "
             f"session(s), {report.items_indexed} turn(s); summarized {report.sessions_summarized}, "
             f"skipped {report.sessions_skipped} (too small), failed {report.sessions_failed}; "
             f"{report.seconds:.2f}s"
         )
+        if report.sessions_leased and report.leased_until is not None:
+            echo(f"{report.sessions_leased} session(s) are leased by another worker (or one that "
+                 f"was stopped) until {report.leased_until:%Y-%m-%d %H:%M:%S} UTC; they are "
+                 "summarized after that", err=True)
 
 
 @cli.command()
@@ -194,17 +199,17 @@ def worker(ctx: click.Context, poll: float) -> None:
 
     def report(r: Any) -> None:
         if r.sessions_indexed or r.sessions_closed:
-            click.echo(f"closed {r.sessions_closed}, indexed {r.sessions_indexed} session(s) / "
+            echo(f"closed {r.sessions_closed}, indexed {r.sessions_indexed} session(s) / "
                        f"{r.items_indexed} item(s)", err=True)
 
     w = IndexWorker(mem.index, poll_seconds=poll, on_report=report)
     signal.signal(signal.SIGTERM, lambda *_: w.stop(timeout=0))
-    click.echo(f"memlane worker on {mem.store.url}: polling every {poll:g}s", err=True)
+    echo(f"memlane worker on {mem.store.url}: polling every {poll:g}s", err=True)
     try:
         w.run_forever()
     except KeyboardInterrupt:
         pass
-    click.echo(f"worker stopped after {w.runs} run(s), {w.failures} failure(s)", err=True)
+    echo(f"worker stopped after {w.runs} run(s), {w.failures} failure(s)", err=True)
 
 
 @cli.command()
@@ -246,12 +251,13 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tup
                       privacy=privacy or None, since=since, until=until, now=now,
                       preset=preset, session_aware=session_aware, top_sessions=top_sessions,
                       turns_per_session=turns_per_session, mmr=mmr, explain=explain)
+    note = nothing_note(mem, scope) if not hits else None
     if as_json:
-        click.echo(dumps({"query": query, "hits": [hit_dict(h) for h in hits],
-                          "timings_ms": mem.last_timings}))
+        echo(dumps({"query": query, "hits": [hit_dict(h) for h in hits],
+                    "timings_ms": mem.last_timings, "notice": note}))
         return
-    if not hits:
-        click.echo("no results")
+    if note:
+        echo(note)
         return
     for rank, h in enumerate(hits, start=1):
         parts = [f"score={h.score:.4f}"]
@@ -265,14 +271,14 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tup
             parts.append(f"session#{int(h.scores['session_rank'])}")
         it = h.item
         where = f"session {it.session_id} turn {it.seq}" if it.session_id else it.kind
-        click.echo(f"{rank:>2}. [{it.scope} · {where} · {_ts(it.at)} · {it.role or it.kind}] "
+        echo(f"{rank:>2}. [{it.scope} · {where} · {_ts(it.at)} · {it.role or it.kind}] "
                    f"{_short(it.text)}")
-        click.echo(f"    item {it.id}  " + "  ".join(parts))
+        echo(f"    item {it.id}  " + "  ".join(parts))
         if explain:
             from memlane.retrieve.explain import explain_lines
 
             for line in explain_lines(h):
-                click.echo(f"      {line}")
+                echo(f"      {line}")
 
 
 @cli.command()
@@ -282,14 +288,24 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tup
 @click.option("--model", default=None, help="Count tokens with this model's tokenizer (e.g. gpt-4).")
 @click.option("--instructions", default=None, help="Text for the instructions slot.")
 @click.option("--now", default=None, help="The time the question is asked (default: now).")
+@click.option("--text", "text_only", is_flag=True,
+              help="Print only the paste-ready context, without the decision table.")
 @json_option
 @click.pass_context
 def pack(ctx: click.Context, query: str, budget: int | None, scope: str | None, model: str | None,
-         instructions: str | None, now: str | None, as_json: bool) -> None:
-    """Build a token-budgeted context for QUERY, explaining each candidate."""
-    p = _memory(ctx).pack(query, budget, scope=scope, model=model, instructions=instructions, now=now)
+         instructions: str | None, now: str | None, text_only: bool, as_json: bool) -> None:
+    """Build a token-budgeted context for QUERY, explaining each candidate (--text: only
+    the context)."""
+    mem = _memory(ctx)
+    p = mem.pack(query, budget, scope=scope, model=model, instructions=instructions, now=now)
     if as_json:
-        click.echo(dumps(p))
+        echo(dumps(p))
+        return
+    if not p.text and (mem.last_notice or scope is not None):
+        echo(nothing_note(mem, scope), err=True)
+    if text_only:
+        if p.text:
+            echo(p.text)
         return
     _print_pack(p.text, p.used, p.budget, p.token_counter, p.entries, p.shares, p.id)
 
@@ -299,17 +315,17 @@ def _print_pack(text: str, used: int, budget: int, counter: str, entries: Any, s
     def get(e: Any, key: str) -> Any:
         return e[key] if isinstance(e, dict) else getattr(e, key)
 
-    click.echo(text or "(nothing relevant found)")
+    echo(text or "(nothing relevant found)")
     kept = sum(1 for e in entries if get(e, "kept"))
     journal = f" · pack {pack_id}" if pack_id is not None else ""
-    click.echo(f"\n-- {used}/{budget} tokens ({counter}); {kept} of {len(entries)} candidates "
+    echo(f"\n-- {used}/{budget} tokens ({counter}); {kept} of {len(entries)} candidates "
                f"kept{journal}")
     if shares:
-        click.echo("   shares: " + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()))
+        echo("   shares: " + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()))
     for e in entries:
         ident = f"item {get(e, 'item_id')}" if get(e, "item_id") is not None else (
             f"msg {get(e, 'message_id')}" if get(e, "message_id") is not None else get(e, "kind"))
-        click.echo(f"   {ident:>11} {'kept   ' if get(e, 'kept') else 'dropped'} "
+        echo(f"   {ident:>11} {'kept   ' if get(e, 'kept') else 'dropped'} "
                    f"{get(e, 'tokens'):>4} tok  {get(e, 'slot'):<15} {get(e, 'reason')}")
 
 
@@ -326,11 +342,11 @@ def packs_show(ctx: click.Context, pack_id: int, as_json: bool) -> None:
     """Show a journaled pack: its query, text and every decision, as built."""
     p = _memory(ctx).replay_pack(pack_id)
     if as_json:
-        click.echo(dumps(p))
+        echo(dumps(p))
         return
-    click.echo(f"pack {p['id']} · {p['created_at']:%Y-%m-%d %H:%M} · query: {p['query']!r}"
+    echo(f"pack {p['id']} · {p['created_at']:%Y-%m-%d %H:%M} · query: {p['query']!r}"
                + (f" · scope {p['scope']}" if p["scope"] else ""))
-    _print_pack(p["text"], p["used"], p["budget"], p["counter"], p["entries"],
+    _print_pack(p["text"], p["used"], p["budget"], p["token_counter"], p["entries"],
                 p["config"].get("shares", {}), None)
 
 
@@ -349,13 +365,13 @@ def summarize(ctx: click.Context, scope: str, last: int, yes: bool, as_json: boo
                                "message_ids": list(draft.message_ids), "stored_item_id": None}
         if yes:
             out["stored_item_id"] = mem.store_summary(draft)
-        click.echo(dumps(out))
+        echo(dumps(out))
         return
-    click.echo(draft.preview())
+    echo(draft.preview())
     if yes or (sys.stdin.isatty() and click.confirm("\nStore this summary?", default=False)):
-        click.echo(f"stored as item {mem.store_summary(draft)}")
+        echo(f"stored as item {mem.store_summary(draft)}")
     else:
-        click.echo("not stored (pass --yes to store without asking)")
+        echo("not stored (pass --yes to store without asking)")
 
 
 @cli.group()
@@ -387,9 +403,9 @@ def backfill_embeddings(ctx: click.Context, missing_only: bool, rate: float | No
 
         n = mem.backfill_embeddings(missing_only=missing_only, rate=rate, progress=progress)
     if as_json:
-        click.echo(dumps({"embedded": n, "model": mem.embeddings.model}))
+        echo(dumps({"embedded": n, "model": mem.embeddings.model}))
     else:
-        click.echo(f"embedded {n} item(s) with {mem.embeddings.model}")
+        echo(f"embedded {n} item(s) with {mem.embeddings.model}")
 
 
 @cli.group()
@@ -406,14 +422,16 @@ def sessions() -> None:
 def sessions_list(ctx: click.Context, scope: str | None, status: str | None, limit: int,
                   as_json: bool) -> None:
     """List sessions, newest first."""
-    rows = _memory(ctx).sessions(scope=scope, status=status, limit=limit)
+    mem = _memory(ctx)
+    rows = mem.sessions(scope=scope, status=status, limit=limit)
     if as_json:
-        click.echo(dumps([session_dict(s) for s in rows]))
+        echo(dumps([session_dict(s) for s in rows]))
         return
     if not rows:
-        click.echo("no sessions")
+        echo(f"scope {scope!r} has no memories" if scope is not None and scope_is_empty(mem, scope)
+             else "no sessions")
     for s in rows:
-        click.echo(f"{s.id:>6}  {s.status:<10} {s.scope:<20} {_ts(s.started_at)} → {_ts(s.ended_at)}"
+        echo(f"{s.id:>6}  {s.status:<10} {s.scope:<20} {_ts(s.started_at)} → {_ts(s.ended_at)}"
                    f"  {s.message_count} msg  {'indexed' if s.indexed else ''}")
 
 
@@ -428,39 +446,39 @@ def sessions_show(ctx: click.Context, session_id: int, as_json: bool) -> None:
     msgs = mem.messages(session_id)
     intel = mem.session_intelligence(session_id)
     if as_json:
-        click.echo(dumps({"session": session_dict(s), "messages": [message_dict(m) for m in msgs],
+        echo(dumps({"session": session_dict(s), "messages": [message_dict(m) for m in msgs],
                           **intel}))
         return
-    click.echo(f"session {s.id} · scope {s.scope} · {s.status}"
+    echo(f"session {s.id} · scope {s.scope} · {s.status}"
                + (f" ({s.closed_reason})" if s.closed_reason else "")
                + f" · {_ts(s.started_at)} → {_ts(s.ended_at)} · {s.message_count} messages"
                + f" · participants: {', '.join(s.participants)}")
     if s.failed_reason:
-        click.echo(f"  last failure (attempt {s.attempts}): {s.failed_reason}")
+        echo(f"  last failure (attempt {s.attempts}): {s.failed_reason}")
     for m in msgs:
-        click.echo(f"  {m.seq:>3}. {_ts(m.at)} {m.speaker or m.role}: {m.text}")
+        echo(f"  {m.seq:>3}. {_ts(m.at)} {m.speaker or m.role}: {m.text}")
     summary = intel["summary"]
     if summary:
-        click.echo(f"\nsummary ({summary['model']}, schema v{summary['schema_version']}):")
+        echo(f"\nsummary ({summary['model']}, schema v{summary['schema_version']}):")
         for key in ("topic", "context", "decisions", "rationale", "open_questions", "next_steps",
                     "action_items", "references", "topic_tags"):
             value = summary.get(key)
             if value:
                 value = "; ".join(value) if isinstance(value, list) else value
-                click.echo(f"  {key.replace('_', ' '):>15}: {value}")
+                echo(f"  {key.replace('_', ' '):>15}: {value}")
     if intel["facts"]:
-        click.echo("facts:")
+        echo("facts:")
         for f in intel["facts"]:
-            click.echo(f"  [{f['source']}] {f['subject']} · {f['predicate']} · {f['object']}"
+            echo(f"  [{f['source']}] {f['subject']} · {f['predicate']} · {f['object']}"
                        + (f"  (turn {f['seq']})" if f.get("seq") else ""))
     if intel["entities"]:
-        click.echo("entities: " + ", ".join(f"{e['name']} ({e['type']})" for e in intel["entities"]))
+        echo("entities: " + ", ".join(f"{e['name']} ({e['type']})" for e in intel["entities"]))
     if intel["relations"]:
-        click.echo("relations: " + "; ".join(" → ".join(r) for r in intel["relations"]))
+        echo("relations: " + "; ".join(" → ".join(r) for r in intel["relations"]))
     if intel["observations"]:
-        click.echo("observations:")
+        echo("observations:")
         for o in intel["observations"]:
-            click.echo(f"  [turn {o['seq']}] {o['text']}")
+            echo(f"  [turn {o['seq']}] {o['text']}")
 
 
 @sessions.command("close")
@@ -478,13 +496,13 @@ def sessions_close(ctx: click.Context, scope: str | None, session_id: int | None
         raise click.UsageError("pass exactly one of --scope, --id or --idle")
     if idle:
         ids = mem.close_idle(now)
-        click.echo(dumps({"closed": ids}) if as_json else f"closed {len(ids)} idle session(s)")
+        echo(dumps({"closed": ids}) if as_json else f"closed {len(ids)} idle session(s)")
         return
     s = mem.close_session(scope, session_id=session_id)
     if as_json:
-        click.echo(dumps({"closed": [s.id] if s else []}))
+        echo(dumps({"closed": [s.id] if s else []}))
     else:
-        click.echo(f"closed session {s.id}" if s else "no open session to close")
+        echo(f"closed session {s.id}" if s else "no open session to close")
 
 
 @cli.group()
@@ -500,11 +518,11 @@ def items_show(ctx: click.Context, item_id: int, as_json: bool) -> None:
     """Show one memory item with all its fields."""
     it = _memory(ctx).item(item_id)
     if as_json:
-        click.echo(dumps(item_dict(it)))
+        echo(dumps(item_dict(it)))
         return
     for key, value in item_dict(it).items():
         if value not in (None, [], {}, ""):
-            click.echo(f"{key:>12}: {value}")
+            echo(f"{key:>12}: {value}")
 
 
 @cli.command()
@@ -514,14 +532,14 @@ def stats(ctx: click.Context, as_json: bool) -> None:
     """Counts of messages, sessions, items, vectors and the event counters."""
     data = _memory(ctx).stats()
     if as_json:
-        click.echo(dumps(data))
+        echo(dumps(data))
         return
     for key, value in data.items():
         if isinstance(value, dict):
             value = ", ".join(f"{k}={v}" for k, v in value.items()) or "-"
         elif isinstance(value, list):
             value = ", ".join(map(str, value)) or "-"
-        click.echo(f"{key:>18}: {value}")
+        echo(f"{key:>18}: {value}")
 
 
 def main() -> None:

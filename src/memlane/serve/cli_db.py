@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from memlane.serve.output import echo, safe
 from memlane.config import load_config
 from memlane.errors import MemlaneError
 from memlane.serve.render import dumps
@@ -74,17 +75,17 @@ def migrate(ctx: click.Context, show: bool, as_json: bool) -> None:
             finally:
                 store.close()
     except MemlaneError as e:
-        raise click.ClickException(str(e)) from e
+        raise click.ClickException(safe(str(e))) from e
     if as_json:
-        click.echo(dumps(report))
+        echo(dumps(report))
         return
     for problem in ("edited", "unknown"):
         if report[problem]:
             raise click.ClickException(f"{problem} migration(s): {', '.join(report[problem])}")
-    click.echo(f"applied: {', '.join(report['applied']) or '-'}")
-    click.echo(f"pending: {', '.join(report['pending']) or '-'}")
+    echo(f"applied: {', '.join(report['applied']) or '-'}")
+    echo(f"pending: {', '.join(report['pending']) or '-'}")
     if not show:
-        click.echo(f"applied now: {', '.join(report['applied_now']) or 'nothing (up to date)'}")
+        echo(f"applied now: {', '.join(report['applied_now']) or 'nothing (up to date)'}")
 
 
 @click.command("copy")
@@ -114,7 +115,7 @@ def copy_cmd(source: str, target: str, as_json: bool) -> None:
             try:
                 def progress(kind: str, n: int) -> None:
                     if show:
-                        click.echo(f"\r{kind}: {n:,}   ", err=True, nl=False)
+                        echo(f"\r{kind}: {n:,}   ", err=True, nl=False)
 
                 report = copy_store(src, dst, progress=progress)
             finally:
@@ -122,13 +123,13 @@ def copy_cmd(source: str, target: str, as_json: bool) -> None:
         finally:
             src.close()
     except MemlaneError as e:
-        raise click.ClickException(str(e)) from e
+        raise click.ClickException(safe(str(e))) from e
     if show:
-        click.echo("", err=True)
+        echo("", err=True)
     if as_json:
-        click.echo(dumps(report))
+        echo(dumps(report))
         return
-    click.echo(
+    echo(
         f"copied {report.sessions} session(s), {report.messages} message(s), {report.items} "
         f"item(s), {report.entities} entities, {report.facts} fact(s), {report.relations} "
         f"relation(s), {report.vectors} vector(s), {report.embed_cache} cached embedding(s) "

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 import click
 
 from memlane.serve.cli_common import json_option, memory_of
-from memlane.serve.render import dumps, item_dict
+from memlane.serve.output import echo, safe
+from memlane.serve.render import dumps, item_dict, nothing_note
 
 __all__ = ["compact", "facts", "gc", "graph"]
 
@@ -28,20 +29,22 @@ def facts() -> None:
 @click.option("--scope", default=None)
 @click.option("--subject", default=None, help="Only facts about this subject (e.g. user).")
 @click.option("--include-superseded", is_flag=True, help="Also show replaced values.")
+@click.option("--now", default=None, help="Confidence as of this ISO-8601 time (default: now).")
 @json_option
 @click.pass_context
 def facts_list(ctx: click.Context, scope: str | None, subject: str | None,
-               include_superseded: bool, as_json: bool) -> None:
+               include_superseded: bool, now: str | None, as_json: bool) -> None:
     """Facts with their confidence; current ones unless --include-superseded."""
-    rows = memory_of(ctx).facts(scope, subject, include_superseded=include_superseded)
+    mem = memory_of(ctx)
+    rows = mem.facts(scope, subject, include_superseded=include_superseded, now=now)
     if as_json:
-        click.echo(dumps([dataclasses.asdict(f) for f in rows]))
+        echo(dumps([dataclasses.asdict(f) for f in rows]))
         return
     if not rows:
-        click.echo("no facts")
+        echo(nothing_note(mem, scope, "no facts"))
     for f in rows:
         flag = "" if f.status == "current" else f"  [superseded by {f.superseded_by}]"
-        click.echo(f"{f.id:>5}  {f.scope}  {f.subject} · {f.predicate} · {f.object}"
+        echo(f"{f.id:>5}  {f.scope}  {f.subject} · {f.predicate} · {f.object}"
                    f"  (conf {f.confidence:.2f}, {f.source}, ×{f.reinforcements + 1}, "
                    f"{_ts(f.at)}){flag}")
 
@@ -49,24 +52,25 @@ def facts_list(ctx: click.Context, scope: str | None, subject: str | None,
 @click.argument("subject")
 @click.argument("predicate")
 @click.option("--scope", default=None)
+@click.option("--now", default=None, help="Confidence as of this ISO-8601 time (default: now).")
 @json_option
 @click.pass_context
 def facts_history(ctx: click.Context, subject: str, predicate: str, scope: str | None,
-                  as_json: bool) -> None:
+                  now: str | None, as_json: bool) -> None:
     """The chain of values SUBJECT PREDICATE has had, with when and from which session."""
-    rows = memory_of(ctx).fact_history(subject, predicate, scope)
+    rows = memory_of(ctx).fact_history(subject, predicate, scope, now=now)
     if as_json:
-        click.echo(dumps(rows))
+        echo(dumps(rows))
         return
     if not rows:
-        raise click.ClickException(f"no facts for {subject!r} {predicate!r}")
+        raise click.ClickException(safe(f"no facts for {subject!r} {predicate!r}"))
     for f in rows:
         mark = "current   " if f["status"] == "current" else "superseded"
         where = f"session {f['session_id']}" if f["session_id"] else "added directly"
-        click.echo(f"{mark} {_ts(f['at'])}  {f['object']}  ({where}, conf {f['confidence']:.2f})")
+        echo(f"{mark} {_ts(f['at'])}  {f['object']}  ({where}, conf {f['confidence']:.2f})")
         for e in f["events"]:
             other = f" → fact {e['other_id']}" if e["other_id"] else ""
-            click.echo(f"             {_ts(e['at'])} {e['kind']}{other}")
+            echo(f"             {_ts(e['at'])} {e['kind']}{other}")
 
 @facts.command("forget")
 @click.argument("fact_id", type=int)
@@ -74,7 +78,7 @@ def facts_history(ctx: click.Context, subject: str, predicate: str, scope: str |
 def facts_forget(ctx: click.Context, fact_id: int) -> None:
     """Hard delete a fact with its item, vector and lexical rows."""
     memory_of(ctx).forget_fact(fact_id)
-    click.echo(f"fact {fact_id} forgotten")
+    echo(f"fact {fact_id} forgotten")
 
 @click.group()
 def graph() -> None:
@@ -88,17 +92,24 @@ def graph() -> None:
 def graph_show(ctx: click.Context, entity: str, scope: str | None, as_json: bool) -> None:
     """An entity, its relations and the items that mention it."""
     g = memory_of(ctx).graph(entity, scope)
+    replaced = {(r["scope"], r["source"], r["relation"], r["target"]): r["replaced_by"]
+                for r in g["superseded"]}
     if as_json:
-        click.echo(dumps({"entity": g["entity"], "relations": g["relations"],
-                          "items": [item_dict(i) for i in g["items"]]}))
+        relations = [{"scope": sc, "source": src, "relation": rel, "target": dst,
+                      "status": "superseded" if (sc, src, rel, dst) in replaced else "current",
+                      "replaced_by": replaced.get((sc, src, rel, dst))}
+                     for sc, src, rel, dst in g["relations"]]
+        echo(dumps({"entity": g["entity"], "relations": relations,
+                    "items": [item_dict(i) for i in g["items"]]}))
         return
     for n in g["entity"]:
-        click.echo(f"{n.name} ({n.type}) in {n.scope}: {n.mentions} mention(s), "
+        echo(f"{n.name} ({n.type}) in {n.scope}: {n.mentions} mention(s), "
                    f"{_ts(n.first_seen)} → {_ts(n.last_seen)}")
     for sc, src, rel, dst in g["relations"]:
-        click.echo(f"  {src} —{rel}→ {dst}  [{sc}]")
+        old = replaced.get((sc, src, rel, dst))
+        echo(f"  {src} —{rel}→ {dst}  [{sc}]" + (f"  (superseded: now {old})" if old else ""))
     for i in g["items"][:10]:
-        click.echo(f"  item {i.id} [{i.kind}] {' '.join(i.text.split())[:100]}")
+        echo(f"  item {i.id} [{i.kind}] {' '.join(i.text.split())[:100]}")
 
 @click.command()
 @click.option("--scope", default=None)
@@ -109,9 +120,9 @@ def compact(ctx: click.Context, scope: str | None, topic: str | None, as_json: b
     """Fold topics' summaries into decision records; write weekly roll-ups."""
     r = memory_of(ctx).compact(scope=scope, topic=topic)
     if as_json:
-        click.echo(dumps(r))
+        echo(dumps(r))
     else:
-        click.echo(f"{r.decision_records} decision record(s) absorbing {r.summaries_absorbed} "
+        echo(f"{r.decision_records} decision record(s) absorbing {r.summaries_absorbed} "
                    f"summaries; {r.weekly_rollups} weekly roll-up(s)")
 
 @click.command()
@@ -122,7 +133,7 @@ def gc(ctx: click.Context, now: str | None, as_json: bool) -> None:
     """Expire items past their TTL and evict the lowest-value items of lanes over cap."""
     r = memory_of(ctx).gc(now)
     if as_json:
-        click.echo(dumps(r))
+        echo(dumps(r))
     else:
         evicted = ", ".join(f"{k}={v}" for k, v in r.evicted.items()) or "none"
-        click.echo(f"expired {r.expired} item(s); evicted {evicted}")
+        echo(f"expired {r.expired} item(s); evicted {evicted}")

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from memlane.serve.cli_common import json_option, memory_of
+from memlane.serve.output import echo
 from memlane.serve.render import dumps
 
 __all__ = ["is_loopback", "keys", "serve"]
@@ -70,7 +71,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
             "address could read and change every memory. Create a key first (memlane keys "
             "create --scopes '*') or bind 127.0.0.1.")
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"memlane serving http://{shown}:{port} (db {mem.store.url}; "
+    echo(f"memlane serving http://{shown}:{port} (db {mem.store.url}; "
                f"{'API keys required' if keyed else 'open: no API key defined, loopback only'}"
                f"; index worker {'on' if index_worker else 'off'}; {workers} process(es))",
                err=False)
@@ -86,7 +87,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
     if workers == 1:
         app = create_app(mem, worker=index_worker)
         uvicorn.run(app, **common)
-        click.echo("memlane serve stopped", err=True)
+        echo("memlane serve stopped", err=True)
         return
     # Several processes: each builds its own app from the environment (config path,
     # database and worker switch carried as memlane's own variables).
@@ -116,10 +117,10 @@ def keys_create(ctx: click.Context, scopes: str, read_only: bool, name: str | No
 
     new = create_key(memory_of(ctx).store, scopes, read_only=read_only, name=name)
     if as_json:
-        click.echo(dumps(new))
+        echo(dumps(new))
         return
-    click.echo(new.key)
-    click.echo(f"key {new.id} ({new.name}): scopes {', '.join(new.scopes)}"
+    echo(new.key)
+    echo(f"key {new.id} ({new.name}): scopes {', '.join(new.scopes)}"
                f"{', read-only' if new.read_only else ''}. Shown once: store it now; "
                "the database keeps only its hash.", err=True)
 
@@ -130,13 +131,13 @@ def keys_list(ctx: click.Context, as_json: bool) -> None:
     """Every key with its scopes, creation, last use and revocation (never the key)."""
     rows = memory_of(ctx).store.api_keys()
     if as_json:
-        click.echo(dumps(rows))
+        echo(dumps(rows))
         return
     if not rows:
-        click.echo("no API keys (the service is open to loopback clients)")
+        echo("no API keys (the service is open to loopback clients)")
     for k in rows:
         state = f"revoked {_ts(k['revoked_at'])}" if k["revoked_at"] else "active"
-        click.echo(f"{k['id']:>4}  {k['name']:<20} {k['prefix']}…  "
+        echo(f"{k['id']:>4}  {k['name']:<20} {k['prefix']}…  "
                    f"{','.join(k['scopes']):<24} {'read-only' if k['read_only'] else 'read-write'}"
                    f"  created {_ts(k['created_at'])}  used {_ts(k['last_used'])}  {state}")
 
@@ -152,6 +153,6 @@ def keys_revoke(ctx: click.Context, key_id: int, as_json: bool) -> None:
     with store.atomic():
         changed = store.revoke_api_key(key_id, time.time())
     if as_json:
-        click.echo(dumps({"id": key_id, "revoked": True, "already": not changed}))
+        echo(dumps({"id": key_id, "revoked": True, "already": not changed}))
     else:
-        click.echo(f"key {key_id} revoked" if changed else f"key {key_id} was already revoked")
+        echo(f"key {key_id} revoked" if changed else f"key {key_id} was already revoked")

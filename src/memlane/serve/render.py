@@ -9,7 +9,8 @@ from typing import Any
 
 from memlane.types import Hit, Item, Message, Session
 
-__all__ = ["dumps", "hit_dict", "item_dict", "message_dict", "session_dict", "to_plain"]
+__all__ = ["dumps", "hit_dict", "item_dict", "message_dict", "nothing_note", "scope_is_empty",
+           "session_dict", "to_plain"]
 
 
 def to_plain(obj: Any) -> Any:
@@ -47,3 +48,23 @@ def hit_dict(h: Hit) -> dict[str, Any]:
 
 def dumps(obj: Any) -> str:
     return json.dumps(to_plain(obj), ensure_ascii=False, indent=2, sort_keys=False)
+
+
+def scope_is_empty(mem: Any, scope: str) -> bool:
+    """True when ``scope`` holds no session and no item at all."""
+    from memlane.store import Filters
+
+    if mem.sessions(scope=scope, limit=1):
+        return False
+    everything = Filters.build(scope=scope.strip(), privacy=("private", "project", "shared"))
+    return not mem.store.filter_ids(everything)
+
+
+def nothing_note(mem: Any, scope: str | None, default: str = "no results") -> str:
+    """Why a read found nothing: a query without words, a scope with no memories, or
+    simply no match."""
+    if mem.last_notice:
+        return str(mem.last_notice)
+    if scope is not None and scope.strip() and scope_is_empty(mem, scope):
+        return f"scope {scope!r} has no memories"
+    return default

@@ -5,6 +5,7 @@ short     class               dim    what
 ========  ==================  =====  ==============================================
 static    StaticEmbedder      256    per-token table distilled from MiniLM (default)
 minilm    MiniLMEmbedder      384    all-MiniLM-L6-v2 forward pass in numpy
+minilm-onnx OnnxMiniLMEmbedder 384   all-MiniLM-L6-v2 int8 on ONNX Runtime (``meaning`` extra)
 hashing   HashingEmbedder     256    feature hashing, no model (tests)
 openai    OpenAIEmbedder      (API)  any OpenAI-compatible /embeddings endpoint
 ========  ==================  =====  ==============================================
@@ -25,6 +26,7 @@ import numpy as np
 
 from memlane.backends.embed.hashing import HashingEmbedder
 from memlane.backends.embed.minilm import MiniLMEmbedder
+from memlane.backends.embed.onnx import OnnxMiniLMEmbedder
 from memlane.backends.embed.openai import OpenAIEmbedder
 from memlane.backends.embed.static import StaticEmbedder, ensure_static_table
 from memlane.errors import ConfigError, EmbeddingError
@@ -35,6 +37,7 @@ __all__ = [
     "CachedEmbedder",
     "HashingEmbedder",
     "MiniLMEmbedder",
+    "OnnxMiniLMEmbedder",
     "OpenAIEmbedder",
     "StaticEmbedder",
     "available_embedders",
@@ -49,6 +52,7 @@ DEFAULT_EMBEDDER = "static"
 _REGISTRY: dict[str, Callable[..., Embedder]] = {
     "static": StaticEmbedder,
     "minilm": MiniLMEmbedder,
+    "minilm-onnx": OnnxMiniLMEmbedder,
     "hashing": HashingEmbedder,
     "openai": OpenAIEmbedder,
 }

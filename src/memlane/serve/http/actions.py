@@ -12,7 +12,6 @@ key never learns what exists in another tenant's scopes.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -183,7 +182,7 @@ def sessions_show(mem: Any, who: Principal, inp: m.IdInput, timings: dict[str, f
 def facts_list(mem: Any, who: Principal, inp: m.FactsInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
     rows = mem.facts(inp.scope, inp.subject, include_superseded=inp.include_superseded)
-    return {"facts": [dataclasses.asdict(f) for f in rows]}
+    return {"facts": [to_plain(f) for f in rows]}
 
 
 @action("facts.history", m.FactHistoryInput, write=False,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable
+from typing import Any
 
 from memlane.errors import NotFoundError
 from memlane.store.rows import MESSAGE_COLS, SESSION_COLS, message, session
@@ -171,8 +172,20 @@ class SessionsMixin(SqlStore):
         )
         return cur.rowcount
 
-    def summary_queue(self, now: float, max_attempts: int) -> dict[str, int]:
-        """Counts of sessions waiting, leased, failed for good and done."""
+    def fail_abandoned(self, now: float, max_attempts: int, reason: str) -> list[int]:
+        """Mark failed the sessions whose every attempt ended with the worker gone (killed
+        or crashed mid-summary: no failure was recorded, the last lease expired)."""
+        rows = self._run(
+            "UPDATE sessions SET status = 'failed', failed_reason = %s, lease_until = NULL"
+            " WHERE summarized_at IS NULL AND status = 'closed' AND attempts >= %s"
+            " AND lease_until IS NOT NULL AND lease_until < %s RETURNING id",
+            (reason[:2000], max_attempts, now),
+        ).fetchall()
+        return [int(r[0]) for r in rows]
+
+    def summary_queue(self, now: float, max_attempts: int) -> dict[str, Any]:
+        """Counts of sessions waiting, leased, failed for good and done, and when the last
+        live lease ends (``leased_until``, None when nothing is leased)."""
         row = self._run(
             "SELECT"
             " count(*) FILTER (WHERE summarized_at IS NULL AND status IN ('closed', 'failed')"
@@ -180,10 +193,13 @@ class SessionsMixin(SqlStore):
             " count(*) FILTER (WHERE summarized_at IS NULL AND lease_until >= %s),"
             " count(*) FILTER (WHERE summarized_at IS NULL AND status = 'failed'"
             "  AND attempts >= %s),"
-            " count(*) FILTER (WHERE summarized_at IS NOT NULL) FROM sessions",
-            (max_attempts, now, max_attempts),
+            " count(*) FILTER (WHERE summarized_at IS NOT NULL),"
+            " max(lease_until) FILTER (WHERE summarized_at IS NULL AND lease_until >= %s)"
+            " FROM sessions",
+            (max_attempts, now, max_attempts, now),
         ).fetchone()
-        return {"pending": row[0], "leased": row[1], "failed": row[2], "done": row[3]}
+        return {"pending": row[0], "leased": row[1], "failed": row[2], "done": row[3],
+                "leased_until": row[4]}
 
     # -- messages -----------------------------------------------------------------------
     def message_by_ext_id(self, scope: str, ext_id: str) -> Message | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,14 +32,33 @@ def translate(what: str) -> Iterator[None]:
 _PACKAGE = "memlane.store.sqlite"
 
 
+class _Slot:
+    """One thread's connection. It lives in that thread's ``threading.local``, so when the
+    thread ends the slot is dropped and its connection closed: short-lived threads do not
+    leak connections and file descriptors until ``Database.close()``."""
+
+    __slots__ = ("__weakref__", "conn", "depth")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.depth = 0
+
+    def __del__(self) -> None:
+        try:
+            self.conn.close()
+        except sqlite3.Error:
+            pass  # already closed, or the interpreter is shutting down
+
+
 class Database:
-    """A SQLite file: one connection per thread, WAL, foreign keys, nested ``atomic()``."""
+    """A SQLite file: one connection per thread (closed when the thread ends), WAL,
+    foreign keys, nested ``atomic()``."""
 
     def __init__(self, path: str | Path, *, tracer: Tracer | None = None) -> None:
         self.path = str(path)
         self.tracer = tracer
         self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
+        self._slots: weakref.WeakSet[_Slot] = weakref.WeakSet()
         self._lock = threading.Lock()
         if self.path != ":memory:":
             parent = Path(self.path).expanduser().resolve().parent
@@ -47,10 +67,9 @@ class Database:
         self.migrate()
 
     # -- connections --------------------------------------------------------------------
-    @property
-    def conn(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
+    def _slot(self) -> _Slot:
+        slot: _Slot | None = getattr(self._local, "slot", None)
+        if slot is None:
             with translate(f"opening {self.path}"):
                 conn = sqlite3.connect(
                     self.path, isolation_level=None, check_same_thread=False, timeout=30.0
@@ -64,17 +83,27 @@ class Database:
             if self.tracer is not None:
                 tracer = self.tracer
                 conn.set_trace_callback(lambda sql: tracer("sql", sql, None))
-            self._local.conn = conn
-            self._local.depth = 0
+            slot = _Slot(conn)
+            self._local.slot = slot
             with self._lock:
-                self._all.append(conn)
-        return conn
+                self._slots.add(slot)
+        return slot
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        return self._slot().conn
+
+    def open_connections(self) -> int:
+        """How many connections are open (one per thread that used the database and is
+        still alive)."""
+        with self._lock:
+            return len(self._slots)
 
     def close(self) -> None:
         with self._lock:
-            for conn in self._all:
-                conn.close()
-            self._all.clear()
+            for slot in list(self._slots):
+                slot.conn.close()
+            self._slots = weakref.WeakSet()
         self._local = threading.local()
 
     @staticmethod
@@ -97,15 +126,16 @@ class Database:
 
         On error everything inside rolls back and the original exception propagates.
         """
-        conn = self.conn
-        depth = self._local.depth
+        slot = self._slot()
+        conn = slot.conn
+        depth = slot.depth
         with translate("begin"):
             conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT sp{depth}")
-        self._local.depth = depth + 1
+        slot.depth = depth + 1
         try:
             yield conn
         except BaseException:
-            self._local.depth = depth
+            slot.depth = depth
             try:
                 if depth == 0:
                     conn.execute("ROLLBACK")
@@ -115,7 +145,7 @@ class Database:
             except sqlite3.Error:
                 pass  # the original error matters more than a failed rollback
             raise
-        self._local.depth = depth
+        slot.depth = depth
         with translate("commit"):
             conn.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
 
@@ -123,17 +153,18 @@ class Database:
     def read(self) -> Iterator[sqlite3.Connection]:
         """A read transaction: every query inside sees the same committed state (WAL
         snapshot) and writers are not blocked. Inside ``atomic()`` it is that transaction."""
-        conn = self.conn
-        if self._local.depth:
+        slot = self._slot()
+        conn = slot.conn
+        if slot.depth:
             yield conn
             return
         with translate("begin"):
             conn.execute("BEGIN DEFERRED")
-        self._local.depth = 1
+        slot.depth = 1
         try:
             yield conn
         finally:
-            self._local.depth = 0
+            slot.depth = 0
             try:
                 conn.execute("COMMIT")
             except sqlite3.Error:  # nothing was written; the read's own error matters more

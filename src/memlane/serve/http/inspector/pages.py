@@ -33,7 +33,7 @@ PREFIX = "/ui"
 
 _env = Environment(loader=PackageLoader("memlane.serve.http.inspector", "templates"),
                    autoescape=select_autoescape(default=True, default_for_string=True))
-_env.globals["ts"] = lambda t: datetime.fromtimestamp(t, UTC)
+_env.globals["ts"] = lambda t: t if isinstance(t, datetime) else datetime.fromtimestamp(t, UTC)
 
 
 def _version() -> str:

@@ -1,0 +1,389 @@
+"""Decisions, rationale, open questions and action items read from a conversation's turns.
+
+Plain, documented patterns (docs/session-intelligence.md, "Offline cues"); no model. Each
+sentence lands in at most one field, the one its strongest cue names:
+
+1. **Small talk** ("Agreed.", "Thanks!", "Sounds good") lands nowhere. A short *agreement*
+   ("Agreed", "Sounds good", "Let's do that", "Works for me") turns the proposal it answers
+   — the previous turn of another speaker — into a decision, and the other statements of
+   that turn into its rationale — unless the agreeing turn goes on to say what is agreed
+   ("Agreed. Mobile moves to Q2."), which is then the decision; an *acceptance* of an offer
+   ("Yes please" to "I can remind you…") makes the offer an action item of whoever offered.
+2. **Questions** a participant asked are open questions when they say so ("Not sure
+   whether…?") or nobody answered them: asked in the last turn, or answered with "not
+   sure", "I don't know", "unclear", "a separate question", "let's see"… A question answered with an agreement ("Shall we make him an
+   offer?" — "Let's do it.") is a decision. Questions the assistant asks are
+   clarifications, never open questions.
+3. **Requests and commitments** are action items with their owner: "Tom, can you write
+   the draft?" (Tom), "I'll book the tickets" (the speaker), "Grace will set up the
+   dashboards" (Grace), "Remind me to…" (the speaker), "Kofi, you own the alert" (Kofi).
+4. **Decisions**: "we decided", "we agreed to", "decision:", "let's go with", "I'll go
+   with", "X it is", "let's <verb>", "<reason>, so we'll <verb>"; a "because / since"
+   clause of a decision is split off as its rationale.
+5. **Open statements**: "open question", "still open", "still need to decide", "unclear",
+   "not sure", "I don't know if".
+6. **Next steps**: "next step", "plan is to", "going forward", "after that", "let's discuss"
+   (the assistant's only with "next step" or "plan is to").
+
+A participant's sentence is only read for cues when one scan of the lower-cased text finds
+one; an assistant's sentence (most of a long answer) only for its own commitments ("I'll
+remind you"), reminders to the user ("Remember to run ANALYZE"), next steps and doubts.
+
+Action items are written ``Owner: text`` when the owner is known.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["Cues", "read_cues", "is_courtesy"]
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_COURTESY = frozenset(
+    "agreed agree ok okay sure yes yeah yep great good sounds sound fine perfect nice cool "
+    "thanks thank please done deal works work go ahead absolutely right exactly indeed "
+    "alright all let let's lets do it that me by will i'll we'll you to for with the a an "
+    "and so then true fair point makes make sense got idea excellent awesome love wonderful "
+    "hi hello hey morning bye again much lot really is this of".split()
+)
+_AGREE = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|great|good|fine|true|right|alright)[,.!]?\s+)*"
+    r"(?:agreed|sounds (?:good|great|fine|right)|let'?s do (?:that|it|this)|works for me|"
+    r"fine by me|fair point|deal|that works|makes sense|good call|let'?s go|yes,? let'?s)\b",
+    re.IGNORECASE,
+)
+_ACCEPT = re.compile(r"^(?:yes|yeah|sure|ok(?:ay)?)?[,.!]?\s*(?:please|yes please|please do|"
+                     r"that would be (?:great|nice|good))\b", re.IGNORECASE)
+_TAKE_ADVICE = re.compile(r"^(?:ok(?:ay)?[,.]?\s+)?(?:good idea|i'?ll (?:try|do) (?:that|it)|will do|"
+                          r"i'?ll do that)\b", re.IGNORECASE)
+_NOT_IMPERATIVE = frozenset("i it it's you you're we that this the a an there they he she my your "
+                            "our their its his her these those if when what how".split())
+_OFFER = re.compile(r"\b(?:want me to|shall i|should i|i can|i could|would you like me to|"
+                    r"if you like|if you want)\b", re.IGNORECASE)
+_NON_ANSWER = re.compile(
+    r"\b(?:not sure|i don'?t know|no idea|unclear|good question|separate question|"
+    r"let'?s see|leave it for now|let'?s discuss|tbd|to be decided|nobody knows|hard to say|"
+    r"depends on)\b",
+    re.IGNORECASE,
+)
+_OPEN = re.compile(
+    r"\b(?:open question|still open|still need to decide|still have to decide|"
+    r"(?:need|have) to decide|undecided|tbd|to be decided|unclear|not sure|"
+    r"(?:i|we) don'?t know (?:if|whether|yet|how|what|who|when)|nobody answered|"
+    r"remains? to be seen)\b",
+    re.IGNORECASE,
+)
+_DECISION = re.compile(
+    r"\b(?:(?:we|i)(?:'ve| have)?\s+(?:decided|agreed|chose|picked|settled on|went with)|"
+    r"decision:|(?:let'?s|we'?ll|i'?ll|we|we will|i will|going to)\s+go with|going with|"
+    r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask)[a-z]+|"
+    r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|take|stick|pick|choose|buy|try)|"
+    r"\bit is\s*[.!]?$|settled)",
+    re.IGNORECASE,
+)
+_DECISION_LEAD = re.compile(
+    r"^(?:(?:(?:we|i)(?:'ve| have)?\s+(?:decided|agreed)(?:\s+(?:on|to))?|decision:|"
+    r"(?:i'?d |i )?(?:propose|suggest)|(?:i think )?(?:we|i) (?:should|could)|let'?s|"
+    r"(?:we|i)'?ll|we will|i will|we)\s+)",
+    re.IGNORECASE,
+)
+_AND_LATER = re.compile(r"\s+and\s+((?:revisit|review|discuss|check|talk about|follow up)\b.*)$",
+                        re.IGNORECASE)
+_STOP = frozenset("a an the to of in on for and or but with at by from is are was be it this that "
+                  "we i you he she they them him her our my your his their us me so then "
+                  "let's lets will i'll we'll do".split())
+_SO_WE = re.compile(r",?\s+so\s+((?:we|i)(?:'ll| will)\s+.+)$", re.IGNORECASE)
+_REASON = re.compile(r"[,;]?\s+(?:because|since|as|given that|due to)\s+(.+)$", re.IGNORECASE)
+_RATIONALE = re.compile(r"\b(?:because|since|so that|given (?:that|the)|the reason|due to)\b",
+                        re.IGNORECASE)
+_NEXT = re.compile(r"\b(?:next step|plan is to|going forward|after that|let'?s (?:discuss|talk|"
+                   r"meet|revisit)|revisit)\b", re.IGNORECASE)
+_ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?([A-Z][a-z]+),\s+"
+                  r"(?:can you|could you|would you|please|you own|you'?ll|will you)\s+(.+)$")
+_NAME_WILL = re.compile(r"(?:^|,?\s+and\s+)([A-Z][a-z]+)\s+will\s+(.+)$")
+_COMMIT = re.compile(
+    r"\b(?:i'?ll|i will|i'?m going to|i need to|i have to|i must|remind me to|"
+    r"remember to|don'?t forget to|make sure to|todo|action item)\b",
+    re.IGNORECASE,
+)
+_CHOICE = re.compile(r"\b(?:i|we)'?ll\s+(?:go with|try|take|stick with|pick|choose|buy|use|"
+                     r"migrate|switch)\b", re.IGNORECASE)
+"""A commitment that is a choice ("I'll go with the Prius"): a decision, not a task."""
+_REMEMBER = re.compile(r"^(?:(?:and|also)[,]?\s+)?(?:remember|don'?t forget) to\s+(.+)$", re.IGNORECASE)
+_ASSISTANT_COMMIT = re.compile(r"\b(?:i'?ll|i will)\s+(?:remind|email|let you know|check|"
+                               r"get back|send|follow up|call|notify|update)", re.IGNORECASE)
+_LEAD = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|so|then|and|also|well|great|good|fine|alright|true|"
+    r"thanks|perfect|nice|right|anyway|i think|one thing|agreed|sounds good|fair point|"
+    r"makes sense|got it)[,.:!]?\s+)+",
+    re.IGNORECASE,
+)
+_TAIL = re.compile(r",?\s+(?:then|anyway|though|too)\s*([.!?]?)$", re.IGNORECASE)
+_PROPOSAL = re.compile(r"\b(?:propose|suggest|let'?s|we should|we could|what if|how about|"
+                       r"shall we|should we|i think we|i'?d go|go with|we can)\b", re.IGNORECASE)
+_QUESTION_LEAD = re.compile(r"^(?:shall|should|can|could|do|would)\s+we\s+|^what if\s+",
+                            re.IGNORECASE)
+_ANY_USER = re.compile(
+    "|".join(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT))
+)
+"""Any cue of a participant's statement, matched on the lower-cased sentence (much faster
+than IGNORECASE): most sentences carry none and are passed over after this one scan."""
+_ANY_ASSISTANT = re.compile(
+    r"\b(?:remember to|forget to|i'?ll|i will|next step|plan is to)\b|" + _OPEN.pattern
+)
+"""The assistant's sentences count only for its own commitments, reminders and doubts; the
+rest of a long answer is passed over after this one scan."""
+_ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)
+_NAME_ASK = re.compile(r"[A-Z][a-z]+ will\b|^[A-Z][a-z]+,")
+_SHORT = 48
+"""Sentences up to this many characters are looked at for small talk and agreement."""
+
+
+def is_courtesy(sentence: str) -> bool:
+    """True for small talk: no word beyond courtesy words ("Agreed.", "Thanks!")."""
+    return all(w in _COURTESY for w in _WORD.findall(sentence.lower()))
+
+
+def clean(sentence: str) -> str:
+    """A sentence without its lead-in ("OK, ", "Yes, ", "I think ") and tail ("then")."""
+    text = _LEAD.sub("", sentence.strip()).strip()
+    text = _TAIL.sub(r"\1", text)
+    return text[:1].upper() + text[1:] if text else text
+
+
+@dataclass
+class Cues:
+    """What the cues found, each field in the order said."""
+
+    decisions: list[str] = field(default_factory=list)
+    rationale: list[str] = field(default_factory=list)
+    open_questions: list[str] = field(default_factory=list)
+    next_steps: list[str] = field(default_factory=list)
+    action_items: list[str] = field(default_factory=list)
+    placed: dict[tuple[int, int], str] = field(default_factory=dict)
+    """(turn, sentence) -> the field it landed in."""
+    turn_of: dict[str, int] = field(default_factory=dict)
+    """A placed text -> the index of the turn it was read from."""
+
+
+@dataclass
+class _Turn:
+    who: str
+    role: str
+    sentences: Sequence[str]
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+def _owned(owner: str, text: str) -> str:
+    return f"{owner}: {text}" if owner else text
+
+
+class _Reader:
+    def __init__(self, turns: Sequence[_Turn]) -> None:
+        self.turns = turns
+        self.cues = Cues()
+        self.text: dict[tuple[int, int], str] = {}
+        self.asked: dict[int, str] = {}
+        """Turn -> the participant a request in it was addressed to."""
+
+    def put(self, where: tuple[int, int], fieldname: str, text: str) -> None:
+        """Place a sentence in one field (moving it when it was placed before)."""
+        old = self.cues.placed.get(where)
+        if old is not None:
+            getattr(self.cues, old).remove(self.text[where])
+        if not text:
+            self.cues.placed.pop(where, None)
+            self.text.pop(where, None)
+            return
+        getattr(self.cues, fieldname).append(text)
+        self.cues.placed[where] = fieldname
+        self.cues.turn_of.setdefault(text, where[0])
+        self.text[where] = text
+
+    def decide(self, where: tuple[int, int], sentence: str) -> None:
+        """A decision, with a "because / since" clause split off as its rationale, a
+        trailing "and revisit…" as a next step, and its lead ("let's", "we decided to")
+        dropped; a decision saying what an earlier one said replaces the shorter of the two."""
+        text = clean(sentence)
+        so = _SO_WE.search(text)
+        if so and so.start() > 0:
+            self.cues.rationale.append(clean(text[: so.start()]))
+            text = clean(so.group(1))
+        else:
+            reason = _REASON.search(text)
+            if reason and reason.start() > 12:
+                self.cues.rationale.append(clean(reason.group(1)))
+                text = text[: reason.start()] + "."
+        later = _AND_LATER.search(text)
+        if later:
+            self.cues.next_steps.append(clean(later.group(1)))
+            text = text[: later.start()] + "."
+        text = clean(_DECISION_LEAD.sub("", text, count=1)) or clean(sentence)
+        words = _content(text)
+        for old_where, old_field in list(self.cues.placed.items()):
+            if old_field != "decisions":
+                continue
+            old = _content(self.text[old_where])
+            if words and old and 2 * len(words & old) / (len(words) + len(old)) >= 0.5:
+                if len(old) > len(words):
+                    return
+                self.put(old_where, "decisions", "")
+        self.put(where, "decisions", text)
+
+    def promote(self, ti: int, kind: str) -> None:
+        """An agreement (``kind`` decision) or an acceptance (``action``) in turn ``ti``:
+        the proposal or offer of the previous turn of another speaker becomes one."""
+        who = self.turns[ti].who
+        pi = next((i for i in range(ti - 1, -1, -1) if self.turns[i].who != who), None)
+        if pi is None:
+            return
+        sents = self.turns[pi].sentences
+        idx = [i for i, s in enumerate(sents) if not is_courtesy(s)]
+        if not idx:
+            return
+        if kind == "action":
+            i = next((i for i in reversed(idx) if _OFFER.search(sents[i])), None)
+            if i is not None and (pi, i) not in self.cues.placed:
+                self.put((pi, i), "action_items", _owned(self.turns[pi].who, clean(sents[i])))
+            return
+        if kind == "advice":
+            i = next((i for i in reversed(idx) if not sents[i].endswith("?")
+                      and sents[i].split()[0].lower() not in _NOT_IMPERATIVE), None)
+            if i is not None and (pi, i) not in self.cues.placed:
+                self.put((pi, i), "action_items", _owned(who, clean(sents[i])))
+            return
+        if any(self.cues.placed.get((pi, i)) == "decisions" for i in idx):
+            return  # the proposal already was a decision
+        i = next((i for i in reversed(idx) if _PROPOSAL.search(sents[i])), idx[0])
+        if self.cues.placed.get((pi, i)) == "action_items":
+            return
+        text = sents[i]
+        if text.endswith("?"):
+            text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
+        self.decide((pi, i), text)
+        for j in idx:
+            if j != i and (pi, j) not in self.cues.placed and not sents[j].endswith("?"):
+                self.put((pi, j), "rationale", clean(sents[j]))
+
+    def action(self, ti: int, si: int, sentence: str) -> bool:
+        turn = self.turns[ti]
+        ask = _ASK.match(sentence)
+        if ask and turn.role == "user":
+            owner, rest = ask.group(1), ask.group(2)
+            self.asked[ti] = owner
+            self.put((ti, si), "action_items", _owned(owner, clean(rest).rstrip("?") + "."))
+            return True
+        if sentence.endswith("?"):
+            return False
+        if turn.role == "assistant":
+            remember = _REMEMBER.search(sentence)
+            if remember:
+                self.put((ti, si), "action_items", _owned("user", clean(remember.group(1))))
+                return True
+            if _ASSISTANT_COMMIT.search(sentence):
+                part = re.split(r";\s+", sentence)[-1]
+                self.put((ti, si), "action_items", _owned("assistant", clean(part)))
+                return True
+            return False
+        will = _NAME_WILL.search(sentence)
+        if will and will.start() > 0 and _COMMIT.search(sentence[: will.start()]):
+            self.put((ti, si), "action_items", _owned(turn.who, clean(sentence[: will.start()])
+                                                      + "."))
+            self.cues.action_items.append(_owned(will.group(1), clean(will.group(2))))
+            return True
+        if will and will.start() == 0 and will.group(1).lower() not in ("it", "this", "that"):
+            self.put((ti, si), "action_items", _owned(will.group(1), clean(will.group(2))))
+            return True
+        if _COMMIT.search(sentence) and not _CHOICE.search(sentence):
+            rest = [w for w in _WORD.findall(sentence.lower()) if w not in _COURTESY]
+            if len(rest) <= 1 or (self.asked.get(ti - 1) == turn.who and len(rest) <= 2):
+                return True  # "Sure, I'll have it by Friday": confirms a request, adds nothing
+            self.put((ti, si), "action_items", _owned(turn.who, clean(sentence)))
+            return True
+        return False
+
+    def question(self, ti: int, si: int, sentence: str) -> None:
+        turn = self.turns[ti]
+        if turn.role != "user":
+            return  # the assistant's clarifying questions are not the user's open questions
+        if _OPEN.search(sentence):
+            self.put((ti, si), "open_questions", clean(sentence))  # "Not sure yet whether…?"
+            return
+        nxt = next((t for t in self.turns[ti + 1 :] if t.who != turn.who), None)
+        if nxt is None:
+            if ti == len(self.turns) - 1 or all(t.who == turn.who for t in self.turns[ti:]):
+                self.put((ti, si), "open_questions", clean(sentence))
+            return
+        first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
+        if _NON_ANSWER.search(first):
+            self.put((ti, si), "open_questions", clean(sentence))
+
+    def read(self) -> Cues:
+        for ti, turn in enumerate(self.turns):
+            agreed = False
+            for si, s in enumerate(turn.sentences):
+                if len(s) <= _SHORT and is_courtesy(s):
+                    if ti and _AGREE.match(s):
+                        agreed = True
+                    elif ti and _ACCEPT.match(s):
+                        self.promote(ti, "action")
+                    elif ti and _TAKE_ADVICE.match(s):
+                        self.promote(ti, "advice")
+                    continue
+                if ti and len(s) <= _SHORT and _TAKE_ADVICE.match(s):
+                    self.promote(ti, "advice")  # "I'll try that": the advice is taken
+                    continue
+                question = s.endswith("?")
+                if turn.role != "user":
+                    if question or _ANY_ASSISTANT.search(s.lower()) is None:
+                        continue
+                elif (not question and _ANY_USER.search(s.lower()) is None
+                      and _NAME_ASK.search(s) is None):
+                    if agreed and len(_content(s)) >= 2:
+                        self.decide((ti, si), s)  # "Agreed. Mobile moves to Q2.": what is agreed
+                    continue
+                if self.action(ti, si, s):
+                    continue
+                if question:
+                    self.question(ti, si, s)
+                    continue
+                self.statement(ti, si, s)
+            if agreed and not any(self.cues.placed.get((ti, i)) == "decisions"
+                                  for i in range(len(turn.sentences))):
+                self.promote(ti, "decision")
+            if ti and any(self.cues.placed.get((ti, i)) == "decisions"
+                          for i in range(len(turn.sentences))):
+                for i, prev in enumerate(self.turns[ti - 1].sentences):
+                    if (self.cues.placed.get((ti - 1, i)) == "open_questions"
+                            and not prev.endswith("?")):
+                        self.put((ti - 1, i), "open_questions", "")  # decided right away
+        return self.cues
+
+    def statement(self, ti: int, si: int, s: str) -> None:
+        turn = self.turns[ti]
+        if _OPEN.search(s):
+            prev = self.turns[ti - 1] if ti else None
+            if si == 0 and prev is not None and (turn.role == "assistant" or (
+                    prev.role == "user" and any(x.endswith("?") for x in prev.sentences))):
+                return  # a non-answer to a question: the question stays open
+            self.put((ti, si), "open_questions", clean(s))
+        elif turn.role != "user":
+            if _ASSISTANT_NEXT.search(s):
+                self.put((ti, si), "next_steps", clean(s))
+            return
+        elif _DECISION.search(s):
+            self.decide((ti, si), s)
+        elif _NEXT.search(s):
+            self.put((ti, si), "next_steps", clean(s))
+        elif _RATIONALE.search(s) and self.cues.decisions:
+            self.put((ti, si), "rationale", clean(s))
+
+
+def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]]) -> Cues:
+    """The cues of a conversation given as ``(speaker, role, sentences)`` per turn."""
+    return _Reader([_Turn(w, r, s) for w, r, s in turns]).read()

@@ -1,0 +1,38 @@
+"""The date an observation's event happened, read from the words relative to when it was said.
+
+"I went to Miami last weekend", said on Tuesday 16 May 2023, happened on the weekend of
+13-14 May: ``event_date`` returns the start of the narrowest window of time the sentence
+names (``memlane.retrieve.timeparse`` reads "yesterday", "last weekend", "two weeks ago",
+"last Monday", "on May 3rd"...) against the time it was said, with the phrase. Windows
+longer than a month ("this year") or after the moment it was said are not an event date.
+The pipeline stores the observation at that date and indexes its date words, so a temporal
+question ("where did I go in mid-May?") reaches it as a time and as words.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from memlane.retrieve.timeparse import time_windows
+
+__all__ = ["MAX_SPAN", "event_date"]
+
+MAX_SPAN = timedelta(days=31)
+"""A window wider than this is too vague to date an event."""
+
+
+def event_date(text: str, said_at: datetime) -> tuple[datetime, str] | None:
+    """``(event start, phrase)`` for the narrowest dated window in ``text``, or None.
+
+    The result has ``said_at``'s time zone.
+    """
+    if not text:
+        return None
+    said = said_at.replace(tzinfo=None) if said_at.tzinfo is None else said_at
+    naive_said = said.replace(tzinfo=None)
+    windows = [w for w in time_windows(text, said)
+               if w.end - w.start <= MAX_SPAN and w.start <= naive_said]
+    if not windows:
+        return None
+    best = min(windows, key=lambda w: w.end - w.start)
+    return best.start.replace(tzinfo=said_at.tzinfo), best.phrase

@@ -1,0 +1,278 @@
+"""The one place that checks every public ``Memory`` method's parameters.
+
+``RULES`` maps each public method to a rule per parameter; ``validated`` wraps the method
+so that a bad value raises ``ValidationError`` naming the parameter before any work is
+done (never a TypeError, OverflowError, RecursionError or UnicodeEncodeError from deep
+inside). The HTTP service and the MCP server call the same methods, so they inherit it.
+A test checks that every public method and every parameter has a rule.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import io
+import json
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from memlane.errors import ValidationError
+from memlane.ingest.validate import (
+    MAX_NESTING,
+    check_bool,
+    check_float,
+    check_int,
+    check_label,
+    check_role,
+    check_text,
+    check_unicode,
+    parse_time,
+    value_nesting,
+)
+from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES, SESSION_STATUSES
+
+__all__ = ["RULES", "check_query", "validated"]
+
+Rule = Callable[[Any, str, Any], Any]  # (value, parameter name, memory) -> checked value
+F = TypeVar("F", bound=Callable[..., Any])
+
+MAX_BUDGET = 1_000_000
+MAX_K = 1000
+MAX_SHORT_TEXT = 1000  # subjects, predicates, objects, topics, entities, model names
+
+
+def _opt(rule: Rule) -> Rule:
+    def check(value: Any, field: str, mem: Any) -> Any:
+        return None if value is None else rule(value, field, mem)
+    return check
+
+
+def _label(value: Any, field: str, mem: Any) -> str:
+    return check_label(value, field)
+
+
+def _short(value: Any, field: str, mem: Any) -> str:
+    return check_label(value, field, MAX_SHORT_TEXT)
+
+
+def _id(value: Any, field: str, mem: Any) -> int:
+    return check_int(value, field)
+
+
+def _int(low: int, high: int) -> Rule:
+    return lambda value, field, mem: check_int(value, field, low, high)
+
+
+def _num(low: float, high: float) -> Rule:
+    return lambda value, field, mem: check_float(value, field, low, high)
+
+
+def _bool(value: Any, field: str, mem: Any) -> bool:
+    return check_bool(value, field)
+
+
+def _time(value: Any, field: str, mem: Any) -> Any:
+    parse_time(value, field)
+    return value
+
+
+def _choice(allowed: tuple[str, ...]) -> Rule:
+    def check(value: Any, field: str, mem: Any) -> str:
+        if not isinstance(value, str) or value not in allowed:
+            shown = value if isinstance(value, str) and len(value) <= 40 else type(value).__name__
+            raise ValidationError(f"{field}: must be one of {', '.join(allowed)}, got {shown!r}",
+                                  field=field)
+        return value
+    return check
+
+
+def _choices(allowed: tuple[str, ...]) -> Rule:
+    """A list or tuple of allowed values (a comma-separated string is accepted too)."""
+    def check(value: Any, field: str, mem: Any) -> tuple[str, ...]:
+        if isinstance(value, str):
+            check_unicode(value, field)
+            value = [v for v in value.split(",") if v]
+        if not isinstance(value, (list, tuple)):
+            raise ValidationError(f"{field}: must be a list of {', '.join(allowed)}, "
+                                  f"got {type(value).__name__}", field=field)
+        if not value:  # an empty list would match nothing (or, in SQL, not parse)
+            raise ValidationError(f"{field}: name at least one of {', '.join(allowed)} "
+                                  "(or pass None for the default)", field=field)
+        return tuple(_choice(allowed)(v, field, mem) for v in value)
+    return check
+
+
+def _message_text(value: Any, field: str, mem: Any) -> str:
+    return check_text(value, mem.config.ingest.max_message_chars, field)
+
+
+def _callable(value: Any, field: str, mem: Any) -> Any:
+    if not callable(value):
+        raise ValidationError(f"{field}: must be a function, got {type(value).__name__}", field=field)
+    return value
+
+
+def check_query(value: Any, field: str, mem: Any) -> str:
+    """A query: a string with something in it, at most ``retrieval.max_query_chars``."""
+    if not isinstance(value, str):
+        raise ValidationError(f"{field}: must be a string, got {type(value).__name__}", field=field)
+    limit = mem.config.retrieval.max_query_chars
+    if len(value) > limit:
+        raise ValidationError(
+            f"{field}: {len(value)} characters is over the limit of {limit} "
+            "(retrieval.max_query_chars)", field=field)
+    check_unicode(value, field)
+    if not value.strip():
+        raise ValidationError(f"{field}: must not be empty; ask a question", field=field)
+    return value
+
+
+def _source(value: Any, field: str, mem: Any) -> Any:
+    if isinstance(value, (str, os.PathLike)):
+        path = os.fspath(value)
+        if isinstance(path, bytes) or not path or "\x00" in path:
+            raise ValidationError(f"{field}: not a usable file name", field=field)
+        check_unicode(path, field)
+        return value
+    if isinstance(value, io.IOBase) or (hasattr(value, "read") and hasattr(value, "__iter__")):
+        return value
+    raise ValidationError(f"{field}: must be a file path or an open text file, "
+                          f"got {type(value).__name__}", field=field)
+
+
+def _extra(value: Any, field: str, mem: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValidationError(f"{field}: must be a dict, got {type(value).__name__}", field=field)
+    if value_nesting(value) > MAX_NESTING:  # refused before json could recurse
+        raise ValidationError(f"{field}: nested deeper than {MAX_NESTING} levels", field=field)
+    try:
+        text = json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise ValidationError(f"{field}: must hold only JSON values ({e})", field=field) from None
+    check_unicode(text, field)
+    if len(text) > mem.config.ingest.max_message_chars:
+        raise ValidationError(f"{field}: {len(text)} characters of JSON is over the limit of "
+                              f"{mem.config.ingest.max_message_chars}", field=field)
+    return value
+
+
+def _topics(value: Any, field: str, mem: Any) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise ValidationError(f"{field}: must be a list of strings, got {type(value).__name__}",
+                              field=field)
+    if len(value) > 100:
+        raise ValidationError(f"{field}: at most 100 topics", field=field)
+    return tuple(_short(v, field, mem) for v in value)
+
+
+MAX_BATCH = 10_000
+
+
+def _batch(value: Any, field: str, mem: Any) -> Any:
+    """A list of message objects (each is checked by ``add_message``'s rules)."""
+    if not isinstance(value, (list, tuple)):
+        raise ValidationError(f"{field}: must be a list of message objects, got "
+                              f"{type(value).__name__}", field=field)
+    if len(value) > MAX_BATCH:
+        raise ValidationError(f"{field}: at most {MAX_BATCH} messages at once, got {len(value)}",
+                              field=field)
+    return value
+
+
+def _draft(value: Any, field: str, mem: Any) -> Any:
+    from memlane.memory import SummaryDraft
+
+    if not isinstance(value, SummaryDraft):
+        raise ValidationError(f"{field}: must be the SummaryDraft summarize_recent returned",
+                              field=field)
+    return value
+
+
+def _counter(value: Any, field: str, mem: Any) -> Any:
+    if not callable(getattr(value, "count", None)) or not isinstance(getattr(value, "name", None), str):
+        raise ValidationError(f"{field}: must be a TokenCounter (a name and a count(text) "
+                              "method)", field=field)
+    return value
+
+
+_OPT_LABEL = _opt(_label)
+_OPT_TIME = _opt(_time)
+_OPT_SHORT = _opt(_short)
+
+RULES: dict[str, dict[str, Rule]] = {
+    "add_message": {"scope": _label, "role": lambda v, f, m: check_role(v), "text": _message_text,
+                    "at": _OPT_TIME, "speaker": _OPT_LABEL, "id": _OPT_LABEL,
+                    "agent": _OPT_LABEL, "project": _OPT_LABEL},
+    "add_messages": {"messages": _batch},
+    "import_file": {"source": _source, "strict": _bool, "scope": _OPT_LABEL},
+    "close_session": {"scope": _OPT_LABEL, "session_id": _opt(_id)},
+    "close_idle": {"now": _OPT_TIME},
+    "session": {"session_id": _id},
+    "sessions": {"scope": _OPT_LABEL, "status": _opt(_choice(SESSION_STATUSES)),
+                 "limit": _int(1, 100_000)},
+    "messages": {"session_id": _id},
+    "session_intelligence": {"session_id": _id},
+    "item": {"item_id": _id},
+    "index": {"now": _OPT_TIME, "progress": _opt(_callable), "resummarize": _bool},
+    "summarize_recent": {"scope": _label, "last": _int(1, 10_000)},
+    "store_summary": {"draft": _draft},
+    "backfill_embeddings": {"missing_only": _bool, "rate": _opt(_num(1e-3, 1e9)),
+                            "progress": _opt(_callable), "batch": _int(1, 100_000)},
+    "start_worker": {"poll_seconds": _num(0.01, 86_400)},
+    "search": {"query": check_query, "scope": _OPT_LABEL, "k": _opt(_int(1, MAX_K)),
+               "now": _OPT_TIME, "agent": _OPT_LABEL, "project": _OPT_LABEL,
+               "kinds": _opt(_choices(KINDS)), "lanes": _opt(_choices(LANES)),
+               "privacy": _opt(_choices(PRIVACIES)), "since": _OPT_TIME, "until": _OPT_TIME,
+               "preset": _OPT_SHORT, "session_aware": _opt(_bool),
+               "top_sessions": _opt(_int(1, MAX_K)), "turns_per_session": _opt(_int(1, MAX_K)),
+               "mmr": _opt(_bool), "explain": _bool},
+    "pack": {"query": check_query, "budget": _opt(_int(16, MAX_BUDGET)), "scope": _OPT_LABEL,
+             "model": _OPT_SHORT, "now": _OPT_TIME, "instructions": _opt(_message_text),
+             "token_counter": _opt(_counter), "include_recent": _bool},
+    "format_context": {"scope": _label, "query": check_query, "budget": _opt(_int(16, MAX_BUDGET)),
+                       "model": _OPT_SHORT, "now": _OPT_TIME},
+    "replay_pack": {"pack_id": _id},
+    "upsert": {"text": _message_text, "kind": _choice(KINDS), "scope": _OPT_LABEL,
+               "agent": _OPT_LABEL, "project": _OPT_LABEL, "at": _OPT_TIME,
+               "lane": _choice(LANES), "durability": _choice(DURABILITIES),
+               "privacy": _choice(PRIVACIES), "trust": _num(0.0, 1.0),
+               "source": _choice(("stated", "observed", "inferred", "system")),
+               "ttl_seconds": _opt(_id), "topics": _topics, "pinned": _bool, "dedupe": _bool,
+               "extra": _opt(_extra)},
+    "pin": {"item_id": _id, "pinned": _bool},
+    "thread": {"topic": _short, "scope": _OPT_LABEL},
+    "add_fact": {"subject": _short, "predicate": _short, "obj": _short, "scope": _label,
+                 "source": _choice(("stated", "observed", "inferred", "system")),
+                 "at": _OPT_TIME},
+    "facts": {"scope": _OPT_LABEL, "subject": _OPT_SHORT, "include_superseded": _bool,
+              "now": _OPT_TIME},
+    "fact_history": {"subject": _short, "predicate": _short, "scope": _OPT_LABEL, "now": _OPT_TIME},
+    "forget_fact": {"fact_id": _id},
+    "forgotten_facts": {"subject": _short, "predicate": _short, "scope": _OPT_LABEL},
+    "graph": {"entity": _short, "scope": _OPT_LABEL},
+    "forget_item": {"item_id": _id},
+    "gc": {"now": _OPT_TIME},
+    "compact": {"scope": _OPT_LABEL, "topic": _OPT_SHORT, "now": _OPT_TIME},
+    "work_once": {"now": _OPT_TIME},
+    "stats": {},
+}
+
+
+def validated(method: F) -> F:
+    """Check ``method``'s arguments against ``RULES[method.__name__]`` before it runs."""
+    rules = RULES[method.__name__]
+    sig = inspect.signature(method)
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            bound = sig.bind(self, *args, **kwargs)
+        except TypeError as e:
+            raise ValidationError(f"{method.__name__}: {e}") from None
+        for name, value in list(bound.arguments.items()):
+            if name in rules:
+                bound.arguments[name] = rules[name](value, name, self)
+        return method(*bound.args, **bound.kwargs)
+
+    return wrapper  # type: ignore[return-value]

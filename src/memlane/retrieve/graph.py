@@ -1,0 +1,64 @@
+"""Multi-hop: one hop through the entity graph from the entities the query names.
+
+"What did Ana do after the trip to Lisbon?" names Ana and Lisbon; the evidence may sit in
+a session that names neither word the query used but an entity related to them (Ana's
+sister, the conference in Lisbon). ``graph_candidates`` finds the scope's entities whose
+every word is in the query (hop 0), follows one hop (hop 1: the stored relations, and the
+entities a session summary names beside a hop-0 entity), and returns the items that
+mention those entities; the search adds them (for a summary or entity item, its session's
+best turns by query words) to the candidates so stage one can reach their sessions. An entity mentioned by more than ``max_items`` items (a chat's
+own speakers) says nothing about the question and is skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from memlane.index.normalize import normalize_name
+from memlane.types import Item
+
+__all__ = ["graph_candidates", "query_entities"]
+
+
+def query_entities(names: Collection[str], terms: Collection[str]) -> list[str]:
+    """The normalised entity ``names`` whose every word is among the query ``terms``."""
+    q = {normalize_name(t) for t in terms}
+    out = []
+    for n in names:
+        words = n.split()
+        if words and all(w in q for w in words):
+            out.append(n)
+    return sorted(out)
+
+
+def graph_candidates(store: Any, scope: str, terms: Collection[str],
+                     max_items: int = 40) -> tuple[list[Item], list[Item]]:
+    """Items mentioning the query's entities (hop 0) and their neighbours (hop 1)."""
+    named = query_entities(store.entity_names(scope), terms)
+    if not named:
+        return [], []
+
+    def mentions(norm: str) -> list[Item]:
+        out: list[Item] = []
+        for ent in store.find_entities(norm, scope):
+            items = store.items_with_entity(ent.name, scope, limit=max_items + 1)
+            if len(items) > max_items:
+                return []  # too common to mean anything
+            out.extend(items)
+        return out
+
+    zero = [it for n in named for it in mentions(n)]
+    # hop 1: the stored relations, and the entities a summary names beside a hop-0 one
+    hop1: set[str] = set()
+    for n in named:
+        for _scope, a, _rel, b in store.relations_of(n, scope):
+            hop1.update((normalize_name(a), normalize_name(b)))
+    for it in zero:
+        if it.kind == "summary":
+            hop1.update(normalize_name(e) for e in it.entities)
+    hop1 -= set(named)
+    hop1 &= set(store.entity_names(scope))
+    seen = {it.id for it in zero}
+    one = [it for n in sorted(hop1) for it in mentions(n) if it.id not in seen]
+    return zero, one

@@ -1,0 +1,168 @@
+"""The summary scorer on hand-computed cases and `memlane bench summaries` end to end."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from memlane.bench.summaries import canned_answer, load_set
+from memlane.bench.summaries.score import (
+    FieldScore,
+    dice,
+    is_small_talk,
+    match,
+    name_key,
+    score_field,
+    tokens,
+)
+from memlane.errors import ValidationError
+from memlane.serve.cli import cli
+
+
+def test_tokens_drop_stopwords_and_plurals():
+    assert tokens("Let's use the tickets for Tom's team") == {"use", "ticket", "tom", "team"}
+    assert tokens("Agreed.") == {"agreed"}
+
+
+def test_dice_by_hand():
+    a, b = tokens("Use PostgreSQL for billing"), tokens("PostgreSQL for the billing service")
+    # {use, postgresql, billing} and {postgresql, billing, service}: 2·2 / (3+3)
+    assert dice(a, b) == pytest.approx(4 / 6)
+    assert dice(frozenset(), b) == 0.0
+
+
+def test_match_is_one_to_one_and_greedy_by_similarity():
+    predicted = ["Use PostgreSQL for billing", "PostgreSQL", "Agreed."]
+    expected = ["Use PostgreSQL for the billing service"]
+    # 1st: 2·3/(3+4)=0.857, 2nd: 2·1/(1+4)=0.4 → only the first matches, once
+    assert match(predicted, expected) == [(0, 0)]
+    assert match(["PostgreSQL", "Use PostgreSQL for billing"], expected) == [(1, 0)]
+
+
+def test_names_match_by_normalized_equality():
+    assert name_key("  The Café  Luna. ") == "cafe luna"
+    assert match(["Maya", "cafe luna", "Tom"], ["Café Luna", "maya"], by_name=True) == [(0, 1), (1, 0)]
+
+
+def test_field_score_by_hand_with_owners():
+    score = FieldScore()
+    predicted = ["Tom: Write the schema draft by Friday", "Ana: Book the room", "Order pizza"]
+    score_field(score, "c1", predicted, ["Write the schema draft by Friday", "Book the room"],
+                owners=["Tom", "Priya"],
+                compare=["Write the schema draft by Friday", "Book the room", "Order pizza"])
+    score_field(score, "c2", [], ["Call the bank"], owners=[""])
+    # tp 2, predicted 3, expected 3: P = R = F1 = 2/3; owners: Tom right, Priya wrong
+    assert (score.tp, score.predicted, score.expected) == (2, 3, 3)
+    assert score.precision == pytest.approx(2 / 3) and score.recall == pytest.approx(2 / 3)
+    assert score.f1 == pytest.approx(2 / 3)
+    assert score.owner_accuracy == pytest.approx(0.5)
+    kinds = sorted((m["kind"], m["conversation"]) for m in score.misses)
+    assert kinds == [("extra", "c1"), ("missed", "c2"), ("owner", "c1")]
+
+
+def test_empty_field_scores_perfect_and_extra_items_cost_precision():
+    assert FieldScore().f1 == 1.0
+    score = FieldScore()
+    score_field(score, "c", ["Agreed."], [])
+    assert score.precision == 0.0 and score.f1 == 0.0
+
+
+def test_small_talk():
+    for text in ("Agreed.", "Thanks!", "Sounds good", "Let's do that.", "Will do.", "Yes please."):
+        assert is_small_talk(text), text
+    for text in ("What about FastAPI?", "Use PostgreSQL.", "Can we cut it?"):
+        assert not is_small_talk(text), text
+
+
+def test_packaged_sets_and_their_canned_answers():
+    dev, held = load_set("dev"), load_set("heldout")
+    assert len(dev) >= 30 and len(held) >= 5
+    assert not {c.id for c in dev} & {c.id for c in held}
+    kinds = {c.kind for c in dev}
+    assert {"team-decision", "personal-facts", "support", "coding", "no-decision"} <= kinds
+    answer = canned_answer(next(c for c in dev if c.id == "db-choice"))
+    assert answer["action_items"] == ["Tom: Write the schema draft in docs/billing/schema.md by Friday"]
+    assert {"name": "Priya", "type": "thing"} in answer["entities"]
+
+
+def test_a_bad_labels_file_names_the_item_and_field(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"id": "x", "turns": ["no speaker here"], "expected": {}}]))
+    with pytest.raises(ValidationError, match=r"item 1 \(x\) turn 1: expected 'Speaker: text'"):
+        load_set(path=bad)
+    bad.write_text(json.dumps([{"id": "x", "turns": ["a: b"], "expected": {"decisions": "no"}}]))
+    with pytest.raises(ValidationError, match="expected.decisions must be a list"):
+        load_set(path=bad)
+
+
+def _run(*args: str, code: int = 0) -> str:
+    result = CliRunner().invoke(cli, ["bench", "summaries", *args], catch_exceptions=False)
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def test_bench_summaries_offline_prints_the_table_and_misses():
+    out = _run("--set", "dev", "--show-misses")
+    assert out.startswith("offline on dev (35 conversations")
+    for name in ("decisions", "open_questions", "next_steps", "references", "entities", "topics"):
+        assert f"\n  {name} " in out
+    assert "small talk in a field: 0;" in out
+    assert " missed [" in out
+
+
+def test_bench_summaries_offline_json_scores_both_sets():
+    data = json.loads(_run("--json"))
+    assert [r["set"] for r in data] == ["dev", "heldout"]
+    dev = data[0]["fields"]
+    assert set(dev) >= {"decisions", "rationale", "open_questions", "next_steps", "references",
+                        "entities", "topics", "facts"}
+    assert dev["entities"]["expected"] == sum(len(c.expected["entities"]) for c in load_set("dev"))
+    assert data[0]["small_talk"] == []
+
+
+def test_bench_summaries_llm_through_the_loopback_server_loses_nothing():
+    """A scripted model answers each conversation with its labels: the prompt carries every
+    turn and the parsing and mapping keep every field (all F1 = 1)."""
+    data = json.loads(_run("--backend", "llm", "--set", "heldout", "--json"))
+    (report,) = data
+    assert report["backend"] == "llm (scripted loopback)"
+    assert all(f["f1"] == 1.0 for f in report["fields"].values()), report["fields"]
+    assert report["fields"]["next_steps"]["owner_accuracy"] == 1.0
+    turns = sum(len(c.turns) for c in load_set("heldout"))
+    assert f"{turns}/{turns} turns were in the prompts" in report["notes"][0]
+
+
+def test_bench_summaries_bad_options_exit_nonzero(tmp_path):
+    assert "--service needs --backend llm" in _run("--service", "x", code=2)
+    assert "--speed needs --data" in _run("--speed", code=2)
+    bad = tmp_path / "labels.json"
+    bad.write_text("{")
+    assert "not JSON" in _run("--labels", str(bad), code=1)
+
+
+def test_bench_summaries_speed_on_a_longmemeval_file(tmp_path):
+    data = [{
+        "question_id": "q1", "question_type": "single-session-user", "question": "Where?",
+        "answer": "Lisbon", "question_date": "2023/05/30 (Tue) 10:00",
+        "haystack_dates": ["2023/05/20 (Sat) 10:00"], "haystack_session_ids": ["s1"],
+        "answer_session_ids": ["s1"],
+        "haystack_sessions": [[{"role": "user", "content": "I moved to Lisbon.", "has_answer": True},
+                               {"role": "assistant", "content": "Nice!"}]],
+    }]
+    path = tmp_path / "lme.json"
+    path.write_text(json.dumps(data))
+    out = json.loads(_run("--speed", "--data", str(path), "--json"))
+    assert (out["sessions"], out["turns"]) == (1, 2)
+    assert {"seconds", "cpu_seconds", "sessions_per_s", "turns_per_s"} <= set(out)
+
+
+def test_the_cli_does_not_import_the_summary_bench_until_asked():
+    import subprocess
+    import sys
+
+    code = ("import sys, memlane.serve.cli; "
+            "print(any(m.startswith('memlane.bench.summaries') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,135 @@
+"""Per-field behaviour of the offline cues on small conversations written for these tests."""
+
+from datetime import UTC, datetime, timedelta
+
+from memlane.index.offline import OfflineIntelligence
+from memlane.types import Message
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def _summary(*turns: str):
+    """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
+    msgs = []
+    for i, turn in enumerate(turns):
+        who, _, text = turn.partition(": ")
+        role = "assistant" if who == "assistant" else "user"
+        msgs.append(Message(i + 1, 1, "s", role, text, T0 + timedelta(minutes=i), i + 1,
+                            speaker=None if who in ("user", "assistant") else who))
+    return OfflineIntelligence().summarize("s", msgs)
+
+
+def _fields(summary):
+    return [*summary.decisions, *summary.rationale, *summary.open_questions,
+            *summary.next_steps, *summary.action_items]
+
+
+def test_an_agreement_makes_the_proposal_a_decision_and_is_none_itself():
+    s, ex = _summary(
+        "Maya: Which queue do we use for the mail jobs?",
+        "Tom: I'd propose RabbitMQ, since the ops team already runs it.",
+        "Priya: Agreed.",
+        "Maya: Thanks!",
+    )
+    assert s.decisions[0].startswith("RabbitMQ")
+    assert s.rationale == ("The ops team already runs it.",)
+    assert not any(x.rstrip(".!") in ("Agreed", "Thanks") for x in _fields(s))
+    assert s.open_questions == ()  # the question was answered
+    assert ("team", "decided") in {(f.subject, f.predicate) for f in ex.facts}
+
+
+def test_an_agreement_that_says_what_is_agreed_decides_that():
+    s, _ = _summary("Petra: We can do the mobile app or Salesforce first.",
+                    "Yusuf: Agreed. Mobile moves to Q2.")
+    assert s.decisions == ("Mobile moves to Q2.",)
+
+
+def test_a_question_answered_with_an_agreement_is_a_decision():
+    s, _ = _summary("Julia: Shall we make Daniel an offer?", "Sam: Let's do it.")
+    assert s.decisions == ("Make Daniel an offer.",)
+    assert s.open_questions == ()
+
+
+def test_a_sentence_lands_in_one_field_only():
+    s, _ = _summary(
+        "user: I still need to decide whether to rent a car for the trip.",
+        "assistant: The train is easy too.",
+        "user: Sofia doesn't like long drives, so we'll take the train.",
+    )
+    every = _fields(s)
+    assert len(every) == len(set(every))
+    assert s.open_questions == ("I still need to decide whether to rent a car for the trip.",)
+    assert s.action_items == ()
+    assert s.decisions == ("Take the train.",)
+    assert s.rationale == ("Sofia doesn't like long drives",)
+
+
+def test_action_items_carry_their_owner():
+    s, _ = _summary(
+        "Maya: Tom, can you write the schema draft by Friday?",
+        "Tom: Sure, I'll have it by Friday.",
+        "Marco: I'll sign the contract, and Grace will set up the dashboards.",
+        "user: Remind me to call the bank.",
+    )
+    assert s.action_items == (
+        "Tom: Write the schema draft by Friday.",
+        "Marco: I'll sign the contract.",
+        "Grace: Set up the dashboards.",
+        "user: Remind me to call the bank.",
+    )  # "Sure, I'll have it by Friday" only confirms Tom's task
+
+
+def test_an_accepted_offer_is_an_action_item_of_whoever_offered():
+    s, _ = _summary("assistant: I can remind you of that on December 15 if you like.",
+                    "user: Yes please.")
+    assert s.action_items == ("assistant: I can remind you of that on December 15 if you like.",)
+
+
+def test_unanswered_questions_are_open_answered_ones_are_not():
+    s, _ = _summary(
+        "Ana: Do we need sharding from day one?",
+        "Ben: Not sure yet, it depends on the volume.",
+        "Ana: Can we ship on Monday?",
+        "Ben: Yes, the build is green.",
+        "Ana: Who signs off on the Android build?",
+    )
+    assert s.open_questions == ("Do we need sharding from day one?",
+                                "Who signs off on the Android build?")
+
+
+def test_the_assistants_questions_are_not_open_questions():
+    s, _ = _summary("user: My laptop is slow.", "assistant: Which model is it?",
+                    "user: A 2019 one.")
+    assert s.open_questions == ()
+
+
+def test_participants_and_named_people_are_entities():
+    _, ex = _summary("Hannah: The lease on the Berlin office ends in March.",
+                     "Felix: We should ask Rachel from finance.")
+    names = {e.name: e.type for e in ex.entities}
+    assert names["Hannah"] == "person" and names["Felix"] == "person"
+    assert {"Berlin", "Rachel"} <= set(names)
+    assert "March" not in names
+
+
+def test_entities_keep_numbers_and_skip_generic_acronyms():
+    _, ex = _summary("user: The API crashes on Windows 11 when I export a PDF.",
+                     "assistant: Update to 3.4.2.")
+    names = {e.name for e in ex.entities}
+    assert "Windows 11" in names and not {"API", "PDF", "Windows"} & names
+
+
+def test_topics_are_not_pairs_across_a_verb():
+    s, _ = _summary("user: Rows must commit in order.", "user: Rows must be checked.",
+                    "user: The rows table must commit.")
+    assert not any(t.endswith(" must") or t.startswith("must ") for t in s.topic_tags)
+    assert "rows" in " ".join(s.topic_tags)
+
+
+def test_references_of_more_kinds():
+    s, _ = _summary(
+        "user: Order 55120 never arrived; tracking JD014600003SE. Write to noreply@shop.io.",
+        "user: See docs.scala-lang.org, app/models/ and deploy/Dockerfile.",
+    )
+    assert set(s.references) >= {"Order 55120", "JD014600003SE", "noreply@shop.io",
+                                 "docs.scala-lang.org", "app/models/", "deploy/Dockerfile"}
