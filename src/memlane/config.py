@@ -42,6 +42,7 @@ __all__ = [
     "IngestConfig",
     "LLMServiceConfig",
     "LiveConfig",
+    "McpConfig",
     "PackConfig",
     "RetrievalConfig",
     "SearchConfig",
@@ -304,6 +305,30 @@ class PackConfig:
 
 
 @dataclass(frozen=True)
+class McpConfig:
+    """The MCP server (``memlane mcp``). ``[memory.mcp]``."""
+
+    scope: str = ""
+    """Default scope of the tools when a call names none (``--scope`` and ``$MEMLANE_SCOPE``
+    win over it); empty = none."""
+    allowed_scopes: tuple[str, ...] = ()
+    """Scope patterns (``*`` and ``?`` wildcards) the stdio server may reach; empty = all."""
+    read_only: bool = False
+    """Refuse the tools that write or delete (remember, forget, summarize)."""
+    index_worker: bool = True
+    """Index closed sessions in a background thread while the server runs."""
+    worker_poll_seconds: float = 5.0
+    """Seconds between that worker's index runs."""
+
+    def __post_init__(self) -> None:
+        _check(len(self.scope) <= 256 and "\x00" not in self.scope, "mcp.scope",
+               "must be at most 256 characters with no NUL bytes")
+        _check(all(p.strip() for p in self.allowed_scopes), "mcp.allowed_scopes",
+               "patterns must not be empty")
+        _check(self.worker_poll_seconds > 0, "mcp.worker_poll_seconds", "must be > 0")
+
+
+@dataclass(frozen=True)
 class ServeConfig:
     """The HTTP service (``memlane serve``). ``[memory.serve]``."""
 
@@ -520,6 +545,7 @@ class Config:
     live: LiveConfig = field(default_factory=LiveConfig)
     pack: PackConfig = field(default_factory=PackConfig)
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
+    mcp: McpConfig = field(default_factory=McpConfig)
     serve: ServeConfig = field(default_factory=ServeConfig)
     llm_services: dict[str, LLMServiceConfig] = field(default_factory=dict)
 
@@ -552,6 +578,7 @@ _SECTIONS = {
     "live": LiveConfig,
     "pack": PackConfig,
     "retrieval": RetrievalConfig,
+    "mcp": McpConfig,
     "serve": ServeConfig,
 }
 

@@ -44,6 +44,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
            "Expire items past their TTL and evict the lowest-value items of lanes over cap."),
     "graph": ("memlane.serve.cli_facts:graph", "Explore the entity graph."),
     "keys": ("memlane.serve.cli_serve:keys", "Create, list and revoke API keys of the HTTP service."),
+    "mcp": ("memlane.serve.cli_mcp:mcp_command",
+            "Serve memory over the Model Context Protocol on standard input and output."),
     "migrate": ("memlane.serve.cli_db:migrate",
                 "Apply pending schema migrations to --db (with --show, only list them)."),
     "serve": ("memlane.serve.cli_serve:serve",

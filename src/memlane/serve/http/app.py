@@ -187,6 +187,10 @@ def _mount_routes(app: FastAPI) -> None:
     stream.mount(app)
     pages.mount(app)
 
+    from memlane.serve import mcp_http
+
+    mcp_http.mount(app)  # the MCP server at /mcp, behind the same keys
+
 
 def app_from_environment() -> FastAPI:
     """The app ``memlane serve --workers N`` starts in each process (uvicorn factory):

@@ -1,0 +1,58 @@
+"""``memlane mcp``: serve memory to an MCP client (Claude Code, Claude Desktop, Cursor) over
+stdio. The root group mounts it lazily (``memlane.serve.cli.COMMANDS``).
+
+Standard output carries the protocol and nothing else; logs go to standard error.
+"""
+
+from __future__ import annotations
+
+import click
+
+from memlane.config import load_config
+
+__all__ = ["mcp_command"]
+
+
+@click.command("mcp")
+@click.option("--db", default=None, metavar="URL",
+              help="Database file or postgresql:// URL (default: the global --db, $MEMLANE_DB "
+              "or the config's db).")
+@click.option("--scope", envvar="MEMLANE_SCOPE", default=None,
+              help="Default scope of the tools when a call names none (default: $MEMLANE_SCOPE, "
+              "else mcp.scope).")
+@click.option("--allow", "allow", multiple=True, metavar="PATTERN",
+              help="Only scopes matching PATTERN (* and ? wildcards; repeatable; default: "
+              "mcp.allowed_scopes, else all).")
+@click.option("--read-only", is_flag=True, default=None,
+              help="Refuse the tools that write or delete (default: mcp.read_only).")
+@click.option("--worker/--no-worker", "worker", default=None,
+              help="Index closed sessions in the background while serving "
+              "(default: mcp.index_worker, on).")
+@click.pass_context
+def mcp_command(ctx: click.Context, db: str | None, scope: str | None, allow: tuple[str, ...],
+                read_only: bool | None, worker: bool | None) -> None:
+    """Serve memory over the Model Context Protocol on standard input and output.
+
+    Tools: remember, recall, context, facts, fact_history, forget, sessions, session,
+    summarize; resources memlane://{scope}/facts and memlane://{scope}/sessions/{id}; the
+    prompt use-memory.
+    """
+    from memlane.memory import Memory
+    from memlane.serve.mcp import build_server
+
+    root = ctx.find_root().obj or {}
+    url = db or root.get("db")
+    config = load_config(root.get("config_path"), overrides={"db": url} if url else None)
+    cfg = config.mcp
+    patterns = allow or cfg.allowed_scopes
+    memory = Memory(config=config)
+    try:
+        server = build_server(memory, default_scope=scope or cfg.scope or None,
+                              scopes=patterns or None,
+                              read_only=cfg.read_only if read_only is None else read_only)
+        memory.embeddings.for_query("memlane")  # load the embedder now, not in a tool call
+        if cfg.index_worker if worker is None else worker:
+            memory.start_worker(cfg.worker_poll_seconds)
+        server.run("stdio")
+    finally:
+        memory.close()

@@ -1,0 +1,542 @@
+"""memlane as an MCP server: memory tools, resources and a prompt for coding assistants.
+
+``build_server(memory)`` returns an ``mcp.server.mcpserver.MCPServer`` (the official SDK,
+2.x) with nine tools — ``remember``, ``recall``, ``context``, ``facts``, ``fact_history``,
+``forget``, ``sessions``, ``session``, ``summarize`` — the resources
+``memlane://{scope}/facts`` and ``memlane://{scope}/sessions/{id}``, and the prompt
+``use-memory``. ``memlane mcp`` serves it over stdio; ``memlane serve`` mounts it at ``/mcp``
+(streamable HTTP) behind its API keys.
+
+Who may reach what: a server has an optional ``ScopeAccess`` (anything with
+``allows(scope) -> bool`` and ``read_only``; ``memlane.serve.http.auth.Principal`` is one,
+``ScopePatterns`` matches wildcards). Over HTTP, ``access_of_request`` gives each request's
+own access (its API key's), so one session can never use another key's rights. A scope
+outside the access, or a write with a read-only access, is a tool error; so is any bad
+argument (the message names the field) and any memlane ``ValidationError`` or
+``NotFoundError``. The server itself never crashes on input.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Protocol, runtime_checkable
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.server.mcpserver.resources import FunctionResource
+from mcp_types import ToolAnnotations
+from pydantic import Field
+from pydantic import ValidationError as PydanticValidationError
+
+from memlane.errors import MemlaneError, NotFoundError, ValidationError
+from memlane.ingest.validate import check_scope
+from memlane.memory import Memory
+from memlane.serve import mcp_text as render
+
+__all__ = ["ScopeAccess", "ScopeCheck", "ScopePatterns", "build_server", "as_access",
+           "USE_MEMORY"]
+
+
+@runtime_checkable
+class ScopeAccess(Protocol):
+    """What a caller may reach: ``allows(scope)``, where ``None`` asks for every scope at
+    once (a search or listing that names no scope), and ``read_only``."""
+
+    @property
+    def read_only(self) -> bool: ...
+
+    def allows(self, scope: str | None) -> bool: ...
+
+
+@dataclass(frozen=True)
+class ScopePatterns:
+    """Scopes matching any of ``patterns`` (``*`` and ``?`` wildcards, case-sensitive)."""
+
+    patterns: tuple[str, ...] = ("*",)
+    read_only: bool = False
+
+    def allows(self, scope: str | None) -> bool:
+        if scope is None:
+            return "*" in self.patterns
+        return any(fnmatch.fnmatchcase(scope, p) for p in self.patterns)
+
+
+@dataclass(frozen=True)
+class ScopeCheck:
+    """Scopes a callable accepts (never every scope at once)."""
+
+    check: Callable[[str], bool]
+    read_only: bool = False
+
+    def allows(self, scope: str | None) -> bool:
+        return scope is not None and bool(self.check(scope))
+
+
+def as_access(scopes: ScopeAccess | Sequence[str] | Callable[[str], bool] | None,
+              *, read_only: bool = False) -> ScopeAccess | None:
+    """``None`` (everything, unless ``read_only``), a ``ScopeAccess``, patterns or a callable."""
+    if scopes is None:
+        return ScopePatterns(("*",), read_only=True) if read_only else None
+    if isinstance(scopes, ScopeAccess):
+        return scopes
+    if isinstance(scopes, str):
+        return ScopePatterns((scopes,), read_only)
+    if callable(scopes):
+        return ScopeCheck(scopes, read_only)
+    patterns = tuple(scopes)
+    return ScopePatterns(patterns or ("*",), read_only)
+
+
+@contextmanager
+def _tool_errors() -> Iterator[None]:
+    """memlane's own errors (bad input, unknown ids, a failing backend) as tool errors."""
+    try:
+        yield
+    except MemlaneError as e:
+        raise ToolError(str(e)) from e
+
+
+@contextmanager
+def _resource_errors() -> Iterator[None]:
+    try:
+        yield
+    except NotFoundError as e:
+        raise ResourceNotFoundError(str(e)) from e
+    except (MemlaneError, ToolError) as e:
+        raise ResourceError(str(e)) from e
+
+
+class _Server(MCPServer):
+    """``MCPServer`` whose argument errors read ``field: problem`` (pydantic's own text
+    spreads one problem over three lines and a link)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context | None = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as e:
+            cause = e.__cause__
+            if not isinstance(cause, PydanticValidationError):
+                raise
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}"
+                + (f" (got {render.clip(repr(err['input']), 80)})"
+                   if err["type"] != "missing" else "")
+                for err in cause.errors(include_url=False))
+            raise ToolError(f"Error executing tool {name}: {problems}") from cause
+
+
+def _request_of(ctx: Context | None) -> Any:
+    """The HTTP request that carried this call (None on stdio)."""
+    if ctx is None:
+        return None
+    try:
+        return ctx.request_context.request
+    except ValueError:
+        return None
+
+
+Scope = Annotated[str | None, Field(
+    description="Conversation or project key the memory belongs to (e.g. a repository name or "
+                "chat id). Omit to use the server's default scope.", max_length=256)]
+K = Annotated[int, Field(ge=1, le=50, description="How many hits to return (1-50).")]
+Kinds = Literal["turn", "summary", "fact", "entity", "decision", "preference", "plan",
+                "observation", "note"]
+NoteKind = Literal["note", "decision", "preference", "plan", "observation"]
+Role = Literal["note", "user", "assistant", "system", "tool"]
+Time = Annotated[str | None, Field(
+    description="ISO-8601 time, e.g. 2024-05-01T14:30:00Z (no offset means UTC).")]
+
+
+class _Tools:
+    """The tool bodies over one ``Memory``; each resolves and checks its scope first."""
+
+    def __init__(self, memory: Memory, default_scope: str | None, access: ScopeAccess | None,
+                 access_of_request: Callable[[Any], ScopeAccess | None] | None) -> None:
+        self.mem = memory
+        self.default_scope = check_scope(default_scope, "default_scope") if default_scope else None
+        self.access = access
+        self.access_of_request = access_of_request
+
+    # -- access -------------------------------------------------------------------------
+    def access_for(self, ctx: Context | None) -> ScopeAccess | None:
+        if self.access_of_request is None:
+            return self.access
+        request = _request_of(ctx)  # fail closed: no request, no key, no access
+        found = self.access_of_request(request) if request is not None else None
+        if found is None:
+            raise ToolError("unauthorized: this call carries no valid API key")
+        return found
+
+    @staticmethod
+    def allow(access: ScopeAccess | None, scope: str | None, *, write: bool, what: str = "scope"
+              ) -> None:
+        if access is None:
+            return
+        name = getattr(access, "name", None)  # an API key's Principal has one
+        who = f"API key {name!r}" if isinstance(name, str) else "this server"
+        if scope is None:
+            if not access.allows(None):
+                raise ToolError(f"{what}: forbidden: it belongs to no scope, and {who} reaches "
+                                "only some scopes")
+        elif not access.allows(scope):
+            raise ToolError(f"{what}: forbidden: scope {scope!r} is outside the scopes {who} "
+                            "may reach")
+        if write and access.read_only:
+            raise ToolError(f"forbidden: {who} is read-only (remember, forget and summarize are "
+                            "refused)")
+
+    def scope(self, ctx: Context | None, scope: str | None, *, write: bool = False,
+              required: bool = False) -> str | None:
+        access = self.access_for(ctx)
+        chosen = scope if scope not in (None, "") else self.default_scope
+        if chosen is None:
+            if required:
+                raise ToolError("scope: required (this server has no default scope); pass the "
+                                "conversation or project key")
+            if access is not None and not access.allows(None):
+                raise ToolError("scope: required: only some scopes may be reached here; name one")
+            self.allow(access, None, write=write)
+            return None
+        with _tool_errors():
+            chosen = check_scope(chosen)
+        self.allow(access, chosen, write=write)
+        return chosen
+
+    # -- tools --------------------------------------------------------------------------
+    def remember(
+        self,
+        text: Annotated[str, Field(min_length=1, description="What to remember, in plain words.")],
+        ctx: Context,
+        scope: Scope = None,
+        role: Annotated[Role, Field(description=(
+            "'note' (default) stores a durable memory, searchable at once; 'user', "
+            "'assistant', 'system' or 'tool' appends a message to the scope's conversation "
+            "(searchable once its session closes)."))] = "note",
+        kind: Annotated[NoteKind, Field(description="For notes: what sort of memory it is.")
+                        ] = "note",
+        at: Time = None,
+        pin: Annotated[bool, Field(description=(
+            "For notes: always put it first in context packs; never expired."))] = False,
+        ttl_seconds: Annotated[int | None, Field(ge=1, description=(
+            "For notes: forget it after this many seconds."))] = None,
+        topics: Annotated[list[str] | None, Field(description=(
+            "For notes: topic names; each topic keeps a story thread of its notes."))] = None,
+    ) -> str:
+        where = self.scope(ctx, scope, write=True, required=True)
+        assert where is not None
+        with _tool_errors():
+            if role != "note":
+                for name, value in (("pin", pin), ("ttl_seconds", ttl_seconds),
+                                    ("topics", topics)):
+                    if value:
+                        raise ToolError(f"{name}: only notes take it; pass role 'note' or leave "
+                                        f"{name} out for a message")
+                if kind != "note":
+                    raise ToolError("kind: only notes have a kind; pass role 'note'")
+                msg = self.mem.add_message(where, role, text, at)
+                redacted = f"; {msg.redactions} secret(s) redacted" if msg.redactions else ""
+                gap = self.mem.config.ingest.session_gap_minutes
+                return (f"remembered message {msg.id} in scope {where}: session {msg.session_id}, "
+                        f"turn {msg.seq}{redacted}. It becomes searchable when the session closes "
+                        f"(after {gap:g} minutes without messages, or call summarize).")
+            item_id = self.mem.upsert(text, kind=kind, scope=where, at=at, pinned=pin,
+                                      ttl_seconds=ttl_seconds, topics=topics or ())
+            stored = self.mem.item(item_id).text
+        extras = [x for x in ("pinned" if pin else "",
+                              f"expires in {ttl_seconds}s" if ttl_seconds else "",
+                              "secrets redacted" if stored != text else "") if x]
+        more = f" ({', '.join(extras)})" if extras else ""
+        return f"remembered {kind} as item {item_id} in scope {where}{more}"
+
+    def recall(
+        self,
+        query: Annotated[str, Field(min_length=1, description="What to look for, in words.")],
+        ctx: Context,
+        scope: Scope = None,
+        k: K = 8,
+        kinds: Annotated[list[Kinds] | None, Field(description=(
+            "Only these kinds of memory (turn = a message; summary = a session summary)."))
+                         ] = None,
+        since: Time = None,
+        until: Time = None,
+        explain: Annotated[bool, Field(description=(
+            "Also list every ranking signal's value and contribution."))] = False,
+    ) -> str:
+        where = self.scope(ctx, scope)
+        with _tool_errors():
+            hits = self.mem.search(query, scope=where, k=k, kinds=tuple(kinds) if kinds else None,
+                                   since=since, until=until, explain=explain)
+        return render.recall_text(query, where, hits, explain=explain)
+
+    def context(
+        self,
+        question: Annotated[str, Field(min_length=1, description=(
+            "The question or task the context is for."))],
+        ctx: Context,
+        scope: Scope = None,
+        budget: Annotated[int | None, Field(ge=16, le=100_000, description=(
+            "Token budget of the pack (default: the server's pack.budget)."))] = None,
+        model: Annotated[str | None, Field(description=(
+            "Count tokens with this model's tokenizer, e.g. gpt-4."))] = None,
+    ) -> str:
+        where = self.scope(ctx, scope)
+        with _tool_errors():
+            pack = self.mem.pack(question, budget, scope=where, model=model or None)
+        return render.pack_text(pack)
+
+    def facts(
+        self,
+        ctx: Context,
+        scope: Scope = None,
+        subject: Annotated[str | None, Field(description=(
+            "Only facts about this subject, e.g. user or a project name."))] = None,
+        include_superseded: Annotated[bool, Field(description=(
+            "Also list values that were replaced."))] = False,
+    ) -> str:
+        where = self.scope(ctx, scope)
+        with _tool_errors():
+            rows = self.mem.facts(where, subject or None, include_superseded=include_superseded)
+        return render.facts_text(where, rows, subject=subject)
+
+    def fact_history(
+        self,
+        subject: Annotated[str, Field(min_length=1, description="e.g. user")],
+        predicate: Annotated[str, Field(min_length=1, description="e.g. lives_in, employer")],
+        ctx: Context,
+        scope: Scope = None,
+    ) -> str:
+        where = self.scope(ctx, scope)
+        with _tool_errors():
+            rows = self.mem.fact_history(subject, predicate, where)
+        return render.fact_history_text(subject, predicate, where, rows)
+
+    def forget(
+        self,
+        ctx: Context,
+        fact_id: Annotated[int | None, Field(ge=1, description="The fact to delete.")] = None,
+        item_id: Annotated[int | None, Field(ge=1, description="The item to delete.")] = None,
+    ) -> str:
+        if (fact_id is None) == (item_id is None):
+            raise ToolError("fact_id: pass exactly one of fact_id or item_id")
+        access = self.access_for(ctx)
+        with _tool_errors():
+            if item_id is not None:
+                item = self.mem.item(item_id)
+                self.allow(access, item.scope, write=True, what="item_id")
+                fact = self.mem.store.facts_for_items([item_id]).get(item_id)
+                if fact is None:
+                    self.mem.forget_item(item_id)
+                    return f"forgot item {item_id} ({item.kind}: {render.clip(item.text, 80)})"
+                fact_id = fact.id
+            assert fact_id is not None
+            fact = self.mem.store.get_fact(fact_id)
+            self.allow(access, fact.scope, write=True, what="fact_id")
+            self.mem.forget_fact(fact_id)
+        return (f"forgot fact {fact.id} ({fact.subject} · {fact.predicate} · {fact.object}) "
+                f"and its item {fact.item_id}")
+
+    def sessions(
+        self,
+        ctx: Context,
+        scope: Scope = None,
+        status: Annotated[Literal["open", "closed", "summarized", "failed"] | None,
+                          Field(description="Only sessions in this state.")] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="How many, newest first.")] = 10,
+    ) -> str:
+        where = self.scope(ctx, scope)
+        with _tool_errors():
+            rows = self.mem.sessions(scope=where, status=status, limit=limit)
+            summaries = [(s, self.mem.session_intelligence(s.id)["summary"]) for s in rows]
+        return render.sessions_text(where, summaries)
+
+    def session(
+        self,
+        session_id: Annotated[int, Field(ge=1, description="The session's id.")],
+        ctx: Context,
+    ) -> str:
+        access = self.access_for(ctx)
+        with _tool_errors():
+            s = self.mem.session(session_id)
+            self.allow(access, s.scope, write=False, what="session_id")
+            return render.session_text(s, self.mem.messages(session_id),
+                                     self.mem.session_intelligence(session_id))
+
+    def summarize(
+        self,
+        ctx: Context,
+        scope: Scope = None,
+        last: Annotated[int, Field(ge=1, le=10_000, description=(
+            "How many of the scope's latest messages to summarize."))] = 20,
+        store: Annotated[bool, Field(description=(
+            "Store the summary (default); false only previews it and changes nothing."))] = True,
+    ) -> str:
+        where = self.scope(ctx, scope, write=store, required=True)
+        assert where is not None
+        with _tool_errors():
+            if not store:
+                draft = self.mem.summarize_recent(where, last)
+                return ("preview only, nothing stored (call again with store true to keep it):\n"
+                        + draft.preview())
+            closed = self.mem.close_session(where)
+            draft = self.mem.summarize_recent(where, last)
+            item_id = self.mem.store_summary(draft)
+            report = self.mem.index()
+        head = f"closed session {closed.id}; " if closed is not None else ""
+        return (f"{head}summary of the last {len(draft.message_ids)} message(s) stored as item "
+                f"{item_id}; indexed {report.items_indexed} turn(s) of {report.sessions_indexed} "
+                f"closed session(s), now searchable.\n{draft.preview()}")
+
+
+USE_MEMORY = """\
+You have long-term memory through the memlane tools.{scope_line}
+
+- At the start of a task, or when the user refers to earlier work ("as we discussed", "my
+  usual setup", "last time"), call `context` with the task as the question and paste its
+  pack into your reasoning. For a specific lookup, call `recall`; each hit has an item id
+  and says why it matched.
+- When the user states a durable fact, preference or decision ("we use PostgreSQL",
+  "I prefer tabs", "deploys go out on Tuesdays"), call `remember` with role "note" and the
+  right kind (decision, preference, plan, note). Record conversation turns with role
+  "user" or "assistant" when the whole exchange matters.
+- Use `facts` for what is currently true (with confidence) and `fact_history` to see how
+  a value changed. Trust current facts over older turns that contradict them.
+- At the end of a piece of work, call `summarize` to close the session and store a summary
+  of its last messages; `sessions` and `session` show earlier sessions whole.
+- Call `forget` (by fact_id or item_id) when the user asks you to forget something or a
+  memory is wrong. Never store secrets; memlane redacts the ones it recognises.
+"""
+
+
+def _prompt(default_scope: str | None) -> Callable[..., str]:
+    def use_memory(scope: str | None = None) -> str:
+        """How and when to use memlane's memory tools."""
+        chosen = scope or default_scope
+        line = f" Use scope {chosen!r} unless told otherwise." if chosen else ""
+        return USE_MEMORY.format(scope_line=line)
+
+    return use_memory
+
+
+_READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+_DESCRIPTIONS: dict[str, tuple[str, ToolAnnotations]] = {
+    "remember": (
+        "Store something in long-term memory. role 'note' (default) keeps a fact, decision, "
+        "preference or plan that later tasks should know, searchable at once; pin it to put "
+        "it in every context pack, or give ttl_seconds to let it expire. A message role "
+        "(user, assistant, system, tool) appends a conversation turn instead. Returns the "
+        "new id.",
+        ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)),
+    "recall": (
+        "Search memory for a query: the best messages, notes, facts and session summaries, "
+        "each with its item id, session, date and why it matched (BM25 words, meaning, "
+        "session rank, matched terms). Use it to look something specific up.", _READ),
+    "context": (
+        "Build a token-budgeted context pack for a question or task: current facts, pinned "
+        "notes, relevant earlier session summaries and messages, and the scope's latest "
+        "turns, ready to paste into your reasoning. Use it at the start of a task.", _READ),
+    "facts": (
+        "List what memory holds as currently true (subject · predicate · object), each fact "
+        "with its id and confidence (source, how often it was said, staleness).", _READ),
+    "fact_history": (
+        "Show every value one fact (subject + predicate, e.g. user lives_in) has had, oldest "
+        "first, with when it changed and which value superseded which.", _READ),
+    "forget": (
+        "Permanently delete one fact (fact_id) or memory item (item_id) with its search "
+        "index rows. Use when the user asks to forget something or a memory is wrong.",
+        ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False,
+                        open_world_hint=False)),
+    "sessions": (
+        "List recent conversation sessions, newest first, each with its state and the gist "
+        "of its summary (topic, decisions, open questions, next steps).", _READ),
+    "session": (
+        "Show one session whole: its messages, structured summary, facts and entities.",
+        _READ),
+    "summarize": (
+        "Close the scope's current session and summarize its last N messages (topic, "
+        "decisions, open questions, next steps, references); the summary is stored and the "
+        "session indexed so recall finds it. store=false previews without storing.",
+        ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)),
+}
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("memlane")
+    except PackageNotFoundError:
+        return ""
+
+
+def build_server(
+    memory: Memory,
+    *,
+    default_scope: str | None = None,
+    scopes: ScopeAccess | Sequence[str] | Callable[[str], bool] | None = None,
+    read_only: bool = False,
+    access_of_request: Callable[[Any], ScopeAccess | None] | None = None,
+    name: str = "memlane",
+) -> MCPServer:
+    """The MCP server over ``memory``.
+
+    ``default_scope`` is used when a call names none. ``scopes`` restricts every call (a
+    ``ScopeAccess``, wildcard patterns or a callable); ``read_only`` refuses the writing
+    tools. ``access_of_request(request)`` gives an HTTP request's own access (None: the
+    request has no valid key); it wins over ``scopes`` for calls that came over HTTP.
+    """
+    access = as_access(scopes, read_only=read_only)
+    if default_scope and access is not None and not access.allows(default_scope):
+        raise ValidationError(f"default_scope: {default_scope!r} is outside the allowed scopes",
+                              field="default_scope")
+    tools = _Tools(memory, default_scope, access, access_of_request)
+    server: MCPServer = _Server(
+        name,
+        title="memlane memory",
+        instructions=USE_MEMORY.format(scope_line=(
+            f" The default scope is {tools.default_scope!r}." if tools.default_scope else "")),
+        version=_version(),
+        log_level="WARNING",
+    )
+    for tool_name, (description, hints) in _DESCRIPTIONS.items():
+        server.add_tool(getattr(tools, tool_name), name=tool_name, description=description,
+                        annotations=hints, structured_output=False)
+
+    @server.resource("memlane://{scope}/facts", name="facts", mime_type="text/plain",
+                     description="The scope's current facts with their confidence.")
+    def facts_resource(scope: str, ctx: Context) -> str:
+        with _resource_errors():
+            where = tools.scope(ctx, scope)
+            return render.facts_text(where, memory.facts(where), subject=None)
+
+    @server.resource("memlane://{scope}/sessions/{session_id}", name="session",
+                     mime_type="text/plain",
+                     description="One session of the scope: messages, summary, facts.")
+    def session_resource(scope: str, session_id: str, ctx: Context) -> str:
+        with _resource_errors():
+            where = tools.scope(ctx, scope)
+            if not session_id.isdigit():
+                raise ResourceNotFoundError(f"session_id: {session_id!r} is not a session id")
+            s = memory.session(int(session_id))
+            if s.scope != where:
+                raise ResourceNotFoundError(f"session {session_id} is not in scope {where!r}")
+            return render.session_text(s, memory.messages(s.id), memory.session_intelligence(s.id))
+
+    if tools.default_scope and access_of_request is None:
+        # the default scope's facts as a listed resource, for clients that offer resources
+        # to attach rather than templates to fill (no per-request access on this path)
+        default = tools.default_scope
+
+        def default_facts() -> str:
+            return facts_resource(default, None)  # type: ignore[arg-type]
+
+        server.add_resource(FunctionResource.from_function(
+            default_facts, uri=f"memlane://{default}/facts", name=f"facts of {default}",
+            mime_type="text/plain", description=f"The current facts of scope {default}."))
+
+    server.prompt(name="use-memory", title="Use memlane memory",
+                  description="When to call which memlane tool.")(_prompt(tools.default_scope))
+    return server

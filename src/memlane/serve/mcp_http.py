@@ -1,0 +1,75 @@
+"""The MCP server inside ``memlane serve``: streamable HTTP at ``/mcp``, behind the API keys.
+
+Every HTTP request to ``/mcp`` is authenticated like any other route (``principal``: 401
+without a valid key, 429 over the key's rate) before the MCP SDK sees it; the key's
+``Principal`` rides in the request's state, and each tool call checks its scope against
+that request's own key, not the key that opened the MCP session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+
+from memlane.serve.http.auth import Principal, principal
+from memlane.serve.http.errors import ApiError
+from memlane.serve.mcp import build_server
+
+__all__ = ["PATH", "mount"]
+
+PATH = "/mcp"
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _principal_of(request: Any) -> Principal | None:
+    return getattr(request.state, "principal", None)
+
+
+class _Authenticated:
+    """The MCP transport, reached only with a valid key (the routes' own ``principal``)."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        try:
+            # the key lookup reads the database: off the event loop, like every handler
+            await run_in_threadpool(principal, request)
+        except ApiError as e:
+            await e.response()(scope, receive, send)
+            return
+        await self.server.session_manager.handle_request(scope, receive, send)
+
+
+def mount(app: FastAPI) -> None:
+    """Serve memlane's MCP server at ``/mcp`` on ``app`` (``create_app`` calls this)."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    server = build_server(app.state.memory, access_of_request=_principal_of)
+    host = app.state.serve_config.host
+    if host in _LOOPBACK:  # a loopback service: refuse other Host headers (DNS rebinding)
+        security = TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"])
+    else:  # reachable from elsewhere only with API keys, checked above
+        security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    server.streamable_http_app(streamable_http_path=PATH, transport_security=security)
+    app.router.routes.append(Route(PATH, endpoint=_Authenticated(server),
+                                   methods=["GET", "POST", "DELETE"]))
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(a: Any) -> AsyncIterator[Any]:
+        async with server.session_manager.run(), inner(a) as state:
+            yield state
+
+    app.router.lifespan_context = lifespan

@@ -1,0 +1,218 @@
+"""The text the MCP tools answer with: short, structured, every object with its id.
+
+An agent pastes these answers into its own context, so each line says what the object is
+(``item 17``, ``fact 3``, ``session 5``), where it lives and when, and nothing it does not
+need. Kept apart from ``memlane.serve.mcp`` so the server module is only wiring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from memlane.index.facts import FactView
+from memlane.pack.packer import Pack
+from memlane.retrieve.explain import explain_lines
+from memlane.retrieve.text import query_terms, split_words
+from memlane.types import Hit, Message, Session
+
+__all__ = [
+    "fact_history_text",
+    "fact_line",
+    "facts_text",
+    "hit_text",
+    "matched_terms",
+    "pack_text",
+    "recall_text",
+    "session_text",
+    "sessions_text",
+    "summary_line",
+]
+
+HIT_CHARS = 300
+"""A recall hit's text is clipped to this; ``session`` shows messages whole."""
+
+
+def when(value: datetime | float | None) -> str:
+    """``2024-03-04 09:12`` (UTC)."""
+    if value is None:
+        return "-"
+    dt = value if isinstance(value, datetime) else datetime.fromtimestamp(value, UTC)
+    return dt.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def clip(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def matched_terms(query: str, text: str) -> list[str]:
+    """The query's content words that the text contains (also as a longer or shorter form
+    of the word: ``marathon`` matches ``marathons``)."""
+    words = {w.lower() for w in split_words(text)}
+    out = []
+    for term in query_terms(query):
+        t = term.lower()
+        if t in words or (len(t) >= 4 and any(
+                len(w) >= 4 and (w.startswith(t) or t.startswith(w)) for w in words)):
+            out.append(t)
+    return out
+
+
+def _why(hit: Hit, query: str) -> str:
+    s = hit.scores
+    parts = []
+    if "lexical" in s:
+        score = f" bm25 {s['lexical']:.2f}" if s["lexical"] > 0 else ""
+        parts.append(f"words{score} (#{int(s.get('lexical_rank', 0))})")
+    if "vector" in s:
+        parts.append(f"meaning cosine {s['vector']:.3f} (#{int(s.get('vector_rank', 0))})")
+    if s.get("session_rank") and hit.item.session_id:
+        parts.append(f"session #{int(s['session_rank'])}")
+    if s.get("recency"):
+        parts.append(f"recency {s['recency']:.2f}")
+    if s.get("confidence"):
+        parts.append(f"confidence {s['confidence']:.2f}")
+    if hit.item.pinned:
+        parts.append("pinned")
+    terms = matched_terms(query, hit.item.text)
+    if terms:
+        parts.append("matched: " + ", ".join(terms))
+    return " · ".join(parts) or "ranked by the fused lexical and vector lists"
+
+
+def hit_text(rank: int, hit: Hit, query: str, *, explain: bool = False) -> str:
+    it = hit.item
+    kind = f"{it.kind} ({it.role})" if it.role else it.kind
+    where = f"session {it.session_id} turn {it.seq}" if it.session_id and it.seq else (
+        f"session {it.session_id}" if it.session_id else "no session")
+    lines = [f"[{rank}] item {it.id} · {kind} · scope {it.scope or '-'} · {where} · "
+             f"{when(it.at)} · score {hit.score:.3f}",
+             f"    {clip(it.text, HIT_CHARS)}",
+             f"    why: {_why(hit, query)}"]
+    if explain:
+        lines += [f"      {line}" for line in explain_lines(hit)]
+    return "\n".join(lines)
+
+
+def recall_text(query: str, scope: str | None, hits: Sequence[Hit], *, explain: bool) -> str:
+    where = f"scope {scope}" if scope else "all scopes"
+    if not hits:
+        return (f"no memories match {query!r} in {where}. Messages become searchable once "
+                "their session closes (after the inactivity gap, or call summarize).")
+    head = f"{len(hits)} hit(s) for {query!r} in {where}, best first:"
+    return "\n".join([head, *(hit_text(i, h, query, explain=explain)
+                              for i, h in enumerate(hits, start=1))])
+
+
+def pack_text(pack: Pack) -> str:
+    kept = [e for e in pack.entries if e.kept]
+    ids = [f"item {e.item_id}" if e.item_id is not None else f"message {e.message_id}"
+           for e in kept if e.item_id is not None or e.message_id is not None]
+    shares = ", ".join(f"{k} {v:.0%}" for k, v in pack.shares.items())
+    journal = f"pack {pack.id} · " if pack.id is not None else ""
+    foot = (f"-- {journal}{pack.used}/{pack.budget} tokens ({pack.token_counter}); "
+            f"{len(kept)} of {len(pack.entries)} candidates kept")
+    lines = [pack.text or "(nothing relevant found in memory)", "", foot]
+    if shares:
+        lines.append(f"-- sources: {shares}")
+    if ids:
+        lines.append("-- from: " + ", ".join(ids))
+    return "\n".join(lines)
+
+
+def fact_line(f: FactView) -> str:
+    state = "current" if f.status == "current" else f"superseded by fact {f.superseded_by}"
+    return (f"fact {f.id} · {f.subject} · {f.predicate} · {f.object} · confidence "
+            f"{f.confidence:.2f} ({f.source}, said {f.reinforcements + 1}×, {when(f.at)}"
+            + (f", session {f.session_id}" if f.session_id else "") + f") · {state}")
+
+
+def facts_text(scope: str | None, facts: Sequence[FactView], *, subject: str | None) -> str:
+    where = f"scope {scope}" if scope else "all scopes"
+    about = f" about {subject!r}" if subject else ""
+    if not facts:
+        return f"no facts{about} in {where}"
+    return "\n".join([f"{len(facts)} fact(s){about} in {where}:",
+                      *(fact_line(f) for f in facts)])
+
+
+def fact_history_text(subject: str, predicate: str, scope: str | None,
+                      rows: Sequence[dict[str, Any]]) -> str:
+    where = f"scope {scope}" if scope else "all scopes"
+    if not rows:
+        return f"no facts for {subject!r} {predicate!r} in {where}"
+    lines = [f"{rows[0]['subject']} · {rows[0]['predicate']} in {where}: "
+             f"{len(rows)} value(s), oldest first"]
+    for f in rows:
+        state = "current" if f["status"] == "current" else (
+            f"superseded by fact {f['superseded_by']}" if f["superseded_by"] else f["status"])
+        origin = f"from session {f['session_id']}" if f["session_id"] else "added directly"
+        lines.append(f"fact {f['id']} · {f['object']} · {state} · {origin} · {when(f['at'])} · "
+                     f"confidence {f['confidence']:.2f} · scope {f['scope']}")
+        for e in f["events"]:
+            other = f" → fact {e['other_id']}" if e.get("other_id") else ""
+            lines.append(f"    {when(e['at'])} {e['kind']}{other}")
+    return "\n".join(lines)
+
+
+def summary_line(summary: dict[str, Any] | None) -> str:
+    """The gist of a structured summary on one line (topic, decisions, next steps)."""
+    if not summary:
+        return "(no summary yet)"
+    parts = []
+    for key, label in (("topic", "topic"), ("decisions", "decided"),
+                       ("open_questions", "open"), ("next_steps", "next")):
+        value = summary.get(key)
+        if value:
+            value = "; ".join(value) if isinstance(value, list) else str(value)
+            parts.append(f"{label}: {clip(value, 160)}")
+    return " · ".join(parts) or "(empty summary)"
+
+
+def _session_head(s: Session) -> str:
+    reason = f" ({s.closed_reason})" if s.closed_reason else ""
+    return (f"session {s.id} · scope {s.scope} · {s.status}{reason} · {when(s.started_at)} → "
+            f"{when(s.ended_at)} · {s.message_count} message(s)")
+
+
+def sessions_text(scope: str | None, rows: Iterable[tuple[Session, dict[str, Any] | None]]) -> str:
+    rows = list(rows)
+    where = f"scope {scope}" if scope else "all scopes"
+    if not rows:
+        return f"no sessions in {where}"
+    lines = [f"{len(rows)} session(s) in {where}, newest first:"]
+    for s, summary in rows:
+        lines.append(_session_head(s))
+        lines.append(f"    {summary_line(summary)}")
+    return "\n".join(lines)
+
+
+def session_text(s: Session, messages: Sequence[Message], intel: dict[str, Any]) -> str:
+    lines = [_session_head(s) + (f" · participants: {', '.join(s.participants)}"
+                                 if s.participants else "")]
+    if s.failed_reason:
+        lines.append(f"last failure (attempt {s.attempts}): {s.failed_reason}")
+    summary = intel.get("summary")
+    if summary:
+        lines.append("summary:")
+        for key in ("topic", "context", "decisions", "rationale", "open_questions", "next_steps",
+                    "action_items", "references", "topic_tags"):
+            value = summary.get(key)
+            if value:
+                value = "; ".join(value) if isinstance(value, list) else value
+                lines.append(f"  {key.replace('_', ' ')}: {value}")
+    if intel.get("facts"):
+        lines.append("facts:")
+        for f in intel["facts"]:
+            turn = f" (turn {f['seq']})" if f.get("seq") else ""
+            lines.append(f"  fact {f['id']} · {f['subject']} · {f['predicate']} · {f['object']} · "
+                         f"{f['status']}{turn}")
+    if intel.get("entities"):
+        lines.append("entities: " + ", ".join(f"{e['name']} ({e['type']})"
+                                              for e in intel["entities"]))
+    lines.append("messages:")
+    for m in messages:
+        lines.append(f"  {m.seq}. message {m.id} · {when(m.at)} · {m.speaker or m.role}: {m.text}")
+    return "\n".join(lines)
