@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml Makefile
 # downloaded browser build): installed here when missing, as root.
 browser:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
-	  { if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y chromium chromium-driver; \
+	  { if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; \
 	    else echo "browser tests will be skipped: run 'make browser' as root to install chromium"; fi; }
 
 setup: $(STAMP) browser
