@@ -190,6 +190,35 @@ def _normalise_rows(m: np.ndarray) -> np.ndarray:
     return m
 
 
+def embed_padded(texts: Sequence[str], dim: int, batch_size: int,
+                 load: Any) -> np.ndarray:
+    """Mean-pooled unit rows of ``texts`` (a zero row for an empty text), as MiniLM's
+    sentence embedding: ``load()`` gives ``(run, tokenizer)`` (called only when some text is
+    not empty); texts are tokenised once, sorted by length and run in padded batches by
+    ``run(ids, mask)`` (both int64 ``(batch, width)``), which returns the hidden states."""
+    texts = list(texts)
+    out = np.zeros((len(texts), dim), dtype=np.float32)
+    todo = [i for i, t in enumerate(texts) if t and t.strip()]
+    if not todo:
+        return out
+    run, tok = load()
+    ids = [enc.ids for enc in tok.encode_batch([texts[i] for i in todo])]
+    order = sorted(range(len(todo)), key=lambda j: len(ids[j]))
+    for start in range(0, len(order), batch_size):
+        chunk = order[start : start + batch_size]
+        width = max(len(ids[j]) for j in chunk)
+        batch = np.zeros((len(chunk), width), dtype=np.int64)
+        mask = np.zeros((len(chunk), width), dtype=np.int64)
+        for r, j in enumerate(chunk):
+            batch[r, : len(ids[j])] = ids[j]
+            mask[r, : len(ids[j])] = 1
+        hidden = run(batch, mask)
+        m = mask.astype(np.float32)[:, :, None]
+        out[[todo[j] for j in chunk]] = (hidden * m).sum(axis=1) / m.sum(axis=1)
+    return _normalise_rows(out)
+
+
+
 class MiniLMEmbedder:
     """Sentence embeddings from all-MiniLM-L6-v2, computed in numpy.
 
@@ -237,26 +266,12 @@ class MiniLMEmbedder:
 
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
         """Return float32 ``(len(texts), 384)`` unit rows; a zero row for an empty text."""
-        texts = list(texts)
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        todo = [i for i, t in enumerate(texts) if t and t.strip()]
-        if not todo:
-            return out
-        encoder, tok = self._load()
-        ids = [enc.ids for enc in tok.encode_batch([texts[i] for i in todo])]
-        order = sorted(range(len(todo)), key=lambda j: len(ids[j]))
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
-            width = max(len(ids[j]) for j in chunk)
-            batch = np.zeros((len(chunk), width), dtype=np.int64)
-            mask = np.zeros((len(chunk), width), dtype=np.float32)
-            for r, j in enumerate(chunk):
-                batch[r, : len(ids[j])] = ids[j]
-                mask[r, : len(ids[j])] = 1.0
-            hidden = encoder.forward(batch, mask)
-            pooled = (hidden * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
-            out[[todo[j] for j in chunk]] = pooled
-        return _normalise_rows(out)
+
+        def load() -> tuple[Any, Any]:
+            encoder, tok = self._load()
+            return (lambda ids, mask: encoder.forward(ids, mask.astype(np.float32))), tok
+
+        return embed_padded(texts, self.dim, self.batch_size, load)
 
     def __repr__(self) -> str:
         return f"MiniLMEmbedder(max_tokens={self.max_tokens}, batch_size={self.batch_size})"

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from memlane.backends.embed.minilm import MiniLMEmbedder, load_tokenizer, model_dir
+from memlane.backends.embed.minilm import MiniLMEmbedder, embed_padded, load_tokenizer, model_dir
 from memlane.errors import BackendUnavailable, EmbeddingError
 from memlane.protocols import Embedder
 
@@ -101,31 +101,14 @@ class OnnxMiniLMEmbedder:
 
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
         """Return float32 ``(len(texts), 384)`` unit rows; a zero row for an empty text."""
-        texts = list(texts)
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        todo = [i for i, t in enumerate(texts) if t and t.strip()]
-        if not todo:
-            return out
-        session, tok = self._load()
-        ids = [enc.ids for enc in tok.encode_batch([texts[i] for i in todo])]
-        order = sorted(range(len(todo)), key=lambda j: len(ids[j]))
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
-            width = max(len(ids[j]) for j in chunk)
-            batch = np.zeros((len(chunk), width), dtype=np.int64)
-            mask = np.zeros((len(chunk), width), dtype=np.int64)
-            for r, j in enumerate(chunk):
-                batch[r, : len(ids[j])] = ids[j]
-                mask[r, : len(ids[j])] = 1
-            hidden = session.run(["last_hidden_state"], {
-                "input_ids": batch, "attention_mask": mask,
-                "token_type_ids": np.zeros_like(batch)})[0]
-            m = mask.astype(np.float32)[:, :, None]
-            pooled = (hidden * m).sum(axis=1) / m.sum(axis=1)
-            out[[todo[j] for j in chunk]] = pooled
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        np.divide(out, norms, out=out, where=norms > 0)
-        return out
+
+        def load() -> tuple[Any, Any]:
+            session, tok = self._load()
+            return (lambda ids, mask: session.run(["last_hidden_state"], {
+                "input_ids": ids, "attention_mask": mask,
+                "token_type_ids": np.zeros_like(ids)})[0]), tok
+
+        return embed_padded(texts, self.dim, self.batch_size, load)
 
     def __repr__(self) -> str:
         return (f"OnnxMiniLMEmbedder(max_tokens={self.max_tokens}, "
