@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from memlane.retrieve.graph import query_entities
-from memlane.testing import memory
+from memlane.testing import add_sessions, memory
 
 NOW = datetime(2024, 6, 20, 12, 0, tzinfo=UTC)
 SESSIONS = [
@@ -37,12 +37,7 @@ def _layoff_hits(tmp_path: Path, hops: int):
     # few candidates per list, so the vector list alone cannot reach every session
     m = memory(tmp_path / f"g{hops}.db", retrieval={"candidates": 4, "graph_hops": hops})
     try:
-        for days, turns in SESSIONS:
-            at = NOW - timedelta(days=days)
-            for i, (role, text) in enumerate(turns):
-                m.add_message("chat", role, text, at=at + timedelta(minutes=i))
-            m.close_session("chat")
-        m.index(now=NOW)
+        add_sessions(m, SESSIONS, now=NOW)
         hits = m.search(QUERY, scope="chat", k=12, now=NOW)
         return [h for h in hits if h.item.kind == "turn" and "layoffs" in h.item.text]
     finally:

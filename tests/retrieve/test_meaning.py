@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +13,7 @@ from memlane.backends.embed.minilm import MiniLMEmbedder
 from memlane.backends.embed.onnx import OnnxMiniLMEmbedder, meaning_embedder, onnx_available
 from memlane.index.embed import text_hash
 from memlane.retrieve.meaning import shared_tier
-from memlane.testing import memory
+from memlane.testing import add_sessions, memory
 
 needs_onnx = pytest.mark.skipif(not onnx_available(), reason="the meaning extra is not installed")
 
@@ -68,12 +68,7 @@ def test_meaning_embedder_falls_back_to_numpy_without_the_extra() -> None:
 
 
 def _fill(m):
-    for days, turns in SESSIONS:
-        at = NOW - timedelta(days=days)
-        for i, (role, text) in enumerate(turns):
-            m.add_message("chat", role, text, at=at + timedelta(minutes=i))
-        m.close_session("chat")
-    return m
+    return add_sessions(m, SESSIONS, now=NOW, index=False)
 
 
 @pytest.fixture

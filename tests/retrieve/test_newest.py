@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from memlane.retrieve.newest import present_tense
-from memlane.testing import memory
+from memlane.testing import add_sessions, memory
 
 NOW = datetime(2024, 6, 20, 12, 0, tzinfo=UTC)
 SESSIONS = [
@@ -39,14 +39,7 @@ def test_questions_about_the_past_or_timeless(query: str) -> None:
 
 
 def _filled(path: Path, **overrides: object):
-    m = memory(path, **overrides)
-    for days, turns in SESSIONS:
-        at = NOW - timedelta(days=days)
-        for i, (role, text) in enumerate(turns):
-            m.add_message("chat", role, text, at=at + timedelta(minutes=i))
-        m.close_session("chat")
-    m.index(now=NOW)
-    return m
+    return add_sessions(memory(path, **overrides), SESSIONS, now=NOW)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from memlane.errors import ConfigError, ValidationError
 from memlane.retrieve.explain import explain, explain_lines
 from memlane.retrieve.rerank import SIGNALS
-from memlane.testing import memory
+from memlane.testing import add_sessions, memory
 
 NOW = datetime(2024, 6, 20, 12, 0, tzinfo=UTC)
 SESSIONS = [
@@ -40,13 +40,7 @@ def mem(tmp_path: Path) -> Iterator[object]:
 
 def _filled(m):
     """``m`` with SESSIONS added, each closed, and indexed as of NOW."""
-    for days, turns in SESSIONS:
-        at = NOW - timedelta(days=days)
-        for i, (role, text) in enumerate(turns):
-            m.add_message("chat", role, text, at=at + timedelta(minutes=i))
-        m.close_session("chat")
-    m.index(now=NOW)
-    return m
+    return add_sessions(m, SESSIONS, now=NOW)
 
 
 def test_hits_come_session_by_session_after_the_head(mem) -> None:

@@ -16,12 +16,14 @@
 from __future__ import annotations
 
 from importlib import resources
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from memlane.backends.embed.hashing import HashingEmbedder
 
-__all__ = ["HashingEmbedder", "example_files", "memory"]
+__all__ = ["HashingEmbedder", "add_sessions", "example_files", "memory"]
 
 
 def example_files() -> list[Path]:
@@ -37,3 +39,17 @@ def memory(path: str | Path, **config_overrides: Any) -> Any:
 
     config = load_config(environ={}, overrides={"db": str(path), **config_overrides})
     return Memory(config=config, embedder=HashingEmbedder(dim=256, char_trigrams=True))
+
+
+def add_sessions(mem: Any, sessions: Iterable[tuple[float, Sequence[tuple[str, str]]]], *,
+                 now: datetime, scope: str = "chat", index: bool = True) -> Any:
+    """Add each ``(days before now, [(role, text), ...])`` session to ``scope``, a minute a
+    turn, close it, and (unless ``index=False``) index as of ``now``; returns ``mem``."""
+    for days, turns in sessions:
+        at = now - timedelta(days=days)
+        for i, (role, text) in enumerate(turns):
+            mem.add_message(scope, role, text, at=at + timedelta(minutes=i))
+        mem.close_session(scope)
+    if index:
+        mem.index(now=now)
+    return mem
