@@ -133,3 +133,80 @@ def test_references_of_more_kinds():
     )
     assert set(s.references) >= {"Order 55120", "JD014600003SE", "noreply@shop.io",
                                  "docs.scala-lang.org", "app/models/", "deploy/Dockerfile"}
+
+
+def test_a_decision_pointing_back_names_what_it_points_at():
+    s, _ = _summary(
+        "user: Checkout is slow when the cart holds many items.",
+        "assistant: A cache for the price lookups would help.",
+        "user: Let's add that cache.",
+    )
+    assert s.decisions == ("Add a cache for the price lookups.",)
+    s, _ = _summary(
+        "Lena: The disk filled up overnight. We had no alert for disk usage. We should add one.",
+        "Omar: Agreed. And we rotate the logs daily.",
+    )
+    assert set(s.decisions) == {"Rotate the logs daily.", "Add an alert for disk usage."}
+    assert s.rationale == ("The disk filled up overnight.",)  # not the sentence "one" named
+
+
+def test_a_directive_answering_a_question_about_what_to_do_is_a_decision():
+    s, _ = _summary(
+        "user: Should I repaint the fence now or wait for spring?",
+        "assistant: Wait for spring so the paint can cure in dry weather.",
+        "user: What about the gate?",
+        "assistant: The gate hinges are rusty, so replace the hinges before painting.",
+    )
+    # a decision that is only its choice carries the question it settles
+    assert s.decisions == ("Wait for spring — Should I repaint the fence now or wait for spring?",
+                           "Replace the hinges before painting.")
+    assert s.rationale == ("The paint can cure in dry weather.", "The gate hinges are rusty")
+    s, _ = _summary("user: Should I sell my shares now or keep them?",
+                    "assistant: Sell them now, before the lock-up ends.")
+    assert s.decisions == ("Sell my shares now, before the lock-up ends.",)
+
+
+def test_a_no_to_a_question_about_what_to_do_decides_against_it():
+    s, _ = _summary("user: Do we cache the session tokens?",
+                    "assistant: No: they are short-lived and cheap to fetch.")
+    assert s.decisions == ("Do not cache the session tokens.",)
+    assert s.rationale == ("They are short-lived and cheap to fetch.",)
+
+
+def test_a_weighed_answer_or_a_pointer_to_find_out_decides_nothing():
+    s, _ = _summary("user: Should we hire a moving company?",
+                    "assistant: It can help, but prices vary a lot, so get three quotes.")
+    assert s.decisions == ()
+    s, _ = _summary("user: Should I upgrade the router firmware?",
+                    "assistant: Check the release notes first.")
+    assert s.decisions == ()
+
+
+def test_what_the_assistant_did_on_request_is_a_decision_what_it_looked_up_is_not():
+    s, _ = _summary("user: Could you cancel my second seat?",
+                    "assistant: Done. I have cancelled the second seat; the refund is on its way.")
+    assert s.decisions == ("Cancelled the second seat.",)
+    s, _ = _summary("user: Can you find me a quick pasta recipe?",
+                    "assistant: I've searched for a few quick recipes. I've added the eggs to "
+                    "your list: one dozen.")
+    assert s.decisions == ()
+
+
+def test_a_terse_choice_among_the_options_said_is_a_decision_with_its_full_name():
+    s, _ = _summary(
+        "user: Which base image for the worker?",
+        "assistant: node:20-bookworm is the safer default; alpine saves space.",
+        "user: Fine, bookworm then. The worker lives in services/worker/.",
+    )
+    assert s.decisions == ("node:20-bookworm",)
+    s, _ = _summary("user: Here is my poem.\nFor my\npast choices then\nAmen",
+                    "assistant: See you then.", "user: See you then.")
+    assert s.decisions == ()  # a line of a poem, a goodbye: nothing offered, nothing chosen
+
+
+def test_an_arrangement_we_are_going_to_make_is_a_decision():
+    s, _ = _summary("user: My in-laws arrive on Friday. We're going to give them our bedroom "
+                    "and sleep in the study.")
+    assert s.decisions == ("Give them our bedroom and sleep in the study.",)
+    s, _ = _summary("user: In this essay we are going to discuss three kinds of bridges.")
+    assert s.decisions == ()

@@ -78,6 +78,8 @@ _OPEN = re.compile(
 _DECISION = re.compile(
     r"\b(?:(?:we|i)(?:'ve| have)?\s+(?:decided|agreed|chose|picked|settled on|went with)|"
     r"decision:|(?:let'?s|we'?ll|i'?ll|we|we will|i will|going to)\s+go with|going with|"
+    r"^(?:(?:ok(?:ay)?|so|and|then|well),?\s+)?(?:we'?re|we are)\s+going\s+to\s+"
+    r"(?!the\b|a\b|an\b|my\b|our\b|see\b|be\b|have\b|talk\b|discuss\b)[a-z]+|"
     r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask)[a-z]+|"
     r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|take|stick|pick|choose|buy|try)|"
     r"\bit is\s*[.!]?$|settled)",
@@ -86,6 +88,7 @@ _DECISION = re.compile(
 _DECISION_LEAD = re.compile(
     r"^(?:(?:(?:we|i)(?:'ve| have)?\s+(?:decided|agreed)(?:\s+(?:on|to))?|decision:|"
     r"(?:i'?d |i )?(?:propose|suggest)|(?:i think )?(?:we|i) (?:should|could)|let'?s|"
+    r"(?:we'?re|we are) going to|"
     r"(?:we|i)'?ll|we will|i will|we)\s+)",
     re.IGNORECASE,
 )
@@ -95,7 +98,9 @@ _STOP = frozenset("a an the to of in on for and or but with at by from is are wa
                   "we i you he she they them him her our my your his their us me so then "
                   "let's lets will i'll we'll do".split())
 _SO_WE = re.compile(r",?\s+so\s+((?:we|i)(?:'ll| will)\s+.+)$", re.IGNORECASE)
-_REASON = re.compile(r"[,;]?\s+(?:because|since|as|given that|due to)\s+(.+)$", re.IGNORECASE)
+_REASON = re.compile(r"[,;]?\s+(?:because|since|as(?=\s+(?:we|i|you|it|they|he|she|there)\b)|"
+                     r"given that|due to)\s+(.+)$", re.IGNORECASE)
+"""A decision's reason clause; "as" only before a subject ("as we…"), not "as a reminder"."""
 _RATIONALE = re.compile(r"\b(?:because|since|so that|given (?:that|the)|the reason|due to)\b",
                         re.IGNORECASE)
 _NEXT = re.compile(r"\b(?:next step|plan is to|going forward|after that|let'?s (?:discuss|talk|"
@@ -137,6 +142,51 @@ _ANY_ASSISTANT = re.compile(
 rest of a long answer is passed over after this one scan."""
 _ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)
 _NAME_ASK = re.compile(r"[A-Z][a-z]+ will\b|^[A-Z][a-z]+,")
+_ANAPHOR = re.compile(r"\b(?:that|this|the same)\s+([a-z][a-z-]{2,})\s*[.!]?$", re.IGNORECASE)
+"""A decision ending on an object it points back at ("Add that index")."""
+_ONE = re.compile(r"\b(?:add|need|want|get|buy|use|make|write|build|create|set up|have)\s+(one)\b"
+                  r"(?!\s+of\b)", re.IGNORECASE)
+"""A decision whose object is "one" ("We should add one")."""
+_NOUN_PHRASE = re.compile(r"\b(?:no|an?)\s+([a-z][a-z-]{2,})\b", re.IGNORECASE)
+_POSTMODIFIER = re.compile(
+    r"\s+(?:on|for|of|in|with|between|from|at)\s+(?:(?:the|a|an|your|our|my)\s+)?"
+    r"(?:\([^)]{1,60}\)|[\w:/-]+(?:\.[\w:/-]+)*)(?:\s+(?!(?:should|would|will|can|could|is|are|was|"
+    r"were|and|but|so|to|that|which|it|if|then)\b)[\w:/-]+(?:\.[\w:/-]+)*){0,2}")
+"""What follows the noun a decision points back at: "on (customer_id, created_at)"."""
+_CHOICE_QUESTION = re.compile(
+    r"^(?:(?:so|and|also|ok(?:ay)?)[,]?\s+)?(?:(?:should|shall|can|could|do|must)\s+(?:i|we)\b|"
+    r"what about\b)|\s+or\s+(?!so\b|not\b)", re.IGNORECASE)
+"""A user's question about what to do ("Should I buy new shoes now or wait?", "What about
+FastAPI?"): the assistant's directive answer is the decision."""
+_YES_NO = re.compile(r"^(?:do|should|shall|must)\s+(?:i|we)\s+(.+?)\?$", re.IGNORECASE)
+_NO = re.compile(r"^(?:no|not)\b[,.]?\s*([^:;]*)(?:[:;]\s*(.+))?$", re.IGNORECASE)
+_IMPERATIVE = frozenset(
+    "add use buy keep switch move try run start stop set install replace remove drop avoid wait "
+    "take book call upgrade downgrade update pin cache split merge write put pick choose "
+    "leave skip enable disable rename delete create build deploy migrate bring order rent sell "
+    "send pay cancel return apply go stick lock raise lower reduce increase limit".split()
+)
+"""Verbs that open a directive ("Buy them now", "so upgrade FastAPI"); not "check" or "ask",
+which send the user to find out rather than decide."""
+_SO_DO = re.compile(r",?\s+so\s+(?=([a-z]+)\b)", re.IGNORECASE)
+_SO_THAT = re.compile(r"\s+so\s+(?:that\s+)?(?=(?:it|they|you|the)\b)", re.IGNORECASE)
+_REQUEST = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bplease\b", re.IGNORECASE)
+_DONE = re.compile(r"\bi(?:'ve| have)\s+(?:just\s+|now\s+|already\s+)?((?!(?:searched|looked|checked|"
+                   r"noticed|reviewed|tried|compiled|gathered|listed|included|provided|prepared|"
+                   r"outlined|summarized|highlighted|found|updated)\b)(?:re-)?(?:[a-z]+ed|sent|made|"
+                   r"done|set|put|given|written|taken|paid|issued|built)\b[^;:]*)(?:[;.!]|$)",
+                   re.IGNORECASE)
+"""The assistant reporting that it did what was asked ("I have refunded the duplicate
+charge"): the outcome of a support thread, a decision. Not what it looked up or wrote
+into the answer ("I've searched…", "I've added the task to your list:")."""
+_THEN_CHOICE = re.compile(r"^(?:(?:ok(?:ay)?|fine|right|alright|so)[,.]?\s+)?(?:the\s+)?"
+                          r"([\w][\w:.+-]*(?:\s+[\w:.+-]+){0,2}?)\s+then[.!]?$", re.IGNORECASE)
+"""A terse choice ("OK, slim then.")."""
+_HEDGE = re.compile(r"\b(?:but|may|might|depends|can help|could help)\b", re.IGNORECASE)
+"""An answer that weighs ("It can help, but…") decides nothing."""
+_NAME_FIRST = re.compile(r"[\w.+-]+[:/]\S")
+_ALSO = re.compile(r"^(?:and|also|plus)\b", re.IGNORECASE)
+_PRONOUNS = frozenset("i you he she it we they me him her us them this that there".split())
 _SHORT = 48
 """Sentences up to this many characters are looked at for small talk and agreement."""
 
@@ -150,6 +200,8 @@ def clean(sentence: str) -> str:
     """A sentence without its lead-in ("OK, ", "Yes, ", "I think ") and tail ("then")."""
     text = _LEAD.sub("", sentence.strip()).strip()
     text = _TAIL.sub(r"\1", text)
+    if _NAME_FIRST.match(text):
+        return text  # "python:3.12-slim" keeps its spelling
     return text[:1].upper() + text[1:] if text else text
 
 
@@ -190,6 +242,8 @@ class _Reader:
         self.text: dict[tuple[int, int], str] = {}
         self.asked: dict[int, str] = {}
         """Turn -> the participant a request in it was addressed to."""
+        self.antecedents: set[str] = set()
+        """Sentences a decision's "that X" or "one" was read from: not its rationale."""
 
     def put(self, where: tuple[int, int], fieldname: str, text: str) -> None:
         """Place a sentence in one field (moving it when it was placed before)."""
@@ -224,6 +278,7 @@ class _Reader:
             self.cues.next_steps.append(clean(later.group(1)))
             text = text[: later.start()] + "."
         text = clean(_DECISION_LEAD.sub("", text, count=1)) or clean(sentence)
+        text = self.resolve(where, text)
         words = _content(text)
         for old_where, old_field in list(self.cues.placed.items()):
             if old_field != "decisions":
@@ -234,6 +289,112 @@ class _Reader:
                     return
                 self.put(old_where, "decisions", "")
         self.put(where, "decisions", text)
+
+    def earlier(self, ti: int, si: int) -> list[str]:
+        """The sentences said before sentence ``si`` of turn ``ti``, nearest first, back to
+        three turns."""
+        out = list(reversed(self.turns[ti].sentences[:si]))
+        for t in range(ti - 1, max(-1, ti - 4), -1):
+            out.extend(reversed(self.turns[t].sentences))
+        return out
+
+    def resolve(self, where: tuple[int, int], text: str) -> str:
+        """A decision that points back at its object says what it is: "Add that index" after
+        "An index on (customer_id, created_at) should fix it" is "Add an index on
+        (customer_id, created_at)"; "Add one" after "We had no alert for expiry" is "Add an
+        alert for expiry"."""
+        that = _ANAPHOR.search(text)
+        if that and that.group(1).lower() not in _PRONOUNS:
+            noun = re.compile(r"\b(an?)\s+((?:[\w-]+\s+){0,2}?" + re.escape(that.group(1))
+                              + r"s?)\b", re.IGNORECASE)
+            for s in self.earlier(*where):
+                found = noun.search(s)
+                if found:
+                    self.antecedents.add(s)
+                    post = _POSTMODIFIER.match(s, found.end())
+                    phrase = f"{found.group(1).lower()} {found.group(2)}{post.group(0) if post else ''}"
+                    return text[: that.start()] + phrase + text[that.end(1):]
+            return text
+        one = _ONE.search(text)
+        if one:
+            for s in self.earlier(*where):
+                found = [m for m in _NOUN_PHRASE.finditer(s)
+                         if m.group(1).lower() not in _COURTESY | _STOP]
+                if found:
+                    self.antecedents.add(s)
+                    post = _POSTMODIFIER.match(s, found[-1].end())
+                    phrase = found[-1].group(1) + (post.group(0) if post else "")
+                    article = "an" if phrase[0].lower() in "aeiou" else "a"
+                    return f"{text[: one.start(1)]}{article} {phrase}{text[one.end(1):]}"
+        return text
+
+    def offered(self, ti: int, choice: str) -> bool:
+        """Whether a terse choice names something the previous turn of another speaker
+        mentioned ("slim" after "…slim is usually smaller"): a choice among options."""
+        words = set(_WORD.findall(choice.lower()))
+        if not words or words & _PRONOUNS or words <= _COURTESY:
+            return False
+        prev = next((t for t in reversed(self.turns[:ti]) if t.who != self.turns[ti].who), None)
+        said = set(_WORD.findall(" ".join(prev.sentences).lower())) if prev else set()
+        return words <= said
+
+    def expand(self, where: tuple[int, int], choice: str) -> str:
+        """A one-word choice ("slim") as the fuller name said before ("python:3.12-slim")."""
+        if " " in choice:
+            return choice
+        word = re.escape(choice)
+        full = re.compile(r"[\w.:/+-]*\w[-:./]" + word + r"\b|\b" + word + r"[-:./]\w[\w.:/+-]*\w",
+                          re.IGNORECASE)
+        for s in self.earlier(*where):
+            found = full.search(s)
+            if found:
+                return found.group(0)
+        return choice
+
+    def answer(self, ti: int) -> None:
+        """The assistant's answer in turn ``ti`` to the user's previous turn: an action done
+        on request ("Can you refund one?" — "I have refunded the duplicate charge") or a
+        directive answering a question about what to do ("Should I buy new shoes now or
+        wait?" — "Buy them now so they are broken in…"; "Do we log request bodies?" — "Not
+        by default: they can contain personal data") is a decision, its reason the rationale."""
+        prev, sents = self.turns[ti - 1], self.turns[ti].sentences
+        if prev.role != "user":
+            return
+        if any(_REQUEST.search(s) for s in prev.sentences):
+            for i, s in enumerate(sents[:2]):
+                done = _DONE.search(s)
+                if done and (ti, i) not in self.cues.placed:
+                    self.decide((ti, i), done.group(1).rstrip() + ".")
+                    return
+        asked = next((s for s in reversed(prev.sentences) if s.endswith("?")), None)
+        if asked is None or not _CHOICE_QUESTION.search(asked):
+            return
+        si = next((i for i, s in enumerate(sents) if not is_courtesy(s)), None)
+        if si is None or (ti, si) in self.cues.placed:
+            return
+        first = sents[si]
+        no, yes_no = _NO.match(first), _YES_NO.match(clean(asked))
+        if no and yes_no:
+            what = f"{yes_no.group(1)} {no.group(1).strip(' .')}".strip()
+            self.decide((ti, si), f"Do not {what}.")
+            if no.group(2):
+                self.cues.rationale.append(clean(no.group(2)))
+            return
+        why = ""
+        if first.split()[0].lower() in _IMPERATIVE:
+            text = first
+            so = _SO_THAT.search(first)
+            if so:
+                text, why = first[: so.start()] + ".", first[so.end():]
+            text = _object_of(text, asked)
+        else:
+            so = _SO_DO.search(first)
+            if not so or so.group(1).lower() not in _IMPERATIVE or _HEDGE.search(first):
+                return
+            text, why = first[so.end():], first[: so.start()]
+        self.decide((ti, si), text)
+        if why:
+            self.cues.rationale.append(clean(why))
 
     def promote(self, ti: int, kind: str) -> None:
         """An agreement (``kind`` decision) or an acceptance (``action``) in turn ``ti``:
@@ -267,7 +428,8 @@ class _Reader:
             text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
         self.decide((pi, i), text)
         for j in idx:
-            if j != i and (pi, j) not in self.cues.placed and not sents[j].endswith("?"):
+            if (j != i and (pi, j) not in self.cues.placed and not sents[j].endswith("?")
+                    and sents[j] not in self.antecedents):
                 self.put((pi, j), "rationale", clean(sents[j]))
 
     def action(self, ti: int, si: int, sentence: str) -> bool:
@@ -325,7 +487,7 @@ class _Reader:
 
     def read(self) -> Cues:
         for ti, turn in enumerate(self.turns):
-            agreed = False
+            agreed = also = False
             for si, s in enumerate(turn.sentences):
                 if len(s) <= _SHORT and is_courtesy(s):
                     if ti and _AGREE.match(s):
@@ -338,6 +500,11 @@ class _Reader:
                 if ti and len(s) <= _SHORT and _TAKE_ADVICE.match(s):
                     self.promote(ti, "advice")  # "I'll try that": the advice is taken
                     continue
+                then = (_THEN_CHOICE.match(s) if si == 0 and ti and turn.role == "user"
+                        and len(s) <= _SHORT else None)
+                if then and self.offered(ti, then.group(1)):
+                    self.decide((ti, si), self.expand((ti, si), then.group(1)))  # "Slim then."
+                    continue
                 question = s.endswith("?")
                 if turn.role != "user":
                     if question or _ANY_ASSISTANT.search(s.lower()) is None:
@@ -346,6 +513,7 @@ class _Reader:
                       and _NAME_ASK.search(s) is None):
                     if agreed and len(_content(s)) >= 2:
                         self.decide((ti, si), s)  # "Agreed. Mobile moves to Q2.": what is agreed
+                        also = also or _ALSO.match(s) is not None
                     continue
                 if self.action(ti, si, s):
                     continue
@@ -353,9 +521,11 @@ class _Reader:
                     self.question(ti, si, s)
                     continue
                 self.statement(ti, si, s)
-            if agreed and not any(self.cues.placed.get((ti, i)) == "decisions"
-                                  for i in range(len(turn.sentences))):
-                self.promote(ti, "decision")
+            if agreed and (also or not any(self.cues.placed.get((ti, i)) == "decisions"
+                                           for i in range(len(turn.sentences)))):
+                self.promote(ti, "decision")  # "Agreed. And we…": the proposal too
+            if ti and turn.role == "assistant":
+                self.answer(ti)
             if ti and any(self.cues.placed.get((ti, i)) == "decisions"
                           for i in range(len(turn.sentences))):
                 for i, prev in enumerate(self.turns[ti - 1].sentences):
@@ -382,6 +552,18 @@ class _Reader:
             self.put((ti, si), "next_steps", clean(s))
         elif _RATIONALE.search(s) and self.cues.decisions:
             self.put((ti, si), "rationale", clean(s))
+
+
+def _object_of(directive: str, question: str) -> str:
+    """"Buy them now" answering "Should I buy new shoes now or wait?": "Buy new shoes now"."""
+    m = re.match(r"^(\w+)\s+(them|it)\b", directive, re.IGNORECASE)
+    if not m:
+        return directive
+    q = re.search(r"\b" + re.escape(m.group(1)) + r"\s+(.+?)(?=\s+(?:now|or|today|yet|first|instead|"
+                  r"until|before|later)\b|\?|$)", question, re.IGNORECASE)
+    if not q or len(q.group(1).split()) > 5:
+        return directive
+    return directive[: m.start(2)] + q.group(1) + directive[m.end(2):]
 
 
 def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]]) -> Cues:

@@ -251,6 +251,12 @@ def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
     return out
 
 
+_ACTED_ON = re.compile(r"^(?!(?:go|stick|pick|choose|settle|opt)\b)[A-Za-z]+\s+(?:the|an?)\s+[a-z]",
+                       re.IGNORECASE)
+"""A verb and its object ("Take the train"); not a choice among options ("Go with the
+Prius"), which needs what was being chosen."""
+
+
 def _in_context(decision: str, opening: str) -> str:
     """A terse decision ("PostgreSQL.", "Go with the checklist.") followed by the first
     clause the conversation opened with, in its words: "PostgreSQL — We need to pick the
@@ -258,6 +264,8 @@ def _in_context(decision: str, opening: str) -> str:
     words = [w for w in _words(decision) if w not in _FILLER and w not in _VERBISH]
     if len(words) > 1 or not opening or set(words) >= set(_words(opening)) - _FILLER:
         return decision
+    if _ACTED_ON.match(decision):
+        return decision  # "Take the train": a whole action, the opening would only blur it
     clause = re.split(r"[,:;]\s", _LEAD_IN.sub("", opening), maxsplit=1)[0]
     return f"{decision.rstrip('.')} — {_trim(clause, 100)}"
 
