@@ -318,12 +318,12 @@ class _Reader:
         one = _ONE.search(text)
         if one:
             for s in self.earlier(*where):
-                found = [m for m in _NOUN_PHRASE.finditer(s)
+                nouns = [m for m in _NOUN_PHRASE.finditer(s)
                          if m.group(1).lower() not in _COURTESY | _STOP]
-                if found:
+                if nouns:
                     self.antecedents.add(s)
-                    post = _POSTMODIFIER.match(s, found[-1].end())
-                    phrase = found[-1].group(1) + (post.group(0) if post else "")
+                    post = _POSTMODIFIER.match(s, nouns[-1].end())
+                    phrase = nouns[-1].group(1) + (post.group(0) if post else "")
                     article = "an" if phrase[0].lower() in "aeiou" else "a"
                     return f"{text[: one.start(1)]}{article} {phrase}{text[one.end(1):]}"
         return text

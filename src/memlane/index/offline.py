@@ -433,7 +433,7 @@ class OfflineIntelligence:
             sentence = _PLACEHOLDER.sub(" ", sentence)
         if "*" in sentence or "#" in sentence or ":" in sentence:
             sentence = _LABEL.sub(" ", sentence)  # headings and "**Step 1:**" labels name no one
-        out = []
+        out: list[Entity] = []
         if _DIGIT.search(sentence):
             out.extend(Entity(d, "date", _trim(sentence, 120)) for d in _DATE.findall(sentence))
         for i, match in enumerate(_CAPS.finditer(sentence)):
