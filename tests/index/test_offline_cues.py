@@ -210,3 +210,12 @@ def test_an_arrangement_we_are_going_to_make_is_a_decision():
     assert s.decisions == ("Give them our bedroom and sleep in the study.",)
     s, _ = _summary("user: In this essay we are going to discuss three kinds of bridges.")
     assert s.decisions == ()
+
+
+def test_agreeing_with_a_remark_decides_nothing():
+    s, _ = _summary(
+        "Jo: Gaming is a great way to unwind after work.",
+        "Sam: Totally agreed. Board games are always a blast with friends!",
+        "Jo: Have fun and let's chat soon.",
+    )
+    assert s.decisions == ()

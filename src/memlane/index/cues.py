@@ -80,7 +80,7 @@ _DECISION = re.compile(
     r"decision:|(?:let'?s|we'?ll|i'?ll|we|we will|i will|going to)\s+go with|going with|"
     r"^(?:(?:ok(?:ay)?|so|and|then|well),?\s+)?(?:we'?re|we are)\s+going\s+to\s+"
     r"(?!the\b|a\b|an\b|my\b|our\b|see\b|be\b|have\b|talk\b|discuss\b)[a-z]+|"
-    r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask)[a-z]+|"
+    r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask|chat|catch|hang|keep in touch)[a-z]+|"
     r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|take|stick|pick|choose|buy|try)|"
     r"\bit is\s*[.!]?$|settled)",
     re.IGNORECASE,
@@ -184,6 +184,10 @@ _THEN_CHOICE = re.compile(r"^(?:(?:ok(?:ay)?|fine|right|alright|so)[,.]?\s+)?(?:
 """A terse choice ("OK, slim then.")."""
 _HEDGE = re.compile(r"\b(?:but|may|might|depends|can help|could help)\b", re.IGNORECASE)
 """An answer that weighs ("It can help, but…") decides nothing."""
+_REMARK = re.compile(r"!$|\b(?:great|awesome|amazing|fun|best|blast|love|cool|nice|wish|exciting|"
+                     r"incredible|fantastic|wonderful|beautiful|impressive|glad|happy)\b", re.IGNORECASE)
+"""A remark, not a settlement: after "Totally agree!" a sentence like "Board games are always a
+blast!" says how someone feels, not what was decided."""
 _NAME_FIRST = re.compile(r"[\w.+-]+[:/]\S")
 _ALSO = re.compile(r"^(?:and|also|plus)\b", re.IGNORECASE)
 _PRONOUNS = frozenset("i you he she it we they me him her us them this that there".split())
@@ -420,7 +424,9 @@ class _Reader:
             return
         if any(self.cues.placed.get((pi, i)) == "decisions" for i in idx):
             return  # the proposal already was a decision
-        i = next((i for i in reversed(idx) if _PROPOSAL.search(sents[i])), idx[0])
+        i = next((i for i in reversed(idx) if _PROPOSAL.search(sents[i])), None)
+        if i is None:
+            return  # agreeing with a remark ("Gaming is a great way to unwind") decides nothing
         if self.cues.placed.get((pi, i)) == "action_items":
             return
         text = sents[i]
@@ -511,7 +517,7 @@ class _Reader:
                         continue
                 elif (not question and _ANY_USER.search(s.lower()) is None
                       and _NAME_ASK.search(s) is None):
-                    if agreed and len(_content(s)) >= 2:
+                    if agreed and len(_content(s)) >= 2 and not _REMARK.search(s):
                         self.decide((ti, si), s)  # "Agreed. Mobile moves to Q2.": what is agreed
                         also = also or _ALSO.match(s) is not None
                     continue
