@@ -7,7 +7,9 @@ sentence lands in at most one field, the one its strongest cue names:
    ("Agreed", "Sounds good", "Let's do that", "Works for me") turns the proposal it answers
    — the previous turn of another speaker — into a decision, and the other statements of
    that turn into its rationale — unless the agreeing turn goes on to say what is agreed
-   ("Agreed. Mobile moves to Q2."), which is then the decision; an *acceptance* of an offer
+   ("Agreed. Mobile moves to Q2."), which is then the decision ("Agreed. And …" keeps the
+   proposal too); agreeing with a remark that proposes nothing, or a remark after the
+   agreement ("Board games are a blast!"), decides nothing; an *acceptance* of an offer
    ("Yes please" to "I can remind you…") makes the offer an action item of whoever offered.
 2. **Questions** a participant asked are open questions when they say so ("Not sure
    whether…?") or nobody answered them: asked in the last turn, or answered with "not
@@ -24,6 +26,11 @@ sentence lands in at most one field, the one its strongest cue names:
    "not sure", "I don't know if".
 6. **Next steps**: "next step", "plan is to", "going forward", "after that", "let's discuss"
    (the assistant's only with "next step" or "plan is to").
+7. **Answers that decide**: the assistant's directive answering the user's question about
+   what to do ("Should I buy new shoes now or wait?" — "Buy them now…"), its "No" to "Do we
+   X?", and what it did on the user's request ("I have refunded the duplicate charge").
+   A decision pointing back names its object ("Add that index", "add one"); "OK, slim
+   then" chooses an option just mentioned, by its fuller name ("python:3.12-slim").
 
 A participant's sentence is only read for cues when one scan of the lower-cased text finds
 one; an assistant's sentence (most of a long answer) only for its own commitments ("I'll
