@@ -215,7 +215,9 @@ def test_an_arrangement_we_are_going_to_make_is_a_decision():
 def test_agreeing_with_a_remark_decides_nothing():
     s, _ = _summary(
         "Jo: Gaming is a great way to unwind after work.",
-        "Sam: Totally agreed. Board games are always a blast with friends!",
+        "Sam: Agreed. Board games are always a blast with friends!",
         "Jo: Have fun and let's chat soon.",
     )
     assert s.decisions == ()
+    s, _ = _summary("Ines: The nightly export moves to the read replica.", "Bo: Agreed.")
+    assert s.decisions == ("The nightly export moves to the read replica.",)  # no cue, no remark

@@ -177,7 +177,8 @@ _IMPERATIVE = frozenset(
 which send the user to find out rather than decide."""
 _SO_DO = re.compile(r",?\s+so\s+(?=([a-z]+)\b)", re.IGNORECASE)
 _SO_THAT = re.compile(r"\s+so\s+(?:that\s+)?(?=(?:it|they|you|the)\b)", re.IGNORECASE)
-_REQUEST = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bplease\b", re.IGNORECASE)
+_REQUEST = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bplease\b")
+"""A request to the assistant, matched on the lower-cased turn."""
 _DONE = re.compile(r"\bi(?:'ve| have)\s+(?:just\s+|now\s+|already\s+)?((?!(?:searched|looked|checked|"
                    r"noticed|reviewed|tried|compiled|gathered|listed|included|provided|prepared|"
                    r"outlined|summarized|highlighted|found|updated)\b)(?:re-)?(?:[a-z]+ed|sent|made|"
@@ -371,7 +372,7 @@ class _Reader:
         prev, sents = self.turns[ti - 1], self.turns[ti].sentences
         if prev.role != "user":
             return
-        if any(_REQUEST.search(s) for s in prev.sentences):
+        if _REQUEST.search(" ".join(prev.sentences).lower()):
             for i, s in enumerate(sents[:2]):
                 done = _DONE.search(s)
                 if done and (ti, i) not in self.cues.placed:
@@ -432,8 +433,12 @@ class _Reader:
         if any(self.cues.placed.get((pi, i)) == "decisions" for i in idx):
             return  # the proposal already was a decision
         i = next((i for i in reversed(idx) if _PROPOSAL.search(sents[i])), None)
-        if i is None:
-            return  # agreeing with a remark ("Gaming is a great way to unwind") decides nothing
+        if i is None:  # the first statement; agreeing with a remark ("Gaming is a great way
+            # to unwind!") decides nothing
+            i = next((i for i in idx if not sents[i].endswith("?") and not _REMARK.search(sents[i])),
+                     None)
+            if i is None:
+                return
         if self.cues.placed.get((pi, i)) == "action_items":
             return
         text = sents[i]
