@@ -374,7 +374,7 @@ class _Reader:
             return
         if _REQUEST.search(" ".join(prev.sentences).lower()):
             for i, s in enumerate(sents[:2]):
-                done = _DONE.search(s)
+                done = _DONE.search(s) if "I've " in s or "I have " in s else None
                 if done and (ti, i) not in self.cues.placed:
                     self.decide((ti, i), done.group(1).rstrip() + ".")
                     return
