@@ -372,13 +372,14 @@ class _Reader:
         prev, sents = self.turns[ti - 1], self.turns[ti].sentences
         if prev.role != "user":
             return
-        if _REQUEST.search(" ".join(prev.sentences).lower()):
+        last = prev.sentences[-3:]  # a request or question the answer answers ends the turn
+        if _REQUEST.search(" ".join(last).lower()):
             for i, s in enumerate(sents[:2]):
                 done = _DONE.search(s) if "I've " in s or "I have " in s else None
                 if done and (ti, i) not in self.cues.placed:
                     self.decide((ti, i), done.group(1).rstrip() + ".")
                     return
-        asked = next((s for s in reversed(prev.sentences) if s.endswith("?")), None)
+        asked = next((s for s in reversed(last) if s.endswith("?")), None)
         if asked is None or not _CHOICE_QUESTION.search(asked):
             return
         si = next((i for i, s in enumerate(sents) if not is_courtesy(s)), None)
@@ -539,18 +540,20 @@ class _Reader:
                     self.question(ti, si, s)
                     continue
                 self.statement(ti, si, s)
-            if agreed and (also or not any(self.cues.placed.get((ti, i)) == "decisions"
-                                           for i in range(len(turn.sentences)))):
+            if agreed and (also or not self.decided_in(ti)):
                 self.promote(ti, "decision")  # "Agreed. And we…": the proposal too
             if ti and turn.role == "assistant":
                 self.answer(ti)
-            if ti and any(self.cues.placed.get((ti, i)) == "decisions"
-                          for i in range(len(turn.sentences))):
+            if ti and self.decided_in(ti):
                 for i, prev in enumerate(self.turns[ti - 1].sentences):
                     if (self.cues.placed.get((ti - 1, i)) == "open_questions"
                             and not prev.endswith("?")):
                         self.put((ti - 1, i), "open_questions", "")  # decided right away
         return self.cues
+
+    def decided_in(self, ti: int) -> bool:
+        """Whether a sentence of turn ``ti`` is a decision (few sentences are placed at all)."""
+        return any(f == "decisions" and w[0] == ti for w, f in self.cues.placed.items())
 
     def statement(self, ti: int, si: int, s: str) -> None:
         turn = self.turns[ti]
