@@ -186,6 +186,9 @@ def test_what_the_assistant_did_on_request_is_a_decision_what_it_looked_up_is_no
     s, _ = _summary("user: Could you cancel my second seat?",
                     "assistant: Done. I have cancelled the second seat; the refund is on its way.")
     assert s.decisions == ("Cancelled the second seat.",)
+    s, _ = _summary("user: Please put the oat milk on my list.",
+                    "assistant: I've added the oat milk to the list as a reminder.")
+    assert s.decisions == ("Added the oat milk to the list as a reminder.",)  # "as" is no reason
     s, _ = _summary("user: Can you find me a quick pasta recipe?",
                     "assistant: I've searched for a few quick recipes. I've added the eggs to "
                     "your list: one dozen.")

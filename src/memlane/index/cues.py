@@ -377,7 +377,7 @@ class _Reader:
             for i, s in enumerate(sents[:2]):
                 done = _DONE.search(s) if "I've " in s or "I have " in s else None
                 if done and (ti, i) not in self.cues.placed:
-                    self.decide((ti, i), done.group(1).rstrip() + ".")
+                    self.decide((ti, i), done.group(1).rstrip(" .") + ".")
                     return
         asked = next((s for s in reversed(last) if s.endswith("?")), None)
         if asked is None or not _CHOICE_QUESTION.search(asked):
