@@ -149,6 +149,16 @@ _FIRST_PERSON: list[tuple[re.Pattern[str], str, str | None]] = [
 ]
 _CUES = re.compile("|".join(p.pattern for p in (_DECISION, _RATIONALE, _OPEN, _NEXT, _ACTION)))
 """Any cue at all, matched on the lower-cased sentence (2.6× faster than IGNORECASE)."""
+_FACT_GUARDS: list[tuple[str, ...]] = [
+    ("my ",), ("favo",), ("my ",), ("moved", "relocated"), ("live in",), ("work ",), (" as a",),
+    ("allergic",), ("vegetarian", "vegan", "pescatarian"), ("prefer", "like", "love", "enjoy"),
+    ("don't", "do not", "never"), ("started", "began", "took up"),
+    ("bought", "got", "purchased", "adopted"), ("signed up", "registered", "enrolled"),
+    ("visited", "went to", "traveled", "travelled"), ("have", "own"), ("graduated", "studied"),
+    ("use", "switched"),
+]
+"""Words each first-person pattern needs, looked for in the lower-cased sentence before the
+pattern runs: most sentences need only a few of the eighteen scans."""
 _FIRST_PERSON_CUE = re.compile(r"\b(?:i|my|i'm)\b", re.IGNORECASE)
 _ORG_BEFORE = re.compile(r"\b(work at|works at|working at|work for|works for|joined)\s*$")
 _PLACE_BEFORE = re.compile(r"\b(in|to|from|at|near|visit|visited|moved to)\s+(?:the\s+)?$")
@@ -224,23 +234,27 @@ _VERBISH = frozenset(
 not word pairs across a verb ("rows must")."""
 
 
+_NOT_TOPIC = _FILLER | _VERBISH
+
+
 def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
     """Content words and adjacent pairs of them ranked by frequency (pairs count double),
     runs cut at stopwords, verbs and adverbs, so that a pair is a noun phrase ("release
     freeze"), not a pair across a verb ("rows must")."""
-    counts: Counter[str] = Counter()
+    seq: list[str] = []  # each word once and each pair twice, counted in one pass at the end
     for words in sentence_words:
         phrase: list[str] = []
         for w in [*words, ""]:
-            if (w and w not in _FILLER and w not in _VERBISH and len(w) > 2
-                    and not w.isdigit() and not w.endswith("ly")):
+            if w and w not in _NOT_TOPIC and len(w) > 2 and not w.isdigit() and not w.endswith("ly"):
                 phrase.append(w)
                 continue
             if phrase:
-                counts.update(phrase)
+                seq.extend(phrase)
                 for i in range(len(phrase) - 1):
-                    counts[f"{phrase[i]} {phrase[i + 1]}"] += 2
+                    pair = f"{phrase[i]} {phrase[i + 1]}"
+                    seq.extend((pair, pair))
             phrase = []
+    counts = Counter(seq)
     ranked = [p for p, c in counts.most_common(limit * 3) if c > 1 or len(counts) < limit * 2]
     out: list[str] = []
     for p in ranked:
@@ -474,7 +488,10 @@ class OfflineIntelligence:
     @staticmethod
     def _facts(sentence: str, seq: int) -> list[Fact]:
         out = []
-        for pattern, subject, predicate in _FIRST_PERSON:
+        low = sentence.lower()
+        for (pattern, subject, predicate), guard in zip(_FIRST_PERSON, _FACT_GUARDS, strict=True):
+            if not any(g in low for g in guard):
+                continue
             for match in pattern.finditer(sentence):
                 groups = [g for g in match.groups() if g is not None]
                 if not groups:
