@@ -93,7 +93,7 @@ def _pct(values: list[float], q: float) -> float:
 def run_serve_bench(*, clients: int = 8, seconds: float = 20.0, db: str | None = None,
                     batch: int = 50, scopes: int = 50, per_scope: int = 40,
                     seed: int = 3,
-                    mix: tuple[tuple[str, float], ...] = _MIX) -> dict[str, Any]:
+                    mix: tuple[tuple[str, float], ...] = _MIX, workers: int = 1) -> dict[str, Any]:
     """One load run; returns the figures (see the module docstring)."""
     with tempfile.TemporaryDirectory(prefix="memlane-bench-serve-") as tmp:
         target = db or str(Path(tmp) / "bench.db")
@@ -104,7 +104,7 @@ def run_serve_bench(*, clients: int = 8, seconds: float = 20.0, db: str | None =
         log = open(Path(tmp) / "serve.log", "w+b")  # noqa: SIM115 - closed below
         proc = subprocess.Popen(
             [sys.executable, "-m", "memlane.serve.cli", "--db", target, "serve",
-             "--port", str(port), "--no-worker"], stdout=log, stderr=subprocess.STDOUT, env=env,
+             "--port", str(port), "--no-worker", "--workers", str(workers)], stdout=log, stderr=subprocess.STDOUT, env=env,
             cwd=tmp)
         url = f"http://127.0.0.1:{port}"
         try:
@@ -123,7 +123,8 @@ def run_serve_bench(*, clients: int = 8, seconds: float = 20.0, db: str | None =
             log.close()
         result.update({"backend": "postgres" if target.startswith("postgres") else "sqlite",
                        "shutdown_exit_code": rc, "clients": clients, "seconds": seconds,
-                       "batch": batch, "messages_before": scopes * per_scope})
+                       "batch": batch, "workers": workers,
+                       "messages_before": scopes * per_scope})
         if rc != 0:
             result["serve_log_tail"] = tail
         return result
@@ -227,17 +228,21 @@ def _load(url: str, key: str, words: list[str], clients: int, seconds: float, ba
               help="Messages per add request.")
 @click.option("--mix", "mix_text", default="search=0.6,pack=0.2,add=0.2", show_default=True,
               help="Action weights, or one action alone (e.g. --mix search).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="memlane serve processes (memlane serve --workers).")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def serve_command(clients: int, seconds: float, db: str | None, batch: int, mix_text: str,
-                  as_json: bool) -> None:
+                  workers: int, as_json: bool) -> None:
     """Load a real memlane serve on loopback: mixed add/search/pack, latency per action."""
     mix = parse_mix(mix_text)
     click.echo(f"filling and starting memlane serve on {db or 'a temporary SQLite file'}…", err=True)
-    r = run_serve_bench(clients=clients, seconds=seconds, db=db, batch=batch, mix=mix)
+    r = run_serve_bench(clients=clients, seconds=seconds, db=db, batch=batch, mix=mix,
+                        workers=workers)
     if as_json:
         click.echo(json.dumps(r, indent=2))
         return
-    click.echo(f"{r['backend']}: {r['clients']} clients for {r['elapsed_s']}s, "
+    click.echo(f"{r['backend']}, {r['workers']} serve process(es): {r['clients']} clients "
+               f"for {r['elapsed_s']}s, "
                f"{r['requests_per_s']:,.0f} requests/s, {r['messages_added_per_s']:,.0f} "
                f"messages added/s (batches of {r['batch']}), {r['errors']} error(s); "
                f"shutdown exit code {r['shutdown_exit_code']}")
