@@ -25,6 +25,14 @@ def test_relative_phrases_give_the_event_date(text: str, day: datetime, phrase: 
     assert got[1].lower() == phrase.lower()
 
 
+def test_a_calendar_date_beats_the_weekday_beside_it() -> None:
+    # said on Friday 10 March: "on Monday" alone would be 6 March, but the 27th is named
+    got = event_date("I washed my car on Monday, February 27th, after a few weeks.",
+                     datetime(2023, 3, 10, 9, tzinfo=UTC))
+    assert got is not None and got[0].date().isoformat() == "2023-02-27"
+    assert got[1] == "February 27th"
+
+
 @pytest.mark.parametrize("text", ["I bought a bike", "I moved here this year", ""])
 def test_no_date_or_too_vague(text: str) -> None:
     assert event_date(text, SAID) is None

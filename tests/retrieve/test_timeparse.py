@@ -56,3 +56,24 @@ def test_weekdays_and_past_spans() -> None:
 def test_no_dates_no_windows() -> None:
     assert spans("what is my cat's name?") == []
     assert spans("may I ask something") == []
+
+
+def test_a_range_of_months() -> None:
+    # now is April 2023: July and October are last year's; a range may wrap the year
+    assert spans("rollercoasters I rode from July to October") == [
+        ("2022-07-01", "2022-11-01", "from July to October")]
+    assert spans("between November and February") == [
+        ("2022-11-01", "2023-03-01", "between November and February")]
+    assert spans("from March 2022 to May 2022") == [
+        ("2022-03-01", "2022-06-01", "from March 2022 to May 2022")]
+
+
+def test_the_words_of_a_named_time_leave_the_lexical_terms() -> None:
+    from memlane.retrieve.search import without_time_words
+
+    q = "How many rollercoasters did I ride from July to October?"
+    terms = without_time_words(["rollercoasters", "ride", "July", "October"],
+                               time_windows(q, NOW))
+    assert terms == ["rollercoasters", "ride"]
+    assert without_time_words(["July"], time_windows("in July", NOW)) == ["July"]  # kept: alone
+    assert without_time_words(["July", "trip"], []) == ["July", "trip"]

@@ -11,11 +11,15 @@ question ("where did I go in mid-May?") reaches it as a time and as words.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 from memlane.retrieve.timeparse import time_windows
 
 __all__ = ["MAX_SPAN", "event_date"]
+
+_CALENDAR = re.compile(r"\d")
+"""A phrase naming a calendar date has a number (``May 3rd``, ``3 May``, ``2023-05-03``)."""
 
 MAX_SPAN = timedelta(days=31)
 """A window wider than this is too vague to date an event."""
@@ -34,5 +38,7 @@ def event_date(text: str, said_at: datetime) -> tuple[datetime, str] | None:
                if w.end - w.start <= MAX_SPAN and w.start <= naive_said]
     if not windows:
         return None
-    best = min(windows, key=lambda w: w.end - w.start)
+    # the narrowest; on a tie a calendar date ("February 27th") beats a weekday ("on
+    # Monday") or a relative day: "on Monday, February 27th" names one day, the 27th
+    best = min(windows, key=lambda w: (w.end - w.start, not _CALENDAR.search(w.phrase)))
     return best.start.replace(tzinfo=said_at.tzinfo), best.phrase
