@@ -71,3 +71,32 @@ def test_a_dated_observation_is_found_by_a_temporal_question(tmp_path: Path) -> 
         assert miami.scores["session_rank"] == 1.0 and chicago.scores["session_rank"] == 2.0
     finally:
         m.close()
+
+
+def test_an_inferred_date_is_a_time_not_words(tmp_path: Path) -> None:
+    # "a few weeks ago" said on 4 November: stored in October, but keyed by the words of
+    # the day it was said, so a question naming October does not match it by words,
+    # whatever it is about (the session's time match still sees its date)
+    from memlane.store.filters import Filters
+
+    m = memory(tmp_path / "k.db")
+    said = datetime(2023, 11, 4, 15, tzinfo=UTC)
+    try:
+        for i, (role, text) in enumerate([
+                ("user", "I went to a project management workshop a few weeks ago and learned "
+                         "agile methods."),
+                ("assistant", "Agile habits stick."),
+                ("user", "I also rode a rollercoaster."), ("assistant", "Fun.")]):
+            m.add_message("chat", role, text, at=said + timedelta(minutes=i))
+        m.close_session("chat")
+        m.index(now=said)
+        obs = [it for s in m.store.list_sessions(scope="chat")
+               for it in m.store.session_items(s.id) if it.kind == "observation"
+               and "workshop" in it.text]
+        assert len(obs) == 1 and obs[0].at.month == 10
+        assert obs[0].extra["event_phrase"] == "a few weeks ago"
+        scope = Filters.build(scope="chat")
+        assert obs[0].id not in {i for i, _ in m.store.lexical_search(["October"], scope, 10)}
+        assert obs[0].id in {i for i, _ in m.store.lexical_search(["November"], scope, 10)}
+    finally:
+        m.close()

@@ -67,13 +67,3 @@ def test_a_range_of_months() -> None:
     assert spans("from March 2022 to May 2022") == [
         ("2022-03-01", "2022-06-01", "from March 2022 to May 2022")]
 
-
-def test_the_words_of_a_named_time_leave_the_lexical_terms() -> None:
-    from memlane.retrieve.search import without_time_words
-
-    q = "How many rollercoasters did I ride from July to October?"
-    terms = without_time_words(["rollercoasters", "ride", "July", "October"],
-                               time_windows(q, NOW))
-    assert terms == ["rollercoasters", "ride"]
-    assert without_time_words(["July"], time_windows("in July", NOW)) == ["July"]  # kept: alone
-    assert without_time_words(["July", "trip"], []) == ["July", "trip"]

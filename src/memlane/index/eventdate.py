@@ -5,8 +5,12 @@
 names (``memlane.retrieve.timeparse`` reads "yesterday", "last weekend", "two weeks ago",
 "last Monday", "on May 3rd"...) against the time it was said, with the phrase. Windows
 longer than a month ("this year") or after the moment it was said are not an event date.
-The pipeline stores the observation at that date and indexes its date words, so a temporal
-question ("where did I go in mid-May?") reaches it as a time and as words.
+The pipeline stores the observation at that date, so a temporal question ("where did I go
+in mid-May?") reaches it as a time (stage one matches its session to the question's
+windows), and keys it by the words of the day it was said, as its turn: an inferred date
+is a guess ("a few weeks ago"), and its month in the keys matched every question naming
+that month, whatever the observation was about. When a weekday and a calendar date name
+the same day ("on Monday, February 27th"), the calendar date wins.
 """
 
 from __future__ import annotations

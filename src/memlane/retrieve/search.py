@@ -116,8 +116,8 @@ def search(
     now = now or datetime.now(UTC)
     t = _Timer()
     windows = time_windows(query, now)
-    ctx = _Ctx(store, embeddings, scfg, opts, query, without_time_words(question_terms(query),
-               windows), windows, now, filters)
+    ctx = _Ctx(store, embeddings, scfg, opts, query, question_terms(query), windows, now,
+               filters)
     cands = _candidates(ctx, t)
     ctx.items = store.get_items([c.id for c in cands])
     if opts.graph_hops > 0 and filters.scope is not None:
@@ -168,17 +168,6 @@ def question_terms(query: str) -> list[str]:
     """``query_terms`` without question scaffolding (``QUESTION_WORDS``)."""
     terms = query_terms(query)
     return [t for t in terms if t.lower() not in QUESTION_WORDS] or terms
-
-
-def without_time_words(terms: list[str], windows: Sequence[TimeWindow]) -> list[str]:
-    """``terms`` without the words of the phrases that named ``windows`` ("from July to
-    October"): those are matched as a time (stage one's window match, dated observations),
-    not again as words, where an observation dated "a few weeks ago" carries "October" in
-    its keys whatever it is about. Kept if nothing else remains."""
-    if not windows:
-        return terms
-    said = {w.lower() for tw in windows for w in _WORD.findall(tw.phrase)}
-    return [t for t in terms if t.lower() not in said] or terms
 
 
 # -- candidates ------------------------------------------------------------------------
