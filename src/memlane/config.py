@@ -462,7 +462,7 @@ class RetrievalConfig:
     """The ``[llm.services.NAME]`` used for HyDE."""
     hyde_threshold: float = 0.5
     """A query is low-confidence when its best lexical and vector lists agree less than this."""
-    newest_weight: float = 0.25
+    newest_weight: float = 0.2
     """Newest truth first: unless the question names an earlier time ("initially", "two
     weeks ago"), the best hit of each top session that says nearly what the best turn says
     gains this × its session's place in time among them (newest 1), and a turn whose

@@ -113,7 +113,7 @@ def test_only_each_sessions_best_hit_is_moved(mem) -> None:
     assert moved and set(moved.values()) == {1}  # one hit per session carries the tie-break
     newest = _first_turn(hits)
     assert "Denver" in newest.item.text
-    assert newest.scores["contrib.newest"] == pytest.approx(0.25)
+    assert newest.scores["contrib.newest"] == pytest.approx(0.2)
 
 
 def test_an_earlier_time_gets_no_tie_break(mem) -> None:
