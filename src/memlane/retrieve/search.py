@@ -73,10 +73,11 @@ class SearchOptions:
     meaning_candidates: int = 30
     meaning_weight: float = 0.5
     newest_weight: float = 0.0
+    """Near-duplicate sessions newest first unless the question names an earlier time
+    (``memlane.retrieve.newest``)."""
     graph_hops: int = 0
     """Items of the query's entities and their graph neighbours join the candidates."""
     graph_relevance: float = 0.3
-    """Present-tense questions: newest sessions first (``memlane.retrieve.newest``)."""
 
 
 @dataclass
@@ -115,9 +116,8 @@ def search(
         return []
     now = now or datetime.now(UTC)
     t = _Timer()
-    windows = time_windows(query, now)
-    ctx = _Ctx(store, embeddings, scfg, opts, query, question_terms(query), windows, now,
-               filters)
+    ctx = _Ctx(store, embeddings, scfg, opts, query, question_terms(query),
+               time_windows(query, now), now, filters)
     cands = _candidates(ctx, t)
     ctx.items = store.get_items([c.id for c in cands])
     if opts.graph_hops > 0 and filters.scope is not None:
