@@ -5,9 +5,16 @@ Any number of processes may write one scope: ``open_session_for`` first takes th
 scope's advisory lock, held to commit, so two writers never both open a session or take
 the same ``seq``. ``append_message`` inserts the message and advances its session in one
 round trip, updating participants with jsonb.
+
+``add_message`` (the path of ``Memory.add_message``) is one round trip in all: the
+``memlane_add_message`` function (migration 0007) takes the lock, finds, closes or opens
+the session and appends the message in one statement, which an autocommit connection runs
+as its own transaction (five round trips before: BEGIN, lock, session, insert, COMMIT).
 """
 
 from __future__ import annotations
+
+import time
 
 from memlane.store.postgres.db import LOCK_SCOPE, Database
 from memlane.store.sql.sessions import SessionsMixin
@@ -22,6 +29,19 @@ class PostgresSessions(SessionsMixin):
 
     def _lock_scope(self, scope: str) -> None:
         self.db.xact_lock(LOCK_SCOPE, scope)
+
+    def add_message(self, scope: str, role: str, text: str, at: float, *, gap: float,
+                    speaker: str | None, ext_id: str | None, agent: str | None,
+                    project: str | None, redactions: int) -> tuple[int, int, int] | None:
+        """``SessionsMixin.add_message`` in one statement (see the module's docstring)."""
+        row = self.db.execute(
+            "SELECT o_message, o_session, o_seq FROM memlane_add_message(%s, %s, %s, %s, %s, %s,"
+            " %s, %s, %s, %s, %s)",
+            (scope, role, text, at, gap, speaker, ext_id, agent, project, redactions, time.time()),
+        ).fetchone()
+        if row is None:
+            return None
+        return int(row[0]), int(row[1]), int(row[2])
 
     def append_message(self, session_id: int, scope: str, seq: int, role: str, text: str,
                        at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,

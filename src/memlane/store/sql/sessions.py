@@ -25,6 +25,17 @@ class SessionsMixin(SqlStore):
     _seen: dict[int, set[str]]
     """Participants known per session, to skip a JSON update on the hot path."""
 
+    # -- each backend's own -----------------------------------------------------------
+    def append_message(self, session_id: int, scope: str, seq: int, role: str, text: str,
+                       at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,
+                       project: str | None, redactions: int) -> int:
+        """Insert a message and advance its session (the JSON functions differ)."""
+        raise NotImplementedError
+
+    def bump(self, name: str, n: int = 1) -> None:
+        """Add ``n`` to a counter (PostgreSQL shards counters by connection)."""
+        raise NotImplementedError
+
     # -- sessions -----------------------------------------------------------------------
     def _known_participants(self, session_id: int) -> set[str]:
         """The session's participants as this process knows them (read once, then kept
@@ -50,6 +61,39 @@ class SessionsMixin(SqlStore):
             (scope,),
         ).fetchone()
         return (row[0], row[1], row[2]) if row else None
+
+    def add_message(self, scope: str, role: str, text: str, at: float, *, gap: float,
+                    speaker: str | None, ext_id: str | None, agent: str | None,
+                    project: str | None, redactions: int) -> tuple[int, int, int] | None:
+        """Store a message in its scope's current session, in one transaction:
+        ``(message_id, session_id, seq)``, or None (nothing written) when the scope
+        already holds a message with this ``ext_id``.
+
+        A message later than the open session's last one by more than ``gap`` seconds
+        closes that session (reason ``gap``) and opens a new one. Here it is the
+        primitives in turn; PostgreSQL runs the same steps in one statement.
+        """
+        with self.db.atomic():
+            self._lock_scope(scope)
+            if ext_id is not None and self.message_by_ext_id(scope, ext_id) is not None:
+                return None
+            current = self.open_session_for(scope)
+            if current is not None and at - current[1] > gap:
+                self.close_session(current[0], "gap")
+                self.bump("sessions_closed")
+                self.bump("sessions_closed_gap")
+                current = None
+            if current is None:
+                session_id, seq = self.create_session(scope, at, agent, project), 1
+                self.bump("sessions_opened")
+            else:
+                session_id, seq = current[0], current[2] + 1
+            message_id = self.append_message(
+                session_id, scope, seq, role, text, at, speaker=speaker, ext_id=ext_id,
+                agent=agent, project=project, redactions=redactions)
+            if redactions:
+                self.bump("secrets_redacted", redactions)
+        return message_id, session_id, seq
 
     def create_session(self, scope: str, at: float, agent: str | None, project: str | None) -> int:
         return self._insert_id(
