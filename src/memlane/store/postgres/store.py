@@ -64,6 +64,7 @@ class PostgresStore(PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts,
     db: Database
     TEXT_ORDER = ' COLLATE "C"'
     SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+    FOR_UPDATE = " FOR UPDATE"
 
     def __init__(self, url: str, *, tracer: Tracer | None = None) -> None:
         self.db = Database(url, tracer=tracer)

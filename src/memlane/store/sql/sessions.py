@@ -169,6 +169,24 @@ class SessionsMixin(SqlStore):
         )
         return cur.rowcount == 1
 
+    def claim_sessions_for_index(self, session_ids: Iterable[int]) -> set[int]:
+        """``claim_for_index`` for many sessions in one statement: the ids this caller won.
+
+        Rows are locked in id order, so two indexers claiming overlapping batches wait for
+        each other instead of deadlocking; the loser sees ``indexed_at`` set and skips.
+        """
+        won: set[int] = set()
+        now = time.time()
+        for cond, params in self._id_batches("id", sorted(set(session_ids))):
+            rows = self._run(
+                "UPDATE sessions SET indexed_at = %s WHERE id IN (SELECT id FROM sessions"
+                f" WHERE {cond} AND indexed_at IS NULL ORDER BY id{self.FOR_UPDATE})"
+                " AND indexed_at IS NULL RETURNING id",
+                (now, *params),
+            ).fetchall()
+            won.update(int(r[0]) for r in rows)
+        return won
+
     # -- the session-intelligence queue -------------------------------------------------
     def claim_for_summary(self, now: float, lease_seconds: float, max_attempts: int,
                           due_before: float | None = None) -> Session | None:
@@ -263,6 +281,19 @@ class SessionsMixin(SqlStore):
             f"SELECT {MESSAGE_COLS} FROM messages WHERE session_id = %s ORDER BY seq", (session_id,)
         )
         return [message(r) for r in rows]
+
+    def sessions_messages(self, session_ids: Iterable[int]) -> dict[int, list[Message]]:
+        """``session_messages`` of many sessions in one query (per 500 ids on SQLite):
+        every given id is a key, its messages in ``seq`` order."""
+        ids = list(dict.fromkeys(session_ids))
+        out: dict[int, list[Message]] = {i: [] for i in ids}
+        for cond, params in self._id_batches("session_id", ids):
+            for r in self._run(
+                f"SELECT {MESSAGE_COLS} FROM messages WHERE {cond} ORDER BY session_id, seq", params
+            ):
+                m = message(r)
+                out[m.session_id].append(m)
+        return out
 
     def recent_messages(self, scope: str, limit: int) -> list[Message]:
         rows = self._run(

@@ -1,0 +1,37 @@
+"""The indexer's batch reads and claims: the same answers as one call per session."""
+
+from __future__ import annotations
+
+
+def _sessions(store, n=3):
+    ids = []
+    for k in range(n):
+        for i in range(k + 1):
+            got = store.add_message(f"s{k}", "user", f"s{k} m{i}", 1000.0 + i, gap=1e9,
+                                    speaker=None, ext_id=None, agent=None, project=None,
+                                    redactions=0)
+        ids.append(got[1])
+    return ids
+
+
+def test_sessions_messages_equals_one_read_a_session(store):
+    ids = _sessions(store)
+    got = store.sessions_messages([ids[2], ids[0], ids[2], 10**9])
+    assert list(got) == [ids[2], ids[0], 10**9] and got[10**9] == []
+    for sid in ids[::2]:
+        assert got[sid] == store.session_messages(sid)
+    assert [m.text for m in got[ids[2]]] == ["s2 m0", "s2 m1", "s2 m2"]
+
+
+def test_claiming_a_batch_wins_each_session_once(store):
+    ids = _sessions(store)
+    with store.atomic():
+        for sid in ids:
+            store.close_session(sid, "idle")
+        assert store.claim_for_index(ids[1]) is True
+    with store.atomic():
+        assert store.claim_sessions_for_index([ids[0], ids[1], ids[2], ids[0]]) == {ids[0], ids[2]}
+    with store.atomic():
+        assert store.claim_sessions_for_index(ids) == set()
+    assert store.claim_sessions_for_index([]) == set()
+    assert store.sessions_to_index() == [] and all(store.get_session(i).indexed for i in ids)
