@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from memlane.store import Filters
+from memlane.store.vector_index import ann_available
 
 MODEL = "m"
 
@@ -55,3 +56,16 @@ def test_scoped_search_equals_exact(store):
             store.delete_item(i)
     _load(store, rng, 90)
     check()
+
+
+def test_warming_loads_the_index_and_builds_ivf_when_large(store):
+    rng = np.random.default_rng(5)
+    _load(store, rng, 300)
+    assert store.warm_vector_index(MODEL, 16, wait=True) is False  # small: exact (SQLite), no graph (PG)
+    if store.backend == "sqlite" and ann_available():
+        store._indexes[MODEL].ann_above = 200  # what 200k vectors would do, at 300
+        assert store.warm_vector_index(MODEL, 16, wait=True) is True
+        q = rng.standard_normal(16).astype(np.float32)
+        q /= np.linalg.norm(q)
+        got = store.vector_search(MODEL, q, Filters(), 5)
+        assert len(got) == 5 and [s for _, s in got] == sorted((s for _, s in got), reverse=True)

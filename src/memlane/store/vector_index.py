@@ -153,6 +153,14 @@ class VectorIndex:
             self._built.wait_for(lambda: not self._building, timeout)
             return self._ivf is not None
 
+    def start_ann(self) -> None:
+        """Start the IVF build now if the size calls for one (as the next unfiltered
+        search would)."""
+        with self._lock:
+            _, build = self._ann()
+        if build is not None:
+            self.start_build(build)
+
     def _grow(self, need: int) -> None:
         cap = len(self._ids)
         if need <= cap:

@@ -109,6 +109,14 @@ class VectorsMixin(SqlStore):
         """Nothing to build on disk: the in-memory index builds itself. Always False."""
         return False
 
+    def warm_vector_index(self, model: str, dim: int, *, wait: bool = False) -> bool:
+        """Load the model's vectors into memory and, if the store is large enough for the
+        IVF index, start its build (and, with ``wait``, wait for it): what the first
+        searches would otherwise do. True if unfiltered searches are approximate now."""
+        index = self._sync_index(model, dim)
+        index.start_ann()
+        return index.wait_for_ann() if wait else index.ann_ready
+
     def prune_vector_log(self, keep: int = 100_000) -> int:
         cur = self.db.execute(
             "DELETE FROM vector_log WHERE seq <= (SELECT max(seq) FROM vector_log) - ?", (keep,)
