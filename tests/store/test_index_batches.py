@@ -35,3 +35,30 @@ def test_claiming_a_batch_wins_each_session_once(store):
         assert store.claim_sessions_for_index(ids) == set()
     assert store.claim_sessions_for_index([]) == set()
     assert store.sessions_to_index() == [] and all(store.get_session(i).indexed for i in ids)
+
+
+def test_postgres_indexers_side_by_side_reserve_different_batches(pg_url):
+    """Two indexers (two connections) asking for work at once get different sessions; a
+    reservation ends at the holder's next reserving call or when its connection closes."""
+    from memlane.store import open_store
+
+    a, b = open_store(pg_url), open_store(pg_url)
+    ids = []
+    for k in range(10):
+        ids.append(a.add_message(f"s{k}", "user", "hi", 1000.0, gap=1e9, speaker=None, ext_id=None,
+                                 agent=None, project=None, redactions=0)[1])
+    with a.atomic():
+        for sid in ids:
+            a.close_session(sid, "idle")
+    first = [s.id for s in a.sessions_to_index(4, reserve=True)]
+    second = [s.id for s in b.sessions_to_index(4, reserve=True)]
+    assert first == ids[:4] and second == ids[4:8]
+    assert [s.id for s in b.sessions_to_index(4)] == ids[:4]  # without reserving: all, oldest first
+    with a.atomic():
+        assert a.claim_sessions_for_index(first) == set(first)
+    assert [s.id for s in a.sessions_to_index(4, reserve=True)] == ids[8:]  # b still holds 4..7
+    b.close()  # b's reservations end with its connection
+    c = open_store(pg_url)
+    assert [s.id for s in c.sessions_to_index(4, reserve=True)] == ids[4:8]
+    a.close()
+    c.close()

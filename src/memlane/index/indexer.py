@@ -48,7 +48,8 @@ def index_pending(
     embedded0, hits0 = embeddings.embedded, embeddings.cache_hits
     seen: set[int] = set()
     while True:
-        batch = [s for s in store.sessions_to_index(batch_sessions) if s.id not in seen]
+        # reserved: indexers side by side take different batches to embed
+        batch = [s for s in store.sessions_to_index(batch_sessions, reserve=True) if s.id not in seen]
         if not batch:
             break
         seen.update(s.id for s in batch)

@@ -147,9 +147,14 @@ class SessionsMixin(SqlStore):
         )
         return [session(r) for r in rows]
 
-    def sessions_to_index(self, limit: int = 100) -> list[Session]:
+    def sessions_to_index(self, limit: int = 100, *, reserve: bool = False) -> list[Session]:
         """Closed sessions whose turns are not indexed yet, oldest first (where writers run
-        side by side, sessions another indexer is claiming are skipped)."""
+        side by side, sessions another indexer is claiming are skipped).
+
+        ``reserve``: an indexer takes these to embed, so concurrent indexers should take
+        others (PostgreSQL: until this connection's next reserving call, see
+        ``PostgresSessions``; SQLite has one writer and ignores it).
+        """
         rows = self._run(
             f"SELECT {SESSION_COLS} FROM sessions WHERE indexed_at IS NULL AND status <> 'open'"
             f" ORDER BY id LIMIT %s{self.SKIP_LOCKED}",
