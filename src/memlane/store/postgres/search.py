@@ -166,6 +166,9 @@ def lexical_search(
             lexeme_idf.append(w)
     match = " | ".join(f"({q})" for q in kept)
     avgdl = stats.avgdl(db) if stats is not None else 0.0
+    # The cheap tf-idf as one sum of terms, not a sub-query over unnest(): a sub-plan runs
+    # once per matching row, and common terms match thousands (same value, same order).
+    tf_idf = " + ".join(["%s::float8 * ts_rank('{0.1, 0.2, 0.6, 1.0}', i.tsv, %s::tsquery, 1)"] * len(kept))
     # Two steps: the matches are ordered by a cheap tf-idf (ts_rank per term, in C) and
     # the best few times ``limit`` are scored with BM25 (k1 = 1.2, b = 0.75) as FTS5
     # computes it: a term's frequency counts text positions ('A') 1.0 and key positions
@@ -173,14 +176,13 @@ def lexical_search(
     rows = db.execute(
         "WITH c AS MATERIALIZED (SELECT i.id, i.tsv FROM items i"
         f" WHERE i.tsv @@ %s::tsquery AND {where}"
-        " ORDER BY (SELECT sum(x.w * ts_rank('{0.1, 0.2, 0.6, 1.0}', i.tsv, x.q, 1))"
-        "  FROM unnest(%s::tsquery[], %s::float8[]) AS x(q, w)) DESC, i.id LIMIT %s)"
+        f" ORDER BY ({tf_idf}) DESC, i.id LIMIT %s)"
         " SELECT c.id, (SELECT sum(t.w * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * %s"
         "  * length(c.tsv)))) FROM (SELECT x.w, (SELECT coalesce(sum(CASE WHEN wt = 'A'"
         "  THEN 1.0 ELSE 0.6 END), 0) FROM unnest(c.tsv) u, unnest(u.weights) wt"
         "  WHERE u.lexeme = x.lex) AS tf FROM unnest(%s::text[], %s::float8[]) AS x(lex, w)) t)"
         " AS s FROM c ORDER BY s DESC, c.id LIMIT %s",
-        (match, *params, kept, idf, max(4 * limit, 100),
+        (match, *params, *(x for pair in zip(idf, kept, strict=True) for x in pair), max(4 * limit, 100),
          1.0 / avgdl if avgdl > 0 else 1.0, lexemes, lexeme_idf, limit),
     )
     return [(r[0], float(r[1])) for r in rows]
