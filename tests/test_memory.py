@@ -1,5 +1,6 @@
 """End to end through the facade: import, index, search, pack; real SQLite, hashing embedder."""
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -143,6 +144,7 @@ def test_pack_slots_tokenizer_and_journal(loaded):
     replay = loaded.replay_pack(p.id)
     assert replay["text"] == p.text and len(replay["entries"]) == len(p.entries)
     assert [e["reason"] for e in replay["entries"]] == [e.reason for e in p.entries]
+    assert replay["entries"] == [dataclasses.asdict(e) for e in p.entries]  # every field journaled
     assert any(e.item_id == pin and e.kept for e in p.entries)
 
 

@@ -515,7 +515,7 @@ class Memory:
                 pack_id = self.store.save_pack({
                     "query": query, "scope": scope, "budget": budget, "used": p.used,
                     "counter": p.token_counter, "text": p.text,
-                    "entries": [dataclasses.asdict(e) for e in p.entries],
+                    "entries": [e.as_dict() for e in p.entries],
                     "config": {"shares": p.shares, **dataclasses.asdict(cfg)},
                 })
                 self.store.bump("packs")

@@ -65,3 +65,50 @@ def test_close_still_closes_every_live_threads_connection(tmp_path):
     assert mem.store.db.open_connections() == 0
     done.set()
     t.join()
+
+
+def test_writers_of_one_process_take_turns_and_a_failed_one_frees_the_next(tmp_path):
+    """Eight threads writing at once all commit every message (they queue on the process's
+    writer lock, not on SQLite's sleeping busy handler), and a transaction that failed
+    leaves no lock behind: the next writer commits at once."""
+    mem = memory(str(tmp_path / "w.db"))
+    errors: list[str] = []
+
+    def work(n: int) -> None:
+        try:
+            for j in range(25):
+                mem.add_messages([{"scope": f"w{n}", "role": "user", "text": f"m {n} {j} {k}"}
+                                  for k in range(4)])
+        except Exception as e:  # the test reports whatever a thread hit
+            errors.append(f"thread {n}: {type(e).__name__}: {e}")
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert errors == []
+    assert mem.stats()["messages"] == 8 * 25 * 4
+
+    class Boom(Exception):
+        pass
+
+    try:
+        with mem.store.atomic():
+            mem.store.db.execute("UPDATE messages SET text = 'x'")
+            raise Boom
+    except Boom:
+        pass
+    done = threading.Event()
+
+    def writer() -> None:
+        mem.add_message("after", "user", "the next writer")
+        done.set()
+
+    t = threading.Thread(target=writer)
+    t.start()
+    t.join(20)
+    assert done.is_set(), "a failed transaction kept the writer lock"
+    assert mem.stats()["messages"] == 8 * 25 * 4 + 1
+    assert mem.store.db.execute("SELECT count(*) FROM messages WHERE text = 'x'").fetchone() == (0,)
+    mem.close()

@@ -31,6 +31,31 @@ import numpy as np
 __all__ = ["run_serve_bench", "serve_command"]
 
 _MIX = (("search", 0.6), ("pack", 0.2), ("add", 0.2))
+_ACTIONS = tuple(name for name, _ in _MIX)
+
+
+def parse_mix(text: str) -> tuple[tuple[str, float], ...]:
+    """``"search=0.6,pack=0.2,add=0.2"`` or ``"search"`` (that action alone) -> weights."""
+    mix: dict[str, float] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        name, _, weight = part.partition("=")
+        name = name.strip()
+        if name not in _ACTIONS:
+            raise click.BadParameter(f"unknown action {name!r}; use {', '.join(_ACTIONS)}",
+                                     param_hint="--mix")
+        try:
+            mix[name] = float(weight) if weight else 1.0
+        except ValueError:
+            raise click.BadParameter(f"weight of {name!r} is not a number: {weight!r}",
+                                     param_hint="--mix") from None
+        if not mix[name] >= 0:
+            raise click.BadParameter(f"weight of {name!r} must be >= 0", param_hint="--mix")
+    if not mix or sum(mix.values()) <= 0:
+        raise click.BadParameter("give at least one action with a positive weight",
+                                 param_hint="--mix")
+    return tuple(mix.items())
 
 
 def _free_port() -> int:
@@ -67,7 +92,8 @@ def _pct(values: list[float], q: float) -> float:
 
 def run_serve_bench(*, clients: int = 8, seconds: float = 20.0, db: str | None = None,
                     batch: int = 50, scopes: int = 50, per_scope: int = 40,
-                    seed: int = 3) -> dict[str, Any]:
+                    seed: int = 3,
+                    mix: tuple[tuple[str, float], ...] = _MIX, workers: int = 1) -> dict[str, Any]:
     """One load run; returns the figures (see the module docstring)."""
     with tempfile.TemporaryDirectory(prefix="memlane-bench-serve-") as tmp:
         target = db or str(Path(tmp) / "bench.db")
@@ -78,13 +104,13 @@ def run_serve_bench(*, clients: int = 8, seconds: float = 20.0, db: str | None =
         log = open(Path(tmp) / "serve.log", "w+b")  # noqa: SIM115 - closed below
         proc = subprocess.Popen(
             [sys.executable, "-m", "memlane.serve.cli", "--db", target, "serve",
-             "--port", str(port), "--no-worker"], stdout=log, stderr=subprocess.STDOUT, env=env,
+             "--port", str(port), "--no-worker", "--workers", str(workers)], stdout=log, stderr=subprocess.STDOUT, env=env,
             cwd=tmp)
         url = f"http://127.0.0.1:{port}"
         try:
             _wait_ready(url, proc, timeout=60.0)
             _warm(url, key, words, scopes)
-            result = _load(url, key, words, clients, seconds, batch, scopes, seed)
+            result = _load(url, key, words, clients, seconds, batch, scopes, seed, mix)
         finally:
             proc.send_signal(signal.SIGTERM)
             try:
@@ -97,7 +123,8 @@ def run_serve_bench(*, clients: int = 8, seconds: float = 20.0, db: str | None =
             log.close()
         result.update({"backend": "postgres" if target.startswith("postgres") else "sqlite",
                        "shutdown_exit_code": rc, "clients": clients, "seconds": seconds,
-                       "batch": batch, "messages_before": scopes * per_scope})
+                       "batch": batch, "workers": workers,
+                       "messages_before": scopes * per_scope})
         if rc != 0:
             result["serve_log_tail"] = tail
         return result
@@ -127,8 +154,8 @@ def _warm(url: str, key: str, words: list[str], scopes: int) -> None:
 
 
 def _load(url: str, key: str, words: list[str], clients: int, seconds: float, batch: int,
-          scopes: int, seed: int) -> dict[str, Any]:
-    latencies: dict[str, list[float]] = {name: [] for name, _ in _MIX}
+          scopes: int, seed: int, mix: tuple[tuple[str, float], ...]) -> dict[str, Any]:
+    latencies: dict[str, list[float]] = {name: [] for name, _ in mix}
     errors: list[str] = []
     added = [0]
     lock = threading.Lock()
@@ -137,8 +164,8 @@ def _load(url: str, key: str, words: list[str], clients: int, seconds: float, ba
 
     def client(n: int) -> None:
         rng = random.Random(seed * 1000 + n)
-        names = [name for name, _ in _MIX]
-        weights = [w for _, w in _MIX]
+        names = [name for name, _ in mix]
+        weights = [w for _, w in mix]
         seq = 0
         with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"},
                           timeout=30.0) as http:
@@ -199,15 +226,23 @@ def _load(url: str, key: str, words: list[str], clients: int, seconds: float, ba
               help="An empty scratch PostgreSQL database (default: a temporary SQLite file).")
 @click.option("--batch", default=50, show_default=True, type=click.IntRange(1, 10_000),
               help="Messages per add request.")
+@click.option("--mix", "mix_text", default="search=0.6,pack=0.2,add=0.2", show_default=True,
+              help="Action weights, or one action alone (e.g. --mix search).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="memlane serve processes (memlane serve --workers).")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-def serve_command(clients: int, seconds: float, db: str | None, batch: int, as_json: bool) -> None:
+def serve_command(clients: int, seconds: float, db: str | None, batch: int, mix_text: str,
+                  workers: int, as_json: bool) -> None:
     """Load a real memlane serve on loopback: mixed add/search/pack, latency per action."""
+    mix = parse_mix(mix_text)
     click.echo(f"filling and starting memlane serve on {db or 'a temporary SQLite file'}…", err=True)
-    r = run_serve_bench(clients=clients, seconds=seconds, db=db, batch=batch)
+    r = run_serve_bench(clients=clients, seconds=seconds, db=db, batch=batch, mix=mix,
+                        workers=workers)
     if as_json:
         click.echo(json.dumps(r, indent=2))
         return
-    click.echo(f"{r['backend']}: {r['clients']} clients for {r['elapsed_s']}s, "
+    click.echo(f"{r['backend']}, {r['workers']} serve process(es): {r['clients']} clients "
+               f"for {r['elapsed_s']}s, "
                f"{r['requests_per_s']:,.0f} requests/s, {r['messages_added_per_s']:,.0f} "
                f"messages added/s (batches of {r['batch']}), {r['errors']} error(s); "
                f"shutdown exit code {r['shutdown_exit_code']}")

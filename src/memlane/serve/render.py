@@ -13,15 +13,29 @@ __all__ = ["dumps", "hit_dict", "item_dict", "message_dict", "nothing_note", "sc
            "session_dict", "to_plain"]
 
 
+_SCALARS = (str, int, float, bool, type(None))
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def to_plain(obj: Any) -> Any:
-    if isinstance(obj, datetime):
-        return obj.isoformat().replace("+00:00", "Z")
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    """JSON-ready data: dataclasses as dicts, datetimes as ISO-8601 (``Z`` for UTC)."""
+    if isinstance(obj, _SCALARS):
+        return obj
     if isinstance(obj, dict):
         return {str(k): to_plain(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [to_plain(v) for v in obj]
+    if isinstance(obj, datetime):
+        return obj.isoformat().replace("+00:00", "Z")
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {name: to_plain(getattr(obj, name)) for name in _field_names(type(obj))}
     return obj
 
 

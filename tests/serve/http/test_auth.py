@@ -39,6 +39,28 @@ def test_open_until_a_key_exists_then_every_request_needs_one(service) -> None:
         assert c.get("/v1/stats").status_code == 200
 
 
+@pytest.mark.parametrize(("path", "body"), [
+    ("/actions", {"kind": "memory.search", "input": {"query": "", "k": -1}}),
+    ("/actions", {"kind": "no.such.kind"}),
+    ("/actions", ["not", "an", "object"]),
+    ("/v1/search", {"query": "x", "k": "many"}),
+    ("/v1/messages", {"scope": "a"}),
+])
+def test_authentication_comes_before_input_validation(sqlite_service, path, body) -> None:
+    """Handlers authenticate in their own thread, which invalid input never reaches; the
+    caller without a valid key still gets 401, never a description of its input's faults."""
+    key = sqlite_service.key("*")
+    for token in (None, "ml_wrong"):
+        with sqlite_service.client(token) as c:
+            r = c.post(path, json=body)
+        assert r.status_code == 401, (token, r.text)
+        assert r.json()["error"]["field"] == "Authorization"
+    with sqlite_service.client(key) as c:
+        r = c.post(path, json=body)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["code"] == "invalid_request"
+
+
 def test_revoked_key_is_refused_and_service_stays_closed(service) -> None:
     key = service.key("*")
     (row,) = service.mem.store.api_keys()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import socket
 import subprocess
@@ -54,24 +55,32 @@ def test_keys_commands(tmp_path: Path) -> None:
     assert bad.exit_code == 1 and "scopes" in bad.output
 
 
+def _serve(db: str, port: int, cwd: Path) -> subprocess.Popen[bytes]:
+    """``memlane serve`` on ``port``, returned once it answers /readyz."""
+    proc = subprocess.Popen([sys.executable, "-m", "memlane.serve.cli", "--db", db, "serve",
+                             "--port", str(port)], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, cwd=cwd)
+    deadline = time.monotonic() + 60
+    while True:
+        if proc.poll() is not None:
+            raise AssertionError(proc.stdout.read().decode() if proc.stdout else "exited")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError("service did not become ready")
+        time.sleep(0.2)
+
+
 def test_sigterm_stops_cleanly_with_the_database_intact(tmp_path: Path) -> None:
     db = str(tmp_path / "m.db")
     port = _port()
-    proc = subprocess.Popen([sys.executable, "-m", "memlane.serve.cli", "--db", db, "serve",
-                             "--port", str(port)], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, cwd=tmp_path)
+    proc = _serve(db, port, tmp_path)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
-            try:
-                if httpx.get(url + "/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "service did not become ready"
-            time.sleep(0.2)
         msgs = [{"scope": "s", "text": f"message {i}"} for i in range(200)]
         assert httpx.post(url + "/v1/messages", json={"messages": msgs}, timeout=30).status_code == 200
         proc.send_signal(signal.SIGTERM)
@@ -89,5 +98,52 @@ def test_sigterm_stops_cleanly_with_the_database_intact(tmp_path: Path) -> None:
         assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert store.stats()["messages"] == 200
         assert store.pending_migrations() == []
+    finally:
+        store.close()
+
+
+def test_a_request_in_flight_at_sigterm_is_answered_and_stored(tmp_path: Path) -> None:
+    """SIGTERM while a request's body is still arriving: the service stops accepting new
+    connections, waits for that request, answers it 200, stores it whole and exits 0."""
+    db = str(tmp_path / "m.db")
+    port = _port()
+    proc = _serve(db, port, tmp_path)
+    body = json.dumps({"messages": [{"scope": "late", "text": f"message {i}"}
+                                    for i in range(50)]}).encode()
+    head = (f"POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+            f"\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+    try:
+        conn = socket.create_connection(("127.0.0.1", port), timeout=30)
+        conn.sendall(head + body[:100])
+        # A request on another connection answered after this one's headers arrived: the
+        # service has read them, so the first request is in flight.
+        assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).status_code == 200
+        proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        while True:  # shutting down: new connections are refused
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            except OSError:
+                break
+            assert time.monotonic() < deadline, "the service kept accepting connections"
+            time.sleep(0.05)
+        assert proc.poll() is None, "the service exited with a request in flight"
+        conn.sendall(body[100:])
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+        conn.close()
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    assert answer.startswith(b"HTTP/1.1 200"), answer[:300]
+    assert len(json.loads(answer.split(b"\r\n\r\n", 1)[1])["messages"]) == 50
+    assert proc.returncode == 0, out.decode()
+    store = open_store(db)
+    try:
+        assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert store.stats()["messages"] == 50
     finally:
         store.close()

@@ -122,3 +122,40 @@ def test_stream_checks_the_key_and_the_id(mem) -> None:
         r = httpx.get(url + "/state/memory", params={"scope": "team-a"},
                       headers={**auth, "Last-Event-ID": "yesterday"})
         assert r.status_code == 422 and r.json()["error"]["field"] == "Last-Event-ID"
+
+
+def test_a_quiet_scope_is_told_the_log_head_by_an_id_only_event(mem) -> None:
+    """Only other scopes change: the stream sends no patch but, after some polls, an event
+    with an id and no data, which moves the client's Last-Event-ID to the log's head;
+    resuming from it sends the scope's next change and nothing else."""
+    mem.add_message(SCOPE, "user", "first words", "2024-03-04T08:00:00Z")
+    with serving(create_app(mem)) as url:
+        seen: list[tuple[str, str, str]] = []
+        with httpx.Client(timeout=httpx.Timeout(20.0)) as c, connect_sse(
+                c, "GET", url + "/state/memory", params={"scope": SCOPE}) as source:
+            for n, event in enumerate(source.iter_sse()):
+                seen.append((event.event, event.id, event.data))
+                if n == 0:
+                    snapshot = event.data
+                    for i in range(5):
+                        mem.add_message("other-scope", "user", f"noise {i}")
+                elif event.data == "":
+                    break
+                assert n < 5, seen
+        head, _ = live.snapshot(mem.store, SCOPE)
+        (kind, snapshot_id, _), *between, (_, mark, data) = seen
+        assert kind == "snapshot" and data == "" and between == [], seen
+        assert int(snapshot_id) < int(mark) == head
+        mem.add_message(SCOPE, "user", "news in this scope", "2024-03-05T08:00:00Z")
+        _, fresh = live.snapshot(mem.store, SCOPE)
+        state, kinds = json.loads(snapshot), []
+        with httpx.Client(timeout=httpx.Timeout(20.0)) as c, connect_sse(
+                c, "GET", url + "/state/memory", params={"scope": SCOPE},
+                headers={"Last-Event-ID": mark}) as source:
+            for event in source.iter_sse():
+                kinds.append(event.event)
+                assert event.event == "patch" and int(event.id) > int(mark), kinds
+                state = jsonpatch.apply_patch(state, json.loads(event.data)["patch"])
+                if state == fresh:
+                    break
+    assert state == fresh

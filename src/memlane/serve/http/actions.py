@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union
 
-from fastapi import Body, Depends, FastAPI
-from fastapi.responses import JSONResponse
+from fastapi import Body, FastAPI, Request
+from memlane.serve.http.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from memlane.errors import NotFoundError, ValidationError
@@ -288,10 +288,10 @@ def mount(app: FastAPI) -> None:
 
     @app.post("/actions", tags=["actions"], response_model=ActionResponse,
               summary="Run one action: " + ", ".join(ACTIONS))
-    def actions(request: Annotated[ActionRequest, Body()],  # type: ignore[valid-type]
-                who: Annotated[Principal, Depends(principal)]) -> JSONResponse:
+    def actions(body: Annotated[ActionRequest, Body()],  # type: ignore[valid-type]
+                request: Request) -> JSONResponse:
         try:
-            result, timings = answer(app, who, request.kind, request.input)  # type: ignore[attr-defined]
+            result, timings = answer(app, principal(request), body.kind, body.input)  # type: ignore[attr-defined]
         except ValidationError as e:  # name the field as the client sent it: input.<field>
             e.field = f"input.{e.field}" if e.field else "input"
             raise

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import JSONResponse
+from memlane.serve.http.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane.config import Config, ServeConfig, load_config

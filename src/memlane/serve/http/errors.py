@@ -25,9 +25,10 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from memlane.serve.http.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memlane.errors import (
@@ -132,8 +133,17 @@ def install(app: FastAPI) -> None:
     async def api_error(_: Request, exc: Exception) -> JSONResponse:
         return to_api_error(exc).response()
 
-    async def request_validation(_: Request, exc: Exception) -> JSONResponse:
+    async def request_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
+        # Authentication comes first. Routes authenticate inside their handler (one thread
+        # hop a request), which an invalid input never reaches, so a caller without a valid
+        # key gets its 401 here and learns nothing about its input.
+        from memlane.serve.http.auth import principal
+
+        try:
+            await run_in_threadpool(principal, request)
+        except ApiError as e:
+            return e.response()
         return from_pydantic(exc.errors()).response()
 
     async def http_error(_: Request, exc: Exception) -> JSONResponse:

@@ -23,25 +23,25 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Path, Query
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, FastAPI, Path, Query, Request
+from memlane.serve.http.responses import JSONResponse
 from pydantic import BaseModel
 
 from memlane.serve.http import models as m
 from memlane.serve.http.actions import answer, server_timing
-from memlane.serve.http.auth import Principal, principal
+from memlane.serve.http.auth import principal
 
 __all__ = ["ROUTES", "mount"]
 
-Who = Annotated[Principal, Depends(principal)]
 Id = Annotated[int, Path(ge=1)]
 
 ROUTES: list[tuple[str, str, str]] = []
 """``(method, path, action kind)`` of every resource route (the tests walk this table)."""
 
 
-def _answer(request_app: FastAPI, who: Principal, kind: str, inp: BaseModel) -> JSONResponse:
-    result, timings = answer(request_app, who, kind, inp)
+def _answer(request_app: FastAPI, request: Request, kind: str, inp: BaseModel) -> JSONResponse:
+    # The handler authenticates in its own worker thread: one hop to the pool, not two.
+    result, timings = answer(request_app, principal(request), kind, inp)
     return JSONResponse(result, headers={"Server-Timing": server_timing(timings)})
 
 
@@ -54,60 +54,60 @@ def mount(app: FastAPI) -> None:
         return r.api_route(path, methods=[method], summary=f"{kind} (same handler as /actions)")
 
     @route("POST", "/messages", "memory.add")
-    def messages(body: m.AddInput, who: Who) -> JSONResponse:
-        return _answer(app, who, "memory.add", body)
+    def messages(body: m.AddInput, request: Request) -> JSONResponse:
+        return _answer(app, request, "memory.add", body)
 
     @route("POST", "/search", "memory.search")
-    def search(body: m.SearchInput, who: Who) -> JSONResponse:
-        return _answer(app, who, "memory.search", body)
+    def search(body: m.SearchInput, request: Request) -> JSONResponse:
+        return _answer(app, request, "memory.search", body)
 
     @route("POST", "/pack", "memory.pack")
-    def pack(body: m.PackInput, who: Who) -> JSONResponse:
-        return _answer(app, who, "memory.pack", body)
+    def pack(body: m.PackInput, request: Request) -> JSONResponse:
+        return _answer(app, request, "memory.pack", body)
 
     @route("POST", "/items", "memory.upsert")
-    def items(body: m.UpsertInput, who: Who) -> JSONResponse:
-        return _answer(app, who, "memory.upsert", body)
+    def items(body: m.UpsertInput, request: Request) -> JSONResponse:
+        return _answer(app, request, "memory.upsert", body)
 
     @route("POST", "/index", "index")
-    def index(body: m.IndexInput, who: Who) -> JSONResponse:
-        return _answer(app, who, "index", body)
+    def index(body: m.IndexInput, request: Request) -> JSONResponse:
+        return _answer(app, request, "index", body)
 
     @route("GET", "/sessions", "sessions.list")
-    def sessions(q: Annotated[m.SessionsInput, Query()], who: Who) -> JSONResponse:
-        return _answer(app, who, "sessions.list", q)
+    def sessions(q: Annotated[m.SessionsInput, Query()], request: Request) -> JSONResponse:
+        return _answer(app, request, "sessions.list", q)
 
     @route("POST", "/sessions/close", "sessions.close")
-    def sessions_close(body: m.CloseInput, who: Who) -> JSONResponse:
-        return _answer(app, who, "sessions.close", body)
+    def sessions_close(body: m.CloseInput, request: Request) -> JSONResponse:
+        return _answer(app, request, "sessions.close", body)
 
     @route("GET", "/sessions/{id}", "sessions.show")
-    def session(id: Id, who: Who) -> JSONResponse:
-        return _answer(app, who, "sessions.show", m.IdInput(id=id))
+    def session(id: Id, request: Request) -> JSONResponse:
+        return _answer(app, request, "sessions.show", m.IdInput(id=id))
 
     @route("GET", "/facts", "facts.list")
-    def facts(q: Annotated[m.FactsInput, Query()], who: Who) -> JSONResponse:
-        return _answer(app, who, "facts.list", q)
+    def facts(q: Annotated[m.FactsInput, Query()], request: Request) -> JSONResponse:
+        return _answer(app, request, "facts.list", q)
 
     @route("GET", "/facts/history", "facts.history")
-    def facts_history(q: Annotated[m.FactHistoryInput, Query()], who: Who) -> JSONResponse:
-        return _answer(app, who, "facts.history", q)
+    def facts_history(q: Annotated[m.FactHistoryInput, Query()], request: Request) -> JSONResponse:
+        return _answer(app, request, "facts.history", q)
 
     @route("DELETE", "/facts/{id}", "facts.forget")
-    def facts_forget(id: Id, who: Who) -> JSONResponse:
-        return _answer(app, who, "facts.forget", m.IdInput(id=id))
+    def facts_forget(id: Id, request: Request) -> JSONResponse:
+        return _answer(app, request, "facts.forget", m.IdInput(id=id))
 
     @route("GET", "/graph/{entity}", "graph.show")
-    def graph(entity: str, who: Who,
+    def graph(entity: str, request: Request,
               scope: Annotated[str | None, Query(min_length=1, max_length=200)] = None) -> JSONResponse:
-        return _answer(app, who, "graph.show", m.GraphInput(entity=entity, scope=scope))
+        return _answer(app, request, "graph.show", m.GraphInput(entity=entity, scope=scope))
 
     @route("GET", "/packs/{id}", "packs.show")
-    def packs(id: Id, who: Who) -> JSONResponse:
-        return _answer(app, who, "packs.show", m.IdInput(id=id))
+    def packs(id: Id, request: Request) -> JSONResponse:
+        return _answer(app, request, "packs.show", m.IdInput(id=id))
 
     @route("GET", "/stats", "stats")
-    def stats(who: Who) -> JSONResponse:
-        return _answer(app, who, "stats", m.EmptyInput())
+    def stats(request: Request) -> JSONResponse:
+        return _answer(app, request, "stats", m.EmptyInput())
 
     app.include_router(r)

@@ -8,6 +8,11 @@ change after it and nothing twice, across service restarts too. When that id is 
 longer in the retained log the stream sends ``reset`` and a new ``snapshot``: the client
 replaces its state, never skips changes silently.
 
+While other scopes change and this one stays quiet, the stream sends an id-only event
+(``id: N`` and nothing else) every ``_MARK_POLLS`` polls: an SSE client dispatches
+nothing for it but keeps ``N`` as its last event id, so a reconnect resumes from there
+instead of re-reading the other scopes' changes (or meeting a pruned id and a reset).
+
 The stream needs read access to the scope. It polls the log every
 ``serve.stream_poll_seconds`` (in a worker thread) and ends when the client goes away or
 the service shuts down.
@@ -31,6 +36,8 @@ from memlane.serve.http.errors import ApiError
 __all__ = ["mount"]
 
 _BATCH = 500
+_MARK_POLLS = 30
+"""An id-only event after this many polls without an event (15 s at the default 0.5 s)."""
 
 
 def _dumps(data: Any) -> str:
@@ -78,6 +85,7 @@ def mount(app: FastAPI) -> None:
                 head, state = await anyio.to_thread.run_sync(live.snapshot, store, scope)
                 yield ServerSentEvent(_dumps(state), event="snapshot", id=str(head))
                 cursor = head
+            told, quiet = cursor, 0  # the last id the client holds; polls since an event
             while not app.state.stopping.is_set():
                 if await request.is_disconnected():
                     return
@@ -87,11 +95,18 @@ def mount(app: FastAPI) -> None:
                     yield ServerSentEvent(_dumps({"reason": str(e)}), event="reset")
                     head, state = await anyio.to_thread.run_sync(live.snapshot, store, scope)
                     yield ServerSentEvent(_dumps(state), event="snapshot", id=str(head))
-                    cursor = head
+                    told = cursor = head
                     continue
                 for change in got.changes:
                     yield _patch_event(change)
                 cursor = got.cursor
+                if got.changes:
+                    told, quiet = got.changes[-1].id, 0
+                else:
+                    quiet += 1
+                if cursor != told and quiet >= _MARK_POLLS:
+                    yield ServerSentEvent(id=str(cursor))
+                    told, quiet = cursor, 0
                 if not got.changes or len(got.changes) < _BATCH:
                     await anyio.sleep(poll_seconds)
 

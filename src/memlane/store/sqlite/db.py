@@ -50,6 +50,10 @@ class _Slot:
             pass  # already closed, or the interpreter is shutting down
 
 
+_BUSY_SECONDS = 30.0
+"""How long a writer waits for the database before it gives up with an error."""
+
+
 class Database:
     """A SQLite file: one connection per thread (closed when the thread ends), WAL,
     foreign keys, nested ``atomic()``."""
@@ -60,6 +64,11 @@ class Database:
         self._local = threading.local()
         self._slots: weakref.WeakSet[_Slot] = weakref.WeakSet()
         self._lock = threading.Lock()
+        # Writers of this process queue here, woken the moment the writer before them
+        # commits; only writers of other processes meet SQLite's busy handler, which
+        # polls with sleeps of up to 100 ms (under 8 concurrent writers it set a p95 of
+        # 1.5 s on batched adds).
+        self._write_lock = threading.Lock()
         if self.path != ":memory:":
             parent = Path(self.path).expanduser().resolve().parent
             if not parent.exists():
@@ -72,12 +81,13 @@ class Database:
         if slot is None:
             with translate(f"opening {self.path}"):
                 conn = sqlite3.connect(
-                    self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+                    self.path, isolation_level=None, check_same_thread=False,
+                    timeout=_BUSY_SECONDS
                 )
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute("PRAGMA synchronous = NORMAL")
                 conn.execute("PRAGMA foreign_keys = ON")
-                conn.execute("PRAGMA busy_timeout = 30000")
+                conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
                 conn.execute("PRAGMA temp_store = MEMORY")
                 conn.execute("PRAGMA cache_size = -65536")
             if self.tracer is not None:
@@ -127,6 +137,21 @@ class Database:
         On error everything inside rolls back and the original exception propagates.
         """
         slot = self._slot()
+        if slot.depth:
+            with self._transaction(slot) as conn:
+                yield conn
+            return
+        if not self._write_lock.acquire(timeout=_BUSY_SECONDS):
+            raise StoreError(f"begin: {self.path} stayed locked by another writer of this "
+                             f"process for {_BUSY_SECONDS:.0f}s")
+        try:
+            with self._transaction(slot) as conn:
+                yield conn
+        finally:
+            self._write_lock.release()
+
+    @contextmanager
+    def _transaction(self, slot: _Slot) -> Iterator[sqlite3.Connection]:
         conn = slot.conn
         depth = slot.depth
         with translate("begin"):
