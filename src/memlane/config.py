@@ -462,10 +462,11 @@ class RetrievalConfig:
     """The ``[llm.services.NAME]`` used for HyDE."""
     hyde_threshold: float = 0.5
     """A query is low-confidence when its best lexical and vector lists agree less than this."""
-    newest_weight: float = 0.15
-    """Questions about the present ("currently", "what is", "how many ... now"): each hit
-    of the top sessions gains this × its session's place in time among them (newest 1),
-    and a turn whose stated facts were all superseded loses it (0: off)."""
+    newest_weight: float = 0.2
+    """Newest truth first: unless the question names an earlier time ("initially", "two
+    weeks ago"), the best hit of each top session that says nearly what the best turn says
+    gains this × its session's place in time among them (newest 1), and a turn whose
+    stated facts were all superseded loses it (0: off)."""
     graph_hops: int = 1
     """Multi-hop: items mentioning the entities the query names (0) and their neighbours in
     the entity graph (1) join the candidates (0 hops: off, at most 1)."""

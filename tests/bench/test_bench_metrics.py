@@ -152,5 +152,6 @@ def test_knowledge_update_newest_first_rate():
         q("d", "multi-session", [1, 5], ["s0", "s1"]),         # other type: not counted
     ]
     rankings = {"a": ["s2", "s1", "s0"], "b": ["s0", "s1"], "c": ["s0"], "d": ["s1"]}
-    assert newest_first_rate(qs, rankings) == {"rate": 0.5, "n": 2}
-    assert newest_first_rate(qs[:1], {"a": ["s0"]}) == {"rate": 0.0, "n": 1}  # missing newest ranks last
+    assert newest_first_rate(qs, rankings) == {"rate": 0.5, "n": 2, "missed": ["b"]}
+    # a newest session missing from the ranking ranks last
+    assert newest_first_rate(qs[:1], {"a": ["s0"]}) == {"rate": 0.0, "n": 1, "missed": ["a"]}

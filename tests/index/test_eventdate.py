@@ -25,6 +25,14 @@ def test_relative_phrases_give_the_event_date(text: str, day: datetime, phrase: 
     assert got[1].lower() == phrase.lower()
 
 
+def test_a_calendar_date_beats_the_weekday_beside_it() -> None:
+    # said on Friday 10 March: "on Monday" alone would be 6 March, but the 27th is named
+    got = event_date("I washed my car on Monday, February 27th, after a few weeks.",
+                     datetime(2023, 3, 10, 9, tzinfo=UTC))
+    assert got is not None and got[0].date().isoformat() == "2023-02-27"
+    assert got[1] == "February 27th"
+
+
 @pytest.mark.parametrize("text", ["I bought a bike", "I moved here this year", ""])
 def test_no_date_or_too_vague(text: str) -> None:
     assert event_date(text, SAID) is None
@@ -61,5 +69,34 @@ def test_a_dated_observation_is_found_by_a_temporal_question(tmp_path: Path) -> 
         chicago = next(h for h in hits if h.item.kind == "turn" and "Chicago" in h.item.text)
         # said on the 16th, the Miami trip is dated the 13th: its session matches the date
         assert miami.scores["session_rank"] == 1.0 and chicago.scores["session_rank"] == 2.0
+    finally:
+        m.close()
+
+
+def test_an_inferred_date_is_a_time_not_words(tmp_path: Path) -> None:
+    # "a few weeks ago" said on 4 November: stored in October, but keyed by the words of
+    # the day it was said, so a question naming October does not match it by words,
+    # whatever it is about (the session's time match still sees its date)
+    from memlane.store.filters import Filters
+
+    m = memory(tmp_path / "k.db")
+    said = datetime(2023, 11, 4, 15, tzinfo=UTC)
+    try:
+        for i, (role, text) in enumerate([
+                ("user", "I went to a project management workshop a few weeks ago and learned "
+                         "agile methods."),
+                ("assistant", "Agile habits stick."),
+                ("user", "I also rode a rollercoaster."), ("assistant", "Fun.")]):
+            m.add_message("chat", role, text, at=said + timedelta(minutes=i))
+        m.close_session("chat")
+        m.index(now=said)
+        obs = [it for s in m.store.list_sessions(scope="chat")
+               for it in m.store.session_items(s.id) if it.kind == "observation"
+               and "workshop" in it.text]
+        assert len(obs) == 1 and obs[0].at.month == 10
+        assert obs[0].extra["event_phrase"] == "a few weeks ago"
+        scope = Filters.build(scope="chat")
+        assert obs[0].id not in {i for i, _ in m.store.lexical_search(["October"], scope, 10)}
+        assert obs[0].id in {i for i, _ in m.store.lexical_search(["November"], scope, 10)}
     finally:
         m.close()

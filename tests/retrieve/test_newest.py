@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memlane.retrieve.newest import present_tense
+from memlane.retrieve.newest import asks_newest, names_earlier_time, present_tense
 from memlane.testing import add_sessions, memory
 
 NOW = datetime(2024, 6, 20, 12, 0, tzinfo=UTC)
@@ -77,3 +77,45 @@ def test_weight_zero_turns_it_off(tmp_path: Path) -> None:
                             for h in hits)
     finally:
         m.close()
+
+
+@pytest.mark.parametrize("query", [
+    "Where did Rachel move to after her recent relocation?",
+    "How many women are on the team led by my former manager Rachel?",
+    "What was the amount I was pre-approved for when I got my mortgage?",
+    "Where do I still keep my old sneakers, after I first moved them?",  # "still" wins
+])
+def test_grammatical_past_still_asks_for_the_newest(query: str) -> None:
+    assert asks_newest(query)
+
+
+@pytest.mark.parametrize("query", [
+    "Where did I initially keep my old sneakers?", "What did I buy two weeks ago?",
+    "Which camera did I use before I switched to Sony?", "How big was my team at first?",
+    "How many engineers did I lead when I just started?",
+])
+def test_a_question_naming_an_earlier_time_does_not(query: str) -> None:
+    assert names_earlier_time(query) and not asks_newest(query)
+
+
+def test_a_past_tense_question_gets_the_newest_session_first(mem) -> None:
+    hits = mem.search("Which city did I live in?", scope="chat", k=6, now=NOW, explain=True)
+    first = _first_turn(hits)
+    assert "Denver" in first.item.text and first.scores["newest"] == 1.0
+
+
+def test_only_each_sessions_best_hit_is_moved(mem) -> None:
+    hits = mem.search("Where do I live?", scope="chat", k=12, now=NOW, explain=True)
+    moved: dict[int, int] = {}
+    for h in hits:
+        if "newest" in h.scores:
+            moved[h.item.session_id] = moved.get(h.item.session_id, 0) + 1
+    assert moved and set(moved.values()) == {1}  # one hit per session carries the tie-break
+    newest = _first_turn(hits)
+    assert "Denver" in newest.item.text
+    assert newest.scores["contrib.newest"] == pytest.approx(0.2)
+
+
+def test_an_earlier_time_gets_no_tie_break(mem) -> None:
+    hits = mem.search("Where did I live at first?", scope="chat", k=6, now=NOW)
+    assert hits and all("newest" not in h.scores for h in hits)

@@ -56,3 +56,14 @@ def test_weekdays_and_past_spans() -> None:
 def test_no_dates_no_windows() -> None:
     assert spans("what is my cat's name?") == []
     assert spans("may I ask something") == []
+
+
+def test_a_range_of_months() -> None:
+    # now is April 2023: July and October are last year's; a range may wrap the year
+    assert spans("rollercoasters I rode from July to October") == [
+        ("2022-07-01", "2022-11-01", "from July to October")]
+    assert spans("between November and February") == [
+        ("2022-11-01", "2023-03-01", "between November and February")]
+    assert spans("from March 2022 to May 2022") == [
+        ("2022-03-01", "2022-06-01", "from March 2022 to May 2022")]
+

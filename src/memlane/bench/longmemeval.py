@@ -141,8 +141,10 @@ def newest_first_rate(
     questions: Sequence[LMEQuestion], rankings: dict[str, list[str]]
 ) -> dict[str, Any]:
     """knowledge-update questions with evidence in sessions of different dates: how often
-    the newest evidence session ranks above every older one (the stale value)."""
+    the newest evidence session ranks above every older one (the stale value); ``missed``
+    lists the questions where it did not, to read one by one."""
     hits = total = 0
+    missed: list[str] = []
     for q in questions:
         if q.question_type != "knowledge-update" or q.question_id not in rankings:
             continue
@@ -155,7 +157,9 @@ def newest_first_rate(
         older = [pos.get(sid, len(ranked)) for _, sid in dated[:-1]]
         total += 1
         hits += newest < min(older)
-    return {"rate": round(hits / total, 3) if total else None, "n": total}
+        if newest >= min(older):
+            missed.append(q.question_id)
+    return {"rate": round(hits / total, 3) if total else None, "n": total, "missed": missed}
 
 
 def _count(items: Any) -> dict[str, int]:

@@ -150,8 +150,9 @@ def render_markdown(summary: Mapping[str, Any], title: str, notes: Sequence[str]
         lines += ["", "## Knowledge updates", "",
                   "How often the newest evidence session ranks above every older (stale) one, over "
                   "knowledge-update questions whose evidence spans sessions of different dates.", "",
-                  "| system | newest first | questions |", "|---|---|---|"]
-        lines += [f"| {n} | {_fmt(v['rate'])} | {v['n']} |" for n, v in ku.items()]
+                  "| system | newest first | questions | missed |", "|---|---|---|---|"]
+        lines += [f"| {n} | {_fmt(v['rate'])} | {v['n']} | {', '.join(v.get('missed', []))} |"
+                  for n, v in ku.items()]
     lines += [
         "",
         "## Performance",

@@ -5,17 +5,25 @@
 names (``memlane.retrieve.timeparse`` reads "yesterday", "last weekend", "two weeks ago",
 "last Monday", "on May 3rd"...) against the time it was said, with the phrase. Windows
 longer than a month ("this year") or after the moment it was said are not an event date.
-The pipeline stores the observation at that date and indexes its date words, so a temporal
-question ("where did I go in mid-May?") reaches it as a time and as words.
+The pipeline stores the observation at that date, so a temporal question ("where did I go
+in mid-May?") reaches it as a time (stage one matches its session to the question's
+windows), and keys it by the words of the day it was said, as its turn: an inferred date
+is a guess ("a few weeks ago"), and its month in the keys matched every question naming
+that month, whatever the observation was about. When a weekday and a calendar date name
+the same day ("on Monday, February 27th"), the calendar date wins.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 from memlane.retrieve.timeparse import time_windows
 
 __all__ = ["MAX_SPAN", "event_date"]
+
+_CALENDAR = re.compile(r"\d")
+"""A phrase naming a calendar date has a number (``May 3rd``, ``3 May``, ``2023-05-03``)."""
 
 MAX_SPAN = timedelta(days=31)
 """A window wider than this is too vague to date an event."""
@@ -34,5 +42,7 @@ def event_date(text: str, said_at: datetime) -> tuple[datetime, str] | None:
                if w.end - w.start <= MAX_SPAN and w.start <= naive_said]
     if not windows:
         return None
-    best = min(windows, key=lambda w: w.end - w.start)
+    # the narrowest; on a tie a calendar date ("February 27th") beats a weekday ("on
+    # Monday") or a relative day: "on Monday, February 27th" names one day, the 27th
+    best = min(windows, key=lambda w: (w.end - w.start, not _CALENDAR.search(w.phrase)))
     return best.start.replace(tzinfo=said_at.tzinfo), best.phrase

@@ -106,15 +106,18 @@ def store_intelligence(
         })
     for o in extraction.observations:
         msg = by_seq.get(o.seq) if o.seq is not None else None
-        # "last weekend" said on a Tuesday: stored at, and keyed by, the date it implies
+        # "last weekend" said on a Tuesday: stored at the date it implies (a time stage one
+        # matches to the query's windows) but keyed by the words of the day it was said, as
+        # its turn is: an inferred "October" in the keys matched any question naming October
         event = event_date(o.text, msg.at) if msg else None
         when = event[0] if event else (msg.at if msg else None)
+        said = msg.at if msg else None
         rows.append({
             **base, "kind": "observation", "text": o.text,
             "at": when.timestamp() if when else end,
             "message_id": msg.id if msg else None, "seq": o.seq, "lane": "episodic",
             "source": "stated", "parents": source(o.seq),
-            "keys": item_keys(o.text, when, (msg.speaker,) if msg and msg.speaker else ()),
+            "keys": item_keys(o.text, said, (msg.speaker,) if msg and msg.speaker else ()),
             **({"extra": {"event_date": event[0].isoformat(), "event_phrase": event[1]}}
                if event else {}),
         })

@@ -18,6 +18,9 @@ __all__ = ["STAGE_RANKS", "explain", "explain_lines"]
 STAGE_RANKS = ("candidate_rank", "lexical_rank", "vector_rank", "hyde_rank", "session_rank",
                "turn_rank", "rank")
 """Rank keys a hit may carry, in pipeline order (absent when the hit skipped that stage)."""
+ADJUSTMENTS = ("newest", "superseded")
+"""Score terms outside the preset's signals (``memlane.retrieve.newest``), weighted by
+``retrieval.newest_weight``; present only on the hits they moved."""
 
 
 def explain(hit: Any) -> dict[str, Any]:
@@ -25,7 +28,7 @@ def explain(hit: Any) -> dict[str, Any]:
     s = hit.scores
     signals = {
         name: {"value": s[name], "contribution": s.get(f"contrib.{name}", 0.0)}
-        for name in SIGNALS if name in s
+        for name in (*SIGNALS, *ADJUSTMENTS) if name in s
     }
     ranks = {k: int(s[k]) for k in STAGE_RANKS if s.get(k)}
     return {"score": hit.score, "signals": signals, "ranks": ranks}

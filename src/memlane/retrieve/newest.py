@@ -1,20 +1,26 @@
-"""Newest truth first: questions about the present rank the newest evidence first.
+"""Newest truth first: when several sessions say nearly the same thing, the newest leads.
 
-"What is my current ...", "how many ... do I have now", "where do I still ...": when
-several sessions speak to the subject, the newest one holds the answer. For such a
-question (``present_tense``), the rerank adds ``newest_weight × r`` to each hit of the top
-sessions, ``r`` the session's place in time among them (0 the oldest, 1 the newest: a
-tie-break among sessions that are all relevant, not a recency filter), and subtracts
+"What is my current ...", "how many ... do I have", "where did Rachel move to": when
+several sessions speak to the subject, the newest one holds the answer unless the
+question names an earlier time ("initially", "at first", "before ...", "two weeks ago").
+``asks_newest`` tells the two apart; the rerank (``memlane.retrieve.search``) then adds
+``newest_weight × r`` to the best hit of each top session that says nearly what the most
+relevant turn says, ``r`` the session's place in time among them (0 the oldest, 1 the
+newest: a tie-break among sessions that are all relevant, not a recency filter, and only
+their best hit, so the turns the list holds stay the same), and subtracts
 ``newest_weight`` from a turn whose stated facts have all been superseded since (the
-store's supersession links). A question that names an earlier time ("initially",
-"previously", "when I first started", "before ...") is not about the present.
+store's supersession links).
+
+``present_tense`` is the narrower reading the first round used (a present-tense form and
+no past one); grammatical past ("where did ...", "what was ...") is not an earlier time,
+so ``asks_newest`` does not require it.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["present_tense"]
+__all__ = ["asks_newest", "names_earlier_time", "present_tense"]
 
 _PAST = re.compile(
     r"\b(initially|originally|previous(ly)?|former(ly)?|at first|used to|first|earlier|"
@@ -31,6 +37,27 @@ _PRESENT = re.compile(
 )
 _NOW_WORDS = re.compile(r"\b(now|currently|current|still|latest|most recent(ly)?)\b",
                         re.IGNORECASE)
+_EARLIER = re.compile(
+    r"\b(initially|originally|at first|in the beginning|at the (start|beginning)|used to|"
+    r"first|earlier|previously|before|back then|back when|"
+    r"when i (just |first )?(started|began|joined)|ago|last (week|month|year|time))\b",
+    re.IGNORECASE,
+)
+"""Words that point the question at an earlier state than the latest one. "previous" and
+"former" are not among them: "my former manager Rachel" names a person, not a time."""
+
+
+def names_earlier_time(query: str) -> bool:
+    """Whether ``query`` points at an earlier time ("initially", "at first", "two weeks
+    ago", "before I moved", "when I just started")."""
+    return bool(_EARLIER.search(query))
+
+
+def asks_newest(query: str) -> bool:
+    """Whether the newest of several near-duplicate sessions should lead for ``query``:
+    always when it names the present ("now", "currently", "still", "latest"), otherwise
+    unless it names an earlier time (``names_earlier_time``)."""
+    return bool(_NOW_WORDS.search(query)) or not names_earlier_time(query)
 
 
 def present_tense(query: str) -> bool:

@@ -26,7 +26,7 @@ from memlane.index.embed import Embeddings
 from memlane.retrieve import rerank as sig
 from memlane.retrieve.candidates import Candidate, fuse_lists
 from memlane.retrieve.mmr import mmr_order
-from memlane.retrieve.newest import present_tense
+from memlane.retrieve.newest import asks_newest
 from memlane.retrieve.presets import Preset
 from memlane.retrieve.text import query_terms
 from memlane.retrieve.timeparse import TimeWindow, time_windows
@@ -73,10 +73,11 @@ class SearchOptions:
     meaning_candidates: int = 30
     meaning_weight: float = 0.5
     newest_weight: float = 0.0
+    """Near-duplicate sessions newest first unless the question names an earlier time
+    (``memlane.retrieve.newest``)."""
     graph_hops: int = 0
     """Items of the query's entities and their graph neighbours join the candidates."""
     graph_relevance: float = 0.3
-    """Present-tense questions: newest sessions first (``memlane.retrieve.newest``)."""
 
 
 @dataclass
@@ -439,7 +440,7 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
             ranks["turn_rank"] = turn_rank
         pool.append(_Scored(item_id, _total(o.preset.weights, sig_), sig_, cand_of.get(item_id),
                             key, ranks))
-    if o.newest_weight > 0 and present_tense(ctx.query):
+    if o.newest_weight > 0 and asks_newest(ctx.query):
         _newest_first(ctx, pool, o.newest_weight)
     pool.sort(key=lambda x: -x.score)
     head = _select(ctx, pool, o.final_k)
@@ -467,10 +468,11 @@ sessions that say the same thing, perhaps with an older value."""
 
 
 def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
-    """A present-tense question: ``weight × r`` for the hits of each pool session that
-    says nearly what the most relevant turn says (``NEAR_SESSION``, ``NEAR_COSINE``; ``r``
-    its place in time among them, 0 oldest to 1 newest), ``-weight`` for a turn whose
-    stated facts were all superseded since."""
+    """``weight × r`` for the best hit of each pool session that says nearly what the most
+    relevant turn says (``NEAR_SESSION``, ``NEAR_COSINE``; ``r`` its place in time among
+    them, 0 oldest to 1 newest), ``-weight`` for a turn whose stated facts were all
+    superseded since. Only the best hit: the sessions' order changes, not which of their
+    turns the first hits hold."""
     turns = [x for x in pool if ctx.items[x.id].kind == "turn"]
     if not turns:
         return
@@ -485,21 +487,23 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
                     and float(v @ a) >= NEAR_COSINE):
                 near.add(x.key)
     latest: dict[SessionKey, float] = {}
+    best: dict[SessionKey, _Scored] = {}
     for x in pool:
         if x.key not in near:
             continue  # not a near-duplicate of the best hit: no say in "newest"
-        it = ctx.items[x.id]
-        latest[x.key] = max(latest.get(x.key, float("-inf")), it.at.timestamp())
+        latest[x.key] = max(latest.get(x.key, float("-inf")), ctx.items[x.id].at.timestamp())
+        if x.key not in best or x.score > best[x.key].score:
+            best[x.key] = x
     order = sorted(latest, key=lambda k: latest[k])
     place = {k: (i / (len(order) - 1) if len(order) > 1 else 1.0) for i, k in enumerate(order)}
     msgs: dict[int, _Scored] = {mid: x for x in pool
                                 if ctx.items[x.id].kind == "turn"
                                 and (mid := ctx.items[x.id].message_id) is not None}
     stale = ctx.store.superseded_messages(list(msgs)) if msgs else set()
+    for key, x in best.items():
+        x.signals["newest"] = place[key]
+        x.score += weight * place[key]
     for x in pool:
-        if x.key in place:
-            x.signals["newest"] = place[x.key]
-            x.score += weight * place[x.key]
         if ctx.items[x.id].message_id in stale and ctx.items[x.id].kind == "turn":
             x.signals["superseded"] = 1.0
             x.score -= weight

@@ -5,7 +5,8 @@ query points at, each with the phrase that produced it. Ranking rewards items in
 window (and, less, near it); nothing is filtered. Supported: ``yesterday``, ``today``,
 ``N days/weeks/months/years ago`` (digits or words, ``a couple of``, ``a few``),
 ``last/this/past week|month|year|weekend``, ``past N days/weeks/months``, ``last Monday``,
-``on Monday``, ``in March`` (the latest March not after now), ``in 2022``,
+``on Monday``, ``in March`` (the latest March not after now), ``from July to October``,
+``between November and February``, ``in 2022``,
 ``on May 3rd`` / ``3 May`` / ``March 3, 2023`` and ISO dates. Pure functions, no I/O.
 """
 
@@ -60,6 +61,9 @@ _YESTERDAY = re.compile(r"\b(yesterday|today|tonight|this morning|day before yes
 _MONTH_DAY = re.compile(rf"\b{_MONTH_RE}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b", re.IGNORECASE)
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE}\b(?:,?\s+(\d{{4}}))?", re.IGNORECASE)
 _IN_MONTH = re.compile(rf"\b(?:in|during|of|since|early|late|mid)\s+(?:early\s+|late\s+|mid-?)?{_MONTH_RE}\b(?:\s+(\d{{4}}))?", re.IGNORECASE)
+_MONTH_RANGE = re.compile(
+    rf"\b(?:from|between)\s+{_MONTH_RE}\b(?:\s+(\d{{4}}))?\s+(?:to|and|until|till|through)\s+"
+    rf"{_MONTH_RE}\b(?:\s+(\d{{4}}))?", re.IGNORECASE)
 _IN_YEAR = re.compile(r"\b(?:in|during|of)\s+((?:19|20)\d\d)\b", re.IGNORECASE)
 _ISO = re.compile(r"\b((?:19|20)\d\d)[-/](\d{1,2})[-/](\d{1,2})\b")
 
@@ -176,6 +180,15 @@ def time_windows(query: str, now: datetime) -> list[TimeWindow]:
         if d is not None:
             dated.append(m.span())
             out.append(TimeWindow(d, d + timedelta(days=1), m.group(0)))
+    for m in _MONTH_RANGE.finditer(query):
+        first, last = _MONTHS[m.group(1).lower()], _MONTHS[m.group(3).lower()]
+        y2 = int(m.group(4)) if m.group(4) else (
+            today.year if last <= today.month else today.year - 1)
+        y1 = int(m.group(2)) if m.group(2) else (y2 if first <= last else y2 - 1)
+        start, end = _month_window(y1, first, ""), _month_window(y2, last, "")
+        if start.start < end.end:
+            dated.append(m.span())
+            out.append(TimeWindow(start.start, end.end, m.group(0)))
     for m in _IN_MONTH.finditer(query):
         if any(a <= m.start(1) < b for a, b in dated):
             continue
