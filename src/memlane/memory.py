@@ -163,12 +163,12 @@ class Memory:
         cfg = self.config.ingest
         msg = prepare(cfg, scope, role, text, at, speaker=speaker, ext_id=id, agent=agent,
                       project=project, now=datetime.now(UTC))
-        with self.store.atomic():
-            if msg.ext_id is not None and self.store.message_by_ext_id(msg.scope, msg.ext_id):
-                raise ConflictError(
-                    f"id: message {msg.ext_id!r} already exists in scope {msg.scope!r}", field="id"
-                )
-            return store_message(self.store, cfg, msg)
+        stored = store_message(self.store, cfg, msg)  # one transaction (PostgreSQL: one round trip)
+        if stored is None:
+            raise ConflictError(
+                f"id: message {msg.ext_id!r} already exists in scope {msg.scope!r}", field="id"
+            )
+        return stored
 
     @validated
     def add_messages(self, messages: list[dict[str, Any]]) -> list[Message]:

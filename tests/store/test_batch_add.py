@@ -56,16 +56,14 @@ def test_a_bad_message_stores_none_of_the_batch(db_url):
     mem.close()
 
 
-def test_postgres_batch_takes_each_scope_lock_once(pg_url):
-    pytest.importorskip("psycopg")
-    statements: list[str] = []
-    mem = _memory(pg_url, tracer=lambda kind, text, _: statements.append(text))
-    mem.add_messages(_batch(2))  # warm: migrations, participants cache
-    statements.clear()
-    mem.add_messages(_batch(40))
-    locks = [s for s in statements if "pg_advisory_xact_lock" in s]
-    assert len(locks) == 2  # one per scope, not 40
-    mem.add_message("s0", "user", "alone", T0 + timedelta(hours=1))
-    assert sum("pg_advisory_xact_lock" in s for s in statements) == 3  # a new transaction locks again
-    assert sum(len(mem.messages(x.id)) for x in mem.sessions(scope="s0")) == 1 + 20 + 1
+def test_postgres_batch_is_one_round_trip_a_message(pg_url, round_trips):
+    mem = _memory(pg_url)
+    mem.add_messages(_batch(10))  # warm: migrations, connection, psycopg's prepared statement
+    with round_trips(mem.store) as trips:
+        mem.add_messages(_batch(40))
+    assert trips.count == 1 + 40 + 1  # BEGIN, one statement a message, COMMIT
+    with round_trips(mem.store) as trips:
+        mem.add_message("s0", "user", "alone", T0 + timedelta(hours=1))
+    assert trips.count == 1  # alone: its own transaction, no BEGIN or COMMIT
+    assert sum(len(mem.messages(x.id)) for x in mem.sessions(scope="s0")) == 5 + 20 + 1
     mem.close()

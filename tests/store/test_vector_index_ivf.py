@@ -21,6 +21,8 @@ def _pair(x: np.ndarray) -> tuple[VectorIndex, VectorIndex]:
     ann.ann_above = 1000  # the IVF path from 1,000 vectors instead of 200,000
     for index in (exact, ann):
         index.apply((i + 1, v) for i, v in enumerate(x))
+    ann.search(x[0], 1)  # starts the IVF build (in a thread)
+    assert ann.wait_for_ann(timeout=120)
     return exact, ann
 
 
@@ -49,7 +51,7 @@ def test_ivf_scores_are_exact_cosines():
 def test_ivf_honours_deletes_updates_and_new_rows():
     x = _clustered(3000)
     _, ann = _pair(x)
-    assert ann.search(x[0], 1)[0][0] == 1  # builds the IVF index
+    assert ann.search(x[0], 1)[0][0] == 1
     ann.apply([(1, None)])  # deleted: never returned
     assert 1 not in {i for i, _ in ann.search(x[0], 10)}
     ann.apply([(2, x[0])])  # updated in place: found under its new vector
@@ -64,3 +66,62 @@ def test_filtered_search_stays_exact_with_ivf():
     exact, ann = _pair(x)
     allowed = list(range(1, 3001, 7))
     assert ann.search(x[5], 10, allowed=allowed) == exact.search(x[5], 10, allowed=allowed)
+
+
+def test_searches_are_exact_until_the_background_build_is_ready():
+    """The build is held (``start_build`` keeps it) to look at the index while it runs:
+    unfiltered searches are exact meanwhile, and what changes during the build (deletes,
+    updates in place, new rows) is honoured once the new lists serve."""
+    x = _clustered(3000)
+    exact = VectorIndex(x.shape[1])
+    held: list = []
+    ann = VectorIndex(x.shape[1], start_build=held.append)
+    ann.ann_above = 1000
+    for index in (exact, ann):
+        index.apply((i + 1, v) for i, v in enumerate(x))
+    rng = np.random.default_rng(4)
+    queries = x[rng.integers(0, len(x), 20)]
+    for q in queries:  # the first search asks for a build; none starts a second
+        assert ann.search(q, 10) == exact.search(q, 10)
+    assert len(held) == 1 and not ann.ann_ready
+    assert not ann.wait_for_ann(timeout=0.01)  # still building
+    ann.apply([(1, None), (2, x[0]), (5000, x[1])])  # changes while the build runs
+    exact.apply([(1, None), (2, x[0]), (5000, x[1])])
+    for q in queries:
+        assert ann.search(q, 10) == exact.search(q, 10)
+    held[0]()  # the build runs to its end
+    assert ann.ann_ready and ann.wait_for_ann(timeout=0)
+    got = {i for i, _ in ann.search(x[0], 10)}
+    assert 1 not in got and 2 in got
+    assert ann.search(x[1], 1)[0][0] in (2, 5000) and 5000 in {i for i, _ in ann.search(x[1], 3)}
+    hits = sum(len({i for i, _ in ann.search(q, 10)} & {i for i, _ in exact.search(q, 10)})
+               for q in queries)
+    assert hits / 200 >= 0.95
+
+
+def test_a_build_overtaken_by_a_compaction_is_dropped():
+    x = _clustered(3000)
+    held: list = []
+    ann = VectorIndex(x.shape[1], start_build=held.append)
+    ann.ann_above = 1000
+    ann.apply((i + 1, v) for i, v in enumerate(x))
+    ann.search(x[0], 10)
+    ann.apply((i + 1, None) for i in range(2001))  # most rows deleted: rows are compacted
+    held[0]()
+    assert not ann.ann_ready  # its row numbers were stale; below ann_above now, so exact
+    assert ann.search(x[2500], 1)[0][0] == 2501
+
+
+def test_scope_search_scans_exactly_the_rows_of_that_scope():
+    x = _clustered(2000)
+    index = VectorIndex(x.shape[1])
+    index.apply((i + 1, v, f"s{i % 7}") for i, v in enumerate(x))
+    in_s3 = [i + 1 for i in range(2000) if i % 7 == 3]
+    for q in x[:20]:
+        assert index.search(q, 10, scope="s3") == index.search(q, 10, allowed=in_s3)
+    assert index.search(x[0], 10, scope="nowhere") == []
+    assert 4 in in_s3 and 12 not in in_s3
+    index.apply([(4, None), (12, x[0], "s3"), (5000, x[0], "s3")])  # delete, move, add
+    in_s3 = [i for i in in_s3 if i != 4] + [12, 5000]
+    assert index.search(x[0], 10, scope="s3") == index.search(x[0], 10, allowed=in_s3)
+    assert 12 not in {i for i, _ in index.search(x[0], 2000, scope="s4")}

@@ -1,6 +1,6 @@
 # Scripts behind docs/scaling.md (run with the project venv; they start their own test PostgreSQL).
 """Run memlane bench ingest on a fresh PostgreSQL database per size (test server, fsync off)."""
-import json, sys, uuid
+import json, os, sys, uuid
 import psycopg
 from memlane.testing.postgres import postgres_server
 from memlane.bench.ingest import run_ingest
@@ -12,5 +12,7 @@ with postgres_server() as url:
         with psycopg.connect(url, autocommit=True) as c:
             c.execute(f"CREATE DATABASE {name}")
         dburl = url.rsplit("/", 1)[0] + "/" + name
+        print(os.popen("uptime").read().strip(), flush=True)
         row = run_ingest(n, "static", db=dburl)
         print(json.dumps(row), flush=True)
+        print(os.popen("uptime").read().strip(), flush=True)

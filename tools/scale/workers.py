@@ -8,7 +8,7 @@ from memlane.memory import Memory
 from memlane.bench.ingest import synthetic_turns
 
 n = int(sys.argv[1]); counts = [int(x) for x in sys.argv[2].split(",")]
-B = "memlane"
+B = os.path.join(os.path.dirname(sys.executable), "memlane")  # this venv's
 with postgres_server() as url:
     base = url.rsplit("/", 1)[0]
     with psycopg.connect(url, autocommit=True) as c:

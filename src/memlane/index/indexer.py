@@ -48,14 +48,16 @@ def index_pending(
     embedded0, hits0 = embeddings.embedded, embeddings.cache_hits
     seen: set[int] = set()
     while True:
-        batch = [s for s in store.sessions_to_index(batch_sessions) if s.id not in seen]
+        # reserved: indexers side by side take different batches to embed
+        batch = [s for s in store.sessions_to_index(batch_sessions, reserve=True) if s.id not in seen]
         if not batch:
             break
         seen.update(s.id for s in batch)
         rows: list[dict[str, Any]] = []
+        messages = store.sessions_messages(s.id for s in batch)  # one query, not one a session
         for s in batch:
             prev, prev_role = "", ""
-            for m in store.session_messages(s.id):
+            for m in messages[s.id]:
                 if m.role == "user" and prev_role == "assistant":
                     prev = ""  # an answer's opening words would blur what the user said
                 rows.append({
@@ -72,7 +74,7 @@ def index_pending(
                 prev, prev_role = m.text, m.role
         vecs = embeddings.for_index([r["text"] for r in rows])
         with store.atomic():
-            claimed = {s.id for s in batch if store.claim_for_index(s.id)}
+            claimed = store.claim_sessions_for_index(s.id for s in batch)
             keep = [(r, v) for r, v in zip(rows, vecs, strict=True) if r["session_id"] in claimed]
             ids = store.insert_items([r for r, _ in keep])
             store.put_vectors(embeddings.model, [(i, v) for i, (_, v) in zip(ids, keep, strict=True)])

@@ -127,10 +127,9 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
         nonlocal imported, dupes
         with store.atomic():
             for m in pending:
-                if m.ext_id is not None and store.message_by_ext_id(m.scope, m.ext_id) is not None:
+                if store_message(store, cfg, m) is None:  # the scope has this id already
                     dupes += 1
                     continue
-                store_message(store, cfg, m)
                 imported += 1
         pending.clear()
 

@@ -76,33 +76,22 @@ def prepare(
     )
 
 
-def store_message(store: Store, cfg: IngestConfig, m: Incoming) -> Message:
-    """Store a prepared message in its scope's session (call inside ``store.atomic()``).
+def store_message(store: Store, cfg: IngestConfig, m: Incoming) -> Message | None:
+    """Store a prepared message in its scope's session, in one transaction (nested in the
+    caller's, if any); None (nothing written) if the scope already holds its ``ext_id``.
 
     A message later than the open session's last one by more than the gap closes that
-    session (reason ``gap``) and opens a new one.
+    session (reason ``gap``) and opens a new one (``store.add_message``: on PostgreSQL
+    one round trip).
     """
-    ts = m.at.timestamp()
-    gap = cfg.session_gap_minutes * 60.0
-    current = store.open_session_for(m.scope)
-    if current is not None and ts - current[1] > gap:
-        store.close_session(current[0], "gap")
-        store.bump("sessions_closed")
-        store.bump("sessions_closed_gap")
-        current = None
-    if current is None:
-        session_id = store.create_session(m.scope, ts, m.agent, m.project)
-        seq = 1
-        store.bump("sessions_opened")
-    else:
-        session_id, seq = current[0], current[2] + 1
-    message_id = store.append_message(
-        session_id, m.scope, seq, m.role, m.text, ts,
+    got = store.add_message(
+        m.scope, m.role, m.text, m.at.timestamp(), gap=cfg.session_gap_minutes * 60.0,
         speaker=m.speaker, ext_id=m.ext_id, agent=m.agent, project=m.project,
         redactions=m.redactions,
     )
-    if m.redactions:
-        store.bump("secrets_redacted", m.redactions)
+    if got is None:
+        return None
+    message_id, session_id, seq = got
     return Message(
         id=message_id, session_id=session_id, scope=m.scope, role=m.role, text=m.text, at=m.at,
         seq=seq, speaker=m.speaker, ext_id=m.ext_id, agent=m.agent, project=m.project,

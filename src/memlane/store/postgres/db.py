@@ -27,7 +27,7 @@ from memlane.store.migrations import Migration, load_migrations
 from memlane.store.sql.base import Cursor
 
 __all__ = [
-    "LOCK_FACTS", "LOCK_INDEX", "LOCK_MIGRATE", "LOCK_SCOPE", "Database", "Vector", "peek_migrations",
+    "LOCK_FACTS", "LOCK_INDEX", "LOCK_MIGRATE", "LOCK_RESERVE", "LOCK_SCOPE", "Database", "Vector", "peek_migrations",
     "public_url", "translate",
 ]
 
@@ -38,6 +38,7 @@ LOCK_MIGRATE = 0x6D6C0001
 LOCK_SCOPE = 0x6D6C0002
 LOCK_INDEX = 0x6D6C0003
 LOCK_FACTS = 0x6D6C0004
+LOCK_RESERVE = 0x6D6C0005  # session-level: a session an indexer has taken to embed
 
 # Per-connection settings: HNSW searches deep enough (150 makes up for the cheaper
 # ef_construction of search.HNSW_EF_CONSTRUCTION), and keep scanning while filters reject

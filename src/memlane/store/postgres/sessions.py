@@ -5,12 +5,29 @@ Any number of processes may write one scope: ``open_session_for`` first takes th
 scope's advisory lock, held to commit, so two writers never both open a session or take
 the same ``seq``. ``append_message`` inserts the message and advances its session in one
 round trip, updating participants with jsonb.
+
+``add_message`` (the path of ``Memory.add_message``) is one round trip in all: the
+``memlane_add_message`` function (migration 0007) takes the lock, finds, closes or opens
+the session and appends the message in one statement, which an autocommit connection runs
+as its own transaction (five round trips before: BEGIN, lock, session, insert, COMMIT).
+
+Indexers that run side by side (``memlane worker`` processes) each embed a batch before
+claiming it; ``sessions_to_index(reserve=True)`` hands each a different batch by taking a
+session-level advisory lock per session (``LOCK_RESERVE``), held until that connection's
+next reserving call or its end, so they split a backlog instead of all embedding the
+oldest sessions and all but one throwing the work away. The claim (``indexed_at``) still
+decides who indexes a session: a reservation only avoids wasted work.
 """
 
 from __future__ import annotations
 
-from memlane.store.postgres.db import LOCK_SCOPE, Database
+import threading
+import time
+
+from memlane.store.postgres.db import LOCK_RESERVE, LOCK_SCOPE, Database
+from memlane.store.rows import SESSION_COLS, session
 from memlane.store.sql.sessions import SessionsMixin
+from memlane.types import Session
 
 __all__ = ["PostgresSessions"]
 
@@ -20,8 +37,51 @@ class PostgresSessions(SessionsMixin):
 
     db: Database
 
+    _reserved: threading.local
+
+    def sessions_to_index(self, limit: int = 100, *, reserve: bool = False) -> list[Session]:
+        if not reserve:
+            return super().sessions_to_index(limit)
+        held = getattr(self._reserved, "ids", None)
+        if held:  # the previous batch is done (claimed or dropped): others may take it
+            self.db.execute(
+                "SELECT count(pg_advisory_unlock(%s, (id & 2147483647)::int)) FROM unnest(%s::bigint[]) AS u(id)",
+                (LOCK_RESERVE, held))
+        self._reserved.ids = []
+        rows = self.db.execute(
+            f"SELECT {SESSION_COLS} FROM sessions WHERE indexed_at IS NULL AND status <> 'open'"
+            " ORDER BY id LIMIT %s", (4 * limit,)).fetchall()
+        if not rows:
+            return []
+        got = {int(r[0]) for r in self.db.execute(
+            "SELECT id FROM unnest(%s::bigint[]) AS u(id)"
+            " WHERE pg_try_advisory_lock(%s, (id & 2147483647)::int)",
+            ([r[0] for r in rows], LOCK_RESERVE))}
+        mine = [r for r in rows if r[0] in got][:limit]
+        keep = {r[0] for r in mine}
+        extra = [i for i in got if i not in keep]
+        if extra:
+            self.db.execute(
+                "SELECT count(pg_advisory_unlock(%s, (id & 2147483647)::int)) FROM unnest(%s::bigint[]) AS u(id)",
+                (LOCK_RESERVE, extra))
+        self._reserved.ids = sorted(keep)
+        return [session(r) for r in mine]
+
     def _lock_scope(self, scope: str) -> None:
         self.db.xact_lock(LOCK_SCOPE, scope)
+
+    def add_message(self, scope: str, role: str, text: str, at: float, *, gap: float,
+                    speaker: str | None, ext_id: str | None, agent: str | None,
+                    project: str | None, redactions: int) -> tuple[int, int, int] | None:
+        """``SessionsMixin.add_message`` in one statement (see the module's docstring)."""
+        row = self.db.execute(
+            "SELECT o_message, o_session, o_seq FROM memlane_add_message(%s, %s, %s, %s, %s, %s,"
+            " %s, %s, %s, %s, %s)",
+            (scope, role, text, at, gap, speaker, ext_id, agent, project, redactions, time.time()),
+        ).fetchone()
+        if row is None:
+            return None
+        return int(row[0]), int(row[1]), int(row[2])
 
     def append_message(self, session_id: int, scope: str, seq: int, role: str, text: str,
                        at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,

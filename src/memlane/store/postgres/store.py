@@ -64,6 +64,7 @@ class PostgresStore(PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts,
     db: Database
     TEXT_ORDER = ' COLLATE "C"'
     SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+    FOR_UPDATE = " FOR UPDATE"
 
     def __init__(self, url: str, *, tracer: Tracer | None = None) -> None:
         self.db = Database(url, tracer=tracer)
@@ -72,6 +73,7 @@ class PostgresStore(PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts,
         self._term_stats = search.TermStats()
         self._hnsw_lock = threading.Lock()
         self._seen: dict[int, set[str]] = {}
+        self._reserved = threading.local()
 
     # -- dialect hooks of the shared SQL ------------------------------------------------
     def _id_batches(self, column: str, ids: Sequence[int]) -> Iterator[tuple[str, list[Any]]]:

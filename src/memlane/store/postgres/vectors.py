@@ -67,6 +67,10 @@ class VectorsMixin(SqlStore):
             return True
         return False
 
+    def warm_vector_index(self, model: str, dim: int, *, wait: bool = False) -> bool:
+        """Nothing to load: the HNSW index lives in the database. True if it exists."""
+        return self._has_hnsw(model, dim)
+
     def _has_hnsw(self, model: str, dim: int) -> bool:
         key = (model, dim)
         if key in self._hnsw:

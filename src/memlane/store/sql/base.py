@@ -53,6 +53,10 @@ class SqlStore:
     """Appended to a queue's ``SELECT … LIMIT n`` so concurrent workers skip rows another
     transaction holds (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; SQLite has one writer)."""
 
+    FOR_UPDATE = ""
+    """Appended to a sub-select whose rows an ``UPDATE`` then changes, so they are locked
+    in the sub-select's order (PostgreSQL: ``FOR UPDATE``; SQLite has one writer)."""
+
     def close(self) -> None:
         self.db.close()
 

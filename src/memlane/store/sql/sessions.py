@@ -25,6 +25,17 @@ class SessionsMixin(SqlStore):
     _seen: dict[int, set[str]]
     """Participants known per session, to skip a JSON update on the hot path."""
 
+    # -- each backend's own -----------------------------------------------------------
+    def append_message(self, session_id: int, scope: str, seq: int, role: str, text: str,
+                       at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,
+                       project: str | None, redactions: int) -> int:
+        """Insert a message and advance its session (the JSON functions differ)."""
+        raise NotImplementedError
+
+    def bump(self, name: str, n: int = 1) -> None:
+        """Add ``n`` to a counter (PostgreSQL shards counters by connection)."""
+        raise NotImplementedError
+
     # -- sessions -----------------------------------------------------------------------
     def _known_participants(self, session_id: int) -> set[str]:
         """The session's participants as this process knows them (read once, then kept
@@ -50,6 +61,39 @@ class SessionsMixin(SqlStore):
             (scope,),
         ).fetchone()
         return (row[0], row[1], row[2]) if row else None
+
+    def add_message(self, scope: str, role: str, text: str, at: float, *, gap: float,
+                    speaker: str | None, ext_id: str | None, agent: str | None,
+                    project: str | None, redactions: int) -> tuple[int, int, int] | None:
+        """Store a message in its scope's current session, in one transaction:
+        ``(message_id, session_id, seq)``, or None (nothing written) when the scope
+        already holds a message with this ``ext_id``.
+
+        A message later than the open session's last one by more than ``gap`` seconds
+        closes that session (reason ``gap``) and opens a new one. Here it is the
+        primitives in turn; PostgreSQL runs the same steps in one statement.
+        """
+        with self.db.atomic():
+            self._lock_scope(scope)
+            if ext_id is not None and self.message_by_ext_id(scope, ext_id) is not None:
+                return None
+            current = self.open_session_for(scope)
+            if current is not None and at - current[1] > gap:
+                self.close_session(current[0], "gap")
+                self.bump("sessions_closed")
+                self.bump("sessions_closed_gap")
+                current = None
+            if current is None:
+                session_id, seq = self.create_session(scope, at, agent, project), 1
+                self.bump("sessions_opened")
+            else:
+                session_id, seq = current[0], current[2] + 1
+            message_id = self.append_message(
+                session_id, scope, seq, role, text, at, speaker=speaker, ext_id=ext_id,
+                agent=agent, project=project, redactions=redactions)
+            if redactions:
+                self.bump("secrets_redacted", redactions)
+        return message_id, session_id, seq
 
     def create_session(self, scope: str, at: float, agent: str | None, project: str | None) -> int:
         return self._insert_id(
@@ -103,9 +147,14 @@ class SessionsMixin(SqlStore):
         )
         return [session(r) for r in rows]
 
-    def sessions_to_index(self, limit: int = 100) -> list[Session]:
+    def sessions_to_index(self, limit: int = 100, *, reserve: bool = False) -> list[Session]:
         """Closed sessions whose turns are not indexed yet, oldest first (where writers run
-        side by side, sessions another indexer is claiming are skipped)."""
+        side by side, sessions another indexer is claiming are skipped).
+
+        ``reserve``: an indexer takes these to embed, so concurrent indexers should take
+        others (PostgreSQL: until this connection's next reserving call, see
+        ``PostgresSessions``; SQLite has one writer and ignores it).
+        """
         rows = self._run(
             f"SELECT {SESSION_COLS} FROM sessions WHERE indexed_at IS NULL AND status <> 'open'"
             f" ORDER BY id LIMIT %s{self.SKIP_LOCKED}",
@@ -124,6 +173,24 @@ class SessionsMixin(SqlStore):
             (time.time(), session_id),
         )
         return cur.rowcount == 1
+
+    def claim_sessions_for_index(self, session_ids: Iterable[int]) -> set[int]:
+        """``claim_for_index`` for many sessions in one statement: the ids this caller won.
+
+        Rows are locked in id order, so two indexers claiming overlapping batches wait for
+        each other instead of deadlocking; the loser sees ``indexed_at`` set and skips.
+        """
+        won: set[int] = set()
+        now = time.time()
+        for cond, params in self._id_batches("id", sorted(set(session_ids))):
+            rows = self._run(
+                "UPDATE sessions SET indexed_at = %s WHERE id IN (SELECT id FROM sessions"
+                f" WHERE {cond} AND indexed_at IS NULL ORDER BY id{self.FOR_UPDATE})"
+                " AND indexed_at IS NULL RETURNING id",
+                (now, *params),
+            ).fetchall()
+            won.update(int(r[0]) for r in rows)
+        return won
 
     # -- the session-intelligence queue -------------------------------------------------
     def claim_for_summary(self, now: float, lease_seconds: float, max_attempts: int,
@@ -219,6 +286,19 @@ class SessionsMixin(SqlStore):
             f"SELECT {MESSAGE_COLS} FROM messages WHERE session_id = %s ORDER BY seq", (session_id,)
         )
         return [message(r) for r in rows]
+
+    def sessions_messages(self, session_ids: Iterable[int]) -> dict[int, list[Message]]:
+        """``session_messages`` of many sessions in one query (per 500 ids on SQLite):
+        every given id is a key, its messages in ``seq`` order."""
+        ids = list(dict.fromkeys(session_ids))
+        out: dict[int, list[Message]] = {i: [] for i in ids}
+        for cond, params in self._id_batches("session_id", ids):
+            for r in self._run(
+                f"SELECT {MESSAGE_COLS} FROM messages WHERE {cond} ORDER BY session_id, seq", params
+            ):
+                m = message(r)
+                out[m.session_id].append(m)
+        return out
 
     def recent_messages(self, scope: str, limit: int) -> list[Message]:
         rows = self._run(

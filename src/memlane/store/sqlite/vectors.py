@@ -46,20 +46,23 @@ class VectorsMixin(SqlStore):
             if index is None or index.dim != dim or (index.synced_seq and index.synced_seq < lo - 1):
                 index = VectorIndex(dim)  # missing or too stale: rebuild from the table
                 rows = self.db.execute(
-                    "SELECT item_id, vec FROM vectors WHERE model = ? AND dim = ?", (model, dim)
+                    "SELECT v.item_id, v.vec, i.scope FROM vectors v LEFT JOIN items i"
+                    " ON i.id = v.item_id WHERE v.model = ? AND v.dim = ?", (model, dim)
                 )
-                index.apply((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
+                index.apply((r[0], np.frombuffer(r[1], dtype=np.float32), r[2]) for r in rows)
                 index.synced_seq = hi
                 self._indexes[model] = index
             elif hi > index.synced_seq:
                 rows = self.db.execute(
-                    "SELECT l.item_id, v.vec, v.model FROM"
+                    "SELECT l.item_id, v.vec, v.model, i.scope FROM"
                     " (SELECT DISTINCT item_id FROM vector_log WHERE seq > ? AND seq <= ?) l"
-                    " LEFT JOIN vectors v ON v.item_id = l.item_id",
+                    " LEFT JOIN vectors v ON v.item_id = l.item_id"
+                    " LEFT JOIN items i ON i.id = l.item_id",
                     (index.synced_seq, hi),
                 )
                 index.apply(
-                    (r[0], np.frombuffer(r[1], dtype=np.float32) if r[1] is not None and r[2] == model else None)
+                    (r[0], np.frombuffer(r[1], dtype=np.float32) if r[1] is not None and r[2] == model else None,
+                     r[3])
                     for r in rows
                 )
                 index.synced_seq = hi
@@ -68,19 +71,24 @@ class VectorsMixin(SqlStore):
     def vector_search(
         self, model: str, query: np.ndarray, f: Filters, limit: int
     ) -> list[tuple[int, float]]:
-        """Exact cosine search: ``(item_id, cosine)``, best first, honouring filters."""
+        """Cosine search: ``(item_id, cosine)``, best first, honouring filters exactly.
+
+        Exact within a scope or a session; over all scopes exact below ``ANN_ABOVE``
+        vectors, approximate (IVF, re-scored exactly) above once its index is built.
+        """
         if limit <= 0:
             return []
         index = self._sync_index(model, len(query))
         if len(index) == 0:
             return []
         query = np.asarray(query, dtype=np.float32)
-        if f.scope is not None or f.session_id is not None:
+        if f.session_id is not None:
             return index.search(query, limit, allowed=self.filter_ids(f))
-        # Unscoped: most items usually pass the filter, so rank them all, check the best
+        # Most items of a scope (or of all) usually pass the other filters, so rank the
+        # scope's rows (the index keeps them per scope) or all rows, check the best
         # ``pool`` in SQL, and fall back to an exact filtered pass only when too few pass.
         pool = limit + limit // 2 + 16
-        got = index.search(query, pool)
+        got = index.search(query, pool, scope=f.scope) if f.scope is not None else index.search(query, pool)
         keep = self._allowed(f, [i for i, _ in got])
         out = [(i, s) for i, s in got if i in keep]
         if len(out) >= limit or len(got) < pool:
@@ -100,6 +108,14 @@ class VectorsMixin(SqlStore):
     def ensure_vector_index(self, model: str, dim: int) -> bool:
         """Nothing to build on disk: the in-memory index builds itself. Always False."""
         return False
+
+    def warm_vector_index(self, model: str, dim: int, *, wait: bool = False) -> bool:
+        """Load the model's vectors into memory and, if the store is large enough for the
+        IVF index, start its build (and, with ``wait``, wait for it): what the first
+        searches would otherwise do. True if unfiltered searches are approximate now."""
+        index = self._sync_index(model, dim)
+        index.start_ann()
+        return index.wait_for_ann() if wait else index.ann_ready
 
     def prune_vector_log(self, keep: int = 100_000) -> int:
         cur = self.db.execute(

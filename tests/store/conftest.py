@@ -1,0 +1,44 @@
+"""Store test helpers: counting a PostgreSQL connection's round trips with libpq's own trace."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+
+import pytest
+
+
+@dataclass
+class Trips:
+    count: int = 0
+    trace: str = ""
+
+
+@contextmanager
+def _round_trips(store: object) -> Iterator[Trips]:
+    """Trace the calling thread's connection of a ``PostgresStore`` (libpq's protocol trace)
+    and count its round trips: each ends in exactly one ``ReadyForQuery`` from the server."""
+    from psycopg import pq
+
+    conn = store.db.conn  # type: ignore[attr-defined]
+    got = Trips()
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as fh:
+        conn.pgconn.trace(fh.fileno())
+        conn.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        try:
+            yield got
+        finally:
+            conn.pgconn.untrace()
+            fh.seek(0)
+            got.trace = fh.read()
+            got.count = sum(line.split("\t")[2:3] == ["ReadyForQuery"]
+                            for line in got.trace.splitlines() if line.startswith("B\t"))
+
+
+@pytest.fixture
+def round_trips() -> Callable[[object], AbstractContextManager[Trips]]:
+    """``with round_trips(store) as trips: ...`` then ``trips.count``."""
+    pytest.importorskip("psycopg")
+    return _round_trips
