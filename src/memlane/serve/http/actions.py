@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union
 
 from fastapi import Body, FastAPI, Request
-from memlane.serve.http.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from memlane.errors import NotFoundError, ValidationError
 from memlane.serve.http import models as m
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError
+from memlane.serve.http.responses import JSONResponse
 from memlane.serve.render import hit_dict, message_dict, session_dict, to_plain
 
 __all__ = ["ACTIONS", "Action", "answer", "mount", "run", "server_timing"]

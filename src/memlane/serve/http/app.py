@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
-from memlane.serve.http.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane.config import Config, ServeConfig, load_config
@@ -25,6 +24,7 @@ from memlane.memory import Memory
 from memlane.serve.http import errors, metrics
 from memlane.serve.http.auth import RateLimiter
 from memlane.serve.http.errors import error_body
+from memlane.serve.http.responses import JSONResponse
 
 __all__ = ["BodyLimit", "app_from_environment", "create_app"]
 

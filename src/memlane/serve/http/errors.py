@@ -25,10 +25,9 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from memlane.serve.http.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memlane.errors import (
@@ -39,6 +38,7 @@ from memlane.errors import (
     StoreError,
     ValidationError,
 )
+from memlane.serve.http.responses import JSONResponse
 
 __all__ = ["ApiError", "error_body", "field_of", "install"]
 

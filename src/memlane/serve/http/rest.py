@@ -24,12 +24,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Path, Query, Request
-from memlane.serve.http.responses import JSONResponse
 from pydantic import BaseModel
 
 from memlane.serve.http import models as m
 from memlane.serve.http.actions import answer, server_timing
 from memlane.serve.http.auth import principal
+from memlane.serve.http.responses import JSONResponse
 
 __all__ = ["ROUTES", "mount"]
 
