@@ -37,14 +37,11 @@ def postgres_server_url() -> Iterator[str]:
 @pytest.fixture
 def pg_url(postgres_server_url: str) -> Iterator[str]:
     """A fresh, empty database on the session's server; dropped afterwards."""
-    import psycopg
+    from memlane.testing.postgres import create_database, drop_database
 
     name = f"test_{os.getpid()}_{next(_databases)}"
-    with psycopg.connect(postgres_server_url, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    yield postgres_server_url.rsplit("/", 1)[0] + "/" + name
-    with psycopg.connect(postgres_server_url, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    yield create_database(postgres_server_url, name)
+    drop_database(postgres_server_url, name)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -266,17 +266,13 @@ def _new_db(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Cal
     if backend == "sqlite":
         files = (tmp_path / f"live{n}.db" for n in itertools.count())
         return lambda: str(next(files))
-    import psycopg
+    from memlane.testing.postgres import create_database
 
     server = request.getfixturevalue("postgres_server_url")
     names = (f"live_{os.getpid()}_{n}" for n in itertools.count())
 
     def new_db() -> str:
-        name = next(names)
-        with psycopg.connect(server, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            admin.execute(f'CREATE DATABASE "{name}"')
-        return server.rsplit("/", 1)[0] + "/" + name
+        return create_database(server, next(names), replace=True)
 
     return new_db
 

@@ -1,17 +1,13 @@
 # Scripts behind docs/scaling.md (run with the project venv; they start their own test PostgreSQL).
 """Run memlane bench ingest on a fresh PostgreSQL database per size (test server, fsync off)."""
 import json, os, sys, uuid
-import psycopg
-from memlane.testing.postgres import postgres_server
+from memlane.testing.postgres import create_database, postgres_server
 from memlane.bench.ingest import run_ingest
 
 sizes = [int(x) for x in sys.argv[1].split(",")]
 with postgres_server() as url:
     for n in sizes:
-        name = f"bench_{n}_{uuid.uuid4().hex[:6]}"
-        with psycopg.connect(url, autocommit=True) as c:
-            c.execute(f"CREATE DATABASE {name}")
-        dburl = url.rsplit("/", 1)[0] + "/" + name
+        dburl = create_database(url, f"bench_{n}_{uuid.uuid4().hex[:6]}")
         print(os.popen("uptime").read().strip(), flush=True)
         row = run_ingest(n, "static", db=dburl)
         print(json.dumps(row), flush=True)

@@ -6,9 +6,8 @@
 Every option is passed to ``run_serve_bench``; the result prints as one JSON line.
 """
 import argparse, json, uuid
-import psycopg
 from memlane.bench.serve import parse_mix, run_serve_bench
-from memlane.testing.postgres import postgres_server
+from memlane.testing.postgres import create_database, postgres_server
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--mix", default="search=0.6,pack=0.2,add=0.2")
@@ -17,9 +16,7 @@ ap.add_argument("--seconds", type=float, default=15.0)
 ap.add_argument("--clients", type=int, default=8)
 args = ap.parse_args()
 with postgres_server() as url:
-    name = f"serve_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(url, autocommit=True) as c:
-        c.execute(f"CREATE DATABASE {name}")
+    db = create_database(url, f"serve_{uuid.uuid4().hex[:8]}")
     r = run_serve_bench(clients=args.clients, seconds=args.seconds, workers=args.workers,
-                        db=url.rsplit("/", 1)[0] + "/" + name, mix=parse_mix(args.mix))
+                        db=db, mix=parse_mix(args.mix))
     print(json.dumps(r), flush=True)

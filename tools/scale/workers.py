@@ -2,7 +2,7 @@
 import os, signal, subprocess, sys, time, uuid
 from datetime import UTC, datetime, timedelta
 import psycopg
-from memlane.testing.postgres import postgres_server
+from memlane.testing.postgres import create_database, postgres_server
 from memlane.config import load_config
 from memlane.memory import Memory
 from memlane.bench.ingest import synthetic_turns
@@ -10,10 +10,8 @@ from memlane.bench.ingest import synthetic_turns
 n = int(sys.argv[1]); counts = [int(x) for x in sys.argv[2].split(",")]
 B = os.path.join(os.path.dirname(sys.executable), "memlane")  # this venv's
 with postgres_server() as url:
-    base = url.rsplit("/", 1)[0]
-    with psycopg.connect(url, autocommit=True) as c:
-        c.execute("CREATE DATABASE backlog")
-    mem = Memory(config=load_config(environ={}, overrides={"db": base + "/backlog", "embedding": {"backend": "static"}, "indexing": {"enabled": False}}))
+    backlog = create_database(url, "backlog")
+    mem = Memory(config=load_config(environ={}, overrides={"db": backlog, "embedding": {"backend": "static"}, "indexing": {"enabled": False}}))
     t0 = datetime(2024, 1, 1, tzinfo=UTC)
     for i, text in enumerate(synthetic_turns(n)):
         s, pos = divmod(i, 10)
@@ -21,14 +19,12 @@ with postgres_server() as url:
     mem.close()
     print(os.popen("uptime").read().strip(), flush=True)
     for k in counts:
-        name = f"w{k}_{uuid.uuid4().hex[:4]}"
-        with psycopg.connect(url, autocommit=True) as c:
-            c.execute(f"CREATE DATABASE {name} TEMPLATE backlog")
-        env = {**os.environ, "MEMLANE_DB": base + "/" + name, "MEMLANE_EMBEDDING_BACKEND": "static",
+        db = create_database(url, f"w{k}_{uuid.uuid4().hex[:4]}", template="backlog")
+        env = {**os.environ, "MEMLANE_DB": db, "MEMLANE_EMBEDDING_BACKEND": "static",
                "MEMLANE_INDEXING_ENABLED": "false"}
         start = time.perf_counter()
         procs = [subprocess.Popen([B, "worker", "--poll", "0.5"], env=env, stderr=subprocess.DEVNULL) for _ in range(k)]
-        with psycopg.connect(base + "/" + name, autocommit=True) as c:
+        with psycopg.connect(db, autocommit=True) as c:
             while c.execute("SELECT count(*) FROM items WHERE kind = 'turn'").fetchone()[0] < n:
                 time.sleep(0.5)
         secs = time.perf_counter() - start

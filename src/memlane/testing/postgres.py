@@ -29,7 +29,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["postgres_binaries", "postgres_server"]
+__all__ = ["create_database", "drop_database", "postgres_binaries", "postgres_server"]
 
 #: Fast and unsafe: a test server's data is thrown away, so durability buys nothing.
 TEST_SETTINGS: Mapping[str, str] = {
@@ -95,6 +95,32 @@ def _run(cmd: list[str], user: pwd.struct_passwd | None, log: Path | None = None
         if log is not None and log.exists():
             detail += "\n" + log.read_text(errors="replace")[-2000:]
         raise RuntimeError(f"{Path(cmd[0]).name} failed ({done.returncode}): {detail}")
+
+
+def _database_url(server_url: str, name: str) -> str:
+    return server_url.rsplit("/", 1)[0] + "/" + name
+
+
+def create_database(server_url: str, name: str, *, template: str | None = None,
+                    replace: bool = False) -> str:
+    """Create database ``name`` on the server at ``server_url`` (a copy of ``template``
+    when given; dropped first with ``replace``) and return its URL."""
+    import psycopg
+
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        if replace:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        copy = f' TEMPLATE "{template}"' if template else ""
+        admin.execute(f'CREATE DATABASE "{name}"{copy}')
+    return _database_url(server_url, name)
+
+
+def drop_database(server_url: str, name: str) -> None:
+    """Drop database ``name`` on the server at ``server_url``, closing its connections."""
+    import psycopg
+
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @contextmanager
