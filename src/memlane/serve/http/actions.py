@@ -243,9 +243,13 @@ def run(mem: Any, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, dict[
     return result, timings
 
 
-def answer(app: FastAPI, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, dict[str, float]]:
-    """``run`` for a route of ``app``, recording its metrics."""
-    result, timings = run(app.state.memory, who, kind, inp)
+def answer(request: Request, kind: str, inp: BaseModel) -> tuple[Any, dict[str, float]]:
+    """``run`` for a route's request, recording its metrics.
+
+    The caller is authenticated here, in the handler's own worker thread: a request makes
+    one hop to the thread pool, not two (a sync dependency would make its own)."""
+    app = request.app
+    result, timings = run(app.state.memory, principal(request), kind, inp)
     metrics = getattr(app.state, "metrics", None)
     if metrics is not None:
         if kind in ("memory.search", "memory.pack"):
@@ -291,7 +295,7 @@ def mount(app: FastAPI) -> None:
     def actions(body: Annotated[ActionRequest, Body()],  # type: ignore[valid-type]
                 request: Request) -> JSONResponse:
         try:
-            result, timings = answer(app, principal(request), body.kind, body.input)  # type: ignore[attr-defined]
+            result, timings = answer(request, body.kind, body.input)  # type: ignore[attr-defined]
         except ValidationError as e:  # name the field as the client sent it: input.<field>
             e.field = f"input.{e.field}" if e.field else "input"
             raise
