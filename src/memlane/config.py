@@ -481,6 +481,9 @@ class RetrievalConfig:
     """Added to a re-scored candidate's relevance: this × (its cosine − the lowest's)."""
     meaning_max_tokens: int = 128
     """The transformer reads at most this many tokens of a text."""
+    meaning_window: int = 0
+    """Words per passage: a longer text is cut into pieces of at most this many words and
+    scored by the piece holding the most query words (0: the whole text)."""
     meaning_worker: bool = True
     """With the tier on, the index worker computes the vectors of new turns ahead of queries."""
     max_query_chars: int = 4000
@@ -507,6 +510,7 @@ class RetrievalConfig:
         _check(self.meaning_candidates >= 1, "retrieval.meaning_candidates", "must be >= 1")
         _check(3 <= self.meaning_max_tokens <= 512, "retrieval.meaning_max_tokens",
                "must be between 3 and 512")
+        _check(self.meaning_window >= 0, "retrieval.meaning_window", "must be >= 0")
         _check(0.0 <= self.hyde_threshold <= 1.0, "retrieval.hyde_threshold", "must be between 0 and 1")
         if self.hyde:
             _check(bool(self.hyde_service), "retrieval.hyde_service",

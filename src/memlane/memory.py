@@ -727,7 +727,8 @@ class Memory:
         """The meaning tier's transformer and its cache (``memlane.retrieve.meaning``)."""
         from memlane.retrieve.meaning import shared_tier
 
-        return shared_tier(self.config.retrieval.meaning_max_tokens)
+        return shared_tier(self.config.retrieval.meaning_max_tokens,
+                           self.config.retrieval.meaning_window)
 
     @validated
     def stats(self) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import pytest
 from memlane.backends.embed.minilm import MiniLMEmbedder
 from memlane.backends.embed.onnx import OnnxMiniLMEmbedder, meaning_embedder, onnx_available
 from memlane.index.embed import text_hash
-from memlane.retrieve.meaning import shared_tier
+from memlane.retrieve.meaning import best_passage, passages, shared_tier
 from memlane.testing import add_sessions, memory
 
 needs_onnx = pytest.mark.skipif(not onnx_available(), reason="the meaning extra is not installed")
@@ -122,5 +122,47 @@ def test_the_worker_computes_vectors_ahead_of_queries(tmp_path: Path) -> None:
         hits = m.search("tax spreadsheet for the accountant", scope="chat", k=5, now=NOW)
         assert any("meaning" in h.scores for h in hits)  # on by config, no preset needed
         assert tier.computed == before
+    finally:
+        m.close()
+
+
+LONG = ("We spent the morning sorting the garage, which took far longer than planned because "
+        "every box held something from the old flat. By noon my back hurt and we ordered "
+        "lunch. In the afternoon I finally booked the flights to Lisbon for the conference in "
+        "October, window seats both ways, and reserved a small hotel near the river.")
+
+
+def test_passages_cut_a_long_text_into_even_pieces_that_cover_it() -> None:
+    parts = passages(LONG, 20)
+    assert len(parts) == 3  # 59 words: three pieces of at most 20
+    assert all(len(p.split()) <= 20 for p in parts)
+    assert " ".join(parts).split() == LONG.split()  # nothing lost, nothing repeated
+    assert passages("short text here", 20) == ["short text here"]
+    assert passages(LONG, 0) == [LONG]
+
+
+def test_best_passage_is_the_piece_holding_the_most_query_words() -> None:
+    assert "Lisbon" in best_passage(LONG, ["flights", "Lisbon", "conference"], 20)
+    assert best_passage(LONG, ["garage", "boxes"], 20).startswith("We spent the morning")
+    # no query word anywhere: the first piece
+    assert best_passage(LONG, ["volcano"], 20) == passages(LONG, 20)[0]
+
+
+def test_a_windowed_tier_embeds_only_the_matching_passage(tmp_path: Path) -> None:
+    m = memory(tmp_path / "p.db", retrieval={"meaning_window": 20, "meaning_candidates": 14})
+    try:
+        add_sessions(m, [(5, [("user", LONG), ("assistant", "Have a great trip!")])],
+                     now=NOW, index=False)
+        m.index(now=NOW)
+        tier = shared_tier(m.config.retrieval.meaning_max_tokens, 20)
+        hits = m.search("when is my flight to the Lisbon conference", scope="chat", k=3,
+                        now=NOW, preset="meaning")
+        assert "meaning" in hits[0].scores and "Lisbon" in hits[0].item.text
+        lisbon = next(p for p in passages(LONG, 20) if "Lisbon" in p)
+        assert _cached(m, tier.model, [lisbon]) == 1  # the matching piece was embedded
+        assert _cached(m, tier.model, [LONG]) == 0  # the whole text was not
+        # the worker embeds every piece, so any later query finds its passage cached
+        assert tier.warm(m.store, [hits[0].item.session_id]) == 2
+        assert _cached(m, tier.model, passages(LONG, 20)) == 3
     finally:
         m.close()

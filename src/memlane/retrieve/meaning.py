@@ -6,14 +6,22 @@ Runtime, or the numpy MiniLM without the ``meaning`` extra: see
 cosine to the query is added to their relevance (``meaning_weight ×`` cosine above the
 pool's lowest) before stage one ranks sessions, so it moves sessions and turns alike.
 
-A text's transformer vector is computed at most once: it is looked up by the sha256 of
-the text in the store's embedding cache (``embed_cache``, keyed by model name and text
+The transformer reads a passage, not the whole text: a text longer than ``window`` words
+is cut into fixed pieces of at most that many words (``passages``: the same pieces
+whatever the query), and a candidate is scored by the piece that holds the most query
+words (``best_passage``; the first piece when none does). A cold query therefore costs at
+most ``meaning_candidates × window`` words of transformer work, whatever the texts' length.
+
+A passage's transformer vector is computed at most once: it is looked up by the sha256 of
+its text in the store's embedding cache (``embed_cache``, keyed by model name and text
 hash), computed lazily for the misses at query time and written back, and computed ahead
-of time by the index worker (``MeaningTier.warm``) for turns of recently indexed sessions.
+of time by the index worker (``MeaningTier.warm``: every passage of the turns of recently
+indexed sessions).
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -25,9 +33,46 @@ from memlane.index.embed import text_hash
 from memlane.protocols import Embedder
 from memlane.types import Item
 
-__all__ = ["RESCORED_KINDS", "MeaningTier", "shared_tier"]
+__all__ = ["RESCORED_KINDS", "MeaningTier", "best_passage", "passages", "shared_tier"]
 
 RESCORED_KINDS = frozenset({"turn", "observation", "fact", "summary", "preference", "decision"})
+
+_WORD = re.compile(r"\S+")
+_ALNUM = re.compile(r"\w+")
+
+
+def passages(text: str, window: int) -> list[str]:
+    """``text`` cut into consecutive pieces of at most ``window`` words (whitespace-split),
+    as even as possible; ``[text]`` when it is that short or ``window`` is 0."""
+    if window <= 0:
+        return [text]
+    spans = [m.span() for m in _WORD.finditer(text)]
+    if len(spans) <= window:
+        return [text]
+    n = -(-len(spans) // window)
+    size = -(-len(spans) // n)
+    return [text[spans[i][0] : spans[min(i + size, len(spans)) - 1][1]]
+            for i in range(0, len(spans), size)]
+
+
+def _stem(word: str) -> str:
+    return word[:5]
+
+
+def best_passage(text: str, terms: Iterable[str], window: int) -> str:
+    """The piece of ``passages(text, window)`` holding the most distinct query ``terms``
+    (a word matches a term when their first five letters, lowercased, agree); the first
+    piece on a tie or when none holds any."""
+    parts = passages(text, window)
+    if len(parts) == 1:
+        return parts[0]
+    wanted = {_stem(t.lower()) for t in terms}
+    best, best_n = parts[0], 0
+    for part in parts:
+        n = len(wanted & {_stem(w) for w in _ALNUM.findall(part.lower())})
+        if n > best_n:
+            best, best_n = part, n
+    return best
 
 
 class MeaningTier:
@@ -37,8 +82,10 @@ class MeaningTier:
     found in the store.
     """
 
-    def __init__(self, embedder: Embedder, lru: int = 256) -> None:
+    def __init__(self, embedder: Embedder, lru: int = 256, window: int = 0) -> None:
         self.embedder = embedder
+        self.window = int(window)
+        """Words per passage (0: the whole text, up to the embedder's token limit)."""
         self.computed = 0
         self.cached = 0
         self._lru: OrderedDict[str, np.ndarray] = OrderedDict()
@@ -79,12 +126,15 @@ class MeaningTier:
             found.update(new)
         return [found[h] for h in hashes]
 
-    def cosines(self, store: Any, query: str, items: Sequence[Item]) -> dict[int, float]:
-        """Cosine of each item's transformer vector to the query's."""
+    def cosines(self, store: Any, query: str, items: Sequence[Item],
+                terms: Iterable[str] = ()) -> dict[int, float]:
+        """Cosine of each item's transformer vector (of its passage that holds the most
+        query ``terms``) to the query's."""
         if not items:
             return {}
         q = self.query_vector(query)
-        vecs = self.vectors(store, [it.text for it in items])
+        terms = list(terms)
+        vecs = self.vectors(store, [best_passage(it.text, terms, self.window) for it in items])
         return {it.id: float(v @ q) for it, v in zip(items, vecs, strict=True)}
 
     def warm(self, store: Any, session_ids: Iterable[int], batch: int = 64) -> int:
@@ -95,23 +145,31 @@ class MeaningTier:
         before = self.computed
         texts: list[str] = []
         for sid in session_ids:
-            texts.extend(it.text for it in store.session_items(sid) if it.kind in RESCORED_KINDS
-                         and it.text.strip())
+            for it in store.session_items(sid):
+                if it.kind in RESCORED_KINDS and it.text.strip():
+                    texts.extend(passages(it.text, self.window))
         for i in range(0, len(texts), batch):
             self.vectors(store, texts[i : i + batch])
         return self.computed - before
 
 
-_SHARED: dict[int, MeaningTier] = {}
+_SHARED: dict[tuple[int, int], MeaningTier] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def shared_tier(max_tokens: int = 128) -> MeaningTier:
-    """One tier per process and token limit (the model loads once, whatever the Memory)."""
+_EMBEDDERS: dict[int, Embedder] = {}
+
+
+def shared_tier(max_tokens: int = 128, window: int = 0) -> MeaningTier:
+    """One tier per process, token limit and window (the model loads once per token
+    limit, whatever the Memory)."""
     from memlane.backends.embed.onnx import meaning_embedder
 
     with _SHARED_LOCK:
-        tier = _SHARED.get(max_tokens)
+        tier = _SHARED.get((max_tokens, window))
         if tier is None:
-            tier = _SHARED[max_tokens] = MeaningTier(meaning_embedder(max_tokens))
+            emb = _EMBEDDERS.get(max_tokens)
+            if emb is None:
+                emb = _EMBEDDERS[max_tokens] = meaning_embedder(max_tokens)
+            tier = _SHARED[(max_tokens, window)] = MeaningTier(emb, window=window)
         return tier

@@ -305,7 +305,7 @@ def _meaning(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
            and it.kind in RESCORED_KINDS and it.text.strip()][: o.meaning_candidates]
     if len(top) < 2:
         return cands
-    cos = o.meaning.cosines(ctx.store, ctx.query, [ctx.items[c.id] for c in top])
+    cos = o.meaning.cosines(ctx.store, ctx.query, [ctx.items[c.id] for c in top], ctx.terms)
     floor = min(cos.values())
     for c in top:
         c.meaning = cos[c.id]
