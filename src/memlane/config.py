@@ -472,6 +472,10 @@ class RetrievalConfig:
     the entity graph (1) join the candidates (0 hops: off, at most 1)."""
     graph_relevance: float = 0.3
     """The relevance such an item gets when it was not a candidate already (hop 1: × 0.7)."""
+    speaker_factor: float = 0.6
+    """Speaker focus: when the query names one of a conversation's speakers ("what did
+    Caroline research?"), the name leaves the lexical query and other speakers' turns keep
+    this share of their relevance (1: off)."""
     meaning: bool = False
     """The meaning tier: a transformer (MiniLM, ONNX int8 with the ``meaning`` extra, else
     numpy) re-scores the best ``meaning_candidates`` candidates (the ``meaning`` preset)."""
@@ -510,6 +514,8 @@ class RetrievalConfig:
         _check(self.meaning_candidates >= 1, "retrieval.meaning_candidates", "must be >= 1")
         _check(3 <= self.meaning_max_tokens <= 512, "retrieval.meaning_max_tokens",
                "must be between 3 and 512")
+        _check(0.0 <= self.speaker_factor <= 1.0, "retrieval.speaker_factor",
+               "must be between 0 and 1")
         _check(self.meaning_window >= 0, "retrieval.meaning_window", "must be >= 0")
         _check(0.0 <= self.hyde_threshold <= 1.0, "retrieval.hyde_threshold", "must be between 0 and 1")
         if self.hyde:

@@ -76,5 +76,6 @@ def search_options(
         newest_weight=r.newest_weight,
         graph_hops=r.graph_hops,
         graph_relevance=r.graph_relevance,
+        speaker_factor=r.speaker_factor,
         meaning_weight=r.meaning_weight,
     )

@@ -78,6 +78,10 @@ class SearchOptions:
     graph_hops: int = 0
     """Items of the query's entities and their graph neighbours join the candidates."""
     graph_relevance: float = 0.3
+    speaker_factor: float = 1.0
+    """Speaker focus (``memlane.retrieve.speaker``): when the query names one of the
+    conversation's speakers, other speakers' turns keep this share of their relevance
+    (1: off)."""
 
 
 @dataclass
@@ -98,6 +102,10 @@ class _Ctx:
     """Stored facts of the fact items among the candidates (for the confidence signal)."""
     dated: dict[Any, float] = field(default_factory=dict)
     """Sessions whose dated observations match the query's time windows."""
+    vector: list[tuple[int, float]] = field(default_factory=list)
+    """The vector list of the candidates (kept for the speaker focus)."""
+    speaker: str | None = None
+    """The speaker the query names (``memlane.retrieve.speaker``), when focused."""
 
 
 def search(
@@ -120,10 +128,14 @@ def search(
                time_windows(query, now), now, filters)
     cands = _candidates(ctx, t)
     ctx.items = store.get_items([c.id for c in cands])
+    if opts.speaker_factor < 1.0:
+        cands = _speaker(ctx, cands)
     if opts.graph_hops > 0 and filters.scope is not None:
         cands = _graph(ctx, cands)
     ctx.dated = dated_sessions(cands, ctx.items, ctx.windows, ctx.now)  # before the lift
     cands = _lift(ctx, cands)
+    if ctx.speaker is not None:
+        cands = _demote_others(ctx, cands)
     t.lap("hydrate_ms")
     if opts.meaning is not None:
         cands = _meaning(ctx, cands)
@@ -194,7 +206,47 @@ def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
                 hyde = ctx.store.vector_search(ctx.embeddings.model, hvec, ctx.filters, n)
         t.lap("hyde_ms")
     cands = fuse_lists(lexical, vector, (lw, vw), ctx.scfg.rrf_k, hyde, hyde_weight=vw or 1.0)
+    ctx.vector = vector
     t.lap("fusion_ms")
+    return cands
+
+
+def _speaker(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """Speaker focus (``memlane.retrieve.speaker``): the lexical list again without the
+    named speaker's name, fused anew (``_demote_others`` lowers the other speakers' turns
+    once facts and observations have lifted theirs)."""
+    from memlane.retrieve.speaker import focus_speaker, without_name
+
+    name = focus_speaker(ctx.items.values(), ctx.terms)
+    if name is None:
+        return cands
+    ctx.speaker = name
+    lw, vw = ctx.opts.preset.fusion or (ctx.scfg.lexical_weight, ctx.scfg.vector_weight)
+    terms = without_name(ctx.terms, name)
+    if terms != ctx.terms and lw > 0:
+        ctx.terms = terms
+        lexical = ctx.store.lexical_search(terms, ctx.filters, ctx.opts.candidates)
+        cands = fuse_lists(lexical, ctx.vector, (lw, vw), ctx.scfg.rrf_k)
+        missing = [c.id for c in cands if c.id not in ctx.items]
+        if missing:
+            ctx.items.update(ctx.store.get_items(missing))
+    return cands
+
+
+def _other_speaker(ctx: _Ctx, it: Item | None) -> bool:
+    """Whether ``it`` is a turn spoken by someone other than the focused speaker."""
+    from memlane.retrieve.speaker import speaker_of
+
+    return (ctx.speaker is not None and it is not None
+            and (s := speaker_of(it)) is not None and s != ctx.speaker)
+
+
+def _demote_others(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """Other speakers' turns keep ``speaker_factor`` of their relevance."""
+    for c in cands:
+        if _other_speaker(ctx, ctx.items.get(c.id)):
+            c.relevance *= ctx.opts.speaker_factor
+    cands.sort(key=lambda c: -c.relevance)
     return cands
 
 
@@ -543,6 +595,8 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
     fused = fuse_lists(lexical, vector, (lw, vw), ctx.scfg.rrf_k)
     for c in fused:
         it = ctx.items.get(c.id)
+        if _other_speaker(ctx, it):
+            c.relevance *= ctx.opts.speaker_factor
         c.relevance += bonus.get(kind_key(it), 0.0) if it is not None else 0.0
     fused.sort(key=lambda c: -c.relevance)
     return [c.id for c in fused[:n]]
