@@ -11,6 +11,7 @@ with SIGTERM (graceful shutdown) and reports its exit status.
 
 from __future__ import annotations
 
+import http.client as http_client
 import json
 import os
 import random
@@ -23,10 +24,12 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import click
 import httpx
 import numpy as np
+import orjson
 
 __all__ = ["run_serve_bench", "serve_command"]
 
@@ -84,6 +87,35 @@ def _fill(db: str, scopes: int, per_scope: int) -> tuple[str, list[str]]:
         key = create_key(mem.store, "*", name="bench").key
     words = sorted({w for t in turns[:500] for w in t.lower().strip(".").split() if len(w) > 4})
     return key, words
+
+
+class _Connection:
+    """One keep-alive HTTP/1.1 connection: the load generator's client.
+
+    The standard library's ``http.client`` costs the client a fraction of httpx's CPU per
+    request (measured in docs/serve.md). On a machine where the clients share the cores with
+    the server, every millisecond the load generator spends is taken from the service.
+    """
+
+    def __init__(self, url: str, key: str) -> None:
+        parts = urlsplit(url)
+        self._host, self._port = parts.hostname or "127.0.0.1", parts.port or 80
+        self._headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+        self._conn: http_client.HTTPConnection | None = None
+
+    def post(self, path: str, body: Any) -> tuple[int, str]:
+        if self._conn is None:
+            self._conn = http_client.HTTPConnection(self._host, self._port, timeout=30.0)
+        self._conn.request("POST", path, body=orjson.dumps(body), headers=self._headers)
+        response = self._conn.getresponse()
+        data = response.read()
+        status = response.status
+        return status, data.decode(errors="replace") if status != 200 else ""
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -167,8 +199,8 @@ def _load(url: str, key: str, words: list[str], clients: int, seconds: float, ba
         names = [name for name, _ in mix]
         weights = [w for _, w in mix]
         seq = 0
-        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"},
-                          timeout=30.0) as http:
+        http = _Connection(url, key)
+        try:
             while time.monotonic() < start_at:
                 time.sleep(0.01)
             while time.monotonic() < stop_at:
@@ -188,11 +220,12 @@ def _load(url: str, key: str, words: list[str], clients: int, seconds: float, ba
                     seq += 1
                 t0 = time.perf_counter()
                 try:
-                    r = http.post("/actions", json=body)
-                    ok = r.status_code == 200
-                    why = f"{name}: {r.status_code} {r.text[:120]}"
-                except httpx.HTTPError as e:
+                    status, text = http.post("/actions", body)
+                    ok = status == 200
+                    why = f"{name}: {status} {text[:120]}"
+                except (OSError, http_client.HTTPException) as e:
                     ok, why = False, f"{name}: {type(e).__name__} {e}"
+                    http.close()
                 ms = (time.perf_counter() - t0) * 1000
                 with lock:
                     if ok:
@@ -201,6 +234,8 @@ def _load(url: str, key: str, words: list[str], clients: int, seconds: float, ba
                             added[0] += batch
                     else:
                         errors.append(why)
+        finally:
+            http.close()
 
     threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(clients)]
     for t in threads:
