@@ -6,7 +6,9 @@ database) with synthetic conversations and indexes them, creates an API key, sta
 threads for ``--seconds``, each looping over a mix of actions through ``POST /actions``:
 batched adds (``--batch`` messages a request), scoped searches and scoped packs. It
 prints throughput, p50/p95/p99 per action and the error count, then stops the service
-with SIGTERM (graceful shutdown) and reports its exit status.
+with SIGTERM (graceful shutdown) and reports its exit status. Where ``/proc`` exists it
+also prints the CPU time per request of the service (its processes) and of the load
+generator: on a shared machine that moves much less with other work than latency does.
 """
 
 from __future__ import annotations
@@ -118,6 +120,37 @@ class _Connection:
             self._conn = None
 
 
+def _process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (``serve --workers N`` forks N), read from ``/proc``."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(entry.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry.parent.name))
+    tree, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        tree.append(p)
+        todo.extend(children.get(p, ()))
+    return tree
+
+
+def _cpu_seconds(pids: list[int]) -> float | None:
+    """User + system CPU seconds of ``pids`` so far (``/proc``), or None where there is none."""
+    if not Path("/proc/self/stat").exists():
+        return None
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def _pct(values: list[float], q: float) -> float:
     return round(float(np.percentile(values, q)), 1) if values else 0.0
 
@@ -142,7 +175,15 @@ def run_serve_bench(*, clients: int = 8, seconds: float = 20.0, db: str | None =
         try:
             _wait_ready(url, proc, timeout=60.0)
             _warm(url, key, words, scopes)
+            pids = _process_tree(proc.pid)
+            server0, client0 = _cpu_seconds(pids), time.process_time()
             result = _load(url, key, words, clients, seconds, batch, scopes, seed, mix)
+            server1, client1 = _cpu_seconds(pids), time.process_time()
+            requests = sum(a["count"] for a in result["actions"].values()) or 1
+            result["client_cpu_ms_per_request"] = round((client1 - client0) * 1000 / requests, 2)
+            result["server_cpu_ms_per_request"] = (
+                round((server1 - server0) * 1000 / requests, 2)
+                if server0 is not None and server1 is not None else None)
         finally:
             proc.send_signal(signal.SIGTERM)
             try:
@@ -281,6 +322,9 @@ def serve_command(clients: int, seconds: float, db: str | None, batch: int, mix_
                f"{r['requests_per_s']:,.0f} requests/s, {r['messages_added_per_s']:,.0f} "
                f"messages added/s (batches of {r['batch']}), {r['errors']} error(s); "
                f"shutdown exit code {r['shutdown_exit_code']}")
+    if r["server_cpu_ms_per_request"] is not None:
+        click.echo(f"CPU per request: server {r['server_cpu_ms_per_request']} ms, "
+                   f"load generator {r['client_cpu_ms_per_request']} ms")
     click.echo("| action | count | per s | p50 ms | p95 ms | p99 ms |")
     click.echo("|---|---:|---:|---:|---:|---:|")
     for name, a in r["actions"].items():
