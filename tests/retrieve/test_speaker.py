@@ -84,3 +84,15 @@ def test_memories_without_speakers_are_not_affected(tmp_path: Path) -> None:
             m.close()
 
     assert run(tmp_path / "a.db", 0.6) == run(tmp_path / "b.db", 1.0)
+
+
+def test_bad_settings_name_their_key() -> None:
+    import pytest
+
+    from memlane.config import load_config
+    from memlane.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="retrieval.speaker_factor"):
+        load_config(environ={}, overrides={"retrieval": {"speaker_factor": 1.5}})
+    with pytest.raises(ConfigError, match="retrieval.meaning_window"):
+        load_config(environ={}, overrides={"retrieval": {"meaning_window": -1}})
