@@ -49,6 +49,9 @@ def test_focus_needs_one_named_speaker_among_several() -> None:
     assert focus_speaker([_turn("hi", "Ana"), _turn("yo", None)], ["Ana"]) is None  # one speaker
     assert without_name(["Ana", "research"], "Ana") == ["research"]
     assert without_name(["Ana"], "Ana") == ["Ana"]  # nothing else to search for
+    # a typographic apostrophe stays inside the query word: the possessive still names her
+    assert focus_speaker(turns, ["Ana\u2019s", "hobbies"]) == "Ana"
+    assert without_name(["Ana\u2019s", "hobbies"], "Ana") == ["hobbies"]
 
 
 def test_a_question_about_one_speaker_ranks_their_own_turns_first(tmp_path: Path) -> None:

@@ -34,13 +34,23 @@ def _words(name: str) -> list[str]:
     return [w for w in name.lower().replace("'", " ").split() if w]
 
 
+def _bare(term: str) -> str:
+    """A query term lowercased without a possessive ("Caroline’s": the query splitter
+    keeps a typographic apostrophe inside the word)."""
+    t = term.lower()
+    for end in ("\u2019s", "'s"):
+        if t.endswith(end) and len(t) > len(end):
+            return t[: -len(end)]
+    return t
+
+
 def focus_speaker(items: Iterable[Item], terms: Collection[str]) -> str | None:
     """The one speaker of these turns whose name the query ``terms`` spell out, when the
     turns have at least two speakers; None otherwise (no name, or several)."""
     speakers = {s for it in items if (s := speaker_of(it)) is not None}
     if len(speakers) < 2:
         return None
-    q = {t.lower() for t in terms}
+    q = {_bare(t) for t in terms}
     named = [s for s in speakers if (w := _words(s)) and all(x in q for x in w)]
     return named[0] if len(named) == 1 else None
 
@@ -48,4 +58,4 @@ def focus_speaker(items: Iterable[Item], terms: Collection[str]) -> str | None:
 def without_name(terms: Collection[str], name: str) -> list[str]:
     """The query terms without the words of ``name`` (all of them when nothing else is left)."""
     drop = set(_words(name))
-    return [t for t in terms if t.lower() not in drop] or list(terms)
+    return [t for t in terms if _bare(t) not in drop] or list(terms)
