@@ -61,12 +61,18 @@ def test_a_question_about_one_speaker_ranks_their_own_turns_first(tmp_path: Path
         hits = m.search(q, scope="chat", k=4, now=NOW)
         assert "adoption agencies" in hits[0].item.text
         assert hits[0].item.extra["speaker"] == "Ana"
+        assert "other_speaker" not in hits[0].scores
+        # the other speaker's turns say why they went down
+        hits = m.search(q, scope="chat", k=12, now=NOW)
+        bens = [h for h in hits if h.item.kind == "turn" and h.item.extra.get("speaker") == "Ben"]
+        assert bens and all(h.scores["other_speaker"] == 0.6 for h in bens)
     finally:
         m.close()
     off = _chat(tmp_path / "off.db", speaker_factor=1.0)
     try:  # without the focus Ben's research, which says "Ana" twice, comes first
         top = off.search(q, scope="chat", k=4, now=NOW)[0]
         assert top.item.extra["speaker"] == "Ben"
+        assert "other_speaker" not in top.scores
     finally:
         off.close()
 

@@ -668,6 +668,8 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
                 scores["meaning"] = c.meaning
             if c.graph_hop is not None:
                 scores["graph_hop"] = float(c.graph_hop)
+        if _other_speaker(ctx, it):  # the query named someone else: relevance × this
+            scores["other_speaker"] = ctx.opts.speaker_factor
         if ctx.opts.explain:
             for name, value in x.signals.items():
                 sign = -1.0 if name in ("coverage", "superseded") else 1.0
