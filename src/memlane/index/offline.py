@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from memlane.index.cues import Cues, read_cues
 from memlane.index.normalize import normalize_predicate
@@ -103,8 +104,10 @@ _DATE = re.compile(
     r"Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?)\b"
 )
 _DIGIT = re.compile(r"\d")
-_CAPS = re.compile(r"\b([A-Z][\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
+_CAPS = re.compile(r"([A-Z](?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
                    r"(?:\s+\d{1,4}(?:\.\d+)?\b(?![.:/-]\d))?)")
+"""A capitalised phrase: a capital at a word's start (the boundary checked behind it, so
+that the engine jumps from capital to capital), more capitalised words, a number."""
 _GENERIC = frozenset(
     "API APIs URL URLs PR PRs TLS SSL GB MB KB TB CSV PDF JSON HTML CSS SQL HTTP HTTPS ID IDs UI UX "
     "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
@@ -294,6 +297,28 @@ def _in_context(decision: str, opening: str) -> str:
     return f"{decision.rstrip('.')} — {_trim(clause, 100)}"
 
 
+@lru_cache(maxsize=16384)
+def _name_of(phrase: str) -> tuple[str, str | None, bool]:
+    """What a capitalised phrase names, whatever the sentence around it: ``(name, kind,
+    gerund)`` with kind None (not a name: "API", "Q3", "March", a filler word), "date" (a
+    holiday), "reference" (a file or an issue key) or "name", and whether its first word
+    ends in -ing. Names repeat across a conversation's sentences, so this is cached."""
+    name = phrase.strip(" .'-")
+    if name.endswith("'s"):
+        name = name[:-2]
+    if " I " in f" {name} ":
+        name = f" {name} ".split(" I ", 1)[0].strip()  # "First I need…"
+    if name in _GENERIC or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
+        return name, None, False
+    if name in _HOLIDAYS:
+        return name, "date", False
+    first = name.split()[0] if name else ""
+    if not name or len(name) < 2 or name in _MONTHS or first.lower() in _FILLER:
+        return name, None, False
+    kind = "reference" if any(p.fullmatch(name) for p in _REFS) else "name"
+    return name, kind, first.endswith("ing")
+
+
 class OfflineIntelligence:
     """Summaries and extraction with no model: the embedded default."""
 
@@ -458,41 +483,34 @@ class OfflineIntelligence:
         if "*" in sentence or "#" in sentence or ":" in sentence:
             sentence = _LABEL.sub(" ", sentence)  # headings and "**Step 1:**" labels name no one
         out: list[Entity] = []
+        said = ""
         if _DIGIT.search(sentence):
-            out.extend(Entity(d, "date", _trim(sentence, 120)) for d in _DATE.findall(sentence))
+            said = _trim(sentence, 120)
+            out.extend(Entity(d, "date", said) for d in _DATE.findall(sentence))
         for i, match in enumerate(_CAPS.finditer(sentence)):
-            name = match.group(1).strip(" .'-")
-            if name.endswith("'s"):
-                name = name[:-2]
-            if " I " in f" {name} ":
-                name = f" {name} ".split(" I ", 1)[0].strip()  # "First I need…"
-            if name in _GENERIC or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
+            name, kind, gerund = _name_of(match.group(1))
+            if kind is None:
                 continue
-            if name in _HOLIDAYS:
-                out.append(Entity(name, "date", _trim(sentence, 120)))
+            said = said or _trim(sentence, 120)
+            if kind == "date":
+                out.append(Entity(name, "date", said))
                 continue
-            first = name.split()[0] if name else ""
-            at_start = sentence[: match.start()].strip(" *_>-") in ("", '"', "'", "(")
-            if not name or len(name) < 2 or name in _MONTHS or first.lower() in _FILLER:
-                continue
-            if (at_start or first.endswith("ing")) and " " not in name:
+            if " " not in name and (gerund or sentence[: match.start()].strip(" *_>-")
+                                    in ("", '"', "'", "(")):
                 continue  # a sentence start ("Applying ...") or a gerund, not a name
-            if name.isupper() and len(name) <= 3 and i == 0:
+            if i == 0 and name.isupper() and len(name) <= 3:
                 continue
-            before = sentence[max(0, match.start() - 24) : match.start()].lower()
-            if any(p.fullmatch(name) for p in _REFS):
-                kind = "reference"
-            elif _ORG_BEFORE.search(before):
-                kind = "organization"
-            elif _PLACE_BEFORE.search(before):
-                kind = "place"
-            elif _PET_BEFORE.search(before):
-                kind = "pet"
-            elif _KIN_BEFORE.search(before):
-                kind = "person"
-            else:
-                kind = "name"
-            out.append(Entity(name, kind, _trim(sentence, 120)))
+            if kind == "name":
+                before = sentence[max(0, match.start() - 24) : match.start()].lower()
+                if _ORG_BEFORE.search(before):
+                    kind = "organization"
+                elif _PLACE_BEFORE.search(before):
+                    kind = "place"
+                elif _PET_BEFORE.search(before):
+                    kind = "pet"
+                elif _KIN_BEFORE.search(before):
+                    kind = "person"
+            out.append(Entity(name, kind, said))
         return out
 
     @staticmethod
