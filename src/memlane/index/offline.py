@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -95,6 +95,26 @@ _REF_GUARDS = [_guard(g) for g in (
 )]
 """A cheap test per reference pattern: most messages hold none, and the full patterns,
 which try every word, are then skipped (a third of the offline summary's time)."""
+_REF_TOKENS = ("/", "/", ".", "/", "-", "#", ".", "@", "/", "/", None, None)
+"""A character every match of each reference pattern holds. No match spans a blank, so a
+pattern finds the same references in the message's blank-separated words that hold its
+character, joined by spaces, as in the whole message, at a fraction of the cost (the
+path patterns cost ~150 ns a character); None: the whole message ("order 12345" spans a
+blank; codes are searched in every word)."""
+
+
+def _references(text: str) -> Iterator[str]:
+    """Every reference pattern's matches in ``text``, in pattern order."""
+    words: dict[str, str] = {}
+    for guard, pattern, char in zip(_REF_GUARDS, _REFS, _REF_TOKENS, strict=True):
+        if (char is not None and char not in text) or not guard(text):
+            continue
+        if char is None:
+            yield from pattern.findall(text)
+            continue
+        if char not in words:
+            words[char] = " ".join(w for w in text.split() if char in w)
+        yield from pattern.findall(words[char])
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
@@ -369,8 +389,7 @@ class OfflineIntelligence:
             topic = ", ".join(tags[:3]) + (f" — {topic}" if topic else "")
         extraction = self._extract([(m, t) for m, t, _ in lead])
         extraction = self._with_decisions(extraction, messages, cues)
-        refs = sorted({r.rstrip(".,;:") for m in messages for g, p in zip(_REF_GUARDS, _REFS, strict=True)
-                       if g(m.text) for r in p.findall(m.text)})
+        refs = sorted({r.rstrip(".,;:") for m in messages for r in _references(m.text)})
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
         summary = SessionSummary(
             topic=_trim(topic, 160),
