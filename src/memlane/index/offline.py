@@ -231,6 +231,8 @@ def _sentences(text: str) -> list[str]:
 
 
 def _words(text: str) -> list[str]:
+    if text.isascii():  # lower-casing first finds the same words (not so for "İ", "K")
+        return _WORD.findall(text.lower())
     return [w.lower() for w in _WORD.findall(text)]
 
 
@@ -268,6 +270,9 @@ not word pairs across a verb ("rows must")."""
 
 
 _NOT_TOPIC = _FILLER | _VERBISH
+_TOPICAL: dict[str, bool] = {}
+"""word -> whether it can be part of a topic phrase, learnt as words are seen (cleared past
+65,536 words): one look-up instead of four tests per word."""
 
 
 def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
@@ -275,10 +280,17 @@ def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
     runs cut at stopwords, verbs and adverbs, so that a pair is a noun phrase ("release
     freeze"), not a pair across a verb ("rows must")."""
     seq: list[str] = []  # each word once and each pair twice, counted in one pass at the end
+    topical = _TOPICAL
+    if len(topical) > 65536:
+        topical.clear()
     for words in sentence_words:
         phrase: list[str] = []
         for w in [*words, ""]:
-            if w and w not in _NOT_TOPIC and len(w) > 2 and not w.isdigit() and not w.endswith("ly"):
+            is_topic = topical.get(w)
+            if is_topic is None:
+                is_topic = topical[w] = bool(w and w not in _NOT_TOPIC and len(w) > 2
+                                             and not w.isdigit() and not w.endswith("ly"))
+            if is_topic:
                 phrase.append(w)
                 continue
             if phrase:
