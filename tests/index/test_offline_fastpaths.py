@@ -22,7 +22,7 @@ CUE_SENTENCES = [
     "Decision: ship on Friday.", "Let's go with option B.", "We'll go with Postgres.",
     "We are going with the vendor.", "OK, we're going to rewrite the parser.",
     "Let's shard by tenant.", "We'll migrate next week.", "I'll buy the red shoes.",
-    "Ill try the new build.", "Well use the staging box.", "Python it is.", "That is settled.",
+    "Ill try the new build.", "OK, I'm getting the Fujifilm.", "Im ordering an Air.", "Well use the staging box.", "Python it is.", "That is settled.",
     # rationale
     "Because the tests are flaky.", "Since the API changed, nothing works.",
     "So that users can log in.", "Given that we have no budget.", "Given the numbers, no.",

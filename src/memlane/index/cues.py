@@ -61,6 +61,17 @@ _AGREE = re.compile(
     r"fine by me|fair point|deal|that works|makes sense|good call|let'?s go|yes,? let'?s)\b",
     re.IGNORECASE,
 )
+_AGREE_MORE = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|sure|alright|fine|then|good|great)[,.!]?\s+)*"
+    r"(?:no objections?|approved|go for it|go ahead|ship it|happy with (?:that|it|this)|"
+    r"fine with me|ok(?:ay)? (?:with|by) me|i can live with (?:that|it|this)|"
+    r"i'?m (?:on board|in)(?: with (?:that|it|this))?|count me in|you have my vote|"
+    r"sounds like a plan|let'?s roll with (?:it|that|this))(?:[.!]*$|[,;:]\s)",
+    re.IGNORECASE,
+)
+"""Agreement in other words ("No objection.", "Approved, go ahead.", "Happy with that,
+provided we can turn it off", "I can live with that"): the sentence agrees, and what follows
+a comma is a condition or an aside, not what was agreed."""
 _ACCEPT = re.compile(r"^(?:yes|yeah|sure|ok(?:ay)?)?[,.!]?\s*(?:please|yes please|please do|"
                      r"that would be (?:great|nice|good))\b", re.IGNORECASE)
 _TAKE_ADVICE = re.compile(r"^(?:ok(?:ay)?[,.]?\s+)?(?:good idea|i'?ll (?:try|do) (?:that|it)|will do|"
@@ -71,7 +82,7 @@ _OFFER = re.compile(r"\b(?:want me to|shall i|should i|i can|i could|would you l
                     r"if you like|if you want)\b", re.IGNORECASE)
 _NON_ANSWER = re.compile(
     r"\b(?:not sure|i don'?t know|no idea|unclear|good question|separate question|"
-    r"let'?s see|leave it for now|let'?s discuss|tbd|to be decided|nobody knows|hard to say|"
+    r"let'?s see|leave it for now|let'?s discuss|let'?s decide|tbd|to be decided|nobody knows|hard to say|"
     r"depends on)\b",
     re.IGNORECASE,
 )
@@ -87,14 +98,19 @@ _DECISION = re.compile(
     r"decision:|(?:let'?s|we'?ll|i'?ll|we|we will|i will|going to)\s+go with|going with|"
     r"^(?:(?:ok(?:ay)?|so|and|then|well),?\s+)?(?:we'?re|we are)\s+going\s+to\s+"
     r"(?!the\b|a\b|an\b|my\b|our\b|see\b|be\b|have\b|talk\b|discuss\b)[a-z]+|"
-    r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask|chat|catch|hang|keep in touch)[a-z]+|"
-    r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|take|stick|pick|choose|buy|try)|"
+    r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask|chat|catch|hang|keep in touch|"
+    r"decide)[a-z]+|"
+    r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|take|stick|pick(?!\s+(?:\w+\s+)?up\b)|choose|buy|"
+    r"try)|i'?m\s+(?:buying|ordering|booking|getting|taking|going with|choosing|picking)\s+"
+    r"(?:the|an?)\s+(?!same\b)|"
     r"\bit is\s*[.!]?$|settled)",
     re.IGNORECASE,
 )
 _DECISION_LEAD = re.compile(
     r"^(?:(?:(?:we|i)(?:'ve| have)?\s+(?:decided|agreed)(?:\s+(?:on|to))?|decision:|"
-    r"(?:i'?d |i )?(?:propose|suggest)|(?:i think )?(?:we|i) (?:should|could)|let'?s|"
+    r"(?:i'?d |i )?(?:propose|suggest)|(?:my|our|the) proposal:?|(?:i think )?(?:we|i) (?:should|could)|"
+    r"let'?s|i'?d(?=\s+(?:go|put|keep|offer|use|take|move|add|switch|start|ship|pick|choose|buy|"
+    r"try|make|split|drop|run|book)\b)|"
     r"(?:we'?re|we are) going to|"
     r"(?:we|i)'?ll|we will|i will|we)\s+)",
     re.IGNORECASE,
@@ -120,7 +136,8 @@ _COMMIT = re.compile(
     r"remember to|don'?t forget to|make sure to|todo|action item)\b",
     re.IGNORECASE,
 )
-_CHOICE = re.compile(r"\b(?:i|we)'?ll\s+(?:go with|try|take|stick with|pick|choose|buy|use|"
+_CHOICE = re.compile(r"\b(?:i|we)'?ll\s+(?:go with|try|take|stick with|pick(?!\s+(?:\w+\s+)?up\b)|"
+                     r"choose|buy|use|"
                      r"migrate|switch)\b", re.IGNORECASE)
 """A commitment that is a choice ("I'll go with the Prius"): a decision, not a task."""
 _REMEMBER = re.compile(r"^(?:(?:and|also)[,]?\s+)?(?:remember|don'?t forget) to\s+(.+)$", re.IGNORECASE)
@@ -133,8 +150,12 @@ _LEAD = re.compile(
     re.IGNORECASE,
 )
 _TAIL = re.compile(r",?\s+(?:then|anyway|though|too)\s*([.!?]?)$", re.IGNORECASE)
-_PROPOSAL = re.compile(r"\b(?:propose|suggest|let'?s|we should|we could|what if|how about|"
-                       r"shall we|should we|i think we|i'?d go|go with|we can)\b", re.IGNORECASE)
+_WOULD = (r"i'?d\s+(?:go|put|keep|offer|use|take|move|add|switch|start|ship|pick|choose|buy|"
+          r"try|make|split|drop|run|book)\b")
+"""A proposal in the first person ("I'd put it behind a feature flag")."""
+_PROPOSAL = re.compile(r"\b(?:propose|proposal|suggest|let'?s|we should|we could|what if|how about|"
+                       r"shall we|should we|i think we|go with|we can\b(?!\s*[,.!]))\b|\b" + _WOULD,
+                       re.IGNORECASE)
 _QUESTION_LEAD = re.compile(r"^(?:shall|should|can|could|do|would)\s+we\s+|^what if\s+",
                             re.IGNORECASE)
 _ANY_USER = re.compile(
@@ -164,7 +185,9 @@ def _may_cue_user(low: str) -> bool:
             or "remember to" in low or "forget to" in low or "make sure to" in low
             or "todo" in low or "action item" in low or "open" in low or "tbd" in low
             or "unclear" in low or "not sure" in low or "t know" in low
-            or "nobody answered" in low or "to be seen" in low)
+            or "nobody answered" in low or "to be seen" in low or "buying" in low
+            or "ordering" in low or "booking" in low or "getting" in low or "taking" in low
+            or "choosing" in low or "picking" in low)
 
 
 def _may_cue_assistant(low: str) -> bool:
@@ -219,6 +242,19 @@ _DONE = re.compile(r"\bi(?:'ve| have)\s+(?:just\s+|now\s+|already\s+)?((?!(?:sea
 """The assistant reporting that it did what was asked ("I have refunded the duplicate
 charge"): the outcome of a support thread, a decision. Not what it looked up or wrote
 into the answer ("I've searched…", "I've added the task to your list:")."""
+_DONE_WORD = re.compile(r"^(?:(?:ok(?:ay)?|sure|alright)[,.!]?\s+)?(?:all\s+)?(?:done|that'?s done)[.!]?$",
+                        re.IGNORECASE)
+_ASKED_FOR = re.compile(r"\b(?:please|can you|could you|would you|i'?d like to|i would like to|"
+                        r"i want to)\s+(?:please\s+)?([a-z].+?)[.?!]*$", re.IGNORECASE)
+"""What the user asked for ("Please cancel my gym membership…"), done when the answer is
+"Done."."""
+_ASKED_WHY = re.compile(r"(?:,\s+(?=(?:i'?m|i am|i'?ve|i have|we'?re|we are)\b)|,?\s+(?:because|since|"
+                        r"as)\s+)(.+)$", re.IGNORECASE)
+_PROGRESSIVE = re.compile(r"^i'?m\s+(buying|ordering|booking|getting|taking|going with|choosing|"
+                          r"picking)\s+(.+)$", re.IGNORECASE)
+"""A choice said as what one is doing ("I'm getting the Fujifilm"): "Get the Fujifilm"."""
+_BASE = {"buying": "Buy", "ordering": "Order", "booking": "Book", "getting": "Get", "taking": "Take",
+         "going with": "Go with", "choosing": "Choose", "picking": "Pick"}
 _THEN_CHOICE = re.compile(r"^(?:(?:ok(?:ay)?|fine|right|alright|so)[,.]?\s+)?(?:the\s+)?"
                           r"([\w][\w:.+-]*(?:\s+[\w:.+-]+){0,2}?)\s+then[.!]?$", re.IGNORECASE)
 """A terse choice ("OK, slim then.")."""
@@ -322,6 +358,9 @@ class _Reader:
             self.cues.next_steps.append(clean(later.group(1)))
             text = text[: later.start()] + "."
         text = clean(_DECISION_LEAD.sub("", text, count=1)) or clean(sentence)
+        doing = _PROGRESSIVE.match(text)
+        if doing:
+            text = f"{_BASE[' '.join(doing.group(1).lower().split())]} {self.fuller(where, doing.group(2))}"
         text = self.resolve(where, text)
         words = _content(text)
         for old_where, old_field in list(self.cues.placed.items()):
@@ -333,6 +372,19 @@ class _Reader:
                     return
                 self.put(old_where, "decisions", "")
         self.put(where, "decisions", text)
+
+    def fuller(self, where: tuple[int, int], obj: str) -> str:
+        """A one-word name chosen ("the Fujifilm") by its fuller name said before ("Fujifilm
+        X100VI")."""
+        one = re.match(r"((?:the|an?)\s+)?([A-Z][\w-]+)\b", obj)
+        if not one:
+            return obj
+        full = re.compile(re.escape(one.group(2)) + r"(?:\s+[A-Z0-9][\w-]*)+")
+        for s in self.earlier(*where):
+            found = full.search(s)
+            if found:
+                return obj[: one.start(2)] + found.group(0) + obj[one.end(2):]
+        return obj
 
     def earlier(self, ti: int, si: int) -> list[str]:
         """The sentences said before sentence ``si`` of turn ``ti``, nearest first, back to
@@ -411,6 +463,16 @@ class _Reader:
                 if done and (ti, i) not in self.cues.placed:
                     self.decide((ti, i), done.group(1).rstrip(" .") + ".")
                     return
+        if sents and _DONE_WORD.match(sents[0]) and (ti, 0) not in self.cues.placed:
+            asked_for = next((m for x in reversed(last) if (m := _ASKED_FOR.search(x))), None)
+            if asked_for:  # "Please cancel my membership, I'm moving." — "Done.": cancelled
+                what = asked_for.group(1)
+                reason = _ASKED_WHY.search(what)
+                if reason:
+                    what = what[: reason.start()]
+                    self.cues.rationale.append(clean(reason.group(1)).rstrip(" .") + ".")
+                self.decide((ti, 0), clean(what).rstrip(" .?!") + ".")
+                return
         asked = next((s for s in reversed(last) if s.endswith("?")), None)
         if asked is None or not _CHOICE_QUESTION.search(asked):
             return
@@ -466,6 +528,9 @@ class _Reader:
         if any(self.cues.placed.get((pi, i)) == "decisions" for i in idx):
             return  # the proposal already was a decision
         i = next((i for i in reversed(idx) if _PROPOSAL.search(sents[i])), None)
+        if i is None and any(f == "decisions" and pi - 2 <= w[0] < pi
+                             for w, f in self.cues.placed.items()):
+            return  # "Then go ahead" after the details of a proposal just agreed: settled
         if i is None:  # the first statement; agreeing with a remark ("Gaming is a great way
             # to unwind!") decides nothing
             i = next((i for i in idx if not sents[i].endswith("?") and not _REMARK.search(sents[i])),
@@ -538,8 +603,11 @@ class _Reader:
 
     def read(self) -> Cues:
         for ti, turn in enumerate(self.turns):
-            agreed = also = False
+            agreed = also = pointed = False
             for si, s in enumerate(turn.sentences):
+                if ti and _AGREE_MORE.match(s):
+                    agreed = pointed = True  # "I can live with that": agrees with what was said
+                    continue
                 if len(s) <= _SHORT and is_courtesy(s):
                     if ti and _AGREE.match(s):
                         agreed = True
@@ -565,7 +633,10 @@ class _Reader:
                         continue
                 elif (not question and _NAME_ASK.search(s) is None
                       and (not _may_cue_user(low := s.lower()) or _ANY_USER.search(low) is None)):
-                    if agreed and len(_content(s)) >= 2 and not _REMARK.search(s):
+                    if pointed and len(_content(s)) >= 2 and not _REMARK.search(s):
+                        self.put((ti, si), "rationale", clean(s))  # "I can live with that. Most
+                        # of us write better than we talk": why
+                    elif agreed and len(_content(s)) >= 2 and not _REMARK.search(s):
                         self.decide((ti, si), s)  # "Agreed. Mobile moves to Q2.": what is agreed
                         also = also or _ALSO.match(s) is not None
                     continue
