@@ -287,3 +287,15 @@ def test_let_us_decide_later_leaves_the_question_open():
     )
     assert s.decisions == ()
     assert s.open_questions == ("Do we keep the Friday demo?",)
+
+
+def test_agreeing_with_a_further_point_after_ones_own_decision_decides_it_too():
+    s, _ = _summary(
+        "user: The nightly export times out on large accounts.",
+        "assistant: The export loads every row into memory. Stream the rows instead.",
+        "user: Agreed, let's stream the rows.",
+        "assistant: And write the file to object storage rather than the web server's disk.",
+        "user: Makes sense. I'll change it this week.",
+    )
+    assert s.decisions == ("Stream the rows.",
+                           "Write the file to object storage rather than the web server's disk.")

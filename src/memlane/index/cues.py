@@ -322,6 +322,8 @@ class _Reader:
         self.text: dict[tuple[int, int], str] = {}
         self.asked: dict[int, str] = {}
         """Turn -> the participant a request in it was addressed to."""
+        self.agreed_by: dict[tuple[int, int], str] = {}
+        """A decision promoted by an agreement -> who agreed."""
         self.antecedents: set[str] = set()
         """Sentences a decision's "that X" or "one" was read from: not its rationale."""
 
@@ -511,9 +513,9 @@ class _Reader:
         if pi is None:
             return
         sents = self.turns[pi].sentences
-        idx = [i for i, s in enumerate(sents) if not is_courtesy(s)]
+        idx = [i for i, s in enumerate(sents) if not is_courtesy(s) and not _AGREE_MORE.match(s)]
         if not idx:
-            return
+            return  # nothing but small talk and agreement ("Fine with me, …")
         if kind == "action":
             i = next((i for i in reversed(idx) if _OFFER.search(sents[i])), None)
             if i is not None and (pi, i) not in self.cues.placed:
@@ -528,9 +530,9 @@ class _Reader:
         if any(self.cues.placed.get((pi, i)) == "decisions" for i in idx):
             return  # the proposal already was a decision
         i = next((i for i in reversed(idx) if _PROPOSAL.search(sents[i])), None)
-        if i is None and any(f == "decisions" and pi - 2 <= w[0] < pi
-                             for w, f in self.cues.placed.items()):
-            return  # "Then go ahead" after the details of a proposal just agreed: settled
+        if i is None and any(self.agreed_by.get(w) == who and pi - 2 <= w[0] < pi
+                             for w, f in self.cues.placed.items() if f == "decisions"):
+            return  # "Then go ahead" after the details of a proposal this speaker agreed to
         if i is None:  # the first statement; agreeing with a remark ("Gaming is a great way
             # to unwind!") decides nothing
             i = next((i for i in idx if not sents[i].endswith("?") and not _REMARK.search(sents[i])),
@@ -543,6 +545,7 @@ class _Reader:
         if text.endswith("?"):
             text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
         self.decide((pi, i), text)
+        self.agreed_by[(pi, i)] = who
         for j in idx:
             if (j != i and (pi, j) not in self.cues.placed and not sents[j].endswith("?")
                     and sents[j] not in self.antecedents):
