@@ -299,3 +299,16 @@ def test_agreeing_with_a_further_point_after_ones_own_decision_decides_it_too():
     )
     assert s.decisions == ("Stream the rows.",
                            "Write the file to object storage rather than the web server's disk.")
+
+
+def test_encouragement_is_not_agreement_to_a_decision():
+    s, _ = _summary(
+        "Jo: Painting was my first love, but lately I mostly write short stories.",
+        "Kim: Go for it! Keep writing, it will pay off one day.",
+    )
+    assert s.decisions == () and s.rationale == ()
+    s, _ = _summary(
+        "user: I might start doing yoga in the park on weekends.",
+        "assistant: Go for it! Outdoor practice is a lovely way to start the day.",
+    )
+    assert s.decisions == ()

@@ -101,8 +101,7 @@ _DECISION = re.compile(
     r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask|chat|catch|hang|keep in touch|"
     r"decide)[a-z]+|"
     r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|take|stick|pick(?!\s+(?:\w+\s+)?up\b)|choose|buy|"
-    r"try)|i'?m\s+(?:buying|ordering|booking|getting|taking|going with|choosing|picking)\s+"
-    r"(?:the|an?)\s+(?!same\b)|"
+    r"try)|"
     r"\bit is\s*[.!]?$|settled)",
     re.IGNORECASE,
 )
@@ -158,8 +157,13 @@ _PROPOSAL = re.compile(r"\b(?:propose|proposal|suggest|let'?s|we should|we could
                        re.IGNORECASE)
 _QUESTION_LEAD = re.compile(r"^(?:shall|should|can|could|do|would)\s+we\s+|^what if\s+",
                             re.IGNORECASE)
+_CHOOSING = (r"^(?:(?:ok(?:ay)?|alright|so|right|fine)[,.]?\s+)?i'?m\s+(?:buying|ordering|booking|"
+             r"getting|taking|going with|choosing|picking)\s+(?:(?:the|an?)\s+)?")
+_CHOOSING_NAME = re.compile(r"(?i:" + _CHOOSING + r")[A-Z0-9]")
+"""A sentence opening with a choice of a named option ("OK, I'm getting the Fujifilm"): the
+name capitalised (not "I'm getting the best deal", "I'm getting a bit nervous")."""
 _ANY_USER = re.compile(
-    "|".join(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT))
+    "|".join([*(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT)), _CHOOSING])
 )
 """Any cue of a participant's statement, matched on the lower-cased sentence (much faster
 than IGNORECASE): most sentences carry none and are passed over after this one scan."""
@@ -505,42 +509,45 @@ class _Reader:
         if why:
             self.cues.rationale.append(clean(why))
 
-    def promote(self, ti: int, kind: str) -> None:
+    def promote(self, ti: int, kind: str, proposal_only: bool = False) -> bool:
         """An agreement (``kind`` decision) or an acceptance (``action``) in turn ``ti``:
-        the proposal or offer of the previous turn of another speaker becomes one."""
+        the proposal or offer of the previous turn of another speaker becomes one. Whether
+        a decision was made; ``proposal_only``: only a sentence with a proposal cue."""
         who = self.turns[ti].who
         pi = next((i for i in range(ti - 1, -1, -1) if self.turns[i].who != who), None)
         if pi is None:
-            return
+            return False
         sents = self.turns[pi].sentences
         idx = [i for i, s in enumerate(sents) if not is_courtesy(s) and not _AGREE_MORE.match(s)]
         if not idx:
-            return  # nothing but small talk and agreement ("Fine with me, …")
+            return False  # nothing but small talk and agreement ("Fine with me, …")
         if kind == "action":
             i = next((i for i in reversed(idx) if _OFFER.search(sents[i])), None)
             if i is not None and (pi, i) not in self.cues.placed:
                 self.put((pi, i), "action_items", _owned(self.turns[pi].who, clean(sents[i])))
-            return
+            return False
         if kind == "advice":
             i = next((i for i in reversed(idx) if not sents[i].endswith("?")
                       and sents[i].split()[0].lower() not in _NOT_IMPERATIVE), None)
             if i is not None and (pi, i) not in self.cues.placed:
                 self.put((pi, i), "action_items", _owned(who, clean(sents[i])))
-            return
+            return False
         if any(self.cues.placed.get((pi, i)) == "decisions" for i in idx):
-            return  # the proposal already was a decision
+            return False  # the proposal already was a decision
         i = next((i for i in reversed(idx) if _PROPOSAL.search(sents[i])), None)
         if i is None and any(self.agreed_by.get(w) == who and pi - 2 <= w[0] < pi
                              for w, f in self.cues.placed.items() if f == "decisions"):
-            return  # "Then go ahead" after the details of a proposal this speaker agreed to
+            return False  # "Then go ahead" after the details of a proposal this speaker agreed to
+        if i is None and proposal_only:
+            return False
         if i is None:  # the first statement; agreeing with a remark ("Gaming is a great way
             # to unwind!") decides nothing
             i = next((i for i in idx if not sents[i].endswith("?") and not _REMARK.search(sents[i])),
                      None)
             if i is None:
-                return
+                return False
         if self.cues.placed.get((pi, i)) == "action_items":
-            return
+            return False
         text = sents[i]
         if text.endswith("?"):
             text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
@@ -550,6 +557,7 @@ class _Reader:
             if (j != i and (pi, j) not in self.cues.placed and not sents[j].endswith("?")
                     and sents[j] not in self.antecedents):
                 self.put((pi, j), "rationale", clean(sents[j]))
+        return True
 
     def action(self, ti: int, si: int, sentence: str) -> bool:
         turn = self.turns[ti]
@@ -607,8 +615,9 @@ class _Reader:
     def read(self) -> Cues:
         for ti, turn in enumerate(self.turns):
             agreed = also = pointed = False
+            why: list[tuple[int, str]] = []
             for si, s in enumerate(turn.sentences):
-                if ti and _AGREE_MORE.match(s):
+                if ti and turn.role == "user" and _AGREE_MORE.match(s):
                     agreed = pointed = True  # "I can live with that": agrees with what was said
                     continue
                 if len(s) <= _SHORT and is_courtesy(s):
@@ -637,8 +646,8 @@ class _Reader:
                 elif (not question and _NAME_ASK.search(s) is None
                       and (not _may_cue_user(low := s.lower()) or _ANY_USER.search(low) is None)):
                     if pointed and len(_content(s)) >= 2 and not _REMARK.search(s):
-                        self.put((ti, si), "rationale", clean(s))  # "I can live with that. Most
-                        # of us write better than we talk": why
+                        why.append((si, s))  # "I can live with that. Most of us write better
+                        # than we talk": why, once the proposal is the decision
                     elif agreed and len(_content(s)) >= 2 and not _REMARK.search(s):
                         self.decide((ti, si), s)  # "Agreed. Mobile moves to Q2.": what is agreed
                         also = also or _ALSO.match(s) is not None
@@ -650,7 +659,11 @@ class _Reader:
                     continue
                 self.statement(ti, si, s)
             if agreed and (also or not self.decided_in(ti)):
-                self.promote(ti, "decision")  # "Agreed. And we…": the proposal too
+                # "Agreed. And we…": the proposal too; agreement in other words ("Go for it!")
+                # only to a proposal: encouraging a remark or a plan of one's own decides nothing
+                if self.promote(ti, "decision", proposal_only=pointed):
+                    for si, s in why:
+                        self.put((ti, si), "rationale", clean(s))
             if ti and turn.role == "assistant":
                 self.answer(ti)
             if ti and self.decided_in(ti):
@@ -676,7 +689,7 @@ class _Reader:
             if _ASSISTANT_NEXT.search(s):
                 self.put((ti, si), "next_steps", clean(s))
             return
-        elif _DECISION.search(s):
+        elif _DECISION.search(s) or _CHOOSING_NAME.match(s):
             self.decide((ti, si), s)
         elif _NEXT.search(s):
             self.put((ti, si), "next_steps", clean(s))
