@@ -11,6 +11,9 @@ sentence lands in at most one field, the one its strongest cue names:
    proposal too); agreeing with a remark that proposes nothing, or a remark after the
    agreement ("Board games are a blast!"), decides nothing; an *acceptance* of an offer
    ("Yes please" to "I can remind you…") makes the offer an action item of whoever offered.
+   Agreement in other words ("No objection", "Approved, go ahead", "I can live with that",
+   "Happy with that, provided…") counts only from a participant and only for a proposal
+   ("My proposal: …", "I'd put…", "What if we…?"); "Go for it!" to a remark decides nothing.
 2. **Questions** a participant asked are open questions when they say so ("Not sure
    whether…?") or nobody answered them: asked in the last turn, or answered with "not
    sure", "I don't know", "unclear", "a separate question", "let's see"… A question answered with an agreement ("Shall we make him an
@@ -20,15 +23,17 @@ sentence lands in at most one field, the one its strongest cue names:
    the draft?" (Tom), "I'll book the tickets" (the speaker), "Grace will set up the
    dashboards" (Grace), "Remind me to…" (the speaker), "Kofi, you own the alert" (Kofi).
 4. **Decisions**: "we decided", "we agreed to", "decision:", "let's go with", "I'll go
-   with", "X it is", "let's <verb>", "<reason>, so we'll <verb>"; a "because / since"
-   clause of a decision is split off as its rationale.
+   with", "X it is", "let's <verb>" (not "let's decide…"), "<reason>, so we'll <verb>",
+   "OK, I'm getting the <Name>"; a "because / since" clause of a decision is split off as
+   its rationale.
 5. **Open statements**: "open question", "still open", "still need to decide", "unclear",
    "not sure", "I don't know if".
 6. **Next steps**: "next step", "plan is to", "going forward", "after that", "let's discuss"
    (the assistant's only with "next step" or "plan is to").
 7. **Answers that decide**: the assistant's directive answering the user's question about
    what to do ("Should I buy new shoes now or wait?" — "Buy them now…"), its "No" to "Do we
-   X?", and what it did on the user's request ("I have refunded the duplicate charge").
+   X?", what it did on the user's request ("I have refunded the duplicate charge"), and
+   the request itself when the answer is a bare "Done.".
    A decision pointing back names its object ("Add that index", "add one"); "OK, slim
    then" chooses an option just mentioned, by its fuller name ("python:3.12-slim").
 
@@ -178,7 +183,8 @@ def _may_cue_user(low: str) -> bool:
     """Whether the lower-cased sentence ``low`` holds a word that every match of
     ``_ANY_USER`` holds ("ll" for "i'?ll" / "we'?ll", "let" for "let'?s", "going" for
     "going\\s+to"...): a quarter of the pattern's cost, and two sentences in three fail it.
-    Keep it in step with ``_OPEN``, ``_DECISION``, ``_RATIONALE``, ``_NEXT`` and ``_COMMIT``."""
+    Keep it in step with ``_OPEN``, ``_DECISION``, ``_RATIONALE``, ``_NEXT``, ``_COMMIT`` and
+    ``_CHOOSING`` (``tests/index/test_offline_fastpaths.py`` checks it)."""
     return ("ll" in low or "let" in low or "going" in low or "decide" in low or "agreed" in low
             or "chose" in low or "picked" in low or "settled" in low or "went with" in low
             or "decision" in low or "go with" in low or "it is" in low or "because" in low
