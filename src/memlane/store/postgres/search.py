@@ -147,10 +147,9 @@ def lexical_search(
             dfs[q] = max(1, round(freq[lexeme] * max(rows_estimate, 1.0)))
     rest = [q for q in queries if q not in dfs]
     if rest:
+        # through the GIN index whatever the planner would choose (migration 0008)
         dfs.update(db.execute(
-            "SELECT q, (SELECT count(*) FROM (SELECT 1 FROM items WHERE tsv @@ q::tsquery"
-            " LIMIT %s) s) FROM unnest(%s::text[]) AS x(q)",
-            (cap + 1, rest),
+            "SELECT q, memlane_term_df(q, %s) FROM unnest(%s::text[]) AS x(q)", (cap + 1, rest),
         ).fetchall())
     ranked = sorted(queries, key=lambda q: dfs[q])
     kept = [q for q in queries if 0 < dfs[q] <= cap] or [q for q in ranked[:1] if dfs[q] > 0]
