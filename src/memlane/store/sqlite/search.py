@@ -13,6 +13,7 @@ from typing import Any
 from memlane.retrieve.text import split_words
 from memlane.store.filters import Filters
 from memlane.store.sql.base import SqlStore
+from memlane.store.sql.lexical import rarest_within
 from memlane.store.sqlite.db import Database
 from memlane.store.sqlite.rows import LEXICAL_POSTINGS, fts_query
 
@@ -93,25 +94,18 @@ class SqliteSearch(SqlStore):
         words = [split_words(t.lower()) for t in terms]
         dfs = [(self._doc_count(w[0], LEXICAL_POSTINGS + 1) if len(w) == 1 else 0, t)
                for w, t in zip(words, terms, strict=True)]  # phrases are rare by nature
-        if dfs and min(df for df, _ in dfs) > LEXICAL_POSTINGS:
-            # Every term is common: keep the rarest (the first of equals), unless it is in
-            # most items (BM25 cannot rank by it: idf <= 0). Each term is counted only up to
-            # the rarest count so far, which starts at half the items.
-            rarest, least = [], n // 2 + 1
-            for w, t in zip(words, terms, strict=True):
-                df = self._doc_count(w[0], n // 2 + 1)
-                if df < least:
-                    rarest, least = [t], df
-            return rarest
-        dfs.sort(key=lambda x: x[0])
-        kept: list[str] = []
-        total = 0
-        for df, t in dfs:
-            if kept and total + df > LEXICAL_POSTINGS:
-                break
-            kept.append(t)
-            total += df
-        return kept
+        kept = rarest_within(dfs, LEXICAL_POSTINGS)
+        if kept is not None or not dfs:
+            return kept or []
+        # Every term is common: keep the rarest (the first of equals), unless it is in
+        # most items (BM25 cannot rank by it: idf <= 0). Each term is counted only up to
+        # the rarest count so far, which starts at half the items.
+        rarest, least = [], n // 2 + 1
+        for w, t in zip(words, terms, strict=True):
+            df = self._doc_count(w[0], n // 2 + 1)
+            if df < least:
+                rarest, least = [t], df
+        return rarest
 
     def _doc_count(self, word: str, cap: int) -> int:
         """How many items hold ``word`` (in any column), counted up to ``cap``.
