@@ -37,24 +37,34 @@ class SqliteSearch(SqlStore):
     def lexical_search(self, terms: Sequence[str], f: Filters, limit: int) -> list[tuple[int, float]]:
         """BM25 over item text and keys: ``(item_id, score)``, higher is better.
 
-        A scoped search intersects with the scope inside FTS5 (the scope column has BM25
-        weight 0), so only that scope's matches are ranked. Terms are taken rarest first
-        until their postings reach ``LEXICAL_POSTINGS`` (the rarest is always kept):
-        ranking every match of very common terms is what makes FTS5 slow at scale, and
-        such terms carry little BM25 weight (measured on 100k items: every term p50 80 ms;
-        with this cap 2-4 ms, p95 12-14 ms; with capped counts and the filter pool below,
-        p50 2.1 / p95 5.5 ms). Ranking costs about 1 µs a posting, so a query whose rarest
-        term is common (only "the", "for", "of"...) still takes 5-15 ms.
+        Terms are taken rarest first until their postings reach ``LEXICAL_POSTINGS`` (the
+        rarest is always kept; ``memlane.store.sql.lexical``): ranking every match of very
+        common terms is what makes FTS5 slow at scale, and such terms carry little BM25
+        weight (measured on 100k items: every term p50 80 ms; with this cap 2-4 ms, p95
+        12-14 ms; with capped counts and the filter pool below, p50 2.1 / p95 5.5 ms).
+        Ranking costs about 1 µs a posting, so a query whose rarest term is common (only
+        "the", "for", "of"...) still takes 5-15 ms at 100k items.
+
+        A scoped search ranks the kept terms' matches (at most ``LEXICAL_POSTINGS``) and
+        keeps its scope's by the items' own column. Only when every term is common is the
+        scope intersected inside FTS5 (its column has BM25 weight 0, so scores are the
+        same either way): the scope's words are in every item of a scope that shares them
+        ("conv" of "user-conv-7"), and matching them costs a pass over those postings
+        (measured at 1M items in 100 scopes: 30 ms for the scope alone, lexical stage p50
+        47 ms through FTS5 against 5 ms by the items' column).
         """
         if limit <= 0:
             return []
-        match = fts_query(self._prune_common(terms))
+        kept, common = self._prune_common(terms)
+        match = fts_query(kept)
         if match is None:
             return []
         match = f"{{text keys}} : ({match})"
-        if f.scope is not None and split_words(f.scope):
-            match += ' AND scope : "' + f.scope.replace('"', '""').replace("\x00", "") + '"'
         where, params = self._where(f)
+        if f.scope is not None and split_words(f.scope):
+            if not common:
+                return self._lexical_filtered(match, where, params, limit)
+            match += ' AND scope : "' + f.scope.replace('"', '""').replace("\x00", "") + '"'
         if _narrow(f):
             return self._lexical_filtered(match, where, params, limit)
         # Most matches pass the usual filters (status, privacy, scope): rank in FTS5 alone,
@@ -83,10 +93,11 @@ class SqliteSearch(SqlStore):
         )
         return [(r[0], float(r[1])) for r in rows]
 
-    def _prune_common(self, terms: Sequence[str]) -> list[str]:
+    def _prune_common(self, terms: Sequence[str]) -> tuple[list[str], bool]:
+        """The terms to rank by, and whether every term was above ``LEXICAL_POSTINGS``."""
         n = self.db.execute("SELECT max(id) FROM items").fetchone()[0] or 0
         if n <= LEXICAL_POSTINGS:
-            return list(terms)
+            return list(terms), False
         # Document counts are read from the postings and capped: a term with more than
         # LEXICAL_POSTINGS documents is only ever kept as the rarest, so it is first counted
         # up to that cap (measured on 100k items: 0.1 ms a term, where the fts5vocab count
@@ -96,7 +107,7 @@ class SqliteSearch(SqlStore):
                for w, t in zip(words, terms, strict=True)]  # phrases are rare by nature
         kept = rarest_within(dfs, LEXICAL_POSTINGS)
         if kept is not None or not dfs:
-            return kept or []
+            return kept or [], False
         # Every term is common: keep the rarest (the first of equals), unless it is in
         # most items (BM25 cannot rank by it: idf <= 0). Each term is counted only up to
         # the rarest count so far, which starts at half the items.
@@ -105,7 +116,7 @@ class SqliteSearch(SqlStore):
             df = self._doc_count(w[0], n // 2 + 1)
             if df < least:
                 rarest, least = [t], df
-        return rarest
+        return rarest, True
 
     def _doc_count(self, word: str, cap: int) -> int:
         """How many items hold ``word`` (in any column), counted up to ``cap``.
