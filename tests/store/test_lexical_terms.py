@@ -77,3 +77,14 @@ def test_postgres_scores_are_bm25_over_text_and_keys(pg_url):
         assert got[i] == pytest.approx(s, rel=1e-9)
     assert [i for i, _ in store.lexical_search(["cat"], Filters(), 10)] == sorted(want, key=lambda i: -want[i])
     store.close()
+
+
+def test_a_query_of_common_terms_ranks_the_newest_matches_of_the_rarest(store, few_postings, monkeypatch):
+    monkeypatch.setattr(sqlite_search, "COMMON_MATCHES", 2)
+    monkeypatch.setattr(postgres_search, "COMMON_MATCHES", 2)
+    texts = ["apple pear pear"] * 4 + ["apple plum"] * 4 + ["apple", "pear", "lime", "lime"]
+    ids = _insert(store, texts)  # pear in 5 items, plum in 4: both above the cap of 3
+    got = [i for i, _ in store.lexical_search(["apple", "pear", "plum"], Filters(), 20)]
+    # the rarest (plum) by its 2 newest matches, although all 4 hold it as often
+    assert got == [ids[7], ids[6]] or got == [ids[6], ids[7]]
+    assert {i for i, _ in store.lexical_search(["pear", "apple"], Filters(), 20)} == {ids[9], ids[3]}

@@ -13,7 +13,7 @@ from typing import Any
 from memlane.retrieve.text import split_words
 from memlane.store.filters import Filters
 from memlane.store.sql.base import SqlStore
-from memlane.store.sql.lexical import rarest_within
+from memlane.store.sql.lexical import COMMON_MATCHES, rarest_within
 from memlane.store.sqlite.db import Database
 from memlane.store.sqlite.rows import LEXICAL_POSTINGS, fts_query
 
@@ -69,14 +69,14 @@ class SqliteSearch(SqlStore):
             if not common:
                 return self._lexical_filtered((match,), where, params, limit)
             match += ' AND scope : "' + f.scope.replace('"', '""').replace("\x00", "") + '"'
-        # Every term is common: rank the newest LEXICAL_POSTINGS matches of the rarest, not
+        # Every term is common: rank the newest COMMON_MATCHES matches of the rarest, not
         # all of them (up to half the items). Not within a scope: finding the floor would
         # walk the scope's postings once more, and a scope holds far fewer matches.
         fts: tuple[Any, ...] = (match,)
         if common and f.scope is None:
             row = self.db.execute(
                 "SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid DESC"
-                " LIMIT 1 OFFSET ?", (match, LEXICAL_POSTINGS - 1),
+                " LIMIT 1 OFFSET ?", (match, COMMON_MATCHES - 1),
             ).fetchone()
             if row is not None:
                 fts = (match, row[0])
