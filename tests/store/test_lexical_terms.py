@@ -88,3 +88,29 @@ def test_a_query_of_common_terms_ranks_the_newest_matches_of_the_rarest(store, f
     # the rarest (plum) by its 2 newest matches, although all 4 hold it as often
     assert got == [ids[7], ids[6]] or got == [ids[6], ids[7]]
     assert {i for i, _ in store.lexical_search(["pear", "apple"], Filters(), 20)} == {ids[9], ids[3]}
+
+
+def test_sqlite_index_holds_the_scope_as_one_token_kept_by_its_triggers(tmp_path, few_postings):
+    store = open_store(tmp_path / "t.db")
+    with store.atomic():
+        sids = {sc: store.create_session(sc, 1000.0, None, None) for sc in ("team a", "team-a", "é 🙂")}
+        ids = {sc: store.insert_items([
+            {"kind": "turn", "at": 1000.0 + i, "scope": sc, "session_id": sid, "seq": i + 1,
+             "text": "apple pear" if i % 2 == 0 else "apple kiwi"} for i in range(4)])
+        for sc, sid in sids.items()}
+    # pear in 6 of 12 items, above the cap of 3: the scope is intersected inside FTS5
+    for sc in sids:
+        got = {i for i, _ in store.lexical_search(["pear"], Filters(scope=sc), 20)}
+        assert got == {ids[sc][0], ids[sc][2]}
+    with store.atomic():
+        store.db.execute("UPDATE items SET scope = 'team a' WHERE id = ?", (ids["team-a"][0],))
+        store.delete_item(ids["é 🙂"][2])
+    assert {i for i, _ in store.lexical_search(["pear"], Filters(scope="team a"), 20)} == {
+        ids["team a"][0], ids["team a"][2], ids["team-a"][0]}
+    assert {i for i, _ in store.lexical_search(["pear"], Filters(scope="team-a"), 20)} == {ids["team-a"][2]}
+    assert {i for i, _ in store.lexical_search(["pear"], Filters(scope="é 🙂"), 20)} == {ids["é 🙂"][0]}
+    # the triggers wrote what a rebuild from the items reads
+    store.db.execute("INSERT INTO items_fts (items_fts, rank) VALUES ('integrity-check', 1)")
+    tokens = {r[0] for r in store.db.execute("SELECT term FROM items_fts_vocab")}
+    assert sqlite_search.scope_token("team a") in tokens and "team" not in tokens
+    store.close()
