@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memlane.backends.embed import StaticEmbedder, get_embedder
 from memlane.backends.embed import static as static_mod
@@ -155,3 +157,18 @@ def test_two_processes_racing_leave_one_valid_table(tmp_path: Path) -> None:
     assert outs[0] == outs[1]
     assert [p.name for p in tmp_path.iterdir()] == [Path(outs[0]).name]
     assert np.load(outs[0]).shape == (20, 256)
+
+
+_WORDS = st.lists(st.text(min_size=1, max_size=12).filter(str.strip), min_size=1, max_size=60)
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts=st.lists(_WORDS.map(" ".join), min_size=1, max_size=6))
+def test_new_words_tokenise_as_the_library_does(emb: StaticEmbedder, texts: list[str]) -> None:
+    """Words first seen in a query (one ``encode`` call, split by word) or in a large
+    batch (``encode_batch``) get the library's own ids for the whole text."""
+    fresh = StaticEmbedder()
+    fresh.embed_batch(["warm"])
+    flat, lens = fresh.token_ids(texts)
+    ref = [e.ids for e in emb._tokenizer.encode_batch(texts, add_special_tokens=False)]
+    assert [list(a) for a in np.split(flat, np.cumsum(lens)[:-1])] == ref

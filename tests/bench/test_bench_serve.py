@@ -17,6 +17,9 @@ def test_a_short_load_run_answers_every_request_and_shuts_down_cleanly() -> None
     assert r["actions"]["search"]["count"] > 0
     assert r["messages_added_per_s"] > 0
     assert 0 < r["actions"]["search"]["p50_ms"] <= r["actions"]["search"]["p95_ms"]
+    # the service's own CPU per request, read from /proc: it did the searching
+    assert r["server_cpu_ms_per_request"] > 0
+    assert r["client_cpu_ms_per_request"] > 0
 
 
 def test_mix_names_one_action_or_weights() -> None:

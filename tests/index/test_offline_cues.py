@@ -224,3 +224,91 @@ def test_agreeing_with_a_remark_decides_nothing():
     assert s.decisions == ()
     s, _ = _summary("Ines: The nightly export moves to the read replica.", "Bo: Agreed.")
     assert s.decisions == ("The nightly export moves to the read replica.",)  # no cue, no remark
+
+
+def test_agreement_in_other_words_makes_the_proposal_a_decision():
+    for reply in ("No objections.", "Approved, go ahead.", "I can live with that.",
+                  "OK, count me in.", "Happy with that, as long as the old bucket stays readable."):
+        s, _ = _summary(
+            "Ruth: Backups cost too much. My proposal: move the nightly backups to Backblaze B2.",
+            f"Emil: {reply}",
+        )
+        assert s.decisions == ("Move the nightly backups to Backblaze B2.",), reply
+        assert s.rationale == ("Backups cost too much.",), reply
+        assert not any(reply.split(",")[0].rstrip(".") in x for x in _fields(s)), reply
+
+
+def test_a_first_person_proposal_is_the_decision_and_a_later_go_ahead_adds_none():
+    s, _ = _summary(
+        "Ana: The importer is slow on big files. I'd split the file into chunks of 10k rows.",
+        "Bo: Fine with me, if the chunks are retried on their own.",
+        "Ana: We can, each chunk is its own job.",
+        "Bo: Then go ahead.",
+    )
+    assert s.decisions == ("Split the file into chunks of 10k rows.",)
+
+
+def test_a_reason_given_with_an_agreement_is_rationale_not_the_decision():
+    s, _ = _summary(
+        "Ivo: What if we move stand-up to 10:00?",
+        "Lea: I can live with that. Half the team starts late on Mondays anyway.",
+    )
+    assert s.decisions == ("Move stand-up to 10:00.",)
+    assert s.rationale == ("Half the team starts late on Mondays.",)
+
+
+def test_done_after_a_request_makes_the_request_a_decision_and_its_reason_the_rationale():
+    s, _ = _summary(
+        "user: Please close my savings account, I'm consolidating everything at one bank.",
+        "assistant: Done. The balance will be transferred to your current account tomorrow.",
+    )
+    assert s.decisions == ("Close my savings account.",)
+    assert s.rationale == ("I'm consolidating everything at one bank.",)
+    s, _ = _summary("user: How do I close my savings account?", "assistant: Done.")
+    assert s.decisions == ()  # a question, not a request
+
+
+def test_a_choice_said_as_what_one_is_doing_names_the_option_in_full():
+    s, _ = _summary(
+        "user: Kindle Paperwhite or Kobo Clara 2E for reading in bed?",
+        "assistant: Both have warm light; the Kobo reads library books directly.",
+        "user: Alright, I'm ordering the Kindle. I'll pick it up at the post office on Monday.",
+    )
+    assert s.decisions == ("Order the Kindle Paperwhite.",)
+    assert s.action_items == ("user: I'll pick it up at the post office on Monday.",)
+    s, _ = _summary("user: I'm getting the same error after the update.")
+    assert s.decisions == ()
+
+
+def test_let_us_decide_later_leaves_the_question_open():
+    s, _ = _summary(
+        "Mira: Do we keep the Friday demo?",
+        "Tor: Let's decide that at the next planning.",
+    )
+    assert s.decisions == ()
+    assert s.open_questions == ("Do we keep the Friday demo?",)
+
+
+def test_agreeing_with_a_further_point_after_ones_own_decision_decides_it_too():
+    s, _ = _summary(
+        "user: The nightly export times out on large accounts.",
+        "assistant: The export loads every row into memory. Stream the rows instead.",
+        "user: Agreed, let's stream the rows.",
+        "assistant: And write the file to object storage rather than the web server's disk.",
+        "user: Makes sense. I'll change it this week.",
+    )
+    assert s.decisions == ("Stream the rows.",
+                           "Write the file to object storage rather than the web server's disk.")
+
+
+def test_encouragement_is_not_agreement_to_a_decision():
+    s, _ = _summary(
+        "Jo: Painting was my first love, but lately I mostly write short stories.",
+        "Kim: Go for it! Keep writing, it will pay off one day.",
+    )
+    assert s.decisions == () and s.rationale == ()
+    s, _ = _summary(
+        "user: I might start doing yoga in the park on weekends.",
+        "assistant: Go for it! Outdoor practice is a lovely way to start the day.",
+    )
+    assert s.decisions == ()

@@ -6,6 +6,8 @@ conftest.py); each test gets its own empty database.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,7 @@ psycopg = pytest.importorskip("psycopg")
 
 from memlane.store import Filters, open_store
 from memlane.store.postgres import search as pg_search
+from memlane.store.postgres import vectors as pg_vectors
 from memlane.store.postgres.search import HNSW_EF_CONSTRUCTION, HNSW_M
 
 
@@ -93,3 +96,39 @@ def test_indexing_a_backlog_builds_the_graph_once_at_the_end(pg_url, monkeypatch
     hits = mem.search("topic 3", scope="c1", k=5)
     assert hits and all(h.item.scope == "c1" for h in hits)
     mem.close()
+
+
+def test_a_search_remembers_a_missing_graph_for_a_while(pg_url, round_trips, monkeypatch):
+    """Below the threshold there is no index, and asking costs a round trip: a search
+    remembers the answer for NO_HNSW_TTL seconds, then asks again and finds a graph that
+    another process built meanwhile (remembered from then on)."""
+    monkeypatch.setattr(pg_vectors, "NO_HNSW_TTL", 0.5)
+    s = open_store(pg_url)
+    rng = np.random.default_rng(5)
+    vecs = rng.normal(size=(50, 8)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    with s.atomic():
+        sid = s.create_session("s", 1.0, None, None)
+        ids = s.insert_items([{"kind": "turn", "text": f"t{i}", "at": float(i), "scope": "s",
+                               "session_id": sid} for i in range(50)])
+        s.put_vectors("m", list(zip(ids, vecs, strict=True)))
+    q = vecs[0]
+    counts = []
+    for _ in range(2):
+        with round_trips(s) as trips:
+            assert s.vector_search("m", q, Filters(), 5)[0][0] == ids[0]
+        counts.append(trips.count)
+    assert counts[1] == counts[0] - 1
+
+    monkeypatch.setattr(pg_search, "HNSW_ABOVE", 1)
+    other = open_store(pg_url)
+    assert other.ensure_vector_index("m", 8)
+    other.close()
+    time.sleep(0.6)
+    with round_trips(s) as trips:
+        s.vector_search("m", q, Filters(), 5)
+    assert trips.count == counts[0]  # asked again: the graph is there
+    with round_trips(s) as trips:
+        s.vector_search("m", q, Filters(), 5)
+    assert trips.count == counts[1]  # and remembered
+    s.close()

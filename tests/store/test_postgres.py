@@ -228,6 +228,23 @@ def test_quoted_words_and_operators_are_found_literally(store_pg):
     assert len(got) == 1 and store_pg.get_item(got[0][0]).text.startswith("it's")
 
 
+def test_term_document_frequency_counts_through_the_index_up_to_the_cap(pg_url):
+    """``memlane_term_df`` (migration 0008) counts what an inline count would, capped."""
+    s = open_store(pg_url)
+    with s.atomic():
+        sid = s.create_session("s", 1.0, None, None)
+        s.insert_items([{"kind": "turn", "text": f"harbour crane {'rare' if i % 10 == 0 else 'x'} {i}",
+                         "at": 1.0, "scope": "s", "session_id": sid} for i in range(300)])
+    s.close()
+    for term, cap, expected in (("harbour", 1000, 300), ("harbour", 50, 50), ("rare", 1000, 30),
+                                ("absent", 1000, 0)):
+        q = _sql(pg_url, "SELECT phraseto_tsquery('english', %s)::text", (term,))[0][0]
+        assert _sql(pg_url, "SELECT memlane_term_df(%s, %s)", (q, cap)) == [(expected,)], term
+        inline = _sql(pg_url, "SELECT count(*) FROM (SELECT 1 FROM items WHERE tsv @@ %s::tsquery"
+                      " LIMIT %s) s", (q, cap))
+        assert inline == [(expected,)], term
+
+
 def test_hnsw_index_is_created_per_model_and_dim_and_filters_are_exact(pg_url, monkeypatch):
     monkeypatch.setattr(pg_search, "HNSW_ABOVE", 1)
     s = open_store(pg_url)

@@ -6,11 +6,14 @@ database) with synthetic conversations and indexes them, creates an API key, sta
 threads for ``--seconds``, each looping over a mix of actions through ``POST /actions``:
 batched adds (``--batch`` messages a request), scoped searches and scoped packs. It
 prints throughput, p50/p95/p99 per action and the error count, then stops the service
-with SIGTERM (graceful shutdown) and reports its exit status.
+with SIGTERM (graceful shutdown) and reports its exit status. Where ``/proc`` exists it
+also prints the CPU time per request of the service (its processes) and of the load
+generator: on a shared machine that moves much less with other work than latency does.
 """
 
 from __future__ import annotations
 
+import http.client as http_client
 import json
 import os
 import random
@@ -23,10 +26,12 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import click
 import httpx
 import numpy as np
+import orjson
 
 __all__ = ["run_serve_bench", "serve_command"]
 
@@ -86,6 +91,66 @@ def _fill(db: str, scopes: int, per_scope: int) -> tuple[str, list[str]]:
     return key, words
 
 
+class _Connection:
+    """One keep-alive HTTP/1.1 connection: the load generator's client.
+
+    The standard library's ``http.client`` costs the client a fraction of httpx's CPU per
+    request (measured in docs/serve.md). On a machine where the clients share the cores with
+    the server, every millisecond the load generator spends is taken from the service.
+    """
+
+    def __init__(self, url: str, key: str) -> None:
+        parts = urlsplit(url)
+        self._host, self._port = parts.hostname or "127.0.0.1", parts.port or 80
+        self._headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+        self._conn: http_client.HTTPConnection | None = None
+
+    def post(self, path: str, body: Any) -> tuple[int, str]:
+        if self._conn is None:
+            self._conn = http_client.HTTPConnection(self._host, self._port, timeout=30.0)
+        self._conn.request("POST", path, body=orjson.dumps(body), headers=self._headers)
+        response = self._conn.getresponse()
+        data = response.read()
+        status = response.status
+        return status, data.decode(errors="replace") if status != 200 else ""
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+
+def _process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (``serve --workers N`` forks N), read from ``/proc``."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(entry.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry.parent.name))
+    tree, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        tree.append(p)
+        todo.extend(children.get(p, ()))
+    return tree
+
+
+def _cpu_seconds(pids: list[int]) -> float | None:
+    """User + system CPU seconds of ``pids`` so far (``/proc``), or None where there is none."""
+    if not Path("/proc/self/stat").exists():
+        return None
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def _pct(values: list[float], q: float) -> float:
     return round(float(np.percentile(values, q)), 1) if values else 0.0
 
@@ -110,7 +175,15 @@ def run_serve_bench(*, clients: int = 8, seconds: float = 20.0, db: str | None =
         try:
             _wait_ready(url, proc, timeout=60.0)
             _warm(url, key, words, scopes)
+            pids = _process_tree(proc.pid)
+            server0, client0 = _cpu_seconds(pids), time.process_time()
             result = _load(url, key, words, clients, seconds, batch, scopes, seed, mix)
+            server1, client1 = _cpu_seconds(pids), time.process_time()
+            requests = sum(a["count"] for a in result["actions"].values()) or 1
+            result["client_cpu_ms_per_request"] = round((client1 - client0) * 1000 / requests, 2)
+            result["server_cpu_ms_per_request"] = (
+                round((server1 - server0) * 1000 / requests, 2)
+                if server0 is not None and server1 is not None else None)
         finally:
             proc.send_signal(signal.SIGTERM)
             try:
@@ -167,8 +240,8 @@ def _load(url: str, key: str, words: list[str], clients: int, seconds: float, ba
         names = [name for name, _ in mix]
         weights = [w for _, w in mix]
         seq = 0
-        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"},
-                          timeout=30.0) as http:
+        http = _Connection(url, key)
+        try:
             while time.monotonic() < start_at:
                 time.sleep(0.01)
             while time.monotonic() < stop_at:
@@ -188,11 +261,12 @@ def _load(url: str, key: str, words: list[str], clients: int, seconds: float, ba
                     seq += 1
                 t0 = time.perf_counter()
                 try:
-                    r = http.post("/actions", json=body)
-                    ok = r.status_code == 200
-                    why = f"{name}: {r.status_code} {r.text[:120]}"
-                except httpx.HTTPError as e:
+                    status, text = http.post("/actions", body)
+                    ok = status == 200
+                    why = f"{name}: {status} {text[:120]}"
+                except (OSError, http_client.HTTPException) as e:
                     ok, why = False, f"{name}: {type(e).__name__} {e}"
+                    http.close()
                 ms = (time.perf_counter() - t0) * 1000
                 with lock:
                     if ok:
@@ -201,6 +275,8 @@ def _load(url: str, key: str, words: list[str], clients: int, seconds: float, ba
                             added[0] += batch
                     else:
                         errors.append(why)
+        finally:
+            http.close()
 
     threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(clients)]
     for t in threads:
@@ -246,6 +322,9 @@ def serve_command(clients: int, seconds: float, db: str | None, batch: int, mix_
                f"{r['requests_per_s']:,.0f} requests/s, {r['messages_added_per_s']:,.0f} "
                f"messages added/s (batches of {r['batch']}), {r['errors']} error(s); "
                f"shutdown exit code {r['shutdown_exit_code']}")
+    if r["server_cpu_ms_per_request"] is not None:
+        click.echo(f"CPU per request: server {r['server_cpu_ms_per_request']} ms, "
+                   f"load generator {r['client_cpu_ms_per_request']} ms")
     click.echo("| action | count | per s | p50 ms | p95 ms | p99 ms |")
     click.echo("|---|---:|---:|---:|---:|---:|")
     for name, a in r["actions"].items():

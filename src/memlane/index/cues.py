@@ -11,6 +11,9 @@ sentence lands in at most one field, the one its strongest cue names:
    proposal too); agreeing with a remark that proposes nothing, or a remark after the
    agreement ("Board games are a blast!"), decides nothing; an *acceptance* of an offer
    ("Yes please" to "I can remind you…") makes the offer an action item of whoever offered.
+   Agreement in other words ("No objection", "Approved, go ahead", "I can live with that",
+   "Happy with that, provided…") counts only from a participant and only for a proposal
+   ("My proposal: …", "I'd put…", "What if we…?"); "Go for it!" to a remark decides nothing.
 2. **Questions** a participant asked are open questions when they say so ("Not sure
    whether…?") or nobody answered them: asked in the last turn, or answered with "not
    sure", "I don't know", "unclear", "a separate question", "let's see"… A question answered with an agreement ("Shall we make him an
@@ -20,15 +23,17 @@ sentence lands in at most one field, the one its strongest cue names:
    the draft?" (Tom), "I'll book the tickets" (the speaker), "Grace will set up the
    dashboards" (Grace), "Remind me to…" (the speaker), "Kofi, you own the alert" (Kofi).
 4. **Decisions**: "we decided", "we agreed to", "decision:", "let's go with", "I'll go
-   with", "X it is", "let's <verb>", "<reason>, so we'll <verb>"; a "because / since"
-   clause of a decision is split off as its rationale.
+   with", "X it is", "let's <verb>" (not "let's decide…"), "<reason>, so we'll <verb>",
+   "OK, I'm getting the <Name>"; a "because / since" clause of a decision is split off as
+   its rationale.
 5. **Open statements**: "open question", "still open", "still need to decide", "unclear",
    "not sure", "I don't know if".
 6. **Next steps**: "next step", "plan is to", "going forward", "after that", "let's discuss"
    (the assistant's only with "next step" or "plan is to").
 7. **Answers that decide**: the assistant's directive answering the user's question about
    what to do ("Should I buy new shoes now or wait?" — "Buy them now…"), its "No" to "Do we
-   X?", and what it did on the user's request ("I have refunded the duplicate charge").
+   X?", what it did on the user's request ("I have refunded the duplicate charge"), and
+   the request itself when the answer is a bare "Done.".
    A decision pointing back names its object ("Add that index", "add one"); "OK, slim
    then" chooses an option just mentioned, by its fuller name ("python:3.12-slim").
 
@@ -61,6 +66,17 @@ _AGREE = re.compile(
     r"fine by me|fair point|deal|that works|makes sense|good call|let'?s go|yes,? let'?s)\b",
     re.IGNORECASE,
 )
+_AGREE_MORE = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|sure|alright|fine|then|good|great)[,.!]?\s+)*"
+    r"(?:no objections?|approved|go for it|go ahead|ship it|happy with (?:that|it|this)|"
+    r"fine with me|ok(?:ay)? (?:with|by) me|i can live with (?:that|it|this)|"
+    r"i'?m (?:on board|in)(?: with (?:that|it|this))?|count me in|you have my vote|"
+    r"sounds like a plan|let'?s roll with (?:it|that|this))(?:[.!]*$|[,;:]\s)",
+    re.IGNORECASE,
+)
+"""Agreement in other words ("No objection.", "Approved, go ahead.", "Happy with that,
+provided we can turn it off", "I can live with that"): the sentence agrees, and what follows
+a comma is a condition or an aside, not what was agreed."""
 _ACCEPT = re.compile(r"^(?:yes|yeah|sure|ok(?:ay)?)?[,.!]?\s*(?:please|yes please|please do|"
                      r"that would be (?:great|nice|good))\b", re.IGNORECASE)
 _TAKE_ADVICE = re.compile(r"^(?:ok(?:ay)?[,.]?\s+)?(?:good idea|i'?ll (?:try|do) (?:that|it)|will do|"
@@ -71,7 +87,7 @@ _OFFER = re.compile(r"\b(?:want me to|shall i|should i|i can|i could|would you l
                     r"if you like|if you want)\b", re.IGNORECASE)
 _NON_ANSWER = re.compile(
     r"\b(?:not sure|i don'?t know|no idea|unclear|good question|separate question|"
-    r"let'?s see|leave it for now|let'?s discuss|tbd|to be decided|nobody knows|hard to say|"
+    r"let'?s see|leave it for now|let'?s discuss|let'?s decide|tbd|to be decided|nobody knows|hard to say|"
     r"depends on)\b",
     re.IGNORECASE,
 )
@@ -87,14 +103,18 @@ _DECISION = re.compile(
     r"decision:|(?:let'?s|we'?ll|i'?ll|we|we will|i will|going to)\s+go with|going with|"
     r"^(?:(?:ok(?:ay)?|so|and|then|well),?\s+)?(?:we'?re|we are)\s+going\s+to\s+"
     r"(?!the\b|a\b|an\b|my\b|our\b|see\b|be\b|have\b|talk\b|discuss\b)[a-z]+|"
-    r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask|chat|catch|hang|keep in touch)[a-z]+|"
-    r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|take|stick|pick|choose|buy|try)|"
+    r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask|chat|catch|hang|keep in touch|"
+    r"decide)[a-z]+|"
+    r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|take|stick|pick(?!\s+(?:\w+\s+)?up\b)|choose|buy|"
+    r"try)|"
     r"\bit is\s*[.!]?$|settled)",
     re.IGNORECASE,
 )
 _DECISION_LEAD = re.compile(
     r"^(?:(?:(?:we|i)(?:'ve| have)?\s+(?:decided|agreed)(?:\s+(?:on|to))?|decision:|"
-    r"(?:i'?d |i )?(?:propose|suggest)|(?:i think )?(?:we|i) (?:should|could)|let'?s|"
+    r"(?:i'?d |i )?(?:propose|suggest)|(?:my|our|the) proposal:?|(?:i think )?(?:we|i) (?:should|could)|"
+    r"let'?s|i'?d(?=\s+(?:go|put|keep|offer|use|take|move|add|switch|start|ship|pick|choose|buy|"
+    r"try|make|split|drop|run|book)\b)|"
     r"(?:we'?re|we are) going to|"
     r"(?:we|i)'?ll|we will|i will|we)\s+)",
     re.IGNORECASE,
@@ -120,7 +140,8 @@ _COMMIT = re.compile(
     r"remember to|don'?t forget to|make sure to|todo|action item)\b",
     re.IGNORECASE,
 )
-_CHOICE = re.compile(r"\b(?:i|we)'?ll\s+(?:go with|try|take|stick with|pick|choose|buy|use|"
+_CHOICE = re.compile(r"\b(?:i|we)'?ll\s+(?:go with|try|take|stick with|pick(?!\s+(?:\w+\s+)?up\b)|"
+                     r"choose|buy|use|"
                      r"migrate|switch)\b", re.IGNORECASE)
 """A commitment that is a choice ("I'll go with the Prius"): a decision, not a task."""
 _REMEMBER = re.compile(r"^(?:(?:and|also)[,]?\s+)?(?:remember|don'?t forget) to\s+(.+)$", re.IGNORECASE)
@@ -133,12 +154,21 @@ _LEAD = re.compile(
     re.IGNORECASE,
 )
 _TAIL = re.compile(r",?\s+(?:then|anyway|though|too)\s*([.!?]?)$", re.IGNORECASE)
-_PROPOSAL = re.compile(r"\b(?:propose|suggest|let'?s|we should|we could|what if|how about|"
-                       r"shall we|should we|i think we|i'?d go|go with|we can)\b", re.IGNORECASE)
+_WOULD = (r"i'?d\s+(?:go|put|keep|offer|use|take|move|add|switch|start|ship|pick|choose|buy|"
+          r"try|make|split|drop|run|book)\b")
+"""A proposal in the first person ("I'd put it behind a feature flag")."""
+_PROPOSAL = re.compile(r"\b(?:propose|proposal|suggest|let'?s|we should|we could|what if|how about|"
+                       r"shall we|should we|i think we|go with|we can\b(?!\s*[,.!]))\b|\b" + _WOULD,
+                       re.IGNORECASE)
 _QUESTION_LEAD = re.compile(r"^(?:shall|should|can|could|do|would)\s+we\s+|^what if\s+",
                             re.IGNORECASE)
+_CHOOSING = (r"^(?:(?:ok(?:ay)?|alright|so|right|fine)[,.]?\s+)?i'?m\s+(?:buying|ordering|booking|"
+             r"getting|taking|going with|choosing|picking)\s+(?:(?:the|an?)\s+)?")
+_CHOOSING_NAME = re.compile(r"(?i:" + _CHOOSING + r")[A-Z0-9]")
+"""A sentence opening with a choice of a named option ("OK, I'm getting the Fujifilm"): the
+name capitalised (not "I'm getting the best deal", "I'm getting a bit nervous")."""
 _ANY_USER = re.compile(
-    "|".join(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT))
+    "|".join([*(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT)), _CHOOSING])
 )
 """Any cue of a participant's statement, matched on the lower-cased sentence (much faster
 than IGNORECASE): most sentences carry none and are passed over after this one scan."""
@@ -147,6 +177,41 @@ _ANY_ASSISTANT = re.compile(
 )
 """The assistant's sentences count only for its own commitments, reminders and doubts; the
 rest of a long answer is passed over after this one scan."""
+
+
+def _may_cue_user(low: str) -> bool:
+    """Whether the lower-cased sentence ``low`` holds a word that every match of
+    ``_ANY_USER`` holds ("ll" for "i'?ll" / "we'?ll", "let" for "let'?s", "going" for
+    "going\\s+to"...): a quarter of the pattern's cost, and two sentences in three fail it.
+    Keep it in step with ``_OPEN``, ``_DECISION``, ``_RATIONALE``, ``_NEXT``, ``_COMMIT`` and
+    ``_CHOOSING`` (``tests/index/test_offline_fastpaths.py`` checks it)."""
+    return ("ll" in low or "let" in low or "going" in low or "decide" in low or "agreed" in low
+            or "chose" in low or "picked" in low or "settled" in low or "went with" in low
+            or "decision" in low or "go with" in low or "it is" in low or "because" in low
+            or "since" in low or "so that" in low or "given" in low or "the reason" in low
+            or "due to" in low or "next step" in low or "plan is to" in low
+            or "after that" in low or "revisit" in low or "i will" in low or "i need to" in low
+            or "i have to" in low or "i must" in low or "remind me to" in low
+            or "remember to" in low or "forget to" in low or "make sure to" in low
+            or "todo" in low or "action item" in low or "open" in low or "tbd" in low
+            or "unclear" in low or "not sure" in low or "t know" in low
+            or "nobody answered" in low or "to be seen" in low or "buying" in low
+            or "ordering" in low or "booking" in low or "getting" in low or "taking" in low
+            or "choosing" in low or "picking" in low)
+
+
+def _may_cue_assistant(low: str) -> bool:
+    """Whether the lower-cased sentence ``low`` holds a word that every match of
+    ``_ANY_ASSISTANT`` holds ("i'?ll" holds "ill" or "i'll", every "decide" form holds
+    "decide"...). These substring tests cost a third of the pattern's scan and pass only
+    one sentence of an answer in twelve; keep them in step with ``_ANY_ASSISTANT``."""
+    return ("ill" in low or "i'll" in low or "open" in low or "decide" in low
+            or "t know" in low or "not sure" in low or "unclear" in low or "tbd" in low
+            or "remember to" in low or "forget to" in low or "i will" in low
+            or "next step" in low or "plan is to" in low or "nobody answered" in low
+            or "to be seen" in low)
+
+
 _ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)
 _NAME_ASK = re.compile(r"[A-Z][a-z]+ will\b|^[A-Z][a-z]+,")
 _ANAPHOR = re.compile(r"\b(?:that|this|the same)\s+([a-z][a-z-]{2,})\s*[.!]?$", re.IGNORECASE)
@@ -187,6 +252,19 @@ _DONE = re.compile(r"\bi(?:'ve| have)\s+(?:just\s+|now\s+|already\s+)?((?!(?:sea
 """The assistant reporting that it did what was asked ("I have refunded the duplicate
 charge"): the outcome of a support thread, a decision. Not what it looked up or wrote
 into the answer ("I've searched…", "I've added the task to your list:")."""
+_DONE_WORD = re.compile(r"^(?:(?:ok(?:ay)?|sure|alright)[,.!]?\s+)?(?:all\s+)?(?:done|that'?s done)[.!]?$",
+                        re.IGNORECASE)
+_ASKED_FOR = re.compile(r"\b(?:please|can you|could you|would you|i'?d like to|i would like to|"
+                        r"i want to)\s+(?:please\s+)?([a-z].+?)[.?!]*$", re.IGNORECASE)
+"""What the user asked for ("Please cancel my gym membership…"), done when the answer is
+"Done."."""
+_ASKED_WHY = re.compile(r"(?:,\s+(?=(?:i'?m|i am|i'?ve|i have|we'?re|we are)\b)|,?\s+(?:because|since|"
+                        r"as)\s+)(.+)$", re.IGNORECASE)
+_PROGRESSIVE = re.compile(r"^i'?m\s+(buying|ordering|booking|getting|taking|going with|choosing|"
+                          r"picking)\s+(.+)$", re.IGNORECASE)
+"""A choice said as what one is doing ("I'm getting the Fujifilm"): "Get the Fujifilm"."""
+_BASE = {"buying": "Buy", "ordering": "Order", "booking": "Book", "getting": "Get", "taking": "Take",
+         "going with": "Go with", "choosing": "Choose", "picking": "Pick"}
 _THEN_CHOICE = re.compile(r"^(?:(?:ok(?:ay)?|fine|right|alright|so)[,.]?\s+)?(?:the\s+)?"
                           r"([\w][\w:.+-]*(?:\s+[\w:.+-]+){0,2}?)\s+then[.!]?$", re.IGNORECASE)
 """A terse choice ("OK, slim then.")."""
@@ -205,7 +283,7 @@ _SHORT = 48
 
 def is_courtesy(sentence: str) -> bool:
     """True for small talk: no word beyond courtesy words ("Agreed.", "Thanks!")."""
-    return all(w in _COURTESY for w in _WORD.findall(sentence.lower()))
+    return _COURTESY.issuperset(_WORD.findall(sentence.lower()))
 
 
 def clean(sentence: str) -> str:
@@ -254,6 +332,8 @@ class _Reader:
         self.text: dict[tuple[int, int], str] = {}
         self.asked: dict[int, str] = {}
         """Turn -> the participant a request in it was addressed to."""
+        self.agreed_by: dict[tuple[int, int], str] = {}
+        """A decision promoted by an agreement -> who agreed."""
         self.antecedents: set[str] = set()
         """Sentences a decision's "that X" or "one" was read from: not its rationale."""
 
@@ -290,6 +370,9 @@ class _Reader:
             self.cues.next_steps.append(clean(later.group(1)))
             text = text[: later.start()] + "."
         text = clean(_DECISION_LEAD.sub("", text, count=1)) or clean(sentence)
+        doing = _PROGRESSIVE.match(text)
+        if doing:
+            text = f"{_BASE[' '.join(doing.group(1).lower().split())]} {self.fuller(where, doing.group(2))}"
         text = self.resolve(where, text)
         words = _content(text)
         for old_where, old_field in list(self.cues.placed.items()):
@@ -301,6 +384,19 @@ class _Reader:
                     return
                 self.put(old_where, "decisions", "")
         self.put(where, "decisions", text)
+
+    def fuller(self, where: tuple[int, int], obj: str) -> str:
+        """A one-word name chosen ("the Fujifilm") by its fuller name said before ("Fujifilm
+        X100VI")."""
+        one = re.match(r"((?:the|an?)\s+)?([A-Z][\w-]+)\b", obj)
+        if not one:
+            return obj
+        full = re.compile(re.escape(one.group(2)) + r"(?:\s+[A-Z0-9][\w-]*)+")
+        for s in self.earlier(*where):
+            found = full.search(s)
+            if found:
+                return obj[: one.start(2)] + found.group(0) + obj[one.end(2):]
+        return obj
 
     def earlier(self, ti: int, si: int) -> list[str]:
         """The sentences said before sentence ``si`` of turn ``ti``, nearest first, back to
@@ -379,6 +475,16 @@ class _Reader:
                 if done and (ti, i) not in self.cues.placed:
                     self.decide((ti, i), done.group(1).rstrip(" .") + ".")
                     return
+        if sents and _DONE_WORD.match(sents[0]) and (ti, 0) not in self.cues.placed:
+            asked_for = next((m for x in reversed(last) if (m := _ASKED_FOR.search(x))), None)
+            if asked_for:  # "Please cancel my membership, I'm moving." — "Done.": cancelled
+                what = asked_for.group(1)
+                reason = _ASKED_WHY.search(what)
+                if reason:
+                    what = what[: reason.start()]
+                    self.cues.rationale.append(clean(reason.group(1)).rstrip(" .") + ".")
+                self.decide((ti, 0), clean(what).rstrip(" .?!") + ".")
+                return
         asked = next((s for s in reversed(last) if s.endswith("?")), None)
         if asked is None or not _CHOICE_QUESTION.search(asked):
             return
@@ -409,47 +515,55 @@ class _Reader:
         if why:
             self.cues.rationale.append(clean(why))
 
-    def promote(self, ti: int, kind: str) -> None:
+    def promote(self, ti: int, kind: str, proposal_only: bool = False) -> bool:
         """An agreement (``kind`` decision) or an acceptance (``action``) in turn ``ti``:
-        the proposal or offer of the previous turn of another speaker becomes one."""
+        the proposal or offer of the previous turn of another speaker becomes one. Whether
+        a decision was made; ``proposal_only``: only a sentence with a proposal cue."""
         who = self.turns[ti].who
         pi = next((i for i in range(ti - 1, -1, -1) if self.turns[i].who != who), None)
         if pi is None:
-            return
+            return False
         sents = self.turns[pi].sentences
-        idx = [i for i, s in enumerate(sents) if not is_courtesy(s)]
+        idx = [i for i, s in enumerate(sents) if not is_courtesy(s) and not _AGREE_MORE.match(s)]
         if not idx:
-            return
+            return False  # nothing but small talk and agreement ("Fine with me, …")
         if kind == "action":
             i = next((i for i in reversed(idx) if _OFFER.search(sents[i])), None)
             if i is not None and (pi, i) not in self.cues.placed:
                 self.put((pi, i), "action_items", _owned(self.turns[pi].who, clean(sents[i])))
-            return
+            return False
         if kind == "advice":
             i = next((i for i in reversed(idx) if not sents[i].endswith("?")
                       and sents[i].split()[0].lower() not in _NOT_IMPERATIVE), None)
             if i is not None and (pi, i) not in self.cues.placed:
                 self.put((pi, i), "action_items", _owned(who, clean(sents[i])))
-            return
+            return False
         if any(self.cues.placed.get((pi, i)) == "decisions" for i in idx):
-            return  # the proposal already was a decision
+            return False  # the proposal already was a decision
         i = next((i for i in reversed(idx) if _PROPOSAL.search(sents[i])), None)
+        if i is None and any(self.agreed_by.get(w) == who and pi - 2 <= w[0] < pi
+                             for w, f in self.cues.placed.items() if f == "decisions"):
+            return False  # "Then go ahead" after the details of a proposal this speaker agreed to
+        if i is None and proposal_only:
+            return False
         if i is None:  # the first statement; agreeing with a remark ("Gaming is a great way
             # to unwind!") decides nothing
             i = next((i for i in idx if not sents[i].endswith("?") and not _REMARK.search(sents[i])),
                      None)
             if i is None:
-                return
+                return False
         if self.cues.placed.get((pi, i)) == "action_items":
-            return
+            return False
         text = sents[i]
         if text.endswith("?"):
             text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
         self.decide((pi, i), text)
+        self.agreed_by[(pi, i)] = who
         for j in idx:
             if (j != i and (pi, j) not in self.cues.placed and not sents[j].endswith("?")
                     and sents[j] not in self.antecedents):
                 self.put((pi, j), "rationale", clean(sents[j]))
+        return True
 
     def action(self, ti: int, si: int, sentence: str) -> bool:
         turn = self.turns[ti]
@@ -506,8 +620,12 @@ class _Reader:
 
     def read(self) -> Cues:
         for ti, turn in enumerate(self.turns):
-            agreed = also = False
+            agreed = also = pointed = False
+            why: list[tuple[int, str]] = []
             for si, s in enumerate(turn.sentences):
+                if ti and turn.role == "user" and _AGREE_MORE.match(s):
+                    agreed = pointed = True  # "I can live with that": agrees with what was said
+                    continue
                 if len(s) <= _SHORT and is_courtesy(s):
                     if ti and _AGREE.match(s):
                         agreed = True
@@ -526,11 +644,17 @@ class _Reader:
                     continue
                 question = s.endswith("?")
                 if turn.role != "user":
-                    if question or _ANY_ASSISTANT.search(s.lower()) is None:
+                    if question:
                         continue
-                elif (not question and _ANY_USER.search(s.lower()) is None
-                      and _NAME_ASK.search(s) is None):
-                    if agreed and len(_content(s)) >= 2 and not _REMARK.search(s):
+                    low = s.lower()
+                    if not _may_cue_assistant(low) or _ANY_ASSISTANT.search(low) is None:
+                        continue
+                elif (not question and _NAME_ASK.search(s) is None
+                      and (not _may_cue_user(low := s.lower()) or _ANY_USER.search(low) is None)):
+                    if pointed and len(_content(s)) >= 2 and not _REMARK.search(s):
+                        why.append((si, s))  # "I can live with that. Most of us write better
+                        # than we talk": why, once the proposal is the decision
+                    elif agreed and len(_content(s)) >= 2 and not _REMARK.search(s):
                         self.decide((ti, si), s)  # "Agreed. Mobile moves to Q2.": what is agreed
                         also = also or _ALSO.match(s) is not None
                     continue
@@ -541,7 +665,11 @@ class _Reader:
                     continue
                 self.statement(ti, si, s)
             if agreed and (also or not self.decided_in(ti)):
-                self.promote(ti, "decision")  # "Agreed. And we…": the proposal too
+                # "Agreed. And we…": the proposal too; agreement in other words ("Go for it!")
+                # only to a proposal: encouraging a remark or a plan of one's own decides nothing
+                if self.promote(ti, "decision", proposal_only=pointed):
+                    for si, s in why:
+                        self.put((ti, si), "rationale", clean(s))
             if ti and turn.role == "assistant":
                 self.answer(ti)
             if ti and self.decided_in(ti):
@@ -567,7 +695,7 @@ class _Reader:
             if _ASSISTANT_NEXT.search(s):
                 self.put((ti, si), "next_steps", clean(s))
             return
-        elif _DECISION.search(s):
+        elif _DECISION.search(s) or _CHOOSING_NAME.match(s):
             self.decide((ti, si), s)
         elif _NEXT.search(s):
             self.put((ti, si), "next_steps", clean(s))

@@ -52,12 +52,9 @@ def item_dict(i: Item) -> dict[str, Any]:
 
 
 def hit_dict(h: Hit) -> dict[str, Any]:
-    return {
-        "score": h.score,
-        "scores": h.scores,
-        "item": item_dict(h.item),
-        "session": session_dict(h.session) if h.session else None,
-    }
+    """A hit's public keys. Its item and session stay dataclasses: ``dumps`` (through
+    ``to_plain``) and the service's orjson encoder write them the same way."""
+    return {"score": h.score, "scores": h.scores, "item": h.item, "session": h.session}
 
 
 def dumps(obj: Any) -> str:

@@ -44,6 +44,8 @@ _DERIVE_BATCH = 1024
 _LOCK = threading.Lock()
 _HASHES: dict[tuple[str, int, int], str] = {}
 _MAX_CACHED_WORDS = 1_000_000
+# Up to this many new words are tokenised in one call (no thread pool); more in a batch.
+_ONE_CALL_WORDS = 256
 # For ASCII text without control characters the BERT normaliser is just lower(), and the
 # pre-tokeniser splits on whitespace and makes each ASCII punctuation mark its own word.
 _ASCII_PIECE = re.compile(r"[a-z0-9]+|[!-/:-@\[-`{-~]")
@@ -212,12 +214,24 @@ class StaticEmbedder:
             cache.clear()
             missing = list({w for ws in word_lists for w in ws})
         try:
-            encs = self._tokenizer.encode_batch(
-                [[w] for w in missing], is_pretokenized=True, add_special_tokens=False
-            )
+            if len(missing) <= _ONE_CALL_WORDS:
+                # One pre-tokenised sequence, split back by word: encode_batch hands even two
+                # words to the tokenizer's thread pool, whose wake-up costs ~1 ms on a busy
+                # machine (a query's few new words paid it on every search).
+                enc = self._tokenizer.encode(missing, is_pretokenized=True,
+                                             add_special_tokens=False)
+                pieces: list[list[int]] = [[] for _ in missing]
+                for token, word in zip(enc.ids, enc.word_ids, strict=True):
+                    pieces[word].append(token)
+                ids = [tuple(p) for p in pieces]
+            else:
+                encs = self._tokenizer.encode_batch(
+                    [[w] for w in missing], is_pretokenized=True, add_special_tokens=False
+                )
+                ids = [tuple(e.ids) for e in encs]
         except Exception as exc:  # tokenizers raises plain Exceptions
             raise EmbeddingError(f"tokenising failed: {exc}") from exc
-        cache.update(zip(missing, (tuple(e.ids) for e in encs)))
+        cache.update(zip(missing, ids))
 
     def token_ids(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Return the concatenated WordPiece ids of ``texts`` and each text's id count.

@@ -125,7 +125,7 @@ def pack(mem: Any, who: Principal, inp: m.PackInput, timings: dict[str, float]) 
     timings.update(mem.last_timings if inp.query.strip() else {})
     searched = sum(timings.values())
     timings["pack_ms"] = round(max(total - searched, 0.0), 3)
-    return to_plain(p)
+    return p  # a dataclass: the JSON encoder writes it (responses.py)
 
 
 @action("memory.upsert", m.UpsertInput, write=True,

@@ -2,7 +2,9 @@
 
 Every JSON answer of the service goes through it. Like Starlette's, it writes compact
 UTF-8; unlike it, numpy scalars and arrays encode as numbers and a non-string dict key as
-its string.
+its string, and it encodes memlane's dataclasses and datetimes itself, in C, exactly as
+``memlane.serve.render.to_plain`` would (ISO 8601, ``Z`` for UTC): the search and pack
+answers hand it their items and sessions as they are.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from starlette.responses import JSONResponse as _StarletteJSON
 
 __all__ = ["JSONResponse"]
 
-_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY
+_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_UTC_Z
 
 
 class JSONResponse(_StarletteJSON):

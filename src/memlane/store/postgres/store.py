@@ -72,6 +72,7 @@ class PostgresStore(PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts,
         self._hnsw: set[tuple[str, int]] = set()
         self._term_stats = search.TermStats()
         self._hnsw_lock = threading.Lock()
+        self._no_hnsw: dict[tuple[str, int], float] = {}
         self._seen: dict[int, set[str]] = {}
         self._reserved = threading.local()
 

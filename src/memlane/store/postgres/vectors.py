@@ -1,12 +1,13 @@
 """Item vectors (pgvector, an HNSW index per model and width) and the embedding cache.
 
-A mixin of ``PostgresStore``: it needs ``self.db``, ``self._hnsw`` (with its lock) and
-``self._where`` (the item filters as SQL).
+A mixin of ``PostgresStore``: it needs ``self.db``, ``self._hnsw`` (with its lock),
+``self._no_hnsw`` and ``self._where`` (the item filters as SQL).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -18,13 +19,17 @@ from memlane.store.postgres.rows import vec as _vec
 
 from memlane.store.sql.base import SqlStore
 
-__all__ = ["VectorsMixin"]
+__all__ = ["NO_HNSW_TTL", "VectorsMixin"]
+
+# How long a search trusts that a (model, dim) has no HNSW index yet (seconds).
+NO_HNSW_TTL = 10.0
 
 
 class VectorsMixin(SqlStore):
     db: Database
     _hnsw: set[tuple[str, int]]
     _hnsw_lock: threading.Lock
+    _no_hnsw: dict[tuple[str, int], float]
 
     # -- vectors ------------------------------------------------------------------------
     def put_vectors(self, model: str, pairs: Sequence[tuple[int, np.ndarray]]) -> None:
@@ -93,8 +98,26 @@ class VectorsMixin(SqlStore):
         return search.vector_search(
             self.db, model, query, where, params, limit,
             scoped=f.scope is not None or f.session_id is not None,
-            indexed=self._has_hnsw(model, len(query)), small=f.session_id is not None,
+            indexed=self._searchable_hnsw(model, len(query)), small=f.session_id is not None,
         )
+
+    def _searchable_hnsw(self, model: str, dim: int) -> bool:
+        """``_has_hnsw`` for a search, which also remembers a "no" for NO_HNSW_TTL seconds.
+
+        A database below HNSW_ABOVE vectors has no index and every search asked again (a
+        round trip each). If another process builds the index meanwhile, searches here stay
+        exact, as correct, for at most that long.
+        """
+        key = (model, dim)
+        if key in self._hnsw:
+            return True
+        now = time.monotonic()
+        if self._no_hnsw.get(key, 0.0) > now:
+            return False
+        if self._has_hnsw(model, dim):
+            return True
+        self._no_hnsw[key] = now + NO_HNSW_TTL
+        return False
 
     def item_vectors(self, model: str, ids: Iterable[int]) -> dict[int, np.ndarray]:
         """The stored vectors of the given items under ``model`` (items without one are absent)."""

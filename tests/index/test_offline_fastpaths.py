@@ -1,0 +1,113 @@
+"""The offline summarizer's shortcuts find what the full patterns find.
+
+Speed work put cheap tests in front of the patterns (substring pre-checks, a sentence split
+that jumps to end punctuation, reference patterns run on the words that can hold them, a
+cache of what a capitalised phrase names). Each must never change a result: these tests
+hold every shortcut to the plain computation it replaced, over the labelled conversations
+and over sentences written here for every cue of ``memlane/index/cues.py``.
+(``tools/summary_dump.py --check`` compares whole summaries of thousands of sessions.)
+"""
+
+import re
+
+from memlane.bench.summaries.run import load_set
+from memlane.index import cues, offline
+
+LABELLED = [text for name in ("dev", "heldout") for conv in load_set(name) for _, text in conv.turns]
+
+CUE_SENTENCES = [
+    # decisions
+    "We decided to keep the old client.", "I have agreed to the terms.", "We chose Redis.",
+    "We picked the blue one.", "We've settled on Tuesday.", "I went with the cheaper plan.",
+    "Decision: ship on Friday.", "Let's go with option B.", "We'll go with Postgres.",
+    "We are going with the vendor.", "OK, we're going to rewrite the parser.",
+    "Let's shard by tenant.", "We'll migrate next week.", "I'll buy the red shoes.",
+    "Ill try the new build.", "OK, I'm getting the Fujifilm.", "Im ordering an Air.", "Well use the staging box.", "Python it is.", "That is settled.",
+    # rationale
+    "Because the tests are flaky.", "Since the API changed, nothing works.",
+    "So that users can log in.", "Given that we have no budget.", "Given the numbers, no.",
+    "The reason is cost.", "Due to the outage we paused.",
+    # open questions
+    "Open question: who owns the pager.", "That is still open.", "We still need to decide.",
+    "We still have to decide on pricing.", "We need to decide soon.", "I have to decide today.",
+    "The venue is undecided.", "Date TBD.", "The timing is to be decided.", "It is unclear.",
+    "I'm not sure about the rollout.", "I don't know if it scales.", "We dont know whether it works.",
+    "Nobody answered the survey.", "It remains to be seen.", "That remain to be seen.",
+    # next steps
+    "Next step: write the docs.", "The plan is to ship Monday.", "Going forward we test first.",
+    "After that we deploy.", "Let's discuss it Monday.", "Let's talk about it.",
+    "Let's meet at noon.", "Let's revisit in May.", "We should revisit pricing.",
+    # commitments
+    "I'll send the report.", "I will call them.", "I'm going to fix it.", "Im going to try.",
+    "I need to renew my passport.", "I have to leave early.", "I must finish this.",
+    "Remind me to water the plants.", "Remember to back up first.", "Don't forget to vote.",
+    "Dont forget to eat.", "Make sure to lock the door.", "TODO: rotate the keys.",
+    "Action item for Sam: the budget.",
+    # the assistant's own
+    "I'll remind you tomorrow.", "Next step is the migration.",
+]
+
+
+def test_cue_word_checks_pass_every_sentence_the_cue_patterns_match() -> None:
+    sentences = CUE_SENTENCES + [s for text in LABELLED for s in offline._sentences(text)]
+    user = [s for s in sentences if cues._ANY_USER.search(s.lower())]
+    assistant = [s for s in sentences if cues._ANY_ASSISTANT.search(s.lower())]
+    assert len(user) > 100 and len(assistant) > 40
+    assert [s for s in user if not cues._may_cue_user(s.lower())] == []
+    assert [s for s in assistant if not cues._may_cue_assistant(s.lower())] == []
+
+
+def test_the_cue_sentences_written_here_are_cues() -> None:
+    missed = [s for s in CUE_SENTENCES if not cues._ANY_USER.search(s.lower())]
+    assert missed == []
+
+
+_OLD_SENT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+
+SPLIT_CASES = [
+    "One. Two! Three? four. (Five) and \"Six.\" 7 is a number.",
+    "Line one\nLine two\n\n\nLine three.  Next sentence.\n",
+    "Ends with punctuation then newline.\nNew line. \n Spaced newline.",
+    "Dots... And more. Then e.g. this one. U.S. Army. A. B. C.",
+    "Tabs.\tTab start. Mixed.\n \nA blank line.",
+    "No break here.lower case. [Bracket] start? 'Quote' start!",
+]
+
+
+def test_sentences_are_the_ones_the_lookbehind_split_gives() -> None:
+    for text in LABELLED + SPLIT_CASES:
+        old = [s.strip() for s in _OLD_SENT.split(text) if s and len(s.strip()) > 2]
+        assert offline._sentences(text) == old, text
+
+
+REFERENCE_TEXTS = LABELLED + [
+    "See https://example.com/a/b?x=1 and src/memlane/index/offline.py, also config.toml.",
+    "Branch feat/fast-summaries fixes BILL-142 and #482; mail ops@example.org or visit docs.example.io.",
+    "The Dockerfile at deploy/docker/Dockerfile and app/models/ changed (see tools/scale/).",
+    "Order number 123456 and invoice #98765 shipped with tracking 1Z999AA10123456784.",
+    "Paths:\tsrc/a.py\nlib/b/c.rs, and a trailing dir build/out/ here.",
+]
+
+
+def test_references_are_what_each_pattern_finds_in_the_whole_text() -> None:
+    found = 0
+    for text in REFERENCE_TEXTS:
+        whole = {r for g, p in zip(offline._REF_GUARDS, offline._REFS, strict=True) if g(text)
+                 for r in p.findall(text)}
+        assert set(offline._references(text)) == whole, text
+        found += len(whole)
+    assert found > 20
+
+
+def test_words_are_the_same_lower_cased_before_or_after() -> None:
+    for text in LABELLED + ["İstanbul and the Kelvin sign K", "Straße café NAÏVE"]:
+        assert offline._words(text) == [w.lower() for w in offline._WORD.findall(text)]
+
+
+def test_cached_phrase_verdicts_do_not_depend_on_the_sentence() -> None:
+    # "Sam" opens the first sentence (a sentence start, not taken) and is a name in the
+    # second: the cache keeps what the phrase names, the sentence decides the rest.
+    first = offline.OfflineIntelligence._entities("Sam said the build failed.")
+    second = offline.OfflineIntelligence._entities("The build failed, Sam said.")
+    assert [e.name for e in first] == []
+    assert [(e.name, e.type) for e in second] == [("Sam", "name")]
