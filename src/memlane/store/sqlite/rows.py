@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from memlane.store.sql.lexical import LEXICAL_POSTINGS
+
 __all__ = ["LEXICAL_POSTINGS", "chunks", "fts_query"]
 
 
@@ -21,10 +23,6 @@ def fts_query(terms: Sequence[str]) -> str | None:
         if term.strip():
             quoted.append('"' + term.replace('"', '""') + '"')
     return " OR ".join(quoted) if quoted else None
-
-
-LEXICAL_POSTINGS = 5_000
-"""Most documents a lexical query ranks (see ``SqliteSearch.lexical_search``)."""
 
 
 def chunks(seq: list[Any], size: int) -> Iterator[list[Any]]:

@@ -13,10 +13,11 @@ from typing import Any
 from memlane.retrieve.text import split_words
 from memlane.store.filters import Filters
 from memlane.store.sql.base import SqlStore
+from memlane.store.sql.lexical import COMMON_MATCHES, rarest_within
 from memlane.store.sqlite.db import Database
 from memlane.store.sqlite.rows import LEXICAL_POSTINGS, fts_query
 
-__all__ = ["SqliteSearch"]
+__all__ = ["SqliteSearch", "scope_token"]
 
 
 def _narrow(f: Filters) -> bool:
@@ -24,6 +25,15 @@ def _narrow(f: Filters) -> bool:
     return (f.kinds is not None or f.lanes is not None or f.agent is not None
             or f.project is not None or f.session_id is not None or f.since is not None
             or f.until is not None)
+
+
+def scope_token(scope: str) -> str:
+    """The scope as the lexical index holds it: one token (migration 0007)."""
+    return "s" + scope.encode("utf-8", "surrogatepass").hex()
+
+
+def _fts_where(fts: tuple[Any, ...]) -> str:
+    return "items_fts MATCH ?" + (" AND items_fts.rowid >= ?" if len(fts) > 1 else "")
 
 
 class SqliteSearch(SqlStore):
@@ -36,56 +46,79 @@ class SqliteSearch(SqlStore):
     def lexical_search(self, terms: Sequence[str], f: Filters, limit: int) -> list[tuple[int, float]]:
         """BM25 over item text and keys: ``(item_id, score)``, higher is better.
 
-        A scoped search intersects with the scope inside FTS5 (the scope column has BM25
-        weight 0), so only that scope's matches are ranked. Terms are taken rarest first
-        until their postings reach ``LEXICAL_POSTINGS`` (the rarest is always kept):
-        ranking every match of very common terms is what makes FTS5 slow at scale, and
-        such terms carry little BM25 weight (measured on 100k items: every term p50 80 ms;
-        with this cap 2-4 ms, p95 12-14 ms; with capped counts and the filter pool below,
-        p50 2.1 / p95 5.5 ms). Ranking costs about 1 µs a posting, so a query whose rarest
-        term is common (only "the", "for", "of"...) still takes 5-15 ms.
+        Terms are taken rarest first until their postings reach ``LEXICAL_POSTINGS`` (the
+        rarest is always kept; ``memlane.store.sql.lexical``): ranking every match of very
+        common terms is what makes FTS5 slow at scale, and such terms carry little BM25
+        weight (measured on 100k items: every term p50 80 ms; with this cap 2-4 ms, p95
+        12-14 ms; with capped counts and the filter pool below, p50 2.1 / p95 5.5 ms).
+        Ranking costs about 1 µs a posting; a query whose terms are all common (only "the",
+        "for", "of"...) ranks the newest ``COMMON_MATCHES`` matches of its rarest term
+        (measured at 1M items: unscoped lexical p95 103-149 -> 32-41 ms).
+
+        A scoped search intersects with the scope inside FTS5: the index holds each item's
+        scope as one token (migration 0007) with BM25 weight 0, so only that scope's matches
+        are ranked, and the intersection walks that scope's postings alone. With the scope's
+        words instead, it walked the postings of words every scope shares ("conv" of
+        "user-conv-7"): at 1M items in 100 scopes, lexical p50 42 ms scoped, against
+        2.5-3.2 ms with the token (and 3.3-3.9 ms ranking the terms' matches and keeping the
+        scope's by ``items.scope``).
         """
         if limit <= 0:
             return []
-        match = fts_query(self._prune_common(terms))
+        kept, common = self._prune_common(terms)
+        match = fts_query(kept)
         if match is None:
             return []
         match = f"{{text keys}} : ({match})"
-        if f.scope is not None and split_words(f.scope):
-            match += ' AND scope : "' + f.scope.replace('"', '""').replace("\x00", "") + '"'
         where, params = self._where(f)
+        if f.scope is not None:
+            match += f' AND scope : "{scope_token(f.scope)}"'
+        # Every term is common: rank the newest COMMON_MATCHES matches of the rarest, not
+        # all of them (up to half the items). Not within a scope: finding the floor would
+        # walk the scope's postings once more, and a scope holds far fewer matches.
+        fts: tuple[Any, ...] = (match,)
+        if common and f.scope is None:
+            row = self.db.execute(
+                "SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid DESC"
+                " LIMIT 1 OFFSET ?", (match, COMMON_MATCHES - 1),
+            ).fetchone()
+            if row is not None:
+                fts = (match, row[0])
         if _narrow(f):
-            return self._lexical_filtered(match, where, params, limit)
+            return self._lexical_filtered(fts, where, params, limit)
         # Most matches pass the usual filters (status, privacy, scope): rank in FTS5 alone,
         # then look up only the best ``pool`` items instead of every match's (measured on
         # 100k items: p95 9.7 -> 4.6 ms). Too few passing falls back to filtering every match.
         pool = limit + limit // 2 + 16
         rows = self.db.execute(
             f"SELECT r.id, r.s, {where} FROM (SELECT rowid AS id,"
-            " -bm25(items_fts, 1.0, 0.6, 0.0) AS s FROM items_fts WHERE items_fts MATCH ?"
+            f" -bm25(items_fts, 1.0, 0.6, 0.0) AS s FROM items_fts WHERE {_fts_where(fts)}"
             " ORDER BY s DESC LIMIT ?) r JOIN items i ON i.id = r.id ORDER BY r.s DESC",
-            (*params, match, pool),
+            (*params, *fts, pool),
         ).fetchall()
         out = [(r[0], float(r[1])) for r in rows if r[2]]
         if len(out) >= limit or len(rows) < pool:
             return out[:limit]
-        return self._lexical_filtered(match, where, params, limit)
+        return self._lexical_filtered(fts, where, params, limit)
 
-    def _lexical_filtered(self, match: str, where: str, params: list[Any], limit: int
+    def _lexical_filtered(self, fts: tuple[Any, ...], where: str, params: list[Any], limit: int
                           ) -> list[tuple[int, float]]:
-        """BM25 ranking of the matches that pass the filter, each match checked in SQL."""
+        """BM25 ranking of the matches that pass the filter, each match checked in SQL.
+
+        ``fts`` is ``(match,)`` or ``(match, least rowid)``."""
         rows = self.db.execute(
             "SELECT i.id, -bm25(items_fts, 1.0, 0.6, 0.0) AS s FROM items_fts"
             " JOIN items i ON i.id = items_fts.rowid"
-            f" WHERE items_fts MATCH ? AND {where} ORDER BY s DESC LIMIT ?",
-            (match, *params, limit),
+            f" WHERE {_fts_where(fts)} AND {where} ORDER BY s DESC LIMIT ?",
+            (*fts, *params, limit),
         )
         return [(r[0], float(r[1])) for r in rows]
 
-    def _prune_common(self, terms: Sequence[str]) -> list[str]:
+    def _prune_common(self, terms: Sequence[str]) -> tuple[list[str], bool]:
+        """The terms to rank by, and whether every term was above ``LEXICAL_POSTINGS``."""
         n = self.db.execute("SELECT max(id) FROM items").fetchone()[0] or 0
         if n <= LEXICAL_POSTINGS:
-            return list(terms)
+            return list(terms), False
         # Document counts are read from the postings and capped: a term with more than
         # LEXICAL_POSTINGS documents is only ever kept as the rarest, so it is first counted
         # up to that cap (measured on 100k items: 0.1 ms a term, where the fts5vocab count
@@ -93,25 +126,18 @@ class SqliteSearch(SqlStore):
         words = [split_words(t.lower()) for t in terms]
         dfs = [(self._doc_count(w[0], LEXICAL_POSTINGS + 1) if len(w) == 1 else 0, t)
                for w, t in zip(words, terms, strict=True)]  # phrases are rare by nature
-        if dfs and min(df for df, _ in dfs) > LEXICAL_POSTINGS:
-            # Every term is common: keep the rarest (the first of equals), unless it is in
-            # most items (BM25 cannot rank by it: idf <= 0). Each term is counted only up to
-            # the rarest count so far, which starts at half the items.
-            rarest, least = [], n // 2 + 1
-            for w, t in zip(words, terms, strict=True):
-                df = self._doc_count(w[0], n // 2 + 1)
-                if df < least:
-                    rarest, least = [t], df
-            return rarest
-        dfs.sort(key=lambda x: x[0])
-        kept: list[str] = []
-        total = 0
-        for df, t in dfs:
-            if kept and total + df > LEXICAL_POSTINGS:
-                break
-            kept.append(t)
-            total += df
-        return kept
+        kept = rarest_within(dfs, LEXICAL_POSTINGS)
+        if kept is not None or not dfs:
+            return kept or [], False
+        # Every term is common: keep the rarest (the first of equals), unless it is in
+        # most items (BM25 cannot rank by it: idf <= 0). Each term is counted only up to
+        # the rarest count so far, which starts at half the items.
+        rarest, least = [], n // 2 + 1
+        for w, t in zip(words, terms, strict=True):
+            df = self._doc_count(w[0], n // 2 + 1)
+            if df < least:
+                rarest, least = [t], df
+        return rarest, True
 
     def _doc_count(self, word: str, cap: int) -> int:
         """How many items hold ``word`` (in any column), counted up to ``cap``.
