@@ -30,6 +30,7 @@ def test_file_then_env_then_overrides(tmp_path):
     ({"MEMLANE_SEARCH_COLOUR": "red"}, "unknown key"),
     ({"MEMLANE_SEARCH_DEFAULT_PRIVACY": "private,secret"}, "search.default_privacy"),
     ({"MEMLANE_INGEST_REDACT_SECRETS": "maybe"}, "ingest.redact_secrets"),
+    ({"MEMLANE_SERVE_THREADS": "-1"}, "serve.threads: must be >= 0"),
 ])
 def test_bad_values_name_the_key(env, needle):
     with pytest.raises(ConfigError, match=needle):

@@ -351,6 +351,9 @@ class ServeConfig:
     """How often ``/state/memory`` looks for new changes."""
     shutdown_seconds: float = 30.0
     """On SIGTERM, how long in-flight requests and streams may take to finish."""
+    threads: int = 0
+    """Requests a process runs at once, reads and writes each (the rest wait their turn in
+    the event loop); 0 = by store: 2 on SQLite, 40 on PostgreSQL."""
 
     def __post_init__(self) -> None:
         _check(bool(self.host.strip()), "serve.host", "must not be empty")
@@ -362,6 +365,7 @@ class ServeConfig:
         _check(self.rate_burst >= 0, "serve.rate_burst", "must be >= 0")
         _check(self.stream_poll_seconds > 0, "serve.stream_poll_seconds", "must be > 0")
         _check(self.shutdown_seconds > 0, "serve.shutdown_seconds", "must be > 0")
+        _check(self.threads >= 0, "serve.threads", "must be >= 0 (0 = by store)")
 
 
 @dataclass(frozen=True)

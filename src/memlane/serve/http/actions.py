@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union
 
+import anyio
 from fastapi import Body, FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -259,6 +260,17 @@ def answer(request: Request, kind: str, inp: BaseModel) -> tuple[Any, dict[str, 
     return result, timings
 
 
+async def answer_in_thread(request: Request, kind: str,
+                           inp: BaseModel) -> tuple[Any, dict[str, float]]:
+    """``answer`` in a worker thread, holding a token of the app's read or write limiter
+    (``serve.threads`` each): requests beyond them wait in the event loop, not in threads
+    contending for the interpreter. Reads never queue behind writers waiting for the
+    database."""
+    limiters = getattr(request.app.state, "limiters", None)
+    limiter = None if limiters is None else limiters[1 if ACTIONS[kind].write else 0]
+    return await anyio.to_thread.run_sync(answer, request, kind, inp, limiter=limiter)
+
+
 def server_timing(timings: dict[str, float]) -> str:
     """The ``Server-Timing`` header of a response (each stage's milliseconds)."""
     return ", ".join(f"{k.removesuffix('_ms')};dur={v}" for k, v in timings.items())
@@ -292,10 +304,10 @@ def mount(app: FastAPI) -> None:
 
     @app.post("/actions", tags=["actions"], response_model=ActionResponse,
               summary="Run one action: " + ", ".join(ACTIONS))
-    def actions(body: Annotated[ActionRequest, Body()],  # type: ignore[valid-type]
-                request: Request) -> JSONResponse:
+    async def actions(body: Annotated[ActionRequest, Body()],  # type: ignore[valid-type]
+                      request: Request) -> JSONResponse:
         try:
-            result, timings = answer(request, body.kind, body.input)  # type: ignore[attr-defined]
+            result, timings = await answer_in_thread(request, body.kind, body.input)  # type: ignore[attr-defined]
         except ValidationError as e:  # name the field as the client sent it: input.<field>
             e.field = f"input.{e.field}" if e.field else "input"
             raise

@@ -27,7 +27,7 @@ from fastapi import APIRouter, FastAPI, Path, Query, Request
 from pydantic import BaseModel
 
 from memlane.serve.http import models as m
-from memlane.serve.http.actions import answer, server_timing
+from memlane.serve.http.actions import answer_in_thread, server_timing
 from memlane.serve.http.responses import JSONResponse
 
 __all__ = ["ROUTES", "mount"]
@@ -38,8 +38,8 @@ ROUTES: list[tuple[str, str, str]] = []
 """``(method, path, action kind)`` of every resource route (the tests walk this table)."""
 
 
-def _answer(request: Request, kind: str, inp: BaseModel) -> JSONResponse:
-    result, timings = answer(request, kind, inp)
+async def _answer(request: Request, kind: str, inp: BaseModel) -> JSONResponse:
+    result, timings = await answer_in_thread(request, kind, inp)
     return JSONResponse(result, headers={"Server-Timing": server_timing(timings)})
 
 
@@ -52,60 +52,60 @@ def mount(app: FastAPI) -> None:
         return r.api_route(path, methods=[method], summary=f"{kind} (same handler as /actions)")
 
     @route("POST", "/messages", "memory.add")
-    def messages(body: m.AddInput, request: Request) -> JSONResponse:
-        return _answer(request, "memory.add", body)
+    async def messages(body: m.AddInput, request: Request) -> JSONResponse:
+        return await _answer(request, "memory.add", body)
 
     @route("POST", "/search", "memory.search")
-    def search(body: m.SearchInput, request: Request) -> JSONResponse:
-        return _answer(request, "memory.search", body)
+    async def search(body: m.SearchInput, request: Request) -> JSONResponse:
+        return await _answer(request, "memory.search", body)
 
     @route("POST", "/pack", "memory.pack")
-    def pack(body: m.PackInput, request: Request) -> JSONResponse:
-        return _answer(request, "memory.pack", body)
+    async def pack(body: m.PackInput, request: Request) -> JSONResponse:
+        return await _answer(request, "memory.pack", body)
 
     @route("POST", "/items", "memory.upsert")
-    def items(body: m.UpsertInput, request: Request) -> JSONResponse:
-        return _answer(request, "memory.upsert", body)
+    async def items(body: m.UpsertInput, request: Request) -> JSONResponse:
+        return await _answer(request, "memory.upsert", body)
 
     @route("POST", "/index", "index")
-    def index(body: m.IndexInput, request: Request) -> JSONResponse:
-        return _answer(request, "index", body)
+    async def index(body: m.IndexInput, request: Request) -> JSONResponse:
+        return await _answer(request, "index", body)
 
     @route("GET", "/sessions", "sessions.list")
-    def sessions(q: Annotated[m.SessionsInput, Query()], request: Request) -> JSONResponse:
-        return _answer(request, "sessions.list", q)
+    async def sessions(q: Annotated[m.SessionsInput, Query()], request: Request) -> JSONResponse:
+        return await _answer(request, "sessions.list", q)
 
     @route("POST", "/sessions/close", "sessions.close")
-    def sessions_close(body: m.CloseInput, request: Request) -> JSONResponse:
-        return _answer(request, "sessions.close", body)
+    async def sessions_close(body: m.CloseInput, request: Request) -> JSONResponse:
+        return await _answer(request, "sessions.close", body)
 
     @route("GET", "/sessions/{id}", "sessions.show")
-    def session(id: Id, request: Request) -> JSONResponse:
-        return _answer(request, "sessions.show", m.IdInput(id=id))
+    async def session(id: Id, request: Request) -> JSONResponse:
+        return await _answer(request, "sessions.show", m.IdInput(id=id))
 
     @route("GET", "/facts", "facts.list")
-    def facts(q: Annotated[m.FactsInput, Query()], request: Request) -> JSONResponse:
-        return _answer(request, "facts.list", q)
+    async def facts(q: Annotated[m.FactsInput, Query()], request: Request) -> JSONResponse:
+        return await _answer(request, "facts.list", q)
 
     @route("GET", "/facts/history", "facts.history")
-    def facts_history(q: Annotated[m.FactHistoryInput, Query()], request: Request) -> JSONResponse:
-        return _answer(request, "facts.history", q)
+    async def facts_history(q: Annotated[m.FactHistoryInput, Query()], request: Request) -> JSONResponse:
+        return await _answer(request, "facts.history", q)
 
     @route("DELETE", "/facts/{id}", "facts.forget")
-    def facts_forget(id: Id, request: Request) -> JSONResponse:
-        return _answer(request, "facts.forget", m.IdInput(id=id))
+    async def facts_forget(id: Id, request: Request) -> JSONResponse:
+        return await _answer(request, "facts.forget", m.IdInput(id=id))
 
     @route("GET", "/graph/{entity}", "graph.show")
-    def graph(entity: str, request: Request,
+    async def graph(entity: str, request: Request,
               scope: Annotated[str | None, Query(min_length=1, max_length=200)] = None) -> JSONResponse:
-        return _answer(request, "graph.show", m.GraphInput(entity=entity, scope=scope))
+        return await _answer(request, "graph.show", m.GraphInput(entity=entity, scope=scope))
 
     @route("GET", "/packs/{id}", "packs.show")
-    def packs(id: Id, request: Request) -> JSONResponse:
-        return _answer(request, "packs.show", m.IdInput(id=id))
+    async def packs(id: Id, request: Request) -> JSONResponse:
+        return await _answer(request, "packs.show", m.IdInput(id=id))
 
     @route("GET", "/stats", "stats")
-    def stats(request: Request) -> JSONResponse:
-        return _answer(request, "stats", m.EmptyInput())
+    async def stats(request: Request) -> JSONResponse:
+        return await _answer(request, "stats", m.EmptyInput())
 
     app.include_router(r)
