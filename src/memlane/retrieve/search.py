@@ -28,6 +28,7 @@ from memlane.retrieve.candidates import Candidate, fuse_lists
 from memlane.retrieve.mmr import mmr_order
 from memlane.retrieve.newest import asks_newest
 from memlane.retrieve.presets import Preset
+from memlane.retrieve.speaker import focus_speaker, speaker_of, without_name
 from memlane.retrieve.text import query_terms
 from memlane.retrieve.timeparse import TimeWindow, time_windows
 from memlane.retrieve.twostage import (
@@ -215,8 +216,6 @@ def _speaker(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     """Speaker focus (``memlane.retrieve.speaker``): the lexical list again without the
     named speaker's name, fused anew (``_demote_others`` lowers the other speakers' turns
     once facts and observations have lifted theirs)."""
-    from memlane.retrieve.speaker import focus_speaker, without_name
-
     name = focus_speaker(ctx.items.values(), ctx.terms)
     if name is None:
         return cands
@@ -235,8 +234,6 @@ def _speaker(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
 
 def _other_speaker(ctx: _Ctx, it: Item | None) -> bool:
     """Whether ``it`` is a turn spoken by someone other than the focused speaker."""
-    from memlane.retrieve.speaker import speaker_of
-
     return (ctx.speaker is not None and it is not None
             and (s := speaker_of(it)) is not None and s != ctx.speaker)
 

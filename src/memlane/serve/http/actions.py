@@ -28,7 +28,7 @@ from memlane.serve.http.errors import TAGS, ApiError
 from memlane.serve.http.responses import JSONResponse
 from memlane.serve.render import hit_dict, message_dict, session_dict, to_plain
 
-__all__ = ["ACTIONS", "Action", "answer", "mount", "run", "server_timing"]
+__all__ = ["ACTIONS", "Action", "answer", "answer_in_thread", "mount", "run", "server_timing"]
 
 Handler = Callable[[Any, Principal, Any, dict[str, float]], Any]
 

@@ -3,8 +3,9 @@
 ``app.state.memory`` is the ``Memory`` every handler uses. Handlers are plain (sync)
 functions run in worker threads (the stores keep one connection per thread); the actions
 and resource routes hand theirs over with ``actions.answer_in_thread``, which holds a
-token of the app's read or write limiter (``serve.threads``) while it runs. Other parts mount their routers on the app this returns (the MCP server, the
-inspector); they authenticate with ``memlane.serve.http.auth.principal`` and raise
+token of the app's read or write limiter (``serve.threads``) while it runs. Other parts
+mount their routers on the app this returns (the MCP server, the inspector); they
+authenticate with ``memlane.serve.http.auth.principal`` and raise
 ``memlane.serve.http.errors.ApiError``.
 """
 

@@ -13,9 +13,9 @@ from typing import Any
 from memlane.retrieve.text import split_words
 from memlane.store.filters import Filters
 from memlane.store.sql.base import SqlStore
-from memlane.store.sql.lexical import COMMON_MATCHES, rarest_within
+from memlane.store.sql.lexical import COMMON_MATCHES, LEXICAL_POSTINGS, rarest_within
 from memlane.store.sqlite.db import Database
-from memlane.store.sqlite.rows import LEXICAL_POSTINGS, fts_query
+from memlane.store.sqlite.rows import fts_query
 
 __all__ = ["SqliteSearch", "scope_token"]
 
