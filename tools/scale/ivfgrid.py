@@ -1,0 +1,59 @@
+# Scripts behind docs/scaling.md (run with the project venv).
+"""IVF settings on the bench's real vectors: probe width, candidates re-scored, code type.
+
+    python tools/scale/ivfgrid.py DB N [CODES ...]
+
+DB holds the bench's N synthetic turns (``tools/scale/lexprof.py DB N``). Reads every
+vector of the static embedder into a ``VectorIndex`` (as the store does), builds IVF lists
+with each code type given (``8bit`` default; also ``fp16``, ``6bit``, ``4bit``) and, for a
+grid of ``nprobe`` and candidate counts, times ``VectorIndex.search`` on the bench's
+queries (limit 10, and the 316-row pool a 200-candidate search asks for) with recall@10
+against the exact float32 scan of the same index.
+"""
+import os, statistics, sys, time
+
+import numpy as np
+
+import memlane.store.vector_index as vi
+from memlane.bench.ingest import _query, rss_mb, synthetic_turns
+from memlane.config import load_config
+from memlane.memory import Memory
+
+db, n = sys.argv[1], int(sys.argv[2])
+codes = sys.argv[3:] or ["8bit"]
+turns = synthetic_turns(n)
+mem = Memory(config=load_config(environ={}, overrides={"db": db, "embedding": {"backend": "static"},
+                                                       "indexing": {"enabled": False}}))
+store, model = mem.store, mem.embeddings.model
+rng = np.random.default_rng(11)
+qs = [mem.embeddings.for_query(_query(turns, rng)) for _ in range(100)]
+index = store._sync_index(model, mem.embedder.dim)
+print(f"loaded {len(index)} rows, rss {rss_mb():.0f} MiB", os.popen("uptime").read().strip(), flush=True)
+index.ann_above = 10**12
+ref = [[i for i, _ in index.search(q, 10)] for q in qs]
+index.ann_above = 0
+import faiss
+
+qtypes = {"8bit": faiss.ScalarQuantizer.QT_8bit, "fp16": faiss.ScalarQuantizer.QT_fp16,
+          "6bit": faiss.ScalarQuantizer.QT_6bit, "4bit": faiss.ScalarQuantizer.QT_4bit}
+for code in codes:
+    vi.QTYPE = qtypes[code]
+    t = time.perf_counter()
+    index._ivf = vi._Ivf(index._mat, index._n)
+    print(f"codes {code}: build {time.perf_counter() - t:.0f} s, nlist {index._ivf.nlist}, rss {rss_mb():.0f} MiB",
+          flush=True)
+    for nprobe in (index._ivf.nlist // 20, index._ivf.nlist // 10, index._ivf.nlist // 5):
+        index._ivf.index.nprobe = nprobe
+        for cands in (500, 1000, 2000, 4000):
+            vi.CANDIDATES = cands
+            for limit in (10, 316):
+                lat, hit = [], 0
+                for q, r in zip(qs, ref, strict=True):
+                    s = time.perf_counter()
+                    got = [i for i, _ in index.search(q, limit)][:10]
+                    lat.append((time.perf_counter() - s) * 1e3)
+                    hit += len(set(got) & set(r))
+                print(f"  nprobe {nprobe:4d} cands {cands:5d} limit {limit:3d}: p50 {statistics.median(lat):6.2f}"
+                      f" p95 {np.percentile(lat, 95):6.2f} ms recall@10 {hit / (10 * len(qs)):.3f}", flush=True)
+    print(os.popen("uptime").read().strip(), flush=True)
+mem.close()
