@@ -5,7 +5,8 @@
 
 DB holds the bench's N synthetic turns (``tools/scale/lexprof.py DB N``). Reads every
 vector of the static embedder into a ``VectorIndex`` (as the store does), builds IVF lists
-with each code type given (``8bit`` default; also ``fp16``, ``6bit``, ``4bit``) and, for a
+with each code type given (a faiss ``index_factory`` suffix: ``SQ8`` default; also
+``SQfp16``, ``SQ4``, ``PQ128x4fs``...) and, for a
 grid of ``nprobe`` and candidate counts, times ``VectorIndex.search`` on the bench's
 queries (limit 10, and the 316-row pool a 200-candidate search asks for) with recall@10
 against the exact float32 scan of the same index.
@@ -20,7 +21,7 @@ from memlane.config import load_config
 from memlane.memory import Memory
 
 db, n = sys.argv[1], int(sys.argv[2])
-codes = sys.argv[3:] or ["8bit"]
+codes = sys.argv[3:] or ["SQ8"]
 turns = synthetic_turns(n)
 mem = Memory(config=load_config(environ={}, overrides={"db": db, "embedding": {"backend": "static"},
                                                        "indexing": {"enabled": False}}))
@@ -32,19 +33,15 @@ print(f"loaded {len(index)} rows, rss {rss_mb():.0f} MiB", os.popen("uptime").re
 index.ann_above = 10**12
 ref = [[i for i, _ in index.search(q, 10)] for q in qs]
 index.ann_above = 0
-import faiss
-
-qtypes = {"8bit": faiss.ScalarQuantizer.QT_8bit, "fp16": faiss.ScalarQuantizer.QT_fp16,
-          "6bit": faiss.ScalarQuantizer.QT_6bit, "4bit": faiss.ScalarQuantizer.QT_4bit}
 for code in codes:
-    vi.QTYPE = qtypes[code]
+    vi.CODES = code
     t = time.perf_counter()
     index._ivf = vi._Ivf(index._mat, index._n)
     print(f"codes {code}: build {time.perf_counter() - t:.0f} s, nlist {index._ivf.nlist}, rss {rss_mb():.0f} MiB",
           flush=True)
-    for nprobe in (index._ivf.nlist // 20, index._ivf.nlist // 10, index._ivf.nlist // 5):
-        index._ivf.index.nprobe = nprobe
-        for cands in (500, 1000, 2000, 4000):
+    for nprobe in (index._ivf.nlist // 10, index._ivf.nlist // 5, index._ivf.nlist // 3):
+        index._ivf.ivf.nprobe = nprobe
+        for cands in (1000, 2000):
             vi.CANDIDATES = cands
             for limit in (10, 316):
                 lat, hit = [], 0

@@ -52,8 +52,8 @@ ANN_ABOVE = 200_000
 CANDIDATES = 2000
 """Rows an IVF search re-scores exactly: at least this many, and ``4 * limit``."""
 
-QTYPE: int | None = None
-"""The faiss scalar quantiser of the IVF lists' codes (None: int8, ``QT_8bit``)."""
+CODES = "SQ8"
+"""The IVF lists' codes, as a faiss ``index_factory`` suffix (``SQ8``: int8 per dimension)."""
 
 
 def ann_available() -> bool:
@@ -78,17 +78,16 @@ class _Ivf:
         # vectors of the bench's text (a tenth: 0.971; clustered test data: 0.999)
         self.nprobe = max(8, self.nlist // 5)
         self.trained_on = n
-        quantizer = faiss.IndexFlatIP(dim)
-        # int8 codes in the lists (a quarter of float32's memory): candidates are re-scored
-        # from the float32 rows anyway
-        qtype = faiss.ScalarQuantizer.QT_8bit if QTYPE is None else QTYPE
-        index = faiss.IndexIVFScalarQuantizer(quantizer, dim, self.nlist, qtype, faiss.METRIC_INNER_PRODUCT)
+        # compact codes in the lists (int8: a quarter of float32's memory): candidates are
+        # re-scored from the float32 rows anyway
+        index = faiss.index_factory(dim, f"IVF{self.nlist},{CODES}", faiss.METRIC_INNER_PRODUCT)
+        ivf = faiss.extract_index_ivf(index)
         rng = np.random.default_rng(0)
         sample = mat[np.sort(rng.choice(n, size=min(n, 40 * self.nlist), replace=False))]
-        index.cp.niter = 10
+        ivf.cp.niter = 10
         index.train(np.ascontiguousarray(sample))
-        index.nprobe = self.nprobe
-        self.index, self._quantizer = index, quantizer
+        ivf.nprobe = self.nprobe
+        self.index, self.ivf = index, ivf
         self.added = 0
         self.add_upto(mat, n)
 

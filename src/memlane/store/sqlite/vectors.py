@@ -101,11 +101,15 @@ class VectorsMixin(SqlStore):
         return index.search(query, limit, allowed=self.filter_ids(f))
 
     def _allowed(self, f: Filters, ids: Sequence[int]) -> set[int]:
+        # NOT INDEXED: look the ids up by rowid. Given a scope, SQLite's planner would
+        # rather walk the scope's entries of items_scope_kind_at (10k rows at 1M items in
+        # 100 scopes) and test each against the ids: 2-30 ms against 2-4 ms for 316 ids.
         where, params = self._where(f)
         out: set[int] = set()
         for cond, chunk in self._id_batches("i.id", list(ids)):
             rows = self.db.execute(
-                f"SELECT i.id FROM items i WHERE {self.db.portable(cond)} AND {where}", (*chunk, *params)
+                f"SELECT i.id FROM items i NOT INDEXED WHERE {self.db.portable(cond)} AND {where}",
+                (*chunk, *params),
             ).fetchall()
             out.update(r[0] for r in rows)
         return out
