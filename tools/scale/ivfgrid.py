@@ -27,23 +27,41 @@ mem = Memory(config=load_config(environ={}, overrides={"db": db, "embedding": {"
                                                        "indexing": {"enabled": False}}))
 store, model = mem.store, mem.embeddings.model
 rng = np.random.default_rng(11)
-qs = [mem.embeddings.for_query(_query(turns, rng)) for _ in range(100)]
+qs = [mem.embeddings.for_query(_query(turns, rng)) for _ in range(250)]  # the bench's 200 searches, 50 recall
 index = store._sync_index(model, mem.embedder.dim)
 print(f"loaded {len(index)} rows, rss {rss_mb():.0f} MiB", os.popen("uptime").read().strip(), flush=True)
 index.ann_above = 10**12
 ref = [[i for i, _ in index.search(q, 10)] for q in qs]
 index.ann_above = 0
+import faiss
+
+_factory = faiss.index_factory
 for code in codes:
+    # "SQ8+sph": spherical k-means (unit centroids); "SQ8+flat": codes of the vectors, not
+    # residuals; "SQ8+it20": 20 k-means iterations
+    code, _, opt = code.partition("+")
+    vi.NITER = int(opt[2:]) if opt.startswith("it") else 10
+
+    def factory(*args, opt=opt):
+        built = _factory(*args)
+        ivf = faiss.extract_index_ivf(built)
+        if opt == "sph":
+            ivf.cp.spherical = True
+        if opt == "flat":
+            ivf.by_residual = False
+        return built
+
+    faiss.index_factory = factory
     vi.CODES = code
     t = time.perf_counter()
     index._ivf = vi._Ivf(index._mat, index._n)
-    print(f"codes {code}: build {time.perf_counter() - t:.0f} s, nlist {index._ivf.nlist}, rss {rss_mb():.0f} MiB",
+    print(f"codes {code} {opt}: build {time.perf_counter() - t:.0f} s, nlist {index._ivf.nlist}, rss {rss_mb():.0f} MiB",
           flush=True)
-    for nprobe in (index._ivf.nlist // 10, index._ivf.nlist // 5, index._ivf.nlist // 3):
+    for nprobe in (index._ivf.nlist // 5, index._ivf.nlist // 4, index._ivf.nlist // 3):
         index._ivf.ivf.nprobe = nprobe
-        for cands in (1000, 2000):
+        for cands in (2000,):
             vi.CANDIDATES = cands
-            for limit in (10, 316):
+            for limit in (10,):
                 lat, hit = [], 0
                 for q, r in zip(qs, ref, strict=True):
                     s = time.perf_counter()
