@@ -7,7 +7,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
@@ -39,26 +39,19 @@ HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 40
 
 
-def _term_queries(db: Database, terms: Sequence[str]) -> list[str]:
-    """One tsquery (as PostgreSQL's own text) per term; stopword-only terms drop out.
-
-    User text reaches PostgreSQL only as a bound parameter of ``phraseto_tsquery``, which
-    accepts any string: operators, quotes and parentheses are plain characters to it.
-    """
+def _clean_terms(terms: Sequence[str]) -> list[str]:
     clean = [t.replace("\x00", " ") for t in terms]
-    clean = [t for t in clean if t.strip()]
-    if not clean:
-        return []
-    rows = db.execute(
-        "SELECT phraseto_tsquery('english', memlane_fts_text(t))::text FROM unnest(%s::text[]) WITH ORDINALITY"
-        " AS x(t, n) ORDER BY n",
-        (clean,),
-    ).fetchall()
-    return list(dict.fromkeys(r[0] for r in rows if r[0]))
+    return [t for t in clean if t.strip()]
 
 
 _LEXEME = re.compile(r"^'((?:[^']|'')*)'$")
 _QUOTED = re.compile(r"'((?:[^']|'')*)'")
+
+
+def _lexeme(q: str) -> str | None:
+    """The lexeme of a one-lexeme tsquery (``'word'``), else None."""
+    m = _LEXEME.match(q)
+    return m.group(1).replace("''", "'") if m else None
 
 
 def _counts(db: Database, queries: Sequence[str], cap: int) -> list[tuple[str, int]]:
@@ -67,6 +60,41 @@ def _counts(db: Database, queries: Sequence[str], cap: int) -> list[tuple[str, i
     return db.execute(
         "SELECT q, memlane_term_df(q, %s) FROM unnest(%s::text[]) AS x(q)", (cap, list(queries)),
     ).fetchall()
+
+
+# A term's tsquery text, as PostgreSQL's ``phraseto_tsquery`` made it the last time the term
+# was seen (bounded; cleared when full). Only a hint: it picks which counts to skip in
+# ``_term_counts``; the tsqueries searched are always the server's own of that statement.
+_TSQUERY_HINTS: dict[str, str] = {}
+_TSQUERY_HINTS_MAX = 50_000
+
+# The lexical stage's first statement: the items' highest id, each term's tsquery and its
+# capped count of matches (NULL where the caller already knows the term is common, or the
+# term is only stopwords). It was three statements: the tsqueries, the count, the max id.
+_TERM_COUNTS = (
+    "SELECT (SELECT coalesce(max(id), 0) FROM items), x.t, x.q,"
+    " CASE WHEN x.q = '' OR x.q = ANY(%s::text[]) THEN NULL ELSE memlane_term_df(x.q, %s) END"
+    " FROM (SELECT t, phraseto_tsquery('english', memlane_fts_text(t))::text AS q, n"
+    " FROM unnest(%s::text[]) WITH ORDINALITY AS u(t, n)) x ORDER BY x.n"
+)
+
+
+def _term_counts(db: Database, clean: Sequence[str], common: Collection[str],
+                 cap: int) -> tuple[int, list[str], dict[str, int]]:
+    """``(max item id, tsqueries in query order without repeats, capped counts)`` in one
+    round trip. Terms whose last known tsquery is one lexeme of ``common`` are not counted
+    (their frequency is estimated from the statistics instead)."""
+    skip = [q for t in clean if (q := _TSQUERY_HINTS.get(t)) is not None and _lexeme(q) in common]
+    rows = db.execute(_TERM_COUNTS, (skip, cap, list(clean))).fetchall()
+    if len(_TSQUERY_HINTS) > _TSQUERY_HINTS_MAX:
+        _TSQUERY_HINTS.clear()
+    counts: dict[str, int] = {}
+    for _n, t, q, df in rows:
+        _TSQUERY_HINTS[t] = q
+        if df is not None:
+            counts[q] = int(df)
+    queries = list(dict.fromkeys(r[2] for r in rows if r[2]))
+    return (int(rows[0][0]) if rows else 0), queries, counts
 
 
 class TermStats:
@@ -109,6 +137,10 @@ class TermStats:
         ).fetchone()
         return row if row else (None, None, 0.0)
 
+    def known(self) -> Collection[str]:
+        """The common lexemes as last read (no round trip; empty before the first read)."""
+        return self._freq.keys()
+
     def get(self, db: Database, items: int) -> tuple[dict[str, float], float]:
         """``(lexeme -> share of rows, rows)``; ``items`` is the caller's size estimate.
 
@@ -142,21 +174,24 @@ def lexical_search(
     table's statistics for common lexemes and from a capped count for the rest (rare
     by definition, so cheap to count).
     """
-    queries = _term_queries(db, terms)
+    clean = _clean_terms(terms)
+    if not clean:
+        return []
+    cap = LEXICAL_POSTINGS
+    n, queries, counts = _term_counts(db, clean, stats.known() if stats is not None else (), cap + 1)
     if not queries:
         return []
-    n = db.execute("SELECT coalesce(max(id), 0) FROM items").fetchone()[0]
-    cap = LEXICAL_POSTINGS
     freq, rows_estimate = stats.get(db, n) if stats is not None else ({}, 0.0)
     dfs: dict[str, int] = {}
     for q in queries:
-        m = _LEXEME.match(q)
-        lexeme = m.group(1).replace("''", "'") if m else None
+        lexeme = _lexeme(q)
         if lexeme is not None and lexeme in freq:
             dfs[q] = max(1, round(freq[lexeme] * max(rows_estimate, 1.0)))
     counted = [q for q in queries if q not in dfs]
-    if counted:
-        dfs.update(_counts(db, counted, cap + 1))
+    dfs.update((q, counts[q]) for q in counted if q in counts)
+    uncounted = [q for q in counted if q not in counts]  # skipped as common; no longer known so
+    if uncounted:
+        dfs.update(_counts(db, uncounted, cap + 1))
     present = [q for q in queries if dfs[q] > 0]  # a tsquery in no item matches nothing
     common = False
     if n <= cap:

@@ -1,0 +1,77 @@
+"""PostgreSQL search: fewer round trips, the same answers.
+
+Each test counts the statements a search step sends (libpq's own protocol trace, see
+``round_trips`` in conftest.py) or checks an answer against the one the slower way gives.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+psycopg = pytest.importorskip("psycopg")
+
+from memlane.store import Filters, open_store
+from memlane.store.postgres import search as pg_search
+
+WORDS = ("harbour", "crane", "ferry", "lantern", "orchard", "violin", "glacier", "meadow")
+
+
+def _sql(url: str, query: str, params: tuple = ()) -> list[tuple]:
+    with psycopg.connect(url, autocommit=True) as conn:
+        return conn.execute(query, params).fetchall()
+
+
+def _fill(store, n: int = 120, start: int = 0) -> list[int]:
+    with store.atomic():
+        sid = store.create_session(f"session-{start}", 1.0, None, None)
+        return store.insert_items([
+            {"kind": "turn", "text": f"{WORDS[i % 8]} {WORDS[(i * 3) % 8]} number {i}",
+             "at": float(i), "scope": "s" if i % 2 else "t", "session_id": sid}
+            for i in range(start, start + n)])
+
+
+def test_lexical_search_is_two_statements_once_statistics_are_read(pg_url, round_trips):
+    """The terms' tsqueries, their capped counts and the highest item id come in one
+    statement, the ranked matches in a second (it was four)."""
+    s = open_store(pg_url)
+    _fill(s)
+    first = s.lexical_search(["harbour", "violin"], Filters(), 10)  # reads the statistics
+    with round_trips(s) as trips:
+        again = s.lexical_search(["harbour", "violin"], Filters(), 10)
+    assert again == first and len(first) == 10
+    assert trips.count == 2, trips.trace
+    s.close()
+
+
+def test_a_wrong_tsquery_hint_changes_nothing(pg_url):
+    """The remembered tsquery of a term only decides which counts to skip: a hint that
+    names a common lexeme for a rare term still gets that term counted."""
+    s = open_store(pg_url)
+    _fill(s)
+    terms = ["lantern", "number", "glacier"]
+    want = s.lexical_search(terms, Filters(scope="s"), 20)
+    stats = s._term_stats
+    # the statistics last read called both terms common, and each term's tsquery is known:
+    # the combined statement skips their counts; the statistics read afresh do not list
+    # them (a fresh database has none), so they must be counted after all
+    stats._freq, stats._at = {"lantern": 0.9, "glacier": 0.9}, -stats.ttl
+    pg_search._TSQUERY_HINTS.update({"lantern": "'lantern'", "glacier": "'glacier'"})
+    got = s.lexical_search(terms, Filters(scope="s"), 20)
+    assert stats.known() == {}.keys()
+    assert got == want and got
+    s.close()
+
+
+def test_indexing_ends_with_the_full_text_pending_list_merged(pg_url):
+    """``ensure_vector_index`` (the end of every indexing run) merges the GIN index's
+    pending entries, which every full-text search would otherwise read row by row."""
+    s = open_store(pg_url)
+    _fill(s, 400)
+    pending = _sql(pg_url, "SELECT gin_clean_pending_list('items_tsv'::regclass)")[0][0]
+    assert pending > 0  # new rows do wait in the pending list
+    _fill(s, 400, start=400)
+    s.ensure_vector_index("m", 8)
+    assert _sql(pg_url, "SELECT gin_clean_pending_list('items_tsv'::regclass)") == [(0,)]
+    lantern = [i for i in range(800) if "lantern" in (WORDS[i % 8], WORDS[(i * 3) % 8])]
+    assert len(s.lexical_search(["lantern"], Filters(), 800)) == len(lantern)
+    s.close()
