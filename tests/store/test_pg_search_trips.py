@@ -6,6 +6,7 @@ Each test counts the statements a search step sends (libpq's own protocol trace,
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 psycopg = pytest.importorskip("psycopg")
@@ -74,4 +75,36 @@ def test_indexing_ends_with_the_full_text_pending_list_merged(pg_url):
     assert _sql(pg_url, "SELECT gin_clean_pending_list('items_tsv'::regclass)") == [(0,)]
     lantern = [i for i in range(800) if "lantern" in (WORDS[i % 8], WORDS[(i * 3) % 8])]
     assert len(s.lexical_search(["lantern"], Filters(), 800)) == len(lantern)
+    s.close()
+
+
+def test_an_exact_scan_reads_vectors_by_key_on_a_table_without_statistics(pg_url):
+    """Without statistics the planner priced the (model, dim) index and the primary key
+    alike and sometimes took the former: every vector of the model filtered by id."""
+    s = open_store(pg_url)
+    ids = _fill(s, 300)
+    rng = np.random.default_rng(3)
+    vecs = rng.normal(size=(len(ids), 8)).astype(np.float32)
+    with s.atomic():
+        s.put_vectors("m", list(zip(ids, vecs, strict=True)))
+    captured: list[tuple] = []
+    execute = s.db.execute
+
+    def spy(sql, params=None, **kw):
+        if "<=>" in str(sql) or "FROM vectors WHERE" in str(sql):
+            captured.append((sql, params, kw))
+        return execute(sql, params, **kw)
+
+    s.db.execute = spy
+    got = s.vector_search("m", vecs[5], Filters(scope="s"), 5)
+    by_id = s.item_vectors("m", ids[:7])
+    del s.db.execute
+    want = sorted(((float(v @ vecs[5] / np.linalg.norm(v) / np.linalg.norm(vecs[5])), i)
+                   for i, v in zip(ids, vecs, strict=True) if (i - ids[0]) % 2), reverse=True)[:5]
+    assert [i for i, _ in got] == [i for _, i in want]
+    assert sorted(by_id) == ids[:7] and all(np.array_equal(by_id[i], vecs[k]) for k, i in enumerate(ids[:7]))
+    assert len(captured) == 2
+    for sql, params, kw in captured:
+        plan = "\n".join(r[0] for r in s.db.execute("EXPLAIN " + sql, params))
+        assert "vectors_pkey" in plan and "vectors_model" not in plan, plan
     s.close()

@@ -17,7 +17,7 @@ from memlane.errors import StoreError
 from memlane.store.filters import Filters
 from memlane.store.postgres import search
 from memlane.store.postgres.db import Database, Vector
-from memlane.store.postgres.rows import vec as _vec
+from memlane.store.postgres.rows import vector_bytes
 
 from memlane.store.sql.base import SqlStore
 
@@ -147,10 +147,11 @@ class VectorsMixin(SqlStore):
         if not ids:
             return {}
         rows = self.db.execute(
-            "SELECT item_id, vec::real[] FROM vectors WHERE model = %s AND item_id = ANY(%s::bigint[])",
-            (model, ids),
+            # by key only (``model || ''``: see ``search._exact``), in binary
+            "SELECT item_id, vec FROM vectors WHERE model || '' = %s AND item_id = ANY(%s::bigint[])",
+            (model, ids), binary=True,
         )
-        return {int(r[0]): _vec(r[1]) for r in rows}
+        return {int(r[0]): vector_bytes(r[1]) for r in rows}
 
     def prune_vector_log(self, keep: int = 100_000) -> int:
         """No change log exists: pgvector indexes follow the table. Always 0."""
