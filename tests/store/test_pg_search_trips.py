@@ -108,3 +108,42 @@ def test_an_exact_scan_reads_vectors_by_key_on_a_table_without_statistics(pg_url
         plan = "\n".join(r[0] for r in s.db.execute("EXPLAIN " + sql, params))
         assert "vectors_pkey" in plan and "vectors_model" not in plan, plan
     s.close()
+
+
+def test_common_terms_rank_the_same_matches_walking_ids_or_through_the_index(pg_url, monkeypatch):
+    """A query of common terms only ranks its rarest term's newest matches; walking the
+    ids down and reading the matches through the full-text index find the same ones."""
+    monkeypatch.setattr(pg_search, "LEXICAL_POSTINGS", 20)
+    monkeypatch.setattr(pg_search, "COMMON_MATCHES", 30)
+    s = open_store(pg_url)
+    ids = _fill(s, 400)
+    sent: list[str] = []
+    execute = s.db.execute
+
+    def spy(sql, params=None, **kw):
+        sent.append(str(sql))
+        return execute(sql, params, **kw)
+
+    s.db.execute = spy
+    got = {}
+    for walk_above in (0, 10**9):
+        monkeypatch.setattr(pg_search, "WALK_ABOVE", walk_above)
+        sent.clear()
+        got[walk_above] = s.lexical_search(["harbour", "crane", "number"], Filters(scope="t"), 10)
+        main = [q for q in sent if "WITH c AS" in q]
+        assert len(main) == 1 and ("i.id + 0 DESC" in main[0]) == (walk_above > 0)
+    del s.db.execute
+    assert got[0] == got[10**9] and len(got[0]) == 10
+    # "harbour" (every 8th item, all in scope "t") is the rarest: only its newest 30 rank
+    assert {i for i, _ in got[0]} <= set(ids[0::8][-30:])
+    s.close()
+
+
+def test_the_common_lexemes_travel_as_one_array_literal(pg_url):
+    """Lexemes with quotes, backslashes, commas and braces survive the literal."""
+    awkward = ["plain", "it's", 'say "hi"', "back\\slash", "a,b", "{brace}", "naïve", ""]
+    literal = pg_search._array_literal(awkward)
+    assert _sql(pg_url, "SELECT %s::text[]", (literal,)) == [(awkward,)]
+    stats = pg_search.TermStats()
+    stats._freq = {"it's": 0.5, "plain": 0.2}
+    assert _sql(pg_url, "SELECT %s::text[]", (stats.common_tsqueries(),)) == [(["'it''s'", "'plain'"],)]
