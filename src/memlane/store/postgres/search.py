@@ -395,7 +395,7 @@ def _exact(
         " AND v.model || '' = %s AND v.dim = %s"
         " ORDER BY v.vec <=> %b::vector, v.item_id LIMIT %s",
         (q, *params, model, dim, q, limit),
-    )
+    ).fetchall()
     return [(r[0], float(r[1])) for r in rows]
 
 
@@ -413,7 +413,7 @@ def _approximate(
         " ORDER BY (v.vec::vector({dim})) <=> %b::vector({dim}) LIMIT %s)"
         " SELECT item_id, 1 - d FROM r ORDER BY d, item_id"
     ).format(dim=sql.SQL(str(int(dim))), model=sql.Literal(model), where=sql.SQL(where))
-    rows = db.execute(query, (q, *params, q, limit))
+    rows = db.execute(query, (q, *params, q, limit)).fetchall()
     return [(r[0], float(r[1])) for r in rows]
 
 

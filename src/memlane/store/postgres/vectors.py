@@ -150,7 +150,7 @@ class VectorsMixin(SqlStore):
             # by key only (``model || ''``: see ``search._exact``), in binary
             "SELECT item_id, vec FROM vectors WHERE model || '' = %s AND item_id = ANY(%s::bigint[])",
             (model, ids), binary=True,
-        )
+        ).fetchall()
         return {int(r[0]): vector_bytes(r[1]) for r in rows}
 
     def prune_vector_log(self, keep: int = 100_000) -> int:
