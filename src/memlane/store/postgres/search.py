@@ -74,7 +74,9 @@ _TSQUERY_HINTS_MAX = 50_000
 
 # The lexical stage's first statement: the items' highest id, each term's tsquery and its
 # capped count of matches (NULL where the term is known to be common, or is only
-# stopwords). It was three statements: the tsqueries, the counts, the max id.
+# stopwords). It was three statements: the tsqueries, the counts, the max id. User text
+# reaches PostgreSQL only as a bound parameter of ``phraseto_tsquery``, which accepts any
+# string: operators, quotes and parentheses are plain characters to it.
 _TERM_COUNTS = (
     "SELECT (SELECT coalesce(max(id), 0) FROM items), x.t, x.q,"
     " CASE WHEN x.q = '' OR x.q = ANY(%s::text[]) THEN NULL ELSE memlane_term_df(x.q, %s) END"
