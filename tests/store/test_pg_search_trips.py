@@ -147,3 +147,30 @@ def test_the_common_lexemes_travel_as_one_array_literal(pg_url):
     stats = pg_search.TermStats()
     stats._freq = {"it's": 0.5, "plain": 0.2}
     assert _sql(pg_url, "SELECT %s::text[]", (stats.common_tsqueries(),)) == [(["'it''s'", "'plain'"],)]
+
+
+def test_the_first_search_reads_the_statistics_before_counting(pg_url):
+    """A new store's first search knows the common terms from the table's statistics, so
+    it does not count them (counting a common term visits up to thousands of rows)."""
+    s = open_store(pg_url)
+    _fill(s, 400)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("ANALYZE items")
+    s.close()
+    pg_search._TSQUERY_HINTS.clear()
+    s = open_store(pg_url)
+    sent: list[tuple] = []
+    execute = s.db.execute
+
+    def spy(sql, params=None, **kw):
+        if sql == pg_search._TERM_COUNTS:
+            sent.append(params)
+        return execute(sql, params, **kw)
+
+    s.db.execute = spy
+    got = s.lexical_search(["number", "violin"], Filters(), 10)
+    del s.db.execute
+    assert len(sent) == 1 and got
+    skip = _sql(pg_url, "SELECT %s::text[]", (sent[0][0],))[0][0]
+    assert "'number'" in skip  # from the statistics: the term is in every item
+    s.close()
