@@ -315,10 +315,10 @@ def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
     return out
 
 
-_ACTED_ON = re.compile(r"^(?!(?:go|stick|pick|choose|settle|opt)\b)[A-Za-z]+\s+(?:the|an?)\s+[a-z]",
-                       re.IGNORECASE)
-"""A verb and its object ("Take the train"); not a choice among options ("Go with the
-Prius"), which needs what was being chosen."""
+_ACTED_ON = re.compile(r"^(?!(?:go|stick|pick|choose|settle|opt)\b)[A-Za-z]+\s+(?:(?:the|an?)\s+[a-z]|"
+                       r"(?:near|in|at|on|by)\s+[A-Z])", re.IGNORECASE)
+"""A verb and its object or place ("Take the train", "Stay near Chania"); not a choice
+among options ("Go with the Prius"), which needs what was being chosen."""
 
 
 def _in_context(decision: str, opening: str) -> str:
