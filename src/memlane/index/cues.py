@@ -232,13 +232,13 @@ _ANAPHOR = re.compile(r"\b(?:that|this|the same)\s+([a-z][a-z-]{2,})\s*[.!]?$", 
 _ONE = re.compile(r"\b(?:add|need|want|get|buy|use|make|write|build|create|set up|have)\s+(one)\b"
                   r"(?!\s+of\b)", re.IGNORECASE)
 """A decision whose object is "one" ("We should add one")."""
-_IT = re.compile(r"^(\w+)\s+(it|them)\b(?!\s+(?:is|are|was|were|to)\b)", re.IGNORECASE)
+_IT = re.compile(r"^(\w+)\s+(it|them)\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
 """A decision whose object is a pronoun ("Keep it for Enterprise only", "Rotate them all")."""
 _THING = re.compile(
     r"\b(?:the|our|all the|these|those)\s+(?:(?!(?:in|on|for|to|from|at|by|with|that|which|who|now|"
     r"before|after|is|are|was|were|and|or|so|because|since|today|tomorrow|too|again)\b)"
     r"[\w.-]+\s+){0,3}?(?!(?:in|on|for|to|from|at|by|with|that|which|now|is|are|and|or)\b)[\w.-]*[a-z]\w*"
-    r"(?=\s+(?:in|on|for|to|from|at|by|with|that|which|who|now|before|after|is|are|was|were|and|or|so|"
+    r"(?=\s+(?:in|on|of|for|to|from|at|by|with|that|which|who|now|before|after|is|are|was|were|and|or|so|"
     r"because|since|today|tomorrow|too|again)\b|[?,.;:!]|$)", re.IGNORECASE)
 """The thing an earlier sentence is about: "the audit log" in "Do we put the audit log in
 the free plan?", "the old API keys" in "…the old API keys that were in the leaked log"."""
@@ -261,6 +261,7 @@ _IS_THERE = re.compile(r"^(?:is|are)\s+there\s+(?:an?|any)\s+((?:[\w-]+\s+)?(?:c
                        r"surcharge|deposit)s?\b.*?)\?$", re.IGNORECASE)
 """A support question about a charge ("Is there an extra charge for Saturdays?"): its "No"
 settles it ("No extra charge for Saturdays"); "Is the office open…?" — "No" informs."""
+_YES_DO = re.compile(r"^(?:yes|yep|yeah)\s*[,.:;!—-]\s*(.+)$", re.IGNORECASE)
 _NO_SAID = re.compile(r"^no\s*[,.:;!—-]", re.IGNORECASE)
 """A "No" answering ("No, your visa stays valid"), not "No need to apologize!"."""
 _NO = re.compile(r"^(?:no|not)\b[,.]?\s*([^:;]*)(?:[:;]\s*(.+))?$", re.IGNORECASE)
@@ -269,7 +270,8 @@ _IMPERATIVE = frozenset(
     "take book call upgrade downgrade update pin cache split merge write put pick choose "
     "leave skip enable disable rename delete create build deploy migrate bring order rent sell "
     "send pay cancel return apply go stick lock raise lower reduce increase limit sort schedule "
-    "give retire rotate copy restart turn configure wrap carry stay".split()
+    "give retire rotate copy restart turn configure wrap carry stay sign submit fill renew register "
+    "reset reinstall attach upload download follow".split()
 )
 """Verbs that open a directive ("Buy them now", "so upgrade FastAPI"); not "check" or "ask",
 which send the user to find out rather than decide."""
@@ -327,6 +329,7 @@ _SOUNDS_CHOICE = re.compile(
 """A choice said as a remark about one of the options ("Crete sounds perfect then",
 "Penpot feels like the better fit, …")."""
 _SOUNDS = re.compile(r"\b(?:sounds?|seems?|looks?) like\b", re.IGNORECASE)
+_NOT_A_NAME = _PRONOUNS | _NOT_IMPERATIVE | _COURTESY | {"everything", "all", "both", "either", "neither"}
 _OPTIONS = re.compile(r"\bor\b|\bvs\.?\s|\bversus\b|\bbetween\b|\beither\b", re.IGNORECASE)
 _SHORT = 48
 """Sentences up to this many characters are looked at for small talk and agreement."""
@@ -506,11 +509,15 @@ class _Reader:
                     return f"{text[: one.start(1)]}{article} {phrase}{text[one.end(1):]}"
         return text
 
-    def among_options(self, ti: int, si: int, name: str) -> bool:
-        """Whether ``name`` was one of the options weighed just before ("Crete or
-        Sardinia?", "Penpot or Figma")."""
-        pattern = re.compile(r"\b" + re.escape(name) + r"\b")
-        return any(pattern.search(s) and _OPTIONS.search(s) for s in self.earlier(ti, si))
+    def among_options(self, ti: int, si: int, name: str) -> str | None:
+        """``name`` as spelled among the options weighed just before ("Crete or Sardinia?",
+        "oak or bamboo?"), or None when it was not one."""
+        pattern = re.compile(r"\b" + re.escape(name) + r"\b", re.IGNORECASE)
+        for s in self.earlier(ti, si):
+            found = pattern.search(s) if _OPTIONS.search(s) else None
+            if found:
+                return found.group(0)
+        return None
 
     def offered(self, ti: int, choice: str) -> bool:
         """Whether a terse choice names something the previous turn of another speaker
@@ -583,6 +590,14 @@ class _Reader:
                         self.cues.action_items.append(_owned(prev.who, clean(part)))
                     else:
                         self.cues.rationale.append(_stop(clean(part)))
+            return
+        yes = _YES_DO.match(first) if need else None
+        if yes and _directive(yes.group(1)):
+            # "Do I need to return the key card?" — "Yes, drop it at the front desk…": the
+            # user's next step, its object named
+            where = (ti, si)
+            text = self.resolve(where, clean(yes.group(1)))
+            self.put(where, "action_items", _owned(prev.who, _stop(text)))
             return
         if (need or there) and not _CHOICE_QUESTION.search(asked):
             return
@@ -755,8 +770,10 @@ class _Reader:
                     worked = True  # "That did it": the assistant's advice was taken
                     continue
                 sounds = _SOUNDS_CHOICE.match(s) if turn.role == "user" else None
-                if sounds and self.among_options(ti, si, sounds.group(1)):
-                    self.decide((ti, si), f"Go with {sounds.group(1)}.")
+                option = (self.among_options(ti, si, sounds.group(1)) if sounds
+                          and sounds.group(1).lower() not in _NOT_A_NAME else None)
+                if sounds and option:
+                    self.decide((ti, si), f"Go with {option}.")
                     if len(_content(sounds.group(2))) >= 2:
                         self.cues.rationale.append(clean(sounds.group(2)))
                     continue
