@@ -350,6 +350,18 @@ def test_a_pronoun_object_is_named_from_the_question():
     assert s.decisions == ("Move the nightly snapshots to cold storage after a week.",)
 
 
+def test_a_pronoun_is_named_only_from_a_question_under_discussion():
+    """An aside of the last turn ("…before the backup team does") is not what "it" means:
+    the pronoun stays rather than take a wrong thing."""
+    s, _ = _summary(
+        "user: Our cron job overlaps with the nightly backup.",
+        "assistant: Use a lock file, or shift the schedule by an hour. I would also alert on the"
+        " runtime so you notice before the backup team does.",
+        "user: Makes sense. I'll switch it to a lock file and add the alert.",
+    )
+    assert s.decisions == ("Switch it to a lock file and add the alert.",)
+
+
 def test_the_agreeing_speakers_instruction_is_decided_with_the_proposal():
     s, _ = _summary(
         "Kai: My suggestion: move the status page to a static host.",

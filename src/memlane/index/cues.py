@@ -491,6 +491,8 @@ class _Reader:
             for s in self.earlier(*where):
                 if _content(s) <= _COURTESY or _AGREE_MORE.match(s):
                     continue  # "No objection." names nothing
+                if not s.rstrip().endswith("?"):
+                    break  # only a question puts a thing under discussion
                 np = _THING.search(s)
                 if np:
                     return text[: it.start(2)] + np.group(0).lower() + text[it.end(2):]
