@@ -154,11 +154,13 @@ class Database:
         """Shared SQL is written in psycopg's placeholders already: unchanged."""
         return sql
 
-    def execute(self, sql: Any, params: Any = None) -> Cursor:
+    def execute(self, sql: Any, params: Any = None, *, binary: bool = False) -> Cursor:
+        """Run one statement; ``binary`` asks for its columns in binary format (a
+        ``vector`` then comes back as pgvector's bytes, see ``rows.vector_bytes``)."""
         if self.tracer is not None:
             self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)
         with translate("query failed"):
-            return self.conn.execute(sql, params)
+            return self.conn.execute(sql, params, binary=binary)
 
     def executemany(self, sql: Any, rows: Any) -> Cursor:
         if self.tracer is not None:

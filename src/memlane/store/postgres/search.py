@@ -7,7 +7,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,6 +29,10 @@ HNSW_MAX_DIM = 2000
 HNSW_ABOVE = 5_000
 # A filtered set this small is scanned exactly: cheaper than a graph walk, and exact.
 EXACT_BELOW = 5000
+# A query of common terms only ranks its rarest term's newest COMMON_MATCHES matches; they
+# are found by walking the ids down while df^2 >= WALK_ABOVE * items (a term in more than
+# ~12% of 100k items, ~4% of 1M), else through the full-text index (see lexical_search).
+WALK_ABOVE = 1500
 # Above this many items, a table without full-text statistics is analysed on first search.
 ANALYZE_ABOVE = 5000
 # HNSW build parameters of new indexes. Every vector insert walks the graph with
@@ -39,26 +43,19 @@ HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 40
 
 
-def _term_queries(db: Database, terms: Sequence[str]) -> list[str]:
-    """One tsquery (as PostgreSQL's own text) per term; stopword-only terms drop out.
-
-    User text reaches PostgreSQL only as a bound parameter of ``phraseto_tsquery``, which
-    accepts any string: operators, quotes and parentheses are plain characters to it.
-    """
+def _clean_terms(terms: Sequence[str]) -> list[str]:
     clean = [t.replace("\x00", " ") for t in terms]
-    clean = [t for t in clean if t.strip()]
-    if not clean:
-        return []
-    rows = db.execute(
-        "SELECT phraseto_tsquery('english', memlane_fts_text(t))::text FROM unnest(%s::text[]) WITH ORDINALITY"
-        " AS x(t, n) ORDER BY n",
-        (clean,),
-    ).fetchall()
-    return list(dict.fromkeys(r[0] for r in rows if r[0]))
+    return [t for t in clean if t.strip()]
 
 
 _LEXEME = re.compile(r"^'((?:[^']|'')*)'$")
 _QUOTED = re.compile(r"'((?:[^']|'')*)'")
+
+
+def _lexeme(q: str) -> str | None:
+    """The lexeme of a one-lexeme tsquery (``'word'``), else None."""
+    m = _LEXEME.match(q)
+    return m.group(1).replace("''", "'") if m else None
 
 
 def _counts(db: Database, queries: Sequence[str], cap: int) -> list[tuple[str, int]]:
@@ -67,6 +64,62 @@ def _counts(db: Database, queries: Sequence[str], cap: int) -> list[tuple[str, i
     return db.execute(
         "SELECT q, memlane_term_df(q, %s) FROM unnest(%s::text[]) AS x(q)", (cap, list(queries)),
     ).fetchall()
+
+
+# A term's tsquery text, as PostgreSQL's ``phraseto_tsquery`` made it the last time the term
+# was seen (bounded; cleared when full). Only a hint: it picks which counts to skip in
+# ``_term_counts``; the tsqueries searched are always the server's own of that statement.
+_TSQUERY_HINTS: dict[str, str] = {}
+_TSQUERY_HINTS_MAX = 50_000
+
+# The lexical stage's first statement: the items' highest id, each term's tsquery and its
+# capped count of matches (NULL where the term is known to be common, or is only
+# stopwords). It was three statements: the tsqueries, the counts, the max id. User text
+# reaches PostgreSQL only as a bound parameter of ``phraseto_tsquery``, which accepts any
+# string: operators, quotes and parentheses are plain characters to it.
+_TERM_COUNTS = (
+    "SELECT (SELECT coalesce(max(id), 0) FROM items), x.t, x.q,"
+    " CASE WHEN x.q = '' OR x.q = ANY(%s::text[]) THEN NULL ELSE memlane_term_df(x.q, %s) END"
+    " FROM (SELECT t, phraseto_tsquery('english', memlane_fts_text(t))::text AS q, n"
+    " FROM unnest(%s::text[]) WITH ORDINALITY AS u(t, n)) x ORDER BY x.n"
+)
+
+
+def _term_counts(db: Database, clean: Sequence[str], stats: TermStats | None,
+                 cap: int) -> tuple[int, list[str], dict[str, int]]:
+    """``(max item id, tsqueries in query order without repeats, capped counts)`` in one
+    round trip.
+
+    A term the statistics call common is not counted (its frequency is estimated from
+    them; counting it visits up to ``cap`` rows, ~30 ms at 100k items). When every term
+    was seen before, its remembered tsquery says which those are and only they travel;
+    otherwise the statistics' whole list does (~12 kB as one text value, ~0.2 ms of
+    server time).
+    """
+    hints = [_TSQUERY_HINTS.get(t) for t in clean]
+    skip: list[str] | str
+    if stats is None:
+        skip = []
+    elif all(q is not None for q in hints):
+        common = stats.known()
+        skip = [q for q in hints if q is not None and _lexeme(q) in common]
+    else:
+        skip = stats.common_tsqueries()
+    rows = db.execute(_TERM_COUNTS, (skip, cap, list(clean))).fetchall()
+    if len(_TSQUERY_HINTS) > _TSQUERY_HINTS_MAX:
+        _TSQUERY_HINTS.clear()
+    counts: dict[str, int] = {}
+    for _n, t, q, df in rows:
+        _TSQUERY_HINTS[t] = q
+        if df is not None:
+            counts[q] = int(df)
+    queries = list(dict.fromkeys(r[2] for r in rows if r[2]))
+    return (int(rows[0][0]) if rows else 0), queries, counts
+
+
+def _array_literal(values: Sequence[str]) -> str:
+    """A PostgreSQL array literal of ``values`` (every element quoted and escaped)."""
+    return "{" + ",".join('"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in values) + "}"
 
 
 class TermStats:
@@ -81,12 +134,15 @@ class TermStats:
     def __init__(self, ttl: float = 60.0) -> None:
         self.ttl = ttl
         self._at = -ttl
+        self._ever_read = False
         self._freq: dict[str, float] = {}
         self._rows = 0.0
         self._analyzed = False
         self._avgdl = 0.0
         self._avgdl_at = -ttl
         self._lock = threading.Lock()
+        self._literal = "{}"
+        self._literal_of: dict[str, float] | None = None
 
     def avgdl(self, db: Database) -> float:
         """Average document length (distinct lexemes) over the 2,000 newest items."""
@@ -109,6 +165,23 @@ class TermStats:
         ).fetchone()
         return row if row else (None, None, 0.0)
 
+    @property
+    def read(self) -> bool:
+        """Whether the statistics were read at least once."""
+        return self._ever_read
+
+    def known(self) -> Collection[str]:
+        """The common lexemes as last read (no round trip; empty before the first read)."""
+        return self._freq.keys()
+
+    def common_tsqueries(self) -> str:
+        """``known()`` as an array literal of their one-lexeme tsqueries (``'word'``)."""
+        freq = self._freq
+        if self._literal_of is not freq:
+            self._literal = _array_literal(["'" + lex.replace("'", "''") + "'" for lex in freq])
+            self._literal_of = freq
+        return self._literal
+
     def get(self, db: Database, items: int) -> tuple[dict[str, float], float]:
         """``(lexeme -> share of rows, rows)``; ``items`` is the caller's size estimate.
 
@@ -127,6 +200,7 @@ class TermStats:
                 self._freq = dict(zip(elems or [], freqs or [], strict=False))
                 self._rows = float(rows or 0.0)
                 self._at = time.monotonic()
+                self._ever_read = True
             return self._freq, self._rows
 
 
@@ -142,21 +216,28 @@ def lexical_search(
     table's statistics for common lexemes and from a capped count for the rest (rare
     by definition, so cheap to count).
     """
-    queries = _term_queries(db, terms)
+    clean = _clean_terms(terms)
+    if not clean:
+        return []
+    cap = LEXICAL_POSTINGS
+    if stats is not None and not stats.read:
+        # the first search of this store reads the statistics before counting (as every
+        # search once did), so its counts can skip the common terms too
+        stats.get(db, db.execute("SELECT coalesce(max(id), 0) FROM items").fetchone()[0])
+    n, queries, counts = _term_counts(db, clean, stats, cap + 1)
     if not queries:
         return []
-    n = db.execute("SELECT coalesce(max(id), 0) FROM items").fetchone()[0]
-    cap = LEXICAL_POSTINGS
     freq, rows_estimate = stats.get(db, n) if stats is not None else ({}, 0.0)
     dfs: dict[str, int] = {}
     for q in queries:
-        m = _LEXEME.match(q)
-        lexeme = m.group(1).replace("''", "'") if m else None
+        lexeme = _lexeme(q)
         if lexeme is not None and lexeme in freq:
             dfs[q] = max(1, round(freq[lexeme] * max(rows_estimate, 1.0)))
     counted = [q for q in queries if q not in dfs]
-    if counted:
-        dfs.update(_counts(db, counted, cap + 1))
+    dfs.update((q, counts[q]) for q in counted if q in counts)
+    uncounted = [q for q in counted if q not in counts]  # skipped as common; no longer known so
+    if uncounted:
+        dfs.update(_counts(db, uncounted, cap + 1))
     present = [q for q in queries if dfs[q] > 0]  # a tsquery in no item matches nothing
     common = False
     if n <= cap:
@@ -197,7 +278,17 @@ def lexical_search(
     # The matches; of a query of common terms only, the newest COMMON_MATCHES that pass the
     # filter (as on SQLite: not every match of a term in up to half the items)
     source = f"(SELECT i.id, i.tsv FROM items i WHERE i.tsv @@ %s::tsquery AND {where}"
-    source += " ORDER BY i.id DESC LIMIT %s)" if common else ")"
+    if common:
+        # The same rows either way; how to find them depends on the term's share of the
+        # items. Walking the ids down and testing each row costs ~0.6 µs a row, about
+        # COMMON_MATCHES * n / df rows; reading every match through the full-text index
+        # (``id + 0`` keeps the planner off the id order) ~2 µs a match. Measured at 100k
+        # items: a term in 7% of them 41 ms walking, 14 by the index; in 99%, 3 against
+        # 140. The planner, trusting LIMIT, always walked.
+        walk = dfs[kept[0]] ** 2 >= WALK_ABOVE * max(n, 1)
+        source += f" ORDER BY i.id{'' if walk else ' + 0'} DESC LIMIT %s)"
+    else:
+        source += ")"
     limits = (COMMON_MATCHES,) if common else ()
     # Stage two's inputs only: each candidate's length and the weights of its positions of
     # the query's lexemes (one unnest a candidate, in C). BM25 is summed here in Python: as
@@ -296,13 +387,17 @@ def _exact(
     # ids are read first and the vectors fetched by key: as a join, the planner sometimes
     # scanned every vector of the table for a scope of a thousand (measured at 100k: a
     # scoped vector stage of p95 0.7-1 s in some runs, 20-60 ms in others).
+    # The model is compared as ``model || ''`` so that no plan can take the (model, dim)
+    # index and filter every vector of the model by id: without statistics (a fresh or
+    # just-loaded table) the planner priced both ways at one row and took that one, 1.5 ms
+    # of server time a search for a scope of 40 items in a 2,000-item store (0.2 by key).
     rows = db.execute(
         "SELECT v.item_id, 1 - (v.vec <=> %b::vector) AS s FROM vectors v"
         f" WHERE v.item_id = ANY(ARRAY(SELECT i.id FROM items i WHERE {where}))"
-        " AND v.model = %s AND v.dim = %s"
+        " AND v.model || '' = %s AND v.dim = %s"
         " ORDER BY v.vec <=> %b::vector, v.item_id LIMIT %s",
         (q, *params, model, dim, q, limit),
-    )
+    ).fetchall()
     return [(r[0], float(r[1])) for r in rows]
 
 
@@ -320,7 +415,7 @@ def _approximate(
         " ORDER BY (v.vec::vector({dim})) <=> %b::vector({dim}) LIMIT %s)"
         " SELECT item_id, 1 - d FROM r ORDER BY d, item_id"
     ).format(dim=sql.SQL(str(int(dim))), model=sql.Literal(model), where=sql.SQL(where))
-    rows = db.execute(query, (q, *params, q, limit))
+    rows = db.execute(query, (q, *params, q, limit)).fetchall()
     return [(r[0], float(r[1])) for r in rows]
 
 

@@ -11,11 +11,13 @@ import time
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+import psycopg
 
+from memlane.errors import StoreError
 from memlane.store.filters import Filters
 from memlane.store.postgres import search
 from memlane.store.postgres.db import Database, Vector
-from memlane.store.postgres.rows import vec as _vec
+from memlane.store.postgres.rows import vector_bytes
 
 from memlane.store.sql.base import SqlStore
 
@@ -54,8 +56,11 @@ class VectorsMixin(SqlStore):
 
         True if the index exists (now or before). Below that size every search is an
         exact scan, which is fast and never wrong; building the graph in one pass after a
-        bulk load is several times cheaper than growing it one insert at a time.
+        bulk load is several times cheaper than growing it one insert at a time. Every call
+        (the end of each indexing run, a copy's load) also merges the full-text index's
+        pending entries (``_merge_pending_text``).
         """
+        self._merge_pending_text()
         key = (model, dim)
         if key in self._hnsw or self._has_hnsw(model, dim):
             return True
@@ -71,6 +76,23 @@ class VectorsMixin(SqlStore):
                     self._hnsw.add(key)
             return True
         return False
+
+    def _merge_pending_text(self) -> None:
+        """Merge the full-text index's pending entries into the index proper.
+
+        A GIN index takes new rows into a pending list (up to ``gin_pending_list_limit``,
+        4 MB by default) that every full-text search then reads in full, row by row, until
+        vacuum merges it. Right after a bulk load that list is at its longest: measured on
+        a freshly indexed 2,000-item store, a search's server CPU was 4.7-5.0 ms with it
+        and 2.8-3.0 ms once merged. Merging in bulk here is the work vacuum would do later.
+        """
+        try:
+            with self.db.atomic():
+                self.db.execute("SELECT gin_clean_pending_list('items_tsv'::regclass)")
+        except StoreError as e:
+            if not isinstance(e.__cause__, psycopg.errors.InsufficientPrivilege):
+                raise
+            # not the index's owner (a role without MAINTAIN): autovacuum merges it later
 
     def warm_vector_index(self, model: str, dim: int, *, wait: bool = False) -> bool:
         """Nothing to load: the HNSW index lives in the database. True if it exists."""
@@ -125,10 +147,11 @@ class VectorsMixin(SqlStore):
         if not ids:
             return {}
         rows = self.db.execute(
-            "SELECT item_id, vec::real[] FROM vectors WHERE model = %s AND item_id = ANY(%s::bigint[])",
-            (model, ids),
-        )
-        return {int(r[0]): _vec(r[1]) for r in rows}
+            # by key only (``model || ''``: see ``search._exact``), in binary
+            "SELECT item_id, vec FROM vectors WHERE model || '' = %s AND item_id = ANY(%s::bigint[])",
+            (model, ids), binary=True,
+        ).fetchall()
+        return {int(r[0]): vector_bytes(r[1]) for r in rows}
 
     def prune_vector_log(self, keep: int = 100_000) -> int:
         """No change log exists: pgvector indexes follow the table. Always 0."""
