@@ -123,3 +123,14 @@ def test_store_scoped_search_stays_exact_under_another_connections_writes(tmp_pa
     finally:
         reader.close()
         writer.close()
+
+
+def test_one_scope_loaded_out_of_id_order_still_finds_rows_by_id():
+    rng = np.random.default_rng(5)
+    x = _unit(rng, 300)
+    index = VectorIndex(16)
+    order = list(range(300, 0, -1))  # ids arrive in decreasing order
+    index.load(((i, x[i - 1], "only") for i in order), {"only": 300})
+    for want in ([7], [1, 150, 300], list(range(40, 60))):
+        got = index.search(x[want[0] - 1], len(want), allowed=want)
+        assert sorted(i for i, _ in got) == want

@@ -285,9 +285,9 @@ class VectorIndex:
                     else:
                         self._grow(self._n + 1)
                         row = self._n
-                        if row and item_id <= self._ids[row - 1]:
-                            self._sorted = False
                         self._n += 1
+                    if row and item_id <= self._ids[row - 1]:
+                        self._sorted = False
                     self._row[item_id] = row
                     self._ids[row] = item_id
                     touched.add(code)
