@@ -466,10 +466,11 @@ class RetrievalConfig:
     """The ``[llm.services.NAME]`` used for HyDE."""
     hyde_threshold: float = 0.5
     """A query is low-confidence when its best lexical and vector lists agree less than this."""
-    newest_weight: float = 0.2
+    newest_weight: float = 0.185
     """Newest truth first: unless the question names an earlier time ("initially", "two
     weeks ago"), the best hit of each top session that says nearly what the best turn says
-    gains this × its session's place in time among them (newest 1), and a turn whose
+    gains this × its session's day's place in time among them (newest day 1; sessions of
+    one day share a place), and a turn whose
     stated facts were all superseded loses it (0: off)."""
     graph_hops: int = 1
     """Multi-hop: items mentioning the entities the query names (0) and their neighbours in

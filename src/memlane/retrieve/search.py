@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,7 @@ from memlane.index.embed import Embeddings
 from memlane.retrieve import rerank as sig
 from memlane.retrieve.candidates import Candidate, fuse_lists
 from memlane.retrieve.mmr import mmr_order
-from memlane.retrieve.newest import asks_newest
+from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.presets import Preset
 from memlane.retrieve.speaker import focus_speaker, speaker_of, without_name
 from memlane.retrieve.text import query_terms
@@ -535,16 +535,16 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
             if (v is not None and x.signals.get("session", 0.0) >= NEAR_SESSION
                     and float(v @ a) >= NEAR_COSINE):
                 near.add(x.key)
-    latest: dict[SessionKey, float] = {}
+    latest: dict[SessionKey, date] = {}
     best: dict[SessionKey, _Scored] = {}
     for x in pool:
         if x.key not in near:
             continue  # not a near-duplicate of the best hit: no say in "newest"
-        latest[x.key] = max(latest.get(x.key, float("-inf")), ctx.items[x.id].at.timestamp())
+        day = local(ctx.items[x.id].at, ctx.now).date()
+        latest[x.key] = max(latest.get(x.key, day), day)
         if x.key not in best or x.score > best[x.key].score:
             best[x.key] = x
-    order = sorted(latest, key=lambda k: latest[k])
-    place = {k: (i / (len(order) - 1) if len(order) > 1 else 1.0) for i, k in enumerate(order)}
+    place = newest_places(latest)
     msgs: dict[int, _Scored] = {mid: x for x in pool
                                 if ctx.items[x.id].kind == "turn"
                                 and (mid := ctx.items[x.id].message_id) is not None}
