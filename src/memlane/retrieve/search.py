@@ -114,6 +114,7 @@ class _Ctx:
     lexical: list[tuple[int, float]] = field(default_factory=list)
     """The lexical list of the candidates (kept for the speaker focus and feedback)."""
     hyde: bool = False
+    """Whether HyDE added a third list (feedback then stays out)."""
     speaker: str | None = None
     """The speaker the query names (``memlane.retrieve.speaker``), when focused."""
 
@@ -296,8 +297,9 @@ def _replies(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
             turns_of[it.session_id] = {t.seq: t for t in ctx.store.session_items(
                 it.session_id, kind="turn") if t.seq is not None}
         nxt = turns_of[it.session_id].get(it.seq + 1)
-        if nxt is None or not ctx.filters.admits_in_session(nxt) or speaker_of(nxt) == speaker_of(it):
-            continue
+        if (nxt is None or not ctx.filters.admits_in_session(nxt)
+                or speaker_of(nxt) == speaker_of(it)):
+            continue  # no next turn, filtered out, or the same speaker going on
         ctx.items.setdefault(nxt.id, nxt)
         c = by_id.get(nxt.id)
         if c is None:
