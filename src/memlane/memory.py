@@ -28,7 +28,7 @@ from memlane.index.worker import IndexWorker
 from memlane.ingest.importer import import_jsonl
 from memlane.ingest.params import validated
 from memlane.ingest.redact import scrub, scrub_deep
-from memlane.ingest.sessionize import prepare, store_message
+from memlane.ingest.sessionize import prepare, store_message, store_messages
 from memlane.ingest.validate import check_scope, check_unicode, parse_time
 from memlane.pack.packer import Pack, build_pack, candidates_from
 from memlane.pack.tokens import counter_for
@@ -180,25 +180,32 @@ class Memory:
         if not isinstance(messages, (list, tuple)):
             raise ValidationError("messages: must be a list of message objects", field="messages")
         known = {"scope", "role", "text", "at", "speaker", "id", "agent", "project"}
-        stored = []
-        with self.store.atomic():
-            for i, m in enumerate(messages):
-                try:
-                    if not isinstance(m, dict):
-                        raise ValidationError("must be an object", field=None)
-                    unknown = sorted(set(m) - known)
-                    if unknown:
-                        raise ValidationError(f"unknown field(s) {unknown}", field=unknown[0])
-                    row: Any = m  # fields are checked by add_message, naming each
-                    stored.append(self.add_message(
-                        row.get("scope"), row.get("role", "user"), row.get("text"), row.get("at"),
-                        speaker=row.get("speaker"), id=row.get("id"), agent=row.get("agent"),
-                        project=row.get("project")))
-                except ValidationError as e:
-                    e.field = f"messages.{i}.{e.field}" if e.field else f"messages.{i}"
-                    e.args = (f"messages[{i}]: {e}",)
-                    raise
-        return stored
+        cfg = self.config.ingest
+        now = datetime.now(UTC)
+        prepared = []
+        for i, m in enumerate(messages):
+            try:
+                if not isinstance(m, dict):
+                    raise ValidationError("must be an object", field=None)
+                unknown = sorted(set(m) - known)
+                if unknown:
+                    raise ValidationError(f"unknown field(s) {unknown}", field=unknown[0])
+                prepared.append(prepare(
+                    cfg, m.get("scope"), m.get("role", "user"), m.get("text"), m.get("at"),
+                    speaker=m.get("speaker"), ext_id=m.get("id"), agent=m.get("agent"),
+                    project=m.get("project"), now=now))
+            except ValidationError as e:
+                e.field = f"messages.{i}.{e.field}" if e.field else f"messages.{i}"
+                e.args = (f"messages[{i}]: {e}",)
+                raise
+        with self.store.atomic():  # all or none: a refused id rolls the batch back
+            stored = store_messages(self.store, cfg, prepared)
+            for i, (msg, got) in enumerate(zip(prepared, stored, strict=True)):
+                if got is None:
+                    raise ConflictError(
+                        f"messages[{i}]: id: message {msg.ext_id!r} already exists in scope"
+                        f" {msg.scope!r}", field=f"messages.{i}.id")
+        return [got for got in stored if got is not None]
 
     @validated
     def import_file(

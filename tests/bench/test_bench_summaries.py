@@ -77,9 +77,10 @@ def test_small_talk():
 
 
 def test_packaged_sets_and_their_canned_answers():
-    dev, held = load_set("dev"), load_set("heldout")
-    assert len(dev) >= 30 and len(held) >= 5
-    assert not {c.id for c in dev} & {c.id for c in held}
+    dev, held, fresh = load_set("dev"), load_set("heldout"), load_set("heldout2")
+    assert len(dev) >= 30 and len(held) >= 5 and len(fresh) >= 12
+    ids = [c.id for c in (*dev, *held, *fresh)]
+    assert len(ids) == len(set(ids))  # no conversation is in two sets
     kinds = {c.kind for c in dev}
     assert {"team-decision", "personal-facts", "support", "coding", "no-decision"} <= kinds
     answer = canned_answer(next(c for c in dev if c.id == "db-choice"))
@@ -112,9 +113,10 @@ def test_bench_summaries_offline_prints_the_table_and_misses():
     assert " missed [" in out
 
 
-def test_bench_summaries_offline_json_scores_both_sets():
+def test_bench_summaries_offline_json_scores_every_set_apart():
     data = json.loads(_run("--json"))
-    assert [r["set"] for r in data] == ["dev", "heldout"]
+    assert [r["set"] for r in data] == ["dev", "heldout", "heldout2"]
+    assert data[2]["conversations"] == len(load_set("heldout2"))
     dev = data[0]["fields"]
     assert set(dev) >= {"decisions", "rationale", "open_questions", "next_steps", "references",
                         "entities", "topics", "facts"}

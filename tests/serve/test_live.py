@@ -106,6 +106,15 @@ class Workload:
         self.clock += 3600 if gap else 30
         self.mem.add_message(self._scope(in_a), role, text, at=self.clock)
 
+    def batch(self, in_a: list[bool], gaps: list[bool], text: str) -> None:
+        """A batch across both scopes, a gap (closing a session inside it) here and there."""
+        rows = []
+        for n, (a, gap) in enumerate(zip(in_a, gaps)):
+            self.clock += 3600 if gap else 30
+            rows.append({"scope": self._scope(a), "role": "user", "text": f"{text} {n}",
+                         "at": self.clock})
+        self.mem.add_messages(rows)
+
     def close(self, in_a: bool) -> None:
         self.mem.close_session(self._scope(in_a))
 
@@ -164,12 +173,16 @@ class Workload:
 
     def random_step(self, rng: random.Random) -> None:
         """One write (or a mark) chosen by ``rng``, messages and notes most often."""
-        op = rng.choices(["add", "close", "index", "fact", "note", "pin", "forget_fact", "gc",
-                          "pack", "compact", "mark"],
-                         weights=[30, 4, 6, 8, 10, 4, 2, 5, 3, 1, 3])[0]
+        op = rng.choices(["add", "batch", "close", "index", "fact", "note", "pin", "forget_fact",
+                          "gc", "pack", "compact", "mark"],
+                         weights=[30, 6, 4, 6, 8, 10, 4, 2, 5, 3, 1, 3])[0]
         if op == "add":
             self.add(rng.random() < 0.7, rng.choice(TEXTS), rng.random() < 0.15,
                      rng.choice(["user", "assistant"]))
+        elif op == "batch":
+            n = rng.randint(1, 6)
+            self.batch([rng.random() < 0.7 for _ in range(n)],
+                       [rng.random() < 0.15 for _ in range(n)], rng.choice(TEXTS))
         elif op == "close":
             self.close(rng.random() < 0.7)
         elif op == "fact":
@@ -203,6 +216,11 @@ class LiveMachine(RuleBasedStateMachine):
           role=st.sampled_from(["user", "assistant"]))
     def add(self, in_a: bool, text: str, gap: bool, role: str) -> None:
         self.w.add(in_a, text, gap, role)
+
+    @rule(in_a=st.lists(st.booleans(), min_size=1, max_size=6),
+          gaps=st.lists(st.booleans(), min_size=6, max_size=6), text=st.sampled_from(TEXTS))
+    def batch(self, in_a: list[bool], gaps: list[bool], text: str) -> None:
+        self.w.batch(in_a, gaps, text)
 
     @rule(in_a=st.booleans())
     def close(self, in_a: bool) -> None:

@@ -61,7 +61,7 @@ _COURTESY = frozenset(
     "hi hello hey morning bye again much lot really is this of".split()
 )
 _AGREE = re.compile(
-    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|great|good|fine|true|right|alright)[,.!]?\s+)*"
+    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|great|good|fine|true|right|alright|fair)[,.!]?\s+)*"
     r"(?:agreed|sounds (?:good|great|fine|right)|let'?s do (?:that|it|this)|works for me|"
     r"fine by me|fair point|deal|that works|makes sense|good call|let'?s go|yes,? let'?s)\b",
     re.IGNORECASE,
@@ -71,7 +71,7 @@ _AGREE_MORE = re.compile(
     r"(?:no objections?|approved|go for it|go ahead|ship it|happy with (?:that|it|this)|"
     r"fine with me|ok(?:ay)? (?:with|by) me|i can live with (?:that|it|this)|"
     r"i'?m (?:on board|in)(?: with (?:that|it|this))?|count me in|you have my vote|"
-    r"sounds like a plan|let'?s roll with (?:it|that|this))(?:[.!]*$|[,;:]\s)",
+    r"sounds like a plan|let'?s roll with (?:it|that|this)|do (?:that|it))(?:[.!]*$|[,;:]\s)",
     re.IGNORECASE,
 )
 """Agreement in other words ("No objection.", "Approved, go ahead.", "Happy with that,
@@ -85,10 +85,17 @@ _NOT_IMPERATIVE = frozenset("i it it's you you're we that this the a an there th
                             "our their its his her these those if when what how".split())
 _OFFER = re.compile(r"\b(?:want me to|shall i|should i|i can|i could|would you like me to|"
                     r"if you like|if you want)\b", re.IGNORECASE)
+_DEFER = (r"park|table|shelve|postpone|defer|hold|punt|pause|sleep|cross|circle back|come back|"
+          r"get back|return to|put (?:it|this|that) (?:off|aside|on hold)|not\b|revisit")
+"""What "let's" puts off ("Let's park that", "Let's cross that bridge…", "Let's table it"):
+no decision; the question it answers stays open."""
+_DELIBERATE = r"(?:figure|work|sort|find) out|look (?:into|at)|dig into|research|explore|review"
+"""What "let's" means to find out ("Let's work out the museum tickets next week"): a next
+step, not a decision."""
 _NON_ANSWER = re.compile(
     r"\b(?:not sure|i don'?t know|no idea|unclear|good question|separate question|"
     r"let'?s see|leave it for now|let'?s discuss|let'?s decide|tbd|to be decided|nobody knows|hard to say|"
-    r"depends on)\b",
+    r"depends on|cross that bridge|sleep on it|let'?s (?:" + _DEFER + r"))\b",
     re.IGNORECASE,
 )
 _OPEN = re.compile(
@@ -104,15 +111,15 @@ _DECISION = re.compile(
     r"^(?:(?:ok(?:ay)?|so|and|then|well),?\s+)?(?:we'?re|we are)\s+going\s+to\s+"
     r"(?!the\b|a\b|an\b|my\b|our\b|see\b|be\b|have\b|talk\b|discuss\b)[a-z]+|"
     r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask|chat|catch|hang|keep in touch|"
-    r"decide)[a-z]+|"
+    r"decide|" + _DEFER + r"|" + _DELIBERATE + r")[a-z]+|"
     r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|take|stick|pick(?!\s+(?:\w+\s+)?up\b)|choose|buy|"
-    r"try)|"
+    r"try|stay\s+(?:in|at|near)\s+(?!touch|bed|shape|the loop)(?=\S))|"
     r"\bit is\s*[.!]?$|settled)",
     re.IGNORECASE,
 )
 _DECISION_LEAD = re.compile(
     r"^(?:(?:(?:we|i)(?:'ve| have)?\s+(?:decided|agreed)(?:\s+(?:on|to))?|decision:|"
-    r"(?:i'?d |i )?(?:propose|suggest)|(?:my|our|the) proposal:?|(?:i think )?(?:we|i) (?:should|could)|"
+    r"(?:i'?d |i )?(?:propose|suggest)|(?:my|our|the) (?:proposal|suggestion):?|(?:i think )?(?:we|i) (?:should|could)|"
     r"let'?s|i'?d(?=\s+(?:go|put|keep|offer|use|take|move|add|switch|start|ship|pick|choose|buy|"
     r"try|make|split|drop|run|book)\b)|"
     r"(?:we'?re|we are) going to|"
@@ -125,13 +132,19 @@ _STOP = frozenset("a an the to of in on for and or but with at by from is are wa
                   "we i you he she they them him her our my your his their us me so then "
                   "let's lets will i'll we'll do".split())
 _SO_WE = re.compile(r",?\s+so\s+((?:we|i)(?:'ll| will)\s+.+)$", re.IGNORECASE)
-_REASON = re.compile(r"[,;]?\s+(?:because|since|as(?=\s+(?:we|i|you|it|they|he|she|there)\b)|"
+_REASON = re.compile(r"[,;]?\s+(?:because|since|now that|as(?=\s+(?:we|i|you|it|they|he|she|there)\b)|"
                      r"given that|due to)\s+(.+)$", re.IGNORECASE)
+_ASIDE = re.compile(r"(?:,\s+so\s+(?:that\s+)?(?!(?:we|i)'?ll\b)|[;,]\s+(?=(?:my|our|his|her|their|it|it's|its|"
+                    r"they|they're|she|he|we|we're|i|i'm|you|there|this|that)\s)(?!(?:we|i)'?ll\b))(.+)$",
+                    re.IGNORECASE)
+"""A clause after a decision saying why or for whom ("…near Chania, my husband wants to see
+the old harbour"; "…for a month, so stragglers get a clear error"; "…only; it is our
+strongest upsell"): its rationale."""
 """A decision's reason clause; "as" only before a subject ("as we…"), not "as a reminder"."""
 _RATIONALE = re.compile(r"\b(?:because|since|so that|given (?:that|the)|the reason|due to)\b",
                         re.IGNORECASE)
 _NEXT = re.compile(r"\b(?:next step|plan is to|going forward|after that|let'?s (?:discuss|talk|"
-                   r"meet|revisit)|revisit)\b", re.IGNORECASE)
+                   r"meet|revisit|" + _DELIBERATE + r")|revisit)\b", re.IGNORECASE)
 _ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?([A-Z][a-z]+),\s+"
                   r"(?:can you|could you|would you|please|you own|you'?ll|will you)\s+(.+)$")
 _NAME_WILL = re.compile(r"(?:^|,?\s+and\s+)([A-Z][a-z]+)\s+will\s+(.+)$")
@@ -142,7 +155,7 @@ _COMMIT = re.compile(
 )
 _CHOICE = re.compile(r"\b(?:i|we)'?ll\s+(?:go with|try|take|stick with|pick(?!\s+(?:\w+\s+)?up\b)|"
                      r"choose|buy|use|"
-                     r"migrate|switch)\b", re.IGNORECASE)
+                     r"migrate|switch|stay\s+(?:in|at|near))\b", re.IGNORECASE)
 """A commitment that is a choice ("I'll go with the Prius"): a decision, not a task."""
 _REMEMBER = re.compile(r"^(?:(?:and|also)[,]?\s+)?(?:remember|don'?t forget) to\s+(.+)$", re.IGNORECASE)
 _ASSISTANT_COMMIT = re.compile(r"\b(?:i'?ll|i will)\s+(?:remind|email|let you know|check|"
@@ -157,7 +170,7 @@ _TAIL = re.compile(r",?\s+(?:then|anyway|though|too)\s*([.!?]?)$", re.IGNORECASE
 _WOULD = (r"i'?d\s+(?:go|put|keep|offer|use|take|move|add|switch|start|ship|pick|choose|buy|"
           r"try|make|split|drop|run|book)\b")
 """A proposal in the first person ("I'd put it behind a feature flag")."""
-_PROPOSAL = re.compile(r"\b(?:propose|proposal|suggest|let'?s|we should|we could|what if|how about|"
+_PROPOSAL = re.compile(r"\b(?:propose|proposal|suggest(?:ion)?|let'?s|we should|we could|what if|how about|"
                        r"shall we|should we|i think we|go with|we can\b(?!\s*[,.!]))\b|\b" + _WOULD,
                        re.IGNORECASE)
 _QUESTION_LEAD = re.compile(r"^(?:shall|should|can|could|do|would)\s+we\s+|^what if\s+",
@@ -219,6 +232,16 @@ _ANAPHOR = re.compile(r"\b(?:that|this|the same)\s+([a-z][a-z-]{2,})\s*[.!]?$", 
 _ONE = re.compile(r"\b(?:add|need|want|get|buy|use|make|write|build|create|set up|have)\s+(one)\b"
                   r"(?!\s+of\b)", re.IGNORECASE)
 """A decision whose object is "one" ("We should add one")."""
+_IT = re.compile(r"^(\w+)\s+(it|them)\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
+"""A decision whose object is a pronoun ("Keep it for Enterprise only", "Rotate them all")."""
+_THING = re.compile(
+    r"\b(?:the|our|all the|these|those)\s+(?:(?!(?:in|on|for|to|from|at|by|with|that|which|who|now|"
+    r"before|after|is|are|was|were|and|or|so|because|since|today|tomorrow|too|again)\b)"
+    r"[\w.-]+\s+){0,3}?(?!(?:in|on|for|to|from|at|by|with|that|which|now|is|are|and|or)\b)[\w.-]*[a-z]\w*"
+    r"(?=\s+(?:in|on|of|for|to|from|at|by|with|that|which|who|now|before|after|is|are|was|were|and|or|so|"
+    r"because|since|today|tomorrow|too|again)\b|[?,.;:!]|$)", re.IGNORECASE)
+"""The thing an earlier sentence is about: "the audit log" in "Do we put the audit log in
+the free plan?", "the old API keys" in "…the old API keys that were in the leaked log"."""
 _NOUN_PHRASE = re.compile(r"\b(?:no|an?)\s+([a-z][a-z-]{2,})\b", re.IGNORECASE)
 _POSTMODIFIER = re.compile(
     r"\s+(?:on|for|of|in|with|between|from|at)\s+(?:(?:the|a|an|your|our|my)\s+)?"
@@ -231,18 +254,31 @@ _CHOICE_QUESTION = re.compile(
 """A user's question about what to do ("Should I buy new shoes now or wait?", "What about
 FastAPI?"): the assistant's directive answer is the decision."""
 _YES_NO = re.compile(r"^(?:do|should|shall|must)\s+(?:i|we)\s+(.+?)\?$", re.IGNORECASE)
+_NEED_TO = re.compile(r"^(?:do|does|will|would|must)\s+(?:i|we)\s+(?:\w+\s+)?(?:need|have)\s+to\s+(.+?)"
+                      r"(?:\s+(?:too|as well|again))?\?$", re.IGNORECASE)
+"""A support question whose "No" settles what the user does not need to do."""
+_IS_THERE = re.compile(r"^(?:is|are)\s+there\s+(?:an?|any)\s+((?:[\w-]+\s+)?(?:charge|fee|cost|penalty|"
+                       r"surcharge|deposit)s?\b.*?)\?$", re.IGNORECASE)
+"""A support question about a charge ("Is there an extra charge for Saturdays?"): its "No"
+settles it ("No extra charge for Saturdays"); "Is the office open…?" — "No" informs."""
+_YES_DO = re.compile(r"^(?:yes|yep|yeah)\s*[,.:;!—-]\s*(.+)$", re.IGNORECASE)
+_NO_SAID = re.compile(r"^no\s*[,.:;!—-]", re.IGNORECASE)
+"""A "No" answering ("No, your visa stays valid"), not "No need to apologize!"."""
 _NO = re.compile(r"^(?:no|not)\b[,.]?\s*([^:;]*)(?:[:;]\s*(.+))?$", re.IGNORECASE)
 _IMPERATIVE = frozenset(
     "add use buy keep switch move try run start stop set install replace remove drop avoid wait "
     "take book call upgrade downgrade update pin cache split merge write put pick choose "
     "leave skip enable disable rename delete create build deploy migrate bring order rent sell "
-    "send pay cancel return apply go stick lock raise lower reduce increase limit".split()
+    "send pay cancel return apply go stick lock raise lower reduce increase limit sort schedule "
+    "give retire rotate copy restart turn configure wrap carry stay sign submit fill renew register "
+    "reset reinstall attach upload download follow".split()
 )
 """Verbs that open a directive ("Buy them now", "so upgrade FastAPI"); not "check" or "ask",
 which send the user to find out rather than decide."""
 _SO_DO = re.compile(r",?\s+so\s+(?=([a-z]+)\b)", re.IGNORECASE)
 _SO_THAT = re.compile(r"\s+so\s+(?:that\s+)?(?=(?:it|they|you|the)\b)", re.IGNORECASE)
-_REQUEST = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bplease\b")
+_REQUEST = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bplease\b|\b(?:can|could|may)\s+i\s+"
+                      r"(?:get|have)\b|\bi'?d like\b|\bi would like\b|\bi want (?:to|you)\b")
 """A request to the assistant, matched on the lower-cased turn."""
 _DONE = re.compile(r"\bi(?:'ve| have)\s+(?:just\s+|now\s+|already\s+)?((?!(?:searched|looked|checked|"
                    r"noticed|reviewed|tried|compiled|gathered|listed|included|provided|prepared|"
@@ -255,7 +291,7 @@ into the answer ("I've searched…", "I've added the task to your list:")."""
 _DONE_WORD = re.compile(r"^(?:(?:ok(?:ay)?|sure|alright)[,.!]?\s+)?(?:all\s+)?(?:done|that'?s done)[.!]?$",
                         re.IGNORECASE)
 _ASKED_FOR = re.compile(r"\b(?:please|can you|could you|would you|i'?d like to|i would like to|"
-                        r"i want to)\s+(?:please\s+)?([a-z].+?)[.?!]*$", re.IGNORECASE)
+                        r"i want to|(?:can|could|may) i (?:get|have))\s+(?:please\s+)?([a-z].+?)[.?!]*$", re.IGNORECASE)
 """What the user asked for ("Please cancel my gym membership…"), done when the answer is
 "Done."."""
 _ASKED_WHY = re.compile(r"(?:,\s+(?=(?:i'?m|i am|i'?ve|i have|we'?re|we are)\b)|,?\s+(?:because|since|"
@@ -277,6 +313,24 @@ blast!" says how someone feels, not what was decided."""
 _NAME_FIRST = re.compile(r"[\w.+-]+[:/]\S")
 _ALSO = re.compile(r"^(?:and|also|plus)\b", re.IGNORECASE)
 _PRONOUNS = frozenset("i you he she it we they me him her us them this that there".split())
+_ADOPT_MAX = 4
+"""The longest answer (in sentences) whose directive an agreement adopts."""
+_SO_CLAUSE = re.compile(r",?\s+so\s+(?=[a-z])")
+_WORKED = re.compile(r"^(?:(?:ok(?:ay)?|great|perfect|yes|yep|thanks|brilliant|wow)[,.!]?\s+)*"
+                     r"(?:that|this|it)\s+(?:did it|did the trick|fixed it|worked|works(?: now)?|"
+                     r"solved it)\b", re.IGNORECASE)
+"""The user reporting that the assistant's advice worked ("That did it, only 14 rows
+differ now"): the advice was taken."""
+_SOUNDS_CHOICE = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|so|hm+|right|alright|then)[,.]?\s+)?(?:the\s+)?"
+    r"([A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*){0,2})\s+(?:sounds|seems|looks|feels)\s+(?:like\s+)?"
+    r"(?:perfect|right|ideal|best|good|great|(?:the|a)\s+(?:better|best|right|good|great)\s+"
+    r"(?:fit|choice|option|one|pick|bet))\b(?:\s+(?:then|to me|for us))?[,.!;]?\s*(.*)$")
+"""A choice said as a remark about one of the options ("Crete sounds perfect then",
+"Penpot feels like the better fit, …")."""
+_SOUNDS = re.compile(r"\b(?:sounds?|seems?|looks?) like\b", re.IGNORECASE)
+_NOT_A_NAME = _PRONOUNS | _NOT_IMPERATIVE | _COURTESY | {"everything", "all", "both", "either", "neither"}
+_OPTIONS = re.compile(r"\bor\b|\bvs\.?\s|\bversus\b|\bbetween\b|\beither\b", re.IGNORECASE)
 _SHORT = 48
 """Sentences up to this many characters are looked at for small talk and agreement."""
 
@@ -334,6 +388,8 @@ class _Reader:
         """Turn -> the participant a request in it was addressed to."""
         self.agreed_by: dict[tuple[int, int], str] = {}
         """A decision promoted by an agreement -> who agreed."""
+        self.said: dict[tuple[int, int], set[str]] = {}
+        """A decision -> its content words as said (before a pronoun was resolved)."""
         self.antecedents: set[str] = set()
         """Sentences a decision's "that X" or "one" was read from: not its rationale."""
 
@@ -365,6 +421,12 @@ class _Reader:
             if reason and reason.start() > 12:
                 self.cues.rationale.append(clean(reason.group(1)))
                 text = text[: reason.start()] + "."
+            else:
+                aside = _ASIDE.search(text)
+                if (aside and aside.start() > 12 and len(_content(aside.group(1))) >= 2
+                        and _directive(clean(_DECISION_LEAD.sub("", text, count=1)))):
+                    self.cues.rationale.append(_stop(clean(aside.group(1))))
+                    text = text[: aside.start()] + "."
         later = _AND_LATER.search(text)
         if later:
             self.cues.next_steps.append(clean(later.group(1)))
@@ -373,17 +435,18 @@ class _Reader:
         doing = _PROGRESSIVE.match(text)
         if doing:
             text = f"{_BASE[' '.join(doing.group(1).lower().split())]} {self.fuller(where, doing.group(2))}"
+        words = _content(text)  # what was said, before a pronoun is resolved
         text = self.resolve(where, text)
-        words = _content(text)
         for old_where, old_field in list(self.cues.placed.items()):
             if old_field != "decisions":
                 continue
-            old = _content(self.text[old_where])
+            old = self.said.get(old_where) or _content(self.text[old_where])
             if words and old and 2 * len(words & old) / (len(words) + len(old)) >= 0.5:
                 if len(old) > len(words):
                     return
                 self.put(old_where, "decisions", "")
         self.put(where, "decisions", text)
+        self.said[where] = words
 
     def fuller(self, where: tuple[int, int], obj: str) -> str:
         """A one-word name chosen ("the Fujifilm") by its fuller name said before ("Fujifilm
@@ -423,6 +486,18 @@ class _Reader:
                     phrase = f"{found.group(1).lower()} {found.group(2)}{post.group(0) if post else ''}"
                     return text[: that.start()] + phrase + text[that.end(1):]
             return text
+        it = _IT.match(text)
+        if it and it.group(1).lower() in _IMPERATIVE:
+            for s in self.earlier(*where):
+                if _content(s) <= _COURTESY or _AGREE_MORE.match(s):
+                    continue  # "No objection." names nothing
+                if not s.rstrip().endswith("?"):
+                    break  # only a question puts a thing under discussion
+                np = _THING.search(s)
+                if np:
+                    return text[: it.start(2)] + np.group(0).lower() + text[it.end(2):]
+                break  # the nearest sentence that says something names no thing
+            return text
         one = _ONE.search(text)
         if one:
             for s in self.earlier(*where):
@@ -435,6 +510,16 @@ class _Reader:
                     article = "an" if phrase[0].lower() in "aeiou" else "a"
                     return f"{text[: one.start(1)]}{article} {phrase}{text[one.end(1):]}"
         return text
+
+    def among_options(self, ti: int, si: int, name: str) -> str | None:
+        """``name`` as spelled among the options weighed just before ("Crete or Sardinia?",
+        "oak or bamboo?"), or None when it was not one."""
+        pattern = re.compile(r"\b" + re.escape(name) + r"\b", re.IGNORECASE)
+        for s in self.earlier(ti, si):
+            found = pattern.search(s) if _OPTIONS.search(s) else None
+            if found:
+                return found.group(0)
+        return None
 
     def offered(self, ti: int, choice: str) -> bool:
         """Whether a terse choice names something the previous turn of another speaker
@@ -486,13 +571,38 @@ class _Reader:
                 self.decide((ti, 0), clean(what).rstrip(" .?!") + ".")
                 return
         asked = next((s for s in reversed(last) if s.endswith("?")), None)
-        if asked is None or not _CHOICE_QUESTION.search(asked):
+        if asked is None:
+            return
+        need, there = _NEED_TO.match(clean(asked)), _IS_THERE.match(clean(asked))
+        if not need and not there and not _CHOICE_QUESTION.search(asked):
             return
         si = next((i for i, s in enumerate(sents) if not is_courtesy(s)), None)
         if si is None or (ti, si) in self.cues.placed:
             return
         first = sents[si]
         no, yes_no = _NO.match(first), _YES_NO.match(clean(asked))
+        if no and (need or there) and _NO_SAID.match(first):
+            # "Do I need to apply for a new visa?" — "No, your visa stays valid; carry the old
+            # passport…": no need to; "Is there an extra charge?" — "No, …": no extra charge
+            what = need.group(1) if need else there.group(1)
+            self.decide((ti, si), f"No need to {what}." if need else f"No {what}.")
+            for part in (no.group(1), no.group(2)):
+                if part and len(_content(part)) >= 2:
+                    if _directive(part):
+                        self.cues.action_items.append(_owned(prev.who, clean(part)))
+                    else:
+                        self.cues.rationale.append(_stop(clean(part)))
+            return
+        yes = _YES_DO.match(first) if need else None
+        if yes and _directive(yes.group(1)):
+            # "Do I need to return the key card?" — "Yes, drop it at the front desk…": the
+            # user's next step, its object named
+            where = (ti, si)
+            text = self.resolve(where, clean(yes.group(1)))
+            self.put(where, "action_items", _owned(prev.who, _stop(text)))
+            return
+        if (need or there) and not _CHOICE_QUESTION.search(asked):
+            return
         if no and yes_no:
             what = f"{yes_no.group(1)} {no.group(1).strip(' .')}".strip()
             self.decide((ti, si), f"Do not {what}.")
@@ -540,6 +650,8 @@ class _Reader:
             return False
         if any(self.cues.placed.get((pi, i)) == "decisions" for i in idx):
             return False  # the proposal already was a decision
+        if self.turns[pi].role == "assistant":
+            return self.adopt(pi, idx)
         i = next((i for i in reversed(idx) if _PROPOSAL.search(sents[i])), None)
         if i is None and any(self.agreed_by.get(w) == who and pi - 2 <= w[0] < pi
                              for w, f in self.cues.placed.items() if f == "decisions"):
@@ -563,6 +675,24 @@ class _Reader:
             if (j != i and (pi, j) not in self.cues.placed and not sents[j].endswith("?")
                     and sents[j] not in self.antecedents):
                 self.put((pi, j), "rationale", clean(sents[j]))
+        return True
+
+    def adopt(self, pi: int, idx: list[int]) -> bool:
+        """The user agrees with the assistant's answer in turn ``pi`` ("Makes sense.", "That
+        did it"): its directive ("Sort both files by customer_id before diffing") is the
+        decision, the statement just before it the reason. An answer without one, or a long
+        answer (a directive among many is advice, not what was settled), decides nothing."""
+        sents = self.turns[pi].sentences
+        if len(sents) > _ADOPT_MAX:
+            return False
+        i = next((i for i in idx if _directive(sents[i])), None)
+        if i is None or (pi, i) in self.cues.placed:
+            return False
+        self.decide((pi, i), sents[i])
+        before = [j for j in idx if j < i and not sents[j].endswith("?") and (pi, j) not in self.cues.placed]
+        if before and not _REMARK.search(sents[before[-1]]) and not _SOUNDS.search(sents[before[-1]]):
+            why = _SO_CLAUSE.split(clean(sents[before[-1]]), maxsplit=1)[0].rstrip(" .,") + "."
+            self.put((pi, before[-1]), "rationale", why)
         return True
 
     def action(self, ti: int, si: int, sentence: str) -> bool:
@@ -620,8 +750,9 @@ class _Reader:
 
     def read(self) -> Cues:
         for ti, turn in enumerate(self.turns):
-            agreed = also = pointed = False
+            agreed = also = pointed = worked = False
             why: list[tuple[int, str]] = []
+            adds: list[tuple[int, str]] = []
             for si, s in enumerate(turn.sentences):
                 if ti and turn.role == "user" and _AGREE_MORE.match(s):
                     agreed = pointed = True  # "I can live with that": agrees with what was said
@@ -637,6 +768,17 @@ class _Reader:
                 if ti and len(s) <= _SHORT and _TAKE_ADVICE.match(s):
                     self.promote(ti, "advice")  # "I'll try that": the advice is taken
                     continue
+                if ti and turn.role == "user" and si == 0 and _WORKED.match(s):
+                    worked = True  # "That did it": the assistant's advice was taken
+                    continue
+                sounds = _SOUNDS_CHOICE.match(s) if turn.role == "user" else None
+                option = (self.among_options(ti, si, sounds.group(1)) if sounds
+                          and sounds.group(1).lower() not in _NOT_A_NAME else None)
+                if sounds and option:
+                    self.decide((ti, si), f"Go with {option}.")
+                    if len(_content(sounds.group(2))) >= 2:
+                        self.cues.rationale.append(clean(sounds.group(2)))
+                    continue
                 then = (_THEN_CHOICE.match(s) if si == 0 and ti and turn.role == "user"
                         and len(s) <= _SHORT else None)
                 if then and self.offered(ti, then.group(1)):
@@ -651,7 +793,10 @@ class _Reader:
                         continue
                 elif (not question and _NAME_ASK.search(s) is None
                       and (not _may_cue_user(low := s.lower()) or _ANY_USER.search(low) is None)):
-                    if pointed and len(_content(s)) >= 2 and not _REMARK.search(s):
+                    if (agreed or pointed) and _directive(s) and not _REMARK.search(s) and len(_content(s)) >= 3:
+                        adds.append((si, s))  # "No objection. Keep it answering 410 for a
+                        # month": what the agreeing speaker adds, once the proposal is decided
+                    elif pointed and len(_content(s)) >= 2 and not _REMARK.search(s):
                         why.append((si, s))  # "I can live with that. Most of us write better
                         # than we talk": why, once the proposal is the decision
                     elif agreed and len(_content(s)) >= 2 and not _REMARK.search(s):
@@ -664,12 +809,16 @@ class _Reader:
                     self.question(ti, si, s)
                     continue
                 self.statement(ti, si, s)
-            if agreed and (also or not self.decided_in(ti)):
+            if agreed and (also or adds or not self.decided_in(ti)):
                 # "Agreed. And we…": the proposal too; agreement in other words ("Go for it!")
                 # only to a proposal: encouraging a remark or a plan of one's own decides nothing
                 if self.promote(ti, "decision", proposal_only=pointed):
                     for si, s in why:
                         self.put((ti, si), "rationale", clean(s))
+                    for si, s in adds:
+                        self.decide((ti, si), s)
+            if worked and not self.decided_in(ti):
+                self.promote(ti, "decision")
             if ti and turn.role == "assistant":
                 self.answer(ti)
             if ti and self.decided_in(ti):
@@ -701,6 +850,18 @@ class _Reader:
             self.put((ti, si), "next_steps", clean(s))
         elif _RATIONALE.search(s) and self.cues.decisions:
             self.put((ti, si), "rationale", clean(s))
+
+
+def _stop(text: str) -> str:
+    """``text`` ending on one stop ("They sound amazing!", not "…amazing!.")."""
+    text = text.rstrip(" ,;")
+    return text if text[-1:] in ".!?" else text + "."
+
+
+def _directive(sentence: str) -> bool:
+    """Whether a sentence opens with a verb that tells what to do ("Sort both files…")."""
+    first = clean(sentence).split(maxsplit=1)
+    return bool(first) and first[0].lower() in _IMPERATIVE and not sentence.endswith("?")
 
 
 def _object_of(directive: str, question: str) -> str:

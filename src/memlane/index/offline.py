@@ -124,6 +124,8 @@ _DATE = re.compile(
     r"Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?)\b"
 )
 _DIGIT = re.compile(r"\d")
+_NAMED_PAIR = re.compile(r"\s+(?:or|vs\.?|versus)\s+[A-Z][a-z]")
+"""A capitalised first word offered against another name ("Crete or Sardinia?"): a name."""
 _CAPS = re.compile(r"([A-Z](?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
                    r"(?:\s+\d{1,4}(?:\.\d+)?\b(?![.:/-]\d))?)")
 """A capitalised phrase: a capital at a word's start (the boundary checked behind it, so
@@ -315,10 +317,10 @@ def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
     return out
 
 
-_ACTED_ON = re.compile(r"^(?!(?:go|stick|pick|choose|settle|opt)\b)[A-Za-z]+\s+(?:the|an?)\s+[a-z]",
-                       re.IGNORECASE)
-"""A verb and its object ("Take the train"); not a choice among options ("Go with the
-Prius"), which needs what was being chosen."""
+_ACTED_ON = re.compile(r"^(?!(?:go|stick|pick|choose|settle|opt)\b)[A-Za-z]+\s+(?:(?:the|an?)\s+[a-z]|"
+                       r"(?:near|in|at|on|by)\s+[A-Z])", re.IGNORECASE)
+"""A verb and its object or place ("Take the train", "Stay near Chania"); not a choice
+among options ("Go with the Prius"), which needs what was being chosen."""
 
 
 def _in_context(decision: str, opening: str) -> str:
@@ -538,8 +540,9 @@ class OfflineIntelligence:
                 out.append(Entity(name, "date", said))
                 continue
             if " " not in name and (gerund or sentence[: match.start()].strip(" *_>-")
-                                    in ("", '"', "'", "(")):
-                continue  # a sentence start ("Applying ...") or a gerund, not a name
+                                    in ("", '"', "'", "(")) and not _NAMED_PAIR.match(sentence, match.end()):
+                continue  # a sentence start ("Applying ...") or a gerund, not a name (unless
+                # paired with another: "Crete or Sardinia?")
             if i == 0 and name.isupper() and len(name) <= 3:
                 continue
             if kind == "name":

@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from memlane.config import IngestConfig
 from memlane.errors import ImportFormatError, ValidationError
-from memlane.ingest.sessionize import Incoming, prepare, store_message
+from memlane.ingest.sessionize import Incoming, prepare, store_messages
 from memlane.ingest.validate import MAX_NESTING, json_nesting
 from memlane.types import ImportReport
 from memlane.store.contract import Store
@@ -125,12 +125,9 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
 
     def flush() -> None:
         nonlocal imported, dupes
-        with store.atomic():
-            for m in pending:
-                if store_message(store, cfg, m) is None:  # the scope has this id already
-                    dupes += 1
-                    continue
-                imported += 1
+        stored = store_messages(store, cfg, pending)  # None: the scope has this id already
+        dupes += stored.count(None)
+        imported += len(stored) - stored.count(None)
         pending.clear()
 
     parsed = parse_lines(_decode(fh), cfg, default_scope=default_scope)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -10,9 +11,9 @@ from memlane.config import IngestConfig
 from memlane.ingest.redact import scrub
 from memlane.ingest.validate import check_role, check_scope, check_text, parse_time
 from memlane.types import Message
-from memlane.store.contract import Store
+from memlane.store.contract import NewMessage, Store
 
-__all__ = ["Incoming", "prepare", "store_message"]
+__all__ = ["Incoming", "prepare", "store_message", "store_messages"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,22 @@ def store_message(store: Store, cfg: IngestConfig, m: Incoming) -> Message | Non
         speaker=m.speaker, ext_id=m.ext_id, agent=m.agent, project=m.project,
         redactions=m.redactions,
     )
+    return _stored(m, got)
+
+
+def store_messages(store: Store, cfg: IngestConfig, ms: Sequence[Incoming]) -> list[Message | None]:
+    """``store_message`` for each of ``ms`` in order, in one transaction (PostgreSQL: one
+    round trip): one entry per message, None where its scope already holds its ``ext_id``
+    (that message is not stored; the others are)."""
+    got = store.add_messages(
+        [NewMessage(m.scope, m.role, m.text, m.at.timestamp(), m.speaker, m.ext_id, m.agent,
+                    m.project, m.redactions) for m in ms],
+        gap=cfg.session_gap_minutes * 60.0,
+    )
+    return [_stored(m, g) for m, g in zip(ms, got, strict=True)]
+
+
+def _stored(m: Incoming, got: tuple[int, int, int] | None) -> Message | None:
     if got is None:
         return None
     message_id, session_id, seq = got

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -31,9 +31,23 @@ from memlane.store.filters import Filters
 from memlane.types import ChangeRecord, Item, Message, Session, StoredEntity, StoredFact
 
 __all__ = [
-    "BrowseStore", "ChangeStore", "FactStore", "HygieneStore", "ItemStore", "KeyStore", "QueueStore",
-    "SessionStore", "Store", "TransferStore",
+    "BrowseStore", "ChangeStore", "FactStore", "HygieneStore", "ItemStore", "KeyStore",
+    "NewMessage", "QueueStore", "SessionStore", "Store", "TransferStore",
 ]
+
+
+class NewMessage(NamedTuple):
+    """One message of a batch for ``SessionStore.add_messages`` (validated and redacted)."""
+
+    scope: str
+    role: str
+    text: str
+    at: float
+    speaker: str | None
+    ext_id: str | None
+    agent: str | None
+    project: str | None
+    redactions: int
 
 
 class SessionStore(Protocol):
@@ -42,6 +56,8 @@ class SessionStore(Protocol):
     def add_message(self, scope: str, role: str, text: str, at: float, *, gap: float,
                     speaker: str | None, ext_id: str | None, agent: str | None,
                     project: str | None, redactions: int) -> tuple[int, int, int] | None: ...
+    def add_messages(self, rows: Sequence[NewMessage], *, gap: float
+                     ) -> list[tuple[int, int, int] | None]: ...
     def open_session_for(self, scope: str) -> tuple[int, float, int] | None: ...
     def create_session(self, scope: str, at: float, agent: str | None, project: str | None) -> int: ...
     def close_session(self, session_id: int, reason: str) -> bool: ...

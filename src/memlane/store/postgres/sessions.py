@@ -10,6 +10,8 @@ round trip, updating participants with jsonb.
 ``memlane_add_message`` function (migration 0007) takes the lock, finds, closes or opens
 the session and appends the message in one statement, which an autocommit connection runs
 as its own transaction (five round trips before: BEGIN, lock, session, insert, COMMIT).
+``add_messages`` (a batch: ``Memory.add_messages``, imports) is one statement too
+(``memlane_add_messages``, migration 0009), which updates each session once per batch.
 
 Indexers that run side by side (``memlane worker`` processes) each embed a batch before
 claiming it; ``sessions_to_index(reserve=True)`` hands each a different batch by taking a
@@ -23,7 +25,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 
+from memlane.store.contract import NewMessage
 from memlane.store.postgres.db import LOCK_RESERVE, LOCK_SCOPE, Database
 from memlane.store.rows import SESSION_COLS, session
 from memlane.store.sql.sessions import SessionsMixin
@@ -82,6 +86,26 @@ class PostgresSessions(SessionsMixin):
         if row is None:
             return None
         return int(row[0]), int(row[1]), int(row[2])
+
+    def add_messages(self, rows: Sequence[NewMessage], *, gap: float
+                     ) -> list[tuple[int, int, int] | None]:
+        """``SessionsMixin.add_messages`` in one statement (``memlane_add_messages``,
+        migration 0009): one round trip for the batch, and one update of each session."""
+        if not rows:
+            return []
+        cols = list(zip(*rows, strict=True))
+        got = self.db.execute(
+            "SELECT o_index, o_message, o_session, o_seq FROM memlane_add_messages(%s::text[],"
+            " %s::text[], %s::text[], %s::float8[], %s, %s::text[], %s::text[], %s::text[],"
+            " %s::text[], %s::int[], %s)",
+            (list(cols[0]), list(cols[1]), list(cols[2]), list(cols[3]), gap, list(cols[4]),
+             list(cols[5]), list(cols[6]), list(cols[7]), list(cols[8]), time.time()),
+        ).fetchall()
+        out: list[tuple[int, int, int] | None] = [None] * len(rows)
+        for i, m, s, q in got:
+            if m is not None:
+                out[i] = (int(m), int(s), int(q))
+        return out
 
     def append_message(self, session_id: int, scope: str, seq: int, role: str, text: str,
                        at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,

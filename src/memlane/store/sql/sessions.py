@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from memlane.errors import NotFoundError
+from memlane.store.contract import NewMessage
 from memlane.store.rows import MESSAGE_COLS, SESSION_COLS, message, session
 from memlane.store.sql.base import SqlStore
 from memlane.types import Message, Session
@@ -94,6 +95,20 @@ class SessionsMixin(SqlStore):
             if redactions:
                 self.bump("secrets_redacted", redactions)
         return message_id, session_id, seq
+
+    def add_messages(self, rows: Sequence[NewMessage], *, gap: float
+                     ) -> list[tuple[int, int, int] | None]:
+        """``add_message`` for each row in order, in one transaction: one entry per row,
+        None where the scope already holds the row's ``ext_id`` (that row is not stored,
+        the others are; a caller that wants all or none rolls back). PostgreSQL stores the
+        batch in one statement."""
+        with self.db.atomic():
+            return [
+                self.add_message(r.scope, r.role, r.text, r.at, gap=gap, speaker=r.speaker,
+                                 ext_id=r.ext_id, agent=r.agent, project=r.project,
+                                 redactions=r.redactions)
+                for r in rows
+            ]
 
     def create_session(self, scope: str, at: float, agent: str | None, project: str | None) -> int:
         return self._insert_id(
