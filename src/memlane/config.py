@@ -466,10 +466,11 @@ class RetrievalConfig:
     """The ``[llm.services.NAME]`` used for HyDE."""
     hyde_threshold: float = 0.5
     """A query is low-confidence when its best lexical and vector lists agree less than this."""
-    newest_weight: float = 0.2
+    newest_weight: float = 0.185
     """Newest truth first: unless the question names an earlier time ("initially", "two
     weeks ago"), the best hit of each top session that says nearly what the best turn says
-    gains this × its session's place in time among them (newest 1), and a turn whose
+    gains this × its session's day's place in time among them (newest day 1; sessions of
+    one day share a place), and a turn whose
     stated facts were all superseded loses it (0: off)."""
     graph_hops: int = 1
     """Multi-hop: items mentioning the entities the query names (0) and their neighbours in
@@ -480,6 +481,15 @@ class RetrievalConfig:
     """Speaker focus: when the query names one of a conversation's speakers ("what did
     Caroline research?"), the name leaves the lexical query and other speakers' turns keep
     this share of their relevance (1: off)."""
+    reply_lift: float = 1.0
+    """A question one speaker asks that matches the query well lifts the next turn, its
+    answer, to this share of its relevance (conversations with speakers only; 0: off)."""
+    feedback_weight: float = 0.15
+    """Feedback: when the query names one of a conversation's speakers, the lexical list is
+    searched again with the words of that speaker's best ``feedback_depth`` candidate turns
+    added, and fused as a third list of this RRF weight (0: off)."""
+    feedback_depth: int = 1
+    """How many of the best candidate turns give their words to the feedback list."""
     meaning: bool = False
     """The meaning tier: a transformer (MiniLM, ONNX int8 with the ``meaning`` extra, else
     numpy) re-scores the best ``meaning_candidates`` candidates (the ``meaning`` preset)."""
@@ -520,6 +530,7 @@ class RetrievalConfig:
                "must be between 3 and 512")
         _check(0.0 <= self.speaker_factor <= 1.0, "retrieval.speaker_factor",
                "must be between 0 and 1")
+        _check(self.feedback_depth >= 1, "retrieval.feedback_depth", "must be >= 1")
         _check(self.meaning_window >= 0, "retrieval.meaning_window", "must be >= 0")
         _check(0.0 <= self.hyde_threshold <= 1.0, "retrieval.hyde_threshold", "must be between 0 and 1")
         if self.hyde:

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from memlane.retrieve.newest import asks_newest, names_earlier_time, present_tense
+from datetime import date
+
+from memlane.retrieve.newest import asks_newest, names_earlier_time, newest_places, present_tense
 from memlane.testing import add_sessions, memory
 
 NOW = datetime(2024, 6, 20, 12, 0, tzinfo=UTC)
@@ -113,9 +115,42 @@ def test_only_each_sessions_best_hit_is_moved(mem) -> None:
     assert moved and set(moved.values()) == {1}  # one hit per session carries the tie-break
     newest = _first_turn(hits)
     assert "Denver" in newest.item.text
-    assert newest.scores["contrib.newest"] == pytest.approx(0.2)
+    assert newest.scores["contrib.newest"] == pytest.approx(0.185)
 
 
 def test_an_earlier_time_gets_no_tie_break(mem) -> None:
     hits = mem.search("Where did I live at first?", scope="chat", k=6, now=NOW)
     assert hits and all("newest" not in h.scores for h in hits)
+
+
+def test_sessions_of_one_day_share_their_place_in_time() -> None:
+    places = newest_places({"a": date(2024, 5, 1), "b": date(2024, 5, 9),
+                            "c": date(2024, 5, 9), "d": date(2024, 5, 5)})
+    assert places == {"a": 0.0, "d": 0.5, "b": 1.0, "c": 1.0}
+    assert newest_places({"a": date(2024, 5, 9), "b": date(2024, 5, 9)}) == {"a": 1.0, "b": 1.0}
+    assert newest_places({}) == {}
+
+
+SAME_DAY = [
+    # An update on the 10th, then, later that day, a session that only mentions the subject:
+    # the same day, so no newer than the update.
+    (40, [("user", "I wake up at 8:30 on Saturday mornings."), ("assistant", "A gentle start.")]),
+    (10, [("user", "I moved my Saturday wake-up time to 7:30 this month."),
+          ("assistant", "Earlier mornings suit a jog.")]),
+    (9.9, [("user", "I wake up at 7:30 on Saturday mornings, then coffee."),
+           ("assistant", "Coffee makes mornings.")]),
+]
+
+
+def test_a_later_session_of_the_same_day_does_not_outrank_the_update(tmp_path: Path) -> None:
+    m = add_sessions(memory(tmp_path / "day.db"), SAME_DAY, now=NOW)
+    try:
+        hits = m.search("What time do I wake up on Saturday mornings?", scope="chat", k=8,
+                        now=NOW, explain=True)
+        places = {h.item.text: h.scores["newest"] for h in hits if "newest" in h.scores}
+        # the update shares the newest place with the later session of its day (by time
+        # alone it would sit between the two: 0.5)
+        assert places["I moved my Saturday wake-up time to 7:30 this month."] == 1.0
+        assert places["I wake up at 8:30 on Saturday mornings."] == 0.0
+    finally:
+        m.close()

@@ -28,6 +28,8 @@ class Candidate:
     vector: float | None = None
     vector_rank: int | None = None
     hyde_rank: int | None = None
+    feedback_rank: int | None = None
+    """Rank in the feedback list (``memlane.retrieve.feedback``), when it was there."""
     lifted_from: int | None = None
     """The fact or observation whose relevance this turn took (``source_lift``)."""
     meaning: float | None = None

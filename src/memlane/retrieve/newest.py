@@ -19,8 +19,10 @@ so ``asks_newest`` does not require it.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable, Mapping
+from datetime import date
 
-__all__ = ["asks_newest", "names_earlier_time", "present_tense"]
+__all__ = ["asks_newest", "names_earlier_time", "newest_places", "present_tense"]
 
 _PAST = re.compile(
     r"\b(initially|originally|previous(ly)?|former(ly)?|at first|used to|first|earlier|"
@@ -70,3 +72,15 @@ def present_tense(query: str) -> bool:
     if _NOW_WORDS.search(query):
         return True
     return bool(_PRESENT.search(query)) and not _PAST.search(query)
+
+
+def newest_places(days: Mapping[Hashable, date]) -> dict[Hashable, float]:
+    """Each session's place in time among near-duplicate sessions, 0 (oldest day) to 1
+    (newest day), from the last day each was spoken on. Sessions of the same day share a
+    place: an update takes time, and the order of one day's sessions says nothing about
+    which holds the newer value. With a single day every session is newest (1)."""
+    distinct = sorted(set(days.values()))
+    if len(distinct) < 2:
+        return {k: 1.0 for k in days}
+    step = {d: i / (len(distinct) - 1) for i, d in enumerate(distinct)}
+    return {k: step[d] for k, d in days.items()}

@@ -77,5 +77,8 @@ def search_options(
         graph_hops=r.graph_hops,
         graph_relevance=r.graph_relevance,
         speaker_factor=r.speaker_factor,
+        reply_lift=r.reply_lift,
+        feedback_weight=r.feedback_weight,
+        feedback_depth=r.feedback_depth,
         meaning_weight=r.meaning_weight,
     )

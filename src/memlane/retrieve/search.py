@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,7 @@ from memlane.index.embed import Embeddings
 from memlane.retrieve import rerank as sig
 from memlane.retrieve.candidates import Candidate, fuse_lists
 from memlane.retrieve.mmr import mmr_order
-from memlane.retrieve.newest import asks_newest
+from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.presets import Preset
 from memlane.retrieve.speaker import focus_speaker, speaker_of, without_name
 from memlane.retrieve.text import query_terms
@@ -79,6 +79,12 @@ class SearchOptions:
     graph_hops: int = 0
     """Items of the query's entities and their graph neighbours join the candidates."""
     graph_relevance: float = 0.3
+    reply_lift: float = 0.0
+    """A matching question between speakers lifts its reply to this × its relevance (0: off)."""
+    feedback_weight: float = 0.0
+    """RRF weight of the feedback list (``memlane.retrieve.feedback``; 0: off)."""
+    feedback_depth: int = 1
+    """How many of the best candidate turns give their words to the feedback list."""
     speaker_factor: float = 1.0
     """Speaker focus (``memlane.retrieve.speaker``): when the query names one of the
     conversation's speakers, other speakers' turns keep this share of their relevance
@@ -105,6 +111,10 @@ class _Ctx:
     """Sessions whose dated observations match the query's time windows."""
     vector: list[tuple[int, float]] = field(default_factory=list)
     """The vector list of the candidates (kept for the speaker focus)."""
+    lexical: list[tuple[int, float]] = field(default_factory=list)
+    """The lexical list of the candidates (kept for the speaker focus and feedback)."""
+    hyde: bool = False
+    """Whether HyDE added a third list (feedback then stays out)."""
     speaker: str | None = None
     """The speaker the query names (``memlane.retrieve.speaker``), when focused."""
 
@@ -131,10 +141,14 @@ def search(
     ctx.items = store.get_items([c.id for c in cands])
     if opts.speaker_factor < 1.0:
         cands = _speaker(ctx, cands)
+    if opts.feedback_weight > 0 and ctx.speaker is not None:
+        cands = _feedback(ctx, cands)
     if opts.graph_hops > 0 and filters.scope is not None:
         cands = _graph(ctx, cands)
     ctx.dated = dated_sessions(cands, ctx.items, ctx.windows, ctx.now)  # before the lift
     cands = _lift(ctx, cands)
+    if opts.reply_lift > 0:
+        cands = _replies(ctx, cands)
     if ctx.speaker is not None:
         cands = _demote_others(ctx, cands)
     t.lap("hydrate_ms")
@@ -207,7 +221,7 @@ def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
                 hyde = ctx.store.vector_search(ctx.embeddings.model, hvec, ctx.filters, n)
         t.lap("hyde_ms")
     cands = fuse_lists(lexical, vector, (lw, vw), ctx.scfg.rrf_k, hyde, hyde_weight=vw or 1.0)
-    ctx.vector = vector
+    ctx.vector, ctx.lexical, ctx.hyde = vector, lexical, bool(hyde)
     t.lap("fusion_ms")
     return cands
 
@@ -224,11 +238,76 @@ def _speaker(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     terms = without_name(ctx.terms, name)
     if terms != ctx.terms and lw > 0:
         ctx.terms = terms
-        lexical = ctx.store.lexical_search(terms, ctx.filters, ctx.opts.candidates)
-        cands = fuse_lists(lexical, ctx.vector, (lw, vw), ctx.scfg.rrf_k)
+        ctx.lexical = ctx.store.lexical_search(terms, ctx.filters, ctx.opts.candidates)
+        cands = fuse_lists(ctx.lexical, ctx.vector, (lw, vw), ctx.scfg.rrf_k)
         missing = [c.id for c in cands if c.id not in ctx.items]
         if missing:
             ctx.items.update(ctx.store.get_items(missing))
+    return cands
+
+
+def _feedback(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """Feedback (``memlane.retrieve.feedback``): the lexical list again with the words of
+    the best turns (the focused speaker's, when focused) added to the query's, fused as a
+    third list of weight ``feedback_weight``."""
+    from memlane.retrieve.feedback import feedback_terms
+
+    if ctx.hyde or not ctx.lexical:
+        return cands
+    top = [c.id for c in cands if (it := ctx.items.get(c.id)) is not None and it.kind == "turn"
+           and not _other_speaker(ctx, it)][: ctx.opts.feedback_depth]
+    extra = feedback_terms([ctx.items[i].text for i in top], ctx.terms,
+                           drop=[ctx.speaker] if ctx.speaker else [])
+    if not extra:
+        return cands
+    flist = ctx.store.lexical_search([*ctx.terms, *extra], ctx.filters, ctx.opts.candidates)
+    lw, vw = ctx.opts.preset.fusion or (ctx.scfg.lexical_weight, ctx.scfg.vector_weight)
+    cands = fuse_lists(ctx.lexical, ctx.vector, (lw, vw), ctx.scfg.rrf_k, flist,
+                       hyde_weight=ctx.opts.feedback_weight)
+    for c in cands:  # the third list is feedback here, not HyDE
+        c.feedback_rank, c.hyde_rank = c.hyde_rank, None
+    missing = [c.id for c in cands if c.id not in ctx.items]
+    if missing:
+        ctx.items.update(ctx.store.get_items(missing))
+    return cands
+
+
+REPLY_QUESTIONS = 8
+"""At most this many of the best candidate questions lift their replies."""
+
+
+def _replies(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """A question one speaker asked ("What breed is your pup again?") that matches the
+    query well lifts the turn that answers it, the next turn of its session, to
+    ``reply_lift ×`` its relevance: the answer often shares no word with the query. Only
+    turns with a speaker (conversations between people) ask such questions."""
+    lift = ctx.opts.reply_lift
+    asks = [c for c in cands[: ctx.opts.candidates]
+            if (it := ctx.items.get(c.id)) is not None and it.kind == "turn"
+            and speaker_of(it) is not None and "?" in it.text][:REPLY_QUESTIONS]
+    if not asks:
+        return cands
+    by_id = {c.id: c for c in cands}
+    turns_of: dict[int, dict[int, Item]] = {}
+    for q in asks:
+        it = ctx.items[q.id]
+        if it.session_id is None or it.seq is None:
+            continue
+        if it.session_id not in turns_of:
+            turns_of[it.session_id] = {t.seq: t for t in ctx.store.session_items(
+                it.session_id, kind="turn") if t.seq is not None}
+        nxt = turns_of[it.session_id].get(it.seq + 1)
+        if (nxt is None or not ctx.filters.admits_in_session(nxt)
+                or speaker_of(nxt) == speaker_of(it)):
+            continue  # no next turn, filtered out, or the same speaker going on
+        ctx.items.setdefault(nxt.id, nxt)
+        c = by_id.get(nxt.id)
+        if c is None:
+            c = by_id[nxt.id] = Candidate(id=nxt.id, rrf=0.0, relevance=0.0)
+            cands.append(c)
+        if lift * q.relevance > c.relevance:
+            c.relevance, c.lifted_from = lift * q.relevance, q.id
+    cands.sort(key=lambda c: -c.relevance)
     return cands
 
 
@@ -535,16 +614,16 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
             if (v is not None and x.signals.get("session", 0.0) >= NEAR_SESSION
                     and float(v @ a) >= NEAR_COSINE):
                 near.add(x.key)
-    latest: dict[SessionKey, float] = {}
+    latest: dict[SessionKey, date] = {}
     best: dict[SessionKey, _Scored] = {}
     for x in pool:
         if x.key not in near:
             continue  # not a near-duplicate of the best hit: no say in "newest"
-        latest[x.key] = max(latest.get(x.key, float("-inf")), ctx.items[x.id].at.timestamp())
+        day = local(ctx.items[x.id].at, ctx.now).date()
+        latest[x.key] = max(latest.get(x.key, day), day)
         if x.key not in best or x.score > best[x.key].score:
             best[x.key] = x
-    order = sorted(latest, key=lambda k: latest[k])
-    place = {k: (i / (len(order) - 1) if len(order) > 1 else 1.0) for i, k in enumerate(order)}
+    place = newest_places(latest)
     msgs: dict[int, _Scored] = {mid: x for x in pool
                                 if ctx.items[x.id].kind == "turn"
                                 and (mid := ctx.items[x.id].message_id) is not None}
@@ -659,6 +738,8 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
                 scores["vector_rank"], scores["vector"] = float(c.vector_rank), c.vector or 0.0
             if c.hyde_rank is not None:
                 scores["hyde_rank"] = float(c.hyde_rank)
+            if c.feedback_rank is not None:
+                scores["feedback_rank"] = float(c.feedback_rank)
             if c.lifted_from is not None:
                 scores["lifted_from"] = float(c.lifted_from)
             if c.meaning is not None:
