@@ -39,3 +39,20 @@ def test_bench_ingest_bulk_measures_search_and_recall_only():
     (row,) = json.loads(res.output[res.output.index("["):])
     assert row["bulk"] is True and row["add_message_per_s"] == 0 and row["index_turns_per_s"] == 0
     assert row["search_p95_ms"] > 0 and row["vector_recall_at_10"] == 1.0
+
+
+def test_bench_ingest_batches_store_every_message(tmp_path):
+    """--batch stores through add_messages (a last, short batch included) and indexes the
+    same number of turns; the table names the batch size."""
+    from memlane.bench.ingest import run_ingest
+
+    row = run_ingest(205, "hashing", queries=3, folder=tmp_path, batch=50)
+    assert row["add_batch"] == 50 and row["add_message_per_s"] > 0
+    assert row["turns_indexed"] == 205 and row["index_turns_per_s"] > 0 and row["vector_recall_at_10"] == 1.0
+    res = CliRunner().invoke(ingest_command, ["--items", "60", "--embedder", "hashing",
+                                              "--queries", "2", "--batch", "25"],
+                             catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert "add_messages/s (batches of 25)" in res.output
+    res = CliRunner().invoke(ingest_command, ["--items", "60", "--batch", "0"])
+    assert res.exit_code != 0 and "--batch" in res.output

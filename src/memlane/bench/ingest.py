@@ -117,7 +117,7 @@ def _pct(values: list[float], q: float) -> float:
 
 def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int = 100,
                queries: int = 200, folder: Path | None = None, db: str | None = None,
-               intelligence: bool = False, bulk: bool = False) -> dict[str, Any]:
+               intelligence: bool = False, bulk: bool = False, batch: int = 1) -> dict[str, Any]:
     """Measure one size with one embedder; returns a flat dict of figures.
 
     ``db`` (a PostgreSQL URL) measures that database instead of a temporary SQLite file;
@@ -128,6 +128,10 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
     turn items with their vectors (one session of ``session_len`` turns at a time, in large
     transactions), so search, recall and memory can be measured at sizes whose ingest
     would take too long; the throughput figures are then 0.
+
+    ``batch`` > 1 stores the messages with ``add_messages``, ``batch`` at a time (one
+    transaction each; on PostgreSQL one statement), instead of one ``add_message`` (and
+    one transaction) a message.
     """
     from memlane.config import load_config
     from memlane.memory import Memory
@@ -143,16 +147,27 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
         start = time.perf_counter()
         if bulk:
             _bulk_load(mem, turns, run, t0, session_len, scopes)
-            add_s, index_rate = 0.0, 0.0
+            add_s, index_rate, indexed = 0.0, 0.0, 0
         else:
+            pending: list[dict[str, Any]] = []
             for i, text in enumerate(turns):
                 session, pos = divmod(i, session_len)
                 scope = f"{run}-conv-{session % scopes}"
                 at = t0 + timedelta(hours=session, seconds=pos)  # an hour apart: a new session each time
-                mem.add_message(scope, "user" if pos % 2 == 0 else "assistant", text, at)
+                role = "user" if pos % 2 == 0 else "assistant"
+                if batch <= 1:
+                    mem.add_message(scope, role, text, at)
+                    continue
+                pending.append({"scope": scope, "role": role, "text": text, "at": at})
+                if len(pending) == batch:
+                    mem.add_messages(pending)
+                    pending = []
+            if pending:
+                mem.add_messages(pending)
             add_s = time.perf_counter() - start
             rep = mem.index(now=t0 + timedelta(hours=n // session_len + 2))
             index_rate = rep.items_indexed / rep.seconds if rep.seconds else 0.0
+            indexed = rep.items_indexed
         # Load the vector index (SQLite: into memory, and build the IVF index where the
         # size calls for one) before timing searches; the time it takes is reported.
         t = time.perf_counter()
@@ -188,7 +203,9 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
         "embedder": embedder_name,
         "bulk": bulk,
         "add_message_per_s": n / add_s if add_s else 0.0,
+        "add_batch": batch,
         "index_turns_per_s": index_rate,
+        "turns_indexed": indexed,
         "search_p50_ms": statistics.median(lat_all),
         "search_p95_ms": _pct(lat_all, 95),
         "scoped_search_p50_ms": statistics.median(lat_scoped),
@@ -262,9 +279,12 @@ def _stage_figures(stages: dict[str, list[float]]) -> dict[str, dict[str, float]
 @click.option("--bulk", is_flag=True,
               help="Write turns and vectors straight into the store (no add_message or "
                    "indexing): search, recall and RSS only, for sizes whose ingest is too slow.")
+@click.option("--batch", default=1, show_default=True, type=click.IntRange(1, 10_000),
+              help="Messages a call: 1 times add_message (a transaction a message), more "
+                   "times add_messages in batches of this size.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def ingest_command(items: str, embedders: str, queries: int, dbs: tuple[str, ...],
-                   bulk: bool, as_json: bool) -> None:
+                   bulk: bool, batch: int, as_json: bool) -> None:
     """add_message throughput, indexing throughput and search latency at each size.
 
     Each size runs on a fresh temporary SQLite file and on every --db given, so the
@@ -283,11 +303,12 @@ def ingest_command(items: str, embedders: str, queries: int, dbs: tuple[str, ...
         for n in sizes:
             for db in (None, *dbs):
                 click.echo(f"measuring {n:,} items with {name} on {db or 'sqlite'}…", err=True)
-                rows.append(run_ingest(n, name, queries=queries, db=db, bulk=bulk))
+                rows.append(run_ingest(n, name, queries=queries, db=db, bulk=bulk, batch=batch))
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
-    click.echo("| backend | embedder | items | add_message/s | index turns/s | search p50 / p95 ms "
+    added = "add_message/s" if batch == 1 else f"add_messages/s (batches of {batch})"
+    click.echo(f"| backend | embedder | items | {added} | index turns/s | search p50 / p95 ms "
                "| scoped p50 / p95 ms | recall@10 all / scoped | RSS MiB |")
     click.echo("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
