@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
@@ -198,8 +198,20 @@ def question_terms(query: str) -> list[str]:
 
 
 # -- candidates ------------------------------------------------------------------------
+def _weights(ctx: _Ctx) -> tuple[float, float]:
+    """The lexical and vector lists' fusion weights: the preset's, else the config's."""
+    return ctx.opts.preset.fusion or (ctx.scfg.lexical_weight, ctx.scfg.vector_weight)
+
+
+def _fill_items(ctx: _Ctx, ids: Iterable[int]) -> None:
+    """Read the items of ``ids`` that ``ctx.items`` does not hold yet (one query, if any)."""
+    missing = [i for i in ids if i not in ctx.items]
+    if missing:
+        ctx.items.update(ctx.store.get_items(missing))
+
+
 def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
-    lw, vw = ctx.opts.preset.fusion or (ctx.scfg.lexical_weight, ctx.scfg.vector_weight)
+    lw, vw = _weights(ctx)
     n = ctx.opts.candidates
     lexical = ctx.store.lexical_search(ctx.terms, ctx.filters, n) if lw > 0 else []
     t.lap("lexical_ms")
@@ -234,15 +246,13 @@ def _speaker(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     if name is None:
         return cands
     ctx.speaker = name
-    lw, vw = ctx.opts.preset.fusion or (ctx.scfg.lexical_weight, ctx.scfg.vector_weight)
+    lw, vw = _weights(ctx)
     terms = without_name(ctx.terms, name)
     if terms != ctx.terms and lw > 0:
         ctx.terms = terms
         ctx.lexical = ctx.store.lexical_search(terms, ctx.filters, ctx.opts.candidates)
         cands = fuse_lists(ctx.lexical, ctx.vector, (lw, vw), ctx.scfg.rrf_k)
-        missing = [c.id for c in cands if c.id not in ctx.items]
-        if missing:
-            ctx.items.update(ctx.store.get_items(missing))
+        _fill_items(ctx, [c.id for c in cands])
     return cands
 
 
@@ -261,14 +271,12 @@ def _feedback(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     if not extra:
         return cands
     flist = ctx.store.lexical_search([*ctx.terms, *extra], ctx.filters, ctx.opts.candidates)
-    lw, vw = ctx.opts.preset.fusion or (ctx.scfg.lexical_weight, ctx.scfg.vector_weight)
+    lw, vw = _weights(ctx)
     cands = fuse_lists(ctx.lexical, ctx.vector, (lw, vw), ctx.scfg.rrf_k, flist,
                        hyde_weight=ctx.opts.feedback_weight)
     for c in cands:  # the third list is feedback here, not HyDE
         c.feedback_rank, c.hyde_rank = c.hyde_rank, None
-    missing = [c.id for c in cands if c.id not in ctx.items]
-    if missing:
-        ctx.items.update(ctx.store.get_items(missing))
+    _fill_items(ctx, [c.id for c in cands])
     return cands
 
 
@@ -350,9 +358,7 @@ def _lift(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
                 best[it.parents[0]] = c
     if not best:
         return cands
-    missing = [i for i in best if i not in ctx.items]
-    if missing:
-        ctx.items.update(ctx.store.get_items(missing))
+    _fill_items(ctx, best)
     by_id = {c.id: c for c in cands}
     lifted: set[int] = set()
     for turn_id, src in best.items():
@@ -548,9 +554,7 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
             it = ctx.items.get(c.id)
             if it is not None and it.session_id == s.key and it.kind != "turn":
                 pool_ids.setdefault(c.id, 0.0)
-    missing = [i for i in pool_ids if i not in ctx.items]
-    if missing:
-        ctx.items.update(ctx.store.get_items(missing))
+    _fill_items(ctx, pool_ids)
     t.lap("stage2_ms")
     top_lex = max((c.lexical or 0.0 for c in cands), default=0.0)
     entities = _session_entities(ctx, cands)
@@ -667,7 +671,7 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
     if ctx.qvec is not None and turns:
         vecs = ctx.store.item_vectors(ctx.embeddings.model, [it.id for it in turns])
         vector = sorted(((i, float(v @ ctx.qvec)) for i, v in vecs.items()), key=lambda x: -x[1])
-    lw, vw = ctx.opts.preset.fusion or (ctx.scfg.lexical_weight, ctx.scfg.vector_weight)
+    lw, vw = _weights(ctx)
     fused = fuse_lists(lexical, vector, (lw, vw), ctx.scfg.rrf_k)
     for c in fused:
         it = ctx.items.get(c.id)
