@@ -28,7 +28,7 @@ from memlane.index.worker import IndexWorker
 from memlane.ingest.importer import import_jsonl
 from memlane.ingest.params import validated
 from memlane.ingest.redact import scrub, scrub_deep
-from memlane.ingest.sessionize import prepare, store_message, store_messages
+from memlane.ingest.sessionize import Incoming, prepare, store_message, store_messages
 from memlane.ingest.validate import check_scope, check_unicode, parse_time
 from memlane.pack.packer import Pack, build_pack, candidates_from
 from memlane.pack.tokens import counter_for
@@ -54,6 +54,16 @@ class SummaryDraft:
 
     def preview(self) -> str:
         return self.summary.flattened(self.scope)
+
+
+
+def _id_taken(msg: Incoming, index: int | None = None) -> ConflictError:
+    """The error for a message whose id its scope already holds (``index``: its place in a
+    batch)."""
+    text = f"id: message {msg.ext_id!r} already exists in scope {msg.scope!r}"
+    if index is None:
+        return ConflictError(text, field="id")
+    return ConflictError(f"messages[{index}]: {text}", field=f"messages.{index}.id")
 
 
 class Memory:
@@ -165,9 +175,7 @@ class Memory:
                       project=project, now=datetime.now(UTC))
         stored = store_message(self.store, cfg, msg)  # one transaction (PostgreSQL: one round trip)
         if stored is None:
-            raise ConflictError(
-                f"id: message {msg.ext_id!r} already exists in scope {msg.scope!r}", field="id"
-            )
+            raise _id_taken(msg)
         return stored
 
     @validated
@@ -202,9 +210,7 @@ class Memory:
             stored = store_messages(self.store, cfg, prepared)
             for i, (msg, got) in enumerate(zip(prepared, stored, strict=True)):
                 if got is None:
-                    raise ConflictError(
-                        f"messages[{i}]: id: message {msg.ext_id!r} already exists in scope"
-                        f" {msg.scope!r}", field=f"messages.{i}.id")
+                    raise _id_taken(msg, i)
         return [got for got in stored if got is not None]
 
     @validated

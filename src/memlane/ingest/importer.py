@@ -126,8 +126,9 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
     def flush() -> None:
         nonlocal imported, dupes
         stored = store_messages(store, cfg, pending)  # None: the scope has this id already
-        dupes += stored.count(None)
-        imported += len(stored) - stored.count(None)
+        taken = stored.count(None)
+        dupes += taken
+        imported += len(stored) - taken
         pending.clear()
 
     parsed = parse_lines(_decode(fh), cfg, default_scope=default_scope)
