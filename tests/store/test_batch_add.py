@@ -79,6 +79,20 @@ def test_a_known_id_stores_none_of_the_batch(db_url):
     mem.close()
 
 
+def test_a_batch_is_redacted_like_add_message(db_url):
+    """Secrets in a batch's text, speaker and id are redacted before they are stored, and
+    counted, as ``add_message`` does it."""
+    mem = _memory(db_url)
+    secret = "sk-abcdefghijklmnopqrstuvwxyz123456"
+    (m,) = mem.add_messages([{"scope": "s0", "role": "user", "text": f"my key is {secret}",
+                              "speaker": f"bot {secret}", "id": f"id-{secret}", "at": T0}])
+    (stored,) = mem.messages(m.session_id)
+    for value in (stored.text, stored.speaker, stored.ext_id):
+        assert secret not in value and "[REDACTED:api_key" in value
+    assert stored.redactions == 3 and mem.store.counters().get("secrets_redacted") == 3
+    mem.close()
+
+
 # -- a batch stores what one-by-one adds store ----------------------------------------------
 _prefixes = itertools.count()
 _message = st.tuples(
