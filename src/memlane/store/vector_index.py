@@ -339,6 +339,14 @@ class VectorIndex:
         hit = (ids[rows] == want) & self._alive[rows]
         return rows[hit]
 
+    def vectors(self, ids: Iterable[int]) -> dict[int, np.ndarray]:
+        """The vectors of the given item ids that the index holds (copies), by id."""
+        with self._lock:
+            rows = self._rows_of(dict.fromkeys(ids))
+            mat = self._mat[rows]  # a copy: later changes do not reach the caller
+            found = self._ids[rows].tolist()
+        return dict(zip(found, mat, strict=True))
+
     def _rows_in_scope(self, scope: str) -> _ScopeRows | None:
         """The rows (live or not) whose item is in ``scope``."""
         code = self._codes.get(scope)

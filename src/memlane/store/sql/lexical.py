@@ -17,9 +17,13 @@ __all__ = ["COMMON_MATCHES", "LEXICAL_POSTINGS", "rarest_within"]
 LEXICAL_POSTINGS = 5_000
 """Most documents a lexical query ranks (above: its common terms are left out)."""
 
-COMMON_MATCHES = 5_000
+COMMON_MATCHES = 1_000
 """A query of common terms only (each above ``LEXICAL_POSTINGS``) ranks this many of its
-rarest term's newest matches, not every one (up to half the items)."""
+rarest term's newest matches, not every one (up to half the items). Ranking costs about
+2 µs of CPU a match on SQLite (FTS5 reads each match's length for BM25): at 1M items a
+quarter to a third of the bench's unscoped queries are of common terms only, and ranking
+5,000 of their matches took p50 26-37 ms at load 10, 1,000 took 8-15 ms (docs/scaling.md,
+fifth round). Stores of up to ``LEXICAL_POSTINGS`` items never take this path."""
 
 
 def rarest_within(dfs: Sequence[tuple[int, str]], cap: int) -> list[str] | None:

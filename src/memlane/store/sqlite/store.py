@@ -11,9 +11,10 @@ hygiene, API keys and the inspector's listings are all shared SQL.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,15 @@ class SqliteStore(SqliteSessions, ItemsMixin, SqliteSearch, SqliteFacts, Hygiene
         self._doc_counts = threading.local()
 
     # -- dialect hooks of the shared SQL ------------------------------------------------
+    def _id_batches(self, column: str, ids: Sequence[int]) -> Iterator[tuple[str, list[Any]]]:
+        """``column IN ids`` as one condition with one parameter, the ids as a JSON array
+        read by ``json_each``: the same statement text for any number of ids, so SQLite
+        prepares it once per connection (its statement cache) where a list of ``?`` marks
+        made a new statement for every length. Measured hydrating 300-420 items of a 1M
+        store: 5.5-7.3 against 7.5-8.6 ms of CPU a call (docs/scaling.md, fifth round)."""
+        if ids:
+            yield f"{column} IN (SELECT value FROM json_each(%s))", [json.dumps(list(ids), default=int)]
+
     def _json_list_holds(self, column: str) -> str:
         return f"EXISTS (SELECT 1 FROM json_each(items.{column}) WHERE value = %s)"
 

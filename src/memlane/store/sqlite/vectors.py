@@ -152,7 +152,17 @@ class VectorsMixin(SqlStore):
 
     # -- retrieval helpers --------------------------------------------------------------
     def item_vectors(self, model: str, ids: Iterable[int]) -> dict[int, np.ndarray]:
-        """The stored vectors of the given items under ``model`` (items without one are absent)."""
+        """The stored vectors of the given items under ``model`` (items without one are absent).
+
+        Read from the model's in-memory index once a search has loaded it (brought up to
+        the change log first, so writes of other processes are seen), else from the table:
+        a search reads its candidates' and its top sessions' turn vectors this way six
+        times, and the table's 1 KB blobs cost about 10 µs a row to read and push the
+        lexical index's pages out of SQLite's cache (docs/scaling.md, fifth round).
+        """
+        index = self._indexes.get(model)
+        if index is not None:
+            return self._sync_index(model, index.dim).vectors(ids)
         out: dict[int, np.ndarray] = {}
         for cond, chunk in self._id_batches("item_id", list(dict.fromkeys(ids))):
             for item_id, vec in self._run(
