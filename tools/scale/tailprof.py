@@ -11,7 +11,7 @@ the SQL statements it ran. Prints, per mode, the p50/p95 of the whole search and
 stage, the mean of each stage over the slowest tenth against the rest, and the slowest
 ten searches with their shape (terms, lexical hits, stage times, calls).
 """
-import functools, json, os, statistics, sys, time
+import functools, os, statistics, sys, time
 from collections import Counter, defaultdict
 
 import numpy as np
@@ -19,6 +19,7 @@ import numpy as np
 from memlane.bench.ingest import _query, synthetic_turns
 from memlane.config import load_config
 from memlane.memory import Memory
+from memlane.retrieve.search import question_terms
 
 db, n = sys.argv[1], int(sys.argv[2])
 nq = int(sys.argv[3]) if len(sys.argv) > 3 else 200
@@ -72,7 +73,7 @@ for q in range(nq):
         runs[mode].append({"query": query, "total": total, "stages": dict(mem.last_timings),
                            "calls": dict(calls), "call_ms": {k: round(v, 2) for k, v in call_ms.items()},
                            "statements": len(statements), "lexical_hits": list(lex_rows),
-                           "terms": store._prune_common(__import__("memlane.retrieve.search", fromlist=["x"]).question_terms(query))})
+                           "terms": store._prune_common(question_terms(query))})
 print(os.popen("uptime").read().strip(), flush=True)
 
 
