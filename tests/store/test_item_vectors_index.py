@@ -46,6 +46,7 @@ def test_item_vectors_from_the_index_follow_another_connections_writes(tmp_path)
             assert not table._indexes  # the reference store read the table
 
         check(wanted)
+        assert list(reader.item_vectors("m", wanted[::-1])) == list(table.item_vectors("m", wanted[::-1]))
         more = add(150, 300)
         with writer.atomic():
             for i in first[:40:3]:
@@ -75,5 +76,7 @@ def test_item_vectors_are_copies_that_later_changes_do_not_reach(tmp_path):
             store.put_vectors("m", [(ids[0], x[2])])
         assert np.array_equal(before[ids[0]], x[0])
         assert np.array_equal(store.item_vectors("m", ids)[ids[0]], x[2])
+        # in increasing id order, whatever the order asked, as the table answers
+        assert list(store.item_vectors("m", [ids[1], ids[0]])) == sorted(ids)
     finally:
         store.close()

@@ -340,9 +340,12 @@ class VectorIndex:
         return rows[hit]
 
     def vectors(self, ids: Iterable[int]) -> dict[int, np.ndarray]:
-        """The vectors of the given item ids that the index holds (copies), by id."""
+        """The vectors of the given item ids that the index holds (copies), in increasing
+        id order (as SQLite reads ``id IN (...)``: callers that sort by score keep ties in
+        the order they had when these came from the table)."""
         with self._lock:
             rows = self._rows_of(dict.fromkeys(ids))
+            rows = rows[np.argsort(self._ids[rows], kind="stable")]
             mat = self._mat[rows]  # a copy: later changes do not reach the caller
             found = self._ids[rows].tolist()
         return dict(zip(found, mat, strict=True))
