@@ -85,6 +85,15 @@ class SearchOptions:
     """RRF weight of the feedback list (``memlane.retrieve.feedback``; 0: off)."""
     feedback_depth: int = 1
     """How many of the best candidate turns give their words to the feedback list."""
+    opener_lift: float = 0.0
+    """Session openers: in a chat without speakers, the first user turn of each of the
+    best sessions scores at least this share of its session's best hit (0: off)."""
+    gather_weight: float = 0.0
+    """Gathering (``memlane.retrieve.gather``): with the speaker focus, the focused
+    speaker's turns whose words are instances of the query's (word by word, static rows)
+    join the candidates with up to this relevance (0: off)."""
+    gather_turns: int = 30
+    """How many of the best gathering turns join the candidates."""
     speaker_factor: float = 1.0
     """Speaker focus (``memlane.retrieve.speaker``): when the query names one of the
     conversation's speakers, other speakers' turns keep this share of their relevance
@@ -143,6 +152,8 @@ def search(
         cands = _speaker(ctx, cands)
     if opts.feedback_weight > 0 and ctx.speaker is not None:
         cands = _feedback(ctx, cands)
+    if opts.gather_weight > 0 and ctx.speaker is not None:
+        cands = _gather(ctx, cands)
     if opts.graph_hops > 0 and filters.scope is not None:
         cands = _graph(ctx, cands)
     ctx.dated = dated_sessions(cands, ctx.items, ctx.windows, ctx.now)  # before the lift
@@ -277,6 +288,51 @@ def _feedback(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     for c in cands:  # the third list is feedback here, not HyDE
         c.feedback_rank, c.hyde_rank = c.hyde_rank, None
     _fill_items(ctx, [c.id for c in cands])
+    return cands
+
+
+GATHER_POOL = 1000
+"""At most this many of the focused speaker's turns are read for gathering."""
+
+
+def _gather(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """Gathering (``memlane.retrieve.gather``): the focused speaker's turns (found by the
+    name in their keys) scored word by word against the query's terms; the best
+    ``gather_turns`` join the candidates with ``gather_weight ×`` their score over the
+    best one's, or keep their own relevance when it is higher."""
+    from memlane.retrieve.gather import content_words, gather_scores
+
+    embedder = ctx.embeddings.embedder
+    if not str(getattr(embedder, "name", "")).startswith("static"):
+        return cands  # word by word needs a per-token table: other embedders cost a call a word
+    speaker = ctx.speaker or ""
+    qwords = content_words(" ".join(t for t in ctx.terms if t.lower() not in QUESTION_WORDS),
+                           drop=[speaker])
+    if not qwords:
+        return cands
+    found = ctx.store.lexical_search(speaker.split(), ctx.filters, GATHER_POOL)
+    _fill_items(ctx, [i for i, _ in found])
+    texts = {i: it.text for i, _ in found if (it := ctx.items.get(i)) is not None
+             and it.kind == "turn" and speaker_of(it) == speaker
+             and ctx.filters.admits_in_session(it)}
+    names = {s for it in ctx.items.values() if (s := speaker_of(it)) is not None}
+    scores = gather_scores(qwords, texts, embedder.embed_batch, drop=sorted(names))
+    best = sorted(((s, i) for i, s in scores.items() if s > 0), reverse=True)
+    best = best[: ctx.opts.gather_turns]
+    if not best:
+        return cands
+    top = best[0][0]
+    by_id = {c.id: c for c in cands}
+    for s, i in best:
+        rel = ctx.opts.gather_weight * s / top
+        c = by_id.get(i)
+        if c is None:
+            c = by_id[i] = Candidate(id=i, rrf=0.0, relevance=0.0)
+            cands.append(c)
+        c.gather = s
+        if rel > c.relevance:
+            c.relevance = rel
+    cands.sort(key=lambda c: -c.relevance)
     return cands
 
 
@@ -572,6 +628,9 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
             ranks["turn_rank"] = turn_rank
         pool.append(_Scored(item_id, _total(o.preset.weights, sig_), sig_, cand_of.get(item_id),
                             key, ranks))
+    if o.opener_lift > 0:
+        pool += _openers(ctx, pool, top, cand_of, cand_rank, top_lex, entities, top_score)
+        pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
     if o.newest_weight > 0 and asks_newest(ctx.query):
         _newest_first(ctx, pool, o.newest_weight)
     pool.sort(key=lambda x: -x.score)
@@ -590,6 +649,49 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
                                      "candidate_rank": float(cand_rank[c.id])}))
     rest.sort(key=lambda x: (by_key[x.key].rank, -x.score))
     return head + rest
+
+
+def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, Candidate],
+             cand_rank: dict[int, int], top_lex: float,
+             entities: dict[SessionKey, tuple[str, ...]], top_score: float) -> list[_Scored]:
+    """Session openers: in a chat between a user and an assistant, the user's first turn
+    states what the session is about ("I'm looking into a new tire for my commuter
+    bike"), and a question that gathers over sessions ("How many bikes did I service?")
+    needs it even when a later turn matched the words better. Each of the best sessions'
+    first user turn scores at least ``opener_lift ×`` its session's best hit. Sessions with
+    speakers (conversations between people) are left alone: their first turn is a
+    greeting. Returns the openers that were not in the pool yet."""
+    lift = ctx.opts.opener_lift
+    best: dict[SessionKey, float] = {}
+    for x in pool:
+        best[x.key] = max(best.get(x.key, -float("inf")), x.score)
+    in_pool = {x.id: x for x in pool}
+    added: list[_Scored] = []
+    for s in top:
+        if isinstance(s.key, tuple) or s.key not in best:
+            continue
+        turns = [it for it in ctx.store.session_items(s.key, kind="turn")
+                 if it.role == "user" and ctx.filters.admits_in_session(it)]
+        if not turns:
+            continue
+        first = min(turns, key=lambda it: it.seq if it.seq is not None else 0)
+        if speaker_of(first) is not None:
+            continue
+        ctx.items.setdefault(first.id, first)
+        x = in_pool.get(first.id)
+        if x is None:
+            sig_ = _signals(ctx, cand_of.get(first.id), first, s.score / top_score, top_lex,
+                            entities.get(s.key, ()))
+            x = _Scored(first.id, _total(ctx.opts.preset.weights, sig_), sig_,
+                        cand_of.get(first.id), s.key,
+                        {"session_rank": float(s.rank),
+                         "candidate_rank": float(cand_rank.get(first.id, 0))})
+            added.append(x)
+        floor = lift * best[s.key]
+        if floor > x.score:
+            x.signals["opener"] = floor - x.score
+            x.score = floor
+    return added
 
 
 NEAR_SESSION = 0.5
@@ -750,12 +852,15 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
                 scores["meaning"] = c.meaning
             if c.graph_hop is not None:
                 scores["graph_hop"] = float(c.graph_hop)
+            if c.gather is not None:
+                scores["gather"] = c.gather
         if _other_speaker(ctx, it):  # the query named someone else: relevance × this
             scores["other_speaker"] = ctx.opts.speaker_factor
         if ctx.opts.explain:
             for name, value in x.signals.items():
                 sign = -1.0 if name in ("coverage", "superseded") else 1.0
-                weight = w[name] if name in w else ctx.opts.newest_weight
+                weight = w[name] if name in w else (
+                    1.0 if name == "opener" else ctx.opts.newest_weight)
                 scores[f"contrib.{name}"] = sign * weight * value
         hits.append(Hit(item=it, score=x.score, scores=scores,
                         session=sessions.get(it.session_id) if it.session_id else None))
