@@ -490,17 +490,10 @@ class RetrievalConfig:
     added, and fused as a third list of this RRF weight (0: off)."""
     feedback_depth: int = 1
     """How many of the best candidate turns give their words to the feedback list."""
-    opener_lift: float = 0.0
+    opener_lift: float = 0.9
     """Session openers: in a chat between a user and an assistant (no speakers), the user's
     first turn of each of the best sessions scores at least this share of its session's
     best hit (0: off)."""
-    gather_weight: float = 0.0
-    """Gathering: when the query names one of a conversation's speakers, that speaker's
-    turns whose words are instances of the query's ("instruments": "clarinet"), compared
-    word by word with the static table, join the candidates with up to this relevance
-    (static embedder only; 0: off)."""
-    gather_turns: int = 30
-    """How many of the best gathering turns join the candidates."""
     meaning: bool = False
     """The meaning tier: a transformer (MiniLM, ONNX int8 with the ``meaning`` extra, else
     numpy) re-scores the best ``meaning_candidates`` candidates (the ``meaning`` preset)."""
@@ -543,7 +536,6 @@ class RetrievalConfig:
                "must be between 0 and 1")
         _check(self.feedback_depth >= 1, "retrieval.feedback_depth", "must be >= 1")
         _check(0.0 <= self.opener_lift <= 1.0, "retrieval.opener_lift", "must be between 0 and 1")
-        _check(self.gather_turns >= 1, "retrieval.gather_turns", "must be >= 1")
         _check(self.meaning_window >= 0, "retrieval.meaning_window", "must be >= 0")
         _check(0.0 <= self.hyde_threshold <= 1.0, "retrieval.hyde_threshold", "must be between 0 and 1")
         if self.hyde:

@@ -88,3 +88,20 @@ def test_opener_lift_is_checked() -> None:
 
     with pytest.raises(ConfigError, match="retrieval.opener_lift"):
         load_config(environ={}, overrides={"retrieval": {"opener_lift": 1.5}})
+
+
+def test_a_question_about_what_the_assistant_said_lifts_no_opener(tmp_path: Path) -> None:
+    from memlane.retrieve.search import asks_assistant
+
+    assert asks_assistant("Can you remind me what you suggested for my bike last time?")
+    assert asks_assistant("In our previous conversation, which tyre did we pick?")
+    assert not asks_assistant("Can you recommend a bike shop?")
+    assert not asks_assistant(QUESTION)
+    m = _chat(tmp_path / "a.db", opener_lift=0.9)
+    try:
+        hits = m.search("What did you suggest when I asked how often to service bikes?",
+                        scope="chat", k=8, now=NOW)
+        assert hits and all("opener" not in h.scores for h in hits)
+        assert any("opener" in h.scores for h in m.search(QUESTION, scope="chat", k=8, now=NOW))
+    finally:
+        m.close()

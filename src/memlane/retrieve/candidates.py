@@ -35,8 +35,6 @@ class Candidate:
     meaning: float | None = None
     graph_hop: int | None = None
     """0 or 1 when the entity graph brought this item (it was not a fused candidate)."""
-    gather: float | None = None
-    """The word-by-word gathering score (``memlane.retrieve.gather``), when it had one."""
     """The transformer's cosine to the query (the meaning tier), when it re-scored this one."""
 
 

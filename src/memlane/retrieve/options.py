@@ -80,8 +80,6 @@ def search_options(
         reply_lift=r.reply_lift,
         feedback_weight=r.feedback_weight,
         feedback_depth=r.feedback_depth,
-        gather_weight=r.gather_weight,
         opener_lift=r.opener_lift,
-        gather_turns=r.gather_turns,
         meaning_weight=r.meaning_weight,
     )

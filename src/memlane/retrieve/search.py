@@ -88,12 +88,6 @@ class SearchOptions:
     opener_lift: float = 0.0
     """Session openers: in a chat without speakers, the first user turn of each of the
     best sessions scores at least this share of its session's best hit (0: off)."""
-    gather_weight: float = 0.0
-    """Gathering (``memlane.retrieve.gather``): with the speaker focus, the focused
-    speaker's turns whose words are instances of the query's (word by word, static rows)
-    join the candidates with up to this relevance (0: off)."""
-    gather_turns: int = 30
-    """How many of the best gathering turns join the candidates."""
     speaker_factor: float = 1.0
     """Speaker focus (``memlane.retrieve.speaker``): when the query names one of the
     conversation's speakers, other speakers' turns keep this share of their relevance
@@ -152,8 +146,6 @@ def search(
         cands = _speaker(ctx, cands)
     if opts.feedback_weight > 0 and ctx.speaker is not None:
         cands = _feedback(ctx, cands)
-    if opts.gather_weight > 0 and ctx.speaker is not None:
-        cands = _gather(ctx, cands)
     if opts.graph_hops > 0 and filters.scope is not None:
         cands = _graph(ctx, cands)
     ctx.dated = dated_sessions(cands, ctx.items, ctx.windows, ctx.now)  # before the lift
@@ -288,51 +280,6 @@ def _feedback(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     for c in cands:  # the third list is feedback here, not HyDE
         c.feedback_rank, c.hyde_rank = c.hyde_rank, None
     _fill_items(ctx, [c.id for c in cands])
-    return cands
-
-
-GATHER_POOL = 1000
-"""At most this many of the focused speaker's turns are read for gathering."""
-
-
-def _gather(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
-    """Gathering (``memlane.retrieve.gather``): the focused speaker's turns (found by the
-    name in their keys) scored word by word against the query's terms; the best
-    ``gather_turns`` join the candidates with ``gather_weight ×`` their score over the
-    best one's, or keep their own relevance when it is higher."""
-    from memlane.retrieve.gather import content_words, gather_scores
-
-    embedder = ctx.embeddings.embedder
-    if not str(getattr(embedder, "name", "")).startswith("static"):
-        return cands  # word by word needs a per-token table: other embedders cost a call a word
-    speaker = ctx.speaker or ""
-    qwords = content_words(" ".join(t for t in ctx.terms if t.lower() not in QUESTION_WORDS),
-                           drop=[speaker])
-    if not qwords:
-        return cands
-    found = ctx.store.lexical_search(speaker.split(), ctx.filters, GATHER_POOL)
-    _fill_items(ctx, [i for i, _ in found])
-    texts = {i: it.text for i, _ in found if (it := ctx.items.get(i)) is not None
-             and it.kind == "turn" and speaker_of(it) == speaker
-             and ctx.filters.admits_in_session(it)}
-    names = {s for it in ctx.items.values() if (s := speaker_of(it)) is not None}
-    scores = gather_scores(qwords, texts, embedder.embed_batch, drop=sorted(names))
-    best = sorted(((s, i) for i, s in scores.items() if s > 0), reverse=True)
-    best = best[: ctx.opts.gather_turns]
-    if not best:
-        return cands
-    top = best[0][0]
-    by_id = {c.id: c for c in cands}
-    for s, i in best:
-        rel = ctx.opts.gather_weight * s / top
-        c = by_id.get(i)
-        if c is None:
-            c = by_id[i] = Candidate(id=i, rrf=0.0, relevance=0.0)
-            cands.append(c)
-        c.gather = s
-        if rel > c.relevance:
-            c.relevance = rel
-    cands.sort(key=lambda c: -c.relevance)
     return cands
 
 
@@ -628,7 +575,7 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
             ranks["turn_rank"] = turn_rank
         pool.append(_Scored(item_id, _total(o.preset.weights, sig_), sig_, cand_of.get(item_id),
                             key, ranks))
-    if o.opener_lift > 0:
+    if o.opener_lift > 0 and not asks_assistant(ctx.query):
         pool += _openers(ctx, pool, top, cand_of, cand_rank, top_lex, entities, top_score)
         pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
     if o.newest_weight > 0 and asks_newest(ctx.query):
@@ -649,6 +596,20 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
                                      "candidate_rank": float(cand_rank[c.id])}))
     rest.sort(key=lambda x: (by_key[x.key].rank, -x.score))
     return head + rest
+
+
+ASKS_ASSISTANT = re.compile(
+    r"\b(?:our (?:previous|last|earlier|past) (?:conversation|chat|discussion)"
+    r"|you (?:said|told|mentioned|recommended|suggested|gave|listed|remember(?:ed)?)"
+    r"|did you (?:say|tell|mention|recommend|suggest|give|list))\b",
+    re.IGNORECASE)
+"""A question about what the assistant said ("our previous conversation", "what did you
+suggest"): its answer is an assistant's turn, so user openers are not lifted."""
+
+
+def asks_assistant(query: str) -> bool:
+    """Whether ``query`` recalls what the assistant said (``ASKS_ASSISTANT``)."""
+    return ASKS_ASSISTANT.search(query) is not None
 
 
 def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, Candidate],
@@ -852,8 +813,6 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
                 scores["meaning"] = c.meaning
             if c.graph_hop is not None:
                 scores["graph_hop"] = float(c.graph_hop)
-            if c.gather is not None:
-                scores["gather"] = c.gather
         if _other_speaker(ctx, it):  # the query named someone else: relevance × this
             scores["other_speaker"] = ctx.opts.speaker_factor
         if ctx.opts.explain:
