@@ -622,6 +622,8 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
     first user turn scores at least ``opener_lift ×`` its session's best hit. Sessions with
     speakers (conversations between people) are left alone: their first turn is a
     greeting. Returns the openers that were not in the pool yet."""
+    if ctx.filters.kinds is not None and "turn" not in ctx.filters.kinds:
+        return []  # the caller asked for other kinds
     lift = ctx.opts.opener_lift
     best: dict[SessionKey, float] = {}
     for x in pool:
@@ -639,8 +641,10 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
         if speaker_of(first) is not None:
             continue
         ctx.items.setdefault(first.id, first)
-        x = in_pool.get(first.id)
-        if x is None:
+        found = in_pool.get(first.id)
+        if found is not None:
+            x = found
+        else:
             sig_ = _signals(ctx, cand_of.get(first.id), first, s.score / top_score, top_lex,
                             entities.get(s.key, ()))
             x = _Scored(first.id, _total(ctx.opts.preset.weights, sig_), sig_,
