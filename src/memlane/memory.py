@@ -455,8 +455,9 @@ class Memory:
             meaning=self._meaning_tier,
         )
         timings: dict[str, float] = {}
-        hits = search_items(self.store, self.embeddings, self.config.search, opts, query, filters,
-                            k, asked, timings)
+        with self.store.reading():  # one search's reads (fewer round trips on PostgreSQL)
+            hits = search_items(self.store, self.embeddings, self.config.search, opts, query,
+                                filters, k, asked, timings)
         self.last_timings = timings
         if self.config.confidence.touch_on_access and not getattr(self._local, "no_touch", False):
             self._touch_facts(hits, asked)

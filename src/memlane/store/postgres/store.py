@@ -26,6 +26,7 @@ from memlane.store.postgres import search
 from memlane.store.postgres.changes import ChangesMixin
 from memlane.store.postgres.db import Database, Tracer
 from memlane.store.postgres.facts import PostgresFacts
+from memlane.store.postgres.reads import SearchReads
 from memlane.store.postgres.search import PostgresSearch
 from memlane.store.postgres.sessions import PostgresSessions
 from memlane.store.postgres.transfer import PostgresTransfer
@@ -56,8 +57,9 @@ _INSERT_ITEMS = (
 )
 
 
-class PostgresStore(PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts, HygieneMixin,
-                    VectorsMixin, PostgresTransfer, ChangesMixin, BrowseMixin, KeysMixin):
+class PostgresStore(SearchReads, PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts,
+                    HygieneMixin, VectorsMixin, PostgresTransfer, ChangesMixin, BrowseMixin,
+                    KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one PostgreSQL database."""
 
     backend = "postgres"

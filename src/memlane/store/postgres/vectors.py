@@ -117,10 +117,12 @@ class VectorsMixin(SqlStore):
         if limit <= 0 or len(query) == 0:
             return []
         where, params = self._where(f)
+        reads = self._reads()  # within one search's reads, keep the ranked vectors too
         return search.vector_search(
             self.db, model, query, where, params, limit,
             scoped=f.scope is not None or f.session_id is not None,
             indexed=self._searchable_hnsw(model, len(query)), small=f.session_id is not None,
+            vectors=None if reads is None else reads.vectors.setdefault(model, {}),
         )
 
     def _searchable_hnsw(self, model: str, dim: int) -> bool:

@@ -1,0 +1,163 @@
+"""One search's reads on PostgreSQL: what a search asks for later comes with what it reads first.
+
+A search read rows in about eight statements, four of them only to learn things an earlier
+statement could have said in passing: the sessions of the hits, whether a turn's facts were
+all superseded (newest first), the vectors of the pool's turns (also newest first) and the
+scope's entity names (the graph stage). Each was a round trip costing both processes CPU
+(on two cores, 8 clients: what the p95 queues behind). Within ``reading()``, which
+``Memory.search`` holds around one search, this thread of the store:
+
+- ``get_items`` also returns each item's session row (a join by key) and, the first time,
+  whether each item's message has facts that were all superseded; ``get_sessions`` and
+  ``superseded_messages`` then answer from those rows and ask the database only about ids
+  they do not cover;
+- ``vector_search`` also returns the vectors it ranked (binary, pgvector's format) and
+  ``item_vectors`` answers from them, asking only for the rest;
+- the lexical stage's first statement also returns the scope's entity names (a scoped
+  search), and ``entity_names`` of that scope answers from them.
+
+Outside ``reading()`` every method reads as before. What is remembered lives until the
+``reading()`` block ends, in its thread only: the answers are what the same statements
+would have given a moment earlier in the same search.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from memlane.store.rows import ITEM_COLS, ITEM_FIELDS, SESSION_COLS, item, session
+from memlane.store.sql.base import SqlStore
+from memlane.types import Item, Session
+
+__all__ = ["Reads", "SearchReads"]
+
+_N_ITEM = len(ITEM_FIELDS)
+_N_SESSION = len(SESSION_COLS.split(","))
+_ITEM_SELECT = ", ".join(f"i.{c}" for c in ITEM_FIELDS)
+_SESSION_SELECT = ", ".join(f"s.{c.strip()}" for c in SESSION_COLS.split(","))
+
+# The items, each with its session's row (NULLs without one).
+_ITEMS_SESSIONS = (
+    f"SELECT {_ITEM_SELECT}, {_SESSION_SELECT} FROM items i"
+    " LEFT JOIN sessions s ON s.id = i.session_id WHERE i.id = ANY(%s::bigint[])"
+)
+# The same and, per item with a message, whether that message has facts and all of them
+# are superseded (``superseded_messages``' rule): NULL when it has none. The facts are
+# grouped once for all the items' messages, as ``superseded_messages`` groups them.
+_ITEMS_SESSIONS_SUPERSEDED = (
+    f"WITH i AS MATERIALIZED (SELECT {ITEM_COLS} FROM items WHERE id = ANY(%s::bigint[])),"
+    " f AS (SELECT message_id, bool_and(status IS DISTINCT FROM 'current') AS gone FROM facts"
+    " WHERE message_id IN (SELECT message_id FROM i WHERE message_id IS NOT NULL)"
+    " GROUP BY message_id)"
+    f" SELECT {_ITEM_SELECT}, {_SESSION_SELECT}, i.message_id IS NOT NULL, coalesce(f.gone, false)"
+    " FROM i LEFT JOIN sessions s ON s.id = i.session_id LEFT JOIN f ON f.message_id = i.message_id"
+)
+
+
+class Reads:
+    """What one search's statements returned beyond what was asked (see the module)."""
+
+    __slots__ = ("entities", "items_read", "sessions", "superseded", "vectors")
+
+    def __init__(self) -> None:
+        self.sessions: dict[int, Session | None] = {}
+        self.superseded: dict[int, bool] = {}
+        self.vectors: dict[str, dict[int, np.ndarray]] = {}
+        self.entities: dict[str, list[str]] = {}
+        self.items_read = False
+
+
+class SearchReads(SqlStore):
+    """``reading()`` and the reads that answer from it (a mixin of ``PostgresStore``,
+    ahead of the shared mixins whose methods it wraps)."""
+
+    def _reads(self) -> Reads | None:
+        local = self.__dict__.get("_reads_local")
+        return getattr(local, "reads", None) if local is not None else None
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """One search's reads (see the module); nested blocks share the outermost's."""
+        local = self.__dict__.get("_reads_local")
+        if local is None:
+            local = self.__dict__.setdefault("_reads_local", threading.local())
+        if getattr(local, "reads", None) is not None:
+            yield
+            return
+        local.reads = Reads()
+        try:
+            yield
+        finally:
+            local.reads = None
+
+    def get_items(self, ids: Iterable[int]) -> dict[int, Item]:
+        reads = self._reads()
+        if reads is None:
+            return super().get_items(ids)  # type: ignore[misc]
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return {}
+        first = not reads.items_read
+        reads.items_read = True
+        found: dict[int, Item] = {}
+        sessions = reads.sessions
+        for row in self.db.execute(_ITEMS_SESSIONS_SUPERSEDED if first else _ITEMS_SESSIONS,
+                                   (wanted,)):
+            it = item(row[:_N_ITEM])
+            found[it.id] = it
+            sid = it.session_id
+            if sid is not None and sid not in sessions:
+                srow = row[_N_ITEM:_N_ITEM + _N_SESSION]
+                sessions[sid] = session(srow) if srow[0] is not None else None
+            if first and row[-2]:
+                reads.superseded[it.message_id] = bool(row[-1])  # type: ignore[index]
+        return {i: found[i] for i in wanted if i in found}
+
+    def get_sessions(self, ids: Iterable[int]) -> dict[int, Session]:
+        reads = self._reads()
+        if reads is None:
+            return super().get_sessions(ids)  # type: ignore[misc]
+        ids = set(ids)
+        known = reads.sessions
+        missing = [i for i in ids if i not in known]
+        if missing:
+            got = super().get_sessions(missing)  # type: ignore[misc]
+            for i in missing:
+                known[i] = got.get(i)
+        return {i: s for i in ids if (s := known[i]) is not None}
+
+    def superseded_messages(self, message_ids: Sequence[int]) -> set[int]:
+        reads = self._reads()
+        if reads is None:
+            return super().superseded_messages(message_ids)  # type: ignore[misc]
+        known = reads.superseded
+        missing = [m for m in dict.fromkeys(message_ids) if m not in known]
+        out = {m for m in message_ids if known.get(m)}
+        if missing:
+            got = super().superseded_messages(missing)  # type: ignore[misc]
+            for m in missing:
+                known[m] = m in got
+            out |= got
+        return out
+
+    def entity_names(self, scope: str) -> list[str]:
+        reads = self._reads()
+        if reads is not None and scope in reads.entities:
+            return list(reads.entities[scope])
+        return super().entity_names(scope)  # type: ignore[misc]
+
+    def item_vectors(self, model: str, ids: Iterable[int]) -> dict[int, np.ndarray]:
+        reads = self._reads()
+        if reads is None or model not in reads.vectors:
+            return super().item_vectors(model, ids)  # type: ignore[misc]
+        known = reads.vectors[model]
+        wanted = list(dict.fromkeys(ids))
+        missing = [i for i in wanted if i not in known]
+        got: dict[int, Any] = super().item_vectors(model, missing) if missing else {}  # type: ignore[misc]
+        # in id order, as the statement's index scan by key returns them
+        return {i: v for i in sorted(wanted) if (v := known.get(i, got.get(i))) is not None}
