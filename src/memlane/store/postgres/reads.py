@@ -11,8 +11,8 @@ scope's entity names (the graph stage). Each was a round trip costing both proce
   whether each item's message has facts that were all superseded; ``get_sessions`` and
   ``superseded_messages`` then answer from those rows and ask the database only about ids
   they do not cover;
-- ``vector_search`` also returns the vectors it ranked (binary, pgvector's format) and
-  ``item_vectors`` answers from them, asking only for the rest;
+- ``vector_search`` also returns the vectors it ranked (binary, pgvector's format, decoded
+  only when asked for) and ``item_vectors`` answers from them, asking only for the rest;
 - the lexical stage's first statement also returns the scope's entity names (a scoped
   search), and ``entity_names`` of that scope answers from them.
 
@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from memlane.store.postgres.rows import id_array, vector_bytes
 from memlane.store.rows import ITEM_COLS, ITEM_FIELDS, SESSION_COLS, item, session
 from memlane.store.sql.base import SqlStore
 from memlane.types import Item, Session
@@ -67,7 +68,7 @@ class Reads:
     def __init__(self) -> None:
         self.sessions: dict[int, Session | None] = {}
         self.superseded: dict[int, bool] = {}
-        self.vectors: dict[str, dict[int, np.ndarray]] = {}
+        self.vectors: dict[str, dict[int, bytes]] = {}  # binary, decoded when asked for
         self.entities: dict[str, list[str]] = {}
         self.items_read = False
 
@@ -107,7 +108,7 @@ class SearchReads(SqlStore):
         found: dict[int, Item] = {}
         sessions = reads.sessions
         for row in self.db.execute(_ITEMS_SESSIONS_SUPERSEDED if first else _ITEMS_SESSIONS,
-                                   (wanted,)):
+                                   (id_array(wanted),)):
             it = item(row[:_N_ITEM])
             found[it.id] = it
             sid = it.session_id
@@ -159,5 +160,11 @@ class SearchReads(SqlStore):
         wanted = list(dict.fromkeys(ids))
         missing = [i for i in wanted if i not in known]
         got: dict[int, Any] = super().item_vectors(model, missing) if missing else {}  # type: ignore[misc]
-        # in id order, as the statement's index scan by key returns them
-        return {i: v for i in sorted(wanted) if (v := known.get(i, got.get(i))) is not None}
+        out: dict[int, np.ndarray] = {}
+        for i in sorted(wanted):  # in id order, as the statement's index scan by key returns them
+            raw = known.get(i)
+            if raw is not None:
+                out[i] = vector_bytes(raw)
+            elif (v := got.get(i)) is not None:
+                out[i] = v
+        return out

@@ -15,7 +15,6 @@ from psycopg import sql
 
 from memlane.store.filters import Filters
 from memlane.store.postgres.db import LOCK_INDEX, Database, Vector
-from memlane.store.postgres.rows import vector_bytes
 from memlane.store.sql.base import SqlStore
 from memlane.store.sql.lexical import COMMON_MATCHES, LEXICAL_POSTINGS, rarest_within
 
@@ -115,10 +114,14 @@ def _term_counts(db: Database, clean: Sequence[str], stats: TermStats | None,
         skip = [q for q in hints if q is not None and _lexeme(q) in common]
     else:
         skip = stats.common_tsqueries()
+    # text arrays travel as one literal each (psycopg adapts a list element by element)
+    if not isinstance(skip, str):
+        skip = _array_literal(skip)
+    terms = _array_literal(clean)
     if entities is None:
-        rows = db.execute(_TERM_COUNTS, (skip, cap, list(clean))).fetchall()
+        rows = db.execute(_TERM_COUNTS, (skip, cap, terms)).fetchall()
     else:
-        rows = db.execute(_TERM_COUNTS_ENTITIES, (skip, cap, entities[0], list(clean))).fetchall()
+        rows = db.execute(_TERM_COUNTS_ENTITIES, (skip, cap, entities[0], terms)).fetchall()
         if rows:
             entities[1][entities[0]] = list(rows[0][4])
     if len(_TSQUERY_HINTS) > _TSQUERY_HINTS_MAX:
@@ -317,7 +320,7 @@ def lexical_search(
         " ON true",
         (match, *params, *limits, *(x for pair in zip(idf, kept, strict=True) for x in pair),
          max(4 * limit, 100),
-         list(dict.fromkeys(lexemes))),
+         _array_literal(list(dict.fromkeys(lexemes)))),
     ).fetchall()
     return _bm25(rows, lexemes, lexeme_idf, inv_avgdl, limit)
 
@@ -396,7 +399,7 @@ def ensure_hnsw(db: Database, model: str, dim: int) -> bool:
 
 def _exact(
     db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int,
-    vectors: dict[int, np.ndarray] | None = None,
+    vectors: dict[int, bytes] | None = None,
 ) -> list[tuple[int, float]]:
     # ``vec <=> q`` (no dimension cast) matches no HNSW index: an exact scan of the
     # filtered rows, with the same (distance, id) order as the indexed path. The filtered
@@ -418,18 +421,19 @@ def _exact(
     return _ranked(rows, vectors)
 
 
-def _ranked(rows: Sequence[Any], vectors: dict[int, np.ndarray] | None) -> list[tuple[int, float]]:
+def _ranked(rows: Sequence[Any], vectors: dict[int, bytes] | None) -> list[tuple[int, float]]:
     """``(item_id, cosine)`` of a vector statement's rows; with ``vectors``, the rows' third
-    column (the vector, binary) is kept there by item id."""
+    column (the vector in pgvector's binary format, see ``rows.vector_bytes``) is kept there
+    by item id, undecoded until asked for."""
     if vectors is not None:
         for r in rows:
-            vectors[r[0]] = vector_bytes(r[2])
+            vectors[r[0]] = r[2]
     return [(r[0], float(r[1])) for r in rows]
 
 
 def _approximate(
     db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int,
-    vectors: dict[int, np.ndarray] | None = None,
+    vectors: dict[int, bytes] | None = None,
 ) -> list[tuple[int, float]]:
     # Model and dimension are literals so the planner can match the partial index;
     # relaxed_order iterative scans may return rows slightly out of order, hence the
@@ -459,7 +463,7 @@ def vector_search(
     scoped: bool,
     indexed: bool,
     small: bool = False,
-    vectors: dict[int, np.ndarray] | None = None,
+    vectors: dict[int, bytes] | None = None,
 ) -> list[tuple[int, float]]:
     """Cosine search, best first, honouring the filter exactly; with ``vectors``, the
     ranked items' vectors are put there too (``memlane.store.postgres.reads``).

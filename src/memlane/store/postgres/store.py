@@ -27,6 +27,7 @@ from memlane.store.postgres.changes import ChangesMixin
 from memlane.store.postgres.db import Database, Tracer
 from memlane.store.postgres.facts import PostgresFacts
 from memlane.store.postgres.reads import SearchReads
+from memlane.store.postgres.rows import id_array
 from memlane.store.postgres.search import PostgresSearch
 from memlane.store.postgres.sessions import PostgresSessions
 from memlane.store.postgres.transfer import PostgresTransfer
@@ -81,7 +82,7 @@ class PostgresStore(SearchReads, PostgresSessions, ItemsMixin, PostgresSearch, P
     # -- dialect hooks of the shared SQL ------------------------------------------------
     def _id_batches(self, column: str, ids: Sequence[int]) -> Iterator[tuple[str, list[Any]]]:
         if ids:
-            yield f"{column} = ANY(%s::bigint[])", [list(ids)]
+            yield f"{column} = ANY(%s::bigint[])", [id_array(ids)]
 
     def _text_in(self, column: str, values: Sequence[str]) -> tuple[str, list[Any]]:
         return f"{column} = ANY(%s::text[])", [list(values)]

@@ -17,7 +17,7 @@ from memlane.errors import StoreError
 from memlane.store.filters import Filters
 from memlane.store.postgres import search
 from memlane.store.postgres.db import Database, Vector
-from memlane.store.postgres.rows import vector_bytes
+from memlane.store.postgres.rows import id_array, vector_bytes
 
 from memlane.store.sql.base import SqlStore
 
@@ -151,7 +151,7 @@ class VectorsMixin(SqlStore):
         rows = self.db.execute(
             # by key only (``model || ''``: see ``search._exact``), in binary
             "SELECT item_id, vec FROM vectors WHERE model || '' = %s AND item_id = ANY(%s::bigint[])",
-            (model, ids), binary=True,
+            (model, id_array(ids)), binary=True,
         ).fetchall()
         return {int(r[0]): vector_bytes(r[1]) for r in rows}
 
