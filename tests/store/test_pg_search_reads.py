@@ -54,7 +54,7 @@ def test_a_search_within_reading_finds_the_same_hits_in_fewer_statements(mem, ro
             _hits(mem, query, scope)  # the term statistics and prepared statements, once
             with round_trips(s) as plain:
                 want = _hits(mem, query, scope)
-            with round_trips(s) as reads, s.reading():
+            with round_trips(s) as reads, s.reading(superseded=True):
                 got = _hits(mem, query, scope)
             assert got == want and want, (query, scope)
             assert reads.count < plain.count, (query, scope, reads.count, plain.count)
@@ -62,7 +62,7 @@ def test_a_search_within_reading_finds_the_same_hits_in_fewer_statements(mem, ro
     # each came with an earlier statement
     with round_trips(s) as plain:
         _hits(mem, "What is my favorite color?", "chat")
-    with round_trips(s) as reads, s.reading():
+    with round_trips(s) as reads, s.reading(superseded=True):
         _hits(mem, "What is my favorite color?", "chat")
     assert plain.count - reads.count >= 4, (plain.count, reads.count)
 
@@ -77,7 +77,7 @@ def test_reads_not_remembered_are_asked_of_the_database(mem) -> None:
     want = (s.get_sessions(sessions), s.superseded_messages(messages),
             s.item_vectors(model, turns), s.entity_names("chat"), s.entity_names("other"))
     assert want[1], "the fixture has a message whose facts were all superseded"
-    with s.reading():
+    with s.reading(superseded=True):
         s.get_items(turns[:2])  # remembers two items' sessions and messages
         qvec = mem.embeddings.for_query("favorite color")
         s.vector_search(model, qvec, Filters(scope="chat"), 2)  # remembers two vectors
@@ -87,3 +87,23 @@ def test_reads_not_remembered_are_asked_of_the_database(mem) -> None:
     assert got[0] == want[0] and got[1] == want[1] and got[3:] == want[3:]
     assert list(got[2]) == list(want[2]) and all(np.array_equal(got[2][i], want[2][i]) for i in turns)
     assert s._reads() is None  # nothing is remembered past the block
+
+
+def test_the_facts_are_read_with_the_items_only_when_the_search_will_ask(mem) -> None:
+    s = mem.store
+    sent: list[str] = []
+    execute = s.db.execute
+
+    def spy(sql, params=None, **kw):
+        sent.append(str(sql))
+        return execute(sql, params, **kw)
+
+    s.db.execute = spy
+    turns = [it["id"] for it in s.iter_items() if it["kind"] == "turn"][:3]
+    for wanted in (False, True):
+        sent.clear()
+        with s.reading(superseded=wanted):
+            s.get_items(turns)
+            s.get_items(turns[:1])
+        assert len(sent) == 2 and ["FROM facts" in q for q in sent] == [wanted, False], sent
+    del s.db.execute

@@ -7,8 +7,9 @@ scope's entity names (the graph stage). Each was a round trip costing both proce
 (on two cores, 8 clients: what the p95 queues behind). Within ``reading()``, which
 ``Memory.search`` holds around one search, this thread of the store:
 
-- ``get_items`` also returns each item's session row (a join by key) and, the first time,
-  whether each item's message has facts that were all superseded; ``get_sessions`` and
+- ``get_items`` also returns each item's session row (read by key) and, the first time
+  when the search will ask (``reading(superseded=True)``: newest first), whether each
+  item's message has facts that were all superseded; ``get_sessions`` and
   ``superseded_messages`` then answer from those rows and ask the database only about ids
   they do not cover;
 - ``vector_search`` also returns the vectors it ranked (binary, pgvector's format, decoded
@@ -42,22 +43,24 @@ _N_SESSION = len(SESSION_COLS.split(","))
 _ITEM_SELECT = ", ".join(f"i.{c}" for c in ITEM_FIELDS)
 _SESSION_SELECT = ", ".join(f"s.{c.strip()}" for c in SESSION_COLS.split(","))
 
-# The items, each with its session's row (NULLs without one).
+# The items, each with its session's row (NULLs without one). The sessions are read by key,
+# once each (a join let the planner scan every session: 1,000 rows for 250 items at 10k).
 _ITEMS_SESSIONS = (
-    f"SELECT {_ITEM_SELECT}, {_SESSION_SELECT} FROM items i"
-    " LEFT JOIN sessions s ON s.id = i.session_id WHERE i.id = ANY(%s::bigint[])"
+    f"WITH i AS MATERIALIZED (SELECT {ITEM_COLS} FROM items WHERE id = ANY(%s::bigint[])),"
+    f" s AS (SELECT {SESSION_COLS} FROM sessions WHERE id = ANY(ARRAY("
+    "SELECT DISTINCT session_id FROM i WHERE session_id IS NOT NULL)))"
+    f" SELECT {_ITEM_SELECT}, {_SESSION_SELECT}{{}} FROM i LEFT JOIN s ON s.id = i.session_id{{}}"
 )
 # The same and, per item with a message, whether that message has facts and all of them
-# are superseded (``superseded_messages``' rule): NULL when it has none. The facts are
+# are superseded (``superseded_messages``' rule): false when it has none. The facts are
 # grouped once for all the items' messages, as ``superseded_messages`` groups them.
-_ITEMS_SESSIONS_SUPERSEDED = (
-    f"WITH i AS MATERIALIZED (SELECT {ITEM_COLS} FROM items WHERE id = ANY(%s::bigint[])),"
+_ITEMS_SESSIONS_SUPERSEDED = _ITEMS_SESSIONS.replace(" s AS (", (
     " f AS (SELECT message_id, bool_and(status IS DISTINCT FROM 'current') AS gone FROM facts"
-    " WHERE message_id IN (SELECT message_id FROM i WHERE message_id IS NOT NULL)"
-    " GROUP BY message_id)"
-    f" SELECT {_ITEM_SELECT}, {_SESSION_SELECT}, i.message_id IS NOT NULL, coalesce(f.gone, false)"
-    " FROM i LEFT JOIN sessions s ON s.id = i.session_id LEFT JOIN f ON f.message_id = i.message_id"
-)
+    " WHERE message_id = ANY(ARRAY(SELECT message_id FROM i WHERE message_id IS NOT NULL))"
+    " GROUP BY message_id), s AS ("), 1).format(
+    ", i.message_id IS NOT NULL, coalesce(f.gone, false)",
+    " LEFT JOIN f ON f.message_id = i.message_id")
+_ITEMS_SESSIONS = _ITEMS_SESSIONS.format("", "")
 
 
 class Reads:
@@ -65,12 +68,12 @@ class Reads:
 
     __slots__ = ("entities", "items_read", "sessions", "superseded", "vectors")
 
-    def __init__(self) -> None:
+    def __init__(self, superseded: bool) -> None:
         self.sessions: dict[int, Session | None] = {}
         self.superseded: dict[int, bool] = {}
         self.vectors: dict[str, dict[int, bytes]] = {}  # binary, decoded when asked for
         self.entities: dict[str, list[str]] = {}
-        self.items_read = False
+        self.items_read = not superseded  # whether the next get_items may skip the facts
 
 
 class SearchReads(SqlStore):
@@ -82,15 +85,17 @@ class SearchReads(SqlStore):
         return getattr(local, "reads", None) if local is not None else None
 
     @contextmanager
-    def reading(self) -> Iterator[None]:
-        """One search's reads (see the module); nested blocks share the outermost's."""
+    def reading(self, *, superseded: bool = False) -> Iterator[None]:
+        """One search's reads (see the module); nested blocks share the outermost's.
+        ``superseded``: the search will ask ``superseded_messages`` (newest first), so the
+        first ``get_items`` reads the facts of its items' messages too."""
         local = self.__dict__.get("_reads_local")
         if local is None:
             local = self.__dict__.setdefault("_reads_local", threading.local())
         if getattr(local, "reads", None) is not None:
             yield
             return
-        local.reads = Reads()
+        local.reads = Reads(superseded)
         try:
             yield
         finally:

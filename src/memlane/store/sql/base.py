@@ -60,10 +60,11 @@ class SqlStore:
     def close(self) -> None:
         self.db.close()
 
-    def reading(self) -> AbstractContextManager[None]:
+    def reading(self, *, superseded: bool = False) -> AbstractContextManager[None]:
         """One search's reads (``Memory.search`` holds it around a search): a backend may
         return, with a statement, rows the search asks for later (PostgreSQL:
-        ``memlane.store.postgres.reads``). Here nothing changes."""
+        ``memlane.store.postgres.reads``; ``superseded``: the search will ask
+        ``superseded_messages``). Here nothing changes."""
         return nullcontext()
 
     def _reads(self) -> Any:
