@@ -67,7 +67,12 @@ def test_a_search_within_reading_finds_the_same_hits_in_fewer_statements(mem, ro
     assert plain.count - reads.count >= 4, (plain.count, reads.count)
 
 
-def test_reads_not_remembered_are_asked_of_the_database(mem) -> None:
+@pytest.mark.parametrize("sessions_with_items", [20, 1])
+def test_reads_not_remembered_are_asked_of_the_database(mem, monkeypatch, sessions_with_items) -> None:
+    """Also when the items span more sessions than get_items brings along (then none come)."""
+    from memlane.store.postgres import reads
+
+    monkeypatch.setattr(reads, "SESSIONS_WITH_ITEMS", sessions_with_items)
     s = mem.store
     items = {it["id"]: it for it in s.iter_items()}
     turns = [i for i, it in items.items() if it["kind"] == "turn"]
@@ -78,7 +83,7 @@ def test_reads_not_remembered_are_asked_of_the_database(mem) -> None:
             s.item_vectors(model, turns), s.entity_names("chat"), s.entity_names("other"))
     assert want[1], "the fixture has a message whose facts were all superseded"
     with s.reading(superseded=True):
-        s.get_items(turns[:2])  # remembers two items' sessions and messages
+        s.get_items([turns[0], turns[-1]])  # two items' sessions (two) and messages
         qvec = mem.embeddings.for_query("favorite color")
         s.vector_search(model, qvec, Filters(scope="chat"), 2)  # remembers two vectors
         s.lexical_search(["color"], Filters(scope="other"), 5)  # remembers "other"'s names

@@ -7,7 +7,8 @@ scope's entity names (the graph stage). Each was a round trip costing both proce
 (on two cores, 8 clients: what the p95 queues behind). Within ``reading()``, which
 ``Memory.search`` holds around one search, this thread of the store:
 
-- ``get_items`` also returns each item's session row (read by key) and, the first time
+- ``get_items`` also returns the items' session rows (read by key, when they are at most
+  ``SESSIONS_WITH_ITEMS``: a scoped search's few) and, the first time
   when the search will ask (``reading(superseded=True)``: newest first), whether each
   item's message has facts that were all superseded; ``get_sessions`` and
   ``superseded_messages`` then answer from those rows and ask the database only about ids
@@ -43,14 +44,20 @@ _N_SESSION = len(SESSION_COLS.split(","))
 _ITEM_SELECT = ", ".join(f"i.{c}" for c in ITEM_FIELDS)
 _SESSION_SELECT = ", ".join(f"s.{c.strip()}" for c in SESSION_COLS.split(","))
 
-# The items, each with its session's row (NULLs without one). The sessions are read by key,
-# once each (a join let the planner scan every session: 1,000 rows for 250 items at 10k).
+# The items and the row of each one's session: on the session's first item only, read by
+# key, and only when the items span at most SESSIONS_WITH_ITEMS sessions (a join let the
+# planner scan every session: 1,000 rows for 250 items at 10k; and each session row costs
+# the client ~30 µs to read, where the statement it saves costs ~10 of them).
 _ITEMS_SESSIONS = (
     f"WITH i AS MATERIALIZED (SELECT {ITEM_COLS} FROM items WHERE id = ANY(%s::bigint[])),"
-    f" s AS (SELECT {SESSION_COLS} FROM sessions WHERE id = ANY(ARRAY("
-    "SELECT DISTINCT session_id FROM i WHERE session_id IS NOT NULL)))"
-    f" SELECT {_ITEM_SELECT}, {_SESSION_SELECT}{{}} FROM i LEFT JOIN s ON s.id = i.session_id{{}}"
+    " k AS (SELECT DISTINCT ON (session_id) id, session_id FROM i WHERE session_id IS NOT NULL"
+    " ORDER BY session_id, id),"
+    f" s AS (SELECT {SESSION_COLS} FROM sessions WHERE id = ANY(ARRAY(SELECT session_id FROM k))"
+    " AND (SELECT count(*) FROM k) <= %s)"
+    f" SELECT {_ITEM_SELECT}, {_SESSION_SELECT}{{}} FROM i LEFT JOIN k ON k.id = i.id"
+    " LEFT JOIN s ON s.id = k.session_id{}"
 )
+SESSIONS_WITH_ITEMS = 20
 # The same and, per item with a message, whether that message has facts and all of them
 # are superseded (``superseded_messages``' rule): false when it has none. The facts are
 # grouped once for all the items' messages, as ``superseded_messages`` groups them.
@@ -112,16 +119,20 @@ class SearchReads(SqlStore):
         reads.items_read = True
         found: dict[int, Item] = {}
         sessions = reads.sessions
+        sids: set[int] = set()
         for row in self.db.execute(_ITEMS_SESSIONS_SUPERSEDED if first else _ITEMS_SESSIONS,
-                                   (id_array(wanted),)):
+                                   (id_array(wanted), SESSIONS_WITH_ITEMS)):
             it = item(row[:_N_ITEM])
             found[it.id] = it
-            sid = it.session_id
-            if sid is not None and sid not in sessions:
-                srow = row[_N_ITEM:_N_ITEM + _N_SESSION]
-                sessions[sid] = session(srow) if srow[0] is not None else None
+            if it.session_id is not None:
+                sids.add(it.session_id)
+            if row[_N_ITEM] is not None:
+                sessions[row[_N_ITEM]] = session(row[_N_ITEM:_N_ITEM + _N_SESSION])
             if first and row[-2]:
                 reads.superseded[it.message_id] = bool(row[-1])  # type: ignore[index]
+        if len(sids) <= SESSIONS_WITH_ITEMS:  # every existing session came: the rest do not exist
+            for sid in sids:
+                sessions.setdefault(sid, None)
         return {i: found[i] for i in wanted if i in found}
 
     def get_sessions(self, ids: Iterable[int]) -> dict[int, Session]:
