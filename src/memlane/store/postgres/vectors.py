@@ -9,7 +9,7 @@ from __future__ import annotations
 import struct
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import psycopg
@@ -56,6 +56,8 @@ class VectorsMixin(SqlStore):
     _hnsw_lock: threading.Lock
     _no_hnsw: dict[tuple[str, int], float]
 
+    indexers_elsewhere: Callable[[], bool]  # PostgresSessions
+
     # -- vectors ------------------------------------------------------------------------
     def put_vectors(self, model: str, pairs: Sequence[tuple[int, np.ndarray]]) -> None:
         """Store item vectors (call inside the item's transaction).
@@ -101,7 +103,9 @@ class VectorsMixin(SqlStore):
 
         True if the index exists (now or before). Below that size every search is an
         exact scan, which is fast and never wrong; building the graph in one pass after a
-        bulk load is several times cheaper than growing it one insert at a time. Every call
+        bulk load is several times cheaper than growing it one insert at a time. While
+        another indexer holds reservations (``indexers_elsewhere``) the build waits for
+        that indexer's own call at the end of its run: False meanwhile. Every call
         (the end of each indexing run, a copy's load) also merges the full-text index's
         pending entries (``_merge_pending_text``).
         """
@@ -114,6 +118,12 @@ class VectorsMixin(SqlStore):
             (model, dim, search.HNSW_ABOVE),
         ).fetchone()[0]
         if n < search.HNSW_ABOVE:
+            return False
+        if self.indexers_elsewhere():
+            # Another indexer is in the middle of a batch and calls this at the end of its
+            # run: the last one to finish builds the graph. Built now, the CREATE INDEX
+            # would block the others' inserts while it runs, and their last batches would
+            # then go into the graph one insert at a time.
             return False
         if search.ensure_hnsw(self.db, model, dim):
             if not self.db.in_transaction:
