@@ -4,10 +4,13 @@
 
     python tools/scale/pgindexprof.py 100000 [--cprofile]
 
-Each store call the indexer makes is wrapped: its wall time, and the CPU the server spent
-on it (the store connection's backend, from /proc/<pid>/stat, plus any parallel workers:
-the postmaster's reaped children). ``embed`` is the embedder itself; ``python (other)`` is
-the rest of the run (building rows, keys, the loop).
+Each store call the indexer makes is wrapped: its wall time, and the server's CPU meanwhile
+(every PostgreSQL process, from /proc/<pid>/stat: live ones and the postmaster's reaped
+children, such as the HNSW build's parallel workers). ``embed`` is the embedder itself;
+``python (other)`` is the rest of the run (building rows, keys, the loop). The indexer
+prepares the next batch in a thread while it writes the last, so calls overlap: their
+wall times add up to more than the run, and the server CPU of one call includes the
+other thread's statements meanwhile. The run's totals are exact.
 """
 import cProfile, json, os, pstats, sys, time, uuid
 from datetime import UTC, datetime, timedelta
@@ -56,7 +59,17 @@ with postgres_server() as url:
     stats: dict[str, list[float]] = {}
 
     def server_cpu() -> float:
-        return cpu(backend) + cpu(master, children=True) - cpu(master)
+        """Every server process: live ones (this store's backends, the indexer's prefetch
+        connection among them) and reaped ones (parallel build workers, autovacuum)."""
+        total = cpu(master, children=True)
+        for p in os.listdir("/proc"):
+            if p.isdigit():
+                try:
+                    if postmaster(int(p)) == master:
+                        total += cpu(int(p))
+                except (OSError, IndexError, ValueError):
+                    continue
+        return total
 
     def wrap(obj, name, label=None):
         fn = getattr(obj, name)
