@@ -5,8 +5,8 @@
     python tools/scale/pgindexprof.py 100000 [--cprofile]
 
 Each store call the indexer makes is wrapped: its wall time, and the server's CPU meanwhile
-(every PostgreSQL process, from /proc/<pid>/stat: live ones and the postmaster's reaped
-children, such as the HNSW build's parallel workers). ``embed`` is the embedder itself;
+(from /proc/<pid>/stat: the store's backend and the postmaster's reaped children, such as
+the HNSW build's parallel workers; the run's total counts every server process). ``embed`` is the embedder itself;
 ``python (other)`` is the rest of the run (building rows, keys, the loop). The indexer
 prepares the next batch in a thread while it writes the last, so calls overlap: their
 wall times add up to more than the run, and the server CPU of one call includes the
@@ -59,8 +59,13 @@ with postgres_server() as url:
     stats: dict[str, list[float]] = {}
 
     def server_cpu() -> float:
-        """Every server process: live ones (this store's backends, the indexer's prefetch
-        connection among them) and reaped ones (parallel build workers, autovacuum)."""
+        """A call's share: the store's backend and the postmaster's reaped children
+        (parallel build workers, autovacuum); cheap enough to read around every call."""
+        return cpu(backend) + cpu(master, children=True) - cpu(master)
+
+    def all_server_cpu() -> float:
+        """The run's total: every server process, live ones (the indexer's prefetch
+        connection among them) and reaped ones. Reads all of /proc: once a run."""
         total = cpu(master, children=True)
         for p in os.listdir("/proc"):
             if p.isdigit():
@@ -107,13 +112,13 @@ with postgres_server() as url:
     store.db.atomic = atomic
     print(os.popen("uptime").read().strip(), flush=True)
     prof = cProfile.Profile() if profile else None
-    w0, c0, p0 = time.perf_counter(), server_cpu(), time.process_time()
+    w0, c0, p0 = time.perf_counter(), all_server_cpu(), time.process_time()
     if prof:
         prof.enable()
     rep = mem.index(now=t0 + timedelta(hours=n // 10 + 2))
     if prof:
         prof.disable()
-    wall, scpu, pcpu = time.perf_counter() - w0, server_cpu() - c0, time.process_time() - p0
+    wall, scpu, pcpu = time.perf_counter() - w0, all_server_cpu() - c0, time.process_time() - p0
     print(os.popen("uptime").read().strip(), flush=True)
     print(f"{rep.items_indexed} turns in {wall:.1f} s = {rep.items_indexed / wall:,.0f} turns/s;"
           f" client CPU {pcpu:.1f} s, server CPU {scpu:.1f} s")
