@@ -158,3 +158,33 @@ def test_the_graph_waits_for_the_last_indexer_of_a_backlog(pg_url, monkeypatch):
     assert s.ensure_vector_index("m", 8) is True and len(_hnsw_indexes(pg_url)) == 1
     s.close()
     other.close()
+
+
+def test_a_failed_indexing_run_lets_go_of_its_reservations(pg_url):
+    """An indexer whose write fails still ends its reservations (else every other indexer
+    would leave the graph to it), and the error it hit is the one raised."""
+    from datetime import UTC, datetime, timedelta
+
+    from memlane.config import load_config
+    from memlane.index.indexer import index_pending
+    from memlane.memory import Memory
+
+    mem = Memory(config=load_config(environ={}, overrides={
+        "db": pg_url, "embedding": {"backend": "hashing"}, "indexing": {"enabled": False}}))
+    t0 = datetime(2024, 1, 1, tzinfo=UTC)
+    for i in range(12):
+        mem.add_message(f"c{i % 3}", "user", f"turn {i}", t0 + timedelta(hours=i))
+    mem.close_idle(now=t0 + timedelta(days=2))
+    other = open_store(pg_url)
+
+    def fail(rows):
+        raise RuntimeError("the write failed")
+
+    mem.store.insert_items = fail
+    with pytest.raises(RuntimeError, match="the write failed"):
+        index_pending(mem.store, mem.embeddings, batch_sessions=2)
+    assert other.indexers_elsewhere() is False
+    del mem.store.insert_items
+    assert index_pending(mem.store, mem.embeddings, batch_sessions=2).items_indexed == 12
+    other.close()
+    mem.close()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from contextlib import suppress
 from datetime import datetime
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -13,6 +14,7 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from memlane.config import Config
+from memlane.errors import MemlaneError
 from memlane.index.embed import Embeddings
 from memlane.index.expand import context_words, item_keys
 from memlane.types import IndexReport, Message, Session
@@ -72,8 +74,10 @@ def index_pending(
 
     slot = _prefetcher(store)
     pool = slot[1] if slot is not None and slot[0].acquire(blocking=False) else None
+    ahead: Future[Any] | None = None
     try:
-        ahead = pool.submit(prepare, frozenset()) if pool is not None else None
+        if pool is not None:
+            ahead = pool.submit(prepare, frozenset())
         while True:
             got = ahead.result() if ahead is not None else prepare(frozenset())
             if got is None:
@@ -92,13 +96,16 @@ def index_pending(
             items += len(ids)
             if progress is not None:
                 progress(sessions, items)
+    except BaseException:
+        # a failed run lets go of its reservations too (so other indexers may build the
+        # graph), without hiding the error should the connection be gone
+        with suppress(MemlaneError):
+            _release(store, pool, ahead)
+        raise
+    else:
+        _release(store, pool, ahead)
     finally:
         if pool is not None:
-            if ahead is not None:
-                ahead.cancel()
-                wait([ahead])
-            # the prefetch connection lets go of every reservation (a limit of 0 takes none)
-            pool.submit(store.sessions_to_index, 0, reserve=True).result()
             slot[0].release()  # type: ignore[index]
     if seen:
         # a bulk load is done: build the approximate index in one pass now, if it is due
@@ -112,6 +119,18 @@ def index_pending(
         cache_hits=embeddings.cache_hits - hits0,
         seconds=time.perf_counter() - t0,
     )
+
+
+def _release(store: Store, pool: ThreadPoolExecutor | None, ahead: Future[Any] | None) -> None:
+    """Wait for the batch being prepared, then end every reservation of the run (the
+    prefetch connection's, or this thread's): a limit of 0 takes none."""
+    if pool is None:
+        store.sessions_to_index(0, reserve=True)
+        return
+    if ahead is not None:
+        ahead.cancel()
+        wait([ahead])
+    pool.submit(store.sessions_to_index, 0, reserve=True).result()
 
 
 def _turn_rows(batch: list[Session], messages: dict[int, list[Message]]) -> list[dict[str, Any]]:

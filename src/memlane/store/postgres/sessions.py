@@ -48,15 +48,17 @@ class PostgresSessions(SessionsMixin):
         if not reserve:
             return super().sessions_to_index(limit, exclude=exclude)
         skip = sorted({int(i) for i in exclude})
+        writing = set(skip)
         held = getattr(self._reserved, "ids", None) or []
         # the previous batch is done (claimed or dropped): others may take it; a batch the
-        # caller is still writing (``exclude``) stays reserved until its next call
-        done = [i for i in held if i not in set(skip)]
+        # caller is still writing (``exclude``) stays reserved until its next call. A
+        # limit of 0 takes nothing and so lets go of every reservation.
+        done = [i for i in held if i not in writing]
         if done:
             self.db.execute(
                 "SELECT count(pg_advisory_unlock(%s, (id & 2147483647)::int)) FROM unnest(%s::bigint[]) AS u(id)",
                 (LOCK_RESERVE, done))
-        self._reserved.ids = still = [i for i in held if i in set(skip)]
+        self._reserved.ids = still = [i for i in held if i in writing]
         rows = self.db.execute(
             f"SELECT {SESSION_COLS} FROM sessions WHERE indexed_at IS NULL AND status <> 'open'"
             " AND id <> ALL(%s::bigint[]) ORDER BY id LIMIT %s", (skip, 4 * limit)).fetchall()
