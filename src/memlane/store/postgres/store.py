@@ -45,7 +45,7 @@ _ITEM_TYPES = {
     "updated_at": "float8", "pinned": "boolean",
 }
 _NAMES = ", ".join(ITEM_INSERT_COLUMNS)
-_ARRAYS = ", ".join(f"%s::{_ITEM_TYPES.get(c, 'text')}[]" for c in ITEM_INSERT_COLUMNS)
+_ARRAYS = ", ".join(f"%b::{_ITEM_TYPES.get(c, 'text')}[]" for c in ITEM_INSERT_COLUMNS)
 # Many items in one statement and one round trip. Ids are drawn in the rows' order, then
 # the rows are inserted with them, so the ids come back in input order by construction
 # (not by relying on the order of RETURNING).
