@@ -354,6 +354,9 @@ class ServeConfig:
     threads: int = 0
     """Requests a process runs at once, reads and writes each (the rest wait their turn in
     the event loop); 0 = by store: 2 on SQLite, 40 on PostgreSQL."""
+    key_cache_seconds: float = 1.0
+    """How long a process trusts an API key it looked up (0: look it up on every request).
+    A revoked key is refused by every process at most this long after the revocation."""
 
     def __post_init__(self) -> None:
         _check(bool(self.host.strip()), "serve.host", "must not be empty")
@@ -366,6 +369,7 @@ class ServeConfig:
         _check(self.stream_poll_seconds > 0, "serve.stream_poll_seconds", "must be > 0")
         _check(self.shutdown_seconds > 0, "serve.shutdown_seconds", "must be > 0")
         _check(self.threads >= 0, "serve.threads", "must be >= 0 (0 = by store)")
+        _check(self.key_cache_seconds >= 0, "serve.key_cache_seconds", "must be >= 0 (0 = no cache)")
 
 
 @dataclass(frozen=True)

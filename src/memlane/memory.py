@@ -34,6 +34,7 @@ from memlane.pack.packer import Pack, build_pack, candidates_from
 from memlane.pack.tokens import counter_for
 from memlane.protocols import Embedder, TokenCounter, Tracer
 from memlane.retrieve.hyde import expander_for
+from memlane.retrieve.newest import asks_newest
 from memlane.retrieve.options import search_options
 from memlane.retrieve.search import search as search_items
 from memlane.store import Filters, open_store
@@ -455,8 +456,11 @@ class Memory:
             meaning=self._meaning_tier,
         )
         timings: dict[str, float] = {}
-        hits = search_items(self.store, self.embeddings, self.config.search, opts, query, filters,
-                            k, asked, timings)
+        # one search's reads (fewer round trips on PostgreSQL); newest first asks which
+        # turns' facts were superseded
+        with self.store.reading(superseded=opts.newest_weight > 0 and asks_newest(query)):
+            hits = search_items(self.store, self.embeddings, self.config.search, opts, query,
+                                filters, k, asked, timings)
         self.last_timings = timings
         if self.config.confidence.touch_on_access and not getattr(self._local, "no_touch", False):
             self._touch_facts(hits, asked)

@@ -62,3 +62,46 @@ def test_postgres_indexers_side_by_side_reserve_different_batches(pg_url):
     assert [s.id for s in c.sessions_to_index(4, reserve=True)] == ids[4:8]
     a.close()
     c.close()
+
+
+def test_sessions_being_written_are_excluded(store):
+    ids = _sessions(store, 5)
+    with store.atomic():
+        for sid in ids:
+            store.close_session(sid, "idle")
+    assert [s.id for s in store.sessions_to_index(2, exclude=[ids[0], ids[2]])] == [ids[1], ids[3]]
+    assert [s.id for s in store.sessions_to_index(9, reserve=True, exclude=ids[1:])] == [ids[0]]
+    assert store.sessions_to_index(9, exclude=ids) == []
+
+
+def test_postgres_a_batch_being_written_stays_reserved_until_the_next_call(pg_url):
+    """An indexer prepares batch 2 while batch 1 is written: batch 1 (``exclude``) stays
+    reserved, so another indexer does not embed it again; the call after releases it, and
+    a limit of 0 releases everything."""
+    from memlane.store import open_store
+
+    a, b = open_store(pg_url), open_store(pg_url)
+    ids = []
+    for k in range(9):
+        ids.append(a.add_message(f"s{k}", "user", "hi", 1000.0, gap=1e9, speaker=None, ext_id=None,
+                                 agent=None, project=None, redactions=0)[1])
+    with a.atomic():
+        for sid in ids:
+            a.close_session(sid, "idle")
+    first = [s.id for s in a.sessions_to_index(3, reserve=True)]
+    second = [s.id for s in a.sessions_to_index(3, reserve=True, exclude=first)]
+    assert first == ids[:3] and second == ids[3:6]
+    assert b.indexers_elsewhere() is True  # b sees a's reservations
+    assert [s.id for s in b.sessions_to_index(9, reserve=True)] == ids[6:]  # a holds 0..5
+    b.sessions_to_index(0, reserve=True)
+    # a writes batch 1 meanwhile (claimed), then asks again excluding batch 2
+    with a.atomic():
+        a.claim_sessions_for_index(first)
+    assert a.sessions_to_index(3, reserve=True, exclude=second) == [a.get_session(i) for i in ids[6:]]
+    assert [s.id for s in b.sessions_to_index(9, reserve=True)] == []  # 3..5 and 6..8 held by a
+    a.sessions_to_index(0, reserve=True)  # a lets go of everything
+    assert not b.indexers_elsewhere()
+    assert [s.id for s in b.sessions_to_index(9, reserve=True)] == ids[3:]
+    assert b.indexers_elsewhere() is False and a.indexers_elsewhere() is True
+    a.close()
+    b.close()

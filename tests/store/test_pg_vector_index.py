@@ -132,3 +132,59 @@ def test_a_search_remembers_a_missing_graph_for_a_while(pg_url, round_trips, mon
         s.vector_search("m", q, Filters(), 5)
     assert trips.count == counts[1]  # and remembered
     s.close()
+
+
+def test_the_graph_waits_for_the_last_indexer_of_a_backlog(pg_url, monkeypatch):
+    """While another indexer holds reservations (it is in the middle of a batch, and calls
+    ensure_vector_index at the end of its run) no graph is built: its CREATE INDEX would
+    block that indexer's inserts. Once it lets go, the graph is built."""
+    monkeypatch.setattr(pg_search, "HNSW_ABOVE", 30)
+    s, other = open_store(pg_url), open_store(pg_url)
+    rng = np.random.default_rng(2)
+    vecs = rng.normal(size=(40, 8)).astype(np.float32)
+    sids = []
+    for k in range(2):
+        sids.append(s.add_message(f"c{k}", "user", "hi", 1000.0, gap=1e9, speaker=None,
+                                  ext_id=None, agent=None, project=None, redactions=0)[1])
+    with s.atomic():
+        for sid in sids:
+            s.close_session(sid, "idle")
+        ids = s.insert_items([{"kind": "turn", "text": f"t{i}", "at": float(i), "scope": "c0",
+                               "session_id": sids[0]} for i in range(40)])
+        s.put_vectors("m", list(zip(ids, vecs, strict=True)))
+    assert [x.id for x in other.sessions_to_index(1, reserve=True)] == sids[:1]
+    assert s.ensure_vector_index("m", 8) is False and _hnsw_indexes(pg_url) == []
+    other.sessions_to_index(0, reserve=True)  # the other indexer's run ends
+    assert s.ensure_vector_index("m", 8) is True and len(_hnsw_indexes(pg_url)) == 1
+    s.close()
+    other.close()
+
+
+def test_a_failed_indexing_run_lets_go_of_its_reservations(pg_url):
+    """An indexer whose write fails still ends its reservations (else every other indexer
+    would leave the graph to it), and the error it hit is the one raised."""
+    from datetime import UTC, datetime, timedelta
+
+    from memlane.config import load_config
+    from memlane.index.indexer import index_pending
+    from memlane.memory import Memory
+
+    mem = Memory(config=load_config(environ={}, overrides={
+        "db": pg_url, "embedding": {"backend": "hashing"}, "indexing": {"enabled": False}}))
+    t0 = datetime(2024, 1, 1, tzinfo=UTC)
+    for i in range(12):
+        mem.add_message(f"c{i % 3}", "user", f"turn {i}", t0 + timedelta(hours=i))
+    mem.close_idle(now=t0 + timedelta(days=2))
+    other = open_store(pg_url)
+
+    def fail(rows):
+        raise RuntimeError("the write failed")
+
+    mem.store.insert_items = fail
+    with pytest.raises(RuntimeError, match="the write failed"):
+        index_pending(mem.store, mem.embeddings, batch_sessions=2)
+    assert other.indexers_elsewhere() is False
+    del mem.store.insert_items
+    assert index_pending(mem.store, mem.embeddings, batch_sessions=2).items_indexed == 12
+    other.close()
+    mem.close()

@@ -12,7 +12,8 @@ statements sent, this process's CPU, the server backend's CPU (its ``/proc`` ent
 test server runs on this machine) and the wall-clock p50/p95, plus the statements by kind.
 """
 import argparse, collections, json, os, random, time, uuid
-from memlane.bench.serve import _fill, parse_mix, run_serve_bench
+import memlane.bench.serve as bench_serve
+from memlane.bench.serve import _fill, _process_tree, parse_mix, run_serve_bench
 from memlane.testing.postgres import create_database, postgres_server
 
 ap = argparse.ArgumentParser()
@@ -65,12 +66,43 @@ def profile(db: str, n: int) -> dict:
             "statements": {k: round(v / n, 2) for k, v in kinds.most_common()}}
 
 
+def server_cpu(url: str) -> float:
+    """CPU seconds of the PostgreSQL server so far: its processes, and the backends it reaped."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        data = conn.execute("SHOW data_directory").fetchone()[0]
+    pid = int(open(os.path.join(data, "postmaster.pid")).readline())
+    total = 0
+    for p in _process_tree(pid):
+        try:
+            f = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(f[11]) + int(f[12]) + (int(f[13]) + int(f[14]) if p == pid else 0)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def with_server_cpu(url: str):
+    """``bench.serve._load`` that also reports PostgreSQL's CPU per request."""
+    load = bench_serve._load
+
+    def timed(*a, **kw):
+        c0 = server_cpu(url)
+        r = load(*a, **kw)
+        n = sum(x["count"] for x in r["actions"].values()) or 1
+        r["postgres_cpu_ms_per_request"] = round((server_cpu(url) - c0) * 1e3 / n, 2)
+        return r
+    return timed
+
+
 with postgres_server() as url:
     db = create_database(url, f"serve_{uuid.uuid4().hex[:8]}")
     print(os.popen("uptime").read().strip(), flush=True)
     if args.profile:
         r = profile(db, args.profile)
     else:
+        bench_serve._load = with_server_cpu(url)
         r = run_serve_bench(clients=args.clients, seconds=args.seconds, workers=args.workers,
                             db=db, mix=parse_mix(args.mix))
     print(json.dumps(r), flush=True)

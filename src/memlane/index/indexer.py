@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from contextlib import suppress
 from datetime import datetime
 from typing import Any
+from weakref import WeakKeyDictionary
+
+import numpy as np
 
 from memlane.config import Config
+from memlane.errors import MemlaneError
 from memlane.index.embed import Embeddings
 from memlane.index.expand import context_words, item_keys
-from memlane.types import IndexReport
+from memlane.types import IndexReport, Message, Session
 from memlane.store.contract import Store
 
 __all__ = ["close_idle", "index_pending"]
@@ -42,50 +49,67 @@ def index_pending(
     Embedding happens outside the write transaction. Each batch is claimed inside its
     transaction (``indexed_at`` set only if still empty), so two indexers never index a
     session twice and a crash leaves no half-indexed session.
+
+    The next batch is read and embedded (in the store's prefetch thread, see
+    ``_prefetcher``) while this one is written: the client's work (reading, keys,
+    embedding) and the server's (inserting, the full-text and vector rows) overlap instead
+    of taking turns. Only one batch is ever ahead, and it is reserved but not claimed, so
+    a crash still leaves nothing half-written (another indexer takes it).
     """
     t0 = time.perf_counter()
     sessions = items = 0
     embedded0, hits0 = embeddings.embedded, embeddings.cache_hits
     seen: set[int] = set()
-    while True:
-        # reserved: indexers side by side take different batches to embed
-        batch = [s for s in store.sessions_to_index(batch_sessions, reserve=True) if s.id not in seen]
+
+    def prepare(writing: frozenset[int]) -> tuple[list[Session], list[dict[str, Any]], np.ndarray] | None:
+        # reserved: indexers side by side take different batches to embed; ``writing`` is
+        # the batch being written meanwhile, which stays reserved and is not taken again
+        batch = [s for s in store.sessions_to_index(batch_sessions, reserve=True, exclude=writing)
+                 if s.id not in seen]
         if not batch:
-            break
+            return None
         seen.update(s.id for s in batch)
-        rows: list[dict[str, Any]] = []
-        messages = store.sessions_messages(s.id for s in batch)  # one query, not one a session
-        for s in batch:
-            prev, prev_role = "", ""
-            for m in messages[s.id]:
-                if m.role == "user" and prev_role == "assistant":
-                    prev = ""  # an answer's opening words would blur what the user said
-                rows.append({
-                    "kind": "turn", "text": m.text, "at": m.at.timestamp(), "scope": m.scope,
-                    "agent": m.agent, "project": m.project, "session_id": s.id,
-                    "message_id": m.id, "seq": m.seq, "role": m.role, "source": "observed",
-                    "durability": "long", "lane": "episodic",
-                    "extra": {"speaker": m.speaker} if m.speaker else {},
-                    # Keys: the speaker's name ("what did Melanie say" finds Melanie's turns,
-                    # which rarely name her) and, for a short turn, the previous message's
-                    # words (not the assistant's for a user turn: measured on LongMemEval).
-                    "keys": item_keys(m.text, m.at, (m.speaker or "", context_words(prev, m.text))),
-                })
-                prev, prev_role = m.text, m.role
-        vecs = embeddings.for_index([r["text"] for r in rows])
-        with store.atomic():
-            claimed = store.claim_sessions_for_index(s.id for s in batch)
-            keep = [(r, v) for r, v in zip(rows, vecs, strict=True) if r["session_id"] in claimed]
-            ids = store.insert_items([r for r, _ in keep])
-            store.put_vectors(embeddings.model, [(i, v) for i, (_, v) in zip(ids, keep, strict=True)])
-            store.bump("sessions_indexed", len(claimed))
-            store.bump("items_indexed", len(ids))
-        sessions += len(claimed)
-        items += len(ids)
-        if progress is not None:
-            progress(sessions, items)
-    if items:
+        rows = _turn_rows(batch, store.sessions_messages(s.id for s in batch))  # one query
+        return batch, rows, embeddings.for_index([r["text"] for r in rows])
+
+    slot = _prefetcher(store)
+    pool = slot[1] if slot is not None and slot[0].acquire(blocking=False) else None
+    ahead: Future[Any] | None = None
+    try:
+        if pool is not None:
+            ahead = pool.submit(prepare, frozenset())
+        while True:
+            got = ahead.result() if ahead is not None else prepare(frozenset())
+            if got is None:
+                break
+            batch, rows, vecs = got
+            if pool is not None:
+                ahead = pool.submit(prepare, frozenset(s.id for s in batch))
+            with store.atomic():
+                claimed = store.claim_sessions_for_index(s.id for s in batch)
+                keep = [(r, v) for r, v in zip(rows, vecs, strict=True) if r["session_id"] in claimed]
+                ids = store.insert_items([r for r, _ in keep])
+                store.put_vectors(embeddings.model, [(i, v) for i, (_, v) in zip(ids, keep, strict=True)])
+                store.bump("sessions_indexed", len(claimed))
+                store.bump("items_indexed", len(ids))
+            sessions += len(claimed)
+            items += len(ids)
+            if progress is not None:
+                progress(sessions, items)
+    except BaseException:
+        # a failed run lets go of its reservations too (so other indexers may build the
+        # graph), without hiding the error should the connection be gone
+        with suppress(MemlaneError):
+            _release(store, pool, ahead)
+        raise
+    else:
+        _release(store, pool, ahead)
+    finally:
+        if pool is not None:
+            slot[0].release()  # type: ignore[index]
+    if seen:
         # a bulk load is done: build the approximate index in one pass now, if it is due
+        # (PostgreSQL leaves it to the last indexer while others are still inserting)
         store.ensure_vector_index(embeddings.model, embeddings.embedder.dim)
     return IndexReport(
         sessions_closed=0,
@@ -95,3 +119,56 @@ def index_pending(
         cache_hits=embeddings.cache_hits - hits0,
         seconds=time.perf_counter() - t0,
     )
+
+
+def _release(store: Store, pool: ThreadPoolExecutor | None, ahead: Future[Any] | None) -> None:
+    """Wait for the batch being prepared, then end every reservation of the run (the
+    prefetch connection's, or this thread's): a limit of 0 takes none."""
+    if pool is None:
+        store.sessions_to_index(0, reserve=True)
+        return
+    if ahead is not None:
+        ahead.cancel()
+        wait([ahead])
+    pool.submit(store.sessions_to_index, 0, reserve=True).result()
+
+
+def _turn_rows(batch: list[Session], messages: dict[int, list[Message]]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for s in batch:
+        prev, prev_role = "", ""
+        for m in messages[s.id]:
+            if m.role == "user" and prev_role == "assistant":
+                prev = ""  # an answer's opening words would blur what the user said
+            rows.append({
+                "kind": "turn", "text": m.text, "at": m.at.timestamp(), "scope": m.scope,
+                "agent": m.agent, "project": m.project, "session_id": s.id,
+                "message_id": m.id, "seq": m.seq, "role": m.role, "source": "observed",
+                "durability": "long", "lane": "episodic",
+                "extra": {"speaker": m.speaker} if m.speaker else {},
+                # Keys: the speaker's name ("what did Melanie say" finds Melanie's turns,
+                # which rarely name her) and, for a short turn, the previous message's
+                # words (not the assistant's for a user turn: measured on LongMemEval).
+                "keys": item_keys(m.text, m.at, (m.speaker or "", context_words(prev, m.text))),
+            })
+            prev, prev_role = m.text, m.role
+    return rows
+
+
+# One prefetch thread a store (it keeps its own connection open while the store lives),
+# with a lock so that two runs on one store at once do not share it: the second runs
+# without prefetching.
+_PREFETCH: WeakKeyDictionary[Any, tuple[threading.Lock, ThreadPoolExecutor]] = WeakKeyDictionary()
+_PREFETCH_LOCK = threading.Lock()
+
+
+def _prefetcher(store: Store) -> tuple[threading.Lock, ThreadPoolExecutor] | None:
+    try:
+        with _PREFETCH_LOCK:
+            slot = _PREFETCH.get(store)
+            if slot is None:
+                slot = _PREFETCH[store] = (threading.Lock(), ThreadPoolExecutor(
+                    1, thread_name_prefix="memlane-index-prefetch"))
+            return slot
+    except TypeError:  # a store that cannot be weakly referenced: no prefetching
+        return None

@@ -120,6 +120,16 @@ class _Ctx:
     """Whether HyDE added a third list (feedback then stays out)."""
     speaker: str | None = None
     """The speaker the query names (``memlane.retrieve.speaker``), when focused."""
+    turns: dict[int, list[Item]] = field(default_factory=dict)
+    """Each session's turns read so far in this search (``turns_of``)."""
+
+    def turns_of(self, session_id: int) -> list[Item]:
+        """The session's turns in order, read from the store once a search (reply lift,
+        graph expansion, stage two and session openers all ask). Callers must not modify
+        the list."""
+        if session_id not in self.turns:
+            self.turns[session_id] = self.store.session_items(session_id, kind="turn")
+        return self.turns[session_id]
 
 
 def search(
@@ -299,15 +309,15 @@ def _replies(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     if not asks:
         return cands
     by_id = {c.id: c for c in cands}
-    turns_of: dict[int, dict[int, Item]] = {}
+    by_seq: dict[int, dict[int, Item]] = {}
     for q in asks:
         it = ctx.items[q.id]
         if it.session_id is None or it.seq is None:
             continue
-        if it.session_id not in turns_of:
-            turns_of[it.session_id] = {t.seq: t for t in ctx.store.session_items(
-                it.session_id, kind="turn") if t.seq is not None}
-        nxt = turns_of[it.session_id].get(it.seq + 1)
+        if it.session_id not in by_seq:
+            by_seq[it.session_id] = {t.seq: t for t in ctx.turns_of(it.session_id)
+                                     if t.seq is not None}
+        nxt = by_seq[it.session_id].get(it.seq + 1)
         if (nxt is None or not ctx.filters.admits_in_session(nxt)
                 or speaker_of(nxt) == speaker_of(it)):
             continue  # no next turn, filtered out, or the same speaker going on
@@ -412,8 +422,8 @@ def _graph(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
                 # a summary or entity of a session no candidate reached: its best turns
                 voted.add(it.session_id)
                 sessions_added += 1
-                turns = ctx.store.session_items(it.session_id, kind="turn")
-                turns.sort(key=lambda x: -len(terms & {w.lower() for w in _WORD.findall(x.text)}))
+                turns = sorted(ctx.turns_of(it.session_id),
+                               key=lambda x: -len(terms & {w.lower() for w in _WORD.findall(x.text)}))
                 items_to_add = turns[:2]
             elif it.kind == "turn":
                 items_to_add = [it]
@@ -633,7 +643,7 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
     for s in top:
         if isinstance(s.key, tuple) or s.key not in best:
             continue
-        turns = [it for it in ctx.store.session_items(s.key, kind="turn")
+        turns = [it for it in ctx.turns_of(s.key)
                  if it.role == "user" and ctx.filters.admits_in_session(it)]
         if not turns:
             continue
@@ -726,7 +736,7 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
     if len(own) >= n:
         own.sort(key=lambda x: -x[0])
         return [i for _, i in own[:n]]
-    turns = [it for it in ctx.store.session_items(session_id, kind="turn")
+    turns = [it for it in ctx.turns_of(session_id)
              if ctx.filters.admits_in_session(it)]
     for it in turns:
         ctx.items.setdefault(it.id, it)

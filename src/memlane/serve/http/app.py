@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from memlane.config import Config, ServeConfig, load_config
 from memlane.memory import Memory
 from memlane.serve.http import errors, metrics
-from memlane.serve.http.auth import RateLimiter
+from memlane.serve.http.auth import KeyCache, RateLimiter
 from memlane.serve.http.errors import error_body
 from memlane.serve.http.responses import JSONResponse
 
@@ -155,6 +155,7 @@ def create_app(
     app.state.memory = mem
     app.state.serve_config = cfg
     app.state.limiter = RateLimiter(cfg.rate_limit, cfg.rate_burst)
+    app.state.keys = KeyCache(cfg.key_cache_seconds)
     app.state.stopping = threading.Event()
     app.state.touched = {}
     app.state.touch_lock = threading.Lock()

@@ -9,6 +9,10 @@ Every handler calls ``principal.check(scope, write=...)`` for the scope it touch
 for a scope outside the key's patterns (fnmatch, e.g. ``team-*``) and for a write with a
 read-only key. A request that touches no single scope (a search over every scope, stats,
 indexing) needs a key holding ``*``.
+
+A process remembers a key it found for ``serve.key_cache_seconds`` (``KeyCache``): on
+PostgreSQL the lookup was one of a search's ten round trips. A revocation, made by any
+process, is honoured everywhere once that time has passed; unknown keys are never cached.
 """
 
 from __future__ import annotations
@@ -17,13 +21,14 @@ import threading
 import time
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from typing import Any
 
 from fastapi import Request
 
 from memlane.serve.http.errors import ApiError
 from memlane.serve.keys import hash_key
 
-__all__ = ["COOKIE", "OPEN", "Principal", "RateLimiter", "principal"]
+__all__ = ["COOKIE", "OPEN", "KeyCache", "Principal", "RateLimiter", "principal"]
 
 _LOOPBACK = ("127.", "::1", "localhost")
 _TOUCH_EVERY = 60.0
@@ -90,6 +95,39 @@ class RateLimiter:
             return (1.0 - tokens) / self.rate
 
 
+class KeyCache:
+    """The keys a process found by hash, each trusted for ``ttl`` seconds after its lookup.
+
+    Only found (unrevoked) keys are kept, so an unknown key is looked up every time and a
+    new key works at once; a revoked one keeps working here for at most ``ttl`` seconds.
+    """
+
+    MAX = 10_000
+
+    def __init__(self, ttl: float) -> None:
+        self.ttl = ttl
+        self._rows: dict[str, tuple[float, dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def lookup(self, store: Any, key_hash: str) -> dict[str, Any] | None:
+        """The unrevoked key with this hash (``store.api_key_by_hash``), from the cache while fresh."""
+        if self.ttl <= 0:
+            return store.api_key_by_hash(key_hash)
+        now = time.monotonic()
+        hit = self._rows.get(key_hash)
+        if hit is not None and now - hit[0] < self.ttl:
+            return hit[1]
+        row = store.api_key_by_hash(key_hash)
+        with self._lock:
+            if row is None:
+                self._rows.pop(key_hash, None)
+            else:
+                if len(self._rows) >= self.MAX:
+                    self._rows.clear()
+                self._rows[key_hash] = (now, row)
+        return row
+
+
 COOKIE = "memlane_key"
 """The inspector's sign-in cookie (``memlane.serve.http.inspector.signin``): the same key,
 accepted instead of the header for reads and for the inspector's CSRF-checked forms."""
@@ -122,7 +160,9 @@ def _resolve(request: Request) -> Principal:
                            "clients are served; create one with memlane keys create",
                            "Authorization")
         return OPEN
-    row = store.api_key_by_hash(hash_key(token))
+    cache = getattr(request.app.state, "keys", None)
+    key_hash = hash_key(token)
+    row = cache.lookup(store, key_hash) if cache is not None else store.api_key_by_hash(key_hash)
     if row is None:
         raise ApiError(401, "unauthorized", "unknown or revoked API key", "Authorization")
     state = request.app.state

@@ -96,11 +96,32 @@ class Metrics:
         self.ingested = Counter("memlane_messages_ingested", "Messages stored by this process",
                                 registry=self.registry)
         self.registry.register(_StoreCollector(app))
+        # labelled children by label values: ``labels()`` takes a lock and builds a key
+        # each call, a dozen times a search (dict reads and writes are atomic in Python)
+        self._stage: dict[str, Any] = {}
+        self._answered: dict[tuple[str, str, int], Any] = {}
+        self._timed: dict[tuple[str, str], Any] = {}
 
     def observe_timings(self, timings: dict[str, float]) -> None:
+        stage = self._stage
         for name, ms in timings.items():
             if name.endswith("_ms") and name != "request_ms":
-                self.stages.labels(name.removesuffix("_ms")).observe(ms / 1000.0)
+                child = stage.get(name)
+                if child is None:
+                    child = stage[name] = self.stages.labels(name.removesuffix("_ms"))
+                child.observe(ms / 1000.0)
+
+    def answered(self, route: str, method: str, status: int, seconds: float) -> None:
+        """Count one answered request and observe its latency."""
+        counter = self._answered.get((route, method, status))
+        if counter is None:
+            counter = self._answered[(route, method, status)] = self.requests.labels(
+                route, method, str(status))
+        counter.inc()
+        timer = self._timed.get((route, method))
+        if timer is None:
+            timer = self._timed[(route, method)] = self.latency.labels(route, method)
+        timer.observe(seconds)
 
 
 class RequestMetrics:
@@ -128,8 +149,7 @@ class RequestMetrics:
             route = scope.get("route")
             template = getattr(route, "path", None) or "unmatched"
             method = scope.get("method", "GET")
-            self.metrics.requests.labels(template, method, str(status[0])).inc()
-            self.metrics.latency.labels(template, method).observe(time.perf_counter() - started)
+            self.metrics.answered(template, method, status[0], time.perf_counter() - started)
 
 
 def mount(app: FastAPI) -> None:

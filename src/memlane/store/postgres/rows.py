@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
-__all__ = ["vec", "vector_bytes"]
+__all__ = ["id_array", "vec", "vector_bytes"]
 
 
 def vec(v: Any) -> np.ndarray:
@@ -21,3 +22,12 @@ def vector_bytes(data: bytes) -> np.ndarray:
     1.3 ms of server and 3.1 ms of client CPU against 0.24 and 0.35).
     """
     return np.frombuffer(data, dtype=">f4", offset=4).astype(np.float32)
+
+
+def id_array(ids: Iterable[int]) -> str:
+    """Integer ids as one ``bigint[]`` literal (``{1,2,3}``) for a ``%s::bigint[]`` parameter.
+
+    psycopg adapts a Python list element by element (it looks for the element type, then
+    dumps each): ~60 µs for 40 ids against ~8 as this text, a few times a search.
+    """
+    return "{" + ",".join(map(str, map(int, ids))) + "}"

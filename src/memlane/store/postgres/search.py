@@ -83,10 +83,18 @@ _TERM_COUNTS = (
     " FROM (SELECT t, phraseto_tsquery('english', memlane_fts_text(t))::text AS q, n"
     " FROM unnest(%s::text[]) WITH ORDINALITY AS u(t, n)) x ORDER BY x.n"
 )
+# The same, the first row also carrying a scope's entity names (``entity_names``' order)
+# for the graph stage of the same search (``memlane.store.postgres.reads``).
+_TERM_COUNTS_ENTITIES = _TERM_COUNTS.replace(
+    " END FROM (SELECT t,",
+    " END, CASE WHEN x.n = 1 THEN ARRAY(SELECT norm_name FROM entities WHERE scope = %s"
+    " ORDER BY id) END FROM (SELECT t,", 1,
+)
 
 
 def _term_counts(db: Database, clean: Sequence[str], stats: TermStats | None,
-                 cap: int) -> tuple[int, list[str], dict[str, int]]:
+                 cap: int, entities: tuple[str, dict[str, list[str]]] | None = None,
+                 ) -> tuple[int, list[str], dict[str, int]]:
     """``(max item id, tsqueries in query order without repeats, capped counts)`` in one
     round trip.
 
@@ -94,7 +102,8 @@ def _term_counts(db: Database, clean: Sequence[str], stats: TermStats | None,
     them; counting it visits up to ``cap`` rows, ~30 ms at 100k items). When every term
     was seen before, its remembered tsquery says which those are and only they travel;
     otherwise the statistics' whole list does (~12 kB as one text value, ~0.2 ms of
-    server time).
+    server time). ``entities`` (a scope and a dict): the scope's entity names are put in
+    the dict under the scope, read by the same statement.
     """
     hints = [_TSQUERY_HINTS.get(t) for t in clean]
     skip: list[str] | str
@@ -105,11 +114,20 @@ def _term_counts(db: Database, clean: Sequence[str], stats: TermStats | None,
         skip = [q for q in hints if q is not None and _lexeme(q) in common]
     else:
         skip = stats.common_tsqueries()
-    rows = db.execute(_TERM_COUNTS, (skip, cap, list(clean))).fetchall()
+    # text arrays travel as one literal each (psycopg adapts a list element by element)
+    if not isinstance(skip, str):
+        skip = _array_literal(skip)
+    terms = _array_literal(clean)
+    if entities is None:
+        rows = db.execute(_TERM_COUNTS, (skip, cap, terms)).fetchall()
+    else:
+        rows = db.execute(_TERM_COUNTS_ENTITIES, (skip, cap, entities[0], terms)).fetchall()
+        if rows:
+            entities[1][entities[0]] = list(rows[0][4])
     if len(_TSQUERY_HINTS) > _TSQUERY_HINTS_MAX:
         _TSQUERY_HINTS.clear()
     counts: dict[str, int] = {}
-    for _n, t, q, df in rows:
+    for _n, t, q, df, *_ in rows:
         _TSQUERY_HINTS[t] = q
         if df is not None:
             counts[q] = int(df)
@@ -206,7 +224,7 @@ class TermStats:
 
 def lexical_search(
     db: Database, terms: Sequence[str], where: str, params: list[Any], limit: int,
-    stats: TermStats | None = None,
+    stats: TermStats | None = None, entities: tuple[str, dict[str, list[str]]] | None = None,
 ) -> list[tuple[int, float]]:
     """BM25 over the generated ``tsv`` column: ``(item_id, score)``, higher is better.
 
@@ -224,7 +242,7 @@ def lexical_search(
         # the first search of this store reads the statistics before counting (as every
         # search once did), so its counts can skip the common terms too
         stats.get(db, db.execute("SELECT coalesce(max(id), 0) FROM items").fetchone()[0])
-    n, queries, counts = _term_counts(db, clean, stats, cap + 1)
+    n, queries, counts = _term_counts(db, clean, stats, cap + 1, entities)
     if not queries:
         return []
     freq, rows_estimate = stats.get(db, n) if stats is not None else ({}, 0.0)
@@ -302,7 +320,7 @@ def lexical_search(
         " ON true",
         (match, *params, *limits, *(x for pair in zip(idf, kept, strict=True) for x in pair),
          max(4 * limit, 100),
-         list(dict.fromkeys(lexemes))),
+         _array_literal(list(dict.fromkeys(lexemes)))),
     ).fetchall()
     return _bm25(rows, lexemes, lexeme_idf, inv_avgdl, limit)
 
@@ -380,7 +398,8 @@ def ensure_hnsw(db: Database, model: str, dim: int) -> bool:
 
 
 def _exact(
-    db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int
+    db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int,
+    vectors: dict[int, bytes] | None = None,
 ) -> list[tuple[int, float]]:
     # ``vec <=> q`` (no dimension cast) matches no HNSW index: an exact scan of the
     # filtered rows, with the same (distance, id) order as the indexed path. The filtered
@@ -392,31 +411,45 @@ def _exact(
     # just-loaded table) the planner priced both ways at one row and took that one, 1.5 ms
     # of server time a search for a scope of 40 items in a 2,000-item store (0.2 by key).
     rows = db.execute(
-        "SELECT v.item_id, 1 - (v.vec <=> %b::vector) AS s FROM vectors v"
+        f"SELECT v.item_id, 1 - (v.vec <=> %b::vector) AS s{', v.vec' if vectors is not None else ''}"
+        " FROM vectors v"
         f" WHERE v.item_id = ANY(ARRAY(SELECT i.id FROM items i WHERE {where}))"
         " AND v.model || '' = %s AND v.dim = %s"
         " ORDER BY v.vec <=> %b::vector, v.item_id LIMIT %s",
-        (q, *params, model, dim, q, limit),
+        (q, *params, model, dim, q, limit), binary=vectors is not None,
     ).fetchall()
+    return _ranked(rows, vectors)
+
+
+def _ranked(rows: Sequence[Any], vectors: dict[int, bytes] | None) -> list[tuple[int, float]]:
+    """``(item_id, cosine)`` of a vector statement's rows; with ``vectors``, the rows' third
+    column (the vector in pgvector's binary format, see ``rows.vector_bytes``) is kept there
+    by item id, undecoded until asked for."""
+    if vectors is not None:
+        for r in rows:
+            vectors[r[0]] = r[2]
     return [(r[0], float(r[1])) for r in rows]
 
 
 def _approximate(
-    db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int
+    db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int,
+    vectors: dict[int, bytes] | None = None,
 ) -> list[tuple[int, float]]:
     # Model and dimension are literals so the planner can match the partial index;
     # relaxed_order iterative scans may return rows slightly out of order, hence the
     # materialised CTE sorted again.
     query = sql.SQL(
         "WITH r AS MATERIALIZED ("
-        " SELECT v.item_id, (v.vec::vector({dim})) <=> %b::vector({dim}) AS d"
+        " SELECT v.item_id, (v.vec::vector({dim})) <=> %b::vector({dim}) AS d{vec}"
         " FROM vectors v JOIN items i ON i.id = v.item_id"
         " WHERE v.model = {model} AND v.dim = {dim} AND {where}"
         " ORDER BY (v.vec::vector({dim})) <=> %b::vector({dim}) LIMIT %s)"
-        " SELECT item_id, 1 - d FROM r ORDER BY d, item_id"
-    ).format(dim=sql.SQL(str(int(dim))), model=sql.Literal(model), where=sql.SQL(where))
-    rows = db.execute(query, (q, *params, q, limit)).fetchall()
-    return [(r[0], float(r[1])) for r in rows]
+        " SELECT item_id, 1 - d{rvec} FROM r ORDER BY d, item_id"
+    ).format(dim=sql.SQL(str(int(dim))), model=sql.Literal(model), where=sql.SQL(where),
+             vec=sql.SQL(", v.vec" if vectors is not None else ""),
+             rvec=sql.SQL(", vec" if vectors is not None else ""))
+    rows = db.execute(query, (q, *params, q, limit), binary=vectors is not None).fetchall()
+    return _ranked(rows, vectors)
 
 
 def vector_search(
@@ -430,8 +463,10 @@ def vector_search(
     scoped: bool,
     indexed: bool,
     small: bool = False,
+    vectors: dict[int, bytes] | None = None,
 ) -> list[tuple[int, float]]:
-    """Cosine search, best first, honouring the filter exactly.
+    """Cosine search, best first, honouring the filter exactly; with ``vectors``, the
+    ranked items' vectors are put there too (``memlane.store.postgres.reads``).
 
     Small filtered sets (a session; a scope after a capped count) are scanned exactly. Otherwise the HNSW
     index answers, with iterative scans so rejected candidates do not starve the result;
@@ -440,7 +475,7 @@ def vector_search(
     dim = len(query)
     q = Vector(query)
     if not indexed or small:
-        return _exact(db, model, q, dim, where, params, limit)
+        return _exact(db, model, q, dim, where, params, limit, vectors)
     if scoped:
         # items, not vectors, are counted (an index on the items alone; no join the
         # planner could turn into a scan of every vector): an upper bound, and a set
@@ -450,10 +485,10 @@ def vector_search(
             (*params, EXACT_BELOW + 1),
         ).fetchone()[0]
         if n <= EXACT_BELOW:
-            return _exact(db, model, q, dim, where, params, limit)
-    got = _approximate(db, model, q, dim, where, params, limit)
+            return _exact(db, model, q, dim, where, params, limit, vectors)
+    got = _approximate(db, model, q, dim, where, params, limit, vectors)
     if len(got) < limit:
-        return _exact(db, model, q, dim, where, params, limit)
+        return _exact(db, model, q, dim, where, params, limit, vectors)
     return got
 
 
@@ -473,4 +508,8 @@ class PostgresSearch(SqlStore):
         if limit <= 0:
             return []
         where, params = self._where(f)
-        return lexical_search(self.db, terms, where, params, limit, self._term_stats)
+        reads = self._reads()  # within one search's reads, the scope's entity names come too
+        entities = None
+        if reads is not None and f.scope is not None and f.scope not in reads.entities:
+            entities = (f.scope, reads.entities)
+        return lexical_search(self.db, terms, where, params, limit, self._term_stats, entities)

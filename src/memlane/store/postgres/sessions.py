@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from memlane.store.contract import NewMessage
 from memlane.store.postgres.db import LOCK_RESERVE, LOCK_SCOPE, Database
@@ -43,18 +43,25 @@ class PostgresSessions(SessionsMixin):
 
     _reserved: threading.local
 
-    def sessions_to_index(self, limit: int = 100, *, reserve: bool = False) -> list[Session]:
+    def sessions_to_index(self, limit: int = 100, *, reserve: bool = False,
+                          exclude: Iterable[int] = ()) -> list[Session]:
         if not reserve:
-            return super().sessions_to_index(limit)
-        held = getattr(self._reserved, "ids", None)
-        if held:  # the previous batch is done (claimed or dropped): others may take it
+            return super().sessions_to_index(limit, exclude=exclude)
+        skip = sorted({int(i) for i in exclude})
+        writing = set(skip)
+        held = getattr(self._reserved, "ids", None) or []
+        # the previous batch is done (claimed or dropped): others may take it; a batch the
+        # caller is still writing (``exclude``) stays reserved until its next call. A
+        # limit of 0 takes nothing and so lets go of every reservation.
+        done = [i for i in held if i not in writing]
+        if done:
             self.db.execute(
                 "SELECT count(pg_advisory_unlock(%s, (id & 2147483647)::int)) FROM unnest(%s::bigint[]) AS u(id)",
-                (LOCK_RESERVE, held))
-        self._reserved.ids = []
+                (LOCK_RESERVE, done))
+        self._reserved.ids = still = [i for i in held if i in writing]
         rows = self.db.execute(
             f"SELECT {SESSION_COLS} FROM sessions WHERE indexed_at IS NULL AND status <> 'open'"
-            " ORDER BY id LIMIT %s", (4 * limit,)).fetchall()
+            " AND id <> ALL(%s::bigint[]) ORDER BY id LIMIT %s", (skip, 4 * limit)).fetchall()
         if not rows:
             return []
         got = {int(r[0]) for r in self.db.execute(
@@ -68,8 +75,17 @@ class PostgresSessions(SessionsMixin):
             self.db.execute(
                 "SELECT count(pg_advisory_unlock(%s, (id & 2147483647)::int)) FROM unnest(%s::bigint[]) AS u(id)",
                 (LOCK_RESERVE, extra))
-        self._reserved.ids = sorted(keep)
+        self._reserved.ids = still + sorted(keep)
         return [session(r) for r in mine]
+
+    def indexers_elsewhere(self) -> bool:
+        """Whether another connection holds indexing reservations (an indexer in the middle
+        of a batch): the last indexer of a backlog builds its HNSW index, not the first
+        to run out of work while others still insert (``ensure_vector_index``)."""
+        return self.db.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND classid = %s::oid AND objsubid = 2 AND pid <> pg_backend_pid())",
+            (LOCK_RESERVE,)).fetchone()[0]
 
     def _lock_scope(self, scope: str) -> None:
         self.db.xact_lock(LOCK_SCOPE, scope)

@@ -26,6 +26,8 @@ from memlane.store.postgres import search
 from memlane.store.postgres.changes import ChangesMixin
 from memlane.store.postgres.db import Database, Tracer
 from memlane.store.postgres.facts import PostgresFacts
+from memlane.store.postgres.reads import SearchReads
+from memlane.store.postgres.rows import id_array
 from memlane.store.postgres.search import PostgresSearch
 from memlane.store.postgres.sessions import PostgresSessions
 from memlane.store.postgres.transfer import PostgresTransfer
@@ -43,7 +45,7 @@ _ITEM_TYPES = {
     "updated_at": "float8", "pinned": "boolean",
 }
 _NAMES = ", ".join(ITEM_INSERT_COLUMNS)
-_ARRAYS = ", ".join(f"%s::{_ITEM_TYPES.get(c, 'text')}[]" for c in ITEM_INSERT_COLUMNS)
+_ARRAYS = ", ".join(f"%b::{_ITEM_TYPES.get(c, 'text')}[]" for c in ITEM_INSERT_COLUMNS)
 # Many items in one statement and one round trip. Ids are drawn in the rows' order, then
 # the rows are inserted with them, so the ids come back in input order by construction
 # (not by relying on the order of RETURNING).
@@ -56,8 +58,9 @@ _INSERT_ITEMS = (
 )
 
 
-class PostgresStore(PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts, HygieneMixin,
-                    VectorsMixin, PostgresTransfer, ChangesMixin, BrowseMixin, KeysMixin):
+class PostgresStore(SearchReads, PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts,
+                    HygieneMixin, VectorsMixin, PostgresTransfer, ChangesMixin, BrowseMixin,
+                    KeysMixin):
     """Sessions, messages, items, their lexical and vector indexes, in one PostgreSQL database."""
 
     backend = "postgres"
@@ -79,7 +82,7 @@ class PostgresStore(PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts,
     # -- dialect hooks of the shared SQL ------------------------------------------------
     def _id_batches(self, column: str, ids: Sequence[int]) -> Iterator[tuple[str, list[Any]]]:
         if ids:
-            yield f"{column} = ANY(%s::bigint[])", [list(ids)]
+            yield f"{column} = ANY(%s::bigint[])", [id_array(ids)]
 
     def _text_in(self, column: str, values: Sequence[str]) -> tuple[str, list[Any]]:
         return f"{column} = ANY(%s::text[])", [list(values)]

@@ -6,9 +6,10 @@ A mixin of ``PostgresStore``: it needs ``self.db``, ``self._hnsw`` (with its loc
 
 from __future__ import annotations
 
+import struct
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import psycopg
@@ -16,15 +17,37 @@ import psycopg
 from memlane.errors import StoreError
 from memlane.store.filters import Filters
 from memlane.store.postgres import search
-from memlane.store.postgres.db import Database, Vector
-from memlane.store.postgres.rows import vector_bytes
+from memlane.store.postgres.db import Database, Vector, translate
+from memlane.store.postgres.rows import id_array, vector_bytes
 
 from memlane.store.sql.base import SqlStore
 
-__all__ = ["NO_HNSW_TTL", "VectorsMixin"]
+__all__ = ["COPY_FROM", "NO_HNSW_TTL", "VectorsMixin"]
 
 # How long a search trusts that a (model, dim) has no HNSW index yet (seconds).
 NO_HNSW_TTL = 10.0
+# ``put_vectors`` of this many vectors or more: DELETE + binary COPY instead of upserts.
+COPY_FROM = 32
+
+_COPY_VECTORS = "COPY vectors (item_id, model, dim, vec) FROM STDIN (FORMAT BINARY)"
+_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
+_COPY_TRAILER = struct.pack(">h", -1)
+
+
+def _copy_vectors(model: str, vectors: dict[int, np.ndarray]) -> bytes:
+    """Rows of ``vectors`` in COPY's binary format: four fields a row (item_id int8, model
+    text, dim int4, vec in pgvector's binary form: int16 dim, int16 0, float4s), all
+    big-endian, between the format's header and trailer."""
+    name = model.encode("utf-8")
+    head = struct.pack(">hi", 4, 8)  # the field count, then item_id's length
+    parts = [_COPY_HEADER]
+    for item_id, v in vectors.items():
+        a = np.asarray(v, dtype=">f4").reshape(-1)
+        dim = a.shape[0]
+        parts.append(head + struct.pack(">qi", item_id, len(name)) + name
+                     + struct.pack(">iiiHH", 4, dim, 4 + 4 * dim, dim, 0) + a.tobytes())
+    parts.append(_COPY_TRAILER)
+    return b"".join(parts)
 
 
 class VectorsMixin(SqlStore):
@@ -33,6 +56,8 @@ class VectorsMixin(SqlStore):
     _hnsw_lock: threading.Lock
     _no_hnsw: dict[tuple[str, int], float]
 
+    indexers_elsewhere: Callable[[], bool]  # PostgresSessions
+
     # -- vectors ------------------------------------------------------------------------
     def put_vectors(self, model: str, pairs: Sequence[tuple[int, np.ndarray]]) -> None:
         """Store item vectors (call inside the item's transaction).
@@ -40,23 +65,47 @@ class VectorsMixin(SqlStore):
         No HNSW index is created here: inserting into a graph costs a walk per vector, so
         ``ensure_vector_index`` builds it in one pass once a bulk load (indexing,
         ``memlane copy``) is done; an existing index takes new vectors as they come.
+
+        A few vectors are upserted with one INSERT each (pipelined); a batch (an indexing
+        batch is hundreds) is one DELETE of any rows the ids already have and one binary
+        ``COPY``: no statement a row for the server to parse, bind and plan, and no text
+        form of a float on either side (see ``_copy_vectors``).
         """
         if not pairs:
             return
-        rows = [(i, model, len(v), Vector(v)) for i, v in pairs]
-        self.db.executemany(
-            "INSERT INTO vectors (item_id, model, dim, vec) VALUES (%s, %s, %s, %b)"
-            " ON CONFLICT (item_id) DO UPDATE SET model = excluded.model, dim = excluded.dim,"
-            " vec = excluded.vec",
-            rows,
-        )
+        if len(pairs) < COPY_FROM:
+            rows = [(i, model, len(v), Vector(v)) for i, v in pairs]
+            self.db.executemany(
+                "INSERT INTO vectors (item_id, model, dim, vec) VALUES (%s, %s, %s, %b)"
+                " ON CONFLICT (item_id) DO UPDATE SET model = excluded.model, dim = excluded.dim,"
+                " vec = excluded.vec",
+                rows,
+            )
+            return
+        last = {int(i): v for i, v in pairs}  # an id given twice: the last vector wins, as upserts do
+        data = _copy_vectors(model, last)
+        if self.db.in_transaction:
+            self._replace_vectors(list(last), data)
+        else:
+            with self.db.atomic():
+                self._replace_vectors(list(last), data)
+
+    def _replace_vectors(self, ids: list[int], data: bytes) -> None:
+        self.db.execute("DELETE FROM vectors WHERE item_id = ANY(%s::bigint[])", (ids,))
+        if self.db.tracer is not None:
+            self.db.tracer("sql", _COPY_VECTORS, None)
+        with translate("query failed"), self.db.conn.cursor() as cur:
+            with cur.copy(_COPY_VECTORS) as copy:
+                copy.write(data)
 
     def ensure_vector_index(self, model: str, dim: int) -> bool:
         """Build the HNSW index of ``(model, dim)`` once it holds ``HNSW_ABOVE`` vectors.
 
         True if the index exists (now or before). Below that size every search is an
         exact scan, which is fast and never wrong; building the graph in one pass after a
-        bulk load is several times cheaper than growing it one insert at a time. Every call
+        bulk load is several times cheaper than growing it one insert at a time. While
+        another indexer holds reservations (``indexers_elsewhere``) the build waits for
+        that indexer's own call at the end of its run: False meanwhile. Every call
         (the end of each indexing run, a copy's load) also merges the full-text index's
         pending entries (``_merge_pending_text``).
         """
@@ -69,6 +118,12 @@ class VectorsMixin(SqlStore):
             (model, dim, search.HNSW_ABOVE),
         ).fetchone()[0]
         if n < search.HNSW_ABOVE:
+            return False
+        if self.indexers_elsewhere():
+            # Another indexer is in the middle of a batch and calls this at the end of its
+            # run: the last one to finish builds the graph. Built now, the CREATE INDEX
+            # would block the others' inserts while it runs, and their last batches would
+            # then go into the graph one insert at a time.
             return False
         if search.ensure_hnsw(self.db, model, dim):
             if not self.db.in_transaction:
@@ -117,10 +172,12 @@ class VectorsMixin(SqlStore):
         if limit <= 0 or len(query) == 0:
             return []
         where, params = self._where(f)
+        reads = self._reads()  # within one search's reads, keep the ranked vectors too
         return search.vector_search(
             self.db, model, query, where, params, limit,
             scoped=f.scope is not None or f.session_id is not None,
             indexed=self._searchable_hnsw(model, len(query)), small=f.session_id is not None,
+            vectors=None if reads is None else reads.vectors.setdefault(model, {}),
         )
 
     def _searchable_hnsw(self, model: str, dim: int) -> bool:
@@ -149,7 +206,7 @@ class VectorsMixin(SqlStore):
         rows = self.db.execute(
             # by key only (``model || ''``: see ``search._exact``), in binary
             "SELECT item_id, vec FROM vectors WHERE model || '' = %s AND item_id = ANY(%s::bigint[])",
-            (model, ids), binary=True,
+            (model, id_array(ids)), binary=True,
         ).fetchall()
         return {int(r[0]): vector_bytes(r[1]) for r in rows}
 
@@ -168,9 +225,13 @@ class VectorsMixin(SqlStore):
         return {bytes(h): np.frombuffer(bytes(v), dtype=np.float32) for h, v in rows}
 
     def cache_vectors(self, model: str, pairs: Sequence[tuple[bytes, np.ndarray]]) -> None:
+        """Add embeddings to the cache (a hash already there is left as it is): one
+        statement for the lot, the hashes and vectors as two binary ``bytea`` arrays."""
         if not pairs:
             return
-        self.db.executemany(
-            "INSERT INTO embed_cache (model, hash, vec) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-            [(model, bytes(h), np.asarray(v, dtype=np.float32).tobytes()) for h, v in pairs],
+        self.db.execute(
+            "INSERT INTO embed_cache (model, hash, vec) SELECT %b, h, v"
+            " FROM unnest(%b::bytea[], %b::bytea[]) AS u(h, v) ON CONFLICT DO NOTHING",
+            (model, [bytes(h) for h, _ in pairs],
+             [np.asarray(v, dtype=np.float32).tobytes() for _, v in pairs]),
         )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Protocol
 
 from memlane.store.filters import Filters
@@ -59,6 +59,17 @@ class SqlStore:
 
     def close(self) -> None:
         self.db.close()
+
+    def reading(self, *, superseded: bool = False) -> AbstractContextManager[None]:
+        """One search's reads (``Memory.search`` holds it around a search): a backend may
+        return, with a statement, rows the search asks for later (PostgreSQL:
+        ``memlane.store.postgres.reads``; ``superseded``: the search will ask
+        ``superseded_messages``). Here nothing changes."""
+        return nullcontext()
+
+    def _reads(self) -> Any:
+        """What the current ``reading()`` block remembered (None: no block, or no memory)."""
+        return None
 
     @contextmanager
     def atomic(self) -> Iterator[None]:

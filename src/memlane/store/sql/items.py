@@ -31,17 +31,24 @@ def item_values(r: dict[str, Any], now: float) -> tuple[Any, ...]:
     """The values of ``ITEM_INSERT_COLUMNS`` for an item given as a dict (defaults filled,
     lists and ``extra`` as JSON text, ``expires_at`` from the TTL)."""
     ttl = r.get("ttl_seconds")
+    extra = r.get("extra", {})
     return (
         r["kind"], r["text"], r.get("keys", ""), r["at"], r.get("scope"),
         r.get("agent"), r.get("project"), r.get("session_id"), r.get("message_id"),
-        r.get("seq"), r.get("role"), json.dumps(list(r.get("keywords", ()))),
-        json.dumps(list(r.get("entities", ()))), r.get("source", "observed"),
+        r.get("seq"), r.get("role"), _json_list(r.get("keywords", ())),
+        _json_list(r.get("entities", ())), r.get("source", "observed"),
         r.get("durability", "long"), r.get("lane", "episodic"), r.get("trust", 1.0),
         r.get("privacy", "private"), ttl, r["at"] + ttl if ttl else None,
-        json.dumps(list(r.get("parents", ()))), json.dumps(list(r.get("children", ()))),
+        _json_list(r.get("parents", ())), _json_list(r.get("children", ())),
         r.get("status", "active"), r.get("dedupe_hash"),
-        json.dumps(r.get("extra", {})), now, now, bool(r.get("pinned", False)),
+        "{}" if extra == {} else json.dumps(extra), now, now, bool(r.get("pinned", False)),
     )
+
+
+def _json_list(values: Any) -> str:
+    # most items have none: the same "[]" json.dumps writes, without calling it (an
+    # indexing batch is hundreds of rows with four such columns each)
+    return "[]" if isinstance(values, (list, tuple)) and not values else json.dumps(list(values))
 
 
 class ItemsMixin(SqlStore):

@@ -162,20 +162,29 @@ class SessionsMixin(SqlStore):
         )
         return [session(r) for r in rows]
 
-    def sessions_to_index(self, limit: int = 100, *, reserve: bool = False) -> list[Session]:
+    def sessions_to_index(self, limit: int = 100, *, reserve: bool = False,
+                          exclude: Iterable[int] = ()) -> list[Session]:
         """Closed sessions whose turns are not indexed yet, oldest first (where writers run
         side by side, sessions another indexer is claiming are skipped).
 
         ``reserve``: an indexer takes these to embed, so concurrent indexers should take
         others (PostgreSQL: until this connection's next reserving call, see
-        ``PostgresSessions``; SQLite has one writer and ignores it).
+        ``PostgresSessions``; SQLite has one writer and ignores it). ``exclude``: sessions
+        the caller already holds and is still writing (an indexer that prepares its next
+        batch while the last one is written), never returned.
         """
+        skip = sorted({int(i) for i in exclude})
         rows = self._run(
             f"SELECT {SESSION_COLS} FROM sessions WHERE indexed_at IS NULL AND status <> 'open'"
-            f" ORDER BY id LIMIT %s{self.SKIP_LOCKED}",
-            (limit,),
+            f"{self._not_in('id', skip)} ORDER BY id LIMIT %s{self.SKIP_LOCKED}",
+            (*skip, limit),
         )
         return [session(r) for r in rows]
+
+    @staticmethod
+    def _not_in(column: str, ids: Sequence[int]) -> str:
+        """`` AND column NOT IN (...)``, one placeholder an id (none when empty)."""
+        return f" AND {column} NOT IN ({', '.join(['%s'] * len(ids))})" if ids else ""
 
     def claim_for_index(self, session_id: int) -> bool:
         """Mark a session indexed unless someone already did; True if this caller won.

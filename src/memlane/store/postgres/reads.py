@@ -1,0 +1,186 @@
+"""One search's reads on PostgreSQL: what a search asks for later comes with what it reads first.
+
+A search read rows in about eight statements, four of them only to learn things an earlier
+statement could have said in passing: the sessions of the hits, whether a turn's facts were
+all superseded (newest first), the vectors of the pool's turns (also newest first) and the
+scope's entity names (the graph stage). Each was a round trip costing both processes CPU
+(on two cores, 8 clients: what the p95 queues behind). Within ``reading()``, which
+``Memory.search`` holds around one search, this thread of the store:
+
+- ``get_items`` also returns the items' session rows (read by key, when they are at most
+  ``SESSIONS_WITH_ITEMS``: a scoped search's few) and, the first time
+  when the search will ask (``reading(superseded=True)``: newest first), whether each
+  item's message has facts that were all superseded; ``get_sessions`` and
+  ``superseded_messages`` then answer from those rows and ask the database only about ids
+  they do not cover;
+- ``vector_search`` also returns the vectors it ranked (binary, pgvector's format, decoded
+  only when asked for) and ``item_vectors`` answers from them, asking only for the rest;
+- the lexical stage's first statement also returns the scope's entity names (a scoped
+  search), and ``entity_names`` of that scope answers from them.
+
+Outside ``reading()`` every method reads as before. What is remembered lives until the
+``reading()`` block ends, in its thread only: the answers are what the same statements
+would have given a moment earlier in the same search.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from memlane.store.postgres.rows import id_array, vector_bytes
+from memlane.store.rows import ITEM_COLS, ITEM_FIELDS, SESSION_COLS, item, session
+from memlane.store.sql.base import SqlStore
+from memlane.types import Item, Session
+
+__all__ = ["Reads", "SearchReads"]
+
+_N_ITEM = len(ITEM_FIELDS)
+_N_SESSION = len(SESSION_COLS.split(","))
+_ITEM_SELECT = ", ".join(f"i.{c}" for c in ITEM_FIELDS)
+_SESSION_SELECT = ", ".join(f"s.{c.strip()}" for c in SESSION_COLS.split(","))
+
+# The items and the row of each one's session: on the session's first item only, read by
+# key, and only when the items span at most SESSIONS_WITH_ITEMS sessions (a join let the
+# planner scan every session: 1,000 rows for 250 items at 10k; and each session row costs
+# the client ~30 µs to read, where the statement it saves costs ~10 of them).
+_ITEMS_SESSIONS = (
+    f"WITH i AS MATERIALIZED (SELECT {ITEM_COLS} FROM items WHERE id = ANY(%s::bigint[])),"
+    " k AS (SELECT DISTINCT ON (session_id) id, session_id FROM i WHERE session_id IS NOT NULL"
+    " ORDER BY session_id, id),"
+    f" s AS (SELECT {SESSION_COLS} FROM sessions WHERE id = ANY(ARRAY(SELECT session_id FROM k))"
+    " AND (SELECT count(*) FROM k) <= %s)"
+    f" SELECT {_ITEM_SELECT}, {_SESSION_SELECT}{{}} FROM i LEFT JOIN k ON k.id = i.id"
+    " LEFT JOIN s ON s.id = k.session_id{}"
+)
+SESSIONS_WITH_ITEMS = 20
+# The same and, per item with a message, whether that message has facts and all of them
+# are superseded (``superseded_messages``' rule): false when it has none. The facts are
+# grouped once for all the items' messages, as ``superseded_messages`` groups them.
+_ITEMS_SESSIONS_SUPERSEDED = _ITEMS_SESSIONS.replace(" s AS (", (
+    " f AS (SELECT message_id, bool_and(status IS DISTINCT FROM 'current') AS gone FROM facts"
+    " WHERE message_id = ANY(ARRAY(SELECT message_id FROM i WHERE message_id IS NOT NULL))"
+    " GROUP BY message_id), s AS ("), 1).format(
+    ", i.message_id IS NOT NULL, coalesce(f.gone, false)",
+    " LEFT JOIN f ON f.message_id = i.message_id")
+_ITEMS_SESSIONS = _ITEMS_SESSIONS.format("", "")
+
+
+class Reads:
+    """What one search's statements returned beyond what was asked (see the module)."""
+
+    __slots__ = ("entities", "items_read", "sessions", "superseded", "vectors")
+
+    def __init__(self, superseded: bool) -> None:
+        self.sessions: dict[int, Session | None] = {}
+        self.superseded: dict[int, bool] = {}
+        self.vectors: dict[str, dict[int, bytes]] = {}  # binary, decoded when asked for
+        self.entities: dict[str, list[str]] = {}
+        self.items_read = not superseded  # whether the next get_items may skip the facts
+
+
+class SearchReads(SqlStore):
+    """``reading()`` and the reads that answer from it (a mixin of ``PostgresStore``,
+    ahead of the shared mixins whose methods it wraps)."""
+
+    def _reads(self) -> Reads | None:
+        local = self.__dict__.get("_reads_local")
+        return getattr(local, "reads", None) if local is not None else None
+
+    @contextmanager
+    def reading(self, *, superseded: bool = False) -> Iterator[None]:
+        """One search's reads (see the module); nested blocks share the outermost's.
+        ``superseded``: the search will ask ``superseded_messages`` (newest first), so the
+        first ``get_items`` reads the facts of its items' messages too."""
+        local = self.__dict__.get("_reads_local")
+        if local is None:
+            local = self.__dict__.setdefault("_reads_local", threading.local())
+        if getattr(local, "reads", None) is not None:
+            yield
+            return
+        local.reads = Reads(superseded)
+        try:
+            yield
+        finally:
+            local.reads = None
+
+    def get_items(self, ids: Iterable[int]) -> dict[int, Item]:
+        reads = self._reads()
+        if reads is None:
+            return super().get_items(ids)  # type: ignore[misc]
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return {}
+        first = not reads.items_read
+        reads.items_read = True
+        found: dict[int, Item] = {}
+        sessions = reads.sessions
+        sids: set[int] = set()
+        for row in self.db.execute(_ITEMS_SESSIONS_SUPERSEDED if first else _ITEMS_SESSIONS,
+                                   (id_array(wanted), SESSIONS_WITH_ITEMS)):
+            it = item(row[:_N_ITEM])
+            found[it.id] = it
+            if it.session_id is not None:
+                sids.add(it.session_id)
+            if row[_N_ITEM] is not None:
+                sessions[row[_N_ITEM]] = session(row[_N_ITEM:_N_ITEM + _N_SESSION])
+            if first and row[-2]:
+                reads.superseded[it.message_id] = bool(row[-1])  # type: ignore[index]
+        if len(sids) <= SESSIONS_WITH_ITEMS:  # every existing session came: the rest do not exist
+            for sid in sids:
+                sessions.setdefault(sid, None)
+        return {i: found[i] for i in wanted if i in found}
+
+    def get_sessions(self, ids: Iterable[int]) -> dict[int, Session]:
+        reads = self._reads()
+        if reads is None:
+            return super().get_sessions(ids)  # type: ignore[misc]
+        ids = set(ids)
+        known = reads.sessions
+        missing = [i for i in ids if i not in known]
+        if missing:
+            got = super().get_sessions(missing)  # type: ignore[misc]
+            for i in missing:
+                known[i] = got.get(i)
+        return {i: s for i in ids if (s := known[i]) is not None}
+
+    def superseded_messages(self, message_ids: Sequence[int]) -> set[int]:
+        reads = self._reads()
+        if reads is None:
+            return super().superseded_messages(message_ids)  # type: ignore[misc]
+        known = reads.superseded
+        missing = [m for m in dict.fromkeys(message_ids) if m not in known]
+        out = {m for m in message_ids if known.get(m)}
+        if missing:
+            got = super().superseded_messages(missing)  # type: ignore[misc]
+            for m in missing:
+                known[m] = m in got
+            out |= got
+        return out
+
+    def entity_names(self, scope: str) -> list[str]:
+        reads = self._reads()
+        if reads is not None and scope in reads.entities:
+            return list(reads.entities[scope])
+        return super().entity_names(scope)  # type: ignore[misc]
+
+    def item_vectors(self, model: str, ids: Iterable[int]) -> dict[int, np.ndarray]:
+        reads = self._reads()
+        if reads is None or model not in reads.vectors:
+            return super().item_vectors(model, ids)  # type: ignore[misc]
+        known = reads.vectors[model]
+        wanted = list(dict.fromkeys(ids))
+        missing = [i for i in wanted if i not in known]
+        got: dict[int, Any] = super().item_vectors(model, missing) if missing else {}  # type: ignore[misc]
+        out: dict[int, np.ndarray] = {}
+        for i in sorted(wanted):  # in id order, as the statement's index scan by key returns them
+            raw = known.get(i)
+            if raw is not None:
+                out[i] = vector_bytes(raw)
+            elif (v := got.get(i)) is not None:
+                out[i] = v
+        return out
