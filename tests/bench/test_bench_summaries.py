@@ -78,8 +78,9 @@ def test_small_talk():
 
 def test_packaged_sets_and_their_canned_answers():
     dev, held, fresh = load_set("dev"), load_set("heldout"), load_set("heldout2")
-    assert len(dev) >= 30 and len(held) >= 5 and len(fresh) >= 12
-    ids = [c.id for c in (*dev, *held, *fresh)]
+    third = load_set("heldout3")
+    assert len(dev) >= 30 and len(held) >= 5 and len(fresh) >= 12 and len(third) >= 12
+    ids = [c.id for c in (*dev, *held, *fresh, *third)]
     assert len(ids) == len(set(ids))  # no conversation is in two sets
     kinds = {c.kind for c in dev}
     assert {"team-decision", "personal-facts", "support", "coding", "no-decision"} <= kinds
@@ -115,8 +116,9 @@ def test_bench_summaries_offline_prints_the_table_and_misses():
 
 def test_bench_summaries_offline_json_scores_every_set_apart():
     data = json.loads(_run("--json"))
-    assert [r["set"] for r in data] == ["dev", "heldout", "heldout2"]
+    assert [r["set"] for r in data] == ["dev", "heldout", "heldout2", "heldout3"]
     assert data[2]["conversations"] == len(load_set("heldout2"))
+    assert data[3]["conversations"] == len(load_set("heldout3"))
     dev = data[0]["fields"]
     assert set(dev) >= {"decisions", "rationale", "open_questions", "next_steps", "references",
                         "entities", "topics", "facts"}
