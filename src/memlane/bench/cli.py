@@ -328,14 +328,25 @@ def locomo_cmd(
               help="With --speed: a LongMemEval file (.json, .json.gz, .json.xz).")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="With --speed: only the first N distinct sessions.")
+@click.option("--train", is_flag=True,
+              help="Instead of scoring: train the offline backend's sentence classifier on the "
+              "dev set (needs the 'train' extra: scikit-learn), print its cross-validated "
+              "dev scores and write the weights into the package (or to --out).")
+@click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True,
+              help="With --train: leave-conversations-out folds for the cross-validation.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="With --train: write the weights here instead of into the package.")
 def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | None,
                   as_json: bool, show_misses: bool, speed: bool, data: Path | None,
-                  limit: int | None) -> None:
+                  limit: int | None, train: bool, folds: int, out: Path | None) -> None:
     """Score session summaries per field against the labelled conversation set."""
     import json as _json
 
     from memlane.bench.summaries import run as evalrun
 
+    if train:
+        _train_classifier(folds, out, as_json, show_misses)
+        return
     if speed:
         if data is None:
             raise click.UsageError("--speed needs --data LONGMEMEVAL_FILE")
@@ -367,6 +378,35 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         click.echo(_json.dumps([r.to_dict(misses=show_misses) for r in reports], indent=2))
     else:
         click.echo(evalrun.render(reports, show_misses), nl=False)
+
+
+def _train_classifier(folds: int, out: Path | None, as_json: bool, show_misses: bool) -> None:
+    import json as _json
+
+    from memlane.bench.summaries import run as evalrun
+    from memlane.bench.summaries import train as training
+    from memlane.index.offline import OfflineIntelligence
+
+    try:
+        import sklearn  # noqa: F401
+    except ImportError as exc:
+        raise click.ClickException("--train needs scikit-learn: pip install 'memlane[train]'") from exc
+    dev = evalrun.load_set("dev")
+    patterns = evalrun.evaluate(OfflineIntelligence(None).summarize, dev,
+                                backend="offline, patterns only", set_name="dev")
+    cv = training.cross_validate(dev, folds)
+    model = training.fit(dev)
+    try:
+        path = training.write(model, out)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write the weights: {exc}") from exc
+    if as_json:
+        click.echo(_json.dumps({"reports": [r.to_dict(misses=show_misses) for r in (patterns, cv)],
+                                "weights": str(path), "meta": model.meta}, indent=2))
+        return
+    click.echo(evalrun.render([patterns, cv], show_misses), nl=False)
+    click.echo(f"trained on {model.meta['sentences']} dev sentences {model.meta['labels']}; "
+               f"{len(model.weights)} weight rows written to {path}")
 
 
 def _attach_commands() -> None:

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 from memlane.index.cues import Cues, read_cues
 from memlane.index.normalize import normalize_predicate
@@ -358,10 +359,23 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     return name, kind, first.endswith("ing")
 
 
+_PACKAGED: Any = object()
+"""The default model argument: the classifier shipped with the package."""
+
+
 class OfflineIntelligence:
     """Summaries and extraction with no model: the embedded default."""
 
     name = "offline"
+
+    def __init__(self, model: Any = _PACKAGED) -> None:
+        """``model``: the learned sentence classifier (:mod:`memlane.index.sentclass`); by
+        default the one shipped with the package, ``None`` for the cue patterns alone."""
+        if model is _PACKAGED:
+            from memlane.index.sentclass import load_model
+
+            model = load_model()
+        self.model = model
 
     def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:
         split: list[tuple[Message, str, list[str] | None]] = []
@@ -395,7 +409,7 @@ class OfflineIntelligence:
                 turns.append((m.speaker or m.role, m.role, []))
                 last = m
             turns[-1][2].append(s)
-        cues = read_cues(turns)
+        cues = read_cues(turns, self.model)
         substantive = substantive or scored
         opening = next((x for x in substantive if x[3].role == "user"), None)
         about = opening[2] if opening and cues.placed.get((0, 0)) is None else ""
