@@ -170,3 +170,23 @@ def test_the_cli_does_not_import_the_summary_bench_until_asked():
             "print(any(m.startswith('memlane.bench.summaries') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_bench_summaries_scores_the_offline_backend_with_a_given_classifier(tmp_path):
+    from memlane.index import sentclass
+
+    # a classifier that calls every sentence answered by small talk a decision
+    (idx,) = sentclass.hashed(["n:courtesy"])
+    model = sentclass.SentenceModel([2.0, 0, 0, 0, 0], {idx: [0, 9.0, 0, 0, 0]},
+                                    {"thresholds": {"decisions": 0.8}})
+    weights = tmp_path / "w.json"
+    weights.write_text(model.to_json())
+    plain = json.loads(_run("--set", "dev", "--json"))[0]
+    data = json.loads(_run("--set", "dev", "--json", "--model", str(weights)))[0]
+    assert data["backend"] == "offline + sentence classifier"
+    assert data["fields"]["decisions"]["predicted"] > plain["fields"]["decisions"]["predicted"]
+    assert data["small_talk"] == []
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"labels": ["none"], "dim": 2}')
+    out = _run("--set", "dev", "--model", str(bad), code=1)
+    assert "bad.json: not a sentence classifier" in out and "other labels" in out

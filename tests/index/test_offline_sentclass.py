@@ -104,3 +104,18 @@ def test_dev_labels_reach_the_sentence_a_person_summarised():
     assert "decisions" in ys and "next_steps" in ys
     agreed_on = [x for x, y in zip(xs, ys, strict=True) if y == "decisions"]
     assert any("n:agree" in x for x in agreed_on)  # the proposal that "Agreed." answered
+
+
+def test_training_writes_weights_that_load_and_cross_validation_scores_unseen_folds(tmp_path):
+    pytest.importorskip("sklearn")
+    from memlane.bench.summaries.train import cross_validate, fit, folds, write
+
+    dev = load_set("dev")[:12]
+    assert [c.id for c in folds(dev, 3)[0]] == [dev[0].id, dev[3].id, dev[6].id, dev[9].id]
+    model = fit(dev)
+    assert model.meta["sentences"] > 40 and model.meta["labels"]["decisions"] > 0
+    back = sentclass.load_model(write(model, tmp_path / "w.json"))
+    assert len(back.weights) == len(model.weights) > 100
+    report = cross_validate(dev, 3)
+    assert report.conversations == 12
+    assert report.fields["decisions"].expected == sum(len(c.expected["decisions"]) for c in dev)

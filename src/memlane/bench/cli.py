@@ -331,14 +331,19 @@ def locomo_cmd(
 @click.option("--train", is_flag=True,
               help="Instead of scoring: train the offline backend's sentence classifier on the "
               "dev set (needs the 'train' extra: scikit-learn), print its cross-validated "
-              "dev scores and write the weights into the package (or to --out).")
+              "dev scores beside the patterns' and write the weights to --out.")
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True,
               help="With --train: leave-conversations-out folds for the cross-validation.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="With --train: write the weights here instead of into the package.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("sentclass.json"), show_default=True,
+              help="With --train: where to write the weights.")
+@click.option("--model", "model_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              default=None, help="Score the offline backend with this trained sentence "
+              "classifier (weights written by --train) joining the cue patterns.")
 def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | None,
                   as_json: bool, show_misses: bool, speed: bool, data: Path | None,
-                  limit: int | None, train: bool, folds: int, out: Path | None) -> None:
+                  limit: int | None, train: bool, folds: int, out: Path,
+                  model_path: Path | None) -> None:
     """Score session summaries per field against the labelled conversation set."""
     import json as _json
 
@@ -371,7 +376,17 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         else:
             names = list(evalrun.SETS) if sets == "all" else [sets]
             chosen = [(n, evalrun.load_set(n)) for n in names]
-        reports = evalrun.run_backend(backend, service, chosen)
+        model = None
+        if model_path is not None:
+            if backend != "offline":
+                raise click.UsageError("--model needs --backend offline")
+            from memlane.index.sentclass import load_model
+
+            try:
+                model = load_model(model_path)
+            except (ValueError, KeyError) as exc:
+                raise click.ClickException(f"{model_path}: not a sentence classifier: {exc}") from exc
+        reports = evalrun.run_backend(backend, service, chosen, model=model)
     except MemlaneError as exc:
         raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     if as_json:
@@ -380,7 +395,7 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         click.echo(evalrun.render(reports, show_misses), nl=False)
 
 
-def _train_classifier(folds: int, out: Path | None, as_json: bool, show_misses: bool) -> None:
+def _train_classifier(folds: int, out: Path, as_json: bool, show_misses: bool) -> None:
     import json as _json
 
     from memlane.bench.summaries import run as evalrun

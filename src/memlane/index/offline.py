@@ -359,22 +359,16 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     return name, kind, first.endswith("ing")
 
 
-_PACKAGED: Any = object()
-"""The default model argument: the classifier shipped with the package."""
-
-
 class OfflineIntelligence:
     """Summaries and extraction with no model: the embedded default."""
 
     name = "offline"
 
-    def __init__(self, model: Any = _PACKAGED) -> None:
-        """``model``: the learned sentence classifier (:mod:`memlane.index.sentclass`); by
-        default the one shipped with the package, ``None`` for the cue patterns alone."""
-        if model is _PACKAGED:
-            from memlane.index.sentclass import load_model
-
-            model = load_model()
+    def __init__(self, model: Any = None) -> None:
+        """``model``: a learned sentence classifier (:mod:`memlane.index.sentclass`) whose
+        confident verdicts join the cue patterns'; ``None`` (the default): the cue patterns
+        alone, which measured better on conversations neither was built from
+        (docs/summary-eval.md, session 7)."""
         self.model = model
 
     def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:

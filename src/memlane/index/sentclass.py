@@ -15,10 +15,12 @@ differently from the ones it was trained on:
 - modal, tense and person words, the first word and whether it is an imperative verb;
 - hashed words and word pairs.
 
-Inference is a sum of a few dozen weight rows per sentence (pure Python, no numpy); the
-weights ship with the package (``sentclass.json``). They are trained on the labelled dev
-set (``memlane bench summaries --train``, which needs the ``train`` extra:
-scikit-learn) — docs/summary-eval.md, session 7.
+Inference is a sum of a few dozen weight rows per sentence (pure Python, no numpy). The
+weights are trained on the labelled dev set (``memlane bench summaries --train``, which
+needs the ``train`` extra: scikit-learn) and written as JSON. The offline backend does not
+use a model by default: trained on the dev set's 435 sentences it added nothing on the
+three held-out sets (docs/summary-eval.md, session 7); ``memlane bench summaries --model
+FILE`` scores the backend with one.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ import math
 import re
 import zlib
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -266,16 +267,6 @@ class SentenceModel:
         return cls(data["bias"], data["weights"], data.get("meta"))
 
 
-_LOADED: dict[str, SentenceModel | None] = {}
-
-
-def load_model(path: str | Path | None = None) -> SentenceModel | None:
-    """The packaged model (cached), or the one at ``path``; None when none ships."""
-    key = str(path or "")
-    if key not in _LOADED:
-        if path is None:
-            res = resources.files("memlane.index") / "sentclass.json"
-            _LOADED[key] = SentenceModel.from_json(res.read_text("utf-8")) if res.is_file() else None
-        else:
-            _LOADED[key] = SentenceModel.from_json(Path(path).read_text("utf-8"), str(path))
-    return _LOADED[key]
+def load_model(path: str | Path) -> SentenceModel:
+    """The model whose weights ``memlane bench summaries --train`` wrote to ``path``."""
+    return SentenceModel.from_json(Path(path).read_text("utf-8"), str(path))

@@ -272,16 +272,19 @@ def session_speed(path: str | Path, limit: int | None = None) -> dict[str, Any]:
 
 
 def run_backend(
-    backend: str, service: str | None, sets: Sequence[tuple[str, Sequence[Conversation]]]
+    backend: str, service: str | None, sets: Sequence[tuple[str, Sequence[Conversation]]],
+    model: Any = None,
 ) -> list[EvalReport]:
     """Score ``backend`` (offline | llm) on each named set. ``llm`` without ``service``
     runs against a scripted model on a loopback server that answers each conversation with
-    its own labels; the report then notes whether every turn reached the prompt."""
+    its own labels; the report then notes whether every turn reached the prompt. ``model``:
+    a sentence classifier joining the offline backend's patterns."""
     if backend == "offline":
         from memlane.index.offline import OfflineIntelligence
 
-        off = OfflineIntelligence()
-        return [evaluate(off.summarize, convs, backend="offline", set_name=name)
+        off = OfflineIntelligence(model)
+        label = "offline" if model is None else "offline + sentence classifier"
+        return [evaluate(off.summarize, convs, backend=label, set_name=name)
                 for name, convs in sets]
     from memlane.backends.llm.openai import OpenAIChat
     from memlane.index.llm_intel import LLMIntelligence

@@ -187,8 +187,8 @@ def cross_validate(convs: Sequence[Conversation], k: int = 5, c: float = DEFAULT
     return report
 
 
-def write(model: sentclass.SentenceModel, path: str | Path | None = None) -> Path:
-    """Write the weights (by default into the package, where inference loads them)."""
-    target = Path(path) if path else Path(sentclass.__file__).with_name("sentclass.json")
+def write(model: sentclass.SentenceModel, path: str | Path) -> Path:
+    """Write the weights as JSON (:func:`memlane.index.sentclass.load_model` reads them)."""
+    target = Path(path)
     target.write_text(model.to_json() + "\n", "utf-8")
     return target
