@@ -95,7 +95,7 @@ class TurnLike(Protocol):
 def candidates(turns: Sequence[TurnLike]) -> list[tuple[int, int]]:
     """The sentences the model reads: every sentence of a participant's turn, the first
     :data:`ASSISTANT_LEAD` of an answer; none longer than 400 characters."""
-    out = []
+    out: list[tuple[int, int]] = []
     for ti, t in enumerate(turns):
         sents = t.sentences if t.role == "user" else t.sentences[:ASSISTANT_LEAD]
         out.extend((ti, si) for si, s in enumerate(sents) if len(s) <= _MAX_CHARS)

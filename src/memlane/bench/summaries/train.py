@@ -25,11 +25,13 @@ from memlane.index.cues import _Reader, _Turn
 
 __all__ = ["DEFAULT_THRESHOLDS", "cross_validate", "fit", "labelled_rows"]
 
-DEFAULT_THRESHOLDS = {"decisions": 0.6, "open_questions": 0.6, "next_steps": 0.6,
-                      "rationale": 0.7, "drop": 0.9}
+DEFAULT_THRESHOLDS = {"decisions": 0.7, "open_questions": 0.7, "next_steps": 0.7,
+                      "rationale": 0.7, "drop": 2.0}
 """Least probability for the model to place a sentence the patterns left out, per field,
-and (``drop``) to take out one they placed."""
-DEFAULT_C = 0.3
+and (``drop``) to take out one they placed (2.0: never). Chosen by the dev
+cross-validation of session 7: 0.5 lost precision on open questions and next steps, and
+dropping what the patterns placed lost decisions."""
+DEFAULT_C = 0.1
 """Inverse regularisation strength of the logistic regression."""
 _LEAST = 0.5
 """Share of a label's content words a sentence must hold to carry that label."""
@@ -87,13 +89,15 @@ def _labels(conv: Conversation, turns: Sequence[_Turn], where: Sequence[tuple[in
             for w in where:
                 plain = tokens(turns[w[0]].sentences[w[1]])
                 scored.append((dice(plain, g), len(g & plain) / len(g), w))
-            sim, share, w = max(scored, key=lambda x: (x[0], x[1]), default=(0.0, 0.0, None))
-            if w is not None and (sim >= 0.5 or share >= _LEAST):
+            if not scored:
+                continue
+            sim, share, w = max(scored, key=lambda x: (x[0], x[1]))
+            if sim >= 0.5 or share >= _LEAST:
                 out.setdefault(w, name)
     return out
 
 
-def labelled_rows(convs: Sequence[Conversation], pattern_feature: bool = True
+def labelled_rows(convs: Sequence[Conversation], pattern_feature: bool = False
                   ) -> tuple[list[list[str]], list[str], list[str]]:
     """Features, label and conversation id of every candidate sentence of ``convs``;
     ``pattern_feature``: whether the field the patterns chose is one of the features."""
@@ -118,7 +122,7 @@ def labelled_rows(convs: Sequence[Conversation], pattern_feature: bool = True
 
 def fit(convs: Sequence[Conversation], c: float = DEFAULT_C,
         thresholds: dict[str, float] | None = None,
-        pattern_feature: bool = True) -> sentclass.SentenceModel:
+        pattern_feature: bool = False) -> sentclass.SentenceModel:
     """A model trained on every candidate sentence of ``convs``."""
     try:
         import numpy as np
@@ -173,7 +177,7 @@ def folds(convs: Sequence[Conversation], k: int) -> list[list[Conversation]]:
 
 def cross_validate(convs: Sequence[Conversation], k: int = 5, c: float = DEFAULT_C,
                    thresholds: dict[str, float] | None = None,
-                   pattern_feature: bool = True) -> EvalReport:
+                   pattern_feature: bool = False) -> EvalReport:
     """The offline backend with a model trained on the other folds, on each fold in turn;
     the counts summed over the folds."""
     from memlane.index.offline import OfflineIntelligence
