@@ -490,6 +490,10 @@ class RetrievalConfig:
     added, and fused as a third list of this RRF weight (0: off)."""
     feedback_depth: int = 1
     """How many of the best candidate turns give their words to the feedback list."""
+    opener_lift: float = 0.9
+    """Session openers: in a chat between a user and an assistant (no speakers), the user's
+    first turn of each of the best sessions scores at least this share of its session's
+    best hit (0: off)."""
     meaning: bool = False
     """The meaning tier: a transformer (MiniLM, ONNX int8 with the ``meaning`` extra, else
     numpy) re-scores the best ``meaning_candidates`` candidates (the ``meaning`` preset)."""
@@ -531,6 +535,7 @@ class RetrievalConfig:
         _check(0.0 <= self.speaker_factor <= 1.0, "retrieval.speaker_factor",
                "must be between 0 and 1")
         _check(self.feedback_depth >= 1, "retrieval.feedback_depth", "must be >= 1")
+        _check(0.0 <= self.opener_lift <= 1.0, "retrieval.opener_lift", "must be between 0 and 1")
         _check(self.meaning_window >= 0, "retrieval.meaning_window", "must be >= 0")
         _check(0.0 <= self.hyde_threshold <= 1.0, "retrieval.hyde_threshold", "must be between 0 and 1")
         if self.hyde:

@@ -1,7 +1,8 @@
 """The LoCoMo retrieval runner.
 
 One fresh memlane database per conversation: its sessions in order, each with its date,
-one ``add_message`` per dialog turn (role = the speaker's name, text = the turn's text),
+one ``add_message`` per dialog turn (role = the speaker's name, text = the turn's text and
+the description of a photo it shares, see ``turn_text``),
 ``close_session`` after each session, then ``index(now=<last session date>)`` and one
 ``search`` per question (``now`` = the last session date: LoCoMo questions carry no date).
 The ranking is the hits' dia_ids, best first. Scores are evidence recall_any@k,
@@ -21,13 +22,13 @@ from typing import Any
 import click
 
 from memlane.bench.baselines import BM25Ranker, DenseRanker
-from memlane.bench.datasets import LoCoMoConversation, LoCoMoQA
+from memlane.bench.datasets import DialogTurn, LoCoMoConversation, LoCoMoQA
 from memlane.bench.longmemeval import SystemRun, _Null
 from memlane.bench.memrun import FreshMemory, SessionInput, Timings, TurnInput, tier_of
 from memlane.bench.metrics import aggregate, dedupe, score_ranking
 from memlane.protocols import Embedder
 
-__all__ = ["HEADLINE", "LoCoMoRun", "run_locomo"]
+__all__ = ["HEADLINE", "LoCoMoRun", "run_locomo", "turn_text"]
 
 HEADLINE = ("turn", "recall_all@10")
 """LoCoMo headline: evidence recall_all@10 over categories 1-4."""
@@ -88,9 +89,19 @@ class LoCoMoRun:
             "embedder": self.embedder,
             "embed_cache": self.cache,
             "role_mode": self.role_mode,
+            "turn_text": "text + [shares a photo: <blip_caption>]",
             "search_k": SEARCH_K,
             "wall_seconds": round(self.wall_seconds, 1),
         }
+
+
+def turn_text(turn: DialogTurn) -> str:
+    """What a chat client would send for this turn: its text and, when the speaker shared
+    a photo, the image's description ("[shares a photo: a photo of a pottery bowl]"). The
+    dataset gives the caption apart (``blip_caption``), and the answer is often in it."""
+    if turn.blip_caption and turn.blip_caption.strip():
+        return f"{turn.text} [shares a photo: {turn.blip_caption.strip()}]"
+    return turn.text
 
 
 def _inputs(conv: LoCoMoConversation, role_mode: str) -> list[SessionInput]:
@@ -103,7 +114,8 @@ def _inputs(conv: LoCoMoConversation, role_mode: str) -> list[SessionInput]:
 
     return [
         SessionInput(
-            s.date, [TurnInput(t.dia_id, role(t.speaker), t.text, t.speaker) for t in s.turns]
+            s.date,
+            [TurnInput(t.dia_id, role(t.speaker), turn_text(t), t.speaker) for t in s.turns],
         )
         for s in conv.sessions
     ]
@@ -192,7 +204,7 @@ def run_locomo(
             for p in presets:
                 systems[f"memlane:{p}"].latencies.extend(side[p])
             turns = [t for s in conv.sessions for t in s.turns]
-            docs, ids = [t.text for t in turns], [t.dia_id for t in turns]
+            docs, ids = [turn_text(t) for t in turns], [t.dia_id for t in turns]
             for qa in conv.qa:
                 _record(systems["memlane"], qa, ranked[None][qa.qa_id])
                 for p in presets:

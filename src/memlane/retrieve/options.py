@@ -80,5 +80,6 @@ def search_options(
         reply_lift=r.reply_lift,
         feedback_weight=r.feedback_weight,
         feedback_depth=r.feedback_depth,
+        opener_lift=r.opener_lift,
         meaning_weight=r.meaning_weight,
     )

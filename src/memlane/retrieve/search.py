@@ -85,6 +85,9 @@ class SearchOptions:
     """RRF weight of the feedback list (``memlane.retrieve.feedback``; 0: off)."""
     feedback_depth: int = 1
     """How many of the best candidate turns give their words to the feedback list."""
+    opener_lift: float = 0.0
+    """Session openers: in a chat without speakers, the first user turn of each of the
+    best sessions scores at least this share of its session's best hit (0: off)."""
     speaker_factor: float = 1.0
     """Speaker focus (``memlane.retrieve.speaker``): when the query names one of the
     conversation's speakers, other speakers' turns keep this share of their relevance
@@ -572,6 +575,9 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
             ranks["turn_rank"] = turn_rank
         pool.append(_Scored(item_id, _total(o.preset.weights, sig_), sig_, cand_of.get(item_id),
                             key, ranks))
+    if o.opener_lift > 0 and not asks_assistant(ctx.query):
+        pool += _openers(ctx, pool, top, cand_of, cand_rank, top_lex, entities, top_score)
+        pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
     if o.newest_weight > 0 and asks_newest(ctx.query):
         _newest_first(ctx, pool, o.newest_weight)
     pool.sort(key=lambda x: -x.score)
@@ -590,6 +596,67 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
                                      "candidate_rank": float(cand_rank[c.id])}))
     rest.sort(key=lambda x: (by_key[x.key].rank, -x.score))
     return head + rest
+
+
+ASKS_ASSISTANT = re.compile(
+    r"\b(?:our (?:previous|last|earlier|past) (?:conversation|chat|discussion)"
+    r"|you (?:said|told|mentioned|recommended|suggested|gave|listed|remember(?:ed)?)"
+    r"|did you (?:say|tell|mention|recommend|suggest|give|list))\b",
+    re.IGNORECASE)
+"""A question about what the assistant said ("our previous conversation", "what did you
+suggest"): its answer is an assistant's turn, so user openers are not lifted."""
+
+
+def asks_assistant(query: str) -> bool:
+    """Whether ``query`` recalls what the assistant said (``ASKS_ASSISTANT``)."""
+    return ASKS_ASSISTANT.search(query) is not None
+
+
+def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, Candidate],
+             cand_rank: dict[int, int], top_lex: float,
+             entities: dict[SessionKey, tuple[str, ...]], top_score: float) -> list[_Scored]:
+    """Session openers: in a chat between a user and an assistant, the user's first turn
+    states what the session is about ("I'm looking into a new tire for my commuter
+    bike"), and a question that gathers over sessions ("How many bikes did I service?")
+    needs it even when a later turn matched the words better. Each of the best sessions'
+    first user turn scores at least ``opener_lift ×`` its session's best hit. Sessions with
+    speakers (conversations between people) are left alone: their first turn is a
+    greeting. Returns the openers that were not in the pool yet."""
+    if ctx.filters.kinds is not None and "turn" not in ctx.filters.kinds:
+        return []  # the caller asked for other kinds
+    lift = ctx.opts.opener_lift
+    best: dict[SessionKey, float] = {}
+    for x in pool:
+        best[x.key] = max(best.get(x.key, -float("inf")), x.score)
+    in_pool = {x.id: x for x in pool}
+    added: list[_Scored] = []
+    for s in top:
+        if isinstance(s.key, tuple) or s.key not in best:
+            continue
+        turns = [it for it in ctx.store.session_items(s.key, kind="turn")
+                 if it.role == "user" and ctx.filters.admits_in_session(it)]
+        if not turns:
+            continue
+        first = min(turns, key=lambda it: it.seq if it.seq is not None else 0)
+        if speaker_of(first) is not None:
+            continue
+        ctx.items.setdefault(first.id, first)
+        found = in_pool.get(first.id)
+        if found is not None:
+            x = found
+        else:
+            sig_ = _signals(ctx, cand_of.get(first.id), first, s.score / top_score, top_lex,
+                            entities.get(s.key, ()))
+            x = _Scored(first.id, _total(ctx.opts.preset.weights, sig_), sig_,
+                        cand_of.get(first.id), s.key,
+                        {"session_rank": float(s.rank),
+                         "candidate_rank": float(cand_rank.get(first.id, 0))})
+            added.append(x)
+        floor = lift * best[s.key]
+        if floor > x.score:
+            x.signals["opener"] = floor - x.score
+            x.score = floor
+    return added
 
 
 NEAR_SESSION = 0.5
@@ -755,7 +822,8 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
         if ctx.opts.explain:
             for name, value in x.signals.items():
                 sign = -1.0 if name in ("coverage", "superseded") else 1.0
-                weight = w[name] if name in w else ctx.opts.newest_weight
+                weight = w[name] if name in w else (
+                    1.0 if name == "opener" else ctx.opts.newest_weight)
                 scores[f"contrib.{name}"] = sign * weight * value
         hits.append(Hit(item=it, score=x.score, scores=scores,
                         session=sessions.get(it.session_id) if it.session_id else None))
