@@ -78,8 +78,9 @@ def test_small_talk():
 
 def test_packaged_sets_and_their_canned_answers():
     dev, held, fresh = load_set("dev"), load_set("heldout"), load_set("heldout2")
-    assert len(dev) >= 30 and len(held) >= 5 and len(fresh) >= 12
-    ids = [c.id for c in (*dev, *held, *fresh)]
+    third = load_set("heldout3")
+    assert len(dev) >= 30 and len(held) >= 5 and len(fresh) >= 12 and len(third) >= 12
+    ids = [c.id for c in (*dev, *held, *fresh, *third)]
     assert len(ids) == len(set(ids))  # no conversation is in two sets
     kinds = {c.kind for c in dev}
     assert {"team-decision", "personal-facts", "support", "coding", "no-decision"} <= kinds
@@ -115,8 +116,9 @@ def test_bench_summaries_offline_prints_the_table_and_misses():
 
 def test_bench_summaries_offline_json_scores_every_set_apart():
     data = json.loads(_run("--json"))
-    assert [r["set"] for r in data] == ["dev", "heldout", "heldout2"]
+    assert [r["set"] for r in data] == ["dev", "heldout", "heldout2", "heldout3"]
     assert data[2]["conversations"] == len(load_set("heldout2"))
+    assert data[3]["conversations"] == len(load_set("heldout3"))
     dev = data[0]["fields"]
     assert set(dev) >= {"decisions", "rationale", "open_questions", "next_steps", "references",
                         "entities", "topics", "facts"}
@@ -168,3 +170,23 @@ def test_the_cli_does_not_import_the_summary_bench_until_asked():
             "print(any(m.startswith('memlane.bench.summaries') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_bench_summaries_scores_the_offline_backend_with_a_given_classifier(tmp_path):
+    from memlane.index import sentclass
+
+    # a classifier that calls every sentence answered by small talk a decision
+    (idx,) = sentclass.hashed(["n:courtesy"])
+    model = sentclass.SentenceModel([2.0, 0, 0, 0, 0], {idx: [0, 9.0, 0, 0, 0]},
+                                    {"thresholds": {"decisions": 0.8}})
+    weights = tmp_path / "w.json"
+    weights.write_text(model.to_json())
+    plain = json.loads(_run("--set", "dev", "--json"))[0]
+    data = json.loads(_run("--set", "dev", "--json", "--model", str(weights)))[0]
+    assert data["backend"] == "offline + sentence classifier"
+    assert data["fields"]["decisions"]["predicted"] > plain["fields"]["decisions"]["predicted"]
+    assert data["small_talk"] == []
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"labels": ["none"], "dim": 2}')
+    out = _run("--set", "dev", "--model", str(bad), code=1)
+    assert "bad.json: not a sentence classifier" in out and "other labels" in out

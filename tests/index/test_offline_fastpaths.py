@@ -13,7 +13,7 @@ import re
 from memlane.bench.summaries.run import load_set
 from memlane.index import cues, offline
 
-LABELLED = [text for name in ("dev", "heldout", "heldout2") for conv in load_set(name) for _, text in conv.turns]
+LABELLED = [text for name in ("dev", "heldout", "heldout2", "heldout3") for conv in load_set(name) for _, text in conv.turns]
 
 CUE_SENTENCES = [
     # decisions

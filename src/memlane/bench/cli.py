@@ -314,7 +314,7 @@ def locomo_cmd(
               help="With --backend llm: the [llm.services.NAME] model to ask. Without it, a "
               "scripted model on a loopback server answers each conversation with its labels "
               "(measures the prompt, parsing and mapping, not a model).")
-@click.option("--set", "sets", type=click.Choice(["dev", "heldout", "heldout2", "all"]), default="all",
+@click.option("--set", "sets", type=click.Choice(["dev", "heldout", "heldout2", "heldout3", "all"]), default="all",
               show_default=True, help="Which packaged labelled set to score (all: each apart).")
 @click.option("--labels", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Score this labelled JSON file (same format) instead.")
@@ -328,14 +328,30 @@ def locomo_cmd(
               help="With --speed: a LongMemEval file (.json, .json.gz, .json.xz).")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="With --speed: only the first N distinct sessions.")
+@click.option("--train", is_flag=True,
+              help="Instead of scoring: train the offline backend's sentence classifier on the "
+              "dev set (needs the 'train' extra: scikit-learn), print its cross-validated "
+              "dev scores beside the patterns' and write the weights to --out.")
+@click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True,
+              help="With --train: leave-conversations-out folds for the cross-validation.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("sentclass.json"), show_default=True,
+              help="With --train: where to write the weights.")
+@click.option("--model", "model_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              default=None, help="Score the offline backend with this trained sentence "
+              "classifier (weights written by --train) joining the cue patterns.")
 def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | None,
                   as_json: bool, show_misses: bool, speed: bool, data: Path | None,
-                  limit: int | None) -> None:
+                  limit: int | None, train: bool, folds: int, out: Path,
+                  model_path: Path | None) -> None:
     """Score session summaries per field against the labelled conversation set."""
     import json as _json
 
     from memlane.bench.summaries import run as evalrun
 
+    if train:
+        _train_classifier(folds, out, as_json, show_misses)
+        return
     if speed:
         if data is None:
             raise click.UsageError("--speed needs --data LONGMEMEVAL_FILE")
@@ -360,13 +376,52 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         else:
             names = list(evalrun.SETS) if sets == "all" else [sets]
             chosen = [(n, evalrun.load_set(n)) for n in names]
-        reports = evalrun.run_backend(backend, service, chosen)
+        model = None
+        if model_path is not None:
+            if backend != "offline":
+                raise click.UsageError("--model needs --backend offline")
+            from memlane.index.sentclass import load_model
+
+            try:
+                model = load_model(model_path)
+            except (ValueError, KeyError) as exc:
+                raise click.ClickException(f"{model_path}: not a sentence classifier: {exc}") from exc
+        reports = evalrun.run_backend(backend, service, chosen, model=model)
     except MemlaneError as exc:
         raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     if as_json:
         click.echo(_json.dumps([r.to_dict(misses=show_misses) for r in reports], indent=2))
     else:
         click.echo(evalrun.render(reports, show_misses), nl=False)
+
+
+def _train_classifier(folds: int, out: Path, as_json: bool, show_misses: bool) -> None:
+    import json as _json
+
+    from memlane.bench.summaries import run as evalrun
+    from memlane.bench.summaries import train as training
+    from memlane.index.offline import OfflineIntelligence
+
+    try:
+        import sklearn  # noqa: F401
+    except ImportError as exc:
+        raise click.ClickException("--train needs scikit-learn: pip install 'memlane[train]'") from exc
+    dev = evalrun.load_set("dev")
+    patterns = evalrun.evaluate(OfflineIntelligence(None).summarize, dev,
+                                backend="offline, patterns only", set_name="dev")
+    cv = training.cross_validate(dev, folds)
+    model = training.fit(dev)
+    try:
+        path = training.write(model, out)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write the weights: {exc}") from exc
+    if as_json:
+        click.echo(_json.dumps({"reports": [r.to_dict(misses=show_misses) for r in (patterns, cv)],
+                                "weights": str(path), "meta": model.meta}, indent=2))
+        return
+    click.echo(evalrun.render([patterns, cv], show_misses), nl=False)
+    click.echo(f"trained on {model.meta['sentences']} dev sentences {model.meta['labels']}; "
+               f"{len(model.weights)} weight rows written to {path}")
 
 
 def _attach_commands() -> None:

@@ -49,6 +49,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["Cues", "read_cues", "is_courtesy"]
 
@@ -147,6 +148,8 @@ _NEXT = re.compile(r"\b(?:next step|plan is to|going forward|after that|let'?s (
                    r"meet|revisit|" + _DELIBERATE + r")|revisit)\b", re.IGNORECASE)
 _ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?([A-Z][a-z]+),\s+"
                   r"(?:can you|could you|would you|please|you own|you'?ll|will you)\s+(.+)$")
+_ADDRESSED = re.compile(r"^([A-Z][a-z]+),\s+(([A-Za-z]+)\b.*)$")
+"""A directive addressed by name ("Marco, sort out the footer"): that person's task."""
 _NAME_WILL = re.compile(r"(?:^|,?\s+and\s+)([A-Z][a-z]+)\s+will\s+(.+)$")
 _COMMIT = re.compile(
     r"\b(?:i'?ll|i will|i'?m going to|i need to|i have to|i must|remind me to|"
@@ -573,14 +576,15 @@ class _Reader:
         asked = next((s for s in reversed(last) if s.endswith("?")), None)
         if asked is None:
             return
-        need, there = _NEED_TO.match(clean(asked)), _IS_THERE.match(clean(asked))
+        plain = clean(asked)
+        need, there = _NEED_TO.match(plain), _IS_THERE.match(plain)
         if not need and not there and not _CHOICE_QUESTION.search(asked):
             return
         si = next((i for i, s in enumerate(sents) if not is_courtesy(s)), None)
         if si is None or (ti, si) in self.cues.placed:
             return
         first = sents[si]
-        no, yes_no = _NO.match(first), _YES_NO.match(clean(asked))
+        no, yes_no = _NO.match(first), _YES_NO.match(plain)
         if no and (need or there) and _NO_SAID.match(first):
             # "Do I need to apply for a new visa?" — "No, your visa stays valid; carry the old
             # passport…": no need to; "Is there an extra charge?" — "No, …": no extra charge
@@ -753,7 +757,13 @@ class _Reader:
             agreed = also = pointed = worked = False
             why: list[tuple[int, str]] = []
             adds: list[tuple[int, str]] = []
+            # An answer none of whose words could make an assistant's cue: its long
+            # sentences (most of it) are passed over without a test each. Every sentence
+            # is part of the joined text, so one that could cue makes the turn fail this.
+            quiet = turn.role != "user" and not _may_cue_assistant(" ".join(turn.sentences).lower())
             for si, s in enumerate(turn.sentences):
+                if quiet and len(s) > _SHORT:
+                    continue
                 if ti and turn.role == "user" and _AGREE_MORE.match(s):
                     agreed = pointed = True  # "I can live with that": agrees with what was said
                     continue
@@ -771,7 +781,8 @@ class _Reader:
                 if ti and turn.role == "user" and si == 0 and _WORKED.match(s):
                     worked = True  # "That did it": the assistant's advice was taken
                     continue
-                sounds = _SOUNDS_CHOICE.match(s) if turn.role == "user" else None
+                sounds = (_SOUNDS_CHOICE.match(s) if turn.role == "user" and (
+                    "sound" in s or "seem" in s or "look" in s or "feel" in s) else None)
                 option = (self.among_options(ti, si, sounds.group(1)) if sounds
                           and sounds.group(1).lower() not in _NOT_A_NAME else None)
                 if sounds and option:
@@ -828,6 +839,42 @@ class _Reader:
                         self.put((ti - 1, i), "open_questions", "")  # decided right away
         return self.cues
 
+    def learned(self, model: Any) -> None:
+        """The learned classifier's verdicts after the patterns': a sentence the patterns
+        left out goes to the field the model names when its probability reaches that
+        field's threshold; a sentence the patterns placed is taken out when the model says
+        "none" with at least the ``drop`` threshold. Small talk is never placed."""
+        verdicts = model.classify(self.turns, dict(self.cues.placed))
+        limits = model.thresholds
+        for where, (label, p, _) in verdicts.items():
+            ti, si = where
+            old = self.cues.placed.get(where)
+            if old is not None:
+                if label == "none" and p >= limits.get("drop", 2.0):
+                    self.put(where, old, "")
+                continue
+            if label == "none" or p < limits.get(label, 2.0):
+                continue
+            turn = self.turns[ti]
+            s = turn.sentences[si]
+            if is_courtesy(s) or s in self.antecedents:
+                continue
+            if label == "decisions":
+                text = s
+                if text.endswith("?"):
+                    text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
+                self.decide(where, text)
+            elif label == "next_steps":
+                ask = _ASK.match(s) or _ADDRESSED.match(s)
+                if ask and (ask.re is _ASK or ask.group(3).lower() in _IMPERATIVE):
+                    self.put(where, "action_items", _owned(ask.group(1), clean(ask.group(2))))
+                    continue
+                owner = turn.who if turn.role == "user" else (
+                    self.turns[ti - 1].who if ti and _directive(s) else turn.who)
+                self.put(where, "action_items", _owned(owner, clean(_DECISION_LEAD.sub("", s, count=1))))
+            else:
+                self.put(where, label, clean(s))
+
     def decided_in(self, ti: int) -> bool:
         """Whether a sentence of turn ``ti`` is a decision (few sentences are placed at all)."""
         return any(f == "decisions" and w[0] == ti for w, f in self.cues.placed.items())
@@ -876,6 +923,12 @@ def _object_of(directive: str, question: str) -> str:
     return directive[: m.start(2)] + q.group(1) + directive[m.end(2):]
 
 
-def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]]) -> Cues:
-    """The cues of a conversation given as ``(speaker, role, sentences)`` per turn."""
-    return _Reader([_Turn(w, r, s) for w, r, s in turns]).read()
+def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None) -> Cues:
+    """The cues of a conversation given as ``(speaker, role, sentences)`` per turn; with a
+    ``model`` (:class:`memlane.index.sentclass.SentenceModel`) the learned classifier then
+    adds what it is sure of and the patterns missed (see :meth:`_Reader.learned`)."""
+    reader = _Reader([_Turn(w, r, s) for w, r, s in turns])
+    cues = reader.read()
+    if model is not None:
+        reader.learned(model)
+    return cues

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 from memlane.index.cues import Cues, read_cues
 from memlane.index.normalize import normalize_predicate
@@ -363,6 +364,13 @@ class OfflineIntelligence:
 
     name = "offline"
 
+    def __init__(self, model: Any = None) -> None:
+        """``model``: a learned sentence classifier (:mod:`memlane.index.sentclass`) whose
+        confident verdicts join the cue patterns'; ``None`` (the default): the cue patterns
+        alone, which measured better on conversations neither was built from
+        (docs/summary-eval.md, session 7)."""
+        self.model = model
+
     def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:
         split: list[tuple[Message, str, list[str] | None]] = []
         lead: list[tuple[Message, str, list[str]]] = []
@@ -395,7 +403,7 @@ class OfflineIntelligence:
                 turns.append((m.speaker or m.role, m.role, []))
                 last = m
             turns[-1][2].append(s)
-        cues = read_cues(turns)
+        cues = read_cues(turns, self.model)
         substantive = substantive or scored
         opening = next((x for x in substantive if x[3].role == "user"), None)
         about = opening[2] if opening and cues.placed.get((0, 0)) is None else ""

@@ -23,9 +23,10 @@ FIELDS = ("decisions", "rationale", "open_questions", "next_steps", "references"
 """The scored fields, in the report's order."""
 LISTS = ("decisions", "rationale", "open_questions", "next_steps", "action_items")
 """The summary's list fields that small talk and cross-field repeats are looked for in."""
-SETS = ("dev", "heldout", "heldout2")
+SETS = ("dev", "heldout", "heldout2", "heldout3")
 """dev: tuned on; heldout: never tuned on, but its misses were read (session 5); heldout2:
-written and labelled before anything ran on it, run once after the rules were frozen."""
+written and labelled before anything ran on it, run once after the rules were frozen
+(session 6); heldout3: the same for session 7 (the learned sentence classifier)."""
 _START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 _NOT_ENTITIES = ("date", "reference")
 """Extracted entity types that are not scored as entities (dates; references are their own field)."""
@@ -66,7 +67,7 @@ def _conversation(where: str, raw: Any) -> Conversation:
 
 
 def load_set(name: str = "dev", path: str | Path | None = None) -> list[Conversation]:
-    """The labelled conversations of the packaged set ``name`` (dev | heldout | heldout2), or of a
+    """The labelled conversations of the packaged set ``name`` (dev | heldout | heldout2 | heldout3), or of a
     JSON file at ``path`` in the same format."""
     if path is None:
         if name not in SETS:
@@ -271,16 +272,19 @@ def session_speed(path: str | Path, limit: int | None = None) -> dict[str, Any]:
 
 
 def run_backend(
-    backend: str, service: str | None, sets: Sequence[tuple[str, Sequence[Conversation]]]
+    backend: str, service: str | None, sets: Sequence[tuple[str, Sequence[Conversation]]],
+    model: Any = None,
 ) -> list[EvalReport]:
     """Score ``backend`` (offline | llm) on each named set. ``llm`` without ``service``
     runs against a scripted model on a loopback server that answers each conversation with
-    its own labels; the report then notes whether every turn reached the prompt."""
+    its own labels; the report then notes whether every turn reached the prompt. ``model``:
+    a sentence classifier joining the offline backend's patterns."""
     if backend == "offline":
         from memlane.index.offline import OfflineIntelligence
 
-        off = OfflineIntelligence()
-        return [evaluate(off.summarize, convs, backend="offline", set_name=name)
+        off = OfflineIntelligence(model)
+        label = "offline" if model is None else "offline + sentence classifier"
+        return [evaluate(off.summarize, convs, backend=label, set_name=name)
                 for name, convs in sets]
     from memlane.backends.llm.openai import OpenAIChat
     from memlane.index.llm_intel import LLMIntelligence
