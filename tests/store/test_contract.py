@@ -563,3 +563,27 @@ def test_superseded_messages(store):
         store.supersede_fact(old, new)
     assert store.superseded_messages(mids) == {mids[0]}
     assert store.superseded_messages([]) == set()
+
+
+def test_first_turns_gives_each_sessions_first_turn_of_a_role(store):
+    a, _ = _session_with(store, scope="sa")
+    b, _ = _session_with(store, scope="sb")
+    c, _ = _session_with(store, scope="sc")
+    with store.atomic():
+        ids = store.insert_items([
+            {"kind": "turn", "text": "hi there", "at": 1.0, "scope": "s", "session_id": a, "seq": 3, "role": "user"},
+            {"kind": "turn", "text": "answer", "at": 1.0, "scope": "s", "session_id": a, "seq": 1, "role": "assistant"},
+            {"kind": "turn", "text": "later", "at": 1.0, "scope": "s", "session_id": a, "seq": 5, "role": "user"},
+            {"kind": "turn", "text": "only assistant", "at": 1.0, "scope": "s", "session_id": b, "seq": 1, "role": "assistant"},
+            {"kind": "summary", "text": "a summary", "at": 1.0, "scope": "s", "session_id": c, "seq": 0, "role": "user"},
+            {"kind": "turn", "text": "c first", "at": 1.0, "scope": "s", "session_id": c, "seq": 2, "role": "user"},
+        ])
+    got = store.first_turns([a, b, c, a], "user")
+    assert {sid: it.id for sid, it in got.items()} == {a: ids[0], c: ids[5]}
+    assert got[a].text == "hi there" and got[a].seq == 3
+    assert store.first_turns([b], "assistant")[b].id == ids[3]
+    assert store.first_turns([], "user") == {}
+    # the same first turn session_items would give, for every session
+    for sid in (a, b, c):
+        users = [it for it in store.session_items(sid, kind="turn") if it.role == "user"]
+        assert (got.get(sid).id if sid in got else None) == (users[0].id if users else None)

@@ -640,14 +640,23 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
         best[x.key] = max(best.get(x.key, -float("inf")), x.score)
     in_pool = {x.id: x for x in pool}
     added: list[_Scored] = []
+    wanted = [s.key for s in top if not isinstance(s.key, tuple) and s.key in best]
+    # one statement for the sessions whose turns this search has not read yet
+    asked = {k for k in wanted if k not in ctx.turns}
+    firsts = ctx.store.first_turns(sorted(asked), "user") if asked else {}
     for s in top:
         if isinstance(s.key, tuple) or s.key not in best:
             continue
-        turns = [it for it in ctx.turns_of(s.key)
-                 if it.role == "user" and ctx.filters.admits_in_session(it)]
-        if not turns:
-            continue
-        first = min(turns, key=lambda it: it.seq if it.seq is not None else 0)
+        first = firsts.get(s.key)
+        if first is None and s.key in asked:
+            continue  # no user turn in that session
+        if first is None or not ctx.filters.admits_in_session(first):
+            # turns read already, or the first one filtered out: the first admitted one
+            turns = [it for it in ctx.turns_of(s.key)
+                     if it.role == "user" and ctx.filters.admits_in_session(it)]
+            if not turns:
+                continue
+            first = min(turns, key=lambda it: it.seq if it.seq is not None else 0)
         if speaker_of(first) is not None:
             continue
         ctx.items.setdefault(first.id, first)

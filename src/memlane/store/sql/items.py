@@ -90,6 +90,24 @@ class ItemsMixin(SqlStore):
             params.append(kind)
         return [item(r) for r in self._run(sql + " ORDER BY seq, id", params)]
 
+    def first_turns(self, session_ids: Iterable[int], role: str) -> dict[int, Item]:
+        """Each session's first turn spoken by ``role`` (lowest ``seq``, then id), for the
+        sessions among ``session_ids`` that have one: one statement for all of them, where
+        ``session_items`` would read every turn of each (the session openers of a search)."""
+        out: dict[int, Item] = {}
+        for cond, params in self._id_batches("session_id", list(dict.fromkeys(session_ids))):
+            rows = self._run(
+                f"SELECT {ITEM_COLS} FROM items JOIN (SELECT session_id AS sid, min(seq) AS low"
+                f" FROM items WHERE {cond} AND kind = 'turn' AND role = %s GROUP BY session_id) m"
+                " ON items.session_id = m.sid AND items.seq = m.low"
+                " WHERE items.kind = 'turn' AND items.role = %s ORDER BY items.seq, items.id",
+                [*params, role, role])
+            for r in rows:
+                it = item(r)
+                if it.session_id is not None:
+                    out.setdefault(it.session_id, it)
+        return out
+
     def items_missing_vectors(self, model: str, limit: int) -> list[tuple[int, str]]:
         """``(id, text)`` of active items without a vector under ``model``, in id order."""
         rows = self._run(
