@@ -15,7 +15,7 @@ other thread's statements meanwhile. The run's totals are exact.
 import cProfile, json, os, pstats, sys, time, uuid
 from datetime import UTC, datetime, timedelta
 
-from memlane.bench.ingest import synthetic_turns
+from memlane.bench.ingest import synthetic_messages, synthetic_turns
 from memlane.config import load_config
 from memlane.memory import Memory
 from memlane.testing.postgres import create_database, postgres_server
@@ -43,10 +43,8 @@ with postgres_server() as url:
         "db": db, "embedding": {"backend": "static"}, "indexing": {"enabled": False}}))
     t0 = datetime(2024, 1, 1, tzinfo=UTC)
     pending = []
-    for i, text in enumerate(synthetic_turns(n)):
-        s, pos = divmod(i, 10)
-        pending.append({"scope": f"conv-{s % 100}", "role": "user" if pos % 2 == 0 else "assistant",
-                        "text": text, "at": t0 + timedelta(hours=s, seconds=pos)})
+    for m in synthetic_messages(synthetic_turns(n), t0):
+        pending.append(m)
         if len(pending) == 50:
             mem.add_messages(pending)
             pending = []

@@ -10,12 +10,12 @@ server's (every PostgreSQL process: backends, parallel build workers, the rest),
 /proc, so a reader can see whether more workers were held back by the CPU or by waiting.
 """
 import os, signal, subprocess, sys, time, uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 import psycopg
 from memlane.testing.postgres import create_database, postgres_server
 from memlane.config import load_config
 from memlane.memory import Memory
-from memlane.bench.ingest import synthetic_turns
+from memlane.bench.ingest import synthetic_messages, synthetic_turns
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -48,10 +48,8 @@ with postgres_server() as url:
     mem = Memory(config=load_config(environ={}, overrides={"db": backlog, "embedding": {"backend": "static"}, "indexing": {"enabled": False}}))
     t0 = datetime(2024, 1, 1, tzinfo=UTC)
     pending = []
-    for i, text in enumerate(synthetic_turns(n)):
-        s, pos = divmod(i, 10)
-        pending.append({"scope": f"conv-{s % 100}", "role": "user" if pos % 2 == 0 else "assistant",
-                        "text": text, "at": t0 + timedelta(hours=s, seconds=pos)})
+    for m in synthetic_messages(synthetic_turns(n), t0):
+        pending.append(m)
         if len(pending) == 50:
             mem.add_messages(pending)
             pending = []

@@ -21,6 +21,7 @@ import statistics
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,18 @@ def synthetic_turns(n: int, seed: int = 7) -> list[str]:
         ids = np.minimum(rng.zipf(1.15, length) - 1, len(vocab) - 1)
         out.append(" ".join(vocab[i] for i in ids).capitalize() + ".")
     return out
+
+
+def synthetic_messages(turns: list[str], t0: datetime, *, prefix: str = "", session_len: int = 10,
+                       scopes: int = 100) -> Iterator[dict[str, Any]]:
+    """The bench's messages for ``turns``: sessions of ``session_len`` alternating user and
+    assistant turns, an hour apart (so each starts a new session), spread over ``scopes``
+    scopes named ``{prefix}conv-N``."""
+    for i, text in enumerate(turns):
+        session, pos = divmod(i, session_len)
+        yield {"scope": f"{prefix}conv-{session % scopes}",
+               "role": "user" if pos % 2 == 0 else "assistant", "text": text,
+               "at": t0 + timedelta(hours=session, seconds=pos)}
 
 
 def rss_mb() -> float:
@@ -150,15 +163,12 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
             add_s, index_rate, indexed = 0.0, 0.0, 0
         else:
             pending: list[dict[str, Any]] = []
-            for i, text in enumerate(turns):
-                session, pos = divmod(i, session_len)
-                scope = f"{run}-conv-{session % scopes}"
-                at = t0 + timedelta(hours=session, seconds=pos)  # an hour apart: a new session each time
-                role = "user" if pos % 2 == 0 else "assistant"
+            for m in synthetic_messages(turns, t0, prefix=f"{run}-", session_len=session_len,
+                                        scopes=scopes):
                 if batch <= 1:
-                    mem.add_message(scope, role, text, at)
+                    mem.add_message(m["scope"], m["role"], m["text"], m["at"])
                     continue
-                pending.append({"scope": scope, "role": role, "text": text, "at": at})
+                pending.append(m)
                 if len(pending) == batch:
                     mem.add_messages(pending)
                     pending = []
