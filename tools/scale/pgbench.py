@@ -1,20 +1,125 @@
 # Scripts behind docs/scaling.md (run with the project venv; they start their own test PostgreSQL).
 """Run memlane bench ingest on a fresh PostgreSQL database per size (test server, fsync off).
 
-    python tools/scale/pgbench.py 10000,100000 [BATCH]
+    python tools/scale/pgbench.py 10000,100000 [BATCH] [--keep DIR]
+    python tools/scale/pgbench.py 10000,100000 --reuse DIR [--slowest K]
 
 BATCH > 1 stores the messages with add_messages in batches of that size.
-"""
-import json, os, sys, uuid
-from memlane.testing.postgres import create_database, postgres_server
-from memlane.bench.ingest import run_ingest
 
-sizes = [int(x) for x in sys.argv[1].split(",")]
-batch = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-with postgres_server() as url:
+``--keep DIR`` keeps the server's data in DIR (database ``bench_N`` for size N, replaced
+if there) instead of a temporary folder. ``--reuse DIR`` starts that server again and
+runs only the search half of the bench on each ``bench_N``: the bench's 200 queries
+unscoped and scoped (the same queries, in the same order), each stage's p50/p95, recall@10
+against exact, plus the server backend's CPU and the statements per search; so two
+versions of the search code can be compared on one database without indexing it again.
+``--slowest K`` also prints the K slowest searches of each kind with their stages;
+``--dump FILE`` writes every search's hits (ids and scores) as JSON, so two versions'
+answers can be compared.
+"""
+import argparse, collections, json, os, statistics, time, uuid
+
+import numpy as np
+
+from memlane.bench.ingest import _collect, _pct, _query, _stage_figures, run_ingest, synthetic_turns, vector_recall
+from memlane.testing.postgres import create_database, postgres_server
+
+ap = argparse.ArgumentParser()
+ap.add_argument("sizes")
+ap.add_argument("batch", nargs="?", type=int, default=1)
+ap.add_argument("--keep", metavar="DIR")
+ap.add_argument("--reuse", metavar="DIR")
+ap.add_argument("--slowest", type=int, default=0, metavar="K")
+ap.add_argument("--dump", metavar="FILE", help="with --reuse: write each search's hits (id, score) to FILE")
+args = ap.parse_args()
+sizes = [int(x) for x in args.sizes.split(",")]
+
+
+def backend_cpu(pid: int) -> float:
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def backends(mem) -> list[int]:
+    """The server pids of the store's connections (more than one if the store opens several)."""
+    row = mem.store.db.execute(
+        "SELECT array_agg(pid) FROM pg_stat_activity WHERE datname = current_database()"
+        " AND usename = current_user").fetchone()
+    return list(row[0] or [])
+
+
+def search_only(dburl: str, n: int) -> dict:
+    """The search half of ``run_ingest`` on a database it built before."""
+    from memlane.config import load_config
+    from memlane.memory import Memory
+    from memlane.store.postgres.db import Database
+
+    turns = synthetic_turns(n)
+    mem = Memory(config=load_config(environ={}, overrides={
+        "db": dburl, "embedding": {"backend": "static"}, "indexing": {"enabled": False}}))
+    scope0 = mem.store.db.execute(
+        "SELECT scope FROM sessions WHERE scope LIKE '%%-conv-0' LIMIT 1").fetchone()[0]
+    run = scope0.removesuffix("-conv-0")
+    mem.store.warm_vector_index(mem.embeddings.model, mem.embedder.dim, wait=True)
+    kinds: collections.Counter = collections.Counter()
+    execute = Database.execute
+
+    def counting(self, sql, params=None, **kw):
+        kinds[(sql if isinstance(sql, str) else repr(sql))[:90]] += 1
+        return execute(self, sql, params, **kw)
+
+    rng = np.random.default_rng(11)
+    lat_all, lat_scoped, st_all, st_scoped = [], [], {}, {}
+    slow_all, slow_scoped, answers = [], [], []
+    Database.execute = counting
+    pids = backends(mem)
+    b0, c0 = sum(backend_cpu(p) for p in pids), time.process_time()
+    for q in range(200):
+        query = _query(turns, rng)
+        s = time.perf_counter(); hits = mem.search(query, k=10); ms = (time.perf_counter() - s) * 1e3
+        answers.append([[h.item.id, h.score] for h in hits])
+        lat_all.append(ms); _collect(st_all, mem.last_timings)
+        slow_all.append((ms, query, dict(mem.last_timings)))
+        scope = f"{run}-conv-{q % 100}"
+        s = time.perf_counter(); hits = mem.search(query, scope=scope, k=10); ms = (time.perf_counter() - s) * 1e3
+        answers.append([[h.item.id, h.score] for h in hits])
+        lat_scoped.append(ms); _collect(st_scoped, mem.last_timings)
+        slow_scoped.append((ms, query, dict(mem.last_timings)))
+    pids = sorted(set(pids) | set(backends(mem)))
+    b1, c1 = sum(backend_cpu(p) for p in pids), time.process_time()
+    Database.execute = execute
+    qs = [(mem.embeddings.for_query(_query(turns, rng)), None) for _ in range(50)]
+    recall_all = vector_recall(mem.store, mem.embeddings.model, qs)
+    qs = [(mem.embeddings.for_query(_query(turns, rng)), f"{run}-conv-{q % 3}") for q in range(50)]
+    recall_scoped = vector_recall(mem.store, mem.embeddings.model, qs)
+    mem.close()
+    if args.dump:
+        with open(f"{args.dump}.{n}", "w") as fh:
+            json.dump(answers, fh)
+    out = {
+        "items": n, "search_only": True,
+        "search_p50_ms": statistics.median(lat_all), "search_p95_ms": _pct(lat_all, 95),
+        "scoped_search_p50_ms": statistics.median(lat_scoped), "scoped_search_p95_ms": _pct(lat_scoped, 95),
+        "vector_recall_at_10": recall_all, "scoped_vector_recall_at_10": recall_scoped,
+        "statements_per_search": round(sum(kinds.values()) / 400, 2),
+        "statements": {k: round(v / 400, 2) for k, v in kinds.most_common(12)},
+        "server_cpu_ms_per_search": round((b1 - b0) * 1e3 / 400, 2),
+        "client_cpu_ms_per_search": round((c1 - c0) * 1e3 / 400, 2),
+        "search_stages_ms": _stage_figures(st_all), "scoped_search_stages_ms": _stage_figures(st_scoped)}
+    for label, rows in (("slowest_all", slow_all), ("slowest_scoped", slow_scoped)):
+        if args.slowest:
+            out[label] = [{"ms": round(ms, 1), "query": qy, **{k: round(v, 1) for k, v in t.items()}}
+                          for ms, qy, t in sorted(rows, key=lambda r: -r[0])[:args.slowest]]
+    return out
+
+
+with postgres_server(keep=args.keep or args.reuse) as url:
     for n in sizes:
-        dburl = create_database(url, f"bench_{n}_{uuid.uuid4().hex[:6]}")
         print(os.popen("uptime").read().strip(), flush=True)
-        row = run_ingest(n, "static", db=dburl, batch=batch)
+        if args.reuse:
+            row = search_only(url.rsplit("/", 1)[0] + f"/bench_{n}", n)
+        else:
+            name = f"bench_{n}" if args.keep else f"bench_{n}_{uuid.uuid4().hex[:6]}"
+            dburl = create_database(url, name, replace=bool(args.keep))
+            row = run_ingest(n, "static", db=dburl, batch=args.batch)
         print(json.dumps(row), flush=True)
         print(os.popen("uptime").read().strip(), flush=True)

@@ -226,17 +226,31 @@ def _fill_items(ctx: _Ctx, ids: Iterable[int]) -> None:
 def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
     lw, vw = _weights(ctx)
     n = ctx.opts.candidates
-    lexical = ctx.store.lexical_search(ctx.terms, ctx.filters, n) if lw > 0 else []
-    t.lap("lexical_ms")
+    ranks_vec = vw > 0 or ctx.opts.preset.weight("cosine") > 0
+    lexical: list[tuple[int, float]] = []
     vector: list[tuple[int, float]] = []
-    need_vec = vw > 0 or ctx.opts.preset.weight("cosine") > 0 or ctx.opts.mmr
-    if need_vec:
+    if lw > 0 and ranks_vec:
+        # both lists in one call (PostgreSQL runs their statements at once on two
+        # connections): vector_ms is then the query's embedding, lexical_ms both lists
         qvec = ctx.embeddings.for_query(ctx.query)
+        t.lap("vector_ms")
         if qvec.any():
             ctx.qvec = qvec
-            if vw > 0 or ctx.opts.preset.weight("cosine") > 0:
-                vector = ctx.store.vector_search(ctx.embeddings.model, qvec, ctx.filters, n)
-    t.lap("vector_ms")
+            lexical, vector = ctx.store.lexical_and_vector_search(
+                ctx.terms, ctx.embeddings.model, qvec, ctx.filters, n)
+        else:
+            lexical = ctx.store.lexical_search(ctx.terms, ctx.filters, n)
+        t.lap("lexical_ms")
+    else:
+        lexical = ctx.store.lexical_search(ctx.terms, ctx.filters, n) if lw > 0 else []
+        t.lap("lexical_ms")
+        if ranks_vec or ctx.opts.mmr:
+            qvec = ctx.embeddings.for_query(ctx.query)
+            if qvec.any():
+                ctx.qvec = qvec
+                if ranks_vec:
+                    vector = ctx.store.vector_search(ctx.embeddings.model, qvec, ctx.filters, n)
+        t.lap("vector_ms")
     hyde: list[tuple[int, float]] = []
     if ctx.opts.expand is not None and _low_confidence(lexical, vector, ctx.opts.hyde_threshold):
         text = ctx.opts.expand(ctx.query)

@@ -124,21 +124,30 @@ def drop_database(server_url: str, name: str) -> None:
 
 
 @contextmanager
-def postgres_server(settings: Mapping[str, str] | None = None) -> Iterator[str]:
+def postgres_server(settings: Mapping[str, str] | None = None,
+                    keep: str | os.PathLike[str] | None = None) -> Iterator[str]:
     """Run a private PostgreSQL with pgvector; yield its URL (user ``postgres``, db ``postgres``).
 
     ``settings`` are extra ``postgresql.conf`` lines (name to value), over ``TEST_SETTINGS``.
+    ``keep``: a folder that holds the server's data and outlives it (created, and the data
+    directory initialised, when missing; a later call with the same folder starts the
+    same databases again). Without it the data goes to a temporary folder removed on exit.
     """
     bindir = postgres_binaries()
     user = _run_as()
-    folder = Path(tempfile.mkdtemp(prefix="memlane-pg-"))
+    if keep is not None:
+        folder = Path(keep).resolve()
+        folder.mkdir(parents=True, exist_ok=True)
+    else:
+        folder = Path(tempfile.mkdtemp(prefix="memlane-pg-"))
     data, log = folder / "data", folder / "server.log"
     started = False
     try:
         if user is not None:
             os.chown(folder, user.pw_uid, user.pw_gid)
-        _run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-              "--encoding=UTF8", "--locale=C.UTF-8", "--no-sync", "--no-instructions"], user)
+        if not (data / "PG_VERSION").is_file():
+            _run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
+                  "--encoding=UTF8", "--locale=C.UTF-8", "--no-sync", "--no-instructions"], user)
         base = {**TEST_SETTINGS, **(settings or {})}
         for attempt in range(5):
             port = _free_port()
@@ -163,4 +172,5 @@ def postgres_server(settings: Mapping[str, str] | None = None) -> Iterator[str]:
                 _run([str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], user)
             except RuntimeError:
                 _run([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], user)
-        shutil.rmtree(folder, ignore_errors=True)
+        if keep is None:
+            shutil.rmtree(folder, ignore_errors=True)

@@ -67,6 +67,13 @@ class SqlStore:
         ``superseded_messages``). Here nothing changes."""
         return nullcontext()
 
+    def lexical_and_vector_search(self, terms: Sequence[str], model: str, query: Any, f: Filters,
+                                  limit: int) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+        """Both candidate lists of a search, one after the other (PostgreSQL overrides this to
+        run the two statements at once on two connections)."""
+        lexical = self.lexical_search(terms, f, limit)  # type: ignore[attr-defined]
+        return lexical, self.vector_search(model, query, f, limit)  # type: ignore[attr-defined]
+
     def _reads(self) -> Any:
         """What the current ``reading()`` block remembered (None: no block, or no memory)."""
         return None
