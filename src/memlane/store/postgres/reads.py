@@ -16,7 +16,10 @@ scope's entity names (the graph stage). Each was a round trip costing both proce
 - ``vector_search`` also returns the vectors it ranked (binary, pgvector's format, decoded
   only when asked for) and ``item_vectors`` answers from them, asking only for the rest;
 - the lexical stage's first statement also returns the scope's entity names (a scoped
-  search), and ``entity_names`` of that scope answers from them.
+  search), and ``entity_names`` of that scope answers from them;
+- ``session_items`` (stage two reads the turns of each top session whose turns were not
+  among the candidates, then asks for their vectors) also returns each item's vector under
+  the model the block's vector search used, and ``item_vectors`` answers from those.
 
 Outside ``reading()`` every method reads as before. What is remembered lives until the
 ``reading()`` block ends, in its thread only: the answers are what the same statements
@@ -70,6 +73,12 @@ _ITEMS_SESSIONS_SUPERSEDED = _ITEMS_SESSIONS.replace(" s AS (", (
     ", i.message_id IS NOT NULL, coalesce(f.gone, false)",
     " LEFT JOIN f ON f.message_id = i.message_id")
 _ITEMS_SESSIONS = _ITEMS_SESSIONS.format("", "")
+# A session's items (``session_items``' order) and each one's vector under a model, in
+# pgvector's binary format (``vector_send``: the bytes a binary read returns), or NULL.
+_SESSION_ITEMS_VECTORS = (
+    f"SELECT {_ITEM_SELECT}, (SELECT vector_send(v.vec) FROM vectors v WHERE v.item_id = i.id"
+    " AND v.model = %s) FROM items i WHERE i.session_id = %s{} ORDER BY i.seq, i.id"
+)
 
 
 class Reads:
@@ -80,7 +89,7 @@ class Reads:
     def __init__(self, superseded: bool) -> None:
         self.sessions: dict[int, Session | None] = {}
         self.superseded: dict[int, bool] = {}
-        self.vectors: dict[str, dict[int, bytes]] = {}  # binary, decoded when asked for
+        self.vectors: dict[str, dict[int, bytes | None]] = {}  # binary, decoded when asked for; None: none
         self.entities: dict[str, list[str]] = {}
         self.items_read = not superseded  # whether the next get_items may skip the facts
 
@@ -169,6 +178,22 @@ class SearchReads(SqlStore):
         if reads is not None and scope in reads.entities:
             return list(reads.entities[scope])
         return super().entity_names(scope)  # type: ignore[misc]
+
+    def session_items(self, session_id: int, kind: str | None = None) -> list[Item]:
+        reads = self._reads()
+        if reads is None or len(reads.vectors) != 1:
+            return super().session_items(session_id, kind)  # type: ignore[misc]
+        (model, known), = reads.vectors.items()  # the model of the block's vector search
+        params: list[Any] = [model, session_id]
+        if kind is not None:
+            params.append(kind)
+        out = []
+        for row in self.db.execute(_SESSION_ITEMS_VECTORS.format(" AND i.kind = %s" if kind is not None else ""),
+                                   params):
+            it = item(row[:_N_ITEM])
+            known.setdefault(it.id, row[_N_ITEM])
+            out.append(it)
+        return out
 
     def item_vectors(self, model: str, ids: Iterable[int]) -> dict[int, np.ndarray]:
         reads = self._reads()

@@ -408,7 +408,7 @@ def ensure_hnsw(db: Database, model: str, dim: int) -> bool:
 
 def _exact(
     db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int,
-    vectors: dict[int, bytes] | None = None,
+    vectors: dict[int, bytes | None] | None = None,
 ) -> list[tuple[int, float]]:
     # ``vec <=> q`` (no dimension cast) matches no HNSW index: an exact scan of the
     # filtered rows, with the same (distance, id) order as the indexed path. The filtered
@@ -430,7 +430,7 @@ def _exact(
     return _ranked(rows, vectors)
 
 
-def _ranked(rows: Sequence[Any], vectors: dict[int, bytes] | None) -> list[tuple[int, float]]:
+def _ranked(rows: Sequence[Any], vectors: dict[int, bytes | None] | None) -> list[tuple[int, float]]:
     """``(item_id, cosine)`` of a vector statement's rows; with ``vectors``, the rows' third
     column (the vector in pgvector's binary format, see ``rows.vector_bytes``) is kept there
     by item id, undecoded until asked for."""
@@ -442,7 +442,7 @@ def _ranked(rows: Sequence[Any], vectors: dict[int, bytes] | None) -> list[tuple
 
 def _approximate(
     db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int,
-    vectors: dict[int, bytes] | None = None,
+    vectors: dict[int, bytes | None] | None = None,
 ) -> list[tuple[int, float]]:
     # Model and dimension are literals so the planner can match the partial index;
     # relaxed_order iterative scans may return rows slightly out of order, hence the
@@ -472,7 +472,7 @@ def vector_search(
     scoped: bool,
     indexed: bool,
     small: bool = False,
-    vectors: dict[int, bytes] | None = None,
+    vectors: dict[int, bytes | None] | None = None,
 ) -> list[tuple[int, float]]:
     """Cosine search, best first, honouring the filter exactly; with ``vectors``, the
     ranked items' vectors are put there too (``memlane.store.postgres.reads``).
