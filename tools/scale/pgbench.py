@@ -12,6 +12,7 @@ runs only the search half of the bench on each ``bench_N``: the bench's 200 quer
 unscoped and scoped (the same queries, in the same order), each stage's p50/p95, recall@10
 against exact, plus the server backend's CPU and the statements per search; so two
 versions of the search code can be compared on one database without indexing it again.
+``--set NAME=VALUE`` starts the server with that setting over the test server's.
 ``--slowest K`` also prints the K slowest searches of each kind with their stages;
 ``--dump FILE`` writes every search's hits (ids and scores) as JSON, so two versions'
 answers can be compared.
@@ -29,6 +30,8 @@ ap.add_argument("batch", nargs="?", type=int, default=1)
 ap.add_argument("--keep", metavar="DIR")
 ap.add_argument("--reuse", metavar="DIR")
 ap.add_argument("--slowest", type=int, default=0, metavar="K")
+ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                help="a server setting over the test server's (repeatable), e.g. shared_buffers=512MB")
 ap.add_argument("--dump", metavar="FILE", help="with --reuse: write each search's hits (id, score) to FILE")
 args = ap.parse_args()
 sizes = [int(x) for x in args.sizes.split(",")]
@@ -112,7 +115,8 @@ def search_only(dburl: str, n: int) -> dict:
     return out
 
 
-with postgres_server(keep=args.keep or args.reuse) as url:
+settings = dict(kv.split("=", 1) for kv in args.set)
+with postgres_server(settings, keep=args.keep or args.reuse) as url:
     for n in sizes:
         print(os.popen("uptime").read().strip(), flush=True)
         if args.reuse:
