@@ -57,7 +57,7 @@ def overlapping(pg_url, monkeypatch):
     from memlane.store import open_store
     from memlane.store.postgres.search import PostgresSearch
 
-    monkeypatch.setattr(PostgresSearch, "_overlap", lambda self, model, dim: not self.db.in_transaction)
+    monkeypatch.setattr(PostgresSearch, "_overlap", lambda self, model, dim, f: not self.db.in_transaction)
     s = open_store(pg_url)
     yield s
     s.close()
@@ -134,5 +134,45 @@ def test_postgres_session_turns_bring_their_vectors_within_a_search(pg_url, roun
         assert trips.count == 1, trips.trace
         with s.reading():  # no vector search in the block: the model is not known
             assert s.session_items(sid) == s.session_items(sid)
+    finally:
+        s.close()
+
+
+def test_sessions_items_equal_session_items_of_each(store) -> None:
+    ids = _load(store)
+    with store.atomic():
+        sid = store.create_session("b", 2.0, None, None)
+        store.insert_items([{"kind": "summary", "text": "a summary", "at": 3.0, "scope": "b", "session_id": sid},
+                            {"kind": "turn", "text": "one turn", "at": 4.0, "scope": "b", "session_id": sid,
+                             "seq": 2},
+                            {"kind": "turn", "text": "its first turn", "at": 5.0, "scope": "b", "session_id": sid,
+                             "seq": 1}])
+    first = store.get_item(ids[0]).session_id
+    for kind in (None, "turn", "summary"):
+        got = store.sessions_items([sid, first, sid, 10**9], kind)
+        want = {s: its for s in (sid, first) if (its := store.session_items(s, kind))}
+        assert got == want and list(got[sid]) == store.session_items(sid, kind)
+    assert [it.text for it in store.sessions_items([sid], "turn")[sid]] == ["its first turn", "one turn"]
+    assert store.sessions_items([]) == {}
+    with store.reading():  # PostgreSQL, after a vector search: the vectors come too
+        store.vector_search(MODEL, next(_queries())[1], Filters(), 3)
+        got = store.sessions_items([sid, first], "turn")
+        vecs = store.item_vectors(MODEL, [it.id for it in got[first]])
+    assert got == {s: store.session_items(s, "turn") for s in (sid, first)}
+    assert set(vecs) == {it.id for it in got[first]}
+
+
+def test_postgres_overlaps_only_searches_over_all_scopes_with_an_hnsw_index(pg_url) -> None:
+    from memlane.store import open_store
+
+    s = open_store(pg_url)
+    try:
+        _load(s)
+        assert not s._overlap(MODEL, 16, Filters())  # 240 vectors: no HNSW index, exact scans
+        s._hnsw.add((MODEL, 16))  # as once the index exists
+        assert s._overlap(MODEL, 16, Filters())
+        assert not s._overlap(MODEL, 16, Filters(scope="a"))
+        with s.atomic():
+            assert not s._overlap(MODEL, 16, Filters())
     finally:
         s.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -130,6 +131,14 @@ class _Ctx:
         if session_id not in self.turns:
             self.turns[session_id] = self.store.session_items(session_id, kind="turn")
         return self.turns[session_id]
+
+    def read_turns(self, session_ids: Iterable[int]) -> None:
+        """``turns_of`` of the sessions not read yet, in one statement."""
+        missing = [s for s in dict.fromkeys(session_ids) if s not in self.turns]
+        if missing:
+            got = self.store.sessions_items(missing, kind="turn")
+            for s in missing:
+                self.turns[s] = got.get(s, [])
 
 
 def search(
@@ -569,6 +578,12 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     cand_of = {c.id: c for c in cands}
     cand_rank = {c.id: r for r, c in enumerate(cands, start=1)}
     top = [s for s in sessions[: o.top_sessions]]
+    if ctx.filters.kinds is None or "turn" in ctx.filters.kinds:
+        # in one statement, the turns _session_turns reads: of each top session with fewer
+        # than turns_per_session turns among the candidates
+        own = Counter(it.session_id for c in cands
+                      if (it := ctx.items.get(c.id)) is not None and it.kind == "turn")
+        ctx.read_turns(s.key for s in top if isinstance(s.key, int) and own[s.key] < o.turns_per_session)
     pool_ids: dict[int, float] = {}  # item id -> rank inside its session (stage two)
     for s in top:
         if isinstance(s.key, tuple):

@@ -17,8 +17,8 @@ scope's entity names (the graph stage). Each was a round trip costing both proce
   only when asked for) and ``item_vectors`` answers from them, asking only for the rest;
 - the lexical stage's first statement also returns the scope's entity names (a scoped
   search), and ``entity_names`` of that scope answers from them;
-- ``session_items`` (stage two reads the turns of each top session whose turns were not
-  among the candidates, then asks for their vectors) also returns each item's vector under
+- ``session_items`` and ``sessions_items`` (stage two reads the turns of its top sessions,
+  then asks for their vectors) also return each item's vector under
   the model the block's vector search used, and ``item_vectors`` answers from those.
 
 Outside ``reading()`` every method reads as before. What is remembered lives until the
@@ -79,6 +79,9 @@ _SESSION_ITEMS_VECTORS = (
     f"SELECT {_ITEM_SELECT}, (SELECT vector_send(v.vec) FROM vectors v WHERE v.item_id = i.id"
     " AND v.model = %s) FROM items i WHERE i.session_id = %s{} ORDER BY i.seq, i.id"
 )
+# The same for several sessions (``sessions_items``).
+_SESSIONS_ITEMS_VECTORS = _SESSION_ITEMS_VECTORS.replace(
+    "i.session_id = %s{} ORDER BY i.seq", "i.session_id = ANY(%s::bigint[]){} ORDER BY i.session_id, i.seq")
 
 
 class Reads:
@@ -193,6 +196,25 @@ class SearchReads(SqlStore):
             it = item(row[:_N_ITEM])
             known.setdefault(it.id, row[_N_ITEM])
             out.append(it)
+        return out
+
+    def sessions_items(self, session_ids: Iterable[int], kind: str | None = None) -> dict[int, list[Item]]:
+        reads = self._reads()
+        if reads is None or len(reads.vectors) != 1:
+            return super().sessions_items(session_ids, kind)  # type: ignore[misc]
+        ids = list(dict.fromkeys(session_ids))
+        if not ids:
+            return {}
+        (model, known), = reads.vectors.items()
+        params: list[Any] = [model, id_array(ids)]
+        if kind is not None:
+            params.append(kind)
+        out: dict[int, list[Item]] = {}
+        for row in self.db.execute(_SESSIONS_ITEMS_VECTORS.format(" AND i.kind = %s" if kind is not None else ""),
+                                   params):
+            it = item(row[:_N_ITEM])
+            known.setdefault(it.id, row[_N_ITEM])
+            out.setdefault(it.session_id, []).append(it)  # type: ignore[arg-type]
         return out
 
     def item_vectors(self, model: str, ids: Iterable[int]) -> dict[int, np.ndarray]:

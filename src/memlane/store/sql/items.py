@@ -90,6 +90,20 @@ class ItemsMixin(SqlStore):
             params.append(kind)
         return [item(r) for r in self._run(sql + " ORDER BY seq, id", params)]
 
+    def sessions_items(self, session_ids: Iterable[int], kind: str | None = None) -> dict[int, list[Item]]:
+        """``session_items`` of each session in ``session_ids`` that has such items, in one
+        statement (a search's stage two reads the turns of its top sessions)."""
+        out: dict[int, list[Item]] = {}
+        for cond, params in self._id_batches("session_id", list(dict.fromkeys(session_ids))):
+            sql = f"SELECT {ITEM_COLS} FROM items WHERE {cond}"
+            if kind is not None:
+                sql += " AND kind = %s"
+                params = [*params, kind]
+            for r in self._run(sql + " ORDER BY session_id, seq, id", params):
+                it = item(r)
+                out.setdefault(it.session_id, []).append(it)  # type: ignore[arg-type]
+        return out
+
     def first_turns(self, session_ids: Iterable[int], role: str) -> dict[int, Item]:
         """Each session's first turn spoken by ``role`` (lowest ``seq``, then id), for the
         sessions among ``session_ids`` that have one: one statement for all of them, where
