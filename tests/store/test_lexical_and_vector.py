@@ -44,8 +44,10 @@ def test_both_lists_equal_the_two_searches(store, scope) -> None:
     f = Filters(scope=scope)
     for terms, q in _queries():
         want = (store.lexical_search(terms, f, 20), store.vector_search(MODEL, q, f, 20))
-        assert store.lexical_and_vector_search(terms, MODEL, q, f, 20) == want
+        own: dict[str, float] = {}
+        assert store.lexical_and_vector_search(terms, MODEL, q, f, 20, timings=own) == want
         assert want[0] and want[1]
+        assert sorted(own) == ["lexical_ms", "vector_ms"] and min(own.values()) > 0
     assert store.lexical_and_vector_search([], MODEL, q, f, 20) == ([], store.vector_search(MODEL, q, f, 20))
     assert store.lexical_and_vector_search(["lantern"], MODEL, q, f, 0) == ([], [])
 
@@ -70,11 +72,13 @@ def test_postgres_runs_the_lexical_statements_on_another_connection(overlapping,
     f = Filters(scope=scope)
     for terms, q in _queries():
         want = (s.lexical_search(terms, f, 20), s.vector_search(MODEL, q, f, 20))
+        own: dict[str, float] = {}
         with round_trips(s) as trips, s.reading():
-            got = s.lexical_and_vector_search(terms, MODEL, q, f, 20)
+            got = s.lexical_and_vector_search(terms, MODEL, q, f, 20, timings=own)
             names = s.entity_names("a")
             vecs = s.item_vectors(MODEL, [i for i, _ in got[1]])
         assert got == want and want[0]
+        assert sorted(own) == ["lexical_ms", "vector_ms"] and min(own.values()) > 0
         assert "ts_rank" not in trips.trace and "<=>" in trips.trace  # vector here, lexical there
         assert names == ["falcon"]  # a scoped search's entity names came with its lexical statement
         assert set(vecs) == {i for i, _ in got[1]}  # the ranked vectors were kept by the block

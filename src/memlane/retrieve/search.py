@@ -240,16 +240,21 @@ def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
     vector: list[tuple[int, float]] = []
     if lw > 0 and ranks_vec:
         # both lists in one call (PostgreSQL runs their statements at once on two
-        # connections): vector_ms is then the query's embedding, lexical_ms both lists
+        # connections): vector_ms is the embedding and the vector list's own time,
+        # lexical_ms the rest of the call (all of the lexical list's when they do not overlap)
         qvec = ctx.embeddings.for_query(ctx.query)
         t.lap("vector_ms")
+        own: dict[str, float] = {}
         if qvec.any():
             ctx.qvec = qvec
             lexical, vector = ctx.store.lexical_and_vector_search(
-                ctx.terms, ctx.embeddings.model, qvec, ctx.filters, n)
+                ctx.terms, ctx.embeddings.model, qvec, ctx.filters, n, timings=own)
         else:
             lexical = ctx.store.lexical_search(ctx.terms, ctx.filters, n)
         t.lap("lexical_ms")
+        moved = min(own.get("vector_ms", 0.0), t.laps["lexical_ms"])
+        t.laps["lexical_ms"] -= moved
+        t.laps["vector_ms"] += moved
     else:
         lexical = ctx.store.lexical_search(ctx.terms, ctx.filters, n) if lw > 0 else []
         t.lap("lexical_ms")

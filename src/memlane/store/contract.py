@@ -116,9 +116,11 @@ class ItemStore(Protocol):
     def vector_search(self, model: str, query: np.ndarray, f: Filters, limit: int) -> list[tuple[int, float]]: ...
     def item_vectors(self, model: str, ids: Iterable[int]) -> dict[int, np.ndarray]: ...
     def lexical_and_vector_search(self, terms: Sequence[str], model: str, query: np.ndarray, f: Filters,
-                                  limit: int) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+                                  limit: int, *, timings: dict[str, float] | None = None,
+                                  ) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
         """``(lexical_search(terms, f, limit), vector_search(model, query, f, limit))``: the
-        same two lists; a backend may compute them at once (PostgreSQL: on two connections)."""
+        same two lists; a backend may compute them at once (PostgreSQL: on two connections).
+        ``timings``: each list's own milliseconds go there (``lexical_ms``, ``vector_ms``)."""
         ...
     def reading(self, *, superseded: bool = False) -> AbstractContextManager[None]:
         """One search's reads: within it a backend may return rows the search asks for

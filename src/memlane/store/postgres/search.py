@@ -539,24 +539,36 @@ class PostgresSearch(SqlStore):
                 and bool(self._searchable_hnsw(model, dim)))  # type: ignore[attr-defined]
 
     def lexical_and_vector_search(self, terms: Sequence[str], model: str, query: np.ndarray, f: Filters,
-                                  limit: int) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+                                  limit: int, *, timings: dict[str, float] | None = None,
+                                  ) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
         """``lexical_search`` and ``vector_search``, the lexical statements on a helper
         thread's connection while this thread runs the vector one (see SEARCH_THREADS).
-        The same lists as one after the other: each is computed as alone."""
+        The same lists as one after the other: each is computed as alone. ``timings``
+        gets each list's own milliseconds (they overlap)."""
         if limit <= 0 or len(query) == 0 or not _clean_terms(terms) or not self._overlap(model, len(query), f):
-            return super().lexical_and_vector_search(terms, model, query, f, limit)
+            return super().lexical_and_vector_search(terms, model, query, f, limit, timings=timings)
         where, params = self._where(f)
         reads = self._reads()  # this thread's block: read here, filled by the helper
         entities = None
         if reads is not None and f.scope is not None and f.scope not in reads.entities:
             entities = (f.scope, reads.entities)
-        lexical = self._search_pool().submit(
-            lexical_search, self.db, terms, where, params, limit, self._term_stats, entities)
+
+        def lexical_timed() -> list[tuple[int, float]]:
+            t = time.perf_counter()
+            got = lexical_search(self.db, terms, where, params, limit, self._term_stats, entities)
+            if timings is not None:
+                timings["lexical_ms"] = (time.perf_counter() - t) * 1e3
+            return got
+
+        lexical = self._search_pool().submit(lexical_timed)
+        t = time.perf_counter()
         try:
             vector = self.vector_search(model, query, f, limit)  # type: ignore[attr-defined]
         except BaseException:
             lexical.exception()  # wait for it: its dict and connection are this search's
             raise
+        if timings is not None:
+            timings["vector_ms"] = (time.perf_counter() - t) * 1e3
         return lexical.result(), vector
 
     def lexical_search(self, terms: Sequence[str], f: Filters, limit: int) -> list[tuple[int, float]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Protocol
@@ -68,11 +69,19 @@ class SqlStore:
         return nullcontext()
 
     def lexical_and_vector_search(self, terms: Sequence[str], model: str, query: Any, f: Filters,
-                                  limit: int) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+                                  limit: int, *, timings: dict[str, float] | None = None,
+                                  ) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
         """Both candidate lists of a search, one after the other (PostgreSQL overrides this to
-        run the two statements at once on two connections)."""
+        run the two statements at once on two connections); ``timings`` gets each one's
+        milliseconds."""
+        t0 = time.perf_counter()
         lexical = self.lexical_search(terms, f, limit)  # type: ignore[attr-defined]
-        return lexical, self.vector_search(model, query, f, limit)  # type: ignore[attr-defined]
+        t1 = time.perf_counter()
+        vector = self.vector_search(model, query, f, limit)  # type: ignore[attr-defined]
+        if timings is not None:
+            timings["lexical_ms"] = (t1 - t0) * 1e3
+            timings["vector_ms"] = (time.perf_counter() - t1) * 1e3
+        return lexical, vector
 
     def _reads(self) -> Any:
         """What the current ``reading()`` block remembered (None: no block, or no memory)."""
