@@ -242,6 +242,7 @@ def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
         # both lists in one call (PostgreSQL runs their statements at once on two
         # connections): vector_ms is the embedding and the vector list's own time,
         # lexical_ms the rest of the call (all of the lexical list's when they do not overlap)
+        t.laps.setdefault("lexical_ms", 0.0)  # the stages' order as below
         qvec = ctx.embeddings.for_query(ctx.query)
         t.lap("vector_ms")
         own: dict[str, float] = {}
