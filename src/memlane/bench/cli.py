@@ -314,8 +314,10 @@ def locomo_cmd(
               help="With --backend llm: the [llm.services.NAME] model to ask. Without it, a "
               "scripted model on a loopback server answers each conversation with its labels "
               "(measures the prompt, parsing and mapping, not a model).")
-@click.option("--set", "sets", type=click.Choice(["dev", "heldout", "heldout2", "heldout3", "all"]), default="all",
-              show_default=True, help="Which packaged labelled set to score (all: each apart).")
+@click.option("--set", "sets", type=click.Choice(["dev", "heldout", "heldout2", "heldout3", "heldout4", "pool", "all"]),
+              default="all", show_default=True,
+              help="Which packaged labelled set to score (pool: dev and heldout-heldout3 as one "
+              "set; all: each apart).")
 @click.option("--labels", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Score this labelled JSON file (same format) instead.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
