@@ -120,7 +120,7 @@ _DECISION = re.compile(
 )
 _DECISION_LEAD = re.compile(
     r"^(?:(?:(?:we|i)(?:'ve| have)?\s+(?:decided|agreed)(?:\s+(?:on|to))?|decision:|"
-    r"(?:i'?d |i )?(?:propose|suggest)|(?:my|our|the) (?:proposal|suggestion):?|(?:i think )?(?:we|i) (?:should|could)|"
+    r"(?:i'?d |i )?(?:propose|suggest)|(?:(?:my|our|the) )?(?:proposal|suggestion):?|(?:i think )?(?:we|i) (?:should|could)|"
     r"let'?s|i'?d(?=\s+(?:go|put|keep|offer|use|take|move|add|switch|start|ship|pick|choose|buy|"
     r"try|make|split|drop|run|book)\b)|"
     r"(?:we'?re|we are) going to|"
@@ -337,6 +337,45 @@ _OPTIONS = re.compile(r"\bor\b|\bvs\.?\s|\bversus\b|\bbetween\b|\beither\b", re.
 _SHORT = 48
 """Sentences up to this many characters are looked at for small talk and agreement."""
 
+_ACK = re.compile(r"^((?:[\w']+\s+){0,2}[\w']+)[,;:]\s+(?=\S)")
+"""A leading acknowledgement clause ("Fair enough, let's…", "Great, let's…"): dropped from
+a decision when its words are all courtesy words."""
+_ACK_WORDS = _COURTESY | {"enough", "cheers", "brilliant", "lovely", "hm", "hmm", "ah", "oh"}
+_SETTLE_LEAD = re.compile(r"^(?:(?:how|what)\s+about\s+(?:if\s+)?(?:we\s+)?|(?:then|so)[,]?\s+(?:we\s+)?)",
+                          re.IGNORECASE)
+"""What a proposal or a conclusion opens with ("How about we switch it off…", "Then we
+sign with…"): dropped from the decision."""
+_SETTLING = re.compile(
+    r"^(?:(?:ok(?:ay)?|right|good|great|alright|fine|fair enough|in that case)[,.]?\s+)?(?:then|so)[,]?\s+"
+    r"(?:we(?:'ll| will)?\s+(?!need|have|had|could|should|might|may|can|must|don'?t|do|did|are|"
+    r"were|know|think|just|still|also|probably)[a-z]{3,}\b|[A-Z][\w-]*(?:\s+[\w-]+){0,3}\s+"
+    r"(?:becomes|become|goes|moves|stays|is going to|gets)\b|(?=[a-z]+\s)(?P<verb>[a-z]+)\b)",
+    re.IGNORECASE)
+"""A conclusion a participant draws after the options were weighed: "Then we sign with
+Verbatim Partners…", "So MFA becomes mandatory for everyone…", "Then send the two who are
+giving talks" (the verb must be a directive's). Not "So we need to…", "Then I'll…"."""
+_SETTLED = re.compile(r"^(?:(?:ok(?:ay)?|good|great|right|alright|fine)[,.!]?\s+)?(?:then\s+)?"
+                      r"(?:that'?s|it'?s)\s+settled(?:\s+then)?[.!]*$", re.IGNORECASE)
+"""A settlement that points back ("Good, then that's settled."): what was proposed and agreed
+before it is the decision."""
+_PLEASE_AFTER = re.compile(r"^(?:ok(?:ay)?[,.]?\s+)?((?:an?|the)\s+[^,.?!]+?)[,]?\s+please\b[,.]?\s*(.*?)[.!]*$",
+                           re.IGNORECASE)
+"""A request said as its object ("An exchange please, the 44.5.")."""
+_CONDITIONAL = re.compile(r"^[^,;]{2,24}[,;]\s+(?:as long as|so long as|provided|on condition|if)\b",
+                          re.IGNORECASE)
+"""Agreement with a condition ("That works, as long as customer success tells them…"):
+the sentence agrees; the proposal it answers is the decision."""
+_I_WILL = re.compile(r"\bI(?:'ll| will)\b")
+"""A speaker's own "I'll A and B" is a choice and a task (the second half is not split off as
+a second decision)."""
+_CONJOINED = re.compile(r"^(.{8,}?)(?:,\s+|\s+)and\s+(?P<verb>[a-z]+)\b(.{6,})$")
+"""Two directives in one decision ("Move everything to Actions and switch Jenkins off…")."""
+_ASKS = re.compile(r"^(?:ok(?:ay)?[,.]?\s+|then[,]?\s+|so[,]?\s+)*(?:(?:can|could|would|will)\s+"
+                   r"(?:someone|somebody|anyone|you|we)\b|i need (?:to|a|an|you)\b|"
+                   r"(?:go ahead|please)\b)", re.IGNORECASE)
+"""A request in other shapes than "can you": "Can someone come out and fix it?", "I need to
+move my flight…", "OK, go ahead with the 10:40 then", "OK, then downgrade me…"."""
+
 
 def is_courtesy(sentence: str) -> bool:
     """True for small talk: no word beyond courtesy words ("Agreed.", "Thanks!")."""
@@ -393,6 +432,8 @@ class _Reader:
         """A decision promoted by an agreement -> who agreed."""
         self.said: dict[tuple[int, int], set[str]] = {}
         """A decision -> its content words as said (before a pronoun was resolved)."""
+        self.assisted = any(t.role == "assistant" for t in turns)
+        """Whether the assistant takes part (a participant's directive is then a request)."""
         self.antecedents: set[str] = set()
         """Sentences a decision's "that X" or "one" was read from: not its rationale."""
 
@@ -434,7 +475,16 @@ class _Reader:
         if later:
             self.cues.next_steps.append(clean(later.group(1)))
             text = text[: later.start()] + "."
+        ack = _ACK.match(text)
+        if ack and _ACK_WORDS.issuperset(_WORD.findall(ack.group(1).lower())):
+            text = clean(text[ack.end():])
+        text = _SETTLE_LEAD.sub("", text, count=1)
         text = clean(_DECISION_LEAD.sub("", text, count=1)) or clean(sentence)
+        second = ""
+        both = _CONJOINED.match(text)
+        if (both and both.group("verb").lower() in _IMPERATIVE and not _I_WILL.search(sentence)
+                and text.split(maxsplit=1)[0].lower() in _IMPERATIVE):
+            text, second = both.group(1).rstrip(" ,") + ".", clean(both.group("verb") + both.group(3))
         doing = _PROGRESSIVE.match(text)
         if doing:
             text = f"{_BASE[' '.join(doing.group(1).lower().split())]} {self.fuller(where, doing.group(2))}"
@@ -450,6 +500,8 @@ class _Reader:
                 self.put(old_where, "decisions", "")
         self.put(where, "decisions", text)
         self.said[where] = words
+        if second and second not in self.cues.decisions:
+            self.cues.decisions.append(second)
 
     def fuller(self, where: tuple[int, int], obj: str) -> str:
         """A one-word name chosen ("the Fujifilm") by its fuller name said before ("Fujifilm
@@ -557,16 +609,23 @@ class _Reader:
         if prev.role != "user":
             return
         last = prev.sentences[-3:]  # a request or question the answer answers ends the turn
-        if _REQUEST.search(" ".join(last).lower()):
+        if _REQUEST.search(" ".join(last).lower()) or any(
+                _ASKS.match(x) or _directive(x) for x in last):
             for i, s in enumerate(sents[:2]):
-                done = _DONE.search(s) if "I've " in s or "I have " in s else None
+                # what it reports first ("I've booked an engineer…"), not an aside after
+                # another outcome ("The 44.5 ships today, and I've emailed you a label")
+                done = (_DONE.search(s) if ("I've " in s or "I have " in s)
+                        and clean(s).startswith(("I've ", "I have ")) else None)
                 if done and (ti, i) not in self.cues.placed:
                     self.decide((ti, i), done.group(1).rstrip(" .") + ".")
                     return
         if sents and _DONE_WORD.match(sents[0]) and (ti, 0) not in self.cues.placed:
-            asked_for = next((m for x in reversed(last) if (m := _ASKED_FOR.search(x))), None)
+            asked_for = next((m for x in reversed(last) if (m := _ASKED_FOR.search(x) or _PLEASE_AFTER.match(x))),
+                             None)
             if asked_for:  # "Please cancel my membership, I'm moving." — "Done.": cancelled
                 what = asked_for.group(1)
+                if asked_for.re is _PLEASE_AFTER and asked_for.group(2):
+                    what = f"{what}, {asked_for.group(2)}"
                 reason = _ASKED_WHY.search(what)
                 if reason:
                     what = what[: reason.start()]
@@ -641,13 +700,23 @@ class _Reader:
         idx = [i for i, s in enumerate(sents) if not is_courtesy(s) and not _AGREE_MORE.match(s)]
         if not idx:
             return False  # nothing but small talk and agreement ("Fine with me, …")
+        hops = 0
+        while (kind == "decision" and hops < 2 and idx and not any(_PROPOSAL.search(sents[i]) for i in idx)
+               and (_AGREE.match(sents[idx[0]]) or _AGREE_MORE.match(sents[idx[0]]))):
+            # "Deal." after "That works, as long as…": an agreement to an agreement reaches
+            # the proposal both answer
+            qi = next((i for i in range(pi - 1, -1, -1) if self.turns[i].who != self.turns[pi].who), None)
+            if qi is None:
+                return False
+            pi, sents, hops = qi, self.turns[qi].sentences, hops + 1
+            idx = [i for i, s in enumerate(sents) if not is_courtesy(s) and not _AGREE_MORE.match(s)]
         if kind == "action":
             i = next((i for i in reversed(idx) if _OFFER.search(sents[i])), None)
             if i is not None and (pi, i) not in self.cues.placed:
                 self.put((pi, i), "action_items", _owned(self.turns[pi].who, clean(sents[i])))
             return False
         if kind == "advice":
-            i = next((i for i in reversed(idx) if not sents[i].endswith("?")
+            i = next((i for i in reversed(idx) if not sents[i].endswith("?") and not _SETTLED.match(sents[i])
                       and sents[i].split()[0].lower() not in _NOT_IMPERATIVE), None)
             if i is not None and (pi, i) not in self.cues.placed:
                 self.put((pi, i), "action_items", _owned(who, clean(sents[i])))
@@ -778,6 +847,19 @@ class _Reader:
                 if ti and len(s) <= _SHORT and _TAKE_ADVICE.match(s):
                     self.promote(ti, "advice")  # "I'll try that": the advice is taken
                     continue
+                if ti and turn.role == "user" and _AGREE.match(s) and _CONDITIONAL.match(s):
+                    agreed = True  # "That works, as long as…": agrees, on a condition
+                    continue
+                if ti and turn.role == "user" and _SETTLED.match(s):
+                    self.settled(ti, si)  # "Good, then that's settled.": the proposal before
+                    continue
+                settling = (_SETTLING.match(s) if ti and turn.role == "user"
+                            and not s.endswith("?") and (ti, si) not in self.cues.placed else None)
+                if settling and (settling.group("verb") is None or (
+                        settling.group("verb").lower() in _IMPERATIVE and not self.assisted)):
+                    # (a directive to the assistant is a request, not a settlement)
+                    self.decide((ti, si), s)  # "Then we sign with Verbatim Partners…"
+                    continue
                 if ti and turn.role == "user" and si == 0 and _WORKED.match(s):
                     worked = True  # "That did it": the assistant's advice was taken
                     continue
@@ -874,6 +956,18 @@ class _Reader:
                 self.put(where, "action_items", _owned(owner, clean(_DECISION_LEAD.sub("", s, count=1))))
             else:
                 self.put(where, label, clean(s))
+
+    def settled(self, ti: int, si: int) -> None:
+        """"That's settled": the nearest proposal of the last three turns is the decision."""
+        for t in range(ti, max(-1, ti - 4), -1):
+            sents = self.turns[t].sentences
+            for i in reversed(range(si if t == ti else len(sents))):
+                if (_PROPOSAL.search(sents[i]) and not sents[i].endswith("?")
+                        and (t, i) not in self.cues.placed):
+                    self.decide((t, i), sents[i])
+                    return
+                if self.cues.placed.get((t, i)) == "decisions":
+                    return
 
     def decided_in(self, ti: int) -> bool:
         """Whether a sentence of turn ``ti`` is a decision (few sentences are placed at all)."""
