@@ -90,20 +90,22 @@ _DEFER = (r"park|table|shelve|postpone|defer|hold|punt|pause|sleep|cross|circle 
           r"get back|return to|put (?:it|this|that) (?:off|aside|on hold)|not\b|revisit")
 """What "let's" puts off ("Let's park that", "Let's cross that bridge…", "Let's table it"):
 no decision; the question it answers stays open."""
-_DELIBERATE = r"(?:figure|work|sort|find) out|look (?:into|at)|dig into|research|explore|review"
+_DELIBERATE = (r"(?:figure|work|sort|find)(?:\s+(?:that|this|it|those))?\s+out|look (?:into|at)|dig into|"
+               r"research|explore|review")
 """What "let's" means to find out ("Let's work out the museum tickets next week"): a next
 step, not a decision."""
 _NON_ANSWER = re.compile(
     r"\b(?:not sure|i don'?t know|no idea|unclear|good question|separate question|"
     r"let'?s see|leave it for now|let'?s discuss|let'?s decide|tbd|to be decided|nobody knows|hard to say|"
-    r"depends on|cross that bridge|sleep on it|let'?s (?:" + _DEFER + r"))\b",
+    r"depends on|cross that bridge|sleep on it|let'?s (?:" + _DEFER + r"|" + _DELIBERATE + r"))\b",
     re.IGNORECASE,
 )
 _OPEN = re.compile(
     r"\b(?:open question|still open|still need to decide|still have to decide|"
     r"(?:need|have) to decide|undecided|tbd|to be decided|unclear|not sure|"
     r"(?:i|we) don'?t know (?:if|whether|yet|how|what|who|when)|nobody answered|"
-    r"remains? to be seen)\b",
+    r"remains? to be seen|(?:we|i)\s+haven'?t\s+(?:yet\s+)?(?:figured|worked|sorted)\s+out|"
+    r"(?:we|i)\s+haven'?t\s+(?:yet\s+)?decided)\b",
     re.IGNORECASE,
 )
 _DECISION = re.compile(
@@ -213,7 +215,7 @@ def _may_cue_user(low: str) -> bool:
             or "unclear" in low or "not sure" in low or "t know" in low
             or "nobody answered" in low or "to be seen" in low or "buying" in low
             or "ordering" in low or "booking" in low or "getting" in low or "taking" in low
-            or "choosing" in low or "picking" in low)
+            or "choosing" in low or "picking" in low or "haven" in low)
 
 
 def _may_cue_assistant(low: str) -> bool:
@@ -368,6 +370,11 @@ the sentence agrees; the proposal it answers is the decision."""
 _I_WILL = re.compile(r"\bI(?:'ll| will)\b")
 """A speaker's own "I'll A and B" is a choice and a task (the second half is not split off as
 a second decision)."""
+_PLEASE_DO = re.compile(r"^(?:(?:ok(?:ay)?|then|so|good|great|sure|also)[,.]?\s+)*please\s+(?:also\s+)?"
+                        r"(?=[a-z]+\b)(.+)$", re.IGNORECASE)
+"""The assistant asking the user to do something ("Please upload the plumber's invoice…",
+"Then please file a police report first and upload it…"): the user's next step."""
+_AND_THEN = re.compile(r",?\s+and\s+(?:(we|i)(?:'ll| will)\s+|(?=([a-z]+)\b))", re.IGNORECASE)
 _CONJOINED = re.compile(r"^(.{8,}?)(?:,\s+|\s+)and\s+(?P<verb>[a-z]+)\b(.{6,})$")
 """Two directives in one decision ("Move everything to Actions and switch Jenkins off…")."""
 _ASKS = re.compile(r"^(?:ok(?:ay)?[,.]?\s+|then[,]?\s+|so[,]?\s+)*(?:(?:can|could|would|will)\s+"
@@ -914,6 +921,7 @@ class _Reader:
                 self.promote(ti, "decision")
             if ti and turn.role == "assistant":
                 self.answer(ti)
+                self.instruct(ti)
             if ti and self.decided_in(ti):
                 for i, prev in enumerate(self.turns[ti - 1].sentences):
                     if (self.cues.placed.get((ti - 1, i)) == "open_questions"
@@ -956,6 +964,29 @@ class _Reader:
                 self.put(where, "action_items", _owned(owner, clean(_DECISION_LEAD.sub("", s, count=1))))
             else:
                 self.put(where, label, clean(s))
+
+    def instruct(self, ti: int) -> None:
+        """A short answer's "Please <do> …" is a next step of the user it answers; "…, and
+        upload it…" a second one, "…and we will ship a replacement" the assistant's."""
+        sents = self.turns[ti].sentences
+        if len(sents) > _ADOPT_MAX:
+            return
+        user = self.turns[ti - 1].who
+        for si, s in enumerate(sents):
+            please = _PLEASE_DO.match(s) if "lease" in s else None
+            if please is None or (ti, si) in self.cues.placed or s.endswith("?"):
+                continue
+            text, owner, extra = please.group(1), user, []
+            for part in reversed(list(_AND_THEN.finditer(text))):
+                verb = part.group(2)
+                if part.group(1) is None and (verb is None or verb.lower() not in _IMPERATIVE):
+                    continue
+                rest = text[part.end():]
+                who = "assistant" if part.group(1) and part.group(1).lower() in ("we", "i") else owner
+                extra.insert(0, _owned(who, _stop(clean(rest))))
+                text = text[: part.start()]
+            self.put((ti, si), "action_items", _owned(owner, _stop(clean(text))))
+            self.cues.action_items.extend(x for x in extra if x not in self.cues.action_items)
 
     def settled(self, ti: int, si: int) -> None:
         """"That's settled": the nearest proposal of the last three turns is the decision."""
