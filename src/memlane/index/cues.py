@@ -375,6 +375,9 @@ _PLEASE_DO = re.compile(r"^(?:(?:ok(?:ay)?|then|so|good|great|sure|also)[,.]?\s+
 """The assistant asking the user to do something ("Please upload the plumber's invoice…",
 "Then please file a police report first and upload it…"): the user's next step."""
 _AND_THEN = re.compile(r",?\s+and\s+(?:(we|i)(?:'ll| will)\s+|(?=([a-z]+)\b))", re.IGNORECASE)
+_IT_IS = re.compile(r"(?:^|[,;]\s+)(?:(?:ok(?:ay)?|fine|alright|right|so|then)[,.]?\s+)*((?:the\s+)?"
+                    r"[\w.:+-]+(?:\s+[\w.:+-]+){0,2}?)\s+it\s+is\s*[.!]?$", re.IGNORECASE)
+"""A terse choice ("OK, seven it is.", "…but fine, the farmhouse it is.")."""
 _CONJOINED = re.compile(r"^(.{8,}?)(?:,\s+|\s+)and\s+(?P<verb>[a-z]+)\b(.{6,})$")
 """Two directives in one decision ("Move everything to Actions and switch Jenkins off…")."""
 _ASKS = re.compile(r"^(?:ok(?:ay)?[,.]?\s+|then[,]?\s+|so[,]?\s+)*(?:(?:can|could|would|will)\s+"
@@ -462,6 +465,9 @@ class _Reader:
         """A decision, with a "because / since" clause split off as its rationale, a
         trailing "and revisit…" as a next step, and its lead ("let's", "we decided to")
         dropped; a decision saying what an earlier one said replaces the shorter of the two."""
+        terse = _IT_IS.search(sentence)
+        if terse and terse.group(1).split()[-1].lower() not in _PRONOUNS:
+            sentence = self.posed(where, terse.group(1))  # "OK, 10k it is."
         text = clean(sentence)
         so = _SO_WE.search(text)
         if so and so.start() > 0:
@@ -882,7 +888,8 @@ class _Reader:
                 then = (_THEN_CHOICE.match(s) if si == 0 and ti and turn.role == "user"
                         and len(s) <= _SHORT else None)
                 if then and self.offered(ti, then.group(1)):
-                    self.decide((ti, si), self.expand((ti, si), then.group(1)))  # "Slim then."
+                    full = self.expand((ti, si), then.group(1))
+                    self.decide((ti, si), full if full != then.group(1) else self.posed((ti, si), full))
                     continue
                 question = s.endswith("?")
                 if turn.role != "user":
@@ -965,6 +972,24 @@ class _Reader:
             else:
                 self.put(where, label, clean(s))
 
+    def posed(self, where: tuple[int, int], choice: str) -> str:
+        """A terse choice ("Guitar", "the farmhouse") with the sentence that posed it, in
+        its words: the nearest earlier one naming it among options ("Piano or guitar?"),
+        else the nearest naming it at all; the choice alone when none does."""
+        head = choice.split()[-1].rstrip(".!")
+        named = re.compile(r"\b" + re.escape(head) + r"(?:s|es)?\b", re.IGNORECASE)
+        ti, si = where
+        before = [*reversed(self.turns[ti].sentences[:si]),
+                  *(x for t in range(ti - 1, -1, -1) for x in reversed(self.turns[t].sentences))]
+        said = [s for s in before if named.search(s)]
+        if said and not said[0].endswith("?") and (_PROPOSAL.search(said[0]) or _directive(said[0])):
+            return said[0]  # "Let's give them 10k…" — "OK, 10k it is.": the proposal
+        pick = next((s for s in said if _OPTIONS.search(s)), said[0] if said else None)
+        name = clean(choice).rstrip(".!")
+        if pick is None:
+            return name + "."
+        return f"{name} — {_trim_clause(clean(pick))}"
+
     def instruct(self, ti: int) -> None:
         """A short answer's "Please <do> …" is a next step of the user it answers; "…, and
         upload it…" a second one, "…and we will ship a replacement" the assistant's."""
@@ -1022,6 +1047,12 @@ class _Reader:
             self.put((ti, si), "next_steps", clean(s))
         elif _RATIONALE.search(s) and self.cues.decisions:
             self.put((ti, si), "rationale", clean(s))
+
+
+def _trim_clause(text: str, limit: int = 120) -> str:
+    """``text`` cut at the last word boundary before ``limit`` characters."""
+    text = text.rstrip(" ?.!")
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0]
 
 
 def _stop(text: str) -> str:
