@@ -350,7 +350,8 @@ sign with…"): dropped from the decision."""
 _SETTLING = re.compile(
     r"^(?:(?:ok(?:ay)?|right|good|great|alright|fine|fair enough|in that case)[,.]?\s+)?(?:then|so)[,]?\s+"
     r"(?:we(?:'ll| will)?\s+(?!need|have|had|could|should|might|may|can|must|don'?t|do|did|are|"
-    r"were|know|think|just|still|also|probably)[a-z]{3,}\b|[A-Z][\w-]*(?:\s+[\w-]+){0,3}\s+"
+    r"were|was|know|think|just|still|also|probably|want|like|love|hope|feel|see|get|got|really|"
+    r"both|all)[a-z]{3,}\b|[A-Z][\w-]*(?:\s+[\w-]+){0,3}\s+"
     r"(?:becomes|become|goes|moves|stays|is going to|gets)\b|(?=[a-z]+\s)(?P<verb>[a-z]+)\b)",
     re.IGNORECASE)
 """A conclusion a participant draws after the options were weighed: "Then we sign with
@@ -374,6 +375,9 @@ _PLEASE_DO = re.compile(r"^(?:(?:ok(?:ay)?|then|so|good|great|sure|also)[,.]?\s+
                         r"(?=[a-z]+\b)(.+)$", re.IGNORECASE)
 """The assistant asking the user to do something ("Please upload the plumber's invoice…",
 "Then please file a police report first and upload it…"): the user's next step."""
+_TO_DO = (_IMPERATIVE | {"file", "post", "bring", "print", "fill", "sign"}) - {"go", "keep", "let", "follow"}
+"""Verbs of a "Please …" that the user does in the world (not "provide", "share", "let me know")."""
+_TO_ME = re.compile(r"\b(?:me|us)\b", re.IGNORECASE)
 _AND_THEN = re.compile(r",?\s+and\s+(?:(we|i)(?:'ll| will)\s+|(?=([a-z]+)\b))", re.IGNORECASE)
 _IT_IS = re.compile(r"(?:^|[,;]\s+)(?:(?:ok(?:ay)?|fine|alright|right|so|then)[,.]?\s+)*((?:the\s+)?"
                     r"[\w.:+-]+(?:\s+[\w.:+-]+){0,2}?)\s+it\s+is\s*[.!]?$", re.IGNORECASE)
@@ -467,7 +471,7 @@ class _Reader:
         dropped; a decision saying what an earlier one said replaces the shorter of the two."""
         terse = _IT_IS.search(sentence)
         if terse and terse.group(1).split()[-1].lower() not in _PRONOUNS:
-            sentence = self.posed(where, terse.group(1))  # "OK, 10k it is."
+            sentence = self.posed(where, terse.group(1)) or sentence  # "OK, 10k it is."
         text = clean(sentence)
         so = _SO_WE.search(text)
         if so and so.start() > 0:
@@ -497,7 +501,9 @@ class _Reader:
         both = _CONJOINED.match(text)
         if (both and both.group("verb").lower() in _IMPERATIVE and not _I_WILL.search(sentence)
                 and text.split(maxsplit=1)[0].lower() in _IMPERATIVE):
-            text, second = both.group(1).rstrip(" ,") + ".", clean(both.group("verb") + both.group(3))
+            first, rest = both.group(1).rstrip(" ,") + ".", clean(both.group("verb") + both.group(3))
+            if len(_content(first)) >= 3 and len(_content(rest)) >= 3:
+                text, second = first, rest  # each a whole action, not "Pick a date and go hike"
         doing = _PROGRESSIVE.match(text)
         if doing:
             text = f"{_BASE[' '.join(doing.group(1).lower().split())]} {self.fuller(where, doing.group(2))}"
@@ -889,7 +895,7 @@ class _Reader:
                         and len(s) <= _SHORT else None)
                 if then and self.offered(ti, then.group(1)):
                     full = self.expand((ti, si), then.group(1))
-                    self.decide((ti, si), full if full != then.group(1) else self.posed((ti, si), full))
+                    self.decide((ti, si), full if full != then.group(1) else self.posed((ti, si), full) or full)
                     continue
                 question = s.endswith("?")
                 if turn.role != "user":
@@ -972,22 +978,22 @@ class _Reader:
             else:
                 self.put(where, label, clean(s))
 
-    def posed(self, where: tuple[int, int], choice: str) -> str:
+    def posed(self, where: tuple[int, int], choice: str) -> str | None:
         """A terse choice ("Guitar", "the farmhouse") with the sentence that posed it, in
         its words: the nearest earlier one naming it among options ("Piano or guitar?"),
-        else the nearest naming it at all; the choice alone when none does."""
+        else the nearest naming it at all; None when nothing before named it ("Here it is")."""
         head = choice.split()[-1].rstrip(".!")
         named = re.compile(r"\b" + re.escape(head) + r"(?:s|es)?\b", re.IGNORECASE)
         ti, si = where
         before = [*reversed(self.turns[ti].sentences[:si]),
                   *(x for t in range(ti - 1, -1, -1) for x in reversed(self.turns[t].sentences))]
         said = [s for s in before if named.search(s)]
-        if said and not said[0].endswith("?") and (_PROPOSAL.search(said[0]) or _directive(said[0])):
+        if not said:
+            return None
+        if not said[0].endswith("?") and (_PROPOSAL.search(said[0]) or _directive(said[0])):
             return said[0]  # "Let's give them 10k…" — "OK, 10k it is.": the proposal
-        pick = next((s for s in said if _OPTIONS.search(s)), said[0] if said else None)
+        pick = next((s for s in said if _OPTIONS.search(s)), said[0])
         name = clean(choice).rstrip(".!")
-        if pick is None:
-            return name + "."
         return f"{name} — {_trim_clause(clean(pick))}"
 
     def instruct(self, ti: int) -> None:
@@ -1002,6 +1008,9 @@ class _Reader:
             if please is None or (ti, si) in self.cues.placed or s.endswith("?"):
                 continue
             text, owner, extra = please.group(1), user, []
+            verb = text.split(maxsplit=1)[0].lower()
+            if verb not in _TO_DO or _TO_ME.search(text):
+                continue  # "Please provide…", "Please send me…": asks for the conversation itself
             for part in reversed(list(_AND_THEN.finditer(text))):
                 verb = part.group(2)
                 if part.group(1) is None and (verb is None or verb.lower() not in _IMPERATIVE):

@@ -182,7 +182,7 @@ def cross_validate(convs: Sequence[Conversation], k: int = 5, c: float = DEFAULT
     the counts summed over the folds."""
     from memlane.index.offline import OfflineIntelligence
 
-    report = EvalReport("offline + model (cross-validated)", f"dev, {k} folds")
+    report = EvalReport("offline + model (cross-validated)", f"{k} folds")
     for i, test in enumerate(folds(convs, k)):
         train = [x for j, fold in enumerate(folds(convs, k)) if j != i for x in fold]
         model = fit(train, c, thresholds, pattern_feature)
