@@ -378,6 +378,9 @@ _PLEASE_DO = re.compile(r"^(?:(?:ok(?:ay)?|then|so|good|great|sure|also)[,.]?\s+
 _TO_DO = (_IMPERATIVE | {"file", "post", "bring", "print", "fill", "sign"}) - {"go", "keep", "let", "follow"}
 """Verbs of a "Please …" that the user does in the world (not "provide", "share", "let me know")."""
 _TO_ME = re.compile(r"\b(?:me|us)\b", re.IGNORECASE)
+_AND_BEFORE = re.compile(r"\band\s+$")
+"""An "I've …" after "and" is an aside to another outcome ("The 44.5 ships today, and I've
+emailed you a label")."""
 _AND_THEN = re.compile(r",?\s+and\s+(?:(we|i)(?:'ll| will)\s+|(?=([a-z]+)\b))", re.IGNORECASE)
 _IT_IS = re.compile(r"(?:^|[,;]\s+)(?:(?:ok(?:ay)?|fine|alright|right|so|then)[,.]?\s+)*((?:the\s+)?"
                     r"[\w.:+-]+(?:\s+[\w.:+-]+){0,2}?)\s+it\s+is\s*[.!]?$", re.IGNORECASE)
@@ -633,8 +636,9 @@ class _Reader:
             for i, s in enumerate(sents[:2]):
                 # what it reports first ("I've booked an engineer…"), not an aside after
                 # another outcome ("The 44.5 ships today, and I've emailed you a label")
-                done = (_DONE.search(s) if ("I've " in s or "I have " in s)
-                        and clean(s).startswith(("I've ", "I have ")) else None)
+                done = _DONE.search(s) if "I've " in s or "I have " in s else None
+                if done and _AND_BEFORE.search(s, 0, done.start()):
+                    done = None
                 if done and (ti, i) not in self.cues.placed:
                     self.decide((ti, i), done.group(1).rstrip(" .") + ".")
                     return
