@@ -551,3 +551,14 @@ def test_a_question_left_to_be_worked_out_stays_open():
         "Ravi: One thing we haven't worked out is who covers bank holidays.",
     )
     assert s.open_questions == ("We haven't worked out is who covers bank holidays.",)
+
+
+def test_a_terse_choice_after_an_acknowledgement_names_an_option_weighed_earlier():
+    s, _ = _summary(
+        "user: For the garden path, gravel or stepping stones?",
+        "assistant: Gravel drains better; stepping stones stay tidier with a lawn mower.",
+        "user: The path runs across the lawn.",
+        "assistant: Then stones suit it better, the mower runs over them.",
+        "user: Fair enough, stepping stones then.",
+    )
+    assert s.decisions == ("Stepping stones — For the garden path, gravel or stepping stones",)

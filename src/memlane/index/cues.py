@@ -895,9 +895,9 @@ class _Reader:
                     if len(_content(sounds.group(2))) >= 2:
                         self.cues.rationale.append(clean(sounds.group(2)))
                     continue
-                then = (_THEN_CHOICE.match(s) if si == 0 and ti and turn.role == "user"
+                then = (_THEN_CHOICE.match(_unacked(s)) if si == 0 and ti and turn.role == "user"
                         and len(s) <= _SHORT else None)
-                if then and self.offered(ti, then.group(1)):
+                if then and (self.offered(ti, then.group(1)) or self.weighed(ti, si, then.group(1))):
                     full = self.expand((ti, si), then.group(1))
                     self.decide((ti, si), full if full != then.group(1) else self.posed((ti, si), full) or full)
                     continue
@@ -1000,6 +1000,16 @@ class _Reader:
         name = clean(choice).rstrip(".!")
         return f"{name} — {_trim_clause(clean(pick))}"
 
+    def weighed(self, ti: int, si: int, choice: str) -> bool:
+        """Whether an earlier sentence named ``choice`` among options ("Round tables of 8 or
+        long banquet tables?" for "long tables")."""
+        head = choice.split()[-1]
+        if head.lower() in _NOT_A_NAME:
+            return False
+        named = re.compile(r"\b" + re.escape(head) + r"(?:s|es)?\b", re.IGNORECASE)
+        before = [*self.turns[ti].sentences[:si], *(x for t in self.turns[:ti] for x in t.sentences)]
+        return any(_OPTIONS.search(x) and named.search(x) for x in before)
+
     def instruct(self, ti: int) -> None:
         """A short answer's "Please <do> …" is a next step of the user it answers; "…, and
         upload it…" a second one, "…and we will ship a replacement" the assistant's."""
@@ -1060,6 +1070,15 @@ class _Reader:
             self.put((ti, si), "next_steps", clean(s))
         elif _RATIONALE.search(s) and self.cues.decisions:
             self.put((ti, si), "rationale", clean(s))
+
+
+def _unacked(sentence: str) -> str:
+    """``sentence`` without a leading acknowledgement clause ("Makes sense, long tables
+    then." -> "long tables then.")."""
+    ack = _ACK.match(sentence)
+    if ack and _ACK_WORDS.issuperset(_WORD.findall(ack.group(1).lower())):
+        return sentence[ack.end():]
+    return sentence
 
 
 def _trim_clause(text: str, limit: int = 120) -> str:
