@@ -227,7 +227,7 @@ def _may_cue_assistant(low: str) -> bool:
             or "t know" in low or "not sure" in low or "unclear" in low or "tbd" in low
             or "remember to" in low or "forget to" in low or "i will" in low
             or "next step" in low or "plan is to" in low or "nobody answered" in low
-            or "to be seen" in low)
+            or "to be seen" in low or "haven" in low)
 
 
 _ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)
