@@ -36,6 +36,11 @@ sentence lands in at most one field, the one its strongest cue names:
    the request itself when the answer is a bare "Done.".
    A decision pointing back names its object ("Add that index", "add one"); "OK, slim
    then" chooses an option just mentioned, by its fuller name ("python:3.12-slim").
+8. **The structure of the exchange** (session 8): a conclusion drawn with "then" / "so"
+   ("Then we sign with…"); an agreement to an agreement, or on a condition, reaching the
+   proposal; "that's settled" pointing back; two whole actions joined by "and" as two
+   decisions; a terse choice as the proposal or option that named it; a short answer's
+   "Please <do> …" as the user's next step.
 
 A participant's sentence is only read for cues when one scan of the lower-cased text finds
 one; an assistant's sentence (most of a long answer) only for its own commitments ("I'll

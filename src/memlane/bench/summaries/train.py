@@ -1,6 +1,7 @@
-"""Training the sentence classifier on the labelled dev set, and measuring it honestly.
+"""Training the sentence classifier on labelled conversations (the development pool since
+session 8), and measuring it honestly.
 
-Each candidate sentence of a dev conversation (:func:`memlane.index.sentclass.candidates`)
+Each candidate sentence of a labelled conversation (:func:`memlane.index.sentclass.candidates`)
 gets the label of the field a person put it in: a labelled decision, open question, next
 step or rationale is matched to the sentence that holds most of its content words (at
 least half of them), a sentence matched by none is ``none``. A multinomial logistic
@@ -8,7 +9,7 @@ regression (scikit-learn, the ``train`` extra; training only) is fitted on the h
 features; the weights are written as JSON rows that inference sums in pure Python.
 
 :func:`cross_validate` scores the whole offline backend — patterns plus the model — on
-dev with leave-conversations-out folds: the model that summarizes a conversation never
+the given conversations with leave-conversations-out folds: the model that summarizes a conversation never
 saw it. ``memlane bench summaries --train`` runs both.
 """
 
