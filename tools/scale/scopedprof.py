@@ -57,6 +57,8 @@ shapes = Counter(" ".join(s.split())[:150] for s in statements)
 for text, count in shapes.most_common(25):
     print(f"  {count / len(queries):6.2f} a search  {text}")
 stats = pstats.Stats(prof)
+if os.environ.get("PROF_OUT"):
+    stats.dump_stats(os.environ["PROF_OUT"])
 stats.sort_stats("tottime").print_stats(30)
 stats.sort_stats("cumulative").print_stats(45)
 mem.close()

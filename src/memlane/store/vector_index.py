@@ -18,8 +18,11 @@ searches go through an inverted-file index (faiss ``IndexIVFScalarQuantizer``, i
 ``faiss-cpu`` is installed): built once from the float32 rows (k-means on a sample, then
 one assignment pass: seconds, where an HNSW graph of 1M vectors takes 10+ minutes on 2
 cores), kept up to date as rows arrive, probed in ``nprobe`` lists, and its candidates
-re-scored exactly from the float32 rows. Filtered searches (a scope, a session) stay
-exact over the allowed rows. Measurements: docs/scaling.md.
+re-scored exactly from the float32 rows. The lists hold the vectors projected on their
+strongest directions when a few carry nearly all of their spread (``_projection``: 128 of
+256 for the bench's static-embedder vectors, half the codes scanned a probe at the same
+recall). Filtered searches (a scope, a session) stay exact over the allowed rows.
+Measurements: docs/scaling.md.
 
 The IVF index is built in a background thread (about two minutes at 1M on 2 busy cores):
 until it is ready, unfiltered searches are exact scans, slower but never wrong, and
