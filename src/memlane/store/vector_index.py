@@ -77,6 +77,9 @@ def ann_available() -> bool:
 SPREAD_KEPT = 0.98
 """The share of the vectors' spread around their mean that the IVF lists' projection keeps."""
 
+PROJECTION_SAMPLE = 10_000
+"""About this many of the k-means sample's rows choose the projection."""
+
 
 def _projection(sample: np.ndarray) -> np.ndarray | None:
     """An orthonormal ``dim x k`` basis onto which the IVF lists project the vectors (None:
@@ -91,8 +94,10 @@ def _projection(sample: np.ndarray) -> np.ndarray | None:
     of their spread, halve the codes scanned per probe and leave recall@10 unchanged
     (docs/scaling.md, sixth round). Vectors spread over all their dimensions keep them all.
     """
-    x = np.asarray(sample, dtype=np.float64)
-    dim = x.shape[1]
+    dim = sample.shape[1]
+    # every few rows of the sample (rows are in scope order: a stride, not the first ones),
+    # so that wide vectors (1,536-d) do not make a large float64 copy
+    x = np.asarray(sample[:: max(1, len(sample) // PROJECTION_SAMPLE)], dtype=np.float64)
     if len(x) < 2 * dim:
         return None
     moment = x.T @ x / len(x)
