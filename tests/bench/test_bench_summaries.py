@@ -78,10 +78,13 @@ def test_small_talk():
 
 def test_packaged_sets_and_their_canned_answers():
     dev, held, fresh = load_set("dev"), load_set("heldout"), load_set("heldout2")
-    third = load_set("heldout3")
+    third, fourth = load_set("heldout3"), load_set("heldout4")
     assert len(dev) >= 30 and len(held) >= 5 and len(fresh) >= 12 and len(third) >= 12
-    ids = [c.id for c in (*dev, *held, *fresh, *third)]
+    assert len(fourth) >= 16
+    ids = [c.id for c in (*dev, *held, *fresh, *third, *fourth)]
     assert len(ids) == len(set(ids))  # no conversation is in two sets
+    pool = load_set("pool")  # the development pool: the first four sets together
+    assert [c.id for c in pool] == [c.id for c in (*dev, *held, *fresh, *third)]
     kinds = {c.kind for c in dev}
     assert {"team-decision", "personal-facts", "support", "coding", "no-decision"} <= kinds
     answer = canned_answer(next(c for c in dev if c.id == "db-choice"))
@@ -114,11 +117,19 @@ def test_bench_summaries_offline_prints_the_table_and_misses():
     assert " missed [" in out
 
 
+def test_bench_summaries_pool_scores_the_development_pool_as_one_set():
+    data = json.loads(_run("--set", "pool", "--json"))
+    assert [r["set"] for r in data] == ["pool"]
+    assert data[0]["conversations"] == len(load_set("pool")) == sum(
+        len(load_set(n)) for n in ("dev", "heldout", "heldout2", "heldout3"))
+
+
 def test_bench_summaries_offline_json_scores_every_set_apart():
     data = json.loads(_run("--json"))
-    assert [r["set"] for r in data] == ["dev", "heldout", "heldout2", "heldout3"]
+    assert [r["set"] for r in data] == ["dev", "heldout", "heldout2", "heldout3", "heldout4"]
     assert data[2]["conversations"] == len(load_set("heldout2"))
     assert data[3]["conversations"] == len(load_set("heldout3"))
+    assert data[4]["conversations"] == len(load_set("heldout4"))
     dev = data[0]["fields"]
     assert set(dev) >= {"decisions", "rationale", "open_questions", "next_steps", "references",
                         "entities", "topics", "facts"}

@@ -427,3 +427,138 @@ def test_a_no_settles_whether_something_is_needed_or_charged():
     assert s.decisions == ()
     s, _ = _summary("user: Do I need to sign the form?", "assistant: Yes, sign it on page two.")
     assert s.action_items == ("user: Sign the form on page two.",)
+
+
+# Session 8: rules that read the structure of the exchange (each in words of its own).
+
+def test_a_conclusion_drawn_with_then_or_so_is_the_decision():
+    s, _ = _summary(
+        "Rhea: The two print shops quoted. Inkwell is cheaper but takes ten days; Presto does it in three.",
+        "Jon: The flyers have to be out before the fair on the 9th.",
+        "Rhea: Then we order from Presto for the whole run.",
+    )
+    assert s.decisions == ("Order from Presto for the whole run.",)
+    s, _ = _summary(
+        "Ada: Two laptops were stolen from cars this quarter, both unencrypted.",
+        "Lev: So disk encryption becomes mandatory on every company laptop.",
+    )
+    assert s.decisions == ("Disk encryption becomes mandatory on every company laptop.",)
+
+
+def test_so_we_need_or_want_draws_no_conclusion():
+    s, _ = _summary(
+        "Ada: The backups failed twice this week.",
+        "Lev: So we need to find out why before Friday.",
+        "Ada: So we want to keep the old server a little longer.",
+    )
+    assert s.decisions == ()
+
+
+def test_an_agreement_on_a_condition_decides_the_proposal_and_deal_adds_nothing():
+    s, _ = _summary(
+        "Kim: The old dashboard has six users left.",
+        "Kim: How about we retire the old dashboard in May and move those six to the new reports?",
+        "Otto: Fine by me, as long as someone shows them the new filters first.",
+        "Kim: Deal.",
+    )
+    assert s.decisions == ("Retire the old dashboard in May.", "Move those six to the new reports.")
+    assert not any(x.startswith("Fine by me") for x in _fields(s))
+
+
+def test_thats_settled_points_back_at_the_proposal():
+    s, _ = _summary(
+        "Noa: Proposal: the design review moves from Monday to Thursday afternoons.",
+        "Eli: I'd support that.",
+        "Noa: Good, then that's settled. Eli, could you move the calendar series?",
+        "Eli: Will do.",
+    )
+    assert s.decisions == ("The design review moves from Monday to Thursday afternoons.",)
+    assert "Eli: Move the calendar series." in s.action_items
+    assert not any("settled" in x for x in _fields(s))
+
+
+def test_two_whole_actions_joined_by_and_are_two_decisions_but_not_ones_own_i_will():
+    s, _ = _summary(
+        "Mo: Our status page still runs on the old VM.",
+        "Ife: Fair enough, let's move the status page to the static host and switch the old VM off next Friday.",
+    )
+    assert s.decisions == ("Move the status page to the static host.", "Switch the old VM off next Friday.")
+    s, _ = _summary(
+        "Mo: Shall we meet up this weekend?",
+        "Ife: Yes, let's pick a day and go climbing.",
+    )
+    assert len(s.decisions) == 1
+
+
+def test_a_terse_choice_is_the_proposal_that_named_it_or_the_choice_with_its_question():
+    s, _ = _summary(
+        "Ana: The venue wants a deposit by Monday. Let's pay the 500 euro deposit from the events budget.",
+        "Bo: OK, 500 it is.",
+    )
+    assert s.decisions == ("Pay the 500 euro deposit from the events budget.",)
+    s, _ = _summary(
+        "user: I want a second language for work. Spanish or Portuguese?",
+        "assistant: Spanish has more learners' material; Portuguese matters if you work with Brazil.",
+        "user: We mostly sell to Mexico.",
+        "assistant: Then Spanish is the better fit.",
+        "user: Spanish then.",
+    )
+    assert s.decisions == ("Spanish — Spanish or Portuguese",)
+    s, _ = _summary("Lu: Here it is.", "Mi: Thanks!")
+    assert s.decisions == ("Here it is.",)  # nothing before named "here": left as said
+
+
+def test_a_request_in_other_shapes_answered_by_what_was_done_is_a_decision():
+    s, _ = _summary(
+        "user: The heating in flat 4 has been off since Monday.",
+        "assistant: I'm sorry about that. The boiler log shows a pressure fault.",
+        "user: Can somebody come and look at it?",
+        "assistant: Yes. I've booked a heating engineer for Thursday morning.",
+    )
+    assert s.decisions == ("Booked a heating engineer for Thursday morning.",)
+    s, _ = _summary(
+        "user: The jacket is the wrong colour. Order 5521.",
+        "assistant: Would you like a refund or a replacement?",
+        "user: A replacement please, the navy one.",
+        "assistant: Done. The navy jacket ships tomorrow, and I've emailed you a return label.",
+    )
+    assert s.decisions[0].startswith("A replacement, the navy one")
+
+
+def test_a_short_answers_please_is_the_users_next_step_and_a_request_for_input_is_not():
+    s, _ = _summary(
+        "user: My parcel arrived with the screen cracked.",
+        "assistant: Sorry to hear that. Please post the screen back with the prepaid label and we will send a new one.",
+    )
+    assert "user: Post the screen back with the prepaid label." in s.action_items
+    assert "assistant: Send a new one." in s.action_items
+    s, _ = _summary(
+        "user: Can you help me with a cover letter?",
+        "assistant: Of course. Please provide the job description and send me your CV.",
+    )
+    assert s.action_items == () and s.next_steps == ()
+
+
+def test_a_question_left_to_be_worked_out_stays_open():
+    s, _ = _summary(
+        "Ines: The kickoff is booked for the 3rd.",
+        "Ravi: Who is bringing the projector?",
+        "Ines: Let's work that out on Monday.",
+    )
+    assert s.open_questions == ("Who is bringing the projector?",)
+    s, _ = _summary(
+        "Ines: The new shifts start in May.",
+        "Ravi: One thing we haven't worked out is who covers bank holidays.",
+    )
+    assert s.open_questions == ("We haven't worked out is who covers bank holidays.",)
+
+
+def test_a_terse_choice_after_an_acknowledgement_names_an_option_weighed_earlier():
+    s, _ = _summary(
+        "user: For the garden path, gravel or stepping stones?",
+        "assistant: Gravel drains better; stepping stones stay tidier with a lawn mower.",
+        "user: The path runs across the lawn.",
+        "assistant: Then stones suit it better, the mower runs over them.",
+        "user: Fair enough, stepping stones then.",
+    )
+    assert s.decisions == ("Stepping stones — For the garden path, gravel or stepping stones",)

@@ -314,8 +314,10 @@ def locomo_cmd(
               help="With --backend llm: the [llm.services.NAME] model to ask. Without it, a "
               "scripted model on a loopback server answers each conversation with its labels "
               "(measures the prompt, parsing and mapping, not a model).")
-@click.option("--set", "sets", type=click.Choice(["dev", "heldout", "heldout2", "heldout3", "all"]), default="all",
-              show_default=True, help="Which packaged labelled set to score (all: each apart).")
+@click.option("--set", "sets", type=click.Choice(["dev", "heldout", "heldout2", "heldout3", "heldout4", "pool", "all"]),
+              default="all", show_default=True,
+              help="Which packaged labelled set to score (pool: dev and heldout-heldout3 as one "
+              "set; all: each apart).")
 @click.option("--labels", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Score this labelled JSON file (same format) instead.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -330,8 +332,9 @@ def locomo_cmd(
               help="With --speed: only the first N distinct sessions.")
 @click.option("--train", is_flag=True,
               help="Instead of scoring: train the offline backend's sentence classifier on the "
-              "dev set (needs the 'train' extra: scikit-learn), print its cross-validated "
-              "dev scores beside the patterns' and write the weights to --out.")
+              "development pool (dev and heldout-heldout3; needs the 'train' extra: "
+              "scikit-learn), print its cross-validated pool scores beside the patterns' and "
+              "write the weights to --out.")
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True,
               help="With --train: leave-conversations-out folds for the cross-validation.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
@@ -406,11 +409,11 @@ def _train_classifier(folds: int, out: Path, as_json: bool, show_misses: bool) -
         import sklearn  # noqa: F401
     except ImportError as exc:
         raise click.ClickException("--train needs scikit-learn: pip install 'memlane[train]'") from exc
-    dev = evalrun.load_set("dev")
-    patterns = evalrun.evaluate(OfflineIntelligence(None).summarize, dev,
-                                backend="offline, patterns only", set_name="dev")
-    cv = training.cross_validate(dev, folds)
-    model = training.fit(dev)
+    pool = evalrun.load_set("pool")
+    patterns = evalrun.evaluate(OfflineIntelligence(None).summarize, pool,
+                                backend="offline, patterns only", set_name="pool")
+    cv = training.cross_validate(pool, folds)
+    model = training.fit(pool)
     try:
         path = training.write(model, out)
     except OSError as exc:
@@ -420,7 +423,7 @@ def _train_classifier(folds: int, out: Path, as_json: bool, show_misses: bool) -
                                 "weights": str(path), "meta": model.meta}, indent=2))
         return
     click.echo(evalrun.render([patterns, cv], show_misses), nl=False)
-    click.echo(f"trained on {model.meta['sentences']} dev sentences {model.meta['labels']}; "
+    click.echo(f"trained on {model.meta['sentences']} pool sentences {model.meta['labels']}; "
                f"{len(model.weights)} weight rows written to {path}")
 
 

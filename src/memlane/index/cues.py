@@ -36,6 +36,11 @@ sentence lands in at most one field, the one its strongest cue names:
    the request itself when the answer is a bare "Done.".
    A decision pointing back names its object ("Add that index", "add one"); "OK, slim
    then" chooses an option just mentioned, by its fuller name ("python:3.12-slim").
+8. **The structure of the exchange** (session 8): a conclusion drawn with "then" / "so"
+   ("Then we sign with…"); an agreement to an agreement, or on a condition, reaching the
+   proposal; "that's settled" pointing back; two whole actions joined by "and" as two
+   decisions; a terse choice as the proposal or option that named it; a short answer's
+   "Please <do> …" as the user's next step.
 
 A participant's sentence is only read for cues when one scan of the lower-cased text finds
 one; an assistant's sentence (most of a long answer) only for its own commitments ("I'll
@@ -90,20 +95,22 @@ _DEFER = (r"park|table|shelve|postpone|defer|hold|punt|pause|sleep|cross|circle 
           r"get back|return to|put (?:it|this|that) (?:off|aside|on hold)|not\b|revisit")
 """What "let's" puts off ("Let's park that", "Let's cross that bridge…", "Let's table it"):
 no decision; the question it answers stays open."""
-_DELIBERATE = r"(?:figure|work|sort|find) out|look (?:into|at)|dig into|research|explore|review"
+_DELIBERATE = (r"(?:figure|work|sort|find)(?:\s+(?:that|this|it|those))?\s+out|look (?:into|at)|dig into|"
+               r"research|explore|review")
 """What "let's" means to find out ("Let's work out the museum tickets next week"): a next
 step, not a decision."""
 _NON_ANSWER = re.compile(
     r"\b(?:not sure|i don'?t know|no idea|unclear|good question|separate question|"
     r"let'?s see|leave it for now|let'?s discuss|let'?s decide|tbd|to be decided|nobody knows|hard to say|"
-    r"depends on|cross that bridge|sleep on it|let'?s (?:" + _DEFER + r"))\b",
+    r"depends on|cross that bridge|sleep on it|let'?s (?:" + _DEFER + r"|" + _DELIBERATE + r"))\b",
     re.IGNORECASE,
 )
 _OPEN = re.compile(
     r"\b(?:open question|still open|still need to decide|still have to decide|"
     r"(?:need|have) to decide|undecided|tbd|to be decided|unclear|not sure|"
     r"(?:i|we) don'?t know (?:if|whether|yet|how|what|who|when)|nobody answered|"
-    r"remains? to be seen)\b",
+    r"remains? to be seen|(?:we|i)\s+haven'?t\s+(?:yet\s+)?(?:figured|worked|sorted)\s+out|"
+    r"(?:we|i)\s+haven'?t\s+(?:yet\s+)?decided)\b",
     re.IGNORECASE,
 )
 _DECISION = re.compile(
@@ -120,7 +127,7 @@ _DECISION = re.compile(
 )
 _DECISION_LEAD = re.compile(
     r"^(?:(?:(?:we|i)(?:'ve| have)?\s+(?:decided|agreed)(?:\s+(?:on|to))?|decision:|"
-    r"(?:i'?d |i )?(?:propose|suggest)|(?:my|our|the) (?:proposal|suggestion):?|(?:i think )?(?:we|i) (?:should|could)|"
+    r"(?:i'?d |i )?(?:propose|suggest)|(?:(?:my|our|the) )?(?:proposal|suggestion):?|(?:i think )?(?:we|i) (?:should|could)|"
     r"let'?s|i'?d(?=\s+(?:go|put|keep|offer|use|take|move|add|switch|start|ship|pick|choose|buy|"
     r"try|make|split|drop|run|book)\b)|"
     r"(?:we'?re|we are) going to|"
@@ -213,7 +220,7 @@ def _may_cue_user(low: str) -> bool:
             or "unclear" in low or "not sure" in low or "t know" in low
             or "nobody answered" in low or "to be seen" in low or "buying" in low
             or "ordering" in low or "booking" in low or "getting" in low or "taking" in low
-            or "choosing" in low or "picking" in low)
+            or "choosing" in low or "picking" in low or "haven" in low)
 
 
 def _may_cue_assistant(low: str) -> bool:
@@ -225,7 +232,7 @@ def _may_cue_assistant(low: str) -> bool:
             or "t know" in low or "not sure" in low or "unclear" in low or "tbd" in low
             or "remember to" in low or "forget to" in low or "i will" in low
             or "next step" in low or "plan is to" in low or "nobody answered" in low
-            or "to be seen" in low)
+            or "to be seen" in low or "haven" in low)
 
 
 _ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)
@@ -337,6 +344,60 @@ _OPTIONS = re.compile(r"\bor\b|\bvs\.?\s|\bversus\b|\bbetween\b|\beither\b", re.
 _SHORT = 48
 """Sentences up to this many characters are looked at for small talk and agreement."""
 
+_ACK = re.compile(r"^((?:[\w']+\s+){0,2}[\w']+)[,;:]\s+(?=\S)")
+"""A leading acknowledgement clause ("Fair enough, let's…", "Great, let's…"): dropped from
+a decision when its words are all courtesy words."""
+_ACK_WORDS = _COURTESY | {"enough", "cheers", "brilliant", "lovely", "hm", "hmm", "ah", "oh"}
+_SETTLE_LEAD = re.compile(r"^(?:(?:how|what)\s+about\s+(?:if\s+)?(?:we\s+)?|(?:then|so)[,]?\s+(?:we\s+)?)",
+                          re.IGNORECASE)
+"""What a proposal or a conclusion opens with ("How about we switch it off…", "Then we
+sign with…"): dropped from the decision."""
+_SETTLING = re.compile(
+    r"^(?:(?:ok(?:ay)?|right|good|great|alright|fine|fair enough|in that case)[,.]?\s+)?(?:then|so)[,]?\s+"
+    r"(?:we(?:'ll| will)?\s+(?!need|have|had|could|should|might|may|can|must|don'?t|do|did|are|"
+    r"were|was|know|think|just|still|also|probably|want|like|love|hope|feel|see|get|got|really|"
+    r"both|all)[a-z]{3,}\b|[A-Z][\w-]*(?:\s+[\w-]+){0,3}\s+"
+    r"(?:becomes|become|goes|moves|stays|is going to|gets)\b|(?=[a-z]+\s)(?P<verb>[a-z]+)\b)",
+    re.IGNORECASE)
+"""A conclusion a participant draws after the options were weighed: "Then we sign with
+Verbatim Partners…", "So MFA becomes mandatory for everyone…", "Then send the two who are
+giving talks" (the verb must be a directive's). Not "So we need to…", "Then I'll…"."""
+_SETTLED = re.compile(r"^(?:(?:ok(?:ay)?|good|great|right|alright|fine)[,.!]?\s+)?(?:then\s+)?"
+                      r"(?:that'?s|it'?s)\s+settled(?:\s+then)?[.!]*$", re.IGNORECASE)
+"""A settlement that points back ("Good, then that's settled."): what was proposed and agreed
+before it is the decision."""
+_PLEASE_AFTER = re.compile(r"^(?:ok(?:ay)?[,.]?\s+)?((?:an?|the)\s+[^,.?!]+?)[,]?\s+please\b[,.]?\s*(.*?)[.!]*$",
+                           re.IGNORECASE)
+"""A request said as its object ("An exchange please, the 44.5.")."""
+_CONDITIONAL = re.compile(r"^[^,;]{2,24}[,;]\s+(?:as long as|so long as|provided|on condition|if)\b",
+                          re.IGNORECASE)
+"""Agreement with a condition ("That works, as long as customer success tells them…"):
+the sentence agrees; the proposal it answers is the decision."""
+_I_WILL = re.compile(r"\bI(?:'ll| will)\b")
+"""A speaker's own "I'll A and B" is a choice and a task (the second half is not split off as
+a second decision)."""
+_PLEASE_DO = re.compile(r"^(?:(?:ok(?:ay)?|then|so|good|great|sure|also)[,.]?\s+)*please\s+(?:also\s+)?"
+                        r"(?=[a-z]+\b)(.+)$", re.IGNORECASE)
+"""The assistant asking the user to do something ("Please upload the plumber's invoice…",
+"Then please file a police report first and upload it…"): the user's next step."""
+_TO_DO = (_IMPERATIVE | {"file", "post", "bring", "print", "fill", "sign"}) - {"go", "keep", "let", "follow"}
+"""Verbs of a "Please …" that the user does in the world (not "provide", "share", "let me know")."""
+_TO_ME = re.compile(r"\b(?:me|us)\b", re.IGNORECASE)
+_AND_BEFORE = re.compile(r"\band\s+$")
+"""An "I've …" after "and" is an aside to another outcome ("The 44.5 ships today, and I've
+emailed you a label")."""
+_AND_THEN = re.compile(r",?\s+and\s+(?:(we|i)(?:'ll| will)\s+|(?=([a-z]+)\b))", re.IGNORECASE)
+_IT_IS = re.compile(r"(?:^|[,;]\s+)(?:(?:ok(?:ay)?|fine|alright|right|so|then)[,.]?\s+)*((?:the\s+)?"
+                    r"[\w.:+-]+(?:\s+[\w.:+-]+){0,2}?)\s+it\s+is\s*[.!]?$", re.IGNORECASE)
+"""A terse choice ("OK, seven it is.", "…but fine, the farmhouse it is.")."""
+_CONJOINED = re.compile(r"^(.{8,}?)(?:,\s+|\s+)and\s+(?P<verb>[a-z]+)\b(.{6,})$")
+"""Two directives in one decision ("Move everything to Actions and switch Jenkins off…")."""
+_ASKS = re.compile(r"^(?:ok(?:ay)?[,.]?\s+|then[,]?\s+|so[,]?\s+)*(?:(?:can|could|would|will)\s+"
+                   r"(?:someone|somebody|anyone|you|we)\b|i need (?:to|a|an|you)\b|"
+                   r"(?:go ahead|please)\b)", re.IGNORECASE)
+"""A request in other shapes than "can you": "Can someone come out and fix it?", "I need to
+move my flight…", "OK, go ahead with the 10:40 then", "OK, then downgrade me…"."""
+
 
 def is_courtesy(sentence: str) -> bool:
     """True for small talk: no word beyond courtesy words ("Agreed.", "Thanks!")."""
@@ -393,6 +454,8 @@ class _Reader:
         """A decision promoted by an agreement -> who agreed."""
         self.said: dict[tuple[int, int], set[str]] = {}
         """A decision -> its content words as said (before a pronoun was resolved)."""
+        self.assisted = any(t.role == "assistant" for t in turns)
+        """Whether the assistant takes part (a participant's directive is then a request)."""
         self.antecedents: set[str] = set()
         """Sentences a decision's "that X" or "one" was read from: not its rationale."""
 
@@ -414,6 +477,9 @@ class _Reader:
         """A decision, with a "because / since" clause split off as its rationale, a
         trailing "and revisit…" as a next step, and its lead ("let's", "we decided to")
         dropped; a decision saying what an earlier one said replaces the shorter of the two."""
+        terse = _IT_IS.search(sentence)
+        if terse and terse.group(1).split()[-1].lower() not in _PRONOUNS:
+            sentence = self.posed(where, terse.group(1)) or sentence  # "OK, 10k it is."
         text = clean(sentence)
         so = _SO_WE.search(text)
         if so and so.start() > 0:
@@ -434,7 +500,18 @@ class _Reader:
         if later:
             self.cues.next_steps.append(clean(later.group(1)))
             text = text[: later.start()] + "."
+        ack = _ACK.match(text)
+        if ack and _ACK_WORDS.issuperset(_WORD.findall(ack.group(1).lower())):
+            text = clean(text[ack.end():])
+        text = _SETTLE_LEAD.sub("", text, count=1)
         text = clean(_DECISION_LEAD.sub("", text, count=1)) or clean(sentence)
+        second = ""
+        both = _CONJOINED.match(text)
+        if (both and both.group("verb").lower() in _IMPERATIVE and not _I_WILL.search(sentence)
+                and text.split(maxsplit=1)[0].lower() in _IMPERATIVE):
+            first, rest = both.group(1).rstrip(" ,") + ".", clean(both.group("verb") + both.group(3))
+            if len(_content(first)) >= 3 and len(_content(rest)) >= 3:
+                text, second = first, rest  # each a whole action, not "Pick a date and go hike"
         doing = _PROGRESSIVE.match(text)
         if doing:
             text = f"{_BASE[' '.join(doing.group(1).lower().split())]} {self.fuller(where, doing.group(2))}"
@@ -450,6 +527,8 @@ class _Reader:
                 self.put(old_where, "decisions", "")
         self.put(where, "decisions", text)
         self.said[where] = words
+        if second and second not in self.cues.decisions:
+            self.cues.decisions.append(second)
 
     def fuller(self, where: tuple[int, int], obj: str) -> str:
         """A one-word name chosen ("the Fujifilm") by its fuller name said before ("Fujifilm
@@ -557,16 +636,24 @@ class _Reader:
         if prev.role != "user":
             return
         last = prev.sentences[-3:]  # a request or question the answer answers ends the turn
-        if _REQUEST.search(" ".join(last).lower()):
+        if _REQUEST.search(" ".join(last).lower()) or any(
+                _ASKS.match(x) or _directive(x) for x in last):
             for i, s in enumerate(sents[:2]):
+                # what it reports first ("I've booked an engineer…"), not an aside after
+                # another outcome ("The 44.5 ships today, and I've emailed you a label")
                 done = _DONE.search(s) if "I've " in s or "I have " in s else None
+                if done and _AND_BEFORE.search(s, 0, done.start()):
+                    done = None
                 if done and (ti, i) not in self.cues.placed:
                     self.decide((ti, i), done.group(1).rstrip(" .") + ".")
                     return
         if sents and _DONE_WORD.match(sents[0]) and (ti, 0) not in self.cues.placed:
-            asked_for = next((m for x in reversed(last) if (m := _ASKED_FOR.search(x))), None)
+            asked_for = next((m for x in reversed(last) if (m := _ASKED_FOR.search(x) or _PLEASE_AFTER.match(x))),
+                             None)
             if asked_for:  # "Please cancel my membership, I'm moving." — "Done.": cancelled
                 what = asked_for.group(1)
+                if asked_for.re is _PLEASE_AFTER and asked_for.group(2):
+                    what = f"{what}, {asked_for.group(2)}"
                 reason = _ASKED_WHY.search(what)
                 if reason:
                     what = what[: reason.start()]
@@ -641,13 +728,23 @@ class _Reader:
         idx = [i for i, s in enumerate(sents) if not is_courtesy(s) and not _AGREE_MORE.match(s)]
         if not idx:
             return False  # nothing but small talk and agreement ("Fine with me, …")
+        hops = 0
+        while (kind == "decision" and hops < 2 and idx and not any(_PROPOSAL.search(sents[i]) for i in idx)
+               and (_AGREE.match(sents[idx[0]]) or _AGREE_MORE.match(sents[idx[0]]))):
+            # "Deal." after "That works, as long as…": an agreement to an agreement reaches
+            # the proposal both answer
+            qi = next((i for i in range(pi - 1, -1, -1) if self.turns[i].who != self.turns[pi].who), None)
+            if qi is None:
+                return False
+            pi, sents, hops = qi, self.turns[qi].sentences, hops + 1
+            idx = [i for i, s in enumerate(sents) if not is_courtesy(s) and not _AGREE_MORE.match(s)]
         if kind == "action":
             i = next((i for i in reversed(idx) if _OFFER.search(sents[i])), None)
             if i is not None and (pi, i) not in self.cues.placed:
                 self.put((pi, i), "action_items", _owned(self.turns[pi].who, clean(sents[i])))
             return False
         if kind == "advice":
-            i = next((i for i in reversed(idx) if not sents[i].endswith("?")
+            i = next((i for i in reversed(idx) if not sents[i].endswith("?") and not _SETTLED.match(sents[i])
                       and sents[i].split()[0].lower() not in _NOT_IMPERATIVE), None)
             if i is not None and (pi, i) not in self.cues.placed:
                 self.put((pi, i), "action_items", _owned(who, clean(sents[i])))
@@ -778,6 +875,19 @@ class _Reader:
                 if ti and len(s) <= _SHORT and _TAKE_ADVICE.match(s):
                     self.promote(ti, "advice")  # "I'll try that": the advice is taken
                     continue
+                if ti and turn.role == "user" and _AGREE.match(s) and _CONDITIONAL.match(s):
+                    agreed = True  # "That works, as long as…": agrees, on a condition
+                    continue
+                if ti and turn.role == "user" and _SETTLED.match(s):
+                    self.settled(ti, si)  # "Good, then that's settled.": the proposal before
+                    continue
+                settling = (_SETTLING.match(s) if ti and turn.role == "user"
+                            and not s.endswith("?") and (ti, si) not in self.cues.placed else None)
+                if settling and (settling.group("verb") is None or (
+                        settling.group("verb").lower() in _IMPERATIVE and not self.assisted)):
+                    # (a directive to the assistant is a request, not a settlement)
+                    self.decide((ti, si), s)  # "Then we sign with Verbatim Partners…"
+                    continue
                 if ti and turn.role == "user" and si == 0 and _WORKED.match(s):
                     worked = True  # "That did it": the assistant's advice was taken
                     continue
@@ -790,10 +900,11 @@ class _Reader:
                     if len(_content(sounds.group(2))) >= 2:
                         self.cues.rationale.append(clean(sounds.group(2)))
                     continue
-                then = (_THEN_CHOICE.match(s) if si == 0 and ti and turn.role == "user"
+                then = (_THEN_CHOICE.match(_unacked(s)) if si == 0 and ti and turn.role == "user"
                         and len(s) <= _SHORT else None)
-                if then and self.offered(ti, then.group(1)):
-                    self.decide((ti, si), self.expand((ti, si), then.group(1)))  # "Slim then."
+                if then and (self.offered(ti, then.group(1)) or self.weighed(ti, si, then.group(1))):
+                    full = self.expand((ti, si), then.group(1))
+                    self.decide((ti, si), full if full != then.group(1) else self.posed((ti, si), full) or full)
                     continue
                 question = s.endswith("?")
                 if turn.role != "user":
@@ -832,6 +943,7 @@ class _Reader:
                 self.promote(ti, "decision")
             if ti and turn.role == "assistant":
                 self.answer(ti)
+                self.instruct(ti)
             if ti and self.decided_in(ti):
                 for i, prev in enumerate(self.turns[ti - 1].sentences):
                     if (self.cues.placed.get((ti - 1, i)) == "open_questions"
@@ -875,6 +987,72 @@ class _Reader:
             else:
                 self.put(where, label, clean(s))
 
+    def posed(self, where: tuple[int, int], choice: str) -> str | None:
+        """A terse choice ("Guitar", "the farmhouse") with the sentence that posed it, in
+        its words: the nearest earlier one naming it among options ("Piano or guitar?"),
+        else the nearest naming it at all; None when nothing before named it ("Here it is")."""
+        head = choice.split()[-1].rstrip(".!")
+        named = re.compile(r"\b" + re.escape(head) + r"(?:s|es)?\b", re.IGNORECASE)
+        ti, si = where
+        before = [*reversed(self.turns[ti].sentences[:si]),
+                  *(x for t in range(ti - 1, -1, -1) for x in reversed(self.turns[t].sentences))]
+        said = [s for s in before if named.search(s)]
+        if not said:
+            return None
+        if not said[0].endswith("?") and (_PROPOSAL.search(said[0]) or _directive(said[0])):
+            return said[0]  # "Let's give them 10k…" — "OK, 10k it is.": the proposal
+        pick = next((s for s in said if _OPTIONS.search(s)), said[0])
+        name = clean(choice).rstrip(".!")
+        return f"{name} — {_trim_clause(clean(pick))}"
+
+    def weighed(self, ti: int, si: int, choice: str) -> bool:
+        """Whether an earlier sentence named ``choice`` among options ("Round tables of 8 or
+        long banquet tables?" for "long tables")."""
+        head = choice.split()[-1]
+        if head.lower() in _NOT_A_NAME:
+            return False
+        named = re.compile(r"\b" + re.escape(head) + r"(?:s|es)?\b", re.IGNORECASE)
+        before = [*self.turns[ti].sentences[:si], *(x for t in self.turns[:ti] for x in t.sentences)]
+        return any(_OPTIONS.search(x) and named.search(x) for x in before)
+
+    def instruct(self, ti: int) -> None:
+        """A short answer's "Please <do> …" is a next step of the user it answers; "…, and
+        upload it…" a second one, "…and we will ship a replacement" the assistant's."""
+        sents = self.turns[ti].sentences
+        if len(sents) > _ADOPT_MAX:
+            return
+        user = self.turns[ti - 1].who
+        for si, s in enumerate(sents):
+            please = _PLEASE_DO.match(s) if "lease" in s else None
+            if please is None or (ti, si) in self.cues.placed or s.endswith("?"):
+                continue
+            text, owner, extra = please.group(1), user, []
+            verb = text.split(maxsplit=1)[0].lower()
+            if verb not in _TO_DO or _TO_ME.search(text):
+                continue  # "Please provide…", "Please send me…": asks for the conversation itself
+            for part in reversed(list(_AND_THEN.finditer(text))):
+                verb = part.group(2)
+                if part.group(1) is None and (verb is None or verb.lower() not in _IMPERATIVE):
+                    continue
+                rest = text[part.end():]
+                who = "assistant" if part.group(1) and part.group(1).lower() in ("we", "i") else owner
+                extra.insert(0, _owned(who, _stop(clean(rest))))
+                text = text[: part.start()]
+            self.put((ti, si), "action_items", _owned(owner, _stop(clean(text))))
+            self.cues.action_items.extend(x for x in extra if x not in self.cues.action_items)
+
+    def settled(self, ti: int, si: int) -> None:
+        """"That's settled": the nearest proposal of the last three turns is the decision."""
+        for t in range(ti, max(-1, ti - 4), -1):
+            sents = self.turns[t].sentences
+            for i in reversed(range(si if t == ti else len(sents))):
+                if (_PROPOSAL.search(sents[i]) and not sents[i].endswith("?")
+                        and (t, i) not in self.cues.placed):
+                    self.decide((t, i), sents[i])
+                    return
+                if self.cues.placed.get((t, i)) == "decisions":
+                    return
+
     def decided_in(self, ti: int) -> bool:
         """Whether a sentence of turn ``ti`` is a decision (few sentences are placed at all)."""
         return any(f == "decisions" and w[0] == ti for w, f in self.cues.placed.items())
@@ -897,6 +1075,21 @@ class _Reader:
             self.put((ti, si), "next_steps", clean(s))
         elif _RATIONALE.search(s) and self.cues.decisions:
             self.put((ti, si), "rationale", clean(s))
+
+
+def _unacked(sentence: str) -> str:
+    """``sentence`` without a leading acknowledgement clause ("Makes sense, long tables
+    then." -> "long tables then.")."""
+    ack = _ACK.match(sentence)
+    if ack and _ACK_WORDS.issuperset(_WORD.findall(ack.group(1).lower())):
+        return sentence[ack.end():]
+    return sentence
+
+
+def _trim_clause(text: str, limit: int = 120) -> str:
+    """``text`` cut at the last word boundary before ``limit`` characters."""
+    text = text.rstrip(" ?.!")
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0]
 
 
 def _stop(text: str) -> str:

@@ -17,10 +17,12 @@ differently from the ones it was trained on:
 
 Inference is a sum of a few dozen weight rows per sentence (pure Python, no numpy). The
 weights are trained on the labelled dev set (``memlane bench summaries --train``, which
-needs the ``train`` extra: scikit-learn) and written as JSON. The offline backend does not
-use a model by default: trained on the dev set's 435 sentences it added nothing on the
-three held-out sets (docs/summary-eval.md, session 7); ``memlane bench summaries --model
-FILE`` scores the backend with one.
+needs the ``train`` extra: scikit-learn; on the development pool since session 8) and
+written as JSON. The offline backend does not use a model by default: trained on the dev
+set's 435 sentences it added nothing on the three held-out sets (docs/summary-eval.md,
+session 7), and trained on the 109-conversation pool it did not beat the patterns in
+cross-validation (session 8); ``memlane bench summaries --model FILE`` scores the backend
+with one.
 """
 
 from __future__ import annotations

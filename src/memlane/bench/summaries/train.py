@@ -1,6 +1,7 @@
-"""Training the sentence classifier on the labelled dev set, and measuring it honestly.
+"""Training the sentence classifier on labelled conversations (the development pool since
+session 8), and measuring it honestly.
 
-Each candidate sentence of a dev conversation (:func:`memlane.index.sentclass.candidates`)
+Each candidate sentence of a labelled conversation (:func:`memlane.index.sentclass.candidates`)
 gets the label of the field a person put it in: a labelled decision, open question, next
 step or rationale is matched to the sentence that holds most of its content words (at
 least half of them), a sentence matched by none is ``none``. A multinomial logistic
@@ -8,7 +9,7 @@ regression (scikit-learn, the ``train`` extra; training only) is fitted on the h
 features; the weights are written as JSON rows that inference sums in pure Python.
 
 :func:`cross_validate` scores the whole offline backend — patterns plus the model — on
-dev with leave-conversations-out folds: the model that summarizes a conversation never
+the given conversations with leave-conversations-out folds: the model that summarizes a conversation never
 saw it. ``memlane bench summaries --train`` runs both.
 """
 
@@ -182,7 +183,7 @@ def cross_validate(convs: Sequence[Conversation], k: int = 5, c: float = DEFAULT
     the counts summed over the folds."""
     from memlane.index.offline import OfflineIntelligence
 
-    report = EvalReport("offline + model (cross-validated)", f"dev, {k} folds")
+    report = EvalReport("offline + model (cross-validated)", f"{k} folds")
     for i, test in enumerate(folds(convs, k)):
         train = [x for j, fold in enumerate(folds(convs, k)) if j != i for x in fold]
         model = fit(train, c, thresholds, pattern_feature)
