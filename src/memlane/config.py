@@ -498,6 +498,10 @@ class RetrievalConfig:
     """Session openers: in a chat between a user and an assistant (no speakers), the user's
     first turn of each of the best sessions scores at least this share of its session's
     best hit (0: off)."""
+    gather_sessions: int = 2
+    """For a gathering question ("how many", "in total"), stage two also takes the turns of
+    this many sessions after the ``top_sessions`` best; their hits rank below the best hit of
+    each of those sessions (0: off)."""
     meaning: bool = False
     """The meaning tier: a transformer (MiniLM, ONNX int8 with the ``meaning`` extra, else
     numpy) re-scores the best ``meaning_candidates`` candidates (the ``meaning`` preset)."""
@@ -540,6 +544,8 @@ class RetrievalConfig:
                "must be between 0 and 1")
         _check(self.feedback_depth >= 1, "retrieval.feedback_depth", "must be >= 1")
         _check(0.0 <= self.opener_lift <= 1.0, "retrieval.opener_lift", "must be between 0 and 1")
+        _check(0 <= self.gather_sessions <= 20, "retrieval.gather_sessions",
+               "must be between 0 and 20")
         _check(self.meaning_window >= 0, "retrieval.meaning_window", "must be >= 0")
         _check(0.0 <= self.hyde_threshold <= 1.0, "retrieval.hyde_threshold", "must be between 0 and 1")
         if self.hyde:

@@ -4,6 +4,7 @@ and deletes/updates honoured once the IVF index exists."""
 import numpy as np
 import pytest
 
+from memlane.store import vector_index
 from memlane.store.vector_index import VectorIndex
 
 pytest.importorskip("faiss")
@@ -125,3 +126,58 @@ def test_scope_search_scans_exactly_the_rows_of_that_scope():
     in_s3 = [i for i in in_s3 if i != 4] + [12, 5000]
     assert index.search(x[0], 10, scope="s3") == index.search(x[0], 10, allowed=in_s3)
     assert 12 not in {i for i, _ in index.search(x[0], 2000, scope="s4")}
+
+
+def _concentrated(n: int, dim: int = 128, seed: int = 5) -> np.ndarray:
+    """Unit vectors close to one direction (as a static embedder's vectors of chat text are:
+    their mean has norm 0.95), spread around it less and less along each next direction."""
+    rng = np.random.default_rng(seed)
+    rotation, _ = np.linalg.qr(rng.standard_normal((dim, dim)))
+    spread = 0.1 * 0.93 ** np.arange(dim - 1)
+    x = np.hstack([np.full((n, 1), 1.0), rng.standard_normal((n, dim - 1)) * spread]) @ rotation.T
+    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_lists_of_concentrated_vectors_hold_fewer_dimensions_and_keep_recall(monkeypatch):
+    x = _concentrated(8000)
+    rng = np.random.default_rng(6)
+    queries = x[rng.integers(0, len(x), 60)] + 0.05 * rng.standard_normal((60, 128)).astype(np.float32)
+
+    def recall(ann: VectorIndex) -> float:
+        hits = 0
+        for q in queries:
+            got = ann.search(q, 10)
+            for item_id, score in got:  # scores are the exact cosines of the float32 rows
+                assert score == pytest.approx(float(x[item_id - 1] @ q), abs=1e-5)
+            hits += len({i for i, _ in exact.search(q, 10)} & {i for i, _ in got})
+        return hits / 600
+
+    exact, ann = _pair(x)
+    assert ann._ivf is not None and ann._ivf.proj is not None
+    assert ann._ivf.proj.shape[0] == 128 and ann._ivf.proj.shape[1] <= 128 / 2
+    projected = recall(ann)
+    monkeypatch.setattr(vector_index, "SPREAD_KEPT", 2.0)  # keep every dimension
+    _, full = _pair(x)
+    assert full._ivf is not None and full._ivf.proj is None
+    # the lists' own recall (a quarter of them probed) is what it is; the projection
+    # takes at most a point and a half off it
+    assert projected >= recall(full) - 0.015 and projected >= 0.95
+
+
+def test_projected_lists_honour_deletes_updates_and_new_rows():
+    x = _concentrated(3000)
+    _, ann = _pair(x)
+    assert ann._ivf is not None and ann._ivf.proj is not None
+    assert ann.search(x[0], 1)[0][0] == 1
+    ann.apply([(1, None)])
+    assert 1 not in {i for i, _ in ann.search(x[0], 10)}
+    ann.apply([(2, x[0])])  # moved in place: the lists hold its new projection
+    assert ann.search(x[0], 1)[0][0] == 2
+    fresh = _concentrated(1, seed=9)[0]  # another mean: far from every row
+    ann.apply([(99_999, fresh)])
+    assert ann.search(fresh, 1) == [(99_999, pytest.approx(1.0, abs=1e-5))]
+
+
+def test_vectors_spread_over_all_dimensions_keep_them_all():
+    _, ann = _pair(_clustered(3000))
+    assert ann._ivf is not None and ann._ivf.proj is None

@@ -81,5 +81,6 @@ def search_options(
         feedback_weight=r.feedback_weight,
         feedback_depth=r.feedback_depth,
         opener_lift=r.opener_lift,
+        gather_sessions=r.gather_sessions,
         meaning_weight=r.meaning_weight,
     )

@@ -26,6 +26,7 @@ from memlane.index.facts import fact_confidence
 from memlane.index.embed import Embeddings
 from memlane.retrieve import rerank as sig
 from memlane.retrieve.candidates import Candidate, fuse_lists
+from memlane.retrieve.gather import gathers
 from memlane.retrieve.mmr import mmr_order
 from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.presets import Preset
@@ -86,6 +87,10 @@ class SearchOptions:
     """RRF weight of the feedback list (``memlane.retrieve.feedback``; 0: off)."""
     feedback_depth: int = 1
     """How many of the best candidate turns give their words to the feedback list."""
+    gather_sessions: int = 0
+    """For a gathering question (``memlane.retrieve.gather``), stage two also takes the
+    turns of this many sessions after the ``top_sessions`` best, ranked below the best hit
+    of each of those."""
     opener_lift: float = 0.0
     """Session openers: in a chat without speakers, the first user turn of each of the
     best sessions scores at least this share of its session's best hit (0: off)."""
@@ -583,7 +588,8 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     top_score = sessions[0].score if sessions and sessions[0].score > 0 else 1.0
     cand_of = {c.id: c for c in cands}
     cand_rank = {c.id: r for r, c in enumerate(cands, start=1)}
-    top = [s for s in sessions[: o.top_sessions]]
+    wide = o.gather_sessions if o.gather_sessions and gathers(ctx.query) else 0
+    top = [s for s in sessions[: o.top_sessions + wide]]
     if ctx.filters.kinds is None or "turn" in ctx.filters.kinds:
         # in one statement, the turns _session_turns reads: of each top session with fewer
         # than turns_per_session turns among the candidates
@@ -625,8 +631,12 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
         pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
     if o.newest_weight > 0 and asks_newest(ctx.query):
         _newest_first(ctx, pool, o.newest_weight)
+    if wide:
+        _below_top(pool, {s.key for s in top[: o.top_sessions]})
     pool.sort(key=lambda x: -x.score)
     head = _select(ctx, pool, o.final_k)
+    if len(head) >= k:  # the caller keeps the first k: the rest need not be ranked
+        return head     # (about 400 candidates a search; docs/scaling.md, sixth round)
     chosen = {x.id for x in head}
     # The rest: session by session in stage-one order, each by relevance.
     rest: list[_Scored] = [x for x in pool if x.id not in chosen]
@@ -711,6 +721,23 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
             x.signals["opener"] = floor - x.score
             x.score = floor
     return added
+
+
+def _below_top(pool: list[_Scored], first: set[SessionKey]) -> None:
+    """The hits of sessions a gathering question added beyond ``top_sessions`` rank below
+    the best hit of every session before them: they can take the slots of those sessions'
+    further turns, not change which sessions come first."""
+    best: dict[SessionKey, float] = {}
+    for x in pool:
+        if x.key in first:
+            best[x.key] = max(best.get(x.key, -float("inf")), x.score)
+    if not best:
+        return
+    ceiling = min(best.values())
+    for x in pool:
+        if x.key not in first and x.score >= ceiling:
+            x.signals["below_top"] = x.score - ceiling
+            x.score = ceiling - 1e-9
 
 
 NEAR_SESSION = 0.5
@@ -875,9 +902,9 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
             scores["other_speaker"] = ctx.opts.speaker_factor
         if ctx.opts.explain:
             for name, value in x.signals.items():
-                sign = -1.0 if name in ("coverage", "superseded") else 1.0
+                sign = -1.0 if name in ("coverage", "superseded", "below_top") else 1.0
                 weight = w[name] if name in w else (
-                    1.0 if name == "opener" else ctx.opts.newest_weight)
+                    1.0 if name in ("opener", "below_top") else ctx.opts.newest_weight)
                 scores[f"contrib.{name}"] = sign * weight * value
         hits.append(Hit(item=it, score=x.score, scores=scores,
                         session=sessions.get(it.session_id) if it.session_id else None))

@@ -1,0 +1,50 @@
+"""Gathering questions: questions whose answer is spread over several sessions.
+
+"How many model kits have I worked on or bought?", "How much money did I spend on
+workshops in total?" and "What activities does Melanie partake in?" each need one
+statement from each of several sessions, often more sessions than the ``top_sessions``
+that stage two reads (``retrieval.gather_sessions``, docs/retrieval.md, seventh round).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["GATHERS", "asks_plural", "gathers"]
+
+GATHERS = re.compile(
+    r"\bhow (?:many|much)\b|\bin total\b|\btotal\b|\baltogether\b|\bcombined\b"
+    r"|\baverage\b|\bin all\b",
+    re.IGNORECASE)
+"""Words of a question that adds up or counts what several statements say."""
+
+_WORDS = re.compile(r"[a-z'’]+")
+_SKIP = frozenset("kind kinds type types sort sorts of are were some the other".split())
+_AUX = frozenset("does has is was are were do did have had".split())
+
+
+def asks_plural(query: str) -> bool:
+    """Whether ``query`` asks for several things by a plural noun: "What activities does
+    Melanie partake in?", "What kinds of books has she read?", "What are Joanna's
+    hobbies?"."""
+    w = _WORDS.findall(query.lower())
+    if not w or w[0] not in ("what", "which"):
+        return False
+    i = 1
+    while i < len(w) and w[i] in _SKIP:
+        i += 1
+    if i >= len(w):
+        return False
+    x = w[i]
+    if x.endswith(("'s", "’s")) and i + 1 < len(w):
+        x = w[i + 1]  # "What are Joanna's hobbies?"
+    elif x in _AUX:
+        return False
+    return len(x) > 3 and x.endswith("s") and not x.endswith(("ss", "us", "is"))
+
+
+def gathers(query: str) -> bool:
+    """Whether ``query`` gathers over several statements: it counts or adds up
+    (``GATHERS``), or asks for several things by a plural noun (``asks_plural``)."""
+    return GATHERS.search(query) is not None or asks_plural(query)
+
