@@ -56,3 +56,22 @@ def test_bench_ingest_batches_store_every_message(tmp_path):
     assert "add_messages/s (batches of 25)" in res.output
     res = CliRunner().invoke(ingest_command, ["--items", "60", "--batch", "0"])
     assert res.exit_code != 0 and "--batch" in res.output
+
+
+def test_add_synthetic_stores_every_turn_and_closes_every_session(tmp_path):
+    from datetime import UTC, datetime
+
+    from memlane.bench.ingest import add_synthetic
+    from memlane.config import load_config
+    from memlane.memory import Memory
+
+    mem = Memory(config=load_config(environ={}, overrides={
+        "db": str(tmp_path / "m.db"), "embedding": {"backend": "hashing"},
+        "indexing": {"enabled": False}}))
+    t0 = datetime(2024, 1, 1, tzinfo=UTC)
+    end = add_synthetic(mem, synthetic_turns(125), t0, batch=50)  # 2 full batches and 25
+    sessions = mem.sessions(limit=1000)
+    assert len(sessions) == 13 and all(s.status == "closed" for s in sessions)
+    assert sum(len(mem.messages(s.id)) for s in sessions) == 125
+    assert end > max(s.ended_at for s in sessions)
+    mem.close()

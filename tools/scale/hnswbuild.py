@@ -17,12 +17,12 @@ settings of the store's connections). A variant is ``key=value`` pairs joined by
 with a halfvec query). Each variant is run in the given order; repeat one to see its spread.
 """
 import os, sys, time, uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import numpy as np
 import psycopg
 
-from memlane.bench.ingest import _query, exact_top, synthetic_messages, synthetic_turns
+from memlane.bench.ingest import _query, add_synthetic, exact_top, synthetic_turns
 from memlane.config import load_config
 from memlane.memory import Memory
 from memlane.store.postgres import search as pgsearch
@@ -67,16 +67,8 @@ def main() -> None:
         db = create_database(url, f"hnsw_{uuid.uuid4().hex[:6]}")
         mem = Memory(config=load_config(environ={}, overrides={
             "db": db, "embedding": {"backend": "static"}, "indexing": {"enabled": False}}))
-        t0 = datetime(2024, 1, 1, tzinfo=UTC)
         turns = synthetic_turns(n)
-        batch = []
-        for m in synthetic_messages(turns, t0):
-            batch.append(m)
-            if len(batch) == 50:
-                mem.add_messages(batch)
-                batch = []
-        mem.close_idle(t0 + timedelta(hours=n // 10 + 2))
-        mem.index(now=t0 + timedelta(hours=n // 10 + 2))
+        mem.index(now=add_synthetic(mem, turns, datetime(2024, 1, 1, tzinfo=UTC)))
         model = mem.embeddings.model
         rng = np.random.default_rng(11)
         queries = [mem.embeddings.for_query(_query(turns, rng)) for _ in range(nq)]

@@ -13,9 +13,9 @@ wall times add up to more than the run, and the server CPU of one call includes 
 other thread's statements meanwhile. The run's totals are exact.
 """
 import cProfile, json, os, pstats, sys, time, uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
-from memlane.bench.ingest import synthetic_messages, synthetic_turns
+from memlane.bench.ingest import add_synthetic, synthetic_turns
 from memlane.config import load_config
 from memlane.memory import Memory
 from memlane.testing.postgres import create_database, postgres_server
@@ -41,14 +41,7 @@ with postgres_server() as url:
     db = create_database(url, f"prof_{uuid.uuid4().hex[:6]}")
     mem = Memory(config=load_config(environ={}, overrides={
         "db": db, "embedding": {"backend": "static"}, "indexing": {"enabled": False}}))
-    t0 = datetime(2024, 1, 1, tzinfo=UTC)
-    pending = []
-    for m in synthetic_messages(synthetic_turns(n), t0):
-        pending.append(m)
-        if len(pending) == 50:
-            mem.add_messages(pending)
-            pending = []
-    mem.close_idle(t0 + timedelta(hours=n // 10 + 2))
+    end = add_synthetic(mem, synthetic_turns(n), datetime(2024, 1, 1, tzinfo=UTC))
     store = mem.store
     for stmt in filter(None, os.environ.get("PGINDEXPROF_SQL", "").split(";")):
         store.db.execute(stmt)  # an experiment's setting (see docs/scaling.md)
@@ -113,7 +106,7 @@ with postgres_server() as url:
     w0, c0, p0 = time.perf_counter(), all_server_cpu(), time.process_time()
     if prof:
         prof.enable()
-    rep = mem.index(now=t0 + timedelta(hours=n // 10 + 2))
+    rep = mem.index(now=end)
     if prof:
         prof.disable()
     wall, scpu, pcpu = time.perf_counter() - w0, all_server_cpu() - c0, time.process_time() - p0

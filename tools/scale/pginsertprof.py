@@ -12,11 +12,11 @@ batch: 64 sessions of 10 turns), one ``INSERT ... SELECT`` a batch; reported: th
 CPU seconds for the batches (the backend's, from /proc) and the wall time.
 """
 import os, sys, time, uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import psycopg
 
-from memlane.bench.ingest import synthetic_messages, synthetic_turns
+from memlane.bench.ingest import add_synthetic, synthetic_turns
 from memlane.config import load_config
 from memlane.memory import Memory
 from memlane.store.postgres import search as pgsearch
@@ -39,15 +39,7 @@ def main() -> None:
         db = create_database(url, f"ins_{uuid.uuid4().hex[:6]}")
         mem = Memory(config=load_config(environ={}, overrides={
             "db": db, "embedding": {"backend": "static"}, "indexing": {"enabled": False}}))
-        t0 = datetime(2024, 1, 1, tzinfo=UTC)
-        batch = []
-        for m in synthetic_messages(synthetic_turns(n), t0):
-            batch.append(m)
-            if len(batch) == 50:
-                mem.add_messages(batch)
-                batch = []
-        mem.close_idle(t0 + timedelta(hours=n // 10 + 2))
-        mem.index(now=t0 + timedelta(hours=n // 10 + 2))
+        mem.index(now=add_synthetic(mem, synthetic_turns(n), datetime(2024, 1, 1, tzinfo=UTC)))
         mem.close()
         conn = psycopg.connect(db, autocommit=True)
         conn.execute("VACUUM ANALYZE")

@@ -12,13 +12,13 @@ scope (exact) and over all scopes (the HNSW graph: a parallel build is not deter
 so those are compared by overlap).
 """
 import json, sys, uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import numpy as np
 
 
 def fingerprint(n: int) -> dict:
-    from memlane.bench.ingest import _query, synthetic_messages, synthetic_turns
+    from memlane.bench.ingest import _query, add_synthetic, synthetic_turns
     from memlane.config import load_config
     from memlane.memory import Memory
     from memlane.testing.postgres import create_database, postgres_server
@@ -27,16 +27,8 @@ def fingerprint(n: int) -> dict:
         db = create_database(url, f"same_{uuid.uuid4().hex[:6]}")
         mem = Memory(config=load_config(environ={}, overrides={
             "db": db, "embedding": {"backend": "static"}, "indexing": {"enabled": False}}))
-        t0 = datetime(2024, 1, 1, tzinfo=UTC)
         turns = synthetic_turns(n)
-        batch = []
-        for m in synthetic_messages(turns, t0):
-            batch.append(m)
-            if len(batch) == 50:
-                mem.add_messages(batch)
-                batch = []
-        mem.close_idle(t0 + timedelta(hours=n // 10 + 2))
-        mem.index(now=t0 + timedelta(hours=n // 10 + 2))
+        mem.index(now=add_synthetic(mem, turns, datetime(2024, 1, 1, tzinfo=UTC)))
         q = mem.store.db.execute
         out = {
             "items": q("SELECT md5(string_agg(md5((i.*)::text), ',' ORDER BY id)) FROM"

@@ -68,6 +68,23 @@ def synthetic_messages(turns: list[str], t0: datetime, *, prefix: str = "", sess
                "at": t0 + timedelta(hours=session, seconds=pos)}
 
 
+def add_synthetic(mem: Any, turns: list[str], t0: datetime, *, batch: int = 50) -> datetime:
+    """Store ``synthetic_messages(turns, t0)`` in ``mem`` with ``add_messages``, ``batch`` at
+    a time, and close every session; returns the time just after the last one (the ``now``
+    to index at). The scale tools' way of filling a store (``tools/scale/``)."""
+    pending: list[dict[str, Any]] = []
+    for m in synthetic_messages(turns, t0):
+        pending.append(m)
+        if len(pending) == batch:
+            mem.add_messages(pending)
+            pending = []
+    if pending:
+        mem.add_messages(pending)
+    end = t0 + timedelta(hours=-(-len(turns) // 10) + 2)
+    mem.close_idle(end)
+    return end
+
+
 def rss_mb() -> float:
     """This process's resident memory now, in MiB (Linux ``/proc``; 0.0 elsewhere)."""
     try:
