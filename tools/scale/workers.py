@@ -15,7 +15,7 @@ import psycopg
 from memlane.testing.postgres import create_database, postgres_server
 from memlane.config import load_config
 from memlane.memory import Memory
-from memlane.bench.ingest import synthetic_messages, synthetic_turns
+from memlane.bench.ingest import store_messages, synthetic_messages, synthetic_turns
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -46,15 +46,7 @@ B = os.path.join(os.path.dirname(sys.executable), "memlane")  # this venv's
 with postgres_server() as url:
     backlog = create_database(url, "backlog")
     mem = Memory(config=load_config(environ={}, overrides={"db": backlog, "embedding": {"backend": "static"}, "indexing": {"enabled": False}}))
-    t0 = datetime(2024, 1, 1, tzinfo=UTC)
-    pending = []
-    for m in synthetic_messages(synthetic_turns(n), t0):
-        pending.append(m)
-        if len(pending) == 50:
-            mem.add_messages(pending)
-            pending = []
-    if pending:
-        mem.add_messages(pending)
+    store_messages(mem, synthetic_messages(synthetic_turns(n), datetime(2024, 1, 1, tzinfo=UTC)), 50)
     mem.close()
     print(os.popen("uptime").read().strip(), flush=True)
     print("| workers | turns/s | wall s | CPU s of each worker | server CPU s | CPU s / wall s | load avg |")

@@ -21,7 +21,7 @@ import statistics
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -68,18 +68,27 @@ def synthetic_messages(turns: list[str], t0: datetime, *, prefix: str = "", sess
                "at": t0 + timedelta(hours=session, seconds=pos)}
 
 
-def add_synthetic(mem: Any, turns: list[str], t0: datetime, *, batch: int = 50) -> datetime:
-    """Store ``synthetic_messages(turns, t0)`` in ``mem`` with ``add_messages``, ``batch`` at
-    a time, and close every session; returns the time just after the last one (the ``now``
-    to index at). The scale tools' way of filling a store (``tools/scale/``)."""
+def store_messages(mem: Any, messages: Iterable[dict[str, Any]], batch: int) -> None:
+    """Store ``messages`` in ``mem``: one ``add_message`` each when ``batch`` <= 1, else
+    ``add_messages`` ``batch`` at a time (the last batch may be shorter)."""
     pending: list[dict[str, Any]] = []
-    for m in synthetic_messages(turns, t0):
+    for m in messages:
+        if batch <= 1:
+            mem.add_message(m["scope"], m["role"], m["text"], m["at"])
+            continue
         pending.append(m)
         if len(pending) == batch:
             mem.add_messages(pending)
             pending = []
     if pending:
         mem.add_messages(pending)
+
+
+def add_synthetic(mem: Any, turns: list[str], t0: datetime, *, batch: int = 50) -> datetime:
+    """Store ``synthetic_messages(turns, t0)`` in ``mem`` with ``add_messages``, ``batch`` at
+    a time, and close every session; returns the time just after the last one (the ``now``
+    to index at). The scale tools' way of filling a store (``tools/scale/``)."""
+    store_messages(mem, synthetic_messages(turns, t0), batch)
     end = t0 + timedelta(hours=-(-len(turns) // 10) + 2)
     mem.close_idle(end)
     return end
@@ -179,18 +188,8 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
             _bulk_load(mem, turns, run, t0, session_len, scopes)
             add_s, index_rate, indexed = 0.0, 0.0, 0
         else:
-            pending: list[dict[str, Any]] = []
-            for m in synthetic_messages(turns, t0, prefix=f"{run}-", session_len=session_len,
-                                        scopes=scopes):
-                if batch <= 1:
-                    mem.add_message(m["scope"], m["role"], m["text"], m["at"])
-                    continue
-                pending.append(m)
-                if len(pending) == batch:
-                    mem.add_messages(pending)
-                    pending = []
-            if pending:
-                mem.add_messages(pending)
+            store_messages(mem, synthetic_messages(turns, t0, prefix=f"{run}-",
+                                                   session_len=session_len, scopes=scopes), batch)
             add_s = time.perf_counter() - start
             rep = mem.index(now=t0 + timedelta(hours=n // session_len + 2))
             index_rate = rep.items_indexed / rep.seconds if rep.seconds else 0.0
