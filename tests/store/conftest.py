@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Iterator
+from typing import Any
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 
@@ -35,6 +36,30 @@ def _round_trips(store: object) -> Iterator[Trips]:
             got.trace = fh.read()
             got.count = sum(line.split("\t")[2:3] == ["ReadyForQuery"]
                             for line in got.trace.splitlines() if line.startswith("B\t"))
+
+
+@contextmanager
+def _sent_statements(store: Any) -> Iterator[list[tuple[str, Any]]]:
+    """Record ``(sql, params)`` of every statement the store's ``db.execute`` sends, in
+    order, until the block ends (the statements still run)."""
+    sent: list[tuple[str, Any]] = []
+    execute = store.db.execute
+
+    def spy(sql: Any, params: Any = None, **kw: Any) -> Any:
+        sent.append((str(sql), params))
+        return execute(sql, params, **kw)
+
+    store.db.execute = spy
+    try:
+        yield sent
+    finally:
+        del store.db.execute
+
+
+@pytest.fixture
+def sent_statements() -> Callable[[Any], AbstractContextManager[list[tuple[str, Any]]]]:
+    """``with sent_statements(store) as sent: ...`` then ``sent``: ``(sql, params)`` pairs."""
+    return _sent_statements
 
 
 @pytest.fixture

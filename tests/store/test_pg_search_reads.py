@@ -94,21 +94,11 @@ def test_reads_not_remembered_are_asked_of_the_database(mem, monkeypatch, sessio
     assert s._reads() is None  # nothing is remembered past the block
 
 
-def test_the_facts_are_read_with_the_items_only_when_the_search_will_ask(mem) -> None:
+def test_the_facts_are_read_with_the_items_only_when_the_search_will_ask(mem, sent_statements) -> None:
     s = mem.store
-    sent: list[str] = []
-    execute = s.db.execute
-
-    def spy(sql, params=None, **kw):
-        sent.append(str(sql))
-        return execute(sql, params, **kw)
-
-    s.db.execute = spy
     turns = [it["id"] for it in s.iter_items() if it["kind"] == "turn"][:3]
     for wanted in (False, True):
-        sent.clear()
-        with s.reading(superseded=wanted):
+        with sent_statements(s) as sent, s.reading(superseded=wanted):
             s.get_items(turns)
             s.get_items(turns[:1])
-        assert len(sent) == 2 and ["FROM facts" in q for q in sent] == [wanted, False], sent
-    del s.db.execute
+        assert len(sent) == 2 and ["FROM facts" in q for q, _ in sent] == [wanted, False], sent

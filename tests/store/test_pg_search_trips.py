@@ -78,7 +78,7 @@ def test_indexing_ends_with_the_full_text_pending_list_merged(pg_url):
     s.close()
 
 
-def test_an_exact_scan_reads_vectors_by_key_on_a_table_without_statistics(pg_url):
+def test_an_exact_scan_reads_vectors_by_key_on_a_table_without_statistics(pg_url, sent_statements):
     """Without statistics the planner priced the (model, dim) index and the primary key
     alike and sometimes took the former: every vector of the model filtered by id."""
     s = open_store(pg_url)
@@ -87,52 +87,35 @@ def test_an_exact_scan_reads_vectors_by_key_on_a_table_without_statistics(pg_url
     vecs = rng.normal(size=(len(ids), 8)).astype(np.float32)
     with s.atomic():
         s.put_vectors("m", list(zip(ids, vecs, strict=True)))
-    captured: list[tuple] = []
-    execute = s.db.execute
-
-    def spy(sql, params=None, **kw):
-        if "<=>" in str(sql) or "FROM vectors WHERE" in str(sql):
-            captured.append((sql, params, kw))
-        return execute(sql, params, **kw)
-
-    s.db.execute = spy
-    got = s.vector_search("m", vecs[5], Filters(scope="s"), 5)
-    by_id = s.item_vectors("m", ids[:7])
-    del s.db.execute
+    with sent_statements(s) as sent:
+        got = s.vector_search("m", vecs[5], Filters(scope="s"), 5)
+        by_id = s.item_vectors("m", ids[:7])
+    captured = [(sql, params) for sql, params in sent if "<=>" in sql or "FROM vectors WHERE" in sql]
     want = sorted(((float(v @ vecs[5] / np.linalg.norm(v) / np.linalg.norm(vecs[5])), i)
                    for i, v in zip(ids, vecs, strict=True) if (i - ids[0]) % 2), reverse=True)[:5]
     assert [i for i, _ in got] == [i for _, i in want]
     assert sorted(by_id) == ids[:7] and all(np.array_equal(by_id[i], vecs[k]) for k, i in enumerate(ids[:7]))
     assert len(captured) == 2
-    for sql, params, kw in captured:
+    for sql, params in captured:
         plan = "\n".join(r[0] for r in s.db.execute("EXPLAIN " + sql, params))
         assert "vectors_pkey" in plan and "vectors_model" not in plan, plan
     s.close()
 
 
-def test_common_terms_rank_the_same_matches_walking_ids_or_through_the_index(pg_url, monkeypatch):
+def test_common_terms_rank_the_same_matches_walking_ids_or_through_the_index(pg_url, monkeypatch, sent_statements):
     """A query of common terms only ranks its rarest term's newest matches; walking the
     ids down and reading the matches through the full-text index find the same ones."""
     monkeypatch.setattr(pg_search, "LEXICAL_POSTINGS", 20)
     monkeypatch.setattr(pg_search, "COMMON_MATCHES", 30)
     s = open_store(pg_url)
     ids = _fill(s, 400)
-    sent: list[str] = []
-    execute = s.db.execute
-
-    def spy(sql, params=None, **kw):
-        sent.append(str(sql))
-        return execute(sql, params, **kw)
-
-    s.db.execute = spy
     got = {}
     for walk_above in (0, 10**9):
         monkeypatch.setattr(pg_search, "WALK_ABOVE", walk_above)
-        sent.clear()
-        got[walk_above] = s.lexical_search(["harbour", "crane", "number"], Filters(scope="t"), 10)
-        main = [q for q in sent if "WITH c AS" in q]
+        with sent_statements(s) as sent:
+            got[walk_above] = s.lexical_search(["harbour", "crane", "number"], Filters(scope="t"), 10)
+        main = [q for q, _ in sent if "WITH c AS" in q]
         assert len(main) == 1 and ("i.id + 0 DESC" in main[0]) == (walk_above > 0)
-    del s.db.execute
     assert got[0] == got[10**9] and len(got[0]) == 10
     # "harbour" (every 8th item, all in scope "t") is the rarest: only its newest 30 rank
     assert {i for i, _ in got[0]} <= set(ids[0::8][-30:])
@@ -149,7 +132,7 @@ def test_the_common_lexemes_travel_as_one_array_literal(pg_url):
     assert _sql(pg_url, "SELECT %s::text[]", (stats.common_tsqueries(),)) == [(["'it''s'", "'plain'"],)]
 
 
-def test_the_first_search_reads_the_statistics_before_counting(pg_url):
+def test_the_first_search_reads_the_statistics_before_counting(pg_url, sent_statements):
     """A new store's first search knows the common terms from the table's statistics, so
     it does not count them (counting a common term visits up to thousands of rows)."""
     s = open_store(pg_url)
@@ -159,17 +142,9 @@ def test_the_first_search_reads_the_statistics_before_counting(pg_url):
     s.close()
     pg_search._TSQUERY_HINTS.clear()
     s = open_store(pg_url)
-    sent: list[tuple] = []
-    execute = s.db.execute
-
-    def spy(sql, params=None, **kw):
-        if sql == pg_search._TERM_COUNTS:
-            sent.append(params)
-        return execute(sql, params, **kw)
-
-    s.db.execute = spy
-    got = s.lexical_search(["number", "violin"], Filters(), 10)
-    del s.db.execute
+    with sent_statements(s) as statements:
+        got = s.lexical_search(["number", "violin"], Filters(), 10)
+    sent = [params for sql, params in statements if sql == pg_search._TERM_COUNTS]
     assert len(sent) == 1 and got
     skip = _sql(pg_url, "SELECT %s::text[]", (sent[0][0],))[0][0]
     assert "'number'" in skip  # from the statistics: the term is in every item
