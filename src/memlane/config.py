@@ -502,6 +502,10 @@ class RetrievalConfig:
     """For a gathering question ("how many", "in total"), stage two also takes the turns of
     this many sessions after the ``top_sessions`` best; their hits rank below the best hit of
     each of those sessions (0: off)."""
+    advice_focus: bool = True
+    """Advice questions ("Any tips?", "Can you recommend ...?"): the request's own words
+    ("tips", "suggestions", "thinking", "lately") leave the lexical and the vector query,
+    so the subject finds the user's earlier statements (``memlane.retrieve.advice``)."""
     meaning: bool = False
     """The meaning tier: a transformer (MiniLM, ONNX int8 with the ``meaning`` extra, else
     numpy) re-scores the best ``meaning_candidates`` candidates (the ``meaning`` preset)."""

@@ -25,6 +25,7 @@ from memlane.index.confidence import base_score
 from memlane.index.facts import fact_confidence
 from memlane.index.embed import Embeddings
 from memlane.retrieve import rerank as sig
+from memlane.retrieve.advice import advice_terms, asks_advice
 from memlane.retrieve.candidates import Candidate, fuse_lists
 from memlane.retrieve.gather import gathers
 from memlane.retrieve.mmr import mmr_order
@@ -94,6 +95,8 @@ class SearchOptions:
     opener_lift: float = 0.0
     """Session openers: in a chat without speakers, the first user turn of each of the
     best sessions scores at least this share of its session's best hit (0: off)."""
+    advice_focus: bool = False
+    """Advice questions search by their subject only (``memlane.retrieve.advice``)."""
     speaker_factor: float = 1.0
     """Speaker focus (``memlane.retrieve.speaker``): when the query names one of the
     conversation's speakers, other speakers' turns keep this share of their relevance
@@ -128,6 +131,8 @@ class _Ctx:
     """The speaker the query names (``memlane.retrieve.speaker``), when focused."""
     turns: dict[int, list[Item]] = field(default_factory=dict)
     """Each session's turns read so far in this search (``turns_of``)."""
+    advice: bool = False
+    """Whether the query asks the assistant for advice (``memlane.retrieve.advice``)."""
 
     def turns_of(self, session_id: int) -> list[Item]:
         """The session's turns in order, read from the store once a search (reply lift,
@@ -164,6 +169,9 @@ def search(
     t = _Timer()
     ctx = _Ctx(store, embeddings, scfg, opts, query, question_terms(query),
                time_windows(query, now), now, filters)
+    if opts.advice_focus and asks_advice(query):
+        ctx.advice = True
+        ctx.terms = advice_terms(ctx.terms)
     cands = _candidates(ctx, t)
     ctx.items = store.get_items([c.id for c in cands])
     if opts.speaker_factor < 1.0:
@@ -225,6 +233,13 @@ def question_terms(query: str) -> list[str]:
 
 
 # -- candidates ------------------------------------------------------------------------
+def _vector_text(ctx: _Ctx) -> str:
+    """The text the vector list embeds: the query, or for an advice question its subject
+    words (``memlane.retrieve.advice``: a static vector is the sum of its words' rows, and
+    the request's words pulled it toward every other request)."""
+    return " ".join(ctx.terms) if ctx.advice else ctx.query
+
+
 def _weights(ctx: _Ctx) -> tuple[float, float]:
     """The lexical and vector lists' fusion weights: the preset's, else the config's."""
     return ctx.opts.preset.fusion or (ctx.scfg.lexical_weight, ctx.scfg.vector_weight)
@@ -248,7 +263,7 @@ def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
         # connections): vector_ms is the embedding and the vector list's own time,
         # lexical_ms the rest of the call (all of the lexical list's when they do not overlap)
         t.laps.setdefault("lexical_ms", 0.0)  # the stages' order as below
-        qvec = ctx.embeddings.for_query(ctx.query)
+        qvec = ctx.embeddings.for_query(_vector_text(ctx))
         t.lap("vector_ms")
         own: dict[str, float] = {}
         if qvec.any():
@@ -265,7 +280,7 @@ def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
         lexical = ctx.store.lexical_search(ctx.terms, ctx.filters, n) if lw > 0 else []
         t.lap("lexical_ms")
         if ranks_vec or ctx.opts.mmr:
-            qvec = ctx.embeddings.for_query(ctx.query)
+            qvec = ctx.embeddings.for_query(_vector_text(ctx))
             if qvec.any():
                 ctx.qvec = qvec
                 if ranks_vec:

@@ -1,0 +1,47 @@
+"""Advice questions: the user asks the assistant for suggestions.
+
+"I've been having trouble with the battery life on my phone lately. Any tips?", "I was
+thinking about rearranging the furniture in my bedroom this weekend. Any tips?". The
+evidence is the user's own earlier statement of a like, habit, possession or plan ("I'm
+looking for the best way to organize my tech accessories, like my new portable power
+bank"), and the question's request words ("tips", "suggestions", "thinking", "not sure
+which one to choose", "lately") are the words every other request in the memory shares:
+they matched other sessions' requests better than the subject matched the evidence
+(docs/retrieval.md, eighth round). ``advice_terms`` leaves them out of the query.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["ADVICE_WORDS", "advice_terms", "asks_advice"]
+
+ASKS_ADVICE = re.compile(
+    r"\bany (?:\w+ ){0,2}(?:tips|suggestions?|ideas|advice|recommendations?)\b"
+    r"|\b(?:can|could|would) you (?:\w+ )?(?:suggest|recommend|give me (?:some )?(?:tips|advice|ideas))\b"
+    r"|\b(?:what|do) (?:do )?you think\b"
+    r"|\bshould i\b",
+    re.IGNORECASE)
+"""A request to the assistant for advice ("Any tips?", "Can you recommend ...", "What do
+you think?"); not a question about advice someone gave ("What advice did Tim give
+John?")."""
+
+ADVICE_WORDS = frozenset(
+    "tip tips suggest suggestion suggestions recommend recommendation recommendations "
+    "advice idea ideas thinking thought sure choose one lately trouble upcoming soon "
+    "wondering decide whether good great new some way ways help something anything "
+    "things stuff trying try want like".split())
+"""Words of the request itself, not of its subject."""
+
+
+def asks_advice(query: str) -> bool:
+    """Whether ``query`` asks the assistant for advice (``ASKS_ADVICE``)."""
+    return ASKS_ADVICE.search(query) is not None
+
+
+def advice_terms(terms: Sequence[str]) -> list[str]:
+    """``terms`` without the request's own words (``ADVICE_WORDS``); all of them if
+    nothing else remains."""
+    kept = [t for t in terms if t.lower() not in ADVICE_WORDS]
+    return kept or list(terms)
