@@ -506,6 +506,11 @@ class RetrievalConfig:
     """Advice questions ("Any tips?", "Can you recommend ...?"): the request's own words
     ("tips", "suggestions", "thinking", "lately") leave the lexical and the vector query,
     so the subject finds the user's earlier statements (``memlane.retrieve.advice``)."""
+    impersonal_factor: float = 0.5
+    """For a question about the user ("my", "I"; not one recalling what the assistant
+    said), a user turn with no first-person word ("Can you list the most significant
+    studies on this matter?") keeps this share of its relevance: the evidence is a
+    statement about the user (chats without speakers only; 1: off)."""
     meaning: bool = False
     """The meaning tier: a transformer (MiniLM, ONNX int8 with the ``meaning`` extra, else
     numpy) re-scores the best ``meaning_candidates`` candidates (the ``meaning`` preset)."""
@@ -548,6 +553,8 @@ class RetrievalConfig:
                "must be between 0 and 1")
         _check(self.feedback_depth >= 1, "retrieval.feedback_depth", "must be >= 1")
         _check(0.0 <= self.opener_lift <= 1.0, "retrieval.opener_lift", "must be between 0 and 1")
+        _check(0.0 <= self.impersonal_factor <= 1.0, "retrieval.impersonal_factor",
+               "must be between 0 and 1")
         _check(0 <= self.gather_sessions <= 20, "retrieval.gather_sessions",
                "must be between 0 and 20")
         _check(self.meaning_window >= 0, "retrieval.meaning_window", "must be >= 0")

@@ -82,6 +82,7 @@ def search_options(
         feedback_depth=r.feedback_depth,
         opener_lift=r.opener_lift,
         gather_sessions=r.gather_sessions,
+        impersonal_factor=r.impersonal_factor,
         advice_focus=r.advice_focus,
         meaning_weight=r.meaning_weight,
     )

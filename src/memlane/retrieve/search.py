@@ -92,6 +92,9 @@ class SearchOptions:
     """For a gathering question (``memlane.retrieve.gather``), stage two also takes the
     turns of this many sessions after the ``top_sessions`` best, ranked below the best hit
     of each of those."""
+    impersonal_factor: float = 1.0
+    """For a question about the user, user turns with no first-person word keep this share
+    of their relevance (1: off; ``_demote_impersonal``)."""
     opener_lift: float = 0.0
     """Session openers: in a chat without speakers, the first user turn of each of the
     best sessions scores at least this share of its session's best hit (0: off)."""
@@ -186,6 +189,8 @@ def search(
         cands = _replies(ctx, cands)
     if ctx.speaker is not None:
         cands = _demote_others(ctx, cands)
+    if opts.impersonal_factor < 1.0 and about_user(query):
+        cands = _demote_impersonal(ctx, cands)
     t.lap("hydrate_ms")
     if opts.meaning is not None:
         cands = _meaning(ctx, cands)
@@ -377,6 +382,32 @@ def _replies(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
             cands.append(c)
         if lift * q.relevance > c.relevance:
             c.relevance, c.lifted_from = lift * q.relevance, q.id
+    cands.sort(key=lambda c: -c.relevance)
+    return cands
+
+
+FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", re.IGNORECASE)
+"""A first-person singular word: the text says something about its speaker."""
+
+
+def about_user(query: str) -> bool:
+    """Whether ``query`` asks about the user ("What was my previous occupation?") rather
+    than recalling what the assistant said (``asks_assistant``)."""
+    return FIRST_PERSON.search(query) is not None and not asks_assistant(query)
+
+
+def _demote_impersonal(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """A question about the user is answered by what the user said about themselves. A
+    user turn with no first-person word ("Part 36 (3) It is to be presumed...", "Can you
+    list the most significant studies on this matter?") is a task handed to the
+    assistant, and keeps ``impersonal_factor`` of its relevance, so sessions of such tasks
+    stop outranking the user's own statements in stage one. Turns with a speaker
+    (conversations between people) are left alone."""
+    for c in cands:
+        it = ctx.items.get(c.id)
+        if (it is not None and it.kind == "turn" and it.role == "user"
+                and speaker_of(it) is None and not FIRST_PERSON.search(it.text)):
+            c.relevance *= ctx.opts.impersonal_factor
     cands.sort(key=lambda c: -c.relevance)
     return cands
 
