@@ -506,6 +506,10 @@ class RetrievalConfig:
     """Advice questions ("Any tips?", "Can you recommend ...?"): the request's own words
     ("tips", "suggestions", "thinking", "lately") leave the lexical and the vector query,
     so the subject finds the user's earlier statements (``memlane.retrieve.advice``)."""
+    continue_lift: float = 0.9
+    """For an advice question, the user's first turn after their best-matching turn in
+    each of the best sessions scores at least this share of it: the user states their
+    likes and plans over several turns (chats without speakers only; 0: off)."""
     impersonal_factor: float = 0.5
     """For a question about the user ("my", "I"; not one recalling what the assistant
     said), a user turn with no first-person word ("Can you list the most significant
@@ -553,6 +557,8 @@ class RetrievalConfig:
                "must be between 0 and 1")
         _check(self.feedback_depth >= 1, "retrieval.feedback_depth", "must be >= 1")
         _check(0.0 <= self.opener_lift <= 1.0, "retrieval.opener_lift", "must be between 0 and 1")
+        _check(0.0 <= self.continue_lift <= 1.0, "retrieval.continue_lift",
+               "must be between 0 and 1")
         _check(0.0 <= self.impersonal_factor <= 1.0, "retrieval.impersonal_factor",
                "must be between 0 and 1")
         _check(0 <= self.gather_sessions <= 20, "retrieval.gather_sessions",

@@ -92,6 +92,9 @@ class SearchOptions:
     """For a gathering question (``memlane.retrieve.gather``), stage two also takes the
     turns of this many sessions after the ``top_sessions`` best, ranked below the best hit
     of each of those."""
+    continue_lift: float = 0.0
+    """For an advice question, the user's next turn after their best one in each of the
+    best sessions scores at least this share of it (0: off; ``_continues``)."""
     impersonal_factor: float = 1.0
     """For a question about the user, user turns with no first-person word keep this share
     of their relevance (1: off; ``_demote_impersonal``)."""
@@ -675,6 +678,9 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     if o.opener_lift > 0 and not asks_assistant(ctx.query):
         pool += _openers(ctx, pool, top, cand_of, cand_rank, top_lex, entities, top_score)
         pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
+    if o.continue_lift > 0 and ctx.advice:
+        pool += _continues(ctx, pool, top, cand_of, cand_rank, top_lex, entities, top_score)
+        pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
     if o.newest_weight > 0 and asks_newest(ctx.query):
         _newest_first(ctx, pool, o.newest_weight)
     if wide:
@@ -765,6 +771,57 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
         floor = lift * best[s.key]
         if floor > x.score:
             x.signals["opener"] = floor - x.score
+            x.score = floor
+    return added
+
+
+def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, Candidate],
+               cand_rank: dict[int, int], top_lex: float,
+               entities: dict[SessionKey, tuple[str, ...]], top_score: float) -> list[_Scored]:
+    """The user's next turn continues the subject of their best turn: an advice question
+    ("Any cultural events this weekend?") is answered by the user's likes and plans, which
+    they state over several turns ("...cultural exchange? I'd love to attend something like
+    the festival I volunteered at", then "I've been trying to improve my conversational
+    skills"), and the later ones share fewer words with the question. In each of the best
+    sessions, the first user turn after the session's best user hit scores at least
+    ``continue_lift ×`` that hit, and joins the pool if it was not there. Turns with a
+    speaker are left alone. Returns the turns that were not in the pool yet."""
+    if ctx.filters.kinds is not None and "turn" not in ctx.filters.kinds:
+        return []  # the caller asked for other kinds
+    lift = ctx.opts.continue_lift
+    best: dict[SessionKey, _Scored] = {}
+    for x in pool:
+        it = ctx.items.get(x.id)
+        if it is None or it.kind != "turn" or it.role != "user" or speaker_of(it) is not None:
+            continue
+        if x.key not in best or x.score > best[x.key].score:
+            best[x.key] = x
+    in_pool = {x.id: x for x in pool}
+    added: list[_Scored] = []
+    srank = {s.key: s for s in top}
+    for key, b in best.items():
+        if isinstance(key, tuple) or key not in srank:
+            continue
+        bi = ctx.items[b.id]
+        nxt = [t for t in ctx.turns_of(key) if t.role == "user" and t.seq is not None
+               and bi.seq is not None and t.seq > bi.seq and ctx.filters.admits_in_session(t)]
+        if not nxt:
+            continue
+        first = min(nxt, key=lambda t: t.seq)
+        ctx.items.setdefault(first.id, first)
+        x = in_pool.get(first.id)
+        if x is None:
+            s = srank[key]
+            sig_ = _signals(ctx, cand_of.get(first.id), first, s.score / top_score, top_lex,
+                            entities.get(key, ()))
+            x = _Scored(first.id, _total(ctx.opts.preset.weights, sig_), sig_,
+                        cand_of.get(first.id), key,
+                        {"session_rank": float(s.rank),
+                         "candidate_rank": float(cand_rank.get(first.id, 0))})
+            added.append(x)
+        floor = lift * b.score
+        if floor > x.score:
+            x.signals["continues"] = floor - x.score
             x.score = floor
     return added
 
@@ -950,7 +1007,7 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
             for name, value in x.signals.items():
                 sign = -1.0 if name in ("coverage", "superseded", "below_top") else 1.0
                 weight = w[name] if name in w else (
-                    1.0 if name in ("opener", "below_top") else ctx.opts.newest_weight)
+                    1.0 if name in ("opener", "below_top", "continues") else ctx.opts.newest_weight)
                 scores[f"contrib.{name}"] = sign * weight * value
         hits.append(Hit(item=it, score=x.score, scores=scores,
                         session=sessions.get(it.session_id) if it.session_id else None))
