@@ -139,6 +139,8 @@ class _Ctx:
     """Each session's turns read so far in this search (``turns_of``)."""
     advice: bool = False
     """Whether the query asks the assistant for advice (``memlane.retrieve.advice``)."""
+    about_user: bool = False
+    """Whether impersonal user turns were demoted (``_demote_impersonal``)."""
 
     def turns_of(self, session_id: int) -> list[Item]:
         """The session's turns in order, read from the store once a search (reply lift,
@@ -193,6 +195,7 @@ def search(
     if ctx.speaker is not None:
         cands = _demote_others(ctx, cands)
     if opts.impersonal_factor < 1.0 and about_user(query):
+        ctx.about_user = True
         cands = _demote_impersonal(ctx, cands)
     t.lap("hydrate_ms")
     if opts.meaning is not None:
@@ -399,6 +402,12 @@ def about_user(query: str) -> bool:
     return FIRST_PERSON.search(query) is not None and not asks_assistant(query)
 
 
+def _impersonal(it: Item | None) -> bool:
+    """Whether ``it`` is a user turn without a speaker that says nothing about the user."""
+    return (it is not None and it.kind == "turn" and it.role == "user"
+            and speaker_of(it) is None and FIRST_PERSON.search(it.text) is None)
+
+
 def _demote_impersonal(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     """A question about the user is answered by what the user said about themselves. A
     user turn with no first-person word ("Part 36 (3) It is to be presumed...", "Can you
@@ -407,9 +416,7 @@ def _demote_impersonal(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     stop outranking the user's own statements in stage one. Turns with a speaker
     (conversations between people) are left alone."""
     for c in cands:
-        it = ctx.items.get(c.id)
-        if (it is not None and it.kind == "turn" and it.role == "user"
-                and speaker_of(it) is None and not FIRST_PERSON.search(it.text)):
+        if _impersonal(ctx.items.get(c.id)):
             c.relevance *= ctx.opts.impersonal_factor
     cands.sort(key=lambda c: -c.relevance)
     return cands
@@ -1003,6 +1010,8 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
                 scores["graph_hop"] = float(c.graph_hop)
         if _other_speaker(ctx, it):  # the query named someone else: relevance × this
             scores["other_speaker"] = ctx.opts.speaker_factor
+        if ctx.about_user and c is not None and _impersonal(it):  # a demoted candidate
+            scores["impersonal"] = ctx.opts.impersonal_factor
         if ctx.opts.explain:
             for name, value in x.signals.items():
                 sign = -1.0 if name in ("coverage", "superseded", "below_top") else 1.0
