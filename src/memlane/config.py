@@ -510,6 +510,10 @@ class RetrievalConfig:
     """For an advice question, the user's first turn after their best-matching turn in
     each of the best sessions scores at least this share of it: the user states their
     likes and plans over several turns (chats without speakers only; 0: off)."""
+    reaction_factor: float = 0.8
+    """When a query names one of a conversation's speakers, that speaker's turns with no
+    first-person word ("Wow, that's so cool!", "What breed is your pup?") keep this share
+    of their relevance: the evidence is what they tell of themselves (1: off)."""
     impersonal_factor: float = 0.5
     """For a question about the user ("my", "I"; not one recalling what the assistant
     said), a user turn with no first-person word ("Can you list the most significant
@@ -558,6 +562,8 @@ class RetrievalConfig:
         _check(self.feedback_depth >= 1, "retrieval.feedback_depth", "must be >= 1")
         _check(0.0 <= self.opener_lift <= 1.0, "retrieval.opener_lift", "must be between 0 and 1")
         _check(0.0 <= self.continue_lift <= 1.0, "retrieval.continue_lift",
+               "must be between 0 and 1")
+        _check(0.0 <= self.reaction_factor <= 1.0, "retrieval.reaction_factor",
                "must be between 0 and 1")
         _check(0.0 <= self.impersonal_factor <= 1.0, "retrieval.impersonal_factor",
                "must be between 0 and 1")

@@ -4,7 +4,7 @@ round): ``retrieval.advice_focus``, ``retrieval.impersonal_factor`` and
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -182,10 +182,52 @@ def test_the_users_next_turn_after_their_best_one_is_kept_near_it(tmp_path: Path
         on.close()
 
 
-@pytest.mark.parametrize("key", ["impersonal_factor", "continue_lift"])
+@pytest.mark.parametrize("key", ["impersonal_factor", "continue_lift", "reaction_factor"])
 def test_out_of_range_shares_are_refused_naming_the_key(key: str) -> None:
     from memlane.config import load_config
     from memlane.errors import MemlaneError
 
     with pytest.raises(MemlaneError, match=f"retrieval.{key}"):
         load_config(environ={}, overrides={"retrieval": {key: 1.5}})
+
+
+# Between people: the named speaker's own news against their reaction to the other's.
+PEOPLE = [
+    (30, [("Ben", "I just came back from the mountains."),
+          ("Ana", "Camping in the mountains? Camping there is so cool, camping!"),
+          ("Ben", "It was great, thanks.")]),
+    (20, [("Ana", "We went camping by the lake with my kids last weekend."),
+          ("Ben", "That sounds lovely.")]),
+    (10, [("Ben", "How is work going?"),
+          ("Ana", "Busy, but fine.")]),
+]
+PEOPLE_Q = "Where did Ana go camping?"
+
+
+def _people(path: Path, **retrieval: object):
+    m = memory(path, retrieval=retrieval)
+    for days, turns in PEOPLE:
+        at = NOW - timedelta(days=days)
+        for i, (who, text) in enumerate(turns):
+            m.add_message("chat", "user", text, at=at + timedelta(minutes=i), speaker=who)
+        m.close_session("chat")
+    m.index(now=NOW)
+    return m
+
+
+def test_the_named_speakers_reactions_are_demoted(tmp_path: Path) -> None:
+    reaction, news = PEOPLE[0][1][1][1], PEOPLE[1][1][0][1]
+    off = _people(tmp_path / "off.db", reaction_factor=1.0)
+    on = _people(tmp_path / "on.db", reaction_factor=0.5)
+    try:
+        assert _first(off, PEOPLE_Q) == reaction
+        assert _first(on, PEOPLE_Q) == news
+        hits = on.search(PEOPLE_Q, scope="chat", k=5, now=NOW)
+        assert [h.scores.get("reaction") for h in hits if h.item.text == reaction] == [0.5]
+        assert all("reaction" not in h.scores for h in hits if h.item.text == news)
+        # a query naming nobody is left alone
+        plain = on.search("Where did someone go camping?", scope="chat", k=5, now=NOW)
+        assert all("reaction" not in h.scores for h in plain)
+    finally:
+        off.close()
+        on.close()

@@ -92,6 +92,9 @@ class SearchOptions:
     """For a gathering question (``memlane.retrieve.gather``), stage two also takes the
     turns of this many sessions after the ``top_sessions`` best, ranked below the best hit
     of each of those."""
+    reaction_factor: float = 1.0
+    """When the query names a speaker, that speaker's turns with no first-person word keep
+    this share of their relevance (1: off; ``_demote_reactions``)."""
     continue_lift: float = 0.0
     """For an advice question, the user's next turn after their best one in each of the
     best sessions scores at least this share of it (0: off; ``_continues``)."""
@@ -194,6 +197,8 @@ def search(
         cands = _replies(ctx, cands)
     if ctx.speaker is not None:
         cands = _demote_others(ctx, cands)
+        if opts.reaction_factor < 1.0:
+            cands = _demote_reactions(ctx, cands)
     if opts.impersonal_factor < 1.0 and about_user(query):
         ctx.about_user = True
         cands = _demote_impersonal(ctx, cands)
@@ -394,6 +399,30 @@ def _replies(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
 
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", re.IGNORECASE)
 """A first-person singular word: the text says something about its speaker."""
+
+
+SPEAKS_OF_SELF = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|us)\b", re.IGNORECASE)
+"""A first-person word, singular or plural: a speaker telling of themselves ("we went
+camping with my fam")."""
+
+
+def _reaction(ctx: _Ctx, it: Item | None) -> bool:
+    """Whether ``it`` is a turn of the focused speaker with no first-person word."""
+    return (ctx.speaker is not None and it is not None and it.kind == "turn"
+            and speaker_of(it) == ctx.speaker and SPEAKS_OF_SELF.search(it.text) is None)
+
+
+def _demote_reactions(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """When the query names a speaker ("What activities does Melanie partake in?"), the
+    evidence is what that speaker tells of themselves. Their turns with no first-person
+    word are reactions and questions to the other speaker ("Wow, that's so cool!", "What
+    breed is your pup?") and keep ``reaction_factor`` of their relevance."""
+    for c in cands:
+        if _reaction(ctx, ctx.items.get(c.id)):
+            c.relevance *= ctx.opts.reaction_factor
+    cands.sort(key=lambda c: -c.relevance)
+    return cands
 
 
 def about_user(query: str) -> bool:
@@ -1012,6 +1041,8 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
             scores["other_speaker"] = ctx.opts.speaker_factor
         if ctx.about_user and c is not None and _impersonal(it):  # a demoted candidate
             scores["impersonal"] = ctx.opts.impersonal_factor
+        if ctx.opts.reaction_factor < 1.0 and c is not None and _reaction(ctx, it):
+            scores["reaction"] = ctx.opts.reaction_factor
         if ctx.opts.explain:
             for name, value in x.signals.items():
                 sign = -1.0 if name in ("coverage", "superseded", "below_top") else 1.0
