@@ -510,6 +510,10 @@ class RetrievalConfig:
     """For an advice question, the user's first turn after their best-matching turn in
     each of the best sessions scores at least this share of it: the user states their
     likes and plans over several turns (chats without speakers only; 0: off)."""
+    assistant_factor: float = 0.6
+    """For a question about the user that is not a request for advice, the assistant's
+    turns keep this share of their relevance: the answer is what the user said, and the
+    assistant restates the user's subject at length (chats without speakers only; 1: off)."""
     reaction_factor: float = 0.8
     """When a query names one of a conversation's speakers, that speaker's turns with no
     first-person word ("Wow, that's so cool!", "What breed is your pup?") keep this share
@@ -564,6 +568,8 @@ class RetrievalConfig:
         _check(0.0 <= self.continue_lift <= 1.0, "retrieval.continue_lift",
                "must be between 0 and 1")
         _check(0.0 <= self.reaction_factor <= 1.0, "retrieval.reaction_factor",
+               "must be between 0 and 1")
+        _check(0.0 <= self.assistant_factor <= 1.0, "retrieval.assistant_factor",
                "must be between 0 and 1")
         _check(0.0 <= self.impersonal_factor <= 1.0, "retrieval.impersonal_factor",
                "must be between 0 and 1")

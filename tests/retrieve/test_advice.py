@@ -182,7 +182,8 @@ def test_the_users_next_turn_after_their_best_one_is_kept_near_it(tmp_path: Path
         on.close()
 
 
-@pytest.mark.parametrize("key", ["impersonal_factor", "continue_lift", "reaction_factor"])
+@pytest.mark.parametrize("key", ["impersonal_factor", "continue_lift", "reaction_factor",
+                                 "assistant_factor"])
 def test_out_of_range_shares_are_refused_naming_the_key(key: str) -> None:
     from memlane.config import load_config
     from memlane.errors import MemlaneError
@@ -228,6 +229,40 @@ def test_the_named_speakers_reactions_are_demoted(tmp_path: Path) -> None:
         # a query naming nobody is left alone
         plain = on.search("Where did someone go camping?", scope="chat", k=5, now=NOW)
         assert all("reaction" not in h.scores for h in plain)
+    finally:
+        off.close()
+        on.close()
+
+
+# The assistant restates the subject at length; the user's statement says it once.
+ASSISTANT_CHATS = [
+    (30, [("user", "In my previous job, my occupation was marketing analyst at a startup."),
+          ("assistant", "Good to know.")]),
+    (20, [("user", "I need help with my CV."),
+          ("assistant", "List each previous occupation: previous occupation titles, "
+                        "occupation dates and every previous occupation's duties.")]),
+    (15, [("user", "Suggest a quick pasta recipe with tomatoes."),
+          ("assistant", "Tomato and garlic spaghetti takes fifteen minutes.")]),
+    (8, [("user", "What is the weather like in Lisbon in spring?"),
+         ("assistant", "Mild and sunny, around twenty degrees.")]),
+]
+
+
+def test_assistant_turns_are_demoted_for_questions_about_the_user(tmp_path: Path) -> None:
+    plain = {"impersonal_factor": 1.0}
+    off = add_sessions(memory(tmp_path / "off.db", retrieval={**plain, "assistant_factor": 1.0}),
+                       ASSISTANT_CHATS, now=NOW)
+    on = add_sessions(memory(tmp_path / "on.db", retrieval={**plain, "assistant_factor": 0.5}),
+                      ASSISTANT_CHATS, now=NOW)
+    try:
+        statement, restated = ASSISTANT_CHATS[0][1][0][1], ASSISTANT_CHATS[1][1][1][1]
+        def texts(m) -> list[str]:
+            return [h.item.text for h in m.search(USER_Q, scope="chat", k=6, now=NOW)]
+
+        assert texts(off)[:2] == [statement, restated]
+        assert texts(on)[0] == statement and restated not in texts(on)[:4]
+        hits = on.search(USER_Q, scope="chat", k=6, now=NOW)
+        assert [h.scores.get("assistant_turn") for h in hits if h.item.text == restated] == [0.5]
     finally:
         off.close()
         on.close()

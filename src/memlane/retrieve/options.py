@@ -84,6 +84,7 @@ def search_options(
         gather_sessions=r.gather_sessions,
         impersonal_factor=r.impersonal_factor,
         reaction_factor=r.reaction_factor,
+        assistant_factor=r.assistant_factor,
         continue_lift=r.continue_lift,
         advice_focus=r.advice_focus,
         meaning_weight=r.meaning_weight,

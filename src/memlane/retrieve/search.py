@@ -92,6 +92,9 @@ class SearchOptions:
     """For a gathering question (``memlane.retrieve.gather``), stage two also takes the
     turns of this many sessions after the ``top_sessions`` best, ranked below the best hit
     of each of those."""
+    assistant_factor: float = 1.0
+    """For a question about the user (not a request for advice), assistant turns keep this
+    share of their relevance (1: off)."""
     reaction_factor: float = 1.0
     """When the query names a speaker, that speaker's turns with no first-person word keep
     this share of their relevance (1: off; ``_demote_reactions``)."""
@@ -199,7 +202,7 @@ def search(
         cands = _demote_others(ctx, cands)
         if opts.reaction_factor < 1.0:
             cands = _demote_reactions(ctx, cands)
-    if opts.impersonal_factor < 1.0 and about_user(query):
+    if min(opts.impersonal_factor, opts.assistant_factor) < 1.0 and about_user(query):
         ctx.about_user = True
         cands = _demote_impersonal(ctx, cands)
     t.lap("hydrate_ms")
@@ -437,16 +440,30 @@ def _impersonal(it: Item | None) -> bool:
             and speaker_of(it) is None and FIRST_PERSON.search(it.text) is None)
 
 
+def _about_user_factor(ctx: _Ctx, it: Item | None) -> float | None:
+    """The share of its relevance ``it`` keeps for a question about the user: an impersonal
+    user turn ``impersonal_factor``, an assistant turn ``assistant_factor`` (not for requests
+    for advice, whose answer sessions the assistant's suggestions help to find); None: all."""
+    if _impersonal(it):
+        return ctx.opts.impersonal_factor
+    if (ctx.opts.assistant_factor < 1.0 and not ctx.advice and it is not None
+            and it.kind == "turn" and it.role == "assistant" and speaker_of(it) is None):
+        return ctx.opts.assistant_factor
+    return None
+
+
 def _demote_impersonal(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     """A question about the user is answered by what the user said about themselves. A
     user turn with no first-person word ("Part 36 (3) It is to be presumed...", "Can you
     list the most significant studies on this matter?") is a task handed to the
     assistant, and keeps ``impersonal_factor`` of its relevance, so sessions of such tasks
-    stop outranking the user's own statements in stage one. Turns with a speaker
+    stop outranking the user's own statements in stage one. The assistant's turns, which
+    restate the user's subject at length, keep ``assistant_factor``. Turns with a speaker
     (conversations between people) are left alone."""
     for c in cands:
-        if _impersonal(ctx.items.get(c.id)):
-            c.relevance *= ctx.opts.impersonal_factor
+        factor = _about_user_factor(ctx, ctx.items.get(c.id))
+        if factor is not None:
+            c.relevance *= factor
     cands.sort(key=lambda c: -c.relevance)
     return cands
 
@@ -1039,8 +1056,11 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
                 scores["graph_hop"] = float(c.graph_hop)
         if _other_speaker(ctx, it):  # the query named someone else: relevance × this
             scores["other_speaker"] = ctx.opts.speaker_factor
-        if ctx.about_user and c is not None and _impersonal(it):  # a demoted candidate
-            scores["impersonal"] = ctx.opts.impersonal_factor
+        if ctx.about_user and c is not None:  # a demoted candidate: relevance × this
+            if _impersonal(it):
+                scores["impersonal"] = ctx.opts.impersonal_factor
+            elif (factor := _about_user_factor(ctx, it)) is not None:
+                scores["assistant_turn"] = factor
         if ctx.opts.reaction_factor < 1.0 and c is not None and _reaction(ctx, it):
             scores["reaction"] = ctx.opts.reaction_factor
         if ctx.opts.explain:
