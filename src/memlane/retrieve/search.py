@@ -437,7 +437,7 @@ def about_user(query: str) -> bool:
 def _impersonal(it: Item | None) -> bool:
     """Whether ``it`` is a user turn without a speaker that says nothing about the user."""
     return (it is not None and it.kind == "turn" and it.role == "user"
-            and speaker_of(it) is None and FIRST_PERSON.search(it.text) is None)
+            and speaker_of(it) is None and SPEAKS_OF_SELF.search(it.text) is None)
 
 
 def _about_user_factor(ctx: _Ctx, it: Item | None) -> float | None:
