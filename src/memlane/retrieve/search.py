@@ -855,15 +855,19 @@ def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int
     for key, b in best.items():
         if isinstance(key, tuple) or key not in srank:
             continue
-        bi = ctx.items[b.id]
-        nxt = [t for t in ctx.turns_of(key) if t.role == "user" and t.seq is not None
-               and bi.seq is not None and t.seq > bi.seq and ctx.filters.admits_in_session(t)]
+        after = ctx.items[b.id].seq
+        if after is None:
+            continue
+        nxt = [(t.seq, t) for t in ctx.turns_of(key) if t.role == "user" and t.seq is not None
+               and t.seq > after and ctx.filters.admits_in_session(t)]
         if not nxt:
             continue
-        first = min(nxt, key=lambda t: t.seq)
+        first = min(nxt, key=lambda p: p[0])[1]
         ctx.items.setdefault(first.id, first)
-        x = in_pool.get(first.id)
-        if x is None:
+        found = in_pool.get(first.id)
+        if found is not None:
+            x = found
+        else:
             s = srank[key]
             sig_ = _signals(ctx, cand_of.get(first.id), first, s.score / top_score, top_lex,
                             entities.get(key, ()))
