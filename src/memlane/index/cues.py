@@ -1121,6 +1121,9 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     ``model`` (:class:`memlane.index.sentclass.SentenceModel`) the learned classifier then
     adds what it is sure of and the patterns missed (see :meth:`_Reader.learned`)."""
     reader = _Reader([_Turn(w, r, s) for w, r, s in turns])
+    if model is not None and getattr(model, "mode", "add") == "alone":
+        reader.learned(model)  # the model places every sentence, the patterns none
+        return reader.cues
     cues = reader.read()
     if model is not None:
         reader.learned(model)
