@@ -958,6 +958,11 @@ class _Reader:
         "none" with at least the ``drop`` threshold. Small talk is never placed."""
         verdicts = model.classify(self.turns, dict(self.cues.placed))
         limits = model.thresholds
+        found = {name for name in ("decisions", "open_questions", "rationale")
+                 if getattr(self.cues, name)}
+        if self.cues.next_steps or self.cues.action_items:
+            found.add("next_steps")
+        fill = getattr(model, "mode", "add") == "fill"
         for where, (label, p, _) in verdicts.items():
             ti, si = where
             old = self.cues.placed.get(where)
@@ -965,12 +970,12 @@ class _Reader:
                 if label == "none" and p >= limits.get("drop", 2.0):
                     self.put(where, old, "")
                 continue
-            if label == "none" or p < limits.get(label, 2.0):
-                continue
+            if label == "none" or p < limits.get(label, 2.0) or (fill and label in found):
+                continue  # (fill: only a field the patterns left empty)
             turn = self.turns[ti]
             s = turn.sentences[si]
-            if is_courtesy(s) or s in self.antecedents:
-                continue
+            if is_courtesy(s) or len(_content(s)) < 2 or s in self.antecedents:
+                continue  # small talk ("Fine with me.") is never placed
             if label == "decisions":
                 text = s
                 if text.endswith("?"):

@@ -22,6 +22,7 @@ the structural vocabulary and the metadata as JSON text), read without pickle.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,7 +30,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from memlane.index.sentclass import LABELS, TurnLike, candidates, features
+from memlane.index import cues as c
+from memlane.index.sentclass import _MODALS, _PERSON, LABELS, TurnLike, features
 
 __all__ = ["LABELS", "DenseSentenceModel", "default_embedder", "load_dense", "sentence_inputs"]
 
@@ -37,6 +39,14 @@ NEIGHBOUR_SENTENCES = 3
 """Sentences of a neighbouring turn whose joined text is embedded."""
 _WORDLY = ("u=", "b=", "w0=", "f0=")
 """Prefixes of :func:`features` names that are word identities (left to the vectors)."""
+MAX_CHARS = 240
+"""Longer sentences are not read by the model (pasted text, paragraphs: the patterns' part)."""
+MAX_SENTENCES = 8
+"""Sentences of a turn past which the model reads none of it (a long message or answer is
+not an exchange; on benchmark sessions most of the text is such turns)."""
+ASSISTANT_LEAD = 2
+"""Sentences of an answer the model reads (its opening)."""
+_DIGIT = re.compile(r"\d")
 _LOCK = threading.Lock()
 _EMBEDDER: list[Any] = []
 
@@ -57,6 +67,64 @@ def default_embedder() -> Embedder:
         return _EMBEDDER[0]
 
 
+def candidates(turns: Sequence[TurnLike]) -> list[tuple[int, int]]:
+    """The sentences the model reads: those of a participant's turn and the first
+    :data:`ASSISTANT_LEAD` of an answer, in turns of at most :data:`MAX_SENTENCES`
+    sentences, none longer than :data:`MAX_CHARS` characters."""
+    out: list[tuple[int, int]] = []
+    for ti, t in enumerate(turns):
+        if len(t.sentences) > MAX_SENTENCES:
+            continue
+        sents = t.sentences if t.role == "user" else t.sentences[:ASSISTANT_LEAD]
+        out.extend((ti, si) for si, s in enumerate(sents) if len(s) <= MAX_CHARS)
+    return out
+
+
+def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool) -> list[str]:
+    """Structural features that need no pattern search: who speaks, where, a question or
+    an exclamation, length, a number, an imperative first word, modal and person words, and
+    of the neighbouring turns of other speakers who they are, whether they ask and whether
+    they are a bare acknowledgement."""
+    turn = turns[ti]
+    sents = turn.sentences
+    s = sents[si]
+    role = "u" if turn.role == "user" else "a"
+    out = [f"role={role}", f"team={team}", f"s0={si == 0}", f"slast={si == len(sents) - 1}",
+           f"t0={ti == 0}", f"tlast={ti == len(turns) - 1}"]
+    end = s[-1:]
+    out.append(f"end={end if end in '?!.' else '-'}:{role}")
+    words = c._WORD.findall(s.lower())
+    content = [w for w in words if w not in c._STOP]
+    out.append(f"len={min(len(content), 9)}")
+    if _DIGIT.search(s):
+        out.append("digit")
+    if words:
+        first = c.clean(s).split(maxsplit=1)
+        head = first[0].lower().strip(",.!?") if first else words[0]
+        if head in c._IMPERATIVE and end != "?":
+            out.append(f"imp:{role}")
+    out.extend(f"m={w}" for w in dict.fromkeys(words) if w in _MODALS or w in _PERSON)
+    if len(s) <= c._SHORT and c.is_courtesy(s):
+        out.append("courtesy")
+    if si and sents[si - 1].endswith("?"):
+        out.append("after_q")
+    for step, tag in ((-1, "p"), (1, "n")):
+        n = _neighbour(turns, ti, step)
+        if n is None:
+            out.append(f"{tag}:none")
+            continue
+        other = turns[n].sentences
+        out.append(f"{tag}:r={turns[n].role}")
+        if other and other[0].endswith("?"):
+            out.append(f"{tag}:q0")
+        if other and other[-1].endswith("?"):
+            out.append(f"{tag}:qlast")
+        if other and len(other[0]) <= c._SHORT and c.is_courtesy(other[0]):
+            out.append(f"{tag}:ack")
+            out.append(f"{tag}:ack:{role}:{'q' if end == '?' else 's'}")
+    return out
+
+
 def structural(names: Sequence[str]) -> list[str]:
     """The named features that are not word identities."""
     return [n for n in names if not n.startswith(_WORDLY)]
@@ -73,18 +141,23 @@ def _neighbour(turns: Sequence[TurnLike], ti: int, step: int) -> int | None:
 
 
 def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str],
-                    embedder: Embedder, where: Sequence[tuple[int, int]] | None = None
-                    ) -> tuple[list[tuple[int, int]], np.ndarray, list[list[str]]]:
+                    embedder: Embedder, where: Sequence[tuple[int, int]] | None = None,
+                    cheap: bool = True) -> tuple[list[tuple[int, int]], np.ndarray, list[list[str]]]:
     """The candidate sentences, their vectors block (sentence, previous and next turn of
     another speaker: ``(n, 3 * dim)``, zero rows where there is none) and their structural
-    feature names."""
+    feature names (``cheap``: :func:`cheap_features`; else those of
+    :func:`memlane.index.sentclass.features` without word identities, which search every
+    cue pattern and cost several times more)."""
     where = list(candidates(turns) if where is None else where)
     dim = embedder.dim
     if not where:
         return where, np.zeros((0, 3 * dim), dtype=np.float32), []
     team = len({t.who for t in turns if t.role == "user"}) > 1
-    context: dict[int, Any] = {}
-    names = [structural(features(turns, ti, si, placed, team, context)) for ti, si in where]
+    if cheap:
+        names = [cheap_features(turns, ti, si, team) for ti, si in where]
+    else:
+        context: dict[int, Any] = {}
+        names = [structural(features(turns, ti, si, placed, team, context)) for ti, si in where]
     texts: list[str] = []
     slot: dict[Any, int] = {}
 
@@ -164,7 +237,8 @@ class DenseSentenceModel:
         """Each candidate sentence's most likely field, its probability and that of none."""
         if not self.meta.get("pattern_feature", False):
             placed = {}
-        where, block, names = sentence_inputs(turns, placed, self.embedder)
+        where, block, names = sentence_inputs(turns, placed, self.embedder,
+                                              cheap=self.meta.get("structure") == "cheap")
         if not where:
             return {}
         p = self.probabilities_of(self.inputs(block, names))

@@ -23,10 +23,15 @@ from memlane.bench.summaries.run import Conversation, EvalReport, evaluate
 from memlane.bench.summaries.train import _labels, _merge, _turns
 from memlane.index import sentmodel
 from memlane.index.cues import _Reader
-from memlane.index.sentclass import LABELS, candidates
+from memlane.index.sentclass import LABELS
 
-__all__ = ["CONFIGS", "Prepared", "cross_validate", "fit", "prepare"]
+__all__ = ["CHEAP", "CONFIGS", "FIT", "Prepared", "cross_validate", "fit", "prepare"]
 
+FIT: dict[str, Any] = {"c": 0.003}
+"""How ``memlane bench summaries --train`` fits the model (chosen by cross-validation)."""
+CHEAP = False
+"""Whether ``--train`` uses :func:`memlane.index.sentmodel.cheap_features` (else the cue
+patterns' hits of :func:`memlane.index.sentclass.features` as well)."""
 MIN_COUNT = 3
 """A structural feature name joins the vocabulary when this many training sentences have it."""
 CONFIGS: dict[str, dict[str, Any]] = {
@@ -41,6 +46,10 @@ CONFIGS: dict[str, dict[str, Any]] = {
         "decisions": 0.7, "open_questions": 0.7, "next_steps": 0.7, "rationale": 0.7,
         "drop": 0.9}},
     "+ model drops at 0.9": {"mode": "add", "thresholds": {"drop": 0.9}},
+    "+ model fills empty fields at 0.5": {"mode": "fill", "thresholds": {
+        "decisions": 0.5, "open_questions": 0.5, "next_steps": 0.5, "rationale": 0.5}},
+    "+ model fills empty fields at 0.7": {"mode": "fill", "thresholds": {
+        "decisions": 0.7, "open_questions": 0.7, "next_steps": 0.7, "rationale": 0.7}},
     "model alone at 0.5": {"mode": "alone", "thresholds": {
         "decisions": 0.5, "open_questions": 0.5, "next_steps": 0.5, "rationale": 0.5}},
     "model alone at 0.7": {"mode": "alone", "thresholds": {
@@ -58,28 +67,41 @@ class Prepared:
     block: np.ndarray
     names: list[list[str]]
     labels: list[str]
+    placed: list[bool]
+    """Whether the patterns placed the sentence in a field."""
+    cheap: bool = True
 
 
-def prepare(convs: Sequence[Conversation], embedder: Any = None) -> list[Prepared]:
-    """The inputs and labels of every candidate sentence of ``convs`` (computed once)."""
+def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = True
+            ) -> list[Prepared]:
+    """The inputs and labels of every candidate sentence of ``convs`` (computed once;
+    ``cheap``: the structural features of :func:`memlane.index.sentmodel.cheap_features`)."""
     emb = embedder or sentmodel.default_embedder()
     out = []
     for conv in convs:
         turns = _turns(conv)
         reader = _Reader(turns)
         placed = dict(reader.read().placed)
-        where = candidates(turns)
+        where = sentmodel.candidates(turns)
         labels = _labels(conv, turns, where, placed, reader.text)
-        where, block, names = sentmodel.sentence_inputs(turns, {}, emb, where)
-        out.append(Prepared(conv, block, names, [labels.get(w, "none") for w in where]))
+        where, block, names = sentmodel.sentence_inputs(turns, {}, emb, where, cheap)
+        out.append(Prepared(conv, block, names, [labels.get(w, "none") for w in where],
+                            [w in placed for w in where], cheap))
     return out
 
 
 def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float = 1e-2,
-        meta: dict[str, Any] | None = None, seed: int = 0) -> sentmodel.DenseSentenceModel:
+        meta: dict[str, Any] | None = None, seed: int = 0, unplaced: bool = False
+        ) -> sentmodel.DenseSentenceModel:
     """A model fitted on every candidate sentence of ``data``: a class-balanced logistic
     regression (``hidden`` 0, inverse regularisation ``c``) or a network with one hidden
-    layer of ``hidden`` units (L2 ``alpha``; the rare classes repeated to balance)."""
+    layer of ``hidden`` units (L2 ``alpha``; the rare classes repeated to balance).
+    ``unplaced``: only on the sentences the patterns left out (those the model adds from)."""
+    if unplaced:
+        data = [Prepared(d.conv, d.block[[not x for x in d.placed]],
+                         [n for n, x in zip(d.names, d.placed, strict=True) if not x],
+                         [v for v, x in zip(d.labels, d.placed, strict=True) if not x],
+                         [False] * (len(d.placed) - sum(d.placed)), d.cheap) for d in data]
     try:
         from sklearn.linear_model import LogisticRegression
         from sklearn.neural_network import MLPClassifier
@@ -123,7 +145,9 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
         arrays.update(w2=w2, b2=b2)
     info = {"dim": dim, "trained_on": len(data), "sentences": int(len(y)),
             "labels": {name: int((y == k).sum()) for k, name in enumerate(LABELS)},
-            "hidden": hidden, "C": c, "alpha": alpha, "pattern_feature": False}
+            "hidden": hidden, "C": c, "alpha": alpha, "pattern_feature": False,
+            "unplaced": unplaced}
+    info["structure"] = "cheap" if data and data[0].cheap else "full"
     info.update(meta or {})
     return sentmodel.DenseSentenceModel(vocab, arrays, info)
 
