@@ -238,7 +238,7 @@ class DenseSentenceModel:
         if not self.meta.get("pattern_feature", False):
             placed = {}
         where, block, names = sentence_inputs(turns, placed, self.embedder,
-                                              cheap=self.meta.get("structure") == "cheap")
+                                              cheap=self.meta.get("structure", "cheap") == "cheap")
         if not where:
             return {}
         p = self.probabilities_of(self.inputs(block, names))
@@ -249,10 +249,11 @@ class DenseSentenceModel:
     def save(self, path: str | Path) -> Path:
         """Write the weights (``.npz``; :func:`load_dense` reads them)."""
         target = Path(path)
+        payload: dict[str, Any] = {"vocab": np.array(self.vocab, dtype=np.str_),
+                                   "meta": np.array(json.dumps(self.meta, sort_keys=True)),
+                                   "labels": np.array(LABELS, dtype=np.str_), **self.arrays}
         with target.open("wb") as fh:
-            np.savez_compressed(fh, vocab=np.array(self.vocab, dtype=np.str_),
-                                meta=np.array(json.dumps(self.meta, sort_keys=True)),
-                                labels=np.array(LABELS, dtype=np.str_), **self.arrays)
+            np.savez_compressed(fh, **payload)
         return target
 
 

@@ -59,6 +59,16 @@ CONFIGS: dict[str, dict[str, Any]] = {
 :meth:`memlane.index.cues._Reader.learned`)."""
 
 
+class _NoEmbedder:
+    dim = 256
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:  # pragma: no cover
+        raise RuntimeError("inputs are prepared before fitting")
+
+
+_NO_EMBEDDER = _NoEmbedder()
+
+
 @dataclass
 class Prepared:
     """One conversation's candidate sentences, inputs and labels."""
@@ -91,12 +101,13 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
 
 
 def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float = 1e-2,
-        meta: dict[str, Any] | None = None, seed: int = 0, unplaced: bool = False
-        ) -> sentmodel.DenseSentenceModel:
+        meta: dict[str, Any] | None = None, seed: int = 0, unplaced: bool = False,
+        embedder: Any = None) -> sentmodel.DenseSentenceModel:
     """A model fitted on every candidate sentence of ``data``: a class-balanced logistic
     regression (``hidden`` 0, inverse regularisation ``c``) or a network with one hidden
     layer of ``hidden`` units (L2 ``alpha``; the rare classes repeated to balance).
-    ``unplaced``: only on the sentences the patterns left out (those the model adds from)."""
+    ``unplaced``: only on the sentences the patterns left out (those the model adds from);
+    ``embedder``: the one the inputs were prepared with (None: the default static one)."""
     if unplaced:
         data = [Prepared(d.conv, d.block[[not x for x in d.placed]],
                          [n for n, x in zip(d.names, d.placed, strict=True) if not x],
@@ -113,7 +124,7 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
     shell = sentmodel.DenseSentenceModel(vocab, {"mean": np.zeros(3 * dim + len(vocab)),
                                                  "scale": np.ones(3 * dim + len(vocab)),
                                                  "w2": np.zeros((1, 1)), "b2": np.zeros(1)},
-                                         {"dim": dim}, embedder=object())
+                                         {"dim": dim}, embedder=_NO_EMBEDDER)
     x = np.vstack([shell.inputs(d.block, d.names) for d in data])
     y = np.array([LABELS.index(v) for d in data for v in d.labels])
     mean = x.mean(axis=0)
@@ -149,7 +160,7 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
             "unplaced": unplaced}
     info["structure"] = "cheap" if data and data[0].cheap else "full"
     info.update(meta or {})
-    return sentmodel.DenseSentenceModel(vocab, arrays, info)
+    return sentmodel.DenseSentenceModel(vocab, arrays, info, embedder)
 
 
 def configured(model: sentmodel.DenseSentenceModel, config: dict[str, Any]
@@ -167,7 +178,8 @@ def folds(n: int, k: int) -> list[list[int]]:
 
 
 def cross_validate(data: Sequence[Prepared], parts: dict[str, set[str]], k: int = 5,
-                   configs: dict[str, dict[str, Any]] | None = None, **fit_args: Any
+                   configs: dict[str, dict[str, Any]] | None = None, embedder: Any = None,
+                   **fit_args: Any
                    ) -> dict[str, dict[str, EvalReport]]:
     """Per configuration, per part (``parts``: a name -> the conversation ids in it), the
     scores summed over ``k`` leave-conversations-out folds."""
@@ -177,7 +189,8 @@ def cross_validate(data: Sequence[Prepared], parts: dict[str, set[str]], k: int 
     out = {name: {part: EvalReport(name, part) for part in parts} for name in configs}
     for fold in folds(len(data), k):
         held = set(fold)
-        model = fit([d for i, d in enumerate(data) if i not in held], **fit_args)
+        model = fit([d for i, d in enumerate(data) if i not in held], embedder=embedder,
+                    **fit_args)
         for name, config in configs.items():
             backend = OfflineIntelligence(configured(model, config))
             for part, ids in parts.items():
