@@ -341,6 +341,9 @@ def locomo_cmd(
               "classifier on the pool.")
 @click.option("--kind", type=click.Choice(["dense", "linear"]), default="dense",
               show_default=True, help="With --train: which sentence model to train.")
+@click.option("--hidden", type=click.IntRange(min=0), default=0, show_default=True,
+              help="With --train --kind dense: hidden units of the network (0: a logistic "
+              "regression).")
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True,
               help="With --train: leave-conversations-out folds for the cross-validation.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
@@ -352,7 +355,8 @@ def locomo_cmd(
               "patterns.")
 def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | None,
                   as_json: bool, show_misses: bool, speed: bool, data: Path | None,
-                  limit: int | None, train: bool, kind: str, folds: int, out: Path | None,
+                  limit: int | None, train: bool, kind: str, hidden: int, folds: int,
+                  out: Path | None,
                   model_path: Path | None) -> None:
     """Score session summaries per field against the labelled conversation set."""
     import json as _json
@@ -363,7 +367,7 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         if kind == "linear":
             _train_classifier(folds, out or Path("sentclass.json"), as_json, show_misses)
         else:
-            _train_dense(folds, out or Path("sentmodel.npz"), as_json)
+            _train_dense(folds, out or Path("sentmodel.npz"), as_json, hidden)
         return
     if speed:
         if data is None:
@@ -439,8 +443,9 @@ def _train_classifier(folds: int, out: Path, as_json: bool, show_misses: bool) -
                f"{len(model.weights)} weight rows written to {path}")
 
 
-def _train_dense(folds: int, out: Path, as_json: bool) -> None:
+def _train_dense(folds: int, out: Path, as_json: bool, hidden: int) -> None:
     import json as _json
+    import warnings
 
     from memlane.bench.summaries import dense
     from memlane.bench.summaries import run as evalrun
@@ -453,8 +458,11 @@ def _train_dense(folds: int, out: Path, as_json: bool) -> None:
     data = dense.prepare([*pool, *train], cheap=dense.CHEAP)
     parts = {"pool": {c.id for c in pool}, "train": {c.id for c in train},
              "all": {c.id for c in (*pool, *train)}}
-    results = dense.cross_validate(data, parts, folds, **dense.FIT)
-    model = dense.fit(data, **dense.FIT)
+    args = dict(dense.FIT, **({"hidden": hidden, "alpha": 1.0} if hidden else {}))
+    with warnings.catch_warnings():  # a network that has not converged in max_iter: used as is
+        warnings.simplefilter("ignore")
+        results = dense.cross_validate(data, parts, folds, **args)
+        model = dense.fit(data, **args)
     try:
         path = model.save(out)
     except OSError as exc:

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from memlane.bench.summaries.run import Conversation, EvalReport, evaluate
-from memlane.bench.summaries.train import _labels, _merge, _turns
+from memlane.bench.summaries.score import dice, tokens
+from memlane.bench.summaries.train import _items, _labels, _merge, _turns
 from memlane.index import sentmodel
 from memlane.index.cues import _Reader
 from memlane.index.sentclass import LABELS
@@ -28,7 +29,8 @@ from memlane.index.sentclass import LABELS
 __all__ = ["CHEAP", "CONFIGS", "FIT", "Prepared", "cross_validate", "fit", "prepare"]
 
 FIT: dict[str, Any] = {"c": 0.003}
-"""How ``memlane bench summaries --train`` fits the model (chosen by cross-validation)."""
+"""How ``memlane bench summaries --train`` fits the model by default: a logistic regression
+(``--hidden N``: a network with N hidden units, L2 ``alpha`` 1.0)."""
 CHEAP = False
 """Whether ``--train`` uses :func:`memlane.index.sentmodel.cheap_features` (else the cue
 patterns' hits of :func:`memlane.index.sentclass.features` as well)."""
@@ -48,8 +50,12 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "+ model drops at 0.9": {"mode": "add", "thresholds": {"drop": 0.9}},
     "+ model fills empty fields at 0.5": {"mode": "fill", "thresholds": {
         "decisions": 0.5, "open_questions": 0.5, "next_steps": 0.5, "rationale": 0.5}},
+    "+ model fills empty fields at 0.6": {"mode": "fill", "thresholds": {
+        "decisions": 0.6, "open_questions": 0.6, "next_steps": 0.6, "rationale": 0.6}},
     "+ model fills empty fields at 0.7": {"mode": "fill", "thresholds": {
         "decisions": 0.7, "open_questions": 0.7, "next_steps": 0.7, "rationale": 0.7}},
+    "+ model fills empty decisions, steps, rationale at 0.6": {"mode": "fill", "thresholds": {
+        "decisions": 0.6, "next_steps": 0.6, "rationale": 0.6}},
     "model alone at 0.5": {"mode": "alone", "thresholds": {
         "decisions": 0.5, "open_questions": 0.5, "next_steps": 0.5, "rationale": 0.5}},
     "model alone at 0.7": {"mode": "alone", "thresholds": {
@@ -82,10 +88,15 @@ class Prepared:
     cheap: bool = True
 
 
-def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = True
-            ) -> list[Prepared]:
+def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = True,
+            least: float = 0.0) -> list[Prepared]:
     """The inputs and labels of every candidate sentence of ``convs`` (computed once;
-    ``cheap``: the structural features of :func:`memlane.index.sentmodel.cheap_features`)."""
+    ``cheap``: the structural features of :func:`memlane.index.sentmodel.cheap_features`;
+    ``least``: a sentence whose label only the fallback gave — the patterns did not place it
+    there and it is less like the labelled item than this Dice coefficient — is left out of
+    training (``skip``): labels written in other words than said ("Use the green key
+    visual…") otherwise go to the sentence sharing most words with them ("The agency sent
+    three key visuals…"))."""
     emb = embedder or sentmodel.default_embedder()
     out = []
     for conv in convs:
@@ -94,6 +105,13 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
         placed = dict(reader.read().placed)
         where = sentmodel.candidates(turns)
         labels = _labels(conv, turns, where, placed, reader.text)
+        if least:
+            for w, name in list(labels.items()):
+                if placed.get(w) in (name, "action_items" if name == "next_steps" else name):
+                    continue
+                said = tokens(turns[w[0]].sentences[w[1]])
+                if max((dice(said, g) for g in _items(conv, name)), default=0.0) < least:
+                    labels[w] = "skip"
         where, block, names = sentmodel.sentence_inputs(turns, {}, emb, where, cheap)
         out.append(Prepared(conv, block, names, [labels.get(w, "none") for w in where],
                             [w in placed for w in where], cheap))
@@ -108,11 +126,13 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
     layer of ``hidden`` units (L2 ``alpha``; the rare classes repeated to balance).
     ``unplaced``: only on the sentences the patterns left out (those the model adds from);
     ``embedder``: the one the inputs were prepared with (None: the default static one)."""
-    if unplaced:
-        data = [Prepared(d.conv, d.block[[not x for x in d.placed]],
-                         [n for n, x in zip(d.names, d.placed, strict=True) if not x],
-                         [v for v, x in zip(d.labels, d.placed, strict=True) if not x],
-                         [False] * (len(d.placed) - sum(d.placed)), d.cheap) for d in data]
+    def kept(d: Prepared, keep: list[bool]) -> Prepared:
+        return Prepared(d.conv, d.block[keep], [n for n, k in zip(d.names, keep, strict=True) if k],
+                        [v for v, k in zip(d.labels, keep, strict=True) if k],
+                        [x for x, k in zip(d.placed, keep, strict=True) if k], d.cheap)
+
+    data = [kept(d, [v != "skip" and not (unplaced and x)
+                     for v, x in zip(d.labels, d.placed, strict=True)]) for d in data]
     try:
         from sklearn.linear_model import LogisticRegression
         from sklearn.neural_network import MLPClassifier
