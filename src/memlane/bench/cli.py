@@ -462,7 +462,9 @@ def _train_dense(folds: int, out: Path, as_json: bool, hidden: int) -> None:
     with warnings.catch_warnings():  # a network that has not converged in max_iter: used as is
         warnings.simplefilter("ignore")
         results = dense.cross_validate(data, parts, folds, **args)
-        model = dense.fit(data, **args)
+        chosen = dense.configured(dense.fit(data, **args), dense.CONFIGS[dense.CHOSEN])
+    assert chosen is not None  # the chosen configuration uses the model
+    model = chosen
     try:
         path = model.save(out)
     except OSError as exc:

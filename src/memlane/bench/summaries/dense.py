@@ -26,7 +26,7 @@ from memlane.index import sentmodel
 from memlane.index.cues import _Reader
 from memlane.index.sentclass import LABELS
 
-__all__ = ["CHEAP", "CONFIGS", "FIT", "Prepared", "cross_validate", "fit", "prepare"]
+__all__ = ["CHEAP", "CHOSEN", "CONFIGS", "FIT", "Prepared", "cross_validate", "fit", "prepare"]
 
 FIT: dict[str, Any] = {"c": 0.003}
 """How ``memlane bench summaries --train`` fits the model by default: a logistic regression
@@ -63,6 +63,11 @@ CONFIGS: dict[str, dict[str, Any]] = {
 }
 """The configurations cross-validation compares (``thresholds`` as in
 :meth:`memlane.index.cues._Reader.learned`)."""
+CHOSEN = "+ model fills empty decisions, steps, rationale at 0.6"
+"""The configuration the written weights carry: the best of :data:`CONFIGS` on the pool and
+the train sets together in session 9's cross-validation (it did not beat the patterns on
+all three of decisions, open questions and next steps, so the backend's default stays the
+patterns alone; docs/summary-eval.md, session 9)."""
 
 
 class _NoEmbedder:
