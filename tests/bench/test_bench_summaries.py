@@ -85,9 +85,9 @@ def test_packaged_sets_and_their_canned_answers():
     assert len(ids) == len(set(ids))  # no conversation is in two sets
     pool = load_set("pool")  # the development pool: the five sets together
     assert [c.id for c in pool] == [c.id for c in (*dev, *held, *fresh, *third, *fourth)]
-    train = load_set("train")  # written to train the sentence model on: train1-train3
-    assert [c.id for c in train] == [c.id for n in ("train1", "train2", "train3")
-                                     for c in load_set(n)]
+    train = load_set("train")  # written to train the sentence model on: train1-train5
+    assert [c.id for c in train] == [c.id for n in ("train1", "train2", "train3", "train4",
+                                                    "train5") for c in load_set(n)]
     assert not {c.id for c in train} & set(ids)
     kinds = {c.kind for c in dev}
     assert {"team-decision", "personal-facts", "support", "coding", "no-decision"} <= kinds

@@ -318,7 +318,7 @@ def locomo_cmd(
                                                   "pool", "train", "all"]),
               default="all", show_default=True,
               help="Which packaged labelled set to score (pool: dev to heldout4 as one set; "
-              "train: train1-train3, written to train the sentence model, as one set; all: "
+              "train: train1-train5, written to train the sentence model, as one set; all: "
               "dev to heldout4 each apart).")
 @click.option("--labels", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Score this labelled JSON file (same format) instead.")

@@ -31,9 +31,9 @@ the same for session 8. Since session 9 all five are the development pool (:data
 POOL = ("dev", "heldout", "heldout2", "heldout3", "heldout4")
 """The development pool (127 conversations since session 9; the first four, 109, in session
 8): ``--set pool`` scores them as one set."""
-TRAIN = ("train1", "train2", "train3")
-"""Conversations written and labelled in session 9 to train the sentence model on
-(``--set train`` scores them as one set); with the pool, the data it is trained and
+TRAIN = ("train1", "train2", "train3", "train4", "train5")
+"""Conversations written and labelled in session 9 to train the sentence model on (320;
+``--set train`` scores them as one set); with the pool, the data it is trained and
 cross-validated on."""
 _GROUPS = {"pool": POOL, "train": TRAIN}
 _START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -77,7 +77,7 @@ def _conversation(where: str, raw: Any) -> Conversation:
 
 def load_set(name: str = "dev", path: str | Path | None = None) -> list[Conversation]:
     """The labelled conversations of the packaged set ``name`` (a name of :data:`SETS` or
-    :data:`TRAIN`; ``pool``: dev to heldout4 together; ``train``: train1 to train3
+    :data:`TRAIN`; ``pool``: dev to heldout4 together; ``train``: train1 to train5
     together), or of a JSON file at ``path`` in the same format."""
     if path is None and name in _GROUPS:
         return [conv for part in _GROUPS[name] for conv in load_set(part)]
