@@ -1123,8 +1123,10 @@ def _object_of(directive: str, question: str) -> str:
 
 def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None) -> Cues:
     """The cues of a conversation given as ``(speaker, role, sentences)`` per turn; with a
-    ``model`` (:class:`memlane.index.sentclass.SentenceModel`) the learned classifier then
-    adds what it is sure of and the patterns missed (see :meth:`_Reader.learned`)."""
+    ``model`` (:class:`memlane.index.sentclass.SentenceModel` or
+    :class:`memlane.index.sentmodel.DenseSentenceModel`) the learned model then adds what it
+    is sure of and the patterns missed — with mode ``fill`` only to a field they left empty,
+    with mode ``alone`` in place of the patterns (see :meth:`_Reader.learned`)."""
     reader = _Reader([_Turn(w, r, s) for w, r, s in turns])
     if model is not None and getattr(model, "mode", "add") == "alone":
         reader.learned(model)  # the model places every sentence, the patterns none
