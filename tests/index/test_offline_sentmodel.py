@@ -193,3 +193,17 @@ def test_training_and_cross_validation_never_summarize_a_conversation_with_its_o
 
     plain = evaluate(OfflineIntelligence().summarize, convs[:10], backend="", set_name="")
     assert out["patterns alone"]["a"].fields["decisions"].tp == plain.fields["decisions"].tp
+
+
+def test_a_terse_decision_left_without_the_opening_leaves_as_small_talk():
+    from memlane.bench.summaries.run import messages_of
+
+    conv = next(c for c in load_set("train") if c.id == "t4-magazine-cover")
+    msgs = messages_of(conv)
+    plain, _ = OfflineIntelligence().summarize(conv.id, msgs)
+    assert any(d.startswith("Same — ") for d in plain.decisions)  # the patterns' terse "Same."
+    # a model placing the opening sentence: the summary no longer appends it to "Same."
+    model = _biased("decisions", "t0=True", {"mode": "add", "thresholds": {"decisions": 0.5}})
+    summary, _ = OfflineIntelligence(model).summarize(conv.id, msgs)
+    assert summary.decisions and not any(is_small_talk(strip_owner(x))
+                                         for items in _fields(summary).values() for x in items)

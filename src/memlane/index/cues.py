@@ -56,6 +56,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memlane.retrieve.text import STOPWORDS
+
 __all__ = ["Cues", "read_cues", "is_courtesy"]
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -991,6 +993,14 @@ class _Reader:
                 self.put(where, "action_items", _owned(owner, clean(_DECISION_LEAD.sub("", s, count=1))))
             else:
                 self.put(where, label, clean(s))
+        # With the model's sentences placed, the summary no longer gives a terse decision of
+        # the patterns ("Same.") the conversation's opening: small talk then leaves.
+        for where, name in list(self.cues.placed.items()):
+            said = self.text[where]
+            if name == "action_items":
+                said = said.partition(": ")[2] or said
+            if not {w for w in _WORD.findall(said.lower()) if w not in STOPWORDS} - _COURTESY:
+                self.put(where, name, "")
 
     def posed(self, where: tuple[int, int], choice: str) -> str | None:
         """A terse choice ("Guitar", "the farmhouse") with the sentence that posed it, in
