@@ -63,11 +63,12 @@ CONFIGS: dict[str, dict[str, Any]] = {
 }
 """The configurations cross-validation compares (``thresholds`` as in
 :meth:`memlane.index.cues._Reader.learned`)."""
-CHOSEN = "+ model fills empty decisions, steps, rationale at 0.6"
-"""The configuration the written weights carry: the best of :data:`CONFIGS` on the pool and
-the train sets together in session 9's cross-validation (it did not beat the patterns on
-all three of decisions, open questions and next steps, so the backend's default stays the
-patterns alone; docs/summary-eval.md, session 9)."""
+CHOSEN = "+ model adds at 0.85"
+"""The configuration the written weights carry: the only one of :data:`CONFIGS` above the
+patterns on decisions, open questions and next steps together on the pool and the train
+sets in session 9's cross-validation (it lost a little on each on the pool part and costs
+2.7 times the patterns' CPU, so the backend's default stays the patterns alone;
+docs/summary-eval.md, session 9)."""
 
 
 class _NoEmbedder:
