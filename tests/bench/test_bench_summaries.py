@@ -89,6 +89,9 @@ def test_packaged_sets_and_their_canned_answers():
     assert [c.id for c in train] == [c.id for n in ("train1", "train2", "train3", "train4",
                                                     "train5") for c in load_set(n)]
     assert not {c.id for c in train} & set(ids)
+    fresh = load_set("heldout5")  # the untouched set of session 9
+    assert len(fresh) >= 20
+    assert not {c.id for c in fresh} & (set(ids) | {c.id for c in train})
     kinds = {c.kind for c in dev}
     assert {"team-decision", "personal-facts", "support", "coding", "no-decision"} <= kinds
     answer = canned_answer(next(c for c in dev if c.id == "db-choice"))

@@ -15,7 +15,7 @@ from memlane.errors import ValidationError
 from memlane.index.schema import Extraction, SessionSummary
 from memlane.types import Message
 
-__all__ = ["FIELDS", "POOL", "SETS", "TRAIN", "Conversation", "EvalReport", "canned_answer", "evaluate", "load_set",
+__all__ = ["FIELDS", "FRESH", "POOL", "SETS", "TRAIN", "Conversation", "EvalReport", "canned_answer", "evaluate", "load_set",
            "messages_of"]
 
 FIELDS = ("decisions", "rationale", "open_questions", "next_steps", "references", "entities",
@@ -35,6 +35,9 @@ TRAIN = ("train1", "train2", "train3", "train4", "train5")
 """Conversations written and labelled in session 9 to train the sentence model on (320;
 ``--set train`` scores them as one set); with the pool, the data it is trained and
 cross-validated on."""
+FRESH = ("heldout5",)
+"""Written and labelled before anything ran on it, measured once at the end of session 9
+(not in ``--set all``: a run of it is a look at the untouched set)."""
 _GROUPS = {"pool": POOL, "train": TRAIN}
 _START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 _NOT_ENTITIES = ("date", "reference")
@@ -76,14 +79,15 @@ def _conversation(where: str, raw: Any) -> Conversation:
 
 
 def load_set(name: str = "dev", path: str | Path | None = None) -> list[Conversation]:
-    """The labelled conversations of the packaged set ``name`` (a name of :data:`SETS` or
-    :data:`TRAIN`; ``pool``: dev to heldout4 together; ``train``: train1 to train5
+    """The labelled conversations of the packaged set ``name`` (a name of :data:`SETS`,
+    :data:`FRESH` or :data:`TRAIN`; ``pool``: dev to heldout4 together; ``train``: train1 to train5
     together), or of a JSON file at ``path`` in the same format."""
     if path is None and name in _GROUPS:
         return [conv for part in _GROUPS[name] for conv in load_set(part)]
     if path is None:
-        if name not in SETS and name not in TRAIN:
-            raise ValidationError(f"unknown set {name!r}; use one of {', '.join((*SETS, *TRAIN, *_GROUPS))}")
+        if name not in SETS and name not in TRAIN and name not in FRESH:
+            known = ", ".join((*SETS, *FRESH, *TRAIN, *_GROUPS))
+            raise ValidationError(f"unknown set {name!r}; use one of {known}")
         text = (resources.files("memlane.bench.summaries") / f"{name}.json").read_text("utf-8")
         where = f"{name}.json"
     else:
