@@ -13,8 +13,10 @@ scope's entity names (the graph stage). Each was a round trip costing both proce
   item's message has facts that were all superseded; ``get_sessions`` and
   ``superseded_messages`` then answer from those rows and ask the database only about ids
   they do not cover;
-- ``vector_search`` also returns the vectors it ranked (binary, pgvector's format, decoded
-  only when asked for) and ``item_vectors`` answers from them, asking only for the rest;
+- ``vector_search`` by an exact scan also returns the vectors it ranked (binary, pgvector's
+  format, decoded only when asked for; a walk of the HNSW graph does not: its 200 rows'
+  vectors cost more than the statement they would save) and ``item_vectors`` answers from
+  them, asking only for the rest, which it remembers too;
 - the lexical stage's first statement also returns the scope's entity names (a scoped
   search), and ``entity_names`` of that scope answers from them;
 - ``session_items`` and ``sessions_items`` (stage two reads the turns of its top sessions,
@@ -92,7 +94,8 @@ class Reads:
     def __init__(self, superseded: bool) -> None:
         self.sessions: dict[int, Session | None] = {}
         self.superseded: dict[int, bool] = {}
-        self.vectors: dict[str, dict[int, bytes | None]] = {}  # binary, decoded when asked for; None: none
+        # binary, decoded when asked for (or decoded, as ``item_vectors`` read them); None: none
+        self.vectors: dict[str, dict[int, bytes | np.ndarray | None]] = {}
         self.entities: dict[str, list[str]] = {}
         self.items_read = not superseded  # whether the next get_items may skip the facts
 
@@ -224,12 +227,13 @@ class SearchReads(SqlStore):
         known = reads.vectors[model]
         wanted = list(dict.fromkeys(ids))
         missing = [i for i in wanted if i not in known]
-        got: dict[int, Any] = super().item_vectors(model, missing) if missing else {}  # type: ignore[misc]
+        if missing:  # read by key, and remembered for the rest of the search (None: no vector)
+            got = super().item_vectors(model, missing)  # type: ignore[misc]
+            for i in missing:
+                known[i] = got.get(i)
         out: dict[int, np.ndarray] = {}
         for i in sorted(wanted):  # in id order, as the statement's index scan by key returns them
-            raw = known.get(i)
+            raw = known[i]
             if raw is not None:
-                out[i] = vector_bytes(raw)
-            elif (v := got.get(i)) is not None:
-                out[i] = v
+                out[i] = raw.copy() if isinstance(raw, np.ndarray) else vector_bytes(raw)
         return out

@@ -412,7 +412,7 @@ def ensure_hnsw(db: Database, model: str, dim: int) -> bool:
 
 def _exact(
     db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int,
-    vectors: dict[int, bytes | None] | None = None,
+    vectors: dict[int, Any] | None = None,
 ) -> list[tuple[int, float]]:
     # ``vec <=> q`` (no dimension cast) matches no HNSW index: an exact scan of the
     # filtered rows, with the same (distance, id) order as the indexed path. The filtered
@@ -434,7 +434,7 @@ def _exact(
     return _ranked(rows, vectors)
 
 
-def _ranked(rows: Sequence[Any], vectors: dict[int, bytes | None] | None) -> list[tuple[int, float]]:
+def _ranked(rows: Sequence[Any], vectors: dict[int, Any] | None) -> list[tuple[int, float]]:
     """``(item_id, cosine)`` of a vector statement's rows; with ``vectors``, the rows' third
     column (the vector in pgvector's binary format, see ``rows.vector_bytes``) is kept there
     by item id, undecoded until asked for."""
@@ -446,7 +446,7 @@ def _ranked(rows: Sequence[Any], vectors: dict[int, bytes | None] | None) -> lis
 
 def _approximate(
     db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int,
-    vectors: dict[int, bytes | None] | None = None,
+    vectors: dict[int, Any] | None = None,
 ) -> list[tuple[int, float]]:
     # Model and dimension are literals so the planner can match the partial index;
     # relaxed_order iterative scans may return rows slightly out of order, hence the
@@ -476,10 +476,11 @@ def vector_search(
     scoped: bool,
     indexed: bool,
     small: bool = False,
-    vectors: dict[int, bytes | None] | None = None,
+    vectors: dict[int, Any] | None = None,
 ) -> list[tuple[int, float]]:
-    """Cosine search, best first, honouring the filter exactly; with ``vectors``, the
-    ranked items' vectors are put there too (``memlane.store.postgres.reads``).
+    """Cosine search, best first, honouring the filter exactly; with ``vectors``, an exact
+    scan's ranked items' vectors are put there too (``memlane.store.postgres.reads``; a
+    graph walk's are not: see below).
 
     Small filtered sets (a session; a scope after a capped count) are scanned exactly. Otherwise the HNSW
     index answers, with iterative scans so rejected candidates do not starve the result;
@@ -499,7 +500,10 @@ def vector_search(
         ).fetchone()[0]
         if n <= EXACT_BELOW:
             return _exact(db, model, q, dim, where, params, limit, vectors)
-    got = _approximate(db, model, q, dim, where, params, limit, vectors)
+    # The graph walk's rows come without their vectors: ~200 of 1 kB each cost the statement
+    # 2-5 ms of wall time (the sort carries them, then the transfer) for the ~10 a search's
+    # stage two asks of them (``item_vectors`` reads those by key, one statement).
+    got = _approximate(db, model, q, dim, where, params, limit, None)
     if len(got) < limit:
         return _exact(db, model, q, dim, where, params, limit, vectors)
     return got
