@@ -84,14 +84,26 @@ _SESSION_ITEMS_VECTORS = (
 # The same for several sessions (``sessions_items``).
 _SESSIONS_ITEMS_VECTORS = _SESSION_ITEMS_VECTORS.replace(
     "i.session_id = %s{} ORDER BY i.seq", "i.session_id = ANY(%s::bigint[]){} ORDER BY i.session_id, i.seq")
+# The same and, per item, whether its message has facts that were all superseded (as
+# ``_ITEMS_SESSIONS_SUPERSEDED``): stage two's turns are most of what ``superseded_messages``
+# is asked about after the candidates, one statement a search.
+_SESSIONS_ITEMS_VECTORS_SUPERSEDED = (
+    f"WITH t AS MATERIALIZED ({_SESSIONS_ITEMS_VECTORS.split(' ORDER BY i.session_id')[0]}),"
+    " f AS (SELECT message_id, bool_and(status IS DISTINCT FROM 'current') AS gone FROM facts"
+    " WHERE message_id = ANY(ARRAY(SELECT message_id FROM t WHERE message_id IS NOT NULL))"
+    " GROUP BY message_id)"
+    " SELECT t.*, coalesce(f.gone, false) FROM t LEFT JOIN f ON f.message_id = t.message_id"
+    " ORDER BY t.session_id, t.seq, t.id"
+)
 
 
 class Reads:
     """What one search's statements returned beyond what was asked (see the module)."""
 
-    __slots__ = ("entities", "items_read", "sessions", "superseded", "vectors")
+    __slots__ = ("entities", "items_read", "sessions", "superseded", "vectors", "wants_superseded")
 
     def __init__(self, superseded: bool) -> None:
+        self.wants_superseded = superseded
         self.sessions: dict[int, Session | None] = {}
         self.superseded: dict[int, bool] = {}
         # binary, decoded when asked for (or decoded, as ``item_vectors`` read them); None: none
@@ -137,8 +149,9 @@ class SearchReads(SqlStore):
         found: dict[int, Item] = {}
         sessions = reads.sessions
         sids: set[int] = set()
+        # in binary, all rows at once: the same values, ~0.3 ms less a search to receive
         for row in self.db.execute(_ITEMS_SESSIONS_SUPERSEDED if first else _ITEMS_SESSIONS,
-                                   (id_array(wanted), SESSIONS_WITH_ITEMS)):
+                                   (id_array(wanted), SESSIONS_WITH_ITEMS), binary=True).fetchall():
             it = item(row[:_N_ITEM])
             found[it.id] = it
             if it.session_id is not None:
@@ -195,7 +208,7 @@ class SearchReads(SqlStore):
             params.append(kind)
         out = []
         for row in self.db.execute(_SESSION_ITEMS_VECTORS.format(" AND i.kind = %s" if kind is not None else ""),
-                                   params):
+                                   params, binary=True).fetchall():
             it = item(row[:_N_ITEM])
             known.setdefault(it.id, row[_N_ITEM])
             out.append(it)
@@ -213,10 +226,14 @@ class SearchReads(SqlStore):
         if kind is not None:
             params.append(kind)
         out: dict[int, list[Item]] = {}
-        for row in self.db.execute(_SESSIONS_ITEMS_VECTORS.format(" AND i.kind = %s" if kind is not None else ""),
-                                   params):
+        superseded = reads.superseded if reads.wants_superseded else None
+        sql = _SESSIONS_ITEMS_VECTORS_SUPERSEDED if superseded is not None else _SESSIONS_ITEMS_VECTORS
+        for row in self.db.execute(sql.format(" AND i.kind = %s" if kind is not None else ""),
+                                   params, binary=True).fetchall():
             it = item(row[:_N_ITEM])
             known.setdefault(it.id, row[_N_ITEM])
+            if superseded is not None and it.message_id is not None:
+                superseded.setdefault(it.message_id, bool(row[-1]))
             out.setdefault(it.session_id, []).append(it)  # type: ignore[arg-type]
         return out
 
