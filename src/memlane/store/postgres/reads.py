@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from memlane.store.postgres.db import Database
 from memlane.store.postgres.rows import id_array, vector_bytes
 from memlane.store.rows import ITEM_COLS, ITEM_FIELDS, SESSION_COLS, item, session
 from memlane.store.sql.base import SqlStore
@@ -115,6 +116,8 @@ class Reads:
 class SearchReads(SqlStore):
     """``reading()`` and the reads that answer from it (a mixin of ``PostgresStore``,
     ahead of the shared mixins whose methods it wraps)."""
+
+    db: Database
 
     def _reads(self) -> Reads | None:
         local = self.__dict__.get("_reads_local")
