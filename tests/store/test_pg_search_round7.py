@@ -139,3 +139,24 @@ def test_stage_two_turns_bring_their_superseded_flags_when_the_search_asks(mem, 
         facts_read = ["FROM facts" in q for q, _ in sent[:n] if "vector_send" in q]
         assert facts_read == [superseded]  # the turns' statement reads the facts only if asked
         assert len(sent) == n + (0 if superseded else 1), sent[n:]
+
+
+def test_items_read_ahead_are_not_read_again_and_the_rest_bring_their_facts(mem, sent_statements):
+    """``lexical_and_vector_search`` reads the vector list's items while the lexical list is
+    still being ranked (``_prefetch_items``); the search's ``get_items`` then reads only
+    the others, with their messages' superseded flags as the first read would have."""
+    s = mem.store
+    items = [it for it in s.iter_items() if it["kind"] == "turn"]
+    ids = [it["id"] for it in items]
+    messages = sorted({it["message_id"] for it in items if it["message_id"]})
+    want_items, want_superseded = s.get_items(ids), s.superseded_messages(messages)
+    assert want_superseded
+    with s.reading(superseded=True), sent_statements(s) as sent:
+        s._prefetch_items(ids[:3])
+        got = s.get_items(ids)
+        superseded = s.superseded_messages(messages)
+    assert got == want_items and list(got) == ids and superseded == want_superseded
+    assert len(sent) == 2 and all("FROM facts" in q for q, _ in sent)
+    assert sent[0][1][0] == "{%s}" % ",".join(map(str, ids[:3]))
+    assert sent[1][1][0] == "{%s}" % ",".join(map(str, ids[3:]))
+    s._prefetch_items(ids)  # outside reading(): nothing to remember, nothing read

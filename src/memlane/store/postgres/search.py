@@ -54,6 +54,9 @@ HNSW_EF_CONSTRUCTION = 40
 # to gain (over all scopes, the model's HNSW index exists: HNSW_ABOVE vectors), never
 # inside a transaction (another connection would not see its writes).
 SEARCH_THREADS = 4
+# While the lexical list is still being ranked after the vector statement, the vector list's
+# items are read for the search's get_items (``reads._prefetch_items``).
+PREFETCH_ITEMS = True
 
 
 def _clean_terms(terms: Sequence[str]) -> list[str]:
@@ -576,11 +579,15 @@ class PostgresSearch(SqlStore):
         t = time.perf_counter()
         try:
             vector = self.vector_search(model, query, f, limit)  # type: ignore[attr-defined]
+            if timings is not None:
+                timings["vector_ms"] = (time.perf_counter() - t) * 1e3
+            if PREFETCH_ITEMS and reads is not None and not lexical.done():
+                # the lexical list is still being ranked: the vector list's items are read
+                # meanwhile, for the search's get_items
+                self._prefetch_items(i for i, _ in vector)  # type: ignore[attr-defined]
         except BaseException:
             lexical.exception()  # wait for it: its dict and connection are this search's
             raise
-        if timings is not None:
-            timings["vector_ms"] = (time.perf_counter() - t) * 1e3
         return lexical.result(), vector
 
     def lexical_search(self, terms: Sequence[str], f: Filters, limit: int) -> list[tuple[int, float]]:
