@@ -17,6 +17,9 @@ scope's entity names (the graph stage). Each was a round trip costing both proce
   format, decoded only when asked for; a walk of the HNSW graph does not: its 200 rows'
   vectors cost more than the statement they would save) and ``item_vectors`` answers from
   them, asking only for the rest, which it remembers too;
+- ``get_items`` remembers the items it read, and ``lexical_and_vector_search`` reads the
+  vector list's items ahead (``_prefetch_items``) while the lexical list is still being
+  ranked on another connection: the search's ``get_items`` then reads only the rest;
 - the lexical stage's first statement also returns the scope's entity names (a scoped
   search), and ``entity_names`` of that scope answers from them;
 - ``session_items`` and ``sessions_items`` (stage two reads the turns of its top sessions,
