@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -590,23 +589,30 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     cand_rank = {c.id: r for r, c in enumerate(cands, start=1)}
     wide = o.gather_sessions if o.gather_sessions and gathers(ctx.query) else 0
     top = [s for s in sessions[: o.top_sessions + wide]]
+    # the candidates of each session, in their order: read once, where each top session
+    # scanned all ~400 of them twice
+    by_session: dict[int, list[Candidate]] = {}
+    for c in cands:
+        it = ctx.items.get(c.id)
+        if it is not None and it.session_id is not None:
+            by_session.setdefault(it.session_id, []).append(c)
     if ctx.filters.kinds is None or "turn" in ctx.filters.kinds:
         # in one statement, the turns _session_turns reads: of each top session with fewer
         # than turns_per_session turns among the candidates
-        own = Counter(it.session_id for c in cands
-                      if (it := ctx.items.get(c.id)) is not None and it.kind == "turn")
-        ctx.read_turns(s.key for s in top if isinstance(s.key, int) and own[s.key] < o.turns_per_session)
+        ctx.read_turns(s.key for s in top if isinstance(s.key, int) and sum(
+            1 for c in by_session.get(s.key, ()) if ctx.items[c.id].kind == "turn"
+        ) < o.turns_per_session)
     pool_ids: dict[int, float] = {}  # item id -> rank inside its session (stage two)
     for s in top:
         if isinstance(s.key, tuple):
             pool_ids[s.key[1]] = 1.0
             continue
-        for r, item_id in enumerate(_session_turns(ctx, s.key, o.turns_per_session, cands),
+        own = by_session.get(s.key, [])
+        for r, item_id in enumerate(_session_turns(ctx, s.key, o.turns_per_session, own),
                                     start=1):
             pool_ids[item_id] = float(r)
-        for c in cands:  # the session's summaries and facts that were candidates themselves
-            it = ctx.items.get(c.id)
-            if it is not None and it.session_id == s.key and it.kind != "turn":
+        for c in own:  # the session's summaries and facts that were candidates themselves
+            if ctx.items[c.id].kind != "turn":
                 pool_ids.setdefault(c.id, 0.0)
     _fill_items(ctx, pool_ids)
     t.lap("stage2_ms")
@@ -791,6 +797,8 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
 
 def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -> list[int]:
     """Stage two: the session's best ``n`` turns by relevance plus the per-kind bonus.
+
+    ``cands``: the candidates, or only the session's (in the same order).
 
     When the candidate lists already hold at least ``n`` of the session's turns, those
     are ranked by their fused relevance. Otherwise every turn of the session is read and
