@@ -456,7 +456,7 @@ def _graph(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
                 voted.add(it.session_id)
                 sessions_added += 1
                 turns = sorted(ctx.turns_of(it.session_id),
-                               key=lambda x: -len(terms & {w.lower() for w in _WORD.findall(x.text)}))
+                               key=lambda x: -len(terms & _lower_words(x.text)))
                 items_to_add = turns[:2]
             elif it.kind == "turn":
                 items_to_add = [it]
@@ -523,7 +523,7 @@ def _signals(ctx: _Ctx, c: Candidate | None, it: Item, session: float, top_lexic
     if want("graph"):
         out["graph"] = sig.graph_relevance(ctx.terms, (*it.entities, *session_entities))
     if want("overlap"):
-        out["overlap"] = sig.token_overlap(ctx.terms, {x.lower() for x in _WORD.findall(it.text)})
+        out["overlap"] = sig.token_overlap(ctx.terms, _lower_words(it.text))
     if want("summary"):
         out["summary"] = sig.summary_bonus(it.kind)
     if want("trust"):
@@ -820,8 +820,7 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
     for it in turns:
         ctx.items.setdefault(it.id, it)
     terms = {t.lower() for t in ctx.terms}
-    overlap = [(it.id, float(len(terms & {w.lower() for w in _WORD.findall(it.text)})))
-               for it in turns]
+    overlap = [(it.id, float(len(terms & _lower_words(it.text)))) for it in turns]
     lexical = sorted([x for x in overlap if x[1] > 0], key=lambda x: -x[1])
     vector: list[tuple[int, float]] = []
     if ctx.qvec is not None and turns:
@@ -836,6 +835,15 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
         c.relevance += bonus.get(kind_key(it), 0.0) if it is not None else 0.0
     fused.sort(key=lambda c: -c.relevance)
     return [c.id for c in fused[:n]]
+
+
+def _lower_words(text: str) -> set[str]:
+    """``{w.lower() for w in _WORD.findall(text)}``. ASCII text is lowered first, in one
+    call (the same set: lowering ASCII changes no character's class); other text word by
+    word, since lowering can split a word (``"İ".lower()`` adds a combining mark)."""
+    if text.isascii():
+        return set(_WORD.findall(text.lower()))
+    return {w.lower() for w in _WORD.findall(text)}
 
 
 def _session_entities(ctx: _Ctx, cands: list[Candidate]) -> dict[SessionKey, tuple[str, ...]]:
