@@ -13,7 +13,7 @@ every search's hits (ids and ``repr`` of the scores) as JSON, so that two trees'
 can be compared exactly: run it with ``PYTHONPATH=OTHER/src`` for the other tree, then
 ``cmp`` the files (or ``--compare FILE`` to print how many searches differ).
 """
-import argparse, gc, json, os, statistics, sys, time, types
+import argparse, gc, json, os, statistics, time, types
 
 import numpy as np
 
