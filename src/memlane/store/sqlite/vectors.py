@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -22,6 +23,26 @@ class VectorsMixin(SqlStore):
     db: Database
     _indexes: dict[str, VectorIndex]
     _index_lock: threading.Lock
+    _synced: threading.local
+    """Per thread, within ``reading()``: the models whose index this block brought up to
+    the change log (None outside a block)."""
+
+    @contextmanager
+    def reading(self, *, superseded: bool = False) -> Iterator[None]:
+        """One search's reads (``Memory.search`` holds it around a search): within it,
+        ``item_vectors`` answers from the model's in-memory index as the block's first
+        sync left it, without asking the change log again (a search asks 6 times, after
+        ``vector_search`` synced a moment before): the vectors as of the search's start,
+        as PostgreSQL's ``reading()`` answers. Nested blocks share the outermost's."""
+        local = self._synced
+        if getattr(local, "models", None) is not None:
+            yield
+            return
+        local.models = set()
+        try:
+            yield
+        finally:
+            local.models = None
 
     # -- vectors ------------------------------------------------------------------------
     def put_vectors(self, model: str, pairs: Sequence[tuple[int, np.ndarray]]) -> None:
@@ -71,6 +92,9 @@ class VectorsMixin(SqlStore):
                     for r in rows
                 )
                 index.synced_seq = hi
+            models = getattr(self._synced, "models", None)
+            if models is not None:
+                models.add(model)
             return index
 
     def vector_search(
@@ -162,6 +186,8 @@ class VectorsMixin(SqlStore):
         """
         index = self._indexes.get(model)
         if index is not None:
+            if model in (getattr(self._synced, "models", None) or ()):
+                return index.vectors(ids)  # synced in this reading() block
             return self._sync_index(model, index.dim).vectors(ids)
         out: dict[int, np.ndarray] = {}
         for cond, chunk in self._id_batches("item_id", list(dict.fromkeys(ids))):
