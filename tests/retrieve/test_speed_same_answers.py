@@ -73,3 +73,11 @@ def test_lower_words_equals_lowering_each_word():
     for text in texts:
         assert _lower_words(text) == {w.lower() for w in word.findall(text)}, text
     assert _lower_words("İstanbul") == {"i̇stanbul"}  # not split at the combining dot
+
+
+def test_rank_sessions_ties_keep_the_order_of_their_first_candidates():
+    t0 = datetime(2024, 1, 1, tzinfo=UTC)
+    items = {i: Item(i, "turn", "t", t0, session_id=10 - i, role="user") for i in range(1, 6)}
+    cands = [Candidate(id=i, rrf=0.0, relevance=0.5) for i in (3, 1, 5, 2, 4)]
+    got = rank_sessions(cands, items, StageParams(bonus={"turn.user": 0.3}))
+    assert [s.key for s in got] == [7, 9, 5, 8, 6] and len({s.score for s in got}) == 1

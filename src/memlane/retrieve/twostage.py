@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
 
 from memlane.retrieve.candidates import Candidate
@@ -120,8 +121,8 @@ def rank_sessions(
         sid = it.session_id
         key = sid if sid is not None else ("item", it.id)  # session_key(it)
         s = out.get(key)
-        if s is None:
-            s = out[key] = SessionScore(key)
+        if s is None:  # SessionScore(key), its defaults given (no default factory to call)
+            s = out[key] = SessionScore(key, 0.0, 0.0, 0.0, 0.0, 0, [])
             first_at[key] = it.at
         kind = it.kind
         b = bonus_of.get((kind, it.role))
@@ -148,7 +149,8 @@ def rank_sessions(
             if at is not None:
                 s.time = max(time_match(local(at, now), windows), dated.get(key, 0.0))
                 s.score *= 1.0 + params.time_boost * s.time
-    ranked = sorted(out.values(), key=lambda s: -s.score)
+    # best first, equals in first-seen order (a stable sort, reversed or not)
+    ranked = sorted(out.values(), key=attrgetter("score"), reverse=True)
     for r, s in enumerate(ranked, start=1):
         s.rank = r
     return ranked
