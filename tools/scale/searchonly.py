@@ -44,7 +44,11 @@ for q in range(200):
     lat_scoped.append((time.perf_counter() - s) * 1e3)
     cpu_scoped.append((time.process_time() - c) * 1e3)
     _collect(st_scoped, mem.last_timings)
-rss, rss_file = rss_mb(), rss_mb("RssFile")
+rss = rss_mb()
+try:
+    rss_file = rss_mb("RssFile")  # the mapped database's pages (and the libraries)
+except TypeError:  # an older memlane on PYTHONPATH
+    rss_file = 0.0
 qs = [(mem.embeddings.for_query(_query(turns, rng)), None) for _ in range(50)]
 recall_all = vector_recall(mem.store, mem.embeddings.model, qs)
 qs = [(mem.embeddings.for_query(_query(turns, rng)), f"bench-conv-{q % 3}") for q in range(50)]
