@@ -8,6 +8,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
+
 from memlane.store import Filters, open_store
 from memlane.store.sqlite.db import MMAP_BYTES
 
@@ -57,3 +59,20 @@ def test_reads_through_the_map_follow_another_process(tmp_path):
         assert len(left) == 3000 - 1111 and not any(t.startswith("walrus number 1") for t in texts)
     finally:
         reader.close()
+
+
+def test_the_map_is_set_again_after_the_vector_index_loads_and_after_unmapped(tmp_path):
+    store = open_store(tmp_path / "v.db")
+    try:
+        with store.atomic():
+            ids = store.insert_items([{"kind": "turn", "text": f"t{i}", "at": 1.0, "scope": "a"}
+                                      for i in range(3)])
+            store.put_vectors("m", [(i, np.eye(4, dtype=np.float32)[n]) for n, i in enumerate(ids)])
+        got = store.vector_search("m", np.eye(4, dtype=np.float32)[1], Filters(scope="a"), 2)
+        assert [i for i, _ in got][0] == ids[1] and "m" in store._indexes  # loaded
+        assert store.db.execute("PRAGMA mmap_size").fetchone()[0] == MMAP_BYTES
+        with store.db.unmapped():
+            assert store.db.execute("PRAGMA mmap_size").fetchone()[0] == 0
+        assert store.db.execute("PRAGMA mmap_size").fetchone()[0] == MMAP_BYTES
+    finally:
+        store.close()

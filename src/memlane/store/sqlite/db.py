@@ -141,6 +141,20 @@ class Database:
         with translate("query failed"):
             return self.conn.executemany(sql, rows)
 
+    @contextmanager
+    def unmapped(self) -> Iterator[None]:
+        """This thread's connection reads without the memory map inside the block. A bulk
+        read (loading the vector index reads 1 GB at 1M items) would otherwise leave every
+        page it read mapped, and counted in the process's resident memory (measured at 1M:
+        RSS 3.0 GB after the load, 1.9 GB of it file pages); setting the size unmaps them,
+        and the map is set up again, untouched, when the block ends."""
+        conn = self.conn
+        conn.execute("PRAGMA mmap_size = 0")
+        try:
+            yield
+        finally:
+            conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+
     # -- transactions -------------------------------------------------------------------
     @contextmanager
     def atomic(self) -> Iterator[sqlite3.Connection]:

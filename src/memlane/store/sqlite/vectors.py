@@ -66,16 +66,18 @@ class VectorsMixin(SqlStore):
             lo, hi = row[0] or 0, row[1] or 0
             if index is None or index.dim != dim or (index.synced_seq and index.synced_seq < lo - 1):
                 index = VectorIndex(dim)  # missing or too stale: rebuild from the table
-                # rows per scope first, so that each scope's rows lie side by side in memory
-                counts = dict(self.db.execute(
-                    "SELECT i.scope, count(*) FROM vectors v LEFT JOIN items i ON i.id = v.item_id"
-                    " WHERE v.model = ? GROUP BY i.scope", (model,)
-                ).fetchall())
-                rows = self.db.execute(
-                    "SELECT v.item_id, v.vec, i.scope FROM vectors v LEFT JOIN items i"
-                    " ON i.id = v.item_id WHERE v.model = ? AND v.dim = ?", (model, dim)
-                )
-                index.load(((r[0], np.frombuffer(r[1], dtype=np.float32), r[2]) for r in rows), counts)
+                with self.db.unmapped():  # every vector once: not worth keeping mapped
+                    # rows per scope first, so that each scope's rows lie side by side in memory
+                    counts = dict(self.db.execute(
+                        "SELECT i.scope, count(*) FROM vectors v LEFT JOIN items i ON i.id = v.item_id"
+                        " WHERE v.model = ? GROUP BY i.scope", (model,)
+                    ).fetchall())
+                    rows = self.db.execute(
+                        "SELECT v.item_id, v.vec, i.scope FROM vectors v LEFT JOIN items i"
+                        " ON i.id = v.item_id WHERE v.model = ? AND v.dim = ?", (model, dim)
+                    )
+                    index.load(((r[0], np.frombuffer(r[1], dtype=np.float32), r[2]) for r in rows),
+                               counts)
                 index.synced_seq = hi
                 self._indexes[model] = index
             elif hi > index.synced_seq:
