@@ -96,9 +96,11 @@ def test_reads_not_remembered_are_asked_of_the_database(mem, monkeypatch, sessio
 
 def test_the_facts_are_read_with_the_items_only_when_the_search_will_ask(mem, sent_statements) -> None:
     s = mem.store
-    turns = [it["id"] for it in s.iter_items() if it["kind"] == "turn"][:3]
+    turns = [it["id"] for it in s.iter_items() if it["kind"] == "turn"][:4]
     for wanted in (False, True):
         with sent_statements(s) as sent, s.reading(superseded=wanted):
-            s.get_items(turns)
-            s.get_items(turns[:1])
+            first = s.get_items(turns[:3])
+            assert s.get_items(turns[:1]) == {turns[0]: first[turns[0]]}  # read already: no statement
+            s.get_items(turns[2:])  # only the fourth is read
         assert len(sent) == 2 and ["FROM facts" in q for q, _ in sent] == [wanted, False], sent
+        assert sent[1][1][0] == "{%d}" % turns[3]

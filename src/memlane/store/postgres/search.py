@@ -32,9 +32,13 @@ HNSW_ABOVE = 5_000
 # A filtered set this small is scanned exactly: cheaper than a graph walk, and exact.
 EXACT_BELOW = 5000
 # A query of common terms only ranks its rarest term's newest COMMON_MATCHES matches; they
-# are found by walking the ids down while df^2 >= WALK_ABOVE * items (a term in more than
-# ~12% of 100k items, ~4% of 1M), else through the full-text index (see lexical_search).
-WALK_ABOVE = 1500
+# are found by walking the ids down while df^2 >= WALK_ABOVE * items, else through the
+# full-text index (see lexical_search). Walking tests about COMMON_MATCHES * items / df rows,
+# the index reads df matches: the crossover is at df^2 / items ~ COMMON_MATCHES / 5
+# (measured at 100k items with 1,000 matches: df^2 / items 143 index 9.9 ms, walk 20.8; 224:
+# 18.0 against 15.1; 469: 26.4 against 9.0. With 5,000 matches it was 1,500). At 100k
+# items a term in more than ~4.5% of them walks, at 1M ~1.4%.
+WALK_ABOVE = COMMON_MATCHES // 5
 # Above this many items, a table without full-text statistics is analysed on first search.
 ANALYZE_ABOVE = 5000
 # HNSW build parameters of new indexes. Every vector insert walks the graph with
@@ -50,6 +54,9 @@ HNSW_EF_CONSTRUCTION = 40
 # to gain (over all scopes, the model's HNSW index exists: HNSW_ABOVE vectors), never
 # inside a transaction (another connection would not see its writes).
 SEARCH_THREADS = 4
+# While the lexical list is still being ranked after the vector statement, the vector list's
+# items are read for the search's get_items (``reads._prefetch_items``).
+PREFETCH_ITEMS = True
 
 
 def _clean_terms(terms: Sequence[str]) -> list[str]:
@@ -287,11 +294,13 @@ def lexical_search(
     total = max(n, *(dfs[q] for q in kept))
     # FTS5's IDF, so scores have BM25's shape (the reranker uses them, not just ranks)
     idf = [max(1e-6, math.log((total - dfs[q] + 0.5) / (dfs[q] + 0.5))) for q in kept]
+    # each query lexeme as a one-lexeme tsquery (its quoted text as the server printed it)
     lexemes, lexeme_idf = [], []
     for q, w in zip(kept, idf, strict=True):
         for lex in _QUOTED.findall(q):
-            lexemes.append(lex.replace("''", "'"))
+            lexemes.append(lex)
             lexeme_idf.append(w)
+    distinct = list(dict.fromkeys(lexemes))
     match = " | ".join(f"({q})" for q in kept)
     avgdl = stats.avgdl(db) if stats is not None else 0.0
     # The cheap tf-idf as one sum of terms, not a sub-query over unnest(): a sub-plan runs
@@ -317,49 +326,51 @@ def lexical_search(
     else:
         source += ")"
     limits = (COMMON_MATCHES,) if common else ()
-    # Stage two's inputs only: each candidate's length and the weights of its positions of
-    # the query's lexemes (one unnest a candidate, in C). BM25 is summed here in Python: as
-    # SQL it was two sub-plans per (candidate, lexeme), ~55 µs a candidate (measured at
-    # 100k items, 800 candidates: 41-77 ms of the statement's 81-117 ms).
+    # Stage two's inputs only: each candidate's length and each query lexeme's frequency in
+    # it, one row a candidate. ``ts_rank_cd`` of a one-lexeme tsquery without normalisation
+    # is the sum of its positions' weights (each position is a cover of its own), so with
+    # weights {D, C, B, A} = {0.6, 0.6, 0.6, 1.0} it is FTS5's term frequency (text 'A' 1.0,
+    # keys 0.6) as a float4: a multiple of 0.2, restored exactly in ``_bm25``. It reads only
+    # the query lexemes' positions (a binary search a lexeme); ``unnest(tsv)`` built every
+    # lexeme's text, positions and weights arrays, ~7-14 µs a candidate, about half the
+    # statement at 10k items (measured on 52,939 lexeme occurrences: the same frequencies).
+    # BM25 is summed in Python: as SQL it was two sub-plans per (candidate, lexeme), ~55 µs
+    # a candidate (measured at 100k items, 800 candidates: 41-77 ms of 81-117 ms).
+    tfs = "".join(f", ts_rank_cd('{_TF_WEIGHTS}', c.tsv, %s::tsquery, 0)" for _ in distinct)
     rows = db.execute(
-        f"WITH c AS MATERIALIZED (SELECT i.id, i.tsv FROM {source} i"
-        f" ORDER BY ({tf_idf}) DESC, i.id LIMIT %s)"
-        " SELECT c.id, length(c.tsv), u.lexeme, u.weights FROM c LEFT JOIN LATERAL"
-        " (SELECT x.lexeme, x.weights FROM unnest(c.tsv) x WHERE x.lexeme = ANY(%s::text[])) u"
-        " ON true",
+        f"WITH c AS (SELECT i.id, i.tsv FROM {source} i ORDER BY ({tf_idf}) DESC, i.id LIMIT %s)"
+        f" SELECT c.id, length(c.tsv){tfs} FROM c",
         (match, *params, *limits, *(x for pair in zip(idf, kept, strict=True) for x in pair),
-         max(4 * limit, 100),
-         _array_literal(list(dict.fromkeys(lexemes)))),
+         max(4 * limit, 100), *("'" + lex + "'" for lex in distinct)),
     ).fetchall()
-    return _bm25(rows, lexemes, lexeme_idf, inv_avgdl, limit)
+    return _bm25(rows, distinct, lexemes, lexeme_idf, inv_avgdl, limit)
 
 
-def _bm25(rows: Sequence[tuple[int, int, str | None, Sequence[str] | None]], lexemes: Sequence[str],
+# ``ts_rank_cd`` weights ({D, C, B, A}) whose unnormalised rank of a one-lexeme query is its
+# term frequency as FTS5 counts it (see ``lexical_search``)
+_TF_WEIGHTS = "{0.6, 0.6, 0.6, 1.0}"
+
+
+def _bm25(rows: Sequence[Sequence[Any]], distinct: Sequence[str], lexemes: Sequence[str],
           lexeme_idf: Sequence[float], inv_avgdl: float, limit: int) -> list[tuple[int, float]]:
     """BM25 (k1 = 1.2, b = 0.75) as FTS5 computes it, best ``limit`` first (ties by id).
 
-    ``rows`` are ``(id, distinct lexemes, lexeme, its positions' weights)``, a row per
-    query lexeme the item holds (lexeme None if it holds none). A term's frequency counts
-    text positions ('A') 1.0 and key positions ('B') 0.6; a document's length is its
-    number of distinct lexemes. A lexeme listed twice in ``lexemes`` (two phrases share
-    it) counts twice, each time with its phrase's idf.
+    ``rows`` are ``(id, distinct lexemes, tf of distinct[0], tf of distinct[1], ...)``, a
+    row per candidate, each tf the sum of its positions' weights (text 'A' 1.0, key 0.6) as
+    ``ts_rank_cd`` gives it in float4: ``(5a + 3b) / 5``, restored exactly. A document's
+    length is its number of distinct lexemes. A lexeme listed twice in ``lexemes`` (two
+    phrases share it) counts twice, each time with its phrase's idf.
     """
-    tfs: dict[int, dict[str, float]] = {}
-    lengths: dict[int, int] = {}
-    for item_id, length, lexeme, weights in rows:
-        lengths[item_id] = length
-        per = tfs.setdefault(item_id, {})
-        if lexeme is not None:
-            a = sum(1 for w in weights or () if w == "A")
-            per[lexeme] = (10 * a + 6 * (len(weights or ()) - a)) / 10
+    col = {lex: 2 + i for i, lex in enumerate(distinct)}
+    terms = [(col[lex], w) for lex, w in zip(lexemes, lexeme_idf, strict=True)]
     scored = []
-    for item_id, per in tfs.items():
-        norm = 1.2 * (0.25 + 0.75 * inv_avgdl * lengths[item_id])
+    for row in rows:
+        norm = 1.2 * (0.25 + 0.75 * inv_avgdl * row[1])
         s = 0.0
-        for lex, w in zip(lexemes, lexeme_idf, strict=True):
-            tf = per.get(lex, 0.0)
+        for c, w in terms:
+            tf = round(row[c] * 5) / 5
             s += w * tf * 2.2 / (tf + norm)
-        scored.append((-s, item_id))
+        scored.append((-s, row[0]))
     scored.sort()
     return [(item_id, -neg) for neg, item_id in scored[:limit]]
 
@@ -408,7 +419,7 @@ def ensure_hnsw(db: Database, model: str, dim: int) -> bool:
 
 def _exact(
     db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int,
-    vectors: dict[int, bytes | None] | None = None,
+    vectors: dict[int, Any] | None = None,
 ) -> list[tuple[int, float]]:
     # ``vec <=> q`` (no dimension cast) matches no HNSW index: an exact scan of the
     # filtered rows, with the same (distance, id) order as the indexed path. The filtered
@@ -430,7 +441,7 @@ def _exact(
     return _ranked(rows, vectors)
 
 
-def _ranked(rows: Sequence[Any], vectors: dict[int, bytes | None] | None) -> list[tuple[int, float]]:
+def _ranked(rows: Sequence[Any], vectors: dict[int, Any] | None) -> list[tuple[int, float]]:
     """``(item_id, cosine)`` of a vector statement's rows; with ``vectors``, the rows' third
     column (the vector in pgvector's binary format, see ``rows.vector_bytes``) is kept there
     by item id, undecoded until asked for."""
@@ -442,7 +453,7 @@ def _ranked(rows: Sequence[Any], vectors: dict[int, bytes | None] | None) -> lis
 
 def _approximate(
     db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int,
-    vectors: dict[int, bytes | None] | None = None,
+    vectors: dict[int, Any] | None = None,
 ) -> list[tuple[int, float]]:
     # Model and dimension are literals so the planner can match the partial index;
     # relaxed_order iterative scans may return rows slightly out of order, hence the
@@ -472,10 +483,11 @@ def vector_search(
     scoped: bool,
     indexed: bool,
     small: bool = False,
-    vectors: dict[int, bytes | None] | None = None,
+    vectors: dict[int, Any] | None = None,
 ) -> list[tuple[int, float]]:
-    """Cosine search, best first, honouring the filter exactly; with ``vectors``, the
-    ranked items' vectors are put there too (``memlane.store.postgres.reads``).
+    """Cosine search, best first, honouring the filter exactly; with ``vectors``, an exact
+    scan's ranked items' vectors are put there too (``memlane.store.postgres.reads``; a
+    graph walk's are not: see below).
 
     Small filtered sets (a session; a scope after a capped count) are scanned exactly. Otherwise the HNSW
     index answers, with iterative scans so rejected candidates do not starve the result;
@@ -495,7 +507,10 @@ def vector_search(
         ).fetchone()[0]
         if n <= EXACT_BELOW:
             return _exact(db, model, q, dim, where, params, limit, vectors)
-    got = _approximate(db, model, q, dim, where, params, limit, vectors)
+    # The graph walk's rows come without their vectors: ~200 of 1 kB each cost the statement
+    # 2-5 ms of wall time (the sort carries them, then the transfer) for the ~10 a search's
+    # stage two asks of them (``item_vectors`` reads those by key, one statement).
+    got = _approximate(db, model, q, dim, where, params, limit, None)
     if len(got) < limit:
         return _exact(db, model, q, dim, where, params, limit, vectors)
     return got
@@ -564,11 +579,15 @@ class PostgresSearch(SqlStore):
         t = time.perf_counter()
         try:
             vector = self.vector_search(model, query, f, limit)  # type: ignore[attr-defined]
+            if timings is not None:
+                timings["vector_ms"] = (time.perf_counter() - t) * 1e3
+            if PREFETCH_ITEMS and reads is not None and not lexical.done():
+                # the lexical list is still being ranked: the vector list's items are read
+                # meanwhile, for the search's get_items
+                self._prefetch_items(i for i, _ in vector)  # type: ignore[attr-defined]
         except BaseException:
             lexical.exception()  # wait for it: its dict and connection are this search's
             raise
-        if timings is not None:
-            timings["vector_ms"] = (time.perf_counter() - t) * 1e3
         return lexical.result(), vector
 
     def lexical_search(self, terms: Sequence[str], f: Filters, limit: int) -> list[tuple[int, float]]:
