@@ -83,8 +83,15 @@ def test_packaged_sets_and_their_canned_answers():
     assert len(fourth) >= 16
     ids = [c.id for c in (*dev, *held, *fresh, *third, *fourth)]
     assert len(ids) == len(set(ids))  # no conversation is in two sets
-    pool = load_set("pool")  # the development pool: the first four sets together
-    assert [c.id for c in pool] == [c.id for c in (*dev, *held, *fresh, *third)]
+    pool = load_set("pool")  # the development pool: the five sets together
+    assert [c.id for c in pool] == [c.id for c in (*dev, *held, *fresh, *third, *fourth)]
+    train = load_set("train")  # written to train the sentence model on: train1-train5
+    assert [c.id for c in train] == [c.id for n in ("train1", "train2", "train3", "train4",
+                                                    "train5") for c in load_set(n)]
+    assert not {c.id for c in train} & set(ids)
+    fresh = load_set("heldout5")  # the untouched set of session 9
+    assert len(fresh) >= 20
+    assert not {c.id for c in fresh} & (set(ids) | {c.id for c in train})
     kinds = {c.kind for c in dev}
     assert {"team-decision", "personal-facts", "support", "coding", "no-decision"} <= kinds
     answer = canned_answer(next(c for c in dev if c.id == "db-choice"))
@@ -121,7 +128,10 @@ def test_bench_summaries_pool_scores_the_development_pool_as_one_set():
     data = json.loads(_run("--set", "pool", "--json"))
     assert [r["set"] for r in data] == ["pool"]
     assert data[0]["conversations"] == len(load_set("pool")) == sum(
-        len(load_set(n)) for n in ("dev", "heldout", "heldout2", "heldout3"))
+        len(load_set(n)) for n in ("dev", "heldout", "heldout2", "heldout3", "heldout4"))
+    data = json.loads(_run("--set", "train", "--json"))
+    assert [r["set"] for r in data] == ["train"]
+    assert data[0]["conversations"] == len(load_set("train"))
 
 
 def test_bench_summaries_offline_json_scores_every_set_apart():
@@ -201,3 +211,27 @@ def test_bench_summaries_scores_the_offline_backend_with_a_given_classifier(tmp_
     bad.write_text('{"labels": ["none"], "dim": 2}')
     out = _run("--set", "dev", "--model", str(bad), code=1)
     assert "bad.json: not a sentence classifier" in out and "other labels" in out
+
+
+def test_bench_summaries_scores_the_offline_backend_with_a_dense_model(tmp_path):
+    import numpy as np
+
+    from memlane.index.sentclass import LABELS
+    from memlane.index.sentmodel import DenseSentenceModel
+
+    # a dense model that calls every sentence answering a question an open question
+    n = 3 * 256 + 1
+    w2 = np.zeros((n, len(LABELS)))
+    w2[-1, LABELS.index("open_questions")] = 20.0
+    b2 = np.array([5.0, 0, 0, 0, 0])
+    model = DenseSentenceModel(["after_q"], {"mean": np.zeros(n), "scale": np.ones(n),
+                                             "w2": w2, "b2": b2},
+                               {"dim": 256, "mode": "add", "thresholds": {"open_questions": 0.5}})
+    weights = model.save(tmp_path / "m.npz")
+    data = json.loads(_run("--set", "heldout", "--json", "--model", str(weights)))[0]
+    assert data["backend"] == "offline + sentence classifier"
+    assert data["small_talk"] == [] and data["cross_field_repeats"] == []
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    out = _run("--set", "dev", "--model", str(bad), code=1)
+    assert "bad.npz: not a sentence classifier" in out

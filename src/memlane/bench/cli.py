@@ -314,10 +314,12 @@ def locomo_cmd(
               help="With --backend llm: the [llm.services.NAME] model to ask. Without it, a "
               "scripted model on a loopback server answers each conversation with its labels "
               "(measures the prompt, parsing and mapping, not a model).")
-@click.option("--set", "sets", type=click.Choice(["dev", "heldout", "heldout2", "heldout3", "heldout4", "pool", "all"]),
+@click.option("--set", "sets", type=click.Choice(["dev", "heldout", "heldout2", "heldout3", "heldout4",
+                                                  "heldout5", "pool", "train", "all"]),
               default="all", show_default=True,
-              help="Which packaged labelled set to score (pool: dev and heldout-heldout3 as one "
-              "set; all: each apart).")
+              help="Which packaged labelled set to score (pool: dev to heldout4 as one set; "
+              "train: train1-train5, written to train the sentence model, as one set; "
+              "heldout5: the untouched set of session 9; all: dev to heldout4 each apart).")
 @click.option("--labels", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Score this labelled JSON file (same format) instead.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -331,21 +333,30 @@ def locomo_cmd(
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="With --speed: only the first N distinct sessions.")
 @click.option("--train", is_flag=True,
-              help="Instead of scoring: train the offline backend's sentence classifier on the "
-              "development pool (dev and heldout-heldout3; needs the 'train' extra: "
-              "scikit-learn), print its cross-validated pool scores beside the patterns' and "
-              "write the weights to --out.")
+              help="Instead of scoring: train a sentence model for the offline backend (needs "
+              "the 'train' extra: scikit-learn), print its cross-validated scores beside the "
+              "patterns' and write the weights to --out. --kind dense (the default): the "
+              "dense model on the pool and the train sets, each way of using it scored on "
+              "the pool and the train part apart; --kind linear: session 7's hashed-word "
+              "classifier on the pool.")
+@click.option("--kind", type=click.Choice(["dense", "linear"]), default="dense",
+              show_default=True, help="With --train: which sentence model to train.")
+@click.option("--hidden", type=click.IntRange(min=0), default=0, show_default=True,
+              help="With --train --kind dense: hidden units of the network (0: a logistic "
+              "regression).")
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True,
               help="With --train: leave-conversations-out folds for the cross-validation.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              default=Path("sentclass.json"), show_default=True,
-              help="With --train: where to write the weights.")
+              default=None, help="With --train: where to write the weights "
+              "[default: sentmodel.npz, or sentclass.json for --kind linear].")
 @click.option("--model", "model_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Score the offline backend with this trained sentence "
-              "classifier (weights written by --train) joining the cue patterns.")
+              "model (weights written by --train: .npz dense, .json linear) joining the cue "
+              "patterns.")
 def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | None,
                   as_json: bool, show_misses: bool, speed: bool, data: Path | None,
-                  limit: int | None, train: bool, folds: int, out: Path,
+                  limit: int | None, train: bool, kind: str, hidden: int, folds: int,
+                  out: Path | None,
                   model_path: Path | None) -> None:
     """Score session summaries per field against the labelled conversation set."""
     import json as _json
@@ -353,7 +364,10 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
     from memlane.bench.summaries import run as evalrun
 
     if train:
-        _train_classifier(folds, out, as_json, show_misses)
+        if kind == "linear":
+            _train_classifier(folds, out or Path("sentclass.json"), as_json, show_misses)
+        else:
+            _train_dense(folds, out or Path("sentmodel.npz"), as_json, hidden)
         return
     if speed:
         if data is None:
@@ -384,10 +398,12 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
             if backend != "offline":
                 raise click.UsageError("--model needs --backend offline")
             from memlane.index.sentclass import load_model
+            from memlane.index.sentmodel import load_dense
 
             try:
-                model = load_model(model_path)
-            except (ValueError, KeyError) as exc:
+                model = (load_dense(model_path) if model_path.suffix == ".npz"
+                         else load_model(model_path))
+            except (ValueError, KeyError, OSError) as exc:
                 raise click.ClickException(f"{model_path}: not a sentence classifier: {exc}") from exc
         reports = evalrun.run_backend(backend, service, chosen, model=model)
     except MemlaneError as exc:
@@ -425,6 +441,55 @@ def _train_classifier(folds: int, out: Path, as_json: bool, show_misses: bool) -
     click.echo(evalrun.render([patterns, cv], show_misses), nl=False)
     click.echo(f"trained on {model.meta['sentences']} pool sentences {model.meta['labels']}; "
                f"{len(model.weights)} weight rows written to {path}")
+
+
+def _train_dense(folds: int, out: Path, as_json: bool, hidden: int) -> None:
+    import json as _json
+    import warnings
+
+    from memlane.bench.summaries import dense
+    from memlane.bench.summaries import run as evalrun
+
+    try:
+        import sklearn  # noqa: F401
+    except ImportError as exc:
+        raise click.ClickException("--train needs scikit-learn: pip install 'memlane[train]'") from exc
+    pool, train = evalrun.load_set("pool"), evalrun.load_set("train")
+    data = dense.prepare([*pool, *train], cheap=dense.CHEAP)
+    parts = {"pool": {c.id for c in pool}, "train": {c.id for c in train},
+             "all": {c.id for c in (*pool, *train)}}
+    args = dict(dense.FIT, **({"hidden": hidden, "alpha": 1.0} if hidden else {}))
+    with warnings.catch_warnings():  # a network that has not converged in max_iter: used as is
+        warnings.simplefilter("ignore")
+        results = dense.cross_validate(data, parts, folds, **args)
+        chosen = dense.configured(dense.fit(data, **args), dense.CONFIGS[dense.CHOSEN])
+    assert chosen is not None  # the chosen configuration uses the model
+    model = chosen
+    try:
+        path = model.save(out)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write the weights: {exc}") from exc
+    fields = ("decisions", "open_questions", "next_steps", "rationale")
+    if as_json:
+        click.echo(_json.dumps({"cross_validation": {
+            name: {part: {**{f: r.fields[f].to_dict() for f in fields},
+                          "small_talk": len(r.small_talk), "repeats": len(r.repeats)}
+                   for part, r in by.items()} for name, by in results.items()},
+            "weights": str(path), "meta": model.meta}, indent=2))
+        return
+    click.echo(f"{folds}-fold leave-conversations-out cross-validation on {len(pool)} pool and "
+               f"{len(train)} train conversations (decisions P / R / F1, other fields F1; "
+               "small talk, sentences in two fields)")
+    for part in parts:
+        click.echo(f"\n{part}:")
+        for name, by in results.items():
+            r = by[part]
+            d = r.fields["decisions"]
+            click.echo(f"  {name:<36} {d.precision:.3f} / {d.recall:.3f} / {d.f1:.3f}  "
+                       + "  ".join(f"{f} {r.fields[f].f1:.3f}" for f in fields[1:])
+                       + f"  {len(r.small_talk)} {len(r.repeats)}")
+    click.echo(f"\ntrained on {model.meta['sentences']} sentences {model.meta['labels']}; "
+               f"weights written to {path}")
 
 
 def _attach_commands() -> None:

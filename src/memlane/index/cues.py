@@ -56,6 +56,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memlane.retrieve.text import STOPWORDS
+
 __all__ = ["Cues", "read_cues", "is_courtesy"]
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -958,6 +960,11 @@ class _Reader:
         "none" with at least the ``drop`` threshold. Small talk is never placed."""
         verdicts = model.classify(self.turns, dict(self.cues.placed))
         limits = model.thresholds
+        found = {name for name in ("decisions", "open_questions", "rationale")
+                 if getattr(self.cues, name)}
+        if self.cues.next_steps or self.cues.action_items:
+            found.add("next_steps")
+        fill = getattr(model, "mode", "add") == "fill"
         for where, (label, p, _) in verdicts.items():
             ti, si = where
             old = self.cues.placed.get(where)
@@ -965,12 +972,12 @@ class _Reader:
                 if label == "none" and p >= limits.get("drop", 2.0):
                     self.put(where, old, "")
                 continue
-            if label == "none" or p < limits.get(label, 2.0):
-                continue
+            if label == "none" or p < limits.get(label, 2.0) or (fill and label in found):
+                continue  # (fill: only a field the patterns left empty)
             turn = self.turns[ti]
             s = turn.sentences[si]
-            if is_courtesy(s) or s in self.antecedents:
-                continue
+            if is_courtesy(s) or len(_content(s)) < 2 or s in self.antecedents:
+                continue  # small talk ("Fine with me.") is never placed
             if label == "decisions":
                 text = s
                 if text.endswith("?"):
@@ -986,6 +993,14 @@ class _Reader:
                 self.put(where, "action_items", _owned(owner, clean(_DECISION_LEAD.sub("", s, count=1))))
             else:
                 self.put(where, label, clean(s))
+        # With the model's sentences placed, the summary no longer gives a terse decision of
+        # the patterns ("Same.") the conversation's opening: small talk then leaves.
+        for where, name in list(self.cues.placed.items()):
+            said = self.text[where]
+            if name == "action_items":
+                said = said.partition(": ")[2] or said
+            if not {w for w in _WORD.findall(said.lower()) if w not in STOPWORDS} - _COURTESY:
+                self.put(where, name, "")
 
     def posed(self, where: tuple[int, int], choice: str) -> str | None:
         """A terse choice ("Guitar", "the farmhouse") with the sentence that posed it, in
@@ -1118,9 +1133,14 @@ def _object_of(directive: str, question: str) -> str:
 
 def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None) -> Cues:
     """The cues of a conversation given as ``(speaker, role, sentences)`` per turn; with a
-    ``model`` (:class:`memlane.index.sentclass.SentenceModel`) the learned classifier then
-    adds what it is sure of and the patterns missed (see :meth:`_Reader.learned`)."""
+    ``model`` (:class:`memlane.index.sentclass.SentenceModel` or
+    :class:`memlane.index.sentmodel.DenseSentenceModel`) the learned model then adds what it
+    is sure of and the patterns missed — with mode ``fill`` only to a field they left empty,
+    with mode ``alone`` in place of the patterns (see :meth:`_Reader.learned`)."""
     reader = _Reader([_Turn(w, r, s) for w, r, s in turns])
+    if model is not None and getattr(model, "mode", "add") == "alone":
+        reader.learned(model)  # the model places every sentence, the patterns none
+        return reader.cues
     cues = reader.read()
     if model is not None:
         reader.learned(model)

@@ -365,10 +365,10 @@ class OfflineIntelligence:
     name = "offline"
 
     def __init__(self, model: Any = None) -> None:
-        """``model``: a learned sentence classifier (:mod:`memlane.index.sentclass`) whose
-        confident verdicts join the cue patterns'; ``None`` (the default): the cue patterns
-        alone, which measured better on conversations neither was built from
-        (docs/summary-eval.md, session 7)."""
+        """``model``: a learned sentence model (:mod:`memlane.index.sentmodel`, the dense
+        one of session 9, or :mod:`memlane.index.sentclass`) whose confident verdicts join
+        the cue patterns' as its mode says; ``None`` (the default): the cue patterns alone,
+        which neither model beat in cross-validation (docs/summary-eval.md, sessions 7-9)."""
         self.model = model
 
     def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:

@@ -15,7 +15,7 @@ from memlane.errors import ValidationError
 from memlane.index.schema import Extraction, SessionSummary
 from memlane.types import Message
 
-__all__ = ["FIELDS", "POOL", "SETS", "Conversation", "EvalReport", "canned_answer", "evaluate", "load_set",
+__all__ = ["FIELDS", "FRESH", "POOL", "SETS", "TRAIN", "Conversation", "EvalReport", "canned_answer", "evaluate", "load_set",
            "messages_of"]
 
 FIELDS = ("decisions", "rationale", "open_questions", "next_steps", "references", "entities",
@@ -26,12 +26,19 @@ LISTS = ("decisions", "rationale", "open_questions", "next_steps", "action_items
 SETS = ("dev", "heldout", "heldout2", "heldout3", "heldout4")
 """dev: tuned on; heldout: never tuned on, but its misses were read (session 5); heldout2:
 written and labelled before anything ran on it, run once after the rules were frozen
-(session 6); heldout3: the same for session 7 (the learned sentence classifier). Since
-session 8 these four are the development pool (:data:`POOL`); heldout4 was written and
-labelled before anything ran on it and measured once at the end of session 8."""
-POOL = ("dev", "heldout", "heldout2", "heldout3")
-"""The development pool of session 8 (109 conversations): ``--set pool`` scores them as one
-set, and the sentence classifier is trained and cross-validated on them."""
+(session 6); heldout3: the same for session 7 (the learned sentence classifier); heldout4:
+the same for session 8. Since session 9 all five are the development pool (:data:`POOL`)."""
+POOL = ("dev", "heldout", "heldout2", "heldout3", "heldout4")
+"""The development pool (127 conversations since session 9; the first four, 109, in session
+8): ``--set pool`` scores them as one set."""
+TRAIN = ("train1", "train2", "train3", "train4", "train5")
+"""Conversations written and labelled in session 9 to train the sentence model on (320;
+``--set train`` scores them as one set); with the pool, the data it is trained and
+cross-validated on."""
+FRESH = ("heldout5",)
+"""Written and labelled before anything ran on it, measured once at the end of session 9
+(not in ``--set all``: a run of it is a look at the untouched set)."""
+_GROUPS = {"pool": POOL, "train": TRAIN}
 _START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 _NOT_ENTITIES = ("date", "reference")
 """Extracted entity types that are not scored as entities (dates; references are their own field)."""
@@ -72,14 +79,15 @@ def _conversation(where: str, raw: Any) -> Conversation:
 
 
 def load_set(name: str = "dev", path: str | Path | None = None) -> list[Conversation]:
-    """The labelled conversations of the packaged set ``name`` (dev | heldout | heldout2 |
-    heldout3 | heldout4, or ``pool``: the first four together), or of a JSON file at
-    ``path`` in the same format."""
-    if path is None and name == "pool":
-        return [conv for part in POOL for conv in load_set(part)]
+    """The labelled conversations of the packaged set ``name`` (a name of :data:`SETS`,
+    :data:`FRESH` or :data:`TRAIN`; ``pool``: dev to heldout4 together; ``train``: train1 to train5
+    together), or of a JSON file at ``path`` in the same format."""
+    if path is None and name in _GROUPS:
+        return [conv for part in _GROUPS[name] for conv in load_set(part)]
     if path is None:
-        if name not in SETS:
-            raise ValidationError(f"unknown set {name!r}; use one of {', '.join(SETS)}")
+        if name not in SETS and name not in TRAIN and name not in FRESH:
+            known = ", ".join((*SETS, *FRESH, *TRAIN, *_GROUPS))
+            raise ValidationError(f"unknown set {name!r}; use one of {known}")
         text = (resources.files("memlane.bench.summaries") / f"{name}.json").read_text("utf-8")
         where = f"{name}.json"
     else:

@@ -42,7 +42,9 @@ _FIELDS = ("decisions", "open_questions", "next_steps", "rationale")
 def _turns(conv: Conversation) -> list[_Turn]:
     from memlane.index.offline import _sentences
 
-    return [_Turn(m.speaker or m.role, m.role, _sentences(m.text)) for m in messages_of(conv)]
+    # as the offline backend reads them: a message with no sentence ("OK") is no turn
+    turns = [_Turn(m.speaker or m.role, m.role, _sentences(m.text)) for m in messages_of(conv)]
+    return [t for t in turns if t.sentences]
 
 
 def _items(conv: Conversation, name: str) -> list[frozenset[str]]:

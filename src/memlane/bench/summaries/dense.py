@@ -1,0 +1,227 @@
+"""Training the dense sentence model (:mod:`memlane.index.sentmodel`) and choosing how the
+offline backend uses it, by leave-conversations-out cross-validation.
+
+Labels per sentence are derived as for the linear classifier (:func:`train._labels`): a
+labelled decision, open question, next step or rationale goes to the sentence that holds
+it. The inputs of every conversation are computed once (:class:`Prepared`); each fold's
+model is fitted on the other folds' conversations, and every configuration — the patterns
+alone, the patterns with the model adding (and removing) sentences, the model alone — is
+scored on the fold's conversations with that one model, so that no conversation is ever
+summarized by a model trained on it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from memlane.bench.summaries.run import Conversation, EvalReport, evaluate
+from memlane.bench.summaries.score import dice, tokens
+from memlane.bench.summaries.train import _items, _labels, _merge, _turns
+from memlane.index import sentmodel
+from memlane.index.cues import _Reader
+from memlane.index.sentclass import LABELS
+
+__all__ = ["CHEAP", "CHOSEN", "CONFIGS", "FIT", "Prepared", "cross_validate", "fit", "prepare"]
+
+FIT: dict[str, Any] = {"c": 0.003}
+"""How ``memlane bench summaries --train`` fits the model by default: a logistic regression
+(``--hidden N``: a network with N hidden units, L2 ``alpha`` 1.0)."""
+CHEAP = False
+"""Whether ``--train`` uses :func:`memlane.index.sentmodel.cheap_features` (else the cue
+patterns' hits of :func:`memlane.index.sentclass.features` as well)."""
+MIN_COUNT = 3
+"""A structural feature name joins the vocabulary when this many training sentences have it."""
+CONFIGS: dict[str, dict[str, Any]] = {
+    "patterns alone": {},
+    "+ model adds at 0.5": {"mode": "add", "thresholds": {
+        "decisions": 0.5, "open_questions": 0.5, "next_steps": 0.5, "rationale": 0.5}},
+    "+ model adds at 0.7": {"mode": "add", "thresholds": {
+        "decisions": 0.7, "open_questions": 0.7, "next_steps": 0.7, "rationale": 0.7}},
+    "+ model adds at 0.85": {"mode": "add", "thresholds": {
+        "decisions": 0.85, "open_questions": 0.85, "next_steps": 0.85, "rationale": 0.85}},
+    "+ model adds 0.7, drops 0.9": {"mode": "add", "thresholds": {
+        "decisions": 0.7, "open_questions": 0.7, "next_steps": 0.7, "rationale": 0.7,
+        "drop": 0.9}},
+    "+ model drops at 0.9": {"mode": "add", "thresholds": {"drop": 0.9}},
+    "+ model fills empty fields at 0.5": {"mode": "fill", "thresholds": {
+        "decisions": 0.5, "open_questions": 0.5, "next_steps": 0.5, "rationale": 0.5}},
+    "+ model fills empty fields at 0.6": {"mode": "fill", "thresholds": {
+        "decisions": 0.6, "open_questions": 0.6, "next_steps": 0.6, "rationale": 0.6}},
+    "+ model fills empty fields at 0.7": {"mode": "fill", "thresholds": {
+        "decisions": 0.7, "open_questions": 0.7, "next_steps": 0.7, "rationale": 0.7}},
+    "+ model fills empty decisions, steps, rationale at 0.6": {"mode": "fill", "thresholds": {
+        "decisions": 0.6, "next_steps": 0.6, "rationale": 0.6}},
+    "model alone at 0.5": {"mode": "alone", "thresholds": {
+        "decisions": 0.5, "open_questions": 0.5, "next_steps": 0.5, "rationale": 0.5}},
+    "model alone at 0.7": {"mode": "alone", "thresholds": {
+        "decisions": 0.7, "open_questions": 0.7, "next_steps": 0.7, "rationale": 0.7}},
+}
+"""The configurations cross-validation compares (``thresholds`` as in
+:meth:`memlane.index.cues._Reader.learned`)."""
+CHOSEN = "+ model adds at 0.85"
+"""The configuration the written weights carry: the only one of :data:`CONFIGS` above the
+patterns on decisions, open questions and next steps together on the pool and the train
+sets in session 9's cross-validation (it lost a little on each on the pool part and costs
+2.7 times the patterns' CPU, so the backend's default stays the patterns alone;
+docs/summary-eval.md, session 9)."""
+
+
+class _NoEmbedder:
+    dim = 256
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:  # pragma: no cover
+        raise RuntimeError("inputs are prepared before fitting")
+
+
+_NO_EMBEDDER = _NoEmbedder()
+
+
+@dataclass
+class Prepared:
+    """One conversation's candidate sentences, inputs and labels."""
+
+    conv: Conversation
+    block: np.ndarray
+    names: list[list[str]]
+    labels: list[str]
+    placed: list[bool]
+    """Whether the patterns placed the sentence in a field."""
+    cheap: bool = True
+
+
+def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = True,
+            least: float = 0.0) -> list[Prepared]:
+    """The inputs and labels of every candidate sentence of ``convs`` (computed once;
+    ``cheap``: the structural features of :func:`memlane.index.sentmodel.cheap_features`;
+    ``least``: a sentence whose label only the fallback gave — the patterns did not place it
+    there and it is less like the labelled item than this Dice coefficient — is left out of
+    training (``skip``): labels written in other words than said ("Use the green key
+    visual…") otherwise go to the sentence sharing most words with them ("The agency sent
+    three key visuals…"))."""
+    emb = embedder or sentmodel.default_embedder()
+    out = []
+    for conv in convs:
+        turns = _turns(conv)
+        reader = _Reader(turns)
+        placed = dict(reader.read().placed)
+        where = sentmodel.candidates(turns)
+        labels = _labels(conv, turns, where, placed, reader.text)
+        if least:
+            for w, name in list(labels.items()):
+                if placed.get(w) in (name, "action_items" if name == "next_steps" else name):
+                    continue
+                said = tokens(turns[w[0]].sentences[w[1]])
+                if max((dice(said, g) for g in _items(conv, name)), default=0.0) < least:
+                    labels[w] = "skip"
+        where, block, names = sentmodel.sentence_inputs(turns, {}, emb, where, cheap)
+        out.append(Prepared(conv, block, names, [labels.get(w, "none") for w in where],
+                            [w in placed for w in where], cheap))
+    return out
+
+
+def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float = 1e-2,
+        meta: dict[str, Any] | None = None, seed: int = 0, unplaced: bool = False,
+        embedder: Any = None) -> sentmodel.DenseSentenceModel:
+    """A model fitted on every candidate sentence of ``data``: a class-balanced logistic
+    regression (``hidden`` 0, inverse regularisation ``c``) or a network with one hidden
+    layer of ``hidden`` units (L2 ``alpha``; the rare classes repeated to balance).
+    ``unplaced``: only on the sentences the patterns left out (those the model adds from);
+    ``embedder``: the one the inputs were prepared with (None: the default static one)."""
+    def kept(d: Prepared, keep: list[bool]) -> Prepared:
+        return Prepared(d.conv, d.block[keep], [n for n, k in zip(d.names, keep, strict=True) if k],
+                        [v for v, k in zip(d.labels, keep, strict=True) if k],
+                        [x for x, k in zip(d.placed, keep, strict=True) if k], d.cheap)
+
+    data = [kept(d, [v != "skip" and not (unplaced and x)
+                     for v, x in zip(d.labels, d.placed, strict=True)]) for d in data]
+    try:
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.neural_network import MLPClassifier
+    except ImportError as exc:  # pragma: no cover - the extra is missing
+        raise RuntimeError("training needs scikit-learn: pip install 'memlane[train]'") from exc
+    counts: Counter[str] = Counter(n for d in data for row in d.names for n in set(row))
+    vocab = sorted(n for n, k in counts.items() if k >= MIN_COUNT)
+    dim = data[0].block.shape[1] // 3 if data else 256
+    shell = sentmodel.DenseSentenceModel(vocab, {"mean": np.zeros(3 * dim + len(vocab)),
+                                                 "scale": np.ones(3 * dim + len(vocab)),
+                                                 "w2": np.zeros((1, 1)), "b2": np.zeros(1)},
+                                         {"dim": dim}, embedder=_NO_EMBEDDER)
+    x = np.vstack([shell.inputs(d.block, d.names) for d in data])
+    y = np.array([LABELS.index(v) for d in data for v in d.labels])
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    z = (x - mean) / scale
+    arrays: dict[str, np.ndarray] = {"mean": mean, "scale": scale}
+    if hidden:
+        reps = np.bincount(y, minlength=len(LABELS)).astype(float)
+        want = reps.max()
+        idx = np.concatenate([np.repeat(np.flatnonzero(y == k),
+                                        max(1, round(want / reps[k] ** 1.0 / 4)) if reps[k] else 0)
+                              for k in range(len(LABELS))])
+        net = MLPClassifier(hidden_layer_sizes=(hidden,), alpha=alpha, max_iter=300,
+                            early_stopping=False, random_state=seed)
+        net.fit(z[idx], y[idx])
+        w2 = np.zeros((hidden, len(LABELS)))
+        b2 = np.full(len(LABELS), -30.0)
+        w2[:, net.classes_] = net.coefs_[1]
+        b2[net.classes_] = net.intercepts_[1]
+        arrays.update(w1=net.coefs_[0], b1=net.intercepts_[0], w2=w2, b2=b2)
+    else:
+        clf = LogisticRegression(C=c, max_iter=3000, class_weight="balanced")
+        clf.fit(z, y)
+        w2 = np.zeros((z.shape[1], len(LABELS)))
+        b2 = np.full(len(LABELS), -30.0)
+        w2[:, clf.classes_] = clf.coef_.T
+        b2[clf.classes_] = clf.intercept_
+        arrays.update(w2=w2, b2=b2)
+    info = {"dim": dim, "trained_on": len(data), "sentences": int(len(y)),
+            "labels": {name: int((y == k).sum()) for k, name in enumerate(LABELS)},
+            "hidden": hidden, "C": c, "alpha": alpha, "pattern_feature": False,
+            "unplaced": unplaced}
+    info["structure"] = "cheap" if data and data[0].cheap else "full"
+    info.update(meta or {})
+    return sentmodel.DenseSentenceModel(vocab, arrays, info, embedder)
+
+
+def configured(model: sentmodel.DenseSentenceModel, config: dict[str, Any]
+               ) -> sentmodel.DenseSentenceModel | None:
+    """``model`` with a configuration's mode and thresholds (None: the patterns alone)."""
+    if not config:
+        return None
+    meta = dict(model.meta, **config)
+    return sentmodel.DenseSentenceModel(model.vocab, model.arrays, meta, model._embedder)
+
+
+def folds(n: int, k: int) -> list[list[int]]:
+    """``k`` folds of conversation indices, dealt in order (every k-th one)."""
+    return [list(range(i, n, k)) for i in range(k)]
+
+
+def cross_validate(data: Sequence[Prepared], parts: dict[str, set[str]], k: int = 5,
+                   configs: dict[str, dict[str, Any]] | None = None, embedder: Any = None,
+                   **fit_args: Any
+                   ) -> dict[str, dict[str, EvalReport]]:
+    """Per configuration, per part (``parts``: a name -> the conversation ids in it), the
+    scores summed over ``k`` leave-conversations-out folds."""
+    from memlane.index.offline import OfflineIntelligence
+
+    configs = CONFIGS if configs is None else configs
+    out = {name: {part: EvalReport(name, part) for part in parts} for name in configs}
+    for fold in folds(len(data), k):
+        held = set(fold)
+        model = fit([d for i, d in enumerate(data) if i not in held], embedder=embedder,
+                    **fit_args)
+        for name, config in configs.items():
+            backend = OfflineIntelligence(configured(model, config))
+            for part, ids in parts.items():
+                test = [data[i].conv for i in fold if data[i].conv.id in ids]
+                if test:
+                    _merge(out[name][part], evaluate(backend.summarize, test, backend="",
+                                                     set_name=""))
+    return out

@@ -1,0 +1,267 @@
+"""A dense sentence model for the offline summary's fields (session 9).
+
+The linear classifier of :mod:`memlane.index.sentclass` reads hashed words: trained on a
+few hundred sentences it learned the words of its training set, not what a decision looks
+like. This model reads features meant to carry to new wordings:
+
+- the sentence's vector from memlane's default static embedder
+  (:class:`memlane.backends.embed.static.StaticEmbedder`, the table retrieval uses: words
+  of like meaning have like vectors);
+- the vectors of the previous and the next turn of another speaker (their first
+  :data:`NEIGHBOUR_SENTENCES` sentences): what the sentence answers and how it was taken;
+- the structural features of :func:`memlane.index.sentclass.features` without its word
+  identities: who speaks, position, a question, a proposal / agreement / request before or
+  after, which cue patterns match, modal and person words.
+
+A small multinomial logistic regression or one-hidden-layer network (trained with
+scikit-learn, the ``train`` extra, by ``memlane bench summaries --train``) maps them to
+:data:`LABELS`. Inference is numpy only: the weights are an ``.npz`` file (float32 arrays,
+the structural vocabulary and the metadata as JSON text), read without pickle.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from memlane.index import cues as c
+from memlane.index.sentclass import _MODALS, _PERSON, LABELS, TurnLike, features
+
+__all__ = ["LABELS", "DenseSentenceModel", "default_embedder", "load_dense", "sentence_inputs"]
+
+NEIGHBOUR_SENTENCES = 3
+"""Sentences of a neighbouring turn whose joined text is embedded."""
+_WORDLY = ("u=", "b=", "w0=", "f0=")
+"""Prefixes of :func:`features` names that are word identities (left to the vectors)."""
+MAX_CHARS = 240
+"""Longer sentences are not read by the model (pasted text, paragraphs: the patterns' part)."""
+MAX_SENTENCES = 8
+"""Sentences of a turn past which the model reads none of it (a long message or answer is
+not an exchange; on benchmark sessions most of the text is such turns)."""
+ASSISTANT_LEAD = 2
+"""Sentences of an answer the model reads (its opening)."""
+_DIGIT = re.compile(r"\d")
+_LOCK = threading.Lock()
+_EMBEDDER: list[Any] = []
+
+
+class Embedder(Protocol):
+    dim: int
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def default_embedder() -> Embedder:
+    """The process's static embedder (its table loads on first use)."""
+    with _LOCK:
+        if not _EMBEDDER:
+            from memlane.backends.embed.static import StaticEmbedder
+
+            _EMBEDDER.append(StaticEmbedder())
+        return _EMBEDDER[0]
+
+
+def candidates(turns: Sequence[TurnLike]) -> list[tuple[int, int]]:
+    """The sentences the model reads: those of a participant's turn and the first
+    :data:`ASSISTANT_LEAD` of an answer, in turns of at most :data:`MAX_SENTENCES`
+    sentences, none longer than :data:`MAX_CHARS` characters."""
+    out: list[tuple[int, int]] = []
+    for ti, t in enumerate(turns):
+        if len(t.sentences) > MAX_SENTENCES:
+            continue
+        sents = t.sentences if t.role == "user" else t.sentences[:ASSISTANT_LEAD]
+        out.extend((ti, si) for si, s in enumerate(sents) if len(s) <= MAX_CHARS)
+    return out
+
+
+def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool) -> list[str]:
+    """Structural features that need no pattern search: who speaks, where, a question or
+    an exclamation, length, a number, an imperative first word, modal and person words, and
+    of the neighbouring turns of other speakers who they are, whether they ask and whether
+    they are a bare acknowledgement."""
+    turn = turns[ti]
+    sents = turn.sentences
+    s = sents[si]
+    role = "u" if turn.role == "user" else "a"
+    out = [f"role={role}", f"team={team}", f"s0={si == 0}", f"slast={si == len(sents) - 1}",
+           f"t0={ti == 0}", f"tlast={ti == len(turns) - 1}"]
+    end = s[-1:]
+    out.append(f"end={end if end in '?!.' else '-'}:{role}")
+    words = c._WORD.findall(s.lower())
+    content = [w for w in words if w not in c._STOP]
+    out.append(f"len={min(len(content), 9)}")
+    if _DIGIT.search(s):
+        out.append("digit")
+    if words:
+        first = c.clean(s).split(maxsplit=1)
+        head = first[0].lower().strip(",.!?") if first else words[0]
+        if head in c._IMPERATIVE and end != "?":
+            out.append(f"imp:{role}")
+    out.extend(f"m={w}" for w in dict.fromkeys(words) if w in _MODALS or w in _PERSON)
+    if len(s) <= c._SHORT and c.is_courtesy(s):
+        out.append("courtesy")
+    if si and sents[si - 1].endswith("?"):
+        out.append("after_q")
+    for step, tag in ((-1, "p"), (1, "n")):
+        n = _neighbour(turns, ti, step)
+        if n is None:
+            out.append(f"{tag}:none")
+            continue
+        other = turns[n].sentences
+        out.append(f"{tag}:r={turns[n].role}")
+        if other and other[0].endswith("?"):
+            out.append(f"{tag}:q0")
+        if other and other[-1].endswith("?"):
+            out.append(f"{tag}:qlast")
+        if other and len(other[0]) <= c._SHORT and c.is_courtesy(other[0]):
+            out.append(f"{tag}:ack")
+            out.append(f"{tag}:ack:{role}:{'q' if end == '?' else 's'}")
+    return out
+
+
+def structural(names: Sequence[str]) -> list[str]:
+    """The named features that are not word identities."""
+    return [n for n in names if not n.startswith(_WORDLY)]
+
+
+def _neighbour(turns: Sequence[TurnLike], ti: int, step: int) -> int | None:
+    who = turns[ti].who
+    i = ti + step
+    while 0 <= i < len(turns):
+        if turns[i].who != who:
+            return i
+        i += step
+    return None
+
+
+def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str],
+                    embedder: Embedder, where: Sequence[tuple[int, int]] | None = None,
+                    cheap: bool = True) -> tuple[list[tuple[int, int]], np.ndarray, list[list[str]]]:
+    """The candidate sentences, their vectors block (sentence, previous and next turn of
+    another speaker: ``(n, 3 * dim)``, zero rows where there is none) and their structural
+    feature names (``cheap``: :func:`cheap_features`; else those of
+    :func:`memlane.index.sentclass.features` without word identities, which search every
+    cue pattern and cost several times more)."""
+    where = list(candidates(turns) if where is None else where)
+    dim = embedder.dim
+    if not where:
+        return where, np.zeros((0, 3 * dim), dtype=np.float32), []
+    team = len({t.who for t in turns if t.role == "user"}) > 1
+    if cheap:
+        names = [cheap_features(turns, ti, si, team) for ti, si in where]
+    else:
+        context: dict[int, Any] = {}
+        names = [structural(features(turns, ti, si, placed, team, context)) for ti, si in where]
+    texts: list[str] = []
+    slot: dict[Any, int] = {}
+
+    def text_row(key: Any, text: str) -> int:
+        if key not in slot:
+            slot[key] = len(texts)
+            texts.append(text)
+        return slot[key]
+
+    rows = []
+    for ti, si in where:
+        own = text_row((ti, si), turns[ti].sentences[si])
+        sides = []
+        for step in (-1, 1):
+            n = _neighbour(turns, ti, step)
+            sides.append(-1 if n is None else text_row(
+                n, " ".join(turns[n].sentences[:NEIGHBOUR_SENTENCES])))
+        rows.append((own, *sides))
+    vecs = embedder.embed_batch(texts)
+    vecs = np.vstack([vecs, np.zeros((1, dim), dtype=np.float32)])  # row -1: none
+    idx = np.asarray(rows, dtype=np.intp)
+    block = vecs[idx].reshape(len(where), 3 * dim)
+    return where, block, names
+
+
+class DenseSentenceModel:
+    """Standardised inputs, then ``relu(x @ w1 + b1) @ w2 + b2`` (``w1`` absent: a
+    linear model ``x @ w2 + b2``), softmax over :data:`LABELS`."""
+
+    def __init__(self, vocab: Sequence[str], arrays: dict[str, np.ndarray],
+                 meta: dict[str, Any] | None = None, embedder: Embedder | None = None) -> None:
+        self.vocab = list(vocab)
+        self.index = {n: i for i, n in enumerate(self.vocab)}
+        self.arrays = {k: np.asarray(v, dtype=np.float32) for k, v in arrays.items()}
+        self.meta = dict(meta or {})
+        self.thresholds: dict[str, float] = dict(self.meta.get("thresholds", {}))
+        self.mode: str = str(self.meta.get("mode", "add"))
+        """``add``: the patterns first, the model adds (and with a ``drop`` threshold
+        removes); ``alone``: the model places every sentence, the patterns none."""
+        self._embedder = embedder
+        dims = self.arrays["mean"].shape[0]
+        if dims != 3 * int(self.meta.get("dim", 256)) + len(self.vocab):
+            raise ValueError(f"model inputs: {dims} columns for {len(self.vocab)} names")
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = default_embedder()
+        return self._embedder
+
+    def inputs(self, block: np.ndarray, names: Sequence[Sequence[str]]) -> np.ndarray:
+        """The model's input rows: the vectors block and the one-hot structural names."""
+        x = np.zeros((len(names), block.shape[1] + len(self.vocab)), dtype=np.float32)
+        x[:, : block.shape[1]] = block
+        base = block.shape[1]
+        get = self.index.get
+        for r, row in enumerate(names):
+            for n in row:
+                j = get(n)
+                if j is not None:
+                    x[r, base + j] = 1.0
+        return x
+
+    def probabilities_of(self, x: np.ndarray) -> np.ndarray:
+        """Row-wise class probabilities of input rows ``x``."""
+        a = self.arrays
+        h = (x - a["mean"]) / a["scale"]
+        if "w1" in a:
+            h = np.maximum(h @ a["w1"] + a["b1"], 0.0)
+        z = h @ a["w2"] + a["b2"]
+        z -= z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def classify(self, turns: Sequence[TurnLike], placed: dict[tuple[int, int], str]
+                 ) -> dict[tuple[int, int], tuple[str, float, float]]:
+        """Each candidate sentence's most likely field, its probability and that of none."""
+        if not self.meta.get("pattern_feature", False):
+            placed = {}
+        where, block, names = sentence_inputs(turns, placed, self.embedder,
+                                              cheap=self.meta.get("structure", "cheap") == "cheap")
+        if not where:
+            return {}
+        p = self.probabilities_of(self.inputs(block, names))
+        best = p.argmax(axis=1)
+        return {w: (LABELS[int(k)], float(p[i, k]), float(p[i, 0]))
+                for i, (w, k) in enumerate(zip(where, best, strict=True))}
+
+    def save(self, path: str | Path) -> Path:
+        """Write the weights (``.npz``; :func:`load_dense` reads them)."""
+        target = Path(path)
+        payload: dict[str, Any] = {"vocab": np.array(self.vocab, dtype=np.str_),
+                                   "meta": np.array(json.dumps(self.meta, sort_keys=True)),
+                                   "labels": np.array(LABELS, dtype=np.str_), **self.arrays}
+        with target.open("wb") as fh:
+            np.savez_compressed(fh, **payload)
+        return target
+
+
+def load_dense(path: str | Path, embedder: Embedder | None = None) -> DenseSentenceModel:
+    """The model whose weights :meth:`DenseSentenceModel.save` wrote to ``path``."""
+    with np.load(Path(path), allow_pickle=False) as data:
+        if [str(x) for x in data["labels"]] != list(LABELS):
+            raise ValueError(f"{path}: weights for other labels")
+        arrays = {k: data[k] for k in ("mean", "scale", "w1", "b1", "w2", "b2") if k in data}
+        return DenseSentenceModel([str(x) for x in data["vocab"]], arrays,
+                                  json.loads(str(data["meta"])), embedder)
