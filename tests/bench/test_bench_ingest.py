@@ -25,6 +25,7 @@ def test_bench_ingest_reports_each_figure():
     # the exact float32 index is its own reference: recall is exactly 1
     assert row["vector_recall_at_10"] == 1.0 and row["scoped_vector_recall_at_10"] == 1.0
     assert row["rss_mb"] > 10
+    assert 0 < row["rss_file_mb"] < row["rss_mb"]  # the libraries, the mapped database
 
 
 def test_bench_ingest_rejects_bad_sizes():

@@ -45,6 +45,10 @@ for q in range(200):
     cpu_scoped.append((time.process_time() - c) * 1e3)
     _collect(st_scoped, mem.last_timings)
 rss = rss_mb()
+try:
+    rss_file = rss_mb("RssFile")  # the mapped database's pages (and the libraries)
+except TypeError:  # an older memlane on PYTHONPATH
+    rss_file = 0.0
 qs = [(mem.embeddings.for_query(_query(turns, rng)), None) for _ in range(50)]
 recall_all = vector_recall(mem.store, mem.embeddings.model, qs)
 qs = [(mem.embeddings.for_query(_query(turns, rng)), f"bench-conv-{q % 3}") for q in range(50)]
@@ -56,7 +60,7 @@ print(json.dumps({
     # CPU time of the searching process (what a busy machine inflates least)
     "search_cpu_p50_ms": statistics.median(cpu_all), "search_cpu_p95_ms": _pct(cpu_all, 95),
     "scoped_search_cpu_p50_ms": statistics.median(cpu_scoped), "scoped_search_cpu_p95_ms": _pct(cpu_scoped, 95),
-    "vector_recall_at_10": recall_all, "scoped_vector_recall_at_10": recall_scoped, "rss_mb": rss,
+    "vector_recall_at_10": recall_all, "scoped_vector_recall_at_10": recall_scoped, "rss_mb": rss, "rss_file_mb": rss_file,
     "search_stages_ms": _stage_figures(st_all), "scoped_search_stages_ms": _stage_figures(st_scoped)}), flush=True)
 print(os.popen("uptime").read().strip(), flush=True)
 mem.close()

@@ -94,12 +94,17 @@ def add_synthetic(mem: Any, turns: list[str], t0: datetime, *, batch: int = 50) 
     return end
 
 
-def rss_mb() -> float:
-    """This process's resident memory now, in MiB (Linux ``/proc``; 0.0 elsewhere)."""
+def rss_mb(field: str = "VmRSS") -> float:
+    """This process's resident memory now, in MiB (Linux ``/proc``; 0.0 elsewhere).
+
+    ``field``: ``VmRSS`` (all of it), or ``RssFile``: the part that is file pages (SQLite's
+    memory-mapped database, shared with the operating system's file cache and every other
+    process reading the file, and the libraries), as opposed to ``RssAnon``, the process's
+    own memory."""
     try:
         with open("/proc/self/status") as fh:
             for line in fh:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
@@ -213,7 +218,7 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
             mem.search(query, scope=f"{run}-conv-{q % scopes}", k=10)
             lat_scoped.append((time.perf_counter() - s) * 1e3)
             _collect(stages_scoped, mem.last_timings)
-        rss = rss_mb()
+        rss, rss_file = rss_mb(), rss_mb("RssFile")
         recall_queries = min(queries, 50)
         qs = [(mem.embeddings.for_query(_query(turns, rng)), None) for _ in range(recall_queries)]
         vt_all: dict[str, list[float]] = {}
@@ -239,6 +244,7 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
         "vector_recall_at_10": recall_all,
         "scoped_vector_recall_at_10": recall_scoped,
         "rss_mb": rss,
+        "rss_file_mb": rss_file,
         "vector_index_warm_s": warm_s,
         "vector_index_approximate": approximate,
         "vector_search_p95_ms": _pct(vt_all.get("store", []), 95),
@@ -335,7 +341,7 @@ def ingest_command(items: str, embedders: str, queries: int, dbs: tuple[str, ...
         return
     added = "add_message/s" if batch == 1 else f"add_messages/s (batches of {batch})"
     click.echo(f"| backend | embedder | items | {added} | index turns/s | search p50 / p95 ms "
-               "| scoped p50 / p95 ms | recall@10 all / scoped | RSS MiB |")
+               "| scoped p50 / p95 ms | recall@10 all / scoped | RSS MiB (of it file pages) |")
     click.echo("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         click.echo(
@@ -343,7 +349,7 @@ def ingest_command(items: str, embedders: str, queries: int, dbs: tuple[str, ...
             f"| {r['index_turns_per_s']:,.0f} | {r['search_p50_ms']:.1f} / {r['search_p95_ms']:.1f} "
             f"| {r['scoped_search_p50_ms']:.1f} / {r['scoped_search_p95_ms']:.1f} "
             f"| {r['vector_recall_at_10']:.3f} / {r['scoped_vector_recall_at_10']:.3f} "
-            f"| {r['rss_mb']:,.0f} |"
+            f"| {r['rss_mb']:,.0f} ({r['rss_file_mb']:,.0f}) |"
         )
     click.echo("")
     for r in rows:

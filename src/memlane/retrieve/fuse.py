@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from operator import itemgetter
 
 __all__ = ["rrf"]
 
@@ -21,7 +22,9 @@ def rrf(
     if len(weights) != len(rankings):
         raise ValueError("weights: need one weight per ranking")
     scores: dict[Hashable, float] = {}
+    get = scores.get
     for ranking, w in zip(rankings, weights, strict=True):
         for rank, (doc, _score) in enumerate(ranking, start=1):
-            scores[doc] = scores.get(doc, 0.0) + w / (k + rank)
-    return sorted(scores.items(), key=lambda kv: -kv[1])
+            scores[doc] = get(doc, 0.0) + w / (k + rank)
+    # best first, equals in first-seen order (a stable sort, reversed or not)
+    return sorted(scores.items(), key=itemgetter(1), reverse=True)

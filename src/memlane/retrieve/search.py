@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -559,7 +558,7 @@ def _graph(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
                 voted.add(it.session_id)
                 sessions_added += 1
                 turns = sorted(ctx.turns_of(it.session_id),
-                               key=lambda x: -len(terms & {w.lower() for w in _WORD.findall(x.text)}))
+                               key=lambda x: -len(terms & _lower_words(x.text)))
                 items_to_add = turns[:2]
             elif it.kind == "turn":
                 items_to_add = [it]
@@ -626,7 +625,7 @@ def _signals(ctx: _Ctx, c: Candidate | None, it: Item, session: float, top_lexic
     if want("graph"):
         out["graph"] = sig.graph_relevance(ctx.terms, (*it.entities, *session_entities))
     if want("overlap"):
-        out["overlap"] = sig.token_overlap(ctx.terms, {x.lower() for x in _WORD.findall(it.text)})
+        out["overlap"] = sig.token_overlap(ctx.terms, _lower_words(it.text))
     if want("summary"):
         out["summary"] = sig.summary_bonus(it.kind)
     if want("trust"):
@@ -692,23 +691,30 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     cand_rank = {c.id: r for r, c in enumerate(cands, start=1)}
     wide = o.gather_sessions if o.gather_sessions and gathers(ctx.query) else 0
     top = [s for s in sessions[: o.top_sessions + wide]]
+    # the candidates of each session, in their order: read once, where each top session
+    # scanned all ~400 of them twice
+    by_session: dict[int, list[Candidate]] = {}
+    for c in cands:
+        it = ctx.items.get(c.id)
+        if it is not None and it.session_id is not None:
+            by_session.setdefault(it.session_id, []).append(c)
     if ctx.filters.kinds is None or "turn" in ctx.filters.kinds:
         # in one statement, the turns _session_turns reads: of each top session with fewer
         # than turns_per_session turns among the candidates
-        own = Counter(it.session_id for c in cands
-                      if (it := ctx.items.get(c.id)) is not None and it.kind == "turn")
-        ctx.read_turns(s.key for s in top if isinstance(s.key, int) and own[s.key] < o.turns_per_session)
+        ctx.read_turns(s.key for s in top if isinstance(s.key, int) and sum(
+            1 for c in by_session.get(s.key, ()) if ctx.items[c.id].kind == "turn"
+        ) < o.turns_per_session)
     pool_ids: dict[int, float] = {}  # item id -> rank inside its session (stage two)
     for s in top:
         if isinstance(s.key, tuple):
             pool_ids[s.key[1]] = 1.0
             continue
-        for r, item_id in enumerate(_session_turns(ctx, s.key, o.turns_per_session, cands),
+        own = by_session.get(s.key, [])
+        for r, item_id in enumerate(_session_turns(ctx, s.key, o.turns_per_session, own),
                                     start=1):
             pool_ids[item_id] = float(r)
-        for c in cands:  # the session's summaries and facts that were candidates themselves
-            it = ctx.items.get(c.id)
-            if it is not None and it.session_id == s.key and it.kind != "turn":
+        for c in own:  # the session's summaries and facts that were candidates themselves
+            if ctx.items[c.id].kind != "turn":
                 pool_ids.setdefault(c.id, 0.0)
     _fill_items(ctx, pool_ids)
     t.lap("stage2_ms")
@@ -952,6 +958,8 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
 def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -> list[int]:
     """Stage two: the session's best ``n`` turns by relevance plus the per-kind bonus.
 
+    ``cands``: the candidates, or only the session's (in the same order).
+
     When the candidate lists already hold at least ``n`` of the session's turns, those
     are ranked by their fused relevance. Otherwise every turn of the session is read and
     ranked locally: query-term overlap and cosine to the query, fused by RRF (a full-text
@@ -972,8 +980,7 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
     for it in turns:
         ctx.items.setdefault(it.id, it)
     terms = {t.lower() for t in ctx.terms}
-    overlap = [(it.id, float(len(terms & {w.lower() for w in _WORD.findall(it.text)})))
-               for it in turns]
+    overlap = [(it.id, float(len(terms & _lower_words(it.text)))) for it in turns]
     lexical = sorted([x for x in overlap if x[1] > 0], key=lambda x: -x[1])
     vector: list[tuple[int, float]] = []
     if ctx.qvec is not None and turns:
@@ -988,6 +995,15 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
         c.relevance += bonus.get(kind_key(it), 0.0) if it is not None else 0.0
     fused.sort(key=lambda c: -c.relevance)
     return [c.id for c in fused[:n]]
+
+
+def _lower_words(text: str) -> set[str]:
+    """``{w.lower() for w in _WORD.findall(text)}``. ASCII text is lowered first, in one
+    call (the same set: lowering ASCII changes no character's class); other text word by
+    word, since lowering can split a word (``"İ".lower()`` adds a combining mark)."""
+    if text.isascii():
+        return set(_WORD.findall(text.lower()))
+    return {w.lower() for w in _WORD.findall(text)}
 
 
 def _session_entities(ctx: _Ctx, cands: list[Candidate]) -> dict[SessionKey, tuple[str, ...]]:

@@ -54,6 +54,7 @@ class SqliteStore(SqliteSessions, ItemsMixin, SqliteSearch, SqliteFacts, Hygiene
         self._index_lock = threading.Lock()
         self._seen: dict[int, set[str]] = {}
         self._doc_counts = threading.local()
+        self._synced = threading.local()
 
     # -- dialect hooks of the shared SQL ------------------------------------------------
     def _id_batches(self, column: str, ids: Sequence[int]) -> Iterator[tuple[str, list[Any]]]:

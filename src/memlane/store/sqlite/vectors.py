@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -22,6 +23,26 @@ class VectorsMixin(SqlStore):
     db: Database
     _indexes: dict[str, VectorIndex]
     _index_lock: threading.Lock
+    _synced: threading.local
+    """Per thread, within ``reading()``: the models whose index this block brought up to
+    the change log (None outside a block)."""
+
+    @contextmanager
+    def reading(self, *, superseded: bool = False) -> Iterator[None]:
+        """One search's reads (``Memory.search`` holds it around a search): within it,
+        ``item_vectors`` answers from the model's in-memory index as the block's first
+        sync left it, without asking the change log again (a search asks 6 times, after
+        ``vector_search`` synced a moment before): the vectors as of the search's start,
+        as PostgreSQL's ``reading()`` answers. Nested blocks share the outermost's."""
+        local = self._synced
+        if getattr(local, "models", None) is not None:
+            yield
+            return
+        local.models = set()
+        try:
+            yield
+        finally:
+            local.models = None
 
     # -- vectors ------------------------------------------------------------------------
     def put_vectors(self, model: str, pairs: Sequence[tuple[int, np.ndarray]]) -> None:
@@ -45,16 +66,18 @@ class VectorsMixin(SqlStore):
             lo, hi = row[0] or 0, row[1] or 0
             if index is None or index.dim != dim or (index.synced_seq and index.synced_seq < lo - 1):
                 index = VectorIndex(dim)  # missing or too stale: rebuild from the table
-                # rows per scope first, so that each scope's rows lie side by side in memory
-                counts = dict(self.db.execute(
-                    "SELECT i.scope, count(*) FROM vectors v LEFT JOIN items i ON i.id = v.item_id"
-                    " WHERE v.model = ? GROUP BY i.scope", (model,)
-                ).fetchall())
-                rows = self.db.execute(
-                    "SELECT v.item_id, v.vec, i.scope FROM vectors v LEFT JOIN items i"
-                    " ON i.id = v.item_id WHERE v.model = ? AND v.dim = ?", (model, dim)
-                )
-                index.load(((r[0], np.frombuffer(r[1], dtype=np.float32), r[2]) for r in rows), counts)
+                with self.db.unmapped():  # every vector once: not worth keeping mapped
+                    # rows per scope first, so that each scope's rows lie side by side in memory
+                    counts = dict(self.db.execute(
+                        "SELECT i.scope, count(*) FROM vectors v LEFT JOIN items i ON i.id = v.item_id"
+                        " WHERE v.model = ? GROUP BY i.scope", (model,)
+                    ).fetchall())
+                    rows = self.db.execute(
+                        "SELECT v.item_id, v.vec, i.scope FROM vectors v LEFT JOIN items i"
+                        " ON i.id = v.item_id WHERE v.model = ? AND v.dim = ?", (model, dim)
+                    )
+                    index.load(((r[0], np.frombuffer(r[1], dtype=np.float32), r[2]) for r in rows),
+                               counts)
                 index.synced_seq = hi
                 self._indexes[model] = index
             elif hi > index.synced_seq:
@@ -71,6 +94,9 @@ class VectorsMixin(SqlStore):
                     for r in rows
                 )
                 index.synced_seq = hi
+            models = getattr(self._synced, "models", None)
+            if models is not None:
+                models.add(model)
             return index
 
     def vector_search(
@@ -162,6 +188,8 @@ class VectorsMixin(SqlStore):
         """
         index = self._indexes.get(model)
         if index is not None:
+            if model in (getattr(self._synced, "models", None) or ()):
+                return index.vectors(ids)  # synced in this reading() block
             return self._sync_index(model, index.dim).vectors(ids)
         out: dict[int, np.ndarray] = {}
         for cond, chunk in self._id_batches("item_id", list(dict.fromkeys(ids))):
