@@ -993,8 +993,12 @@ class _Reader:
                 self.put(where, "action_items", _owned(owner, clean(_DECISION_LEAD.sub("", s, count=1))))
             else:
                 self.put(where, label, clean(s))
-        # With the model's sentences placed, the summary no longer gives a terse decision of
-        # the patterns ("Same.") the conversation's opening: small talk then leaves.
+
+    def sweep(self) -> None:
+        """Whatever was placed, no field keeps small talk: an item with no word beyond
+        stopwords and courtesy words leaves (a one-word question "No?" read as an open
+        question; with a model's sentences placed, a terse decision of the patterns
+        ("Same.") that no longer gets the conversation's opening)."""
         for where, name in list(self.cues.placed.items()):
             said = self.text[where]
             if name == "action_items":
@@ -1138,10 +1142,9 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     is sure of and the patterns missed — with mode ``fill`` only to a field they left empty,
     with mode ``alone`` in place of the patterns (see :meth:`_Reader.learned`)."""
     reader = _Reader([_Turn(w, r, s) for w, r, s in turns])
-    if model is not None and getattr(model, "mode", "add") == "alone":
-        reader.learned(model)  # the model places every sentence, the patterns none
-        return reader.cues
-    cues = reader.read()
+    if model is None or getattr(model, "mode", "add") != "alone":
+        reader.read()
     if model is not None:
-        reader.learned(model)
-    return cues
+        reader.learned(model)  # in mode "alone" the model places every sentence
+    reader.sweep()
+    return reader.cues

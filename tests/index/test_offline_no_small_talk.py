@@ -1,0 +1,52 @@
+"""No field of an offline summary holds small talk, whatever the conversation: a property
+test over conversations mixing terse replies ("No?", "Same.", "Deal.") with sentences that
+carry decisions, questions and steps. (heldout5 found "No?" read as an open question.)"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memlane.bench.summaries.score import is_small_talk, strip_owner
+from memlane.index.cues import read_cues
+
+TERSE = ["No?", "Yes?", "Right?", "OK?", "Same.", "Deal.", "Agreed.", "Thanks!", "Sounds good.",
+         "Go.", "Fine by me.", "Let's do that.", "Done.", "Great, thanks!", "Anyone?", "So?",
+         "Yep, same here.", "Perfect.", "Works for me.", "Absolutely."]
+SAID = ["We need to pick the database for the billing service.",
+        "I'd propose PostgreSQL, since the ledger already runs on it.",
+        "Let's go with PostgreSQL then.", "Do we need sharding from day one?",
+        "Tom, can you draft the schema in docs/billing/schema.md by Friday?",
+        "I'll write the migration plan tomorrow.", "Nothing above level 2 in aisle F until it's fixed.",
+        "Should we move the stand-up to 9:30?", "The blue one, then.",
+        "Please upload the receipt to the claim portal.", "We still don't know whether Stripe supports it.",
+        "I've refunded the shipping fee.", "Anything else?"]
+SPEAKERS = ["Maya", "Tom", "Priya", "user", "assistant"]
+
+
+def _role(name: str) -> str:
+    return "assistant" if name == "assistant" else "user"
+
+
+turn = st.tuples(st.sampled_from(SPEAKERS),
+                 st.lists(st.sampled_from(TERSE + SAID), min_size=1, max_size=4))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(turn, min_size=1, max_size=8))
+def test_no_field_holds_small_talk(turns):
+    cues = read_cues([(name, _role(name), sentences) for name, sentences in turns])
+    for field in ("decisions", "rationale", "open_questions", "next_steps", "action_items"):
+        for item in getattr(cues, field):
+            assert not is_small_talk(strip_owner(item)), (field, item)
+
+
+def test_a_terse_question_is_no_open_question_but_a_real_one_stays():
+    cues = read_cues([
+        ("Dariusz", "user", ["Quick one: the racking in aisle F is bent."]),
+        ("Mina", "user", ["I saw it, the left upright is dented."]),
+        ("Dariusz", "user", ["Right, nothing above level 2 in aisle F until it's fixed.",
+                             "Do we need a new upright?", "No?", "Go."]),
+    ])
+    assert "No?" not in cues.open_questions
+    assert any("upright" in q for q in cues.open_questions)
