@@ -505,7 +505,8 @@ def test_a_terse_choice_is_the_proposal_that_named_it_or_the_choice_with_its_que
     )
     assert s.decisions == ("Spanish — Spanish or Portuguese",)
     s, _ = _summary("Lu: Here it is.", "Mi: Thanks!")
-    assert s.decisions == ("Here it is.",)  # nothing before named "here": left as said
+    # nothing before named "here": not written out, and saying nothing, it is no decision
+    assert s.decisions == ()
 
 
 def test_a_request_in_other_shapes_answered_by_what_was_done_is_a_decision():

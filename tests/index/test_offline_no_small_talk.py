@@ -7,8 +7,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memlane.bench.summaries.run import Conversation, messages_of
 from memlane.bench.summaries.score import is_small_talk, strip_owner
 from memlane.index.cues import read_cues
+from memlane.index.offline import OfflineIntelligence
 
 TERSE = ["No?", "Yes?", "Right?", "OK?", "Same.", "Deal.", "Agreed.", "Thanks!", "Sounds good.",
          "Go.", "Fine by me.", "Let's do that.", "Done.", "Great, thanks!", "Anyone?", "So?",
@@ -35,9 +37,10 @@ turn = st.tuples(st.sampled_from(SPEAKERS),
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(turn, min_size=1, max_size=8))
 def test_no_field_holds_small_talk(turns):
-    cues = read_cues([(name, _role(name), sentences) for name, sentences in turns])
+    conv = Conversation("prop", "team", tuple((name, " ".join(said)) for name, said in turns), {})
+    summary, _ = OfflineIntelligence().summarize("s", messages_of(conv))
     for field in ("decisions", "rationale", "open_questions", "next_steps", "action_items"):
-        for item in getattr(cues, field):
+        for item in getattr(summary, field):
             assert not is_small_talk(strip_owner(item)), (field, item)
 
 

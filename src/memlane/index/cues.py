@@ -58,7 +58,7 @@ from typing import Any
 
 from memlane.retrieve.text import STOPWORDS
 
-__all__ = ["Cues", "read_cues", "is_courtesy"]
+__all__ = ["Cues", "read_cues", "is_courtesy", "says_nothing"]
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _COURTESY = frozenset(
@@ -404,6 +404,12 @@ move my flightâ€¦", "OK, go ahead with the 10:40 then", "OK, then downgrade meâ€
 def is_courtesy(sentence: str) -> bool:
     """True for small talk: no word beyond courtesy words ("Agreed.", "Thanks!")."""
     return _COURTESY.issuperset(_WORD.findall(sentence.lower()))
+
+
+def says_nothing(text: str) -> bool:
+    """True when ``text`` has no word beyond stopwords and courtesy words ("Same.", "No?",
+    "Deal, thanks!"): small talk, which no summary field keeps."""
+    return not {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS} - _COURTESY
 
 
 def clean(sentence: str) -> str:
@@ -994,16 +1000,19 @@ class _Reader:
             else:
                 self.put(where, label, clean(s))
 
-    def sweep(self) -> None:
-        """Whatever was placed, no field keeps small talk: an item with no word beyond
-        stopwords and courtesy words leaves (a one-word question "No?" read as an open
-        question; with a model's sentences placed, a terse decision of the patterns
-        ("Same.") that no longer gets the conversation's opening)."""
+    def sweep(self, decisions: bool) -> None:
+        """No field keeps small talk: an item with no word beyond stopwords and courtesy
+        words leaves (a one-word question "No?" read as an open question). A terse decision
+        of the patterns ("Same.") is written out later with the proposal it answers (the
+        conversation's opening when nothing nearer), so decisions are swept only with
+        ``decisions`` set: after a model's sentences, which take that opening away."""
         for where, name in list(self.cues.placed.items()):
+            if name == "decisions" and not decisions:
+                continue
             said = self.text[where]
             if name == "action_items":
                 said = said.partition(": ")[2] or said
-            if not {w for w in _WORD.findall(said.lower()) if w not in STOPWORDS} - _COURTESY:
+            if says_nothing(said):
                 self.put(where, name, "")
 
     def posed(self, where: tuple[int, int], choice: str) -> str | None:
@@ -1146,5 +1155,5 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.read()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
-    reader.sweep()
+    reader.sweep(decisions=model is not None)
     return reader.cues

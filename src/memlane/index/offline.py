@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from memlane.index.cues import Cues, read_cues
+from memlane.index.cues import Cues, read_cues, says_nothing
 from memlane.index.normalize import normalize_predicate
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
@@ -407,7 +407,9 @@ class OfflineIntelligence:
         substantive = substantive or scored
         opening = next((x for x in substantive if x[3].role == "user"), None)
         about = opening[2] if opening and cues.placed.get((0, 0)) is None else ""
-        decisions = [_in_context(d, about) for d in cues.decisions]
+        # a terse decision still saying nothing once written out ("Same." answering an
+        # opening that was itself small talk) is no decision
+        decisions = [x for d in cues.decisions if not says_nothing(x := _in_context(d, about))]
         rest = [x for x in substantive if x is not opening]
         best = ([opening] if opening else []) + sorted(rest, key=lambda x: (-x[0], x[1]))[:2]
         context = " ".join(_trim(s, 200) for _, _, s, _ in sorted(best, key=lambda x: x[1]))
