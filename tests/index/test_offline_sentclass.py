@@ -2,27 +2,25 @@
 the cue patterns' (conversations written for these tests)."""
 
 import json
-from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memlane.bench.summaries.run import load_set
+from memlane.bench.summaries.run import Conversation, load_set, messages_of
 from memlane.bench.summaries.train import labelled_rows
 from memlane.index import sentclass
 from memlane.index.offline import OfflineIntelligence
 from memlane.types import Message
 
-T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def _messages(*turns: str) -> list[Message]:
-    msgs = []
-    for i, turn in enumerate(turns):
-        who, _, text = turn.partition(": ")
-        role = "assistant" if who == "assistant" else "user"
-        msgs.append(Message(i + 1, 1, "s", role, text, T0 + timedelta(minutes=i), i + 1,
-                            speaker=None if who in ("user", "assistant") else who))
-    return msgs
+    """``"Speaker: text"`` turns as the summaries bench stores a labelled conversation."""
+    return messages_of(Conversation("s", "", tuple(_split(t) for t in turns), {}))
+
+
+def _split(turn: str) -> tuple[str, str]:
+    who, _, text = turn.partition(": ")
+    return who, text
 
 
 def _model(weights: dict[str, list[float]], thresholds: dict[str, float]) -> sentclass.SentenceModel:

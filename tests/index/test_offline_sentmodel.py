@@ -3,13 +3,12 @@ against a computation written out by hand, and how its verdicts join the cue pat
 (conversations written for these tests)."""
 
 import math
-from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
 
 from memlane.backends.embed.hashing import HashingEmbedder
-from memlane.bench.summaries.run import LISTS, load_set
+from memlane.bench.summaries.run import LISTS, Conversation, load_set, messages_of
 from memlane.bench.summaries.score import is_small_talk, strip_owner
 from memlane.index import sentmodel
 from memlane.index.cues import _Turn
@@ -17,7 +16,6 @@ from memlane.index.offline import OfflineIntelligence, _sentences
 from memlane.index.sentclass import LABELS
 from memlane.types import Message
 
-T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 DIM = 16
 EMB = HashingEmbedder(dim=DIM)
 
@@ -31,13 +29,13 @@ CONVERSATION = (
 
 
 def _messages(*turns: str) -> list[Message]:
-    msgs = []
-    for i, turn in enumerate(turns):
-        who, _, text = turn.partition(": ")
-        role = "assistant" if who == "assistant" else "user"
-        msgs.append(Message(i + 1, 1, "s", role, text, T0 + timedelta(minutes=i), i + 1,
-                            speaker=None if who in ("user", "assistant") else who))
-    return msgs
+    """``"Speaker: text"`` turns as the summaries bench stores a labelled conversation."""
+    return messages_of(Conversation("s", "", tuple(_split(t) for t in turns), {}))
+
+
+def _split(turn: str) -> tuple[str, str]:
+    who, _, text = turn.partition(": ")
+    return who, text
 
 
 def _turns(*turns: str) -> list[_Turn]:

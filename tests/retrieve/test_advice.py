@@ -4,7 +4,7 @@ round): ``retrieval.advice_focus``, ``retrieval.impersonal_factor`` and
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -206,14 +206,7 @@ PEOPLE_Q = "Where did Ana go camping?"
 
 
 def _people(path: Path, **retrieval: object):
-    m = memory(path, retrieval=retrieval)
-    for days, turns in PEOPLE:
-        at = NOW - timedelta(days=days)
-        for i, (who, text) in enumerate(turns):
-            m.add_message("chat", "user", text, at=at + timedelta(minutes=i), speaker=who)
-        m.close_session("chat")
-    m.index(now=NOW)
-    return m
+    return add_sessions(memory(path, retrieval=retrieval), PEOPLE, now=NOW, speakers=True)
 
 
 def test_the_named_speakers_reactions_are_demoted(tmp_path: Path) -> None:

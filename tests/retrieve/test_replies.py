@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memlane.retrieve.feedback import feedback_terms
-from memlane.testing import memory
+from memlane.testing import add_sessions, memory
 
 NOW = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -45,14 +45,7 @@ DOGS = [
 
 
 def _chat(path: Path, sessions: list, **retrieval: object):
-    m = memory(path, retrieval=retrieval)
-    for days, turns in sessions:
-        at = NOW - timedelta(days=days)
-        for i, (who, text) in enumerate(turns):
-            m.add_message("chat", "user", text, at=at + timedelta(minutes=i), speaker=who)
-        m.close_session("chat")
-    m.index(now=NOW)
-    return m
+    return add_sessions(memory(path, retrieval=retrieval), sessions, now=NOW, speakers=True)
 
 
 def _rank(hits, needle: str) -> int:

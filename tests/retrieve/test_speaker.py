@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memlane.retrieve.speaker import focus_speaker, without_name
-from memlane.testing import memory
+from memlane.testing import add_sessions, memory
 from memlane.types import Item
 
 NOW = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
@@ -25,14 +25,7 @@ CHAT = [
 
 
 def _chat(path: Path, **retrieval: object):
-    m = memory(path, retrieval=retrieval)
-    for days, turns in CHAT:
-        at = NOW - timedelta(days=days)
-        for i, (who, text) in enumerate(turns):
-            m.add_message("chat", "user", text, at=at + timedelta(minutes=i), speaker=who)
-        m.close_session("chat")
-    m.index(now=NOW)
-    return m
+    return add_sessions(memory(path, retrieval=retrieval), CHAT, now=NOW, speakers=True)
 
 
 def _turn(text: str, speaker: str | None) -> Item:

@@ -42,13 +42,17 @@ def memory(path: str | Path, **config_overrides: Any) -> Any:
 
 
 def add_sessions(mem: Any, sessions: Iterable[tuple[float, Sequence[tuple[str, str]]]], *,
-                 now: datetime, scope: str = "chat", index: bool = True) -> Any:
+                 now: datetime, scope: str = "chat", index: bool = True,
+                 speakers: bool = False) -> Any:
     """Add each ``(days before now, [(role, text), ...])`` session to ``scope``, a minute a
-    turn, close it, and (unless ``index=False``) index as of ``now``; returns ``mem``."""
+    turn, close it, and (unless ``index=False``) index as of ``now``; returns ``mem``. With
+    ``speakers``, each pair is ``(speaker, text)``: a conversation between named people,
+    every turn a user turn with its speaker."""
     for days, turns in sessions:
         at = now - timedelta(days=days)
-        for i, (role, text) in enumerate(turns):
-            mem.add_message(scope, role, text, at=at + timedelta(minutes=i))
+        for i, (who, text) in enumerate(turns):
+            role, speaker = ("user", who) if speakers else (who, None)
+            mem.add_message(scope, role, text, at=at + timedelta(minutes=i), speaker=speaker)
         mem.close_session(scope)
     if index:
         mem.index(now=now)
