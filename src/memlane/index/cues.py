@@ -326,6 +326,8 @@ _NAME_FIRST = re.compile(r"[\w.+-]+[:/]\S")
 _ALSO = re.compile(r"^(?:and|also|plus)\b", re.IGNORECASE)
 _PRONOUNS = frozenset("i you he she it we they me him her us them this that there".split())
 _ADOPT_MAX = 4
+_OUTCOME_MAX = 5
+"""The longest answer (in sentences) whose every "I've <done> …" is an outcome."""
 """The longest answer (in sentences) whose directive an agreement adopts."""
 _SO_CLAUSE = re.compile(r",?\s+so\s+(?=[a-z])")
 _WORKED = re.compile(r"^(?:(?:ok(?:ay)?|great|perfect|yes|yep|thanks|brilliant|wow)[,.!]?\s+)*"
@@ -399,6 +401,27 @@ _ASKS = re.compile(r"^(?:ok(?:ay)?[,.]?\s+|then[,]?\s+|so[,]?\s+)*(?:(?:can|coul
                    r"(?:go ahead|please)\b)", re.IGNORECASE)
 """A request in other shapes than "can you": "Can someone come out and fix it?", "I need to
 move my flight…", "OK, go ahead with the 10:40 then", "OK, then downgrade me…"."""
+
+
+_CONCLUDE = re.compile(
+    r"^(?:(?:ok(?:ay)?|right|good|great|alright|fine|fair enough|in that case)[,.]?\s+)?(?:then|so)\b[,:]?\s+"
+    r"(?!(?:i|i'\w+|you|you'\w+|if|what|how|why|when|do|does|is|are|was|were|can|could|should|would|"
+    r"let'?s|that'?s|maybe|perhaps|basically|yeah|yes|no|not)\b)(?=\S)", re.IGNORECASE)
+"""A conclusion a participant states after the exchange, in any shape the settling cues do
+not read (session 10): "Then the review rotation starts Monday…", "So: we send…",
+"Then it's August 26.", "So from January, the other branch picks up the second line…".
+Not a question, a hedge or a past event (see :data:`_UNSETTLED`)."""
+_UNSETTLED = re.compile(r"\b(?:would|could|might|may|can'?t|cannot|won'?t|should|was|were|had|did|"
+                        r"maybe|perhaps|probably)\b|n't\b", re.IGNORECASE)
+"""A hedge, a negated ability or a past event: what a conclusion is not ("Then the shed would
+leave us short", "So every request came straight back")."""
+_CLAUSE = re.compile(r",\s+and\s+|;\s+|\s+and\s+(?=(?:we|i|you|they|he|she)\s)", re.IGNORECASE)
+"""Where a conclusion settling several things splits into its decisions."""
+_RECORD = re.compile(r"^(?:re-?)?(?:opened|logged|filed|noted|made a note)\b", re.IGNORECASE)
+"""An outcome that only records the request ("I've opened ticket SUP-2291"): no decision."""
+_PAST_AND = re.compile(r",?\s+and\s+(?:i(?:'ve| have)\s+)?(?=(?:[a-z]+ed|sent|made|set|put|given|"
+                       r"written|taken|paid|issued|built)\b)", re.IGNORECASE)
+"""Two outcomes in one report ("I've blocked the card and ordered a replacement")."""
 
 
 def is_courtesy(sentence: str) -> bool:
@@ -896,6 +919,9 @@ class _Reader:
                     # (a directive to the assistant is a request, not a settlement)
                     self.decide((ti, si), s)  # "Then we sign with Verbatim Partners…"
                     continue
+                if (ti and turn.role == "user" and not s.endswith("?") and (ti, si) not in self.cues.placed
+                        and self.conclude((ti, si), s)):
+                    continue  # "Then the review rotation starts Monday…"
                 if ti and turn.role == "user" and si == 0 and _WORKED.match(s):
                     worked = True  # "That did it": the assistant's advice was taken
                     continue
@@ -951,6 +977,7 @@ class _Reader:
                 self.promote(ti, "decision")
             if ti and turn.role == "assistant":
                 self.answer(ti)
+                self.outcomes(ti)
                 self.instruct(ti)
             if ti and self.decided_in(ti):
                 for i, prev in enumerate(self.turns[ti - 1].sentences):
@@ -1080,6 +1107,48 @@ class _Reader:
                     return
                 if self.cues.placed.get((t, i)) == "decisions":
                     return
+
+    def conclude(self, where: tuple[int, int], s: str) -> bool:
+        """A participant's conclusion ("Then the review rotation starts Monday, and Chidi
+        makes the schedule."): each clause with content of its own is a decision."""
+        m = _CONCLUDE.match(s)
+        if m is None or _UNSETTLED.search(s) or _REMARK.search(s):
+            return False
+        rest = s[m.end():]
+        if len(_content(rest)) < 3:
+            return False
+        parts = [p for p in _CLAUSE.split(rest) if p.strip()]
+        if len(parts) < 2 or any(len(_content(p)) < 3 for p in parts):
+            parts = [rest]
+        self.decide(where, _stop(clean(parts[0])))
+        for p in parts[1:]:
+            text = _stop(clean(p))
+            if text not in self.cues.decisions:
+                self.cues.decisions.append(text)
+        return True
+
+    def outcomes(self, ti: int) -> None:
+        """What a short answer reports having done ("I've moved Biscuit's booster to
+        Saturday…", "As a goodwill gesture I've credited the 64 pounds…") wherever it stands
+        in the answer and whatever the user said before (session 10): the outcome of the
+        exchange, a decision; two outcomes joined by "and" are two. Not an aside after
+        another outcome, nor a record of the request ("I've opened ticket…")."""
+        sents = self.turns[ti].sentences
+        if len(sents) > _OUTCOME_MAX or self.turns[ti - 1].role != "user":
+            return
+        for si, s in enumerate(sents):
+            if ("I've " not in s and "I have " not in s) or (ti, si) in self.cues.placed or s.endswith("?"):
+                continue
+            done = _DONE.search(s)
+            if done is None or _AND_BEFORE.search(s, 0, done.start()) or _RECORD.match(done.group(1)):
+                continue
+            parts = _PAST_AND.split(done.group(1).rstrip(" ."))
+            if any(len(_content(p)) < 2 for p in parts):
+                parts = [done.group(1).rstrip(" .")]
+            self.decide((ti, si), _stop(clean(parts[0])))
+            for p in parts[1:]:
+                if not _RECORD.match(p):
+                    self.cues.decisions.append(_stop(clean(p)))
 
     def decided_in(self, ti: int) -> bool:
         """Whether a sentence of turn ``ti`` is a decision (few sentences are placed at all)."""
