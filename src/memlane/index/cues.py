@@ -412,7 +412,8 @@ not read (session 10): "Then the review rotation starts Monday…", "So: we send
 "Then it's August 26.", "So from January, the other branch picks up the second line…".
 Not a question, a hedge or a past event (see :data:`_UNSETTLED`)."""
 _UNSETTLED = re.compile(r"\b(?:would|could|might|may|can'?t|cannot|won'?t|should|was|were|had|did|"
-                        r"maybe|perhaps|probably)\b|n't\b", re.IGNORECASE)
+                        r"maybe|perhaps|probably|(?:need|needs|have|has|want|wants)\s+to|hope|think|guess|"
+                        r"wonder)\b|n't\b", re.IGNORECASE)
 """A hedge, a negated ability or a past event: what a conclusion is not ("Then the shed would
 leave us short", "So every request came straight back")."""
 _CLAUSE = re.compile(r",\s+and\s+|;\s+|\s+and\s+(?=(?:we|i|you|they|he|she)\s)", re.IGNORECASE)

@@ -65,20 +65,24 @@ _ACTION = re.compile(
     re.IGNORECASE,
 )
 _EXTS = (r"(?:py|js|ts|tsx|md|txt|json|toml|ya?ml|sql|go|rs|java|kt|c|h|cpp|rb|sh|cfg|ini|lock|csv|"
-         r"ipynb)\b")
+         r"ipynb|pdf|docx?|xlsx?|pptx?|png|jpe?g|svg|html?|css|conf|log|xml)\b")
 _REFS = [
     re.compile(r"https?://[^\s)>\]]+"),
     re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,6}\b"),  # paths with an extension
     re.compile(r"(?<![\w/.-])[\w-]+\." + _EXTS),  # bare file names
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
-    re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b"),  # issue keys like BILL-142
-    re.compile(r"(?<![\w&])#\d{1,6}\b"),  # issue numbers
-    re.compile(r"(?<![\w/.@-])(?:[\w-]+\.)+(?:com|org|net|io|dev|app|ai|co|edu|gov)\b(?![.@]\w)"),  # domains
+    re.compile(r"\b[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]+)*-\d{1,10}(?:-[A-Z0-9]{1,4})?\b"),  # keys: BILL-142, INV-2026-1187-R
+    re.compile(r"(?<![\w&])#(?:\d{1,6}\b|[0-9A-Fa-f]{6}\b|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)"),  # issues, colours, channels
+    re.compile(r"(?<![\w/.@-])(?:[\w-]+\.)+(?:com|org|net|io|dev|app|ai|co|edu|gov|ms|uk|de|fr|me|ly|gg|tv)\b"
+               r"(?![.@]\w)(?:/[\w-]+(?:\.[\w-]+)*)*"),  # domains, with a path
     re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),  # e-mail addresses
     re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+(?:Dockerfile|Makefile|Procfile|Jenkinsfile|README|LICENSE)\b"),
     re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|$)"),  # directories: app/models/
-    re.compile(r"\b(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?\d{4,}\b"),
-    re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b"),  # tracking and order codes
+    re.compile(r"\b(?:(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?\d{4,}|"
+               r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
+               r"[Ee]mployee ID|PR)\s+(?:number\s+|no\.?\s+)?\d[\d-]{2,}\d)\b"),  # numbers named by what they number
+    re.compile(r"\b(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])[A-Z0-9]{6,}\b"),  # codes: KL1841
+    re.compile(r"\b(?:card|account) ending (?:in )?\d{4}\b"),  # a card by its last digits
 ]
 def _guard(g: str | tuple[str, ...] | re.Pattern[str]) -> Callable[[str], bool]:
     if isinstance(g, str):
@@ -92,11 +96,12 @@ _REF_GUARDS = [_guard(g) for g in (
     "://", "/", re.compile(r"\." + _EXTS), "/", re.compile(r"-\d"), "#",
     re.compile(r"\.(?:com|org|net|io|dev|app|ai|co|edu|gov)\b"), "@",
     ("Dockerfile", "Makefile", "Procfile", "Jenkinsfile", "README", "LICENSE"), "/",
-    ("rder ", "nvoice ", "ooking ", "onfirmation "), re.compile(r"\d[A-Z0-9]{8}"),
+    ("rder ", "nvoice ", "ooking ", "onfirmation ", "ccount ", "ase ", "laim ", "icket ", "olicy ",
+     "eference ", "ember", "ustomer ", "mployee ID ", "PR "), re.compile(r"[A-Z]\d|\d[A-Z]"), " ending ",
 )]
 """A cheap test per reference pattern: most messages hold none, and the full patterns,
 which try every word, are then skipped (a third of the offline summary's time)."""
-_REF_TOKENS = ("/", "/", ".", "/", "-", "#", ".", "@", "/", "/", None, None)
+_REF_TOKENS = ("/", "/", ".", "/", "-", "#", ".", "@", "/", "/", None, None, None)
 """A character every match of each reference pattern holds. No match spans a blank, so a
 pattern finds the same references in the message's blank-separated words that hold its
 character, joined by spaces, as in the whole message, at a fraction of the cost (the
@@ -419,6 +424,10 @@ class OfflineIntelligence:
         extraction = self._extract([(m, t) for m, t, _ in lead])
         extraction = self._with_decisions(extraction, messages, cues)
         refs = sorted({r.rstrip(".,;:") for m in messages for r in _references(m.text)})
+        if len(refs) > 1:  # a code inside a longer reference ("0E7C7B" in "#0E7C7B") is that one
+            folded = [r.lower() for r in refs]
+            refs = [r for r, f in zip(refs, folded, strict=True)
+                    if not any(f != o and f in o for o in folded)]
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
         summary = SessionSummary(
             topic=_trim(topic, 160),
