@@ -93,7 +93,7 @@ _NOT_IMPERATIVE = frozenset("i it it's you you're we that this the a an there th
                             "our their its his her these those if when what how".split())
 _OFFER = re.compile(r"\b(?:want me to|shall i|should i|i can|i could|would you like me to|"
                     r"if you like|if you want)\b", re.IGNORECASE)
-_DEFER = (r"park|table|shelve|postpone|defer|hold|punt|pause|sleep|cross|circle back|come back|"
+_DEFER = (r"park|reconvene|regroup|table|shelve|postpone|defer|hold|punt|pause|sleep|cross|circle back|come back|"
           r"get back|return to|put (?:it|this|that) (?:off|aside|on hold)|not\b|revisit")
 """What "let's" puts off ("Let's park that", "Let's cross that bridge…", "Let's table it"):
 no decision; the question it answers stays open."""
@@ -110,9 +110,13 @@ _NON_ANSWER = re.compile(
 _OPEN = re.compile(
     r"\b(?:open question|still open|still need to decide|still have to decide|"
     r"(?:need|have) to decide|undecided|tbd|to be decided|unclear|not sure|"
-    r"(?:i|we) don'?t know (?:if|whether|yet|how|what|who|when)|nobody answered|"
-    r"remains? to be seen|(?:we|i)\s+haven'?t\s+(?:yet\s+)?(?:figured|worked|sorted)\s+out|"
-    r"(?:we|i)\s+haven'?t\s+(?:yet\s+)?decided)\b",
+    r"(?:i|we)\s+(?:(?:still|also|really|actually|honestly)\s+)?don'?t\s+(?:(?:really|actually)\s+)?know\s+"
+    r"(?:yet\s+)?(?:if|whether|yet|how|what|who|when|where|which)|nobody answered|"
+    r"remains? to be seen|(?:we|i)\s+(?:(?:still|also)\s+)?haven'?t\s+(?:yet\s+)?(?:figured|worked|sorted)\s+out|"
+    r"(?:we|i)\s+(?:(?:still|also)\s+)?haven'?t\s+(?:yet\s+)?decided|"
+    r"(?:no|got no|have no)\s+(?:idea|answer|plan|clue)(?:\s+yet)?\s+(?:for\s+)?(?:how|what|whether|if|who|when|where|which)|"
+    r"nobody (?:has a plan|knows (?:how|what|whether|if|who|when))|"
+    r"(?:a|the) (?:open )?question (?:about|of|is|as to) (?:whether|if|how|what|who|when))\b",
     re.IGNORECASE,
 )
 _DECISION = re.compile(
@@ -222,7 +226,9 @@ def _may_cue_user(low: str) -> bool:
             or "unclear" in low or "not sure" in low or "t know" in low
             or "nobody answered" in low or "to be seen" in low or "buying" in low
             or "ordering" in low or "booking" in low or "getting" in low or "taking" in low
-            or "choosing" in low or "picking" in low or "haven" in low)
+            or "choosing" in low or "picking" in low or "haven" in low or "no idea" in low
+            or "no answer" in low or "no plan" in low or "no clue" in low or "nobody" in low
+            or "question" in low)
 
 
 def _may_cue_assistant(low: str) -> bool:
@@ -234,7 +240,8 @@ def _may_cue_assistant(low: str) -> bool:
             or "t know" in low or "not sure" in low or "unclear" in low or "tbd" in low
             or "remember to" in low or "forget to" in low or "i will" in low
             or "next step" in low or "plan is to" in low or "nobody answered" in low
-            or "to be seen" in low or "haven" in low)
+            or "to be seen" in low or "haven" in low or "no idea" in low or "no answer" in low
+            or "no plan" in low or "no clue" in low or "nobody" in low or "question" in low)
 
 
 _ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)
@@ -981,9 +988,12 @@ class _Reader:
                 self.outcomes(ti)
                 self.instruct(ti)
             if ti and self.decided_in(ti):
+                settled = set().union(*(_content(self.text[w]) for w, f in self.cues.placed.items()
+                                        if f == "decisions" and w[0] == ti))
                 for i, prev in enumerate(self.turns[ti - 1].sentences):
                     if (self.cues.placed.get((ti - 1, i)) == "open_questions"
-                            and not prev.endswith("?")):
+                            and not prev.endswith("?") and _content(prev) & settled):
+                        # (a decision about something else, "Let's meet on Monday", leaves it open)
                         self.put((ti - 1, i), "open_questions", "")  # decided right away
         return self.cues
 
