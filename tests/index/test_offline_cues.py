@@ -185,10 +185,10 @@ def test_a_weighed_answer_or_a_pointer_to_find_out_decides_nothing():
 def test_what_the_assistant_did_on_request_is_a_decision_what_it_looked_up_is_not():
     s, _ = _summary("user: Could you cancel my second seat?",
                     "assistant: Done. I have cancelled the second seat; the refund is on its way.")
-    assert s.decisions == ("Cancelled the second seat.",)
+    assert s.decisions == ("Cancel the second seat.",)  # the outcome as a decision (session 10)
     s, _ = _summary("user: Please put the oat milk on my list.",
                     "assistant: I've added the oat milk to the list as a reminder.")
-    assert s.decisions == ("Added the oat milk to the list as a reminder.",)  # "as" is no reason
+    assert s.decisions == ("Add the oat milk to the list as a reminder.",)  # "as" is no reason
     s, _ = _summary("user: Can you find me a quick pasta recipe?",
                     "assistant: I've searched for a few quick recipes. I've added the eggs to "
                     "your list: one dozen.")
@@ -410,7 +410,7 @@ def test_a_first_person_request_done_is_a_decision():
         "user: Could I get my seat changed to an aisle on the return flight?",
         "assistant: I have changed your seat to 23C, an aisle seat.",
     )
-    assert s.decisions == ("Changed your seat to 23C, an aisle seat.",)
+    assert s.decisions == ("Change your seat to 23C, an aisle seat.",)
 
 
 def test_a_no_settles_whether_something_is_needed_or_charged():
@@ -516,7 +516,7 @@ def test_a_request_in_other_shapes_answered_by_what_was_done_is_a_decision():
         "user: Can somebody come and look at it?",
         "assistant: Yes. I've booked a heating engineer for Thursday morning.",
     )
-    assert s.decisions == ("Booked a heating engineer for Thursday morning.",)
+    assert s.decisions == ("Book a heating engineer for Thursday morning.",)
     s, _ = _summary(
         "user: The jacket is the wrong colour. Order 5521.",
         "assistant: Would you like a refund or a replacement?",

@@ -432,6 +432,49 @@ _PAST_AND = re.compile(r",?\s+and\s+(?:i(?:'ve| have)\s+)?(?=(?:[a-z]+ed|sent|ma
 """Two outcomes in one report ("I've blocked the card and ordered a replacement")."""
 
 
+_IRREGULAR = {"sent": "send", "made": "make", "given": "give", "written": "write", "taken": "take",
+              "paid": "pay", "built": "build", "frozen": "freeze", "done": "do", "got": "get",
+              "sold": "sell", "kept": "keep", "told": "tell", "left": "leave", "brought": "bring",
+              "bought": "buy", "held": "hold", "found": "find", "put": "put", "set": "set"}
+_WHICH = re.compile(r",\s+which\b.*$")
+
+
+def _base_form(word: str) -> str:
+    """The base form of a past participle opening a reported outcome ("refunded" -> "refund",
+    "moved" -> "move", "cancelled" -> "cancel", "reissued" -> "reissue", "sent" -> "send"), so
+    the outcome reads as the decision it is ("Refund the 228…"). English spelling rules, no
+    word list beyond the irregular verbs; an unknown shape is left as it is."""
+    low = word.lower()
+    if low in _IRREGULAR:
+        base = _IRREGULAR[low]
+    elif not low.endswith("ed") or len(low) < 4:
+        return word
+    elif low.endswith("ied"):
+        base = low[:-3] + "y"
+    else:
+        stem = low[:-2]
+        if len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in "lszdf":
+            base = stem[:-1]  # "stopped" (not "cancelled", handled below, nor "passed")
+        elif stem.endswith("ll") and len(stem) > 4:
+            base = stem[:-1]  # "cancelled"
+        elif (stem[-1] in "vcuz" or stem.endswith(("ang", "ng" if stem[-3:-2] in "aeiou" else "#"))
+              or (stem[-1] == "s" and stem[-2] in "aeiou")
+              or (stem.endswith(("at", "ad", "ul", "ut")) and len(stem) > 4 and stem[-3] not in "aeiou")
+              or (len(stem) <= 4 and stem[-1] not in "aeiouwxy" and stem[-2] in "aeiou"
+                  and stem[-3:-2] not in "aeiou")):
+            base = stem + "e"  # "moved", "reduced", "reissued", "arranged", "raised", "saved"
+        else:
+            base = stem
+    return (base[:1].upper() + base[1:]) if word[:1].isupper() else base
+
+
+def _as_decision(outcome: str) -> str:
+    """A reported outcome ("refunded the chicken, which…") as a decision ("Refund the chicken.")."""
+    outcome = _WHICH.sub("", outcome.strip().rstrip(" ."))
+    first, _, rest = outcome.partition(" ")
+    return _stop(clean(f"{_base_form(first)} {rest}".strip()))
+
+
 def is_courtesy(sentence: str) -> bool:
     """True for small talk: no word beyond courtesy words ("Agreed.", "Thanks!")."""
     return _COURTESY.issuperset(_WORD.findall(sentence.lower()))
@@ -684,7 +727,7 @@ class _Reader:
                 if done and _AND_BEFORE.search(s, 0, done.start()):
                     done = None
                 if done and (ti, i) not in self.cues.placed:
-                    self.decide((ti, i), done.group(1).rstrip(" .") + ".")
+                    self.decide((ti, i), _as_decision(done.group(1)))
                     return
         if sents and _DONE_WORD.match(sents[0]) and (ti, 0) not in self.cues.placed:
             asked_for = next((m for x in reversed(last) if (m := _ASKED_FOR.search(x) or _PLEASE_AFTER.match(x))),
@@ -1156,10 +1199,10 @@ class _Reader:
             parts = _PAST_AND.split(done.group(1).rstrip(" ."))
             if any(len(_content(p)) < 2 for p in parts):
                 parts = [done.group(1).rstrip(" .")]
-            self.decide((ti, si), _stop(clean(parts[0])))
+            self.decide((ti, si), _as_decision(parts[0]))
             for p in parts[1:]:
                 if not _RECORD.match(p):
-                    self.cues.decisions.append(_stop(clean(p)))
+                    self.cues.decisions.append(_as_decision(p))
 
     def decided_in(self, ti: int) -> bool:
         """Whether a sentence of turn ``ti`` is a decision (few sentences are placed at all)."""
