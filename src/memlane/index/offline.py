@@ -360,7 +360,11 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     first = name.split()[0] if name else ""
     if not name or len(name) < 2 or name in _MONTHS or first.lower() in _FILLER:
         return name, None, False
-    kind = "reference" if any(p.fullmatch(name) for p in _REFS) else "name"
+    if name[-1] == "s" and name[:-1] in _MONTHS:
+        return name, None, False  # "Fridays": a day of the week, not a name
+    if len(name) <= 5 and name.isalpha() and name.isupper():
+        return name, None, False  # an acronym ("SRE", "VPN"): the labelling guide's "not acronyms"
+    kind = "reference" if any(p.search(name) for p in _REFS) else "name"  # "Order SO-2023": its code
     return name, kind, first.endswith("ing")
 
 
