@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from memlane.index.cues import Cues, read_cues, says_nothing
+from memlane.index.cues import _IMPERATIVE, Cues, read_cues, says_nothing
 from memlane.index.normalize import normalize_predicate
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
@@ -555,15 +555,24 @@ class OfflineIntelligence:
             said = _trim(sentence, 120)
             out.extend(Entity(d, "date", said) for d in _DATE.findall(sentence))
         for i, match in enumerate(_CAPS.finditer(sentence)):
-            name, kind, gerund = _name_of(match.group(1))
+            phrase = match.group(1)
+            start = sentence[: match.start()].strip(" *_>-") in ("", '"', "'", "(")
+            if start and " " in phrase:
+                head, rest = phrase.split(" ", 1)
+                low = head.lower()
+                if (low in _IMPERATIVE or rest.startswith("the ")
+                        or (len(low) > 4 and low.endswith(("ed", "ing")))):
+                    # "Finished the Terraform…", "Rewatched Paddington 2", "Close the Oakridge
+                    # branch": a verb opening the sentence is no part of the name (session 10)
+                    phrase, start = rest.removeprefix("the "), False
+            name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
             said = said or _trim(sentence, 120)
             if kind == "date":
                 out.append(Entity(name, "date", said))
                 continue
-            if " " not in name and (gerund or sentence[: match.start()].strip(" *_>-")
-                                    in ("", '"', "'", "(")) and not _NAMED_PAIR.match(sentence, match.end()):
+            if " " not in name and (gerund or start) and not _NAMED_PAIR.match(sentence, match.end()):
                 continue  # a sentence start ("Applying ...") or a gerund, not a name (unless
                 # paired with another: "Crete or Sardinia?")
             if i == 0 and name.isupper() and len(name) <= 3:
