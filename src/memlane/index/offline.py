@@ -32,7 +32,9 @@ from memlane.types import Message
 
 __all__ = ["OfflineIntelligence"]
 
-_SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=\n)\n*)")
+_SENT = re.compile(r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)(?<!\bProf)(?<!\bMt)"
+                   r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=\n)\n*)")
+"""A sentence's end: not the stop of a title before a name ("Dr. Okafor", session 10)."""
 """A sentence break: end punctuation, blanks and a capital or digit (optionally after a
 quote or bracket), or a run of newlines. It opens on one of four characters, so the
 engine skips straight to them instead of trying a lookbehind at every character (3x
