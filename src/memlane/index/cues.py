@@ -475,6 +475,21 @@ def _as_decision(outcome: str) -> str:
     return _stop(clean(f"{_base_form(first)} {rest}".strip()))
 
 
+_DOING = re.compile(r"^(?:(?:and|so|ok(?:ay)?)[,]?\s+)?(?:(?:today|this morning|this afternoon|this week|tomorrow)[,]?\s+)?"
+                    r"i'?m\s+(?:on|doing|working on|writing|finishing|picking up|looking at|starting|fixing)\b",
+                    re.IGNORECASE)
+_WHEN = re.compile(r"\b(?:today|this morning|this afternoon|this week|tomorrow|after lunch|tonight)\b",
+                   re.IGNORECASE)
+"""What a speaker says they are on today ("Today I'm on the PDF export", "I'm on the webhook
+retries today"): their next step, the stand-up's plan (session 10)."""
+_SOMEONE = re.compile(r"^(?:(?:and|but|so)[,]?\s+)?(someone|somebody|i)\s+(?:should|needs? to|must)\s+"
+                      r"(?!be\b|have\b|know\b)(.+)$", re.IGNORECASE)
+"""A step named without a volunteer ("Someone should write the theory into INC-2207") or the
+speaker's own ("I should ask HR about that"): a next step, its owner the speaker's when "I"."""
+_WILL_DO = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|right)[,.]?\s+)?will\s+(?!do\b)([a-z]+\b.*)$", re.IGNORECASE)
+"""A commitment with its subject left out ("Will send it Monday."): the speaker's step."""
+
+
 def is_courtesy(sentence: str) -> bool:
     """True for small talk: no word beyond courtesy words ("Agreed.", "Thanks!")."""
     return _COURTESY.issuperset(_WORD.findall(sentence.lower()))
@@ -915,6 +930,25 @@ class _Reader:
             return True
         return False
 
+    def doing(self, ti: int, si: int, s: str) -> bool:
+        """A participant's step in the shapes the commitment cues do not read: what they are
+        on today, what someone should do, "Will send it Monday" (session 10)."""
+        who = self.turns[ti].who
+        if ("'m " in s or "m on" in s) and _DOING.match(s) and _WHEN.search(s):
+            self.put((ti, si), "action_items", _owned(who, clean(s)))
+            return True
+        some = _SOMEONE.match(s) if ("should" in s or "need" in s or "must" in s) else None
+        if some and not _UNSETTLED.search(some.group(2)):
+            mine = some.group(1).lower() == "i"
+            self.put((ti, si), "action_items" if mine else "next_steps",
+                     _owned(who, _stop(clean(some.group(2)))) if mine else _stop(clean(some.group(2))))
+            return True
+        will = _WILL_DO.match(s) if s[:12].lower().find("will ") >= 0 else None
+        if will:
+            self.put((ti, si), "action_items", _owned(who, _stop(clean(will.group(1)))))
+            return True
+        return False
+
     def question(self, ti: int, si: int, sentence: str) -> None:
         turn = self.turns[ti]
         if turn.role != "user":
@@ -992,6 +1026,9 @@ class _Reader:
                     self.decide((ti, si), full if full != then.group(1) else self.posed((ti, si), full) or full)
                     continue
                 question = s.endswith("?")
+                if (turn.role == "user" and not question and (ti, si) not in self.cues.placed
+                        and self.doing(ti, si, s)):
+                    continue
                 if turn.role != "user":
                     if question:
                         continue
