@@ -490,6 +490,21 @@ _WILL_DO = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|right)[,.]?\s+)?will\s+(?!do\b
 """A commitment with its subject left out ("Will send it Monday."): the speaker's step."""
 
 
+_WE_DO = re.compile(
+    r"(?:^|[,;:]\s+|\band\s+)we\s+(?!(?:need|have|had|are|were|was|can|could|should|would|might|may|must|"
+    r"will|do|did|don'?t|didn'?t|know|think|just|still|also|probably|want|like|love|hope|feel|see|get|"
+    r"really|all|both|usually|always|never|often|sometimes|even|only|already|each|look|seem|agree|"
+    r"disagree|say|mostly|normally|generally|tend)\b)([a-z]+)\b", re.IGNORECASE)
+"""A team's "we <verb>" in the present ("we stop doing the 6-for-10 deal"); not "we need",
+"we usually", "we think"."""
+_HABIT = re.compile(r"\bwe\s+keep\s+[a-z]+ing\b", re.IGNORECASE)
+"""What keeps happening ("We keep patching it"): a complaint, not an arrangement."""
+_PAST = frozenset(
+    "ate took went came ran drove flew spent met sat stood won lost wrote saw said told gave got "
+    "made sent found bought brought kept left held paid built did thought felt heard knew began".split())
+"""Irregular past forms: "We ate custard tarts every day" is a story, not an arrangement."""
+
+
 def is_courtesy(sentence: str) -> bool:
     """True for small talk: no word beyond courtesy words ("Agreed.", "Thanks!")."""
     return _COURTESY.issuperset(_WORD.findall(sentence.lower()))
@@ -1046,6 +1061,8 @@ class _Reader:
                     elif agreed and len(_content(s)) >= 2 and not _REMARK.search(s):
                         self.decide((ti, si), s)  # "Agreed. Mobile moves to Q2.": what is agreed
                         also = also or _ALSO.match(s) is not None
+                    elif ti and not self.assisted and "we " in low and (ti, si) not in self.cues.placed:
+                        self.arranged((ti, si), s)  # "…, and we switch to remote learning"
                     continue
                 if self.action(ti, si, s):
                     continue
@@ -1217,6 +1234,33 @@ class _Reader:
             if text not in self.cues.decisions:
                 self.cues.decisions.append(text)
         return True
+
+    def arranged(self, where: tuple[int, int], s: str) -> None:
+        """A team member stating what the group does, in the present ("We send reminders two
+        days ahead", "…, and we switch to remote learning on Teams"): an arrangement, a
+        decision, its clauses apart (session 10). Not a hedge, a past event or a remark."""
+        prev = self.turns[where[0] - 1].sentences
+        if prev and prev[-1].endswith("?"):
+            return  # an answer to a question describes ("What does it cost?" — "…, and we keep
+            # the list"), it arranges nothing
+        we = _WE_DO.search(s)
+        if (we is None or we.group(1).lower() in _PAST or we.group(1).lower().endswith("ed")
+                or _UNSETTLED.search(s) or _REMARK.search(s) or _HABIT.search(s)):
+            return
+        parts = [p for p in _CLAUSE.split(s) if p.strip()]
+        if len(parts) > 1 and all(len(_content(p)) >= 3 for p in parts):
+            # only the clauses that arrange something ("Ghost Pro is 50 a month at our size,
+            # and we keep the list and the domain": the second)
+            parts = [p for p in parts if _WE_DO.search(p) or _directive(p)]
+        else:
+            parts = [s]
+        if not parts:
+            return
+        self.decide(where, _stop(clean(parts[0])))
+        for p in parts[1:]:
+            text = _stop(clean(p))
+            if text not in self.cues.decisions:
+                self.cues.decisions.append(text)
 
     def outcomes(self, ti: int) -> None:
         """What a short answer reports having done ("I've moved Biscuit's booster to
