@@ -505,6 +505,26 @@ _PAST = frozenset(
 """Irregular past forms: "We ate custard tarts every day" is a story, not an arrangement."""
 
 
+_OPEN_WH = re.compile(
+    r"\b(?:know|idea|sure|decided|answer|plan|clue|question\s+(?:about|of|as\s+to|is(?:\s+(?:really|still))?)|"
+    r"(?:figured|worked|sorted)\s+out)"
+    r"(?:\s+yet)?(?:\s+(?:about|on))?\s+(?=(?:whether|if|how|what|who|when|where|which|for)\b)", re.IGNORECASE)
+
+
+def _as_question(sentence: str) -> str:
+    """An open statement as the question it leaves ("We really don't know yet whether it's the
+    shell or the version." -> "Whether it's the shell or the version?"): what is open, without
+    who does not know it (session 10); a statement of another shape is kept as said."""
+    m = _OPEN_WH.search(sentence)
+    if m is None:
+        return clean(sentence)
+    rest = _TAIL.sub("", sentence[m.end():].strip().rstrip(".!?"))
+    rest = re.sub(r",?\s+(?:honestly|either|though|too)$", "", rest, flags=re.IGNORECASE)
+    if len(_content(rest)) < 2:
+        return clean(sentence)
+    return rest[:1].upper() + rest[1:] + "?"
+
+
 def is_courtesy(sentence: str) -> bool:
     """True for small talk: no word beyond courtesy words ("Agreed.", "Thanks!")."""
     return _COURTESY.issuperset(_WORD.findall(sentence.lower()))
@@ -1296,7 +1316,7 @@ class _Reader:
             if si == 0 and prev is not None and (turn.role == "assistant" or (
                     prev.role == "user" and any(x.endswith("?") for x in prev.sentences))):
                 return  # a non-answer to a question: the question stays open
-            self.put((ti, si), "open_questions", clean(s))
+            self.put((ti, si), "open_questions", _as_question(s))
         elif turn.role != "user":
             if _ASSISTANT_NEXT.search(s):
                 self.put((ti, si), "next_steps", clean(s))
