@@ -22,7 +22,13 @@ SAID = ["We need to pick the database for the billing service.",
         "I'll write the migration plan tomorrow.", "Nothing above level 2 in aisle F until it's fixed.",
         "Should we move the stand-up to 9:30?", "The blue one, then.",
         "Please upload the receipt to the claim portal.", "We still don't know whether Stripe supports it.",
-        "I've refunded the shipping fee.", "Anything else?"]
+        "I've refunded the shipping fee.", "Anything else?",
+        # session 10's shapes
+        "Then the night shift moves to the depot, and Ola takes the keys.",
+        "We send the rota out on Sundays.", "Today I'm on the invoice export.",
+        "Someone should tell the landlord.", "Will send it Monday.",
+        "I've moved your booking to Friday and emailed the new ticket.",
+        "We honestly don't know yet whether the lift is fixed.", "Booking ZK4P8Q, card ending 5512."]
 SPEAKERS = ["Maya", "Tom", "Priya", "user", "assistant"]
 
 
@@ -39,9 +45,12 @@ turn = st.tuples(st.sampled_from(SPEAKERS),
 def test_no_field_holds_small_talk(turns):
     conv = Conversation("prop", "team", tuple((name, " ".join(said)) for name, said in turns), {})
     summary, _ = OfflineIntelligence().summarize("s", messages_of(conv))
+    seen: dict[str, str] = {}
     for field in ("decisions", "rationale", "open_questions", "next_steps", "action_items"):
         for item in getattr(summary, field):
             assert not is_small_talk(strip_owner(item)), (field, item)
+            key = strip_owner(item).strip().lower()
+            assert seen.setdefault(key, field) == field, (field, item)  # one field per sentence
 
 
 def test_a_terse_question_is_no_open_question_but_a_real_one_stays():

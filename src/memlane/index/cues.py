@@ -491,10 +491,13 @@ _WILL_DO = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|right)[,.]?\s+)?will\s+(?!do\b
 
 
 _WE_DO = re.compile(
-    r"(?:^|[,;:]\s+|\band\s+)we\s+(?!(?:need|have|had|are|were|was|can|could|should|would|might|may|must|"
+    r"(?:\b([a-z]+)[,;:]?\s+)?\bwe\s+(?!(?:need|have|had|are|were|was|can|could|should|would|might|may|must|"
     r"will|do|did|don'?t|didn'?t|know|think|just|still|also|probably|want|like|love|hope|feel|see|get|"
     r"really|all|both|usually|always|never|often|sometimes|even|only|already|each|look|seem|agree|"
     r"disagree|say|mostly|normally|generally|tend)\b)([a-z]+)\b", re.IGNORECASE)
+_SUBORDINATE = frozenset("where when whenever if unless that which because as since until while what how "
+                         "why before after once so than whether".split())
+"""A "we" after these is in a clause that says when or why, not what the team does."""
 """A team's "we <verb>" in the present ("we stop doing the 6-for-10 deal"); not "we need",
 "we usually", "we think"."""
 _HABIT = re.compile(r"\bwe\s+keep\s+[a-z]+ing\b", re.IGNORECASE)
@@ -1263,15 +1266,16 @@ class _Reader:
         if prev and prev[-1].endswith("?"):
             return  # an answer to a question describes ("What does it cost?" — "…, and we keep
             # the list"), it arranges nothing
-        we = _WE_DO.search(s)
-        if (we is None or we.group(1).lower() in _PAST or we.group(1).lower().endswith("ed")
+        we = next((m for m in _WE_DO.finditer(s) if (m.group(1) or "").lower() not in _SUBORDINATE), None)
+        if (we is None or we.group(2).lower() in _PAST or we.group(2).lower().endswith("ed")
                 or _UNSETTLED.search(s) or _REMARK.search(s) or _HABIT.search(s)):
             return
         parts = [p for p in _CLAUSE.split(s) if p.strip()]
         if len(parts) > 1 and all(len(_content(p)) >= 3 for p in parts):
             # only the clauses that arrange something ("Ghost Pro is 50 a month at our size,
             # and we keep the list and the domain": the second)
-            parts = [p for p in parts if _WE_DO.search(p) or _directive(p)]
+            parts = [p for p in parts if any((m.group(1) or "").lower() not in _SUBORDINATE
+                                             for m in _WE_DO.finditer(p)) or _directive(p)]
         else:
             parts = [s]
         if not parts:

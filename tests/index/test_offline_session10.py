@@ -1,0 +1,138 @@
+"""Session 10's rules, each on a small conversation written for these tests (docs/summary-
+eval.md, "Session 10"): conclusions, reported outcomes, team arrangements, stand-up plans,
+steps nobody volunteered for, open statements as questions, references and entities."""
+
+from datetime import UTC, datetime, timedelta
+
+from memlane.index.cues import _base_form
+from memlane.index.offline import OfflineIntelligence, _sentences
+from memlane.types import Message
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def _summary(*turns: str):
+    msgs = []
+    for i, turn in enumerate(turns):
+        who, _, text = turn.partition(": ")
+        role = "assistant" if who == "assistant" else "user"
+        msgs.append(Message(i + 1, 1, "s", role, text, T0 + timedelta(minutes=i), i + 1,
+                            speaker=None if who in ("user", "assistant") else who))
+    return OfflineIntelligence().summarize("s", msgs)
+
+
+def test_a_stated_conclusion_is_a_decision_clause_by_clause():
+    s, _ = _summary(
+        "Hedda: The choir can't rehearse in the church hall in January, the boiler is out.",
+        "Ravi: The library has a room on Thursdays, and the school hall is free on Mondays.",
+        "Hedda: Then the sopranos move to the library room, and the basses take the school hall.",
+    )
+    assert s.decisions == ("The sopranos move to the library room.", "The basses take the school hall.")
+
+
+def test_a_hedged_or_narrated_then_so_is_no_conclusion():
+    s, _ = _summary(
+        "Hedda: The van broke down on the ring road.",
+        "Ravi: So the deliveries were late all morning.",
+        "Hedda: Then the bakery would lose the Friday orders.",
+    )
+    assert s.decisions == ()
+
+
+def test_every_outcome_a_short_answer_reports_is_a_decision_in_the_base_form():
+    s, _ = _summary(
+        "user: My parcel 7741 never came and the tracking says delivered.",
+        "assistant: Sorry about that. Checking the courier's scan now.",
+        "user: It's been a week.",
+        "assistant: As a gesture, I've refunded the delivery fee and reissued the parcel by express.",
+    )
+    assert s.decisions == ("Refund the delivery fee.", "Reissue the parcel by express.")
+
+
+def test_a_record_of_the_request_is_no_outcome():
+    s, _ = _summary(
+        "user: The printer on floor 3 jams on every page.",
+        "assistant: I've opened ticket PR-2281 for the facilities team.",
+    )
+    assert s.decisions == ()
+    assert "PR-2281" in s.references
+
+
+def test_base_forms_of_reported_verbs():
+    assert [_base_form(w) for w in ("refunded", "moved", "cancelled", "reissued", "sent", "added",
+                                    "raised", "upgraded", "Booked", "frozen")] == [
+        "refund", "move", "cancel", "reissue", "send", "add", "raise", "upgrade", "Book", "freeze"]
+
+
+def test_a_team_arrangement_in_the_present_is_a_decision_a_story_is_not():
+    s, _ = _summary(
+        "Ines: The Tuesday quiz keeps running past eleven.",
+        "Bo: Last year we ran it till midnight and nobody minded.",
+        "Ines: From next week we start at half seven, and the last round ends by ten.",
+    )
+    # the clause that arranges; "the last round ends by ten" arranges nothing by itself
+    assert s.decisions == ("From next week we start at half seven.",)
+    s, _ = _summary(
+        "Ines: How was the trip?",
+        "Bo: Lovely. We walked the coast path every morning.",
+    )
+    assert s.decisions == ()
+
+
+def test_an_answer_describing_an_option_arranges_nothing():
+    s, _ = _summary(
+        "Ines: What does the bigger van cost?",
+        "Bo: It's 90 a day, and we keep the roof rack.",
+    )
+    assert s.decisions == ()
+
+
+def test_what_a_speaker_is_on_today_and_what_someone_should_do_are_next_steps():
+    s, _ = _summary(
+        "Kaito: Yesterday I closed the flaky login test.",
+        "Kaito: Today I'm on the CSV export for finance.",
+        "Mira: Someone should warn support before the export ships.",
+        "Mira: I should ask Legal about the retention period.",
+        "Kaito: Will update the runbook tonight.",
+    )
+    assert s.action_items == ("Kaito: Today I'm on the CSV export for finance.",
+                              "Mira: Ask Legal about the retention period.",
+                              "Kaito: Update the runbook tonight.")
+    assert s.next_steps == ("Warn support before the export ships.",)
+
+
+def test_an_open_statement_is_written_as_the_question_it_leaves():
+    s, _ = _summary(
+        "Ola: The nightly import failed again.",
+        "Per: We honestly don't know yet whether it's the disk or the new driver.",
+        "Ola: Let's meet on Monday with the vendor.",
+    )
+    assert s.open_questions == ("Whether it's the disk or the new driver?",)
+
+
+def test_references_in_the_shapes_people_write_them():
+    s, _ = _summary(
+        "user: Flight LH2043 was cancelled, booking code ZK4P8Q, card ending 5512.",
+        "assistant: I've rebooked you; see lufthansa.com/rebooking and post in #travel-desk.",
+        "user: Account 4410-2290, invoice INV-2026-0042-B attached as Trip_Receipt_v2.pdf.",
+    )
+    for ref in ("LH2043", "ZK4P8Q", "card ending 5512", "lufthansa.com/rebooking", "#travel-desk",
+                "Account 4410-2290", "INV-2026-0042-B", "Trip_Receipt_v2.pdf"):
+        assert ref in s.references, ref
+    assert "lufthansa.com" not in s.references  # the longer reference holds it
+
+
+def test_entities_leave_out_weekday_plurals_acronyms_and_an_opening_verb():
+    _, ex = _summary(
+        "Nadia: We do the stock count on Fridays with the WMS export.",
+        "Nadia: Finished the Holloway order yesterday, and Dr. Brandt from Kestrel Freight called.",
+    )
+    names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
+    assert "Fridays" not in names and "WMS" not in names
+    assert "Finished the Holloway" not in names and "Holloway" in names
+    assert "Dr. Brandt" in names and "Kestrel Freight" in names
+
+
+def test_a_title_before_a_name_ends_no_sentence():
+    assert _sentences("We saw Dr. Brandt today. Mrs. Ode came too.") == [
+        "We saw Dr. Brandt today.", "Mrs. Ode came too."]
