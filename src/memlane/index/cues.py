@@ -603,6 +603,11 @@ class _Reader:
             self.cues.placed.pop(where, None)
             self.text.pop(where, None)
             return
+        if any(t == text and f != fieldname for w, t in self.text.items()
+               if w != where and (f := self.cues.placed.get(w)) is not None):
+            self.cues.placed.pop(where, None)
+            self.text.pop(where, None)
+            return  # the same sentence said twice lands in one field only
         getattr(self.cues, fieldname).append(text)
         self.cues.placed[where] = fieldname
         self.cues.turn_of.setdefault(text, where[0])

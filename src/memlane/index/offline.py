@@ -189,6 +189,8 @@ _PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
+_KIN_NAMES = frozenset("Mum Dad Mom Mummy Daddy Gran Granny Grandma Grandad Grandpa Nan Nana".split())
+"""Family words written as names ("Dad's appointment"): the person is named elsewhere or not."""
 _KIN = ("sister", "brother", "wife", "husband", "partner", "girlfriend", "boyfriend", "friend",
         "boss", "manager", "colleague", "coworker", "mom", "mother", "dad", "father", "son",
         "daughter", "cousin", "aunt", "uncle", "grandma", "grandmother", "grandpa",
@@ -394,6 +396,16 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         name = name[:-2]
     if " I " in f" {name} ":
         name = f" {name} ".split(" I ", 1)[0].strip()  # "First I need…"
+    if "I'" in name:
+        name = re.split(r"\s+I'(?:m|d|ll|ve)\b", name, maxsplit=1)[0]  # "Honestly I'd…", "Friday I'm…"
+    words = name.split()
+    while len(words) > 2 and (words[-1] in _MONTHS or words[-1][:-1] in _MONTHS):
+        words.pop()  # "Dr. Patel's Monday": the day is no part of the name ("Black Friday" is one)
+    if len(words) > 1 and words[0] in _MONTHS:
+        return name, None, False  # "Saturday 12": a date
+    name = " ".join(words)
+    if name in _KIN_NAMES:
+        return name, None, False  # "Dad", "Mum": who, not a name
     if name in _GENERIC or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
         return name, None, False
     if name in _HOLIDAYS:
