@@ -136,3 +136,14 @@ def test_entities_leave_out_weekday_plurals_acronyms_and_an_opening_verb():
 def test_a_title_before_a_name_ends_no_sentence():
     assert _sentences("We saw Dr. Brandt today. Mrs. Ode came too.") == [
         "We saw Dr. Brandt today.", "Mrs. Ode came too."]
+
+
+def test_a_commitment_to_nothing_and_a_thing_that_will_happen_are_no_steps():
+    s, _ = _summary(
+        "Lotte: The north gate lock jammed again this morning.",
+        "Pim: Rust will keep getting in until we cover it.",
+        "Lotte: I'll have a think about a cover.",
+        "Pim: Noor will order a new lock today.",
+        "Noor: Fine, I'll see how the budget looks.",
+    )
+    assert s.action_items == ("Noor: Order a new lock today.",)

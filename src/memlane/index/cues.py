@@ -528,6 +528,12 @@ def _as_question(sentence: str) -> str:
     return rest[:1].upper() + rest[1:] + "?"
 
 
+_NO_STEP = re.compile(r"\bi'?ll\s+(?:never|have a think|think about|see (?:how|if|what|whether)|wait and see|"
+                      r"probably|maybe|back the|ever)\b", re.IGNORECASE)
+"""A commitment to nothing in particular ("I'll have a think", "I'll see how the week goes",
+"I'll never say no to cake"): no next step (session 10)."""
+
+
 def is_courtesy(sentence: str) -> bool:
     """True for small talk: no word beyond courtesy words ("Agreed.", "Thanks!")."""
     return _COURTESY.issuperset(_WORD.findall(sentence.lower()))
@@ -962,10 +968,13 @@ class _Reader:
                                                       + "."))
             self.cues.action_items.append(_owned(will.group(1), clean(will.group(2))))
             return True
-        if will and will.start() == 0 and will.group(1).lower() not in ("it", "this", "that"):
+        if (will and will.start() == 0 and will.group(1).lower() not in ("it", "this", "that")
+                and self.named(will.group(1))):
             self.put((ti, si), "action_items", _owned(will.group(1), clean(will.group(2))))
             return True
         if _COMMIT.search(sentence) and not _CHOICE.search(sentence):
+            if _NO_STEP.search(sentence):
+                return True  # "I'll have a think", "I'll see how the week goes": no step
             rest = [w for w in _WORD.findall(sentence.lower()) if w not in _COURTESY]
             if len(rest) <= 1 or (self.asked.get(ti - 1) == turn.who and len(rest) <= 2):
                 return True  # "Sure, I'll have it by Friday": confirms a request, adds nothing
@@ -991,6 +1000,14 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(who, _stop(clean(will.group(1)))))
             return True
         return False
+
+    def named(self, word: str) -> bool:
+        """Whether ``word`` opening "<Word> will …" names someone: a speaker, or a word written
+        with a capital inside a sentence somewhere ("Writes will stop soon" names no one)."""
+        if any(t.who == word for t in self.turns):
+            return True
+        inside = re.compile(r"(?<=[a-z,] )" + re.escape(word) + r"\b")
+        return any(inside.search(x) for t in self.turns for x in t.sentences)
 
     def question(self, ti: int, si: int, sentence: str) -> None:
         turn = self.turns[ti]
