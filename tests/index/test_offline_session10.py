@@ -68,6 +68,7 @@ def test_a_team_arrangement_in_the_present_is_a_decision_a_story_is_not():
     s, _ = _summary(
         "Ines: The Tuesday quiz keeps running past eleven.",
         "Bo: Last year we ran it till midnight and nobody minded.",
+        "Jo: The landlord wants us out by half ten now.",
         "Ines: From next week we start at half seven, and the last round ends by ten.",
     )
     # the clause that arranges; "the last round ends by ten" arranges nothing by itself
@@ -147,3 +148,13 @@ def test_a_commitment_to_nothing_and_a_thing_that_will_happen_are_no_steps():
         "Noor: Fine, I'll see how the budget looks.",
     )
     assert s.action_items == ("Noor: Order a new lock today.",)
+
+
+def test_so_as_an_adverb_and_a_chat_between_two_decide_nothing():
+    s, _ = _summary(
+        "Mara: I finally finished the half marathon on Sunday!",
+        "Leon: So proud of you for sticking with the training.",
+        "Mara: Thanks! We share everything about running, my sister and I.",
+        "Leon: So the next one is in spring, right?",
+    )
+    assert s.decisions == ()

@@ -418,6 +418,12 @@ _CONCLUDE = re.compile(
 not read (session 10): "Then the review rotation starts Monday…", "So: we send…",
 "Then it's August 26.", "So from January, the other branch picks up the second line…".
 Not a question, a hedge or a past event (see :data:`_UNSETTLED`)."""
+_CONCLUSION_OPENS = frozenset("the our we we're we'll from on in for every each it's all both no only this "
+                              "next".split())
+"""What a conclusion's clause opens with after "then" / "so" (a subject, a time or a place):
+"so" before anything else is an adverb ("So proud of you", "So far, …")."""
+_DESCRIBES = re.compile(r"^(?:the\s+|our\s+|this\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:is|are)\b", re.IGNORECASE)
+"""A clause that says what something is ("the interview is one part of…"), not what happens."""
 _UNSETTLED = re.compile(r"\b(?:would|could|might|may|can'?t|cannot|won'?t|should|was|were|had|did|"
                         r"maybe|perhaps|probably|(?:need|needs|have|has|want|wants)\s+to|hope|think|guess|"
                         r"wonder)\b|n't\b", re.IGNORECASE)
@@ -1268,6 +1274,13 @@ class _Reader:
         if m is None or _UNSETTLED.search(s) or _REMARK.search(s):
             return False
         rest = s[m.end():]
+        first = rest.split(maxsplit=1)[0].lower().rstrip(",:") if rest.split() else ""
+        if not (s[m.end() - 2: m.end()].strip() in (",", ":") or first in _CONCLUSION_OPENS
+                or first in _IMPERATIVE or rest[:1].isupper() and first not in _NOT_A_NAME
+                or rest[:1].isdigit() or rest[:1] in "£$€"):
+            return False  # "So proud of you", "So far…": "so" as an adverb, no conclusion
+        if _DESCRIBES.match(rest):
+            return False  # "So the interview is just one part of the process": a description
         if len(_content(rest)) < 3:
             return False
         parts = [p for p in _CLAUSE.split(rest) if p.strip()]
@@ -1285,6 +1298,8 @@ class _Reader:
         days ahead", "…, and we switch to remote learning on Teams"): an arrangement, a
         decision, its clauses apart (session 10). Not a hedge, a past event or a remark."""
         prev = self.turns[where[0] - 1].sentences
+        if len({t.who for t in self.turns}) < 3:
+            return  # a chat between two ("we care a ton about our pets"), no meeting
         if prev and prev[-1].endswith("?"):
             return  # an answer to a question describes ("What does it cost?" — "…, and we keep
             # the list"), it arranges nothing
