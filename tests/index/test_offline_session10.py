@@ -25,6 +25,7 @@ def test_a_stated_conclusion_is_a_decision_clause_by_clause():
     s, _ = _summary(
         "Hedda: The choir can't rehearse in the church hall in January, the boiler is out.",
         "Ravi: The library has a room on Thursdays, and the school hall is free on Mondays.",
+        "Tuula: The basses are the bigger group.",
         "Hedda: Then the sopranos move to the library room, and the basses take the school hall.",
     )
     assert s.decisions == ("The sopranos move to the library room.", "The basses take the school hall.")

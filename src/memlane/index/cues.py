@@ -1271,8 +1271,9 @@ class _Reader:
         """A participant's conclusion ("Then the review rotation starts Monday, and Chidi
         makes the schedule."): each clause with content of its own is a decision."""
         m = _CONCLUDE.match(s)
-        if m is None or _UNSETTLED.search(s) or _REMARK.search(s):
-            return False
+        if (m is None or self.assisted or len({t.who for t in self.turns}) < 3 or _UNSETTLED.search(s)
+                or _REMARK.search(s)):
+            return False  # (with the assistant, "So, it seems…" sums up what was explained)
         rest = s[m.end():]
         first = rest.split(maxsplit=1)[0].lower().rstrip(",:") if rest.split() else ""
         if not (s[m.end() - 2: m.end()].strip() in (",", ":") or first in _CONCLUSION_OPENS
