@@ -228,7 +228,7 @@ def _may_cue_user(low: str) -> bool:
             or "ordering" in low or "booking" in low or "getting" in low or "taking" in low
             or "choosing" in low or "picking" in low or "haven" in low or "no idea" in low
             or "no answer" in low or "no plan" in low or "no clue" in low or "nobody" in low
-            or "question" in low)
+            or "question " in low)
 
 
 def _may_cue_assistant(low: str) -> bool:
@@ -241,7 +241,7 @@ def _may_cue_assistant(low: str) -> bool:
             or "remember to" in low or "forget to" in low or "i will" in low
             or "next step" in low or "plan is to" in low or "nobody answered" in low
             or "to be seen" in low or "haven" in low or "no idea" in low or "no answer" in low
-            or "no plan" in low or "no clue" in low or "nobody" in low or "question" in low)
+            or "no plan" in low or "no clue" in low or "nobody " in low or "question " in low)
 
 
 _ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)

@@ -32,8 +32,8 @@ from memlane.types import Message
 
 __all__ = ["OfflineIntelligence"]
 
-_SENT = re.compile(r"[.!?\n](?:(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)"
-                   r"(?<!\bProf\.)(?<!\bMt\.)\s+(?=[\"'(\[]?[A-Z0-9])|(?<=\n)\n*)")
+_SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=\n)\n*)")
+_TITLE = re.compile(r"(?:^|\s)(?:Dr|Mr|Mrs|Ms|St|Prof|Mt)\.$")
 """A sentence's end: not the stop of a title before a name ("Dr. Okafor", session 10)."""
 """A sentence break: end punctuation, blanks and a capital or digit (optionally after a
 quote or bracket), or a run of newlines. It opens on one of four characters, so the
@@ -280,10 +280,17 @@ def _sentences(text: str) -> list[str]:
     pieces, pos = [], 0
     for m in _SENT.finditer(text):
         start = m.start()
+        if text[start] == "." and text[start - 1: start] in "rstf" and _TITLE.search(text, max(0, start - 5), start + 1):
+            continue  # "Dr. Okafor": a title's stop ends no sentence
         pieces.append(text[pos:start] if text[start] == "\n" else text[pos : start + 1])
         pos = m.end()
     pieces.append(text[pos:])
     return [s.strip() for s in pieces if s and len(s.strip()) > 2]
+
+
+def _opens(sentence: str, at: int) -> bool:
+    """Whether position ``at`` opens ``sentence`` (after quotes, brackets, list marks)."""
+    return at == 0 or sentence[:at].strip(" *_>-") in ("", '"', "'", "(")
 
 
 def _words(text: str) -> list[str]:
@@ -609,8 +616,8 @@ class OfflineIntelligence:
             out.extend(Entity(d, "date", said) for d in _DATE.findall(sentence))
         for i, match in enumerate(_CAPS.finditer(sentence)):
             phrase = match.group(1)
-            start = sentence[: match.start()].strip(" *_>-") in ("", '"', "'", "(")
-            if start and " " in phrase:
+            start = None  # whether the phrase opens the sentence, found out only when it matters
+            if " " in phrase and (start := _opens(sentence, match.start())):
                 head, rest = phrase.split(" ", 1)
                 low = head.lower()
                 if (low in _IMPERATIVE or rest.startswith("the ")
@@ -625,7 +632,8 @@ class OfflineIntelligence:
             if kind == "date":
                 out.append(Entity(name, "date", said))
                 continue
-            if " " not in name and (gerund or start) and not _NAMED_PAIR.match(sentence, match.end()):
+            if " " not in name and (gerund or (start if start is not None else _opens(sentence, match.start()))
+                                    ) and not _NAMED_PAIR.match(sentence, match.end()):
                 continue  # a sentence start ("Applying ...") or a gerund, not a name (unless
                 # paired with another: "Crete or Sardinia?")
             if i == 0 and name.isupper() and len(name) <= 3:
