@@ -15,7 +15,7 @@ from memlane.errors import ValidationError
 from memlane.index.schema import Extraction, SessionSummary
 from memlane.types import Message
 
-__all__ = ["FIELDS", "FRESH", "POOL", "SETS", "TRAIN", "Conversation", "EvalReport", "canned_answer", "evaluate", "load_set",
+__all__ = ["DEV_ALL", "FIELDS", "FRESH", "POOL", "SETS", "TRAIN", "Conversation", "EvalReport", "canned_answer", "evaluate", "load_set",
            "messages_of"]
 
 FIELDS = ("decisions", "rationale", "open_questions", "next_steps", "references", "entities",
@@ -37,8 +37,10 @@ TRAIN = ("train1", "train2", "train3", "train4", "train5")
 cross-validated on."""
 FRESH = ("heldout5",)
 """Written and labelled before anything ran on it, measured once at the end of session 9
-(not in ``--set all``: a run of it is a look at the untouched set)."""
-_GROUPS = {"pool": POOL, "train": TRAIN}
+(not in ``--set all``); development data since session 10 (:data:`DEV_ALL`)."""
+DEV_ALL = (*POOL, *TRAIN, *FRESH)
+"""Every set that is development data since session 10 (471 conversations): ``--set dev_all``."""
+_GROUPS = {"pool": POOL, "train": TRAIN, "dev_all": DEV_ALL}
 _START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 _NOT_ENTITIES = ("date", "reference")
 """Extracted entity types that are not scored as entities (dates; references are their own field)."""
@@ -81,7 +83,8 @@ def _conversation(where: str, raw: Any) -> Conversation:
 def load_set(name: str = "dev", path: str | Path | None = None) -> list[Conversation]:
     """The labelled conversations of the packaged set ``name`` (a name of :data:`SETS`,
     :data:`FRESH` or :data:`TRAIN`; ``pool``: dev to heldout4 together; ``train``: train1 to train5
-    together), or of a JSON file at ``path`` in the same format."""
+    together; ``dev_all``: pool, train and heldout5 together), or of a JSON file at ``path`` in the
+    same format."""
     if path is None and name in _GROUPS:
         return [conv for part in _GROUPS[name] for conv in load_set(part)]
     if path is None:
