@@ -33,7 +33,7 @@ from memlane.types import Message
 __all__ = ["OfflineIntelligence"]
 
 _SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=\n)\n*)")
-_TITLE = re.compile(r"(?:^|\s)(?:Dr|Mr|Mrs|Ms|St|Prof|Mt)\.$")
+_TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|St|Prof|Mt)\.$")
 """A sentence's end: not the stop of a title before a name ("Dr. Okafor", session 10)."""
 """A sentence break: end punctuation, blanks and a capital or digit (optionally after a
 quote or bracket), or a run of newlines. It opens on one of four characters, so the
