@@ -92,6 +92,9 @@ def test_packaged_sets_and_their_canned_answers():
     fresh = load_set("heldout5")  # the untouched set of session 9
     assert len(fresh) >= 20
     assert not {c.id for c in fresh} & (set(ids) | {c.id for c in train})
+    sixth = load_set("heldout6")  # the untouched set of session 10
+    assert len(sixth) >= 30
+    assert not {c.id for c in sixth} & (set(ids) | {c.id for c in train} | {c.id for c in fresh})
     kinds = {c.kind for c in dev}
     assert {"team-decision", "personal-facts", "support", "coding", "no-decision"} <= kinds
     answer = canned_answer(next(c for c in dev if c.id == "db-choice"))

@@ -35,10 +35,11 @@ TRAIN = ("train1", "train2", "train3", "train4", "train5")
 """Conversations written and labelled in session 9 to train the sentence model on (320;
 ``--set train`` scores them as one set); with the pool, the data it is trained and
 cross-validated on."""
-FRESH = ("heldout5",)
-"""Written and labelled before anything ran on it, measured once at the end of session 9
-(not in ``--set all``); development data since session 10 (:data:`DEV_ALL`)."""
-DEV_ALL = (*POOL, *TRAIN, *FRESH)
+FRESH = ("heldout5", "heldout6")
+"""Each written and labelled before anything ran on it and measured once at the end of its
+session (heldout5: session 9, development data since session 10, :data:`DEV_ALL`; heldout6:
+session 10); not in ``--set all``."""
+DEV_ALL = (*POOL, *TRAIN, "heldout5")
 """Every set that is development data since session 10 (471 conversations): ``--set dev_all``."""
 _GROUPS = {"pool": POOL, "train": TRAIN, "dev_all": DEV_ALL}
 _START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
