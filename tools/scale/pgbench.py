@@ -20,9 +20,12 @@ answers can be compared. ``--statement-ms`` also times every statement from the 
 milliseconds a search (``statement_ms``, 400 searches, unscoped and scoped together).
 
 Every run reports the garbage collector's pauses over the timed searches (``gc_pauses``:
-collections by generation, their total and longest milliseconds). ``--gc freeze`` runs
-``gc.collect(); gc.freeze()`` before the timed searches (what a serving process does after
-start-up, as ``searchonly.py`` does), ``--gc off`` disables the collector for them.
+collections by generation, their total and longest milliseconds). Before the timed searches
+the process runs ``gc.collect(); gc.freeze()`` (``--gc freeze``, the default since the
+eighth round: what a serving process does once started, and what ``searchonly.py`` does
+for SQLite; without it a full collection visits every object the loading left, 40-75 ms
+three times in 400 searches at 10k items, docs/scaling.md); ``--gc on`` leaves the
+collector as it is, ``--gc off`` disables it for the timed searches.
 ``--patch MODULE.NAME=VALUE`` sets a module constant first (e.g.
 ``memlane.store.postgres.search.SEARCH_THREADS=0``: the two lists one after the other);
 ``--profile FILE`` (with ``--reuse``) writes a cProfile of the search loop.
@@ -45,7 +48,7 @@ ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
 ap.add_argument("--dump", metavar="FILE", help="with --reuse: write each search's hits (id, score) to FILE")
 ap.add_argument("--statement-ms", action="store_true",
                 help="with --reuse: time each statement from the client (rows fetched at once)")
-ap.add_argument("--gc", choices=("on", "freeze", "off"), default="on",
+ap.add_argument("--gc", choices=("on", "freeze", "off"), default="freeze",
                 help="the collector over the timed searches (freeze: collect and freeze first)")
 ap.add_argument("--patch", action="append", default=[], metavar="MODULE.NAME=VALUE",
                 help="set a module constant (a Python literal) before running")
