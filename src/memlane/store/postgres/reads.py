@@ -164,6 +164,23 @@ class ReadAhead:
             with self.lock:
                 self.got.append(own)
 
+    def take(self, rows: Sequence[Sequence[Any]]) -> None:
+        """Items read by another statement (the graph walk's, ``search._approximate_items``):
+        rows of ``ITEM_FIELDS``, with the superseded flags when ``facts``; those of items
+        the other thread has taken are left to it."""
+        with self.lock:
+            mine = [r for r in rows if r[0] not in self.taken]
+            self.taken.update(r[0] for r in mine)
+        if mine:
+            own = Reads(self.reads.wants_superseded)
+            for row in mine:
+                it = item(row[:_N_ITEM])
+                own.items[it.id] = it
+                if self.facts and row[-2]:
+                    own.superseded[it.message_id] = bool(row[-1])  # type: ignore[index]
+            with self.lock:
+                self.got.append(own)
+
     def done(self) -> None:
         reads = self.reads
         for own in self.got:
