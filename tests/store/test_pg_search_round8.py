@@ -100,3 +100,61 @@ def test_outside_a_search_or_switched_off_no_items_are_read(mem, sent_statements
         n = len(sent)
         s.get_items([i for i, _ in lexical + vector])
     assert not _item_reads(sent[:n]) and len(_item_reads(sent)) == 1  # get_items reads them all
+
+
+@pytest.fixture
+def walked(pg_url, monkeypatch):
+    """A store with the model's HNSW index (over 40 vectors) whose two lists overlap."""
+    import numpy as np
+
+    from memlane.store import open_store
+
+    monkeypatch.setattr(pg_search, "HNSW_ABOVE", 10)
+    monkeypatch.setattr(PostgresSearch, "_overlap", lambda self, model, dim, f: not self.db.in_transaction)
+    s = open_store(pg_url)
+    rng = np.random.default_rng(3)
+    vecs = rng.normal(size=(40, 8)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    with s.atomic():
+        sid = s.create_session("s", 1.0, None, None)
+        ids = s.insert_items([{"kind": "turn", "text": f"word{i % 4} other{i}", "at": float(i), "scope": "s",
+                               "session_id": sid, "keys": "key" if i % 2 else ""} for i in range(40)])
+        s.put_vectors("m", list(zip(ids, vecs, strict=True)))
+    assert s.ensure_vector_index("m", 8)
+    yield s, vecs
+    s.close()
+
+
+@pytest.mark.parametrize("superseded", [True, False])
+def test_the_graph_walk_brings_its_items(walked, sent_statements, superseded):
+    s, vecs = walked
+    want = (s.lexical_search(["word1"], Filters(), 5), s.vector_search("m", vecs[0], Filters(), 5))
+    ids = list(dict.fromkeys(i for lst in want for i, _ in lst))
+    want_items = s.get_items(ids)
+    with s.reading(superseded=superseded), sent_statements(s) as sent:
+        got = s.lexical_and_vector_search(["word1"], "m", vecs[0], Filters(), 5)
+        n = len(sent)
+        items = s.get_items(ids)
+    assert got == want and items == want_items and len(sent) == n  # get_items read nothing
+    walk = [q for q, _ in sent if "WITH r AS MATERIALIZED" in q]
+    assert len(walk) == 1 and "c_text" in walk[0] and ("FROM facts" in walk[0]) is superseded
+    # by key: only the lexical list's items the walk did not bring
+    read = sorted(i for x in _item_reads(sent) for i in _ids(x))
+    assert read == sorted({i for i, _ in want[0]} - {i for i, _ in want[1]})
+
+
+def test_the_walk_sorts_its_rows_by_distance_not_trusting_the_index_order(walked, monkeypatch):
+    """With relaxed_order iterative scans the index returns rows nearly sorted; sorted by
+    ``d`` again, the planner took them as sorted and only ordered equal distances (an
+    incremental sort): the walk's list came out of order."""
+    from psycopg import sql
+
+    s, vecs = walked
+    sent = []
+    execute = s.db.execute
+    monkeypatch.setattr(s.db, "execute", lambda q, p=None, **kw: sent.append((q, p)) or execute(q, p, **kw))
+    got = s.vector_search("m", vecs[0], Filters(), 5)
+    (q, params), = [(q, p) for q, p in sent if "WITH r AS MATERIALIZED" in str(q)]
+    assert [i for i, _ in got] == sorted((i for i, _ in got), key=lambda i: -dict(got)[i])
+    plan = [r[0] for r in execute(sql.SQL("EXPLAIN ") + q, params).fetchall()]
+    assert plan[0].startswith("Sort ") and not any("Incremental" in line for line in plan), plan
