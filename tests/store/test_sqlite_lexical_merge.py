@@ -59,3 +59,26 @@ def test_a_fresh_store_merges_nothing(tmp_path):
         assert store.lexical_search(["otter"], Filters(), 10) == []
     finally:
         store.close()
+
+
+def test_a_copy_into_sqlite_ends_with_its_lexical_index_merged(tmp_path):
+    from memlane.store.copy import copy_store
+
+    source = open_store(str(tmp_path / "s.db"))
+    rng = random.Random(4)
+    for batch in range(12):
+        with source.atomic():
+            source.insert_items([{
+                "kind": "turn", "text": " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 12))),
+                "at": float(batch * 100 + i), "scope": rng.choice(["a", "b"])} for i in range(40)])
+    want = _searches(source)
+    target = open_store(str(tmp_path / "t.db"))
+    try:
+        copy_store(source, target)
+        copied = _records(target)
+        target.merge_lexical_index()  # nothing left to merge: the copy did it
+        assert _records(target) == copied < _records(source)
+        assert _searches(target) == want
+    finally:
+        source.close()
+        target.close()
