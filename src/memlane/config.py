@@ -502,6 +502,11 @@ class RetrievalConfig:
     """For a gathering question ("how many", "in total"), stage two also takes the turns of
     this many sessions after the ``top_sessions`` best; their hits rank below the best hit of
     each of those sessions (0: off)."""
+    gather_openers: float = 0.6
+    """For a gathering question ("how many", "in total"), the opener of each of the
+    ``top_sessions`` best sessions (``opener_lift``) that scores at least this share of the
+    best hit takes a place among the first ``final_k`` hits: each session tells its piece
+    once, most often in its opener (0: off)."""
     advice_focus: bool = True
     """Advice questions ("Any tips?", "Can you recommend ...?"): the request's own words
     ("tips", "suggestions", "thinking", "lately") leave the lexical and the vector query,
@@ -572,6 +577,8 @@ class RetrievalConfig:
         _check(0.0 <= self.assistant_factor <= 1.0, "retrieval.assistant_factor",
                "must be between 0 and 1")
         _check(0.0 <= self.impersonal_factor <= 1.0, "retrieval.impersonal_factor",
+               "must be between 0 and 1")
+        _check(0.0 <= self.gather_openers <= 1.0, "retrieval.gather_openers",
                "must be between 0 and 1")
         _check(0 <= self.gather_sessions <= 20, "retrieval.gather_sessions",
                "must be between 0 and 20")
