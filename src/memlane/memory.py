@@ -242,7 +242,7 @@ class Memory:
         return self.store.get_session(session_id)
 
     @validated
-    def close_idle(self, now: datetime | str | None = None) -> list[int]:
+    def close_idle(self, now: datetime | str | float | None = None) -> list[int]:
         """Close every open session idle for longer than the gap as of ``now``."""
         when = datetime.now(UTC) if now is None else parse_time(now, "now")
         return close_idle(self.store, self.config, when)
@@ -289,7 +289,7 @@ class Memory:
     @validated
     def index(
         self,
-        now: datetime | str | None = None,
+        now: datetime | str | float | None = None,
         *,
         progress: Callable[[int, int], None] | None = None,
         resummarize: bool = False,
@@ -402,14 +402,14 @@ class Memory:
         scope: str | None = None,
         k: int | None = None,
         *,
-        now: datetime | str | None = None,
+        now: datetime | str | float | None = None,
         agent: str | None = None,
         project: str | None = None,
         kinds: list[str] | tuple[str, ...] | None = None,
         lanes: list[str] | tuple[str, ...] | None = None,
         privacy: list[str] | tuple[str, ...] | None = None,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
+        since: datetime | str | float | None = None,
+        until: datetime | str | float | None = None,
         preset: str | None = None,
         session_aware: bool | None = None,
         top_sessions: int | None = None,
@@ -481,7 +481,7 @@ class Memory:
         *,
         scope: str | None = None,
         model: str | None = None,
-        now: datetime | str | None = None,
+        now: datetime | str | float | None = None,
         instructions: str | None = None,
         token_counter: TokenCounter | None = None,
         include_recent: bool = True,
@@ -547,7 +547,7 @@ class Memory:
         budget: int | None = None,
         *,
         model: str | None = None,
-        now: datetime | str | None = None,
+        now: datetime | str | float | None = None,
     ) -> Pack:
         """For chat apps: recent verbatim messages, relevant message hits and relevant
         earlier session summaries (and current facts), blended by the ranking; ``shares``
@@ -572,7 +572,7 @@ class Memory:
         scope: str | None = None,
         agent: str | None = None,
         project: str | None = None,
-        at: datetime | str | None = None,
+        at: datetime | str | float | None = None,
         lane: str = "semantic",
         durability: str = "long",
         privacy: str = "private",
@@ -615,7 +615,7 @@ class Memory:
         *,
         scope: str,
         source: str = "stated",
-        at: datetime | str | None = None,
+        at: datetime | str | float | None = None,
     ) -> FactOutcome:
         """Tell memlane a fact: same value reinforces, a new value of a single-valued
         predicate supersedes (the old one is kept for audit), multi-valued ones accumulate."""
@@ -629,7 +629,7 @@ class Memory:
         subject: str | None = None,
         *,
         include_superseded: bool = False,
-        now: datetime | str | None = None,
+        now: datetime | str | float | None = None,
     ) -> list[FactView]:
         """Facts with their confidence as of ``now``; current ones unless asked."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
@@ -639,7 +639,7 @@ class Memory:
 
     @validated
     def fact_history(self, subject: str, predicate: str, scope: str | None = None, *,
-                     now: datetime | str | None = None) -> list[dict[str, Any]]:
+                     now: datetime | str | float | None = None) -> list[dict[str, Any]]:
         """Every value ``subject predicate`` has had, oldest first, with when, from which
         session, whether it is current, what replaced it and each event; confidence as of
         ``now``."""
@@ -714,7 +714,7 @@ class Memory:
         self.store.delete_item(item_id)
 
     @validated
-    def gc(self, now: datetime | str | None = None) -> GcReport:
+    def gc(self, now: datetime | str | float | None = None) -> GcReport:
         """Expire items past their TTL, evict the lowest-value items of lanes over cap and
         prune the live stream's change log (``[memory.live]``)."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
@@ -722,14 +722,14 @@ class Memory:
 
     @validated
     def compact(self, *, scope: str | None = None, topic: str | None = None,
-                now: datetime | str | None = None) -> CompactReport:
+                now: datetime | str | float | None = None) -> CompactReport:
         """Fold topics' summaries into decision records; write weekly roll-ups."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         return compact(self.store, self.embeddings, self.config.hygiene, when, scope=scope,
                        topic=slugify(topic) if topic else None)
 
     @validated
-    def work_once(self, now: datetime | str | None = None) -> IndexReport:
+    def work_once(self, now: datetime | str | float | None = None) -> IndexReport:
         """What the background worker does each round: index, then hygiene; with the
         meaning tier on, the transformer vectors of the sessions it indexed."""
         before = {s.id for s in self.store.sessions_to_index(limit=1000)}

@@ -17,6 +17,7 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from memlane.config import Config
 from memlane.errors import ValidationError
 from memlane.ingest.validate import (
     MAX_NESTING,
@@ -34,7 +35,7 @@ from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES, SESSION_STATUSE
 
 __all__ = ["RULES", "check_query", "validated"]
 
-Rule = Callable[[Any, str, Any], Any]  # (value, parameter name, memory) -> checked value
+Rule = Callable[[Any, str, Config], Any]  # (value, parameter name, config) -> checked value
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_BUDGET = 1_000_000
@@ -43,42 +44,42 @@ MAX_SHORT_TEXT = 1000  # subjects, predicates, objects, topics, entities, model 
 
 
 def _opt(rule: Rule) -> Rule:
-    def check(value: Any, field: str, mem: Any) -> Any:
-        return None if value is None else rule(value, field, mem)
+    def check(value: Any, field: str, config: Config) -> Any:
+        return None if value is None else rule(value, field, config)
     return check
 
 
-def _label(value: Any, field: str, mem: Any) -> str:
+def _label(value: Any, field: str, config: Config) -> str:
     return check_label(value, field)
 
 
-def _short(value: Any, field: str, mem: Any) -> str:
+def _short(value: Any, field: str, config: Config) -> str:
     return check_label(value, field, MAX_SHORT_TEXT)
 
 
-def _id(value: Any, field: str, mem: Any) -> int:
+def _id(value: Any, field: str, config: Config) -> int:
     return check_int(value, field)
 
 
 def _int(low: int, high: int) -> Rule:
-    return lambda value, field, mem: check_int(value, field, low, high)
+    return lambda value, field, config: check_int(value, field, low, high)
 
 
 def _num(low: float, high: float) -> Rule:
-    return lambda value, field, mem: check_float(value, field, low, high)
+    return lambda value, field, config: check_float(value, field, low, high)
 
 
-def _bool(value: Any, field: str, mem: Any) -> bool:
+def _bool(value: Any, field: str, config: Config) -> bool:
     return check_bool(value, field)
 
 
-def _time(value: Any, field: str, mem: Any) -> Any:
+def _time(value: Any, field: str, config: Config) -> Any:
     parse_time(value, field)
     return value
 
 
 def _choice(allowed: tuple[str, ...]) -> Rule:
-    def check(value: Any, field: str, mem: Any) -> str:
+    def check(value: Any, field: str, config: Config) -> str:
         if not isinstance(value, str) or value not in allowed:
             shown = value if isinstance(value, str) and len(value) <= 40 else type(value).__name__
             raise ValidationError(f"{field}: must be one of {', '.join(allowed)}, got {shown!r}",
@@ -89,7 +90,7 @@ def _choice(allowed: tuple[str, ...]) -> Rule:
 
 def _choices(allowed: tuple[str, ...]) -> Rule:
     """A list or tuple of allowed values (a comma-separated string is accepted too)."""
-    def check(value: Any, field: str, mem: Any) -> tuple[str, ...]:
+    def check(value: Any, field: str, config: Config) -> tuple[str, ...]:
         if isinstance(value, str):
             check_unicode(value, field)
             value = [v for v in value.split(",") if v]
@@ -99,25 +100,25 @@ def _choices(allowed: tuple[str, ...]) -> Rule:
         if not value:  # an empty list would match nothing (or, in SQL, not parse)
             raise ValidationError(f"{field}: name at least one of {', '.join(allowed)} "
                                   "(or pass None for the default)", field=field)
-        return tuple(_choice(allowed)(v, field, mem) for v in value)
+        return tuple(_choice(allowed)(v, field, config) for v in value)
     return check
 
 
-def _message_text(value: Any, field: str, mem: Any) -> str:
-    return check_text(value, mem.config.ingest.max_message_chars, field)
+def _message_text(value: Any, field: str, config: Config) -> str:
+    return check_text(value, config.ingest.max_message_chars, field)
 
 
-def _callable(value: Any, field: str, mem: Any) -> Any:
+def _callable(value: Any, field: str, config: Config) -> Any:
     if not callable(value):
         raise ValidationError(f"{field}: must be a function, got {type(value).__name__}", field=field)
     return value
 
 
-def check_query(value: Any, field: str, mem: Any) -> str:
+def check_query(value: Any, field: str, config: Config) -> str:
     """A query: a string with something in it, at most ``retrieval.max_query_chars``."""
     if not isinstance(value, str):
         raise ValidationError(f"{field}: must be a string, got {type(value).__name__}", field=field)
-    limit = mem.config.retrieval.max_query_chars
+    limit = config.retrieval.max_query_chars
     if len(value) > limit:
         raise ValidationError(
             f"{field}: {len(value)} characters is over the limit of {limit} "
@@ -128,7 +129,7 @@ def check_query(value: Any, field: str, mem: Any) -> str:
     return value
 
 
-def _source(value: Any, field: str, mem: Any) -> Any:
+def _source(value: Any, field: str, config: Config) -> Any:
     if isinstance(value, (str, os.PathLike)):
         path = os.fspath(value)
         if isinstance(path, bytes) or not path or "\x00" in path:
@@ -141,7 +142,7 @@ def _source(value: Any, field: str, mem: Any) -> Any:
                           f"got {type(value).__name__}", field=field)
 
 
-def _extra(value: Any, field: str, mem: Any) -> dict[str, Any]:
+def _extra(value: Any, field: str, config: Config) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ValidationError(f"{field}: must be a dict, got {type(value).__name__}", field=field)
     if value_nesting(value) > MAX_NESTING:  # refused before json could recurse
@@ -151,25 +152,25 @@ def _extra(value: Any, field: str, mem: Any) -> dict[str, Any]:
     except (TypeError, ValueError) as e:
         raise ValidationError(f"{field}: must hold only JSON values ({e})", field=field) from None
     check_unicode(text, field)
-    if len(text) > mem.config.ingest.max_message_chars:
+    if len(text) > config.ingest.max_message_chars:
         raise ValidationError(f"{field}: {len(text)} characters of JSON is over the limit of "
-                              f"{mem.config.ingest.max_message_chars}", field=field)
+                              f"{config.ingest.max_message_chars}", field=field)
     return value
 
 
-def _topics(value: Any, field: str, mem: Any) -> tuple[str, ...]:
+def _topics(value: Any, field: str, config: Config) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
         raise ValidationError(f"{field}: must be a list of strings, got {type(value).__name__}",
                               field=field)
     if len(value) > 100:
         raise ValidationError(f"{field}: at most 100 topics", field=field)
-    return tuple(_short(v, field, mem) for v in value)
+    return tuple(_short(v, field, config) for v in value)
 
 
 MAX_BATCH = 10_000
 
 
-def _batch(value: Any, field: str, mem: Any) -> Any:
+def _batch(value: Any, field: str, config: Config) -> Any:
     """A list of message objects (each is checked by ``add_message``'s rules)."""
     if not isinstance(value, (list, tuple)):
         raise ValidationError(f"{field}: must be a list of message objects, got "
@@ -180,7 +181,7 @@ def _batch(value: Any, field: str, mem: Any) -> Any:
     return value
 
 
-def _draft(value: Any, field: str, mem: Any) -> Any:
+def _draft(value: Any, field: str, config: Config) -> Any:
     from memlane.memory import SummaryDraft
 
     if not isinstance(value, SummaryDraft):
@@ -189,7 +190,7 @@ def _draft(value: Any, field: str, mem: Any) -> Any:
     return value
 
 
-def _counter(value: Any, field: str, mem: Any) -> Any:
+def _counter(value: Any, field: str, config: Config) -> Any:
     if not callable(getattr(value, "count", None)) or not isinstance(getattr(value, "name", None), str):
         raise ValidationError(f"{field}: must be a TokenCounter (a name and a count(text) "
                               "method)", field=field)
@@ -272,7 +273,7 @@ def validated(method: F) -> F:
             raise ValidationError(f"{method.__name__}: {e}") from None
         for name, value in list(bound.arguments.items()):
             if name in rules:
-                bound.arguments[name] = rules[name](value, name, self)
+                bound.arguments[name] = rules[name](value, name, self.config)
         return method(*bound.args, **bound.kwargs)
 
     return wrapper  # type: ignore[return-value]

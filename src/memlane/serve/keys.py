@@ -11,9 +11,9 @@ import hashlib
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from memlane.errors import ValidationError
+from memlane.store.contract import Store
 
 __all__ = ["NewKey", "create_key", "hash_key", "parse_scopes"]
 
@@ -50,7 +50,7 @@ class NewKey:
     read_only: bool
 
 
-def create_key(store: Any, scopes: str | list[str], *, read_only: bool = False,
+def create_key(store: Store, scopes: str | list[str], *, read_only: bool = False,
                name: str | None = None) -> NewKey:
     """Make a random key, store its hash, return it (the only time it is seen)."""
     patterns = parse_scopes(scopes)

@@ -42,6 +42,7 @@ import jsonpatch
 
 from memlane.errors import ResetRequired, ValidationError
 from memlane.ingest.validate import check_scope
+from memlane.store.contract import ChangeStore
 from memlane.types import ChangeRecord
 
 __all__ = [
@@ -97,7 +98,7 @@ def _state(scope: str, docs: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def snapshot(store: Any, scope: str) -> tuple[int, dict[str, Any]]:
+def snapshot(store: ChangeStore, scope: str) -> tuple[int, dict[str, Any]]:
     """``(last change id included, state document)`` of ``scope``, read consistently:
     every change up to that id is in the document and none after it."""
     scope = check_scope(scope)
@@ -125,7 +126,7 @@ def _check_position(after: Any, limit: Any) -> tuple[int, int]:
     return after, limit
 
 
-def poll(store: Any, scope: str, after: int, limit: int = 500) -> Poll:
+def poll(store: ChangeStore, scope: str, after: int, limit: int = 500) -> Poll:
     """The scope's changes after ``after`` (at most ``limit``), and where to resume.
 
     Raises ``ResetRequired`` when ``after`` is older than the retained log or newer than
@@ -149,7 +150,7 @@ def poll(store: Any, scope: str, after: int, limit: int = 500) -> Poll:
     return Poll(changes, cursor)
 
 
-def changes_since(store: Any, scope: str, after: int, limit: int = 500) -> list[Change]:
+def changes_since(store: ChangeStore, scope: str, after: int, limit: int = 500) -> list[Change]:
     """The scope's changes after ``after``, oldest first, at most ``limit`` (see ``poll``)."""
     return poll(store, scope, after, limit).changes
 

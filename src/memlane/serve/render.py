@@ -5,9 +5,12 @@ from __future__ import annotations
 import dataclasses
 import json
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memlane.types import Hit, Item, Message, Session
+
+if TYPE_CHECKING:
+    from memlane.memory import Memory
 
 __all__ = ["dumps", "hit_dict", "item_dict", "message_dict", "nothing_note", "scope_is_empty",
            "session_dict", "to_plain"]
@@ -61,7 +64,7 @@ def dumps(obj: Any) -> str:
     return json.dumps(to_plain(obj), ensure_ascii=False, indent=2, sort_keys=False)
 
 
-def scope_is_empty(mem: Any, scope: str) -> bool:
+def scope_is_empty(mem: Memory, scope: str) -> bool:
     """True when ``scope`` holds no session and no item at all."""
     from memlane.store import Filters
 
@@ -71,7 +74,7 @@ def scope_is_empty(mem: Any, scope: str) -> bool:
     return not mem.store.filter_ids(everything)
 
 
-def nothing_note(mem: Any, scope: str | None, default: str = "no results") -> str:
+def nothing_note(mem: Memory, scope: str | None, default: str = "no results") -> str:
     """Why a read found nothing: a query without words, a scope with no memories, or
     simply no match."""
     if mem.last_notice:

@@ -19,11 +19,14 @@ from importlib import resources
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memlane.backends.embed.hashing import HashingEmbedder
 
 __all__ = ["HashingEmbedder", "add_sessions", "example_files", "memory"]
+
+if TYPE_CHECKING:
+    from memlane.memory import Memory
 
 
 def example_files() -> list[Path]:
@@ -41,7 +44,7 @@ def memory(path: str | Path, **config_overrides: Any) -> Any:
     return Memory(config=config, embedder=HashingEmbedder(dim=256, char_trigrams=True))
 
 
-def add_sessions(mem: Any, sessions: Iterable[tuple[float, Sequence[tuple[str, str]]]], *,
+def add_sessions(mem: Memory, sessions: Iterable[tuple[float, Sequence[tuple[str, str]]]], *,
                  now: datetime, scope: str = "chat", index: bool = True,
                  speakers: bool = False) -> Any:
     """Add each ``(days before now, [(role, text), ...])`` session to ``scope``, a minute a

@@ -22,6 +22,7 @@ from fastapi import Body, FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from memlane.errors import NotFoundError, ValidationError
+from memlane.memory import Memory
 from memlane.serve.http import models as m
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError
@@ -64,7 +65,7 @@ def _owned(who: Principal, scope: str | None, what: str, *, write: bool) -> None
 # -- ingest ------------------------------------------------------------------------------
 @action("memory.add", m.AddInput, write=True,
         summary="Add one message, or a batch (messages: [...]) in one transaction")
-def add(mem: Any, who: Principal, inp: m.AddInput, timings: dict[str, float]) -> Any:
+def add(mem: Memory, who: Principal, inp: m.AddInput, timings: dict[str, float]) -> Any:
     batch = inp.batch()
     for i, msg in enumerate(batch):
         try:
@@ -84,7 +85,7 @@ def add(mem: Any, who: Principal, inp: m.AddInput, timings: dict[str, float]) ->
 
 @action("sessions.close", m.CloseInput, write=True,
         summary="Close a scope's open session, one session by id, or every idle one")
-def close(mem: Any, who: Principal, inp: m.CloseInput, timings: dict[str, float]) -> Any:
+def close(mem: Memory, who: Principal, inp: m.CloseInput, timings: dict[str, float]) -> Any:
     if inp.idle:
         who.check(None, write=True)
         return {"closed": mem.close_idle(inp.now)}
@@ -99,7 +100,7 @@ def close(mem: Any, who: Principal, inp: m.CloseInput, timings: dict[str, float]
 
 @action("index", m.IndexInput, write=True,
         summary="Close idle sessions, index closed sessions, run session intelligence")
-def index(mem: Any, who: Principal, inp: m.IndexInput, timings: dict[str, float]) -> Any:
+def index(mem: Memory, who: Principal, inp: m.IndexInput, timings: dict[str, float]) -> Any:
     who.check(None, write=True)
     return to_plain(mem.index(inp.now, resummarize=inp.resummarize))
 
@@ -107,7 +108,7 @@ def index(mem: Any, who: Principal, inp: m.IndexInput, timings: dict[str, float]
 # -- search and pack ---------------------------------------------------------------------
 @action("memory.search", m.SearchInput, write=False,
         summary="Session-aware hybrid search with every score explained")
-def search(mem: Any, who: Principal, inp: m.SearchInput, timings: dict[str, float]) -> Any:
+def search(mem: Memory, who: Principal, inp: m.SearchInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
     opts = inp.options()
     hits = mem.search(inp.query, **opts)
@@ -117,7 +118,7 @@ def search(mem: Any, who: Principal, inp: m.SearchInput, timings: dict[str, floa
 
 @action("memory.pack", m.PackInput, write=False,
         summary="A token-budgeted context for a query, every candidate's decision explained")
-def pack(mem: Any, who: Principal, inp: m.PackInput, timings: dict[str, float]) -> Any:
+def pack(mem: Memory, who: Principal, inp: m.PackInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
     started = time.perf_counter()
     p = mem.pack(inp.query, inp.tokens(), scope=inp.scope, model=inp.model,
@@ -131,7 +132,7 @@ def pack(mem: Any, who: Principal, inp: m.PackInput, timings: dict[str, float]) 
 
 @action("memory.upsert", m.UpsertInput, write=True,
         summary="Store one memory item (note, preference, plan, decision...)")
-def upsert(mem: Any, who: Principal, inp: m.UpsertInput, timings: dict[str, float]) -> Any:
+def upsert(mem: Memory, who: Principal, inp: m.UpsertInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=True)
     extra = dict(inp.extra or {})
     lane = inp.lane or extra.pop("lane", None) or "semantic"
@@ -156,7 +157,7 @@ def upsert(mem: Any, who: Principal, inp: m.UpsertInput, timings: dict[str, floa
 
 
 # -- sessions, facts, graph, packs, stats ------------------------------------------------
-def _session_scope(mem: Any, session_id: int) -> str:
+def _session_scope(mem: Memory, session_id: int) -> str:
     try:
         return mem.session(session_id).scope
     except NotFoundError:
@@ -164,7 +165,7 @@ def _session_scope(mem: Any, session_id: int) -> str:
 
 
 @action("sessions.list", m.SessionsInput, write=False, summary="Sessions, newest first")
-def sessions_list(mem: Any, who: Principal, inp: m.SessionsInput, timings: dict[str, float]) -> Any:
+def sessions_list(mem: Memory, who: Principal, inp: m.SessionsInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
     rows = mem.sessions(scope=inp.scope, status=inp.status, limit=inp.limit)
     return {"sessions": [session_dict(s) for s in rows]}
@@ -172,7 +173,7 @@ def sessions_list(mem: Any, who: Principal, inp: m.SessionsInput, timings: dict[
 
 @action("sessions.show", m.IdInput, write=False,
         summary="One session: messages, summary, facts, entities, relations, observations")
-def sessions_show(mem: Any, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
+def sessions_show(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
     _owned(who, _session_scope(mem, inp.id), f"session {inp.id}", write=False)
     return {"session": session_dict(mem.session(inp.id)),
             "messages": [message_dict(x) for x in mem.messages(inp.id)],
@@ -180,7 +181,7 @@ def sessions_show(mem: Any, who: Principal, inp: m.IdInput, timings: dict[str, f
 
 
 @action("facts.list", m.FactsInput, write=False, summary="Facts with their confidence")
-def facts_list(mem: Any, who: Principal, inp: m.FactsInput, timings: dict[str, float]) -> Any:
+def facts_list(mem: Memory, who: Principal, inp: m.FactsInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
     rows = mem.facts(inp.scope, inp.subject, include_superseded=inp.include_superseded)
     return {"facts": [to_plain(f) for f in rows]}
@@ -188,14 +189,14 @@ def facts_list(mem: Any, who: Principal, inp: m.FactsInput, timings: dict[str, f
 
 @action("facts.history", m.FactHistoryInput, write=False,
         summary="Every value a subject's predicate has had, with its events")
-def facts_history(mem: Any, who: Principal, inp: m.FactHistoryInput, timings: dict[str, float]) -> Any:
+def facts_history(mem: Memory, who: Principal, inp: m.FactHistoryInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
     return {"history": to_plain(mem.fact_history(inp.subject, inp.predicate, inp.scope))}
 
 
 @action("facts.forget", m.IdInput, write=True,
         summary="Hard delete a fact with its item, vector and lexical rows")
-def facts_forget(mem: Any, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
+def facts_forget(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
     try:
         scope = mem.store.get_fact(inp.id).scope
     except NotFoundError:
@@ -207,13 +208,13 @@ def facts_forget(mem: Any, who: Principal, inp: m.IdInput, timings: dict[str, fl
 
 @action("graph.show", m.GraphInput, write=False,
         summary="An entity node, its relations and the items that mention it")
-def graph_show(mem: Any, who: Principal, inp: m.GraphInput, timings: dict[str, float]) -> Any:
+def graph_show(mem: Memory, who: Principal, inp: m.GraphInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
     return to_plain(mem.graph(inp.entity, inp.scope))
 
 
 @action("packs.show", m.IdInput, write=False, summary="Replay a journaled pack")
-def packs_show(mem: Any, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
+def packs_show(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
     try:
         p = mem.replay_pack(inp.id)
     except NotFoundError:
@@ -224,13 +225,13 @@ def packs_show(mem: Any, who: Principal, inp: m.IdInput, timings: dict[str, floa
 
 @action("stats", m.EmptyInput, write=False,
         summary="Counts of messages, sessions, items, vectors; event counters; the queue")
-def stats(mem: Any, who: Principal, inp: m.EmptyInput, timings: dict[str, float]) -> Any:
+def stats(mem: Memory, who: Principal, inp: m.EmptyInput, timings: dict[str, float]) -> Any:
     who.check(None, write=False)
     return to_plain(mem.stats())
 
 
 # -- dispatch ----------------------------------------------------------------------------
-def run(mem: Any, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, dict[str, float]]:
+def run(mem: Memory, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, dict[str, float]]:
     """Run one action for ``who``; returns ``(result, timings in ms)``."""
     act = ACTIONS[kind]
     if act.write and who.read_only:
@@ -283,7 +284,7 @@ def _request_model() -> Any:
         name = "Action_" + kind.replace(".", "_")
         variants.append(create_model(
             name, __config__=ConfigDict(extra="forbid"), __doc__=act.summary,
-            kind=(Literal[kind], ...),  # type: ignore[arg-type,valid-type]
+            kind=(Literal[kind], ...),  # type: ignore[arg-type]
             input=(act.model, Field(default_factory=act.model)),
         ))
     return Annotated[Union[tuple(variants)], Field(discriminator="kind")]  # noqa: UP007

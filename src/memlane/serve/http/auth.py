@@ -27,6 +27,7 @@ from fastapi import Request
 
 from memlane.serve.http.errors import ApiError
 from memlane.serve.keys import hash_key
+from memlane.store.contract import KeyStore
 
 __all__ = ["COOKIE", "OPEN", "KeyCache", "Principal", "RateLimiter", "principal"]
 
@@ -109,7 +110,7 @@ class KeyCache:
         self._rows: dict[str, tuple[float, dict[str, Any]]] = {}
         self._lock = threading.Lock()
 
-    def lookup(self, store: Any, key_hash: str) -> dict[str, Any] | None:
+    def lookup(self, store: KeyStore, key_hash: str) -> dict[str, Any] | None:
         """The unrevoked key with this hash (``store.api_key_by_hash``), from the cache while fresh."""
         if self.ttl <= 0:
             return store.api_key_by_hash(key_hash)
