@@ -458,8 +458,9 @@ class RetrievalConfig:
     kind_bonuses: tuple[str, ...] = ("turn.user:0.3",)
     """Per-kind bonuses as ``kind:value`` (``turn.user`` / ``turn.assistant`` for turns by
     role), scaled by kind_weight; also added to a turn's relevance in stage one."""
-    time_weight: float = 0.0
-    """Match between item time and relative dates in the query ("last week", "in March")."""
+    time_weight: float = 0.4
+    """Match between item time and the dates the query names ("last week", "in March",
+    "on 21 May, 2023"); docs/retrieval.md, ninth round."""
     mmr: bool = False
     """Diversify the final top K with maximal marginal relevance."""
     mmr_lambda: float = 0.7
