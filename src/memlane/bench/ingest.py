@@ -280,6 +280,9 @@ def _bulk_load(mem: Any, turns: list[str], run: str, t0: datetime, session_len: 
                              "keys": item_keys(text, at)})
             ids = store.insert_items(rows)
             store.put_vectors(embedder.name, list(zip(ids, vecs, strict=True)))
+    merge = getattr(store, "merge_lexical_index", None)  # SQLite: the load's FTS5 segments in one
+    if merge is not None:
+        merge()
     store.ensure_vector_index(embedder.name, embedder.dim)
 
 
