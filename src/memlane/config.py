@@ -458,8 +458,9 @@ class RetrievalConfig:
     kind_bonuses: tuple[str, ...] = ("turn.user:0.3",)
     """Per-kind bonuses as ``kind:value`` (``turn.user`` / ``turn.assistant`` for turns by
     role), scaled by kind_weight; also added to a turn's relevance in stage one."""
-    time_weight: float = 0.0
-    """Match between item time and relative dates in the query ("last week", "in March")."""
+    time_weight: float = 0.4
+    """Match between item time and the dates the query names ("last week", "in March",
+    "on 21 May, 2023"); docs/retrieval.md, ninth round."""
     mmr: bool = False
     """Diversify the final top K with maximal marginal relevance."""
     mmr_lambda: float = 0.7
@@ -502,6 +503,11 @@ class RetrievalConfig:
     """For a gathering question ("how many", "in total"), stage two also takes the turns of
     this many sessions after the ``top_sessions`` best; their hits rank below the best hit of
     each of those sessions (0: off)."""
+    gather_openers: float = 0.6
+    """For a gathering question ("how many", "in total"), the opener of each of the
+    ``top_sessions`` best sessions (``opener_lift``) that scores at least this share of the
+    best hit takes a place among the first ``final_k`` hits: each session tells its piece
+    once, most often in its opener (0: off)."""
     advice_focus: bool = True
     """Advice questions ("Any tips?", "Can you recommend ...?"): the request's own words
     ("tips", "suggestions", "thinking", "lately") leave the lexical and the vector query,
@@ -572,6 +578,8 @@ class RetrievalConfig:
         _check(0.0 <= self.assistant_factor <= 1.0, "retrieval.assistant_factor",
                "must be between 0 and 1")
         _check(0.0 <= self.impersonal_factor <= 1.0, "retrieval.impersonal_factor",
+               "must be between 0 and 1")
+        _check(0.0 <= self.gather_openers <= 1.0, "retrieval.gather_openers",
                "must be between 0 and 1")
         _check(0 <= self.gather_sessions <= 20, "retrieval.gather_sessions",
                "must be between 0 and 20")

@@ -144,3 +144,29 @@ def test_stage_two_reads_the_session_when_candidates_are_few(tmp_path: Path) -> 
     # stage two ranks the session's turns with the user-turn bonus, as stage one does
     by_turn_rank = sorted(hits, key=lambda h: h.scores["turn_rank"])
     assert all(h.item.role == "user" for h in by_turn_rank[:2])
+
+
+def test_turns_said_inside_the_named_dates_rank_first_by_default(tmp_path: Path) -> None:
+    """``time_weight`` (0.4 by default): a turn said inside the dates the question names
+    outranks a turn of another time that matches its words better ("What did I buy for the
+    competition last week?" against "Which bike should I buy for a competition?")."""
+    sessions = ((60, ["I want to buy a bike to race in the city bike competition.",
+                      "Which bike should I buy for a competition?"]),
+                (8, ["I'm entering a sculpture competition next month.",
+                     "I got myself a set of carving tools and a wire cutter."]))
+    order = {}
+    for tw in (None, 0.0):
+        m = memory(tmp_path / f"{tw}.db", retrieval={} if tw is None else {"time_weight": tw})
+        for days, turns in sessions:
+            for i, text in enumerate(turns):
+                m.add_message("c", "user", text, at=NOW - timedelta(days=days, minutes=-i))
+            m.close_session("c")
+        m.index(now=NOW)
+        hits = m.search("What did I buy for the competition last week?", scope="c", k=6,
+                        now=NOW, explain=True)
+        m.close()
+        order[tw] = [h for h in hits if h.item.kind == "turn"]
+    assert all((NOW - h.item.at).days < 10 for h in order[None][:2])  # said 8 days ago
+    assert order[None][0].scores["contrib.time"] == pytest.approx(0.4)
+    assert "carving tools" in order[None][1].item.text
+    assert order[0.0][0].item.text == "Which bike should I buy for a competition?"

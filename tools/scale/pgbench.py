@@ -18,8 +18,19 @@ versions of the search code can be compared on one database without indexing it 
 answers can be compared. ``--statement-ms`` also times every statement from the client
 (sent, executed and all its rows received: each is fetched at once) and reports each kind's
 milliseconds a search (``statement_ms``, 400 searches, unscoped and scoped together).
+
+Every run reports the garbage collector's pauses over the timed searches (``gc_pauses``:
+collections by generation, their total and longest milliseconds). Before the timed searches
+the process runs ``gc.collect(); gc.freeze()`` (``--gc freeze``, the default since the
+eighth round: what a serving process does once started, and what ``searchonly.py`` does
+for SQLite; without it a full collection visits every object the loading left, 40-75 ms
+three times in 400 searches at 10k items, docs/scaling.md); ``--gc on`` leaves the
+collector as it is, ``--gc off`` disables it for the timed searches.
+``--patch MODULE.NAME=VALUE`` sets a module constant first (e.g.
+``memlane.store.postgres.search.SEARCH_THREADS=0``: the two lists one after the other);
+``--profile FILE`` (with ``--reuse``) writes a cProfile of the search loop.
 """
-import argparse, collections, json, os, statistics, time, uuid
+import argparse, ast, collections, gc, importlib, json, os, statistics, time, uuid
 
 import numpy as np
 
@@ -37,8 +48,51 @@ ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
 ap.add_argument("--dump", metavar="FILE", help="with --reuse: write each search's hits (id, score) to FILE")
 ap.add_argument("--statement-ms", action="store_true",
                 help="with --reuse: time each statement from the client (rows fetched at once)")
+ap.add_argument("--gc", choices=("on", "freeze", "off"), default="freeze",
+                help="the collector over the timed searches (freeze: collect and freeze first)")
+ap.add_argument("--patch", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                help="set a module constant (a Python literal) before running")
+ap.add_argument("--profile", metavar="FILE", help="with --reuse: cProfile the search loop into FILE.N")
 args = ap.parse_args()
 sizes = [int(x) for x in args.sizes.split(",")]
+for spec in args.patch:
+    target, value = spec.split("=", 1)
+    module, name = target.rsplit(".", 1)
+    setattr(importlib.import_module(module), name, ast.literal_eval(value))
+
+# The collector's pauses (gc.callbacks), counted between gc_start() and gc_stop().
+_gc = {"on": False, "t": 0.0, "pauses": collections.defaultdict(list)}
+
+
+def _gc_callback(phase: str, info: dict) -> None:
+    if not _gc["on"]:
+        return
+    if phase == "start":
+        _gc["t"] = time.perf_counter()
+    else:
+        _gc["pauses"][info["generation"]].append((time.perf_counter() - _gc["t"]) * 1e3)
+
+
+gc.callbacks.append(_gc_callback)
+
+
+def gc_start() -> None:
+    if args.gc == "freeze":
+        gc.collect()
+        gc.freeze()
+    elif args.gc == "off":
+        gc.disable()
+    _gc["pauses"].clear()
+    _gc["on"] = True
+
+
+def gc_stop() -> dict:
+    _gc["on"] = False
+    if args.gc == "off":
+        gc.enable()
+    return {"mode": args.gc, "tracked_objects": len(gc.get_objects()), "frozen": gc.get_freeze_count(),
+            **{f"gen{g}": {"n": len(v), "ms": round(sum(v), 1), "max_ms": round(max(v), 2)}
+               for g, v in sorted(_gc["pauses"].items())}}
 
 
 def backend_cpu(pid: int) -> float:
@@ -103,20 +157,41 @@ def search_only(dburl: str, n: int) -> dict:
     slow_all, slow_scoped, answers = [], [], []
     Database.execute = counting
     pids = backends(mem)
+    gc_start()
+    if args.profile:
+        import cProfile
+        prof = cProfile.Profile()
+        prof.enable()
     b0, c0 = sum(backend_cpu(p) for p in pids), time.process_time()
+    cpu = {"all": [0.0, 0.0], "scoped": [0.0, 0.0]}  # client, server seconds
+
+    def timed(kind: str, **kw):
+        c, b, s = time.process_time(), sum(backend_cpu(p) for p in pids), time.perf_counter()
+        hits = mem.search(query, k=10, **kw)
+        ms = (time.perf_counter() - s) * 1e3
+        cpu[kind][0] += time.process_time() - c
+        cpu[kind][1] += sum(backend_cpu(p) for p in pids) - b
+        return hits, ms
+
     for q in range(200):
         query = _query(turns, rng)
-        s = time.perf_counter(); hits = mem.search(query, k=10); ms = (time.perf_counter() - s) * 1e3
+        if q == 1:  # the helper threads' connections exist after the first search
+            pids = sorted(set(pids) | set(backends(mem)))
+        hits, ms = timed("all")
         answers.append([[h.item.id, h.score] for h in hits])
         lat_all.append(ms); _collect(st_all, mem.last_timings)
         slow_all.append((ms, query, dict(mem.last_timings)))
         scope = f"{run}-conv-{q % 100}"
-        s = time.perf_counter(); hits = mem.search(query, scope=scope, k=10); ms = (time.perf_counter() - s) * 1e3
+        hits, ms = timed("scoped", scope=scope)
         answers.append([[h.item.id, h.score] for h in hits])
         lat_scoped.append(ms); _collect(st_scoped, mem.last_timings)
         slow_scoped.append((ms, query, dict(mem.last_timings)))
     pids = sorted(set(pids) | set(backends(mem)))
     b1, c1 = sum(backend_cpu(p) for p in pids), time.process_time()
+    if args.profile:
+        prof.disable()
+        prof.dump_stats(f"{args.profile}.{n}")
+    pauses = gc_stop()
     Database.execute = execute
     qs = [(mem.embeddings.for_query(_query(turns, rng)), None) for _ in range(50)]
     recall_all = vector_recall(mem.store, mem.embeddings.model, qs)
@@ -136,13 +211,41 @@ def search_only(dburl: str, n: int) -> dict:
         "server_cpu_ms_per_search": round((b1 - b0) * 1e3 / 400, 2),
         **({"statement_ms": {k: round(v * 1e3 / 400, 2) for k, v in spent.most_common()}}
            if args.statement_ms else {}),
-        "client_cpu_ms_per_search": round((c1 - c0) * 1e3 / 400, 2),
+        "client_cpu_ms_per_search": round((c1 - c0) * 1e3 / 400, 2), "gc_pauses": pauses,
+        "cpu_ms_per_search_by_kind": {k: {"client": round(v[0] * 1e3 / 200, 2), "server": round(v[1] * 1e3 / 200, 2)}
+                                      for k, v in cpu.items()},
         "search_stages_ms": _stage_figures(st_all), "scoped_search_stages_ms": _stage_figures(st_scoped)}
     for label, rows in (("slowest_all", slow_all), ("slowest_scoped", slow_scoped)):
         if args.slowest:
             out[label] = [{"ms": round(ms, 1), "query": qy, **{k: round(v, 1) for k, v in t.items()}}
                           for ms, qy, t in sorted(rows, key=lambda r: -r[0])[:args.slowest]]
     return out
+
+
+def full_run(n: int, dburl: str) -> dict:
+    """``run_ingest``, the collector's pauses counted over its timed searches only (from
+    the vector index's warm-up, which comes right before them, to the recall check after)."""
+    from memlane.bench import ingest
+    from memlane.store.postgres.store import PostgresStore
+
+    warm, recall, got = PostgresStore.warm_vector_index, ingest.vector_recall, {}
+
+    def warm_then_start(self, *a, **kw):
+        out = warm(self, *a, **kw)
+        gc_start()
+        return out
+
+    def stop_then_recall(*a, **kw):
+        if "pauses" not in got:
+            got["pauses"] = gc_stop()
+        return recall(*a, **kw)
+
+    PostgresStore.warm_vector_index, ingest.vector_recall = warm_then_start, stop_then_recall
+    try:
+        row = run_ingest(n, "static", db=dburl, batch=args.batch)
+    finally:
+        PostgresStore.warm_vector_index, ingest.vector_recall = warm, recall
+    return {**row, "gc_pauses": got.get("pauses")}
 
 
 settings = dict(kv.split("=", 1) for kv in args.set)
@@ -154,6 +257,6 @@ with postgres_server(settings, keep=args.keep or args.reuse) as url:
         else:
             name = f"bench_{n}" if args.keep else f"bench_{n}_{uuid.uuid4().hex[:6]}"
             dburl = create_database(url, name, replace=bool(args.keep))
-            row = run_ingest(n, "static", db=dburl, batch=args.batch)
+            row = full_run(n, dburl)
         print(json.dumps(row), flush=True)
         print(os.popen("uptime").read().strip(), flush=True)

@@ -24,10 +24,14 @@ import uuid
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import numpy as np
+
+if TYPE_CHECKING:
+    from memlane.memory import Memory
+    from memlane.store.contract import Store
 
 __all__ = ["ingest_command", "run_ingest"]
 
@@ -68,7 +72,7 @@ def synthetic_messages(turns: list[str], t0: datetime, *, prefix: str = "", sess
                "at": t0 + timedelta(hours=session, seconds=pos)}
 
 
-def store_messages(mem: Any, messages: Iterable[dict[str, Any]], batch: int) -> None:
+def store_messages(mem: Memory, messages: Iterable[dict[str, Any]], batch: int) -> None:
     """Store ``messages`` in ``mem``: one ``add_message`` each when ``batch`` <= 1, else
     ``add_messages`` ``batch`` at a time (the last batch may be shorter)."""
     pending: list[dict[str, Any]] = []
@@ -84,7 +88,7 @@ def store_messages(mem: Any, messages: Iterable[dict[str, Any]], batch: int) -> 
         mem.add_messages(pending)
 
 
-def add_synthetic(mem: Any, turns: list[str], t0: datetime, *, batch: int = 50) -> datetime:
+def add_synthetic(mem: Memory, turns: list[str], t0: datetime, *, batch: int = 50) -> datetime:
     """Store ``synthetic_messages(turns, t0)`` in ``mem`` with ``add_messages``, ``batch`` at
     a time, and close every session; returns the time just after the last one (the ``now``
     to index at). The scale tools' way of filling a store (``tools/scale/``)."""
@@ -121,7 +125,7 @@ def exact_top(matrix: np.ndarray, ids: np.ndarray, query: np.ndarray, k: int) ->
     return ids[top[np.argsort(-scores[top], kind="stable")]].tolist()
 
 
-def vector_recall(store: Any, model: str, queries: list[tuple[np.ndarray, str | None]],
+def vector_recall(store: Store, model: str, queries: list[tuple[np.ndarray, str | None]],
                   k: int = 10, timings: dict[str, list[float]] | None = None) -> float:
     """Mean recall@k of ``store.vector_search`` against exact float32 search.
 
@@ -255,7 +259,7 @@ def run_ingest(n: int, embedder_name: str, *, session_len: int = 10, scopes: int
     }
 
 
-def _bulk_load(mem: Any, turns: list[str], run: str, t0: datetime, session_len: int,
+def _bulk_load(mem: Memory, turns: list[str], run: str, t0: datetime, session_len: int,
                scopes: int, batch: int = 20_000) -> None:
     """Write the turns as indexed sessions' turn items with vectors, ``batch`` at a time."""
     from memlane.index.expand import item_keys
@@ -280,6 +284,9 @@ def _bulk_load(mem: Any, turns: list[str], run: str, t0: datetime, session_len: 
                              "keys": item_keys(text, at)})
             ids = store.insert_items(rows)
             store.put_vectors(embedder.name, list(zip(ids, vecs, strict=True)))
+    merge = getattr(store, "merge_lexical_index", None)  # SQLite: the load's FTS5 segments in one
+    if merge is not None:
+        merge()
     store.ensure_vector_index(embedder.name, embedder.dim)
 
 

@@ -13,7 +13,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memlane.memory import Memory
 
 __all__ = ["QARecorder", "answer_prompt", "judge_prompt", "parse_verdict"]
 
@@ -86,7 +89,7 @@ class QARecorder:
     budget: int = 2000
     rows: list[dict[str, Any]] = field(default_factory=list)
 
-    def __call__(self, mem: Any, q: Any, now: datetime, scope: str | None = None) -> None:
+    def __call__(self, mem: Memory, q: Any, now: datetime, scope: str | None = None) -> None:
         pack = mem.pack(q.question, self.budget, scope=scope, now=now, include_recent=False)
         hypothesis = self.answer_llm.complete(answer_prompt(q.question, q.question_date, pack.text))
         row: dict[str, Any] = {"question_id": q.question_id, "question_type": q.question_type,

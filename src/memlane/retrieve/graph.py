@@ -13,9 +13,9 @@ own speakers) says nothing about the question and is skipped.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
 
 from memlane.index.normalize import normalize_name
+from memlane.store.contract import Store
 from memlane.types import Item
 
 __all__ = ["graph_candidates", "query_entities"]
@@ -32,7 +32,7 @@ def query_entities(names: Collection[str], terms: Collection[str]) -> list[str]:
     return sorted(out)
 
 
-def graph_candidates(store: Any, scope: str, terms: Collection[str],
+def graph_candidates(store: Store, scope: str, terms: Collection[str],
                      max_items: int = 40) -> tuple[list[Item], list[Item]]:
     """Items mentioning the query's entities (hop 0) and their neighbours (hop 1)."""
     named = query_entities(store.entity_names(scope), terms)

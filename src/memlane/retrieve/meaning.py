@@ -25,12 +25,12 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import numpy as np
 
 from memlane.index.embed import text_hash
 from memlane.protocols import Embedder
+from memlane.store.contract import Store
 from memlane.types import Item
 
 __all__ = ["RESCORED_KINDS", "MeaningTier", "best_passage", "passages", "shared_tier"]
@@ -109,7 +109,7 @@ class MeaningTier:
                 self._lru.popitem(last=False)
         return vec
 
-    def vectors(self, store: Any, texts: Sequence[str]) -> list[np.ndarray]:
+    def vectors(self, store: Store, texts: Sequence[str]) -> list[np.ndarray]:
         """One vector per text: from the store's cache, else computed once and stored."""
         hashes = [text_hash(t) for t in texts]
         found = store.cached_vectors(self.model, list(set(hashes))) if hashes else {}
@@ -126,7 +126,7 @@ class MeaningTier:
             found.update(new)
         return [found[h] for h in hashes]
 
-    def cosines(self, store: Any, query: str, items: Sequence[Item],
+    def cosines(self, store: Store, query: str, items: Sequence[Item],
                 terms: Iterable[str] = ()) -> dict[int, float]:
         """Cosine of each item's transformer vector (of its passage that holds the most
         query ``terms``) to the query's."""
@@ -137,7 +137,7 @@ class MeaningTier:
         vecs = self.vectors(store, [best_passage(it.text, terms, self.window) for it in items])
         return {it.id: float(v @ q) for it, v in zip(items, vecs, strict=True)}
 
-    def warm(self, store: Any, session_ids: Iterable[int], batch: int = 64) -> int:
+    def warm(self, store: Store, session_ids: Iterable[int], batch: int = 64) -> int:
         """Compute (and cache) the vectors of these sessions' turns not cached yet.
 
         What the index worker calls after indexing; returns how many it computed.

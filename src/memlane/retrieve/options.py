@@ -82,6 +82,7 @@ def search_options(
         feedback_depth=r.feedback_depth,
         opener_lift=r.opener_lift,
         gather_sessions=r.gather_sessions,
+        gather_openers=r.gather_openers,
         impersonal_factor=r.impersonal_factor,
         reaction_factor=r.reaction_factor,
         assistant_factor=r.assistant_factor,

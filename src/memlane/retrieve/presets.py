@@ -49,7 +49,7 @@ SESSION = Preset(
     name="session",
     description="Session-aware two-stage retrieval with the weights tuned on LongMemEval_S dev "
     "(the defaults of [memory.retrieval]).",
-    weights={"relevance": 1.0, "session": 0.05, "kind": 1.0},
+    weights={"relevance": 1.0, "session": 0.05, "kind": 1.0, "time": 0.4},
     session_aware=True,
     fusion=(0.6, 0.4),
     kind_bonuses=(("turn.user", 0.3),),

@@ -103,6 +103,10 @@ class SearchOptions:
     impersonal_factor: float = 1.0
     """For a question about the user, user turns with no first-person word keep this share
     of their relevance (1: off; ``_demote_impersonal``)."""
+    gather_openers: float = 0.0
+    """For a gathering question, the opener of each of the ``top_sessions`` best sessions
+    that scores at least this share of the best hit takes a place among the first
+    ``final_k`` hits (0: off; ``_spread``)."""
     opener_lift: float = 0.0
     """Session openers: in a chat without speakers, the first user turn of each of the
     best sessions scores at least this share of its session's best hit (0: off)."""
@@ -146,6 +150,8 @@ class _Ctx:
     """Whether the query asks the assistant for advice (``memlane.retrieve.advice``)."""
     about_user: bool = False
     """Whether impersonal user turns were demoted (``_demote_impersonal``)."""
+    openers: dict[Any, int] = field(default_factory=dict)
+    """Each top session's opener (``_openers``): session id -> item id."""
 
     def turns_of(self, session_id: int) -> list[Item]:
         """The session's turns in order, read from the store once a search (reply lift,
@@ -745,7 +751,11 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     if wide:
         _below_top(pool, {s.key for s in top[: o.top_sessions]})
     pool.sort(key=lambda x: -x.score)
-    head = _select(ctx, pool, o.final_k)
+    if wide and o.gather_openers > 0 and ctx.openers:
+        pool = _spread(ctx, pool, [s.key for s in top[: o.top_sessions]], o.final_k)
+        head = _select(ctx, pool[: o.final_k], o.final_k)  # _spread chose the first ones
+    else:
+        head = _select(ctx, pool, o.final_k)
     if len(head) >= k:  # the caller keeps the first k: the rest need not be ranked
         return head     # (about 400 candidates a search; docs/scaling.md, sixth round)
     chosen = {x.id for x in head}
@@ -816,6 +826,7 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
         if speaker_of(first) is not None:
             continue
         ctx.items.setdefault(first.id, first)
+        ctx.openers[s.key] = first.id
         found = in_pool.get(first.id)
         if found is not None:
             x = found
@@ -887,6 +898,33 @@ def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int
             x.signals["continues"] = floor - x.score
             x.score = floor
     return added
+
+
+def _spread(ctx: _Ctx, pool: list[_Scored], first: list[SessionKey], n: int) -> list[_Scored]:
+    """A gathering question ("How many kitchen items did I replace or fix?") counts over
+    sessions, and each session tells its piece once, most often in its opener ("I'm
+    looking for some new breakfast recipes..."), while a later turn of a session that
+    matched the words better takes its slots. ``pool`` (best first) reordered so that its
+    first ``n`` hold the opener (``_openers``) of each session in ``first`` that scores at
+    least ``gather_openers ×`` the best hit, then the rest by score. The first ``n`` stay in
+    score order among themselves, so the sessions' order is kept. An opener moved up
+    reports ``gathered_from``: the place its score gave it."""
+    floor = ctx.opts.gather_openers * pool[0].score if pool else 0.0
+    opener_ids = {ctx.openers[k] for k in first if k in ctx.openers}
+    chosen: dict[int, _Scored] = {}
+    for place, x in enumerate(pool, start=1):  # the openers that score well enough
+        if len(chosen) >= n:
+            break
+        if x.id in opener_ids and x.score >= floor:
+            chosen[x.id] = x
+            if place > n:  # moved up: report the place its score gave it
+                x.ranks["gathered_from"] = float(place)
+    for x in pool:  # the rest by score
+        if len(chosen) >= n:
+            break
+        chosen.setdefault(x.id, x)
+    head = sorted(chosen.values(), key=lambda x: -x.score)
+    return head + [x for x in pool if x.id not in chosen]
 
 
 def _below_top(pool: list[_Scored], first: set[SessionKey]) -> None:

@@ -85,7 +85,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: None)
     if workers == 1:
-        app = create_app(mem, worker=index_worker)
+        app = create_app(mem, worker=index_worker, freeze_gc=True)
         uvicorn.run(app, **common)
         echo("memlane serve stopped", err=True)
         return

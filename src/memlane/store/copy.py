@@ -160,6 +160,9 @@ def copy_store(
         for model, entries in cache.items():
             target.cache_vectors(model, entries)
         step("embed_cache", counts["embed_cache"])
+        merge = getattr(target, "merge_lexical_index", None)  # SQLite: FTS5's segments in one
+        if merge is not None:
+            merge()
         for model, dim in sorted(widths):  # after the load: each graph built in one pass
             target.ensure_vector_index(model, dim)
         counters = source.counters()

@@ -17,6 +17,7 @@ from psycopg import sql
 
 from memlane.store.filters import Filters
 from memlane.store.postgres.db import LOCK_INDEX, Database, Vector
+from memlane.store.rows import ITEM_FIELDS
 from memlane.store.sql.base import SqlStore
 from memlane.store.sql.lexical import COMMON_MATCHES, LEXICAL_POSTINGS, rarest_within
 
@@ -54,8 +55,14 @@ HNSW_EF_CONSTRUCTION = 40
 # to gain (over all scopes, the model's HNSW index exists: HNSW_ABOVE vectors), never
 # inside a transaction (another connection would not see its writes).
 SEARCH_THREADS = 4
-# While the lexical list is still being ranked after the vector statement, the vector list's
-# items are read for the search's get_items (``reads._prefetch_items``).
+# Within ``reading()``, each list's items are read on the connection that ranked it, right
+# after it (``reads.ReadAhead``): the lexical list's by the helper thread while the
+# calling thread walks the graph, the vector list's by the calling thread while (or after)
+# the lexical list is ranked; an item in both lists is read once. The search's get_items
+# then finds every candidate read. Before, the vector list's items were read only when the
+# lexical list was still being ranked (a quarter of the bench's searches at 10k items), and
+# get_items read the rest after both lists: one statement of ~200-300 rows on the path of
+# every search.
 PREFETCH_ITEMS = True
 
 
@@ -457,19 +464,59 @@ def _approximate(
 ) -> list[tuple[int, float]]:
     # Model and dimension are literals so the planner can match the partial index;
     # relaxed_order iterative scans may return rows slightly out of order, hence the
-    # materialised CTE sorted again.
+    # materialised CTE sorted again: by ``d + 0``, as by ``d`` the planner took the CTE's
+    # rows for sorted by ``d`` already (the index's order) and only sorted runs of equal
+    # distances by id (an incremental sort), which left them out of order: the vector list
+    # of 44 of 60 bench queries at 10k items was (a candidate a few places off its rank).
     query = sql.SQL(
         "WITH r AS MATERIALIZED ("
         " SELECT v.item_id, (v.vec::vector({dim})) <=> %b::vector({dim}) AS d{vec}"
         " FROM vectors v JOIN items i ON i.id = v.item_id"
         " WHERE v.model = {model} AND v.dim = {dim} AND {where}"
         " ORDER BY (v.vec::vector({dim})) <=> %b::vector({dim}) LIMIT %s)"
-        " SELECT item_id, 1 - d{rvec} FROM r ORDER BY d, item_id"
+        " SELECT item_id, 1 - d{rvec} FROM r ORDER BY d + 0, item_id"
     ).format(dim=sql.SQL(str(int(dim))), model=sql.Literal(model), where=sql.SQL(where),
              vec=sql.SQL(", v.vec" if vectors is not None else ""),
              rvec=sql.SQL(", vec" if vectors is not None else ""))
     rows = db.execute(query, (q, *params, q, limit), binary=vectors is not None).fetchall()
     return _ranked(rows, vectors)
+
+
+# The graph walk with its ranked items' columns (``_approximate_items``): the walk joins
+# each candidate's items row for the filter anyway, so its columns come with it, where a
+# second statement read the same 200 rows by key again (measured at 10k items, 100 bench
+# queries alternating, load 6: wall p50 13.9 -> 11.5 ms, server CPU 6.2 -> 5.6 ms, client
+# 1.4 -> 1.0 ms; at 100k 28.2 -> 23.2, 13.1 -> 10.4, 1.75 -> 1.2).
+_ITEM_COLUMNS = ", ".join(f"i.{c} AS c_{c}" for c in ITEM_FIELDS)
+_R_ITEM_COLUMNS = ", ".join(f"r.c_{c}" for c in ITEM_FIELDS)
+_WALK_FACTS = (
+    ", f AS (SELECT message_id, bool_and(status IS DISTINCT FROM 'current') AS gone FROM facts"
+    " WHERE message_id = ANY(ARRAY(SELECT c_message_id FROM r WHERE c_message_id IS NOT NULL))"
+    " GROUP BY message_id)"
+)
+
+
+def _approximate_items(
+    db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int,
+    item_rows: list[Sequence[Any]], facts: bool,
+) -> list[tuple[int, float]]:
+    """``_approximate``, each ranked item's row (``ITEM_FIELDS``; with ``facts`` then whether
+    its message has facts and whether all of them are superseded) appended to ``item_rows``."""
+    query = sql.SQL(
+        "WITH r AS MATERIALIZED ("
+        " SELECT v.item_id, (v.vec::vector({dim})) <=> %b::vector({dim}) AS d, {cols}"
+        " FROM vectors v JOIN items i ON i.id = v.item_id"
+        " WHERE v.model = {model} AND v.dim = {dim} AND {where}"
+        " ORDER BY (v.vec::vector({dim})) <=> %b::vector({dim}) LIMIT %s){facts_cte}"
+        " SELECT r.item_id, 1 - r.d, {rcols}{facts_cols} FROM r{facts_join} ORDER BY r.d + 0, r.item_id"
+    ).format(dim=sql.SQL(str(int(dim))), model=sql.Literal(model), where=sql.SQL(where),
+             cols=sql.SQL(_ITEM_COLUMNS), rcols=sql.SQL(_R_ITEM_COLUMNS),
+             facts_cte=sql.SQL(_WALK_FACTS if facts else ""),
+             facts_cols=sql.SQL(", r.c_message_id IS NOT NULL, coalesce(f.gone, false)" if facts else ""),
+             facts_join=sql.SQL(" LEFT JOIN f ON f.message_id = r.c_message_id" if facts else ""))
+    rows = db.execute(query, (q, *params, q, limit), binary=True).fetchall()
+    item_rows.extend(r[2:] for r in rows)
+    return [(r[0], float(r[1])) for r in rows]
 
 
 def vector_search(
@@ -484,10 +531,13 @@ def vector_search(
     indexed: bool,
     small: bool = False,
     vectors: dict[int, Any] | None = None,
+    item_rows: list[Sequence[Any]] | None = None,
+    facts: bool = False,
 ) -> list[tuple[int, float]]:
     """Cosine search, best first, honouring the filter exactly; with ``vectors``, an exact
     scan's ranked items' vectors are put there too (``memlane.store.postgres.reads``; a
-    graph walk's are not: see below).
+    graph walk's are not: see below). With ``item_rows``, a graph walk's ranked items'
+    rows are appended there (``_approximate_items``; an exact scan's are not).
 
     Small filtered sets (a session; a scope after a capped count) are scanned exactly. Otherwise the HNSW
     index answers, with iterative scans so rejected candidates do not starve the result;
@@ -510,7 +560,13 @@ def vector_search(
     # The graph walk's rows come without their vectors: ~200 of 1 kB each cost the statement
     # 2-5 ms of wall time (the sort carries them, then the transfer) for the ~10 a search's
     # stage two asks of them (``item_vectors`` reads those by key, one statement).
-    got = _approximate(db, model, q, dim, where, params, limit, None)
+    if item_rows is None:
+        got = _approximate(db, model, q, dim, where, params, limit, None)
+    else:
+        rows: list[Sequence[Any]] = []
+        got = _approximate_items(db, model, q, dim, where, params, limit, rows, facts)
+        if len(got) >= limit:
+            item_rows.extend(rows)
     if len(got) < limit:
         return _exact(db, model, q, dim, where, params, limit, vectors)
     return got
@@ -567,28 +623,35 @@ class PostgresSearch(SqlStore):
         entities = None
         if reads is not None and f.scope is not None and f.scope not in reads.entities:
             entities = (f.scope, reads.entities)
+        ahead = self._read_ahead(reads) if PREFETCH_ITEMS else None  # type: ignore[attr-defined]
 
         def lexical_timed() -> list[tuple[int, float]]:
             t = time.perf_counter()
             got = lexical_search(self.db, terms, where, params, limit, self._term_stats, entities)
             if timings is not None:
                 timings["lexical_ms"] = (time.perf_counter() - t) * 1e3
+            if ahead is not None:  # its items, on this thread's connection
+                ahead.read(i for i, _ in got)
             return got
 
         lexical = self._search_pool().submit(lexical_timed)
         t = time.perf_counter()
         try:
-            vector = self.vector_search(model, query, f, limit)  # type: ignore[attr-defined]
+            rows: list[Sequence[Any]] | None = None if ahead is None else []
+            vector = self._vector_search(  # type: ignore[attr-defined]
+                model, query, f, limit, rows, ahead is not None and ahead.facts)
             if timings is not None:
                 timings["vector_ms"] = (time.perf_counter() - t) * 1e3
-            if PREFETCH_ITEMS and reads is not None and not lexical.done():
-                # the lexical list is still being ranked: the vector list's items are read
-                # meanwhile, for the search's get_items
-                self._prefetch_items(i for i, _ in vector)  # type: ignore[attr-defined]
+            if ahead is not None:
+                ahead.take(rows or [])  # the walk's items came with it
+                ahead.read(i for i, _ in vector)  # any others (an exact scan's)
         except BaseException:
             lexical.exception()  # wait for it: its dict and connection are this search's
             raise
-        return lexical.result(), vector
+        got = lexical.result()
+        if ahead is not None:
+            ahead.done()
+        return got, vector
 
     def lexical_search(self, terms: Sequence[str], f: Filters, limit: int) -> list[tuple[int, float]]:
         """Full-text search over item text and keys: ``(item_id, score)``, higher is better.

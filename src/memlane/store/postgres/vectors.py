@@ -169,6 +169,15 @@ class VectorsMixin(SqlStore):
         self, model: str, query: np.ndarray, f: Filters, limit: int
     ) -> list[tuple[int, float]]:
         """Cosine search: ``(item_id, cosine)``, best first, honouring filters exactly."""
+        return self._vector_search(model, query, f, limit)
+
+    def _vector_search(
+        self, model: str, query: np.ndarray, f: Filters, limit: int,
+        item_rows: list[Sequence[object]] | None = None, facts: bool = False,
+    ) -> list[tuple[int, float]]:
+        """``vector_search``; with ``item_rows``, a graph walk's ranked items come too, as
+        rows of ``ITEM_FIELDS`` (and with ``facts`` each one's superseded flags, as
+        ``reads._ITEMS_SUPERSEDED`` gives them) appended there (``search.vector_search``)."""
         if limit <= 0 or len(query) == 0:
             return []
         where, params = self._where(f)
@@ -178,6 +187,7 @@ class VectorsMixin(SqlStore):
             scoped=f.scope is not None or f.session_id is not None,
             indexed=self._searchable_hnsw(model, len(query)), small=f.session_id is not None,
             vectors=None if reads is None else reads.vectors.setdefault(model, {}),
+            item_rows=item_rows, facts=facts,
         )
 
     def _searchable_hnsw(self, model: str, dim: int) -> bool:
