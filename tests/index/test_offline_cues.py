@@ -1,22 +1,12 @@
 """Per-field behaviour of the offline cues on small conversations written for these tests."""
 
-from datetime import UTC, datetime, timedelta
-
 from memlane.index.offline import OfflineIntelligence
-from memlane.types import Message
-
-T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+from memlane.testing import turn_messages
 
 
 def _summary(*turns: str):
     """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
-    msgs = []
-    for i, turn in enumerate(turns):
-        who, _, text = turn.partition(": ")
-        role = "assistant" if who == "assistant" else "user"
-        msgs.append(Message(i + 1, 1, "s", role, text, T0 + timedelta(minutes=i), i + 1,
-                            speaker=None if who in ("user", "assistant") else who))
-    return OfflineIntelligence().summarize("s", msgs)
+    return OfflineIntelligence().summarize("s", turn_messages(turns))
 
 
 def _fields(summary):

@@ -2,23 +2,14 @@
 eval.md, "Session 10"): conclusions, reported outcomes, team arrangements, stand-up plans,
 steps nobody volunteered for, open statements as questions, references and entities."""
 
-from datetime import UTC, datetime, timedelta
-
 from memlane.index.cues import _base_form
 from memlane.index.offline import OfflineIntelligence, _sentences
-from memlane.types import Message
-
-T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+from memlane.testing import turn_messages
 
 
 def _summary(*turns: str):
-    msgs = []
-    for i, turn in enumerate(turns):
-        who, _, text = turn.partition(": ")
-        role = "assistant" if who == "assistant" else "user"
-        msgs.append(Message(i + 1, 1, "s", role, text, T0 + timedelta(minutes=i), i + 1,
-                            speaker=None if who in ("user", "assistant") else who))
-    return OfflineIntelligence().summarize("s", msgs)
+    """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
+    return OfflineIntelligence().summarize("s", turn_messages(turns))
 
 
 def test_a_stated_conclusion_is_a_decision_clause_by_clause():
