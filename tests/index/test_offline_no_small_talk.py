@@ -28,7 +28,10 @@ SAID = ["We need to pick the database for the billing service.",
         "We send the rota out on Sundays.", "Today I'm on the invoice export.",
         "Someone should tell the landlord.", "Will send it Monday.",
         "I've moved your booking to Friday and emailed the new ticket.",
-        "We honestly don't know yet whether the lift is fixed.", "Booking ZK4P8Q, card ending 5512."]
+        "We honestly don't know yet whether the lift is fixed.", "Booking ZK4P8Q, card ending 5512.",
+        # a clause split off a placed sentence can be empty talk (heldout6: "It is.")
+        "Could someone take over the newsletter from March?",
+        "Not me, I'm behind on the accounts as it is.", "I have enough on my plate as it is."]
 SPEAKERS = ["Maya", "Tom", "Priya", "user", "assistant"]
 
 
@@ -62,3 +65,15 @@ def test_a_terse_question_is_no_open_question_but_a_real_one_stays():
     ])
     assert "No?" not in cues.open_questions
     assert any("upright" in q for q in cues.open_questions)
+
+
+def test_a_clause_split_off_a_sentence_that_says_nothing_is_left_out():
+    # "as it is" split off as a reason left "It is." as the rationale (heldout6)
+    conv = Conversation("idiom", "team", (
+        ("Ines", "Could someone take over the newsletter from March?"),
+        ("Bo", "Not me, I'm behind on the accounts as it is."),
+        ("Carl", "Same here, I have enough on my plate as it is."),
+        ("Ines", "Fine, I'll keep it until April.")), {})
+    summary, _ = OfflineIntelligence().summarize("s", messages_of(conv))
+    assert "It is." not in summary.rationale
+    assert summary.action_items == ("Ines: I'll keep it until April.",)

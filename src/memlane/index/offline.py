@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -299,6 +299,14 @@ def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
+def _said(items: Iterable[str], *, owned: bool = False) -> tuple[str, ...]:
+    """The items, each once, without those that say nothing. The cues sweep the sentences
+    they place, but a clause split off one afterwards can be empty talk of its own ("I'm
+    stretched as it is." leaves "It is." as a reason). ``owned``: ``Owner: text`` items."""
+    return tuple(dict.fromkeys(
+        x for x in items if not says_nothing(x.partition(": ")[2] or x if owned else x)))
+
+
 def _trim(text: str, limit: int = 220) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
@@ -497,10 +505,10 @@ class OfflineIntelligence:
             topic=_trim(topic, 160),
             context=context,
             decisions=tuple(dict.fromkeys(decisions))[:8],
-            rationale=tuple(dict.fromkeys(cues.rationale))[:5],
-            open_questions=tuple(dict.fromkeys(cues.open_questions))[:6],
-            next_steps=tuple(dict.fromkeys(cues.next_steps))[:6],
-            action_items=tuple(dict.fromkeys(cues.action_items))[:6],
+            rationale=_said(cues.rationale)[:5],
+            open_questions=_said(cues.open_questions)[:6],
+            next_steps=_said(cues.next_steps)[:6],
+            action_items=_said(cues.action_items, owned=True)[:6],
             references=tuple(refs)[:20],
             entities=tuple(e.name for e in extraction.entities)[:20],
             topic_tags=tuple(tags),
