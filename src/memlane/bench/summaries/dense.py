@@ -36,30 +36,28 @@ CHEAP = False
 patterns' hits of :func:`memlane.index.sentclass.features` as well)."""
 MIN_COUNT = 3
 """A structural feature name joins the vocabulary when this many training sentences have it."""
+_FIELDS = ("decisions", "open_questions", "next_steps", "rationale")
+
+
+def _at(mode: str, threshold: float, fields: tuple[str, ...] = _FIELDS, **more: float) -> dict[str, Any]:
+    """A configuration: ``mode`` with one ``threshold`` for each of ``fields`` (and ``more``)."""
+    return {"mode": mode, "thresholds": {**dict.fromkeys(fields, threshold), **more}}
+
+
 CONFIGS: dict[str, dict[str, Any]] = {
     "patterns alone": {},
-    "+ model adds at 0.5": {"mode": "add", "thresholds": {
-        "decisions": 0.5, "open_questions": 0.5, "next_steps": 0.5, "rationale": 0.5}},
-    "+ model adds at 0.7": {"mode": "add", "thresholds": {
-        "decisions": 0.7, "open_questions": 0.7, "next_steps": 0.7, "rationale": 0.7}},
-    "+ model adds at 0.85": {"mode": "add", "thresholds": {
-        "decisions": 0.85, "open_questions": 0.85, "next_steps": 0.85, "rationale": 0.85}},
-    "+ model adds 0.7, drops 0.9": {"mode": "add", "thresholds": {
-        "decisions": 0.7, "open_questions": 0.7, "next_steps": 0.7, "rationale": 0.7,
-        "drop": 0.9}},
+    "+ model adds at 0.5": _at("add", 0.5),
+    "+ model adds at 0.7": _at("add", 0.7),
+    "+ model adds at 0.85": _at("add", 0.85),
+    "+ model adds 0.7, drops 0.9": _at("add", 0.7, drop=0.9),
     "+ model drops at 0.9": {"mode": "add", "thresholds": {"drop": 0.9}},
-    "+ model fills empty fields at 0.5": {"mode": "fill", "thresholds": {
-        "decisions": 0.5, "open_questions": 0.5, "next_steps": 0.5, "rationale": 0.5}},
-    "+ model fills empty fields at 0.6": {"mode": "fill", "thresholds": {
-        "decisions": 0.6, "open_questions": 0.6, "next_steps": 0.6, "rationale": 0.6}},
-    "+ model fills empty fields at 0.7": {"mode": "fill", "thresholds": {
-        "decisions": 0.7, "open_questions": 0.7, "next_steps": 0.7, "rationale": 0.7}},
-    "+ model fills empty decisions, steps, rationale at 0.6": {"mode": "fill", "thresholds": {
-        "decisions": 0.6, "next_steps": 0.6, "rationale": 0.6}},
-    "model alone at 0.5": {"mode": "alone", "thresholds": {
-        "decisions": 0.5, "open_questions": 0.5, "next_steps": 0.5, "rationale": 0.5}},
-    "model alone at 0.7": {"mode": "alone", "thresholds": {
-        "decisions": 0.7, "open_questions": 0.7, "next_steps": 0.7, "rationale": 0.7}},
+    "+ model fills empty fields at 0.5": _at("fill", 0.5),
+    "+ model fills empty fields at 0.6": _at("fill", 0.6),
+    "+ model fills empty fields at 0.7": _at("fill", 0.7),
+    "+ model fills empty decisions, steps, rationale at 0.6": _at(
+        "fill", 0.6, fields=("decisions", "next_steps", "rationale")),
+    "model alone at 0.5": _at("alone", 0.5),
+    "model alone at 0.7": _at("alone", 0.7),
 }
 """The configurations cross-validation compares (``thresholds`` as in
 :meth:`memlane.index.cues._Reader.learned`)."""
