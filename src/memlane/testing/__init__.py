@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from importlib import resources
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -63,19 +63,12 @@ def add_sessions(mem: Memory, sessions: Iterable[tuple[float, Sequence[tuple[str
     return mem
 
 
-def turn_messages(turns: Iterable[str], *, start: datetime | None = None,
-                  scope: str = "s") -> list[Message]:
-    """Stored messages of one session from ``"Speaker: text"`` lines, a minute apart from
-    ``start`` (default 2026-03-02 09:00 UTC): speaker ``assistant`` is the assistant,
-    ``user`` the user, any other name a user with that speaker name (the labelled
-    summaries' convention)."""
-    from memlane.types import Message
+def turn_messages(turns: Iterable[str], *, scope: str = "s") -> list[Message]:
+    """Stored messages of one session from ``"Speaker: text"`` lines, as the labelled
+    summaries' bench stores its conversations (``messages_of``: ``assistant`` is the
+    assistant, ``user`` the user, any other name a user with that speaker name; a minute
+    apart)."""
+    from memlane.bench.summaries.run import Conversation, messages_of
 
-    t0 = start or datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-    out = []
-    for i, turn in enumerate(turns):
-        who, _, text = turn.partition(": ")
-        role = "assistant" if who == "assistant" else "user"
-        out.append(Message(i + 1, 1, scope, role, text, t0 + timedelta(minutes=i), i + 1,
-                           speaker=None if who in ("user", "assistant") else who))
-    return out
+    pairs = tuple((who, text) for who, _, text in (t.partition(": ") for t in turns))
+    return messages_of(Conversation(scope, "test", pairs, {}))
