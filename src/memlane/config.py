@@ -471,12 +471,12 @@ class RetrievalConfig:
     """The ``[llm.services.NAME]`` used for HyDE."""
     hyde_threshold: float = 0.5
     """A query is low-confidence when its best lexical and vector lists agree less than this."""
-    newest_weight: float = 0.185
+    newest_weight: float = 0.23
     """Newest truth first: unless the question names an earlier time ("initially", "two
-    weeks ago"), the best hit of each top session that says nearly what the best turn says
-    gains this × its session's day's place in time among them (newest day 1; sessions of
-    one day share a place), and a turn whose
-    stated facts were all superseded loses it (0: off)."""
+    weeks ago") or asks for advice, the best hit of each top session that says nearly what
+    the best turn says gains this × its session's day's place in time among them (newest
+    day 1; sessions of one day share a place) × its relevance over the best turn's (at
+    most 1), and a turn whose stated facts were all superseded loses it (0: off)."""
     graph_hops: int = 1
     """Multi-hop: items mentioning the entities the query names (0) and their neighbours in
     the entity graph (1) join the candidates (0 hops: off, at most 1)."""
@@ -512,6 +512,10 @@ class RetrievalConfig:
     """Advice questions ("Any tips?", "Can you recommend ...?"): the request's own words
     ("tips", "suggestions", "thinking", "lately") leave the lexical and the vector query,
     so the subject finds the user's earlier statements (``memlane.retrieve.advice``)."""
+    day_parts: bool = True
+    """A part of the day the query names ("in the evening", "tonight") also searches for
+    the words of its hours: the parts it overlaps ("night") and "pm", so "by 9:30 pm" is
+    found (``memlane.retrieve.timeparse.day_part_words``)."""
     continue_lift: float = 0.9
     """For an advice question, the user's first turn after their best-matching turn in
     each of the best sessions scores at least this share of it: the user states their

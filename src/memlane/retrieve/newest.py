@@ -3,11 +3,14 @@
 "What is my current ...", "how many ... do I have", "where did Rachel move to": when
 several sessions speak to the subject, the newest one holds the answer unless the
 question names an earlier time ("initially", "at first", "before ...", "two weeks ago").
-``asks_newest`` tells the two apart; the rerank (``memlane.retrieve.search``) then adds
-``newest_weight × r`` to the best hit of each top session that says nearly what the most
+A request for advice ("Any tips?") asks for no value that changed, and is left alone too.
+``asks_newest`` tells them apart; the rerank (``memlane.retrieve.search``) then adds
+``newest_weight × r × q`` to the best hit of each top session that says nearly what the most
 relevant turn says, ``r`` the session's place in time among them (0 the oldest, 1 the
 newest: a tie-break among sessions that are all relevant, not a recency filter, and only
-their best hit, so the turns the list holds stay the same), and subtracts
+their best hit, so the turns the list holds stay the same) and ``q`` its best hit's
+relevance over the most relevant turn's (at most 1: a newer session that matches the
+question much less well is less likely the same subject's new value), and subtracts
 ``newest_weight`` from a turn whose stated facts have all been superseded since (the
 store's supersession links).
 
@@ -21,6 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Mapping
 from datetime import date
+
+from memlane.retrieve.advice import asks_advice
 
 __all__ = ["asks_newest", "names_earlier_time", "newest_places", "present_tense"]
 
@@ -57,8 +62,13 @@ def names_earlier_time(query: str) -> bool:
 
 def asks_newest(query: str) -> bool:
     """Whether the newest of several near-duplicate sessions should lead for ``query``:
-    always when it names the present ("now", "currently", "still", "latest"), otherwise
-    unless it names an earlier time (``names_earlier_time``)."""
+    never for a request for advice (``memlane.retrieve.advice.asks_advice``: "I'm planning
+    a trip to Denver soon. Any suggestions?" is answered by what the user said they like,
+    and a newer session is no newer value of it); always when it names the present ("now",
+    "currently", "still", "latest"); otherwise unless it names an earlier time
+    (``names_earlier_time``)."""
+    if asks_advice(query):
+        return False
     return bool(_NOW_WORDS.search(query)) or not names_earlier_time(query)
 
 

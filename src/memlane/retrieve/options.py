@@ -88,5 +88,6 @@ def search_options(
         assistant_factor=r.assistant_factor,
         continue_lift=r.continue_lift,
         advice_focus=r.advice_focus,
+        day_parts=r.day_parts,
         meaning_weight=r.meaning_weight,
     )

@@ -32,7 +32,7 @@ from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.presets import Preset
 from memlane.retrieve.speaker import focus_speaker, speaker_of, without_name
 from memlane.retrieve.text import query_terms
-from memlane.retrieve.timeparse import TimeWindow, time_windows
+from memlane.retrieve.timeparse import TimeWindow, day_part_words, time_windows
 from memlane.retrieve.twostage import (
     SessionKey,
     dated_sessions,
@@ -112,6 +112,9 @@ class SearchOptions:
     best sessions scores at least this share of its session's best hit (0: off)."""
     advice_focus: bool = False
     """Advice questions search by their subject only (``memlane.retrieve.advice``)."""
+    day_parts: bool = False
+    """A part of the day the query names ("in the evening") also searches for the words of
+    its hours ("night", "pm"; ``memlane.retrieve.timeparse.day_part_words``)."""
     speaker_factor: float = 1.0
     """Speaker focus (``memlane.retrieve.speaker``): when the query names one of the
     conversation's speakers, other speakers' turns keep this share of their relevance
@@ -148,6 +151,9 @@ class _Ctx:
     """Each session's turns read so far in this search (``turns_of``)."""
     advice: bool = False
     """Whether the query asks the assistant for advice (``memlane.retrieve.advice``)."""
+    subject: list[str] = field(default_factory=list)
+    """An advice question's subject words, which its vector list embeds (``terms`` may add
+    the words of a part of the day to them)."""
     about_user: bool = False
     """Whether impersonal user turns were demoted (``_demote_impersonal``)."""
     openers: dict[Any, int] = field(default_factory=dict)
@@ -191,6 +197,9 @@ def search(
     if opts.advice_focus and asks_advice(query):
         ctx.advice = True
         ctx.terms = advice_terms(ctx.terms)
+    ctx.subject = ctx.terms
+    if opts.day_parts:
+        ctx.terms = [*ctx.terms, *day_part_words(ctx.terms)]
     cands = _candidates(ctx, t)
     ctx.items = store.get_items([c.id for c in cands])
     if opts.speaker_factor < 1.0:
@@ -261,7 +270,7 @@ def _vector_text(ctx: _Ctx) -> str:
     """The text the vector list embeds: the query, or for an advice question its subject
     words (``memlane.retrieve.advice``: a static vector is the sum of its words' rows, and
     the request's words pulled it toward every other request)."""
-    return " ".join(ctx.terms) if ctx.advice else ctx.query
+    return " ".join(ctx.subject) if ctx.advice else ctx.query
 
 
 def _weights(ctx: _Ctx) -> tuple[float, float]:
@@ -952,15 +961,19 @@ sessions that say the same thing, perhaps with an older value."""
 
 
 def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
-    """``weight × r`` for the best hit of each pool session that says nearly what the most
-    relevant turn says (``NEAR_SESSION``, ``NEAR_COSINE``; ``r`` its place in time among
-    them, 0 oldest to 1 newest), ``-weight`` for a turn whose stated facts were all
-    superseded since. Only the best hit: the sessions' order changes, not which of their
-    turns the first hits hold."""
+    """``weight × r × q`` for the best hit of each pool session that says nearly what the
+    most relevant turn says (``NEAR_SESSION``, ``NEAR_COSINE``; ``r`` its place in time
+    among them, 0 oldest to 1 newest; ``q`` its relevance over the most relevant turn's, at
+    most 1), ``-weight`` for a turn whose stated facts were all superseded since. Only the
+    best hit: the sessions' order changes, not which of their turns the first hits hold.
+    ``q`` keeps a newer session that matches the question much less well (a chat about
+    lamps beside the designer handbag the question asks about) from taking the lead of
+    the sessions that match it as well as each other (docs/retrieval.md, tenth round)."""
     turns = [x for x in pool if ctx.items[x.id].kind == "turn"]
     if not turns:
         return
     anchor = max(turns, key=lambda x: x.signals.get("relevance", 0.0))
+    top = anchor.signals.get("relevance", 0.0)
     vecs = ctx.store.item_vectors(ctx.embeddings.model, [x.id for x in turns])
     a = vecs.get(anchor.id)
     near: set[SessionKey] = {anchor.key}
@@ -985,8 +998,9 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
                                 and (mid := ctx.items[x.id].message_id) is not None}
     stale = ctx.store.superseded_messages(list(msgs)) if msgs else set()
     for key, x in best.items():
-        x.signals["newest"] = place[key]
-        x.score += weight * place[key]
+        share = min(1.0, x.signals.get("relevance", 0.0) / top) if top > 0 else 1.0
+        x.signals["newest"] = place[key] * share
+        x.score += weight * place[key] * share
     for x in pool:
         if ctx.items[x.id].message_id in stale and ctx.items[x.id].kind == "turn":
             x.signals["superseded"] = 1.0

@@ -8,16 +8,21 @@ window (and, less, near it); nothing is filtered. Supported: ``yesterday``, ``to
 ``on Monday``, ``in March`` (the latest March not after now), ``from July to October``,
 ``between November and February``, ``in 2022``,
 ``on May 3rd`` / ``3 May`` / ``March 3, 2023`` and ISO dates. Pure functions, no I/O.
+
+``day_part_words`` reads a part of the day the query names ("in the evening") as the words
+that name the same hours: the parts it overlaps ("night") and the clock's "pm", so that
+"I prefer winding down by 9:30 pm" answers "activities I can do in the evening".
 """
 
 from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-__all__ = ["TimeWindow", "time_windows"]
+__all__ = ["DAY_PARTS", "TimeWindow", "day_part_words", "time_windows"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,3 +211,41 @@ def time_windows(query: str, now: datetime) -> list[TimeWindow]:
             continue
         out.append(TimeWindow(d, d + timedelta(days=1), m.group(0)))
     return out
+
+
+DAY_PARTS: tuple[tuple[str, int, int], ...] = (
+    ("morning", 5, 12), ("afternoon", 12, 17), ("evening", 17, 23), ("night", 20, 29))
+"""Each part of the day and its hours ``[start, end)``; hours past 24 are the small hours
+(29 is 5 am). Speech draws the edges loosely, so evening and night overlap."""
+
+_PART_OF = {**{name: name for name, _, _ in DAY_PARTS},
+            **{name + "s": name for name, _, _ in DAY_PARTS}}
+
+
+def _hours(name: str) -> set[int]:
+    return {h % 24 for _, start, end in (p for p in DAY_PARTS if p[0] == name)
+            for h in range(start, end)}
+
+
+def day_part_words(terms: Sequence[str]) -> list[str]:
+    """The words that name the hours of the parts of the day in ``terms`` ("evening",
+    "mornings"; "tonight" is evening and night): each other part whose hours overlap
+    ("night" for "evening") and "pm" for hours after noon (a clock time's suffix: "by 9:30
+    pm"; "am" is a stopword, and too often the verb). Words already in ``terms`` are left
+    out; each word once, in order."""
+    have = {t.lower() for t in terms}
+    named: list[str] = []
+    for t in have:
+        if t == "tonight":
+            named += ["evening", "night"]
+        elif t in _PART_OF:
+            named.append(_PART_OF[t])
+    out: dict[str, None] = {}
+    for part in sorted(set(named), key=[p[0] for p in DAY_PARTS].index):
+        hours = _hours(part)
+        for other, _, _ in DAY_PARTS:
+            if other != part and hours & _hours(other):
+                out[other] = None
+        if any(12 <= h < 24 for h in hours):
+            out["pm"] = None
+    return [w for w in out if w not in have]
