@@ -59,7 +59,7 @@ def test_the_newest_evidence_comes_first_and_the_superseded_turn_is_demoted(mem)
     hits = mem.search("What is my favorite color?", scope="chat", k=6, now=NOW, explain=True)
     first = _first_turn(hits)
     assert "green" in first.item.text
-    assert first.scores["newest"] == 1.0
+    assert first.scores["newest_place"] == 1.0
     old = next(h for h in hits if h.item.kind == "turn" and "blue" in h.item.text)
     assert old.scores["superseded"] == 1.0  # its fact (favorite color blue) was superseded
     assert old.scores["contrib.superseded"] < 0
@@ -103,7 +103,7 @@ def test_a_question_naming_an_earlier_time_does_not(query: str) -> None:
 def test_a_past_tense_question_gets_the_newest_session_first(mem) -> None:
     hits = mem.search("Which city did I live in?", scope="chat", k=6, now=NOW, explain=True)
     first = _first_turn(hits)
-    assert "Denver" in first.item.text and first.scores["newest"] == 1.0
+    assert "Denver" in first.item.text and first.scores["newest_place"] == 1.0
 
 
 def test_only_each_sessions_best_hit_is_moved(mem) -> None:
@@ -115,7 +115,8 @@ def test_only_each_sessions_best_hit_is_moved(mem) -> None:
     assert moved and set(moved.values()) == {1}  # one hit per session carries the tie-break
     newest = _first_turn(hits)
     assert "Denver" in newest.item.text
-    assert newest.scores["contrib.newest"] == pytest.approx(0.185)
+    assert newest.scores["newest_place"] == 1.0
+    assert newest.scores["contrib.newest"] == pytest.approx(0.23 * newest.scores["newest"])
 
 
 def test_an_earlier_time_gets_no_tie_break(mem) -> None:
@@ -147,7 +148,8 @@ def test_a_later_session_of_the_same_day_does_not_outrank_the_update(tmp_path: P
     try:
         hits = m.search("What time do I wake up on Saturday mornings?", scope="chat", k=8,
                         now=NOW, explain=True)
-        places = {h.item.text: h.scores["newest"] for h in hits if "newest" in h.scores}
+        places = {h.item.text: h.scores["newest_place"] for h in hits
+                  if "newest_place" in h.scores}
         # the update shares the newest place with the later session of its day (by time
         # alone it would sit between the two: 0.5)
         assert places["I moved my Saturday wake-up time to 7:30 this month."] == 1.0

@@ -999,6 +999,7 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
     stale = ctx.store.superseded_messages(list(msgs)) if msgs else set()
     for key, x in best.items():
         share = min(1.0, x.signals.get("relevance", 0.0) / top) if top > 0 else 1.0
+        x.ranks["newest_place"] = place[key]  # r; the signal is r × q
         x.signals["newest"] = place[key] * share
         x.score += weight * place[key] * share
     for x in pool:
