@@ -4,7 +4,6 @@
 
     python tools/scale/pgwalk.py settings DIR 10000 "CFG;CFG;..."
     python tools/scale/pgwalk.py filtered DIR 10000 500,1000,3000
-    python tools/scale/pgwalk.py lexical DIR 10000 ROUNDS
 
 ``settings``: the 200-candidate vector statement of the bench's 200 queries over all
 scopes under each configuration (``CFG``: comma-separated ``name=value`` settings, empty
@@ -12,8 +11,6 @@ for the store's own, ``exact`` for the exact scan): server CPU a statement, wall
 recall@10 of its top 10 and of the whole list against exact float32 search.
 ``filtered``: the exact scan against the graph walk over the newest N items (a filter on
 ``at``), 60 queries: server CPU a statement and recall@10 against the exact scan.
-``lexical``: the lexical statements of the bench's queries (unscoped), ``RANK_ALL`` off and
-on alternating query by query: server CPU and wall a search, answers compared.
 """
 import os, statistics, json, sys, time
 import numpy as np
@@ -116,35 +113,4 @@ def filtered():
         mem.close()
 
 
-def lexical():
-    rounds = int(arg or 1)
-    orig = S.lexical_search; calls = []
-    def rec(db, terms, where, params, limit, *a, **kw):
-        calls.append((list(terms), where, list(params), limit)); return orig(db, terms, where, params, limit, *a, **kw)
-    with postgres_server(keep=folder) as url:
-        mem = Memory(config=load_config(environ={}, overrides={"db": url.rsplit("/", 1)[0] + f"/bench_{n}",
-            "embedding": {"backend": "static"}, "indexing": {"enabled": False}}))
-        turns = synthetic_turns(n); rng = np.random.default_rng(11)
-        qs = [_query(turns, rng) for _ in range(200)]
-        S.lexical_search = rec
-        for q in qs: mem.search(q, k=10); mem.search(q, k=10, scope=None)
-        S.lexical_search = orig
-        st = mem.store; db = st.db; pid = db.execute("SELECT pg_backend_pid()").fetchone()[0]
-        print(os.popen("uptime").read().strip(), len(calls), "calls", flush=True)
-        tot = {False: [0.0, 0.0], True: [0.0, 0.0]}; same = True
-        for r in range(rounds):
-            for i, (terms, where, params, limit) in enumerate(calls):
-                got = {}
-                for v in ((False, True) if (i + r) % 2 == 0 else (True, False)):
-                    S.RANK_ALL = v
-                    c0, t0 = cpu(pid), time.perf_counter()
-                    got[v] = orig(db, terms, where, params, limit, st._term_stats, None)
-                    tot[v][0] += cpu(pid) - c0; tot[v][1] += time.perf_counter() - t0
-                same &= got[False] == got[True]
-        k = rounds * len(calls)
-        for v in (False, True): print(f"RANK_ALL={v}: server {tot[v][0]*1e3/k:.3f} ms, wall {tot[v][1]*1e3/k:.3f} ms a lexical search")
-        print("identical:", same, os.popen("uptime").read().strip())
-        mem.close()
-
-
-{"settings": settings, "filtered": filtered, "lexical": lexical}[mode]()
+{"settings": settings, "filtered": filtered}[mode]()

@@ -81,12 +81,6 @@ SEARCH_THREADS = 4
 # get_items read the rest after both lists: one statement of ~200-300 rows on the path of
 # every search.
 PREFETCH_ITEMS = True
-# A lexical query whose kept terms match at most the candidates it takes (``max(4 * limit,
-# 100)``, by their exact counts) scores every match with BM25 without ordering them by
-# tf-idf first: the same candidates, without a ``ts_rank`` per term and match and the sort.
-# Measured at 10k items (a ninth-round database, docs/scaling.md): the statement of a query
-# with 679 matches 2.9 ms of execution, of which 1.1 were the tf-idf and its sort.
-RANK_ALL = True
 
 
 def _clean_terms(terms: Sequence[str]) -> list[str]:
@@ -321,11 +315,6 @@ def lexical_search(
         kept = got
     if not kept:
         return []
-    # Every match is a candidate when the kept terms' exact counts add up to no more than the
-    # candidates taken: ordering them by tf-idf first chooses nothing (``_bm25`` orders).
-    pool = max(4 * limit, 100)
-    rank_all = (RANK_ALL and not common and all(q in counted for q in kept)
-                and sum(dfs[q] for q in kept) <= pool)
     total = max(n, *(dfs[q] for q in kept))
     # FTS5's IDF, so scores have BM25's shape (the reranker uses them, not just ranks)
     idf = [max(1e-6, math.log((total - dfs[q] + 0.5) / (dfs[q] + 0.5))) for q in kept]
@@ -372,12 +361,6 @@ def lexical_search(
     # BM25 is summed in Python: as SQL it was two sub-plans per (candidate, lexeme), ~55 µs
     # a candidate (measured at 100k items, 800 candidates: 41-77 ms of 81-117 ms).
     tfs = "".join(f", ts_rank_cd('{_TF_WEIGHTS}', c.tsv, %s::tsquery, 0)" for _ in distinct)
-    if rank_all:
-        rows = db.execute(
-            f"WITH c AS {source} SELECT c.id, length(c.tsv){tfs} FROM c",
-            (match, *params, *("'" + lex + "'" for lex in distinct)),
-        ).fetchall()
-        return _bm25(rows, distinct, lexemes, lexeme_idf, inv_avgdl, limit)
     rows = db.execute(
         f"WITH c AS (SELECT i.id, i.tsv FROM {source} i ORDER BY ({tf_idf}) DESC, i.id LIMIT %s)"
         f" SELECT c.id, length(c.tsv){tfs} FROM c",
