@@ -89,7 +89,8 @@ def fuse_lists(
     # best first, equals in first-seen order (a stable sort, reversed or not)
     out = sorted(by_id.values(), key=_by_rrf, reverse=True)
     for c in out:
-        c.relevance = min(1.0, c.rrf / best)
+        rel = c.rrf / best
+        c.relevance = rel if rel < 1.0 else 1.0  # min(1.0, rel), NaN included
     return out
 
 

@@ -657,7 +657,7 @@ def _confidence(ctx: _Ctx, it: Item) -> float:
 
 
 def _total(weights: Any, signals: dict[str, float], coverage: float = 0.0) -> float:
-    s = sum(weights[k] * v for k, v in signals.items() if k != "coverage")
+    s = sum([weights[k] * v for k, v in signals.items() if k != "coverage"])
     return s - weights["coverage"] * coverage
 
 

@@ -145,6 +145,7 @@ def rank_sessions(
             s.intel = rel
     dated = dated_sessions(cands, items, windows, now) if dated is None else dated
     depth, decay, intel_weight = params.depth, params.decay, params.intel_weight
+    timed = bool(windows) and now is not None
     for key, s in out.items():
         if len(s.turn_relevance) == 1 and depth > 0:
             # most sessions have one candidate turn: the sum below of that one term,
@@ -154,7 +155,7 @@ def rank_sessions(
             rel = sorted(s.turn_relevance, reverse=True)[:depth]
             s.turns = sum(r * decay**j for j, r in enumerate(rel))
         s.score = s.turns + intel_weight * s.intel
-        if windows and now is not None:
+        if timed:
             at = (time_of or {}).get(key) or first_at[key]
             if at is not None:
                 s.time = max(time_match(local(at, now), windows), dated.get(key, 0.0))
