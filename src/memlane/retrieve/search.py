@@ -1099,9 +1099,10 @@ def _select(ctx: _Ctx, pool: list[_Scored], n: int) -> list[_Scored]:
                 cov = 0.0
             else:  # cov_of(key), inlined
                 m = seen_get(key, 0)
-                cov = penalty_get(m)
-                if cov is None:
-                    cov = penalty[m] = sig.coverage_penalty(m)
+                got = penalty_get(m)
+                if got is None:
+                    got = penalty[m] = sig.coverage_penalty(m)
+                cov = got
             score = x.score - wc * cov
             if score > best:
                 best_i, best = i, score
