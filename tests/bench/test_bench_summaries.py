@@ -135,9 +135,9 @@ def test_bench_summaries_pool_scores_the_development_pool_as_one_set():
     data = json.loads(_run("--set", "train", "--json"))
     assert [r["set"] for r in data] == ["train"]
     assert data[0]["conversations"] == len(load_set("train"))
-    # every development set since session 10: pool, train and heldout5 as one
+    # every development set since session 11: pool, train, heldout5 and heldout6 as one
     dev_all = load_set("dev_all")
-    assert [c.id for c in dev_all] == [c.id for n in ("pool", "train", "heldout5") for c in load_set(n)]
+    assert [c.id for c in dev_all] == [c.id for n in ("pool", "train", "heldout5", "heldout6") for c in load_set(n)]
 
 
 def test_bench_summaries_offline_json_scores_every_set_apart():

@@ -321,8 +321,8 @@ def locomo_cmd(
               help="Which packaged labelled set to score (pool: dev to heldout4 as one set; "
               "train: train1-train5, written to train the sentence model, as one set; "
               "heldout5: the set of session 9; heldout6: the untouched set of session 10; "
-              "dev_all: pool, train and heldout5, all "
-              "development data since session 10, as one set; all: dev to heldout4 each apart).")
+              "dev_all: pool, train, heldout5 and heldout6, all "
+              "development data since session 11, as one set; all: dev to heldout4 each apart).")
 @click.option("--labels", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Score this labelled JSON file (same format) instead.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
