@@ -87,9 +87,8 @@ _REFS = [
                r"[Ee]mployee ID|PR)\s+(?:number\s+|no\.?\s+)?\d[\d-]{1,}\d)\b"),  # numbers named by what they number
     re.compile(r"\b(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])[A-Z0-9]{6,}\b"),  # codes: KL1841
     re.compile(r"\b(?:card|account) ending (?:in )?\d{4}\b"),  # a card by its last digits
-    re.compile(r"\b(?:[Ff]orm|PR|[Dd]iscussion|[Cc]lient number|[Mm]embership number|[Mm]ember ID|[Cc]ard number)"
-               r"\s+#?(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]+[A-Z0-9]\b|\b[Oo]rder\s+(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)"
-               r"[A-Z0-9][A-Z0-9-]+[A-Z0-9]\b"),  # a key with the kind of paper it keys: "form IC-2", "PR #842"
+    re.compile(r"\b(?:[Ff]orm|[Dd]iscussion|[Cc]lient number|[Mm]embership number|[Mm]ember ID|[Cc]ard number)"
+               r"\s+#?(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]+[A-Z0-9]\b"),  # a key with the kind of paper it keys: "form IC-2"
     re.compile(r"\b\d{1,4}[A-Z]?\s+(?:[A-Z][a-z]+\s+){1,2}" + _STREETS + r"\b(?:,\s+Flat\s+\d+[A-Z]?\b|"
                r",\s+[A-Z][a-z]+(?:\s+[A-Z]{1,2}\d{1,2}[A-Z]?\s+\d[A-Z]{2}\b)?)?"),  # addresses: "4B Quay Street, Galway"
 ]
@@ -105,7 +104,7 @@ _REF_GUARDS = [_guard(g) for g in (
     "://", "/", re.compile(r"\." + _EXTS), "/", re.compile(r"-\d"), "#",
     re.compile(r"\.(?:com|org|net|io|dev|app|ai|co|edu|gov)\b"), "@",
     ("Dockerfile", "Makefile", "Procfile", "Jenkinsfile", "README", "LICENSE"), "/",
-    "", "", " ending ", ("orm ", "PR ", "iscussion ", " number ", "ember ID", "rder "),
+    "", "", " ending ", ("orm ", "iscussion ", " number ", "ember ID"),
     re.compile(r" " + _STREETS + r"\b"),
 )]
 """A cheap test per reference pattern: most messages hold none, and the full patterns,
@@ -510,10 +509,11 @@ class OfflineIntelligence:
                     if not any(f != o and f in o for o in folded)]
         if refs and any(" " in r for r in refs):
             # "Harbour Street" in "14 Harbour Street, Falmouth", "Member ID HXP 558" in its
-            # reference: a name a reference holds is that reference, not an entity (session 11)
+            # reference: a phrase a reference holds is that reference, not an entity (a one-word
+            # name in it, "Galway", is still a place; session 11)
             spaced = [r.lower() for r in refs if " " in r]
-            named = [e for e in extraction.entities
-                     if e.type in ("date", "reference") or not any(e.name.lower() in r for r in spaced)]
+            named = [e for e in extraction.entities if e.type in ("date", "reference") or " " not in e.name
+                     or not any(e.name.lower() in r for r in spaced)]
             if len(named) < len(extraction.entities):
                 extraction = replace(extraction, entities=tuple(named))
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
