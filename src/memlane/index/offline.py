@@ -193,6 +193,10 @@ _HOLIDAYS = frozenset({"Christmas", "Easter", "Thanksgiving", "Halloween", "New 
                        "Ramadan", "Diwali"})
 """Holidays are dates, not names."""
 _PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]")
+_GREETINGS = frozenset("Cheers Thanks Hi Hey Hello Dear Happy Otherwise Coach Oma Opa Gran Grandma Grandpa Nana Nan".split())
+"""Words before a name that are no part of it (session 11); not "Aunt" or "Uncle", which the
+labelled sets keep ("Aunt Ruth")."""
+_DECIMAL = re.compile(r"\d+\.\d+")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
@@ -414,13 +418,17 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     holiday), "reference" (a file or an issue key) or "name", and whether its first word
     ends in -ing. Names repeat across a conversation's sentences, so this is cached."""
     name = phrase.strip(" .'-")
-    if name.endswith("'s"):
-        name = name[:-2]
+    if name.endswith("'s") and not name.startswith(("St ", "St. ")):
+        name = name[:-2]  # "St Anne's" keeps it: the school or church, not Anne's (session 11)
     if " I " in f" {name} ":
         name = f" {name} ".split(" I ", 1)[0].strip()  # "First I need…"
     if "I'" in name:
         name = re.split(r"\s+I'(?:m|d|ll|ve)\b", name, maxsplit=1)[0]  # "Honestly I'd…", "Friday I'm…"
     words = name.split()
+    if len(words) > 1 and words[0] in _GREETINGS:
+        words = words[1:]  # "Cheers Theo", "Oma Ruth": a greeting or a grandparent's word, then the name
+    if len(words) == 2 and _DECIMAL.fullmatch(words[1]):
+        words = words[:1]  # "MySQL 5.7", "Pydantic 1.10": the product, its version is a reference
     while len(words) > 2 and (words[-1] in _MONTHS or words[-1][:-1] in _MONTHS):
         words.pop()  # "Dr. Patel's Monday": the day is no part of the name ("Black Friday" is one)
     if len(words) > 1 and words[0] in _MONTHS:
