@@ -70,6 +70,10 @@ _EXTS = (r"(?:py|js|ts|tsx|md|txt|json|toml|ya?ml|sql|go|rs|java|kt|c|h|cpp|rb|s
          r"ipynb|pdf|docx?|xlsx?|pptx?|png|jpe?g|svg|html?|css|conf|log|xml)\b")
 _STREETS = r"(?:Road|Street|Lane|Close|Grove|Court|Row|Avenue|Drive|Way|Place|Crescent|Terrace|Gardens|Square|Mews)"
 """What a street's name ends in: with a house number before it, an address."""
+_WORK_WORD = r"(?!I(?:'m|'d|'ve|'ll)?\b)[A-Z][\w'’]*"
+_WORK = (r"((?:The |A |An )?" + _WORK_WORD + r"(?:(?:,?\s+(?:and|of|the|in|on|a|an|to|for|from))*\s+(?:"
+          + _WORK_WORD + r"|\d+\b))*)")
+"""A title of a work: capitalised words, small words between them ("Klara and the Sun")."""
 _REFS = [
     re.compile(r"https?://[^\s)>\]]+"),
     re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,6}\b"),  # paths with an extension
@@ -91,6 +95,10 @@ _REFS = [
                r"\s+#?(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]+[A-Z0-9]\b"),  # a key with the kind of paper it keys: "form IC-2"
     re.compile(r"\b\d{1,4}[A-Z]?\s+(?:[A-Z][a-z]+\s+){1,2}" + _STREETS + r"\b(?:,\s+Flat\s+\d+[A-Z]?\b|"
                r",\s+[A-Z][a-z]+(?:\s+[A-Z]{1,2}\d{1,2}[A-Z]?\s+\d[A-Z]{2}\b)?)?"),  # addresses: "4B Quay Street, Galway"
+    re.compile(r"\b(?:[Ww]atch(?:ed|ing)?|[Rr]ewatch(?:ed|ing)?|[Rr]e-?read(?:ing)?|[Rr]ead(?:ing)?|copies of|"
+               r"(?:the|a|our|my) (?:book|novel|film|movie|album|song|play|musical|documentary|podcast|series|show))\s+"
+               + _WORK),  # a work by what is done with it: "watched Past Lives", "12 copies of Intermezzo"
+    re.compile(_WORK + r"\s+by\s+[A-Z][a-z]+\s+(?:[A-Z]\w*\.?\s+)*[A-Z][a-z]+"),  # "Station Eleven by Emily St. John Mandel"
 ]
 def _guard(g: str | tuple[str, ...] | re.Pattern[str]) -> Callable[[str], bool]:
     if isinstance(g, str):
@@ -106,10 +114,12 @@ _REF_GUARDS = [_guard(g) for g in (
     ("Dockerfile", "Makefile", "Procfile", "Jenkinsfile", "README", "LICENSE"), "/",
     "", "", " ending ", ("orm ", "iscussion ", " number ", "ember ID"),
     re.compile(r" " + _STREETS + r"\b"),
+    ("atch", "ead", "copies of", "book ", "novel ", "film ", "movie ", "album ", "song ", "play ", "musical ",
+     "documentary ", "podcast ", "series ", "show "), " by ",
 )]
 """A cheap test per reference pattern: most messages hold none, and the full patterns,
 which try every word, are then skipped (a third of the offline summary's time)."""
-_REF_TOKENS = ("/", "/", ".", "/", "-", "#", ".", "@", "/", "/", None, None, None, None, None)
+_REF_TOKENS = ("/", "/", ".", "/", "-", "#", ".", "@", "/", "/", None, None, None, None, None, None, None)
 """A character every match of each reference pattern holds. No match spans a blank, so a
 pattern finds the same references in the message's blank-separated words that hold its
 character, joined by spaces, as in the whole message, at a fraction of the cost (the
@@ -125,7 +135,7 @@ _NAMED_BEFORE = re.compile(
 """What names the number just after it ("Order 40917", "Account 7730-1182"): the numbered-
 reference pattern read from the number back, which is ten times cheaper than trying every
 word of a message (session 10)."""
-_NUMBERED, _CODES = 10, 11
+_NUMBERED, _CODES, _TITLES = 10, 11, 15
 """The indexes of the numbered-reference and the code patterns in :data:`_REFS`."""
 _REF_SHORT = 800
 """Messages up to this many characters (a conversation's turns; a sixth of LongMemEval's
@@ -148,6 +158,8 @@ def _references(text: str) -> Iterator[str]:
     for i, (guard, pattern, char) in enumerate(zip(_REF_GUARDS, _REFS, _REF_TOKENS, strict=True)):
         if (char is not None and char not in text) or not guard(text):
             continue
+        if i >= _TITLES and len(text) > _REF_SHORT:
+            continue  # titles of works: a conversation's turns, not an assistant's long answers
         if i in (_NUMBERED, _CODES) and len(text) > _REF_SHORT:
             if i == _NUMBERED and any(x in text for x in _OLD_NOUNS):
                 yield from _OLD_NUMBERED.findall(text)
@@ -515,13 +527,14 @@ class OfflineIntelligence:
             folded = [r.lower() for r in refs]
             refs = [r for r, f in zip(refs, folded, strict=True)
                     if not any(f != o and f in o for o in folded)]
-        if refs and any(" " in r for r in refs):
+        if refs:
             # "Harbour Street" in "14 Harbour Street, Falmouth", "Member ID HXP 558" in its
             # reference: a phrase a reference holds is that reference, not an entity (a one-word
-            # name in it, "Galway", is still a place; session 11)
-            spaced = [r.lower() for r in refs if " " in r]
-            named = [e for e in extraction.entities if e.type in ("date", "reference") or " " not in e.name
-                     or not any(e.name.lower() in r for r in spaced)]
+            # name in it, "Galway", is still a place); "Intermezzo" read as a title is a
+            # reference, not also an entity (session 11)
+            folded = [r.lower() for r in refs]
+            named = [e for e in extraction.entities if e.type in ("date", "reference")
+                     or not any(e.name.lower() == r or (" " in e.name and e.name.lower() in r) for r in folded)]
             if len(named) < len(extraction.entities):
                 extraction = replace(extraction, entities=tuple(named))
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
