@@ -294,6 +294,20 @@ _IMPERATIVE = frozenset(
 )
 """Verbs that open a directive ("Buy them now", "so upgrade FastAPI"); not "check" or "ask",
 which send the user to find out rather than decide."""
+_STEP_VERBS = _IMPERATIVE | frozenset("tell ping ask check email draft file post share print ring text "
+                                         "confirm chase fix review test clean finish prepare".split())
+_AND_DO = re.compile(r",?\s+and\s+(?:then\s+)?([a-z]+)\s+(?=\S)")
+"""A second step joined to a commitment ("…, and tell the harbour master"): its verb."""
+
+
+def _own_step(text: str) -> bool:
+    """A step that says what on its own: three words or more beyond the verb and stopwords,
+    no "it" or "them" standing for something said before."""
+    words = _WORD.findall(text.lower())
+    return not _ANAPHORIC.intersection(words) and sum(w not in _STOP for w in words) >= 4
+
+
+_ANAPHORIC = frozenset("it them this that these those both".split())
 _SO_DO = re.compile(r",?\s+so\s+(?=([a-z]+)\b)", re.IGNORECASE)
 _SO_THAT = re.compile(r"\s+so\s+(?:that\s+)?(?=(?:it|they|you|the)\b)", re.IGNORECASE)
 _REQUEST = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bplease\b|\b(?:can|could|may)\s+i\s+"
@@ -984,6 +998,14 @@ class _Reader:
             rest = [w for w in _WORD.findall(sentence.lower()) if w not in _COURTESY]
             if len(rest) <= 1 or (self.asked.get(ti - 1) == turn.who and len(rest) <= 2):
                 return True  # "Sure, I'll have it by Friday": confirms a request, adds nothing
+            two = _AND_DO.search(sentence) if " and " in sentence else None
+            if (two and turn.who != "user" and two.group(1).lower() in _STEP_VERBS
+                    and _COMMIT.search(sentence[: two.start()])
+                    and _own_step(sentence[two.start(1):]) and _own_step(sentence[: two.start()])):
+                # "I'll update the notes and ping #release-train": two steps (session 11)
+                self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: two.start()]))))
+                self.cues.action_items.append(_owned(turn.who, _stop(clean(sentence[two.start(1):]))))
+                return True
             self.put((ti, si), "action_items", _owned(turn.who, clean(sentence)))
             return True
         return False
