@@ -295,7 +295,7 @@ _IMPERATIVE = frozenset(
 """Verbs that open a directive ("Buy them now", "so upgrade FastAPI"); not "check" or "ask",
 which send the user to find out rather than decide."""
 _STEP_VERBS = _IMPERATIVE | frozenset("tell ping ask check email draft file post share print ring text "
-                                         "confirm chase fix review test clean finish prepare".split())
+                                         "confirm chase fix review test clean finish prepare push help".split())
 _AND_DO = re.compile(r",?\s+and\s+(?:then\s+)?([a-z]+)\s+(?=\S)")
 """A second step joined to a commitment ("…, and tell the harbour master"): its verb."""
 
@@ -972,6 +972,12 @@ class _Reader:
             return True
         if sentence.endswith("?"):
             return False
+        to = _ADDRESSED.match(sentence) if turn.role == "user" and "," in sentence[:16] else None
+        if (to and to.group(3).lower() in _STEP_VERBS and to.group(1) != turn.who
+                and any(t.who == to.group(1) for t in self.turns)):
+            # "Anders, push Android to the 20% rollout today": a participant's task (session 11)
+            self.put((ti, si), "action_items", _owned(to.group(1), clean(to.group(2))))
+            return True
         if turn.role == "assistant":
             remember = _REMEMBER.search(sentence)
             if remember:
