@@ -202,7 +202,7 @@ _ANY_USER = re.compile(
 """Any cue of a participant's statement, matched on the lower-cased sentence (much faster
 than IGNORECASE): most sentences carry none and are passed over after this one scan."""
 _ANY_ASSISTANT = re.compile(
-    r"\b(?:remember to|forget to|i'?ll|i will|next step|plan is to)\b|" + _OPEN.pattern
+    r"\b(?:remember to|forget to|i'?ll|i will|(?:we|they)'ll|next step|plan is to)\b|" + _OPEN.pattern
 )
 """The assistant's sentences count only for its own commitments, reminders and doubts; the
 rest of a long answer is passed over after this one scan."""
@@ -236,7 +236,7 @@ def _may_cue_assistant(low: str) -> bool:
     ``_ANY_ASSISTANT`` holds ("i'?ll" holds "ill" or "i'll", every "decide" form holds
     "decide"...). These substring tests cost a third of the pattern's scan and pass only
     one sentence of an answer in twelve; keep them in step with ``_ANY_ASSISTANT``."""
-    return ("ill" in low or "i'll" in low or "open" in low or "decide" in low
+    return ("ill" in low or "i'll" in low or "e'll" in low or "open" in low or "decide" in low
             or "t know" in low or "not sure" in low or "unclear" in low or "tbd" in low
             or "remember to" in low or "forget to" in low or "i will" in low
             or "next step" in low or "plan is to" in low or "nobody answered" in low
@@ -244,6 +244,10 @@ def _may_cue_assistant(low: str) -> bool:
             or "no plan" in low or "no clue" in low or "nobody " in low or "question " in low)
 
 
+_THEY_WILL = re.compile(r"\b(?:we|they)'ll\s+(?:\w+\s+)?(?:call|text|email|e-mail|write to|send|contact|refund|"
+                        r"let|notify|ring|post|deliver|collect|reply|get back)\b", re.IGNORECASE)
+"""What the service the assistant speaks for will do for the user ("They'll call you within two
+working days")."""
 _ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)
 _NAME_ASK = re.compile(r"[A-Z][a-z]+ will\b|^[A-Z][a-z]+,")
 _ANAPHOR = re.compile(r"\b(?:that|this|the same)\s+([a-z][a-z-]{2,})\s*[.!]?$", re.IGNORECASE)
@@ -982,6 +986,11 @@ class _Reader:
             remember = _REMEMBER.search(sentence)
             if remember:
                 self.put((ti, si), "action_items", _owned("user", clean(remember.group(1))))
+                return True
+            if "'ll " in sentence and _THEY_WILL.search(sentence):
+                # "We'll text you as soon as the line is restored": the service's step (session 11)
+                who = "user" if "please" in sentence.lower() else "assistant"  # "please let us know and we'll…"
+                self.put((ti, si), "action_items", _owned(who, clean(sentence)))
                 return True
             if _ASSISTANT_COMMIT.search(sentence):
                 part = re.split(r";\s+", sentence)[-1]
