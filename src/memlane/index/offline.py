@@ -112,10 +112,13 @@ _REF_GUARDS = [_guard(g) for g in (
     "://", "/", re.compile(r"\." + _EXTS), "/", re.compile(r"-\d"), "#",
     re.compile(r"\.(?:com|org|net|io|dev|app|ai|co|edu|gov)\b"), "@",
     ("Dockerfile", "Makefile", "Procfile", "Jenkinsfile", "README", "LICENSE"), "/",
-    "", "", " ending ", ("orm ", "iscussion ", " number ", "ember ID"),
-    re.compile(r" " + _STREETS + r"\b"),
-    ("atch", "ead", "copies of", "book ", "novel ", "film ", "movie ", "album ", "song ", "play ", "musical ",
-     "documentary ", "podcast ", "series ", "show "), " by ",
+    "", "", " ending ",
+)] + [(lambda words, cues=frozenset(cues.split()): not cues.isdisjoint(words)) for cues in (
+    "form Form discussion Discussion number ID",
+    " ".join(w + p for w in _STREETS[3:-1].split("|") for p in ("", ",", ".")),
+    "watch Watch watched Watched watching rewatched Rewatched read Read reading Reading reread Reread re-read "
+    "copies book novel film movie album song play musical documentary podcast series show",
+    "by",
 )]
 """A cheap test per reference pattern: most messages hold none, and the full patterns,
 which try every word, are then skipped (a third of the offline summary's time)."""
@@ -135,7 +138,7 @@ _NAMED_BEFORE = re.compile(
 """What names the number just after it ("Order 40917", "Account 7730-1182"): the numbered-
 reference pattern read from the number back, which is ten times cheaper than trying every
 word of a message (session 10)."""
-_NUMBERED, _CODES, _TITLES = 10, 11, 15
+_NUMBERED, _CODES, _NEW = 10, 11, 13
 """The indexes of the numbered-reference and the code patterns in :data:`_REFS`."""
 _REF_SHORT = 800
 """Messages up to this many characters (a conversation's turns; a sixth of LongMemEval's
@@ -155,11 +158,20 @@ code pattern's look-aheads at every word)."""
 def _references(text: str) -> Iterator[str]:
     """Every reference pattern's matches in ``text``, in pattern order."""
     words: dict[str, str] = {}
+    split: frozenset[str] | None = None
     for i, (guard, pattern, char) in enumerate(zip(_REF_GUARDS, _REFS, _REF_TOKENS, strict=True)):
+        if i >= _NEW:
+            # session 11's kinds (named keys, addresses, titles): a conversation's turns only,
+            # and only those holding one of the words each needs (one split for all four)
+            if len(text) > _REF_SHORT:
+                break
+            if split is None:
+                split = frozenset(text.split())
+            if guard(split):
+                yield from pattern.findall(text)
+            continue
         if (char is not None and char not in text) or not guard(text):
             continue
-        if i >= _TITLES and len(text) > _REF_SHORT:
-            continue  # titles of works: a conversation's turns, not an assistant's long answers
         if i in (_NUMBERED, _CODES) and len(text) > _REF_SHORT:
             if i == _NUMBERED and any(x in text for x in _OLD_NOUNS):
                 yield from _OLD_NUMBERED.findall(text)
