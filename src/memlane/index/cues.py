@@ -987,7 +987,7 @@ class _Reader:
             if remember:
                 self.put((ti, si), "action_items", _owned("user", clean(remember.group(1))))
                 return True
-            if "'ll " in sentence and _THEY_WILL.search(sentence):
+            if "'ll " in sentence and len(turn.sentences) <= _ADOPT_MAX and _THEY_WILL.search(sentence):
                 # "We'll text you as soon as the line is restored": the service's step (session 11)
                 who = "user" if "please" in sentence.lower() else "assistant"  # "please let us know and we'll…"
                 self.put((ti, si), "action_items", _owned(who, clean(sentence)))

@@ -70,10 +70,14 @@ _EXTS = (r"(?:py|js|ts|tsx|md|txt|json|toml|ya?ml|sql|go|rs|java|kt|c|h|cpp|rb|s
          r"ipynb|pdf|docx?|xlsx?|pptx?|png|jpe?g|svg|html?|css|conf|log|xml)\b")
 _STREETS = r"(?:Road|Street|Lane|Close|Grove|Court|Row|Avenue|Drive|Way|Place|Crescent|Terrace|Gardens|Square|Mews)"
 """What a street's name ends in: with a house number before it, an address."""
-_WORK_WORD = r"(?!I(?:'m|'d|'ve|'ll)?\b)[A-Z][\w'’]*"
-_WORK = (r"((?:The |A |An )?" + _WORK_WORD + r"(?:(?:,?\s+(?:and|of|the|in|on|a|an|to|for|from))*\s+(?:"
-          + _WORK_WORD + r"|\d+\b))*)")
-"""A title of a work: capitalised words, small words between them ("Klara and the Sun")."""
+_WORK_WORD = r"(?!I(?:'m|'d|'ve|'ll)?\b)(?![A-Z]+\b)(?![A-Z][a-z]+[A-Z])[A-Z][\w'’]*+(?!-)"
+_WORK = (r"((?:The |A |An )?" + _WORK_WORD + r"(?:(?: of| the| in| a| an| and the|, and)* (?:"
+         + _WORK_WORD + r"|\d+\b)){0,5})")
+_WORK_BY = (r"((?:The |A |An )?" + _WORK_WORD + r"(?:(?: of| the| in| a| an| and the|, and)* (?:"
+            + _WORK_WORD + r"|\d+\b)){1,5})")
+"""A title before "by <author>": two words or more (a headline's "Tried and Tested by…" is no title)."""
+"""A title of a work: up to six capitalised words, small words between them ("Klara and the
+Sun"); not an acronym ("TV"), a name with a capital inside ("YouTube") or a hyphenated one."""
 _REFS = [
     re.compile(r"https?://[^\s)>\]]+"),
     re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,6}\b"),  # paths with an extension
@@ -93,12 +97,12 @@ _REFS = [
     re.compile(r"\b(?:card|account) ending (?:in )?\d{4}\b"),  # a card by its last digits
     re.compile(r"\b(?:[Ff]orm|[Dd]iscussion|[Cc]lient number|[Mm]embership number|[Mm]ember ID|[Cc]ard number)"
                r"\s+#?(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]+[A-Z0-9]\b"),  # a key with the kind of paper it keys: "form IC-2"
-    re.compile(r"\b\d{1,4}[A-Z]?\s+(?:[A-Z][a-z]+\s+){1,2}" + _STREETS + r"\b(?:,\s+Flat\s+\d+[A-Z]?\b|"
+    re.compile(r"\b\d{1,3}[A-Z]?\s+(?:[A-Z][a-z]+\s+){1,2}" + _STREETS + r"\b(?:,\s+Flat\s+\d+[A-Z]?\b|"
                r",\s+[A-Z][a-z]+(?:\s+[A-Z]{1,2}\d{1,2}[A-Z]?\s+\d[A-Z]{2}\b)?)?"),  # addresses: "4B Quay Street, Galway"
-    re.compile(r"\b(?:[Ww]atch(?:ed|ing)?|[Rr]ewatch(?:ed|ing)?|[Rr]e-?read(?:ing)?|[Rr]ead(?:ing)?|copies of|"
+    re.compile(r"\b(?:watch(?:ing)?|[Ww]atched|[Rr]ewatch(?:ed|ing)?|[Rr]e-?read(?:ing)?|read(?:ing)?|Reading|copies of|"
                r"(?:the|a|our|my) (?:book|novel|film|movie|album|song|play|musical|documentary|podcast|series|show))\s+"
                + _WORK),  # a work by what is done with it: "watched Past Lives", "12 copies of Intermezzo"
-    re.compile(_WORK + r"\s+by\s+[A-Z][a-z]+\s+(?:[A-Z]\w*\.?\s+)*[A-Z][a-z]+"),  # "Station Eleven by Emily St. John Mandel"
+    re.compile(_WORK_BY + r"\s+by\s+[A-Z][a-z]+\s+(?:[A-Z]\w*\.?\s+)*[A-Z][a-z]+"),  # "Station Eleven by Emily St. John Mandel"
 ]
 def _guard(g: str | tuple[str, ...] | re.Pattern[str]) -> Callable[[str], bool]:
     if isinstance(g, str):
@@ -116,7 +120,7 @@ _REF_GUARDS = [_guard(g) for g in (
 )] + [(lambda words, cues=frozenset(cues.split()): not cues.isdisjoint(words)) for cues in (
     "form Form discussion Discussion number ID",
     " ".join(w + p for w in _STREETS[3:-1].split("|") for p in ("", ",", ".")),
-    "watch Watch watched Watched watching rewatched Rewatched read Read reading Reading reread Reread re-read "
+    "watch watched Watched watching rewatched Rewatched read reading Reading reread Reread re-read "
     "copies book novel film movie album song play musical documentary podcast series show",
     "by",
 )]
@@ -449,7 +453,7 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     if "I'" in name:
         name = re.split(r"\s+I'(?:m|d|ll|ve)\b", name, maxsplit=1)[0]  # "Honestly I'd…", "Friday I'm…"
     words = name.split()
-    if len(words) > 1 and words[0] in _GREETINGS:
+    if len(words) == 2 and words[0] in _GREETINGS:
         words = words[1:]  # "Cheers Theo", "Oma Ruth": a greeting or a grandparent's word, then the name
     if len(words) == 2 and _DECIMAL.fullmatch(words[1]):
         words = words[:1]  # "MySQL 5.7", "Pydantic 1.10": the product, its version is a reference
