@@ -95,6 +95,10 @@ def test_packaged_sets_and_their_canned_answers():
     sixth = load_set("heldout6")  # the untouched set of session 10
     assert len(sixth) >= 30
     assert not {c.id for c in sixth} & (set(ids) | {c.id for c in train} | {c.id for c in fresh})
+    seventh = load_set("heldout7")  # the untouched set of session 11
+    assert len(seventh) >= 30
+    assert not {c.id for c in seventh} & (set(ids) | {c.id for c in train} | {c.id for c in fresh}
+                                          | {c.id for c in sixth})
     kinds = {c.kind for c in dev}
     assert {"team-decision", "personal-facts", "support", "coding", "no-decision"} <= kinds
     answer = canned_answer(next(c for c in dev if c.id == "db-choice"))
