@@ -2,8 +2,8 @@
 
 These tests use the real table in the user cache dir ($MEMLANE_CACHE_DIR or
 ~/.cache/memlane): deriving it takes ~30 s once per machine, after which each test
-session only loads it (~0.1 s). The cache mechanics are tested with a tiny fake table
-in a tmp dir.
+session only loads it (~0.1 s). The cache mechanics are tested with a copy of that table
+and small tables in a tmp dir.
 """
 
 from __future__ import annotations
@@ -98,27 +98,40 @@ def test_table_is_cached_on_disk(emb: StaticEmbedder) -> None:
     assert static_mod.ensure_static_table() == path  # a second call finds it
 
 
-def test_ensure_writes_atomically_and_reuses(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    calls = []
-
-    def fake_derive(progress=None):  # type: ignore[no-untyped-def]
-        calls.append(1)
-        return np.ones((10, 256), dtype=np.float32)
-
-    monkeypatch.setattr(static_mod, "derive_static_table", fake_derive)
+def test_ensure_finds_a_cached_table_without_deriving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = static_mod.ensure_static_table()  # the machine's cache (derived once by `make setup`)
     monkeypatch.setenv("MEMLANE_CACHE_DIR", str(tmp_path / "cache"))
-    path = static_mod.ensure_static_table()
-    assert path.parent == tmp_path / "cache" and path.is_file()
+    path = static_mod.static_table_path()
+    assert path.parent == tmp_path / "cache" and not path.exists()
+    path.parent.mkdir()
+    path.write_bytes(real.read_bytes())
+    inode = path.stat().st_ino
     assert static_mod.ensure_static_table() == path
-    assert calls == [1]
-    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temp files left
-    # a corrupt file is rebuilt, not trusted
+    assert path.stat().st_ino == inode  # found, not derived and renamed into place again
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
+
+
+def test_a_corrupt_or_foreign_table_is_not_trusted(tmp_path: Path) -> None:
+    path = tmp_path / "t.npy"
     path.write_bytes(b"garbage")
-    static_mod.ensure_static_table()
-    assert calls == [1, 1]
-    assert np.load(path).shape == (10, 256)
+    assert static_mod._load_table(path) is None
+    np.save(path, np.ones((10, 3), dtype=np.float32))  # another recipe's width
+    assert static_mod._load_table(path) is None
+    np.save(path, np.ones((10, 256), dtype=np.float64))
+    assert static_mod._load_table(path) is None
+    np.save(path, np.ones((10, 256), dtype=np.float32))
+    assert static_mod._load_table(path).shape == (10, 256)
+
+
+def test_save_is_atomic(tmp_path: Path) -> None:
+    path = tmp_path / "cache" / "t.npy"
+    static_mod._save_table(path, np.ones((10, 256), dtype=np.float32))
+    assert static_mod._load_table(path).shape == (10, 256)
+    # a table that cannot be written (objects, never pickled) leaves the old file and no temporary
+    with pytest.raises(ValueError):
+        static_mod._save_table(path, np.array([object()] * 3))
+    assert [p.name for p in path.parent.iterdir()] == ["t.npy"]
+    assert static_mod._load_table(path).shape == (10, 256)
 
 
 def test_cache_dir_override_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -54,42 +54,53 @@ def test_both_lists_equal_the_two_searches(store, scope) -> None:
 
 @pytest.fixture
 def overlapping(pg_url, monkeypatch):
-    """A PostgreSQL store that overlaps the two lists whatever its size (in production only
-    once the model's HNSW index exists)."""
+    """A loaded PostgreSQL store with the model's HNSW index (the threshold lowered to its
+    size), so that its unscoped searches overlap the two lists as in production."""
     from memlane.store import open_store
-    from memlane.store.postgres.search import PostgresSearch
+    from memlane.store.postgres import search as pg_search
 
-    monkeypatch.setattr(PostgresSearch, "_overlap", lambda self, model, dim, f: not self.db.in_transaction)
+    monkeypatch.setattr(pg_search, "HNSW_ABOVE", 100)
     s = open_store(pg_url)
+    _load(s)
+    assert s.ensure_vector_index(MODEL, 16)
+    assert s._overlap(MODEL, 16, Filters()) and not s._overlap(MODEL, 16, Filters(scope="a"))
     yield s
     s.close()
 
 
-@pytest.mark.parametrize("scope", [None, "a"])
-def test_postgres_runs_the_lexical_statements_on_another_connection(overlapping, round_trips, scope) -> None:
+def test_postgres_runs_the_lexical_statements_on_another_connection(overlapping, round_trips) -> None:
     s = overlapping
-    _load(s)
-    f = Filters(scope=scope)
     for terms, q in _queries():
-        want = (s.lexical_search(terms, f, 20), s.vector_search(MODEL, q, f, 20))
+        want = (s.lexical_search(terms, Filters(), 20), s.vector_search(MODEL, q, Filters(), 20))
         own: dict[str, float] = {}
         with round_trips(s) as trips, s.reading():
-            got = s.lexical_and_vector_search(terms, MODEL, q, f, 20, timings=own)
-            names = s.entity_names("a")
+            got = s.lexical_and_vector_search(terms, MODEL, q, Filters(), 20, timings=own)
             vecs = s.item_vectors(MODEL, [i for i, _ in got[1]])
         assert got == want and want[0]
         assert sorted(own) == ["lexical_ms", "vector_ms"] and min(own.values()) > 0
         assert "ts_rank" not in trips.trace and "<=>" in trips.trace  # vector here, lexical there
-        assert names == ["falcon"]  # a scoped search's entity names came with its lexical statement
         assert set(vecs) == {i for i, _ in got[1]}  # the ranked vectors were kept by the block
-        if scope is not None:
-            assert "norm_name" not in trips.trace  # not read again on this connection
     assert s.__dict__["_pool"][1] is not None
+
+
+def test_postgres_a_scoped_search_runs_both_here_with_the_scopes_entity_names(overlapping, sent_statements) -> None:
+    s = overlapping
+    f = Filters(scope="a")
+    for terms, q in _queries():
+        want = (s.lexical_search(terms, f, 20), s.vector_search(MODEL, q, f, 20))
+        with sent_statements(s) as sent, s.reading():
+            got = s.lexical_and_vector_search(terms, MODEL, q, f, 20)
+            names = s.entity_names("a")
+        assert got == want and want[0]
+        assert any("ts_rank" in x for x, _ in sent) and any("<=>" in x for x, _ in sent)
+        assert names == ["falcon"]
+        # the scope's entity names came with the lexical search's statements, not in one of their own
+        carried = [x for x, _ in sent if "norm_name" in x]
+        assert len(carried) == 1 and ("memlane_term_df" in carried[0] or "ts_rank" in carried[0])
 
 
 def test_postgres_inside_a_transaction_runs_both_on_its_connection(overlapping, round_trips) -> None:
     s = overlapping
-    _load(s)
     terms, q = next(_queries())
     with s.atomic():
         with s.atomic():
@@ -103,7 +114,6 @@ def test_postgres_inside_a_transaction_runs_both_on_its_connection(overlapping, 
 
 def test_postgres_a_failing_vector_statement_waits_for_the_lexical_one(overlapping) -> None:
     s = overlapping
-    _load(s)
     terms, q = next(_queries())
     with pytest.raises(StoreError):
         s.lexical_and_vector_search(terms, MODEL, np.ones(17_000, np.float32), Filters(), 20)

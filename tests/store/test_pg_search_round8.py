@@ -13,7 +13,6 @@ pytest.importorskip("psycopg")
 
 from memlane.store import Filters
 from memlane.store.postgres import search as pg_search
-from memlane.store.postgres.search import PostgresSearch
 from memlane.testing import add_sessions, memory
 
 NOW = datetime(2024, 6, 20, 12, 0, tzinfo=UTC)
@@ -27,10 +26,12 @@ SESSIONS = [
 
 @pytest.fixture
 def mem(pg_url, monkeypatch):
-    """A store whose two lists overlap whatever its size (in production once the model's
-    HNSW index exists), with a message whose facts were all superseded."""
-    monkeypatch.setattr(PostgresSearch, "_overlap", lambda self, model, dim, f: not self.db.in_transaction)
+    """A store whose two lists overlap: its model's HNSW index exists (built by the indexing
+    run at the end of ``add_sessions``, the threshold lowered to this store's size), with a
+    message whose facts were all superseded."""
+    monkeypatch.setattr(pg_search, "HNSW_ABOVE", 1)
     m = add_sessions(memory(pg_url), SESSIONS, now=NOW)
+    assert m.store._overlap(m.embeddings.model, m.embeddings.embedder.dim, Filters())
     yield m
     m.close()
 
@@ -110,7 +111,6 @@ def walked(pg_url, monkeypatch):
     from memlane.store import open_store
 
     monkeypatch.setattr(pg_search, "HNSW_ABOVE", 10)
-    monkeypatch.setattr(PostgresSearch, "_overlap", lambda self, model, dim, f: not self.db.in_transaction)
     s = open_store(pg_url)
     rng = np.random.default_rng(3)
     vecs = rng.normal(size=(40, 8)).astype(np.float32)
@@ -120,7 +120,7 @@ def walked(pg_url, monkeypatch):
         ids = s.insert_items([{"kind": "turn", "text": f"word{i % 4} other{i}", "at": float(i), "scope": "s",
                                "session_id": sid, "keys": "key" if i % 2 else ""} for i in range(40)])
         s.put_vectors("m", list(zip(ids, vecs, strict=True)))
-    assert s.ensure_vector_index("m", 8)
+    assert s.ensure_vector_index("m", 8) and s._overlap("m", 8, Filters())
     yield s, vecs
     s.close()
 

@@ -28,7 +28,7 @@ from memlane.bench.memrun import FreshMemory, SessionInput, Timings, TurnInput, 
 from memlane.bench.metrics import aggregate, dedupe, score_ranking
 from memlane.protocols import Embedder
 
-__all__ = ["HEADLINE", "LoCoMoRun", "run_locomo", "turn_text"]
+__all__ = ["HEADLINE", "LoCoMoRun", "evidence_places", "run_locomo", "turn_text"]
 
 HEADLINE = ("turn", "recall_all@10")
 """LoCoMo headline: evidence recall_all@10 over categories 1-4."""
@@ -68,7 +68,8 @@ class LoCoMoRun:
             levels = {"turn": aggregate(normal)} if normal else {}
             if adv:
                 levels.setdefault("turn", {}).update(aggregate(adv, overall=False))
-            systems[name] = {"note": s.note, "levels": levels, "latency_ms": s.latency_summary()}
+            systems[name] = {"note": s.note, "levels": levels, "latency_ms": s.latency_summary(),
+                             "evidence_places": _places(s, qs, labels)}
         scored = {q for s in self.systems.values() for q in s.scores}
         return {
             "dataset": "locomo",
@@ -93,6 +94,37 @@ class LoCoMoRun:
             "search_k": SEARCH_K,
             "wall_seconds": round(self.wall_seconds, 1),
         }
+
+
+PLACES = ("top 10", "11-100", f"not in the first {SEARCH_K}")
+
+
+def evidence_places(ranking: Sequence[str], evidence: Sequence[str]) -> dict[str, int]:
+    """How many of ``evidence`` (deduplicated) the ranking puts in its first 10, at 11 to
+    ``SEARCH_K``, and not among its first ``SEARCH_K`` (docs/retrieval.md, tenth round: the
+    place says what could bring a piece in; a final list that covers more sessions can only
+    move the middle one)."""
+    rank = {d: r for r, d in enumerate(ranking[:SEARCH_K], start=1)}
+    out = dict.fromkeys(PLACES, 0)
+    for e in dict.fromkeys(evidence):
+        r = rank.get(e)
+        out[PLACES[0] if r is not None and r <= 10 else PLACES[1] if r is not None
+            else PLACES[2]] += 1
+    return out
+
+
+def _places(s: SystemRun, qs: Sequence[LoCoMoQA], labels: dict[str, str]
+            ) -> dict[str, dict[str, int]]:
+    """``evidence_places`` summed per category over the questions this system scored."""
+    out: dict[str, dict[str, int]] = {}
+    for qa in qs:
+        if qa.qa_id not in s.scores:
+            continue
+        got = evidence_places(s.turn_rankings.get(qa.qa_id, []), qa.evidence)
+        acc = out.setdefault(labels[qa.qa_id], dict.fromkeys(PLACES, 0))
+        for k, v in got.items():
+            acc[k] += v
+    return dict(sorted(out.items()))
 
 
 def turn_text(turn: DialogTurn) -> str:

@@ -143,19 +143,25 @@ def ensure_static_table(
     with _LOCK:
         if _load_table(path, mmap=True) is not None:  # reads the header only
             return path
-        table = derive_static_table(progress)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.stem + ".", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                np.save(fh, table, allow_pickle=False)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        _save_table(path, derive_static_table(progress))
     return path
+
+
+def _save_table(path: Path, table: np.ndarray) -> None:
+    """Write ``table`` to ``path`` atomically: a temporary file in the same directory,
+    synced, then renamed into place; on any failure the temporary file is removed and
+    ``path`` is left as it was."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.stem + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.save(fh, table, allow_pickle=False)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 class StaticEmbedder:

@@ -30,8 +30,25 @@ HNSW_MAX_DIM = 2000
 # 10k items: an exact unscoped scan costs about 3-4x the graph walk, so the graph is built
 # early; what matters is that it is built in one pass, not per insert.
 HNSW_ABOVE = 5_000
-# A filtered set this small is scanned exactly: cheaper than a graph walk, and exact.
-EXACT_BELOW = 5000
+# A filtered set of at most EXACT_BELOW items, or of at most EXACT_SHARE of the items (the
+# planner's row count, ``pg_class.reltuples``) up to EXACT_MAX, is scanned exactly: cheaper
+# than the graph walk there, and exact. The scan costs ~1.5 µs an item; the walk of a filter
+# costs more the fewer items pass it (its iterative scan visits and rejects the rest).
+# Measured (docs/scaling.md, ninth round; server CPU a search, 200 candidates, the newest N
+# items as the filter): at 10k items exact / walk N=3,000 4.8 / 6.2 ms, N=5,000 9.3 / 5.5;
+# at 100k N=5,000 10.8 / 78, N=10,000 17.5 / 42.7, N=20,000 33.5 / 28.0. It was a fixed
+# 5,000: exact where the walk was cheaper at 10k, the walk where it cost 3-7 times more at 100k.
+EXACT_BELOW = 3000
+EXACT_SHARE = 0.15
+EXACT_MAX = 20_000
+# The filtered set's capped count and its threshold, in one statement (reltuples is -1 for a
+# table never analysed: the threshold is then EXACT_BELOW).
+_EXACT_COUNT = (
+    "WITH t AS (SELECT greatest(%s, least(%s, %s * c.reltuples))::bigint AS t FROM pg_class c"
+    " WHERE c.oid = 'items'::regclass)"
+    " SELECT (SELECT count(*) FROM (SELECT 1 FROM items i WHERE {where}"
+    " LIMIT (SELECT t FROM t) + 1) s), (SELECT t FROM t)"
+)
 # A query of common terms only ranks its rarest term's newest COMMON_MATCHES matches; they
 # are found by walking the ids down while df^2 >= WALK_ABOVE * items, else through the
 # full-text index (see lexical_search). Walking tests about COMMON_MATCHES * items / df rows,
@@ -551,11 +568,10 @@ def vector_search(
         # items, not vectors, are counted (an index on the items alone; no join the
         # planner could turn into a scan of every vector): an upper bound, and a set
         # counted too large only takes the graph path, which falls back to exact if short
-        n = db.execute(
-            f"SELECT count(*) FROM (SELECT 1 FROM items i WHERE {where} LIMIT %s) s",
-            (*params, EXACT_BELOW + 1),
-        ).fetchone()[0]
-        if n <= EXACT_BELOW:
+        n, most = db.execute(
+            _EXACT_COUNT.format(where=where), (EXACT_BELOW, EXACT_MAX, EXACT_SHARE, *params),
+        ).fetchone()
+        if n <= most:
             return _exact(db, model, q, dim, where, params, limit, vectors)
     # The graph walk's rows come without their vectors: ~200 of 1 kB each cost the statement
     # 2-5 ms of wall time (the sort carries them, then the transfer) for the ~10 a search's
