@@ -95,6 +95,10 @@ def test_packaged_sets_and_their_canned_answers():
     sixth = load_set("heldout6")  # the untouched set of session 10
     assert len(sixth) >= 30
     assert not {c.id for c in sixth} & (set(ids) | {c.id for c in train} | {c.id for c in fresh})
+    seventh = load_set("heldout7")  # the untouched set of session 11
+    assert len(seventh) >= 30
+    assert not {c.id for c in seventh} & (set(ids) | {c.id for c in train} | {c.id for c in fresh}
+                                          | {c.id for c in sixth})
     kinds = {c.kind for c in dev}
     assert {"team-decision", "personal-facts", "support", "coding", "no-decision"} <= kinds
     answer = canned_answer(next(c for c in dev if c.id == "db-choice"))
@@ -135,9 +139,9 @@ def test_bench_summaries_pool_scores_the_development_pool_as_one_set():
     data = json.loads(_run("--set", "train", "--json"))
     assert [r["set"] for r in data] == ["train"]
     assert data[0]["conversations"] == len(load_set("train"))
-    # every development set since session 10: pool, train and heldout5 as one
+    # every development set since session 11: pool, train, heldout5 and heldout6 as one
     dev_all = load_set("dev_all")
-    assert [c.id for c in dev_all] == [c.id for n in ("pool", "train", "heldout5") for c in load_set(n)]
+    assert [c.id for c in dev_all] == [c.id for n in ("pool", "train", "heldout5", "heldout6") for c in load_set(n)]
 
 
 def test_bench_summaries_offline_json_scores_every_set_apart():

@@ -86,14 +86,17 @@ REFERENCE_TEXTS = LABELLED + [
     "The Dockerfile at deploy/docker/Dockerfile and app/models/ changed (see tools/scale/).",
     "Order number 123456 and invoice #98765 shipped with tracking 1Z999AA10123456784.",
     "Paths:\tsrc/a.py\nlib/b/c.rs, and a trailing dir build/out/ here.",
+    "Form TR-7 and client number QH-40118 for 27C Harbour Road, Cobh; we watched Brief Encounter.",
+    "Wolf Hall by Hilary Mantel came to 9 Rowan Close, Flat 2.",
 ]
 
 
 def test_references_are_what_each_pattern_finds_in_the_whole_text() -> None:
     found = 0
     for text in REFERENCE_TEXTS:
-        whole = {r for g, p in zip(offline._REF_GUARDS, offline._REFS, strict=True) if g(text)
-                 for r in p.findall(text)}
+        words = frozenset(text.split())  # session 11's kinds are guarded by the words they need
+        whole = {r for i, (g, p) in enumerate(zip(offline._REF_GUARDS, offline._REFS, strict=True))
+                 if (g(words) if i >= offline._NEW else g(text)) for r in p.findall(text)}
         assert set(offline._references(text)) == whole, text
         found += len(whole)
     assert found > 20

@@ -1,6 +1,7 @@
 """No field of an offline summary holds small talk, whatever the conversation: a property
 test over conversations mixing terse replies ("No?", "Same.", "Deal.") with sentences that
-carry decisions, questions and steps. (heldout5 found "No?" read as an open question.)"""
+carry decisions, questions and steps. (heldout5 found "No?" read as an open question.)
+Each session's new shapes join the sentences it mixes."""
 
 from __future__ import annotations
 
@@ -31,7 +32,15 @@ SAID = ["We need to pick the database for the billing service.",
         "We honestly don't know yet whether the lift is fixed.", "Booking ZK4P8Q, card ending 5512.",
         # a clause split off a placed sentence can be empty talk (heldout6: "It is.")
         "Could someone take over the newsletter from March?",
-        "Not me, I'm behind on the accounts as it is.", "I have enough on my plate as it is."]
+        "Not me, I'm behind on the accounts as it is.", "I have enough on my plate as it is.",
+        # session 11's shapes: two steps in one commitment, a directive by name, the service's
+        # step, addresses, keys named by their kind and titles of works
+        "I'll update the rota for the Leeds site and tell the night shift about it.",
+        "I'll ring them and sort it.", "Tom, push the fix to staging today.", "Tom, thanks.",
+        "Maya, agreed.", "We'll text you as soon as the line is back.",
+        "Please keep the box and we'll send you a label.", "It goes to 27C Harbour Road, Cobh.",
+        "Form TR-7 went with client number QH-40118.", "We rewatched Brief Encounter, then.",
+        "Cheers Maya!"]
 SPEAKERS = ["Maya", "Tom", "Priya", "user", "assistant"]
 
 

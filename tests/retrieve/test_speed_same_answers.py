@@ -8,7 +8,7 @@ import random
 import re
 from datetime import UTC, datetime, timedelta
 
-from memlane.retrieve.candidates import Candidate
+from memlane.retrieve.candidates import Candidate, fuse_lists
 from memlane.retrieve.search import _lower_words
 from memlane.retrieve.twostage import StageParams, kind_key, rank_sessions, session_key
 from memlane.types import Item
@@ -81,3 +81,66 @@ def test_rank_sessions_ties_keep_the_order_of_their_first_candidates():
     cands = [Candidate(id=i, rrf=0.0, relevance=0.5) for i in (3, 1, 5, 2, 4)]
     got = rank_sessions(cands, items, StageParams(bonus={"turn.user": 0.3}))
     assert [s.key for s in got] == [7, 9, 5, 8, 6] and len({s.score for s in got}) == 1
+
+
+def _plain_fuse(lexical, vector, weights, rrf_k, hyde=(), hyde_weight=0.0):
+    """``fuse_lists`` as first written: ``rrf`` of the lists, then each list's score and
+    rank looked up per fused id."""
+    from memlane.retrieve.fuse import rrf
+
+    lists, w = [lexical, vector], [weights[0], weights[1]]
+    if hyde and hyde_weight > 0:
+        lists.append(hyde)
+        w.append(hyde_weight)
+    fused = rrf(lists, w, k=rrf_k)
+    best = sum(x for x, lst in zip(w, lists, strict=True) if lst) / (rrf_k + 1) or 1.0
+    lex = {i: (r, s) for r, (i, s) in enumerate(lexical, start=1)}
+    vec = {i: (r, s) for r, (i, s) in enumerate(vector, start=1)}
+    hy = {i: r for r, (i, _s) in enumerate(hyde, start=1)}
+    return [Candidate(int(i), score, min(1.0, score / best),
+                      lex[i][1] if i in lex else None, lex[i][0] if i in lex else None,
+                      vec[i][1] if i in vec else None, vec[i][0] if i in vec else None,
+                      hy.get(i)) for i, score in fused]
+
+
+def test_fuse_lists_equals_rrf_and_lookups():
+    rng = random.Random(9)
+
+    def ranked(n, pool):
+        # scores as a store returns them, ids drawn from a pool (overlaps, some repeated)
+        return [(rng.choice(pool), rng.random() * 10) for _ in range(n)]
+
+    for trial in range(300):
+        pool = list(range(1, rng.randint(2, 400)))
+        lexical = ranked(rng.randint(0, 200), pool)
+        vector = ranked(rng.randint(0, 200), pool)
+        if rng.random() < 0.5:  # most lists hold each id once
+            lexical = list({i: (i, s) for i, s in lexical}.values())
+            vector = list({i: (i, s) for i, s in vector}.values())
+        hyde = ranked(rng.randint(0, 50), pool) if rng.random() < 0.4 else []
+        weights = (rng.choice([0.0, 0.5, 1.0, 1.7]), rng.choice([0.0, 1.0, 0.3]))
+        hyde_weight = rng.choice([0.0, 1.0, 0.4])
+        rrf_k = rng.choice([1, 60])
+        got = fuse_lists(lexical, vector, weights, rrf_k, hyde, hyde_weight)
+        want = _plain_fuse(lexical, vector, weights, rrf_k, hyde, hyde_weight)
+        assert got == want, trial
+        assert [repr(c.rrf) for c in got] == [repr(c.rrf) for c in want]
+
+
+def test_the_short_first_person_pattern_finds_what_the_long_one_finds():
+    from memlane.retrieve.search import _SPEAKS_OF_SELF, SPEAKS_OF_SELF
+
+    words = ["i", "I", "i'm", "I'M", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we",
+             "We're", "we've", "our", "us", "US", "im", "ive", "mee", "mys", "wee", "ours", "usa",
+             "it", "hi", "ı", "İ", "i’m", "x", "the", "camp", "2", "_", "é", "I2", "_i", "we_"]
+    seps = [" ", "", "'", ",", ".", "\n", "-", "’", "_", "é", "?"]
+    rng = random.Random(3)
+    texts = ["", "I", "mine!", "i'mx", "xi'm", "we'", "'us'", "ﬀi", "K"]
+    for _ in range(20000):
+        texts.append("".join(rng.choice(words) + rng.choice(seps) for _ in range(rng.randint(1, 5))))
+    found = 0
+    for text in texts:
+        want = SPEAKS_OF_SELF.search(text) is None
+        assert (_SPEAKS_OF_SELF.search(text) is None) == want, text
+        found += not want
+    assert 0 < found < len(texts)  # both outcomes are tested

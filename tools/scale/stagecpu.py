@@ -1,7 +1,7 @@
 # Scripts behind docs/scaling.md (run with the project venv).
 """Each search stage's CPU time, the best of a few rounds, and the hits to compare trees.
 
-    python tools/scale/stagecpu.py DB N [--rounds R] [--all] [--dump FILE]
+    python tools/scale/stagecpu.py DB N [--rounds R] [--all] [--dump FILE] [--profile FILE]
 
 DB holds the bench's N synthetic turns (``tools/scale/lexprof.py DB N``). Runs the bench's
 200 queries (the seed of ``searchonly.py``) within their scopes (``--all``: also over all
@@ -12,6 +12,9 @@ then p50 / p95 over the queries, with the SQL statements a search ran. ``--dump`
 every search's hits (ids and ``repr`` of the scores) as JSON, so that two trees' answers
 can be compared exactly: run it with ``PYTHONPATH=OTHER/src`` for the other tree, then
 ``cmp`` the files (or ``--compare FILE`` to print how many searches differ).
+``--k K`` asks K hits a search (default 10); ``--full`` also dumps and compares each hit's
+``scores`` (every signal and rank). ``--profile FILE`` runs one more round under cProfile, writes it and prints the functions
+by their own time.
 """
 import argparse, gc, json, os, statistics, time, types
 
@@ -31,6 +34,10 @@ ap.add_argument("--queries", type=int, default=200)
 ap.add_argument("--all", action="store_true")
 ap.add_argument("--dump")
 ap.add_argument("--compare")
+ap.add_argument("--k", type=int, default=10, help="hits a search (default 10)")
+ap.add_argument("--full", action="store_true",
+                help="--dump/--compare also each hit's scores (every signal and rank, repr)")
+ap.add_argument("--profile", metavar="FILE", help="a cProfile of one more round (pstats file)")
 a = ap.parse_args()
 
 # the stages' laps in CPU time: one thread, so CPU time is what the search itself spent
@@ -61,8 +68,9 @@ statements: list[str] = []
 mem.store.db.conn.set_trace_callback(statements.append)
 hits: list[list[tuple[int, str]]] = []
 for query, scope in queries:  # warm SQLite's page cache; the answers to compare
-    found = mem.search(query, scope=scope, k=10)
-    hits.append([(h.item.id, repr(h.score)) for h in found])
+    found = mem.search(query, scope=scope, k=a.k)
+    hits.append([(h.item.id, repr(h.score), *([repr(sorted(h.scores.items()))] if a.full else []))
+                 for h in found])
 per_search = {True: [], False: []}
 n0 = 0
 for i, (query, scope) in enumerate(queries):
@@ -80,6 +88,15 @@ for _ in range(a.rounds):
         for name, ms in laps.items():
             b[name] = min(b.get(name, float("inf")), ms)
 print(os.popen("uptime").read().strip(), flush=True)
+if a.profile:
+    import cProfile, pstats
+    prof = cProfile.Profile()
+    prof.enable()
+    for query, scope in queries:
+        mem.search(query, scope=scope, k=10)
+    prof.disable()
+    prof.dump_stats(a.profile)
+    pstats.Stats(a.profile).sort_stats("tottime").print_stats(25)
 for scoped in (True, False):
     rows = [b for b, (_, s) in zip(best, queries) if (s is not None) == scoped]
     if not rows:

@@ -202,7 +202,7 @@ _ANY_USER = re.compile(
 """Any cue of a participant's statement, matched on the lower-cased sentence (much faster
 than IGNORECASE): most sentences carry none and are passed over after this one scan."""
 _ANY_ASSISTANT = re.compile(
-    r"\b(?:remember to|forget to|i'?ll|i will|next step|plan is to)\b|" + _OPEN.pattern
+    r"\b(?:remember to|forget to|i'?ll|i will|(?:we|they)'ll|next step|plan is to)\b|" + _OPEN.pattern
 )
 """The assistant's sentences count only for its own commitments, reminders and doubts; the
 rest of a long answer is passed over after this one scan."""
@@ -236,7 +236,7 @@ def _may_cue_assistant(low: str) -> bool:
     ``_ANY_ASSISTANT`` holds ("i'?ll" holds "ill" or "i'll", every "decide" form holds
     "decide"...). These substring tests cost a third of the pattern's scan and pass only
     one sentence of an answer in twelve; keep them in step with ``_ANY_ASSISTANT``."""
-    return ("ill" in low or "i'll" in low or "open" in low or "decide" in low
+    return ("ill" in low or "i'll" in low or "e'll" in low or "open" in low or "decide" in low
             or "t know" in low or "not sure" in low or "unclear" in low or "tbd" in low
             or "remember to" in low or "forget to" in low or "i will" in low
             or "next step" in low or "plan is to" in low or "nobody answered" in low
@@ -244,6 +244,10 @@ def _may_cue_assistant(low: str) -> bool:
             or "no plan" in low or "no clue" in low or "nobody " in low or "question " in low)
 
 
+_THEY_WILL = re.compile(r"\b(?:we|they)'ll\s+(?:\w+\s+)?(?:call|text|email|e-mail|write to|send|contact|refund|"
+                        r"let|notify|ring|post|deliver|collect|reply|get back)\b", re.IGNORECASE)
+"""What the service the assistant speaks for will do for the user ("They'll call you within two
+working days")."""
 _ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)
 _NAME_ASK = re.compile(r"[A-Z][a-z]+ will\b|^[A-Z][a-z]+,")
 _ANAPHOR = re.compile(r"\b(?:that|this|the same)\s+([a-z][a-z-]{2,})\s*[.!]?$", re.IGNORECASE)
@@ -294,6 +298,20 @@ _IMPERATIVE = frozenset(
 )
 """Verbs that open a directive ("Buy them now", "so upgrade FastAPI"); not "check" or "ask",
 which send the user to find out rather than decide."""
+_STEP_VERBS = _IMPERATIVE | frozenset("tell ping ask check email draft file post share print ring text "
+                                         "confirm chase fix review test clean finish prepare push help".split())
+_AND_DO = re.compile(r",?\s+and\s+(?:then\s+)?([a-z]+)\s+(?=\S)")
+"""A second step joined to a commitment ("…, and tell the harbour master"): its verb."""
+
+
+def _own_step(text: str) -> bool:
+    """A step that says what on its own: three words or more beyond the verb and stopwords,
+    no "it" or "them" standing for something said before."""
+    words = _WORD.findall(text.lower())
+    return not _ANAPHORIC.intersection(words) and sum(w not in _STOP for w in words) >= 4
+
+
+_ANAPHORIC = frozenset("it them this that these those both".split())
 _SO_DO = re.compile(r",?\s+so\s+(?=([a-z]+)\b)", re.IGNORECASE)
 _SO_THAT = re.compile(r"\s+so\s+(?:that\s+)?(?=(?:it|they|you|the)\b)", re.IGNORECASE)
 _REQUEST = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bplease\b|\b(?:can|could|may)\s+i\s+"
@@ -958,10 +976,21 @@ class _Reader:
             return True
         if sentence.endswith("?"):
             return False
+        to = _ADDRESSED.match(sentence) if turn.role == "user" and "," in sentence[:16] else None
+        if (to and to.group(3).lower() in _STEP_VERBS and to.group(1) != turn.who
+                and any(t.who == to.group(1) for t in self.turns)):
+            # "Anders, push Android to the 20% rollout today": a participant's task (session 11)
+            self.put((ti, si), "action_items", _owned(to.group(1), clean(to.group(2))))
+            return True
         if turn.role == "assistant":
             remember = _REMEMBER.search(sentence)
             if remember:
                 self.put((ti, si), "action_items", _owned("user", clean(remember.group(1))))
+                return True
+            if "'ll " in sentence and len(turn.sentences) <= _ADOPT_MAX and _THEY_WILL.search(sentence):
+                # "We'll text you as soon as the line is restored": the service's step (session 11)
+                who = "user" if "please" in sentence.lower() else "assistant"  # "please let us know and we'll…"
+                self.put((ti, si), "action_items", _owned(who, clean(sentence)))
                 return True
             if _ASSISTANT_COMMIT.search(sentence):
                 part = re.split(r";\s+", sentence)[-1]
@@ -984,6 +1013,14 @@ class _Reader:
             rest = [w for w in _WORD.findall(sentence.lower()) if w not in _COURTESY]
             if len(rest) <= 1 or (self.asked.get(ti - 1) == turn.who and len(rest) <= 2):
                 return True  # "Sure, I'll have it by Friday": confirms a request, adds nothing
+            two = _AND_DO.search(sentence) if " and " in sentence else None
+            if (two and turn.who != "user" and two.group(1).lower() in _STEP_VERBS
+                    and _COMMIT.search(sentence[: two.start()])
+                    and _own_step(sentence[two.start(1):]) and _own_step(sentence[: two.start()])):
+                # "I'll update the notes and ping #release-train": two steps (session 11)
+                self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: two.start()]))))
+                self.cues.action_items.append(_owned(turn.who, _stop(clean(sentence[two.start(1):]))))
+                return True
             self.put((ti, si), "action_items", _owned(turn.who, clean(sentence)))
             return True
         return False

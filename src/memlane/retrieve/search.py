@@ -387,7 +387,8 @@ def _replies(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     lift = ctx.opts.reply_lift
     asks = [c for c in cands[: ctx.opts.candidates]
             if (it := ctx.items.get(c.id)) is not None and it.kind == "turn"
-            and speaker_of(it) is not None and "?" in it.text][:REPLY_QUESTIONS]
+            and it.extra and speaker_of(it) is not None and "?" in it.text][:REPLY_QUESTIONS]
+    # (``it.extra and``: a turn without extra has no speaker; most of ~400 candidates)
     if not asks:
         return cands
     by_id = {c.id: c for c in cands}
@@ -423,11 +424,16 @@ SPEAKS_OF_SELF = re.compile(
 """A first-person word, singular or plural: a speaker telling of themselves ("we went
 camping with my fam")."""
 
+_SPEAKS_OF_SELF = re.compile(r"\b(?:i|m(?:e|y|ine|yself)|we|our|us)\b", re.IGNORECASE)
+"""Whether ``SPEAKS_OF_SELF`` finds a word, in a third of its time (a question about the
+user asks of ~200 turns): each of its apostrophe forms starts with ``i`` or ``we`` then a
+non-word character, where these find that ``i`` or ``we`` already; tested equal."""
+
 
 def _reaction(ctx: _Ctx, it: Item | None) -> bool:
     """Whether ``it`` is a turn of the focused speaker with no first-person word."""
     return (ctx.speaker is not None and it is not None and it.kind == "turn"
-            and speaker_of(it) == ctx.speaker and SPEAKS_OF_SELF.search(it.text) is None)
+            and speaker_of(it) == ctx.speaker and _SPEAKS_OF_SELF.search(it.text) is None)
 
 
 def _demote_reactions(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
@@ -451,7 +457,7 @@ def about_user(query: str) -> bool:
 def _impersonal(it: Item | None) -> bool:
     """Whether ``it`` is a user turn without a speaker that says nothing about the user."""
     return (it is not None and it.kind == "turn" and it.role == "user"
-            and speaker_of(it) is None and SPEAKS_OF_SELF.search(it.text) is None)
+            and speaker_of(it) is None and _SPEAKS_OF_SELF.search(it.text) is None)
 
 
 def _about_user_factor(ctx: _Ctx, it: Item | None) -> float | None:
@@ -665,7 +671,7 @@ def _confidence(ctx: _Ctx, it: Item) -> float:
 
 
 def _total(weights: Any, signals: dict[str, float], coverage: float = 0.0) -> float:
-    s = sum(weights[k] * v for k, v in signals.items() if k != "coverage")
+    s = sum([weights[k] * v for k, v in signals.items() if k != "coverage"])
     return s - weights["coverage"] * coverage
 
 
@@ -702,23 +708,39 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     t.lap("stage1_ms")
     by_key = {s.key: s for s in sessions}
     top_score = sessions[0].score if sessions and sessions[0].score > 0 else 1.0
-    cand_of = {c.id: c for c in cands}
-    cand_rank = {c.id: r for r, c in enumerate(cands, start=1)}
     wide = o.gather_sessions if o.gather_sessions and gathers(ctx.query) else 0
     top = [s for s in sessions[: o.top_sessions + wide]]
-    # the candidates of each session, in their order: read once, where each top session
-    # scanned all ~400 of them twice
+    # one pass over the ~400 candidates: each one's record and rank, the candidates of
+    # each session in their order (each top session scanned all of them twice), how many
+    # of those are turns, and the entities of the sessions' summaries
+    cand_of: dict[int, Candidate] = {}
+    cand_rank: dict[int, int] = {}
     by_session: dict[int, list[Candidate]] = {}
-    for c in cands:
-        it = ctx.items.get(c.id)
-        if it is not None and it.session_id is not None:
-            by_session.setdefault(it.session_id, []).append(c)
+    turns_in: dict[int, int] = {}
+    entities: dict[SessionKey, tuple[str, ...]] = {}
+    get = ctx.items.get
+    for r, c in enumerate(cands, start=1):
+        cid = c.id
+        cand_of[cid] = c
+        cand_rank[cid] = r
+        it = get(cid)
+        if it is None or (sid := it.session_id) is None:
+            continue
+        own_list = by_session.get(sid)
+        if own_list is None:
+            by_session[sid] = [c]
+        else:
+            own_list.append(c)
+        kind = it.kind
+        if kind == "turn":
+            turns_in[sid] = turns_in.get(sid, 0) + 1
+        elif kind == "summary":
+            entities[sid] = entities.get(sid, ()) + it.entities
     if ctx.filters.kinds is None or "turn" in ctx.filters.kinds:
         # in one statement, the turns _session_turns reads: of each top session with fewer
         # than turns_per_session turns among the candidates
-        ctx.read_turns(s.key for s in top if isinstance(s.key, int) and sum(
-            1 for c in by_session.get(s.key, ()) if ctx.items[c.id].kind == "turn"
-        ) < o.turns_per_session)
+        ctx.read_turns(s.key for s in top if isinstance(s.key, int)
+                       and turns_in.get(s.key, 0) < o.turns_per_session)
     pool_ids: dict[int, float] = {}  # item id -> rank inside its session (stage two)
     for s in top:
         if isinstance(s.key, tuple):
@@ -733,8 +755,7 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
                 pool_ids.setdefault(c.id, 0.0)
     _fill_items(ctx, pool_ids)
     t.lap("stage2_ms")
-    top_lex = max((c.lexical or 0.0 for c in cands), default=0.0)
-    entities = _session_entities(ctx, cands)
+    top_lex = ctx.top_lexical  # of these candidates (search)
     pool = []
     for item_id, turn_rank in pool_ids.items():
         it = ctx.items.get(item_id)
@@ -1059,15 +1080,6 @@ def _lower_words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text)}
 
 
-def _session_entities(ctx: _Ctx, cands: list[Candidate]) -> dict[SessionKey, tuple[str, ...]]:
-    out: dict[SessionKey, tuple[str, ...]] = {}
-    for c in cands:
-        it = ctx.items.get(c.id)
-        if it is not None and it.kind == "summary" and it.session_id is not None:
-            out[it.session_id] = out.get(it.session_id, ()) + it.entities
-    return out
-
-
 def _select(ctx: _Ctx, pool: list[_Scored], n: int) -> list[_Scored]:
     """The first ``n``: greedy with the coverage penalty, or by MMR when asked."""
     w = ctx.opts.preset.weights
@@ -1079,15 +1091,38 @@ def _select(ctx: _Ctx, pool: list[_Scored], n: int) -> list[_Scored]:
     left = list(pool)
     seen: dict[SessionKey, int] = {}
     out: list[_Scored] = []
+    wc = w["coverage"]
+    # the penalty of n hits already taken, computed once per n (each pass scores every
+    # hit left: ~200 penalties a search for a few distinct values)
+    penalty: dict[int, float] = {}
+
+    def cov_of(key: SessionKey) -> float:
+        if key is None:
+            return 0.0
+        m = seen.get(key, 0)
+        p = penalty.get(m)
+        if p is None:
+            p = penalty[m] = sig.coverage_penalty(m)
+        return p
+
+    seen_get, penalty_get = seen.get, penalty.get
     while left and len(out) < n:
         best_i, best = 0, -float("inf")
         for i, x in enumerate(left):
-            cov = sig.coverage_penalty(seen.get(x.key, 0)) if x.key is not None else 0.0
-            score = x.score - w["coverage"] * cov
+            key = x.key
+            if key is None:
+                cov = 0.0
+            else:  # cov_of(key), inlined
+                m = seen_get(key, 0)
+                got = penalty_get(m)
+                if got is None:
+                    got = penalty[m] = sig.coverage_penalty(m)
+                cov = got
+            score = x.score - wc * cov
             if score > best:
                 best_i, best = i, score
         x = left.pop(best_i)
-        cov = sig.coverage_penalty(seen.get(x.key, 0)) if x.key is not None else 0.0
+        cov = cov_of(x.key)
         if cov or ctx.opts.explain:
             x.signals["coverage"] = cov
         x.score = best

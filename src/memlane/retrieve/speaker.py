@@ -47,7 +47,8 @@ def _bare(term: str) -> str:
 def focus_speaker(items: Iterable[Item], terms: Collection[str]) -> str | None:
     """The one speaker of these turns whose name the query ``terms`` spell out, when the
     turns have at least two speakers; None otherwise (no name, or several)."""
-    speakers = {s for it in items if (s := speaker_of(it)) is not None}
+    # (``it.extra and``: an item without extra has no speaker; a search asks of ~400)
+    speakers = {s for it in items if it.extra and (s := speaker_of(it)) is not None}
     if len(speakers) < 2:
         return None
     q = {_bare(t) for t in terms}

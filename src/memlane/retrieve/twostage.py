@@ -110,31 +110,42 @@ def rank_sessions(
     out: dict[SessionKey, SessionScore] = {}
     first_at: dict[SessionKey, datetime] = {}
     bonus = params.bonus
-    # the bonus by (kind, role): ``bonus.get(kind_key(it), 0.0)`` without building the key
-    # for each of a search's ~400 candidates (about 200 sessions each at 1M items)
-    bonus_of: dict[tuple[str, str | None], float] = {}
+    # the bonus of a turn by its role, of another item by its kind: ``bonus.get(kind_key(it),
+    # 0.0)`` without building the key for each of a search's ~400 candidates (about 200
+    # sessions each at 1M items)
+    turn_bonus: dict[str | None, float] = {}
+    kind_bonus: dict[str, float] = {}
     get = items.get
+    out_get = out.get
     for c in cands:
         it = get(c.id)
         if it is None:
             continue
         sid = it.session_id
         key = sid if sid is not None else ("item", it.id)  # session_key(it)
-        s = out.get(key)
+        s = out_get(key)
         if s is None:  # SessionScore(key), its defaults given (no default factory to call)
             s = out[key] = SessionScore(key, 0.0, 0.0, 0.0, 0.0, 0, [])
             first_at[key] = it.at
         kind = it.kind
-        b = bonus_of.get((kind, it.role))
+        if kind == "turn":
+            role = it.role
+            b = turn_bonus.get(role)
+            if b is None:
+                b = turn_bonus[role] = bonus.get(kind_key(it), 0.0)
+            s.turn_relevance.append(c.relevance + b)
+            continue
+        b = kind_bonus.get(kind)
         if b is None:
-            b = bonus_of[(kind, it.role)] = bonus.get(kind_key(it), 0.0)
+            b = kind_bonus[kind] = bonus.get(kind_key(it), 0.0)
         rel = c.relevance + b
-        if kind == "turn" or sid is None:
+        if sid is None:
             s.turn_relevance.append(rel)
-        else:
-            s.intel = max(s.intel, rel)
+        elif rel > s.intel:  # max(s.intel, rel)
+            s.intel = rel
     dated = dated_sessions(cands, items, windows, now) if dated is None else dated
     depth, decay, intel_weight = params.depth, params.decay, params.intel_weight
+    timed = bool(windows) and now is not None
     for key, s in out.items():
         if len(s.turn_relevance) == 1 and depth > 0:
             # most sessions have one candidate turn: the sum below of that one term,
@@ -144,7 +155,7 @@ def rank_sessions(
             rel = sorted(s.turn_relevance, reverse=True)[:depth]
             s.turns = sum(r * decay**j for j, r in enumerate(rel))
         s.score = s.turns + intel_weight * s.intel
-        if windows and now is not None:
+        if timed:
             at = (time_of or {}).get(key) or first_at[key]
             if at is not None:
                 s.time = max(time_match(local(at, now), windows), dated.get(key, 0.0))

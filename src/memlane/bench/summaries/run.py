@@ -35,12 +35,14 @@ TRAIN = ("train1", "train2", "train3", "train4", "train5")
 """Conversations written and labelled in session 9 to train the sentence model on (320;
 ``--set train`` scores them as one set); with the pool, the data it is trained and
 cross-validated on."""
-FRESH = ("heldout5", "heldout6")
+FRESH = ("heldout5", "heldout6", "heldout7")
 """Each written and labelled before anything ran on it and measured once at the end of its
-session (heldout5: session 9, development data since session 10, :data:`DEV_ALL`; heldout6:
-session 10); not in ``--set all``."""
-DEV_ALL = (*POOL, *TRAIN, "heldout5")
-"""Every set that is development data since session 10 (471 conversations): ``--set dev_all``."""
+session (heldout5: session 9, development data since session 10; heldout6: session 10,
+development data since session 11, both in :data:`DEV_ALL`; heldout7: session 11); not in
+``--set all``."""
+DEV_ALL = (*POOL, *TRAIN, "heldout5", "heldout6")
+"""Every set that is development data since session 11 (507 conversations; 471 without
+heldout6 in session 10): ``--set dev_all``."""
 _GROUPS = {"pool": POOL, "train": TRAIN, "dev_all": DEV_ALL}
 _START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 _NOT_ENTITIES = ("date", "reference")
@@ -84,7 +86,7 @@ def _conversation(where: str, raw: Any) -> Conversation:
 def load_set(name: str = "dev", path: str | Path | None = None) -> list[Conversation]:
     """The labelled conversations of the packaged set ``name`` (a name of :data:`SETS`,
     :data:`FRESH` or :data:`TRAIN`; ``pool``: dev to heldout4 together; ``train``: train1 to train5
-    together; ``dev_all``: pool, train and heldout5 together), or of a JSON file at ``path`` in the
+    together; ``dev_all``: pool, train, heldout5 and heldout6 together), or of a JSON file at ``path`` in the
     same format."""
     if path is None and name in _GROUPS:
         return [conv for part in _GROUPS[name] for conv in load_set(part)]
