@@ -1092,41 +1092,23 @@ def _select(ctx: _Ctx, pool: list[_Scored], n: int) -> list[_Scored]:
     seen: dict[SessionKey, int] = {}
     out: list[_Scored] = []
     wc = w["coverage"]
-    # the penalty of n hits already taken, computed once per n (each pass scores every
-    # hit left: ~200 penalties a search for a few distinct values)
-    penalty: dict[int, float] = {}
-
-    def cov_of(key: SessionKey) -> float:
-        if key is None:
-            return 0.0
-        m = seen.get(key, 0)
-        p = penalty.get(m)
-        if p is None:
-            p = penalty[m] = sig.coverage_penalty(m)
-        return p
-
-    seen_get, penalty_get = seen.get, penalty.get
+    # the penalty of m hits already taken from a session, for every m a pass can meet
+    # (each pass scores every hit left: ~200 lookups a search)
+    penalty = [sig.coverage_penalty(m) for m in range(min(n, len(pool)))]
+    seen_get = seen.get
     while left and len(out) < n:
         best_i, best = 0, -float("inf")
         for i, x in enumerate(left):
             key = x.key
-            if key is None:
-                cov = 0.0
-            else:  # cov_of(key), inlined
-                m = seen_get(key, 0)
-                got = penalty_get(m)
-                if got is None:
-                    got = penalty[m] = sig.coverage_penalty(m)
-                cov = got
-            score = x.score - wc * cov
+            score = x.score if key is None else x.score - wc * penalty[seen_get(key, 0)]
             if score > best:
                 best_i, best = i, score
         x = left.pop(best_i)
-        cov = cov_of(x.key)
+        cov = 0.0 if x.key is None else penalty[seen_get(x.key, 0)]
         if cov or ctx.opts.explain:
             x.signals["coverage"] = cov
         x.score = best
-        seen[x.key] = seen.get(x.key, 0) + 1
+        seen[x.key] = seen_get(x.key, 0) + 1
         out.append(x)
     return out
 
