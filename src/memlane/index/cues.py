@@ -419,6 +419,9 @@ _AND_THEN = re.compile(r",?\s+and\s+(?:(we|i)(?:'ll| will)\s+|(?=([a-z]+)\b))", 
 _IT_IS = re.compile(r"(?:^|[,;]\s+)(?:(?:ok(?:ay)?|fine|alright|right|so|then)[,.]?\s+)*((?:the\s+)?"
                     r"[\w.:+-]+(?:\s+[\w.:+-]+){0,2}?)\s+it\s+is\s*[.!]?$", re.IGNORECASE)
 """A terse choice ("OK, seven it is.", "…but fine, the farmhouse it is.")."""
+_TERSE = re.compile(r"^(?:(?:ok(?:ay)?|fine|right|alright|so|perfect|good|great|yeah|yes|sure)[,.!]?\s+)*"
+                    r"(?P<x>[^.?!;]{2,50}?),?\s+then[.!]?$", re.IGNORECASE)
+"""A terse choice said with "then" or "it is" ("Green, then.", "Tuesday, 7am, west gate then.")."""
 _CONJOINED = re.compile(r"^(.{8,}?)(?:,\s+|\s+)and\s+(?P<verb>[a-z]+)\b(.{6,})$")
 """Two directives in one decision ("Move everything to Actions and switch Jenkins off…")."""
 _ASKS = re.compile(r"^(?:ok(?:ay)?[,.]?\s+|then[,]?\s+|so[,]?\s+)*(?:(?:can|could|would|will)\s+"
@@ -1132,6 +1135,9 @@ class _Reader:
                 if (turn.role == "user" and not question and (ti, si) not in self.cues.placed
                         and self.doing(ti, si, s)):
                     continue
+                if (ti and turn.role == "user" and not question and len(s) <= 60 and "then" in s
+                        and (ti, si) not in self.cues.placed and self.chosen(ti, si, s)):
+                    continue  # "Green, then.": the choice, with what it settles
                 if turn.role != "user":
                     if question:
                         continue
@@ -1384,6 +1390,40 @@ class _Reader:
                 if not _RECORD.match(p):
                     self.cues.decisions.append(_as_decision(p))
 
+    def chosen(self, ti: int, si: int, s: str) -> bool:
+        """A terse choice ("Green, then.", "Tuesday, 7am, west gate then.", "Thursdays, then.")
+        naming something said before: the decision, written with what it settles."""
+        m = _TERSE.match(s)
+        if m is None:
+            return False
+        x = m.group("x").strip(" ,")
+        words = _WORD.findall(x.lower())
+        if not words or len(words) > 6 or words[0] in _NOT_A_NAME or words[0] in ("let's", "lets"):
+            return False
+        content = [w for w in words if w not in _STOP and w not in _COURTESY and len(w) > 1]
+        if not content:
+            return False
+        if set(words) & (_PRONOUNS | {"don't", "not", "yet", "no"}):
+            return False
+        before = " ".join(x for t in self.turns[:ti] for x in t.sentences).lower()
+        if not any(re.search(r"\b" + re.escape(w) + r"(?:s|es)?\b", before) for w in content):
+            return False
+        name = clean(x).rstrip(" .!")
+        own = _content(name)
+        subject = next((q for t in range(ti - 1, -1, -1) if self.turns[t].role == "user"
+                        for q in reversed(self.turns[t].sentences)
+                        if q.endswith("?") and not _content(q) <= own | _COURTESY), None)
+        if subject is None:  # no question asked: what the conversation opened with
+            subject = self.turns[0].sentences[0] if self.turns[0].sentences else ""
+        clause = _first_clause(subject)
+        opening = _first_clause(self.turns[0].sentences[0]) if self.turns[0].sentences else ""
+        if opening and opening != clause and (len(_content(clause)) < 3 or set(_WORD.findall(clause.lower())) & _ANAPHORIC):
+            clause = f"{clause} — {opening}"  # "What should I make them from?" names nothing
+        text = f"{name} — {clause}." if clause else name + "."
+        self.put((ti, si), "decisions", text)
+        self.said[(ti, si)] = _content(text)
+        return True
+
     def decided_in(self, ti: int) -> bool:
         """Whether a sentence of turn ``ti`` is a decision (few sentences are placed at all)."""
         return any(f == "decisions" and w[0] == ti for w, f in self.cues.placed.items())
@@ -1415,6 +1455,11 @@ def _unacked(sentence: str) -> str:
     if ack and _ACK_WORDS.issuperset(_WORD.findall(ack.group(1).lower())):
         return sentence[ack.end():]
     return sentence
+
+
+def _first_clause(sentence: str) -> str:
+    """The first clause of ``sentence``, without its lead-in and end stop."""
+    return re.split(r"[,:;]\s|\s+(?:and|but)\s+", clean(sentence), maxsplit=1)[0].rstrip(" .?!")
 
 
 def _trim_clause(text: str, limit: int = 120) -> str:
