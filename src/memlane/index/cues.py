@@ -186,7 +186,7 @@ _TAIL = re.compile(r",?\s+(?:then|anyway|though|too)\s*([.!?]?)$", re.IGNORECASE
 _WOULD = (r"i'?d\s+(?:go|put|keep|offer|use|take|move|add|switch|start|ship|pick|choose|buy|"
           r"try|make|split|drop|run|book)\b")
 """A proposal in the first person ("I'd put it behind a feature flag")."""
-_PROPOSAL = re.compile(r"\b(?:propose|proposal|suggest(?:ion)?|let'?s|we should|we could|what if|how about|"
+_PROPOSAL = re.compile(r"\b(?:propose|proposal|suggest(?:ion)?|let'?s|we should|we could|what if|how about|what about|"
                        r"shall we|should we|i think we|go with|we can\b(?!\s*[,.!]))\b|\b" + _WOULD,
                        re.IGNORECASE)
 _QUESTION_LEAD = re.compile(r"^(?:shall|should|can|could|do|would)\s+we\s+|^what if\s+",
@@ -419,9 +419,15 @@ _AND_THEN = re.compile(r",?\s+and\s+(?:(we|i)(?:'ll| will)\s+|(?=([a-z]+)\b))", 
 _IT_IS = re.compile(r"(?:^|[,;]\s+)(?:(?:ok(?:ay)?|fine|alright|right|so|then)[,.]?\s+)*((?:the\s+)?"
                     r"[\w.:+-]+(?:\s+[\w.:+-]+){0,2}?)\s+it\s+is\s*[.!]?$", re.IGNORECASE)
 """A terse choice ("OK, seven it is.", "…but fine, the farmhouse it is.")."""
-_TERSE = re.compile(r"^(?:(?:ok(?:ay)?|fine|right|alright|so|perfect|good|great|yeah|yes|sure)[,.!]?\s+)*"
-                    r"(?P<x>[^.?!;]{2,50}?),?\s+then[.!]?$", re.IGNORECASE)
-"""A terse choice said with "then" or "it is" ("Green, then.", "Tuesday, 7am, west gate then.")."""
+_TERSE = re.compile(r"^(?:(?:ok(?:ay)?|fine|right|alright|so|perfect|good|great|yeah|yes|sure|actually)[,.!]?\s+)*"
+                    r"(?P<x>[^.?!;]{2,50}?),?\s+(?:then|it is,?\s+then|it is(?=[,;]))"
+                    r"(?:[,;]\s+(?P<rest>[^.?!]{2,60}?))?[.!]?$", re.IGNORECASE)
+"""A terse choice said with "then" or "it is" ("Green, then.", "Tuesday, 7am, west gate then.",
+"Cornwall it is, final answer.", "5 pounds it is, from April.") and what it adds."""
+_NOT_DETAIL = re.compile(r"^(?:i|we|you|my|our|it|they|he|she|that|this|there|no reason|because|since|as)\b",
+                         re.IGNORECASE)
+"""What follows a terse choice that is no detail of it: a commitment ("I'll order copies"),
+a reason ("no reason to drag pytz in")."""
 _CONJOINED = re.compile(r"^(.{8,}?)(?:,\s+|\s+)and\s+(?P<verb>[a-z]+)\b(.{6,})$")
 """Two directives in one decision ("Move everything to Actions and switch Jenkins off…")."""
 _ASKS = re.compile(r"^(?:ok(?:ay)?[,.]?\s+|then[,]?\s+|so[,]?\s+)*(?:(?:can|could|would|will)\s+"
@@ -899,9 +905,18 @@ class _Reader:
             return False
         sents = self.turns[pi].sentences
         idx = [i for i, s in enumerate(sents) if not is_courtesy(s) and not _AGREE_MORE.match(s)]
+        hops = 0
+        while not idx and kind == "decision" and hops < 2:
+            # "What about Lucca?" — "Yes!" — "Works for me.": a turn of nothing but small talk
+            # and agreement passes the agreement on to what it answered
+            qi = next((i for i in range(pi - 1, -1, -1) if self.turns[i].who not in (who, self.turns[pi].who)),
+                      None)
+            if qi is None:
+                return False
+            pi, sents, hops = qi, self.turns[qi].sentences, hops + 1
+            idx = [i for i, s in enumerate(sents) if not is_courtesy(s) and not _AGREE_MORE.match(s)]
         if not idx:
             return False  # nothing but small talk and agreement ("Fine with me, …")
-        hops = 0
         while (kind == "decision" and hops < 2 and idx and not any(_PROPOSAL.search(sents[i]) for i in idx)
                and (_AGREE.match(sents[idx[0]]) or _AGREE_MORE.match(sents[idx[0]]))):
             # "Deal." after "That works, as long as…": an agreement to an agreement reaches
@@ -1135,7 +1150,7 @@ class _Reader:
                 if (turn.role == "user" and not question and (ti, si) not in self.cues.placed
                         and self.doing(ti, si, s)):
                     continue
-                if (ti and turn.role == "user" and not question and len(s) <= 60 and "then" in s
+                if (ti and turn.role == "user" and not question and len(s) <= 90 and ("then" in s or " it is" in s)
                         and (ti, si) not in self.cues.placed and self.chosen(ti, si, s)):
                     continue  # "Green, then.": the choice, with what it settles
                 if turn.role != "user":
@@ -1398,7 +1413,7 @@ class _Reader:
             return False
         x = m.group("x").strip(" ,")
         words = _WORD.findall(x.lower())
-        if not words or len(words) > 6 or words[0] in _NOT_A_NAME or words[0] in ("let's", "lets"):
+        if not words or len(words) > 6 or words[0].split("'")[0] in _NOT_A_NAME or words[0] == "lets":
             return False
         content = [w for w in words if w not in _STOP and w not in _COURTESY and len(w) > 1]
         if not content:
@@ -1410,6 +1425,9 @@ class _Reader:
             return False
         name = clean(x).rstrip(" .!")
         own = _content(name)
+        rest = m.group("rest")
+        if rest and not _NOT_DETAIL.match(rest) and not is_courtesy(rest):
+            name = f"{name}, {rest.strip()}"  # "5 pounds, from April"
         subject = next((q for t in range(ti - 1, -1, -1) if self.turns[t].role == "user"
                         for q in reversed(self.turns[t].sentences)
                         if q.endswith("?") and not _content(q) <= own | _COURTESY), None)
