@@ -424,6 +424,8 @@ _TERSE = re.compile(r"^(?:(?:ok(?:ay)?|fine|right|alright|so|perfect|good|great|
                     r"(?:[,;]\s+(?P<rest>[^.?!]{2,60}?))?[.!]?$", re.IGNORECASE)
 """A terse choice said with "then" or "it is" ("Green, then.", "Tuesday, 7am, west gate then.",
 "Cornwall it is, final answer.", "5 pounds it is, from April.") and what it adds."""
+_ORDINAL = re.compile(r"^(?:(first|second|third|fourth|fifth)\s+(?:one|option)|option\s+(\d))$")
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 _NOT_DETAIL = re.compile(r"^(?:i|we|you|my|our|it|they|he|she|that|this|there|no reason|because|since|as)\b",
                          re.IGNORECASE)
 """What follows a terse choice that is no detail of it: a commitment ("I'll order copies"),
@@ -1413,8 +1415,15 @@ class _Reader:
             return False
         x = m.group("x").strip(" ,")
         words = _WORD.findall(x.lower())
+        if words[:1] in (["the"], ["a"], ["an"]):
+            words = words[1:]  # "The lamb, then."
         if not words or len(words) > 6 or words[0].split("'")[0] in _NOT_A_NAME or words[0] == "lets":
             return False
+        item = self.numbered(ti, words)
+        if item:
+            x, words = item, _WORD.findall(item.lower())  # "The second one, then.": option 2
+        elif words[-1] in ("one", "ones") and len(words) > 1:
+            x = self.standing_for(ti, x)  # "The single-point one": "the single-point rubric"
         content = [w for w in words if w not in _STOP and w not in _COURTESY and len(w) > 1]
         if not content:
             return False
@@ -1441,6 +1450,37 @@ class _Reader:
         self.put((ti, si), "decisions", text)
         self.said[(ti, si)] = _content(text)
         return True
+
+    def standing_for(self, ti: int, choice: str) -> str:
+        """"The single-point one" with the noun its "one" stands for, from the nearest earlier
+        sentence naming the same kind ("A single-point rubric: …"): "The single-point rubric"."""
+        mod = re.match(r"^(.*?)\s+ones?$", choice.strip(), re.IGNORECASE)
+        if mod is None:
+            return choice
+        named = re.compile(r"\b" + re.escape(re.sub(r"^(?:the|an?)\s+", "", mod.group(1), flags=re.IGNORECASE))
+                           + r"\s+([a-z][\w-]{2,})\b", re.IGNORECASE)
+        for t in range(ti - 1, -1, -1):
+            for x in self.turns[t].sentences:
+                found = named.search(x)
+                if found and found.group(1).lower() not in _STOP | _PRONOUNS | {"one", "ones"}:
+                    return f"{mod.group(1)} {found.group(1)}"
+        return choice
+
+    def numbered(self, ti: int, words: list[str]) -> str | None:
+        """The option an ordinal choice names ("the second one", "option 2") in the nearest
+        earlier list of numbered options ("… 1) an easy-access savings account…; 2) an
+        easy-access cash ISA, …"), its first clause; None when it names none."""
+        ordinal = _ORDINAL.match(" ".join(words))
+        if ordinal is None:
+            return None
+        n = _ORDINALS.get(ordinal.group(1) or ordinal.group(2), ordinal.group(2))
+        marker = re.compile(r"(?:^|\s|\()" + re.escape(str(n)) + r"[).]\s+(.+?)(?=(?:[;,.]?\s+|\s*\()\d[).]\s|$)")
+        for t in range(ti - 1, -1, -1):
+            for x in self.turns[t].sentences:
+                found = marker.search(x)
+                if found:
+                    return re.split(r"[,:;]\s|\s+(?:but|which)\s+", found.group(1), maxsplit=1)[0].rstrip(" .;")
+        return None
 
     def decided_in(self, ti: int) -> bool:
         """Whether a sentence of turn ``ti`` is a decision (few sentences are placed at all)."""
