@@ -1427,7 +1427,7 @@ class _Reader:
         content = [w for w in words if w not in _STOP and w not in _COURTESY and len(w) > 1]
         if not content:
             return False
-        if set(words) & (_PRONOUNS | {"don't", "not", "yet", "no"}):
+        if {w.split("'")[0] for w in words} & (_PRONOUNS | {"don", "not", "yet", "no"}):
             return False
         before = " ".join(x for t in self.turns[:ti] for x in t.sentences).lower()
         if not any(re.search(r"\b" + re.escape(w) + r"(?:s|es)?\b", before) for w in content):
