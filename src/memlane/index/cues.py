@@ -104,9 +104,15 @@ step, not a decision."""
 _NON_ANSWER = re.compile(
     r"\b(?:not sure|i don'?t know|no idea|unclear|good question|separate question|"
     r"let'?s see|leave it for now|let'?s discuss|let'?s decide|tbd|to be decided|nobody knows|hard to say|"
-    r"depends on|cross that bridge|sleep on it|let'?s (?:" + _DEFER + r"|" + _DELIBERATE + r"))\b",
+    r"depends on|cross that bridge|sleep on it|let'?s (?:" + _DEFER + r"|" + _DELIBERATE + r")|"
+    r"not yet|my guess|don'?t quote me|i can'?t know|who knows|no word|haven'?t heard|still waiting|"
+    r"we'?ll (?:see|find out))\b",
     re.IGNORECASE,
 )
+_FIND_OUT = re.compile(r"\bi'?ll (?:check|find out|ask)\b", re.IGNORECASE)
+"""An answer that goes to find out ("I'd think so, but I'll check with their coordinator"):
+the question stays open, unless it asked someone to check."""
+_ASKED_OF = re.compile(r"\b(?:someone|somebody|anyone|anybody|you|your)\b", re.IGNORECASE)
 _OPEN = re.compile(
     r"\b(?:open question|still open|still need to decide|still have to decide|"
     r"(?:need|have) to decide|undecided|tbd|to be decided|unclear|not sure|"
@@ -1085,7 +1091,8 @@ class _Reader:
                 self.put((ti, si), "open_questions", clean(sentence))
             return
         first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
-        if _NON_ANSWER.search(first):
+        if _NON_ANSWER.search(first) or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence)):
+            # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
 
     def read(self) -> Cues:
