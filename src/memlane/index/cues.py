@@ -105,7 +105,7 @@ _NON_ANSWER = re.compile(
     r"\b(?:not sure|i don'?t know|no idea|unclear|good question|separate question|"
     r"let'?s see|leave it for now|let'?s discuss|let'?s decide|tbd|to be decided|nobody knows|hard to say|"
     r"depends on|cross that bridge|sleep on it|let'?s (?:" + _DEFER + r"|" + _DELIBERATE + r")|"
-    r"not yet|my guess|don'?t quote me|i can'?t know|who knows|no word|haven'?t heard|still waiting|"
+    r"not yet|no clue|my guess|don'?t quote me|i can'?t know|who knows|no word|haven'?t heard|still waiting|"
     r"we'?ll (?:see|find out))\b",
     re.IGNORECASE,
 )
@@ -116,10 +116,10 @@ _ASKED_OF = re.compile(r"\b(?:someone|somebody|anyone|anybody|you|your)\b", re.I
 _OPEN = re.compile(
     r"\b(?:open question|still open|still need to decide|still have to decide|"
     r"(?:need|have) to decide|undecided|tbd|to be decided|unclear|not sure|"
-    r"(?:i|we)\s+(?:(?:still|also|really|actually|honestly)\s+)?don'?t\s+(?:(?:really|actually)\s+)?know\s+"
-    r"(?:yet\s+)?(?:if|whether|yet|how|what|who|when|where|which)|nobody answered|"
-    r"remains? to be seen|(?:we|i)\s+(?:(?:still|also)\s+)?haven'?t\s+(?:yet\s+)?(?:figured|worked|sorted)\s+out|"
-    r"(?:we|i)\s+(?:(?:still|also)\s+)?haven'?t\s+(?:yet\s+)?decided|"
+    r"(?:i|we)\s+(?:(?:still|also|really|actually|honestly)\s+){0,2}don'?t\s+(?:(?:really|actually)\s+)?know\s+"
+    r"(?:yet\s+)?(?:is\s+)?(?:if|whether|yet|how|what|who|when|where|which)|nobody answered|"
+    r"remains? to be seen|(?:we|i)\s+(?:(?:still|also)\s+){0,2}haven'?t\s+(?:yet\s+)?(?:figured|worked|sorted)\s+out|"
+    r"(?:we|i)\s+(?:(?:still|also)\s+){0,2}haven'?t\s+(?:yet\s+)?decided|"
     r"(?:no|got no|have no)\s+(?:idea|answer|plan|clue)(?:\s+yet)?\s+(?:for\s+)?(?:how|what|whether|if|who|when|where|which)|"
     r"nobody (?:has a plan|knows (?:how|what|whether|if|who|when))|"
     r"(?:a|the) (?:open )?question (?:about|of|is|as to) (?:whether|if|how|what|who|when))\b",
@@ -550,7 +550,7 @@ _PAST = frozenset(
 
 
 _OPEN_WH = re.compile(
-    r"\b(?:know|idea|sure|decided|answer|plan|clue|question\s+(?:about|of|as\s+to|is(?:\s+(?:really|still))?)|"
+    r"\b(?:know(?:\s+is)?|idea|sure|decided|answer|plan|clue|question\s+(?:about|of|as\s+to|is(?:\s+(?:really|still))?)|"
     r"(?:figured|worked|sorted)\s+out)"
     r"(?:\s+yet)?(?:\s+(?:about|on))?\s+(?=(?:whether|if|how|what|who|when|where|which|for)\b)", re.IGNORECASE)
 
