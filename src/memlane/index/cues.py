@@ -650,7 +650,8 @@ class _Reader:
             self.cues.placed.pop(where, None)
             self.text.pop(where, None)
             return
-        if any(t == text and f != fieldname for w, t in self.text.items()
+        said = _unowned(fieldname, text)
+        if any(f != fieldname and _unowned(f, t) == said for w, t in self.text.items()
                if w != where and (f := self.cues.placed.get(w)) is not None):
             self.cues.placed.pop(where, None)
             self.text.pop(where, None)
@@ -1451,7 +1452,8 @@ class _Reader:
             subject = self.turns[0].sentences[0] if self.turns[0].sentences else ""
         clause = _first_clause(subject)
         opening = _first_clause(self.turns[0].sentences[0]) if self.turns[0].sentences else ""
-        if opening and opening != clause and (len(_content(clause)) < 3 or set(_WORD.findall(clause.lower())) & _ANAPHORIC):
+        if opening and opening != clause and (len(set(_WORD.findall(clause.lower())) - STOPWORDS - _COURTESY) < 2
+                                                   or set(_WORD.findall(clause.lower())) & _ANAPHORIC):
             clause = f"{clause} — {opening}"  # "What should I make them from?" names nothing
         text = f"{name} — {clause}." if clause else name + "."
         self.put((ti, si), "decisions", text)
@@ -1511,6 +1513,15 @@ class _Reader:
             self.put((ti, si), "next_steps", clean(s))
         elif _RATIONALE.search(s) and self.cues.decisions:
             self.put((ti, si), "rationale", clean(s))
+
+
+def _unowned(fieldname: str, text: str) -> str:
+    """A placed text without the owner an action item is written with ("Tom: …")."""
+    if fieldname == "action_items":
+        owner, sep, rest = text.partition(": ")
+        if sep and len(owner) <= 40:
+            return rest
+    return text
 
 
 def _unacked(sentence: str) -> str:
