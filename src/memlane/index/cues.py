@@ -105,8 +105,8 @@ _NON_ANSWER = re.compile(
     r"\b(?:not sure|i don'?t know|no idea|unclear|good question|separate question|"
     r"let'?s see|leave it for now|let'?s discuss|let'?s decide|tbd|to be decided|nobody knows|hard to say|"
     r"depends on|cross that bridge|sleep on it|let'?s (?:" + _DEFER + r"|" + _DELIBERATE + r")|"
-    r"not yet|no clue|my guess|don'?t quote me|i can'?t know|who knows|no word|haven'?t heard|still waiting|"
-    r"we'?ll (?:see|find out))\b",
+    r"no clue|my guess|don'?t quote me|i can'?t know|who knows|no word yet|haven'?t heard|"
+    r"we'?ll (?:see|find out))\b|^(?:no[,.]?\s+)?not yet\b",
     re.IGNORECASE,
 )
 _FIND_OUT = re.compile(r"\bi'?ll (?:check|find out|ask)\b", re.IGNORECASE)
@@ -1425,7 +1425,8 @@ class _Reader:
         words = _WORD.findall(x.lower())
         if words[:1] in (["the"], ["a"], ["an"]):
             words = words[1:]  # "The lamb, then."
-        if not words or len(words) > 6 or words[0].split("'")[0] in _NOT_A_NAME or words[0] == "lets":
+        if (not words or len(words) > 6 or words[0].split("'")[0] in _NOT_A_NAME
+                or words[0] in ("lets", "would", "could", "should", "will", "can", "may", "might", "must")):
             return False
         item = self.numbered(ti, words)
         if item:
