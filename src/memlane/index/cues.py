@@ -41,6 +41,11 @@ sentence lands in at most one field, the one its strongest cue names:
    proposal; "that's settled" pointing back; two whole actions joined by "and" as two
    decisions; a terse choice as the proposal or option that named it; a short answer's
    "Please <do> …" as the user's next step.
+9. **Composed choices** (session 12): "Green, then." / "5 pounds it is, from April." naming
+   something said before is written with the question it answers or the conversation's
+   opening ("Green — The agency sent three key visuals for Pebble's spring campaign."); "the
+   second one" is the numbered option, "the brass one" the noun its "one" stands for; an
+   agreement passes over a turn of small talk ("Yes!") to the proposal before it.
 
 A participant's sentence is only read for cues when one scan of the lower-cased text finds
 one; an assistant's sentence (most of a long answer) only for its own commitments ("I'll
@@ -1438,7 +1443,7 @@ class _Reader:
             return False
         if {w.split("'")[0] for w in words} & (_PRONOUNS | {"don", "not", "yet", "no"}):
             return False
-        before = " ".join(x for t in self.turns[:ti] for x in t.sentences).lower()
+        before = " ".join(said for t in self.turns[:ti] for said in t.sentences).lower()
         if not any(re.search(r"\b" + re.escape(w) + r"(?:s|es)?\b", before) for w in content):
             return False
         name = clean(x).rstrip(" .!")
