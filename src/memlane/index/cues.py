@@ -1451,6 +1451,17 @@ class _Reader:
         rest = m.group("rest")
         if rest and not _NOT_DETAIL.match(rest) and not is_courtesy(rest):
             name = f"{name}, {rest.strip()}"  # "5 pounds, from April"
+        clause = self.settles(ti, own)
+        text = f"{name} — {clause}." if clause else name + "."
+        self.put((ti, si), "decisions", text)
+        self.said[(ti, si)] = _content(text)
+        return True
+
+    def settles(self, ti: int, own: set[str]) -> str:
+        """What a terse choice in turn ``ti`` settles, in the conversation's words: the first
+        clause of the nearest earlier participant question not naming the choice (``own``,
+        its content words), with the conversation's opening as well when that question names
+        nothing ("What should I make them from?"); with no such question, the opening."""
         subject = next((q for t in range(ti - 1, -1, -1) if self.turns[t].role == "user"
                         for q in reversed(self.turns[t].sentences)
                         if q.endswith("?") and not _content(q) <= own | _COURTESY), None)
@@ -1458,13 +1469,10 @@ class _Reader:
             subject = self.turns[0].sentences[0] if self.turns[0].sentences else ""
         clause = _first_clause(subject)
         opening = _first_clause(self.turns[0].sentences[0]) if self.turns[0].sentences else ""
-        if opening and opening != clause and (len(set(_WORD.findall(clause.lower())) - STOPWORDS - _COURTESY) < 2
-                                                   or set(_WORD.findall(clause.lower())) & _ANAPHORIC):
+        words = set(_WORD.findall(clause.lower()))
+        if opening and opening != clause and (len(words - STOPWORDS - _COURTESY) < 2 or words & _ANAPHORIC):
             clause = f"{clause} — {opening}"  # "What should I make them from?" names nothing
-        text = f"{name} — {clause}." if clause else name + "."
-        self.put((ti, si), "decisions", text)
-        self.said[(ti, si)] = _content(text)
-        return True
+        return clause
 
     def standing_for(self, ti: int, choice: str) -> str:
         """"The single-point one" with the noun its "one" stands for, from the nearest earlier
