@@ -1,4 +1,4 @@
-"""PostgreSQL store: the change log behind the live memory stream (migration 0006).
+"""PostgreSQL store: the change log behind the live memory stream (migrations 0006, 0012).
 
 Triggers write the log with a NULL ``pos``; readers give committed rows their ``pos`` (the
 stream's id) under an exclusive lock on ``change_sequencer``, in write order, so a row that
@@ -71,11 +71,17 @@ class ChangesMixin:
     def changes_after(self, scope: str, after: int, limit: int) -> list[ChangeRecord]:
         """The scope's changes with an id above ``after``, oldest first, at most ``limit``.
 
-        Call it inside ``live_read()``: outside, rows not yet sequenced are not seen.
+        Call it inside ``live_read()``: outside, rows not yet sequenced are not seen. A
+        message's record carries no document (migration 0012): its session's document is
+        read here, in the same snapshot (None when the session is gone; its
+        ``session.deleted`` record comes later).
         """
         rows = self.db.execute(
-            "SELECT pos, scope, entity, entity_id, op, topic, doc, at FROM changes"
-            " WHERE scope = %s AND pos > %s ORDER BY pos LIMIT %s",
+            "SELECT c.pos, c.scope, c.entity, c.entity_id, c.op, c.topic, coalesce(c.doc,"
+            " CASE WHEN c.entity = 'session' AND c.op <> 'delete' THEN (SELECT"
+            " memlane_live_session(s) FROM sessions s WHERE s.id = c.entity_id"
+            " AND s.scope = c.scope) END), c.at FROM changes c"
+            " WHERE c.scope = %s AND c.pos > %s ORDER BY c.pos LIMIT %s",
             (scope, after, limit),
         )
         return [ChangeRecord(*r) for r in rows]
