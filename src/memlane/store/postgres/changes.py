@@ -77,12 +77,16 @@ class ChangesMixin:
         ``session.deleted`` record comes later).
         """
         rows = self.db.execute(
-            "SELECT c.pos, c.scope, c.entity, c.entity_id, c.op, c.topic, coalesce(c.doc,"
-            " CASE WHEN c.entity = 'session' AND c.op <> 'delete' THEN (SELECT"
-            " memlane_live_session(s) FROM sessions s WHERE s.id = c.entity_id"
-            " AND s.scope = c.scope) END), c.at FROM changes c"
-            " WHERE c.scope = %s AND c.pos > %s ORDER BY c.pos LIMIT %s",
-            (scope, after, limit),
+            "WITH page AS (SELECT pos, scope, entity, entity_id, op, topic, doc, at FROM changes"
+            " WHERE scope = %(scope)s AND pos > %(after)s ORDER BY pos LIMIT %(limit)s),"
+            # each session's document once, however many of its messages the page holds
+            " docs AS (SELECT s.id, memlane_live_session(s) AS doc FROM sessions s"
+            " WHERE s.scope = %(scope)s AND s.id IN (SELECT entity_id FROM page"
+            " WHERE entity = 'session' AND doc IS NULL AND op <> 'delete'))"
+            " SELECT p.pos, p.scope, p.entity, p.entity_id, p.op, p.topic, coalesce(p.doc,"
+            " CASE WHEN p.entity = 'session' AND p.op <> 'delete' THEN d.doc END), p.at"
+            " FROM page p LEFT JOIN docs d ON d.id = p.entity_id ORDER BY p.pos",
+            {"scope": scope, "after": after, "limit": limit},
         )
         return [ChangeRecord(*r) for r in rows]
 
