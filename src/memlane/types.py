@@ -200,7 +200,9 @@ class ImportReport:
 class ChangeRecord:
     """One row of the change log behind the live memory stream (``memlane.serve.live``).
 
-    ``doc`` is the entity's state document after the change (None after a delete).
+    ``doc`` is the entity's state document after the change (None after a delete). A
+    message's record (topic ``message.added``) is stored without one and read with its
+    session's document as of the read (None when the session was deleted since).
     """
 
     id: int

@@ -261,12 +261,41 @@ RULES: dict[str, dict[str, Rule]] = {
 
 
 def validated(method: F) -> F:
-    """Check ``method``'s arguments against ``RULES[method.__name__]`` before it runs."""
+    """Check ``method``'s arguments against ``RULES[method.__name__]`` before it runs.
+
+    Arguments are matched to parameters by hand when that is plain (no ``*args``,
+    ``**kwargs`` or positional-only parameter; no argument twice, none unknown, none
+    required missing), else by ``inspect.Signature.bind``, which also words the error:
+    the same outcome, without ``bind``'s 10 us a call on the hot path (``add_message``).
+    Rules run in the parameters' order, so the first bad one is the one named.
+    """
     rules = RULES[method.__name__]
     sig = inspect.signature(method)
+    params = list(sig.parameters.values())
+    plain = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params)
+    positional = tuple(p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD)[1:]
+    known = frozenset(p.name for p in params[1:])
+    required = tuple(p.name for p in params[1:] if p.default is p.empty)
+    ordered = tuple((p.name, rules[p.name]) for p in params if p.name in rules)
+
+    def plain_call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any] | None:
+        """The arguments by parameter name, or None to leave the call to ``bind``."""
+        if not plain or len(args) > len(positional) or not known.issuperset(kwargs):
+            return None
+        arguments = dict(zip(positional, args))
+        if not arguments.keys().isdisjoint(kwargs):
+            return None
+        arguments.update(kwargs)
+        return arguments if all(name in arguments for name in required) else None
 
     @functools.wraps(method)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        arguments = plain_call(args, kwargs)
+        if arguments is not None:
+            for name, rule in ordered:
+                if name in arguments:
+                    arguments[name] = rule(arguments[name], name, self.config)
+            return method(self, **arguments)
         try:
             bound = sig.bind(self, *args, **kwargs)
         except TypeError as e:

@@ -7,7 +7,7 @@ applies them to every public ``Memory`` parameter, the importer to every line.
 from __future__ import annotations
 
 import math
-import unicodedata
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -54,12 +54,16 @@ def check_unicode(value: str, field: str) -> str:
     return value
 
 
+# Unicode's categories Cc (U+0000-001F, U+007F-009F), Zl (U+2028) and Zp (U+2029) as one
+# class: a search in C instead of a category lookup a character (a test checks the class
+# against unicodedata over every code point).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def _has_control(value: str) -> int:
     """Index of the first control, format-breaking or line-breaking character, or -1."""
-    for i, ch in enumerate(value):
-        if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
-            return i
-    return -1
+    m = _CONTROL.search(value)
+    return -1 if m is None else m.start()
 
 
 def check_label(value: Any, field: str, max_chars: int = MAX_SCOPE_CHARS) -> str:

@@ -145,8 +145,11 @@ def poll(store: ChangeStore, scope: str, after: int, limit: int = 500) -> Poll:
                 after=after, floor=floor, head=head,
             )
         records = store.changes_after(scope, after, limit)
-    changes = [Change(r.id, r.topic, _patch(r)) for r in records]
-    cursor = changes[-1].id if len(changes) == limit else head
+    # A message's record is read with its session's current document; a session deleted
+    # since has none, and its session.deleted record (later in the log) says so: skip it.
+    changes = [Change(r.id, r.topic, _patch(r)) for r in records
+               if r.doc is not None or r.op == "delete"]
+    cursor = records[-1].id if len(records) == limit else head
     return Poll(changes, cursor)
 
 

@@ -1,4 +1,4 @@
-"""PostgreSQL store: the change log behind the live memory stream (migration 0006).
+"""PostgreSQL store: the change log behind the live memory stream (migrations 0006, 0012).
 
 Triggers write the log with a NULL ``pos``; readers give committed rows their ``pos`` (the
 stream's id) under an exclusive lock on ``change_sequencer``, in write order, so a row that
@@ -71,12 +71,22 @@ class ChangesMixin:
     def changes_after(self, scope: str, after: int, limit: int) -> list[ChangeRecord]:
         """The scope's changes with an id above ``after``, oldest first, at most ``limit``.
 
-        Call it inside ``live_read()``: outside, rows not yet sequenced are not seen.
+        Call it inside ``live_read()``: outside, rows not yet sequenced are not seen. A
+        message's record carries no document (migration 0012): its session's document is
+        read here, in the same snapshot (None when the session is gone; its
+        ``session.deleted`` record comes later).
         """
         rows = self.db.execute(
-            "SELECT pos, scope, entity, entity_id, op, topic, doc, at FROM changes"
-            " WHERE scope = %s AND pos > %s ORDER BY pos LIMIT %s",
-            (scope, after, limit),
+            "WITH page AS (SELECT pos, scope, entity, entity_id, op, topic, doc, at FROM changes"
+            " WHERE scope = %(scope)s AND pos > %(after)s ORDER BY pos LIMIT %(limit)s),"
+            # each session's document once, however many of its messages the page holds
+            " docs AS (SELECT s.id, memlane_live_session(s) AS doc FROM sessions s"
+            " WHERE s.scope = %(scope)s AND s.id IN (SELECT entity_id FROM page"
+            " WHERE entity = 'session' AND doc IS NULL AND op <> 'delete'))"
+            " SELECT p.pos, p.scope, p.entity, p.entity_id, p.op, p.topic, coalesce(p.doc,"
+            " CASE WHEN p.entity = 'session' AND p.op <> 'delete' THEN d.doc END), p.at"
+            " FROM page p LEFT JOIN docs d ON d.id = p.entity_id ORDER BY p.pos",
+            {"scope": scope, "after": after, "limit": limit},
         )
         return [ChangeRecord(*r) for r in rows]
 

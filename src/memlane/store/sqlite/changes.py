@@ -1,4 +1,4 @@
-"""SQLite store: the change log behind the live memory stream (migration 0006).
+"""SQLite store: the change log behind the live memory stream (migrations 0006, 0009).
 
 Triggers write the log; this mixin reads and prunes it. SQLite has one writer at a time,
 so a change's id is its position in commit order and a reader never meets a gap.
@@ -43,11 +43,16 @@ class ChangesMixin:
         """The scope's changes with an id above ``after``, oldest first, at most ``limit``.
 
         A scan of every scope's rows after ``after`` (there is no scope index, to keep
-        writes cheap): quick for a reader that keeps up.
+        writes cheap): quick for a reader that keeps up. A message's record carries no
+        document (migration 0009): its session's document is read here, as it is now
+        (None when the session is gone; its ``session.deleted`` record comes later).
+        Call it inside ``live_read()`` so that document and ``head`` agree.
         """
         rows = self.db.execute(
-            "SELECT id, scope, entity, entity_id, op, topic, doc, at FROM changes"
-            " WHERE scope = ? AND id > ? ORDER BY id LIMIT ?",
+            "SELECT c.id, c.scope, c.entity, c.entity_id, c.op, c.topic, coalesce(c.doc,"
+            " CASE WHEN c.entity = 'session' AND c.op <> 'delete' THEN (SELECT s.doc"
+            " FROM live_sessions s WHERE s.id = c.entity_id AND s.scope = c.scope) END), c.at"
+            " FROM changes c WHERE c.scope = ? AND c.id > ? ORDER BY c.id LIMIT ?",
             (scope, after, limit),
         )
         return [ChangeRecord(r[0], r[1], r[2], r[3], r[4], r[5],
