@@ -159,6 +159,16 @@ _OLD_NOUNS = ("rder ", "nvoice ", "ooking ", "onfirmation ")
 _OLD_NUMBERED = re.compile(r"\b(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?\d{4,}\b")
 _OLD_CODE_GUARD = re.compile(r"\d[A-Z0-9]{8}")
 _OLD_CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
+_SEMVER = re.compile(r"(?<![\w.])v?\d{1,3}\.\d{1,3}\.\d{1,3}(?![.\w])")
+"""A version of three parts ("4.12.0", "v1.8.3"): a release one looks up (session 12). Two
+parts ("3.8") are left: they are also prices, times and sizes."""
+_SLUG = re.compile(r"(?<![\w/.@-])(?:[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+-\d+|"
+                   r"[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-[a-z]+\d+)(?![\w/@-]|\.\w)")
+"""A resource's lower-case name ending in its number ("pg-main-02", "tickets-v14"): three parts
+or more before a bare number, or a last part of letters then digits — not "utf-8", "mid-2021",
+"over-65s" (session 12)."""
+_ERROR_CODE = re.compile(r"\b[A-Z]\d{4}\b")
+"""A letter and four digits, as compilers number their errors ("E0597") (session 12)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
 """A code's candidates, checked for two letters and two digits after (much cheaper than the
 code pattern's look-aheads at every word)."""
@@ -202,6 +212,12 @@ def _references(text: str) -> Iterator[str]:
         if char not in words:
             words[char] = " ".join(w for w in text.split() if char in w)
         yield from pattern.findall(words[char])
+    if len(text) <= _REF_SHORT:  # session 12's kinds: a conversation's turns only
+        if "." in text:
+            yield from _SEMVER.findall(text)
+        if "-" in text:
+            yield from _SLUG.findall(text)
+        yield from _ERROR_CODE.findall(text)
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
