@@ -246,6 +246,13 @@ _GREETINGS = frozenset("Cheers Thanks Hi Hey Hello Dear Happy Otherwise Coach Om
 """Words before a name that are no part of it (session 11); not "Aunt" or "Uncle", which the
 labelled sets keep ("Aunt Ruth")."""
 _DECIMAL = re.compile(r"\d+\.\d+")
+_NUMBERED_KINDS = frozenset(
+    "Section Clause Article Chapter Page Plot Flat Room Table Item Option Level Grade Sprint "
+    "Space Platform Gate Unit Bay Bed Episode Season Step Phase Figure Seat Row Lot Volume Suite "
+    "Number Part Class Zone Block Card Year".split())
+"""Words that number things of a kind ("Plot 12", "Page 58", "Option 1"): with the number, a
+place in a list or a plan, not a name (session 12)."""
+_NUMBER_WORD = re.compile(r"\d+[A-Za-z]?")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
@@ -478,6 +485,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         words = words[1:]  # "Cheers Theo", "Oma Ruth": a greeting or a grandparent's word, then the name
     if len(words) == 2 and _DECIMAL.fullmatch(words[1]):
         words = words[:1]  # "MySQL 5.7", "Pydantic 1.10": the product, its version is a reference
+    if len(words) == 2 and words[0] in _NUMBERED_KINDS and _NUMBER_WORD.fullmatch(words[1]):
+        return name, None, False  # "Plot 12", "Option 1": numbered, not named
     while len(words) > 2 and (words[-1] in _MONTHS or words[-1][:-1] in _MONTHS):
         words.pop()  # "Dr. Patel's Monday": the day is no part of the name ("Black Friday" is one)
     if len(words) > 1 and words[0] in _MONTHS:
