@@ -230,6 +230,9 @@ _DATE = re.compile(
 )
 _DIGIT = re.compile(r"\d")
 _NAMED_PAIR = re.compile(r"\s+(?:or|vs\.?|versus)\s+[A-Z][a-z]")
+_ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|by|to|of|for|learn|learning|speak|speaks|speaking)\s+(?:[a-z]+\s+)?$")
+"""Before a word in -ian, -ese or -ish that is a people's adjective or a language, not a name
+("the little Sicilian place", "by Norwegian law", "in German") (session 12)."""
 """A capitalised first word offered against another name ("Crete or Sardinia?"): a name."""
 _CAPS = re.compile(r"([A-Z](?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
                    r"(?:\s+\d{1,4}(?:\.\d+)?\b(?![.:/-]\d))?)")
@@ -735,6 +738,9 @@ class OfflineIntelligence:
                 # paired with another: "Crete or Sardinia?")
             if i == 0 and name.isupper() and len(name) <= 3:
                 continue
+            if (" " not in name and name.endswith(("ian", "ese", "ish"))
+                    and _ADJECTIVE_BEFORE.search(sentence, max(0, match.start() - 24), match.start())):
+                continue  # "the little Sicilian place", "in German": a people's adjective or a language
             if kind == "name":
                 before = sentence[max(0, match.start() - 24) : match.start()].lower()
                 if _ORG_BEFORE.search(before):
