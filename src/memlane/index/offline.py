@@ -235,7 +235,7 @@ _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|by|to|of|for|learn|learni
 ("the little Sicilian place", "by Norwegian law", "in German") (session 12)."""
 """A capitalised first word offered against another name ("Crete or Sardinia?"): a name."""
 _CAPS = re.compile(r"([A-Z](?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
-                   r"(?:\s+\d{1,4}(?:\.\d+)?\b(?![.:/-]\d))?)")
+                   r"(?:\s+\d{1,4}(?:\.\d+)?\b(?![.,:/-]\d))?)")
 """A capitalised phrase: a capital at a word's start (the boundary checked behind it, so
 that the engine jumps from capital to capital), more capitalised words, a number."""
 _GENERIC = frozenset(
