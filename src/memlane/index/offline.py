@@ -656,8 +656,8 @@ class OfflineIntelligence:
                 key = ent.name.lower()
                 entities.setdefault(key, ent)
                 seen[key] += 1
-                if m.role == "user":
-                    by_user.add(key)
+                if m.role == "user" or len(m.text) <= _REF_SHORT:
+                    by_user.add(key)  # the user's, or a short answer's: said to the user (session 12)
             if m.role != "user" or _FIRST_PERSON_CUE.search(s) is None:
                 continue
             for f in self._facts(s, m.seq):
