@@ -230,9 +230,10 @@ _DATE = re.compile(
 )
 _DIGIT = re.compile(r"\d")
 _NAMED_PAIR = re.compile(r"\s+(?:or|vs\.?|versus)\s+[A-Z][a-z]")
-_ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|by|to|of|for|learn|learning|speak|speaks|speaking)\s+(?:[a-z]+\s+)?$")
+_ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|speaks|speaking)\s+(?:[a-z]+\s+)?$")
 """Before a word in -ian, -ese or -ish that is a people's adjective or a language, not a name
-("the little Sicilian place", "by Norwegian law", "in German") (session 12)."""
+("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
+or "by", which names follow ("to Jillian")."""
 """A capitalised first word offered against another name ("Crete or Sardinia?"): a name."""
 _CAPS = re.compile(r"([A-Z](?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
                    r"(?:\s+\d{1,4}(?:\.\d+)?\b(?![.,:/-]\d))?)")
