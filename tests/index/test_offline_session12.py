@@ -120,3 +120,11 @@ def test_a_name_a_short_answer_uses_once_is_kept_but_not_in_a_long_answer():
         "assistant: In most postcodes both Ocado and Waitrose deliver until 11pm. " + filler,
     )
     assert "Waitrose" not in _entities(xl)
+
+
+def test_an_address_with_any_scheme_is_a_reference():
+    s, _ = _summary(
+        "Ana: The dump is at s3://acme-exports/2027-01-04/ and the replica at postgres://db7:5432/app.",
+        "Luis: Thanks, I'll restore it tonight.",
+    )
+    assert {"s3://acme-exports/2027-01-04/", "postgres://db7:5432/app"} <= set(s.references)

@@ -79,7 +79,7 @@ _WORK_BY = (r"((?:The |A |An )?" + _WORK_WORD + r"(?:(?: of| the| in| a| an| and
 """A title of a work: up to six capitalised words, small words between them ("Klara and the
 Sun"); not an acronym ("TV"), a name with a capital inside ("YouTube") or a hyphenated one."""
 _REFS = [
-    re.compile(r"https?://[^\s)>\]]+"),
+    re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s)>\]]+"),  # any scheme: https://, s3://, postgres://
     re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,6}\b"),  # paths with an extension
     re.compile(r"(?<![\w/.-])[\w-]+\." + _EXTS),  # bare file names
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
