@@ -128,3 +128,12 @@ def test_an_address_with_any_scheme_is_a_reference():
         "Luis: Thanks, I'll restore it tonight.",
     )
     assert {"s3://acme-exports/2027-01-04/", "postgres://db7:5432/app"} <= set(s.references)
+
+
+def test_a_name_with_its_tag_is_a_reference_and_a_time_is_not():
+    s, _ = _summary(
+        "Jonas: Base the image on node:20-alpine instead, it's 300 MB smaller.",
+        "Eda: OK. The health check stays on localhost:8080, deploy at 10:30.",
+    )
+    assert {"node:20-alpine", "localhost:8080"} <= set(s.references)
+    assert not any(r.startswith("10:") for r in s.references)

@@ -169,6 +169,8 @@ _SLUG = re.compile(r"(?<![\w/.@-])(?:[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+-\d+|"
 """A resource's lower-case name ending in its number ("pg-main-02", "tickets-v14"): three parts
 or more before a bare number, or a last part of letters then digits — not "utf-8", "mid-2021",
 "over-65s" (session 12)."""
+_IMAGE_TAG = re.compile(r"(?<![\w/:.-])[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
+"""A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12)."""
 _ERROR_CODE = re.compile(r"\b[A-Z]\d{4}\b")
 """A letter and four digits, as compilers number their errors ("E0597") (session 12)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
@@ -220,6 +222,8 @@ def _references(text: str) -> Iterator[str]:
         if "-" in text:
             yield from _SLUG.findall(text)
         yield from _ERROR_CODE.findall(text)
+        if ":" in text:
+            yield from _IMAGE_TAG.findall(text)
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
