@@ -137,3 +137,13 @@ def test_a_name_with_its_tag_is_a_reference_and_a_time_is_not():
     )
     assert {"node:20-alpine", "localhost:8080"} <= set(s.references)
     assert not any(r.startswith("10:") for r in s.references)
+
+
+def test_a_tier_before_plan_or_subscription_is_no_name():
+    _, x = _summary(
+        "user: I moved our workspace on Trellis from the Business plan to the Basic tier last week.",
+        "assistant: I can see the change on Trellis; the Basic tier bills from the 1st.",
+    )
+    names = _entities(x)
+    assert "Business" not in names and "Basic" not in names
+    assert "Trellis" in names

@@ -234,6 +234,8 @@ _DATE = re.compile(
 )
 _DIGIT = re.compile(r"\d")
 _NAMED_PAIR = re.compile(r"\s+(?:or|vs\.?|versus)\s+[A-Z][a-z]")
+_TIER_AFTER = re.compile(r"\s+(?:plan|tier|subscription)s?\b")
+"""After a one-word name, what makes it a product's tier ("the Team plan") (session 12)."""
 _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|speaks|speaking)\s+(?:[a-z]+\s+)?$")
 """Before a word in -ian, -ese or -ish that is a people's adjective or a language, not a name
 ("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
@@ -745,6 +747,8 @@ class OfflineIntelligence:
                 # paired with another: "Crete or Sardinia?")
             if i == 0 and name.isupper() and len(name) <= 3:
                 continue
+            if " " not in name and _TIER_AFTER.match(sentence, match.end()):
+                continue  # "the Team plan", "my Pro subscription": a product's tier, not a name
             if (" " not in name and name.endswith(("ian", "ese", "ish"))
                     and _ADJECTIVE_BEFORE.search(sentence, max(0, match.start() - 24), match.start())):
                 continue  # "the little Sicilian place", "in German": a people's adjective or a language
