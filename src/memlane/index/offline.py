@@ -658,13 +658,16 @@ class OfflineIntelligence:
                 key = m.speaker.lower()
                 entities.setdefault(key, Entity(m.speaker, "person", "took part in the conversation"))
                 by_user.add(key)
+        # a conversation whose answers are all short (a chat, not an assistant's essays): what
+        # an answer names there is said to the user, as the user's own words are
+        chat = all(len(m.text) <= _REF_SHORT for m, _ in split if m.role != "user")
         for m, s in split:
             for ent in self._entities(s):
                 key = ent.name.lower()
                 entities.setdefault(key, ent)
                 seen[key] += 1
-                if m.role == "user" or len(m.text) <= _REF_SHORT:
-                    by_user.add(key)  # the user's, or a short answer's: said to the user (session 12)
+                if m.role == "user" or chat:
+                    by_user.add(key)  # the user's, or an answer's in a chat of short turns (session 12)
             if m.role != "user" or _FIRST_PERSON_CUE.search(s) is None:
                 continue
             for f in self._facts(s, m.seq):
