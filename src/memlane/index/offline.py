@@ -517,12 +517,10 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Fridays": a day of the week, not a name
     if len(name) <= 5 and name.isalpha() and name.isupper():
         return name, None, False  # an acronym ("SRE", "VPN"): the labelling guide's "not acronyms"
-    if name.isupper() and name.replace(" ", "").isalpha() and (" " in name or len(name) >= 6):
-        return name, None, False  # "ORDER BY", "CONCURRENTLY", "GUESS WHO": a keyword or shouting (session 12)
+    if " " in name and name.isupper() and name.replace(" ", "").isalpha():
+        return name, None, False  # "ORDER BY", "GUESS WHO": a keyword or shouting (session 12)
     if " " not in name and name.endswith(("Error", "Exception")):
         return name, None, False  # "ValidationError", "Exception": a class of errors in code (session 12)
-    if name[-1] == "s" and len(name) >= 3 and name[:-1].isalpha() and name[:-1].isupper():
-        return name, None, False  # "SKUs", "CAPTCHAs": an acronym's plural, a kind of thing (session 12)
     kind = "reference" if any(p.search(name) for p in _NAME_REFS) else "name"  # "Order SO-2023": its code
     return name, kind, first.endswith("ing")
 
