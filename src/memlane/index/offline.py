@@ -216,7 +216,7 @@ def _references(text: str) -> Iterator[str]:
         if char not in words:
             words[char] = " ".join(w for w in text.split() if char in w)
         yield from pattern.findall(words[char])
-    if len(text) <= _REF_SHORT:  # session 12's kinds: a conversation's turns only
+    if len(text) <= _REF_SHORT and _DIGIT.search(text):  # session 12's kinds: turns only; each holds a digit
         if "." in text:
             yield from _SEMVER.findall(text)
         if "-" in text:
