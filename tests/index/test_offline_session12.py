@@ -5,7 +5,7 @@ their number, addresses with any scheme, names with a tag; numbered things, all-
 phrases, people's adjectives and languages, error classes, prices after a name, tiers, and
 names an answer uses once in a chat of short turns."""
 
-from memlane.index.offline import OfflineIntelligence, _references
+from memlane.index.offline import OfflineIntelligence
 from memlane.testing import turn_messages
 
 
