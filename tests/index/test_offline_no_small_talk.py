@@ -40,7 +40,13 @@ SAID = ["We need to pick the database for the billing service.",
         "Maya, agreed.", "We'll text you as soon as the line is back.",
         "Please keep the box and we'll send you a label.", "It goes to 27C Harbour Road, Cobh.",
         "Form TR-7 went with client number QH-40118.", "We rewatched Brief Encounter, then.",
-        "Cheers Maya!"]
+        "Cheers Maya!",
+        # session 12's shapes: terse choices written with what they settle, an ordinal, "the X
+        # one", a proposal asked as "What about…?", answers that do not know
+        "Canon, then.", "Oak it is, from the spring delivery.", "The second one then.",
+        "The brass one, then.", "What about the Thai place on Bridge Street?", "Yes!",
+        "Not yet.", "Friday, I think, but don't quote me.", "I'll check.",
+        "We also still don't know if the lift takes a double mattress."]
 SPEAKERS = ["Maya", "Tom", "Priya", "user", "assistant"]
 
 

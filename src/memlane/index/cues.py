@@ -41,6 +41,11 @@ sentence lands in at most one field, the one its strongest cue names:
    proposal; "that's settled" pointing back; two whole actions joined by "and" as two
    decisions; a terse choice as the proposal or option that named it; a short answer's
    "Please <do> …" as the user's next step.
+9. **Composed choices** (session 12): "Green, then." / "5 pounds it is, from April." naming
+   something said before is written with the question it answers or the conversation's
+   opening ("Green — The agency sent three key visuals for Pebble's spring campaign."); "the
+   second one" is the numbered option, "the brass one" the noun its "one" stands for; an
+   agreement passes over a turn of small talk ("Yes!") to the proposal before it.
 
 A participant's sentence is only read for cues when one scan of the lower-cased text finds
 one; an assistant's sentence (most of a long answer) only for its own commitments ("I'll
@@ -104,16 +109,22 @@ step, not a decision."""
 _NON_ANSWER = re.compile(
     r"\b(?:not sure|i don'?t know|no idea|unclear|good question|separate question|"
     r"let'?s see|leave it for now|let'?s discuss|let'?s decide|tbd|to be decided|nobody knows|hard to say|"
-    r"depends on|cross that bridge|sleep on it|let'?s (?:" + _DEFER + r"|" + _DELIBERATE + r"))\b",
+    r"depends on|cross that bridge|sleep on it|let'?s (?:" + _DEFER + r"|" + _DELIBERATE + r")|"
+    r"no clue|my guess|don'?t quote me|i can'?t know|who knows|no word yet|haven'?t heard|"
+    r"we'?ll (?:see|find out))\b|^(?:no[,.]?\s+)?not yet\b",
     re.IGNORECASE,
 )
+_FIND_OUT = re.compile(r"\bi'?ll (?:check|find out|ask)\b", re.IGNORECASE)
+"""An answer that goes to find out ("I'd think so, but I'll check with their coordinator"):
+the question stays open, unless it asked someone to check."""
+_ASKED_OF = re.compile(r"\b(?:someone|somebody|anyone|anybody|you|your)\b", re.IGNORECASE)
 _OPEN = re.compile(
     r"\b(?:open question|still open|still need to decide|still have to decide|"
     r"(?:need|have) to decide|undecided|tbd|to be decided|unclear|not sure|"
-    r"(?:i|we)\s+(?:(?:still|also|really|actually|honestly)\s+)?don'?t\s+(?:(?:really|actually)\s+)?know\s+"
-    r"(?:yet\s+)?(?:if|whether|yet|how|what|who|when|where|which)|nobody answered|"
-    r"remains? to be seen|(?:we|i)\s+(?:(?:still|also)\s+)?haven'?t\s+(?:yet\s+)?(?:figured|worked|sorted)\s+out|"
-    r"(?:we|i)\s+(?:(?:still|also)\s+)?haven'?t\s+(?:yet\s+)?decided|"
+    r"(?:i|we)\s+(?:(?:still|also|really|actually|honestly)\s+){0,2}don'?t\s+(?:(?:really|actually)\s+)?know\s+"
+    r"(?:yet\s+)?(?:is\s+)?(?:if|whether|yet|how|what|who|when|where|which)|nobody answered|"
+    r"remains? to be seen|(?:we|i)\s+(?:(?:still|also)\s+){0,2}haven'?t\s+(?:yet\s+)?(?:figured|worked|sorted)\s+out|"
+    r"(?:we|i)\s+(?:(?:still|also)\s+){0,2}haven'?t\s+(?:yet\s+)?decided|"
     r"(?:no|got no|have no)\s+(?:idea|answer|plan|clue)(?:\s+yet)?\s+(?:for\s+)?(?:how|what|whether|if|who|when|where|which)|"
     r"nobody (?:has a plan|knows (?:how|what|whether|if|who|when))|"
     r"(?:a|the) (?:open )?question (?:about|of|is|as to) (?:whether|if|how|what|who|when))\b",
@@ -186,7 +197,7 @@ _TAIL = re.compile(r",?\s+(?:then|anyway|though|too)\s*([.!?]?)$", re.IGNORECASE
 _WOULD = (r"i'?d\s+(?:go|put|keep|offer|use|take|move|add|switch|start|ship|pick|choose|buy|"
           r"try|make|split|drop|run|book)\b")
 """A proposal in the first person ("I'd put it behind a feature flag")."""
-_PROPOSAL = re.compile(r"\b(?:propose|proposal|suggest(?:ion)?|let'?s|we should|we could|what if|how about|"
+_PROPOSAL = re.compile(r"\b(?:propose|proposal|suggest(?:ion)?|let'?s|we should|we could|what if|how about|what about|"
                        r"shall we|should we|i think we|go with|we can\b(?!\s*[,.!]))\b|\b" + _WOULD,
                        re.IGNORECASE)
 _QUESTION_LEAD = re.compile(r"^(?:shall|should|can|could|do|would)\s+we\s+|^what if\s+",
@@ -419,6 +430,17 @@ _AND_THEN = re.compile(r",?\s+and\s+(?:(we|i)(?:'ll| will)\s+|(?=([a-z]+)\b))", 
 _IT_IS = re.compile(r"(?:^|[,;]\s+)(?:(?:ok(?:ay)?|fine|alright|right|so|then)[,.]?\s+)*((?:the\s+)?"
                     r"[\w.:+-]+(?:\s+[\w.:+-]+){0,2}?)\s+it\s+is\s*[.!]?$", re.IGNORECASE)
 """A terse choice ("OK, seven it is.", "…but fine, the farmhouse it is.")."""
+_TERSE = re.compile(r"^(?:(?:ok(?:ay)?|fine|right|alright|so|perfect|good|great|yeah|yes|sure|actually)[,.!]?\s+)*"
+                    r"(?P<x>[^.?!;]{2,50}?),?\s+(?:then|it is,?\s+then|it is(?=[,;]))"
+                    r"(?:[,;]\s+(?P<rest>[^.?!]{2,60}?))?[.!]?$", re.IGNORECASE)
+"""A terse choice said with "then" or "it is" ("Green, then.", "Tuesday, 7am, west gate then.",
+"Cornwall it is, final answer.", "5 pounds it is, from April.") and what it adds."""
+_ORDINAL = re.compile(r"^(?:(first|second|third|fourth|fifth)\s+(?:one|option)|option\s+(\d))$")
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
+_NOT_DETAIL = re.compile(r"^(?:i|we|you|my|our|it|they|he|she|that|this|there|no reason|because|since|as)\b",
+                         re.IGNORECASE)
+"""What follows a terse choice that is no detail of it: a commitment ("I'll order copies"),
+a reason ("no reason to drag pytz in")."""
 _CONJOINED = re.compile(r"^(.{8,}?)(?:,\s+|\s+)and\s+(?P<verb>[a-z]+)\b(.{6,})$")
 """Two directives in one decision ("Move everything to Actions and switch Jenkins off…")."""
 _ASKS = re.compile(r"^(?:ok(?:ay)?[,.]?\s+|then[,]?\s+|so[,]?\s+)*(?:(?:can|could|would|will)\s+"
@@ -533,7 +555,7 @@ _PAST = frozenset(
 
 
 _OPEN_WH = re.compile(
-    r"\b(?:know|idea|sure|decided|answer|plan|clue|question\s+(?:about|of|as\s+to|is(?:\s+(?:really|still))?)|"
+    r"\b(?:know(?:\s+is)?|idea|sure|decided|answer|plan|clue|question\s+(?:about|of|as\s+to|is(?:\s+(?:really|still))?)|"
     r"(?:figured|worked|sorted)\s+out)"
     r"(?:\s+yet)?(?:\s+(?:about|on))?\s+(?=(?:whether|if|how|what|who|when|where|which|for)\b)", re.IGNORECASE)
 
@@ -633,7 +655,8 @@ class _Reader:
             self.cues.placed.pop(where, None)
             self.text.pop(where, None)
             return
-        if any(t == text and f != fieldname for w, t in self.text.items()
+        said = _unowned(fieldname, text)
+        if any(f != fieldname and _unowned(f, t) == said for w, t in self.text.items()
                if w != where and (f := self.cues.placed.get(w)) is not None):
             self.cues.placed.pop(where, None)
             self.text.pop(where, None)
@@ -896,9 +919,18 @@ class _Reader:
             return False
         sents = self.turns[pi].sentences
         idx = [i for i, s in enumerate(sents) if not is_courtesy(s) and not _AGREE_MORE.match(s)]
+        hops = 0
+        while not idx and kind == "decision" and hops < 2:
+            # "What about Lucca?" — "Yes!" — "Works for me.": a turn of nothing but small talk
+            # and agreement passes the agreement on to what it answered
+            qi = next((i for i in range(pi - 1, -1, -1) if self.turns[i].who not in (who, self.turns[pi].who)),
+                      None)
+            if qi is None:
+                return False
+            pi, sents, hops = qi, self.turns[qi].sentences, hops + 1
+            idx = [i for i, s in enumerate(sents) if not is_courtesy(s) and not _AGREE_MORE.match(s)]
         if not idx:
             return False  # nothing but small talk and agreement ("Fine with me, …")
-        hops = 0
         while (kind == "decision" and hops < 2 and idx and not any(_PROPOSAL.search(sents[i]) for i in idx)
                and (_AGREE.match(sents[idx[0]]) or _AGREE_MORE.match(sents[idx[0]]))):
             # "Deal." after "That works, as long as…": an agreement to an agreement reaches
@@ -1065,7 +1097,8 @@ class _Reader:
                 self.put((ti, si), "open_questions", clean(sentence))
             return
         first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
-        if _NON_ANSWER.search(first):
+        if _NON_ANSWER.search(first) or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence)):
+            # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
 
     def read(self) -> Cues:
@@ -1132,6 +1165,9 @@ class _Reader:
                 if (turn.role == "user" and not question and (ti, si) not in self.cues.placed
                         and self.doing(ti, si, s)):
                     continue
+                if (ti and turn.role == "user" and not question and len(s) <= 90 and ("then" in s or " it is" in s)
+                        and (ti, si) not in self.cues.placed and self.chosen(ti, si, s)):
+                    continue  # "Green, then.": the choice, with what it settles
                 if turn.role != "user":
                     if question:
                         continue
@@ -1384,6 +1420,91 @@ class _Reader:
                 if not _RECORD.match(p):
                     self.cues.decisions.append(_as_decision(p))
 
+    def chosen(self, ti: int, si: int, s: str) -> bool:
+        """A terse choice ("Green, then.", "Tuesday, 7am, west gate then.", "Thursdays, then.")
+        naming something said before: the decision, written with what it settles."""
+        m = _TERSE.match(s)
+        if m is None:
+            return False
+        x = m.group("x").strip(" ,")
+        words = _WORD.findall(x.lower())
+        if words[:1] in (["the"], ["a"], ["an"]):
+            words = words[1:]  # "The lamb, then."
+        if (not words or len(words) > 6 or words[0].split("'")[0] in _NOT_A_NAME
+                or words[0] in ("lets", "would", "could", "should", "will", "can", "may", "might", "must")):
+            return False
+        item = self.numbered(ti, words)
+        if item:
+            x, words = item, _WORD.findall(item.lower())  # "The second one, then.": option 2
+        elif words[-1] in ("one", "ones") and len(words) > 1:
+            x = self.standing_for(ti, x)  # "The single-point one": "the single-point rubric"
+        content = [w for w in words if w not in _STOP and w not in _COURTESY and len(w) > 1]
+        if not content:
+            return False
+        if {w.split("'")[0] for w in words} & (_PRONOUNS | {"don", "not", "yet", "no"}):
+            return False
+        before = " ".join(said for t in self.turns[:ti] for said in t.sentences).lower()
+        if not any(re.search(r"\b" + re.escape(w) + r"(?:s|es)?\b", before) for w in content):
+            return False
+        name = clean(x).rstrip(" .!")
+        own = _content(name)
+        rest = m.group("rest")
+        if rest and not _NOT_DETAIL.match(rest) and not is_courtesy(rest):
+            name = f"{name}, {rest.strip()}"  # "5 pounds, from April"
+        clause = self.settles(ti, own)
+        text = f"{name} — {clause}." if clause else name + "."
+        self.put((ti, si), "decisions", text)
+        self.said[(ti, si)] = _content(text)
+        return True
+
+    def settles(self, ti: int, own: set[str]) -> str:
+        """What a terse choice in turn ``ti`` settles, in the conversation's words: the first
+        clause of the nearest earlier participant question not naming the choice (``own``,
+        its content words), with the conversation's opening as well when that question names
+        nothing ("What should I make them from?"); with no such question, the opening."""
+        subject = next((q for t in range(ti - 1, -1, -1) if self.turns[t].role == "user"
+                        for q in reversed(self.turns[t].sentences)
+                        if q.endswith("?") and not _content(q) <= own | _COURTESY), None)
+        if subject is None:  # no question asked: what the conversation opened with
+            subject = self.turns[0].sentences[0] if self.turns[0].sentences else ""
+        clause = _first_clause(subject)
+        opening = _first_clause(self.turns[0].sentences[0]) if self.turns[0].sentences else ""
+        words = set(_WORD.findall(clause.lower()))
+        if opening and opening != clause and (len(words - STOPWORDS - _COURTESY) < 2 or words & _ANAPHORIC):
+            clause = f"{clause} — {opening}"  # "What should I make them from?" names nothing
+        return clause
+
+    def standing_for(self, ti: int, choice: str) -> str:
+        """"The single-point one" with the noun its "one" stands for, from the nearest earlier
+        sentence naming the same kind ("A single-point rubric: …"): "The single-point rubric"."""
+        mod = re.match(r"^(.*?)\s+ones?$", choice.strip(), re.IGNORECASE)
+        if mod is None:
+            return choice
+        named = re.compile(r"\b" + re.escape(re.sub(r"^(?:the|an?)\s+", "", mod.group(1), flags=re.IGNORECASE))
+                           + r"\s+([a-z][\w-]{2,})\b", re.IGNORECASE)
+        for t in range(ti - 1, -1, -1):
+            for x in self.turns[t].sentences:
+                found = named.search(x)
+                if found and found.group(1).lower() not in _STOP | _PRONOUNS | {"one", "ones"}:
+                    return f"{mod.group(1)} {found.group(1)}"
+        return choice
+
+    def numbered(self, ti: int, words: list[str]) -> str | None:
+        """The option an ordinal choice names ("the second one", "option 2") in the nearest
+        earlier list of numbered options ("… 1) an easy-access savings account…; 2) an
+        easy-access cash ISA, …"), its first clause; None when it names none."""
+        ordinal = _ORDINAL.match(" ".join(words))
+        if ordinal is None:
+            return None
+        n = _ORDINALS.get(ordinal.group(1) or ordinal.group(2), ordinal.group(2))
+        marker = re.compile(r"(?:^|\s|\()" + re.escape(str(n)) + r"[).]\s+(.+?)(?=(?:[;,.]?\s+|\s*\()\d[).]\s|$)")
+        for t in range(ti - 1, -1, -1):
+            for x in self.turns[t].sentences:
+                found = marker.search(x)
+                if found:
+                    return re.split(r"[,:;]\s|\s+(?:but|which)\s+", found.group(1), maxsplit=1)[0].rstrip(" .;")
+        return None
+
     def decided_in(self, ti: int) -> bool:
         """Whether a sentence of turn ``ti`` is a decision (few sentences are placed at all)."""
         return any(f == "decisions" and w[0] == ti for w, f in self.cues.placed.items())
@@ -1408,6 +1529,15 @@ class _Reader:
             self.put((ti, si), "rationale", clean(s))
 
 
+def _unowned(fieldname: str, text: str) -> str:
+    """A placed text without the owner an action item is written with ("Tom: …")."""
+    if fieldname == "action_items":
+        owner, sep, rest = text.partition(": ")
+        if sep and len(owner) <= 40:
+            return rest
+    return text
+
+
 def _unacked(sentence: str) -> str:
     """``sentence`` without a leading acknowledgement clause ("Makes sense, long tables
     then." -> "long tables then.")."""
@@ -1415,6 +1545,11 @@ def _unacked(sentence: str) -> str:
     if ack and _ACK_WORDS.issuperset(_WORD.findall(ack.group(1).lower())):
         return sentence[ack.end():]
     return sentence
+
+
+def _first_clause(sentence: str) -> str:
+    """The first clause of ``sentence``, without its lead-in and end stop."""
+    return re.split(r"[,:;]\s|\s+(?:and|but)\s+", clean(sentence), maxsplit=1)[0].rstrip(" .?!")
 
 
 def _trim_clause(text: str, limit: int = 120) -> str:

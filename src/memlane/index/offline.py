@@ -470,6 +470,8 @@ def _in_context(decision: str, opening: str) -> str:
     """A terse decision ("PostgreSQL.", "Go with the checklist.") followed by the first
     clause the conversation opened with, in its words: "PostgreSQL — We need to pick the
     database for the billing service this week." A decision that says more is left as is."""
+    if " — " in decision:
+        return decision  # already written with what it settles
     words = [w for w in _words(decision) if w not in _FILLER and w not in _VERBISH]
     if len(words) > 1 or not opening or set(words) >= set(_words(opening)) - _FILLER:
         return decision
