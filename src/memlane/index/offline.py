@@ -79,7 +79,7 @@ _WORK_BY = (r"((?:The |A |An )?" + _WORK_WORD + r"(?:(?: of| the| in| a| an| and
 """A title of a work: up to six capitalised words, small words between them ("Klara and the
 Sun"); not an acronym ("TV"), a name with a capital inside ("YouTube") or a hyphenated one."""
 _REFS = [
-    re.compile(r"https?://[^\s)>\]]+"),
+    re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s)>\]]+"),  # any scheme: https://, s3://, postgres://
     re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,6}\b"),  # paths with an extension
     re.compile(r"(?<![\w/.-])[\w-]+\." + _EXTS),  # bare file names
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
@@ -92,8 +92,9 @@ _REFS = [
     re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|$)"),  # directories: app/models/
     re.compile(r"\b(?:(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?\d{4,}|"
                r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
-               r"[Ee]mployee ID|PR)\s+(?:number\s+|no\.?\s+)?\d[\d-]{1,}\d)\b"),  # numbers named by what they number
-    re.compile(r"\b(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])[A-Z0-9]{6,}\b"),  # codes: KL1841
+               r"[Ee]mployee ID|[Cc]ard|PR)\s+(?:number\s+|no\.?\s+)?\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?)\b"),  # numbered
+    re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])(?:(?=[A-Z0-9]*\d[A-Z0-9]*\d)|"
+               r"(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*[A-Z]))[A-Z0-9]{6,}\b"),  # codes: KL1841, QX7LMP
     re.compile(r"\b(?:card|account) ending (?:in )?\d{4}\b"),  # a card by its last digits
     re.compile(r"\b(?:[Ff]orm|[Dd]iscussion|[Cc]lient number|[Mm]embership number|[Mm]ember ID|[Cc]ard number)"
                r"\s+#?(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]+[A-Z0-9]\b"),  # a key with the kind of paper it keys: "form IC-2"
@@ -134,11 +135,12 @@ path patterns cost ~150 ns a character); None: the whole message ("order 12345" 
 blank; codes are searched in every word)."""
 
 
-_NUMBER = re.compile(r"(?<![\w-])\d[\d-]{1,}\d\b(?!-)")
+_NUMBER = re.compile(r"(?<![\w-])\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?\b(?!-)")
+"""A number, or one written in groups ("8830 4412 97": three groups or more, session 12)."""
 _NAMED_BEFORE = re.compile(
     r"\b(?:(?P<old>(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?)|"
     r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
-    r"[Ee]mployee ID|PR)\s+(?:number\s+|no\.?\s+)?)$")
+    r"[Ee]mployee ID|[Cc]ard|PR)\s+(?:number\s+|no\.?\s+)?)$")
 """What names the number just after it ("Order 40917", "Account 7730-1182"): the numbered-
 reference pattern read from the number back, which is ten times cheaper than trying every
 word of a message (session 10)."""
@@ -159,6 +161,18 @@ _OLD_NOUNS = ("rder ", "nvoice ", "ooking ", "onfirmation ")
 _OLD_NUMBERED = re.compile(r"\b(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?\d{4,}\b")
 _OLD_CODE_GUARD = re.compile(r"\d[A-Z0-9]{8}")
 _OLD_CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
+_SEMVER = re.compile(r"(?<![\w.])v?\d{1,3}\.\d{1,3}\.\d{1,3}(?![.\w])")
+"""A version of three parts ("4.12.0", "v1.8.3"): a release one looks up (session 12). Two
+parts ("3.8") are left: they are also prices, times and sizes."""
+_SLUG = re.compile(r"(?<![\w/.@-])(?:[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+-\d+|"
+                   r"[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-[a-z]+\d+)(?![\w/@-]|\.\w)")
+"""A resource's lower-case name ending in its number ("pg-main-02", "tickets-v14"): three parts
+or more before a bare number, or a last part of letters then digits — not "utf-8", "mid-2021",
+"over-65s" (session 12)."""
+_IMAGE_TAG = re.compile(r"(?<![\w/:.-])[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
+"""A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12)."""
+_ERROR_CODE = re.compile(r"\b[A-Z]\d{4}\b")
+"""A letter and four digits, as compilers number their errors ("E0597") (session 12)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
 """A code's candidates, checked for two letters and two digits after (much cheaper than the
 code pattern's look-aheads at every word)."""
@@ -202,6 +216,14 @@ def _references(text: str) -> Iterator[str]:
         if char not in words:
             words[char] = " ".join(w for w in text.split() if char in w)
         yield from pattern.findall(words[char])
+    if len(text) <= _REF_SHORT and _DIGIT.search(text):  # session 12's kinds: turns only; each holds a digit
+        if "." in text:
+            yield from _SEMVER.findall(text)
+        if "-" in text:
+            yield from _SLUG.findall(text)
+        yield from _ERROR_CODE.findall(text)
+        if ":" in text:
+            yield from _IMAGE_TAG.findall(text)
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
@@ -212,9 +234,15 @@ _DATE = re.compile(
 )
 _DIGIT = re.compile(r"\d")
 _NAMED_PAIR = re.compile(r"\s+(?:or|vs\.?|versus)\s+[A-Z][a-z]")
+_TIER_AFTER = re.compile(r"\s+(?:plan|tier|subscription)s?\b")
+"""After a one-word name, what makes it a product's tier ("the Team plan") (session 12)."""
+_ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|speaks|speaking)\s+(?:[a-z]+\s+)?$")
+"""Before a word in -ian, -ese or -ish that is a people's adjective or a language, not a name
+("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
+or "by", which names follow ("to Jillian")."""
 """A capitalised first word offered against another name ("Crete or Sardinia?"): a name."""
 _CAPS = re.compile(r"([A-Z](?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
-                   r"(?:\s+\d{1,4}(?:\.\d+)?\b(?![.:/-]\d))?)")
+                   r"(?:\s+\d{1,4}(?:\.\d+)?\b(?![.,:/-]\d))?)")
 """A capitalised phrase: a capital at a word's start (the boundary checked behind it, so
 that the engine jumps from capital to capital), more capitalised words, a number."""
 _GENERIC = frozenset(
@@ -230,6 +258,13 @@ _GREETINGS = frozenset("Cheers Thanks Hi Hey Hello Dear Happy Otherwise Coach Om
 """Words before a name that are no part of it (session 11); not "Aunt" or "Uncle", which the
 labelled sets keep ("Aunt Ruth")."""
 _DECIMAL = re.compile(r"\d+\.\d+")
+_NUMBERED_KINDS = frozenset(
+    "Section Clause Article Chapter Page Plot Flat Room Table Item Option Level Grade Sprint "
+    "Space Platform Gate Unit Bay Bed Episode Season Step Phase Figure Seat Row Lot Volume Suite "
+    "Number Part Class Zone Block Card Year".split())
+"""Words that number things of a kind ("Plot 12", "Page 58", "Option 1"): with the number, a
+place in a list or a plan, not a name (session 12)."""
+_NUMBER_WORD = re.compile(r"\d+[A-Za-z]?")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
@@ -464,6 +499,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         words = words[1:]  # "Cheers Theo", "Oma Ruth": a greeting or a grandparent's word, then the name
     if len(words) == 2 and _DECIMAL.fullmatch(words[1]):
         words = words[:1]  # "MySQL 5.7", "Pydantic 1.10": the product, its version is a reference
+    if len(words) == 2 and words[0] in _NUMBERED_KINDS and _NUMBER_WORD.fullmatch(words[1]):
+        return name, None, False  # "Plot 12", "Option 1": numbered, not named
     while len(words) > 2 and (words[-1] in _MONTHS or words[-1][:-1] in _MONTHS):
         words.pop()  # "Dr. Patel's Monday": the day is no part of the name ("Black Friday" is one)
     if len(words) > 1 and words[0] in _MONTHS:
@@ -482,6 +519,10 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Fridays": a day of the week, not a name
     if len(name) <= 5 and name.isalpha() and name.isupper():
         return name, None, False  # an acronym ("SRE", "VPN"): the labelling guide's "not acronyms"
+    if " " in name and name.isupper() and name.replace(" ", "").isalpha():
+        return name, None, False  # "ORDER BY", "GUESS WHO": a keyword or shouting (session 12)
+    if " " not in name and name.endswith(("Error", "Exception")):
+        return name, None, False  # "ValidationError", "Exception": a class of errors in code (session 12)
     kind = "reference" if any(p.search(name) for p in _NAME_REFS) else "name"  # "Order SO-2023": its code
     return name, kind, first.endswith("ing")
 
@@ -617,13 +658,16 @@ class OfflineIntelligence:
                 key = m.speaker.lower()
                 entities.setdefault(key, Entity(m.speaker, "person", "took part in the conversation"))
                 by_user.add(key)
+        # a conversation whose answers are all short (a chat, not an assistant's essays): what
+        # an answer names there is said to the user, as the user's own words are
+        chat = all(len(m.text) <= _REF_SHORT for m, _ in split if m.role != "user")
         for m, s in split:
             for ent in self._entities(s):
                 key = ent.name.lower()
                 entities.setdefault(key, ent)
                 seen[key] += 1
-                if m.role == "user":
-                    by_user.add(key)
+                if m.role == "user" or chat:
+                    by_user.add(key)  # the user's, or an answer's in a chat of short turns (session 12)
             if m.role != "user" or _FIRST_PERSON_CUE.search(s) is None:
                 continue
             for f in self._facts(s, m.seq):
@@ -706,6 +750,11 @@ class OfflineIntelligence:
                 # paired with another: "Crete or Sardinia?")
             if i == 0 and name.isupper() and len(name) <= 3:
                 continue
+            if " " not in name and _TIER_AFTER.match(sentence, match.end()):
+                continue  # "the Team plan", "my Pro subscription": a product's tier, not a name
+            if (" " not in name and name.endswith(("ian", "ese", "ish"))
+                    and _ADJECTIVE_BEFORE.search(sentence, max(0, match.start() - 24), match.start())):
+                continue  # "the little Sicilian place", "in German": a people's adjective or a language
             if kind == "name":
                 before = sentence[max(0, match.start() - 24) : match.start()].lower()
                 if _ORG_BEFORE.search(before):
