@@ -422,6 +422,10 @@ _PLEASE_DO = re.compile(r"^(?:(?:ok(?:ay)?|then|so|good|great|sure|also)[,.]?\s+
 "Then please file a police report first and upload it…"): the user's next step."""
 _TO_DO = (_IMPERATIVE | {"file", "post", "bring", "print", "fill", "sign"}) - {"go", "keep", "let", "follow"}
 """Verbs of a "Please …" that the user does in the world (not "provide", "share", "let me know")."""
+_PLEASE_NOT = frozenset("let provide share confirm reply respond be bear feel allow expect accept find see rest "
+                        "hold wait know understand excuse forgive advise do don't go follow stay".split())
+"""Verbs of a "Please …" that ask for the conversation itself or are courtesy ("Please
+provide…", "Please bear with us", "Please note that…"), not a step the user takes."""
 _TO_ME = re.compile(r"\b(?:me|us)\b", re.IGNORECASE)
 _AND_BEFORE = re.compile(r"\band\s+$")
 """An "I've …" after "and" is an aside to another outcome ("The 44.5 ships today, and I've
@@ -1315,7 +1319,8 @@ class _Reader:
                 continue
             text, owner, extra = please.group(1), user, []
             verb = text.split(maxsplit=1)[0].lower()
-            if verb not in _TO_DO or _TO_ME.search(text):
+            if (verb not in _TO_DO and (verb in _PLEASE_NOT or not verb.isalpha() or verb in _STOP
+                                        or text.lower().startswith("note that"))) or _TO_ME.search(text):
                 continue  # "Please provide…", "Please send me…": asks for the conversation itself
             for part in reversed(list(_AND_THEN.finditer(text))):
                 verb = part.group(2)
