@@ -172,6 +172,12 @@ _NEXT = re.compile(r"\b(?:next step|plan is to|going forward|after that|let'?s (
                    r"meet|revisit|" + _DELIBERATE + r")|revisit)\b", re.IGNORECASE)
 _ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?([A-Z][a-z]+),\s+"
                   r"(?:can you|could you|would you|please|you own|you'?ll|will you)\s+(.+)$")
+_CAN_YOU = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:can|could|would|will)\s+you\s+(?:also\s+)?"
+                      r"(?=([a-z]+)\b)(.+)\?$", re.IGNORECASE)
+"""A participant's request put as a question to whoever answers it ("Can you set up a disk
+alert at 70%?"): the answer's speaker's task, unless the answer turns it down."""
+_TURNED_DOWN = re.compile(r"^(?:no|nope|not|can'?t|i can'?t|sorry|i won'?t|won'?t|i'?m not|unfortunately)\b|"
+                          r"\b(?:can'?t|cannot|won'?t|not sure|no time|i'?m out|i'?m off|why)\b", re.IGNORECASE)
 _ADDRESSED = re.compile(r"^([A-Z][a-z]+),\s+(([A-Za-z]+)\b.*)$")
 """A directive addressed by name ("Marco, sort out the footer"): that person's task."""
 _NAME_WILL = re.compile(r"(?:^|,?\s+and\s+)([A-Z][a-z]+)\s+will\s+(.+)$")
@@ -1011,6 +1017,15 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(owner, clean(rest).rstrip("?") + "."))
             return True
         if sentence.endswith("?"):
+            can = _CAN_YOU.match(sentence) if not self.assisted and turn.role == "user" else None
+            if (can and can.group(1).lower() in _STEP_VERBS | {"do"}
+                    and not re.search(r"\b(?:or|if)\b", can.group(2), re.IGNORECASE)):
+                nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
+                first = nxt.sentences[0] if nxt and nxt.sentences else ""
+                if (nxt and nxt.role == "user" and not _TURNED_DOWN.search(first) and not first.endswith("?")
+                        and not _COMMIT.search(first)):
+                    self.put((ti, si), "action_items", _owned(nxt.who, clean(can.group(2)) + "."))
+                    return True
             return False
         to = _ADDRESSED.match(sentence) if turn.role == "user" and "," in sentence[:16] else None
         if (to and to.group(3).lower() in _STEP_VERBS and to.group(1) != turn.who
