@@ -178,6 +178,10 @@ _CAN_YOU = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:can|could
 alert at 70%?"): the answer's speaker's task, unless the answer turns it down."""
 _TURNED_DOWN = re.compile(r"^(?:no|nope|not|can'?t|i can'?t|sorry|i won'?t|won'?t|i'?m not|unfortunately)\b|"
                           r"\b(?:can'?t|cannot|won'?t|not sure|no time|i'?m out|i'?m off|why)\b", re.IGNORECASE)
+_TO_SPEAKER = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?@?([\w.-]+(?:\s+[A-Z][a-z]+)?),\s+"
+                         r"(?:(?:can|could|would|will)\s+you\s+(?:also\s+)?|please\s+)?(([A-Za-z]+)\b.+?)\??$")
+"""A request or directive to a participant named as they sign ("@sarita-dev could you open…",
+"Siew Ling, can you check…", "And Priya, send the final calendar…"): that participant's task."""
 _ADDRESSED = re.compile(r"^([A-Z][a-z]+),\s+(([A-Za-z]+)\b.*)$")
 """A directive addressed by name ("Marco, sort out the footer"): that person's task."""
 _NAME_WILL = re.compile(r"(?:^|,?\s+and\s+)([A-Z][a-z]+)\s+will\s+(.+)$")
@@ -1016,6 +1020,14 @@ class _Reader:
             self.asked[ti] = owner
             self.put((ti, si), "action_items", _owned(owner, clean(rest).rstrip("?") + "."))
             return True
+        named = (_TO_SPEAKER.match(sentence) if turn.role == "user" and not self.assisted
+                 and "," in sentence[:28] else None)
+        if named and named.group(3).lower() in _STEP_VERBS | {"find", "do"}:
+            who = next((t.who for t in self.turns if t.who.lower() == named.group(1).lower()), None)
+            if who and who != turn.who:
+                self.asked[ti] = who
+                self.put((ti, si), "action_items", _owned(who, clean(named.group(2)).rstrip("?") + "."))
+                return True
         if sentence.endswith("?"):
             can = _CAN_YOU.match(sentence) if not self.assisted and turn.role == "user" else None
             if (can and can.group(1).lower() in _STEP_VERBS | {"do"}
