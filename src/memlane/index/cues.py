@@ -546,6 +546,10 @@ _SOMEONE = re.compile(r"^(?:(?:and|but|so)[,]?\s+)?(someone|somebody|i)\s+(?:sho
                       r"(?!be\b|have\b|know\b)(.+)$", re.IGNORECASE)
 """A step named without a volunteer ("Someone should write the theory into INC-2207") or the
 speaker's own ("I should ask HR about that"): a next step, its owner the speaker's when "I"."""
+_I_CAN = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|yeah|and|also|oh)[,.!]?\s+)*i\s+can\s+(?:also\s+)?(?=([a-z]+)\b)(.+)$",
+                    re.IGNORECASE)
+"""A participant volunteering ("I can bring a few head torches for the Sunday runs too"):
+their task, in a conversation among people (to the assistant it is a remark)."""
 _WILL_DO = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|right)[,.]?\s+)?will\s+(?!do\b)([a-z]+\b.*)$", re.IGNORECASE)
 """A commitment with its subject left out ("Will send it Monday."): the speaker's step."""
 
@@ -1100,6 +1104,10 @@ class _Reader:
             mine = some.group(1).lower() == "i"
             self.put((ti, si), "action_items" if mine else "next_steps",
                      _owned(who, _stop(clean(some.group(2)))) if mine else _stop(clean(some.group(2))))
+            return True
+        can = (_I_CAN.match(s) if not self.assisted and "can " in s[:24].lower() else None)
+        if can and can.group(1).lower() in _STEP_VERBS | {"get", "make", "handle"}:
+            self.put((ti, si), "action_items", _owned(who, _stop(clean(can.group(2)))))
             return True
         will = _WILL_DO.match(s) if s[:12].lower().find("will ") >= 0 else None
         if will:
