@@ -437,6 +437,12 @@ _PLEASE_NOT = frozenset("let provide share confirm reply respond be bear feel al
 """Verbs of a "Please …" that ask for the conversation itself or are courtesy ("Please
 provide…", "Please bear with us", "Please note that…"), not a step the user takes."""
 _TO_ME = re.compile(r"\b(?:me|us)\b", re.IGNORECASE)
+_ADVICE_VERBS = (_STEP_VERBS | frozenset("give sit serve bake shape look watch focus trim water charge soak mulch bin "
+                                         "compare measure weigh record note get read practise practice wear store "
+                                         "save".split())) - {"go", "let", "follow", "stay", "wait", "help"}
+"""Verbs that open the last answer's instruction to the user ("Give it four weeks before
+judging.", "Pin freezegun in requirements-dev.txt so the CI image picks it up.")."""
+_ADVICE_LEAD = re.compile(r"^(?:(?:then|also|and|afterwards|finally|yes|right)[,]?\s+)+", re.IGNORECASE)
 _AND_BEFORE = re.compile(r"\band\s+$")
 """An "I've …" after "and" is an aside to another outcome ("The 44.5 ships today, and I've
 emailed you a label")."""
@@ -1255,6 +1261,9 @@ class _Reader:
                             and not prev.endswith("?") and _content(prev) & settled):
                         # (a decision about something else, "Let's meet on Monday", leaves it open)
                         self.put((ti - 1, i), "open_questions", "")  # decided right away
+        last = next((i for i in range(len(self.turns) - 1, 0, -1) if self.turns[i].role == "assistant"), None)
+        if last is not None:
+            self.last_advice(last)  # once every reply has been read: what was agreed is a decision
         return self.cues
 
     def learned(self, model: Any) -> None:
@@ -1367,6 +1376,23 @@ class _Reader:
                 text = text[: part.start()]
             self.put((ti, si), "action_items", _owned(owner, _stop(clean(text))))
             self.cues.action_items.extend(x for x in extra if x not in self.cues.action_items)
+
+    def last_advice(self, ti: int) -> None:
+        """The last answer of a conversation, when short: what it tells the user to do
+        ("Give it four weeks before judging.") is the user's step; earlier answers are advice
+        the conversation moved on from (session 12, second round)."""
+        sents = self.turns[ti].sentences
+        if len(sents) > 3:
+            return
+        user = self.turns[ti - 1].who
+        for si, s in enumerate(sents):
+            if (ti, si) in self.cues.placed or s.endswith("?"):
+                continue
+            text = _ADVICE_LEAD.sub("", s.strip())
+            verb = text.split(maxsplit=1)[0].lower() if text else ""
+            if verb in _ADVICE_VERBS:
+                text = re.split(r";\s+", text, maxsplit=1)[0]  # "…; in cold weather the batteries…": why
+                self.put((ti, si), "action_items", _owned(user, _stop(clean(text[:1].upper() + text[1:]))))
 
     def settled(self, ti: int, si: int) -> None:
         """"That's settled": the nearest proposal of the last three turns is the decision."""
