@@ -1361,7 +1361,7 @@ class _Reader:
             please = _PLEASE_DO.match(s) if "lease" in s else None
             if please is None or (ti, si) in self.cues.placed or s.endswith("?"):
                 continue
-            text, owner, extra = please.group(1), user, []
+            text, owner, extra = re.split(r";\s+", please.group(1), maxsplit=1)[0], user, []
             verb = text.split(maxsplit=1)[0].lower()
             if (verb not in _TO_DO and (verb in _PLEASE_NOT or not verb.isalpha() or verb in _STOP
                                         or text.lower().startswith("note that"))) or _TO_ME.search(text):
