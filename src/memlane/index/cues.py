@@ -548,6 +548,11 @@ _WHEN = re.compile(r"\b(?:today|this morning|this afternoon|this week|tomorrow|a
                    re.IGNORECASE)
 """What a speaker says they are on today ("Today I'm on the PDF export", "I'm on the webhook
 retries today"): their next step, the stand-up's plan (session 10)."""
+_ON_NOW = re.compile(r"^(?:(?:and|so)[,]?\s+)?(?:i'?m\s+(?:still\s+)?(?:on\s+the|finishing|fixing|chasing)|"
+                     r"still\s+(?:chasing|fighting|working on))\s+(?!(?:one|it|that|this)\b)\w", re.IGNORECASE)
+"""A participant's work in hand with no day said ("I'm on the Android crash from Crashlytics",
+"Still chasing the memory growth in the report worker"), among people: what they go on
+with (session 12, second round)."""
 _SOMEONE = re.compile(r"^(?:(?:and|but|so)[,]?\s+)?(someone|somebody|i)\s+(?:should|needs? to|must)\s+"
                       r"(?!be\b|have\b|know\b)(.+)$", re.IGNORECASE)
 """A step named without a volunteer ("Someone should write the theory into INC-2207") or the
@@ -1103,6 +1108,9 @@ class _Reader:
         on today, what someone should do, "Will send it Monday" (session 10)."""
         who = self.turns[ti].who
         if ("'m " in s or "m on" in s) and _DOING.match(s) and _WHEN.search(s):
+            self.put((ti, si), "action_items", _owned(who, clean(s)))
+            return True
+        if not self.assisted and ("'m " in s or "till " in s) and _ON_NOW.match(s):
             self.put((ti, si), "action_items", _owned(who, clean(s)))
             return True
         some = _SOMEONE.match(s) if ("should" in s or "need" in s or "must" in s) else None
