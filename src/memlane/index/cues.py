@@ -178,7 +178,7 @@ _CAN_YOU = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:can|could
 alert at 70%?"): the answer's speaker's task, unless the answer turns it down."""
 _TURNED_DOWN = re.compile(r"^(?:no|nope|not|can'?t|i can'?t|sorry|i won'?t|won'?t|i'?m not|unfortunately)\b|"
                           r"\b(?:can'?t|cannot|won'?t|not sure|no time|i'?m out|i'?m off|why)\b", re.IGNORECASE)
-_TO_SPEAKER = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?@?([\w.-]+(?:\s+[A-Z][a-z]+)?),\s+"
+_TO_SPEAKER = re.compile(r"^(?:(?i:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:@([\w.-]+),?|([\w.-]+(?:\s+[A-Z][a-z]+)?),)\s+"
                          r"(?:(?:can|could|would|will)\s+you\s+(?:also\s+)?|please\s+)?(([A-Za-z]+)\b.+?)\??$")
 """A request or directive to a participant named as they sign ("@sarita-dev could you open…",
 "Siew Ling, can you check…", "And Priya, send the final calendar…"): that participant's task."""
@@ -270,7 +270,7 @@ _THEY_WILL = re.compile(r"\b(?:we|they)'ll\s+(?:\w+\s+)?(?:call|text|email|e-mai
 """What the service the assistant speaks for will do for the user ("They'll call you within two
 working days")."""
 _ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)
-_NAME_ASK = re.compile(r"[A-Z][a-z]+ will\b|^[A-Z][a-z]+,")
+_NAME_ASK = re.compile(r"[A-Z][a-z]+ will\b|^(?:(?i:and|so|also|then)\s+)?[A-Z][a-z]+,|^@")
 _ANAPHOR = re.compile(r"\b(?:that|this|the same)\s+([a-z][a-z-]{2,})\s*[.!]?$", re.IGNORECASE)
 """A decision ending on an object it points back at ("Add that index")."""
 _ONE = re.compile(r"\b(?:add|need|want|get|buy|use|make|write|build|create|set up|have)\s+(one)\b"
@@ -1036,12 +1036,16 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(owner, clean(rest).rstrip("?") + "."))
             return True
         named = (_TO_SPEAKER.match(sentence) if turn.role == "user" and not self.assisted
-                 and "," in sentence[:28] else None)
-        if named and named.group(3).lower() in _STEP_VERBS | {"find", "do"}:
-            who = next((t.who for t in self.turns if t.who.lower() == named.group(1).lower()), None)
+                 and ("," in sentence[:28] or sentence.startswith("@")) else None)
+        if named and named.group(4).lower() in _STEP_VERBS | {"find", "do", "open"}:
+            name = named.group(1) or named.group(2)
+            who = next((t.who for t in self.turns if t.who.lower() == name.lower()), None)
+            if who is None and (named.group(1) or (re.fullmatch(r"[A-Z][a-z]+", name)
+                                                   and name.lower() not in _NOT_A_NAME and self.named(name))):
+                who = name  # "@pkumar could you…", "And Priya, send…": someone not speaking here
             if who and who != turn.who:
                 self.asked[ti] = who
-                self.put((ti, si), "action_items", _owned(who, clean(named.group(2)).rstrip("?") + "."))
+                self.put((ti, si), "action_items", _owned(who, clean(named.group(3)).rstrip("?") + "."))
                 return True
         if sentence.endswith("?"):
             can = _CAN_YOU.match(sentence) if not self.assisted and turn.role == "user" else None
