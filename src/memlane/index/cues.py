@@ -176,6 +176,8 @@ _CAN_YOU = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:can|could
                       r"(?=([a-z]+)\b)(.+)\?$", re.IGNORECASE)
 """A participant's request put as a question to whoever answers it ("Can you set up a disk
 alert at 70%?"): the answer's speaker's task, unless the answer turns it down."""
+_ASKED_VERBS = frozenset("do pull revert look get find open grab sort handle make cover".split())
+"""Verbs of a request to a participant beyond the step verbs ("Can you pull the support tickets…")."""
 _TURNED_DOWN = re.compile(r"^(?:no|nope|not|can'?t|i can'?t|sorry|i won'?t|won'?t|i'?m not|unfortunately)\b|"
                           r"\b(?:can'?t|cannot|won'?t|not sure|no time|i'?m out|i'?m off|why)\b", re.IGNORECASE)
 _TO_SPEAKER = re.compile(r"^(?:(?i:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:@([\w.-]+),?|([\w.-]+(?:\s+[A-Z][a-z]+)?),)\s+"
@@ -1049,7 +1051,7 @@ class _Reader:
                 return True
         if sentence.endswith("?"):
             can = _CAN_YOU.match(sentence) if not self.assisted and turn.role == "user" else None
-            if (can and can.group(1).lower() in _STEP_VERBS | {"do"}
+            if (can and can.group(1).lower() in _STEP_VERBS | _ASKED_VERBS
                     and not re.search(r"\b(?:or|if)\b", can.group(2), re.IGNORECASE)):
                 nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
                 first = nxt.sentences[0] if nxt and nxt.sentences else ""
