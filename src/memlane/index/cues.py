@@ -225,7 +225,8 @@ _ANY_USER = re.compile(
 """Any cue of a participant's statement, matched on the lower-cased sentence (much faster
 than IGNORECASE): most sentences carry none and are passed over after this one scan."""
 _ANY_ASSISTANT = re.compile(
-    r"\b(?:remember to|forget to|i'?ll|i will|(?:we|they)'ll|next step|plan is to)\b|" + _OPEN.pattern
+    r"\b(?:remember to|forget to|i'?ll|i will|(?:we|they)'ll|next step|plan is to|"
+    r"will (?:usually )?(?:call|text|email|contact|ring|phone|visit))\b|" + _OPEN.pattern
 )
 """The assistant's sentences count only for its own commitments, reminders and doubts; the
 rest of a long answer is passed over after this one scan."""
@@ -271,6 +272,10 @@ _THEY_WILL = re.compile(r"\b(?:we|they)'ll\s+(?:\w+\s+)?(?:call|text|email|e-mai
                         r"let|notify|ring|post|deliver|collect|reply|get back)\b", re.IGNORECASE)
 """What the service the assistant speaks for will do for the user ("They'll call you within two
 working days")."""
+_SOMEONE_WILL = re.compile(r"\b(?:the|a|an|our|your)\s+[\w-]+(?:\s+[\w-]+)?\s+will\s+(?:usually\s+)?"
+                           r"(?:call|text|email|contact|ring|phone|visit)\b", re.IGNORECASE)
+"""Someone the assistant's side sends ("A loss adjuster will call you within two working days",
+"…; the driver will call 30 minutes ahead"): that call is a step of the conversation."""
 _ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)
 _NAME_ASK = re.compile(r"[A-Z][a-z]+ will\b|^(?:(?i:and|so|also|then)\s+)?[A-Z][a-z]+,|^@")
 _ANAPHOR = re.compile(r"\b(?:that|this|the same)\s+([a-z][a-z-]{2,})\s*[.!]?$", re.IGNORECASE)
@@ -1075,6 +1080,12 @@ class _Reader:
                 # "We'll text you as soon as the line is restored": the service's step (session 11)
                 who = "user" if "please" in sentence.lower() else "assistant"  # "please let us know and we'll…"
                 self.put((ti, si), "action_items", _owned(who, clean(sentence)))
+                return True
+            if (" will " in sentence and len(turn.sentences) <= _ADOPT_MAX and _SOMEONE_WILL.search(sentence)
+                    and not re.search(r"\bI(?:'ve| have)\b", sentence)):  # "I've moved the delivery…; the
+                # driver will call…" is the outcome, a decision
+                part = next(x for x in re.split(r";\s+|,\s+and\s+", sentence) if _SOMEONE_WILL.search(x))
+                self.put((ti, si), "action_items", _owned("assistant", _stop(clean(part))))
                 return True
             if _ASSISTANT_COMMIT.search(sentence):
                 part = re.split(r";\s+", sentence)[-1]
