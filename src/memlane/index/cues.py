@@ -1052,7 +1052,7 @@ class _Reader:
                 who = name  # "@pkumar could you…", "And Priya, send…": someone not speaking here
             if who and who != turn.who:
                 self.asked[ti] = who
-                self.put((ti, si), "action_items", _owned(who, clean(named.group(3)).rstrip("?") + "."))
+                self.put((ti, si), "action_items", _owned(who, clean(named.group(3)).rstrip("?.!") + "."))
                 return True
         if sentence.endswith("?"):
             can = _CAN_YOU.match(sentence) if not self.assisted and turn.role == "user" else None
