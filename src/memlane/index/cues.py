@@ -440,7 +440,8 @@ _PLEASE_DO = re.compile(r"^(?:(?:ok(?:ay)?|then|so|good|great|sure|also)[,.]?\s+
 _TO_DO = (_IMPERATIVE | {"file", "post", "bring", "print", "fill", "sign"}) - {"go", "keep", "let", "follow"}
 """Verbs of a "Please …" that the user does in the world (not "provide", "share", "let me know")."""
 _PLEASE_NOT = frozenset("let provide share confirm reply respond be bear feel allow expect accept find see rest "
-                        "hold wait know understand excuse forgive advise do don't go follow stay".split())
+                        "hold wait know understand excuse forgive advise do don't go follow stay proceed specify "
+                        "describe explain continue state input clarify elaborate".split())
 """Verbs of a "Please …" that ask for the conversation itself or are courtesy ("Please
 provide…", "Please bear with us", "Please note that…"), not a step the user takes."""
 _TO_ME = re.compile(r"\b(?:me|us)\b", re.IGNORECASE)
@@ -449,6 +450,10 @@ _ADVICE_VERBS = (_STEP_VERBS | frozenset("give sit serve bake shape look watch f
                                          "save".split())) - {"go", "let", "follow", "stay", "wait", "help"}
 """Verbs that open the last answer's instruction to the user ("Give it four weeks before
 judging.", "Pin freezegun in requirements-dev.txt so the CI image picks it up.")."""
+_NOT_ADVICE = re.compile(r"^(?:keep (?:in mind|on|up|going|trying|practi[cs]ing|it up)|take (?:your time|care|things)|"
+                         r"try again|make (?:another|your) move|have (?:fun|a)\b|enjoy)\b", re.IGNORECASE)
+"""Encouragement put as an imperative ("Keep in mind that…", "Take your time…", "Try again
+later"): no step."""
 _ADVICE_LEAD = re.compile(r"^(?:(?:then|also|and|afterwards|finally|yes|right)[,]?\s+)+", re.IGNORECASE)
 _AND_BEFORE = re.compile(r"\band\s+$")
 """An "I've …" after "and" is an aside to another outcome ("The 44.5 ships today, and I've
@@ -556,7 +561,8 @@ _WHEN = re.compile(r"\b(?:today|this morning|this afternoon|this week|tomorrow|a
 """What a speaker says they are on today ("Today I'm on the PDF export", "I'm on the webhook
 retries today"): their next step, the stand-up's plan (session 10)."""
 _ON_NOW = re.compile(r"^(?:(?:and|so)[,]?\s+)?(?:i'?m\s+(?:still\s+)?(?:on\s+the|finishing|fixing|chasing)|"
-                     r"still\s+(?:chasing|fighting|working on))\s+(?!(?:one|it|that|this)\b)\w", re.IGNORECASE)
+                     r"still\s+(?:chasing|fighting|working on))\s+(?!(?:one|it|that|this|lookout|hunt|way|road|phone|"
+                     r"fence|same|right|verge|edge|mend|move|go|case|team|list|rota|call)\b)\w", re.IGNORECASE)
 """A participant's work in hand with no day said ("I'm on the Android crash from Crashlytics",
 "Still chasing the memory growth in the report worker"), among people: what they go on
 with (session 12, second round)."""
@@ -1057,7 +1063,7 @@ class _Reader:
         if sentence.endswith("?"):
             can = _CAN_YOU.match(sentence) if not self.assisted and turn.role == "user" else None
             if (can and can.group(1).lower() in _STEP_VERBS | _ASKED_VERBS
-                    and not re.search(r"\b(?:or|if)\b", can.group(2), re.IGNORECASE)):
+                    and not re.search(r"\b(?:or|if|me|us|more)\b", can.group(2), re.IGNORECASE)):
                 nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
                 first = nxt.sentences[0] if nxt and nxt.sentences else ""
                 if (nxt and nxt.role == "user" and not _TURNED_DOWN.search(first) and not first.endswith("?")
@@ -1137,7 +1143,8 @@ class _Reader:
                      _owned(who, _stop(clean(some.group(2)))) if mine else _stop(clean(some.group(2))))
             return True
         can = (_I_CAN.match(s) if not self.assisted and "can " in s[:24].lower() else None)
-        if can and can.group(1).lower() in _STEP_VERBS | {"get", "make", "handle"}:
+        if (can and can.group(1).lower() in (_STEP_VERBS | {"get", "make", "handle"}) - {"tell"}
+                and not re.search(r"\b(?:you|me|if)\b", can.group(2), re.IGNORECASE)):
             self.put((ti, si), "action_items", _owned(who, _stop(clean(can.group(2)))))
             return True
         will = _WILL_DO.match(s) if s[:12].lower().find("will ") >= 0 else None
@@ -1388,8 +1395,9 @@ class _Reader:
                 continue
             text, owner, extra = re.split(r";\s+", please.group(1), maxsplit=1)[0], user, []
             verb = text.split(maxsplit=1)[0].lower()
-            if (verb not in _TO_DO and (verb in _PLEASE_NOT or not verb.isalpha() or verb in _STOP
-                                        or text.lower().startswith("note that"))) or _TO_ME.search(text):
+            if ((verb not in _TO_DO and (verb in _PLEASE_NOT or not verb.isalpha() or verb in _STOP
+                                         or text.lower().startswith("note that")))
+                    or _TO_ME.search(text) or _NOT_ADVICE.match(text)):
                 continue  # "Please provide…", "Please send me…": asks for the conversation itself
             for part in reversed(list(_AND_THEN.finditer(text))):
                 verb = part.group(2)
@@ -1415,7 +1423,8 @@ class _Reader:
                 continue
             text = _ADVICE_LEAD.sub("", s.strip())
             verb = text.split(maxsplit=1)[0].lower() if text else ""
-            if verb in _ADVICE_VERBS:
+            if (verb in _ADVICE_VERBS and not _NOT_ADVICE.match(text)
+                    and not s.rstrip("\"'\u201d ").endswith("!") and '"' not in s):  # no slogan, no quote
                 text = re.split(r";\s+", text, maxsplit=1)[0]  # "…; in cold weather the batteries…": why
                 self.put((ti, si), "action_items", _owned(user, _stop(clean(text[:1].upper() + text[1:]))))
 
