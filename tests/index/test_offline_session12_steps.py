@@ -136,3 +136,36 @@ def test_someone_the_service_sends_is_a_step_unless_the_sentence_reports_an_outc
         "assistant: I've moved the delivery to Saturday between 9 and 12; the driver will call ahead.",
     )
     assert not any("driver" in a for a in _steps(done))
+
+
+# Narrowed after reading benchmark sessions (LongMemEval chats, LoCoMo's two friends)
+
+
+def test_please_asking_for_the_conversation_itself_or_encouraging_is_no_step():
+    s = _summary(
+        "user: What will the population of Larisa be in five years?",
+        "assistant: Please specify which Larisa you are referring to. Please keep in mind that "
+        "projections change every year.",
+    )
+    assert _steps(s) == ()
+
+
+def test_encouragement_slogans_and_quotes_in_the_last_answer_are_no_step():
+    s = _summary(
+        "user: Write me a meta description for the article on construction delays.",
+        'assistant: "Learn how to handle weather delays in NSW. Read now!"',
+        "user: Thanks. I keep losing at the boss fight.",
+        "assistant: Keep practicing and trying new strategies. Try again later!",
+    )
+    assert _steps(s) == ()
+
+
+def test_a_request_for_more_talk_or_a_perception_among_friends_is_no_task():
+    s = _summary(
+        "Caroline: I painted the lake at sunrise last week.",
+        "Melanie: Can you tell me more about why it's special to you?",
+        "Caroline: Sure, it's where we went as kids.",
+        "Melanie: I can tell by the colours how much you love it.",
+        "Caroline: I'm still on the lookout for a bigger canvas.",
+    )
+    assert _steps(s) == ()
