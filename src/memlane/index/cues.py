@@ -46,6 +46,12 @@ sentence lands in at most one field, the one its strongest cue names:
    opening ("Green — The agency sent three key visuals for Pebble's spring campaign."); "the
    second one" is the numbered option, "the brass one" the noun its "one" stands for; an
    agreement passes over a turn of small talk ("Yes!") to the proposal before it.
+10. **Steps left to someone** (session 12, second round): the assistant's "Please <verb> …"
+   for any verb the user does; what a short last answer tells the user to do ("Give it four
+   weeks before judging."); someone the service sends ("A loss adjuster will call you…");
+   among people, "Can you …?" as the task of whoever takes it on, a request addressed as the
+   speaker signs ("Siew Ling, can you…", "@sarita-dev could you…"), "I can <verb> …", and
+   the work in hand ("I'm on the Android crash…").
 
 A participant's sentence is only read for cues when one scan of the lower-cased text finds
 one; an assistant's sentence (most of a long answer) only for its own commitments ("I'll
