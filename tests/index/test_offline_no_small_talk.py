@@ -46,7 +46,16 @@ SAID = ["We need to pick the database for the billing service.",
         "Canon, then.", "Oak it is, from the spring delivery.", "The second one then.",
         "The brass one, then.", "What about the Thai place on Bridge Street?", "Yes!",
         "Not yet.", "Friday, I think, but don't quote me.", "I'll check.",
-        "We also still don't know if the lift takes a double mattress."]
+        "We also still don't know if the lift takes a double mattress.",
+        # session 12's second round: steps put as a request, addressed as the speaker signs,
+        # volunteered, in hand, told by the last answer, or someone the service sends
+        "Can you pull the support tickets from last quarter?", "Can you do it?", "Sure thing.",
+        "@Tom could you open an issue on the tracker?", "And Priya, send the calendar to the printer.",
+        "I can bring a few head torches.", "I can.", "I'm on the Android crash from Crashlytics.",
+        "Still chasing it.", "Give it four weeks before judging.", "Keep it.",
+        "Please keep every receipt; the insurer asks for them.", "Please bear with us.",
+        "A loss adjuster will call you within two working days.", "Please proceed with your question.",
+        "Keep in mind that it may change.", "Can you tell me more?", "I can tell.", "Read now!"]
 SPEAKERS = ["Maya", "Tom", "Priya", "user", "assistant"]
 
 

@@ -46,6 +46,12 @@ sentence lands in at most one field, the one its strongest cue names:
    opening ("Green — The agency sent three key visuals for Pebble's spring campaign."); "the
    second one" is the numbered option, "the brass one" the noun its "one" stands for; an
    agreement passes over a turn of small talk ("Yes!") to the proposal before it.
+10. **Steps left to someone** (session 12, second round): the assistant's "Please <verb> …"
+   for any verb the user does; what a short last answer tells the user to do ("Give it four
+   weeks before judging."); someone the service sends ("A loss adjuster will call you…");
+   among people, "Can you …?" as the task of whoever takes it on, a request addressed as the
+   speaker signs ("Siew Ling, can you…", "@sarita-dev could you…"), "I can <verb> …", and
+   the work in hand ("I'm on the Android crash…").
 
 A participant's sentence is only read for cues when one scan of the lower-cased text finds
 one; an assistant's sentence (most of a long answer) only for its own commitments ("I'll
@@ -172,6 +178,18 @@ _NEXT = re.compile(r"\b(?:next step|plan is to|going forward|after that|let'?s (
                    r"meet|revisit|" + _DELIBERATE + r")|revisit)\b", re.IGNORECASE)
 _ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?([A-Z][a-z]+),\s+"
                   r"(?:can you|could you|would you|please|you own|you'?ll|will you)\s+(.+)$")
+_CAN_YOU = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:can|could|would|will)\s+you\s+(?:also\s+)?"
+                      r"(?=([a-z]+)\b)(.+)\?$", re.IGNORECASE)
+"""A participant's request put as a question to whoever answers it ("Can you set up a disk
+alert at 70%?"): the answer's speaker's task, unless the answer turns it down."""
+_ASKED_VERBS = frozenset("do pull revert look get find open grab sort handle make cover".split())
+"""Verbs of a request to a participant beyond the step verbs ("Can you pull the support tickets…")."""
+_TURNED_DOWN = re.compile(r"^(?:no|nope|not|can'?t|i can'?t|sorry|i won'?t|won'?t|i'?m not|unfortunately)\b|"
+                          r"\b(?:can'?t|cannot|won'?t|not sure|no time|i'?m out|i'?m off|why)\b", re.IGNORECASE)
+_TO_SPEAKER = re.compile(r"^(?:(?i:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:@([\w.-]+),?|([\w.-]+(?:\s+[A-Z][a-z]+)?),)\s+"
+                         r"(?:(?:can|could|would|will)\s+you\s+(?:also\s+)?|please\s+)?(([A-Za-z]+)\b.+?)\??$")
+"""A request or directive to a participant named as they sign ("@sarita-dev could you open…",
+"Siew Ling, can you check…", "And Priya, send the final calendar…"): that participant's task."""
 _ADDRESSED = re.compile(r"^([A-Z][a-z]+),\s+(([A-Za-z]+)\b.*)$")
 """A directive addressed by name ("Marco, sort out the footer"): that person's task."""
 _NAME_WILL = re.compile(r"(?:^|,?\s+and\s+)([A-Z][a-z]+)\s+will\s+(.+)$")
@@ -213,7 +231,8 @@ _ANY_USER = re.compile(
 """Any cue of a participant's statement, matched on the lower-cased sentence (much faster
 than IGNORECASE): most sentences carry none and are passed over after this one scan."""
 _ANY_ASSISTANT = re.compile(
-    r"\b(?:remember to|forget to|i'?ll|i will|(?:we|they)'ll|next step|plan is to)\b|" + _OPEN.pattern
+    r"\b(?:remember to|forget to|i'?ll|i will|(?:we|they)'ll|next step|plan is to|"
+    r"will (?:usually )?(?:call|text|email|contact|ring|phone|visit))\b|" + _OPEN.pattern
 )
 """The assistant's sentences count only for its own commitments, reminders and doubts; the
 rest of a long answer is passed over after this one scan."""
@@ -259,8 +278,12 @@ _THEY_WILL = re.compile(r"\b(?:we|they)'ll\s+(?:\w+\s+)?(?:call|text|email|e-mai
                         r"let|notify|ring|post|deliver|collect|reply|get back)\b", re.IGNORECASE)
 """What the service the assistant speaks for will do for the user ("They'll call you within two
 working days")."""
+_SOMEONE_WILL = re.compile(r"\b(?:the|a|an|our|your)\s+[\w-]+(?:\s+[\w-]+)?\s+will\s+(?:usually\s+)?"
+                           r"(?:call|text|email|contact|ring|phone|visit)\b", re.IGNORECASE)
+"""Someone the assistant's side sends ("A loss adjuster will call you within two working days",
+"…; the driver will call 30 minutes ahead"): that call is a step of the conversation."""
 _ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)
-_NAME_ASK = re.compile(r"[A-Z][a-z]+ will\b|^[A-Z][a-z]+,")
+_NAME_ASK = re.compile(r"[A-Z][a-z]+ will\b|^(?:(?i:and|so|also|then)\s+)?[A-Z][a-z]+,|^@")
 _ANAPHOR = re.compile(r"\b(?:that|this|the same)\s+([a-z][a-z-]{2,})\s*[.!]?$", re.IGNORECASE)
 """A decision ending on an object it points back at ("Add that index")."""
 _ONE = re.compile(r"\b(?:add|need|want|get|buy|use|make|write|build|create|set up|have)\s+(one)\b"
@@ -422,7 +445,22 @@ _PLEASE_DO = re.compile(r"^(?:(?:ok(?:ay)?|then|so|good|great|sure|also)[,.]?\s+
 "Then please file a police report first and upload it…"): the user's next step."""
 _TO_DO = (_IMPERATIVE | {"file", "post", "bring", "print", "fill", "sign"}) - {"go", "keep", "let", "follow"}
 """Verbs of a "Please …" that the user does in the world (not "provide", "share", "let me know")."""
+_PLEASE_NOT = frozenset("let provide share confirm reply respond be bear feel allow expect accept find see rest "
+                        "hold wait know understand excuse forgive advise do don't go follow stay proceed specify "
+                        "describe explain continue state input clarify elaborate".split())
+"""Verbs of a "Please …" that ask for the conversation itself or are courtesy ("Please
+provide…", "Please bear with us", "Please note that…"), not a step the user takes."""
 _TO_ME = re.compile(r"\b(?:me|us)\b", re.IGNORECASE)
+_ADVICE_VERBS = (_STEP_VERBS | frozenset("give sit serve bake shape look watch focus trim water charge soak mulch bin "
+                                         "compare measure weigh record note get read practise practice wear store "
+                                         "save".split())) - {"go", "let", "follow", "stay", "wait", "help"}
+"""Verbs that open the last answer's instruction to the user ("Give it four weeks before
+judging.", "Pin freezegun in requirements-dev.txt so the CI image picks it up.")."""
+_NOT_ADVICE = re.compile(r"^(?:keep (?:in mind|on|up|going|trying|practi[cs]ing|it up)|take (?:your time|care|things)|"
+                         r"try again|make (?:another|your) move|have (?:fun|a)\b|enjoy)\b", re.IGNORECASE)
+"""Encouragement put as an imperative ("Keep in mind that…", "Take your time…", "Try again
+later"): no step."""
+_ADVICE_LEAD = re.compile(r"^(?:(?:then|also|and|afterwards|finally|yes|right)[,]?\s+)+", re.IGNORECASE)
 _AND_BEFORE = re.compile(r"\band\s+$")
 """An "I've …" after "and" is an aside to another outcome ("The 44.5 ships today, and I've
 emailed you a label")."""
@@ -528,10 +566,20 @@ _WHEN = re.compile(r"\b(?:today|this morning|this afternoon|this week|tomorrow|a
                    re.IGNORECASE)
 """What a speaker says they are on today ("Today I'm on the PDF export", "I'm on the webhook
 retries today"): their next step, the stand-up's plan (session 10)."""
+_ON_NOW = re.compile(r"^(?:(?:and|so)[,]?\s+)?(?:i'?m\s+(?:still\s+)?(?:on\s+the|finishing|fixing|chasing)|"
+                     r"still\s+(?:chasing|fighting|working on))\s+(?!(?:one|it|that|this|lookout|hunt|way|road|phone|"
+                     r"fence|same|right|verge|edge|mend|move|go|case|team|list|rota|call)\b)\w", re.IGNORECASE)
+"""A participant's work in hand with no day said ("I'm on the Android crash from Crashlytics",
+"Still chasing the memory growth in the report worker"), among people: what they go on
+with (session 12, second round)."""
 _SOMEONE = re.compile(r"^(?:(?:and|but|so)[,]?\s+)?(someone|somebody|i)\s+(?:should|needs? to|must)\s+"
                       r"(?!be\b|have\b|know\b)(.+)$", re.IGNORECASE)
 """A step named without a volunteer ("Someone should write the theory into INC-2207") or the
 speaker's own ("I should ask HR about that"): a next step, its owner the speaker's when "I"."""
+_I_CAN = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|yeah|and|also|oh)[,.!]?\s+)*i\s+can\s+(?:also\s+)?(?=([a-z]+)\b)(.+)$",
+                    re.IGNORECASE)
+"""A participant volunteering ("I can bring a few head torches for the Sunday runs too"):
+their task, in a conversation among people (to the assistant it is a remark)."""
 _WILL_DO = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|right)[,.]?\s+)?will\s+(?!do\b)([a-z]+\b.*)$", re.IGNORECASE)
 """A commitment with its subject left out ("Will send it Monday."): the speaker's step."""
 
@@ -1006,7 +1054,28 @@ class _Reader:
             self.asked[ti] = owner
             self.put((ti, si), "action_items", _owned(owner, clean(rest).rstrip("?") + "."))
             return True
+        named = (_TO_SPEAKER.match(sentence) if turn.role == "user" and not self.assisted
+                 and ("," in sentence[:28] or sentence.startswith("@")) else None)
+        if named and named.group(4).lower() in _STEP_VERBS | {"find", "do", "open"}:
+            name = named.group(1) or named.group(2)
+            who = next((t.who for t in self.turns if t.who.lower() == name.lower()), None)
+            if who is None and (named.group(1) or (re.fullmatch(r"[A-Z][a-z]+", name)
+                                                   and name.lower() not in _NOT_A_NAME and self.named(name))):
+                who = name  # "@pkumar could you…", "And Priya, send…": someone not speaking here
+            if who and who != turn.who:
+                self.asked[ti] = who
+                self.put((ti, si), "action_items", _owned(who, clean(named.group(3)).rstrip("?.!") + "."))
+                return True
         if sentence.endswith("?"):
+            can = _CAN_YOU.match(sentence) if not self.assisted and turn.role == "user" else None
+            if (can and can.group(1).lower() in _STEP_VERBS | _ASKED_VERBS
+                    and not re.search(r"\b(?:or|if|me|us|more)\b", can.group(2), re.IGNORECASE)):
+                nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
+                first = nxt.sentences[0] if nxt and nxt.sentences else ""
+                if (nxt and nxt.role == "user" and not _TURNED_DOWN.search(first) and not first.endswith("?")
+                        and not _COMMIT.search(first)):
+                    self.put((ti, si), "action_items", _owned(nxt.who, clean(can.group(2)) + "."))
+                    return True
             return False
         to = _ADDRESSED.match(sentence) if turn.role == "user" and "," in sentence[:16] else None
         if (to and to.group(3).lower() in _STEP_VERBS and to.group(1) != turn.who
@@ -1023,6 +1092,12 @@ class _Reader:
                 # "We'll text you as soon as the line is restored": the service's step (session 11)
                 who = "user" if "please" in sentence.lower() else "assistant"  # "please let us know and we'll…"
                 self.put((ti, si), "action_items", _owned(who, clean(sentence)))
+                return True
+            if (" will " in sentence and len(turn.sentences) <= _ADOPT_MAX and _SOMEONE_WILL.search(sentence)
+                    and not re.search(r"\bI(?:'ve| have)\b", sentence)):  # "I've moved the delivery…; the
+                # driver will call…" is the outcome, a decision
+                part = next(x for x in re.split(r";\s+|,\s+and\s+", sentence) if _SOMEONE_WILL.search(x))
+                self.put((ti, si), "action_items", _owned("assistant", _stop(clean(part))))
                 return True
             if _ASSISTANT_COMMIT.search(sentence):
                 part = re.split(r";\s+", sentence)[-1]
@@ -1064,11 +1139,19 @@ class _Reader:
         if ("'m " in s or "m on" in s) and _DOING.match(s) and _WHEN.search(s):
             self.put((ti, si), "action_items", _owned(who, clean(s)))
             return True
+        if not self.assisted and ("'m " in s or "till " in s) and _ON_NOW.match(s):
+            self.put((ti, si), "action_items", _owned(who, clean(s)))
+            return True
         some = _SOMEONE.match(s) if ("should" in s or "need" in s or "must" in s) else None
         if some and not _UNSETTLED.search(some.group(2)):
             mine = some.group(1).lower() == "i"
             self.put((ti, si), "action_items" if mine else "next_steps",
                      _owned(who, _stop(clean(some.group(2)))) if mine else _stop(clean(some.group(2))))
+            return True
+        can = (_I_CAN.match(s) if not self.assisted and "can " in s[:24].lower() else None)
+        if (can and can.group(1).lower() in (_STEP_VERBS | {"get", "make", "handle"}) - {"tell"}
+                and not re.search(r"\b(?:you|me|if)\b", can.group(2), re.IGNORECASE)):
+            self.put((ti, si), "action_items", _owned(who, _stop(clean(can.group(2)))))
             return True
         will = _WILL_DO.match(s) if s[:12].lower().find("will ") >= 0 else None
         if will:
@@ -1216,6 +1299,9 @@ class _Reader:
                             and not prev.endswith("?") and _content(prev) & settled):
                         # (a decision about something else, "Let's meet on Monday", leaves it open)
                         self.put((ti - 1, i), "open_questions", "")  # decided right away
+        last = next((i for i in range(len(self.turns) - 1, 0, -1) if self.turns[i].role == "assistant"), None)
+        if last is not None:
+            self.last_advice(last)  # once every reply has been read: what was agreed is a decision
         return self.cues
 
     def learned(self, model: Any) -> None:
@@ -1313,9 +1399,11 @@ class _Reader:
             please = _PLEASE_DO.match(s) if "lease" in s else None
             if please is None or (ti, si) in self.cues.placed or s.endswith("?"):
                 continue
-            text, owner, extra = please.group(1), user, []
+            text, owner, extra = re.split(r";\s+", please.group(1), maxsplit=1)[0], user, []
             verb = text.split(maxsplit=1)[0].lower()
-            if verb not in _TO_DO or _TO_ME.search(text):
+            if ((verb not in _TO_DO and (verb in _PLEASE_NOT or not verb.isalpha() or verb in _STOP
+                                         or text.lower().startswith("note that")))
+                    or _TO_ME.search(text) or _NOT_ADVICE.match(text)):
                 continue  # "Please provide…", "Please send me…": asks for the conversation itself
             for part in reversed(list(_AND_THEN.finditer(text))):
                 verb = part.group(2)
@@ -1327,6 +1415,24 @@ class _Reader:
                 text = text[: part.start()]
             self.put((ti, si), "action_items", _owned(owner, _stop(clean(text))))
             self.cues.action_items.extend(x for x in extra if x not in self.cues.action_items)
+
+    def last_advice(self, ti: int) -> None:
+        """The last answer of a conversation, when short: what it tells the user to do
+        ("Give it four weeks before judging.") is the user's step; earlier answers are advice
+        the conversation moved on from (session 12, second round)."""
+        sents = self.turns[ti].sentences
+        if len(sents) > 3:
+            return
+        user = self.turns[ti - 1].who
+        for si, s in enumerate(sents):
+            if (ti, si) in self.cues.placed or s.endswith("?"):
+                continue
+            text = _ADVICE_LEAD.sub("", s.strip())
+            verb = text.split(maxsplit=1)[0].lower() if text else ""
+            if (verb in _ADVICE_VERBS and not _NOT_ADVICE.match(text)
+                    and not s.rstrip("\"'\u201d ").endswith("!") and '"' not in s):  # no slogan, no quote
+                text = re.split(r";\s+", text, maxsplit=1)[0]  # "…; in cold weather the batteries…": why
+                self.put((ti, si), "action_items", _owned(user, _stop(clean(text[:1].upper() + text[1:]))))
 
     def settled(self, ti: int, si: int) -> None:
         """"That's settled": the nearest proposal of the last three turns is the decision."""
