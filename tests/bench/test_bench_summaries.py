@@ -103,6 +103,11 @@ def test_packaged_sets_and_their_canned_answers():
     assert len(eighth) >= 30
     assert not {c.id for c in eighth} & (set(ids) | {c.id for c in train} | {c.id for c in fresh}
                                          | {c.id for c in sixth} | {c.id for c in seventh})
+    ninth = load_set("heldout9")  # the untouched set of session 12's end
+    assert len(ninth) >= 30
+    assert not {c.id for c in ninth} & (set(ids) | {c.id for c in train} | {c.id for c in fresh}
+                                        | {c.id for c in sixth} | {c.id for c in seventh}
+                                        | {c.id for c in eighth})
     kinds = {c.kind for c in dev}
     assert {"team-decision", "personal-facts", "support", "coding", "no-decision"} <= kinds
     answer = canned_answer(next(c for c in dev if c.id == "db-choice"))
