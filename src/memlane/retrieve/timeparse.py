@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-__all__ = ["DAY_PARTS", "TimeWindow", "day_part_words", "time_windows"]
+__all__ = ["DAY_PARTS", "TimeWindow", "asks_when", "day_part_words", "says_when", "time_windows"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,3 +249,28 @@ def day_part_words(terms: Sequence[str]) -> list[str]:
         if any(12 <= h < 24 for h in hours):
             out["pm"] = None
     return [w for w in out if w not in have]
+
+
+_ASKS_WHEN = re.compile(
+    r"^\W*when\b|\b(?:what|which)\s+(?:year|month|date|day|week|weekend)\b"
+    r"|\bhow\s+long\s+ago\b", re.IGNORECASE)
+
+_SAYS_WHEN = re.compile(
+    rf"\b(?:{_DAY_RE[1:-1]}|{_MONTH_RE[1:-1]}|(?:19|20)\d\d|yesterday|today|tonight|tomorrow"
+    r"|weekends?|ago|last|next|recently|lately|just|earlier|soon|since|the other day"
+    r"|this\s+(?:morning|afternoon|evening|week|month|year|summer|winter|spring|fall)"
+    r"|(?:days?|weeks?|months?|years?)\s+(?:now|ago|old)|for\s+(?:\w+\s+)?(?:days|weeks|months|years))\b",
+    re.IGNORECASE)
+
+
+def asks_when(query: str) -> bool:
+    """Whether ``query`` asks for a time: "When did Nate win his third tourney?", "Which
+    year did Audrey adopt her dogs?", "How long ago was ...?"."""
+    return _ASKS_WHEN.search(query) is not None
+
+
+def says_when(text: str) -> bool:
+    """Whether ``text`` places what it tells in time: a day, month or year, or a phrase
+    relative to when it was said ("yesterday", "last week", "next month", "just",
+    "recently", "for 3 years")."""
+    return _SAYS_WHEN.search(text) is not None
