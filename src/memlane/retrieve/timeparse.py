@@ -74,6 +74,11 @@ _IN_YEAR = re.compile(r"\b(?:in|during|of)\s+((?:19|20)\d\d)\b", re.IGNORECASE)
 _ISO = re.compile(r"\b((?:19|20)\d\d)[-/](\d{1,2})[-/](\d{1,2})\b")
 
 
+_AS_OF = re.compile(
+    rf"\bas\s+of\s+(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?{_MONTH_RE}\.?"
+    rf"(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?|\bas\s+of\s+(?:19|20)\d\d\b", re.IGNORECASE)
+
+
 def _day(now: datetime) -> datetime:
     return now.replace(hour=0, minute=0, second=0, microsecond=0)
 
@@ -158,6 +163,8 @@ def time_windows(query: str, now: datetime) -> list[TimeWindow]:
     """
     today = _day(now).replace(tzinfo=None)
     naive_now = now.replace(tzinfo=None)
+    # "as of December 2023" is the point the question is asked from, not when the event was
+    query = _AS_OF.sub(lambda m: " " * len(m.group(0)), query)
     out: list[TimeWindow] = []
     for m in _YESTERDAY.finditer(query):
         w = m.group(1).lower()
