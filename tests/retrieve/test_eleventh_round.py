@@ -120,3 +120,46 @@ def test_an_out_of_range_factor_is_refused_naming_the_key() -> None:
 
     with pytest.raises(MemlaneError, match="retrieval.timeless_factor"):
         load_config(environ={}, overrides={"retrieval": {"timeless_factor": 1.5}})
+
+
+@pytest.mark.parametrize("query", [
+    "How many pets did Andrew have, as of September 2023?",
+    "What instrument is John learning to play as of 27 March, 2022?",
+    "How long has Tim been playing the piano for, as of December 2023?",
+])
+def test_as_of_a_date_is_no_window(query: str) -> None:
+    from memlane.retrieve.timeparse import time_windows
+
+    assert time_windows(query, NOW) == []
+
+
+def test_in_a_month_is_still_a_window() -> None:
+    from memlane.retrieve.timeparse import time_windows
+
+    got = time_windows("What did Andrew adopt in September 2023?", NOW)
+    assert [(w.start, w.end) for w in got] == [(datetime(2023, 9, 1), datetime(2023, 10, 1))]
+
+
+# "as of September" asks from that point: the evidence was said before it, while a
+# session of September that matches fewer words would gain the month's boost.
+AS_OF_NOW = datetime(2023, 12, 1, 12, 0, tzinfo=UTC)
+PETS = [
+    (143, [("Andrew", "Meet Toby, my puppy! My first pet, I adopted him from the shelter."),
+           ("Audrey", "He is adorable!")]),
+    (86, [("Andrew", "Still searching for a place where pets are welcome."),
+          ("Audrey", "Keep going, you will find one.")]),
+    (40, [("Audrey", "My dogs loved the beach today."),
+          ("Andrew", "They look so happy!")]),
+]
+AS_OF_Q = "How many pets did Andrew have, as of September 2023?"
+
+
+def test_as_of_a_month_does_not_boost_that_months_sessions(tmp_path: Path) -> None:
+    m = add_sessions(memory(tmp_path / "m.db"), PETS, now=AS_OF_NOW, speakers=True)
+    try:
+        hits = m.search(AS_OF_Q, scope="chat", k=5, now=AS_OF_NOW)
+        first = next(h for h in hits if h.item.kind == "turn")
+        assert first.item.text == PETS[0][1][0][1]
+        assert all(not h.scores.get("time") for h in hits)
+    finally:
+        m.close()
