@@ -468,8 +468,8 @@ def _demote_timeless(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     answered by the turn that dates the event ("I won an international tournament
     yesterday!"); a turn that places nothing in time ("Gaming has brought me so much
     success") speaks of the subject, not of its time, and keeps ``timeless_factor`` of its
-    relevance. On LoCoMo's dev questions that ask when, 107 of the 123 evidence turns place
-    something in time, against 321 of the 1,078 other turns of their first 10 hits. Only
+    relevance. On LoCoMo's dev questions that start "When", 113 of the 123 evidence turns place
+    something in time, against 392 of the 1,078 other turns of their first 10 hits. Only
     turns with a speaker (conversations between people) are demoted."""
     for c in cands:
         if _timeless(ctx, ctx.items.get(c.id)):
