@@ -53,3 +53,12 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
         s = open_store(tmp_path / "contract.db")
     yield s
     s.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Every backend's database URL: a SQLite file under tmp_path, or a fresh PostgreSQL
+    database on the session's server."""
+    if request.param == "postgres":
+        return str(request.getfixturevalue("pg_url"))
+    return str(tmp_path / "memlane.db")

@@ -35,13 +35,6 @@ def _memory(url: str | Path) -> Memory:
                   embedder=HashingEmbedder(dim=64))
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgres":
-        return request.getfixturevalue("pg_url")
-    return str(tmp_path / "live.db")
-
-
 def _empty(scope: str) -> dict[str, Any]:
     return {"scope": scope, "sessions": {}, "items": {}, "facts": {}, "last_pack": None}
 

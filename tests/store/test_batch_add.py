@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,14 +17,6 @@ from memlane.memory import Memory
 from memlane.store.contract import NewMessage
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgres":
-        pytest.importorskip("psycopg")
-        return str(request.getfixturevalue("pg_url"))
-    return str(tmp_path / "batch.db")
 
 
 def _memory(db: str, tracer=None) -> Memory:
