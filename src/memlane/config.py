@@ -528,6 +528,11 @@ class RetrievalConfig:
     """When a query names one of a conversation's speakers, that speaker's turns with no
     first-person word ("Wow, that's so cool!", "What breed is your pup?") keep this share
     of their relevance: the evidence is what they tell of themselves (1: off)."""
+    timeless_factor: float = 0.6
+    """For a question asking when ("When did Nate win his third tourney?"), a turn with a
+    speaker that places nothing in time (no day, month, year or "yesterday", "last week",
+    "recently"...) keeps this share of its relevance: the answer is the turn that dates the
+    event (conversations with speakers only; 1: off)."""
     impersonal_factor: float = 0.5
     """For a question about the user ("my", "I"; not one recalling what the assistant
     said), a user turn with no first-person word ("Can you list the most significant
@@ -575,6 +580,8 @@ class RetrievalConfig:
                "must be between 0 and 1")
         _check(self.feedback_depth >= 1, "retrieval.feedback_depth", "must be >= 1")
         _check(0.0 <= self.opener_lift <= 1.0, "retrieval.opener_lift", "must be between 0 and 1")
+        _check(0.0 <= self.timeless_factor <= 1.0, "retrieval.timeless_factor",
+               "must be between 0 and 1")
         _check(0.0 <= self.continue_lift <= 1.0, "retrieval.continue_lift",
                "must be between 0 and 1")
         _check(0.0 <= self.reaction_factor <= 1.0, "retrieval.reaction_factor",

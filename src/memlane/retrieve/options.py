@@ -78,6 +78,7 @@ def search_options(
         graph_relevance=r.graph_relevance,
         speaker_factor=r.speaker_factor,
         reply_lift=r.reply_lift,
+        timeless_factor=r.timeless_factor,
         feedback_weight=r.feedback_weight,
         feedback_depth=r.feedback_depth,
         opener_lift=r.opener_lift,

@@ -32,7 +32,7 @@ from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.presets import Preset
 from memlane.retrieve.speaker import focus_speaker, speaker_of, without_name
 from memlane.retrieve.text import query_terms
-from memlane.retrieve.timeparse import TimeWindow, day_part_words, time_windows
+from memlane.retrieve.timeparse import TimeWindow, asks_when, day_part_words, says_when, time_windows
 from memlane.retrieve.twostage import (
     SessionKey,
     dated_sessions,
@@ -83,6 +83,9 @@ class SearchOptions:
     graph_relevance: float = 0.3
     reply_lift: float = 0.0
     """A matching question between speakers lifts its reply to this × its relevance (0: off)."""
+    timeless_factor: float = 1.0
+    """For a question asking when, turns with a speaker that place nothing in time keep
+    this share of their relevance (1: off; ``_demote_timeless``)."""
     feedback_weight: float = 0.0
     """RRF weight of the feedback list (``memlane.retrieve.feedback``; 0: off)."""
     feedback_depth: int = 1
@@ -156,6 +159,8 @@ class _Ctx:
     the words of a part of the day to them)."""
     about_user: bool = False
     """Whether impersonal user turns were demoted (``_demote_impersonal``)."""
+    asks_when: bool = False
+    """Whether the query asks when (``_demote_timeless``)."""
     openers: dict[Any, int] = field(default_factory=dict)
     """Each top session's opener (``_openers``): session id -> item id."""
 
@@ -216,6 +221,9 @@ def search(
         cands = _demote_others(ctx, cands)
         if opts.reaction_factor < 1.0:
             cands = _demote_reactions(ctx, cands)
+    if opts.timeless_factor < 1.0 and asks_when(query):
+        ctx.asks_when = True
+        cands = _demote_timeless(ctx, cands)
     if min(opts.impersonal_factor, opts.assistant_factor) < 1.0 and about_user(query):
         ctx.about_user = True
         cands = _demote_impersonal(ctx, cands)
@@ -444,6 +452,28 @@ def _demote_reactions(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     for c in cands:
         if _reaction(ctx, ctx.items.get(c.id)):
             c.relevance *= ctx.opts.reaction_factor
+    cands.sort(key=lambda c: -c.relevance)
+    return cands
+
+
+def _timeless(ctx: _Ctx, it: Item | None) -> bool:
+    """Whether ``it`` is a turn with a speaker that places nothing in time, for a question
+    asking when."""
+    return (ctx.asks_when and it is not None and it.kind == "turn"
+            and speaker_of(it) is not None and not says_when(it.text))
+
+
+def _demote_timeless(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """A question asking when ("When did Nate win an international tournament?") is
+    answered by the turn that dates the event ("I won an international tournament
+    yesterday!"); a turn that places nothing in time ("Gaming has brought me so much
+    success") speaks of the subject, not of its time, and keeps ``timeless_factor`` of its
+    relevance. On LoCoMo's dev questions that start "When", 113 of the 123 evidence turns place
+    something in time, against 392 of the 1,078 other turns of their first 10 hits. Only
+    turns with a speaker (conversations between people) are demoted."""
+    for c in cands:
+        if _timeless(ctx, ctx.items.get(c.id)):
+            c.relevance *= ctx.opts.timeless_factor
     cands.sort(key=lambda c: -c.relevance)
     return cands
 
@@ -1153,6 +1183,8 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
                 scores["assistant_turn"] = factor
         if ctx.opts.reaction_factor < 1.0 and c is not None and _reaction(ctx, it):
             scores["reaction"] = ctx.opts.reaction_factor
+        if c is not None and _timeless(ctx, it):
+            scores["timeless"] = ctx.opts.timeless_factor
         if ctx.opts.explain:
             for name, value in x.signals.items():
                 sign = -1.0 if name in ("coverage", "superseded", "below_top") else 1.0

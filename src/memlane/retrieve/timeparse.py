@@ -17,12 +17,13 @@ that name the same hours: the parts it overlaps ("night") and the clock's "pm", 
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-__all__ = ["DAY_PARTS", "TimeWindow", "day_part_words", "time_windows"]
+__all__ = ["DAY_PARTS", "TimeWindow", "asks_when", "day_part_words", "says_when", "time_windows"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,11 @@ _MONTH_RANGE = re.compile(
     rf"{_MONTH_RE}\b(?:\s+(\d{{4}}))?", re.IGNORECASE)
 _IN_YEAR = re.compile(r"\b(?:in|during|of)\s+((?:19|20)\d\d)\b", re.IGNORECASE)
 _ISO = re.compile(r"\b((?:19|20)\d\d)[-/](\d{1,2})[-/](\d{1,2})\b")
+
+
+_AS_OF = re.compile(
+    rf"\bas\s+of\s+(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?{_MONTH_RE}\.?"
+    rf"(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?|\bas\s+of\s+(?:19|20)\d\d\b", re.IGNORECASE)
 
 
 def _day(now: datetime) -> datetime:
@@ -157,6 +163,8 @@ def time_windows(query: str, now: datetime) -> list[TimeWindow]:
     """
     today = _day(now).replace(tzinfo=None)
     naive_now = now.replace(tzinfo=None)
+    # "as of December 2023" is the point the question is asked from, not when the event was
+    query = _AS_OF.sub(lambda m: " " * len(m.group(0)), query)
     out: list[TimeWindow] = []
     for m in _YESTERDAY.finditer(query):
         w = m.group(1).lower()
@@ -249,3 +257,38 @@ def day_part_words(terms: Sequence[str]) -> list[str]:
         if any(12 <= h < 24 for h in hours):
             out["pm"] = None
     return [w for w in out if w not in have]
+
+
+_ASKS_WHEN = re.compile(
+    r"^\W*when\b|\b(?:what|which)\s+(?:year|month|date|day|week|weekend)\b"
+    r"|\bhow\s+long\s+ago\b", re.IGNORECASE)
+
+_WHEN_WORDS = frozenset(
+    _DAY_RE[1:-1].split("|") + _MONTH_RE[1:-1].split("|")
+    + "yesterday today tonight tomorrow weekend weekends ago last next recently lately just "
+      "earlier soon since".split())
+"""Words that place what a text tells in time (``says_when``), alone."""
+_WORD = re.compile(r"[a-z]+")
+_WHEN_PHRASE = re.compile(
+    r"\b(?:(?:19|20)\d\d|this\s+(?:morning|afternoon|evening|week|month|year|summer|winter"
+    r"|spring|fall)|the\s+other\s+day|(?:days?|weeks?|months?|years?)\s+(?:now|old)"
+    r"|for\s+(?:\w+\s+)?(?:days|weeks|months|years))\b")
+"""...and the phrases that do (``says_when``), over lower-case text."""
+
+
+def asks_when(query: str) -> bool:
+    """Whether ``query`` asks for a time: "When did Nate win his third tourney?", "Which
+    year did Audrey adopt her dogs?", "How long ago was ...?"."""
+    return _ASKS_WHEN.search(query) is not None
+
+
+@functools.lru_cache(maxsize=16384)
+def says_when(text: str) -> bool:
+    """Whether ``text`` places what it tells in time: a day, month or year, or a phrase
+    relative to when it was said ("yesterday", "last week", "next month", "just",
+    "recently", "for 3 years")."""
+    # a set of the text's words, then one small pattern: a third of the time of one
+    # pattern holding every word; and a cache, since a question asking when tests ~400
+    # candidates, most of them met by the scope's earlier searches (5 us a text uncached)
+    low = text.lower()
+    return not _WHEN_WORDS.isdisjoint(_WORD.findall(low)) or _WHEN_PHRASE.search(low) is not None
