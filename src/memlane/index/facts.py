@@ -55,7 +55,8 @@ def apply_fact(
 
     - the same object (after normalization) reinforces the current fact: no new row;
     - another object of a single-valued predicate supersedes the current fact(s) when
-      it is at least as recent; an older statement is kept as history, superseded at once;
+      it is at least as recent as the last time they were stated (added or reinforced);
+      an older statement is kept as history, superseded at once;
     - a multi-valued predicate accumulates.
 
     ``make_item()`` inserts the fact's item (with its vector) and returns its id; it is
@@ -80,7 +81,14 @@ def apply_fact(
     store.log_fact_event(new, "added", at, session_id=session_id)
     if not current or not is_single_valued(pred, cfg):
         return FactOutcome("added", fact_id)
-    newer = [f for f, _ in current if f.at.timestamp() > at]
+    # when each current value was last stated: a reinforcement states it again, so a value
+    # said at 54 and again at 58 is newer than a contradiction said at 56 that is
+    # indexed last (out-of-order imports, several workers on one scope)
+    stated = {f.id: f.at.timestamp() for f, _ in current}
+    for event in store.fact_events(list(stated)):
+        if event["kind"] == "reinforced":
+            stated[event["fact_id"]] = max(stated[event["fact_id"]], event["at"].timestamp())
+    newer = [f for f, _ in current if stated[f.id] > at]
     if newer:  # an older statement arriving late: history, not news
         store.supersede_fact(fact_id, newer[-1].id)
         store.log_fact_event(new, "superseded", at, other_id=newer[-1].id, session_id=session_id)
