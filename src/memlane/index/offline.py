@@ -71,13 +71,19 @@ _EXTS = (r"(?:py|js|ts|tsx|md|txt|json|toml|ya?ml|sql|go|rs|java|kt|c|h|cpp|rb|s
 _STREETS = r"(?:Road|Street|Lane|Close|Grove|Court|Row|Avenue|Drive|Way|Place|Crescent|Terrace|Gardens|Square|Mews)"
 """What a street's name ends in: with a house number before it, an address."""
 _WORK_WORD = r"(?!I(?:'m|'d|'ve|'ll)?\b)(?![A-Z]+\b)(?![A-Z][a-z]+[A-Z])[A-Z][\w'’]*+(?!-)"
-_WORK = (r"((?:The |A |An )?" + _WORK_WORD + r"(?:(?: of| the| in| a| an| and the|, and)* (?:"
-         + _WORK_WORD + r"|\d+\b)){0,5})")
-_WORK_BY = (r"((?:The |A |An )?" + _WORK_WORD + r"(?:(?: of| the| in| a| an| and the|, and)* (?:"
-            + _WORK_WORD + r"|\d+\b)){1,5})")
+
+
+def _title(least: int) -> str:
+    """A title of a work: ``least + 1`` to six capitalised words, small words between them
+    ("Klara and the Sun"); not an acronym ("TV"), a name with a capital inside ("YouTube")
+    or a hyphenated one."""
+    return (r"((?:The |A |An )?" + _WORK_WORD + r"(?:(?: of| the| in| a| an| and the|, and)* (?:"
+            + _WORK_WORD + r"|\d+\b)){" + str(least) + ",5})")
+
+
+_WORK = _title(0)
+_WORK_BY = _title(1)
 """A title before "by <author>": two words or more (a headline's "Tried and Tested by…" is no title)."""
-"""A title of a work: up to six capitalised words, small words between them ("Klara and the
-Sun"); not an acronym ("TV"), a name with a capital inside ("YouTube") or a hyphenated one."""
 _REFS = [
     re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s)>\]]+"),  # any scheme: https://, s3://, postgres://
     re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,6}\b"),  # paths with an extension
@@ -145,12 +151,13 @@ _NAMED_BEFORE = re.compile(
 reference pattern read from the number back, which is ten times cheaper than trying every
 word of a message (session 10)."""
 _NUMBERED, _CODES, _NEW = 10, 11, 13
+"""The indexes in :data:`_REFS` of the numbered-reference and the code patterns, and of the
+first pattern searched in a conversation's turns only (session 11's kinds)."""
 _NAME_REFS = _REFS[: _NEW + 1]
 """The reference patterns a capitalised phrase can match (a key named by its kind, "Form
 I-129", the last): an address opens with its number, and a title is found by the words
 around it, which no phrase holds — their patterns, tried on every new phrase, cost a tenth
 of the offline summary's time for nothing."""
-"""The indexes of the numbered-reference and the code patterns in :data:`_REFS`."""
 _REF_SHORT = 800
 """Messages up to this many characters (a conversation's turns; a sixth of LongMemEval's
 text) are searched for every numbered reference and every code of six characters or more;
@@ -234,13 +241,13 @@ _DATE = re.compile(
 )
 _DIGIT = re.compile(r"\d")
 _NAMED_PAIR = re.compile(r"\s+(?:or|vs\.?|versus)\s+[A-Z][a-z]")
+"""A capitalised first word offered against another name ("Crete or Sardinia?"): a name."""
 _TIER_AFTER = re.compile(r"\s+(?:plan|tier|subscription)s?\b")
 """After a one-word name, what makes it a product's tier ("the Team plan") (session 12)."""
 _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|speaks|speaking)\s+(?:[a-z]+\s+)?$")
 """Before a word in -ian, -ese or -ish that is a people's adjective or a language, not a name
 ("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
 or "by", which names follow ("to Jillian")."""
-"""A capitalised first word offered against another name ("Crete or Sardinia?"): a name."""
 _CAPS = re.compile(r"([A-Z](?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
                    r"(?:\s+\d{1,4}(?:\.\d+)?\b(?![.,:/-]\d))?)")
 """A capitalised phrase: a capital at a word's start (the boundary checked behind it, so
