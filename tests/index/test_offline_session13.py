@@ -30,6 +30,15 @@ def test_a_deferral_is_no_decision():
     assert s.decisions == ()
 
 
+def test_a_wait_someone_is_spared_is_no_deferral():
+    s = _summary(
+        "user: My claim TC-118 was only partly paid.",
+        "assistant: I've approved the 320 for the new flight, so you don't have to wait for the rest.",
+        "user: Thanks.",
+    )
+    assert any("320" in d for d in s.decisions)
+
+
 def test_how_the_meeting_is_run_is_no_decision():
     s = _summary(
         "Kofi: Standup, let's keep it short.",
