@@ -55,7 +55,12 @@ SAID = ["We need to pick the database for the billing service.",
         "Still chasing it.", "Give it four weeks before judging.", "Keep it.",
         "Please keep every receipt; the insurer asks for them.", "Please bear with us.",
         "A loss adjuster will call you within two working days.", "Please proceed with your question.",
-        "Keep in mind that it may change.", "Can you tell me more?", "I can tell.", "Read now!"]
+        "Keep in mind that it may change.", "Can you tell me more?", "I can tell.", "Read now!",
+        # session 13's shapes: a deferral, how the meeting is run, an alternative floated, a
+        # "no need" answer, a condition cut from its question, a suggestion asked of someone
+        "Let's pick this up again once we have the numbers.", "Standup, let's keep it short.",
+        "Or we move the release to Tuesday.", "No need to send the old router back.",
+        "Not sure if they slip past the 20th.", "Tom, have you tried restarting the worker?"]
 SPEAKERS = ["Maya", "Tom", "Priya", "user", "assistant"]
 
 

@@ -1360,6 +1360,23 @@ class _Reader:
             if says_nothing(said):
                 self.put(where, name, "")
 
+    def screen(self) -> None:
+        """Items that settle or ask nothing taken out again (session 13). Decisions: a
+        deferral, how the meeting is run, an alternative floated, and a "no need" answer in
+        a conversation that settled something else. Open questions: a condition cut from
+        what it was a condition of, and a suggestion asked of someone."""
+        decided = [w for w, f in self.cues.placed.items() if f == "decisions"]
+        for where in decided:
+            s = self.turns[where[0]].sentences[where[1]]
+            if _DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or (
+                    _NO_NEED.match(self.text[where])
+                    and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
+                self.put(where, "decisions", "")
+        for where, name in list(self.cues.placed.items()):
+            if name == "open_questions" and (_IF_ALONE.match(self.text[where])
+                                             or _TRIED.match(self.turns[where[0]].sentences[where[1]])):
+                self.put(where, "open_questions", "")
+
     def posed(self, where: tuple[int, int], choice: str) -> str | None:
         """A terse choice ("Guitar", "the farmhouse") with the sentence that posed it, in
         its words: the nearest earlier one naming it among options ("Piano or guitar?"),
@@ -1635,6 +1652,33 @@ class _Reader:
             self.put((ti, si), "rationale", clean(s))
 
 
+_DEFERS = re.compile(
+    r"\b(?:pick (?:this|it|that) up again|let (?:it|this|them) sit|see what (?:the \w+|they|it) says?|"
+    r"(?<!to )(?<!n't )wait for (?:the|their|his|her|them)\b|bring (?:this|it|that) back|nearer the time|"
+    r"decide (?:\w+\s+){0,2}(?:once|when|after|later|in (?!favou?r)\w+))", re.IGNORECASE)
+"""A settlement put off ("Pick this up again once we have the numbers", "See what the numbers
+say in two weeks", "Decide once we're there"): no decision (the labelling guide: a deferral
+is not one) (session 13). Not a wait someone is spared ("…, so you don't have to wait for the
+rest")."""
+_FRAME = re.compile(r"\bkeep (?:it|this|things) (?:short|brief|quick|tight|to (?:half an hour|an hour|"
+                    r"\w+ minutes))\b", re.IGNORECASE)
+"""How the meeting is run ("Standup, let's keep it short."): no decision (session 13)."""
+_ALTERNATIVE = re.compile(r"^(?:or|either|maybe|i say)\b", re.IGNORECASE)
+"""A sentence offering an alternative ("Or we put the blog behind the CDN…", "Either the 14th
+or…") or floating one ("Maybe let's do hills…", "I say we withhold…"): a proposal, which a
+later agreement decides, not a decision of its own (session 13)."""
+_IF_ALONE = re.compile(r"^if\s+(?:they|it|it's|that|that's|those|these|this|mine|she|she'd|one)\b", re.IGNORECASE)
+"""A condition left as the question ("If they slip past the 20th?", "If mine does?"), cut
+from what it was a condition of: no question a reader can take up (session 13)."""
+_TRIED = re.compile(r"^(?:(?:and|so|also)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?(?:have|did)\s+you\s+(?:tried|try|thought of|considered)\b",
+                    re.IGNORECASE)
+"""A suggestion asked of someone ("Pieter, have you tried logical replication…?"): what they
+might do, not an open question (session 13)."""
+_NO_NEED = re.compile(r"^(?:no need|do not need|don'?t need|there is no need)\b", re.IGNORECASE)
+"""An answer that something need not be done ("No need to send the old router back"): what
+the conversation settled only when it settled nothing else (session 13)."""
+
+
 def _unowned(fieldname: str, text: str) -> str:
     """A placed text without the owner an action item is written with ("Tom: …")."""
     if fieldname == "action_items":
@@ -1699,5 +1743,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.read()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
+    reader.screen()
     reader.sweep(decisions=model is not None)
     return reader.cues
