@@ -179,6 +179,12 @@ or more before a bare number, or a last part of letters then digits — not "utf
 "over-65s" (session 12)."""
 _IMAGE_TAG = re.compile(r"(?<![\w/:.-])[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
 """A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12)."""
+_ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*)(?:/[\w.*-]+)*/?(?<=[\w/*-])")
+"""A path from the root or the home directory ("/healthz", "/volume1/backup", "~/.config/restic/pass",
+"~/Photos"), after a blank, a quote or a bracket: what the path patterns before it miss (they need a
+directory name before the first slash, or an extension) (session 13)."""
+_IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
+"""An IPv4 address ("192.168.1.40") (session 13)."""
 _ERROR_CODE = re.compile(r"\b[A-Z]\d{4}\b")
 """A letter and four digits, as compilers number their errors ("E0597") (session 12)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
@@ -240,6 +246,9 @@ def _references(text: str) -> Iterator[str]:
         yield from _ERROR_CODE.findall(text)
         if ":" in text:
             yield from _IMAGE_TAG.findall(text)
+    if len(text) <= _REF_SHORT and "/" in text and ("~/" in text or " /" in text or text[:1] == "/"
+                                                      or "`/" in text or "(/" in text or "\"/" in text or "'/" in text):
+        yield from (p for p in _ROOTED_PATH.findall(text) if len(p) > 2)  # session 13: turns only
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
