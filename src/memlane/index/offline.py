@@ -762,6 +762,10 @@ class OfflineIntelligence:
                     # "Finished the Terraform…", "Rewatched Paddington 2", "Close the Oakridge
                     # branch": a verb opening the sentence is no part of the name (session 10)
                     phrase, start = rest.removeprefix("the "), False
+            if phrase.startswith("The ") and phrase[4:5].isupper():
+                # "The Corn Exchange", "at The Granary": the article is no part of the name, and a
+                # name after it does not open the sentence (session 13)
+                phrase, start = phrase[4:], False
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
