@@ -275,6 +275,9 @@ _GENERIC = frozenset(
     "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
 )
 """Acronyms that name a kind of thing, not a thing ("the API", "a PDF"): not entities."""
+_KINDS_AFTER = frozenset("SIM SDK URI URL CLI APK SKU".split())
+"""Acronyms of a kind of thing that end a capitalised phrase after a name ("Giffgaff SIM",
+"Flagsmith's SDK"); with those of :data:`_GENERIC`, no part of the name (session 13)."""
 _HOLIDAYS = frozenset({"Christmas", "Easter", "Thanksgiving", "Halloween", "New Year", "Hanukkah",
                        "Ramadan", "Diwali"})
 """Holidays are dates, not names."""
@@ -522,6 +525,10 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     words = name.split()
     if len(words) == 2 and words[0] in _GREETINGS:
         words = words[1:]  # "Cheers Theo", "Oma Ruth": a greeting or a grandparent's word, then the name
+    if len(words) > 1 and (words[-1] in _GENERIC or words[-1] in _KINDS_AFTER):
+        words = words[:-1]  # "Giffgaff SIM", "Flagsmith's SDK", "Femi's PR": the name, not the kind (session 13)
+        if words[-1].endswith(("'s", "’s")):
+            words[-1] = words[-1][:-2]
     if len(words) == 2 and _DECIMAL.fullmatch(words[1]):
         words = words[:1]  # "MySQL 5.7", "Pydantic 1.10": the product, its version is a reference
     if len(words) == 2 and words[0] in _NUMBERED_KINDS and _NUMBER_WORD.fullmatch(words[1]):
