@@ -278,6 +278,10 @@ _GENERIC = frozenset(
 _KINDS_AFTER = frozenset("SIM SDK URI URL CLI APK SKU".split())
 """Acronyms of a kind of thing that end a capitalised phrase after a name ("Giffgaff SIM",
 "Flagsmith's SDK"); with those of :data:`_GENERIC`, no part of the name (session 13)."""
+_ABOUT = frozenset("around another nearly almost roughly approximately about over under maybe perhaps "
+                   "probably only just like up till until since by at from every each".split())
+"""Words that open a sentence before an amount ("Around 3 million rows", "Another 20 minutes"): the
+phrase is an amount, not a name with its version (session 13)."""
 _HOLIDAYS = frozenset({"Christmas", "Easter", "Thanksgiving", "Halloween", "New Year", "Hanukkah",
                        "Ramadan", "Diwali"})
 """Holidays are dates, not names."""
@@ -531,6 +535,9 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
             words[-1] = words[-1][:-2]
     if len(words) == 2 and _DECIMAL.fullmatch(words[1]):
         words = words[:1]  # "MySQL 5.7", "Pydantic 1.10": the product, its version is a reference
+    if len(words) == 2 and _NUMBER_WORD.fullmatch(words[1]) and (
+            words[0].lower() in _ABOUT or words[0].endswith("ly")):
+        return name, None, False  # "Around 3 million rows", "Usually 5 to 7 days": an amount (session 13)
     if len(words) == 2 and words[0] in _NUMBERED_KINDS and _NUMBER_WORD.fullmatch(words[1]):
         return name, None, False  # "Plot 12", "Option 1": numbered, not named
     while len(words) > 2 and (words[-1] in _MONTHS or words[-1][:-1] in _MONTHS):
