@@ -192,14 +192,6 @@ _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
 code pattern's look-aheads at every word)."""
 
 
-def _another(inner: str, outer: str) -> bool:
-    """Whether a reference inside a longer one is still a reference of its own: a key the
-    longer one extends with a suffix ("INV-2026-1187" reissued as "INV-2026-1187-R"), or the
-    domain of an e-mail address ("kettleandcrow.com" beside "hello@kettleandcrow.com")
-    (session 13)."""
-    return outer.startswith(inner + "-") or outer.endswith("@" + inner)
-
-
 def _references(text: str) -> Iterator[str]:
     """Every reference pattern's matches in ``text``, in pattern order."""
     words: dict[str, str] = {}
@@ -629,7 +621,7 @@ class OfflineIntelligence:
         if len(refs) > 1:  # a code inside a longer reference ("0E7C7B" in "#0E7C7B") is that one
             folded = [r.lower() for r in refs]
             refs = [r for r, f in zip(refs, folded, strict=True)
-                    if not any(f != o and f in o and not _another(f, o) for o in folded)]
+                    if not any(f != o and f in o for o in folded)]
         if refs:
             # "Harbour Street" in "14 Harbour Street, Falmouth", "Member ID HXP 558" in its
             # reference: a phrase a reference holds is that reference, not an entity (a one-word
