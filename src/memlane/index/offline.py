@@ -168,10 +168,9 @@ _OLD_NOUNS = ("rder ", "nvoice ", "ooking ", "onfirmation ")
 _OLD_NUMBERED = re.compile(r"\b(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?\d{4,}\b")
 _OLD_CODE_GUARD = re.compile(r"\d[A-Z0-9]{8}")
 _OLD_CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
-_SEMVER = re.compile(r"(?<![\w.])v?\d{1,3}\.\d{1,3}\.\d{1,3}(?!\w|\.\w)")
+_SEMVER = re.compile(r"(?<![\w.])v?\d{1,3}\.\d{1,3}\.\d{1,3}(?![.\w])")
 """A version of three parts ("4.12.0", "v1.8.3"): a release one looks up (session 12). Two
-parts ("3.8") are left: they are also prices, times and sizes. A sentence's stop may follow
-("will pin 0.4.18.", session 13); a fourth part may not (an IP address)."""
+parts ("3.8") are left: they are also prices, times and sizes."""
 _SLUG = re.compile(r"(?<![\w/.@-])(?:[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+-\d+|"
                    r"[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-[a-z]+\d+)(?![\w/@-]|\.\w)")
 """A resource's lower-case name ending in its number ("pg-main-02", "tickets-v14"): three parts
