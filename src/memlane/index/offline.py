@@ -253,6 +253,11 @@ _NAMED_PAIR = re.compile(r"\s+(?:or|vs\.?|versus)\s+[A-Z][a-z]")
 """A capitalised first word offered against another name ("Crete or Sardinia?"): a name."""
 _TIER_AFTER = re.compile(r"\s+(?:plan|tier|subscription)s?\b")
 """After a one-word name, what makes it a product's tier ("the Team plan") (session 12)."""
+_TIER = re.compile(r"(?<![A-Za-z]\s)(?<![A-Za-z],\s)\b(?!The\b)([A-Z][a-z]+)\s+(?:plan|tier|subscription)s?\b|"
+                   r"\b(?:[Tt]he|[Aa]|[Mm]y|[Oo]ur|[Yy]our)\s+([A-Z][a-z]+)\s+(?:plan|tier|subscription)s?\b")
+"""A one-word name before "plan", "tier" or "subscription", alone or after an article or a
+possessive ("the Business plan", "Pro subscription"; not "Scottish Widows plan", a company's
+plan): a product's tier wherever the conversation names it (session 13)."""
 _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|speaks|speaking)\s+(?:[a-z]+\s+)?$")
 """Before a word in -ian, -ese or -ish that is a people's adjective or a language, not a name
 ("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
@@ -713,6 +718,11 @@ class OfflineIntelligence:
         # "Vallejo Model Air") is mostly a heading or a suggestion, not the user's world.
         kept = [e for k, e in entities.items()
                 if k in by_user or e.type != "name" or seen[k] > 1 or k not in seen]
+        # "the Business plan" in one sentence makes "On Business, …" a product's tier in the others (session 13)
+        tiers = {t.lower() for _, s in split if "plan" in s or "tier" in s or "subscription" in s
+                 for m in _TIER.finditer(s) for t in m.groups() if t}
+        if tiers:
+            kept = [e for e in kept if e.type not in ("name", "place", "organization") or e.name.lower() not in tiers]
         # "Grafana" beside "Grafana Cloud", "Windows" beside "Windows 11": one entity
         longer = [e.name.lower() for e in kept if " " in e.name]
         kept = [e for e in kept if e.type not in ("name", "place")
