@@ -296,6 +296,7 @@ _NUMBER_WORD = re.compile(r"\d+[A-Za-z]?")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
+_POSSESSIVES = ("My ", "Our ", "Your ", "His ", "Her ", "Their ")
 _KIN_NAMES = frozenset("Mum Dad Mom Mummy Daddy Gran Granny Grandma Grandad Grandpa Nan Nana".split())
 """Family words written as names ("Dad's appointment"): the person is named elsewhere or not."""
 _KIN = ("sister", "brother", "wife", "husband", "partner", "girlfriend", "boyfriend", "friend",
@@ -781,6 +782,8 @@ class OfflineIntelligence:
                 # "The Corn Exchange", "at The Granary": the article is no part of the name, and a
                 # name after it does not open the sentence (session 13)
                 phrase, start = phrase[4:], False
+            elif phrase.startswith(_POSSESSIVES) and (cut := phrase.find(" ") + 1) and phrase[cut: cut + 1].isupper():
+                phrase, start = phrase[cut:], False  # "Our LaunchDarkly contract": the same for a possessive (session 13)
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
