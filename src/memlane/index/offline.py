@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from memlane.index.cues import _IMPERATIVE, Cues, read_cues, says_nothing
+from memlane.index.cues import _IMPERATIVE, _STEP_VERBS, Cues, read_cues, says_nothing
 from memlane.index.normalize import normalize_predicate
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
@@ -773,7 +773,7 @@ class OfflineIntelligence:
             if " " in phrase and (start := _opens(sentence, match.start())):
                 head, rest = phrase.split(" ", 1)
                 low = head.lower()
-                if (low in _IMPERATIVE or rest.startswith("the ")
+                if (low in _STEP_VERBS or rest.startswith("the ")
                         or (len(low) > 4 and low.endswith(("ed", "ing")))):
                     # "Finished the Terraform…", "Rewatched Paddington 2", "Close the Oakridge
                     # branch": a verb opening the sentence is no part of the name (session 10)
