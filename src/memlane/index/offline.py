@@ -631,10 +631,12 @@ class OfflineIntelligence:
             # "Harbour Street" in "14 Harbour Street, Falmouth", "Member ID HXP 558" in its
             # reference: a phrase a reference holds is that reference, not an entity (a one-word
             # name in it, "Galway", is still a place); "Intermezzo" read as a title is a
-            # reference, not also an entity (session 11)
+            # reference, not also an entity (session 11); so is a one-word code a reference holds
+            # as a word, "B-7" in "form B-7" (session 13)
             folded = [r.lower() for r in refs]
             named = [e for e in extraction.entities if e.type in ("date", "reference")
-                     or not any(e.name.lower() == r or (" " in e.name and e.name.lower() in r) for r in folded)]
+                     or not any(e.name.lower() == r or (" " in e.name and e.name.lower() in r)
+                                or (_DIGIT.search(e.name) and e.name.lower() in r.split()) for r in folded)]
             if len(named) < len(extraction.entities):
                 extraction = replace(extraction, entities=tuple(named))
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
