@@ -297,6 +297,11 @@ _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "Augu
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
 _POSSESSIVES = ("My ", "Our ", "Your ", "His ", "Her ", "Their ")
+_LOWER_LEAD = re.compile(r"(?<![\w./:@#-])(?!(?:on|use|get|set|for|is|has|to|add|new|put|del|run|can)[A-Z])"
+                         r"[a-z]{1,3}[A-Z][a-z]{2,}[A-Za-z]*\b(?![.(/:-]\w)")
+"""A name opening with a short lower-case prefix before a capitalised word ("iPhone", "eBay",
+"bioRxiv"): a product or a site, not a word the capitalised-phrase scan can see; not code named
+by what it does ("onClick", "useState", "getUser", "forEach") (session 13)."""
 _KIN_NAMES = frozenset("Mum Dad Mom Mummy Daddy Gran Granny Grandma Grandad Grandpa Nan Nana".split())
 """Family words written as names ("Dad's appointment"): the person is named elsewhere or not."""
 _KIN = ("sister", "brother", "wife", "husband", "partner", "girlfriend", "boyfriend", "friend",
@@ -815,6 +820,8 @@ class OfflineIntelligence:
                 elif _KIN_BEFORE.search(before):
                     kind = "person"
             out.append(Entity(name, kind, said))
+        for name in _LOWER_LEAD.findall(sentence):  # "iPhone", "eBay", "bioRxiv" (session 13)
+            out.append(Entity(name, "name", said or _trim(sentence, 120)))
         return out
 
     @staticmethod
