@@ -253,11 +253,11 @@ _NAMED_PAIR = re.compile(r"\s+(?:or|vs\.?|versus)\s+[A-Z][a-z]")
 """A capitalised first word offered against another name ("Crete or Sardinia?"): a name."""
 _TIER_AFTER = re.compile(r"\s+(?:plan|tier|subscription)s?\b")
 """After a one-word name, what makes it a product's tier ("the Team plan") (session 12)."""
-_TIER = re.compile(r"(?<![A-Za-z]\s)(?<![A-Za-z],\s)\b(?!The\b)([A-Z][a-z]+)\s+(?:plan|tier|subscription)s?\b|"
-                   r"\b(?:[Tt]he|[Aa]|[Mm]y|[Oo]ur|[Yy]our)\s+([A-Z][a-z]+)\s+(?:plan|tier|subscription)s?\b")
-"""A one-word name before "plan", "tier" or "subscription", alone or after an article or a
-possessive ("the Business plan", "Pro subscription"; not "Scottish Widows plan", a company's
-plan): a product's tier wherever the conversation names it (session 13)."""
+_TIER = re.compile(r"(?<![A-Za-z]\s)(?<![A-Za-z],\s)\b(?!The\b)([A-Z][a-z]+)\s+(?:plan|tier)s?\b|"
+                   r"\b(?:[Tt]he|[Aa]|[Mm]y|[Oo]ur|[Yy]our)\s+([A-Z][a-z]+)\s+(?:plan|tier)s?\b")
+"""A one-word name before "plan" or "tier", alone or after an article or a possessive ("the
+Business plan", "Pro tier"; not "Scottish Widows plan", a company's plan, nor "my Netflix
+subscription", a product's): a product's tier wherever the conversation names it (session 13)."""
 _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|speaks|speaking)\s+(?:[a-z]+\s+)?$")
 """Before a word in -ian, -ese or -ish that is a people's adjective or a language, not a name
 ("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
@@ -271,9 +271,10 @@ _GENERIC = frozenset(
     "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
 )
 """Acronyms that name a kind of thing, not a thing ("the API", "a PDF"): not entities."""
-_KINDS_AFTER = frozenset("SIM SDK URI URL CLI APK SKU".split())
-"""Acronyms of a kind of thing that end a capitalised phrase after a name ("Giffgaff SIM",
-"Flagsmith's SDK"); with those of :data:`_GENERIC`, no part of the name (session 13)."""
+_KINDS_AFTER = frozenset("SIM SDK URI URIs URL URLs CLI APK SKU API APIs UI PR PRs".split())
+"""Acronyms of a thing a product or a person has, ending a capitalised phrase after the name
+("Giffgaff SIM", "Flagsmith's SDK", "Femi's PR", "GraphQL API"): no part of the name (session 13);
+not "TV", "OS" or "ID", which end products' names ("Apple TV", "Chrome OS", "Merlin Bird ID")."""
 _ABOUT = frozenset("around another nearly almost roughly approximately about over under maybe perhaps "
                    "probably only just like up till until since by at from every each".split())
 """Words that open a sentence before an amount ("Around 3 million rows", "Another 20 minutes"): the
@@ -531,7 +532,7 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     words = name.split()
     if len(words) == 2 and words[0] in _GREETINGS:
         words = words[1:]  # "Cheers Theo", "Oma Ruth": a greeting or a grandparent's word, then the name
-    if len(words) > 1 and (words[-1] in _GENERIC or words[-1] in _KINDS_AFTER):
+    if len(words) > 1 and words[-1] in _KINDS_AFTER:
         words = words[:-1]  # "Giffgaff SIM", "Flagsmith's SDK", "Femi's PR": the name, not the kind (session 13)
         if words[-1].endswith(("'s", "’s")):
             words[-1] = words[-1][:-2]
@@ -727,7 +728,7 @@ class OfflineIntelligence:
         kept = [e for k, e in entities.items()
                 if k in by_user or e.type != "name" or seen[k] > 1 or k not in seen]
         # "the Business plan" in one sentence makes "On Business, …" a product's tier in the others (session 13)
-        tiers = {t.lower() for _, s in split if "plan" in s or "tier" in s or "subscription" in s
+        tiers = {t.lower() for _, s in split if "plan" in s or "tier" in s
                  for m in _TIER.finditer(s) for t in m.groups() if t}
         if tiers:
             kept = [e for e in kept if e.type not in ("name", "place", "organization") or e.name.lower() not in tiers]
@@ -785,11 +786,14 @@ class OfflineIntelligence:
                     # "Finished the Terraform…", "Rewatched Paddington 2", "Close the Oakridge
                     # branch": a verb opening the sentence is no part of the name (session 10)
                     phrase, start = rest.removeprefix("the "), False
-            if phrase.startswith("The ") and phrase[4:5].isupper():
+            quoted = match.start() > 0 and sentence[match.start() - 1] in "\"'“‘"
+            if phrase.startswith("The ") and phrase[4:5].isupper() and not quoted:
                 # "The Corn Exchange", "at The Granary": the article is no part of the name, and a
-                # name after it does not open the sentence (session 13)
+                # name after it does not open the sentence (session 13); a quoted "The …" is a
+                # title ('"The Nightingale"'), left as before
                 phrase, start = phrase[4:], False
-            elif phrase.startswith(_POSSESSIVES) and (cut := phrase.find(" ") + 1) and phrase[cut: cut + 1].isupper():
+            elif (phrase.startswith(_POSSESSIVES) and (cut := phrase.find(" ") + 1) and phrase[cut: cut + 1].isupper()
+                  and not quoted):
                 phrase, start = phrase[cut:], False  # "Our LaunchDarkly contract": the same for a possessive (session 13)
             name, kind, gerund = _name_of(phrase)
             if kind is None:
