@@ -182,8 +182,6 @@ _ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*)(?:/[\w.
 """A path from the root or the home directory ("/healthz", "/volume1/backup", "~/.config/restic/pass",
 "~/Photos"), after a blank, a quote or a bracket: what the path patterns before it miss (they need a
 directory name before the first slash, or an extension) (session 13)."""
-_IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
-"""An IPv4 address ("192.168.1.40") (session 13)."""
 _ERROR_CODE = re.compile(r"\b[A-Z]\d{4}\b")
 """A letter and four digits, as compilers number their errors ("E0597") (session 12)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
@@ -237,9 +235,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _ERROR_CODE.findall(text)
         if ":" in text:
             yield from _IMAGE_TAG.findall(text)
-    if len(text) <= _REF_SHORT and "/" in text and ("~/" in text or " /" in text or text[:1] == "/"
-                                                      or "`/" in text or "(/" in text or "\"/" in text or "'/" in text):
-        yield from (p for p in _ROOTED_PATH.findall(text) if len(p) > 2)  # session 13: turns only
+    if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
+        yield from (p for p in _ROOTED_PATH.findall(text) if len(p) > 2)
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
