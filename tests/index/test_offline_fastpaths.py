@@ -102,7 +102,7 @@ def test_references_are_what_each_pattern_finds_in_the_whole_text() -> None:
                  if (g(words) if i >= offline._NEW else g(text)) for r in p.findall(text)}
         if len(text) <= offline._REF_SHORT:  # session 12's kinds: a conversation's turns only
             whole |= {r for p in (offline._SEMVER, offline._SLUG, offline._ERROR_CODE, offline._IMAGE_TAG) for r in p.findall(text)}
-            whole |= {r for r in offline._ROOTED_PATH.findall(text) if len(r) > 2}  # session 13
+            whole |= set(filter(offline._rooted, offline._ROOTED_PATH.findall(text)))  # session 13
         assert set(offline._references(text)) == whole, text
         found += len(whole)
     assert found > 20

@@ -178,10 +178,16 @@ or more before a bare number, or a last part of letters then digits — not "utf
 "over-65s" (session 12)."""
 _IMAGE_TAG = re.compile(r"(?<![\w/:.-])[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
 """A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12)."""
-_ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*)(?:/[\w.*-]+)*/?(?<=[\w/*-])")
+_ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*)(?:/[\w.*-]+)*/?(?<=[\w/*-])"
+                          r"(?=[\s,.;:!?)\]'\"`]|$)", re.ASCII)
 """A path from the root or the home directory ("/healthz", "/volume1/backup", "~/.config/restic/pass",
-"~/Photos"), after a blank, a quote or a bracket: what the path patterns before it miss (they need a
-directory name before the first slash, or an extension) (session 13)."""
+"~/Photos"), after a blank, a quote or a bracket and before one or a stop: what the path patterns
+before it miss (they need a directory name before the first slash, or an extension) (session 13).
+One part needs three characters or a closing slash ("/v2/"): not "and /or"."""
+
+
+def _rooted(path: str) -> bool:
+    return len(path) > 3 or path.count("/") > 1 or (len(path) > 2 and path[0] == "~")
 _ERROR_CODE = re.compile(r"\b[A-Z]\d{4}\b")
 """A letter and four digits, as compilers number their errors ("E0597") (session 12)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
@@ -236,7 +242,7 @@ def _references(text: str) -> Iterator[str]:
         if ":" in text:
             yield from _IMAGE_TAG.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
-        yield from (p for p in _ROOTED_PATH.findall(text) if len(p) > 2)
+        yield from filter(_rooted, _ROOTED_PATH.findall(text))
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
