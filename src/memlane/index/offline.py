@@ -300,7 +300,14 @@ _NUMBER_WORD = re.compile(r"\d+[A-Za-z]?")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
-_POSSESSIVES = ("My ", "Our ", "Your ", "His ", "Her ", "Their ")
+_DETERMINERS = ("The ", "My ", "Our ", "Your ", "His ", "Her ", "Their ")
+
+
+def _headline(sentence: str) -> bool:
+    """Whether a sentence is written in title case, as headlines and titles of works are
+    ("The Best Software for Making Lyric Videos: A Review"): most of its words capitalised."""
+    words = sentence.split()
+    return len(words) >= 4 and 2 * sum(1 for w in words if w[:1].isupper()) > len(words)
 _LOWER_LEAD = re.compile(r"(?<![\w./:@#-])(?!(?:on|use|get|set|for|is|has|to|add|new|put|del|run|can)[A-Z])"
                          r"[a-z]{1,3}[A-Z][a-z]{2,}[A-Za-z]*\b(?![.(/:-]\w)")
 """A name opening with a short lower-case prefix before a capitalised word ("iPhone", "eBay",
@@ -789,15 +796,13 @@ class OfflineIntelligence:
                     # "Finished the Terraform…", "Rewatched Paddington 2", "Close the Oakridge
                     # branch": a verb opening the sentence is no part of the name (session 10)
                     phrase, start = rest.removeprefix("the "), False
-            quoted = match.start() > 0 and sentence[match.start() - 1] in "\"'“‘"
-            if phrase.startswith("The ") and phrase[4:5].isupper() and not quoted:
-                # "The Corn Exchange", "at The Granary": the article is no part of the name, and a
-                # name after it does not open the sentence (session 13); a quoted "The …" is a
-                # title ('"The Nightingale"'), left as before
-                phrase, start = phrase[4:], False
-            elif (phrase.startswith(_POSSESSIVES) and (cut := phrase.find(" ") + 1) and phrase[cut: cut + 1].isupper()
-                  and not quoted):
-                phrase, start = phrase[cut:], False  # "Our LaunchDarkly contract": the same for a possessive (session 13)
+            if phrase.startswith(_DETERMINERS) and (cut := phrase.find(" ") + 1) and phrase[cut: cut + 1].isupper() and not (
+                    match.start() > 0 and sentence[match.start() - 1] in "\"'“‘") and not _headline(sentence):
+                # "The Corn Exchange", "at The Granary", "Our LaunchDarkly contract": the article or
+                # the possessive is no part of the name, and a name after it does not open the
+                # sentence (session 13); a quoted "The …" ('"The Nightingale"') and a line written
+                # in title case ("The Importance of Music Video SEO: How to…") are titles, left as before
+                phrase, start = phrase[cut:], False
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
