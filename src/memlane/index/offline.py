@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from memlane.index.cues import _IMPERATIVE, _STEP_VERBS, Cues, read_cues, says_nothing
+from memlane.index.cues import _STEP_VERBS, Cues, read_cues, says_nothing
 from memlane.index.normalize import normalize_predicate
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
