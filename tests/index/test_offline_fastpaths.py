@@ -90,6 +90,7 @@ REFERENCE_TEXTS = LABELLED + [
     "Wolf Hall by Hilary Mantel came to 9 Rowan Close, Flat 2.",
     "Pin v2.4.1 on db-east-03, not 2.5.0; E0502 again. Account 5521 0938 44, card 7781 2203 9914, ref RTZ4QP.",
     "Build from node:20-alpine; the app listens on localhost:8080 at 10:30 (ratio 1:2).",
+    "Probe /healthz, back up ~/Photos to /volume1/backup\n/etc/restic/env and (~/.config/x); 24/7, and/or.",
 ]
 
 
@@ -101,6 +102,7 @@ def test_references_are_what_each_pattern_finds_in_the_whole_text() -> None:
                  if (g(words) if i >= offline._NEW else g(text)) for r in p.findall(text)}
         if len(text) <= offline._REF_SHORT:  # session 12's kinds: a conversation's turns only
             whole |= {r for p in (offline._SEMVER, offline._SLUG, offline._ERROR_CODE, offline._IMAGE_TAG) for r in p.findall(text)}
+            whole |= set(filter(offline._rooted, offline._ROOTED_PATH.findall(text)))  # session 13
         assert set(offline._references(text)) == whole, text
         found += len(whole)
     assert found > 20

@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from memlane.index.cues import _IMPERATIVE, Cues, read_cues, says_nothing
+from memlane.index.cues import _STEP_VERBS, Cues, read_cues, says_nothing
 from memlane.index.normalize import normalize_predicate
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
@@ -178,6 +178,16 @@ or more before a bare number, or a last part of letters then digits — not "utf
 "over-65s" (session 12)."""
 _IMAGE_TAG = re.compile(r"(?<![\w/:.-])[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
 """A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12)."""
+_ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*)(?:/[\w.*-]+)*/?(?<=[\w/*-])"
+                          r"(?=[\s,.;:!?)\]'\"`]|$)", re.ASCII)
+"""A path from the root or the home directory ("/healthz", "/volume1/backup", "~/.config/restic/pass",
+"~/Photos"), after a blank, a quote or a bracket and before one or a stop: what the path patterns
+before it miss (they need a directory name before the first slash, or an extension) (session 13).
+One part needs three characters or a closing slash ("/v2/"): not "and /or"."""
+
+
+def _rooted(path: str) -> bool:
+    return len(path) > 3 or path.count("/") > 1 or (len(path) > 2 and path[0] == "~")
 _ERROR_CODE = re.compile(r"\b[A-Z]\d{4}\b")
 """A letter and four digits, as compilers number their errors ("E0597") (session 12)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
@@ -231,6 +241,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _ERROR_CODE.findall(text)
         if ":" in text:
             yield from _IMAGE_TAG.findall(text)
+    if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
+        yield from filter(_rooted, _ROOTED_PATH.findall(text))
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
@@ -244,6 +256,11 @@ _NAMED_PAIR = re.compile(r"\s+(?:or|vs\.?|versus)\s+[A-Z][a-z]")
 """A capitalised first word offered against another name ("Crete or Sardinia?"): a name."""
 _TIER_AFTER = re.compile(r"\s+(?:plan|tier|subscription)s?\b")
 """After a one-word name, what makes it a product's tier ("the Team plan") (session 12)."""
+_TIER = re.compile(r"(?<![A-Za-z]\s)(?<![A-Za-z],\s)\b(?!The\b)([A-Z][a-z]+)\s+(?:plan|tier)s?\b|"
+                   r"\b(?:[Tt]he|[Aa]|[Mm]y|[Oo]ur|[Yy]our)\s+([A-Z][a-z]+)\s+(?:plan|tier)s?\b")
+"""A one-word name before "plan" or "tier", alone or after an article or a possessive ("the
+Business plan", "Pro tier"; not "Scottish Widows plan", a company's plan, nor "my Netflix
+subscription", a product's): a product's tier wherever the conversation names it (session 13)."""
 _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|speaks|speaking)\s+(?:[a-z]+\s+)?$")
 """Before a word in -ian, -ese or -ish that is a people's adjective or a language, not a name
 ("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
@@ -257,6 +274,14 @@ _GENERIC = frozenset(
     "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
 )
 """Acronyms that name a kind of thing, not a thing ("the API", "a PDF"): not entities."""
+_KINDS_AFTER = frozenset("SIM SDK URI URIs URL URLs CLI APK SKU API APIs UI PR PRs".split())
+"""Acronyms of a thing a product or a person has, ending a capitalised phrase after the name
+("Giffgaff SIM", "Flagsmith's SDK", "Femi's PR", "GraphQL API"): no part of the name (session 13);
+not "TV", "OS" or "ID", which end products' names ("Apple TV", "Chrome OS", "Merlin Bird ID")."""
+_ABOUT = frozenset("around another nearly almost roughly approximately about over under maybe perhaps "
+                   "probably only just like up till until since by at from every each".split())
+"""Words that open a sentence before an amount ("Around 3 million rows", "Another 20 minutes"): the
+phrase is an amount, not a name with its version (session 13)."""
 _HOLIDAYS = frozenset({"Christmas", "Easter", "Thanksgiving", "Halloween", "New Year", "Hanukkah",
                        "Ramadan", "Diwali"})
 """Holidays are dates, not names."""
@@ -275,6 +300,19 @@ _NUMBER_WORD = re.compile(r"\d+[A-Za-z]?")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
+_DETERMINERS = ("The ", "My ", "Our ", "Your ", "His ", "Her ", "Their ")
+
+
+def _headline(sentence: str) -> bool:
+    """Whether a sentence is written in title case, as headlines and titles of works are
+    ("The Best Software for Making Lyric Videos: A Review"): most of its words capitalised."""
+    words = sentence.split()
+    return len(words) >= 4 and 2 * sum(1 for w in words if w[:1].isupper()) > len(words)
+_LOWER_LEAD = re.compile(r"(?<![\w./:@#-])(?!(?:on|use|get|set|for|is|has|to|add|new|put|del|run|can)[A-Z])"
+                         r"[a-z]{1,3}[A-Z][a-z]{2,}[A-Za-z]*\b(?![.(/:-]\w)")
+"""A name opening with a short lower-case prefix before a capitalised word ("iPhone", "eBay",
+"bioRxiv"): a product or a site, not a word the capitalised-phrase scan can see; not code named
+by what it does ("onClick", "useState", "getUser", "forEach") (session 13)."""
 _KIN_NAMES = frozenset("Mum Dad Mom Mummy Daddy Gran Granny Grandma Grandad Grandpa Nan Nana".split())
 """Family words written as names ("Dad's appointment"): the person is named elsewhere or not."""
 _KIN = ("sister", "brother", "wife", "husband", "partner", "girlfriend", "boyfriend", "friend",
@@ -504,8 +542,15 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     words = name.split()
     if len(words) == 2 and words[0] in _GREETINGS:
         words = words[1:]  # "Cheers Theo", "Oma Ruth": a greeting or a grandparent's word, then the name
+    if len(words) > 1 and words[-1] in _KINDS_AFTER:
+        words = words[:-1]  # "Giffgaff SIM", "Flagsmith's SDK", "Femi's PR": the name, not the kind (session 13)
+        if words[-1].endswith(("'s", "’s")):
+            words[-1] = words[-1][:-2]
     if len(words) == 2 and _DECIMAL.fullmatch(words[1]):
         words = words[:1]  # "MySQL 5.7", "Pydantic 1.10": the product, its version is a reference
+    if len(words) == 2 and _NUMBER_WORD.fullmatch(words[1]) and (
+            words[0].lower() in _ABOUT or words[0].endswith("ly")):
+        return name, None, False  # "Around 3 million rows", "Usually 5 to 7 days": an amount (session 13)
     if len(words) == 2 and words[0] in _NUMBERED_KINDS and _NUMBER_WORD.fullmatch(words[1]):
         return name, None, False  # "Plot 12", "Option 1": numbered, not named
     while len(words) > 2 and (words[-1] in _MONTHS or words[-1][:-1] in _MONTHS):
@@ -602,10 +647,12 @@ class OfflineIntelligence:
             # "Harbour Street" in "14 Harbour Street, Falmouth", "Member ID HXP 558" in its
             # reference: a phrase a reference holds is that reference, not an entity (a one-word
             # name in it, "Galway", is still a place); "Intermezzo" read as a title is a
-            # reference, not also an entity (session 11)
+            # reference, not also an entity (session 11); so is a one-word code a reference holds
+            # as a word, "B-7" in "form B-7" (session 13)
             folded = [r.lower() for r in refs]
             named = [e for e in extraction.entities if e.type in ("date", "reference")
-                     or not any(e.name.lower() == r or (" " in e.name and e.name.lower() in r) for r in folded)]
+                     or not any(e.name.lower() == r or (" " in e.name and e.name.lower() in r)
+                                or (_DIGIT.search(e.name) and e.name.lower() in r.split()) for r in folded)]
             if len(named) < len(extraction.entities):
                 extraction = replace(extraction, entities=tuple(named))
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
@@ -690,6 +737,11 @@ class OfflineIntelligence:
         # "Vallejo Model Air") is mostly a heading or a suggestion, not the user's world.
         kept = [e for k, e in entities.items()
                 if k in by_user or e.type != "name" or seen[k] > 1 or k not in seen]
+        # "the Business plan" in one sentence makes "On Business, …" a product's tier in the others (session 13)
+        tiers = {t.lower() for _, s in split if "plan" in s or "tier" in s
+                 for m in _TIER.finditer(s) for t in m.groups() if t}
+        if tiers:
+            kept = [e for e in kept if e.type not in ("name", "place", "organization") or e.name.lower() not in tiers]
         # "Grafana" beside "Grafana Cloud", "Windows" beside "Windows 11": one entity
         longer = [e.name.lower() for e in kept if " " in e.name]
         kept = [e for e in kept if e.type not in ("name", "place")
@@ -739,11 +791,18 @@ class OfflineIntelligence:
             if " " in phrase and (start := _opens(sentence, match.start())):
                 head, rest = phrase.split(" ", 1)
                 low = head.lower()
-                if (low in _IMPERATIVE or rest.startswith("the ")
+                if (low in _STEP_VERBS or rest.startswith("the ")
                         or (len(low) > 4 and low.endswith(("ed", "ing")))):
                     # "Finished the Terraform…", "Rewatched Paddington 2", "Close the Oakridge
                     # branch": a verb opening the sentence is no part of the name (session 10)
                     phrase, start = rest.removeprefix("the "), False
+            if phrase.startswith(_DETERMINERS) and (cut := phrase.find(" ") + 1) and phrase[cut: cut + 1].isupper() and not (
+                    match.start() > 0 and sentence[match.start() - 1] in "\"'“‘") and not _headline(sentence):
+                # "The Corn Exchange", "at The Granary", "Our LaunchDarkly contract": the article or
+                # the possessive is no part of the name, and a name after it does not open the
+                # sentence (session 13); a quoted "The …" ('"The Nightingale"') and a line written
+                # in title case ("The Importance of Music Video SEO: How to…") are titles, left as before
+                phrase, start = phrase[cut:], False
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
@@ -773,6 +832,8 @@ class OfflineIntelligence:
                 elif _KIN_BEFORE.search(before):
                     kind = "person"
             out.append(Entity(name, kind, said))
+        for name in _LOWER_LEAD.findall(sentence):  # "iPhone", "eBay", "bioRxiv" (session 13)
+            out.append(Entity(name, "name", said or _trim(sentence, 120)))
         return out
 
     @staticmethod
