@@ -626,6 +626,10 @@ _NO_STEP = re.compile(r"\bi'?ll\s+(?:never|have a think|think about|see (?:how|i
                       r"probably|maybe|back the|ever)\b", re.IGNORECASE)
 """A commitment to nothing in particular ("I'll have a think", "I'll see how the week goes",
 "I'll never say no to cake"): no next step (session 10)."""
+_OPENING_NEED = re.compile(r"\bi\s+(?:need|have)\s+to\b|\bi'?m\s+going\s+to\b", re.IGNORECASE)
+"""What the user needs in the opening of a conversation with the assistant ("Hi, I need to
+move my dog's vaccination appointment", "I have to write a performance review for Kemal"):
+the problem the conversation is about, which the rest of it settles; no step (session 13)."""
 
 
 def is_courtesy(sentence: str) -> bool:
@@ -693,6 +697,8 @@ class _Reader:
         """Whether the assistant takes part (a participant's directive is then a request)."""
         self.antecedents: set[str] = set()
         """Sentences a decision's "that X" or "one" was read from: not its rationale."""
+        self.opening = next((i for i, t in enumerate(turns) if t.role == "user"), -1)
+        """The user's first turn (the problem the conversation is about, with the assistant)."""
 
     def put(self, where: tuple[int, int], fieldname: str, text: str) -> None:
         """Place a sentence in one field (moving it when it was placed before)."""
@@ -1115,6 +1121,8 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(will.group(1), clean(will.group(2))))
             return True
         if _COMMIT.search(sentence) and not _CHOICE.search(sentence):
+            if self.assisted and ti == self.opening and _OPENING_NEED.search(sentence) and not _I_WILL.search(sentence):
+                return True  # the problem the user brings, not a step
             if _NO_STEP.search(sentence):
                 return True  # "I'll have a think", "I'll see how the week goes": no step
             rest = [w for w in _WORD.findall(sentence.lower()) if w not in _COURTESY]

@@ -1,0 +1,32 @@
+"""Session 13 (next steps), each rule on a small conversation written for these tests
+(docs/summary-eval.md, "Session 13: next steps")."""
+
+from memlane.index.offline import OfflineIntelligence
+from memlane.testing import turn_messages
+
+
+def _summary(*turns: str):
+    """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
+    return OfflineIntelligence().summarize("s", turn_messages(turns))[0]
+
+
+def _steps(s) -> tuple[str, ...]:
+    return (*s.next_steps, *s.action_items)
+
+
+def test_the_need_the_user_opens_with_is_no_step_but_a_later_one_is():
+    s = _summary(
+        "user: Hi, I need to move my dog's vaccination appointment. It's booked for Tuesday at 9.",
+        "assistant: Of course. I have Thursday at 10:15 or Friday at 16:40.",
+        "user: Thursday works. I need to book the kennel for the weekend too.",
+    )
+    assert not any("vaccination appointment" in x for x in _steps(s))
+    assert any("book the kennel" in x.lower() for x in _steps(s))
+
+
+def test_the_opening_need_among_people_stays_a_step():
+    s = _summary(
+        "Maya: I need to send the venue contract to legal by Friday.",
+        "Tom: OK, ping me when it's back.",
+    )
+    assert any("send the venue contract to legal" in x.lower() for x in _steps(s))
