@@ -30,3 +30,15 @@ def test_the_opening_need_among_people_stays_a_step():
         "Tom: OK, ping me when it's back.",
     )
     assert any("send the venue contract to legal" in x.lower() for x in _steps(s))
+
+
+def test_a_sentence_ends_before_an_at_name_so_both_steps_are_read():
+    s = _summary(
+        "hollis: Revert #1152 and cut 2.3.1 today?",
+        "mbeck: I'll do the revert and the release. @sarita-dev could you open an issue on "
+        "Airflow's tracker once it's on PyPI?",
+        "sarita-dev: Sure thing.",
+    )
+    steps = _steps(s)
+    assert any(x.startswith("mbeck:") and "revert and the release" in x for x in steps)
+    assert any(x.startswith("sarita-dev: Open an issue on Airflow's tracker") for x in steps)
