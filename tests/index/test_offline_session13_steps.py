@@ -42,3 +42,22 @@ def test_a_sentence_ends_before_an_at_name_so_both_steps_are_read():
     steps = _steps(s)
     assert any(x.startswith("mbeck:") and "revert and the release" in x for x in steps)
     assert any(x.startswith("sarita-dev: Open an issue on Airflow's tracker") for x in steps)
+
+
+def test_let_me_among_people_is_the_speakers_task_but_not_let_me_know():
+    s = _summary(
+        "Ola: The icons look blurry at small sizes.",
+        "Mina: Let me do a proper pass at 16px and in dark mode and bring it to Thursday's crit.",
+        "Ola: Great. Let me know if you need the old sprites.",
+    )
+    steps = _steps(s)
+    assert any(x.startswith("Mina: Do a proper pass at 16px and in dark mode") for x in steps)
+    assert not any("old sprites" in x for x in steps)
+
+
+def test_let_me_to_the_assistant_is_no_task():
+    s = _summary(
+        "user: Let me paste the full stack trace from the worker log first.",
+        "assistant: Sure, go ahead.",
+    )
+    assert _steps(s) == ()

@@ -461,6 +461,9 @@ _NOT_ADVICE = re.compile(r"^(?:keep (?:in mind|on|up|going|trying|practi[cs]ing|
 """Encouragement put as an imperative ("Keep in mind that…", "Take your time…", "Try again
 later"): no step."""
 _ADVICE_LEAD = re.compile(r"^(?:(?:then|also|and|afterwards|finally|yes|right)[,]?\s+)+", re.IGNORECASE)
+_LET_ME = re.compile(r"^(?:(?:ok(?:ay)?|right|fine|sure|yes|yeah|good|then|so)[,.!]?\s+)*let me\s+"
+                     r"(?!(?:know|think|see|guess|be|say|get back|just|explain|ask you|check)\b)(.+)$", re.IGNORECASE)
+"""A participant's "Let me do a proper pass at 16 and in dark mode…" among people: their task."""
 _AND_BEFORE = re.compile(r"\band\s+$")
 """An "I've …" after "and" is an aside to another outcome ("The 44.5 ships today, and I've
 emailed you a label")."""
@@ -1160,6 +1163,10 @@ class _Reader:
         if (can and can.group(1).lower() in (_STEP_VERBS | {"get", "make", "handle"}) - {"tell"}
                 and not re.search(r"\b(?:you|me|if)\b", can.group(2), re.IGNORECASE)):
             self.put((ti, si), "action_items", _owned(who, _stop(clean(can.group(2)))))
+            return True
+        let = _LET_ME.match(s) if not self.assisted and "et me " in s else None
+        if let and len(_content(let.group(1))) >= 3:
+            self.put((ti, si), "action_items", _owned(who, _stop(clean(let.group(1)))))
             return True
         will = _WILL_DO.match(s) if s[:12].lower().find("will ") >= 0 else None
         if will:
