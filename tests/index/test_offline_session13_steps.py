@@ -61,3 +61,13 @@ def test_let_me_to_the_assistant_is_no_task():
         "assistant: Sure, go ahead.",
     )
     assert _steps(s) == ()
+
+
+def test_what_they_will_do_for_the_user_is_a_step_after_another_answer():
+    s = _summary(
+        "user: Do I need a quote from a garage?",
+        "assistant: No, our approved repairer in Leeds will assess it. They'll call you within two working "
+        "days to book it in.",
+        "user: Brilliant, thank you.",
+    )
+    assert any("call you within two working days" in x for x in _steps(s))

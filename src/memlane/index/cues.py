@@ -266,7 +266,7 @@ def _may_cue_assistant(low: str) -> bool:
     ``_ANY_ASSISTANT`` holds ("i'?ll" holds "ill" or "i'll", every "decide" form holds
     "decide"...). These substring tests cost a third of the pattern's scan and pass only
     one sentence of an answer in twelve; keep them in step with ``_ANY_ASSISTANT``."""
-    return ("ill" in low or "i'll" in low or "e'll" in low or "open" in low or "decide" in low
+    return ("ill" in low or "i'll" in low or "e'll" in low or "y'll" in low or "open" in low or "decide" in low
             or "t know" in low or "not sure" in low or "unclear" in low or "tbd" in low
             or "remember to" in low or "forget to" in low or "i will" in low
             or "next step" in low or "plan is to" in low or "nobody answered" in low
