@@ -71,3 +71,14 @@ def test_what_they_will_do_for_the_user_is_a_step_after_another_answer():
         "user: Brilliant, thank you.",
     )
     assert any("call you within two working days" in x for x in _steps(s))
+
+
+def test_any_work_a_speaker_is_doing_today_is_their_step_but_not_a_feeling():
+    s = _summary(
+        "Mina: The account deletion screen failed review again.",
+        "Mina: I'm rewriting the screen today.",
+        "Jon: I'm feeling rough today, might log off early.",
+    )
+    steps = _steps(s)
+    assert any(x.startswith("Mina:") and "rewriting the screen today" in x for x in steps)
+    assert not any(x.startswith("Jon:") for x in steps)

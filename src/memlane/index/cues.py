@@ -563,7 +563,9 @@ def _as_decision(outcome: str) -> str:
 
 
 _DOING = re.compile(r"^(?:(?:and|so|ok(?:ay)?)[,]?\s+)?(?:(?:today|this morning|this afternoon|this week|tomorrow)[,]?\s+)?"
-                    r"i'?m\s+(?:on|doing|working on|writing|finishing|picking up|looking at|starting|fixing)\b",
+                    r"i'?m\s+(?:on|doing|working on|writing|finishing|picking up|looking at|starting|fixing|"
+                    r"(?!(?:going|feeling|thinking|getting|being|trying|hoping|wondering|looking forward|having|"
+                    r"coming|leaving|travelling|traveling|flying|off|out|away|back)\b)[a-z]{3,}ing)\b",
                     re.IGNORECASE)
 _WHEN = re.compile(r"\b(?:today|this morning|this afternoon|this week|tomorrow|after lunch|tonight)\b",
                    re.IGNORECASE)
