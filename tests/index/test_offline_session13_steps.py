@@ -82,3 +82,11 @@ def test_any_work_a_speaker_is_doing_today_is_their_step_but_not_a_feeling():
     steps = _steps(s)
     assert any(x.startswith("Mina:") and "rewriting the screen today" in x for x in steps)
     assert not any(x.startswith("Jon:") for x in steps)
+
+
+def test_what_the_user_tells_the_assistant_they_are_doing_today_is_no_step():
+    s = _summary(
+        "user: I'm baking sourdough today and the dough is very sticky.",
+        "assistant: Wet hands help; a bench scraper too.",
+    )
+    assert not any("baking sourdough" in x for x in _steps(s))

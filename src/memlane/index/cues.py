@@ -564,8 +564,8 @@ def _as_decision(outcome: str) -> str:
 
 _DOING = re.compile(r"^(?:(?:and|so|ok(?:ay)?)[,]?\s+)?(?:(?:today|this morning|this afternoon|this week|tomorrow)[,]?\s+)?"
                     r"i'?m\s+(?:on|doing|working on|writing|finishing|picking up|looking at|starting|fixing|"
-                    r"(?!(?:going|feeling|thinking|getting|being|trying|hoping|wondering|looking forward|having|"
-                    r"coming|leaving|travelling|traveling|flying|off|out|away|back)\b)[a-z]{3,}ing)\b",
+                    r"(?P<any>(?!(?:going|feeling|thinking|getting|being|trying|hoping|wondering|looking forward|having|"
+                    r"coming|leaving|travelling|traveling|flying|off|out|away|back)\b)[a-z]{3,}ing))\b",
                     re.IGNORECASE)
 _WHEN = re.compile(r"\b(?:today|this morning|this afternoon|this week|tomorrow|after lunch|tonight)\b",
                    re.IGNORECASE)
@@ -1149,7 +1149,8 @@ class _Reader:
         """A participant's step in the shapes the commitment cues do not read: what they are
         on today, what someone should do, "Will send it Monday" (session 10)."""
         who = self.turns[ti].who
-        if ("'m " in s or "m on" in s) and _DOING.match(s) and _WHEN.search(s):
+        doing = _DOING.match(s) if "'m " in s or "m on" in s else None
+        if doing and _WHEN.search(s) and not (doing.group("any") and self.assisted):  # (any verb among people)
             self.put((ti, si), "action_items", _owned(who, clean(s)))
             return True
         if not self.assisted and ("'m " in s or "till " in s) and _ON_NOW.match(s):
