@@ -90,3 +90,13 @@ def test_what_the_user_tells_the_assistant_they_are_doing_today_is_no_step():
         "assistant: Wet hands help; a bench scraper too.",
     )
     assert not any("baking sourdough" in x for x in _steps(s))
+
+
+def test_someone_has_to_or_one_of_us_should_is_a_step_without_an_owner():
+    s = _summary(
+        "Kai: The hall booking for the spring fair runs out on Friday.",
+        "Lena: Someone has to renew the hall booking with the parish office this week.",
+        "Kai: And one of us should email the stallholders about the new layout.",
+    )
+    assert "Renew the hall booking with the parish office this week." in s.next_steps
+    assert "Email the stallholders about the new layout." in s.next_steps

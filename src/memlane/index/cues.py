@@ -577,10 +577,12 @@ _ON_NOW = re.compile(r"^(?:(?:and|so)[,]?\s+)?(?:i'?m\s+(?:still\s+)?(?:on\s+the
 """A participant's work in hand with no day said ("I'm on the Android crash from Crashlytics",
 "Still chasing the memory growth in the report worker"), among people: what they go on
 with (session 12, second round)."""
-_SOMEONE = re.compile(r"^(?:(?:and|but|so)[,]?\s+)?(someone|somebody|i)\s+(?:should|needs? to|must)\s+"
+_SOMEONE = re.compile(r"^(?:(?:and|but|so|also|oh)[,]?\s+)?(someone|somebody|one of us|i)\s+(?:should|needs? to|must|has to|"
+                      r"ought to|(?:has|'s) got to)\s+"
                       r"(?!be\b|have\b|know\b)(.+)$", re.IGNORECASE)
 """A step named without a volunteer ("Someone should write the theory into INC-2207") or the
-speaker's own ("I should ask HR about that"): a next step, its owner the speaker's when "I"."""
+speaker's own ("I should ask HR about that"): a next step, its owner the speaker's when "I";
+also "someone has to / ought to", "one of us should" (session 13)."""
 _I_CAN = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|yeah|and|also|oh)[,.!]?\s+)*i\s+can\s+(?:also\s+)?(?=([a-z]+)\b)(.+)$",
                     re.IGNORECASE)
 """A participant volunteering ("I can bring a few head torches for the Sunday runs too"):
@@ -1156,7 +1158,7 @@ class _Reader:
         if not self.assisted and ("'m " in s or "till " in s) and _ON_NOW.match(s):
             self.put((ti, si), "action_items", _owned(who, clean(s)))
             return True
-        some = _SOMEONE.match(s) if ("should" in s or "need" in s or "must" in s) else None
+        some = _SOMEONE.match(s) if ("should" in s or "need" in s or "must" in s or "to " in s) else None
         if some and not _UNSETTLED.search(some.group(2)):
             mine = some.group(1).lower() == "i"
             self.put((ti, si), "action_items" if mine else "next_steps",
