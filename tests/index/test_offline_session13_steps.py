@@ -22,6 +22,11 @@ def test_the_need_the_user_opens_with_is_no_step_but_a_later_one_is():
     )
     assert not any("vaccination appointment" in x for x in _steps(s))
     assert any("book the kennel" in x.lower() for x in _steps(s))
+    plain = _summary(
+        "user: I need to pick up some microfiber cloths for the car interior.",
+        "assistant: Look for a 300 gsm pack; they don't scratch.",
+    )
+    assert not any("microfiber" in x for x in _steps(plain))
 
 
 def test_the_opening_need_among_people_stays_a_step():
@@ -100,3 +105,11 @@ def test_someone_has_to_or_one_of_us_should_is_a_step_without_an_owner():
     )
     assert "Renew the hall booking with the parish office this week." in s.next_steps
     assert "Email the stallholders about the new layout." in s.next_steps
+
+
+def test_let_me_offering_something_to_the_other_or_getting_ready_is_no_task():
+    s = _summary(
+        "Audrey: That pasta looked amazing!",
+        "Andrew: Let me send you the recipe in a bit. Let me get ready, gonna head out soon.",
+    )
+    assert _steps(s) == ()

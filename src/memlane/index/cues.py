@@ -1159,7 +1159,8 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(who, clean(s)))
             return True
         some = _SOMEONE.match(s) if ("should" in s or "need" in s or "must" in s or "to " in s) else None
-        if some and not _UNSETTLED.search(some.group(2)):
+        if (some and not _UNSETTLED.search(some.group(2))
+                and not (self.assisted and ti == self.opening and _OPENING_NEED.search(s))):  # (the problem brought)
             mine = some.group(1).lower() == "i"
             self.put((ti, si), "action_items" if mine else "next_steps",
                      _owned(who, _stop(clean(some.group(2)))) if mine else _stop(clean(some.group(2))))
@@ -1170,7 +1171,8 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(who, _stop(clean(can.group(2)))))
             return True
         let = _LET_ME.match(s) if not self.assisted and "et me " in s else None
-        if let and len(_content(let.group(1))) >= 3:
+        if (let and len(_content(let.group(1))) >= 3 and not re.search(r"\b(?:you|me)\b", let.group(1), re.IGNORECASE)
+                and let.group(1).split(maxsplit=1)[0].lower() not in ("get", "go", "head", "grab", "have", "try")):
             self.put((ti, si), "action_items", _owned(who, _stop(clean(let.group(1)))))
             return True
         will = _WILL_DO.match(s) if s[:12].lower().find("will ") >= 0 else None
