@@ -55,7 +55,12 @@ SAID = ["We need to pick the database for the billing service.",
         "Still chasing it.", "Give it four weeks before judging.", "Keep it.",
         "Please keep every receipt; the insurer asks for them.", "Please bear with us.",
         "A loss adjuster will call you within two working days.", "Please proceed with your question.",
-        "Keep in mind that it may change.", "Can you tell me more?", "I can tell.", "Read now!"]
+        "Keep in mind that it may change.", "Can you tell me more?", "I can tell.", "Read now!",
+        # session 13's shapes: the opening need, "Let me …", work in hand in any verb, "someone
+        # has to", the service's "they'll", a turn that goes on after an "@name"
+        "Hi, I need to move my appointment.", "Let me do a proper pass on the icons.", "Let me see.",
+        "I'm rewriting the screen today.", "I'm feeling rough today.", "Someone has to.",
+        "One of us should book the van.", "They'll call you.", "Sure. @Tom could you?"]
 SPEAKERS = ["Maya", "Tom", "Priya", "user", "assistant"]
 
 
