@@ -60,7 +60,12 @@ SAID = ["We need to pick the database for the billing service.",
         # "no need" answer, a condition cut from its question, a suggestion asked of someone
         "Let's pick this up again once we have the numbers.", "Standup, let's keep it short.",
         "Or we move the release to Tuesday.", "No need to send the old router back.",
-        "Not sure if they slip past the 20th.", "Tom, have you tried restarting the worker?"]
+        "Not sure if they slip past the 20th.", "Tom, have you tried restarting the worker?",
+        # session 13's shapes: the opening need, "Let me …", work in hand in any verb, "someone
+        # has to", the service's "they'll", a turn that goes on after an "@name"
+        "Hi, I need to move my appointment.", "Let me do a proper pass on the icons.", "Let me see.",
+        "I'm rewriting the screen today.", "I'm feeling rough today.", "Someone has to.",
+        "One of us should book the van.", "They'll call you.", "Sure. @Tom could you?"]
 SPEAKERS = ["Maya", "Tom", "Priya", "user", "assistant"]
 
 

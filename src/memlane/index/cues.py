@@ -266,7 +266,7 @@ def _may_cue_assistant(low: str) -> bool:
     ``_ANY_ASSISTANT`` holds ("i'?ll" holds "ill" or "i'll", every "decide" form holds
     "decide"...). These substring tests cost a third of the pattern's scan and pass only
     one sentence of an answer in twelve; keep them in step with ``_ANY_ASSISTANT``."""
-    return ("ill" in low or "i'll" in low or "e'll" in low or "open" in low or "decide" in low
+    return ("ill" in low or "i'll" in low or "e'll" in low or "y'll" in low or "open" in low or "decide" in low
             or "t know" in low or "not sure" in low or "unclear" in low or "tbd" in low
             or "remember to" in low or "forget to" in low or "i will" in low
             or "next step" in low or "plan is to" in low or "nobody answered" in low
@@ -461,6 +461,9 @@ _NOT_ADVICE = re.compile(r"^(?:keep (?:in mind|on|up|going|trying|practi[cs]ing|
 """Encouragement put as an imperative ("Keep in mind that…", "Take your time…", "Try again
 later"): no step."""
 _ADVICE_LEAD = re.compile(r"^(?:(?:then|also|and|afterwards|finally|yes|right)[,]?\s+)+", re.IGNORECASE)
+_LET_ME = re.compile(r"^(?:(?:ok(?:ay)?|right|fine|sure|yes|yeah|good|then|so)[,.!]?\s+)*let me\s+"
+                     r"(?!(?:know|think|see|guess|be|say|get back|just|explain|ask you|check)\b)(.+)$", re.IGNORECASE)
+"""A participant's "Let me do a proper pass at 16 and in dark mode…" among people: their task."""
 _AND_BEFORE = re.compile(r"\band\s+$")
 """An "I've …" after "and" is an aside to another outcome ("The 44.5 ships today, and I've
 emailed you a label")."""
@@ -560,7 +563,9 @@ def _as_decision(outcome: str) -> str:
 
 
 _DOING = re.compile(r"^(?:(?:and|so|ok(?:ay)?)[,]?\s+)?(?:(?:today|this morning|this afternoon|this week|tomorrow)[,]?\s+)?"
-                    r"i'?m\s+(?:on|doing|working on|writing|finishing|picking up|looking at|starting|fixing)\b",
+                    r"i'?m\s+(?:on|doing|working on|writing|finishing|picking up|looking at|starting|fixing|"
+                    r"(?P<any>(?!(?:going|feeling|thinking|getting|being|trying|hoping|wondering|looking forward|having|"
+                    r"coming|leaving|travelling|traveling|flying|off|out|away|back)\b)[a-z]{3,}ing))\b",
                     re.IGNORECASE)
 _WHEN = re.compile(r"\b(?:today|this morning|this afternoon|this week|tomorrow|after lunch|tonight)\b",
                    re.IGNORECASE)
@@ -572,10 +577,12 @@ _ON_NOW = re.compile(r"^(?:(?:and|so)[,]?\s+)?(?:i'?m\s+(?:still\s+)?(?:on\s+the
 """A participant's work in hand with no day said ("I'm on the Android crash from Crashlytics",
 "Still chasing the memory growth in the report worker"), among people: what they go on
 with (session 12, second round)."""
-_SOMEONE = re.compile(r"^(?:(?:and|but|so)[,]?\s+)?(someone|somebody|i)\s+(?:should|needs? to|must)\s+"
+_SOMEONE = re.compile(r"^(?:(?:and|but|so|also|oh)[,]?\s+)?(someone|somebody|one of us|i)\s+(?:should|needs? to|must|has to|"
+                      r"ought to|(?:has|'s) got to)\s+"
                       r"(?!be\b|have\b|know\b)(.+)$", re.IGNORECASE)
 """A step named without a volunteer ("Someone should write the theory into INC-2207") or the
-speaker's own ("I should ask HR about that"): a next step, its owner the speaker's when "I"."""
+speaker's own ("I should ask HR about that"): a next step, its owner the speaker's when "I";
+also "someone has to / ought to", "one of us should" (session 13)."""
 _I_CAN = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|yeah|and|also|oh)[,.!]?\s+)*i\s+can\s+(?:also\s+)?(?=([a-z]+)\b)(.+)$",
                     re.IGNORECASE)
 """A participant volunteering ("I can bring a few head torches for the Sunday runs too"):
@@ -626,6 +633,10 @@ _NO_STEP = re.compile(r"\bi'?ll\s+(?:never|have a think|think about|see (?:how|i
                       r"probably|maybe|back the|ever)\b", re.IGNORECASE)
 """A commitment to nothing in particular ("I'll have a think", "I'll see how the week goes",
 "I'll never say no to cake"): no next step (session 10)."""
+_OPENING_NEED = re.compile(r"\bi\s+(?:need|have)\s+to\b|\bi'?m\s+going\s+to\b", re.IGNORECASE)
+"""What the user needs in the opening of a conversation with the assistant ("Hi, I need to
+move my dog's vaccination appointment", "I have to write a performance review for Kemal"):
+the problem the conversation is about, which the rest of it settles; no step (session 13)."""
 
 
 def is_courtesy(sentence: str) -> bool:
@@ -693,6 +704,8 @@ class _Reader:
         """Whether the assistant takes part (a participant's directive is then a request)."""
         self.antecedents: set[str] = set()
         """Sentences a decision's "that X" or "one" was read from: not its rationale."""
+        self.opening = next((i for i, t in enumerate(turns) if t.role == "user"), -1)
+        """The user's first turn (the problem the conversation is about, with the assistant)."""
 
     def put(self, where: tuple[int, int], fieldname: str, text: str) -> None:
         """Place a sentence in one field (moving it when it was placed before)."""
@@ -1115,6 +1128,8 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(will.group(1), clean(will.group(2))))
             return True
         if _COMMIT.search(sentence) and not _CHOICE.search(sentence):
+            if self.assisted and ti == self.opening and _OPENING_NEED.search(sentence) and not _I_WILL.search(sentence):
+                return True  # the problem the user brings, not a step
             if _NO_STEP.search(sentence):
                 return True  # "I'll have a think", "I'll see how the week goes": no step
             rest = [w for w in _WORD.findall(sentence.lower()) if w not in _COURTESY]
@@ -1136,14 +1151,16 @@ class _Reader:
         """A participant's step in the shapes the commitment cues do not read: what they are
         on today, what someone should do, "Will send it Monday" (session 10)."""
         who = self.turns[ti].who
-        if ("'m " in s or "m on" in s) and _DOING.match(s) and _WHEN.search(s):
+        doing = _DOING.match(s) if "'m " in s or "m on" in s else None
+        if doing and _WHEN.search(s) and not (doing.group("any") and self.assisted):  # (any verb among people)
             self.put((ti, si), "action_items", _owned(who, clean(s)))
             return True
         if not self.assisted and ("'m " in s or "till " in s) and _ON_NOW.match(s):
             self.put((ti, si), "action_items", _owned(who, clean(s)))
             return True
-        some = _SOMEONE.match(s) if ("should" in s or "need" in s or "must" in s) else None
-        if some and not _UNSETTLED.search(some.group(2)):
+        some = _SOMEONE.match(s) if ("should" in s or "need" in s or "must" in s or "to " in s) else None
+        if (some and not _UNSETTLED.search(some.group(2))
+                and not (self.assisted and ti == self.opening and _OPENING_NEED.search(s))):  # (the problem brought)
             mine = some.group(1).lower() == "i"
             self.put((ti, si), "action_items" if mine else "next_steps",
                      _owned(who, _stop(clean(some.group(2)))) if mine else _stop(clean(some.group(2))))
@@ -1152,6 +1169,11 @@ class _Reader:
         if (can and can.group(1).lower() in (_STEP_VERBS | {"get", "make", "handle"}) - {"tell"}
                 and not re.search(r"\b(?:you|me|if)\b", can.group(2), re.IGNORECASE)):
             self.put((ti, si), "action_items", _owned(who, _stop(clean(can.group(2)))))
+            return True
+        let = _LET_ME.match(s) if not self.assisted and "et me " in s else None
+        if (let and len(_content(let.group(1))) >= 3 and not re.search(r"\b(?:you|me)\b", let.group(1), re.IGNORECASE)
+                and let.group(1).split(maxsplit=1)[0].lower() not in ("get", "go", "head", "grab", "have", "try")):
+            self.put((ti, si), "action_items", _owned(who, _stop(clean(let.group(1)))))
             return True
         will = _WILL_DO.match(s) if s[:12].lower().find("will ") >= 0 else None
         if will:
