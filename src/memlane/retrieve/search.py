@@ -25,6 +25,7 @@ from memlane.index.facts import fact_confidence
 from memlane.index.embed import Embeddings
 from memlane.retrieve import rerank as sig
 from memlane.retrieve.advice import advice_terms, asks_advice
+from memlane.retrieve.answerform import asks_named, names_thing
 from memlane.retrieve.candidates import Candidate, fuse_lists
 from memlane.retrieve.gather import gathers
 from memlane.retrieve.mmr import mmr_order
@@ -100,6 +101,10 @@ class SearchOptions:
     reaction_factor: float = 1.0
     """When the query names a speaker, that speaker's turns with no first-person word keep
     this share of their relevance (1: off; ``_demote_reactions``)."""
+    named_lift: float = 0.0
+    """For a question asking for things known by their names ("What books has Tim
+    read?"), candidate turns with a speaker that name something gain this share of their
+    relevance (0: off; ``_lift_named``)."""
     continue_lift: float = 0.0
     """For an advice question, the user's next turn after their best one in each of the
     best sessions scores at least this share of it (0: off; ``_continues``)."""
@@ -221,6 +226,8 @@ def search(
         cands = _demote_others(ctx, cands)
         if opts.reaction_factor < 1.0:
             cands = _demote_reactions(ctx, cands)
+    if opts.named_lift > 0 and asks_named(query):
+        cands = _lift_named(ctx, cands)
     if opts.timeless_factor < 1.0 and asks_when(query):
         ctx.asks_when = True
         cands = _demote_timeless(ctx, cands)
@@ -446,6 +453,28 @@ def _demote_reactions(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     word are reactions and questions to the other speaker ("Wow, that's so cool!", "What
     breed is your pup?") and keep ``reaction_factor`` of their relevance."""
     return _demote(ctx, cands, _reaction, ctx.opts.reaction_factor)
+
+
+def _lift_named(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """A question asking for things known by their names ("What books has Tim read?",
+    "Which cities has John been to?": ``memlane.retrieve.answerform``) is answered by turns
+    that name one ("I'm reading "Dune" by Frank Herbert"). Each candidate turn with a
+    speaker that names something (not a speaker), spoken by the focused speaker when there
+    is one, gains ``named_lift`` of its relevance, before stage one ranks the sessions."""
+    speakers = {s for c in cands if (it := ctx.items.get(c.id)) is not None and it.extra
+                and (s := speaker_of(it)) is not None}
+    if not speakers:
+        return cands
+    gain = 1.0 + ctx.opts.named_lift
+    for c in cands:
+        it = ctx.items.get(c.id)
+        if (it is None or it.kind != "turn" or not it.extra
+                or (s := speaker_of(it)) is None or (ctx.speaker is not None and s != ctx.speaker)):
+            continue
+        if names_thing(it.text, speakers):
+            c.relevance *= gain
+    cands.sort(key=lambda c: -c.relevance)
+    return cands
 
 
 def _timeless(ctx: _Ctx, it: Item | None) -> bool:
