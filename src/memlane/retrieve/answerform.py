@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection
 from functools import lru_cache
 
-__all__ = ["NAMED_KINDS", "asks_named", "names_thing"]
+__all__ = ["ASKS_DOING", "NAMED_KINDS", "asks_doing", "asks_named", "names_thing", "tells_doing"]
 
 NAMED_KINDS = re.compile(
     r"^(?:what|which)\b[^?]{0,40}?\b(?:books|novels|authors|movies|films|series|shows"
@@ -64,3 +64,38 @@ def names_thing(text: str, speakers: Collection[str] = ()) -> bool:
     speaker's name ("Thanks, Caroline!"), "I", a weekday or a month."""
     names = frozenset(w for s in speakers for w in s.lower().replace("'", " ").split())
     return _names(text, names)
+
+
+ASKS_DOING = re.compile(
+    r"^(?:what|which)\b(?:[^?]{0,30}?\b(?:activit(?:y|ies)|hobb(?:y|ies)|sports|pastimes)\b"
+    r"|\s+(?:kinds? of|types? of|sorts? of)\s+[^?]{0,30}?\b(?:does|do|did|has|have)\s+\w+"
+    r"(?:\s+\w+)?\s+(?:do|does|make|write|pursue|practi[sc]e|play|enjoy|take|join(?:ed)?|tried)\b"
+    r"|\s+does\s+\w+(?:'s)?\s+do\s+(?:to|with|for|on|in|when)\b)",
+    re.IGNORECASE)
+"""A question asking what someone does: "What activities does Melanie partake in?", "What
+are Joanna's hobbies?", "What sports does John like?", "What kind of writings does Joanna
+do?", "What does Tim do to escape reality?"."""
+
+_ADVERBS = (r"(?:just |recently |finally |also |even |really |usually |always |often "
+            r"|sometimes |actually |still |all |both )*")
+_DOING = re.compile(
+    r"\b(?:i|we|\w+ and i)(?:'ve| have| had|'m| am| was| were|'d|’ve|’m|’d)?\s+" + _ADVERBS
+    + r"(?:went|go|going|gone|started|start|starting|tried|try|trying|took|take|taking"
+    r"|signed up|joined|join|love|loved|enjoy|enjoyed|like|liked|play|played|playing|did|do"
+    r"|doing|made|make|making|got into|picked up|learned|learning|taught|practice|practicing)\b"
+    r"|\b(?:go|went|love|loved|enjoy|enjoyed|started|start|tried|try|like|liked)\s+"
+    + _ADVERBS + r"\w{3,}ing\b",
+    re.IGNORECASE)
+
+
+def asks_doing(query: str) -> bool:
+    """Whether ``query`` asks what someone does (``ASKS_DOING``)."""
+    return ASKS_DOING.search(query.strip()) is not None
+
+
+@lru_cache(maxsize=16384)
+def tells_doing(text: str) -> bool:
+    """Whether ``text`` tells of doing something in the first person: "we went camping",
+    "I started surfing five years ago", "I'm also trying out yoga", "I love painting"
+    (a shared photo's caption left out)."""
+    return _DOING.search(text.split(_PHOTO, 1)[0]) is not None
