@@ -528,6 +528,19 @@ class RetrievalConfig:
     """When a query names one of a conversation's speakers, that speaker's turns with no
     first-person word ("Wow, that's so cool!", "What breed is your pup?") keep this share
     of their relevance: the evidence is what they tell of themselves (1: off)."""
+    named_lift: float = 1.5
+    """For a question asking for things known by their names ("What books has Tim
+    read?", "Which cities has John been to?"), a candidate turn with a speaker that names
+    something (a quoted title, a capitalised word inside a sentence; the focused speaker's
+    own when the query names one) gains this share of its relevance: the instances share
+    no word with the question, but they share its form (conversations with speakers only;
+    0: off)."""
+    doing_lift: float = 0.2
+    """For a question asking what someone does ("What activities does Melanie partake
+    in?", "What are Joanna's hobbies?"), a candidate turn with a speaker that tells of doing
+    something in the first person ("we went camping", "I started surfing"; the focused
+    speaker's own when the query names one) gains this share of its relevance
+    (conversations with speakers only; 0: off)."""
     timeless_factor: float = 0.6
     """For a question asking when ("When did Nate win his third tourney?"), a turn with a
     speaker that places nothing in time (no day, month, year or "yesterday", "last week",
@@ -584,6 +597,8 @@ class RetrievalConfig:
                "must be between 0 and 1")
         _check(0.0 <= self.continue_lift <= 1.0, "retrieval.continue_lift",
                "must be between 0 and 1")
+        _check(0.0 <= self.named_lift <= 4.0, "retrieval.named_lift", "must be between 0 and 4")
+        _check(0.0 <= self.doing_lift <= 4.0, "retrieval.doing_lift", "must be between 0 and 4")
         _check(0.0 <= self.reaction_factor <= 1.0, "retrieval.reaction_factor",
                "must be between 0 and 1")
         _check(0.0 <= self.assistant_factor <= 1.0, "retrieval.assistant_factor",

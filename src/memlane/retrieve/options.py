@@ -86,6 +86,8 @@ def search_options(
         gather_openers=r.gather_openers,
         impersonal_factor=r.impersonal_factor,
         reaction_factor=r.reaction_factor,
+        named_lift=r.named_lift,
+        doing_lift=r.doing_lift,
         assistant_factor=r.assistant_factor,
         continue_lift=r.continue_lift,
         advice_focus=r.advice_focus,

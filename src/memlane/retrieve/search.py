@@ -25,6 +25,7 @@ from memlane.index.facts import fact_confidence
 from memlane.index.embed import Embeddings
 from memlane.retrieve import rerank as sig
 from memlane.retrieve.advice import advice_terms, asks_advice
+from memlane.retrieve.answerform import asks_doing, asks_named, names_thing, tells_doing
 from memlane.retrieve.candidates import Candidate, fuse_lists
 from memlane.retrieve.gather import gathers
 from memlane.retrieve.mmr import mmr_order
@@ -100,6 +101,14 @@ class SearchOptions:
     reaction_factor: float = 1.0
     """When the query names a speaker, that speaker's turns with no first-person word keep
     this share of their relevance (1: off; ``_demote_reactions``)."""
+    named_lift: float = 0.0
+    """For a question asking for things known by their names ("What books has Tim
+    read?"), candidate turns with a speaker that name something gain this share of their
+    relevance (0: off; ``_lift_named``)."""
+    doing_lift: float = 0.0
+    """For a question asking what someone does ("What are Joanna's hobbies?"), candidate
+    turns with a speaker that tell of doing something in the first person gain this share
+    of their relevance (0: off; ``_lift_doing``)."""
     continue_lift: float = 0.0
     """For an advice question, the user's next turn after their best one in each of the
     best sessions scores at least this share of it (0: off; ``_continues``)."""
@@ -221,6 +230,10 @@ def search(
         cands = _demote_others(ctx, cands)
         if opts.reaction_factor < 1.0:
             cands = _demote_reactions(ctx, cands)
+    if opts.named_lift > 0 and asks_named(query):
+        cands = _lift_named(ctx, cands)
+    if opts.doing_lift > 0 and asks_doing(query):
+        cands = _lift_doing(ctx, cands)
     if opts.timeless_factor < 1.0 and asks_when(query):
         ctx.asks_when = True
         cands = _demote_timeless(ctx, cands)
@@ -446,6 +459,45 @@ def _demote_reactions(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     word are reactions and questions to the other speaker ("Wow, that's so cool!", "What
     breed is your pup?") and keep ``reaction_factor`` of their relevance."""
     return _demote(ctx, cands, _reaction, ctx.opts.reaction_factor)
+
+
+def _lift_named(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """A question asking for things known by their names ("What books has Tim read?",
+    "Which cities has John been to?": ``memlane.retrieve.answerform``) is answered by turns
+    that name one ("I'm reading "Dune" by Frank Herbert"). Each candidate turn with a
+    speaker that names something (not a speaker), spoken by the focused speaker when there
+    is one, gains ``named_lift`` of its relevance, before stage one ranks the sessions."""
+    speakers = {s for c in cands if (it := ctx.items.get(c.id)) is not None and it.extra
+                and (s := speaker_of(it)) is not None}
+    return _lift_form(ctx, cands, lambda text: names_thing(text, speakers), ctx.opts.named_lift)
+
+
+def _lift_doing(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """A question asking what someone does ("What activities does Melanie partake in?",
+    "What are Joanna's hobbies?") is answered by their first-person statements of doing
+    ("we went camping with my fam", "I started surfing five years ago"), whose words differ
+    from the question's. Each such candidate turn with a speaker (the focused speaker's,
+    when there is one) gains ``doing_lift`` of its relevance, before stage one."""
+    return _lift_form(ctx, cands, tells_doing, ctx.opts.doing_lift)
+
+
+def _lift_form(ctx: _Ctx, cands: list[Candidate], test: Callable[[str], bool],
+               lift: float) -> list[Candidate]:
+    """Each candidate turn with a speaker (the focused speaker, when there is one) whose
+    text ``test`` accepts gains ``lift`` of its relevance; the candidates best first again."""
+    gain = 1.0 + lift
+    moved = False
+    for c in cands:
+        it = ctx.items.get(c.id)
+        if (it is None or it.kind != "turn" or not it.extra
+                or (s := speaker_of(it)) is None or (ctx.speaker is not None and s != ctx.speaker)):
+            continue
+        if test(it.text):
+            c.relevance *= gain
+            moved = True
+    if moved:
+        cands.sort(key=lambda c: -c.relevance)
+    return cands
 
 
 def _timeless(ctx: _Ctx, it: Item | None) -> bool:
