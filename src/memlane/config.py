@@ -528,6 +528,10 @@ class RetrievalConfig:
     """When a query names one of a conversation's speakers, that speaker's turns with no
     first-person word ("Wow, that's so cool!", "What breed is your pup?") keep this share
     of their relevance: the evidence is what they tell of themselves (1: off)."""
+    speaker_first_named: bool = True
+    """Speaker focus also when the query names two speakers apart ("What achievement did
+    John share with Tim?"): on the first one named, the one asked about (not when the
+    names are joined: "John and Tim", "both"; docs/retrieval.md, twelfth round)."""
     timeless_factor: float = 0.6
     """For a question asking when ("When did Nate win his third tourney?"), a turn with a
     speaker that places nothing in time (no day, month, year or "yesterday", "last week",

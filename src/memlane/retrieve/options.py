@@ -86,6 +86,7 @@ def search_options(
         gather_openers=r.gather_openers,
         impersonal_factor=r.impersonal_factor,
         reaction_factor=r.reaction_factor,
+        first_named=r.speaker_first_named,
         assistant_factor=r.assistant_factor,
         continue_lift=r.continue_lift,
         advice_focus=r.advice_focus,
