@@ -541,6 +541,10 @@ class RetrievalConfig:
     something in the first person ("we went camping", "I started surfing"; the focused
     speaker's own when the query names one) gains this share of its relevance
     (conversations with speakers only; 0: off)."""
+    speaker_first_named: bool = True
+    """Speaker focus also when the query names two speakers apart ("What achievement did
+    John share with Tim?"): on the first one named, the one asked about (not when the
+    names are joined: "John and Tim", "both"; docs/retrieval.md, twelfth round)."""
     timeless_factor: float = 0.6
     """For a question asking when ("When did Nate win his third tourney?"), a turn with a
     speaker that places nothing in time (no day, month, year or "yesterday", "last week",

@@ -88,6 +88,7 @@ def search_options(
         reaction_factor=r.reaction_factor,
         named_lift=r.named_lift,
         doing_lift=r.doing_lift,
+        first_named=r.speaker_first_named,
         assistant_factor=r.assistant_factor,
         continue_lift=r.continue_lift,
         advice_focus=r.advice_focus,

@@ -31,7 +31,7 @@ from memlane.retrieve.gather import gathers
 from memlane.retrieve.mmr import mmr_order
 from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.presets import Preset
-from memlane.retrieve.speaker import focus_speaker, speaker_of, without_name
+from memlane.retrieve.speaker import first_named_speaker, focus_speaker, speaker_of, without_name
 from memlane.retrieve.text import query_terms
 from memlane.retrieve.timeparse import TimeWindow, asks_when, day_part_words, says_when, time_windows
 from memlane.retrieve.twostage import (
@@ -109,6 +109,9 @@ class SearchOptions:
     """For a question asking what someone does ("What are Joanna's hobbies?"), candidate
     turns with a speaker that tell of doing something in the first person gain this share
     of their relevance (0: off; ``_lift_doing``)."""
+    first_named: bool = False
+    """When the query names two speakers apart, speaker focus on the first one named
+    (``memlane.retrieve.speaker.first_named_speaker``)."""
     continue_lift: float = 0.0
     """For an advice question, the user's next turn after their best one in each of the
     best sessions scores at least this share of it (0: off; ``_continues``)."""
@@ -359,6 +362,8 @@ def _speaker(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     named speaker's name, fused anew (``_demote_others`` lowers the other speakers' turns
     once facts and observations have lifted theirs)."""
     name = focus_speaker(ctx.items.values(), ctx.terms)
+    if name is None and ctx.opts.first_named:
+        name = first_named_speaker(ctx.items.values(), ctx.query)
     if name is None:
         return cands
     ctx.speaker = name

@@ -15,11 +15,12 @@ relevance. Memories without speakers (an assistant and its user) are never affec
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable
 
 from memlane.types import Item
 
-__all__ = ["focus_speaker", "speaker_of", "without_name"]
+__all__ = ["first_named_speaker", "focus_speaker", "speaker_of", "without_name"]
 
 
 def speaker_of(item: Item) -> str | None:
@@ -54,6 +55,34 @@ def focus_speaker(items: Iterable[Item], terms: Collection[str]) -> str | None:
     q = {_bare(t) for t in terms}
     named = [s for s in speakers if (w := _words(s)) and all(x in q for x in w)]
     return named[0] if len(named) == 1 else None
+
+
+JOINED = re.compile(r"\b(?:and|or|both|together|each other|between|with each other)\b|&",
+                    re.IGNORECASE)
+"""Words that join two named people into one subject ("Caroline and Melanie", "both",
+"together"): the question is about both of them."""
+
+
+def first_named_speaker(items: Iterable[Item], query: str) -> str | None:
+    """When the query names two of these turns' speakers apart ("What achievement did John
+    share with Tim?", "What did Nate do for Joanna?"), the first one named: the one the
+    question asks about, the other only its listener. None when it names fewer or more
+    than two, or joins them (``JOINED`` between the two names: "Caroline and Melanie")."""
+    speakers = {s for it in items if it.extra and (s := speaker_of(it)) is not None}
+    if len(speakers) < 2:
+        return None
+    places: list[tuple[int, int, str]] = []
+    for s in speakers:
+        w = _words(s)
+        if not w:
+            continue
+        m = re.search(r"\b" + r"\W+".join(re.escape(x) for x in w) + r"\b", query, re.IGNORECASE)
+        if m is not None:
+            places.append((m.start(), m.end(), s))
+    if len(places) != 2:
+        return None
+    (_, end, first), (start, _, _) = sorted(places)
+    return None if JOINED.search(query[end:start]) else first
 
 
 def without_name(terms: Collection[str], name: str) -> list[str]:

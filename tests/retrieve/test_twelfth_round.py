@@ -1,0 +1,87 @@
+"""Turns outranked inside the right sessions (docs/retrieval.md, "Twelfth round: turns
+outranked inside the right sessions"): ``retrieval.speaker_first_named``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memlane.retrieve.speaker import first_named_speaker
+from memlane.testing import add_sessions, memory
+from memlane.types import Item
+
+NOW = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def _turn(speaker: str | None) -> Item:
+    return Item(id=1, kind="turn", text="hi", at=NOW, role="user",
+                extra={"speaker": speaker} if speaker else {})
+
+
+TURNS = [_turn("John"), _turn("Tim"), _turn(None)]
+
+
+@pytest.mark.parametrize(("query", "who"), [
+    ("What achievement did John share with Tim in January 2024?", "John"),
+    ("What did John say about NYC, enticing Tim to visit?", "John"),
+    ("Which book did Tim recommend to John?", "Tim"),
+    ("Is it likely that tim has friends besides john?", "Tim"),
+])
+def test_the_first_of_two_speakers_named_apart(query: str, who: str) -> None:
+    assert first_named_speaker(TURNS, query) == who
+
+
+@pytest.mark.parametrize("query", [
+    "What similar sports collectible do Tim and John own?",
+    "Who is Tim and John's favorite basketball player?",
+    "Do both John and Tim have pets?",
+    "When did John, Samantha and Tim go to the game together?",
+    "What did John win?",  # one name: focus_speaker's case
+    "What did Johnny tell Tim?",  # a name is matched whole
+])
+def test_joined_or_single_names_give_no_first_speaker(query: str) -> None:
+    assert first_named_speaker(TURNS, query) is None
+
+
+def test_turns_without_two_speakers_give_none() -> None:
+    chat = [_turn(None), _turn("John")]
+    assert first_named_speaker(chat, "What did John share with Tim?") is None
+
+
+# Tim asks about the recipe with every word of the question; John's answer names it once.
+RECIPES = [
+    (20, [("Tim", "John, share the recipe with me! Which recipe would you share with Tim, "
+                  "John? A recipe to share!"),
+          ("John", "Sure, it is my grandma's lemon cake: butter, lemons and sugar.")]),
+    (10, [("John", "I played basketball all weekend."),
+          ("Tim", "Nice, I read a fantasy novel.")]),
+    (5, [("Tim", "How is the team doing?"),
+         ("John", "We won the regional final.")]),
+]
+RECIPE_Q = "What recipe did John share with Tim?"
+
+
+def _first_turn(m, query: str) -> str:
+    return next(h.item.text for h in m.search(query, scope="chat", k=5, now=NOW)
+                if h.item.kind == "turn")
+
+
+def test_a_question_naming_two_speakers_apart_focuses_on_the_first(tmp_path: Path) -> None:
+    asks, answer = RECIPES[0][1][0][1], RECIPES[0][1][1][1]
+    off = add_sessions(memory(tmp_path / "off.db", retrieval={"speaker_first_named": False}),
+                       RECIPES, now=NOW, speakers=True)
+    on = add_sessions(memory(tmp_path / "on.db", retrieval={"speaker_first_named": True}),
+                      RECIPES, now=NOW, speakers=True)
+    try:
+        assert _first_turn(off, RECIPE_Q) == asks
+        assert _first_turn(on, RECIPE_Q) == answer
+        hits = on.search(RECIPE_Q, scope="chat", k=5, now=NOW)
+        assert [h.scores.get("other_speaker") for h in hits if h.item.text == asks] == [0.6]
+        # joined names ask about both: no focus
+        both = on.search("What recipe did John and Tim share?", scope="chat", k=5, now=NOW)
+        assert all("other_speaker" not in h.scores for h in both)
+    finally:
+        off.close()
+        on.close()
