@@ -488,11 +488,23 @@ _WORDS_PER_TOPIC = 35
 three for a short exchange (session 13)."""
 
 
-def _topics(ranked: Sequence[str], messages: Sequence[Message]) -> tuple[str, ...]:
-    """The topics a person would list, from the ranked phrases: none naming a speaker or
-    a count or a day, none sharing a word with a topic ranked before it ("key visuals"
-    after "spring campaign" is kept, "three key" and "campaign" are not), and only as many
-    as the conversation's length supports."""
+_OPENING_LIFT = 3
+"""Places a phrase of the conversation's first message moves up the ranking: the opening
+says what a conversation is about (session 13)."""
+
+
+def _topics(ranked: Sequence[str], messages: Sequence[Message],
+            opening: Sequence[list[str]] = ()) -> tuple[str, ...]:
+    """The topics a person would list, from the ranked phrases: a phrase of the opening
+    (``opening``: the words of its sentences) moved up, none naming a speaker or a count
+    or a day, none sharing a word with a topic ranked before it ("key visuals" after
+    "spring campaign" is kept, "three key" and "campaign" are not), and only as many as
+    the conversation's length supports."""
+    if opening:
+        said_first = {w for words in opening for w in words}
+        said_first.update(f"{a} {b}" for words in opening for a, b in zip(words, words[1:]))
+        lifted = sorted(range(len(ranked)), key=lambda k: k - _OPENING_LIFT * (ranked[k] in said_first))
+        ranked = [ranked[k] for k in lifted]
     said = sum(m.text.count(" ") + 1 for m in messages)
     cap = max(2, min(8, round(said / _WORDS_PER_TOPIC)))
     names = {w for m in messages if m.speaker for w in m.speaker.lower().split()}
@@ -662,7 +674,7 @@ class OfflineIntelligence:
             action_items=_said(cues.action_items, owned=True)[:6],
             references=tuple(refs)[:20],
             entities=tuple(e.name for e in extraction.entities)[:20],
-            topic_tags=_topics(ranked, messages),
+            topic_tags=_topics(ranked, messages, [w for m, _, w in lead if m is messages[0]]),
             time_start=messages[0].at if messages else None,
             time_end=messages[-1].at if messages else None,
             participants=participants,
