@@ -488,9 +488,9 @@ _WORDS_PER_TOPIC = 35
 three for a short exchange (session 13)."""
 
 
-_OPENING_LIFT = 3
-"""Places a phrase of the conversation's first message moves up the ranking: the opening
-says what a conversation is about (session 13)."""
+_OPENING_LIFT = 2.5
+"""How far a phrase of the conversation's first message moves up the ranking: past the two
+phrases ranked just above it (the opening says what a conversation is about; session 13)."""
 
 
 def _topics(ranked: Sequence[str], messages: Sequence[Message],
