@@ -483,6 +483,9 @@ _HOW_MANY_OR_WHEN = frozenset(
 )
 """Words of a count or a day ("forty minutes", "six patients", "thursday"): when or how
 much, not what a conversation is about (session 13)."""
+_NAMES_NOTHING = frozenset("anyone everyone someone nobody nothing everything people per first".split())
+"""Words that name no one and nothing in particular ("anyone else", "people away", "per"):
+no topic (session 13)."""
 _WORDS_PER_TOPIC = 35
 """A topic for every 35 words said, two at least and eight at most: a person lists two or
 three for a short exchange (session 13)."""
@@ -496,10 +499,10 @@ phrases ranked just above it (the opening says what a conversation is about; ses
 def _topics(ranked: Sequence[str], messages: Sequence[Message],
             opening: Sequence[list[str]] = ()) -> tuple[str, ...]:
     """The topics a person would list, from the ranked phrases: a phrase of the opening
-    (``opening``: the words of its sentences) moved up, none naming a speaker or a count
-    or a day, none sharing a word with a topic ranked before it ("key visuals" after
-    "spring campaign" is kept, "three key" and "campaign" are not), and only as many as
-    the conversation's length supports."""
+    (``opening``: the words of its sentences) moved up, none naming a speaker, a count, a
+    day or no one in particular, none sharing a word with a topic ranked before it ("key
+    visuals" after "spring campaign" is kept, "three key" and "campaign" are not), and only
+    as many as the conversation's length supports."""
     if opening:
         said_first = {w for words in opening for w in words}
         said_first.update(f"{a} {b}" for words in opening for a, b in zip(words, words[1:]))
@@ -512,7 +515,8 @@ def _topics(ranked: Sequence[str], messages: Sequence[Message],
     used: set[str] = set()
     for p in ranked:
         words = p.split()
-        if used.intersection(words) or names.intersection(words) or _HOW_MANY_OR_WHEN.intersection(words):
+        if (used.intersection(words) or names.intersection(words) or _HOW_MANY_OR_WHEN.intersection(words)
+                or _NAMES_NOTHING.intersection(words)):
             continue
         out.append(p)
         used.update(words)
