@@ -470,7 +470,7 @@ _TOPICAL: dict[str, bool] = {}
 65,536 words): one look-up instead of four tests per word."""
 
 
-def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
+def _ranked_phrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
     """Content words and adjacent pairs of them ranked by frequency (pairs count double),
     runs cut at stopwords, verbs and adverbs, so that a pair is a noun phrase ("release
     freeze"), not a pair across a verb ("rows must")."""
@@ -495,7 +495,16 @@ def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
                     seq.extend((pair, pair))
             phrase = []
     counts = Counter(seq)
-    ranked = [p for p, c in counts.most_common(limit * 3) if c > 1 or len(counts) < limit * 2]
+    return [p for p, c in counts.most_common(limit * 3) if c > 1 or len(counts) < limit * 2]
+
+
+def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
+    """The first ``limit`` of :func:`_ranked_phrases`, none inside another."""
+    return _distinct(_ranked_phrases(sentence_words, limit), limit)
+
+
+def _distinct(ranked: Sequence[str], limit: int) -> list[str]:
+    """Ranked phrases without those inside a phrase ranked before them (or holding one)."""
     out: list[str] = []
     for p in ranked:
         if not any(p in q or q in p for q in out):
@@ -503,6 +512,55 @@ def _keyphrases(sentence_words: Sequence[list[str]], limit: int) -> list[str]:
         if len(out) == limit:
             break
     return out
+
+
+_HOW_MANY_OR_WHEN = frozenset(
+    "two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty "
+    "fifty sixty hundred thousand half minutes hours days weekend monday tuesday wednesday "
+    "thursday friday saturday sunday".split()
+)
+"""Words of a count or a day ("forty minutes", "six patients", "thursday"): when or how
+much, not what a conversation is about (session 13)."""
+_NAMES_NOTHING = frozenset("anyone everyone someone nobody nothing everything people per first".split())
+"""Words that name no one and nothing in particular ("anyone else", "people away", "per"):
+no topic (session 13)."""
+_WORDS_PER_TOPIC = 35
+"""A topic for every 35 words said, two at least and eight at most: a person lists two or
+three for a short exchange (session 13)."""
+
+
+_OPENING_LIFT = 2.5
+"""How far a phrase of the conversation's first message moves up the ranking: past the two
+phrases ranked just above it (the opening says what a conversation is about; session 13)."""
+
+
+def _topics(ranked: Sequence[str], messages: Sequence[Message],
+            opening: Sequence[list[str]] = ()) -> tuple[str, ...]:
+    """The topics a person would list, from the ranked phrases: a phrase of the opening
+    (``opening``: the words of its sentences) moved up, none naming a speaker, a count, a
+    day or no one in particular, none sharing a word with a topic ranked before it ("key
+    visuals" after "spring campaign" is kept, "three key" and "campaign" are not), and only
+    as many as the conversation's length supports."""
+    if opening:
+        said_first = {w for words in opening for w in words}
+        said_first.update(f"{a} {b}" for words in opening for a, b in zip(words, words[1:]))
+        lifted = sorted(range(len(ranked)), key=lambda k: k - _OPENING_LIFT * (ranked[k] in said_first))
+        ranked = [ranked[k] for k in lifted]
+    said = sum(m.text.count(" ") + 1 for m in messages)
+    cap = max(2, min(8, round(said / _WORDS_PER_TOPIC)))
+    names = {w for m in messages if m.speaker for w in m.speaker.lower().split()}
+    out: list[str] = []
+    used: set[str] = set()
+    for p in ranked:
+        words = p.split()
+        if (used.intersection(words) or names.intersection(words) or _HOW_MANY_OR_WHEN.intersection(words)
+                or _NAMES_NOTHING.intersection(words)):
+            continue
+        out.append(p)
+        used.update(words)
+        if len(out) == cap:
+            break
+    return tuple(out)
 
 
 _ACTED_ON = re.compile(r"^(?!(?:go|stick|pick|choose|settle|opt)\b)[A-Za-z]+\s+(?:(?:the|an?)\s+[a-z]|"
@@ -605,7 +663,8 @@ class OfflineIntelligence:
                     split.append(lead[-1])
                 else:
                     split.append((m, s, None))
-        tags = _keyphrases([w for _, _, w in lead], 8)
+        ranked = _ranked_phrases([w for _, _, w in lead], 8)
+        tags = _distinct(ranked, 8)
         tagset = set(" ".join(tags).split())
         scored: list[tuple[float, int, str, Message]] = []
         substantive = []
@@ -666,7 +725,7 @@ class OfflineIntelligence:
             action_items=_said(cues.action_items, owned=True)[:6],
             references=tuple(refs)[:20],
             entities=tuple(e.name for e in extraction.entities)[:20],
-            topic_tags=tuple(tags),
+            topic_tags=_topics(ranked, messages, [w for m, _, w in lead if m is messages[0]]),
             time_start=messages[0].at if messages else None,
             time_end=messages[-1].at if messages else None,
             participants=participants,
