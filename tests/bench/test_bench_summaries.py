@@ -89,25 +89,13 @@ def test_packaged_sets_and_their_canned_answers():
     assert [c.id for c in train] == [c.id for n in ("train1", "train2", "train3", "train4",
                                                     "train5") for c in load_set(n)]
     assert not {c.id for c in train} & set(ids)
-    fresh = load_set("heldout5")  # the untouched set of session 9
-    assert len(fresh) >= 20
-    assert not {c.id for c in fresh} & (set(ids) | {c.id for c in train})
-    sixth = load_set("heldout6")  # the untouched set of session 10
-    assert len(sixth) >= 30
-    assert not {c.id for c in sixth} & (set(ids) | {c.id for c in train} | {c.id for c in fresh})
-    seventh = load_set("heldout7")  # the untouched set of session 11
-    assert len(seventh) >= 30
-    assert not {c.id for c in seventh} & (set(ids) | {c.id for c in train} | {c.id for c in fresh}
-                                          | {c.id for c in sixth})
-    eighth = load_set("heldout8")  # the untouched set of session 12
-    assert len(eighth) >= 30
-    assert not {c.id for c in eighth} & (set(ids) | {c.id for c in train} | {c.id for c in fresh}
-                                         | {c.id for c in sixth} | {c.id for c in seventh})
-    ninth = load_set("heldout9")  # the untouched set of session 12's end
-    assert len(ninth) >= 30
-    assert not {c.id for c in ninth} & (set(ids) | {c.id for c in train} | {c.id for c in fresh}
-                                        | {c.id for c in sixth} | {c.id for c in seventh}
-                                        | {c.id for c in eighth})
+    # each untouched set of sessions 9-13 is new: no conversation of it is in an earlier set
+    seen = set(ids) | {c.id for c in train}
+    for name in ("heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10"):
+        untouched = load_set(name)
+        assert len(untouched) >= 20, name
+        assert not {c.id for c in untouched} & seen, name
+        seen |= {c.id for c in untouched}
     kinds = {c.kind for c in dev}
     assert {"team-decision", "personal-facts", "support", "coding", "no-decision"} <= kinds
     answer = canned_answer(next(c for c in dev if c.id == "db-choice"))
