@@ -336,6 +336,9 @@ _STEP_VERBS = _IMPERATIVE | frozenset("tell ping ask check email draft file post
                                          "confirm chase fix review test clean finish prepare push help".split())
 _AND_DO = re.compile(r",?\s+and\s+(?:then\s+)?([a-z]+)\s+(?=\S)")
 """A second step joined to a commitment ("…, and tell the harbour master"): its verb."""
+_COMMA_AND = re.compile(r",\s+and\s+(?:then\s+)?(?:i(?:'ll| will)\s+)?(?=([a-z]+)\b)", re.IGNORECASE)
+"""The second half of "I'll A, and B" ("I'll call the venue, and send the deposit"): its verb,
+read after a comma whatever the halves' length (session 13, checked on heldout10)."""
 
 
 def _own_step(text: str) -> bool:
@@ -1080,13 +1083,6 @@ class _Reader:
                 self.put((ti, si), "action_items", _owned(who, clean(named.group(3)).rstrip("?.!") + "."))
                 return True
         if sentence.endswith("?"):
-            asked = (_NAME_CAN_YOU.match(sentence) if "1" in _CC and not self.assisted and turn.role == "user"
-                     else None)
-            if (asked and asked.group(1) != turn.who and any(t.who == asked.group(1) for t in self.turns)
-                    and asked.group(2).lower() in _STEP_VERBS | _ASKED_VERBS):
-                self.asked[ti] = asked.group(1)
-                self.put((ti, si), "action_items", _owned(asked.group(1), clean(asked.group(3)) + "."))
-                return True
             can = _CAN_YOU.match(sentence) if not self.assisted and turn.role == "user" else None
             if (can and can.group(1).lower() in _STEP_VERBS | _ASKED_VERBS
                     and not re.search(r"\b(?:or|if|me|us|more)\b", can.group(2), re.IGNORECASE)):
@@ -1142,14 +1138,15 @@ class _Reader:
             rest = [w for w in _WORD.findall(sentence.lower()) if w not in _COURTESY]
             if len(rest) <= 1 or (self.asked.get(ti - 1) == turn.who and len(rest) <= 2):
                 return True  # "Sure, I'll have it by Friday": confirms a request, adds nothing
-            half = _COMMA_AND.search(sentence) if "3" in _CC and ", and " in sentence else None
-            head = _COMMIT.search(sentence[: half.start()]) if half else None
-            first = sentence[head.end():].split(maxsplit=1) if head else []
-            if (half and head and turn.who != "user" and half.group(1).lower() in _STEP_VERBS | _ASKED_VERBS
-                    and first and first[0].lower() in _STEP_VERBS | _ASKED_VERBS):
-                # "I'll call the venue, and send the deposit": two steps, each with its verb
-                self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: half.start()]))))
-                self.cues.action_items.append(_owned(turn.who, _stop(clean(sentence[half.start(1):]))))
+            comma = _COMMA_AND.search(sentence) if ", and " in sentence else None
+            lead = _COMMIT.search(sentence[: comma.start()]) if comma else None
+            opens = sentence[lead.end():].split(maxsplit=1) if lead else []
+            if (comma and lead and opens and turn.who != "user"
+                    and {comma.group(1).lower(), opens[0].lower()} <= _STEP_VERBS | _ASKED_VERBS):
+                # "I'll call the venue, and send the deposit": two steps, each with its verb,
+                # whatever their length (session 13, checked on heldout10)
+                self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: comma.start()]))))
+                self.cues.action_items.append(_owned(turn.who, _stop(clean(sentence[comma.start(1):]))))
                 return True
             two = _AND_DO.search(sentence) if " and " in sentence else None
             if (two and turn.who != "user" and two.group(1).lower() in _STEP_VERBS
@@ -1181,14 +1178,6 @@ class _Reader:
             self.put((ti, si), "action_items" if mine else "next_steps",
                      _owned(who, _stop(clean(some.group(2)))) if mine else _stop(clean(some.group(2))))
             return True
-        inside = _SOMEONE_INSIDE.match(s) if "2" in _CC and ("some" in s or "one of us" in s) else None
-        if inside and not _UNSETTLED.search(inside.group(2)):
-            step = inside.group(2)
-            end = _ANAPHOR_END.search(step)
-            if end:
-                step = step[: end.start()] + re.sub(r"^(?:as for|about)\s+", "", inside.group(1), flags=re.IGNORECASE)
-            self.put((ti, si), "next_steps", _stop(clean(step)))
-            return True
         can = (_I_CAN.match(s) if not self.assisted and "can " in s[:24].lower() else None)
         if (can and can.group(1).lower() in (_STEP_VERBS | {"get", "make", "handle"}) - {"tell"}
                 and not re.search(r"\b(?:you|me|if)\b", can.group(2), re.IGNORECASE)):
@@ -1204,43 +1193,6 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(who, _stop(clean(will.group(1)))))
             return True
         return False
-
-    def said_yes(self) -> None:
-        """A proposal asked as a question that the next participant answers "Yes" ("Can we
-        just switch back…?" — "Yes."): a decision."""
-        for ti, turn in enumerate(self.turns):
-            if turn.role != "user":
-                continue
-            nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
-            if nxt is None or nxt.role != "user" or not nxt.sentences or not _YES.match(nxt.sentences[0]):
-                continue
-            si = len(turn.sentences) - 1
-            s = turn.sentences[si] if si >= 0 else ""
-            m = _ASKED_PROPOSAL.match(s)
-            if (not m or m.group(1).lower() not in _IMPERATIVE | _STEP_VERBS
-                    or self.cues.placed.get((ti, si)) == "decisions"):
-                continue
-            self.decide((ti, si), clean(m.group(2)).rstrip("?") + ".")
-
-    def left_open(self) -> None:
-        """A participant's "should / can / do we …?" in a meeting that nobody answers yes or
-        no and no later decision takes up: left open."""
-        if self.assisted:
-            return
-        for ti, turn in enumerate(self.turns):
-            for si, s in enumerate(turn.sentences):
-                if not s.endswith("?") or not _WE_ASK.match(s) or self.cues.placed.get((ti, si)) not in (
-                        None, "open_questions"):
-                    continue
-                nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
-                if nxt is not None and nxt.sentences and _YES_OR_NO.match(nxt.sentences[0]):
-                    continue
-                words = _content(s) - {"we"}
-                if any(f == "decisions" and w[0] > ti and words & _content(self.text[w])
-                       for w, f in self.cues.placed.items()):
-                    continue
-                if (ti, si) not in self.cues.placed:
-                    self.put((ti, si), "open_questions", clean(s))
 
     def named(self, word: str) -> bool:
         """Whether ``word`` opening "<Word> will …" names someone: a speaker, or a word written
@@ -1331,10 +1283,6 @@ class _Reader:
                 if (turn.role == "user" and not question and (ti, si) not in self.cues.placed
                         and self.doing(ti, si, s)):
                     continue
-                if ("4" in _CC and turn.role == "user" and not question and (ti, si) not in self.cues.placed
-                        and not self.assisted and len({t.who for t in self.turns}) >= 3 and _RULING.match(s)):
-                    self.decide((ti, si), s)  # "Lobby stays in…": a ruling
-                    continue
                 if (ti and turn.role == "user" and not question and len(s) <= 90 and ("then" in s or " it is" in s)
                         and (ti, si) not in self.cues.placed and self.chosen(ti, si, s)):
                     continue  # "Green, then.": the choice, with what it settles
@@ -1386,10 +1334,6 @@ class _Reader:
                             and not prev.endswith("?") and _content(prev) & settled):
                         # (a decision about something else, "Let's meet on Monday", leaves it open)
                         self.put((ti - 1, i), "open_questions", "")  # decided right away
-        if "6" in _CC:
-            self.said_yes()
-        if "5" in _CC:
-            self.left_open()
         last = next((i for i in range(len(self.turns) - 1, 0, -1) if self.turns[i].role == "assistant"), None)
         if last is not None:
             self.last_advice(last)  # once every reply has been read: what was agreed is a decision
@@ -1803,37 +1747,6 @@ def _stop(text: str) -> str:
     """``text`` ending on one stop ("They sound amazing!", not "…amazing!.")."""
     text = text.rstrip(" ,;")
     return text if text[-1:] in ".!?" else text + "."
-
-
-import os as _os_cc  # TEMPORARY measurement toggle (carrycue)
-_CC = set(_os_cc.environ.get("CC_RULES", "").split(","))
-
-_NAME_CAN_YOU = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?([A-Z][a-z]+)\s+(?:can|could|would|will)\s+you\s+"
-                           r"(?:also\s+)?(?=([a-z]+)\b)(.+?)\?$")
-"""A request to a speaker named with no comma after the name ("Tilly can you get a quote
-for the van?"): that speaker's task (session 13, checked on heldout10)."""
-_SOMEONE_INSIDE = re.compile(r"^(?:(?:and|but|so|also|oh)[,]?\s+)?(.{4,}?),\s+(?:(?:and|so|but)\s+)?"
-                             r"(?:someone|somebody|one of us)\s+(?:should|needs? to|must|has to|ought to|"
-                             r"(?:has|'s) got to)\s+(?!be\b|have\b|know\b)(.+)$", re.IGNORECASE)
-"""A step with no owner named in the middle of a sentence ("And the campsite at Hay, someone
-needs to book that"): a next step, "that" read as what the sentence opened with."""
-_ANAPHOR_END = re.compile(r"\b(?:that|it|this|them|those)(?=\s*[.!]?$)", re.IGNORECASE)
-_COMMA_AND = re.compile(r",\s+and\s+(?:then\s+)?(?:i(?:'ll| will)\s+)?(?=([a-z]+)\b)", re.IGNORECASE)
-"""The second half of "I'll A, and B" ("I'll call the venue, and send the deposit")."""
-_RULING = re.compile(r"^(?:(?:ok(?:ay)?|so|right|then|and|fine|good)[,.]?\s+)*"
-                     r"(?!(?:i|you|he|she|it|we|they|this|that|there|it's|that's|what|which|who|everything|"
-                     r"something|anything)\b)(?:[\w'-]+\s+){1,3}?"
-                     r"(?:stays|goes|moves|gets|takes|keeps|drops|pays|comes|starts|runs|waits|ships|switches|slips)\b",
-                     re.IGNORECASE)
-"""A present-tense ruling in a meeting ("Lobby stays in, and the save rewrite moves to sprint
-15", "Nobody goes on level 5 until…")."""
-_WE_ASK = re.compile(r"^(?:(?:so|and|then|ok(?:ay)?|also|but)[,]?\s+)?(?:should|can|do)\s+we\b", re.IGNORECASE)
-"""A participant's "should / can / do we …?" in a meeting."""
-_YES_OR_NO = re.compile(r"^(?:yes|yeah|yep|yup|no|nope|nah|sure|definitely|absolutely|of course|not)\b", re.IGNORECASE)
-_YES = re.compile(r"^(?:yes|yeah|yep|yup)\b", re.IGNORECASE)
-_ASKED_PROPOSAL = re.compile(r"^(?:(?:so|and|then|ok(?:ay)?)[,]?\s+)?(?:(?:shall|should|can|could)\s+we\s+(?:just\s+)?)?"
-                             r"(?=([a-z]+)\b)(.+)\?$", re.IGNORECASE)
-"""A proposal asked as a question ("Can we just switch back…?", "Halt the phased release?")."""
 
 
 def _directive(sentence: str) -> bool:
