@@ -65,7 +65,9 @@ SAID = ["We need to pick the database for the billing service.",
         # has to", the service's "they'll", a turn that goes on after an "@name"
         "Hi, I need to move my appointment.", "Let me do a proper pass on the icons.", "Let me see.",
         "I'm rewriting the screen today.", "I'm feeling rough today.", "Someone has to.",
-        "One of us should book the van.", "They'll call you.", "Sure. @Tom could you?"]
+        "One of us should book the van.", "They'll call you.", "Sure. @Tom could you?",
+        # session 13, checked on heldout10: "I'll A, and B" as two steps
+        "I'll book the van, and ask Tom for the keys.", "I'll check, and ask.", "I'll do it, and send it."]
 SPEAKERS = ["Maya", "Tom", "Priya", "user", "assistant"]
 
 
