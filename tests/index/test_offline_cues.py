@@ -1,12 +1,6 @@
 """Per-field behaviour of the offline cues on small conversations written for these tests."""
 
-from memlane.index.offline import OfflineIntelligence
-from memlane.testing import turn_messages
-
-
-def _summary(*turns: str):
-    """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
-    return OfflineIntelligence().summarize("s", turn_messages(turns))
+from memlane.testing import offline_summary as _summary
 
 
 def _fields(summary):

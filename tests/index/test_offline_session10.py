@@ -3,13 +3,8 @@ eval.md, "Session 10"): conclusions, reported outcomes, team arrangements, stand
 steps nobody volunteered for, open statements as questions, references and entities."""
 
 from memlane.index.cues import _base_form
-from memlane.index.offline import OfflineIntelligence, _sentences
-from memlane.testing import turn_messages
-
-
-def _summary(*turns: str):
-    """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
-    return OfflineIntelligence().summarize("s", turn_messages(turns))
+from memlane.index.offline import _sentences
+from memlane.testing import offline_summary as _summary
 
 
 def test_a_stated_conclusion_is_a_decision_clause_by_clause():

@@ -3,13 +3,8 @@ eval.md, "Session 11"): references named by their kind, addresses, titles of wor
 with "St", greetings and versions, two steps in one commitment, directives addressed by
 name and what the service will do for the user."""
 
-from memlane.index.offline import OfflineIntelligence, _references
-from memlane.testing import turn_messages
-
-
-def _summary(*turns: str):
-    """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
-    return OfflineIntelligence().summarize("s", turn_messages(turns))
+from memlane.index.offline import _references
+from memlane.testing import offline_summary as _summary
 
 
 def _entities(extraction) -> set[str]:

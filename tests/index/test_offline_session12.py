@@ -3,13 +3,11 @@ eval.md, "Session 12"): a terse choice written with what it settles, the option 
 or "the X one" names, an agreement passing over a turn of small talk, and questions left
 open by an answer that does not know."""
 
-from memlane.index.offline import OfflineIntelligence
-from memlane.testing import turn_messages
+from memlane.testing import offline_summary
 
 
 def _summary(*turns: str):
-    """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
-    return OfflineIntelligence().summarize("s", turn_messages(turns))[0]
+    return offline_summary(*turns)[0]
 
 
 def test_a_terse_choice_is_written_with_the_question_it_answers():

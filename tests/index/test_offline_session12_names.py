@@ -5,13 +5,7 @@ their number, addresses with any scheme, names with a tag; numbered things, all-
 phrases, people's adjectives and languages, error classes, prices after a name, tiers, and
 names an answer uses once in a chat of short turns."""
 
-from memlane.index.offline import OfflineIntelligence
-from memlane.testing import turn_messages
-
-
-def _summary(*turns: str):
-    """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
-    return OfflineIntelligence().summarize("s", turn_messages(turns))
+from memlane.testing import offline_summary as _summary
 
 
 def _entities(extraction) -> set[str]:

@@ -4,13 +4,11 @@ these tests (docs/summary-eval.md, "Session 12, second round: next steps"): the 
 answers, a request addressed as the speaker signs, "I can <verb> …" among people, the work
 in hand, what the last short answer tells the user to do, and someone the service sends."""
 
-from memlane.index.offline import OfflineIntelligence
-from memlane.testing import turn_messages
+from memlane.testing import offline_summary
 
 
 def _summary(*turns: str):
-    """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
-    return OfflineIntelligence().summarize("s", turn_messages(turns))[0]
+    return offline_summary(*turns)[0]
 
 
 def _steps(s) -> tuple[str, ...]:

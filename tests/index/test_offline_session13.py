@@ -4,13 +4,11 @@ settles nothing is no decision (a deferral, how the meeting is run, an alternati
 a "no need" answer beside what was settled), and what asks nothing a reader can take up is
 no open question (a condition cut from its question, a suggestion asked of someone)."""
 
-from memlane.index.offline import OfflineIntelligence
-from memlane.testing import turn_messages
+from memlane.testing import offline_summary
 
 
 def _summary(*turns: str):
-    """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
-    return OfflineIntelligence().summarize("s", turn_messages(turns))[0]
+    return offline_summary(*turns)[0]
 
 
 def test_a_deferral_is_no_decision():

@@ -4,13 +4,7 @@ the home directory; a name after "The" or a possessive, a thing a name has after
 of amount before a number, a step verb before a name, a tier named anywhere in the
 conversation, a code a reference holds, and names opening with a short lower-case prefix."""
 
-from memlane.index.offline import OfflineIntelligence
-from memlane.testing import turn_messages
-
-
-def _summary(*turns: str):
-    """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
-    return OfflineIntelligence().summarize("s", turn_messages(turns))
+from memlane.testing import offline_summary as _summary
 
 
 def _entities(extraction) -> set[str]:

@@ -1,13 +1,11 @@
 """Session 13 (next steps), each rule on a small conversation written for these tests
 (docs/summary-eval.md, "Session 13: next steps")."""
 
-from memlane.index.offline import OfflineIntelligence
-from memlane.testing import turn_messages
+from memlane.testing import offline_summary
 
 
 def _summary(*turns: str):
-    """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
-    return OfflineIntelligence().summarize("s", turn_messages(turns))[0]
+    return offline_summary(*turns)[0]
 
 
 def _steps(s) -> tuple[str, ...]:

@@ -3,13 +3,11 @@
 supports, none naming a speaker or a count or a day, none sharing a word with a topic
 listed before it, and a phrase of the opening moved up the ranking."""
 
-from memlane.index.offline import OfflineIntelligence
-from memlane.testing import turn_messages
+from memlane.testing import offline_summary
 
 
 def _summary(*turns: str):
-    """Turns as ``Speaker: text``; ``user`` / ``assistant`` or a participant's name."""
-    return OfflineIntelligence().summarize("s", turn_messages(turns))[0]
+    return offline_summary(*turns)[0]
 
 
 _SHORT = (

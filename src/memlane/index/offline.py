@@ -252,6 +252,8 @@ _DATE = re.compile(
     r"Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?)\b"
 )
 _DIGIT = re.compile(r"\d")
+_SHORT_MONTH_AFTER = re.compile(r"\d(?:st|nd|rd|th)?\s+(?:of\s+)?$")
+"""A number just before a month written short ("14 Feb", "3rd of Mar") (session 13)."""
 _NAMED_PAIR = re.compile(r"\s+(?:or|vs\.?|versus)\s+[A-Z][a-z]")
 """A capitalised first word offered against another name ("Crete or Sardinia?"): a name."""
 _TIER_AFTER = re.compile(r"\s+(?:plan|tier|subscription)s?\b")
@@ -301,6 +303,10 @@ _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "Augu
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
 _DETERMINERS = ("The ", "My ", "Our ", "Your ", "His ", "Her ", "Their ")
+_SHORT_DAYS = frozenset("Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun".split())
+_SHORT_MONTHS = frozenset("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec".split())
+"""Days and months written short: a day alone ("Thu") or a month beside a number ("Feb 14",
+"14 Feb") is a date, not a name (session 13)."""
 
 
 def _headline(sentence: str) -> bool:
@@ -615,6 +621,9 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         words.pop()  # "Dr. Patel's Monday": the day is no part of the name ("Black Friday" is one)
     if len(words) > 1 and words[0] in _MONTHS:
         return name, None, False  # "Saturday 12": a date
+    if name in _SHORT_DAYS or (len(words) > 1 and words[0] in _SHORT_DAYS | _SHORT_MONTHS
+                               and _NUMBER_WORD.fullmatch(words[1])):
+        return name, None, False  # "Thu", "Feb 14": a date written short (session 13)
     name = " ".join(words)
     if name in _KIN_NAMES:
         return name, None, False  # "Dad", "Mum": who, not a name
@@ -875,6 +884,8 @@ class OfflineIntelligence:
                 # paired with another: "Crete or Sardinia?")
             if i == 0 and name.isupper() and len(name) <= 3:
                 continue
+            if name in _SHORT_MONTHS and _SHORT_MONTH_AFTER.search(sentence, 0, match.start()):
+                continue  # "14 Feb": a date written short (session 13)
             if " " not in name and _TIER_AFTER.match(sentence, match.end()):
                 continue  # "the Team plan", "my Pro subscription": a product's tier, not a name
             if (" " not in name and name.endswith(("ian", "ese", "ish"))

@@ -3,6 +3,8 @@
 - ``HashingEmbedder``: a deterministic embedder with no model files (fast, stable).
 - ``example_files()``: the example conversations shipped with memlane.
 - ``memory(path)``: a real ``Memory`` on a SQLite file with the hashing embedder.
+- ``turn_messages(turns)`` / ``offline_summary(*turns)``: one session's messages from
+  ``"Speaker: text"`` lines, and what the offline backend (the default) summarizes from them.
 - ``memlane.testing.openai_server.OpenAICompatServer``: a real loopback HTTP server that
   speaks the OpenAI-compatible embeddings protocol, with scriptable failures.
 - ``memlane.testing.llm_server.ChatServer``: the same server speaking chat completions
@@ -23,9 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from memlane.backends.embed.hashing import HashingEmbedder
 
-__all__ = ["HashingEmbedder", "add_sessions", "example_files", "memory", "turn_messages"]
+__all__ = ["HashingEmbedder", "add_sessions", "example_files", "memory", "offline_summary", "turn_messages"]
 
 if TYPE_CHECKING:
+    from memlane.index.schema import Extraction, SessionSummary
     from memlane.memory import Memory
     from memlane.types import Message
 
@@ -72,3 +75,11 @@ def turn_messages(turns: Iterable[str], *, scope: str = "s") -> list[Message]:
 
     pairs = tuple((who, text) for who, _, text in (t.partition(": ") for t in turns))
     return messages_of(Conversation(scope, "test", pairs, {}))
+
+
+def offline_summary(*turns: str) -> tuple[SessionSummary, Extraction]:
+    """The offline backend's summary and extraction of one session of ``"Speaker: text"``
+    lines (``turn_messages``): ``user`` / ``assistant`` or a participant's name."""
+    from memlane.index.offline import OfflineIntelligence
+
+    return OfflineIntelligence().summarize("s", turn_messages(turns))
