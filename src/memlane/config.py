@@ -430,14 +430,6 @@ class RetrievalConfig:
     """RRF weight of the lexical list in this section's presets (``flat`` uses [memory.search])."""
     fusion_vector: float = 0.4
     """RRF weight of the vector list in this section's presets."""
-    fusion_long_lexical: float = 0.0
-    """For a query with more than ``fusion_long_terms`` search words, the lexical list's
-    share of the two lists' fusion weight (their sum kept; 0: off). A static query vector
-    is the sum of its words' rows and blurs as they grow (docs/retrieval.md, thirteenth
-    round)."""
-    fusion_long_terms: int = 4
-    """How many search words (after question words are dropped) a query may have before
-    ``fusion_long_lexical`` applies."""
     preset: str = "default"
     """default (the weights below) or a named preset of ``memlane.retrieve.presets``:
     session, flat, arawn, recency, lexical."""
@@ -593,9 +585,6 @@ class RetrievalConfig:
         _check(self.fusion_lexical >= 0 and self.fusion_vector >= 0
                and self.fusion_lexical + self.fusion_vector > 0, "retrieval.fusion_lexical",
                "fusion_lexical and fusion_vector must be >= 0 with a positive sum")
-        _check(0.0 <= self.fusion_long_lexical <= 1.0, "retrieval.fusion_long_lexical",
-               "must be between 0 and 1")
-        _check(self.fusion_long_terms >= 0, "retrieval.fusion_long_terms", "must be >= 0")
         _check(self.source_lift >= 0, "retrieval.source_lift", "must be >= 0")
         _check(self.session_time_boost >= 0, "retrieval.session_time_boost", "must be >= 0")
         _check(0.0 <= self.mmr_lambda <= 1.0, "retrieval.mmr_lambda", "must be between 0 and 1")

@@ -89,8 +89,6 @@ def search_options(
         named_lift=r.named_lift,
         doing_lift=r.doing_lift,
         first_named=r.speaker_first_named,
-        long_lexical=r.fusion_long_lexical,
-        long_terms=r.fusion_long_terms,
         assistant_factor=r.assistant_factor,
         continue_lift=r.continue_lift,
         advice_focus=r.advice_focus,

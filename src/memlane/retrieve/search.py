@@ -112,11 +112,6 @@ class SearchOptions:
     first_named: bool = False
     """When the query names two speakers apart, speaker focus on the first one named
     (``memlane.retrieve.speaker.first_named_speaker``)."""
-    long_lexical: float = 0.0
-    """For a query with more than ``long_terms`` search words, the lexical list's share of
-    the two lists' fusion weight (0: off; ``_weights``)."""
-    long_terms: int = 4
-    """See ``long_lexical``."""
     continue_lift: float = 0.0
     """For an advice question, the user's next turn after their best one in each of the
     best sessions scores at least this share of it (0: off; ``_continues``)."""
@@ -180,8 +175,6 @@ class _Ctx:
     """Whether the query asks when (``_demote_timeless``)."""
     openers: dict[Any, int] = field(default_factory=dict)
     """Each top session's opener (``_openers``): session id -> item id."""
-    long_query: bool = False
-    """Whether the query has more than ``long_terms`` search words (``_weights``)."""
 
     def turns_of(self, session_id: int) -> list[Item]:
         """The session's turns in order, read from the store once a search (reply lift,
@@ -224,7 +217,6 @@ def search(
     ctx.subject = ctx.terms
     if opts.day_parts:
         ctx.terms = [*ctx.terms, *day_part_words(ctx.terms)]
-    ctx.long_query = opts.long_lexical > 0 and len(ctx.terms) > opts.long_terms
     cands = _candidates(ctx, t)
     ctx.items = store.get_items([c.id for c in cands])
     if opts.speaker_factor < 1.0:
@@ -306,22 +298,8 @@ def _vector_text(ctx: _Ctx) -> str:
 
 
 def _weights(ctx: _Ctx) -> tuple[float, float]:
-    """The lexical and vector lists' fusion weights: the preset's, else the config's; for
-    a long query (``long_lexical``, set at the start of the search so that every fusion of
-    one search weighs alike) the lexical list's share of their sum is ``long_lexical``
-    when both lists count."""
-    lw, vw = ctx.opts.preset.fusion or (ctx.scfg.lexical_weight, ctx.scfg.vector_weight)
-    if ctx.long_query and lw > 0 and vw > 0:
-        return long_weights(lw, vw, ctx.opts.long_lexical)
-    return lw, vw
-
-
-def long_weights(lexical: float, vector: float, share: float) -> tuple[float, float]:
-    """The two lists' fusion weights with the lexical list's ``share`` of their sum: a
-    static query vector is the sum of its words' rows and blurs as they grow, while each
-    more word gives BM25 one more term to match (docs/retrieval.md, thirteenth round)."""
-    total = lexical + vector
-    return total * share, total * (1.0 - share)
+    """The lexical and vector lists' fusion weights: the preset's, else the config's."""
+    return ctx.opts.preset.fusion or (ctx.scfg.lexical_weight, ctx.scfg.vector_weight)
 
 
 def _fill_items(ctx: _Ctx, ids: Iterable[int]) -> None:
