@@ -430,12 +430,6 @@ class RetrievalConfig:
     """RRF weight of the lexical list in this section's presets (``flat`` uses [memory.search])."""
     fusion_vector: float = 0.4
     """RRF weight of the vector list in this section's presets."""
-    fusion_margin_lexical: float = 0.0
-    """When the vector list's first cosine exceeds its 10th by more than
-    ``fusion_vector_margin``, the lexical list's share of the fusion weight (their sum
-    kept; 0: off; docs/retrieval.md, thirteenth round)."""
-    fusion_vector_margin: float = 0.15
-    """See ``fusion_margin_lexical``."""
     preset: str = "default"
     """default (the weights below) or a named preset of ``memlane.retrieve.presets``:
     session, flat, arawn, recency, lexical."""

@@ -89,8 +89,6 @@ def search_options(
         named_lift=r.named_lift,
         doing_lift=r.doing_lift,
         first_named=r.speaker_first_named,
-        margin_lexical=r.fusion_margin_lexical,
-        vector_margin=r.fusion_vector_margin,
         assistant_factor=r.assistant_factor,
         continue_lift=r.continue_lift,
         advice_focus=r.advice_focus,

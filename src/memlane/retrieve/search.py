@@ -112,11 +112,6 @@ class SearchOptions:
     first_named: bool = False
     """When the query names two speakers apart, speaker focus on the first one named
     (``memlane.retrieve.speaker.first_named_speaker``)."""
-    margin_lexical: float = 0.0
-    """When the vector list's first cosine exceeds its 10th by more than
-    ``vector_margin``, the lexical list's share of the fusion weight (0: off)."""
-    vector_margin: float = 0.15
-    """See ``margin_lexical``."""
     continue_lift: float = 0.0
     """For an advice question, the user's next turn after their best one in each of the
     best sessions scores at least this share of it (0: off; ``_continues``)."""
@@ -180,8 +175,6 @@ class _Ctx:
     """Whether the query asks when (``_demote_timeless``)."""
     openers: dict[Any, int] = field(default_factory=dict)
     """Each top session's opener (``_openers``): session id -> item id."""
-    clear_vector: bool = False
-    """Whether the vector list's first cosine stands out (``_weights``)."""
 
     def turns_of(self, session_id: int) -> list[Item]:
         """The session's turns in order, read from the store once a search (reply lift,
@@ -306,11 +299,7 @@ def _vector_text(ctx: _Ctx) -> str:
 
 def _weights(ctx: _Ctx) -> tuple[float, float]:
     """The lexical and vector lists' fusion weights: the preset's, else the config's."""
-    lw, vw = ctx.opts.preset.fusion or (ctx.scfg.lexical_weight, ctx.scfg.vector_weight)
-    share = ctx.opts.margin_lexical
-    if ctx.clear_vector and share > 0 and lw > 0 and vw > 0:
-        return (lw + vw) * share, (lw + vw) * (1.0 - share)
-    return lw, vw
+    return ctx.opts.preset.fusion or (ctx.scfg.lexical_weight, ctx.scfg.vector_weight)
 
 
 def _fill_items(ctx: _Ctx, ids: Iterable[int]) -> None:
@@ -354,9 +343,6 @@ def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
                 if ranks_vec:
                     vector = ctx.store.vector_search(ctx.embeddings.model, qvec, ctx.filters, n)
         t.lap("vector_ms")
-    if ctx.opts.margin_lexical > 0 and len(vector) >= 10:
-        ctx.clear_vector = vector[0][1] - vector[9][1] > ctx.opts.vector_margin
-        lw, vw = _weights(ctx)
     hyde: list[tuple[int, float]] = []
     if ctx.opts.expand is not None and _low_confidence(lexical, vector, ctx.opts.hyde_threshold):
         text = ctx.opts.expand(ctx.query)
