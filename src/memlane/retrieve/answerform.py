@@ -12,10 +12,12 @@ twelfth round). ``asks_named`` reads the question, ``names_thing`` the turn.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from functools import lru_cache
 
-__all__ = ["ASKS_DOING", "NAMED_KINDS", "asks_doing", "asks_named", "names_thing", "tells_doing"]
+from memlane.retrieve.speaker import speaker_words
+
+__all__ = ["ASKS_DOING", "NAMED_KINDS", "asks_doing", "asks_named", "names_thing", "namer", "tells_doing"]
 
 NAMED_KINDS = re.compile(
     r"^(?:what|which)\b[^?]{0,40}?\b(?:books|novels|authors|movies|films|series|shows"
@@ -62,8 +64,13 @@ def names_thing(text: str, speakers: Collection[str] = ()) -> bool:
     """Whether ``text`` names something: a quoted title ("Dune", "The Wheel of Time") or a
     word with a capital letter inside a sentence ("I was in Chicago"), other than a
     speaker's name ("Thanks, Caroline!"), "I", a weekday or a month."""
-    names = frozenset(w for s in speakers for w in s.lower().replace("'", " ").split())
-    return _names(text, names)
+    return namer(speakers)(text)
+
+
+def namer(speakers: Collection[str] = ()) -> Callable[[str], bool]:
+    """``names_thing`` for many texts of one conversation: its speakers' words read once."""
+    words = speaker_words(speakers)
+    return lambda text: _names(text, words)
 
 
 ASKS_DOING = re.compile(

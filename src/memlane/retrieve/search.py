@@ -25,13 +25,13 @@ from memlane.index.facts import fact_confidence
 from memlane.index.embed import Embeddings
 from memlane.retrieve import rerank as sig
 from memlane.retrieve.advice import advice_terms, asks_advice
-from memlane.retrieve.answerform import asks_doing, asks_named, names_thing, tells_doing
+from memlane.retrieve.answerform import asks_doing, asks_named, namer, tells_doing
 from memlane.retrieve.candidates import Candidate, fuse_lists
 from memlane.retrieve.gather import gathers
 from memlane.retrieve.mmr import mmr_order
 from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.presets import Preset
-from memlane.retrieve.speaker import first_named_speaker, focus_speaker, speaker_of, without_name
+from memlane.retrieve.speaker import first_named_speaker, focus_speaker, speaker_of, speakers_of, without_name
 from memlane.retrieve.text import query_terms
 from memlane.retrieve.timeparse import TimeWindow, asks_when, day_part_words, says_when, time_windows
 from memlane.retrieve.twostage import (
@@ -472,9 +472,8 @@ def _lift_named(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     that name one ("I'm reading "Dune" by Frank Herbert"). Each candidate turn with a
     speaker that names something (not a speaker), spoken by the focused speaker when there
     is one, gains ``named_lift`` of its relevance, before stage one ranks the sessions."""
-    speakers = {s for c in cands if (it := ctx.items.get(c.id)) is not None and it.extra
-                and (s := speaker_of(it)) is not None}
-    return _lift_form(ctx, cands, lambda text: names_thing(text, speakers), ctx.opts.named_lift)
+    speakers = speakers_of(it for c in cands if (it := ctx.items.get(c.id)) is not None)
+    return _lift_form(ctx, cands, namer(speakers), ctx.opts.named_lift)
 
 
 def _lift_doing(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:

@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable
 
 from memlane.types import Item
 
-__all__ = ["first_named_speaker", "focus_speaker", "speaker_of", "without_name"]
+__all__ = ["first_named_speaker", "focus_speaker", "speaker_of", "speaker_words", "speakers_of", "without_name"]
 
 
 def speaker_of(item: Item) -> str | None:
@@ -33,6 +33,18 @@ def speaker_of(item: Item) -> str | None:
 
 def _words(name: str) -> list[str]:
     return [w for w in name.lower().replace("'", " ").split() if w]
+
+
+def speakers_of(items: Iterable[Item]) -> set[str]:
+    """The speakers of these items (``speaker_of``; none in a chat between a user and an
+    assistant)."""
+    # (``it.extra and``: an item without extra has no speaker; a search asks of ~400)
+    return {s for it in items if it.extra and (s := speaker_of(it)) is not None}
+
+
+def speaker_words(speakers: Iterable[str]) -> frozenset[str]:
+    """The lower-case words of these speakers' names ("Mary Ann" gives "mary", "ann")."""
+    return frozenset(w for s in speakers for w in _words(s))
 
 
 def _bare(term: str) -> str:
@@ -48,8 +60,7 @@ def _bare(term: str) -> str:
 def focus_speaker(items: Iterable[Item], terms: Collection[str]) -> str | None:
     """The one speaker of these turns whose name the query ``terms`` spell out, when the
     turns have at least two speakers; None otherwise (no name, or several)."""
-    # (``it.extra and``: an item without extra has no speaker; a search asks of ~400)
-    speakers = {s for it in items if it.extra and (s := speaker_of(it)) is not None}
+    speakers = speakers_of(items)
     if len(speakers) < 2:
         return None
     q = {_bare(t) for t in terms}
@@ -68,7 +79,7 @@ def first_named_speaker(items: Iterable[Item], query: str) -> str | None:
     share with Tim?", "What did Nate do for Joanna?"), the first one named: the one the
     question asks about, the other only its listener. None when it names fewer or more
     than two, or joins them (``JOINED`` between the two names: "Caroline and Melanie")."""
-    speakers = {s for it in items if it.extra and (s := speaker_of(it)) is not None}
+    speakers = speakers_of(items)
     if len(speakers) < 2:
         return None
     places: list[tuple[int, int, str]] = []
