@@ -4,11 +4,12 @@ with "St", greetings and versions, two steps in one commitment, directives addre
 name and what the service will do for the user."""
 
 from memlane.index.offline import _references
+from memlane.bench.summaries.run import scored_entities
 from memlane.testing import offline_summary as _summary
 
 
 def _entities(extraction) -> set[str]:
-    return {e.name for e in extraction.entities if e.type not in ("date", "reference")}
+    return set(scored_entities(extraction))
 
 
 def test_a_key_keeps_the_kind_of_paper_it_keys():

@@ -5,11 +5,12 @@ their number, addresses with any scheme, names with a tag; numbered things, all-
 phrases, people's adjectives and languages, error classes, prices after a name, tiers, and
 names an answer uses once in a chat of short turns."""
 
+from memlane.bench.summaries.run import scored_entities
 from memlane.testing import offline_summary as _summary
 
 
 def _entities(extraction) -> set[str]:
-    return {e.name for e in extraction.entities if e.type not in ("date", "reference")}
+    return set(scored_entities(extraction))
 
 
 def test_a_three_part_version_is_a_reference_and_a_two_part_one_or_a_date_is_not():

@@ -4,15 +4,12 @@ these tests (docs/summary-eval.md, "Session 12, second round: next steps"): the 
 answers, a request addressed as the speaker signs, "I can <verb> …" among people, the work
 in hand, what the last short answer tells the user to do, and someone the service sends."""
 
+from memlane.bench.summaries.run import scored_steps
 from memlane.testing import offline_summary
 
 
 def _summary(*turns: str):
     return offline_summary(*turns)[0]
-
-
-def _steps(s) -> tuple[str, ...]:
-    return (*s.next_steps, *s.action_items)
 
 
 def test_please_with_any_verb_the_user_does_is_their_step_up_to_the_reason():
@@ -28,7 +25,7 @@ def test_please_asking_for_patience_or_details_is_no_step():
         "user: My order 40917 still hasn't shipped.",
         "assistant: Please bear with us, the warehouse is behind. Please provide your postcode.",
     )
-    assert _steps(s) == ()
+    assert scored_steps(s) == ()
 
 
 def test_can_you_is_the_task_of_whoever_answers():
@@ -84,7 +81,7 @@ def test_i_can_among_people_is_a_task_but_not_availability_or_to_the_assistant()
         "user: I can bring a few head torches for the Sunday runs.",
         "assistant: That will help the group a lot.",
     )
-    assert _steps(alone) == ()
+    assert scored_steps(alone) == ()
 
 
 def test_work_in_hand_among_people_is_a_step():
@@ -94,7 +91,7 @@ def test_work_in_hand_among_people_is_a_step():
         "Rosa: I'm on foot, the car's in the garage.",
     )
     assert any(a.startswith("Nizhoni: I'm on the Android crash") for a in s.action_items)
-    assert not any("on foot" in a for a in _steps(s))
+    assert not any("on foot" in a for a in scored_steps(s))
 
 
 def test_what_the_last_short_answer_tells_the_user_is_their_step():
@@ -113,14 +110,14 @@ def test_an_earlier_or_long_answer_gives_no_step_and_what_was_agreed_stays_a_dec
         "user: Our tests share one database, so that won't work.",
         "assistant: Then the slowest tests are worth profiling one by one.",
     )
-    assert not any("pytest-xdist" in a for a in _steps(earlier))
+    assert not any("pytest-xdist" in a for a in scored_steps(earlier))
     agreed = _summary(
         "user: The nightly diff of the two exports shows every row as changed.",
         "assistant: Sort both files by customer_id before diffing.",
         "user: Makes sense.",
     )
     assert any("Sort both files" in d for d in agreed.decisions)
-    assert not any("Sort both files" in a for a in _steps(agreed))
+    assert not any("Sort both files" in a for a in scored_steps(agreed))
 
 
 def test_someone_the_service_sends_is_a_step_unless_the_sentence_reports_an_outcome():
@@ -133,7 +130,7 @@ def test_someone_the_service_sends_is_a_step_unless_the_sentence_reports_an_outc
         "user: Can I move the delivery to Saturday?",
         "assistant: I've moved the delivery to Saturday between 9 and 12; the driver will call ahead.",
     )
-    assert not any("driver" in a for a in _steps(done))
+    assert not any("driver" in a for a in scored_steps(done))
 
 
 # Narrowed after reading benchmark sessions (LongMemEval chats, LoCoMo's two friends)
@@ -145,7 +142,7 @@ def test_please_asking_for_the_conversation_itself_or_encouraging_is_no_step():
         "assistant: Please specify which Larisa you are referring to. Please keep in mind that "
         "projections change every year.",
     )
-    assert _steps(s) == ()
+    assert scored_steps(s) == ()
 
 
 def test_encouragement_slogans_and_quotes_in_the_last_answer_are_no_step():
@@ -155,7 +152,7 @@ def test_encouragement_slogans_and_quotes_in_the_last_answer_are_no_step():
         "user: Thanks. I keep losing at the boss fight.",
         "assistant: Keep practicing and trying new strategies. Try again later!",
     )
-    assert _steps(s) == ()
+    assert scored_steps(s) == ()
 
 
 def test_a_request_for_more_talk_or_a_perception_among_friends_is_no_task():
@@ -166,4 +163,4 @@ def test_a_request_for_more_talk_or_a_perception_among_friends_is_no_task():
         "Melanie: I can tell by the colours how much you love it.",
         "Caroline: I'm still on the lookout for a bigger canvas.",
     )
-    assert _steps(s) == ()
+    assert scored_steps(s) == ()

@@ -4,6 +4,7 @@ kept, each on a small conversation written for these tests: "I'll A, and B" is t
 when each half opens with a verb, and days written short ("Thu") and months written short
 beside a number ("Feb 14", "14 Feb") are dates, not names."""
 
+from memlane.bench.summaries.run import scored_entities, scored_steps
 from memlane.testing import offline_summary
 
 
@@ -11,14 +12,9 @@ def _summary(*turns: str):
     return offline_summary(*turns)[0]
 
 
-def _steps(s) -> tuple[str, ...]:
-    return (*s.next_steps, *s.action_items)
-
-
 def _entities(*turns: str) -> set[str]:
     """The names (not dates, not references) of ``Speaker: text`` turns."""
-    _, x = offline_summary(*turns)
-    return {e.name for e in x.entities if e.type not in ("date", "reference")}
+    return set(scored_entities(offline_summary(*turns)[1]))
 
 
 def test_ill_a_comma_and_b_is_two_steps_when_each_half_opens_with_a_verb():
@@ -27,7 +23,7 @@ def test_ill_a_comma_and_b_is_two_steps_when_each_half_opens_with_a_verb():
         "Callum: I'll book the trailer from Harlow Hire, and ask Dev for the generator.",
         "Rhona: Great, thanks.",
     )
-    steps = _steps(s)
+    steps = scored_steps(s)
     assert "Callum: I'll book the trailer from Harlow Hire." in steps
     assert "Callum: Ask Dev for the generator." in steps
     assert len(steps) == 2
@@ -39,7 +35,7 @@ def test_a_second_half_with_no_verb_leaves_the_commitment_whole():
         "Callum: I'll book the trailer from Harlow Hire, and it should be fine.",
         "Rhona: Great, thanks.",
     )
-    assert _steps(s) == ("Callum: I'll book the trailer from Harlow Hire, and it should be fine.",)
+    assert scored_steps(s) == ("Callum: I'll book the trailer from Harlow Hire, and it should be fine.",)
 
 
 def test_days_and_months_written_short_are_dates_not_names():

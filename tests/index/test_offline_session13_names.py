@@ -4,11 +4,12 @@ the home directory; a name after "The" or a possessive, a thing a name has after
 of amount before a number, a step verb before a name, a tier named anywhere in the
 conversation, a code a reference holds, and names opening with a short lower-case prefix."""
 
+from memlane.bench.summaries.run import scored_entities
 from memlane.testing import offline_summary as _summary
 
 
 def _entities(extraction) -> set[str]:
-    return {e.name for e in extraction.entities if e.type not in ("date", "reference")}
+    return set(scored_entities(extraction))
 
 
 def test_a_path_from_the_root_or_the_home_directory_is_a_reference():

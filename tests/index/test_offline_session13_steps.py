@@ -1,15 +1,12 @@
 """Session 13 (next steps), each rule on a small conversation written for these tests
 (docs/summary-eval.md, "Session 13: next steps")."""
 
+from memlane.bench.summaries.run import scored_steps
 from memlane.testing import offline_summary
 
 
 def _summary(*turns: str):
     return offline_summary(*turns)[0]
-
-
-def _steps(s) -> tuple[str, ...]:
-    return (*s.next_steps, *s.action_items)
 
 
 def test_the_need_the_user_opens_with_is_no_step_but_a_later_one_is():
@@ -18,13 +15,13 @@ def test_the_need_the_user_opens_with_is_no_step_but_a_later_one_is():
         "assistant: Of course. I have Thursday at 10:15 or Friday at 16:40.",
         "user: Thursday works. I need to book the kennel for the weekend too.",
     )
-    assert not any("vaccination appointment" in x for x in _steps(s))
-    assert any("book the kennel" in x.lower() for x in _steps(s))
+    assert not any("vaccination appointment" in x for x in scored_steps(s))
+    assert any("book the kennel" in x.lower() for x in scored_steps(s))
     plain = _summary(
         "user: I need to pick up some microfiber cloths for the car interior.",
         "assistant: Look for a 300 gsm pack; they don't scratch.",
     )
-    assert not any("microfiber" in x for x in _steps(plain))
+    assert not any("microfiber" in x for x in scored_steps(plain))
 
 
 def test_the_opening_need_among_people_stays_a_step():
@@ -32,7 +29,7 @@ def test_the_opening_need_among_people_stays_a_step():
         "Maya: I need to send the venue contract to legal by Friday.",
         "Tom: OK, ping me when it's back.",
     )
-    assert any("send the venue contract to legal" in x.lower() for x in _steps(s))
+    assert any("send the venue contract to legal" in x.lower() for x in scored_steps(s))
 
 
 def test_a_sentence_ends_before_an_at_name_so_both_steps_are_read():
@@ -42,7 +39,7 @@ def test_a_sentence_ends_before_an_at_name_so_both_steps_are_read():
         "Airflow's tracker once it's on PyPI?",
         "sarita-dev: Sure thing.",
     )
-    steps = _steps(s)
+    steps = scored_steps(s)
     assert any(x.startswith("mbeck:") and "revert and the release" in x for x in steps)
     assert any(x.startswith("sarita-dev: Open an issue on Airflow's tracker") for x in steps)
 
@@ -53,7 +50,7 @@ def test_let_me_among_people_is_the_speakers_task_but_not_let_me_know():
         "Mina: Let me do a proper pass at 16px and in dark mode and bring it to Thursday's crit.",
         "Ola: Great. Let me know if you need the old sprites.",
     )
-    steps = _steps(s)
+    steps = scored_steps(s)
     assert any(x.startswith("Mina: Do a proper pass at 16px and in dark mode") for x in steps)
     assert not any("old sprites" in x for x in steps)
 
@@ -63,7 +60,7 @@ def test_let_me_to_the_assistant_is_no_task():
         "user: Let me paste the full stack trace from the worker log first.",
         "assistant: Sure, go ahead.",
     )
-    assert _steps(s) == ()
+    assert scored_steps(s) == ()
 
 
 def test_what_they_will_do_for_the_user_is_a_step_after_another_answer():
@@ -73,7 +70,7 @@ def test_what_they_will_do_for_the_user_is_a_step_after_another_answer():
         "days to book it in.",
         "user: Brilliant, thank you.",
     )
-    assert any("call you within two working days" in x for x in _steps(s))
+    assert any("call you within two working days" in x for x in scored_steps(s))
 
 
 def test_any_work_a_speaker_is_doing_today_is_their_step_but_not_a_feeling():
@@ -82,7 +79,7 @@ def test_any_work_a_speaker_is_doing_today_is_their_step_but_not_a_feeling():
         "Mina: I'm rewriting the screen today.",
         "Jon: I'm feeling rough today, might log off early.",
     )
-    steps = _steps(s)
+    steps = scored_steps(s)
     assert any(x.startswith("Mina:") and "rewriting the screen today" in x for x in steps)
     assert not any(x.startswith("Jon:") for x in steps)
 
@@ -92,7 +89,7 @@ def test_what_the_user_tells_the_assistant_they_are_doing_today_is_no_step():
         "user: I'm baking sourdough today and the dough is very sticky.",
         "assistant: Wet hands help; a bench scraper too.",
     )
-    assert not any("baking sourdough" in x for x in _steps(s))
+    assert not any("baking sourdough" in x for x in scored_steps(s))
 
 
 def test_someone_has_to_or_one_of_us_should_is_a_step_without_an_owner():
@@ -110,4 +107,4 @@ def test_let_me_offering_something_to_the_other_or_getting_ready_is_no_task():
         "Audrey: That pasta looked amazing!",
         "Andrew: Let me send you the recipe in a bit. Let me get ready, gonna head out soon.",
     )
-    assert _steps(s) == ()
+    assert scored_steps(s) == ()

@@ -181,19 +181,28 @@ class EvalReport:
         return out
 
 
+def scored_steps(summary: SessionSummary) -> tuple[str, ...]:
+    """What the ``next_steps`` field is scored on: the next steps and the action items."""
+    return (*summary.next_steps, *summary.action_items)
+
+
+def scored_entities(extraction: Extraction) -> list[str]:
+    """What the ``entities`` field is scored on: the extracted names but dates and references."""
+    return [x.name for x in extraction.entities if x.type not in _NOT_ENTITIES]
+
+
 def _add(report: EvalReport, conv: Conversation, summary: SessionSummary,
          extraction: Extraction) -> None:
     e = conv.expected
     f = report.fields
     for name in ("decisions", "rationale", "open_questions"):
         score_field(f[name], conv.id, getattr(summary, name), [str(x) for x in e.get(name, [])])
-    steps = [*summary.next_steps, *summary.action_items]
+    steps = scored_steps(summary)
     texts, owners = _steps(e)
     score_field(f["next_steps"], conv.id, steps, texts, owners=owners,
                 compare=[strip_owner(s) for s in steps])
     score_field(f["references"], conv.id, summary.references, e.get("references", []), by_name=True)
-    names = [x.name for x in extraction.entities if x.type not in _NOT_ENTITIES]
-    score_field(f["entities"], conv.id, names, e.get("entities", []), by_name=True)
+    score_field(f["entities"], conv.id, scored_entities(extraction), e.get("entities", []), by_name=True)
     score_field(f["topics"], conv.id, summary.topic_tags, e.get("topics", []))
     objects = [x.object for x in extraction.facts]
     score_field(f["facts"], conv.id, objects, [str(x.get("object", "")) for x in e.get("facts", [])])
