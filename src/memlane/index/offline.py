@@ -33,12 +33,12 @@ from memlane.types import Message
 __all__ = ["OfflineIntelligence"]
 
 _SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9]|@\w)|(?<=\n)\n*)")
+"""A sentence break: end punctuation, blanks and a capital or digit (optionally after a
+quote or bracket) or an "@name" (session 13), or a run of newlines. It opens on one of four
+characters, so the engine skips straight to them instead of trying a lookbehind at every
+character (3x faster); the punctuation stays with its sentence."""
 _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|St|Prof|Mt)\.$")
 """A sentence's end: not the stop of a title before a name ("Dr. Okafor", session 10)."""
-"""A sentence break: end punctuation, blanks and a capital or digit (optionally after a
-quote or bracket) or an "@name" (session 13), or a run of newlines. It opens on one of four characters, so the
-engine skips straight to them instead of trying a lookbehind at every character (3x
-faster); the punctuation stays with its sentence."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'+-]*[A-Za-z0-9]|[A-Za-z]")
 _FILLER = STOPWORDS | {
     "yes", "yeah", "ok", "okay", "sure", "thanks", "thank", "please", "hi", "hello", "hey",
@@ -187,7 +187,10 @@ One part needs three characters or a closing slash ("/v2/"): not "and /or"."""
 
 
 def _rooted(path: str) -> bool:
+    """Whether a ``_ROOTED_PATH`` match is long enough to be a path (not "/or", "/7")."""
     return len(path) > 3 or path.count("/") > 1 or (len(path) > 2 and path[0] == "~")
+
+
 _ERROR_CODE = re.compile(r"\b[A-Z]\d{4}\b")
 """A letter and four digits, as compilers number their errors ("E0597") (session 12)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
@@ -307,6 +310,7 @@ _SHORT_DAYS = frozenset("Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun".split())
 _SHORT_MONTHS = frozenset("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec".split())
 """Days and months written short: a day alone ("Thu") or a month beside a number ("Feb 14",
 "14 Feb") is a date, not a name (session 13)."""
+_SHORT_DATES = _SHORT_DAYS | _SHORT_MONTHS
 
 
 def _headline(sentence: str) -> bool:
@@ -314,6 +318,8 @@ def _headline(sentence: str) -> bool:
     ("The Best Software for Making Lyric Videos: A Review"): most of its words capitalised."""
     words = sentence.split()
     return len(words) >= 4 and 2 * sum(1 for w in words if w[:1].isupper()) > len(words)
+
+
 _LOWER_LEAD = re.compile(r"(?<![\w./:@#-])(?!(?:on|use|get|set|for|is|has|to|add|new|put|del|run|can)[A-Z])"
                          r"[a-z]{1,3}[A-Z][a-z]{2,}[A-Za-z]*\b(?![.(/:-]\w)")
 """A name opening with a short lower-case prefix before a capitalised word ("iPhone", "eBay",
@@ -621,7 +627,7 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         words.pop()  # "Dr. Patel's Monday": the day is no part of the name ("Black Friday" is one)
     if len(words) > 1 and words[0] in _MONTHS:
         return name, None, False  # "Saturday 12": a date
-    if name in _SHORT_DAYS or (len(words) > 1 and words[0] in _SHORT_DAYS | _SHORT_MONTHS
+    if name in _SHORT_DAYS or (len(words) > 1 and words[0] in _SHORT_DATES
                                and _NUMBER_WORD.fullmatch(words[1])):
         return name, None, False  # "Thu", "Feb 14": a date written short (session 13)
     name = " ".join(words)
