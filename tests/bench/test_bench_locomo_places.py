@@ -1,5 +1,5 @@
 """The LoCoMo report says where each category's evidence turns were placed: in the first
-10, at 11-100, or not among the first 100 hits."""
+10, at 11-100, or not among the first 100 hits, and how each conversation scored."""
 
 from __future__ import annotations
 
@@ -55,3 +55,27 @@ def test_the_report_places_every_category_s_evidence(tmp_path: Path) -> None:
     # no turn of the conversation and leaves the gold
     assert places == {"category 1": {PLACES[0]: 2, PLACES[1]: 0, PLACES[2]: 0},
                       "category 4": {PLACES[0]: 1, PLACES[1]: 0, PLACES[2]: 0}}
+
+
+def test_the_report_scores_each_conversation_apart(tmp_path: Path) -> None:
+    records = _records()
+    other = json.loads(json.dumps(records[0]))
+    other["sample_id"] = "conv-q"
+    # the second conversation's only question points at a turn it does not rank first
+    other["qa"] = [{"question": "Who won a ribbon?", "answer": "Noor",
+                    "evidence": ["D1:2"], "category": 4}]
+    data = tmp_path / "locomo.json"
+    data.write_text(json.dumps(records + [other]))
+    out = tmp_path / "out"
+    res = CliRunner().invoke(bench, ["locomo", "--data", str(data), "--out", str(out),
+                                     "--embedder", "hashing"])
+    assert res.exit_code == 0, res.output
+    report = json.loads((out / "report.json").read_text())
+    by_conv = report["systems"]["memlane"]["by_conversation"]
+    assert sorted(by_conv) == ["conv-p", "conv-q"]
+    assert by_conv["conv-p"]["n"] == 2 and by_conv["conv-q"]["n"] == 1
+    assert by_conv["conv-p"]["recall_all@10"] == 1.0
+    assert by_conv["conv-q"]["recall_any@1"] == 0.0
+    overall = report["systems"]["memlane"]["levels"]["turn"]["overall"]
+    assert overall["n"] == 3
+    assert "## memlane — by conversation (categories 1-4)" in (out / "report.md").read_text()

@@ -68,8 +68,11 @@ class LoCoMoRun:
             levels = {"turn": aggregate(normal)} if normal else {}
             if adv:
                 levels.setdefault("turn", {}).update(aggregate(adv, overall=False))
+            by_conv = [(q.rsplit(":", 1)[0], m["turn"]) for q, m in s.scores.items()
+                       if labels[q] != ADVERSARIAL]
             systems[name] = {"note": s.note, "levels": levels, "latency_ms": s.latency_summary(),
-                             "evidence_places": _places(s, qs, labels)}
+                             "evidence_places": _places(s, qs, labels),
+                             "by_conversation": aggregate(by_conv, overall=False)}
         scored = {q for s in self.systems.values() for q in s.scores}
         return {
             "dataset": "locomo",

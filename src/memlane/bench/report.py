@@ -137,6 +137,11 @@ def render_markdown(summary: Mapping[str, Any], title: str, notes: Sequence[str]
                 continue
             lines += ["", f"## {name} — {level} level", "", f"_{s.get('note', '')}_", ""]
             lines += _table(list(groups.items()), "group")
+    for name, s in summary["systems"].items():
+        if s.get("by_conversation"):
+            # a rule tuned on some conversations should gain on the others too
+            lines += ["", f"## {name} — by conversation (categories 1-4)", ""]
+            lines += _table(list(s["by_conversation"].items()), "conversation")
     qa = summary.get("qa")
     if qa:
         lines += ["", "## Answer quality", "",
