@@ -207,7 +207,7 @@ class ConfidenceConfig:
 _MULTI = ("likes", "dislikes", "visited", "has", "acquired", "started", "signed_up_for", "uses",
           "studied_at", "allergic_to", "sister", "brother", "friend", "colleague", "coworker",
           "son", "daughter", "cousin", "cat", "dog", "pet", "puppy", "kitten", "niece", "nephew",
-          "neighbor", "aunt", "uncle", "decided")
+          "neighbor", "aunt", "uncle", "decided", "scheduled")
 
 
 @dataclass(frozen=True)

@@ -411,6 +411,62 @@ _SELF_LOW, _DISCLOSURE_LOW, _REQUEST_LOW = (re.compile(p.pattern) for p in (_SEL
 same; case folding beyond ASCII differs from lower-casing, so other text keeps the originals)."""
 _NOT_A_FACT = {"name", "question", "problem", "point", "guess", "bad", "pleasure", "turn", "goal is to"}
 
+# Session 14: facts a person would write about the state of things, read from one clause of a
+# participant's statement (docs/summary-eval.md, "Session 14: facts"): the date of a named thing
+# ("Mock exams start on the 8th": Mock exams, starts, "start on the 8th"), the speaker's own dated
+# arrangement ("I've got rent going out on the 1st") and the speaker's count of something ("We run
+# 14 delivery vans": user, vans, "14 delivery vans").
+_AMOUNT = re.compile(r"(?<![\w#/@.,:-])(?<![A-Z] )(?<![A-Z][a-z] )(?<![A-Z][a-z][a-z] )(?<![A-Z][a-z]{3} )"
+                     r"[£$€]?\d[\d,]*(?:\.\d+)?(?![\d,.]*[\w-]*-\d)(?![\d,.]*:\d)")
+"""A number said as a quantity or a day: digits, not inside a key ("INC-3391"), not after a
+capitalised word ("Xcode 16", "Order 40917": a version or an identifier), not a time ("09:14")."""
+_CLAUSE = re.compile(r"\s*(?:[;:]\s+|,\s+|\s+[-–—]\s+|\s+(?:so|but|because|since|though|although|which|"
+                     r"while|whereas|and then|and(?!\s+[£$€]?\d))\s+)\s*")
+"""Where a clause ends: punctuation, a conjunction, "and" (not between two numbers: "8 and 11")."""
+_NOT_STATED = re.compile(
+    r"\b(?:i'll|we'll|i will|we will|let's|lets|can you|could you|can we|could we|please|shall|"
+    r"should|i'd|we'd|would|could|maybe|might|if|whether|hope|hoping|need to|needs to|"
+    r"going to|gonna|want to|wants to|wanna|how|what|why|when|who|where|which|think|thinking|guess|"
+    r"feels?|seems?|sounds?|looks?)\b", re.IGNORECASE)
+"""A plan, a request, a wish, a hedge, an opinion or a question: no state of things."""
+_STATE_VERB = (r"(?:is|are|has|have|costs?|takes?|runs?(?: out)?|starts?|opens?|closes?|ends?|"
+               r"lasts?|meets?|holds?|sleeps?|covers?|allows?|includes?|earns?|pays?|charges?|weighs?|"
+               r"renews?|expires?|raised|made|took|tops out|goes (?:up|down)|came in|comes in)")
+_STATE = re.compile(r"^(?:the |our |my |your |his |her |their )?(?!(?:i|we|it|they|he|she|this|that|there|"
+                    r"these|those|you|who|someone|everyone|nobody|everything|something|anyone|what|"
+                    r"last|next|every|each)\b)"
+                    r"([A-Za-z][\w&/.+'’-]*(?:\s+(?!(?:is|are|has|have)\b)[\w&/.+'’-]+){0,4}?)"
+                    r"(\s+" + _STATE_VERB + r"\b)", re.IGNORECASE)
+"""A named subject (up to five words, not a pronoun) and a verb of state: "The current contract runs"."""
+_STATE_IS = re.compile(_STATE.pattern.replace(r"(\s+" + _STATE_VERB + r"\b)", r"(['’]s\b)"), re.IGNORECASE)
+"""The same with the verb contracted: "Mum's 70th is…", "Boiler's"."""
+_FIRST_STATE = re.compile(r"^(i|we)(?:['’]m| am|['’]ve got| have got| have| earn| make| pay| spend| owe|"
+                          r" weigh| work| run| do| use| go through|['’]re| are)\b", re.IGNORECASE)
+"""The speaker's own state: "I've got", "We run"."""
+_DATE_AFTER = re.compile(r"(?:st|nd|rd|th)\b|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
+"""After a number, what makes it a day: "the 8th", "14 January"."""
+_MONEY_AFTER = re.compile(r"\s*(?:k\b|m\b|bn\b|%|pounds?|euros?|dollars?|quid|kroner|grand)", re.IGNORECASE)
+_NOT_COUNTED = frozenset("left more less each now only total ago later late early old higher lower cheaper "
+                         "extra instead off apart over odd times".split())
+"""Words after a number that count nothing ("13,000 left", "two days late")."""
+_SUBJECT_LEAD = re.compile(r"^(?:(?:so|and|but|also|oh|ok|okay|well|plus|now|yes|yeah|no|then|actually|"
+                           r"anyway|still|right|hm+|ah|heads up|good news|bad news|fyi|update)\b[,!.:]?\s*)+",
+                           re.IGNORECASE)
+_COUNTED = re.compile(r"\s*(?:(?:million|thousand|k|bn|billion)\b\s*)?([a-z]{3,})\b(?:[\s-]+([a-z]{3,})\b)?")
+
+
+def _counted(after: str) -> str:
+    """The noun a number counts, after at most one modifier: "14 delivery vans" -> vans, "19
+    artists signed up" -> artists, "312 open tickets" -> tickets; "" when no word follows."""
+    m = _COUNTED.match(after)
+    if m is None:
+        return ""
+    first, second = m.group(1).lower(), (m.group(2) or "").lower()
+    if (first.endswith("s") or not second or second in STOPWORDS
+            or second.endswith(("ed", "ing", "ly"))):
+        return first
+    return second
+
 
 def _sentences(text: str) -> list[str]:
     pieces, pos = [], 0
@@ -712,6 +768,7 @@ class OfflineIntelligence:
             topic = ", ".join(tags[:3]) + (f" — {topic}" if topic else "")
         extraction = self._extract([(m, t) for m, t, _ in lead])
         extraction = self._with_decisions(extraction, messages, cues)
+        extraction = self._with_states(extraction, messages, turns, cues)
         refs = sorted({r.rstrip(".,;:") for m in messages for r in _references(m.text)})
         if len(refs) > 1:  # a code inside a longer reference ("0E7C7B" in "#0E7C7B") is that one
             folded = [r.lower() for r in refs]
@@ -938,4 +995,71 @@ class OfflineIntelligence:
                 if value.lower() in _FILLER or value.lower().startswith(("not ", "going ", "so ", "very ")):
                     continue
                 out.append(Fact(subject, normalize_predicate(pred), value, "stated", seq, _trim(sentence, 200)))
+        return out
+
+    @staticmethod
+    def _with_states(extraction: Extraction, messages: Sequence[Message],
+                     turns: Sequence[tuple[str, str, list[str]]], cues: Cues) -> Extraction:
+        """Facts about the state of things that a participant states with a number (session
+        14): a named thing's date, the speaker's dated arrangement, the speaker's count of
+        something (:meth:`_states`). Not the assistant's words, not a question, a plan, a
+        request, a hedge or an opinion, and not a sentence the cues placed as a decision, an
+        open question or a step (a rationale can state a fact)."""
+        firsts: list[Message] = []
+        for m in messages:
+            if not firsts or firsts[-1] is not m:
+                firsts.append(m)
+        people = {m.speaker or m.role for m in messages if m.role == "user"}
+        facts = list(extraction.facts)
+        for t, (who, role, sentences) in enumerate(turns):
+            if role != "user" or t >= len(firsts):
+                continue
+            speaker = "user" if who in ("user", "assistant") else who
+            we = speaker if len(people) <= 1 else "team"
+            for i, sentence in enumerate(sentences):
+                placed = cues.placed.get((t, i))
+                if sentence.endswith("?") or (placed is not None and placed != "rationale"):
+                    continue
+                if _AMOUNT.search(sentence) is None or _NOT_STATED.search(sentence) is not None:
+                    continue
+                facts.extend(OfflineIntelligence._states(sentence, speaker, we, firsts[t].seq))
+        return replace(extraction, facts=tuple(facts))
+
+    @staticmethod
+    def _states(sentence: str, speaker: str, we: str, seq: int) -> list[Fact]:
+        """The facts of one sentence, a clause at a time: "Mock exams start on the 8th" (``Mock
+        exams``, ``starts``, single-valued: a later date supersedes it), "I've got rent going out
+        on the 1st" (the speaker, ``scheduled``, multi-valued), "We run 14 delivery vans" (``we``:
+        the speaker, or ``team`` when several people talk; ``vans``, single-valued)."""
+        out: list[Fact] = []
+        for clause in _CLAUSE.split(sentence.rstrip(".!")):
+            clause = _SUBJECT_LEAD.sub("", clause).strip()
+            number = _AMOUNT.search(clause)
+            if number is None:
+                continue
+            head, after = clause[: number.start()], clause[number.end():]
+            dated = _DATE_AFTER.match(after) is not None
+            if (first := _FIRST_STATE.match(head)) is not None:
+                subject, obj = (speaker if first.group(1).lower() == "i" else we), clause[first.end():]
+                if dated:
+                    pred = "scheduled"
+                else:
+                    pred = "" if _MONEY_AFTER.match(after) else _counted(after)
+                    if not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
+                        continue
+            elif dated and (state := _STATE.match(head) or _STATE_IS.match(head)) is not None:
+                subject, obj = state.group(1), clause[state.start(2):].lstrip()
+                verb = state.group(2).strip().lower()
+                if verb in ("'s", "’s"):
+                    verb, obj = "is", "is " + obj[2:].lstrip()
+                head_verb, _, rest = verb.partition(" ")
+                if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came"):
+                    head_verb += "es" if head_verb.endswith(("sh", "ch", "x")) else "s"  # "start" -> "starts"
+                pred = "date" if verb in ("is", "are", "has", "have") else f"{head_verb} {rest}".strip()
+            else:
+                continue
+            obj = obj.strip(" ,")
+            if len(obj) > 1:
+                out.append(Fact(subject, normalize_predicate(pred), _trim(obj, 160), "stated", seq,
+                                _trim(sentence, 200)))
         return out
