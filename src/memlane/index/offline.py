@@ -427,24 +427,32 @@ _NOT_STATED = re.compile(
     r"\b(?:i'll|we'll|i will|we will|let's|lets|can you|could you|can we|could we|please|shall|"
     r"should|i'd|we'd|would|could|maybe|might|if|whether|hope|hoping|need to|needs to|"
     r"going to|gonna|want to|wants to|wanna|how|what|why|when|who|where|which|think|thinking|guess|"
-    r"feels?|seems?|sounds?|looks?)\b", re.IGNORECASE)
-"""A plan, a request, a wish, a hedge, an opinion or a question: no state of things."""
+    r"feels?|seems?|sounds?|looks?|looking|planning|plan to|aiming|trying|hoping|excited|glad|surprised|"
+    r"curious|certain|concerned|worried|willing|remember|wondering|mission|goal|talking)\b", re.IGNORECASE)
+"""A plan, a request, a wish, a hedge, a feeling, an opinion or a question: no state of things."""
 _STATE_VERB = (r"(?:is|are|has|have|costs?|takes?|runs?(?: out)?|starts?|opens?|closes?|ends?|"
-               r"lasts?|meets?|holds?|sleeps?|covers?|allows?|includes?|earns?|pays?|charges?|weighs?|"
+               r"lasts|meets?|holds?|sleeps?|covers?|allows?|includes?|earns?|pays?|charges?|weighs?|"
                r"renews?|expires?|raised|made|took|tops out|goes (?:up|down)|came in|comes in)")
 _STATE = re.compile(r"^(?:the |our |my |your |his |her |their )?(?!(?:i|we|it|they|he|she|this|that|there|"
                     r"these|those|you|who|someone|everyone|nobody|everything|something|anyone|what|"
                     r"last|next|every|each)\b)"
-                    r"([A-Za-z][\w&/.+'’-]*(?:\s+(?!(?:is|are|has|have)\b)[\w&/.+'’-]+){0,4}?)"
+                    r"([A-Za-z][\w&/.+'’-]*(?:\s+(?!(?:is|are|has|have|will|would|can|could|may|must|i|we|you|"
+                    r"they|he|she|it|to|who|that|which|when|if)\b)[\w&/.+'’-]+){0,4}?)"
                     r"(\s+" + _STATE_VERB + r"\b)", re.IGNORECASE)
 """A named subject (up to five words, not a pronoun) and a verb of state: "The current contract runs"."""
-_STATE_IS = re.compile(_STATE.pattern.replace(r"(\s+" + _STATE_VERB + r"\b)", r"(['’]s\b)"), re.IGNORECASE)
-"""The same with the verb contracted: "Mum's 70th is…", "Boiler's"."""
+_STATE_IS = re.compile(_STATE.pattern.replace("{0,4}?", "{0,1}?").replace(r"(\s+" + _STATE_VERB + r"\b)", r"(['’]s\b)"),
+                       re.IGNORECASE)
+"""The same with the verb contracted, after a subject of one or two words: "The boiler's"."""
 _FIRST_STATE = re.compile(r"^(i|we)(?:['’]m| am|['’]ve got| have got| have| earn| make| pay| spend| owe|"
                           r" weigh| work| run| do| use| go through|['’]re| are)\b", re.IGNORECASE)
 """The speaker's own state: "I've got", "We run"."""
-_DATE_AFTER = re.compile(r"(?:st|nd|rd|th)\b|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
-"""After a number, what makes it a day: "the 8th", "14 January"."""
+_DATE_AFTER = re.compile(r"(?:st|nd|rd|th)\b(?!\s+(?!(?:of|at|in|on|and|or|to|for|from|until|till|so|but|when|"
+                         r"this|next|is|was|the|a|an|with|by)\b)[a-z])|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+                         r"oct|nov|dec)", re.IGNORECASE)
+"""After a number, what makes it a day: "the 8th", "14 January"; not "the 6th race"."""
+_DAY_BEFORE = re.compile(r"(?:\b(?:the|on|by|from|until|till|before|after|since|of)|[A-Z][a-z]+day|"
+                         r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*)\s+$")
+"""Before an ordinal, what makes it a day: "on the 8th", "Friday 12th"; not "ranked 3rd", "my 18th"."""
 _MONEY_AFTER = re.compile(r"\s*(?:k\b|m\b|bn\b|%|pounds?|euros?|dollars?|quid|kroner|grand)", re.IGNORECASE)
 _NOT_COUNTED = frozenset("left more less each now only total ago later late early old higher lower cheaper "
                          "extra instead off apart over odd times".split())
@@ -1038,11 +1046,15 @@ class OfflineIntelligence:
             if number is None:
                 continue
             head, after = clause[: number.start()], clause[number.end():]
-            dated = _DATE_AFTER.match(after) is not None
+            dated = _DATE_AFTER.match(after) is not None and (
+                not after[:1].isalpha() or _DAY_BEFORE.search(head) is not None)
             if (first := _FIRST_STATE.match(head)) is not None:
                 subject, obj = (speaker if first.group(1).lower() == "i" else we), clause[first.end():]
                 if dated:
                     pred = "scheduled"
+                elif first.group(0).lower().endswith(("'m", "’m", " am", "'re", "’re", " are")) and len(
+                        clause[first.end(): number.start()].split()) > 2:
+                    continue  # "I'm currently using size 13 batteries": a state, but of nothing counted
                 else:
                     pred = "" if _MONEY_AFTER.match(after) else _counted(after)
                     if not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
