@@ -114,3 +114,11 @@ def test_a_new_count_supersedes_and_arrangements_accumulate(mem):
     assert {("scheduled", "a wedding on the 9th"), ("scheduled", "the MOT on the 23rd")} <= current
     history = mem.fact_history("user", "vans", "v")
     assert [h["status"] for h in history] == ["superseded", "current"]
+
+
+def test_what_a_first_person_pattern_read_is_not_said_twice():
+    facts = _facts(
+        "user: I have an 11 hour layover in Istanbul on the way to Bangkok.",
+        "assistant: With 11 hours, many people leave the airport.",
+    )
+    assert [f for f in facts if "layover" in f[2]] == [("user", "has", "11 hour layover in Istanbul")]

@@ -1030,7 +1030,12 @@ class OfflineIntelligence:
                     continue
                 if _AMOUNT.search(sentence) is None or _NOT_STATED.search(sentence) is not None:
                     continue
-                facts.extend(OfflineIntelligence._states(sentence, speaker, we, firsts[t].seq))
+                for f in OfflineIntelligence._states(sentence, speaker, we, firsts[t].seq):
+                    said = f.object.lower()
+                    # what a first-person pattern already read from the turn ("an 11 hour layover")
+                    if not any(g.seq == f.seq and (g.object.lower() in said or said in g.object.lower())
+                               for g in facts):
+                        facts.append(f)
         return replace(extraction, facts=tuple(facts))
 
     @staticmethod
