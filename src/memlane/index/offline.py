@@ -96,8 +96,7 @@ _REFS = [
     re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),  # e-mail addresses
     re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+(?:Dockerfile|Makefile|Procfile|Jenkinsfile|README|LICENSE)\b"),
     re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|$)"),  # directories: app/models/
-    re.compile(r"\b(?:(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?"
-               r"(?:\d{4,}|(?!\d{4}-\d\d-\d\d\b)\d{3,}(?:-\d{3,})+)(?![\w-])|"
+    re.compile(r"\b(?:(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?\d{4,}|"
                r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
                r"[Ee]mployee ID|[Cc]ard|PR)\s+(?:number\s+|no\.?\s+)?\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?)\b"),  # numbered
     re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])(?:(?=[A-Z0-9]*\d[A-Z0-9]*\d)|"
@@ -166,12 +165,7 @@ longer ones (an assistant's long answers) only for session 9's kinds — numbere
 invoices, bookings and confirmations, codes of ten characters or more — whose patterns cost
 a fraction (the offline backend's ≥ 300 sessions/s)."""
 _OLD_NOUNS = ("rder ", "nvoice ", "ooking ", "onfirmation ")
-_OLD_NUMBER = re.compile(r"\d{4,}|(?!\d{4}-\d\d-\d\d$)\d{3,}(?:-\d{3,})+")
-"""The number of an order, invoice, booking or confirmation: four digits or more ("Order 40917";
-not "I'll order 200 of…"), or groups of digits joined by hyphens ("order 7731-4408"; not a
-date) (session 14)."""
-_OLD_NUMBERED = re.compile(r"\b(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?"
-                           r"(?:\d{4,}|(?!\d{4}-\d\d-\d\d\b)\d{3,}(?:-\d{3,})+)\b(?!-)")
+_OLD_NUMBERED = re.compile(r"\b(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?\d{4,}\b")
 _OLD_CODE_GUARD = re.compile(r"\d[A-Z0-9]{8}")
 _OLD_CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
 _SEMVER = re.compile(r"(?<![\w.])v?\d{1,3}\.\d{1,3}\.\d{1,3}(?![.\w])")
@@ -204,28 +198,6 @@ _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
 code pattern's look-aheads at every word)."""
 
 
-_MENU = re.compile(r"\b(?:in|under|to|via|open|from|tap|click|select|choose|at)\s+"
-                   r"([A-Z][\w&'-]*(?: [\w&'-]+){0,3}?(?: [>›→] [A-Z][\w&'-]*(?: [\w&'-]+){0,3}?)*"
-                   r" [>›→] [A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,3})")
-"""A place in an app's menus ("in Settings > Members", "under Council tax > Discounts", "go to
-Settings > Device > Wi-Fi"): two menu names or more between " > ", after a word that says
-where to go — not a comparison ("Python > Java") (session 14)."""
-_SECTION = re.compile(r"\b(?:[Ss]ection|[Cc]lause|[Aa]rticle)\s+(?:\d\d \d\d \d\d|\d{1,3}(?:\.\d{1,3})*[a-z]?)"
-                      r"(?![\w(]|\.\d| (?:days?|weeks?|months?|years?|hours?|minutes?|mins?)\b)"
-                      r"(?: of the (?:[a-z]+ )?(?:agreement|contract|lease|policy|act|handbook|constitution|bylaws|terms))?")
-"""A numbered part of a text one looks up: "section 9.3", "clause 7", "Article 231", "section 03
-30 00" of a specification, "section 4 of the agreement" (session 14)."""
-_COORDINATES = re.compile(r"(?<![\w.])\d{1,2}\.\d{2,6}°?\s?[NS],?\s+\d{1,3}\.\d{2,6}°?\s?[EW]\b")
-"""A place given by its latitude and longitude ("44.5821 N, 110.4417 W") (session 14)."""
-_RESOURCE = re.compile(r"(?:(?<![Tt]he )(?<![Aa] )\b(?:Workspace|workspace|Org|org|Organi[sz]ation|organi[sz]ation|Repo|repo|"
-                       r"Namespace|namespace|Cluster|cluster|Tenant|tenant|Bucket|bucket|Username|username)"
-                       r"(?: is| called| named|:)|\b(?:the|our|your|my|a|new) (?:workspace|org|repo|repository|namespace|"
-                       r"cluster|tenant|bucket|instance|queue|database|container|volume|server)"
-                       r"(?: called| named)?) ([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?=[\s,.;:!?)]|$)")
-"""A resource's lower-case name after what it is: "Workspace is acme-studio", "Org is acme-robotics",
-"the bucket acme-invoices-export" (session 14); not "the topic is well-defined"."""
-
-
 def _references(text: str) -> Iterator[str]:
     """Every reference pattern's matches in ``text``, in pattern order."""
     words: dict[str, str] = {}
@@ -252,8 +224,8 @@ def _references(text: str) -> Iterator[str]:
         if i == _NUMBERED:
             for m in _NUMBER.finditer(text):
                 named = _NAMED_BEFORE.search(text, max(0, m.start() - 32), m.start())
-                # session 9's kinds take four digits or more, or groups of digits joined by hyphens
-                if named and (named.group("old") is None or _OLD_NUMBER.fullmatch(m.group(0))):
+                # session 9's kinds take four digits or more, as their pattern does (not "I'll order 200 of…")
+                if named and (named.group("old") is None or (m.group(0).isdigit() and len(m.group(0)) > 3)):
                     yield text[named.start(): m.end()]
             continue
         if i == _CODES:
@@ -275,20 +247,6 @@ def _references(text: str) -> Iterator[str]:
             yield from _IMAGE_TAG.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
-    if len(text) <= _REF_SHORT:  # session 14's kinds: turns only, each behind a cheap test
-        yield from _session14(text)
-
-
-def _session14(text: str) -> Iterator[str]:
-    """Session 14's reference kinds in a turn: menus, numbered parts, coordinates, named resources."""
-    if " > " in text or " › " in text or " → " in text:
-        yield from _MENU.findall(text)
-    if "ection " in text or "lause " in text or "rticle " in text:
-        yield from _SECTION.findall(text)
-    if "." in text and _DIGIT.search(text):
-        yield from _COORDINATES.findall(text)
-    if "-" in text:
-        yield from _RESOURCE.findall(text)
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
@@ -639,21 +597,6 @@ def _in_context(decision: str, opening: str) -> str:
     return f"{decision.rstrip('.')} — {_trim(clause, 100)}"
 
 
-def _one_per_key(refs: list[str]) -> list[str]:
-    """One reference per thing: "Article 231" and "article 231", or "Claim number 88-40215" and
-    "claim 88-40215", said twice in a conversation are one reference: the shorter form, or the
-    first in sorted order (the capitalised one). A kind word before a number of four digits or
-    more does not make another thing ("Section 1" and "Clause 1" do); a bare key beside a longer
-    form is left to the rule after (the longer holds it) (session 14)."""
-    out: dict[str, str] = {}
-    for r in refs:
-        words = r.lower().split()
-        key = " " + words[-1] if len(words) > 1 and len(_DIGIT.findall(words[-1])) >= 4 else r.lower()
-        if key not in out or len(r) < len(out[key]):
-            out[key] = r
-    return sorted(out.values())
-
-
 @lru_cache(maxsize=16384)
 def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     """What a capitalised phrase names, whatever the sentence around it: ``(name, kind,
@@ -772,7 +715,6 @@ class OfflineIntelligence:
         extraction = self._with_decisions(extraction, messages, cues)
         refs = sorted({r.rstrip(".,;:") for m in messages for r in _references(m.text)})
         if len(refs) > 1:  # a code inside a longer reference ("0E7C7B" in "#0E7C7B") is that one
-            refs = _one_per_key(refs)
             folded = [r.lower() for r in refs]
             refs = [r for r, f in zip(refs, folded, strict=True)
                     if not any(f != o and f in o for o in folded)]
