@@ -99,6 +99,7 @@ REFERENCE_TEXTS = LABELLED + [
     "Pin v2.4.1 on db-east-03, not 2.5.0; E0502 again. Account 5521 0938 44, card 7781 2203 9914, ref RTZ4QP.",
     "Build from node:20-alpine; the app listens on localhost:8080 at 10:30 (ratio 1:2).",
     "Probe /healthz, back up ~/Photos to /volume1/backup\n/etc/restic/env and (~/.config/x); 24/7, and/or.",
+    "I'll order 200 of the TN-300 tins; booking 412 is full, invoice 2231 is paid.",  # a quantity, not an order
 ]
 
 

@@ -224,7 +224,8 @@ def _references(text: str) -> Iterator[str]:
         if i == _NUMBERED:
             for m in _NUMBER.finditer(text):
                 named = _NAMED_BEFORE.search(text, max(0, m.start() - 32), m.start())
-                if named and (named.group("old") is None or m.group(0).isdigit()):
+                # session 9's kinds take four digits or more, as their pattern does (not "I'll order 200 of…")
+                if named and (named.group("old") is None or (m.group(0).isdigit() and len(m.group(0)) > 3)):
                     yield text[named.start(): m.end()]
             continue
         if i == _CODES:
