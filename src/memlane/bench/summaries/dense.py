@@ -90,24 +90,33 @@ class Prepared:
     placed: list[bool]
     """Whether the patterns placed the sentence in a field."""
     cheap: bool = True
+    placement: bool = False
+    """Whether the names hold :func:`memlane.index.sentmodel.placement_features`."""
+    neighbour: int | None = None
+    """The characters of a neighbouring turn's text embedded at most (None: no cut)."""
+    most: int = sentmodel.MAX_SENTENCES
+    """Sentences of a turn past which the model reads none of it."""
 
 
 def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = True,
-            least: float = 0.0) -> list[Prepared]:
+            least: float = 0.0, placement: bool = False, neighbour: int | None = None,
+            most: int = sentmodel.MAX_SENTENCES) -> list[Prepared]:
     """The inputs and labels of every candidate sentence of ``convs`` (computed once;
     ``cheap``: the structural features of :func:`memlane.index.sentmodel.cheap_features`;
     ``least``: a sentence whose label only the fallback gave — the patterns did not place it
     there and it is less like the labelled item than this Dice coefficient — is left out of
     training (``skip``): labels written in other words than said ("Use the green key
     visual…") otherwise go to the sentence sharing most words with them ("The agency sent
-    three key visuals…"))."""
+    three key visuals…"); ``placement``: the features of where the sentence stands to the
+    patterns' own placements; ``neighbour``: the characters of a neighbouring turn's text
+    embedded at most; ``most``: the sentences of a turn past which none of it is read)."""
     emb = embedder or sentmodel.default_embedder()
     out = []
     for conv in convs:
         turns = _turns(conv)
         reader = _Reader(turns)
         placed = dict(reader.read().placed)
-        where = sentmodel.candidates(turns)
+        where = sentmodel.candidates(turns, most)
         labels = _labels(conv, turns, where, placed, reader.text)
         if least:
             for w, name in list(labels.items()):
@@ -116,9 +125,10 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
                 said = tokens(turns[w[0]].sentences[w[1]])
                 if max((dice(said, g) for g in _items(conv, name)), default=0.0) < least:
                     labels[w] = "skip"
-        where, block, names = sentmodel.sentence_inputs(turns, {}, emb, where, cheap)
+        where, block, names = sentmodel.sentence_inputs(turns, {}, emb, where, cheap,
+                                                        placed if placement else None, neighbour)
         out.append(Prepared(conv, block, names, [labels.get(w, "none") for w in where],
-                            [w in placed for w in where], cheap))
+                            [w in placed for w in where], cheap, placement, neighbour, most))
     return out
 
 
@@ -133,7 +143,8 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
     def kept(d: Prepared, keep: list[bool]) -> Prepared:
         return Prepared(d.conv, d.block[keep], [n for n, k in zip(d.names, keep, strict=True) if k],
                         [v for v, k in zip(d.labels, keep, strict=True) if k],
-                        [x for x, k in zip(d.placed, keep, strict=True) if k], d.cheap)
+                        [x for x, k in zip(d.placed, keep, strict=True) if k], d.cheap,
+                        d.placement, d.neighbour, d.most)
 
     data = [kept(d, [v != "skip" and not (unplaced and x)
                      for v, x in zip(d.labels, d.placed, strict=True)]) for d in data]
@@ -183,6 +194,11 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
             "hidden": hidden, "C": c, "alpha": alpha, "pattern_feature": False,
             "unplaced": unplaced}
     info["structure"] = "cheap" if data and data[0].cheap else "full"
+    info["placement"] = bool(data and data[0].placement)
+    if data and data[0].neighbour is not None:
+        info["neighbour"] = data[0].neighbour
+    if data and data[0].most != sentmodel.MAX_SENTENCES:
+        info["max_sentences"] = data[0].most
     info.update(meta or {})
     return sentmodel.DenseSentenceModel(vocab, arrays, info, embedder)
 
@@ -197,8 +213,35 @@ def configured(model: sentmodel.DenseSentenceModel, config: dict[str, Any]
 
 
 def folds(n: int, k: int) -> list[list[int]]:
-    """``k`` folds of conversation indices, dealt in order (every k-th one)."""
+    """``k`` folds of conversation indices, dealt in order (every k-th one): with the
+    conversations in the order of their sets, every set is spread over the folds (its
+    conversations dealt in turn, its share of each fold differing by one at most)."""
     return [list(range(i, n, k)) for i in range(k)]
+
+
+class _Cached:
+    """A configured model whose verdicts on a conversation are computed once for every
+    configuration of a fold (the configurations differ only in how they are used)."""
+
+    takes_keep = True
+
+    def __init__(self, model: sentmodel.DenseSentenceModel, config: dict[str, Any],
+                 cache: dict[Any, dict[tuple[int, int], tuple[str, float, float]]]) -> None:
+        self.model = configured(model, config)
+        assert self.model is not None
+        self.thresholds = self.model.thresholds
+        self.mode = self.model.mode
+        self.meta = self.model.meta
+        self.cache = cache
+
+    def classify(self, turns: Sequence[Any], placed: dict[tuple[int, int], str],
+                 keep: Any = None) -> dict[tuple[int, int], tuple[str, float, float]]:
+        key = (tuple((t.who, t.role, tuple(t.sentences)) for t in turns),
+               tuple(sorted(placed.items())) if self.meta.get("placement") else ())
+        if key not in self.cache:  # every candidate, whatever ``keep`` says
+            self.cache[key] = self.model.classify(turns, placed)
+        got = self.cache[key]
+        return got if keep is None else {w: v for w, v in got.items() if keep(w)}
 
 
 def cross_validate(data: Sequence[Prepared], parts: dict[str, set[str]], k: int = 5,
@@ -206,7 +249,7 @@ def cross_validate(data: Sequence[Prepared], parts: dict[str, set[str]], k: int 
                    **fit_args: Any
                    ) -> dict[str, dict[str, EvalReport]]:
     """Per configuration, per part (``parts``: a name -> the conversation ids in it), the
-    scores summed over ``k`` leave-conversations-out folds."""
+    scores summed over ``k`` leave-conversations-out folds (:func:`folds`)."""
     from memlane.index.offline import OfflineIntelligence
 
     configs = CONFIGS if configs is None else configs
@@ -215,11 +258,13 @@ def cross_validate(data: Sequence[Prepared], parts: dict[str, set[str]], k: int 
         held = set(fold)
         model = fit([d for i, d in enumerate(data) if i not in held], embedder=embedder,
                     **fit_args)
+        cache: dict[Any, Any] = {}
         for name, config in configs.items():
-            backend = OfflineIntelligence(configured(model, config))
-            for part, ids in parts.items():
-                test = [data[i].conv for i in fold if data[i].conv.id in ids]
-                if test:
-                    _merge(out[name][part], evaluate(backend.summarize, test, backend="",
-                                                     set_name=""))
+            backend = OfflineIntelligence(_Cached(model, config, cache) if config else None)
+            for i in fold:
+                conv = data[i].conv
+                report = evaluate(backend.summarize, [conv], backend="", set_name="")
+                for part, ids in parts.items():
+                    if conv.id in ids:
+                        _merge(out[name][part], report)
     return out
