@@ -33,7 +33,8 @@ import numpy as np
 from memlane.index import cues as c
 from memlane.index.sentclass import _MODALS, _PERSON, LABELS, TurnLike, features
 
-__all__ = ["LABELS", "DenseSentenceModel", "default_embedder", "load_dense", "sentence_inputs"]
+__all__ = ["LABELS", "DenseSentenceModel", "default_embedder", "load_dense", "sentence_inputs",
+           "shipped"]
 
 NEIGHBOUR_SENTENCES = 3
 """Sentences of a neighbouring turn whose joined text is embedded."""
@@ -49,6 +50,11 @@ ASSISTANT_LEAD = 2
 _DIGIT = re.compile(r"\d")
 _LOCK = threading.Lock()
 _EMBEDDER: list[Any] = []
+_SHIPPED: list[Any] = []
+SHIPPED = "sentmodel.npz"
+"""The weights inside the package (next to this module): trained on every development set
+(651 conversations) by ``memlane bench summaries --train`` in session 14, the offline
+backend's default since then (``summary.sentence_model``)."""
 
 
 class Embedder(Protocol):
@@ -346,3 +352,15 @@ def load_dense(path: str | Path, embedder: Embedder | None = None) -> DenseSente
         arrays = {k: data[k] for k in ("mean", "scale", "w1", "b1", "w2", "b2") if k in data}
         return DenseSentenceModel([str(x) for x in data["vocab"]], arrays,
                                   json.loads(str(data["meta"])), embedder)
+
+
+def shipped() -> DenseSentenceModel:
+    """The model whose weights ship in the package (:data:`SHIPPED`), read once per process
+    (no download; the static embedder's table loads on its first use)."""
+    with _LOCK:
+        if not _SHIPPED:
+            from importlib import resources
+
+            with resources.as_file(resources.files("memlane.index") / SHIPPED) as path:
+                _SHIPPED.append(load_dense(path))
+        return _SHIPPED[0]
