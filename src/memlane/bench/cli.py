@@ -354,7 +354,7 @@ def locomo_cmd(
               "regularisation [default: 0.001].")
 @click.option("--structure", type=click.Choice(["cheap", "full"]), default="cheap",
               show_default=True, help="With --train --kind dense: the structural features "
-              "(full: also every cue pattern's hit, about 2.5 times the cost).")
+              "(full: also every cue pattern's hit, about twice the model's cost).")
 @click.option("--neighbour", type=click.IntRange(min=-1), default=0, show_default=True,
               help="With --train --kind dense: characters of a neighbouring turn's text "
               "embedded (0: none; -1: its first three sentences whole, session 9).")

@@ -38,7 +38,7 @@ cross-validation over 0.0001-0.03 (session 9: 0.003)."""
 CHEAP = True
 """Whether ``--train`` uses :func:`memlane.index.sentmodel.cheap_features` (else the cue
 patterns' hits of :func:`memlane.index.sentclass.features` as well: session 9's choice,
-which gained more in session 14's cross-validation at 2.5 times the cost)."""
+which gained more in session 14's cross-validation at about twice the model's cost)."""
 NEIGHBOUR: int | None = 0
 """The characters of a neighbouring turn's text ``--train`` embeds (0: none — its
 structural features stay; None: its first three sentences, session 9)."""
