@@ -1,10 +1,12 @@
 """The offline intelligence backend: summaries and facts from the text itself.
 
-No model and no network. It writes the same structured summary an LLM would — salient
+No LLM and no network. It writes the same structured summary an LLM would — salient
 sentences as context, keyphrases as topics, decisions, open questions, next steps,
 action items, references, named entities — and reads first-person facts and preferences
 ("my X is Y", "I moved to", "I prefer", "I started", "my sister Ana") with plain,
-documented patterns. It is extractive: every field quotes or trims what was said.
+documented patterns; by default a small sentence model shipped in the package
+(:mod:`memlane.index.sentmodel`, numpy only) adds the decisions, next steps and rationale
+it is sure of. It is extractive: every field quotes or trims what was said.
 """
 
 from __future__ import annotations
