@@ -173,6 +173,16 @@ class IndexingConfig:
 
 
 @dataclass(frozen=True)
+class SummaryConfig:
+    """The offline backend's summaries. ``[memory.summary]``."""
+
+    sentence_model: bool = True
+    """The learned sentence model that ships in the package joins the cue patterns (it
+    places decisions, next steps and rationale they missed; session 14 of
+    docs/summary-eval.md). Off: the cue patterns alone, as before session 14."""
+
+
+@dataclass(frozen=True)
 class ConfidenceConfig:
     """The confidence model of facts. ``[memory.confidence]``.
 
@@ -647,6 +657,7 @@ class Config:
     embedding: EmbeddingConfig = field(default_factory=EmbeddingConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
     indexing: IndexingConfig = field(default_factory=IndexingConfig)
+    summary: SummaryConfig = field(default_factory=SummaryConfig)
     confidence: ConfidenceConfig = field(default_factory=ConfidenceConfig)
     facts: FactsConfig = field(default_factory=FactsConfig)
     hygiene: HygieneConfig = field(default_factory=HygieneConfig)
@@ -680,6 +691,7 @@ _SECTIONS = {
     "embedding": EmbeddingConfig,
     "search": SearchConfig,
     "indexing": IndexingConfig,
+    "summary": SummaryConfig,
     "confidence": ConfidenceConfig,
     "facts": FactsConfig,
     "hygiene": HygieneConfig,

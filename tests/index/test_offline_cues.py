@@ -1,6 +1,13 @@
 """Per-field behaviour of the offline cues on small conversations written for these tests."""
 
-from memlane.testing import offline_summary as _summary
+from memlane.index.offline import OfflineIntelligence
+from memlane.testing import turn_messages
+
+
+def _summary(*turns: str):
+    """The cue patterns alone: these tests are about them (the default backend adds the
+    shipped sentence model's verdicts; tests/index/test_offline_sentmodel_shipped.py)."""
+    return OfflineIntelligence(None).summarize("s", turn_messages(turns))
 
 
 def _fields(summary):

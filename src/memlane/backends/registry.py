@@ -35,9 +35,11 @@ def make_embedder(config: Config, name: str | None = None) -> Embedder:
 
 
 def _offline(config: Config) -> Intelligence:
+    """The offline backend: the cue patterns, with the shipped sentence model unless
+    ``summary.sentence_model`` is off."""
     from memlane.index.offline import OfflineIntelligence
 
-    return OfflineIntelligence()
+    return OfflineIntelligence() if config.summary.sentence_model else OfflineIntelligence(None)
 
 
 def _llm(config: Config) -> Intelligence:

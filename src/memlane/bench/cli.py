@@ -341,14 +341,29 @@ def locomo_cmd(
               help="Instead of scoring: train a sentence model for the offline backend (needs "
               "the 'train' extra: scikit-learn), print its cross-validated scores beside the "
               "patterns' and write the weights to --out. --kind dense (the default): the "
-              "dense model on the pool and the train sets, each way of using it scored on "
-              "the pool and the train part apart; --kind linear: session 7's hashed-word "
+              "dense model on every development set (pool, train, heldout5 to heldout10), "
+              "each way of using it scored on each set apart; --kind linear: session 7's hashed-word "
               "classifier on the pool.")
 @click.option("--kind", type=click.Choice(["dense", "linear"]), default="dense",
               show_default=True, help="With --train: which sentence model to train.")
 @click.option("--hidden", type=click.IntRange(min=0), default=0, show_default=True,
               help="With --train --kind dense: hidden units of the network (0: a logistic "
               "regression).")
+@click.option("--c", "inverse_c", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="With --train --kind dense: the logistic regression's inverse "
+              "regularisation [default: 0.001].")
+@click.option("--structure", type=click.Choice(["cheap", "full"]), default="cheap",
+              show_default=True, help="With --train --kind dense: the structural features "
+              "(full: also every cue pattern's hit, about twice the model's cost).")
+@click.option("--neighbour", type=click.IntRange(min=-1), default=0, show_default=True,
+              help="With --train --kind dense: characters of a neighbouring turn's text "
+              "embedded (0: none; -1: its first three sentences whole, session 9).")
+@click.option("--max-sentences", type=click.IntRange(min=1), default=3, show_default=True,
+              help="With --train --kind dense: sentences of a turn past which the model "
+              "reads none of it (session 9: 8).")
+@click.option("--placement", is_flag=True,
+              help="With --train --kind dense: also the features of where a sentence stands "
+              "to the patterns' placements.")
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True,
               help="With --train: leave-conversations-out folds for the cross-validation.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
@@ -358,11 +373,16 @@ def locomo_cmd(
               default=None, help="Score the offline backend with this trained sentence "
               "model (weights written by --train: .npz dense, .json linear) joining the cue "
               "patterns.")
+@click.option("--no-sentence-model", "patterns_only", is_flag=True,
+              help="Score (or with --speed time) the offline backend's cue patterns alone, "
+              "without the sentence model that ships in the package (summary.sentence_model "
+              "= false).")
 def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | None,
                   as_json: bool, show_misses: bool, speed: bool, data: Path | None,
-                  limit: int | None, train: bool, kind: str, hidden: int, folds: int,
-                  out: Path | None,
-                  model_path: Path | None) -> None:
+                  limit: int | None, train: bool, kind: str, hidden: int,
+                  inverse_c: float | None, structure: str, neighbour: int, max_sentences: int,
+                  placement: bool, folds: int, out: Path | None,
+                  model_path: Path | None, patterns_only: bool) -> None:
     """Score session summaries per field against the labelled conversation set."""
     import json as _json
 
@@ -372,13 +392,16 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         if kind == "linear":
             _train_classifier(folds, out or Path("sentclass.json"), as_json, show_misses)
         else:
-            _train_dense(folds, out or Path("sentmodel.npz"), as_json, hidden)
+            _train_dense(folds, out or Path("sentmodel.npz"), as_json, hidden,
+                         {"c": inverse_c, "cheap": structure == "cheap",
+                          "neighbour": None if neighbour < 0 else neighbour,
+                          "most": max_sentences, "placement": placement})
         return
     if speed:
         if data is None:
             raise click.UsageError("--speed needs --data LONGMEMEVAL_FILE")
         try:
-            result = evalrun.session_speed(data, limit)
+            result = evalrun.session_speed(data, limit, _speed_model(model_path, patterns_only))
         except (MemlaneError, OSError) as exc:
             raise click.ClickException(f"{data}: {exc}") from exc
         if as_json:
@@ -398,7 +421,9 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         else:
             names = list(evalrun.SETS) if sets == "all" else [sets]
             chosen = [(n, evalrun.load_set(n)) for n in names]
-        model = None
+        model: Any = None if patterns_only else "shipped"
+        if patterns_only and model_path is not None:
+            raise click.UsageError("--model and --no-sentence-model exclude each other")
         if model_path is not None:
             if backend != "offline":
                 raise click.UsageError("--model needs --backend offline")
@@ -417,6 +442,21 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         click.echo(_json.dumps([r.to_dict(misses=show_misses) for r in reports], indent=2))
     else:
         click.echo(evalrun.render(reports, show_misses), nl=False)
+
+
+def _speed_model(model_path: Path | None, patterns_only: bool) -> Any:
+    """The sentence model ``--speed`` times: the shipped one, none, or a weights file."""
+    if patterns_only:
+        return None
+    if model_path is None:
+        return "shipped"
+    from memlane.index.sentclass import load_model
+    from memlane.index.sentmodel import load_dense
+
+    try:
+        return load_dense(model_path) if model_path.suffix == ".npz" else load_model(model_path)
+    except (ValueError, KeyError, OSError) as exc:
+        raise click.ClickException(f"{model_path}: not a sentence classifier: {exc}") from exc
 
 
 def _train_classifier(folds: int, out: Path, as_json: bool, show_misses: bool) -> None:
@@ -448,7 +488,8 @@ def _train_classifier(folds: int, out: Path, as_json: bool, show_misses: bool) -
                f"{len(model.weights)} weight rows written to {path}")
 
 
-def _train_dense(folds: int, out: Path, as_json: bool, hidden: int) -> None:
+def _train_dense(folds: int, out: Path, as_json: bool, hidden: int,
+                 inputs: dict[str, Any] | None = None) -> None:
     import json as _json
     import warnings
 
@@ -459,11 +500,19 @@ def _train_dense(folds: int, out: Path, as_json: bool, hidden: int) -> None:
         import sklearn  # noqa: F401
     except ImportError as exc:
         raise click.ClickException("--train needs scikit-learn: pip install 'memlane[train]'") from exc
-    pool, train = evalrun.load_set("pool"), evalrun.load_set("train")
-    data = dense.prepare([*pool, *train], cheap=dense.CHEAP)
-    parts = {"pool": {c.id for c in pool}, "train": {c.id for c in train},
-             "all": {c.id for c in (*pool, *train)}}
+    inputs = dict(inputs or {})
+    c = inputs.pop("c", None)
+    sets = {name: evalrun.load_set(name) for name in dense.SETS}
+    convs = [conv for part in sets.values() for conv in part]
+    data = dense.prepare(convs, cheap=inputs.get("cheap", dense.CHEAP),
+                         neighbour=inputs.get("neighbour", dense.NEIGHBOUR),
+                         most=inputs.get("most", dense.MOST),
+                         placement=inputs.get("placement", False))
+    parts = {name: {conv.id for conv in part} for name, part in sets.items()}
+    parts["all"] = {conv.id for conv in convs}
     args = dict(dense.FIT, **({"hidden": hidden, "alpha": 1.0} if hidden else {}))
+    if c is not None:
+        args["c"] = c
     with warnings.catch_warnings():  # a network that has not converged in max_iter: used as is
         warnings.simplefilter("ignore")
         results = dense.cross_validate(data, parts, folds, **args)
@@ -482,9 +531,9 @@ def _train_dense(folds: int, out: Path, as_json: bool, hidden: int) -> None:
                    for part, r in by.items()} for name, by in results.items()},
             "weights": str(path), "meta": model.meta}, indent=2))
         return
-    click.echo(f"{folds}-fold leave-conversations-out cross-validation on {len(pool)} pool and "
-               f"{len(train)} train conversations (decisions P / R / F1, other fields F1; "
-               "small talk, sentences in two fields)")
+    click.echo(f"{folds}-fold leave-conversations-out cross-validation on {len(convs)} "
+               f"conversations ({', '.join(f'{n} {len(p)}' for n, p in sets.items())}; "
+               "decisions P / R / F1, other fields F1; small talk, sentences in two fields)")
     for part in parts:
         click.echo(f"\n{part}:")
         for name, by in results.items():

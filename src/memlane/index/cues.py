@@ -1344,13 +1344,31 @@ class _Reader:
         left out goes to the field the model names when its probability reaches that
         field's threshold; a sentence the patterns placed is taken out when the model says
         "none" with at least the ``drop`` threshold. Small talk is never placed."""
-        verdicts = model.classify(self.turns, dict(self.cues.placed))
         limits = model.thresholds
         found = {name for name in ("decisions", "open_questions", "rationale")
                  if getattr(self.cues, name)}
         if self.cues.next_steps or self.cues.action_items:
             found.add("next_steps")
         fill = getattr(model, "mode", "add") == "fill"
+        if getattr(model, "takes_keep", False):
+            # Only the sentences whose verdict can be used are read (session 14, the cost):
+            # none when "fill" finds every field it may fill already filled; otherwise those
+            # the patterns left out (all, with a "drop" threshold) that are not small talk.
+            may = {f for f in ("decisions", "open_questions", "next_steps", "rationale")
+                   if limits.get(f, 2.0) <= 1.0} - (found if fill else set())
+            if not may and limits.get("drop", 2.0) > 1.0:
+                return
+            drops = limits.get("drop", 2.0) <= 1.0
+
+            def keep(where: tuple[int, int]) -> bool:
+                if where in self.cues.placed:
+                    return drops
+                s = self.turns[where[0]].sentences[where[1]]
+                return not (is_courtesy(s) or len(_content(s)) < 2 or s in self.antecedents)
+
+            verdicts = model.classify(self.turns, dict(self.cues.placed), keep)
+        else:
+            verdicts = model.classify(self.turns, dict(self.cues.placed))
         for where, (label, p, _) in verdicts.items():
             ti, si = where
             old = self.cues.placed.get(where)

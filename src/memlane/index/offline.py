@@ -1,10 +1,12 @@
 """The offline intelligence backend: summaries and facts from the text itself.
 
-No model and no network. It writes the same structured summary an LLM would — salient
+No LLM and no network. It writes the same structured summary an LLM would — salient
 sentences as context, keyphrases as topics, decisions, open questions, next steps,
 action items, references, named entities — and reads first-person facts and preferences
 ("my X is Y", "I moved to", "I prefer", "I started", "my sister Ana") with plain,
-documented patterns. It is extractive: every field quotes or trims what was said.
+documented patterns; by default a small sentence model shipped in the package
+(:mod:`memlane.index.sentmodel`, numpy only) adds the decisions, next steps and rationale
+it is sure of. It is extractive: every field quotes or trims what was said.
 """
 
 from __future__ import annotations
@@ -717,16 +719,27 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     return name, kind, first.endswith("ing")
 
 
+SHIPPED_MODEL = "shipped"
+"""``OfflineIntelligence(model=...)``: the sentence model whose weights ship in the package."""
+
+
 class OfflineIntelligence:
-    """Summaries and extraction with no model: the embedded default."""
+    """Summaries and extraction with no LLM: the embedded default."""
 
     name = "offline"
 
-    def __init__(self, model: Any = None) -> None:
+    def __init__(self, model: Any = SHIPPED_MODEL) -> None:
         """``model``: a learned sentence model (:mod:`memlane.index.sentmodel`, the dense
-        one of session 9, or :mod:`memlane.index.sentclass`) whose confident verdicts join
-        the cue patterns' as its mode says; ``None`` (the default): the cue patterns alone,
-        which neither model beat in cross-validation (docs/summary-eval.md, sessions 7-9)."""
+        one, or :mod:`memlane.index.sentclass`) whose confident verdicts join the cue
+        patterns' as its mode says; :data:`SHIPPED_MODEL` (the default): the dense model
+        whose weights ship in the package (read once per process), which beat the patterns
+        alone in session 14's cross-validation at the cost the target allows
+        (docs/summary-eval.md, session 14); ``None``: the cue patterns alone
+        (``summary.sentence_model = false``)."""
+        if isinstance(model, str) and model == SHIPPED_MODEL:
+            from memlane.index.sentmodel import shipped
+
+            model = shipped()
         self.model = model
 
     def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -33,7 +33,8 @@ import numpy as np
 from memlane.index import cues as c
 from memlane.index.sentclass import _MODALS, _PERSON, LABELS, TurnLike, features
 
-__all__ = ["LABELS", "DenseSentenceModel", "default_embedder", "load_dense", "sentence_inputs"]
+__all__ = ["LABELS", "DenseSentenceModel", "default_embedder", "load_dense", "sentence_inputs",
+           "shipped"]
 
 NEIGHBOUR_SENTENCES = 3
 """Sentences of a neighbouring turn whose joined text is embedded."""
@@ -49,6 +50,11 @@ ASSISTANT_LEAD = 2
 _DIGIT = re.compile(r"\d")
 _LOCK = threading.Lock()
 _EMBEDDER: list[Any] = []
+_SHIPPED: list[Any] = []
+SHIPPED = "sentmodel.npz"
+"""The weights inside the package (next to this module): trained on every development set
+(651 conversations) by ``memlane bench summaries --train`` in session 14, the offline
+backend's default since then (``summary.sentence_model``)."""
 
 
 class Embedder(Protocol):
@@ -67,24 +73,28 @@ def default_embedder() -> Embedder:
         return _EMBEDDER[0]
 
 
-def candidates(turns: Sequence[TurnLike]) -> list[tuple[int, int]]:
+def candidates(turns: Sequence[TurnLike], most: int = MAX_SENTENCES) -> list[tuple[int, int]]:
     """The sentences the model reads: those of a participant's turn and the first
-    :data:`ASSISTANT_LEAD` of an answer, in turns of at most :data:`MAX_SENTENCES`
-    sentences, none longer than :data:`MAX_CHARS` characters."""
+    :data:`ASSISTANT_LEAD` of an answer, in turns of at most ``most`` sentences (a model's
+    ``max_sentences``, :data:`MAX_SENTENCES` when it names none), none longer than
+    :data:`MAX_CHARS` characters."""
     out: list[tuple[int, int]] = []
     for ti, t in enumerate(turns):
-        if len(t.sentences) > MAX_SENTENCES:
+        if len(t.sentences) > most:
             continue
         sents = t.sentences if t.role == "user" else t.sentences[:ASSISTANT_LEAD]
         out.extend((ti, si) for si, s in enumerate(sents) if len(s) <= MAX_CHARS)
     return out
 
 
-def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool) -> list[str]:
+def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool,
+                   sides: dict[int, list[tuple[str, list[str], bool, list[str]]]] | None = None
+                   ) -> list[str]:
     """Structural features that need no pattern search: who speaks, where, a question or
     an exclamation, length, a number, an imperative first word, modal and person words, and
-    of the neighbouring turns of other speakers who they are, whether they ask and whether
-    they are a bare acknowledgement."""
+    of the neighbouring turns of other speakers who they are, whether they ask, whether
+    they are a bare acknowledgement and how the next one takes what was said (``sides``:
+    those of each turn's neighbours, filled as needed, shared by the turn's sentences)."""
     turn = turns[ti]
     sents = turn.sentences
     s = sents[si]
@@ -104,25 +114,81 @@ def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool) -> l
         if head in c._IMPERATIVE and end != "?":
             out.append(f"imp:{role}")
     out.extend(f"m={w}" for w in dict.fromkeys(words) if w in _MODALS or w in _PERSON)
-    if len(s) <= c._SHORT and c.is_courtesy(s):
+    if len(s) <= c._SHORT and c._COURTESY.issuperset(words):  # c.is_courtesy(s)
         out.append("courtesy")
     if si and sents[si - 1].endswith("?"):
         out.append("after_q")
+    if sides is None:
+        sides = {}
+    if ti not in sides:
+        sides[ti] = _sides(turns, ti)
+    for tag, base, ack, took in sides[ti]:
+        out.extend(base)
+        if ack:
+            out.append(f"{tag}:ack:{role}:{'q' if end == '?' else 's'}")
+        out.extend(f"n:{x}:{role}" for x in took)
+    return out
+
+
+def _sides(turns: Sequence[TurnLike], ti: int) -> list[tuple[str, list[str], bool, list[str]]]:
+    """Of the previous and the next turn of another speaker: the tag, the features that do
+    not depend on the sentence, whether it is a bare acknowledgement, how it takes what was
+    said (:func:`_agreement`, the next turn only)."""
+    out = []
     for step, tag in ((-1, "p"), (1, "n")):
         n = _neighbour(turns, ti, step)
         if n is None:
-            out.append(f"{tag}:none")
+            out.append((tag, [f"{tag}:none"], False, []))
             continue
         other = turns[n].sentences
-        out.append(f"{tag}:r={turns[n].role}")
+        base = [f"{tag}:r={turns[n].role}"]
         if other and other[0].endswith("?"):
-            out.append(f"{tag}:q0")
+            base.append(f"{tag}:q0")
         if other and other[-1].endswith("?"):
-            out.append(f"{tag}:qlast")
-        if other and len(other[0]) <= c._SHORT and c.is_courtesy(other[0]):
-            out.append(f"{tag}:ack")
-            out.append(f"{tag}:ack:{role}:{'q' if end == '?' else 's'}")
+            base.append(f"{tag}:qlast")
+        ack = bool(other and len(other[0]) <= c._SHORT and c.is_courtesy(other[0]))
+        if ack:
+            base.append(f"{tag}:ack")
+        out.append((tag, base, ack, _agreement(turns[n]) if tag == "n" and other else []))
     return out
+
+
+def _agreement(turn: TurnLike) -> list[str]:
+    """How the next turn of another speaker takes what was said (session 14): its opening
+    agrees ("Agreed.", "Sounds good"), agrees more strongly ("I can live with that"),
+    accepts an offer ("Yes please"), takes advice ("I'll try that"); and whether it is that
+    alone (one sentence) or goes on."""
+    first = turn.sentences[0]
+    out = [name for name, pattern in (("agree", c._AGREE), ("agreemore", c._AGREE_MORE),
+                                      ("accept", c._ACCEPT), ("advice", c._TAKE_ADVICE))
+           if pattern.match(first)]
+    if out:
+        out.append("took:alone" if len(turn.sentences) == 1 else "took:more")
+    return out
+
+
+def placement_features(turns: Sequence[TurnLike], ti: int, si: int,
+                       placed: dict[tuple[int, int], str]) -> list[str]:
+    """Where the sentence stands to what the cue patterns placed (session 14): the fields
+    they filled in the conversation, in the sentence's own turn, in the previous and the
+    next turn of another speaker, and in the sentence just before; "pp:nothing" when they
+    placed nothing at all."""
+    if not placed:
+        return ["pp:nothing"]
+    def field(name: str) -> str:
+        return "next_steps" if name == "action_items" else name
+    out = {f"pp:conv:{field(f)}" for f in placed.values()}
+    prev, nxt = _neighbour(turns, ti, -1), _neighbour(turns, ti, 1)
+    for (t, i), f in placed.items():
+        if t == ti:
+            out.add(f"pp:turn:{field(f)}")
+            if i == si - 1:
+                out.add(f"pp:before:{field(f)}")
+        elif t == prev:
+            out.add(f"pp:prev:{field(f)}")
+        elif t == nxt:
+            out.add(f"pp:next:{field(f)}")
+    return sorted(out)
 
 
 def structural(names: Sequence[str]) -> list[str]:
@@ -142,22 +208,31 @@ def _neighbour(turns: Sequence[TurnLike], ti: int, step: int) -> int | None:
 
 def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str],
                     embedder: Embedder, where: Sequence[tuple[int, int]] | None = None,
-                    cheap: bool = True) -> tuple[list[tuple[int, int]], np.ndarray, list[list[str]]]:
+                    cheap: bool = True, placement: dict[tuple[int, int], str] | None = None,
+                    neighbour: int | None = None,
+                    ) -> tuple[list[tuple[int, int]], np.ndarray, list[list[str]]]:
     """The candidate sentences, their vectors block (sentence, previous and next turn of
     another speaker: ``(n, 3 * dim)``, zero rows where there is none) and their structural
     feature names (``cheap``: :func:`cheap_features`; else those of
     :func:`memlane.index.sentclass.features` without word identities, which search every
-    cue pattern and cost several times more)."""
+    cue pattern and cost several times more; ``placement``: the patterns' placements, read
+    by :func:`placement_features`; ``neighbour``: the characters of a neighbouring turn's
+    text embedded at most — None: its first :data:`NEIGHBOUR_SENTENCES` sentences whole;
+    0: none, their columns stay zero)."""
     where = list(candidates(turns) if where is None else where)
     dim = embedder.dim
     if not where:
         return where, np.zeros((0, 3 * dim), dtype=np.float32), []
     team = len({t.who for t in turns if t.role == "user"}) > 1
     if cheap:
-        names = [cheap_features(turns, ti, si, team) for ti, si in where]
+        sides: dict[int, list[tuple[str, list[str], bool, list[str]]]] = {}
+        names = [cheap_features(turns, ti, si, team, sides) for ti, si in where]
     else:
         context: dict[int, Any] = {}
         names = [structural(features(turns, ti, si, placed, team, context)) for ti, si in where]
+    if placement is not None:
+        for row, (ti, si) in zip(names, where, strict=True):
+            row.extend(placement_features(turns, ti, si, placement))
     texts: list[str] = []
     slot: dict[Any, int] = {}
 
@@ -173,8 +248,8 @@ def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str
         sides = []
         for step in (-1, 1):
             n = _neighbour(turns, ti, step)
-            sides.append(-1 if n is None else text_row(
-                n, " ".join(turns[n].sentences[:NEIGHBOUR_SENTENCES])))
+            sides.append(-1 if n is None or neighbour == 0 else text_row(
+                n, " ".join(turns[n].sentences[:NEIGHBOUR_SENTENCES])[:neighbour]))
         rows.append((own, *sides))
     vecs = embedder.embed_batch(texts)
     vecs = np.vstack([vecs, np.zeros((1, dim), dtype=np.float32)])  # row -1: none
@@ -232,13 +307,25 @@ class DenseSentenceModel:
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)
 
-    def classify(self, turns: Sequence[TurnLike], placed: dict[tuple[int, int], str]
+    takes_keep = True
+    """:meth:`classify` takes ``keep`` (read by :meth:`memlane.index.cues._Reader.learned`)."""
+
+    def classify(self, turns: Sequence[TurnLike], placed: dict[tuple[int, int], str],
+                 keep: Callable[[tuple[int, int]], bool] | None = None,
                  ) -> dict[tuple[int, int], tuple[str, float, float]]:
-        """Each candidate sentence's most likely field, its probability and that of none."""
+        """Each candidate sentence's most likely field, its probability and that of none
+        (``keep``: only the candidates it accepts — those whose verdict can be used; the
+        others cost nothing)."""
+        placement = dict(placed) if self.meta.get("placement", False) else None
         if not self.meta.get("pattern_feature", False):
             placed = {}
-        where, block, names = sentence_inputs(turns, placed, self.embedder,
-                                              cheap=self.meta.get("structure", "cheap") == "cheap")
+        where = candidates(turns, int(self.meta.get("max_sentences", MAX_SENTENCES)))
+        if keep is not None:
+            where = [w for w in where if keep(w)]
+        where, block, names = sentence_inputs(turns, placed, self.embedder, where,
+                                              cheap=self.meta.get("structure", "cheap") == "cheap",
+                                              placement=placement,
+                                              neighbour=self.meta.get("neighbour"))
         if not where:
             return {}
         p = self.probabilities_of(self.inputs(block, names))
@@ -265,3 +352,15 @@ def load_dense(path: str | Path, embedder: Embedder | None = None) -> DenseSente
         arrays = {k: data[k] for k in ("mean", "scale", "w1", "b1", "w2", "b2") if k in data}
         return DenseSentenceModel([str(x) for x in data["vocab"]], arrays,
                                   json.loads(str(data["meta"])), embedder)
+
+
+def shipped() -> DenseSentenceModel:
+    """The model whose weights ship in the package (:data:`SHIPPED`), read once per process
+    (no download; the static embedder's table loads on its first use)."""
+    with _LOCK:
+        if not _SHIPPED:
+            from importlib import resources
+
+            with resources.as_file(resources.files("memlane.index") / SHIPPED) as path:
+                _SHIPPED.append(load_dense(path))
+        return _SHIPPED[0]

@@ -28,12 +28,24 @@ from memlane.index.sentclass import LABELS
 
 __all__ = ["CHEAP", "CHOSEN", "CONFIGS", "FIT", "Prepared", "cross_validate", "fit", "prepare"]
 
-FIT: dict[str, Any] = {"c": 0.003}
+SETS = ("pool", "train", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10")
+"""The development sets ``--train`` fits and cross-validates on (651 conversations since
+session 14), each scored apart as a part."""
+FIT: dict[str, Any] = {"c": 0.001}
 """How ``memlane bench summaries --train`` fits the model by default: a logistic regression
-(``--hidden N``: a network with N hidden units, L2 ``alpha`` 1.0)."""
-CHEAP = False
+(``--hidden N``: a network with N hidden units, L2 ``alpha`` 1.0). C 0.001 won session 14's
+cross-validation over 0.0001-0.03 (session 9: 0.003)."""
+CHEAP = True
 """Whether ``--train`` uses :func:`memlane.index.sentmodel.cheap_features` (else the cue
-patterns' hits of :func:`memlane.index.sentclass.features` as well)."""
+patterns' hits of :func:`memlane.index.sentclass.features` as well: session 9's choice,
+which gained more in session 14's cross-validation at about twice the model's cost)."""
+NEIGHBOUR: int | None = 0
+"""The characters of a neighbouring turn's text ``--train`` embeds (0: none — its
+structural features stay; None: its first three sentences, session 9)."""
+MOST = 3
+"""Sentences of a turn past which ``--train``'s model reads none of it (session 9: 8);
+on the development sets 2,451 of the 2,477 labelled sentences it read in session 14
+(turns of at most 8) are in turns of at most 3."""
 MIN_COUNT = 3
 """A structural feature name joins the vocabulary when this many training sentences have it."""
 _FIELDS = ("decisions", "open_questions", "next_steps", "rationale")
@@ -44,29 +56,37 @@ def _at(mode: str, threshold: float, fields: tuple[str, ...] = _FIELDS, **more: 
     return {"mode": mode, "thresholds": {**dict.fromkeys(fields, threshold), **more}}
 
 
+def _per(mode: str, **thresholds: float) -> dict[str, Any]:
+    """A configuration with a threshold per field (a field not named: never)."""
+    return {"mode": mode, "thresholds": dict(thresholds)}
+
+
 CONFIGS: dict[str, dict[str, Any]] = {
     "patterns alone": {},
-    "+ model adds at 0.5": _at("add", 0.5),
     "+ model adds at 0.7": _at("add", 0.7),
     "+ model adds at 0.85": _at("add", 0.85),
-    "+ model adds 0.7, drops 0.9": _at("add", 0.7, drop=0.9),
-    "+ model drops at 0.9": {"mode": "add", "thresholds": {"drop": 0.9}},
-    "+ model fills empty fields at 0.5": _at("fill", 0.5),
     "+ model fills empty fields at 0.6": _at("fill", 0.6),
-    "+ model fills empty fields at 0.7": _at("fill", 0.7),
     "+ model fills empty decisions, steps, rationale at 0.6": _at(
         "fill", 0.6, fields=("decisions", "next_steps", "rationale")),
     "model alone at 0.5": _at("alone", 0.5),
-    "model alone at 0.7": _at("alone", 0.7),
+    "+ model adds decisions 0.5, steps 0.8, rationale 0.6": _per(
+        "add", decisions=0.5, next_steps=0.8, rationale=0.6),
+    "+ model adds decisions 0.6, steps 0.8, rationale 0.6": _per(
+        "add", decisions=0.6, next_steps=0.8, rationale=0.6),
+    "+ model adds decisions 0.7, steps 0.8, rationale 0.6": _per(
+        "add", decisions=0.7, next_steps=0.8, rationale=0.6),
+    "+ model adds decisions 0.5, steps 0.8, questions 0.9, rationale 0.6": _per(
+        "add", decisions=0.5, next_steps=0.8, open_questions=0.9, rationale=0.6),
 }
 """The configurations cross-validation compares (``thresholds`` as in
-:meth:`memlane.index.cues._Reader.learned`)."""
-CHOSEN = "+ model adds at 0.85"
-"""The configuration the written weights carry: the only one of :data:`CONFIGS` above the
-patterns on decisions, open questions and next steps together on the pool and the train
-sets in session 9's cross-validation (it lost a little on each on the pool part and costs
-2.7 times the patterns' CPU, so the backend's default stays the patterns alone;
-docs/summary-eval.md, session 9)."""
+:meth:`memlane.index.cues._Reader.learned`): session 9's, and session 14's thresholds per
+field (chosen from a grid of 180 in the same cross-validation, docs/summary-eval.md)."""
+CHOSEN = "+ model adds decisions 0.5, steps 0.8, rationale 0.6"
+"""The configuration the written weights carry, and the offline backend's default since
+session 14: of the configurations that met session 14's decision rule (gains on decisions +
+open questions + next steps on at least 5 of the 8 parts, no field of any part down by more
+than 0.02, no small talk), the one with the largest mean gain among those down by at most
+0.01 anywhere (docs/summary-eval.md, session 14)."""
 
 
 class _NoEmbedder:
@@ -90,24 +110,33 @@ class Prepared:
     placed: list[bool]
     """Whether the patterns placed the sentence in a field."""
     cheap: bool = True
+    placement: bool = False
+    """Whether the names hold :func:`memlane.index.sentmodel.placement_features`."""
+    neighbour: int | None = None
+    """The characters of a neighbouring turn's text embedded at most (None: no cut)."""
+    most: int = sentmodel.MAX_SENTENCES
+    """Sentences of a turn past which the model reads none of it."""
 
 
 def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = True,
-            least: float = 0.0) -> list[Prepared]:
+            least: float = 0.0, placement: bool = False, neighbour: int | None = None,
+            most: int = sentmodel.MAX_SENTENCES) -> list[Prepared]:
     """The inputs and labels of every candidate sentence of ``convs`` (computed once;
     ``cheap``: the structural features of :func:`memlane.index.sentmodel.cheap_features`;
     ``least``: a sentence whose label only the fallback gave — the patterns did not place it
     there and it is less like the labelled item than this Dice coefficient — is left out of
     training (``skip``): labels written in other words than said ("Use the green key
     visual…") otherwise go to the sentence sharing most words with them ("The agency sent
-    three key visuals…"))."""
+    three key visuals…"); ``placement``: the features of where the sentence stands to the
+    patterns' own placements; ``neighbour``: the characters of a neighbouring turn's text
+    embedded at most; ``most``: the sentences of a turn past which none of it is read)."""
     emb = embedder or sentmodel.default_embedder()
     out = []
     for conv in convs:
         turns = _turns(conv)
         reader = _Reader(turns)
         placed = dict(reader.read().placed)
-        where = sentmodel.candidates(turns)
+        where = sentmodel.candidates(turns, most)
         labels = _labels(conv, turns, where, placed, reader.text)
         if least:
             for w, name in list(labels.items()):
@@ -116,9 +145,10 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
                 said = tokens(turns[w[0]].sentences[w[1]])
                 if max((dice(said, g) for g in _items(conv, name)), default=0.0) < least:
                     labels[w] = "skip"
-        where, block, names = sentmodel.sentence_inputs(turns, {}, emb, where, cheap)
+        where, block, names = sentmodel.sentence_inputs(turns, {}, emb, where, cheap,
+                                                        placed if placement else None, neighbour)
         out.append(Prepared(conv, block, names, [labels.get(w, "none") for w in where],
-                            [w in placed for w in where], cheap))
+                            [w in placed for w in where], cheap, placement, neighbour, most))
     return out
 
 
@@ -133,7 +163,8 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
     def kept(d: Prepared, keep: list[bool]) -> Prepared:
         return Prepared(d.conv, d.block[keep], [n for n, k in zip(d.names, keep, strict=True) if k],
                         [v for v, k in zip(d.labels, keep, strict=True) if k],
-                        [x for x, k in zip(d.placed, keep, strict=True) if k], d.cheap)
+                        [x for x, k in zip(d.placed, keep, strict=True) if k], d.cheap,
+                        d.placement, d.neighbour, d.most)
 
     data = [kept(d, [v != "skip" and not (unplaced and x)
                      for v, x in zip(d.labels, d.placed, strict=True)]) for d in data]
@@ -183,6 +214,11 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
             "hidden": hidden, "C": c, "alpha": alpha, "pattern_feature": False,
             "unplaced": unplaced}
     info["structure"] = "cheap" if data and data[0].cheap else "full"
+    info["placement"] = bool(data and data[0].placement)
+    if data and data[0].neighbour is not None:
+        info["neighbour"] = data[0].neighbour
+    if data and data[0].most != sentmodel.MAX_SENTENCES:
+        info["max_sentences"] = data[0].most
     info.update(meta or {})
     return sentmodel.DenseSentenceModel(vocab, arrays, info, embedder)
 
@@ -197,8 +233,35 @@ def configured(model: sentmodel.DenseSentenceModel, config: dict[str, Any]
 
 
 def folds(n: int, k: int) -> list[list[int]]:
-    """``k`` folds of conversation indices, dealt in order (every k-th one)."""
+    """``k`` folds of conversation indices, dealt in order (every k-th one): with the
+    conversations in the order of their sets, every set is spread over the folds (its
+    conversations dealt in turn, its share of each fold differing by one at most)."""
     return [list(range(i, n, k)) for i in range(k)]
+
+
+class _Cached:
+    """A configured model whose verdicts on a conversation are computed once for every
+    configuration of a fold (the configurations differ only in how they are used)."""
+
+    takes_keep = True
+
+    def __init__(self, model: sentmodel.DenseSentenceModel, config: dict[str, Any],
+                 cache: dict[Any, dict[tuple[int, int], tuple[str, float, float]]]) -> None:
+        self.model = configured(model, config)
+        assert self.model is not None
+        self.thresholds = self.model.thresholds
+        self.mode = self.model.mode
+        self.meta = self.model.meta
+        self.cache = cache
+
+    def classify(self, turns: Sequence[Any], placed: dict[tuple[int, int], str],
+                 keep: Any = None) -> dict[tuple[int, int], tuple[str, float, float]]:
+        key = (tuple((t.who, t.role, tuple(t.sentences)) for t in turns),
+               tuple(sorted(placed.items())) if self.meta.get("placement") else ())
+        if key not in self.cache:  # every candidate, whatever ``keep`` says
+            self.cache[key] = self.model.classify(turns, placed)
+        got = self.cache[key]
+        return got if keep is None else {w: v for w, v in got.items() if keep(w)}
 
 
 def cross_validate(data: Sequence[Prepared], parts: dict[str, set[str]], k: int = 5,
@@ -206,7 +269,7 @@ def cross_validate(data: Sequence[Prepared], parts: dict[str, set[str]], k: int 
                    **fit_args: Any
                    ) -> dict[str, dict[str, EvalReport]]:
     """Per configuration, per part (``parts``: a name -> the conversation ids in it), the
-    scores summed over ``k`` leave-conversations-out folds."""
+    scores summed over ``k`` leave-conversations-out folds (:func:`folds`)."""
     from memlane.index.offline import OfflineIntelligence
 
     configs = CONFIGS if configs is None else configs
@@ -215,11 +278,13 @@ def cross_validate(data: Sequence[Prepared], parts: dict[str, set[str]], k: int 
         held = set(fold)
         model = fit([d for i, d in enumerate(data) if i not in held], embedder=embedder,
                     **fit_args)
+        cache: dict[Any, Any] = {}
         for name, config in configs.items():
-            backend = OfflineIntelligence(configured(model, config))
-            for part, ids in parts.items():
-                test = [data[i].conv for i in fold if data[i].conv.id in ids]
-                if test:
-                    _merge(out[name][part], evaluate(backend.summarize, test, backend="",
-                                                     set_name=""))
+            backend = OfflineIntelligence(_Cached(model, config, cache) if config else None)
+            for i in fold:
+                conv = data[i].conv
+                report = evaluate(backend.summarize, [conv], backend="", set_name="")
+                for part, ids in parts.items():
+                    if conv.id in ids:
+                        _merge(out[name][part], report)
     return out

@@ -267,9 +267,11 @@ def render(reports: Sequence[EvalReport], show_misses: bool = False) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def session_speed(path: str | Path, limit: int | None = None) -> dict[str, Any]:
+def session_speed(path: str | Path, limit: int | None = None,
+                  model: Any = "shipped") -> dict[str, Any]:
     """Offline summarization speed over the distinct haystack sessions of a LongMemEval
-    file: summary and extraction alone (no store, no embedder), one process."""
+    file: summary and extraction alone (no store), one process; ``model`` as
+    :class:`memlane.index.offline.OfflineIntelligence` takes it (None: the patterns alone)."""
     import time
 
     from memlane.bench.datasets import load_longmemeval
@@ -289,7 +291,7 @@ def session_speed(path: str | Path, limit: int | None = None) -> dict[str, Any]:
                 break
         if limit is not None and len(sessions) >= limit:
             break
-    backend = OfflineIntelligence()
+    backend = OfflineIntelligence(model)
     runs = list(sessions.items())
     turns = sum(len(m) for _, m in runs)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -306,17 +308,19 @@ def session_speed(path: str | Path, limit: int | None = None) -> dict[str, Any]:
 
 def run_backend(
     backend: str, service: str | None, sets: Sequence[tuple[str, Sequence[Conversation]]],
-    model: Any = None,
+    model: Any = "shipped",
 ) -> list[EvalReport]:
     """Score ``backend`` (offline | llm) on each named set. ``llm`` without ``service``
     runs against a scripted model on a loopback server that answers each conversation with
     its own labels; the report then notes whether every turn reached the prompt. ``model``:
-    a sentence classifier joining the offline backend's patterns."""
+    the sentence model joining the offline backend's patterns ("shipped": the default, the
+    package's own; None: the patterns alone)."""
     if backend == "offline":
         from memlane.index.offline import OfflineIntelligence
 
         off = OfflineIntelligence(model)
-        label = "offline" if model is None else "offline + sentence classifier"
+        label = ("offline" if isinstance(model, str) else "offline, patterns alone"
+                 if model is None else "offline + sentence classifier")
         return [evaluate(off.summarize, convs, backend=label, set_name=name)
                 for name, convs in sets]
     from memlane.backends.llm.openai import OpenAIChat

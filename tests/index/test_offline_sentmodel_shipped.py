@@ -1,0 +1,81 @@
+"""The sentence model that ships in the package (session 14): its weights load once, the
+default offline backend places with it a sentence the cue patterns alone leave out, and
+``summary.sentence_model = false`` gives the patterns' output (a conversation written for
+these tests)."""
+
+import pytest
+
+from memlane.backends.registry import make_intelligence
+from memlane.bench.summaries import dense
+from memlane.bench.summaries.run import Conversation, messages_of
+from memlane.bench.summaries.train import _turns
+from memlane.config import Config, load_config
+from memlane.errors import ConfigError
+from memlane.index import sentmodel
+from memlane.index.offline import OfflineIntelligence
+
+TURNS = (
+    ("Nora", "The chat widget keeps looping on refund requests."),
+    ("Ivan", "Hand refunds to a human after one failed answer."),
+    ("Nora", "Agreed, and the widget keeps the easy ones."),
+)
+ADDED = "Hand refunds to a human after one failed answer."
+
+
+def _conv() -> Conversation:
+    return Conversation("refunds", "", TURNS, {})
+
+
+def test_the_shipped_weights_load_once_and_carry_the_chosen_configuration():
+    model = sentmodel.shipped()
+    assert sentmodel.shipped() is model  # read once per process
+    assert model.meta["trained_on"] == 651 and model.meta["structure"] == "cheap"
+    assert model.meta["max_sentences"] == dense.MOST and model.meta["neighbour"] == dense.NEIGHBOUR
+    assert model.mode == "add"
+    assert model.thresholds == dense.CONFIGS[dense.CHOSEN]["thresholds"]
+    assert OfflineIntelligence().model is model
+
+
+def test_the_default_backend_places_a_decision_the_patterns_alone_leave_out():
+    msgs = messages_of(_conv())
+    plain, _ = OfflineIntelligence(None).summarize("refunds", msgs)
+    default, _ = OfflineIntelligence().summarize("refunds", msgs)
+    assert ADDED not in plain.decisions
+    assert ADDED in default.decisions
+    assert "Agreed, and the widget keeps the easy ones." not in default.decisions
+
+
+def test_summary_sentence_model_off_gives_the_patterns_output():
+    msgs = messages_of(_conv())
+    plain, plain_x = OfflineIntelligence(None).summarize("refunds", msgs)
+    off = make_intelligence(load_config(environ={"MEMLANE_SUMMARY_SENTENCE_MODEL": "false"}))
+    summary, extraction = off.summarize("refunds", msgs)
+    assert summary == plain and extraction == plain_x
+    on, _ = make_intelligence(Config()).summarize("refunds", msgs)
+    assert ADDED in on.decisions and on != plain
+
+
+def test_a_sentence_model_setting_that_is_no_boolean_is_refused_by_name():
+    with pytest.raises(ConfigError, match=r"summary\.sentence_model"):
+        load_config(environ={"MEMLANE_SUMMARY_SENTENCE_MODEL": "maybe"})
+    with pytest.raises(ConfigError, match="summary: unknown key"):
+        Config().replace(summary={"sentence_models": False})
+
+
+def test_the_model_reads_only_the_sentences_whose_verdict_can_be_used():
+    model = sentmodel.shipped()
+    turns = _turns(_conv())
+    every = model.classify(turns, {})
+    kept = model.classify(turns, {}, lambda where: where != (1, 0))
+    assert (1, 0) in every and (1, 0) not in kept
+    assert kept == {w: v for w, v in every.items() if w != (1, 0)}  # the others unchanged
+
+
+def test_cross_validation_folds_spread_every_set_over_the_folds():
+    sizes = {"pool": 127, "train": 320, "heldout5": 24, "heldout10": 36}
+    owner = [name for name, n in sizes.items() for _ in range(n)]
+    folds = dense.folds(len(owner), 5)
+    assert sorted(i for fold in folds for i in fold) == list(range(len(owner)))
+    for name, n in sizes.items():
+        shares = [sum(owner[i] == name for i in fold) for fold in folds]
+        assert sum(shares) == n and max(shares) - min(shares) <= 1
