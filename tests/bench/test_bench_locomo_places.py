@@ -42,14 +42,19 @@ def _records() -> list[dict]:
     return [{"sample_id": "conv-p", "conversation": conv, "qa": qa}]
 
 
-def test_the_report_places_every_category_s_evidence(tmp_path: Path) -> None:
+def _bench(tmp_path: Path, records: list[dict]) -> tuple[dict, Path]:
+    """Run `memlane bench locomo` on ``records``: its report.json and its output folder."""
     data = tmp_path / "locomo.json"
-    data.write_text(json.dumps(_records()))
+    data.write_text(json.dumps(records))
     out = tmp_path / "out"
     res = CliRunner().invoke(bench, ["locomo", "--data", str(data), "--out", str(out),
                                      "--embedder", "hashing"])
     assert res.exit_code == 0, res.output
-    report = json.loads((out / "report.json").read_text())
+    return json.loads((out / "report.json").read_text()), out
+
+
+def test_the_report_places_every_category_s_evidence(tmp_path: Path) -> None:
+    report, _ = _bench(tmp_path, _records())
     places = report["systems"]["memlane"]["evidence_places"]
     # four turns in all: every piece that names a turn is in the first 10; "D7:9" names
     # no turn of the conversation and leaves the gold
@@ -64,13 +69,7 @@ def test_the_report_scores_each_conversation_apart(tmp_path: Path) -> None:
     # the second conversation's only question points at a turn it does not rank first
     other["qa"] = [{"question": "Who won a ribbon?", "answer": "Noor",
                     "evidence": ["D1:2"], "category": 4}]
-    data = tmp_path / "locomo.json"
-    data.write_text(json.dumps(records + [other]))
-    out = tmp_path / "out"
-    res = CliRunner().invoke(bench, ["locomo", "--data", str(data), "--out", str(out),
-                                     "--embedder", "hashing"])
-    assert res.exit_code == 0, res.output
-    report = json.loads((out / "report.json").read_text())
+    report, out = _bench(tmp_path, records + [other])
     by_conv = report["systems"]["memlane"]["by_conversation"]
     assert sorted(by_conv) == ["conv-p", "conv-q"]
     assert by_conv["conv-p"]["n"] == 2 and by_conv["conv-q"]["n"] == 1
