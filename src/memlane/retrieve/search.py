@@ -74,7 +74,7 @@ class SearchOptions:
     hyde_threshold: float = 0.5
     meaning: Any = None
     """The meaning tier (``memlane.retrieve.meaning.MeaningTier``), or None: off."""
-    meaning_candidates: int = 30
+    meaning_candidates: int = 100
     meaning_weight: float = 0.5
     newest_weight: float = 0.0
     """Near-duplicate sessions newest first unless the question names an earlier time
