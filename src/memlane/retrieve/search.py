@@ -1076,14 +1076,15 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
     lamps beside the designer handbag the question asks about) from taking the lead of
     the sessions that match it as well as each other (docs/retrieval.md, tenth round).
 
-    With the meaning tier on, "most relevant" and ``q`` read the relevance without the
-    transformer's term (``_quick_relevance``: the same near set and places as the quick
-    tier), and ``_level_meaning`` evens that term out among the near sessions' best hits
-    (docs/retrieval.md, session 14)."""
+    With the meaning tier on, ``q`` reads the relevance without the transformer's term
+    (``_quick_relevance``: that term inflates the best turn's relevance and shrank every
+    bonus), and ``_level_meaning`` evens that term out among the near sessions' best hits
+    (docs/retrieval.md, session 14). The most relevant turn is still chosen with it: the
+    transformer says what the question is about."""
     turns = [x for x in pool if ctx.items[x.id].kind == "turn"]
     if not turns:
         return
-    anchor = max(turns, key=lambda x: _quick_relevance(ctx, x))
+    anchor = max(turns, key=lambda x: x.signals.get("relevance", 0.0))
     top = _quick_relevance(ctx, anchor)
     vecs = ctx.store.item_vectors(ctx.embeddings.model, [x.id for x in turns])
     a = vecs.get(anchor.id)
