@@ -568,7 +568,7 @@ class RetrievalConfig:
     meaning: bool = False
     """The meaning tier: a transformer (MiniLM, ONNX int8 with the ``meaning`` extra, else
     numpy) re-scores the best ``meaning_candidates`` candidates (the ``meaning`` preset)."""
-    meaning_candidates: int = 30
+    meaning_candidates: int = 100
     """How many of the best fused candidates the transformer re-scores."""
     meaning_weight: float = 0.5
     """Added to a re-scored candidate's relevance: this × (its cosine − the lowest's)."""

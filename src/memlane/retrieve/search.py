@@ -74,7 +74,7 @@ class SearchOptions:
     hyde_threshold: float = 0.5
     meaning: Any = None
     """The meaning tier (``memlane.retrieve.meaning.MeaningTier``), or None: off."""
-    meaning_candidates: int = 30
+    meaning_candidates: int = 100
     meaning_weight: float = 0.5
     newest_weight: float = 0.0
     """Near-duplicate sessions newest first unless the question names an earlier time
@@ -175,6 +175,9 @@ class _Ctx:
     """Whether the query asks when (``_demote_timeless``)."""
     openers: dict[Any, int] = field(default_factory=dict)
     """Each top session's opener (``_openers``): session id -> item id."""
+    meaning_lift: dict[int, float] = field(default_factory=dict)
+    """What the meaning tier added to each re-scored candidate's relevance (``_meaning``);
+    empty when the tier is off."""
 
     def turns_of(self, session_id: int) -> list[Item]:
         """The session's turns in order, read from the store once a search (reply lift,
@@ -693,7 +696,8 @@ def _meaning(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     floor = min(cos.values())
     for c in top:
         c.meaning = cos[c.id]
-        c.relevance += o.meaning_weight * (cos[c.id] - floor)
+        lift = ctx.meaning_lift[c.id] = o.meaning_weight * (cos[c.id] - floor)
+        c.relevance += lift
     cands.sort(key=lambda c: -c.relevance)
     return cands
 
@@ -1070,12 +1074,18 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
     best hit: the sessions' order changes, not which of their turns the first hits hold.
     ``q`` keeps a newer session that matches the question much less well (a chat about
     lamps beside the designer handbag the question asks about) from taking the lead of
-    the sessions that match it as well as each other (docs/retrieval.md, tenth round)."""
+    the sessions that match it as well as each other (docs/retrieval.md, tenth round).
+
+    With the meaning tier on, ``q`` reads the relevance without the transformer's term
+    (``_quick_relevance``: that term inflates the best turn's relevance and shrank every
+    bonus), and ``_level_meaning`` evens that term out among the near sessions' best hits
+    (docs/retrieval.md, session 14). The most relevant turn is still chosen with it: the
+    transformer says what the question is about."""
     turns = [x for x in pool if ctx.items[x.id].kind == "turn"]
     if not turns:
         return
     anchor = max(turns, key=lambda x: x.signals.get("relevance", 0.0))
-    top = anchor.signals.get("relevance", 0.0)
+    top = _quick_relevance(ctx, anchor)
     vecs = ctx.store.item_vectors(ctx.embeddings.model, [x.id for x in turns])
     a = vecs.get(anchor.id)
     near: set[SessionKey] = {anchor.key}
@@ -1099,8 +1109,10 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
                                 if ctx.items[x.id].kind == "turn"
                                 and (mid := ctx.items[x.id].message_id) is not None}
     stale = ctx.store.superseded_messages(list(msgs)) if msgs else set()
+    if ctx.meaning_lift:
+        _level_meaning(ctx, list(best.values()))
     for key, x in best.items():
-        share = min(1.0, x.signals.get("relevance", 0.0) / top) if top > 0 else 1.0
+        share = min(1.0, _quick_relevance(ctx, x) / top) if top > 0 else 1.0
         x.ranks["newest_place"] = place[key]  # r; the signal is r × q
         x.signals["newest"] = place[key] * share
         x.score += weight * place[key] * share
@@ -1108,6 +1120,26 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
         if ctx.items[x.id].message_id in stale and ctx.items[x.id].kind == "turn":
             x.signals["superseded"] = 1.0
             x.score -= weight
+
+
+def _quick_relevance(ctx: _Ctx, x: _Scored) -> float:
+    """The hit's relevance without what the meaning tier added (the quick tier's)."""
+    return x.signals.get("relevance", 0.0) - ctx.meaning_lift.get(x.id, 0.0)
+
+
+def _level_meaning(ctx: _Ctx, best: list[_Scored]) -> None:
+    """Raise the meaning tier's term of each near session's best hit to the highest among
+    them (the ``meaning_level`` signal, weight 1): the transformer does not order sessions
+    that say nearly the same thing, newest first does. An update is often said in passing
+    ("they pre-approved me for $400k after all") while the older session states the
+    subject at length, so the transformer's cosine favours the stale value by 0.2-0.4,
+    which at ``meaning_weight`` 0.5 outweighs the newest-first bonus."""
+    top = max(ctx.meaning_lift.get(x.id, 0.0) for x in best)
+    for x in best:
+        gap = top - ctx.meaning_lift.get(x.id, 0.0)
+        if gap > 0:
+            x.signals["meaning_level"] = gap
+            x.score += gap
 
 
 def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -> list[int]:
@@ -1240,7 +1272,8 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
             for name, value in x.signals.items():
                 sign = -1.0 if name in ("coverage", "superseded", "below_top") else 1.0
                 weight = w[name] if name in w else (
-                    1.0 if name in ("opener", "below_top", "continues") else ctx.opts.newest_weight)
+                    1.0 if name in ("opener", "below_top", "continues", "meaning_level")
+                    else ctx.opts.newest_weight)
                 scores[f"contrib.{name}"] = sign * weight * value
         hits.append(Hit(item=it, score=x.score, scores=scores,
                         session=sessions.get(it.session_id) if it.session_id else None))
