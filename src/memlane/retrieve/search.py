@@ -491,20 +491,15 @@ def _lift_doing(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
 def _lift_form(ctx: _Ctx, cands: list[Candidate], test: Callable[[str], bool],
                lift: float) -> list[Candidate]:
     """Each candidate turn with a speaker (the focused speaker, when there is one) whose
-    text ``test`` accepts gains ``lift`` of its relevance; the candidates best first again."""
-    gain = 1.0 + lift
-    moved = False
-    for c in cands:
-        it = ctx.items.get(c.id)
-        if (it is None or it.kind != "turn" or not it.extra
-                or (s := speaker_of(it)) is None or (ctx.speaker is not None and s != ctx.speaker)):
-            continue
-        if test(it.text):
-            c.relevance *= gain
-            moved = True
-    if moved:
-        cands.sort(key=lambda c: -c.relevance)
-    return cands
+    text ``test`` accepts gains ``lift`` of its relevance (``_demote`` with a factor above
+    1); the candidates best first again."""
+
+    def formed(ctx: _Ctx, it: Item | None) -> bool:
+        return (it is not None and it.kind == "turn" and bool(it.extra)
+                and (s := speaker_of(it)) is not None
+                and (ctx.speaker is None or s == ctx.speaker) and test(it.text))
+
+    return _demote(ctx, cands, formed, 1.0 + lift)
 
 
 def _timeless(ctx: _Ctx, it: Item | None) -> bool:
