@@ -719,6 +719,22 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     return name, kind, first.endswith("ing")
 
 
+def _turn_messages(messages: Sequence[Message]) -> list[Message]:
+    """The message each turn of the cue reader comes from, in order (a message listed twice
+    in a row is one turn)."""
+    firsts: list[Message] = []
+    for m in messages:
+        if not firsts or firsts[-1] is not m:
+            firsts.append(m)
+    return firsts
+
+
+def _several(messages: Sequence[Message]) -> bool:
+    """Whether several people talk (then "we" and a decision are the team's, else the
+    user's)."""
+    return len({m.speaker or m.role for m in messages if m.role == "user"}) > 1
+
+
 SHIPPED_MODEL = "shipped"
 """``OfflineIntelligence(model=...)``: the sentence model whose weights ship in the package."""
 
@@ -834,12 +850,8 @@ class OfflineIntelligence:
         the assistant, the team's when several people do."""
         if not cues.decisions:
             return extraction
-        people = {m.speaker or m.role for m in messages if m.role == "user"}
-        subject = "user" if len(people) <= 1 else "team"
-        firsts: list[Message] = []
-        for m in messages:
-            if not firsts or firsts[-1] is not m:
-                firsts.append(m)
+        subject = "team" if _several(messages) else "user"
+        firsts = _turn_messages(messages)
         facts = list(extraction.facts)
         for d in cues.decisions:
             turn = cues.turn_of.get(d)
@@ -1027,17 +1039,14 @@ class OfflineIntelligence:
         something (:meth:`_states`). Not the assistant's words, not a question, a plan, a
         request, a hedge or an opinion, and not a sentence the cues placed as a decision, an
         open question or a step (a rationale can state a fact)."""
-        firsts: list[Message] = []
-        for m in messages:
-            if not firsts or firsts[-1] is not m:
-                firsts.append(m)
-        people = {m.speaker or m.role for m in messages if m.role == "user"}
+        firsts = _turn_messages(messages)
+        several = _several(messages)
         facts = list(extraction.facts)
         for t, (who, role, sentences) in enumerate(turns):
             if role != "user" or t >= len(firsts):
                 continue
             speaker = "user" if who in ("user", "assistant") else who
-            we = speaker if len(people) <= 1 else "team"
+            we = "team" if several else speaker
             for i, sentence in enumerate(sentences):
                 placed = cues.placed.get((t, i))
                 if sentence.endswith("?") or (placed is not None and placed != "rationale"):
