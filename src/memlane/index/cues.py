@@ -1339,6 +1339,11 @@ class _Reader:
             self.last_advice(last)  # once every reply has been read: what was agreed is a decision
         return self.cues
 
+    def placeable(self, s: str) -> bool:
+        """Whether the learned model may place ``s``: not small talk ("Fine with me.", fewer
+        than two content words) and not a sentence a decision was read from."""
+        return not (is_courtesy(s) or len(_content(s)) < 2 or s in self.antecedents)
+
     def learned(self, model: Any) -> None:
         """The learned classifier's verdicts after the patterns': a sentence the patterns
         left out goes to the field the model names when its probability reaches that
@@ -1363,8 +1368,7 @@ class _Reader:
             def keep(where: tuple[int, int]) -> bool:
                 if where in self.cues.placed:
                     return drops
-                s = self.turns[where[0]].sentences[where[1]]
-                return not (is_courtesy(s) or len(_content(s)) < 2 or s in self.antecedents)
+                return self.placeable(self.turns[where[0]].sentences[where[1]])
 
             verdicts = model.classify(self.turns, dict(self.cues.placed), keep)
         else:
@@ -1380,7 +1384,7 @@ class _Reader:
                 continue  # (fill: only a field the patterns left empty)
             turn = self.turns[ti]
             s = turn.sentences[si]
-            if is_courtesy(s) or len(_content(s)) < 2 or s in self.antecedents:
+            if not self.placeable(s):
                 continue  # small talk ("Fine with me.") is never placed
             if label == "decisions":
                 text = s
