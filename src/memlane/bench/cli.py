@@ -401,7 +401,7 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         if data is None:
             raise click.UsageError("--speed needs --data LONGMEMEVAL_FILE")
         try:
-            result = evalrun.session_speed(data, limit, _speed_model(model_path, patterns_only))
+            result = evalrun.session_speed(data, limit, _sentence_model(model_path, patterns_only))
         except (MemlaneError, OSError) as exc:
             raise click.ClickException(f"{data}: {exc}") from exc
         if as_json:
@@ -427,14 +427,7 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         if model_path is not None:
             if backend != "offline":
                 raise click.UsageError("--model needs --backend offline")
-            from memlane.index.sentclass import load_model
-            from memlane.index.sentmodel import load_dense
-
-            try:
-                model = (load_dense(model_path) if model_path.suffix == ".npz"
-                         else load_model(model_path))
-            except (ValueError, KeyError, OSError) as exc:
-                raise click.ClickException(f"{model_path}: not a sentence classifier: {exc}") from exc
+            model = _sentence_model(model_path, patterns_only)
         reports = evalrun.run_backend(backend, service, chosen, model=model)
     except MemlaneError as exc:
         raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
@@ -444,8 +437,8 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         click.echo(evalrun.render(reports, show_misses), nl=False)
 
 
-def _speed_model(model_path: Path | None, patterns_only: bool) -> Any:
-    """The sentence model ``--speed`` times: the shipped one, none, or a weights file."""
+def _sentence_model(model_path: Path | None, patterns_only: bool) -> Any:
+    """The sentence model to score or time: the shipped one, none, or a weights file."""
     if patterns_only:
         return None
     if model_path is None:
