@@ -87,7 +87,9 @@ _WORK = _title(0)
 _WORK_BY = _title(1)
 """A title before "by <author>": two words or more (a headline's "Tried and Tested by…" is no title)."""
 _REFS = [
-    re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s)>\]]+"),  # any scheme: https://, s3://, postgres://
+    # any scheme: https://, s3://, postgres://; a redacted secret inside stays inside
+    # ("postgres://app:[REDACTED:password#5cce]@db:5432/app": one reference, not its half)
+    re.compile(r"\b[a-z][a-z0-9+.-]*://(?:\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]|[^\s)>\]])+"),
     re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,6}\b"),  # paths with an extension
     re.compile(r"(?<![\w/.-])[\w-]+\." + _EXTS),  # bare file names
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
@@ -911,6 +913,12 @@ class OfflineIntelligence:
         longer = [e.name.lower() for e in kept if " " in e.name]
         kept = [e for e in kept if e.type not in ("name", "place")
                 or not any(n.startswith(e.name.lower() + " ") for n in longer)]
+        # "Ticket BILL-142" beside "BILL-142": one reference, named by its key as the
+        # references field names it
+        keys = {e.name.lower() for e in kept if e.type == "reference"}
+        if len(keys) > 1:
+            kept = [e for e in kept if e.type != "reference" or " " not in e.name
+                    or e.name.split(maxsplit=1)[1].lower() not in keys]
         return Extraction(tuple(kept), tuple(unique), tuple(dict.fromkeys(relations)),
                           observations=self._observations(split))
 
