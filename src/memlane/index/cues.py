@@ -632,6 +632,30 @@ def _as_question(sentence: str) -> str:
     return rest[:1].upper() + rest[1:] + "?"
 
 
+_UNKNOWN = re.compile(
+    r"\b(?:(?:i|we)\s+(?:(?:still|also|really|actually|honestly|even|just)\s+){0,2}don'?t\s+"
+    r"(?:(?:really|actually|even)\s+)?know|(?:still\s+)?not\s+(?:yet\s+)?clear(?:\s+(?:to\s+(?:me|us)|yet))?|"
+    r"do\s+(?:we|you|they|any\s*(?:one|body))\s+(?:even\s+|actually\s+)?know|"
+    r"(?:did|has|have)\s+(?:any\s*(?:one|body)|we)\s+(?:ever\s+|actually\s+)?(?:figured?|worked?|found)\s+out|"
+    r"(?:we|i)\s+haven'?t\s+(?:even\s+)?(?:talked|thought)\s+(?:at\s+all\s+)?about)"
+    r"\s+(?:yet\s+)?(?:about\s+)?(?P<q>(?:whether|if|how|what|who|when|where|which|why)\b.+)", re.IGNORECASE)
+"""What a participant says nobody knows yet, in forms ``_OPEN`` does not read ("I don't even
+know whether my contract counts as…", "Still not clear to me who pays for a replacement", "Do
+we know if Flagsmith's SDK even supports…?", "Did anyone ever figure out what the amulet
+does?", "We haven't talked at all about what happens to…"): the question it leaves (session 15)."""
+_YES_OR_NO = re.compile(r"^(?:yes|yeah|yep|yup|no|nope|nah|sure|definitely|of course)\b", re.IGNORECASE)
+
+
+def _as_unknown(found: re.Match[str]) -> str:
+    """The question an unknown leaves, ``found`` a match of ``_UNKNOWN``: "Whether my contract
+    counts as free sector or regulated?" (an "if" read as "whether"), its tail cut."""
+    q = found.group("q").strip()
+    q = re.sub(r"^if\b", "whether", q, flags=re.IGNORECASE)
+    q = _TAIL.sub("", q.rstrip(" .!?"))
+    q = re.split(r"[.;!]\s", q, maxsplit=1)[0].rstrip(" .!?,")
+    return q[:1].upper() + q[1:] + "?"
+
+
 _NO_STEP = re.compile(r"\bi'?ll\s+(?:never|have a think|think about|see (?:how|if|what|whether)|wait and see|"
                       r"probably|maybe|back the|ever)\b", re.IGNORECASE)
 """A commitment to nothing in particular ("I'll have a think", "I'll see how the week goes",
@@ -1219,6 +1243,33 @@ class _Reader:
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
 
+    def unknown(self, ti: int, si: int, s: str) -> bool:
+        """A participant's statement or question that nobody knows something yet, in the forms
+        ``_OPEN`` misses (``_UNKNOWN``), is the open question it leaves; so is one in
+        ``_OPEN``'s forms opening a turn after a question that was not left open itself ("Who'd
+        film it?" — "Also, we still don't know whether our customers are even on TikTok.").
+        A "Do we know if…?" answered yes or no is not left open (session 15)."""
+        low = s.lower()
+        if not ("know" in low or "clear" in low or " out " in low or "ed about" in low):
+            return False
+        found = _UNKNOWN.search(s)
+        if found is None or len(_content(found.group("q"))) < 2:
+            return False
+        turn = self.turns[ti]
+        if _OPEN.search(s):
+            prev = self.turns[ti - 1] if ti else None
+            if not (si == 0 and prev is not None and prev.role == "user" and prev.who != turn.who
+                    and any(x.endswith("?") for x in prev.sentences)
+                    and all(self.cues.placed.get((ti - 1, i)) != "open_questions"
+                            for i in range(len(prev.sentences)))):
+                return False  # the patterns' own open statement (statement(), question())
+        if s.endswith("?"):
+            nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
+            if nxt is not None and nxt.sentences and _YES_OR_NO.match(nxt.sentences[0]):
+                return False
+        self.put((ti, si), "open_questions", _as_unknown(found))
+        return True
+
     def read(self) -> Cues:
         for ti, turn in enumerate(self.turns):
             agreed = also = pointed = worked = False
@@ -1286,6 +1337,8 @@ class _Reader:
                 if (ti and turn.role == "user" and not question and len(s) <= 90 and ("then" in s or " it is" in s)
                         and (ti, si) not in self.cues.placed and self.chosen(ti, si, s)):
                     continue  # "Green, then.": the choice, with what it settles
+                if turn.role == "user" and (ti, si) not in self.cues.placed and self.unknown(ti, si, s):
+                    continue  # "I don't even know whether…": what nobody knows yet (session 15)
                 if turn.role != "user":
                     if question:
                         continue
