@@ -656,6 +656,16 @@ def _as_unknown(found: re.Match[str]) -> str:
     return q[:1].upper() + q[1:] + "?"
 
 
+_UNSURE_ANSWER = re.compile(
+    r"\b(?:let me think|me neither|nor do i|no idea either|to be sure|(?:please\s+)?check with (?:them|the|your|him|her)|"
+    r"i'?d (?:need|have) to (?:see|check|know|ask)|you'?d (?:need|have) to (?:ask|check)|can'?t say|"
+    r"(?:i|we)\s+(?:(?:genuinely|honestly|really|just)\s+)?don'?t know)\b", re.IGNORECASE)
+"""An answer that leaves a question open without a non-answer up front ("Normally a transfer
+adds a year…, but the new registrar sets that, so please check with them", "Hmm, let me think
+about that one", "Me neither"), or the asker's own "I genuinely don't know" after it
+(session 15)."""
+
+
 _NO_STEP = re.compile(r"\bi'?ll\s+(?:never|have a think|think about|see (?:how|if|what|whether)|wait and see|"
                       r"probably|maybe|back the|ever)\b", re.IGNORECASE)
 """A commitment to nothing in particular ("I'll have a think", "I'll see how the week goes",
@@ -1270,6 +1280,24 @@ class _Reader:
         self.put((ti, si), "open_questions", _as_unknown(found))
         return True
 
+    def left_open(self, ti: int, si: int, sentence: str) -> None:
+        """A question its answer leaves open in the words of ``_UNSURE_ANSWER`` anywhere in
+        its first three sentences ("Does the year I've paid carry over?" — "Normally a
+        transfer adds a year…, so please check with them"), or that the asker follows with
+        "I genuinely don't know": an open question (session 15). Not a request, nor a
+        question a decision answers right away."""
+        turn = self.turns[ti]
+        if turn.role != "user" or _ASKS.match(sentence) or len(_content(sentence)) < 3:
+            return
+        after = turn.sentences[si + 1:si + 2]
+        nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
+        said = " ".join(after) + " " + (" ".join(nxt.sentences[:3]) if nxt else "")
+        if not _UNSURE_ANSWER.search(said):
+            return
+        if nxt is not None and self.decided_in(self.turns.index(nxt)):
+            return
+        self.put((ti, si), "open_questions", clean(sentence))
+
     def read(self) -> Cues:
         for ti, turn in enumerate(self.turns):
             agreed = also = pointed = worked = False
@@ -1363,6 +1391,8 @@ class _Reader:
                     continue
                 if question:
                     self.question(ti, si, s)
+                    if (ti, si) not in self.cues.placed:
+                        self.left_open(ti, si, s)
                     continue
                 self.statement(ti, si, s)
             if agreed and (also or adds or not self.decided_in(ti)):
