@@ -1290,11 +1290,11 @@ class _Reader:
         if turn.role != "user" or _ASKS.match(sentence) or len(_content(sentence)) < 3:
             return
         after = turn.sentences[si + 1:si + 2]
-        nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
-        said = " ".join(after) + " " + (" ".join(nxt.sentences[:3]) if nxt else "")
+        ni = next((i for i in range(ti + 1, len(self.turns)) if self.turns[i].who != turn.who), None)
+        said = " ".join(after) + " " + (" ".join(self.turns[ni].sentences[:3]) if ni is not None else "")
         if not _UNSURE_ANSWER.search(said):
             return
-        if nxt is not None and self.decided_in(self.turns.index(nxt)):
+        if ni is not None and self.decided_in(ni):
             return
         self.put((ti, si), "open_questions", clean(sentence))
 
