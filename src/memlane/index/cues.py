@@ -1512,10 +1512,19 @@ class _Reader:
                     _NO_NEED.match(self.text[where])
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
+        self.no_task()
         for where, name in list(self.cues.placed.items()):
             if name == "open_questions" and (_IF_ALONE.match(self.text[where])
                                              or _TRIED.match(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "open_questions", "")
+
+    def no_task(self) -> None:
+        """A participant's step that commits to a state, a wait or nothing (``_NO_TASK``)
+        taken out again (session 15)."""
+        for where, name in list(self.cues.placed.items()):
+            if name in ("action_items", "next_steps") and self.turns[where[0]].role == "user":
+                if _NO_TASK.search(self.turns[where[0]].sentences[where[1]]):
+                    self.put(where, name, "")
 
     def posed(self, where: tuple[int, int], choice: str) -> str | None:
         """A terse choice ("Guitar", "the farmhouse") with the sentence that posed it, in
@@ -1814,6 +1823,12 @@ _TRIED = re.compile(r"^(?:(?:and|so|also)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?(?:have|di
                     re.IGNORECASE)
 """A suggestion asked of someone ("Pieter, have you tried logical replication…?"): what they
 might do, not an open question (session 13)."""
+_NO_TASK = re.compile(
+    r"\bi'?ll\s+(?:just\s+|probably\s+)?(?:be\s+(?:asleep|away|in|out|off|at|there|fine|late|busy)|wait\b(?!.*\band\s)|forget\b|"
+    r"come if\b|skip\b|see you\b|show you\b|let you know if\b)|\bcan'?t do it\b|^not me\b|\bi won'?t\b",
+    re.IGNORECASE)
+"""A commitment to a state, a wait or nothing ("I'll be asleep", "I'll wait for the letter",
+"Not me, I'll forget", "I'm on the shop floor all day, can't do it"): no step (session 15)."""
 _NO_NEED = re.compile(r"^(?:no need|do not need|don'?t need|there is no need)\b", re.IGNORECASE)
 """An answer that something need not be done ("No need to send the old router back"): what
 the conversation settled only when it settled nothing else (session 13)."""
