@@ -1260,7 +1260,7 @@ class _Reader:
         film it?" — "Also, we still don't know whether our customers are even on TikTok.").
         A "Do we know if…?" answered yes or no is not left open (session 15)."""
         low = s.lower()
-        if not ("know" in low or "clear" in low or " out " in low or "ed about" in low):
+        if not ("know" in low or "clear" in low or " out " in low or " about " in low):
             return False
         found = _UNKNOWN.search(s)
         if found is None or len(_content(found.group("q"))) < 2:
