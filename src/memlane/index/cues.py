@@ -635,7 +635,7 @@ def _as_question(sentence: str) -> str:
 _UNKNOWN = re.compile(
     r"\b(?:(?:i|we)\s+(?:(?:still|also|really|actually|honestly|even|just)\s+){0,2}don'?t\s+"
     r"(?:(?:really|actually|even)\s+)?know|(?:still\s+)?not\s+(?:yet\s+)?clear(?:\s+(?:to\s+(?:me|us)|yet))?|"
-    r"do\s+(?:we|you|they|any\s*(?:one|body))\s+(?:even\s+|actually\s+)?know|"
+    r"do\s+(?:we|they|any\s*(?:one|body))\s+(?:even\s+|actually\s+)?know|"
     r"(?:did|has|have)\s+(?:any\s*(?:one|body)|we)\s+(?:ever\s+|actually\s+)?(?:figured?|worked?|found)\s+out|"
     r"(?:we|i)\s+haven'?t\s+(?:even\s+)?(?:talked|thought)\s+(?:at\s+all\s+)?about)"
     r"\s+(?:yet\s+)?(?:about\s+)?(?P<q>(?:whether|if|how|what|who|when|where|which|why)\b.+)", re.IGNORECASE)
@@ -1258,7 +1258,8 @@ class _Reader:
         ``_OPEN`` misses (``_UNKNOWN``), is the open question it leaves; so is one in
         ``_OPEN``'s forms opening a turn after a question that was not left open itself ("Who'd
         film it?" — "Also, we still don't know whether our customers are even on TikTok.").
-        A "Do we know if…?" answered yes or no is not left open (session 15)."""
+        A "Do we know if…?" answered yes or no is not left open, nor one asked of the assistant,
+        which answers it (session 15)."""
         low = s.lower()
         if not ("know" in low or "clear" in low or " out " in low or " about " in low):
             return False
@@ -1274,6 +1275,8 @@ class _Reader:
                             for i in range(len(prev.sentences)))):
                 return False  # the patterns' own open statement (statement(), question())
         if s.endswith("?"):
+            if self.assisted:
+                return False  # a question to the assistant is asked of the one who answers it
             nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
             if nxt is not None and nxt.sentences and _YES_OR_NO.match(nxt.sentences[0]):
                 return False
