@@ -657,13 +657,18 @@ def _as_unknown(found: re.Match[str]) -> str:
 
 
 _UNSURE_ANSWER = re.compile(
-    r"\b(?:let me think|me neither|nor do i|no idea either|to be sure|(?:please\s+)?check with (?:them|the|your|him|her)|"
-    r"i'?d (?:need|have) to (?:see|check|know|ask)|you'?d (?:need|have) to (?:ask|check)|can'?t say|"
-    r"(?:i|we)\s+(?:(?:genuinely|honestly|really|just)\s+)?don'?t know)\b", re.IGNORECASE)
+    r"\b(?:let me think|to be sure|(?:please\s+)?check with (?:them|the|your|him|her)|"
+    r"i'?d (?:need|have) to (?:see|check|know|ask)|you'?d (?:need|have) to (?:ask|check)|can'?t say)\b", re.IGNORECASE)
 """An answer that leaves a question open without a non-answer up front ("Normally a transfer
 adds a year…, but the new registrar sets that, so please check with them", "Hmm, let me think
-about that one", "Me neither"), or the asker's own "I genuinely don't know" after it
-(session 15)."""
+about that one") (session 15)."""
+_UNSURE_PEER = re.compile(
+    r"^(?:(?:hmm|ok|well|honestly)[,.]?\s+)?(?:me neither|nor do i|no idea either)\b|"
+    r"\b(?:i|we)\s+(?:(?:genuinely|honestly|really|just)\s+)?don'?t know\b", re.IGNORECASE)
+"""A participant's own not knowing either ("Me neither."), or the asker's after the question
+("…, are we covered if someone gets a shock? I genuinely don't know."); not the assistant's
+("I don't know your bank's cut-off times, but…", "…, nor do I have real-time data"), which
+goes on to answer (session 15)."""
 
 
 _NO_STEP = re.compile(r"\bi'?ll\s+(?:never|have a think|think about|see (?:how|if|what|whether)|wait and see|"
@@ -1286,16 +1291,19 @@ class _Reader:
     def left_open(self, ti: int, si: int, sentence: str) -> None:
         """A question its answer leaves open in the words of ``_UNSURE_ANSWER`` anywhere in
         its first three sentences ("Does the year I've paid carry over?" — "Normally a
-        transfer adds a year…, so please check with them"), or that the asker follows with
-        "I genuinely don't know": an open question (session 15). Not a request, nor a
+        transfer adds a year…, so please check with them"), a participant's answer does not
+        know either ("Me neither."), or the asker follows with "I genuinely don't know"
+        (``_UNSURE_PEER``): an open question (session 15). Not a request, nor a
         question a decision answers right away."""
         turn = self.turns[ti]
         if turn.role != "user" or _ASKS.match(sentence) or len(_content(sentence)) < 3:
             return
         after = turn.sentences[si + 1:si + 2]
         ni = next((i for i in range(ti + 1, len(self.turns)) if self.turns[i].who != turn.who), None)
-        said = " ".join(after) + " " + (" ".join(self.turns[ni].sentences[:3]) if ni is not None else "")
-        if not _UNSURE_ANSWER.search(said):
+        answer = self.turns[ni].sentences[:3] if ni is not None else []
+        peer = ni is not None and self.turns[ni].role == "user"
+        if not (_UNSURE_ANSWER.search(" ".join(answer)) or any(_UNSURE_PEER.search(x) for x in after)
+                or (peer and any(_UNSURE_PEER.search(x) for x in answer))):
             return
         if ni is not None and self.decided_in(ni):
             return
