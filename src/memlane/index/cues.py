@@ -1269,8 +1269,8 @@ class _Reader:
         if not ("know" in low or "clear" in low or " out " in low or " about " in low):
             return False
         found = _UNKNOWN.search(s)
-        if found is None or len(_content(found.group("q"))) < 2:
-            return False
+        if found is None or len(_content(_as_unknown(found))) < 2:
+            return False  # (what is open is said: not "I don't know where to start.")
         turn = self.turns[ti]
         if _OPEN.search(s):
             prev = self.turns[ti - 1] if ti else None
