@@ -643,6 +643,7 @@ _UNKNOWN = re.compile(
 know whether my contract counts as…", "Still not clear to me who pays for a replacement", "Do
 we know if Flagsmith's SDK even supports…?", "Did anyone ever figure out what the amulet
 does?", "We haven't talked at all about what happens to…"): the question it leaves (session 15)."""
+_WH_WORDS = frozenset("whether if how what who when where which why".split())
 _YES_OR_NO = re.compile(r"^(?:yes|yeah|yep|yup|no|nope|nah|sure|definitely|of course)\b", re.IGNORECASE)
 
 
@@ -1269,7 +1270,7 @@ class _Reader:
         if not ("know" in low or "clear" in low or " out " in low or " about " in low):
             return False
         found = _UNKNOWN.search(s)
-        if found is None or len(_content(_as_unknown(found))) < 2:
+        if found is None or len(_content(_as_unknown(found)) - _WH_WORDS) < 2:
             return False  # (what is open is said: not "I don't know where to start.")
         turn = self.turns[ti]
         if _OPEN.search(s):
