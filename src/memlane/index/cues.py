@@ -52,6 +52,11 @@ sentence lands in at most one field, the one its strongest cue names:
    among people, "Can you …?" as the task of whoever takes it on, a request addressed as the
    speaker signs ("Siew Ling, can you…", "@sarita-dev could you…"), "I can <verb> …", and
    the work in hand ("I'm on the Android crash…").
+11. **What is left open, and what is no step** (session 15): what a participant says nobody
+   knows yet ("I don't even know whether…", "Still not clear to me who pays…") is the
+   question it leaves; a question its answer leaves open after the first sentence ("…, so
+   please check with them", "Me neither") stays open; a commitment to a state, a wait or
+   nothing ("I'll be asleep", "Not me, I'll forget") is no step.
 
 A participant's sentence is only read for cues when one scan of the lower-cased text finds
 one; an assistant's sentence (most of a long answer) only for its own commitments ("I'll
