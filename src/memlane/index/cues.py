@@ -1271,10 +1271,7 @@ class _Reader:
         film it?" — "Also, we still don't know whether our customers are even on TikTok.").
         A "Do we know if…?" answered yes or no is not left open, nor one asked of the assistant,
         which answers it (session 15)."""
-        low = s.lower()
-        if not ("know" in low or "clear" in low or " out " in low or " about " in low):
-            return False
-        found = _UNKNOWN.search(s)
+        found = _UNKNOWN.search(s)  # (read() lets through only sentences holding its words)
         if found is None or len(_content(_as_unknown(found)) - _WH_WORDS) < 2:
             return False  # (what is open is said: not "I don't know where to start.")
         turn = self.turns[ti]
@@ -1302,16 +1299,22 @@ class _Reader:
         (``_UNSURE_PEER``): an open question (session 15). Not a request, nor a
         question a decision answers right away."""
         turn = self.turns[ti]
-        if turn.role != "user" or _ASKS.match(sentence) or len(_content(sentence)) < 3:
+        if turn.role != "user":
             return
         after = turn.sentences[si + 1:si + 2]
         ni = next((i for i in range(ti + 1, len(self.turns)) if self.turns[i].who != turn.who), None)
         answer = self.turns[ni].sentences[:3] if ni is not None else []
         peer = ni is not None and self.turns[ni].role == "user"
-        if not (_UNSURE_ANSWER.search(" ".join(answer)) or any(_UNSURE_PEER.search(x) for x in after)
-                or (peer and any(_UNSURE_PEER.search(x) for x in answer))):
+        # Substring tests first (every match holds one of these words): most answers hold none.
+        low = " ".join(answer).lower()
+        unsure = ("think" in low or "sure" in low or "check with" in low or "d need to" in low
+                  or "d have to" in low or "say" in low) and _UNSURE_ANSWER.search(low)
+        mine = " ".join(after + answer if peer else after).lower()
+        if not unsure and not (("know" in mine or "neither" in mine or "nor do" in mine or "either" in mine)
+                               and (any(_UNSURE_PEER.search(x) for x in after)
+                                    or (peer and any(_UNSURE_PEER.search(x) for x in answer)))):
             return
-        if ni is not None and self.decided_in(ni):
+        if _ASKS.match(sentence) or len(_content(sentence)) < 3 or (ni is not None and self.decided_in(ni)):
             return
         self.put((ti, si), "open_questions", clean(sentence))
 
@@ -1382,7 +1385,9 @@ class _Reader:
                 if (ti and turn.role == "user" and not question and len(s) <= 90 and ("then" in s or " it is" in s)
                         and (ti, si) not in self.cues.placed and self.chosen(ti, si, s)):
                     continue  # "Green, then.": the choice, with what it settles
-                if turn.role == "user" and (ti, si) not in self.cues.placed and self.unknown(ti, si, s):
+                if (turn.role == "user" and ("know" in s or "clear" in s or "out " in s or "talked" in s
+                                             or "thought" in s) and (ti, si) not in self.cues.placed
+                        and self.unknown(ti, si, s)):
                     continue  # "I don't even know whether…": what nobody knows yet (session 15)
                 if turn.role != "user":
                     if question:
