@@ -67,7 +67,13 @@ SAID = ["We need to pick the database for the billing service.",
         "I'm rewriting the screen today.", "I'm feeling rough today.", "Someone has to.",
         "One of us should book the van.", "They'll call you.", "Sure. @Tom could you?",
         # session 13, checked on heldout10: "I'll A, and B" as two steps
-        "I'll book the van, and ask Tom for the keys.", "I'll check, and ask.", "I'll do it, and send it."]
+        "I'll book the van, and ask Tom for the keys.", "I'll check, and ask.", "I'll do it, and send it.",
+        # session 15: what nobody knows yet, an answer that leaves the question open further
+        # on, and commitments to a state, a wait or nothing
+        "I don't even know whether the lift takes a double mattress.", "Still not clear to me who.",
+        "Do we know if it's open?", "Me neither.", "Usually yes, but please check with them.",
+        "I genuinely don't know.", "Let me think about that one.", "I'll be asleep.",
+        "Not me, I'll forget.", "I'll wait for the letter.", "Can't do it."]
 SPEAKERS = ["Maya", "Tom", "Priya", "user", "assistant"]
 
 

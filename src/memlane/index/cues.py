@@ -52,6 +52,11 @@ sentence lands in at most one field, the one its strongest cue names:
    among people, "Can you …?" as the task of whoever takes it on, a request addressed as the
    speaker signs ("Siew Ling, can you…", "@sarita-dev could you…"), "I can <verb> …", and
    the work in hand ("I'm on the Android crash…").
+11. **What is left open, and what is no step** (session 15): what a participant says nobody
+   knows yet ("I don't even know whether…", "Still not clear to me who pays…") is the
+   question it leaves; a question its answer leaves open after the first sentence ("…, so
+   please check with them", "Me neither") stays open; a commitment to a state, a wait or
+   nothing ("I'll be asleep", "Not me, I'll forget") is no step.
 
 A participant's sentence is only read for cues when one scan of the lower-cased text finds
 one; an assistant's sentence (most of a long answer) only for its own commitments ("I'll
@@ -630,6 +635,46 @@ def _as_question(sentence: str) -> str:
     if len(_content(rest)) < 2:
         return clean(sentence)
     return rest[:1].upper() + rest[1:] + "?"
+
+
+_UNKNOWN = re.compile(
+    r"\b(?:(?:i|we)\s+(?:(?:still|also|really|actually|honestly|even|just)\s+){0,2}don'?t\s+"
+    r"(?:(?:really|actually|even)\s+)?know|(?:still\s+)?not\s+(?:yet\s+)?clear(?:\s+(?:to\s+(?:me|us)|yet))?|"
+    r"do\s+(?:we|they|any\s*(?:one|body))\s+(?:even\s+|actually\s+)?know|"
+    r"(?:did|has|have)\s+(?:any\s*(?:one|body)|we)\s+(?:ever\s+|actually\s+)?(?:figured?|worked?|found)\s+out|"
+    r"(?:we|i)\s+haven'?t\s+(?:even\s+)?(?:talked|thought)\s+(?:at\s+all\s+)?about)"
+    r"\s+(?:yet\s+)?(?:about\s+)?(?P<q>(?:whether|if|how|what|who|when|where|which|why)\b.+)", re.IGNORECASE)
+"""What a participant says nobody knows yet, in forms ``_OPEN`` does not read ("I don't even
+know whether my contract counts as…", "Still not clear to me who pays for a replacement", "Do
+we know if Flagsmith's SDK even supports…?", "Did anyone ever figure out what the amulet
+does?", "We haven't talked at all about what happens to…"): the question it leaves (session 15)."""
+_WH_WORDS = frozenset("whether if how what who when where which why".split())
+_YES_OR_NO = re.compile(r"^(?:yes|yeah|yep|yup|no|nope|nah|sure|definitely|of course)\b", re.IGNORECASE)
+
+
+def _as_unknown(found: re.Match[str]) -> str:
+    """The question an unknown leaves, ``found`` a match of ``_UNKNOWN``: "Whether my contract
+    counts as free sector or regulated?" (an "if" read as "whether"), its tail cut."""
+    q = found.group("q").strip()
+    q = re.sub(r"^if\b", "whether", q, flags=re.IGNORECASE)
+    q = _TAIL.sub("", q.rstrip(" .!?"))
+    q = re.split(r"[.;!]\s", q, maxsplit=1)[0].rstrip(" .!?,")
+    return q[:1].upper() + q[1:] + "?"
+
+
+_UNSURE_ANSWER = re.compile(
+    r"\b(?:let me think|to be sure|(?:please\s+)?check with (?:them|the|your|him|her)|"
+    r"i'?d (?:need|have) to (?:see|check|know|ask)|you'?d (?:need|have) to (?:ask|check)|can'?t say)\b", re.IGNORECASE)
+"""An answer that leaves a question open without a non-answer up front ("Normally a transfer
+adds a year…, but the new registrar sets that, so please check with them", "Hmm, let me think
+about that one") (session 15)."""
+_UNSURE_PEER = re.compile(
+    r"^(?:(?:hmm|ok|well|honestly)[,.]?\s+)?(?:me neither|nor do i|no idea either)\b|"
+    r"\b(?:i|we)\s+(?:(?:genuinely|honestly|really|just)\s+)?don'?t know\b", re.IGNORECASE)
+"""A participant's own not knowing either ("Me neither."), or the asker's after the question
+("…, are we covered if someone gets a shock? I genuinely don't know."); not the assistant's
+("I don't know your bank's cut-off times, but…", "…, nor do I have real-time data"), which
+goes on to answer (session 15)."""
 
 
 _NO_STEP = re.compile(r"\bi'?ll\s+(?:never|have a think|think about|see (?:how|if|what|whether)|wait and see|"
@@ -1219,6 +1264,60 @@ class _Reader:
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
 
+    def unknown(self, ti: int, si: int, s: str) -> bool:
+        """A participant's statement or question that nobody knows something yet, in the forms
+        ``_OPEN`` misses (``_UNKNOWN``), is the open question it leaves; so is one in
+        ``_OPEN``'s forms opening a turn after a question that was not left open itself ("Who'd
+        film it?" — "Also, we still don't know whether our customers are even on TikTok.").
+        A "Do we know if…?" answered yes or no is not left open, nor one asked of the assistant,
+        which answers it (session 15)."""
+        found = _UNKNOWN.search(s)  # (read() lets through only sentences holding its words)
+        if found is None or len(_content(_as_unknown(found)) - _WH_WORDS) < 2:
+            return False  # (what is open is said: not "I don't know where to start.")
+        turn = self.turns[ti]
+        if _OPEN.search(s):
+            prev = self.turns[ti - 1] if ti else None
+            if not (si == 0 and prev is not None and prev.role == "user" and prev.who != turn.who
+                    and any(x.endswith("?") for x in prev.sentences)
+                    and all(self.cues.placed.get((ti - 1, i)) != "open_questions"
+                            for i in range(len(prev.sentences)))):
+                return False  # the patterns' own open statement (statement(), question())
+        if s.endswith("?"):
+            if self.assisted:
+                return False  # a question to the assistant is asked of the one who answers it
+            nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
+            if nxt is not None and nxt.sentences and _YES_OR_NO.match(nxt.sentences[0]):
+                return False
+        self.put((ti, si), "open_questions", _as_unknown(found))
+        return True
+
+    def left_open(self, ti: int, si: int, sentence: str) -> None:
+        """A question its answer leaves open in the words of ``_UNSURE_ANSWER`` anywhere in
+        its first three sentences ("Does the year I've paid carry over?" — "Normally a
+        transfer adds a year…, so please check with them"), a participant's answer does not
+        know either ("Me neither."), or the asker follows with "I genuinely don't know"
+        (``_UNSURE_PEER``): an open question (session 15). Not a request, nor a
+        question a decision answers right away."""
+        turn = self.turns[ti]
+        if turn.role != "user":
+            return
+        after = turn.sentences[si + 1:si + 2]
+        ni = next((i for i in range(ti + 1, len(self.turns)) if self.turns[i].who != turn.who), None)
+        answer = self.turns[ni].sentences[:3] if ni is not None else []
+        peer = ni is not None and self.turns[ni].role == "user"
+        # Substring tests first (every match holds one of these words): most answers hold none.
+        low = " ".join(answer).lower()
+        unsure = ("think" in low or "sure" in low or "check with" in low or "d need to" in low
+                  or "d have to" in low or "say" in low) and _UNSURE_ANSWER.search(low)
+        mine = " ".join(after + answer if peer else after).lower()
+        if not unsure and not (("know" in mine or "neither" in mine or "nor do" in mine or "either" in mine)
+                               and (any(_UNSURE_PEER.search(x) for x in after)
+                                    or (peer and any(_UNSURE_PEER.search(x) for x in answer)))):
+            return
+        if _ASKS.match(sentence) or len(_content(sentence)) < 3 or (ni is not None and self.decided_in(ni)):
+            return
+        self.put((ti, si), "open_questions", clean(sentence))
+
     def read(self) -> Cues:
         for ti, turn in enumerate(self.turns):
             agreed = also = pointed = worked = False
@@ -1286,6 +1385,10 @@ class _Reader:
                 if (ti and turn.role == "user" and not question and len(s) <= 90 and ("then" in s or " it is" in s)
                         and (ti, si) not in self.cues.placed and self.chosen(ti, si, s)):
                     continue  # "Green, then.": the choice, with what it settles
+                if (turn.role == "user" and ("know" in s or "clear" in s or "out " in s or "talked" in s
+                                             or "thought" in s) and (ti, si) not in self.cues.placed
+                        and self.unknown(ti, si, s)):
+                    continue  # "I don't even know whether…": what nobody knows yet (session 15)
                 if turn.role != "user":
                     if question:
                         continue
@@ -1310,6 +1413,8 @@ class _Reader:
                     continue
                 if question:
                     self.question(ti, si, s)
+                    if (ti, si) not in self.cues.placed:
+                        self.left_open(ti, si, s)
                     continue
                 self.statement(ti, si, s)
             if agreed and (also or adds or not self.decided_in(ti)):
@@ -1429,10 +1534,19 @@ class _Reader:
                     _NO_NEED.match(self.text[where])
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
+        self.no_task()
         for where, name in list(self.cues.placed.items()):
             if name == "open_questions" and (_IF_ALONE.match(self.text[where])
                                              or _TRIED.match(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "open_questions", "")
+
+    def no_task(self) -> None:
+        """A participant's step that commits to a state, a wait or nothing (``_NO_TASK``)
+        taken out again (session 15)."""
+        for where, name in list(self.cues.placed.items()):
+            if name in ("action_items", "next_steps") and self.turns[where[0]].role == "user":
+                if _NO_TASK.search(self.turns[where[0]].sentences[where[1]]):
+                    self.put(where, name, "")
 
     def posed(self, where: tuple[int, int], choice: str) -> str | None:
         """A terse choice ("Guitar", "the farmhouse") with the sentence that posed it, in
@@ -1731,6 +1845,12 @@ _TRIED = re.compile(r"^(?:(?:and|so|also)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?(?:have|di
                     re.IGNORECASE)
 """A suggestion asked of someone ("Pieter, have you tried logical replication…?"): what they
 might do, not an open question (session 13)."""
+_NO_TASK = re.compile(
+    r"\bi'?ll\s+(?:just\s+|probably\s+)?(?:be\s+(?:asleep|away|in|out|off|at|there|fine|late|busy)|wait\b(?!.*\band\s)|forget\b|"
+    r"come if\b|skip\b|see you\b|show you\b|let you know if\b)|\bcan'?t do it\b|^not me\b|\bi won'?t\b",
+    re.IGNORECASE)
+"""A commitment to a state, a wait or nothing ("I'll be asleep", "I'll wait for the letter",
+"Not me, I'll forget", "I'm on the shop floor all day, can't do it"): no step (session 15)."""
 _NO_NEED = re.compile(r"^(?:no need|do not need|don'?t need|there is no need)\b", re.IGNORECASE)
 """An answer that something need not be done ("No need to send the old router back"): what
 the conversation settled only when it settled nothing else (session 13)."""
