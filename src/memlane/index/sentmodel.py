@@ -53,8 +53,8 @@ _EMBEDDER: list[Any] = []
 _SHIPPED: list[Any] = []
 SHIPPED = "sentmodel.npz"
 """The weights inside the package (next to this module): trained on every development set
-(651 conversations) by ``memlane bench summaries --train`` in session 14, the offline
-backend's default since then (``summary.sentence_model``)."""
+(687 conversations since session 15) by ``memlane bench summaries --train``, the offline
+backend's default since session 14 (``summary.sentence_model``)."""
 
 
 class Embedder(Protocol):
