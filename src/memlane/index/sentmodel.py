@@ -31,7 +31,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from memlane.index import cues as c
-from memlane.index.sentclass import _MODALS, _PERSON, LABELS, TurnLike, features
+from memlane.index.sentclass import (_CUE_PATTERNS, _MATCH_PATTERNS, _MODALS, _PAST, _PERSON,
+                                     _TOKEN, LABELS, TurnLike, features)
 
 __all__ = ["LABELS", "DenseSentenceModel", "default_embedder", "load_dense", "sentence_inputs",
            "shipped"]
@@ -88,13 +89,15 @@ def candidates(turns: Sequence[TurnLike], most: int = MAX_SENTENCES) -> list[tup
 
 
 def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool,
-                   sides: dict[int, list[tuple[str, list[str], bool, list[str]]]] | None = None
-                   ) -> list[str]:
+                   sides: dict[int, list[tuple[str, list[str], bool, list[str]]]] | None = None,
+                   reach: int = 0) -> list[str]:
     """Structural features that need no pattern search: who speaks, where, a question or
     an exclamation, length, a number, an imperative first word, modal and person words, and
     of the neighbouring turns of other speakers who they are, whether they ask, whether
     they are a bare acknowledgement and how the next one takes what was said (``sides``:
-    those of each turn's neighbours, filled as needed, shared by the turn's sentences)."""
+    those of each turn's neighbours, filled as needed, shared by the turn's sentences;
+    ``reach``: also the cue patterns the full features search in a neighbouring turn, in its
+    first ``reach`` sentences — :func:`_neighbour_cues`; 0: none)."""
     turn = turns[ti]
     sents = turn.sentences
     s = sents[si]
@@ -121,19 +124,55 @@ def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool,
     if sides is None:
         sides = {}
     if ti not in sides:
-        sides[ti] = _sides(turns, ti)
+        sides[ti] = _sides(turns, ti, reach)
     for tag, base, ack, took in sides[ti]:
         out.extend(base)
         if ack:
             out.append(f"{tag}:ack:{role}:{'q' if end == '?' else 's'}")
-        out.extend(f"n:{x}:{role}" for x in took)
+        out.extend(f"n:{x}:{role}" if not x.startswith("said:") else
+                   f"n:{x[5:]}:{role}:{'q' if end == '?' else 's'}" for x in took)
     return out
 
 
-def _sides(turns: Sequence[TurnLike], ti: int) -> list[tuple[str, list[str], bool, list[str]]]:
+_SEARCHED = {name: (pattern, where == "l") for name, pattern, where in _CUE_PATTERNS}
+_MATCHED = dict(_MATCH_PATTERNS)
+CUES = (*_SEARCHED, *_MATCHED, "will", "past")
+"""The names :func:`cue_features` knows: the cue patterns whose hits are full structural
+features (searched: ``c=NAME:ROLE``; anchored at the sentence's start: ``c=NAME``), and the
+word features ``will`` (a word in 'll) and ``past`` (a word in -ed)."""
+
+
+def cue_features(s: str, role: str, cues: Sequence[str]) -> list[str]:
+    """Of the full structural features (:func:`memlane.index.sentclass.features`), those of
+    ``cues`` (names of :data:`CUES`) that hold for sentence ``s`` said in ``role`` ("u" or
+    "a"), named as there: the cheap features plus a few cue patterns cost far less than
+    every pattern (session 15)."""
+    out = []
+    low = s.lower()
+    for name in cues:
+        if name in _MATCHED:
+            if _MATCHED[name].match(s):
+                out.append(f"c={name}")
+        elif name == "will":
+            if any(w.endswith("'ll") for w in _TOKEN.findall(low)):
+                out.append("will")
+        elif name == "past":
+            if _PAST.search(low):
+                out.append("past")
+        else:
+            pattern, lower = _SEARCHED[name]
+            if pattern.search(low if lower else s):
+                out.append(f"c={name}:{role}")
+    return out
+
+
+def _sides(turns: Sequence[TurnLike], ti: int, reach: int = 0
+           ) -> list[tuple[str, list[str], bool, list[str]]]:
     """Of the previous and the next turn of another speaker: the tag, the features that do
     not depend on the sentence, whether it is a bare acknowledgement, how it takes what was
-    said (:func:`_agreement`, the next turn only)."""
+    said (:func:`_agreement`, the next turn only; with ``reach``, also whether it does not
+    answer or is a bare "Done.", as ``said:NAME``: those depend on the sentence's role and
+    whether it asks)."""
     out = []
     for step, tag in ((-1, "p"), (1, "n")):
         n = _neighbour(turns, ti, step)
@@ -149,7 +188,31 @@ def _sides(turns: Sequence[TurnLike], ti: int) -> list[tuple[str, list[str], boo
         ack = bool(other and len(other[0]) <= c._SHORT and c.is_courtesy(other[0]))
         if ack:
             base.append(f"{tag}:ack")
-        out.append((tag, base, ack, _agreement(turns[n]) if tag == "n" and other else []))
+        took = _agreement(turns[n]) if tag == "n" and other else []
+        if reach and other:
+            cues = _neighbour_cues(other, reach)
+            base.extend(f"{tag}:{x}" for x in cues)
+            if tag == "n":
+                took.extend(f"said:{x}" for x in cues if x in ("nonanswer", "doneword"))
+        out.append((tag, base, ack, took))
+    return out
+
+
+def _neighbour_cues(sentences: Sequence[str], reach: int) -> list[str]:
+    """The cue patterns :func:`memlane.index.sentclass.features` searches in a neighbouring
+    turn (session 15: the cheap features' costly remainder): a bare "Done.", and in its
+    first ``reach`` sentences a non-answer ("not sure", "let's see"), a proposal, a request
+    and the assistant reporting a thing done."""
+    out = ["doneword"] if c._DONE_WORD.match(sentences[0]) else []
+    joined = " ".join(sentences[:reach])
+    if c._NON_ANSWER.search(joined):
+        out.append("nonanswer")
+    if c._PROPOSAL.search(joined):
+        out.append("proposal")
+    if c._REQUEST.search(joined.lower()):
+        out.append("request")
+    if c._DONE.search(joined):
+        out.append("done")
     return out
 
 
@@ -209,7 +272,7 @@ def _neighbour(turns: Sequence[TurnLike], ti: int, step: int) -> int | None:
 def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str],
                     embedder: Embedder, where: Sequence[tuple[int, int]] | None = None,
                     cheap: bool = True, placement: dict[tuple[int, int], str] | None = None,
-                    neighbour: int | None = None,
+                    neighbour: int | None = None, cues: Sequence[str] = (), reach: int = 0,
                     ) -> tuple[list[tuple[int, int]], np.ndarray, list[list[str]]]:
     """The candidate sentences, their vectors block (sentence, previous and next turn of
     another speaker: ``(n, 3 * dim)``, zero rows where there is none) and their structural
@@ -218,7 +281,9 @@ def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str
     cue pattern and cost several times more; ``placement``: the patterns' placements, read
     by :func:`placement_features`; ``neighbour``: the characters of a neighbouring turn's
     text embedded at most — None: its first :data:`NEIGHBOUR_SENTENCES` sentences whole;
-    0: none, their columns stay zero)."""
+    0: none, their columns stay zero; ``cues``: with ``cheap``, also these of
+    :func:`cue_features`; ``reach``: with ``cheap``, the cue patterns of a neighbouring turn's
+    first ``reach`` sentences, :func:`_neighbour_cues`)."""
     where = list(candidates(turns) if where is None else where)
     dim = embedder.dim
     if not where:
@@ -226,7 +291,11 @@ def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str
     team = len({t.who for t in turns if t.role == "user"}) > 1
     if cheap:
         sides: dict[int, list[tuple[str, list[str], bool, list[str]]]] = {}
-        names = [cheap_features(turns, ti, si, team, sides) for ti, si in where]
+        names = [cheap_features(turns, ti, si, team, sides, reach) for ti, si in where]
+        if cues:
+            for row, (ti, si) in zip(names, where, strict=True):
+                row.extend(cue_features(turns[ti].sentences[si],
+                                        "u" if turns[ti].role == "user" else "a", cues))
     else:
         context: dict[int, Any] = {}
         names = [structural(features(turns, ti, si, placed, team, context)) for ti, si in where]
@@ -325,7 +394,9 @@ class DenseSentenceModel:
         where, block, names = sentence_inputs(turns, placed, self.embedder, where,
                                               cheap=self.meta.get("structure", "cheap") == "cheap",
                                               placement=placement,
-                                              neighbour=self.meta.get("neighbour"))
+                                              neighbour=self.meta.get("neighbour"),
+                                              cues=self.meta.get("cues", ()),
+                                              reach=int(self.meta.get("reach", 0)))
         if not where:
             return {}
         p = self.probabilities_of(self.inputs(block, names))

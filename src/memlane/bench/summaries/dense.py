@@ -80,6 +80,12 @@ CONFIGS: dict[str, dict[str, Any]] = {
         "add", decisions=0.7, next_steps=0.8, rationale=0.6),
     "+ model adds decisions 0.5, steps 0.8, questions 0.9, rationale 0.6": _per(
         "add", decisions=0.5, next_steps=0.8, open_questions=0.9, rationale=0.6),
+    "+ model adds decisions 0.6, steps 0.8, questions 0.9, rationale 0.6": _per(
+        "add", decisions=0.6, next_steps=0.8, open_questions=0.9, rationale=0.6),
+    "+ model adds decisions 0.5, steps 0.8, questions 0.8, rationale 0.6": _per(
+        "add", decisions=0.5, next_steps=0.8, open_questions=0.8, rationale=0.6),
+    "+ model adds decisions 0.5, steps 0.8, questions 0.95, rationale 0.6": _per(
+        "add", decisions=0.5, next_steps=0.8, open_questions=0.95, rationale=0.6),
 }
 """The configurations cross-validation compares (``thresholds`` as in
 :meth:`memlane.index.cues._Reader.learned`): session 9's, and session 14's thresholds per
@@ -119,11 +125,17 @@ class Prepared:
     """The characters of a neighbouring turn's text embedded at most (None: no cut)."""
     most: int = sentmodel.MAX_SENTENCES
     """Sentences of a turn past which the model reads none of it."""
+    cues: tuple[str, ...] = ()
+    """With ``cheap``: the cue features (:func:`memlane.index.sentmodel.cue_features`) too."""
+    reach: int = 0
+    """With ``cheap``: the cue patterns of a neighbouring turn's first ``reach`` sentences
+    too (:func:`memlane.index.sentmodel.cheap_features`; 0: none)."""
 
 
 def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = True,
             least: float = 0.0, placement: bool = False, neighbour: int | None = None,
-            most: int = sentmodel.MAX_SENTENCES) -> list[Prepared]:
+            most: int = sentmodel.MAX_SENTENCES, cues: Sequence[str] = (),
+            reach: int = 0) -> list[Prepared]:
     """The inputs and labels of every candidate sentence of ``convs`` (computed once;
     ``cheap``: the structural features of :func:`memlane.index.sentmodel.cheap_features`;
     ``least``: a sentence whose label only the fallback gave — the patterns did not place it
@@ -132,7 +144,9 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
     visual…") otherwise go to the sentence sharing most words with them ("The agency sent
     three key visuals…"); ``placement``: the features of where the sentence stands to the
     patterns' own placements; ``neighbour``: the characters of a neighbouring turn's text
-    embedded at most; ``most``: the sentences of a turn past which none of it is read)."""
+    embedded at most; ``most``: the sentences of a turn past which none of it is read;
+    ``cues``: with ``cheap``, the cue features of these names too; ``reach``: with ``cheap``,
+    the cue patterns of a neighbouring turn's first ``reach`` sentences too)."""
     emb = embedder or sentmodel.default_embedder()
     out = []
     for conv in convs:
@@ -149,9 +163,12 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
                 if max((dice(said, g) for g in _items(conv, name)), default=0.0) < least:
                     labels[w] = "skip"
         where, block, names = sentmodel.sentence_inputs(turns, {}, emb, where, cheap,
-                                                        placed if placement else None, neighbour)
+                                                        placed if placement else None, neighbour,
+                                                        cues if cheap else (),
+                                                        reach if cheap else 0)
         out.append(Prepared(conv, block, names, [labels.get(w, "none") for w in where],
-                            [w in placed for w in where], cheap, placement, neighbour, most))
+                            [w in placed for w in where], cheap, placement, neighbour, most,
+                            tuple(cues) if cheap else (), reach if cheap else 0))
     return out
 
 
@@ -167,7 +184,7 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
         return Prepared(d.conv, d.block[keep], [n for n, k in zip(d.names, keep, strict=True) if k],
                         [v for v, k in zip(d.labels, keep, strict=True) if k],
                         [x for x, k in zip(d.placed, keep, strict=True) if k], d.cheap,
-                        d.placement, d.neighbour, d.most)
+                        d.placement, d.neighbour, d.most, d.cues, d.reach)
 
     data = [kept(d, [v != "skip" and not (unplaced and x)
                      for v, x in zip(d.labels, d.placed, strict=True)]) for d in data]
@@ -220,6 +237,10 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
     info["placement"] = bool(data and data[0].placement)
     if data and data[0].neighbour is not None:
         info["neighbour"] = data[0].neighbour
+    if data and data[0].cues:
+        info["cues"] = list(data[0].cues)
+    if data and data[0].reach:
+        info["reach"] = data[0].reach
     if data and data[0].most != sentmodel.MAX_SENTENCES:
         info["max_sentences"] = data[0].most
     info.update(meta or {})
