@@ -12,6 +12,7 @@ from memlane.bench.summaries.train import _turns
 from memlane.config import Config, load_config
 from memlane.errors import ConfigError
 from memlane.index import sentmodel
+from memlane.index.cues import _Reader
 from memlane.index.offline import OfflineIntelligence
 
 TURNS = (
@@ -79,3 +80,32 @@ def test_cross_validation_folds_spread_every_set_over_the_folds():
     for name, n in sizes.items():
         shares = [sum(owner[i] == name for i in fold) for fold in folds]
         assert sum(shares) == n and max(shares) - min(shares) <= 1
+
+
+SITUATION = ("My one worry is the commute: I work at a clinic near the station and take the "
+             "green tram line every day.")
+SETTLING = (
+    ("Dana", "Hi! I moved to Cork last month, still settling in."),
+    ("assistant", "Welcome to Cork! How are you finding the city so far?"),
+    ("Dana", "It's great. " + SITUATION),
+    ("assistant", "The ferry is quick in the mornings, so that trip should be fine. "
+                  "Would you like tips for the area?"),
+    ("Dana", "Maybe later."),
+)
+
+
+def test_the_model_writes_no_decision_that_states_the_speakers_situation():
+    conv = Conversation("settling", "", SETTLING, {})
+    turns = _turns(conv)
+    where = next((ti, si) for ti, t in enumerate(turns) for si, s in enumerate(t.sentences)
+                 if s == SITUATION)
+    model = sentmodel.shipped()
+    label, p, _ = model.classify(turns, {})[where]
+    assert label == "decisions"  # the model reads it as one
+    # at a threshold it reaches, the model would write it down were it not a situation
+    eager = dense.configured(model, {"mode": "add", "thresholds": {"decisions": p - 0.01}})
+    summary, _ = OfflineIntelligence(eager).summarize("settling", messages_of(conv))
+    assert not any("I work at" in d for d in summary.decisions)
+    reader = _Reader(turns)
+    assert reader.placeable(SITUATION) and not reader.decidable(SITUATION)
+    assert reader.decidable("Hand refunds to a human after one failed answer.")

@@ -90,14 +90,15 @@ def candidates(turns: Sequence[TurnLike], most: int = MAX_SENTENCES) -> list[tup
 
 def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool,
                    sides: dict[int, list[tuple[str, list[str], bool, list[str]]]] | None = None,
-                   reach: int = 0) -> list[str]:
+                   reach: int = 0, seen: dict[int, list[str]] | None = None) -> list[str]:
     """Structural features that need no pattern search: who speaks, where, a question or
     an exclamation, length, a number, an imperative first word, modal and person words, and
     of the neighbouring turns of other speakers who they are, whether they ask, whether
     they are a bare acknowledgement and how the next one takes what was said (``sides``:
     those of each turn's neighbours, filled as needed, shared by the turn's sentences;
     ``reach``: also the cue patterns the full features search in a neighbouring turn, in its
-    first ``reach`` sentences — :func:`_neighbour_cues`; 0: none)."""
+    first ``reach`` sentences — :func:`_neighbour_cues`; 0: none; ``seen``: those of each
+    neighbouring turn, filled as needed, shared by the turns it neighbours)."""
     turn = turns[ti]
     sents = turn.sentences
     s = sents[si]
@@ -124,7 +125,7 @@ def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool,
     if sides is None:
         sides = {}
     if ti not in sides:
-        sides[ti] = _sides(turns, ti, reach)
+        sides[ti] = _sides(turns, ti, reach, {} if seen is None else seen)
     for tag, base, ack, took in sides[ti]:
         out.extend(base)
         if ack:
@@ -166,7 +167,8 @@ def cue_features(s: str, role: str, cues: Sequence[str]) -> list[str]:
     return out
 
 
-def _sides(turns: Sequence[TurnLike], ti: int, reach: int = 0
+def _sides(turns: Sequence[TurnLike], ti: int, reach: int = 0,
+           seen: dict[int, list[str]] | None = None
            ) -> list[tuple[str, list[str], bool, list[str]]]:
     """Of the previous and the next turn of another speaker: the tag, the features that do
     not depend on the sentence, whether it is a bare acknowledgement, how it takes what was
@@ -190,7 +192,11 @@ def _sides(turns: Sequence[TurnLike], ti: int, reach: int = 0
             base.append(f"{tag}:ack")
         took = _agreement(turns[n]) if tag == "n" and other else []
         if reach and other:
-            cues = _neighbour_cues(other, reach)
+            if seen is None:
+                seen = {}
+            if n not in seen:
+                seen[n] = _neighbour_cues(other, reach)
+            cues = seen[n]
             base.extend(f"{tag}:{x}" for x in cues)
             if tag == "n":
                 took.extend(f"said:{x}" for x in cues if x in ("nonanswer", "doneword"))
@@ -291,7 +297,8 @@ def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str
     team = len({t.who for t in turns if t.role == "user"}) > 1
     if cheap:
         sides: dict[int, list[tuple[str, list[str], bool, list[str]]]] = {}
-        names = [cheap_features(turns, ti, si, team, sides, reach) for ti, si in where]
+        seen: dict[int, list[str]] = {}
+        names = [cheap_features(turns, ti, si, team, sides, reach, seen) for ti, si in where]
         if cues:
             for row, (ti, si) in zip(names, where, strict=True):
                 row.extend(cue_features(turns[ti].sentences[si],

@@ -49,6 +49,10 @@ MOST = 3
 """Sentences of a turn past which ``--train``'s model reads none of it (session 9: 8);
 on the development sets 2,451 of the 2,477 labelled sentences it read in session 14
 (turns of at most 8) are in turns of at most 3."""
+REACH = 0
+"""The sentences of a neighbouring turn whose cue patterns (a non-answer, a proposal, a
+request, a thing done: :func:`memlane.index.sentmodel.cheap_features`) ``--train``'s
+features hold (0: none)."""
 MIN_COUNT = 3
 """A structural feature name joins the vocabulary when this many training sentences have it."""
 _FIELDS = ("decisions", "open_questions", "next_steps", "rationale")
