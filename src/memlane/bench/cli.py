@@ -362,9 +362,9 @@ def locomo_cmd(
               help="With --train --kind dense: sentences of a turn past which the model "
               "reads none of it (session 9: 8).")
 @click.option("--reach", type=click.IntRange(min=0), default=None,
-              help="With --train --kind dense: also the cue patterns (a non-answer, a proposal, "
-              "a request, a thing done) of a neighbouring turn's first N sentences (0: none) "
-              "[default: 3, session 15].")
+              help="With --train --kind dense: also a neighbouring turn's non-answer (\"not "
+              "sure\", \"let's see\") in its first N sentences and its bare \"Done.\" (0: none) "
+              "[default: 0; session 15 tried 1-3].")
 @click.option("--placement", is_flag=True,
               help="With --train --kind dense: also the features of where a sentence stands "
               "to the patterns' placements.")

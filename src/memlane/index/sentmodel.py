@@ -31,8 +31,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from memlane.index import cues as c
-from memlane.index.sentclass import (_CUE_PATTERNS, _MATCH_PATTERNS, _MODALS, _PAST, _PERSON,
-                                     _TOKEN, LABELS, TurnLike, features)
+from memlane.index.sentclass import _MODALS, _PERSON, LABELS, TurnLike, features
 
 __all__ = ["LABELS", "DenseSentenceModel", "default_embedder", "load_dense", "sentence_inputs",
            "shipped"]
@@ -96,8 +95,8 @@ def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool,
     of the neighbouring turns of other speakers who they are, whether they ask, whether
     they are a bare acknowledgement and how the next one takes what was said (``sides``:
     those of each turn's neighbours, filled as needed, shared by the turn's sentences;
-    ``reach``: also the cue patterns the full features search in a neighbouring turn, in its
-    first ``reach`` sentences — :func:`_neighbour_cues`; 0: none; ``seen``: those of each
+    ``reach``: also a neighbouring turn's bare "Done." and non-answer in its first ``reach``
+    sentences — :func:`_neighbour_cues`; 0: none; ``seen``: those of each
     neighbouring turn, filled as needed, shared by the turns it neighbours)."""
     turn = turns[ti]
     sents = turn.sentences
@@ -132,38 +131,6 @@ def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool,
             out.append(f"{tag}:ack:{role}:{'q' if end == '?' else 's'}")
         out.extend(f"n:{x}:{role}" if not x.startswith("said:") else
                    f"n:{x[5:]}:{role}:{'q' if end == '?' else 's'}" for x in took)
-    return out
-
-
-_SEARCHED = {name: (pattern, where == "l") for name, pattern, where in _CUE_PATTERNS}
-_MATCHED = dict(_MATCH_PATTERNS)
-CUES = (*_SEARCHED, *_MATCHED, "will", "past")
-"""The names :func:`cue_features` knows: the cue patterns whose hits are full structural
-features (searched: ``c=NAME:ROLE``; anchored at the sentence's start: ``c=NAME``), and the
-word features ``will`` (a word in 'll) and ``past`` (a word in -ed)."""
-
-
-def cue_features(s: str, role: str, cues: Sequence[str]) -> list[str]:
-    """Of the full structural features (:func:`memlane.index.sentclass.features`), those of
-    ``cues`` (names of :data:`CUES`) that hold for sentence ``s`` said in ``role`` ("u" or
-    "a"), named as there: the cheap features plus a few cue patterns cost far less than
-    every pattern (session 15)."""
-    out = []
-    low = s.lower()
-    for name in cues:
-        if name in _MATCHED:
-            if _MATCHED[name].match(s):
-                out.append(f"c={name}")
-        elif name == "will":
-            if any(w.endswith("'ll") for w in _TOKEN.findall(low)):
-                out.append("will")
-        elif name == "past":
-            if _PAST.search(low):
-                out.append("past")
-        else:
-            pattern, lower = _SEARCHED[name]
-            if pattern.search(low if lower else s):
-                out.append(f"c={name}:{role}")
     return out
 
 
@@ -205,20 +172,14 @@ def _sides(turns: Sequence[TurnLike], ti: int, reach: int = 0,
 
 
 def _neighbour_cues(sentences: Sequence[str], reach: int) -> list[str]:
-    """The cue patterns :func:`memlane.index.sentclass.features` searches in a neighbouring
-    turn (session 15: the cheap features' costly remainder): a bare "Done.", and in its
-    first ``reach`` sentences a non-answer ("not sure", "let's see"), a proposal, a request
-    and the assistant reporting a thing done."""
+    """Of the cue patterns :func:`memlane.index.sentclass.features` searches in a
+    neighbouring turn, those that carried in session 15's cross-validation: a bare "Done.",
+    and a non-answer ("not sure", "let's see", "depends on") in its first ``reach``
+    sentences — a question the next turn leaves open. (A proposal, a request and a thing
+    done as well gained no more and cost more.)"""
     out = ["doneword"] if c._DONE_WORD.match(sentences[0]) else []
-    joined = " ".join(sentences[:reach])
-    if c._NON_ANSWER.search(joined):
+    if c._NON_ANSWER.search(" ".join(sentences[:reach])):
         out.append("nonanswer")
-    if c._PROPOSAL.search(joined):
-        out.append("proposal")
-    if c._REQUEST.search(joined.lower()):
-        out.append("request")
-    if c._DONE.search(joined):
-        out.append("done")
     return out
 
 
@@ -278,7 +239,7 @@ def _neighbour(turns: Sequence[TurnLike], ti: int, step: int) -> int | None:
 def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str],
                     embedder: Embedder, where: Sequence[tuple[int, int]] | None = None,
                     cheap: bool = True, placement: dict[tuple[int, int], str] | None = None,
-                    neighbour: int | None = None, cues: Sequence[str] = (), reach: int = 0,
+                    neighbour: int | None = None, reach: int = 0,
                     ) -> tuple[list[tuple[int, int]], np.ndarray, list[list[str]]]:
     """The candidate sentences, their vectors block (sentence, previous and next turn of
     another speaker: ``(n, 3 * dim)``, zero rows where there is none) and their structural
@@ -287,9 +248,8 @@ def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str
     cue pattern and cost several times more; ``placement``: the patterns' placements, read
     by :func:`placement_features`; ``neighbour``: the characters of a neighbouring turn's
     text embedded at most — None: its first :data:`NEIGHBOUR_SENTENCES` sentences whole;
-    0: none, their columns stay zero; ``cues``: with ``cheap``, also these of
-    :func:`cue_features`; ``reach``: with ``cheap``, the cue patterns of a neighbouring turn's
-    first ``reach`` sentences, :func:`_neighbour_cues`)."""
+    0: none, their columns stay zero; ``reach``: with ``cheap``, also a neighbouring turn's
+    non-answer in its first ``reach`` sentences, :func:`_neighbour_cues`)."""
     where = list(candidates(turns) if where is None else where)
     dim = embedder.dim
     if not where:
@@ -299,10 +259,6 @@ def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str
         sides: dict[int, list[tuple[str, list[str], bool, list[str]]]] = {}
         seen: dict[int, list[str]] = {}
         names = [cheap_features(turns, ti, si, team, sides, reach, seen) for ti, si in where]
-        if cues:
-            for row, (ti, si) in zip(names, where, strict=True):
-                row.extend(cue_features(turns[ti].sentences[si],
-                                        "u" if turns[ti].role == "user" else "a", cues))
     else:
         context: dict[int, Any] = {}
         names = [structural(features(turns, ti, si, placed, team, context)) for ti, si in where]
@@ -402,7 +358,6 @@ class DenseSentenceModel:
                                               cheap=self.meta.get("structure", "cheap") == "cheap",
                                               placement=placement,
                                               neighbour=self.meta.get("neighbour"),
-                                              cues=self.meta.get("cues", ()),
                                               reach=int(self.meta.get("reach", 0)))
         if not where:
             return {}

@@ -50,9 +50,8 @@ MOST = 3
 on the development sets 2,451 of the 2,477 labelled sentences it read in session 14
 (turns of at most 8) are in turns of at most 3."""
 REACH = 0
-"""The sentences of a neighbouring turn whose cue patterns (a non-answer, a proposal, a
-request, a thing done: :func:`memlane.index.sentmodel.cheap_features`) ``--train``'s
-features hold (0: none)."""
+"""The sentences of a neighbouring turn in which ``--train``'s features look for a
+non-answer (:func:`memlane.index.sentmodel.cheap_features`; 0: none)."""
 MIN_COUNT = 3
 """A structural feature name joins the vocabulary when this many training sentences have it."""
 _FIELDS = ("decisions", "open_questions", "next_steps", "rationale")
@@ -129,17 +128,14 @@ class Prepared:
     """The characters of a neighbouring turn's text embedded at most (None: no cut)."""
     most: int = sentmodel.MAX_SENTENCES
     """Sentences of a turn past which the model reads none of it."""
-    cues: tuple[str, ...] = ()
-    """With ``cheap``: the cue features (:func:`memlane.index.sentmodel.cue_features`) too."""
     reach: int = 0
-    """With ``cheap``: the cue patterns of a neighbouring turn's first ``reach`` sentences
-    too (:func:`memlane.index.sentmodel.cheap_features`; 0: none)."""
+    """With ``cheap``: a neighbouring turn's non-answer in its first ``reach`` sentences too
+    (:func:`memlane.index.sentmodel.cheap_features`; 0: none)."""
 
 
 def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = True,
             least: float = 0.0, placement: bool = False, neighbour: int | None = None,
-            most: int = sentmodel.MAX_SENTENCES, cues: Sequence[str] = (),
-            reach: int = 0) -> list[Prepared]:
+            most: int = sentmodel.MAX_SENTENCES, reach: int = 0) -> list[Prepared]:
     """The inputs and labels of every candidate sentence of ``convs`` (computed once;
     ``cheap``: the structural features of :func:`memlane.index.sentmodel.cheap_features`;
     ``least``: a sentence whose label only the fallback gave — the patterns did not place it
@@ -149,8 +145,8 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
     three key visuals…"); ``placement``: the features of where the sentence stands to the
     patterns' own placements; ``neighbour``: the characters of a neighbouring turn's text
     embedded at most; ``most``: the sentences of a turn past which none of it is read;
-    ``cues``: with ``cheap``, the cue features of these names too; ``reach``: with ``cheap``,
-    the cue patterns of a neighbouring turn's first ``reach`` sentences too)."""
+    ``reach``: with ``cheap``, a neighbouring turn's non-answer in its first ``reach``
+    sentences too)."""
     emb = embedder or sentmodel.default_embedder()
     out = []
     for conv in convs:
@@ -168,11 +164,10 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
                     labels[w] = "skip"
         where, block, names = sentmodel.sentence_inputs(turns, {}, emb, where, cheap,
                                                         placed if placement else None, neighbour,
-                                                        cues if cheap else (),
                                                         reach if cheap else 0)
         out.append(Prepared(conv, block, names, [labels.get(w, "none") for w in where],
                             [w in placed for w in where], cheap, placement, neighbour, most,
-                            tuple(cues) if cheap else (), reach if cheap else 0))
+                            reach if cheap else 0))
     return out
 
 
@@ -188,7 +183,7 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
         return Prepared(d.conv, d.block[keep], [n for n, k in zip(d.names, keep, strict=True) if k],
                         [v for v, k in zip(d.labels, keep, strict=True) if k],
                         [x for x, k in zip(d.placed, keep, strict=True) if k], d.cheap,
-                        d.placement, d.neighbour, d.most, d.cues, d.reach)
+                        d.placement, d.neighbour, d.most, d.reach)
 
     data = [kept(d, [v != "skip" and not (unplaced and x)
                      for v, x in zip(d.labels, d.placed, strict=True)]) for d in data]
@@ -241,8 +236,6 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
     info["placement"] = bool(data and data[0].placement)
     if data and data[0].neighbour is not None:
         info["neighbour"] = data[0].neighbour
-    if data and data[0].cues:
-        info["cues"] = list(data[0].cues)
     if data and data[0].reach:
         info["reach"] = data[0].reach
     if data and data[0].most != sentmodel.MAX_SENTENCES:
