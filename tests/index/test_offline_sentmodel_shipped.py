@@ -109,3 +109,19 @@ def test_the_model_writes_no_decision_that_states_the_speakers_situation():
     reader = _Reader(turns)
     assert reader.placeable(SITUATION) and not reader.decidable(SITUATION)
     assert reader.decidable("Hand refunds to a human after one failed answer.")
+
+
+def test_the_neighbour_non_answer_features_mark_a_question_left_open():
+    conv = Conversation("venue", "", (
+        ("Maya", "Which venue do we book for the launch?"),
+        ("Tom", "Not sure yet, it depends on the guest count."),
+        ("Maya", "Fine, the caterer is booked anyway."),
+    ), {})
+    turns = _turns(conv)
+    plain = sentmodel.cheap_features(turns, 0, 0, True)
+    reached = sentmodel.cheap_features(turns, 0, 0, True, reach=3)
+    assert "n:nonanswer" not in plain and "n:nonanswer:u:q" not in plain
+    assert "n:nonanswer" in reached and "n:nonanswer:u:q" in reached
+    assert set(plain) <= set(reached)  # the cheap features stay as they were
+    answered = sentmodel.cheap_features(turns, 2, 0, True, reach=3)
+    assert "p:nonanswer" in answered and not any(n.startswith("n:nonanswer") for n in answered)
