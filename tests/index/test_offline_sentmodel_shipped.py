@@ -12,6 +12,7 @@ from memlane.bench.summaries.train import _turns
 from memlane.config import Config, load_config
 from memlane.errors import ConfigError
 from memlane.index import sentmodel
+from memlane.index.cues import _Reader
 from memlane.index.offline import OfflineIntelligence
 
 TURNS = (
@@ -29,7 +30,7 @@ def _conv() -> Conversation:
 def test_the_shipped_weights_load_once_and_carry_the_chosen_configuration():
     model = sentmodel.shipped()
     assert sentmodel.shipped() is model  # read once per process
-    assert model.meta["trained_on"] == 651 and model.meta["structure"] == "cheap"
+    assert model.meta["trained_on"] == 687 and model.meta["structure"] == "cheap"
     assert model.meta["max_sentences"] == dense.MOST and model.meta["neighbour"] == dense.NEIGHBOUR
     assert model.mode == "add"
     assert model.thresholds == dense.CONFIGS[dense.CHOSEN]["thresholds"]
@@ -79,3 +80,48 @@ def test_cross_validation_folds_spread_every_set_over_the_folds():
     for name, n in sizes.items():
         shares = [sum(owner[i] == name for i in fold) for fold in folds]
         assert sum(shares) == n and max(shares) - min(shares) <= 1
+
+
+SITUATION = ("My one worry is the commute: I work at a clinic near the station and take the "
+             "green tram line every day.")
+SETTLING = (
+    ("Dana", "Hi! I moved to Cork last month, still settling in."),
+    ("assistant", "Welcome to Cork! How are you finding the city so far?"),
+    ("Dana", "It's great. " + SITUATION),
+    ("assistant", "The ferry is quick in the mornings, so that trip should be fine. "
+                  "Would you like tips for the area?"),
+    ("Dana", "Maybe later."),
+)
+
+
+def test_the_model_writes_no_decision_that_states_the_speakers_situation():
+    conv = Conversation("settling", "", SETTLING, {})
+    turns = _turns(conv)
+    where = next((ti, si) for ti, t in enumerate(turns) for si, s in enumerate(t.sentences)
+                 if s == SITUATION)
+    model = sentmodel.shipped()
+    label, p, _ = model.classify(turns, {})[where]
+    assert label == "decisions"  # the model reads it as one
+    # at a threshold it reaches, the model would write it down were it not a situation
+    eager = dense.configured(model, {"mode": "add", "thresholds": {"decisions": p - 0.01}})
+    summary, _ = OfflineIntelligence(eager).summarize("settling", messages_of(conv))
+    assert not any("I work at" in d for d in summary.decisions)
+    reader = _Reader(turns)
+    assert reader.placeable(SITUATION) and not reader.decidable(SITUATION)
+    assert reader.decidable("Hand refunds to a human after one failed answer.")
+
+
+def test_the_neighbour_non_answer_features_mark_a_question_left_open():
+    conv = Conversation("venue", "", (
+        ("Maya", "Which venue do we book for the launch?"),
+        ("Tom", "Not sure yet, it depends on the guest count."),
+        ("Maya", "Fine, the caterer is booked anyway."),
+    ), {})
+    turns = _turns(conv)
+    plain = sentmodel.cheap_features(turns, 0, 0, True)
+    reached = sentmodel.cheap_features(turns, 0, 0, True, reach=3)
+    assert "n:nonanswer" not in plain and "n:nonanswer:u:q" not in plain
+    assert "n:nonanswer" in reached and "n:nonanswer:u:q" in reached
+    assert set(plain) <= set(reached)  # the cheap features stay as they were
+    answered = sentmodel.cheap_features(turns, 2, 0, True, reach=3)
+    assert "p:nonanswer" in answered and not any(n.startswith("n:nonanswer") for n in answered)

@@ -341,7 +341,7 @@ def locomo_cmd(
               help="Instead of scoring: train a sentence model for the offline backend (needs "
               "the 'train' extra: scikit-learn), print its cross-validated scores beside the "
               "patterns' and write the weights to --out. --kind dense (the default): the "
-              "dense model on every development set (pool, train, heldout5 to heldout10), "
+              "dense model on every development set (pool, train, heldout5 to heldout11), "
               "each way of using it scored on each set apart; --kind linear: session 7's hashed-word "
               "classifier on the pool.")
 @click.option("--kind", type=click.Choice(["dense", "linear"]), default="dense",
@@ -361,6 +361,10 @@ def locomo_cmd(
 @click.option("--max-sentences", type=click.IntRange(min=1), default=3, show_default=True,
               help="With --train --kind dense: sentences of a turn past which the model "
               "reads none of it (session 9: 8).")
+@click.option("--reach", type=click.IntRange(min=0), default=None,
+              help="With --train --kind dense: also a neighbouring turn's non-answer (\"not "
+              "sure\", \"let's see\") in its first N sentences and its bare \"Done.\" (0: none) "
+              "[default: 0; session 15 tried 1-3].")
 @click.option("--placement", is_flag=True,
               help="With --train --kind dense: also the features of where a sentence stands "
               "to the patterns' placements.")
@@ -381,7 +385,7 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
                   as_json: bool, show_misses: bool, speed: bool, data: Path | None,
                   limit: int | None, train: bool, kind: str, hidden: int,
                   inverse_c: float | None, structure: str, neighbour: int, max_sentences: int,
-                  placement: bool, folds: int, out: Path | None,
+                  reach: int | None, placement: bool, folds: int, out: Path | None,
                   model_path: Path | None, patterns_only: bool) -> None:
     """Score session summaries per field against the labelled conversation set."""
     import json as _json
@@ -395,7 +399,8 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
             _train_dense(folds, out or Path("sentmodel.npz"), as_json, hidden,
                          {"c": inverse_c, "cheap": structure == "cheap",
                           "neighbour": None if neighbour < 0 else neighbour,
-                          "most": max_sentences, "placement": placement})
+                          "most": max_sentences, "placement": placement,
+                          "reach": reach})
         return
     if speed:
         if data is None:
@@ -500,7 +505,8 @@ def _train_dense(folds: int, out: Path, as_json: bool, hidden: int,
     data = dense.prepare(convs, cheap=inputs.get("cheap", dense.CHEAP),
                          neighbour=inputs.get("neighbour", dense.NEIGHBOUR),
                          most=inputs.get("most", dense.MOST),
-                         placement=inputs.get("placement", False))
+                         placement=inputs.get("placement", False),
+                         reach=dense.REACH if inputs.get("reach") is None else inputs["reach"])
     parts = {name: {conv.id for conv in part} for name, part in sets.items()}
     parts["all"] = {conv.id for conv in convs}
     args = dict(dense.FIT, **({"hidden": hidden, "alpha": 1.0} if hidden else {}))

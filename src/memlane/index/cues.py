@@ -1444,6 +1444,27 @@ class _Reader:
             self.last_advice(last)  # once every reply has been read: what was agreed is a decision
         return self.cues
 
+    _SITUATION = re.compile(
+        r"\bI\s+(?:work|live|study)\s+(?:at|in|for|near|from|with)\b|\bI(?:'ve|\s+have)\s+(?:been|got)\b"
+        r"|\bI\s+used\s+to\b|^I\s+(?:can\s+)?see\b"
+        r"|\b(?:usually|commonly|typically|generally|normally)\b"
+        r"|^your\s+\w+(?:\s+\w+)?\s+(?:is|are|stays|should|will|has|have|was)\b"
+        r"|^you\s+(?:can|could|may|might)\b"
+        r"|^(?:(?:should|shall|can|could|would|will|do|does|did|is|are)\s+(?:I|we|you|they|he|she)\b"
+        r"|(?:is|does|would|could|can|will)\s+it\b|(?:what|how|why|who|where|which)\b(?!.*—))"
+        r"|\b(?:what|how)\s+(?:should|shall|do|can)\s+(?:I|we)\b",
+        re.IGNORECASE)
+    """What the learned model may not write as a decision (session 15): a statement of the
+    speaker's situation ("I work at…", "I've got…", "I used to…", "I can see the ride ended
+    at…"), of how things usually are ("…are usually refunded within ten days"), of the
+    listener's things ("Your keycard should work again…"), an option offered ("You could
+    move the input…") and a question without its mark ("Should I switch his food now.")."""
+
+    def decidable(self, text: str) -> bool:
+        """Whether the learned model may write ``text`` as a decision: not a statement of a
+        situation, an option offered or a question (:attr:`_SITUATION`)."""
+        return self._SITUATION.search(text) is None
+
     def placeable(self, s: str) -> bool:
         """Whether the learned model may place ``s``: not small talk ("Fine with me.", fewer
         than two content words) and not a sentence a decision was read from."""
@@ -1495,6 +1516,8 @@ class _Reader:
                 text = s
                 if text.endswith("?"):
                     text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
+                if not self.decidable(text):
+                    continue  # "I work at…", "You could…", "Should I…": no decision
                 self.decide(where, text)
             elif label == "next_steps":
                 ask = _ASK.match(s) or _ADDRESSED.match(s)

@@ -53,8 +53,8 @@ _EMBEDDER: list[Any] = []
 _SHIPPED: list[Any] = []
 SHIPPED = "sentmodel.npz"
 """The weights inside the package (next to this module): trained on every development set
-(651 conversations) by ``memlane bench summaries --train`` in session 14, the offline
-backend's default since then (``summary.sentence_model``)."""
+(687 conversations since session 15) by ``memlane bench summaries --train``, the offline
+backend's default since session 14 (``summary.sentence_model``)."""
 
 
 class Embedder(Protocol):
@@ -88,13 +88,16 @@ def candidates(turns: Sequence[TurnLike], most: int = MAX_SENTENCES) -> list[tup
 
 
 def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool,
-                   sides: dict[int, list[tuple[str, list[str], bool, list[str]]]] | None = None
-                   ) -> list[str]:
+                   sides: dict[int, list[tuple[str, list[str], bool, list[str]]]] | None = None,
+                   reach: int = 0, seen: dict[int, list[str]] | None = None) -> list[str]:
     """Structural features that need no pattern search: who speaks, where, a question or
     an exclamation, length, a number, an imperative first word, modal and person words, and
     of the neighbouring turns of other speakers who they are, whether they ask, whether
     they are a bare acknowledgement and how the next one takes what was said (``sides``:
-    those of each turn's neighbours, filled as needed, shared by the turn's sentences)."""
+    those of each turn's neighbours, filled as needed, shared by the turn's sentences;
+    ``reach``: also a neighbouring turn's bare "Done." and non-answer in its first ``reach``
+    sentences — :func:`_neighbour_cues`; 0: none; ``seen``: those of each
+    neighbouring turn, filled as needed, shared by the turns it neighbours)."""
     turn = turns[ti]
     sents = turn.sentences
     s = sents[si]
@@ -121,19 +124,24 @@ def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool,
     if sides is None:
         sides = {}
     if ti not in sides:
-        sides[ti] = _sides(turns, ti)
+        sides[ti] = _sides(turns, ti, reach, {} if seen is None else seen)
     for tag, base, ack, took in sides[ti]:
         out.extend(base)
         if ack:
             out.append(f"{tag}:ack:{role}:{'q' if end == '?' else 's'}")
-        out.extend(f"n:{x}:{role}" for x in took)
+        out.extend(f"n:{x}:{role}" if not x.startswith("said:") else
+                   f"n:{x[5:]}:{role}:{'q' if end == '?' else 's'}" for x in took)
     return out
 
 
-def _sides(turns: Sequence[TurnLike], ti: int) -> list[tuple[str, list[str], bool, list[str]]]:
+def _sides(turns: Sequence[TurnLike], ti: int, reach: int = 0,
+           seen: dict[int, list[str]] | None = None
+           ) -> list[tuple[str, list[str], bool, list[str]]]:
     """Of the previous and the next turn of another speaker: the tag, the features that do
     not depend on the sentence, whether it is a bare acknowledgement, how it takes what was
-    said (:func:`_agreement`, the next turn only)."""
+    said (:func:`_agreement`, the next turn only; with ``reach``, also whether it does not
+    answer or is a bare "Done.", as ``said:NAME``: those depend on the sentence's role and
+    whether it asks)."""
     out = []
     for step, tag in ((-1, "p"), (1, "n")):
         n = _neighbour(turns, ti, step)
@@ -149,7 +157,29 @@ def _sides(turns: Sequence[TurnLike], ti: int) -> list[tuple[str, list[str], boo
         ack = bool(other and len(other[0]) <= c._SHORT and c.is_courtesy(other[0]))
         if ack:
             base.append(f"{tag}:ack")
-        out.append((tag, base, ack, _agreement(turns[n]) if tag == "n" and other else []))
+        took = _agreement(turns[n]) if tag == "n" and other else []
+        if reach and other:
+            if seen is None:
+                seen = {}
+            if n not in seen:
+                seen[n] = _neighbour_cues(other, reach)
+            cues = seen[n]
+            base.extend(f"{tag}:{x}" for x in cues)
+            if tag == "n":
+                took.extend(f"said:{x}" for x in cues if x in ("nonanswer", "doneword"))
+        out.append((tag, base, ack, took))
+    return out
+
+
+def _neighbour_cues(sentences: Sequence[str], reach: int) -> list[str]:
+    """Of the cue patterns :func:`memlane.index.sentclass.features` searches in a
+    neighbouring turn, those that carried in session 15's cross-validation: a bare "Done.",
+    and a non-answer ("not sure", "let's see", "depends on") in its first ``reach``
+    sentences — a question the next turn leaves open. (A proposal, a request and a thing
+    done as well gained no more and cost more.)"""
+    out = ["doneword"] if c._DONE_WORD.match(sentences[0]) else []
+    if c._NON_ANSWER.search(" ".join(sentences[:reach])):
+        out.append("nonanswer")
     return out
 
 
@@ -209,7 +239,7 @@ def _neighbour(turns: Sequence[TurnLike], ti: int, step: int) -> int | None:
 def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str],
                     embedder: Embedder, where: Sequence[tuple[int, int]] | None = None,
                     cheap: bool = True, placement: dict[tuple[int, int], str] | None = None,
-                    neighbour: int | None = None,
+                    neighbour: int | None = None, reach: int = 0,
                     ) -> tuple[list[tuple[int, int]], np.ndarray, list[list[str]]]:
     """The candidate sentences, their vectors block (sentence, previous and next turn of
     another speaker: ``(n, 3 * dim)``, zero rows where there is none) and their structural
@@ -218,7 +248,8 @@ def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str
     cue pattern and cost several times more; ``placement``: the patterns' placements, read
     by :func:`placement_features`; ``neighbour``: the characters of a neighbouring turn's
     text embedded at most — None: its first :data:`NEIGHBOUR_SENTENCES` sentences whole;
-    0: none, their columns stay zero)."""
+    0: none, their columns stay zero; ``reach``: with ``cheap``, also a neighbouring turn's
+    non-answer in its first ``reach`` sentences, :func:`_neighbour_cues`)."""
     where = list(candidates(turns) if where is None else where)
     dim = embedder.dim
     if not where:
@@ -226,7 +257,8 @@ def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str
     team = len({t.who for t in turns if t.role == "user"}) > 1
     if cheap:
         sides: dict[int, list[tuple[str, list[str], bool, list[str]]]] = {}
-        names = [cheap_features(turns, ti, si, team, sides) for ti, si in where]
+        seen: dict[int, list[str]] = {}
+        names = [cheap_features(turns, ti, si, team, sides, reach, seen) for ti, si in where]
     else:
         context: dict[int, Any] = {}
         names = [structural(features(turns, ti, si, placed, team, context)) for ti, si in where]
@@ -325,7 +357,8 @@ class DenseSentenceModel:
         where, block, names = sentence_inputs(turns, placed, self.embedder, where,
                                               cheap=self.meta.get("structure", "cheap") == "cheap",
                                               placement=placement,
-                                              neighbour=self.meta.get("neighbour"))
+                                              neighbour=self.meta.get("neighbour"),
+                                              reach=int(self.meta.get("reach", 0)))
         if not where:
             return {}
         p = self.probabilities_of(self.inputs(block, names))

@@ -28,11 +28,12 @@ from memlane.index.sentclass import LABELS
 
 __all__ = ["CHEAP", "CHOSEN", "CONFIGS", "FIT", "Prepared", "cross_validate", "fit", "prepare"]
 
-SETS = ("pool", "train", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10")
-"""The development sets ``--train`` fits and cross-validates on (651 conversations since
-session 14), each scored apart as a part: the shipped weights' training data. heldout11,
-session 14's untouched set, checked them once (docs/summary-eval.md) and is left out until
-the model is retrained."""
+SETS = ("pool", "train", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
+        "heldout11")
+"""The development sets ``--train`` fits and cross-validates on (687 conversations since
+session 15), each scored apart as a part: the shipped weights' training data. heldout11,
+session 14's untouched set, checked session 14's weights once (docs/summary-eval.md) and
+joined them in session 15."""
 FIT: dict[str, Any] = {"c": 0.001}
 """How ``memlane bench summaries --train`` fits the model by default: a logistic regression
 (``--hidden N``: a network with N hidden units, L2 ``alpha`` 1.0). C 0.001 won session 14's
@@ -48,6 +49,9 @@ MOST = 3
 """Sentences of a turn past which ``--train``'s model reads none of it (session 9: 8);
 on the development sets 2,451 of the 2,477 labelled sentences it read in session 14
 (turns of at most 8) are in turns of at most 3."""
+REACH = 0
+"""The sentences of a neighbouring turn in which ``--train``'s features look for a
+non-answer (:func:`memlane.index.sentmodel.cheap_features`; 0: none)."""
 MIN_COUNT = 3
 """A structural feature name joins the vocabulary when this many training sentences have it."""
 _FIELDS = ("decisions", "open_questions", "next_steps", "rationale")
@@ -79,6 +83,12 @@ CONFIGS: dict[str, dict[str, Any]] = {
         "add", decisions=0.7, next_steps=0.8, rationale=0.6),
     "+ model adds decisions 0.5, steps 0.8, questions 0.9, rationale 0.6": _per(
         "add", decisions=0.5, next_steps=0.8, open_questions=0.9, rationale=0.6),
+    "+ model adds decisions 0.6, steps 0.8, questions 0.9, rationale 0.6": _per(
+        "add", decisions=0.6, next_steps=0.8, open_questions=0.9, rationale=0.6),
+    "+ model adds decisions 0.5, steps 0.8, questions 0.8, rationale 0.6": _per(
+        "add", decisions=0.5, next_steps=0.8, open_questions=0.8, rationale=0.6),
+    "+ model adds decisions 0.5, steps 0.8, questions 0.95, rationale 0.6": _per(
+        "add", decisions=0.5, next_steps=0.8, open_questions=0.95, rationale=0.6),
 }
 """The configurations cross-validation compares (``thresholds`` as in
 :meth:`memlane.index.cues._Reader.learned`): session 9's, and session 14's thresholds per
@@ -118,11 +128,14 @@ class Prepared:
     """The characters of a neighbouring turn's text embedded at most (None: no cut)."""
     most: int = sentmodel.MAX_SENTENCES
     """Sentences of a turn past which the model reads none of it."""
+    reach: int = 0
+    """With ``cheap``: a neighbouring turn's non-answer in its first ``reach`` sentences too
+    (:func:`memlane.index.sentmodel.cheap_features`; 0: none)."""
 
 
 def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = True,
             least: float = 0.0, placement: bool = False, neighbour: int | None = None,
-            most: int = sentmodel.MAX_SENTENCES) -> list[Prepared]:
+            most: int = sentmodel.MAX_SENTENCES, reach: int = 0) -> list[Prepared]:
     """The inputs and labels of every candidate sentence of ``convs`` (computed once;
     ``cheap``: the structural features of :func:`memlane.index.sentmodel.cheap_features`;
     ``least``: a sentence whose label only the fallback gave — the patterns did not place it
@@ -131,7 +144,9 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
     visual…") otherwise go to the sentence sharing most words with them ("The agency sent
     three key visuals…"); ``placement``: the features of where the sentence stands to the
     patterns' own placements; ``neighbour``: the characters of a neighbouring turn's text
-    embedded at most; ``most``: the sentences of a turn past which none of it is read)."""
+    embedded at most; ``most``: the sentences of a turn past which none of it is read;
+    ``reach``: with ``cheap``, a neighbouring turn's non-answer in its first ``reach``
+    sentences too)."""
     emb = embedder or sentmodel.default_embedder()
     out = []
     for conv in convs:
@@ -148,9 +163,11 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
                 if max((dice(said, g) for g in _items(conv, name)), default=0.0) < least:
                     labels[w] = "skip"
         where, block, names = sentmodel.sentence_inputs(turns, {}, emb, where, cheap,
-                                                        placed if placement else None, neighbour)
+                                                        placed if placement else None, neighbour,
+                                                        reach if cheap else 0)
         out.append(Prepared(conv, block, names, [labels.get(w, "none") for w in where],
-                            [w in placed for w in where], cheap, placement, neighbour, most))
+                            [w in placed for w in where], cheap, placement, neighbour, most,
+                            reach if cheap else 0))
     return out
 
 
@@ -166,7 +183,7 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
         return Prepared(d.conv, d.block[keep], [n for n, k in zip(d.names, keep, strict=True) if k],
                         [v for v, k in zip(d.labels, keep, strict=True) if k],
                         [x for x, k in zip(d.placed, keep, strict=True) if k], d.cheap,
-                        d.placement, d.neighbour, d.most)
+                        d.placement, d.neighbour, d.most, d.reach)
 
     data = [kept(d, [v != "skip" and not (unplaced and x)
                      for v, x in zip(d.labels, d.placed, strict=True)]) for d in data]
@@ -219,6 +236,8 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
     info["placement"] = bool(data and data[0].placement)
     if data and data[0].neighbour is not None:
         info["neighbour"] = data[0].neighbour
+    if data and data[0].reach:
+        info["reach"] = data[0].reach
     if data and data[0].most != sentmodel.MAX_SENTENCES:
         info["max_sentences"] = data[0].most
     info.update(meta or {})
