@@ -119,3 +119,24 @@ def test_a_wait_with_a_task_after_it_stays_a_step(model):
         "user: No idea if mine does. I'll wait until the bonus is confirmed and ask payroll then.",
     )
     assert any("ask payroll" in x for x in scored_steps(s))
+
+
+
+@MODELS
+def test_a_choice_to_make_that_is_then_made_is_not_left_open(model):
+    s = _summary(
+        model,
+        "Ines: We need to decide on a venue for the offsite in June.",
+        "Tariq: The boathouse in Cascais is free that week and fits forty people.",
+        "Ines: Agreed, we decided to book the boathouse in Cascais.",
+    )
+    assert any("boathouse" in d for d in s.decisions)
+    assert not any("venue" in q for q in s.open_questions)
+    # still to decide: the choice stays open, whatever else is decided
+    s = _summary(
+        model,
+        "Ines: We still need to decide on a venue for the offsite in June.",
+        "Tariq: The boathouse in Cascais is free that week.",
+        "Ines: Agreed, we decided to book the caterer from last year.",
+    )
+    assert any("venue" in q for q in s.open_questions)

@@ -141,6 +141,9 @@ _OPEN = re.compile(
     r"(?:a|the) (?:open )?question (?:about|of|is|as to) (?:whether|if|how|what|who|when))\b",
     re.IGNORECASE,
 )
+_TO_DECIDE = re.compile(r"\b(?<!still )(?:need|have) to (?:decide|pick|choose)\b", re.IGNORECASE)
+"""A choice said to be ahead ("We need to decide on…", "we have to pick a venue"), not one
+said to be still open ("we still need to decide")."""
 _DECISION = re.compile(
     r"\b(?:(?:we|i)(?:'ve| have)?\s+(?:decided|agreed|chose|picked|settled on|went with)|"
     r"decision:|(?:let'?s|we'?ll|i'?ll|we|we will|i will|going to)\s+go with|going with|"
@@ -1558,9 +1561,26 @@ class _Reader:
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
         self.no_task()
+        self.decided_after()
         for where, name in list(self.cues.placed.items()):
             if name == "open_questions" and (_IF_ALONE.match(self.text[where])
                                              or _TRIED.match(self.turns[where[0]].sentences[where[1]])):
+                self.put(where, "open_questions", "")
+
+    def decided_after(self) -> None:
+        """A choice the conversation says it has to make ("We need to decide on the database
+        for the billing service.") is not left open when a participant decides within the next
+        two turns ("Agreed, we decided to use PostgreSQL 16"): the decision answers it
+        (session 15). "Still need to decide" and a question keep it open."""
+        decided = sorted(w[0] for w, f in self.cues.placed.items() if f == "decisions")
+        if not decided:
+            return
+        for where, name in list(self.cues.placed.items()):
+            if name != "open_questions":
+                continue
+            s = self.turns[where[0]].sentences[where[1]]
+            if (not s.endswith("?") and _TO_DECIDE.search(s)
+                    and any(where[0] < d <= where[0] + 2 for d in decided)):
                 self.put(where, "open_questions", "")
 
     def no_task(self) -> None:
