@@ -13,6 +13,13 @@ each question it records whether any (``any``) and every (``all``) evidence turn
 the quick tier's first N, in the meaning preset's first N, in the transformer's first M,
 and in the union of the quick tier's first N with the transformer's first M: the ceiling
 a third list could raise.
+
+    .venv/bin/python tools/meaning_probe.py grid locomo --data locomo_dev.json \
+        --vectors locomo_vectors.npz m0= l50w2=meaning_list:50,meaning_list_weight:0.2
+
+``grid`` searches every variant (``NAME=KEY:VALUE,...`` over ``retrieval`` keys, the
+meaning tier on) on the same warm databases and prints R_any@10 / R_all@10 overall
+(categories 1-4), per category and per conversation.
 """
 
 from __future__ import annotations

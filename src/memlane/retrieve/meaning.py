@@ -17,6 +17,10 @@ its text in the store's embedding cache (``embed_cache``, keyed by model name an
 hash), computed lazily for the misses at query time and written back, and computed ahead
 of time by the index worker (``MeaningTier.warm``: every passage of the turns of recently
 indexed sessions).
+
+``MeaningTier.search`` ranks a scope's items by their cached vectors alone (exact cosine,
+nothing computed but the query's vector): the transformer as a candidate source
+(``retrieval.meaning_list``, off by default: docs/retrieval.md, session 15).
 """
 
 from __future__ import annotations
