@@ -579,6 +579,13 @@ class RetrievalConfig:
     scored by the piece holding the most query words (0: the whole text)."""
     meaning_worker: bool = True
     """With the tier on, the index worker computes the vectors of new turns ahead of queries."""
+    meaning_list: int = 0
+    """With the tier on, the transformer also ranks the scope's turns whose vectors are
+    cached (the worker's, ``meaning_worker``) by exact cosine, and its best this many join
+    the candidates as a third fused list (0: off; nothing is computed for it but the
+    query's vector)."""
+    meaning_list_weight: float = 0.4
+    """The RRF weight of that list, beside ``fusion_lexical`` and ``fusion_vector``."""
     max_query_chars: int = 4000
     """Longer queries are refused (a query's cost grows with its length)."""
 
@@ -624,6 +631,8 @@ class RetrievalConfig:
         _check(0 <= self.gather_sessions <= 20, "retrieval.gather_sessions",
                "must be between 0 and 20")
         _check(self.meaning_window >= 0, "retrieval.meaning_window", "must be >= 0")
+        _check(0 <= self.meaning_list <= 1000, "retrieval.meaning_list",
+               "must be between 0 and 1000")
         _check(0.0 <= self.hyde_threshold <= 1.0, "retrieval.hyde_threshold", "must be between 0 and 1")
         if self.hyde:
             _check(bool(self.hyde_service), "retrieval.hyde_service",

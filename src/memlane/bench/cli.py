@@ -136,6 +136,29 @@ def _qa_recorder(answer: str | None, judge: str | None, budget: int) -> object |
     return QARecorder(answer_llm, judge_llm, budget)
 
 
+warm_option = click.option(
+    "--warm", is_flag=True,
+    help="After indexing each database, compute the meaning tier's transformer vectors of "
+    "every session, as the index worker does with the tier on: its queries are then warm "
+    "(the time is reported as warm_seconds).")
+vectors_option = click.option(
+    "--vectors", "vectors", default=None, type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="Transformer vectors computed earlier (an .npz of text hashes and vectors, "
+    "tools/meaning_vectors.py): the meaning tier takes a text's vector from it instead of "
+    "computing it again.")
+
+
+def _seed_vectors(vectors: Path | None, config: object | None) -> None:
+    """Give the meaning tier the vectors of ``--vectors``."""
+    if vectors is None:
+        return
+    from memlane.config import load_config
+    from memlane.retrieve.meaning import load_vectors, shared_tier
+
+    r = (config or load_config()).retrieval  # type: ignore[attr-defined]
+    shared_tier(r.meaning_max_tokens, r.meaning_window).seed = load_vectors(vectors)
+
+
 db_option = click.option(
     "--db", default=None, metavar="URL",
     help="Run memlane on this PostgreSQL database (an empty scratch one; each question gets "
@@ -187,6 +210,8 @@ def bench() -> None:
 @preset_option
 @set_option
 @db_option
+@warm_option
+@vectors_option
 def longmemeval_cmd(
     data: Path,
     limit: int | None,
@@ -201,6 +226,8 @@ def longmemeval_cmd(
     presets: tuple[str, ...],
     settings: tuple[str, ...],
     db: str | None,
+    warm: bool,
+    vectors: Path | None,
 ) -> None:
     """Session- and turn-level retrieval on LongMemEval (and, optionally, answer quality)."""
     from memlane.bench.datasets import DatasetError, load_longmemeval
@@ -227,10 +254,11 @@ def longmemeval_cmd(
     embedder = _embedder(embedder_name)
     out_dir = _out_dir(out, "longmemeval")
     qa = _qa_recorder(answer_service, judge_service, pack_budget)
+    _seed_vectors(vectors, config)
     try:
         run = run_longmemeval(
             selected, embedder=embedder, baselines=baselines, progress=True, now_mode=now_mode,
-            qa=qa, presets=presets, config=config,
+            qa=qa, presets=presets, config=config, warm=warm,
         )
         summary = write_lme_report(run, out_dir, data, rss_after_load_mb=rss_loaded, settings=settings,
                                    qa=qa.summary() if qa else None)
@@ -268,6 +296,8 @@ def longmemeval_cmd(
               show_default=True,
               help="Roles of the two speakers: both user (they are two people), or the first "
               "user and the second assistant.")
+@warm_option
+@vectors_option
 def locomo_cmd(
     data: Path,
     limit: int | None,
@@ -278,6 +308,8 @@ def locomo_cmd(
     settings: tuple[str, ...],
     roles: str,
     db: str | None,
+    warm: bool,
+    vectors: Path | None,
 ) -> None:
     """Evidence-turn retrieval on LoCoMo (category 5 reported apart)."""
     from memlane.bench.datasets import DatasetError, load_locomo
@@ -295,9 +327,10 @@ def locomo_cmd(
     config = _bench_config(settings, presets, db)
     embedder = _embedder(embedder_name)
     out_dir = _out_dir(out, "locomo")
+    _seed_vectors(vectors, config)
     try:
         run = run_locomo(selected, embedder=embedder, baselines=baselines, progress=True,
-                         presets=presets, config=config, roles=roles)
+                         presets=presets, config=config, roles=roles, warm=warm)
         summary = write_locomo_report(run, out_dir, data, rss_after_load_mb=rss_loaded,
                                       settings=settings)
     except MemlaneError as exc:

@@ -175,6 +175,7 @@ def _role_mode(embedder: Embedder, config: Any, speaker: str, roles: str = "user
 def _memlane_conversation(
     conv: LoCoMoConversation, embedder: Embedder, config: Any, timings: Timings, role_mode: str,
     presets: Sequence[str] = (),
+    warm: bool = False,
 ) -> tuple[dict[str | None, dict[str, list[str]]], dict[str, list[float]]]:
     """Rankings per preset (``None``: the configured search) per question id, and each
     preset's search latencies."""
@@ -182,6 +183,8 @@ def _memlane_conversation(
     with FreshMemory(embedder, config=config) as fm:
         key = fm.ingest(SCOPE, _inputs(conv, role_mode), timings)
         fm.index(now, timings)
+        if warm:
+            fm.warm(SCOPE, timings)
         out: dict[str | None, dict[str, list[str]]] = {None: {}, **{p: {} for p in presets}}
         side = {p: Timings() for p in presets}
         for qa in conv.qa:
@@ -201,11 +204,14 @@ def run_locomo(
     progress: bool = False,
     presets: Sequence[str] = (),
     roles: str = "user",
+    warm: bool = False,
 ) -> LoCoMoRun:
     """Rank every question's evidence turns with memlane and the baselines; score them.
 
     Each name in ``presets`` is also searched (system ``memlane:<name>``). ``roles``: how
     speakers become roles when add_message refuses their names (see ``_role_mode``).
+    ``warm``: the meaning tier's vectors of every session are computed after indexing, as
+    the index worker does (``FreshMemory.warm``), so its queries are warm.
     """
     start = time.perf_counter()
     timings = Timings()
@@ -234,7 +240,7 @@ def run_locomo(
         for conv in bar:
             n_search = len(timings.search_seconds)
             ranked, side = _memlane_conversation(conv, embedder, config, timings, role_mode,
-                                                 presets)
+                                                 presets, warm)
             systems["memlane"].latencies.extend(timings.search_seconds[n_search:])
             for p in presets:
                 systems[f"memlane:{p}"].latencies.extend(side[p])

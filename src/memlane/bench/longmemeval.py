@@ -218,6 +218,7 @@ def _memlane_question(
     qa: Callable[[Any, LMEQuestion, datetime, str], None] | None = None,
     extra: dict[str, list[str]] | None = None,
     extra_latency: dict[str, float] | None = None,
+    warm: bool = False,
 ) -> list[str]:
     """memlane's turn ranking; each preset named in ``extra`` also fills its list there."""
     ordered = sorted(q.sessions, key=lambda s: s.date)  # stable: haystack order on ties
@@ -229,6 +230,8 @@ def _memlane_question(
         key = fm.ingest(SCOPE, inputs, timings)
         now = question_now(q, now_mode)
         fm.index(now, timings)
+        if warm:
+            fm.warm(SCOPE, timings)
         ranked = dedupe(fm.search(q.question, SCOPE, k, now, key, timings))
         for name, ranking in (extra or {}).items():
             side = Timings()
@@ -267,11 +270,14 @@ def run_longmemeval(
     on_question: Callable[[LMEQuestion], None] | None = None,
     qa: Callable[[Any, LMEQuestion, datetime, str], None] | None = None,
     presets: Sequence[str] = (),
+    warm: bool = False,
 ) -> LMERun:
     """Rank every question's haystack with memlane and the baselines; score them.
 
     Each name in ``presets`` is also searched on the same database (``Memory.search(
-    preset=name)``) and reported as system ``memlane:<name>``.
+    preset=name)``) and reported as system ``memlane:<name>``. ``warm``: the meaning
+    tier's vectors of every session are computed after indexing, as the index worker does
+    (``FreshMemory.warm``), so its queries are warm.
     """
     start = time.perf_counter()
     timings = Timings()
@@ -308,7 +314,7 @@ def run_longmemeval(
             extra: dict[str, list[str]] = {name: [] for name in presets}
             extra_latency: dict[str, float] = {}
             turns = _memlane_question(q, embedder, config, search_k, timings, now_mode, qa,
-                                      extra, extra_latency)
+                                      extra, extra_latency, warm)
             memlane.latencies.append(timings.search_seconds[-1])
             _record(memlane, q, sessions_from_turns(turns), turns)
             for name, ranking in extra.items():

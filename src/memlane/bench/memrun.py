@@ -59,6 +59,8 @@ class Timings:
     """Turns add_message refused (e.g. empty text); they cannot be retrieved."""
     non_turn_hits: int = 0
     search_seconds: list[float] = field(default_factory=list)
+    warm_seconds: float = 0.0
+    """Spent by ``FreshMemory.warm`` (``--warm``): the meaning tier's vectors computed ahead."""
 
     def as_dict(self) -> dict[str, Any]:
         lat = self.search_seconds
@@ -75,6 +77,7 @@ class Timings:
             "search_ms_p95": round(1000 * percentile(lat, 95), 2) if lat else None,
             "search_ms_mean": round(1000 * sum(lat) / len(lat), 2) if lat else None,
             "non_turn_hits": self.non_turn_hits,
+            **({"warm_seconds": round(self.warm_seconds, 3)} if self.warm_seconds else {}),
         }
 
 
@@ -186,6 +189,20 @@ class FreshMemory:
         report = self.mem.index(now=as_utc(now))
         timings.index_seconds += time.perf_counter() - t0
         return report
+
+    def warm(self, scope: str, timings: Timings) -> int:
+        """What the index worker does with the meaning tier on (``retrieval.meaning_worker``):
+        the transformer vectors of every session of ``scope``, computed and cached ahead of
+        the queries (the benches' ``--warm``). Returns how many it computed."""
+        from memlane.retrieve.meaning import shared_tier
+
+        r = self.mem.config.retrieval
+        t0 = time.perf_counter()
+        tier = shared_tier(r.meaning_max_tokens, r.meaning_window)
+        sessions = self.mem.store.list_sessions(scope=self._prefix + scope, limit=1_000_000)
+        n = tier.warm(self.mem.store, [s.id for s in sessions])
+        timings.warm_seconds += time.perf_counter() - t0
+        return n
 
     def search(
         self,

@@ -36,6 +36,9 @@ class Candidate:
     graph_hop: int | None = None
     """0 or 1 when the entity graph brought this item (it was not a fused candidate)."""
     """The transformer's cosine to the query (the meaning tier), when it re-scored this one."""
+    meaning_rank: int | None = None
+    """Rank in the transformer's own list (the meaning tier's ``meaning_list``), when it
+    was there; with no ``lexical_rank`` nor ``vector_rank``, that list brought the item."""
 
 
 def fuse_lists(

@@ -17,23 +17,31 @@ its text in the store's embedding cache (``embed_cache``, keyed by model name an
 hash), computed lazily for the misses at query time and written back, and computed ahead
 of time by the index worker (``MeaningTier.warm``: every passage of the turns of recently
 indexed sessions).
+
+``MeaningTier.search`` ranks a scope's items by their cached vectors alone (exact cosine,
+nothing computed but the query's vector): the transformer as a candidate source
+(``retrieval.meaning_list``, off by default: docs/retrieval.md, session 15).
 """
 
 from __future__ import annotations
 
 import re
 import threading
+from dataclasses import replace
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 import numpy as np
 
 from memlane.index.embed import text_hash
 from memlane.protocols import Embedder
 from memlane.store.contract import Store
+from memlane.store.filters import Filters
 from memlane.types import Item
 
-__all__ = ["RESCORED_KINDS", "MeaningTier", "best_passage", "passages", "shared_tier"]
+__all__ = ["RESCORED_KINDS", "MeaningTier", "best_passage", "load_vectors", "passages",
+           "save_vectors", "shared_tier"]
 
 RESCORED_KINDS = frozenset({"turn", "observation", "fact", "summary", "preference", "decision"})
 
@@ -91,6 +99,10 @@ class MeaningTier:
         self._lru: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lru_max = lru
         self._lock = threading.Lock()
+        self.seed: dict[bytes, np.ndarray] | None = None
+        """Vectors by text hash consulted after the store's cache and before the
+        transformer (and given every vector computed): what ``load_vectors`` read from a
+        file of earlier runs (the benches' ``--vectors``); None: none."""
 
     @property
     def model(self) -> str:
@@ -115,6 +127,13 @@ class MeaningTier:
         found = store.cached_vectors(self.model, list(set(hashes))) if hashes else {}
         missing = list(dict.fromkeys(h for h in hashes if h not in found))
         self.cached += len(set(hashes)) - len(missing)
+        if missing and self.seed is not None:
+            seeded = [(h, self.seed[h]) for h in missing if h in self.seed]
+            if seeded:
+                with store.atomic():
+                    store.cache_vectors(self.model, seeded)
+                found.update(seeded)
+                missing = [h for h in missing if h not in found]
         if missing:
             first = {h: t for h, t in zip(hashes, texts, strict=True)}
             vecs = np.asarray(self.embedder.embed_batch([first[h] for h in missing]),
@@ -124,6 +143,8 @@ class MeaningTier:
             with store.atomic():
                 store.cache_vectors(self.model, new)
             found.update(new)
+            if self.seed is not None:
+                self.seed.update(new)
         return [found[h] for h in hashes]
 
     def cosines(self, store: Store, query: str, items: Sequence[Item],
@@ -136,6 +157,33 @@ class MeaningTier:
         terms = list(terms)
         vecs = self.vectors(store, [best_passage(it.text, terms, self.window) for it in items])
         return {it.id: float(v @ q) for it, v in zip(items, vecs, strict=True)}
+
+    def search(self, store: Store, query: str, filters: Filters, limit: int,
+               terms: Iterable[str] = (), kinds: Iterable[str] = ("turn",),
+               ) -> list[tuple[int, float]]:
+        """The items passing ``filters`` (of ``kinds`` among them) ranked by the cosine
+        of their transformer vector (of the passage holding the most query ``terms``) to
+        the query's, best first, at most ``limit``: exact, over the items whose vectors
+        are already cached (the worker's ``warm``, or earlier queries). Nothing is
+        computed but the query's vector, so a scope the worker has not reached gives a
+        short list or none."""
+        wanted = tuple(k for k in kinds if filters.kinds is None or k in filters.kinds)
+        if limit <= 0 or not wanted:
+            return []
+        ids = store.filter_ids(replace(filters, kinds=wanted))
+        if not ids:
+            return []
+        terms = list(terms)
+        items = [it for it in store.get_items(ids).values() if it.text.strip()]
+        hashes = [text_hash(best_passage(it.text, terms, self.window)) for it in items]
+        found = store.cached_vectors(self.model, list(set(hashes)))
+        have = [(it.id, found[h]) for it, h in zip(items, hashes, strict=True) if h in found]
+        if not have:
+            return []
+        q = self.query_vector(query)
+        cos = np.stack([v for _, v in have]) @ q
+        order = np.argsort(-cos, kind="stable")[:limit]
+        return [(have[i][0], float(cos[i])) for i in order]
 
     def warm(self, store: Store, session_ids: Iterable[int], batch: int = 64) -> int:
         """Compute (and cache) the vectors of these sessions' turns not cached yet.
@@ -151,6 +199,22 @@ class MeaningTier:
         for i in range(0, len(texts), batch):
             self.vectors(store, texts[i : i + batch])
         return self.computed - before
+
+
+def load_vectors(path: str | Path) -> dict[bytes, np.ndarray]:
+    """Vectors by text hash from a file ``save_vectors`` wrote."""
+    with np.load(path) as f:
+        return dict(zip((bytes(h) for h in f["hashes"]), f["vectors"], strict=True))
+
+
+def save_vectors(path: str | Path, vectors: dict[bytes, np.ndarray]) -> None:
+    """Write vectors by text hash to ``path`` (an ``.npz``: the 32-byte hashes and the
+    float32 rows)."""
+    hashes = np.array([np.frombuffer(h, dtype=np.uint8) for h in vectors], dtype=np.uint8)
+    rows = np.asarray(list(vectors.values()), dtype=np.float32)
+    tmp = Path(str(path) + ".tmp.npz")
+    np.savez(tmp, hashes=hashes.reshape(len(vectors), 32), vectors=rows)
+    tmp.replace(path)
 
 
 _SHARED: dict[tuple[int, int], MeaningTier] = {}

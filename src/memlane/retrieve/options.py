@@ -94,4 +94,6 @@ def search_options(
         advice_focus=r.advice_focus,
         day_parts=r.day_parts,
         meaning_weight=r.meaning_weight,
+        meaning_list=r.meaning_list,
+        meaning_list_weight=r.meaning_list_weight,
     )

@@ -76,6 +76,11 @@ class SearchOptions:
     """The meaning tier (``memlane.retrieve.meaning.MeaningTier``), or None: off."""
     meaning_candidates: int = 100
     meaning_weight: float = 0.5
+    meaning_list: int = 0
+    """With the tier on, the transformer's own list over the scope's cached vectors: its
+    best this many join the candidates (``_meaning_list``; 0: off)."""
+    meaning_list_weight: float = 0.4
+    """The RRF weight of that list."""
     newest_weight: float = 0.0
     """Near-duplicate sessions newest first unless the question names an earlier time
     (``memlane.retrieve.newest``)."""
@@ -226,6 +231,9 @@ def search(
         cands = _speaker(ctx, cands)
     if opts.feedback_weight > 0 and ctx.speaker is not None:
         cands = _feedback(ctx, cands)
+    if opts.meaning is not None and opts.meaning_list > 0:
+        cands = _meaning_list(ctx, cands)
+        t.lap("meaning_list_ms")
     if opts.graph_hops > 0 and filters.scope is not None:
         cands = _graph(ctx, cands)
     ctx.dated = dated_sessions(cands, ctx.items, ctx.windows, ctx.now)  # before the lift
@@ -676,6 +684,37 @@ def _graph(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     return cands
 
 
+def _meaning_list(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
+    """The transformer as a candidate source: it ranks the scope's turns whose vectors
+    are cached (``MeaningTier.search``: exact cosine, nothing computed but the query's
+    vector) and its best ``meaning_list`` join the fused lists as a third list of RRF
+    weight ``meaning_list_weight``, on the scale of the other two (the relevance gains
+    ``weight / (rrf_k + rank)`` over the best fused score an item could have had from
+    them), so the quick candidates keep their relevance and an item only this list found
+    joins (``meaning_rank``). Speaker focus, lifts and demotions then apply to every
+    candidate alike; ``_meaning`` re-scores the best of them as before."""
+    o = ctx.opts
+    found = o.meaning.search(ctx.store, ctx.query, ctx.filters, o.meaning_list, ctx.terms)
+    if not found:
+        return cands
+    lw, vw = _weights(ctx)
+    k = ctx.scfg.rrf_k
+    best = ((lw if ctx.lexical else 0) + (vw if ctx.vector else 0)) / (k + 1) or 1.0
+    by_id = {c.id: c for c in cands}
+    w = o.meaning_list_weight
+    for r, (i, _cos) in enumerate(found, start=1):
+        c = by_id.get(i)
+        if c is None:
+            c = by_id[i] = Candidate(id=i, rrf=0.0, relevance=0.0)
+            cands.append(c)
+        c.meaning_rank = r
+        c.rrf += w / (k + r)
+        c.relevance += w / (k + r) / best
+    _fill_items(ctx, [c.id for c in cands])
+    cands.sort(key=lambda c: -c.relevance)
+    return cands
+
+
 def _meaning(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     """The cascade: the transformer's cosine to the query joins the relevance of the best
     ``meaning_candidates`` candidates (``meaning_weight ×`` its excess over the lowest of
@@ -685,6 +724,9 @@ def _meaning(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     o = ctx.opts
     top = [c for c in cands if (it := ctx.items.get(c.id)) is not None
            and it.kind in RESCORED_KINDS and it.text.strip()][: o.meaning_candidates]
+    if o.meaning_list > 0:  # the transformer's own list is re-scored whatever its place
+        seen = {c.id for c in top}
+        top += [c for c in cands if c.meaning_rank is not None and c.id not in seen]
     if len(top) < 2:
         return cands
     cos = o.meaning.cosines(ctx.store, ctx.query, [ctx.items[c.id] for c in top], ctx.terms)
@@ -1250,6 +1292,8 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
                 scores["lifted_from"] = float(c.lifted_from)
             if c.meaning is not None:
                 scores["meaning"] = c.meaning
+            if c.meaning_rank is not None:
+                scores["meaning_rank"] = float(c.meaning_rank)
             if c.graph_hop is not None:
                 scores["graph_hop"] = float(c.graph_hop)
         if _other_speaker(ctx, it):  # the query named someone else: relevance × this
