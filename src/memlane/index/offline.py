@@ -713,6 +713,10 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Fridays": a day of the week, not a name
     if len(name) <= 5 and name.isalpha() and name.isupper():
         return name, None, False  # an acronym ("SRE", "VPN"): the labelling guide's "not acronyms"
+    if 2 < len(name) <= 6 and name[-1] == "s" and name[:-1].isalpha() and name[:-1].isupper():
+        return name, None, False  # an acronym's plural ("EVs", "PDFs", "IOUs") (session 15)
+    if "_" in name:
+        return name, None, False  # a name in code ("ROUND_HALF_UP", "MAX_RETRIES"), not a thing's (session 15)
     if " " in name and name.isupper() and name.replace(" ", "").isalpha():
         return name, None, False  # "ORDER BY", "GUESS WHO": a keyword or shouting (session 12)
     if " " not in name and name.endswith(("Error", "Exception")):
