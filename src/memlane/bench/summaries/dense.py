@@ -29,11 +29,11 @@ from memlane.index.sentclass import LABELS
 __all__ = ["CHEAP", "CHOSEN", "CONFIGS", "FIT", "Prepared", "cross_validate", "fit", "prepare"]
 
 SETS = ("pool", "train", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
-        "heldout11")
-"""The development sets ``--train`` fits and cross-validates on (687 conversations since
-session 15), each scored apart as a part: the shipped weights' training data. heldout11,
-session 14's untouched set, checked session 14's weights once (docs/summary-eval.md) and
-joined them in session 15."""
+        "heldout11", "heldout12")
+"""The development sets ``--train`` fits and cross-validates on (723 conversations since
+the end of session 15), each scored apart as a part: the shipped weights' training data.
+heldout11 and heldout12, the untouched sets of sessions 14 and 15, each checked the weights
+of its session once (docs/summary-eval.md) and joined them afterwards."""
 FIT: dict[str, Any] = {"c": 0.001}
 """How ``memlane bench summaries --train`` fits the model by default: a logistic regression
 (``--hidden N``: a network with N hidden units, L2 ``alpha`` 1.0). C 0.001 won session 14's
