@@ -374,7 +374,7 @@ def locomo_cmd(
               help="Instead of scoring: train a sentence model for the offline backend (needs "
               "the 'train' extra: scikit-learn), print its cross-validated scores beside the "
               "patterns' and write the weights to --out. --kind dense (the default): the "
-              "dense model on every development set (pool, train, heldout5 to heldout11), "
+              "dense model on every development set (pool, train, heldout5 to heldout12), "
               "each way of using it scored on each set apart; --kind linear: session 7's hashed-word "
               "classifier on the pool.")
 @click.option("--kind", type=click.Choice(["dense", "linear"]), default="dense",

@@ -1441,6 +1441,7 @@ class _Reader:
                     if (self.cues.placed.get((ti - 1, i)) == "open_questions"
                             and not prev.endswith("?") and _content(prev) & settled):
                         # (a decision about something else, "Let's meet on Monday", leaves it open)
+                        # (two turns on, a choice said to be ahead: decided_after())
                         self.put((ti - 1, i), "open_questions", "")  # decided right away
         last = next((i for i in range(len(self.turns) - 1, 0, -1) if self.turns[i].role == "assistant"), None)
         if last is not None:
@@ -1571,7 +1572,10 @@ class _Reader:
         """A choice the conversation says it has to make ("We need to decide on the database
         for the billing service.") is not left open when a participant decides within the next
         two turns ("Agreed, we decided to use PostgreSQL 16"): the decision answers it
-        (session 15). "Still need to decide" and a question keep it open."""
+        (session 15). "Still need to decide" and a question keep it open. Its twin in
+        :meth:`read` ("decided right away") takes out any open statement of the turn just
+        before a decision that shares a word with it, while reading; this one runs after
+        every decision is placed (the model's too), so it reaches two turns on."""
         decided = sorted(w[0] for w, f in self.cues.placed.items() if f == "decisions")
         if not decided:
             return
