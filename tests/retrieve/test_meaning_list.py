@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
+import json
 from pathlib import Path
 
 import numpy as np
@@ -124,3 +125,22 @@ def test_vectors_file_round_trip_and_seed(tmp_path: Path) -> None:
 def test_meaning_list_out_of_range_names_the_key(value: int) -> None:
     with pytest.raises(ConfigError, match="retrieval.meaning_list"):
         load_config(environ={"MEMLANE_RETRIEVAL_MEANING_LIST": str(value)})
+
+
+def test_a_file_that_is_not_a_vectors_file_is_refused_naming_the_option(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from memlane.bench.cli import bench
+    from tests.bench.test_bench_e2e import _locomo_records
+
+    bad = [tmp_path / "text.npz", tmp_path / "keys.npz", tmp_path / "shape.npz"]
+    bad[0].write_text("not a vectors file")
+    np.savez(bad[1], other=np.zeros(3))
+    np.savez(bad[2], hashes=np.zeros((2, 16), dtype=np.uint8), vectors=np.zeros((2, 4), dtype=np.float32))
+    data = tmp_path / "locomo.json"
+    data.write_text(json.dumps(_locomo_records()))
+    for path in bad:
+        with pytest.raises(ValueError, match=str(path)):
+            load_vectors(path)
+        res = CliRunner().invoke(bench, ["locomo", "--data", str(data), "--vectors", str(path)])
+        assert res.exit_code == 2 and "--vectors" in res.output and "Traceback" not in res.output, res.output

@@ -156,7 +156,11 @@ def _seed_vectors(vectors: Path | None, config: object | None) -> None:
     from memlane.retrieve.meaning import load_vectors, shared_tier
 
     r = (config or load_config()).retrieval  # type: ignore[attr-defined]
-    shared_tier(r.meaning_max_tokens, r.meaning_window).seed = load_vectors(vectors)
+    try:
+        seed = load_vectors(vectors)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--vectors") from exc
+    shared_tier(r.meaning_max_tokens, r.meaning_window).seed = seed
 
 
 db_option = click.option(

@@ -202,9 +202,18 @@ class MeaningTier:
 
 
 def load_vectors(path: str | Path) -> dict[bytes, np.ndarray]:
-    """Vectors by text hash from a file ``save_vectors`` wrote."""
-    with np.load(path) as f:
-        return dict(zip((bytes(h) for h in f["hashes"]), f["vectors"], strict=True))
+    """Vectors by text hash from a file ``save_vectors`` wrote; ValueError naming what is
+    wrong for any other file."""
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            hashes, vectors = f["hashes"], f["vectors"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise ValueError(f"{path}: not a vectors file written by save_vectors ({exc})") from exc
+    if (hashes.ndim != 2 or hashes.shape[1] != 32 or hashes.dtype != np.uint8 or vectors.ndim != 2
+            or len(vectors) != len(hashes) or not np.issubdtype(vectors.dtype, np.floating)):
+        raise ValueError(f"{path}: expected 'hashes' (n, 32) uint8 and 'vectors' (n, d) float, got "
+                         f"{hashes.shape} {hashes.dtype} and {vectors.shape} {vectors.dtype}")
+    return dict(zip((bytes(h) for h in hashes), vectors, strict=True))
 
 
 def save_vectors(path: str | Path, vectors: dict[bytes, np.ndarray]) -> None:
