@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memlane.index.schema import Entity, Extraction, Fact, SessionSummary
 from memlane.ingest.redact import redact, scrub
@@ -164,3 +166,46 @@ def test_no_secret_reaches_the_database_wal_or_vocabulary(tmp_path):
     for _, _, secret in SECRETS:
         for word in re.findall(r"[A-Za-z0-9]{8,}", secret):
             assert word.lower() not in vocab, word
+
+
+_FILLER = st.text(st.characters(codec="utf-8", categories=("L", "N", "P", "Zs")), max_size=30)
+# patterns a user might configure that a placeholder's own characters would match
+_GREEDY = (r"\b[0-9a-f]{4}\b", r"#\w+", r"REDACTED", r"\[[^\]]*\]")
+
+
+@settings(max_examples=150, deadline=None)
+@given(parts=st.lists(st.one_of(st.sampled_from([t for _, t, _ in SECRETS]), _FILLER),
+                      min_size=1, max_size=5),
+       custom=st.lists(st.sampled_from(_GREEDY), max_size=2, unique=True),
+       pii=st.booleans())
+def test_scrubbing_a_scrubbed_text_changes_nothing(parts, custom, pii):
+    """Every write path may meet text already redacted (a summary of stored messages, an
+    upsert of a search hit): a placeholder is never re-tagged, cut or taken for a secret."""
+    cfg = IngestConfig(redact_pii=pii, redact_patterns=tuple(custom))
+    once, _ = scrub(cfg, " ".join(parts))
+    assert scrub(cfg, once) == (once, 0)
+    for _, text, secret in SECRETS:
+        if text in parts:
+            assert secret not in once
+
+
+def test_a_summary_names_a_secret_by_its_messages_placeholder(tmp_path):
+    mem = memory(tmp_path / "m.db")
+    try:
+        t0 = datetime(2024, 5, 6, 14, 0, tzinfo=UTC)
+        texts = ["We need the staging database for the billing service.",
+                 "The connection string is postgres://billing:Tr0ub4dor-Horse@db.internal:5432/billing",
+                 "Next step is the schema migration on branch feat/billing-pg.",
+                 "Noted, I will keep it handy."]
+        for i, text in enumerate(texts):
+            mem.add_message("team", "user", text, at=t0.replace(minute=i))
+        mem.close_session("team")
+        mem.index(now=datetime(2024, 6, 1, tzinfo=UTC))
+        session = mem.sessions(scope="team")[0]
+        stored = [m.text for m in mem.messages(session.id)]
+        placeholder = re.search(r"\[REDACTED:password#[0-9a-f]{4}\]", stored[1]).group(0)
+        summary = mem.session_intelligence(session.id)["summary"]
+        refs = [r for r in summary["references"] if "://" in r]
+        assert refs == [f"postgres://billing:{placeholder}@db.internal:5432/billing"]
+    finally:
+        mem.close()

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["PATTERNS", "PII_PATTERNS", "redact", "scrub", "scrub_deep"]
+__all__ = ["PATTERNS", "PII_PATTERNS", "PLACEHOLDER", "redact", "scrub", "scrub_deep"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,11 +104,11 @@ PATTERNS: list[Pattern] = [
     P("password", re.compile(
         r"""(?ix)
         ((?<![a-z0-9])[a-z0-9_.-]*?(?:password|passwd|pwd|passphrase)["']?\s*[:=]\s*["']?)
-        (?!\[REDACTED)[^\s"',;]{3,}"""), keep=True, literals=("passw", "pwd", "passphrase"),
+        [^\s"',;]{3,}"""), keep=True, literals=("passw", "pwd", "passphrase"),
       assigned=True),
     P("secret", re.compile(
         r"(?i)((?<![a-z0-9])[a-z0-9_.-]*?" + _ASSIGNED + r"""["']?\s*[:=]\s*["']?)"""
-        r"(?!\[REDACTED)[A-Za-z0-9._~+/=-]{8,}"), keep=True,
+        r"[A-Za-z0-9._~+/=-]{8,}"), keep=True,
       literals=("key", "secret", "token", "credential"), assigned=True),
     P("secret", re.compile(  # an AWS secret key written in prose: "my aws secret is wJal…"
         r"(?i)((?:aws|secret)[^\n]{0,60}?)(?<![A-Za-z0-9/+])"
@@ -130,17 +130,32 @@ PII_PATTERNS: list[Pattern] = [
 ]
 
 
+PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+#[0-9a-f]{4}\]")
+"""What ``_substitute`` writes. Redaction leaves it alone wherever it meets one, so that
+scrubbing a text again (a summary of redacted messages, an upsert of a search result)
+changes nothing: a placeholder is never taken for a secret, nor cut by one."""
+
+
+def _in_placeholder(m: re.Match[str], start: int) -> bool:
+    """Whether ``m[start:]`` (its secret) overlaps a placeholder of the text it searched."""
+    text = m.string
+    if "[REDACTED:" not in text:
+        return False
+    return any(p.start() < m.end() and start < p.end() for p in PLACEHOLDER.finditer(text))
+
+
 def _substitute(p: Pattern) -> Callable[[re.Match[str]], str]:
     """A replacement that tags the placeholder with 4 hex digits of the secret's SHA-256.
 
     Two different secrets then read differently (so "my key is now …" can supersede the
-    old key) while the tag reveals nothing usable (16 bits of a hash).
+    old key) while the tag reveals nothing usable (16 bits of a hash). A match whose secret
+    overlaps a placeholder already in the text is left as it is (``PLACEHOLDER``).
     """
 
     def sub(m: re.Match[str]) -> str:
         kept = m.group(1) if p.keep else ""
         secret = m.group(0)[len(kept):]
-        if p.check is not None and not p.check(secret):
+        if (p.check is not None and not p.check(secret)) or _in_placeholder(m, m.start() + len(kept)):
             return m.group(0)
         tag = hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()[:4]
         return f"{kept}[REDACTED:{p.kind}#{tag}]"
