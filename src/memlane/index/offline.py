@@ -315,6 +315,21 @@ _PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]")
 _GREETINGS = frozenset("Cheers Thanks Hi Hey Hello Dear Happy Otherwise Coach Oma Opa Gran Grandma Grandpa Nana Nan".split())
 """Words before a name that are no part of it (session 11); not "Aunt" or "Uncle", which the
 labelled sets keep ("Aunt Ruth")."""
+_LANGUAGES = frozenset(
+    "English French German Spanish Italian Portuguese Dutch Flemish Danish Swedish Norwegian Finnish Icelandic "
+    "Estonian Latvian Lithuanian Polish Czech Slovak Slovenian Hungarian Romanian Bulgarian Croatian Serbian "
+    "Bosnian Albanian Macedonian Greek Turkish Russian Ukrainian Belarusian Georgian Armenian Azerbaijani Kazakh "
+    "Uzbek Welsh Irish Scottish Gaelic Breton Catalan Basque Galician Maltese Latin Yiddish Hebrew Arabic Persian "
+    "Farsi Kurdish Pashto Urdu Hindi Bengali Punjabi Gujarati Marathi Tamil Telugu Kannada Malayalam Sinhala "
+    "Nepali Chinese Mandarin Cantonese Japanese Korean Mongolian Tibetan Thai Lao Khmer Burmese Vietnamese "
+    "Indonesian Malay Filipino Tagalog Swahili Amharic Somali Yoruba Igbo Hausa Zulu Xhosa Afrikaans "
+    "American British Canadian Mexican Brazilian Argentinian Chilean Colombian Peruvian Cuban Australian "
+    "European African Asian Indian Pakistani Egyptian Moroccan Nigerian Kenyan Ethiopian Israeli Iranian Iraqi "
+    "Syrian Lebanese Saudi Emirati Afghan Taiwanese Singaporean Malaysian Austrian Swiss Belgian "
+    "Scandinavian Nordic Balkan Slavic Sicilian Venetian Tuscan Neapolitan Bavarian Parisian Andalusian".split())
+"""Languages and the adjectives of peoples ("Korean", "Brazilian Portuguese", "Canadian"), one
+word or a phrase of them only: what a thing is in or from, not a name (session 16; "English
+Heritage" and "Turkish Airlines" are names)."""
 _DECIMAL = re.compile(r"\d+\.\d+")
 _NUMBERED_KINDS = frozenset(
     "Section Clause Article Chapter Page Plot Flat Room Table Item Option Level Grade Sprint "
@@ -727,8 +742,11 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False
     if name[-1] == "s" and name[:-1] in _MONTHS:
         return name, None, False  # "Fridays": a day of the week, not a name
-    if len(name) <= 5 and name.isalpha() and name.isupper():
-        return name, None, False  # an acronym ("SRE", "VPN"): the labelling guide's "not acronyms"
+    if name.isalpha() and name.isupper():
+        return name, None, False  # an acronym ("SRE", "VPN"): the labelling guide's "not acronyms";
+        # six letters or more, a keyword in code or shouting ("CONCURRENTLY", "SELECT") (session 16)
+    if all(w in _LANGUAGES for w in words):
+        return name, None, False  # "Korean", "Brazilian Portuguese": a language or a people's adjective (session 16)
     if 2 < len(name) <= 6 and name[-1] == "s" and name[:-1].isalpha() and name[:-1].isupper():
         return name, None, False  # an acronym's plural ("EVs", "PDFs", "IOUs") (session 15)
     if "_" in name:
