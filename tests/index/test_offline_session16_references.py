@@ -84,3 +84,13 @@ def test_any_number_in_dashed_groups_after_an_order_is_one_reference(groups, kin
     number = "-".join(str(g) for g in groups)
     summary, _ = OFF.summarize("s", _msgs([f"The parcel for {kind} {number} never arrived.", "Let me check."]))
     assert f"{kind} {number}" in summary.references
+
+
+def test_a_one_word_channel_posted_in_is_a_reference_and_code_is_not():
+    summary, _ = OFF.summarize("s", _msgs([
+        "The release cut moves to Thursday; I'll post it in #release and tell support in #helpdesk.",
+        "Fine. The crash guard stays as it is: if #available(iOS 17, *) we use the new picker.",
+        "We're #blessed with a quiet week otherwise.",
+    ]))
+    assert {"#release", "#helpdesk"} <= set(summary.references)
+    assert not {"#available", "#blessed"} & set(summary.references)

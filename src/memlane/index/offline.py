@@ -208,6 +208,10 @@ _MENU = re.compile(r"(?<![\w>›])(?<![>›] )(?!(?:Open|Go|Tap|Click|Select|Cho
 """A path through an app's menus or settings ("Settings > Members", "Council tax > Discounts",
 "Settings > Device > Wi-Fi"): capitalised items of one or two words joined by " > ", not
 opened by the verb that leads there ("Open Settings > …", "Tap Account > …") (session 16)."""
+_CHANNEL = re.compile(r"(?:(?<=\bin )|(?<=\bto )|(?<=\bon )|(?<=\binto ))#[a-z][a-z0-9_]+\b(?![(-])")
+"""A chat channel of one word where something is posted ("I'll post it in #release", "tell them
+in #partners"); a hyphenated one ("#platform-oncall") is :data:`_REFS`' own; not "if
+#available(…)", code (session 16)."""
 _ERROR_CODE = re.compile(r"\b[A-Z]\d{4}\b")
 """A letter and four digits, as compilers number their errors ("E0597") (session 12)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
@@ -265,8 +269,10 @@ def _references(text: str) -> Iterator[str]:
             yield from _IMAGE_TAG.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
-    if len(text) <= _REF_SHORT and (" > " in text or " › " in text):  # session 16's kind: turns only
+    if len(text) <= _REF_SHORT and (" > " in text or " › " in text):  # session 16's kinds: turns only
         yield from _MENU.findall(text)
+    if len(text) <= _REF_SHORT and " #" in text:
+        yield from _CHANNEL.findall(text)
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
