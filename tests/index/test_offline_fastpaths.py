@@ -100,6 +100,9 @@ REFERENCE_TEXTS = LABELLED + [
     "Build from node:20-alpine; the app listens on localhost:8080 at 10:30 (ratio 1:2).",
     "Probe /healthz, back up ~/Photos to /volume1/backup\n/etc/restic/env and (~/.config/x); 24/7, and/or.",
     "I'll order 200 of the TN-300 tins; booking 412 is full, invoice 2231 is paid.",  # a quantity, not an order
+    "Order 7731-4408 and receipt number 5530-1189; order 10-12 boxes, booking 2025-03-14.",  # session 16
+    "Open Settings > Device > Wi-Fi, then Council tax > Discounts; 3 > 2 and Help > Charges rather than.",
+    "I'll post it in #release and #platform-oncall, tell them in #partners; if #available(iOS 17, *) then.",
 ]
 
 
@@ -112,6 +115,7 @@ def test_references_are_what_each_pattern_finds_in_the_whole_text() -> None:
         if len(text) <= offline._REF_SHORT:  # session 12's kinds: a conversation's turns only
             whole |= {r for p in (offline._SEMVER, offline._SLUG, offline._ERROR_CODE, offline._IMAGE_TAG) for r in p.findall(text)}
             whole |= set(filter(offline._rooted, offline._ROOTED_PATH.findall(text)))  # session 13
+            whole |= set(offline._MENU.findall(text)) | set(offline._CHANNEL.findall(text))  # session 16
         assert set(offline._references(text)) == whole, text
         found += len(whole)
     assert found > 20

@@ -100,15 +100,17 @@ _REFS = [
     re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),  # e-mail addresses
     re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+(?:Dockerfile|Makefile|Procfile|Jenkinsfile|README|LICENSE)\b"),
     re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|$)"),  # directories: app/models/
-    re.compile(r"\b(?:(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?\d{4,}|"
+    re.compile(r"\b(?:(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?"
+               r"(?:\d{3,}(?:-\d{3,})+(?![\w-])|\d{4,}(?!-))|"
                r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
-               r"[Ee]mployee ID|[Cc]ard|PR)\s+(?:number\s+|no\.?\s+)?\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?)\b"),  # numbered
+               r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+)?\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?)\b"),  # numbered
     re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])(?:(?=[A-Z0-9]*\d[A-Z0-9]*\d)|"
                r"(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*[A-Z]))[A-Z0-9]{6,}\b"),  # codes: KL1841, QX7LMP
     re.compile(r"\b(?:card|account) ending (?:in )?\d{4}\b"),  # a card by its last digits
     re.compile(r"\b(?:[Ff]orm|[Dd]iscussion|[Cc]lient number|[Mm]embership number|[Mm]ember ID|[Cc]ard number)"
                r"\s+#?(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]+[A-Z0-9]\b"),  # a key with the kind of paper it keys: "form IC-2"
     re.compile(r"\b\d{1,3}[A-Z]?\s+(?:[A-Z][a-z]+\s+){1,2}" + _STREETS + r"\b(?:,\s+Flat\s+\d+[A-Z]?\b|"
+               r",\s+(?:[A-Z][a-z]+\s+)?[A-Z]{1,2}\d{1,2}[A-Z]?\s+\d[A-Z]{2}\b|"  # a postcode: "14 Harrow Road, NG8 1FL"
                r",\s+[A-Z][a-z]+(?:\s+[A-Z]{1,2}\d{1,2}[A-Z]?\s+\d[A-Z]{2}\b)?)?"),  # addresses: "4B Quay Street, Galway"
     re.compile(r"\b(?:watch(?:ing)?|[Ww]atched|[Rr]ewatch(?:ed|ing)?|[Rr]e-?read(?:ing)?|read(?:ing)?|Reading|copies of|"
                r"(?:the|a|our|my) (?:book|novel|film|movie|album|song|play|musical|documentary|podcast|series|show))\s+"
@@ -150,7 +152,7 @@ _NUMBER = re.compile(r"(?<![\w-])\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?\b(?!-)")
 _NAMED_BEFORE = re.compile(
     r"\b(?:(?P<old>(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?)|"
     r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
-    r"[Ee]mployee ID|[Cc]ard|PR)\s+(?:number\s+|no\.?\s+)?)$")
+    r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+)?)$")
 """What names the number just after it ("Order 40917", "Account 7730-1182"): the numbered-
 reference pattern read from the number back, which is ten times cheaper than trying every
 word of a message (session 10)."""
@@ -169,7 +171,11 @@ longer ones (an assistant's long answers) only for session 9's kinds — numbere
 invoices, bookings and confirmations, codes of ten characters or more — whose patterns cost
 a fraction (the offline backend's ≥ 300 sessions/s)."""
 _OLD_NOUNS = ("rder ", "nvoice ", "ooking ", "onfirmation ")
-_OLD_NUMBERED = re.compile(r"\b(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?\d{4,}\b")
+_OLD_NUMBERED = re.compile(r"\b(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?"
+                           r"(?:\d{3,}(?:-\d{3,})+(?![\w-])|\d{4,}\b)")
+_DASHED = re.compile(r"\d{3,}(?:-\d{3,})+")
+"""An order's, an invoice's, a booking's number in dashed groups of three digits or more ("order
+7731-4408", "order 558-2091147"; not "order 10-12", nor a date "2025-03-14") (session 16)."""
 _OLD_CODE_GUARD = re.compile(r"\d[A-Z0-9]{8}")
 _OLD_CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
 _SEMVER = re.compile(r"(?<![\w.])v?\d{1,3}\.\d{1,3}\.\d{1,3}(?![.\w])")
@@ -195,6 +201,17 @@ def _rooted(path: str) -> bool:
     return len(path) > 3 or path.count("/") > 1 or (len(path) > 2 and path[0] == "~")
 
 
+_MENU_WORD = r"(?!(?:rather|and|or|then|than|to|in|on|for|the|a|an|is|was|but|if|so|with|at|of|by|from)\b)[\w'-]+"
+_MENU = re.compile(r"(?<![\w>›])(?<![>›] )(?!(?:Open|Go|Tap|Click|Select|Choose|Press|Hit|Navigate|Head|Try|Check|"
+                   r"Find|Use|Visit|Under|See|Then|And|Or)\s)[A-Z][\w'-]*(?:\s" + _MENU_WORD
+                   + r")?(?:\s[>›]\s[A-Z][\w'-]*(?:\s" + _MENU_WORD + r")?)+")
+"""A path through an app's menus or settings ("Settings > Members", "Council tax > Discounts",
+"Settings > Device > Wi-Fi"): capitalised items of one or two words joined by " > ", not
+opened by the verb that leads there ("Open Settings > …", "Tap Account > …") (session 16)."""
+_CHANNEL = re.compile(r"(?:(?<=\bin )|(?<=\bto )|(?<=\bon )|(?<=\binto ))#[a-z][a-z0-9_]+\b(?![(-])")
+"""A chat channel of one word where something is posted ("I'll post it in #release", "tell them
+in #partners"); a hyphenated one ("#platform-oncall") is :data:`_REFS`' own; not "if
+#available(…)", code (session 16)."""
 _ERROR_CODE = re.compile(r"\b[A-Z]\d{4}\b")
 """A letter and four digits, as compilers number their errors ("E0597") (session 12)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
@@ -229,7 +246,8 @@ def _references(text: str) -> Iterator[str]:
             for m in _NUMBER.finditer(text):
                 named = _NAMED_BEFORE.search(text, max(0, m.start() - 32), m.start())
                 # session 9's kinds take four digits or more, as their pattern does (not "I'll order 200 of…")
-                if named and (named.group("old") is None or (m.group(0).isdigit() and len(m.group(0)) > 3)):
+                if named and (named.group("old") is None or (m.group(0).isdigit() and len(m.group(0)) > 3)
+                              or _DASHED.fullmatch(m.group(0))):
                     yield text[named.start(): m.end()]
             continue
         if i == _CODES:
@@ -251,6 +269,10 @@ def _references(text: str) -> Iterator[str]:
             yield from _IMAGE_TAG.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
+    if len(text) <= _REF_SHORT and (" > " in text or " › " in text):  # session 16's kinds: turns only
+        yield from _MENU.findall(text)
+    if len(text) <= _REF_SHORT and " #" in text:
+        yield from _CHANNEL.findall(text)
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
@@ -299,6 +321,21 @@ _PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]")
 _GREETINGS = frozenset("Cheers Thanks Hi Hey Hello Dear Happy Otherwise Coach Oma Opa Gran Grandma Grandpa Nana Nan".split())
 """Words before a name that are no part of it (session 11); not "Aunt" or "Uncle", which the
 labelled sets keep ("Aunt Ruth")."""
+_LANGUAGES = frozenset(
+    "English French German Spanish Italian Portuguese Dutch Flemish Danish Swedish Norwegian Finnish Icelandic "
+    "Estonian Latvian Lithuanian Polish Czech Slovak Slovenian Hungarian Romanian Bulgarian Croatian Serbian "
+    "Bosnian Albanian Macedonian Greek Turkish Russian Ukrainian Belarusian Georgian Armenian Azerbaijani Kazakh "
+    "Uzbek Welsh Irish Scottish Gaelic Breton Catalan Basque Galician Maltese Latin Yiddish Hebrew Arabic Persian "
+    "Farsi Kurdish Pashto Urdu Hindi Bengali Punjabi Gujarati Marathi Tamil Telugu Kannada Malayalam Sinhala "
+    "Nepali Chinese Mandarin Cantonese Japanese Korean Mongolian Tibetan Thai Lao Khmer Burmese Vietnamese "
+    "Indonesian Malay Filipino Tagalog Swahili Amharic Somali Yoruba Igbo Hausa Zulu Xhosa Afrikaans "
+    "American British Canadian Mexican Brazilian Argentinian Chilean Colombian Peruvian Cuban Australian "
+    "European African Asian Indian Pakistani Egyptian Moroccan Nigerian Kenyan Ethiopian Israeli Iranian Iraqi "
+    "Syrian Lebanese Saudi Emirati Afghan Taiwanese Singaporean Malaysian Austrian Swiss Belgian "
+    "Scandinavian Nordic Balkan Slavic Sicilian Venetian Tuscan Neapolitan Bavarian Parisian Andalusian".split())
+"""Languages and the adjectives of peoples ("Korean", "Brazilian Portuguese", "Canadian"), one
+word or a phrase of them only: what a thing is in or from, not a name (session 16; "English
+Heritage" and "Turkish Airlines" are names)."""
 _DECIMAL = re.compile(r"\d+\.\d+")
 _NUMBERED_KINDS = frozenset(
     "Section Clause Article Chapter Page Plot Flat Room Table Item Option Level Grade Sprint "
@@ -711,8 +748,11 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False
     if name[-1] == "s" and name[:-1] in _MONTHS:
         return name, None, False  # "Fridays": a day of the week, not a name
-    if len(name) <= 5 and name.isalpha() and name.isupper():
-        return name, None, False  # an acronym ("SRE", "VPN"): the labelling guide's "not acronyms"
+    if name.isalpha() and name.isupper():
+        return name, None, False  # an acronym ("SRE", "VPN"): the labelling guide's "not acronyms";
+        # six letters or more, a keyword in code or shouting ("CONCURRENTLY", "SELECT") (session 16)
+    if all(w in _LANGUAGES for w in words):
+        return name, None, False  # "Korean", "Brazilian Portuguese": a language or a people's adjective (session 16)
     if 2 < len(name) <= 6 and name[-1] == "s" and name[:-1].isalpha() and name[:-1].isupper():
         return name, None, False  # an acronym's plural ("EVs", "PDFs", "IOUs") (session 15)
     if "_" in name:
@@ -825,9 +865,13 @@ class OfflineIntelligence:
             # reference, not also an entity (session 11); so is a one-word code a reference holds
             # as a word, "B-7" in "form B-7" (session 13)
             folded = [r.lower() for r in refs]
+            # "Settings", "Council" in "Settings > Members", "Council tax > Discounts": a menu's
+            # items and their words are the path, not names (session 16)
+            items = {w for r in folded if " > " in r or " › " in r for w in r.replace("›", ">").split()} - {">"}
             named = [e for e in extraction.entities if e.type in ("date", "reference")
                      or not any(e.name.lower() == r or (" " in e.name and e.name.lower() in r)
-                                or (_DIGIT.search(e.name) and e.name.lower() in r.split()) for r in folded)]
+                                or (_DIGIT.search(e.name) and e.name.lower() in r.split()) for r in folded)
+                     and e.name.lower() not in items]
             if len(named) < len(extraction.entities):
                 extraction = replace(extraction, entities=tuple(named))
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))

@@ -1,0 +1,96 @@
+"""Session 16's reference rules, on conversations written for these tests and run through the
+offline backend: a path through an app's menus is one reference and its items are no
+entities; an order's number in dashed groups and a receipt's number are references as
+written; a street address keeps the postcode after its comma."""
+
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.index.offline import OfflineIntelligence
+from memlane.types import Message
+
+T0 = datetime(2024, 9, 2, 10, 0, tzinfo=UTC)
+OFF = OfflineIntelligence()
+
+
+def _msgs(texts):
+    return [Message(i + 1, 1, "s", "user" if i % 2 == 0 else "assistant", t, T0 + timedelta(minutes=i), i + 1)
+            for i, t in enumerate(texts)]
+
+
+def test_a_menu_path_is_one_reference_and_its_items_are_not_entities():
+    summary, ex = OFF.summarize("s", _msgs([
+        "My thermostat from Hivewell keeps dropping off the network since Tuesday.",
+        "Go to Settings > Device > Wi-Fi and forget the network, then join it again.",
+        "Done. And where do I claim the single person discount?",
+        "In the council app, under Council tax > Discounts, rather than by phone.",
+    ]))
+    assert "Settings > Device > Wi-Fi" in summary.references
+    assert "Council tax > Discounts" in summary.references
+    names = {e.name for e in ex.entities}
+    assert not names & {"Settings", "Device", "Wi-Fi", "Council", "Discounts"}
+    assert "Hivewell" in names
+
+
+def test_a_comparison_is_no_menu_path():
+    summary, _ = OFF.summarize("s", _msgs(["Is 3 > 2 here, and is x > y in the test?", "Yes, both hold."]))
+    assert not any(">" in r for r in summary.references)
+
+
+def test_dashed_order_numbers_and_receipt_numbers_are_references_as_written():
+    summary, _ = OFF.summarize("s", _msgs([
+        "My glasses from order 7731-4408 came with the wrong lenses.",
+        "Sorry about that. Do you have the receipt?",
+        "Yes, receipt number 5530-1189. I'd also like to order 10-12 cleaning cloths, booking 2025-03-14 is fine.",
+    ]))
+    assert "order 7731-4408" in summary.references
+    assert "receipt number 5530-1189" in summary.references
+    assert not any("10-12" in r or "2025-03-14" in r for r in summary.references)
+
+
+def test_an_address_keeps_its_postcode():
+    summary, ex = OFF.summarize("s", _msgs([
+        "The sofa is at 14 Harrow Road, NG8 1FL if you want to collect it on Saturday.",
+        "Great, I'll come by at ten.",
+    ]))
+    assert "14 Harrow Road, NG8 1FL" in summary.references
+    assert "14 Harrow Road" not in summary.references
+    assert "NG8" not in {e.name for e in ex.entities}
+
+
+_ITEM = st.sampled_from(["Settings", "Account", "Billing", "Privacy", "Members", "Help", "Charges",
+                         "Payments", "Device", "Wi-Fi", "Notifications", "Security"])
+_SECOND = st.sampled_from(["", " tax", " settings", " details", " Centre"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_ITEM, _SECOND), min_size=2, max_size=4),
+       st.sampled_from(["Open {} and change it.", "It's under {}, I think.", "Try {} rather than the website.",
+                        "Go to {}."]))
+def test_any_menu_path_is_found_whole(items, sentence):
+    path = " > ".join(a + b for a, b in items)
+    summary, ex = OFF.summarize("s", _msgs(["My card keeps getting declined on the Brightpay app.",
+                                             sentence.format(path)]))
+    assert path in summary.references
+    words = {w.lower() for a, b in items for w in (a + b).split()}
+    assert not {e.name.lower() for e in ex.entities if e.type not in ("date", "reference")} & words
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(100, 9_999_999), min_size=2, max_size=3), st.sampled_from(["order", "Order", "invoice"]))
+def test_any_number_in_dashed_groups_after_an_order_is_one_reference(groups, kind):
+    number = "-".join(str(g) for g in groups)
+    summary, _ = OFF.summarize("s", _msgs([f"The parcel for {kind} {number} never arrived.", "Let me check."]))
+    assert f"{kind} {number}" in summary.references
+
+
+def test_a_one_word_channel_posted_in_is_a_reference_and_code_is_not():
+    summary, _ = OFF.summarize("s", _msgs([
+        "The release cut moves to Thursday; I'll post it in #release and tell support in #helpdesk.",
+        "Fine. The crash guard stays as it is: if #available(iOS 17, *) we use the new picker.",
+        "We're #blessed with a quiet week otherwise.",
+    ]))
+    assert {"#release", "#helpdesk"} <= set(summary.references)
+    assert not {"#available", "#blessed"} & set(summary.references)
