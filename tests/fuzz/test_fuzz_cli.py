@@ -77,6 +77,21 @@ def test_queries_without_words_and_empty_scopes_say_why(run):
     assert data["hits"] == [] and data["notice"] == "scope 'nobody' has no memories"
 
 
+def test_a_read_that_finds_nothing_says_when_sessions_wait_to_be_indexed(run):
+    run("add", "--scope", "s", "--at", "2024-01-01T10:00:00Z", "my cat is called Miso")
+    for args, stream in ((("search", "cat", "--scope", "s"), "stdout"), (("search", "cat"), "stdout"),
+                         (("facts", "list", "--scope", "s"), "stdout")):
+        out = getattr(run(*args), stream)
+        assert "1 session(s)" in out and "not indexed yet" in out and "memlane index" in out, args
+    assert "in scope 's'" in run("search", "cat", "--scope", "s").stdout
+    data = json.loads(run("search", "cat", "--scope", "s", "--json").stdout)
+    assert data["hits"] == [] and "not indexed yet" in data["notice"]
+    run("index")
+    assert "Miso" in run("search", "cat", "--scope", "s").stdout
+    out = run("search", "zebra crossing", "--scope", "s").stdout
+    assert "not indexed" not in out
+
+
 def test_pack_text_prints_only_the_context(run):
     for i, text in enumerate(["my cat is called Miso", "Miso likes tuna", "ok", "fine"]):
         run("add", "--scope", "s", "--at", f"2024-01-01T10:0{i}:00Z", text)

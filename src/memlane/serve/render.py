@@ -74,11 +74,22 @@ def scope_is_empty(mem: Memory, scope: str) -> bool:
     return not mem.store.filter_ids(everything)
 
 
+UNINDEXED_LOOK = 200
+"""How many of the newest sessions ``nothing_note`` looks at for ones not indexed yet."""
+
+
 def nothing_note(mem: Memory, scope: str | None, default: str = "no results") -> str:
-    """Why a read found nothing: a query without words, a scope with no memories, or
+    """Why a read found nothing: a query without words, a scope with no memories, sessions
+    not indexed yet (messages are searchable once their session is closed and indexed), or
     simply no match."""
     if mem.last_notice:
         return str(mem.last_notice)
     if scope is not None and scope.strip() and scope_is_empty(mem, scope):
         return f"scope {scope!r} has no memories"
+    waiting = sum(not s.indexed for s in mem.sessions(scope=scope, limit=UNINDEXED_LOOK))
+    if waiting:
+        where = f" in scope {scope!r}" if scope is not None and scope.strip() else ""
+        return (f"{default}; {waiting} session(s){where} not indexed yet: `memlane index` closes "
+                "idle sessions and indexes every closed one (`memlane serve` runs the index "
+                "worker itself)")
     return default
