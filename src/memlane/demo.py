@@ -58,6 +58,12 @@ def _derive_embedding_table() -> None:
     print(" — done, cached for next time", file=sys.stderr, flush=True)
 
 
+NOW = "2024-06-01T00:00:00Z"
+"""The demo's "now", a few weeks after its conversations: every command that reads the clock
+(indexing, search, the facts' confidence, the pack) is given it, so one fact shows one
+confidence throughout."""
+
+
 def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="memlane-demo-"))
     db = str(folder / "demo.db")
@@ -69,16 +75,17 @@ def main() -> None:
                 _run("--db", db, "import", str(path))
     t0 = time.perf_counter()
     _derive_embedding_table()
-    _run("--db", db, "index", "--now", "2024-06-01T00:00:00Z")
+    _run("--db", db, "index", "--now", NOW)
     print(f"(indexing took {time.perf_counter() - t0:.1f}s, the embedding table included: it is "
           "derived once from the bundled MiniLM weights and cached)")
     _run("--db", db, "sessions", "list")
-    _run("--db", db, "search", "which half marathon did I sign up for?", "--scope", "alice-assistant", "-k", "5")
-    _run("--db", db, "search", "what database did we pick for billing and why", "-k", "5")
+    _run("--db", db, "search", "which half marathon did I sign up for?", "--scope", "alice-assistant", "-k", "5",
+         "--now", NOW)
+    _run("--db", db, "search", "what database did we pick for billing and why", "-k", "5", "--now", NOW)
     _run("--db", db, "sessions", "show", "4")
-    _run("--db", db, "facts", "list", "--scope", "alice-assistant")
+    _run("--db", db, "facts", "list", "--scope", "alice-assistant", "--now", NOW)
     _run("--db", db, "pack", "what do you know about my cat?", "--budget", "300",
-         "--scope", "alice-assistant", "--model", "gpt-4", "--now", "2024-06-01T00:00:00Z")
+         "--scope", "alice-assistant", "--model", "gpt-4", "--now", NOW)
     _run("--db", db, "stats")
     with Memory(db) as mem:
         assert mem.stats()["items"].get("turn", 0) > 0

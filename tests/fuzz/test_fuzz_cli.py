@@ -203,3 +203,19 @@ def test_demo_prints_commands_a_shell_can_run(capsys):
     _run("search", "what's my cat's name?", "--scope", "a b", "--help")
     first = capsys.readouterr().out.strip().splitlines()[0]
     assert first == "$ memlane search 'what'\"'\"'s my cat'\"'\"'s name?' --scope 'a b' --help"
+
+
+def test_the_demo_shows_one_confidence_for_a_fact_everywhere(capsys, tmp_path, monkeypatch):
+    """The demo reads one "now" in every command: the facts list and the pack agree on how
+    sure memlane is of the same fact (they disagreed by the years since the conversations)."""
+    import re
+
+    from memlane import demo
+
+    monkeypatch.setattr(demo.tempfile, "mkdtemp", lambda prefix="": str(tmp_path))  # not in /tmp
+    demo.main()
+    out = capsys.readouterr().out
+    listed = re.search(r"user · cat · Miso\s+\(conf (\d\.\d\d)", out)
+    packed = re.search(r"- user cat Miso \(confidence (\d\.\d\d)", out)
+    assert listed and packed, out
+    assert listed.group(1) == packed.group(1)
