@@ -1204,7 +1204,7 @@ class _Reader:
                 self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: two.start()]))))
                 self.cues.action_items.append(_owned(turn.who, _stop(clean(sentence[two.start(1):]))))
                 return True
-            self.put((ti, si), "action_items", _owned(turn.who, clean(sentence)))
+            self.put((ti, si), "action_items", _owned(turn.who, _without_aside(clean(sentence))))
             return True
         return False
 
@@ -1901,6 +1901,23 @@ _NO_TASK = re.compile(
 _NO_NEED = re.compile(r"^(?:no need|do not need|don'?t need|there is no need)\b", re.IGNORECASE)
 """An answer that something need not be done ("No need to send the old router back"): what
 the conversation settled only when it settled nothing else (session 13)."""
+
+
+_STEP_ASIDE = re.compile(
+    r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|my|our|his|her|"
+    r"their|last|\d+)\s)")
+"""A remark after a participant's commitment ("I'll relabel them by hand this morning, the label
+printer works again", "I'll call Coldline first thing tomorrow, last time it was ticket
+CL-5520", "I'll ask Fergus, he runs the rota"): not part of the step (session 16)."""
+
+
+def _without_aside(text: str) -> str:
+    """A commitment without the remark after it (:data:`_STEP_ASIDE`), when what is left still
+    names something beyond the verb."""
+    m = _STEP_ASIDE.search(text)
+    if m is None or len(_content(text[: m.start()])) < 2:
+        return text
+    return _stop(text[: m.start()])
 
 
 def _unowned(fieldname: str, text: str) -> str:
