@@ -44,3 +44,37 @@ def test_a_commitment_with_two_clauses_of_its_own_keeps_them(model):
         "Dorota: Thanks.",
     )
     assert any(a.startswith("Rosa: I'll call Coldline tomorrow and ask") for a in s.action_items)
+
+
+@MODELS
+def test_a_named_taker_said_only_once_owns_the_step(model):
+    # "Priya" is no speaker and is written nowhere else: the step verb says she is someone
+    s = _summary(
+        model,
+        "Maya: We need a CI system for the monorepo. Jenkins keeps breaking.",
+        "Tom: I would propose Buildkite, it runs on our own machines.",
+        "Maya: Agreed, let's go with Buildkite. Priya will set up the pipeline in the infra repo.",
+    )
+    assert "Priya: Set up the pipeline in the infra repo." in s.action_items
+    assert any("Buildkite" in d for d in s.decisions)
+
+
+@MODELS
+def test_a_named_taker_alone_in_a_turn_owns_the_step(model):
+    s = _summary(
+        model,
+        "Maya: We need a CI system for the monorepo.",
+        "Tom: Buildkite then.",
+        "Maya: Priya will set up the pipeline in the infra repo.",
+    )
+    assert s.action_items == ("Priya: Set up the pipeline in the infra repo.",)
+
+
+@MODELS
+def test_what_a_thing_will_do_is_no_step(model):
+    s = _summary(
+        model,
+        "Maya: The WAL disk is at 95 percent.",
+        "Tom: Writes will stop soon. Builds will take longer too. Sales will hate the downtime.",
+    )
+    assert s.action_items == () and s.next_steps == ()

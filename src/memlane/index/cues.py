@@ -1175,7 +1175,7 @@ class _Reader:
             self.cues.action_items.append(_owned(will.group(1), clean(will.group(2))))
             return True
         if (will and will.start() == 0 and will.group(1).lower() not in ("it", "this", "that")
-                and self.named(will.group(1))):
+                and (self.named(will.group(1)) or _someone_will(will.group(1), will.group(2)))):
             self.put((ti, si), "action_items", _owned(will.group(1), clean(will.group(2))))
             return True
         if _COMMIT.search(sentence) and not _CHOICE.search(sentence):
@@ -1918,6 +1918,22 @@ def _without_aside(text: str) -> str:
     if m is None or len(_content(text[: m.start()])) < 2:
         return text
     return _stop(text[: m.start()])
+
+
+_INTRANSITIVE = frozenset("stop start go wait run leave return drop move stick split merge keep take lock "
+                          "raise lower reduce increase limit update build sort".split())
+"""Step verbs that also say what a thing will do ("Writes will stop soon", "Builds will take
+longer", "Prices will increase")."""
+
+
+def _someone_will(word: str, rest: str) -> bool:
+    """Whether "<Word> will <rest>" opening a sentence names a person taking on a task though
+    the word is said nowhere else ("Priya will set up the pipeline in the infra repo."): a
+    step verb that needs someone to do it, and a word that is no plural ("Writes will stop
+    soon", "Builds will take longer" name no one) (session 16)."""
+    verb = rest.split(maxsplit=1)[0].lower() if rest.split() else ""
+    return (verb in _STEP_VERBS - _INTRANSITIVE and not word.endswith("s")
+            and word.lower() not in _NOT_A_NAME and word.lower() not in STOPWORDS)
 
 
 def _unowned(fieldname: str, text: str) -> str:
