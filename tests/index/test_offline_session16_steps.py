@@ -78,3 +78,15 @@ def test_what_a_thing_will_do_is_no_step(model):
         "Tom: Writes will stop soon. Builds will take longer too. Sales will hate the downtime.",
     )
     assert s.action_items == () and s.next_steps == ()
+
+
+@MODELS
+def test_a_list_after_a_commitment_stays_in_the_step(model):
+    s = _summary(
+        model,
+        "Dorota: Nan's ninetieth is on Sunday.",
+        "Ewa: I'll ask him about his family, his friends, and what life was like in his village.",
+        "Rosa: I'll ask Sophia, the woman from the choir, if she'd like to sing a song.",
+    )
+    assert any("his friends" in a for a in s.action_items)
+    assert any("if she'd like to sing" in a for a in s.action_items)

@@ -57,6 +57,11 @@ sentence lands in at most one field, the one its strongest cue names:
    question it leaves; a question its answer leaves open after the first sentence ("…, so
    please check with them", "Me neither") stays open; a commitment to a state, a wait or
    nothing ("I'll be asleep", "Not me, I'll forget") is no step.
+12. **Steps as a person would write them** (session 16): a remark after a participant's
+   commitment ("I'll call Coldline first thing tomorrow, last time it was ticket CL-5520") is
+   cut from the step; "Priya will set up the pipeline…" names its owner though "Priya" is said
+   nowhere else, when the verb is a step verb that needs someone ("Writes will stop soon" names
+   no one).
 
 A participant's sentence is only read for cues when one scan of the lower-cased text finds
 one; an assistant's sentence (most of a long answer) only for its own commitments ("I'll
@@ -1904,18 +1909,20 @@ the conversation settled only when it settled nothing else (session 13)."""
 
 
 _STEP_ASIDE = re.compile(
-    r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|my|our|his|her|"
-    r"their|last|\d+)\s)")
+    r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|last|\d+)\s)")
 """A remark after a participant's commitment ("I'll relabel them by hand this morning, the label
 printer works again", "I'll call Coldline first thing tomorrow, last time it was ticket
-CL-5520", "I'll ask Fergus, he runs the rota"): not part of the step (session 16)."""
+CL-5520", "I'll ask Fergus, he runs the rota"): not part of the step (session 16). Not a
+possessive, which goes on a list ("…about his family, his friends, and…"), nor a clause
+followed by another comma (a list, or an aside inside the step: "I'll ask Sophia, the woman I
+met in my Zumba class, if she'd like…")."""
 
 
 def _without_aside(text: str) -> str:
     """A commitment without the remark after it (:data:`_STEP_ASIDE`), when what is left still
     names something beyond the verb."""
     m = _STEP_ASIDE.search(text)
-    if m is None or len(_content(text[: m.start()])) < 2:
+    if m is None or len(_content(text[: m.start()])) < 2 or "," in text[m.end():]:
         return text
     return _stop(text[: m.start()])
 
