@@ -57,6 +57,11 @@ sentence lands in at most one field, the one its strongest cue names:
    question it leaves; a question its answer leaves open after the first sentence ("…, so
    please check with them", "Me neither") stays open; a commitment to a state, a wait or
    nothing ("I'll be asleep", "Not me, I'll forget") is no step.
+12. **Steps as a person would write them** (session 16): a remark after a participant's
+   commitment ("I'll call Coldline first thing tomorrow, last time it was ticket CL-5520") is
+   cut from the step; "Priya will set up the pipeline…" names its owner though "Priya" is said
+   nowhere else, when the verb is a step verb that needs someone ("Writes will stop soon" names
+   no one).
 
 A participant's sentence is only read for cues when one scan of the lower-cased text finds
 one; an assistant's sentence (most of a long answer) only for its own commitments ("I'll
@@ -1175,7 +1180,7 @@ class _Reader:
             self.cues.action_items.append(_owned(will.group(1), clean(will.group(2))))
             return True
         if (will and will.start() == 0 and will.group(1).lower() not in ("it", "this", "that")
-                and self.named(will.group(1))):
+                and (self.named(will.group(1)) or _someone_will(will.group(1), will.group(2)))):
             self.put((ti, si), "action_items", _owned(will.group(1), clean(will.group(2))))
             return True
         if _COMMIT.search(sentence) and not _CHOICE.search(sentence):
@@ -1204,7 +1209,7 @@ class _Reader:
                 self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: two.start()]))))
                 self.cues.action_items.append(_owned(turn.who, _stop(clean(sentence[two.start(1):]))))
                 return True
-            self.put((ti, si), "action_items", _owned(turn.who, clean(sentence)))
+            self.put((ti, si), "action_items", _owned(turn.who, _without_aside(clean(sentence))))
             return True
         return False
 
@@ -1901,6 +1906,41 @@ _NO_TASK = re.compile(
 _NO_NEED = re.compile(r"^(?:no need|do not need|don'?t need|there is no need)\b", re.IGNORECASE)
 """An answer that something need not be done ("No need to send the old router back"): what
 the conversation settled only when it settled nothing else (session 13)."""
+
+
+_STEP_ASIDE = re.compile(
+    r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|last|\d+)\s)")
+"""A remark after a participant's commitment ("I'll relabel them by hand this morning, the label
+printer works again", "I'll call Coldline first thing tomorrow, last time it was ticket
+CL-5520", "I'll ask Fergus, he runs the rota"): not part of the step (session 16). Not a
+possessive, which goes on a list ("…about his family, his friends, and…"), nor a clause
+followed by another comma (a list, or an aside inside the step: "I'll ask Sophia, the woman I
+met in my Zumba class, if she'd like…")."""
+
+
+def _without_aside(text: str) -> str:
+    """A commitment without the remark after it (:data:`_STEP_ASIDE`), when what is left still
+    names something beyond the verb."""
+    m = _STEP_ASIDE.search(text)
+    if m is None or len(_content(text[: m.start()])) < 2 or "," in text[m.end():]:
+        return text
+    return _stop(text[: m.start()])
+
+
+_INTRANSITIVE = frozenset("stop start go wait run leave return drop move stick split merge keep take lock "
+                          "raise lower reduce increase limit update build sort".split())
+"""Step verbs that also say what a thing will do ("Writes will stop soon", "Builds will take
+longer", "Prices will increase")."""
+
+
+def _someone_will(word: str, rest: str) -> bool:
+    """Whether "<Word> will <rest>" opening a sentence names a person taking on a task though
+    the word is said nowhere else ("Priya will set up the pipeline in the infra repo."): a
+    step verb that needs someone to do it, and a word that is no plural ("Writes will stop
+    soon", "Builds will take longer" name no one) (session 16)."""
+    verb = rest.split(maxsplit=1)[0].lower() if rest.split() else ""
+    return (verb in _STEP_VERBS - _INTRANSITIVE and not word.endswith("s")
+            and word.lower() not in _NOT_A_NAME and word.lower() not in STOPWORDS)
 
 
 def _unowned(fieldname: str, text: str) -> str:
