@@ -29,6 +29,7 @@ from memlane.index.schema import (
     Relation,
     SessionSummary,
 )
+from memlane.ingest.redact import PLACEHOLDER
 from memlane.retrieve.text import STOPWORDS
 from memlane.types import Message
 
@@ -317,7 +318,6 @@ phrase is an amount, not a name with its version (session 13)."""
 _HOLIDAYS = frozenset({"Christmas", "Easter", "Thanksgiving", "Halloween", "New Year", "Hanukkah",
                        "Ramadan", "Diwali"})
 """Holidays are dates, not names."""
-_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]")
 _GREETINGS = frozenset("Cheers Thanks Hi Hey Hello Dear Happy Otherwise Coach Oma Opa Gran Grandma Grandpa Nana Nan".split())
 """Words before a name that are no part of it (session 11); not "Aunt" or "Uncle", which the
 labelled sets keep ("Aunt Ruth")."""
@@ -998,7 +998,7 @@ class OfflineIntelligence:
     @staticmethod
     def _entities(sentence: str) -> list[Entity]:
         if "[REDACTED:" in sentence:
-            sentence = _PLACEHOLDER.sub(" ", sentence)
+            sentence = PLACEHOLDER.sub(" ", sentence)
         if "*" in sentence or "#" in sentence or ":" in sentence:
             sentence = _LABEL.sub(" ", sentence)  # headings and "**Step 1:**" labels name no one
         out: list[Entity] = []

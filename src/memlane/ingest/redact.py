@@ -130,10 +130,11 @@ PII_PATTERNS: list[Pattern] = [
 ]
 
 
-PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+#[0-9a-f]{4}\]")
-"""What ``_substitute`` writes. Redaction leaves it alone wherever it meets one, so that
-scrubbing a text again (a summary of redacted messages, an upsert of a search result)
-changes nothing: a placeholder is never taken for a secret, nor cut by one."""
+PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]")
+"""What ``_substitute`` writes (without the tag before tags existed). Redaction leaves it
+alone wherever it meets one, so that scrubbing a text again (a summary of redacted messages,
+an upsert of a search result) changes nothing: a placeholder is never taken for a secret,
+nor cut by one."""
 
 
 def _in_placeholder(m: re.Match[str], start: int) -> bool:
