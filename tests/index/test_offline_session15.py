@@ -7,16 +7,15 @@ and with the shipped sentence model) and that small talk stays out."""
 
 import pytest
 
-from memlane.bench.summaries.run import Conversation, messages_of, scored_steps
+from memlane.bench.summaries.run import scored_steps
 from memlane.bench.summaries.score import is_small_talk, strip_owner
-from memlane.index.offline import OfflineIntelligence
+from memlane.testing import offline_summary
 
 MODELS = pytest.mark.parametrize("model", [None, "shipped"], ids=["patterns", "default"])
 
 
 def _summary(model, *turns: str):
-    conv = Conversation("t", "team", tuple(tuple(t.split(": ", 1)) for t in turns), {})
-    summary, _ = OfflineIntelligence(model).summarize("s", messages_of(conv))
+    summary, _ = offline_summary(*turns, model=model)
     for field in ("decisions", "rationale", "open_questions", "next_steps", "action_items"):
         for item in getattr(summary, field):
             assert not is_small_talk(strip_owner(item)), (field, item)

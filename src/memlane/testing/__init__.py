@@ -77,9 +77,11 @@ def turn_messages(turns: Iterable[str], *, scope: str = "s") -> list[Message]:
     return messages_of(Conversation(scope, "test", pairs, {}))
 
 
-def offline_summary(*turns: str) -> tuple[SessionSummary, Extraction]:
+def offline_summary(*turns: str, model: Any = "shipped") -> tuple[SessionSummary, Extraction]:
     """The offline backend's summary and extraction of one session of ``"Speaker: text"``
-    lines (``turn_messages``): ``user`` / ``assistant`` or a participant's name."""
+    lines (``turn_messages``): ``user`` / ``assistant`` or a participant's name. ``model``:
+    the sentence model joining the patterns (``"shipped"``, the default's; None: the
+    patterns alone, as ``summary.sentence_model = false``)."""
     from memlane.index.offline import OfflineIntelligence
 
-    return OfflineIntelligence().summarize("s", turn_messages(turns))
+    return OfflineIntelligence(model).summarize("s", turn_messages(turns))
