@@ -5,18 +5,9 @@ talk stays out."""
 
 import pytest
 
-from memlane.bench.summaries.score import is_small_talk, strip_owner
-from memlane.testing import offline_summary
+from memlane.testing import checked_summary as _summary
 
 MODELS = pytest.mark.parametrize("model", [None, "shipped"], ids=["patterns", "default"])
-
-
-def _summary(model, *turns: str):
-    summary, _ = offline_summary(*turns, model=model)
-    for field in ("decisions", "rationale", "open_questions", "next_steps", "action_items"):
-        for item in getattr(summary, field):
-            assert not is_small_talk(strip_owner(item)), (field, item)
-    return summary
 
 
 @MODELS

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from memlane.backends.embed.hashing import HashingEmbedder
 
-__all__ = ["HashingEmbedder", "add_sessions", "example_files", "memory", "offline_summary", "turn_messages"]
+__all__ = ["HashingEmbedder", "add_sessions", "checked_summary", "example_files", "memory", "offline_summary",
+           "turn_messages"]
 
 if TYPE_CHECKING:
     from memlane.index.schema import Extraction, SessionSummary
@@ -85,3 +86,15 @@ def offline_summary(*turns: str, model: Any = "shipped") -> tuple[SessionSummary
     from memlane.index.offline import OfflineIntelligence
 
     return OfflineIntelligence(model).summarize("s", turn_messages(turns))
+
+
+def checked_summary(model: Any, *turns: str) -> SessionSummary:
+    """``offline_summary``'s summary with ``model``, having checked that none of its list
+    fields holds small talk ("Agreed.", "Thanks!": ``AssertionError`` naming the field)."""
+    from memlane.bench.summaries.score import is_small_talk, strip_owner
+
+    summary, _ = offline_summary(*turns, model=model)
+    for field in ("decisions", "rationale", "open_questions", "next_steps", "action_items"):
+        for item in getattr(summary, field):
+            assert not is_small_talk(strip_owner(item)), (field, item)
+    return summary
