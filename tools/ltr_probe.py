@@ -175,9 +175,9 @@ def cv(locomo: str, lme: str | None, depth: int, meaning: bool) -> None:
     per: dict[Any, list[tuple[float, ...]]] = defaultdict(list)
     lme_rows: dict[str, list[float]] = defaultdict(list)
     for f in range(len(convs)):
-        train = [r for r in loc + other if fold(r) != f]
-        X = np.vstack([features(r, t) for r in train if (t := _turns(r, depth))])
-        y = np.array([int(h["ext"] in set(r["evidence"])) for r in train for h in _turns(r, depth)])
+        train = [(r, t) for r in loc + other if fold(r) != f and (t := _turns(r, depth))]
+        X = np.vstack([features(r, t) for r, t in train])
+        y = np.array([int(h["ext"] in set(r["evidence"])) for r, t in train for h in t])
         model = HistGradientBoostingClassifier(
             max_iter=150, learning_rate=0.05, max_leaf_nodes=15, min_samples_leaf=40,
             l2_regularization=1.0, early_stopping=False, random_state=0).fit(X, y)

@@ -1938,7 +1938,7 @@ def _someone_will(word: str, rest: str) -> bool:
     the word is said nowhere else ("Priya will set up the pipeline in the infra repo."): a
     step verb that needs someone to do it, and a word that is no plural ("Writes will stop
     soon", "Builds will take longer" name no one) (session 16)."""
-    verb = rest.split(maxsplit=1)[0].lower() if rest.split() else ""
+    verb = (rest.split(maxsplit=1) or [""])[0].lower()
     return (verb in _STEP_VERBS - _INTRANSITIVE and not word.endswith("s")
             and word.lower() not in _NOT_A_NAME and word.lower() not in STOPWORDS)
 

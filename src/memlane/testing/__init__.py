@@ -91,10 +91,11 @@ def offline_summary(*turns: str, model: Any = "shipped") -> tuple[SessionSummary
 def checked_summary(model: Any, *turns: str) -> SessionSummary:
     """``offline_summary``'s summary with ``model``, having checked that none of its list
     fields holds small talk ("Agreed.", "Thanks!": ``AssertionError`` naming the field)."""
+    from memlane.bench.summaries.run import LISTS
     from memlane.bench.summaries.score import is_small_talk, strip_owner
 
     summary, _ = offline_summary(*turns, model=model)
-    for field in ("decisions", "rationale", "open_questions", "next_steps", "action_items"):
+    for field in LISTS:
         for item in getattr(summary, field):
             assert not is_small_talk(strip_owner(item)), (field, item)
     return summary
