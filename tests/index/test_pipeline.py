@@ -64,13 +64,21 @@ def _short_exchange(mem, scope="s"):
     return mem.close_session(scope)
 
 
-def test_small_sessions_get_no_summary_but_their_facts(mem):
+def test_small_sessions_get_no_summary_but_their_facts(db_url):
+    mem = memory(db_url)
+    mem.add_message("hi", "user", "hi", T0)  # nothing to read: no row at all
+    mem.add_message("hi", "assistant", "hello!", T0 + timedelta(minutes=1))
+    mem.close_session("hi")
     s = _short_exchange(mem)
     report = mem.index(now=NOW)
-    assert (report.sessions_skipped, report.sessions_summarized, report.sessions_failed) == (1, 0, 0)
-    s = mem.sessions()[0]
+    assert (report.sessions_skipped, report.sessions_summarized, report.sessions_failed) == (2, 0, 0)
+    hi = mem.sessions("hi")[0]
+    assert hi.status == "closed" and hi.summarized
+    assert mem.session_intelligence(hi.id) == {
+        "summary": None, "facts": [], "entities": [], "relations": [], "observations": []}
+    s = mem.sessions("s")[0]
     assert s.status == "closed" and s.summarized and s.summary_version is None
-    assert mem.stats()["counters"]["sessions_skipped"] == 1
+    assert mem.stats()["counters"]["sessions_skipped"] == 2
     intel = mem.session_intelligence(s.id)
     assert intel["summary"] is None
     assert ("diet", "vegetarian") in {(f["predicate"], f["object"]) for f in intel["facts"]}
@@ -78,6 +86,7 @@ def test_small_sessions_get_no_summary_but_their_facts(mem):
     assert [f.object for f in mem.facts(subject="user") if f.predicate == "diet"] == ["vegetarian"]
     assert not mem.search("vegetarian", kinds=["summary"])
     assert mem.search("vegetarian", kinds=["fact"])
+    mem.close()
 
 
 def test_small_sessions_are_skipped_whole_with_small_session_facts_off(tmp_path):
