@@ -160,6 +160,11 @@ class IndexingConfig:
     max_input_tokens: int = 6000
     """Session text sent to a model is capped at about this many tokens (the first turn and
     the most recent turns are kept)."""
+    small_session_facts: bool = True
+    """A session smaller than ``ingest.min_session_messages`` gets no summary, but the
+    offline patterns still read its facts, entities and observations ("I'm vegetarian" in a
+    two-message exchange); no model is called for it, whatever the backend. Off: such a
+    session is skipped entirely, as before session 17."""
 
     def __post_init__(self) -> None:
         _check(self.backend in ("offline", "llm"), "indexing.backend", "must be offline or llm")

@@ -57,13 +57,58 @@ def test_offline_summary_facts_entities_are_stored_and_searchable(mem):
     assert any(e.name == "Lisbon" and e.mentions >= 1 for e in ents)
 
 
-def test_small_sessions_are_skipped_and_counted(mem):
-    _conversation(mem, n=3)
+def _short_exchange(mem, scope="s"):
+    """Two messages: too small for a summary, but the user states a fact about themselves."""
+    mem.add_message(scope, "user", "By the way I'm vegetarian, and my sister Hana lives in Kyoto.", T0)
+    mem.add_message(scope, "assistant", "Noted, I'll keep that in mind.", T0 + timedelta(minutes=1))
+    return mem.close_session(scope)
+
+
+def test_small_sessions_get_no_summary_but_their_facts(db_url):
+    mem = memory(db_url)
+    mem.add_message("hi", "user", "hi", T0)  # nothing to read: no row at all
+    mem.add_message("hi", "assistant", "hello!", T0 + timedelta(minutes=1))
+    mem.close_session("hi")
+    s = _short_exchange(mem)
+    report = mem.index(now=NOW)
+    assert (report.sessions_skipped, report.sessions_summarized, report.sessions_failed) == (2, 0, 0)
+    hi = mem.sessions("hi")[0]
+    assert hi.status == "closed" and hi.summarized
+    assert mem.session_intelligence(hi.id) == {
+        "summary": None, "facts": [], "entities": [], "relations": [], "observations": []}
+    s = mem.sessions("s")[0]
+    assert s.status == "closed" and s.summarized and s.summary_version is None
+    assert mem.stats()["counters"]["sessions_skipped"] == 2
+    intel = mem.session_intelligence(s.id)
+    assert intel["summary"] is None
+    assert ("diet", "vegetarian") in {(f["predicate"], f["object"]) for f in intel["facts"]}
+    assert "Kyoto" in {e["name"] for e in intel["entities"]}
+    assert [f.object for f in mem.facts(subject="user") if f.predicate == "diet"] == ["vegetarian"]
+    assert not mem.search("vegetarian", kinds=["summary"])
+    assert mem.search("vegetarian", kinds=["fact"])
+    mem.close()
+
+
+def test_small_sessions_are_skipped_whole_with_small_session_facts_off(tmp_path):
+    mem = memory(tmp_path / "off.db", indexing={"small_session_facts": False})
+    s = _short_exchange(mem)
     report = mem.index(now=NOW)
     assert (report.sessions_skipped, report.sessions_summarized) == (1, 0)
-    s = mem.sessions()[0]
-    assert s.status == "closed" and s.summarized and s.summary_version is None
-    assert mem.stats()["counters"]["sessions_skipped"] == 1
+    intel = mem.session_intelligence(s.id)
+    assert intel["summary"] is None and intel["facts"] == [] and intel["entities"] == []
+    assert mem.search("vegetarian", kinds=["turn"])  # the turns are searchable regardless
+    mem.close()
+
+
+def test_small_sessions_call_no_model_with_the_llm_backend(tmp_path):
+    with ChatServer() as srv:
+        mem = _llm_memory(tmp_path, srv)
+        _short_exchange(mem)
+        report = mem.index(now=NOW)
+        assert srv.chat_requests == []
+        assert (report.sessions_skipped, report.sessions_failed) == (1, 0)
+        assert [f.object for f in mem.facts(subject="user") if f.predicate == "diet"] == ["vegetarian"]
+        mem.close()
 
 
 def _llm_memory(tmp_path, srv, **indexing):

@@ -11,7 +11,7 @@ import pytest
 
 from memlane.retrieve.advice import advice_terms, asks_advice
 from memlane.retrieve.search import about_user
-from memlane.testing import add_sessions, memory
+from memlane.testing import TURNS_ALONE, add_sessions, memory
 
 NOW = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -99,9 +99,11 @@ USER_Q = "What was my previous occupation?"
 
 
 def test_user_turns_that_say_nothing_about_the_user_are_demoted(tmp_path: Path) -> None:
-    off = add_sessions(memory(tmp_path / "off.db", retrieval={"impersonal_factor": 1.0}),
+    off = add_sessions(memory(tmp_path / "off.db", retrieval={"impersonal_factor": 1.0},
+                              indexing=TURNS_ALONE),
                        USER_CHATS, now=NOW)
-    on = add_sessions(memory(tmp_path / "on.db", retrieval={"impersonal_factor": 0.5}),
+    on = add_sessions(memory(tmp_path / "on.db", retrieval={"impersonal_factor": 0.5},
+                             indexing=TURNS_ALONE),
                       USER_CHATS, now=NOW)
     try:
         statement, task = USER_CHATS[0][1][0][1], USER_CHATS[1][1][0][1]

@@ -13,7 +13,7 @@ from memlane.backends.embed.minilm import MiniLMEmbedder
 from memlane.backends.embed.onnx import OnnxMiniLMEmbedder, meaning_embedder, onnx_available
 from memlane.index.embed import text_hash
 from memlane.retrieve.meaning import best_passage, passages, shared_tier
-from memlane.testing import add_sessions, memory
+from memlane.testing import TURNS_ALONE, add_sessions, memory
 
 needs_onnx = pytest.mark.skipif(not onnx_available(), reason="the meaning extra is not installed")
 
@@ -149,7 +149,8 @@ def test_best_passage_is_the_piece_holding_the_most_query_words() -> None:
 
 
 def test_a_windowed_tier_embeds_only_the_matching_passage(tmp_path: Path) -> None:
-    m = memory(tmp_path / "p.db", retrieval={"meaning_window": 20, "meaning_candidates": 14})
+    m = memory(tmp_path / "p.db", retrieval={"meaning_window": 20, "meaning_candidates": 14},
+               indexing=TURNS_ALONE)
     try:
         add_sessions(m, [(5, [("user", LONG), ("assistant", "Have a great trip!")])],
                      now=NOW, index=False)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memlane.retrieve.speaker import first_named_speaker
-from memlane.testing import add_sessions, memory
+from memlane.testing import TURNS_ALONE, add_sessions, memory
 from memlane.types import Item
 
 NOW = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
@@ -70,9 +70,11 @@ def _first_turn(m, query: str) -> str:
 
 def test_a_question_naming_two_speakers_apart_focuses_on_the_first(tmp_path: Path) -> None:
     asks, answer = RECIPES[0][1][0][1], RECIPES[0][1][1][1]
-    off = add_sessions(memory(tmp_path / "off.db", retrieval={"speaker_first_named": False}),
+    off = add_sessions(memory(tmp_path / "off.db", retrieval={"speaker_first_named": False},
+                              indexing=TURNS_ALONE),
                        RECIPES, now=NOW, speakers=True)
-    on = add_sessions(memory(tmp_path / "on.db", retrieval={"speaker_first_named": True}),
+    on = add_sessions(memory(tmp_path / "on.db", retrieval={"speaker_first_named": True},
+                             indexing=TURNS_ALONE),
                       RECIPES, now=NOW, speakers=True)
     try:
         assert _first_turn(off, RECIPE_Q) == asks

@@ -151,3 +151,20 @@ def test_session_intelligence_commands(run):
     assert back["embedded"] == sum(json.loads(run("stats", "--json").stdout)["items"].values())
     stats = json.loads(run("stats", "--json").stdout)
     assert stats["summary_queue"]["done"] == 5 and stats["counters"]["sessions_summarized"] == 5
+
+
+def test_search_places_every_kind_of_hit_without_a_missing_turn(run):
+    """A hit read from a whole session (summary, fact, entity) shows its session alone and
+    an upserted item shows none: never "turn None"."""
+    for f in example_files():
+        run("import", str(f))
+    run("index", "--now", "2024-06-01T00:00:00Z")
+    out = json.loads(run("search", "Lisbon", "--json", "-k", "30").stdout)
+    kinds = {h["item"]["kind"] for h in out["hits"]}
+    assert "turn" in kinds and kinds - {"turn"}  # whole-session items are among the hits
+    text = run("search", "Lisbon", "-k", "30").output
+    assert "turn None" not in text
+    for h in out["hits"]:
+        it = h["item"]
+        where = f"session {it['session_id']} turn {it['seq']}" if it["seq"] else f"session {it['session_id']}"
+        assert f"[{it['scope']} · {where} · " in text

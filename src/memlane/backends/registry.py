@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from memlane.index.pipeline import Intelligence
     from memlane.protocols import Embedder
 
-__all__ = ["available_intelligence", "make_embedder", "make_intelligence", "register_intelligence"]
+__all__ = ["available_intelligence", "make_embedder", "make_intelligence", "offline_intelligence",
+           "register_intelligence"]
 
 
 def make_embedder(config: Config, name: str | None = None) -> Embedder:
@@ -34,7 +35,7 @@ def make_embedder(config: Config, name: str | None = None) -> Embedder:
     return get_embedder(name)
 
 
-def _offline(config: Config) -> Intelligence:
+def offline_intelligence(config: Config) -> Intelligence:
     """The offline backend: the cue patterns, with the shipped sentence model unless
     ``summary.sentence_model`` is off."""
     from memlane.index.offline import OfflineIntelligence
@@ -57,7 +58,7 @@ def _llm(config: Config) -> Intelligence:
     )
 
 
-_INTELLIGENCE: dict[str, Callable[[Config], Intelligence]] = {"offline": _offline, "llm": _llm}
+_INTELLIGENCE: dict[str, Callable[[Config], Intelligence]] = {"offline": offline_intelligence, "llm": _llm}
 
 
 def register_intelligence(name: str, factory: Callable[[Config], Intelligence]) -> None:

@@ -63,20 +63,23 @@ def store_intelligence(
     embeddings: Embeddings,
     session: Session,
     messages: Sequence[Message],
-    summary: SessionSummary,
+    summary: SessionSummary | None,
     extraction: Extraction,
     facts_cfg: FactsConfig,
 ) -> None:
     """Write summary, facts, entities and relations of a session in one transaction.
 
-    Whatever intelligence the session had before (an older summary) is replaced.
+    Whatever intelligence the session had before (an older summary) is replaced. Without a
+    summary (a session too small for one) the rest is written and the session is counted as
+    skipped.
     """
     scope = session.scope
     by_seq = {m.seq: m for m in messages}
-    end = summary.time_end.timestamp() if summary.time_end else session.ended_at.timestamp()
+    end = (summary.time_end.timestamp() if summary and summary.time_end
+           else session.ended_at.timestamp())
     base = {"scope": scope, "agent": session.agent, "project": session.project,
             "session_id": session.id, "durability": "long"}
-    rows: list[dict[str, Any]] = [{
+    rows: list[dict[str, Any]] = [] if summary is None else [{
         **base, "kind": "summary", "text": summary.flattened(scope), "at": end, "lane": "episodic",
         "source": "inferred" if summary.model != "offline" else "observed",
         "keywords": list(summary.topic_tags), "entities": list(summary.entities),
@@ -84,6 +87,7 @@ def store_intelligence(
         "keys": summary_keys(summary.topic_tags, (o.text for o in extraction.observations),
                              datetime.fromtimestamp(end, UTC)),
     }]
+    head = len(rows)  # the summary's row, when there is one, comes before the facts'
     turns = {it.seq: it.id for it in store.session_items(session.id, kind="turn")}
 
     def source(seq: int | None) -> list[int]:
@@ -130,12 +134,12 @@ def store_intelligence(
     vectors = embeddings.for_index([r["text"] for r in rows])
     with store.atomic():
         store.clear_intelligence(session.id)
-        fact_rows = rows[1 : 1 + len(facts)]
-        other = [rows[0], *rows[1 + len(facts):]]
-        other_vecs = [vectors[0], *vectors[1 + len(facts):]]
-        ids = store.insert_items(other)
-        store.put_vectors(embeddings.model, list(zip(ids, other_vecs, strict=True)))
-        for row, vec, (f, pred, msg) in zip(fact_rows, vectors[1 : 1 + len(facts)], facts, strict=True):
+        cut = head + len(facts)
+        fact_rows = rows[head:cut]
+        ids = store.insert_items([*rows[:head], *rows[cut:]])
+        store.put_vectors(embeddings.model,
+                          list(zip(ids, [*vectors[:head], *vectors[cut:]], strict=True)))
+        for row, vec, (f, pred, msg) in zip(fact_rows, vectors[head:cut], facts, strict=True):
 
             def make_item(row: dict[str, Any] = row, vec: Any = vec) -> int:
                 (item_id,) = store.insert_items([row])
@@ -154,12 +158,26 @@ def store_intelligence(
             store.insert_relation(scope, normalize_name(r.source), normalize_predicate(r.relation),
                                   normalize_name(r.target), session.id, msg.id if msg else None,
                                   msg.at.timestamp() if msg else end)
-        store.finish_summary(session.id, version=summary.schema_version, model=summary.model,
-                             now=time.time())
-        store.bump("sessions_summarized")
+        if summary is None:
+            store.finish_summary(session.id, version=None, model=None, now=time.time(),
+                                 skipped=True)
+            store.bump("sessions_skipped")
+        else:
+            store.finish_summary(session.id, version=summary.schema_version,
+                                 model=summary.model, now=time.time())
+            store.bump("sessions_summarized")
         store.bump("facts_extracted", len(facts))
         store.bump("entities_extracted", len(extraction.entities))
         store.bump("observations_extracted", len(extraction.observations))
+
+
+def _patterns(intelligence: Intelligence, config: Config) -> Intelligence:
+    """The offline backend that reads a small session's facts: ``intelligence`` itself
+    when it is the offline one, else a new one as ``[memory.summary]`` configures it."""
+    from memlane.backends.registry import offline_intelligence
+
+    offline = getattr(intelligence, "name", None) == "offline"
+    return intelligence if offline else offline_intelligence(config)
 
 
 def process_queue(
@@ -173,6 +191,7 @@ def process_queue(
     """Lease and process queued sessions until the queue is empty (or ``limit``)."""
     cfg = config.indexing
     run = SummaryRun()
+    patterns: Intelligence | None = None
     t0 = time.perf_counter()
     started_at = time.time()
     with store.atomic():
@@ -193,15 +212,21 @@ def process_queue(
         if session is None:
             break
         messages = store.session_messages(session.id)
-        if len(messages) < config.ingest.min_session_messages:
+        small = len(messages) < config.ingest.min_session_messages
+        if small and not (cfg.small_session_facts and messages):
             with store.atomic():
                 store.finish_summary(session.id, version=None, model=None, now=now, skipped=True)
                 store.bump("sessions_skipped")
             run.skipped += 1
             continue
         started = time.perf_counter()
+        summary: SessionSummary | None
         try:
-            summary, extraction = intelligence.summarize(session.scope, messages)
+            if small:  # no summary; the patterns read its facts, with no model call
+                patterns = patterns or _patterns(intelligence, config)
+                summary, extraction = None, patterns.summarize(session.scope, messages)[1]
+            else:
+                summary, extraction = intelligence.summarize(session.scope, messages)
             # a model may write what no message said (or echo a custom pattern): scrub again
             summary, extraction = scrub_deep(config.ingest, (summary, extraction))
             store_intelligence(store, embeddings, session, messages, summary, extraction,
@@ -214,6 +239,9 @@ def process_queue(
                 store.bump("sessions_failed")
             log.warning("session %s failed (attempt %s): %s", session.id, session.attempts, reason)
             run.failed += 1
+            continue
+        if small:
+            run.skipped += 1
             continue
         with store.atomic():
             store.bump("summary_ms_total", int((time.perf_counter() - started) * 1000))

@@ -12,7 +12,7 @@ import click
 from memlane.errors import MemlaneError
 from memlane.serve.cli_common import json_option, memory_of
 from memlane.serve.output import echo, safe
-from memlane.serve.render import (dumps, hit_dict, item_dict, message_dict, nothing_note,
+from memlane.serve.render import (dumps, hit_dict, item_dict, message_dict, nothing_note, place,
                                   scope_is_empty, session_dict)
 
 __all__ = ["COMMANDS", "cli", "main"]
@@ -176,7 +176,7 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
         echo(
             f"closed {report.sessions_closed} idle session(s); indexed {report.sessions_indexed} "
             f"session(s), {report.items_indexed} turn(s); summarized {report.sessions_summarized}, "
-            f"skipped {report.sessions_skipped} (too small), failed {report.sessions_failed}; "
+            f"{report.sessions_skipped} too small for a summary, failed {report.sessions_failed}; "
             f"{report.seconds:.2f}s"
         )
         if report.sessions_leased and report.leased_until is not None:
@@ -270,8 +270,7 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tup
         if "session_rank" in h.scores:
             parts.append(f"session#{int(h.scores['session_rank'])}")
         it = h.item
-        where = f"session {it.session_id} turn {it.seq}" if it.session_id else it.kind
-        echo(f"{rank:>2}. [{it.scope} · {where} · {_ts(it.at)} · {it.role or it.kind}] "
+        echo(f"{rank:>2}. [{it.scope} · {place(it)} · {_ts(it.at)} · {it.role or it.kind}] "
                    f"{_short(it.text)}")
         echo(f"    item {it.id}  " + "  ".join(parts))
         if explain:

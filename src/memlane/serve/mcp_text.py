@@ -15,6 +15,7 @@ from memlane.index.facts import FactView
 from memlane.pack.packer import Pack
 from memlane.retrieve.explain import explain_lines
 from memlane.retrieve.text import query_terms, split_words
+from memlane.serve.render import place
 from memlane.types import Hit, Message, Session
 
 __all__ = [
@@ -85,9 +86,7 @@ def _why(hit: Hit, query: str) -> str:
 def hit_text(rank: int, hit: Hit, query: str, *, explain: bool = False) -> str:
     it = hit.item
     kind = f"{it.kind} ({it.role})" if it.role else it.kind
-    where = f"session {it.session_id} turn {it.seq}" if it.session_id and it.seq else (
-        f"session {it.session_id}" if it.session_id else "no session")
-    lines = [f"[{rank}] item {it.id} · {kind} · scope {it.scope or '-'} · {where} · "
+    lines = [f"[{rank}] item {it.id} · {kind} · scope {it.scope or '-'} · {place(it)} · "
              f"{when(it.at)} · score {hit.score:.3f}",
              f"    {clip(it.text, HIT_CHARS)}",
              f"    why: {_why(hit, query)}"]

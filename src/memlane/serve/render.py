@@ -60,6 +60,14 @@ def hit_dict(h: Hit) -> dict[str, Any]:
     return {"score": h.score, "scores": h.scores, "item": h.item, "session": h.session}
 
 
+def place(it: Item) -> str:
+    """Where an item sits, for a person: "session 3 turn 2", "session 3" (a summary, fact or
+    entity read from the whole session) or "no session" (an upserted item)."""
+    if it.session_id is None:
+        return "no session"
+    return f"session {it.session_id} turn {it.seq}" if it.seq else f"session {it.session_id}"
+
+
 def dumps(obj: Any) -> str:
     return json.dumps(to_plain(obj), ensure_ascii=False, indent=2, sort_keys=False)
 

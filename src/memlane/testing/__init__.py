@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from memlane.backends.embed.hashing import HashingEmbedder
 
-__all__ = ["HashingEmbedder", "add_sessions", "checked_summary", "example_files", "memory", "offline_summary",
-           "turn_messages"]
+__all__ = ["TURNS_ALONE", "HashingEmbedder", "add_sessions", "checked_summary", "example_files", "memory",
+           "offline_summary", "turn_messages"]
 
 if TYPE_CHECKING:
     from memlane.index.schema import Extraction, SessionSummary
@@ -38,6 +38,12 @@ def example_files() -> list[Path]:
     """Paths of the example JSONL conversations shipped inside the package."""
     folder = resources.files("memlane") / "examples"
     return sorted(Path(str(f)) for f in folder.iterdir() if f.name.endswith(".jsonl"))
+
+
+TURNS_ALONE: dict[str, Any] = {"small_session_facts": False}
+"""``memory(path, indexing=TURNS_ALONE)``: sessions smaller than ``ingest.min_session_messages``
+keep their turns as their only items (no facts, entities or observations read from them), for
+a test of a rule over turns built from such sessions."""
 
 
 def memory(path: str | Path, **config_overrides: Any) -> Any:
