@@ -20,6 +20,7 @@ from typing import Any
 
 from memlane.index.cues import _STEP_VERBS, Cues, read_cues, says_nothing
 from memlane.index.normalize import normalize_predicate
+from memlane.index.software import SOFTWARE
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
     Entity,
@@ -367,6 +368,9 @@ _LOWER_LEAD = re.compile(r"(?<![\w./:@#-])(?!(?:on|use|get|set|for|is|has|to|add
 """A name opening with a short lower-case prefix before a capitalised word ("iPhone", "eBay",
 "bioRxiv"): a product or a site, not a word the capitalised-phrase scan can see; not code named
 by what it does ("onClick", "useState", "getUser", "forEach") (session 13)."""
+_SOFTWARE_WORD = re.compile(r"(?<![\w./@#:$%=~-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w/@(-]|\.\w)")
+"""A lower-case word standing alone, not in a path, a flag, an address or a call: a
+candidate for :data:`memlane.index.software.SOFTWARE` (session 17)."""
 _KIN_NAMES = frozenset("Mum Dad Mom Mummy Daddy Gran Granny Grandma Grandad Grandpa Nan Nana".split())
 """Family words written as names ("Dad's appointment"): the person is named elsewhere or not."""
 _KIN = ("sister", "brother", "wife", "husband", "partner", "girlfriend", "boyfriend", "friend",
@@ -1057,6 +1061,11 @@ class OfflineIntelligence:
             out.append(Entity(name, kind, said))
         for name in _LOWER_LEAD.findall(sentence):  # "iPhone", "eBay", "bioRxiv" (session 13)
             out.append(Entity(name, "name", said or _trim(sentence, 120)))
+        for name in _SOFTWARE_WORD.findall(sentence):
+            # "structlog", "httpx", "pytest-xdist": a well-known package's name written in lower
+            # case, which no English word spells (tools/software_names.py) (session 17)
+            if name in SOFTWARE:
+                out.append(Entity(name, "name", said or _trim(sentence, 120)))
         return out
 
     @staticmethod
