@@ -214,6 +214,22 @@ _CHANNEL = re.compile(r"(?:(?<=\bin )|(?<=\bto )|(?<=\bon )|(?<=\binto ))#[a-z][
 """A chat channel of one word where something is posted ("I'll post it in #release", "tell them
 in #partners"); a hyphenated one ("#platform-oncall") is :data:`_REFS`' own; not "if
 #available(…)", code (session 16)."""
+_QUOTED = re.compile(r"(?:(?<=[\s(:])|^)['\"‘“]([A-Z][^'\"‘’“”\n]{1,60}?)['\"’”](?=[\s.,;:!?)]|$)")
+"""A quotation opening with a capital, in quotes of its own (after a blank, a bracket or a
+colon; before one or a stop)."""
+_TITLE_SMALL = frozenset("of the and in a an on to for at by with from or vs".split())
+
+
+def _quoted_title(inner: str) -> bool:
+    """Whether a quotation is a title ("'The Salt Orchard'", "'Low Tide Hymns'", "'Icons v2'"):
+    two words or more, each capitalised, a small word between them or holding a digit; not a
+    quoted sentence or message ("'Error acquiring the state lock'"), nor one word ("'Month'")
+    (session 17)."""
+    words = inner.split()
+    return (len(words) > 1 and words[-1] not in _TITLE_SMALL
+            and all(w[0].isupper() or w in _TITLE_SMALL or any(c.isdigit() for c in w) for w in words))
+
+
 _ERROR_CODE = re.compile(r"\b[A-Z]\d{4}\b")
 """A letter and four digits, as compilers number their errors ("E0597") (session 12)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
@@ -275,6 +291,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _MENU.findall(text)
     if len(text) <= _REF_SHORT and " #" in text:
         yield from _CHANNEL.findall(text)
+    if len(text) <= _REF_SHORT and ("'" in text or '"' in text or "‘" in text or "“" in text):  # session 17's kind
+        yield from (q.rstrip(",.;:!?") for q in _QUOTED.findall(text) if _quoted_title(q))
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
