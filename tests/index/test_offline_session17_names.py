@@ -1,0 +1,79 @@
+"""Session 17's entity and reference rules, on conversations written for these tests and
+run through the offline backend, with the patterns alone and with the shipped sentence
+model: a well-known package's name written in lower case ("structlog", "pytest-xdist") is
+an entity, unless an English word spells it ("requests") or it sits in a path, a flag or
+a call; a quoted title in title case ("'The Salt Orchard'") is a reference and no entity,
+a quoted message or a quoted word is neither."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.index.software import SOFTWARE
+from memlane.testing import checked_summary, offline_summary
+
+MODELS = ("shipped", None)
+
+
+def _names(*turns, model="shipped"):
+    _, ex = offline_summary(*turns, model=model)
+    return {e.name for e in ex.entities if e.type not in ("date", "reference")}
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_lower_case_package_names_are_entities(model):
+    names = _names(
+        "Ines: Our service logs are plain text, should we switch to structlog?",
+        "Tomasz: Yes, and run the suite with pytest-xdist, it takes twelve minutes on Jenkins.",
+        "Ines: We're already on httpx for the client, so no new dependency there.",
+        model=model,
+    )
+    assert {"structlog", "pytest-xdist", "httpx", "Jenkins", "Ines", "Tomasz"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_english_words_paths_flags_and_calls_are_no_package_names(model):
+    names = _names(
+        "Ines: The requests pile up and black mould is back in the server room.",
+        "Tomasz: Check /etc/httpx/conf and the --structlog flag, then call structlog() again.",
+        "Ines: Fine, I'll read httpx.Timeout in the docs before Friday.",
+        model=model,
+    )
+    assert not names & {"requests", "black", "httpx", "structlog"}
+    assert {"Ines", "Tomasz"} <= names
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(SOFTWARE)))
+def test_every_listed_package_name_is_an_entity_or_a_reference(name):
+    # a name ending in a version-like part ("mypy-boto3-s3", "nvidia-nccl-cu12") is a
+    # resource's name to the reference patterns (session 12's slugs), and then no entity
+    summary, ex = offline_summary(f"Priya: We moved the worker to {name} last week, Castleford saw no errors.",
+                                  "Omar: Good.", model=None)
+    names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
+    assert (name in names) != (name in summary.references)
+    assert {"Castleford", "Priya"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_quoted_title_is_a_reference_and_no_entity(model):
+    turns = ("Fenella: So the launch for 'The Salt Orchard' is 3 April at Hartwell Books.",
+             "Joel: Yes, the reading worked for \"Low Tide Hymns\" last year. Let's do that.",
+             "Fenella: I've put the poster on the page 'Launch v2' and I'll print it.")
+    summary = checked_summary(model, *turns)
+    assert {"The Salt Orchard", "Low Tide Hymns", "Launch v2"} <= set(summary.references)
+    names = _names(*turns, model=model)
+    assert not names & {"The Salt Orchard", "Salt Orchard", "Low Tide Hymns", "Launch v2"}
+    assert {"Hartwell Books", "Fenella", "Joel"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_quoted_message_or_word_is_no_title(model):
+    summary = checked_summary(
+        model,
+        "user: terraform apply fails with 'Error acquiring the state lock' on the Harlow stack.",
+        "assistant: Someone holds the lock. The trademark search for 'Kindling' can wait.",
+        "user: And the app says 'Who sang Take On Me' every time.",
+    )
+    assert not set(summary.references) & {"Error acquiring the state lock", "Kindling",
+                                          "Who sang Take On Me"}
