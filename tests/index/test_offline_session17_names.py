@@ -77,3 +77,15 @@ def test_a_quoted_message_or_word_is_no_title(model):
     )
     assert not set(summary.references) & {"Error acquiring the state lock", "Kindling",
                                           "Who sang Take On Me"}
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_word_and_a_number_opening_a_sentence_is_no_name(model):
+    names = _names(
+        "Cerys: Routes 4 and 7 both cross the bridge at Halton.",
+        "Dom: Forklift 3 is still out. Average 38 on Mill Lane is too fast.",
+        "Cerys: Fine, the Garmin GPSMAP 67 goes with Dom and we update Windows 11 on the laptop.",
+        model=model,
+    )
+    assert not names & {"Routes 4", "Forklift 3", "Average 38", "Routes", "Forklift", "Average"}
+    assert {"Halton", "Mill Lane", "Garmin GPSMAP 67", "Windows 11", "Cerys", "Dom"} <= names

@@ -1059,6 +1059,10 @@ class OfflineIntelligence:
                 # paired with another: "Crete or Sardinia?")
             if i == 0 and name.isupper() and len(name) <= 3:
                 continue
+            if (name.count(" ") == 1 and _NUMBER_WORD.fullmatch(name[name.index(" ") + 1:])
+                    and (start if start is not None else _opens(sentence, match.start()))):
+                continue  # "Routes 4 and 7 both cross it", "Forklift 3 is still out", "Average 38 on Mill
+                # Lane": a word opening the sentence is no name, nor is it with a number after it (session 17)
             if name in _SHORT_MONTHS and _SHORT_MONTH_AFTER.search(sentence, 0, match.start()):
                 continue  # "14 Feb": a date written short (session 13)
             if " " not in name and _TIER_AFTER.match(sentence, match.end()):
