@@ -89,3 +89,15 @@ def test_a_word_and_a_number_opening_a_sentence_is_no_name(model):
     )
     assert not names & {"Routes 4", "Forklift 3", "Average 38", "Routes", "Forklift", "Average"}
     assert {"Halton", "Mill Lane", "Garmin GPSMAP 67", "Windows 11", "Cerys", "Dom"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_flag_or_a_name_glued_to_a_colon_is_no_name(model):
+    names = _names(
+        "user: The Harlow worker runs Java 17 with -Xmx1g and gets killed by Kubernetes.",
+        "assistant: Drop -Xmx and set -XX:MaxRAMPercentage=75, or wrap it in tokio::sync::Mutex.",
+        "user: Fine, an ex-Google engineer at Harlow said the same, and so does Priya.",
+        model=model,
+    )
+    assert not names & {"Xmx1g", "Xmx", "MaxRAMPercentage", "Mutex"}
+    assert {"Harlow", "Java 17", "Kubernetes", "Google", "Priya"} <= names

@@ -389,6 +389,10 @@ by what it does ("onClick", "useState", "getUser", "forEach") (session 13)."""
 _SOFTWARE_WORD = re.compile(r"(?<![\w./@#:$%=~-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w/@(-]|\.\w)")
 """A lower-case word standing alone, not in a path, a flag, an address or a call: a
 candidate for :data:`memlane.index.software.SOFTWARE` (session 17)."""
+_GLUED = re.compile(r"(?:(?:^|[\s`'\"(])-{1,2}|\w:|::)$")
+"""Before a capitalised word, what makes it a flag or a name in code: a dash opening the word
+("-Xmx1g", "--Foo"; not "ex-Google", a word's own hyphen), or a colon glued to a word
+("-XX:MaxRAMPercentage", "tokio::sync::Mutex"; not "Note: Tom") (session 17)."""
 _KIN_NAMES = frozenset("Mum Dad Mom Mummy Daddy Gran Granny Grandma Grandad Grandpa Nan Nana".split())
 """Family words written as names ("Dad's appointment"): the person is named elsewhere or not."""
 _KIN = ("sister", "brother", "wife", "husband", "partner", "girlfriend", "boyfriend", "friend",
@@ -1046,6 +1050,9 @@ class OfflineIntelligence:
                 # sentence (session 13); a quoted "The …" ('"The Nightingale"') and a line written
                 # in title case ("The Importance of Music Video SEO: How to…") are titles, left as before
                 phrase, start = phrase[cut:], False
+            if match.start() and sentence[match.start() - 1] in "-:" and _GLUED.search(sentence, 0, match.start()):
+                continue  # "-Xmx1g", "-XX:MaxRAMPercentage=75", "tokio::sync::Mutex": a flag or a name
+                # in code, glued to the dash or the colon before it (session 17)
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
