@@ -101,3 +101,15 @@ def test_a_flag_or_a_name_glued_to_a_colon_is_no_name(model):
     )
     assert not names & {"Xmx1g", "Xmx", "MaxRAMPercentage", "Mutex"}
     assert {"Harlow", "Java 17", "Kubernetes", "Google", "Priya"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_numbers_and_literals_in_code_are_no_names(model):
+    names = _names(
+        "user: My mum is 84 and my dad Reggie drives her to Sainsbury's.",
+        "Jakub: Keep 200 to match Flask, and the helper returns True when Wen's upload passes.",
+        "Wen: Then default=None in the Flask config and we're done.",
+        model=model,
+    )
+    assert not names & {"84", "200", "True", "None"}
+    assert {"Reggie", "Flask", "Jakub", "Wen"} <= names

@@ -767,6 +767,9 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Dad", "Mum": who, not a name
     if name in _GENERIC or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
         return name, None, False
+    if name.isdigit() or name in ("True", "False", "None"):
+        return name, None, False  # "Keep 200 to match Flask" once the verb is cut; a literal in code,
+        # "returns True", "default=None" (session 17)
     if name in _HOLIDAYS:
         return name, "date", False
     first = name.split()[0] if name else ""
@@ -970,7 +973,8 @@ class OfflineIntelligence:
                 if f.predicate in _KIN:
                     relations.append(Relation("user", f.predicate, f.object, m.seq))
                     kind = "pet" if f.predicate in _PETS else "person"
-                    entities.setdefault(f.object.lower(), Entity(f.object, kind, _trim(s, 120)))
+                    if not f.object.isdigit():  # "My mum is 84": her age, not her name (session 17)
+                        entities.setdefault(f.object.lower(), Entity(f.object, kind, _trim(s, 120)))
                 elif f.predicate in ("lives_in", "works_at", "visited", "studied_at"):
                     relations.append(Relation("user", f.predicate, f.object, m.seq))
         unique = list({(f.subject, f.predicate, f.object.lower()): f for f in facts}.values())
