@@ -113,3 +113,16 @@ def test_numbers_and_literals_in_code_are_no_names(model):
     )
     assert not names & {"84", "200", "True", "None"}
     assert {"Reggie", "Flask", "Jakub", "Wen"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_work_finished_or_sung_is_a_reference(model):
+    turns = ("Rhys: Just finished Tomorrow, and Tomorrow, and Tomorrow for the Harbour Street book club.",
+             "Ffion: The quiz asked who sang Take On Me, and we were singing Blue Monday all week.",
+             "Rhys: I finished the washing up and listened to Ffion, so that's done.")
+    summary = checked_summary(model, *turns)
+    assert {"Tomorrow, and Tomorrow, and Tomorrow", "Take On Me", "Blue Monday"} <= set(summary.references)
+    assert "Ffion" not in summary.references  # "listened to Ffion": a person, so "listen to" is no cue
+    names = _names(*turns, model=model)
+    assert not names & {"Take On Me", "Blue Monday"}
+    assert {"Rhys", "Ffion"} <= names

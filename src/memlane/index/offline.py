@@ -115,6 +115,7 @@ _REFS = [
                r",\s+(?:[A-Z][a-z]+\s+)?[A-Z]{1,2}\d{1,2}[A-Z]?\s+\d[A-Z]{2}\b|"  # a postcode: "14 Harrow Road, NG8 1FL"
                r",\s+[A-Z][a-z]+(?:\s+[A-Z]{1,2}\d{1,2}[A-Z]?\s+\d[A-Z]{2}\b)?)?"),  # addresses: "4B Quay Street, Galway"
     re.compile(r"\b(?:watch(?:ing)?|[Ww]atched|[Rr]ewatch(?:ed|ing)?|[Rr]e-?read(?:ing)?|read(?:ing)?|Reading|copies of|"
+               r"[Ff]inish(?:ed|ing)|[Ss]ang|[Ss]inging|"  # session 17: a book finished, a song sung
                r"(?:the|a|our|my) (?:book|novel|film|movie|album|song|play|musical|documentary|podcast|series|show))\s+"
                + _WORK),  # a work by what is done with it: "watched Past Lives", "12 copies of Intermezzo"
     re.compile(_WORK_BY + r"\s+by\s+[A-Z][a-z]+\s+(?:[A-Z]\w*\.?\s+)*[A-Z][a-z]+"),  # "Station Eleven by Emily St. John Mandel"
@@ -136,6 +137,7 @@ _REF_GUARDS = [_guard(g) for g in (
     "form Form discussion Discussion number ID",
     " ".join(w + p for w in _STREETS[3:-1].split("|") for p in ("", ",", ".")),
     "watch watched Watched watching rewatched Rewatched read reading Reading reread Reread re-read "
+    "finished Finished finishing Finishing sang Sang singing Singing "
     "copies book novel film movie album song play musical documentary podcast series show",
     "by",
 )]
