@@ -126,3 +126,15 @@ def test_a_work_finished_or_sung_is_a_reference(model):
     names = _names(*turns, model=model)
     assert not names & {"Take On Me", "Blue Monday"}
     assert {"Rhys", "Ffion"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_name_in_code_is_no_entity_unless_named_in_words(model):
+    names = _names(
+        "user: The Harlow fetcher hangs. I do `session = aiohttp.ClientSession()` and nothing else.",
+        "assistant: Pass `aiohttp.ClientTimeout(total=30)` and use httpx.HTTPTransport(retries=3) or Rc<RefCell<Cache>>.",
+        "user: Our Stripe client already has a ClientSession per worker, says Priya.",
+        model=model,
+    )
+    assert not names & {"ClientTimeout", "HTTPTransport", "RefCell"}
+    assert {"Harlow", "Stripe", "ClientSession", "Priya"} <= names

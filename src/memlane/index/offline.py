@@ -1059,6 +1059,11 @@ class OfflineIntelligence:
             if match.start() and sentence[match.start() - 1] in "-:" and _GLUED.search(sentence, 0, match.start()):
                 continue  # "-Xmx1g", "-XX:MaxRAMPercentage=75", "tokio::sync::Mutex": a flag or a name
                 # in code, glued to the dash or the colon before it (session 17)
+            if (sentence[match.end(): match.end() + 1] in ("(", "<") or (match.start() and sentence[match.start() - 1] == ".")
+                    or ("`" in sentence and sentence.count("`", 0, match.start()) % 2)):
+                continue  # "httpx.HTTPTransport(retries=3)", "Rc<RefCell<…>>", "`aiohttp.ClientTimeout`": a
+                # name in code, called, typed with, reached through a module or in backticks; named
+                # in plain words elsewhere it is still found there (session 17)
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
