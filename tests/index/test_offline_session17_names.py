@@ -138,3 +138,14 @@ def test_a_name_in_code_is_no_entity_unless_named_in_words(model):
     )
     assert not names & {"ClientTimeout", "HTTPTransport", "RefCell"}
     assert {"Harlow", "Stripe", "ClientSession", "Priya"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_name_with_a_capital_inside_is_a_name_opening_a_sentence(model):
+    names = _names(
+        "Ngozi: PagerDuty paged me twice last night about the Harlow disk.",
+        "Tariq: OpenSearch lags too. Applying the fix now. Honestly it was fine.",
+        model=model,
+    )
+    assert {"PagerDuty", "OpenSearch", "Harlow", "Ngozi", "Tariq"} <= names
+    assert not names & {"Applying", "Honestly"}

@@ -395,6 +395,8 @@ _GLUED = re.compile(r"(?:(?:^|[\s`'\"(])-{1,2}|\w:|::)$")
 """Before a capitalised word, what makes it a flag or a name in code: a dash opening the word
 ("-Xmx1g", "--Foo"; not "ex-Google", a word's own hyphen), or a colon glued to a word
 ("-XX:MaxRAMPercentage", "tokio::sync::Mutex"; not "Note: Tom") (session 17)."""
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+"""A capital after a small letter inside a word ("PagerDuty", "KubeCon"): a name's spelling, not a word's."""
 _KIN_NAMES = frozenset("Mum Dad Mom Mummy Daddy Gran Granny Grandma Grandad Grandpa Nan Nana".split())
 """Family words written as names ("Dad's appointment"): the person is named elsewhere or not."""
 _KIN = ("sister", "brother", "wife", "husband", "partner", "girlfriend", "boyfriend", "friend",
@@ -1072,9 +1074,10 @@ class OfflineIntelligence:
                 out.append(Entity(name, "date", said))
                 continue
             if " " not in name and (gerund or (start if start is not None else _opens(sentence, match.start()))
-                                    ) and not _NAMED_PAIR.match(sentence, match.end()):
+                                    ) and not _NAMED_PAIR.match(sentence, match.end()) and not _INNER_CAPITAL.search(name):
                 continue  # a sentence start ("Applying ...") or a gerund, not a name (unless
-                # paired with another: "Crete or Sardinia?")
+                # paired with another: "Crete or Sardinia?", or written with a capital inside, as no
+                # word is: "PagerDuty paged…", "OpenSearch lags…" (session 17))
             if i == 0 and name.isupper() and len(name) <= 3:
                 continue
             if (name.count(" ") == 1 and _NUMBER_WORD.fullmatch(name[name.index(" ") + 1:])
