@@ -728,6 +728,9 @@ class Cues:
     """(turn, sentence) -> the field it landed in."""
     turn_of: dict[str, int] = field(default_factory=dict)
     """A placed text -> the index of the turn it was read from."""
+    narrated: list[str] = field(default_factory=list)
+    """What we or I did, told as a story, taken out of the decisions (``_NARRATED``): still a
+    fact of the conversation (session 17)."""
 
 
 @dataclass
@@ -1562,7 +1565,11 @@ class _Reader:
         decided = [w for w, f in self.cues.placed.items() if f == "decisions"]
         for where in decided:
             s = self.turns[where[0]].sentences[where[1]]
-            if _DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or (
+            if _NARRATED.match(s):
+                self.cues.narrated.append(self.text[where])
+                self.cues.turn_of.setdefault(self.text[where], where[0])
+                self.put(where, "decisions", "")
+            elif _DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or (
                     _NO_NEED.match(self.text[where])
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
@@ -1875,6 +1882,14 @@ class _Reader:
             self.put((ti, si), "rationale", clean(s))
 
 
+_NARRATED = re.compile(
+    r"^(?:(?:so|and|but|good|ok(?:ay)?|then|well|yes|yeah)[,:.!]?\s+)?(?:we|i)\s+"
+    r"(?:really\s+|just\s+|already\s+|also\s+|actually\s+)?"
+    r"(?!(?:decided|agreed|picked|settled|chose|opted|need|used)\b)(?:[a-z]{3,}ed\b|(?:" + "|".join(sorted(_PAST | {"sold"})) + r")\b)",
+    re.IGNORECASE)
+"""What we or I did, told as a story ("We sold 130 tickets last year.", "So we really mashed at
+65.", "I ran an online survey…"): no decision, whichever reader placed it; a past choice
+("We decided / agreed / picked…") still is one (session 17)."""
 _DEFERS = re.compile(
     r"\b(?:pick (?:this|it|that) up again|let (?:it|this|them) sit|see what (?:the \w+|they|it) says?|"
     r"(?<!to )(?<!n't )wait for (?:the|their|his|her|them)\b|bring (?:this|it|that) back|nearer the time|"
