@@ -50,3 +50,48 @@ def test_a_past_choice_is_still_a_decision(model):
         "Ama: Good.",
     )
     assert any("Mill Lane field" in d for d in s.decisions)
+@MODELS
+def test_an_acknowledgement_before_a_request_is_no_owner(model):
+    s = _summary(
+        model,
+        "user: I have a table at Luigi's for Friday at 7, reference LG-2231. Can I move it to Saturday?",
+        "assistant: Saturday at 7 is free for a table of four.",
+        "user: Great, please move it.",
+        "assistant: Done: LG-2231 is now Saturday at 7.",
+    )
+    assert not any(a.startswith(("Great:", "Great :")) for a in s.action_items)
+
+
+@MODELS
+def test_a_request_to_someone_named_ends_with_one_stop(model):
+    s = _summary(
+        model,
+        "Gloria: 41 Mill Road wants a dropped kerb. Highways raised no objection.",
+        "Farid: Fine by me, motion carries.",
+        "Gloria: Clerk, please note the condition in the decision letter.",
+    )
+    assert "Clerk: Note the condition in the decision letter." in s.action_items
+
+
+@MODELS
+def test_a_group_said_elsewhere_does_not_own_what_it_will_feel(model):
+    s = _summary(
+        model,
+        "Marisol: Conversion on the pricing page dropped since we added the fourth tier.",
+        "Deepa: I'd test three cards against four, not switch outright. Sales will scream otherwise.",
+        "Ben: Fair. And I'll give Sales a heads-up in #sales-ops.",
+        "Marisol: Let's run it for two weeks.",
+    )
+    assert not any(a.startswith("Sales:") for a in s.action_items)
+    assert any(a.startswith("Ben: I'll give Sales a heads-up") for a in s.action_items)
+
+
+@MODELS
+def test_someone_named_elsewhere_still_owns_a_task(model):
+    s = _summary(
+        model,
+        "Marisol: We need the pricing test live by Monday. I asked Priya about the flag yesterday.",
+        "Deepa: Priya will set up the flag in Optimizely tomorrow.",
+        "Ben: Good.",
+    )
+    assert any(a.startswith("Priya: Set up the flag in Optimizely") for a in s.action_items)

@@ -1121,10 +1121,12 @@ class _Reader:
     def action(self, ti: int, si: int, sentence: str) -> bool:
         turn = self.turns[ti]
         ask = _ASK.match(sentence)
+        if ask and ask.group(1).lower() in _ACK_WORDS | _NOT_A_NAME:
+            ask = None  # "Great, please move it.": an acknowledgement, nobody addressed (session 17)
         if ask and turn.role == "user":
             owner, rest = ask.group(1), ask.group(2)
             self.asked[ti] = owner
-            self.put((ti, si), "action_items", _owned(owner, clean(rest).rstrip("?") + "."))
+            self.put((ti, si), "action_items", _owned(owner, clean(rest).rstrip("?.!") + "."))
             return True
         named = (_TO_SPEAKER.match(sentence) if turn.role == "user" and not self.assisted
                  and ("," in sentence[:28] or sentence.startswith("@")) else None)
@@ -1183,7 +1185,8 @@ class _Reader:
             self.cues.action_items.append(_owned(will.group(1), clean(will.group(2))))
             return True
         if (will and will.start() == 0 and will.group(1).lower() not in ("it", "this", "that")
-                and (self.named(will.group(1)) or _someone_will(will.group(1), will.group(2)))):
+                and (self.speaks(will.group(1)) or _someone_will(will.group(1), will.group(2))
+                     or (self.named(will.group(1)) and _takes_on(will.group(2))))):
             self.put((ti, si), "action_items", _owned(will.group(1), clean(will.group(2))))
             return True
         if _COMMIT.search(sentence) and not _CHOICE.search(sentence):
@@ -1249,6 +1252,10 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(who, _stop(clean(will.group(1)))))
             return True
         return False
+
+    def speaks(self, word: str) -> bool:
+        """Whether ``word`` is a speaker of the conversation."""
+        return any(t.who == word for t in self.turns)
 
     def named(self, word: str) -> bool:
         """Whether ``word`` opening "<Word> will …" names someone: a speaker, or a word written
@@ -1533,6 +1540,8 @@ class _Reader:
                 self.decide(where, text)
             elif label == "next_steps":
                 ask = _ASK.match(s) or _ADDRESSED.match(s)
+                if ask and ask.group(1).lower() in _ACK_WORDS | _NOT_A_NAME:
+                    ask = None  # "Perfect, please send it.": nobody addressed (session 17)
                 if ask and (ask.re is _ASK or ask.group(3).lower() in _IMPERATIVE):
                     self.put(where, "action_items", _owned(ask.group(1), clean(ask.group(2))))
                     continue
@@ -1956,6 +1965,15 @@ def _someone_will(word: str, rest: str) -> bool:
     verb = (rest.split(maxsplit=1) or [""])[0].lower()
     return (verb in _STEP_VERBS - _INTRANSITIVE and not word.endswith("s")
             and word.lower() not in _NOT_A_NAME and word.lower() not in STOPWORDS)
+
+
+def _takes_on(rest: str) -> bool:
+    """Whether what follows "<Word> will" is a task someone takes on (a step verb: "set up",
+    "call", "handle"), not what a group or a thing will do or feel ("Sales will scream
+    otherwise", "Finance will hate it"): a word written with a capital elsewhere that is no
+    speaker owns a step only then (session 17)."""
+    verb = (rest.split(maxsplit=1) or [""])[0].lower()
+    return verb in _STEP_VERBS | _ASKED_VERBS
 
 
 def _unowned(fieldname: str, text: str) -> str:
