@@ -95,3 +95,40 @@ def test_someone_named_elsewhere_still_owns_a_task(model):
         "Ben: Good.",
     )
     assert any(a.startswith("Priya: Set up the flag in Optimizely") for a in s.action_items)
+
+
+@MODELS
+def test_him_or_her_in_a_commitment_is_the_person_named_before(model):
+    s = _summary(
+        model,
+        "Hamish: Field day is on the 14th. We still need the 40m antenna.",
+        "Delphine: Is Tomasz coming? He has the only 40m antenna.",
+        "Hamish: I'll message him tonight.",
+        "Delphine: I'll bring the mast.",
+    )
+    assert "Hamish: I'll message Tomasz tonight." in s.action_items
+
+
+@MODELS
+def test_a_title_and_name_stands_for_him(model):
+    s = _summary(
+        model,
+        "Tariq: Lost property should go to the school office, not the group.",
+        "Rosa: Agreed. Should we run the rules past Mr Lindqvist first?",
+        "Tariq: Probably, in case the school has a policy. I'll email him tomorrow morning.",
+    )
+    assert any(a.startswith("Tariq: I'll email Mr Lindqvist tomorrow morning") for a in s.action_items)
+
+
+@MODELS
+def test_no_person_named_before_leaves_the_pronoun(model):
+    # "her GP" is hers, and "Royal Canin Hypoallergenic" or a place names no one
+    s = _summary(
+        model,
+        "Ana: Gran fell again on Sunday, she's fine but shaken. She moved to Glasgow last year.",
+        "Ben: The hospital said to get a falls assessment.",
+        "Ana: I'll call her GP on Monday.",
+        "Ben: And I'll ask her about the rails tonight.",
+    )
+    assert "Ana: I'll call her GP on Monday." in s.action_items
+    assert any(a.startswith("Ben: I'll ask her about the rails") for a in s.action_items)

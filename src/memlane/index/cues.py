@@ -1215,9 +1215,30 @@ class _Reader:
                 self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: two.start()]))))
                 self.cues.action_items.append(_owned(turn.who, _stop(clean(sentence[two.start(1):]))))
                 return True
-            self.put((ti, si), "action_items", _owned(turn.who, _without_aside(clean(sentence))))
+            step = self.reached(ti, si, _without_aside(clean(sentence)))
+            self.put((ti, si), "action_items", _owned(turn.who, step))
             return True
         return False
+
+    def reached(self, ti: int, si: int, step: str) -> str:
+        """A step that reaches someone said as "him" or "her" ("I'll message him") written with
+        the name they stand for: the nearest person named before, within three turns, who
+        does not speak here ("…the 40m antenna is Oskar's" — "I'll message Oskar.") (session
+        17). Left as said when no such name is near or the verb reaches no one."""
+        to = _TO_HIM.search(step)
+        if to is None or to.group("verb").lower() not in _STEP_VERBS | {"message", "ping", "phone", "remind"}:
+            return step
+        speakers = {t.who for t in self.turns}
+        for s in self.earlier(ti, si):
+            names = [m.group(m.lastgroup or 0) for m in _PERSON.finditer(s)
+                     if m.lastgroup != "v" or not re.search(r"\b[A-Z][\w-]*\s+$", s[: m.start("v")])]
+            # (not "Hypoallergenic" in "Royal Canin Hypoallergenic": a word of a longer name)
+            for name in reversed(names):
+                bare = name.split()[-1]
+                if bare in speakers or bare.lower() in _NOT_PERSON | _NOT_A_NAME or bare.lower() in STOPWORDS:
+                    continue
+                return step[: to.start("who")] + name + step[to.end("who"):]
+        return step
 
     def doing(self, ti: int, si: int, s: str) -> bool:
         """A participant's step in the shapes the commitment cues do not read: what they are
@@ -1899,6 +1920,29 @@ _NARRATED = re.compile(
 """What we or I did, told as a story ("We sold 130 tickets last year.", "So we really mashed at
 65.", "I ran an online survey…"): no decision, whichever reader placed it; a past choice
 ("We decided / agreed / picked…") still is one (session 17)."""
+_TO_HIM = re.compile(r"\b(?:i'?ll|i will|i can)\s+(?P<verb>[a-z]+)\s+(?P<who>him|her)"
+                     r"(?=[.,;!?]|$|\s+(?:now|tonight|tomorrow|today|later|first|again|about|after|before|on|"
+                     r"this|and|when|once|for|if|whether|by|at|in)\b)", re.IGNORECASE)
+"""A commitment to reach someone said only as "him" or "her" ("I'll message him", "I'll ask her
+tonight"); not "her" before a noun, which is hers ("I'll call her GP")."""
+_PERSON = re.compile(
+    r"\b(?P<t>(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+[A-Z][a-z]+)\b"
+    r"|\b(?P<v>[A-Z][a-z]+)(?='s(?=\s*(?:[.,;!?]|$))|\s+(?:is|was|has|hasn't|had|said|says|will|won't|can|can't|could|wants|asked|"
+    r"thinks|might|should|did|didn't|does|doesn't|offered|knows|mentioned|needs|would)\b)"
+    r"|\b(?:Is|Was|Has|Did|Does|Will|Can)\s+(?P<q>[A-Z][a-z]+)\b"
+    r"|\b(?:ask|tell|call|message|email|ping|text|ring|remind|chase|with|asked|told|called|messaged|emailed|"
+    r"pinged|texted|rang|chased|reminded)\s+(?P<o>[A-Z][a-z]+)\b(?!'s|\s+[A-Z])")
+"""A name standing for a person where it is said: with a title ("Mr Lindqvist"), before a
+possessive that ends a clause or a verb a person does ("…is Oskar's.", "Ollie hasn't…", "Is
+Ollie coming?"; not "Marek's plumber"), or after a verb that reaches someone ("ask Aisha", "I
+pinged Aisha"); not a word of a longer name ("Mill Lane", "Royal Canin Hypoallergenic": a
+capitalised word before it)."""
+_NOT_PERSON = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+    "august september october november december christmas easter i i'm i'll i've i'd "
+    "gran grandma granny nan nana grandad granddad grandpa mum mom dad auntie aunt uncle".split())
+"""Capitalised words no "him" or "her" stands for by name: days, months, holidays, kin words
+(whose "him" or "her" the speakers know, the reader does not)."""
 _DEFERS = re.compile(
     r"\b(?:pick (?:this|it|that) up again|let (?:it|this|them) sit|see what (?:the \w+|they|it) says?|"
     r"(?<!to )(?<!n't )wait for (?:the|their|his|her|them)\b|bring (?:this|it|that) back|nearer the time|"
