@@ -132,3 +132,25 @@ def test_no_person_named_before_leaves_the_pronoun(model):
     )
     assert "Ana: I'll call her GP on Monday." in s.action_items
     assert any(a.startswith("Ben: I'll ask her about the rails") for a in s.action_items)
+
+
+@MODELS
+def test_what_a_story_leads_to_is_still_decided(model):
+    s = _summary(
+        model,
+        "user: I'm working out a mortgage budget.",
+        "assistant: Tell me the price of the house and I'll work out the deposit.",
+        "user: I actually ended up finding a house for 350,000, so I'll use that number for my calculations.",
+    )
+    assert any("that number" in d for d in s.decisions)
+
+
+@MODELS
+def test_a_connective_before_a_request_is_no_owner(model):
+    s = _summary(
+        model,
+        "user: Write me a cover letter for a barista job.",
+        "assistant: Here is a draft cover letter.",
+        "user: However, please note that I have never worked in a cafe.",
+    )
+    assert not any(a.startswith("However:") for a in s.action_items)

@@ -427,6 +427,11 @@ _ACK = re.compile(r"^((?:[\w']+\s+){0,2}[\w']+)[,;:]\s+(?=\S)")
 """A leading acknowledgement clause ("Fair enough, let's…", "Great, let's…"): dropped from
 a decision when its words are all courtesy words."""
 _ACK_WORDS = _COURTESY | {"enough", "cheers", "brilliant", "lovely", "hm", "hmm", "ah", "oh"}
+_CONNECTIVES = frozenset("however additionally also afterwards afterward after finally first firstly second "
+                         "secondly next meanwhile otherwise instead anyway basically honestly actually now "
+                         "lastly besides still plus hey hi hello".split())
+"""Words that open a sentence before a comma and name nobody ("However, please note…",
+"Additionally, provide…"): no addressee of a request (session 17)."""
 _SETTLE_LEAD = re.compile(r"^(?:(?:how|what)\s+about\s+(?:if\s+)?(?:we\s+)?|(?:then|so)[,]?\s+(?:we\s+)?)",
                           re.IGNORECASE)
 """What a proposal or a conclusion opens with ("How about we switch it off…", "Then we
@@ -1121,7 +1126,7 @@ class _Reader:
     def action(self, ti: int, si: int, sentence: str) -> bool:
         turn = self.turns[ti]
         ask = _ASK.match(sentence)
-        if ask and ask.group(1).lower() in _ACK_WORDS | _NOT_A_NAME:
+        if ask and ask.group(1).lower() in _ACK_WORDS | _NOT_A_NAME | _CONNECTIVES:
             ask = None  # "Great, please move it.": an acknowledgement, nobody addressed (session 17)
         if ask and turn.role == "user":
             owner, rest = ask.group(1), ask.group(2)
@@ -1561,7 +1566,7 @@ class _Reader:
                 self.decide(where, text)
             elif label == "next_steps":
                 ask = _ASK.match(s) or _ADDRESSED.match(s)
-                if ask and ask.group(1).lower() in _ACK_WORDS | _NOT_A_NAME:
+                if ask and ask.group(1).lower() in _ACK_WORDS | _NOT_A_NAME | _CONNECTIVES:
                     ask = None  # "Perfect, please send it.": nobody addressed (session 17)
                 if ask and (ask.re is _ASK or ask.group(3).lower() in _IMPERATIVE):
                     self.put(where, "action_items", _owned(ask.group(1), clean(ask.group(2))))
@@ -1595,7 +1600,7 @@ class _Reader:
         decided = [w for w, f in self.cues.placed.items() if f == "decisions"]
         for where in decided:
             s = self.turns[where[0]].sentences[where[1]]
-            if _NARRATED.match(s):
+            if _NARRATED.match(s) and not _SO_WE.search(s):
                 self.cues.narrated.append(self.text[where])
                 self.cues.turn_of.setdefault(self.text[where], where[0])
                 self.put(where, "decisions", "")
@@ -1915,11 +1920,12 @@ class _Reader:
 _NARRATED = re.compile(
     r"^(?:(?:so|and|but|good|ok(?:ay)?|then|well|yes|yeah)[,:.!]?\s+)?(?:we|i)\s+"
     r"(?:really\s+|just\s+|already\s+|also\s+|actually\s+)?"
-    r"(?!(?:decided|agreed|picked|settled|chose|opted|need|used)\b)(?:[a-z]{3,}ed\b|(?:" + "|".join(sorted(_PAST | {"sold"})) + r")\b)",
+    r"(?!(?:decided|agreed|picked|settled|chose|opted|need|used)\b|went with\b)(?:[a-z]{3,}ed\b|(?:" + "|".join(sorted(_PAST | {"sold"})) + r")\b)",
     re.IGNORECASE)
 """What we or I did, told as a story ("We sold 130 tickets last year.", "So we really mashed at
 65.", "I ran an online survey…"): no decision, whichever reader placed it; a past choice
-("We decided / agreed / picked…") still is one (session 17)."""
+("We decided / agreed / picked / went with…") still is one, and so is what a story leads to
+("I found a house for $350,000, so I'll use that number") (session 17)."""
 _TO_HIM = re.compile(r"\b(?:i'?ll|i will|i can)\s+(?P<verb>[a-z]+)\s+(?P<who>him|her)"
                      r"(?=[.,;!?]|$|\s+(?:now|tonight|tomorrow|today|later|first|again|about|after|before|on|"
                      r"this|and|when|once|for|if|whether|by|at|in)\b)", re.IGNORECASE)
