@@ -154,3 +154,15 @@ def test_a_connective_before_a_request_is_no_owner(model):
         "user: However, please note that I have never worked in a cafe.",
     )
     assert not any(a.startswith("However:") for a in s.action_items)
+
+
+@MODELS
+def test_the_name_a_request_reaches_not_a_thing_after_with(model):
+    s = _summary(
+        model,
+        "user: I met Alex at a music festival in Germany but forgot which one. Which could it be?",
+        "assistant: It clashes with Rock am Ring most years. Hurricane and Southside are the big June ones. "
+        "Ask Alex if any of these sound familiar.",
+        "user: I'll ask him about those festivals.",
+    )
+    assert "user: I'll ask Alex about those festivals." in s.action_items

@@ -1934,9 +1934,10 @@ tonight"); not "her" before a noun, which is hers ("I'll call her GP")."""
 _PERSON = re.compile(
     r"\b(?P<t>(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+[A-Z][a-z]+)\b"
     r"|\b(?P<v>[A-Z][a-z]+)(?='s(?=\s*(?:[.,;!?]|$))|\s+(?:is|was|has|hasn't|had|said|says|will|won't|can|can't|could|wants|asked|"
-    r"thinks|might|should|did|didn't|does|doesn't|offered|knows|mentioned|needs|would)\b)"
+    r"thinks|might|should|did|didn't|does|doesn't|offered|knows|mentioned|needs|would|hasnt|didnt|doesnt|"
+    r"wont|cant)\b)"
     r"|\b(?:Is|Was|Has|Did|Does|Will|Can)\s+(?P<q>[A-Z][a-z]+)\b"
-    r"|\b(?:ask|tell|call|message|email|ping|text|ring|remind|chase|with|asked|told|called|messaged|emailed|"
+    r"|\b(?i:ask|tell|call|message|email|ping|text|ring|remind|chase|asked|told|called|messaged|emailed|"
     r"pinged|texted|rang|chased|reminded)\s+(?P<o>[A-Z][a-z]+)\b(?!'s|\s+[A-Z])")
 """A name standing for a person where it is said: with a title ("Mr Lindqvist"), before a
 possessive that ends a clause or a verb a person does ("…is Oskar's.", "Ollie hasn't…", "Is
