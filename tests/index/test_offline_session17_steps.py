@@ -28,6 +28,13 @@ def test_what_we_did_told_as_a_story_is_no_decision(model):
     assert any(f.predicate == "did" and "Sold 120 tickets" in f.object for f in extraction.facts)
 
 
+def test_what_was_done_accumulates_as_facts():
+    # "did" facts are many at once, like "decided": a second story does not supersede the first
+    from memlane.config import FactsConfig
+
+    assert {"did", "decided"} <= set(FactsConfig().multi_valued)
+
+
 @MODELS
 def test_a_conclusion_about_the_past_is_no_decision(model):
     s = _summary(
