@@ -173,3 +173,15 @@ def test_the_name_a_request_reaches_not_a_thing_after_with(model):
         "user: I'll ask him about those festivals.",
     )
     assert "user: I'll ask Alex about those festivals." in s.action_items
+
+
+@MODELS
+def test_a_question_that_asks_for_nothing_is_not_open(model):
+    s = _summary(
+        model,
+        "Dana: Stand-up. I finished the export fix yesterday, today I'm on the billing report.",
+        "Ravi: I'm still on the flaky sync test. Do we know why the CI runners ran out of disk?",
+        "Dana: Ok, let's see what IT says. Anything else? No? Retro at 2.",
+    )
+    assert not any("Anything else" in q for q in s.open_questions)
+    assert any("CI runners" in q for q in s.open_questions)

@@ -1612,7 +1612,8 @@ class _Reader:
         self.decided_after()
         for where, name in list(self.cues.placed.items()):
             if name == "open_questions" and (_IF_ALONE.match(self.text[where])
-                                             or _TRIED.match(self.turns[where[0]].sentences[where[1]])):
+                                             or _TRIED.match(self.turns[where[0]].sentences[where[1]])
+                                             or _ANYTHING_ELSE.match(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "open_questions", "")
 
     def decided_after(self) -> None:
@@ -1972,6 +1973,11 @@ _TRIED = re.compile(r"^(?:(?:and|so|also)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?(?:have|di
                     re.IGNORECASE)
 """A suggestion asked of someone ("Pieter, have you tried logical replication…?"): what they
 might do, not an open question (session 13)."""
+_ANYTHING_ELSE = re.compile(r"^(?:(?:ok(?:ay)?|so|right|and|great|good|cool|perfect|thanks)[,.!]?\s+)*"
+                            r"(?:any(?:thing|one|body)?\s+(?:else|more|other business|(?:other\s+)?questions?)"
+                            r"(?:\s+(?:from|for)\s+\w+)?|questions)\s*\?+$", re.IGNORECASE)
+"""A question that asks for nothing in particular ("Anything else?", "Any questions?", "Anyone
+else?"): how a meeting closes, no open question (session 17)."""
 _NO_TASK = re.compile(
     r"\bi'?ll\s+(?:just\s+|probably\s+)?(?:be\s+(?:asleep|away|in|out|off|at|there|fine|late|busy)|wait\b(?!.*\band\s)|forget\b|"
     r"come if\b|skip\b|see you\b|show you\b|let you know if\b)|\bcan'?t do it\b|^not me\b|\bi won'?t\b",
