@@ -932,16 +932,19 @@ class OfflineIntelligence:
     def _with_decisions(extraction: Extraction, messages: Sequence[Message], cues: Cues) -> Extraction:
         """Decisions as facts ``<who> decided <what>``: the user's when one person talks with
         the assistant, the team's when several people do."""
-        if not cues.decisions:
+        if not cues.decisions and not cues.narrated:
             return extraction
         subject = "team" if _several(messages) else "user"
         firsts = _turn_messages(messages)
         facts = list(extraction.facts)
-        for d in cues.decisions:
-            turn = cues.turn_of.get(d)
-            msg = firsts[turn] if turn is not None and turn < len(firsts) else None
-            facts.append(Fact(subject, "decided", d.rstrip("."), "stated",
-                              msg.seq if msg else None, _trim(d, 200)))
+        # what was decided, and what we or I did told as a story ("We sold out, 900 tickets"):
+        # no decision, still a fact (session 17)
+        for verb, said in (("decided", cues.decisions), ("did", cues.narrated)):
+            for d in said:
+                turn = cues.turn_of.get(d)
+                msg = firsts[turn] if turn is not None and turn < len(firsts) else None
+                facts.append(Fact(subject, verb, d.rstrip("."), "stated",
+                                  msg.seq if msg else None, _trim(d, 200)))
         return replace(extraction, facts=tuple(facts))
 
     def extract(self, messages: Sequence[Message]) -> Extraction:
