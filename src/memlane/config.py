@@ -222,7 +222,7 @@ class ConfidenceConfig:
 _MULTI = ("likes", "dislikes", "visited", "has", "acquired", "started", "signed_up_for", "uses",
           "studied_at", "allergic_to", "sister", "brother", "friend", "colleague", "coworker",
           "son", "daughter", "cousin", "cat", "dog", "pet", "puppy", "kitten", "niece", "nephew",
-          "neighbor", "aunt", "uncle", "decided", "scheduled")
+          "neighbor", "aunt", "uncle", "decided", "did", "scheduled")
 
 
 @dataclass(frozen=True)

@@ -103,6 +103,7 @@ REFERENCE_TEXTS = LABELLED + [
     "Order 7731-4408 and receipt number 5530-1189; order 10-12 boxes, booking 2025-03-14.",  # session 16
     "Open Settings > Device > Wi-Fi, then Council tax > Discounts; 3 > 2 and Help > Charges rather than.",
     "I'll post it in #release and #platform-oncall, tell them in #partners; if #available(iOS 17, *) then.",
+    "The launch for 'The Salt Orchard' and \"Low Tide Hymns\"; it says 'Error acquiring the lock', 'Kindling'.",  # session 17
 ]
 
 
@@ -116,6 +117,7 @@ def test_references_are_what_each_pattern_finds_in_the_whole_text() -> None:
             whole |= {r for p in (offline._SEMVER, offline._SLUG, offline._ERROR_CODE, offline._IMAGE_TAG) for r in p.findall(text)}
             whole |= set(filter(offline._rooted, offline._ROOTED_PATH.findall(text)))  # session 13
             whole |= set(offline._MENU.findall(text)) | set(offline._CHANNEL.findall(text))  # session 16
+            whole |= {q.rstrip(",.;:!?") for q in offline._QUOTED.findall(text) if offline._quoted_title(q)}  # session 17
         assert set(offline._references(text)) == whole, text
         found += len(whole)
     assert found > 20

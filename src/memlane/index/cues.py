@@ -427,6 +427,11 @@ _ACK = re.compile(r"^((?:[\w']+\s+){0,2}[\w']+)[,;:]\s+(?=\S)")
 """A leading acknowledgement clause ("Fair enough, let's…", "Great, let's…"): dropped from
 a decision when its words are all courtesy words."""
 _ACK_WORDS = _COURTESY | {"enough", "cheers", "brilliant", "lovely", "hm", "hmm", "ah", "oh"}
+_CONNECTIVES = frozenset("however additionally also afterwards afterward after finally first firstly second "
+                         "secondly next meanwhile otherwise instead anyway basically honestly actually now "
+                         "lastly besides still plus hey hi hello".split())
+"""Words that open a sentence before a comma and name nobody ("However, please note…",
+"Additionally, provide…"): no addressee of a request (session 17)."""
 _SETTLE_LEAD = re.compile(r"^(?:(?:how|what)\s+about\s+(?:if\s+)?(?:we\s+)?|(?:then|so)[,]?\s+(?:we\s+)?)",
                           re.IGNORECASE)
 """What a proposal or a conclusion opens with ("How about we switch it off…", "Then we
@@ -728,6 +733,9 @@ class Cues:
     """(turn, sentence) -> the field it landed in."""
     turn_of: dict[str, int] = field(default_factory=dict)
     """A placed text -> the index of the turn it was read from."""
+    narrated: list[str] = field(default_factory=list)
+    """What we or I did, told as a story, taken out of the decisions (``_NARRATED``): still a
+    fact of the conversation (session 17)."""
 
 
 @dataclass
@@ -1118,10 +1126,12 @@ class _Reader:
     def action(self, ti: int, si: int, sentence: str) -> bool:
         turn = self.turns[ti]
         ask = _ASK.match(sentence)
+        if ask and ask.group(1).lower() in _ACK_WORDS | _NOT_A_NAME | _CONNECTIVES:
+            ask = None  # "Great, please move it.": an acknowledgement, nobody addressed (session 17)
         if ask and turn.role == "user":
             owner, rest = ask.group(1), ask.group(2)
             self.asked[ti] = owner
-            self.put((ti, si), "action_items", _owned(owner, clean(rest).rstrip("?") + "."))
+            self.put((ti, si), "action_items", _owned(owner, clean(rest).rstrip("?.!") + "."))
             return True
         named = (_TO_SPEAKER.match(sentence) if turn.role == "user" and not self.assisted
                  and ("," in sentence[:28] or sentence.startswith("@")) else None)
@@ -1180,7 +1190,8 @@ class _Reader:
             self.cues.action_items.append(_owned(will.group(1), clean(will.group(2))))
             return True
         if (will and will.start() == 0 and will.group(1).lower() not in ("it", "this", "that")
-                and (self.named(will.group(1)) or _someone_will(will.group(1), will.group(2)))):
+                and (self.speaks(will.group(1)) or _someone_will(will.group(1), will.group(2))
+                     or (self.named(will.group(1)) and _takes_on(will.group(2))))):
             self.put((ti, si), "action_items", _owned(will.group(1), clean(will.group(2))))
             return True
         if _COMMIT.search(sentence) and not _CHOICE.search(sentence):
@@ -1209,9 +1220,30 @@ class _Reader:
                 self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: two.start()]))))
                 self.cues.action_items.append(_owned(turn.who, _stop(clean(sentence[two.start(1):]))))
                 return True
-            self.put((ti, si), "action_items", _owned(turn.who, _without_aside(clean(sentence))))
+            step = self.reached(ti, si, _without_aside(clean(sentence)))
+            self.put((ti, si), "action_items", _owned(turn.who, step))
             return True
         return False
+
+    def reached(self, ti: int, si: int, step: str) -> str:
+        """A step that reaches someone said as "him" or "her" ("I'll message him") written with
+        the name they stand for: the nearest person named before, within three turns, who
+        does not speak here ("…the 40m antenna is Oskar's" — "I'll message Oskar.") (session
+        17). Left as said when no such name is near or the verb reaches no one."""
+        to = _TO_HIM.search(step)
+        if to is None or to.group("verb").lower() not in _STEP_VERBS | {"message", "ping", "phone", "remind"}:
+            return step
+        speakers = {t.who for t in self.turns}
+        for s in self.earlier(ti, si):
+            names = [m.group(m.lastgroup or 0) for m in _PERSON.finditer(s)
+                     if m.lastgroup != "v" or not re.search(r"\b[A-Z][\w-]*\s+$", s[: m.start("v")])]
+            # (not "Hypoallergenic" in "Royal Canin Hypoallergenic": a word of a longer name)
+            for name in reversed(names):
+                bare = name.split()[-1]
+                if bare in speakers or bare.lower() in _NOT_PERSON | _NOT_A_NAME or bare.lower() in STOPWORDS:
+                    continue
+                return step[: to.start("who")] + name + step[to.end("who"):]
+        return step
 
     def doing(self, ti: int, si: int, s: str) -> bool:
         """A participant's step in the shapes the commitment cues do not read: what they are
@@ -1246,6 +1278,10 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(who, _stop(clean(will.group(1)))))
             return True
         return False
+
+    def speaks(self, word: str) -> bool:
+        """Whether ``word`` is a speaker of the conversation."""
+        return any(t.who == word for t in self.turns)
 
     def named(self, word: str) -> bool:
         """Whether ``word`` opening "<Word> will …" names someone: a speaker, or a word written
@@ -1530,6 +1566,8 @@ class _Reader:
                 self.decide(where, text)
             elif label == "next_steps":
                 ask = _ASK.match(s) or _ADDRESSED.match(s)
+                if ask and ask.group(1).lower() in _ACK_WORDS | _NOT_A_NAME | _CONNECTIVES:
+                    ask = None  # "Perfect, please send it.": nobody addressed (session 17)
                 if ask and (ask.re is _ASK or ask.group(3).lower() in _IMPERATIVE):
                     self.put(where, "action_items", _owned(ask.group(1), clean(ask.group(2))))
                     continue
@@ -1562,7 +1600,11 @@ class _Reader:
         decided = [w for w, f in self.cues.placed.items() if f == "decisions"]
         for where in decided:
             s = self.turns[where[0]].sentences[where[1]]
-            if _DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or (
+            if _NARRATED.match(s) and not _SO_WE.search(s):
+                self.cues.narrated.append(self.text[where])
+                self.cues.turn_of.setdefault(self.text[where], where[0])
+                self.put(where, "decisions", "")
+            elif _DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or (
                     _NO_NEED.match(self.text[where])
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
@@ -1570,7 +1612,8 @@ class _Reader:
         self.decided_after()
         for where, name in list(self.cues.placed.items()):
             if name == "open_questions" and (_IF_ALONE.match(self.text[where])
-                                             or _TRIED.match(self.turns[where[0]].sentences[where[1]])):
+                                             or _TRIED.match(self.turns[where[0]].sentences[where[1]])
+                                             or _ANYTHING_ELSE.match(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "open_questions", "")
 
     def decided_after(self) -> None:
@@ -1875,6 +1918,39 @@ class _Reader:
             self.put((ti, si), "rationale", clean(s))
 
 
+_NARRATED = re.compile(
+    r"^(?:(?:so|and|but|good|ok(?:ay)?|then|well|yes|yeah)[,:.!]?\s+)?(?:we|i)\s+"
+    r"(?:really\s+|just\s+|already\s+|also\s+|actually\s+)?"
+    r"(?!(?:decided|agreed|picked|settled|chose|opted|need|used)\b|went with\b)(?:[a-z]{3,}ed\b|(?:" + "|".join(sorted(_PAST | {"sold"})) + r")\b)",
+    re.IGNORECASE)
+"""What we or I did, told as a story ("We sold 130 tickets last year.", "So we really mashed at
+65.", "I ran an online survey…"): no decision, whichever reader placed it; a past choice
+("We decided / agreed / picked / went with…") still is one, and so is what a story leads to
+("I found a house for $350,000, so I'll use that number") (session 17)."""
+_TO_HIM = re.compile(r"\b(?:i'?ll|i will|i can)\s+(?P<verb>[a-z]+)\s+(?P<who>him|her)"
+                     r"(?=[.,;!?]|$|\s+(?:now|tonight|tomorrow|today|later|first|again|about|after|before|on|"
+                     r"this|and|when|once|for|if|whether|by|at|in)\b)", re.IGNORECASE)
+"""A commitment to reach someone said only as "him" or "her" ("I'll message him", "I'll ask her
+tonight"); not "her" before a noun, which is hers ("I'll call her GP")."""
+_PERSON = re.compile(
+    r"\b(?P<t>(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+[A-Z][a-z]+)\b"
+    r"|\b(?P<v>[A-Z][a-z]+)(?='s(?=\s*(?:[.,;!?]|$))|\s+(?:is|was|has|hasn't|had|said|says|will|won't|can|can't|could|wants|asked|"
+    r"thinks|might|should|did|didn't|does|doesn't|offered|knows|mentioned|needs|would|hasnt|didnt|doesnt|"
+    r"wont|cant)\b)"
+    r"|\b(?:Is|Was|Has|Did|Does|Will|Can)\s+(?P<q>[A-Z][a-z]+)\b"
+    r"|\b(?i:ask|tell|call|message|email|ping|text|ring|remind|chase|asked|told|called|messaged|emailed|"
+    r"pinged|texted|rang|chased|reminded)\s+(?P<o>[A-Z][a-z]+)\b(?!'s|\s+[A-Z])")
+"""A name standing for a person where it is said: with a title ("Mr Lindqvist"), before a
+possessive that ends a clause or a verb a person does ("…is Oskar's.", "Ollie hasn't…", "Is
+Ollie coming?"; not "Marek's plumber"), or after a verb that reaches someone ("ask Aisha", "I
+pinged Aisha"); not a word of a longer name ("Mill Lane", "Royal Canin Hypoallergenic": a
+capitalised word before it)."""
+_NOT_PERSON = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+    "august september october november december christmas easter i i'm i'll i've i'd "
+    "gran grandma granny nan nana grandad granddad grandpa mum mom dad auntie aunt uncle".split())
+"""Capitalised words no "him" or "her" stands for by name: days, months, holidays, kin words
+(whose "him" or "her" the speakers know, the reader does not)."""
 _DEFERS = re.compile(
     r"\b(?:pick (?:this|it|that) up again|let (?:it|this|them) sit|see what (?:the \w+|they|it) says?|"
     r"(?<!to )(?<!n't )wait for (?:the|their|his|her|them)\b|bring (?:this|it|that) back|nearer the time|"
@@ -1897,6 +1973,11 @@ _TRIED = re.compile(r"^(?:(?:and|so|also)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?(?:have|di
                     re.IGNORECASE)
 """A suggestion asked of someone ("Pieter, have you tried logical replication…?"): what they
 might do, not an open question (session 13)."""
+_ANYTHING_ELSE = re.compile(r"^(?:(?:ok(?:ay)?|so|right|and|great|good|cool|perfect|thanks)[,.!]?\s+)*"
+                            r"(?:any(?:thing|one|body)?\s+(?:else|more|other business|(?:other\s+)?questions?)"
+                            r"(?:\s+(?:from|for)\s+\w+)?|questions)\s*\?+$", re.IGNORECASE)
+"""A question that asks for nothing in particular ("Anything else?", "Any questions?", "Anyone
+else?"): how a meeting closes, no open question (session 17)."""
 _NO_TASK = re.compile(
     r"\bi'?ll\s+(?:just\s+|probably\s+)?(?:be\s+(?:asleep|away|in|out|off|at|there|fine|late|busy)|wait\b(?!.*\band\s)|forget\b|"
     r"come if\b|skip\b|see you\b|show you\b|let you know if\b)|\bcan'?t do it\b|^not me\b|\bi won'?t\b",
@@ -1941,6 +2022,15 @@ def _someone_will(word: str, rest: str) -> bool:
     verb = (rest.split(maxsplit=1) or [""])[0].lower()
     return (verb in _STEP_VERBS - _INTRANSITIVE and not word.endswith("s")
             and word.lower() not in _NOT_A_NAME and word.lower() not in STOPWORDS)
+
+
+def _takes_on(rest: str) -> bool:
+    """Whether what follows "<Word> will" is a task someone takes on (a step verb: "set up",
+    "call", "handle"), not what a group or a thing will do or feel ("Sales will scream
+    otherwise", "Finance will hate it"): a word written with a capital elsewhere that is no
+    speaker owns a step only then (session 17)."""
+    verb = (rest.split(maxsplit=1) or [""])[0].lower()
+    return verb in _STEP_VERBS | _ASKED_VERBS
 
 
 def _unowned(fieldname: str, text: str) -> str:

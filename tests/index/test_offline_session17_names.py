@@ -1,0 +1,151 @@
+"""Session 17's entity and reference rules, on conversations written for these tests and
+run through the offline backend, with the patterns alone and with the shipped sentence
+model: a well-known package's name written in lower case ("structlog", "pytest-xdist") is
+an entity, unless an English word spells it ("requests") or it sits in a path, a flag or
+a call; a quoted title in title case ("'The Salt Orchard'") is a reference and no entity,
+a quoted message or a quoted word is neither."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.index.software import SOFTWARE
+from memlane.testing import checked_summary, offline_summary
+
+MODELS = ("shipped", None)
+
+
+def _names(*turns, model="shipped"):
+    _, ex = offline_summary(*turns, model=model)
+    return {e.name for e in ex.entities if e.type not in ("date", "reference")}
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_lower_case_package_names_are_entities(model):
+    names = _names(
+        "Ines: Our service logs are plain text, should we switch to structlog?",
+        "Tomasz: Yes, and run the suite with pytest-xdist, it takes twelve minutes on Jenkins.",
+        "Ines: We're already on httpx for the client, so no new dependency there.",
+        model=model,
+    )
+    assert {"structlog", "pytest-xdist", "httpx", "Jenkins", "Ines", "Tomasz"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_english_words_paths_flags_and_calls_are_no_package_names(model):
+    names = _names(
+        "Ines: The requests pile up and black mould is back in the server room.",
+        "Tomasz: Check /etc/httpx/conf and the --structlog flag, then call structlog() again.",
+        "Ines: Fine, I'll read httpx.Timeout in the docs before Friday.",
+        model=model,
+    )
+    assert not names & {"requests", "black", "httpx", "structlog"}
+    assert {"Ines", "Tomasz"} <= names
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(SOFTWARE)))
+def test_every_listed_package_name_is_an_entity_or_a_reference(name):
+    # a name ending in a version-like part ("mypy-boto3-s3", "nvidia-nccl-cu12") is a
+    # resource's name to the reference patterns (session 12's slugs), and then no entity
+    summary, ex = offline_summary(f"Priya: We moved the worker to {name} last week, Castleford saw no errors.",
+                                  "Omar: Good.", model=None)
+    names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
+    assert (name in names) != (name in summary.references)
+    assert {"Castleford", "Priya"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_quoted_title_is_a_reference_and_no_entity(model):
+    turns = ("Fenella: So the launch for 'The Salt Orchard' is 3 April at Hartwell Books.",
+             "Joel: Yes, the reading worked for \"Low Tide Hymns\" last year. Let's do that.",
+             "Fenella: I've put the poster on the page 'Launch v2' and I'll print it.")
+    summary = checked_summary(model, *turns)
+    assert {"The Salt Orchard", "Low Tide Hymns", "Launch v2"} <= set(summary.references)
+    names = _names(*turns, model=model)
+    assert not names & {"The Salt Orchard", "Salt Orchard", "Low Tide Hymns", "Launch v2"}
+    assert {"Hartwell Books", "Fenella", "Joel"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_quoted_message_or_word_is_no_title(model):
+    summary = checked_summary(
+        model,
+        "user: terraform apply fails with 'Error acquiring the state lock' on the Harlow stack.",
+        "assistant: Someone holds the lock. The trademark search for 'Kindling' can wait.",
+        "user: And the app says 'Who sang Take On Me' every time.",
+    )
+    assert not set(summary.references) & {"Error acquiring the state lock", "Kindling",
+                                          "Who sang Take On Me"}
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_word_and_a_number_opening_a_sentence_is_no_name(model):
+    names = _names(
+        "Cerys: Routes 4 and 7 both cross the bridge at Halton.",
+        "Dom: Forklift 3 is still out. Average 38 on Mill Lane is too fast.",
+        "Cerys: Fine, the Garmin GPSMAP 67 goes with Dom and we update Windows 11 on the laptop.",
+        model=model,
+    )
+    assert not names & {"Routes 4", "Forklift 3", "Average 38", "Routes", "Forklift", "Average"}
+    assert {"Halton", "Mill Lane", "Garmin GPSMAP 67", "Windows 11", "Cerys", "Dom"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_flag_or_a_name_glued_to_a_colon_is_no_name(model):
+    names = _names(
+        "user: The Harlow worker runs Java 17 with -Xmx1g and gets killed by Kubernetes.",
+        "assistant: Drop -Xmx and set -XX:MaxRAMPercentage=75, or wrap it in tokio::sync::Mutex.",
+        "user: Fine, an ex-Google engineer at Harlow said the same, and so does Priya.",
+        model=model,
+    )
+    assert not names & {"Xmx1g", "Xmx", "MaxRAMPercentage", "Mutex"}
+    assert {"Harlow", "Java 17", "Kubernetes", "Google", "Priya"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_numbers_and_literals_in_code_are_no_names(model):
+    names = _names(
+        "user: My mum is 84 and my dad Reggie drives her to Sainsbury's.",
+        "Jakub: Keep 200 to match Flask, and the helper returns True when Wen's upload passes.",
+        "Wen: Then default=None in the Flask config and we're done.",
+        model=model,
+    )
+    assert not names & {"84", "200", "True", "None"}
+    assert {"Reggie", "Flask", "Jakub", "Wen"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_work_finished_or_sung_is_a_reference(model):
+    turns = ("Rhys: Just finished Tomorrow, and Tomorrow, and Tomorrow for the Harbour Street book club.",
+             "Ffion: The quiz asked who sang Take On Me, and we were singing Blue Monday all week.",
+             "Rhys: I finished the washing up and listened to Ffion, so that's done.")
+    summary = checked_summary(model, *turns)
+    assert {"Tomorrow, and Tomorrow, and Tomorrow", "Take On Me", "Blue Monday"} <= set(summary.references)
+    assert "Ffion" not in summary.references  # "listened to Ffion": a person, so "listen to" is no cue
+    names = _names(*turns, model=model)
+    assert not names & {"Take On Me", "Blue Monday"}
+    assert {"Rhys", "Ffion"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_name_in_code_is_no_entity_unless_named_in_words(model):
+    names = _names(
+        "user: The Harlow fetcher hangs. I do `session = aiohttp.ClientSession()` and nothing else.",
+        "assistant: Pass `aiohttp.ClientTimeout(total=30)` and use httpx.HTTPTransport(retries=3) or Rc<RefCell<Cache>>.",
+        "user: Our Stripe client already has a ClientSession per worker, says Priya.",
+        model=model,
+    )
+    assert not names & {"ClientTimeout", "HTTPTransport", "RefCell"}
+    assert {"Harlow", "Stripe", "ClientSession", "Priya"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_name_with_a_capital_inside_is_a_name_opening_a_sentence(model):
+    names = _names(
+        "Ngozi: PagerDuty paged me twice last night about the Harlow disk.",
+        "Tariq: OpenSearch lags too. Applying the fix now. Honestly it was fine.",
+        model=model,
+    )
+    assert {"PagerDuty", "OpenSearch", "Harlow", "Ngozi", "Tariq"} <= names
+    assert not names & {"Applying", "Honestly"}
