@@ -18,6 +18,7 @@ import click
 
 from memlane.bench.baselines import BASELINES
 from memlane.bench.memrun import peak_rss_mb
+from memlane.bench.summaries import run as summary_sets
 from memlane.errors import MemlaneError
 
 __all__ = ["bench"]
@@ -351,17 +352,14 @@ def locomo_cmd(
               help="With --backend llm: the [llm.services.NAME] model to ask. Without it, a "
               "scripted model on a loopback server answers each conversation with its labels "
               "(measures the prompt, parsing and mapping, not a model).")
-@click.option("--set", "sets", type=click.Choice(["dev", "heldout", "heldout2", "heldout3", "heldout4",
-                                                  "heldout5", "heldout6", "heldout7", "heldout8", "heldout9",
-                                                  "heldout10", "heldout11", "heldout12", "heldout13", "pool", "train",
+@click.option("--set", "sets", type=click.Choice([*summary_sets.POOL, *summary_sets.FRESH, "pool", "train",
                                                   "dev_all", "all"]),
               default="all", show_default=True,
               help="Which packaged labelled set to score (pool: dev to heldout4 as one set; "
               "train: train1-train5, written to train the sentence model, as one set; "
-              "heldout5: the set of session 9; heldout6: the set of session 10; heldout7: the set of "
-              "session 11; heldout8 and heldout9: the sets of session 12; heldout10: the set of "
-              "session 13; heldout11: the set of session 14; heldout12: the set of session 15; "
-              "heldout13: the set of session 16; "
+              "heldout5 to heldout14: the untouched sets of sessions 9 to 17, one a session but "
+              "two in session 12 (heldout8 and heldout9), each development data since the "
+              "session after its own; "
               "dev_all: pool, train, heldout5 and heldout6, all "
               "development data since session 11, as one set; all: dev to heldout4 each apart).")
 @click.option("--labels", type=click.Path(dir_okay=False, exists=True, path_type=Path),
