@@ -14,11 +14,15 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
+import memlane
 from memlane.testing import example_files, memory
 
 TOOLS = {"remember", "recall", "context", "facts", "fact_history", "forget", "sessions",
          "session", "summarize"}
 MEMLANE = str(Path(sys.executable).with_name("memlane"))
+# the server subprocess runs the memlane these tests import (a worktree's source, not
+# whatever the venv's editable install points at)
+SOURCE = {"PYTHONPATH": str(Path(memlane.__file__).parents[1])}
 LIMIT = 120  # seconds any one conversation with a server may take, start to finish
 
 
@@ -38,7 +42,7 @@ def server(tmp_path: Path, db: str, *args: str, env: dict[str, str] | None = Non
            ) -> StdioServerParameters:
     return StdioServerParameters(
         command=MEMLANE, args=["--db", db, "mcp", "--no-worker", *args], cwd=str(tmp_path),
-        env={"MEMLANE_EMBEDDING_BACKEND": "hashing", **(env or {})})
+        env={"MEMLANE_EMBEDDING_BACKEND": "hashing", **SOURCE, **(env or {})})
 
 
 def talk(params: Any, body: Callable[[Client], Awaitable[None]], mode: str = "auto") -> None:
@@ -175,6 +179,10 @@ BAD = [
     ("forget", {"item_id": 999}, "item 999 does not exist"),
     ("session", {"session_id": "abc"}, "session_id: Input should be a valid integer"),
     ("session", {"session_id": 999}, "session 999 does not exist"),
+    # ids past SQLite's int64 reached the store and crashed the call ("Error executing tool")
+    ("forget", {"fact_id": 2**64}, "fact_id: Input should be less than or equal to"),
+    ("forget", {"item_id": 2**64}, "item_id: Input should be less than or equal to"),
+    ("session", {"session_id": 2**64}, "session_id: Input should be less than or equal to"),
     ("summarize", {"scope": "nobody-here"}, "scope: 'nobody-here' has no messages"),
     ("sessions", {"status": "sleeping"}, "status: Input should be 'open'"),
     ("fact_history", {"subject": "user"}, "predicate: Field required"),
@@ -187,6 +195,9 @@ def test_bad_arguments_are_tool_errors_naming_the_field(tmp_path, db):
         for tool, args, needle in BAD:
             out = await call(c, tool, args, error=True)
             assert needle in out, (tool, args, out)
+        for sid in ("²", "abc", str(2**64)):  # '²'.isdigit(), but int('²') fails
+            with pytest.raises(MCPError, match="session_id: must be"):
+                await read(c, f"memlane://alice-assistant/sessions/{sid}")
         # the server is still up and nothing was half-written
         assert "user · lives_in · Lisbon" in await call(c, "facts", {"scope": "alice-assistant"})
         assert "no sessions in scope s" in await call(c, "sessions", {"scope": "s"})

@@ -32,7 +32,7 @@ from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memlane.errors import MemlaneError, NotFoundError, ValidationError
-from memlane.ingest.validate import check_scope
+from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
 from memlane.memory import Memory
 from memlane.serve import mcp_text as render
 
@@ -317,8 +317,10 @@ class _Tools:
     def forget(
         self,
         ctx: Context,
-        fact_id: Annotated[int | None, Field(ge=1, description="The fact to delete.")] = None,
-        item_id: Annotated[int | None, Field(ge=1, description="The item to delete.")] = None,
+        fact_id: Annotated[int | None, Field(ge=1, le=INT64_MAX,
+                                             description="The fact to delete.")] = None,
+        item_id: Annotated[int | None, Field(ge=1, le=INT64_MAX,
+                                             description="The item to delete.")] = None,
     ) -> str:
         if (fact_id is None) == (item_id is None):
             raise ToolError("fact_id: pass exactly one of fact_id or item_id")
@@ -355,7 +357,7 @@ class _Tools:
 
     def session(
         self,
-        session_id: Annotated[int, Field(ge=1, description="The session's id.")],
+        session_id: Annotated[int, Field(ge=1, le=INT64_MAX, description="The session's id.")],
         ctx: Context,
     ) -> str:
         access = self.access_for(ctx)
@@ -518,9 +520,7 @@ def build_server(
     def session_resource(scope: str, session_id: str, ctx: Context) -> str:
         with _resource_errors():
             where = tools.scope(ctx, scope)
-            if not session_id.isdigit():
-                raise ResourceNotFoundError(f"session_id: {session_id!r} is not a session id")
-            s = memory.session(int(session_id))
+            s = memory.session(check_id_text(session_id, "session_id"))
             if s.scope != where:
                 raise ResourceNotFoundError(f"session {session_id} is not in scope {where!r}")
             return render.session_text(s, memory.messages(s.id), memory.session_intelligence(s.id))

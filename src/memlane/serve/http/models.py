@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from memlane.ingest.validate import INT64_MAX
+
 __all__ = [
     "AddInput", "CloseInput", "EmptyInput", "FactHistoryInput", "FactsInput", "GraphInput",
     "IdInput", "IndexInput", "MessageIn", "PackInput", "SearchInput", "SessionsInput",
@@ -176,14 +178,14 @@ class SessionsInput(_In):
 class IdInput(_In):
     """One object by id."""
 
-    id: int = Field(ge=1)
+    id: int = Field(ge=1, le=INT64_MAX)
 
 
 class CloseInput(_In):
     """``memlane sessions close``: a scope's open session, one session, or every idle one."""
 
     scope: str | None = _scope()
-    session_id: int | None = Field(default=None, ge=1)
+    session_id: int | None = Field(default=None, ge=1, le=INT64_MAX)
     idle: bool = False
     now: str | float | None = None
 

@@ -26,13 +26,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Path, Query, Request
 from pydantic import BaseModel
 
+from memlane.ingest.validate import INT64_MAX
 from memlane.serve.http import models as m
 from memlane.serve.http.actions import answer_in_thread, server_timing
 from memlane.serve.http.responses import JSONResponse
 
 __all__ = ["ROUTES", "mount"]
 
-Id = Annotated[int, Path(ge=1)]
+Id = Annotated[int, Path(ge=1, le=INT64_MAX)]  # an id SQLite can hold, else 422
 
 ROUTES: list[tuple[str, str, str]] = []
 """``(method, path, action kind)`` of every resource route (the tests walk this table)."""
