@@ -115,6 +115,9 @@ class _Server(MCPServer):
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context | None = None) -> Any:
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None and isinstance(arguments, dict):
+            _refuse_bools_for_numbers(name, tool.parameters, arguments)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as e:
@@ -127,6 +130,30 @@ class _Server(MCPServer):
                    if err["type"] != "missing" else "")
                 for err in cause.errors(include_url=False))
             raise ToolError(f"Error executing tool {name}: {problems}") from cause
+
+
+def _json_types(schema: dict[str, Any]) -> set[str]:
+    """The JSON types a property's schema admits (``type`` or the members of ``anyOf``)."""
+    if "anyOf" in schema:
+        return {t for member in schema["anyOf"] for t in _json_types(member)}
+    if "$ref" in schema:
+        return {"object"}
+    kind = schema.get("type")
+    return set(kind) if isinstance(kind, list) else {kind} if isinstance(kind, str) else {"any"}
+
+
+def _refuse_bools_for_numbers(tool: str, schema: dict[str, Any], arguments: dict[str, Any]
+                              ) -> None:
+    """A JSON true/false given for a number is a tool error naming the field: pydantic would
+    read it as 1 or 0 (``ttl_seconds: true`` expired a note after one second, ``k: true``
+    asked for one hit)."""
+    properties = schema.get("properties", {})
+    for field, value in arguments.items():
+        if isinstance(value, bool) and field in properties:
+            kinds = _json_types(properties[field])
+            if kinds & {"integer", "number"} and not kinds & {"boolean", "any"}:
+                raise ToolError(f"Error executing tool {tool}: {field}: Input should be a "
+                                f"number, not true or false (got {value!r})")
 
 
 def _request_of(ctx: Context | None) -> Any:
