@@ -89,9 +89,39 @@ def _union_member(part: str) -> bool:
     return (part in _TYPE_NAMES or part[:1].isupper() or "-" in part or "[" in part)
 
 
+def _mismatch(error: Any) -> bool:
+    """Whether pydantic's error says the value had the wrong type (not a wrong value)."""
+    kind = str(error.get("type", ""))
+    return kind.endswith(("_type", "_parsing")) or kind == "bool_for_number"
+
+
+def _first(errors: Sequence[Any]) -> tuple[Any, int]:
+    """The error to report and how many other fields have problems.
+
+    A union field (``budget: int | {max_tokens}``, ``topics: [str | {name, weight}]``)
+    fails once per member. The member the value's shape matched is the one to explain:
+    ``{"max_tokens": 10}`` is too small, not 'a valid integer'. So among the first field's
+    errors, one inside a member (a deeper field) or about the value (not its type) wins.
+    """
+    first = errors[0]
+    key = field_of(first.get("loc", ())) or ""
+    group = [e for e in errors
+             if (f := field_of(e.get("loc", ())) or "") == key or f.startswith(key + ".")]
+    told = [e for e in group if (field_of(e.get("loc", ())) or "") != key or not _mismatch(e)]
+    others = {field_of(e.get("loc", ())) for e in errors if not any(e is g for g in group)}
+    return (told[0] if told else first), len(others)
+
+
 def from_pydantic(errors: Sequence[Any], prefix: str = "") -> ApiError:
     """The first of pydantic's errors as a 422 naming its field."""
-    first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
+    if not errors:
+        return ApiError(422, "invalid_request", "request: invalid request", prefix or None)
+    first, more_fields = _first(errors)
+    if first.get("type") == "json_invalid":  # its location is a character offset, not a field
+        where = first.get("loc", ())[-1]
+        reason = (first.get("ctx") or {}).get("error") or "JSON decode error"
+        return ApiError(422, "invalid_request", f"request: the body is not valid JSON: {reason} "
+                        f"(at character {where})", prefix or None)
     field = field_of(first.get("loc", ()))
     if first.get("type") in ("union_tag_invalid", "union_tag_not_found"):
         field = "kind"
@@ -100,7 +130,7 @@ def from_pydantic(errors: Sequence[Any], prefix: str = "") -> ApiError:
     msg = str(first.get("msg", "invalid"))
     if field is None and first.get("type") in ("model_attributes_type", "dict_type", "missing"):
         msg += " (send a JSON object with Content-Type: application/json)"
-    more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+    more = f" (and {more_fields} more problem(s))" if more_fields else ""
     return ApiError(422, "invalid_request", f"{field or 'request'}: {msg}{more}", field)
 
 
