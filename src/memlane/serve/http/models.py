@@ -25,7 +25,9 @@ __all__ = [
 ]
 
 def _scope() -> Any:
-    return Field(default=None, min_length=1, max_length=200,
+    # no length of its own: memlane's rule (1-256 characters after trimming, one line)
+    # applies, as through the library, the CLI and MCP (a 400 naming the field)
+    return Field(default=None, min_length=1,
                  description="Conversation key (a chat, a channel, a user).")
 
 
@@ -70,7 +72,7 @@ class EmptyInput(_In):
 class MessageIn(_In):
     """One message."""
 
-    scope: str = Field(min_length=1, max_length=200)
+    scope: str = Field(min_length=1)
     role: Literal["user", "assistant", "system", "tool"] = "user"
     text: str
     at: str | float | None = Field(default=None, description="ISO-8601 or epoch seconds; default now.")

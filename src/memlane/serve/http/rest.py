@@ -98,7 +98,7 @@ def mount(app: FastAPI) -> None:
 
     @route("GET", "/graph/{entity}", "graph.show")
     async def graph(entity: str, request: Request,
-              scope: Annotated[str | None, Query(min_length=1, max_length=200)] = None) -> JSONResponse:
+              scope: Annotated[str | None, Query(min_length=1)] = None) -> JSONResponse:
         return await _answer(request, "graph.show", m.GraphInput(entity=entity, scope=scope))
 
     @route("GET", "/packs/{id}", "packs.show")

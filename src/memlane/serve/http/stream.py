@@ -29,6 +29,7 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from memlane.errors import ResetRequired
+from memlane.ingest.validate import check_scope
 from memlane.serve import live
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import ApiError
@@ -51,10 +52,13 @@ def mount(app: FastAPI) -> None:
     async def state_memory(
         request: Request,
         who: Annotated[Principal, Depends(principal)],
-        scope: Annotated[str, Query(min_length=1, max_length=200)],
+        scope: Annotated[str, Query(min_length=1)],
         last_event_id: Annotated[str | None, Header()] = None,
         resume: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,
     ) -> EventSourceResponse:
+        # checked here, before the stream starts: inside it a bad scope (a newline, 300
+        # characters, only spaces) ended an empty 200 stream that EventSource reopens forever
+        scope = check_scope(scope)
         who.check(scope, write=False)
         store = app.state.memory.store
         if not hasattr(store, "live_read"):
