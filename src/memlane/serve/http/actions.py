@@ -25,7 +25,7 @@ from memlane.errors import NotFoundError, ValidationError
 from memlane.memory import Memory
 from memlane.serve.http import models as m
 from memlane.serve.http.auth import Principal, principal
-from memlane.serve.http.errors import TAGS, ApiError
+from memlane.serve.http.errors import TAGS, ApiError, KnownQuery
 from memlane.serve.http.responses import JSONResponse
 from memlane.serve.render import hit_dict, message_dict, session_dict, to_plain
 
@@ -304,7 +304,7 @@ def mount(app: FastAPI) -> None:
     """``POST /actions``."""
 
     @app.post("/actions", tags=["actions"], response_model=ActionResponse,
-              summary="Run one action: " + ", ".join(ACTIONS))
+              summary="Run one action: " + ", ".join(ACTIONS), dependencies=[KnownQuery])
     async def actions(body: Annotated[ActionRequest, Body()],  # type: ignore[valid-type]
                       request: Request) -> JSONResponse:
         try:

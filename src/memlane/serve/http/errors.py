@@ -25,8 +25,9 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -40,7 +41,7 @@ from memlane.errors import (
 )
 from memlane.serve.http.responses import JSONResponse
 
-__all__ = ["ApiError", "error_body", "field_of", "install"]
+__all__ = ["ApiError", "KnownQuery", "error_body", "field_of", "install", "known_query_only"]
 
 log = logging.getLogger("memlane.serve")
 
@@ -155,6 +156,50 @@ def _memlane(exc: Exception) -> ApiError:
 def to_api_error(exc: Exception) -> ApiError:
     """``exc`` (an ApiError or one of memlane's errors) as an ApiError."""
     return exc if isinstance(exc, ApiError) else _memlane(exc)
+
+
+_QUERY_NAMES: dict[int, frozenset[str] | None] = {}
+
+
+def _query_names(route: Any) -> frozenset[str] | None:
+    """The query parameters ``route`` declares (None: a model declares them, and refuses
+    others itself)."""
+    key = id(route)
+    if key not in _QUERY_NAMES:
+        params: list[Any] = []
+        pending = [route.dependant]
+        while pending:
+            dependant = pending.pop()
+            params += dependant.query_params
+            pending += dependant.dependencies
+        models = [p for p in params if isinstance(p.field_info.annotation, type)
+                  and issubclass(p.field_info.annotation, BaseModel)]
+        _QUERY_NAMES[key] = None if models else frozenset(p.alias for p in params)
+    return _QUERY_NAMES[key]
+
+
+def known_query_only(request: Request) -> None:
+    """Dependency: a query parameter the route does not take is a 422 naming it.
+
+    Otherwise a misspelt option is silently ignored: ``GET /v1/graph/Lisbon?scpoe=chat-42``
+    answered from every scope, ``POST /v1/search?scope=chat-42`` searched every scope. It is
+    raised as a request-validation error, whose handler authenticates first (401 before
+    422)."""
+    route = request.scope.get("route")
+    if getattr(route, "dependant", None) is None:
+        return
+    allowed = _query_names(route)
+    if allowed is None:
+        return
+    for name in request.query_params:
+        if name not in allowed:
+            takes = ", ".join(sorted(allowed)) or "no query parameters"
+            raise RequestValidationError([{
+                "type": "extra_forbidden", "loc": ("query", name), "input": name,
+                "msg": f"unknown query parameter (this route takes {takes})"}])
+
+
+KnownQuery = Depends(known_query_only)
 
 
 def install(app: FastAPI) -> None:

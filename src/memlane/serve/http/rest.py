@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from memlane.ingest.validate import INT64_MAX
 from memlane.serve.http import models as m
 from memlane.serve.http.actions import answer_in_thread, server_timing
+from memlane.serve.http.errors import KnownQuery
 from memlane.serve.http.responses import JSONResponse
 
 __all__ = ["ROUTES", "mount"]
@@ -45,7 +46,7 @@ async def _answer(request: Request, kind: str, inp: BaseModel) -> JSONResponse:
 
 
 def mount(app: FastAPI) -> None:
-    r = APIRouter(prefix="/v1", tags=["resources"])
+    r = APIRouter(prefix="/v1", tags=["resources"], dependencies=[KnownQuery])
     ROUTES.clear()
 
     def route(method: str, path: str, kind: str) -> Any:

@@ -32,7 +32,7 @@ from memlane.errors import ResetRequired
 from memlane.ingest.validate import check_scope
 from memlane.serve import live
 from memlane.serve.http.auth import Principal, principal
-from memlane.serve.http.errors import ApiError
+from memlane.serve.http.errors import ApiError, KnownQuery
 
 __all__ = ["mount"]
 
@@ -48,7 +48,7 @@ def _dumps(data: Any) -> str:
 def mount(app: FastAPI) -> None:
     @app.get("/state/memory", tags=["stream"],
              summary="Live state of a scope: a snapshot event, then JSON Patch events",
-             response_class=EventSourceResponse)
+             response_class=EventSourceResponse, dependencies=[KnownQuery])
     async def state_memory(
         request: Request,
         who: Annotated[Principal, Depends(principal)],
