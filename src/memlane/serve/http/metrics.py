@@ -161,5 +161,5 @@ def mount(app: FastAPI) -> None:
     @app.get("/metrics", tags=["health"], summary="Prometheus metrics (needs a key holding '*')",
              response_class=Response, dependencies=[KnownQuery])
     def scrape(who: Annotated[Principal, Depends(principal)]) -> Response:
-        who.check(None, write=False)
+        who.check(None, write=False, what="/metrics")
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
