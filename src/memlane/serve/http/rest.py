@@ -70,8 +70,9 @@ def mount(app: FastAPI) -> None:
         return await _answer(request, "memory.upsert", body)
 
     @route("POST", "/index", "index")
-    async def index(body: m.IndexInput, request: Request) -> JSONResponse:
-        return await _answer(request, "index", body)
+    async def index(request: Request, body: m.IndexInput | None = None) -> JSONResponse:
+        # every option has a default: a bare POST (curl -X POST .../v1/index) indexes
+        return await _answer(request, "index", body or m.IndexInput())
 
     @route("GET", "/sessions", "sessions.list")
     async def sessions(q: Annotated[m.SessionsInput, Query()], request: Request) -> JSONResponse:
