@@ -485,3 +485,24 @@ def test_every_tool_on_postgresql(pg_url):
             mem.import_file(f)
         mem.index("2024-06-01T00:00:00Z")
         talk(build_server(mem), exercise_every_tool)
+
+
+def test_summarize_reports_only_its_own_scope_to_a_scoped_key(service):
+    """summarize runs the indexer, which indexes every scope's closed sessions; its answer
+    gave that run's totals, so a key bound to team-* learnt how many sessions and turns
+    other tenants had waiting. The answer now counts the summarized scope's sessions."""
+    url, key, mem = service
+    for i in range(3):  # another tenant's closed session, waiting to be indexed
+        mem.add_message("alice-assistant", "user", f"secret plan step {i}",
+                        at=f"2024-06-20T10:0{i}:00Z")
+    mem.close_session("alice-assistant")
+    mem.add_message("team-new", "user", "We ship the billing fix on Friday",
+                    at="2024-06-21T10:00:00Z")
+
+    async def body(c: Client) -> None:
+        out = await call(c, "summarize", {"scope": "team-new", "last": 5})
+        assert "indexed 1 turn(s) of 1 closed session(s) of scope team-new" in out, out
+
+    over_http(url, key("team-*"), body)
+    others = [s for s in mem.sessions(scope="alice-assistant") if s.message_count == 3]
+    assert others and others[0].indexed  # the run itself still indexes every scope
