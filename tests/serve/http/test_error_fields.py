@@ -66,3 +66,19 @@ def test_a_body_that_is_not_json_says_so_and_names_no_field(sqlite_service, doc,
             err = r.json()["error"]
             assert err["field"] is None, (body, err)
             assert err["message"].startswith("request: the body is not valid JSON: "), err
+
+
+def test_an_unknown_field_is_named_as_sent_whatever_its_name(sqlite_service) -> None:
+    """field_of drops location parts that look like union members (type names such as
+    'none' or 'int', capitalised or dashed words); an unknown field called so lost its name
+    ('request: Extra inputs are not permitted', field null). The name the client sent is
+    kept."""
+    with sqlite_service.client() as c:
+        for name in ("none", "Int", "list[str]", "x-y", "Budget"):
+            r = c.post("/v1/search", json={"query": "x", name: 1})
+            assert r.status_code == 422 and r.json()["error"]["field"] == name, (name, r.text)
+            nested = c.post("/v1/pack", json={"query": "x", "budget": {"max_tokens": 20,
+                                                                       name: 1}})
+            assert nested.json()["error"]["field"] == f"budget.{name}", (name, nested.text)
+            q = c.get("/v1/stats", params={name: "1"})
+            assert q.status_code == 422 and q.json()["error"]["field"] == name, (name, q.text)

@@ -124,6 +124,12 @@ def from_pydantic(errors: Sequence[Any], prefix: str = "") -> ApiError:
         return ApiError(422, "invalid_request", f"request: the body is not valid JSON: {reason} "
                         f"(at character {where})", prefix or None)
     field = field_of(first.get("loc", ()))
+    loc = tuple(first.get("loc", ()))
+    if first.get("type") == "extra_forbidden" and loc:
+        # the last part is the name the client sent ("none", "Int", "x-y"), never a union
+        # member for field_of to drop
+        parent = field_of(loc[:-1])
+        field = f"{parent}.{loc[-1]}" if parent else str(loc[-1])
     if first.get("type") in ("union_tag_invalid", "union_tag_not_found"):
         field = "kind"
     if prefix:
