@@ -14,11 +14,15 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
+import memlane
 from memlane.testing import example_files, memory
 
 TOOLS = {"remember", "recall", "context", "facts", "fact_history", "forget", "sessions",
          "session", "summarize"}
 MEMLANE = str(Path(sys.executable).with_name("memlane"))
+# the server subprocess runs the memlane these tests import (a worktree's source, not
+# whatever the venv's editable install points at)
+SOURCE = {"PYTHONPATH": str(Path(memlane.__file__).parents[1])}
 LIMIT = 120  # seconds any one conversation with a server may take, start to finish
 
 
@@ -38,7 +42,7 @@ def server(tmp_path: Path, db: str, *args: str, env: dict[str, str] | None = Non
            ) -> StdioServerParameters:
     return StdioServerParameters(
         command=MEMLANE, args=["--db", db, "mcp", "--no-worker", *args], cwd=str(tmp_path),
-        env={"MEMLANE_EMBEDDING_BACKEND": "hashing", **(env or {})})
+        env={"MEMLANE_EMBEDDING_BACKEND": "hashing", **SOURCE, **(env or {})})
 
 
 def talk(params: Any, body: Callable[[Client], Awaitable[None]], mode: str = "auto") -> None:
@@ -175,6 +179,19 @@ BAD = [
     ("forget", {"item_id": 999}, "item 999 does not exist"),
     ("session", {"session_id": "abc"}, "session_id: Input should be a valid integer"),
     ("session", {"session_id": 999}, "session 999 does not exist"),
+    # ids past SQLite's int64 reached the store and crashed the call ("Error executing tool")
+    ("forget", {"fact_id": 2**64}, "fact_id: Input should be less than or equal to"),
+    ("forget", {"item_id": 2**64}, "item_id: Input should be less than or equal to"),
+    ("session", {"session_id": 2**64}, "session_id: Input should be less than or equal to"),
+    # a JSON true/false for a number was read as 1/0 (a note expiring after one second)
+    ("remember", {"text": "hi", "scope": "s", "ttl_seconds": True},
+     "ttl_seconds: Input should be a number, not true or false"),
+    ("recall", {"query": "x", "k": True}, "k: Input should be a number, not true or false"),
+    ("context", {"question": "x", "budget": False}, "budget: Input should be a number"),
+    ("sessions", {"limit": True}, "limit: Input should be a number"),
+    ("session", {"session_id": True}, "session_id: Input should be a number"),
+    ("forget", {"fact_id": True}, "fact_id: Input should be a number"),
+    ("summarize", {"scope": "s", "last": True}, "last: Input should be a number"),
     ("summarize", {"scope": "nobody-here"}, "scope: 'nobody-here' has no messages"),
     ("sessions", {"status": "sleeping"}, "status: Input should be 'open'"),
     ("fact_history", {"subject": "user"}, "predicate: Field required"),
@@ -187,6 +204,9 @@ def test_bad_arguments_are_tool_errors_naming_the_field(tmp_path, db):
         for tool, args, needle in BAD:
             out = await call(c, tool, args, error=True)
             assert needle in out, (tool, args, out)
+        for sid in ("²", "abc", str(2**64)):  # '²'.isdigit(), but int('²') fails
+            with pytest.raises(MCPError, match="session_id: must be"):
+                await read(c, f"memlane://alice-assistant/sessions/{sid}")
         # the server is still up and nothing was half-written
         assert "user · lives_in · Lisbon" in await call(c, "facts", {"scope": "alice-assistant"})
         assert "no sessions in scope s" in await call(c, "sessions", {"scope": "s"})
@@ -465,3 +485,24 @@ def test_every_tool_on_postgresql(pg_url):
             mem.import_file(f)
         mem.index("2024-06-01T00:00:00Z")
         talk(build_server(mem), exercise_every_tool)
+
+
+def test_summarize_reports_only_its_own_scope_to_a_scoped_key(service):
+    """summarize runs the indexer, which indexes every scope's closed sessions; its answer
+    gave that run's totals, so a key bound to team-* learnt how many sessions and turns
+    other tenants had waiting. The answer now counts the summarized scope's sessions."""
+    url, key, mem = service
+    for i in range(3):  # another tenant's closed session, waiting to be indexed
+        mem.add_message("alice-assistant", "user", f"secret plan step {i}",
+                        at=f"2024-06-20T10:0{i}:00Z")
+    mem.close_session("alice-assistant")
+    mem.add_message("team-new", "user", "We ship the billing fix on Friday",
+                    at="2024-06-21T10:00:00Z")
+
+    async def body(c: Client) -> None:
+        out = await call(c, "summarize", {"scope": "team-new", "last": 5})
+        assert "indexed 1 turn(s) of 1 closed session(s) of scope team-new" in out, out
+
+    over_http(url, key("team-*"), body)
+    others = [s for s in mem.sessions(scope="alice-assistant") if s.message_count == 3]
+    assert others and others[0].indexed  # the run itself still indexes every scope

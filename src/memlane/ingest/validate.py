@@ -23,6 +23,7 @@ __all__ = [
     "check_bool",
     "check_float",
     "check_int",
+    "check_id_text",
     "check_label",
     "check_role",
     "check_scope",
@@ -117,6 +118,14 @@ def check_int(value: Any, field: str, low: int = 1, high: int = INT64_MAX) -> in
         shown = value if abs(value) < 10**30 else f"a {len(str(abs(value)))}-digit number"
         raise _fail(field, f"must be an integer from {low} to {high}, got {shown}")
     return value
+
+
+def check_id_text(text: str, field: str) -> int:
+    """An id written as text (a URL path segment, a resource URI): ASCII digits naming an
+    integer from 1 to 2^63-1. ``str.isdigit`` alone lets '²' or '٣' through to ``int``."""
+    if not (text.isascii() and text.isdigit()):
+        raise _fail(field, f"must be a whole number, got {text[:40]!r}")
+    return check_int(int(text), field)
 
 
 def check_float(value: Any, field: str, low: float, high: float) -> float:

@@ -70,6 +70,21 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
             f"refusing to bind {host}: no API key is defined, so anyone who can reach that "
             "address could read and change every memory. Create a key first (memlane keys "
             "create --scopes '*') or bind 127.0.0.1.")
+    # uvicorn handles SIGTERM/SIGINT itself once it serves (stop accepting, finish in-flight
+    # requests, run the app's shutdown: index worker stopped, database closed), then raises
+    # the signal again. Until then, and for that raise, this handler keeps the signal: one
+    # that arrives while the app is being built stops the service before it serves (it was
+    # swallowed, and the service ran on), and the raise becomes a clean exit with status 0.
+    stopping: list[int] = []
+    running: list[Any] = []
+
+    def remember(signum: int, _frame: Any) -> None:
+        stopping.append(signum)
+        for server in running:  # between uvicorn's start and its own handlers
+            server.should_exit = True
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, remember)
     shown = f"[{host}]" if ":" in host else host
     echo(f"memlane serving http://{shown}:{port} (db {mem.store.url}; "
                f"{'API keys required' if keyed else 'open: no API key defined, loopback only'}"
@@ -79,14 +94,16 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
         "host": host, "port": port, "log_level": "info", "access_log": False,
         "timeout_graceful_shutdown": cfg.shutdown_seconds, "server_header": False,
     }
-    # uvicorn handles SIGTERM/SIGINT itself (stop accepting, finish in-flight requests,
-    # run the app's shutdown: index worker stopped, database closed), then raises the
-    # signal again; these no-op handlers make that a clean exit with status 0.
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: None)
     if workers == 1:
         app = create_app(mem, worker=index_worker, freeze_gc=True)
-        uvicorn.run(app, **common)
+        server = uvicorn.Server(uvicorn.Config(app, **common))
+        running.append(server)
+        if not stopping:
+            server.run()
+        if not server.started and not stopping:  # as uvicorn.run: the port was taken...
+            from uvicorn.main import STARTUP_FAILURE
+
+            raise SystemExit(STARTUP_FAILURE)
         echo("memlane serve stopped", err=True)
         return
     # Several processes: each builds its own app from the environment (config path,
@@ -95,6 +112,9 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
     if root.get("config_path"):
         os.environ["MEMLANE_CONFIG"] = root["config_path"]
     os.environ["MEMLANE_SERVE_INDEX_WORKER"] = "true" if index_worker else "false"
+    if stopping:
+        echo("memlane serve stopped", err=True)
+        return
     uvicorn.run("memlane.serve.http.app:app_from_environment", factory=True,
                 workers=workers, **common)
 

@@ -32,7 +32,7 @@ from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memlane.errors import MemlaneError, NotFoundError, ValidationError
-from memlane.ingest.validate import check_scope
+from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
 from memlane.memory import Memory
 from memlane.serve import mcp_text as render
 
@@ -115,6 +115,9 @@ class _Server(MCPServer):
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context | None = None) -> Any:
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None and isinstance(arguments, dict):
+            _refuse_bools_for_numbers(name, tool.parameters, arguments)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as e:
@@ -127,6 +130,30 @@ class _Server(MCPServer):
                    if err["type"] != "missing" else "")
                 for err in cause.errors(include_url=False))
             raise ToolError(f"Error executing tool {name}: {problems}") from cause
+
+
+def _json_types(schema: dict[str, Any]) -> set[str]:
+    """The JSON types a property's schema admits (``type`` or the members of ``anyOf``)."""
+    if "anyOf" in schema:
+        return {t for member in schema["anyOf"] for t in _json_types(member)}
+    if "$ref" in schema:
+        return {"object"}
+    kind = schema.get("type")
+    return set(kind) if isinstance(kind, list) else {kind} if isinstance(kind, str) else {"any"}
+
+
+def _refuse_bools_for_numbers(tool: str, schema: dict[str, Any], arguments: dict[str, Any]
+                              ) -> None:
+    """A JSON true/false given for a number is a tool error naming the field: pydantic would
+    read it as 1 or 0 (``ttl_seconds: true`` expired a note after one second, ``k: true``
+    asked for one hit)."""
+    properties = schema.get("properties", {})
+    for field, value in arguments.items():
+        if isinstance(value, bool) and field in properties:
+            kinds = _json_types(properties[field])
+            if kinds & {"integer", "number"} and not kinds & {"boolean", "any"}:
+                raise ToolError(f"Error executing tool {tool}: {field}: Input should be a "
+                                f"number, not true or false (got {value!r})")
 
 
 def _request_of(ctx: Context | None) -> Any:
@@ -317,8 +344,10 @@ class _Tools:
     def forget(
         self,
         ctx: Context,
-        fact_id: Annotated[int | None, Field(ge=1, description="The fact to delete.")] = None,
-        item_id: Annotated[int | None, Field(ge=1, description="The item to delete.")] = None,
+        fact_id: Annotated[int | None, Field(ge=1, le=INT64_MAX,
+                                             description="The fact to delete.")] = None,
+        item_id: Annotated[int | None, Field(ge=1, le=INT64_MAX,
+                                             description="The item to delete.")] = None,
     ) -> str:
         if (fact_id is None) == (item_id is None):
             raise ToolError("fact_id: pass exactly one of fact_id or item_id")
@@ -355,7 +384,7 @@ class _Tools:
 
     def session(
         self,
-        session_id: Annotated[int, Field(ge=1, description="The session's id.")],
+        session_id: Annotated[int, Field(ge=1, le=INT64_MAX, description="The session's id.")],
         ctx: Context,
     ) -> str:
         access = self.access_for(ctx)
@@ -384,11 +413,24 @@ class _Tools:
             closed = self.mem.close_session(where)
             draft = self.mem.summarize_recent(where, last)
             item_id = self.mem.store_summary(draft)
-            report = self.mem.index()
+            waiting = self._unindexed(where)
+            self.mem.index()
+            # the answer counts this scope's sessions only: index() runs over every scope,
+            # and its report's totals told a key how much other tenants had waiting
+            done = [s for s in self._unindexed(where, among=waiting) if s.indexed]
         head = f"closed session {closed.id}; " if closed is not None else ""
+        turns = sum(s.message_count for s in done)
         return (f"{head}summary of the last {len(draft.message_ids)} message(s) stored as item "
-                f"{item_id}; indexed {report.items_indexed} turn(s) of {report.sessions_indexed} "
-                f"closed session(s), now searchable.\n{draft.preview()}")
+                f"{item_id}; indexed {turns} turn(s) of {len(done)} closed session(s) of scope "
+                f"{where}, now searchable.\n{draft.preview()}")
+
+    def _unindexed(self, scope: str, among: list[Any] | None = None) -> list[Any]:
+        """The scope's closed sessions not indexed yet (or, with ``among``, those sessions
+        as they are now)."""
+        if among is not None:
+            return [self.mem.session(s.id) for s in among]
+        return [s for s in self.mem.sessions(scope=scope, limit=1000)
+                if s.status != "open" and not s.indexed]
 
 
 USE_MEMORY = """\
@@ -518,9 +560,7 @@ def build_server(
     def session_resource(scope: str, session_id: str, ctx: Context) -> str:
         with _resource_errors():
             where = tools.scope(ctx, scope)
-            if not session_id.isdigit():
-                raise ResourceNotFoundError(f"session_id: {session_id!r} is not a session id")
-            s = memory.session(int(session_id))
+            s = memory.session(check_id_text(session_id, "session_id"))
             if s.scope != where:
                 raise ResourceNotFoundError(f"session {session_id} is not in scope {where!r}")
             return render.session_text(s, memory.messages(s.id), memory.session_intelligence(s.id))

@@ -155,3 +155,17 @@ def test_openapi_describes_every_action_and_route(sqlite_service) -> None:
     for method, path, _ in rest.ROUTES:
         assert method.lower() in spec["paths"][path], (method, path)
     assert {"/actions", "/state/memory", "/metrics", "/healthz", "/readyz"} <= set(spec["paths"])
+
+
+def test_index_takes_a_bare_post(sqlite_service) -> None:
+    """Every option of /v1/index has a default, but a POST without a body was a 422
+    'request: Field required'. Now it indexes; a body is still checked."""
+    sqlite_service.mem.add_message("s", "user", "I moved to Lisbon", at="2024-01-01T00:00:00Z")
+    with sqlite_service.client() as c:
+        bare = c.post("/v1/index")
+        assert bare.status_code == 200, bare.text
+        assert bare.json()["sessions_closed"] == 1 and bare.json()["sessions_indexed"] == 1
+        assert c.post("/v1/index", json={}).status_code == 200
+        bad = c.post("/v1/index", json={"now": "soon"})
+        assert bad.status_code == 400 and bad.json()["error"]["field"] == "now", bad.text
+        assert c.post("/v1/index", json={"nowish": 1}).status_code == 422

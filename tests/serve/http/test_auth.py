@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import time
 
 import httpx
@@ -130,3 +132,23 @@ def test_rate_limit_answers_429_with_retry_after(tmp_path) -> None:
     assert [r.status_code for r in codes] == [200, 200, 200, 429, 429]
     assert int(codes[3].headers["Retry-After"]) >= 1
     assert codes[3].json()["error"]["code"] == "rate_limited"
+
+
+def test_a_scoped_key_refused_a_request_that_always_spans_every_scope_is_told_why(
+        sqlite_service) -> None:
+    """/metrics, stats, index and closing idle sessions take no scope; a scoped key was told
+    to 'pass a scope', which none of them takes. Now the refusal says a key holding '*' is
+    needed; a request that can take a scope still says to pass one."""
+    key = sqlite_service.key("team-*", name="team")
+    with sqlite_service.client(key) as c:
+        refused = [c.get("/metrics"), c.get("/v1/stats"), c.post("/v1/index", json={}),
+                   c.post("/v1/sessions/close", json={"idle": True}),
+                   c.post("/actions", json={"kind": "stats"}),
+                   c.get("/ui/health", headers={"Accept": "text/html"})]
+        for r in refused:
+            assert r.status_code == 403, (r.request.url, r.text)
+            text = (html.unescape(r.text) if r.request.url.path.startswith("/ui/")
+                    else r.json()["error"]["message"])
+            assert "pass a scope" not in text and "holding '*'" in text, (r.request.url, text)
+        search = c.post("/v1/search", json={"query": "anything"})
+        assert search.status_code == 403 and "pass a scope" in search.json()["error"]["message"]

@@ -147,3 +147,53 @@ def test_a_request_in_flight_at_sigterm_is_answered_and_stored(tmp_path: Path) -
         assert store.stats()["messages"] == 50
     finally:
         store.close()
+
+
+def _source_env() -> dict[str, str]:
+    """The environment of a `memlane serve` subprocess that runs the source under test."""
+    import os
+
+    import memlane
+
+    return {**os.environ, "PYTHONPATH": str(Path(memlane.__file__).parents[1])}
+
+
+def test_sigterm_while_the_service_starts_stops_it(tmp_path: Path) -> None:
+    """SIGTERM between the "memlane serving" line and uvicorn's own signal handlers (while
+    the app is built) was swallowed by a no-op handler: the service came up and ran on
+    until a second signal. Now it is kept and stops the service, with status 0."""
+    db = str(tmp_path / "m.db")
+    for delay in (0.0, 0.2):
+        port = _port()
+        proc = subprocess.Popen([sys.executable, "-m", "memlane.serve.cli", "--db", db, "serve",
+                                 "--port", str(port), "--no-worker"], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, cwd=tmp_path, env=_source_env())
+        try:
+            assert proc.stdout is not None
+            seen = ""
+            while not seen.startswith("memlane serving"):  # after "created database ..."
+                seen = proc.stdout.readline().decode()
+                assert seen, "the service exited before it said it was serving"
+            time.sleep(delay)
+            proc.send_signal(signal.SIGTERM)
+            out, _ = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
+        text = out.decode()
+        assert proc.returncode == 0, (delay, text)
+        assert "memlane serve stopped" in text and "Traceback" not in text, text
+
+
+def test_a_port_in_use_still_exits_with_uvicorns_startup_failure(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "memlane.serve.cli", "--db",
+                               str(tmp_path / "m.db"), "serve", "--port", str(port),
+                               "--no-worker"], capture_output=True, cwd=tmp_path,
+                              env=_source_env(), timeout=60)
+    assert done.returncode == 3, done.stdout.decode() + done.stderr.decode()
+    assert "memlane serve stopped" not in done.stderr.decode()

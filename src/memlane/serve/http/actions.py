@@ -25,7 +25,7 @@ from memlane.errors import NotFoundError, ValidationError
 from memlane.memory import Memory
 from memlane.serve.http import models as m
 from memlane.serve.http.auth import Principal, principal
-from memlane.serve.http.errors import TAGS, ApiError
+from memlane.serve.http.errors import TAGS, ApiError, KnownQuery
 from memlane.serve.http.responses import JSONResponse
 from memlane.serve.render import hit_dict, message_dict, session_dict, to_plain
 
@@ -87,7 +87,7 @@ def add(mem: Memory, who: Principal, inp: m.AddInput, timings: dict[str, float])
         summary="Close a scope's open session, one session by id, or every idle one")
 def close(mem: Memory, who: Principal, inp: m.CloseInput, timings: dict[str, float]) -> Any:
     if inp.idle:
-        who.check(None, write=True)
+        who.check(None, write=True, what="closing every idle session")
         return {"closed": mem.close_idle(inp.now)}
     if inp.session_id is not None:
         _owned(who, _session_scope(mem, inp.session_id), f"session {inp.session_id}", write=True)
@@ -101,7 +101,7 @@ def close(mem: Memory, who: Principal, inp: m.CloseInput, timings: dict[str, flo
 @action("index", m.IndexInput, write=True,
         summary="Close idle sessions, index closed sessions, run session intelligence")
 def index(mem: Memory, who: Principal, inp: m.IndexInput, timings: dict[str, float]) -> Any:
-    who.check(None, write=True)
+    who.check(None, write=True, what="index")
     return to_plain(mem.index(inp.now, resummarize=inp.resummarize))
 
 
@@ -226,7 +226,7 @@ def packs_show(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[str, f
 @action("stats", m.EmptyInput, write=False,
         summary="Counts of messages, sessions, items, vectors; event counters; the queue")
 def stats(mem: Memory, who: Principal, inp: m.EmptyInput, timings: dict[str, float]) -> Any:
-    who.check(None, write=False)
+    who.check(None, write=False, what="stats")
     return to_plain(mem.stats())
 
 
@@ -304,7 +304,7 @@ def mount(app: FastAPI) -> None:
     """``POST /actions``."""
 
     @app.post("/actions", tags=["actions"], response_model=ActionResponse,
-              summary="Run one action: " + ", ".join(ACTIONS))
+              summary="Run one action: " + ", ".join(ACTIONS), dependencies=[KnownQuery])
     async def actions(body: Annotated[ActionRequest, Body()],  # type: ignore[valid-type]
                       request: Request) -> JSONResponse:
         try:

@@ -55,13 +55,19 @@ class Principal:
             return self.everything
         return any(fnmatchcase(scope, p) for p in self.scopes)
 
-    def check(self, scope: str | None, *, write: bool) -> None:
-        """Raise ApiError 403 unless the key may read (or, with ``write``, change) ``scope``."""
+    def check(self, scope: str | None, *, write: bool, what: str | None = None) -> None:
+        """Raise ApiError 403 unless the key may read (or, with ``write``, change) ``scope``.
+
+        ``what`` names a request that always spans every scope (stats, metrics, indexing):
+        its refusal says a key holding '*' is needed, not to pass a scope it cannot take."""
         if write and self.read_only:
             raise ApiError(403, "forbidden", f"API key {self.name!r} is read-only; this request "
                            "changes memory (use a key created without --read-only)")
         if not self.allows(scope):
             held = ", ".join(self.scopes)
+            if scope is None and what is not None:
+                raise ApiError(403, "forbidden", f"{what} spans every scope: it needs a key "
+                               f"holding '*', and API key {self.name!r} holds only {held}", "scope")
             if scope is None:
                 raise ApiError(403, "forbidden", f"this request spans every scope, but API key "
                                f"{self.name!r} holds only {held}; pass a scope", "scope")

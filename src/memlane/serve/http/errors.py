@@ -25,8 +25,9 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -40,7 +41,7 @@ from memlane.errors import (
 )
 from memlane.serve.http.responses import JSONResponse
 
-__all__ = ["ApiError", "error_body", "field_of", "install"]
+__all__ = ["ApiError", "KnownQuery", "error_body", "field_of", "install", "known_query_only"]
 
 log = logging.getLogger("memlane.serve")
 
@@ -89,10 +90,46 @@ def _union_member(part: str) -> bool:
     return (part in _TYPE_NAMES or part[:1].isupper() or "-" in part or "[" in part)
 
 
+def _mismatch(error: Any) -> bool:
+    """Whether pydantic's error says the value had the wrong type (not a wrong value)."""
+    kind = str(error.get("type", ""))
+    return kind.endswith(("_type", "_parsing")) or kind == "bool_for_number"
+
+
+def _first(errors: Sequence[Any]) -> tuple[Any, int]:
+    """The error to report and how many other fields have problems.
+
+    A union field (``budget: int | {max_tokens}``, ``topics: [str | {name, weight}]``)
+    fails once per member. The member the value's shape matched is the one to explain:
+    ``{"max_tokens": 10}`` is too small, not 'a valid integer'. So among the first field's
+    errors, one inside a member (a deeper field) or about the value (not its type) wins.
+    """
+    first = errors[0]
+    key = field_of(first.get("loc", ())) or ""
+    group = [e for e in errors
+             if (f := field_of(e.get("loc", ())) or "") == key or f.startswith(key + ".")]
+    told = [e for e in group if (field_of(e.get("loc", ())) or "") != key or not _mismatch(e)]
+    others = {field_of(e.get("loc", ())) for e in errors if not any(e is g for g in group)}
+    return (told[0] if told else first), len(others)
+
+
 def from_pydantic(errors: Sequence[Any], prefix: str = "") -> ApiError:
     """The first of pydantic's errors as a 422 naming its field."""
-    first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
+    if not errors:
+        return ApiError(422, "invalid_request", "request: invalid request", prefix or None)
+    first, more_fields = _first(errors)
+    if first.get("type") == "json_invalid":  # its location is a character offset, not a field
+        where = first.get("loc", ())[-1]
+        reason = (first.get("ctx") or {}).get("error") or "JSON decode error"
+        return ApiError(422, "invalid_request", f"request: the body is not valid JSON: {reason} "
+                        f"(at character {where})", prefix or None)
     field = field_of(first.get("loc", ()))
+    loc = tuple(first.get("loc", ()))
+    if first.get("type") == "extra_forbidden" and loc:
+        # the last part is the name the client sent ("none", "Int", "x-y"), never a union
+        # member for field_of to drop
+        parent = field_of(loc[:-1])
+        field = f"{parent}.{loc[-1]}" if parent else str(loc[-1])
     if first.get("type") in ("union_tag_invalid", "union_tag_not_found"):
         field = "kind"
     if prefix:
@@ -100,7 +137,7 @@ def from_pydantic(errors: Sequence[Any], prefix: str = "") -> ApiError:
     msg = str(first.get("msg", "invalid"))
     if field is None and first.get("type") in ("model_attributes_type", "dict_type", "missing"):
         msg += " (send a JSON object with Content-Type: application/json)"
-    more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+    more = f" (and {more_fields} more problem(s))" if more_fields else ""
     return ApiError(422, "invalid_request", f"{field or 'request'}: {msg}{more}", field)
 
 
@@ -125,6 +162,50 @@ def _memlane(exc: Exception) -> ApiError:
 def to_api_error(exc: Exception) -> ApiError:
     """``exc`` (an ApiError or one of memlane's errors) as an ApiError."""
     return exc if isinstance(exc, ApiError) else _memlane(exc)
+
+
+_QUERY_NAMES: dict[int, frozenset[str] | None] = {}
+
+
+def _query_names(route: Any) -> frozenset[str] | None:
+    """The query parameters ``route`` declares (None: a model declares them, and refuses
+    others itself)."""
+    key = id(route)
+    if key not in _QUERY_NAMES:
+        params: list[Any] = []
+        pending = [route.dependant]
+        while pending:
+            dependant = pending.pop()
+            params += dependant.query_params
+            pending += dependant.dependencies
+        models = [p for p in params if isinstance(p.field_info.annotation, type)
+                  and issubclass(p.field_info.annotation, BaseModel)]
+        _QUERY_NAMES[key] = None if models else frozenset(p.alias for p in params)
+    return _QUERY_NAMES[key]
+
+
+def known_query_only(request: Request) -> None:
+    """Dependency: a query parameter the route does not take is a 422 naming it.
+
+    Otherwise a misspelt option is silently ignored: ``GET /v1/graph/Lisbon?scpoe=chat-42``
+    answered from every scope, ``POST /v1/search?scope=chat-42`` searched every scope. It is
+    raised as a request-validation error, whose handler authenticates first (401 before
+    422)."""
+    route = request.scope.get("route")
+    if getattr(route, "dependant", None) is None:
+        return
+    allowed = _query_names(route)
+    if allowed is None:
+        return
+    for name in request.query_params:
+        if name not in allowed:
+            takes = ", ".join(sorted(allowed)) or "no query parameters"
+            raise RequestValidationError([{
+                "type": "extra_forbidden", "loc": ("query", name), "input": name,
+                "msg": f"unknown query parameter (this route takes {takes})"}])
+
+
+KnownQuery = Depends(known_query_only)
 
 
 def install(app: FastAPI) -> None:

@@ -30,6 +30,7 @@ from prometheus_client.registry import Collector
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane.serve.http.auth import Principal, principal
+from memlane.serve.http.errors import KnownQuery
 
 __all__ = ["Metrics", "mount"]
 
@@ -158,7 +159,7 @@ def mount(app: FastAPI) -> None:
     app.add_middleware(RequestMetrics, metrics=metrics)
 
     @app.get("/metrics", tags=["health"], summary="Prometheus metrics (needs a key holding '*')",
-             response_class=Response)
+             response_class=Response, dependencies=[KnownQuery])
     def scrape(who: Annotated[Principal, Depends(principal)]) -> Response:
-        who.check(None, write=False)
+        who.check(None, write=False, what="/metrics")
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)

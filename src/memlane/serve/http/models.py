@@ -9,9 +9,14 @@ Where the overlay spec's request shapes differ from memlane's names, both are ac
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import types
+from functools import cache
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from memlane.ingest.validate import INT64_MAX
 
 __all__ = [
     "AddInput", "CloseInput", "EmptyInput", "FactHistoryInput", "FactsInput", "GraphInput",
@@ -20,12 +25,44 @@ __all__ = [
 ]
 
 def _scope() -> Any:
-    return Field(default=None, min_length=1, max_length=200,
+    # no length of its own: memlane's rule (1-256 characters after trimming, one line)
+    # applies, as through the library, the CLI and MCP (a 400 naming the field)
+    return Field(default=None, min_length=1,
                  description="Conversation key (a chat, a channel, a user).")
+
+
+def _members(annotation: Any) -> tuple[Any, ...]:
+    """The types a field admits at its top level (``Annotated`` and unions unwrapped)."""
+    if get_origin(annotation) is Annotated:
+        return _members(get_args(annotation)[0])
+    if get_origin(annotation) in (Union, types.UnionType):
+        return tuple(t for arg in get_args(annotation) for t in _members(arg))
+    return (annotation,)
+
+
+@cache
+def _refuses_bool(model: type[BaseModel], name: str) -> bool:
+    """Whether field ``name`` is a number (or a time) that a JSON true/false must not fill."""
+    kinds = _members(model.model_fields[name].annotation)
+    return (any(t in (int, float) for t in kinds)
+            and not any(t is bool or t is Any for t in kinds))
 
 
 class _In(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        # pydantic reads true as 1 and false as 0 for an int or float field: "at": true
+        # stored a message at 1970-01-01T00:00:01Z, "ttl_s": true expired a note after 1 s,
+        # "k": true asked for one hit. memlane refuses booleans for numbers everywhere.
+        if isinstance(value, bool) and info.field_name and _refuses_bool(cls, info.field_name):
+            what = ("an ISO-8601 time or epoch seconds" if str in _members(
+                cls.model_fields[info.field_name].annotation) else "a number")
+            raise PydanticCustomError("bool_for_number",
+                                      f"Input should be {what}, not true or false")
+        return value
 
 
 class EmptyInput(_In):
@@ -35,7 +72,7 @@ class EmptyInput(_In):
 class MessageIn(_In):
     """One message."""
 
-    scope: str = Field(min_length=1, max_length=200)
+    scope: str = Field(min_length=1)
     role: Literal["user", "assistant", "system", "tool"] = "user"
     text: str
     at: str | float | None = Field(default=None, description="ISO-8601 or epoch seconds; default now.")
@@ -176,14 +213,14 @@ class SessionsInput(_In):
 class IdInput(_In):
     """One object by id."""
 
-    id: int = Field(ge=1)
+    id: int = Field(ge=1, le=INT64_MAX)
 
 
 class CloseInput(_In):
     """``memlane sessions close``: a scope's open session, one session, or every idle one."""
 
     scope: str | None = _scope()
-    session_id: int | None = Field(default=None, ge=1)
+    session_id: int | None = Field(default=None, ge=1, le=INT64_MAX)
     idle: bool = False
     now: str | float | None = None
 

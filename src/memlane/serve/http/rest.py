@@ -26,13 +26,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Path, Query, Request
 from pydantic import BaseModel
 
+from memlane.ingest.validate import INT64_MAX
 from memlane.serve.http import models as m
 from memlane.serve.http.actions import answer_in_thread, server_timing
+from memlane.serve.http.errors import KnownQuery
 from memlane.serve.http.responses import JSONResponse
 
 __all__ = ["ROUTES", "mount"]
 
-Id = Annotated[int, Path(ge=1)]
+Id = Annotated[int, Path(ge=1, le=INT64_MAX)]  # an id SQLite can hold, else 422
 
 ROUTES: list[tuple[str, str, str]] = []
 """``(method, path, action kind)`` of every resource route (the tests walk this table)."""
@@ -44,7 +46,7 @@ async def _answer(request: Request, kind: str, inp: BaseModel) -> JSONResponse:
 
 
 def mount(app: FastAPI) -> None:
-    r = APIRouter(prefix="/v1", tags=["resources"])
+    r = APIRouter(prefix="/v1", tags=["resources"], dependencies=[KnownQuery])
     ROUTES.clear()
 
     def route(method: str, path: str, kind: str) -> Any:
@@ -68,8 +70,9 @@ def mount(app: FastAPI) -> None:
         return await _answer(request, "memory.upsert", body)
 
     @route("POST", "/index", "index")
-    async def index(body: m.IndexInput, request: Request) -> JSONResponse:
-        return await _answer(request, "index", body)
+    async def index(request: Request, body: m.IndexInput | None = None) -> JSONResponse:
+        # every option has a default: a bare POST (curl -X POST .../v1/index) indexes
+        return await _answer(request, "index", body or m.IndexInput())
 
     @route("GET", "/sessions", "sessions.list")
     async def sessions(q: Annotated[m.SessionsInput, Query()], request: Request) -> JSONResponse:
@@ -97,7 +100,7 @@ def mount(app: FastAPI) -> None:
 
     @route("GET", "/graph/{entity}", "graph.show")
     async def graph(entity: str, request: Request,
-              scope: Annotated[str | None, Query(min_length=1, max_length=200)] = None) -> JSONResponse:
+              scope: Annotated[str | None, Query(min_length=1)] = None) -> JSONResponse:
         return await _answer(request, "graph.show", m.GraphInput(entity=entity, scope=scope))
 
     @route("GET", "/packs/{id}", "packs.show")

@@ -29,9 +29,10 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from memlane.errors import ResetRequired
+from memlane.ingest.validate import check_scope
 from memlane.serve import live
 from memlane.serve.http.auth import Principal, principal
-from memlane.serve.http.errors import ApiError
+from memlane.serve.http.errors import ApiError, KnownQuery
 
 __all__ = ["mount"]
 
@@ -47,14 +48,18 @@ def _dumps(data: Any) -> str:
 def mount(app: FastAPI) -> None:
     @app.get("/state/memory", tags=["stream"],
              summary="Live state of a scope: a snapshot event, then JSON Patch events",
-             response_class=EventSourceResponse)
+             response_class=EventSourceResponse, dependencies=[KnownQuery])
     async def state_memory(
         request: Request,
         who: Annotated[Principal, Depends(principal)],
-        scope: Annotated[str, Query(min_length=1, max_length=200)],
+        scope: Annotated[str, Query(min_length=1)],
         last_event_id: Annotated[str | None, Header()] = None,
         resume: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,
     ) -> EventSourceResponse:
+        # Everything the client sent is checked, and the first read made, before the
+        # response starts: inside the stream a bad scope (a newline, 300 characters) or a
+        # negative Last-Event-ID ended an empty 200 stream, which EventSource reopens forever.
+        scope = check_scope(scope)
         who.check(scope, write=False)
         store = app.state.memory.store
         if not hasattr(store, "live_read"):
@@ -65,26 +70,31 @@ def mount(app: FastAPI) -> None:
             try:
                 after = int(last_event_id)
             except ValueError:
+                after = -1
+            if after < 0:
                 raise ApiError(422, "invalid_request", "Last-Event-ID: must be a change id "
-                               "(an integer)", "Last-Event-ID") from None
+                               "(an integer >= 0)", "Last-Event-ID")
         poll_seconds = app.state.serve_config.stream_poll_seconds
 
-        async def events() -> AsyncIterator[ServerSentEvent]:
-            cursor = after
-            if cursor is not None:
-                try:
-                    first = await anyio.to_thread.run_sync(live.poll, store, scope, cursor, _BATCH)
-                except ResetRequired as e:
-                    yield ServerSentEvent(_dumps({"reason": str(e)}), event="reset")
-                    cursor = None
-                else:
-                    for change in first.changes:
-                        yield _patch_event(change)
-                    cursor = first.cursor
-            if cursor is None:
-                head, state = await anyio.to_thread.run_sync(live.snapshot, store, scope)
-                yield ServerSentEvent(_dumps(state), event="snapshot", id=str(head))
-                cursor = head
+        opening: list[ServerSentEvent] = []
+        cursor = after
+        if cursor is not None:
+            try:
+                first = await anyio.to_thread.run_sync(live.poll, store, scope, cursor, _BATCH)
+            except ResetRequired as e:
+                opening.append(ServerSentEvent(_dumps({"reason": str(e)}), event="reset"))
+                cursor = None
+            else:
+                opening += [_patch_event(change) for change in first.changes]
+                cursor = first.cursor
+        if cursor is None:
+            head, state = await anyio.to_thread.run_sync(live.snapshot, store, scope)
+            opening.append(ServerSentEvent(_dumps(state), event="snapshot", id=str(head)))
+            cursor = head
+
+        async def events(cursor: int) -> AsyncIterator[ServerSentEvent]:
+            for event in opening:
+                yield event
             told, quiet = cursor, 0  # the last id the client holds; polls since an event
             while not app.state.stopping.is_set():
                 if await request.is_disconnected():
@@ -110,7 +120,7 @@ def mount(app: FastAPI) -> None:
                 if not got.changes or len(got.changes) < _BATCH:
                     await anyio.sleep(poll_seconds)
 
-        return EventSourceResponse(events(), ping=15, send_timeout=30)
+        return EventSourceResponse(events(cursor), ping=15, send_timeout=30)
 
 
 def _patch_event(change: live.Change) -> ServerSentEvent:

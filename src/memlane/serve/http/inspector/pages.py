@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from memlane.errors import MemlaneError, ValidationError
+from memlane.ingest.validate import check_id_text
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import ApiError, to_api_error
 from memlane.serve.http.inspector import signin, views
@@ -106,9 +107,7 @@ async def _form(request: Request) -> dict[str, str]:
 
 
 def _id(text: str, what: str) -> int:
-    if not text.isdigit():
-        raise ValidationError(f"{what}: must be a whole number, got {text!r}", field=what)
-    return int(text)
+    return check_id_text(text, what)
 
 
 def _mem(request: Request) -> Any:

@@ -290,7 +290,7 @@ def process_metrics(metrics: Any) -> dict[str, Any]:
 def health(mem: Memory, who: Caller, metrics: Any = None) -> dict[str, Any]:
     """Counts, counters, the summary queue and indexing progress (``Memory.stats``, which
     ``/metrics`` reads too), and this process's request and search-stage numbers."""
-    who.check(None, write=False)
+    who.check(None, write=False, what="the Health page")
     stats = mem.stats()
     sessions = stats.get("sessions", {})
     done = sum(sessions.get(s, 0) for s in ("closed", "summarized", "failed"))
