@@ -13,6 +13,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 
 import memlane
 from memlane.testing import example_files, memory
@@ -205,8 +206,12 @@ def test_bad_arguments_are_tool_errors_naming_the_field(tmp_path, db):
             out = await call(c, tool, args, error=True)
             assert needle in out, (tool, args, out)
         for sid in ("²", "abc", str(2**64)):  # '²'.isdigit(), but int('²') fails
-            with pytest.raises(MCPError, match="session_id: must be"):
+            with pytest.raises(MCPError, match="session_id: must be") as bad:
                 await read(c, f"memlane://alice-assistant/sessions/{sid}")
+            assert bad.value.code == INVALID_PARAMS  # as a session that does not exist
+        with pytest.raises(MCPError, match="session 99 does not exist") as missing:
+            await read(c, "memlane://alice-assistant/sessions/99")
+        assert missing.value.code == INVALID_PARAMS
         # the server is still up and nothing was half-written
         assert "user · lives_in · Lisbon" in await call(c, "facts", {"scope": "alice-assistant"})
         assert "no sessions in scope s" in await call(c, "sessions", {"scope": "s"})

@@ -103,7 +103,7 @@ def _tool_errors() -> Iterator[None]:
 def _resource_errors() -> Iterator[None]:
     try:
         yield
-    except NotFoundError as e:
+    except (NotFoundError, ValidationError) as e:  # a malformed id names no resource either
         raise ResourceNotFoundError(str(e)) from e
     except (MemlaneError, ToolError) as e:
         raise ResourceError(str(e)) from e
