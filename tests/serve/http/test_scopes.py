@@ -14,24 +14,12 @@ characters after trimming, one line, no control characters):
 
 from __future__ import annotations
 
-import httpx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlane.errors import ValidationError
 from memlane.ingest.validate import MAX_SCOPE_CHARS, check_scope
-
-
-def first_event(c: httpx.Client, scope: str) -> tuple[int, str]:
-    """The stream's status and its first event's name (or the error body)."""
-    with c.stream("GET", "/state/memory", params={"scope": scope}) as r:
-        if r.status_code != 200:
-            r.read()
-            return r.status_code, r.text
-        for line in r.iter_lines():
-            if line.startswith("event:"):
-                return 200, line.partition(":")[2].strip()
-    return 200, ""
+from tests.serve.http.sse import opening
 
 
 def test_the_longest_scope_works_everywhere_and_one_more_is_refused(sqlite_service) -> None:
@@ -48,7 +36,7 @@ def test_the_longest_scope_works_everywhere_and_one_more_is_refused(sqlite_servi
         assert c.post("/v1/pack", json={"query": "tea", "scope": longest}).status_code == 200
         assert c.get("/v1/facts", params={"scope": longest}).status_code == 200
         assert c.post("/v1/sessions/close", json={"scope": longest}).status_code == 200
-        assert first_event(c, longest) == (200, "snapshot")
+        assert opening(c, longest) == (200, "snapshot")
 
         too_long = longest + "s"
         for r in (c.post("/v1/messages", json={"scope": too_long, "text": "x"}),
@@ -57,7 +45,7 @@ def test_the_longest_scope_works_everywhere_and_one_more_is_refused(sqlite_servi
                   c.get("/v1/graph/Porto", params={"scope": too_long})):
             assert r.status_code == 400, r.text
             assert r.json()["error"]["field"] == "scope", r.text
-        status, body = first_event(c, too_long)
+        status, body = opening(c, too_long)
         assert status == 400 and '"field":"scope"' in body, body
 
 
@@ -72,7 +60,7 @@ def test_the_stream_answers_any_scope_with_a_snapshot_or_a_400(sqlite_service, s
     except ValidationError:
         valid = False
     with sqlite_service.client() as c:
-        status, what = first_event(c, scope)
+        status, what = opening(c, scope)
     if valid:
         assert (status, what) == (200, "snapshot"), (scope, status, what)
     else:

@@ -8,26 +8,10 @@ log), which an EventSource reopens forever. The same for a bad scope (test_scope
 
 from __future__ import annotations
 
-import httpx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-
-def opening(c: httpx.Client, headers: dict[str, str]) -> tuple[int, str]:
-    """The status and the first event's name; "quiet" for a resume with nothing newer
-    (the stream then waits for changes), "" for a stream that ended with no event."""
-    try:
-        with c.stream("GET", "/state/memory", params={"scope": "chat-42"}, headers=headers,
-                      timeout=httpx.Timeout(30, read=3)) as r:
-            if r.status_code != 200:
-                r.read()
-                return r.status_code, r.text
-            for line in r.iter_lines():
-                if line.startswith("event:"):
-                    return 200, line.partition(":")[2].strip()
-    except httpx.ReadTimeout:
-        return 200, "quiet"
-    return 200, ""
+from tests.serve.http.sse import opening
 
 
 @settings(max_examples=50, deadline=None,
@@ -39,7 +23,7 @@ def test_any_last_event_id_opens_with_an_event_or_a_named_error(sqlite_service, 
     if not mem.sessions(scope="chat-42"):
         mem.add_message("chat-42", "user", "I moved to Lisbon", at="2024-01-01T00:00:00Z")
     with sqlite_service.client() as c:
-        status, what = opening(c, {"Last-Event-ID": value})
+        status, what = opening(c, headers={"Last-Event-ID": value})
     if status == 200:
         assert what in ("snapshot", "patch", "reset", "quiet"), (value, what)
     else:
@@ -60,4 +44,4 @@ def test_resuming_still_gives_the_changes_after_the_id(sqlite_service) -> None:
             lines = r.iter_lines()
             head = next(line for line in lines if line.startswith("id:")).split(":")[1].strip()
         mem.add_message("chat-42", "user", "second", at="2024-01-01T00:01:00Z")
-        assert opening(c, {"Last-Event-ID": head}) == (200, "patch")
+        assert opening(c, headers={"Last-Event-ID": head}) == (200, "patch")
