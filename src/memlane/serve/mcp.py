@@ -413,24 +413,17 @@ class _Tools:
             closed = self.mem.close_session(where)
             draft = self.mem.summarize_recent(where, last)
             item_id = self.mem.store_summary(draft)
-            waiting = self._unindexed(where)
+            waiting = [s.id for s in self.mem.sessions(scope=where, limit=1000)
+                       if s.status != "open" and not s.indexed]
             self.mem.index()
             # the answer counts this scope's sessions only: index() runs over every scope,
             # and its report's totals told a key how much other tenants had waiting
-            done = [s for s in self._unindexed(where, among=waiting) if s.indexed]
+            done = [s for s in map(self.mem.session, waiting) if s.indexed]
         head = f"closed session {closed.id}; " if closed is not None else ""
         turns = sum(s.message_count for s in done)
         return (f"{head}summary of the last {len(draft.message_ids)} message(s) stored as item "
                 f"{item_id}; indexed {turns} turn(s) of {len(done)} closed session(s) of scope "
                 f"{where}, now searchable.\n{draft.preview()}")
-
-    def _unindexed(self, scope: str, among: list[Any] | None = None) -> list[Any]:
-        """The scope's closed sessions not indexed yet (or, with ``among``, those sessions
-        as they are now)."""
-        if among is not None:
-            return [self.mem.session(s.id) for s in among]
-        return [s for s in self.mem.sessions(scope=scope, limit=1000)
-                if s.status != "open" and not s.indexed]
 
 
 USE_MEMORY = """\
