@@ -392,6 +392,10 @@ _SOFTWARE_WORD = re.compile(r"[a-z](?<![\w./@#:$%=~-][a-z])[a-z0-9]*(?:-[a-z0-9]
 """A lower-case word standing alone, not in a path, a flag, an address or a call: a
 candidate for :data:`memlane.index.software.SOFTWARE` (session 17). The look-behind follows the
 first letter, so that the engine jumps from letter to letter (a fifth cheaper than before it)."""
+_LOWER_RUNS = re.compile(r"[a-z][a-z0-9-]*")
+"""Every run a :data:`_SOFTWARE_WORD` match can be (what may stand before or after one is
+none of these characters), so a sentence none of whose runs is a listed name is not searched
+with it: most sentences, at half the cost."""
 _GLUED = re.compile(r"(?:(?:^|[\s`'\"(])-{1,2}|\w:|::)$")
 """Before a capitalised word, what makes it a flag or a name in code: a dash opening the word
 ("-Xmx1g", "--Foo"; not "ex-Google", a word's own hyphen), or a colon glued to a word
@@ -1108,7 +1112,8 @@ class OfflineIntelligence:
             out.append(Entity(name, kind, said))
         for name in _LOWER_LEAD.findall(sentence):  # "iPhone", "eBay", "bioRxiv" (session 13)
             out.append(Entity(name, "name", said or _trim(sentence, 120)))
-        for name in _SOFTWARE_WORD.findall(sentence):
+        for name in (() if SOFTWARE.isdisjoint(_LOWER_RUNS.findall(sentence))
+                     else _SOFTWARE_WORD.findall(sentence)):
             # "structlog", "httpx", "pytest-xdist": a well-known package's name written in lower
             # case, which no English word spells (tools/software_names.py) (session 17)
             if name in SOFTWARE:
