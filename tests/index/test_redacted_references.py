@@ -49,3 +49,23 @@ def test_a_key_named_with_and_without_its_kind_is_one_entity():
     # named only with its kind, the key stays an entity
     _, ex = OfflineIntelligence().summarize("team", _msgs(["Ticket BILL-142 tracks the migration."]))
     assert [e.name for e in ex.entities if e.type == "reference"] == ["Ticket BILL-142"]
+
+
+_KEYWORD = st.sampled_from(["password", "passwd", "pwd", "passphrase", "token", "secret",
+                            "apikey", "api-key", "credentials", "access_token", "auth-token"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(scheme=st.sampled_from(["postgres", "mysql", "redis", "amqp"]), user=_word, secret=_secret,
+       before=st.lists(_word, min_size=1, max_size=2), keyword=_KEYWORD,
+       port=st.integers(1024, 65535), db=_word)
+def test_a_host_named_like_a_secret_is_no_assignment(scheme, user, secret, before, keyword, port, db):
+    """'@aa.passphrase:1024/aa' read as 'passphrase: 1024/aa' and redacted the port and path
+    (hypothesis found it): a name inside a host or a dotted name is not a key being
+    assigned. The URL's password is still the one thing redacted."""
+    host = ".".join([*before, keyword])
+    text, n = redact(f"The staging connection string is {scheme}://{user}:{secret}@{host}:{port}/{db}")
+    assert n == 1 and secret not in text and text.endswith(f"@{host}:{port}/{db}")
+    # the same key written as a key is still a secret assigned
+    said, m = redact(f"{before[0]}.{keyword}: {secret}")
+    assert m == 1 and secret not in said

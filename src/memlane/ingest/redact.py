@@ -103,11 +103,11 @@ PATTERNS: list[Pattern] = [
                           r"\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])"), literals=(".",)),
     P("password", re.compile(
         r"""(?ix)
-        ((?<![a-z0-9])[a-z0-9_.-]*?(?:password|passwd|pwd|passphrase)["']?\s*[:=]\s*["']?)
+        ((?<![a-z0-9@._-])[a-z0-9_.-]*?(?:password|passwd|pwd|passphrase)["']?\s*[:=]\s*["']?)
         [^\s"',;]{3,}"""), keep=True, literals=("passw", "pwd", "passphrase"),
       assigned=True),
     P("secret", re.compile(
-        r"(?i)((?<![a-z0-9])[a-z0-9_.-]*?" + _ASSIGNED + r"""["']?\s*[:=]\s*["']?)"""
+        r"(?i)((?<![a-z0-9@._-])[a-z0-9_.-]*?" + _ASSIGNED + r"""["']?\s*[:=]\s*["']?)"""
         r"[A-Za-z0-9._~+/=-]{8,}"), keep=True,
       literals=("key", "secret", "token", "credential"), assigned=True),
     P("secret", re.compile(  # an AWS secret key written in prose: "my aws secret is wJal…"
