@@ -432,6 +432,8 @@ _CONNECTIVES = frozenset("however additionally also afterwards afterward after f
                          "lastly besides still plus hey hi hello".split())
 """Words that open a sentence before a comma and name nobody ("However, please note…",
 "Additionally, provide…"): no addressee of a request (session 17)."""
+_NO_ADDRESSEE = _ACK_WORDS | _NOT_A_NAME | _CONNECTIVES
+"""What stands before a request's comma without naming whom it asks ("Great, please move it.")."""
 _SETTLE_LEAD = re.compile(r"^(?:(?:how|what)\s+about\s+(?:if\s+)?(?:we\s+)?|(?:then|so)[,]?\s+(?:we\s+)?)",
                           re.IGNORECASE)
 """What a proposal or a conclusion opens with ("How about we switch it off…", "Then we
@@ -1126,7 +1128,7 @@ class _Reader:
     def action(self, ti: int, si: int, sentence: str) -> bool:
         turn = self.turns[ti]
         ask = _ASK.match(sentence)
-        if ask and ask.group(1).lower() in _ACK_WORDS | _NOT_A_NAME | _CONNECTIVES:
+        if ask and ask.group(1).lower() in _NO_ADDRESSEE:
             ask = None  # "Great, please move it.": an acknowledgement, nobody addressed (session 17)
         if ask and turn.role == "user":
             owner, rest = ask.group(1), ask.group(2)
@@ -1231,16 +1233,16 @@ class _Reader:
         does not speak here ("…the 40m antenna is Oskar's" — "I'll message Oskar.") (session
         17). Left as said when no such name is near or the verb reaches no one."""
         to = _TO_HIM.search(step)
-        if to is None or to.group("verb").lower() not in _STEP_VERBS | {"message", "ping", "phone", "remind"}:
+        if to is None or to.group("verb").lower() not in _REACHING_VERBS:
             return step
-        speakers = {t.who for t in self.turns}
         for s in self.earlier(ti, si):
             names = [m.group(m.lastgroup or 0) for m in _PERSON.finditer(s)
                      if m.lastgroup != "v" or not re.search(r"\b[A-Z][\w-]*\s+$", s[: m.start("v")])]
             # (not "Hypoallergenic" in "Royal Canin Hypoallergenic": a word of a longer name)
             for name in reversed(names):
                 bare = name.split()[-1]
-                if bare in speakers or bare.lower() in _NOT_PERSON | _NOT_A_NAME or bare.lower() in STOPWORDS:
+                if self.speaks(bare) or bare.lower() in _NOT_PERSON or bare.lower() in _NOT_A_NAME \
+                        or bare.lower() in STOPWORDS:
                     continue
                 return step[: to.start("who")] + name + step[to.end("who"):]
         return step
@@ -1566,7 +1568,7 @@ class _Reader:
                 self.decide(where, text)
             elif label == "next_steps":
                 ask = _ASK.match(s) or _ADDRESSED.match(s)
-                if ask and ask.group(1).lower() in _ACK_WORDS | _NOT_A_NAME | _CONNECTIVES:
+                if ask and ask.group(1).lower() in _NO_ADDRESSEE:
                     ask = None  # "Perfect, please send it.": nobody addressed (session 17)
                 if ask and (ask.re is _ASK or ask.group(3).lower() in _IMPERATIVE):
                     self.put(where, "action_items", _owned(ask.group(1), clean(ask.group(2))))
@@ -1951,6 +1953,10 @@ _NOT_PERSON = frozenset(
     "gran grandma granny nan nana grandad granddad grandpa mum mom dad auntie aunt uncle".split())
 """Capitalised words no "him" or "her" stands for by name: days, months, holidays, kin words
 (whose "him" or "her" the speakers know, the reader does not)."""
+_REACHING_VERBS = _STEP_VERBS | {"message", "ping", "phone", "remind"}
+"""The verbs of "I'll <verb> him" that reach someone, whose "him" :meth:`_Reader.reached` names."""
+_TAKEN_ON = _STEP_VERBS | _ASKED_VERBS
+"""The verbs of a task someone takes on (:func:`_takes_on`)."""
 _DEFERS = re.compile(
     r"\b(?:pick (?:this|it|that) up again|let (?:it|this|them) sit|see what (?:the \w+|they|it) says?|"
     r"(?<!to )(?<!n't )wait for (?:the|their|his|her|them)\b|bring (?:this|it|that) back|nearer the time|"
@@ -2012,6 +2018,7 @@ _INTRANSITIVE = frozenset("stop start go wait run leave return drop move stick s
                           "raise lower reduce increase limit update build sort".split())
 """Step verbs that also say what a thing will do ("Writes will stop soon", "Builds will take
 longer", "Prices will increase")."""
+_TRANSITIVE_STEPS = _STEP_VERBS - _INTRANSITIVE
 
 
 def _someone_will(word: str, rest: str) -> bool:
@@ -2019,8 +2026,8 @@ def _someone_will(word: str, rest: str) -> bool:
     the word is said nowhere else ("Priya will set up the pipeline in the infra repo."): a
     step verb that needs someone to do it, and a word that is no plural ("Writes will stop
     soon", "Builds will take longer" name no one) (session 16)."""
-    verb = (rest.split(maxsplit=1) or [""])[0].lower()
-    return (verb in _STEP_VERBS - _INTRANSITIVE and not word.endswith("s")
+    verb = _first_word(rest)
+    return (verb in _TRANSITIVE_STEPS and not word.endswith("s")
             and word.lower() not in _NOT_A_NAME and word.lower() not in STOPWORDS)
 
 
@@ -2029,8 +2036,12 @@ def _takes_on(rest: str) -> bool:
     "call", "handle"), not what a group or a thing will do or feel ("Sales will scream
     otherwise", "Finance will hate it"): a word written with a capital elsewhere that is no
     speaker owns a step only then (session 17)."""
-    verb = (rest.split(maxsplit=1) or [""])[0].lower()
-    return verb in _STEP_VERBS | _ASKED_VERBS
+    return _first_word(rest) in _TAKEN_ON
+
+
+def _first_word(rest: str) -> str:
+    """The first word of what follows "<Word> will", lower-cased ("" when none)."""
+    return (rest.split(maxsplit=1) or [""])[0].lower()
 
 
 def _unowned(fieldname: str, text: str) -> str:
