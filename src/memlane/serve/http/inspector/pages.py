@@ -106,10 +106,6 @@ async def _form(request: Request) -> dict[str, str]:
     return dict(parse_qsl(body, keep_blank_values=True))
 
 
-def _id(text: str, what: str) -> int:
-    return check_id_text(text, what)
-
-
 def _mem(request: Request) -> Any:
     return request.app.state.memory
 
@@ -124,7 +120,7 @@ def sessions(request: Request, who: Principal = Caller) -> HTMLResponse:
 
 @router.get("/sessions/{session_id}", response_class=HTMLResponse)
 def session(request: Request, session_id: str, who: Principal = Caller) -> HTMLResponse:
-    data = views.session_page(_mem(request), who, _id(session_id, "session_id"))
+    data = views.session_page(_mem(request), who, check_id_text(session_id, "session_id"))
     return render(request, "session.html", page="sessions",
                   title=f"Session {data['session'].id}", live_scope=data["scope"], **data)
 
@@ -152,7 +148,7 @@ def history(request: Request, who: Principal = Caller) -> HTMLResponse:
 
 @router.get("/facts/{fact_id}/forget", response_class=HTMLResponse)
 def forget_confirm(request: Request, fact_id: str, who: Principal = Caller) -> HTMLResponse:
-    fact = _mem(request).store.get_fact(_id(fact_id, "fact_id"))
+    fact = _mem(request).store.get_fact(check_id_text(fact_id, "fact_id"))
     who.check(fact.scope, write=True)
     return render(request, "forget.html", page="facts", title="Forget a fact", fact=fact)
 
@@ -162,7 +158,7 @@ async def forget(request: Request, fact_id: str) -> Response:
     form = await _form(request)
     who = signin.form_principal(request, form)
     mem = _mem(request)
-    fid = _id(fact_id, "fact_id")
+    fid = check_id_text(fact_id, "fact_id")
     fact = mem.store.get_fact(fid)
     who.check(fact.scope, write=True)
     mem.forget_fact(fid)
@@ -197,7 +193,7 @@ async def build_pack(request: Request) -> Response:
 
 @router.get("/packs/{pack_id}", response_class=HTMLResponse)
 def pack(request: Request, pack_id: str, who: Principal = Caller) -> HTMLResponse:
-    data = views.pack_page(_mem(request), who, _id(pack_id, "pack_id"))
+    data = views.pack_page(_mem(request), who, check_id_text(pack_id, "pack_id"))
     return render(request, "pack.html", page="packs", title=f"Pack {data['pack']['id']}", **data)
 
 
