@@ -4,6 +4,8 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memlane.errors import ValidationError
 from memlane.pack.tokens import ApproxTokenCounter
@@ -121,7 +123,8 @@ def test_pack_respects_budget_and_explains(loaded):
     kept = [e for e in p.entries if e.kept]
     dropped = [e for e in p.entries if not e.kept]
     assert kept and dropped
-    assert all(("over budget" in e.reason or "duplicate" in e.reason or "slot full" in e.reason)
+    assert all(("over budget" in e.reason or "duplicate" in e.reason or "slot full" in e.reason
+                or (e.slot == "recent_turns" and e.reason == "older than a recent message left out"))
                for e in dropped)
     with pytest.raises(ValidationError, match="budget"):
         loaded.pack("x", 3)
@@ -218,3 +221,30 @@ def test_worker_backs_off_and_recovers():
     assert done.wait(10)
     w.stop()
     assert (w.failures, w.runs >= 1, w.last_error) == (2, True, "RuntimeError: database is locked")
+
+
+_SHORT_AND_LONG = ["ok", "Thanks, that settles the plan for the whole garden along the north fence and the patio.",
+                   "Sure.", "One more: the compost bin moves to the side passage next weekend, after the rain."]
+
+
+@settings(max_examples=25, deadline=None)
+@given(budget=st.integers(40, 400), lengths=st.lists(st.sampled_from(_SHORT_AND_LONG), min_size=3, max_size=6))
+def test_recent_messages_are_the_conversations_tail_without_a_gap(tmp_path_factory, budget, lengths):
+    """Under a tight budget the recent slot kept its oldest message and then a later short one,
+    skipping the ones between ("What was that plant?" followed by "Noted."): a gap that reads as
+    an answer. The newest message is taken first, and none older than one left out (session 18)."""
+    from memlane.testing import memory
+
+    m = memory(tmp_path_factory.mktemp("recent") / "r.db")
+    try:
+        sent = [m.add_message("yard", "user" if i % 2 == 0 else "assistant", text,
+                              at=datetime(2024, 6, 1, tzinfo=UTC) - timedelta(minutes=len(lengths) - i))
+                for i, text in enumerate(lengths)]
+        p = m.pack("compost bin", budget, scope="yard", now=NOW)
+        recent = [e for e in p.entries if e.slot == "recent_turns"]
+        present = {e.message_id for e in recent if e.kept or e.reason.startswith("duplicate")}
+        assert present == {msg.id for msg in sent[len(sent) - len(present):]}  # a tail, no gap
+        assert all(e.kept or e.reason.startswith(("duplicate", "over budget", "older than", "recent_turns slot"))
+                   for e in recent)
+    finally:
+        m.close()

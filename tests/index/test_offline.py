@@ -3,6 +3,8 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memlane.index.offline import OfflineIntelligence, keyphrases
 from memlane.index.schema import SUMMARY_SCHEMA_VERSION
@@ -138,3 +140,48 @@ def test_observations_are_the_users_statements_not_their_requests():
     # requests, questions and the assistant's words are not observations
     assert not any("wondering" in t or "tips" in t or "sources" in t or "lapis" in t for t in texts)
     assert len(texts) == 2
+
+
+_TOKEN_PART = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=6)
+
+
+@st.composite
+def _dotted_values(draw):
+    """A value whose punctuation is inside it: an email, a domain, a version, a number with
+    a decimal point or a thousands comma, a URL."""
+    parts = draw(st.lists(_TOKEN_PART, min_size=2, max_size=4))
+    form = draw(st.sampled_from(["email", "domain", "version", "decimal", "thousands", "url"]))
+    if form == "email":
+        return f"{parts[0]}.{parts[1]}@example.com"
+    if form == "domain":
+        return ".".join(parts) + ".com"
+    digits = [str(draw(st.integers(1, 999))) for _ in parts]
+    if form == "version":
+        return "Python " + ".".join(digits)
+    if form == "decimal":
+        return f"{digits[0]}.{digits[1]} kg"
+    if form == "thousands":
+        return f"{digits[0]},{draw(st.integers(100, 999))}"
+    return "https://" + ".".join(parts) + ".dev/" + parts[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=_dotted_values(), noun=st.sampled_from(["email", "website", "weight", "salary", "handle"]),
+       end=st.sampled_from([".", "!", ", if you need it.", "; noted?", ""]))
+def test_a_stated_value_keeps_the_punctuation_inside_it(value, noun, end):
+    """'my email is sam.patel@example.com' was stored as 'sam': a value ran only to the first
+    '.', ',' or ':' wherever it stood (session 18). Punctuation ends a value only before a space
+    or the end."""
+    _, ex = OfflineIntelligence().summarize("s", _msgs([("user", f"By the way my {noun} is {value}{end}")]))
+    assert (noun, value) in {(f.predicate, f.object) for f in ex.facts}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I work at Booking.com now.", ("works_at", "Booking.com")),
+    ("I moved to St. Albans last year.", ("lives_in", "St. Albans")),
+    ("I live in Washington, D.C. since May.", ("lives_in", "Washington")),
+    ("I love pizza. Also pasta.", ("likes", "pizza")),
+])
+def test_a_value_ends_at_a_stop_not_at_a_dot_inside_a_name(text, expected):
+    _, ex = OfflineIntelligence().summarize("s", _msgs([("user", text)]))
+    assert expected in {(f.predicate, f.object) for f in ex.facts}

@@ -166,24 +166,31 @@ def build_pack(query: str, budget: int, cands: list[Candidate], cfg: PackConfig,
     by_slot: dict[str, list[Candidate]] = {s: [] for s in order}
     for c in cands:
         by_slot.setdefault(c.slot, []).append(c)
+    # the newest message first: the recent slot is the conversation's tail, so under a tight
+    # budget it keeps the last messages and never skips one to fit an older one
+    by_slot.get("recent_turns", []).sort(key=lambda c: c.sort, reverse=True)
     kept: list[Candidate] = []
     decisions: dict[int, tuple[bool, str, int]] = {}
     seen_keys: dict[str, str] = {}
     seen_messages: set[int] = set()
     in_slot: dict[str, int] = {s: 0 for s in order}
     used = 0
+    tail_cut = False  # a recent message did not fit: older ones would leave a gap
 
     def consider(c: Candidate) -> None:
-        nonlocal used
+        nonlocal used, tail_cut
         cost = counter.count(c.line) + 1
         header = 0 if in_slot[c.slot] else counter.count(HEADERS[c.slot]) + 2
         repeat = c.kind in ("turn", "message") and c.message_id in seen_messages
         if c.key in seen_keys or repeat:
             decisions[id(c)] = (False, f"duplicate of a kept {seen_keys.get(c.key, 'turn')}", cost)
+        elif c.slot == "recent_turns" and tail_cut:
+            decisions[id(c)] = (False, "older than a recent message left out", cost)
         elif in_slot[c.slot] >= caps[c.slot]:
             decisions[id(c)] = (False, f"{c.slot} slot full ({caps[c.slot]})", cost)
         elif used + cost + header > budget:
             decisions[id(c)] = (False, f"over budget ({used + cost + header} > {budget} tokens)", cost)
+            tail_cut = tail_cut or c.slot == "recent_turns"
         else:
             used += cost + header
             in_slot[c.slot] += 1
