@@ -20,6 +20,7 @@ the TOML file. Key and variable names are never renamed once released.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import tomllib
 import types
@@ -134,7 +135,9 @@ class SearchConfig:
             "lexical_weight + vector_weight must be > 0",
         )
         _check(self.candidates >= 1, "search.candidates", "must be >= 1")
-        _check(self.default_k >= 1, "search.default_k", "must be >= 1")
+        from memlane.ingest.params import MAX_K  # the same bounds as a call's k
+
+        _check(1 <= self.default_k <= MAX_K, "search.default_k", f"must be from 1 to {MAX_K}")
         bad = [p for p in self.default_privacy if p not in PRIVACIES]
         _check(not bad, "search.default_privacy", f"unknown level(s) {bad}; use {PRIVACIES}")
 
@@ -310,7 +313,11 @@ class PackConfig:
     """Record each pack so ``memlane packs show ID`` can replay it."""
 
     def __post_init__(self) -> None:
-        _check(self.budget >= 16, "pack.budget", "must be >= 16")
+        from memlane.ingest.params import MAX_BUDGET, MAX_K  # the same bounds as a call's
+
+        _check(16 <= self.budget <= MAX_BUDGET, "pack.budget", f"must be from 16 to {MAX_BUDGET:,}")
+        _check(self.candidates <= MAX_K, "pack.candidates", f"must be at most {MAX_K} (it is "
+               "a search's k)")
         for name in ("candidates", "max_summaries", "summary_chars", "max_facts",
                      "max_relevant_turns", "recent_turns"):
             _check(getattr(self, name) >= 0, f"pack.{name}", "must be >= 0")
@@ -739,11 +746,17 @@ def _coerce(value: Any, tp: Any, key: str) -> Any:
                 raise ValueError(value)
             if isinstance(value, float) and not value.is_integer():
                 raise ValueError(value)
-            return int(value)
+            number = int(value)
+            if not -_INT64 <= number < _INT64:
+                raise ConfigError(f"{key}: {_clip(value)} is out of range (a 64-bit integer)")
+            return number
         if tp is float:
             if isinstance(value, bool):
                 raise ValueError(value)
-            return float(value)
+            real = float(value)
+            if not math.isfinite(real):
+                raise ConfigError(f"{key}: must be a finite number, got {_clip(value)}")
+            return real
         if tp is str:
             if not isinstance(value, str):
                 raise ValueError(value)
@@ -751,12 +764,27 @@ def _coerce(value: Any, tp: Any, key: str) -> Any:
         if origin is tuple:
             if isinstance(value, str):
                 value = [v.strip() for v in value.split(",") if v.strip()]
-            return tuple(str(v) for v in value)
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{key}: expected a list of strings (or one comma-separated "
+                                  f"string), got {_clip(value)}")
+            return tuple(value)
         if origin in (types.UnionType, typing.Union):
             return value
-    except (TypeError, ValueError):
-        raise ConfigError(f"{key}: expected {getattr(tp, '__name__', tp)}, got {value!r}") from None
+    except (TypeError, ValueError, OverflowError):
+        raise ConfigError(f"{key}: expected {getattr(tp, '__name__', tp)}, got {_clip(value)}") from None
     return value
+
+
+_INT64 = 2**63
+
+
+def _clip(value: Any, width: int = 80) -> str:
+    """``repr`` of a refused value, cut short: an error names the value, not a whole file."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's digit limit for str()
+        return "a number too large to print"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _build(cls: type, values: Mapping[str, Any], section: str) -> Any:
@@ -785,15 +813,29 @@ def load_config(
     explicit = path is not None or "MEMLANE_CONFIG" in env
     file = Path(path if path is not None else env.get("MEMLANE_CONFIG", "memlane.toml"))
     if file.exists():
+        if not file.is_file():
+            raise ConfigError(f"config file {file} is not a file")
         try:
             data = tomllib.loads(file.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
             raise ConfigError(f"{file}: not valid TOML: {e}") from e
+        except OSError as e:
+            raise ConfigError(f"config file {file} cannot be read ({e.strerror or e})") from None
+        # a misspelt table ([memroy.ingest]) or a key outside [memory] would be ignored
+        # without a word: refuse it, naming it
+        unknown = sorted(set(data) - {"memory", "llm"})
+        if unknown:
+            raise ConfigError(f"{file}: unknown table(s) or key(s) {unknown} at the top level; "
+                              "memlane reads [memory] (with db and its sections) and "
+                              "[llm.services.NAME]")
         mem = data.get("memory", {})
         if not isinstance(mem, dict):
             raise ConfigError(f"{file}: [memory] must be a table")
         raw = {k: dict(v) if isinstance(v, dict) else v for k, v in mem.items()}
-        services = data.get("llm", {}).get("services", {})
+        llm = data.get("llm", {})
+        if not isinstance(llm, dict) or set(llm) - {"services"}:
+            raise ConfigError(f"{file}: [llm] holds only [llm.services.NAME] tables")
+        services = llm.get("services", {})
         if not isinstance(services, dict):
             raise ConfigError(f"{file}: [llm.services] must be a table of tables")
         raw["llm_services"] = services
@@ -804,12 +846,18 @@ def load_config(
         prefix = f"MEMLANE_{section.upper()}_"
         for name, value in env.items():
             if name.startswith(prefix):
-                raw.setdefault(section, {})[name[len(prefix):].lower()] = value
+                table = raw.setdefault(section, {})
+                if not isinstance(table, dict):
+                    raise ConfigError(f"memory.{section}: must be a table")
+                table[name[len(prefix):].lower()] = value
     if "MEMLANE_DB" in env:
         raw["db"] = env["MEMLANE_DB"]
     for key, value in (overrides or {}).items():
         if isinstance(value, Mapping):
-            raw.setdefault(key, {}).update(value)
+            table = raw.setdefault(key, {})
+            if not isinstance(table, dict):
+                raise ConfigError(f"memory.{key}: must be a table")
+            table.update(value)
         else:
             raw[key] = value
 
