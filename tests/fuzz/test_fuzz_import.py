@@ -111,6 +111,8 @@ junk_line = st.one_of(
         max_size=8)),
     st.just(_line(5).encode()),
     st.just(b"[" * 5000),
+    st.integers(4200, 6000).map(lambda n: json.dumps({**GOOD, "id": 0}).replace(
+        '"id": 0', '"id": ' + "7" * n).encode()),
 )
 
 
@@ -155,3 +157,17 @@ def test_a_deep_line_leaves_the_interpreter_able_to_compile(mem, tmp_path):
     report = mem.import_file(f)
     assert report.errors[0][0] == 1
     compile("x = " + "(" * 50 + "1" + ")" * 50, "check", "exec")  # CPython bookkeeping intact
+
+
+@pytest.mark.parametrize("field", ["id", "at", "text"])
+def test_an_integer_past_pythons_digit_limit_is_a_line_error(mem, tmp_path, field):
+    """Valid JSON that json.loads refuses with ValueError (not JSONDecodeError): the line
+    is named, the lines before it are kept."""
+    huge = "9" * 5000
+    f = tmp_path / "big.jsonl"
+    f.write_text(_line(0) + "\n" + _line(1).replace('"text": "message 1"', f'"{field}": {huge}', 1)
+                 .replace(f'"{field}": "2024-01-01T00:01:00Z"', f'"{field}": {huge}') + "\n")
+    report = mem.import_file(f)
+    (line, message), = report.errors
+    assert line == 2 and "line 2:" in message and "4300 digits" in message
+    assert report.imported == 1 and _messages(mem) == 1

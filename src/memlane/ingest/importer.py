@@ -51,6 +51,8 @@ def _load(raw: str, number: int) -> Any:
         return json.loads(raw)
     except json.JSONDecodeError as e:
         raise ImportFormatError(f"column {e.colno}: not valid JSON ({e.msg})", line=number) from None
+    except ValueError as e:  # valid JSON Python will not read: an integer past 4,300 digits
+        raise ImportFormatError(f"not a message memlane can read ({e})", line=number) from None
 
 
 def parse_lines(
