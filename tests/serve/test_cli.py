@@ -168,3 +168,12 @@ def test_search_places_every_kind_of_hit_without_a_missing_turn(run):
         it = h["item"]
         where = f"session {it['session_id']} turn {it['seq']}" if it["seq"] else f"session {it['session_id']}"
         assert f"[{it['scope']} · {where} · " in text
+
+
+@pytest.mark.parametrize("poll", ["0", "-1", "nan", "inf", "1e12", "-inf"])
+def test_worker_refuses_a_poll_it_cannot_sleep(run, poll):
+    """0 and negatives were a ValueError traceback, nan a loop that never slept, past
+    threading's limit an OverflowError: each is a usage error naming --poll."""
+    run("add", "--scope", "s", "hello")
+    out = run("worker", "--poll", poll, code=2).output
+    assert "--poll" in out and "Traceback" not in out

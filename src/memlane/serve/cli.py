@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import math
 import sys
 from datetime import datetime
 from typing import Any
@@ -21,6 +22,13 @@ __all__ = ["COMMANDS", "cli", "main"]
 def _short(text: str, width: int = 100) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _finite(value: float | None, hint: str) -> float | None:
+    """A float option's value, refused when it is nan (which every range check lets by)."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"must be a finite number, got {value}", param_hint=hint)
+    return value
 
 
 def _ts(dt: datetime) -> str:
@@ -186,8 +194,9 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
 
 
 @cli.command()
-@click.option("--poll", default=5.0, show_default=True, type=float,
-              help="Seconds between index runs.")
+@click.option("--poll", default=5.0, show_default=True,
+              type=click.FloatRange(0.01, 86400.0), callback=lambda _c, _p, v: _finite(v, "--poll"),
+              help="Seconds between index runs (0.01 to 86400).")
 @click.pass_context
 def worker(ctx: click.Context, poll: float) -> None:
     """Run the index worker until interrupted (Ctrl-C or SIGTERM stops it cleanly)."""
