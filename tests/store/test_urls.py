@@ -34,3 +34,51 @@ def test_open_store_opens_what_the_url_names(tmp_path):
         assert store.backend == "sqlite" and (tmp_path / "u.db").is_file()
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("url", ["", "   ", "sqlite:///", "sqlite:/// ", "a\x00b.db"])
+def test_a_name_that_opens_no_lasting_file_is_refused(url):
+    """'' would open SQLite's private temporary database: every write gone at exit."""
+    with pytest.raises(ConfigError, match="^db: "):
+        parse_db_url(url)
+
+
+@pytest.mark.parametrize("how", ["--db", "env", "config"])
+def test_an_empty_db_setting_stores_nothing_and_says_so(tmp_path, monkeypatch, how):
+    """`memlane --db "" add …`, `MEMLANE_DB= memlane add …` and `db = ""` printed 'message 1
+    added' (exit 0) into a temporary database (or into ./memlane.db for --db "")."""
+    from click.testing import CliRunner
+
+    from memlane.serve.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
+    args = ["add", "hello", "--scope", "s"]
+    if how == "--db":
+        args = ["--db", "", *args]
+    elif how == "env":
+        monkeypatch.setenv("MEMLANE_DB", "")
+    else:
+        (tmp_path / "memlane.toml").write_text('[memory]\ndb = ""\n')
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1 and "db: '' names no database file" in result.output
+    assert list(tmp_path.iterdir()) in ([], [tmp_path / "memlane.toml"])
+
+
+@pytest.mark.parametrize("args", [["copy", "--from", "{src}", "--to", ""],
+                                  ["copy", "--from", "{src}", "--to", "sqlite:///"],
+                                  ["--db", "", "migrate"]])
+def test_copy_and_migrate_refuse_an_empty_name(tmp_path, monkeypatch, args):
+    """`memlane copy --to ""` copied into a temporary database and reported success."""
+    from click.testing import CliRunner
+
+    from memlane.serve.cli import cli
+    from memlane.testing import memory
+
+    monkeypatch.chdir(tmp_path)
+    src = tmp_path / "src.db"
+    with memory(src) as mem:
+        mem.add_message("s", "user", "hello")
+    result = CliRunner().invoke(cli, [a.replace("{src}", str(src)) for a in args])
+    assert result.exit_code == 1 and "names no database file" in result.output, result.output
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("src.db")) == []

@@ -49,10 +49,22 @@ def parse_db_url(url: str | Path) -> DatabaseUrl:
     if text.startswith(_POSTGRES_SCHEMES):
         return DatabaseUrl("postgres", text)
     if text.startswith(_SQLITE_SCHEME):
-        return DatabaseUrl("sqlite", text[len(_SQLITE_SCHEME):])
+        return DatabaseUrl("sqlite", _sqlite_location(text[len(_SQLITE_SCHEME):]))
     if "://" in text:
         raise ConfigError(f"db: unknown database URL scheme in {text!r}; pass a file path")
-    return DatabaseUrl("sqlite", text)
+    return DatabaseUrl("sqlite", _sqlite_location(text))
+
+
+def _sqlite_location(text: str) -> str:
+    """A SQLite file name memlane will keep writing to. An empty name (``--db ""``,
+    ``MEMLANE_DB=``, ``sqlite:///``) would open SQLite's private temporary database, whose
+    every write is gone when the process ends."""
+    if not text.strip():
+        raise ConfigError(f"db: {text!r} names no database file; pass a path (or :memory: for "
+                          "a database that lasts as long as the process)")
+    if "\x00" in text:
+        raise ConfigError("db: a file name cannot hold a NUL character")
+    return text
 
 
 def store_class(url: DatabaseUrl) -> type[SqliteStore] | type[PostgresStore]:
