@@ -177,3 +177,22 @@ def test_worker_refuses_a_poll_it_cannot_sleep(run, poll):
     run("add", "--scope", "s", "hello")
     out = run("worker", "--poll", poll, code=2).output
     assert "--poll" in out and "Traceback" not in out
+
+
+def test_every_command_that_prints_data_takes_json():
+    """README: 'Every command that prints data takes --json' (`facts forget` did not)."""
+    runs = {("worker",), ("serve",), ("mcp",), ("bench", "longmemeval"), ("bench", "locomo")}
+    missing = [" ".join(path) for path, cmd in _commands(cli)
+               if not hasattr(cmd, "commands") and path not in runs
+               and "--json" not in [o for p in cmd.params for o in getattr(p, "opts", [])]]
+    assert missing == []
+
+
+def test_facts_forget_json(run, tmp_path):
+    from memlane.testing import memory
+
+    run("add", "--scope", "s", "hello")
+    with memory(tmp_path / "cli.db") as mem:
+        fact_id = mem.add_fact("user", "city", "Lisbon", scope="s").fact_id
+    assert json.loads(run("facts", "forget", str(fact_id), "--json").stdout) == {"forgotten": fact_id}
+    assert "does not exist" in run("facts", "forget", str(fact_id), "--json", code=1).output
