@@ -94,6 +94,9 @@ def test_import_bad_line_reports_line_and_exits_nonzero(run, tmp_path):
     out = run("import", str(f), "--strict", code=1).output
     assert "nothing was imported" in out
     assert json.loads(run("stats", "--json").stdout)["messages"] == 1
+    f.write_text('{"scope":"s"}\n')
+    out = run("import", str(f), code=1).output
+    assert "line 1: role: missing" in out and "(nothing was imported)" in out
 
 
 def test_import_from_stdin(run):

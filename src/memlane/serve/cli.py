@@ -150,7 +150,7 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
                       if report.skipped_duplicates else ""))
     if report.errors:
         line, message = report.errors[0]
-        kept = "nothing was imported" if strict else f"lines before {line} were kept"
+        kept = "nothing was imported" if strict or line == 1 else f"lines before {line} were kept"
         raise click.ClickException(safe(f"{file}: {message} ({kept})"))
 
 
