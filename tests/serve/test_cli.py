@@ -199,3 +199,10 @@ def test_facts_forget_json(run, tmp_path):
         fact_id = mem.add_fact("user", "city", "Lisbon", scope="s").fact_id
     assert json.loads(run("facts", "forget", str(fact_id), "--json").stdout) == {"forgotten": fact_id}
     assert "does not exist" in run("facts", "forget", str(fact_id), "--json", code=1).output
+
+
+def test_search_help_names_every_preset():
+    from memlane.retrieve.presets import PRESETS
+
+    text = CliRunner().invoke(cli, ["search", "--help"], terminal_width=1000).output
+    assert all(name in text for name in ["default", *PRESETS]), text

@@ -242,7 +242,7 @@ def worker(ctx: click.Context, poll: float) -> None:
               help="Turns taken from each session by stage two (default retrieval.turns_per_session).")
 @click.option("--preset", default=None,
               help="Weight preset: default (the configured weights), session, flat, arawn, "
-              "recency or lexical.")
+              "recency, lexical or meaning (the meaning tier's transformer).")
 @click.option("--mmr/--no-mmr", "mmr", default=None,
               help="Diversify the first hits with maximal marginal relevance (default retrieval.mmr).")
 @click.option("--explain", is_flag=True,
