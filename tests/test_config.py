@@ -103,6 +103,10 @@ def test_llm_services_and_indexing(tmp_path):
     ('[memory.search]\ndefault_k = 5000\n', "search.default_k: must be from 1 to 1000"),
     ('[memory.ingest]\nredact_patterns = [{a = 1}]\n', "redact_patterns: expected a list of strings"),
     ('[memory.facts]\nmulti_valued = [1, 2]\n', "multi_valued: expected a list of strings"),
+    ('[memory.search]\ndefault_privacy = []\n', "default_privacy: must name at least one"),
+    ('[memory.pack]\nslot_order = ["facts", "facts"]\n', r"slot_order: names \['facts'\] more"),
+    ('[memory.retrieval]\nkind_bonuses = ["turn.user:nan"]\n', "kind_bonuses: .* finite"),
+    ('[memory.hygiene]\nlane_caps = ["ephemeral=\u00b2"]\n', "lane_caps: .* whole number"),
 ])
 def test_file_shapes_and_values_memlane_cannot_use_are_refused(tmp_path, text, needle):
     f = tmp_path / "memlane.toml"
@@ -136,6 +140,9 @@ _VALUES = st.one_of(
     st.lists(st.one_of(st.text(max_size=8), st.integers(), st.floats()), max_size=3),
     st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
     st.sampled_from(["inf", "-inf", "nan", "1e999", "9" * 30, "-0", " 3 ", "0x10", "1_000"]),
+    st.sampled_from(["", ",", "private,private", "facts,facts", "ephemeral=\u00b2",
+                     "ephemeral=" + "9" * 30, "turn.user:nan", "turn.user:inf", "note:1e999",
+                     "ephemeral=\u0663"]),
 )
 
 
@@ -157,6 +164,8 @@ def test_any_value_of_any_key_loads_sound_or_is_a_config_error(key, value, env):
         assert name in str(e) or section in str(e), str(e)
         return
     got = getattr(getattr(c, section), name)
+    assert all(0 <= n < 2**63 for n in c.hygiene.caps().values())
+    assert all(math.isfinite(v) for v in c.retrieval.kind_bonus_map().values())
     for v in (got if isinstance(got, tuple) else (got,)):
         if isinstance(v, float):
             assert math.isfinite(v)

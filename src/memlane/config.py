@@ -140,6 +140,8 @@ class SearchConfig:
         _check(1 <= self.default_k <= MAX_K, "search.default_k", f"must be from 1 to {MAX_K}")
         bad = [p for p in self.default_privacy if p not in PRIVACIES]
         _check(not bad, "search.default_privacy", f"unknown level(s) {bad}; use {PRIVACIES}")
+        _check(bool(self.default_privacy), "search.default_privacy",
+               f"must name at least one level of {PRIVACIES} (none would find nothing)")
 
 
 @dataclass(frozen=True)
@@ -267,8 +269,11 @@ class HygieneConfig:
 
         for pair in self.lane_caps:
             lane, sep, n = pair.partition("=")
-            _check(bool(sep) and lane.strip() in LANES and n.strip().isdigit(), "hygiene.lane_caps",
-                   f"{pair!r} must be lane=max_items with a lane of {', '.join(LANES)}")
+            n = n.strip()
+            _check(bool(sep) and lane.strip() in LANES and n.isascii() and n.isdigit()
+                   and int(n) < _INT64, "hygiene.lane_caps",
+                   f"{pair!r} must be lane=max_items with a lane of {', '.join(LANES)} and a "
+                   "whole number of items")
         _check(self.compact_min_summaries >= 2, "hygiene.compact_min_summaries", "must be >= 2")
         _check(self.compact_older_than_days > 0, "hygiene.compact_older_than_days", "must be > 0")
 
@@ -324,6 +329,8 @@ class PackConfig:
         known = {"facts", "summaries", "relevant_turns", "recent_turns"}
         bad = [x for x in self.slot_order if x not in known]
         _check(not bad, "pack.slot_order", f"unknown slot(s) {bad}; use {sorted(known)}")
+        twice = sorted({x for x in self.slot_order if self.slot_order.count(x) > 1})
+        _check(not twice, "pack.slot_order", f"names {twice} more than once")
 
 
 @dataclass(frozen=True)
@@ -655,10 +662,12 @@ class RetrievalConfig:
                    f"unknown kind {kind!r} in {entry!r}; use kind:value with a kind of {KINDS} "
                    "(or turn.user / turn.assistant)")
             try:
-                float(value)
+                finite = math.isfinite(float(value))
             except ValueError:
+                finite = False
+            if not finite:
                 raise ConfigError(f"retrieval.kind_bonuses: {entry!r} is not kind:value "
-                                  "with a number, e.g. decision:1.0") from None
+                                  "with a finite number, e.g. decision:1.0") from None
         from memlane.retrieve.presets import PRESETS  # the names live with the constants
 
         _check(self.preset == "default" or self.preset in PRESETS, "retrieval.preset",
