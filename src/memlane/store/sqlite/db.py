@@ -275,8 +275,12 @@ class Database:
             except sqlite3.Error as e:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                if "already exists" in str(e) and name in dict(self.applied()):
-                    continue  # another process applied it first
+                # Another process opening the same new file applied it between our reading
+                # of schema_migrations and our BEGIN IMMEDIATE: its statements then fail
+                # here in whatever way they fail ("already exists", "duplicate column
+                # name", the name's UNIQUE key), and ours rolled back whole.
+                if name in dict(self.applied()):
+                    continue
                 raise MigrationError(f"migration {name!r} failed: {e}") from e
             done.append(name)
         return done
