@@ -82,3 +82,29 @@ def test_copy_and_migrate_refuse_an_empty_name(tmp_path, monkeypatch, args):
     result = CliRunner().invoke(cli, [a.replace("{src}", str(src)) for a in args])
     assert result.exit_code == 1 and "names no database file" in result.output, result.output
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("src.db")) == []
+
+
+@pytest.mark.parametrize("how", ["--db", "config"])
+def test_a_home_relative_name_opens_the_home_folders_file(tmp_path, monkeypatch, how):
+    """`db = "~/m.db"` (a config file or an MCP client's JSON: no shell expands the ~)
+    passed the CLI's existence check, which expands it, then failed in SQLite: 'unable
+    to open database file'."""
+    from click.testing import CliRunner
+
+    from memlane.serve.cli import cli
+
+    home = tmp_path / "home"
+    (home / "mem").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
+    assert parse_db_url("~/mem/m.db").location == str(home / "mem" / "m.db")
+    assert parse_db_url("sqlite:///~/mem/m.db").location == str(home / "mem" / "m.db")
+    pre = ["--db", "~/mem/m.db"] if how == "--db" else []
+    if how == "config":
+        (tmp_path / "memlane.toml").write_text('[memory]\ndb = "~/mem/m.db"\n')
+    result = CliRunner().invoke(cli, [*pre, "add", "hello", "--scope", "s"])
+    assert result.exit_code == 0, result.output
+    assert (home / "mem" / "m.db").is_file() and not (tmp_path / "~").exists()
+    result = CliRunner().invoke(cli, [*pre, "stats", "--json"])
+    assert result.exit_code == 0 and '"messages": 1' in result.output

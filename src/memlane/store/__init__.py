@@ -11,6 +11,7 @@ know which backend a URL names asks it.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -64,7 +65,9 @@ def _sqlite_location(text: str) -> str:
                           "a database that lasts as long as the process)")
     if "\x00" in text:
         raise ConfigError("db: a file name cannot hold a NUL character")
-    return text
+    # "~/memlane.db" from a config file or a client's JSON (no shell to expand it) is the
+    # home folder's file, as the CLI's existence check reads it
+    return os.path.expanduser(text) if text.startswith("~") else text
 
 
 def store_class(url: DatabaseUrl) -> type[SqliteStore] | type[PostgresStore]:
