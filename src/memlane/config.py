@@ -354,7 +354,8 @@ class McpConfig:
                "must be at most 256 characters with no NUL bytes")
         _check(all(p.strip() for p in self.allowed_scopes), "mcp.allowed_scopes",
                "patterns must not be empty")
-        _check(self.worker_poll_seconds > 0, "mcp.worker_poll_seconds", "must be > 0")
+        _check(0.01 <= self.worker_poll_seconds <= 86400, "mcp.worker_poll_seconds",
+               "must be from 0.01 to 86400 (as Memory.start_worker's poll_seconds)")
 
 
 @dataclass(frozen=True)
@@ -391,7 +392,8 @@ class ServeConfig:
         _check(bool(self.host.strip()), "serve.host", "must not be empty")
         _check(0 <= self.port <= 65535, "serve.port", "must be from 0 to 65535")
         _check(self.workers >= 1, "serve.workers", "must be >= 1")
-        _check(self.worker_poll_seconds > 0, "serve.worker_poll_seconds", "must be > 0")
+        _check(0.01 <= self.worker_poll_seconds <= 86400, "serve.worker_poll_seconds",
+               "must be from 0.01 to 86400 (as Memory.start_worker's poll_seconds)")
         _check(self.max_body_bytes >= 1024, "serve.max_body_bytes", "must be >= 1024")
         _check(self.rate_limit >= 0, "serve.rate_limit", "must be >= 0 (0 = no limit)")
         _check(self.rate_burst >= 0, "serve.rate_burst", "must be >= 0")
