@@ -104,6 +104,8 @@ def test_llm_services_and_indexing(tmp_path):
     ('[memory.ingest]\nredact_patterns = [{a = 1}]\n', "redact_patterns: expected a list of strings"),
     ('[memory.facts]\nmulti_valued = [1, 2]\n', "multi_valued: expected a list of strings"),
     ('[memory.search]\ndefault_privacy = []\n', "default_privacy: must name at least one"),
+    ('[memory.embedding]\nbackend = "openai"\nmodel = "m"\nbase_url = "127.0.0.1:8080/v1"\n',
+     "embedding.base_url: must be an http"),
     ('[memory.serve]\nworker_poll_seconds = 1e12\n', "serve.worker_poll_seconds: must be from"),
     ('[memory.mcp]\nworker_poll_seconds = 0.001\n', "mcp.worker_poll_seconds: must be from"),
     ('[memory.pack]\nslot_order = ["facts", "facts"]\n', r"slot_order: names \['facts'\] more"),

@@ -107,6 +107,8 @@ class EmbeddingConfig:
         _check(self.backend in allowed, "embedding.backend", f"must be one of {', '.join(allowed)}")
         if self.backend == "openai":
             _check(bool(self.base_url), "embedding.base_url", "is required for backend openai")
+            _check(self.base_url.startswith(("http://", "https://")), "embedding.base_url",
+                   f"must be an http(s) URL, got {self.base_url!r}")
             _check(bool(self.model), "embedding.model", "is required for backend openai")
         _check(self.batch_size >= 1, "embedding.batch_size", "must be >= 1")
 
