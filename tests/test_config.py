@@ -176,3 +176,11 @@ def test_any_value_of_any_key_loads_sound_or_is_a_config_error(key, value, env):
         if isinstance(v, int):
             assert -2**63 <= v < 2**63
     assert dataclasses.is_dataclass(getattr(c, section))
+
+
+def test_a_byte_order_mark_and_crlf_lines_are_read(tmp_path):
+    """A file saved by Notepad ('\\ufeff' first, CRLF) read 'not valid TOML: Invalid
+    statement (at line 1, column 1)'."""
+    f = tmp_path / "memlane.toml"
+    f.write_bytes(b"\xef\xbb\xbf[memory.search]\r\nrrf_k = 30\r\n")
+    assert load_config(f, environ={}).search.rrf_k == 30

@@ -829,7 +829,8 @@ def load_config(
         if not file.is_file():
             raise ConfigError(f"config file {file} is not a file")
         try:
-            data = tomllib.loads(file.read_text(encoding="utf-8"))
+            # utf-8-sig: a byte-order mark some Windows editors write is no TOML error
+            data = tomllib.loads(file.read_text(encoding="utf-8-sig"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
             raise ConfigError(f"{file}: not valid TOML: {e}") from e
         except OSError as e:
