@@ -863,7 +863,12 @@ def load_config(
                 table = raw.setdefault(section, {})
                 if not isinstance(table, dict):
                     raise ConfigError(f"memory.{section}: must be a table")
-                table[name[len(prefix):].lower()] = value
+                key = name[len(prefix):].lower()
+                known = {f.name for f in dataclasses.fields(_SECTIONS[section])}
+                if key not in known:  # name the variable: it is in no file to look for
+                    raise ConfigError(f"{name}: memory.{section} has no key {key!r}; known: "
+                                      f"{', '.join(sorted(known))}")
+                table[key] = value
     if "MEMLANE_DB" in env:
         raw["db"] = env["MEMLANE_DB"]
     for key, value in (overrides or {}).items():
