@@ -78,6 +78,7 @@ def test_pack_prints_context_and_decisions(run):
     (("items", "show", "5"), "item 5 does not exist"),
     (("search", "x", "-k", "0"), "k: must be"),
     (("sessions", "close"), "exactly one of"),
+    (("sessions", "close", "--scope", "seed", "--now", "2024-01-01"), "--now goes with --idle"),
 ])
 def test_errors_are_one_line_and_nonzero(run, args, needle):
     run("add", "--scope", "seed", "hello")

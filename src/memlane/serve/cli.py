@@ -502,6 +502,8 @@ def sessions_close(ctx: click.Context, scope: str | None, session_id: int | None
     mem = _memory(ctx)
     if sum(x is not None and x is not False for x in (scope, session_id, idle or None)) != 1:
         raise click.UsageError("pass exactly one of --scope, --id or --idle")
+    if now is not None and not idle:
+        raise click.UsageError("--now goes with --idle (the time idle sessions are measured at)")
     if idle:
         ids = mem.close_idle(now)
         echo(dumps({"closed": ids}) if as_json else f"closed {len(ids)} idle session(s)")
