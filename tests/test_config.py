@@ -185,3 +185,16 @@ def test_a_byte_order_mark_and_crlf_lines_are_read(tmp_path):
     f = tmp_path / "memlane.toml"
     f.write_bytes(b"\xef\xbb\xbf[memory.search]\r\nrrf_k = 30\r\n")
     assert load_config(f, environ={}).search.rrf_k == 30
+
+
+def test_an_empty_config_name_is_named_as_such(tmp_path, monkeypatch):
+    """MEMLANE_CONFIG= and --config "" read 'config file . is not a file'."""
+    with pytest.raises(ConfigError, match="MEMLANE_CONFIG: '' names no config file"):
+        load_config(environ={"MEMLANE_CONFIG": ""})
+    with pytest.raises(ConfigError, match="--config: ' ' names no config file"):
+        load_config(" ", environ={})
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "m.toml").write_text("[memory.search]\nrrf_k = 7\n")
+    monkeypatch.setenv("HOME", str(home))
+    assert load_config("~/m.toml", environ={}).search.rrf_k == 7

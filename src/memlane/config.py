@@ -824,7 +824,11 @@ def load_config(
     env = os.environ if environ is None else environ
     raw: dict[str, Any] = {}
     explicit = path is not None or "MEMLANE_CONFIG" in env
-    file = Path(path if path is not None else env.get("MEMLANE_CONFIG", "memlane.toml"))
+    named = str(path) if path is not None else env.get("MEMLANE_CONFIG", "memlane.toml")
+    if not named.strip():  # Path("") is the current folder
+        where = "--config" if path is not None else "MEMLANE_CONFIG"
+        raise ConfigError(f"{where}: {named!r} names no config file; name one (or unset it)")
+    file = Path(named).expanduser()
     if file.exists():
         if not file.is_file():
             raise ConfigError(f"config file {file} is not a file")
