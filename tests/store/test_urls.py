@@ -108,3 +108,17 @@ def test_a_home_relative_name_opens_the_home_folders_file(tmp_path, monkeypatch,
     assert (home / "mem" / "m.db").is_file() and not (tmp_path / "~").exists()
     result = CliRunner().invoke(cli, [*pre, "stats", "--json"])
     assert result.exit_code == 0 and '"messages": 1' in result.output
+
+
+@pytest.mark.parametrize("args", [["mcp", "--db", ""], ["serve", "--db", ""]])
+def test_mcp_and_serve_refuse_an_empty_db_option(tmp_path, monkeypatch, args):
+    """`memlane mcp --db ""` served ./memlane.db (or the config's db) instead."""
+    from click.testing import CliRunner
+
+    from memlane.serve.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1 and "db: '' names no database file" in result.output, result.output
+    assert list(tmp_path.iterdir()) == []
