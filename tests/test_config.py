@@ -198,3 +198,19 @@ def test_an_empty_config_name_is_named_as_such(tmp_path, monkeypatch):
     (home / "m.toml").write_text("[memory.search]\nrrf_k = 7\n")
     monkeypatch.setenv("HOME", str(home))
     assert load_config("~/m.toml", environ={}).search.rrf_k == 7
+
+
+def test_a_named_service_without_its_table_is_refused_at_load(tmp_path):
+    """indexing.service = "locl" beside [llm.services.local] loaded, and every index run
+    (a server's worker: every round) then failed."""
+    f = tmp_path / "memlane.toml"
+    svc = '[llm.services.local]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\n'
+    f.write_text('[memory.indexing]\nbackend = "llm"\nservice = "locl"\n' + svc)
+    with pytest.raises(ConfigError, match=r"indexing.service: no \[llm.services.locl\] table "
+                                          r"\(configured: local\)"):
+        load_config(f, environ={})
+    f.write_text('[memory.retrieval]\nhyde = true\nhyde_service = "x"\n' + svc)
+    with pytest.raises(ConfigError, match=r"retrieval.hyde_service: no \[llm.services.x\]"):
+        load_config(f, environ={})
+    f.write_text('[memory.indexing]\nservice = "unused"\n' + svc)  # offline: not used
+    assert load_config(f, environ={}).indexing.service == "unused"

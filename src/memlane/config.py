@@ -905,5 +905,14 @@ def load_config(
             raise ConfigError(f"llm.services.{name}: missing {', '.join(missing)}")
         services[name] = _build(LLMServiceConfig, values, f"llm.services.{name}")
     kwargs["llm_services"] = services
-    return Config(**kwargs)
+    config = Config(**kwargs)
+    # a service named but not configured is a bad value like any other: refused at load,
+    # not at the first index run (a server's worker would fail on every round)
+    named = [("indexing.service", config.indexing.service, config.indexing.backend == "llm"),
+             ("retrieval.hyde_service", config.retrieval.hyde_service, config.retrieval.hyde)]
+    for key, name, used in named:
+        if used and name not in services:
+            known = ", ".join(sorted(services)) or "none"
+            raise ConfigError(f"{key}: no [llm.services.{name}] table (configured: {known})")
+    return config
 
