@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memlane.config import Config, load_config
 from memlane.errors import ConfigError
@@ -27,7 +29,8 @@ def test_file_then_env_then_overrides(tmp_path):
     ({"MEMLANE_INGEST_SESSION_GAP_MINUTES": "-1"}, "ingest.session_gap_minutes"),
     ({"MEMLANE_EMBEDDING_BACKEND": "bert"}, "embedding.backend"),
     ({"MEMLANE_EMBEDDING_BACKEND": "openai"}, "embedding.base_url"),
-    ({"MEMLANE_SEARCH_COLOUR": "red"}, "unknown key"),
+    ({"MEMLANE_SEARCH_COLOUR": "red"}, "MEMLANE_SEARCH_COLOUR: memory.search has no key 'colour'"),
+    ({"MEMLANE_SEARCH_": "1"}, "MEMLANE_SEARCH_: memory.search has no key ''"),
     ({"MEMLANE_SEARCH_DEFAULT_PRIVACY": "private,secret"}, "search.default_privacy"),
     ({"MEMLANE_INGEST_REDACT_SECRETS": "maybe"}, "ingest.redact_secrets"),
     ({"MEMLANE_SERVE_THREADS": "-1"}, "serve.threads: must be >= 0"),
@@ -80,3 +83,134 @@ def test_llm_services_and_indexing(tmp_path):
     with pytest.raises(ConfigError, match="indexing.service"):
         load_config(environ={"MEMLANE_INDEXING_BACKEND": "llm"})
     assert load_config(environ={"MEMLANE_INDEXING_ENABLED": "false"}).indexing.enabled is False
+
+
+# -- session 18 (qa18a): the file's shape, non-finite and oversized values ---------------
+
+@pytest.mark.parametrize(("text", "needle"), [
+    ('[memroy.ingest]\nsession_gap_minutes = 5\n', r"unknown table\(s\) or key\(s\) \['memroy'\]"),
+    ('db = "other.db"\n', r"\['db'\] at the top level"),
+    ('llm = 5\n', r"\[llm\] holds only"),
+    ('[llm]\nservice = "x"\n', r"\[llm\] holds only"),
+    ('[memory.ingest]\nsession_gap_minutes = inf\n', "ingest.session_gap_minutes: must be a finite"),
+    ('[memory.search]\nlexical_weight = -inf\n', "search.lexical_weight: must be a finite"),
+    ('[memory.serve]\nworker_poll_seconds = nan\n', "serve.worker_poll_seconds: must be a finite"),
+    ('[memory.hygiene]\ncompact_older_than_days = 1e999\n', "compact_older_than_days: must be a finite"),
+    ('[memory.ingest]\nmax_message_chars = 99999999999999999999999\n',
+     "max_message_chars: .* is out of range"),
+    ('[memory.pack]\nbudget = 1e30\n', "pack.budget: .* is out of range"),
+    ('[memory.pack]\nbudget = 2000000\n', "pack.budget: must be from 16 to 1,000,000"),
+    ('[memory.pack]\ncandidates = 5000\n', "pack.candidates: must be at most 1000"),
+    ('[memory.search]\ndefault_k = 5000\n', "search.default_k: must be from 1 to 1000"),
+    ('[memory.ingest]\nredact_patterns = [{a = 1}]\n', "redact_patterns: expected a list of strings"),
+    ('[memory.facts]\nmulti_valued = [1, 2]\n', "multi_valued: expected a list of strings"),
+    ('[memory.search]\ndefault_privacy = []\n', "default_privacy: must name at least one"),
+    ('[memory.embedding]\nbackend = "openai"\nmodel = "m"\nbase_url = "127.0.0.1:8080/v1"\n',
+     "embedding.base_url: must be an http"),
+    ('[memory.serve]\nworker_poll_seconds = 1e12\n', "serve.worker_poll_seconds: must be from"),
+    ('[memory.mcp]\nworker_poll_seconds = 0.001\n', "mcp.worker_poll_seconds: must be from"),
+    ('[memory.pack]\nslot_order = ["facts", "facts"]\n', r"slot_order: names \['facts'\] more"),
+    ('[memory.retrieval]\nkind_bonuses = ["turn.user:nan"]\n', "kind_bonuses: .* finite"),
+    ('[memory.hygiene]\nlane_caps = ["ephemeral=\u00b2"]\n', "lane_caps: .* whole number"),
+])
+def test_file_shapes_and_values_memlane_cannot_use_are_refused(tmp_path, text, needle):
+    f = tmp_path / "memlane.toml"
+    f.write_text(text)
+    with pytest.raises(ConfigError, match=needle):
+        load_config(f, environ={})
+
+
+def test_a_config_path_that_is_a_directory_is_a_config_error(tmp_path):
+    with pytest.raises(ConfigError, match="is not a file"):
+        load_config(tmp_path, environ={})
+
+
+def test_env_override_of_a_section_the_file_sets_to_a_value(tmp_path):
+    f = tmp_path / "memlane.toml"
+    f.write_text("[memory]\ningest = 5\n")
+    with pytest.raises(ConfigError, match="memory.ingest: must be a table"):
+        load_config(f, environ={"MEMLANE_INGEST_SESSION_GAP_MINUTES": "5"})
+
+
+def _keys() -> list[tuple[str, str]]:
+    import dataclasses
+
+    from memlane.config import _SECTIONS
+
+    return [(s, f.name) for s, cls in _SECTIONS.items() for f in dataclasses.fields(cls)]
+
+
+_VALUES = st.one_of(
+    st.text(max_size=30), st.integers(), st.floats(), st.booleans(), st.none(),
+    st.lists(st.one_of(st.text(max_size=8), st.integers(), st.floats()), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+    st.sampled_from(["inf", "-inf", "nan", "1e999", "9" * 30, "-0", " 3 ", "0x10", "1_000"]),
+    st.sampled_from(["", ",", "private,private", "facts,facts", "ephemeral=\u00b2",
+                     "ephemeral=" + "9" * 30, "turn.user:nan", "turn.user:inf", "note:1e999",
+                     "ephemeral=\u0663"]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(key=st.sampled_from(_keys()), value=_VALUES, env=st.booleans())
+def test_any_value_of_any_key_loads_sound_or_is_a_config_error(key, value, env):
+    """From the environment (a string) or a file/override (any TOML-like value): a value
+    either loads into finite floats and 64-bit integers or is refused naming its key."""
+    import dataclasses
+    import math
+
+    section, name = key
+    try:
+        if env:
+            c = load_config(environ={f"MEMLANE_{section.upper()}_{name.upper()}": str(value)})
+        else:
+            c = load_config(environ={}, overrides={section: {name: value}})
+    except ConfigError as e:
+        assert name in str(e) or section in str(e), str(e)
+        return
+    got = getattr(getattr(c, section), name)
+    assert all(0 <= n < 2**63 for n in c.hygiene.caps().values())
+    assert all(math.isfinite(v) for v in c.retrieval.kind_bonus_map().values())
+    for v in (got if isinstance(got, tuple) else (got,)):
+        if isinstance(v, float):
+            assert math.isfinite(v)
+        if isinstance(v, int):
+            assert -2**63 <= v < 2**63
+    assert dataclasses.is_dataclass(getattr(c, section))
+
+
+def test_a_byte_order_mark_and_crlf_lines_are_read(tmp_path):
+    """A file saved by Notepad ('\\ufeff' first, CRLF) read 'not valid TOML: Invalid
+    statement (at line 1, column 1)'."""
+    f = tmp_path / "memlane.toml"
+    f.write_bytes(b"\xef\xbb\xbf[memory.search]\r\nrrf_k = 30\r\n")
+    assert load_config(f, environ={}).search.rrf_k == 30
+
+
+def test_an_empty_config_name_is_named_as_such(tmp_path, monkeypatch):
+    """MEMLANE_CONFIG= and --config "" read 'config file . is not a file'."""
+    with pytest.raises(ConfigError, match="MEMLANE_CONFIG: '' names no config file"):
+        load_config(environ={"MEMLANE_CONFIG": ""})
+    with pytest.raises(ConfigError, match="--config: ' ' names no config file"):
+        load_config(" ", environ={})
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "m.toml").write_text("[memory.search]\nrrf_k = 7\n")
+    monkeypatch.setenv("HOME", str(home))
+    assert load_config("~/m.toml", environ={}).search.rrf_k == 7
+
+
+def test_a_named_service_without_its_table_is_refused_at_load(tmp_path):
+    """indexing.service = "locl" beside [llm.services.local] loaded, and every index run
+    (a server's worker: every round) then failed."""
+    f = tmp_path / "memlane.toml"
+    svc = '[llm.services.local]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\n'
+    f.write_text('[memory.indexing]\nbackend = "llm"\nservice = "locl"\n' + svc)
+    with pytest.raises(ConfigError, match=r"indexing.service: no \[llm.services.locl\] table "
+                                          r"\(configured: local\)"):
+        load_config(f, environ={})
+    f.write_text('[memory.retrieval]\nhyde = true\nhyde_service = "x"\n' + svc)
+    with pytest.raises(ConfigError, match=r"retrieval.hyde_service: no \[llm.services.x\]"):
+        load_config(f, environ={})
+    f.write_text('[memory.indexing]\nservice = "unused"\n' + svc)  # offline: not used
+    assert load_config(f, environ={}).indexing.service == "unused"

@@ -90,3 +90,44 @@ def test_kill_during_import_and_index(tmp_path):
     assert con.execute("SELECT count(*) FROM sessions WHERE status != 'summarized'").fetchone()[0] == 0
     assert con.execute("SELECT count(*), count(DISTINCT session_id) FROM items WHERE kind = 'summary'").fetchone() == (1500, 1500)
     con.close()
+
+
+def _open_when_released(path: str, barrier, errors) -> None:
+    from memlane.store import open_store
+
+    barrier.wait()
+    try:
+        open_store(path).close()
+    except Exception as e:  # noqa: BLE001 - the error is the outcome this test reports
+        errors.put(f"{type(e).__name__}: {e}")
+    else:
+        errors.put(None)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="forks a process per opener")
+def test_processes_opening_a_new_file_at_once_all_migrate_it(tmp_path):
+    """Four processes that open one new database file at the same moment (four `memlane
+    add` started together) each apply the migrations they read as pending; the ones
+    that lost the race failed with 'duplicate column name: attempts' or the migration
+    table's UNIQUE key, and their command with them."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    failures = []
+    for round_ in range(6):
+        path = str(tmp_path / f"new{round_}.db")
+        barrier, errors = ctx.Barrier(4), ctx.Queue()
+        procs = [ctx.Process(target=_open_when_released, args=(path, barrier, errors))
+                 for _ in range(4)]
+        for p in procs:
+            p.start()
+        outcomes = [errors.get(timeout=120) for _ in procs]
+        for p in procs:
+            p.join(timeout=60)
+        failures += [o for o in outcomes if o is not None]
+        con = sqlite3.connect(path)
+        names = [r[0] for r in con.execute("SELECT name FROM schema_migrations")]
+        assert len(names) == len(set(names)) and con.execute(
+            "PRAGMA integrity_check").fetchone()[0] == "ok"
+        con.close()
+    assert failures == []

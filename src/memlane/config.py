@@ -20,6 +20,7 @@ the TOML file. Key and variable names are never renamed once released.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import tomllib
 import types
@@ -106,6 +107,8 @@ class EmbeddingConfig:
         _check(self.backend in allowed, "embedding.backend", f"must be one of {', '.join(allowed)}")
         if self.backend == "openai":
             _check(bool(self.base_url), "embedding.base_url", "is required for backend openai")
+            _check(self.base_url.startswith(("http://", "https://")), "embedding.base_url",
+                   f"must be an http(s) URL, got {self.base_url!r}")
             _check(bool(self.model), "embedding.model", "is required for backend openai")
         _check(self.batch_size >= 1, "embedding.batch_size", "must be >= 1")
 
@@ -134,9 +137,13 @@ class SearchConfig:
             "lexical_weight + vector_weight must be > 0",
         )
         _check(self.candidates >= 1, "search.candidates", "must be >= 1")
-        _check(self.default_k >= 1, "search.default_k", "must be >= 1")
+        from memlane.ingest.params import MAX_K  # the same bounds as a call's k
+
+        _check(1 <= self.default_k <= MAX_K, "search.default_k", f"must be from 1 to {MAX_K}")
         bad = [p for p in self.default_privacy if p not in PRIVACIES]
         _check(not bad, "search.default_privacy", f"unknown level(s) {bad}; use {PRIVACIES}")
+        _check(bool(self.default_privacy), "search.default_privacy",
+               f"must name at least one level of {PRIVACIES} (none would find nothing)")
 
 
 @dataclass(frozen=True)
@@ -264,8 +271,11 @@ class HygieneConfig:
 
         for pair in self.lane_caps:
             lane, sep, n = pair.partition("=")
-            _check(bool(sep) and lane.strip() in LANES and n.strip().isdigit(), "hygiene.lane_caps",
-                   f"{pair!r} must be lane=max_items with a lane of {', '.join(LANES)}")
+            n = n.strip()
+            _check(bool(sep) and lane.strip() in LANES and n.isascii() and n.isdigit()
+                   and int(n) < _INT64, "hygiene.lane_caps",
+                   f"{pair!r} must be lane=max_items with a lane of {', '.join(LANES)} and a "
+                   "whole number of items")
         _check(self.compact_min_summaries >= 2, "hygiene.compact_min_summaries", "must be >= 2")
         _check(self.compact_older_than_days > 0, "hygiene.compact_older_than_days", "must be > 0")
 
@@ -310,13 +320,19 @@ class PackConfig:
     """Record each pack so ``memlane packs show ID`` can replay it."""
 
     def __post_init__(self) -> None:
-        _check(self.budget >= 16, "pack.budget", "must be >= 16")
+        from memlane.ingest.params import MAX_BUDGET, MAX_K  # the same bounds as a call's
+
+        _check(16 <= self.budget <= MAX_BUDGET, "pack.budget", f"must be from 16 to {MAX_BUDGET:,}")
+        _check(self.candidates <= MAX_K, "pack.candidates", f"must be at most {MAX_K} (it is "
+               "a search's k)")
         for name in ("candidates", "max_summaries", "summary_chars", "max_facts",
                      "max_relevant_turns", "recent_turns"):
             _check(getattr(self, name) >= 0, f"pack.{name}", "must be >= 0")
         known = {"facts", "summaries", "relevant_turns", "recent_turns"}
         bad = [x for x in self.slot_order if x not in known]
         _check(not bad, "pack.slot_order", f"unknown slot(s) {bad}; use {sorted(known)}")
+        twice = sorted({x for x in self.slot_order if self.slot_order.count(x) > 1})
+        _check(not twice, "pack.slot_order", f"names {twice} more than once")
 
 
 @dataclass(frozen=True)
@@ -340,7 +356,8 @@ class McpConfig:
                "must be at most 256 characters with no NUL bytes")
         _check(all(p.strip() for p in self.allowed_scopes), "mcp.allowed_scopes",
                "patterns must not be empty")
-        _check(self.worker_poll_seconds > 0, "mcp.worker_poll_seconds", "must be > 0")
+        _check(0.01 <= self.worker_poll_seconds <= 86400, "mcp.worker_poll_seconds",
+               "must be from 0.01 to 86400 (as Memory.start_worker's poll_seconds)")
 
 
 @dataclass(frozen=True)
@@ -377,7 +394,8 @@ class ServeConfig:
         _check(bool(self.host.strip()), "serve.host", "must not be empty")
         _check(0 <= self.port <= 65535, "serve.port", "must be from 0 to 65535")
         _check(self.workers >= 1, "serve.workers", "must be >= 1")
-        _check(self.worker_poll_seconds > 0, "serve.worker_poll_seconds", "must be > 0")
+        _check(0.01 <= self.worker_poll_seconds <= 86400, "serve.worker_poll_seconds",
+               "must be from 0.01 to 86400 (as Memory.start_worker's poll_seconds)")
         _check(self.max_body_bytes >= 1024, "serve.max_body_bytes", "must be >= 1024")
         _check(self.rate_limit >= 0, "serve.rate_limit", "must be >= 0 (0 = no limit)")
         _check(self.rate_burst >= 0, "serve.rate_burst", "must be >= 0")
@@ -648,10 +666,12 @@ class RetrievalConfig:
                    f"unknown kind {kind!r} in {entry!r}; use kind:value with a kind of {KINDS} "
                    "(or turn.user / turn.assistant)")
             try:
-                float(value)
+                finite = math.isfinite(float(value))
             except ValueError:
+                finite = False
+            if not finite:
                 raise ConfigError(f"retrieval.kind_bonuses: {entry!r} is not kind:value "
-                                  "with a number, e.g. decision:1.0") from None
+                                  "with a finite number, e.g. decision:1.0") from None
         from memlane.retrieve.presets import PRESETS  # the names live with the constants
 
         _check(self.preset == "default" or self.preset in PRESETS, "retrieval.preset",
@@ -739,11 +759,17 @@ def _coerce(value: Any, tp: Any, key: str) -> Any:
                 raise ValueError(value)
             if isinstance(value, float) and not value.is_integer():
                 raise ValueError(value)
-            return int(value)
+            number = int(value)
+            if not -_INT64 <= number < _INT64:
+                raise ConfigError(f"{key}: {_clip(value)} is out of range (a 64-bit integer)")
+            return number
         if tp is float:
             if isinstance(value, bool):
                 raise ValueError(value)
-            return float(value)
+            real = float(value)
+            if not math.isfinite(real):
+                raise ConfigError(f"{key}: must be a finite number, got {_clip(value)}")
+            return real
         if tp is str:
             if not isinstance(value, str):
                 raise ValueError(value)
@@ -751,12 +777,27 @@ def _coerce(value: Any, tp: Any, key: str) -> Any:
         if origin is tuple:
             if isinstance(value, str):
                 value = [v.strip() for v in value.split(",") if v.strip()]
-            return tuple(str(v) for v in value)
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{key}: expected a list of strings (or one comma-separated "
+                                  f"string), got {_clip(value)}")
+            return tuple(value)
         if origin in (types.UnionType, typing.Union):
             return value
-    except (TypeError, ValueError):
-        raise ConfigError(f"{key}: expected {getattr(tp, '__name__', tp)}, got {value!r}") from None
+    except (TypeError, ValueError, OverflowError):
+        raise ConfigError(f"{key}: expected {getattr(tp, '__name__', tp)}, got {_clip(value)}") from None
     return value
+
+
+_INT64 = 2**63
+
+
+def _clip(value: Any, width: int = 80) -> str:
+    """``repr`` of a refused value, cut short: an error names the value, not a whole file."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's digit limit for str()
+        return "a number too large to print"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _build(cls: type, values: Mapping[str, Any], section: str) -> Any:
@@ -783,17 +824,36 @@ def load_config(
     env = os.environ if environ is None else environ
     raw: dict[str, Any] = {}
     explicit = path is not None or "MEMLANE_CONFIG" in env
-    file = Path(path if path is not None else env.get("MEMLANE_CONFIG", "memlane.toml"))
+    named = str(path) if path is not None else env.get("MEMLANE_CONFIG", "memlane.toml")
+    if not named.strip():  # Path("") is the current folder
+        where = "--config" if path is not None else "MEMLANE_CONFIG"
+        raise ConfigError(f"{where}: {named!r} names no config file; name one (or unset it)")
+    file = Path(named).expanduser()
     if file.exists():
+        if not file.is_file():
+            raise ConfigError(f"config file {file} is not a file")
         try:
-            data = tomllib.loads(file.read_text(encoding="utf-8"))
+            # utf-8-sig: a byte-order mark some Windows editors write is no TOML error
+            data = tomllib.loads(file.read_text(encoding="utf-8-sig"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
             raise ConfigError(f"{file}: not valid TOML: {e}") from e
+        except OSError as e:
+            raise ConfigError(f"config file {file} cannot be read ({e.strerror or e})") from None
+        # a misspelt table ([memroy.ingest]) or a key outside [memory] would be ignored
+        # without a word: refuse it, naming it
+        unknown = sorted(set(data) - {"memory", "llm"})
+        if unknown:
+            raise ConfigError(f"{file}: unknown table(s) or key(s) {unknown} at the top level; "
+                              "memlane reads [memory] (with db and its sections) and "
+                              "[llm.services.NAME]")
         mem = data.get("memory", {})
         if not isinstance(mem, dict):
             raise ConfigError(f"{file}: [memory] must be a table")
         raw = {k: dict(v) if isinstance(v, dict) else v for k, v in mem.items()}
-        services = data.get("llm", {}).get("services", {})
+        llm = data.get("llm", {})
+        if not isinstance(llm, dict) or set(llm) - {"services"}:
+            raise ConfigError(f"{file}: [llm] holds only [llm.services.NAME] tables")
+        services = llm.get("services", {})
         if not isinstance(services, dict):
             raise ConfigError(f"{file}: [llm.services] must be a table of tables")
         raw["llm_services"] = services
@@ -804,12 +864,23 @@ def load_config(
         prefix = f"MEMLANE_{section.upper()}_"
         for name, value in env.items():
             if name.startswith(prefix):
-                raw.setdefault(section, {})[name[len(prefix):].lower()] = value
+                table = raw.setdefault(section, {})
+                if not isinstance(table, dict):
+                    raise ConfigError(f"memory.{section}: must be a table")
+                key = name[len(prefix):].lower()
+                known = {f.name for f in dataclasses.fields(_SECTIONS[section])}
+                if key not in known:  # name the variable: it is in no file to look for
+                    raise ConfigError(f"{name}: memory.{section} has no key {key!r}; known: "
+                                      f"{', '.join(sorted(known))}")
+                table[key] = value
     if "MEMLANE_DB" in env:
         raw["db"] = env["MEMLANE_DB"]
     for key, value in (overrides or {}).items():
         if isinstance(value, Mapping):
-            raw.setdefault(key, {}).update(value)
+            table = raw.setdefault(key, {})
+            if not isinstance(table, dict):
+                raise ConfigError(f"memory.{key}: must be a table")
+            table.update(value)
         else:
             raw[key] = value
 
@@ -834,5 +905,14 @@ def load_config(
             raise ConfigError(f"llm.services.{name}: missing {', '.join(missing)}")
         services[name] = _build(LLMServiceConfig, values, f"llm.services.{name}")
     kwargs["llm_services"] = services
-    return Config(**kwargs)
+    config = Config(**kwargs)
+    # a service named but not configured is a bad value like any other: refused at load,
+    # not at the first index run (a server's worker would fail on every round)
+    named = [("indexing.service", config.indexing.service, config.indexing.backend == "llm"),
+             ("retrieval.hyde_service", config.retrieval.hyde_service, config.retrieval.hyde)]
+    for key, name, used in named:
+        if used and name not in services:
+            known = ", ".join(sorted(services)) or "none"
+            raise ConfigError(f"{key}: no [llm.services.{name}] table (configured: {known})")
+    return config
 

@@ -111,6 +111,8 @@ junk_line = st.one_of(
         max_size=8)),
     st.just(_line(5).encode()),
     st.just(b"[" * 5000),
+    st.integers(4200, 6000).map(lambda n: json.dumps({**GOOD, "id": 0}).replace(
+        '"id": 0', '"id": ' + "7" * n).encode()),
 )
 
 
@@ -155,3 +157,61 @@ def test_a_deep_line_leaves_the_interpreter_able_to_compile(mem, tmp_path):
     report = mem.import_file(f)
     assert report.errors[0][0] == 1
     compile("x = " + "(" * 50 + "1" + ")" * 50, "check", "exec")  # CPython bookkeeping intact
+
+
+@pytest.mark.parametrize("field", ["id", "at", "text"])
+def test_an_integer_past_pythons_digit_limit_is_a_line_error(mem, tmp_path, field):
+    """Valid JSON that json.loads refuses with ValueError (not JSONDecodeError): the line
+    is named, the lines before it are kept."""
+    huge = "9" * 5000
+    f = tmp_path / "big.jsonl"
+    f.write_text(_line(0) + "\n" + _line(1).replace('"text": "message 1"', f'"{field}": {huge}', 1)
+                 .replace(f'"{field}": "2024-01-01T00:01:00Z"', f'"{field}": {huge}') + "\n")
+    report = mem.import_file(f)
+    (line, message), = report.errors
+    assert line == 2 and "line 2:" in message and "4300 digits" in message
+    assert report.imported == 1 and _messages(mem) == 1
+
+
+@pytest.mark.parametrize("field", ["role", "text", "at", "scope"])
+@pytest.mark.parametrize("how", ["absent", "null"])
+def test_a_required_field_absent_or_null_is_named_missing(mem, tmp_path, field, how):
+    """"at": null was imported at the time of the import, and so stored again by each
+    re-import (its content id holds the time); other nulls read 'got NoneType'."""
+    row = json.loads(_line(1))
+    if how == "absent":
+        del row[field]
+    else:
+        row[field] = None
+    f = tmp_path / "c.jsonl"
+    f.write_text(_line(0) + "\n" + json.dumps(row) + "\n")
+    for _ in range(2):
+        report = mem.import_file(f)
+        (line, message), = report.errors
+        assert line == 2 and message.startswith(f"line 2: {field}: missing (required"), message
+    assert _messages(mem) == 1
+
+
+def test_a_null_scope_takes_the_default_scope(mem, tmp_path):
+    f = tmp_path / "c.jsonl"
+    f.write_text(_line(0, scope=None) + "\n")
+    assert mem.import_file(f, scope="fallback").imported == 1
+    assert [s.scope for s in mem.sessions()] == ["fallback"]
+    assert mem.import_file(f, scope="fallback").skipped_duplicates == 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.fixed_dictionaries({}, optional={
+    "scope": st.one_of(st.none(), st.just("s")), "role": st.one_of(st.none(), st.just("user")),
+    "text": st.one_of(st.none(), st.just("hi")),
+    "at": st.one_of(st.none(), st.just("2024-01-01T00:00:00Z"))}), min_size=1, max_size=5))
+def test_reimporting_any_file_stores_nothing_new(tmp_path_factory, rows):
+    """Whatever a file holds, a second import of it adds no message."""
+    path = tmp_path_factory.mktemp("re") / "m.db"
+    data = io.BytesIO("\n".join(json.dumps(r) for r in rows).encode())
+    with memory(path) as mem:
+        mem.import_file(data)
+        first = _messages(mem)
+        data.seek(0)
+        mem.import_file(data)
+        assert _messages(mem) == first

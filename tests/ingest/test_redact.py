@@ -56,3 +56,31 @@ def test_tags_tell_different_secrets_apart_and_keep_equal_ones_equal():
     b, _ = redact("key sk-bbbbbbbbbbbbbbbbbbbbbbbbbbbb")
     tag = re.compile(r"\[REDACTED:api_key#([0-9a-f]{4})\]")
     assert tag.search(a1).group(1) == tag.search(a2).group(1) != tag.search(b).group(1)
+
+
+# -- session 18 (qa18a): a custom pattern that can match nothing ---------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from memlane.config import IngestConfig  # noqa: E402
+from memlane.ingest.redact import scrub  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=60), pattern=st.sampled_from([r"\b", "x{0}", "(?=a)", "^", "$", r"\B"]))
+def test_a_pattern_matching_only_empty_strings_changes_nothing(text, pattern):
+    """`redact_patterns = ["x*"]` put a placeholder between every two characters of every
+    message (each empty match 'redacted'); an empty match hides no secret."""
+    cfg = IngestConfig(redact_secrets=False, redact_patterns=(pattern,))
+    assert scrub(cfg, text) == (text, 0)
+
+
+@pytest.mark.parametrize(("pattern", "text", "expected"), [
+    ("x*", "hello xx", "hello [REDACTED:custom#"),
+    (".*", "hello", "[REDACTED:custom#"),
+    (r"\d*", "pin 1234 ok", "pin [REDACTED:custom#"),
+])
+def test_a_pattern_that_may_match_empty_redacts_only_what_it_matches(pattern, text, expected):
+    out, n = scrub(IngestConfig(redact_secrets=False, redact_patterns=(pattern,)), text)
+    assert n == 1 and out.startswith(expected) and out.count("[REDACTED:") == 1, out

@@ -78,6 +78,7 @@ def test_pack_prints_context_and_decisions(run):
     (("items", "show", "5"), "item 5 does not exist"),
     (("search", "x", "-k", "0"), "k: must be"),
     (("sessions", "close"), "exactly one of"),
+    (("sessions", "close", "--scope", "seed", "--now", "2024-01-01"), "--now goes with --idle"),
 ])
 def test_errors_are_one_line_and_nonzero(run, args, needle):
     run("add", "--scope", "seed", "hello")
@@ -94,6 +95,9 @@ def test_import_bad_line_reports_line_and_exits_nonzero(run, tmp_path):
     out = run("import", str(f), "--strict", code=1).output
     assert "nothing was imported" in out
     assert json.loads(run("stats", "--json").stdout)["messages"] == 1
+    f.write_text('{"scope":"s"}\n')
+    out = run("import", str(f), code=1).output
+    assert "line 1: role: missing" in out and "(nothing was imported)" in out
 
 
 def test_import_from_stdin(run):
@@ -168,3 +172,38 @@ def test_search_places_every_kind_of_hit_without_a_missing_turn(run):
         it = h["item"]
         where = f"session {it['session_id']} turn {it['seq']}" if it["seq"] else f"session {it['session_id']}"
         assert f"[{it['scope']} · {where} · " in text
+
+
+@pytest.mark.parametrize("poll", ["0", "-1", "nan", "inf", "1e12", "-inf"])
+def test_worker_refuses_a_poll_it_cannot_sleep(run, poll):
+    """0 and negatives were a ValueError traceback, nan a loop that never slept, past
+    threading's limit an OverflowError: each is a usage error naming --poll."""
+    run("add", "--scope", "s", "hello")
+    out = run("worker", "--poll", poll, code=2).output
+    assert "--poll" in out and "Traceback" not in out
+
+
+def test_every_command_that_prints_data_takes_json():
+    """README: 'Every command that prints data takes --json' (`facts forget` did not)."""
+    runs = {("worker",), ("serve",), ("mcp",), ("bench", "longmemeval"), ("bench", "locomo")}
+    missing = [" ".join(path) for path, cmd in _commands(cli)
+               if not hasattr(cmd, "commands") and path not in runs
+               and "--json" not in [o for p in cmd.params for o in getattr(p, "opts", [])]]
+    assert missing == []
+
+
+def test_facts_forget_json(run, tmp_path):
+    from memlane.testing import memory
+
+    run("add", "--scope", "s", "hello")
+    with memory(tmp_path / "cli.db") as mem:
+        fact_id = mem.add_fact("user", "city", "Lisbon", scope="s").fact_id
+    assert json.loads(run("facts", "forget", str(fact_id), "--json").stdout) == {"forgotten": fact_id}
+    assert "does not exist" in run("facts", "forget", str(fact_id), "--json", code=1).output
+
+
+def test_search_help_names_every_preset():
+    from memlane.retrieve.presets import PRESETS
+
+    text = CliRunner().invoke(cli, ["search", "--help"], terminal_width=1000).output
+    assert all(name in text for name in ["default", *PRESETS]), text

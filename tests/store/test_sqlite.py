@@ -110,3 +110,26 @@ def test_stored_text_is_found_by_its_own_words(tmp_path_factory, text):
                                   (scope_token("-"),)).fetchone()[0]
     s.close()
     assert iid in [i for i, _ in got] or indexed_tokens == 0
+
+
+def test_a_write_lock_held_past_the_busy_timeout_is_named(tmp_path, monkeypatch):
+    """Another process holding the write lock past the busy timeout read 'begin: database
+    is locked'; the error names the file, what holds it and that nothing was written."""
+    import memlane.store.sqlite.db as sqlite_db
+    from memlane.testing import memory
+
+    monkeypatch.setattr(sqlite_db, "_BUSY_SECONDS", 0.2)  # connections opened from here on
+    path = tmp_path / "locked.db"
+    with memory(path) as mem:
+        mem.add_message("s", "user", "before")
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            with pytest.raises(StoreError, match=r"locked\.db is locked: another process has "
+                                                 r"held its write lock .* nothing was written"):
+                mem.add_message("s", "user", "during")
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert [m.text for m in mem.messages(1)] == ["before"]
+        mem.add_message("s", "user", "after")

@@ -31,6 +31,8 @@ __all__ = ["import_jsonl", "parse_lines"]
 
 _FIELDS = {"scope", "role", "text", "at", "id", "speaker", "agent", "project"}
 BATCH = 1000
+_REQUIRED = {"role": "one of user, assistant, system, tool", "text": "the message's text",
+             "at": "an ISO-8601 time"}
 
 
 def content_id(scope: str, role: str, at: datetime, text: str, occurrence: int) -> str:
@@ -51,6 +53,8 @@ def _load(raw: str, number: int) -> Any:
         return json.loads(raw)
     except json.JSONDecodeError as e:
         raise ImportFormatError(f"column {e.colno}: not valid JSON ({e.msg})", line=number) from None
+    except ValueError as e:  # valid JSON Python will not read: an integer past 4,300 digits
+        raise ImportFormatError(f"not a message memlane can read ({e})", line=number) from None
 
 
 def parse_lines(
@@ -70,13 +74,23 @@ def parse_lines(
             raise ImportFormatError(
                 f"unknown field(s) {unknown}; allowed: {sorted(_FIELDS)}", line=number, field=unknown[0]
             )
-        if "at" not in obj:
-            raise ImportFormatError("at: missing (an ISO-8601 time is required)", line=number, field="at")
+        # null is no value: a null time would be the import's own (and the line's content
+        # id with it, so a second import of the file would store it again)
+        for name, what in _REQUIRED.items():
+            if obj.get(name) is None:
+                raise ImportFormatError(f"{name}: missing (required: {what})", line=number,
+                                        field=name)
         ext_id = obj.get("id")
         if ext_id is not None and (isinstance(ext_id, bool) or not isinstance(ext_id, (str, int))):
             raise ImportFormatError(f"id: must be a string or an integer, got "
                                     f"{type(ext_id).__name__}", line=number, field="id")
-        scope = obj.get("scope", default_scope)
+        scope = obj.get("scope")
+        if scope is None:
+            scope = default_scope
+            if scope is None:
+                raise ImportFormatError("scope: missing (required, unless a scope for lines "
+                                        "without one is passed: --scope, scope=)", line=number,
+                                        field="scope")
         try:
             msg = prepare(
                 cfg, scope, obj.get("role"), obj.get("text"), obj["at"],

@@ -156,6 +156,8 @@ def _substitute(p: Pattern) -> Callable[[re.Match[str]], str]:
     def sub(m: re.Match[str]) -> str:
         kept = m.group(1) if p.keep else ""
         secret = m.group(0)[len(kept):]
+        if not secret:  # an empty match (a pattern such as x*, \b or .*) hides nothing
+            return m.group(0)
         if (p.check is not None and not p.check(secret)) or _in_placeholder(m, m.start() + len(kept)):
             return m.group(0)
         tag = hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()[:4]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import math
 import sys
 from datetime import datetime
 from typing import Any
@@ -21,6 +22,13 @@ __all__ = ["COMMANDS", "cli", "main"]
 def _short(text: str, width: int = 100) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _finite(value: float | None, hint: str) -> float | None:
+    """A float option's value, refused when it is nan (which every range check lets by)."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"must be a finite number, got {value}", param_hint=hint)
+    return value
 
 
 def _ts(dt: datetime) -> str:
@@ -142,7 +150,7 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
                       if report.skipped_duplicates else ""))
     if report.errors:
         line, message = report.errors[0]
-        kept = "nothing was imported" if strict else f"lines before {line} were kept"
+        kept = "nothing was imported" if strict or line == 1 else f"lines before {line} were kept"
         raise click.ClickException(safe(f"{file}: {message} ({kept})"))
 
 
@@ -186,8 +194,9 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
 
 
 @cli.command()
-@click.option("--poll", default=5.0, show_default=True, type=float,
-              help="Seconds between index runs.")
+@click.option("--poll", default=5.0, show_default=True,
+              type=click.FloatRange(0.01, 86400.0), callback=lambda _c, _p, v: _finite(v, "--poll"),
+              help="Seconds between index runs (0.01 to 86400).")
 @click.pass_context
 def worker(ctx: click.Context, poll: float) -> None:
     """Run the index worker until interrupted (Ctrl-C or SIGTERM stops it cleanly)."""
@@ -233,7 +242,7 @@ def worker(ctx: click.Context, poll: float) -> None:
               help="Turns taken from each session by stage two (default retrieval.turns_per_session).")
 @click.option("--preset", default=None,
               help="Weight preset: default (the configured weights), session, flat, arawn, "
-              "recency or lexical.")
+              "recency, lexical or meaning (the meaning tier's transformer).")
 @click.option("--mmr/--no-mmr", "mmr", default=None,
               help="Diversify the first hits with maximal marginal relevance (default retrieval.mmr).")
 @click.option("--explain", is_flag=True,
@@ -493,6 +502,8 @@ def sessions_close(ctx: click.Context, scope: str | None, session_id: int | None
     mem = _memory(ctx)
     if sum(x is not None and x is not False for x in (scope, session_id, idle or None)) != 1:
         raise click.UsageError("pass exactly one of --scope, --id or --idle")
+    if now is not None and not idle:
+        raise click.UsageError("--now goes with --idle (the time idle sessions are measured at)")
     if idle:
         ids = mem.close_idle(now)
         echo(dumps({"closed": ids}) if as_json else f"closed {len(ids)} idle session(s)")

@@ -37,7 +37,7 @@ def memory_of(ctx: click.Context) -> Memory:
 
     obj = ctx.find_root().obj
     if "memory" not in obj:
-        config = load_config(obj["config_path"], overrides={"db": obj["db"]} if obj["db"] else None)
+        config = load_config(obj["config_path"], overrides={"db": obj["db"]} if obj["db"] is not None else None)
         path = _sqlite_file(config.db)
         new = path is not None and not path.exists()
         if new and ctx.command.name not in CREATES:

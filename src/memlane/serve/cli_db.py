@@ -35,7 +35,7 @@ def _store_class(url: str) -> tuple[Any, str]:
 
 def _root_db(ctx: click.Context) -> str:
     obj = ctx.find_root().obj or {}
-    if obj.get("db"):
+    if obj.get("db") is not None:  # --db "" is an error of its own, not the default
         return str(obj["db"])
     return load_config(obj.get("config_path")).db
 

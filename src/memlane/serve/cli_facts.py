@@ -74,11 +74,12 @@ def facts_history(ctx: click.Context, subject: str, predicate: str, scope: str |
 
 @facts.command("forget")
 @click.argument("fact_id", type=int)
+@json_option
 @click.pass_context
-def facts_forget(ctx: click.Context, fact_id: int) -> None:
+def facts_forget(ctx: click.Context, fact_id: int, as_json: bool) -> None:
     """Hard delete a fact with its item, vector and lexical rows."""
     memory_of(ctx).forget_fact(fact_id)
-    echo(f"fact {fact_id} forgotten")
+    echo(dumps({"forgotten": fact_id}) if as_json else f"fact {fact_id} forgotten")
 
 @click.group()
 def graph() -> None:

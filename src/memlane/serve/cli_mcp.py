@@ -41,8 +41,8 @@ def mcp_command(ctx: click.Context, db: str | None, scope: str | None, allow: tu
     from memlane.serve.mcp import build_server
 
     root = ctx.find_root().obj or {}
-    url = db or root.get("db")
-    config = load_config(root.get("config_path"), overrides={"db": url} if url else None)
+    url = db if db is not None else root.get("db")  # --db "" is an error, not the default
+    config = load_config(root.get("config_path"), overrides={"db": url} if url is not None else None)
     cfg = config.mcp
     patterns = allow or cfg.allowed_scopes
     memory = Memory(config=config)

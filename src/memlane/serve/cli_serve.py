@@ -56,7 +56,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
     from memlane.serve.http.app import create_app
 
     root = ctx.find_root().obj
-    if db_url:
+    if db_url is not None:  # --db "" is an error, not the default
         root["db"] = db_url
     mem = memory_of(ctx)
     cfg = mem.config.serve

@@ -11,6 +11,7 @@ know which backend a URL names asks it.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -49,10 +50,24 @@ def parse_db_url(url: str | Path) -> DatabaseUrl:
     if text.startswith(_POSTGRES_SCHEMES):
         return DatabaseUrl("postgres", text)
     if text.startswith(_SQLITE_SCHEME):
-        return DatabaseUrl("sqlite", text[len(_SQLITE_SCHEME):])
+        return DatabaseUrl("sqlite", _sqlite_location(text[len(_SQLITE_SCHEME):]))
     if "://" in text:
         raise ConfigError(f"db: unknown database URL scheme in {text!r}; pass a file path")
-    return DatabaseUrl("sqlite", text)
+    return DatabaseUrl("sqlite", _sqlite_location(text))
+
+
+def _sqlite_location(text: str) -> str:
+    """A SQLite file name memlane will keep writing to. An empty name (``--db ""``,
+    ``MEMLANE_DB=``, ``sqlite:///``) would open SQLite's private temporary database, whose
+    every write is gone when the process ends."""
+    if not text.strip():
+        raise ConfigError(f"db: {text!r} names no database file; pass a path (or :memory: for "
+                          "a database that lasts as long as the process)")
+    if "\x00" in text:
+        raise ConfigError("db: a file name cannot hold a NUL character")
+    # "~/memlane.db" from a config file or a client's JSON (no shell to expand it) is the
+    # home folder's file, as the CLI's existence check reads it
+    return os.path.expanduser(text) if text.startswith("~") else text
 
 
 def store_class(url: DatabaseUrl) -> type[SqliteStore] | type[PostgresStore]:

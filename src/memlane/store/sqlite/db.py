@@ -188,6 +188,13 @@ class Database:
         depth = slot.depth
         try:
             conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT sp{depth}")
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):  # SQLITE_BUSY after the busy timeout
+                raise StoreError(
+                    f"begin: {self.path} is locked: another process has held its write lock "
+                    f"for {_BUSY_SECONDS:.0f}s (a long import --strict, a copy, a process "
+                    "stopped inside a transaction?); nothing was written, try again") from e
+            raise StoreError(f"begin: {e}") from e
         except sqlite3.Error as e:
             raise StoreError(f"begin: {e}") from e
         slot.depth = depth + 1
@@ -275,8 +282,12 @@ class Database:
             except sqlite3.Error as e:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                if "already exists" in str(e) and name in dict(self.applied()):
-                    continue  # another process applied it first
+                # Another process opening the same new file applied it between our reading
+                # of schema_migrations and our BEGIN IMMEDIATE: its statements then fail
+                # here in whatever way they fail ("already exists", "duplicate column
+                # name", the name's UNIQUE key), and ours rolled back whole.
+                if name in dict(self.applied()):
+                    continue
                 raise MigrationError(f"migration {name!r} failed: {e}") from e
             done.append(name)
         return done
