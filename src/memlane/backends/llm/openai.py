@@ -18,6 +18,7 @@ protocol (Ollama's ``/v1``, vLLM, llama.cpp's ``llama-server``, LM Studio...).
 from __future__ import annotations
 
 import email.utils
+import json
 import random
 import threading
 import time
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from memlane.backends.http import PooledHTTP
+from memlane.backends.http import AnswerTooLong, PooledHTTP
 from memlane.backends.llm.errors import (
     LLMBadResponse,
     LLMError,
@@ -136,6 +137,11 @@ class OpenAIChat(PooledHTTP):
         temperature: default sampling temperature (a call's ``temperature`` wins).
         backoff_base: first retry delay in seconds, doubled each retry.
         max_retry_after: the longest ``Retry-After`` waited for; longer raises at once.
+        max_response_bytes: a longer answer raises ``LLMBadResponse`` (not read further).
+
+    ``timeout`` bounds the whole answer of one attempt, not each read: a server that
+    trickles its answer is cut off once it has taken ``timeout`` seconds (give or take
+    one read of at most ``timeout``).
 
     Thread-safe; close with :meth:`close` or use as a context manager.
     """
@@ -155,6 +161,7 @@ class OpenAIChat(PooledHTTP):
         temperature: float = 0.0,
         backoff_base: float = 0.5,
         max_retry_after: float = 60.0,
+        max_response_bytes: int = 8_000_000,
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(f"base_url must be an http(s) URL like 'http://127.0.0.1:8080/v1', "
@@ -164,6 +171,8 @@ class OpenAIChat(PooledHTTP):
         if timeout <= 0 or max_retries < 0 or requests_per_minute < 0 or backoff_base < 0:
             raise ValueError("timeout must be > 0; max_retries, requests_per_minute and "
                              "backoff_base must be >= 0")
+        if max_response_bytes < 1:
+            raise ValueError(f"max_response_bytes must be >= 1, got {max_response_bytes!r}")
         self.base_url = base_url.rstrip("/")
         self.url = f"{self.base_url}/chat/completions"
         self.model = model
@@ -172,6 +181,7 @@ class OpenAIChat(PooledHTTP):
         self.temperature = float(temperature)
         self.backoff_base = float(backoff_base)
         self.max_retry_after = float(max_retry_after)
+        self.max_response_bytes = int(max_response_bytes)
         self.limiter = RateLimiter(requests_per_minute)
         self._init_http(api_key, api_key_env, timeout)
         self._json_mode_supported = True
@@ -238,33 +248,37 @@ class OpenAIChat(PooledHTTP):
         return self._content(body)
 
     def _post(self, payload: dict[str, Any]) -> Any:
-        client = self._http()
+        self._http()  # open the client (~0.1 s) before the rate limiter times the request
         attempt = 0
         while True:
             self.limiter.acquire()
             delay = self.backoff_base * (2**attempt) * random.uniform(0.75, 1.0)
             error: LLMError
             try:
-                resp = client.post(self.url, json=payload)
+                resp, raw = self._send(self.url, payload, self.max_response_bytes)
+            except AnswerTooLong as exc:
+                raise LLMBadResponse(str(exc)) from None
             except httpx.TimeoutException as exc:
+                detail = f": {exc}" if str(exc).startswith("the answer took") else ""
                 error = LLMTimeout(
-                    f"POST {self.url}: no answer within {self.timeout:g}s ({type(exc).__name__})"
+                    f"POST {self.url}: no answer within {self.timeout:g}s "
+                    f"({type(exc).__name__}{detail})"
                 )
             except httpx.TransportError as exc:
                 detail = self._scrub(str(exc)) or "no detail"
-                error = LLMError(
-                    f"POST {self.url}: could not connect: {type(exc).__name__}: {detail}"
-                )
+                what = ("could not connect" if isinstance(exc, httpx.ConnectError)
+                        else "the connection failed")
+                error = LLMError(f"POST {self.url}: {what}: {type(exc).__name__}: {detail}")
             else:
+                text = self._scrub(raw[:500].decode("utf-8", "replace").strip())
                 if resp.status_code == 200:
                     try:
-                        return resp.json()
+                        return json.loads(raw)
                     except ValueError as exc:
                         raise LLMBadResponse(
                             f"POST {self.url} returned 200 with a body that is not JSON: "
-                            f"{self._scrub(resp.text[:200])!r}"
+                            f"{text[:200]!r}"
                         ) from exc
-                text = self._scrub(resp.text[:500].strip())
                 if (
                     resp.status_code == 400
                     and "response_format" in payload

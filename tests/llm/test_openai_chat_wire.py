@@ -1,0 +1,134 @@
+"""OpenAIChat against loopback servers that misbehave on the wire: an answer that trickles
+in, one without end, a connection dropped mid-body. A real socket server each (the
+scripted ChatServer answers in one write and cannot do these)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from memlane.backends.llm import LLMBadResponse, LLMError, LLMTimeout, OpenAIChat
+
+HI = [{"role": "user", "content": "hello there"}]
+GOOD = json.dumps({"choices": [{"message": {"role": "assistant", "content": "hello"}}]}).encode()
+HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+
+
+@contextmanager
+def raw_server(answer: Callable[[socket.socket, threading.Event], None]) -> Iterator[str]:
+    """A loopback server that reads one request per connection and lets ``answer`` write
+    the bytes of the reply; yields the base URL."""
+    stop = threading.Event()
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.1)
+
+    def one(conn: socket.socket) -> None:
+        with conn:
+            conn.settimeout(5)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += conn.recv(65536)
+            head, _, body = data.partition(b"\r\n\r\n")
+            length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length"))
+            while len(body) < length:
+                body += conn.recv(65536)
+            try:
+                answer(conn, stop)
+            except OSError:
+                pass  # the client hung up: what these tests provoke
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            threading.Thread(target=one, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+    finally:
+        stop.set()
+        thread.join(5)
+        listener.close()
+
+
+def trickle(conn: socket.socket, stop: threading.Event) -> None:
+    """A whole, valid answer, one byte every 50 ms (about 3.5 s in all)."""
+    conn.sendall(HEAD + b"Content-Length: %d\r\n\r\n" % len(GOOD))
+    for byte in GOOD:
+        if stop.wait(0.05):
+            return
+        conn.sendall(bytes([byte]))
+
+
+def endless(conn: socket.socket, stop: threading.Event) -> None:
+    """A chunked answer that never ends (until the client hangs up)."""
+    conn.sendall(HEAD + b"Transfer-Encoding: chunked\r\n\r\n")
+    chunk = b"x" * 65536
+    for _ in range(2000):  # 128 MB at most
+        if stop.is_set():
+            return
+        conn.sendall(b"%x\r\n" % len(chunk) + chunk + b"\r\n")
+
+
+def cut(conn: socket.socket, stop: threading.Event) -> None:
+    """The headers and the first ten bytes of the body, then the connection closes."""
+    conn.sendall(HEAD + b"Content-Length: %d\r\n\r\n" % len(GOOD) + GOOD[:10])
+
+
+def test_an_answer_trickling_in_past_the_timeout_is_a_timeout() -> None:
+    # each read comes well within the timeout, the whole answer takes seven times it
+    with raw_server(trickle) as url, OpenAIChat(url, "m", timeout=0.5, max_retries=0) as llm:
+        with pytest.raises(LLMTimeout) as info:
+            llm.complete(HI)
+    assert "no answer within 0.5s" in str(info.value)
+    assert "took longer than 0.5s to arrive" in str(info.value)
+
+
+def test_an_answer_without_end_is_cut_at_max_response_bytes() -> None:
+    with raw_server(endless) as url, OpenAIChat(
+        url, "m", timeout=30, max_retries=2, max_response_bytes=1_000_000
+    ) as llm:
+        with pytest.raises(LLMBadResponse, match=r"longer than 1,000,000 bytes"):
+            llm.complete(HI)
+
+
+def test_a_connection_dropped_mid_body_says_so_and_is_retried() -> None:
+    with raw_server(cut) as url, OpenAIChat(
+        url, "m", timeout=5, max_retries=1, backoff_base=0.01
+    ) as llm:
+        with pytest.raises(LLMError) as info:
+            llm.complete(HI)
+    message = str(info.value)
+    assert "the connection failed" in message and "could not connect" not in message
+    assert "(after 2 attempts)" in message
+
+
+def test_max_response_bytes_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="max_response_bytes"):
+        OpenAIChat("http://127.0.0.1:1/v1", "m", max_response_bytes=0)
+
+
+def test_the_embedder_bounds_its_answer_the_same_way() -> None:
+    from memlane.backends.embed.openai import OpenAIEmbedder
+    from memlane.errors import EmbeddingError
+
+    with raw_server(trickle) as url:
+        emb = OpenAIEmbedder(url, "m", timeout=0.5, max_retries=0)
+        with pytest.raises(EmbeddingError, match="took longer than 0.5s"):
+            emb.embed_batch(["hello"])
+        emb.close()
+    with raw_server(endless) as url:
+        emb = OpenAIEmbedder(url, "m", timeout=30, max_retries=0, max_response_bytes=1_000_000)
+        with pytest.raises(EmbeddingError, match=r"longer than 1,000,000 bytes"):
+            emb.embed_batch(["hello"])
+        emb.close()
