@@ -120,14 +120,29 @@ def format_transcript(messages: Sequence[Message], max_chars: int) -> tuple[str,
 def _strings(value: Any, limit: int = 20, chars: int = 400) -> tuple[str, ...]:
     out: dict[str, None] = {}
     for v in value or ():
-        text = " ".join(str(v).split())
+        text = _clean(v, chars)
         if text:
-            out.setdefault(_clip(text, chars), None)
+            out.setdefault(text, None)
     return tuple(out)[:limit]
 
 
-def _clean(value: Any) -> str:
-    return " ".join(str(value or "").split())
+# What a model's JSON may carry that no stored message does (ingest drops NUL and refuses
+# lone surrogates): control characters become spaces, a lone surrogate (a "\ud800" escape)
+# U+FFFD. PostgreSQL refuses both in text, SQLite stored them: the backends now agree.
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]|(?P<half>[\ud800-\udfff])")
+
+
+def _safe(match: re.Match[str]) -> str:
+    return "\ufffd" if match.group("half") else " "
+
+
+def _clean(value: Any, limit: int = 200) -> str:
+    """One line of a model's answer: controls and lone surrogates replaced, whitespace
+    collapsed, clipped to ``limit`` characters (a model may answer a name of 50,000)."""
+    text = str(value or "")
+    if len(text) > 4 * limit:
+        text = text[: 4 * limit]
+    return _clip(" ".join(_UNSAFE.sub(_safe, text).split()), limit)
 
 
 def _subject(value: str) -> str:
@@ -210,8 +225,8 @@ class LLMIntelligence:
         )
         extraction = self._extraction(data, messages, omitted)
         summary = SessionSummary(
-            topic=_clip(_clean(data.get("topic")), 200),
-            context=_clip(_clean(data.get("context")), 2000),
+            topic=_clean(data.get("topic"), 200),
+            context=_clean(data.get("context"), 2000),
             decisions=_strings(data.get("decisions")),
             rationale=_strings(data.get("rationale")),
             open_questions=_strings(data.get("open_questions")),
@@ -238,17 +253,17 @@ class LLMIntelligence:
             key = normalize_name(name)
             if not key or key in entities:
                 continue
-            kind = _clean(e.get("type")).lower() or "thing"
-            entities[key] = Entity(name, kind, _clip(_clean(e.get("context")), 200))
+            kind = _clean(e.get("type"), 40).lower() or "thing"
+            entities[key] = Entity(name, kind, _clean(e.get("context"), 200))
 
         facts: dict[tuple[str, str, str], Fact] = {}
         for f in data.get("facts") or ():
             subject = _subject(_clean(f.get("subject")))
-            predicate = normalize_predicate(_clean(f.get("predicate")))
-            obj = _clean(f.get("object"))
+            predicate = normalize_predicate(_clean(f.get("predicate"), 100))
+            obj = _clean(f.get("object"), 400)
             if not subject or not predicate or not obj:
                 continue
-            source = _clean(f.get("source")).lower() or "stated"
+            source = _clean(f.get("source"), 40).lower() or "stated"
             if source not in _SOURCES:
                 source = "inferred"
             turn = f.get("turn")
@@ -260,7 +275,7 @@ class LLMIntelligence:
         relations: dict[tuple[str, str, str], Relation] = {}
         for r in data.get("relations") or ():
             src = _subject(_clean(r.get("from")))
-            rel = normalize_predicate(_clean(r.get("relation")))
+            rel = normalize_predicate(_clean(r.get("relation"), 100))
             dst = _subject(_clean(r.get("to")))
             if src and rel and dst:
                 seq = _seq_of(facts.values(), src, rel, dst)
@@ -268,7 +283,7 @@ class LLMIntelligence:
                                      Relation(src, rel, dst, seq))
         observations: dict[str, Observation] = {}
         for o in data.get("observations") or ():
-            text = _clip(_clean(o.get("text")), 240)
+            text = _clean(o.get("text"), 240)
             turn = o.get("turn")
             seq = int(turn) if isinstance(turn, (int, float)) and int(turn) in by_seq else None
             if text and len(observations) < MAX_OBSERVATIONS:
