@@ -5,6 +5,7 @@ SQLite and PostgreSQL, so the session is summarized on both and both store the s
 from __future__ import annotations
 
 import json
+import time
 import unicodedata
 from datetime import UTC, datetime, timedelta
 
@@ -112,3 +113,75 @@ def test_every_string_a_model_returns_comes_out_storable(chat_server, topic, nam
         assert not any(unicodedata.category(c) in ("Cc", "Cs") for c in text), repr(text)
         assert len(text) <= 2000 and text == text.strip()
         text.encode("utf-8")
+
+
+GOOD = {"topic": "Moving to Lisbon", "context": "The user moved to Lisbon.",
+        "facts": [{"subject": "user", "predicate": "lives in", "object": "Lisbon", "turn": 1}]}
+
+
+def _backlog(mem, n):
+    for k in range(n):
+        _conversation(mem, scope=f"s{k}")
+
+
+def _due_now(mem):
+    with mem.store.atomic():
+        mem.store.db.execute("UPDATE sessions SET next_attempt_at = 0")
+
+
+@pytest.mark.parametrize("outage", [
+    lambda srv: srv.fail(503, times=10_000),
+    lambda srv: srv.fail(429, times=10_000),
+    lambda srv: srv.fail(502, times=10_000, headers={"Retry-After": "0"}),
+])
+def test_an_endpoint_outage_uses_up_no_session_and_stops_the_run(db_url, outage):
+    """Six sessions, two attempts each, an endpoint down for four runs: before, every run
+    tried every session and the outage used up the backlog's attempts (failed for good,
+    nothing summarized when the endpoint came back); now a run stops at the first
+    session, which keeps its attempt, and all six are summarized after the outage."""
+    with ChatServer() as srv:
+        mem = _llm_memory(db_url, srv, max_attempts=2)
+        _backlog(mem, 6)
+        outage(srv)
+        for _ in range(4):
+            before = len(srv.chat_requests)
+            report = mem.index(now=NOW)
+            assert report.sessions_failed == 1 and report.sessions_summarized == 0
+            assert len(srv.chat_requests) - before == 1  # one session tried (max_retries 0)
+            _due_now(mem)
+        tried = [s for s in mem.sessions() if s.status == "failed"]
+        assert tried and all("model endpoint is unavailable" in s.failed_reason for s in tried)
+        assert all(s.attempts == 0 for s in mem.sessions())
+        assert mem.stats()["summary_queue"]["pending"] == 6
+        srv._failures.clear()
+        srv.reply = lambda body: json.dumps(GOOD)
+        report = mem.index(now=NOW)
+        assert report.sessions_summarized == 6 and report.sessions_failed == 0
+        assert {s.status for s in mem.sessions()} == {"summarized"}
+        mem.close()
+
+
+def test_a_retry_after_puts_the_session_off_that_long(tmp_path):
+    with ChatServer() as srv:
+        mem = _llm_memory(tmp_path / "m.db", srv, retry_base_seconds=1)
+        _conversation(mem)
+        srv.fail(429, times=10, headers={"Retry-After": "3600"})
+        mem.index(now=NOW)
+        (s,) = mem.sessions()
+        assert s.status == "failed" and "Retry-After 3600s" in s.failed_reason
+        (due,) = mem.store.db.execute("SELECT next_attempt_at FROM sessions").fetchone()
+        assert due >= time.time() + 3500  # not the 1 s backoff
+        mem.close()
+
+
+def test_a_bad_answer_still_uses_up_attempts(tmp_path):
+    """A session whose answers are never valid JSON fails for good after max_attempts,
+    and the run goes on to the next session: that failure is the session's."""
+    with ChatServer() as srv:
+        mem = _llm_memory(tmp_path / "m.db", srv, max_attempts=1)
+        _backlog(mem, 2)
+        srv.reply = lambda body: "no json here"
+        report = mem.index(now=NOW)
+        assert report.sessions_failed == 2
+        assert all(s.attempts == 1 and "LLMBadResponse" in s.failed_reason for s in mem.sessions())
+        mem.close()

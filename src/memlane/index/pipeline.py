@@ -51,6 +51,9 @@ class SummaryRun:
     leased: int = 0
     """Sessions still leased by another (or a killed) worker when this run ended."""
     leased_until: float | None = None
+    unavailable: str | None = None
+    """Why the run stopped early: the model endpoint could not answer (the sessions not
+    tried stay queued, none used up an attempt)."""
 
 
 def fact_text(subject: str, predicate: str, obj: str) -> str:
@@ -171,6 +174,26 @@ def store_intelligence(
         store.bump("observations_extracted", len(extraction.observations))
 
 
+# Statuses that say the endpoint cannot answer now (overloaded, rate limited, down), not
+# that this session is bad.
+_UNAVAILABLE_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504, 520, 521, 522, 523, 524, 529})
+
+
+def endpoint_unavailable(error: BaseException) -> bool:
+    """True when ``error`` says the model endpoint could not answer at all (refused or
+    dropped connections, HTTP 429 and 5xx after the client's retries): every session
+    would fail the same way, so the run stops and the session keeps its attempt. A
+    timeout is not one of these (a long session can be what makes a model too slow), nor
+    an answer that is not valid JSON, nor 4xx such as a wrong key or model name."""
+    from memlane.backends.llm.errors import LLMBadResponse, LLMError, LLMHTTPError, LLMTimeout
+
+    if not isinstance(error, LLMError) or isinstance(error, (LLMBadResponse, LLMTimeout)):
+        return False
+    if isinstance(error, LLMHTTPError):
+        return error.status in _UNAVAILABLE_STATUS
+    return True
+
+
 def _patterns(intelligence: Intelligence, config: Config) -> Intelligence:
     """The offline backend that reads a small session's facts: ``intelligence`` itself
     when it is the offline one, else a new one as ``[memory.summary]`` configures it."""
@@ -234,11 +257,24 @@ def process_queue(
         except (MemlaneError, ValueError, KeyError, TypeError) as e:
             reason = f"{type(e).__name__}: {e}"
             delay = cfg.retry_base_seconds * 2 ** (session.attempts - 1)
+            after = getattr(e, "retry_after", None)  # HTTP 429's Retry-After
+            if isinstance(after, (int, float)) and after == after:
+                delay = max(delay, min(float(after), 86400.0))
+            down = endpoint_unavailable(e)
+            if down:
+                reason += " (the model endpoint is unavailable: attempt not counted)"
             with store.atomic():
-                store.fail_summary(session.id, reason, time.time() + delay)
+                store.fail_summary(session.id, reason, time.time() + delay,
+                                   count_attempt=not down)
                 store.bump("sessions_failed")
             log.warning("session %s failed (attempt %s): %s", session.id, session.attempts, reason)
             run.failed += 1
+            if down:
+                # every other session would fail the same way: leave them queued, untried
+                run.unavailable = reason
+                log.warning("summaries paused until the next run: the model endpoint is "
+                            "unavailable (%s)", reason)
+                break
             continue
         if small:
             run.skipped += 1
