@@ -185,3 +185,29 @@ def test_a_bad_answer_still_uses_up_attempts(tmp_path):
         assert report.sessions_failed == 2
         assert all(s.attempts == 1 and "LLMBadResponse" in s.failed_reason for s in mem.sessions())
         mem.close()
+
+
+class _Broken:
+    """An intelligence backend with a bug (set as tests/index/test_queue_truth.py sets its
+    hanging one)."""
+
+    name = "broken"
+
+    def summarize(self, scope, messages):
+        return None.topic  # AttributeError, as a plugin's bug raises
+
+
+def test_a_backends_bug_fails_the_session_naming_it_and_the_run_goes_on(tmp_path):
+    """Before, an AttributeError escaped index(): the run stopped, the session stayed
+    leased, and after max_attempts it was failed as 'the worker stopped during
+    summarization' (killed or crashed), which it was not."""
+    mem = memory(tmp_path / "m.db", indexing={"max_attempts": 1})
+    mem._intelligence = _Broken()
+    _backlog(mem, 2)
+    report = mem.index(now=NOW)
+    assert report.sessions_failed == 2
+    for s in mem.sessions():
+        assert s.status == "failed" and s.failed_reason.startswith("AttributeError: ")
+        assert s.attempts == 1
+    assert mem.stats()["counters"].get("sessions_abandoned", 0) == 0
+    mem.close()

@@ -16,7 +16,6 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from memlane.config import Config, FactsConfig
-from memlane.errors import MemlaneError
 from memlane.index.embed import Embeddings
 from memlane.index.eventdate import event_date
 from memlane.index.expand import item_keys, summary_keys
@@ -254,7 +253,7 @@ def process_queue(
             summary, extraction = scrub_deep(config.ingest, (summary, extraction))
             store_intelligence(store, embeddings, session, messages, summary, extraction,
                                config.facts)
-        except (MemlaneError, ValueError, KeyError, TypeError) as e:
+        except Exception as e:  # noqa: BLE001 - a backend's bug fails this session, named
             reason = f"{type(e).__name__}: {e}"
             delay = cfg.retry_base_seconds * 2 ** (session.attempts - 1)
             after = getattr(e, "retry_after", None)  # HTTP 429's Retry-After
