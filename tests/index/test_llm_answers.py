@@ -41,8 +41,8 @@ def _conversation(mem, scope="s"):
 # a JSON answer as a model sent it: "\u0000" and "\ud800" escapes, raw controls, huge names
 ODD = ('{"topic": "Tea\\u0000 and Lisbon\\ud800", "context": "The user\\u0007 moved.",'
        ' "decisions": ["Drink\\u0000 tea", "' + "D" * 30000 + '"],'
-       ' "entities": [{"name": "Lis\\u0000bon", "type": "place\\u001b[31m"},'
-       ' {"name": "' + "E" * 50000 + '", "type": "' + "t" * 5000 + '"}],'
+       ' "entities": [{"name": "Hana\\u0000", "type": "person\\u001b[31m"},'
+       ' {"name": "Lisbon ' + "E" * 50000 + '", "type": "' + "t" * 5000 + '"}],'
        ' "facts": [{"subject": "user", "predicate": "drinks", "object": "green\\u0000 tea",'
        ' "turn": 1}, {"subject": "Hana", "predicate": "lives in", "object": "Kyo\\udc00to",'
        ' "turn": 3}, {"subject": "user", "predicate": "' + "p" * 9000 + '", "object": "'
@@ -69,7 +69,7 @@ def test_a_models_odd_text_is_cleaned_and_stored_alike(db_url):
         assert ("Hana", "lives_in", "Kyo\ufffdto") in facts
         assert max(len(f["object"]) for f in intel["facts"]) <= 400
         assert max(len(f["predicate"]) for f in intel["facts"]) <= 100
-        assert {e["name"] for e in intel["entities"]} >= {"Lis bon"}
+        assert ("Hana", "person [31m") in {(e["name"], e["type"]) for e in intel["entities"]}
         assert max(len(e["name"]) for e in intel["entities"]) <= 200
         assert max(len(d) for d in intel["summary"]["decisions"]) <= 400
         assert [o["text"] for o in intel["observations"]] == ["I drink green tea every morning"]
@@ -211,3 +211,33 @@ def test_a_backends_bug_fails_the_session_naming_it_and_the_run_goes_on(tmp_path
         assert s.attempts == 1
     assert mem.stats()["counters"].get("sessions_abandoned", 0) == 0
     mem.close()
+
+
+def test_facts_about_people_the_session_never_mentions_are_left_out(tmp_path, caplog):
+    answer = {
+        "topic": "Moving to Lisbon", "context": "The user moved to Lisbon.",
+        "entities": [{"name": "Barack Obama", "type": "person"}, {"name": "Hana", "type": "person"}],
+        "facts": [
+            {"subject": "Barack Obama", "predicate": "lives in", "object": "Paris", "turn": 2},
+            {"subject": "Hana", "predicate": "lives in", "object": "Kyoto", "turn": 3},
+            {"subject": "user", "predicate": "drinks", "object": "green tea", "turn": 1},
+            {"subject": "the user's sister", "predicate": "name", "object": "Hana", "turn": 3},
+        ],
+        "relations": [{"from": "Barack Obama", "relation": "friend of", "to": "user"},
+                      {"from": "user", "relation": "sister", "to": "Hana"}],
+    }
+    with ChatServer() as srv:
+        mem = _llm_memory(tmp_path / "m.db", srv)
+        session = _conversation(mem)
+        srv.script_json(answer)
+        with caplog.at_level("WARNING", logger="memlane.index"):
+            assert mem.index(now=NOW).sessions_summarized == 1
+        intel = mem.session_intelligence(session.id)
+        facts = {(f["subject"], f["predicate"], f["object"]) for f in intel["facts"]}
+        assert facts == {("Hana", "lives_in", "Kyoto"), ("user", "drinks", "green tea"),
+                         ("the user's sister", "name", "Hana")}
+        assert {e["name"] for e in intel["entities"]} == {"Hana"}
+        assert [tuple(r) for r in intel["relations"]] == [("user", "sister", "hana")]
+        assert not mem.facts(subject="Barack Obama")
+        assert "never mentions" in caplog.text and "'Barack Obama'" in caplog.text
+        mem.close()

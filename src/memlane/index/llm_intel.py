@@ -15,6 +15,7 @@ participants and the turn count come from the messages, never from the model.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -37,6 +38,8 @@ from memlane.index.schema import (
 from memlane.types import Message
 
 __all__ = ["LLMIntelligence", "format_transcript", "summarize_prompt"]
+
+log = logging.getLogger("memlane.index")
 
 CHARS_PER_TOKEN = 4
 _SOURCES = ("stated", "observed", "inferred")
@@ -149,6 +152,23 @@ def _subject(value: str) -> str:
     return "user" if value.casefold() in _SELF else value
 
 
+_WORD = re.compile(r"\w+")
+# subjects a model may use that no turn spells out: the user, the assistant, a meeting's team
+_GENERIC = frozenset({"user", "assistant", "team", "we", "us", "speaker", "participants"})
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in _WORD.findall(text)}
+
+
+def _said(name: str, vocabulary: set[str]) -> bool:
+    """Whether the session mentions ``name``: one of its words of three letters or more
+    (any word, when all are shorter) was said, or is ``user`` / a participant."""
+    words = [w.casefold() for w in _WORD.findall(name)]
+    long = [w for w in words if len(w) >= 3] or words
+    return any(w in vocabulary for w in long)
+
+
 def _sentence_with(text: str, needle: str) -> str:
     """The sentence of ``text`` that mentions ``needle`` (else the text, trimmed)."""
     low = needle.casefold()
@@ -247,11 +267,18 @@ class LLMIntelligence:
         self, data: dict[str, Any], messages: list[Message], omitted: int
     ) -> Extraction:
         by_seq = {m.seq: m for m in messages}
+        # A model can claim facts about people the session never mentions: a fact, relation
+        # or entity must name something a turn said (or the user, a participant, the team).
+        said = _GENERIC | _words(" ".join(f"{m.text} {m.speaker or ''}" for m in messages))
+        unsaid: dict[str, None] = {}
         entities: dict[str, Entity] = {}
         for e in data.get("entities") or ():
             name = _clean(e.get("name"))
             key = normalize_name(name)
             if not key or key in entities:
+                continue
+            if not _said(name, said):
+                unsaid.setdefault(name, None)
                 continue
             kind = _clean(e.get("type"), 40).lower() or "thing"
             entities[key] = Entity(name, kind, _clean(e.get("context"), 200))
@@ -262,6 +289,9 @@ class LLMIntelligence:
             predicate = normalize_predicate(_clean(f.get("predicate"), 100))
             obj = _clean(f.get("object"), 400)
             if not subject or not predicate or not obj:
+                continue
+            if not _said(subject, said):
+                unsaid.setdefault(subject, None)
                 continue
             source = _clean(f.get("source"), 40).lower() or "stated"
             if source not in _SOURCES:
@@ -278,6 +308,9 @@ class LLMIntelligence:
             rel = normalize_predicate(_clean(r.get("relation"), 100))
             dst = _subject(_clean(r.get("to")))
             if src and rel and dst:
+                if not (_said(src, said) and _said(dst, said)):
+                    unsaid.setdefault(src if not _said(src, said) else dst, None)
+                    continue
                 seq = _seq_of(facts.values(), src, rel, dst)
                 relations.setdefault((normalize_name(src), rel, normalize_name(dst)),
                                      Relation(src, rel, dst, seq))
@@ -291,6 +324,11 @@ class LLMIntelligence:
         extra: dict[str, Any] = {"backend": self.name}
         if omitted:
             extra["turns_omitted"] = omitted
+        if unsaid:
+            extra["unsaid"] = list(unsaid)
+            log.warning("%s named what the session never mentions; its facts, relations and "
+                        "entities about it are left out: %s", self.name,
+                        ", ".join(repr(n) for n in list(unsaid)[:5]))
         return Extraction(tuple(entities.values()), tuple(facts.values()),
                           tuple(relations.values()), extra,
                           observations=tuple(observations.values()))
