@@ -132,3 +132,20 @@ def test_the_embedder_bounds_its_answer_the_same_way() -> None:
         with pytest.raises(EmbeddingError, match=r"longer than 1,000,000 bytes"):
             emb.embed_batch(["hello"])
         emb.close()
+
+
+def test_many_retries_end_with_the_endpoints_error_not_an_overflow() -> None:
+    with socket.socket() as s:  # a port nobody listens on: each attempt is refused at once
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with OpenAIChat(f"http://127.0.0.1:{port}/v1", "m", max_retries=1100,
+                    backoff_base=0) as llm, pytest.raises(LLMError) as info:
+        llm.complete(HI)
+    assert "could not connect" in str(info.value) and "(after 1101 attempts)" in str(info.value)
+    from memlane.backends.embed.openai import OpenAIEmbedder
+    from memlane.errors import EmbeddingError
+
+    emb = OpenAIEmbedder(f"http://127.0.0.1:{port}/v1", "m", max_retries=1100, backoff=0)
+    with pytest.raises(EmbeddingError, match="after 1101 attempts"):
+        emb.embed_batch(["hello"])
+    emb.close()

@@ -80,7 +80,7 @@ class OpenAIEmbedder(PooledHTTP):
         payload = {"model": self.model, "input": inputs, "encoding_format": "float"}
         attempt = 0
         while True:
-            delay = self.backoff * (2**attempt)
+            delay = min(self.backoff * 2.0 ** min(attempt, 64), _MAX_RETRY_AFTER)
             try:
                 resp, raw = self._send(self.url, payload, self.max_response_bytes)
             except AnswerTooLong as exc:

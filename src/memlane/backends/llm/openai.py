@@ -252,7 +252,10 @@ class OpenAIChat(PooledHTTP):
         attempt = 0
         while True:
             self.limiter.acquire()
-            delay = self.backoff_base * (2**attempt) * random.uniform(0.75, 1.0)
+            # doubled each retry up to max_retry_after (2**attempt past 1023 overflowed a
+            # float: max_retries = 1100 raised OverflowError instead of the endpoint's error)
+            delay = min(self.backoff_base * 2.0 ** min(attempt, 64), self.max_retry_after)
+            delay *= random.uniform(0.75, 1.0)
             error: LLMError
             try:
                 resp, raw = self._send(self.url, payload, self.max_response_bytes)
