@@ -149,3 +149,30 @@ def test_many_retries_end_with_the_endpoints_error_not_an_overflow() -> None:
     with pytest.raises(EmbeddingError, match="after 1101 attempts"):
         emb.embed_batch(["hello"])
     emb.close()
+
+
+def streamed(conn: socket.socket, stop: threading.Event) -> None:
+    """Server-Sent Events, as a server that streams whatever was asked sends them."""
+    events = [{"choices": [{"index": 0, "delta": {"role": "assistant"}}]},
+              {"choices": [{"index": 0, "delta": {"content": '{"topic": "Lis'}}]},
+              {"choices": [{"index": 0, "delta": {"content": 'bon"}'}, "finish_reason": "stop"}]}]
+    body = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
+    body += b"data: [DONE]\n\n"
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n\r\n"
+                 % len(body) + body)
+
+
+def test_a_streamed_answer_is_read_as_the_answer_it_adds_up_to() -> None:
+    with raw_server(streamed) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
+        assert llm.complete(HI) == '{"topic": "Lisbon"}'
+
+
+def test_a_body_that_is_neither_json_nor_a_stream_is_a_bad_response() -> None:
+    def html(conn: socket.socket, stop: threading.Event) -> None:
+        body = b"<html>502 Bad Gateway</html>"
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n"
+                     % len(body) + body)
+
+    with raw_server(html) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
+        with pytest.raises(LLMBadResponse, match="not JSON: '<html>502 Bad Gateway</html>'"):
+            llm.complete(HI)

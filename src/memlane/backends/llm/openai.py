@@ -12,6 +12,8 @@ protocol (Ollama's ``/v1``, vLLM, llama.cpp's ``llama-server``, LM Studio...).
 - A client-side rate limit (``requests_per_minute``) spaces requests, across threads.
 - ``json_mode=True`` sends ``response_format={"type": "json_object"}``; a server that
   answers 400 about ``response_format`` is asked again without it (and not again after).
+- A streamed answer (Server-Sent Events, from a server or proxy that streams though
+  ``stream`` was not asked) is read as the one answer its chunks add up to.
 - Errors name the URL and status and never contain the API key.
 """
 
@@ -106,6 +108,41 @@ def _retry_after(value: str | None) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, when.timestamp() - time.time())
+
+
+def _from_event_stream(raw: bytes) -> dict[str, Any] | None:
+    """A streamed answer (Server-Sent Events, ``data: {chunk}`` lines, as a server or proxy
+    that streams whatever was asked sends) as the one non-streamed answer it adds up to;
+    None when ``raw`` is not such a stream."""
+    text = raw.decode("utf-8", "replace")
+    if not text.lstrip().startswith(("data:", "event:", ":")):
+        return None
+    parts: list[str] = []
+    finish: Any = None
+    seen = False
+    for line in text.splitlines():
+        if not line.startswith("data:"):
+            continue
+        data = line[5:].strip()
+        if not data or data == "[DONE]":
+            continue
+        try:
+            chunk = json.loads(data)
+            choice = chunk["choices"][0]
+        except (ValueError, KeyError, IndexError, TypeError):
+            return None
+        if not isinstance(choice, Mapping):
+            return None
+        seen = True
+        piece = choice.get("delta") or choice.get("message") or {}
+        content = piece.get("content") if isinstance(piece, Mapping) else None
+        if isinstance(content, str):
+            parts.append(content)
+        finish = choice.get("finish_reason") or finish
+    if not seen:
+        return None
+    return {"choices": [{"message": {"role": "assistant", "content": "".join(parts)},
+                         "finish_reason": finish}]}
 
 
 def _redact_content(content: Any) -> Any:
@@ -278,6 +315,9 @@ class OpenAIChat(PooledHTTP):
                     try:
                         return json.loads(raw)
                     except ValueError as exc:
+                        streamed = _from_event_stream(raw)
+                        if streamed is not None:
+                            return streamed
                         raise LLMBadResponse(
                             f"POST {self.url} returned 200 with a body that is not JSON: "
                             f"{text[:200]!r}"
