@@ -241,3 +241,25 @@ def test_facts_about_people_the_session_never_mentions_are_left_out(tmp_path, ca
         assert not mem.facts(subject="Barack Obama")
         assert "never mentions" in caplog.text and "'Barack Obama'" in caplog.text
         mem.close()
+
+
+def test_a_hung_endpoint_costs_one_session_a_run_not_the_backlog(tmp_path):
+    """An endpoint that accepts and never answers: each session cost timeout × attempts and
+    the run went through the whole backlog (hours at the defaults), using up an attempt of
+    each; now the run stops at the first timeout, whose attempt counts (a long session
+    can be what makes a model slow), and the rest wait untried."""
+    with ChatServer() as srv:
+        mem = memory(tmp_path / "m.db",
+                     indexing={"backend": "llm", "service": "local", "retry_base_seconds": 0},
+                     llm_services={"local": {"base_url": srv.base_url, "model": "test-model",
+                                             "timeout_seconds": 0.2, "max_retries": 0}})
+        _backlog(mem, 3)
+        srv.delay(30, times=3)
+        report = mem.index(now=NOW)
+        assert (report.sessions_failed, report.sessions_summarized) == (1, 0)
+        assert len(srv.chat_requests) == 1
+        attempts = sorted(s.attempts for s in mem.sessions())
+        assert attempts == [0, 0, 1]
+        (failed,) = [s for s in mem.sessions() if s.status == "failed"]
+        assert "LLMTimeout" in failed.failed_reason
+        mem.close()

@@ -51,8 +51,8 @@ class SummaryRun:
     """Sessions still leased by another (or a killed) worker when this run ended."""
     leased_until: float | None = None
     unavailable: str | None = None
-    """Why the run stopped early: the model endpoint could not answer (the sessions not
-    tried stay queued, none used up an attempt)."""
+    """Why the run stopped early: the model endpoint could not answer or timed out (the
+    sessions not tried stay queued)."""
 
 
 def fact_text(subject: str, predicate: str, obj: str) -> str:
@@ -193,6 +193,12 @@ def endpoint_unavailable(error: BaseException) -> bool:
     return True
 
 
+def _timed_out(error: BaseException) -> bool:
+    from memlane.backends.llm.errors import LLMTimeout
+
+    return isinstance(error, LLMTimeout)
+
+
 def _patterns(intelligence: Intelligence, config: Config) -> Intelligence:
     """The offline backend that reads a small session's facts: ``intelligence`` itself
     when it is the offline one, else a new one as ``[memory.summary]`` configures it."""
@@ -268,8 +274,11 @@ def process_queue(
                 store.bump("sessions_failed")
             log.warning("session %s failed (attempt %s): %s", session.id, session.attempts, reason)
             run.failed += 1
-            if down:
-                # every other session would fail the same way: leave them queued, untried
+            if down or _timed_out(e):
+                # every other session would most likely fail the same way (an endpoint that
+                # is down, or hung: a timeout costs timeout × retries a session, and a run
+                # over a backlog took hours): leave them queued, untried, for the next run.
+                # A timeout still counts (a long session can be what makes a model slow).
                 run.unavailable = reason
                 log.warning("summaries paused until the next run: the model endpoint is "
                             "unavailable (%s)", reason)
