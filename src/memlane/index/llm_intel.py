@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from datetime import datetime
 from functools import cache
 from importlib import resources
@@ -161,7 +161,7 @@ def _words(text: str) -> set[str]:
     return {w.casefold() for w in _WORD.findall(text)}
 
 
-def _said(name: str, vocabulary: set[str]) -> bool:
+def _said(name: str, vocabulary: Set[str]) -> bool:
     """Whether the session mentions ``name``: one of its words of three letters or more
     (any word, when all are shorter) was said, or is ``user`` / a participant."""
     words = [w.casefold() for w in _WORD.findall(name)]
@@ -299,8 +299,8 @@ class LLMIntelligence:
             turn = f.get("turn")
             seq = int(turn) if isinstance(turn, (int, float)) and int(turn) in by_seq else None
             text = _sentence_with(by_seq[seq].text, obj) if seq is not None else ""
-            key = (subject, predicate, normalize_name(obj))
-            facts.setdefault(key, Fact(subject, predicate, obj, source, seq, text))
+            fact_key = (subject, predicate, normalize_name(obj))
+            facts.setdefault(fact_key, Fact(subject, predicate, obj, source, seq, text))
 
         relations: dict[tuple[str, str, str], Relation] = {}
         for r in data.get("relations") or ():
