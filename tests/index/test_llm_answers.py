@@ -263,3 +263,49 @@ def test_a_hung_endpoint_costs_one_session_a_run_not_the_backlog(tmp_path):
         (failed,) = [s for s in mem.sessions() if s.status == "failed"]
         assert "LLMTimeout" in failed.failed_reason
         mem.close()
+
+
+def test_a_session_written_by_another_worker_meanwhile_is_not_written_again(db_url):
+    """A model call outlasting indexing.lease_seconds: a second worker claims the session
+    and both write it. The writing did not duplicate (the second replaced the first) but
+    the session was counted summarized twice and its entity mentioned twice; now the
+    worker whose lease ran out drops its answer and says so."""
+    import multiprocessing
+
+    def slow(body):
+        time.sleep(1.5)
+        return json.dumps(GOOD | {"entities": [{"name": "Lisbon", "type": "place"}]})
+
+    with ChatServer(reply=slow) as srv:
+        cfg = {"indexing": {"backend": "llm", "service": "local", "lease_seconds": 0.5},
+               "llm_services": {"local": {"base_url": srv.base_url, "model": "test-model",
+                                          "timeout_seconds": 10, "max_retries": 0}}}
+        mem = memory(db_url, **cfg)
+        _conversation(mem)
+        mem.close()
+
+        def work(delay, out):
+            time.sleep(delay)
+            m = memory(db_url, **cfg)
+            r = m.index(now=NOW)
+            out.put((r.sessions_summarized, r.sessions_failed))
+            m.close()
+
+        fork = multiprocessing.get_context("fork")
+        out = fork.Queue()
+        procs = [fork.Process(target=work, args=(d, out)) for d in (0.0, 0.8)]
+        for p in procs:
+            p.start()
+        reports = sorted(out.get(timeout=60) for _ in procs)
+        for p in procs:
+            p.join(30)
+        assert len(srv.chat_requests) == 2  # both asked: the first one's lease ran out
+        assert reports == [(0, 0), (1, 0)]
+        mem = memory(db_url, **cfg)
+        assert mem.stats()["counters"]["sessions_summarized"] == 1
+        (lisbon,) = [e for e in mem.store.scope_entities("s") if e.name == "Lisbon"]
+        assert lisbon.mentions == 1
+        (s,) = mem.sessions()
+        assert s.status == "summarized"
+        assert len(mem.store.session_items(s.id, kind="summary")) == 1
+        mem.close()

@@ -50,9 +50,16 @@ class SummaryRun:
     leased: int = 0
     """Sessions still leased by another (or a killed) worker when this run ended."""
     leased_until: float | None = None
+    overtaken: int = 0
+    """Sessions another worker wrote while this one waited for the backend (its lease had
+    run out): this run's answer for them was dropped, nothing counted twice."""
     unavailable: str | None = None
     """Why the run stopped early: the model endpoint could not answer or timed out (the
     sessions not tried stay queued)."""
+
+
+class Overtaken(Exception):
+    """The session was written by another worker meanwhile: this answer is dropped."""
 
 
 def fact_text(subject: str, predicate: str, obj: str) -> str:
@@ -68,8 +75,14 @@ def store_intelligence(
     summary: SessionSummary | None,
     extraction: Extraction,
     facts_cfg: FactsConfig,
+    *,
+    claimed: bool = False,
 ) -> None:
     """Write summary, facts, entities and relations of a session in one transaction.
+
+    ``claimed``: the session was claimed from the queue; if another worker has written it
+    meanwhile (this one's lease ran out during the backend's call), nothing is written and
+    ``Overtaken`` is raised.
 
     Whatever intelligence the session had before (an older summary) is replaced. Without a
     summary (a session too small for one) the rest is written and the session is counted as
@@ -135,7 +148,13 @@ def store_intelligence(
         })
     vectors = embeddings.for_index([r["text"] for r in rows])
     with store.atomic():
-        store.clear_intelligence(session.id)
+        store.clear_intelligence(session.id)  # takes the scope's facts lock first
+        if claimed and store.get_session(session.id).summarized:
+            # another worker claimed the session after this one's lease ran out (a model
+            # call longer than indexing.lease_seconds) and has written it: keep its writing
+            raise Overtaken(
+                f"session {session.id} was summarized by another worker while this one waited "
+                f"for its backend (a lease, indexing.lease_seconds, shorter than the call)")
         cut = head + len(facts)
         fact_rows = rows[head:cut]
         ids = store.insert_items([*rows[:head], *rows[cut:]])
@@ -258,7 +277,11 @@ def process_queue(
             # a model may write what no message said (or echo a custom pattern): scrub again
             summary, extraction = scrub_deep(config.ingest, (summary, extraction))
             store_intelligence(store, embeddings, session, messages, summary, extraction,
-                               config.facts)
+                               config.facts, claimed=True)
+        except Overtaken as e:
+            log.warning("%s; its answer is dropped", e)
+            run.overtaken += 1
+            continue
         except Exception as e:  # noqa: BLE001 - a backend's bug fails this session, named
             reason = f"{type(e).__name__}: {e}"
             delay = cfg.retry_base_seconds * 2 ** (session.attempts - 1)
