@@ -309,3 +309,32 @@ def test_a_session_written_by_another_worker_meanwhile_is_not_written_again(db_u
         assert s.status == "summarized"
         assert len(mem.store.session_items(s.id, kind="summary")) == 1
         mem.close()
+
+
+def test_common_loose_shapes_are_taken_as_meant_without_a_repair(tmp_path):
+    """A small local model writes "turn": "3", "turn": null, "type": null and a number as
+    a fact's value: each was a schema violation sent back for repair, and a model that
+    always writes so failed every session after three requests."""
+    answer = {
+        "topic": "Moving to Lisbon", "context": "The user moved to Lisbon.",
+        "entities": [{"name": "Hana", "type": None, "context": None}],
+        "facts": [{"subject": "Hana", "predicate": "lives in", "object": "Kyoto", "turn": "3"},
+                  {"subject": "user", "predicate": "drinks", "object": "green tea",
+                   "source": None, "turn": None},
+                  {"subject": "user", "predicate": "cups a day", "object": 2, "turn": "[1]"}],
+        "observations": [{"text": "I drink green tea every morning", "turn": "turn 1"}],
+    }
+    with ChatServer() as srv:
+        mem = _llm_memory(tmp_path / "m.db", srv)
+        session = _conversation(mem)
+        srv.script_json(answer)
+        assert mem.index(now=NOW).sessions_summarized == 1
+        assert len(srv.chat_requests) == 1  # no repair turn
+        intel = mem.session_intelligence(session.id)
+        facts = {(f["subject"], f["predicate"], f["object"], f["seq"]) for f in intel["facts"]}
+        assert facts == {("Hana", "lives_in", "Kyoto", 3), ("user", "drinks", "green tea", None),
+                         ("user", "cups_a_day", "2", 1)}
+        assert [(e["name"], e["type"]) for e in intel["entities"]] == [("Hana", "thing")]
+        assert [(o["text"], o["seq"]) for o in intel["observations"]] == [
+            ("I drink green tea every morning", 1)]
+        mem.close()

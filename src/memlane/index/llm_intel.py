@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from datetime import datetime
 from functools import cache
 from importlib import resources
@@ -296,8 +296,7 @@ class LLMIntelligence:
             source = _clean(f.get("source"), 40).lower() or "stated"
             if source not in _SOURCES:
                 source = "inferred"
-            turn = f.get("turn")
-            seq = int(turn) if isinstance(turn, (int, float)) and int(turn) in by_seq else None
+            seq = _turn_of(f.get("turn"), by_seq)
             text = _sentence_with(by_seq[seq].text, obj) if seq is not None else ""
             fact_key = (subject, predicate, normalize_name(obj))
             facts.setdefault(fact_key, Fact(subject, predicate, obj, source, seq, text))
@@ -317,8 +316,7 @@ class LLMIntelligence:
         observations: dict[str, Observation] = {}
         for o in data.get("observations") or ():
             text = _clean(o.get("text"), 240)
-            turn = o.get("turn")
-            seq = int(turn) if isinstance(turn, (int, float)) and int(turn) in by_seq else None
+            seq = _turn_of(o.get("turn"), by_seq)
             if text and len(observations) < MAX_OBSERVATIONS:
                 observations.setdefault(text.lower(), Observation(text, seq))
         extra: dict[str, Any] = {"backend": self.name}
@@ -332,6 +330,20 @@ class LLMIntelligence:
         return Extraction(tuple(entities.values()), tuple(facts.values()),
                           tuple(relations.values()), extra,
                           observations=tuple(observations.values()))
+
+
+def _turn_of(value: Any, by_seq: Mapping[int, Message]) -> int | None:
+    """The turn a fact or observation names, when it is one of the session's: a number,
+    or a string holding one ("3", "[3]", "turn 3")."""
+    if isinstance(value, str):
+        digits = re.fullmatch(r"\s*(?:turn\s*)?\[?\s*(\d{1,9})\s*\]?\s*", value, re.IGNORECASE)
+        value = int(digits.group(1)) if digits else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    seq = int(value)
+    return seq if seq in by_seq else None
 
 
 def _seq_of(facts: Iterable[Fact], src: str, rel: str, dst: str) -> int | None:

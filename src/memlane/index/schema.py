@@ -148,6 +148,13 @@ class Extraction:
 
 
 _LIST = {"type": "array", "items": {"type": "string"}}
+# What models commonly write where the prompt asks for a string or a turn number, taken as
+# meant rather than sent back for repair (each repair a request; a small model that always
+# writes "turn": "3" failed every session): a missing type or source, a number as a
+# fact's value ("age": 34), a turn as a string or null (llm_intel reads "3" as 3).
+_OPTIONAL = {"type": ["string", "null"]}
+_VALUE = {"type": ["string", "integer", "number", "boolean"]}
+_TURN = {"type": ["integer", "string", "null"]}
 
 SUMMARY_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -166,8 +173,8 @@ SUMMARY_SCHEMA: dict[str, Any] = {
             "items": {
                 "type": "object",
                 "required": ["name"],
-                "properties": {"name": {"type": "string"}, "type": {"type": "string"},
-                               "context": {"type": "string"}},
+                "properties": {"name": {"type": "string"}, "type": _OPTIONAL,
+                               "context": _OPTIONAL},
             },
         },
         "facts": {
@@ -176,8 +183,7 @@ SUMMARY_SCHEMA: dict[str, Any] = {
                 "type": "object",
                 "required": ["subject", "predicate", "object"],
                 "properties": {"subject": {"type": "string"}, "predicate": {"type": "string"},
-                               "object": {"type": "string"}, "source": {"type": "string"},
-                               "turn": {"type": "integer"}},
+                               "object": _VALUE, "source": _OPTIONAL, "turn": _TURN},
             },
         },
         "relations": {
@@ -194,7 +200,7 @@ SUMMARY_SCHEMA: dict[str, Any] = {
             "items": {
                 "type": "object",
                 "required": ["text"],
-                "properties": {"text": {"type": "string"}, "turn": {"type": "integer"}},
+                "properties": {"text": {"type": "string"}, "turn": _TURN},
             },
         },
         "topic_tags": _LIST,
