@@ -312,8 +312,8 @@ def test_a_session_written_by_another_worker_meanwhile_is_not_written_again(db_u
 
 
 def test_common_loose_shapes_are_taken_as_meant_without_a_repair(tmp_path):
-    """A small local model writes "turn": "3", "turn": null, "type": null and a number as
-    a fact's value: each was a schema violation sent back for repair, and a model that
+    """A small local model writes "turn": "3", "turn": null, "type": null, a number as
+    a fact's value and null for an empty list: each was a schema violation sent back for repair, and a model that
     always writes so failed every session after three requests."""
     answer = {
         "topic": "Moving to Lisbon", "context": "The user moved to Lisbon.",
@@ -323,6 +323,7 @@ def test_common_loose_shapes_are_taken_as_meant_without_a_repair(tmp_path):
                    "source": None, "turn": None},
                   {"subject": "user", "predicate": "cups a day", "object": 2, "turn": "[1]"}],
         "observations": [{"text": "I drink green tea every morning", "turn": "turn 1"}],
+        "decisions": None, "relations": None, "topic_tags": None, "references": None,
     }
     with ChatServer() as srv:
         mem = _llm_memory(tmp_path / "m.db", srv)

@@ -147,11 +147,12 @@ class Extraction:
     observations: tuple[Observation, ...] = ()
 
 
-_LIST = {"type": "array", "items": {"type": "string"}}
+_LIST = {"type": ["array", "null"], "items": {"type": "string"}}
 # What models commonly write where the prompt asks for a string or a turn number, taken as
 # meant rather than sent back for repair (each repair a request; a small model that always
 # writes "turn": "3" failed every session): a missing type or source, a number as a
-# fact's value ("age": 34), a turn as a string or null (llm_intel reads "3" as 3).
+# fact's value ("age": 34), a turn as a string or null (llm_intel reads "3" as 3), null
+# for a list with nothing in it.
 _OPTIONAL = {"type": ["string", "null"]}
 _VALUE = {"type": ["string", "integer", "number", "boolean"]}
 _TURN = {"type": ["integer", "string", "null"]}
@@ -169,7 +170,7 @@ SUMMARY_SCHEMA: dict[str, Any] = {
         "action_items": _LIST,
         "references": _LIST,
         "entities": {
-            "type": "array",
+            "type": ["array", "null"],
             "items": {
                 "type": "object",
                 "required": ["name"],
@@ -178,7 +179,7 @@ SUMMARY_SCHEMA: dict[str, Any] = {
             },
         },
         "facts": {
-            "type": "array",
+            "type": ["array", "null"],
             "items": {
                 "type": "object",
                 "required": ["subject", "predicate", "object"],
@@ -187,7 +188,7 @@ SUMMARY_SCHEMA: dict[str, Any] = {
             },
         },
         "relations": {
-            "type": "array",
+            "type": ["array", "null"],
             "items": {
                 "type": "object",
                 "required": ["from", "relation", "to"],
@@ -196,7 +197,7 @@ SUMMARY_SCHEMA: dict[str, Any] = {
             },
         },
         "observations": {
-            "type": "array",
+            "type": ["array", "null"],
             "items": {
                 "type": "object",
                 "required": ["text"],
