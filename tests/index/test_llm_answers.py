@@ -339,3 +339,36 @@ def test_common_loose_shapes_are_taken_as_meant_without_a_repair(tmp_path):
         assert [(o["text"], o["seq"]) for o in intel["observations"]] == [
             ("I drink green tea every morning", 1)]
         mem.close()
+
+
+def test_an_embeddings_outage_during_summaries_uses_up_no_session(tmp_path):
+    """The summaries' vectors come from an embeddings endpoint: while it answered 503, each
+    run failed every session (an attempt each) on the vectors of its summary; now, as for a
+    model endpoint, the run stops at the first and the attempt is given back."""
+    from memlane.backends.embed.openai import OpenAIEmbedder
+    from memlane.config import load_config
+    from memlane.memory import Memory
+    from memlane.testing.openai_server import OpenAICompatServer
+
+    db = str(tmp_path / "m.db")
+    with OpenAICompatServer(dim=32) as srv:
+        def open_memory(**indexing):
+            config = load_config(environ={}, overrides={"db": db, "indexing": indexing})
+            embedder = OpenAIEmbedder(srv.base_url, "hash-embed", max_retries=0, backoff=0)
+            return Memory(config=config, embedder=embedder)
+
+        mem = open_memory(enabled=False)  # turns indexed while the endpoint is up
+        _backlog(mem, 3)
+        mem.index(now=NOW)
+        mem.close()
+        mem = open_memory(max_attempts=1)
+        srv.fail_next(status=503, times=1000)
+        report = mem.index(now=NOW)
+        assert (report.sessions_failed, report.sessions_summarized) == (1, 0)
+        assert sorted(s.attempts for s in mem.sessions()) == [0, 0, 0]
+        (failed,) = [s for s in mem.sessions() if s.status == "failed"]
+        assert "EmbeddingError" in failed.failed_reason and "HTTP 503" in failed.failed_reason
+        srv._failures.clear()
+        _due_now(mem)
+        assert mem.index(now=NOW).sessions_summarized == 3
+        mem.close()

@@ -199,12 +199,16 @@ _UNAVAILABLE_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504, 520, 521, 52
 
 def endpoint_unavailable(error: BaseException) -> bool:
     """True when ``error`` says the model endpoint could not answer at all (refused or
-    dropped connections, HTTP 429 and 5xx after the client's retries): every session
+    dropped connections, HTTP 429 and 5xx after the client's retries; the same from an
+    embeddings endpoint, which the summaries' vectors need): every session
     would fail the same way, so the run stops and the session keeps its attempt. A
     timeout is not one of these (a long session can be what makes a model too slow), nor
     an answer that is not valid JSON, nor 4xx such as a wrong key or model name."""
     from memlane.backends.llm.errors import LLMBadResponse, LLMError, LLMHTTPError, LLMTimeout
+    from memlane.errors import EmbeddingError
 
+    if isinstance(error, EmbeddingError):  # the summary's vectors: an embeddings endpoint
+        return error.unavailable
     if not isinstance(error, LLMError) or isinstance(error, (LLMBadResponse, LLMTimeout)):
         return False
     if isinstance(error, LLMHTTPError):

@@ -110,7 +110,9 @@ class OpenAIEmbedder(PooledHTTP):
                         pass
             if not retryable or attempt >= self.max_retries:
                 tries = f" after {attempt + 1} attempts" if attempt else ""
-                raise EmbeddingError(f"POST {self.url} failed{tries}: {problem}")
+                error = EmbeddingError(f"POST {self.url} failed{tries}: {problem}")
+                error.unavailable = retryable
+                raise error
             time.sleep(delay)
             attempt += 1
 
