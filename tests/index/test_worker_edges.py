@@ -54,3 +54,40 @@ def test_the_failure_log_says_the_wait_it_waits(caplog):
     waits = [r.getMessage().rsplit("retrying in ", 1)[1] for r in caplog.records]
     assert waits[:4] == ["0.1s", "0.2s", "0.2s", "0.2s"]  # doubled from the poll, capped
     assert "RuntimeError: database is down" in caplog.records[0].getMessage()
+
+
+def test_a_stop_ends_the_run_after_the_current_session_not_the_backlog(tmp_path):
+    """SIGTERM to `memlane worker` (or the service's shutdown) set the worker's stop, but
+    its run went on through every queued session: with a model taking seconds a session,
+    a backlog of a thousand kept the process for hours. Now the run claims no session
+    after the stop."""
+    import json
+    import threading
+    from datetime import UTC, datetime, timedelta
+
+    from memlane.testing import memory
+    from memlane.testing.llm_server import ChatServer
+
+    asked = threading.Event()
+
+    def slow(body):
+        asked.set()
+        time.sleep(0.3)
+        return json.dumps({"topic": "t", "context": "c"})
+
+    with ChatServer(reply=slow) as srv:
+        mem = memory(tmp_path / "m.db", indexing={"backend": "llm", "service": "local"},
+                     llm_services={"local": {"base_url": srv.base_url, "model": "m",
+                                             "max_retries": 0, "timeout_seconds": 10}})
+        t0 = datetime(2024, 1, 1, tzinfo=UTC)
+        for k in range(12):
+            for i in range(4):
+                mem.add_message(f"s{k}", "user", f"message {i} of chat {k}", t0 + timedelta(minutes=i))
+            mem.close_session(f"s{k}")
+        worker = mem.start_worker(poll_seconds=60)
+        assert asked.wait(30)
+        worker.stop(timeout=30)
+        assert not worker.running
+        assert len(srv.chat_requests) <= 2  # the session in flight (and at most one more)
+        assert mem.stats()["summary_queue"]["pending"] >= 10
+        mem.close()

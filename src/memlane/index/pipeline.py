@@ -9,8 +9,10 @@ with exponential backoff; see docs/session-intelligence.md.
 from __future__ import annotations
 
 import logging
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -26,7 +28,8 @@ from memlane.ingest.redact import scrub_deep
 from memlane.types import Message, Session
 from memlane.store.contract import Store
 
-__all__ = ["Intelligence", "SummaryRun", "fact_text", "process_queue", "store_intelligence"]
+__all__ = ["Intelligence", "SummaryRun", "fact_text", "process_queue", "stop_on",
+           "store_intelligence"]
 
 log = logging.getLogger("memlane.index")
 
@@ -56,6 +59,27 @@ class SummaryRun:
     unavailable: str | None = None
     """Why the run stopped early: the model endpoint could not answer or timed out (the
     sessions not tried stay queued)."""
+
+
+_local = threading.local()
+
+
+@contextmanager
+def stop_on(event: threading.Event) -> Iterator[None]:
+    """Within it, ``process_queue`` in this thread claims no further session once ``event``
+    is set (the index worker's stop: SIGTERM, ``Memory.close()``, the service's shutdown),
+    so a stop waits for one session's backend call, not for the whole backlog's."""
+    before = getattr(_local, "stop", None)
+    _local.stop = event
+    try:
+        yield
+    finally:
+        _local.stop = before
+
+
+def _stopping() -> bool:
+    event = getattr(_local, "stop", None)
+    return event is not None and event.is_set()
 
 
 class Overtaken(Exception):
@@ -258,6 +282,9 @@ def process_queue(
                     session_id, cfg.max_attempts)
     run.abandoned = run.failed = len(gone)
     while limit is None or run.summarized + run.failed + run.skipped < limit:
+        if _stopping():
+            log.info("index worker stopping: the sessions not yet summarized wait for its next run")
+            break
         now = time.time()
         session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts, due_before=started_at)
         if session is None:

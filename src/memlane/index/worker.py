@@ -60,10 +60,13 @@ class IndexWorker:
 
     def run_forever(self) -> None:
         """Run in the calling thread until ``stop()``."""
+        from memlane.index.pipeline import stop_on
+
         delay = self.poll_seconds
         while not self._stop.is_set():
             try:
-                report = self._index_once()
+                with stop_on(self._stop):  # a stop ends the run after the current session
+                    report = self._index_once()
             except Exception as e:  # a process edge: log, back off, try again
                 self.failures += 1
                 self.last_error = f"{type(e).__name__}: {e}"
