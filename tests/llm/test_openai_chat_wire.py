@@ -176,3 +176,18 @@ def test_a_body_that_is_neither_json_nor_a_stream_is_a_bad_response() -> None:
     with raw_server(html) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
         with pytest.raises(LLMBadResponse, match="not JSON: '<html>502 Bad Gateway</html>'"):
             llm.complete(HI)
+
+
+def test_a_json_answer_cut_at_the_length_limit_says_so_and_is_not_repaired() -> None:
+    from memlane.backends.llm import complete_json
+    from memlane.testing.llm_server import ChatServer
+
+    def cut_short(server, req):
+        return 200, {"choices": [{"index": 0, "finish_reason": "length", "message": {
+            "role": "assistant", "content": '{"topic": "Moving to Lis'}}]}
+
+    with ChatServer() as srv, OpenAIChat(srv.base_url, "m", max_retries=0) as llm:
+        srv.route("POST", "/v1/chat/completions", cut_short)
+        with pytest.raises(LLMBadResponse, match=r"cut at the model's output limit"):
+            complete_json(llm, HI, {"type": "object"})
+        assert len(srv.chat_requests) == 1  # no repair turns: they would be cut the same

@@ -282,7 +282,7 @@ class OpenAIChat(PooledHTTP):
             raise ValueError("messages must not be empty")
         payload = self._payload(messages, temperature, max_tokens, json_mode)
         body = self._post(payload)
-        return self._content(body)
+        return self._content(body, json_mode=json_mode)
 
     def _post(self, payload: dict[str, Any]) -> Any:
         self._http()  # open the client (~0.1 s) before the rate limiter times the request
@@ -357,7 +357,7 @@ class OpenAIChat(PooledHTTP):
             time.sleep(delay)
             attempt += 1
 
-    def _content(self, body: Any) -> str:
+    def _content(self, body: Any, *, json_mode: bool = False) -> str:
         try:
             choice = body["choices"][0]
             message = choice["message"]
@@ -376,4 +376,15 @@ class OpenAIChat(PooledHTTP):
             refusal = message.get("refusal") if isinstance(message, Mapping) else None
             why = f"refusal: {refusal!r}" if refusal else f"finish_reason={reason!r}"
             raise LLMBadResponse(f"POST {self.url} returned an empty answer ({why})", reply="")
+        if json_mode and choice.get("finish_reason") == "length":
+            try:
+                json.loads(content)
+            except ValueError:
+                # cut at the output limit: asking again (a repair turn) gets the same cut
+                raise LLMBadResponse(
+                    f"POST {self.url}: the answer was cut at the model's output limit "
+                    f"(finish_reason='length') after {len(content):,} characters and is no "
+                    "whole JSON; raise the server's output token limit or lower "
+                    "indexing.max_input_tokens", reply=content[:2000],
+                ) from None
         return content
