@@ -90,7 +90,10 @@ class BackendError(MemlaneError):
 
 
 class EmbeddingError(BackendError):
-    """An embedder could not produce vectors."""
+    """An embedder could not produce vectors. ``unavailable`` is True when its endpoint
+    could not answer at all (refused, 429 or 5xx after the retries): not the texts' fault."""
+
+    unavailable: bool = False
 
 
 class BackendUnavailable(BackendError):

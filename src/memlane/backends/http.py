@@ -2,7 +2,8 @@
 
 One ``httpx.Client`` per backend object, opened on first use, thread-safe, closed by
 ``close()`` (or the context manager, or when the object is dropped); the API key is sent
-as a bearer token when set and scrubbed from any text shown to a user.
+as a bearer token when set and scrubbed from any text shown to a user. ``_send`` reads an
+answer within the timeout and a size limit, both for the whole answer.
 """
 
 from __future__ import annotations
@@ -10,11 +11,16 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from typing import Self
+import time
+from typing import Any, Self
 
 import httpx
 
-__all__ = ["PooledHTTP"]
+__all__ = ["AnswerTooLong", "PooledHTTP"]
+
+
+class AnswerTooLong(Exception):
+    """An answer longer than the caller's limit (it was not read further)."""
 
 
 class PooledHTTP:
@@ -39,6 +45,35 @@ class PooledHTTP:
                     headers["Authorization"] = f"Bearer {self._api_key}"
                 self._client = httpx.Client(timeout=self.timeout, headers=headers)
             return self._client
+
+    def _send(self, url: str, payload: Any, max_bytes: int) -> tuple[httpx.Response, bytes]:
+        """POST ``payload`` as JSON to ``url`` and read the whole answer: the response (its
+        body already read) and the body's bytes.
+
+        httpx's timeout bounds each read, not the answer: a server sending a byte at a time,
+        or without end, would hold the caller forever. Here the answer must arrive within
+        ``timeout`` seconds (checked after each read, so give or take one read of at most
+        ``timeout``), else ``httpx.ReadTimeout``; past ``max_bytes`` bytes it raises
+        ``AnswerTooLong``.
+        """
+        deadline = time.monotonic() + self.timeout
+        with self._http().stream("POST", url, json=payload) as resp:
+            chunks: list[bytes] = []
+            size = 0
+            for chunk in resp.iter_bytes():
+                size += len(chunk)
+                if size > max_bytes:
+                    raise AnswerTooLong(
+                        f"POST {url}: the answer is longer than {max_bytes:,} bytes "
+                        f"(HTTP {resp.status_code}); not read further"
+                    )
+                chunks.append(chunk)
+                if time.monotonic() > deadline:
+                    raise httpx.ReadTimeout(
+                        f"the answer took longer than {self.timeout:g}s to arrive "
+                        f"({size:,} bytes so far)"
+                    )
+        return resp, b"".join(chunks)
 
     def close(self) -> None:
         """Close the HTTP connection pool (it is reopened if the object is used again)."""

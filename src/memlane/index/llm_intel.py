@@ -15,8 +15,9 @@ participants and the turn count come from the messages, never from the model.
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from datetime import datetime
 from functools import cache
 from importlib import resources
@@ -37,6 +38,8 @@ from memlane.index.schema import (
 from memlane.types import Message
 
 __all__ = ["LLMIntelligence", "format_transcript", "summarize_prompt"]
+
+log = logging.getLogger("memlane.index")
 
 CHARS_PER_TOKEN = 4
 _SOURCES = ("stated", "observed", "inferred")
@@ -120,18 +123,50 @@ def format_transcript(messages: Sequence[Message], max_chars: int) -> tuple[str,
 def _strings(value: Any, limit: int = 20, chars: int = 400) -> tuple[str, ...]:
     out: dict[str, None] = {}
     for v in value or ():
-        text = " ".join(str(v).split())
+        text = _clean(v, chars)
         if text:
-            out.setdefault(_clip(text, chars), None)
+            out.setdefault(text, None)
     return tuple(out)[:limit]
 
 
-def _clean(value: Any) -> str:
-    return " ".join(str(value or "").split())
+# What a model's JSON may carry that no stored message does (ingest drops NUL and refuses
+# lone surrogates): control characters become spaces, a lone surrogate (a "\ud800" escape)
+# U+FFFD. PostgreSQL refuses both in text, SQLite stored them: the backends now agree.
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]|(?P<half>[\ud800-\udfff])")
+
+
+def _safe(match: re.Match[str]) -> str:
+    return "\ufffd" if match.group("half") else " "
+
+
+def _clean(value: Any, limit: int = 200) -> str:
+    """One line of a model's answer: controls and lone surrogates replaced, whitespace
+    collapsed, clipped to ``limit`` characters (a model may answer a name of 50,000)."""
+    text = str(value or "")
+    if len(text) > 4 * limit:
+        text = text[: 4 * limit]
+    return _clip(" ".join(_UNSAFE.sub(_safe, text).split()), limit)
 
 
 def _subject(value: str) -> str:
     return "user" if value.casefold() in _SELF else value
+
+
+_WORD = re.compile(r"\w+")
+# subjects a model may use that no turn spells out: the user, the assistant, a meeting's team
+_GENERIC = frozenset({"user", "assistant", "team", "we", "us", "speaker", "participants"})
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in _WORD.findall(text)}
+
+
+def _said(name: str, vocabulary: Set[str]) -> bool:
+    """Whether the session mentions ``name``: one of its words of three letters or more
+    (any word, when all are shorter) was said, or is ``user`` / a participant."""
+    words = [w.casefold() for w in _WORD.findall(name)]
+    long = [w for w in words if len(w) >= 3] or words
+    return any(w in vocabulary for w in long)
 
 
 def _sentence_with(text: str, needle: str) -> str:
@@ -210,8 +245,8 @@ class LLMIntelligence:
         )
         extraction = self._extraction(data, messages, omitted)
         summary = SessionSummary(
-            topic=_clip(_clean(data.get("topic")), 200),
-            context=_clip(_clean(data.get("context")), 2000),
+            topic=_clean(data.get("topic"), 200),
+            context=_clean(data.get("context"), 2000),
             decisions=_strings(data.get("decisions")),
             rationale=_strings(data.get("rationale")),
             open_questions=_strings(data.get("open_questions")),
@@ -232,53 +267,83 @@ class LLMIntelligence:
         self, data: dict[str, Any], messages: list[Message], omitted: int
     ) -> Extraction:
         by_seq = {m.seq: m for m in messages}
+        # A model can claim facts about people the session never mentions: a fact, relation
+        # or entity must name something a turn said (or the user, a participant, the team).
+        said = _GENERIC | _words(" ".join(f"{m.text} {m.speaker or ''}" for m in messages))
+        unsaid: dict[str, None] = {}
         entities: dict[str, Entity] = {}
         for e in data.get("entities") or ():
             name = _clean(e.get("name"))
             key = normalize_name(name)
             if not key or key in entities:
                 continue
-            kind = _clean(e.get("type")).lower() or "thing"
-            entities[key] = Entity(name, kind, _clip(_clean(e.get("context")), 200))
+            if not _said(name, said):
+                unsaid.setdefault(name, None)
+                continue
+            kind = _clean(e.get("type"), 40).lower() or "thing"
+            entities[key] = Entity(name, kind, _clean(e.get("context"), 200))
 
         facts: dict[tuple[str, str, str], Fact] = {}
         for f in data.get("facts") or ():
             subject = _subject(_clean(f.get("subject")))
-            predicate = normalize_predicate(_clean(f.get("predicate")))
-            obj = _clean(f.get("object"))
+            predicate = normalize_predicate(_clean(f.get("predicate"), 100))
+            obj = _clean(f.get("object"), 400)
             if not subject or not predicate or not obj:
                 continue
-            source = _clean(f.get("source")).lower() or "stated"
+            if not _said(subject, said):
+                unsaid.setdefault(subject, None)
+                continue
+            source = _clean(f.get("source"), 40).lower() or "stated"
             if source not in _SOURCES:
                 source = "inferred"
-            turn = f.get("turn")
-            seq = int(turn) if isinstance(turn, (int, float)) and int(turn) in by_seq else None
+            seq = _turn_of(f.get("turn"), by_seq)
             text = _sentence_with(by_seq[seq].text, obj) if seq is not None else ""
-            key = (subject, predicate, normalize_name(obj))
-            facts.setdefault(key, Fact(subject, predicate, obj, source, seq, text))
+            fact_key = (subject, predicate, normalize_name(obj))
+            facts.setdefault(fact_key, Fact(subject, predicate, obj, source, seq, text))
 
         relations: dict[tuple[str, str, str], Relation] = {}
         for r in data.get("relations") or ():
             src = _subject(_clean(r.get("from")))
-            rel = normalize_predicate(_clean(r.get("relation")))
+            rel = normalize_predicate(_clean(r.get("relation"), 100))
             dst = _subject(_clean(r.get("to")))
             if src and rel and dst:
+                if not (_said(src, said) and _said(dst, said)):
+                    unsaid.setdefault(src if not _said(src, said) else dst, None)
+                    continue
                 seq = _seq_of(facts.values(), src, rel, dst)
                 relations.setdefault((normalize_name(src), rel, normalize_name(dst)),
                                      Relation(src, rel, dst, seq))
         observations: dict[str, Observation] = {}
         for o in data.get("observations") or ():
-            text = _clip(_clean(o.get("text")), 240)
-            turn = o.get("turn")
-            seq = int(turn) if isinstance(turn, (int, float)) and int(turn) in by_seq else None
+            text = _clean(o.get("text"), 240)
+            seq = _turn_of(o.get("turn"), by_seq)
             if text and len(observations) < MAX_OBSERVATIONS:
                 observations.setdefault(text.lower(), Observation(text, seq))
         extra: dict[str, Any] = {"backend": self.name}
         if omitted:
             extra["turns_omitted"] = omitted
+        if unsaid:
+            extra["unsaid"] = list(unsaid)
+            log.warning("%s named what the session never mentions; its facts, relations and "
+                        "entities about it are left out: %s", self.name,
+                        ", ".join(repr(n) for n in list(unsaid)[:5]))
         return Extraction(tuple(entities.values()), tuple(facts.values()),
                           tuple(relations.values()), extra,
                           observations=tuple(observations.values()))
+
+
+def _turn_of(value: Any, by_seq: Mapping[int, Message]) -> int | None:
+    """The turn a fact or observation names, when it is one of the session's: a number,
+    or a string holding one ("3", "[3]", "turn 3")."""
+    if isinstance(value, str):
+        digits = re.fullmatch(r"\s*(?:turn\s*)?\[?\s*(\d{1,9})\s*\]?\s*", value, re.IGNORECASE)
+        value = int(digits.group(1)) if digits else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    seq = int(value)
+    return seq if seq in by_seq else None
 
 
 def _seq_of(facts: Iterable[Fact], src: str, rel: str, dst: str) -> int | None:

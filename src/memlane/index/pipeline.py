@@ -9,14 +9,15 @@ with exponential backoff; see docs/session-intelligence.md.
 from __future__ import annotations
 
 import logging
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from memlane.config import Config, FactsConfig
-from memlane.errors import MemlaneError
 from memlane.index.embed import Embeddings
 from memlane.index.eventdate import event_date
 from memlane.index.expand import item_keys, summary_keys
@@ -27,7 +28,8 @@ from memlane.ingest.redact import scrub_deep
 from memlane.types import Message, Session
 from memlane.store.contract import Store
 
-__all__ = ["Intelligence", "SummaryRun", "fact_text", "process_queue", "store_intelligence"]
+__all__ = ["Intelligence", "SummaryRun", "fact_text", "process_queue", "stop_on",
+           "store_intelligence"]
 
 log = logging.getLogger("memlane.index")
 
@@ -51,6 +53,37 @@ class SummaryRun:
     leased: int = 0
     """Sessions still leased by another (or a killed) worker when this run ended."""
     leased_until: float | None = None
+    overtaken: int = 0
+    """Sessions another worker wrote while this one waited for the backend (its lease had
+    run out): this run's answer for them was dropped, nothing counted twice."""
+    unavailable: str | None = None
+    """Why the run stopped early: the model endpoint could not answer or timed out (the
+    sessions not tried stay queued)."""
+
+
+_local = threading.local()
+
+
+@contextmanager
+def stop_on(event: threading.Event) -> Iterator[None]:
+    """Within it, ``process_queue`` in this thread claims no further session once ``event``
+    is set (the index worker's stop: SIGTERM, ``Memory.close()``, the service's shutdown),
+    so a stop waits for one session's backend call, not for the whole backlog's."""
+    before = getattr(_local, "stop", None)
+    _local.stop = event
+    try:
+        yield
+    finally:
+        _local.stop = before
+
+
+def _stopping() -> bool:
+    event = getattr(_local, "stop", None)
+    return event is not None and event.is_set()
+
+
+class Overtaken(Exception):
+    """The session was written by another worker meanwhile: this answer is dropped."""
 
 
 def fact_text(subject: str, predicate: str, obj: str) -> str:
@@ -66,8 +99,14 @@ def store_intelligence(
     summary: SessionSummary | None,
     extraction: Extraction,
     facts_cfg: FactsConfig,
+    *,
+    claimed: bool = False,
 ) -> None:
     """Write summary, facts, entities and relations of a session in one transaction.
+
+    ``claimed``: the session was claimed from the queue; if another worker has written it
+    meanwhile (this one's lease ran out during the backend's call), nothing is written and
+    ``Overtaken`` is raised.
 
     Whatever intelligence the session had before (an older summary) is replaced. Without a
     summary (a session too small for one) the rest is written and the session is counted as
@@ -133,7 +172,13 @@ def store_intelligence(
         })
     vectors = embeddings.for_index([r["text"] for r in rows])
     with store.atomic():
-        store.clear_intelligence(session.id)
+        store.clear_intelligence(session.id)  # takes the scope's facts lock first
+        if claimed and store.get_session(session.id).summarized:
+            # another worker claimed the session after this one's lease ran out (a model
+            # call longer than indexing.lease_seconds) and has written it: keep its writing
+            raise Overtaken(
+                f"session {session.id} was summarized by another worker while this one waited "
+                f"for its backend (a lease, indexing.lease_seconds, shorter than the call)")
         cut = head + len(facts)
         fact_rows = rows[head:cut]
         ids = store.insert_items([*rows[:head], *rows[cut:]])
@@ -169,6 +214,36 @@ def store_intelligence(
         store.bump("facts_extracted", len(facts))
         store.bump("entities_extracted", len(extraction.entities))
         store.bump("observations_extracted", len(extraction.observations))
+
+
+# Statuses that say the endpoint cannot answer now (overloaded, rate limited, down), not
+# that this session is bad.
+_UNAVAILABLE_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504, 520, 521, 522, 523, 524, 529})
+
+
+def endpoint_unavailable(error: BaseException) -> bool:
+    """True when ``error`` says the model endpoint could not answer at all (refused or
+    dropped connections, HTTP 429 and 5xx after the client's retries; the same from an
+    embeddings endpoint, which the summaries' vectors need): every session
+    would fail the same way, so the run stops and the session keeps its attempt. A
+    timeout is not one of these (a long session can be what makes a model too slow), nor
+    an answer that is not valid JSON, nor 4xx such as a wrong key or model name."""
+    from memlane.backends.llm.errors import LLMBadResponse, LLMError, LLMHTTPError, LLMTimeout
+    from memlane.errors import EmbeddingError
+
+    if isinstance(error, EmbeddingError):  # the summary's vectors: an embeddings endpoint
+        return error.unavailable
+    if not isinstance(error, LLMError) or isinstance(error, (LLMBadResponse, LLMTimeout)):
+        return False
+    if isinstance(error, LLMHTTPError):
+        return error.status in _UNAVAILABLE_STATUS
+    return True
+
+
+def _timed_out(error: BaseException) -> bool:
+    from memlane.backends.llm.errors import LLMTimeout
+
+    return isinstance(error, LLMTimeout)
 
 
 def _patterns(intelligence: Intelligence, config: Config) -> Intelligence:
@@ -207,6 +282,9 @@ def process_queue(
                     session_id, cfg.max_attempts)
     run.abandoned = run.failed = len(gone)
     while limit is None or run.summarized + run.failed + run.skipped < limit:
+        if _stopping():
+            log.info("index worker stopping: the sessions not yet summarized wait for its next run")
+            break
         now = time.time()
         session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts, due_before=started_at)
         if session is None:
@@ -230,15 +308,35 @@ def process_queue(
             # a model may write what no message said (or echo a custom pattern): scrub again
             summary, extraction = scrub_deep(config.ingest, (summary, extraction))
             store_intelligence(store, embeddings, session, messages, summary, extraction,
-                               config.facts)
-        except (MemlaneError, ValueError, KeyError, TypeError) as e:
+                               config.facts, claimed=True)
+        except Overtaken as e:
+            log.warning("%s; its answer is dropped", e)
+            run.overtaken += 1
+            continue
+        except Exception as e:  # noqa: BLE001 - a backend's bug fails this session, named
             reason = f"{type(e).__name__}: {e}"
             delay = cfg.retry_base_seconds * 2 ** (session.attempts - 1)
+            after = getattr(e, "retry_after", None)  # HTTP 429's Retry-After
+            if isinstance(after, (int, float)) and after == after:
+                delay = max(delay, min(float(after), 86400.0))
+            down = endpoint_unavailable(e)
+            if down:
+                reason += " (the model endpoint is unavailable: attempt not counted)"
             with store.atomic():
-                store.fail_summary(session.id, reason, time.time() + delay)
+                store.fail_summary(session.id, reason, time.time() + delay,
+                                   count_attempt=not down)
                 store.bump("sessions_failed")
             log.warning("session %s failed (attempt %s): %s", session.id, session.attempts, reason)
             run.failed += 1
+            if down or _timed_out(e):
+                # every other session would most likely fail the same way (an endpoint that
+                # is down, or hung: a timeout costs timeout × retries a session, and a run
+                # over a backlog took hours): leave them queued, untried, for the next run.
+                # A timeout still counts (a long session can be what makes a model slow).
+                run.unavailable = reason
+                log.warning("summaries paused until the next run: the model endpoint is "
+                            "unavailable (%s)", reason)
+                break
             continue
         if small:
             run.skipped += 1

@@ -147,7 +147,15 @@ class Extraction:
     observations: tuple[Observation, ...] = ()
 
 
-_LIST = {"type": "array", "items": {"type": "string"}}
+_LIST = {"type": ["array", "null"], "items": {"type": "string"}}
+# What models commonly write where the prompt asks for a string or a turn number, taken as
+# meant rather than sent back for repair (each repair a request; a small model that always
+# writes "turn": "3" failed every session): a missing type or source, a number as a
+# fact's value ("age": 34), a turn as a string or null (llm_intel reads "3" as 3), null
+# for a list with nothing in it.
+_OPTIONAL = {"type": ["string", "null"]}
+_VALUE = {"type": ["string", "integer", "number", "boolean"]}
+_TURN = {"type": ["integer", "string", "null"]}
 
 SUMMARY_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -162,26 +170,25 @@ SUMMARY_SCHEMA: dict[str, Any] = {
         "action_items": _LIST,
         "references": _LIST,
         "entities": {
-            "type": "array",
+            "type": ["array", "null"],
             "items": {
                 "type": "object",
                 "required": ["name"],
-                "properties": {"name": {"type": "string"}, "type": {"type": "string"},
-                               "context": {"type": "string"}},
+                "properties": {"name": {"type": "string"}, "type": _OPTIONAL,
+                               "context": _OPTIONAL},
             },
         },
         "facts": {
-            "type": "array",
+            "type": ["array", "null"],
             "items": {
                 "type": "object",
                 "required": ["subject", "predicate", "object"],
                 "properties": {"subject": {"type": "string"}, "predicate": {"type": "string"},
-                               "object": {"type": "string"}, "source": {"type": "string"},
-                               "turn": {"type": "integer"}},
+                               "object": _VALUE, "source": _OPTIONAL, "turn": _TURN},
             },
         },
         "relations": {
-            "type": "array",
+            "type": ["array", "null"],
             "items": {
                 "type": "object",
                 "required": ["from", "relation", "to"],
@@ -190,11 +197,11 @@ SUMMARY_SCHEMA: dict[str, Any] = {
             },
         },
         "observations": {
-            "type": "array",
+            "type": ["array", "null"],
             "items": {
                 "type": "object",
                 "required": ["text"],
-                "properties": {"text": {"type": "string"}, "turn": {"type": "integer"}},
+                "properties": {"text": {"type": "string"}, "turn": _TURN},
             },
         },
         "topic_tags": _LIST,

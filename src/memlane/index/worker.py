@@ -8,14 +8,32 @@ time: sessions are claimed inside the transaction that indexes them.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections.abc import Callable
 
+from memlane.errors import ValidationError
 from memlane.types import IndexReport
 
 __all__ = ["IndexWorker"]
 
 log = logging.getLogger("memlane.worker")
+
+MAX_POLL_SECONDS = 86400.0
+"""The longest wait between runs (a day)."""
+
+
+def _seconds(value: float, name: str) -> float:
+    """``value`` as seconds from just above 0 to a day; else ``ValidationError`` naming
+    ``name``. NaN waited no time at all (a busy loop: 10,298 index runs in 8 s), and
+    inf or 1e300 overflowed the wait."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValidationError(f"{name}: must be a number of seconds, got {value!r}", field=name)
+    if not (math.isfinite(value) and 0 < value <= MAX_POLL_SECONDS):
+        raise ValidationError(
+            f"{name}: must be more than 0 and at most {MAX_POLL_SECONDS:g} seconds (a day), "
+            f"got {value!r}", field=name)
+    return float(value)
 
 
 class IndexWorker:
@@ -29,11 +47,10 @@ class IndexWorker:
         max_backoff_seconds: float = 300.0,
         on_report: Callable[[IndexReport], None] | None = None,
     ) -> None:
-        if poll_seconds <= 0:
-            raise ValueError("poll_seconds: must be > 0")
         self._index_once = index_once
-        self.poll_seconds = poll_seconds
-        self.max_backoff_seconds = max_backoff_seconds
+        self.poll_seconds = _seconds(poll_seconds, "poll_seconds")
+        self.max_backoff_seconds = max(_seconds(max_backoff_seconds, "max_backoff_seconds"),
+                                       self.poll_seconds)
         self._on_report = on_report
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -43,15 +60,18 @@ class IndexWorker:
 
     def run_forever(self) -> None:
         """Run in the calling thread until ``stop()``."""
+        from memlane.index.pipeline import stop_on
+
         delay = self.poll_seconds
         while not self._stop.is_set():
             try:
-                report = self._index_once()
+                with stop_on(self._stop):  # a stop ends the run after the current session
+                    report = self._index_once()
             except Exception as e:  # a process edge: log, back off, try again
                 self.failures += 1
                 self.last_error = f"{type(e).__name__}: {e}"
-                log.warning("index run failed (%s); retrying in %.0fs", self.last_error, delay)
                 delay = min(delay * 2, self.max_backoff_seconds)
+                log.warning("index run failed (%s); retrying in %gs", self.last_error, delay)
             else:
                 self.runs += 1
                 delay = self.poll_seconds

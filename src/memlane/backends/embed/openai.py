@@ -7,6 +7,7 @@ connection failures with exponential backoff; never puts the API key in a messag
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import httpx
 import numpy as np
 
-from memlane.backends.http import PooledHTTP
+from memlane.backends.http import AnswerTooLong, PooledHTTP
 from memlane.errors import EmbeddingError
 
 __all__ = ["OpenAIEmbedder"]
@@ -36,11 +37,12 @@ class OpenAIEmbedder(PooledHTTP):
         api_key_env: environment variable holding the key.
         dim: expected vector width; if None it is learnt from the first response
             (``dim`` is then 0 until the first call).
-        timeout: seconds per HTTP request.
+        timeout: seconds for each HTTP request's whole answer.
         max_retries: retries after the first attempt on 429/5xx/connection errors.
         batch_size: texts per request.
         backoff: first retry delay in seconds, doubled each retry (a ``Retry-After``
             header, capped at 30 s, wins when larger).
+        max_response_bytes: a longer answer raises ``EmbeddingError`` (not read further).
     """
 
     def __init__(
@@ -54,6 +56,7 @@ class OpenAIEmbedder(PooledHTTP):
         max_retries: int = 3,
         batch_size: int = 128,
         backoff: float = 0.5,
+        max_response_bytes: int = 256_000_000,
     ) -> None:
         if not base_url:
             raise ValueError("base_url is required, e.g. 'http://127.0.0.1:8080/v1'")
@@ -70,23 +73,25 @@ class OpenAIEmbedder(PooledHTTP):
         self.max_retries = int(max_retries)
         self.batch_size = int(batch_size)
         self.backoff = float(backoff)
+        self.max_response_bytes = int(max_response_bytes)
         self._init_http(api_key, api_key_env, timeout)
 
     def _post(self, inputs: list[str]) -> dict[str, Any]:
         payload = {"model": self.model, "input": inputs, "encoding_format": "float"}
-        client = self._http()
         attempt = 0
         while True:
-            delay = self.backoff * (2**attempt)
+            delay = min(self.backoff * 2.0 ** min(attempt, 64), _MAX_RETRY_AFTER)
             try:
-                resp = client.post(self.url, json=payload)
+                resp, raw = self._send(self.url, payload, self.max_response_bytes)
+            except AnswerTooLong as exc:
+                raise EmbeddingError(str(exc)) from None
             except httpx.TransportError as exc:
                 problem = f"{type(exc).__name__}: {self._scrub(str(exc)) or 'no detail'}"
                 retryable = True
             else:
                 if resp.status_code == 200:
                     try:
-                        body = resp.json()
+                        body = json.loads(raw)
                     except ValueError as exc:
                         raise EmbeddingError(
                             f"POST {self.url} returned 200 with a body that is not JSON"
@@ -94,7 +99,7 @@ class OpenAIEmbedder(PooledHTTP):
                     if not isinstance(body, dict):
                         raise EmbeddingError(f"POST {self.url} returned JSON that is not an object")
                     return body
-                detail = self._scrub(resp.text[:300].strip())
+                detail = self._scrub(raw[:300].decode("utf-8", "replace").strip())
                 problem = f"HTTP {resp.status_code}" + (f": {detail}" if detail else "")
                 retryable = resp.status_code in _RETRY_STATUS
                 after = resp.headers.get("Retry-After")
@@ -105,7 +110,9 @@ class OpenAIEmbedder(PooledHTTP):
                         pass
             if not retryable or attempt >= self.max_retries:
                 tries = f" after {attempt + 1} attempts" if attempt else ""
-                raise EmbeddingError(f"POST {self.url} failed{tries}: {problem}")
+                error = EmbeddingError(f"POST {self.url} failed{tries}: {problem}")
+                error.unavailable = retryable
+                raise error
             time.sleep(delay)
             attempt += 1
 

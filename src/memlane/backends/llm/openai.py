@@ -12,12 +12,15 @@ protocol (Ollama's ``/v1``, vLLM, llama.cpp's ``llama-server``, LM Studio...).
 - A client-side rate limit (``requests_per_minute``) spaces requests, across threads.
 - ``json_mode=True`` sends ``response_format={"type": "json_object"}``; a server that
   answers 400 about ``response_format`` is asked again without it (and not again after).
+- A streamed answer (Server-Sent Events, from a server or proxy that streams though
+  ``stream`` was not asked) is read as the one answer its chunks add up to.
 - Errors name the URL and status and never contain the API key.
 """
 
 from __future__ import annotations
 
 import email.utils
+import json
 import random
 import threading
 import time
@@ -26,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from memlane.backends.http import PooledHTTP
+from memlane.backends.http import AnswerTooLong, PooledHTTP
 from memlane.backends.llm.errors import (
     LLMBadResponse,
     LLMError,
@@ -107,6 +110,41 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def _from_event_stream(raw: bytes) -> dict[str, Any] | None:
+    """A streamed answer (Server-Sent Events, ``data: {chunk}`` lines, as a server or proxy
+    that streams whatever was asked sends) as the one non-streamed answer it adds up to;
+    None when ``raw`` is not such a stream."""
+    text = raw.decode("utf-8", "replace")
+    if not text.lstrip().startswith(("data:", "event:", ":")):
+        return None
+    parts: list[str] = []
+    finish: Any = None
+    seen = False
+    for line in text.splitlines():
+        if not line.startswith("data:"):
+            continue
+        data = line[5:].strip()
+        if not data or data == "[DONE]":
+            continue
+        try:
+            chunk = json.loads(data)
+            choice = chunk["choices"][0]
+        except (ValueError, KeyError, IndexError, TypeError):
+            return None
+        if not isinstance(choice, Mapping):
+            return None
+        seen = True
+        piece = choice.get("delta") or choice.get("message") or {}
+        content = piece.get("content") if isinstance(piece, Mapping) else None
+        if isinstance(content, str):
+            parts.append(content)
+        finish = choice.get("finish_reason") or finish
+    if not seen:
+        return None
+    return {"choices": [{"message": {"role": "assistant", "content": "".join(parts)},
+                         "finish_reason": finish}]}
+
+
 def _redact_content(content: Any) -> Any:
     if isinstance(content, str):
         return redact(content)[0]
@@ -136,6 +174,11 @@ class OpenAIChat(PooledHTTP):
         temperature: default sampling temperature (a call's ``temperature`` wins).
         backoff_base: first retry delay in seconds, doubled each retry.
         max_retry_after: the longest ``Retry-After`` waited for; longer raises at once.
+        max_response_bytes: a longer answer raises ``LLMBadResponse`` (not read further).
+
+    ``timeout`` bounds the whole answer of one attempt, not each read: a server that
+    trickles its answer is cut off once it has taken ``timeout`` seconds (give or take
+    one read of at most ``timeout``).
 
     Thread-safe; close with :meth:`close` or use as a context manager.
     """
@@ -155,6 +198,7 @@ class OpenAIChat(PooledHTTP):
         temperature: float = 0.0,
         backoff_base: float = 0.5,
         max_retry_after: float = 60.0,
+        max_response_bytes: int = 8_000_000,
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(f"base_url must be an http(s) URL like 'http://127.0.0.1:8080/v1', "
@@ -164,6 +208,8 @@ class OpenAIChat(PooledHTTP):
         if timeout <= 0 or max_retries < 0 or requests_per_minute < 0 or backoff_base < 0:
             raise ValueError("timeout must be > 0; max_retries, requests_per_minute and "
                              "backoff_base must be >= 0")
+        if max_response_bytes < 1:
+            raise ValueError(f"max_response_bytes must be >= 1, got {max_response_bytes!r}")
         self.base_url = base_url.rstrip("/")
         self.url = f"{self.base_url}/chat/completions"
         self.model = model
@@ -172,6 +218,7 @@ class OpenAIChat(PooledHTTP):
         self.temperature = float(temperature)
         self.backoff_base = float(backoff_base)
         self.max_retry_after = float(max_retry_after)
+        self.max_response_bytes = int(max_response_bytes)
         self.limiter = RateLimiter(requests_per_minute)
         self._init_http(api_key, api_key_env, timeout)
         self._json_mode_supported = True
@@ -235,36 +282,46 @@ class OpenAIChat(PooledHTTP):
             raise ValueError("messages must not be empty")
         payload = self._payload(messages, temperature, max_tokens, json_mode)
         body = self._post(payload)
-        return self._content(body)
+        return self._content(body, json_mode=json_mode)
 
     def _post(self, payload: dict[str, Any]) -> Any:
-        client = self._http()
+        self._http()  # open the client (~0.1 s) before the rate limiter times the request
         attempt = 0
         while True:
             self.limiter.acquire()
-            delay = self.backoff_base * (2**attempt) * random.uniform(0.75, 1.0)
+            # doubled each retry up to max_retry_after (2**attempt past 1023 overflowed a
+            # float: max_retries = 1100 raised OverflowError instead of the endpoint's error)
+            delay = min(self.backoff_base * 2.0 ** min(attempt, 64), self.max_retry_after)
+            delay *= random.uniform(0.75, 1.0)
             error: LLMError
             try:
-                resp = client.post(self.url, json=payload)
+                resp, raw = self._send(self.url, payload, self.max_response_bytes)
+            except AnswerTooLong as exc:
+                raise LLMBadResponse(str(exc)) from None
             except httpx.TimeoutException as exc:
+                detail = f": {exc}" if str(exc).startswith("the answer took") else ""
                 error = LLMTimeout(
-                    f"POST {self.url}: no answer within {self.timeout:g}s ({type(exc).__name__})"
+                    f"POST {self.url}: no answer within {self.timeout:g}s "
+                    f"({type(exc).__name__}{detail})"
                 )
             except httpx.TransportError as exc:
                 detail = self._scrub(str(exc)) or "no detail"
-                error = LLMError(
-                    f"POST {self.url}: could not connect: {type(exc).__name__}: {detail}"
-                )
+                what = ("could not connect" if isinstance(exc, httpx.ConnectError)
+                        else "the connection failed")
+                error = LLMError(f"POST {self.url}: {what}: {type(exc).__name__}: {detail}")
             else:
+                text = self._scrub(raw[:500].decode("utf-8", "replace").strip())
                 if resp.status_code == 200:
                     try:
-                        return resp.json()
+                        return json.loads(raw)
                     except ValueError as exc:
+                        streamed = _from_event_stream(raw)
+                        if streamed is not None:
+                            return streamed
                         raise LLMBadResponse(
                             f"POST {self.url} returned 200 with a body that is not JSON: "
-                            f"{self._scrub(resp.text[:200])!r}"
+                            f"{text[:200]!r}"
                         ) from exc
-                text = self._scrub(resp.text[:500].strip())
                 if (
                     resp.status_code == 400
                     and "response_format" in payload
@@ -300,7 +357,7 @@ class OpenAIChat(PooledHTTP):
             time.sleep(delay)
             attempt += 1
 
-    def _content(self, body: Any) -> str:
+    def _content(self, body: Any, *, json_mode: bool = False) -> str:
         try:
             choice = body["choices"][0]
             message = choice["message"]
@@ -319,4 +376,15 @@ class OpenAIChat(PooledHTTP):
             refusal = message.get("refusal") if isinstance(message, Mapping) else None
             why = f"refusal: {refusal!r}" if refusal else f"finish_reason={reason!r}"
             raise LLMBadResponse(f"POST {self.url} returned an empty answer ({why})", reply="")
+        if json_mode and choice.get("finish_reason") == "length":
+            try:
+                json.loads(content)
+            except ValueError:
+                # cut at the output limit: asking again (a repair turn) gets the same cut
+                raise LLMBadResponse(
+                    f"POST {self.url}: the answer was cut at the model's output limit "
+                    f"(finish_reason='length') after {len(content):,} characters and is no "
+                    "whole JSON; raise the server's output token limit or lower "
+                    "indexing.max_input_tokens", reply=content[:2000],
+                ) from None
         return content

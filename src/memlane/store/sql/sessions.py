@@ -247,10 +247,17 @@ class SessionsMixin(SqlStore):
             (skipped, version, model, now, session_id),
         )
 
-    def fail_summary(self, session_id: int, reason: str, next_attempt_at: float) -> None:
+    def fail_summary(self, session_id: int, reason: str, next_attempt_at: float, *,
+                     count_attempt: bool = True) -> None:
+        """Record a failed attempt; ``count_attempt=False`` gives the claim's attempt back
+        (the failure was the model endpoint's, not the session's: it does not use up
+        ``max_attempts``)."""
         self._run(
             "UPDATE sessions SET status = 'failed', failed_reason = %s, next_attempt_at = %s,"
-            " lease_until = NULL WHERE id = %s",
+            " lease_until = NULL"
+            + ("" if count_attempt else ", attempts = CASE WHEN attempts > 0 THEN attempts - 1"
+               " ELSE 0 END")
+            + " WHERE id = %s",
             (reason[:2000], next_attempt_at, session_id),
         )
 

@@ -1,0 +1,374 @@
+"""What a model answers, through the queue into each store: text no message could hold
+(NUL, controls, lone surrogates, names of 50,000 characters) is cleaned the same way for
+SQLite and PostgreSQL, so the session is summarized on both and both store the same."""
+
+from __future__ import annotations
+
+import json
+import time
+import unicodedata
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.testing import memory
+from memlane.testing.llm_server import ChatServer
+
+NOW = "2024-06-01T00:00:00Z"
+T0 = datetime(2024, 1, 1, 9, 0, tzinfo=UTC)
+
+
+def _llm_memory(db, srv, **indexing):
+    return memory(
+        db,
+        indexing={"backend": "llm", "service": "local", "retry_base_seconds": 0, **indexing},
+        llm_services={"local": {"base_url": srv.base_url, "model": "test-model",
+                                "timeout_seconds": 5, "max_retries": 0}},
+    )
+
+
+def _conversation(mem, scope="s"):
+    lines = ["I moved to Lisbon last spring and I drink green tea every morning.",
+             "Lisbon is lovely in spring.", "My sister Hana lives in Kyoto.", "Nice!"]
+    for i, text in enumerate(lines):
+        mem.add_message(scope, "user" if i % 2 == 0 else "assistant", text,
+                        T0 + timedelta(minutes=i))
+    return mem.close_session(scope)
+
+
+# a JSON answer as a model sent it: "\u0000" and "\ud800" escapes, raw controls, huge names
+ODD = ('{"topic": "Tea\\u0000 and Lisbon\\ud800", "context": "The user\\u0007 moved.",'
+       ' "decisions": ["Drink\\u0000 tea", "' + "D" * 30000 + '"],'
+       ' "entities": [{"name": "Hana\\u0000", "type": "person\\u001b[31m"},'
+       ' {"name": "Lisbon ' + "E" * 50000 + '", "type": "' + "t" * 5000 + '"}],'
+       ' "facts": [{"subject": "user", "predicate": "drinks", "object": "green\\u0000 tea",'
+       ' "turn": 1}, {"subject": "Hana", "predicate": "lives in", "object": "Kyo\\udc00to",'
+       ' "turn": 3}, {"subject": "user", "predicate": "' + "p" * 9000 + '", "object": "'
+       + "O" * 50000 + '"}],'
+       ' "relations": [{"from": "Hana", "relation": "sister\\u0000 of", "to": "user"}],'
+       ' "observations": [{"text": "I drink green tea\\u0000 every morning", "turn": 1}]}')
+
+
+def test_a_models_odd_text_is_cleaned_and_stored_alike(db_url):
+    json.loads(ODD)  # valid JSON: what a real server can send
+    with ChatServer() as srv:
+        mem = _llm_memory(db_url, srv)
+        session = _conversation(mem)
+        srv.script(ODD)
+        report = mem.index(now=NOW)
+        (s,) = mem.sessions()
+        assert (report.sessions_summarized, report.sessions_failed) == (1, 0), s.failed_reason
+        intel = mem.session_intelligence(session.id)
+        stored = json.dumps(intel, ensure_ascii=False)
+        assert "\x00" not in stored and "\x07" not in stored and "\x1b" not in stored
+        assert intel["summary"]["topic"] == "Tea and Lisbon\ufffd"
+        facts = {(f["subject"], f["predicate"], f["object"]) for f in intel["facts"]}
+        assert ("user", "drinks", "green tea") in facts
+        assert ("Hana", "lives_in", "Kyo\ufffdto") in facts
+        assert max(len(f["object"]) for f in intel["facts"]) <= 400
+        assert max(len(f["predicate"]) for f in intel["facts"]) <= 100
+        assert ("Hana", "person [31m") in {(e["name"], e["type"]) for e in intel["entities"]}
+        assert max(len(e["name"]) for e in intel["entities"]) <= 200
+        assert max(len(d) for d in intel["summary"]["decisions"]) <= 400
+        assert [o["text"] for o in intel["observations"]] == ["I drink green tea every morning"]
+        assert mem.search("green tea", kinds=["fact"])
+        mem.close()
+
+
+_ANY = st.text(st.characters(codec=None, categories=None), max_size=600)
+
+
+@pytest.fixture(scope="module")
+def chat_server():
+    with ChatServer() as srv:
+        yield srv
+
+
+@settings(max_examples=60, deadline=None)
+@given(topic=_ANY, name=_ANY, obj=_ANY, items=st.lists(_ANY, max_size=3))
+def test_every_string_a_model_returns_comes_out_storable(chat_server, topic, name, obj, items):
+    """Property: whatever characters a model puts in its JSON, what LLMIntelligence hands
+    on has no control character, no lone surrogate and stays within its field's length."""
+    from memlane.backends.llm import OpenAIChat
+    from memlane.index.llm_intel import LLMIntelligence
+    from memlane.testing import turn_messages
+
+    answer = {"topic": topic, "context": obj, "decisions": items, "topic_tags": items,
+              "entities": [{"name": name, "type": obj}],
+              "facts": [{"subject": name, "predicate": topic, "object": obj, "turn": 1}],
+              "relations": [{"from": name, "relation": topic, "to": obj}],
+              "observations": [{"text": obj, "turn": 1}]}
+    chat_server.script(json.dumps(answer))
+    with OpenAIChat(chat_server.base_url, "m") as chat:
+        summary, extraction = LLMIntelligence(chat).summarize(
+            "s", turn_messages(["user: I drink tea", "assistant: Nice"]))
+    strings = [summary.topic, summary.context, *summary.decisions, *summary.topic_tags,
+               *(x for e in extraction.entities for x in (e.name, e.type, e.context)),
+               *(x for f in extraction.facts for x in (f.subject, f.predicate, f.object)),
+               *(x for r in extraction.relations for x in (r.source, r.relation, r.target)),
+               *(o.text for o in extraction.observations)]
+    for text in strings:
+        assert not any(unicodedata.category(c) in ("Cc", "Cs") for c in text), repr(text)
+        assert len(text) <= 2000 and text == text.strip()
+        text.encode("utf-8")
+
+
+GOOD = {"topic": "Moving to Lisbon", "context": "The user moved to Lisbon.",
+        "facts": [{"subject": "user", "predicate": "lives in", "object": "Lisbon", "turn": 1}]}
+
+
+def _backlog(mem, n):
+    for k in range(n):
+        _conversation(mem, scope=f"s{k}")
+
+
+def _due_now(mem):
+    with mem.store.atomic():
+        mem.store.db.execute("UPDATE sessions SET next_attempt_at = 0")
+
+
+@pytest.mark.parametrize("outage", [
+    lambda srv: srv.fail(503, times=10_000),
+    lambda srv: srv.fail(429, times=10_000),
+    lambda srv: srv.fail(502, times=10_000, headers={"Retry-After": "0"}),
+])
+def test_an_endpoint_outage_uses_up_no_session_and_stops_the_run(db_url, outage):
+    """Six sessions, two attempts each, an endpoint down for four runs: before, every run
+    tried every session and the outage used up the backlog's attempts (failed for good,
+    nothing summarized when the endpoint came back); now a run stops at the first
+    session, which keeps its attempt, and all six are summarized after the outage."""
+    with ChatServer() as srv:
+        mem = _llm_memory(db_url, srv, max_attempts=2)
+        _backlog(mem, 6)
+        outage(srv)
+        for _ in range(4):
+            before = len(srv.chat_requests)
+            report = mem.index(now=NOW)
+            assert report.sessions_failed == 1 and report.sessions_summarized == 0
+            assert len(srv.chat_requests) - before == 1  # one session tried (max_retries 0)
+            _due_now(mem)
+        tried = [s for s in mem.sessions() if s.status == "failed"]
+        assert tried and all("model endpoint is unavailable" in s.failed_reason for s in tried)
+        assert all(s.attempts == 0 for s in mem.sessions())
+        assert mem.stats()["summary_queue"]["pending"] == 6
+        srv._failures.clear()
+        srv.reply = lambda body: json.dumps(GOOD)
+        report = mem.index(now=NOW)
+        assert report.sessions_summarized == 6 and report.sessions_failed == 0
+        assert {s.status for s in mem.sessions()} == {"summarized"}
+        mem.close()
+
+
+def test_a_retry_after_puts_the_session_off_that_long(tmp_path):
+    with ChatServer() as srv:
+        mem = _llm_memory(tmp_path / "m.db", srv, retry_base_seconds=1)
+        _conversation(mem)
+        srv.fail(429, times=10, headers={"Retry-After": "3600"})
+        mem.index(now=NOW)
+        (s,) = mem.sessions()
+        assert s.status == "failed" and "Retry-After 3600s" in s.failed_reason
+        (due,) = mem.store.db.execute("SELECT next_attempt_at FROM sessions").fetchone()
+        assert due >= time.time() + 3500  # not the 1 s backoff
+        mem.close()
+
+
+def test_a_bad_answer_still_uses_up_attempts(tmp_path):
+    """A session whose answers are never valid JSON fails for good after max_attempts,
+    and the run goes on to the next session: that failure is the session's."""
+    with ChatServer() as srv:
+        mem = _llm_memory(tmp_path / "m.db", srv, max_attempts=1)
+        _backlog(mem, 2)
+        srv.reply = lambda body: "no json here"
+        report = mem.index(now=NOW)
+        assert report.sessions_failed == 2
+        assert all(s.attempts == 1 and "LLMBadResponse" in s.failed_reason for s in mem.sessions())
+        mem.close()
+
+
+class _Broken:
+    """An intelligence backend with a bug (set as tests/index/test_queue_truth.py sets its
+    hanging one)."""
+
+    name = "broken"
+
+    def summarize(self, scope, messages):
+        return None.topic  # AttributeError, as a plugin's bug raises
+
+
+def test_a_backends_bug_fails_the_session_naming_it_and_the_run_goes_on(tmp_path):
+    """Before, an AttributeError escaped index(): the run stopped, the session stayed
+    leased, and after max_attempts it was failed as 'the worker stopped during
+    summarization' (killed or crashed), which it was not."""
+    mem = memory(tmp_path / "m.db", indexing={"max_attempts": 1})
+    mem._intelligence = _Broken()
+    _backlog(mem, 2)
+    report = mem.index(now=NOW)
+    assert report.sessions_failed == 2
+    for s in mem.sessions():
+        assert s.status == "failed" and s.failed_reason.startswith("AttributeError: ")
+        assert s.attempts == 1
+    assert mem.stats()["counters"].get("sessions_abandoned", 0) == 0
+    mem.close()
+
+
+def test_facts_about_people_the_session_never_mentions_are_left_out(tmp_path, caplog):
+    answer = {
+        "topic": "Moving to Lisbon", "context": "The user moved to Lisbon.",
+        "entities": [{"name": "Barack Obama", "type": "person"}, {"name": "Hana", "type": "person"}],
+        "facts": [
+            {"subject": "Barack Obama", "predicate": "lives in", "object": "Paris", "turn": 2},
+            {"subject": "Hana", "predicate": "lives in", "object": "Kyoto", "turn": 3},
+            {"subject": "user", "predicate": "drinks", "object": "green tea", "turn": 1},
+            {"subject": "the user's sister", "predicate": "name", "object": "Hana", "turn": 3},
+        ],
+        "relations": [{"from": "Barack Obama", "relation": "friend of", "to": "user"},
+                      {"from": "user", "relation": "sister", "to": "Hana"}],
+    }
+    with ChatServer() as srv:
+        mem = _llm_memory(tmp_path / "m.db", srv)
+        session = _conversation(mem)
+        srv.script_json(answer)
+        with caplog.at_level("WARNING", logger="memlane.index"):
+            assert mem.index(now=NOW).sessions_summarized == 1
+        intel = mem.session_intelligence(session.id)
+        facts = {(f["subject"], f["predicate"], f["object"]) for f in intel["facts"]}
+        assert facts == {("Hana", "lives_in", "Kyoto"), ("user", "drinks", "green tea"),
+                         ("the user's sister", "name", "Hana")}
+        assert {e["name"] for e in intel["entities"]} == {"Hana"}
+        assert [tuple(r) for r in intel["relations"]] == [("user", "sister", "hana")]
+        assert not mem.facts(subject="Barack Obama")
+        assert "never mentions" in caplog.text and "'Barack Obama'" in caplog.text
+        mem.close()
+
+
+def test_a_hung_endpoint_costs_one_session_a_run_not_the_backlog(tmp_path):
+    """An endpoint that accepts and never answers: each session cost timeout × attempts and
+    the run went through the whole backlog (hours at the defaults), using up an attempt of
+    each; now the run stops at the first timeout, whose attempt counts (a long session
+    can be what makes a model slow), and the rest wait untried."""
+    with ChatServer() as srv:
+        mem = memory(tmp_path / "m.db",
+                     indexing={"backend": "llm", "service": "local", "retry_base_seconds": 0},
+                     llm_services={"local": {"base_url": srv.base_url, "model": "test-model",
+                                             "timeout_seconds": 0.2, "max_retries": 0}})
+        _backlog(mem, 3)
+        srv.delay(30, times=3)
+        report = mem.index(now=NOW)
+        assert (report.sessions_failed, report.sessions_summarized) == (1, 0)
+        assert len(srv.chat_requests) == 1
+        attempts = sorted(s.attempts for s in mem.sessions())
+        assert attempts == [0, 0, 1]
+        (failed,) = [s for s in mem.sessions() if s.status == "failed"]
+        assert "LLMTimeout" in failed.failed_reason
+        mem.close()
+
+
+def test_a_session_written_by_another_worker_meanwhile_is_not_written_again(db_url):
+    """A model call outlasting indexing.lease_seconds: a second worker claims the session
+    and both write it. The writing did not duplicate (the second replaced the first) but
+    the session was counted summarized twice and its entity mentioned twice; now the
+    worker whose lease ran out drops its answer and says so."""
+    import multiprocessing
+
+    def slow(body):
+        time.sleep(1.5)
+        return json.dumps(GOOD | {"entities": [{"name": "Lisbon", "type": "place"}]})
+
+    with ChatServer(reply=slow) as srv:
+        cfg = {"indexing": {"backend": "llm", "service": "local", "lease_seconds": 0.5},
+               "llm_services": {"local": {"base_url": srv.base_url, "model": "test-model",
+                                          "timeout_seconds": 10, "max_retries": 0}}}
+        mem = memory(db_url, **cfg)
+        _conversation(mem)
+        mem.close()
+
+        def work(delay, out):
+            time.sleep(delay)
+            m = memory(db_url, **cfg)
+            r = m.index(now=NOW)
+            out.put((r.sessions_summarized, r.sessions_failed))
+            m.close()
+
+        fork = multiprocessing.get_context("fork")
+        out = fork.Queue()
+        procs = [fork.Process(target=work, args=(d, out)) for d in (0.0, 0.8)]
+        for p in procs:
+            p.start()
+        reports = sorted(out.get(timeout=60) for _ in procs)
+        for p in procs:
+            p.join(30)
+        assert len(srv.chat_requests) == 2  # both asked: the first one's lease ran out
+        assert reports == [(0, 0), (1, 0)]
+        mem = memory(db_url, **cfg)
+        assert mem.stats()["counters"]["sessions_summarized"] == 1
+        (lisbon,) = [e for e in mem.store.scope_entities("s") if e.name == "Lisbon"]
+        assert lisbon.mentions == 1
+        (s,) = mem.sessions()
+        assert s.status == "summarized"
+        assert len(mem.store.session_items(s.id, kind="summary")) == 1
+        mem.close()
+
+
+def test_common_loose_shapes_are_taken_as_meant_without_a_repair(tmp_path):
+    """A small local model writes "turn": "3", "turn": null, "type": null, a number as
+    a fact's value and null for an empty list: each was a schema violation sent back for repair, and a model that
+    always writes so failed every session after three requests."""
+    answer = {
+        "topic": "Moving to Lisbon", "context": "The user moved to Lisbon.",
+        "entities": [{"name": "Hana", "type": None, "context": None}],
+        "facts": [{"subject": "Hana", "predicate": "lives in", "object": "Kyoto", "turn": "3"},
+                  {"subject": "user", "predicate": "drinks", "object": "green tea",
+                   "source": None, "turn": None},
+                  {"subject": "user", "predicate": "cups a day", "object": 2, "turn": "[1]"}],
+        "observations": [{"text": "I drink green tea every morning", "turn": "turn 1"}],
+        "decisions": None, "relations": None, "topic_tags": None, "references": None,
+    }
+    with ChatServer() as srv:
+        mem = _llm_memory(tmp_path / "m.db", srv)
+        session = _conversation(mem)
+        srv.script_json(answer)
+        assert mem.index(now=NOW).sessions_summarized == 1
+        assert len(srv.chat_requests) == 1  # no repair turn
+        intel = mem.session_intelligence(session.id)
+        facts = {(f["subject"], f["predicate"], f["object"], f["seq"]) for f in intel["facts"]}
+        assert facts == {("Hana", "lives_in", "Kyoto", 3), ("user", "drinks", "green tea", None),
+                         ("user", "cups_a_day", "2", 1)}
+        assert [(e["name"], e["type"]) for e in intel["entities"]] == [("Hana", "thing")]
+        assert [(o["text"], o["seq"]) for o in intel["observations"]] == [
+            ("I drink green tea every morning", 1)]
+        mem.close()
+
+
+def test_an_embeddings_outage_during_summaries_uses_up_no_session(tmp_path):
+    """The summaries' vectors come from an embeddings endpoint: while it answered 503, each
+    run failed every session (an attempt each) on the vectors of its summary; now, as for a
+    model endpoint, the run stops at the first and the attempt is given back."""
+    from memlane.backends.embed.openai import OpenAIEmbedder
+    from memlane.config import load_config
+    from memlane.memory import Memory
+    from memlane.testing.openai_server import OpenAICompatServer
+
+    db = str(tmp_path / "m.db")
+    with OpenAICompatServer(dim=32) as srv:
+        def open_memory(**indexing):
+            config = load_config(environ={}, overrides={"db": db, "indexing": indexing})
+            embedder = OpenAIEmbedder(srv.base_url, "hash-embed", max_retries=0, backoff=0)
+            return Memory(config=config, embedder=embedder)
+
+        mem = open_memory(enabled=False)  # turns indexed while the endpoint is up
+        _backlog(mem, 3)
+        mem.index(now=NOW)
+        mem.close()
+        mem = open_memory(max_attempts=1)
+        srv.fail_next(status=503, times=1000)
+        report = mem.index(now=NOW)
+        assert (report.sessions_failed, report.sessions_summarized) == (1, 0)
+        assert sorted(s.attempts for s in mem.sessions()) == [0, 0, 0]
+        (failed,) = [s for s in mem.sessions() if s.status == "failed"]
+        assert "EmbeddingError" in failed.failed_reason and "HTTP 503" in failed.failed_reason
+        srv._failures.clear()
+        _due_now(mem)
+        assert mem.index(now=NOW).sessions_summarized == 3
+        mem.close()

@@ -1,0 +1,93 @@
+"""The index worker's poll interval at its edges: refused with the parameter named, never a
+busy loop or an overflow; and the failure log says the wait it really waits."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from memlane.errors import ValidationError
+from memlane.index.worker import IndexWorker
+from memlane.serve.cli import cli
+
+
+def _never() -> None:
+    raise AssertionError("a refused worker must not run")
+
+
+@pytest.mark.parametrize("poll", [math.nan, math.inf, 1e300, 86401, 0, -1, True, "5"])
+def test_a_poll_that_is_not_a_sane_number_of_seconds_is_refused(poll):
+    # nan waited no time at all: a busy loop (10,298 index runs in 8 s); inf and 1e300
+    # overflowed Event.wait; 0 and -1 were a bare ValueError
+    with pytest.raises(ValidationError, match="poll_seconds: must be") as info:
+        IndexWorker(_never, poll_seconds=poll)
+    assert info.value.field == "poll_seconds"
+
+
+@pytest.mark.parametrize("poll", ["inf", "1e300", "0"])  # nan: above (it looped for ever)
+def test_memlane_worker_refuses_such_a_poll_in_one_line(tmp_path, monkeypatch, poll):
+    monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
+    out = CliRunner().invoke(cli, ["--db", str(tmp_path / "m.db"), "worker", "--poll", poll])
+    assert out.exit_code == 1 and isinstance(out.exception, SystemExit), out.exception
+    assert "poll_seconds: must be more than 0 and at most 86400 seconds" in out.output
+    assert "Traceback" not in out.output
+
+
+def test_the_failure_log_says_the_wait_it_waits(caplog):
+    calls = []
+
+    def failing():
+        calls.append(time.monotonic())
+        raise RuntimeError("database is down")
+
+    w = IndexWorker(failing, poll_seconds=0.05, max_backoff_seconds=0.2)
+    with caplog.at_level("WARNING", logger="memlane.worker"):
+        w.start()
+        for _ in range(200):
+            if len(calls) >= 4:
+                break
+            time.sleep(0.02)
+        w.stop()
+    waits = [r.getMessage().rsplit("retrying in ", 1)[1] for r in caplog.records]
+    assert waits[:4] == ["0.1s", "0.2s", "0.2s", "0.2s"]  # doubled from the poll, capped
+    assert "RuntimeError: database is down" in caplog.records[0].getMessage()
+
+
+def test_a_stop_ends_the_run_after_the_current_session_not_the_backlog(tmp_path):
+    """SIGTERM to `memlane worker` (or the service's shutdown) set the worker's stop, but
+    its run went on through every queued session: with a model taking seconds a session,
+    a backlog of a thousand kept the process for hours. Now the run claims no session
+    after the stop."""
+    import json
+    import threading
+    from datetime import UTC, datetime, timedelta
+
+    from memlane.testing import memory
+    from memlane.testing.llm_server import ChatServer
+
+    asked = threading.Event()
+
+    def slow(body):
+        asked.set()
+        time.sleep(0.3)
+        return json.dumps({"topic": "t", "context": "c"})
+
+    with ChatServer(reply=slow) as srv:
+        mem = memory(tmp_path / "m.db", indexing={"backend": "llm", "service": "local"},
+                     llm_services={"local": {"base_url": srv.base_url, "model": "m",
+                                             "max_retries": 0, "timeout_seconds": 10}})
+        t0 = datetime(2024, 1, 1, tzinfo=UTC)
+        for k in range(12):
+            for i in range(4):
+                mem.add_message(f"s{k}", "user", f"message {i} of chat {k}", t0 + timedelta(minutes=i))
+            mem.close_session(f"s{k}")
+        worker = mem.start_worker(poll_seconds=60)
+        assert asked.wait(30)
+        worker.stop(timeout=30)
+        assert not worker.running
+        assert len(srv.chat_requests) <= 2  # the session in flight (and at most one more)
+        assert mem.stats()["summary_queue"]["pending"] >= 10
+        mem.close()

@@ -1,0 +1,193 @@
+"""OpenAIChat against loopback servers that misbehave on the wire: an answer that trickles
+in, one without end, a connection dropped mid-body. A real socket server each (the
+scripted ChatServer answers in one write and cannot do these)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from memlane.backends.llm import LLMBadResponse, LLMError, LLMTimeout, OpenAIChat
+
+HI = [{"role": "user", "content": "hello there"}]
+GOOD = json.dumps({"choices": [{"message": {"role": "assistant", "content": "hello"}}]}).encode()
+HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+
+
+@contextmanager
+def raw_server(answer: Callable[[socket.socket, threading.Event], None]) -> Iterator[str]:
+    """A loopback server that reads one request per connection and lets ``answer`` write
+    the bytes of the reply; yields the base URL."""
+    stop = threading.Event()
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.1)
+
+    def one(conn: socket.socket) -> None:
+        with conn:
+            conn.settimeout(5)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += conn.recv(65536)
+            head, _, body = data.partition(b"\r\n\r\n")
+            length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length"))
+            while len(body) < length:
+                body += conn.recv(65536)
+            try:
+                answer(conn, stop)
+            except OSError:
+                pass  # the client hung up: what these tests provoke
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            threading.Thread(target=one, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+    finally:
+        stop.set()
+        thread.join(5)
+        listener.close()
+
+
+def trickle(conn: socket.socket, stop: threading.Event) -> None:
+    """A whole, valid answer, one byte every 50 ms (about 3.5 s in all)."""
+    conn.sendall(HEAD + b"Content-Length: %d\r\n\r\n" % len(GOOD))
+    for byte in GOOD:
+        if stop.wait(0.05):
+            return
+        conn.sendall(bytes([byte]))
+
+
+def endless(conn: socket.socket, stop: threading.Event) -> None:
+    """A chunked answer that never ends (until the client hangs up)."""
+    conn.sendall(HEAD + b"Transfer-Encoding: chunked\r\n\r\n")
+    chunk = b"x" * 65536
+    for _ in range(2000):  # 128 MB at most
+        if stop.is_set():
+            return
+        conn.sendall(b"%x\r\n" % len(chunk) + chunk + b"\r\n")
+
+
+def cut(conn: socket.socket, stop: threading.Event) -> None:
+    """The headers and the first ten bytes of the body, then the connection closes."""
+    conn.sendall(HEAD + b"Content-Length: %d\r\n\r\n" % len(GOOD) + GOOD[:10])
+
+
+def test_an_answer_trickling_in_past_the_timeout_is_a_timeout() -> None:
+    # each read comes well within the timeout, the whole answer takes seven times it
+    with raw_server(trickle) as url, OpenAIChat(url, "m", timeout=0.5, max_retries=0) as llm:
+        with pytest.raises(LLMTimeout) as info:
+            llm.complete(HI)
+    assert "no answer within 0.5s" in str(info.value)
+    assert "took longer than 0.5s to arrive" in str(info.value)
+
+
+def test_an_answer_without_end_is_cut_at_max_response_bytes() -> None:
+    with raw_server(endless) as url, OpenAIChat(
+        url, "m", timeout=30, max_retries=2, max_response_bytes=1_000_000
+    ) as llm:
+        with pytest.raises(LLMBadResponse, match=r"longer than 1,000,000 bytes"):
+            llm.complete(HI)
+
+
+def test_a_connection_dropped_mid_body_says_so_and_is_retried() -> None:
+    with raw_server(cut) as url, OpenAIChat(
+        url, "m", timeout=5, max_retries=1, backoff_base=0.01
+    ) as llm:
+        with pytest.raises(LLMError) as info:
+            llm.complete(HI)
+    message = str(info.value)
+    assert "the connection failed" in message and "could not connect" not in message
+    assert "(after 2 attempts)" in message
+
+
+def test_max_response_bytes_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="max_response_bytes"):
+        OpenAIChat("http://127.0.0.1:1/v1", "m", max_response_bytes=0)
+
+
+def test_the_embedder_bounds_its_answer_the_same_way() -> None:
+    from memlane.backends.embed.openai import OpenAIEmbedder
+    from memlane.errors import EmbeddingError
+
+    with raw_server(trickle) as url:
+        emb = OpenAIEmbedder(url, "m", timeout=0.5, max_retries=0)
+        with pytest.raises(EmbeddingError, match="took longer than 0.5s"):
+            emb.embed_batch(["hello"])
+        emb.close()
+    with raw_server(endless) as url:
+        emb = OpenAIEmbedder(url, "m", timeout=30, max_retries=0, max_response_bytes=1_000_000)
+        with pytest.raises(EmbeddingError, match=r"longer than 1,000,000 bytes"):
+            emb.embed_batch(["hello"])
+        emb.close()
+
+
+def test_many_retries_end_with_the_endpoints_error_not_an_overflow() -> None:
+    with socket.socket() as s:  # a port nobody listens on: each attempt is refused at once
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with OpenAIChat(f"http://127.0.0.1:{port}/v1", "m", max_retries=1100,
+                    backoff_base=0) as llm, pytest.raises(LLMError) as info:
+        llm.complete(HI)
+    assert "could not connect" in str(info.value) and "(after 1101 attempts)" in str(info.value)
+    from memlane.backends.embed.openai import OpenAIEmbedder
+    from memlane.errors import EmbeddingError
+
+    emb = OpenAIEmbedder(f"http://127.0.0.1:{port}/v1", "m", max_retries=1100, backoff=0)
+    with pytest.raises(EmbeddingError, match="after 1101 attempts"):
+        emb.embed_batch(["hello"])
+    emb.close()
+
+
+def streamed(conn: socket.socket, stop: threading.Event) -> None:
+    """Server-Sent Events, as a server that streams whatever was asked sends them."""
+    events = [{"choices": [{"index": 0, "delta": {"role": "assistant"}}]},
+              {"choices": [{"index": 0, "delta": {"content": '{"topic": "Lis'}}]},
+              {"choices": [{"index": 0, "delta": {"content": 'bon"}'}, "finish_reason": "stop"}]}]
+    body = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
+    body += b"data: [DONE]\n\n"
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n\r\n"
+                 % len(body) + body)
+
+
+def test_a_streamed_answer_is_read_as_the_answer_it_adds_up_to() -> None:
+    with raw_server(streamed) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
+        assert llm.complete(HI) == '{"topic": "Lisbon"}'
+
+
+def test_a_body_that_is_neither_json_nor_a_stream_is_a_bad_response() -> None:
+    def html(conn: socket.socket, stop: threading.Event) -> None:
+        body = b"<html>502 Bad Gateway</html>"
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n"
+                     % len(body) + body)
+
+    with raw_server(html) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
+        with pytest.raises(LLMBadResponse, match="not JSON: '<html>502 Bad Gateway</html>'"):
+            llm.complete(HI)
+
+
+def test_a_json_answer_cut_at_the_length_limit_says_so_and_is_not_repaired() -> None:
+    from memlane.backends.llm import complete_json
+    from memlane.testing.llm_server import ChatServer
+
+    def cut_short(server, req):
+        return 200, {"choices": [{"index": 0, "finish_reason": "length", "message": {
+            "role": "assistant", "content": '{"topic": "Moving to Lis'}}]}
+
+    with ChatServer() as srv, OpenAIChat(srv.base_url, "m", max_retries=0) as llm:
+        srv.route("POST", "/v1/chat/completions", cut_short)
+        with pytest.raises(LLMBadResponse, match=r"cut at the model's output limit"):
+            complete_json(llm, HI, {"type": "object"})
+        assert len(srv.chat_requests) == 1  # no repair turns: they would be cut the same
