@@ -214,3 +214,34 @@ def test_a_named_service_without_its_table_is_refused_at_load(tmp_path):
         load_config(f, environ={})
     f.write_text('[memory.indexing]\nservice = "unused"\n' + svc)  # offline: not used
     assert load_config(f, environ={}).indexing.service == "unused"
+
+
+@pytest.mark.parametrize(("key", "value", "field"), [
+    ("llm.services.x.temperature", -1, "llm.services.temperature"),
+    ("llm.services.x.temperature", 5, "llm.services.temperature"),
+    ("memory.indexing.lease_seconds", 2.5e11, "indexing.lease_seconds"),
+    ("memory.indexing.retry_base_seconds", 1e9, "indexing.retry_base_seconds"),
+])
+def test_values_a_run_would_overflow_or_an_endpoint_refuse_are_refused_at_load(tmp_path, key, value, field):
+    """A lease of 2.5e11 s made `memlane index` and `stats` raise OverflowError on a leased
+    session; a temperature of 5 was sent to the endpoint on every call (session 18)."""
+    section, _, name = key.rpartition(".")
+    body = ('[llm.services.x]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\n' if section.startswith("llm")
+            else "") + (f"[{section}]\n" if not section.startswith("llm") else "") + f"{name} = {value!r}\n"
+    path = tmp_path / "m.toml"
+    path.write_text(body)
+    with pytest.raises(ConfigError, match=field.replace(".", r"\.")):
+        load_config(path, environ={})
+
+
+def test_a_backend_registered_by_name_is_accepted_and_a_misspelt_one_named(tmp_path):
+    from memlane.backends.registry import _INTELLIGENCE, register_intelligence
+    from memlane.index.offline import OfflineIntelligence
+
+    register_intelligence("mine", lambda config: OfflineIntelligence())
+    try:
+        assert load_config(None, environ={}, overrides={"indexing": {"backend": "mine"}}).indexing.backend == "mine"
+        with pytest.raises(ConfigError, match=r"indexing\.backend: must be one of .*offline.*got 'ofline'"):
+            load_config(None, environ={}, overrides={"indexing": {"backend": "ofline"}})
+    finally:
+        _INTELLIGENCE.pop("mine")

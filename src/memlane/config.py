@@ -174,13 +174,19 @@ class IndexingConfig:
     session is skipped entirely, as before session 17."""
 
     def __post_init__(self) -> None:
-        _check(self.backend in ("offline", "llm"), "indexing.backend", "must be offline or llm")
+        from memlane.backends.registry import available_intelligence
+
+        _check(self.backend in available_intelligence(), "indexing.backend",
+               f"must be one of {', '.join(available_intelligence())} (a name given to "
+               f"memlane.backends.registry.register_intelligence counts), got {self.backend!r}")
         if self.backend == "llm":
             _check(bool(self.service), "indexing.service", "is required for backend llm "
                    "(the NAME of an [llm.services.NAME] table)")
         _check(self.max_attempts >= 1, "indexing.max_attempts", "must be >= 1")
-        _check(self.retry_base_seconds >= 0, "indexing.retry_base_seconds", "must be >= 0")
-        _check(self.lease_seconds > 0, "indexing.lease_seconds", "must be > 0")
+        _check(0 <= self.retry_base_seconds <= 86400, "indexing.retry_base_seconds",
+               "must be 0-86400 seconds")
+        _check(0 < self.lease_seconds <= 604800, "indexing.lease_seconds",
+               "must be more than 0 and at most 604800 seconds (a week)")
         _check(self.max_input_tokens >= 256, "indexing.max_input_tokens", "must be >= 256")
 
 
@@ -427,6 +433,8 @@ class LLMServiceConfig:
         _check(self.timeout_seconds > 0, "llm.services.timeout_seconds", "must be > 0")
         _check(self.max_retries >= 0, "llm.services.max_retries", "must be >= 0")
         _check(self.requests_per_minute >= 0, "llm.services.requests_per_minute", "must be >= 0")
+        _check(0 <= self.temperature <= 2, "llm.services.temperature",
+               f"must be 0-2 (the range OpenAI-compatible endpoints take), got {self.temperature}")
 
 
 @dataclass(frozen=True)

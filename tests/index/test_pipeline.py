@@ -304,3 +304,21 @@ def test_a_lanes_filter_keeps_lifted_turns_out(mem):
     hits = mem.search("moved to Lisbon", lanes=["profile"], k=5, now=NOW)
     assert hits and all(h.item.lane == "profile" for h in hits)  # the fact, not its turn
     assert any(h.item.kind == "turn" for h in mem.search("moved to Lisbon", k=5, now=NOW))
+
+
+def test_a_session_failed_many_times_backs_off_at_most_a_day(tmp_path):
+    """retry_base_seconds × 2^(attempts-1) past a float's range was an OverflowError inside
+    the failure handler, which escaped index() and left the session leased (session 18)."""
+    with ChatServer() as srv:
+        mem = _llm_memory(tmp_path, srv, max_attempts=5000, retry_base_seconds=30)
+        _conversation(mem)
+        srv.reply = lambda body: "never JSON"
+        with mem.store.atomic():
+            mem.store.db.execute("UPDATE sessions SET attempts = 1100")
+        before = time.time()
+        assert mem.index(now=NOW).sessions_failed == 1
+        (s,) = mem.sessions(status="failed")
+        lease, due = mem.store.db.execute(
+            "SELECT lease_until, next_attempt_at FROM sessions WHERE id = ?", (s.id,)).fetchone()
+        assert lease is None and before + 86400 - 5 <= due <= time.time() + 86400
+        mem.close()

@@ -315,7 +315,8 @@ def process_queue(
             continue
         except Exception as e:  # noqa: BLE001 - a backend's bug fails this session, named
             reason = f"{type(e).__name__}: {e}"
-            delay = cfg.retry_base_seconds * 2 ** (session.attempts - 1)
+            # at most a day: 2^(attempts-1) past float's range was an OverflowError here
+            delay = min(cfg.retry_base_seconds * 2.0 ** min(session.attempts - 1, 64), 86400.0)
             after = getattr(e, "retry_after", None)  # HTTP 429's Retry-After
             if isinstance(after, (int, float)) and after == after:
                 delay = max(delay, min(float(after), 86400.0))
