@@ -129,6 +129,10 @@ def test_extract_json_variants() -> None:
         extract_json("   ")
     with pytest.raises(ValueError, match="does not parse"):
         extract_json('{"a": 1,,}')
+    # valid JSON that Python refuses (an integer past 4,300 digits) read exc.msg, which only
+    # a JSONDecodeError has: an AttributeError instead of a reason (session 18)
+    with pytest.raises(ValueError, match="does not parse: .*digits"):
+        extract_json('{"turn": ' + "9" * 5000 + "}")
 
 
 _json = st.recursive(

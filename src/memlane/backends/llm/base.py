@@ -152,8 +152,10 @@ def extract_json(text: str, *, want: str | None = "object") -> Any:
     for candidate in candidates:
         try:
             return json.loads(candidate)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             first_error = first_error or f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+        except ValueError as exc:  # valid JSON Python refuses: an integer past 4,300 digits
+            first_error = first_error or str(exc)
     openers = {"object": "{", "array": "["}.get(want or "", "{[")
     decoder = json.JSONDecoder()
     tried = 0
