@@ -1,7 +1,9 @@
 """Per-field behaviour of the offline cues on small conversations written for these tests."""
 
+import pytest
+
 from memlane.index.offline import OfflineIntelligence
-from memlane.testing import turn_messages
+from memlane.testing import checked_summary, turn_messages
 
 
 def _summary(*turns: str):
@@ -554,3 +556,52 @@ def test_a_terse_choice_after_an_acknowledgement_names_an_option_weighed_earlier
         "user: Fair enough, stepping stones then.",
     )
     assert s.decisions == ("Stepping stones — For the garden path, gravel or stepping stones",)
+
+
+# Session 18 (docs/summary-eval.md, "Session 18: decisions, open questions and next steps"):
+# each rule both ways the backend runs, the patterns alone and with the shipped model.
+
+_BOTH = pytest.mark.parametrize("model", [None, "shipped"], ids=["patterns", "default"])
+
+
+@_BOTH
+@pytest.mark.parametrize("answer", [
+    "I still don't know, the supplier hasn't called back.",
+    "Genuinely don't know.",
+    "I'm waiting to hear from the leisure centre, they're closed this week.",
+    "I'll have a think, I've never done that before.",
+    "I'll take that one to finance, no promises.",
+    "Next retro. We're out of time.",
+])
+def test_a_question_put_off_in_other_words_stays_open(model, answer):
+    s = checked_summary(
+        model,
+        "Wiebke: The Saturday slot is full again.",
+        "Tomasz: Can we still train at the Ridgeway hall on Wednesdays after Easter?",
+        f"Wiebke: {answer}",
+        "Tomasz: Fine. See you Saturday.",
+    )
+    assert any("Ridgeway hall" in q for q in s.open_questions)
+    assert not any("Ridgeway hall" in x for x in (*s.decisions, *s.next_steps, *s.action_items))
+
+
+@_BOTH
+def test_a_question_answered_or_a_new_unknown_is_not_put_off(model):
+    answered = checked_summary(
+        model,
+        "Tomasz: Can we still train at the Ridgeway hall on Wednesdays after Easter?",
+        "Wiebke: Yes, they confirmed it this morning.",
+    )
+    assert answered.open_questions == ()
+    # "we still don't know whether…" says what is open itself: that is the open question
+    unknown = checked_summary(
+        model,
+        "Oona: Who would film the videos?",
+        "Pavel: Also, we still don't know whether our customers are even on TikTok.",
+        "Oona: Let's ask a few of them at the market on Saturday.",
+    )
+    assert any("TikTok" in q for q in unknown.open_questions)
+    assert not any("film" in q for q in unknown.open_questions)
+    # a question of one word asks someone to speak, it leaves nothing open
+    named = checked_summary(model, "Hana: Pavel?", "Pavel: Still waiting on the courier.")
+    assert named.open_questions == ()

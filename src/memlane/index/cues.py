@@ -130,6 +130,22 @@ _NON_ANSWER = re.compile(
     r"we'?ll (?:see|find out))\b|^(?:no[,.]?\s+)?not yet\b",
     re.IGNORECASE,
 )
+_PUT_OFF = re.compile(
+    r"(?:(?:^|\b(?:i|we)\s+)(?:(?:still|genuinely|honestly|really|truly|just)\s+)+|^)don'?t know\b"
+    r"(?!\s+(?:yet\s+)?(?:whether|if|how|what|who|when|where|which|why)\b)|"
+    r"\b(?:i'?m|we'?re)\s+(?:still\s+)?waiting\s+(?:to hear|on|for)\b|\bstill waiting\b|"
+    r"\bi'?ll have a think\b|\bno promises\b|\bi'?ll take (?:that|this|it)(?: one)? to\b|"
+    r"^next (?:retro|meeting|week|time)\b|"
+    r"\blet'?s talk (?:about (?:it|that|this) )?(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"tomorrow|later|next)\b",
+    re.IGNORECASE)
+"""An answer that puts the question off in forms ``_NON_ANSWER`` does not read ("I still don't
+know, the camera is down", "Genuinely don't know.", "I'm waiting to hear from the leisure
+centre", "I'll have a think", "I'll take that one to finance, no promises", "Next retro.",
+"Let's talk Monday when Marco's back"): the question stays open (session 18). Not what the
+answer says nobody knows ("we still don't know whether…", read by :meth:`_Reader.unknown`),
+and not for a question of one word ("Hana?"). Kept apart from ``_NON_ANSWER``, which the
+sentence model reads as a feature."""
 _FIND_OUT = re.compile(r"\bi'?ll (?:check|find out|ask)\b", re.IGNORECASE)
 """An answer that goes to find out ("I'd think so, but I'll check with their coordinator"):
 the question stays open, unless it asked someone to check."""
@@ -1306,7 +1322,8 @@ class _Reader:
                 self.put((ti, si), "open_questions", clean(sentence))
             return
         first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
-        if _NON_ANSWER.search(first) or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence)):
+        if (_NON_ANSWER.search(first) or (_PUT_OFF.search(first) and len(_content(sentence)) > 1)
+                or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))):
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
 
