@@ -605,3 +605,17 @@ def test_a_question_answered_or_a_new_unknown_is_not_put_off(model):
     # a question of one word asks someone to speak, it leaves nothing open
     named = checked_summary(model, "Hana: Pavel?", "Pavel: Still waiting on the courier.")
     assert named.open_questions == ()
+
+
+@_BOTH
+def test_the_users_opening_to_the_assistant_is_no_decision_of_the_model(model):
+    s = checked_summary(
+        model,
+        "user: I'm moving from 12 Elm Road to 7A Harbour Street, Cork on 9 March. "
+        "Move from 12 Elm Road to 7A Harbour Street on 9 March.",
+        "assistant: I can help with the van. The depot has a Saturday or a Sunday slot that week.",
+        "user: Let's go with the Saturday slot then.",
+        "assistant: Done, the van is booked for Saturday.",
+    )
+    assert not any("Elm Road" in d for d in s.decisions)  # the problem, stated
+    assert any("Saturday slot" in d for d in s.decisions)  # what the conversation settled

@@ -1577,6 +1577,8 @@ class _Reader:
             if not self.placeable(s):
                 continue  # small talk ("Fine with me.") is never placed
             if label == "decisions":
+                if self.assisted and ti == self.opening:
+                    continue  # the user's opening to the assistant states the problem (session 18)
                 text = s
                 if text.endswith("?"):
                     text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
