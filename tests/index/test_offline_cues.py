@@ -619,3 +619,29 @@ def test_the_users_opening_to_the_assistant_is_no_decision_of_the_model(model):
     )
     assert not any("Elm Road" in d for d in s.decisions)  # the problem, stated
     assert any("Saturday slot" in d for d in s.decisions)  # what the conversation settled
+
+
+@_BOTH
+def test_a_request_with_please_among_people_is_a_step(model):
+    s = checked_summary(
+        model,
+        "Rosa: The walk-in fridge was at 9 degrees this morning, the engineer comes tomorrow.",
+        "Mei: I moved the fish to the reach-in already.",
+        "Rosa: Good. Keep a log of the walk-in every hour tonight please, Mei.",
+        "Mei: Will do, chef.",
+        "Rosa: Everyone please bring your food hygiene certificates by Friday.",
+    )
+    assert "Mei: Keep a log of the walk-in every hour tonight." in s.action_items
+    assert any(x.startswith("Bring your food hygiene certificates by Friday") for x in s.action_items)
+    assert not any("hygiene" in x or "walk-in every hour" in x for x in (*s.decisions, *s.open_questions))
+
+
+@_BOTH
+def test_please_that_asks_nothing_to_be_done_is_no_step(model):
+    s = checked_summary(
+        model,
+        "Rosa: The stage is still wobbly.",
+        "Mo: Until then nobody stands on it please.",
+        "Rosa: Yes please.",
+    )
+    assert s.action_items == () and s.next_steps == ()

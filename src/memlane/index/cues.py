@@ -490,6 +490,12 @@ _PLEASE_NOT = frozenset("let provide share confirm reply respond be bear feel al
 """Verbs of a "Please …" that ask for the conversation itself or are courtesy ("Please
 provide…", "Please bear with us", "Please note that…"), not a step the user takes."""
 _TO_ME = re.compile(r"\b(?:me|us)\b", re.IGNORECASE)
+_PLEASE_PEER = re.compile(
+    r"^(?i:(?:ok(?:ay)?|and|also|so|then|everyone|everybody|all)[,]?\s+)*(?i:please)\s+(?:also\s+)?(?P<a>[a-z]+\b.+?)[.!]*$"
+    r"|^(?P<b>[A-Za-z]+\b.+?),?\s+please(?:,\s+(?P<who>[A-Z][a-z]+))?[.!]*$")
+"""A participant's request with "please" among people ("Everyone please send me one thing your
+character wants to steal by Sunday.", "Ship it after the 5pm traffic drop please.", "Keep a log
+every hour tonight please, Mei."): a step, the named one's when a name follows (session 18)."""
 _ADVICE_VERBS = (_STEP_VERBS | frozenset("give sit serve bake shape look watch focus trim water charge soak mulch bin "
                                          "compare measure weigh record note get read practise practice wear store "
                                          "save".split())) - {"go", "let", "follow", "stay", "wait", "help"}
@@ -1163,6 +1169,16 @@ class _Reader:
                 self.asked[ti] = who
                 self.put((ti, si), "action_items", _owned(who, clean(named.group(3)).rstrip("?.!") + "."))
                 return True
+        please = (_PLEASE_PEER.match(sentence) if turn.role == "user" and not self.assisted
+                  and "please" in sentence.lower() and not sentence.endswith("?") else None)
+        if please:
+            asked = please.group("a") or please.group("b")
+            verb = _first_word(asked)
+            if verb in _STEP_VERBS and verb != "do" and len(_content(asked)) >= 3:
+                who = please.group("who")
+                owner = who if who and who != turn.who and self.speaks(who) else ""
+                self.put((ti, si), "action_items", _owned(owner, _stop(clean(asked))))
+                return True
         if sentence.endswith("?"):
             can = _CAN_YOU.match(sentence) if not self.assisted and turn.role == "user" else None
             if (can and can.group(1).lower() in _STEP_VERBS | _ASKED_VERBS
@@ -1459,7 +1475,8 @@ class _Reader:
                     if not _may_cue_assistant(low) or _ANY_ASSISTANT.search(low) is None:
                         continue
                 elif (not question and _NAME_ASK.search(s) is None
-                      and (not _may_cue_user(low := s.lower()) or _ANY_USER.search(low) is None)):
+                      and (not _may_cue_user(low := s.lower()) or _ANY_USER.search(low) is None)
+                      and ("please" not in low or self.assisted or _PLEASE_PEER.match(s) is None)):
                     if (agreed or pointed) and _directive(s) and not _REMARK.search(s) and len(_content(s)) >= 3:
                         adds.append((si, s))  # "No objection. Keep it answering 410 for a
                         # month": what the agreeing speaker adds, once the proposal is decided
