@@ -645,3 +645,26 @@ def test_please_that_asks_nothing_to_be_done_is_no_step(model):
         "Rosa: Yes please.",
     )
     assert s.action_items == () and s.next_steps == ()
+
+
+@_BOTH
+@pytest.mark.parametrize("invite", ["Pint on Thursday?", "Anyway, coffee later?", "Drinks after work on Friday?"])
+def test_an_invitation_closing_a_chat_is_no_open_question(model, invite):
+    s = checked_summary(
+        model,
+        "Ines: The client moved the deadline again, third time this month.",
+        "Tariq: Ugh, that's rough. Hang in there.",
+        f"Tariq: {invite}",
+    )
+    assert s.open_questions == ()
+
+
+@_BOTH
+def test_a_meal_question_with_options_or_a_subject_stays_what_it_was(model):
+    # a choice between two ("…or…") is no invitation, and a question left at the end stays open
+    s = checked_summary(
+        model,
+        "Ines: The caterer can do the launch on the 12th.",
+        "Tariq: Do we still need a vegan option for the dinner with the investors?",
+    )
+    assert any("vegan option" in q for q in s.open_questions)

@@ -1651,7 +1651,8 @@ class _Reader:
         for where, name in list(self.cues.placed.items()):
             if name == "open_questions" and (_IF_ALONE.match(self.text[where])
                                              or _TRIED.match(self.turns[where[0]].sentences[where[1]])
-                                             or _ANYTHING_ELSE.match(self.turns[where[0]].sentences[where[1]])):
+                                             or _ANYTHING_ELSE.match(self.turns[where[0]].sentences[where[1]])
+                                             or _invites(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "open_questions", "")
 
     def decided_after(self) -> None:
@@ -2020,6 +2021,20 @@ _ANYTHING_ELSE = re.compile(r"^(?:(?:ok(?:ay)?|so|right|and|great|good|cool|perf
                             r"(?:\s+(?:from|for)\s+\w+)?|questions)\s*\?+$", re.IGNORECASE)
 """A question that asks for nothing in particular ("Anything else?", "Any questions?", "Anyone
 else?"): how a meeting closes, no open question (session 17)."""
+_INVITE = re.compile(r"\b(?:pints?|pub|coffee|drinks?|beers?|lunch|brunch|dinner)\b", re.IGNORECASE)
+"""A short question inviting to a drink or a meal ("Pint on Thursday?", "Pub at six?", "Anyway,
+coffee later?"): small talk, no open question (session 18); not one naming options ("Pizza
+tonight or the leftover curry?") nor a wh-question ("What about a lunch?")."""
+
+
+def _invites(sentence: str) -> bool:
+    """Whether ``sentence`` is a short invitation (:data:`_INVITE`)."""
+    words = sentence.split()
+    return (sentence.endswith("?") and len(words) <= 7 and _INVITE.search(sentence) is not None
+            and not _OPTIONS.search(sentence)
+            and not any(w.lower().strip(",") in _WH_WORDS for w in words[:2]))
+
+
 _NO_TASK = re.compile(
     r"\bi'?ll\s+(?:just\s+|probably\s+)?(?:be\s+(?:asleep|away|in|out|off|at|there|fine|late|busy)|wait\b(?!.*\band\s)|forget\b|"
     r"come if\b|skip\b|see you\b|show you\b|let you know if\b)|\bcan'?t do it\b|^not me\b|\bi won'?t\b",
