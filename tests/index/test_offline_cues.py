@@ -668,3 +668,27 @@ def test_a_meal_question_with_options_or_a_subject_stays_what_it_was(model):
         "Tariq: Do we still need a vegan option for the dinner with the investors?",
     )
     assert any("vegan option" in q for q in s.open_questions)
+
+
+@_BOTH
+@pytest.mark.parametrize("thought", ["I'll sleep on that one.", "I need to think about it.", "Hmm, let me think it over."])
+def test_a_nights_thought_is_no_step(model, thought):
+    s = checked_summary(
+        model,
+        "user: My landlord offered a two-year lease at 1,450 or a rolling one at 1,520.",
+        "assistant: The two-year lease saves 840 a year but ties you in; the rolling one lets you leave "
+        "with two months' notice.",
+        f"user: {thought}",
+    )
+    assert s.next_steps == () and s.action_items == ()
+
+
+@_BOTH
+def test_a_step_followed_by_a_thought_stays_a_step(model):
+    s = checked_summary(
+        model,
+        "user: My landlord offered a two-year lease at 1,450 or a rolling one at 1,520.",
+        "assistant: Ask whether the two-year lease has a break clause.",
+        "user: I'll ask the letting agent about a break clause tomorrow and think about it after that.",
+    )
+    assert any("break clause" in x for x in (*s.next_steps, *s.action_items))
