@@ -692,3 +692,29 @@ def test_a_step_followed_by_a_thought_stays_a_step(model):
         "user: I'll ask the letting agent about a break clause tomorrow and think about it after that.",
     )
     assert any("break clause" in x for x in (*s.next_steps, *s.action_items))
+
+
+@_BOTH
+def test_an_offer_the_assistant_then_carries_out_is_no_step(model):
+    s = checked_summary(
+        model,
+        "user: I got a penalty fare because my railcard had expired the day before. I renewed it on the train.",
+        "assistant: Appeals for an expired railcard are often reduced to the difference in fare. "
+        "Do you want me to start the appeal for you?",
+        "user: yes please",
+        "assistant: I've started the appeal under PF-1200-5521. Please upload a photo of the renewed railcard.",
+        "user: ok, I'll upload the photo tonight",
+    )
+    assert not any("start the appeal" in x for x in (*s.next_steps, *s.action_items))
+    assert any("upload the photo tonight" in x for x in (*s.next_steps, *s.action_items))
+
+
+@_BOTH
+def test_an_offer_accepted_and_not_yet_carried_out_stays_a_step(model):
+    s = checked_summary(
+        model,
+        "user: Theo's party is in the garden this year, 12 kids.",
+        "assistant: A treasure hunt works well in a garden. Want me to draft clues for 7-year-olds?",
+        "user: Yes please!",
+    )
+    assert any("clues" in x for x in (*s.next_steps, *s.action_items))

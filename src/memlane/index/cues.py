@@ -1647,6 +1647,7 @@ class _Reader:
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
         self.no_task()
+        self.done_offers()
         self.decided_after()
         for where, name in list(self.cues.placed.items()):
             if name == "open_questions" and (_IF_ALONE.match(self.text[where])
@@ -1673,6 +1674,20 @@ class _Reader:
             if (not s.endswith("?") and _TO_DECIDE.search(s)
                     and any(where[0] < d <= where[0] + 2 for d in decided)):
                 self.put(where, "open_questions", "")
+
+    def done_offers(self) -> None:
+        """The assistant's offer placed as a step ("Do you want me to start the appeal for
+        you?") taken out again when its next turn does it ("I've started the appeal…", "Here's
+        a draft."): done in the conversation, no step left (session 18)."""
+        for where, name in list(self.cues.placed.items()):
+            ti, si = where
+            if name not in ("action_items", "next_steps") or self.turns[ti].role != "assistant":
+                continue
+            if not _OFFERED.search(self.turns[ti].sentences[si]):
+                continue
+            nxt = next((t for t in self.turns[ti + 1:] if t.role == "assistant"), None)
+            if nxt is not None and nxt.sentences and _DONE_NOW.match(nxt.sentences[0]):
+                self.put(where, name, "")
 
     def no_task(self) -> None:
         """A participant's step that commits to a state, a wait or nothing (``_NO_TASK``)
@@ -2033,6 +2048,13 @@ def _invites(sentence: str) -> bool:
     return (sentence.endswith("?") and len(words) <= 7 and _INVITE.search(sentence) is not None
             and not _OPTIONS.search(sentence)
             and not any(w.lower().strip(",") in _WH_WORDS for w in words[:2]))
+
+
+_OFFERED = re.compile(r"\b(?:(?:do you )?want me to|would you like me to|shall i)\b[^?]*\?$", re.IGNORECASE)
+"""The assistant offering to do something ("Do you want me to draft the requirements section?")."""
+_DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?:here'?s|here is|here are|done\b|"
+                       r"i'?ve\s+(?:just\s+|now\s+)?[a-z]+ed\b|i have\s+[a-z]+ed\b)", re.IGNORECASE)
+"""An answer that does what was offered ("Here's a draft.", "I've started the appeal…", "Done.")."""
 
 
 _NO_TASK = re.compile(
