@@ -605,6 +605,14 @@ def test_a_question_answered_or_a_new_unknown_is_not_put_off(model):
     # a question of one word asks someone to speak, it leaves nothing open
     named = checked_summary(model, "Hana: Pavel?", "Pavel: Still waiting on the courier.")
     assert named.open_questions == ()
+    # the assistant saying the user is still waiting answers the user's request
+    asked = checked_summary(
+        model,
+        "user: Can you remind me which documents I need for the Tokyo flight on March 15th?",
+        "assistant: Since you're still waiting for the e-ticket, keep your passport and the booking "
+        "confirmation from Expedia at hand.",
+    )
+    assert asked.open_questions == ()
 
 
 @_BOTH

@@ -144,8 +144,9 @@ know, the camera is down", "Genuinely don't know.", "I'm waiting to hear from th
 centre", "I'll have a think", "I'll take that one to finance, no promises", "Next retro.",
 "Let's talk Monday when Marco's back"): the question stays open (session 18). Not what the
 answer says nobody knows ("we still don't know whether…", read by :meth:`_Reader.unknown`),
-and not for a question of one word ("Hana?"). Kept apart from ``_NON_ANSWER``, which the
-sentence model reads as a feature."""
+and not for a question of one word ("Hana?"); a participant's answer only (the assistant's
+"…you're still waiting for the documents" describes the user). Kept apart from
+``_NON_ANSWER``, which the sentence model reads as a feature."""
 _FIND_OUT = re.compile(r"\bi'?ll (?:check|find out|ask)\b", re.IGNORECASE)
 """An answer that goes to find out ("I'd think so, but I'll check with their coordinator"):
 the question stays open, unless it asked someone to check."""
@@ -1338,7 +1339,8 @@ class _Reader:
                 self.put((ti, si), "open_questions", clean(sentence))
             return
         first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
-        if (_NON_ANSWER.search(first) or (_PUT_OFF.search(first) and len(_content(sentence)) > 1)
+        if (_NON_ANSWER.search(first)
+                or (nxt.role == "user" and _PUT_OFF.search(first) and len(_content(sentence)) > 1)
                 or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))):
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
