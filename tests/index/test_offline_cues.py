@@ -726,3 +726,19 @@ def test_an_offer_accepted_and_not_yet_carried_out_stays_a_step(model):
         "user: Yes please!",
     )
     assert any("clues" in x for x in (*s.next_steps, *s.action_items))
+
+
+@_BOTH
+@pytest.mark.parametrize("farewell", ["Enjoy your tea.", "Have a good shift.", "See you Friday."])
+def test_a_farewell_is_in_no_field(model, farewell):
+    s = checked_summary(
+        model,
+        "Ines: Morning! I finished the export screen yesterday; today I'm on the audit log.",
+        "Tariq: I'm still stuck on the slow report query. The planner ignores the new index.",
+        "Ines: Want me to look at it with you?",
+        "Tariq: Maybe after standup, I'll message you.",
+        f"Ines: Sounds good. {farewell}",
+    )
+    fields = (*s.decisions, *s.rationale, *s.open_questions, *s.next_steps, *s.action_items)
+    assert not any(farewell.split()[-1].rstrip(".") in x for x in fields)
+    assert any("message you" in x for x in s.action_items)

@@ -1652,6 +1652,10 @@ class _Reader:
         self.done_offers()
         self.decided_after()
         for where, name in list(self.cues.placed.items()):
+            said = self.turns[where[0]].sentences[where[1]]
+            if len(said.split()) <= 6 and _FAREWELL.match(said):
+                self.put(where, name, "")
+        for where, name in list(self.cues.placed.items()):
             if name == "open_questions" and (_IF_ALONE.match(self.text[where])
                                              or _TRIED.match(self.turns[where[0]].sentences[where[1]])
                                              or _ANYTHING_ELSE.match(self.turns[where[0]].sentences[where[1]])
@@ -2057,6 +2061,12 @@ _OFFERED = re.compile(r"\b(?:(?:do you )?want me to|would you like me to|shall i
 _DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?:here'?s|here is|here are|done\b|"
                        r"i'?ve\s+(?:just\s+|now\s+)?[a-z]+ed\b|i have\s+[a-z]+ed\b)", re.IGNORECASE)
 """An answer that does what was offered ("Here's a draft.", "I've started the appeal…", "Done.")."""
+
+
+_FAREWELL = re.compile(r"^(?:(?:ok(?:ay)?|cheers|thanks|anyway|right|great|lovely)[,!.]?\s+)?(?:see you|speak soon|"
+                       r"talk soon|catch you|have a (?:good|great|nice|lovely)|enjoy)\b", re.IGNORECASE)
+"""A farewell ("See you Tuesday.", "Enjoy your coffee.", "Have a good shift."): small talk, in
+no field (session 18)."""
 
 
 _NO_TASK = re.compile(
