@@ -742,3 +742,26 @@ def test_a_farewell_is_in_no_field(model, farewell):
     fields = (*s.decisions, *s.rationale, *s.open_questions, *s.next_steps, *s.action_items)
     assert not any(farewell.split()[-1].rstrip(".") in x for x in fields)
     assert any("message you" in x for x in s.action_items)
+
+
+@_BOTH
+@pytest.mark.parametrize(("later", "word"), [
+    ("We also need to pick the floor tiles, but that's for another day.", "tiles"),
+    ("We need to think about the summer outing.", "outing"),
+    ("We'll sort the seating plan once we know.", "seating"),
+])
+def test_a_matter_put_to_later_is_an_open_question(model, later, word):
+    s = checked_summary(
+        model,
+        "Nadia: The caterer confirmed the 14th, 60 guests.",
+        "Jonas: Great, I'll send the deposit tomorrow.",
+        f"Nadia: {later}",
+    )
+    assert any(word in q for q in s.open_questions)
+    assert not any(word in x for x in (*s.decisions, *s.next_steps, *s.action_items))
+
+
+@_BOTH
+def test_thinking_about_it_is_not_a_matter_put_to_later(model):
+    s = checked_summary(model, "Nadia: The caterer wants a deposit of 400.", "Jonas: We need to think about it.")
+    assert s.open_questions == ()

@@ -1470,6 +1470,10 @@ class _Reader:
                                              or "thought" in s) and (ti, si) not in self.cues.placed
                         and self.unknown(ti, si, s)):
                     continue  # "I don't even know whether…": what nobody knows yet (session 15)
+                if (turn.role == "user" and not question and (ti, si) not in self.cues.placed
+                        and ("think about" in s or "for " in s or "once we know" in s) and _LATER.match(s)):
+                    self.put((ti, si), "open_questions", _stop(clean(re.sub(r"\s+once we know(?=[.!]?$)", "", s))))
+                    continue  # "We need to think about the autumn offsite." (session 18)
                 if turn.role != "user":
                     if question:
                         continue
@@ -2067,6 +2071,17 @@ _FAREWELL = re.compile(r"^(?:(?:ok(?:ay)?|cheers|thanks|anyway|right|great|lovel
                        r"talk soon|catch you|have a (?:good|great|nice|lovely)|enjoy)\b", re.IGNORECASE)
 """A farewell ("See you Tuesday.", "Enjoy your coffee.", "Have a good shift."): small talk, in
 no field (session 18)."""
+
+
+_LATER = re.compile(
+    r"^(?:(?:and|so|also|ok(?:ay)?|right)[,]?\s+)?(?:we|i)\s+(?:(?:also|still|really)\s+)?(?:need|have) to\s+"
+    r"(?:think about\s+(?!it\b|that\b|this\b)(?P<a>.+?)|(?:pick|choose|decide(?: on)?|sort out|figure out|work out)\s+(?P<b>.+?),?\s+"
+    r"but\s+(?:that'?s|it'?s|that is)\s+for\s+(?:another day|later|another time|next time))[.!]?$"
+    r"|^(?:(?:and|so|ok(?:ay)?)[,]?\s+)?we'?ll\s+(?:sort|decide|pick|figure out|work out)\s+(?P<c>.+?)\s+once we know[.!]?$",
+    re.IGNORECASE)
+"""A choice or a matter a participant puts to later ("We also need to pick worktops, but that's
+for another day.", "We need to think about the autumn offsite.", "We'll sort the order once we
+know."): the open question it leaves (session 18)."""
 
 
 _NO_TASK = re.compile(
