@@ -765,3 +765,25 @@ def test_a_matter_put_to_later_is_an_open_question(model, later, word):
 def test_thinking_about_it_is_not_a_matter_put_to_later(model):
     s = checked_summary(model, "Nadia: The caterer wants a deposit of 400.", "Jonas: We need to think about it.")
     assert s.open_questions == ()
+
+
+@_BOTH
+def test_a_deferral_with_what_is_done_meanwhile_is_a_step(model):
+    s = checked_summary(
+        model,
+        "Kwame: Do we hire a second designer or a data analyst?",
+        "Lena: Honestly I can see it both ways.",
+        "Kwame: Let's sleep on it and bring it to Friday's planning meeting.",
+    )
+    assert any("Friday's planning meeting" in x for x in (*s.next_steps, *s.action_items))
+    assert not any("Friday's planning meeting" in x for x in s.decisions)
+
+
+@_BOTH
+def test_a_deferral_that_only_comes_back_is_no_step(model):
+    s = checked_summary(
+        model,
+        "Kwame: Do we hire a second designer or a data analyst?",
+        "Lena: Let's wait for the budget and come back to it.",
+    )
+    assert s.next_steps == () and s.action_items == () and s.decisions == ()

@@ -1470,6 +1470,11 @@ class _Reader:
                                              or "thought" in s) and (ti, si) not in self.cues.placed
                         and self.unknown(ti, si, s)):
                     continue  # "I don't even know whether…": what nobody knows yet (session 15)
+                later = (_PUT_OFF_AND.match(s) if turn.role == "user" and not question and " and " in s
+                         and (ti, si) not in self.cues.placed else None)
+                if later and later.group("verb").lower() not in _DEFER_VERBS:
+                    self.put((ti, si), "next_steps", _stop(clean(_DECISION_LEAD.sub("", s, count=1))))
+                    continue  # "Let's sleep on it and bring it to Thursday's meeting." (session 18)
                 if (turn.role == "user" and not question and (ti, si) not in self.cues.placed
                         and ("think about" in s or "for " in s or "once we know" in s) and _LATER.match(s)):
                     self.put((ti, si), "open_questions", _stop(clean(re.sub(r"\s+once we know(?=[.!]?$)", "", s))))
@@ -2082,6 +2087,15 @@ _LATER = re.compile(
 """A choice or a matter a participant puts to later ("We also need to pick worktops, but that's
 for another day.", "We need to think about the autumn offsite.", "We'll sort the order once we
 know."): the open question it leaves (session 18)."""
+
+
+_DEFER_VERBS = frozenset("come circle get return revisit wait see park hold sleep decide".split())
+_PUT_OFF_AND = re.compile(
+    r"^(?:(?:then|ok(?:ay)?|so|right)[,]?\s+)?let'?s\s+(?:sleep on|park|hold|wait|see|leave|table|shelve)\b.*?"
+    r",?\s+and\s+(?:then\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+"""A deferral with what is done meanwhile ("Let's sleep on it and bring it to Thursday's leads
+meeting.", "Let's hold it over to the March session and invite them to speak."): no decision,
+a step (session 18), when the second verb is no deferral of its own ("…and come back to it")."""
 
 
 _NO_TASK = re.compile(
