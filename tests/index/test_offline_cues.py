@@ -787,3 +787,14 @@ def test_a_deferral_that_only_comes_back_is_no_step(model):
         "Lena: Let's wait for the budget and come back to it.",
     )
     assert s.next_steps == () and s.action_items == () and s.decisions == ()
+
+
+@_BOTH
+def test_a_settlement_said_not_to_have_happened_is_no_decision(model):
+    s = checked_summary(
+        model,
+        "Elif: The exhibit labels go to the printer on Friday.",
+        "Sam: The English texts are signed off.",
+        "Elif: We still haven't settled the languages.",
+    )
+    assert not any("languages" in d for d in s.decisions)

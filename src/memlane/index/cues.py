@@ -1653,7 +1653,7 @@ class _Reader:
                 self.cues.narrated.append(self.text[where])
                 self.cues.turn_of.setdefault(self.text[where], where[0])
                 self.put(where, "decisions", "")
-            elif _DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or (
+            elif _DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or _NOT_SETTLED.search(s) or (
                     _NO_NEED.match(self.text[where])
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
@@ -2096,6 +2096,12 @@ _PUT_OFF_AND = re.compile(
 """A deferral with what is done meanwhile ("Let's sleep on it and bring it to Thursday's leads
 meeting.", "Let's hold it over to the March session and invite them to speak."): no decision,
 a step (session 18), when the second verb is no deferral of its own ("…and come back to it")."""
+
+
+_NOT_SETTLED = re.compile(r"\b(?:haven'?t|hasn'?t|have not|has not|not yet)\s+(?:\w+\s+)?(?:settled|decided|agreed|"
+                          r"picked|chosen|finali[sz]ed)\b", re.IGNORECASE)
+"""A settlement said not to have happened ("We still haven't settled the languages."): no
+decision (session 18)."""
 
 
 _NO_TASK = re.compile(
