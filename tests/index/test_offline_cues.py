@@ -798,3 +798,16 @@ def test_a_settlement_said_not_to_have_happened_is_no_decision(model):
         "Elif: We still haven't settled the languages.",
     )
     assert not any("languages" in d for d in s.decisions)
+
+
+@_BOTH
+def test_a_sentence_said_in_jest_is_no_decision(model):
+    s = checked_summary(
+        model,
+        "Jonas: The flat on Kastanienallee was lovely but 300 over budget.",
+        "Mira: The one in Wedding is cheaper but dark.",
+        "Jonas: Ugh. Let's get pizza and not think about it tonight haha.",
+        "Mira: Agreed. Let's ask the agent for a second viewing of the Wedding flat on Saturday.",
+    )
+    assert not any("pizza" in d for d in s.decisions)
+    assert any("second viewing" in x for x in (*s.decisions, *s.next_steps, *s.action_items))

@@ -1653,7 +1653,8 @@ class _Reader:
                 self.cues.narrated.append(self.text[where])
                 self.cues.turn_of.setdefault(self.text[where], where[0])
                 self.put(where, "decisions", "")
-            elif _DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or _NOT_SETTLED.search(s) or (
+            elif (_DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or _NOT_SETTLED.search(s)
+                  or _JOKE.search(s)) or (
                     _NO_NEED.match(self.text[where])
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
@@ -2102,6 +2103,11 @@ _NOT_SETTLED = re.compile(r"\b(?:haven'?t|hasn'?t|have not|has not|not yet)\s+(?
                           r"picked|chosen|finali[sz]ed)\b", re.IGNORECASE)
 """A settlement said not to have happened ("We still haven't settled the languages."): no
 decision (session 18)."""
+
+
+_JOKE = re.compile(r"(?:\b(?:haha+|hehe+|lol|lmao)|😂|🤣)[.!]*$", re.IGNORECASE)
+"""A sentence ending on a laugh ("Let's get pizza and not think about it tonight haha.",
+"…as long as someone brings them back charged lol"): said in jest, no decision (session 18)."""
 
 
 _NO_TASK = re.compile(
