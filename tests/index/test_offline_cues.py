@@ -811,3 +811,32 @@ def test_a_sentence_said_in_jest_is_no_decision(model):
     )
     assert not any("pizza" in d for d in s.decisions)
     assert any("second viewing" in x for x in (*s.decisions, *s.next_steps, *s.action_items))
+
+
+@_BOTH
+def test_a_question_of_what_anybody_knows_answered_no_stays_open(model):
+    s = checked_summary(
+        model,
+        "Rafa: Session recap is up on the wiki.",
+        "Rafa: Did anyone ever figure out what the silver compass does?",
+        "Ben: Nope, the GM won't say.",
+        "Ines: Thursday at mine again?",
+    )
+    assert any("silver compass" in q for q in s.open_questions)
+
+
+@_BOTH
+def test_does_anyone_know_leaves_the_question_open_and_a_yes_closes_it(model):
+    asked = checked_summary(
+        model,
+        "Jo: Parking outside the school gate was chaos again this morning.",
+        "Jo: Does anyone know if the council can put a camera there?",
+        "Sam: I think Bramley Primary got one last year after parents wrote in.",
+    )
+    assert any("camera" in q for q in asked.open_questions)
+    known = checked_summary(
+        model,
+        "Jo: Do we know if the hall is free on the 14th?",
+        "Sam: Yes, I booked it on Monday.",
+    )
+    assert known.open_questions == ()

@@ -678,7 +678,7 @@ def _as_question(sentence: str) -> str:
 _UNKNOWN = re.compile(
     r"\b(?:(?:i|we)\s+(?:(?:still|also|really|actually|honestly|even|just)\s+){0,2}don'?t\s+"
     r"(?:(?:really|actually|even)\s+)?know|(?:still\s+)?not\s+(?:yet\s+)?clear(?:\s+(?:to\s+(?:me|us)|yet))?|"
-    r"do\s+(?:we|they|any\s*(?:one|body))\s+(?:even\s+|actually\s+)?know|"
+    r"do\s+(?:we|they|any\s*(?:one|body))\s+(?:even\s+|actually\s+)?know|does\s+any\s*(?:one|body)\s+(?:even\s+)?know|"
     r"(?:did|has|have)\s+(?:any\s*(?:one|body)|we)\s+(?:ever\s+|actually\s+)?(?:figured?|worked?|found)\s+out|"
     r"(?:we|i)\s+haven'?t\s+(?:even\s+)?(?:talked|thought)\s+(?:at\s+all\s+)?about)"
     r"\s+(?:yet\s+)?(?:about\s+)?(?P<q>(?:whether|if|how|what|who|when|where|which|why)\b.+)", re.IGNORECASE)
@@ -687,6 +687,9 @@ know whether my contract counts as…", "Still not clear to me who pays for a re
 we know if Flagsmith's SDK even supports…?", "Did anyone ever figure out what the amulet
 does?", "We haven't talked at all about what happens to…"): the question it leaves (session 15)."""
 _WH_WORDS = frozenset("whether if how what who when where which why".split())
+_NOBODY_KNOWS = re.compile(r"^(?:no|nope|nah)\b(?!\s*,?\s*(?:we|i)\s+(?:don'?t|won'?t|shouldn'?t|can'?t)\s+(?!know))",
+                           re.IGNORECASE)
+"""A "no" to "Did anyone ever figure out…?": nobody knows, the question stays open (session 18)."""
 _YES_OR_NO = re.compile(r"^(?:yes|yeah|yep|yup|no|nope|nah|sure|definitely|of course)\b", re.IGNORECASE)
 
 
@@ -1367,8 +1370,9 @@ class _Reader:
             if self.assisted:
                 return False  # a question to the assistant is asked of the one who answers it
             nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
-            if nxt is not None and nxt.sentences and _YES_OR_NO.match(nxt.sentences[0]):
-                return False
+            if nxt is not None and nxt.sentences and _YES_OR_NO.match(nxt.sentences[0]) and not _NOBODY_KNOWS.match(
+                    nxt.sentences[0]):
+                return False  # (a "no" says nobody knows: the question stays open, session 18)
         self.put((ti, si), "open_questions", _as_unknown(found))
         return True
 
