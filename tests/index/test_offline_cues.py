@@ -1,7 +1,9 @@
 """Per-field behaviour of the offline cues on small conversations written for these tests."""
 
+import pytest
+
 from memlane.index.offline import OfflineIntelligence
-from memlane.testing import turn_messages
+from memlane.testing import checked_summary, turn_messages
 
 
 def _summary(*turns: str):
@@ -554,3 +556,287 @@ def test_a_terse_choice_after_an_acknowledgement_names_an_option_weighed_earlier
         "user: Fair enough, stepping stones then.",
     )
     assert s.decisions == ("Stepping stones — For the garden path, gravel or stepping stones",)
+
+
+# Session 18 (docs/summary-eval.md, "Session 18: decisions, open questions and next steps"):
+# each rule both ways the backend runs, the patterns alone and with the shipped model.
+
+_BOTH = pytest.mark.parametrize("model", [None, "shipped"], ids=["patterns", "default"])
+
+
+@_BOTH
+@pytest.mark.parametrize("answer", [
+    "I still don't know, the supplier hasn't called back.",
+    "Genuinely don't know.",
+    "I'm waiting to hear from the leisure centre, they're closed this week.",
+    "I'll have a think, I've never done that before.",
+    "I'll take that one to finance, no promises.",
+    "Next retro. We're out of time.",
+])
+def test_a_question_put_off_in_other_words_stays_open(model, answer):
+    s = checked_summary(
+        model,
+        "Wiebke: The Saturday slot is full again.",
+        "Tomasz: Can we still train at the Ridgeway hall on Wednesdays after Easter?",
+        f"Wiebke: {answer}",
+        "Tomasz: Fine. See you Saturday.",
+    )
+    assert any("Ridgeway hall" in q for q in s.open_questions)
+    assert not any("Ridgeway hall" in x for x in (*s.decisions, *s.next_steps, *s.action_items))
+
+
+@_BOTH
+def test_a_question_answered_or_a_new_unknown_is_not_put_off(model):
+    answered = checked_summary(
+        model,
+        "Tomasz: Can we still train at the Ridgeway hall on Wednesdays after Easter?",
+        "Wiebke: Yes, they confirmed it this morning.",
+    )
+    assert answered.open_questions == ()
+    # "we still don't know whether…" says what is open itself: that is the open question
+    unknown = checked_summary(
+        model,
+        "Oona: Who would film the videos?",
+        "Pavel: Also, we still don't know whether our customers are even on TikTok.",
+        "Oona: Let's ask a few of them at the market on Saturday.",
+    )
+    assert any("TikTok" in q for q in unknown.open_questions)
+    assert not any("film" in q for q in unknown.open_questions)
+    # a question of one word asks someone to speak, it leaves nothing open
+    named = checked_summary(model, "Hana: Pavel?", "Pavel: Still waiting on the courier.")
+    assert named.open_questions == ()
+    # the assistant saying the user is still waiting answers the user's request
+    asked = checked_summary(
+        model,
+        "user: Can you remind me which documents I need for the Tokyo flight on March 15th?",
+        "assistant: Since you're still waiting for the e-ticket, keep your passport and the booking "
+        "confirmation from Expedia at hand.",
+    )
+    assert asked.open_questions == ()
+
+
+@_BOTH
+def test_the_users_opening_to_the_assistant_is_no_decision_of_the_model(model):
+    s = checked_summary(
+        model,
+        "user: I'm moving from 12 Elm Road to 7A Harbour Street, Cork on 9 March. "
+        "Move from 12 Elm Road to 7A Harbour Street on 9 March.",
+        "assistant: I can help with the van. The depot has a Saturday or a Sunday slot that week.",
+        "user: Let's go with the Saturday slot then.",
+        "assistant: Done, the van is booked for Saturday.",
+    )
+    assert not any("Elm Road" in d for d in s.decisions)  # the problem, stated
+    assert any("Saturday slot" in d for d in s.decisions)  # what the conversation settled
+
+
+@_BOTH
+def test_a_request_with_please_among_people_is_a_step(model):
+    s = checked_summary(
+        model,
+        "Rosa: The walk-in fridge was at 9 degrees this morning, the engineer comes tomorrow.",
+        "Mei: I moved the fish to the reach-in already.",
+        "Rosa: Good. Keep a log of the walk-in every hour tonight please, Mei.",
+        "Mei: Will do, chef.",
+        "Rosa: Everyone please bring your food hygiene certificates by Friday.",
+    )
+    assert "Mei: Keep a log of the walk-in every hour tonight." in s.action_items
+    assert any(x.startswith("Bring your food hygiene certificates by Friday") for x in s.action_items)
+    assert not any("hygiene" in x or "walk-in every hour" in x for x in (*s.decisions, *s.open_questions))
+
+
+@_BOTH
+def test_please_that_asks_nothing_to_be_done_is_no_step(model):
+    s = checked_summary(
+        model,
+        "Rosa: The stage is still wobbly.",
+        "Mo: Until then nobody stands on it please.",
+        "Rosa: Yes please.",
+    )
+    assert s.action_items == () and s.next_steps == ()
+
+
+@_BOTH
+@pytest.mark.parametrize("invite", ["Pint on Thursday?", "Anyway, coffee later?", "Drinks after work on Friday?"])
+def test_an_invitation_closing_a_chat_is_no_open_question(model, invite):
+    s = checked_summary(
+        model,
+        "Ines: The client moved the deadline again, third time this month.",
+        "Tariq: Ugh, that's rough. Hang in there.",
+        f"Tariq: {invite}",
+    )
+    assert s.open_questions == ()
+
+
+@_BOTH
+def test_a_meal_question_with_options_or_a_subject_stays_what_it_was(model):
+    # a choice between two ("…or…") is no invitation, and a question left at the end stays open
+    s = checked_summary(
+        model,
+        "Ines: The caterer can do the launch on the 12th.",
+        "Tariq: Do we still need a vegan option for the dinner with the investors?",
+    )
+    assert any("vegan option" in q for q in s.open_questions)
+
+
+@_BOTH
+@pytest.mark.parametrize("thought", ["I'll sleep on that one.", "I need to think about it.", "Hmm, let me think it over."])
+def test_a_nights_thought_is_no_step(model, thought):
+    s = checked_summary(
+        model,
+        "user: My landlord offered a two-year lease at 1,450 or a rolling one at 1,520.",
+        "assistant: The two-year lease saves 840 a year but ties you in; the rolling one lets you leave "
+        "with two months' notice.",
+        f"user: {thought}",
+    )
+    assert s.next_steps == () and s.action_items == ()
+
+
+@_BOTH
+def test_a_step_followed_by_a_thought_stays_a_step(model):
+    s = checked_summary(
+        model,
+        "user: My landlord offered a two-year lease at 1,450 or a rolling one at 1,520.",
+        "assistant: Ask whether the two-year lease has a break clause.",
+        "user: I'll ask the letting agent about a break clause tomorrow and think about it after that.",
+    )
+    assert any("break clause" in x for x in (*s.next_steps, *s.action_items))
+
+
+@_BOTH
+def test_an_offer_the_assistant_then_carries_out_is_no_step(model):
+    s = checked_summary(
+        model,
+        "user: I got a penalty fare because my railcard had expired the day before. I renewed it on the train.",
+        "assistant: Appeals for an expired railcard are often reduced to the difference in fare. "
+        "Do you want me to start the appeal for you?",
+        "user: yes please",
+        "assistant: I've started the appeal under PF-1200-5521. Please upload a photo of the renewed railcard.",
+        "user: ok, I'll upload the photo tonight",
+    )
+    assert not any("start the appeal" in x for x in (*s.next_steps, *s.action_items))
+    assert any("upload the photo tonight" in x for x in (*s.next_steps, *s.action_items))
+
+
+@_BOTH
+def test_an_offer_accepted_and_not_yet_carried_out_stays_a_step(model):
+    s = checked_summary(
+        model,
+        "user: Theo's party is in the garden this year, 12 kids.",
+        "assistant: A treasure hunt works well in a garden. Want me to draft clues for 7-year-olds?",
+        "user: Yes please!",
+    )
+    assert any("clues" in x for x in (*s.next_steps, *s.action_items))
+
+
+@_BOTH
+@pytest.mark.parametrize("farewell", ["Enjoy your tea.", "Have a good shift.", "See you Friday."])
+def test_a_farewell_is_in_no_field(model, farewell):
+    s = checked_summary(
+        model,
+        "Ines: Morning! I finished the export screen yesterday; today I'm on the audit log.",
+        "Tariq: I'm still stuck on the slow report query. The planner ignores the new index.",
+        "Ines: Want me to look at it with you?",
+        "Tariq: Maybe after standup, I'll message you.",
+        f"Ines: Sounds good. {farewell}",
+    )
+    fields = (*s.decisions, *s.rationale, *s.open_questions, *s.next_steps, *s.action_items)
+    assert not any(farewell.split()[-1].rstrip(".") in x for x in fields)
+    assert any("message you" in x for x in s.action_items)
+
+
+@_BOTH
+@pytest.mark.parametrize(("later", "word"), [
+    ("We also need to pick the floor tiles, but that's for another day.", "tiles"),
+    ("We need to think about the summer outing.", "outing"),
+    ("We'll sort the seating plan once we know.", "seating"),
+])
+def test_a_matter_put_to_later_is_an_open_question(model, later, word):
+    s = checked_summary(
+        model,
+        "Nadia: The caterer confirmed the 14th, 60 guests.",
+        "Jonas: Great, I'll send the deposit tomorrow.",
+        f"Nadia: {later}",
+    )
+    assert any(word in q for q in s.open_questions)
+    assert not any(word in x for x in (*s.decisions, *s.next_steps, *s.action_items))
+
+
+@_BOTH
+def test_thinking_about_it_is_not_a_matter_put_to_later(model):
+    s = checked_summary(model, "Nadia: The caterer wants a deposit of 400.", "Jonas: We need to think about it.")
+    assert s.open_questions == ()
+
+
+@_BOTH
+def test_a_deferral_with_what_is_done_meanwhile_is_a_step(model):
+    s = checked_summary(
+        model,
+        "Kwame: Do we hire a second designer or a data analyst?",
+        "Lena: Honestly I can see it both ways.",
+        "Kwame: Let's sleep on it and bring it to Friday's planning meeting.",
+    )
+    assert any("Friday's planning meeting" in x for x in (*s.next_steps, *s.action_items))
+    assert not any("Friday's planning meeting" in x for x in s.decisions)
+
+
+@_BOTH
+def test_a_deferral_that_only_comes_back_is_no_step(model):
+    s = checked_summary(
+        model,
+        "Kwame: Do we hire a second designer or a data analyst?",
+        "Lena: Let's wait for the budget and come back to it.",
+    )
+    assert s.next_steps == () and s.action_items == () and s.decisions == ()
+
+
+@_BOTH
+def test_a_settlement_said_not_to_have_happened_is_no_decision(model):
+    s = checked_summary(
+        model,
+        "Elif: The exhibit labels go to the printer on Friday.",
+        "Sam: The English texts are signed off.",
+        "Elif: We still haven't settled the languages.",
+    )
+    assert not any("languages" in d for d in s.decisions)
+
+
+@_BOTH
+def test_a_sentence_said_in_jest_is_no_decision(model):
+    s = checked_summary(
+        model,
+        "Jonas: The flat on Kastanienallee was lovely but 300 over budget.",
+        "Mira: The one in Wedding is cheaper but dark.",
+        "Jonas: Ugh. Let's get pizza and not think about it tonight haha.",
+        "Mira: Agreed. Let's ask the agent for a second viewing of the Wedding flat on Saturday.",
+    )
+    assert not any("pizza" in d for d in s.decisions)
+    assert any("second viewing" in x for x in (*s.decisions, *s.next_steps, *s.action_items))
+
+
+@_BOTH
+def test_a_question_of_what_anybody_knows_answered_no_stays_open(model):
+    s = checked_summary(
+        model,
+        "Rafa: Session recap is up on the wiki.",
+        "Rafa: Did anyone ever figure out what the silver compass does?",
+        "Ben: Nope, the GM won't say.",
+        "Ines: Thursday at mine again?",
+    )
+    assert any("silver compass" in q for q in s.open_questions)
+
+
+@_BOTH
+def test_does_anyone_know_leaves_the_question_open_and_a_yes_closes_it(model):
+    asked = checked_summary(
+        model,
+        "Jo: Parking outside the school gate was chaos again this morning.",
+        "Jo: Does anyone know if the council can put a camera there?",
+        "Sam: I think Bramley Primary got one last year after parents wrote in.",
+    )
+    assert any("camera" in q for q in asked.open_questions)
+    known = checked_summary(
+        model,
+        "Jo: Do we know if the hall is free on the 14th?",
+        "Sam: Yes, I booked it on Monday.",
+    )
+    assert known.open_questions == ()

@@ -130,6 +130,23 @@ _NON_ANSWER = re.compile(
     r"we'?ll (?:see|find out))\b|^(?:no[,.]?\s+)?not yet\b",
     re.IGNORECASE,
 )
+_PUT_OFF = re.compile(
+    r"(?:(?:^|\b(?:i|we)\s+)(?:(?:still|genuinely|honestly|really|truly|just)\s+)+|^)don'?t know\b"
+    r"(?!\s+(?:yet\s+)?(?:whether|if|how|what|who|when|where|which|why)\b)|"
+    r"\b(?:i'?m|we'?re)\s+(?:still\s+)?waiting\s+(?:to hear|on|for)\b|\bstill waiting\b|"
+    r"\bi'?ll have a think\b|\bno promises\b|\bi'?ll take (?:that|this|it)(?: one)? to\b|"
+    r"^next (?:retro|meeting|week|time)\b|"
+    r"\blet'?s talk (?:about (?:it|that|this) )?(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"tomorrow|later|next)\b",
+    re.IGNORECASE)
+"""An answer that puts the question off in forms ``_NON_ANSWER`` does not read ("I still don't
+know, the camera is down", "Genuinely don't know.", "I'm waiting to hear from the leisure
+centre", "I'll have a think", "I'll take that one to finance, no promises", "Next retro.",
+"Let's talk Monday when Marco's back"): the question stays open (session 18). Not what the
+answer says nobody knows ("we still don't know whether…", read by :meth:`_Reader.unknown`),
+and not for a question of one word ("Hana?"); a participant's answer only (the assistant's
+"…you're still waiting for the documents" describes the user). Kept apart from
+``_NON_ANSWER``, which the sentence model reads as a feature."""
 _FIND_OUT = re.compile(r"\bi'?ll (?:check|find out|ask)\b", re.IGNORECASE)
 """An answer that goes to find out ("I'd think so, but I'll check with their coordinator"):
 the question stays open, unless it asked someone to check."""
@@ -474,6 +491,12 @@ _PLEASE_NOT = frozenset("let provide share confirm reply respond be bear feel al
 """Verbs of a "Please …" that ask for the conversation itself or are courtesy ("Please
 provide…", "Please bear with us", "Please note that…"), not a step the user takes."""
 _TO_ME = re.compile(r"\b(?:me|us)\b", re.IGNORECASE)
+_PLEASE_PEER = re.compile(
+    r"^(?i:(?:ok(?:ay)?|and|also|so|then|everyone|everybody|all)[,]?\s+)*(?i:please)\s+(?:also\s+)?(?P<a>[a-z]+\b.+?)[.!]*$"
+    r"|^(?P<b>[A-Za-z]+\b.+?),?\s+please(?:,\s+(?P<who>[A-Z][a-z]+))?[.!]*$")
+"""A participant's request with "please" among people ("Everyone please send me one thing your
+character wants to steal by Sunday.", "Ship it after the 5pm traffic drop please.", "Keep a log
+every hour tonight please, Mei."): a step, the named one's when a name follows (session 18)."""
 _ADVICE_VERBS = (_STEP_VERBS | frozenset("give sit serve bake shape look watch focus trim water charge soak mulch bin "
                                          "compare measure weigh record note get read practise practice wear store "
                                          "save".split())) - {"go", "let", "follow", "stay", "wait", "help"}
@@ -655,7 +678,7 @@ def _as_question(sentence: str) -> str:
 _UNKNOWN = re.compile(
     r"\b(?:(?:i|we)\s+(?:(?:still|also|really|actually|honestly|even|just)\s+){0,2}don'?t\s+"
     r"(?:(?:really|actually|even)\s+)?know|(?:still\s+)?not\s+(?:yet\s+)?clear(?:\s+(?:to\s+(?:me|us)|yet))?|"
-    r"do\s+(?:we|they|any\s*(?:one|body))\s+(?:even\s+|actually\s+)?know|"
+    r"do\s+(?:we|they|any\s*(?:one|body))\s+(?:even\s+|actually\s+)?know|does\s+any\s*(?:one|body)\s+(?:even\s+)?know|"
     r"(?:did|has|have)\s+(?:any\s*(?:one|body)|we)\s+(?:ever\s+|actually\s+)?(?:figured?|worked?|found)\s+out|"
     r"(?:we|i)\s+haven'?t\s+(?:even\s+)?(?:talked|thought)\s+(?:at\s+all\s+)?about)"
     r"\s+(?:yet\s+)?(?:about\s+)?(?P<q>(?:whether|if|how|what|who|when|where|which|why)\b.+)", re.IGNORECASE)
@@ -664,6 +687,9 @@ know whether my contract counts as…", "Still not clear to me who pays for a re
 we know if Flagsmith's SDK even supports…?", "Did anyone ever figure out what the amulet
 does?", "We haven't talked at all about what happens to…"): the question it leaves (session 15)."""
 _WH_WORDS = frozenset("whether if how what who when where which why".split())
+_NOBODY_KNOWS = re.compile(r"^(?:no|nope|nah)\b(?!\s*,?\s*(?:we|i)\s+(?:don'?t|won'?t|shouldn'?t|can'?t)\s+(?!know))",
+                           re.IGNORECASE)
+"""A "no" to "Did anyone ever figure out…?": nobody knows, the question stays open (session 18)."""
 _YES_OR_NO = re.compile(r"^(?:yes|yeah|yep|yup|no|nope|nah|sure|definitely|of course)\b", re.IGNORECASE)
 
 
@@ -1147,6 +1173,16 @@ class _Reader:
                 self.asked[ti] = who
                 self.put((ti, si), "action_items", _owned(who, clean(named.group(3)).rstrip("?.!") + "."))
                 return True
+        please = (_PLEASE_PEER.match(sentence) if turn.role == "user" and not self.assisted
+                  and "please" in sentence.lower() and not sentence.endswith("?") else None)
+        if please:
+            asked = please.group("a") or please.group("b")
+            verb = _first_word(asked)
+            if verb in _STEP_VERBS and verb != "do" and len(_content(asked)) >= 3:
+                who = please.group("who")
+                owner = who if who and who != turn.who and self.speaks(who) else ""
+                self.put((ti, si), "action_items", _owned(owner, _stop(clean(asked))))
+                return True
         if sentence.endswith("?"):
             can = _CAN_YOU.match(sentence) if not self.assisted and turn.role == "user" else None
             if (can and can.group(1).lower() in _STEP_VERBS | _ASKED_VERBS
@@ -1306,7 +1342,9 @@ class _Reader:
                 self.put((ti, si), "open_questions", clean(sentence))
             return
         first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
-        if _NON_ANSWER.search(first) or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence)):
+        if (_NON_ANSWER.search(first)
+                or (nxt.role == "user" and _PUT_OFF.search(first) and len(_content(sentence)) > 1)
+                or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))):
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
 
@@ -1332,8 +1370,9 @@ class _Reader:
             if self.assisted:
                 return False  # a question to the assistant is asked of the one who answers it
             nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
-            if nxt is not None and nxt.sentences and _YES_OR_NO.match(nxt.sentences[0]):
-                return False
+            if nxt is not None and nxt.sentences and _YES_OR_NO.match(nxt.sentences[0]) and not _NOBODY_KNOWS.match(
+                    nxt.sentences[0]):
+                return False  # (a "no" says nobody knows: the question stays open, session 18)
         self.put((ti, si), "open_questions", _as_unknown(found))
         return True
 
@@ -1435,6 +1474,15 @@ class _Reader:
                                              or "thought" in s) and (ti, si) not in self.cues.placed
                         and self.unknown(ti, si, s)):
                     continue  # "I don't even know whether…": what nobody knows yet (session 15)
+                later = (_PUT_OFF_AND.match(s) if turn.role == "user" and not question and " and " in s
+                         and (ti, si) not in self.cues.placed else None)
+                if later and later.group("verb").lower() not in _DEFER_VERBS:
+                    self.put((ti, si), "next_steps", _stop(clean(_DECISION_LEAD.sub("", s, count=1))))
+                    continue  # "Let's sleep on it and bring it to Thursday's meeting." (session 18)
+                if (turn.role == "user" and not question and (ti, si) not in self.cues.placed
+                        and ("think about" in s or "for " in s or "once we know" in s) and _LATER.match(s)):
+                    self.put((ti, si), "open_questions", _stop(clean(re.sub(r"\s+once we know(?=[.!]?$)", "", s))))
+                    continue  # "We need to think about the autumn offsite." (session 18)
                 if turn.role != "user":
                     if question:
                         continue
@@ -1442,7 +1490,8 @@ class _Reader:
                     if not _may_cue_assistant(low) or _ANY_ASSISTANT.search(low) is None:
                         continue
                 elif (not question and _NAME_ASK.search(s) is None
-                      and (not _may_cue_user(low := s.lower()) or _ANY_USER.search(low) is None)):
+                      and (not _may_cue_user(low := s.lower()) or _ANY_USER.search(low) is None)
+                      and ("please" not in low or self.assisted or _PLEASE_PEER.match(s) is None)):
                     if (agreed or pointed) and _directive(s) and not _REMARK.search(s) and len(_content(s)) >= 3:
                         adds.append((si, s))  # "No objection. Keep it answering 410 for a
                         # month": what the agreeing speaker adds, once the proposal is decided
@@ -1560,6 +1609,8 @@ class _Reader:
             if not self.placeable(s):
                 continue  # small talk ("Fine with me.") is never placed
             if label == "decisions":
+                if self.assisted and ti == self.opening:
+                    continue  # the user's opening to the assistant states the problem (session 18)
                 text = s
                 if text.endswith("?"):
                     text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
@@ -1606,16 +1657,23 @@ class _Reader:
                 self.cues.narrated.append(self.text[where])
                 self.cues.turn_of.setdefault(self.text[where], where[0])
                 self.put(where, "decisions", "")
-            elif _DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or (
+            elif (_DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or _NOT_SETTLED.search(s)
+                  or _JOKE.search(s)) or (
                     _NO_NEED.match(self.text[where])
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
         self.no_task()
+        self.done_offers()
         self.decided_after()
+        for where, name in list(self.cues.placed.items()):
+            said = self.turns[where[0]].sentences[where[1]]
+            if len(said.split()) <= 6 and _FAREWELL.match(said):
+                self.put(where, name, "")
         for where, name in list(self.cues.placed.items()):
             if name == "open_questions" and (_IF_ALONE.match(self.text[where])
                                              or _TRIED.match(self.turns[where[0]].sentences[where[1]])
-                                             or _ANYTHING_ELSE.match(self.turns[where[0]].sentences[where[1]])):
+                                             or _ANYTHING_ELSE.match(self.turns[where[0]].sentences[where[1]])
+                                             or _invites(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "open_questions", "")
 
     def decided_after(self) -> None:
@@ -1636,6 +1694,20 @@ class _Reader:
             if (not s.endswith("?") and _TO_DECIDE.search(s)
                     and any(where[0] < d <= where[0] + 2 for d in decided)):
                 self.put(where, "open_questions", "")
+
+    def done_offers(self) -> None:
+        """The assistant's offer placed as a step ("Do you want me to start the appeal for
+        you?") taken out again when its next turn does it ("I've started the appeal…", "Here's
+        a draft."): done in the conversation, no step left (session 18)."""
+        for where, name in list(self.cues.placed.items()):
+            ti, si = where
+            if name not in ("action_items", "next_steps") or self.turns[ti].role != "assistant":
+                continue
+            if not _OFFERED.search(self.turns[ti].sentences[si]):
+                continue
+            nxt = next((t for t in self.turns[ti + 1:] if t.role == "assistant"), None)
+            if nxt is not None and nxt.sentences and _DONE_NOW.match(nxt.sentences[0]):
+                self.put(where, name, "")
 
     def no_task(self) -> None:
         """A participant's step that commits to a state, a wait or nothing (``_NO_TASK``)
@@ -1984,12 +2056,73 @@ _ANYTHING_ELSE = re.compile(r"^(?:(?:ok(?:ay)?|so|right|and|great|good|cool|perf
                             r"(?:\s+(?:from|for)\s+\w+)?|questions)\s*\?+$", re.IGNORECASE)
 """A question that asks for nothing in particular ("Anything else?", "Any questions?", "Anyone
 else?"): how a meeting closes, no open question (session 17)."""
+_INVITE = re.compile(r"\b(?:pints?|pub|coffee|drinks?|beers?|lunch|brunch|dinner)\b", re.IGNORECASE)
+"""A short question inviting to a drink or a meal ("Pint on Thursday?", "Pub at six?", "Anyway,
+coffee later?"): small talk, no open question (session 18); not one naming options ("Pizza
+tonight or the leftover curry?") nor a wh-question ("What about a lunch?")."""
+
+
+def _invites(sentence: str) -> bool:
+    """Whether ``sentence`` is a short invitation (:data:`_INVITE`)."""
+    words = sentence.split()
+    return (sentence.endswith("?") and len(words) <= 7 and _INVITE.search(sentence) is not None
+            and not _OPTIONS.search(sentence)
+            and not any(w.lower().strip(",") in _WH_WORDS for w in words[:2]))
+
+
+_OFFERED = re.compile(r"\b(?:(?:do you )?want me to|would you like me to|shall i)\b[^?]*\?$", re.IGNORECASE)
+"""The assistant offering to do something ("Do you want me to draft the requirements section?")."""
+_DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?:here'?s|here is|here are|done\b|"
+                       r"i'?ve\s+(?:just\s+|now\s+)?[a-z]+ed\b|i have\s+[a-z]+ed\b)", re.IGNORECASE)
+"""An answer that does what was offered ("Here's a draft.", "I've started the appeal…", "Done.")."""
+
+
+_FAREWELL = re.compile(r"^(?:(?:ok(?:ay)?|cheers|thanks|anyway|right|great|lovely)[,!.]?\s+)?(?:see you|speak soon|"
+                       r"talk soon|catch you|have a (?:good|great|nice|lovely)|enjoy)\b", re.IGNORECASE)
+"""A farewell ("See you Tuesday.", "Enjoy your coffee.", "Have a good shift."): small talk, in
+no field (session 18)."""
+
+
+_LATER = re.compile(
+    r"^(?:(?:and|so|also|ok(?:ay)?|right)[,]?\s+)?(?:we|i)\s+(?:(?:also|still|really)\s+)?(?:need|have) to\s+"
+    r"(?:think about\s+(?!it\b|that\b|this\b)(?P<a>.+?)|(?:pick|choose|decide(?: on)?|sort out|figure out|work out)\s+(?P<b>.+?),?\s+"
+    r"but\s+(?:that'?s|it'?s|that is)\s+for\s+(?:another day|later|another time|next time))[.!]?$"
+    r"|^(?:(?:and|so|ok(?:ay)?)[,]?\s+)?we'?ll\s+(?:sort|decide|pick|figure out|work out)\s+(?P<c>.+?)\s+once we know[.!]?$",
+    re.IGNORECASE)
+"""A choice or a matter a participant puts to later ("We also need to pick worktops, but that's
+for another day.", "We need to think about the autumn offsite.", "We'll sort the order once we
+know."): the open question it leaves (session 18)."""
+
+
+_DEFER_VERBS = frozenset("come circle get return revisit wait see park hold sleep decide".split())
+_PUT_OFF_AND = re.compile(
+    r"^(?:(?:then|ok(?:ay)?|so|right)[,]?\s+)?let'?s\s+(?:sleep on|park|hold|wait|see|leave|table|shelve)\b.*?"
+    r",?\s+and\s+(?:then\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+"""A deferral with what is done meanwhile ("Let's sleep on it and bring it to Thursday's leads
+meeting.", "Let's hold it over to the March session and invite them to speak."): no decision,
+a step (session 18), when the second verb is no deferral of its own ("…and come back to it")."""
+
+
+_NOT_SETTLED = re.compile(r"\b(?:haven'?t|hasn'?t|have not|has not|not yet)\s+(?:\w+\s+)?(?:settled|decided|agreed|"
+                          r"picked|chosen|finali[sz]ed)\b", re.IGNORECASE)
+"""A settlement said not to have happened ("We still haven't settled the languages."): no
+decision (session 18)."""
+
+
+_JOKE = re.compile(r"(?:\b(?:haha+|hehe+|lol|lmao)|😂|🤣)[.!]*$", re.IGNORECASE)
+"""A sentence ending on a laugh ("Let's get pizza and not think about it tonight haha.",
+"…as long as someone brings them back charged lol"): said in jest, no decision (session 18)."""
+
+
 _NO_TASK = re.compile(
     r"\bi'?ll\s+(?:just\s+|probably\s+)?(?:be\s+(?:asleep|away|in|out|off|at|there|fine|late|busy)|wait\b(?!.*\band\s)|forget\b|"
-    r"come if\b|skip\b|see you\b|show you\b|let you know if\b)|\bcan'?t do it\b|^not me\b|\bi won'?t\b",
+    r"come if\b|skip\b|see you\b|show you\b|let you know if\b)|\bcan'?t do it\b|^not me\b|\bi won'?t\b|"
+    r"^(?:(?:ok(?:ay)?|right|hmm|well|honestly)[,.]?\s+)?(?:i'?ll\s+|i\s+need\s+to\s+|let me\s+)?"
+    r"(?:sleep on|think (?:it )?(?:over|about)) (?:it|that|this|them)(?: one)?\b(?!.*\band\s)",
     re.IGNORECASE)
 """A commitment to a state, a wait or nothing ("I'll be asleep", "I'll wait for the letter",
-"Not me, I'll forget", "I'm on the shop floor all day, can't do it"): no step (session 15)."""
+"Not me, I'll forget", "I'm on the shop floor all day, can't do it"): no step (session 15); nor
+a night's thought ("I'll sleep on that one.", "I need to think about it.") (session 18)."""
 _NO_NEED = re.compile(r"^(?:no need|do not need|don'?t need|there is no need)\b", re.IGNORECASE)
 """An answer that something need not be done ("No need to send the old router back"): what
 the conversation settled only when it settled nothing else (session 13)."""
