@@ -94,3 +94,33 @@ def test_a_one_word_channel_posted_in_is_a_reference_and_code_is_not():
     ]))
     assert {"#release", "#helpdesk"} <= set(summary.references)
     assert not {"#available", "#blessed"} & set(summary.references)
+
+
+# Session 18: a version of three parts, or a directory, that ends a sentence is still one
+# (the full stop after it was read as part of a longer dotted name: "4.1.2." and "db/migrations/.")
+
+
+def test_a_version_or_a_directory_ending_a_sentence_is_a_reference():
+    summary, _ = OFF.summarize("s", _msgs([
+        "The parser regressed again. Can't reproduce it on Windows 11 with 4.1.2.",
+        "Then we pin 0.9.14. The fixtures live in tests/fixtures/ and the seeds in db/seeds/.",
+        "Fine, I'll tag v2.0.3. Done.",
+    ]))
+    assert {"4.1.2", "0.9.14", "v2.0.3", "tests/fixtures/", "db/seeds/"} <= set(summary.references)
+
+
+def test_an_address_or_a_longer_dotted_number_is_no_version():
+    summary, _ = OFF.summarize("s", _msgs([
+        "The NAS is at 192.168.1.40. The old one was 10.0.0.12.",
+        "Section 4.2.1.3 of the lease covers it.",
+    ]))
+    refs = set(summary.references)
+    assert not refs & {"192.168.1", "168.1.40", "10.0.0", "0.0.12", "4.2.1", "2.1.3"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.tuples(*(st.integers(0, 999),) * 3), st.sampled_from(["with", "pinned to", "since"]))
+def test_any_three_part_version_ending_a_sentence_is_a_reference(parts, before):
+    version = ".".join(str(p) for p in parts)
+    summary, _ = OFF.summarize("s", _msgs([f"It broke {before} {version}.", "Let me check."]))
+    assert version in summary.references

@@ -101,7 +101,7 @@ _REFS = [
                r"(?![.@]\w)(?:/[\w-]+(?:\.[\w-]+)*)*"),  # domains, with a path
     re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),  # e-mail addresses
     re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+(?:Dockerfile|Makefile|Procfile|Jenkinsfile|README|LICENSE)\b"),
-    re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|$)"),  # directories: app/models/
+    re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|\.?$|\.\s)"),  # directories: app/models/
     re.compile(r"\b(?:(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?"
                r"(?:\d{3,}(?:-\d{3,})+(?![\w-])|\d{4,}(?!-))|"
                r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
@@ -182,7 +182,7 @@ _DASHED = re.compile(r"\d{3,}(?:-\d{3,})+")
 7731-4408", "order 558-2091147"; not "order 10-12", nor a date "2025-03-14") (session 16)."""
 _OLD_CODE_GUARD = re.compile(r"\d[A-Z0-9]{8}")
 _OLD_CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
-_SEMVER = re.compile(r"(?<![\w.])v?\d{1,3}\.\d{1,3}\.\d{1,3}(?![.\w])")
+_SEMVER = re.compile(r"(?<![\w.])v?\d{1,3}\.\d{1,3}\.\d{1,3}(?!\.?\w)")
 """A version of three parts ("4.12.0", "v1.8.3"): a release one looks up (session 12). Two
 parts ("3.8") are left: they are also prices, times and sizes."""
 _SLUG = re.compile(r"(?<![\w/.@-])(?:[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+-\d+|"
