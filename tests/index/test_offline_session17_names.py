@@ -149,3 +149,42 @@ def test_a_name_with_a_capital_inside_is_a_name_opening_a_sentence(model):
     )
     assert {"PagerDuty", "OpenSearch", "Harlow", "Ngozi", "Tariq"} <= names
     assert not names & {"Applying", "Honestly"}
+
+
+# Session 18: organisations known by their letters, and operating systems written with a
+# small letter first, with a version beside them or not.
+
+SQL_AND_SHOUTING = ("SELECT", "UPDATE", "WHERE", "CREATE", "ORDER", "INDEX", "PLEASE", "ASAP", "URGENT",
+                    "NEVER", "API", "CPU", "JSON", "PR", "GP", "HR", "SRE", "DNS", "QA", "NAS", "PDF", "SQL")
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_organisation_known_by_its_letters_is_an_entity(model):
+    names = _names(
+        "Bronwen: HMRC sent me a letter about the payments on account, and the DVLA wants my logbook.",
+        "Idris: The parcel went with DHL, and IKEA says the wardrobe ships on Friday.",
+        "Bronwen: Then I'll ring HMRC tomorrow and ask the BBC about the licence.",
+        model=model,
+    )
+    assert {"HMRC", "DVLA", "DHL", "IKEA", "BBC", "Bronwen", "Idris"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_keywords_shouting_and_technical_letters_are_no_organisations(model):
+    names = _names(
+        "Ola: PLEASE run SELECT count(*) FROM orders WHERE status = 'late' ASAP, the API is slow.",
+        "Femi: The CPU is at 90 and the JSON export is stuck. My GP says rest, and HR agrees.",
+        "Ola: URGENT: the SRE on call owns the DNS and the QA box.",
+        model=model,
+    )
+    assert not names & set(SQL_AND_SHOUTING)
+    assert {"Ola", "Femi"} <= names
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(SQL_AND_SHOUTING), st.sampled_from(["{} now.", "We need {} before Friday.",
+                                                            "Send it to the {} queue.", "the {} said no"]))
+def test_no_keyword_shouted_word_or_technical_acronym_is_a_name(word, sentence):
+    names = _names(f"Lowri: {sentence.format(word)}", "Sion: Noted, Carmarthen can wait.", model=None)
+    assert word not in names
+    assert {"Carmarthen", "Lowri", "Sion"} <= names

@@ -357,6 +357,18 @@ _LANGUAGES = frozenset(
 """Languages and the adjectives of peoples ("Korean", "Brazilian Portuguese", "Canadian"), one
 word or a phrase of them only: what a thing is in or from, not a name (session 16; "English
 Heritage" and "Turkish Airlines" are names)."""
+_ORG_ACRONYMS = frozenset(
+    # public bodies (UK, Ireland, US, Canada, Australia, EU and international)
+    "HMRC DVLA DVSA DWP HSE CQC ONS FCA ICO CMA HMCTS HMPO ACAS UCAS OFSTED RNLI RSPCA RSPB NSPCC YHA "
+    "BBC ITV RTE ESB NCT IRS FDA CDC FBI CIA NASA FEMA USPS DMV SSA EPA FTC FAA TSA NIH NSF NOAA DOJ "
+    "CRA CBC ATO ECB EIB EUIPO WIPO OECD IMF NATO UNICEF UNESCO UNHCR CERN ESA EFSA EMA "
+    # companies, carriers, banks, broadcasters, sports and charities known by their letters
+    "IKEA ASOS HSBC TSB RBS NAB ANZ ING AIB UBS BNP KPMG IBM AMD AWS SAP BMW KLM SNCF RATP DHL DPD UPS TNT GLS "
+    "EE BT CNN NPR NBC HBO ESPN FIFA UEFA NFL NBA MLB NHL RFU PGA ATP WTA WWF MSF YMCA AARP AQA ABRSM RHS RIBA RICS "
+    "CIPD ACCA".split())
+"""Organisations known by their letters ("HMRC", "IKEA", "DHL"), written out once from what is
+widely known, not from the labelled sets; every other word in capitals stays no name (the
+guide's "not acronyms": keywords, shouting, "API", "GP") (session 18)."""
 _DECIMAL = re.compile(r"\d+\.\d+")
 _NUMBERED_KINDS = frozenset(
     "Section Clause Article Chapter Page Plot Flat Room Table Item Option Level Grade Sprint "
@@ -786,6 +798,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False
     if name[-1] == "s" and name[:-1] in _MONTHS:
         return name, None, False  # "Fridays": a day of the week, not a name
+    if name in _ORG_ACRONYMS:
+        return name, "name", False  # "HMRC", "DHL": an organisation known by its letters (session 18)
     if name.isalpha() and name.isupper():
         return name, None, False  # an acronym ("SRE", "VPN"): the labelling guide's "not acronyms";
         # six letters or more, a keyword in code or shouting ("CONCURRENTLY", "SELECT") (session 16)
@@ -1082,11 +1096,12 @@ class OfflineIntelligence:
                 out.append(Entity(name, "date", said))
                 continue
             if " " not in name and (gerund or (start if start is not None else _opens(sentence, match.start()))
-                                    ) and not _NAMED_PAIR.match(sentence, match.end()) and not _INNER_CAPITAL.search(name):
+                                    ) and not _NAMED_PAIR.match(sentence, match.end()) and not _INNER_CAPITAL.search(name) \
+                    and name not in _ORG_ACRONYMS:
                 continue  # a sentence start ("Applying ...") or a gerund, not a name (unless
                 # paired with another: "Crete or Sardinia?", or written with a capital inside, as no
                 # word is: "PagerDuty paged…", "OpenSearch lags…" (session 17))
-            if i == 0 and name.isupper() and len(name) <= 3:
+            if i == 0 and name.isupper() and len(name) <= 3 and name not in _ORG_ACRONYMS:
                 continue
             if (name.count(" ") == 1 and _NUMBER_WORD.fullmatch(name[name.index(" ") + 1:])
                     and (start if start is not None else _opens(sentence, match.start()))):
