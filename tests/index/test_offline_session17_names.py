@@ -188,3 +188,15 @@ def test_no_keyword_shouted_word_or_technical_acronym_is_a_name(word, sentence):
     names = _names(f"Lowri: {sentence.format(word)}", "Sion: Noted, Carmarthen can wait.", model=None)
     assert word not in names
     assert {"Carmarthen", "Lowri", "Sion"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_operating_system_written_small_first_is_an_entity_with_its_version(model):
+    names = _names(
+        "Aled: The crash is only on iOS 17, and the macOS build for the Harlow app is green.",
+        "Nia: My old iPhone 11 runs iOS fine, but the photo picker crashes on iOS 17.2 only.",
+        model=model,
+    )
+    # "iOS" beside "iOS 17" is one entity, as "Windows" beside "Windows 11" is
+    assert {"iOS 17", "macOS", "iPhone 11", "Harlow", "Aled", "Nia"} <= names
+    assert not names & {"iOS 17.2", "17.2"}

@@ -396,7 +396,8 @@ def _headline(sentence: str) -> bool:
 
 
 _LOWER_LEAD = re.compile(r"(?<![\w./:@#-])(?!(?:on|use|get|set|for|is|has|to|add|new|put|del|run|can)[A-Z])"
-                         r"[a-z]{1,3}[A-Z][a-z]{2,}[A-Za-z]*\b(?![.(/:-]\w)")
+                         r"(?:[a-z]{1,3}[A-Z][a-z]{2,}[A-Za-z]*|(?:i|mac|tv|watch|iPad|vision)OS)\b(?![.(/:-]\w)"
+                         r"(?: \d{1,2}\b(?![.,:/-]\d))?")
 """A name opening with a short lower-case prefix before a capitalised word ("iPhone", "eBay",
 "bioRxiv"): a product or a site, not a word the capitalised-phrase scan can see; not code named
 by what it does ("onClick", "useState", "getUser", "forEach") (session 13)."""
