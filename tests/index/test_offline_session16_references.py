@@ -124,3 +124,22 @@ def test_any_three_part_version_ending_a_sentence_is_a_reference(parts, before):
     version = ".".join(str(p) for p in parts)
     summary, _ = OFF.summarize("s", _msgs([f"It broke {before} {version}.", "Let me check."]))
     assert version in summary.references
+
+
+def test_a_domain_under_any_listed_ending_is_a_reference_alone_in_its_message():
+    # session 18: the cheap test before the domain pattern knew ten endings of the pattern's
+    # twenty, so a message naming only "aka.ms/…" or "….is" was never read for domains
+    summary, _ = OFF.summarize("s", _msgs([
+        "Sign in at aka.ms/mfasetup and scan the code.",
+        "Road conditions are on umferdin.is every morning.",
+        "help.brightdesk.example/brand-kits explains both setups. The shop is kaffihus.de now.",
+    ]))
+    assert {"aka.ms/mfasetup", "umferdin.is", "help.brightdesk.example/brand-kits", "kaffihus.de"} <= set(summary.references)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["is", "ms", "de", "es", "ca", "eu", "example"]),
+       st.sampled_from(["It works. {} it fine?", "We waited 40 {} for it.", "That {} all, thanks."]))
+def test_a_word_after_a_full_stop_and_a_blank_is_no_domain(ending, sentence):
+    summary, _ = OFF.summarize("s", _msgs([sentence.format(ending), "Fine, Harlow can wait."]))
+    assert not any(r.endswith("." + ending) for r in summary.references)

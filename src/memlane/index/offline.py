@@ -74,6 +74,10 @@ _EXTS = (r"(?:py|js|ts|tsx|md|txt|json|toml|ya?ml|sql|go|rs|java|kt|c|h|cpp|rb|s
          r"ipynb|pdf|docx?|xlsx?|pptx?|png|jpe?g|svg|html?|css|conf|log|xml)\b")
 _STREETS = r"(?:Road|Street|Lane|Close|Grove|Court|Row|Avenue|Drive|Way|Place|Crescent|Terrace|Gardens|Square|Mews)"
 """What a street's name ends in: with a house number before it, an address."""
+_TLDS = r"(?:com|org|net|io|dev|app|ai|co|edu|gov|ms|uk|de|fr|me|ly|gg|tv|is|nl|ie|eu|ca|au|es|se|ch|example)"
+"""What a domain's name ends in. Until session 18 the cheap test before the domain pattern knew only
+the first ten, so "aka.ms/setup" or "umferdin.is" alone in a message was never read; ".example" is the
+name the standard reserves for examples ("help.canvasly.example")."""
 _WORK_WORD = r"(?!I(?:'m|'d|'ve|'ll)?\b)(?![A-Z]+\b)(?![A-Z][a-z]+[A-Z])[A-Z][\w'’]*+(?!-)"
 
 
@@ -97,7 +101,7 @@ _REFS = [
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
     re.compile(r"\b[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]+)*-\d{1,10}(?:-[A-Z0-9]{1,4})?\b"),  # keys: BILL-142, INV-2026-1187-R
     re.compile(r"(?<![\w&])#(?:\d{1,6}\b|[0-9A-Fa-f]{6}\b|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)"),  # issues, colours, channels
-    re.compile(r"(?<![\w/.@-])(?:[\w-]+\.)+(?:com|org|net|io|dev|app|ai|co|edu|gov|ms|uk|de|fr|me|ly|gg|tv)\b"
+    re.compile(r"(?<![\w/.@-])(?:[\w-]+\.)+" + _TLDS + r"\b"
                r"(?![.@]\w)(?:/[\w-]+(?:\.[\w-]+)*)*"),  # domains, with a path
     re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),  # e-mail addresses
     re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+(?:Dockerfile|Makefile|Procfile|Jenkinsfile|README|LICENSE)\b"),
@@ -130,7 +134,7 @@ def _guard(g: str | tuple[str, ...] | re.Pattern[str]) -> Callable[[str], bool]:
 
 _REF_GUARDS = [_guard(g) for g in (
     "://", "/", re.compile(r"\." + _EXTS), "/", re.compile(r"-\d"), "#",
-    re.compile(r"\.(?:com|org|net|io|dev|app|ai|co|edu|gov)\b"), "@",
+    re.compile(r"\." + _TLDS + r"\b"), "@",
     ("Dockerfile", "Makefile", "Procfile", "Jenkinsfile", "README", "LICENSE"), "/",
     "", "", " ending ",
 )] + [(lambda words, cues=frozenset(cues.split()): not cues.isdisjoint(words)) for cues in (
