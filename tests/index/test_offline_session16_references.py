@@ -143,3 +143,21 @@ def test_a_domain_under_any_listed_ending_is_a_reference_alone_in_its_message():
 def test_a_word_after_a_full_stop_and_a_blank_is_no_domain(ending, sentence):
     summary, _ = OFF.summarize("s", _msgs([sentence.format(ending), "Fine, Harlow can wait."]))
     assert not any(r.endswith("." + ending) for r in summary.references)
+
+
+def test_a_host_named_by_itself_is_kept_beside_an_address_at_it():
+    summary, _ = OFF.summarize("s", _msgs([
+        "I want to move kettleandcrow.com to another registrar. The NAS is at 192.168.1.40 too.",
+        "Fine. Mail hello@kettleandcrow.com first, and the backup goes to you@192.168.1.40:/volume1/photos nightly.",
+    ]))
+    refs = set(summary.references)
+    assert {"kettleandcrow.com", "hello@kettleandcrow.com", "192.168.1.40"} <= refs
+
+
+def test_a_longer_dotted_number_or_a_number_past_255_is_no_address():
+    summary, _ = OFF.summarize("s", _msgs([
+        "Clause 7 covers it, and 10.4.300.2 is a typo; the firmware is 1.2.3.4.5.",
+        "Noted.",
+    ]))
+    # (a section numbered in four parts, "4.2.1.3", has an address's shape and is read as one)
+    assert not {"10.4.300.2", "4.300.2", "1.2.3.4", "2.3.4.5"} & set(summary.references)

@@ -189,6 +189,9 @@ _OLD_CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
 _SEMVER = re.compile(r"(?<![\w.])v?\d{1,3}\.\d{1,3}\.\d{1,3}(?!\.?\w)")
 """A version of three parts ("4.12.0", "v1.8.3"): a release one looks up (session 12). Two
 parts ("3.8") are left: they are also prices, times and sizes."""
+_IPV4 = re.compile(r"(?<![\w.@])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?!\.?\w|\.\d)")
+"""A machine's address ("192.168.1.40"), four numbers of 0-255; not inside a longer dotted number
+(session 18)."""
 _SLUG = re.compile(r"(?<![\w/.@-])(?:[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+-\d+|"
                    r"[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-[a-z]+\d+)(?![\w/@-]|\.\w)")
 """A resource's lower-case name ending in its number ("pg-main-02", "tickets-v14"): three parts
@@ -286,6 +289,7 @@ def _references(text: str) -> Iterator[str]:
     if len(text) <= _REF_SHORT and _DIGIT.search(text):  # session 12's kinds: turns only; each holds a digit
         if "." in text:
             yield from _SEMVER.findall(text)
+            yield from _IPV4.findall(text)
         if "-" in text:
             yield from _SLUG.findall(text)
         yield from _ERROR_CODE.findall(text)
@@ -913,8 +917,10 @@ class OfflineIntelligence:
         refs = sorted({r.rstrip(".,;:") for m in messages for r in _references(m.text)})
         if len(refs) > 1:  # a code inside a longer reference ("0E7C7B" in "#0E7C7B") is that one
             folded = [r.lower() for r in refs]
+            # a host named by itself is kept beside an address at it ("kettleandcrow.com" and
+            # "hello@kettleandcrow.com", "192.168.1.40" and "you@192.168.1.40") (session 18)
             refs = [r for r, f in zip(refs, folded, strict=True)
-                    if not any(f != o and f in o for o in folded)]
+                    if not any(f != o and f in o and "@" + f not in o for o in folded)]
         if refs:
             # "Harbour Street" in "14 Harbour Street, Falmouth", "Member ID HXP 558" in its
             # reference: a phrase a reference holds is that reference, not an entity (a one-word
