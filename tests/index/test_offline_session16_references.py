@@ -133,8 +133,10 @@ def test_a_domain_under_any_listed_ending_is_a_reference_alone_in_its_message():
         "Sign in at aka.ms/mfasetup and scan the code.",
         "Road conditions are on umferdin.is every morning.",
         "help.brightdesk.example/brand-kits explains both setups. The shop is kaffihus.de now.",
+        "The pods can't resolve idp.internal, and the printer at printer.local is down.",
     ]))
-    assert {"aka.ms/mfasetup", "umferdin.is", "help.brightdesk.example/brand-kits", "kaffihus.de"} <= set(summary.references)
+    assert {"aka.ms/mfasetup", "umferdin.is", "help.brightdesk.example/brand-kits", "kaffihus.de",
+            "idp.internal", "printer.local"} <= set(summary.references)
 
 
 @settings(max_examples=60, deadline=None)

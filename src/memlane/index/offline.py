@@ -74,7 +74,7 @@ _EXTS = (r"(?:py|js|ts|tsx|md|txt|json|toml|ya?ml|sql|go|rs|java|kt|c|h|cpp|rb|s
          r"ipynb|pdf|docx?|xlsx?|pptx?|png|jpe?g|svg|html?|css|conf|log|xml)\b")
 _STREETS = r"(?:Road|Street|Lane|Close|Grove|Court|Row|Avenue|Drive|Way|Place|Crescent|Terrace|Gardens|Square|Mews)"
 """What a street's name ends in: with a house number before it, an address."""
-_TLDS = r"(?:com|org|net|io|dev|app|ai|co|edu|gov|ms|uk|de|fr|me|ly|gg|tv|is|nl|ie|eu|ca|au|es|se|ch|example)"
+_TLDS = r"(?:com|org|net|io|dev|app|ai|co|edu|gov|ms|uk|de|fr|me|ly|gg|tv|is|nl|ie|eu|ca|au|es|se|ch|example|internal|local|lan)"
 """What a domain's name ends in. Until session 18 the cheap test before the domain pattern knew only
 the first ten, so "aka.ms/setup" or "umferdin.is" alone in a message was never read; ".example" is the
 name the standard reserves for examples ("help.canvasly.example")."""
