@@ -163,3 +163,11 @@ def test_a_longer_dotted_number_or_a_number_past_255_is_no_address():
     ]))
     # (a section numbered in four parts, "4.2.1.3", has an address's shape and is read as one)
     assert not {"10.4.300.2", "4.300.2", "1.2.3.4", "2.3.4.5"} & set(summary.references)
+
+
+def test_go_modules_env_files_and_terraform_files_are_file_names():
+    summary, _ = OFF.summarize("s", _msgs([
+        "Pin v1.8.3 in go.mod, keep the token in prod.env and the bucket in storage.tf.",
+        "Done, and the modem is in the hall.",
+    ]))
+    assert {"go.mod", "prod.env", "storage.tf"} <= set(summary.references)
