@@ -917,10 +917,11 @@ class OfflineIntelligence:
         refs = sorted({r.rstrip(".,;:") for m in messages for r in _references(m.text)})
         if len(refs) > 1:  # a code inside a longer reference ("0E7C7B" in "#0E7C7B") is that one
             folded = [r.lower() for r in refs]
-            # a host named by itself is kept beside an address at it ("kettleandcrow.com" and
-            # "hello@kettleandcrow.com", "192.168.1.40" and "you@192.168.1.40") (session 18)
+            # a host named by itself is kept beside an e-mail address at it ("kettleandcrow.com" and
+            # "hello@kettleandcrow.com", "192.168.1.40" and "you@192.168.1.40"); not a part of a
+            # URL ("postgres://app:…@db.internal:5432/app") (session 18)
             refs = [r for r, f in zip(refs, folded, strict=True)
-                    if not any(f != o and f in o and "@" + f not in o for o in folded)]
+                    if not any(f != o and f in o and not (o.endswith("@" + f) and "://" not in o) for o in folded)]
         if refs:
             # "Harbour Street" in "14 Harbour Street, Falmouth", "Member ID HXP 558" in its
             # reference: a phrase a reference holds is that reference, not an entity (a one-word
@@ -1111,7 +1112,8 @@ class OfflineIntelligence:
                     and name not in _ORG_ACRONYMS:
                 continue  # a sentence start ("Applying ...") or a gerund, not a name (unless
                 # paired with another: "Crete or Sardinia?", or written with a capital inside, as no
-                # word is: "PagerDuty paged…", "OpenSearch lags…" (session 17))
+                # word is: "PagerDuty paged…", "OpenSearch lags…" (session 17); or an organisation's
+                # letters, "HMRC says…" (session 18))
             if i == 0 and name.isupper() and len(name) <= 3 and name not in _ORG_ACRONYMS:
                 continue
             if (name.count(" ") == 1 and _NUMBER_WORD.fullmatch(name[name.index(" ") + 1:])
