@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memlane.index.propernames import PROPER_NAMES
 from memlane.index.software import SOFTWARE
 from memlane.testing import checked_summary, offline_summary
 
@@ -200,3 +201,27 @@ def test_an_operating_system_written_small_first_is_an_entity_with_its_version(m
     # "iOS" beside "iOS 17" is one entity, as "Windows" beside "Windows 11" is
     assert {"iOS 17", "macOS", "iPhone 11", "Harlow", "Aled", "Nia"} <= names
     assert not names & {"iOS 17.2", "17.2"}
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_proper_name_no_word_spells_is_a_name_opening_a_sentence(model):
+    names = _names(
+        "Lowri: Rotterdam is done, Hamburg is half written.",
+        "Emrys: Daniel cries at old photos. Singapore covers the night shift.",
+        "Lowri: Will you book it? Bill says yes. Monday works. Applying the patch now.",
+        model=model,
+    )
+    assert {"Rotterdam", "Hamburg", "Daniel", "Singapore", "Lowri", "Emrys"} <= names
+    assert not names & {"Will", "Bill", "Monday", "Applying"}  # English words too, a day, a gerund
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(sorted(PROPER_NAMES)))
+def test_a_listed_proper_name_opening_a_sentence_is_read_as_inside_one(name):
+    # opening the sentence or not, a listed name is a name or not alike (a day, a month, a
+    # language or an acronym's plural stays none either way)
+    assert name.isalpha() and name[0].isupper() and name[1].islower()
+    opening = _names(f"Gwilym: {name} is on the list now.", "Sian: Noted, Carmarthen too.", model=None)
+    inside = _names(f"Gwilym: We put {name} on the list now.", "Sian: Noted, Carmarthen too.", model=None)
+    assert (name in opening) == (name in inside)
+    assert {"Carmarthen", "Gwilym", "Sian"} <= opening

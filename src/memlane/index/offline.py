@@ -20,6 +20,7 @@ from typing import Any
 
 from memlane.index.cues import _STEP_VERBS, Cues, read_cues, says_nothing
 from memlane.index.normalize import normalize_predicate
+from memlane.index.propernames import PROPER_NAMES
 from memlane.index.software import SOFTWARE
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
@@ -1109,11 +1110,12 @@ class OfflineIntelligence:
                 continue
             if " " not in name and (gerund or (start if start is not None else _opens(sentence, match.start()))
                                     ) and not _NAMED_PAIR.match(sentence, match.end()) and not _INNER_CAPITAL.search(name) \
-                    and name not in _ORG_ACRONYMS:
+                    and name not in _ORG_ACRONYMS and (gerund or name not in PROPER_NAMES):
                 continue  # a sentence start ("Applying ...") or a gerund, not a name (unless
                 # paired with another: "Crete or Sardinia?", or written with a capital inside, as no
                 # word is: "PagerDuty paged…", "OpenSearch lags…" (session 17); or an organisation's
-                # letters, "HMRC says…" (session 18))
+                # letters, "HMRC says…", or a proper name no English word spells, "Daniel cries…",
+                # "Rotterdam is done" (session 18))
             if i == 0 and name.isupper() and len(name) <= 3 and name not in _ORG_ACRONYMS:
                 continue
             if (name.count(" ") == 1 and _NUMBER_WORD.fullmatch(name[name.index(" ") + 1:])
