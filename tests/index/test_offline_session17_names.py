@@ -225,3 +225,15 @@ def test_a_listed_proper_name_opening_a_sentence_is_read_as_inside_one(name):
     inside = _names(f"Gwilym: We put {name} on the list now.", "Sian: Noted, Carmarthen too.", model=None)
     assert (name in opening) == (name in inside)
     assert {"Carmarthen", "Gwilym", "Sian"} <= opening
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_day_after_a_word_is_no_part_of_a_name(model):
+    names = _names(
+        "Mared: We open Oakridge Mondays and Central evenings. Spent Saturday at the allotment.",
+        "Bryn: Rehearsal Wednesday at the Unit, then. Black Friday is the 28th and Easter Monday is off.",
+        model=model,
+    )
+    assert not names & {"Oakridge Mondays", "Oakridge Monday", "Spent Saturday", "Spent", "Rehearsal Wednesday",
+                        "Rehearsal"}
+    assert {"Oakridge", "Black Friday", "Easter Monday", "Unit", "Mared", "Bryn"} <= names

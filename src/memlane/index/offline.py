@@ -389,6 +389,9 @@ _NUMBER_WORD = re.compile(r"\d+[A-Za-z]?")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
+_WEEKDAYS = frozenset("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split())
+_DAY_NAMES = frozenset("Black Good Cyber Easter Ash Holy Maundy Super Palm Whit Shrove Plough Giving".split())
+"""What opens a day's own name ("Black Friday", "Easter Monday", "Cyber Monday")."""
 _DETERMINERS = ("The ", "My ", "Our ", "Your ", "His ", "Her ", "Their ")
 _SHORT_DAYS = frozenset("Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun".split())
 _SHORT_MONTHS = frozenset("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec".split())
@@ -788,6 +791,10 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Plot 12", "Option 1": numbered, not named
     while len(words) > 2 and (words[-1] in _MONTHS or words[-1][:-1] in _MONTHS):
         words.pop()  # "Dr. Patel's Monday": the day is no part of the name ("Black Friday" is one)
+    if (len(words) == 2 and (words[-1] in _WEEKDAYS or words[-1][:-1] in _WEEKDAYS)
+            and words[0] not in _DAY_NAMES):
+        words.pop()  # "Oakridge Mondays", "Rehearsal Wednesday", "Spent Saturday": a name, a word or a
+        # verb before a day, which is no part of it ("Black Friday", "Boxing Day" are names) (session 18)
     if len(words) > 1 and words[0] in _MONTHS:
         return name, None, False  # "Saturday 12": a date
     if name in _SHORT_DAYS or (len(words) > 1 and words[0] in _SHORT_DATES
