@@ -132,13 +132,14 @@ def test_a_work_finished_or_sung_is_a_reference(model):
 @pytest.mark.parametrize("model", MODELS)
 def test_a_name_in_code_is_no_entity_unless_named_in_words(model):
     names = _names(
-        "user: The Harlow fetcher hangs. I do `session = aiohttp.ClientSession()` and nothing else.",
+        "user: The Harlow fetcher hangs. I do `tz = zoneinfo.ZoneInfo()` and nothing else.",
         "assistant: Pass `aiohttp.ClientTimeout(total=30)` and use httpx.HTTPTransport(retries=3) or Rc<RefCell<Cache>>.",
-        "user: Our Stripe client already has a ClientSession per worker, says Priya.",
+        "user: Our Stripe client already has a ZoneInfo per worker, says Priya.",
         model=model,
     )
     assert not names & {"ClientTimeout", "HTTPTransport", "RefCell"}
-    assert {"Harlow", "Stripe", "ClientSession", "Priya"} <= names
+    # (session 18: not "ClientSession", whose "Session" makes it a type in code wherever it is named)
+    assert {"Harlow", "Stripe", "ZoneInfo", "Priya"} <= names
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -237,3 +238,25 @@ def test_a_day_after_a_word_is_no_part_of_a_name(model):
     assert not names & {"Oakridge Mondays", "Oakridge Monday", "Spent Saturday", "Spent", "Rehearsal Wednesday",
                         "Rehearsal"}
     assert {"Oakridge", "Black Friday", "Easter Monday", "Unit", "Mared", "Bryn"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_type_in_code_is_no_entity_and_a_product_with_a_capital_inside_is(model):
+    names = _names(
+        "user: Mounting an HTTPAdapter with retries on the session didn't help, and the ClusterIssuer is Ready.",
+        "assistant: Return a StreamingResponse instead, and keep the GlyphCache out of the ProductCard.",
+        "user: Fine. I'll tell Gareth on LinkedIn and page the team through PagerDuty and HubSpot.",
+        model=model,
+    )
+    assert not names & {"HTTPAdapter", "ClusterIssuer", "StreamingResponse", "GlyphCache", "ProductCard"}
+    assert {"LinkedIn", "PagerDuty", "HubSpot", "Gareth"} <= names
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["Stream", "Glyph", "Cluster", "HTTP", "Product", "Client", "Max"]),
+       st.sampled_from(["Adapter", "Issuer", "Response", "Cache", "Card", "Session", "Size", "Handler"]))
+def test_any_word_ending_in_a_kind_of_object_in_code_is_no_entity(head, tail):
+    names = _names(f"Olwen: We swapped the old one for {head}{tail} in the Harlow service.",
+                   "Iolo: Noted.", model=None)
+    assert f"{head}{tail}" not in names
+    assert {"Harlow", "Olwen", "Iolo"} <= names

@@ -392,6 +392,15 @@ _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "Augu
 _WEEKDAYS = frozenset("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split())
 _DAY_NAMES = frozenset("Black Good Cyber Easter Ash Holy Maundy Super Palm Whit Shrove Plough Giving".split())
 """What opens a day's own name ("Black Friday", "Easter Monday", "Cyber Monday")."""
+_CODE_TYPE = re.compile(
+    r"(?<=[a-zA-Z0-9])(?:Adapter|Issuer|Handler|Manager|Factory|Builder|Provider|Listener|Controller|Delegate|"
+    r"Result|Response|Request|Session|Cache|Frame|Config|Context|Options|Settings|Props|State|Interrupt|Timeout|"
+    r"Transport|Client|Component|Router|Middleware|Serializer|Validator|Parser|Reader|Writer|Stream|Buffer|"
+    r"Iterator|Generator|Interface|Struct|Enum|Trait|Mutex|Guard|Table|List|Card|Page|Bar|Button|Modal|Dialog|"
+    r"Widget|View|Fragment|Activity|Size|Percentage|Count|Id|Url)$")
+"""A word whose capital inside it opens a word that names a kind of object in code ("HTTPAdapter",
+"ClusterIssuer", "StreamingResponse", "GlyphCache", "ProductCard", "MaxRecvMsgSize"): a class, a
+component or a setting, not a thing a person names (session 18)."""
 _DETERMINERS = ("The ", "My ", "Our ", "Your ", "His ", "Her ", "Their ")
 _SHORT_DAYS = frozenset("Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun".split())
 _SHORT_MONTHS = frozenset("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec".split())
@@ -828,6 +837,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # a name in code ("ROUND_HALF_UP", "MAX_RETRIES"), not a thing's (session 15)
     if " " in name and name.isupper() and name.replace(" ", "").isalpha():
         return name, None, False  # "ORDER BY", "GUESS WHO": a keyword or shouting (session 12)
+    if " " not in name and _CODE_TYPE.search(name):
+        return name, None, False  # "HTTPAdapter", "StreamingResponse", "GlyphCache": a type in code (session 18)
     if " " not in name and name.endswith(("Error", "Exception")):
         return name, None, False  # "ValidationError", "Exception": a class of errors in code (session 12)
     kind = "reference" if any(p.search(name) for p in _NAME_REFS) else "name"  # "Order SO-2023": its code
