@@ -171,3 +171,15 @@ def test_go_modules_env_files_and_terraform_files_are_file_names():
         "Done, and the modem is in the hall.",
     ]))
     assert {"go.mod", "prod.env", "storage.tf"} <= set(summary.references)
+
+
+def test_a_wiki_path_after_under_is_one_reference_and_its_parts_are_no_entities():
+    summary, ex = OFF.summarize("s", _msgs([
+        "The new pager setup is in the wiki under On-call/Setup, and the welcome email under People/Onboarding.",
+        "Thanks. The timezone is Europe/Paris and we run an A/B test on the TCP/IP page.",
+    ]))
+    refs = set(summary.references)
+    assert {"On-call/Setup", "People/Onboarding"} <= refs
+    assert not refs & {"Europe/Paris", "A/B", "TCP/IP"}
+    names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
+    assert not names & {"On-call", "Setup", "People", "Onboarding"}

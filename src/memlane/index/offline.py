@@ -193,6 +193,9 @@ parts ("3.8") are left: they are also prices, times and sizes."""
 _IPV4 = re.compile(r"(?<![\w.@])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?!\.?\w|\.\d)")
 """A machine's address ("192.168.1.40"), four numbers of 0-255; not inside a longer dotted number
 (session 18)."""
+_WIKI_PATH = re.compile(r"(?:(?<=\bunder )|^)[A-Z][a-z][\w-]+(?:/[A-Z][a-z][\w-]+)+(?![\w/])")
+"""A page's place in a wiki or a workspace, after "under" ("in the wiki under On-call/Setup", "in
+Notion under People/Onboarding"): capitalised parts joined by "/" (session 18)."""
 _SLUG = re.compile(r"(?<![\w/.@-])(?:[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+-\d+|"
                    r"[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-[a-z]+\d+)(?![\w/@-]|\.\w)")
 """A resource's lower-case name ending in its number ("pg-main-02", "tickets-v14"): three parts
@@ -296,6 +299,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _ERROR_CODE.findall(text)
         if ":" in text:
             yield from _IMAGE_TAG.findall(text)
+    if len(text) <= _REF_SHORT and "under " in text and "/" in text:  # session 18's kind: turns only
+        yield from _WIKI_PATH.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
     if len(text) <= _REF_SHORT and (" > " in text or " › " in text):  # session 16's kinds: turns only
@@ -951,6 +956,9 @@ class OfflineIntelligence:
             # "Settings", "Council" in "Settings > Members", "Council tax > Discounts": a menu's
             # items and their words are the path, not names (session 16)
             items = {w for r in folded if " > " in r or " › " in r for w in r.replace("›", ">").split()} - {">"}
+            # and "On-call", "Setup" in "On-call/Setup", a wiki's path (session 18)
+            items |= {w for r, o in zip(folded, refs, strict=True) if o[:1].isupper() and "/" in o
+                      and _WIKI_PATH.fullmatch(o) for w in r.split("/")}
             named = [e for e in extraction.entities if e.type in ("date", "reference")
                      or not any(e.name.lower() == r or (" " in e.name and e.name.lower() in r)
                                 or (_DIGIT.search(e.name) and e.name.lower() in r.split()) for r in folded)
