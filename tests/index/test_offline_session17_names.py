@@ -260,3 +260,13 @@ def test_any_word_ending_in_a_kind_of_object_in_code_is_no_entity(head, tail):
                    "Iolo: Noted.", model=None)
     assert f"{head}{tail}" not in names
     assert {"Harlow", "Olwen", "Iolo"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_speaker_named_with_a_title_is_the_name(model):
+    summary, ex = offline_summary("Gran Maeve: Thank you all for the flowers!", "Coach Lorna: Training moves to Ridgeway.",
+                                  "Saoirse: Happy birthday!", model=model)
+    names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
+    assert {"Maeve", "Lorna", "Saoirse"} <= names
+    assert not names & {"Gran Maeve", "Coach Lorna"}
+    assert "Gran Maeve" in summary.participants  # who spoke is still named as written

@@ -1018,8 +1018,11 @@ class OfflineIntelligence:
         for m, _ in split:
             # the people taking part are named in the conversation: "Tom", "Priya"
             if m.speaker and m.speaker not in ("user", "assistant") and m.role == "user":
-                key = m.speaker.lower()
-                entities.setdefault(key, Entity(m.speaker, "person", "took part in the conversation"))
+                who = m.speaker
+                if (words := who.split()) and len(words) == 2 and words[0] in _GREETINGS:
+                    who = words[1]  # "Coach Lorna", "Gran Maeve", "Oma Ruth": the name, not the title (session 18)
+                key = who.lower()
+                entities.setdefault(key, Entity(who, "person", "took part in the conversation"))
                 by_user.add(key)
         # a conversation whose answers are all short (a chat, not an assistant's essays): what
         # an answer names there is said to the user, as the user's own words are
