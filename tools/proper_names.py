@@ -8,9 +8,9 @@ photos") (docs/summary-eval.md, session 18).
 
 ``--words``: word lists, one word a line (Debian's ``wamerican-large`` and ``wbritish-large``);
 an entry that opens with a capital is a proper name, one that does not is an English word,
-and a possessive "'s" is dropped. A proper name is kept when it is letters only, its second
-letter small ("ABCs" is no name), and no English word of the lists is spelled as it is in
-lower case. The list comes from the word lists only, never from the labelled sets.
+and a possessive "'s" is dropped. A proper name is kept when it is three letters or more ("Eu",
+"Mr", "Ci" are symbols and abbreviations), letters only, its second letter small ("ABCs" is no
+name), and no English word of the lists is spelled as it is in lower case. The list comes from the word lists only, never from the labelled sets.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def proper_names(paths: list[str]) -> list[str]:
             w = line.strip().removesuffix("'s")
             if w:
                 (names if w[0].isupper() else words).add(w)
-    return sorted(n for n in names if n.isalpha() and len(n) > 1 and n[1].islower() and n.lower() not in words)
+    return sorted(n for n in names if n.isalpha() and len(n) > 2 and n[1].islower() and n.lower() not in words)
 
 
 def main() -> None:
@@ -49,8 +49,8 @@ def main() -> None:
     body = "\n".join(f'    "{x} "' for x in lines)
     Path(a.out).write_text(
         '"""Proper names that no English word spells: the capitalised entries of Debian\'s English\n'
-        "word lists (wamerican-large, wbritish-large) that are letters only, the second small, and\n"
-        "not a lower-case entry of the lists as well. Written by ``tools/proper_names.py``\n"
+        "word lists (wamerican-large, wbritish-large) of three letters or more, letters only, the\n"
+        "second small, and not a lower-case entry of the lists as well. Written by ``tools/proper_names.py``\n"
         '(docs/summary-eval.md, session 18); not from the labelled sets."""\n\n'
         f"PROPER_NAMES = frozenset((\n{body}\n).split())\n"
         f'"""{len(listed)} names, in alphabetical order."""\n',
