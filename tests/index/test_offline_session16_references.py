@@ -183,3 +183,11 @@ def test_a_wiki_path_after_under_is_one_reference_and_its_parts_are_no_entities(
     assert not refs & {"Europe/Paris", "A/B", "TCP/IP"}
     names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
     assert not names & {"On-call", "Setup", "People", "Onboarding"}
+
+
+def test_a_directory_named_by_itself_is_kept_beside_a_file_in_it():
+    summary, _ = OFF.summarize("s", _msgs([
+        "We use Alembic, migrations live in db/migrations/.",
+        "Here's db/migrations/0042_unpaid_idx.py with the index.",
+    ]))
+    assert {"db/migrations/", "db/migrations/0042_unpaid_idx.py"} <= set(summary.references)

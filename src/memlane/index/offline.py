@@ -943,9 +943,11 @@ class OfflineIntelligence:
             folded = [r.lower() for r in refs]
             # a host named by itself is kept beside an e-mail address at it ("kettleandcrow.com" and
             # "hello@kettleandcrow.com", "192.168.1.40" and "you@192.168.1.40"); not a part of a
-            # URL ("postgres://app:…@db.internal:5432/app") (session 18)
+            # URL ("postgres://app:…@db.internal:5432/app"); a directory named by itself is kept
+            # beside a file in it ("db/migrations/" and "db/migrations/0042_idx.py") (session 18)
             refs = [r for r, f in zip(refs, folded, strict=True)
-                    if not any(f != o and f in o and not (o.endswith("@" + f) and "://" not in o) for o in folded)]
+                    if not any(f != o and f in o and not (o.endswith("@" + f) and "://" not in o)
+                               and not (f.endswith("/") and o.startswith(f)) for o in folded)]
         if refs:
             # "Harbour Street" in "14 Harbour Street, Falmouth", "Member ID HXP 558" in its
             # reference: a phrase a reference holds is that reference, not an entity (a one-word
