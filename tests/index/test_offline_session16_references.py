@@ -94,3 +94,100 @@ def test_a_one_word_channel_posted_in_is_a_reference_and_code_is_not():
     ]))
     assert {"#release", "#helpdesk"} <= set(summary.references)
     assert not {"#available", "#blessed"} & set(summary.references)
+
+
+# Session 18: a version of three parts, or a directory, that ends a sentence is still one
+# (the full stop after it was read as part of a longer dotted name: "4.1.2." and "db/migrations/.")
+
+
+def test_a_version_or_a_directory_ending_a_sentence_is_a_reference():
+    summary, _ = OFF.summarize("s", _msgs([
+        "The parser regressed again. Can't reproduce it on Windows 11 with 4.1.2.",
+        "Then we pin 0.9.14. The fixtures live in tests/fixtures/ and the seeds in db/seeds/.",
+        "Fine, I'll tag v2.0.3. Done.",
+    ]))
+    assert {"4.1.2", "0.9.14", "v2.0.3", "tests/fixtures/", "db/seeds/"} <= set(summary.references)
+
+
+def test_an_address_or_a_longer_dotted_number_is_no_version():
+    summary, _ = OFF.summarize("s", _msgs([
+        "The NAS is at 192.168.1.40. The old one was 10.0.0.12.",
+        "Section 4.2.1.3 of the lease covers it.",
+    ]))
+    refs = set(summary.references)
+    assert not refs & {"192.168.1", "168.1.40", "10.0.0", "0.0.12", "4.2.1", "2.1.3"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.tuples(*(st.integers(0, 999),) * 3), st.sampled_from(["with", "pinned to", "since"]))
+def test_any_three_part_version_ending_a_sentence_is_a_reference(parts, before):
+    version = ".".join(str(p) for p in parts)
+    summary, _ = OFF.summarize("s", _msgs([f"It broke {before} {version}.", "Let me check."]))
+    assert version in summary.references
+
+
+def test_a_domain_under_any_listed_ending_is_a_reference_alone_in_its_message():
+    # session 18: the cheap test before the domain pattern knew ten endings of the pattern's
+    # twenty, so a message naming only "aka.ms/…" or "….is" was never read for domains
+    summary, _ = OFF.summarize("s", _msgs([
+        "Sign in at aka.ms/mfasetup and scan the code.",
+        "Road conditions are on umferdin.is every morning.",
+        "help.brightdesk.example/brand-kits explains both setups. The shop is kaffihus.de now.",
+        "The pods can't resolve idp.internal, and the printer at printer.local is down.",
+    ]))
+    assert {"aka.ms/mfasetup", "umferdin.is", "help.brightdesk.example/brand-kits", "kaffihus.de",
+            "idp.internal", "printer.local"} <= set(summary.references)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["is", "ms", "de", "es", "ca", "eu", "example"]),
+       st.sampled_from(["It works. {} it fine?", "We waited 40 {} for it.", "That {} all, thanks."]))
+def test_a_word_after_a_full_stop_and_a_blank_is_no_domain(ending, sentence):
+    summary, _ = OFF.summarize("s", _msgs([sentence.format(ending), "Fine, Harlow can wait."]))
+    assert not any(r.endswith("." + ending) for r in summary.references)
+
+
+def test_a_host_named_by_itself_is_kept_beside_an_address_at_it():
+    summary, _ = OFF.summarize("s", _msgs([
+        "I want to move kettleandcrow.com to another registrar. The NAS is at 192.168.1.40 too.",
+        "Fine. Mail hello@kettleandcrow.com first, and the backup goes to you@192.168.1.40:/volume1/photos nightly.",
+    ]))
+    refs = set(summary.references)
+    assert {"kettleandcrow.com", "hello@kettleandcrow.com", "192.168.1.40"} <= refs
+
+
+def test_a_longer_dotted_number_or_a_number_past_255_is_no_address():
+    summary, _ = OFF.summarize("s", _msgs([
+        "Clause 7 covers it, and 10.4.300.2 is a typo; the firmware is 1.2.3.4.5.",
+        "Noted.",
+    ]))
+    # (a section numbered in four parts, "4.2.1.3", has an address's shape and is read as one)
+    assert not {"10.4.300.2", "4.300.2", "1.2.3.4", "2.3.4.5"} & set(summary.references)
+
+
+def test_go_modules_env_files_and_terraform_files_are_file_names():
+    summary, _ = OFF.summarize("s", _msgs([
+        "Pin v1.8.3 in go.mod, keep the token in prod.env and the bucket in storage.tf.",
+        "Done, and the modem is in the hall.",
+    ]))
+    assert {"go.mod", "prod.env", "storage.tf"} <= set(summary.references)
+
+
+def test_a_wiki_path_after_under_is_one_reference_and_its_parts_are_no_entities():
+    summary, ex = OFF.summarize("s", _msgs([
+        "The new pager setup is in the wiki under On-call/Setup, and the welcome email under People/Onboarding.",
+        "Thanks. The timezone is Europe/Paris and we run an A/B test on the TCP/IP page.",
+    ]))
+    refs = set(summary.references)
+    assert {"On-call/Setup", "People/Onboarding"} <= refs
+    assert not refs & {"Europe/Paris", "A/B", "TCP/IP"}
+    names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
+    assert not names & {"On-call", "Setup", "People", "Onboarding"}
+
+
+def test_a_directory_named_by_itself_is_kept_beside_a_file_in_it():
+    summary, _ = OFF.summarize("s", _msgs([
+        "We use Alembic, migrations live in db/migrations/.",
+        "Here's db/migrations/0042_unpaid_idx.py with the index.",
+    ]))
+    assert {"db/migrations/", "db/migrations/0042_unpaid_idx.py"} <= set(summary.references)

@@ -20,6 +20,7 @@ from typing import Any
 
 from memlane.index.cues import _STEP_VERBS, Cues, read_cues, says_nothing
 from memlane.index.normalize import normalize_predicate
+from memlane.index.propernames import PROPER_NAMES
 from memlane.index.software import SOFTWARE
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
@@ -70,10 +71,14 @@ _ACTION = re.compile(
     r"make sure|don't forget)\b",
     re.IGNORECASE,
 )
-_EXTS = (r"(?:py|js|ts|tsx|md|txt|json|toml|ya?ml|sql|go|rs|java|kt|c|h|cpp|rb|sh|cfg|ini|lock|csv|"
+_EXTS = (r"(?:py|js|ts|tsx|md|txt|json|toml|ya?ml|sql|go|rs|java|kt|c|h|cpp|rb|sh|cfg|ini|lock|csv|mod|env|tf|"
          r"ipynb|pdf|docx?|xlsx?|pptx?|png|jpe?g|svg|html?|css|conf|log|xml)\b")
 _STREETS = r"(?:Road|Street|Lane|Close|Grove|Court|Row|Avenue|Drive|Way|Place|Crescent|Terrace|Gardens|Square|Mews)"
 """What a street's name ends in: with a house number before it, an address."""
+_TLDS = r"(?:com|org|net|io|dev|app|ai|co|edu|gov|ms|uk|de|fr|me|ly|gg|tv|is|nl|ie|eu|ca|au|es|se|ch|example|internal|local|lan)"
+"""What a domain's name ends in. Until session 18 the cheap test before the domain pattern knew only
+the first ten, so "aka.ms/setup" or "umferdin.is" alone in a message was never read; ".example" is the
+name the standard reserves for examples ("help.canvasly.example")."""
 _WORK_WORD = r"(?!I(?:'m|'d|'ve|'ll)?\b)(?![A-Z]+\b)(?![A-Z][a-z]+[A-Z])[A-Z][\w'’]*+(?!-)"
 
 
@@ -97,11 +102,11 @@ _REFS = [
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
     re.compile(r"\b[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]+)*-\d{1,10}(?:-[A-Z0-9]{1,4})?\b"),  # keys: BILL-142, INV-2026-1187-R
     re.compile(r"(?<![\w&])#(?:\d{1,6}\b|[0-9A-Fa-f]{6}\b|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)"),  # issues, colours, channels
-    re.compile(r"(?<![\w/.@-])(?:[\w-]+\.)+(?:com|org|net|io|dev|app|ai|co|edu|gov|ms|uk|de|fr|me|ly|gg|tv)\b"
+    re.compile(r"(?<![\w/.@-])(?:[\w-]+\.)+" + _TLDS + r"\b"
                r"(?![.@]\w)(?:/[\w-]+(?:\.[\w-]+)*)*"),  # domains, with a path
     re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),  # e-mail addresses
     re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+(?:Dockerfile|Makefile|Procfile|Jenkinsfile|README|LICENSE)\b"),
-    re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|$)"),  # directories: app/models/
+    re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|\.?$|\.\s)"),  # directories: app/models/
     re.compile(r"\b(?:(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?"
                r"(?:\d{3,}(?:-\d{3,})+(?![\w-])|\d{4,}(?!-))|"
                r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
@@ -130,7 +135,7 @@ def _guard(g: str | tuple[str, ...] | re.Pattern[str]) -> Callable[[str], bool]:
 
 _REF_GUARDS = [_guard(g) for g in (
     "://", "/", re.compile(r"\." + _EXTS), "/", re.compile(r"-\d"), "#",
-    re.compile(r"\.(?:com|org|net|io|dev|app|ai|co|edu|gov)\b"), "@",
+    re.compile(r"\." + _TLDS + r"\b"), "@",
     ("Dockerfile", "Makefile", "Procfile", "Jenkinsfile", "README", "LICENSE"), "/",
     "", "", " ending ",
 )] + [(lambda words, cues=frozenset(cues.split()): not cues.isdisjoint(words)) for cues in (
@@ -182,9 +187,15 @@ _DASHED = re.compile(r"\d{3,}(?:-\d{3,})+")
 7731-4408", "order 558-2091147"; not "order 10-12", nor a date "2025-03-14") (session 16)."""
 _OLD_CODE_GUARD = re.compile(r"\d[A-Z0-9]{8}")
 _OLD_CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
-_SEMVER = re.compile(r"(?<![\w.])v?\d{1,3}\.\d{1,3}\.\d{1,3}(?![.\w])")
+_SEMVER = re.compile(r"(?<![\w.])v?\d{1,3}\.\d{1,3}\.\d{1,3}(?!\.?\w)")
 """A version of three parts ("4.12.0", "v1.8.3"): a release one looks up (session 12). Two
 parts ("3.8") are left: they are also prices, times and sizes."""
+_IPV4 = re.compile(r"(?<![\w.@])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?!\.?\w|\.\d)")
+"""A machine's address ("192.168.1.40"), four numbers of 0-255; not inside a longer dotted number
+(session 18)."""
+_WIKI_PATH = re.compile(r"(?:(?<=\bunder )|^)[A-Z][a-z][\w-]+(?:/[A-Z][a-z][\w-]+)+(?![\w/])")
+"""A page's place in a wiki or a workspace, after "under" ("in the wiki under On-call/Setup", "in
+Notion under People/Onboarding"): capitalised parts joined by "/" (session 18)."""
 _SLUG = re.compile(r"(?<![\w/.@-])(?:[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+-\d+|"
                    r"[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-[a-z]+\d+)(?![\w/@-]|\.\w)")
 """A resource's lower-case name ending in its number ("pg-main-02", "tickets-v14"): three parts
@@ -282,11 +293,14 @@ def _references(text: str) -> Iterator[str]:
     if len(text) <= _REF_SHORT and _DIGIT.search(text):  # session 12's kinds: turns only; each holds a digit
         if "." in text:
             yield from _SEMVER.findall(text)
+            yield from _IPV4.findall(text)
         if "-" in text:
             yield from _SLUG.findall(text)
         yield from _ERROR_CODE.findall(text)
         if ":" in text:
             yield from _IMAGE_TAG.findall(text)
+    if len(text) <= _REF_SHORT and "under " in text and "/" in text:  # session 18's kind: turns only
+        yield from _WIKI_PATH.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
     if len(text) <= _REF_SHORT and (" > " in text or " › " in text):  # session 16's kinds: turns only
@@ -357,6 +371,18 @@ _LANGUAGES = frozenset(
 """Languages and the adjectives of peoples ("Korean", "Brazilian Portuguese", "Canadian"), one
 word or a phrase of them only: what a thing is in or from, not a name (session 16; "English
 Heritage" and "Turkish Airlines" are names)."""
+_ORG_ACRONYMS = frozenset(
+    # public bodies (UK, Ireland, US, Canada, Australia, EU and international)
+    "HMRC DVLA DVSA DWP HSE CQC ONS FCA ICO CMA HMCTS HMPO ACAS UCAS OFSTED RNLI RSPCA RSPB NSPCC YHA "
+    "BBC ITV RTE ESB NCT IRS FDA CDC FBI CIA NASA FEMA USPS DMV SSA EPA FTC FAA TSA NIH NSF NOAA DOJ "
+    "CRA CBC ATO ECB EIB EUIPO WIPO OECD IMF NATO UNICEF UNESCO UNHCR CERN ESA EFSA EMA "
+    # companies, carriers, banks, broadcasters, sports and charities known by their letters
+    "IKEA ASOS HSBC TSB RBS NAB ANZ ING AIB UBS BNP KPMG IBM AMD AWS SAP BMW KLM SNCF RATP DHL DPD UPS TNT GLS "
+    "EE BT CNN NPR NBC HBO ESPN FIFA UEFA NFL NBA MLB NHL RFU PGA ATP WTA WWF MSF YMCA AARP AQA ABRSM RHS RIBA RICS "
+    "CIPD ACCA".split())
+"""Organisations known by their letters ("HMRC", "IKEA", "DHL"), written out once from what is
+widely known, not from the labelled sets; every other word in capitals stays no name (the
+guide's "not acronyms": keywords, shouting, "API", "GP") (session 18)."""
 _DECIMAL = re.compile(r"\d+\.\d+")
 _NUMBERED_KINDS = frozenset(
     "Section Clause Article Chapter Page Plot Flat Room Table Item Option Level Grade Sprint "
@@ -368,6 +394,18 @@ _NUMBER_WORD = re.compile(r"\d+[A-Za-z]?")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
+_WEEKDAYS = frozenset("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split())
+_DAY_NAMES = frozenset("Black Good Cyber Easter Ash Holy Maundy Super Palm Whit Shrove Plough Giving".split())
+"""What opens a day's own name ("Black Friday", "Easter Monday", "Cyber Monday")."""
+_CODE_TYPE = re.compile(
+    r"(?<=[a-zA-Z0-9])(?:Adapter|Issuer|Handler|Manager|Factory|Builder|Provider|Listener|Controller|Delegate|"
+    r"Result|Response|Request|Session|Cache|Frame|Config|Context|Options|Settings|Props|State|Interrupt|Timeout|"
+    r"Transport|Client|Component|Router|Middleware|Serializer|Validator|Parser|Reader|Writer|Stream|Buffer|"
+    r"Iterator|Generator|Interface|Struct|Enum|Trait|Mutex|Guard|Table|List|Card|Page|Bar|Button|Modal|Dialog|"
+    r"Widget|View|Fragment|Activity|Size|Percentage|Count|Id|Url)$")
+"""A word whose capital inside it opens a word that names a kind of object in code ("HTTPAdapter",
+"ClusterIssuer", "StreamingResponse", "GlyphCache", "ProductCard", "MaxRecvMsgSize"): a class, a
+component or a setting, not a thing a person names (session 18)."""
 _DETERMINERS = ("The ", "My ", "Our ", "Your ", "His ", "Her ", "Their ")
 _SHORT_DAYS = frozenset("Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun".split())
 _SHORT_MONTHS = frozenset("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec".split())
@@ -384,7 +422,8 @@ def _headline(sentence: str) -> bool:
 
 
 _LOWER_LEAD = re.compile(r"(?<![\w./:@#-])(?!(?:on|use|get|set|for|is|has|to|add|new|put|del|run|can)[A-Z])"
-                         r"[a-z]{1,3}[A-Z][a-z]{2,}[A-Za-z]*\b(?![.(/:-]\w)")
+                         r"(?:[a-z]{1,3}[A-Z][a-z]{2,}[A-Za-z]*|(?:i|mac|tv|watch|iPad|vision)OS)\b(?![.(/:-]\w)"
+                         r"(?: \d{1,2}\b(?![.,:/-]\d))?")
 """A name opening with a short lower-case prefix before a capitalised word ("iPhone", "eBay",
 "bioRxiv"): a product or a site, not a word the capitalised-phrase scan can see; not code named
 by what it does ("onClick", "useState", "getUser", "forEach") (session 13)."""
@@ -769,6 +808,10 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Plot 12", "Option 1": numbered, not named
     while len(words) > 2 and (words[-1] in _MONTHS or words[-1][:-1] in _MONTHS):
         words.pop()  # "Dr. Patel's Monday": the day is no part of the name ("Black Friday" is one)
+    if (len(words) == 2 and (words[-1] in _WEEKDAYS or words[-1][:-1] in _WEEKDAYS)
+            and words[0] not in _DAY_NAMES):
+        words.pop()  # "Oakridge Mondays", "Rehearsal Wednesday", "Spent Saturday": a name, a word or a
+        # verb before a day, which is no part of it ("Black Friday", "Boxing Day" are names) (session 18)
     if len(words) > 1 and words[0] in _MONTHS:
         return name, None, False  # "Saturday 12": a date
     if name in _SHORT_DAYS or (len(words) > 1 and words[0] in _SHORT_DATES
@@ -789,6 +832,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False
     if name[-1] == "s" and name[:-1] in _MONTHS:
         return name, None, False  # "Fridays": a day of the week, not a name
+    if name in _ORG_ACRONYMS:
+        return name, "name", False  # "HMRC", "DHL": an organisation known by its letters (session 18)
     if name.isalpha() and name.isupper():
         return name, None, False  # an acronym ("SRE", "VPN"): the labelling guide's "not acronyms";
         # six letters or more, a keyword in code or shouting ("CONCURRENTLY", "SELECT") (session 16)
@@ -800,6 +845,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # a name in code ("ROUND_HALF_UP", "MAX_RETRIES"), not a thing's (session 15)
     if " " in name and name.isupper() and name.replace(" ", "").isalpha():
         return name, None, False  # "ORDER BY", "GUESS WHO": a keyword or shouting (session 12)
+    if " " not in name and _CODE_TYPE.search(name):
+        return name, None, False  # "HTTPAdapter", "StreamingResponse", "GlyphCache": a type in code (session 18)
     if " " not in name and name.endswith(("Error", "Exception")):
         return name, None, False  # "ValidationError", "Exception": a class of errors in code (session 12)
     kind = "reference" if any(p.search(name) for p in _NAME_REFS) else "name"  # "Order SO-2023": its code
@@ -897,8 +944,13 @@ class OfflineIntelligence:
         refs = sorted({r.rstrip(".,;:") for m in messages for r in _references(m.text)})
         if len(refs) > 1:  # a code inside a longer reference ("0E7C7B" in "#0E7C7B") is that one
             folded = [r.lower() for r in refs]
+            # a host named by itself is kept beside an e-mail address at it ("kettleandcrow.com" and
+            # "hello@kettleandcrow.com", "192.168.1.40" and "you@192.168.1.40"); not a part of a
+            # URL ("postgres://app:…@db.internal:5432/app"); a directory named by itself is kept
+            # beside a file in it ("db/migrations/" and "db/migrations/0042_idx.py") (session 18)
             refs = [r for r, f in zip(refs, folded, strict=True)
-                    if not any(f != o and f in o for o in folded)]
+                    if not any(f != o and f in o and not (o.endswith("@" + f) and "://" not in o)
+                               and not (f.endswith("/") and o.startswith(f)) for o in folded)]
         if refs:
             # "Harbour Street" in "14 Harbour Street, Falmouth", "Member ID HXP 558" in its
             # reference: a phrase a reference holds is that reference, not an entity (a one-word
@@ -909,6 +961,9 @@ class OfflineIntelligence:
             # "Settings", "Council" in "Settings > Members", "Council tax > Discounts": a menu's
             # items and their words are the path, not names (session 16)
             items = {w for r in folded if " > " in r or " › " in r for w in r.replace("›", ">").split()} - {">"}
+            # and "On-call", "Setup" in "On-call/Setup", a wiki's path (session 18)
+            items |= {w for r, o in zip(folded, refs, strict=True) if o[:1].isupper() and "/" in o
+                      and _WIKI_PATH.fullmatch(o) for w in r.split("/")}
             named = [e for e in extraction.entities if e.type in ("date", "reference")
                      or not any(e.name.lower() == r or (" " in e.name and e.name.lower() in r)
                                 or (_DIGIT.search(e.name) and e.name.lower() in r.split()) for r in folded)
@@ -968,8 +1023,11 @@ class OfflineIntelligence:
         for m, _ in split:
             # the people taking part are named in the conversation: "Tom", "Priya"
             if m.speaker and m.speaker not in ("user", "assistant") and m.role == "user":
-                key = m.speaker.lower()
-                entities.setdefault(key, Entity(m.speaker, "person", "took part in the conversation"))
+                who = m.speaker
+                if (words := who.split()) and len(words) == 2 and words[0] in _GREETINGS:
+                    who = words[1]  # "Coach Lorna", "Gran Maeve", "Oma Ruth": the name, not the title (session 18)
+                key = who.lower()
+                entities.setdefault(key, Entity(who, "person", "took part in the conversation"))
                 by_user.add(key)
         # a conversation whose answers are all short (a chat, not an assistant's essays): what
         # an answer names there is said to the user, as the user's own words are
@@ -1085,11 +1143,14 @@ class OfflineIntelligence:
                 out.append(Entity(name, "date", said))
                 continue
             if " " not in name and (gerund or (start if start is not None else _opens(sentence, match.start()))
-                                    ) and not _NAMED_PAIR.match(sentence, match.end()) and not _INNER_CAPITAL.search(name):
+                                    ) and not _NAMED_PAIR.match(sentence, match.end()) and not _INNER_CAPITAL.search(name) \
+                    and name not in _ORG_ACRONYMS and (gerund or name not in PROPER_NAMES):
                 continue  # a sentence start ("Applying ...") or a gerund, not a name (unless
                 # paired with another: "Crete or Sardinia?", or written with a capital inside, as no
-                # word is: "PagerDuty paged…", "OpenSearch lags…" (session 17))
-            if i == 0 and name.isupper() and len(name) <= 3:
+                # word is: "PagerDuty paged…", "OpenSearch lags…" (session 17); or an organisation's
+                # letters, "HMRC says…", or a proper name no English word spells, "Daniel cries…",
+                # "Rotterdam is done" (session 18))
+            if i == 0 and name.isupper() and len(name) <= 3 and name not in _ORG_ACRONYMS:
                 continue
             if (name.count(" ") == 1 and _NUMBER_WORD.fullmatch(name[name.index(" ") + 1:])
                     and (start if start is not None else _opens(sentence, match.start()))):
