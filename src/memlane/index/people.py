@@ -185,7 +185,8 @@ _NEEDS_MOD = frozenset("assistant officer executive operator professional worker
 _JOB = (r"(?:an?\s+)((?:(?!(?:of|a|an|the|bit|kind|sort|like|and|or|but|who|that|lot|little|real|total|"
         r"complete|such|very|really|pretty|fan|person|with|in|at|for|to|from|and|who|i|my|your)\b)[A-Za-z][\w-]*\s+){0,3}(?:" + "|".join(sorted(_JOBS, key=len, reverse=True))
         + r"))(?![\w'’-])(?!\s+(?:of\s+(?:the|my)|friend|mum|mom|dad|parent|at\s+heart|by\s+(?:nature|trade)|"
-        r"in\s+training|wannabe)\b)")
+        r"in\s+training|wannabe|services?|network|company|firm|agency|platform|tool|team|group|programs?|software|"
+        r"apps?|level|role|position|job|course|degree|school|training|kit|mode)\b)")
 
 _CONDITIONS = (r"type\s+[12]\s+diabetes|diabetes|asthma|epilepsy|co?eliac\s+disease|celiac\s+disease|"
                r"crohn['’]s(?:\s+disease)?|ulcerative\s+colitis|colitis|ibs|arthritis|rheumatoid\s+arthritis|"
@@ -542,6 +543,7 @@ _NOT_NAMES = frozenset("""This That There Here What Which Who Where When Why How
 Someone Something Anyone Anything Today Tomorrow Yesterday Monday Tuesday Wednesday Thursday Friday Saturday Sunday
 January February March April June July August September October November December Also Then Now Still Just And
 But The His Her Their Your Mine Ours She They You Yes Yeah Well Sure Okay Honestly Basically Actually
+Spring Summer Autumn Winter Fall Christmas Easter
 """.split())
 _AND = re.compile(r",?\s+and(?=\s)")
 _SPLIT_NAMES = re.compile(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
