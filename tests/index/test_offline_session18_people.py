@@ -49,7 +49,7 @@ def said(text: str) -> set[tuple[str, str, str]]:
 
 # -- each class over templates × values --------------------------------------------------------
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.sampled_from(["I live in {p}.", "I moved to {p} last year.", "We moved to {p} last month.",
                         "I'm based in {p}.", "I've been living in {p} for a while now.",
                         "I'm 34 and I live with my partner Sam in {p}.", "We just moved to {p}!"]),
@@ -59,7 +59,7 @@ def test_where_the_user_lives(template: str, place: str) -> None:
     assert ("user", "lives_in", value) in said(template.format(p=place))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.sampled_from(["My {k} lives in {p} now.", "My {k} moved to {p}.", "My {k} has moved to {p}.",
                         "Oh, my {k} is based in {p}."]),
        st.sampled_from(UNIQUE_KIN), st.sampled_from(PLACES))
@@ -73,7 +73,7 @@ def test_where_a_relative_lives_is_said_of_them(template: str, kin: tuple[str, s
     assert not any(p == spelled or p == word for _, p, _ in got)  # no "relative named 'lives in…'"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.sampled_from(["I'm a {j}.", "I am a {j}.", "I work as a {j}.", "I've been a {j} for ten years.",
                         "I'm now working as a {j}.", "Actually, I'm a {j} by the way."]),
        st.sampled_from(JOBS))
@@ -100,7 +100,7 @@ def test_a_relatives_job(template: str, kin: tuple[str, str], job: str) -> None:
     assert (f"user's {spelled}", "job", job) in said(text)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.sampled_from(["I'm allergic to {a}.", "I'm severely allergic to {a}, so I carry an EpiPen.",
                         "My {k} is allergic to {a}.", "My {k} {n} is allergic to {a}.",
                         "My {k}'s allergic to {a}."]),
@@ -128,7 +128,7 @@ def test_a_list_of_allergies_is_one_fact_each(allergens: list[str]) -> None:
     assert got == set(allergens)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.sampled_from(["diet", "intolerance", "avoid", "condition", "no-drink", "have-allergy"]),
        st.integers(0, 50))
 def test_diets_intolerances_and_conditions(kind: str, i: int) -> None:
@@ -155,7 +155,7 @@ def test_diets_intolerances_and_conditions(kind: str, i: int) -> None:
         assert ("user", "allergic_to", a) in said(f"I have a severe {a} allergy.")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.sampled_from([("We have two kids, {a} and {b}.", "child", 2), ("I have two daughters, {a} and {b}.", "daughter", 2),
                         ("My kids {a} and {b} love it.", "child", 2), ("I have a dog called {a}.", "dog", 1),
                         ("We have a cat named {a}.", "cat", 1), ("My parents are {a} and {b}.", "parent", 2),
@@ -183,7 +183,7 @@ STATEMENTS = ["I live in York", "I'm allergic to peanuts", "I'm a nurse", "I'm v
               "my brother lives in Toronto", "I'm coeliac", "I work at Google", "I'm 34"]
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.sampled_from(STATEMENTS),
        st.sampled_from(["If {s}, what should I do?", "Imagine {s}.", "Pretend {s}.", "What if {s}?",
                         "I think {s}.", "Maybe {s}.", 'My friend said "{s}".', "She told me {s}.",
