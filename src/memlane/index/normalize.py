@@ -18,6 +18,8 @@ PREDICATE_SYNONYMS: dict[str, str] = {
     "phone_number": "phone", "telephone": "phone", "mobile": "phone",
     "email_address": "email", "e_mail": "email", "mail": "email",
     "mom": "mother", "mum": "mother", "dad": "father", "neighbour": "neighbor",
+    "grandma": "grandmother", "gran": "grandmother", "granny": "grandmother", "nan": "grandmother",
+    "grandpa": "grandfather", "grandad": "grandfather", "granddad": "grandfather",
 }
 
 

@@ -20,6 +20,15 @@ from typing import Any
 
 from memlane.index.cues import _STEP_VERBS, Cues, read_cues, says_nothing
 from memlane.index.normalize import normalize_predicate
+from memlane.index.people import (
+    KIN_PREDICATES,
+    KIN_WORDS,
+    PET_PREDICATES,
+    asserted,
+    kin_names,
+    may_state,
+    people_facts,
+)
 from memlane.index.propernames import PROPER_NAMES
 from memlane.index.software import SOFTWARE
 from memlane.index.schema import (
@@ -471,7 +480,7 @@ _FIRST_PERSON: list[tuple[re.Pattern[str], str, str | None]] = [
     (re.compile(r"\bi(?:'m| am)\s+allergic\s+to\s+" + _VAL, re.IGNORECASE), "user", "allergic_to"),
     (re.compile(r"\bi(?:'m| am)\s+(?:a\s+)?(vegetarian|vegan|pescatarian)\b", re.IGNORECASE), "user", "diet"),
     (re.compile(r"\bi\s+(?:really\s+)?(?:prefer|like|love|enjoy)\s+" + _VAL, re.IGNORECASE), "user", "likes"),
-    (re.compile(r"\bi\s+(?:don't|do not|never)\s+(?:like|enjoy|eat)\s+" + _VAL, re.IGNORECASE), "user", "dislikes"),
+    (re.compile(r"\bi\s+(?:don't|do not|never)\s+(?:like|enjoy)\s+" + _VAL, re.IGNORECASE), "user", "dislikes"),
     (re.compile(r"\bi\s+(?:just\s+|recently\s+)?(?:started|began|took up)\s+" + _VAL, re.IGNORECASE), "user", "started"),
     (re.compile(r"\bi\s+(?:just\s+|recently\s+)?(?:bought|got|purchased|adopted)\s+" + _VAL, re.IGNORECASE), "user", "acquired"),
     (re.compile(r"\bi\s+(?:signed up|registered|enrolled)\s+(?:for|in)\s+" + _VAL, re.IGNORECASE), "user", "signed_up_for"),
@@ -1032,6 +1041,7 @@ class OfflineIntelligence:
         # a conversation whose answers are all short (a chat, not an assistant's essays): what
         # an answer names there is said to the user, as the user's own words are
         chat = all(len(m.text) <= _REF_SHORT for m, _ in split if m.role != "user")
+        stated: list[tuple[Message, str]] = []  # the user's sentences about people (session 18)
         for m, s in split:
             for ent in self._entities(s):
                 key = ent.name.lower()
@@ -1039,7 +1049,11 @@ class OfflineIntelligence:
                 seen[key] += 1
                 if m.role == "user" or chat:
                     by_user.add(key)  # the user's, or an answer's in a chat of short turns (session 12)
-            if m.role != "user" or _FIRST_PERSON_CUE.search(s) is None:
+            if m.role != "user":
+                continue
+            if may_state(s):
+                stated.append((m, s))
+            if _FIRST_PERSON_CUE.search(s) is None:
                 continue
             for f in self._facts(s, m.seq):
                 facts.append(f)
@@ -1050,6 +1064,8 @@ class OfflineIntelligence:
                         entities.setdefault(f.object.lower(), Entity(f.object, kind, _trim(s, 120)))
                 elif f.predicate in ("lives_in", "works_at", "visited", "studied_at"):
                     relations.append(Relation("user", f.predicate, f.object, m.seq))
+        if stated:
+            facts = self._with_people(facts, relations, entities, split, stated)
         unique = list({(f.subject, f.predicate, f.object.lower()): f for f in facts}.values())
         # An untyped capitalised phrase that only an answer used once ("Data Source",
         # "Vallejo Model Air") is mostly a heading or a suggestion, not the user's world.
@@ -1072,6 +1088,49 @@ class OfflineIntelligence:
                     or e.name.split(maxsplit=1)[1].lower() not in keys]
         return Extraction(tuple(kept), tuple(unique), tuple(dict.fromkeys(relations)),
                           observations=self._observations(split))
+
+    @staticmethod
+    def _with_people(facts: list[Fact], relations: list[Relation], entities: dict[str, Entity],
+                     split: Sequence[tuple[Message, str]], stated: list[tuple[Message, str]]) -> list[Fact]:
+        """The first-person facts with what the user says about themselves and the people in
+        their life (session 18, :mod:`memlane.index.people`): "My daughter Maya is allergic to
+        bees" (Maya, allergic_to, bees), "My brother lives in Toronto" (user's brother,
+        lives_in, Toronto), "I'm a nurse at St Thomas'" (user, job / works_at), "We have two
+        kids, Leo and Mia". A first-person pattern's value that one of these says more
+        exactly (the same subject, predicate and turn) gives way to it."""
+        we = len({m.speaker or m.role for m, _ in split if m.role == "user"}) <= 1
+        found = [f for m, s in stated for f in people_facts(s, m.seq, we=we)]
+        names = kin_names([*facts, *found])
+        if names:  # "my daughter" after "my daughter Maya" is Maya; "Maya is 7" is said of her
+            told = [(m, s) for m, s in split if m.role == "user" and any(n in s for n in names.values())]
+            found = [f for m, s in dict.fromkeys([*stated, *told]) for f in people_facts(s, m.seq, we=we, names=names)]
+        if not found:
+            return facts
+        said = {(f.subject, f.predicate, f.seq) for f in found}
+        named = {(f.seq, f.object.lower()) for f in found if f.subject == "user"}
+        # a first-person pattern's fact gives way to the same subject, predicate and turn read
+        # here, in its place (the order facts are stored in, and so their ids, stay); "I have a
+        # dog called Biscuit" (has) and "I started a new job at Siemens" (started) give way to
+        # (user, dog, Biscuit) and (user, works_at, Siemens)
+        out: list[Fact] = []
+        for f in facts:
+            if (f.subject, f.predicate, f.seq) in said:
+                out.extend(g for g in found if (g.subject, g.predicate, g.seq) == (f.subject, f.predicate, f.seq))
+            elif not (f.predicate in ("has", "started", "acquired") and any(
+                    seq == f.seq and re.search(r"\b" + re.escape(obj) + r"\b", f.object.lower())
+                    for seq, obj in named)):
+                out.append(f)
+        placed = set(map(id, out))
+        for f in found:
+            if id(f) not in placed:
+                out.append(f)
+            if f.subject == "user" and f.predicate in KIN_PREDICATES:
+                relations.append(Relation("user", f.predicate, f.object, f.seq))
+                kind = "pet" if f.predicate in PET_PREDICATES else "person"
+                entities.setdefault(f.object.lower(), Entity(f.object, kind, f.text[:120]))
+            elif f.predicate in ("lives_in", "works_at", "studied_at", "from"):
+                relations.append(Relation(f.subject, f.predicate, f.object, f.seq))
+        return out
 
     @staticmethod
     def _observations(split: Sequence[tuple[Message, str]]) -> tuple[Observation, ...]:
@@ -1194,14 +1253,16 @@ class OfflineIntelligence:
                 continue
             for match in pattern.finditer(sentence):
                 groups = [g for g in match.groups() if g is not None]
-                if not groups:
-                    continue
+                if not groups or not asserted(sentence, match.start(), match.end()):
+                    continue  # a question, a hypothesis, a hedge, quoted words (index/people.py)
                 value = _clean_value(groups[-1])
                 if predicate is None:
                     pred = groups[0].lower()
                 elif "{0}" in predicate:
                     if len(groups) < 2:
                         continue
+                    if predicate == "{0}" and groups[0].rsplit(" ", 1)[-1].lower() in KIN_WORDS:
+                        continue  # "my son is allergic to peanuts": said of the son (index/people.py)
                     pred = predicate.format(groups[0].lower().replace(" ", "_"))
                 else:
                     pred = predicate
