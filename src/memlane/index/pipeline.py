@@ -66,8 +66,9 @@ def store_intelligence(
     summary: SessionSummary | None,
     extraction: Extraction,
     facts_cfg: FactsConfig,
-) -> None:
-    """Write summary, facts, entities and relations of a session in one transaction.
+) -> bool:
+    """Write summary, facts, entities and relations of a session in one transaction;
+    False (nothing written) when the session was erased meanwhile.
 
     Whatever intelligence the session had before (an older summary) is replaced. Without a
     summary (a session too small for one) the rest is written and the session is counted as
@@ -133,7 +134,12 @@ def store_intelligence(
         })
     vectors = embeddings.for_index([r["text"] for r in rows])
     with store.atomic():
-        store.clear_intelligence(session.id)
+        store.clear_intelligence(session.id)  # takes the scope's facts lock first
+        if not store.get_sessions([session.id]):
+            # erased while it was summarised (docs/erasure.md): write nothing of it, and
+            # take back what embedding it cached
+            store.forget_cached_texts([r["text"] for r in rows])
+            return False
         cut = head + len(facts)
         fact_rows = rows[head:cut]
         ids = store.insert_items([*rows[:head], *rows[cut:]])
@@ -169,6 +175,7 @@ def store_intelligence(
         store.bump("facts_extracted", len(facts))
         store.bump("entities_extracted", len(extraction.entities))
         store.bump("observations_extracted", len(extraction.observations))
+    return True
 
 
 def _patterns(intelligence: Intelligence, config: Config) -> Intelligence:
@@ -229,8 +236,9 @@ def process_queue(
                 summary, extraction = intelligence.summarize(session.scope, messages)
             # a model may write what no message said (or echo a custom pattern): scrub again
             summary, extraction = scrub_deep(config.ingest, (summary, extraction))
-            store_intelligence(store, embeddings, session, messages, summary, extraction,
-                               config.facts)
+            if not store_intelligence(store, embeddings, session, messages, summary,
+                                      extraction, config.facts):
+                continue  # erased meanwhile: nothing to count
         except (MemlaneError, ValueError, KeyError, TypeError) as e:
             reason = f"{type(e).__name__}: {e}"
             delay = cfg.retry_base_seconds * 2 ** (session.attempts - 1)
