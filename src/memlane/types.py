@@ -244,7 +244,7 @@ class EraseReport:
                 else f"scope {self.scope!r}")
         if not self.erased:
             return f"{what} holds nothing: nothing erased"
-        done = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in self.counts.items() if n)
+        done = ", ".join(f"{k.replace('_', ' ')} {n}" for k, n in self.counts.items() if n)
         return f"erased {what}: {done}"
 
     def to_dict(self) -> dict[str, Any]:

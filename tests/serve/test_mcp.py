@@ -175,7 +175,7 @@ BAD = [
      "ttl_seconds: only notes take it"),
     ("remember", {"text": "hi", "scope": " "}, "scope: must be a non-empty string"),
     ("context", {"question": "x", "budget": 3}, "budget: Input should be greater than or equal to 16"),
-    ("forget", {}, "fact_id: pass exactly one of fact_id or item_id"),
+    ("forget", {}, "fact_id: pass exactly one of fact_id, item_id or session_id"),
     ("forget", {"fact_id": 999}, "fact 999 does not exist"),
     ("forget", {"item_id": 999}, "item 999 does not exist"),
     ("session", {"session_id": "abc"}, "session_id: Input should be a valid integer"),

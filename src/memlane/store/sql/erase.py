@@ -84,8 +84,10 @@ class EraseMixin(SqlStore):
             self._lock_scope(scope)
             self._lock_scope_facts(scope)
             self._lock_sessions("SELECT id FROM sessions WHERE scope = %s", (scope,))
+            # an earlier erasure's own record is not the scope's content
             counts["changes"] = int(self._run(
-                "SELECT count(*) FROM changes WHERE scope = %s", (scope,)).fetchone()[0])
+                "SELECT count(*) FROM changes WHERE scope = %s AND entity <> 'scope'",
+                (scope,)).fetchone()[0])
             item_ids = [r[0] for r in self._run("SELECT id FROM items WHERE scope = %s", (scope,))]
             message_ids = [r[0] for r in self._run(
                 "SELECT id FROM messages WHERE scope = %s", (scope,))]
