@@ -47,6 +47,9 @@ ERASE_KINDS = (
 )
 """The keys of an erase's counts, in the order reports print them."""
 
+ERASED_DOC = json.dumps({"erased": True})
+"""What a change record of an erased entity holds instead of its document."""
+
 
 def content_hash(text: str) -> bytes:
     """The embedding cache's key of a text (``memlane.index.embed.text_hash``)."""
@@ -174,12 +177,11 @@ class EraseMixin(SqlStore):
             counts["cached_vectors"] = self._forget_cached(
                 r[0] for r in self._rows("SELECT text FROM items WHERE {cond}", "id", items))
             pack_scopes: set[str] = set()
+            packs: list[int] = []
             for where in [*sorted(set(scopes.values())), None]:
                 doomed = self._packs_using(where, items, message_ids)
                 counts["packs"] += self._delete("packs", "id", doomed)
-                for cond, params in self._id_batches("entity_id", doomed):
-                    counts["changes"] += self._run(
-                        f"DELETE FROM changes WHERE entity = 'pack' AND {cond}", params).rowcount
+                packs.extend(doomed)
                 if doomed and where is not None:
                     pack_scopes.add(where)
             # facts these sessions superseded are current again, and their items active;
@@ -205,13 +207,16 @@ class EraseMixin(SqlStore):
             counts["sessions"] = self._delete("sessions", "id", ids)
             for scope in sorted(set(scopes.values())):
                 counts["entities"] += self._rebuild_entities(scope, entity_names)
-            # the records of what went (their documents hold texts); each delete's own
-            # record stays: ids, a topic, no document
-            for entity, gone in (("session", ids), ("item", items), ("fact", facts)):
+            # the records of what went keep their place in the log but lose their
+            # documents (which hold texts): a client behind them still applies every
+            # patch (an add of {"erased": true}, then the delete's remove)
+            for entity, gone in (("session", ids), ("item", items), ("fact", facts),
+                                 ("pack", packs)):
                 for cond, params in self._id_batches("entity_id", gone):
                     counts["changes"] += self._run(
-                        f"DELETE FROM changes WHERE entity = %s AND op <> 'delete' AND {cond}",
-                        [entity, *params]).rowcount
+                        f"UPDATE changes SET doc = {self.JSON} WHERE entity = %s"
+                        f" AND op <> 'delete' AND doc IS NOT NULL AND {cond}",
+                        [ERASED_DOC, entity, *params]).rowcount
             for scope in sorted(pack_scopes):
                 self._log_last_pack(scope)
             for sid in ids:
