@@ -184,6 +184,8 @@ class EraseMixin(SqlStore):
                 packs.extend(doomed)
                 if doomed and where is not None:
                     pack_scopes.add(where)
+            for scope in sorted(pack_scopes):   # before the session's own record
+                self._log_last_pack(scope)
             # facts these sessions superseded are current again, and their items active;
             # so are the summaries an erased decision record had absorbed
             restored = [r[0] for r in self._rows(
@@ -217,8 +219,6 @@ class EraseMixin(SqlStore):
                         f"UPDATE changes SET doc = {self.JSON} WHERE entity = %s"
                         f" AND op <> 'delete' AND doc IS NOT NULL AND {cond}",
                         [ERASED_DOC, entity, *params]).rowcount
-            for scope in sorted(pack_scopes):
-                self._log_last_pack(scope)
             for sid in ids:
                 self._run(
                     f"UPDATE changes SET topic = 'session.erased', doc = {self.JSON}"
