@@ -7,6 +7,8 @@ summariser, the hashing embedder."""
 
 from __future__ import annotations
 
+import itertools
+import os
 import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -33,6 +35,7 @@ SAYINGS = [
     "Sounds lovely, tell me more about {thing}.",
     "Any tips for {thing} in {city}?",
 ]
+_COUNTER = itertools.count()
 QUERIES = ["where do I live", "my sister", "hiking weekends", "bakery job", "Porto chess"]
 
 line = st.builds(lambda s, c, t, n: s.format(city=c, thing=t, name=n),
@@ -44,7 +47,7 @@ history = st.lists(session, min_size=2, max_size=7).filter(
     lambda h: any(s == "A" for s, _, _ in h) and any(s != "A" for s, _, _ in h))
 
 
-def _build(path: Path, sessions: list[tuple[str, int, list[str]]]) -> Memory:
+def _build(path: Path | str, sessions: list[tuple[str, int, list[str]]]) -> Memory:
     mem = Memory(str(path), config=load_config(
         environ={}, overrides={"confidence": {"touch_on_access": False}}),
         embedder=HashingEmbedder(dim=128, char_trigrams=True))
@@ -58,14 +61,16 @@ def _build(path: Path, sessions: list[tuple[str, int, list[str]]]) -> Memory:
     return mem
 
 
-def _view(mem: Memory) -> dict[str, Any]:
-    """Everything of scopes B and C a reader can see, without ids."""
+def _view(mem: Memory, *, ranked: bool = True) -> dict[str, Any]:
+    """Everything of scopes B and C a reader can see, without ids (``ranked``: search
+    results with their scores; else only that no hit is of A)."""
     out: dict[str, Any] = {}
     for scope in ("B", "C", None):
         for q in QUERIES:
-            out[f"search {scope} {q}"] = [
-                (h.item.text, h.item.kind, h.item.scope, h.score)
-                for h in mem.search(q, scope=scope, now=NOW)]
+            hits = mem.search(q, scope=scope, now=NOW)
+            out[f"search {scope} {q}"] = (
+                [(h.item.text, h.item.kind, h.item.scope, h.score) for h in hits] if ranked
+                else [h.item.scope for h in hits if h.item.scope == "A"])
         if scope is None:
             out["facts"] = sorted((f.scope, f.subject, f.predicate, f.object, f.status)
                                   for f in mem.facts(None, include_superseded=True, now=NOW))
@@ -102,3 +107,34 @@ def test_erasing_a_scope_is_as_if_it_had_never_been_written(sessions: list[Any])
         finally:
             erased.close()
             never.close()
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                 HealthCheck.function_scoped_fixture])
+@given(history)
+def test_the_same_on_postgres(postgres_server_url: str, sessions: list[Any]) -> None:
+    """The same on PostgreSQL, but for the search scores: its lexical ranking reads the
+    commonest lexemes' frequencies from ``pg_stats.most_common_elems`` (``TermStats``),
+    which ANALYZE estimates from the heap as it lies, so two databases with different
+    histories score a common term slightly differently even after VACUUM ANALYZE
+    (measured here: 1.5286 against 1.5271). Searches are checked to show nothing of A;
+    everything else must be equal."""
+    from memlane.testing.postgres import create_database, drop_database
+
+    names = [f"erase_prop_{os.getpid()}_{next(_COUNTER)}_{k}" for k in ("erased", "never")]
+    urls = [create_database(postgres_server_url, n) for n in names]
+    try:
+        erased = _build(urls[0], sessions)
+        never = _build(urls[1], [s for s in sessions if s[0] != "A"])
+        try:
+            erased.forget_scope("A")
+            for mem in (erased, never):
+                mem.store.db.execute("VACUUM ANALYZE")
+            assert _view(erased, ranked=False) == _view(never, ranked=False)
+        finally:
+            erased.close()
+            never.close()
+    finally:
+        for n in names:
+            drop_database(postgres_server_url, n)
