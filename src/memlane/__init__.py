@@ -22,7 +22,7 @@ from memlane.errors import (
 )
 from memlane.memory import Memory
 from memlane.protocols import Embedder, TokenCounter, Tracer
-from memlane.types import Hit, ImportReport, IndexReport, Item, Message, Session
+from memlane.types import EraseReport, Hit, ImportReport, IndexReport, Item, Message, Session
 
 __version__ = "0.1.0"
 
@@ -36,6 +36,7 @@ __all__ = [
     "Embedder",
     "EmbeddingConfig",
     "EmbeddingError",
+    "EraseReport",
     "Hit",
     "ImportFormatError",
     "ImportReport",

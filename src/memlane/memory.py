@@ -38,7 +38,7 @@ from memlane.retrieve.newest import asks_newest
 from memlane.retrieve.options import search_options
 from memlane.retrieve.search import search as search_items
 from memlane.store import Filters, open_store
-from memlane.types import Hit, ImportReport, IndexReport, Item, Message, Session
+from memlane.types import EraseReport, Hit, ImportReport, IndexReport, Item, Message, Session
 
 __all__ = ["Memory", "SummaryDraft", "make_embedder", "make_intelligence"]
 
@@ -712,6 +712,23 @@ class Memory:
     def forget_item(self, item_id: int) -> None:
         """Delete an item with its lexical and vector rows."""
         self.store.delete_item(item_id)
+
+    @validated
+    def forget_scope(self, scope: str) -> EraseReport:
+        """Erase everything the database holds of ``scope`` in one transaction: sessions,
+        messages, items with their lexical and vector rows, the embedding cache's vectors
+        of their texts, facts and their events, entities, relations, journaled packs and
+        the change log's records (docs/erasure.md). A scope that holds nothing erases
+        nothing and says so (``EraseReport.erased`` is False)."""
+        return EraseReport(scope, None, self.store.erase_scope(scope))
+
+    @validated
+    def forget_session(self, session_id: int) -> EraseReport:
+        """Erase one session (a conversation) and everything derived from it, in one
+        transaction; the rest of its scope stays (docs/erasure.md). An unknown id raises
+        ``NotFoundError``."""
+        scope = self.store.get_session(session_id).scope
+        return EraseReport(scope, session_id, self.store.erase_sessions([session_id]))
 
     @validated
     def gc(self, now: datetime | str | float | None = None) -> GcReport:

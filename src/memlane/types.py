@@ -208,10 +208,45 @@ class ChangeRecord:
     id: int
     """Position in the log: increases in commit order; the stream's event id."""
     scope: str
-    entity: Literal["session", "item", "fact", "pack"]
+    entity: Literal["session", "item", "fact", "pack", "scope"]
+    """``scope``: a whole scope was erased (topic ``scope.erased``, docs/erasure.md)."""
     entity_id: int
     op: Literal["insert", "update", "delete"]
     topic: str
     doc: dict[str, Any] | None
     at: float
     """When the change was written (UTC epoch seconds)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EraseReport:
+    """What ``Memory.forget_scope`` / ``Memory.forget_session`` deleted (docs/erasure.md).
+
+    ``counts`` holds every kind (``memlane.store.sql.erase.ERASE_KINDS``): sessions,
+    messages, items, vectors, cached_vectors, facts, fact_events, entities, relations,
+    packs, changes; all zero when there was nothing to erase (``erased`` is then False).
+    """
+
+    scope: str
+    session_id: int | None
+    """The session erased (``forget_session``); None for a whole scope."""
+    counts: dict[str, int]
+
+    @property
+    def erased(self) -> bool:
+        """Whether anything was deleted."""
+        return any(self.counts.values())
+
+    @property
+    def notice(self) -> str:
+        """One line saying what happened, for people."""
+        what = (f"session {self.session_id} of scope {self.scope!r}" if self.session_id is not None
+                else f"scope {self.scope!r}")
+        if not self.erased:
+            return f"{what} holds nothing: nothing erased"
+        done = ", ".join(f"{k.replace('_', ' ')} {n}" for k, n in self.counts.items() if n)
+        return f"erased {what}: {done}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scope": self.scope, "session_id": self.session_id, "erased": self.erased,
+                "counts": dict(self.counts)}

@@ -175,7 +175,7 @@ BAD = [
      "ttl_seconds: only notes take it"),
     ("remember", {"text": "hi", "scope": " "}, "scope: must be a non-empty string"),
     ("context", {"question": "x", "budget": 3}, "budget: Input should be greater than or equal to 16"),
-    ("forget", {}, "fact_id: pass exactly one of fact_id or item_id"),
+    ("forget", {}, "fact_id: pass exactly one of fact_id, item_id or session_id"),
     ("forget", {"fact_id": 999}, "fact 999 does not exist"),
     ("forget", {"item_id": 999}, "item 999 does not exist"),
     ("session", {"session_id": "abc"}, "session_id: Input should be a valid integer"),
@@ -511,3 +511,35 @@ def test_summarize_reports_only_its_own_scope_to_a_scoped_key(service):
     over_http(url, key("team-*"), body)
     others = [s for s in mem.sessions(scope="alice-assistant") if s.message_count == 3]
     assert others and others[0].indexed  # the run itself still indexes every scope
+
+
+def test_forget_erases_a_session_and_only_where_allowed(tmp_path, db):
+    """``forget`` with ``session_id`` erases a whole conversation (docs/erasure.md); another
+    scope's session is forbidden, a read-only server refuses, an unknown id is an error."""
+    async def refused(c: Client) -> None:
+        assert "session_id: forbidden" in await call(c, "forget", {"session_id": 4}, error=True)
+        assert "session 99 does not exist" in await call(c, "forget", {"session_id": 99},
+                                                        error=True)
+        assert "pass exactly one" in await call(c, "forget", {"session_id": 1, "fact_id": 2},
+                                                error=True)
+
+    talk(server(tmp_path, db, "--allow", "alice-*", "--scope", "alice-assistant"), refused)
+
+    async def read_only(c: Client) -> None:
+        assert "read-only" in await call(c, "forget", {"session_id": 1}, error=True)
+
+    talk(server(tmp_path, db, "--read-only"), read_only)
+    with memory(db) as mem:
+        assert {s.id for s in mem.sessions(limit=10)} == {1, 2, 3, 4, 5}
+        messages = len(mem.messages(1))
+
+    async def erase(c: Client) -> None:
+        out = await call(c, "forget", {"session_id": 1})
+        assert out.startswith(f"erased session 1 of scope 'alice-assistant': sessions 1,"
+                              f" messages {messages},")
+        assert "session 1 does not exist" in await call(c, "session", {"session_id": 1},
+                                                        error=True)
+
+    talk(server(tmp_path, db, "--allow", "alice-*", "--scope", "alice-assistant"), erase)
+    with memory(db) as mem:
+        assert {s.id for s in mem.sessions(limit=10)} == {2, 3, 4, 5}

@@ -88,6 +88,8 @@ def index_pending(
             with store.atomic():
                 claimed = store.claim_sessions_for_index(s.id for s in batch)
                 keep = [(r, v) for r, v in zip(rows, vecs, strict=True) if r["session_id"] in claimed]
+                if len(claimed) < len(batch):  # another indexer's, or erased meanwhile
+                    _forget_erased(store, batch, claimed, rows)
                 ids = store.insert_items([r for r, _ in keep])
                 store.put_vectors(embeddings.model, [(i, v) for i, (_, v) in zip(ids, keep, strict=True)])
                 store.bump("sessions_indexed", len(claimed))
@@ -119,6 +121,16 @@ def index_pending(
         cache_hits=embeddings.cache_hits - hits0,
         seconds=time.perf_counter() - t0,
     )
+
+
+def _forget_erased(store: Store, batch: list[Session], claimed: set[int],
+                   rows: list[dict[str, Any]]) -> None:
+    """The embedding cache's vectors of the turns of sessions erased since this batch was
+    read (docs/erasure.md): the batch cached them before the erase took the rest."""
+    lost = {s.id for s in batch} - claimed
+    gone = lost - set(store.get_sessions(lost))
+    if gone:
+        store.forget_cached_texts([r["text"] for r in rows if r["session_id"] in gone])
 
 
 def _release(store: Store, pool: ThreadPoolExecutor | None, ahead: Future[Any] | None) -> None:

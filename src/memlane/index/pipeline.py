@@ -101,8 +101,9 @@ def store_intelligence(
     facts_cfg: FactsConfig,
     *,
     claimed: bool = False,
-) -> None:
-    """Write summary, facts, entities and relations of a session in one transaction.
+) -> bool:
+    """Write summary, facts, entities and relations of a session in one transaction;
+    False (nothing written) when the session was erased meanwhile.
 
     ``claimed``: the session was claimed from the queue; if another worker has written it
     meanwhile (this one's lease ran out during the backend's call), nothing is written and
@@ -173,6 +174,11 @@ def store_intelligence(
     vectors = embeddings.for_index([r["text"] for r in rows])
     with store.atomic():
         store.clear_intelligence(session.id)  # takes the scope's facts lock first
+        if not store.get_sessions([session.id]):
+            # erased while it was summarised (docs/erasure.md): write nothing of it, and
+            # take back what embedding it cached
+            store.forget_cached_texts([r["text"] for r in rows])
+            return False
         if claimed and store.get_session(session.id).summarized:
             # another worker claimed the session after this one's lease ran out (a model
             # call longer than indexing.lease_seconds) and has written it: keep its writing
@@ -214,6 +220,7 @@ def store_intelligence(
         store.bump("facts_extracted", len(facts))
         store.bump("entities_extracted", len(extraction.entities))
         store.bump("observations_extracted", len(extraction.observations))
+    return True
 
 
 # Statuses that say the endpoint cannot answer now (overloaded, rate limited, down), not
@@ -307,8 +314,9 @@ def process_queue(
                 summary, extraction = intelligence.summarize(session.scope, messages)
             # a model may write what no message said (or echo a custom pattern): scrub again
             summary, extraction = scrub_deep(config.ingest, (summary, extraction))
-            store_intelligence(store, embeddings, session, messages, summary, extraction,
-                               config.facts, claimed=True)
+            if not store_intelligence(store, embeddings, session, messages, summary,
+                                      extraction, config.facts, claimed=True):
+                continue  # erased meanwhile: nothing to count
         except Overtaken as e:
             log.warning("%s; its answer is dropped", e)
             run.overtaken += 1

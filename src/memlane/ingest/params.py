@@ -253,6 +253,8 @@ RULES: dict[str, dict[str, Rule]] = {
     "forgotten_facts": {"subject": _short, "predicate": _short, "scope": _OPT_LABEL},
     "graph": {"entity": _short, "scope": _OPT_LABEL},
     "forget_item": {"item_id": _id},
+    "forget_scope": {"scope": _label},
+    "forget_session": {"session_id": _id},
     "gc": {"now": _OPT_TIME},
     "compact": {"scope": _OPT_LABEL, "topic": _OPT_SHORT, "now": _OPT_TIME},
     "work_once": {"now": _OPT_TIME},

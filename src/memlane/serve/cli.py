@@ -48,6 +48,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
              "Copy a whole memory between databases, e.g. SQLite to PostgreSQL and back."),
     "facts": ("memlane.serve.cli_facts:facts",
               "List current facts, show a fact's history, forget a fact."),
+    "forget": ("memlane.serve.cli_erase:forget",
+               "Erase a whole scope: every session, message, item, fact, entity and pack of it."),
     "gc": ("memlane.serve.cli_facts:gc",
            "Expire items past their TTL and evict the lowest-value items of lanes over cap."),
     "graph": ("memlane.serve.cli_facts:graph", "Explore the entity graph."),
@@ -418,7 +420,7 @@ def backfill_embeddings(ctx: click.Context, missing_only: bool, rate: float | No
 
 @cli.group()
 def sessions() -> None:
-    """List, show and close sessions."""
+    """List, show, close and forget sessions."""
 
 
 @sessions.command("list")
@@ -513,6 +515,15 @@ def sessions_close(ctx: click.Context, scope: str | None, session_id: int | None
         echo(dumps({"closed": [s.id] if s else []}))
     else:
         echo(f"closed session {s.id}" if s else "no open session to close")
+
+
+def _sessions_forget() -> click.Command:
+    from memlane.serve.cli_erase import sessions_forget
+
+    return sessions_forget
+
+
+sessions.add_command(_sessions_forget())
 
 
 @cli.group()

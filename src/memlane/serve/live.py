@@ -108,6 +108,10 @@ def snapshot(store: ChangeStore, scope: str) -> tuple[int, dict[str, Any]]:
 
 
 def _patch(rec: ChangeRecord) -> list[dict[str, Any]]:
+    if rec.entity == "scope":  # scope.erased: everything went at once (docs/erasure.md)
+        return [*({"op": "replace", "path": f"/{key}", "value": {}}
+                  for key in _COLLECTIONS.values()),
+                {"op": "replace", "path": "/last_pack", "value": None}]
     if rec.entity == "pack":
         return [{"op": "replace", "path": "/last_pack", "value": rec.doc}]
     path = f"/{_COLLECTIONS[rec.entity]}/{rec.entity_id}"

@@ -348,11 +348,18 @@ class _Tools:
                                              description="The fact to delete.")] = None,
         item_id: Annotated[int | None, Field(ge=1, le=INT64_MAX,
                                              description="The item to delete.")] = None,
+        session_id: Annotated[int | None, Field(
+            ge=1, le=INT64_MAX, description="The session (a whole conversation) to erase, with "
+            "everything derived from it.")] = None,
     ) -> str:
-        if (fact_id is None) == (item_id is None):
-            raise ToolError("fact_id: pass exactly one of fact_id or item_id")
+        if sum(x is not None for x in (fact_id, item_id, session_id)) != 1:
+            raise ToolError("fact_id: pass exactly one of fact_id, item_id or session_id")
         access = self.access_for(ctx)
         with _tool_errors():
+            if session_id is not None:
+                scope = self.mem.session(session_id).scope
+                self.allow(access, scope, write=True, what="session_id")
+                return self.mem.forget_session(session_id).notice
             if item_id is not None:
                 item = self.mem.item(item_id)
                 self.allow(access, item.scope, write=True, what="item_id")
@@ -442,7 +449,7 @@ You have long-term memory through the memlane tools.{scope_line}
 - At the end of a piece of work, call `summarize` to close the session and store a summary
   of its last messages; `sessions` and `session` show earlier sessions whole.
 - Call `forget` (by fact_id or item_id) when the user asks you to forget something or a
-  memory is wrong. Never store secrets; memlane redacts the ones it recognises.
+  memory is wrong; by session_id to erase a whole conversation they ask you to forget. Never store secrets; memlane redacts the ones it recognises.
 """
 
 
@@ -481,7 +488,8 @@ _DESCRIPTIONS: dict[str, tuple[str, ToolAnnotations]] = {
         "first, with when it changed and which value superseded which.", _READ),
     "forget": (
         "Permanently delete one fact (fact_id) or memory item (item_id) with its search "
-        "index rows. Use when the user asks to forget something or a memory is wrong.",
+        "index rows, or erase a whole session (session_id) with everything derived from it. "
+        "Use when the user asks to forget something or a memory is wrong.",
         ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False,
                         open_world_hint=False)),
     "sessions": (

@@ -11,6 +11,7 @@ One protocol per role, so a function can say which part of the store it needs:
 - ``BrowseStore``: read-only listings for the inspector pages.
 - ``KeyStore``: the HTTP service's API keys.
 - ``ChangeStore``: the change log behind the live memory stream (``memlane.serve.live``).
+- ``EraseStore``: erasing a scope or sessions everywhere (docs/erasure.md).
 
 ``Store`` is all of them plus the lifecycle (``atomic``, ``close``, migrations, counters).
 ``SqliteStore`` and ``PostgresStore`` implement it without subclassing anything; the type
@@ -31,7 +32,7 @@ from memlane.store.filters import Filters
 from memlane.types import ChangeRecord, Item, Message, Session, StoredEntity, StoredFact
 
 __all__ = [
-    "BrowseStore", "ChangeStore", "FactStore", "HygieneStore", "ItemStore", "KeyStore",
+    "BrowseStore", "ChangeStore", "EraseStore", "FactStore", "HygieneStore", "ItemStore", "KeyStore",
     "NewMessage", "QueueStore", "SessionStore", "Store", "TransferStore",
 ]
 
@@ -239,8 +240,17 @@ class ChangeStore(Protocol):
     def prune_changes(self, *, before: float, keep: int) -> int: ...
 
 
+class EraseStore(Protocol):
+    """Erasure (docs/erasure.md): a scope, or sessions, with everything derived from them,
+    each in one transaction; the counts per kind (``memlane.store.sql.erase.ERASE_KINDS``)."""
+
+    def erase_scope(self, scope: str) -> dict[str, int]: ...
+    def erase_sessions(self, session_ids: Sequence[int]) -> dict[str, int]: ...
+    def forget_cached_texts(self, texts: Sequence[str]) -> int: ...
+
+
 class Store(SessionStore, QueueStore, ItemStore, FactStore, HygieneStore, TransferStore,
-            BrowseStore, KeyStore, ChangeStore, Protocol):
+            BrowseStore, KeyStore, ChangeStore, EraseStore, Protocol):
     """The whole contract: every role, plus the store's lifecycle and counters.
 
     ``backend`` is ``"sqlite"`` or ``"postgres"`` (for reports only: code outside

@@ -26,6 +26,8 @@ BASE: dict[str, dict[str, Any]] = {
     "facts.list": {},
     "facts.history": {"subject": "user", "predicate": "lives_in"},
     "facts.forget": {},
+    "sessions.forget": {},
+    "scopes.forget": {"scope": "s"},
     "graph.show": {"entity": "Lisbon"},
     "packs.show": {},
     "stats": {},

@@ -41,6 +41,8 @@ ACTION_CASES: dict[str, tuple[dict[str, Any], bool]] = {
     "facts.list": ({"scope": RED}, False),
     "facts.history": ({"subject": "user", "predicate": "lives_in", "scope": RED}, False),
     "facts.forget": ({"id": "{fid}"}, True),
+    "sessions.forget": ({"id": "{sid}"}, True),
+    "scopes.forget": ({"scope": RED}, False),
     "graph.show": ({"entity": "Lisbon", "scope": RED}, False),
     "packs.show": ({"id": "{pid}"}, True),
     "stats": ({}, False),
@@ -59,6 +61,8 @@ ROUTE_CASES: dict[tuple[str, str], tuple[dict[str, Any], bool]] = {
     ("GET", "/v1/facts"): ({"scope": RED}, False),
     ("GET", "/v1/facts/history"): ({"subject": "user", "predicate": "lives_in", "scope": RED}, False),
     ("DELETE", "/v1/facts/{id}"): ({"id": "{fid}"}, True),
+    ("DELETE", "/v1/sessions/{id}"): ({"id": "{sid}"}, True),
+    ("DELETE", "/v1/scopes/{scope}"): ({"scope": RED}, False),
     ("GET", "/v1/graph/{entity}"): ({"entity": "Lisbon", "scope": RED}, False),
     ("GET", "/v1/packs/{id}"): ({"id": "{pid}"}, True),
     ("GET", "/v1/stats"): ({}, False),
@@ -81,7 +85,7 @@ def _call_action(c: Any, kind: str, params: dict[str, Any]) -> Any:
 
 def _call_route(c: Any, method: str, path: str, params: dict[str, Any]) -> Any:
     params = dict(params)
-    for name in ("id", "entity"):
+    for name in ("id", "entity", "scope"):
         if "{" + name + "}" in path:
             path = path.replace("{" + name + "}", str(params.pop(name)))
     if method in ("GET", "DELETE"):
@@ -136,9 +140,14 @@ def test_another_tenants_key_is_refused_everywhere(service) -> None:
             r = call(c)
             # an object addressed by id answers as if it did not exist (no existence leak)
             assert r.status_code == (404 if by_id else 403), (label, r.text)
-    # nothing of team-red changed
+    # nothing of team-red changed (nor was it erased)
     assert service.mem.store.get_fact(ids["fid"]).object == "Lisbon"
+    assert service.mem.session(ids["sid"]).scope == RED
     assert service.mem.stats()["messages"] == 4
+
+
+ERASURES = {"action sessions.forget", "action scopes.forget", "DELETE /v1/sessions/{id}",
+            "DELETE /v1/scopes/{scope}"}
 
 
 def test_the_owner_key_reaches_everything(service) -> None:
@@ -146,7 +155,11 @@ def test_the_owner_key_reaches_everything(service) -> None:
     red = service.key("team-*")   # holds team-red, but not every scope
     full = service.key("*")
     with service.client(red) as c, service.client(full) as everything:
+        erasures = []
         for label, _, by_id, call in _calls(service, ids):
+            if label in ERASURES:
+                erasures.append((label, call))  # last: they erase what the others read
+                continue
             r = call(c)
             spans_all = label.endswith(("index", "stats"))
             if spans_all:  # a request over every scope needs '*'
@@ -155,3 +168,11 @@ def test_the_owner_key_reaches_everything(service) -> None:
             if label.endswith(("facts.forget", "/v1/facts/{id}")) and r.status_code == 404:
                 continue  # forgotten by the other of the two calls
             assert r.status_code == 200, (label, r.text)
+        done = {label: call(c) for label, call in erasures}
+        assert done["action sessions.forget"].status_code == 200
+        assert done["action sessions.forget"].json()["result"]["counts"]["sessions"] == 1
+        assert done["DELETE /v1/sessions/{id}"].status_code == 404  # erased just before
+        assert done["action scopes.forget"].json()["result"]["erased"] is True
+        again = done["DELETE /v1/scopes/{scope}"]
+        assert again.status_code == 200 and again.json()["erased"] is False
+    assert service.mem.sessions(RED) == []

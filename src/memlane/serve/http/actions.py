@@ -206,6 +206,23 @@ def facts_forget(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[str,
     return {"forgotten": inp.id}
 
 
+@action("scopes.forget", m.ScopeInput, write=True,
+        summary="Erase a whole scope: sessions, messages, items, facts, entities, packs")
+def scopes_forget(mem: Memory, who: Principal, inp: m.ScopeInput, timings: dict[str, float]) -> Any:
+    who.check(inp.scope, write=True)
+    return mem.forget_scope(inp.scope).to_dict()
+
+
+@action("sessions.forget", m.IdInput, write=True,
+        summary="Erase one session and everything derived from it")
+def sessions_forget(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
+    _owned(who, _session_scope(mem, inp.id), f"session {inp.id}", write=True)
+    try:
+        return mem.forget_session(inp.id).to_dict()
+    except NotFoundError:  # erased by another request meanwhile
+        raise ApiError(404, "not_found", f"session {inp.id} does not exist") from None
+
+
 @action("graph.show", m.GraphInput, write=False,
         summary="An entity node, its relations and the items that mention it")
 def graph_show(mem: Memory, who: Principal, inp: m.GraphInput, timings: dict[str, float]) -> Any:

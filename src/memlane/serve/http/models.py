@@ -216,6 +216,12 @@ class IdInput(_In):
     id: int = Field(ge=1, le=INT64_MAX)
 
 
+class ScopeInput(_In):
+    """One scope (``DELETE /v1/scopes/{scope}``)."""
+
+    scope: str = Field(min_length=1)
+
+
 class CloseInput(_In):
     """``memlane sessions close``: a scope's open session, one session, or every idle one."""
 

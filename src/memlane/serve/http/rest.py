@@ -11,6 +11,8 @@ per-stage timings go in the standard ``Server-Timing`` header.
     GET    /v1/sessions              sessions.list    (?scope=&status=&limit=)
     GET    /v1/sessions/{id}         sessions.show
     POST   /v1/sessions/close        sessions.close
+    DELETE /v1/sessions/{id}         sessions.forget  (erasure, docs/erasure.md)
+    DELETE /v1/scopes/{scope}        scopes.forget    (erasure, docs/erasure.md)
     GET    /v1/facts                 facts.list       (?scope=&subject=&include_superseded=)
     GET    /v1/facts/history         facts.history    (?subject=&predicate=&scope=)
     DELETE /v1/facts/{id}            facts.forget
@@ -50,7 +52,7 @@ def mount(app: FastAPI) -> None:
     ROUTES.clear()
 
     def route(method: str, path: str, kind: str) -> Any:
-        ROUTES.append((method, "/v1" + path, kind))
+        ROUTES.append((method, "/v1" + path.replace(":path}", "}"), kind))  # as OpenAPI names it
         return r.api_route(path, methods=[method], summary=f"{kind} (same handler as /actions)")
 
     @route("POST", "/messages", "memory.add")
@@ -85,6 +87,14 @@ def mount(app: FastAPI) -> None:
     @route("GET", "/sessions/{id}", "sessions.show")
     async def session(id: Id, request: Request) -> JSONResponse:
         return await _answer(request, "sessions.show", m.IdInput(id=id))
+
+    @route("DELETE", "/sessions/{id}", "sessions.forget")
+    async def session_forget(id: Id, request: Request) -> JSONResponse:
+        return await _answer(request, "sessions.forget", m.IdInput(id=id))
+
+    @route("DELETE", "/scopes/{scope:path}", "scopes.forget")
+    async def scope_forget(scope: str, request: Request) -> JSONResponse:
+        return await _answer(request, "scopes.forget", m.ScopeInput(scope=scope))
 
     @route("GET", "/facts", "facts.list")
     async def facts(q: Annotated[m.FactsInput, Query()], request: Request) -> JSONResponse:

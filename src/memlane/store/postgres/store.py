@@ -25,6 +25,7 @@ from typing import Any
 from memlane.store.postgres import search
 from memlane.store.postgres.changes import ChangesMixin
 from memlane.store.postgres.db import Database, Tracer
+from memlane.store.postgres.erase import PostgresErase
 from memlane.store.postgres.facts import PostgresFacts
 from memlane.store.postgres.reads import SearchReads
 from memlane.store.postgres.rows import id_array
@@ -60,7 +61,7 @@ _INSERT_ITEMS = (
 
 class PostgresStore(SearchReads, PostgresSessions, ItemsMixin, PostgresSearch, PostgresFacts,
                     HygieneMixin, VectorsMixin, PostgresTransfer, ChangesMixin, BrowseMixin,
-                    KeysMixin):
+                    KeysMixin, PostgresErase):
     """Sessions, messages, items, their lexical and vector indexes, in one PostgreSQL database."""
 
     backend = "postgres"

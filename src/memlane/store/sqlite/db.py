@@ -98,6 +98,9 @@ class Database:
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute("PRAGMA synchronous = NORMAL")
                 conn.execute("PRAGMA foreign_keys = ON")
+                # deleted content is overwritten with zeros, not left in free pages
+                # (docs/erasure.md; Debian's SQLite compiles this on, other builds not)
+                conn.execute("PRAGMA secure_delete = ON")
                 conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
                 conn.execute("PRAGMA temp_store = MEMORY")
                 conn.execute("PRAGMA cache_size = -65536")

@@ -24,6 +24,7 @@ from memlane.store.sql.keys import KeysMixin
 from memlane.store.sql.items import ITEM_INSERT_COLUMNS, ItemsMixin, item_values
 from memlane.store.sqlite.changes import ChangesMixin
 from memlane.store.sqlite.db import Database, Tracer
+from memlane.store.sqlite.erase import SqliteErase
 from memlane.store.sqlite.facts import SqliteFacts
 from memlane.store.sqlite.rows import LEXICAL_POSTINGS, fts_query
 from memlane.store.sqlite.search import SqliteSearch
@@ -41,7 +42,7 @@ _INSERT_ITEM = (
 
 
 class SqliteStore(SqliteSessions, ItemsMixin, SqliteSearch, SqliteFacts, HygieneMixin,
-                  VectorsMixin, SqliteTransfer, ChangesMixin, BrowseMixin, KeysMixin):
+                  VectorsMixin, SqliteTransfer, ChangesMixin, BrowseMixin, KeysMixin, SqliteErase):
     """Sessions, messages, items, their lexical and vector indexes, in one SQLite file."""
 
     backend = "sqlite"

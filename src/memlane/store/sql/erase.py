@@ -1,0 +1,355 @@
+"""Erasure: forget a whole scope, or some sessions, everywhere in the database (both
+backends; docs/erasure.md).
+
+``erase_scope`` and ``erase_sessions`` each run in ONE transaction: a crash leaves either
+everything or nothing. Every table that holds a user's content is covered: sessions,
+messages, items (turns, summaries, facts', entities' and observations' items, notes,
+decision records and roll-ups made of erased items) with their lexical rows (FTS5 /
+tsvector, written by the items' triggers) and vectors, the embedding cache rows of the
+erased texts, facts with their events, entities, relations, journaled packs that drew on
+an erased item or message (or, for a scope, every pack of it), and the change log's
+records of what was erased (their documents carry texts).
+
+What stays: counters (numbers), one content-free change record per erasure for the live
+stream (``scope.erased`` with the counts; for sessions, each deleted entity's own
+``delete`` record, which carries ids and a topic only), ``vector_log`` rows (item ids) and
+API keys (scope patterns are access rules, not memory).
+
+Locks are taken in the order every other writer takes them, so an erase never deadlocks
+with them (PostgreSQL): the scope's message lock (``add_message``), the scope's facts lock
+(the summariser takes it first), then the sessions' rows (the indexer's claim). A worker
+that summarised an erased session before the erase writes nothing after it:
+``store_intelligence`` checks that the session still exists under the facts lock.
+
+A dialect adds ``_erase_prepare`` (SQLite: ``secure_delete``), ``_erase_finish``
+(SQLite: the full-text index merged so no segment keeps an erased term),
+``JSON`` (a document parameter: PostgreSQL casts it to jsonb), ``_log_last_pack`` and
+``_after_erase`` (SQLite: the WAL checkpointed and truncated, outside the transaction).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from memlane.errors import NotFoundError
+from memlane.index.normalize import normalize_name
+from memlane.store.sql.base import SqlStore
+
+__all__ = ["ERASE_KINDS", "EraseMixin", "content_hash"]
+
+ERASE_KINDS = (
+    "sessions", "messages", "items", "vectors", "cached_vectors", "facts", "fact_events",
+    "entities", "relations", "packs", "changes",
+)
+"""The keys of an erase's counts, in the order reports print them."""
+
+ERASED_DOC = json.dumps({"erased": True})
+"""What a change record of an erased entity holds instead of its document."""
+
+
+def content_hash(text: str) -> bytes:
+    """The embedding cache's key of a text (``memlane.index.embed.text_hash``)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+class EraseMixin(SqlStore):
+    """``erase_scope`` and ``erase_sessions`` in SQL both dialects run."""
+
+    # -- dialect hooks ------------------------------------------------------------------
+    def _erase_prepare(self) -> None:
+        """Inside the transaction, before any delete."""
+
+    def _erase_finish(self) -> None:
+        """Inside the transaction, after every delete."""
+
+    def _after_erase(self) -> None:
+        """After the commit."""
+
+    JSON = "%s"
+    """A JSON document parameter (PostgreSQL: ``%s::jsonb``)."""
+
+    def _log_last_pack(self, scope: str) -> None:
+        """A change record setting the scope's ``last_pack`` to its latest remaining pack
+        (after packs were deleted)."""
+        raise NotImplementedError
+
+    # -- the operations -------------------------------------------------------------------
+    def erase_scope(self, scope: str) -> dict[str, int]:
+        """Delete everything the database holds of ``scope``; the counts per kind
+        (``ERASE_KINDS``), all zero when the scope holds nothing (then nothing is written)."""
+        counts = dict.fromkeys(ERASE_KINDS, 0)
+        with self.db.atomic():
+            self._erase_prepare()
+            self._lock_scope(scope)
+            self._lock_scope_facts(scope)
+            self._lock_sessions("SELECT id FROM sessions WHERE scope = %s", (scope,))
+            # an earlier erasure's own record is not the scope's content
+            counts["changes"] = int(self._run(
+                "SELECT count(*) FROM changes WHERE scope = %s AND entity <> 'scope'",
+                (scope,)).fetchone()[0])
+            item_ids = [r[0] for r in self._run("SELECT id FROM items WHERE scope = %s", (scope,))]
+            message_ids = [r[0] for r in self._run(
+                "SELECT id FROM messages WHERE scope = %s", (scope,))]
+            counts["cached_vectors"] = self._forget_cached(
+                r[0] for r in self._run("SELECT text FROM items WHERE scope = %s", (scope,)))
+            counts["packs"] = self._run("DELETE FROM packs WHERE scope = %s", (scope,)).rowcount
+            counts["packs"] += self._delete("packs", "id",
+                                            self._packs_using(None, item_ids, message_ids))
+            counts["fact_events"] = self._run(
+                "DELETE FROM fact_events WHERE scope = %s", (scope,)).rowcount
+            counts["facts"] = self._run("DELETE FROM facts WHERE scope = %s", (scope,)).rowcount
+            counts["relations"] = self._run(
+                "DELETE FROM relations WHERE scope = %s", (scope,)).rowcount
+            counts["entities"] = self._run(
+                "DELETE FROM entities WHERE scope = %s", (scope,)).rowcount
+            counts["vectors"] = self._run(
+                "DELETE FROM vectors WHERE item_id IN (SELECT id FROM items WHERE scope = %s)",
+                (scope,)).rowcount
+            counts["items"] = self._run("DELETE FROM items WHERE scope = %s", (scope,)).rowcount
+            counts["messages"] = self._run(
+                "DELETE FROM messages WHERE scope = %s", (scope,)).rowcount
+            counts["sessions"] = self._run(
+                "DELETE FROM sessions WHERE scope = %s", (scope,)).rowcount
+            if not any(counts.values()):
+                return counts
+            # every record of the scope goes, the deletes' own included; one content-free
+            # record with the counts stays, written first so that it is the newest
+            # (SQLite's ids are max(id) + 1: they must never go back)
+            mark = self._insert_id(
+                "INSERT INTO changes (scope, entity, entity_id, op, topic, doc, at)"
+                f" VALUES (%s, 'scope', 0, 'delete', 'scope.erased', {self.JSON}, %s)",
+                (scope, self._erased_doc(counts), time.time()))
+            self._run("DELETE FROM changes WHERE scope = %s AND id <> %s", (scope, mark))
+            self.bump("scopes_erased")  # type: ignore[attr-defined]
+            self.bump("sessions_erased", counts["sessions"])  # type: ignore[attr-defined]
+            self._erase_finish()
+        self._after_erase()
+        return counts
+
+    def erase_sessions(self, session_ids: Sequence[int]) -> dict[str, int]:
+        """Delete the sessions with everything derived from them; counts per kind. Every
+        id must exist (``NotFoundError`` naming the first that does not, nothing deleted).
+
+        What else of their scopes goes: facts, relations and fact events of these
+        sessions (a fact they superseded is current again, as when a session is
+        re-summarised); entities no remaining item of the scope mentions (the others are
+        rebuilt from the remaining entity items: mentions, first and last seen, context);
+        decision records and roll-ups made of an erased item; packs of the scope that
+        drew on an erased item or message.
+        """
+        wanted = sorted({int(i) for i in session_ids})
+        counts = dict.fromkeys(ERASE_KINDS, 0)
+        if not wanted:
+            return counts
+        with self.db.atomic():
+            self._erase_prepare()
+            scopes: dict[int, str] = {}
+            for cond, params in self._id_batches("id", wanted):
+                scopes.update((int(r[0]), r[1]) for r in self._run(
+                    f"SELECT id, scope FROM sessions WHERE {cond}", params))
+            missing = [i for i in wanted if i not in scopes]
+            if missing:
+                raise NotFoundError(f"session {missing[0]} does not exist")
+            for scope in sorted(set(scopes.values())):
+                self._lock_scope(scope)
+                self._lock_scope_facts(scope)
+            ids = self._lock_sessions_in(wanted)
+            if len(ids) < len(wanted):  # erased meanwhile by another transaction
+                gone = sorted(set(wanted) - set(ids))
+                raise NotFoundError(f"session {gone[0]} does not exist")
+            message_ids = self._ids("SELECT id FROM messages WHERE {cond}", "session_id", ids)
+            item_ids = set(self._ids("SELECT id FROM items WHERE {cond}", "session_id", ids))
+            item_ids.update(self._ids("SELECT id FROM items WHERE {cond}", "message_id",
+                                      message_ids))
+            derived, absorbed = self._derived_items(sorted(set(scopes.values())), item_ids)
+            item_ids.update(derived)
+            items = sorted(item_ids)
+            fact_ids = set(self._ids("SELECT id FROM facts WHERE {cond}", "session_id", ids))
+            fact_ids.update(self._ids("SELECT id FROM facts WHERE {cond}", "item_id", items))
+            facts = sorted(fact_ids)
+            entity_names = {normalize_name(str(json.loads(r[0]).get("name", ""))) for r in
+                            self._rows("SELECT extra FROM items WHERE kind = 'entity' AND {cond}",
+                                       "id", items)}
+            counts["cached_vectors"] = self._forget_cached(
+                r[0] for r in self._rows("SELECT text FROM items WHERE {cond}", "id", items))
+            pack_scopes: set[str] = set()
+            packs: list[int] = []
+            for where in [*sorted(set(scopes.values())), None]:
+                doomed = self._packs_using(where, items, message_ids)
+                counts["packs"] += self._delete("packs", "id", doomed)
+                packs.extend(doomed)
+                if doomed and where is not None:
+                    pack_scopes.add(where)
+            for scope in sorted(pack_scopes):   # before the session's own record
+                self._log_last_pack(scope)
+            # facts these sessions superseded are current again, and their items active;
+            # so are the summaries an erased decision record had absorbed
+            restored = [r[0] for r in self._rows(
+                "SELECT item_id FROM facts WHERE item_id IS NOT NULL AND {cond}",
+                "superseded_by", facts)]
+            for cond, params in self._id_batches("superseded_by", facts):
+                self._run(f"UPDATE facts SET status = 'current', superseded_by = NULL WHERE {cond}",
+                          params)
+            for cond, params in self._id_batches(
+                    "id", sorted(set(restored) | (absorbed - item_ids))):
+                self._run(f"UPDATE items SET status = 'active' WHERE status = 'superseded'"
+                          f" AND {cond}", params)
+            counts["fact_events"] = self._delete("fact_events", "fact_id", facts)
+            counts["fact_events"] += self._delete("fact_events", "session_id", ids)
+            counts["fact_events"] += self._delete("fact_events", "other_id", facts)
+            counts["relations"] = self._delete("relations", "session_id", ids)
+            counts["facts"] = self._delete("facts", "id", facts)
+            counts["vectors"] = self._delete("vectors", "item_id", items)
+            counts["items"] = self._delete("items", "id", items)
+            counts["messages"] = self._delete("messages", "id", message_ids)
+            counts["sessions"] = self._delete("sessions", "id", ids)
+            for scope in sorted(set(scopes.values())):
+                counts["entities"] += self._rebuild_entities(scope, entity_names)
+            # the records of what went keep their place in the log but lose their
+            # documents (which hold texts): a client behind them still applies every
+            # patch (an add of {"erased": true}, then the delete's remove)
+            for entity, gone in (("session", ids), ("item", items), ("fact", facts),
+                                 ("pack", packs)):
+                for cond, params in self._id_batches("entity_id", gone):
+                    counts["changes"] += self._run(
+                        f"UPDATE changes SET doc = {self.JSON} WHERE entity = %s"
+                        f" AND op <> 'delete' AND doc IS NOT NULL AND {cond}",
+                        [ERASED_DOC, entity, *params]).rowcount
+            for sid in ids:
+                self._run(
+                    f"UPDATE changes SET topic = 'session.erased', doc = {self.JSON}"
+                    " WHERE entity = 'session' AND entity_id = %s AND op = 'delete'",
+                    (self._erased_doc(counts), sid))
+            self.bump("sessions_erased", len(ids))  # type: ignore[attr-defined]
+            self._erase_finish()
+        self._after_erase()
+        return counts
+
+    # -- helpers ----------------------------------------------------------------------------
+    @staticmethod
+    def _erased_doc(counts: dict[str, int]) -> str:
+        return json.dumps({k: counts[k] for k in ERASE_KINDS}, sort_keys=True)
+
+    def _lock_sessions(self, sql: str, params: Any) -> list[int]:
+        """Ids of the sessions ``sql`` selects, their rows locked in id order (PostgreSQL),
+        so a claim or a summary of one of them in flight finishes first."""
+        return [int(r[0]) for r in self._run(f"{sql} ORDER BY id{self.FOR_UPDATE}", params)]
+
+    def _lock_sessions_in(self, ids: Sequence[int]) -> list[int]:
+        out: list[int] = []
+        for cond, params in self._id_batches("id", ids):
+            out.extend(self._lock_sessions(f"SELECT id FROM sessions WHERE {cond}", params))
+        return sorted(out)
+
+    def _rows(self, sql: str, column: str, ids: Sequence[int]) -> Iterable[Any]:
+        for cond, params in self._id_batches(column, list(ids)):
+            yield from self._run(sql.format(cond=cond), params)
+
+    def _ids(self, sql: str, column: str, ids: Sequence[int]) -> list[int]:
+        return [int(r[0]) for r in self._rows(sql, column, ids)]
+
+    def _delete(self, table: str, column: str, ids: Sequence[int]) -> int:
+        n = 0
+        for cond, params in self._id_batches(column, list(ids)):
+            n += self._run(f"DELETE FROM {table} WHERE {cond}", params).rowcount
+        return n
+
+    def forget_cached_texts(self, texts: Sequence[str]) -> int:
+        """Delete the embedding cache's vectors of ``texts`` (a worker that embedded an
+        erased session's texts before the erase); how many rows went."""
+        return self._forget_cached(texts)
+
+    def _forget_cached(self, texts: Iterable[str]) -> int:
+        """Delete the embedding cache's vectors of ``texts`` (every model). A text another
+        item also holds loses its cached vector too: the cache only saves embedding it
+        again."""
+        hashes = sorted({content_hash(t) for t in texts})
+        n = 0
+        for start in range(0, len(hashes), 500):
+            chunk = hashes[start:start + 500]
+            n += self._run(
+                f"DELETE FROM embed_cache WHERE hash IN ({', '.join(['%s'] * len(chunk))})",
+                chunk).rowcount
+        return n
+
+    def _packs_using(self, scope: str | None, item_ids: Sequence[int],
+                     message_ids: Sequence[int]) -> list[int]:
+        """The journaled packs of ``scope`` (None: packs of no scope) whose entries name
+        one of the items or messages: their text quotes them."""
+        items, messages = set(item_ids), set(message_ids)
+        if not items and not messages:
+            return []
+        sql = ("SELECT id, entries FROM packs WHERE scope = %s" if scope is not None
+               else "SELECT id, entries FROM packs WHERE scope IS NULL")
+        doomed = []
+        for pid, entries in self._run(sql, (scope,) if scope is not None else ()):
+            for e in json.loads(entries) if isinstance(entries, str) else entries:
+                if e.get("item_id") in items or e.get("message_id") in messages:
+                    doomed.append(int(pid))
+                    break
+        return doomed
+
+    def _derived_items(self, scopes: Sequence[str], erased: set[int]) -> tuple[set[int], set[int]]:
+        """Items of ``scopes`` outside any session made of erased items (decision records,
+        weekly roll-ups: their text is made of the erased summaries), transitively; and
+        every item those were made of."""
+        rows: list[Any] = []
+        for scope in scopes:
+            rows.extend(self._run(
+                "SELECT id, children, extra FROM items WHERE scope = %s AND session_id IS NULL",
+                (scope,)))
+        made: dict[int, set[int]] = {}
+        for iid, children, extra in rows:
+            kids = set(json.loads(children) if isinstance(children, str) else children or [])
+            ex = json.loads(extra) if isinstance(extra, str) else extra or {}
+            for key in ("absorbed", "children"):
+                got = ex.get(key)
+                if isinstance(got, list):
+                    kids.update(k for k in got if isinstance(k, int))
+            made[int(iid)] = kids
+        out: set[int] = set()
+        grew = True
+        while grew:
+            grew = False
+            for iid, kids in made.items():
+                if iid not in out and kids & (erased | out):
+                    out.add(iid)
+                    grew = True
+        return out, {k for iid in out for k in made[iid]}
+
+    def _rebuild_entities(self, scope: str, names: set[str]) -> int:
+        """Entities of ``scope`` named in ``names``: deleted when no remaining entity item
+        of the scope names them (counted), else rebuilt from those items as if the erased
+        ones had never been upserted (mentions, first and last seen, context, type)."""
+        if not names:
+            return 0
+        remaining: dict[str, list[tuple[float, dict[str, Any]]]] = {}
+        for at, extra in self._run(
+                "SELECT at, extra FROM items WHERE scope = %s AND kind = 'entity' ORDER BY at, id",
+                (scope,)):
+            ex = json.loads(extra) if isinstance(extra, str) else extra or {}
+            key = normalize_name(str(ex.get("name", "")))
+            if key in names:
+                remaining.setdefault(key, []).append((float(at), ex))
+        gone = 0
+        for eid, norm in self._run("SELECT id, norm_name FROM entities WHERE scope = %s",
+                                   (scope,)).fetchall():
+            if norm not in names:
+                continue
+            seen = remaining.get(norm)
+            if not seen:
+                gone += self._run("DELETE FROM entities WHERE id = %s", (eid,)).rowcount
+                continue
+            type_ = next((str(e.get("type")) for _, e in seen
+                          if e.get("type") not in (None, "name", "thing")),
+                         str(seen[0][1].get("type") or "thing"))
+            self._run(
+                "UPDATE entities SET name = %s, mentions = %s, first_seen = %s, last_seen = %s,"
+                " context = %s, type = %s WHERE id = %s",
+                (str(seen[0][1].get("name") or norm), len(seen), seen[0][0], seen[-1][0],
+                 str(seen[-1][1].get("context") or ""), type_, eid))
+        return gone
