@@ -18,17 +18,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from wordlists import entries, write_names_module
+
 _OUT = Path(__file__).resolve().parent.parent / "src" / "memlane" / "index" / "propernames.py"
 
 
 def proper_names(paths: list[str]) -> list[str]:
     words: set[str] = set()
     names: set[str] = set()
-    for p in paths:
-        for line in Path(p).read_text("utf-8", errors="replace").splitlines():
-            w = line.strip().removesuffix("'s")
-            if w:
-                (names if w[0].isupper() else words).add(w)
+    for w in entries(paths):
+        (names if w[0].isupper() else words).add(w)
     return sorted(n for n in names if n.isalpha() and len(n) > 2 and n[1].islower() and n.lower() not in words)
 
 
@@ -37,25 +36,13 @@ def main() -> None:
     ap.add_argument("--words", nargs="+", required=True)
     ap.add_argument("--out", default=str(_OUT))
     a = ap.parse_args()
-    listed = proper_names(a.words)
-    lines = []
-    line = ""
-    for n in listed:
-        if len(line) + len(n) + 1 > 96:
-            lines.append(line)
-            line = ""
-        line += (" " if line else "") + n
-    lines.append(line)
-    body = "\n".join(f'    "{x} "' for x in lines)
-    Path(a.out).write_text(
-        '"""Proper names that no English word spells: the capitalised entries of Debian\'s English\n'
+    write_names_module(
+        a.out,
+        "Proper names that no English word spells: the capitalised entries of Debian's English\n"
         "word lists (wamerican-large, wbritish-large) of three letters or more, letters only, the\n"
         "second small, and not a lower-case entry of the lists as well. Written by ``tools/proper_names.py``\n"
-        '(docs/summary-eval.md, session 18); not from the labelled sets."""\n\n'
-        f"PROPER_NAMES = frozenset((\n{body}\n).split())\n"
-        f'"""{len(listed)} names, in alphabetical order."""\n',
-        encoding="utf-8")
-    print(f"{len(listed)} names -> {a.out}")
+        "(docs/summary-eval.md, session 18); not from the labelled sets.",
+        "PROPER_NAMES", proper_names(a.words), "in alphabetical order")
 
 
 if __name__ == "__main__":

@@ -22,19 +22,14 @@ import argparse
 import re
 from pathlib import Path
 
+from wordlists import entries, write_names_module
+
 _NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _OUT = Path(__file__).resolve().parent.parent / "src" / "memlane" / "index" / "software.py"
 
 
 def english(paths: list[str]) -> set[str]:
-    words: set[str] = set()
-    for p in paths:
-        for line in Path(p).read_text("utf-8", errors="replace").splitlines():
-            w = line.strip()
-            if not w or w[0].isupper():
-                continue
-            words.add(w.lower().removesuffix("'s"))
-    return words
+    return {w.lower() for w in entries(paths) if not w[0].isupper()}
 
 
 def names(ranking: str, top: int, words: set[str]) -> list[str]:
@@ -59,26 +54,14 @@ def main() -> None:
     ap.add_argument("--words", nargs="+", required=True)
     ap.add_argument("--out", default=str(_OUT))
     a = ap.parse_args()
-    listed = names(a.ranking, a.top, english(a.words))
-    lines = []
-    line = ""
-    for n in listed:
-        if len(line) + len(n) + 1 > 96:
-            lines.append(line)
-            line = ""
-        line += (" " if line else "") + n
-    lines.append(line)
-    body = "\n".join(f'    "{x} "' for x in lines)
-    Path(a.out).write_text(
-        '"""The lower-case names of well-known software packages that no English word spells:\n'
+    write_names_module(
+        a.out,
+        "The lower-case names of well-known software packages that no English word spells:\n"
         f"the {a.top} most downloaded packages of PyPI (a snapshot of its ranking), less those whose\n"
         "name is a word of Debian's English word lists (wamerican-large, wbritish-large) and\n"
         "those of two characters. Written by ``tools/software_names.py`` (docs/summary-eval.md,\n"
-        'session 17); not from the labelled sets."""\n\n'
-        f"SOFTWARE = frozenset((\n{body}\n).split())\n"
-        f'"""{len(listed)} names, most downloaded first."""\n',
-        encoding="utf-8")
-    print(f"{len(listed)} names -> {a.out}")
+        "session 17); not from the labelled sets.",
+        "SOFTWARE", names(a.ranking, a.top, english(a.words)), "most downloaded first")
 
 
 if __name__ == "__main__":
