@@ -53,6 +53,26 @@ class _Slot:
 _BUSY_SECONDS = 30.0
 """How long a writer waits for the database before it gives up with an error."""
 
+
+def _wal(conn: sqlite3.Connection) -> None:
+    """Put the file in WAL mode. Switching a new file's journal mode takes an exclusive lock
+    that SQLite does not wait for through the busy handler: processes opening one new file at
+    once got "database is locked" here (4 at once under load). A file already in WAL mode
+    needs no switch; otherwise the switch is retried for up to ``_BUSY_SECONDS``."""
+    deadline = time.monotonic() + _BUSY_SECONDS
+    pause = 0.005
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if ("locked" not in str(e) and "busy" not in str(e)) or time.monotonic() > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
+
+
 MMAP_BYTES = 2**31 - 2**16
 """How much of the file each connection reads through a memory map (SQLite's default cap,
 ``SQLITE_MAX_MMAP_SIZE``; a larger file maps its first ``MMAP_BYTES``). A page read
@@ -95,7 +115,7 @@ class Database:
                     self.path, isolation_level=None, check_same_thread=False,
                     timeout=_BUSY_SECONDS
                 )
-                conn.execute("PRAGMA journal_mode = WAL")
+                _wal(conn)
                 conn.execute("PRAGMA synchronous = NORMAL")
                 conn.execute("PRAGMA foreign_keys = ON")
                 # deleted content is overwritten with zeros, not left in free pages
