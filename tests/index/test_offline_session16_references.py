@@ -191,3 +191,41 @@ def test_a_directory_named_by_itself_is_kept_beside_a_file_in_it():
         "Here's db/migrations/0042_unpaid_idx.py with the index.",
     ]))
     assert {"db/migrations/", "db/migrations/0042_unpaid_idx.py"} <= set(summary.references)
+
+
+@settings(max_examples=40, deadline=None)
+@given(prefix=st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=2, max_size=5),
+       number=st.integers(1, 999_999), host=st.sampled_from(["wiki.corvid.io/pm", "jira.example.com/browse"]))
+def test_a_key_named_on_its_own_stays_beside_a_url_holding_it(prefix, number, host):
+    """'the postmortem for INC-2291' and, later, 'https://wiki.corvid.io/pm/INC-2291': the key
+    was folded into the URL as its part and lost (session 18). A key a message names on its
+    own is kept; one only ever said inside the URL is still the URL's part."""
+    key = f"{prefix}-{number}"
+    summary, _ = OfflineIntelligence().summarize("s", _msgs([
+        f"ok let's do the postmortem for {key}, the outage on Thursday.",
+        f"I'll write the action items up in the doc, https://{host}/{key}"]))
+    assert {key, f"https://{host}/{key}"} <= set(summary.references)
+    alone, _ = OfflineIntelligence().summarize("s", _msgs([
+        "ok let's do the postmortem on Thursday.",
+        f"I'll write the action items up in the doc, https://{host}/{key}"]))
+    assert key not in alone.references
+
+
+def test_a_version_or_a_file_named_alone_is_still_the_longer_references_part():
+    summary, _ = OfflineIntelligence().summarize("s", _msgs([
+        "Roll back to 2.17.3 please.", "Pinned: checkout-api v2.17.3 in deploy/pins/checkout.yaml",
+        "and bump poetry.lock too", "done: services/api/poetry.lock"]))
+    assert "2.17.3" not in summary.references and "poetry.lock" not in summary.references
+
+
+@settings(max_examples=30, deadline=None)
+@given(letter=st.sampled_from("QRCKX"), number=st.integers(1000, 99_999_999), tail=st.sampled_from(["", "-7712"]))
+def test_one_letter_before_four_digits_is_a_key_not_a_name(letter, number, tail):
+    """'Q-55810 is the quartz one' gave an entity 'Q-55810' and no reference (session 18)."""
+    key = f"{letter}-{number}{tail}"
+    summary, ex = OfflineIntelligence().summarize("s", _msgs([
+        f"Got the quotes back. {key} is the quartz one.", "I'll ring them tomorrow and accept it."]))
+    assert key in summary.references
+    assert key not in {e.name for e in ex.entities}
+    short, _ = OfflineIntelligence().summarize("s", _msgs(["Row A-12 near the stage, seat B-3.", "ok"]))
+    assert not {"A-12", "B-3"} & set(short.references)

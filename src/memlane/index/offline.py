@@ -109,7 +109,8 @@ _REFS = [
     re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,6}\b"),  # paths with an extension
     re.compile(r"(?<![\w/.-])[\w-]+\." + _EXTS),  # bare file names
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
-    re.compile(r"\b[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]+)*-\d{1,10}(?:-[A-Z0-9]{1,4})?\b"),  # keys: BILL-142, INV-2026-1187-R
+    # keys: BILL-142, INV-2026-1187-R; one letter before four digits or more: a quote's "Q-55810"
+    re.compile(r"\b(?:[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]+)*-\d{1,10}(?:-[A-Z0-9]{1,4})?|[A-Z]-\d{4,10}(?:-\d{1,10})*(?![\w-]))\b"),
     re.compile(r"(?<![\w&])#(?:\d{1,6}\b|[0-9A-Fa-f]{6}\b|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)"),  # issues, colours, channels
     re.compile(r"(?<![\w/.@-])(?:[\w-]+\.)+" + _TLDS + r"\b"
                r"(?![.@]\w)(?:/[\w-]+(?:\.[\w-]+)*)*"),  # domains, with a path
@@ -448,6 +449,9 @@ _GLUED = re.compile(r"(?:(?:^|[\s`'\"(])-{1,2}|\w:|::)$")
 """Before a capitalised word, what makes it a flag or a name in code: a dash opening the word
 ("-Xmx1g", "--Foo"; not "ex-Google", a word's own hyphen), or a colon glued to a word
 ("-XX:MaxRAMPercentage", "tokio::sync::Mutex"; not "Note: Tom") (session 17)."""
+_KEY = re.compile(r"[A-Z][A-Z0-9]*-[A-Z0-9-]*[0-9][A-Z0-9-]*")
+"""A ticket's, an order's or an invoice's key: capitals, a dash, digits ("INC-2291",
+"INV-2026-1187", "FL-20931")."""
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 """A capital after a small letter inside a word ("PagerDuty", "KubeCon"): a name's spelling, not a word's."""
 _KIN_NAMES = frozenset("Mum Dad Mom Mummy Daddy Gran Granny Grandma Grandad Grandpa Nan Nana".split())
@@ -950,15 +954,24 @@ class OfflineIntelligence:
         extraction = self._extract([(m, t) for m, t, _ in lead])
         extraction = self._with_decisions(extraction, messages, cues)
         extraction = self._with_states(extraction, messages, turns, cues)
-        refs = sorted({r.rstrip(".,;:") for m in messages for r in _references(m.text)})
+        said = [{r.rstrip(".,;:") for r in _references(m.text)} for m in messages]
+        refs = sorted(set().union(*said))
         if len(refs) > 1:  # a code inside a longer reference ("0E7C7B" in "#0E7C7B") is that one
+            # unless it is a key a message names on its own and the longer one is a URL or a
+            # path ("the postmortem for INC-2291" beside ".../pm/INC-2291" in a later message);
+            # a version, a file or an address named alone is still the longer one's part
+            # ("2.17.3", "poetry.lock"), and so is a key beside itself with its kind ("client
+            # number QH-40118") (session 18)
+            alone = {r.lower() for one in said for r in one if _KEY.fullmatch(r)
+                     and not any(r != o and r.lower() in o.lower() for o in one)}
             folded = [r.lower() for r in refs]
             # a host named by itself is kept beside an e-mail address at it ("kettleandcrow.com" and
             # "hello@kettleandcrow.com", "192.168.1.40" and "you@192.168.1.40"); not a part of a
             # URL ("postgres://app:…@db.internal:5432/app"); a directory named by itself is kept
             # beside a file in it ("db/migrations/" and "db/migrations/0042_idx.py") (session 18)
             refs = [r for r, f in zip(refs, folded, strict=True)
-                    if not any(f != o and f in o and not (o.endswith("@" + f) and "://" not in o)
+                    if not any(f != o and f in o and not (f in alone and "/" in o)
+                               and not (o.endswith("@" + f) and "://" not in o)
                                and not (f.endswith("/") and o.startswith(f)) for o in folded)]
         if refs:
             # "Harbour Street" in "14 Harbour Street, Falmouth", "Member ID HXP 558" in its
