@@ -185,3 +185,29 @@ def test_a_stated_value_keeps_the_punctuation_inside_it(value, noun, end):
 def test_a_value_ends_at_a_stop_not_at_a_dot_inside_a_name(text, expected):
     _, ex = OfflineIntelligence().summarize("s", _msgs([("user", text)]))
     assert expected in {(f.predicate, f.object) for f in ex.facts}
+
+
+@pytest.mark.parametrize(("question", "remark", "answer"), [
+    ("do we invite the neighbours from Rosenweg?", "she'd like that but it's a lot of people in our flat",
+     "hmm no idea, let's think about it"),
+    ("do we want their in-house caterer or bring our own?", "their menu is very meat-heavy",
+     "ugh, good point. let's not decide that today"),
+    ("Is the 500-item page limit still a thing?", "nobody remembers why we picked it", "no idea honestly"),
+])
+def test_a_question_mark_ends_a_sentence_before_a_small_letter(question, remark, answer):
+    """In chat a sentence after a question often opens in lower case: "do we invite the
+    neighbours? she'd like that…" was one sentence, so the question was no open question (and
+    was even written as a decision) (session 18)."""
+    summary, _ = OfflineIntelligence().summarize("s", _msgs([
+        ("user", "ok planning sync for the weekend."), ("user", f"{question} {remark}"), ("user", answer)]))
+    assert any(q.lower().startswith(question[:-1].lower()) for q in summary.open_questions), summary
+    assert not any(question[:-1].lower() in d.lower() for d in summary.decisions)
+
+
+def test_a_short_question_before_a_small_letter_runs_on():
+    from memlane.index.offline import _sentences
+
+    assert _sentences("The menu? we said tacos last time and nobody complained.") == [
+        "The menu? we said tacos last time and nobody complained."]
+    assert _sentences("do we invite the neighbours from Rosenweg? she'd like that.") == [
+        "do we invite the neighbours from Rosenweg?", "she'd like that."]

@@ -46,7 +46,7 @@ from memlane.types import Message
 
 __all__ = ["OfflineIntelligence"]
 
-_SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9]|@\w)|(?<=\n)\n*)")
+_SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9]|@\w)|(?<=\?)\s+(?=[a-z])|(?<=\n)\n*)")
 """A sentence break: end punctuation, blanks and a capital or digit (optionally after a
 quote or bracket) or an "@name" (session 13), or a run of newlines. It opens on one of four
 characters, so the engine skips straight to them instead of trying a lookbehind at every
@@ -614,6 +614,8 @@ def _sentences(text: str) -> list[str]:
         start = m.start()
         if text[start] == "." and text[start - 1: start] in "rstf" and _TITLE.search(text, max(0, start - 5), start + 1):
             continue  # "Dr. Okafor": a title's stop ends no sentence
+        if text[start] == "?" and text[m.end(): m.end() + 1].islower() and text.count(" ", pos, start) < 4:
+            continue  # "The menu? we said…": a short question before a small letter runs on
         pieces.append(text[pos:start] if text[start] == "\n" else text[pos : start + 1])
         pos = m.end()
     pieces.append(text[pos:])
