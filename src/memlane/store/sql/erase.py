@@ -29,17 +29,17 @@ A dialect adds ``_erase_prepare`` (SQLite: ``secure_delete``), ``_erase_finish``
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from memlane.errors import NotFoundError
+from memlane.index.embed import text_hash
 from memlane.index.normalize import normalize_name
 from memlane.store.sql.base import SqlStore
 
-__all__ = ["ERASE_KINDS", "EraseMixin", "content_hash"]
+__all__ = ["ERASE_KINDS", "EraseMixin"]
 
 ERASE_KINDS = (
     "sessions", "messages", "items", "vectors", "cached_vectors", "facts", "fact_events",
@@ -49,11 +49,6 @@ ERASE_KINDS = (
 
 ERASED_DOC = json.dumps({"erased": True})
 """What a change record of an erased entity holds instead of its document."""
-
-
-def content_hash(text: str) -> bytes:
-    """The embedding cache's key of a text (``memlane.index.embed.text_hash``)."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
 class EraseMixin(SqlStore):
@@ -267,7 +262,7 @@ class EraseMixin(SqlStore):
         """Delete the embedding cache's vectors of ``texts`` (every model). A text another
         item also holds loses its cached vector too: the cache only saves embedding it
         again."""
-        hashes = sorted({content_hash(t) for t in texts})
+        hashes = sorted({text_hash(t) for t in texts})
         n = 0
         for start in range(0, len(hashes), 500):
             chunk = hashes[start:start + 500]
