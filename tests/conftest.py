@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,28 @@ from memlane.store import open_store
 from memlane.testing import memory
 
 _databases = itertools.count(1)
+
+
+@pytest.fixture
+def cli_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:
+    """``memlane`` through click's runner on ``tmp_path/cli.db`` (the hashing embedder, run
+    from ``tmp_path``): ``cli_run(*args, code=0, input=None)`` asserts the exit code and
+    returns the result."""
+    from click.testing import CliRunner
+
+    from memlane.serve.cli import cli
+
+    monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
+    monkeypatch.chdir(tmp_path)
+    db = str(tmp_path / "cli.db")
+    runner = CliRunner()
+
+    def invoke(*args: str, code: int = 0, input: str | None = None) -> Any:
+        result = runner.invoke(cli, ["--db", db, *args], input=input, catch_exceptions=False)
+        assert result.exit_code == code, result.output
+        return result
+
+    return invoke
 
 
 @pytest.fixture

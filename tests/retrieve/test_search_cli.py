@@ -5,28 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from memlane.serve.cli import cli
 from memlane.testing import example_files
 
 
 @pytest.fixture
-def run(tmp_path, monkeypatch):
-    monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
-    monkeypatch.chdir(tmp_path)
-    db = str(tmp_path / "cli.db")
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0):
-        result = runner.invoke(cli, ["--db", db, *args], catch_exceptions=False)
-        assert result.exit_code == code, result.output
-        return result
-
+def run(cli_run):
     for f in example_files():
-        invoke("import", str(f))
-    invoke("index", "--now", "2024-06-01T00:00:00Z")
-    return invoke
+        cli_run("import", str(f))
+    cli_run("index", "--now", "2024-06-01T00:00:00Z")
+    return cli_run
 
 
 def test_explain_prints_stage_ranks_and_signals(run) -> None:

@@ -12,18 +12,8 @@ from memlane.testing import example_files
 
 
 @pytest.fixture
-def run(tmp_path, monkeypatch):
-    monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
-    monkeypatch.chdir(tmp_path)
-    db = str(tmp_path / "cli.db")
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0, input: str | None = None):
-        result = runner.invoke(cli, ["--db", db, *args], input=input, catch_exceptions=False)
-        assert result.exit_code == code, result.output
-        return result
-
-    return invoke
+def run(cli_run):
+    return cli_run
 
 
 def test_import_index_search_json(run):

@@ -12,29 +12,16 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from memlane.serve.cli import cli
 
 
 @pytest.fixture
-def run(tmp_path, monkeypatch):
-    monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
-    monkeypatch.chdir(tmp_path)
-    db = str(tmp_path / "cli.db")
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0, input: str | None = None):
-        result = runner.invoke(cli, ["--db", db, *args], input=input, catch_exceptions=False)
-        assert result.exit_code == code, result.output
-        return result
-
+def run(cli_run):
     for scope in ("alice", "bob"):
         for text in ("I moved to Zorblaxville", "my sister lives there"):
-            invoke("add", f"{text} ({scope})", "--scope", scope, "--at", "2024-03-01T10:00:00Z")
-        invoke("sessions", "close", "--scope", scope)
-    invoke("index", "--now", "2024-06-01T00:00:00Z")
-    return invoke
+            cli_run("add", f"{text} ({scope})", "--scope", scope, "--at", "2024-03-01T10:00:00Z")
+        cli_run("sessions", "close", "--scope", scope)
+    cli_run("index", "--now", "2024-06-01T00:00:00Z")
+    return cli_run
 
 
 def _sessions(run, scope: str) -> list[dict]:
