@@ -174,12 +174,13 @@ def store_intelligence(
     vectors = embeddings.for_index([r["text"] for r in rows])
     with store.atomic():
         store.clear_intelligence(session.id)  # takes the scope's facts lock first
-        if not store.get_sessions([session.id]):
+        now_stored = store.get_sessions([session.id]).get(session.id)
+        if now_stored is None:
             # erased while it was summarised (docs/erasure.md): write nothing of it, and
             # take back what embedding it cached
             store.forget_cached_texts([r["text"] for r in rows])
             return False
-        if claimed and store.get_session(session.id).summarized:
+        if claimed and now_stored.summarized:
             # another worker claimed the session after this one's lease ran out (a model
             # call longer than indexing.lease_seconds) and has written it: keep its writing
             raise Overtaken(
