@@ -18,12 +18,12 @@ id_texts = ids.map(str) | st.sampled_from(["²", "٣٣", "１", "0x1", "-0", "1e
 PATHS = ["/v1/sessions/{}", "/v1/packs/{}", "/ui/sessions/{}", "/ui/packs/{}",
          "/ui/facts/{}/forget"]
 ACTIONS = [("sessions.show", "id"), ("facts.forget", "id"), ("packs.show", "id"),
-           ("sessions.close", "session_id")]
+           ("sessions.close", "session_id"), ("sessions.forget", "id")]
 
 
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(path=st.sampled_from(PATHS + ["DELETE /v1/facts/{}"]), text=id_texts)
+@given(path=st.sampled_from(PATHS + ["DELETE /v1/facts/{}", "DELETE /v1/sessions/{}"]), text=id_texts)
 def test_an_id_in_a_path_is_refused_with_a_4xx(sqlite_service, path, text) -> None:
     method, _, template = path.rpartition(" ")
     with sqlite_service.client() as c:
@@ -47,7 +47,24 @@ def test_an_id_in_an_action_is_refused_naming_it(sqlite_service, action, value) 
 def test_the_largest_id_sqlite_holds_is_a_404(sqlite_service) -> None:
     with sqlite_service.client() as c:
         for method, path in (("GET", "/v1/sessions/{}"), ("DELETE", "/v1/facts/{}"),
-                             ("GET", "/v1/packs/{}")):
+                             ("DELETE", "/v1/sessions/{}"), ("GET", "/v1/packs/{}")):
             r = c.request(method, path.format(INT64_MAX))
             assert r.status_code == 404, (path, r.text)
         assert c.get(f"/ui/facts/{INT64_MAX}/forget").status_code == 404
+
+
+def test_a_scope_to_erase_that_is_no_scope_is_refused_naming_it(service) -> None:
+    from urllib.parse import quote
+
+    """``DELETE /v1/scopes/{scope}`` and ``scopes.forget`` on both backends: a scope no
+    ``add_message`` could have written (a control character, past 256 characters) is a 4xx
+    naming ``scope``, and nothing is erased (session 18)."""
+    service.mem.add_message("keep", "user", "still here")
+    with service.client(service.key("*")) as c:
+        for bad in ("a\u0007b", "x" * 300):
+            r = c.delete(f"/v1/scopes/{quote(bad, safe='')}")
+            assert 400 <= r.status_code < 500 and r.json()["error"]["field"] == "scope", r.text
+            r = c.post("/actions", json={"kind": "scopes.forget", "input": {"scope": bad}})
+            assert r.status_code in (400, 422), r.text
+            assert r.json()["error"]["field"] == "input.scope", r.text
+    assert service.mem.stats()["messages"] == 1
