@@ -54,11 +54,11 @@ def test_the_largest_id_sqlite_holds_is_a_404(sqlite_service) -> None:
 
 
 def test_a_scope_to_erase_that_is_no_scope_is_refused_naming_it(service) -> None:
-    from urllib.parse import quote
-
     """``DELETE /v1/scopes/{scope}`` and ``scopes.forget`` on both backends: a scope no
     ``add_message`` could have written (a control character, past 256 characters) is a 4xx
     naming ``scope``, and nothing is erased (session 18)."""
+    from urllib.parse import quote
+
     service.mem.add_message("keep", "user", "still here")
     with service.client(service.key("*")) as c:
         for bad in ("a\u0007b", "x" * 300):
