@@ -3,7 +3,7 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memlane.index.offline import OfflineIntelligence, keyphrases
@@ -168,6 +168,7 @@ def _dotted_values(draw):
 @settings(max_examples=60, deadline=None)
 @given(value=_dotted_values(), noun=st.sampled_from(["email", "website", "weight", "salary", "handle"]),
        end=st.sampled_from([".", "!", ", if you need it.", "; noted?", ""]))
+@example(value="0.next@example.com", noun="email", end=".")  # a clause word ("next") glued to a dot (session 19)
 def test_a_stated_value_keeps_the_punctuation_inside_it(value, noun, end):
     """'my email is sam.patel@example.com' was stored as 'sam': a value ran only to the first
     '.', ',' or ':' wherever it stood (session 18). Punctuation ends a value only before a space

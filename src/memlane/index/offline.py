@@ -465,7 +465,7 @@ _KIN = ("sister", "brother", "wife", "husband", "partner", "girlfriend", "boyfri
 # inside a token ("sam.patel@example.com", "Python 3.12", "Booking.com", "72,000",
 # "https://sam.dev") and the abbreviations of names ("St. Albans") do not end it.
 _VAL = (
-    r"((?:\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms)\.\s|[^.!?;,:\n]|[.!?;,:](?=[\w/@%#~+-])){1,80}?)(?=\s*(?:[.!?;,:](?![\w/@%#~+-])|\n|\b(?:and|but|so|which|because|since|near|last|"
+    r"((?:\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms)\.\s|[^.!?;,:\n]|[.!?;,:](?=[\w/@%#~+-])){1,80}?)(?=\s*(?:[.!?;,:](?![\w/@%#~+-])|\n|(?<=\s)(?:and|but|so|which|because|since|near|last|"
     r"this|next|yesterday|today|recently|ago|two|three|a few|every|now|with|for|when|while|"
     r"after|before|until|on|in (?:January|February|March|April|May|June|July|August|September|"
     r"October|November|December|\d{4}))\b|$))"
