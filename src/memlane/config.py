@@ -235,7 +235,7 @@ class ConfidenceConfig:
 _MULTI = ("likes", "dislikes", "visited", "has", "acquired", "started", "signed_up_for", "uses",
           "studied_at", "allergic_to", "sister", "brother", "friend", "colleague", "coworker",
           "son", "daughter", "cousin", "cat", "dog", "pet", "puppy", "kitten", "niece", "nephew",
-          "neighbor", "aunt", "uncle", "decided", "did", "scheduled",
+          "neighbor", "aunt", "uncle", "decided", "did", "scheduled", "suggested",
           # session 18: what the user says about themselves and their people
           "child", "parent", "grandchild", "grandson", "granddaughter", "grandmother", "grandfather",
           "grandparent", "stepson", "stepdaughter", "baby", "flatmate", "roommate", "housemate",

@@ -108,16 +108,17 @@ def test_summarize_end_to_end(srv: ChatServer, intel: LLMIntelligence) -> None:
         Entity("Marta", "person", "Ana's sister"),
         Entity("Heden Alfama", "thing", ""),
     )
+    # the user's turns carry Ana's name: "I", "user" and "The user" are Ana (session 19)
     assert extraction.facts == (
-        Fact("user", "lives_in", "Lisbon", "stated", 1,
+        Fact("Ana", "lives_in", "Lisbon", "stated", 1,
              "I just moved to Lisbon last month and I need a quiet coworking space."),
-        Fact("user", "sister", "Marta", "stated", 3, "My sister Marta lives there."),
-        Fact("user", "allergic_to", "cats", "stated", 3,
+        Fact("Ana", "sister", "Marta", "stated", 3, "My sister Marta lives there."),
+        Fact("Ana", "allergic_to", "cats", "stated", 3,
              "I'm allergic to cats, so no office pets."),
         Fact("Marta", "lives_in", "Alfama", "inferred", None, ""),
     )
     assert extraction.relations == (
-        Relation("user", "sister", "Marta", 3),
+        Relation("Ana", "sister", "Marta", 3),
         Relation("Marta", "lives_in", "Alfama", None),
     )
     assert extraction.extra == {"backend": "llm:openai:test-model"}

@@ -25,6 +25,7 @@ from typing import Any
 
 from memlane.backends.llm.base import LLM, complete_json
 from memlane.index.normalize import normalize_name, normalize_predicate
+from memlane.index.people import speaker_subject
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
     SUMMARY_SCHEMA,
@@ -148,8 +149,19 @@ def _clean(value: Any, limit: int = 200) -> str:
     return _clip(" ".join(_UNSAFE.sub(_safe, text).split()), limit)
 
 
-def _subject(value: str) -> str:
-    return "user" if value.casefold() in _SELF else value
+def _subject(value: str, me: str = "user") -> str:
+    """A model's subject, ``me`` for the user ("I", "the user"): ``user``, or the speaker's
+    name in a conversation among named people (session 19, as the offline backend), whose
+    "user's sister" or "my sister" is then ``Caroline's sister``."""
+    if value.casefold() in _SELF:
+        return me
+    if me != "user" and (own := _OWN.match(value)) is not None:
+        return f"{me}'s {value[own.end():]}"
+    return value
+
+
+_OWN = re.compile(r"(?:the\s+)?user['’]s\s+(?=\S)|my\s+(?=\S)", re.IGNORECASE)
+"""The user's own relative or thing, as a model may write it: "user's sister", "my sister"."""
 
 
 _WORD = re.compile(r"\w+")
@@ -271,6 +283,12 @@ class LLMIntelligence:
         # or entity must name something a turn said (or the user, a participant, the team).
         said = _GENERIC | _words(" ".join(f"{m.text} {m.speaker or ''}" for m in messages))
         unsaid: dict[str, None] = {}
+        # who "the user" is: the speaker of the fact's turn when the user's turns carry names
+        # (facts of two people never one subject's, so one never supersedes the other), the
+        # one person when only one speaks, else ``user`` (session 19)
+        person = {m.seq: speaker_subject(m) for m in messages if m.role == "user"}
+        people = set(person.values())
+        alone = next(iter(people)) if len(people) == 1 else "user"
         entities: dict[str, Entity] = {}
         for e in data.get("entities") or ():
             name = _clean(e.get("name"))
@@ -285,7 +303,8 @@ class LLMIntelligence:
 
         facts: dict[tuple[str, str, str], Fact] = {}
         for f in data.get("facts") or ():
-            subject = _subject(_clean(f.get("subject")))
+            seq = _turn_of(f.get("turn"), by_seq)
+            subject = _subject(_clean(f.get("subject")), person.get(seq, alone) if seq is not None else alone)
             predicate = normalize_predicate(_clean(f.get("predicate"), 100))
             obj = _clean(f.get("object"), 400)
             if not subject or not predicate or not obj:
@@ -296,16 +315,15 @@ class LLMIntelligence:
             source = _clean(f.get("source"), 40).lower() or "stated"
             if source not in _SOURCES:
                 source = "inferred"
-            seq = _turn_of(f.get("turn"), by_seq)
             text = _sentence_with(by_seq[seq].text, obj) if seq is not None else ""
             fact_key = (subject, predicate, normalize_name(obj))
             facts.setdefault(fact_key, Fact(subject, predicate, obj, source, seq, text))
 
         relations: dict[tuple[str, str, str], Relation] = {}
         for r in data.get("relations") or ():
-            src = _subject(_clean(r.get("from")))
+            src = _subject(_clean(r.get("from")), alone)
             rel = normalize_predicate(_clean(r.get("relation"), 100))
-            dst = _subject(_clean(r.get("to")))
+            dst = _subject(_clean(r.get("to")), alone)
             if src and rel and dst:
                 if not (_said(src, said) and _said(dst, said)):
                     unsaid.setdefault(src if not _said(src, said) else dst, None)

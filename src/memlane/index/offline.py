@@ -28,6 +28,7 @@ from memlane.index.people import (
     kin_names,
     may_state,
     people_facts,
+    speaker_subject,
 )
 from memlane.index.propernames import PROPER_NAMES
 from memlane.index.software import SOFTWARE
@@ -884,6 +885,39 @@ def _several(messages: Sequence[Message]) -> bool:
     return len({m.speaker or m.role for m in messages if m.role == "user"}) > 1
 
 
+_TAKEN_UP = re.compile(
+    r"^\W*(?:(?:oh|ah|aw+|wow)\b[\s,!.]*)?(?:ok(?:ay)?|yes|yeah|yep|yup|sure|great|perfect|brilliant|lovely|excellent|fine|good|nice|cool|"
+    r"thanks?|thank\s+you|cheers|ta|appreciated|makes\s+sense|sounds\s+(?:good|great|right|fine|like)|will\s+do|"
+    r"done|deal|agreed|right|got\s+it|that\s+works|let['’]?s|i['’]ll|i\s+will|i['’]m\s+going|"
+    r"that['’]s\s+(?:so\s+|really\s+)?(?:kind|great|perfect|helpful|brilliant|good|fine|it)|"
+    r"that\s+(?:did|fixed|worked|helps)|it\s+works|it\s+worked|worked)\b", re.IGNORECASE)
+"""The opening of a turn that takes up what the assistant just said: an agreement, an
+acceptance, thanks, the user's own plan to do it, a report that it worked."""
+_TURNED_DOWN = re.compile(r"^\W*(?:no\b|nope|nah|not\b|actually|but\b|hmm+|i['’]d\s+rather|i\s+don['’]?t|"
+                          r"i\s+can['’]?t|that\s+won['’]?t|i\s+already)", re.IGNORECASE)
+"""The opening of a turn that turns down or passes over what the assistant said."""
+
+
+def _taken_up(said: str, reply: Message | None) -> bool:
+    """Whether the user's ``reply`` (their next turn, None when none follows) takes up what
+    the assistant said (``said``): it opens with an agreement, thanks or a plan of the user's
+    own ("Makes sense", "Will do", "OK, I'll repot it…"), or names the choice again in a
+    statement ("Remake please", "train then"), and does not open by turning it down ("No, …",
+    "Actually, …").
+    Advice the user only heard is no decision of theirs (session 19)."""
+    if reply is None:
+        return False
+    text = reply.text.strip()
+    if _TURNED_DOWN.match(text):
+        return False
+    if _TAKEN_UP.match(text):
+        return True
+    first = _sentences(text)[:1]
+    if not first or first[0].endswith("?"):
+        return False  # "How long do running shoes last?": asked about, not taken up
+    return bool((set(_words(first[0])) - _FILLER) & (set(_words(said)) - _FILLER))
+
+
 SHIPPED_MODEL = "shipped"
 """``OfflineIntelligence(model=...)``: the sentence model whose weights ship in the package."""
 
@@ -1016,12 +1050,16 @@ class OfflineIntelligence:
 
     @staticmethod
     def _with_decisions(extraction: Extraction, messages: Sequence[Message], cues: Cues) -> Extraction:
-        """Decisions as facts ``<who> decided <what>``: the user's when one person talks with
-        the assistant, the team's when several people do."""
+        """Decisions as facts ``<who> decided <what>``: the user's (by name when their turns
+        carry one) when one person talks with the assistant, the team's when several people
+        do. A decision read from the assistant's turn that the user's next turn does not take
+        up (:func:`_taken_up`) is no decision of theirs: it is ``assistant suggested <what>``
+        (session 19); what the assistant's side did, told as a story, is ``assistant did``."""
         if not cues.decisions and not cues.narrated:
             return extraction
-        subject = "team" if _several(messages) else "user"
         firsts = _turn_messages(messages)
+        user = next((m for m in messages if m.role == "user"), None)
+        subject = "team" if _several(messages) else (speaker_subject(user) if user else "user")
         facts = list(extraction.facts)
         # what was decided, and what we or I did told as a story ("We sold out, 900 tickets"):
         # no decision, still a fact (session 17)
@@ -1029,7 +1067,14 @@ class OfflineIntelligence:
             for d in said:
                 turn = cues.turn_of.get(d)
                 msg = firsts[turn] if turn is not None and turn < len(firsts) else None
-                facts.append(Fact(subject, verb, d.rstrip("."), "stated",
+                who, what = subject, verb
+                if msg is not None and turn is not None and msg.role == "assistant":
+                    reply = next((m for m in firsts[turn + 1:] if m.role == "user"), None)
+                    if verb == "did":
+                        who = "assistant"
+                    elif not _taken_up(d, reply):
+                        who, what = "assistant", "suggested"
+                facts.append(Fact(who, what, d.rstrip("."), "stated",
                                   msg.seq if msg else None, _trim(d, 200)))
         return replace(extraction, facts=tuple(facts))
 
@@ -1070,15 +1115,16 @@ class OfflineIntelligence:
                 stated.append((m, s))
             if _FIRST_PERSON_CUE.search(s) is None:
                 continue
-            for f in self._facts(s, m.seq):
+            me = speaker_subject(m)
+            for f in self._facts(s, m.seq, me):
                 facts.append(f)
                 if f.predicate in _KIN:
-                    relations.append(Relation("user", f.predicate, f.object, m.seq))
+                    relations.append(Relation(me, f.predicate, f.object, m.seq))
                     kind = "pet" if f.predicate in _PETS else "person"
                     if not f.object.isdigit():  # "My mum is 84": her age, not her name (session 17)
                         entities.setdefault(f.object.lower(), Entity(f.object, kind, _trim(s, 120)))
                 elif f.predicate in ("lives_in", "works_at", "visited", "studied_at"):
-                    relations.append(Relation("user", f.predicate, f.object, m.seq))
+                    relations.append(Relation(me, f.predicate, f.object, m.seq))
         if stated:
             facts = self._with_people(facts, relations, entities, split, stated)
         unique = list({(f.subject, f.predicate, f.object.lower()): f for f in facts}.values())
@@ -1114,15 +1160,20 @@ class OfflineIntelligence:
         kids, Leo and Mia". A first-person pattern's value that one of these says more
         exactly (the same subject, predicate and turn) gives way to it."""
         we = len({m.speaker or m.role for m, _ in split if m.role == "user"}) <= 1
-        found = [f for m, s in stated for f in people_facts(s, m.seq, we=we)]
-        names = kin_names([*facts, *found])
-        if names:  # "my daughter" after "my daughter Maya" is Maya; "Maya is 7" is said of her
-            told = [(m, s) for m, s in split if m.role == "user" and any(n in s for n in names.values())]
-            found = [f for m, s in dict.fromkeys([*stated, *told]) for f in people_facts(s, m.seq, we=we, names=names)]
+        # who "I" is in each turn: the user, or the speaker by name (session 19), whose
+        # relatives are theirs ("my sister" is Caroline's sister, not Melanie's)
+        mine: dict[int | None, str] = {m.seq: speaker_subject(m) for m, _ in split if m.role == "user"}
+        found = [f for m, s in stated for f in people_facts(s, m.seq, we=we, me=mine[m.seq])]
+        names = {me: kin_names([*facts, *found], me) for me in dict.fromkeys(mine.values())}
+        if any(names.values()):  # "my daughter" after "my daughter Maya" is Maya; "Maya is 7" is said of her
+            told = [(m, s) for m, s in split if m.role == "user"
+                    and any(n in s for one in names.values() for n in one.values())]
+            found = [f for m, s in dict.fromkeys([*stated, *told])
+                     for f in people_facts(s, m.seq, we=we, names=names[mine[m.seq]], me=mine[m.seq])]
         if not found:
             return facts
         said = {(f.subject, f.predicate, f.seq) for f in found}
-        named = {(f.seq, f.object.lower()) for f in found if f.subject == "user"}
+        named = {(f.seq, f.object.lower()) for f in found if f.subject == mine.get(f.seq, "user")}
         # a first-person pattern's fact gives way to the same subject, predicate and turn read
         # here, in its place (the order facts are stored in, and so their ids, stay); "I have a
         # dog called Biscuit" (has) and "I started a new job at Siemens" (started) give way to
@@ -1139,8 +1190,8 @@ class OfflineIntelligence:
         for f in found:
             if id(f) not in placed:
                 out.append(f)
-            if f.subject == "user" and f.predicate in KIN_PREDICATES:
-                relations.append(Relation("user", f.predicate, f.object, f.seq))
+            if f.subject == mine.get(f.seq, "user") and f.predicate in KIN_PREDICATES:
+                relations.append(Relation(f.subject, f.predicate, f.object, f.seq))
                 kind = "pet" if f.predicate in PET_PREDICATES else "person"
                 entities.setdefault(f.object.lower(), Entity(f.object, kind, f.text[:120]))
             elif f.predicate in ("lives_in", "works_at", "studied_at", "from"):
@@ -1259,7 +1310,9 @@ class OfflineIntelligence:
         return out
 
     @staticmethod
-    def _facts(sentence: str, seq: int) -> list[Fact]:
+    def _facts(sentence: str, seq: int, me: str = "user") -> list[Fact]:
+        """The first-person patterns' facts of one sentence of the user's; ``me``: who "I"
+        is (:func:`memlane.index.people.speaker_subject`)."""
         out = []
         low = sentence.lower()
         present = {w for w in _FACT_WORDS if w in low}
@@ -1285,7 +1338,8 @@ class OfflineIntelligence:
                     continue
                 if value.lower() in _FILLER or value.lower().startswith(("not ", "going ", "so ", "very ")):
                     continue
-                out.append(Fact(subject, normalize_predicate(pred), value, "stated", seq, _trim(sentence, 200)))
+                out.append(Fact(me if subject == "user" else subject, normalize_predicate(pred), value,
+                                "stated", seq, _trim(sentence, 200)))
         return out
 
     @staticmethod
@@ -1302,7 +1356,7 @@ class OfflineIntelligence:
         for t, (who, role, sentences) in enumerate(turns):
             if role != "user" or t >= len(firsts):
                 continue
-            speaker = "user" if who in ("user", "assistant") else who
+            speaker = speaker_subject(firsts[t])
             we = "team" if several else speaker
             for i, sentence in enumerate(sentences):
                 placed = cues.placed.get((t, i))

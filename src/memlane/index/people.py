@@ -41,8 +41,19 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from memlane.index.normalize import normalize_predicate
 from memlane.index.schema import Fact
+from memlane.types import Message
 
-__all__ = ["KIN_PREDICATES", "KIN_WORDS", "PET_PREDICATES", "asserted", "kin_names", "may_state", "people_facts"]
+__all__ = ["KIN_PREDICATES", "KIN_WORDS", "PET_PREDICATES", "asserted", "kin_names", "may_state", "people_facts",
+           "speaker_subject"]
+
+
+def speaker_subject(m: Message) -> str:
+    """Who "I" and "my" are in a message of the user's: the speaker's name when the message
+    carries one ("Caroline" in a conversation among named people, a team chat), else
+    ``user`` (a chat with the assistant). Facts of two people are then never one subject's,
+    so one never supersedes the other (session 19)."""
+    who = " ".join((m.speaker or "").split())
+    return who if who and m.role == "user" and who.casefold() not in ("user", "assistant") else "user"
 
 # A relative's (or pet's) word -> (the predicate naming them, the subject's spelling when
 # unnamed, whether an unnamed one is a subject: False for people one has many of).
@@ -384,29 +395,29 @@ KIN_WORDS = frozenset(_KIN_WORDS)
 """The words for a relative or pet ("mum", "kids", "dog")."""
 
 
-def kin_names(facts: Iterable[Fact]) -> dict[str, str]:
+def kin_names(facts: Iterable[Fact], me: str = "user") -> dict[str, str]:
     """A relative's word -> the one name the session gave them ("my daughter Maya"), for
-    each relative named once only."""
+    each relative of ``me`` (the user, or a named speaker) named once only."""
     seen: dict[str, set[str]] = {}
     for f in facts:
-        if (f.subject == "user" and f.predicate in _KIN_PREDS and f.object[:1].isupper()
+        if (f.subject == me and f.predicate in _KIN_PREDS and f.object[:1].isupper()
                 and " " not in f.object):
             seen.setdefault(f.predicate, set()).add(f.object)
     return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
 
 
-def _subject(m: re.Match[str], we: bool, names: Mapping[str, str]) -> tuple[str, str, str] | None:
+def _subject(m: re.Match[str], we: bool, names: Mapping[str, str], me: str) -> tuple[str, str, str] | None:
     """(subject, kind, the relative's predicate): kind "i", "we", "kin" or "name"."""
     if m.group("i"):
-        return "user", "i", ""
+        return me, "i", ""
     if m.group("we"):
-        return ("user", "we", "") if we else None
+        return (me, "we", "") if we else None
     pred, subj, unnamed = _KIN_WORDS[m.group("kin").lower()]
     if m.group("name"):
         return m.group("name"), "name", pred
     if normalize_predicate(subj) == pred and pred in names:
         return names[pred], "name", pred  # "my daughter" after "my daughter Maya"
-    return (f"user's {subj}", "kin", pred) if unnamed else None
+    return (f"{me}'s {subj}", "kin", pred) if unnamed else None
 
 
 _NEXT = re.compile(_ADV + r"(?:" + _PERF + r"|" + _BE0 + r"|'re)?" + _ADV + r"\s+(?:lives?|living|lived|been|moved|"
@@ -451,11 +462,13 @@ def _read(m: re.Match[str], who: str, pred: str, how: str, add: Callable[[str, s
 
 
 def people_facts(sentence: str, seq: int | None, *, we: bool = True,
-                 names: Mapping[str, str] | None = None) -> list[Fact]:
+                 names: Mapping[str, str] | None = None, me: str = "user") -> list[Fact]:
     """The facts one sentence of the user's states about the user and the people in their
     life. ``we``: "we" is the user (a chat with the assistant, not a meeting); ``names``:
     each relative's word the session named once ("daughter" -> "Maya"), which an unnamed
-    mention of that relative then means, and whose name can be a subject of its own."""
+    mention of that relative then means, and whose name can be a subject of its own;
+    ``me``: who "I" is — ``user``, or the speaker's name in a conversation among named
+    people ("my sister" is then ``Caroline's sister``, session 19)."""
     names = names or {}
     text = sentence.replace("’", "'")
     evidence = " ".join(sentence.split())
@@ -472,7 +485,7 @@ def people_facts(sentence: str, seq: int | None, *, we: bool = True,
 
     subjects: list[tuple[int, int, str, str, str]] = []  # start, end, subject, kind, relative
     for m in _SUBJECT.finditer(text):
-        if (found := _subject(m, we, names)) is not None:
+        if (found := _subject(m, we, names, me)) is not None:
             subjects.append((m.start(), m.end(), *found))
     for hit in _other_names(text):
         if hit.group(1) not in names.values():
@@ -501,7 +514,7 @@ def people_facts(sentence: str, seq: int | None, *, we: bool = True,
         if kind == "kin" and (are := _KIN_ARE.match(text, end)) is not None and asserted(text, start, are.end()):
             # "My parents are John and Emily", "my dog is called Biscuit"
             for name in _SPLIT_NAMES.split(are.group("names") or are.group("both")):
-                add("user", kin, name)
+                add(me, kin, name)
         if (has := _KIN_HAVE.match(text, end)) is not None and asserted(text, start, has.end()):
             kin_pred = _KIN_WORDS[has.group("kin2").lower()][0]
             for name in _SPLIT_NAMES.split(has.group("names")):
@@ -513,7 +526,7 @@ def people_facts(sentence: str, seq: int | None, *, we: bool = True,
             if asserted(text, named.start(), named.end()):
                 kin_pred = _KIN_WORDS[named.group("kin2").lower()][0]
                 for name in _SPLIT_NAMES.split(named.group("names")):
-                    add("user", kin_pred, name)
+                    add(me, kin_pred, name)
     return list({(f.subject, f.predicate, f.object.lower()): f for f in out}.values())
 
 

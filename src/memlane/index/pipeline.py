@@ -142,7 +142,10 @@ def store_intelligence(
         rows.append({
             **base, "kind": "fact", "text": fact_text(f.subject, pred, f.object),
             "at": msg.at.timestamp() if msg else end, "message_id": msg.id if msg else None,
-            "seq": f.seq, "lane": "profile" if f.subject == "user" else "semantic",
+            # the user's own facts, or a named speaker's about themselves (session 19)
+            "seq": f.seq, "lane": "profile" if f.subject == "user" or (
+                msg is not None and msg.role == "user" and msg.speaker is not None
+                and normalize_name(f.subject) == normalize_name(msg.speaker)) else "semantic",
             "source": f.source, "keywords": [pred],
             "extra": {"subject": f.subject, "predicate": pred, "object": f.object,
                       "sentence": f.text},
