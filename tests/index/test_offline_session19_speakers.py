@@ -79,6 +79,29 @@ def test_a_speakers_own_facts_are_in_the_profile_lane(tmp_path) -> None:
     mem.close()
 
 
+def test_a_speakers_own_fact_is_shown_by_name_and_embedded_as_the_users(tmp_path) -> None:
+    """"Caroline lives in Boston" is the fact's text (the pack, search results, MCP), but its
+    vector is that of "user lives in Boston", as her turns are embedded without her name: the
+    name pulled all of a speaker's facts up alike in a chat between its speakers (LoCoMo)."""
+    import numpy as np
+
+    mem = memory(tmp_path / "m.db")
+    add_sessions(mem, [
+        (3, [("Caroline", "I live in Boston. My sister lives in Austin."), ("Melanie", "I live in Denver.")]),
+    ], now=NOW, speakers=True)
+    facts = {f.subject: f for f in mem.facts("chat", now=NOW)}
+    items = mem.store.get_items([f.item_id for f in facts.values()])
+    vectors = mem.store.item_vectors(mem.embeddings.model, [f.item_id for f in facts.values()])
+    for subject, text, embedded in [("Caroline", "Caroline lives in Boston", "user lives in Boston"),
+                                    ("Caroline's sister", "Caroline's sister lives in Austin",
+                                     "user's sister lives in Austin"),
+                                    ("Melanie", "Melanie lives in Denver", "user lives in Denver")]:
+        item_id = facts[subject].item_id
+        assert items[item_id].text == text
+        np.testing.assert_allclose(vectors[item_id], mem.embedder.embed_batch([embedded])[0], rtol=1e-5, atol=1e-6)
+    mem.close()
+
+
 def test_a_relatives_name_is_the_speakers_own() -> None:
     """Caroline's "my daughter Maya" does not make Melanie's "my daughter" Maya."""
     facts = {(f.subject, f.predicate, f.object) for f in offline_summary(
@@ -150,6 +173,15 @@ def test_advice_the_user_only_heard_or_turned_down_is_the_assistants() -> None:
     for reply in ((), ("user: No, I'd rather wait for the sale.",), ("user: Actually the race got cancelled.",),
                   ("user: How long do running shoes usually last?",)):
         assert _decisions(*_ADVICE, *reply) == {("assistant", "suggested", "Buy new running shoes now")}, reply
+
+
+def test_what_the_assistant_did_on_request_is_the_users_decision() -> None:
+    """The user asked for it: done on request, it is no advice, whatever follows."""
+    assert _decisions("user: Can you move my delivery to Saturday morning?",
+                      "assistant: I have moved your delivery to Saturday between 9 and 12.") == {
+        ("user", "decided", "Move your delivery to Saturday between 9 and 12")}
+    assert _decisions("user: Please cancel my gym membership, I am moving abroad.", "assistant: Done.",
+                      "user: Do I need to return the key card?") == {("user", "decided", "Cancel my gym membership")}
 
 
 def test_suggestions_accumulate_rather_than_supersede(tmp_path) -> None:

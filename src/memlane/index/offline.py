@@ -887,24 +887,39 @@ def _several(messages: Sequence[Message]) -> bool:
 
 _TAKEN_UP = re.compile(
     r"^\W*(?:(?:oh|ah|aw+|wow)\b[\s,!.]*)?(?:ok(?:ay)?|yes|yeah|yep|yup|sure|great|perfect|brilliant|lovely|excellent|fine|good|nice|cool|"
+    r"amazing|awesome|wonderful|fantastic|"
     r"thanks?|thank\s+you|cheers|ta|appreciated|makes\s+sense|sounds\s+(?:good|great|right|fine|like)|will\s+do|"
     r"done|deal|agreed|right|got\s+it|that\s+works|let['’]?s|i['’]ll|i\s+will|i['’]m\s+going|"
-    r"that['’]s\s+(?:so\s+|really\s+)?(?:kind|great|perfect|helpful|brilliant|good|fine|it)|"
-    r"that\s+(?:did|fixed|worked|helps)|it\s+works|it\s+worked|worked)\b", re.IGNORECASE)
+    r"that['’]s\s+(?:so\s+|really\s+)?(?:kind|great|perfect|helpful|brilliant|good|fine|it|nice|lovely|"
+    r"amazing|a\s+relief)|"
+    r"that\s+(?:did|fixed|worked|helps)|it\s+works|it\s+worked|works|worked)\b", re.IGNORECASE)
 """The opening of a turn that takes up what the assistant just said: an agreement, an
 acceptance, thanks, the user's own plan to do it, a report that it worked."""
 _TURNED_DOWN = re.compile(r"^\W*(?:no\b|nope|nah|not\b|actually|but\b|hmm+|i['’]d\s+rather|i\s+don['’]?t|"
                           r"i\s+can['’]?t|that\s+won['’]?t|i\s+already)", re.IGNORECASE)
 """The opening of a turn that turns down or passes over what the assistant said."""
+_ASKED = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bplease\b|\bi['’]?d\s+like\b|\bi\s+would\s+like\b|"
+                    r"\bi\s+want\s+(?:to|you)\b", re.IGNORECASE)
+"""A request to the assistant ("Can you move it to Saturday?", "Please cancel my membership")."""
+_REPORTED = re.compile(r"^\W*done\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:just\s+|now\s+|already\s+)?[a-z]+(?:ed|t|n)\b|"
+                       r"\b(?:is|are)\s+now\b|\ball\s+set\b", re.IGNORECASE)
+"""The assistant reporting what it did ("Done.", "I've moved…", "Your booking is now…")."""
+
+
+def _done_on_request(asked: Message | None, answer: Message) -> bool:
+    """Whether the assistant's ``answer`` reports doing what the user's turn before it
+    (``asked``) requested: "Can you move the delivery to Saturday?" — "Done, it's now
+    Saturday 9-12." The user chose it; it is no advice."""
+    return (asked is not None and _ASKED.search(asked.text) is not None
+            and _REPORTED.search(answer.text) is not None)
 
 
 def _taken_up(said: str, reply: Message | None) -> bool:
     """Whether the user's ``reply`` (their next turn, None when none follows) takes up what
     the assistant said (``said``): it opens with an agreement, thanks or a plan of the user's
     own ("Makes sense", "Will do", "OK, I'll repot it…"), or names the choice again in a
-    statement ("Remake please", "train then"), and does not open by turning it down ("No, …",
-    "Actually, …").
-    Advice the user only heard is no decision of theirs (session 19)."""
+    statement ("Remake please", "Madeira sounds right"), and does not open by turning it down
+    ("No, …", "Actually, …"). Advice the user only heard is no decision of theirs (session 19)."""
     if reply is None:
         return False
     text = reply.text.strip()
@@ -915,7 +930,12 @@ def _taken_up(said: str, reply: Message | None) -> bool:
     first = _sentences(text)[:1]
     if not first or first[0].endswith("?"):
         return False  # "How long do running shoes last?": asked about, not taken up
-    return bool((set(_words(first[0])) - _FILLER) & (set(_words(said)) - _FILLER))
+    return bool(_content(first[0]) & _content(said))
+
+
+def _content(text: str) -> set[str]:
+    """A text's content words, a possessive's owner as the word ("Madeira's" is "madeira")."""
+    return {w.lower().removesuffix("'s") for w in _words(text)} - _FILLER
 
 
 SHIPPED_MODEL = "shipped"
@@ -1052,9 +1072,10 @@ class OfflineIntelligence:
     def _with_decisions(extraction: Extraction, messages: Sequence[Message], cues: Cues) -> Extraction:
         """Decisions as facts ``<who> decided <what>``: the user's (by name when their turns
         carry one) when one person talks with the assistant, the team's when several people
-        do. A decision read from the assistant's turn that the user's next turn does not take
-        up (:func:`_taken_up`) is no decision of theirs: it is ``assistant suggested <what>``
-        (session 19); what the assistant's side did, told as a story, is ``assistant did``."""
+        do. A decision read from the assistant's turn is theirs when it did what they asked
+        (:func:`_done_on_request`) or their next turn takes it up (:func:`_taken_up`); else it
+        is advice they only heard, ``assistant suggested <what>`` (session 19). What the
+        assistant's side did, told as a story, is ``assistant did``."""
         if not cues.decisions and not cues.narrated:
             return extraction
         firsts = _turn_messages(messages)
@@ -1070,9 +1091,10 @@ class OfflineIntelligence:
                 who, what = subject, verb
                 if msg is not None and turn is not None and msg.role == "assistant":
                     reply = next((m for m in firsts[turn + 1:] if m.role == "user"), None)
+                    asked = next((m for m in reversed(firsts[:turn]) if m.role == "user"), None)
                     if verb == "did":
                         who = "assistant"
-                    elif not _taken_up(d, reply):
+                    elif not _done_on_request(asked, msg) and not _taken_up(d, reply):
                         who, what = "assistant", "suggested"
                 facts.append(Fact(who, what, d.rstrip("."), "stated",
                                   msg.seq if msg else None, _trim(d, 200)))

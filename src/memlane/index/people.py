@@ -11,7 +11,9 @@ A statement is read as a *subject* and what is said of it:
   "my kids" ``user's children``), or the name the session gave that relative when it gave
   exactly one ("My daughter Maya is 7. My daughter is allergic to bees." → ``Maya``). A
   friend, a colleague, a cousin, a neighbour (people one has many of) is a subject only
-  by name.
+  by name. In a conversation between named people "I" is the speaker by name and "my
+  sister" ``<Speaker>'s sister`` (``people_facts(me=...)``, :func:`speaker_subject`;
+  session 19), so two people's facts are never one subject's.
 - what is said, one predicate per class, the same whichever words said it, so that a newer
   statement supersedes an older one (single-valued) or adds to it (multi-valued, in
   ``[memory.facts] multi_valued``): ``lives_in`` ("live in", "moved to", "we moved to",
