@@ -196,3 +196,17 @@ def test_suggestions_accumulate_rather_than_supersede(tmp_path) -> None:
     assert len(said) == 2 and {f.status for f in said} == {"current"}
     assert not [f for f in mem.facts("chat", subject="user", now=NOW) if f.predicate == "decided"]
     mem.close()
+
+
+_CHAT_FILLERS = ["btw", "tbh", "lol", "haha", "though", "tho", "anyway", "anyways", "too", "as well",
+                 "actually", "honestly"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(place=st.sampled_from(_PLACES), filler=st.sampled_from(_CHAT_FILLERS),
+       tail=st.sampled_from(["", " so I'm an hour ahead of nobody", ", it's nice", "!"]))
+def test_a_chat_filler_after_a_value_is_no_part_of_it(place, filler, tail) -> None:
+    """"I live in Leeds btw so…" is Tom lives_in Leeds, not "Leeds btw" (session 19)."""
+    facts = {(f.subject, f.predicate, f.object) for f in offline_summary(
+        "Maya: Where is everyone based?", f"Tom: I live in {place} {filler}{tail}")[1].facts}
+    assert ("Tom", "lives_in", place) in facts

@@ -21,6 +21,7 @@ from typing import Any
 from memlane.index.cues import _STEP_VERBS, Cues, read_cues, says_nothing
 from memlane.index.normalize import normalize_predicate
 from memlane.index.people import (
+    CHAT_FILLERS,
     KIN_PREDICATES,
     KIN_WORDS,
     PET_PREDICATES,
@@ -468,6 +469,7 @@ _KIN = ("sister", "brother", "wife", "husband", "partner", "girlfriend", "boyfri
 _VAL = (
     r"((?:\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms)\.\s|[^.!?;,:\n]|[.!?;,:](?=[\w/@%#~+-])){1,80}?)(?=\s*(?:[.!?;,:](?![\w/@%#~+-])|\n|(?<=\s)(?:and|but|so|which|because|since|near|last|"
     r"this|next|yesterday|today|recently|ago|two|three|a few|every|now|with|for|when|while|"
+    r"though|too|as well|" + CHAT_FILLERS + r"|"
     r"after|before|until|on|in (?:January|February|March|April|May|June|July|August|September|"
     r"October|November|December|\d{4}))\b|$))"
 )

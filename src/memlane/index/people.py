@@ -150,11 +150,13 @@ teacher is…") is not its owner, unless it contracts "is" or "has" ("my son's a
 _ADV = r"(?:\s+(?:also|now|actually|currently|still|just|recently|finally|both|all|even|already|officially))*"
 _BE = r"(?:\s+(?:am|is|are)|['’](?:m|s|re))" + _ADV
 _HAVE = r"(?:\s+(?:have|has)(?:\s+got)?|['’](?:ve|s)\s+got)" + _ADV
-# A value runs to a stop: punctuation before a space or the end, or a clause word.
+CHAT_FILLERS = r"btw|tbh|lol|haha|tho|anyway|anyways|actually|honestly"
+"""Chat words that end a value ("I live in Leeds btw so…" is Leeds; session 19)."""
+# A value runs to a stop: punctuation before a space or the end, a clause word or a chat filler.
 _STOP = (r"(?=\s*(?:[.!?;,:](?![\w/@%#~+-])|\n|\)|\s[-–—]\s|$|\s+(?:and|but|so|which|who|because|since|near|"
          r"last|this|next|yesterday|today|recently|ago|every|now|with|for|when|while|after|before|until|"
          r"though|although|where|if|as well|too|these days|nowadays|at the moment|right now|without|like|"
-         r"originally|anymore|any more|at all)\b))")
+         r"originally|anymore|any more|at all|" + CHAT_FILLERS + r")\b))")
 _VALUE = r"((?:\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms)\.\s|[^.!?;,:\n()]|[.!?;,:](?=[\w/@%#~+-])){1,60}?)" + _STOP
 _PLACE = r"(?=(?:the\s+)?[A-Z])" + _VALUE
 """A place: a value opening with a capital ("Toronto", "the Lake District")."""
