@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from memlane.errors import MemlaneError
-from memlane.serve.cli_common import json_option, memory_of
+from memlane.serve.cli_common import attach_global_options, global_option, json_option, memory_of
 from memlane.serve.output import echo, safe
 from memlane.serve.render import (dumps, hit_dict, item_dict, message_dict, nothing_note, place,
                                   scope_is_empty, session_dict)
@@ -74,7 +74,10 @@ class _Group(click.Group):
         if name not in self.commands and name in COMMANDS:
             module, _, attr = COMMANDS[name][0].partition(":")
             self.add_command(getattr(importlib.import_module(module), attr), name)
-        return self.commands.get(name)
+        command = self.commands.get(name)
+        if command is not None:
+            attach_global_options(command)
+        return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list, with the table's help lines for commands not loaded yet."""
@@ -100,15 +103,16 @@ _memory = memory_of
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--db", envvar="MEMLANE_DB", default=None, metavar="PATH",
-              help="Database file (default: memlane.db, or $MEMLANE_DB, or the config's db).")
-@click.option("--config", "config_path", envvar="MEMLANE_CONFIG", default=None, metavar="FILE",
-              help="Config file (default: ./memlane.toml when present, or $MEMLANE_CONFIG).")
+@global_option("db")
+@global_option("config_path")
 @click.version_option(package_name="memlane")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, config_path: str | None) -> None:
-    """memlane: long-term memory for LLM agents and chat apps."""
-    ctx.obj = {"db": db, "config_path": config_path}
+def cli(ctx: click.Context) -> None:
+    """memlane: long-term memory for LLM agents and chat apps.
+
+    --db and --config go before or after the command (memlane search Q --db x.db).
+    """
+    ctx.ensure_object(dict)
 
 
 @cli.command()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -13,7 +14,10 @@ from memlane.serve.output import echo, safe
 if TYPE_CHECKING:
     from memlane.memory import Memory
 
-__all__ = ["CREATES", "json_option", "memory_of"]
+FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
+
+__all__ = ["CREATES", "GLOBAL_OPTIONS", "attach_global_options", "global_option", "ignores_global",
+           "json_option", "memory_of", "root_config_path"]
 
 #: Commands that write, and so may create a missing SQLite database (saying so); every
 #: other command refuses a database that does not exist. ``create``: ``memlane keys create``.
@@ -35,7 +39,7 @@ def memory_of(ctx: click.Context) -> Memory:
     closed when the command ends."""
     from memlane.memory import Memory
 
-    obj = ctx.find_root().obj
+    obj = _root_obj(ctx)
     if "memory" not in obj:
         config = load_config(obj["config_path"], overrides={"db": obj["db"]} if obj["db"] is not None else None)
         path = _sqlite_file(config.db)
@@ -53,3 +57,132 @@ def memory_of(ctx: click.Context) -> Memory:
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+
+
+# The root's options, accepted before the command (``memlane --db x.db search q``) or after
+# it (``memlane search q --db x.db``), with one meaning; given twice with two values they
+# are a usage error naming the option. ``name: (flag, metavar, help)``; the value lands in
+# the root context's ``obj[name]``, and ``obj["given"][name]`` records that the command line
+# (not an environment variable) gave it.
+GLOBAL_OPTIONS: dict[str, tuple[str, str, str]] = {
+    "db": ("--db", "PATH", "Database file or postgresql:// URL (default: memlane.db, or "
+           "$MEMLANE_DB, or the config's db); before or after the command."),
+    "config_path": ("--config", "FILE", "Config file (default: ./memlane.toml when present, or "
+                    "$MEMLANE_CONFIG); before or after the command."),
+}
+
+
+def _root_obj(ctx: click.Context) -> dict[str, Any]:
+    obj: dict[str, Any] = ctx.find_root().ensure_object(dict)
+    for name in GLOBAL_OPTIONS:
+        obj.setdefault(name, None)
+    obj.setdefault("given", {})
+    return obj
+
+
+def _give(ctx: click.Context, param: click.Parameter, name: str, values: Any) -> None:
+    """Record each command-line value of a global option, refusing a second, different one."""
+    obj = _root_obj(ctx)
+    given: dict[str, str] = obj["given"]
+    flag = GLOBAL_OPTIONS[name][0]
+    for value in values or ():
+        if name in given and given[name] != value:
+            raise click.BadParameter(
+                f"given twice with different values, {given[name]!r} and {value!r}; pass it once",
+                ctx=ctx, param=param, param_hint=flag)
+        given[name] = value
+        obj[name] = value
+
+
+def _check_ignored(ctx: click.Context, name: str) -> None:
+    command = ctx.command
+    why = getattr(command, "memlane_ignores", {}).get(name)
+    if why and name in _root_obj(ctx)["given"]:
+        raise click.UsageError(f"{GLOBAL_OPTIONS[name][0]}: memlane {ctx.command_path.split(' ', 1)[-1]} "
+                               f"{why}", ctx)
+
+
+def global_option(name: str, *, hidden: bool = False) -> Callable[[FC], FC]:
+    """The root's ``--db`` or ``--config`` option (repeatable only with one value)."""
+    flag, metavar, help_text = GLOBAL_OPTIONS[name]
+
+    def callback(ctx: click.Context, param: click.Parameter, values: Any) -> None:
+        _give(ctx, param, name, values)
+        _check_ignored(ctx, name)
+
+    return click.option(flag, name, multiple=True, expose_value=False, metavar=metavar,
+                        callback=callback, help=help_text, hidden=hidden, is_eager=True)
+
+
+def ignores_global(**why: str) -> Callable[[FC], FC]:
+    """Mark a command that cannot honour a global option: given on the command line (before
+    or after the command) it is a usage error saying ``why`` instead of being ignored.
+    ``@ignores_global(db="copies --from one database --to another")``."""
+
+    def mark(command: FC) -> FC:
+        command.memlane_ignores = {("config_path" if k == "config" else k): v  # type: ignore[union-attr]
+                                   for k, v in why.items()}
+        return command
+
+    return mark
+
+
+def _merge_own(name: str, own: click.Option) -> None:
+    """A command's own option of a global option's flag (``serve --db``, ``bench ... --db``)
+    takes the value given before the command too, and refuses two different ones (given
+    before and after, or twice after); one that takes many values (``bench ingest --db``)
+    takes the one given before as one more."""
+    original = own.callback
+    many = own.multiple
+    own.multiple = True  # to see every value given, not only the last one
+    own.default = ()
+    own.is_eager = True  # checked before --help, as the root's options are
+
+    def callback(ctx: click.Context, param: click.Parameter, values: Any) -> Any:
+        values = tuple(values or ())
+        before = _root_obj(ctx)["given"].get(name)
+        if before is not None and before not in values:
+            values = (before, *values)
+        if not many:
+            if len(set(values)) > 1:
+                raise click.BadParameter(
+                    f"given twice with different values, {values[0]!r} and "
+                    f"{next(v for v in values if v != values[0])!r}; pass it once",
+                    ctx=ctx, param=param, param_hint=GLOBAL_OPTIONS[name][0])
+            values = values[0] if values else None
+        return values if original is None else original(ctx, param, values)
+
+    own.callback = callback
+
+
+def attach_global_options(command: click.Command) -> None:
+    """Give ``command`` and every command under it the root's options (once)."""
+    if getattr(command, "memlane_globals", False):
+        return
+    command.memlane_globals = True  # type: ignore[attr-defined]
+    for name, (flag, _, _) in GLOBAL_OPTIONS.items():
+        own = [p for p in command.params if isinstance(p, click.Option) and flag in p.opts]
+        if own:
+            _merge_own(name, own[0])
+        else:
+            global_option(name, hidden=name in getattr(command, "memlane_ignores", {}))(command)
+    if getattr(command, "memlane_ignores", None):
+        parse_args = command.parse_args
+
+        def refusing_parse_args(ctx: click.Context, args: list[str]) -> list[str]:
+            for name in command.memlane_ignores:  # type: ignore[attr-defined]
+                _check_ignored(ctx, name)  # given before the command: refused before --help
+            return parse_args(ctx, args)
+
+        command.parse_args = refusing_parse_args  # type: ignore[method-assign]
+    for sub in getattr(command, "commands", {}).values():
+        attach_global_options(sub)
+
+
+def root_config_path(ctx: click.Context | None = None) -> str | None:
+    """The ``--config`` of this invocation (before or after the command), or None."""
+    ctx = ctx or click.get_current_context(silent=True)
+    if ctx is None:
+        return None
+    value = (ctx.find_root().obj or {}).get("config_path")
+    return None if value is None else str(value)
