@@ -158,16 +158,32 @@ def test_environment_db_is_not_a_second_value(tmp_path, monkeypatch):
     assert copied.exit_code == 0, copied.output  # copy ignores $MEMLANE_DB as before
 
 
-def test_bench_takes_a_db_given_before_it_as_its_own(tmp_path):
-    """bench longmemeval's --db (a scratch PostgreSQL database) given before `bench` is
-    checked as its own: a SQLite file is refused naming --db, not silently ignored."""
-    data = tmp_path / "lme.json"
+def _lme_file(folder):
+    data = folder / "lme.json"
     data.write_text(json.dumps([{
         "question_id": "q1", "question_type": "single-session-user", "question": "cat?",
         "answer": "Miso", "question_date": "2024/01/02 (Tue) 10:00", "haystack_dates":
         ["2024/01/01 (Mon) 10:00"], "haystack_session_ids": ["a"], "answer_session_ids": ["a"],
         "haystack_sessions": [[{"role": "user", "content": "my cat is Miso", "has_answer": True}]],
     }]))
+    return data
+
+
+def test_bench_reads_the_global_config(tmp_path):
+    """`memlane --config c.toml bench longmemeval` ran on the default config, ignoring c.toml."""
+    data = _lme_file(tmp_path)
+    (tmp_path / "c.toml").write_text('[memory.search]\nrrf_k = "zero"\n')
+    for argv in (["--config", str(tmp_path / "c.toml"), "bench", "longmemeval", "--data", str(data)],
+                 ["bench", "longmemeval", "--data", str(data), "--config", str(tmp_path / "c.toml")]):
+        result = CliRunner().invoke(cli, argv)
+        assert result.exit_code == 2, result.output
+        assert "--config" in result.output and "search.rrf_k" in result.output
+
+
+def test_bench_takes_a_db_given_before_it_as_its_own(tmp_path):
+    """bench longmemeval's --db (a scratch PostgreSQL database) given before `bench` is
+    checked as its own: a SQLite file is refused naming --db, not silently ignored."""
+    data = _lme_file(tmp_path)
     for argv in (["--db", "x.db", "bench", "longmemeval", "--data", str(data)],
                  ["bench", "longmemeval", "--data", str(data), "--db", "x.db"]):
         result = CliRunner().invoke(cli, argv)
