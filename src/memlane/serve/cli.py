@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import math
 import sys
 from datetime import datetime
@@ -11,7 +12,7 @@ from typing import Any
 import click
 
 from memlane.errors import MemlaneError
-from memlane.serve.cli_common import attach_global_options, global_option, json_option, memory_of
+from memlane.serve.cli_common import CliError, attach_global_options, error_json, global_option, json_option, memory_of
 from memlane.serve.output import echo, safe
 from memlane.serve.render import (dumps, hit_dict, item_dict, message_dict, nothing_note, place,
                                   scope_is_empty, session_dict)
@@ -92,11 +93,32 @@ class _Group(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        """As click's, and with ``--json`` an error is also one JSON document on standard
+        output (``{"error": {"code", "message", "field"}}``, the HTTP service's shape), so a
+        script parsing the output never meets an empty or half-written one."""
+        argv = list(sys.argv[1:] if args is None else args)
+        if not standalone_mode or "--json" not in argv[:argv.index("--") if "--" in argv else None]:
+            return super().main(argv, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            rv = super().main(argv, prog_name, complete_var, False, **extra)
+        except (click.ClickException, click.Abort) as e:
+            import json
+
+            click.echo(json.dumps(error_json(e), ensure_ascii=False, indent=2))
+            if isinstance(e, click.ClickException):
+                e.show()
+                sys.exit(e.exit_code)
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except MemlaneError as e:
-            raise click.ClickException(safe(str(e))) from e
+            raise CliError(safe(str(e)), field=getattr(e, "field", None)) from e
 
 
 _memory = memory_of
@@ -148,16 +170,18 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
     mem = _memory(ctx)
     source = sys.stdin.buffer if file == "-" else file  # bytes: exact line and column of a bad byte
     report = mem.import_file(source, strict=strict, scope=scope)
-    if as_json:
+    if as_json and not report.errors:
         echo(dumps(report))
-    else:
+    elif not as_json:
         echo(f"imported {report.imported} message(s)"
                    + (f", skipped {report.skipped_duplicates} line(s) already stored"
                       if report.skipped_duplicates else ""))
     if report.errors:
         line, message = report.errors[0]
         kept = "nothing was imported" if strict or line == 1 else f"lines before {line} were kept"
-        raise click.ClickException(safe(f"{file}: {message} ({kept})"))
+        # with --json the report goes beside the error: one JSON document on stdout
+        raise CliError(safe(f"{file}: {message} ({kept})"), code="invalid", field="file",
+                       extra={"report": json.loads(dumps(report))})
 
 
 @cli.command()

@@ -16,12 +16,59 @@ if TYPE_CHECKING:
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 
-__all__ = ["CREATES", "GLOBAL_OPTIONS", "attach_global_options", "global_option", "ignores_global",
+__all__ = ["CREATES", "CliError", "error_json", "GLOBAL_OPTIONS", "attach_global_options", "global_option", "ignores_global",
            "json_option", "memory_of", "root_config_path"]
 
 #: Commands that write, and so may create a missing SQLite database (saying so); every
 #: other command refuses a database that does not exist. ``create``: ``memlane keys create``.
 CREATES = {"add", "import", "worker", "serve", "create", "mcp"}
+
+
+class CliError(click.ClickException):
+    """A command's error with what ``--json`` reports of it: ``code`` (as the HTTP
+    service's), ``field`` (the parameter at fault) and ``extra`` keys beside ``error``."""
+
+    def __init__(self, message: str, *, code: str = "error", field: str | None = None,
+                 extra: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code, self.field, self.extra = code, field, extra or {}
+
+
+def error_json(error: BaseException) -> dict[str, Any]:
+    """``{"error": {"code", "message", "field"}}`` for an error a command ended with, the
+    shape the HTTP service answers: what ``--json`` prints on standard output then."""
+    from memlane.errors import (BackendError, ConfigError, ConflictError, NotFoundError,
+                                StoreError, ValidationError)
+
+    cause = error.__cause__
+    code, field, extra = "error", None, {}
+    if isinstance(error, CliError):
+        code, field, extra = error.code, error.field, error.extra
+    elif isinstance(error, click.UsageError):
+        code = "usage"
+        param = getattr(error, "param", None)
+        hint = getattr(error, "param_hint", None)
+        if isinstance(hint, str):
+            field = hint.strip("'\"")
+        elif param is not None:
+            field = param.opts[0] if getattr(param, "opts", None) else param.name
+        elif isinstance(error, click.NoSuchOption):
+            field = error.option_name
+    elif isinstance(error, click.Abort):
+        code = "interrupted"
+    if isinstance(cause, ConflictError):
+        code, field = "conflict", cause.field
+    elif isinstance(cause, (ValidationError, ConfigError)):
+        code, field = "invalid", getattr(cause, "field", None)
+    elif isinstance(cause, NotFoundError):
+        code = "not_found"
+    elif isinstance(cause, BackendError):
+        code = "backend_error"
+    elif isinstance(cause, StoreError):
+        code = "unavailable"
+    message = error.format_message() if isinstance(error, click.ClickException) else "interrupted"
+    return {"error": {"code": code, "message": safe(message),
+                      "field": None if field is None else safe(str(field))}, **extra}
 
 
 def _sqlite_file(db: str) -> Path | None:
@@ -45,9 +92,9 @@ def memory_of(ctx: click.Context) -> Memory:
         path = _sqlite_file(config.db)
         new = path is not None and not path.exists()
         if new and ctx.command.name not in CREATES:
-            raise click.ClickException(safe(
+            raise CliError(safe(
                 f"database {path} does not exist (check --db, $MEMLANE_DB or the config's db); "
-                "`memlane add` or `memlane import` creates one"))
+                "`memlane add` or `memlane import` creates one"), code="not_found", field="db")
         obj["memory"] = Memory(config=config)
         ctx.find_root().call_on_close(obj["memory"].close)
         if new:
