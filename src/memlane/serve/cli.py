@@ -169,7 +169,17 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
     """
     mem = _memory(ctx)
     source = sys.stdin.buffer if file == "-" else file  # bytes: exact line and column of a bad byte
-    report = mem.import_file(source, strict=strict, scope=scope)
+    from memlane.ingest.importer import ImportInterrupted
+
+    try:
+        report = mem.import_file(source, strict=strict, scope=scope)
+    except ImportInterrupted as e:
+        done = e.report
+        raise CliError(safe(
+            f"{file}: interrupted: {done.imported} message(s) stored"
+            + (f" (the lines up to {done.lines})" if done.lines else "")
+            + ", nothing after them; importing the file again skips what is stored"),
+            code="interrupted", extra={"report": json.loads(dumps(done))}) from None
     if as_json and not report.errors:
         echo(dumps(report))
     elif not as_json:
