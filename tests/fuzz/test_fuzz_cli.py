@@ -230,6 +230,7 @@ def test_the_demo_shows_one_confidence_for_a_fact_everywhere(capsys, tmp_path, m
 JSON_COMMANDS = [c for c in COMMANDS if c[0] not in ("copy",) and c[:2] != ["--db", "{0}"]] + [
     ["copy", "--from", "{0}", "--to", "{1}"], ["stats", "--db", "{0}"], ["search", "{0}", "--{1}"],
     ["sessions", "forget", "{0}", "--yes"], ["forget", "--scope", "{0}"], ["migrate", "--show", "{0}"],
+    ["export", "--scope", "{0}"], ["export", "{0}"],
 ]
 
 

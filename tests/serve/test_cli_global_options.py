@@ -29,6 +29,7 @@ def _commands(group: click.Group, prefix: tuple[str, ...] = ()):
 RUNS: dict[tuple[str, ...], list[str]] = {
     ("add",): ["--scope", "s", "one more"],
     ("import",): ["{jsonl}"],
+    ("export",): ["--scope", "s"],
     ("index",): ["--now", "2024-06-01T00:00:00Z"],
     ("search",): ["Miso", "--scope", "s"],
     ("pack",): ["Miso", "--scope", "s"],

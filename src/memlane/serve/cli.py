@@ -47,6 +47,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 "Fold topics' summaries into decision records; write weekly roll-ups."),
     "copy": ("memlane.serve.cli_db:copy_cmd",
              "Copy a whole memory between databases, e.g. SQLite to PostgreSQL and back."),
+    "export": ("memlane.serve.cli_export:export",
+               "Print every stored message as JSON Lines, the format memlane import reads."),
     "facts": ("memlane.serve.cli_facts:facts",
               "List current facts, show a fact's history, forget a fact."),
     "forget": ("memlane.serve.cli_erase:forget",
