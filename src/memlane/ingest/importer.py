@@ -188,6 +188,14 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
     return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
 
 
+_WHAT_IT_IS = {
+    b"\xff\xfe": "; the file is UTF-16: convert it (iconv -f UTF-16 -t UTF-8 FILE)",
+    b"\xfe\xff": "; the file is UTF-16: convert it (iconv -f UTF-16 -t UTF-8 FILE)",
+    b"\x1f\x8b": "; the file is gzip-compressed: gunzip -c FILE | memlane import -",
+}
+"""A hint for a first line that is not UTF-8 text because of how the file is stored."""
+
+
 @contextmanager
 def _interrupt_after() -> Iterator[None]:
     """Hold a Ctrl-C (SIGINT) that arrives inside the block until it ends: a batch that
@@ -221,7 +229,8 @@ def _decode(fh: IO[Any]) -> Iterator[str]:
                 except UnicodeDecodeError as e:
                     column = len(line[: e.start].decode("utf-8", "replace")) + 1
                     raise ImportFormatError(
-                        f"column {column}: not valid UTF-8 (byte 0x{line[e.start]:02x})",
+                        f"column {column}: not valid UTF-8 (byte 0x{line[e.start]:02x})"
+                        + (_WHAT_IT_IS.get(line[:2], "") if number == 1 else ""),
                         line=number) from None
                 if number == 1:
                     line = line.removeprefix("\ufeff")

@@ -150,8 +150,18 @@ def cli(ctx: click.Context) -> None:
 @click.pass_context
 def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, speaker: str | None,
         ext_id: str | None, as_json: bool) -> None:
-    """Add one message to a scope's current session."""
-    msg = _memory(ctx).add_message(scope, role, text, at, speaker=speaker, id=ext_id)
+    """Add one message to a scope's current session (TEXT - reads it from standard input,
+    for a message longer than a command line takes)."""
+    if text == "-":
+        raw = sys.stdin.buffer.read()
+        try:
+            text = raw.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError as e:
+            raise CliError(f"text: standard input is not valid UTF-8 (byte 0x{raw[e.start]:02x} "
+                           f"at offset {e.start})", code="invalid", field="text") from None
+        text = text.removesuffix("\n").removesuffix("\r")  # the newline echo and editors add
+    mem = _memory(ctx)
+    msg = mem.add_message(scope, role, text, at, speaker=speaker, id=ext_id)
     if as_json:
         echo(dumps(message_dict(msg)))
     else:
