@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 
-__all__ = ["CREATES", "CliError", "error_json", "GLOBAL_OPTIONS", "attach_global_options", "global_option", "ignores_global",
+__all__ = ["CREATES", "CliError", "error_json", "sqlite_file", "GLOBAL_OPTIONS", "attach_global_options", "global_option", "ignores_global",
            "json_option", "memory_of", "root_config_path"]
 
 #: Commands that write, and so may create a missing SQLite database (saying so); every
@@ -71,7 +71,7 @@ def error_json(error: BaseException) -> dict[str, Any]:
                       "field": None if field is None else safe(str(field))}, **extra}
 
 
-def _sqlite_file(db: str) -> Path | None:
+def sqlite_file(db: str) -> Path | None:
     """The file a SQLite ``db`` setting names, or None for PostgreSQL and ``:memory:``."""
     from memlane.store import parse_db_url
 
@@ -89,7 +89,7 @@ def memory_of(ctx: click.Context) -> Memory:
     obj = _root_obj(ctx)
     if "memory" not in obj:
         config = load_config(obj["config_path"], overrides={"db": obj["db"]} if obj["db"] is not None else None)
-        path = _sqlite_file(config.db)
+        path = sqlite_file(config.db)
         new = path is not None and not path.exists()
         if new and ctx.command.name not in CREATES:
             raise CliError(safe(
