@@ -159,6 +159,27 @@ def test_environment_db_is_not_a_second_value(tmp_path, monkeypatch):
     assert copied.exit_code == 0, copied.output  # copy ignores $MEMLANE_DB as before
 
 
+@pytest.mark.parametrize("path", sorted(RUNS), ids=" ".join)
+def test_json_before_the_command_is_its_json(seeded, tmp_path, path, monkeypatch):
+    """`memlane --json stats` was "No such option '--json'"."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(seeded["db"], tmp_path / "j.db")
+    args = [a.format(**seeded) if a.startswith("{") else a for a in RUNS[path]]
+    result = CliRunner(env={"MEMLANE_EMBEDDING_BACKEND": "hashing"}).invoke(
+        cli, ["--json", "--db", str(tmp_path / "j.db"), *path, *args])
+    assert result.exit_code == 0, result.output
+    json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("path", [("worker",), ("serve",), ("mcp",), ("bench", "longmemeval"),
+                                  ("bench", "locomo")], ids=" ".join)
+def test_json_before_a_command_that_prints_no_data_is_refused(path):
+    result = CliRunner().invoke(cli, ["--json", *path, "--help"])
+    assert result.exit_code == 2
+    assert f"--json: memlane {' '.join(path)} prints no data to format" in result.stderr
+    assert json.loads(result.stdout)["error"]["field"] == "--json"
+
+
 def _lme_file(folder):
     data = folder / "lme.json"
     data.write_text(json.dumps([{

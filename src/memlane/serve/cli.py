@@ -12,7 +12,8 @@ from typing import Any
 import click
 
 from memlane.errors import MemlaneError
-from memlane.serve.cli_common import CliError, attach_global_options, error_json, global_option, json_option, memory_of
+from memlane.serve.cli_common import (CliError, attach_global_options, error_json, global_option,
+                                      json_option, memory_of, root_json_option)
 from memlane.serve.output import echo, safe
 from memlane.serve.render import (dumps, hit_dict, item_dict, message_dict, nothing_note, place,
                                   scope_is_empty, session_dict)
@@ -129,12 +130,13 @@ _memory = memory_of
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @global_option("db")
 @global_option("config_path")
+@root_json_option
 @click.version_option(package_name="memlane")
 @click.pass_context
 def cli(ctx: click.Context) -> None:
     """memlane: long-term memory for LLM agents and chat apps.
 
-    --db and --config go before or after the command (memlane search Q --db x.db).
+    --db, --config and --json go before or after the command (memlane search Q --db x.db).
     """
     ctx.ensure_object(dict)
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 
-__all__ = ["CREATES", "CliError", "error_json", "sqlite_file", "GLOBAL_OPTIONS", "attach_global_options", "global_option", "ignores_global",
+__all__ = ["CREATES", "CliError", "error_json", "root_json_option", "sqlite_file", "GLOBAL_OPTIONS", "attach_global_options", "global_option", "ignores_global",
            "json_option", "memory_of", "root_config_path"]
 
 #: Commands that write, and so may create a missing SQLite database (saying so); every
@@ -144,9 +144,12 @@ def _give(ctx: click.Context, param: click.Parameter, name: str, values: Any) ->
 def _check_ignored(ctx: click.Context, name: str) -> None:
     command = ctx.command
     why = getattr(command, "memlane_ignores", {}).get(name)
-    if why and name in _root_obj(ctx)["given"]:
-        raise click.UsageError(f"{GLOBAL_OPTIONS[name][0]}: memlane {ctx.command_path.split(' ', 1)[-1]} "
-                               f"{why}", ctx)
+    obj = _root_obj(ctx)
+    if why and (obj.get("json") if name == "json" else name in obj["given"]):
+        flag = "--json" if name == "json" else GLOBAL_OPTIONS[name][0]
+        error = click.UsageError(f"{flag}: memlane {ctx.command_path.split(' ', 1)[-1]} {why}", ctx)
+        error.param_hint = flag  # type: ignore[attr-defined]  # the field --json names
+        raise error
 
 
 def global_option(name: str, *, hidden: bool = False) -> Callable[[FC], FC]:
@@ -202,11 +205,41 @@ def _merge_own(name: str, own: click.Option) -> None:
     own.callback = callback
 
 
+def root_json_option(command: FC) -> FC:
+    """The root's ``--json`` (``memlane --json stats``): the command's own ``--json``."""
+
+    def record(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+        if value:
+            _root_obj(ctx)["json"] = True
+
+    return click.option("--json", "root_json", is_flag=True, expose_value=False, is_eager=True,
+                        callback=record, help="Print machine-readable JSON (the commands that "
+                        "print data take it after the command too).")(command)
+
+
+def _merge_json(own: click.Option) -> None:
+    original = own.callback
+
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        value = bool(value) or bool(_root_obj(ctx).get("json"))
+        return value if original is None else original(ctx, param, value)
+
+    own.callback = callback
+
+
 def attach_global_options(command: click.Command) -> None:
     """Give ``command`` and every command under it the root's options (once)."""
     if getattr(command, "memlane_globals", False):
         return
     command.memlane_globals = True  # type: ignore[attr-defined]
+    if not isinstance(command, click.Group):
+        own_json = [p for p in command.params if isinstance(p, click.Option) and "--json" in p.opts]
+        if own_json:
+            _merge_json(own_json[0])
+        else:
+            ignores = dict(getattr(command, "memlane_ignores", {}))
+            ignores.setdefault("json", "prints no data to format: leave --json out")
+            command.memlane_ignores = ignores  # type: ignore[attr-defined]
     for name, (flag, _, _) in GLOBAL_OPTIONS.items():
         own = [p for p in command.params if isinstance(p, click.Option) and flag in p.opts]
         if own:
