@@ -290,3 +290,19 @@ def test_a_bad_import_with_json_prints_one_document_with_its_report(run, tmp_pat
     data = json.loads(result.stdout)  # was the report, then nothing: a JSON reader saw success
     assert data["error"]["code"] == "invalid" and "line 2" in data["error"]["message"]
     assert data["report"]["imported"] == 1 and data["report"]["errors"][0][0] == 2
+
+
+ID_COMMANDS = [["sessions", "show"], ["sessions", "forget", "--yes"], ["items", "show"], ["packs", "show"],
+               ["facts", "forget"], ["keys", "revoke"], ["sessions", "close", "--id"]]
+
+
+@pytest.mark.parametrize("cmd", ID_COMMANDS, ids=" ".join)
+@pytest.mark.parametrize("value", ["0", "9223372036854775808", "9" * 30])
+def test_every_id_argument_past_64_bits_or_below_one_is_refused_naming_it(run, cmd, value):
+    """`memlane keys revoke 99999999999999999999` was an OverflowError traceback."""
+    run("add", "--scope", "s", "hello")
+    args = [*cmd[:2], value, *cmd[2:]] if cmd[-1] != "--id" else [*cmd, value]
+    result = CliRunner(env={"MEMLANE_EMBEDDING_BACKEND": "hashing"}).invoke(cli, ["--db", run.db, *args])
+    assert result.exit_code == 1, result.output
+    assert "must be an integer from 1 to 9223372036854775807" in result.stderr or (
+        value == "0" and "does not exist" in result.stderr), result.output
