@@ -225,3 +225,84 @@ def test_the_demo_shows_one_confidence_for_a_fact_everywhere(capsys, tmp_path, m
     packed = re.search(r"- user cat Miso \(confidence (\d\.\d\d)", out)
     assert listed and packed, out
     assert listed.group(1) == packed.group(1)
+
+
+JSON_COMMANDS = [c for c in COMMANDS if c[0] not in ("copy",) and c[:2] != ["--db", "{0}"]] + [
+    ["copy", "--from", "{0}", "--to", "{1}"], ["stats", "--db", "{0}"], ["search", "{0}", "--{1}"],
+    ["sessions", "forget", "{0}", "--yes"], ["forget", "--scope", "{0}"], ["migrate", "--show", "{0}"],
+    ["export", "--scope", "{0}"], ["export", "{0}"],
+]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cmd=st.sampled_from(JSON_COMMANDS), a=arg_text, b=arg_text)
+def test_json_output_is_one_json_document_on_every_path(tmp_path_factory, cmd, a, b):
+    """With --json, standard output is one JSON document whether the command succeeds or
+    fails (an error was only a line on stderr, and a bad import printed its report and then
+    failed): {"error": {"code", "message", "field"}} with a non-zero status, the message on
+    stderr too."""
+    folder = tmp_path_factory.mktemp("cli")
+    db = str(folder / "m.db")
+    runner = CliRunner(env={"MEMLANE_EMBEDDING_BACKEND": "hashing"})
+    runner.invoke(cli, ["--db", db, "add", "--scope", "s", "seed"])
+    args = [x.replace("{0}", a).replace("{1}", b) for x in cmd]
+    with contextlib.chdir(folder):
+        result = runner.invoke(cli, ["--db", db, *args, "--json"])
+    assert result.exit_code in (0, 1, 2), result.output
+    if "--" in args:  # after "--", --json is an argument: no JSON promised
+        return
+    data = json.loads(result.stdout)
+    if result.exit_code:
+        assert set(data["error"]) == {"code", "message", "field"}, data
+        assert data["error"]["message"] and data["error"]["message"] in safe(result.stderr)
+    else:
+        assert not (isinstance(data, dict) and "error" in data), data
+
+
+@pytest.mark.parametrize(("args", "code", "field"), [
+    (["search", "x", "-k", "0"], "invalid", "k"),
+    (["search", "x", "-k", "abc"], "usage", "-k"),
+    (["search", "x", "--bogus"], "usage", "--bogus"),
+    (["sessions", "show", "99"], "not_found", None),
+    (["add", "--scope", "s", "--id", "1", "dup"], "conflict", "id"),
+    (["sessions", "list", "--limit", "0"], "invalid", "limit"),
+    (["stats", "--db", "other.db"], "usage", "--db"),
+])
+def test_json_errors_name_the_code_and_the_parameter(run, args, code, field):
+    run("add", "--scope", "s", "--id", "1", "first")
+    result = run(*args, "--json", code=2 if code == "usage" else 1)
+    error = json.loads(result.stdout)["error"]
+    assert (error["code"], error["field"]) == (code, field), error
+    assert f"Error: {error['message']}" in result.stderr
+
+
+def test_a_missing_database_with_json_names_db(tmp_path):
+    result = CliRunner().invoke(cli, ["stats", "--json", "--db", str(tmp_path / "none.db")])
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"] | {"message": ""} == {
+        "code": "not_found", "field": "db", "message": ""}
+
+
+def test_a_bad_import_with_json_prints_one_document_with_its_report(run, tmp_path):
+    f = tmp_path / "bad.jsonl"
+    f.write_text('{"scope":"s","role":"user","text":"ok","at":"2024-01-01T00:00:00Z"}\n{"scope":"s"}\n')
+    result = run("import", str(f), "--json", code=1)
+    data = json.loads(result.stdout)  # was the report, then nothing: a JSON reader saw success
+    assert data["error"]["code"] == "invalid" and "line 2" in data["error"]["message"]
+    assert data["report"]["imported"] == 1 and data["report"]["errors"][0][0] == 2
+
+
+ID_COMMANDS = [["sessions", "show"], ["sessions", "forget", "--yes"], ["items", "show"], ["packs", "show"],
+               ["facts", "forget"], ["keys", "revoke"], ["sessions", "close", "--id"]]
+
+
+@pytest.mark.parametrize("cmd", ID_COMMANDS, ids=" ".join)
+@pytest.mark.parametrize("value", ["0", "9223372036854775808", "9" * 30])
+def test_every_id_argument_past_64_bits_or_below_one_is_refused_naming_it(run, cmd, value):
+    """`memlane keys revoke 99999999999999999999` was an OverflowError traceback."""
+    run("add", "--scope", "s", "hello")
+    args = [*cmd[:2], value, *cmd[2:]] if cmd[-1] != "--id" else [*cmd, value]
+    result = CliRunner(env={"MEMLANE_EMBEDDING_BACKEND": "hashing"}).invoke(cli, ["--db", run.db, *args])
+    assert result.exit_code == 1, result.output
+    assert "must be an integer from 1 to 9223372036854775807" in result.stderr or (
+        value == "0" and "does not exist" in result.stderr), result.output

@@ -20,6 +20,7 @@ from memlane.bench.baselines import BASELINES
 from memlane.bench.memrun import peak_rss_mb
 from memlane.bench.summaries import run as summary_sets
 from memlane.errors import MemlaneError
+from memlane.serve.cli_common import ignores_global, root_config_path
 
 __all__ = ["bench"]
 
@@ -100,7 +101,8 @@ def _bench_config(settings: tuple[str, ...], presets: tuple[str, ...],
     if unknown:
         raise click.BadParameter(f"unknown preset(s) {unknown}; use default or one of "
                                  f"{', '.join(sorted(PRESETS))}", param_hint="--preset")
-    if not settings and not db:
+    path = root_config_path()
+    if not settings and not db and path is None:
         return None
     if db and not _names_postgres(db):
         raise click.BadParameter("a PostgreSQL URL (SQLite runs use a temporary file each)",
@@ -113,9 +115,9 @@ def _bench_config(settings: tuple[str, ...], presets: tuple[str, ...],
             raise click.BadParameter(f"expected SECTION.KEY=VALUE, got {entry!r}", param_hint="--set")
         overrides.setdefault(section, {})[name] = value.strip()
     try:
-        return load_config(overrides=overrides)
+        return load_config(path, overrides=overrides)
     except MemlaneError as exc:
-        raise click.BadParameter(str(exc), param_hint="--set") from exc
+        raise click.BadParameter(str(exc), param_hint="--set" if settings else "--config") from exc
 
 
 def _qa_recorder(answer: str | None, judge: str | None, budget: int) -> object | None:
@@ -129,7 +131,7 @@ def _qa_recorder(answer: str | None, judge: str | None, budget: int) -> object |
     from memlane.config import load_config
 
     try:
-        config = load_config()
+        config = load_config(root_config_path())
         answer_llm = OpenAIChat.from_config(config.llm_service(answer))
         judge_llm = OpenAIChat.from_config(config.llm_service(judge)) if judge else None
     except MemlaneError as exc:
@@ -156,7 +158,7 @@ def _seed_vectors(vectors: Path | None, config: object | None) -> None:
     from memlane.config import load_config
     from memlane.retrieve.meaning import load_vectors, shared_tier
 
-    r = (config or load_config()).retrieval  # type: ignore[attr-defined]
+    r = (config or load_config(root_config_path())).retrieval  # type: ignore[attr-defined]
     try:
         seed = load_vectors(vectors)
     except ValueError as exc:
@@ -345,6 +347,7 @@ def locomo_cmd(
     _echo_headline(summary, out_dir)
 
 
+@ignores_global(db="scores labelled conversations and opens no database")
 @bench.command("summaries")
 @click.option("--backend", type=click.Choice(["offline", "llm"]), default="offline",
               show_default=True, help="The intelligence backend to score.")
@@ -470,7 +473,8 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
             if backend != "offline":
                 raise click.UsageError("--model needs --backend offline")
             model = _sentence_model(model_path, patterns_only)
-        reports = evalrun.run_backend(backend, service, chosen, model=model)
+        reports = evalrun.run_backend(backend, service, chosen, model=model,
+                                        config_path=root_config_path())
     except MemlaneError as exc:
         raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     if as_json:

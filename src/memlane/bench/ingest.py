@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 import click
 import numpy as np
 
+from memlane.serve.cli_common import ignores_global
+
 if TYPE_CHECKING:
     from memlane.memory import Memory
     from memlane.store.contract import Store
@@ -307,6 +309,7 @@ def _stage_figures(stages: dict[str, list[float]]) -> dict[str, dict[str, float]
     return {name: {"p50": _pct(v, 50), "p95": _pct(v, 95)} for name, v in stages.items()}
 
 
+@ignores_global(config="measures memlane's defaults on fresh databases and reads no config file")
 @click.command("ingest")
 @click.option("--items", default="10000,100000", show_default=True,
               help="Comma-separated sizes (number of messages).")

@@ -33,6 +33,8 @@ import httpx
 import numpy as np
 import orjson
 
+from memlane.serve.cli_common import ignores_global
+
 __all__ = ["run_serve_bench", "serve_command"]
 
 _MIX = (("search", 0.6), ("pack", 0.2), ("add", 0.2))
@@ -293,6 +295,7 @@ def _load(url: str, key: str, words: list[str], clients: int, seconds: float, ba
             "errors": len(errors), "first_errors": errors[:5]}
 
 
+@ignores_global(config="measures memlane's defaults on a fresh database and reads no config file")
 @click.command("serve")
 @click.option("--clients", default=8, show_default=True, type=click.IntRange(1, 256),
               help="Concurrent client threads.")

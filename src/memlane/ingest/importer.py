@@ -14,8 +14,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import signal
+import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -27,12 +30,23 @@ from memlane.ingest.validate import MAX_NESTING, json_nesting
 from memlane.types import ImportReport
 from memlane.store.contract import Store
 
-__all__ = ["import_jsonl", "parse_lines"]
+__all__ = ["ImportInterrupted", "import_jsonl", "parse_lines"]
 
 _FIELDS = {"scope", "role", "text", "at", "id", "speaker", "agent", "project"}
 BATCH = 1000
 _REQUIRED = {"role": "one of user, assistant, system, tool", "text": "the message's text",
              "at": "an ISO-8601 time"}
+
+
+class ImportInterrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) stopped an import: ``report`` says what was stored, whole batches
+    of ``BATCH`` lines only (with ``strict`` the file is one batch). In the main thread a
+    batch being written finishes first and is counted; elsewhere its transaction rolls back.
+    Still a ``KeyboardInterrupt``, so a caller that does not look for it stops as before."""
+
+    def __init__(self, report: ImportReport) -> None:
+        super().__init__(f"import interrupted: {report.imported} message(s) stored")
+        self.report = report
 
 
 def content_id(scope: str, role: str, at: datetime, text: str, occurrence: int) -> str:
@@ -135,15 +149,18 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
     lines = 0
     imported = 0
     dupes = 0
+    done = 0  # the last line whose message is stored (or was already)
     pending: list[Incoming] = []
 
     def flush() -> None:
-        nonlocal imported, dupes
-        stored = store_messages(store, cfg, pending)  # None: the scope has this id already
-        taken = stored.count(None)
-        dupes += taken
-        imported += len(stored) - taken
-        pending.clear()
+        nonlocal imported, dupes, done
+        with _interrupt_after():  # a batch is written and counted whole, or not at all
+            stored = store_messages(store, cfg, pending)  # None: the scope has this id already
+            taken = stored.count(None)
+            dupes += taken
+            imported += len(stored) - taken
+            done = lines
+            pending.clear()
 
     parsed = parse_lines(_decode(fh), cfg, default_scope=default_scope)
     try:
@@ -163,9 +180,40 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
             flush()
         return ImportReport(lines=e.line, imported=imported, skipped_duplicates=dupes,
                             errors=((e.line, str(e)),))
+    except KeyboardInterrupt as e:  # while reading or checking lines, or just after a batch
+        raise ImportInterrupted(ImportReport(lines=done, imported=imported,
+                                             skipped_duplicates=dupes)) from e
     if pending:
         flush()
     return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
+
+
+_WHAT_IT_IS = {
+    b"\xff\xfe": "; the file is UTF-16: convert it (iconv -f UTF-16 -t UTF-8 FILE)",
+    b"\xfe\xff": "; the file is UTF-16: convert it (iconv -f UTF-16 -t UTF-8 FILE)",
+    b"\x1f\x8b": "; the file is gzip-compressed: gunzip -c FILE | memlane import -",
+}
+"""A hint for a first line that is not UTF-8 text because of how the file is stored."""
+
+
+@contextmanager
+def _interrupt_after() -> Iterator[None]:
+    """Hold a Ctrl-C (SIGINT) that arrives inside the block until it ends: a batch that
+    committed is then counted, so an interrupted import reports exactly what it stored.
+    Only where Python's own handler is in place, in the main thread (the command line);
+    elsewhere the block runs as it is (its transaction still rolls back on an interrupt)."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    held: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, _frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if held:
+        raise KeyboardInterrupt
 
 
 def _decode(fh: IO[Any]) -> Iterator[str]:
@@ -181,7 +229,8 @@ def _decode(fh: IO[Any]) -> Iterator[str]:
                 except UnicodeDecodeError as e:
                     column = len(line[: e.start].decode("utf-8", "replace")) + 1
                     raise ImportFormatError(
-                        f"column {column}: not valid UTF-8 (byte 0x{line[e.start]:02x})",
+                        f"column {column}: not valid UTF-8 (byte 0x{line[e.start]:02x})"
+                        + (_WHAT_IT_IS.get(line[:2], "") if number == 1 else ""),
                         line=number) from None
                 if number == 1:
                     line = line.removeprefix("\ufeff")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import math
 import sys
 from datetime import datetime
@@ -11,7 +12,8 @@ from typing import Any
 import click
 
 from memlane.errors import MemlaneError
-from memlane.serve.cli_common import json_option, memory_of
+from memlane.serve.cli_common import (CliError, attach_global_options, error_json, global_option,
+                                      json_option, memory_of, root_json_option)
 from memlane.serve.output import echo, safe
 from memlane.serve.render import (dumps, hit_dict, item_dict, message_dict, nothing_note, place,
                                   scope_is_empty, session_dict)
@@ -46,6 +48,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 "Fold topics' summaries into decision records; write weekly roll-ups."),
     "copy": ("memlane.serve.cli_db:copy_cmd",
              "Copy a whole memory between databases, e.g. SQLite to PostgreSQL and back."),
+    "export": ("memlane.serve.cli_export:export",
+               "Print every stored message as JSON Lines, the format memlane import reads."),
     "facts": ("memlane.serve.cli_facts:facts",
               "List current facts, show a fact's history, forget a fact."),
     "forget": ("memlane.serve.cli_erase:forget",
@@ -74,7 +78,10 @@ class _Group(click.Group):
         if name not in self.commands and name in COMMANDS:
             module, _, attr = COMMANDS[name][0].partition(":")
             self.add_command(getattr(importlib.import_module(module), attr), name)
-        return self.commands.get(name)
+        command = self.commands.get(name)
+        if command is not None:
+            attach_global_options(command)
+        return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list, with the table's help lines for commands not loaded yet."""
@@ -89,26 +96,49 @@ class _Group(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        """As click's, and with ``--json`` an error is also one JSON document on standard
+        output (``{"error": {"code", "message", "field"}}``, the HTTP service's shape), so a
+        script parsing the output never meets an empty or half-written one."""
+        argv = list(sys.argv[1:] if args is None else args)
+        if not standalone_mode or "--json" not in argv[:argv.index("--") if "--" in argv else None]:
+            return super().main(argv, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            rv = super().main(argv, prog_name, complete_var, False, **extra)
+        except (click.ClickException, click.Abort) as e:
+            import json
+
+            click.echo(json.dumps(error_json(e), ensure_ascii=False, indent=2))
+            if isinstance(e, click.ClickException):
+                e.show()
+                sys.exit(e.exit_code)
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except MemlaneError as e:
-            raise click.ClickException(safe(str(e))) from e
+            raise CliError(safe(str(e)), field=getattr(e, "field", None)) from e
 
 
 _memory = memory_of
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--db", envvar="MEMLANE_DB", default=None, metavar="PATH",
-              help="Database file (default: memlane.db, or $MEMLANE_DB, or the config's db).")
-@click.option("--config", "config_path", envvar="MEMLANE_CONFIG", default=None, metavar="FILE",
-              help="Config file (default: ./memlane.toml when present, or $MEMLANE_CONFIG).")
+@global_option("db")
+@global_option("config_path")
+@root_json_option
 @click.version_option(package_name="memlane")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, config_path: str | None) -> None:
-    """memlane: long-term memory for LLM agents and chat apps."""
-    ctx.obj = {"db": db, "config_path": config_path}
+def cli(ctx: click.Context) -> None:
+    """memlane: long-term memory for LLM agents and chat apps.
+
+    --db, --config and --json go before or after the command (memlane search Q --db x.db).
+    """
+    ctx.ensure_object(dict)
 
 
 @cli.command()
@@ -122,8 +152,18 @@ def cli(ctx: click.Context, db: str | None, config_path: str | None) -> None:
 @click.pass_context
 def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, speaker: str | None,
         ext_id: str | None, as_json: bool) -> None:
-    """Add one message to a scope's current session."""
-    msg = _memory(ctx).add_message(scope, role, text, at, speaker=speaker, id=ext_id)
+    """Add one message to a scope's current session (TEXT - reads it from standard input,
+    for a message longer than a command line takes)."""
+    if text == "-":
+        raw = sys.stdin.buffer.read()
+        try:
+            text = raw.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError as e:
+            raise CliError(f"text: standard input is not valid UTF-8 (byte 0x{raw[e.start]:02x} "
+                           f"at offset {e.start})", code="invalid", field="text") from None
+        text = text.removesuffix("\n").removesuffix("\r")  # the newline echo and editors add
+    mem = _memory(ctx)
+    msg = mem.add_message(scope, role, text, at, speaker=speaker, id=ext_id)
     if as_json:
         echo(dumps(message_dict(msg)))
     else:
@@ -143,17 +183,29 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
     """
     mem = _memory(ctx)
     source = sys.stdin.buffer if file == "-" else file  # bytes: exact line and column of a bad byte
-    report = mem.import_file(source, strict=strict, scope=scope)
-    if as_json:
+    from memlane.ingest.importer import ImportInterrupted
+
+    try:
+        report = mem.import_file(source, strict=strict, scope=scope)
+    except ImportInterrupted as e:
+        done = e.report
+        raise CliError(safe(
+            f"{file}: interrupted: {done.imported} message(s) stored"
+            + (f" (the lines up to {done.lines})" if done.lines else "")
+            + ", nothing after them; importing the file again skips what is stored"),
+            code="interrupted", extra={"report": json.loads(dumps(done))}) from None
+    if as_json and not report.errors:
         echo(dumps(report))
-    else:
+    elif not as_json:
         echo(f"imported {report.imported} message(s)"
                    + (f", skipped {report.skipped_duplicates} line(s) already stored"
                       if report.skipped_duplicates else ""))
     if report.errors:
         line, message = report.errors[0]
         kept = "nothing was imported" if strict or line == 1 else f"lines before {line} were kept"
-        raise click.ClickException(safe(f"{file}: {message} ({kept})"))
+        # with --json the report goes beside the error: one JSON document on stdout
+        raise CliError(safe(f"{file}: {message} ({kept})"), code="invalid", field="file",
+                       extra={"report": json.loads(dumps(report))})
 
 
 @cli.command()

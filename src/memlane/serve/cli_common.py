@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -13,14 +14,64 @@ from memlane.serve.output import echo, safe
 if TYPE_CHECKING:
     from memlane.memory import Memory
 
-__all__ = ["CREATES", "json_option", "memory_of"]
+FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
+
+__all__ = ["CREATES", "CliError", "error_json", "root_json_option", "sqlite_file", "GLOBAL_OPTIONS", "attach_global_options", "global_option", "ignores_global",
+           "json_option", "memory_of", "root_config_path"]
 
 #: Commands that write, and so may create a missing SQLite database (saying so); every
 #: other command refuses a database that does not exist. ``create``: ``memlane keys create``.
 CREATES = {"add", "import", "worker", "serve", "create", "mcp"}
 
 
-def _sqlite_file(db: str) -> Path | None:
+class CliError(click.ClickException):
+    """A command's error with what ``--json`` reports of it: ``code`` (as the HTTP
+    service's), ``field`` (the parameter at fault) and ``extra`` keys beside ``error``."""
+
+    def __init__(self, message: str, *, code: str = "error", field: str | None = None,
+                 extra: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code, self.field, self.extra = code, field, extra or {}
+
+
+def error_json(error: BaseException) -> dict[str, Any]:
+    """``{"error": {"code", "message", "field"}}`` for an error a command ended with, the
+    shape the HTTP service answers: what ``--json`` prints on standard output then."""
+    from memlane.errors import (BackendError, ConfigError, ConflictError, NotFoundError,
+                                StoreError, ValidationError)
+
+    cause = error.__cause__
+    code, field, extra = "error", None, {}
+    if isinstance(error, CliError):
+        code, field, extra = error.code, error.field, error.extra
+    elif isinstance(error, click.UsageError):
+        code = "usage"
+        param = getattr(error, "param", None)
+        hint = getattr(error, "param_hint", None)
+        if isinstance(hint, str):
+            field = hint.strip("'\"")
+        elif param is not None:
+            field = param.opts[0] if getattr(param, "opts", None) else param.name
+        elif isinstance(error, click.NoSuchOption):
+            field = error.option_name
+    elif isinstance(error, click.Abort):
+        code = "interrupted"
+    if isinstance(cause, ConflictError):
+        code, field = "conflict", cause.field
+    elif isinstance(cause, (ValidationError, ConfigError)):
+        code, field = "invalid", getattr(cause, "field", None)
+    elif isinstance(cause, NotFoundError):
+        code = "not_found"
+    elif isinstance(cause, BackendError):
+        code = "backend_error"
+    elif isinstance(cause, StoreError):
+        code = "unavailable"
+    message = error.format_message() if isinstance(error, click.ClickException) else "interrupted"
+    return {"error": {"code": code, "message": safe(message),
+                      "field": None if field is None else safe(str(field))}, **extra}
+
+
+def sqlite_file(db: str) -> Path | None:
     """The file a SQLite ``db`` setting names, or None for PostgreSQL and ``:memory:``."""
     from memlane.store import parse_db_url
 
@@ -35,15 +86,15 @@ def memory_of(ctx: click.Context) -> Memory:
     closed when the command ends."""
     from memlane.memory import Memory
 
-    obj = ctx.find_root().obj
+    obj = _root_obj(ctx)
     if "memory" not in obj:
         config = load_config(obj["config_path"], overrides={"db": obj["db"]} if obj["db"] is not None else None)
-        path = _sqlite_file(config.db)
+        path = sqlite_file(config.db)
         new = path is not None and not path.exists()
         if new and ctx.command.name not in CREATES:
-            raise click.ClickException(safe(
+            raise CliError(safe(
                 f"database {path} does not exist (check --db, $MEMLANE_DB or the config's db); "
-                "`memlane add` or `memlane import` creates one"))
+                "`memlane add` or `memlane import` creates one"), code="not_found", field="db")
         obj["memory"] = Memory(config=config)
         ctx.find_root().call_on_close(obj["memory"].close)
         if new:
@@ -53,3 +104,165 @@ def memory_of(ctx: click.Context) -> Memory:
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+
+
+# The root's options, accepted before the command (``memlane --db x.db search q``) or after
+# it (``memlane search q --db x.db``), with one meaning; given twice with two values they
+# are a usage error naming the option. ``name: (flag, metavar, help)``; the value lands in
+# the root context's ``obj[name]``, and ``obj["given"][name]`` records that the command line
+# (not an environment variable) gave it.
+GLOBAL_OPTIONS: dict[str, tuple[str, str, str]] = {
+    "db": ("--db", "PATH", "Database file or postgresql:// URL (default: memlane.db, or "
+           "$MEMLANE_DB, or the config's db); before or after the command."),
+    "config_path": ("--config", "FILE", "Config file (default: ./memlane.toml when present, or "
+                    "$MEMLANE_CONFIG); before or after the command."),
+}
+
+
+def _root_obj(ctx: click.Context) -> dict[str, Any]:
+    obj: dict[str, Any] = ctx.find_root().ensure_object(dict)
+    for name in GLOBAL_OPTIONS:
+        obj.setdefault(name, None)
+    obj.setdefault("given", {})
+    return obj
+
+
+def _give(ctx: click.Context, param: click.Parameter, name: str, values: Any) -> None:
+    """Record each command-line value of a global option, refusing a second, different one."""
+    obj = _root_obj(ctx)
+    given: dict[str, str] = obj["given"]
+    flag = GLOBAL_OPTIONS[name][0]
+    for value in values or ():
+        if name in given and given[name] != value:
+            raise click.BadParameter(
+                f"given twice with different values, {given[name]!r} and {value!r}; pass it once",
+                ctx=ctx, param=param, param_hint=flag)
+        given[name] = value
+        obj[name] = value
+
+
+def _check_ignored(ctx: click.Context, name: str) -> None:
+    command = ctx.command
+    why = getattr(command, "memlane_ignores", {}).get(name)
+    obj = _root_obj(ctx)
+    if why and (obj.get("json") if name == "json" else name in obj["given"]):
+        flag = "--json" if name == "json" else GLOBAL_OPTIONS[name][0]
+        error = click.UsageError(f"{flag}: memlane {ctx.command_path.split(' ', 1)[-1]} {why}", ctx)
+        error.param_hint = flag  # type: ignore[attr-defined]  # the field --json names
+        raise error
+
+
+def global_option(name: str, *, hidden: bool = False) -> Callable[[FC], FC]:
+    """The root's ``--db`` or ``--config`` option (repeatable only with one value)."""
+    flag, metavar, help_text = GLOBAL_OPTIONS[name]
+
+    def callback(ctx: click.Context, param: click.Parameter, values: Any) -> None:
+        _give(ctx, param, name, values)
+        _check_ignored(ctx, name)
+
+    return click.option(flag, name, multiple=True, expose_value=False, metavar=metavar,
+                        callback=callback, help=help_text, hidden=hidden, is_eager=True)
+
+
+def ignores_global(**why: str) -> Callable[[FC], FC]:
+    """Mark a command that cannot honour a global option: given on the command line (before
+    or after the command) it is a usage error saying ``why`` instead of being ignored.
+    ``@ignores_global(db="copies --from one database --to another")``."""
+
+    def mark(command: FC) -> FC:
+        command.memlane_ignores = {("config_path" if k == "config" else k): v  # type: ignore[union-attr]
+                                   for k, v in why.items()}
+        return command
+
+    return mark
+
+
+def _merge_own(name: str, own: click.Option) -> None:
+    """A command's own option of a global option's flag (``serve --db``, ``bench ... --db``)
+    takes the value given before the command too, and refuses two different ones (given
+    before and after, or twice after); one that takes many values (``bench ingest --db``)
+    takes the one given before as one more."""
+    original = own.callback
+    many = own.multiple
+    own.multiple = True  # to see every value given, not only the last one
+    own.default = ()
+    own.is_eager = True  # checked before --help, as the root's options are
+
+    def callback(ctx: click.Context, param: click.Parameter, values: Any) -> Any:
+        values = tuple(values or ())
+        before = _root_obj(ctx)["given"].get(name)
+        if before is not None and before not in values:
+            values = (before, *values)
+        if not many:
+            if len(set(values)) > 1:
+                raise click.BadParameter(
+                    f"given twice with different values, {values[0]!r} and "
+                    f"{next(v for v in values if v != values[0])!r}; pass it once",
+                    ctx=ctx, param=param, param_hint=GLOBAL_OPTIONS[name][0])
+            values = values[0] if values else None
+        return values if original is None else original(ctx, param, values)
+
+    own.callback = callback
+
+
+def root_json_option(command: FC) -> FC:
+    """The root's ``--json`` (``memlane --json stats``): the command's own ``--json``."""
+
+    def record(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+        if value:
+            _root_obj(ctx)["json"] = True
+
+    return click.option("--json", "root_json", is_flag=True, expose_value=False, is_eager=True,
+                        callback=record, help="Print machine-readable JSON (the commands that "
+                        "print data take it after the command too).")(command)
+
+
+def _merge_json(own: click.Option) -> None:
+    original = own.callback
+
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        value = bool(value) or bool(_root_obj(ctx).get("json"))
+        return value if original is None else original(ctx, param, value)
+
+    own.callback = callback
+
+
+def attach_global_options(command: click.Command) -> None:
+    """Give ``command`` and every command under it the root's options (once)."""
+    if getattr(command, "memlane_globals", False):
+        return
+    command.memlane_globals = True  # type: ignore[attr-defined]
+    if not isinstance(command, click.Group):
+        own_json = [p for p in command.params if isinstance(p, click.Option) and "--json" in p.opts]
+        if own_json:
+            _merge_json(own_json[0])
+        else:
+            ignores = dict(getattr(command, "memlane_ignores", {}))
+            ignores.setdefault("json", "prints no data to format: leave --json out")
+            command.memlane_ignores = ignores  # type: ignore[attr-defined]
+    for name, (flag, _, _) in GLOBAL_OPTIONS.items():
+        own = [p for p in command.params if isinstance(p, click.Option) and flag in p.opts]
+        if own:
+            _merge_own(name, own[0])
+        else:
+            global_option(name, hidden=name in getattr(command, "memlane_ignores", {}))(command)
+    if getattr(command, "memlane_ignores", None):
+        parse_args = command.parse_args
+
+        def refusing_parse_args(ctx: click.Context, args: list[str]) -> list[str]:
+            for name in command.memlane_ignores:  # type: ignore[attr-defined]
+                _check_ignored(ctx, name)  # given before the command: refused before --help
+            return parse_args(ctx, args)
+
+        command.parse_args = refusing_parse_args  # type: ignore[method-assign]
+    for sub in getattr(command, "commands", {}).values():
+        attach_global_options(sub)
+
+
+def root_config_path(ctx: click.Context | None = None) -> str | None:
+    """The ``--config`` of this invocation (before or after the command), or None."""
+    ctx = ctx or click.get_current_context(silent=True)
+    if ctx is None:
+        return None
+    value = (ctx.find_root().obj or {}).get("config_path")
+    return None if value is None else str(value)

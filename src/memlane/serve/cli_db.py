@@ -15,6 +15,7 @@ import click
 from memlane.serve.output import echo, safe
 from memlane.config import load_config
 from memlane.errors import MemlaneError
+from memlane.serve.cli_common import ignores_global
 from memlane.serve.render import dumps
 
 if TYPE_CHECKING:
@@ -88,6 +89,7 @@ def migrate(ctx: click.Context, show: bool, as_json: bool) -> None:
         echo(f"applied now: {', '.join(report['applied_now']) or 'nothing (up to date)'}")
 
 
+@ignores_global(db="copies the database --from names into the one --to names: name them there")
 @click.command("copy")
 @click.option("--from", "source", required=True, metavar="DB",
               help="The database to copy (SQLite file or postgresql:// URL).")

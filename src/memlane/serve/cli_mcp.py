@@ -9,6 +9,8 @@ from __future__ import annotations
 import click
 
 from memlane.config import load_config
+from memlane.serve.cli_common import sqlite_file
+from memlane.serve.output import echo
 
 __all__ = ["mcp_command"]
 
@@ -45,7 +47,11 @@ def mcp_command(ctx: click.Context, db: str | None, scope: str | None, allow: tu
     config = load_config(root.get("config_path"), overrides={"db": url} if url is not None else None)
     cfg = config.mcp
     patterns = allow or cfg.allowed_scopes
+    path = sqlite_file(config.db)
+    new = path is not None and not path.exists()
     memory = Memory(config=config)
+    if new:  # on standard error: standard output carries the protocol alone
+        echo(f"created database {path}", err=True)
     try:
         server = build_server(memory, default_scope=scope or cfg.scope or None,
                               scopes=patterns or None,

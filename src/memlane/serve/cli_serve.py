@@ -169,6 +169,9 @@ def keys_revoke(ctx: click.Context, key_id: int, as_json: bool) -> None:
     """Revoke a key: requests with it get 401 from then on."""
     import time
 
+    from memlane.ingest.validate import check_int
+
+    key_id = check_int(key_id, "key_id")  # past SQLite's 64 bits was an OverflowError traceback
     store = memory_of(ctx).store
     with store.atomic():
         changed = store.revoke_api_key(key_id, time.time())

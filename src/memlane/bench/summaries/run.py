@@ -313,7 +313,7 @@ def session_speed(path: str | Path, limit: int | None = None,
 
 def run_backend(
     backend: str, service: str | None, sets: Sequence[tuple[str, Sequence[Conversation]]],
-    model: Any = "shipped",
+    model: Any = "shipped", config_path: str | None = None,
 ) -> list[EvalReport]:
     """Score ``backend`` (offline | llm) on each named set. ``llm`` without ``service``
     runs against a scripted model on a loopback server that answers each conversation with
@@ -334,7 +334,7 @@ def run_backend(
     if service:
         from memlane.config import load_config
 
-        config = load_config()
+        config = load_config(config_path)
         llm = LLMIntelligence(OpenAIChat.from_config(config.llm_service(service)),
                               max_input_tokens=config.indexing.max_input_tokens)
         try:

@@ -1,0 +1,77 @@
+"""``memlane export``: every stored message as JSON Lines in the import format, so
+``memlane export | memlane --db other.db import -`` moves conversations (and a file is a
+backup ``memlane import`` reads back). Mounted by ``memlane.serve.cli``'s command table."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from memlane.serve.cli_common import memory_of
+from memlane.serve.output import echo
+
+if TYPE_CHECKING:
+    from memlane.memory import Memory
+    from memlane.types import Message
+
+__all__ = ["export", "export_lines"]
+
+_PAGE = 500
+
+
+def _line(m: Message) -> dict[str, Any]:
+    at = m.at.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    row: dict[str, Any] = {"scope": m.scope, "role": m.role, "text": m.text, "at": at}
+    for key, value in (("id", m.ext_id), ("speaker", m.speaker), ("agent", m.agent),
+                       ("project", m.project)):
+        if value is not None:
+            row[key] = value
+    return row
+
+
+def export_lines(mem: Memory, scope: str | None = None) -> Iterator[dict[str, Any]]:
+    """Each stored message of ``scope`` (every scope when None) as an import line: sessions
+    oldest first, each session's messages in order."""
+    from memlane.ingest.validate import check_scope
+
+    if scope is not None:
+        scope = check_scope(scope)
+    sessions = []
+    offset = 0
+    while True:
+        page = mem.store.list_sessions(scope=scope, limit=_PAGE, offset=offset)
+        sessions.extend(page)
+        if len(page) < _PAGE:
+            break
+        offset += _PAGE
+    sessions.sort(key=lambda s: (s.started_at, s.id))
+    for start in range(0, len(sessions), _PAGE):
+        chunk = [s.id for s in sessions[start:start + _PAGE]]
+        by_session = mem.store.sessions_messages(chunk)
+        for session_id in chunk:
+            for m in by_session[session_id]:
+                yield _line(m)
+
+
+@click.command()
+@click.option("--scope", default=None, help="Only this scope (default: every scope).")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON document, a list of the lines, instead of JSON Lines.")
+@click.pass_context
+def export(ctx: click.Context, scope: str | None, as_json: bool) -> None:
+    """Print every stored message as JSON Lines, the format memlane import reads.
+
+    Sessions oldest first, each in order; each line carries the message's scope, role,
+    text (as stored: secrets already redacted), time and, when set, id, speaker, agent and
+    project. memlane export | memlane --db other.db import - copies the conversations.
+    """
+    mem = memory_of(ctx)
+    if as_json:
+        echo(json.dumps(list(export_lines(mem, scope)), ensure_ascii=False, indent=2))
+        return
+    for row in export_lines(mem, scope):
+        echo(json.dumps(row, ensure_ascii=False))

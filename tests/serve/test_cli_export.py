@@ -1,0 +1,94 @@
+"""`memlane export | memlane import -`: every stored message comes out as an import line
+and goes back in unchanged (there was no export: conversations could leave a database only
+through `copy`, whole, into an empty one)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memlane.errors import ConflictError
+from memlane.serve.cli import cli
+from memlane.testing import example_files, memory
+
+ENV = {"MEMLANE_EMBEDDING_BACKEND": "hashing"}
+
+
+def _export(db: str, *args: str) -> list[dict]:
+    result = CliRunner(env=ENV).invoke(cli, ["export", "--db", db, *args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def _import(db: str, lines: list[dict]) -> str:
+    text = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in lines)
+    result = CliRunner(env=ENV).invoke(cli, ["--db", db, "import", "-"], input=text)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_export_pipes_into_import_and_again_changes_nothing(tmp_path):
+    one, two = str(tmp_path / "one.db"), str(tmp_path / "two.db")
+    for f in example_files():
+        CliRunner(env=ENV).invoke(cli, ["--db", one, "import", str(f)], catch_exceptions=False)
+    lines = _export(one)
+    assert len(lines) == 26 and lines[0]["at"].endswith("Z") and all("id" in row for row in lines)
+    assert "imported 26 message(s)" in _import(two, lines)
+    assert _export(two) == lines
+    assert "imported 0 message(s), skipped 26" in _import(one, lines)  # ids: nothing twice
+    only = _export(one, "--scope", "team-backend")
+    assert {row["scope"] for row in only} == {"team-backend"} and len(only) == 10
+    assert _export(one, "--scope", "nobody") == []
+    as_one = CliRunner(env=ENV).invoke(cli, ["export", "--db", one, "--json"])
+    assert json.loads(as_one.stdout) == lines  # one document: a list of the lines
+
+
+def test_export_of_a_missing_database_or_a_bad_scope_is_an_error(tmp_path):
+    runner = CliRunner(env=ENV)
+    missing = runner.invoke(cli, ["export", "--db", str(tmp_path / "none.db")])
+    assert missing.exit_code == 1 and "does not exist" in missing.stderr
+    _import(str(tmp_path / "a.db"), [{"scope": "s", "role": "user", "text": "hi",
+                                       "at": "2024-01-01T00:00:00Z"}])
+    bad = runner.invoke(cli, ["export", "--db", str(tmp_path / "a.db"), "--scope", ""])
+    assert bad.exit_code == 1 and "scope:" in bad.stderr
+
+
+texts = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40).filter(str.strip)
+messages = st.lists(st.tuples(
+    st.sampled_from(["a", "b b", "ç-scope"]), st.sampled_from(["user", "assistant", "system", "tool"]),
+    texts, st.integers(0, 10 ** 8), st.integers(0, 999_999), st.none() | st.sampled_from(["Ana", "Bo"]),
+    st.none() | st.text("abc123", min_size=1, max_size=6),
+), max_size=12)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=messages)
+def test_every_message_survives_export_and_import(tmp_path_factory, rows):
+    """Any stored messages (any text, times to the microsecond, with and without ids and
+    speakers) are the same messages after export | import into an empty database."""
+    folder = tmp_path_factory.mktemp("export")
+    one, two = str(folder / "one.db"), str(folder / "two.db")
+    base = datetime(2020, 1, 1, tzinfo=UTC)
+    with memory(folder / "one.db") as mem:
+        for scope, role, text, seconds, micros, speaker, ext_id in rows:
+            at = base + timedelta(seconds=seconds, microseconds=micros)
+            try:
+                mem.add_message(scope, role, text, at, speaker=speaker, id=ext_id)
+            except ConflictError:  # an id already stored in the scope: not stored
+                continue
+        stored = mem.stats()["messages"]
+    if not stored:
+        return
+    lines = _export(one)
+    assert len(lines) == stored
+    _import(two, lines)
+    again = _export(two)
+
+    def key(row: dict) -> tuple:
+        return tuple(sorted((k, v) for k, v in row.items() if k != "id" or not v.startswith("~")))
+
+    assert sorted(map(key, again)) == sorted(map(key, lines))

@@ -1,0 +1,135 @@
+"""The README and docs/ say what the code does: every config key and command option that
+exists is documented where users look, and everything documented exists (a README row
+lacked `bench longmemeval --now` and `bench locomo --embedder`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+import click
+
+from memlane.config import _SECTIONS, LLMServiceConfig, load_config
+from memlane.serve.cli import cli
+
+ROOT = Path(__file__).parents[1]
+README = (ROOT / "README.md").read_text()
+DOCS = {p.name: p.read_text() for p in sorted((ROOT / "docs").glob("*.md"))}
+GLOBAL = {"--db", "--config", "--json", "--help", "-h"}
+
+
+def _leaves(group: click.Group, prefix: tuple[str, ...] = ()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
+        path = (*prefix, name)
+        if isinstance(cmd, click.Group):
+            yield from _leaves(cmd, path)
+        else:
+            yield path, cmd
+
+
+def _flags(cmd: click.Command) -> set[str]:
+    return {f for p in cmd.params if isinstance(p, click.Option) and not p.hidden
+            for f in (*p.opts, *p.secondary_opts)}
+
+
+def _readme_toml() -> str:
+    start = README.index("```toml", README.index("## Configuration")) + len("```toml")
+    return README[start:README.index("```", start)]
+
+
+def _default(field: dataclasses.Field) -> object:
+    value = field.default if field.default is not dataclasses.MISSING else field.default_factory()  # type: ignore[misc]
+    return list(value) if isinstance(value, tuple) else value
+
+
+def test_every_config_key_is_in_the_readme_with_its_variable_and_its_default(tmp_path):
+    documented = tomllib.loads(_readme_toml())
+    block = _readme_toml()
+    for section, cls in _SECTIONS.items():
+        table = documented["memory"].get(section, {})
+        for f in dataclasses.fields(cls):
+            where = f"memory.{section}.{f.name}"
+            assert f.name in table, f"README's [memory.{section}] lacks {f.name}"
+            assert re.search(rf"# MEMLANE_{section.upper()}_{f.name.upper()}\b", block), where
+            if (section, f.name) == ("facts", "multi_valued"):  # shown abridged, with "..."
+                assert set(table[f.name][:-1]) <= set(_default(f)), table[f.name]
+                continue
+            assert table[f.name] == _default(f), f"{where}: README {table[f.name]!r}, code {_default(f)!r}"
+        assert set(table) <= {f.name for f in dataclasses.fields(cls)}, section
+    assert set(documented["memory"]) - {"db"} <= set(_SECTIONS)
+    service = documented["llm"]["services"]["local"]
+    assert set(service) == {f.name for f in dataclasses.fields(LLMServiceConfig)}
+    path = tmp_path / "memlane.toml"
+    path.write_text(block)
+    load_config(path, environ={})  # the block a user copies loads as it is
+
+
+def test_every_command_row_names_each_option_and_only_real_ones():
+    rows = [line for line in README.splitlines() if line.startswith("| `memlane ")]
+    for path, cmd in _leaves(cli):
+        name = "memlane " + " ".join(path)
+        mine = [r for r in rows if re.match(rf"\| `{re.escape(name)}[ `]", r)]
+        assert mine, f"README has no row for {name}"
+        usage, description = re.split(r"(?<!\\)\|", mine[0])[1:3]
+        named = set(re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", usage + description))
+        flags = _flags(cmd)
+        for option in flags - GLOBAL:
+            assert option in named, f"{name}: README row lacks {option}"
+        assert named - flags - GLOBAL == set(), f"{name}: README row names {named - flags - GLOBAL}"
+
+
+def _invocations(text: str) -> list[str]:
+    found = re.findall(r"`(memlane [^`]+)`", text)
+    for block in re.findall(r"```(?:sh|bash|console)?\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            m = re.search(r"(?:^|\$ |\$\(|; |&& )(memlane [^#|)]*)", line)
+            if m:
+                found.append(m.group(1).strip())
+    return found
+
+
+def test_every_memlane_command_line_in_the_docs_is_a_real_command_with_real_options():
+    checked = 0
+    for doc, text in {"README.md": README, **DOCS}.items():
+        for line in _invocations(text):
+            try:
+                words = shlex.split(line.replace("\\|", "|"))[1:]
+            except ValueError:
+                words = line.split()[1:]
+            while words[:1] in (["--db"], ["--config"]):
+                words = words[2:]
+            cmd: click.Command = cli
+            path: list[str] = []
+            while isinstance(cmd, click.Group) and words and not words[0].startswith("-"):
+                sub = cmd.get_command(click.Context(cmd), words[0])
+                if sub is None:
+                    break
+                cmd, path, words = sub, [*path, words[0]], words[1:]
+            if not path:  # prose: "memlane has", "memlane owns"
+                continue
+            if isinstance(cmd, click.Group):
+                assert not words or words[0].startswith("-"), f"{doc}: {line!r}: no command {words[0]!r}"
+                continue
+            flags = _flags(cmd) | GLOBAL
+            for word in words:
+                for flag in word.strip("[]().,;").split("=")[0].split("/"):
+                    if flag.startswith("--") or re.fullmatch(r"-[a-z]", flag):
+                        assert flag in flags, f"{doc}: {line!r}: memlane {' '.join(path)} has no option {flag}"
+            checked += 1
+    assert checked > 40
+
+
+def test_every_environment_variable_memlane_reads_is_documented():
+    docs = README + "".join(DOCS.values())
+    names = set()
+    for source in (ROOT / "src" / "memlane").rglob("*.py"):
+        names |= set(re.findall(r"\bMEMLANE_[A-Z_]*[A-Z]\b", source.read_text()))
+    for name in sorted(names):
+        if name.startswith(tuple(f"MEMLANE_{s.upper()}_" for s in _SECTIONS)):
+            continue  # the config keys' variables: checked above
+        assert name in docs, f"{name} is read but not documented"
