@@ -306,3 +306,22 @@ def test_every_id_argument_past_64_bits_or_below_one_is_refused_naming_it(run, c
     assert result.exit_code == 1, result.output
     assert "must be an integer from 1 to 9223372036854775807" in result.stderr or (
         value == "0" and "does not exist" in result.stderr), result.output
+
+
+@settings(max_examples=60, deadline=None)
+@given(cmd=st.sampled_from([["migrate", "--show", "{0}"], ["stats", "{0}"], ["search", "q", "--{0}"],
+                            ["sessions", "show", "{0}"], ["search", "q", "-k", "{0}"]]),
+       word=st.text(st.characters(codec="utf-8", categories=["Cc", "Cf", "L"]), min_size=1, max_size=8)
+       .filter(lambda w: any(ord(c) < 32 or 0x7f <= ord(c) < 0xa0 or c in "\u202e\u2066" for c in w)))
+def test_a_usage_error_never_writes_a_control_character_to_the_terminal(tmp_path_factory, cmd, word):
+    """Click's own usage errors quote the argument ("Got unexpected extra argument (…)"); the
+    escape sequence or bidi override in it reaches stderr escaped, as in the --json body
+    (session 19: it was written raw, or stripped whole where click strips ANSI)."""
+    folder = tmp_path_factory.mktemp("cli")
+    runner = CliRunner(env={"MEMLANE_EMBEDDING_BACKEND": "hashing"})
+    db = str(folder / "m.db")
+    runner.invoke(cli, ["--db", db, "add", "--scope", "s", "seed"])
+    result = runner.invoke(cli, ["--db", db, *[x.replace("{0}", word) for x in cmd]], color=True)
+    assert result.exit_code in (1, 2), result.output
+    assert not any(ord(c) < 32 and c not in "\n\t" or 0x7f <= ord(c) < 0xa0 or c in "\u202e\u2066"
+                   for c in result.stderr), repr(result.stderr)

@@ -117,11 +117,22 @@ class _Group(click.Group):
             sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as e:
+            e.message = safe(e.message)  # click's own messages quote the user's argument
+            raise
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except MemlaneError as e:
             raise CliError(safe(str(e)), field=getattr(e, "field", None)) from e
+        except click.ClickException as e:
+            e.message = safe(e.message)  # a command's usage error, as make_context's
+            raise
 
 
 _memory = memory_of
