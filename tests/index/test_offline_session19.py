@@ -77,3 +77,31 @@ def test_a_stop_before_a_small_letter_splits_only_after_four_words(first, second
         assert got == [f"{a}{stop}", b] if len(b) > 2 else [f"{a}{stop}"]
     else:
         assert got == [f"{a}{stop} {b}"]
+
+
+# 2. A question answered "I'll think about that one" or "let's wait till…" stays open.
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("answer", [
+    "I'll think about that one, I want to see what the engineer says first",
+    "let's wait till we've seen the worktop colour in the kitchen, then decide",
+    "Let's wait and see how much we get done ourselves this weekend",
+])
+def test_a_question_put_off_to_later_thought_stays_open(model, answer):
+    summary = _summary([
+        ("Chloe", "The boiler at the flat stopped again, no hot water since last night."),
+        ("Femi", "I'll ask Brightheat to send an engineer on Monday."),
+        ("Chloe", "Given it's the third time, is it time to replace the boiler rather than repair it?"),
+        ("Femi", answer),
+    ], model)
+    assert any("replace the boiler rather than repair it" in q for q in summary.open_questions), summary
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_question_answered_is_not_left_open(model):
+    summary = _summary([
+        ("Chloe", "The boiler at the flat stopped again, no hot water since last night."),
+        ("Chloe", "Given it's the third time, is it time to replace the boiler rather than repair it?"),
+        ("Femi", "Yes, I'll get a quote for a new one this week."),
+    ], model)
+    assert not any("replace the boiler" in q for q in summary.open_questions), summary

@@ -134,7 +134,8 @@ _PUT_OFF = re.compile(
     r"(?:(?:^|\b(?:i|we)\s+)(?:(?:still|genuinely|honestly|really|truly|just)\s+)+|^)don'?t know\b"
     r"(?!\s+(?:yet\s+)?(?:whether|if|how|what|who|when|where|which|why)\b)|"
     r"\b(?:i'?m|we'?re)\s+(?:still\s+)?waiting\s+(?:to hear|on|for)\b|\bstill waiting\b|"
-    r"\bi'?ll have a think\b|\bno promises\b|\bi'?ll take (?:that|this|it)(?: one)? to\b|"
+    r"\bi'?ll have a think\b|\bi'?ll (?:have to )?think about (?:that|it|this)(?: one)?\b|"
+    r"^(?:(?:ok(?:ay)?|hmm|well|honestly)[,.]?\s+)?let'?s\s+(?:just\s+)?wait\s+(?:till|until|and see|for|to see)\b|\bno promises\b|\bi'?ll take (?:that|this|it)(?: one)? to\b|"
     r"^next (?:retro|meeting|week|time)\b|"
     r"\blet'?s talk (?:about (?:it|that|this) )?(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"tomorrow|later|next)\b",
@@ -142,7 +143,9 @@ _PUT_OFF = re.compile(
 """An answer that puts the question off in forms ``_NON_ANSWER`` does not read ("I still don't
 know, the camera is down", "Genuinely don't know.", "I'm waiting to hear from the leisure
 centre", "I'll have a think", "I'll take that one to finance, no promises", "Next retro.",
-"Let's talk Monday when Marco's back"): the question stays open (session 18). Not what the
+"Let's talk Monday when Marco's back"; session 19: "I'll think about that one, I want to see
+what the engineer says first", "let's wait till we've seen the worktop colour, then decide"):
+the question stays open (session 18). Not what the
 answer says nobody knows ("we still don't know whether…", read by :meth:`_Reader.unknown`),
 and not for a question of one word ("Hana?"); a participant's answer only (the assistant's
 "…you're still waiting for the documents" describes the user). Kept apart from
