@@ -105,3 +105,29 @@ def test_a_question_answered_is_not_left_open(model):
         ("Femi", "Yes, I'll get a quote for a new one this week."),
     ], model)
     assert not any("replace the boiler" in q for q in summary.open_questions), summary
+
+
+# 3. A decision naming an amount is written without the conversation's opening.
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_decision_with_an_amount_is_not_written_with_the_opening(model):
+    """"Keep students at £5" was written "Keep students at £5 — committee thing — the wall at
+    Gritstone Centre is putting…": the amount says what was decided (heldout15)."""
+    summary = _summary([
+        ("Rhiannon", "committee thing — the wall at Gritstone Centre is putting our Wednesday slot up from £180 to £240"),
+        ("Callum", "oof. that's like £2 more per member per night"),
+        ("Callum", "should students stay at £5?"),
+        ("Efua", "yes keep students at £5, they're a third of the club"),
+        ("Rhiannon", "agreed."),
+    ], model)
+    assert "Keep students at £5." in summary.decisions, summary.decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_terse_choice_without_an_amount_keeps_its_opening(model):
+    summary = _summary([
+        ("user", "We have ten days in October and want somewhere warm in Europe."),
+        ("assistant", "Crete and Sardinia are both still warm in October; Crete has more to do off the beach."),
+        ("user", "ok, let's go with Crete."),
+    ], model)
+    assert any(d.startswith("Go with Crete — We have ten days in October") for d in summary.decisions), summary

@@ -806,6 +806,8 @@ def _in_context(decision: str, opening: str) -> str:
         return decision
     if _ACTED_ON.match(decision):
         return decision  # "Take the train": a whole action, the opening would only blur it
+    if len(decision.split()) >= 2 and re.search(r"\d", decision):
+        return decision  # "Keep students at £5", "Cap at 500": the amount says what (session 19)
     clause = re.split(r"[,:;]\s", _LEAD_IN.sub("", opening), maxsplit=1)[0]
     return f"{decision.rstrip('.')} — {_trim(clause, 100)}"
 
