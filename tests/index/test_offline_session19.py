@@ -131,3 +131,36 @@ def test_a_terse_choice_without_an_amount_keeps_its_opening(model):
         ("user", "ok, let's go with Crete."),
     ], model)
     assert any(d.startswith("Go with Crete — We have ten days in October") for d in summary.decisions), summary
+
+
+# 4. A question that asks which is never a decision.
+
+_THINGS = st.sampled_from(["cursor", "offset", "Postgres", "MySQL", "the barn", "the hotel", "Friday",
+                           "Monday", "quartz", "laminate", "the train", "a hire car"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(_THINGS, _THINGS, st.sampled_from(["for the /v2/orders endpoint, {a} or {b}?", "{a} or {b} for the launch?",
+                                          "so which one, {a} or {b}?", "where do we put {a}?",
+                                          "what do we do about {a} and {b}?"]),
+       st.sampled_from(["ok fine by me", "agreed.", "sounds good"]), st.sampled_from(WAYS))
+def test_a_question_asking_which_is_never_a_decision(a, b, form, answer, model):
+    question = form.format(a=a, b=b)
+    summary = _summary([
+        ("Arjun", "The orders endpoint timed out again for Brightwell last night."),
+        ("Beatriz", "We need to change how the listing pages work before the launch."),
+        ("Arjun", question),
+        ("Kenji", answer),
+    ], model)
+    said = question.rstrip("?").lower()
+    assert not any(said[:30] in d.lower() for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_question_proposing_and_agreed_is_a_decision(model):
+    summary = _summary([
+        ("Arjun", "The status meeting runs over every week."),
+        ("Beatriz", "What if we move status updates to Slack and keep the meeting for decisions only?"),
+        ("Kenji", "Agreed."),
+    ], model)
+    assert any("status updates to Slack" in d for d in summary.decisions), summary.decisions

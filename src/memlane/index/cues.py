@@ -1661,7 +1661,7 @@ class _Reader:
                 self.cues.turn_of.setdefault(self.text[where], where[0])
                 self.put(where, "decisions", "")
             elif (_DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or _NOT_SETTLED.search(s)
-                  or _JOKE.search(s)) or (
+                  or _JOKE.search(s) or _asks_which(s)) or (
                     _NO_NEED.match(self.text[where])
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
@@ -2071,6 +2071,18 @@ def _invites(sentence: str) -> bool:
     return (sentence.endswith("?") and len(words) <= 7 and _INVITE.search(sentence) is not None
             and not _OPTIONS.search(sentence)
             and not any(w.lower().strip(",") in _WH_WORDS for w in words[:2]))
+
+
+_WH_ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|right|also)[,]?\s+)?(?:what|which|where|when|who|why|how)\b"
+                     r"(?!\s+(?:if|about)\b)", re.IGNORECASE)
+_EITHER = re.compile(r"\s+or\s+(?!not\b|so\b|something\b|anything\b)", re.IGNORECASE)
+
+
+def _asks_which(sentence: str) -> bool:
+    """Whether ``sentence`` is a question that asks which ("…, cursor or offset pagination?",
+    "Where are we meeting?"): a choice still to make, never the decision (session 19); "What
+    if we…?" and "How about…?" propose, and an agreement makes them one."""
+    return sentence.endswith("?") and (_EITHER.search(sentence) is not None or _WH_ASK.match(sentence) is not None)
 
 
 _OFFERED = re.compile(r"\b(?:(?:do you )?want me to|would you like me to|shall i)\b[^?]*\?$", re.IGNORECASE)
