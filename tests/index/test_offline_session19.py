@@ -164,3 +164,17 @@ def test_a_question_proposing_and_agreed_is_a_decision(model):
         ("Kenji", "Agreed."),
     ], model)
     assert any("status updates to Slack" in d for d in summary.decisions), summary.decisions
+
+
+# 5. A question answered "I'll chase them" / "I'll look for…" stays open.
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("answer", ["I'll chase them", "no idea, I'll look into it tomorrow",
+                                    "they went quiet, so I'll look for another one"])
+def test_a_question_someone_goes_to_find_out_stays_open(model, answer):
+    summary = _summary([
+        ("Farah", "hackathon planning sync. we have the space at Forge Works for 80 seats"),
+        ("Benedikt", "sponsors — is Quillpay still in for the March hackathon?"),
+        ("Farah", answer),
+    ], model)
+    assert any("is Quillpay still in" in q for q in summary.open_questions), summary
