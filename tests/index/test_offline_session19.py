@@ -178,3 +178,27 @@ def test_a_question_someone_goes_to_find_out_stays_open(model, answer):
         ("Farah", answer),
     ], model)
     assert any("is Quillpay still in" in q for q in summary.open_questions), summary
+
+
+# 6. A choice named in a clause that says why or when it was made is no decision.
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", ["also the 500-item page limit is odd, nobody remembers why we picked it",
+                                  "the scratch was already there when I picked it up from the depot!"])
+def test_a_choice_said_in_a_clause_is_no_decision(model, said):
+    summary = _summary([
+        ("Ivo", "the orders endpoint timed out again for Brightwell last night"),
+        ("Sade", said),
+        ("Ivo", "hmm, ok"),
+    ], model)
+    assert not any("picked" in d for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_choice_said_outright_is_a_decision(model):
+    summary = _summary([
+        ("Ivo", "the orders endpoint timed out again for Brightwell last night"),
+        ("Sade", "we picked cursor pagination for the public API, offset stays for the admin panel"),
+        ("Ivo", "hmm, ok"),
+    ], model)
+    assert any("cursor pagination" in d for d in summary.decisions), summary.decisions

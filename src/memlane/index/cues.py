@@ -1662,7 +1662,7 @@ class _Reader:
                 self.cues.turn_of.setdefault(self.text[where], where[0])
                 self.put(where, "decisions", "")
             elif (_DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or _NOT_SETTLED.search(s)
-                  or _JOKE.search(s) or _asks_which(s)) or (
+                  or _JOKE.search(s) or _asks_which(s) or _NOT_CHOSEN.search(s)) or (
                     _NO_NEED.match(self.text[where])
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
@@ -2074,6 +2074,11 @@ def _invites(sentence: str) -> bool:
             and not any(w.lower().strip(",") in _WH_WORDS for w in words[:2]))
 
 
+_NOT_CHOSEN = re.compile(r"\b(?:why|how|whether|when|where)\s+(?:we|i)(?:'ve| have)?\s+(?:decided|agreed|chose|picked|"
+                         r"settled|went with)\b|\bpicked\s+(?:it|them|him|her)\s+up\b", re.IGNORECASE)
+"""A choice named in a clause that says when or why it was made ("nobody remembers why we picked
+it") or a pick that is a collection ("It was already there when I picked it up!"): no decision
+(session 19)."""
 _WH_ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|right|also)[,]?\s+)?(?:what|which|where|when|who|why|how)\b"
                      r"(?!\s+(?:if|about)\b)", re.IGNORECASE)
 _EITHER = re.compile(r"\s+or\s+(?!not\b|so\b|something\b|anything\b)", re.IGNORECASE)
