@@ -63,6 +63,7 @@ def test_where_a_stop_before_a_small_letter_ends_a_sentence(text, pieces):
 
 
 _WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=8)
+_ABBREVIATIONS = {"etc", "vs", "approx", "incl", "esp", "cf", "ca", "fig", "pp", "vol"}
 
 
 @settings(max_examples=200, deadline=None)
@@ -73,7 +74,7 @@ def test_a_stop_before_a_small_letter_splits_only_after_four_words(first, second
     the sentence before it has four words or more, and nothing is lost or reordered."""
     a, b = " ".join(first), " ".join(second)
     got = _sentences(f"{a}{stop} {b}")
-    if len(first) >= 4 and not (len(first[-1]) == 1):
+    if len(first) >= 4 and first[-1] not in _ABBREVIATIONS:
         assert got == [f"{a}{stop}", b] if len(b) > 2 else [f"{a}{stop}"]
     else:
         assert got == [f"{a}{stop} {b}"]
@@ -202,3 +203,19 @@ def test_a_choice_said_outright_is_a_decision(model):
         ("Ivo", "hmm, ok"),
     ], model)
     assert any("cursor pagination" in d for d in summary.decisions), summary.decisions
+
+
+# 7. A deferral is no decision, whichever reader placed it.
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", ["Let's park that until we see the Starter numbers.",
+                                  "We'll cross that bridge when we get there.",
+                                  "ok, let's table the annual discount until the churn numbers come in."])
+def test_a_deferral_is_no_decision(model, said):
+    summary = _summary([
+        ("Maya", "Pricing review: the Starter tier launches on Monday at 9 a month."),
+        ("Tom", "And the annual discount for Starter, 15 or 20 percent?"),
+        ("Maya", said),
+        ("Tom", "Fine."),
+    ], model)
+    assert not any(w in d.lower() for d in summary.decisions for w in ("park", "bridge", "table")), summary.decisions
