@@ -219,3 +219,29 @@ def test_a_deferral_is_no_decision(model, said):
         ("Tom", "Fine."),
     ], model)
     assert not any(w in d.lower() for d in summary.decisions for w in ("park", "bridge", "table")), summary.decisions
+
+
+# 8. A guess or a remark with "must" is no step.
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", ["I must have seen a hundred swaps on the night shift",
+                                  "I must say the new pickers learned the zones quickly"])
+def test_a_guess_with_must_is_no_step(model, said):
+    summary = _summary([
+        ("Amira", "Retro for the warehouse peak: lookalike SKUs got swapped all week."),
+        ("Priya", said),
+        ("Tom", "Same on the day shift."),
+    ], model)
+    steps = [*summary.next_steps, *summary.action_items]
+    assert not any("must" in s.lower() or "swaps" in s or "pickers" in s for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_commitment_with_must_is_a_step(model):
+    summary = _summary([
+        ("Amira", "Retro for the warehouse peak: lookalike SKUs got swapped all week."),
+        ("Priya", "I must flag the current lookalike SKUs to the buyers this week."),
+        ("Tom", "Thanks."),
+    ], model)
+    steps = [*summary.next_steps, *summary.action_items]
+    assert any("flag the current lookalike skus" in s.lower() for s in steps), steps

@@ -2140,12 +2140,14 @@ _JOKE = re.compile(r"(?:\b(?:haha+|hehe+|lol|lmao)|😂|🤣)[.!]*$", re.IGNOREC
 _NO_TASK = re.compile(
     r"\bi'?ll\s+(?:just\s+|probably\s+)?(?:be\s+(?:asleep|away|in|out|off|at|there|fine|late|busy)|wait\b(?!.*\band\s)|forget\b|"
     r"come if\b|skip\b|see you\b|show you\b|let you know if\b)|\bcan'?t do it\b|^not me\b|\bi won'?t\b|"
+    r"\b(?:i|we)\s+must\s+have\s+(?:been|seen|had|done|got|lost|left|forgotten|[a-z]+ed)\b|\bi\s+(?:must|have to)\s+(?:say|admit)\b|"
     r"^(?:(?:ok(?:ay)?|right|hmm|well|honestly)[,.]?\s+)?(?:i'?ll\s+|i\s+need\s+to\s+|let me\s+)?"
     r"(?:sleep on|think (?:it )?(?:over|about)) (?:it|that|this|them)(?: one)?\b(?!.*\band\s)",
     re.IGNORECASE)
 """A commitment to a state, a wait or nothing ("I'll be asleep", "I'll wait for the letter",
 "Not me, I'll forget", "I'm on the shop floor all day, can't do it"): no step (session 15); nor
-a night's thought ("I'll sleep on that one.", "I need to think about it.") (session 18)."""
+a night's thought ("I'll sleep on that one.", "I need to think about it.") (session 18); nor a
+guess or a remark ("I must have seen a hundred swaps", "I must say…") (session 19)."""
 _NO_NEED = re.compile(r"^(?:no need|do not need|don'?t need|there is no need)\b", re.IGNORECASE)
 """An answer that something need not be done ("No need to send the old router back"): what
 the conversation settled only when it settled nothing else (session 13)."""
