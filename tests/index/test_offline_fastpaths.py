@@ -81,11 +81,13 @@ SPLIT_CASES = [
     "No break here.lower case. [Bracket] start? 'Quote' start!",
     "we could pick the blue one. or the green, e.g. the teal one. ok fine. do we invite the whole street? no idea",
     "it costs about ten pounds approx. each one. see you at the hall a. m. tomorrow... maybe later tonight!  yes",
+    "I'll also pick up Ticket to Ride and Sushi Go! to see which one. buy it from Ippodo Tea Co. to be sure",
 ]
 
 
-_SMALL = re.compile(r"(?<=[.!?])(\s+)(?=[a-z])")
-_NO_END = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|esp|cf|ca|fig|pp|vol|[a-z])|\.\.)$", re.IGNORECASE)
+_SMALL = re.compile(r"(?<=[.?])(\s+)(?=[a-z])")
+_NO_END = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|esp|cf|ca|fig|pp|vol|co|inc|ltd|corp|bros|dept|jr|sr|[a-z])|\.\.)$",
+                     re.IGNORECASE)
 
 
 def _small_letter_split(piece: str) -> list[str]:
@@ -96,7 +98,7 @@ def _small_letter_split(piece: str) -> list[str]:
     out, cur = [], parts[0]
     for gap, nxt in zip(parts[1::2], parts[2::2], strict=True):
         words = cur.count(" ")
-        if (cur.endswith("?") and words >= 4) or (cur[-1:] in ".!" and words >= 3 and not _NO_END.search(cur[:-1])):
+        if (cur.endswith("?") and words >= 4) or (cur.endswith(".") and words >= 3 and not _NO_END.search(cur[:-1])):
             out.append(cur)
             cur = nxt
         else:

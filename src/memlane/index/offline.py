@@ -46,12 +46,13 @@ from memlane.types import Message
 
 __all__ = ["OfflineIntelligence"]
 
-_SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9]|@\w)|(?<=[?.!])\s+(?=[a-z])|(?<=\n)\n*)")
+_SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9]|@\w)|(?<=[?.])\s+(?=[a-z])|(?<=\n)\n*)")
 """A sentence break: end punctuation, blanks and a capital or digit (optionally after a
 quote or bracket) or an "@name" (session 13), or a run of newlines; before a small letter
-:func:`_sentences` decides (a question since session 18, a stop since session 19). It opens on one of four
-characters, so the engine skips straight to them instead of trying a lookbehind at every
-character (3x faster); the punctuation stays with its sentence."""
+:func:`_sentences` decides (a question since session 18, a stop since session 19; an
+exclamation mark never ends one there: "Sushi Go! to see which one…"). It opens on one of
+four characters, so the engine skips straight to them instead of trying a lookbehind at
+every character (3x faster); the punctuation stays with its sentence."""
 _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|St|Prof|Mt)\.$")
 """A sentence's end: not the stop of a title before a name ("Dr. Okafor", session 10)."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'+-]*[A-Za-z0-9]|[A-Za-z]")
@@ -609,9 +610,11 @@ def _counted(after: str) -> str:
     return second
 
 
-_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|esp|cf|ca|fig|pp|vol|[a-z])|\.\.)$", re.IGNORECASE)
+_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|esp|cf|ca|fig|pp|vol|co|inc|ltd|corp|bros|dept|jr|sr|[a-z])|\.\.)$",
+                     re.IGNORECASE)
 """What a stop ends that is no sentence's end before a small letter: an abbreviation ("e.g. the
-blue one", "approx. ten"), a single letter ("a. m."), an ellipsis ("any objections? ... no?")."""
+blue one", "approx. ten", "Ippodo Tea Co. to ensure…"), a single letter ("a. m.", "U.S. and"),
+an ellipsis ("any objections? ... no?")."""
 
 
 def _ends_low(text: str, pos: int, start: int) -> bool:
@@ -630,7 +633,7 @@ def _sentences(text: str) -> list[str]:
             continue  # "Dr. Okafor": a title's stop ends no sentence
         if text[start] == "?" and text[m.end(): m.end() + 1].islower() and text.count(" ", pos, start) < 4:
             continue  # "The menu? we said…": a short question before a small letter runs on
-        if text[start] in ".!" and text[m.end(): m.end() + 1].islower() and not _ends_low(text, pos, start):
+        if text[start] == "." and text[m.end(): m.end() + 1].islower() and not _ends_low(text, pos, start):
             continue  # "e.g. the blue one", "ok. me: …": no sentence's end (session 19)
         pieces.append(text[pos:start] if text[start] == "\n" else text[pos : start + 1])
         pos = m.end()
