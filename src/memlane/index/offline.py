@@ -622,7 +622,8 @@ def _ends_low(text: str, pos: int, start: int) -> bool:
     follows ("…this weekend. not sure yet whether…", "quartz it is. flooring though, …?"): in
     chat a sentence often opens in lower case (session 19). Not after fewer than four words
     ("ok. me: I'm on…", "but fine. i'll…" run on) or an abbreviation (:data:`_ABBREV`)."""
-    return text.count(" ", pos, start) >= 3 and _ABBREV.search(text, pos, start) is None
+    # (the abbreviation is looked for in the last eight characters only: the longest is seven)
+    return text.count(" ", pos, start) >= 3 and _ABBREV.search(text, max(pos, start - 8), start) is None
 
 
 def _sentences(text: str) -> list[str]:
