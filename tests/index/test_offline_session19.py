@@ -250,3 +250,30 @@ def test_a_commitment_with_must_is_a_step(model):
     ], model)
     steps = [*summary.next_steps, *summary.action_items]
     assert any("flag the current lookalike skus" in s.lower() for s in steps), steps
+
+
+# 9. Options laid out to choose from are no decision.
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", ["so we either cap at 80 or find a second room",
+                                  "Two ideas: drop points for t-shirt sizes, or keep points but split anything over 5.",
+                                  "So, two options: go back to one approver for everything, or keep two approvers."])
+def test_options_laid_out_are_no_decision(model, said):
+    summary = _summary([
+        ("Farah", "hackathon planning sync. we have the space at Forge Works for 80 seats"),
+        ("Benedikt", "sign-ups are at 112 already"),
+        ("Farah", said),
+        ("Yaw", "hmm"),
+    ], model)
+    assert not any(" or " in d for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_choice_between_options_agreed_is_a_decision(model):
+    summary = _summary([
+        ("Farah", "hackathon planning sync. we have the space at Forge Works for 80 seats"),
+        ("Benedikt", "sign-ups are at 112 already"),
+        ("Farah", "Two options: cap at 80, or rent the mezzanine for another 30."),
+        ("Yaw", "Let's cap at 80 and run a waitlist for the rest."),
+    ], model)
+    assert any(d.startswith("Cap at 80") for d in summary.decisions), summary.decisions

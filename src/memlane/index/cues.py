@@ -1662,7 +1662,7 @@ class _Reader:
                 self.cues.turn_of.setdefault(self.text[where], where[0])
                 self.put(where, "decisions", "")
             elif (_DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or _NOT_SETTLED.search(s)
-                  or _JOKE.search(s) or _asks_which(s) or _NOT_CHOSEN.search(s)) or (
+                  or _JOKE.search(s) or _asks_which(s) or _NOT_CHOSEN.search(s) or _lays_out(s)) or (
                     _NO_NEED.match(self.text[where])
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
@@ -2081,6 +2081,17 @@ _NOT_CHOSEN = re.compile(r"\b(?:why|how|whether|when|where)\s+(?:we|i)(?:'ve| ha
 """A choice named in a clause that says when or why it was made ("nobody remembers why we picked
 it") or a pick that is a collection ("It was already there when I picked it up!"): no decision
 (session 19)."""
+_LAID_OUT = re.compile(r"^(?:(?:so|ok(?:ay)?|right|well)[,]?\s+)?(?:(?:two|three|a few|some|the|our)\s+)?"
+                       r"(?:ideas|options|choices|alternatives)\s*(?::|are\b)|\beither\b", re.IGNORECASE)
+
+
+def _lays_out(sentence: str) -> bool:
+    """Whether ``sentence`` lays out options to choose from ("Two ideas: drop points for t-shirt
+    sizes, or keep points but…", "So either the 14th or we start the race at 10…"): the choice
+    is still to make, no decision (session 19)."""
+    return " or " in sentence and _LAID_OUT.search(sentence) is not None
+
+
 _WH_ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|right|also)[,]?\s+)?(?:what|which|where|when|who|why|how)\b"
                      r"(?!\s+(?:if|about)\b)", re.IGNORECASE)
 _EITHER = re.compile(r"\s+or\s+(?!not\b|so\b|something\b|anything\b)", re.IGNORECASE)
