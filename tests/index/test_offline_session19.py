@@ -277,3 +277,40 @@ def test_a_choice_between_options_agreed_is_a_decision(model):
         ("Yaw", "Let's cap at 80 and run a waitlist for the rest."),
     ], model)
     assert any(d.startswith("Cap at 80") for d in summary.decisions), summary.decisions
+
+
+# 10. A remark on what was said is no decision.
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", ["That's fair actually.", "She's got a point there Rob."])
+def test_a_remark_agreed_to_is_no_decision(model, said):
+    """An agreement reaches back to the sentence before it: a remark there ("That's fair
+    actually.") was written as the decision (heldout11)."""
+    summary = _summary([
+        ("Graham", "The pothole at the bottom of the lane is big enough to lose a small dog in."),
+        ("Pete", "Counter-proposal: the full patch, but split by how much of the lane each house uses."),
+        ("Graham", f"{said} 40% me, 40% Pete, 10% each for the top two houses?"),
+        ("Anjali", "That works for me, thank you both"),
+    ], model)
+    assert not any(said.rstrip(".").lower() in d.lower() for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_remark_after_an_agreement_is_no_decision(model):
+    summary = _summary([
+        ("Chiara", "The PTA needs about 1,500 for the new playground markings."),
+        ("Dominic", "Great, so a quiz night in the school hall on Friday 15 November?"),
+        ("Yaw", "Agreed."),
+        ("Chiara", "Agreed. Who's going to write the questions, though? That's the hard part."),
+    ], model)
+    assert not any("hard part" in d for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_remark_that_settles_is_a_decision(model):
+    summary = _summary([
+        ("Rob", "The shared lane needs patching before winter, the pothole is a foot wide now."),
+        ("Ana", "The full patch is 1,800, split by how much of the lane each house uses?"),
+        ("Rob", "That's fair, let's go with the full patch split by use."),
+    ], model)
+    assert any("full patch" in d.lower() for d in summary.decisions), summary.decisions

@@ -1662,7 +1662,8 @@ class _Reader:
                 self.cues.turn_of.setdefault(self.text[where], where[0])
                 self.put(where, "decisions", "")
             elif (_DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or _NOT_SETTLED.search(s)
-                  or _JOKE.search(s) or _asks_which(s) or _NOT_CHOSEN.search(s) or _lays_out(s)) or (
+                  or _JOKE.search(s) or _asks_which(s) or _NOT_CHOSEN.search(s) or _lays_out(s)
+                  or (_REMARKED.match(s) and not _DECISION.search(s))) or (
                     _NO_NEED.match(self.text[where])
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
@@ -2081,6 +2082,11 @@ _NOT_CHOSEN = re.compile(r"\b(?:why|how|whether|when|where)\s+(?:we|i)(?:'ve| ha
 """A choice named in a clause that says when or why it was made ("nobody remembers why we picked
 it") or a pick that is a collection ("It was already there when I picked it up!"): no decision
 (session 19)."""
+_REMARKED = re.compile(r"^(?:(?:ok(?:ay)?|yeah|yes|hmm|well|right|honestly)[,.]?\s+)?(?:that'?s|that is|this is|"
+                       r"i like (?:that|it|this)|(?:he|she|you)'?s got a point|here'?s where i land)\b", re.IGNORECASE)
+"""A remark on what was said ("That's the hard part.", "That's fair actually.", "I like that",
+"She's got a point there Rob.", "Right, here's where I land."): no decision, unless it says
+what is settled ("That's settled", "…, so we go with…") (session 19)."""
 _LAID_OUT = re.compile(r"^(?:(?:so|ok(?:ay)?|right|well)[,]?\s+)?(?:(?:two|three|a few|some|the|our)\s+)?"
                        r"(?:ideas|options|choices|alternatives)\s*(?::|are\b)|\beither\b", re.IGNORECASE)
 
