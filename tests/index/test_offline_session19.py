@@ -314,3 +314,14 @@ def test_a_remark_that_settles_is_a_decision(model):
         ("Rob", "That's fair, let's go with the full patch split by use."),
     ], model)
     assert any("full patch" in d.lower() for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_doing_it_tomorrow_is_no_decision(model):
+    summary = _summary([
+        ("user", "I'm moving to Lyon in April and my French is maybe A2, what's the fastest way to get functional?"),
+        ("assistant", "A tutor four times a week for 45 minutes, with Anki in between, is a solid plan. "
+                      "Want me to suggest a first-month plan?"),
+        ("user", "yes pls, but lets do it tomorrow, i'm wiped"),
+    ], model)
+    assert not any("tomorrow" in d for d in summary.decisions), summary.decisions

@@ -2039,10 +2039,11 @@ _DEFERS = re.compile(
     r"(?<!to )(?<!n't )wait for (?:the|their|his|her|them)\b|bring (?:this|it|that) back|nearer the time|"
     r"decide (?:\w+\s+){0,2}(?:once|when|after|later|in (?!favou?r)\w+))"
     r"|^(?:(?:ok(?:ay)?|so|then|right|fine|yeah|well|hmm)[,.]?\s+)*(?:let'?s|we'?ll)\s+(?:just\s+)?(?:park|table|shelve|postpone|"
-    r"defer|punt|sleep on|cross that bridge)\b", re.IGNORECASE)
+    r"defer|punt|sleep on|cross that bridge)\b"
+    r"|\blet'?s\s+do\s+(?:it|that|this)\s+(?:tomorrow|later|another (?:day|time)|next (?:week|time))\b", re.IGNORECASE)
 """A settlement put off ("Pick this up again once we have the numbers", "See what the numbers
 say in two weeks", "Decide once we're there"; "Let's park that until…", "We'll cross that bridge when we get
-there", session 19): no decision (the labelling guide: a deferral is not one) (session 13). Not a wait someone is spared ("…, so you don't have to wait for the
+there", "yes pls, but lets do it tomorrow", session 19): no decision (the labelling guide: a deferral is not one) (session 13). Not a wait someone is spared ("…, so you don't have to wait for the
 rest")."""
 _FRAME = re.compile(r"\bkeep (?:it|this|things) (?:short|brief|quick|tight|to (?:half an hour|an hour|"
                     r"\w+ minutes))\b", re.IGNORECASE)
