@@ -325,3 +325,18 @@ def test_doing_it_tomorrow_is_no_decision(model):
         ("user", "yes pls, but lets do it tomorrow, i'm wiped"),
     ], model)
     assert not any("tomorrow" in d for d in summary.decisions), summary.decisions
+
+
+# 11. A short question back is no decision.
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_short_question_back_is_no_decision(model):
+    """"would you? that'd be easiest" answered a proposal and was written as the decision the
+    agreement after it reached (heldout15)."""
+    summary = _summary([
+        ("Maren", "Jonas can you do swimming pickup on tuesdays from now on? my new shift ends at 6"),
+        ("Jonas", "tuesdays are hard, I've got the 5:30 team call. or I move the team call, honestly it could be at 4"),
+        ("Maren", "would you? that'd be easiest"),
+        ("Jonas", "yep let's do it."),
+    ], model)
+    assert not any("would you" in d.lower() for d in summary.decisions), summary.decisions

@@ -1663,7 +1663,7 @@ class _Reader:
                 self.put(where, "decisions", "")
             elif (_DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or _NOT_SETTLED.search(s)
                   or _JOKE.search(s) or _asks_which(s) or _NOT_CHOSEN.search(s) or _lays_out(s)
-                  or (_REMARKED.match(s) and not _DECISION.search(s))) or (
+                  or (_REMARKED.match(s) and not _DECISION.search(s)) or _ASKED_BACK.match(s)) or (
                     _NO_NEED.match(self.text[where])
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
@@ -2088,6 +2088,9 @@ _REMARKED = re.compile(r"^(?:(?:ok(?:ay)?|yeah|yes|hmm|well|right|honestly)[,.]?
 """A remark on what was said ("That's the hard part.", "That's fair actually.", "I like that",
 "She's got a point there Rob.", "Right, here's where I land."): no decision, unless it says
 what is settled ("That's settled", "…, so we go with…") (session 19)."""
+_ASKED_BACK = re.compile(r"^[\w']+(?:\s+[\w']+){0,2}\?\s+\S")
+"""A sentence opening on a short question back ("would you? that'd be easiest", "really? ok"):
+it answers a proposal, it is not the decision an agreement after it reaches (session 19)."""
 _LAID_OUT = re.compile(r"^(?:(?:so|ok(?:ay)?|right|well)[,]?\s+)?(?:(?:two|three|a few|some|the|our)\s+)?"
                        r"(?:ideas|options|choices|alternatives)\s*(?::|are\b)|\beither\b", re.IGNORECASE)
 
