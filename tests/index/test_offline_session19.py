@@ -340,3 +340,18 @@ def test_a_short_question_back_is_no_decision(model):
         ("Jonas", "yep let's do it."),
     ], model)
     assert not any("would you" in d.lower() for d in summary.decisions), summary.decisions
+
+
+# 12. A farewell after "let's go" or "thanks all" is in no field.
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", ["Let's go, have a good one.", "Let's go all, see you later."])
+def test_a_farewell_with_a_lead_is_in_no_field(model, said):
+    summary = _summary([
+        ("Marco", "Briefing: 84 covers tonight, two large tables at 8."),
+        ("Ines", "The lamb is off, we ran out at lunch."),
+        ("Marco", "Ok, push the hake instead. " + said),
+    ], model)
+    fields = [*summary.decisions, *summary.next_steps, *summary.action_items, *summary.open_questions,
+              *summary.rationale]
+    assert not any("have a" in x.lower() or "see you" in x.lower() for x in fields), fields

@@ -2121,10 +2121,11 @@ _DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?
 """An answer that does what was offered ("Here's a draft.", "I've started the appeal…", "Done.")."""
 
 
-_FAREWELL = re.compile(r"^(?:(?:ok(?:ay)?|cheers|thanks|anyway|right|great|lovely)[,!.]?\s+)?(?:see you|speak soon|"
+_FAREWELL = re.compile(r"^(?:(?:ok(?:ay)?|cheers|thanks|anyway|right|great|lovely|let'?s go)(?:\s+(?:all|everyone|team|folks))?"
+                       r"[,!.]?\s+)?(?:see you|speak soon|"
                        r"talk soon|catch you|have a (?:good|great|nice|lovely)|enjoy)\b", re.IGNORECASE)
-"""A farewell ("See you Tuesday.", "Enjoy your coffee.", "Have a good shift."): small talk, in
-no field (session 18)."""
+"""A farewell ("See you Tuesday.", "Enjoy your coffee.", "Have a good shift."; "Let's go, have a
+good one.", "Thanks all, see you Monday", session 19): small talk, in no field (session 18)."""
 
 
 _LATER = re.compile(
