@@ -355,3 +355,28 @@ def test_a_farewell_with_a_lead_is_in_no_field(model, said):
     fields = [*summary.decisions, *summary.next_steps, *summary.action_items, *summary.open_questions,
               *summary.rationale]
     assert not any("have a" in x.lower() or "see you" in x.lower() for x in fields), fields
+
+
+# 13. Doubt about a thing named asks no question.
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", ["The CRISPR lines look fine, but I'm not sure about the RNA samples from March.",
+                                  "I think the contract runs 24 months but I'm not sure.",
+                                  "I have the bike receipt, not sure about the panniers."])
+def test_doubt_about_a_thing_is_no_open_question(model, said):
+    summary = _summary([
+        ("Ade", "The minus 80 freezer in room 3.12 failed overnight, it was at minus 40 this morning."),
+        ("Jo", said),
+        ("Ade", "Ok, let's move everything to the backup freezer now."),
+    ], model)
+    assert not any("not sure" in q for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_doubt_whether_is_an_open_question(model):
+    summary = _summary([
+        ("Ade", "The minus 80 freezer in room 3.12 failed overnight, it was at minus 40 this morning."),
+        ("Jo", "I'm not sure whether the RNA samples from March survived the night."),
+        ("Ade", "Ok, let's move everything to the backup freezer now."),
+    ], model)
+    assert any("RNA samples" in q for q in summary.open_questions), summary.open_questions

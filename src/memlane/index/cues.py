@@ -1678,7 +1678,8 @@ class _Reader:
             if name == "open_questions" and (_IF_ALONE.match(self.text[where])
                                              or _TRIED.match(self.turns[where[0]].sentences[where[1]])
                                              or _ANYTHING_ELSE.match(self.turns[where[0]].sentences[where[1]])
-                                             or _invites(self.turns[where[0]].sentences[where[1]])):
+                                             or _invites(self.turns[where[0]].sentences[where[1]])
+                                             or _UNSURE_OF.search(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "open_questions", "")
 
     def decided_after(self) -> None:
@@ -2091,6 +2092,11 @@ what is settled ("That's settled", "…, so we go with…") (session 19)."""
 _ASKED_BACK = re.compile(r"^[\w']+(?:\s+[\w']+){0,2}\?\s+\S")
 """A sentence opening on a short question back ("would you? that'd be easiest", "really? ok"):
 it answers a proposal, it is not the decision an agreement after it reaches (session 19)."""
+_UNSURE_OF = re.compile(r"\bnot sure(?:\s+about\s+(?:the|his|her|their|my|our|that|this|it)\b(?!.*\?$)|(?:\s+though)?\s*[.!]?$)",
+                        re.IGNORECASE)
+"""Doubt about a thing named, no question asked ("…, but I'm not sure about the RNA samples from
+the March cohort.", "I think it's 24 months but I'm not sure."): no open question (session 19);
+"One thing I'm not sure about: do the addresses come across…?" asks one."""
 _LAID_OUT = re.compile(r"^(?:(?:so|ok(?:ay)?|right|well)[,]?\s+)?(?:(?:two|three|a few|some|the|our)\s+)?"
                        r"(?:ideas|options|choices|alternatives)\s*(?::|are\b)|\beither\b", re.IGNORECASE)
 
