@@ -134,7 +134,8 @@ _PUT_OFF = re.compile(
     r"(?:(?:^|\b(?:i|we)\s+)(?:(?:still|genuinely|honestly|really|truly|just)\s+)+|^)don'?t know\b"
     r"(?!\s+(?:yet\s+)?(?:whether|if|how|what|who|when|where|which|why)\b)|"
     r"\b(?:i'?m|we'?re)\s+(?:still\s+)?waiting\s+(?:to hear|on|for)\b|\bstill waiting\b|"
-    r"\bi'?ll have a think\b|\bno promises\b|\bi'?ll take (?:that|this|it)(?: one)? to\b|"
+    r"\bi'?ll have a think\b|\bi'?ll (?:have to )?think about (?:that|it|this)(?: one)?\b|"
+    r"^(?:(?:ok(?:ay)?|hmm|well|honestly)[,.]?\s+)?let'?s\s+(?:just\s+)?wait\s+(?:till|until|and see|for|to see)\b|\bno promises\b|\bi'?ll take (?:that|this|it)(?: one)? to\b|"
     r"^next (?:retro|meeting|week|time)\b|"
     r"\blet'?s talk (?:about (?:it|that|this) )?(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"tomorrow|later|next)\b",
@@ -142,14 +143,17 @@ _PUT_OFF = re.compile(
 """An answer that puts the question off in forms ``_NON_ANSWER`` does not read ("I still don't
 know, the camera is down", "Genuinely don't know.", "I'm waiting to hear from the leisure
 centre", "I'll have a think", "I'll take that one to finance, no promises", "Next retro.",
-"Let's talk Monday when Marco's back"): the question stays open (session 18). Not what the
+"Let's talk Monday when Marco's back"; session 19: "I'll think about that one, I want to see
+what the engineer says first", "let's wait till we've seen the worktop colour, then decide"):
+the question stays open (session 18). Not what the
 answer says nobody knows ("we still don't know whether…", read by :meth:`_Reader.unknown`),
 and not for a question of one word ("Hana?"); a participant's answer only (the assistant's
 "…you're still waiting for the documents" describes the user). Kept apart from
 ``_NON_ANSWER``, which the sentence model reads as a feature."""
-_FIND_OUT = re.compile(r"\bi'?ll (?:check|find out|ask)\b", re.IGNORECASE)
-"""An answer that goes to find out ("I'd think so, but I'll check with their coordinator"):
-the question stays open, unless it asked someone to check."""
+_FIND_OUT = re.compile(r"\bi'?ll (?:check|find out|ask|chase|look (?:for|into))\b", re.IGNORECASE)
+"""An answer that goes to find out ("I'd think so, but I'll check with their coordinator"; "I'll
+chase them", "…, so I'll look for somewhere else", session 19): the question stays open, unless
+it asked someone to check."""
 _ASKED_OF = re.compile(r"\b(?:someone|somebody|anyone|anybody|you|your)\b", re.IGNORECASE)
 _OPEN = re.compile(
     r"\b(?:open question|still open|still need to decide|still have to decide|"
@@ -1658,7 +1662,8 @@ class _Reader:
                 self.cues.turn_of.setdefault(self.text[where], where[0])
                 self.put(where, "decisions", "")
             elif (_DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or _NOT_SETTLED.search(s)
-                  or _JOKE.search(s)) or (
+                  or _JOKE.search(s) or _asks_which(s) or _NOT_CHOSEN.search(s) or _lays_out(s)
+                  or (_REMARKED.match(s) and not _DECISION.search(s)) or _ASKED_BACK.match(s)) or (
                     _NO_NEED.match(self.text[where])
                     and any(w != where and self.cues.placed.get(w) == "decisions" for w in decided)):
                 self.put(where, "decisions", "")
@@ -1673,7 +1678,8 @@ class _Reader:
             if name == "open_questions" and (_IF_ALONE.match(self.text[where])
                                              or _TRIED.match(self.turns[where[0]].sentences[where[1]])
                                              or _ANYTHING_ELSE.match(self.turns[where[0]].sentences[where[1]])
-                                             or _invites(self.turns[where[0]].sentences[where[1]])):
+                                             or _invites(self.turns[where[0]].sentences[where[1]])
+                                             or _UNSURE_OF.search(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "open_questions", "")
 
     def decided_after(self) -> None:
@@ -2032,10 +2038,13 @@ _TAKEN_ON = _STEP_VERBS | _ASKED_VERBS
 _DEFERS = re.compile(
     r"\b(?:pick (?:this|it|that) up again|let (?:it|this|them) sit|see what (?:the \w+|they|it) says?|"
     r"(?<!to )(?<!n't )wait for (?:the|their|his|her|them)\b|bring (?:this|it|that) back|nearer the time|"
-    r"decide (?:\w+\s+){0,2}(?:once|when|after|later|in (?!favou?r)\w+))", re.IGNORECASE)
+    r"decide (?:\w+\s+){0,2}(?:once|when|after|later|in (?!favou?r)\w+))"
+    r"|^(?:(?:ok(?:ay)?|so|then|right|fine|yeah|well|hmm)[,.]?\s+)*(?:let'?s|we'?ll)\s+(?:just\s+)?(?:park|table|shelve|postpone|"
+    r"defer|punt|sleep on|cross that bridge)\b"
+    r"|\blet'?s\s+do\s+(?:it|that|this)\s+(?:tomorrow|later|another (?:day|time)|next (?:week|time))\b", re.IGNORECASE)
 """A settlement put off ("Pick this up again once we have the numbers", "See what the numbers
-say in two weeks", "Decide once we're there"): no decision (the labelling guide: a deferral
-is not one) (session 13). Not a wait someone is spared ("…, so you don't have to wait for the
+say in two weeks", "Decide once we're there"; "Let's park that until…", "We'll cross that bridge when we get
+there", "yes pls, but lets do it tomorrow", session 19): no decision (the labelling guide: a deferral is not one) (session 13). Not a wait someone is spared ("…, so you don't have to wait for the
 rest")."""
 _FRAME = re.compile(r"\bkeep (?:it|this|things) (?:short|brief|quick|tight|to (?:half an hour|an hour|"
                     r"\w+ minutes))\b", re.IGNORECASE)
@@ -2070,6 +2079,47 @@ def _invites(sentence: str) -> bool:
             and not any(w.lower().strip(",") in _WH_WORDS for w in words[:2]))
 
 
+_NOT_CHOSEN = re.compile(r"\b(?:why|how|whether|when|where)\s+(?:we|i)(?:'ve| have)?\s+(?:decided|agreed|chose|picked|"
+                         r"settled|went with)\b|\bpicked\s+(?:it|them|him|her)\s+up\b", re.IGNORECASE)
+"""A choice named in a clause that says when or why it was made ("nobody remembers why we picked
+it") or a pick that is a collection ("It was already there when I picked it up!"): no decision
+(session 19)."""
+_REMARKED = re.compile(r"^(?:(?:ok(?:ay)?|yeah|yes|hmm|well|right|honestly)[,.]?\s+)?(?:that'?s|that is|this is|"
+                       r"i like (?:that|it|this)|(?:he|she|you)'?s got a point|here'?s where i land)\b", re.IGNORECASE)
+"""A remark on what was said ("That's the hard part.", "That's fair actually.", "I like that",
+"She's got a point there Rob.", "Right, here's where I land."): no decision, unless it says
+what is settled ("That's settled", "…, so we go with…") (session 19)."""
+_ASKED_BACK = re.compile(r"^[\w']+(?:\s+[\w']+){0,2}\?\s+\S")
+"""A sentence opening on a short question back ("would you? that'd be easiest", "really? ok"):
+it answers a proposal, it is not the decision an agreement after it reaches (session 19)."""
+_UNSURE_OF = re.compile(r"\bnot sure(?:\s+about\s+(?:the|his|her|their|my|our|that|this|it)\b(?!.*\?$)|(?:\s+though)?\s*[.!]?$)",
+                        re.IGNORECASE)
+"""Doubt about a thing named, no question asked ("…, but I'm not sure about the RNA samples from
+the March cohort.", "I think it's 24 months but I'm not sure."): no open question (session 19);
+"One thing I'm not sure about: do the addresses come across…?" asks one."""
+_LAID_OUT = re.compile(r"^(?:(?:so|ok(?:ay)?|right|well)[,]?\s+)?(?:(?:two|three|a few|some|the|our)\s+)?"
+                       r"(?:ideas|options|choices|alternatives)\s*(?::|are\b)|\beither\b", re.IGNORECASE)
+
+
+def _lays_out(sentence: str) -> bool:
+    """Whether ``sentence`` lays out options to choose from ("Two ideas: drop points for t-shirt
+    sizes, or keep points but…", "So either the 14th or we start the race at 10…"): the choice
+    is still to make, no decision (session 19)."""
+    return " or " in sentence and _LAID_OUT.search(sentence) is not None
+
+
+_WH_ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|right|also)[,]?\s+)?(?:what|which|where|when|who|why|how)\b"
+                     r"(?!\s+(?:if|about)\b)", re.IGNORECASE)
+_EITHER = re.compile(r"\s+or\s+(?!not\b|so\b|something\b|anything\b)", re.IGNORECASE)
+
+
+def _asks_which(sentence: str) -> bool:
+    """Whether ``sentence`` is a question that asks which ("…, cursor or offset pagination?",
+    "Where are we meeting?"): a choice still to make, never the decision (session 19); "What
+    if we…?" and "How about…?" propose, and an agreement makes them one."""
+    return sentence.endswith("?") and (_EITHER.search(sentence) is not None or _WH_ASK.match(sentence) is not None)
+
+
 _OFFERED = re.compile(r"\b(?:(?:do you )?want me to|would you like me to|shall i)\b[^?]*\?$", re.IGNORECASE)
 """The assistant offering to do something ("Do you want me to draft the requirements section?")."""
 _DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?:here'?s|here is|here are|done\b|"
@@ -2077,10 +2127,11 @@ _DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?
 """An answer that does what was offered ("Here's a draft.", "I've started the appeal…", "Done.")."""
 
 
-_FAREWELL = re.compile(r"^(?:(?:ok(?:ay)?|cheers|thanks|anyway|right|great|lovely)[,!.]?\s+)?(?:see you|speak soon|"
+_FAREWELL = re.compile(r"^(?:(?:ok(?:ay)?|cheers|thanks|anyway|right|great|lovely|let'?s go)(?:\s+(?:all|everyone|team|folks))?"
+                       r"[,!.]?\s+)?(?:see you|speak soon|"
                        r"talk soon|catch you|have a (?:good|great|nice|lovely)|enjoy)\b", re.IGNORECASE)
-"""A farewell ("See you Tuesday.", "Enjoy your coffee.", "Have a good shift."): small talk, in
-no field (session 18)."""
+"""A farewell ("See you Tuesday.", "Enjoy your coffee.", "Have a good shift."; "Let's go, have a
+good one.", "Thanks all, see you Monday", session 19): small talk, in no field (session 18)."""
 
 
 _LATER = re.compile(
@@ -2117,12 +2168,14 @@ _JOKE = re.compile(r"(?:\b(?:haha+|hehe+|lol|lmao)|😂|🤣)[.!]*$", re.IGNOREC
 _NO_TASK = re.compile(
     r"\bi'?ll\s+(?:just\s+|probably\s+)?(?:be\s+(?:asleep|away|in|out|off|at|there|fine|late|busy)|wait\b(?!.*\band\s)|forget\b|"
     r"come if\b|skip\b|see you\b|show you\b|let you know if\b)|\bcan'?t do it\b|^not me\b|\bi won'?t\b|"
+    r"\b(?:i|we)\s+must\s+have\s+(?:been|seen|had|done|got|lost|left|forgotten|[a-z]+ed)\b|\bi\s+(?:must|have to)\s+(?:say|admit)\b|"
     r"^(?:(?:ok(?:ay)?|right|hmm|well|honestly)[,.]?\s+)?(?:i'?ll\s+|i\s+need\s+to\s+|let me\s+)?"
     r"(?:sleep on|think (?:it )?(?:over|about)) (?:it|that|this|them)(?: one)?\b(?!.*\band\s)",
     re.IGNORECASE)
 """A commitment to a state, a wait or nothing ("I'll be asleep", "I'll wait for the letter",
 "Not me, I'll forget", "I'm on the shop floor all day, can't do it"): no step (session 15); nor
-a night's thought ("I'll sleep on that one.", "I need to think about it.") (session 18)."""
+a night's thought ("I'll sleep on that one.", "I need to think about it.") (session 18); nor a
+guess or a remark ("I must have seen a hundred swaps", "I must say…") (session 19)."""
 _NO_NEED = re.compile(r"^(?:no need|do not need|don'?t need|there is no need)\b", re.IGNORECASE)
 """An answer that something need not be done ("No need to send the old router back"): what
 the conversation settled only when it settled nothing else (session 13)."""

@@ -48,11 +48,13 @@ from memlane.types import Message
 
 __all__ = ["OfflineIntelligence"]
 
-_SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9]|@\w)|(?<=\?)\s+(?=[a-z])|(?<=\n)\n*)")
+_SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9]|@\w)|(?<=[?.])\s+(?=[a-z])|(?<=\n)\n*)")
 """A sentence break: end punctuation, blanks and a capital or digit (optionally after a
-quote or bracket) or an "@name" (session 13), or a run of newlines. It opens on one of four
-characters, so the engine skips straight to them instead of trying a lookbehind at every
-character (3x faster); the punctuation stays with its sentence."""
+quote or bracket) or an "@name" (session 13), or a run of newlines; before a small letter
+:func:`_sentences` decides (a question since session 18, a stop since session 19; an
+exclamation mark never ends one there: "Sushi Go! to see which one…"). It opens on one of
+four characters, so the engine skips straight to them instead of trying a lookbehind at
+every character (3x faster); the punctuation stays with its sentence."""
 _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|St|Prof|Mt)\.$")
 """A sentence's end: not the stop of a title before a name ("Dr. Okafor", session 10)."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'+-]*[A-Za-z0-9]|[A-Za-z]")
@@ -611,6 +613,22 @@ def _counted(after: str) -> str:
     return second
 
 
+_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|esp|cf|ca|fig|pp|vol|co|inc|ltd|corp|bros|dept|jr|sr|[a-z])|\.\.)$",
+                     re.IGNORECASE)
+"""What a stop ends that is no sentence's end before a small letter: an abbreviation ("e.g. the
+blue one", "approx. ten", "Ippodo Tea Co. to ensure…"), a single letter ("a. m.", "U.S. and"),
+an ellipsis ("any objections? ... no?")."""
+
+
+def _ends_low(text: str, pos: int, start: int) -> bool:
+    """Whether the stop at ``start`` ends the sentence opened at ``pos`` though a small letter
+    follows ("…this weekend. not sure yet whether…", "quartz it is. flooring though, …?"): in
+    chat a sentence often opens in lower case (session 19). Not after fewer than four words
+    ("ok. me: I'm on…", "but fine. i'll…" run on) or an abbreviation (:data:`_ABBREV`)."""
+    # (the abbreviation is looked for in the last eight characters only: the longest is seven)
+    return text.count(" ", pos, start) >= 3 and _ABBREV.search(text, max(pos, start - 8), start) is None
+
+
 def _sentences(text: str) -> list[str]:
     pieces, pos = [], 0
     for m in _SENT.finditer(text):
@@ -619,6 +637,8 @@ def _sentences(text: str) -> list[str]:
             continue  # "Dr. Okafor": a title's stop ends no sentence
         if text[start] == "?" and text[m.end(): m.end() + 1].islower() and text.count(" ", pos, start) < 4:
             continue  # "The menu? we said…": a short question before a small letter runs on
+        if text[start] == "." and text[m.end(): m.end() + 1].islower() and not _ends_low(text, pos, start):
+            continue  # "e.g. the blue one", "ok. me: …": no sentence's end (session 19)
         pieces.append(text[pos:start] if text[start] == "\n" else text[pos : start + 1])
         pos = m.end()
     pieces.append(text[pos:])
@@ -793,6 +813,8 @@ def _in_context(decision: str, opening: str) -> str:
         return decision
     if _ACTED_ON.match(decision):
         return decision  # "Take the train": a whole action, the opening would only blur it
+    if len(decision.split()) >= 2 and re.search(r"\d", decision):
+        return decision  # "Keep students at £5", "Cap at 500": the amount says what (session 19)
     clause = re.split(r"[,:;]\s", _LEAD_IN.sub("", opening), maxsplit=1)[0]
     return f"{decision.rstrip('.')} — {_trim(clause, 100)}"
 
