@@ -120,7 +120,7 @@ _REFS = [
     re.compile(r"\b(?:(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?"
                r"(?:\d{3,}(?:-\d{3,})+(?![\w-])|\d{4,}(?!-))|"
                r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
-               r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+)?\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?)\b"),  # numbered
+               r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+|(?<=PR )#)?\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?)\b"),  # numbered
     re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])(?:(?=[A-Z0-9]*\d[A-Z0-9]*\d)|"
                r"(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*[A-Z]))[A-Z0-9]{6,}\b"),  # codes: KL1841, QX7LMP
     re.compile(r"\b(?:card|account) ending (?:in )?\d{4}\b"),  # a card by its last digits
@@ -171,8 +171,9 @@ _NUMBER = re.compile(r"(?<![\w-])\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?\b(?!-)")
 _NAMED_BEFORE = re.compile(
     r"\b(?:(?P<old>(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?)|"
     r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
-    r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+)?)$")
-"""What names the number just after it ("Order 40917", "Account 7730-1182"): the numbered-
+    r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+|(?<=PR )#)?)$")
+"""What names the number just after it ("Order 40917", "Account 7730-1182", "PR #2284": a pull request
+keeps its kind and its hash, session 19): the numbered-
 reference pattern read from the number back, which is ten times cheaper than trying every
 word of a message (session 10)."""
 _NUMBERED, _CODES, _NEW = 10, 11, 13
