@@ -35,3 +35,39 @@ def test_any_pull_request_number_after_pr_and_a_hash_is_named_with_its_kind(numb
                                  model=None)
     assert f"PR #{number}" in summary.references
     assert f"#{number}" not in summary.references
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_names_given_as_examples_of_a_library_are_entities(model):
+    names = _names(
+        "Ines: The shift parser breaks on the clock change. Do we write our own?",
+        "Tomasz: No, use a library like pendulum or arrow, or a plugin such as hatch-cython for the build.",
+        model=model,
+    )
+    assert {"pendulum", "arrow", "hatch-cython", "Ines", "Tomasz"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_word_that_is_no_example_of_a_library_is_no_entity(model):
+    names = _names(
+        "Ines: I'd like arrow keys on the form, and a tool like this one would do.",
+        "Tomasz: Tools like that are fine, the pendulum clock in the hall too.",
+        model=model,
+    )
+    assert not names & {"arrow", "pendulum", "this", "that", "one"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.from_regex(r"[a-z]{4,9}(?:-[a-z]{3,6})?", fullmatch=True), min_size=1, max_size=3, unique=True),
+       st.sampled_from(["a library like", "packages such as", "a tool like", "a crate like"]))
+def test_every_name_listed_after_a_library_like_is_an_entity(listed, cue):
+    from memlane.index.offline import _FILLER
+    from memlane.retrieve.text import STOPWORDS
+
+    words = [w for w in listed if w not in STOPWORDS and w not in _FILLER]
+    said = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1] if words else ""
+    if not said:
+        return
+    names = _names(f"Priya: For the retries we could use {cue} {said}, Castleford does.", "Omar: Good.",
+                   model=None)
+    assert set(words) <= names

@@ -446,6 +446,11 @@ _LOWER_RUNS = re.compile(r"[a-z][a-z0-9-]*")
 """Every run a :data:`_SOFTWARE_WORD` match can be (what may stand before or after one is
 none of these characters), so a sentence none of whose runs is a listed name is not searched
 with it: most sentences, at half the cost."""
+_PACKAGE_NAME = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*(?![\w/@(-]|\.\w)"
+_LIKE_PACKAGE = re.compile(r"\b(?:librar(?:y|ies)|packages?|crates?|modules?|plugins?|tools?|frameworks?)\s+(?:like|such as)\s+"
+                           r"(" + _PACKAGE_NAME + r"(?:(?:,\s+|,?\s+(?:or|and)\s+)" + _PACKAGE_NAME + r")*)")
+"""Lower-case names given as examples of a library, a package or a tool ("a library like pendulum or
+arrow", "a plugin like hatch-cython"): packages, English words ("arrow") too (session 19)."""
 _GLUED = re.compile(r"(?:(?:^|[\s`'\"(])-{1,2}|\w:|::)$")
 """Before a capitalised word, what makes it a flag or a name in code: a dash opening the word
 ("-Xmx1g", "--Foo"; not "ex-Google", a word's own hyphen), or a colon glued to a word
@@ -1257,6 +1262,13 @@ class OfflineIntelligence:
             # case, which no English word spells (tools/software_names.py) (session 17)
             if name in SOFTWARE:
                 out.append(Entity(name, "name", said or _trim(sentence, 120)))
+        if " like " in sentence or " such as " in sentence:
+            for listed in _LIKE_PACKAGE.findall(sentence):
+                # "a library like pendulum or arrow": each name given as an example of a package
+                # (session 19)
+                for name in re.split(r",\s+(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", listed):
+                    if name not in STOPWORDS and name not in _FILLER:
+                        out.append(Entity(name, "name", said or _trim(sentence, 120)))
         return out
 
     @staticmethod
