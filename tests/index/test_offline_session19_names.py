@@ -71,3 +71,39 @@ def test_every_name_listed_after_a_library_like_is_an_entity(listed, cue):
     names = _names(f"Priya: For the retries we could use {cue} {said}, Castleford does.", "Omar: Good.",
                    model=None)
     assert set(words) <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_product_named_with_its_model_is_an_entity_and_its_model_no_reference(model):
+    summary, ex = offline_summary(
+        "user: hi, my Nimbus AX3000 router arrived with a cracked antenna.",
+        "assistant: Sorry about that. Is it the same antenna as on the Fujifilm X100VI case you sent back?",
+        "user: no, and I'd swap it for a Roland FP-10 if I could.",
+        model=model,
+    )
+    names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
+    assert {"Nimbus AX3000", "Roland FP-10"} <= names
+    assert not {"AX3000", "FP-10", "X100VI"} & set(summary.references)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_key_after_its_kind_stays_a_reference(model):
+    summary, ex = offline_summary(
+        "user: My booking is Flight KL1841 and the refund is Order EV-55812.",
+        "assistant: Thanks. The compiler said Error E0597 as well? And your Member ID FL-20931?",
+        model=model,
+    )
+    names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
+    assert {"KL1841", "EV-55812", "E0597", "FL-20931"} <= {r.split()[-1] for r in summary.references}
+    assert not {"Flight KL1841", "Order EV-55812", "Member ID FL-20931"} & names
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.sampled_from(["Nimbus", "Fujifilm", "Roland", "Kestrel", "Brompton"]),
+       st.from_regex(r"[A-Z]{1,3}-?[0-9]{3,5}[A-Z]{0,2}", fullmatch=True))
+def test_any_maker_and_model_code_is_one_entity(maker, code):
+    summary, ex = offline_summary(f"user: the {maker} {code} I bought last week stopped working.", "assistant: Sorry.",
+                                  model=None)
+    names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
+    assert f"{maker} {code}" in names
+    assert code not in summary.references

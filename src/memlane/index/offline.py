@@ -417,6 +417,26 @@ _CODE_TYPE = re.compile(
 """A word whose capital inside it opens a word that names a kind of object in code ("HTTPAdapter",
 "ClusterIssuer", "StreamingResponse", "GlyphCache", "ProductCard", "MaxRecvMsgSize"): a class, a
 component or a setting, not a thing a person names (session 18)."""
+_MODEL_CODE = re.compile(r"[A-Z]{1,3}-?\d{1,5}[A-Z]{0,3}")
+"""A product's model after its maker's or its range's name ("X100VI", "AX3000", "FP-10"): letters,
+digits and at most three letters after them (session 19)."""
+_KEY_KINDS = frozenset(
+    "Order Invoice Booking Confirmation Account Case Claim Ticket Policy Reference Member Membership Customer "
+    "Employee Card Receipt Form Discussion Client Flight Error Code Permit Licence License Agreement Notice "
+    "Application Ride Certificate Number Quote Serial Tracking Parcel Passport Voucher Coupon Invoice Job "
+    "Incident Issue Request Batch Room Seat Gate Platform Bus Route Train".split())
+"""Words naming the kind of paper or thing a key keys ("Order EV-55812", "Flight KL1841", "Error
+E0597"): before a code they make it a reference, not a product's model (session 19)."""
+
+
+def _model(words: Sequence[str]) -> bool:
+    """Whether a name's words end in a product's model after its maker's or its range's name
+    ("Fujifilm X100VI", "Nimbus AX3000", "Roland FP-10"); not a key after its kind ("Order EV-55812",
+    "Error E0597", "Member ID FL-20931") (session 19)."""
+    return (len(words) > 1 and _MODEL_CODE.fullmatch(words[-1]) is not None and words[-2] not in _KEY_KINDS
+            and words[-2][:1].isupper() and not words[-2].isupper() and not _DIGIT.search(words[-2]))
+
+
 _DETERMINERS = ("The ", "My ", "Our ", "Your ", "His ", "Her ", "Their ")
 _SHORT_DAYS = frozenset("Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun".split())
 _SHORT_MONTHS = frozenset("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec".split())
@@ -870,6 +890,9 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "HTTPAdapter", "StreamingResponse", "GlyphCache": a type in code (session 18)
     if " " not in name and name.endswith(("Error", "Exception")):
         return name, None, False  # "ValidationError", "Exception": a class of errors in code (session 12)
+    if _model(words):
+        return name, "name", False  # "Fujifilm X100VI", "Nimbus AX3000", "Roland FP-10": a product by its
+        # maker's name and its model, which the model's code makes no reference (session 19)
     kind = "reference" if any(p.search(name) for p in _NAME_REFS) else "name"  # "Order SO-2023": its code
     return name, kind, first.endswith("ing")
 
@@ -964,6 +987,10 @@ class OfflineIntelligence:
         extraction = self._with_states(extraction, messages, turns, cues)
         said = [{r.rstrip(".,;:") for r in _references(m.text)} for m in messages]
         refs = sorted(set().union(*said))
+        models = {e.name.rsplit(" ", 1)[1].lower() for e in extraction.entities
+                  if e.type != "reference" and " " in e.name and _model(e.name.split())}
+        if models:  # "X100VI" of "Fujifilm X100VI": the product's model, no reference (session 19)
+            refs = [r for r in refs if r.lower() not in models]
         if len(refs) > 1:  # a code inside a longer reference ("0E7C7B" in "#0E7C7B") is that one
             # unless it is a key a message names on its own and the longer one is a URL or a
             # path ("the postmortem for INC-2291" beside ".../pm/INC-2291" in a later message);
