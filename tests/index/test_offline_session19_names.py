@@ -107,3 +107,25 @@ def test_any_maker_and_model_code_is_one_entity(maker, code):
     names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
     assert f"{maker} {code}" in names
     assert code not in summary.references
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_address_with_its_flat_and_a_rise_is_one_reference(model):
+    summary, ex = offline_summary(
+        "Chloe: Hi Femi, the boiler at Flat 3, 27 Ashgrove Road has stopped again.",
+        "Femi: Sorry, I'll send someone. And the new tenant's address is 9 Lark Rise, Bristol BS5 7QT?",
+        model=model,
+    )
+    assert {"Flat 3, 27 Ashgrove Road", "9 Lark Rise, Bristol BS5 7QT"} <= set(summary.references)
+    assert "27 Ashgrove Road" not in summary.references
+    assert not {"Lark Rise", "Bristol BS5"} & {e.name for e in ex.entities if e.type not in ("date", "reference")}
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(min_value=1, max_value=99), st.integers(min_value=1, max_value=250),
+       st.sampled_from(["Ashgrove", "Lark", "Mill", "Harbour"]),
+       st.sampled_from(["Road", "Street", "Rise", "Hill", "Walk", "Parade", "Quay", "Wharf"]))
+def test_any_flat_and_house_number_on_a_street_is_one_reference(flat, house, street, ending):
+    summary, _ = offline_summary(f"Chloe: the leak is at Flat {flat}, {house} {street} {ending} since Sunday.",
+                                 "Femi: On my way.", model=None)
+    assert f"Flat {flat}, {house} {street} {ending}" in summary.references

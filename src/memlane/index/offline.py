@@ -82,8 +82,10 @@ _ACTION = re.compile(
 )
 _EXTS = (r"(?:py|js|ts|tsx|md|txt|json|toml|ya?ml|sql|go|rs|java|kt|c|h|cpp|rb|sh|cfg|ini|lock|csv|mod|env|tf|"
          r"ipynb|pdf|docx?|xlsx?|pptx?|png|jpe?g|svg|html?|css|conf|log|xml)\b")
-_STREETS = r"(?:Road|Street|Lane|Close|Grove|Court|Row|Avenue|Drive|Way|Place|Crescent|Terrace|Gardens|Square|Mews)"
-"""What a street's name ends in: with a house number before it, an address."""
+_STREETS = r"(?:Road|Street|Lane|Close|Grove|Court|Row|Avenue|Drive|Way|Place|Crescent|Terrace|Gardens|Square|Mews|Rise|Hill|Walk|View|Parade|Green|Vale|Wharf|Quay|Yard|Boulevard|Embankment)"
+"""What a street's name ends in: with a house number before it, an address ("Rise" to "Embankment":
+session 19, "9 Lark Rise, Bristol BS5 7QT"); a flat's number before the house's is the address's
+("Flat 3, 27 Ashgrove Road", session 19), as one after it is ("22 Elm Grove, Flat 3")."""
 _TLDS = r"(?:com|org|net|io|dev|app|ai|co|edu|gov|ms|uk|de|fr|me|ly|gg|tv|is|nl|ie|eu|ca|au|es|se|ch|example|internal|local|lan)"
 """What a domain's name ends in. Until session 18 the cheap test before the domain pattern knew only
 the first ten, so "aka.ms/setup" or "umferdin.is" alone in a message was never read; ".example" is the
@@ -126,7 +128,7 @@ _REFS = [
     re.compile(r"\b(?:card|account) ending (?:in )?\d{4}\b"),  # a card by its last digits
     re.compile(r"\b(?:[Ff]orm|[Dd]iscussion|[Cc]lient number|[Mm]embership number|[Mm]ember ID|[Cc]ard number)"
                r"\s+#?(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]+[A-Z0-9]\b"),  # a key with the kind of paper it keys: "form IC-2"
-    re.compile(r"\b\d{1,3}[A-Z]?\s+(?:[A-Z][a-z]+\s+){1,2}" + _STREETS + r"\b(?:,\s+Flat\s+\d+[A-Z]?\b|"
+    re.compile(r"(?:\bFlat\s+\d{1,3}[A-Z]?,\s+)?\b\d{1,3}[A-Z]?\s+(?:[A-Z][a-z]+\s+){1,2}" + _STREETS + r"\b(?:,\s+Flat\s+\d+[A-Z]?\b|"
                r",\s+(?:[A-Z][a-z]+\s+)?[A-Z]{1,2}\d{1,2}[A-Z]?\s+\d[A-Z]{2}\b|"  # a postcode: "14 Harrow Road, NG8 1FL"
                r",\s+[A-Z][a-z]+(?:\s+[A-Z]{1,2}\d{1,2}[A-Z]?\s+\d[A-Z]{2}\b)?)?"),  # addresses: "4B Quay Street, Galway"
     re.compile(r"\b(?:watch(?:ing)?|[Ww]atched|[Rr]ewatch(?:ed|ing)?|[Rr]e-?read(?:ing)?|read(?:ing)?|Reading|copies of|"
