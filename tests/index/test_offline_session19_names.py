@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memlane.index.software_words import SOFTWARE_WORDS
 from memlane.testing import offline_summary
 
 MODELS = ("shipped", None)
@@ -129,3 +130,48 @@ def test_any_flat_and_house_number_on_a_street_is_one_reference(flat, house, str
     summary, _ = offline_summary(f"Chloe: the leak is at Flat {flat}, {house} {street} {ending} since Sunday.",
                                  "Femi: On my way.", model=None)
     assert f"Flat {flat}, {house} {street} {ending}" in summary.references
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_package_an_english_word_spells_is_an_entity_in_a_conversation_about_software(model):
+    names = _names(
+        "Ines: My pandas script that builds the report runs out of memory in the worker.",
+        "Tomasz: Then we move the export to celery and retry it with tenacity, same as the email queue.",
+        "Ines: Fine, I'll update requirements.txt today.",
+        model=model,
+    )
+    assert {"pandas", "celery", "tenacity", "Ines", "Tomasz"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_package_an_english_word_spells_is_the_word_elsewhere(model):
+    names = _names(
+        "Ines: The school holidays start Friday, so pack a torch and the celery sticks.",
+        "Tomasz: And the pandas at the zoo, the kids keep asking.",
+        model=model,
+    )
+    assert not names & {"holidays", "torch", "celery", "pandas"}
+    assert {"Ines", "Tomasz"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_code_words_are_no_package_names_even_about_software(model):
+    # "build", "retry", "requests", "six", "schema": PyPI packages an English word spells, which the
+    # standard library's code uses too: the words, not the packages
+    names = _names(
+        "Ines: The build fails, six requests time out and the retry never runs.",
+        "Tomasz: Check the schema in the python script, then pip install again.",
+        model=model,
+    )
+    assert not names & {"build", "six", "requests", "retry", "schema"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(SOFTWARE_WORDS)), st.booleans())
+def test_every_listed_package_word_is_a_name_only_in_talk_of_software(name, software):
+    said = "pip install" if software else "we talked about"
+    summary, ex = offline_summary(f"Priya: Last week {said} {name} again, Castleford was happy.", "Omar: Good.",
+                                  model=None)
+    names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
+    assert (name in names) == software
+    assert {"Castleford", "Priya"} <= names

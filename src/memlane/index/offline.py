@@ -31,6 +31,7 @@ from memlane.index.people import (
 )
 from memlane.index.propernames import PROPER_NAMES
 from memlane.index.software import SOFTWARE
+from memlane.index.software_words import SOFTWARE_WORDS
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
     Entity,
@@ -473,6 +474,13 @@ _LIKE_PACKAGE = re.compile(r"\b(?:librar(?:y|ies)|packages?|crates?|modules?|plu
                            r"(" + _PACKAGE_NAME + r"(?:(?:,\s+|,?\s+(?:or|and)\s+)" + _PACKAGE_NAME + r")*)")
 """Lower-case names given as examples of a library, a package or a tool ("a library like pendulum or
 arrow", "a plugin like hatch-cython"): packages, English words ("arrow") too (session 19)."""
+_PACKAGE_WORD = "package?"
+"""The type :meth:`OfflineIntelligence._entities` gives a name of
+:data:`memlane.index.software_words.SOFTWARE_WORDS` ("pandas", "tenacity"): a name in a
+conversation about software (:data:`_SOFTWARE_TALK`), the English word elsewhere (session 19)."""
+_SOFTWARE_TALK = re.compile(r"\b(?:pip|npm|import|librar(?:y|ies)|packages?|dependenc(?:y|ies)|python|requirements|"
+                            r"repo|scripts?|modules?|install(?:ed|ing)?|virtualenv|venv)\b|\.py\b", re.IGNORECASE)
+"""What makes a conversation one about software, beside a listed package's name (session 19)."""
 _GLUED = re.compile(r"(?:(?:^|[\s`'\"(])-{1,2}|\w:|::)$")
 """Before a capitalised word, what makes it a flag or a name in code: a dash opening the word
 ("-Xmx1g", "--Foo"; not "ex-Google", a word's own hyphen), or a colon glued to a word
@@ -1116,6 +1124,12 @@ class OfflineIntelligence:
                     relations.append(Relation("user", f.predicate, f.object, m.seq))
         if stated:
             facts = self._with_people(facts, relations, entities, split, stated)
+        if any(e.type == _PACKAGE_WORD for e in entities.values()):
+            # "pandas", "celery": a package's name in a conversation about software, else the word
+            # ("the school holidays", "a torch after rain") (session 19)
+            software = any(k in SOFTWARE for k in entities) or any(_SOFTWARE_TALK.search(s) for _, s in split)
+            entities = {k: replace(e, type="name") if e.type == _PACKAGE_WORD else e for k, e in entities.items()
+                        if e.type != _PACKAGE_WORD or software}
         unique = list({(f.subject, f.predicate, f.object.lower()): f for f in facts}.values())
         # An untyped capitalised phrase that only an answer used once ("Data Source",
         # "Vallejo Model Air") is mostly a heading or a suggestion, not the user's world.
@@ -1285,12 +1299,17 @@ class OfflineIntelligence:
             out.append(Entity(name, kind, said))
         for name in _LOWER_LEAD.findall(sentence):  # "iPhone", "eBay", "bioRxiv" (session 13)
             out.append(Entity(name, "name", said or _trim(sentence, 120)))
-        for name in (() if SOFTWARE.isdisjoint(_LOWER_RUNS.findall(sentence))
+        runs = _LOWER_RUNS.findall(sentence)
+        for name in (() if SOFTWARE.isdisjoint(runs) and SOFTWARE_WORDS.isdisjoint(runs)
                      else _SOFTWARE_WORD.findall(sentence)):
             # "structlog", "httpx", "pytest-xdist": a well-known package's name written in lower
-            # case, which no English word spells (tools/software_names.py) (session 17)
+            # case, which no English word spells (tools/software_names.py) (session 17); "pandas",
+            # "tenacity": one an English word spells but code does not, a name only in a
+            # conversation about software (``_extract``) (session 19)
             if name in SOFTWARE:
                 out.append(Entity(name, "name", said or _trim(sentence, 120)))
+            elif name in SOFTWARE_WORDS:
+                out.append(Entity(name, _PACKAGE_WORD, said or _trim(sentence, 120)))
         if " like " in sentence or " such as " in sentence:
             for listed in _LIKE_PACKAGE.findall(sentence):
                 # "a library like pendulum or arrow": each name given as an example of a package
