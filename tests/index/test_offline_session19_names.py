@@ -175,3 +175,24 @@ def test_every_listed_package_word_is_a_name_only_in_talk_of_software(name, soft
     names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
     assert (name in names) == software
     assert {"Castleford", "Priya"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_name_keeps_a_number_with_its_letter_and_a_model_after_it(model):
+    names = _names(
+        "Aoife: Christmas rota for Ward 7B is up, and the new laptops have the Ryzen 7 7840U in them.",
+        "Dara: Thanks. We take Giffgaff 5GB for the on-call phone. Migrating 2M rows waits until January.",
+        model=model,
+    )
+    assert {"Ward 7B", "Ryzen 7 7840U"} <= names
+    assert not {"Ward", "Ryzen 7", "Giffgaff 5GB", "Migrating 2M"} & names
+    assert "Giffgaff" in names
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.sampled_from(["Ward", "Wing", "Hangar", "Pier"]), st.integers(min_value=1, max_value=99),
+       st.sampled_from("BCDEFHJN"))  # not a unit: A, V, W, K, M, G, T, P
+def test_any_name_with_a_number_and_its_letter_is_one_name(word, number, letter):
+    names = _names(f"Aoife: The leak is on {word} {number}{letter} since Monday.", "Dara: On it.", model=None)
+    assert f"{word} {number}{letter}" in names
+    assert word not in names

@@ -348,9 +348,10 @@ _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|spea
 ("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
 or "by", which names follow ("to Jillian")."""
 _CAPS = re.compile(r"([A-Z](?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
-                   r"(?:\s+\d{1,4}(?:\.\d+)?\b(?![.,:/-]\d))?)")
+                   r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/-]\d))(?:\s+\d{3,5}[A-Z]{1,2}\b)?)?)")
 """A capitalised phrase: a capital at a word's start (the boundary checked behind it, so
-that the engine jumps from capital to capital), more capitalised words, a number."""
+that the engine jumps from capital to capital), more capitalised words, a number ("Ward 7B" with its
+letter, "Ryzen 7 7840U" with a model after it; not a unit, "5GB", "2M": session 19)."""
 _GENERIC = frozenset(
     "API APIs URL URLs PR PRs TLS SSL GB MB KB TB CSV PDF JSON HTML CSS SQL HTTP HTTPS ID IDs UI UX "
     "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
