@@ -196,3 +196,15 @@ def test_any_name_with_a_number_and_its_letter_is_one_name(word, number, letter)
     names = _names(f"Aoife: The leak is on {word} {number}{letter} since Monday.", "Dara: On it.", model=None)
     assert f"{word} {number}{letter}" in names
     assert word not in names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_word_opening_a_sentence_paired_with_a_name_is_a_name(model):
+    names = _names(
+        "user: We're moving to Ghent in March. Which internet providers should I compare?",
+        "assistant: Telenet and Proximus both offer fibre in most of the city. Wednesday and Thursday are "
+        "the usual install days.",
+        model=model,
+    )
+    assert {"Telenet", "Proximus"} <= names
+    assert not {"Wednesday", "Thursday"} & names

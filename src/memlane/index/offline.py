@@ -334,8 +334,9 @@ _DATE = re.compile(
 _DIGIT = re.compile(r"\d")
 _SHORT_MONTH_AFTER = re.compile(r"\d(?:st|nd|rd|th)?\s+(?:of\s+)?$")
 """A number just before a month written short ("14 Feb", "3rd of Mar") (session 13)."""
-_NAMED_PAIR = re.compile(r"\s+(?:or|vs\.?|versus)\s+[A-Z][a-z]")
-"""A capitalised first word offered against another name ("Crete or Sardinia?"): a name."""
+_NAMED_PAIR = re.compile(r"\s+(?:or|and|vs\.?|versus)\s+[A-Z][a-z]")
+"""A capitalised first word offered against another name ("Crete or Sardinia?") or paired with one
+("Funda and Pararius list most rentals", session 19): a name."""
 _TIER_AFTER = re.compile(r"\s+(?:plan|tier|subscription)s?\b")
 """After a one-word name, what makes it a product's tier ("the Team plan") (session 12)."""
 _TIER = re.compile(r"(?<![A-Za-z]\s)(?<![A-Za-z],\s)\b(?!The\b)([A-Z][a-z]+)\s+(?:plan|tier)s?\b|"
