@@ -208,3 +208,23 @@ def test_a_word_opening_a_sentence_paired_with_a_name_is_a_name(model):
     )
     assert {"Telenet", "Proximus"} <= names
     assert not {"Wednesday", "Thursday"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_name_after_a_word_opening_a_sentence_that_names_nothing_is_a_name(model):
+    names = _names(
+        "user: My landlord kept the whole deposit.",
+        "assistant: In England your deposit has to be protected in a scheme. Which Python are you on, by the way?",
+        "user: Is Ciaran back from leave by then? Did Apple change the format?",
+        model=model,
+    )
+    assert {"England", "Python", "Ciaran", "Apple"} <= names
+    assert not {"In England", "Which Python", "Is Ciaran", "Did Apple"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_article_opening_a_sentence_keeps_its_own_rule(model):
+    # "The …" opening a sentence is session 13's: the article goes, and a one-word name after it
+    # does not open the sentence ("The Corn Exchange" is the name, "The Bee" in a title stays as before)
+    names = _names("Aoife: The Corn Exchange is booked for the whole of next week. In Galway we stay two nights.", "Dara: Great.", model=model)
+    assert {"Corn Exchange", "Galway"} <= names

@@ -1245,6 +1245,11 @@ class OfflineIntelligence:
                     # "Finished the Terraform…", "Rewatched Paddington 2", "Close the Oakridge
                     # branch": a verb opening the sentence is no part of the name (session 10)
                     phrase, start = rest.removeprefix("the "), False
+                elif (low in _FILLER and rest[:1].isupper() and not head.isupper()
+                      and not phrase.startswith(_DETERMINERS)):
+                    # "In England your deposit…", "Is Ciaran back?", "Which Python are you on?": a
+                    # word opening the sentence that names nothing is no part of the name (session 19)
+                    phrase, start = rest, False
             if phrase.startswith(_DETERMINERS) and (cut := phrase.find(" ") + 1) and phrase[cut: cut + 1].isupper() and not (
                     match.start() > 0 and sentence[match.start() - 1] in "\"'“‘") and not _headline(sentence):
                 # "The Corn Exchange", "at The Granary", "Our LaunchDarkly contract": the article or
