@@ -228,3 +228,25 @@ def test_an_article_opening_a_sentence_keeps_its_own_rule(model):
     # does not open the sentence ("The Corn Exchange" is the name, "The Bee" in a title stays as before)
     names = _names("Aoife: The Corn Exchange is booked for the whole of next week. In Galway we stay two nights.", "Dara: Great.", model=model)
     assert {"Corn Exchange", "Galway"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_time_zone_is_one_name(model):
+    summary, ex = offline_summary(
+        "user: The invoice job builds datetimes with a fixed UTC+1 offset in Lisbon.",
+        "assistant: Use zoneinfo with Europe/Paris instead, or America/Argentina/Salta for the other office.",
+        model=model,
+    )
+    names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
+    assert {"Europe/Paris", "America/Argentina/Salta", "Lisbon"} <= names
+    assert not {"Europe", "Paris", "America", "Argentina", "Salta"} & names
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["Europe", "America", "Asia", "Australia", "Pacific", "Africa"]),
+       st.from_regex(r"[A-Z][a-z]{3,9}(?:_[A-Z][a-z]{3,7})?", fullmatch=True))
+def test_any_area_and_city_is_one_time_zone(area, city):
+    names = _names(f"Priya: Set the cron's zone to {area}/{city} before Friday, Castleford agreed.", "Omar: Done.",
+                   model=None)
+    assert f"{area}/{city}" in names
+    assert area not in names and city not in names

@@ -483,6 +483,10 @@ conversation about software (:data:`_SOFTWARE_TALK`), the English word elsewhere
 _SOFTWARE_TALK = re.compile(r"\b(?:pip|npm|import|librar(?:y|ies)|packages?|dependenc(?:y|ies)|python|requirements|"
                             r"repo|scripts?|modules?|install(?:ed|ing)?|virtualenv|venv)\b|\.py\b", re.IGNORECASE)
 """What makes a conversation one about software, beside a listed package's name (session 19)."""
+_TIME_ZONE = re.compile(r"(?<![\w/])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)"
+                        r"(?:/[A-Z][A-Za-z_-]+)+(?![\w/])")
+"""A time zone by its name in the time zone database ("Europe/Paris", "America/Argentina/Salta"): one
+name, not a continent and a city (session 19)."""
 _GLUED = re.compile(r"(?:(?:^|[\s`'\"(])-{1,2}|\w:|::)$")
 """Before a capitalised word, what makes it a flag or a name in code: a dash opening the word
 ("-Xmx1g", "--Foo"; not "ex-Google", a word's own hyphen), or a colon glued to a word
@@ -1234,7 +1238,14 @@ class OfflineIntelligence:
         if _DIGIT.search(sentence):
             said = _trim(sentence, 120)
             out.extend(Entity(d, "date", said) for d in _DATE.findall(sentence))
+        zones: list[tuple[int, int]] = []
+        if "/" in sentence:
+            for zone in _TIME_ZONE.finditer(sentence):  # "Europe/Paris": one name, not two (session 19)
+                zones.append(zone.span())
+                out.append(Entity(zone.group(0), "name", said or _trim(sentence, 120)))
         for i, match in enumerate(_CAPS.finditer(sentence)):
+            if zones and any(a <= match.start() < b for a, b in zones):
+                continue
             phrase = match.group(1)
             start = None  # whether the phrase opens the sentence, found out only when it matters
             if " " in phrase and (start := _opens(sentence, match.start())):
