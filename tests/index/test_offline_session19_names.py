@@ -250,3 +250,15 @@ def test_any_area_and_city_is_one_time_zone(area, city):
                    model=None)
     assert f"{area}/{city}" in names
     assert area not in names and city not in names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_product_with_its_number_after_a_possessive_is_a_name_of_its_own(model):
+    names = _names(
+        "user: torn between the ThinkPad X1 Carbon and the Framework Laptop 13 for Rust compiles.",
+        "assistant: For heavy compiles, the Framework's Ryzen 7 7840U usually beats the X1's Core Ultra 5. "
+        "Brennan's Bakery and Alzheimer's Society keep their names.",
+        model=model,
+    )
+    assert {"Ryzen 7 7840U", "Core Ultra 5", "Brennan's Bakery", "Alzheimer's Society"} <= names
+    assert not {"Framework's Ryzen 7 7840U", "X1's Core Ultra 5"} & names

@@ -1268,6 +1268,12 @@ class OfflineIntelligence:
                 # sentence (session 13); a quoted "The …" ('"The Nightingale"') and a line written
                 # in title case ("The Importance of Music Video SEO: How to…") are titles, left as before
                 phrase, start = phrase[cut:], False
+            if "'s " in phrase and _DIGIT.search(phrase):
+                owner, _, owned = phrase.partition("'s ")
+                if owned[:1].isupper() and _DIGIT.search(owned) and owner[:1].isupper():
+                    # "Framework's Ryzen 7 7840U", "the X1's Core Ultra 5": the product with its
+                    # number is a name of its own, its maker's or owner's is no part of it (session 19)
+                    phrase, start = owned, False
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
