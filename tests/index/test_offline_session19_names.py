@@ -262,3 +262,14 @@ def test_a_product_with_its_number_after_a_possessive_is_a_name_of_its_own(model
     )
     assert {"Ryzen 7 7840U", "Core Ultra 5", "Brennan's Bakery", "Alzheimer's Society"} <= names
     assert not {"Framework's Ryzen 7 7840U", "X1's Core Ultra 5"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_department_named_by_its_work_is_no_entity(model):
+    names = _names(
+        "Nadine: The bucket is public. We need Legal and the DPO in this today.",
+        "Marco: Agreed, and Sales will want a line for the customers at Brightwell Legal Services.",
+        model=model,
+    )
+    assert not {"Legal", "Sales"} & names
+    assert {"Nadine", "Marco", "Brightwell Legal Services"} <= names

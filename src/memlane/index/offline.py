@@ -498,6 +498,10 @@ _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 """A capital after a small letter inside a word ("PagerDuty", "KubeCon"): a name's spelling, not a word's."""
 _KIN_NAMES = frozenset("Mum Dad Mom Mummy Daddy Gran Granny Grandma Grandad Grandpa Nan Nana".split())
 """Family words written as names ("Dad's appointment"): the person is named elsewhere or not."""
+_DEPARTMENTS = frozenset("Legal Sales Finance Marketing Engineering Security Support Procurement Facilities Payroll "
+                         "Compliance Accounts Accounting Reception Admin Operations Ops".split())
+"""A firm's departments named by their work ("Legal signed off", "Sales will scream"): a part of the
+team, not a name (the guide's generic terms) (session 19)."""
 _KIN = ("sister", "brother", "wife", "husband", "partner", "girlfriend", "boyfriend", "friend",
         "boss", "manager", "colleague", "coworker", "mom", "mother", "dad", "father", "son",
         "daughter", "cousin", "aunt", "uncle", "grandma", "grandmother", "grandpa",
@@ -877,6 +881,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     name = " ".join(words)
     if name in _KIN_NAMES:
         return name, None, False  # "Dad", "Mum": who, not a name
+    if name in _DEPARTMENTS:
+        return name, None, False  # "Needs to go through Legal", "Sales will scream": a team by its work (session 19)
     if name in _GENERIC or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
         return name, None, False
     if name.isdigit() or name in ("True", "False", "None"):
