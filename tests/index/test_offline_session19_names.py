@@ -273,3 +273,16 @@ def test_a_department_named_by_its_work_is_no_entity(model):
     )
     assert not {"Legal", "Sales"} & names
     assert {"Nadine", "Marco", "Brightwell Legal Services"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_new_good_and_headings_are_not_cut_into_names(model):
+    # "New" and "Good" open names ("New Zealand", "Good Omens"): no "Zealand" or "Omens" of them; and a
+    # heading of two capitalised words joined by "and" ("Stress and Back Pain", "Pros and Cons of…")
+    # pairs no names
+    names = _names(
+        "user: we fly out for three weeks in March. New Zealand first, and I'll be reading Good Omens on the plane.",
+        "assistant: Stress and Back Pain. Pros and Cons of a working holiday visa are below.",
+        model=model,
+    )
+    assert not {"Zealand", "Omens", "Stress", "Pros"} & names

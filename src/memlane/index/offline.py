@@ -334,7 +334,7 @@ _DATE = re.compile(
 _DIGIT = re.compile(r"\d")
 _SHORT_MONTH_AFTER = re.compile(r"\d(?:st|nd|rd|th)?\s+(?:of\s+)?$")
 """A number just before a month written short ("14 Feb", "3rd of Mar") (session 13)."""
-_NAMED_PAIR = re.compile(r"\s+(?:or|and|vs\.?|versus)\s+[A-Z][a-z]")
+_NAMED_PAIR = re.compile(r"\s+(?:(?:or|vs\.?|versus)\s+[A-Z][a-z]|and\s+[A-Z][a-z]+(?:'s)?\s+(?!of\b)[a-z])")
 """A capitalised first word offered against another name ("Crete or Sardinia?") or paired with one
 ("Funda and Pararius list most rentals", session 19): a name."""
 _TIER_AFTER = re.compile(r"\s+(?:plan|tier|subscription)s?\b")
@@ -498,6 +498,15 @@ _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 """A capital after a small letter inside a word ("PagerDuty", "KubeCon"): a name's spelling, not a word's."""
 _KIN_NAMES = frozenset("Mum Dad Mom Mummy Daddy Gran Granny Grandma Grandad Grandpa Nan Nana".split())
 """Family words written as names ("Dad's appointment"): the person is named elsewhere or not."""
+_OPENERS = frozenset(
+    "in on at for from to into with by via as of about near around across behind past outside inside towards toward "
+    "within without between among beside is are was were did does do has have had can could will "
+    "would should shall may might must which what where when why how who whose if and but so or yes ok okay hey hi "
+    "hello thanks here then also just once after before since until while".split())
+"""Words opening a sentence before a name that name nothing and are no part of it: prepositions,
+the verbs and words of a question, greetings ("In England your deposit…", "Is Ciaran back?", "Which
+Python are you on?", "Hey Mel!"); not "New" ("New Zealand"), "Good" ("Good Omens"), an article or a
+determiner ("The Corn Exchange", "This External…": session 13's rule) (session 19)."""
 _DEPARTMENTS = frozenset("Legal Sales Finance Marketing Engineering Security Support Procurement Facilities Payroll "
                          "Compliance Accounts Accounting Reception Admin Operations Ops".split())
 """A firm's departments named by their work ("Legal signed off", "Sales will scream"): a part of the
@@ -1262,8 +1271,7 @@ class OfflineIntelligence:
                     # "Finished the Terraform…", "Rewatched Paddington 2", "Close the Oakridge
                     # branch": a verb opening the sentence is no part of the name (session 10)
                     phrase, start = rest.removeprefix("the "), False
-                elif (low in _FILLER and rest[:1].isupper() and not head.isupper()
-                      and not phrase.startswith(_DETERMINERS)):
+                elif low in _OPENERS and rest[:1].isupper() and not head.isupper():
                     # "In England your deposit…", "Is Ciaran back?", "Which Python are you on?": a
                     # word opening the sentence that names nothing is no part of the name (session 19)
                     phrase, start = rest, False
