@@ -286,3 +286,17 @@ def test_new_good_and_headings_are_not_cut_into_names(model):
         model=model,
     )
     assert not {"Zealand", "Omens", "Stress", "Pros"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_library_a_package_or_a_module_in_everyday_talk_makes_no_package_words(model):
+    # "library", "packages", "module", "install": words of everyday life too; only code's words
+    # ("pip", "import", "python", a .py file…) make a conversation one about software
+    names = _names(
+        "Ines: The library had a pillow fort for the kids and the packages came with twine around them.",
+        "Tomasz: The course module on weather says a tornado can form fast. I'll install the shelves.",
+        "Ines: And security tools such as virtual private networks, a tool like pendulum for the clock.",
+        model=model,
+    )
+    assert not names & {"pillow", "twine", "tornado", "virtual"}
+    assert "pendulum" in names  # given as an example of a tool, it is named wherever it is said

@@ -473,15 +473,16 @@ none of these characters), so a sentence none of whose runs is a listed name is 
 with it: most sentences, at half the cost."""
 _PACKAGE_NAME = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*(?![\w/@(-]|\.\w)"
 _LIKE_PACKAGE = re.compile(r"\b(?:librar(?:y|ies)|packages?|crates?|modules?|plugins?|tools?|frameworks?)\s+(?:like|such as)\s+"
-                           r"(" + _PACKAGE_NAME + r"(?:(?:,\s+|,?\s+(?:or|and)\s+)" + _PACKAGE_NAME + r")*)")
+                           r"(" + _PACKAGE_NAME + r"(?:(?:,\s+|,?\s+(?:or|and)\s+)" + _PACKAGE_NAME + r")*)"
+                           r"(?=[,.;:!?)]|$|\s+(?:or|and|which|that|instead|if|but|so|for|to|in|with|is|are|will|would|can)\b)")
 """Lower-case names given as examples of a library, a package or a tool ("a library like pendulum or
 arrow", "a plugin like hatch-cython"): packages, English words ("arrow") too (session 19)."""
 _PACKAGE_WORD = "package?"
 """The type :meth:`OfflineIntelligence._entities` gives a name of
 :data:`memlane.index.software_words.SOFTWARE_WORDS` ("pandas", "tenacity"): a name in a
 conversation about software (:data:`_SOFTWARE_TALK`), the English word elsewhere (session 19)."""
-_SOFTWARE_TALK = re.compile(r"\b(?:pip|npm|import|librar(?:y|ies)|packages?|dependenc(?:y|ies)|python|requirements|"
-                            r"repo|scripts?|modules?|install(?:ed|ing)?|virtualenv|venv)\b|\.py\b", re.IGNORECASE)
+_SOFTWARE_TALK = re.compile(r"\b(?:pip|npm|import|dependenc(?:y|ies)|python|requirements\.txt|pyproject|repo|virtualenv|"
+                            r"venv)\b|\.py\b", re.IGNORECASE)
 """What makes a conversation one about software, beside a listed package's name (session 19)."""
 _TIME_ZONE = re.compile(r"(?<![\w/])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)"
                         r"(?:/[A-Z][A-Za-z_-]+)+(?![\w/])")
@@ -1337,6 +1338,15 @@ class OfflineIntelligence:
             out.append(Entity(name, kind, said))
         for name in _LOWER_LEAD.findall(sentence):  # "iPhone", "eBay", "bioRxiv" (session 13)
             out.append(Entity(name, "name", said or _trim(sentence, 120)))
+        given: set[str] = set()
+        if " like " in sentence or " such as " in sentence:
+            for listed in _LIKE_PACKAGE.findall(sentence):
+                # "a library like pendulum or arrow": each name given as an example of a package
+                # (session 19)
+                for name in re.split(r",\s+(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", listed):
+                    if name not in STOPWORDS and name not in _FILLER and name not in given:
+                        given.add(name)
+                        out.append(Entity(name, "name", said or _trim(sentence, 120)))
         runs = _LOWER_RUNS.findall(sentence)
         for name in (() if SOFTWARE.isdisjoint(runs) and SOFTWARE_WORDS.isdisjoint(runs)
                      else _SOFTWARE_WORD.findall(sentence)):
@@ -1346,15 +1356,8 @@ class OfflineIntelligence:
             # conversation about software (``_extract``) (session 19)
             if name in SOFTWARE:
                 out.append(Entity(name, "name", said or _trim(sentence, 120)))
-            elif name in SOFTWARE_WORDS:
+            elif name in SOFTWARE_WORDS and name not in given:
                 out.append(Entity(name, _PACKAGE_WORD, said or _trim(sentence, 120)))
-        if " like " in sentence or " such as " in sentence:
-            for listed in _LIKE_PACKAGE.findall(sentence):
-                # "a library like pendulum or arrow": each name given as an example of a package
-                # (session 19)
-                for name in re.split(r",\s+(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", listed):
-                    if name not in STOPWORDS and name not in _FILLER:
-                        out.append(Entity(name, "name", said or _trim(sentence, 120)))
         return out
 
     @staticmethod
