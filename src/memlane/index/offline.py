@@ -484,6 +484,11 @@ conversation about software (:data:`_SOFTWARE_TALK`), the English word elsewhere
 _SOFTWARE_TALK = re.compile(r"\b(?:pip|npm|import|dependenc(?:y|ies)|python|requirements\.txt|pyproject|repo|virtualenv|"
                             r"venv)\b|\.py\b", re.IGNORECASE)
 """What makes a conversation one about software, beside a listed package's name (session 19)."""
+_ZONE_AREAS = ("Africa/", "America/", "Antarctica/", "Asia/", "Atlantic/", "Australia/", "Europe/", "Indian/",
+               "Pacific/")
+_LIKE_KINDS = ("librar", "package", "crate", "module", "plugin", "tool", "framework")
+"""What :data:`_ZONE_AREAS`' and :data:`_LIKE_PACKAGE`'s matches hold: looked for before the patterns
+run (" like " is in one sentence of ten)."""
 _TIME_ZONE = re.compile(r"(?<![\w/])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)"
                         r"(?:/[A-Z][A-Za-z_-]+)+(?![\w/])")
 """A time zone by its name in the time zone database ("Europe/Paris", "America/Argentina/Salta"): one
@@ -1255,7 +1260,7 @@ class OfflineIntelligence:
             said = _trim(sentence, 120)
             out.extend(Entity(d, "date", said) for d in _DATE.findall(sentence))
         zones: list[tuple[int, int]] = []
-        if "/" in sentence:
+        if "/" in sentence and any(a in sentence for a in _ZONE_AREAS):
             for zone in _TIME_ZONE.finditer(sentence):  # "Europe/Paris": one name, not two (session 19)
                 zones.append(zone.span())
                 out.append(Entity(zone.group(0), "name", said or _trim(sentence, 120)))
@@ -1339,7 +1344,7 @@ class OfflineIntelligence:
         for name in _LOWER_LEAD.findall(sentence):  # "iPhone", "eBay", "bioRxiv" (session 13)
             out.append(Entity(name, "name", said or _trim(sentence, 120)))
         given: set[str] = set()
-        if " like " in sentence or " such as " in sentence:
+        if (" like " in sentence or " such as " in sentence) and any(k in sentence for k in _LIKE_KINDS):
             for listed in _LIKE_PACKAGE.findall(sentence):
                 # "a library like pendulum or arrow": each name given as an example of a package
                 # (session 19)
