@@ -33,6 +33,7 @@ from memlane.index.people import (
 )
 from memlane.index.propernames import PROPER_NAMES
 from memlane.index.software import SOFTWARE
+from memlane.index.software_words import SOFTWARE_WORDS
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
     Entity,
@@ -86,8 +87,10 @@ _ACTION = re.compile(
 )
 _EXTS = (r"(?:py|js|ts|tsx|md|txt|json|toml|ya?ml|sql|go|rs|java|kt|c|h|cpp|rb|sh|cfg|ini|lock|csv|mod|env|tf|"
          r"ipynb|pdf|docx?|xlsx?|pptx?|png|jpe?g|svg|html?|css|conf|log|xml)\b")
-_STREETS = r"(?:Road|Street|Lane|Close|Grove|Court|Row|Avenue|Drive|Way|Place|Crescent|Terrace|Gardens|Square|Mews)"
-"""What a street's name ends in: with a house number before it, an address."""
+_STREETS = r"(?:Road|Street|Lane|Close|Grove|Court|Row|Avenue|Drive|Way|Place|Crescent|Terrace|Gardens|Square|Mews|Rise|Hill|Walk|View|Parade|Green|Vale|Wharf|Quay|Yard|Boulevard|Embankment)"
+"""What a street's name ends in: with a house number before it, an address ("Rise" to "Embankment":
+session 19, "9 Lark Rise, Bristol BS5 7QT"); a flat's number before the house's is the address's
+("Flat 3, 27 Ashgrove Road", session 19), as one after it is ("22 Elm Grove, Flat 3")."""
 _TLDS = r"(?:com|org|net|io|dev|app|ai|co|edu|gov|ms|uk|de|fr|me|ly|gg|tv|is|nl|ie|eu|ca|au|es|se|ch|example|internal|local|lan)"
 """What a domain's name ends in. Until session 18 the cheap test before the domain pattern knew only
 the first ten, so "aka.ms/setup" or "umferdin.is" alone in a message was never read; ".example" is the
@@ -124,13 +127,13 @@ _REFS = [
     re.compile(r"\b(?:(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?"
                r"(?:\d{3,}(?:-\d{3,})+(?![\w-])|\d{4,}(?!-))|"
                r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
-               r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+)?\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?)\b"),  # numbered
+               r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+|(?<=PR )#)?\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?)\b"),  # numbered
     re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])(?:(?=[A-Z0-9]*\d[A-Z0-9]*\d)|"
                r"(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*[A-Z]))[A-Z0-9]{6,}\b"),  # codes: KL1841, QX7LMP
     re.compile(r"\b(?:card|account) ending (?:in )?\d{4}\b"),  # a card by its last digits
     re.compile(r"\b(?:[Ff]orm|[Dd]iscussion|[Cc]lient number|[Mm]embership number|[Mm]ember ID|[Cc]ard number)"
                r"\s+#?(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]+[A-Z0-9]\b"),  # a key with the kind of paper it keys: "form IC-2"
-    re.compile(r"\b\d{1,3}[A-Z]?\s+(?:[A-Z][a-z]+\s+){1,2}" + _STREETS + r"\b(?:,\s+Flat\s+\d+[A-Z]?\b|"
+    re.compile(r"(?:\bFlat\s+\d{1,3}[A-Z]?,\s+)?\b\d{1,3}[A-Z]?\s+(?:[A-Z][a-z]+\s+){1,2}" + _STREETS + r"\b(?:,\s+Flat\s+\d+[A-Z]?\b|"
                r",\s+(?:[A-Z][a-z]+\s+)?[A-Z]{1,2}\d{1,2}[A-Z]?\s+\d[A-Z]{2}\b|"  # a postcode: "14 Harrow Road, NG8 1FL"
                r",\s+[A-Z][a-z]+(?:\s+[A-Z]{1,2}\d{1,2}[A-Z]?\s+\d[A-Z]{2}\b)?)?"),  # addresses: "4B Quay Street, Galway"
     re.compile(r"\b(?:watch(?:ing)?|[Ww]atched|[Rr]ewatch(?:ed|ing)?|[Rr]e-?read(?:ing)?|read(?:ing)?|Reading|copies of|"
@@ -175,8 +178,9 @@ _NUMBER = re.compile(r"(?<![\w-])\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?\b(?!-)")
 _NAMED_BEFORE = re.compile(
     r"\b(?:(?P<old>(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?)|"
     r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
-    r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+)?)$")
-"""What names the number just after it ("Order 40917", "Account 7730-1182"): the numbered-
+    r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+|(?<=PR )#)?)$")
+"""What names the number just after it ("Order 40917", "Account 7730-1182", "PR #2284": a pull request
+keeps its kind and its hash, session 19): the numbered-
 reference pattern read from the number back, which is ten times cheaper than trying every
 word of a message (session 10)."""
 _NUMBERED, _CODES, _NEW = 10, 11, 13
@@ -334,8 +338,9 @@ _DATE = re.compile(
 _DIGIT = re.compile(r"\d")
 _SHORT_MONTH_AFTER = re.compile(r"\d(?:st|nd|rd|th)?\s+(?:of\s+)?$")
 """A number just before a month written short ("14 Feb", "3rd of Mar") (session 13)."""
-_NAMED_PAIR = re.compile(r"\s+(?:or|vs\.?|versus)\s+[A-Z][a-z]")
-"""A capitalised first word offered against another name ("Crete or Sardinia?"): a name."""
+_NAMED_PAIR = re.compile(r"\s+(?:(?:or|vs\.?|versus)\s+[A-Z][a-z]|and\s+[A-Z][a-z]+(?:'s)?\s+(?!of\b)[a-z])")
+"""A capitalised first word offered against another name ("Crete or Sardinia?") or paired with one
+("Funda and Pararius list most rentals", session 19): a name."""
 _TIER_AFTER = re.compile(r"\s+(?:plan|tier|subscription)s?\b")
 """After a one-word name, what makes it a product's tier ("the Team plan") (session 12)."""
 _TIER = re.compile(r"(?<![A-Za-z]\s)(?<![A-Za-z],\s)\b(?!The\b)([A-Z][a-z]+)\s+(?:plan|tier)s?\b|"
@@ -348,9 +353,10 @@ _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|spea
 ("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
 or "by", which names follow ("to Jillian")."""
 _CAPS = re.compile(r"([A-Z](?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
-                   r"(?:\s+\d{1,4}(?:\.\d+)?\b(?![.,:/-]\d))?)")
+                   r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/-]\d))(?:\s+\d{3,5}[A-Z]{1,2}\b)?)?)")
 """A capitalised phrase: a capital at a word's start (the boundary checked behind it, so
-that the engine jumps from capital to capital), more capitalised words, a number."""
+that the engine jumps from capital to capital), more capitalised words, a number ("Ward 7B" with its
+letter, "Ryzen 7 7840U" with a model after it; not a unit, "5GB", "2M": session 19)."""
 _GENERIC = frozenset(
     "API APIs URL URLs PR PRs TLS SSL GB MB KB TB CSV PDF JSON HTML CSS SQL HTTP HTTPS ID IDs UI UX "
     "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
@@ -420,6 +426,26 @@ _CODE_TYPE = re.compile(
 """A word whose capital inside it opens a word that names a kind of object in code ("HTTPAdapter",
 "ClusterIssuer", "StreamingResponse", "GlyphCache", "ProductCard", "MaxRecvMsgSize"): a class, a
 component or a setting, not a thing a person names (session 18)."""
+_MODEL_CODE = re.compile(r"[A-Z]{1,3}-?\d{1,5}[A-Z]{0,3}")
+"""A product's model after its maker's or its range's name ("X100VI", "AX3000", "FP-10"): letters,
+digits and at most three letters after them (session 19)."""
+_KEY_KINDS = frozenset(
+    "Order Invoice Booking Confirmation Account Case Claim Ticket Policy Reference Member Membership Customer "
+    "Employee Card Receipt Form Discussion Client Flight Error Code Permit Licence License Agreement Notice "
+    "Application Ride Certificate Number Quote Serial Tracking Parcel Passport Voucher Coupon Invoice Job "
+    "Incident Issue Request Batch Room Seat Gate Platform Bus Route Train".split())
+"""Words naming the kind of paper or thing a key keys ("Order EV-55812", "Flight KL1841", "Error
+E0597"): before a code they make it a reference, not a product's model (session 19)."""
+
+
+def _model(words: Sequence[str]) -> bool:
+    """Whether a name's words end in a product's model after its maker's or its range's name
+    ("Fujifilm X100VI", "Nimbus AX3000", "Roland FP-10"); not a key after its kind ("Order EV-55812",
+    "Error E0597", "Member ID FL-20931") (session 19)."""
+    return (len(words) > 1 and _MODEL_CODE.fullmatch(words[-1]) is not None and words[-2] not in _KEY_KINDS
+            and words[-2][:1].isupper() and not words[-2].isupper() and not _DIGIT.search(words[-2]))
+
+
 _DETERMINERS = ("The ", "My ", "Our ", "Your ", "His ", "Her ", "Their ")
 _SHORT_DAYS = frozenset("Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun".split())
 _SHORT_MONTHS = frozenset("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec".split())
@@ -449,6 +475,28 @@ _LOWER_RUNS = re.compile(r"[a-z][a-z0-9-]*")
 """Every run a :data:`_SOFTWARE_WORD` match can be (what may stand before or after one is
 none of these characters), so a sentence none of whose runs is a listed name is not searched
 with it: most sentences, at half the cost."""
+_PACKAGE_NAME = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*(?![\w/@(-]|\.\w)"
+_LIKE_PACKAGE = re.compile(r"\b(?:librar(?:y|ies)|packages?|crates?|modules?|plugins?|tools?|frameworks?)\s+(?:like|such as)\s+"
+                           r"(" + _PACKAGE_NAME + r"(?:(?:,\s+|,?\s+(?:or|and)\s+)" + _PACKAGE_NAME + r")*)"
+                           r"(?=[,.;:!?)]|$|\s+(?:or|and|which|that|instead|if|but|so|for|to|in|with|is|are|will|would|can)\b)")
+"""Lower-case names given as examples of a library, a package or a tool ("a library like pendulum or
+arrow", "a plugin like hatch-cython"): packages, English words ("arrow") too (session 19)."""
+_PACKAGE_WORD = "package?"
+"""The type :meth:`OfflineIntelligence._entities` gives a name of
+:data:`memlane.index.software_words.SOFTWARE_WORDS` ("pandas", "tenacity"): a name in a
+conversation about software (:data:`_SOFTWARE_TALK`), the English word elsewhere (session 19)."""
+_SOFTWARE_TALK = re.compile(r"\b(?:pip|npm|import|dependenc(?:y|ies)|python|requirements\.txt|pyproject|repo|virtualenv|"
+                            r"venv)\b|\.py\b", re.IGNORECASE)
+"""What makes a conversation one about software, beside a listed package's name (session 19)."""
+_ZONE_AREAS = ("Africa/", "America/", "Antarctica/", "Asia/", "Atlantic/", "Australia/", "Europe/", "Indian/",
+               "Pacific/")
+_LIKE_KINDS = ("librar", "package", "crate", "module", "plugin", "tool", "framework")
+"""What :data:`_ZONE_AREAS`' and :data:`_LIKE_PACKAGE`'s matches hold: looked for before the patterns
+run (" like " is in one sentence of ten)."""
+_TIME_ZONE = re.compile(r"(?<![\w/])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)"
+                        r"(?:/[A-Z][A-Za-z_-]+)+(?![\w/])")
+"""A time zone by its name in the time zone database ("Europe/Paris", "America/Argentina/Salta"): one
+name, not a continent and a city (session 19)."""
 _GLUED = re.compile(r"(?:(?:^|[\s`'\"(])-{1,2}|\w:|::)$")
 """Before a capitalised word, what makes it a flag or a name in code: a dash opening the word
 ("-Xmx1g", "--Foo"; not "ex-Google", a word's own hyphen), or a colon glued to a word
@@ -460,6 +508,19 @@ _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 """A capital after a small letter inside a word ("PagerDuty", "KubeCon"): a name's spelling, not a word's."""
 _KIN_NAMES = frozenset("Mum Dad Mom Mummy Daddy Gran Granny Grandma Grandad Grandpa Nan Nana".split())
 """Family words written as names ("Dad's appointment"): the person is named elsewhere or not."""
+_OPENERS = frozenset(
+    "in on at for from to into with by via as of about near around across behind past outside inside towards toward "
+    "within without between among beside is are was were did does do has have had can could will "
+    "would should shall may might must which what where when why how who whose if and but so or yes ok okay hey hi "
+    "hello thanks here then also just once after before since until while".split())
+"""Words opening a sentence before a name that name nothing and are no part of it: prepositions,
+the verbs and words of a question, greetings ("In England your deposit…", "Is Ciaran back?", "Which
+Python are you on?", "Hey Mel!"); not "New" ("New Zealand"), "Good" ("Good Omens"), an article or a
+determiner ("The Corn Exchange", "This External…": session 13's rule) (session 19)."""
+_DEPARTMENTS = frozenset("Legal Sales Finance Marketing Engineering Security Support Procurement Facilities Payroll "
+                         "Compliance Accounts Accounting Reception Admin Operations Ops".split())
+"""A firm's departments named by their work ("Legal signed off", "Sales will scream"): a part of the
+team, not a name (the guide's generic terms) (session 19)."""
 _KIN = ("sister", "brother", "wife", "husband", "partner", "girlfriend", "boyfriend", "friend",
         "boss", "manager", "colleague", "coworker", "mom", "mother", "dad", "father", "son",
         "daughter", "cousin", "aunt", "uncle", "grandma", "grandmother", "grandpa",
@@ -860,6 +921,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     name = " ".join(words)
     if name in _KIN_NAMES:
         return name, None, False  # "Dad", "Mum": who, not a name
+    if name in _DEPARTMENTS:
+        return name, None, False  # "Needs to go through Legal", "Sales will scream": a team by its work (session 19)
     if name in _GENERIC or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
         return name, None, False
     if name.isdigit() or name in ("True", "False", "None"):
@@ -889,6 +952,9 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "HTTPAdapter", "StreamingResponse", "GlyphCache": a type in code (session 18)
     if " " not in name and name.endswith(("Error", "Exception")):
         return name, None, False  # "ValidationError", "Exception": a class of errors in code (session 12)
+    if _model(words):
+        return name, "name", False  # "Fujifilm X100VI", "Nimbus AX3000", "Roland FP-10": a product by its
+        # maker's name and its model, which the model's code makes no reference (session 19)
     kind = "reference" if any(p.search(name) for p in _NAME_REFS) else "name"  # "Order SO-2023": its code
     return name, kind, first.endswith("ing")
 
@@ -1036,6 +1102,10 @@ class OfflineIntelligence:
         extraction = self._with_states(extraction, messages, turns, cues)
         said = [{r.rstrip(".,;:") for r in _references(m.text)} for m in messages]
         refs = sorted(set().union(*said))
+        models = {e.name.rsplit(" ", 1)[1].lower() for e in extraction.entities
+                  if e.type != "reference" and " " in e.name and _model(e.name.split())}
+        if models:  # "X100VI" of "Fujifilm X100VI": the product's model, no reference (session 19)
+            refs = [r for r in refs if r.lower() not in models]
         if len(refs) > 1:  # a code inside a longer reference ("0E7C7B" in "#0E7C7B") is that one
             # unless it is a key a message names on its own and the longer one is a URL or a
             # path ("the postmortem for INC-2291" beside ".../pm/INC-2291" in a later message);
@@ -1173,6 +1243,12 @@ class OfflineIntelligence:
                     relations.append(Relation(me, f.predicate, f.object, m.seq))
         if stated:
             facts = self._with_people(facts, relations, entities, split, stated)
+        if any(e.type == _PACKAGE_WORD for e in entities.values()):
+            # "pandas", "celery": a package's name in a conversation about software, else the word
+            # ("the school holidays", "a torch after rain") (session 19)
+            software = any(k in SOFTWARE for k in entities) or any(_SOFTWARE_TALK.search(s) for _, s in split)
+            entities = {k: replace(e, type="name") if e.type == _PACKAGE_WORD else e for k, e in entities.items()
+                        if e.type != _PACKAGE_WORD or software}
         unique = list({(f.subject, f.predicate, f.object.lower()): f for f in facts}.values())
         # An untyped capitalised phrase that only an answer used once ("Data Source",
         # "Vallejo Model Air") is mostly a heading or a suggestion, not the user's world.
@@ -1280,7 +1356,14 @@ class OfflineIntelligence:
         if _DIGIT.search(sentence):
             said = _trim(sentence, 120)
             out.extend(Entity(d, "date", said) for d in _DATE.findall(sentence))
+        zones: list[tuple[int, int]] = []
+        if "/" in sentence and any(a in sentence for a in _ZONE_AREAS):
+            for zone in _TIME_ZONE.finditer(sentence):  # "Europe/Paris": one name, not two (session 19)
+                zones.append(zone.span())
+                out.append(Entity(zone.group(0), "name", said or _trim(sentence, 120)))
         for i, match in enumerate(_CAPS.finditer(sentence)):
+            if zones and any(a <= match.start() < b for a, b in zones):
+                continue
             phrase = match.group(1)
             start = None  # whether the phrase opens the sentence, found out only when it matters
             if " " in phrase and (start := _opens(sentence, match.start())):
@@ -1291,6 +1374,10 @@ class OfflineIntelligence:
                     # "Finished the Terraform…", "Rewatched Paddington 2", "Close the Oakridge
                     # branch": a verb opening the sentence is no part of the name (session 10)
                     phrase, start = rest.removeprefix("the "), False
+                elif low in _OPENERS and rest[:1].isupper() and not head.isupper():
+                    # "In England your deposit…", "Is Ciaran back?", "Which Python are you on?": a
+                    # word opening the sentence that names nothing is no part of the name (session 19)
+                    phrase, start = rest, False
             if phrase.startswith(_DETERMINERS) and (cut := phrase.find(" ") + 1) and phrase[cut: cut + 1].isupper() and not (
                     match.start() > 0 and sentence[match.start() - 1] in "\"'“‘") and not _headline(sentence):
                 # "The Corn Exchange", "at The Granary", "Our LaunchDarkly contract": the article or
@@ -1298,6 +1385,12 @@ class OfflineIntelligence:
                 # sentence (session 13); a quoted "The …" ('"The Nightingale"') and a line written
                 # in title case ("The Importance of Music Video SEO: How to…") are titles, left as before
                 phrase, start = phrase[cut:], False
+            if "'s " in phrase and _DIGIT.search(phrase):
+                owner, _, owned = phrase.partition("'s ")
+                if owned[:1].isupper() and _DIGIT.search(owned) and owner[:1].isupper():
+                    # "Framework's Ryzen 7 7840U", "the X1's Core Ultra 5": the product with its
+                    # number is a name of its own, its maker's or owner's is no part of it (session 19)
+                    phrase, start = owned, False
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
@@ -1347,12 +1440,26 @@ class OfflineIntelligence:
             out.append(Entity(name, kind, said))
         for name in _LOWER_LEAD.findall(sentence):  # "iPhone", "eBay", "bioRxiv" (session 13)
             out.append(Entity(name, "name", said or _trim(sentence, 120)))
-        for name in (() if SOFTWARE.isdisjoint(_LOWER_RUNS.findall(sentence))
+        given: set[str] = set()
+        if (" like " in sentence or " such as " in sentence) and any(k in sentence for k in _LIKE_KINDS):
+            for listed in _LIKE_PACKAGE.findall(sentence):
+                # "a library like pendulum or arrow": each name given as an example of a package
+                # (session 19)
+                for name in re.split(r",\s+(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", listed):
+                    if name not in STOPWORDS and name not in _FILLER and name not in given:
+                        given.add(name)
+                        out.append(Entity(name, "name", said or _trim(sentence, 120)))
+        runs = _LOWER_RUNS.findall(sentence)
+        for name in (() if SOFTWARE.isdisjoint(runs) and SOFTWARE_WORDS.isdisjoint(runs)
                      else _SOFTWARE_WORD.findall(sentence)):
             # "structlog", "httpx", "pytest-xdist": a well-known package's name written in lower
-            # case, which no English word spells (tools/software_names.py) (session 17)
+            # case, which no English word spells (tools/software_names.py) (session 17); "pandas",
+            # "tenacity": one an English word spells but code does not, a name only in a
+            # conversation about software (``_extract``) (session 19)
             if name in SOFTWARE:
                 out.append(Entity(name, "name", said or _trim(sentence, 120)))
+            elif name in SOFTWARE_WORDS and name not in given:
+                out.append(Entity(name, _PACKAGE_WORD, said or _trim(sentence, 120)))
         return out
 
     @staticmethod
