@@ -85,6 +85,9 @@ class Session:
     summarized: bool = False
     """Session intelligence has run (a summary was written, or the session was too small)."""
     summary_model: str | None = None
+    deferrals: int = 0
+    """Attempts given back to it: a 429 or 5xx from the model endpoint while nothing showed
+    that the endpoint answers anyone else (an outage, not this session's fault)."""
 
 
 @dataclass(frozen=True, slots=True)

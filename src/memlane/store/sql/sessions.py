@@ -251,12 +251,12 @@ class SessionsMixin(SqlStore):
                      count_attempt: bool = True) -> None:
         """Record a failed attempt; ``count_attempt=False`` gives the claim's attempt back
         (the failure was the model endpoint's, not the session's: it does not use up
-        ``max_attempts``)."""
+        ``max_attempts``) and counts it in ``deferrals``."""
         self._run(
             "UPDATE sessions SET status = 'failed', failed_reason = %s, next_attempt_at = %s,"
             " lease_until = NULL"
             + ("" if count_attempt else ", attempts = CASE WHEN attempts > 0 THEN attempts - 1"
-               " ELSE 0 END")
+               " ELSE 0 END, deferrals = deferrals + 1")
             + " WHERE id = %s",
             (reason[:2000], next_attempt_at, session_id),
         )
@@ -264,7 +264,7 @@ class SessionsMixin(SqlStore):
     def requeue_summaries(self, below_version: int) -> int:
         """Queue again every summarized session whose summary schema is older."""
         cur = self._run(
-            "UPDATE sessions SET summarized_at = NULL, attempts = 0, next_attempt_at = 0,"
+            "UPDATE sessions SET summarized_at = NULL, attempts = 0, deferrals = 0, next_attempt_at = 0,"
             " status = 'closed' WHERE status = 'summarized' AND coalesce(summary_version, 0) < %s",
             (below_version,),
         )
