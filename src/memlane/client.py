@@ -160,8 +160,10 @@ class Client:
     def close_idle(self, now: datetime | str | None = None) -> list[int]:
         return self.action("sessions.close", idle=True, now=_when(now))["closed"]
 
-    def index(self, now: datetime | str | None = None, *, resummarize: bool = False) -> IndexReport:
-        return from_plain(IndexReport, self.action("index", now=_when(now), resummarize=resummarize))
+    def index(self, now: datetime | str | None = None, *, resummarize: bool = False,
+              scope: str | None = None) -> IndexReport:
+        return from_plain(IndexReport, self.action("index", now=_when(now), resummarize=resummarize,
+                                                   scope=scope))
 
     def sessions(self, scope: str | None = None, status: str | None = None,
                  limit: int = 100) -> list[Session]:

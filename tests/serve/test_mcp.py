@@ -510,7 +510,38 @@ def test_summarize_reports_only_its_own_scope_to_a_scoped_key(service):
 
     over_http(url, key("team-*"), body)
     others = [s for s in mem.sessions(scope="alice-assistant") if s.message_count == 3]
-    assert others and others[0].indexed  # the run itself still indexes every scope
+    assert others and not others[0].indexed  # another tenant's: left for its own indexing
+
+
+def test_summarize_indexes_only_its_own_scope(db_url):
+    """summarize ran ``Memory.index()`` over every scope: on a key's call it closed other
+    tenants' idle sessions, indexed their turns and summarized them (with an LLM backend,
+    model calls paid for someone else's sessions). Now it touches its scope only: the other
+    scope's closed session stays unindexed and queued, its idle session open."""
+    from memlane.serve.mcp import build_server
+
+    with memory(db_url) as mem:
+        for i in range(4):  # another tenant's closed session, waiting
+            mem.add_message("alice-assistant", "user", f"my plan step {i} for the move",
+                            at=f"2024-06-20T10:0{i}:00Z")
+        waiting = mem.close_session("alice-assistant")
+        idle = mem.add_message("alice-private", "user", "an idle talk, long ago",
+                               at="2024-01-01T10:00:00Z").session_id
+        for i in range(4):
+            mem.add_message("team-new", "user", f"We ship the billing fix on Friday, step {i}",
+                            at=f"2024-06-21T10:0{i}:00Z")
+
+        async def body(c: Client) -> None:
+            out = await call(c, "summarize", {"last": 5})
+            assert "indexed 4 turn(s) of 1 closed session(s) of scope team-new" in out, out
+
+        talk(build_server(mem, default_scope="team-new", scopes=["team-*"]), body)
+        other = mem.session(waiting.id)
+        assert (other.status, other.indexed, other.summarized) == ("closed", False, False)
+        assert mem.session(idle).status == "open"
+        mine = mem.sessions(scope="team-new")
+        assert mine and all(s.indexed and s.summarized for s in mine)
+        assert mem.stats()["summary_queue"]["pending"] == 1  # alice's, untouched
 
 
 def test_forget_erases_a_session_and_only_where_allowed(tmp_path, db):

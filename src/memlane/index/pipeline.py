@@ -315,8 +315,10 @@ def process_queue(
     config: Config,
     *,
     limit: int | None = None,
+    scope: str | None = None,
 ) -> SummaryRun:
-    """Lease and process queued sessions until the queue is empty (or ``limit``)."""
+    """Lease and process queued sessions until the queue is empty (or ``limit``); with
+    ``scope``, that scope's sessions only."""
     cfg = config.indexing
     run = SummaryRun()
     patterns: Intelligence | None = None
@@ -326,7 +328,7 @@ def process_queue(
         gone = store.fail_abandoned(
             started_at, cfg.max_attempts,
             f"the worker stopped during summarization {cfg.max_attempts} times (killed or "
-            "crashed before it could record a failure); not retried automatically")
+            "crashed before it could record a failure); not retried automatically", scope)
         if gone:
             store.bump("sessions_failed", len(gone))
             store.bump("sessions_abandoned", len(gone))
@@ -368,7 +370,8 @@ def process_queue(
             log.info("index worker stopping: the sessions not yet summarized wait for its next run")
             break
         now = time.time()
-        session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts, due_before=started_at)
+        session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts,
+                                          due_before=started_at, scope=scope)
         if session is None:
             break
         messages = store.session_messages(session.id)

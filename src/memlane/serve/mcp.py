@@ -422,9 +422,9 @@ class _Tools:
             item_id = self.mem.store_summary(draft)
             waiting = [s.id for s in self.mem.sessions(scope=where, limit=1000)
                        if s.status != "open" and not s.indexed]
-            self.mem.index()
-            # the answer counts this scope's sessions only: index() runs over every scope,
-            # and its report's totals told a key how much other tenants had waiting
+            # this scope's sessions only: index() over every scope closed, indexed and
+            # summarized other tenants' sessions (their model calls too) on this key's call
+            self.mem.index(scope=where)
             done = [s for s in map(self.mem.session, waiting) if s.indexed]
         head = f"closed session {closed.id}; " if closed is not None else ""
         turns = sum(s.message_count for s in done)
