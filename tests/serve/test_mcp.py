@@ -574,3 +574,19 @@ def test_forget_erases_a_session_and_only_where_allowed(tmp_path, db):
     talk(server(tmp_path, db, "--allow", "alice-*", "--scope", "alice-assistant"), erase)
     with memory(db) as mem:
         assert {s.id for s in mem.sessions(limit=10)} == {2, 3, 4, 5}
+
+
+def test_remember_says_secrets_redacted_only_when_a_secret_was(tmp_path):
+    """A note whose text memlane cleaned (a NUL byte dropped) was answered "(secrets
+    redacted)": the answer compared the stored text with the sent one."""
+    from memlane.serve.mcp import build_server
+
+    with memory(tmp_path / "m.db") as mem:
+        async def body(c: Client) -> None:
+            clean = await call(c, "remember", {"text": "tabs over\x00 spaces", "scope": "s"})
+            assert clean.startswith("remembered note as item ") and "redacted" not in clean
+            secret = await call(c, "remember", {"text": "key sk-live-abcdefghijklmnop1234",
+                                                "scope": "s"})
+            assert "(secrets redacted)" in secret
+
+        talk(build_server(mem), body)

@@ -275,7 +275,10 @@ class _Tools:
             stored = self.mem.item(item_id).text
         extras = [x for x in ("pinned" if pin else "",
                               f"expires in {ttl_seconds}s" if ttl_seconds else "",
-                              "secrets redacted" if stored != text else "") if x]
+                              # placeholders added, not any change: a NUL dropped or the
+                              # text trimmed was reported as "secrets redacted"
+                              "secrets redacted" if stored.count("[REDACTED:")
+                              > text.count("[REDACTED:") else "") if x]
         more = f" ({', '.join(extras)})" if extras else ""
         return f"remembered {kind} as item {item_id} in scope {where}{more}"
 
