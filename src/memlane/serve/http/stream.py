@@ -92,11 +92,17 @@ def mount(app: FastAPI) -> None:
             opening.append(ServerSentEvent(_dumps(state), event="snapshot", id=str(head)))
             cursor = head
 
+        # set by sse-starlette when the server shuts down: the stream ends itself, cleanly
+        # (its last chunk sent), within a poll. Cancelled instead, at SIGTERM each open
+        # stream was cut mid-response (clients read a truncated body, a protocol error)
+        # and the service logged "ASGI callable returned without completing response".
+        shutdown = anyio.Event()
+
         async def events(cursor: int) -> AsyncIterator[ServerSentEvent]:
             for event in opening:
                 yield event
             told, quiet = cursor, 0  # the last id the client holds; polls since an event
-            while not app.state.stopping.is_set():
+            while not (app.state.stopping.is_set() or shutdown.is_set()):
                 if await request.is_disconnected():
                     return
                 try:
@@ -118,9 +124,17 @@ def mount(app: FastAPI) -> None:
                     yield ServerSentEvent(id=str(cursor))
                     told, quiet = cursor, 0
                 if not got.changes or len(got.changes) < _BATCH:
-                    await anyio.sleep(poll_seconds)
+                    with anyio.move_on_after(poll_seconds):
+                        await shutdown.wait()
 
-        return EventSourceResponse(events(cursor), ping=15, send_timeout=30)
+        return EventSourceResponse(events(cursor), ping=15, send_timeout=30,
+                                   shutdown_event=shutdown,
+                                   shutdown_grace_period=_SHUTDOWN_GRACE_SECONDS)
+
+
+_SHUTDOWN_GRACE_SECONDS = 5.0
+"""How long a stream has, at shutdown, to end itself before it is cancelled (a poll in
+flight on a slow database)."""
 
 
 def _patch_event(change: live.Change) -> ServerSentEvent:
