@@ -164,7 +164,8 @@ class Client:
             raise ValidationError(message, field=field)
         if r.status_code == 404:
             raise NotFoundError(message)
-        code = err.get("code") if isinstance(err.get("code"), str) else "http_error"
+        found_code = err.get("code")
+        code = found_code if isinstance(found_code, str) else "http_error"
         raise RemoteError(r.status_code, code, message, field,
                           _retry_after(r.headers.get("Retry-After")))
 
