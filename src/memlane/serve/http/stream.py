@@ -31,7 +31,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from memlane.errors import ResetRequired
 from memlane.ingest.validate import check_scope
 from memlane.serve import live
-from memlane.serve.http.auth import Principal, principal
+from memlane.serve.http.auth import Principal, _resolve, principal
 from memlane.serve.http.errors import ApiError, KnownQuery
 
 __all__ = ["mount"]
@@ -106,7 +106,10 @@ def mount(app: FastAPI) -> None:
                 if await request.is_disconnected():
                     return
                 try:
-                    got = await anyio.to_thread.run_sync(live.poll, store, scope, cursor, _BATCH)
+                    got = await anyio.to_thread.run_sync(_poll_while_allowed, request, store,
+                                                         scope, cursor)
+                except _Revoked:
+                    return  # the reconnect gets its 401 (an EventSource then stops)
                 except ResetRequired as e:  # the log was trimmed under us: start over
                     yield ServerSentEvent(_dumps({"reason": str(e)}), event="reset")
                     head, state = await anyio.to_thread.run_sync(live.snapshot, store, scope)
@@ -130,6 +133,23 @@ def mount(app: FastAPI) -> None:
         return EventSourceResponse(events(cursor), ping=15, send_timeout=30,
                                    shutdown_event=shutdown,
                                    shutdown_grace_period=_SHUTDOWN_GRACE_SECONDS)
+
+
+class _Revoked(Exception):
+    """The stream's key no longer reaches its scope (revoked, or the service closed)."""
+
+
+def _poll_while_allowed(request: Request, store: Any, scope: str, cursor: int) -> live.Poll:
+    """``live.poll``, once the stream's key is checked again (``serve.key_cache_seconds``
+    as every request's): a stream was authenticated once, at its start, and a revoked
+    key kept receiving its scope's changes for as long as the connection lasted."""
+    try:
+        who = _resolve(request)
+    except ApiError:
+        raise _Revoked from None
+    if not who.allows(scope):
+        raise _Revoked
+    return live.poll(store, scope, cursor, _BATCH)
 
 
 _SHUTDOWN_GRACE_SECONDS = 5.0
