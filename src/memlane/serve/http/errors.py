@@ -252,8 +252,13 @@ def install(app: FastAPI) -> None:
                 await run_in_threadpool(principal, request)
             except ApiError as e:
                 return e.response()
-            return ApiError(422, "invalid_request", "request: the body is not valid JSON: "
-                            + _why_unparsed(await request.body())).response()
+            # the body as FastAPI read it; never read again here: a body the size cap cut
+            # short (BodyLimit, which answers 413 instead) would wait for bytes that never come
+            body = getattr(request, "_body", None)
+            why = (_why_unparsed(body) if isinstance(body, bytes)
+                   else "it could not be read whole")
+            return ApiError(422, "invalid_request",
+                            "request: the body is not valid JSON: " + why).response()
         codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
         message = str(exc.detail) if exc.detail else "error"
         return JSONResponse(error_body(codes.get(exc.status_code, "http_error"), message),
