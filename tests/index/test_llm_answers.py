@@ -224,6 +224,32 @@ def test_a_refused_session_after_an_answered_one_counts_and_the_run_goes_on(db_u
         mem.close()
 
 
+def test_a_suspect_is_given_back_while_the_next_session_tells(db_url):
+    """The session refused first in a run is given back at once, not held leased while the
+    next session's model call runs (a worker killed then would have left it leased, its
+    attempt spent); the next session answered, the attempt counts after all."""
+    seen = []
+
+    def reply(body):
+        if POISON not in json.dumps(body):  # the next session: where is the suspect now?
+            p = mem.store.get_session(poison.id)  # this server thread's own connection
+            seen.append((p.status, p.attempts, p.deferrals))
+        return json.dumps(GOOD)
+
+    with ChatServer(reply=reply) as srv:
+        mem = _llm_memory(db_url, srv, max_attempts=3)
+        poison = _poisoned(mem)
+        _conversation(mem, scope="after")
+        srv.fail_when(POISON, status=500)
+        report = mem.index(now=NOW)
+        assert (report.sessions_summarized, report.sessions_failed) == (1, 1)
+        assert seen == [("failed", 0, 1)]  # given back while the next one was tried
+        p = mem.session(poison.id)
+        assert (p.status, p.attempts, p.deferrals) == ("failed", 1, 0)
+        assert "counted as this session's attempt" in p.failed_reason
+        mem.close()
+
+
 def test_a_lone_refused_session_is_given_back_at_most_max_deferrals_times(db_url):
     """With nothing else queued to tell an outage from a bad session, the attempt is given
     back, but at most indexing.max_deferrals times (waiting longer each time); then the

@@ -276,10 +276,10 @@ class _Failure:
     error: BaseException
 
 
-def _record_failure(store: Store, cfg: Any, failure: _Failure, *, counted: bool,
-                    note: str) -> None:
-    """Write a failed attempt: counted (backoff by attempts) or given back (backoff by the
-    session's earlier deferrals, at most an hour); a Retry-After is honoured up to a day."""
+def _delay(cfg: Any, failure: _Failure, *, counted: bool) -> float:
+    """Seconds until a failed session is due again: counted, by its attempts (at most a
+    day); given back, by its earlier deferrals (at most an hour); a Retry-After is
+    honoured up to a day."""
     s = failure.session
     if counted:  # at most a day: 2^(attempts-1) past float's range was an OverflowError
         delay = min(cfg.retry_base_seconds * 2.0 ** min(s.attempts - 1, 64), 86400.0)
@@ -288,6 +288,14 @@ def _record_failure(store: Store, cfg: Any, failure: _Failure, *, counted: bool,
     after = getattr(failure.error, "retry_after", None)  # HTTP 429's Retry-After
     if isinstance(after, (int, float)) and after == after:
         delay = max(delay, min(float(after), 86400.0))
+    return delay
+
+
+def _record_failure(store: Store, cfg: Any, failure: _Failure, *, counted: bool,
+                    note: str) -> None:
+    """Write a failed attempt, counted or given back."""
+    s = failure.session
+    delay = _delay(cfg, failure, counted=counted)
     reason = f"{failure.reason} ({note})" if note else failure.reason
     with store.atomic():
         store.fail_summary(s.id, reason, time.time() + delay, count_attempt=counted)
@@ -297,6 +305,18 @@ def _record_failure(store: Store, cfg: Any, failure: _Failure, *, counted: bool,
 
 
 GIVEN_BACK = "the model endpoint is unavailable: attempt not counted"
+
+
+def _count_after_all(store: Store, cfg: Any, failure: _Failure, note: str) -> None:
+    """Count the attempt a suspect was given back: the endpoint answered the session after
+    it. Nothing is changed when another worker has claimed the session meanwhile."""
+    s = failure.session
+    reason = f"{failure.reason} ({note})"
+    with store.atomic():
+        done = store.count_given_back(s.id, reason, time.time() + _delay(cfg, failure, counted=True))
+    if done:
+        log.warning("session %s failed (attempt %s, counted after all): %s", s.id, s.attempts,
+                    reason)
 
 
 def _patterns(intelligence: Intelligence, config: Config) -> Intelligence:
@@ -348,15 +368,16 @@ def process_queue(
     last: str | None = None  # the last model call of this run: "answered" or "refused"
 
     def settle(evidence: bool, by: int) -> None:
+        """The suspect was given back when it failed (so that no lease of it is held while
+        the next session is tried, nor left behind by a worker killed meanwhile); with
+        evidence, its attempt counts after all."""
         nonlocal suspect
         if suspect is None:
             return
         if evidence:
-            _record_failure(store, cfg, suspect, counted=True,
-                            note=f"the endpoint answered session {by} right after it: "
-                                 "counted as this session's attempt")
-        else:
-            _give_back(suspect)
+            _count_after_all(store, cfg, suspect,
+                             note=f"the endpoint answered session {by} right after it: "
+                                  "counted as this session's attempt")
         suspect = None
 
     def _give_back(failure: _Failure) -> None:
@@ -418,6 +439,7 @@ def process_queue(
                     last = "refused"
                     continue
                 elif last is None and session.deferrals < cfg.max_deferrals:
+                    _give_back(failure)
                     suspect = failure  # the next session tells
                     last = "refused"
                     continue
@@ -448,7 +470,7 @@ def process_queue(
         with store.atomic():
             store.bump("summary_ms_total", int((time.perf_counter() - started) * 1000))
         run.summarized += 1
-    settle(False, 0)  # a suspect nothing came after: given back (up to max_deferrals)
+    settle(False, 0)  # a suspect nothing came after stays given back (up to max_deferrals)
     queue = store.summary_queue(time.time(), cfg.max_attempts)
     run.leased, run.leased_until = queue["leased"], queue.get("leased_until")
     run.seconds = time.perf_counter() - t0

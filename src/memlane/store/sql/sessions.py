@@ -272,6 +272,19 @@ class SessionsMixin(SqlStore):
             (reason[:2000], next_attempt_at, session_id),
         )
 
+    def count_given_back(self, session_id: int, reason: str, next_attempt_at: float) -> bool:
+        """Count after all an attempt ``fail_summary(count_attempt=False)`` gave back (the
+        endpoint answered the next session: the failure was this session's own). False,
+        and nothing changed, when the session was claimed or written since."""
+        cur = self._run(
+            "UPDATE sessions SET attempts = attempts + 1, deferrals = CASE WHEN deferrals > 0"
+            " THEN deferrals - 1 ELSE 0 END, failed_reason = %s, next_attempt_at = %s"
+            " WHERE id = %s AND status = 'failed' AND summarized_at IS NULL"
+            " AND lease_until IS NULL",
+            (reason[:2000], next_attempt_at, session_id),
+        )
+        return cur.rowcount == 1
+
     def requeue_summaries(self, below_version: int, scope: str | None = None) -> int:
         """Queue again every summarized session (of ``scope``) whose summary schema is older."""
         cur = self._run(
