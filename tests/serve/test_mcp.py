@@ -590,3 +590,30 @@ def test_remember_says_secrets_redacted_only_when_a_secret_was(tmp_path):
             assert "(secrets redacted)" in secret
 
         talk(build_server(mem), body)
+
+
+def test_the_summary_summarize_stores_is_still_there_after_it_indexes(db_url):
+    """summarize stored its summary on the session it closed, then indexed: the session's
+    first intelligence run cleared every summary of the session, the one just stored
+    included, and the answer named an item that no longer existed."""
+    from memlane.serve.mcp import build_server
+
+    with memory(db_url) as mem:
+        for i in range(6):
+            mem.add_message("s", "user", f"we decided to ship the billing fix on Friday, {i}",
+                            at=f"2024-06-21T10:0{i}:00Z")
+
+        async def body(c: Client) -> None:
+            out = await call(c, "summarize", {"scope": "s", "last": 6})
+            item_id = int(out.split("stored as item ")[1].split(";")[0])
+            stored = mem.item(item_id)
+            assert stored.kind == "summary" and stored.extra.get("on_demand"), stored
+            (s,) = mem.sessions(scope="s")
+            assert s.summarized  # the pipeline's own summary beside it
+            kinds = [(i.kind, bool(i.extra.get("on_demand")))
+                     for i in mem.store.session_items(s.id) if i.kind == "summary"]
+            assert sorted(kinds) == [("summary", False), ("summary", True)]
+            again = mem.index(now="2024-07-01T00:00:00Z", resummarize=True)
+            assert again.sessions_failed == 0 and mem.item(item_id).extra.get("on_demand")
+
+        talk(build_server(mem), body)
