@@ -71,3 +71,13 @@ def test_routes_outside_fastapis_own_are_labelled_by_their_path(sqlite_service) 
     assert s[(total, (("method", "GET"), ("route", "unmatched"), ("status", "404")))] == 1
     assert not [k for k in s if k[0] == total and ("route", "unmatched") in k[1]
                 and ("status", "200") in k[1]]
+
+
+def test_the_health_probes_answer_head(sqlite_service) -> None:
+    """Uptime monitors and some load balancers probe with HEAD: /healthz and /readyz
+    answered it 405 (and a probe reading 405 as down takes the service out)."""
+    with sqlite_service.client() as c:
+        for path in ("/healthz", "/readyz"):
+            r = c.head(path)
+            assert r.status_code == 200 and r.content == b"", (path, r.status_code)
+            assert c.get(path).json()["ok"] is True
