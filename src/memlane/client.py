@@ -14,9 +14,11 @@ Errors are memlane's: ``ValidationError`` (with ``field``) for bad input, ``Conf
 from __future__ import annotations
 
 import dataclasses
+import email.utils
+import math
 import types
 import typing
-from datetime import datetime
+from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
 
@@ -38,6 +40,25 @@ class RemoteError(MemlaneError):
         self.code = code
         self.field = field
         self.retry_after = retry_after
+
+
+def _retry_after(value: str | None) -> float | None:
+    """A Retry-After header in seconds: delay-seconds or an HTTP date (RFC 9110), as a proxy
+    may send; None when absent or unreadable (``float()`` of a date was a ValueError out of
+    the client instead of its RemoteError)."""
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        seconds = (when - datetime.now(UTC)).total_seconds()
+    return max(seconds, 0.0) if math.isfinite(seconds) else None
 
 
 def _build(tp: Any, value: Any) -> Any:
@@ -113,6 +134,10 @@ class Client:
         """Run any action by kind (``POST /actions``); returns its result."""
         r = self._http.post("/actions", json={"kind": action_kind, "input": _none(**inp)})
         body = self._check(r)
+        if not isinstance(body, dict) or "result" not in body:
+            # a proxy's login page, an HTML error page with a 200, another service
+            raise RemoteError(r.status_code, "bad_response", "the service's answer is not a "
+                              f"memlane action result: {r.text[:200]!r}")
         self.last_timings = body.get("timings", {})
         return body["result"]
 
@@ -124,9 +149,13 @@ class Client:
             body = None
         if r.status_code < 400:
             return body
-        err = (body or {}).get("error", {}) if isinstance(body, dict) else {}
-        message = err.get("message") or r.text[:200] or r.reason_phrase
-        field = err.get("field")
+        # memlane's {"error": {...}}; a proxy's or another server's body may be anything
+        # ({"error": "Bad Gateway"}, HTML): an AttributeError came out of here for those
+        found = body.get("error") if isinstance(body, dict) else None
+        err = found if isinstance(found, dict) else {}
+        text = found if isinstance(found, str) else None
+        message = str(err.get("message") or text or r.text[:200] or r.reason_phrase)
+        field = err.get("field") if isinstance(err.get("field"), str) else None
         if field and field.startswith("input."):
             field = field[len("input."):]
         if r.status_code == 409:
@@ -135,9 +164,10 @@ class Client:
             raise ValidationError(message, field=field)
         if r.status_code == 404:
             raise NotFoundError(message)
-        retry = r.headers.get("Retry-After")
-        raise RemoteError(r.status_code, err.get("code", "http_error"), message, field,
-                          float(retry) if retry else None)
+        found_code = err.get("code")
+        code = found_code if isinstance(found_code, str) else "http_error"
+        raise RemoteError(r.status_code, code, message, field,
+                          _retry_after(r.headers.get("Retry-After")))
 
     # -- ingest and sessions ------------------------------------------------------------
     def add_message(self, scope: str, role: str, text: str, at: datetime | str | float | None = None,
@@ -160,8 +190,10 @@ class Client:
     def close_idle(self, now: datetime | str | None = None) -> list[int]:
         return self.action("sessions.close", idle=True, now=_when(now))["closed"]
 
-    def index(self, now: datetime | str | None = None, *, resummarize: bool = False) -> IndexReport:
-        return from_plain(IndexReport, self.action("index", now=_when(now), resummarize=resummarize))
+    def index(self, now: datetime | str | None = None, *, resummarize: bool = False,
+              scope: str | None = None) -> IndexReport:
+        return from_plain(IndexReport, self.action("index", now=_when(now), resummarize=resummarize,
+                                                   scope=scope))
 
     def sessions(self, scope: str | None = None, status: str | None = None,
                  limit: int = 100) -> list[Session]:

@@ -162,6 +162,12 @@ class IndexingConfig:
     """A failing session is retried with backoff until this many attempts."""
     retry_base_seconds: float = 30.0
     """Backoff after attempt n is retry_base_seconds × 2^(n-1)."""
+    max_deferrals: int = 24
+    """A 429 or 5xx from the model endpoint while nothing shows that it answers other
+    sessions is taken for an outage: the session's attempt is given back (at most this many
+    times a session, each waiting retry_base_seconds × 2^n, at most an hour); past it, such
+    failures count as attempts (a session the endpoint never answers is not retried for
+    ever). 0: every failure counts."""
     lease_seconds: float = 600.0
     """A claimed session returns to the queue if its worker has not finished by then."""
     max_input_tokens: int = 6000
@@ -183,6 +189,8 @@ class IndexingConfig:
             _check(bool(self.service), "indexing.service", "is required for backend llm "
                    "(the NAME of an [llm.services.NAME] table)")
         _check(self.max_attempts >= 1, "indexing.max_attempts", "must be >= 1")
+        _check(0 <= self.max_deferrals <= 10_000, "indexing.max_deferrals",
+               "must be 0-10000")
         _check(0 <= self.retry_base_seconds <= 86400, "indexing.retry_base_seconds",
                "must be 0-86400 seconds")
         _check(0 < self.lease_seconds <= 604800, "indexing.lease_seconds",

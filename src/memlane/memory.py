@@ -293,20 +293,25 @@ class Memory:
         *,
         progress: Callable[[int, int], None] | None = None,
         resummarize: bool = False,
+        scope: str | None = None,
     ) -> IndexReport:
         """Close idle sessions as of ``now``, index every closed session's turns, then run
         session intelligence (summaries, facts, entities) on the queue, if enabled.
 
         ``resummarize`` first queues again every session whose summary schema is older.
+        ``scope``: that scope's sessions only; the others are not touched (an MCP server or
+        a key bound to one scope indexes its own).
         """
-        closed = self.close_idle(now)
-        report = index_pending(self.store, self.embeddings, progress=progress)
+        when = datetime.now(UTC) if now is None else parse_time(now, "now")
+        closed = close_idle(self.store, self.config, when, scope)
+        report = index_pending(self.store, self.embeddings, progress=progress, scope=scope)
         run = None
         if self.config.indexing.enabled:
             if resummarize:
                 with self.store.atomic():
-                    self.store.requeue_summaries(SUMMARY_SCHEMA_VERSION)
-            run = process_queue(self.store, self.embeddings, self.intelligence, self.config)
+                    self.store.requeue_summaries(SUMMARY_SCHEMA_VERSION, scope)
+            run = process_queue(self.store, self.embeddings, self.intelligence, self.config,
+                                scope=scope)
         return IndexReport(
             sessions_closed=len(closed),
             sessions_indexed=report.sessions_indexed,

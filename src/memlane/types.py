@@ -8,11 +8,14 @@ from typing import Any, Literal
 
 __all__ = [
     "DURABILITIES",
+    "ENGINE_KINDS",
+    "ENGINE_LANES",
     "KINDS",
     "LANES",
     "PRIVACIES",
     "ROLES",
     "SESSION_STATUSES",
+    "UPSERT_KINDS",
     "ChangeRecord",
     "Hit",
     "ImportReport",
@@ -37,7 +40,15 @@ KINDS = (
     "observation",
     "note",
 )
+ENGINE_KINDS = ("turn", "summary", "fact", "entity")
+"""Kinds only memlane writes (from messages and sessions): ``upsert`` refuses them, so a
+client cannot forge a turn, a session's summary or entity (a fact goes through
+``add_fact``'s contradiction rules)."""
+UPSERT_KINDS = tuple(k for k in KINDS if k not in ENGINE_KINDS)
+"""The kinds ``Memory.upsert`` (``memory.upsert``, ``POST /v1/items``) stores."""
 LANES = ("ephemeral", "episodic", "semantic", "profile", "story_thread")
+ENGINE_LANES = ("story_thread",)
+"""Lanes only memlane writes: a topic's story thread, kept by ``upsert``'s ``topics``."""
 DURABILITIES = ("ephemeral", "short", "long")
 PRIVACIES = ("private", "project", "shared")
 
@@ -85,6 +96,9 @@ class Session:
     summarized: bool = False
     """Session intelligence has run (a summary was written, or the session was too small)."""
     summary_model: str | None = None
+    deferrals: int = 0
+    """Attempts given back to it: a 429 or 5xx from the model endpoint while nothing showed
+    that the endpoint answers anyone else (an outage, not this session's fault)."""
 
 
 @dataclass(frozen=True, slots=True)

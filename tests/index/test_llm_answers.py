@@ -137,8 +137,10 @@ def _due_now(mem):
 def test_an_endpoint_outage_uses_up_no_session_and_stops_the_run(db_url, outage):
     """Six sessions, two attempts each, an endpoint down for four runs: before, every run
     tried every session and the outage used up the backlog's attempts (failed for good,
-    nothing summarized when the endpoint came back); now a run stops at the first
-    session, which keeps its attempt, and all six are summarized after the outage."""
+    nothing summarized when the endpoint came back); now a run stops at the second
+    session refused in a row (the first alone could be a session the endpoint cannot
+    serve, which the second tells), both keep their attempt, and all six are summarized
+    after the outage."""
     with ChatServer() as srv:
         mem = _llm_memory(db_url, srv, max_attempts=2)
         _backlog(mem, 6)
@@ -146,8 +148,8 @@ def test_an_endpoint_outage_uses_up_no_session_and_stops_the_run(db_url, outage)
         for _ in range(4):
             before = len(srv.chat_requests)
             report = mem.index(now=NOW)
-            assert report.sessions_failed == 1 and report.sessions_summarized == 0
-            assert len(srv.chat_requests) - before == 1  # one session tried (max_retries 0)
+            assert report.sessions_failed == 2 and report.sessions_summarized == 0
+            assert len(srv.chat_requests) - before == 2  # two sessions tried (max_retries 0)
             _due_now(mem)
         tried = [s for s in mem.sessions() if s.status == "failed"]
         assert tried and all("model endpoint is unavailable" in s.failed_reason for s in tried)
@@ -158,6 +160,138 @@ def test_an_endpoint_outage_uses_up_no_session_and_stops_the_run(db_url, outage)
         report = mem.index(now=NOW)
         assert report.sessions_summarized == 6 and report.sessions_failed == 0
         assert {s.status for s in mem.sessions()} == {"summarized"}
+        mem.close()
+
+
+POISON = "Zanzibar"
+
+
+def _poisoned(mem, scope="poison"):
+    """A session whose every request the endpoint answers 500 (srv.fail_when(POISON))."""
+    lines = [f"My cousin flew to {POISON} for a week of diving.", "Sounds wonderful.",
+             "She is staying in Stone Town near the old fort.", "Enjoy!"]
+    for i, text in enumerate(lines):
+        mem.add_message(scope, "user" if i % 2 == 0 else "assistant", text,
+                        T0 + timedelta(minutes=i))
+    return mem.close_session(scope)
+
+
+def _poison_requests(srv):
+    return sum(POISON in json.dumps(r.body) for r in srv.chat_requests)
+
+
+def test_a_session_the_endpoint_always_refuses_fails_while_the_others_are_served(db_url):
+    """A session the endpoint answers 500 every time (too long for the model's context, or
+    content that crashes the server) while it answers every other one: session 18 took
+    each 500 for an outage, gave the attempt back and stopped the run, so the session was
+    retried for ever, first in every run that found it due. Now the session after it
+    tells: answered, the 500 was the session's own and counts; after max_attempts it
+    fails for good and is asked no more, and the others are summarized."""
+    with ChatServer(reply=lambda body: json.dumps(GOOD)) as srv:
+        mem = _llm_memory(db_url, srv, max_attempts=3)
+        poison = _poisoned(mem)  # the lowest id: first in every run once due
+        srv.fail_when(POISON, status=500)
+        for run in range(6):  # steady traffic: a new session every run
+            _conversation(mem, scope=f"s{run}")
+            _due_now(mem)
+            mem.index(now=NOW)
+        p = mem.session(poison.id)
+        assert p.status == "failed" and p.attempts == 3, p.failed_reason
+        assert "HTTP 500" in p.failed_reason and "counted" in p.failed_reason
+        assert _poison_requests(srv) == 3  # asked max_attempts times, then no more
+        assert mem.stats()["summary_queue"]["failed"] == 1
+        assert mem.stats()["summary_queue"]["pending"] == 0
+        others = [s for s in mem.sessions() if s.id != poison.id]
+        assert len(others) == 6 and {s.status for s in others} == {"summarized"}
+        mem.close()
+
+
+def test_a_refused_session_after_an_answered_one_counts_and_the_run_goes_on(db_url):
+    """The endpoint answered the session before: a 500 now is this session's, not an
+    outage. Session 18 stopped the run there and the sessions after it waited a run;
+    now they are summarized in the same run."""
+    with ChatServer(reply=lambda body: json.dumps(GOOD)) as srv:
+        mem = _llm_memory(db_url, srv, max_attempts=3)
+        _conversation(mem, scope="a")
+        poison = _poisoned(mem)
+        _conversation(mem, scope="b")
+        _conversation(mem, scope="c")
+        srv.fail_when(POISON, status=503)
+        report = mem.index(now=NOW)
+        assert (report.sessions_summarized, report.sessions_failed) == (3, 1)
+        p = mem.session(poison.id)
+        assert (p.status, p.attempts, p.deferrals) == ("failed", 1, 0)
+        mem.close()
+
+
+def test_a_suspect_is_given_back_while_the_next_session_tells(db_url):
+    """The session refused first in a run is given back at once, not held leased while the
+    next session's model call runs (a worker killed then would have left it leased, its
+    attempt spent); the next session answered, the attempt counts after all."""
+    seen = []
+
+    def reply(body):
+        if POISON not in json.dumps(body):  # the next session: where is the suspect now?
+            p = mem.store.get_session(poison.id)  # this server thread's own connection
+            seen.append((p.status, p.attempts, p.deferrals))
+        return json.dumps(GOOD)
+
+    with ChatServer(reply=reply) as srv:
+        mem = _llm_memory(db_url, srv, max_attempts=3)
+        poison = _poisoned(mem)
+        _conversation(mem, scope="after")
+        srv.fail_when(POISON, status=500)
+        report = mem.index(now=NOW)
+        assert (report.sessions_summarized, report.sessions_failed) == (1, 1)
+        assert seen == [("failed", 0, 1)]  # given back while the next one was tried
+        p = mem.session(poison.id)
+        assert (p.status, p.attempts, p.deferrals) == ("failed", 1, 0)
+        assert "counted as this session's attempt" in p.failed_reason
+        mem.close()
+
+
+def test_a_lone_refused_session_is_given_back_at_most_max_deferrals_times(db_url):
+    """With nothing else queued to tell an outage from a bad session, the attempt is given
+    back, but at most indexing.max_deferrals times (waiting longer each time); then the
+    500s count, and the session fails for good instead of being asked for ever."""
+    with ChatServer(reply=lambda body: json.dumps(GOOD)) as srv:
+        mem = _llm_memory(db_url, srv, max_attempts=2, max_deferrals=2, retry_base_seconds=1)
+        poison = _poisoned(mem)
+        srv.fail_when(POISON, status=500)
+        waits = []
+        for _ in range(8):
+            t = time.time()
+            mem.index(now=NOW)
+            (due,) = mem.store._run("SELECT next_attempt_at FROM sessions").fetchone()
+            waits.append(round(due - t))
+            _due_now(mem)
+        p = mem.session(poison.id)
+        assert (p.status, p.attempts, p.deferrals) == ("failed", 2, 2)
+        assert "max_deferrals" in p.failed_reason
+        assert _poison_requests(srv) == 4  # 2 given back + 2 counted, then no more
+        assert waits[:2] == [1, 2]  # a given-back attempt waits longer each time
+        mem.close()
+
+
+def test_an_outage_starting_mid_run_costs_one_attempt_at_most(db_url):
+    """The endpoint answers a session, then goes down: the next session's 503 counts (the
+    endpoint had just answered), the one after it is given back and the run stops; the
+    backlog behind keeps every attempt."""
+    with ChatServer() as srv:
+        mem = _llm_memory(db_url, srv, max_attempts=3)
+        _backlog(mem, 5)
+        calls = []
+
+        def down_after_first(body):
+            calls.append(1)
+            if len(calls) > 1:
+                raise RuntimeError("endpoint went down")  # the test server answers 500
+            return json.dumps(GOOD)
+
+        srv.reply = down_after_first
+        report = mem.index(now=NOW)
+        assert (report.sessions_summarized, report.sessions_failed) == (1, 2)
+        assert sorted(s.attempts for s in mem.sessions()) == [0, 0, 0, 1, 1]
         mem.close()
 
 

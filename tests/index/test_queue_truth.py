@@ -80,6 +80,9 @@ def test_a_rerun_after_a_killed_index_says_how_many_are_leased_and_until_when(tm
     mem = memory(db)
     _fill(mem)
     mem.close_idle(T0 + timedelta(hours=1))
+    with mem.store.atomic():  # its turns indexed: a session is summarized after them
+        (sid,) = [s.id for s in mem.sessions(scope="s")]
+        assert mem.store.claim_for_index(sid)
     started = time.time()
     # a worker leased the session and was killed: its lease (600 s by default) still runs
     assert mem.store.claim_for_summary(started, 600, 5) is not None
@@ -104,6 +107,7 @@ def test_store_fails_abandoned_sessions_and_reports_leases(store):
         b = store.create_session("t", now - 100, None, None)
         store.close_session(a, "explicit")
         store.close_session(b, "explicit")
+        assert store.claim_sessions_for_index([a, b]) == {a, b}  # summarized after turns
     for i in range(2):  # two workers leased session a and died; their leases ran out
         assert store.claim_for_summary(now - 50 + i * 10, 5, 2).id == a
     assert store.claim_for_summary(now, 600, 2).id == b  # a live lease

@@ -510,7 +510,38 @@ def test_summarize_reports_only_its_own_scope_to_a_scoped_key(service):
 
     over_http(url, key("team-*"), body)
     others = [s for s in mem.sessions(scope="alice-assistant") if s.message_count == 3]
-    assert others and others[0].indexed  # the run itself still indexes every scope
+    assert others and not others[0].indexed  # another tenant's: left for its own indexing
+
+
+def test_summarize_indexes_only_its_own_scope(db_url):
+    """summarize ran ``Memory.index()`` over every scope: on a key's call it closed other
+    tenants' idle sessions, indexed their turns and summarized them (with an LLM backend,
+    model calls paid for someone else's sessions). Now it touches its scope only: the other
+    scope's closed session stays unindexed and queued, its idle session open."""
+    from memlane.serve.mcp import build_server
+
+    with memory(db_url) as mem:
+        for i in range(4):  # another tenant's closed session, waiting
+            mem.add_message("alice-assistant", "user", f"my plan step {i} for the move",
+                            at=f"2024-06-20T10:0{i}:00Z")
+        waiting = mem.close_session("alice-assistant")
+        idle = mem.add_message("alice-private", "user", "an idle talk, long ago",
+                               at="2024-01-01T10:00:00Z").session_id
+        for i in range(4):
+            mem.add_message("team-new", "user", f"We ship the billing fix on Friday, step {i}",
+                            at=f"2024-06-21T10:0{i}:00Z")
+
+        async def body(c: Client) -> None:
+            out = await call(c, "summarize", {"last": 5})
+            assert "indexed 4 turn(s) of 1 closed session(s) of scope team-new" in out, out
+
+        talk(build_server(mem, default_scope="team-new", scopes=["team-*"]), body)
+        other = mem.session(waiting.id)
+        assert (other.status, other.indexed, other.summarized) == ("closed", False, False)
+        assert mem.session(idle).status == "open"
+        mine = mem.sessions(scope="team-new")
+        assert mine and all(s.indexed and s.summarized for s in mine)
+        assert mem.stats()["summary_queue"]["pending"] == 1  # alice's, untouched
 
 
 def test_forget_erases_a_session_and_only_where_allowed(tmp_path, db):
@@ -543,3 +574,46 @@ def test_forget_erases_a_session_and_only_where_allowed(tmp_path, db):
     talk(server(tmp_path, db, "--allow", "alice-*", "--scope", "alice-assistant"), erase)
     with memory(db) as mem:
         assert {s.id for s in mem.sessions(limit=10)} == {2, 3, 4, 5}
+
+
+def test_remember_says_secrets_redacted_only_when_a_secret_was(tmp_path):
+    """A note whose text memlane cleaned (a NUL byte dropped) was answered "(secrets
+    redacted)": the answer compared the stored text with the sent one."""
+    from memlane.serve.mcp import build_server
+
+    with memory(tmp_path / "m.db") as mem:
+        async def body(c: Client) -> None:
+            clean = await call(c, "remember", {"text": "tabs over\x00 spaces", "scope": "s"})
+            assert clean.startswith("remembered note as item ") and "redacted" not in clean
+            secret = await call(c, "remember", {"text": "key sk-live-abcdefghijklmnop1234",
+                                                "scope": "s"})
+            assert "(secrets redacted)" in secret
+
+        talk(build_server(mem), body)
+
+
+def test_the_summary_summarize_stores_is_still_there_after_it_indexes(db_url):
+    """summarize stored its summary on the session it closed, then indexed: the session's
+    first intelligence run cleared every summary of the session, the one just stored
+    included, and the answer named an item that no longer existed."""
+    from memlane.serve.mcp import build_server
+
+    with memory(db_url) as mem:
+        for i in range(6):
+            mem.add_message("s", "user", f"we decided to ship the billing fix on Friday, {i}",
+                            at=f"2024-06-21T10:0{i}:00Z")
+
+        async def body(c: Client) -> None:
+            out = await call(c, "summarize", {"scope": "s", "last": 6})
+            item_id = int(out.split("stored as item ")[1].split(";")[0])
+            stored = mem.item(item_id)
+            assert stored.kind == "summary" and stored.extra.get("on_demand"), stored
+            (s,) = mem.sessions(scope="s")
+            assert s.summarized  # the pipeline's own summary beside it
+            kinds = [(i.kind, bool(i.extra.get("on_demand")))
+                     for i in mem.store.session_items(s.id) if i.kind == "summary"]
+            assert sorted(kinds) == [("summary", False), ("summary", True)]
+            again = mem.index(now="2024-07-01T00:00:00Z", resummarize=True)
+            assert again.sessions_failed == 0 and mem.item(item_id).extra.get("on_demand")
+
+        talk(build_server(mem), body)

@@ -209,7 +209,7 @@ def test_restore_keeps_ids_and_every_column_and_iterators_return_them(store):
         "started_at": 10.25, "ended_at": 20.5, "message_count": 1, "participants": ["Ana"],
         "closed_reason": "gap", "failed_reason": "llm timed out", "summary_version": 3,
         "indexed_at": 30.125, "created_at": 9.0, "attempts": 2, "next_attempt_at": 40.0,
-        "lease_until": None, "summarized_at": None, "summary_model": "m-1",
+        "lease_until": None, "summarized_at": None, "summary_model": "m-1", "deferrals": 4,
     }
     message = {
         "id": 11, "session_id": 7, "scope": "s", "seq": 1, "role": "user", "speaker": "Ana",

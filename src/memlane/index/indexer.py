@@ -23,12 +23,13 @@ from memlane.store.contract import Store
 __all__ = ["close_idle", "index_pending"]
 
 
-def close_idle(store: Store, cfg: Config, now: datetime) -> list[int]:
-    """Close open sessions whose last message is older than the gap as of ``now``."""
+def close_idle(store: Store, cfg: Config, now: datetime, scope: str | None = None) -> list[int]:
+    """Close open sessions (of ``scope``, else every scope's) whose last message is older
+    than the gap as of ``now``."""
     before = now.timestamp() - cfg.ingest.session_gap_minutes * 60.0
     closed = []
     with store.atomic():
-        for sid in store.idle_sessions(before):
+        for sid in store.idle_sessions(before, scope):
             if store.close_session(sid, "idle"):
                 closed.append(sid)
         if closed:
@@ -43,6 +44,7 @@ def index_pending(
     *,
     batch_sessions: int = 64,
     progress: Callable[[int, int], None] | None = None,
+    scope: str | None = None,
 ) -> IndexReport:
     """Index every closed, unindexed session: one turn item (with vector) per message.
 
@@ -64,7 +66,8 @@ def index_pending(
     def prepare(writing: frozenset[int]) -> tuple[list[Session], list[dict[str, Any]], np.ndarray] | None:
         # reserved: indexers side by side take different batches to embed; ``writing`` is
         # the batch being written meanwhile, which stays reserved and is not taken again
-        batch = [s for s in store.sessions_to_index(batch_sessions, reserve=True, exclude=writing)
+        batch = [s for s in store.sessions_to_index(batch_sessions, reserve=True, exclude=writing,
+                                                    scope=scope)
                  if s.id not in seen]
         if not batch:
             return None

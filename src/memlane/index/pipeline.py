@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from memlane.config import Config, FactsConfig
+from memlane.errors import EmbeddingError
 from memlane.index.embed import Embeddings
 from memlane.index.eventdate import event_date
 from memlane.index.expand import item_keys, summary_keys
@@ -280,6 +281,70 @@ def _timed_out(error: BaseException) -> bool:
     return isinstance(error, LLMTimeout)
 
 
+def _answered(error: BaseException) -> bool:
+    """True when ``error`` still shows the model endpoint answering: an answer that is not
+    valid JSON or breaks the schema, or a 4xx (a request it refused to serve)."""
+    from memlane.backends.llm.errors import LLMBadResponse, LLMHTTPError
+
+    return (isinstance(error, LLMBadResponse)
+            or (isinstance(error, LLMHTTPError) and not endpoint_unavailable(error)))
+
+
+MAX_DEFERRAL_SECONDS = 3600.0
+"""The longest wait after an attempt given back (an outage): an hour, so the backlog
+resumes soon after the endpoint does."""
+
+
+@dataclass
+class _Failure:
+    session: Session
+    reason: str
+    error: BaseException
+
+
+def _delay(cfg: Any, failure: _Failure, *, counted: bool) -> float:
+    """Seconds until a failed session is due again: counted, by its attempts (at most a
+    day); given back, by its earlier deferrals (at most an hour); a Retry-After is
+    honoured up to a day."""
+    s = failure.session
+    if counted:  # at most a day: 2^(attempts-1) past float's range was an OverflowError
+        delay = min(cfg.retry_base_seconds * 2.0 ** min(s.attempts - 1, 64), 86400.0)
+    else:
+        delay = min(cfg.retry_base_seconds * 2.0 ** min(s.deferrals, 64), MAX_DEFERRAL_SECONDS)
+    after = getattr(failure.error, "retry_after", None)  # HTTP 429's Retry-After
+    if isinstance(after, (int, float)) and after == after:
+        delay = max(delay, min(float(after), 86400.0))
+    return delay
+
+
+def _record_failure(store: Store, cfg: Any, failure: _Failure, *, counted: bool,
+                    note: str) -> None:
+    """Write a failed attempt, counted or given back."""
+    s = failure.session
+    delay = _delay(cfg, failure, counted=counted)
+    reason = f"{failure.reason} ({note})" if note else failure.reason
+    with store.atomic():
+        store.fail_summary(s.id, reason, time.time() + delay, count_attempt=counted)
+        store.bump("sessions_failed")
+    log.warning("session %s failed (attempt %s%s): %s", s.id, s.attempts,
+                "" if counted else ", given back", reason)
+
+
+GIVEN_BACK = "the model endpoint is unavailable: attempt not counted"
+
+
+def _count_after_all(store: Store, cfg: Any, failure: _Failure, note: str) -> None:
+    """Count the attempt a suspect was given back: the endpoint answered the session after
+    it. Nothing is changed when another worker has claimed the session meanwhile."""
+    s = failure.session
+    reason = f"{failure.reason} ({note})"
+    with store.atomic():
+        done = store.count_given_back(s.id, reason, time.time() + _delay(cfg, failure, counted=True))
+    if done:
+        log.warning("session %s failed (attempt %s, counted after all): %s", s.id, s.attempts,
+                    reason)
+
+
 def _patterns(intelligence: Intelligence, config: Config) -> Intelligence:
     """The offline backend that reads a small session's facts: ``intelligence`` itself
     when it is the offline one, else a new one as ``[memory.summary]`` configures it."""
@@ -296,8 +361,10 @@ def process_queue(
     config: Config,
     *,
     limit: int | None = None,
+    scope: str | None = None,
 ) -> SummaryRun:
-    """Lease and process queued sessions until the queue is empty (or ``limit``)."""
+    """Lease and process queued sessions until the queue is empty (or ``limit``); with
+    ``scope``, that scope's sessions only."""
     cfg = config.indexing
     run = SummaryRun()
     patterns: Intelligence | None = None
@@ -307,7 +374,7 @@ def process_queue(
         gone = store.fail_abandoned(
             started_at, cfg.max_attempts,
             f"the worker stopped during summarization {cfg.max_attempts} times (killed or "
-            "crashed before it could record a failure); not retried automatically")
+            "crashed before it could record a failure); not retried automatically", scope)
         if gone:
             store.bump("sessions_failed", len(gone))
             store.bump("sessions_abandoned", len(gone))
@@ -315,12 +382,43 @@ def process_queue(
         log.warning("session %s failed: the worker stopped during each of its %s attempts",
                     session_id, cfg.max_attempts)
     run.abandoned = run.failed = len(gone)
+    # Telling an outage from a session the endpoint cannot serve (too long for the model's
+    # context, or content that crashes the server: a 5xx every time while others are
+    # answered). A 429/5xx counts as the session's attempt when the model call just before
+    # it in this run was answered. As the run's first model call, it makes the session a
+    # suspect, and the next session tells: answered, the suspect's attempt counts; refused
+    # too, it is an outage: both attempts are given back and the run stops (as it stops at
+    # a refusal right after a counted one). A suspect with nothing after it is given back,
+    # at most indexing.max_deferrals times a session. docs/session-intelligence.md.
+    suspect: _Failure | None = None
+    last: str | None = None  # the last model call of this run: "answered" or "refused"
+
+    def settle(evidence: bool, by: int) -> None:
+        """The suspect was given back when it failed (so that no lease of it is held while
+        the next session is tried, nor left behind by a worker killed meanwhile); with
+        evidence, its attempt counts after all."""
+        nonlocal suspect
+        if suspect is None:
+            return
+        if evidence:
+            _count_after_all(store, cfg, suspect,
+                             note=f"the endpoint answered session {by} right after it: "
+                                  "counted as this session's attempt")
+        suspect = None
+
+    def _give_back(failure: _Failure) -> None:
+        capped = failure.session.deferrals >= cfg.max_deferrals
+        _record_failure(store, cfg, failure, counted=capped,
+                        note=(f"given back {failure.session.deferrals} times already "
+                              "(indexing.max_deferrals): counted" if capped else GIVEN_BACK))
+
     while limit is None or run.summarized + run.failed + run.skipped < limit:
         if _stopping():
             log.info("index worker stopping: the sessions not yet summarized wait for its next run")
             break
         now = time.time()
-        session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts, due_before=started_at)
+        session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts,
+                                          due_before=started_at, scope=scope)
         if session is None:
             break
         messages = store.session_messages(session.id)
@@ -339,6 +437,8 @@ def process_queue(
                 summary, extraction = None, patterns.summarize(session.scope, messages)[1]
             else:
                 summary, extraction = intelligence.summarize(session.scope, messages)
+                last = "answered"
+                settle(True, session.id)
             # a model may write what no message said (or echo a custom pattern): scrub again
             summary, extraction = scrub_deep(config.ingest, (summary, extraction))
             if not store_intelligence(store, embeddings, session, messages, summary,
@@ -349,29 +449,45 @@ def process_queue(
             run.overtaken += 1
             continue
         except Exception as e:  # noqa: BLE001 - a backend's bug fails this session, named
-            reason = f"{type(e).__name__}: {e}"
-            # at most a day: 2^(attempts-1) past float's range was an OverflowError here
-            delay = min(cfg.retry_base_seconds * 2.0 ** min(session.attempts - 1, 64), 86400.0)
-            after = getattr(e, "retry_after", None)  # HTTP 429's Retry-After
-            if isinstance(after, (int, float)) and after == after:
-                delay = max(delay, min(float(after), 86400.0))
-            down = endpoint_unavailable(e)
-            if down:
-                reason += " (the model endpoint is unavailable: attempt not counted)"
-            with store.atomic():
-                store.fail_summary(session.id, reason, time.time() + delay,
-                                   count_attempt=not down)
-                store.bump("sessions_failed")
-            log.warning("session %s failed (attempt %s): %s", session.id, session.attempts, reason)
+            failure = _Failure(session, f"{type(e).__name__}: {e}", e)
             run.failed += 1
-            if down or _timed_out(e):
-                # every other session would most likely fail the same way (an endpoint that
-                # is down, or hung: a timeout costs timeout × retries a session, and a run
-                # over a backlog took hours): leave them queued, untried, for the next run.
-                # A timeout still counts (a long session can be what makes a model slow).
-                run.unavailable = reason
+            if endpoint_unavailable(e):
+                if isinstance(e, EmbeddingError):
+                    # the summary's vectors: the embeddings endpoint is down, whatever the
+                    # chat endpoint did
+                    settle(False, session.id)
+                    _give_back(failure)
+                elif last == "answered":
+                    # the endpoint answered the session before this one: this one's
+                    _record_failure(store, cfg, failure, counted=True,
+                                    note="the endpoint answered the session before it: "
+                                         "counted as this session's attempt")
+                    last = "refused"
+                    continue
+                elif last is None and session.deferrals < cfg.max_deferrals:
+                    _give_back(failure)
+                    suspect = failure  # the next session tells
+                    last = "refused"
+                    continue
+                else:  # two refusals in a row (or a session given back to its cap)
+                    settle(False, session.id)
+                    _give_back(failure)
+                run.unavailable = failure.reason
                 log.warning("summaries paused until the next run: the model endpoint is "
-                            "unavailable (%s)", reason)
+                            "unavailable (%s)", failure.reason)
+                break
+            if _answered(e):
+                last = "answered"
+                settle(True, session.id)
+            _record_failure(store, cfg, failure, counted=True, note="")
+            if _timed_out(e):
+                # a hung endpoint: a timeout costs timeout × retries a session, and a run over
+                # a backlog took hours: leave the others queued, untried, for the next run.
+                # A timeout still counts (a long session can be what makes a model slow).
+                settle(False, session.id)
+                run.unavailable = failure.reason
+                log.warning("summaries paused until the next run: the model endpoint is "
+                            "unavailable (%s)", failure.reason)
                 break
             continue
         if small:
@@ -380,6 +496,7 @@ def process_queue(
         with store.atomic():
             store.bump("summary_ms_total", int((time.perf_counter() - started) * 1000))
         run.summarized += 1
+    settle(False, 0)  # a suspect nothing came after stays given back (up to max_deferrals)
     queue = store.summary_queue(time.time(), cfg.max_attempts)
     run.leased, run.leased_until = queue["leased"], queue.get("leased_until")
     run.seconds = time.perf_counter() - t0

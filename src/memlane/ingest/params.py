@@ -31,7 +31,16 @@ from memlane.ingest.validate import (
     parse_time,
     value_nesting,
 )
-from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES, SESSION_STATUSES
+from memlane.types import (
+    DURABILITIES,
+    ENGINE_KINDS,
+    ENGINE_LANES,
+    KINDS,
+    LANES,
+    PRIVACIES,
+    SESSION_STATUSES,
+    UPSERT_KINDS,
+)
 
 __all__ = ["RULES", "check_query", "validated"]
 
@@ -86,6 +95,44 @@ def _choice(allowed: tuple[str, ...]) -> Rule:
                                   field=field)
         return value
     return check
+
+
+def _upsert_kind(value: Any, field: str, config: Config) -> str:
+    """A kind a client may store: not one memlane writes itself (a forged ``summary`` or
+    ``turn`` passed for the engine's own)."""
+    if isinstance(value, str) and value == "fact":
+        raise ValidationError(f"{field}: store facts with add_fact(subject, predicate, object)"
+                              f" (memory.upsert takes {', '.join(UPSERT_KINDS)})", field=field)
+    if isinstance(value, str) and value in ENGINE_KINDS:
+        raise ValidationError(
+            f"{field}: {value!r} items are written by memlane itself "
+            f"({', '.join(ENGINE_KINDS)}); must be one of {', '.join(UPSERT_KINDS)}", field=field)
+    return _choice(UPSERT_KINDS)(value, field, config)
+
+
+def _upsert_lane(value: Any, field: str, config: Config) -> str:
+    if isinstance(value, str) and value in ENGINE_LANES:
+        allowed = ", ".join(x for x in LANES if x not in ENGINE_LANES)
+        raise ValidationError(
+            f"{field}: {value!r} is kept by memlane itself (a topic's thread: pass topics); "
+            f"must be one of {allowed}", field=field)
+    return _choice(LANES)(value, field, config)
+
+
+UPSERT_RESERVED_EXTRA = ("absorbed", "children")
+"""Keys of ``extra`` the engine reads as links of its own roll-ups (erasure follows them)."""
+
+
+def _upsert_extra(value: Any, field: str, config: Config) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    out = _extra(value, field, config)
+    for key in UPSERT_RESERVED_EXTRA:
+        if isinstance(out, dict) and key in out:
+            raise ValidationError(
+                f"{field}.{key}: reserved for memlane's own roll-ups (keys "
+                f"{', '.join(UPSERT_RESERVED_EXTRA)}); name it otherwise", field=f"{field}.{key}")
+    return out
 
 
 def _choices(allowed: tuple[str, ...]) -> Rule:
@@ -215,7 +262,8 @@ RULES: dict[str, dict[str, Rule]] = {
     "messages": {"session_id": _id},
     "session_intelligence": {"session_id": _id},
     "item": {"item_id": _id},
-    "index": {"now": _OPT_TIME, "progress": _opt(_callable), "resummarize": _bool},
+    "index": {"now": _OPT_TIME, "progress": _opt(_callable), "resummarize": _bool,
+              "scope": _OPT_LABEL},
     "summarize_recent": {"scope": _label, "last": _int(1, 10_000)},
     "store_summary": {"draft": _draft},
     "backfill_embeddings": {"missing_only": _bool, "rate": _opt(_num(1e-3, 1e9)),
@@ -234,13 +282,13 @@ RULES: dict[str, dict[str, Rule]] = {
     "format_context": {"scope": _label, "query": check_query, "budget": _opt(_int(16, MAX_BUDGET)),
                        "model": _OPT_SHORT, "now": _OPT_TIME},
     "replay_pack": {"pack_id": _id},
-    "upsert": {"text": _message_text, "kind": _choice(KINDS), "scope": _OPT_LABEL,
+    "upsert": {"text": _message_text, "kind": _upsert_kind, "scope": _OPT_LABEL,
                "agent": _OPT_LABEL, "project": _OPT_LABEL, "at": _OPT_TIME,
-               "lane": _choice(LANES), "durability": _choice(DURABILITIES),
+               "lane": _upsert_lane, "durability": _choice(DURABILITIES),
                "privacy": _choice(PRIVACIES), "trust": _num(0.0, 1.0),
                "source": _choice(("stated", "observed", "inferred", "system")),
                "ttl_seconds": _opt(_id), "topics": _topics, "pinned": _bool, "dedupe": _bool,
-               "extra": _opt(_extra)},
+               "extra": _upsert_extra},
     "pin": {"item_id": _id, "pinned": _bool},
     "thread": {"topic": _short, "scope": _OPT_LABEL},
     "add_fact": {"subject": _short, "predicate": _short, "obj": _short, "scope": _label,

@@ -275,7 +275,10 @@ class _Tools:
             stored = self.mem.item(item_id).text
         extras = [x for x in ("pinned" if pin else "",
                               f"expires in {ttl_seconds}s" if ttl_seconds else "",
-                              "secrets redacted" if stored != text else "") if x]
+                              # placeholders added, not any change: a NUL dropped or the
+                              # text trimmed was reported as "secrets redacted"
+                              "secrets redacted" if stored.count("[REDACTED:")
+                              > text.count("[REDACTED:") else "") if x]
         more = f" ({', '.join(extras)})" if extras else ""
         return f"remembered {kind} as item {item_id} in scope {where}{more}"
 
@@ -422,9 +425,9 @@ class _Tools:
             item_id = self.mem.store_summary(draft)
             waiting = [s.id for s in self.mem.sessions(scope=where, limit=1000)
                        if s.status != "open" and not s.indexed]
-            self.mem.index()
-            # the answer counts this scope's sessions only: index() runs over every scope,
-            # and its report's totals told a key how much other tenants had waiting
+            # this scope's sessions only: index() over every scope closed, indexed and
+            # summarized other tenants' sessions (their model calls too) on this key's call
+            self.mem.index(scope=where)
             done = [s for s in map(self.mem.session, waiting) if s.indexed]
         head = f"closed session {closed.id}; " if closed is not None else ""
         turns = sum(s.message_count for s in done)

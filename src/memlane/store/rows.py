@@ -29,7 +29,8 @@ if tuple(f.name for f in fields(Item)) != ITEM_FIELDS:  # item decoders pass the
 ITEM_COLS = ", ".join(ITEM_FIELDS)
 SESSION_COLS = (
     "id, scope, status, started_at, ended_at, message_count, participants, agent, project, "
-    "closed_reason, failed_reason, summary_version, indexed_at, attempts, summarized_at, summary_model"
+    "closed_reason, failed_reason, summary_version, indexed_at, attempts, summarized_at, summary_model,"
+    " deferrals"
 )
 FACT_COLS = (
     "id, item_id, scope, subject, predicate, object, source, session_id, message_id, at, "
@@ -49,6 +50,7 @@ def session(r: Sequence[Any]) -> Session:
         message_count=r[5], participants=tuple(json.loads(r[6])), agent=r[7], project=r[8],
         closed_reason=r[9], failed_reason=r[10], summary_version=r[11], indexed=r[12] is not None,
         attempts=r[13], summarized=r[14] is not None, summary_model=r[15],
+        deferrals=r[16],
     )
 
 

@@ -3,6 +3,7 @@
     with OpenAICompatServer(api_key="sk-test") as srv:
         emb = OpenAIEmbedder(srv.base_url, "hash-embed", api_key="sk-test")
         srv.fail_next(status=500, times=2)     # the next two requests get HTTP 500
+        srv.fail_when("Kyoto", status=500)     # every request whose body says Kyoto: 500
         emb.embed_batch(["hello"])             # retried, then answered
         srv.requests[-1].headers["authorization"]
 
@@ -152,6 +153,7 @@ class OpenAICompatServer:
         self.requests: list[RecordedRequest] = []
         self.routes: dict[tuple[str, str], Handler] = {("POST", "/v1/embeddings"): embeddings_route}
         self._failures: list[_Failure] = []
+        self._poison: list[tuple[bytes, int, Any]] = []
         self._lock = threading.Lock()
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -174,10 +176,23 @@ class OpenAICompatServer:
         with self._lock:
             self._failures.append(_Failure(status, times, body, dict(headers or {})))
 
+    def fail_when(self, text: str, status: int = 500, body: Any = None) -> None:
+        """Answer every request whose body contains ``text`` with ``status``, for as long as
+        the server runs (a request the endpoint can never serve: too long for the model's
+        context, or content that crashes it), while other requests are answered."""
+        if body is None:
+            body = {"error": {"message": f"scripted failure {status} for this content",
+                              "code": status}}
+        with self._lock:
+            self._poison.append((text.encode("utf-8"), status, body))
+
     def dispatch(self, req: RecordedRequest) -> Reply:
         """Record ``req`` and produce its reply (scripted failure, auth check, route)."""
         with self._lock:
             self.requests.append(req)
+            for text, status, body in self._poison:
+                if text in req.raw or text in json.dumps(req.body, ensure_ascii=False).encode():
+                    return status, body
             if self._failures:
                 fail = self._failures[0]
                 fail.times -= 1

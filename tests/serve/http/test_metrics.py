@@ -49,3 +49,35 @@ def test_metrics_need_a_key_holding_every_scope(service) -> None:
         assert c.get("/metrics").status_code == 200
     with service.client() as c:
         assert c.get("/metrics").status_code == 401
+
+
+def test_routes_outside_fastapis_own_are_labelled_by_their_path(sqlite_service) -> None:
+    """/mcp, /docs and /openapi.json are plain Starlette routes: their requests were
+    counted as route="unmatched", with the 404s of paths that exist nowhere."""
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-03-26", "capabilities": {},
+                        "clientInfo": {"name": "t", "version": "1"}}}
+    with sqlite_service.client() as c:
+        assert c.get("/openapi.json").status_code == 200
+        assert c.get("/docs").status_code == 200
+        r = c.post("/mcp", json=hello, headers={"Accept": "application/json, text/event-stream"})
+        assert r.status_code == 200, r.text
+        assert c.get("/no/such/path").status_code == 404
+        s = _samples(c.get("/metrics").text)
+    total = "memlane_http_requests_total"
+    assert s[(total, (("method", "GET"), ("route", "/openapi.json"), ("status", "200")))] == 1
+    assert s[(total, (("method", "GET"), ("route", "/docs"), ("status", "200")))] == 1
+    assert s[(total, (("method", "POST"), ("route", "/mcp"), ("status", "200")))] == 1
+    assert s[(total, (("method", "GET"), ("route", "unmatched"), ("status", "404")))] == 1
+    assert not [k for k in s if k[0] == total and ("route", "unmatched") in k[1]
+                and ("status", "200") in k[1]]
+
+
+def test_the_health_probes_answer_head(sqlite_service) -> None:
+    """Uptime monitors and some load balancers probe with HEAD: /healthz and /readyz
+    answered it 405 (and a probe reading 405 as down takes the service out)."""
+    with sqlite_service.client() as c:
+        for path in ("/healthz", "/readyz"):
+            r = c.head(path)
+            assert r.status_code == 200 and r.content == b"", (path, r.status_code)
+            assert c.get(path).json()["ok"] is True

@@ -197,3 +197,63 @@ def test_a_port_in_use_still_exits_with_uvicorns_startup_failure(tmp_path: Path)
                               env=_source_env(), timeout=60)
     assert done.returncode == 3, done.stdout.decode() + done.stderr.decode()
     assert "memlane serve stopped" not in done.stderr.decode()
+
+
+def test_sigterm_ends_open_live_streams_cleanly(tmp_path: Path) -> None:
+    """SIGTERM with /state/memory streams open: sse-starlette cancelled each stream
+    mid-response, so every client read a truncated body (httpx: RemoteProtocolError,
+    "incomplete chunked read") and the service logged "ASGI callable returned without
+    completing response" as an ERROR. Now each stream ends itself within a poll, its
+    response complete, and an EventSource reconnects to the next service as after any
+    end of stream."""
+    import threading
+
+    db = str(tmp_path / "m.db")
+    port = _port()
+    proc = subprocess.Popen([sys.executable, "-m", "memlane.serve.cli", "--db", db, "serve",
+                             "--port", str(port)], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, cwd=tmp_path, env=_source_env())
+    url = f"http://127.0.0.1:{port}"
+    ends: list[str] = []
+    opened = threading.Semaphore(0)
+
+    def listen() -> None:
+        try:
+            with httpx.stream("GET", f"{url}/state/memory", params={"scope": "s"},
+                              timeout=httpx.Timeout(10, read=60)) as r:
+                for line in r.iter_lines():
+                    if line.startswith("event: snapshot"):
+                        opened.release()
+            ends.append("complete")
+        except httpx.HTTPError as e:
+            ends.append(f"{type(e).__name__}: {e}")
+            opened.release()
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
+            try:
+                if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "service did not become ready"
+            time.sleep(0.2)
+        listeners = [threading.Thread(target=listen, daemon=True) for _ in range(3)]
+        for t in listeners:
+            t.start()
+        for _ in listeners:
+            assert opened.acquire(timeout=30)
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=60)
+        for t in listeners:
+            t.join(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    text = out.decode()
+    assert proc.returncode == 0, text
+    assert ends == ["complete"] * 3, ends
+    assert "without completing response" not in text and "Traceback" not in text, text

@@ -101,8 +101,8 @@ def close(mem: Memory, who: Principal, inp: m.CloseInput, timings: dict[str, flo
 @action("index", m.IndexInput, write=True,
         summary="Close idle sessions, index closed sessions, run session intelligence")
 def index(mem: Memory, who: Principal, inp: m.IndexInput, timings: dict[str, float]) -> Any:
-    who.check(None, write=True, what="index")
-    return to_plain(mem.index(inp.now, resummarize=inp.resummarize))
+    who.check(inp.scope, write=True, what="index without a scope")
+    return to_plain(mem.index(inp.now, resummarize=inp.resummarize, scope=inp.scope))
 
 
 # -- search and pack ---------------------------------------------------------------------

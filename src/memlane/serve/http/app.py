@@ -203,6 +203,10 @@ def _health(app: FastAPI) -> None:
                                            "run memlane migrate"), status_code=503)
         return JSONResponse({"ok": True, "backend": store.backend})
 
+    # HEAD too: uptime monitors and some load balancers probe with it (it was a 405)
+    app.add_api_route("/healthz", healthz, methods=["HEAD"], include_in_schema=False)
+    app.add_api_route("/readyz", readyz, methods=["HEAD"], include_in_schema=False)
+
 
 def _mount_routes(app: FastAPI) -> None:
     """The routes of this package's other modules."""

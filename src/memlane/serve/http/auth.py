@@ -50,9 +50,15 @@ class Principal:
         return "*" in self.scopes
 
     def allows(self, scope: str | None) -> bool:
-        """Whether ``scope`` matches one of the key's patterns (None: every scope, needs ``*``)."""
+        """Whether ``scope`` matches one of the key's patterns (None: every scope, needs ``*``).
+
+        The scope is judged as memlane will store and read it: trimmed (``check_label``).
+        Matched as sent, ``'user-1 '`` passed the pattern ``user-1?`` (the space took the
+        ``?``) and then read, wrote and erased scope ``user-1``."""
         if scope is None:
             return self.everything
+        if isinstance(scope, str):
+            scope = scope.strip()
         return any(fnmatchcase(scope, p) for p in self.scopes)
 
     def check(self, scope: str | None, *, write: bool, what: str | None = None) -> None:

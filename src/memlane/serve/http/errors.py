@@ -208,6 +208,18 @@ def known_query_only(request: Request) -> None:
 KnownQuery = Depends(known_query_only)
 
 
+_UNPARSED = "There was an error parsing the body"
+
+
+def _why_unparsed(body: bytes) -> str:
+    """Why ``json.loads`` refused ``body`` when it raised no JSONDecodeError."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return f"not UTF-8 text (byte 0x{body[e.start]:02x} at byte {e.start})"
+    return "nested too deeply (arrays or objects inside one another past the parser's limit)"
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers that give every error the JSON shape."""
 
@@ -227,8 +239,26 @@ def install(app: FastAPI) -> None:
             return e.response()
         return from_pydantic(exc.errors()).response()
 
-    async def http_error(_: Request, exc: Exception) -> JSONResponse:
+    async def http_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 400 and exc.detail == _UNPARSED:
+            # FastAPI's answer to a body json.loads raised other than JSONDecodeError on
+            # (bytes that are not UTF-8, arrays nested past the recursion limit): a bare
+            # 400 "error parsing the body", before the key was even checked. Now as any
+            # invalid body: the key first, then a 422 saying what is wrong with it.
+            from memlane.serve.http.auth import principal
+
+            try:
+                await run_in_threadpool(principal, request)
+            except ApiError as e:
+                return e.response()
+            # the body as FastAPI read it; never read again here: a body the size cap cut
+            # short (BodyLimit, which answers 413 instead) would wait for bytes that never come
+            body = getattr(request, "_body", None)
+            why = (_why_unparsed(body) if isinstance(body, bytes)
+                   else "it could not be read whole")
+            return ApiError(422, "invalid_request",
+                            "request: the body is not valid JSON: " + why).response()
         codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
         message = str(exc.detail) if exc.detail else "error"
         return JSONResponse(error_body(codes.get(exc.status_code, "http_error"), message),

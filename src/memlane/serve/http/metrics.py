@@ -147,10 +147,25 @@ class RequestMetrics:
         try:
             await self.app(scope, receive, tracking_send)
         finally:
-            route = scope.get("route")
-            template = getattr(route, "path", None) or "unmatched"
+            template = _template(scope)
             method = scope.get("method", "GET")
             self.metrics.answered(template, method, status[0], time.perf_counter() - started)
+
+
+def _template(scope: Any) -> str:
+    """The route template of a request: FastAPI's routes name themselves in the scope;
+    plain Starlette routes (``/mcp``, ``/docs``, ``/openapi.json``) only leave their
+    endpoint there, and were counted as ``unmatched`` together with the 404s."""
+    path = getattr(scope.get("route"), "path", None)
+    if path:
+        return str(path)
+    endpoint = scope.get("endpoint")
+    router = getattr(scope.get("app"), "router", None)
+    if endpoint is not None and router is not None:
+        for r in router.routes:
+            if getattr(r, "endpoint", None) is endpoint and isinstance(getattr(r, "path", None), str):
+                return str(r.path)
+    return "unmatched"
 
 
 def mount(app: FastAPI) -> None:

@@ -241,8 +241,10 @@ class CloseInput(_In):
 
 
 class IndexInput(_In):
-    """``memlane index``."""
+    """``memlane index``; with ``scope``, that scope's sessions only (a key holding it
+    may); without, every scope (a key holding ``*``)."""
 
+    scope: str | None = _scope()
     now: str | float | None = None
     resummarize: bool = False
 

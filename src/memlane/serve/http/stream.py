@@ -31,7 +31,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from memlane.errors import ResetRequired
 from memlane.ingest.validate import check_scope
 from memlane.serve import live
-from memlane.serve.http.auth import Principal, principal
+from memlane.serve.http.auth import Principal, _resolve, principal
 from memlane.serve.http.errors import ApiError, KnownQuery
 
 __all__ = ["mount"]
@@ -92,15 +92,24 @@ def mount(app: FastAPI) -> None:
             opening.append(ServerSentEvent(_dumps(state), event="snapshot", id=str(head)))
             cursor = head
 
+        # set by sse-starlette when the server shuts down: the stream ends itself, cleanly
+        # (its last chunk sent), within a poll. Cancelled instead, at SIGTERM each open
+        # stream was cut mid-response (clients read a truncated body, a protocol error)
+        # and the service logged "ASGI callable returned without completing response".
+        shutdown = anyio.Event()
+
         async def events(cursor: int) -> AsyncIterator[ServerSentEvent]:
             for event in opening:
                 yield event
             told, quiet = cursor, 0  # the last id the client holds; polls since an event
-            while not app.state.stopping.is_set():
+            while not (app.state.stopping.is_set() or shutdown.is_set()):
                 if await request.is_disconnected():
                     return
                 try:
-                    got = await anyio.to_thread.run_sync(live.poll, store, scope, cursor, _BATCH)
+                    got = await anyio.to_thread.run_sync(_poll_while_allowed, request, store,
+                                                         scope, cursor)
+                except _Revoked:
+                    return  # the reconnect gets its 401 (an EventSource then stops)
                 except ResetRequired as e:  # the log was trimmed under us: start over
                     yield ServerSentEvent(_dumps({"reason": str(e)}), event="reset")
                     head, state = await anyio.to_thread.run_sync(live.snapshot, store, scope)
@@ -118,9 +127,34 @@ def mount(app: FastAPI) -> None:
                     yield ServerSentEvent(id=str(cursor))
                     told, quiet = cursor, 0
                 if not got.changes or len(got.changes) < _BATCH:
-                    await anyio.sleep(poll_seconds)
+                    with anyio.move_on_after(poll_seconds):
+                        await shutdown.wait()
 
-        return EventSourceResponse(events(cursor), ping=15, send_timeout=30)
+        return EventSourceResponse(events(cursor), ping=15, send_timeout=30,
+                                   shutdown_event=shutdown,
+                                   shutdown_grace_period=_SHUTDOWN_GRACE_SECONDS)
+
+
+class _Revoked(Exception):
+    """The stream's key no longer reaches its scope (revoked, or the service closed)."""
+
+
+def _poll_while_allowed(request: Request, store: Any, scope: str, cursor: int) -> live.Poll:
+    """``live.poll``, once the stream's key is checked again (``serve.key_cache_seconds``
+    as every request's): a stream was authenticated once, at its start, and a revoked
+    key kept receiving its scope's changes for as long as the connection lasted."""
+    try:
+        who = _resolve(request)
+    except ApiError:
+        raise _Revoked from None
+    if not who.allows(scope):
+        raise _Revoked
+    return live.poll(store, scope, cursor, _BATCH)
+
+
+_SHUTDOWN_GRACE_SECONDS = 5.0
+"""How long a stream has, at shutdown, to end itself before it is cancelled (a poll in
+flight on a slow database)."""
 
 
 def _patch_event(change: live.Change) -> ServerSentEvent:

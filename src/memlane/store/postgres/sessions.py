@@ -44,9 +44,9 @@ class PostgresSessions(SessionsMixin):
     _reserved: threading.local
 
     def sessions_to_index(self, limit: int = 100, *, reserve: bool = False,
-                          exclude: Iterable[int] = ()) -> list[Session]:
+                          exclude: Iterable[int] = (), scope: str | None = None) -> list[Session]:
         if not reserve:
-            return super().sessions_to_index(limit, exclude=exclude)
+            return super().sessions_to_index(limit, exclude=exclude, scope=scope)
         skip = sorted({int(i) for i in exclude})
         writing = set(skip)
         held = getattr(self._reserved, "ids", None) or []
@@ -61,7 +61,8 @@ class PostgresSessions(SessionsMixin):
         self._reserved.ids = still = [i for i in held if i in writing]
         rows = self.db.execute(
             f"SELECT {SESSION_COLS} FROM sessions WHERE indexed_at IS NULL AND status <> 'open'"
-            " AND id <> ALL(%s::bigint[]) ORDER BY id LIMIT %s", (skip, 4 * limit)).fetchall()
+            " AND id <> ALL(%s::bigint[]) AND (%s::text IS NULL OR scope = %s)"
+            " ORDER BY id LIMIT %s", (skip, scope, scope, 4 * limit)).fetchall()
         if not rows:
             return []
         got = {int(r[0]) for r in self.db.execute(

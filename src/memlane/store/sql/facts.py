@@ -9,6 +9,7 @@ lists come back in byte order on both.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -47,10 +48,17 @@ class FactsMixin(SqlStore):
             (session_id,),
         )
         self._run("DELETE FROM facts WHERE session_id = %s", (session_id,))
+        # a summary stored on demand (``Memory.store_summary``, MCP ``summarize``) is the
+        # user's, not the pipeline's: it stays. It went with the session's first run, so
+        # MCP summarize answered "stored as item N" for an item already deleted.
+        kept = [int(r[0]) for r in self._run(
+            "SELECT id, extra FROM items WHERE session_id = %s AND kind = 'summary'",
+            (session_id,)) if json.loads(r[1] or "{}").get("on_demand")]
         self._run(
             "DELETE FROM items WHERE session_id = %s"
-            " AND kind IN ('summary', 'fact', 'entity', 'observation')",
-            (session_id,),
+            " AND kind IN ('summary', 'fact', 'entity', 'observation')"
+            + (f" AND id NOT IN ({', '.join(['%s'] * len(kept))})" if kept else ""),
+            (session_id, *kept),
         )
         self._run("DELETE FROM relations WHERE session_id = %s", (session_id,))
 

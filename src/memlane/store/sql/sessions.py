@@ -125,10 +125,13 @@ class SessionsMixin(SqlStore):
         )
         return cur.rowcount == 1
 
-    def idle_sessions(self, before: float) -> list[int]:
-        """Open sessions whose last message is older than ``before``."""
+    def idle_sessions(self, before: float, scope: str | None = None) -> list[int]:
+        """Open sessions (of ``scope``, else of every scope) whose last message is older
+        than ``before``."""
         rows = self._run(
-            "SELECT id FROM sessions WHERE status = 'open' AND ended_at < %s ORDER BY id", (before,)
+            "SELECT id FROM sessions WHERE status = 'open' AND ended_at < %s"
+            + ("" if scope is None else " AND scope = %s") + " ORDER BY id",
+            (before,) if scope is None else (before, scope),
         )
         return [r[0] for r in rows]
 
@@ -163,7 +166,7 @@ class SessionsMixin(SqlStore):
         return [session(r) for r in rows]
 
     def sessions_to_index(self, limit: int = 100, *, reserve: bool = False,
-                          exclude: Iterable[int] = ()) -> list[Session]:
+                          exclude: Iterable[int] = (), scope: str | None = None) -> list[Session]:
         """Closed sessions whose turns are not indexed yet, oldest first (where writers run
         side by side, sessions another indexer is claiming are skipped).
 
@@ -171,13 +174,14 @@ class SessionsMixin(SqlStore):
         others (PostgreSQL: until this connection's next reserving call, see
         ``PostgresSessions``; SQLite has one writer and ignores it). ``exclude``: sessions
         the caller already holds and is still writing (an indexer that prepares its next
-        batch while the last one is written), never returned.
+        batch while the last one is written), never returned. ``scope``: that scope's only.
         """
         skip = sorted({int(i) for i in exclude})
         rows = self._run(
             f"SELECT {SESSION_COLS} FROM sessions WHERE indexed_at IS NULL AND status <> 'open'"
-            f"{self._not_in('id', skip)} ORDER BY id LIMIT %s{self.SKIP_LOCKED}",
-            (*skip, limit),
+            f"{self._not_in('id', skip)}{'' if scope is None else ' AND scope = %s'}"
+            f" ORDER BY id LIMIT %s{self.SKIP_LOCKED}",
+            (*skip, *(() if scope is None else (scope,)), limit),
         )
         return [session(r) for r in rows]
 
@@ -218,22 +222,29 @@ class SessionsMixin(SqlStore):
 
     # -- the session-intelligence queue -------------------------------------------------
     def claim_for_summary(self, now: float, lease_seconds: float, max_attempts: int,
-                          due_before: float | None = None) -> Session | None:
-        """Lease the next closed (or failed, due for retry) session that needs intelligence.
+                          due_before: float | None = None, scope: str | None = None
+                          ) -> Session | None:
+        """Lease the next closed (or failed, due for retry) session that needs intelligence
+        and whose turns are indexed (of ``scope``, else of any scope).
 
         The lease is taken in one statement, so concurrent workers never get the same
         session; a worker that dies leaves the lease to expire and the session returns.
         Only sessions due at ``due_before`` (default ``now``) are taken, so a run that
-        started then never retries, within itself, a session it has just failed.
+        started then never retries, within itself, a session it has just failed. A session
+        closed after the indexer's pass waits for the next one: summarized before its
+        turns exist, its facts and observations had no turn to point at (``parents``), and
+        never got one.
         """
         with self.db.atomic():
             row = self._run(
                 "UPDATE sessions SET lease_until = %s, attempts = attempts + 1 WHERE id = ("
-                " SELECT id FROM sessions WHERE summarized_at IS NULL"
+                " SELECT id FROM sessions WHERE summarized_at IS NULL AND indexed_at IS NOT NULL"
                 " AND status IN ('closed', 'failed') AND attempts < %s AND next_attempt_at <= %s"
-                " AND (lease_until IS NULL OR lease_until < %s) ORDER BY next_attempt_at, id"
-                f" LIMIT 1{self.SKIP_LOCKED}) RETURNING {SESSION_COLS}",
-                (now + lease_seconds, max_attempts, now if due_before is None else due_before, now),
+                " AND (lease_until IS NULL OR lease_until < %s)"
+                + ("" if scope is None else " AND scope = %s")
+                + f" ORDER BY next_attempt_at, id LIMIT 1{self.SKIP_LOCKED}) RETURNING {SESSION_COLS}",
+                (now + lease_seconds, max_attempts, now if due_before is None else due_before, now,
+                 *(() if scope is None else (scope,))),
             ).fetchone()
         return session(row) if row else None
 
@@ -251,33 +262,49 @@ class SessionsMixin(SqlStore):
                      count_attempt: bool = True) -> None:
         """Record a failed attempt; ``count_attempt=False`` gives the claim's attempt back
         (the failure was the model endpoint's, not the session's: it does not use up
-        ``max_attempts``)."""
+        ``max_attempts``) and counts it in ``deferrals``."""
         self._run(
             "UPDATE sessions SET status = 'failed', failed_reason = %s, next_attempt_at = %s,"
             " lease_until = NULL"
             + ("" if count_attempt else ", attempts = CASE WHEN attempts > 0 THEN attempts - 1"
-               " ELSE 0 END")
+               " ELSE 0 END, deferrals = deferrals + 1")
             + " WHERE id = %s",
             (reason[:2000], next_attempt_at, session_id),
         )
 
-    def requeue_summaries(self, below_version: int) -> int:
-        """Queue again every summarized session whose summary schema is older."""
+    def count_given_back(self, session_id: int, reason: str, next_attempt_at: float) -> bool:
+        """Count after all an attempt ``fail_summary(count_attempt=False)`` gave back (the
+        endpoint answered the next session: the failure was this session's own). False,
+        and nothing changed, when the session was claimed or written since."""
         cur = self._run(
-            "UPDATE sessions SET summarized_at = NULL, attempts = 0, next_attempt_at = 0,"
-            " status = 'closed' WHERE status = 'summarized' AND coalesce(summary_version, 0) < %s",
-            (below_version,),
+            "UPDATE sessions SET attempts = attempts + 1, deferrals = CASE WHEN deferrals > 0"
+            " THEN deferrals - 1 ELSE 0 END, failed_reason = %s, next_attempt_at = %s"
+            " WHERE id = %s AND status = 'failed' AND summarized_at IS NULL"
+            " AND lease_until IS NULL",
+            (reason[:2000], next_attempt_at, session_id),
+        )
+        return cur.rowcount == 1
+
+    def requeue_summaries(self, below_version: int, scope: str | None = None) -> int:
+        """Queue again every summarized session (of ``scope``) whose summary schema is older."""
+        cur = self._run(
+            "UPDATE sessions SET summarized_at = NULL, attempts = 0, deferrals = 0, next_attempt_at = 0,"
+            " status = 'closed' WHERE status = 'summarized' AND coalesce(summary_version, 0) < %s"
+            + ("" if scope is None else " AND scope = %s"),
+            (below_version,) if scope is None else (below_version, scope),
         )
         return cur.rowcount
 
-    def fail_abandoned(self, now: float, max_attempts: int, reason: str) -> list[int]:
-        """Mark failed the sessions whose every attempt ended with the worker gone (killed
-        or crashed mid-summary: no failure was recorded, the last lease expired)."""
+    def fail_abandoned(self, now: float, max_attempts: int, reason: str,
+                       scope: str | None = None) -> list[int]:
+        """Mark failed the sessions (of ``scope``) whose every attempt ended with the worker
+        gone (killed or crashed mid-summary: no failure was recorded, the last lease expired)."""
         rows = self._run(
             "UPDATE sessions SET status = 'failed', failed_reason = %s, lease_until = NULL"
             " WHERE summarized_at IS NULL AND status = 'closed' AND attempts >= %s"
-            " AND lease_until IS NOT NULL AND lease_until < %s RETURNING id",
-            (reason[:2000], max_attempts, now),
+            " AND lease_until IS NOT NULL AND lease_until < %s"
+            + ("" if scope is None else " AND scope = %s") + " RETURNING id",
+            (reason[:2000], max_attempts, now, *(() if scope is None else (scope,))),
         ).fetchall()
         return [int(r[0]) for r in rows]
 

@@ -22,6 +22,7 @@ _ALL_SESSION = (
     "id", "scope", "agent", "project", "status", "started_at", "ended_at", "message_count",
     "participants", "closed_reason", "failed_reason", "summary_version", "indexed_at", "created_at",
     "attempts", "next_attempt_at", "lease_until", "summarized_at", "summary_model",
+    "deferrals",
 )
 _ALL_ENTITY = (
     "id", "scope", "name", "norm_name", "type", "context", "mentions", "first_seen", "last_seen",
@@ -140,8 +141,9 @@ class TransferMixin(SqlStore):
             last = (rows[-1][0], bytes(rows[-1][1]))
 
     def restore_sessions(self, rows: Sequence[dict[str, Any]]) -> None:
-        """Insert sessions exactly as ``iter_sessions`` yields them (same ids and state)."""
-        self._restore("sessions", _ALL_SESSION, rows)
+        """Insert sessions exactly as ``iter_sessions`` yields them (same ids and state; a
+        row from before ``deferrals`` existed gets 0)."""
+        self._restore("sessions", _ALL_SESSION, [{"deferrals": 0, **r} for r in rows])
 
     def restore_messages(self, rows: Sequence[dict[str, Any]]) -> None:
         """Insert messages exactly as ``iter_messages`` yields them (same ids)."""
