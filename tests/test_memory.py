@@ -4,7 +4,7 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memlane.errors import ValidationError
@@ -229,6 +229,7 @@ _SHORT_AND_LONG = ["ok", "Thanks, that settles the plan for the whole garden alo
 
 @settings(max_examples=25, deadline=None)
 @given(budget=st.integers(40, 400), lengths=st.lists(st.sampled_from(_SHORT_AND_LONG), min_size=3, max_size=6))
+@example(budget=40, lengths=["ok", _SHORT_AND_LONG[1], "Sure.", "ok"])  # an older "ok" behind the cut (session 19)
 def test_recent_messages_are_the_conversations_tail_without_a_gap(tmp_path_factory, budget, lengths):
     """Under a tight budget the recent slot kept its oldest message and then a later short one,
     skipping the ones between ("What was that plant?" followed by "Noted."): a gap that reads as

@@ -182,10 +182,10 @@ def build_pack(query: str, budget: int, cands: list[Candidate], cfg: PackConfig,
         cost = counter.count(c.line) + 1
         header = 0 if in_slot[c.slot] else counter.count(HEADERS[c.slot]) + 2
         repeat = c.kind in ("turn", "message") and c.message_id in seen_messages
-        if c.key in seen_keys or repeat:
+        if c.slot == "recent_turns" and tail_cut:  # before the duplicate test: an older "ok"
+            decisions[id(c)] = (False, "older than a recent message left out", cost)  # is no tail
+        elif c.key in seen_keys or repeat:
             decisions[id(c)] = (False, f"duplicate of a kept {seen_keys.get(c.key, 'turn')}", cost)
-        elif c.slot == "recent_turns" and tail_cut:
-            decisions[id(c)] = (False, "older than a recent message left out", cost)
         elif in_slot[c.slot] >= caps[c.slot]:
             decisions[id(c)] = (False, f"{c.slot} slot full ({caps[c.slot]})", cost)
         elif used + cost + header > budget:
