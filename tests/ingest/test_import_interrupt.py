@@ -65,12 +65,15 @@ def test_ctrl_c_during_memlane_import_says_what_was_stored(tmp_path):
     try:
         proc.stdin.write(b"".join(_line(i) for i in range(n)))
         proc.stdin.flush()  # left open: the import reads them all, then waits for more
-        for _ in range(1200):  # until both whole batches are stored (bounded)
+        for _ in range(6000):  # until both whole batches are stored (bounded: 5 minutes on a busy machine)
             if db.exists():
                 with sqlite3.connect(db) as c:
-                    if c.execute("select count(*) from messages").fetchone()[0] == 2 * BATCH:
+                    have = c.execute("select name from sqlite_master where name = 'messages'").fetchone()
+                    if have and c.execute("select count(*) from messages").fetchone()[0] == 2 * BATCH:
                         break
             time.sleep(0.05)
+        else:
+            raise AssertionError(f"the import did not store {2 * BATCH} messages in 5 minutes")
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=120)
     finally:
