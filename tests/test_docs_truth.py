@@ -14,22 +14,13 @@ import click
 
 from memlane.config import _SECTIONS, LLMServiceConfig, load_config
 from memlane.serve.cli import cli
+from memlane.testing import cli_commands
 
 ROOT = Path(__file__).parents[1]
 README = (ROOT / "README.md").read_text()
 DOCS = {p.name: p.read_text() for p in sorted((ROOT / "docs").glob("*.md"))}
 GLOBAL = {"--db", "--config", "--json", "--help", "-h"}
 
-
-def _leaves(group: click.Group, prefix: tuple[str, ...] = ()):
-    ctx = click.Context(group)
-    for name in group.list_commands(ctx):
-        cmd = group.get_command(ctx, name)
-        path = (*prefix, name)
-        if isinstance(cmd, click.Group):
-            yield from _leaves(cmd, path)
-        else:
-            yield path, cmd
 
 
 def _flags(cmd: click.Command) -> set[str]:
@@ -71,7 +62,7 @@ def test_every_config_key_is_in_the_readme_with_its_variable_and_its_default(tmp
 
 def test_every_command_row_names_each_option_and_only_real_ones():
     rows = [line for line in README.splitlines() if line.startswith("| `memlane ")]
-    for path, cmd in _leaves(cli):
+    for path, cmd in cli_commands():
         name = "memlane " + " ".join(path)
         mine = [r for r in rows if re.match(rf"\| `{re.escape(name)}[ `]", r)]
         assert mine, f"README has no row for {name}"

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from memlane.serve.cli import cli
-from memlane.testing import example_files
+from memlane.testing import cli_commands, example_files
 
 
 @pytest.fixture
@@ -100,24 +100,13 @@ def test_bad_config_is_one_line(run, monkeypatch):
     assert "search.rrf_k" in run("stats", code=1).output
 
 
-def _commands(group, prefix=()):
-    import click
-
-    ctx = click.Context(group)
-    for name in group.list_commands(ctx):  # mounts the lazily loaded ones too
-        cmd = group.get_command(ctx, name)
-        path = (*prefix, name)
-        yield path, cmd
-        if isinstance(cmd, click.Group):
-            yield from _commands(cmd, path)
-
 
 def test_every_command_has_help_and_is_documented_in_readme():
     from pathlib import Path
 
     readme = (Path(__file__).parents[2] / "README.md").read_text()
     runner = CliRunner()
-    for path, cmd in _commands(cli):
+    for path, cmd in cli_commands(groups=True):
         assert cmd.help, f"memlane {' '.join(path)} has no help"
         assert runner.invoke(cli, [*path, "--help"]).exit_code == 0
         assert f"memlane {' '.join(path)}" in readme, f"README does not document memlane {' '.join(path)}"
@@ -176,7 +165,7 @@ def test_worker_refuses_a_poll_it_cannot_sleep(run, poll):
 def test_every_command_that_prints_data_takes_json():
     """README: 'Every command that prints data takes --json' (`facts forget` did not)."""
     runs = {("worker",), ("serve",), ("mcp",), ("bench", "longmemeval"), ("bench", "locomo")}
-    missing = [" ".join(path) for path, cmd in _commands(cli)
+    missing = [" ".join(path) for path, cmd in cli_commands(groups=True)
                if not hasattr(cmd, "commands") and path not in runs
                and "--json" not in [o for p in cmd.params for o in getattr(p, "opts", [])]]
     assert missing == []

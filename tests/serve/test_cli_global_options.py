@@ -6,22 +6,12 @@ from __future__ import annotations
 import json
 import shutil
 
-import click
 import pytest
 from click.testing import CliRunner
 
 from memlane.serve.cli import cli
+from memlane.testing import cli_commands
 
-
-def _commands(group: click.Group, prefix: tuple[str, ...] = ()):
-    ctx = click.Context(group)
-    for name in group.list_commands(ctx):  # mounts the lazily loaded ones too
-        cmd = group.get_command(ctx, name)
-        path = (*prefix, name)
-        if isinstance(cmd, click.Group):
-            yield from _commands(cmd, path)
-        else:
-            yield path, cmd
 
 
 # A run of every command that ends: its arguments on the seeded database (ids of what
@@ -84,7 +74,7 @@ def seeded(tmp_path_factory) -> dict[str, str]:
 
 
 def test_every_command_is_walked():
-    walked = {path for path, _ in _commands(cli)}
+    walked = {path for path, _ in cli_commands()}
     assert walked == set(RUNS) | LONG
 
 

@@ -18,20 +18,47 @@
 from __future__ import annotations
 
 from importlib import resources
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memlane.backends.embed.hashing import HashingEmbedder
 
-__all__ = ["TURNS_ALONE", "HashingEmbedder", "add_sessions", "checked_summary", "example_files", "memory",
-           "offline_summary", "turn_messages"]
+__all__ = ["TURNS_ALONE", "HashingEmbedder", "add_sessions", "checked_summary", "cli_commands", "example_files",
+           "memory", "offline_summary", "turn_messages"]
 
 if TYPE_CHECKING:
+    import click
+
     from memlane.index.schema import Extraction, SessionSummary
     from memlane.memory import Memory
     from memlane.types import Message
+
+
+def cli_commands(group: click.Group | None = None, *, groups: bool = False,
+                 prefix: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
+    """Every command of ``group`` (the ``memlane`` CLI by default) as ``(path, command)``,
+    ``("sessions", "forget")``, the lazily loaded ones mounted; ``groups``: each group too,
+    before its commands. What the tests that walk every command share."""
+    import click
+
+    if group is None:
+        from memlane.serve.cli import cli
+
+        group = cli
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):  # mounts the lazily loaded ones too
+        cmd = group.get_command(ctx, name)
+        if cmd is None:
+            continue
+        path = (*prefix, name)
+        if isinstance(cmd, click.Group):
+            if groups:
+                yield path, cmd
+            yield from cli_commands(cmd, groups=groups, prefix=path)
+        else:
+            yield path, cmd
 
 
 def example_files() -> list[Path]:
