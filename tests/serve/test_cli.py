@@ -126,6 +126,7 @@ def test_session_intelligence_commands(run):
     assert out.startswith("Conversation alice-assistant") and "not stored" in out
     stored = json.loads(run("summarize", "--scope", "alice-assistant", "--last", "4", "--yes", "--json").stdout)
     assert stored["stored_item_id"] and stored["summary"]["turn_count"] == 4
+    assert stored["summary"]["time_start"].endswith("Z") and stored["summary"]["time_end"].endswith("Z")  # as every JSON time
     assert json.loads(run("items", "show", str(stored["stored_item_id"]), "--json").stdout)["kind"] == "summary"
     assert "last: must be" in run("summarize", "--scope", "x", "--last", "0", code=1).output
     back = json.loads(run("backfill", "embeddings", "--missing-only", "--json").stdout)

@@ -434,7 +434,7 @@ def summarize(ctx: click.Context, scope: str, last: int, yes: bool, as_json: boo
     mem = _memory(ctx)
     draft = mem.summarize_recent(scope, last)
     if as_json:
-        out: dict[str, Any] = {"summary": draft.summary.to_dict(), "preview": draft.preview(),
+        out: dict[str, Any] = {"summary": draft.summary, "preview": draft.preview(),
                                "message_ids": list(draft.message_ids), "stored_item_id": None}
         if yes:
             out["stored_item_id"] = mem.store_summary(draft)
