@@ -164,28 +164,31 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
 
     parsed = parse_lines(_decode(fh), cfg, default_scope=default_scope)
     try:
-        if strict:
-            checked = list(parsed)  # every line is checked before the first write
-            pending.extend(m for _, m in checked)
-            lines = checked[-1][0] if checked else 0
-            flush()  # ...and the file is written in one transaction
-            return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
-        for number, msg in parsed:
-            lines = number
-            pending.append(msg)
-            if len(pending) >= BATCH:
+        try:
+            if strict:
+                checked = list(parsed)  # every line is checked before the first write
+                pending.extend(m for _, m in checked)
+                lines = checked[-1][0] if checked else 0
+                flush()  # ...and the file is written in one transaction
+                return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
+            for number, msg in parsed:
+                lines = number
+                pending.append(msg)
+                if len(pending) >= BATCH:
+                    flush()
+        except ImportFormatError as e:
+            if pending and not strict:
                 flush()
-    except ImportFormatError as e:
-        if pending and not strict:
+            return ImportReport(lines=e.line, imported=imported, skipped_duplicates=dupes,
+                                errors=((e.line, str(e)),))
+        if pending:
             flush()
-        return ImportReport(lines=e.line, imported=imported, skipped_duplicates=dupes,
-                            errors=((e.line, str(e)),))
-    except KeyboardInterrupt as e:  # while reading or checking lines, or just after a batch
+        return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
+    except KeyboardInterrupt as e:  # while reading or checking lines, or around a batch, the
+        # last one too: a Ctrl-C that lands as the input ends (a pipe closed with it) is seen
+        # at the last batch's write, after the reading loop
         raise ImportInterrupted(ImportReport(lines=done, imported=imported,
                                              skipped_duplicates=dupes)) from e
-    if pending:
-        flush()
-    return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
 
 
 _WHAT_IT_IS = {
