@@ -432,7 +432,7 @@ digits and at most three letters after them (session 19)."""
 _KEY_KINDS = frozenset(
     "Order Invoice Booking Confirmation Account Case Claim Ticket Policy Reference Member Membership Customer "
     "Employee Card Receipt Form Discussion Client Flight Error Code Permit Licence License Agreement Notice "
-    "Application Ride Certificate Number Quote Serial Tracking Parcel Passport Voucher Coupon Invoice Job "
+    "Application Ride Certificate Number Quote Serial Tracking Parcel Passport Voucher Coupon Job "
     "Incident Issue Request Batch Room Seat Gate Platform Bus Route Train".split())
 """Words naming the kind of paper or thing a key keys ("Order EV-55812", "Flight KL1841", "Error
 E0597"): before a code they make it a reference, not a product's model (session 19)."""

@@ -97,9 +97,7 @@ def _as_users(subject: str, msg: Message | None) -> str | None:
     """A named speaker's own fact's subject as the same fact of the user's reads ("Caroline"
     -> ``user``, "Caroline's sister" -> ``user's sister``), None when the fact is not the
     speaker's own (session 19)."""
-    if msg is None or msg.role != "user" or not msg.speaker:
-        return None
-    who = speaker_subject(msg)
+    who = "user" if msg is None else speaker_subject(msg)  # "user": no speaker by name
     if who == "user":
         return None
     if normalize_name(subject) == normalize_name(who):

@@ -107,8 +107,6 @@ class _Group(click.Group):
         try:
             rv = super().main(argv, prog_name, complete_var, False, **extra)
         except (click.ClickException, click.Abort) as e:
-            import json
-
             click.echo(json.dumps(error_json(e), ensure_ascii=False, indent=2))
             if isinstance(e, click.ClickException):
                 e.show()

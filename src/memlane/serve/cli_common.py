@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 
-__all__ = ["CREATES", "CliError", "error_json", "root_json_option", "sqlite_file", "GLOBAL_OPTIONS", "attach_global_options", "global_option", "ignores_global",
-           "json_option", "memory_of", "root_config_path"]
+__all__ = ["CREATES", "GLOBAL_OPTIONS", "CliError", "attach_global_options", "error_json", "global_option",
+           "ignores_global", "json_option", "memory_of", "root_config_path", "root_json_option", "sqlite_file"]
 
 #: Commands that write, and so may create a missing SQLite database (saying so); every
 #: other command refuses a database that does not exist. ``create``: ``memlane keys create``.

@@ -20,6 +20,11 @@ from memlane.types import Message, Session
 __all__ = ["SessionsMixin"]
 
 
+def _in_scope(scope: str | None) -> tuple[str, tuple[str, ...]]:
+    """The clause and parameter that keep a query to ``scope``; none for every scope."""
+    return ("", ()) if scope is None else (" AND scope = %s", (scope,))
+
+
 class SessionsMixin(SqlStore):
     """Sessions (per scope), their messages, and the queue of sessions awaiting intelligence."""
 
@@ -128,10 +133,10 @@ class SessionsMixin(SqlStore):
     def idle_sessions(self, before: float, scope: str | None = None) -> list[int]:
         """Open sessions (of ``scope``, else of every scope) whose last message is older
         than ``before``."""
+        where, args = _in_scope(scope)
         rows = self._run(
-            "SELECT id FROM sessions WHERE status = 'open' AND ended_at < %s"
-            + ("" if scope is None else " AND scope = %s") + " ORDER BY id",
-            (before,) if scope is None else (before, scope),
+            f"SELECT id FROM sessions WHERE status = 'open' AND ended_at < %s{where} ORDER BY id",
+            (before, *args),
         )
         return [r[0] for r in rows]
 
@@ -177,11 +182,11 @@ class SessionsMixin(SqlStore):
         batch while the last one is written), never returned. ``scope``: that scope's only.
         """
         skip = sorted({int(i) for i in exclude})
+        where, args = _in_scope(scope)
         rows = self._run(
             f"SELECT {SESSION_COLS} FROM sessions WHERE indexed_at IS NULL AND status <> 'open'"
-            f"{self._not_in('id', skip)}{'' if scope is None else ' AND scope = %s'}"
-            f" ORDER BY id LIMIT %s{self.SKIP_LOCKED}",
-            (*skip, *(() if scope is None else (scope,)), limit),
+            f"{self._not_in('id', skip)}{where} ORDER BY id LIMIT %s{self.SKIP_LOCKED}",
+            (*skip, *args, limit),
         )
         return [session(r) for r in rows]
 
@@ -235,16 +240,15 @@ class SessionsMixin(SqlStore):
         turns exist, its facts and observations had no turn to point at (``parents``), and
         never got one.
         """
+        where, args = _in_scope(scope)
         with self.db.atomic():
             row = self._run(
                 "UPDATE sessions SET lease_until = %s, attempts = attempts + 1 WHERE id = ("
                 " SELECT id FROM sessions WHERE summarized_at IS NULL AND indexed_at IS NOT NULL"
                 " AND status IN ('closed', 'failed') AND attempts < %s AND next_attempt_at <= %s"
-                " AND (lease_until IS NULL OR lease_until < %s)"
-                + ("" if scope is None else " AND scope = %s")
-                + f" ORDER BY next_attempt_at, id LIMIT 1{self.SKIP_LOCKED}) RETURNING {SESSION_COLS}",
-                (now + lease_seconds, max_attempts, now if due_before is None else due_before, now,
-                 *(() if scope is None else (scope,))),
+                f" AND (lease_until IS NULL OR lease_until < %s){where}"
+                f" ORDER BY next_attempt_at, id LIMIT 1{self.SKIP_LOCKED}) RETURNING {SESSION_COLS}",
+                (now + lease_seconds, max_attempts, now if due_before is None else due_before, now, *args),
             ).fetchone()
         return session(row) if row else None
 
@@ -287,11 +291,11 @@ class SessionsMixin(SqlStore):
 
     def requeue_summaries(self, below_version: int, scope: str | None = None) -> int:
         """Queue again every summarized session (of ``scope``) whose summary schema is older."""
+        where, args = _in_scope(scope)
         cur = self._run(
             "UPDATE sessions SET summarized_at = NULL, attempts = 0, deferrals = 0, next_attempt_at = 0,"
-            " status = 'closed' WHERE status = 'summarized' AND coalesce(summary_version, 0) < %s"
-            + ("" if scope is None else " AND scope = %s"),
-            (below_version,) if scope is None else (below_version, scope),
+            f" status = 'closed' WHERE status = 'summarized' AND coalesce(summary_version, 0) < %s{where}",
+            (below_version, *args),
         )
         return cur.rowcount
 
@@ -299,12 +303,12 @@ class SessionsMixin(SqlStore):
                        scope: str | None = None) -> list[int]:
         """Mark failed the sessions (of ``scope``) whose every attempt ended with the worker
         gone (killed or crashed mid-summary: no failure was recorded, the last lease expired)."""
+        where, args = _in_scope(scope)
         rows = self._run(
             "UPDATE sessions SET status = 'failed', failed_reason = %s, lease_until = NULL"
             " WHERE summarized_at IS NULL AND status = 'closed' AND attempts >= %s"
-            " AND lease_until IS NOT NULL AND lease_until < %s"
-            + ("" if scope is None else " AND scope = %s") + " RETURNING id",
-            (reason[:2000], max_attempts, now, *(() if scope is None else (scope,))),
+            f" AND lease_until IS NOT NULL AND lease_until < %s{where} RETURNING id",
+            (reason[:2000], max_attempts, now, *args),
         ).fetchall()
         return [int(r[0]) for r in rows]
 
