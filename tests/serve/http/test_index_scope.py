@@ -19,6 +19,10 @@ def test_an_index_request_with_a_scope_touches_that_scope_only(service):
         r = c.post("/v1/index", json={})
         assert r.status_code == 403 and "index without a scope" in r.json()["error"]["message"]
         assert c.post("/v1/index", json={"scope": "other"}).status_code == 403
+        bad = c.post("/v1/index", json={"scope": "team-\u0007" + "x" * 300})
+        assert bad.status_code == 400 and bad.json()["error"]["field"] == "scope", bad.text
+    with service.client("not-a-key") as c:
+        assert c.post("/v1/index", json={"scope": "team-a"}).status_code == 401
     from memlane import Client
 
     mem.add_message("team-b", "user", "a later note", at="2024-06-21T10:00:00Z")
