@@ -31,6 +31,7 @@ from memlane.index.people import (
     people_facts,
     speaker_subject,
 )
+from memlane.index.englishwords import is_english_word
 from memlane.index.propernames import PROPER_NAMES
 from memlane.index.software import SOFTWARE
 from memlane.index.software_words import SOFTWARE_WORDS
@@ -517,6 +518,28 @@ _OPENERS = frozenset(
 the verbs and words of a question, greetings ("In England your deposit…", "Is Ciaran back?", "Which
 Python are you on?", "Hey Mel!"); not "New" ("New Zealand"), "Good" ("Good Omens"), an article or a
 determiner ("The Corn Exchange", "This External…": session 13's rule) (session 19)."""
+_INTERJECTION = re.compile(
+    r"(?:(?:ha|he|hi|ja)h?){2,}|l+o+l+|l+m+f?a+o+|o+m+g+|a+h+|o+h+|u+g+h+|h+m+|a+w+|y+a+y+|o+o+h+|e+e+k+"
+    r"|thank(?:you|s?x)|.*(.)\1\1.*", re.IGNORECASE)
+"""Laughter, exclamations and words drawn out ("Haha", "Lol", "Ahh", "Noooo", "Thankyou"): no
+dictionary spells them and they name nothing (session 20)."""
+
+
+def _unknown_word(word: str) -> bool:
+    """Whether a capitalised word opening a sentence is one no English word spells, nor two
+    joined, plural or not ("Zendesk", "Lingofy", "Kitlocker"… but "Frontend", "Storytime",
+    "Webhooks", "Signups" are two words, and "Haha" :data:`_INTERJECTION`): it is then read as a
+    name there too (:func:`memlane.index.englishwords.is_english_word`) (session 20)."""
+    if len(word) < 3 or not word.isalpha() or _INTERJECTION.fullmatch(word) or is_english_word(word):
+        return False
+    low = word.lower()
+    for base in {low, low.removesuffix("s"), low.removesuffix("es")}:
+        for i in range(3, len(base) - 2):
+            if is_english_word(base[:i]) and is_english_word(base[i:]):
+                return False
+    return True
+
+
 _DEPARTMENTS = frozenset("Legal Sales Finance Marketing Engineering Security Support Procurement Facilities Payroll "
                          "Compliance Accounts Accounting Reception Admin Operations Ops".split())
 """A firm's departments named by their work ("Legal signed off", "Sales will scream"): a part of the
@@ -1408,7 +1431,7 @@ class OfflineIntelligence:
                 continue
             if " " not in name and (gerund or (start if start is not None else _opens(sentence, match.start()))
                                     ) and not _NAMED_PAIR.match(sentence, match.end()) and not _INNER_CAPITAL.search(name) \
-                    and name not in _ORG_ACRONYMS and (gerund or name not in PROPER_NAMES):
+                    and name not in _ORG_ACRONYMS and (gerund or (name not in PROPER_NAMES and not _unknown_word(name))):
                 continue  # a sentence start ("Applying ...") or a gerund, not a name (unless
                 # paired with another: "Crete or Sardinia?", or written with a capital inside, as no
                 # word is: "PagerDuty paged…", "OpenSearch lags…" (session 17); or an organisation's
