@@ -264,6 +264,13 @@ def _quoted_title(inner: str) -> bool:
 
 _ERROR_CODE = re.compile(r"\b[A-Z]\d{4}\b")
 """A letter and four digits, as compilers number their errors ("E0597") (session 12)."""
+_CODE_AFTER = re.compile(r"(?<=\b[Cc]ode )(?:0x[0-9A-Fa-f]+\b|[A-Z]{1,3} \d{2,4}\b(?![-.]\d)|(?=[A-Za-z0-9-]*\d)"
+                         r"(?=[A-Za-z0-9-]*[A-Za-z]|\d{4})[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\b(?![-.]\d))")
+"""A code named as one, after "code" ("fault code EA 227", "grant code R-2231-BIO", "code 0x2F",
+"code 97140"): a letter in it, or four digits or more; not "code 404" (session 20)."""
+_DIGIT_KEY = re.compile(r"(?<![\w/.-])\d{2,10}-[A-Z]{2,}(?:-[A-Z0-9]+)*(?![\w-])")
+"""A key opening with its number ("2211-KX-907", "1099-INT", "70112-TR"): the key pattern of
+:data:`_REFS` takes only its tail (session 20)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
 """A code's candidates, checked for two letters and two digits after (much cheaper than the
 code pattern's look-aheads at every word)."""
@@ -316,6 +323,10 @@ def _references(text: str) -> Iterator[str]:
         if "-" in text:
             yield from _SLUG.findall(text)
         yield from _ERROR_CODE.findall(text)
+        if "ode " in text:
+            yield from _CODE_AFTER.findall(text)
+        if "-" in text:
+            yield from _DIGIT_KEY.findall(text)
         if ":" in text:
             yield from _IMAGE_TAG.findall(text)
     if len(text) <= _REF_SHORT and "under " in text and "/" in text:  # session 18's kind: turns only
