@@ -271,6 +271,10 @@ _CODE_AFTER = re.compile(r"(?<=\b[Cc]ode )(?:0x[0-9A-Fa-f]+\b|[A-Z]{1,3} \d{2,4}
 _DIGIT_KEY = re.compile(r"(?<![\w/.-])\d{2,10}-[A-Z]{2,}(?:-[A-Z0-9]+)*(?![\w-])")
 """A key opening with its number ("2211-KX-907", "1099-INT", "70112-TR"): the key pattern of
 :data:`_REFS` takes only its tail (session 20)."""
+_ACTION = re.compile(r"(?<![\w/.-])(?:actions/[a-z][\w.-]*[a-z0-9](?:@v?\d+(?:\.\d+)*)?|"
+                     r"[a-z][\w-]*/[a-z][\w.-]*@v?\d+(?:\.\d+)*)(?![\w/-])")
+"""A CI workflow's action: GitHub's own, under "actions/" ("actions/cache", "actions/setup-python"),
+or any with its version ("docker/build-push-action@v5") (session 20)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
 """A code's candidates, checked for two letters and two digits after (much cheaper than the
 code pattern's look-aheads at every word)."""
@@ -331,6 +335,8 @@ def _references(text: str) -> Iterator[str]:
             yield from _IMAGE_TAG.findall(text)
     if len(text) <= _REF_SHORT and "under " in text and "/" in text:  # session 18's kind: turns only
         yield from _WIKI_PATH.findall(text)
+    if len(text) <= _REF_SHORT and ("actions/" in text or "@v" in text):  # session 20's kind: turns only
+        yield from _ACTION.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
     if len(text) <= _REF_SHORT and (" > " in text or " › " in text):  # session 16's kinds: turns only
