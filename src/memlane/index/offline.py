@@ -275,6 +275,10 @@ _ACTION = re.compile(r"(?<![\w/.-])(?:actions/[a-z][\w.-]*[a-z0-9](?:@v?\d+(?:\.
                      r"[a-z][\w-]*/[a-z][\w.-]*@v?\d+(?:\.\d+)*)(?![\w/-])")
 """A CI workflow's action: GitHub's own, under "actions/" ("actions/cache", "actions/setup-python"),
 or any with its version ("docker/build-push-action@v5") (session 20)."""
+_PAGES = re.compile(_WORK + r"(?:'s| is| was| runs(?: to)?| has)(?: (?:about|over|under|only|nearly|almost|just|around))?"
+                    r" [\d,]+ pages\b|\b\d[\d,]*-page " + _WORK)
+"""A work by its length in pages ("Demon Copperhead is 550 pages", "the 900-page Middlemarch"): what
+has pages is a book (session 20); not a pronoun ("It is 40 pages")."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
 """A code's candidates, checked for two letters and two digits after (much cheaper than the
 code pattern's look-aheads at every word)."""
@@ -335,6 +339,8 @@ def _references(text: str) -> Iterator[str]:
             yield from _IMAGE_TAG.findall(text)
     if len(text) <= _REF_SHORT and "under " in text and "/" in text:  # session 18's kind: turns only
         yield from _WIKI_PATH.findall(text)
+    if len(text) <= _REF_SHORT and "page" in text:  # session 20's kinds: turns only
+        yield from (w for pair in _PAGES.findall(text) for w in pair if w and w.lower() not in STOPWORDS)
     if len(text) <= _REF_SHORT and ("actions/" in text or "@v" in text):  # session 20's kind: turns only
         yield from _ACTION.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
