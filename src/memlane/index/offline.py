@@ -279,9 +279,32 @@ _PAGES = re.compile(_WORK + r"(?:'s| is| was| runs(?: to)?| has)(?: (?:about|ove
                     r" [\d,]+ pages\b|\b\d[\d,]*-page " + _WORK)
 """A work by its length in pages ("Demon Copperhead is 550 pages", "the 900-page Middlemarch"): what
 has pages is a book (session 20); not a pronoun ("It is 40 pages")."""
+_ITEM = _WORK.replace("|, and)", ")")
+"""A title as an item of a list: :data:`_WORK` without the ", and" some titles hold."""
+_ITEM_FULL = re.compile(_ITEM)
+_TITLE_LIST = re.compile(r"(?<![\w'’])" + _ITEM + r"(?:(?:,| and| or|, and|, or) " + _ITEM + r"){2,5}")
+"""Three to six titles listed ("Piranesi, The Remains of the Day and Demon Copperhead")."""
+_ASIDE = re.compile(r" \([^()]{1,30}\)|\b(?:the )?\d[\d,]*-page ")
+"""What a list's items carry beside their titles: who put them forward ("Middlemarch (Farid)"), a
+length ("the 900-page Middlemarch")."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
 """A code's candidates, checked for two letters and two digits after (much cheaper than the
 code pattern's look-aheads at every word)."""
+
+
+def _listed_titles(texts: Sequence[str], titles: set[str]) -> set[str]:
+    """The titles listed beside a title found by its cue (:data:`_TITLE_LIST`): "Shortlist was
+    Piranesi, The Remains of the Day and Demon Copperhead", where "Demon Copperhead is 550 pages"
+    is said (session 20); ``titles``: the found ones, lower-cased."""
+    out: set[str] = set()
+    for text in texts:
+        if len(text) > _REF_SHORT or not any(t in text.lower() for t in titles):
+            continue
+        for listed in _TITLE_LIST.finditer(_ASIDE.sub("", text)):
+            items = [m.group(1) for m in re.finditer(_ITEM, listed.group(0))]
+            if any(i.lower() in titles for i in items):
+                out.update(i for i in items if i.lower() not in STOPWORDS)
+    return out
 
 
 def _references(text: str) -> Iterator[str]:
@@ -1147,6 +1170,10 @@ class OfflineIntelligence:
         extraction = self._with_decisions(extraction, messages, cues)
         extraction = self._with_states(extraction, messages, turns, cues)
         said = [{r.rstrip(".,;:") for r in _references(m.text)} for m in messages]
+        titles = {r.lower() for one in said for r in one if _ITEM_FULL.fullmatch(r)}
+        if titles:
+            said.append(listed := _listed_titles([m.text for m in messages], titles))
+            titles |= {t.lower() for t in listed}
         refs = sorted(set().union(*said))
         models = {e.name.rsplit(" ", 1)[1].lower() for e in extraction.entities
                   if e.type != "reference" and " " in e.name and _model(e.name.split())}
@@ -1182,6 +1209,8 @@ class OfflineIntelligence:
             # and "On-call", "Setup" in "On-call/Setup", a wiki's path (session 18)
             items |= {w for r, o in zip(folded, refs, strict=True) if o[:1].isupper() and "/" in o
                       and _WIKI_PATH.fullmatch(o) for w in r.split("/")}
+            # and "Remains" of "The Remains of the Day", a title found: a work named short (session 20)
+            items |= {w for r in refs if " " in r and r.lower() in titles for w in r.lower().split()[1:]}
             named = [e for e in extraction.entities if e.type in ("date", "reference")
                      or not any(e.name.lower() == r or (" " in e.name and e.name.lower() in r)
                                 or (_DIGIT.search(e.name) and e.name.lower() in r.split()) for r in folded)
