@@ -569,21 +569,30 @@ _INTERJECTION = re.compile(
     r"|thank(?:you|s?x)|.*(.)\1\1.*", re.IGNORECASE)
 """Laughter, exclamations and words drawn out ("Haha", "Lol", "Ahh", "Noooo", "Thankyou"): no
 dictionary spells them and they name nothing (session 20)."""
+_CHAT = frozenset("btw idk ttyl tbh imo imho fyi lmk brb omw nvm pls plz thx woah whoa psh pfft meh "
+                  "dont cant wont isnt didnt doesnt wasnt werent arent couldnt wouldnt shouldnt ive youre".split())
+"""Chat's shorthand and contractions written without their apostrophe ("Btw", "Ttyl", "Dont"): no
+dictionary spells them and they name nothing (session 20)."""
+_LOWER_WORD = re.compile(r"\b[a-z]{3,}\b")
 
 
-def _unknown_word(word: str) -> bool:
-    """Whether a capitalised word opening a sentence is one no English word spells, nor two
-    joined, plural or not ("Zendesk", "Lingofy", "Kitlocker"… but "Frontend", "Storytime",
-    "Webhooks", "Signups" are two words, and "Haha" :data:`_INTERJECTION`): it is then read as a
-    name there too (:func:`memlane.index.englishwords.is_english_word`) (session 20)."""
-    if len(word) < 3 or not word.isalpha() or _INTERJECTION.fullmatch(word) or is_english_word(word):
+def _unknown_word(word: str, sentence: str, end: int) -> bool:
+    """Whether a capitalised word opening ``sentence`` (ending at ``end``) is one no English word
+    spells, nor two joined, plural or not ("Zendesk", "Lingofy", "Kitlocker"… but "Frontend",
+    "Storytime", "Webhooks", "Signups" are two words; "Haha", "Btw" :data:`_INTERJECTION`,
+    :data:`_CHAT`; "Isn't" a word cut at its apostrophe): it is then read as a name there too
+    (:func:`memlane.index.englishwords.is_english_word`), unless the sentence is not in English, as
+    its other words tell ("Inoltre, la…", "Então você…") (session 20)."""
+    if (len(word) < 3 or not word.isalpha() or _INTERJECTION.fullmatch(word) or word.lower() in _CHAT
+            or sentence[end: end + 1] in ("'", "’") or is_english_word(word)):
         return False
     low = word.lower()
     for base in {low, low.removesuffix("s"), low.removesuffix("es")}:
         for i in range(3, len(base) - 2):
             if is_english_word(base[:i]) and is_english_word(base[i:]):
                 return False
-    return True
+    others = _LOWER_WORD.findall(sentence, end)[:12]
+    return not others or 2 * sum(map(is_english_word, others)) >= len(others)
 
 
 _DEPARTMENTS = frozenset("Legal Sales Finance Marketing Engineering Security Support Procurement Facilities Payroll "
@@ -1483,7 +1492,7 @@ class OfflineIntelligence:
                 continue
             if " " not in name and (gerund or (start if start is not None else _opens(sentence, match.start()))
                                     ) and not _NAMED_PAIR.match(sentence, match.end()) and not _INNER_CAPITAL.search(name) \
-                    and name not in _ORG_ACRONYMS and (gerund or (name not in PROPER_NAMES and not _unknown_word(name))):
+                    and name not in _ORG_ACRONYMS and (gerund or (name not in PROPER_NAMES and not _unknown_word(name, sentence, match.end()))):
                 continue  # a sentence start ("Applying ...") or a gerund, not a name (unless
                 # paired with another: "Crete or Sardinia?", or written with a capital inside, as no
                 # word is: "PagerDuty paged…", "OpenSearch lags…" (session 17); or an organisation's
