@@ -12,6 +12,7 @@ import re
 
 from memlane.bench.summaries.run import load_set
 from memlane.index import cues, offline
+from memlane.retrieve.text import STOPWORDS
 
 LABELLED = [text for name in ("dev", "heldout", "heldout2", "heldout3") for conv in load_set(name) for _, text in conv.turns]
 
@@ -129,6 +130,8 @@ REFERENCE_TEXTS = LABELLED + [
     "Open Settings > Device > Wi-Fi, then Council tax > Discounts; 3 > 2 and Help > Charges rather than.",
     "I'll post it in #release and #platform-oncall, tell them in #partners; if #available(iOS 17, *) then.",
     "The launch for 'The Salt Orchard' and \"Low Tide Hymns\"; it says 'Error acquiring the lock', 'Kindling'.",  # session 17
+    "Fault code EA 227, code 0x2F, status code 404; ref 2211-KX-907 and a 1099-INT; add actions/cache and "
+    "docker/build-push-action@v5, not yes/no. Demon Copperhead is 550 pages, the 900-page Middlemarch; it is 40 pages.",  # session 20
 ]
 
 
@@ -143,6 +146,8 @@ def test_references_are_what_each_pattern_finds_in_the_whole_text() -> None:
             whole |= set(filter(offline._rooted, offline._ROOTED_PATH.findall(text)))  # session 13
             whole |= set(offline._MENU.findall(text)) | set(offline._CHANNEL.findall(text))  # session 16
             whole |= {q.rstrip(",.;:!?") for q in offline._QUOTED.findall(text) if offline._quoted_title(q)}  # session 17
+            whole |= {r for p in (offline._CODE_AFTER, offline._DIGIT_KEY, offline._ACTION) for r in p.findall(text)}
+            whole |= {w for pair in offline._PAGES.findall(text) for w in pair if w and w.lower() not in STOPWORDS}  # session 20
         assert set(offline._references(text)) == whole, text
         found += len(whole)
     assert found > 20
@@ -154,10 +159,11 @@ def test_words_are_the_same_lower_cased_before_or_after() -> None:
 
 
 def test_cached_phrase_verdicts_do_not_depend_on_the_sentence() -> None:
-    # "Priya" opens the first sentence (a sentence start, not taken) and is a name in the
+    # "Rob" opens the first sentence (a sentence start, not taken) and is a name in the
     # second: the cache keeps what the phrase names, the sentence decides the rest. (Not
-    # "Sam": a proper name of the word lists is a name opening a sentence too, session 18.)
-    first = offline.OfflineIntelligence._entities("Priya said the build failed.")
-    second = offline.OfflineIntelligence._entities("The build failed, Priya said.")
+    # "Sam": a proper name of the word lists is a name opening a sentence too, session 18; nor
+    # "Priya": a word no English word spells is one too, session 20; "rob" is a word.)
+    first = offline.OfflineIntelligence._entities("Rob said the build failed.")
+    second = offline.OfflineIntelligence._entities("The build failed, Rob said.")
     assert [e.name for e in first] == []
-    assert [(e.name, e.type) for e in second] == [("Priya", "name")]
+    assert [(e.name, e.type) for e in second] == [("Rob", "name")]
