@@ -595,6 +595,15 @@ def _unknown_word(word: str, sentence: str, end: int) -> bool:
     return not others or 2 * sum(map(is_english_word, others)) >= len(others)
 
 
+_DAY_SHORT = r"(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)"
+_DATE_NAME = re.compile(
+    r"(?:Christmas|Boxing|New Year's|Labou?r|Memorial|Independence|Valentine's|Mother's|Father's|Easter|Thanksgiving|"
+    r"Remembrance|Armistice|Anzac|Canada|Australia|Veterans|Presidents'?|St\.? Patrick's) (?:Day|Eve)|"
+    r"Easter (?:Sunday|Monday)|Good Friday|Shrove Tuesday|Ash Wednesday|"
+    + _DAY_SHORT + r"(?:[-–]| )" + _DAY_SHORT + r"(?: " + _DAY_SHORT + r")*")
+"""A day by its name: a holiday ("Christmas Day", "Boxing Day", "Good Friday"), or days written
+short in a range or a run ("Mon-Wed", "Thu-Sun", "Mon Tue Wed"): a date, not an entity (session
+20). "Black Friday", a sale's name too, is left as it was."""
 _DEPARTMENTS = frozenset("Legal Sales Finance Marketing Engineering Security Support Procurement Facilities Payroll "
                          "Compliance Accounts Accounting Reception Admin Operations Ops".split())
 """A firm's departments named by their work ("Legal signed off", "Sales will scream"): a part of the
@@ -1487,6 +1496,8 @@ class OfflineIntelligence:
                 # name in code, called, typed with, reached through a module or in backticks; named
                 # in plain words elsewhere it is still found there (session 17)
             said = said or _trim(sentence, 120)
+            if kind == "name" and (" " in name or "-" in name or "–" in name) and _DATE_NAME.fullmatch(name):
+                kind = "date"  # "Christmas Day", "Boxing Day", "Mon-Wed": a day, not a name (session 20)
             if kind == "date":
                 out.append(Entity(name, "date", said))
                 continue
