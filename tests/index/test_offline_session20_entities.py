@@ -150,3 +150,26 @@ def test_a_list_of_names_with_no_title_found_is_no_reference(model):
         model=model,
     )
     assert not {"Piotr", "Hannah Weiss", "Gareth Lloyd"} & set(summary.references)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_day_by_its_name_is_a_date_and_no_entity(model):
+    _, ex = offline_summary(
+        "Harriet: I worked Christmas Day last year, so I'd like Boxing Day and Christmas Eve off.",
+        "Ciarán: I'll take Mon-Wed then, and Aisling does Thu-Sun. Labor Day is the one after.",
+        model=model,
+    )
+    names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
+    assert not names & {"Christmas Day", "Boxing Day", "Christmas Eve", "Mon-Wed", "Thu-Sun", "Labor Day"}
+    assert {"Harriet", "Ciarán"} <= names
+    dates = {e.name for e in ex.entities if e.type == "date"}
+    assert {"Christmas Day", "Mon-Wed"} <= dates
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]), min_size=2, max_size=3),
+       st.sampled_from(["-", " "]))
+def test_any_days_written_short_together_are_no_entity(days, joiner):
+    said = joiner.join(days) if joiner == " " or len(days) == 2 else "-".join(days[:2])
+    names = _names(f"Nora: I can do {said} next week, the rest is booked.", "Owen: Fine.", model=None)
+    assert said not in names
