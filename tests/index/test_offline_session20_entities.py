@@ -173,3 +173,13 @@ def test_any_days_written_short_together_are_no_entity(days, joiner):
     said = joiner.join(days) if joiner == " " or len(days) == 2 else "-".join(days[:2])
     names = _names(f"Nora: I can do {said} next week, the rest is booked.", "Owen: Fine.", model=None)
     assert said not in names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_domains_under_more_country_endings_are_references(model):
+    summary, _ = offline_summary(
+        "assistant: Please check the 10:09 on cp.pt before you pay; the forum at danzaitaliana.it/forum has tips.",
+        "user: ok, and r4ds.had.co.nz for the R book. Thanks!",
+        model=model,
+    )
+    assert {"cp.pt", "danzaitaliana.it/forum", "r4ds.had.co.nz"} <= set(summary.references)
