@@ -94,8 +94,9 @@ session 19, "9 Lark Rise, Bristol BS5 7QT"); a flat's number before the house's 
 ("Flat 3, 27 Ashgrove Road", session 19), as one after it is ("22 Elm Grove, Flat 3")."""
 _TLDS = r"(?:com|org|net|io|dev|app|ai|co|edu|gov|ms|uk|de|fr|me|ly|gg|tv|is|nl|ie|eu|ca|au|es|se|ch|pt|it|be|at|dk|no|fi|pl|cz|nz|jp|in|br|mx|za|sg|hk|example|internal|local|lan)"
 """What a domain's name ends in (the country endings "pt" to "hk" since session 20: "cp.pt",
-"ethnosuoni.it"). Until session 18 the cheap test before the domain pattern knew only the first ten, so "aka.ms/setup" or "umferdin.is" alone in a message was never read; ".example" is the
-name the standard reserves for examples ("help.canvasly.example")."""
+"ethnosuoni.it"). Until session 18 the cheap test before the domain pattern knew only the first
+ten, so "aka.ms/setup" or "umferdin.is" alone in a message was never read; ".example" is the name
+the standard reserves for examples ("help.canvasly.example")."""
 _WORK_WORD = r"(?!I(?:'m|'d|'ve|'ll)?\b)(?![A-Z]+\b)(?![A-Z][a-z]+[A-Z])[A-Z][\w'’]*+(?!-)"
 
 
