@@ -230,14 +230,17 @@ def test_a_listed_proper_name_opening_a_sentence_is_read_as_inside_one(name):
 
 @pytest.mark.parametrize("model", MODELS)
 def test_a_day_after_a_word_is_no_part_of_a_name(model):
-    names = _names(
+    _, ex = offline_summary(
         "Mared: We open Oakridge Mondays and Central evenings. Spent Saturday at the allotment.",
         "Bryn: Rehearsal Wednesday at the Unit, then. Black Friday is the 28th and Easter Monday is off.",
         model=model,
     )
+    names = {e.name for e in ex.entities if e.type not in ("date", "reference")}
     assert not names & {"Oakridge Mondays", "Oakridge Monday", "Spent Saturday", "Spent", "Rehearsal Wednesday",
-                        "Rehearsal"}
-    assert {"Oakridge", "Black Friday", "Easter Monday", "Unit", "Mared", "Bryn"} <= names
+                        "Rehearsal", "Easter"}
+    assert {"Oakridge", "Black Friday", "Unit", "Mared", "Bryn"} <= names
+    # a holiday is read whole, and since session 20 as a date, not an entity
+    assert "Easter Monday" in {e.name for e in ex.entities if e.type == "date"}
 
 
 @pytest.mark.parametrize("model", MODELS)
