@@ -1,7 +1,8 @@
 """Whether a word is an ordinary English word: a lower-case entry of Debian's English word lists
 (wamerican-large, wbritish-large; 119k words), kept as the sorted CRC-32 hashes of the words in
 ``englishwords.bin`` (476 kB, written by ``tools/english_words.py``; docs/summary-eval.md,
-session 20). Read once per process on first use into an ``array`` (half a megabyte); a word
+session 20; SCOWL's copyright and permission notice, which the lists carry, ships beside it as
+``englishwords.LICENSE``). Read once per process on first use into an ``array`` (half a megabyte); a word
 that is not listed hashes to a listed word's value about once in 36,000 asks, and is then taken
 for a word. Nothing is downloaded; not from the labelled sets."""
 
