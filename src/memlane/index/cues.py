@@ -1682,6 +1682,33 @@ class _Reader:
                                              or _UNSURE_OF.search(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "open_questions", "")
 
+    def reasons(self) -> None:
+        """Among people (not with the assistant), a statement of a reason said in a turn
+        that settles something, or the turn just before or after it, that no field took is
+        the rationale (session 20): "Last year a third of the riders abandoned on the hills.",
+        "The budget covers two people, not four." beside the decision. Not a question, not
+        small talk, three content words at least (:data:`_REASON_SAID`)."""
+        if self.assisted:
+            return
+        decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
+        if not decided:
+            return
+        said = [_content(x) for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items")
+                for x in getattr(self.cues, name)]
+        for ti, turn in enumerate(self.turns):
+            if not (decided & {ti - 1, ti, ti + 1}):
+                continue
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _REASON_SAID.search(s):
+                    continue
+                if _directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s):
+                    continue  # what to do, not why: "Tell her to turn the stopcock off…"
+                words = _content(s)
+                if len(words) < 3 or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w):
+                    continue
+                self.put((ti, si), "rationale", clean(s))
+                said.append(words)
+
     def decided_after(self) -> None:
         """A choice the conversation says it has to make ("We need to decide on the database
         for the billing service.") is not left open when a participant decides within the next
@@ -2071,6 +2098,18 @@ coffee later?"): small talk, no open question (session 18); not one naming optio
 tonight or the leftover curry?") nor a wh-question ("What about a lunch?")."""
 
 
+_REASON_SAID = re.compile(
+    r"\b(?:no|not|never|nobody|nothing|doesn't|don't|can't|cannot|won't|isn't|aren't|didn't|wasn't|hasn't|"
+    r"haven't|only|already|because|cos|'cause|since|cheaper|faster|slower|easier|harder|better|worse|"
+    r"quieter|bigger|smaller|shorter|longer)\b|\blast\s+(?:time|year|month|week|summer|winter|season)\b",
+    re.IGNORECASE)
+"""What a reason says (session 20): a limit or a lack ("The budget covers two people, not
+four.", "It only sends email"), what is there already, a comparison ("The second is cheaper
+than a rebrand"), what happened last time ("Last year a third of the riders abandoned…")."""
+_SHOULD = re.compile(r"\b(?:should|must|need to|needs to|have to|has to)\b", re.IGNORECASE)
+"""A sentence that says what to do ("…should be read-only", "we need to…"): no reason."""
+
+
 def _invites(sentence: str) -> bool:
     """Whether ``sentence`` is a short invitation (:data:`_INVITE`)."""
     words = sentence.split()
@@ -2295,5 +2334,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
+    reader.reasons()
     reader.sweep(decisions=model is not None)
     return reader.cues
