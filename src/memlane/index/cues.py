@@ -1688,15 +1688,13 @@ class _Reader:
         the rationale (session 20): "Last year a third of the riders abandoned on the hills.",
         "The budget covers two people, not four." beside the decision. Not a question, not
         small talk, three content words at least (:data:`_REASON_SAID`)."""
-        if self.assisted:
-            return
         decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
         if not decided:
             return
         said = [_content(x) for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items")
                 for x in getattr(self.cues, name)]
         for ti, turn in enumerate(self.turns):
-            if not (decided & {ti - 1, ti, ti + 1}):
+            if not (decided & {ti - 1, ti, ti + 1}) or turn.role != "user":
                 continue
             for si, s in enumerate(turn.sentences):
                 if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _REASON_SAID.search(s):
