@@ -1694,7 +1694,7 @@ class _Reader:
         said = [_content(x) for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items")
                 for x in getattr(self.cues, name)]
         for ti, turn in enumerate(self.turns):
-            if not (decided & {ti - 1, ti, ti + 1}) or turn.role != "user":
+            if not (decided & {ti - 2, ti - 1, ti, ti + 1, ti + 2}) or turn.role != "user":
                 continue
             for si, s in enumerate(turn.sentences):
                 if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _REASON_SAID.search(s):
