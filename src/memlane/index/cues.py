@@ -2099,7 +2099,8 @@ tonight or the leftover curry?") nor a wh-question ("What about a lunch?")."""
 _REASON_SAID = re.compile(
     r"\b(?:no|not|never|nobody|nothing|doesn't|don't|can't|cannot|won't|isn't|aren't|didn't|wasn't|hasn't|"
     r"haven't|only|already|because|cos|'cause|since|cheaper|faster|slower|easier|harder|better|worse|"
-    r"quieter|bigger|smaller|shorter|longer)\b|\blast\s+(?:time|year|month|week|summer|winter|season)\b",
+    r"quieter|bigger|smaller|shorter|longer)\b|\blast\s+(?:time|year|month|week|summer|winter|season)\b"
+    r"|[£$€]\s?\d|\d\s?%",
     re.IGNORECASE)
 """What a reason says (session 20): a limit or a lack ("The budget covers two people, not
 four.", "It only sends email"), what is there already, a comparison ("The second is cheaper
