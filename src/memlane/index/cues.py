@@ -138,21 +138,28 @@ _PUT_OFF = re.compile(
     r"^(?:(?:ok(?:ay)?|hmm|well|honestly)[,.]?\s+)?let'?s\s+(?:just\s+)?wait\s+(?:till|until|and see|for|to see)\b|\bno promises\b|\bi'?ll take (?:that|this|it)(?: one)? to\b|"
     r"^next (?:retro|meeting|week|time)\b|"
     r"\blet'?s talk (?:about (?:it|that|this) )?(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"tomorrow|later|next)\b",
+    r"tomorrow|later|next)\b|"
+    r"\bdunno\b|\blet'?s leave (?:(?:the|that|this|it)\s+)?(?:[\w-]+\s+){0,2}(?:for now|till|until)\b|"
+    r"\blet'?s look (?:at (?:it|that|this) )?(?:next|later|tomorrow|on)\b|\bi'?(?:ll|d) (?:need|have) to think about\b|"
+    r"\b(?:have|need) to ask (?:[\w']+\s+){1,3}first\b|\blet me check\b",
     re.IGNORECASE)
 """An answer that puts the question off in forms ``_NON_ANSWER`` does not read ("I still don't
 know, the camera is down", "Genuinely don't know.", "I'm waiting to hear from the leisure
 centre", "I'll have a think", "I'll take that one to finance, no promises", "Next retro.",
 "Let's talk Monday when Marco's back"; session 19: "I'll think about that one, I want to see
-what the engineer says first", "let's wait till we've seen the worktop colour, then decide"):
+what the engineer says first", "let's wait till we've seen the worktop colour, then decide";
+session 20: "dunno, let's look next week", "Let's leave the film question for now", "I'll need
+to think about that", "have to ask her parents first", "let me check the seller policy"):
 the question stays open (session 18). Not what the
 answer says nobody knows ("we still don't know whether…", read by :meth:`_Reader.unknown`),
 and not for a question of one word ("Hana?"); a participant's answer only (the assistant's
 "…you're still waiting for the documents" describes the user). Kept apart from
 ``_NON_ANSWER``, which the sentence model reads as a feature."""
-_FIND_OUT = re.compile(r"\bi'?ll (?:check|find out|ask|chase|look (?:for|into))\b", re.IGNORECASE)
+_FIND_OUT = re.compile(r"\bi'?ll (?:(?:have|need) to )?(?:check|find out|ask|chase|look (?:for|into))\b",
+                       re.IGNORECASE)
 """An answer that goes to find out ("I'd think so, but I'll check with their coordinator"; "I'll
-chase them", "…, so I'll look for somewhere else", session 19): the question stays open, unless
+chase them", "…, so I'll look for somewhere else", session 19; "I'll have to check that with
+Mrs Brannigan", session 20): the question stays open, unless
 it asked someone to check."""
 _ASKED_OF = re.compile(r"\b(?:someone|somebody|anyone|anybody|you|your)\b", re.IGNORECASE)
 _OPEN = re.compile(
