@@ -2107,7 +2107,8 @@ _REASON_SAID = re.compile(
     r"\b(?:no|not|never|nobody|nothing|doesn't|don't|can't|cannot|won't|isn't|aren't|didn't|wasn't|hasn't|"
     r"haven't|only|already|because|cos|'cause|since|cheaper|faster|slower|easier|harder|better|worse|"
     r"quieter|bigger|smaller|shorter|longer)\b|\blast\s+(?:time|year|month|week|summer|winter|season)\b"
-    r"|[£$€]\s?\d|\d\s?%",
+    r"|[£$€]\s?\d|\d\s?%|\b\d+(?:[.,]\d+)?\s?(?:k|pages?|people|hours?|minutes?|mins?|days?|weeks?|months?|years?|"
+    r"miles?|km|metres?|meters?|kg|tickets?|orders?|rows?|times?|users?|customers?|members?|GB|MB|ms|seconds?)\b",
     re.IGNORECASE)
 """What a reason says (session 20): a limit or a lack ("The budget covers two people, not
 four.", "It only sends email"), what is there already, a comparison ("The second is cheaper
