@@ -1690,21 +1690,27 @@ class _Reader:
                 self.put(where, "open_questions", "")
 
     def reasons(self) -> None:
-        """Among people (not with the assistant), a statement of a reason said in a turn
-        that settles something, or the turn just before or after it, that no field took is
-        the rationale (session 20): "Last year a third of the riders abandoned on the hills.",
-        "The budget covers two people, not four." beside the decision. Not a question, not
-        small talk, three content words at least (:data:`_REASON_SAID`)."""
+        """A participant's statement of a reason (:data:`_REASON_SAID`) said in a turn that
+        settles something, or up to two turns before or after it, that no field took is the
+        rationale (session 20): "Last year a third of the riders abandoned on the hills.",
+        "The budget covers two people, not four." beside the decision; the assistant's only
+        with "because / since / so" (:data:`_BECAUSE_SAID`) and in the turn of the decision
+        or next to it. Not a question or an exclamation, not what to do (a directive, a
+        proposal, a decision's cue, "should / need to"), not small talk: three content words
+        at least, and not an item said already in other words."""
         decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
         if not decided:
             return
         said = [_content(x) for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items")
                 for x in getattr(self.cues, name)]
         for ti, turn in enumerate(self.turns):
-            if not (decided & {ti - 2, ti - 1, ti, ti + 1, ti + 2}) or turn.role != "user":
+            if not (decided & {ti - 2, ti - 1, ti, ti + 1, ti + 2}):
+                continue
+            if turn.role != "user" and not (decided & {ti - 1, ti, ti + 1}):
                 continue
             for si, s in enumerate(turn.sentences):
-                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _REASON_SAID.search(s):
+                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not (
+                        _REASON_SAID if turn.role == "user" else _BECAUSE_SAID).search(s):
                     continue
                 if _directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s):
                     continue  # what to do, not why: "Tell her to turn the stopcock off…"
@@ -2113,6 +2119,8 @@ _REASON_SAID = re.compile(
 """What a reason says (session 20): a limit or a lack ("The budget covers two people, not
 four.", "It only sends email"), what is there already, a comparison ("The second is cheaper
 than a rebrand"), what happened last time ("Last year a third of the riders abandoned…")."""
+_BECAUSE_SAID = re.compile(r"\b(?:because|since|so that)\b|,\s+so\s+(?=[a-z])", re.IGNORECASE)
+"""The assistant's reason: a "because / since / so that" or a ", so …" said beside a decision."""
 _SHOULD = re.compile(r"\b(?:should|must|need to|needs to|have to|has to)\b", re.IGNORECASE)
 """A sentence that says what to do ("…should be read-only", "we need to…"): no reason."""
 
