@@ -155,11 +155,12 @@ answer says nobody knows ("we still don't know whether…", read by :meth:`_Read
 and not for a question of one word ("Hana?"); a participant's answer only (the assistant's
 "…you're still waiting for the documents" describes the user). Kept apart from
 ``_NON_ANSWER``, which the sentence model reads as a feature."""
-_FIND_OUT = re.compile(r"\bi'?ll (?:(?:have|need) to )?(?:check|find out|ask|chase|look (?:for|into))\b",
+_FIND_OUT = re.compile(r"\bi'?ll (?:(?:have|need) to )?(?:check|find out|ask|chase|look (?:for|into)|"
+                       r"(?:ring|call|phone|email|e-mail|text|message) (?:them|him|her))\b",
                        re.IGNORECASE)
 """An answer that goes to find out ("I'd think so, but I'll check with their coordinator"; "I'll
 chase them", "…, so I'll look for somewhere else", session 19; "I'll have to check that with
-Mrs Brannigan", session 20): the question stays open, unless
+Mrs Brannigan", "I'll ring them now", session 20): the question stays open, unless
 it asked someone to check."""
 _ASKED_OF = re.compile(r"\b(?:someone|somebody|anyone|anybody|you|your)\b", re.IGNORECASE)
 _OPEN = re.compile(
