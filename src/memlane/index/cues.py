@@ -535,6 +535,14 @@ _TERSE = re.compile(r"^(?:(?:ok(?:ay)?|fine|right|alright|so|perfect|good|great|
 """A terse choice said with "then" or "it is" ("Green, then.", "Tuesday, 7am, west gate then.",
 "Cornwall it is, final answer.", "5 pounds it is, from April.") and what it adds."""
 _ORDINAL = re.compile(r"^(?:(first|second|third|fourth|fifth)\s+(?:one|option)|option\s+(\d))$")
+_PICKED = re.compile(r"^(?:do|go with|take|pick|choose|use|try)\s+(?:the\s+)?((?:first|second|third|fourth|fifth)\s+"
+                     r"(?:one|option)|option\s+\d)(?:,?\s+(?:then|please))?[.!]?$", re.IGNORECASE)
+"""A decision that picks an option by its number ("Do option 2.", "Go with the first one"):
+written as the numbered option it names, when one was listed (session 20)."""
+_ONLY_ORDINAL = re.compile(r"^(?:(?:ok(?:ay)?|fine|right|alright|so|yeah|yes|sure|hmm)[,.!]?\s+)*(?:the\s+)?"
+                           r"((?:first|second|third|fourth|fifth)\s+(?:one|option)|option\s+\d)"
+                           r"(?:,?\s+please)?[.!]?$", re.IGNORECASE)
+"""A choice said as a number alone ("The second one.", "Option 3 please"): the numbered option."""
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 _NOT_DETAIL = re.compile(r"^(?:i|we|you|my|our|it|they|he|she|that|this|there|no reason|because|since|as)\b",
                          re.IGNORECASE)
@@ -873,6 +881,10 @@ class _Reader:
         doing = _PROGRESSIVE.match(text)
         if doing:
             text = f"{_BASE[' '.join(doing.group(1).lower().split())]} {self.fuller(where, doing.group(2))}"
+        picked = _PICKED.match(text)
+        item = self.numbered(where[0], _WORD.findall(picked.group(1).lower())) if picked else None
+        if item:  # "OK let's do option 2.": the option (session 20)
+            text = item[:1].upper() + item[1:] + "."
         words = _content(text)  # what was said, before a pronoun is resolved
         text = self.resolve(where, text)
         for old_where, old_field in list(self.cues.placed.items()):
@@ -1469,6 +1481,12 @@ class _Reader:
                     if len(_content(sounds.group(2))) >= 2:
                         self.cues.rationale.append(clean(sounds.group(2)))
                     continue
+                alone = (_ONLY_ORDINAL.match(s) if ti and turn.role == "user" and len(s) <= 40
+                         and (ti, si) not in self.cues.placed else None)
+                item = self.numbered(ti, _WORD.findall(alone.group(1).lower())) if alone else None
+                if item:
+                    self.decide((ti, si), item[:1].upper() + item[1:] + ".")  # "The second one." (session 20)
+                    continue
                 then = (_THEN_CHOICE.match(_unacked(s)) if si == 0 and ti and turn.role == "user"
                         and len(s) <= _SHORT else None)
                 if then and (self.offered(ti, then.group(1)) or self.weighed(ti, si, then.group(1))):
@@ -1959,8 +1977,8 @@ class _Reader:
         rest = m.group("rest")
         if rest and not _NOT_DETAIL.match(rest) and not is_courtesy(rest):
             name = f"{name}, {rest.strip()}"  # "5 pounds, from April"
-        clause = self.settles(ti, own)
-        text = f"{name} — {clause}." if clause else name + "."
+        clause = "" if item else self.settles(ti, own)  # an option says what it is (session 20)
+        text = f"{name} — {clause}." if clause else name[:1].upper() + name[1:] + "."
         self.put((ti, si), "decisions", text)
         self.said[(ti, si)] = _content(text)
         return True
