@@ -100,6 +100,21 @@ def test_the_assistants_so_beside_a_decision_is_rationale(model):
 
 
 @pytest.mark.parametrize("model", WAYS)
+def test_a_long_answers_so_is_no_rationale(model):
+    """With the assistant, a turn of more than five sentences is advice or a story, not why
+    (narrowed after a dump of LongMemEval sessions)."""
+    summary = _summary([
+        ("user", "My fiddle leaf fig keeps dropping leaves. It sits next to the radiator in the lounge."),
+        ("assistant", "A few things cause that. Dry heat from a radiator dries the leaves out, so a spot away from "
+                      "it usually stops the drop. Overwatering does it too. Cold draughts from a door are another. "
+                      "Low light in winter slows it down. Repotting is rarely needed."),
+        ("user", "I've decided to move it to the west window in the bedroom."),
+    ], model)
+    assert _has(summary.decisions, "Move the fiddle leaf fig to the west window in the bedroom"), summary
+    assert not _has(summary.rationale, "Dry heat from a radiator dries the leaves out"), summary
+
+
+@pytest.mark.parametrize("model", WAYS)
 def test_what_to_do_and_far_remarks_are_no_rationale(model):
     """Not a directive, a proposal or a "should", not a question or an exclamation, and not
     a sentence far from every decision."""

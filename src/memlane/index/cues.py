@@ -1727,6 +1727,8 @@ class _Reader:
                 continue
             if turn.role != "user" and not (decided & {ti - 1, ti, ti + 1}):
                 continue
+            if self.assisted and len(turn.sentences) > _OUTCOME_MAX:
+                continue  # a long answer or message is advice or a story, not why (the dumps)
             for si, s in enumerate(turn.sentences):
                 if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not (
                         _REASON_SAID if turn.role == "user" else _BECAUSE_SAID).search(s):
