@@ -125,11 +125,15 @@ def test_what_to_do_and_far_remarks_are_no_rationale(model):
         ("Ana", "The gate also squeaks, nobody has oiled it."),
         ("Ben", "It should not take long to fix the roof."),
         ("Ana", "Agreed, let's order a new felt roof for the shed from Hallam's."),
+        ("Cat", "Don't buy the cheap felt, it never lasts."),
+        ("Ben", "Can't wait to see it done, it's only a week's work."),
     ], model)
     assert _has(summary.decisions, "Order a new felt roof for the shed from Hallam's"), summary
     assert not _has(summary.rationale, "The shed roof is leaking on the mowers"), summary  # four turns before
     assert not _has(summary.rationale, "Bring the tarp from the garage"), summary
     assert not _has(summary.rationale, "It should not take long to fix the roof"), summary
+    assert not _has(summary.rationale, "Don't buy the cheap felt, it never lasts"), summary
+    assert not _has(summary.rationale, "Can't wait to see it done, it's only a week's work"), summary
 
 
 @pytest.mark.parametrize("model", WAYS)

@@ -2142,8 +2142,10 @@ four.", "It only sends email"), what is there already, a comparison ("The second
 than a rebrand"), what happened last time ("Last year a third of the riders abandoned…")."""
 _BECAUSE_SAID = re.compile(r"\b(?:because|since|so that)\b|,\s+so\s+(?=[a-z])", re.IGNORECASE)
 """The assistant's reason: a "because / since / so that" or a ", so …" said beside a decision."""
-_SHOULD = re.compile(r"\b(?:should|must|need to|needs to|have to|has to)\b", re.IGNORECASE)
-"""A sentence that says what to do ("…should be read-only", "we need to…"): no reason."""
+_SHOULD = re.compile(r"\b(?:should|must|need to|needs to|have to|has to)\b|^(?:i\s+)?can'?t wait to\b|^(?:don'?t|do not|never)\b",
+                     re.IGNORECASE)
+"""A sentence that says what to do ("…should be read-only", "we need to…", "Don't give up…") or
+looks forward to something ("Can't wait to…"): no reason."""
 
 
 def _invites(sentence: str) -> bool:
