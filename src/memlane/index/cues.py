@@ -491,10 +491,12 @@ the sentence agrees; the proposal it answers is the decision."""
 _I_WILL = re.compile(r"\bI(?:'ll| will)\b")
 """A speaker's own "I'll A and B" is a choice and a task (the second half is not split off as
 a second decision)."""
-_PLEASE_DO = re.compile(r"^(?:(?:ok(?:ay)?|then|so|good|great|sure|also)[,.]?\s+)*please\s+(?:also\s+)?"
+_PLEASE_DO = re.compile(r"^(?:[^,;?!\"]{3,60}[,;]\s+(?:so\s+)?)?(?:(?:ok(?:ay)?|then|so|good|great|sure|also)[,.]?\s+)*please\s+(?:also\s+)?"
                         r"(?=[a-z]+\b)(.+)$", re.IGNORECASE)
 """The assistant asking the user to do something ("Please upload the plumber's invoice…",
-"Then please file a police report first and upload it…"): the user's next step."""
+"Then please file a police report first and upload it…"): the user's next step; also after a
+clause that says when or why ("When someone leaves, please use Remove from workspace…",
+"…, so please check the 10:09 on cp.pt before you pay": session 20), from "please" on."""
 _TO_DO = (_IMPERATIVE | {"file", "post", "bring", "print", "fill", "sign"}) - {"go", "keep", "let", "follow"}
 """Verbs of a "Please …" that the user does in the world (not "provide", "share", "let me know")."""
 _PLEASE_NOT = frozenset("let provide share confirm reply respond be bear feel allow expect accept find see rest "

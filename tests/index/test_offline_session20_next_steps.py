@@ -1,0 +1,72 @@
+"""Session 20: next steps and action items (the offline backend, both ways it runs: the
+patterns alone and with the shipped sentence model). Every conversation is written for these
+tests."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memlane.bench.summaries.score import dice, tokens
+from memlane.index.offline import OfflineIntelligence
+from memlane.types import Message
+
+T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+WAYS = [None, "shipped"]
+
+
+def _msgs(turns):
+    out = []
+    for i, (who, text) in enumerate(turns):
+        role = "assistant" if who == "assistant" else "user"
+        out.append(Message(i + 1, 1, "s", role, text, T0 + timedelta(minutes=i), i + 1,
+                           speaker=None if who in ("user", "assistant") else who))
+    return out
+
+
+def _summary(turns, model):
+    return OfflineIntelligence(model).summarize("s", _msgs(turns))[0]
+
+
+def _steps(summary):
+    return [*summary.next_steps, *summary.action_items]
+
+
+def _has(items, text):
+    """Whether an item of ``items`` matches ``text`` by the bench's rule (Dice >= 0.5)."""
+    return any(dice(tokens(x.split(": ", 1)[-1]), tokens(text)) >= 0.5 for x in items)
+
+
+# 1. The assistant's "please <do>" after a clause that says when or why is the user's step.
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_please_after_a_why_clause_is_the_users_step(model):
+    summary = _summary([
+        ("user", "Can I still change my seat on the Vienna flight tomorrow?"),
+        ("assistant", "Seat changes close 24 hours before departure, so please pick your seat in the app "
+                      "before 10am today."),
+        ("user", "Ok, thanks."),
+    ], model)
+    assert _has(_steps(summary), "Pick your seat in the app before 10am today"), summary
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_please_after_a_when_clause_is_the_users_step(model):
+    summary = _summary([
+        ("user", "How do I hand back the loan laptop when my contract ends?"),
+        ("assistant", "When your contract ends, please return the laptop to the IT desk on floor 3 "
+                      "with its charger."),
+        ("user", "Got it."),
+    ], model)
+    assert _has(_steps(summary), "Return the laptop to the IT desk on floor 3 with its charger"), summary
+    assert "When your contract ends" not in " ".join(_steps(summary)), summary
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_please_asking_for_the_conversation_after_a_clause_is_still_no_step(model):
+    summary = _summary([
+        ("user", "My parcel never arrived."),
+        ("assistant", "Sorry about that, please provide your order number."),
+        ("user", "It's 55120."),
+    ], model)
+    assert not _has(_steps(summary), "Provide your order number"), summary
