@@ -70,3 +70,40 @@ def test_please_asking_for_the_conversation_after_a_clause_is_still_no_step(mode
         ("user", "It's 55120."),
     ], model)
     assert not _has(_steps(summary), "Provide your order number"), summary
+
+
+# 2. A stand-up's "today" and what follows it is the speaker's step.
+
+_STANDUP = [
+    ("Hamid", "Morning, quick round please."),
+    ("Lucia", "Yesterday I closed the billing export ticket; today I'm on the invoice reminder emails."),
+    ("Tomasz", "Today the load balancer certificates for the staging cluster."),
+    ("Efua", "Today it's the onboarding checklist for the two new warehouse starters."),
+    ("Hamid", "Thanks all."),
+]
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_today_after_a_semicolon_is_the_speakers_step(model):
+    items = _summary(_STANDUP, model).action_items
+    assert any(x.startswith("Lucia:") and _has([x], "Invoice reminder emails today") for x in items), items
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_today_and_a_thing_is_the_speakers_step(model):
+    items = _summary(_STANDUP, model).action_items
+    assert any(x.startswith("Tomasz:") and _has([x], "Load balancer certificates for the staging cluster")
+               for x in items), items
+    assert any(x.startswith("Efua:") and _has([x], "Onboarding checklist for the two new warehouse starters")
+               for x in items), items
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_todays_weather_or_a_question_is_no_step(model):
+    summary = _summary([
+        ("Ana", "Today the weather at the depot is awful, by the way."),
+        ("Rui", "Today the van or the bikes for the Lisbon run?"),
+        ("Ana", "Bikes."),
+    ], model)
+    assert not _has(_steps(summary), "The weather at the depot is awful"), summary
+    assert not _has(_steps(summary), "The van or the bikes for the Lisbon run"), summary

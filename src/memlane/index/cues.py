@@ -639,6 +639,11 @@ _WHEN = re.compile(r"\b(?:today|this morning|this afternoon|this week|tomorrow|a
                    re.IGNORECASE)
 """What a speaker says they are on today ("Today I'm on the PDF export", "I'm on the webhook
 retries today"): their next step, the stand-up's plan (session 10)."""
+_TODAY_ON = re.compile(r"(?:^|;\s+)(?:(?:and|so|meanwhile)[,]?\s+)?today[,:]?\s+(?:i'?m\s+on\s+|it'?s\s+)?"
+                       r"((?:the|my)\s+(?!weather\b)\w.*)$", re.IGNORECASE)
+"""A stand-up's "today" and what follows it, the speaker's work ("…; today I'm on the email
+templates", "Today the peering with the legacy account.", "Today it's the wheel builds"), among
+people: their step (session 20)."""
 _ON_NOW = re.compile(r"^(?:(?:and|so)[,]?\s+)?(?:i'?m\s+(?:still\s+)?(?:on\s+the|finishing|fixing|chasing)|"
                      r"still\s+(?:chasing|fighting|working on))\s+(?!(?:one|it|that|this|lookout|hunt|way|road|phone|"
                      r"fence|same|right|verge|edge|mend|move|go|case|team|list|rota|call)\b)\w", re.IGNORECASE)
@@ -1317,6 +1322,13 @@ class _Reader:
         if doing and _WHEN.search(s) and not (doing.group("any") and self.assisted):  # (any verb among people)
             self.put((ti, si), "action_items", _owned(who, clean(s)))
             return True
+        if not self.assisted and "today" in s.lower():
+            # "Yesterday I finished the PDF layout; today I'm on the email templates", "Today the
+            # peering with the legacy account.", "Today it's the wheel builds…" (session 20)
+            tail = _TODAY_ON.search(s)
+            if tail and not s.endswith("?") and len(_content(tail.group(1))) >= 2:
+                self.put((ti, si), "action_items", _owned(who, _stop(clean(tail.group(1)))))
+                return True
         if not self.assisted and ("'m " in s or "till " in s) and _ON_NOW.match(s):
             self.put((ti, si), "action_items", _owned(who, clean(s)))
             return True
