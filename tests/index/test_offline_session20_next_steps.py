@@ -107,3 +107,39 @@ def test_todays_weather_or_a_question_is_no_step(model):
     ], model)
     assert not _has(_steps(summary), "The weather at the depot is awful"), summary
     assert not _has(_steps(summary), "The van or the bikes for the Lisbon run"), summary
+
+
+# 3. "I'll ask X" answering a question is written with the question it answers.
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_ill_ask_someone_is_written_with_the_question_it_answers(model):
+    items = _summary([
+        ("Nadia", "Allotment open day is on the 21st, stalls are sorted."),
+        ("Gareth", "Can the scout hut lend us their trestle tables for the day?"),
+        ("Nadia", "I'll ask Bronwen tonight."),
+        ("Gareth", "Great."),
+    ], model).action_items
+    assert any(x.startswith("Nadia:") and "Bronwen" in x and "trestle tables" in x for x in items), items
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_ill_check_with_someone_after_a_question_in_the_same_turn(model):
+    items = _summary([
+        ("Ola", "The printer quote came in at 340 for the flyers."),
+        ("Marek", "Does that include delivery to the hall? Not sure, I'll check with Danuta."),
+        ("Ola", "Thanks."),
+    ], model).action_items
+    assert any(x.startswith("Marek:") and "Danuta" in x and "delivery to the hall" in x for x in items), items
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_ill_ask_with_what_said_or_after_no_question_stays_as_said(model):
+    items = _summary([
+        ("Ola", "The hall is booked for the 3rd."),
+        ("Marek", "I'll ask Danuta about the chairs."),
+        ("Ola", "Did the flyers come?"),
+        ("Marek", "Yes, and I'll email Piotr today about the raffle prizes."),
+    ], model).action_items
+    assert any(x == "Marek: I'll ask Danuta about the chairs." for x in items), items
+    assert not any("—" in x for x in items), items

@@ -1289,10 +1289,23 @@ class _Reader:
                 self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: two.start()]))))
                 self.cues.action_items.append(_owned(turn.who, _stop(clean(sentence[two.start(1):]))))
                 return True
-            step = self.reached(ti, si, _without_aside(clean(sentence)))
+            step = self.about(ti, si, self.reached(ti, si, _without_aside(clean(sentence))))
             self.put((ti, si), "action_items", _owned(turn.who, step))
             return True
         return False
+
+    def about(self, ti: int, si: int, step: str) -> str:
+        """"I'll ask Fergus." answering "Is the rescue boat crew free on the 14th?" says whom, not
+        what: written with the question it answers (the nearest earlier sentence of the turn,
+        or the last of the turn before, when it asks) (session 20)."""
+        if not _ASK_WHOM.search(step):
+            return step
+        sents = self.turns[ti].sentences
+        asked = next((x for x in reversed(sents[:si]) if x.endswith("?")), None)
+        if asked is None and ti and si == 0 and self.turns[ti - 1].who != self.turns[ti].who:
+            last = self.turns[ti - 1].sentences[-1:] or [""]
+            asked = last[0] if last[0].endswith("?") else None
+        return f"{step.rstrip('.!')} — {asked}" if asked and len(_content(asked)) >= 2 else step  # (not "Six?")
 
     def reached(self, ti: int, si: int, step: str) -> str:
         """A step that reaches someone said as "him" or "her" ("I'll message him") written with
@@ -2272,6 +2285,13 @@ _NO_NEED = re.compile(r"^(?:no need|do not need|don'?t need|there is no need)\b"
 the conversation settled only when it settled nothing else (session 13)."""
 
 
+_ASK_WHOM = re.compile(r"\b(?:i'?ll|i will|ill)\s+(?:ask|check with|email|ring|call|text|ping|message)\s+"
+                       r"(?!(?:about|if|whether|for|to|what|who|when|where|how|why)\b)\S+(?:\s+(?!(?:about|if|whether|for|"
+                       r"to|what|who|when|where|how|why)\b)\S+){0,3}?"
+                       r"(?:\s+(?:today|tonight|now|tomorrow|first|later|again|on\s+\w+|after\s+\w+|this\s+\w+))*[.!]?$",
+                       re.IGNORECASE)
+"""A step that names whom to ask and not what ("I'll ask Fergus.", "I'll check with Rosa.",
+"Ill ask Dario on monday.")."""
 _STEP_ASIDE = re.compile(
     r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|last|\d+)\s)")
 """A remark after a participant's commitment ("I'll relabel them by hand this morning, the label
