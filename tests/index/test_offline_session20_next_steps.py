@@ -143,3 +143,26 @@ def test_ill_ask_with_what_said_or_after_no_question_stays_as_said(model):
     ], model).action_items
     assert any(x == "Marek: I'll ask Danuta about the chairs." for x in items), items
     assert not any("—" in x for x in items), items
+
+
+# 4. "…, and someone has to <do>" after a clause is a next step, as at a sentence's start.
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_someone_has_to_after_a_clause_is_a_next_step(model):
+    summary = _summary([
+        ("Bea", "Stock check done for the shop."),
+        ("Cal", "The gift cards expire on the 30th, and someone has to email the 40 holders about it this week."),
+        ("Bea", "Noted."),
+    ], model)
+    assert _has(summary.next_steps, "Email the 40 gift card holders this week about the expiry"), summary
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_someone_has_to_do_that_after_a_clause_is_no_step(model):
+    summary = _summary([
+        ("Bea", "Stock check done for the shop."),
+        ("Cal", "And the window display for May, someone needs to sort that, it takes a full day."),
+        ("Bea", "Noted."),
+    ], model)
+    assert not any("sort that" in x.lower() for x in _steps(summary)), summary

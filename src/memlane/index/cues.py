@@ -650,12 +650,16 @@ _ON_NOW = re.compile(r"^(?:(?:and|so)[,]?\s+)?(?:i'?m\s+(?:still\s+)?(?:on\s+the
 """A participant's work in hand with no day said ("I'm on the Android crash from Crashlytics",
 "Still chasing the memory growth in the report worker"), among people: what they go on
 with (session 12, second round)."""
-_SOMEONE = re.compile(r"^(?:(?:and|but|so|also|oh)[,]?\s+)?(someone|somebody|one of us|i)\s+(?:should|needs? to|must|has to|"
+_SOMEONE = re.compile(r"^(?:(?:and|but|so|also|oh)[,]?\s+)?(someone|somebody|one of us|i)\s+"
+                      r"(?:should|needs? to|must|has to|"
                       r"ought to|(?:has|'s) got to)\s+"
                       r"(?!be\b|have\b|know\b)(.+)$", re.IGNORECASE)
 """A step named without a volunteer ("Someone should write the theory into INC-2207") or the
 speaker's own ("I should ask HR about that"): a next step, its owner the speaker's when "I";
 also "someone has to / ought to", "one of us should" (session 13)."""
+_SOMEONE_AFTER = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?(?=(?:someone|somebody)\b)", re.IGNORECASE)
+"""A step named without a volunteer after a clause ("…past their promised date, and someone has
+to ring those customers today") (session 20)."""
 _I_CAN = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|yeah|and|also|oh)[,.!]?\s+)*i\s+can\s+(?:also\s+)?(?=([a-z]+)\b)(.+)$",
                     re.IGNORECASE)
 """A participant volunteering ("I can bring a few head torches for the Sunday runs too"):
@@ -1346,6 +1350,11 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(who, clean(s)))
             return True
         some = _SOMEONE.match(s) if ("should" in s or "need" in s or "must" in s or "to " in s) else None
+        if some is None and ("someone" in s or "somebody" in s) and (at := _SOMEONE_AFTER.search(s)):
+            some = _SOMEONE.match(s[at.end():])  # "…, and someone has to ring those customers today"
+            some = (some if some and some.group(1).lower() != "i" and len(_content(some.group(2))) >= 3
+                    and not re.match(r"\w+\s+(?:it|that|this|them)\b", some.group(2), re.IGNORECASE) else None)
+            # (not "And the campsite at Hay, someone needs to book that": what "that" is went before)
         if (some and not _UNSETTLED.search(some.group(2))
                 and not (self.assisted and ti == self.opening and _OPENING_NEED.search(s))):  # (the problem brought)
             mine = some.group(1).lower() == "i"
