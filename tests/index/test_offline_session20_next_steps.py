@@ -166,3 +166,26 @@ def test_someone_has_to_do_that_after_a_clause_is_no_step(model):
         ("Bea", "Noted."),
     ], model)
     assert not any("sort that" in x.lower() for x in _steps(summary)), summary
+
+
+# 5. "I can have … / I can borrow …" among people is the speaker's task.
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_i_can_have_it_in_review_is_the_speakers_task(model):
+    items = _summary([
+        ("Noor", "The crash is in the photo picker, 2% of sessions on Android 14."),
+        ("Jakub", "I can have the 7.2.1 hotfix in review by 4pm."),
+        ("Noor", "Great, thanks."),
+    ], model).action_items
+    assert any(x.startswith("Jakub:") and _has([x], "Have the 7.2.1 hotfix in review by 4pm") for x in items), items
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_i_can_borrow_is_the_speakers_task(model):
+    items = _summary([
+        ("Eira", "We're short of gazebos for the fete, only two left."),
+        ("Huw", "I can borrow three gazebos from the rugby club, they lent us some in June."),
+        ("Eira", "Perfect."),
+    ], model).action_items
+    assert any(x.startswith("Huw:") and _has([x], "Borrow three gazebos from the rugby club") for x in items), items

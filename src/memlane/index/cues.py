@@ -663,7 +663,8 @@ to ring those customers today") (session 20)."""
 _I_CAN = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|yeah|and|also|oh)[,.!]?\s+)*i\s+can\s+(?:also\s+)?(?=([a-z]+)\b)(.+)$",
                     re.IGNORECASE)
 """A participant volunteering ("I can bring a few head torches for the Sunday runs too"):
-their task, in a conversation among people (to the assistant it is a remark)."""
+their task, in a conversation among people (to the assistant it is a remark); also "I can have
+5.3.1 up for review this afternoon", "I can borrow more from the parish council" (session 20)."""
 _WILL_DO = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|right)[,.]?\s+)?will\s+(?!do\b)([a-z]+\b.*)$", re.IGNORECASE)
 """A commitment with its subject left out ("Will send it Monday."): the speaker's step."""
 
@@ -1362,7 +1363,7 @@ class _Reader:
                      _owned(who, _stop(clean(some.group(2)))) if mine else _stop(clean(some.group(2))))
             return True
         can = (_I_CAN.match(s) if not self.assisted and "can " in s[:24].lower() else None)
-        if (can and can.group(1).lower() in (_STEP_VERBS | {"get", "make", "handle"}) - {"tell"}
+        if (can and can.group(1).lower() in (_STEP_VERBS | {"get", "make", "handle", "have", "borrow"}) - {"tell"}
                 and not re.search(r"\b(?:you|me|if)\b", can.group(2), re.IGNORECASE)):
             self.put((ti, si), "action_items", _owned(who, _stop(clean(can.group(2)))))
             return True
