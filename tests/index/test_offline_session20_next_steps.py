@@ -189,3 +189,29 @@ def test_i_can_borrow_is_the_speakers_task(model):
         ("Eira", "Perfect."),
     ], model).action_items
     assert any(x.startswith("Huw:") and _has([x], "Borrow three gazebos from the rugby club") for x in items), items
+
+
+# 6. A stand-up in shorthand ("t: …", "me: …", "blocker: …") is the speaker's step, a blocker the team's.
+
+_SHORTHAND = [
+    ("Ruth", "standup, go"),
+    ("Olu", "y: finished the refund export. t: starting on the SEPA mandate screens, PAY-412"),
+    ("Mira", "ok. me: pairing with Olu on PAY-412, then the fraud rules review at 3"),
+    ("Olu", "blocker: need someone with admin rights to rotate the Stripe webhook secret"),
+    ("Ruth", "thanks"),
+]
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_today_in_shorthand_is_the_speakers_step(model):
+    items = _summary(_SHORTHAND, model).action_items
+    assert any(x.startswith("Olu:") and _has([x], "Start on the SEPA mandate screens, PAY-412") for x in items), items
+    assert any(x.startswith("Mira:") and _has([x], "Pair with Olu on PAY-412, then the fraud rules review at 3")
+               for x in items), items
+    assert not any("refund export" in x for x in items), items
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_blocker_in_shorthand_is_a_next_step(model):
+    summary = _summary(_SHORTHAND, model)
+    assert _has(_steps(summary), "Rotate the Stripe webhook secret, someone with admin rights"), summary

@@ -639,6 +639,10 @@ _WHEN = re.compile(r"\b(?:today|this morning|this afternoon|this week|tomorrow|a
                    re.IGNORECASE)
 """What a speaker says they are on today ("Today I'm on the PDF export", "I'm on the webhook
 retries today"): their next step, the stand-up's plan (session 10)."""
+_STANDUP_TAG = re.compile(r"(?:^|[.!]\s+)(t|today|me|blockers?)\s*:\s+(\S.*)$", re.IGNORECASE)
+"""A stand-up said in shorthand ("t: starting on the 3DS challenge flow", "me: vendor review with
+finance at 2", "blocker: need someone with prod access to look at…"): the speaker's step, a
+blocker the team's (session 20)."""
 _TODAY_ON = re.compile(r"(?:^|;\s+)(?:(?:and|so|meanwhile)[,]?\s+)?today[,:]?\s+(?:i'?m\s+on\s+|it'?s\s+)?"
                        r"((?:the|my)\s+(?!weather\b)\w.*)$", re.IGNORECASE)
 """A stand-up's "today" and what follows it, the speaker's work ("…; today I'm on the email
@@ -1339,6 +1343,14 @@ class _Reader:
         doing = _DOING.match(s) if "'m " in s or "m on" in s else None
         if doing and _WHEN.search(s) and not (doing.group("any") and self.assisted):  # (any verb among people)
             self.put((ti, si), "action_items", _owned(who, clean(s)))
+            return True
+        short = _STANDUP_TAG.search(s) if not self.assisted and ":" in s else None  # (also "ok. me: …")
+        if short and len(_content(short.group(2))) >= 3 and not s.endswith("?"):
+            rest = short.group(2)
+            if short.group(1).lower().startswith("blocker"):
+                self.put((ti, si), "next_steps", _stop(clean(rest[:1].upper() + rest[1:])))
+            else:
+                self.put((ti, si), "action_items", _owned(who, _stop(clean(rest[:1].upper() + rest[1:]))))
             return True
         if not self.assisted and "today" in s.lower():
             # "Yesterday I finished the PDF layout; today I'm on the email templates", "Today the
