@@ -5,8 +5,10 @@ tests."""
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from memlane.bench.summaries.score import dice, tokens
+from memlane.bench.summaries.score import dice, is_small_talk, tokens
 from memlane.index.offline import OfflineIntelligence
 from memlane.types import Message
 
@@ -215,3 +217,23 @@ def test_today_in_shorthand_is_the_speakers_step(model):
 def test_a_blocker_in_shorthand_is_a_next_step(model):
     summary = _summary(_SHORTHAND, model)
     assert _has(_steps(summary), "Rotate the Stripe webhook secret, someone with admin rights"), summary
+
+
+# The new shapes on any text: no error, no item without a content word, no sentence in two fields.
+
+_WORDS = st.sampled_from("t: me: blocker: today Today the it's I'll ask ring them Fergus ? . , ; "
+                         "please so when someone has to and I can have borrow review by 3pm".split())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(_WORDS, min_size=1, max_size=14).map(" ".join), min_size=1, max_size=5))
+def test_the_new_shapes_on_any_text_write_no_empty_or_doubled_item(texts):
+    turns = [("Ann" if i % 2 else "Bo", t) for i, t in enumerate(texts)]
+    summary = _summary(turns, None)
+    fields = [summary.decisions, summary.rationale, summary.open_questions, summary.next_steps,
+              summary.action_items]
+    assert not any(is_small_talk(x) for f in fields for x in f), summary
+    keys = [{x.split(": ", 1)[-1].strip().lower() for x in f} for f in fields]
+    for i, a in enumerate(keys):
+        for b in keys[i + 1:]:
+            assert not a & b, summary
