@@ -138,21 +138,29 @@ _PUT_OFF = re.compile(
     r"^(?:(?:ok(?:ay)?|hmm|well|honestly)[,.]?\s+)?let'?s\s+(?:just\s+)?wait\s+(?:till|until|and see|for|to see)\b|\bno promises\b|\bi'?ll take (?:that|this|it)(?: one)? to\b|"
     r"^next (?:retro|meeting|week|time)\b|"
     r"\blet'?s talk (?:about (?:it|that|this) )?(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"tomorrow|later|next)\b",
+    r"tomorrow|later|next)\b|"
+    r"\bdunno\b|\blet'?s leave (?:(?:the|that|this|it)\s+)?(?:[\w-]+\s+){0,2}(?:for now|till|until)\b|"
+    r"\blet'?s look (?:at (?:it|that|this) )?(?:next|later|tomorrow|on)\b|\bi'?(?:ll|d) (?:need|have) to think about\b|"
+    r"\b(?:have|need) to ask (?:[\w']+\s+){1,3}first\b|\blet me check\b",
     re.IGNORECASE)
 """An answer that puts the question off in forms ``_NON_ANSWER`` does not read ("I still don't
 know, the camera is down", "Genuinely don't know.", "I'm waiting to hear from the leisure
 centre", "I'll have a think", "I'll take that one to finance, no promises", "Next retro.",
 "Let's talk Monday when Marco's back"; session 19: "I'll think about that one, I want to see
-what the engineer says first", "let's wait till we've seen the worktop colour, then decide"):
+what the engineer says first", "let's wait till we've seen the worktop colour, then decide";
+session 20: "dunno, let's look next week", "Let's leave the film question for now", "I'll need
+to think about that", "have to ask her parents first", "let me check the seller policy"):
 the question stays open (session 18). Not what the
 answer says nobody knows ("we still don't know whether…", read by :meth:`_Reader.unknown`),
 and not for a question of one word ("Hana?"); a participant's answer only (the assistant's
 "…you're still waiting for the documents" describes the user). Kept apart from
 ``_NON_ANSWER``, which the sentence model reads as a feature."""
-_FIND_OUT = re.compile(r"\bi'?ll (?:check|find out|ask|chase|look (?:for|into))\b", re.IGNORECASE)
+_FIND_OUT = re.compile(r"\bi'?ll (?:(?:have|need) to )?(?:check|find out|ask|chase|look (?:for|into)|"
+                       r"(?:ring|call|phone|email|e-mail|text|message) (?:them|him|her))\b",
+                       re.IGNORECASE)
 """An answer that goes to find out ("I'd think so, but I'll check with their coordinator"; "I'll
-chase them", "…, so I'll look for somewhere else", session 19): the question stays open, unless
+chase them", "…, so I'll look for somewhere else", session 19; "I'll have to check that with
+Mrs Brannigan", "I'll ring them now", session 20): the question stays open, unless
 it asked someone to check."""
 _ASKED_OF = re.compile(r"\b(?:someone|somebody|anyone|anybody|you|your)\b", re.IGNORECASE)
 _OPEN = re.compile(
@@ -483,10 +491,12 @@ the sentence agrees; the proposal it answers is the decision."""
 _I_WILL = re.compile(r"\bI(?:'ll| will)\b")
 """A speaker's own "I'll A and B" is a choice and a task (the second half is not split off as
 a second decision)."""
-_PLEASE_DO = re.compile(r"^(?:(?:ok(?:ay)?|then|so|good|great|sure|also)[,.]?\s+)*please\s+(?:also\s+)?"
+_PLEASE_DO = re.compile(r"^(?:[^,;?!\"]{3,60}[,;]\s+(?:so\s+)?)?(?:(?:ok(?:ay)?|then|so|good|great|sure|also)[,.]?\s+)*please\s+(?:also\s+)?"
                         r"(?=[a-z]+\b)(.+)$", re.IGNORECASE)
 """The assistant asking the user to do something ("Please upload the plumber's invoice…",
-"Then please file a police report first and upload it…"): the user's next step."""
+"Then please file a police report first and upload it…"): the user's next step; also after a
+clause that says when or why ("When someone leaves, please use Remove from workspace…",
+"…, so please check the 10:09 on cp.pt before you pay": session 20), from "please" on."""
 _TO_DO = (_IMPERATIVE | {"file", "post", "bring", "print", "fill", "sign"}) - {"go", "keep", "let", "follow"}
 """Verbs of a "Please …" that the user does in the world (not "provide", "share", "let me know")."""
 _PLEASE_NOT = frozenset("let provide share confirm reply respond be bear feel allow expect accept find see rest "
@@ -527,6 +537,14 @@ _TERSE = re.compile(r"^(?:(?:ok(?:ay)?|fine|right|alright|so|perfect|good|great|
 """A terse choice said with "then" or "it is" ("Green, then.", "Tuesday, 7am, west gate then.",
 "Cornwall it is, final answer.", "5 pounds it is, from April.") and what it adds."""
 _ORDINAL = re.compile(r"^(?:(first|second|third|fourth|fifth)\s+(?:one|option)|option\s+(\d))$")
+_PICKED = re.compile(r"^(?:do|go with|take|pick|choose|use|try)\s+(?:the\s+)?((?:first|second|third|fourth|fifth)\s+"
+                     r"(?:one|option)|option\s+\d)(?:,?\s+(?:then|please))?[.!]?$", re.IGNORECASE)
+"""A decision that picks an option by its number ("Do option 2.", "Go with the first one"):
+written as the numbered option it names, when one was listed (session 20)."""
+_ONLY_ORDINAL = re.compile(r"^(?:(?:ok(?:ay)?|fine|right|alright|so|yeah|yes|sure|hmm)[,.!]?\s+)*(?:the\s+)?"
+                           r"((?:first|second|third|fourth|fifth)\s+(?:one|option)|option\s+\d)"
+                           r"(?:,?\s+please)?[.!]?$", re.IGNORECASE)
+"""A choice said as a number alone ("The second one.", "Option 3 please"): the numbered option."""
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 _NOT_DETAIL = re.compile(r"^(?:i|we|you|my|our|it|they|he|she|that|this|there|no reason|because|since|as)\b",
                          re.IGNORECASE)
@@ -621,22 +639,36 @@ _WHEN = re.compile(r"\b(?:today|this morning|this afternoon|this week|tomorrow|a
                    re.IGNORECASE)
 """What a speaker says they are on today ("Today I'm on the PDF export", "I'm on the webhook
 retries today"): their next step, the stand-up's plan (session 10)."""
+_STANDUP_TAG = re.compile(r"(?:^|[.!]\s+)(t|today|me|blockers?)\s*:\s+(\S.*)$", re.IGNORECASE)
+"""A stand-up said in shorthand ("t: starting on the 3DS challenge flow", "me: vendor review with
+finance at 2", "blocker: need someone with prod access to look at…"): the speaker's step, a
+blocker the team's (session 20)."""
+_TODAY_ON = re.compile(r"(?:^|;\s+)(?:(?:and|so|meanwhile)[,]?\s+)?today[,:]?\s+(?:i'?m\s+on\s+|it'?s\s+)?"
+                       r"((?:the|my)\s+(?!weather\b)\w.*)$", re.IGNORECASE)
+"""A stand-up's "today" and what follows it, the speaker's work ("…; today I'm on the email
+templates", "Today the peering with the legacy account.", "Today it's the wheel builds"), among
+people: their step (session 20)."""
 _ON_NOW = re.compile(r"^(?:(?:and|so)[,]?\s+)?(?:i'?m\s+(?:still\s+)?(?:on\s+the|finishing|fixing|chasing)|"
                      r"still\s+(?:chasing|fighting|working on))\s+(?!(?:one|it|that|this|lookout|hunt|way|road|phone|"
                      r"fence|same|right|verge|edge|mend|move|go|case|team|list|rota|call)\b)\w", re.IGNORECASE)
 """A participant's work in hand with no day said ("I'm on the Android crash from Crashlytics",
 "Still chasing the memory growth in the report worker"), among people: what they go on
 with (session 12, second round)."""
-_SOMEONE = re.compile(r"^(?:(?:and|but|so|also|oh)[,]?\s+)?(someone|somebody|one of us|i)\s+(?:should|needs? to|must|has to|"
+_SOMEONE = re.compile(r"^(?:(?:and|but|so|also|oh)[,]?\s+)?(someone|somebody|one of us|i)\s+"
+                      r"(?:should|needs? to|must|has to|"
                       r"ought to|(?:has|'s) got to)\s+"
                       r"(?!be\b|have\b|know\b)(.+)$", re.IGNORECASE)
 """A step named without a volunteer ("Someone should write the theory into INC-2207") or the
 speaker's own ("I should ask HR about that"): a next step, its owner the speaker's when "I";
 also "someone has to / ought to", "one of us should" (session 13)."""
+_SOMEONE_AFTER = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?(?=(?:someone|somebody)\b)", re.IGNORECASE)
+"""A step named without a volunteer after a clause ("…past their promised date, and someone has
+to ring those customers today") (session 20)."""
 _I_CAN = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|yeah|and|also|oh)[,.!]?\s+)*i\s+can\s+(?:also\s+)?(?=([a-z]+)\b)(.+)$",
                     re.IGNORECASE)
 """A participant volunteering ("I can bring a few head torches for the Sunday runs too"):
-their task, in a conversation among people (to the assistant it is a remark)."""
+their task, in a conversation among people (to the assistant it is a remark); also "I can have
+5.3.1 up for review this afternoon", "I can borrow more from the parish council" (session 20)."""
 _WILL_DO = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|right)[,.]?\s+)?will\s+(?!do\b)([a-z]+\b.*)$", re.IGNORECASE)
 """A commitment with its subject left out ("Will send it Monday."): the speaker's step."""
 
@@ -865,6 +897,10 @@ class _Reader:
         doing = _PROGRESSIVE.match(text)
         if doing:
             text = f"{_BASE[' '.join(doing.group(1).lower().split())]} {self.fuller(where, doing.group(2))}"
+        picked = _PICKED.match(text)
+        item = self.numbered(where[0], _WORD.findall(picked.group(1).lower())) if picked else None
+        if item:  # "OK let's do option 2.": the option (session 20)
+            text = item[:1].upper() + item[1:] + "."
         words = _content(text)  # what was said, before a pronoun is resolved
         text = self.resolve(where, text)
         for old_where, old_field in list(self.cues.placed.items()):
@@ -1262,10 +1298,23 @@ class _Reader:
                 self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: two.start()]))))
                 self.cues.action_items.append(_owned(turn.who, _stop(clean(sentence[two.start(1):]))))
                 return True
-            step = self.reached(ti, si, _without_aside(clean(sentence)))
+            step = self.about(ti, si, self.reached(ti, si, _without_aside(clean(sentence))))
             self.put((ti, si), "action_items", _owned(turn.who, step))
             return True
         return False
+
+    def about(self, ti: int, si: int, step: str) -> str:
+        """"I'll ask Fergus." answering "Is the rescue boat crew free on the 14th?" says whom, not
+        what: written with the question it answers (the nearest earlier sentence of the turn,
+        or the last of the turn before, when it asks) (session 20)."""
+        if not _ASK_WHOM.search(step):
+            return step
+        sents = self.turns[ti].sentences
+        asked = next((x for x in reversed(sents[:si]) if x.endswith("?")), None)
+        if asked is None and ti and si == 0 and self.turns[ti - 1].who != self.turns[ti].who:
+            last = self.turns[ti - 1].sentences[-1:] or [""]
+            asked = last[0] if last[0].endswith("?") else None
+        return f"{step.rstrip('.!')} — {asked}" if asked and len(_content(asked)) >= 2 else step  # (not "Six?")
 
     def reached(self, ti: int, si: int, step: str) -> str:
         """A step that reaches someone said as "him" or "her" ("I'll message him") written with
@@ -1295,10 +1344,30 @@ class _Reader:
         if doing and _WHEN.search(s) and not (doing.group("any") and self.assisted):  # (any verb among people)
             self.put((ti, si), "action_items", _owned(who, clean(s)))
             return True
+        short = _STANDUP_TAG.search(s) if not self.assisted and ":" in s else None  # (also "ok. me: …")
+        if short and len(_content(short.group(2))) >= 3 and not s.endswith("?"):
+            rest = short.group(2)
+            if short.group(1).lower().startswith("blocker"):
+                self.put((ti, si), "next_steps", _stop(clean(rest[:1].upper() + rest[1:])))
+            else:
+                self.put((ti, si), "action_items", _owned(who, _stop(clean(rest[:1].upper() + rest[1:]))))
+            return True
+        if not self.assisted and "today" in s.lower():
+            # "Yesterday I finished the PDF layout; today I'm on the email templates", "Today the
+            # peering with the legacy account.", "Today it's the wheel builds…" (session 20)
+            tail = _TODAY_ON.search(s)
+            if tail and not s.endswith("?") and len(_content(tail.group(1))) >= 2:
+                self.put((ti, si), "action_items", _owned(who, _stop(clean(tail.group(1)))))
+                return True
         if not self.assisted and ("'m " in s or "till " in s) and _ON_NOW.match(s):
             self.put((ti, si), "action_items", _owned(who, clean(s)))
             return True
         some = _SOMEONE.match(s) if ("should" in s or "need" in s or "must" in s or "to " in s) else None
+        if some is None and ("someone" in s or "somebody" in s) and (at := _SOMEONE_AFTER.search(s)):
+            some = _SOMEONE.match(s[at.end():])  # "…, and someone has to ring those customers today"
+            some = (some if some and some.group(1).lower() != "i" and len(_content(some.group(2))) >= 3
+                    and not re.match(r"\w+\s+(?:it|that|this|them)\b", some.group(2), re.IGNORECASE) else None)
+            # (not "And the campsite at Hay, someone needs to book that": what "that" is went before)
         if (some and not _UNSETTLED.search(some.group(2))
                 and not (self.assisted and ti == self.opening and _OPENING_NEED.search(s))):  # (the problem brought)
             mine = some.group(1).lower() == "i"
@@ -1306,7 +1375,7 @@ class _Reader:
                      _owned(who, _stop(clean(some.group(2)))) if mine else _stop(clean(some.group(2))))
             return True
         can = (_I_CAN.match(s) if not self.assisted and "can " in s[:24].lower() else None)
-        if (can and can.group(1).lower() in (_STEP_VERBS | {"get", "make", "handle"}) - {"tell"}
+        if (can and can.group(1).lower() in (_STEP_VERBS | {"get", "make", "handle", "have", "borrow"}) - {"tell"}
                 and not re.search(r"\b(?:you|me|if)\b", can.group(2), re.IGNORECASE)):
             self.put((ti, si), "action_items", _owned(who, _stop(clean(can.group(2)))))
             return True
@@ -1460,6 +1529,12 @@ class _Reader:
                     self.decide((ti, si), f"Go with {option}.")
                     if len(_content(sounds.group(2))) >= 2:
                         self.cues.rationale.append(clean(sounds.group(2)))
+                    continue
+                alone = (_ONLY_ORDINAL.match(s) if ti and turn.role == "user" and len(s) <= 40
+                         and (ti, si) not in self.cues.placed else None)
+                item = self.numbered(ti, _WORD.findall(alone.group(1).lower())) if alone else None
+                if item:
+                    self.decide((ti, si), item[:1].upper() + item[1:] + ".")  # "The second one." (session 20)
                     continue
                 then = (_THEN_CHOICE.match(_unacked(s)) if si == 0 and ti and turn.role == "user"
                         and len(s) <= _SHORT else None)
@@ -1681,6 +1756,39 @@ class _Reader:
                                              or _invites(self.turns[where[0]].sentences[where[1]])
                                              or _UNSURE_OF.search(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "open_questions", "")
+
+    def reasons(self) -> None:
+        """A participant's statement of a reason (:data:`_REASON_SAID`) said in a turn that
+        settles something, or up to two turns before or after it, that no field took is the
+        rationale (session 20): "Last year a third of the riders abandoned on the hills.",
+        "The budget covers two people, not four." beside the decision; the assistant's only
+        with "because / since / so" (:data:`_BECAUSE_SAID`) and in the turn of the decision
+        or next to it. Not a question or an exclamation, not what to do (a directive, a
+        proposal, a decision's cue, "should / need to"), not small talk: three content words
+        at least, and not an item said already in other words."""
+        decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
+        if not decided:
+            return
+        said = [_content(x) for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items")
+                for x in getattr(self.cues, name)]
+        for ti, turn in enumerate(self.turns):
+            if not (decided & {ti - 2, ti - 1, ti, ti + 1, ti + 2}):
+                continue
+            if turn.role != "user" and not (decided & {ti - 1, ti, ti + 1}):
+                continue
+            if self.assisted and len(turn.sentences) > _OUTCOME_MAX:
+                continue  # a long answer or message is advice or a story, not why (the dumps)
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not (
+                        _REASON_SAID if turn.role == "user" else _BECAUSE_SAID).search(s):
+                    continue
+                if _directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s):
+                    continue  # what to do, not why: "Tell her to turn the stopcock off…"
+                words = _content(s)
+                if len(words) < 3 or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w):
+                    continue
+                self.put((ti, si), "rationale", clean(s))
+                said.append(words)
 
     def decided_after(self) -> None:
         """A choice the conversation says it has to make ("We need to decide on the database
@@ -1920,8 +2028,8 @@ class _Reader:
         rest = m.group("rest")
         if rest and not _NOT_DETAIL.match(rest) and not is_courtesy(rest):
             name = f"{name}, {rest.strip()}"  # "5 pounds, from April"
-        clause = self.settles(ti, own)
-        text = f"{name} — {clause}." if clause else name + "."
+        clause = "" if item else self.settles(ti, own)  # an option says what it is (session 20)
+        text = f"{name} — {clause}." if clause else name[:1].upper() + name[1:] + "."
         self.put((ti, si), "decisions", text)
         self.said[(ti, si)] = _content(text)
         return True
@@ -2071,6 +2179,24 @@ coffee later?"): small talk, no open question (session 18); not one naming optio
 tonight or the leftover curry?") nor a wh-question ("What about a lunch?")."""
 
 
+_REASON_SAID = re.compile(
+    r"\b(?:no|not|never|nobody|nothing|doesn't|don't|can't|cannot|won't|isn't|aren't|didn't|wasn't|hasn't|"
+    r"haven't|only|already|because|cos|'cause|since|cheaper|faster|slower|easier|harder|better|worse|"
+    r"quieter|bigger|smaller|shorter|longer)\b|\blast\s+(?:time|year|month|week|summer|winter|season)\b"
+    r"|[£$€]\s?\d|\d\s?%|\b\d+(?:[.,]\d+)?\s?(?:k|pages?|people|hours?|minutes?|mins?|days?|weeks?|months?|years?|"
+    r"miles?|km|metres?|meters?|kg|tickets?|orders?|rows?|times?|users?|customers?|members?|GB|MB|ms|seconds?)\b",
+    re.IGNORECASE)
+"""What a reason says (session 20): a limit or a lack ("The budget covers two people, not
+four.", "It only sends email"), what is there already, a comparison ("The second is cheaper
+than a rebrand"), what happened last time ("Last year a third of the riders abandoned…")."""
+_BECAUSE_SAID = re.compile(r"\b(?:because|since|so that)\b|,\s+so\s+(?=[a-z])", re.IGNORECASE)
+"""The assistant's reason: a "because / since / so that" or a ", so …" said beside a decision."""
+_SHOULD = re.compile(r"\b(?:should|must|need to|needs to|have to|has to)\b|^(?:i\s+)?can'?t wait to\b|^(?:don'?t|do not|never)\b",
+                     re.IGNORECASE)
+"""A sentence that says what to do ("…should be read-only", "we need to…", "Don't give up…") or
+looks forward to something ("Can't wait to…"): no reason."""
+
+
 def _invites(sentence: str) -> bool:
     """Whether ``sentence`` is a short invitation (:data:`_INVITE`)."""
     words = sentence.split()
@@ -2181,6 +2307,13 @@ _NO_NEED = re.compile(r"^(?:no need|do not need|don'?t need|there is no need)\b"
 the conversation settled only when it settled nothing else (session 13)."""
 
 
+_ASK_WHOM = re.compile(r"\b(?:i'?ll|i will|ill)\s+(?:ask|check with|email|ring|call|text|ping|message)\s+"
+                       r"(?!(?:about|if|whether|for|to|what|who|when|where|how|why)\b)\S+(?:\s+(?!(?:about|if|whether|for|"
+                       r"to|what|who|when|where|how|why)\b)\S+){0,3}?"
+                       r"(?:\s+(?:today|tonight|now|tomorrow|first|later|again|on\s+\w+|after\s+\w+|this\s+\w+))*[.!]?$",
+                       re.IGNORECASE)
+"""A step that names whom to ask and not what ("I'll ask Fergus.", "I'll check with Rosa.",
+"Ill ask Dario on monday.")."""
 _STEP_ASIDE = re.compile(
     r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|last|\d+)\s)")
 """A remark after a participant's commitment ("I'll relabel them by hand this morning, the label
@@ -2295,5 +2428,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
+    reader.reasons()
     reader.sweep(decisions=model is not None)
     return reader.cues
