@@ -287,7 +287,8 @@ def worker(ctx: click.Context, poll: float) -> None:
 @cli.command()
 @click.argument("query")
 @click.option("--scope", default=None, help="Only this scope.")
-@click.option("-k", "k", default=10, show_default=True, type=int, help="Number of hits.")
+@click.option("-k", "k", default=None, type=int,
+              help="Number of hits (default search.default_k, 10).")
 @click.option("--kind", "kinds", multiple=True, help="Only these item kinds (repeatable).")
 @click.option("--agent", default=None)
 @click.option("--project", default=None)
@@ -312,7 +313,7 @@ def worker(ctx: click.Context, poll: float) -> None:
               help="Print every signal's value and weighted contribution and each stage's rank.")
 @json_option
 @click.pass_context
-def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tuple[str, ...],
+def search(ctx: click.Context, query: str, scope: str | None, k: int | None, kinds: tuple[str, ...],
            agent: str | None, project: str | None, privacy: tuple[str, ...], since: str | None,
            until: str | None, now: str | None, session_aware: bool | None,
            top_sessions: int | None, turns_per_session: int | None, preset: str | None,
