@@ -45,6 +45,13 @@ def test_export_pipes_into_import_and_again_changes_nothing(tmp_path):
     assert _export(one, "--scope", "nobody") == []
     as_one = CliRunner(env=ENV).invoke(cli, ["export", "--db", one, "--json"])
     assert json.loads(as_one.stdout) == lines  # one document: a list of the lines
+    # ...which import reads back too (it was "line 1: column 1: not valid JSON")
+    backup = tmp_path / "backup.json"
+    backup.write_text(as_one.stdout)
+    three = str(tmp_path / "three.db")
+    again = CliRunner(env=ENV).invoke(cli, ["--db", three, "import", str(backup)])
+    assert again.exit_code == 0 and "imported 26 message(s)" in again.stdout, again.output
+    assert _export(three) == lines
 
 
 def test_export_of_a_missing_database_or_a_bad_scope_is_an_error(tmp_path):
@@ -88,6 +95,11 @@ def test_every_message_survives_export_and_import(tmp_path_factory, rows):
     assert len(lines) == stored
     _import(two, lines)
     again = _export(two)
+    as_list = CliRunner(env=ENV).invoke(cli, ["export", "--db", one, "--json"]).stdout
+    three = CliRunner(env=ENV).invoke(cli, ["--db", str(folder / "three.db"), "import", "-"],
+                                      input=as_list)
+    assert three.exit_code == 0, three.output
+    assert _export(str(folder / "three.db")) == again  # the --json list imports alike
 
     def key(row: dict) -> tuple:
         return tuple(sorted((k, v) for k, v in row.items() if k != "id" or not v.startswith("~")))

@@ -1,4 +1,5 @@
-"""Import of conversation files: JSON Lines, one message per line.
+"""Import of conversation files: JSON Lines, one message per line (or one JSON list of the
+same objects, what ``memlane export --json`` writes).
 
 ``{"scope": ..., "role": ..., "text": ..., "at": ISO-8601, "id"?: ..., "speaker"?: ...,
 "agent"?: ..., "project"?: ...}``. A bad line stops the import with an error naming the
@@ -71,53 +72,136 @@ def _load(raw: str, number: int) -> Any:
         raise ImportFormatError(f"not a message memlane can read ({e})", line=number) from None
 
 
+def _objects(lines: Iterable[str]) -> Iterator[tuple[int, str, Any]]:
+    """``(line number, where, value)`` of each message: one a line (JSON Lines), or, when the
+    file's first non-blank character is ``[``, each element of that one JSON list (what
+    ``memlane export --json`` writes), numbered by the line it starts on, ``where`` naming
+    its place in the list."""
+    numbered = enumerate(lines, start=1)
+    first = True
+    for number, raw in numbered:
+        if not raw.strip():
+            continue
+        if first and raw.lstrip().startswith("["):
+            yield from _elements(number, raw + "".join(rest for _, rest in numbered))
+            return
+        first = False
+        yield number, "", _load(raw, number)
+
+
+def _elements(start: int, text: str) -> Iterator[tuple[int, str, Any]]:
+    """The elements of the JSON list ``text`` (starting on line ``start``), parsed one by
+    one, so a bad element stops the import there as a bad line does."""
+    if json_nesting(text, MAX_NESTING + 1) > MAX_NESTING + 1:
+        raise ImportFormatError(f"JSON nested deeper than {MAX_NESTING} levels (a message is one "
+                                "flat object)", line=start)
+    decoder = json.JSONDecoder()
+    pos = text.index("[") + 1
+    counted, line = 0, start  # the line of text[counted]
+
+    def line_at(i: int) -> int:
+        nonlocal counted, line
+        line += text.count("\n", counted, i)
+        counted = i
+        return line
+
+    def skip(i: int) -> int:
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        return i
+
+    index = 0
+    while True:
+        pos = skip(pos)
+        if pos >= len(text):
+            raise ImportFormatError("the JSON list is cut short (no closing ])",
+                                    line=line_at(len(text)))
+        if text[pos] == "]":
+            end = skip(pos + 1)
+            if end < len(text):
+                raise ImportFormatError("text after the JSON list's closing ]", line=line_at(end))
+            return
+        if index:
+            if text[pos] != ",":
+                raise ImportFormatError(f"list item {index}: expected , or ] after it",
+                                        line=line_at(pos))
+            pos = skip(pos + 1)
+        if pos >= len(text):
+            raise ImportFormatError("the JSON list is cut short (no closing ])",
+                                    line=line_at(len(text)))
+        try:
+            value, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as e:
+            raise ImportFormatError(f"list item {index + 1}: column {e.colno}: not valid JSON "
+                                    f"({e.msg})", line=start + e.lineno - 1) from None
+        except ValueError as e:  # an integer past 4,300 digits
+            raise ImportFormatError(f"list item {index + 1}: not a message memlane can read "
+                                    f"({e})", line=line_at(pos)) from None
+        index += 1
+        yield line_at(pos), f"list item {index}: ", value
+        pos = end
+
+
 def parse_lines(
     lines: Iterable[str], cfg: IngestConfig, *, default_scope: str | None = None
 ) -> Iterator[tuple[int, Incoming]]:
-    """Yield ``(line_number, message)``; raise ImportFormatError at the first bad line."""
+    """Yield ``(line_number, message)``; raise ImportFormatError at the first bad line.
+
+    The lines are JSON Lines, or one JSON list of the same objects (``memlane export
+    --json``)."""
     now = datetime.now(UTC)
     seen: Counter[tuple[str, str, datetime, str]] = Counter()
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        obj = _load(raw, number)
-        if not isinstance(obj, dict):
-            raise ImportFormatError("expected a JSON object", line=number)
-        unknown = sorted(set(obj) - _FIELDS)
-        if unknown:
-            raise ImportFormatError(
-                f"unknown field(s) {unknown}; allowed: {sorted(_FIELDS)}", line=number, field=unknown[0]
-            )
-        # null is no value: a null time would be the import's own (and the line's content
-        # id with it, so a second import of the file would store it again)
-        for name, what in _REQUIRED.items():
-            if obj.get(name) is None:
-                raise ImportFormatError(f"{name}: missing (required: {what})", line=number,
-                                        field=name)
-        ext_id = obj.get("id")
-        if ext_id is not None and (isinstance(ext_id, bool) or not isinstance(ext_id, (str, int))):
-            raise ImportFormatError(f"id: must be a string or an integer, got "
-                                    f"{type(ext_id).__name__}", line=number, field="id")
-        scope = obj.get("scope")
-        if scope is None:
-            scope = default_scope
-            if scope is None:
-                raise ImportFormatError("scope: missing (required, unless a scope for lines "
-                                        "without one is passed: --scope, scope=)", line=number,
-                                        field="scope")
+    for number, where, obj in _objects(lines):
         try:
-            msg = prepare(
-                cfg, scope, obj.get("role"), obj.get("text"), obj["at"],
-                speaker=obj.get("speaker"), ext_id=None if ext_id is None else str(ext_id),
-                agent=obj.get("agent"), project=obj.get("project"), now=now,
-            )
-        except ValidationError as e:
-            raise ImportFormatError(str(e), line=number, field=e.field) from None
-        if msg.ext_id is None:
-            key = (msg.scope, msg.role, msg.at, msg.text)
-            msg = dataclasses.replace(msg, ext_id=content_id(*key, seen[key]))
-            seen[key] += 1
+            msg = _message(obj, number, cfg, default_scope, now, seen)
+        except ImportFormatError as e:
+            if not where:
+                raise
+            raise ImportFormatError(where + str(e).removeprefix(f"line {number}: "),
+                                    line=number, field=e.field) from None
         yield number, msg
+
+
+def _message(obj: Any, number: int, cfg: IngestConfig, default_scope: str | None,
+             now: datetime, seen: Counter[tuple[str, str, datetime, str]]) -> Incoming:
+    """The message of one parsed line, checked."""
+    if not isinstance(obj, dict):
+        raise ImportFormatError("expected a JSON object", line=number)
+    unknown = sorted(set(obj) - _FIELDS)
+    if unknown:
+        raise ImportFormatError(
+            f"unknown field(s) {unknown}; allowed: {sorted(_FIELDS)}", line=number, field=unknown[0]
+        )
+    # null is no value: a null time would be the import's own (and the line's content
+    # id with it, so a second import of the file would store it again)
+    for name, what in _REQUIRED.items():
+        if obj.get(name) is None:
+            raise ImportFormatError(f"{name}: missing (required: {what})", line=number,
+                                    field=name)
+    ext_id = obj.get("id")
+    if ext_id is not None and (isinstance(ext_id, bool) or not isinstance(ext_id, (str, int))):
+        raise ImportFormatError(f"id: must be a string or an integer, got "
+                                f"{type(ext_id).__name__}", line=number, field="id")
+    scope = obj.get("scope")
+    if scope is None:
+        scope = default_scope
+        if scope is None:
+            raise ImportFormatError("scope: missing (required, unless a scope for lines "
+                                    "without one is passed: --scope, scope=)", line=number,
+                                    field="scope")
+    try:
+        msg = prepare(
+            cfg, scope, obj.get("role"), obj.get("text"), obj["at"],
+            speaker=obj.get("speaker"), ext_id=None if ext_id is None else str(ext_id),
+            agent=obj.get("agent"), project=obj.get("project"), now=now,
+        )
+    except ValidationError as e:
+        raise ImportFormatError(str(e), line=number, field=e.field) from None
+    if msg.ext_id is None:
+        key = (msg.scope, msg.role, msg.at, msg.text)
+        msg = dataclasses.replace(msg, ext_id=content_id(*key, seen[key]))
+        seen[key] += 1
+    return msg
 
 
 def import_jsonl(

@@ -188,7 +188,8 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
 def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_json: bool) -> None:
     """Import a JSON Lines conversation file (- for standard input).
 
-    One message per line: {"scope", "role", "text", "at", "id"?, "speaker"?}.
+    One message per line: {"scope", "role", "text", "at", "id"?, "speaker"?}; or one JSON
+    list of them (what memlane export --json writes).
     """
     mem = _memory(ctx)
     source = sys.stdin.buffer if file == "-" else file  # bytes: exact line and column of a bad byte
@@ -211,7 +212,10 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
                       if report.skipped_duplicates else ""))
     if report.errors:
         line, message = report.errors[0]
-        kept = "nothing was imported" if strict or line == 1 else f"lines before {line} were kept"
+        # what the report counts, not the line number: a JSON list's items share lines
+        before = report.imported + report.skipped_duplicates
+        kept = ("nothing was imported" if strict or not before
+                else f"the {before} message(s) before it were kept")
         # with --json the report goes beside the error: one JSON document on stdout
         raise CliError(safe(f"{file}: {message} ({kept})"), code="invalid", field="file",
                        extra={"report": json.loads(dumps(report))})
