@@ -6,27 +6,13 @@ message updates the session's participants with SQLite's JSON functions.
 
 from __future__ import annotations
 
-import time
-
 from memlane.store.sql.sessions import SessionsMixin
 
 __all__ = ["SqliteSessions"]
 
 
 class SqliteSessions(SessionsMixin):
-    """``create_session`` and ``append_message`` on SQLite."""
-
-    def create_session(self, scope: str, at: float, agent: str | None, project: str | None) -> int:
-        """A new open session, its id above every id a session ever had: SQLite's own rule
-        (the largest id + 1) gave an erased newest session's id to the next session
-        (migration 0011, ``id_floor``)."""
-        return self._insert_id(
-            "INSERT INTO sessions (id, scope, agent, project, status, started_at, ended_at,"
-            " created_at) VALUES (max(coalesce((SELECT max(id) FROM sessions), 0),"
-            " coalesce((SELECT value FROM id_floor WHERE name = 'sessions'), 0)) + 1,"
-            " %s, %s, %s, 'open', %s, %s, %s)",
-            (scope, agent, project, at, at, time.time()),
-        )
+    """``append_message`` on SQLite."""
 
     def append_message(self, session_id: int, scope: str, seq: int, role: str, text: str,
                        at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,

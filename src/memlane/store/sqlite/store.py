@@ -67,6 +67,12 @@ class SqliteStore(SqliteSessions, ItemsMixin, SqliteSearch, SqliteFacts, Hygiene
         if ids:
             yield f"{column} IN (SELECT value FROM json_each(%s))", [json.dumps(list(ids), default=int)]
 
+    def _fresh_id(self, table: str) -> tuple[str, str]:
+        """Above every id ``table`` ever had: SQLite's own rule (the largest id + 1) gave the
+        id of a deleted newest row to the next (migration 0011, ``id_floor``)."""
+        return "id, ", (f"max(coalesce((SELECT max(id) FROM {table}), 0), coalesce((SELECT"
+                        f" value FROM id_floor WHERE name = '{table}'), 0)) + 1, ")
+
     def _json_list_holds(self, column: str) -> str:
         return f"EXISTS (SELECT 1 FROM json_each(items.{column}) WHERE value = %s)"
 

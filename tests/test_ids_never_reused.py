@@ -1,11 +1,17 @@
-"""An erased session's id is never given to another session, on SQLite as on PostgreSQL.
+"""The id of an erased session or a forgotten fact is never given to another one, on
+SQLite as on PostgreSQL.
 
 Session 20 (found by qa20b's SQLite-against-PostgreSQL parity run): SQLite gives a new row
-the largest id + 1, so erasing a scope's newest session handed its id to the next session
-of any scope. A process that had added messages to the erased session kept its
-participants cached by id and left them out of the new session's (``sessions show`` said
-``participants:`` with nothing after it for a session of assistant messages), and an id a
-client held for the erased conversation named someone else's."""
+the largest id + 1, so deleting the newest row handed its id to the next one.
+
+- A fact forgotten, the next fact took its id and the forgotten one's events with it: the
+  current fact's history said it had been added a month before it was and forgotten, and
+  ``forgotten_facts`` no longer had the forgotten value's record.
+- A scope's newest session erased, the next session of any scope took its id. A process
+  that had added messages to the erased session kept its participants cached by id and
+  left them out of the new session's (``sessions show`` listed no participants for a
+  session of assistant messages), and an id a client held for the erased conversation
+  named someone else's."""
 
 from __future__ import annotations
 
@@ -55,3 +61,21 @@ def test_a_session_erased_by_another_process_leaves_no_participants_behind(
         assert session.participants == ("assistant", "user")
         assert session.id != old
         assert [m.text for m in mem.messages(session.id)] == ["Welcome, Bob", "thanks"]
+
+
+def test_a_forgotten_facts_events_stay_its_own(db_url: str) -> None:
+    with _memory(db_url) as mem:
+        old = mem.add_fact("user", "city", "Lisbon", scope="b", at="2024-01-01T00:00:00Z")
+        mem.forget_fact(old.fact_id)
+        new = mem.add_fact("user", "city", "Porto", scope="b", at="2024-02-01T00:00:00Z")
+        assert new.fact_id != old.fact_id
+        (current,) = mem.fact_history("user", "city", "b")
+        assert current["object"] == "Porto"
+        assert [e["kind"] for e in current["events"]] == ["added"]
+        forgotten = mem.forgotten_facts("user", "city", "b")
+        assert [(e["fact_id"], e["kind"]) for e in forgotten] == [(old.fact_id, "added"),
+                                                                  (old.fact_id, "forgotten")]
+        mem.forget_scope("b")  # an erased scope's facts too
+        again = mem.add_fact("user", "city", "Faro", scope="c", at="2024-03-01T00:00:00Z")
+        assert again.fact_id > new.fact_id
+        assert mem.forgotten_facts("user", "city", "c") == []
