@@ -1,5 +1,5 @@
-"""The id of an erased session or a forgotten fact is never given to another one, on
-SQLite as on PostgreSQL.
+"""The id of an erased session, a forgotten fact or a forgotten item is never given to
+another one, on SQLite as on PostgreSQL.
 
 Session 20 (found by qa20b's SQLite-against-PostgreSQL parity run): SQLite gives a new row
 the largest id + 1, so deleting the newest row handed its id to the next one.
@@ -11,7 +11,9 @@ the largest id + 1, so deleting the newest row handed its id to the next one.
   that had added messages to the erased session kept its participants cached by id and
   left them out of the new session's (``sessions show`` listed no participants for a
   session of assistant messages), and an id a client held for the erased conversation
-  named someone else's."""
+  named someone else's.
+- A forgotten item's id went to the next item stored, which a journaled pack that had drawn
+  on the forgotten one then named."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import memlane
 from memlane.config import load_config
@@ -79,3 +83,20 @@ def test_a_forgotten_facts_events_stay_its_own(db_url: str) -> None:
         again = mem.add_fact("user", "city", "Faro", scope="c", at="2024-03-01T00:00:00Z")
         assert again.fact_id > new.fact_id
         assert mem.forgotten_facts("user", "city", "c") == []
+
+
+def test_a_forgotten_items_id_names_nothing_afterwards(db_url: str) -> None:
+    """A journaled pack names the items it drew on by id: after one is forgotten, that id
+    finds nothing rather than the next note stored."""
+    from memlane.errors import NotFoundError
+
+    with _memory(db_url) as mem:
+        old = mem.upsert("Prefer window seats on long flights", scope="s", kind="preference")
+        pack = mem.pack("window seats", 200, scope="s")
+        assert old in [e.item_id for e in pack.entries]
+        mem.forget_item(old)
+        new = mem.upsert("Allergic to cats", scope="s", kind="note")
+        assert new != old
+        with pytest.raises(NotFoundError):
+            mem.item(old)
+        assert old in [e["item_id"] for e in mem.replay_pack(pack.id)["entries"]]
