@@ -68,22 +68,29 @@ texts = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_siz
 messages = st.lists(st.tuples(
     st.sampled_from(["a", "b b", "ç-scope"]), st.sampled_from(["user", "assistant", "system", "tool"]),
     texts, st.integers(0, 10 ** 8), st.integers(0, 999_999), st.none() | st.sampled_from(["Ana", "Bo"]),
-    st.none() | st.text("abc123", min_size=1, max_size=6),
+    st.none() | st.text("abc123", min_size=1, max_size=6), st.booleans(),
 ), max_size=12)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=messages)
-@example(rows=[("a", "user", "\ufeff", 0, 0, None, None), ("a", "user", "ok", 1, 0, None, None)])
+@example(rows=[("a", "user", "\ufeff", 0, 0, None, None, False),
+               ("a", "user", "ok", 1, 0, None, None, False)])
+@example(rows=[("a", "user", "one", 0, 0, None, None, False),
+               ("a", "user", "two", 60, 0, None, None, True)])  # closed, a minute apart
 def test_every_message_survives_export_and_import(tmp_path_factory, rows):
     """Any stored messages (any text, times to the microsecond, with and without ids and
-    speakers) are the same messages after export | import into an empty database."""
+    speakers, sessions closed by the gap or by close_session) are the same messages in the
+    same sessions after export | import into an empty database (session 20: sessions a chat
+    app closed within the gap of the next message came back as one)."""
     folder = tmp_path_factory.mktemp("export")
     one, two = str(folder / "one.db"), str(folder / "two.db")
     base = datetime(2020, 1, 1, tzinfo=UTC)
     with memory(folder / "one.db") as mem:
-        for scope, role, text, seconds, micros, speaker, ext_id in rows:
+        for scope, role, text, seconds, micros, speaker, ext_id, close in rows:
             at = base + timedelta(seconds=seconds, microseconds=micros)
+            if close:
+                mem.close_session(scope)
             try:
                 mem.add_message(scope, role, text, at, speaker=speaker, id=ext_id)
             except (ConflictError, ValidationError):  # an id already stored in the scope, or a text
@@ -105,3 +112,10 @@ def test_every_message_survives_export_and_import(tmp_path_factory, rows):
         return tuple(sorted((k, v) for k, v in row.items() if k != "id" or not v.startswith("~")))
 
     assert sorted(map(key, again)) == sorted(map(key, lines))
+
+    def sessions(db: str) -> list[list[tuple]]:
+        with memory(db) as mem:
+            return sorted([[(m.scope, m.role, m.text, m.at) for m in mem.messages(s.id)]
+                           for s in mem.sessions(limit=1000)])
+
+    assert sessions(two) == sessions(one)  # the same conversations, cut alike

@@ -188,7 +188,8 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
 def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_json: bool) -> None:
     """Import a JSON Lines conversation file (- for standard input).
 
-    One message per line: {"scope", "role", "text", "at", "id"?, "speaker"?}; or one JSON
+    One message per line: {"scope", "role", "text", "at", "id"?, "speaker"?, "session"?}
+    (a new session label starts a session of the scope); or one JSON
     list of them (what memlane export --json writes).
     """
     mem = _memory(ctx)
