@@ -245,3 +245,64 @@ def test_a_backend_registered_by_name_is_accepted_and_a_misspelt_one_named(tmp_p
             load_config(None, environ={}, overrides={"indexing": {"backend": "ofline"}})
     finally:
         _INTELLIGENCE.pop("mine")
+
+
+# -- list keys given as one string (session 20) -------------------------------------------
+# MEMLANE_INGEST_REDACT_PATTERNS='ACCT-\d{3,4}' was cut at its comma into 'ACCT-\d{3' and
+# '4}', two patterns that compile and never match: the account numbers were stored as they
+# were, without a word (found by qa20b redacting through the environment).
+
+def test_a_redact_pattern_with_a_comma_is_refused_not_cut():
+    with pytest.raises(ConfigError) as e:
+        load_config(environ={"MEMLANE_INGEST_REDACT_PATTERNS": r"ACCT-\d{3,4}"})
+    assert "memory.ingest.redact_patterns" in str(e.value) and "JSON" in str(e.value)
+    assert "MEMLANE_INGEST_REDACT_PATTERNS" in str(e.value)
+
+
+def test_a_redact_pattern_given_as_a_json_list_redacts(tmp_path):
+    from memlane.testing import memory
+
+    cfg = load_config(environ={"MEMLANE_INGEST_REDACT_PATTERNS": r'["ACCT-\\d{3,4}", "zz+"]'})
+    assert cfg.ingest.redact_patterns == (r"ACCT-\d{3,4}", "zz+")
+    with memory(tmp_path / "m.db", ingest={"redact_patterns": cfg.ingest.redact_patterns}) as mem:
+        text = mem.add_message("s", "user", "account ACCT-1234, code zzz").text
+    assert "1234" not in text and "zzz" not in text and text.count("[REDACTED:custom#") == 2
+
+
+def test_a_list_key_string_in_the_config_file_follows_the_same_rule(tmp_path):
+    path = tmp_path / "memlane.toml"
+    path.write_text('[memory.ingest]\nredact_patterns = "ACCT-\\\\d{3,4}"\n')
+    with pytest.raises(ConfigError, match="holds a comma"):
+        load_config(path, environ={})
+    path.write_text('[memory.ingest]\nredact_patterns = "ACCT-\\\\d+"\n')
+    assert load_config(path, environ={}).ingest.redact_patterns == (r"ACCT-\d+",)
+
+
+@pytest.mark.parametrize("value", ['["a", 1]', '["a"', ' ["private", null]'])
+def test_a_bad_json_list_names_the_key(value):
+    with pytest.raises(ConfigError, match="memory.search.default_privacy: .*JSON list"):
+        load_config(environ={"MEMLANE_SEARCH_DEFAULT_PRIVACY": value})
+
+
+_patterns = st.lists(st.text(st.characters(blacklist_categories=("Cs",)), min_size=1,
+                               max_size=12).filter(str.strip), max_size=4)  # a blank scope
+# pattern is refused on its own account
+
+
+@settings(max_examples=100, deadline=None)
+@given(patterns=_patterns)
+def test_any_list_of_strings_survives_the_environment_as_json(patterns):
+    """Every list key takes a JSON list through its variable, whatever its items hold
+    (commas, brackets, quotes, spaces); the items arrive exactly."""
+    import json
+    import re
+
+    env = {"MEMLANE_MCP_ALLOWED_SCOPES": json.dumps(patterns)}
+    assert load_config(environ=env).mcp.allowed_scopes == tuple(patterns)
+    try:
+        for p in patterns:
+            re.compile(p)
+    except re.error:
+        return
+    env = {"MEMLANE_INGEST_REDACT_PATTERNS": json.dumps(patterns)}
+    assert load_config(environ=env).ingest.redact_patterns == tuple(patterns)

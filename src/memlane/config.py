@@ -20,6 +20,7 @@ the TOML file. Key and variable names are never renamed once released.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import os
 import tomllib
@@ -797,7 +798,7 @@ def _coerce(value: Any, tp: Any, key: str) -> Any:
             return value
         if origin is tuple:
             if isinstance(value, str):
-                value = [v.strip() for v in value.split(",") if v.strip()]
+                value = _string_list(value, key)
             if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
                 raise ConfigError(f"{key}: expected a list of strings (or one comma-separated "
                                   f"string), got {_clip(value)}")
@@ -810,6 +811,32 @@ def _coerce(value: Any, tp: Any, key: str) -> Any:
 
 
 _INT64 = 2**63
+
+_COMMA_IN_ITEMS = {"memory.ingest.redact_patterns"}
+"""List keys whose items may hold a comma themselves (``\\d{3,4}``): a string for one of them
+is never cut at its commas."""
+
+
+def _string_list(value: str, key: str) -> list[str]:
+    """A list key given as one string (an environment variable, or a TOML string): a JSON
+    list (``["a", "b"]``), or comma-separated items. A comma that may be a regular
+    expression's own is refused rather than guessed at: cut there, a pattern such as
+    ``ACCT-\\d{3,4}`` became two that compile and never match, and nothing was redacted."""
+    if value.lstrip().startswith("["):
+        try:
+            items = json.loads(value)
+        except ValueError as e:
+            raise ConfigError(f"{key}: not a JSON list of strings ({e})") from None
+        if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+            raise ConfigError(f"{key}: expected a JSON list of strings, got {_clip(value)}")
+        return items
+    if key in _COMMA_IN_ITEMS and "," in value:
+        variable = "MEMLANE_" + key.removeprefix("memory.").replace(".", "_").upper()
+        raise ConfigError(
+            f"{key}: {_clip(value)} holds a comma, which may belong to a pattern ({{3,4}}) or "
+            f"separate two; write the list as JSON ({variable}='[\"ACCT-\\\\d{{3,4}}\", "
+            "\"x\"]', or a TOML list in the config file)")
+    return [v.strip() for v in value.split(",") if v.strip()]
 
 
 def _clip(value: Any, width: int = 80) -> str:

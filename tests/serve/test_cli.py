@@ -81,7 +81,7 @@ def test_import_bad_line_reports_line_and_exits_nonzero(run, tmp_path):
     f = tmp_path / "bad.jsonl"
     f.write_text('{"scope":"s","role":"user","text":"ok","at":"2024-01-01T00:00:00Z"}\n{"scope":"s"}\n')
     out = run("import", str(f), code=1).output
-    assert "line 2" in out and "lines before 2 were kept" in out
+    assert "line 2" in out and "the 1 message(s) before it were kept" in out
     out = run("import", str(f), "--strict", code=1).output
     assert "nothing was imported" in out
     assert json.loads(run("stats", "--json").stdout)["messages"] == 1

@@ -45,6 +45,13 @@ def test_export_pipes_into_import_and_again_changes_nothing(tmp_path):
     assert _export(one, "--scope", "nobody") == []
     as_one = CliRunner(env=ENV).invoke(cli, ["export", "--db", one, "--json"])
     assert json.loads(as_one.stdout) == lines  # one document: a list of the lines
+    # ...which import reads back too (it was "line 1: column 1: not valid JSON")
+    backup = tmp_path / "backup.json"
+    backup.write_text(as_one.stdout)
+    three = str(tmp_path / "three.db")
+    again = CliRunner(env=ENV).invoke(cli, ["--db", three, "import", str(backup)])
+    assert again.exit_code == 0 and "imported 26 message(s)" in again.stdout, again.output
+    assert _export(three) == lines
 
 
 def test_export_of_a_missing_database_or_a_bad_scope_is_an_error(tmp_path):
@@ -61,22 +68,29 @@ texts = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_siz
 messages = st.lists(st.tuples(
     st.sampled_from(["a", "b b", "ç-scope"]), st.sampled_from(["user", "assistant", "system", "tool"]),
     texts, st.integers(0, 10 ** 8), st.integers(0, 999_999), st.none() | st.sampled_from(["Ana", "Bo"]),
-    st.none() | st.text("abc123", min_size=1, max_size=6),
+    st.none() | st.text("abc123", min_size=1, max_size=6), st.booleans(),
 ), max_size=12)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=messages)
-@example(rows=[("a", "user", "\ufeff", 0, 0, None, None), ("a", "user", "ok", 1, 0, None, None)])
+@example(rows=[("a", "user", "\ufeff", 0, 0, None, None, False),
+               ("a", "user", "ok", 1, 0, None, None, False)])
+@example(rows=[("a", "user", "one", 0, 0, None, None, False),
+               ("a", "user", "two", 60, 0, None, None, True)])  # closed, a minute apart
 def test_every_message_survives_export_and_import(tmp_path_factory, rows):
     """Any stored messages (any text, times to the microsecond, with and without ids and
-    speakers) are the same messages after export | import into an empty database."""
+    speakers, sessions closed by the gap or by close_session) are the same messages in the
+    same sessions after export | import into an empty database (session 20: sessions a chat
+    app closed within the gap of the next message came back as one)."""
     folder = tmp_path_factory.mktemp("export")
     one, two = str(folder / "one.db"), str(folder / "two.db")
     base = datetime(2020, 1, 1, tzinfo=UTC)
     with memory(folder / "one.db") as mem:
-        for scope, role, text, seconds, micros, speaker, ext_id in rows:
+        for scope, role, text, seconds, micros, speaker, ext_id, close in rows:
             at = base + timedelta(seconds=seconds, microseconds=micros)
+            if close:
+                mem.close_session(scope)
             try:
                 mem.add_message(scope, role, text, at, speaker=speaker, id=ext_id)
             except (ConflictError, ValidationError):  # an id already stored in the scope, or a text
@@ -88,8 +102,20 @@ def test_every_message_survives_export_and_import(tmp_path_factory, rows):
     assert len(lines) == stored
     _import(two, lines)
     again = _export(two)
+    as_list = CliRunner(env=ENV).invoke(cli, ["export", "--db", one, "--json"]).stdout
+    three = CliRunner(env=ENV).invoke(cli, ["--db", str(folder / "three.db"), "import", "-"],
+                                      input=as_list)
+    assert three.exit_code == 0, three.output
+    assert _export(str(folder / "three.db")) == again  # the --json list imports alike
 
     def key(row: dict) -> tuple:
         return tuple(sorted((k, v) for k, v in row.items() if k != "id" or not v.startswith("~")))
 
     assert sorted(map(key, again)) == sorted(map(key, lines))
+
+    def sessions(db: str) -> list[list[tuple]]:
+        with memory(db) as mem:
+            return sorted([[(m.scope, m.role, m.text, m.at) for m in mem.messages(s.id)]
+                           for s in mem.sessions(limit=1000)])
+
+    assert sessions(two) == sessions(one)  # the same conversations, cut alike

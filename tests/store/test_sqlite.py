@@ -21,7 +21,8 @@ def test_file_is_wal_with_foreign_keys(tmp_path):
     assert s.applied_migrations() == ["0001_init", "0002_intelligence", "0003_facts_packs",
                                       "0004_fts_scope", "0005_api_keys", "0006_changes",
                                       "0007_fts_scope_token", "0008_facts_message",
-                                      "0009_message_changes", "0010_summary_deferrals"]
+                                      "0009_message_changes", "0010_summary_deferrals",
+                                      "0011_id_floor"]
     assert s.pending_migrations() == []
     s.close()
 

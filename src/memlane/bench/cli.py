@@ -272,7 +272,7 @@ def longmemeval_cmd(
         if qa is not None:
             qa.write(out_dir)
     except MemlaneError as exc:
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+        raise click.ClickException(str(exc)) from exc  # memlane's errors name what is wrong
     except OSError as exc:
         raise click.ClickException(f"cannot write {out_dir}: {exc}") from exc
     _echo_headline(summary, out_dir)
@@ -341,7 +341,7 @@ def locomo_cmd(
         summary = write_locomo_report(run, out_dir, data, rss_after_load_mb=rss_loaded,
                                       settings=settings)
     except MemlaneError as exc:
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+        raise click.ClickException(str(exc)) from exc  # memlane's errors name what is wrong
     except OSError as exc:
         raise click.ClickException(f"cannot write {out_dir}: {exc}") from exc
     _echo_headline(summary, out_dir)
@@ -448,7 +448,8 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         try:
             result = evalrun.session_speed(data, limit, _sentence_model(model_path, patterns_only))
         except (MemlaneError, OSError) as exc:
-            raise click.ClickException(f"{data}: {exc}") from exc
+            named = str(data) in str(exc)  # the dataset's errors name the file themselves
+            raise click.ClickException(str(exc) if named else f"{data}: {exc}") from exc
         if as_json:
             click.echo(_json.dumps(result))
         else:
@@ -476,7 +477,7 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         reports = evalrun.run_backend(backend, service, chosen, model=model,
                                         config_path=root_config_path())
     except MemlaneError as exc:
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+        raise click.ClickException(str(exc)) from exc  # memlane's errors name what is wrong
     if as_json:
         click.echo(_json.dumps([r.to_dict(misses=show_misses) for r in reports], indent=2))
     else:

@@ -1,8 +1,12 @@
-"""Import of conversation files: JSON Lines, one message per line.
+"""Import of conversation files: JSON Lines, one message per line (or one JSON list of the
+same objects, what ``memlane export --json`` writes).
 
 ``{"scope": ..., "role": ..., "text": ..., "at": ISO-8601, "id"?: ..., "speaker"?: ...,
-"agent"?: ..., "project"?: ...}``. A bad line stops the import with an error naming the
-line, column and field; lines before it stay stored. With ``strict`` every line is checked
+"agent"?: ..., "project"?: ..., "session"?: ...}``; where a scope's ``session`` label
+changes, its open session is closed and the line starts a new one (``memlane export``
+writes the labels, so sessions closed explicitly survive export and import). A bad line
+stops the import with an error naming the line, column and field; lines before it stay
+stored. With ``strict`` every line is checked
 before anything is written and the whole file is written in one transaction, so a bad
 file changes nothing. Lines whose ``id`` is already stored in their scope are skipped, so
 re-importing a file is safe; a line without an ``id`` gets a stable one from its scope,
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import signal
 import threading
@@ -26,13 +31,13 @@ from typing import IO, Any
 from memlane.config import IngestConfig
 from memlane.errors import ImportFormatError, ValidationError
 from memlane.ingest.sessionize import Incoming, prepare, store_messages
-from memlane.ingest.validate import MAX_NESTING, json_nesting
+from memlane.ingest.validate import MAX_NESTING, check_scope, json_nesting
 from memlane.types import ImportReport
 from memlane.store.contract import Store
 
 __all__ = ["ImportInterrupted", "import_jsonl", "parse_lines"]
 
-_FIELDS = {"scope", "role", "text", "at", "id", "speaker", "agent", "project"}
+_FIELDS = {"scope", "role", "text", "at", "id", "speaker", "agent", "project", "session"}
 BATCH = 1000
 _REQUIRED = {"role": "one of user, assistant, system, tool", "text": "the message's text",
              "at": "an ISO-8601 time"}
@@ -71,53 +76,141 @@ def _load(raw: str, number: int) -> Any:
         raise ImportFormatError(f"not a message memlane can read ({e})", line=number) from None
 
 
+def _objects(lines: Iterable[str]) -> Iterator[tuple[int, str, Any]]:
+    """``(line number, where, value)`` of each message: one a line (JSON Lines), or, when the
+    file's first non-blank character is ``[``, each element of that one JSON list (what
+    ``memlane export --json`` writes), numbered by the line it starts on, ``where`` naming
+    its place in the list."""
+    numbered = enumerate(lines, start=1)
+    first = True
+    for number, raw in numbered:
+        if not raw.strip():
+            continue
+        if first and raw.lstrip().startswith("["):
+            yield from _elements(number, raw + "".join(rest for _, rest in numbered))
+            return
+        first = False
+        yield number, "", _load(raw, number)
+
+
+def _elements(start: int, text: str) -> Iterator[tuple[int, str, Any]]:
+    """The elements of the JSON list ``text`` (starting on line ``start``), parsed one by
+    one, so a bad element stops the import there as a bad line does."""
+    if json_nesting(text, MAX_NESTING + 1) > MAX_NESTING + 1:
+        raise ImportFormatError(f"JSON nested deeper than {MAX_NESTING} levels (a message is one "
+                                "flat object)", line=start)
+    decoder = json.JSONDecoder()
+    pos = text.index("[") + 1
+    counted, line = 0, start  # the line of text[counted]
+
+    def line_at(i: int) -> int:
+        nonlocal counted, line
+        line += text.count("\n", counted, i)
+        counted = i
+        return line
+
+    def skip(i: int) -> int:
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        return i
+
+    index = 0
+    while True:
+        pos = skip(pos)
+        if pos >= len(text):
+            raise ImportFormatError("the JSON list is cut short (no closing ])",
+                                    line=line_at(len(text)))
+        if text[pos] == "]":
+            end = skip(pos + 1)
+            if end < len(text):
+                raise ImportFormatError("text after the JSON list's closing ]", line=line_at(end))
+            return
+        if index:
+            if text[pos] != ",":
+                raise ImportFormatError(f"list item {index}: expected , or ] after it",
+                                        line=line_at(pos))
+            pos = skip(pos + 1)
+        if pos >= len(text):
+            raise ImportFormatError("the JSON list is cut short (no closing ])",
+                                    line=line_at(len(text)))
+        try:
+            value, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as e:
+            raise ImportFormatError(f"list item {index + 1}: column {e.colno}: not valid JSON "
+                                    f"({e.msg})", line=start + e.lineno - 1) from None
+        except ValueError as e:  # an integer past 4,300 digits
+            raise ImportFormatError(f"list item {index + 1}: not a message memlane can read "
+                                    f"({e})", line=line_at(pos)) from None
+        index += 1
+        yield line_at(pos), f"list item {index}: ", value
+        pos = end
+
+
 def parse_lines(
     lines: Iterable[str], cfg: IngestConfig, *, default_scope: str | None = None
 ) -> Iterator[tuple[int, Incoming]]:
-    """Yield ``(line_number, message)``; raise ImportFormatError at the first bad line."""
+    """Yield ``(line_number, message)``; raise ImportFormatError at the first bad line.
+
+    The lines are JSON Lines, or one JSON list of the same objects (``memlane export
+    --json``)."""
     now = datetime.now(UTC)
     seen: Counter[tuple[str, str, datetime, str]] = Counter()
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        obj = _load(raw, number)
-        if not isinstance(obj, dict):
-            raise ImportFormatError("expected a JSON object", line=number)
-        unknown = sorted(set(obj) - _FIELDS)
-        if unknown:
-            raise ImportFormatError(
-                f"unknown field(s) {unknown}; allowed: {sorted(_FIELDS)}", line=number, field=unknown[0]
-            )
-        # null is no value: a null time would be the import's own (and the line's content
-        # id with it, so a second import of the file would store it again)
-        for name, what in _REQUIRED.items():
-            if obj.get(name) is None:
-                raise ImportFormatError(f"{name}: missing (required: {what})", line=number,
-                                        field=name)
-        ext_id = obj.get("id")
-        if ext_id is not None and (isinstance(ext_id, bool) or not isinstance(ext_id, (str, int))):
-            raise ImportFormatError(f"id: must be a string or an integer, got "
-                                    f"{type(ext_id).__name__}", line=number, field="id")
-        scope = obj.get("scope")
-        if scope is None:
-            scope = default_scope
-            if scope is None:
-                raise ImportFormatError("scope: missing (required, unless a scope for lines "
-                                        "without one is passed: --scope, scope=)", line=number,
-                                        field="scope")
+    for number, where, obj in _objects(lines):
         try:
-            msg = prepare(
-                cfg, scope, obj.get("role"), obj.get("text"), obj["at"],
-                speaker=obj.get("speaker"), ext_id=None if ext_id is None else str(ext_id),
-                agent=obj.get("agent"), project=obj.get("project"), now=now,
-            )
-        except ValidationError as e:
-            raise ImportFormatError(str(e), line=number, field=e.field) from None
-        if msg.ext_id is None:
-            key = (msg.scope, msg.role, msg.at, msg.text)
-            msg = dataclasses.replace(msg, ext_id=content_id(*key, seen[key]))
-            seen[key] += 1
+            msg = _message(obj, number, cfg, default_scope, now, seen)
+        except ImportFormatError as e:
+            if not where:
+                raise
+            raise ImportFormatError(where + str(e).removeprefix(f"line {number}: "),
+                                    line=number, field=e.field) from None
         yield number, msg
+
+
+def _message(obj: Any, number: int, cfg: IngestConfig, default_scope: str | None,
+             now: datetime, seen: Counter[tuple[str, str, datetime, str]]) -> Incoming:
+    """The message of one parsed line, checked."""
+    if not isinstance(obj, dict):
+        raise ImportFormatError("expected a JSON object", line=number)
+    unknown = sorted(set(obj) - _FIELDS)
+    if unknown:
+        raise ImportFormatError(
+            f"unknown field(s) {unknown}; allowed: {sorted(_FIELDS)}", line=number, field=unknown[0]
+        )
+    # null is no value: a null time would be the import's own (and the line's content
+    # id with it, so a second import of the file would store it again)
+    for name, what in _REQUIRED.items():
+        if obj.get(name) is None:
+            raise ImportFormatError(f"{name}: missing (required: {what})", line=number,
+                                    field=name)
+    ext_id = obj.get("id")
+    for name in ("id", "session"):
+        value = obj.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (str, int))):
+            raise ImportFormatError(f"{name}: must be a string or an integer, got "
+                                    f"{type(value).__name__}", line=number, field=name)
+    label = obj.get("session")
+    scope = obj.get("scope")
+    if scope is None:
+        scope = default_scope
+        if scope is None:
+            raise ImportFormatError("scope: missing (required, unless a scope for lines "
+                                    "without one is passed: --scope, scope=)", line=number,
+                                    field="scope")
+    try:
+        msg = prepare(
+            cfg, scope, obj.get("role"), obj.get("text"), obj["at"],
+            speaker=obj.get("speaker"), ext_id=None if ext_id is None else str(ext_id),
+            agent=obj.get("agent"), project=obj.get("project"), now=now,
+        )
+        if label is not None:
+            msg = dataclasses.replace(msg, session=check_scope(str(label), "session"))
+    except ValidationError as e:
+        raise ImportFormatError(str(e), line=number, field=e.field) from None
+    if msg.ext_id is None:
+        key = (msg.scope, msg.role, msg.at, msg.text)
+        msg = dataclasses.replace(msg, ext_id=content_id(*key, seen[key]))
+        seen[key] += 1
+    return msg
 
 
 def import_jsonl(
@@ -151,29 +244,44 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
     dupes = 0
     done = 0  # the last line whose message is stored (or was already)
     pending: list[Incoming] = []
+    starts: list[int] = []  # places in pending whose line starts a session of the file
+    labels: dict[str, str] = {}  # each scope's last session label in the file
+
+    def add(msg: Incoming) -> None:
+        if msg.session is not None and labels.get(msg.scope) != msg.session:
+            starts.append(len(pending))
+            labels[msg.scope] = msg.session
+        pending.append(msg)
 
     def flush() -> None:
         nonlocal imported, dupes, done
-        with _interrupt_after():  # a batch is written and counted whole, or not at all
-            stored = store_messages(store, cfg, pending)  # None: the scope has this id already
+        with _interrupt_after(), store.atomic():  # a batch is written and counted whole, or not at all
+            stored: list[Any] = []
+            cuts = sorted({0, *starts, len(pending)})
+            for begin, end in itertools.pairwise(cuts):
+                if begin in starts:
+                    _close_before(store, pending[begin])
+                stored += store_messages(store, cfg, pending[begin:end])  # None: already stored
             taken = stored.count(None)
             dupes += taken
             imported += len(stored) - taken
             done = lines
             pending.clear()
+            starts.clear()
 
     parsed = parse_lines(_decode(fh), cfg, default_scope=default_scope)
     try:
         try:
             if strict:
                 checked = list(parsed)  # every line is checked before the first write
-                pending.extend(m for _, m in checked)
+                for _, m in checked:
+                    add(m)
                 lines = checked[-1][0] if checked else 0
                 flush()  # ...and the file is written in one transaction
                 return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
             for number, msg in parsed:
                 lines = number
-                pending.append(msg)
+                add(msg)
                 if len(pending) >= BATCH:
                     flush()
         except ImportFormatError as e:
@@ -189,6 +297,19 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
         # at the last batch's write, after the reading loop
         raise ImportInterrupted(ImportReport(lines=done, imported=imported,
                                              skipped_duplicates=dupes)) from e
+
+
+def _close_before(store: Store, msg: Incoming) -> None:
+    """A line whose ``session`` label is new for its scope starts a session: the scope's
+    open session is closed first (reason ``explicit``, as ``close_session`` closes one), so
+    sessions a chat app closed come back as they were from ``export | import``. Not when
+    the line is stored already (importing a file again changes nothing)."""
+    if msg.ext_id is not None and store.message_by_ext_id(msg.scope, msg.ext_id) is not None:
+        return
+    opened = store.open_session_for(msg.scope)
+    if opened is not None and store.close_session(opened[0], "explicit"):
+        store.bump("sessions_closed")
+        store.bump("sessions_closed_explicit")
 
 
 _WHAT_IT_IS = {

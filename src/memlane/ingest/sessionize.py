@@ -29,6 +29,9 @@ class Incoming:
     agent: str | None
     project: str | None
     redactions: int
+    session: str | None = None
+    """An import line's session label (``memlane export`` writes one): a new label starts
+    a session of the scope. Not stored."""
 
 
 def _opt_str(value: Any, field: str) -> str | None:

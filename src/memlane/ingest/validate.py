@@ -37,6 +37,7 @@ INT64_MAX = 2**63 - 1
 # Times a database column and every later conversion can hold, whatever the offset.
 _MIN_TIME = datetime(1, 1, 2, tzinfo=UTC)
 _MAX_TIME = datetime(9999, 12, 30, tzinfo=UTC)
+_RANGE = "times from 0001-01-02 to 9999-12-30 UTC, or epoch seconds between them"
 # Characters that render as nothing: text made only of them is empty.
 _INVISIBLE = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u180e"}
 
@@ -151,7 +152,8 @@ def parse_time(value: Any, field: str = "at") -> datetime:
     """A timezone-aware UTC datetime from a datetime, ISO-8601 string or epoch seconds.
 
     Naive datetimes and strings without an offset are taken as UTC. Times whose UTC value
-    falls outside years 1..9999 are refused.
+    falls outside 0001-01-02 to 9999-12-30 (a day short of Python's own range at each end,
+    so a time zone or a session gap added to it still fits) are refused, naming the range.
     """
     hint = "an ISO-8601 time (e.g. 2024-05-01T14:30:00Z)"
     if isinstance(value, datetime):
@@ -162,7 +164,7 @@ def parse_time(value: Any, field: str = "at") -> datetime:
         try:
             dt = datetime.fromtimestamp(float(value), UTC)
         except (OverflowError, OSError, ValueError):
-            raise _fail(field, f"{value!r} is out of range") from None
+            raise _fail(field, f"{value!r} is out of range ({_RANGE})") from None
     elif isinstance(value, str):
         check_unicode(value, field)
         if len(value) > 64:
@@ -179,9 +181,9 @@ def parse_time(value: Any, field: str = "at") -> datetime:
         dt = dt.astimezone(UTC)
         dt.timestamp()
     except (OverflowError, OSError, ValueError):
-        raise _fail(field, f"{value!s} is out of range (years 1 to 9999 in UTC)") from None
+        raise _fail(field, f"{value!s} is out of range ({_RANGE})") from None
     if not _MIN_TIME <= dt <= _MAX_TIME:
-        raise _fail(field, f"{value!s} is out of range (years 1 to 9999 in UTC)")
+        raise _fail(field, f"{value!s} is out of range ({_RANGE})")
     return dt
 
 

@@ -188,7 +188,9 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
 def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_json: bool) -> None:
     """Import a JSON Lines conversation file (- for standard input).
 
-    One message per line: {"scope", "role", "text", "at", "id"?, "speaker"?}.
+    One message per line: {"scope", "role", "text", "at", "id"?, "speaker"?, "session"?}
+    (a new session label starts a session of the scope); or one JSON
+    list of them (what memlane export --json writes).
     """
     mem = _memory(ctx)
     source = sys.stdin.buffer if file == "-" else file  # bytes: exact line and column of a bad byte
@@ -211,7 +213,10 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
                       if report.skipped_duplicates else ""))
     if report.errors:
         line, message = report.errors[0]
-        kept = "nothing was imported" if strict or line == 1 else f"lines before {line} were kept"
+        # what the report counts, not the line number: a JSON list's items share lines
+        before = report.imported + report.skipped_duplicates
+        kept = ("nothing was imported" if strict or not before
+                else f"the {before} message(s) before it were kept")
         # with --json the report goes beside the error: one JSON document on stdout
         raise CliError(safe(f"{file}: {message} ({kept})"), code="invalid", field="file",
                        extra={"report": json.loads(dumps(report))})
@@ -287,7 +292,8 @@ def worker(ctx: click.Context, poll: float) -> None:
 @cli.command()
 @click.argument("query")
 @click.option("--scope", default=None, help="Only this scope.")
-@click.option("-k", "k", default=10, show_default=True, type=int, help="Number of hits.")
+@click.option("-k", "k", default=None, type=int,
+              help="Number of hits (default search.default_k, 10).")
 @click.option("--kind", "kinds", multiple=True, help="Only these item kinds (repeatable).")
 @click.option("--agent", default=None)
 @click.option("--project", default=None)
@@ -312,7 +318,7 @@ def worker(ctx: click.Context, poll: float) -> None:
               help="Print every signal's value and weighted contribution and each stage's rank.")
 @json_option
 @click.pass_context
-def search(ctx: click.Context, query: str, scope: str | None, k: int, kinds: tuple[str, ...],
+def search(ctx: click.Context, query: str, scope: str | None, k: int | None, kinds: tuple[str, ...],
            agent: str | None, project: str | None, privacy: tuple[str, ...], since: str | None,
            until: str | None, now: str | None, session_aware: bool | None,
            top_sessions: int | None, turns_per_session: int | None, preset: str | None,

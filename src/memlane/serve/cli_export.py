@@ -23,13 +23,14 @@ __all__ = ["export", "export_lines"]
 _PAGE = 500
 
 
-def _line(m: Message) -> dict[str, Any]:
+def _line(m: Message, session: int) -> dict[str, Any]:
     at = m.at.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
     row: dict[str, Any] = {"scope": m.scope, "role": m.role, "text": m.text, "at": at}
     for key, value in (("id", m.ext_id), ("speaker", m.speaker), ("agent", m.agent),
                        ("project", m.project)):
         if value is not None:
             row[key] = value
+    row["session"] = session  # its session's place in the export: import starts one there
     return row
 
 
@@ -52,9 +53,9 @@ def export_lines(mem: Memory, scope: str | None = None) -> Iterator[dict[str, An
     for start in range(0, len(sessions), _PAGE):
         chunk = [s.id for s in sessions[start:start + _PAGE]]
         by_session = mem.store.sessions_messages(chunk)
-        for session_id in chunk:
+        for place, session_id in enumerate(chunk, start=start + 1):
             for m in by_session[session_id]:
-                yield _line(m)
+                yield _line(m, place)
 
 
 @click.command()

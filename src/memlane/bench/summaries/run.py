@@ -107,8 +107,14 @@ def load_set(name: str = "dev", path: str | Path | None = None) -> list[Conversa
         text = (resources.files("memlane.bench.summaries") / f"{name}.json").read_text("utf-8")
         where = f"{name}.json"
     else:
-        text = Path(path).read_text("utf-8")
         where = str(path)
+        try:
+            text = Path(path).read_text("utf-8")
+        except UnicodeDecodeError as exc:  # a gzip or UTF-16 file: a traceback before
+            raise ValidationError(f"{where}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} "
+                                  f"at offset {exc.start}); labels are a JSON file") from None
+        except OSError as exc:
+            raise ValidationError(f"{where}: cannot read ({exc.strerror or exc})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

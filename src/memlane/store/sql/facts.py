@@ -111,10 +111,11 @@ class FactsMixin(SqlStore):
 
     # -- facts --------------------------------------------------------------------------
     def insert_fact(self, row: dict[str, Any]) -> int:
+        column, value = self._fresh_id("facts")  # a forgotten fact's events outlive it
         return self._insert_id(
-            "INSERT INTO facts (item_id, scope, subject, predicate, object, norm_subject,"
+            f"INSERT INTO facts ({column}item_id, scope, subject, predicate, object, norm_subject,"
             " norm_predicate, norm_object, source, session_id, message_id, at, last_accessed,"
-            " created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            f" created_at) VALUES ({value}%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (row.get("item_id"), row["scope"], row["subject"], row["predicate"], row["object"],
              row["norm_subject"], row["norm_predicate"], row["norm_object"],
              row.get("source", "stated"), row.get("session_id"), row.get("message_id"), row["at"],

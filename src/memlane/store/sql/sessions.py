@@ -116,9 +116,10 @@ class SessionsMixin(SqlStore):
             ]
 
     def create_session(self, scope: str, at: float, agent: str | None, project: str | None) -> int:
+        column, value = self._fresh_id("sessions")
         return self._insert_id(
-            "INSERT INTO sessions (scope, agent, project, status, started_at, ended_at, created_at)"
-            " VALUES (%s, %s, %s, 'open', %s, %s, %s)",
+            f"INSERT INTO sessions ({column}scope, agent, project, status, started_at, ended_at,"
+            f" created_at) VALUES ({value}%s, %s, %s, 'open', %s, %s, %s)",
             (scope, agent, project, at, at, time.time()),
         )
 

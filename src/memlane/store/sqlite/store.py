@@ -35,9 +35,13 @@ from memlane.store.vector_index import VectorIndex
 
 __all__ = ["LEXICAL_POSTINGS", "SqliteStore", "fts_query"]
 
+_FRESH_ID = ("max(coalesce((SELECT max(id) FROM {table}), 0), coalesce((SELECT value FROM"
+             " id_floor WHERE name = '{table}'), 0)) + 1")
+"""An id above every id ``table`` ever had (migration 0011, ``id_floor``)."""
+
 _INSERT_ITEM = (
-    f"INSERT INTO items ({', '.join(ITEM_INSERT_COLUMNS)})"
-    f" VALUES ({', '.join(['%s'] * len(ITEM_INSERT_COLUMNS))})"
+    f"INSERT INTO items (id, {', '.join(ITEM_INSERT_COLUMNS)})"
+    f" VALUES ({_FRESH_ID.format(table='items')}, {', '.join(['%s'] * len(ITEM_INSERT_COLUMNS))})"
 )
 
 
@@ -66,6 +70,11 @@ class SqliteStore(SqliteSessions, ItemsMixin, SqliteSearch, SqliteFacts, Hygiene
         store: 5.5-7.3 against 7.5-8.6 ms of CPU a call (docs/scaling.md, fifth round)."""
         if ids:
             yield f"{column} IN (SELECT value FROM json_each(%s))", [json.dumps(list(ids), default=int)]
+
+    def _fresh_id(self, table: str) -> tuple[str, str]:
+        """Above every id ``table`` ever had: SQLite's own rule (the largest id + 1) gave the
+        id of a deleted newest row to the next (migration 0011, ``id_floor``)."""
+        return "id, ", _FRESH_ID.format(table=table) + ", "
 
     def _json_list_holds(self, column: str) -> str:
         return f"EXISTS (SELECT 1 FROM json_each(items.{column}) WHERE value = %s)"
