@@ -233,3 +233,31 @@ def test_pages_on_postgresql(pg_url) -> None:
             assert "summary queue" in c.get("/ui/health").text
     finally:
         mem.close()
+
+
+def test_another_tenants_objects_by_id_are_not_found_as_missing_ones(inspector) -> None:
+    """A session, fact or pack of a scope the key does not hold answers the page of a
+    missing one (404, nothing of it named), as the JSON API does: the pages answered 403
+    naming the other tenant's scope ('scope 'team-backend' is not among ...'), so a key
+    learnt which ids existed and in which scope (found driving the inspector with a key
+    holding alice-* only)."""
+    mem = inspector.mem
+    theirs = mem.sessions(scope="team-backend")[0].id
+    fact = mem.add_fact("team", "uses", "PostgreSQL 16", scope="team-backend").fact_id
+    pack = mem.pack("what database?", 200, scope="team-backend").id
+    missing = 10**9
+    key = inspector.key("alice-*")
+    with inspector.client(key, follow_redirects=False) as c:
+        token = _form(c.get("/ui/").text, "csrf")
+        for what, other in (("session", theirs), ("fact", fact), ("pack", pack)):
+            path = {"session": "/ui/sessions/{}", "fact": "/ui/facts/{}/forget",
+                    "pack": "/ui/packs/{}"}[what]
+            got, want = c.get(path.format(other)), c.get(path.format(missing))
+            assert want.status_code == 404, (what, want.status_code)
+            assert f"{what} {missing} does not exist" in _text(want.text)
+            assert got.status_code == 404, (what, got.status_code, _text(got.text)[:300])
+            assert f"{what} {other} does not exist" in _text(got.text)
+            assert "team-backend" not in got.text
+        r = c.post(f"/ui/facts/{fact}/forget", data={"csrf": token})
+        assert r.status_code == 404 and "team-backend" not in r.text
+    assert mem.store.get_fact(fact).object == "PostgreSQL 16"

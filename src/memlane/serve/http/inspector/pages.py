@@ -148,8 +148,9 @@ def history(request: Request, who: Principal = Caller) -> HTMLResponse:
 
 @router.get("/facts/{fact_id}/forget", response_class=HTMLResponse)
 def forget_confirm(request: Request, fact_id: str, who: Principal = Caller) -> HTMLResponse:
-    fact = _mem(request).store.get_fact(check_id_text(fact_id, "fact_id"))
-    who.check(fact.scope, write=True)
+    fid = check_id_text(fact_id, "fact_id")
+    fact = _mem(request).store.get_fact(fid)
+    views.owned(who, fact.scope, f"fact {fid}", write=True)
     return render(request, "forget.html", page="facts", title="Forget a fact", fact=fact)
 
 
@@ -160,7 +161,7 @@ async def forget(request: Request, fact_id: str) -> Response:
     mem = _mem(request)
     fid = check_id_text(fact_id, "fact_id")
     fact = mem.store.get_fact(fid)
-    who.check(fact.scope, write=True)
+    views.owned(who, fact.scope, f"fact {fid}", write=True)
     mem.forget_fact(fid)
     target = (f"{PREFIX}/facts/history?scope={quote(fact.scope)}&subject={quote(fact.subject)}"
               f"&predicate={quote(fact.predicate)}")
