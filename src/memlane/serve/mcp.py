@@ -216,6 +216,18 @@ class _Tools:
             raise ToolError(f"forbidden: {who} is read-only (remember, forget and summarize are "
                             "refused)")
 
+    @classmethod
+    def owned(cls, access: ScopeAccess | None, scope: str | None, what: str, object_id: int,
+              *, write: bool) -> None:
+        """The check of an object addressed by id (``what`` names its argument, e.g.
+        ``session_id``): one in a scope the access does not reach is reported as missing,
+        as the HTTP API and the inspector answer, so a key learns nothing of other tenants
+        (it was ``session_id: forbidden: scope 'team-backend' is outside ...``: the id
+        existed, and in which scope)."""
+        if access is not None and not access.allows(scope):
+            raise ToolError(f"{what.removesuffix('_id')} {object_id} does not exist")
+        cls.allow(access, scope, write=write, what=what)
+
     def scope(self, ctx: Context | None, scope: str | None, *, write: bool = False,
               required: bool = False) -> str | None:
         access = self.access_for(ctx)
@@ -361,11 +373,11 @@ class _Tools:
         with _tool_errors():
             if session_id is not None:
                 scope = self.mem.session(session_id).scope
-                self.allow(access, scope, write=True, what="session_id")
+                self.owned(access, scope, "session_id", session_id, write=True)
                 return self.mem.forget_session(session_id).notice
             if item_id is not None:
                 item = self.mem.item(item_id)
-                self.allow(access, item.scope, write=True, what="item_id")
+                self.owned(access, item.scope, "item_id", item_id, write=True)
                 fact = self.mem.store.facts_for_items([item_id]).get(item_id)
                 if fact is None:
                     self.mem.forget_item(item_id)
@@ -373,7 +385,7 @@ class _Tools:
                 fact_id = fact.id
             assert fact_id is not None
             fact = self.mem.store.get_fact(fact_id)
-            self.allow(access, fact.scope, write=True, what="fact_id")
+            self.owned(access, fact.scope, "fact_id", fact_id, write=True)
             self.mem.forget_fact(fact_id)
         return (f"forgot fact {fact.id} ({fact.subject} · {fact.predicate} · {fact.object}) "
                 f"and its item {fact.item_id}")
@@ -400,7 +412,7 @@ class _Tools:
         access = self.access_for(ctx)
         with _tool_errors():
             s = self.mem.session(session_id)
-            self.allow(access, s.scope, write=False, what="session_id")
+            self.owned(access, s.scope, "session_id", session_id, write=False)
             return render.session_text(s, self.mem.messages(session_id),
                                      self.mem.session_intelligence(session_id))
 
@@ -565,6 +577,9 @@ def build_server(
         with _resource_errors():
             where = tools.scope(ctx, scope)
             s = memory.session(check_id_text(session_id, "session_id"))
+            access = tools.access_for(ctx)
+            if access is not None and not access.allows(s.scope):  # another tenant's: missing
+                raise NotFoundError(f"session {s.id} does not exist")
             if s.scope != where:
                 raise ResourceNotFoundError(f"session {session_id} is not in scope {where!r}")
             return render.session_text(s, memory.messages(s.id), memory.session_intelligence(s.id))
