@@ -32,9 +32,17 @@ def slugify(topic: str) -> str:
     return slug
 
 
-def dedupe_hash(agent: str | None, project: str | None, kind: str, text: str) -> str:
-    """SHA-256 of (agent, project, kind, text): the same memory stored twice is one."""
-    return hashlib.sha256("\x1f".join([agent or "", project or "", kind, text]).encode()).hexdigest()
+def dedupe_hash(agent: str | None, project: str | None, kind: str, text: str,
+                scope: str | None = None, *, scoped: bool = True) -> str:
+    """SHA-256 of (scope, agent, project, kind, text): the same memory stored twice in one
+    scope is one. Until session 20 the hash left the scope out (``scoped=False`` gives that
+    form, which items stored then still carry: the lookup tries both, within the scope) and
+    its unique index let one scope's item stand for every scope's. The scoped form starts
+    with a NUL, which no stored text or label holds, so it never equals an unscoped one."""
+    parts = [agent or "", project or "", kind, text]
+    if scoped:
+        parts = ["\x00scoped", scope or "", *parts]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
 def _choice(value: str, allowed: tuple[str, ...], field: str) -> str:
@@ -66,9 +74,11 @@ def upsert_item(store: Store, embeddings: Embeddings, config: Config, text: str,
     scope = check_scope(scope) if scope is not None else None
     when = datetime.now(UTC) if at is None else parse_time(at)
     slugs = [slugify(t) for t in topics]
-    digest = dedupe_hash(agent, project, kind, text) if dedupe else None
+    digest = dedupe_hash(agent, project, kind, text, scope) if dedupe else None
     if digest is not None:
-        existing = store.item_by_dedupe_hash(digest)
+        existing = (store.item_by_dedupe_hash(digest, scope)  # never another scope's
+                    or store.item_by_dedupe_hash(
+                        dedupe_hash(agent, project, kind, text, scoped=False), scope))
         if existing is not None:
             with store.atomic():
                 store.bump("dedupe_hits")
