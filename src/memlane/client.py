@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 
 from memlane.errors import ConflictError, MemlaneError, NotFoundError, ValidationError
-from memlane.types import Hit, IndexReport, Item, Message, Session, StoredEntity
+from memlane.types import EraseReport, Hit, IndexReport, Item, Message, Session, StoredEntity
 
 __all__ = ["Client", "RemoteError"]
 
@@ -258,6 +258,17 @@ class Client:
 
     def forget_fact(self, fact_id: int) -> None:
         self.action("facts.forget", id=fact_id)
+
+    # -- erasure (docs/erasure.md) ------------------------------------------------------
+    def forget_scope(self, scope: str) -> EraseReport:
+        """Erase everything of ``scope`` (``DELETE /v1/scopes/{scope}``); as ``Memory``."""
+        res = self.action("scopes.forget", scope=scope)
+        return EraseReport(res["scope"], res["session_id"], dict(res["counts"]))
+
+    def forget_session(self, session_id: int) -> EraseReport:
+        """Erase one session and what was drawn from it; as ``Memory``."""
+        res = self.action("sessions.forget", id=session_id)
+        return EraseReport(res["scope"], res["session_id"], dict(res["counts"]))
 
     def graph(self, entity: str, scope: str | None = None) -> dict[str, Any]:
         res = self.action("graph.show", entity=entity, scope=scope)

@@ -71,3 +71,50 @@ def test_client_raises_memlanes_errors(service) -> None:
     with Client(service.url, "ml_bad") as mem, pytest.raises(RemoteError) as e:
         mem.stats()
     assert e.value.status == 401
+
+
+CLIENT_METHOD = {
+    "memory.add": "add_message", "sessions.close": "close_session", "index": "index",
+    "memory.search": "search", "memory.pack": "pack", "memory.upsert": "upsert",
+    "sessions.list": "sessions", "sessions.show": "session", "facts.list": "facts",
+    "facts.history": "fact_history", "facts.forget": "forget_fact",
+    "scopes.forget": "forget_scope", "sessions.forget": "forget_session",
+    "graph.show": "graph", "packs.show": "replay_pack", "stats": "stats",
+}
+"""The Client method of every action: a new action needs its method here (and on Client)."""
+
+
+def test_every_action_has_its_client_method_named_as_memorys() -> None:
+    """scopes.forget and sessions.forget (session 18) had no Client method: mem.forget_scope
+    on a Client was an AttributeError though the README says Client has Memory's method
+    names (found calling the erasure from a remote client)."""
+    from memlane import Memory
+    from memlane.serve.http.actions import ACTIONS
+
+    assert set(CLIENT_METHOD) == set(ACTIONS)
+    for kind, name in CLIENT_METHOD.items():
+        assert callable(getattr(Client, name, None)), (kind, name)
+        assert callable(getattr(Memory, name, None)), (kind, name)
+
+
+def test_client_erases_a_session_and_a_scope_as_memory_does(service) -> None:
+    from memlane import EraseReport
+
+    key = service.key("chat-*")
+    with Client(service.url, key) as mem:
+        a = mem.add_message("chat-1", "user", "My passport number is in the blue folder")
+        mem.close_session("chat-1")
+        mem.add_message("chat-1", "user", "The blue folder is in the top drawer")
+        report = mem.forget_session(a.session_id)
+        assert isinstance(report, EraseReport) and report.erased
+        assert report.scope == "chat-1" and report.session_id == a.session_id
+        assert report.counts["messages"] == 1 and "erased session" in report.notice
+        with pytest.raises(NotFoundError):
+            mem.forget_session(a.session_id)
+        whole = mem.forget_scope("chat-1")
+        assert whole.session_id is None and whole.counts["messages"] == 1
+        assert not mem.forget_scope("chat-1").erased
+        with pytest.raises(RemoteError) as e:
+            mem.forget_scope("other")
+        assert e.value.status == 403
+    assert service.mem.stats()["messages"] == 0
