@@ -18,7 +18,6 @@ argument (the message names the field) and any memlane ``ValidationError`` or
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from memlane.errors import MemlaneError, NotFoundError, ValidationError
 from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
 from memlane.memory import Memory
 from memlane.serve import mcp_text as render
+from memlane.serve.keys import scope_matches
 
 __all__ = ["ScopeAccess", "ScopeCheck", "ScopePatterns", "build_server", "as_access",
            "USE_MEMORY"]
@@ -61,7 +61,7 @@ class ScopePatterns:
     def allows(self, scope: str | None) -> bool:
         if scope is None:
             return "*" in self.patterns
-        return any(fnmatch.fnmatchcase(scope, p) for p in self.patterns)
+        return any(scope_matches(scope, p) for p in self.patterns)
 
 
 @dataclass(frozen=True)
