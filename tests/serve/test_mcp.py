@@ -138,7 +138,10 @@ async def exercise_every_tool(c: Client) -> None:
     assert "user · works_at · Feedzai" in await read(c, "memlane://alice-assistant/facts")
     shown = await read(c, "memlane://alice-assistant/sessions/2")
     assert shown.startswith("session 2 · scope alice-assistant") and "half marathon" in shown
-    with pytest.raises(MCPError, match="session 4 is not in scope 'alice-assistant'"):
+    # another scope's session: over stdio (every scope reachable) it is named as such;
+    # to a key holding alice-* only it is a missing one
+    with pytest.raises(MCPError, match="session 4 (is not in scope 'alice-assistant'|does "
+                                       "not exist)"):
         await read(c, "memlane://alice-assistant/sessions/4")
 
     assert [p.name for p in (await c.list_prompts()).prompts] == ["use-memory"]
