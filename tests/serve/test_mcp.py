@@ -200,6 +200,11 @@ BAD = [
     ("sessions", {"status": "sleeping"}, "status: Input should be 'open'"),
     ("fact_history", {"subject": "user"}, "predicate: Field required"),
     ("no_such_tool", {}, "no_such_tool"),
+    # an argument a tool does not take was dropped without a word (a typo'd scope stored
+    # the note in the default scope); every tool names it now
+    ("remember", {"text": "hi", "scpoe": "s"}, "scpoe: not an argument of remember (it takes"),
+    ("recall", {"query": "x", "limit": 5}, "limit: not an argument of recall"),
+    *((tool, {"bogus_arg": 1}, f"bogus_arg: not an argument of {tool}") for tool in sorted(TOOLS)),
 ]
 
 

@@ -117,6 +117,7 @@ class _Server(MCPServer):
                         context: Context | None = None) -> Any:
         tool = self._tool_manager.get_tool(name)
         if tool is not None and isinstance(arguments, dict):
+            _refuse_unknown_arguments(name, tool.parameters, arguments)
             _refuse_bools_for_numbers(name, tool.parameters, arguments)
         try:
             return await super().call_tool(name, arguments, context)
@@ -140,6 +141,18 @@ def _json_types(schema: dict[str, Any]) -> set[str]:
         return {"object"}
     kind = schema.get("type")
     return set(kind) if isinstance(kind, list) else {kind} if isinstance(kind, str) else {"any"}
+
+
+def _refuse_unknown_arguments(tool: str, schema: dict[str, Any], arguments: dict[str, Any]
+                              ) -> None:
+    """An argument the tool does not take is a tool error naming it, as the HTTP API refuses
+    an unknown field: it was dropped without a word, so ``remember`` with ``scpoe`` stored
+    the note in the server's default scope, and ``recall`` with ``limit`` ignored it."""
+    properties = schema.get("properties", {})
+    for field in arguments:
+        if field not in properties:
+            raise ToolError(f"Error executing tool {tool}: {field}: not an argument of {tool} "
+                            f"(it takes {', '.join(properties)})")
 
 
 def _refuse_bools_for_numbers(tool: str, schema: dict[str, Any], arguments: dict[str, Any]
