@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memlane.config import Config
-from memlane.errors import ValidationError
+from memlane.errors import StoreError, ValidationError
 from memlane.index.embed import Embeddings
 from memlane.index.facts import FactOutcome, apply_fact
 from memlane.index.pipeline import fact_text
@@ -75,14 +75,40 @@ def upsert_item(store: Store, embeddings: Embeddings, config: Config, text: str,
     when = datetime.now(UTC) if at is None else parse_time(at)
     slugs = [slugify(t) for t in topics]
     digest = dedupe_hash(agent, project, kind, text, scope) if dedupe else None
+
+    def stored() -> int | None:
+        assert digest is not None
+        return (store.item_by_dedupe_hash(digest, scope)  # never another scope's
+                or store.item_by_dedupe_hash(
+                    dedupe_hash(agent, project, kind, text, scoped=False), scope))
+
     if digest is not None:
-        existing = (store.item_by_dedupe_hash(digest, scope)  # never another scope's
-                    or store.item_by_dedupe_hash(
-                        dedupe_hash(agent, project, kind, text, scoped=False), scope))
+        existing = stored()
         if existing is not None:
             with store.atomic():
                 store.bump("dedupe_hits")
             return existing
+    try:
+        return _insert(store, embeddings, text, kind, scope, agent, project, when, lane,
+                       durability, privacy, trust, source, ttl_seconds, slugs, digest, pinned,
+                       extra)
+    except StoreError:
+        # two writers of the same memory at once: both looked, neither found it, and the
+        # second insert met the first's row in the unique index (the service answered 503
+        # "the database failed" to a client retrying an upsert). Its id is the answer.
+        existing = stored() if digest is not None else None
+        if existing is None:
+            raise
+        with store.atomic():
+            store.bump("dedupe_hits")
+        return existing
+
+
+def _insert(store: Store, embeddings: Embeddings, text: str, kind: str, scope: str | None,
+            agent: str | None, project: str | None, when: datetime, lane: str,
+            durability: str, privacy: str, trust: float, source: str,
+            ttl_seconds: int | None, slugs: list[str], digest: str | None, pinned: bool,
+            extra: dict[str, Any]) -> int:
     vec = embeddings.for_index([text])[0]
     with store.atomic():
         (item_id,) = store.insert_items([{

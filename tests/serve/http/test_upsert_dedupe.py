@@ -57,3 +57,39 @@ def test_an_item_stored_with_the_old_unscoped_hash_is_still_its_scopes_duplicate
         assert mem.upsert("Deploys go out on Tuesdays", scope="s", dedupe=True) == legacy
         other = mem.upsert("Deploys go out on Tuesdays", scope="t", dedupe=True)
         assert other != legacy and mem.item(other).scope == "t"
+
+
+def test_clients_upserting_the_same_memory_at_once_all_get_its_id(service):
+    """Eight clients upsert one text with ``dedupe`` at the same moment, ten times over:
+    every request is answered 200 with the one item's id, and one item is stored per text.
+    Before, both of two racing writers looked, found nothing and inserted; the second met
+    the first's row in the unique index and the client got 503 'the database failed:
+    UNIQUE constraint failed: items.dedupe_hash' (found retrying upserts from 8 threads)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import httpx
+
+    clients, rounds = 8, 10
+    key = service.key("team-a")
+    barrier = threading.Barrier(clients)
+
+    def one(i: int) -> tuple[int, int, object]:
+        with httpx.Client(base_url=service.url, timeout=60,
+                          headers={"Authorization": f"Bearer {key}"}) as c:
+            out = []
+            for r in range(rounds):
+                barrier.wait(timeout=60)
+                got = c.post("/v1/items", json={"text": f"Deploys go out on Tuesdays, rule {r}",
+                                                "scope": "team-a", "dedupe": True})
+                out.append((r, got.status_code,
+                            got.json()["id"] if got.status_code == 200 else got.text))
+            return out
+
+    with ThreadPoolExecutor(clients) as pool:
+        answers = [a for part in pool.map(one, range(clients)) for a in part]
+    assert all(status == 200 for _, status, _ in answers), [a for a in answers if a[1] != 200][:3]
+    for r in range(rounds):
+        assert len({got for rr, _, got in answers if rr == r}) == 1, r
+    (n,) = service.mem.store._run("SELECT count(*) FROM items WHERE scope = 'team-a'").fetchone()
+    assert n == rounds
