@@ -126,7 +126,10 @@ def _insert(store: Store, embeddings: Embeddings, text: str, kind: str, scope: s
 
 
 def _thread(store: Store, embeddings: Embeddings, slug: str, scope: str | None, item_id: int, at: float) -> None:
-    """Keep one ``story_thread`` item per topic and scope, its children the topic's items."""
+    """Keep one ``story_thread`` item per topic and scope, its children the topic's items.
+    The scope's link lock is taken before the thread is looked for: two writers of a new
+    topic at once each made a thread (PostgreSQL)."""
+    store.lock_links(scope)
     threads = [t for t in store.items_of_kind("note", scope)
                if t.lane == "story_thread" and t.extra.get("topic") == slug]
     if threads:

@@ -130,6 +130,14 @@ class SqlStore:
     def _lock_scope(self, scope: str) -> None:
         """Serialise message writers of a scope until commit (no-op where writers are serial)."""
 
+    def lock_links(self, scope: str | None) -> bool:
+        """Serialise the writers of ``scope``'s item links and story threads until commit
+        (``link_items``, a topic's thread made or extended); whether a lock was taken
+        (no-op where writers are serial). On PostgreSQL two upserts of a new topic each
+        made its story thread (eight clients, five topics: 36 threads), and two links to
+        one parent each wrote the children list it had read, losing the other's."""
+        return False
+
     def _lock_scope_facts(self, scope: str) -> None:
         """Serialise fact writers of a scope until commit (no-op where writers are serial)."""
 
