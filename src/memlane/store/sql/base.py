@@ -127,6 +127,16 @@ class SqlStore:
         """A condition: the JSON text list in ``column`` holds the next ``%s`` value."""
         raise NotImplementedError
 
+    def _scope_matches(self, pattern: str) -> tuple[str, str]:
+        """A condition and its parameter: ``scope`` matches the key pattern ``pattern``
+        (``*`` and ``?`` wildcards, case-sensitive; ``serve.keys.scope_matches``). Here
+        PostgreSQL's LIKE, whose own wildcards and escape are escaped."""
+        out = []
+        for c in pattern:
+            out.append("%" if c == "*" else "_" if c == "?" else
+                       "\\" + c if c in "%_\\" else c)
+        return "scope LIKE %s ESCAPE '\\'", "".join(out)
+
     def _lock_scope(self, scope: str) -> None:
         """Serialise message writers of a scope until commit (no-op where writers are serial)."""
 

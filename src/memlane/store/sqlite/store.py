@@ -67,6 +67,10 @@ class SqliteStore(SqliteSessions, ItemsMixin, SqliteSearch, SqliteFacts, Hygiene
         if ids:
             yield f"{column} IN (SELECT value FROM json_each(%s))", [json.dumps(list(ids), default=int)]
 
+    def _scope_matches(self, pattern: str) -> tuple[str, str]:
+        # GLOB is case-sensitive (LIKE is not, for ASCII); its [ ] sets are escaped
+        return "scope GLOB %s", "".join("[[]" if c == "[" else c for c in pattern)
+
     def _json_list_holds(self, column: str) -> str:
         return f"EXISTS (SELECT 1 FROM json_each(items.{column}) WHERE value = %s)"
 

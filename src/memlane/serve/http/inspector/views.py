@@ -68,7 +68,11 @@ def owned(who: Caller, scope: str | None, what: str, *, write: bool = False) -> 
 
 
 def _visible(mem: Memory, who: Caller) -> list[dict[str, Any]]:
-    return [s for s in mem.store.list_scopes() if who.allows(s["scope"])]
+    """The scopes ``who`` may see, most recent first (500). A key's own patterns choose
+    them in the database: filtered out of the 500 most recent of all, a tenant's scopes
+    vanished from the pages once 500 other scopes had been active since."""
+    patterns = None if who.allows(None) else getattr(who, "scopes", None)
+    return [s for s in mem.store.list_scopes(patterns=patterns) if who.allows(s["scope"])]
 
 
 def scopes(mem: Memory, who: Caller) -> list[dict[str, Any]]:
@@ -235,11 +239,18 @@ def _int(text: str, field: str, default: int, low: int, high: int) -> int:
 
 
 def packs_list(mem: Memory, who: Caller) -> dict[str, Any]:
-    """Journaled packs the caller may see, newest first."""
-    packs = [p for p in mem.store.list_packs(limit=200)
-             if (p["scope"] is None and who.allows(None)) or
-             (p["scope"] is not None and who.allows(p["scope"]))][:50]
-    return {"packs": packs, "scopes": _visible(mem, who), "budget": mem.config.pack.budget}
+    """Journaled packs the caller may see, newest first (50).
+
+    A key that does not hold every scope reads its scopes' packs: filtered out of the
+    newest 200 of all, a tenant's packs vanished from the page once other tenants had
+    journaled 200 newer ones."""
+    visible = _visible(mem, who)
+    if who.allows(None):
+        packs = mem.store.list_packs(limit=50)
+    else:
+        packs = sorted((p for s in visible for p in mem.store.list_packs(s["scope"], limit=50)),
+                       key=lambda p: -p["id"])[:50]
+    return {"packs": packs, "scopes": visible, "budget": mem.config.pack.budget}
 
 
 def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int:
