@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from pathlib import Path
 
 import httpx
+
+from memlane.serve.http.inspector import views
 
 
 
@@ -261,3 +264,32 @@ def test_another_tenants_objects_by_id_are_not_found_as_missing_ones(inspector) 
         r = c.post(f"/ui/facts/{fact}/forget", data={"csrf": token})
         assert r.status_code == 404 and "team-backend" not in r.text
     assert mem.store.get_fact(fact).object == "PostgreSQL 16"
+
+
+def test_a_live_page_resumes_its_stream_from_the_change_it_was_read_at(inspector) -> None:
+    """A live page names the change log's head it was read at (``data-live-head``), and
+    its script resumes the stream there: a change landing between the page's read and the
+    stream's start reaches the page. The script opened a fresh snapshot instead, which
+    already held that change, so the page showed it only at the next change (found adding
+    a message right after loading a session page)."""
+    mem = inspector.mem
+    mem.add_message("race", "user", "first", at="2024-06-01T10:00:00Z")
+    sid = mem.sessions(scope="race")[0].id
+    with inspector.client() as c:
+        for path in ("/ui/?scope=race", f"/ui/sessions/{sid}", "/ui/facts?scope=race",
+                     "/ui/facts/history?scope=race&subject=user&predicate=lives_in"):
+            page = c.get(path)
+            found = re.search(r'data-live-scope="race" data-live-head="(\d+)"', page.text)
+            assert found, (path, page.text[:400])
+        head = int(found.group(1))
+        mem.add_message("race", "user", "second, between the page and its stream",
+                        at="2024-06-01T10:01:00Z")
+        with c.stream("GET", "/state/memory", params={"scope": "race",
+                                                       "last_event_id": head}) as r:
+            assert r.status_code == 200
+            lines = r.iter_lines()
+            event = next(x for x in lines if x.startswith("event:"))
+            data = next(x for x in lines if x.startswith("data:"))
+        assert event == "event: patch" and '"message.added"' in data
+    js = (Path(views.__file__).parent / "static" / "inspector.js").read_text()
+    assert "data-live-head" in js and "last_event_id=" in js

@@ -110,28 +110,44 @@ def _mem(request: Request) -> Any:
     return request.app.state.memory
 
 
+def _live_head(request: Request) -> int | None:
+    """The change log's head, read before a live page reads its data: the page's stream
+    resumes from it (``data-live-head``), so a change landing between the page's read and
+    the stream's start reaches the page. Opened with a fresh snapshot instead, the stream
+    held that change in its snapshot, and the page showed it only at the next change."""
+    store = _mem(request).store
+    if not hasattr(store, "live_read"):
+        return None
+    with store.live_read() as head:
+        return int(head)
+
+
 @router.get("/", response_class=HTMLResponse)
 def sessions(request: Request, who: Principal = Caller) -> HTMLResponse:
     q = _q(request)
+    head = _live_head(request)
     data = views.sessions_page(_mem(request), who, q.get("scope"), q.get("status"))
     return render(request, "sessions.html", page="sessions", title="Sessions",
-                  live_scope=data["scope"], **data)
+                  live_scope=data["scope"], live_head=head, **data)
 
 
 @router.get("/sessions/{session_id}", response_class=HTMLResponse)
 def session(request: Request, session_id: str, who: Principal = Caller) -> HTMLResponse:
+    head = _live_head(request)
     data = views.session_page(_mem(request), who, check_id_text(session_id, "session_id"))
     return render(request, "session.html", page="sessions",
-                  title=f"Session {data['session'].id}", live_scope=data["scope"], **data)
+                  title=f"Session {data['session'].id}", live_scope=data["scope"],
+                  live_head=head, **data)
 
 
 @router.get("/facts", response_class=HTMLResponse)
 def facts(request: Request, who: Principal = Caller) -> HTMLResponse:
     q = _q(request)
+    head = _live_head(request)
     data = views.facts_page(_mem(request), who, q.get("scope"), q.get("subject"),
                             include_superseded=q.get("all") == "1")
     return render(request, "facts.html", page="facts", title="Facts",
-                  live_scope=data["scope"], **data)
+                  live_scope=data["scope"], live_head=head, **data)
 
 
 @router.get("/facts/history", response_class=HTMLResponse)
@@ -139,11 +155,12 @@ def history(request: Request, who: Principal = Caller) -> HTMLResponse:
     q = _q(request)
     if not q.get("scope"):
         raise ValidationError("scope: a fact's history is read within one scope", field="scope")
+    head = _live_head(request)
     data = views.fact_history(_mem(request), who, q["scope"], q.get("subject", ""),
                               q.get("predicate", ""))
     return render(request, "history.html", page="facts",
                   title=f"History of {data['subject']} {data['predicate']}",
-                  live_scope=data["scope"], **data)
+                  live_scope=data["scope"], live_head=head, **data)
 
 
 @router.get("/facts/{fact_id}/forget", response_class=HTMLResponse)
