@@ -219,8 +219,11 @@ class Client:
         until, preset, session_aware, top_sessions, turns_per_session, mmr, explain."""
         opts = {key: _when(v) for key, v in options.items()}
         for name in ("kinds", "lanes", "privacy"):
-            if opts.get(name) is not None:
-                opts[name] = list(opts[name])
+            value = opts.get(name)
+            if isinstance(value, str):  # "turn" or "turn,summary", as Memory.search takes
+                opts[name] = [v for v in value.split(",") if v]  # (list("turn"): 4 letters)
+            elif value is not None:
+                opts[name] = list(value)
         res = self.action("memory.search", query=query, scope=scope, k=k, **opts)
         return [Hit(item=from_plain(Item, h["item"]), score=h["score"], scores=h["scores"],
                     session=from_plain(Session, h["session"]) if h.get("session") else None)

@@ -118,3 +118,22 @@ def test_client_erases_a_session_and_a_scope_as_memory_does(service) -> None:
             mem.forget_scope("other")
         assert e.value.status == 403
     assert service.mem.stats()["messages"] == 0
+
+
+@pytest.mark.parametrize("kinds", ["turn", "turn,summary", ["turn"], ("turn", "summary")])
+def test_client_search_takes_kinds_as_memory_does(service, kinds) -> None:
+    """``kinds`` (and ``lanes``, ``privacy``) as a string, comma-separated or not, as
+    ``Memory.search`` takes them: the Client sent ``list("turn")``, the letters t, u, r, n,
+    and the service refused them (found passing kinds="turn" to a Client)."""
+    mem = service.mem
+    mem.add_message("chat-9", "user", "The Lisbon half marathon is in October")
+    mem.close_session("chat-9")
+    mem.index()
+    want = [h.item.id for h in mem.search("marathon", scope="chat-9", kinds=kinds)]
+    assert want
+    with Client(service.url, service.key("chat-*")) as remote:
+        got = remote.search("marathon", scope="chat-9", kinds=kinds, lanes="episodic,semantic",
+                            privacy="private")
+        assert [h.item.id for h in got] == [
+            h.item.id for h in mem.search("marathon", scope="chat-9", kinds=kinds,
+                                          lanes="episodic,semantic", privacy="private")]
