@@ -137,3 +137,28 @@ def test_client_search_takes_kinds_as_memory_does(service, kinds) -> None:
         assert [h.item.id for h in got] == [
             h.item.id for h in mem.search("marathon", scope="chat-9", kinds=kinds,
                                           lanes="episodic,semantic", privacy="private")]
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.add_message("chat-1", "user", "bad \ud800 text"),
+    lambda m: m.add_message("chat-\udfff", "user", "hello"),
+    lambda m: m.add_messages([{"scope": "chat-1", "role": "user", "text": "x\ud800"}]),
+    lambda m: m.search("where \ud800", scope="chat-1"),
+    lambda m: m.upsert("a note", scope="chat-1", extra={"k": "\ud800"}),
+    lambda m: m.upsert("a note", scope="chat-1", trust=float("nan")),
+    lambda m: m.facts("chat-1", subject="user\ud800"),
+])
+def test_client_refuses_what_memory_refuses_with_a_validation_error(service, call) -> None:
+    """A lone surrogate (or a NaN) in any argument is a ValidationError naming the field
+    from the Client as from Memory: httpx's JSON encoding raised UnicodeEncodeError (and
+    ValueError for NaN) before anything was sent (found passing text with a lone
+    surrogate to Client.add_message)."""
+    with pytest.raises(ValidationError) as local:
+        call(service.mem)
+    with Client(service.url, service.key("chat-*")) as remote:
+        with pytest.raises(ValidationError) as far:
+            call(remote)
+    assert far.value.field and local.value.field
+    assert far.value.field.split(".")[-1] == local.value.field.split(".")[-1] or \
+        far.value.field.startswith(local.value.field.split(".")[0]), (far.value, local.value)
+    assert service.mem.stats()["messages"] == 0
