@@ -157,9 +157,10 @@ def test_sign_in_with_a_key_then_see_only_its_scopes(inspector) -> None:
         assert r.status_code == 303 and r.headers["location"].startswith("/ui/login?next=")
         form = c.get(r.headers["location"]).text
         assert '<label for="key">API key</label>' in form
-        wrong = c.post("/ui/login", data={"key": "ml_nope", "next": "/ui/facts"})
+        token = _form(form, "csrf")
+        wrong = c.post("/ui/login", data={"key": "ml_nope", "next": "/ui/facts", "csrf": token})
         assert wrong.status_code == 401 and "unknown or revoked" in wrong.text
-        ok = c.post("/ui/login", data={"key": key, "next": "/ui/facts"})
+        ok = c.post("/ui/login", data={"key": key, "next": "/ui/facts", "csrf": token})
         assert ok.status_code == 303 and ok.headers["location"] == "/ui/facts"
         cookie = ok.headers["set-cookie"].lower()
         assert "httponly" in cookie and "samesite=strict" in cookie
@@ -182,8 +183,29 @@ def test_login_never_redirects_off_site(inspector) -> None:
     key = inspector.key("*")
     with inspector.client(follow_redirects=False) as c:
         for target in ("https://evil.example/", "//evil.example/ui/", "/v1/stats"):
-            r = c.post("/ui/login", data={"key": key, "next": target})
+            token = _form(c.get("/ui/login").text, "csrf")  # each sign-in's own form
+            r = c.post("/ui/login", data={"key": key, "next": target, "csrf": token})
             assert r.headers["location"] == "/ui/", target
+
+
+def test_another_sites_page_cannot_sign_a_browser_in(inspector) -> None:
+    """The sign-in form carries a CSRF token like every other form: a page of another site
+    posting its own key to /ui/login (which the browser sends without this site's
+    SameSite=Strict cookies) is refused and sets no key cookie. Before, the post signed the
+    browser in as the other site's key, and what the user then did in the inspector went
+    to that key's memory (found posting a form to /ui/login from another origin)."""
+    theirs = inspector.key("*")
+    with inspector.client(follow_redirects=False) as c:
+        for data in ({"key": theirs, "next": "/ui/"},
+                     {"key": theirs, "next": "/ui/", "csrf": "0" * 40}):
+            r = c.post("/ui/login", data=data, headers={"Origin": "https://evil.example"})
+            assert r.status_code == 403, r.text
+            assert "CSRF token" in _text(r.text)
+            assert "memlane_key" not in r.headers.get("set-cookie", "")
+        # the form itself still signs in (its token and cookie come from the form's page)
+        token = _form(c.get("/ui/login").text, "csrf")
+        ok = c.post("/ui/login", data={"key": theirs, "next": "/ui/", "csrf": token})
+        assert ok.status_code == 303 and "memlane_key=" in ok.headers["set-cookie"]
 
 
 def test_the_sign_in_cookie_opens_the_live_stream_of_the_keys_scopes_only(inspector) -> None:

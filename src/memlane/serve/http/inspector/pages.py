@@ -233,6 +233,10 @@ async def login(request: Request) -> Response:
     target = _safe_next(form.get("next", ""))
     response = RedirectResponse(target, status_code=303)
     try:
+        # the form's own token: without it a page of another site could post its own key
+        # here and sign this browser in as that key (login CSRF), so what the user then
+        # stored through the inspector went to the other site's memory
+        signin.check_csrf(request, form)
         signin.sign_in(request, response, form.get("key", ""))
     except ApiError as e:
         return render(request, "login.html", e.status, page="", title="Sign in",
