@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import email.utils
+import json
 import math
 import types
 import typing
@@ -25,7 +26,7 @@ from typing import Any
 import httpx
 
 from memlane.errors import ConflictError, MemlaneError, NotFoundError, ValidationError
-from memlane.types import Hit, IndexReport, Item, Message, Session, StoredEntity
+from memlane.types import EraseReport, Hit, IndexReport, Item, Message, Session, StoredEntity
 
 __all__ = ["Client", "RemoteError"]
 
@@ -132,7 +133,12 @@ class Client:
 
     def action(self, action_kind: str, /, **inp: Any) -> Any:
         """Run any action by kind (``POST /actions``); returns its result."""
-        r = self._http.post("/actions", json={"kind": action_kind, "input": _none(**inp)})
+        # JSON with ASCII escapes, so any text reaches the service, which judges it as Memory
+        # does: httpx's own encoding raised UnicodeEncodeError on a lone surrogate, where
+        # Memory raises ValidationError naming the field (and NaN is the service's to refuse)
+        body = json.dumps({"kind": action_kind, "input": _none(**inp)}, ensure_ascii=True)
+        r = self._http.post("/actions", content=body.encode("ascii"),
+                            headers={"Content-Type": "application/json"})
         body = self._check(r)
         if not isinstance(body, dict) or "result" not in body:
             # a proxy's login page, an HTML error page with a 200, another service
@@ -219,8 +225,11 @@ class Client:
         until, preset, session_aware, top_sessions, turns_per_session, mmr, explain."""
         opts = {key: _when(v) for key, v in options.items()}
         for name in ("kinds", "lanes", "privacy"):
-            if opts.get(name) is not None:
-                opts[name] = list(opts[name])
+            value = opts.get(name)
+            if isinstance(value, str):  # "turn" or "turn,summary", as Memory.search takes
+                opts[name] = [v for v in value.split(",") if v]  # (list("turn"): 4 letters)
+            elif value is not None:
+                opts[name] = list(value)
         res = self.action("memory.search", query=query, scope=scope, k=k, **opts)
         return [Hit(item=from_plain(Item, h["item"]), score=h["score"], scores=h["scores"],
                     session=from_plain(Session, h["session"]) if h.get("session") else None)
@@ -258,6 +267,17 @@ class Client:
 
     def forget_fact(self, fact_id: int) -> None:
         self.action("facts.forget", id=fact_id)
+
+    # -- erasure (docs/erasure.md) ------------------------------------------------------
+    def forget_scope(self, scope: str) -> EraseReport:
+        """Erase everything of ``scope`` (``DELETE /v1/scopes/{scope}``); as ``Memory``."""
+        res = self.action("scopes.forget", scope=scope)
+        return EraseReport(res["scope"], res["session_id"], dict(res["counts"]))
+
+    def forget_session(self, session_id: int) -> EraseReport:
+        """Erase one session and what was drawn from it; as ``Memory``."""
+        res = self.action("sessions.forget", id=session_id)
+        return EraseReport(res["scope"], res["session_id"], dict(res["counts"]))
 
     def graph(self, entity: str, scope: str | None = None) -> dict[str, Any]:
         res = self.action("graph.show", entity=entity, scope=scope)

@@ -593,7 +593,7 @@ class Memory:
 
         ``topics`` tag it ``topic:<slug>`` and add it to that topic's story thread;
         ``dedupe`` returns the existing id when the same (agent, project, kind, text) is
-        stored; ``ttl_seconds`` lets hygiene expire it. Secrets are redacted first.
+        stored in the same scope; ``ttl_seconds`` lets hygiene expire it. Secrets are redacted first.
         """
         return upsert_item(self.store, self.embeddings, self.config, text, kind=kind, scope=scope,
                            agent=agent, project=project, at=at, lane=lane, durability=durability,

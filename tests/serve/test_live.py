@@ -586,3 +586,29 @@ def test_a_copy_has_the_same_state_and_its_own_log(tmp_path: Path, pg_url: str) 
     _assert_stream(target.store, "a", 0, _empty("a"))
     mem.close()
     target.close()
+
+
+def test_erasure_topics_are_among_the_topics(db_url) -> None:
+    """``live.TOPICS`` names every topic a change can carry: erasure's ``session.erased``,
+    ``memory.pack.deleted`` and ``scope.erased`` were missing (found filtering a stream by
+    ``live.TOPICS`` after an erase: the events that empty the state were dropped)."""
+    from memlane.testing import memory
+
+    with memory(db_url) as mem:
+        head, state = live.snapshot(mem.store, "s")
+        for day in (1, 2):
+            mem.add_message("s", "user", f"I moved to Lisbon on day {day}",
+                            at=f"2024-03-0{day}T09:00:00Z")
+            mem.close_session("s")
+        mem.index()
+        mem.pack("Lisbon", 200, scope="s")
+        topics: set[str] = set()
+        for erase in (lambda: mem.forget_session(mem.sessions(scope="s")[-1].id),
+                      lambda: mem.forget_scope("s")):
+            erase()
+            batch = live.poll(mem.store, "s", head, 10_000)
+            topics |= {c.topic for c in batch.changes}
+            state, head = live.apply(state, batch.changes), batch.cursor
+            assert state == live.snapshot(mem.store, "s")[1]
+        assert {"session.erased", "scope.erased"} <= topics, topics
+        assert topics <= set(live.TOPICS), topics - set(live.TOPICS)

@@ -122,6 +122,34 @@ def test_records_made_of_an_erased_summary_go_and_what_they_absorbed_returns(sto
     assert store.get_item(keep).text == "unrelated note"
 
 
+def test_an_erased_record_restores_nothing_of_another_scope(store) -> None:
+    """A record whose ``extra.absorbed`` names another tenant's items (what a client could
+    write before session 19 refused the key on upsert) is erased with its session's
+    summary; the other tenant's superseded item stays superseded (qa19's lead: the erase
+    made it active again, on both stores)."""
+    t1, _ = _session(store, "t", ["billing: MySQL"])
+    victim = _item(store, "t", t1, "summary", "We chose MySQL")
+    t_rec = _item(store, "t", None, "decision", "Decisions: MySQL", extra={"absorbed": [victim]})
+    with store.atomic():
+        store.link_items(t_rec, [victim], supersede=True)
+    s1, _ = _session(store, "s", ["billing: Postgres"])
+    own = _item(store, "s", s1, "summary", "We chose Postgres")
+    own_old = _item(store, "s", None, "summary", "Earlier: Postgres")
+    forged = _item(store, "s", None, "decision", "Decisions: Postgres",
+                   extra={"absorbed": [own, own_old, victim]})
+    with store.atomic():
+        store.link_items(forged, [own, own_old], supersede=True)
+    assert store.get_item(victim).status == "superseded"
+
+    store.erase_sessions([s1])
+
+    with pytest.raises(NotFoundError):
+        store.get_item(forged)
+    assert store.get_item(own_old).status == "active"   # its own scope's: restored
+    assert store.get_item(victim).status == "superseded"
+    assert store.get_item(t_rec).status == "active"
+
+
 def test_packs_that_drew_on_an_erased_session_go_and_last_pack_follows(store) -> None:
     s1, m1 = _session(store, "s", ["kept"])
     s2, m2 = _session(store, "s", ["erased"], at=2000.0)

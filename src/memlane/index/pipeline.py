@@ -187,7 +187,7 @@ def store_intelligence(
             "message_id": msg.id if msg else None, "seq": o.seq, "lane": "episodic",
             "source": "stated", "parents": source(o.seq),
             "keys": item_keys(o.text, said, (msg.speaker,) if msg and msg.speaker else ()),
-            **({"extra": {"event_date": event[0].isoformat(), "event_phrase": event[1]}}
+            **({"extra": {"event_date": event[0].isoformat().replace("+00:00", "Z"), "event_phrase": event[1]}}
                if event else {}),
         })
     for e in extraction.entities:

@@ -82,8 +82,8 @@ class SessionSummary:
         out: dict[str, Any] = {}
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
-            if isinstance(value, datetime):
-                value = value.isoformat()
+            if isinstance(value, datetime):  # as every time memlane answers with: …Z
+                value = value.isoformat().replace("+00:00", "Z")
             elif isinstance(value, tuple):
                 value = list(value)
             out[name] = value

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memlane.config import Config
-from memlane.errors import ValidationError
+from memlane.errors import StoreError, ValidationError
 from memlane.index.embed import Embeddings
 from memlane.index.facts import FactOutcome, apply_fact
 from memlane.index.pipeline import fact_text
@@ -32,9 +32,17 @@ def slugify(topic: str) -> str:
     return slug
 
 
-def dedupe_hash(agent: str | None, project: str | None, kind: str, text: str) -> str:
-    """SHA-256 of (agent, project, kind, text): the same memory stored twice is one."""
-    return hashlib.sha256("\x1f".join([agent or "", project or "", kind, text]).encode()).hexdigest()
+def dedupe_hash(agent: str | None, project: str | None, kind: str, text: str,
+                scope: str | None = None, *, scoped: bool = True) -> str:
+    """SHA-256 of (scope, agent, project, kind, text): the same memory stored twice in one
+    scope is one. Until session 20 the hash left the scope out (``scoped=False`` gives that
+    form, which items stored then still carry: the lookup tries both, within the scope) and
+    its unique index let one scope's item stand for every scope's. The scoped form starts
+    with a NUL, which no stored text or label holds, so it never equals an unscoped one."""
+    parts = [agent or "", project or "", kind, text]
+    if scoped:
+        parts = ["\x00scoped", scope or "", *parts]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
 def _choice(value: str, allowed: tuple[str, ...], field: str) -> str:
@@ -66,13 +74,41 @@ def upsert_item(store: Store, embeddings: Embeddings, config: Config, text: str,
     scope = check_scope(scope) if scope is not None else None
     when = datetime.now(UTC) if at is None else parse_time(at)
     slugs = [slugify(t) for t in topics]
-    digest = dedupe_hash(agent, project, kind, text) if dedupe else None
+    digest = dedupe_hash(agent, project, kind, text, scope) if dedupe else None
+
+    def stored() -> int | None:
+        assert digest is not None
+        return (store.item_by_dedupe_hash(digest, scope)  # never another scope's
+                or store.item_by_dedupe_hash(
+                    dedupe_hash(agent, project, kind, text, scoped=False), scope))
+
     if digest is not None:
-        existing = store.item_by_dedupe_hash(digest)
+        existing = stored()
         if existing is not None:
             with store.atomic():
                 store.bump("dedupe_hits")
             return existing
+    try:
+        return _insert(store, embeddings, text, kind, scope, agent, project, when, lane,
+                       durability, privacy, trust, source, ttl_seconds, slugs, digest, pinned,
+                       extra)
+    except StoreError:
+        # two writers of the same memory at once: both looked, neither found it, and the
+        # second insert met the first's row in the unique index (the service answered 503
+        # "the database failed" to a client retrying an upsert). Its id is the answer.
+        existing = stored() if digest is not None else None
+        if existing is None:
+            raise
+        with store.atomic():
+            store.bump("dedupe_hits")
+        return existing
+
+
+def _insert(store: Store, embeddings: Embeddings, text: str, kind: str, scope: str | None,
+            agent: str | None, project: str | None, when: datetime, lane: str,
+            durability: str, privacy: str, trust: float, source: str,
+            ttl_seconds: int | None, slugs: list[str], digest: str | None, pinned: bool,
+            extra: dict[str, Any]) -> int:
     vec = embeddings.for_index([text])[0]
     with store.atomic():
         (item_id,) = store.insert_items([{
@@ -90,7 +126,10 @@ def upsert_item(store: Store, embeddings: Embeddings, config: Config, text: str,
 
 
 def _thread(store: Store, embeddings: Embeddings, slug: str, scope: str | None, item_id: int, at: float) -> None:
-    """Keep one ``story_thread`` item per topic and scope, its children the topic's items."""
+    """Keep one ``story_thread`` item per topic and scope, its children the topic's items.
+    The scope's link lock is taken before the thread is looked for: two writers of a new
+    topic at once each made a thread (PostgreSQL)."""
+    store.lock_links(scope)
     threads = [t for t in store.items_of_kind("note", scope)
                if t.lane == "story_thread" and t.extra.get("topic") == slug]
     if threads:

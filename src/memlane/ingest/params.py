@@ -195,7 +195,10 @@ def _extra(value: Any, field: str, config: Config) -> dict[str, Any]:
     if value_nesting(value) > MAX_NESTING:  # refused before json could recurse
         raise ValidationError(f"{field}: nested deeper than {MAX_NESTING} levels", field=field)
     try:
-        text = json.dumps(value, allow_nan=False)
+        # ensure_ascii=False: its \uXXXX escapes hid a lone surrogate from the check below,
+        # and the item was stored, then failed every answer that carried it (a 500, and
+        # every search of the scope reaching it)
+        text = json.dumps(value, allow_nan=False, ensure_ascii=False)
     except (TypeError, ValueError) as e:
         raise ValidationError(f"{field}: must hold only JSON values ({e})", field=field) from None
     check_unicode(text, field)

@@ -115,8 +115,26 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
     if stopping:
         echo("memlane serve stopped", err=True)
         return
-    uvicorn.run("memlane.serve.http.app:app_from_environment", factory=True,
-                workers=workers, **common)
+    # /metrics of any process answers for all of them (prometheus-client's multiprocess
+    # mode: each process writes its counters to files in this folder, a scrape adds them
+    # up). Each scrape was the answering process's alone: counters jumped between
+    # processes, and Prometheus read every jump down as a restart. A folder the operator
+    # set in PROMETHEUS_MULTIPROC_DIR is used as it is (and kept).
+    own_dir = None
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        import tempfile
+
+        own_dir = tempfile.mkdtemp(prefix="memlane-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = own_dir
+    try:
+        uvicorn.run("memlane.serve.http.app:app_from_environment", factory=True,
+                    workers=workers, **common)
+    finally:
+        if own_dir is not None:
+            import shutil
+
+            os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
+            shutil.rmtree(own_dir, ignore_errors=True)
 
 @click.group()
 def keys() -> None:

@@ -8,14 +8,16 @@ apart in ``memlane keys list``), its scope patterns and whether it may write.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memlane.errors import ValidationError
 from memlane.store.contract import Store
 
-__all__ = ["NewKey", "create_key", "hash_key", "parse_scopes"]
+__all__ = ["NewKey", "create_key", "hash_key", "parse_scopes", "scope_matches"]
 
 PREFIX = "ml_"
 
@@ -26,7 +28,8 @@ def hash_key(key: str) -> str:
 
 
 def parse_scopes(text: str | list[str] | tuple[str, ...]) -> list[str]:
-    """``'team-*,alex'`` as ``['team-*', 'alex']``: fnmatch patterns a key may touch."""
+    """``'team-*,alex'`` as ``['team-*', 'alex']``: the patterns a key may touch
+    (``scope_matches``)."""
     parts = text.split(",") if isinstance(text, str) else list(text)
     scopes = [p.strip() for p in parts if p.strip()]
     if not scopes:
@@ -37,6 +40,20 @@ def parse_scopes(text: str | list[str] | tuple[str, ...]) -> list[str]:
             raise ValidationError(f"scopes: {s!r} is not a scope pattern (no spaces, at most "
                                   "200 characters)", field="scopes")
     return scopes
+
+
+@lru_cache(maxsize=4096)
+def _pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c)
+                              for c in pattern), re.DOTALL)
+
+
+def scope_matches(scope: str, pattern: str) -> bool:
+    """Whether ``scope`` matches ``pattern``, case-sensitive, whose wildcards are ``*`` (any
+    characters) and ``?`` (one character), as the README says; every other character is
+    itself. fnmatch also read ``[...]`` as a set of characters: a key made for the scope
+    ``user[1]`` reached ``user1`` and not ``user[1]``."""
+    return _pattern(pattern).fullmatch(scope) is not None
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,8 @@ depends on the wall clock (confidence is derived from ``source`` and ``reinforce
 Topics (``Change.topic``): ``session.opened`` / ``closed`` / ``summarized`` / ``failed``
 / ``indexed`` / ``updated`` / ``deleted``, ``message.added``, ``memory.item.upserted`` /
 ``expired`` / ``evicted`` / ``deleted``, ``fact.added`` / ``reinforced`` / ``superseded``
-/ ``restored`` / ``updated`` / ``forgotten``, ``memory.pack.journaled``.
+/ ``restored`` / ``updated`` / ``forgotten``, ``memory.pack.journaled``; erasure's
+``scope.erased``, ``session.erased`` and ``memory.pack.deleted`` (docs/erasure.md).
 """
 
 from __future__ import annotations
@@ -66,7 +67,10 @@ TOPICS = (
     "memory.item.upserted", "memory.item.expired", "memory.item.evicted",
     "memory.item.deleted", "fact.added", "fact.reinforced", "fact.superseded",
     "fact.restored", "fact.updated", "fact.forgotten", "memory.pack.journaled",
+    "memory.pack.deleted", "session.erased", "scope.erased",
 )
+"""Every topic a change can have (erasure's three were missing until session 20: a client
+keeping only these dropped the events that empty its state)."""
 
 _COLLECTIONS = {"session": "sessions", "item": "items", "fact": "facts"}
 

@@ -18,7 +18,6 @@ argument (the message names the field) and any memlane ``ValidationError`` or
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from memlane.errors import MemlaneError, NotFoundError, ValidationError
 from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
 from memlane.memory import Memory
 from memlane.serve import mcp_text as render
+from memlane.serve.keys import scope_matches
 
 __all__ = ["ScopeAccess", "ScopeCheck", "ScopePatterns", "build_server", "as_access",
            "USE_MEMORY"]
@@ -61,7 +61,7 @@ class ScopePatterns:
     def allows(self, scope: str | None) -> bool:
         if scope is None:
             return "*" in self.patterns
-        return any(fnmatch.fnmatchcase(scope, p) for p in self.patterns)
+        return any(scope_matches(scope, p) for p in self.patterns)
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,7 @@ class _Server(MCPServer):
                         context: Context | None = None) -> Any:
         tool = self._tool_manager.get_tool(name)
         if tool is not None and isinstance(arguments, dict):
+            _refuse_unknown_arguments(name, tool.parameters, arguments)
             _refuse_bools_for_numbers(name, tool.parameters, arguments)
         try:
             return await super().call_tool(name, arguments, context)
@@ -140,6 +141,18 @@ def _json_types(schema: dict[str, Any]) -> set[str]:
         return {"object"}
     kind = schema.get("type")
     return set(kind) if isinstance(kind, list) else {kind} if isinstance(kind, str) else {"any"}
+
+
+def _refuse_unknown_arguments(tool: str, schema: dict[str, Any], arguments: dict[str, Any]
+                              ) -> None:
+    """An argument the tool does not take is a tool error naming it, as the HTTP API refuses
+    an unknown field: it was dropped without a word, so ``remember`` with ``scpoe`` stored
+    the note in the server's default scope, and ``recall`` with ``limit`` ignored it."""
+    properties = schema.get("properties", {})
+    for field in arguments:
+        if field not in properties:
+            raise ToolError(f"Error executing tool {tool}: {field}: not an argument of {tool} "
+                            f"(it takes {', '.join(properties)})")
 
 
 def _refuse_bools_for_numbers(tool: str, schema: dict[str, Any], arguments: dict[str, Any]
@@ -215,6 +228,18 @@ class _Tools:
         if write and access.read_only:
             raise ToolError(f"forbidden: {who} is read-only (remember, forget and summarize are "
                             "refused)")
+
+    @classmethod
+    def owned(cls, access: ScopeAccess | None, scope: str | None, what: str, object_id: int,
+              *, write: bool) -> None:
+        """The check of an object addressed by id (``what`` names its argument, e.g.
+        ``session_id``): one in a scope the access does not reach is reported as missing,
+        as the HTTP API and the inspector answer, so a key learns nothing of other tenants
+        (it was ``session_id: forbidden: scope 'team-backend' is outside ...``: the id
+        existed, and in which scope)."""
+        if access is not None and not access.allows(scope):
+            raise ToolError(f"{what.removesuffix('_id')} {object_id} does not exist")
+        cls.allow(access, scope, write=write, what=what)
 
     def scope(self, ctx: Context | None, scope: str | None, *, write: bool = False,
               required: bool = False) -> str | None:
@@ -361,11 +386,11 @@ class _Tools:
         with _tool_errors():
             if session_id is not None:
                 scope = self.mem.session(session_id).scope
-                self.allow(access, scope, write=True, what="session_id")
+                self.owned(access, scope, "session_id", session_id, write=True)
                 return self.mem.forget_session(session_id).notice
             if item_id is not None:
                 item = self.mem.item(item_id)
-                self.allow(access, item.scope, write=True, what="item_id")
+                self.owned(access, item.scope, "item_id", item_id, write=True)
                 fact = self.mem.store.facts_for_items([item_id]).get(item_id)
                 if fact is None:
                     self.mem.forget_item(item_id)
@@ -373,7 +398,7 @@ class _Tools:
                 fact_id = fact.id
             assert fact_id is not None
             fact = self.mem.store.get_fact(fact_id)
-            self.allow(access, fact.scope, write=True, what="fact_id")
+            self.owned(access, fact.scope, "fact_id", fact_id, write=True)
             self.mem.forget_fact(fact_id)
         return (f"forgot fact {fact.id} ({fact.subject} · {fact.predicate} · {fact.object}) "
                 f"and its item {fact.item_id}")
@@ -400,7 +425,7 @@ class _Tools:
         access = self.access_for(ctx)
         with _tool_errors():
             s = self.mem.session(session_id)
-            self.allow(access, s.scope, write=False, what="session_id")
+            self.owned(access, s.scope, "session_id", session_id, write=False)
             return render.session_text(s, self.mem.messages(session_id),
                                      self.mem.session_intelligence(session_id))
 
@@ -565,6 +590,9 @@ def build_server(
         with _resource_errors():
             where = tools.scope(ctx, scope)
             s = memory.session(check_id_text(session_id, "session_id"))
+            access = tools.access_for(ctx)
+            if access is not None and not access.allows(s.scope):  # another tenant's: missing
+                raise NotFoundError(f"session {s.id} does not exist")
             if s.scope != where:
                 raise ResourceNotFoundError(f"session {session_id} is not in scope {where!r}")
             return render.session_text(s, memory.messages(s.id), memory.session_intelligence(s.id))

@@ -84,6 +84,28 @@ if "__post_init__" in vars(Item) or not hasattr(Item, "__slots__"):  # ``item`` 
  _set_dedupe, _set_extra, _set_pinned) = (getattr(Item, f).__set__ for f in ITEM_FIELDS)
 
 
+_ZULU_KINDS = frozenset(("summary", "observation"))
+
+
+def _zulu(value: Any) -> Any:
+    return value[:-6] + "Z" if isinstance(value, str) and value.endswith("+00:00") else value
+
+
+def zulu_extra(extra: dict[str, Any]) -> dict[str, Any]:
+    """A summary's ``extra.summary.time_start``/``time_end`` and an observation's
+    ``extra.event_date`` as every other time memlane answers with (``…Z``). Until session
+    20 they were stored as ``…+00:00``: one answer of the service (a session, a search hit)
+    carried both forms, ``started_at`` in one and ``time_start`` in the other."""
+    summary = extra.get("summary")
+    if isinstance(summary, dict):
+        for key in ("time_start", "time_end"):
+            if key in summary:
+                summary[key] = _zulu(summary[key])
+    if "event_date" in extra:
+        extra["event_date"] = _zulu(extra["event_date"])
+    return extra
+
+
 def item(r: Sequence[Any]) -> Item:
     """An Item from a row of ``ITEM_COLS``, in the order ``ITEM_FIELDS`` checks. JSON lists
     are text on both backends, and most are empty: those skip the JSON parser.
@@ -119,6 +141,11 @@ def item(r: Sequence[Any]) -> Item:
     _set_children(o, () if children == "[]" else tuple(_loads(children)))
     _set_status(o, status)
     _set_dedupe(o, dedupe)
-    _set_extra(o, {} if extra == "{}" else _loads(extra))
+    if extra == "{}":
+        _set_extra(o, {})
+    elif kind in _ZULU_KINDS:
+        _set_extra(o, zulu_extra(_loads(extra)))
+    else:
+        _set_extra(o, _loads(extra))
     _set_pinned(o, bool(pinned))
     return o

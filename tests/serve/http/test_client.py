@@ -71,3 +71,94 @@ def test_client_raises_memlanes_errors(service) -> None:
     with Client(service.url, "ml_bad") as mem, pytest.raises(RemoteError) as e:
         mem.stats()
     assert e.value.status == 401
+
+
+CLIENT_METHOD = {
+    "memory.add": "add_message", "sessions.close": "close_session", "index": "index",
+    "memory.search": "search", "memory.pack": "pack", "memory.upsert": "upsert",
+    "sessions.list": "sessions", "sessions.show": "session", "facts.list": "facts",
+    "facts.history": "fact_history", "facts.forget": "forget_fact",
+    "scopes.forget": "forget_scope", "sessions.forget": "forget_session",
+    "graph.show": "graph", "packs.show": "replay_pack", "stats": "stats",
+}
+"""The Client method of every action: a new action needs its method here (and on Client)."""
+
+
+def test_every_action_has_its_client_method_named_as_memorys() -> None:
+    """scopes.forget and sessions.forget (session 18) had no Client method: mem.forget_scope
+    on a Client was an AttributeError though the README says Client has Memory's method
+    names (found calling the erasure from a remote client)."""
+    from memlane import Memory
+    from memlane.serve.http.actions import ACTIONS
+
+    assert set(CLIENT_METHOD) == set(ACTIONS)
+    for kind, name in CLIENT_METHOD.items():
+        assert callable(getattr(Client, name, None)), (kind, name)
+        assert callable(getattr(Memory, name, None)), (kind, name)
+
+
+def test_client_erases_a_session_and_a_scope_as_memory_does(service) -> None:
+    from memlane import EraseReport
+
+    key = service.key("chat-*")
+    with Client(service.url, key) as mem:
+        a = mem.add_message("chat-1", "user", "My passport number is in the blue folder")
+        mem.close_session("chat-1")
+        mem.add_message("chat-1", "user", "The blue folder is in the top drawer")
+        report = mem.forget_session(a.session_id)
+        assert isinstance(report, EraseReport) and report.erased
+        assert report.scope == "chat-1" and report.session_id == a.session_id
+        assert report.counts["messages"] == 1 and "erased session" in report.notice
+        with pytest.raises(NotFoundError):
+            mem.forget_session(a.session_id)
+        whole = mem.forget_scope("chat-1")
+        assert whole.session_id is None and whole.counts["messages"] == 1
+        assert not mem.forget_scope("chat-1").erased
+        with pytest.raises(RemoteError) as e:
+            mem.forget_scope("other")
+        assert e.value.status == 403
+    assert service.mem.stats()["messages"] == 0
+
+
+@pytest.mark.parametrize("kinds", ["turn", "turn,summary", ["turn"], ("turn", "summary")])
+def test_client_search_takes_kinds_as_memory_does(service, kinds) -> None:
+    """``kinds`` (and ``lanes``, ``privacy``) as a string, comma-separated or not, as
+    ``Memory.search`` takes them: the Client sent ``list("turn")``, the letters t, u, r, n,
+    and the service refused them (found passing kinds="turn" to a Client)."""
+    mem = service.mem
+    mem.add_message("chat-9", "user", "The Lisbon half marathon is in October")
+    mem.close_session("chat-9")
+    mem.index()
+    want = [h.item.id for h in mem.search("marathon", scope="chat-9", kinds=kinds)]
+    assert want
+    with Client(service.url, service.key("chat-*")) as remote:
+        got = remote.search("marathon", scope="chat-9", kinds=kinds, lanes="episodic,semantic",
+                            privacy="private")
+        assert [h.item.id for h in got] == [
+            h.item.id for h in mem.search("marathon", scope="chat-9", kinds=kinds,
+                                          lanes="episodic,semantic", privacy="private")]
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.add_message("chat-1", "user", "bad \ud800 text"),
+    lambda m: m.add_message("chat-\udfff", "user", "hello"),
+    lambda m: m.add_messages([{"scope": "chat-1", "role": "user", "text": "x\ud800"}]),
+    lambda m: m.search("where \ud800", scope="chat-1"),
+    lambda m: m.upsert("a note", scope="chat-1", extra={"k": "\ud800"}),
+    lambda m: m.upsert("a note", scope="chat-1", trust=float("nan")),
+    lambda m: m.facts("chat-1", subject="user\ud800"),
+])
+def test_client_refuses_what_memory_refuses_with_a_validation_error(service, call) -> None:
+    """A lone surrogate (or a NaN) in any argument is a ValidationError naming the field
+    from the Client as from Memory: httpx's JSON encoding raised UnicodeEncodeError (and
+    ValueError for NaN) before anything was sent (found passing text with a lone
+    surrogate to Client.add_message)."""
+    with pytest.raises(ValidationError) as local:
+        call(service.mem)
+    with Client(service.url, service.key("chat-*")) as remote:
+        with pytest.raises(ValidationError) as far:
+            call(remote)
+    assert far.value.field and local.value.field
+    assert far.value.field.split(".")[-1] == local.value.field.split(".")[-1] or \
+        far.value.field.startswith(local.value.field.split(".")[0]), (far.value, local.value)
+    assert service.mem.stats()["messages"] == 0

@@ -196,6 +196,57 @@ def test_a_new_message_appears_live(inspector, driver, shots) -> None:
     driver.save_screenshot(str(shots / "facts-live-update.png"))
 
 
+# Injected before the page's own script: EventSource waits until the test releases it, so
+# the stream starts after a change the test makes once the page has been read.
+_HELD_STREAM = """
+(function () {
+  var Real = window.EventSource;
+  function Held(url) {
+    var self = this, listeners = [];
+    self.readyState = 0;
+    self.addEventListener = function (type, fn) { listeners.push([type, fn]); };
+    self.close = function () { if (self.real) { self.real.close(); } };
+    var wait = setInterval(function () {
+      if (!window.__releaseStream) { return; }
+      clearInterval(wait);
+      var real = self.real = new Real(url);
+      listeners.forEach(function (l) { real.addEventListener(l[0], l[1]); });
+      real.onopen = function (e) { self.readyState = real.readyState; if (self.onopen) { self.onopen(e); } };
+      real.onerror = function (e) { self.readyState = real.readyState; if (self.onerror) { self.onerror(e); } };
+    }, 50);
+  }
+  Held.CONNECTING = 0; Held.OPEN = 1; Held.CLOSED = 2;
+  window.EventSource = Held;
+})();
+"""
+
+
+def test_a_message_between_the_page_and_its_stream_appears(inspector, driver, shots) -> None:
+    """The page is read, a message arrives, then the page's stream starts: the page shows
+    the message. The stream opened with a fresh snapshot, which already held the message,
+    so nothing told the page, and it showed the message only at the next change."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    if not _streams(inspector):
+        pytest.skip("this service has no /state/memory stream yet")
+    mem = inspector.mem
+    mem.add_message("race-chat", "user", "first message", at="2024-06-01T10:00:00Z")
+    sid = mem.sessions(scope="race-chat")[0].id
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _HELD_STREAM})
+    driver.get(inspector.url + f"/ui/sessions/{sid}")
+    _wait(driver, "#turn-1")
+    mem.add_message("race-chat", "user", "a message between the page and its stream",
+                    at="2024-06-01T10:01:00Z")
+    driver.execute_script("window.__releaseStream = true;")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live")
+    turn = _wait(driver, "#turn-2")
+    assert "between the page and its stream" in turn.text
+    driver.save_screenshot(str(shots / "session-live-resume.png"))
+    assert _errors(driver, inspector) == []
+
+
 def test_build_a_pack_and_read_its_decisions(inspector, driver, shots) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select

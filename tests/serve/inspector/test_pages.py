@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from pathlib import Path
 
 import httpx
+
+from memlane.serve.http.inspector import views
 
 
 
@@ -154,9 +157,10 @@ def test_sign_in_with_a_key_then_see_only_its_scopes(inspector) -> None:
         assert r.status_code == 303 and r.headers["location"].startswith("/ui/login?next=")
         form = c.get(r.headers["location"]).text
         assert '<label for="key">API key</label>' in form
-        wrong = c.post("/ui/login", data={"key": "ml_nope", "next": "/ui/facts"})
+        token = _form(form, "csrf")
+        wrong = c.post("/ui/login", data={"key": "ml_nope", "next": "/ui/facts", "csrf": token})
         assert wrong.status_code == 401 and "unknown or revoked" in wrong.text
-        ok = c.post("/ui/login", data={"key": key, "next": "/ui/facts"})
+        ok = c.post("/ui/login", data={"key": key, "next": "/ui/facts", "csrf": token})
         assert ok.status_code == 303 and ok.headers["location"] == "/ui/facts"
         cookie = ok.headers["set-cookie"].lower()
         assert "httponly" in cookie and "samesite=strict" in cookie
@@ -179,8 +183,29 @@ def test_login_never_redirects_off_site(inspector) -> None:
     key = inspector.key("*")
     with inspector.client(follow_redirects=False) as c:
         for target in ("https://evil.example/", "//evil.example/ui/", "/v1/stats"):
-            r = c.post("/ui/login", data={"key": key, "next": target})
+            token = _form(c.get("/ui/login").text, "csrf")  # each sign-in's own form
+            r = c.post("/ui/login", data={"key": key, "next": target, "csrf": token})
             assert r.headers["location"] == "/ui/", target
+
+
+def test_another_sites_page_cannot_sign_a_browser_in(inspector) -> None:
+    """The sign-in form carries a CSRF token like every other form: a page of another site
+    posting its own key to /ui/login (which the browser sends without this site's
+    SameSite=Strict cookies) is refused and sets no key cookie. Before, the post signed the
+    browser in as the other site's key, and what the user then did in the inspector went
+    to that key's memory (found posting a form to /ui/login from another origin)."""
+    theirs = inspector.key("*")
+    with inspector.client(follow_redirects=False) as c:
+        for data in ({"key": theirs, "next": "/ui/"},
+                     {"key": theirs, "next": "/ui/", "csrf": "0" * 40}):
+            r = c.post("/ui/login", data=data, headers={"Origin": "https://evil.example"})
+            assert r.status_code == 403, r.text
+            assert "CSRF token" in _text(r.text)
+            assert "memlane_key" not in r.headers.get("set-cookie", "")
+        # the form itself still signs in (its token and cookie come from the form's page)
+        token = _form(c.get("/ui/login").text, "csrf")
+        ok = c.post("/ui/login", data={"key": theirs, "next": "/ui/", "csrf": token})
+        assert ok.status_code == 303 and "memlane_key=" in ok.headers["set-cookie"]
 
 
 def test_the_sign_in_cookie_opens_the_live_stream_of_the_keys_scopes_only(inspector) -> None:
@@ -233,3 +258,60 @@ def test_pages_on_postgresql(pg_url) -> None:
             assert "summary queue" in c.get("/ui/health").text
     finally:
         mem.close()
+
+
+def test_another_tenants_objects_by_id_are_not_found_as_missing_ones(inspector) -> None:
+    """A session, fact or pack of a scope the key does not hold answers the page of a
+    missing one (404, nothing of it named), as the JSON API does: the pages answered 403
+    naming the other tenant's scope ('scope 'team-backend' is not among ...'), so a key
+    learnt which ids existed and in which scope (found driving the inspector with a key
+    holding alice-* only)."""
+    mem = inspector.mem
+    theirs = mem.sessions(scope="team-backend")[0].id
+    fact = mem.add_fact("team", "uses", "PostgreSQL 16", scope="team-backend").fact_id
+    pack = mem.pack("what database?", 200, scope="team-backend").id
+    missing = 10**9
+    key = inspector.key("alice-*")
+    with inspector.client(key, follow_redirects=False) as c:
+        token = _form(c.get("/ui/").text, "csrf")
+        for what, other in (("session", theirs), ("fact", fact), ("pack", pack)):
+            path = {"session": "/ui/sessions/{}", "fact": "/ui/facts/{}/forget",
+                    "pack": "/ui/packs/{}"}[what]
+            got, want = c.get(path.format(other)), c.get(path.format(missing))
+            assert want.status_code == 404, (what, want.status_code)
+            assert f"{what} {missing} does not exist" in _text(want.text)
+            assert got.status_code == 404, (what, got.status_code, _text(got.text)[:300])
+            assert f"{what} {other} does not exist" in _text(got.text)
+            assert "team-backend" not in got.text
+        r = c.post(f"/ui/facts/{fact}/forget", data={"csrf": token})
+        assert r.status_code == 404 and "team-backend" not in r.text
+    assert mem.store.get_fact(fact).object == "PostgreSQL 16"
+
+
+def test_a_live_page_resumes_its_stream_from_the_change_it_was_read_at(inspector) -> None:
+    """A live page names the change log's head it was read at (``data-live-head``), and
+    its script resumes the stream there: a change landing between the page's read and the
+    stream's start reaches the page. The script opened a fresh snapshot instead, which
+    already held that change, so the page showed it only at the next change (found adding
+    a message right after loading a session page)."""
+    mem = inspector.mem
+    mem.add_message("race", "user", "first", at="2024-06-01T10:00:00Z")
+    sid = mem.sessions(scope="race")[0].id
+    with inspector.client() as c:
+        for path in ("/ui/?scope=race", f"/ui/sessions/{sid}", "/ui/facts?scope=race",
+                     "/ui/facts/history?scope=race&subject=user&predicate=lives_in"):
+            page = c.get(path)
+            found = re.search(r'data-live-scope="race" data-live-head="(\d+)"', page.text)
+            assert found, (path, page.text[:400])
+        head = int(found.group(1))
+        mem.add_message("race", "user", "second, between the page and its stream",
+                        at="2024-06-01T10:01:00Z")
+        with c.stream("GET", "/state/memory", params={"scope": "race",
+                                                       "last_event_id": head}) as r:
+            assert r.status_code == 200
+            lines = r.iter_lines()
+            event = next(x for x in lines if x.startswith("event:"))
+            data = next(x for x in lines if x.startswith("data:"))
+        assert event == "event: patch" and '"message.added"' in data
+    js = (Path(views.__file__).parent / "static" / "inspector.js").read_text()
+    assert "data-live-head" in js and "last_event_id=" in js

@@ -35,7 +35,7 @@ def test_a_key_sees_only_its_scopes(seeded) -> None:
         views.sessions_page(seeded.mem, ALICE, "team-backend", None)
     assert e.value.status == 403
     other = seeded.mem.sessions(scope="team-backend")[0].id
-    with pytest.raises(ApiError):
+    with pytest.raises(NotFoundError, match=f"session {other} does not exist"):  # as missing
         views.session_page(seeded.mem, ALICE, other)
     with pytest.raises(ApiError):  # a search over every scope needs '*'
         views.search_page(seeded.mem, ALICE, {"q": "database"})

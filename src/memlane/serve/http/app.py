@@ -30,7 +30,7 @@ from memlane.serve.http.auth import KeyCache, RateLimiter
 from memlane.serve.http.errors import error_body
 from memlane.serve.http.responses import JSONResponse
 
-__all__ = ["BodyLimit", "app_from_environment", "create_app"]
+__all__ = ["BodyLimit", "HeadAsGet", "app_from_environment", "create_app"]
 
 log = logging.getLogger("memlane.serve")
 
@@ -91,6 +91,25 @@ class BodyLimit:
             error_body("too_large", f"request body over {self.limit} bytes "
                        "(serve.max_body_bytes); send smaller batches"), status_code=413)
         await response({"type": "http"}, _no_receive, send)
+
+
+class HeadAsGet:
+    """HEAD of a GET route is that GET, answered without its body (RFC 9110: a
+    general-purpose server must support HEAD; uvicorn sends no body to a HEAD request).
+    FastAPI routes take only the methods they name: HEAD of /v1/stats, /metrics or an
+    inspector page was a 405, where monitors and link checkers probe with it. The live
+    stream and the MCP endpoint keep their 405: a stream has no end to stop at."""
+
+    SKIP = ("/state/memory", "/mcp")
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (scope["type"] == "http" and scope.get("method") == "HEAD"
+                and not scope.get("path", "").startswith(self.SKIP)):
+            scope = {**scope, "method": "GET"}
+        await self.app(scope, receive, send)
 
 
 async def _no_receive() -> Message:
@@ -174,6 +193,7 @@ def create_app(
     _health(app)
     _mount_routes(app)
     app.add_middleware(BodyLimit, limit=cfg.max_body_bytes)
+    app.add_middleware(HeadAsGet)
     metrics.mount(app)  # outermost: it sees every answer, a 413 included
     return app
 

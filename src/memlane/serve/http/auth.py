@@ -6,7 +6,7 @@ serve`` refuses to bind another address then). Once a key exists, every request 
 ``Authorization: Bearer <key>``: 401 without one or with an unknown or revoked one.
 
 Every handler calls ``principal.check(scope, write=...)`` for the scope it touches: 403
-for a scope outside the key's patterns (fnmatch, e.g. ``team-*``) and for a write with a
+for a scope outside the key's patterns (``*`` and ``?`` wildcards, e.g. ``team-*``) and for a write with a
 read-only key. A request that touches no single scope (a search over every scope, stats,
 indexing) needs a key holding ``*``.
 
@@ -20,13 +20,12 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from typing import Any
 
 from fastapi import Request
 
 from memlane.serve.http.errors import ApiError
-from memlane.serve.keys import hash_key
+from memlane.serve.keys import hash_key, scope_matches
 from memlane.store.contract import KeyStore
 
 __all__ = ["COOKIE", "OPEN", "KeyCache", "Principal", "RateLimiter", "principal"]
@@ -59,7 +58,7 @@ class Principal:
             return self.everything
         if isinstance(scope, str):
             scope = scope.strip()
-        return any(fnmatchcase(scope, p) for p in self.scopes)
+        return any(scope_matches(scope, p) for p in self.scopes)
 
     def check(self, scope: str | None, *, write: bool, what: str | None = None) -> None:
         """Raise ApiError 403 unless the key may read (or, with ``write``, change) ``scope``.

@@ -15,10 +15,16 @@ Never a scope, a key or a query.
     memlane_sessions{status} / memlane_items{kind} / memlane_messages   stored now
 
 Reading ``/metrics`` needs a key holding every scope (``*``), read-only is enough.
+
+With ``memlane serve --workers N`` each process counts in files of a shared folder
+(prometheus-client's multiprocess mode, ``PROMETHEUS_MULTIPROC_DIR``, which ``serve`` sets
+to a folder of its own) and a scrape of any process adds every process's counts up, so the
+HTTP counters and histograms are the service's, whichever process answers.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from typing import Annotated, Any
@@ -26,6 +32,7 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -83,19 +90,37 @@ class _StoreCollector(Collector):
         yield messages
 
 
+def _multiprocess_dir() -> str | None:
+    """The folder of prometheus-client's multiprocess mode, when this process counts in it
+    (the variable must have been set before prometheus-client was first imported)."""
+    from prometheus_client import values
+
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if folder and os.path.isdir(folder) and values.ValueClass is not values.MutexValue:
+        return folder
+    return None
+
+
 class Metrics:
     """The app's registry and the instruments the service updates."""
 
     def __init__(self, app: FastAPI) -> None:
         self.registry = CollectorRegistry()
+        """What ``/metrics`` answers."""
+        shared = _multiprocess_dir()
+        # in multiprocess mode the instruments write to the shared folder; the scrape reads
+        # every process's files there (the instruments' own registry is not scraped)
+        own = CollectorRegistry() if shared else self.registry
         self.requests = Counter("memlane_http_requests", "HTTP requests answered",
-                                ["route", "method", "status"], registry=self.registry)
+                                ["route", "method", "status"], registry=own)
         self.latency = Histogram("memlane_http_request_seconds", "HTTP request latency",
-                                 ["route", "method"], buckets=_BUCKETS, registry=self.registry)
+                                 ["route", "method"], buckets=_BUCKETS, registry=own)
         self.stages = Histogram("memlane_search_stage_seconds", "Search latency per stage",
-                                ["stage"], buckets=_BUCKETS, registry=self.registry)
-        self.ingested = Counter("memlane_messages_ingested", "Messages stored by this process",
-                                registry=self.registry)
+                                ["stage"], buckets=_BUCKETS, registry=own)
+        self.ingested = Counter("memlane_messages_ingested", "Messages stored by the service",
+                                registry=own)
+        if shared:
+            MultiProcessCollector(self.registry, path=shared)
         self.registry.register(_StoreCollector(app))
         # labelled children by label values: ``labels()`` takes a lock and builds a key
         # each call, a dozen times a search (dict reads and writes are atomic in Python)

@@ -108,7 +108,7 @@ def mount(app: FastAPI) -> None:
     async def facts_forget(id: Id, request: Request) -> JSONResponse:
         return await _answer(request, "facts.forget", m.IdInput(id=id))
 
-    @route("GET", "/graph/{entity}", "graph.show")
+    @route("GET", "/graph/{entity:path}", "graph.show")  # CI/CD, TCP/IP: names with a slash
     async def graph(entity: str, request: Request,
               scope: Annotated[str | None, Query(min_length=1)] = None) -> JSONResponse:
         return await _answer(request, "graph.show", m.GraphInput(entity=entity, scope=scope))

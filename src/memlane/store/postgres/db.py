@@ -39,6 +39,7 @@ LOCK_SCOPE = 0x6D6C0002
 LOCK_INDEX = 0x6D6C0003
 LOCK_FACTS = 0x6D6C0004
 LOCK_RESERVE = 0x6D6C0005  # session-level: a session an indexer has taken to embed
+LOCK_LINKS = 0x6D6C0006  # a scope's story threads and item links (link_items)
 
 # Per-connection settings: HNSW searches deep enough (150 makes up for the cheaper
 # ef_construction of search.HNSW_EF_CONSTRUCTION), and keep scanning while filters reject

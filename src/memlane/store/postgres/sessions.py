@@ -28,7 +28,7 @@ import time
 from collections.abc import Iterable, Sequence
 
 from memlane.store.contract import NewMessage
-from memlane.store.postgres.db import LOCK_RESERVE, LOCK_SCOPE, Database
+from memlane.store.postgres.db import LOCK_LINKS, LOCK_RESERVE, LOCK_SCOPE, Database
 from memlane.store.rows import SESSION_COLS, session
 from memlane.store.sql.sessions import SessionsMixin
 from memlane.types import Session
@@ -90,6 +90,10 @@ class PostgresSessions(SessionsMixin):
 
     def _lock_scope(self, scope: str) -> None:
         self.db.xact_lock(LOCK_SCOPE, scope)
+
+    def lock_links(self, scope: str | None) -> bool:
+        self.db.xact_lock(LOCK_LINKS, scope or "")
+        return True
 
     def add_message(self, scope: str, role: str, text: str, at: float, *, gap: float,
                     speaker: str | None, ext_id: str | None, agent: str | None,

@@ -135,8 +135,26 @@ class SqlStore:
         """A condition: the JSON text list in ``column`` holds the next ``%s`` value."""
         raise NotImplementedError
 
+    def _scope_matches(self, pattern: str) -> tuple[str, str]:
+        """A condition and its parameter: ``scope`` matches the key pattern ``pattern``
+        (``*`` and ``?`` wildcards, case-sensitive; ``serve.keys.scope_matches``). Here
+        PostgreSQL's LIKE, whose own wildcards and escape are escaped."""
+        out = []
+        for c in pattern:
+            out.append("%" if c == "*" else "_" if c == "?" else
+                       "\\" + c if c in "%_\\" else c)
+        return "scope LIKE %s ESCAPE '\\'", "".join(out)
+
     def _lock_scope(self, scope: str) -> None:
         """Serialise message writers of a scope until commit (no-op where writers are serial)."""
+
+    def lock_links(self, scope: str | None) -> bool:
+        """Serialise the writers of ``scope``'s item links and story threads until commit
+        (``link_items``, a topic's thread made or extended); whether a lock was taken
+        (no-op where writers are serial). On PostgreSQL two upserts of a new topic each
+        made its story thread (eight clients, five topics: 36 threads), and two links to
+        one parent each wrote the children list it had read, losing the other's."""
+        return False
 
     def _lock_scope_facts(self, scope: str) -> None:
         """Serialise fact writers of a scope until commit (no-op where writers are serial)."""

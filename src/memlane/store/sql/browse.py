@@ -4,6 +4,7 @@ forgotten values): SQL both backends share."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from memlane.store.rows import dt
@@ -15,11 +16,20 @@ __all__ = ["BrowseMixin"]
 class BrowseMixin(SqlStore):
     """Listings for the inspector."""
 
-    def list_scopes(self, limit: int = 500) -> list[dict[str, Any]]:
-        """Scopes with their session count and last activity, most recent first."""
+    def list_scopes(self, limit: int = 500, patterns: Sequence[str] | None = None
+                    ) -> list[dict[str, Any]]:
+        """Scopes with their session count and last activity, most recent first; with
+        ``patterns`` (a key's: ``*`` and ``?`` wildcards), only scopes one of them matches,
+        chosen before the limit."""
+        where, params = "", []
+        if patterns is not None:
+            conds = [self._scope_matches(p) for p in patterns] or [("1 = 0", "")]
+            where = " WHERE " + " OR ".join(c for c, _ in conds)
+            params = [v for c, v in conds if "%s" in c]
         rows = self._run(
             "SELECT scope, count(*), count(*) FILTER (WHERE status = 'open'), max(ended_at)"
-            " FROM sessions GROUP BY scope ORDER BY max(ended_at) DESC, scope LIMIT %s", (limit,),
+            f" FROM sessions{where} GROUP BY scope ORDER BY max(ended_at) DESC, scope LIMIT %s",
+            (*params, limit),
         )
         return [{"scope": r[0], "sessions": r[1], "open": r[2] or 0, "last_at": dt(r[3])}
                 for r in rows]

@@ -189,10 +189,15 @@ class EraseMixin(SqlStore):
             for cond, params in self._id_batches("superseded_by", facts):
                 self._run(f"UPDATE facts SET status = 'current', superseded_by = NULL WHERE {cond}",
                           params)
+            # only items of the erased sessions' scopes: the links are ids, and one written
+            # before clients were refused extra.absorbed (session 19) could name another
+            # tenant's items, which the erase then made active again
+            in_scopes = sorted(set(scopes.values()))
+            marks = ", ".join(["%s"] * len(in_scopes))
             for cond, params in self._id_batches(
                     "id", sorted(set(restored) | (absorbed - item_ids))):
                 self._run(f"UPDATE items SET status = 'active' WHERE status = 'superseded'"
-                          f" AND {cond}", params)
+                          f" AND scope IN ({marks}) AND {cond}", [*in_scopes, *params])
             counts["fact_events"] = self._delete("fact_events", "fact_id", facts)
             counts["fact_events"] += self._delete("fact_events", "session_id", ids)
             counts["fact_events"] += self._delete("fact_events", "other_id", facts)

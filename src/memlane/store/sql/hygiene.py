@@ -82,6 +82,8 @@ class HygieneMixin(SqlStore):
         """Record ``parent`` → ``children`` links; optionally mark the children superseded."""
         now = time.time()
         parent = self.get_item(parent_id)
+        if self.lock_links(parent.scope):  # read again under the lock: no link is lost
+            parent = self.get_item(parent_id)
         children = list(dict.fromkeys([*parent.children, *child_ids]))
         self._run("UPDATE items SET children = %s, updated_at = %s WHERE id = %s",
                   (json.dumps(children), now, parent_id))

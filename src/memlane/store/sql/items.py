@@ -57,8 +57,16 @@ class ItemsMixin(SqlStore):
     backend: str
     url: str
 
-    def item_by_dedupe_hash(self, digest: str) -> int | None:
-        row = self._run("SELECT id FROM items WHERE dedupe_hash = %s", (digest,)).fetchone()
+    def item_by_dedupe_hash(self, digest: str, scope: str | None) -> int | None:
+        """The item of ``scope`` (None: of no scope) stored with this dedupe hash. The hash
+        does not hold the scope: looked up alone, one tenant's upsert returned another's
+        item and stored nothing."""
+        if scope is None:
+            row = self._run("SELECT id FROM items WHERE dedupe_hash = %s AND scope IS NULL"
+                            " ORDER BY id LIMIT 1", (digest,)).fetchone()
+        else:
+            row = self._run("SELECT id FROM items WHERE dedupe_hash = %s AND scope = %s"
+                            " ORDER BY id LIMIT 1", (digest, scope)).fetchone()
         return row[0] if row else None
 
     def get_item(self, item_id: int) -> Item:

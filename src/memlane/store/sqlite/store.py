@@ -76,6 +76,10 @@ class SqliteStore(SqliteSessions, ItemsMixin, SqliteSearch, SqliteFacts, Hygiene
         id of a deleted newest row to the next (migration 0011, ``id_floor``)."""
         return "id, ", _FRESH_ID.format(table=table) + ", "
 
+    def _scope_matches(self, pattern: str) -> tuple[str, str]:
+        # GLOB is case-sensitive (LIKE is not, for ASCII); its [ ] sets are escaped
+        return "scope GLOB %s", "".join("[[]" if c == "[" else c for c in pattern)
+
     def _json_list_holds(self, column: str) -> str:
         return f"EXISTS (SELECT 1 FROM json_each(items.{column}) WHERE value = %s)"
 

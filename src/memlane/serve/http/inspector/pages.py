@@ -110,28 +110,44 @@ def _mem(request: Request) -> Any:
     return request.app.state.memory
 
 
+def _live_head(request: Request) -> int | None:
+    """The change log's head, read before a live page reads its data: the page's stream
+    resumes from it (``data-live-head``), so a change landing between the page's read and
+    the stream's start reaches the page. Opened with a fresh snapshot instead, the stream
+    held that change in its snapshot, and the page showed it only at the next change."""
+    store = _mem(request).store
+    if not hasattr(store, "live_read"):
+        return None
+    with store.live_read() as head:
+        return int(head)
+
+
 @router.get("/", response_class=HTMLResponse)
 def sessions(request: Request, who: Principal = Caller) -> HTMLResponse:
     q = _q(request)
+    head = _live_head(request)
     data = views.sessions_page(_mem(request), who, q.get("scope"), q.get("status"))
     return render(request, "sessions.html", page="sessions", title="Sessions",
-                  live_scope=data["scope"], **data)
+                  live_scope=data["scope"], live_head=head, **data)
 
 
 @router.get("/sessions/{session_id}", response_class=HTMLResponse)
 def session(request: Request, session_id: str, who: Principal = Caller) -> HTMLResponse:
+    head = _live_head(request)
     data = views.session_page(_mem(request), who, check_id_text(session_id, "session_id"))
     return render(request, "session.html", page="sessions",
-                  title=f"Session {data['session'].id}", live_scope=data["scope"], **data)
+                  title=f"Session {data['session'].id}", live_scope=data["scope"],
+                  live_head=head, **data)
 
 
 @router.get("/facts", response_class=HTMLResponse)
 def facts(request: Request, who: Principal = Caller) -> HTMLResponse:
     q = _q(request)
+    head = _live_head(request)
     data = views.facts_page(_mem(request), who, q.get("scope"), q.get("subject"),
                             include_superseded=q.get("all") == "1")
     return render(request, "facts.html", page="facts", title="Facts",
-                  live_scope=data["scope"], **data)
+                  live_scope=data["scope"], live_head=head, **data)
 
 
 @router.get("/facts/history", response_class=HTMLResponse)
@@ -139,17 +155,19 @@ def history(request: Request, who: Principal = Caller) -> HTMLResponse:
     q = _q(request)
     if not q.get("scope"):
         raise ValidationError("scope: a fact's history is read within one scope", field="scope")
+    head = _live_head(request)
     data = views.fact_history(_mem(request), who, q["scope"], q.get("subject", ""),
                               q.get("predicate", ""))
     return render(request, "history.html", page="facts",
                   title=f"History of {data['subject']} {data['predicate']}",
-                  live_scope=data["scope"], **data)
+                  live_scope=data["scope"], live_head=head, **data)
 
 
 @router.get("/facts/{fact_id}/forget", response_class=HTMLResponse)
 def forget_confirm(request: Request, fact_id: str, who: Principal = Caller) -> HTMLResponse:
-    fact = _mem(request).store.get_fact(check_id_text(fact_id, "fact_id"))
-    who.check(fact.scope, write=True)
+    fid = check_id_text(fact_id, "fact_id")
+    fact = _mem(request).store.get_fact(fid)
+    views.owned(who, fact.scope, f"fact {fid}", write=True)
     return render(request, "forget.html", page="facts", title="Forget a fact", fact=fact)
 
 
@@ -160,7 +178,7 @@ async def forget(request: Request, fact_id: str) -> Response:
     mem = _mem(request)
     fid = check_id_text(fact_id, "fact_id")
     fact = mem.store.get_fact(fid)
-    who.check(fact.scope, write=True)
+    views.owned(who, fact.scope, f"fact {fid}", write=True)
     mem.forget_fact(fid)
     target = (f"{PREFIX}/facts/history?scope={quote(fact.scope)}&subject={quote(fact.subject)}"
               f"&predicate={quote(fact.predicate)}")
@@ -215,6 +233,10 @@ async def login(request: Request) -> Response:
     target = _safe_next(form.get("next", ""))
     response = RedirectResponse(target, status_code=303)
     try:
+        # the form's own token: without it a page of another site could post its own key
+        # here and sign this browser in as that key (login CSRF), so what the user then
+        # stored through the inspector went to the other site's memory
+        signin.check_csrf(request, form)
         signin.sign_in(request, response, form.get("key", ""))
     except ApiError as e:
         return render(request, "login.html", e.status, page="", title="Sign in",

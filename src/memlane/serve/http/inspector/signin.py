@@ -27,8 +27,8 @@ from memlane.serve.http.auth import COOKIE, Principal, principal
 from memlane.serve.http.errors import ApiError
 from memlane.serve.keys import hash_key
 
-__all__ = ["COOKIE", "CSRF_COOKIE", "csrf_token", "form_principal", "set_csrf_cookie", "sign_in",
-           "sign_out", "signed_in"]
+__all__ = ["COOKIE", "CSRF_COOKIE", "check_csrf", "csrf_token", "form_principal",
+           "set_csrf_cookie", "sign_in", "sign_out", "signed_in"]
 
 
 CSRF_COOKIE = "memlane_csrf"
@@ -57,14 +57,19 @@ def set_csrf_cookie(request: Request, response: Response) -> None:
                             secure=request.url.scheme == "https")
 
 
-def form_principal(request: Request, form: dict[str, str]) -> Principal:
-    """The caller of a form post: its CSRF token checked, then the usual authentication."""
+def check_csrf(request: Request, form: dict[str, str]) -> None:
+    """403 unless the form carries this browser's CSRF token."""
     sent = form.get("csrf", "")
     want = (csrf_token(request) if request.cookies.get(COOKIE)
             else request.cookies.get(CSRF_COOKIE, ""))
     if not sent or not want or not hmac.compare_digest(sent, want):
         raise ApiError(403, "forbidden", "the form's CSRF token is missing or stale: reload the "
                        "page and submit it again", "csrf")
+
+
+def form_principal(request: Request, form: dict[str, str]) -> Principal:
+    """The caller of a form post: its CSRF token checked, then the usual authentication."""
+    check_csrf(request, form)
     request.state.csrf_ok = True
     return principal(request)
 

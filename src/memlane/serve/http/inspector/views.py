@@ -4,7 +4,8 @@ Every function takes the ``Memory`` and the caller (anything with ``allows(scope
 ``check(scope, write=...)``, e.g. ``memlane.serve.http.auth.Principal``) and returns dicts
 for a template; nothing here renders HTML, so the pages' content is testable on its own.
 A key only sees its scopes: listings are filtered by ``allows`` and single objects are
-``check``-ed before they are read.
+``check``-ed before they are read; an object addressed by id in a scope the key does not
+hold is "not found", as a missing one (``owned``), so a key learns nothing of other tenants.
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from memlane.errors import ValidationError
+from memlane.errors import NotFoundError, ValidationError
 from memlane.memory import Memory
 from memlane.retrieve.explain import explain
 from memlane.retrieve.presets import PRESETS
 from memlane.types import KINDS, SESSION_STATUSES
 
 __all__ = [
-    "Caller", "SIGNAL_LABELS", "fact_history", "facts_page", "health", "pack_page",
+    "Caller", "SIGNAL_LABELS", "fact_history", "facts_page", "health", "owned", "pack_page",
     "packs_list", "process_metrics", "scopes", "search_page", "session_page", "sessions_page",
 ]
 
@@ -57,8 +58,21 @@ SUMMARY_LISTS = (("decisions", "Decisions"), ("open_questions", "Open questions"
                  ("references", "References"))
 
 
+def owned(who: Caller, scope: str | None, what: str, *, write: bool = False) -> None:
+    """The check of an object addressed by id: one in a scope ``who`` may not see is
+    reported as missing (the JSON API's rule). A 403 naming its scope told a key which
+    ids of other tenants existed, and their scopes."""
+    if not who.allows(scope):
+        raise NotFoundError(f"{what} does not exist")
+    who.check(scope, write=write)
+
+
 def _visible(mem: Memory, who: Caller) -> list[dict[str, Any]]:
-    return [s for s in mem.store.list_scopes() if who.allows(s["scope"])]
+    """The scopes ``who`` may see, most recent first (500). A key's own patterns choose
+    them in the database: filtered out of the 500 most recent of all, a tenant's scopes
+    vanished from the pages once 500 other scopes had been active since."""
+    patterns = None if who.allows(None) else getattr(who, "scopes", None)
+    return [s for s in mem.store.list_scopes(patterns=patterns) if who.allows(s["scope"])]
 
 
 def scopes(mem: Memory, who: Caller) -> list[dict[str, Any]]:
@@ -105,7 +119,7 @@ def sessions_page(mem: Memory, who: Caller, scope: str | None, status: str | Non
 def session_page(mem: Memory, who: Caller, session_id: int) -> dict[str, Any]:
     """One session: its messages with the observations and facts drawn from each turn."""
     session = mem.session(session_id)
-    who.check(session.scope, write=False)
+    owned(who, session.scope, f"session {session_id}")
     intel = mem.session_intelligence(session_id)
     by_seq: dict[int, dict[str, list[Any]]] = {}
     for o in intel["observations"]:
@@ -225,11 +239,18 @@ def _int(text: str, field: str, default: int, low: int, high: int) -> int:
 
 
 def packs_list(mem: Memory, who: Caller) -> dict[str, Any]:
-    """Journaled packs the caller may see, newest first."""
-    packs = [p for p in mem.store.list_packs(limit=200)
-             if (p["scope"] is None and who.allows(None)) or
-             (p["scope"] is not None and who.allows(p["scope"]))][:50]
-    return {"packs": packs, "scopes": _visible(mem, who), "budget": mem.config.pack.budget}
+    """Journaled packs the caller may see, newest first (50).
+
+    A key that does not hold every scope reads its scopes' packs: filtered out of the
+    newest 200 of all, a tenant's packs vanished from the page once other tenants had
+    journaled 200 newer ones."""
+    visible = _visible(mem, who)
+    if who.allows(None):
+        packs = mem.store.list_packs(limit=50)
+    else:
+        packs = sorted((p for s in visible for p in mem.store.list_packs(s["scope"], limit=50)),
+                       key=lambda p: -p["id"])[:50]
+    return {"packs": packs, "scopes": visible, "budget": mem.config.pack.budget}
 
 
 def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int:
@@ -250,7 +271,7 @@ def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int:
 def pack_page(mem: Memory, who: Caller, pack_id: int) -> dict[str, Any]:
     """A journaled pack as the model sees it, with its shares and every decision."""
     pack = mem.replay_pack(pack_id)
-    who.check(pack["scope"], write=False)
+    owned(who, pack["scope"], f"pack {pack_id}")
     shares = pack["config"].get("shares", {})
     entries = pack["entries"]
     items = mem.store.get_items([e["item_id"] for e in entries if e.get("item_id")])

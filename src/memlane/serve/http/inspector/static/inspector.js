@@ -42,8 +42,14 @@
     }, 250);
   }
 
-  var source = new EventSource(root + "/state/memory?scope=" + encodeURIComponent(scope));
-  var snapshot = false;
+  // The page was read at change data-live-head: the stream resumes there, so a change
+  // made between that read and this connection still reaches the page (a fresh snapshot
+  // would already hold it, and the page would miss it until the next change).
+  var head = document.body.getAttribute("data-live-head");
+  var url = root + "/state/memory?scope=" + encodeURIComponent(scope);
+  if (head && /^[0-9]+$/.test(head)) { url += "&last_event_id=" + head; }
+  var source = new EventSource(url);
+  var snapshot = !!(head && /^[0-9]+$/.test(head));
   function onSnapshot() { snapshot = true; say("live", "live"); }
   function onChange() { if (snapshot) { refresh(); } }
   source.addEventListener("snapshot", onSnapshot);
@@ -51,7 +57,9 @@
   // a new snapshot: either way the page's live parts are reloaded.
   source.addEventListener("patch", onChange);
   source.addEventListener("reset", onChange);
-  source.onopen = function () { if (!snapshot) { say("connecting", "live: connecting"); } };
+  source.onopen = function () {
+    if (snapshot) { say("live", "live"); } else { say("connecting", "live: connecting"); }
+  };
   source.onerror = function () {
     say(source.readyState === EventSource.CLOSED ? "off" : "connecting",
         source.readyState === EventSource.CLOSED ? "live: off" : "live: reconnecting");
