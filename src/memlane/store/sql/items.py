@@ -58,9 +58,9 @@ class ItemsMixin(SqlStore):
     url: str
 
     def item_by_dedupe_hash(self, digest: str, scope: str | None) -> int | None:
-        """The item of ``scope`` (None: of no scope) stored with this dedupe hash. The hash
-        does not hold the scope: looked up alone, one tenant's upsert returned another's
-        item and stored nothing."""
+        """The item of ``scope`` (None: of no scope) stored with this dedupe hash. Hashes
+        stored before session 20 do not hold the scope: looked up alone, one tenant's upsert
+        returned another's item and stored nothing."""
         if scope is None:
             row = self._run("SELECT id FROM items WHERE dedupe_hash = %s AND scope IS NULL"
                             " ORDER BY id LIMIT 1", (digest,)).fetchone()
