@@ -9,11 +9,14 @@ reference the way LongMemEval's judge does, with one instruction per question ty
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from memlane.backends.llm.base import strip_reasoning
 
 if TYPE_CHECKING:
     from memlane.memory import Memory
@@ -75,9 +78,18 @@ def judge_prompt(qtype: str, question: str, reference: str, response: str,
     ]
 
 
+_VERDICT = re.compile(
+    r"[\s*_#>`\"'(\[]*(?:(?:final\s+)?(?:answer|verdict|judg(?:e)?ment|grade)\s*[:=\-]"
+    r"[\s*_`\"'(\[]*)?yes\b", re.IGNORECASE)
+
+
 def parse_verdict(reply: str) -> bool:
-    """``yes`` → True; anything else → False (a judge that cannot decide did not say yes)."""
-    return reply.strip().lower().lstrip("*\"' ").startswith("yes")
+    """``yes`` → True; anything else → False (a judge that cannot decide did not say yes).
+
+    A reasoning model's ``<think>...</think>`` is dropped first (a judge through Ollama or
+    vLLM answers ``<think>…</think> yes``), then markdown and a label (``**Answer:** yes``)
+    before the word; ``yes`` must be a word (``Yesterday…`` is not a verdict)."""
+    return _VERDICT.match(strip_reasoning(reply)) is not None
 
 
 @dataclass
@@ -91,7 +103,9 @@ class QARecorder:
 
     def __call__(self, mem: Memory, q: Any, now: datetime, scope: str | None = None) -> None:
         pack = mem.pack(q.question, self.budget, scope=scope, now=now, include_recent=False)
-        hypothesis = self.answer_llm.complete(answer_prompt(q.question, q.question_date, pack.text))
+        # a reasoning model's <think> block is no part of its answer (nor shown to the judge)
+        hypothesis = strip_reasoning(
+            self.answer_llm.complete(answer_prompt(q.question, q.question_date, pack.text)))
         row: dict[str, Any] = {"question_id": q.question_id, "question_type": q.question_type,
                                "hypothesis": hypothesis.strip(), "pack_tokens": pack.used}
         if self.judge_llm is not None:

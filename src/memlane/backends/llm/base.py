@@ -17,7 +17,14 @@ from typing import Any, Protocol, runtime_checkable
 
 from memlane.backends.llm.errors import LLMBadResponse
 
-__all__ = ["LLM", "SchemaViolation", "complete_json", "extract_json", "validate_json"]
+__all__ = [
+    "LLM",
+    "SchemaViolation",
+    "complete_json",
+    "extract_json",
+    "strip_reasoning",
+    "validate_json",
+]
 
 
 @runtime_checkable
@@ -134,6 +141,23 @@ def validate_json(value: Any, schema: Mapping[str, Any], path: str = "$") -> Non
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON|javascript|js)?[ \t]*\n?(.*?)```", re.DOTALL)
 _MAX_STARTS = 64
+_CLOSE = "</think>"
+
+
+def strip_reasoning(text: str) -> str:
+    """A reasoning model's answer without its reasoning: every ``<think>...</think>``
+    block dropped, everything up to a lone ``</think>`` too (chat templates that open the
+    block in the prompt leave only its end in the answer), and an unclosed ``<think>``
+    with all after it (the model was cut while reasoning)."""
+    text = _THINK.sub("", text)
+    low = text.lower()
+    end = low.rfind(_CLOSE)
+    if end >= 0:
+        text, low = text[end + len(_CLOSE):], low[end + len(_CLOSE):]
+    start = low.find("<think>")
+    if start >= 0:
+        text = text[:start]
+    return text.strip()
 
 
 def extract_json(text: str, *, want: str | None = "object") -> Any:
