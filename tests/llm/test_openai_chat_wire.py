@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memlane.backends.llm import LLMBadResponse, LLMError, LLMTimeout, OpenAIChat
 
@@ -191,3 +193,54 @@ def test_a_json_answer_cut_at_the_length_limit_says_so_and_is_not_repaired() -> 
         with pytest.raises(LLMBadResponse, match=r"cut at the model's output limit"):
             complete_json(llm, HI, {"type": "object"})
         assert len(srv.chat_requests) == 1  # no repair turns: they would be cut the same
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    ([{"type": "text", "text": None}, {"type": "text", "text": "hi"}], "hi"),
+    ([{"type": "text", "text": 7}, "stray", {"type": "text", "text": "there"}], "there"),
+    (42, LLMBadResponse("a int, not text: '42'")),
+    ({"text": "hi"}, LLMBadResponse("a dict, not text")),
+])
+def test_content_of_any_shape_is_its_text_or_a_bad_response(content, expected) -> None:
+    # a content part whose text was null raised a bare TypeError from str.join, past every
+    # caller's LLMError handling (the index queue, HyDE's fallback); content 42 was 'an
+    # empty answer (finish_reason=None)'
+    from memlane.testing.llm_server import ChatServer
+
+    def answer(server, req):
+        return 200, {"choices": [{"index": 0, "finish_reason": "stop",
+                                  "message": {"role": "assistant", "content": content}}]}
+
+    with ChatServer() as srv, OpenAIChat(srv.base_url, "m", max_retries=0) as llm:
+        srv.route("POST", "/v1/chat/completions", answer)
+        if isinstance(expected, str):
+            assert llm.complete(HI) == expected
+        else:
+            with pytest.raises(LLMBadResponse) as info:
+                llm.complete(HI)
+            assert str(expected) in str(info.value)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["choices", "message", "content", "text", "type", "finish_reason",
+                         "refusal", "delta", "error"]), inner, max_size=4),
+    max_leaves=12)
+
+
+_PART = st.fixed_dictionaries({"type": st.just("text")}, optional={"text": _JSON})
+_ANSWER = st.builds(
+    lambda content, finish: {"choices": [{"index": 0, "finish_reason": finish,
+                                          "message": {"role": "assistant", "content": content}}]},
+    _JSON | st.lists(_PART | _JSON, max_size=3),
+    st.sampled_from([None, "stop", "length", "tool_calls"]))
+
+
+@given(body=_JSON | _ANSWER, json_mode=st.booleans())
+def test_any_answer_body_is_text_or_a_bad_response(body, json_mode) -> None:
+    llm = OpenAIChat("http://127.0.0.1:1/v1", "m")
+    try:
+        assert isinstance(llm._content(body, json_mode=json_mode), str)
+    except LLMBadResponse:
+        pass

@@ -369,7 +369,13 @@ class OpenAIChat(PooledHTTP):
             ) from None
         if isinstance(content, list):  # some servers answer in content parts
             content = "".join(
-                p.get("text", "") for p in content if isinstance(p, Mapping)
+                p["text"] for p in content
+                if isinstance(p, Mapping) and isinstance(p.get("text"), str)
+            )
+        if content is not None and not isinstance(content, str):
+            raise LLMBadResponse(
+                f"POST {self.url} returned 200 with choices[0].message.content a "
+                f"{type(content).__name__}, not text: {self._scrub(str(content)[:200])!r}"
             )
         if not isinstance(content, str) or not content.strip():
             reason = choice.get("finish_reason") if isinstance(choice, Mapping) else None
