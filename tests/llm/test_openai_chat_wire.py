@@ -244,3 +244,42 @@ def test_any_answer_body_is_text_or_a_bad_response(body, json_mode) -> None:
         assert isinstance(llm._content(body, json_mode=json_mode), str)
     except LLMBadResponse:
         pass
+
+
+@pytest.mark.parametrize("content", [
+    '{"topic": "Moving to Lisbon"}\n\nI summarized the session: the user is moving to Lis',
+    '```json\n{"topic": "Moving to Lisbon"}\n```\nNote: the user asked abo',
+    '<think>The user moves.</think>\n{"topic": "Moving to Lisbon"}\nThat is all I ca',
+])
+def test_a_whole_json_answer_whose_prose_after_was_cut_is_the_answer(content) -> None:
+    # the JSON was whole, the output limit fell in what the model wrote after it: that was
+    # 'cut at the model's output limit … is no whole JSON', the session failed for good
+    from memlane.backends.llm import complete_json
+    from memlane.testing.llm_server import ChatServer
+
+    def cut_after(server, req):
+        return 200, {"choices": [{"index": 0, "finish_reason": "length", "message": {
+            "role": "assistant", "content": content}}]}
+
+    with ChatServer() as srv, OpenAIChat(srv.base_url, "m", max_retries=0) as llm:
+        srv.route("POST", "/v1/chat/completions", cut_after)
+        assert complete_json(llm, HI, {"type": "object"}) == {"topic": "Moving to Lisbon"}
+        assert len(srv.chat_requests) == 1
+
+
+@pytest.mark.parametrize("content", [
+    '{"topic": "Moving to Lisbon", "facts": [{"subject": "user", "object": {"a": 1}',
+    '```json\n{"topic": "Moving to Lis',
+    '<think>Let me think about {"topic": "x"} and then',
+])
+def test_a_json_answer_cut_anywhere_is_still_said_to_be_cut(content) -> None:
+    from memlane.testing.llm_server import ChatServer
+
+    def cut_short(server, req):
+        return 200, {"choices": [{"index": 0, "finish_reason": "length", "message": {
+            "role": "assistant", "content": content}}]}
+
+    with ChatServer() as srv, OpenAIChat(srv.base_url, "m", max_retries=0) as llm:
+        srv.route("POST", "/v1/chat/completions", cut_short)
+        with pytest.raises(LLMBadResponse, match=r"cut at the model's output limit"):
+            llm.complete(HI, json_mode=True)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from memlane.backends.http import AnswerTooLong, PooledHTTP
+from memlane.backends.llm.base import _FENCE, strip_reasoning
 from memlane.backends.llm.errors import (
     LLMBadResponse,
     LLMError,
@@ -143,6 +144,27 @@ def _from_event_stream(raw: bytes) -> dict[str, Any] | None:
         return None
     return {"choices": [{"message": {"role": "assistant", "content": "".join(parts)},
                          "finish_reason": finish}]}
+
+
+def _whole_json(text: str) -> bool:
+    """Whether an answer cut at the output limit still holds its whole JSON: the answer
+    itself, a fenced block, or the value at its first ``{`` or ``[`` followed by the prose
+    the cut fell in (after any reasoning block)."""
+    cleaned = strip_reasoning(text)
+    for candidate in [cleaned] + [m.group(1).strip() for m in _FENCE.finditer(cleaned)]:
+        try:
+            json.loads(candidate)
+        except ValueError:
+            continue
+        return True
+    starts = [i for i in (cleaned.find("{"), cleaned.find("[")) if i >= 0]
+    if not starts:
+        return False
+    try:
+        json.JSONDecoder().raw_decode(cleaned, min(starts))
+    except ValueError:
+        return False
+    return True
 
 
 def _redact_content(content: Any) -> Any:
@@ -382,15 +404,12 @@ class OpenAIChat(PooledHTTP):
             refusal = message.get("refusal") if isinstance(message, Mapping) else None
             why = f"refusal: {refusal!r}" if refusal else f"finish_reason={reason!r}"
             raise LLMBadResponse(f"POST {self.url} returned an empty answer ({why})", reply="")
-        if json_mode and choice.get("finish_reason") == "length":
-            try:
-                json.loads(content)
-            except ValueError:
-                # cut at the output limit: asking again (a repair turn) gets the same cut
-                raise LLMBadResponse(
-                    f"POST {self.url}: the answer was cut at the model's output limit "
-                    f"(finish_reason='length') after {len(content):,} characters and is no "
-                    "whole JSON; raise the server's output token limit or lower "
-                    "indexing.max_input_tokens", reply=content[:2000],
-                ) from None
+        if json_mode and choice.get("finish_reason") == "length" and not _whole_json(content):
+            # cut at the output limit: asking again (a repair turn) gets the same cut
+            raise LLMBadResponse(
+                f"POST {self.url}: the answer was cut at the model's output limit "
+                f"(finish_reason='length') after {len(content):,} characters and is no "
+                "whole JSON; raise the server's output token limit or lower "
+                "indexing.max_input_tokens", reply=content[:2000],
+            )
         return content
