@@ -155,3 +155,25 @@ def test_extract_json_finds_any_wrapped_object(
     if fence:
         body = f"```json\n{body}\n```"
     assert extract_json(before + body + after) == obj
+
+
+def test_a_draft_json_in_the_reasoning_is_never_the_answer(srv: ChatServer, llm: OpenAIChat) -> None:
+    # DeepSeek-R1 or qwen3 through vLLM without a reasoning parser: the chat template opens
+    # <think> in the prompt, so the answer holds only its end; the draft before it was
+    # taken for the answer, and so was a draft in reasoning cut before its end
+    lone_end = 'Maybe {"topic": "draft"} fits.\n</think>\n\n{"topic": "final"}'
+    assert extract_json(lone_end) == {"topic": "final"}
+    with pytest.raises(ValueError, match="only reasoning"):
+        extract_json('<think>I could answer {"topic": "draft"} but')
+    srv.script('<think>I could answer {"topic": "draft"} but', '{"topic": "final"}')
+    assert complete_json(llm, [{"role": "user", "content": "hi"}], {"type": "object"}) == {
+        "topic": "final"}
+    repair = srv.chat_requests[-1].messages[-1]["content"]
+    assert "only reasoning" in repair
+
+
+@given(st.text(max_size=30), _json)
+def test_json_before_a_lone_think_end_is_reasoning(reasoning: str, value: object) -> None:
+    answer = {"answer": value}
+    text = f'{reasoning} {{"draft": 1}}\n</think>\n{json.dumps(answer)}'
+    assert extract_json(text) == answer

@@ -165,11 +165,15 @@ def extract_json(text: str, *, want: str | None = "object") -> Any:
 
     Tried in order: the whole reply; each fenced code block (```` ```json ... ``` ````);
     the first decodable value starting at a ``{`` (``[`` when ``want="array"``, either when
-    ``want`` is None) with prose before or after it. ``<think>...</think>`` blocks of
-    reasoning models are dropped first.
+    ``want`` is None) with prose before or after it. The reasoning of reasoning models is
+    dropped first (:func:`strip_reasoning`: ``<think>...</think>`` blocks, all before a lone
+    ``</think>``, an unclosed ``<think>`` and all after it), so a draft JSON in the
+    reasoning is never taken for the answer.
     """
-    cleaned = _THINK.sub("", text).strip()
+    cleaned = strip_reasoning(text)
     if not cleaned:
+        if "<think>" in text.lower() or _CLOSE in text.lower():
+            raise ValueError("the answer holds only reasoning (<think>...), no JSON after it")
         raise ValueError("the answer is empty")
     first_error: str | None = None
     candidates = [cleaned] + [m.group(1).strip() for m in _FENCE.finditer(cleaned)]
