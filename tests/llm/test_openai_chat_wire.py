@@ -283,3 +283,20 @@ def test_a_json_answer_cut_anywhere_is_still_said_to_be_cut(content) -> None:
         srv.route("POST", "/v1/chat/completions", cut_short)
         with pytest.raises(LLMBadResponse, match=r"cut at the model's output limit"):
             llm.complete(HI, json_mode=True)
+
+
+def test_a_streamed_answer_ending_in_a_usage_chunk_is_read() -> None:
+    # OpenAI, Ollama and proxies end a stream with usage in a chunk of no choices: that
+    # chunk made the whole answer 'returned 200 with a body that is not JSON', every retry
+    events = [{"choices": [{"index": 0, "delta": {"role": "assistant", "content": "Lis"}}]},
+              {"choices": [{"index": 0, "delta": {"content": "bon"}, "finish_reason": "stop"}]},
+              {"choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 2}}]
+
+    def usage_last(conn: socket.socket, stop: threading.Event) -> None:
+        body = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
+        body += b"data: [DONE]\n\n"
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                     b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    with raw_server(usage_last) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
+        assert llm.complete(HI) == "Lisbon"

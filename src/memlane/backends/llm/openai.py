@@ -129,8 +129,14 @@ def _from_event_stream(raw: bytes) -> dict[str, Any] | None:
             continue
         try:
             chunk = json.loads(data)
-            choice = chunk["choices"][0]
-        except (ValueError, KeyError, IndexError, TypeError):
+            choices = chunk["choices"]
+        except (ValueError, KeyError, TypeError):
+            return None
+        if isinstance(choices, list) and not choices:
+            continue  # the usage chunk that ends a stream: {"choices": [], "usage": {...}}
+        try:
+            choice = choices[0]
+        except (KeyError, IndexError, TypeError):
             return None
         if not isinstance(choice, Mapping):
             return None
