@@ -242,3 +242,19 @@ def test_constructor_rejects_bad_arguments() -> None:
         OpenAIChat("localhost:8080", "m")
     with pytest.raises(ValueError, match="model"):
         OpenAIChat("http://127.0.0.1:1/v1", "")
+
+
+def test_base_url_forms_an_operator_writes(srv: ChatServer) -> None:
+    # the endpoint's whole URL pasted as base_url was POSTed to …/chat/completions/chat/
+    # completions (404); a root without /v1 (Ollama's http://HOST:11434) was a bare 404
+    root = srv.base_url.removesuffix("/v1")
+    for base in (srv.base_url, srv.base_url + "/", srv.base_url + "/chat/completions",
+                 srv.base_url + "/chat/completions/"):
+        assert OpenAIChat(base, "m").url == f"{srv.base_url}/chat/completions"
+    with OpenAIChat(root, "m", max_retries=0) as llm, pytest.raises(LLMHTTPError) as info:
+        llm.complete(HI)
+    assert info.value.status == 404
+    assert f"base_url '{root}' does not end in /v1" in str(info.value)
+    srv.script("ok")
+    with OpenAIChat(srv.base_url + "/chat/completions", "m", max_retries=0) as llm:
+        assert llm.complete(HI) == "ok"

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = ["OpenAIChat", "RateLimiter"]
 
+_ENDPOINT = "/chat/completions"
 _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 521, 522, 523, 524, 529})
 
 
@@ -191,7 +192,8 @@ class OpenAIChat(PooledHTTP):
 
     Args:
         base_url: the API root, e.g. ``https://api.openai.com/v1``,
-            ``http://127.0.0.1:11434/v1`` (Ollama); ``/chat/completions`` is appended.
+            ``http://127.0.0.1:11434/v1`` (Ollama); ``/chat/completions`` is appended
+            (a base_url that already ends in it is taken as the endpoint's whole URL).
         model: the model name sent with each request; ``name`` is ``f"openai:{model}"``.
         api_key: the bearer token; if None it is read from ``api_key_env``. With no key
             no ``Authorization`` header is sent (local servers need none).
@@ -239,6 +241,8 @@ class OpenAIChat(PooledHTTP):
         if max_response_bytes < 1:
             raise ValueError(f"max_response_bytes must be >= 1, got {max_response_bytes!r}")
         self.base_url = base_url.rstrip("/")
+        if self.base_url.endswith(_ENDPOINT):  # the endpoint's whole URL, pasted as the root
+            self.base_url = self.base_url[: -len(_ENDPOINT)]
         self.url = f"{self.base_url}/chat/completions"
         self.model = model
         self.name = f"openai:{model}"
@@ -363,6 +367,9 @@ class OpenAIChat(PooledHTTP):
                 problem = f"POST {self.url} failed with HTTP {status}"
                 if text:
                     problem += f": {text}"
+                if status == 404 and not self.base_url.endswith("/v1"):
+                    problem += (f" (base_url {self.base_url!r} does not end in /v1: Ollama, "
+                                "vLLM, llama.cpp and LM Studio serve http://HOST:PORT/v1)")
                 after = _retry_after(resp.headers.get("Retry-After"))
                 if status == 429:
                     if after is not None and after > self.max_retry_after:
