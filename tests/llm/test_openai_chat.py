@@ -258,3 +258,36 @@ def test_base_url_forms_an_operator_writes(srv: ChatServer) -> None:
     srv.script("ok")
     with OpenAIChat(srv.base_url + "/chat/completions", "m", max_retries=0) as llm:
         assert llm.complete(HI) == "ok"
+
+
+def test_an_error_object_answered_with_http_200(srv: ChatServer) -> None:
+    # a proxy or local server answering 200 with {"error": …}: that was 'returned 200
+    # without choices[0].message: {'error': {'message': …' (a Python repr), and an error
+    # to retry (a 503 or 429 code) was never retried
+    calls = {"n": 0}
+
+    def answer(server, req):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            return 200, {"error": {"message": "upstream overloaded", "code": 503}}
+        if calls["n"] == 2:
+            return 200, {"error": {"message": "rate limited", "code": "429"}}
+        if calls["n"] == 3:
+            return 200, {"choices": [{"message": {"role": "assistant", "content": "hi"}}]}
+        return 200, {"error": {"message": f"model 'm' not found, key {KEY}", "type": "x"}}
+
+    srv.route("POST", "/v1/chat/completions", answer)
+    with chat(srv, api_key=KEY, max_retries=3) as llm:
+        assert llm.complete(HI) == "hi"
+        assert calls["n"] == 3
+        with pytest.raises(LLMBadResponse) as info:
+            llm.complete(HI)
+    assert calls["n"] == 4  # an error not to retry is not retried
+    message = str(info.value)
+    assert "returned HTTP 200 with an error instead of an answer: model 'm' not found" in message
+    assert KEY not in message and "{'error'" not in message
+    srv.route("POST", "/v1/chat/completions",
+              lambda s, r: (200, {"error": {"message": "overloaded", "code": 503}}))
+    with chat(srv, max_retries=1) as llm, pytest.raises(LLMHTTPError) as failed:
+        llm.complete(HI)
+    assert failed.value.status == 503 and "(after 2 attempts)" in str(failed.value)

@@ -153,6 +153,24 @@ def _from_event_stream(raw: bytes) -> dict[str, Any] | None:
                          "finish_reason": finish}]}
 
 
+def _error_in(body: Any) -> tuple[int | None, str] | None:
+    """The code and message of an error object answered in place of an answer
+    (``{"error": {"message": ..., "code": 503}}`` and no ``choices``), else None."""
+    if not isinstance(body, Mapping) or "error" not in body or body.get("choices"):
+        return None
+    err = body["error"]
+    if not isinstance(err, Mapping):
+        return None, str(err)[:300]
+    message = str(err.get("message") or err)[:300]
+    for key in ("code", "status"):
+        code = err.get(key)
+        if isinstance(code, str) and code.isdigit():
+            code = int(code)
+        if isinstance(code, int) and not isinstance(code, bool) and 100 <= code <= 599:
+            return code, f"{message} (code {code})"
+    return None, message
+
+
 def _whole_json(text: str) -> bool:
     """Whether an answer cut at the output limit still holds its whole JSON: the answer
     itself, a fenced block, or the value at its first ``{`` or ``[`` followed by the prose
@@ -345,7 +363,7 @@ class OpenAIChat(PooledHTTP):
                 text = self._scrub(raw[:500].decode("utf-8", "replace").strip())
                 if resp.status_code == 200:
                     try:
-                        return json.loads(raw)
+                        body = json.loads(raw)
                     except ValueError as exc:
                         streamed = _from_event_stream(raw)
                         if streamed is not None:
@@ -354,7 +372,19 @@ class OpenAIChat(PooledHTTP):
                             f"POST {self.url} returned 200 with a body that is not JSON: "
                             f"{text[:200]!r}"
                         ) from exc
-                if (
+                    failed = _error_in(body)
+                    if failed is None:
+                        return body
+                    # an error object where the answer should be (proxies, some local
+                    # servers): said as such, retried when its code is one to retry
+                    code, message = failed
+                    problem = (f"POST {self.url} returned HTTP 200 with an error instead of "
+                               f"an answer: {self._scrub(message)}")
+                    if code not in _RETRY_STATUS:
+                        raise LLMBadResponse(problem)
+                    error = (LLMRateLimited(problem, url=self.url) if code == 429
+                             else LLMHTTPError(problem, status=code, url=self.url))
+                elif (
                     resp.status_code == 400
                     and "response_format" in payload
                     and "response_format" in text.lower()
@@ -363,28 +393,29 @@ class OpenAIChat(PooledHTTP):
                     self._json_mode_supported = False
                     payload = {k: v for k, v in payload.items() if k != "response_format"}
                     continue
-                status = resp.status_code
-                problem = f"POST {self.url} failed with HTTP {status}"
-                if text:
-                    problem += f": {text}"
-                if status == 404 and not self.base_url.endswith("/v1"):
-                    problem += (f" (base_url {self.base_url!r} does not end in /v1: Ollama, "
-                                "vLLM, llama.cpp and LM Studio serve http://HOST:PORT/v1)")
-                after = _retry_after(resp.headers.get("Retry-After"))
-                if status == 429:
-                    if after is not None and after > self.max_retry_after:
-                        raise LLMRateLimited(
-                            f"{problem} (Retry-After {after:g}s is longer than the "
-                            f"{self.max_retry_after:g}s this client waits)",
-                            url=self.url, retry_after=after,
-                        )
-                    error = LLMRateLimited(problem, url=self.url, retry_after=after)
                 else:
-                    error = LLMHTTPError(problem, status=status, url=self.url)
-                if status not in _RETRY_STATUS:
-                    raise error
-                if after is not None:
-                    delay = min(after, self.max_retry_after)
+                    status = resp.status_code
+                    problem = f"POST {self.url} failed with HTTP {status}"
+                    if text:
+                        problem += f": {text}"
+                    if status == 404 and not self.base_url.endswith("/v1"):
+                        problem += (f" (base_url {self.base_url!r} does not end in /v1: Ollama, "
+                                    "vLLM, llama.cpp and LM Studio serve http://HOST:PORT/v1)")
+                    after = _retry_after(resp.headers.get("Retry-After"))
+                    if status == 429:
+                        if after is not None and after > self.max_retry_after:
+                            raise LLMRateLimited(
+                                f"{problem} (Retry-After {after:g}s is longer than the "
+                                f"{self.max_retry_after:g}s this client waits)",
+                                url=self.url, retry_after=after,
+                            )
+                        error = LLMRateLimited(problem, url=self.url, retry_after=after)
+                    else:
+                        error = LLMHTTPError(problem, status=status, url=self.url)
+                    if status not in _RETRY_STATUS:
+                        raise error
+                    if after is not None:
+                        delay = min(after, self.max_retry_after)
             if attempt >= self.max_retries:
                 if attempt:
                     error.args = (f"{error.args[0]} (after {attempt + 1} attempts)",)
