@@ -291,3 +291,11 @@ def test_an_error_object_answered_with_http_200(srv: ChatServer) -> None:
     with chat(srv, max_retries=1) as llm, pytest.raises(LLMHTTPError) as failed:
         llm.complete(HI)
     assert failed.value.status == 503 and "(after 2 attempts)" in str(failed.value)
+
+
+def test_a_model_providers_key_in_the_conversation_is_not_sent(srv: ChatServer) -> None:
+    groq = "gsk_" + "Ab1" * 17 + "C"  # the README names Groq among the endpoints
+    with chat(srv) as llm:
+        llm.complete([{"role": "user", "content": f"my GROQ_API_KEY is {groq}"}])
+    raw = srv.chat_requests[-1].raw.decode()
+    assert groq not in raw and "[REDACTED:api_key#" in raw
