@@ -299,3 +299,34 @@ def test_a_model_providers_key_in_the_conversation_is_not_sent(srv: ChatServer) 
         llm.complete([{"role": "user", "content": f"my GROQ_API_KEY is {groq}"}])
     raw = srv.chat_requests[-1].raw.decode()
     assert groq not in raw and "[REDACTED:api_key#" in raw
+
+
+@pytest.fixture
+def five_hours_west(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("TZ", "EST5")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_a_retry_after_date_without_a_zone_is_utc(srv: ChatServer, five_hours_west) -> None:
+    # Python's email.utils.formatdate writes '… -0000' (no zone: UTC by RFC 5322); it was read
+    # as local time, so five hours west of UTC a 1 s hint was 18,001 s, past max_retry_after,
+    # and a 429 the client would have waited out failed at once
+    import email.utils
+
+    when = email.utils.formatdate(time.time() + 1)
+    assert when.endswith("-0000")
+    srv.fail(429, headers={"Retry-After": when})
+    srv.script("after the wait")
+    with chat(srv, max_retries=1) as llm:
+        assert llm.complete(HI) == "after the wait"
+
+
+@pytest.mark.parametrize("hint", ["inf", "1e400", "nan", "-inf"])
+def test_a_retry_after_that_is_no_number_of_seconds_is_ignored(srv: ChatServer, hint: str) -> None:
+    srv.fail(429, headers={"Retry-After": hint})  # 'inf' failed at once: 'Retry-After infs'
+    srv.script("ok")
+    with chat(srv, max_retries=1) as llm:
+        assert llm.complete(HI) == "ok"

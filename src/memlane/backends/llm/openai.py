@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import email.utils
 import json
+import math
 import random
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -102,13 +104,17 @@ def _retry_after(value: str | None) -> float | None:
         return None
     value = value.strip()
     try:
-        return max(0.0, float(value))
+        seconds = float(value)
     except ValueError:
         pass
+    else:
+        return max(0.0, seconds) if math.isfinite(seconds) else None
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
+    if when.tzinfo is None:  # '-0000' (as Python's email.utils.formatdate writes): UTC
+        when = when.replace(tzinfo=UTC)
     return max(0.0, when.timestamp() - time.time())
 
 
