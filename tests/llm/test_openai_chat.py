@@ -330,3 +330,22 @@ def test_a_retry_after_that_is_no_number_of_seconds_is_ignored(srv: ChatServer, 
     srv.script("ok")
     with chat(srv, max_retries=1) as llm:
         assert llm.complete(HI) == "ok"
+
+
+def test_a_password_in_the_base_url_is_never_shown(srv: ChatServer) -> None:
+    # http://user:PASSWORD@proxy/v1 (a proxy's basic auth): the password was in every error
+    # message (stored as a failed session's reason, logged) and in repr
+    base = srv.base_url.replace("http://", "http://bob:hunter2pass@")
+    llm = OpenAIChat(base, "m", max_retries=0, max_response_bytes=400)
+    assert "hunter2pass" not in repr(llm) and "bob:***@" in repr(llm)
+    srv.fail(500)
+    with pytest.raises(LLMHTTPError) as failed:
+        llm.complete(HI)
+    srv.script("x" * 500)
+    with pytest.raises(LLMBadResponse) as too_long:
+        llm.complete(HI)
+    llm.close()
+    for error in (failed.value, too_long.value):
+        assert "hunter2pass" not in str(error) and "bob:***@127.0.0.1" in str(error)
+    assert "hunter2pass" not in failed.value.url
+    assert srv.requests[-1].headers["authorization"].startswith("Basic ")  # still sent

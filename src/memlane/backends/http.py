@@ -13,6 +13,7 @@ import os
 import threading
 import time
 from typing import Any, Self
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
@@ -32,6 +33,7 @@ class PooledHTTP:
     def _init_http(self, api_key: str | None, api_key_env: str, timeout: float) -> None:
         self.timeout = float(timeout)
         self._api_key = api_key if api_key is not None else os.environ.get(api_key_env) or None
+        self._url_secrets: list[str] = []
         self._client: httpx.Client | None = None
         self._lock = threading.Lock()
 
@@ -95,7 +97,23 @@ class PooledHTTP:
         self.close()
 
     def _scrub(self, text: str) -> str:
-        """``text`` with the API key, if any, replaced by ``***``."""
+        """``text`` with the API key, if any, and any password of the URL replaced by
+        ``***``."""
         if self._api_key:
             text = text.replace(self._api_key, "***")
+        for secret in getattr(self, "_url_secrets", ()):
+            text = text.replace(secret, "***")
         return text
+
+    def _shown(self, url: str) -> str:
+        """``url`` as errors, logs and ``repr`` show it: a password in it
+        (``http://user:PASSWORD@proxy/v1``, a proxy's basic auth) is ``***`` and scrubbed
+        from any text shown later."""
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        if parts.password and parts.password not in self._url_secrets:
+            self._url_secrets.append(parts.password)
+        user = parts.username or ""
+        host = parts.netloc.rsplit("@", 1)[1]
+        return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))

@@ -267,7 +267,7 @@ class OpenAIChat(PooledHTTP):
         self.base_url = base_url.rstrip("/")
         if self.base_url.endswith(_ENDPOINT):  # the endpoint's whole URL, pasted as the root
             self.base_url = self.base_url[: -len(_ENDPOINT)]
-        self.url = f"{self.base_url}/chat/completions"
+        self._endpoint = f"{self.base_url}{_ENDPOINT}"
         self.model = model
         self.name = f"openai:{model}"
         self.max_retries = int(max_retries)
@@ -277,6 +277,9 @@ class OpenAIChat(PooledHTTP):
         self.max_response_bytes = int(max_response_bytes)
         self.limiter = RateLimiter(requests_per_minute)
         self._init_http(api_key, api_key_env, timeout)
+        # what errors, logs and repr show: a proxy's password in the URL is ***
+        self.base_url = self._shown(self.base_url)
+        self.url = self._shown(self._endpoint)
         self._json_mode_supported = True
 
     @classmethod
@@ -351,9 +354,9 @@ class OpenAIChat(PooledHTTP):
             delay *= random.uniform(0.75, 1.0)
             error: LLMError
             try:
-                resp, raw = self._send(self.url, payload, self.max_response_bytes)
+                resp, raw = self._send(self._endpoint, payload, self.max_response_bytes)
             except AnswerTooLong as exc:
-                raise LLMBadResponse(str(exc)) from None
+                raise LLMBadResponse(self._scrub(str(exc))) from None
             except httpx.TimeoutException as exc:
                 detail = f": {exc}" if str(exc).startswith("the answer took") else ""
                 error = LLMTimeout(
