@@ -300,3 +300,27 @@ def test_a_streamed_answer_ending_in_a_usage_chunk_is_read() -> None:
 
     with raw_server(usage_last) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
         assert llm.complete(HI) == "Lisbon"
+
+
+@pytest.mark.parametrize(("message", "finish", "said"), [
+    ({"content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+        "name": "summarize", "arguments": '{"topic": "x"}'}}]}, "tool_calls",
+     "it called a tool ('summarize') though none was offered"),
+    ({"content": "", "reasoning_content": "Okay, the user wants a summary. " * 40}, "length",
+     "only 1,280 characters of reasoning, cut at the model's output limit before any answer"),
+    ({"content": None, "reasoning": "Let me think."}, "stop", "only 13 characters of reasoning)"),
+    ({"content": None}, "stop", "(finish_reason='stop')"),
+])
+def test_an_answer_without_text_says_what_it_held_instead(message, finish, said) -> None:
+    # each was 'returned an empty answer (finish_reason=…)', nothing an operator could act on
+    from memlane.testing.llm_server import ChatServer
+
+    def answer(server, req):
+        return 200, {"choices": [{"index": 0, "finish_reason": finish,
+                                  "message": {"role": "assistant", **message}}]}
+
+    with ChatServer() as srv, OpenAIChat(srv.base_url, "m", max_retries=0) as llm:
+        srv.route("POST", "/v1/chat/completions", answer)
+        with pytest.raises(LLMBadResponse, match="returned an empty answer") as info:
+            llm.complete(HI, json_mode=True)
+    assert said in str(info.value)

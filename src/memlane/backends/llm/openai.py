@@ -177,6 +177,28 @@ def _error_in(body: Any) -> tuple[int | None, str] | None:
     return None, message
 
 
+def _why_no_text(message: Mapping[str, Any], reason: Any) -> str:
+    """What an answer without text holds instead: a tool call (none was offered) or only
+    the reasoning of a reasoning model (vLLM's ``reasoning_content``, Ollama's and
+    OpenRouter's ``reasoning``), said so an operator knows what to change."""
+    calls = message.get("tool_calls")
+    if isinstance(calls, list) and calls:
+        names = [c.get("function", {}).get("name") for c in calls if isinstance(c, Mapping)
+                 and isinstance(c.get("function"), Mapping)]
+        shown = ", ".join(repr(n) for n in names if isinstance(n, str))[:200] or "unnamed"
+        return (f"; it called a tool ({shown}) though none was offered: the server's "
+                "tool-call parser took the answer for a call")
+    for key in ("reasoning_content", "reasoning"):
+        thought = message.get(key)
+        if isinstance(thought, str) and thought.strip():
+            cut = reason == "length"
+            return (f"; only {len(thought):,} characters of reasoning"
+                    + (", cut at the model's output limit before any answer: raise the "
+                       "server's output token limit or turn the model's thinking off"
+                       if cut else ""))
+    return ""
+
+
 def _whole_json(text: str) -> bool:
     """Whether an answer cut at the output limit still holds its whole JSON: the answer
     itself, a fenced block, or the value at its first ``{`` or ``[`` followed by the prose
@@ -456,6 +478,8 @@ class OpenAIChat(PooledHTTP):
             reason = choice.get("finish_reason") if isinstance(choice, Mapping) else None
             refusal = message.get("refusal") if isinstance(message, Mapping) else None
             why = f"refusal: {refusal!r}" if refusal else f"finish_reason={reason!r}"
+            if not refusal and isinstance(message, Mapping):
+                why += _why_no_text(message, reason)
             raise LLMBadResponse(f"POST {self.url} returned an empty answer ({why})", reply="")
         if json_mode and choice.get("finish_reason") == "length" and not _whole_json(content):
             # cut at the output limit: asking again (a repair turn) gets the same cut
