@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC
+from urllib.parse import urlsplit
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -40,6 +41,7 @@ from memlane.backends.llm.errors import (
     LLMRateLimited,
     LLMTimeout,
 )
+from memlane.config import MAX_TIMEOUT
 from memlane.ingest.redact import redact
 
 if TYPE_CHECKING:
@@ -281,9 +283,14 @@ class OpenAIChat(PooledHTTP):
                              f"got {base_url!r}")
         if not model:
             raise ValueError("model is required, e.g. 'gpt-4o-mini' or 'llama3.1:8b'")
-        if timeout <= 0 or max_retries < 0 or requests_per_minute < 0 or backoff_base < 0:
-            raise ValueError("timeout must be > 0; max_retries, requests_per_minute and "
+        if not 0 < timeout <= MAX_TIMEOUT or max_retries < 0 or requests_per_minute < 0 \
+                or backoff_base < 0:
+            raise ValueError(f"timeout must be > 0 and at most {MAX_TIMEOUT:,.0f}, got "
+                             f"{timeout!r}; max_retries, requests_per_minute and "
                              "backoff_base must be >= 0")
+        if not urlsplit(base_url).hostname:
+            raise ValueError(f"base_url names no host, got {base_url!r} "
+                             "(e.g. 'http://127.0.0.1:11434/v1')")
         if max_response_bytes < 1:
             raise ValueError(f"max_response_bytes must be >= 1, got {max_response_bytes!r}")
         self.base_url = base_url.rstrip("/")
