@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memlane.backends.llm import LLMBadResponse, LLMError, LLMTimeout, OpenAIChat
+from memlane.backends.llm import LLMBadResponse, LLMError, LLMHTTPError, LLMTimeout, OpenAIChat
 
 HI = [{"role": "user", "content": "hello there"}]
 GOOD = json.dumps({"choices": [{"message": {"role": "assistant", "content": "hello"}}]}).encode()
@@ -324,3 +324,23 @@ def test_an_answer_without_text_says_what_it_held_instead(message, finish, said)
         with pytest.raises(LLMBadResponse, match="returned an empty answer") as info:
             llm.complete(HI, json_mode=True)
     assert said in str(info.value)
+
+
+def test_a_proxys_html_error_page_is_one_line_of_text() -> None:
+    # nginx's 503 page was the error message as sent, tags and line breaks, in the failed
+    # session's reason and the CLI's one-line listings
+    page = (b"<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n"
+            b"<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n"
+            b"<hr><center>nginx/1.25.3</center>\r\n<style>h1 {color: red}</style></body>\r\n"
+            b"</html>\r\n")
+
+    def unavailable(conn: socket.socket, stop: threading.Event) -> None:
+        conn.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/html\r\n"
+                     b"Content-Length: %d\r\n\r\n" % len(page) + page)
+
+    with raw_server(unavailable) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
+        with pytest.raises(LLMHTTPError) as info:
+            llm.complete(HI)
+    assert str(info.value).endswith(
+        "failed with HTTP 503: 503 Service Temporarily Unavailable 503 Service Temporarily "
+        "Unavailable nginx/1.25.3")

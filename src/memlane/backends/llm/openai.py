@@ -20,8 +20,10 @@ protocol (Ollama's ``/v1``, vLLM, llama.cpp's ``llama-server``, LM Studio...).
 from __future__ import annotations
 
 import email.utils
+import html
 import json
 import math
+import re
 import random
 import threading
 import time
@@ -177,6 +179,18 @@ def _error_in(body: Any) -> tuple[int | None, str] | None:
         if isinstance(code, int) and not isinstance(code, bool) and 100 <= code <= 599:
             return code, f"{message} (code {code})"
     return None, message
+
+
+_TAG = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>", re.DOTALL | re.IGNORECASE)
+
+
+def _one_line(text: str, content_type: str) -> str:
+    """An error body as one line of a message: an HTML page (a proxy's 502 or 503) as its
+    text without tags, whitespace collapsed (it was the page, tags and line breaks, in the
+    failed session's reason)."""
+    if "html" in content_type.lower() or text.lstrip().lower().startswith(("<!doctype", "<html")):
+        text = html.unescape(_TAG.sub(" ", text))
+    return " ".join(text.split())
 
 
 def _why_no_text(message: Mapping[str, Any], reason: Any) -> str:
@@ -434,8 +448,9 @@ class OpenAIChat(PooledHTTP):
                 else:
                     status = resp.status_code
                     problem = f"POST {self.url} failed with HTTP {status}"
-                    if text:
-                        problem += f": {text}"
+                    shown = _one_line(text, resp.headers.get("Content-Type", ""))
+                    if shown:
+                        problem += f": {shown}"
                     if status == 404 and not self.base_url.endswith("/v1"):
                         problem += (f" (base_url {self.base_url!r} does not end in /v1: Ollama, "
                                     "vLLM, llama.cpp and LM Studio serve http://HOST:PORT/v1)")
