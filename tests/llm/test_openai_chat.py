@@ -349,3 +349,36 @@ def test_a_password_in_the_base_url_is_never_shown(srv: ChatServer) -> None:
         assert "hunter2pass" not in str(error) and "bob:***@127.0.0.1" in str(error)
     assert "hunter2pass" not in failed.value.url
     assert srv.requests[-1].headers["authorization"].startswith("Basic ")  # still sent
+
+
+def test_a_reasoning_model_refusing_temperature_and_max_tokens_is_asked_as_it_takes_it(
+        srv: ChatServer) -> None:
+    # OpenAI's o1/o3/gpt-5 answer 400 to temperature 0 and to max_tokens: every session
+    # and every HyDE expansion failed on them
+    def strict(server, req):
+        body = req.body
+        if "max_tokens" in body:
+            return 400, {"error": {"message": "Unsupported parameter: 'max_tokens' is not "
+                                   "supported with this model. Use 'max_completion_tokens' "
+                                   "instead.", "param": "max_tokens"}}
+        if "temperature" in body:
+            return 400, {"error": {"message": "Unsupported value: 'temperature' does not "
+                                   "support 0.0 with this model. Only the default (1) value "
+                                   "is supported.", "param": "temperature"}}
+        return 200, {"choices": [{"message": {"role": "assistant", "content": "fine"}}]}
+
+    srv.route("POST", "/v1/chat/completions", strict)
+    with chat(srv, max_retries=0) as llm:
+        assert llm.complete(HI, max_tokens=50) == "fine"
+        assert llm.complete(HI, max_tokens=60) == "fine"  # remembered: one request
+    bodies = [r.body for r in srv.chat_requests]
+    assert len(bodies) == 4
+    assert bodies[-1]["max_completion_tokens"] == 60
+    assert "temperature" not in bodies[-1] and "max_tokens" not in bodies[-1]
+
+
+def test_a_400_about_something_else_is_not_asked_again(srv: ChatServer) -> None:
+    srv.fail(400, message="messages[1].content: too long for this model's context")
+    with chat(srv, max_retries=3) as llm, pytest.raises(LLMHTTPError) as info:
+        llm.complete(HI, max_tokens=5)
+    assert info.value.status == 400 and len(srv.chat_requests) == 1

@@ -11,7 +11,9 @@ protocol (Ollama's ``/v1``, vLLM, llama.cpp's ``llama-server``, LM Studio...).
   reschedule instead of blocking a worker).
 - A client-side rate limit (``requests_per_minute``) spaces requests, across threads.
 - ``json_mode=True`` sends ``response_format={"type": "json_object"}``; a server that
-  answers 400 about ``response_format`` is asked again without it (and not again after).
+  answers 400 about ``response_format`` is asked again without it (and not again after);
+  so is one refusing ``temperature`` (OpenAI's reasoning models take only the default), and
+  one asking for ``max_completion_tokens`` instead of ``max_tokens`` gets it.
 - A streamed answer (Server-Sent Events, from a server or proxy that streams though
   ``stream`` was not asked) is read as the one answer its chunks add up to.
 - Errors name the URL and status and never contain the API key.
@@ -324,6 +326,8 @@ class OpenAIChat(PooledHTTP):
         self.base_url = self._shown(self.base_url)
         self.url = self._shown(self._endpoint)
         self._json_mode_supported = True
+        self._send_temperature = True  # until a server refuses it (see _adjust)
+        self._tokens_key = "max_tokens"
 
     @classmethod
     def from_config(cls, service: LLMServiceConfig, model_override: str = "") -> OpenAIChat:
@@ -356,13 +360,11 @@ class OpenAIChat(PooledHTTP):
             if not isinstance(m, Mapping) or "role" not in m:
                 raise ValueError(f"messages[{i}] must be a dict with 'role' and 'content'")
             sent.append({**m, "content": _redact_content(m.get("content"))})
-        payload: dict[str, Any] = {
-            "model": self.model,
-            "messages": sent,
-            "temperature": self.temperature if temperature is None else float(temperature),
-        }
+        payload: dict[str, Any] = {"model": self.model, "messages": sent}
+        if self._send_temperature:
+            payload["temperature"] = self.temperature if temperature is None else float(temperature)
         if max_tokens is not None:
-            payload["max_tokens"] = int(max_tokens)
+            payload[self._tokens_key] = int(max_tokens)
         if json_mode and self._json_mode_supported:
             payload["response_format"] = {"type": "json_object"}
         return payload
@@ -436,14 +438,8 @@ class OpenAIChat(PooledHTTP):
                         raise LLMBadResponse(problem)
                     error = (LLMRateLimited(problem, url=self.url) if code == 429
                              else LLMHTTPError(problem, status=code, url=self.url))
-                elif (
-                    resp.status_code == 400
-                    and "response_format" in payload
-                    and "response_format" in text.lower()
-                ):
-                    # The server does not do JSON mode: ask again without it (not a retry).
-                    self._json_mode_supported = False
-                    payload = {k: v for k, v in payload.items() if k != "response_format"}
+                elif resp.status_code == 400 and (adjusted := self._adjust(payload, text)):
+                    payload = adjusted  # asked again as the server takes it (not a retry)
                     continue
                 else:
                     status = resp.status_code
@@ -475,6 +471,24 @@ class OpenAIChat(PooledHTTP):
                 raise error
             time.sleep(delay)
             attempt += 1
+
+    def _adjust(self, payload: dict[str, Any], text: str) -> dict[str, Any] | None:
+        """The request as the server takes it, after a 400 refusing one of its parameters
+        (remembered for the requests after), or None when the 400 is about something else:
+        JSON mode (some local servers), ``max_tokens`` for ``max_completion_tokens`` and a
+        temperature other than the default (OpenAI's reasoning models: o1, o3, gpt-5)."""
+        low = text.lower()
+        if "response_format" in payload and "response_format" in low:
+            self._json_mode_supported = False
+            return {k: v for k, v in payload.items() if k != "response_format"}
+        if "max_tokens" in payload and "max_completion_tokens" in low:
+            self._tokens_key = "max_completion_tokens"
+            out = {k: v for k, v in payload.items() if k != "max_tokens"}
+            return {**out, "max_completion_tokens": payload["max_tokens"]}
+        if "temperature" in payload and "temperature" in low:
+            self._send_temperature = False
+            return {k: v for k, v in payload.items() if k != "temperature"}
+        return None
 
     def _content(self, body: Any, *, json_mode: bool = False) -> str:
         try:
