@@ -177,3 +177,15 @@ def test_json_before_a_lone_think_end_is_reasoning(reasoning: str, value: object
     answer = {"answer": value}
     text = f'{reasoning} {{"draft": 1}}\n</think>\n{json.dumps(answer)}'
     assert extract_json(text) == answer
+
+
+def test_the_object_asked_for_in_a_list_of_one_is_the_answer(srv: ChatServer, llm: OpenAIChat) -> None:
+    # small local models wrap the object in a list: a repair turn each time, and a model that
+    # always does failed every session after three requests
+    srv.script_json([{"topic": "Lisbon", "context": "moving"}])
+    schema = {"type": "object", "required": ["topic"]}
+    assert complete_json(llm, [{"role": "user", "content": "hi"}], schema) == {
+        "topic": "Lisbon", "context": "moving"}
+    assert len(srv.chat_requests) == 1
+    srv.script_json([{"topic": "a"}, {"topic": "b"}], {"topic": "c"})  # two: not meant as one
+    assert complete_json(llm, [{"role": "user", "content": "hi"}], schema) == {"topic": "c"}

@@ -241,6 +241,9 @@ def complete_json(
         )
         try:
             value = extract_json(reply, want=want)
+            if want == "object" and isinstance(value, list) and len(value) == 1 \
+                    and isinstance(value[0], dict):
+                value = value[0]  # the object asked for, in a list of one (small models)
             validate_json(value, schema)
         except ValueError as exc:  # SchemaViolation is a ValueError too
             error = str(exc)
