@@ -189,3 +189,17 @@ def test_the_object_asked_for_in_a_list_of_one_is_the_answer(srv: ChatServer, ll
     assert len(srv.chat_requests) == 1
     srv.script_json([{"topic": "a"}, {"topic": "b"}], {"topic": "c"})  # two: not meant as one
     assert complete_json(llm, [{"role": "user", "content": "hi"}], schema) == {"topic": "c"}
+
+
+@pytest.mark.parametrize("reply", ["[" * 100_000, "Here it is: " + '{"a": ' * 50_000,
+                                   "```json\n" + "[" * 100_000 + "\n```"])
+def test_a_reply_nested_past_any_depth_is_repaired_not_a_crash(
+        srv: ChatServer, llm: OpenAIChat, reply: str) -> None:
+    # a small model repeating itself ('[[[[…') raised RecursionError out of complete_json,
+    # past the repair loop and every caller's LLMError handling
+    with pytest.raises(ValueError):
+        extract_json(reply)
+    srv.script(reply, '{"topic": "ok"}')
+    assert complete_json(llm, [{"role": "user", "content": "hi"}], {"type": "object"}) == {
+        "topic": "ok"}
+    assert len(srv.chat_requests) == 2

@@ -344,3 +344,14 @@ def test_a_proxys_html_error_page_is_one_line_of_text() -> None:
     assert str(info.value).endswith(
         "failed with HTTP 503: 503 Service Temporarily Unavailable 503 Service Temporarily "
         "Unavailable nginx/1.25.3")
+
+
+@pytest.mark.parametrize("body", [b"[" * 100_000, b"data: " + b"[" * 100_000 + b"\n\n"])
+def test_an_answer_body_nested_past_any_depth_is_a_bad_response(body: bytes) -> None:
+    # RecursionError out of json.loads went past every caller's LLMError handling
+    def deep(conn: socket.socket, stop: threading.Event) -> None:
+        conn.sendall(HEAD + b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    with raw_server(deep) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
+        with pytest.raises(LLMBadResponse):
+            llm.complete(HI)

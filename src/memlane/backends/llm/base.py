@@ -142,6 +142,7 @@ _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON|javascript|js)?[ \t]*\n?(.*?)```", re.DOTALL)
 _MAX_STARTS = 64
 _CLOSE = "</think>"
+_TOO_DEEP = "the JSON is nested too deeply to read"
 
 
 def strip_reasoning(text: str) -> str:
@@ -184,6 +185,8 @@ def extract_json(text: str, *, want: str | None = "object") -> Any:
             first_error = first_error or f"{exc.msg} at line {exc.lineno} column {exc.colno}"
         except ValueError as exc:  # valid JSON Python refuses: an integer past 4,300 digits
             first_error = first_error or str(exc)
+        except RecursionError:  # '[[[[…' of a model repeating itself: no answer, no crash
+            first_error = first_error or _TOO_DEEP
     openers = {"object": "{", "array": "["}.get(want or "", "{[")
     decoder = json.JSONDecoder()
     tried = 0
@@ -195,7 +198,7 @@ def extract_json(text: str, *, want: str | None = "object") -> Any:
             break
         try:
             value, _end = decoder.raw_decode(cleaned, i)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(value, (dict, list)):
             return value

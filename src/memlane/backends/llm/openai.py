@@ -143,7 +143,7 @@ def _from_event_stream(raw: bytes) -> dict[str, Any] | None:
         try:
             chunk = json.loads(data)
             choices = chunk["choices"]
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             return None
         if isinstance(choices, list) and not choices:
             continue  # the usage chunk that ends a stream: {"choices": [], "usage": {...}}
@@ -225,7 +225,7 @@ def _whole_json(text: str) -> bool:
     for candidate in [cleaned] + [m.group(1).strip() for m in _FENCE.finditer(cleaned)]:
         try:
             json.loads(candidate)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         return True
     starts = [i for i in (cleaned.find("{"), cleaned.find("[")) if i >= 0]
@@ -233,7 +233,7 @@ def _whole_json(text: str) -> bool:
         return False
     try:
         json.JSONDecoder().raw_decode(cleaned, min(starts))
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return True
 
@@ -418,6 +418,11 @@ class OpenAIChat(PooledHTTP):
                 if resp.status_code == 200:
                     try:
                         body = json.loads(raw)
+                    except RecursionError:
+                        raise LLMBadResponse(
+                            f"POST {self.url} returned 200 with JSON nested too deeply to read: "
+                            f"{text[:100]!r}"
+                        ) from None
                     except ValueError as exc:
                         streamed = _from_event_stream(raw)
                         if streamed is not None:
