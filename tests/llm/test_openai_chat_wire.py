@@ -355,3 +355,18 @@ def test_an_answer_body_nested_past_any_depth_is_a_bad_response(body: bytes) -> 
     with raw_server(deep) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
         with pytest.raises(LLMBadResponse):
             llm.complete(HI)
+
+
+def test_the_embedder_reads_a_body_nested_past_any_depth_as_an_error() -> None:
+    from memlane.backends.embed.openai import OpenAIEmbedder
+    from memlane.errors import EmbeddingError
+
+    def deep(conn: socket.socket, stop: threading.Event) -> None:
+        body = b"[" * 100_000
+        conn.sendall(HEAD + b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    with raw_server(deep) as url:
+        emb = OpenAIEmbedder(url, "m", timeout=5, max_retries=0)
+        with pytest.raises(EmbeddingError, match="not JSON"):
+            emb.embed_batch(["hello"])
+        emb.close()

@@ -92,7 +92,7 @@ class OpenAIEmbedder(PooledHTTP):
                 if resp.status_code == 200:
                     try:
                         body = json.loads(raw)
-                    except ValueError as exc:
+                    except (ValueError, RecursionError) as exc:  # '[[[[…' too: no crash
                         raise EmbeddingError(
                             f"POST {self._shown(self.url)} returned 200 with a body that is not JSON"
                         ) from exc
