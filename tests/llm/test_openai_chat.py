@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 import time
 
@@ -345,10 +346,26 @@ def test_a_password_in_the_base_url_is_never_shown(srv: ChatServer) -> None:
     with pytest.raises(LLMBadResponse) as too_long:
         llm.complete(HI)
     llm.close()
+    assert "bob:***@127.0.0.1" in str(failed.value)
     for error in (failed.value, too_long.value):
-        assert "hunter2pass" not in str(error) and "bob:***@127.0.0.1" in str(error)
+        assert "hunter2pass" not in str(error)
     assert "hunter2pass" not in failed.value.url
     assert srv.requests[-1].headers["authorization"].startswith("Basic ")  # still sent
+
+
+def test_a_password_in_the_base_url_is_not_in_httpxs_log(
+        srv: ChatServer, caplog: pytest.LogCaptureFixture) -> None:
+    # httpx logs every request's URL at INFO: an application logging at INFO had the
+    # password of http://user:PASSWORD@proxy/v1 in its log on every model call
+    import base64
+
+    base = srv.base_url.replace("http://", "http://bob:hunter%40pass@")
+    caplog.set_level(logging.INFO, logger="httpx")
+    with OpenAIChat(base, "m", max_retries=0) as llm:
+        assert llm.complete(HI) == "echo: hello there"
+    assert "HTTP Request: POST" in caplog.text and "hunter" not in caplog.text
+    sent = srv.requests[-1].headers["authorization"].removeprefix("Basic ")
+    assert base64.b64decode(sent) == b"bob:hunter@pass"  # percent-escapes read as meant
 
 
 def test_a_reasoning_model_refusing_temperature_and_max_tokens_is_asked_as_it_takes_it(

@@ -13,7 +13,7 @@ import os
 import threading
 import time
 from typing import Any, Self
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import httpx
 
@@ -59,7 +59,12 @@ class PooledHTTP:
         ``AnswerTooLong``.
         """
         deadline = time.monotonic() + self.timeout
-        with self._http().stream("POST", url, json=payload) as resp:
+        parts = urlsplit(url)
+        extra: dict[str, Any] = {}
+        if "@" in parts.netloc:  # user:password@ as basic auth, so httpx's log never has it
+            extra["auth"] = (unquote(parts.username or ""), unquote(parts.password or ""))
+            url = urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
+        with self._http().stream("POST", url, json=payload, **extra) as resp:
             chunks: list[bytes] = []
             size = 0
             for chunk in resp.iter_bytes():
