@@ -399,3 +399,26 @@ def test_a_400_about_something_else_is_not_asked_again(srv: ChatServer) -> None:
     with chat(srv, max_retries=3) as llm, pytest.raises(LLMHTTPError) as info:
         llm.complete(HI, max_tokens=5)
     assert info.value.status == 400 and len(srv.chat_requests) == 1
+
+
+@pytest.mark.parametrize("stored", [KEY + "\n", KEY + "\r\n", f"  {KEY}\t"])
+def test_a_key_with_a_newline_around_it_is_the_key(
+        stored: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a key read from a file or a container secret keeps its newline: every request failed
+    # 'Illegal header value b'Bearer sk-…\\n'', the key shown whole in the error
+    with ChatServer(api_key=KEY) as srv:
+        monkeypatch.setenv("MEMLANE_TEST_KEY_FILE", stored)
+        with OpenAIChat(srv.base_url, "m", api_key_env="MEMLANE_TEST_KEY_FILE",
+                        max_retries=0) as llm:
+            assert llm.complete(HI) == "echo: hello there"
+
+
+@pytest.mark.parametrize("bad", ["sk-test-0123\u00e9456789", "sk-test 0123", "sk-\u2028x", "sk-\x7fx"])
+def test_a_key_no_header_can_carry_is_refused_without_showing_it(
+        bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a raw UnicodeEncodeError (or LocalProtocolError showing the key) on every request
+    monkeypatch.setenv("MEMLANE_TEST_KEY_FILE", bad)
+    with pytest.raises(ValueError, match=r"the API key in \$MEMLANE_TEST_KEY_FILE has a "
+                                         r"character an HTTP header cannot carry") as info:
+        OpenAIChat("http://127.0.0.1:9/v1", "m", api_key_env="MEMLANE_TEST_KEY_FILE")
+    assert bad not in str(info.value) and "0123" not in str(info.value)

@@ -32,7 +32,17 @@ class PooledHTTP:
 
     def _init_http(self, api_key: str | None, api_key_env: str, timeout: float) -> None:
         self.timeout = float(timeout)
-        self._api_key = api_key if api_key is not None else os.environ.get(api_key_env) or None
+        key = api_key if api_key is not None else os.environ.get(api_key_env)
+        # a key read from a file or a secret keeps its newline ('sk-…\n'): it failed every
+        # request as an illegal header, and that error showed the key whole
+        key = key.strip() if key else None
+        bad = next((i for i, c in enumerate(key or "") if not " " < c < "\x7f"), None)
+        if bad is not None:
+            where = "api_key" if api_key is not None else f"${api_key_env}"
+            raise ValueError(f"the API key in {where} has a character an HTTP header cannot "
+                             f"carry at position {bad + 1} (a space, a control character or "
+                             "a letter outside ASCII); the key is not shown")
+        self._api_key = key or None
         self._url_secrets: list[str] = []
         self._client: httpx.Client | None = None
         self._lock = threading.Lock()
