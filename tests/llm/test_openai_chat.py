@@ -18,7 +18,7 @@ from memlane.backends.llm import (
     RateLimiter,
 )
 from memlane.config import LLMServiceConfig
-from memlane.errors import BackendError
+from memlane.errors import BackendError, ConfigError
 from memlane.testing.llm_server import ChatServer
 
 KEY = "sk-test-0123456789abcdefghijklmnop"
@@ -418,7 +418,7 @@ def test_a_key_no_header_can_carry_is_refused_without_showing_it(
         bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # a raw UnicodeEncodeError (or LocalProtocolError showing the key) on every request
     monkeypatch.setenv("MEMLANE_TEST_KEY_FILE", bad)
-    with pytest.raises(ValueError, match=r"the API key in \$MEMLANE_TEST_KEY_FILE has a "
+    with pytest.raises(ConfigError, match=r"the API key in \$MEMLANE_TEST_KEY_FILE has a "
                                          r"character an HTTP header cannot carry") as info:
         OpenAIChat("http://127.0.0.1:9/v1", "m", api_key_env="MEMLANE_TEST_KEY_FILE")
     assert bad not in str(info.value) and "0123" not in str(info.value)

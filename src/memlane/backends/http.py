@@ -17,6 +17,8 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import httpx
 
+from memlane.errors import ConfigError
+
 __all__ = ["AnswerTooLong", "PooledHTTP"]
 
 
@@ -39,7 +41,7 @@ class PooledHTTP:
         bad = next((i for i, c in enumerate(key or "") if not " " < c < "\x7f"), None)
         if bad is not None:
             where = "api_key" if api_key is not None else f"${api_key_env}"
-            raise ValueError(f"the API key in {where} has a character an HTTP header cannot "
+            raise ConfigError(f"the API key in {where} has a character an HTTP header cannot "
                              f"carry at position {bad + 1} (a space, a control character or "
                              "a letter outside ASCII); the key is not shown")
         self._api_key = key or None
