@@ -422,3 +422,14 @@ def test_a_key_no_header_can_carry_is_refused_without_showing_it(
                                          r"character an HTTP header cannot carry") as info:
         OpenAIChat("http://127.0.0.1:9/v1", "m", api_key_env="MEMLANE_TEST_KEY_FILE")
     assert bad not in str(info.value) and "0123" not in str(info.value)
+
+
+def test_a_redirect_says_where_it_points(srv: ChatServer) -> None:
+    # a server moved to https answered 308 with an empty body: 'failed with HTTP 308', and
+    # nothing said where base_url should point
+    srv.fail(308, headers={"Location": "https://llm.example.com/v1/chat/completions"})
+    with chat(srv, max_retries=0) as llm, pytest.raises(LLMHTTPError) as info:
+        llm.complete(HI)
+    assert info.value.status == 308
+    assert ("redirected to https://llm.example.com/v1/chat/completions, not followed: set "
+            "base_url to where it points") in str(info.value)

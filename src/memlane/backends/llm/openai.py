@@ -452,6 +452,10 @@ class OpenAIChat(PooledHTTP):
                     shown = _one_line(text, resp.headers.get("Content-Type", ""))
                     if shown:
                         problem += f": {shown}"
+                    where = resp.headers.get("Location")
+                    if 300 <= status < 400 and where:  # http -> https, a moved host: not followed
+                        problem += (f" (redirected to {self._scrub(where)[:200]}, not followed: "
+                                    "set base_url to where it points)")
                     if status == 404 and not self.base_url.endswith("/v1"):
                         problem += (f" (base_url {self.base_url!r} does not end in /v1: Ollama, "
                                     "vLLM, llama.cpp and LM Studio serve http://HOST:PORT/v1)")
