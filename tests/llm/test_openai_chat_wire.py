@@ -370,3 +370,31 @@ def test_the_embedder_reads_a_body_nested_past_any_depth_as_an_error() -> None:
         with pytest.raises(EmbeddingError, match="not JSON"):
             emb.embed_batch(["hello"])
         emb.close()
+
+
+def test_a_stream_ending_in_an_error_says_the_error_and_is_retried_when_it_should_be() -> None:
+    # OpenRouter and LiteLLM end a stream with {"error": …} when the upstream fails: that
+    # was 'returned 200 with a body that is not JSON: 'data: {"error"…'', never retried
+    calls = {"n": 0}
+
+    def failing_stream(conn: socket.socket, stop: threading.Event) -> None:
+        calls["n"] += 1
+        if calls["n"] == 1 or calls["n"] < 0:
+            events = [{"choices": [{"index": 0, "delta": {"content": "Lis"}}]},
+                      {"error": {"message": "Provider returned error", "code": 502}}]
+        else:
+            events = [{"choices": [{"index": 0, "delta": {"content": "Lisbon"},
+                                    "finish_reason": "stop"}]}]
+        body = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                     b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    with raw_server(failing_stream) as url, OpenAIChat(url, "m", timeout=5, max_retries=1,
+                                                      backoff_base=0) as llm:
+        assert llm.complete(HI) == "Lisbon"
+    assert calls["n"] == 2
+    calls["n"] = -10  # every answer an error from here
+    with raw_server(failing_stream) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
+        with pytest.raises(LLMHTTPError, match="with an error instead of an answer: Provider "
+                                               "returned error"):
+            llm.complete(HI)

@@ -126,8 +126,8 @@ def _retry_after(value: str | None) -> float | None:
 
 def _from_event_stream(raw: bytes) -> dict[str, Any] | None:
     """A streamed answer (Server-Sent Events, ``data: {chunk}`` lines, as a server or proxy
-    that streams whatever was asked sends) as the one non-streamed answer it adds up to;
-    None when ``raw`` is not such a stream."""
+    that streams whatever was asked sends) as the one non-streamed answer it adds up to (or
+    the error object it ended in); None when ``raw`` is not such a stream."""
     text = raw.decode("utf-8", "replace")
     if not text.lstrip().startswith(("data:", "event:", ":")):
         return None
@@ -142,8 +142,13 @@ def _from_event_stream(raw: bytes) -> dict[str, Any] | None:
             continue
         try:
             chunk = json.loads(data)
+        except (ValueError, RecursionError):
+            return None
+        if isinstance(chunk, Mapping) and "error" in chunk and not chunk.get("choices"):
+            return {"error": chunk["error"]}  # the stream ended in an error: said as one
+        try:
             choices = chunk["choices"]
-        except (ValueError, KeyError, TypeError, RecursionError):
+        except (KeyError, TypeError, IndexError):
             return None
         if isinstance(choices, list) and not choices:
             continue  # the usage chunk that ends a stream: {"choices": [], "usage": {...}}
@@ -425,12 +430,12 @@ class OpenAIChat(PooledHTTP):
                         ) from None
                     except ValueError as exc:
                         streamed = _from_event_stream(raw)
-                        if streamed is not None:
-                            return streamed
-                        raise LLMBadResponse(
-                            f"POST {self.url} returned 200 with a body that is not JSON: "
-                            f"{text[:200]!r}"
-                        ) from exc
+                        if streamed is None:
+                            raise LLMBadResponse(
+                                f"POST {self.url} returned 200 with a body that is not JSON: "
+                                f"{text[:200]!r}"
+                            ) from exc
+                        body = streamed
                     failed = _error_in(body)
                     if failed is None:
                         return body
