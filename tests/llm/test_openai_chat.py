@@ -433,3 +433,19 @@ def test_a_redirect_says_where_it_points(srv: ChatServer) -> None:
     assert info.value.status == 308
     assert ("redirected to https://llm.example.com/v1/chat/completions, not followed: set "
             "base_url to where it points") in str(info.value)
+
+
+@pytest.mark.parametrize("said", [
+    "This model's maximum context length is 4096 tokens. However, you requested 7012 tokens.",
+    "the request exceeds the available context size, try increasing it",  # llama.cpp
+    "prompt is too long: 210000 tokens > 200000 maximum",
+])
+def test_a_request_longer_than_the_context_names_the_setting_to_change(
+        srv: ChatServer, said: str) -> None:
+    # vLLM, OpenAI and llama.cpp refuse a transcript past the model's context with a 400: the
+    # session failed on it every attempt and nothing said which setting to change
+    srv.fail(400, message=said)
+    with chat(srv, max_retries=3) as llm, pytest.raises(LLMHTTPError) as info:
+        llm.complete(HI)
+    assert "lower indexing.max_input_tokens or raise the server's context size" in str(info.value)
+    assert len(srv.chat_requests) == 1

@@ -188,6 +188,9 @@ def _error_in(body: Any) -> tuple[int | None, str] | None:
     return None, message
 
 
+_TOO_LONG = re.compile(
+    r"context (?:length|size|window)|maximum context|too many tokens|prompt is too long"
+    r"|input is too long|exceeds? the (?:available )?context", re.IGNORECASE)
 _TAG = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>", re.DOTALL | re.IGNORECASE)
 
 
@@ -457,6 +460,10 @@ class OpenAIChat(PooledHTTP):
                     shown = _one_line(text, resp.headers.get("Content-Type", ""))
                     if shown:
                         problem += f": {shown}"
+                    if status in (400, 413, 422) and _TOO_LONG.search(text):
+                        problem += (" (the request is longer than the model's context: lower "
+                                    "indexing.max_input_tokens or raise the server's context "
+                                    "size)")
                     where = resp.headers.get("Location")
                     if 300 <= status < 400 and where:  # http -> https, a moved host: not followed
                         problem += (f" (redirected to {self._scrub(where)[:200]}, not followed: "
