@@ -449,3 +449,12 @@ def test_a_request_longer_than_the_context_names_the_setting_to_change(
         llm.complete(HI)
     assert "lower indexing.max_input_tokens or raise the server's context size" in str(info.value)
     assert len(srv.chat_requests) == 1
+
+
+def test_a_400_that_only_mentions_temperature_keeps_it(srv: ChatServer) -> None:
+    srv.fail(400, message="Invalid content: 'what temperature is it in Lisbon?' is flagged")
+    with chat(srv, max_retries=0) as llm:
+        with pytest.raises(LLMHTTPError):
+            llm.complete(HI)
+        assert llm.complete(HI) == "echo: hello there"
+    assert srv.chat_requests[-1].body["temperature"] == 0.0

@@ -25,14 +25,14 @@ import email.utils
 import html
 import json
 import math
-import re
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC
-from urllib.parse import urlsplit
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -188,6 +188,11 @@ def _error_in(body: Any) -> tuple[int | None, str] | None:
     return None, message
 
 
+# a refusal of the parameter itself, not any 400 whose text (an echo of the messages, say)
+# holds the word: dropping it would change every answer after
+_NO_TEMPERATURE = re.compile(
+    r"temperature.{0,80}(?:unsupported|not supported|does not support|only the default)"
+    r"|(?:unsupported|not supported)\W{0,20}(?:value|parameter)?\W{0,20}temperature", re.DOTALL)
 _TOO_LONG = re.compile(
     r"context (?:length|size|window)|maximum context|too many tokens|prompt is too long"
     r"|input is too long|exceeds? the (?:available )?context", re.IGNORECASE)
@@ -506,7 +511,7 @@ class OpenAIChat(PooledHTTP):
             self._tokens_key = "max_completion_tokens"
             out = {k: v for k, v in payload.items() if k != "max_tokens"}
             return {**out, "max_completion_tokens": payload["max_tokens"]}
-        if "temperature" in payload and "temperature" in low:
+        if "temperature" in payload and _NO_TEMPERATURE.search(low):
             self._send_temperature = False
             return {k: v for k, v in payload.items() if k != "temperature"}
         return None
