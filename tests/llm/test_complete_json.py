@@ -203,3 +203,20 @@ def test_a_reply_nested_past_any_depth_is_repaired_not_a_crash(
     assert complete_json(llm, [{"role": "user", "content": "hi"}], {"type": "object"}) == {
         "topic": "ok"}
     assert len(srv.chat_requests) == 2
+
+
+def test_json_encoded_twice_is_the_value_it_holds(srv: ChatServer, llm: OpenAIChat) -> None:
+    # '"{\"topic\": …}"' (a proxy or model encoding the JSON once more) was a string,
+    # 'expected object, got string', and a repair turn each time
+    answer = {"topic": "Lisbon", "facts": [{"turn": 2}]}
+    srv.script(json.dumps(json.dumps(answer)))
+    assert complete_json(llm, [{"role": "user", "content": "hi"}], {"type": "object"}) == answer
+    assert len(srv.chat_requests) == 1
+    assert extract_json(json.dumps("{not json"), want=None) == "{not json"
+
+
+@given(_json)
+def test_any_json_value_encoded_twice_reads_as_once(value: object) -> None:
+    once = extract_json(json.dumps(value), want=None) if isinstance(value, (dict, list)) else None
+    if once is not None:
+        assert extract_json(json.dumps(json.dumps(value)), want=None) == once

@@ -10,6 +10,7 @@ its error and asks again a bounded number of times.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -180,7 +181,15 @@ def extract_json(text: str, *, want: str | None = "object") -> Any:
     candidates = [cleaned] + [m.group(1).strip() for m in _FENCE.finditer(cleaned)]
     for candidate in candidates:
         try:
-            return json.loads(candidate)
+            value = json.loads(candidate)
+            if isinstance(value, str) and value.strip()[:1] in ("{", "["):
+                # the JSON encoded twice ("{\"topic\": …}"), as some proxies and models
+                # send it: the value it holds
+                with contextlib.suppress(ValueError, RecursionError):
+                    inner = json.loads(value)
+                    if isinstance(inner, (dict, list)):
+                        return inner
+            return value
         except json.JSONDecodeError as exc:
             first_error = first_error or f"{exc.msg} at line {exc.lineno} column {exc.colno}"
         except ValueError as exc:  # valid JSON Python refuses: an integer past 4,300 digits
