@@ -217,8 +217,8 @@ def test_a_named_service_without_its_table_is_refused_at_load(tmp_path):
 
 
 @pytest.mark.parametrize(("key", "value", "field"), [
-    ("llm.services.x.temperature", -1, "llm.services.temperature"),
-    ("llm.services.x.temperature", 5, "llm.services.temperature"),
+    ("llm.services.x.temperature", -1, "llm.services.x.temperature"),
+    ("llm.services.x.temperature", 5, "llm.services.x.temperature"),
     ("memory.indexing.lease_seconds", 2.5e11, "indexing.lease_seconds"),
     ("memory.indexing.retry_base_seconds", 1e9, "indexing.retry_base_seconds"),
 ])
@@ -306,3 +306,39 @@ def test_any_list_of_strings_survives_the_environment_as_json(patterns):
         return
     env = {"MEMLANE_INGEST_REDACT_PATTERNS": json.dumps(patterns)}
     assert load_config(environ=env).ingest.redact_patterns == tuple(patterns)
+
+
+# -- session 20 (qa20c): an [llm.services.NAME] table an operator writes --------------------
+
+@pytest.mark.parametrize(("body", "needle"), [
+    # a bad value named no service: with two tables, which one's timeout was 0?
+    ('timeout_seconds = 0', "llm.services.slow.timeout_seconds: must be > 0"),
+    ('temperature = 3', "llm.services.slow.temperature: must be 0-2"),
+    # 1e12 s loaded, then every request raised a bare OverflowError from the socket layer
+    ('timeout_seconds = 1e12', "llm.services.slow.timeout_seconds: must be > 0 and at most 86,400"),
+    ('timeout_seconds = "1e12"', "at most 86,400 (a day), got 1e+12"),
+])
+def test_a_bad_llm_service_value_names_its_service(tmp_path, body, needle):
+    f = tmp_path / "m.toml"
+    f.write_text('[llm.services.fast]\nbase_url = "http://127.0.0.1:8080/v1"\nmodel = "m"\n'
+                 '[llm.services.slow]\nbase_url = "http://127.0.0.1:8081/v1"\nmodel = "m"\n'
+                 + body + "\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(f, environ={})
+    assert needle in str(info.value)
+
+
+@pytest.mark.parametrize("url", ["http://", "https:///v1", "http://:8080/v1"])
+def test_a_base_url_without_a_host_is_refused_at_load(tmp_path, url):
+    # it loaded, and each request failed 'Request URL is missing an 'http://' or 'https://'
+    # protocol' (for 'http://', which has one)
+    f = tmp_path / "m.toml"
+    f.write_text(f'[llm.services.x]\nbase_url = "{url}"\nmodel = "m"\n')
+    with pytest.raises(ConfigError, match=r"llm.services.x.base_url: names no host"):
+        load_config(f, environ={})
+    from memlane.backends.llm import OpenAIChat
+
+    with pytest.raises(ValueError, match="base_url names no host"):
+        OpenAIChat(url, "m")
+    with pytest.raises(ValueError, match="timeout must be > 0 and at most 86,400"):
+        OpenAIChat("http://127.0.0.1:8080/v1", "m", timeout=1e12)

@@ -425,6 +425,11 @@ class ServeConfig:
         _check(self.key_cache_seconds >= 0, "serve.key_cache_seconds", "must be >= 0 (0 = no cache)")
 
 
+MAX_TIMEOUT = 86_400.0
+"""The longest ``timeout_seconds`` (a day): past about 1e10 s every request raised a bare
+OverflowError from the socket layer."""
+
+
 @dataclass(frozen=True)
 class LLMServiceConfig:
     """One OpenAI-compatible chat endpoint. ``[llm.services.NAME]``."""
@@ -441,10 +446,15 @@ class LLMServiceConfig:
     temperature: float = 0.0
 
     def __post_init__(self) -> None:
+        from urllib.parse import urlsplit
+
         _check(self.base_url.startswith(("http://", "https://")), "llm.services.base_url",
                f"must be an http(s) URL, got {self.base_url!r}")
+        _check(bool(urlsplit(self.base_url).hostname), "llm.services.base_url",
+               f"names no host, got {self.base_url!r} (e.g. 'http://127.0.0.1:11434/v1')")
         _check(bool(self.model), "llm.services.model", "is required")
-        _check(self.timeout_seconds > 0, "llm.services.timeout_seconds", "must be > 0")
+        _check(0 < self.timeout_seconds <= MAX_TIMEOUT, "llm.services.timeout_seconds",
+               f"must be > 0 and at most {MAX_TIMEOUT:,.0f} (a day), got {self.timeout_seconds:g}")
         _check(self.max_retries >= 0, "llm.services.max_retries", "must be >= 0")
         _check(self.requests_per_minute >= 0, "llm.services.requests_per_minute", "must be >= 0")
         _check(0 <= self.temperature <= 2, "llm.services.temperature",
@@ -951,7 +961,13 @@ def load_config(
         missing = [k for k in ("base_url", "model") if k not in values]
         if missing:
             raise ConfigError(f"llm.services.{name}: missing {', '.join(missing)}")
-        services[name] = _build(LLMServiceConfig, values, f"llm.services.{name}")
+        try:
+            services[name] = _build(LLMServiceConfig, values, f"llm.services.{name}")
+        except ConfigError as e:  # a bad value names its service: llm.services.NAME.key
+            text = str(e)
+            if text.startswith("llm.services.") and not text.startswith(f"llm.services.{name}"):
+                text = f"llm.services.{name}.{text.removeprefix('llm.services.')}"
+            raise ConfigError(text) from None
     kwargs["llm_services"] = services
     config = Config(**kwargs)
     # a service named but not configured is a bad value like any other: refused at load,

@@ -148,3 +148,17 @@ def test_registry_and_unknown_route(srv: OpenAICompatServer) -> None:
     emb.url = srv.base_url + "/nope"
     with pytest.raises(EmbeddingError, match="404"):
         emb.embed_batch(["x"])
+
+
+def test_a_password_in_the_base_url_is_never_shown() -> None:
+    # a proxy's basic auth in the URL: the password was in every error and in repr
+    with OpenAICompatServer(dim=32) as srv:
+        base = srv.base_url.replace("http://", "http://bob:hunter2pass@")
+        emb = OpenAIEmbedder(base, "hash-embed", max_retries=0)
+        assert np.asarray(emb.embed_batch(["hello"])).shape[0] == 1  # the URL still works
+        srv.fail_next(status=500)
+        with pytest.raises(EmbeddingError) as info:
+            emb.embed_batch(["hello"])
+        emb.close()
+    assert "hunter2pass" not in str(info.value) + repr(emb)
+    assert "bob:***@127.0.0.1" in str(info.value)

@@ -475,6 +475,35 @@ def test_common_loose_shapes_are_taken_as_meant_without_a_repair(tmp_path):
         mem.close()
 
 
+def test_a_string_for_a_list_and_bare_names_are_taken_as_meant_without_a_repair(tmp_path):
+    """A small model writes one string where a list is asked ("decisions": "…", tags as
+    "a, b"), a name alone for an entity and a text alone for an observation: each was a
+    schema violation sent back for repair, and a model that always writes so failed every
+    session after three requests."""
+    answer = {
+        "topic": "Moving to Lisbon", "context": "The user moved to Lisbon.",
+        "decisions": "Move to Lisbon, not Porto", "next_steps": "Visit Hana in Kyoto",
+        "topic_tags": "Relocation, tea; family",
+        "entities": ["Hana", {"name": "Lisbon", "type": "place"}],
+        "observations": ["I drink green tea every morning"],
+    }
+    with ChatServer() as srv:
+        mem = _llm_memory(tmp_path / "m.db", srv)
+        session = _conversation(mem)
+        srv.script_json(answer)
+        assert mem.index(now=NOW).sessions_summarized == 1
+        assert len(srv.chat_requests) == 1  # no repair turn
+        intel = mem.session_intelligence(session.id)
+        summary = intel["summary"]
+        assert summary["decisions"] == ["Move to Lisbon, not Porto"]
+        assert summary["next_steps"] == ["Visit Hana in Kyoto"]
+        assert summary["topic_tags"] == ["relocation", "tea", "family"]
+        assert sorted((e["name"], e["type"]) for e in intel["entities"]) == [
+            ("Hana", "thing"), ("Lisbon", "place")]
+        assert [o["text"] for o in intel["observations"]] == ["I drink green tea every morning"]
+        mem.close()
+
+
 def test_an_embeddings_outage_during_summaries_uses_up_no_session(tmp_path):
     """The summaries' vectors come from an embeddings endpoint: while it answered 503, each
     run failed every session (an attempt each) on the vectors of its summary; now, as for a

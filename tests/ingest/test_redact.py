@@ -21,6 +21,11 @@ CASES = [
     ("api_key=AbC123xyz987QWE", "AbC123xyz987QWE", "[REDACTED:secret]"),
     ("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----\nbye",
      "MIIEow", "[REDACTED:private_key]\nbye"),
+    # LLM providers' keys (Groq, xAI, Perplexity, Replicate) were stored and sent as said
+    ("groq gsk_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOP", "gsk_", "[REDACTED:api_key]"),
+    ("XAI_KEY is xai-" + "a1B2" * 20, "a1B2a1B2", "[REDACTED:api_key]"),
+    ("pplx-" + "q9" * 24 + " for search", "q9q9q9", "[REDACTED:api_key]"),
+    ("REPLICATE r8_" + "Z7" * 19, "Z7Z7Z7", "[REDACTED:api_key]"),
     ("jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
      "eyJhbGci", "[REDACTED:token]"),
 ]

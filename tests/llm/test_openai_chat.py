@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 import time
 
@@ -17,7 +18,7 @@ from memlane.backends.llm import (
     RateLimiter,
 )
 from memlane.config import LLMServiceConfig
-from memlane.errors import BackendError
+from memlane.errors import BackendError, ConfigError
 from memlane.testing.llm_server import ChatServer
 
 KEY = "sk-test-0123456789abcdefghijklmnop"
@@ -242,3 +243,218 @@ def test_constructor_rejects_bad_arguments() -> None:
         OpenAIChat("localhost:8080", "m")
     with pytest.raises(ValueError, match="model"):
         OpenAIChat("http://127.0.0.1:1/v1", "")
+
+
+def test_base_url_forms_an_operator_writes(srv: ChatServer) -> None:
+    # the endpoint's whole URL pasted as base_url was POSTed to …/chat/completions/chat/
+    # completions (404); a root without /v1 (Ollama's http://HOST:11434) was a bare 404
+    root = srv.base_url.removesuffix("/v1")
+    for base in (srv.base_url, srv.base_url + "/", srv.base_url + "/chat/completions",
+                 srv.base_url + "/chat/completions/"):
+        assert OpenAIChat(base, "m").url == f"{srv.base_url}/chat/completions"
+    with OpenAIChat(root, "m", max_retries=0) as llm, pytest.raises(LLMHTTPError) as info:
+        llm.complete(HI)
+    assert info.value.status == 404
+    assert f"base_url '{root}' does not end in /v1" in str(info.value)
+    srv.script("ok")
+    with OpenAIChat(srv.base_url + "/chat/completions", "m", max_retries=0) as llm:
+        assert llm.complete(HI) == "ok"
+
+
+def test_an_error_object_answered_with_http_200(srv: ChatServer) -> None:
+    # a proxy or local server answering 200 with {"error": …}: that was 'returned 200
+    # without choices[0].message: {'error': {'message': …' (a Python repr), and an error
+    # to retry (a 503 or 429 code) was never retried
+    calls = {"n": 0}
+
+    def answer(server, req):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            return 200, {"error": {"message": "upstream overloaded", "code": 503}}
+        if calls["n"] == 2:
+            return 200, {"error": {"message": "rate limited", "code": "429"}}
+        if calls["n"] == 3:
+            return 200, {"choices": [{"message": {"role": "assistant", "content": "hi"}}]}
+        return 200, {"error": {"message": f"model 'm' not found, key {KEY}", "type": "x"}}
+
+    srv.route("POST", "/v1/chat/completions", answer)
+    with chat(srv, api_key=KEY, max_retries=3) as llm:
+        assert llm.complete(HI) == "hi"
+        assert calls["n"] == 3
+        with pytest.raises(LLMBadResponse) as info:
+            llm.complete(HI)
+    assert calls["n"] == 4  # an error not to retry is not retried
+    message = str(info.value)
+    assert "returned HTTP 200 with an error instead of an answer: model 'm' not found" in message
+    assert KEY not in message and "{'error'" not in message
+    srv.route("POST", "/v1/chat/completions",
+              lambda s, r: (200, {"error": {"message": "overloaded", "code": 503}}))
+    with chat(srv, max_retries=1) as llm, pytest.raises(LLMHTTPError) as failed:
+        llm.complete(HI)
+    assert failed.value.status == 503 and "(after 2 attempts)" in str(failed.value)
+
+
+def test_a_model_providers_key_in_the_conversation_is_not_sent(srv: ChatServer) -> None:
+    groq = "gsk_" + "Ab1" * 17 + "C"  # the README names Groq among the endpoints
+    with chat(srv) as llm:
+        llm.complete([{"role": "user", "content": f"my GROQ_API_KEY is {groq}"}])
+    raw = srv.chat_requests[-1].raw.decode()
+    assert groq not in raw and "[REDACTED:api_key#" in raw
+
+
+@pytest.fixture
+def five_hours_west(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("TZ", "EST5")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_a_retry_after_date_without_a_zone_is_utc(srv: ChatServer, five_hours_west) -> None:
+    # Python's email.utils.formatdate writes '… -0000' (no zone: UTC by RFC 5322); it was read
+    # as local time, so five hours west of UTC a 1 s hint was 18,001 s, past max_retry_after,
+    # and a 429 the client would have waited out failed at once
+    import email.utils
+
+    when = email.utils.formatdate(time.time() + 1)
+    assert when.endswith("-0000")
+    srv.fail(429, headers={"Retry-After": when})
+    srv.script("after the wait")
+    with chat(srv, max_retries=1) as llm:
+        assert llm.complete(HI) == "after the wait"
+
+
+@pytest.mark.parametrize("hint", ["inf", "1e400", "nan", "-inf"])
+def test_a_retry_after_that_is_no_number_of_seconds_is_ignored(srv: ChatServer, hint: str) -> None:
+    srv.fail(429, headers={"Retry-After": hint})  # 'inf' failed at once: 'Retry-After infs'
+    srv.script("ok")
+    with chat(srv, max_retries=1) as llm:
+        assert llm.complete(HI) == "ok"
+
+
+def test_a_password_in_the_base_url_is_never_shown(srv: ChatServer) -> None:
+    # http://user:PASSWORD@proxy/v1 (a proxy's basic auth): the password was in every error
+    # message (stored as a failed session's reason, logged) and in repr
+    base = srv.base_url.replace("http://", "http://bob:hunter2pass@")
+    llm = OpenAIChat(base, "m", max_retries=0, max_response_bytes=400)
+    assert "hunter2pass" not in repr(llm) and "bob:***@" in repr(llm)
+    srv.fail(500)
+    with pytest.raises(LLMHTTPError) as failed:
+        llm.complete(HI)
+    srv.script("x" * 500)
+    with pytest.raises(LLMBadResponse) as too_long:
+        llm.complete(HI)
+    llm.close()
+    assert "bob:***@127.0.0.1" in str(failed.value)
+    for error in (failed.value, too_long.value):
+        assert "hunter2pass" not in str(error)
+    assert "hunter2pass" not in failed.value.url
+    assert srv.requests[-1].headers["authorization"].startswith("Basic ")  # still sent
+
+
+def test_a_password_in_the_base_url_is_not_in_httpxs_log(
+        srv: ChatServer, caplog: pytest.LogCaptureFixture) -> None:
+    # httpx logs every request's URL at INFO: an application logging at INFO had the
+    # password of http://user:PASSWORD@proxy/v1 in its log on every model call
+    import base64
+
+    base = srv.base_url.replace("http://", "http://bob:hunter%40pass@")
+    caplog.set_level(logging.INFO, logger="httpx")
+    with OpenAIChat(base, "m", max_retries=0) as llm:
+        assert llm.complete(HI) == "echo: hello there"
+    assert "HTTP Request: POST" in caplog.text and "hunter" not in caplog.text
+    sent = srv.requests[-1].headers["authorization"].removeprefix("Basic ")
+    assert base64.b64decode(sent) == b"bob:hunter@pass"  # percent-escapes read as meant
+
+
+def test_a_reasoning_model_refusing_temperature_and_max_tokens_is_asked_as_it_takes_it(
+        srv: ChatServer) -> None:
+    # OpenAI's o1/o3/gpt-5 answer 400 to temperature 0 and to max_tokens: every session
+    # and every HyDE expansion failed on them
+    def strict(server, req):
+        body = req.body
+        if "max_tokens" in body:
+            return 400, {"error": {"message": "Unsupported parameter: 'max_tokens' is not "
+                                   "supported with this model. Use 'max_completion_tokens' "
+                                   "instead.", "param": "max_tokens"}}
+        if "temperature" in body:
+            return 400, {"error": {"message": "Unsupported value: 'temperature' does not "
+                                   "support 0.0 with this model. Only the default (1) value "
+                                   "is supported.", "param": "temperature"}}
+        return 200, {"choices": [{"message": {"role": "assistant", "content": "fine"}}]}
+
+    srv.route("POST", "/v1/chat/completions", strict)
+    with chat(srv, max_retries=0) as llm:
+        assert llm.complete(HI, max_tokens=50) == "fine"
+        assert llm.complete(HI, max_tokens=60) == "fine"  # remembered: one request
+    bodies = [r.body for r in srv.chat_requests]
+    assert len(bodies) == 4
+    assert bodies[-1]["max_completion_tokens"] == 60
+    assert "temperature" not in bodies[-1] and "max_tokens" not in bodies[-1]
+
+
+def test_a_400_about_something_else_is_not_asked_again(srv: ChatServer) -> None:
+    srv.fail(400, message="messages[1].content: too long for this model's context")
+    with chat(srv, max_retries=3) as llm, pytest.raises(LLMHTTPError) as info:
+        llm.complete(HI, max_tokens=5)
+    assert info.value.status == 400 and len(srv.chat_requests) == 1
+
+
+@pytest.mark.parametrize("stored", [KEY + "\n", KEY + "\r\n", f"  {KEY}\t"])
+def test_a_key_with_a_newline_around_it_is_the_key(
+        stored: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a key read from a file or a container secret keeps its newline: every request failed
+    # 'Illegal header value b'Bearer sk-…\\n'', the key shown whole in the error
+    with ChatServer(api_key=KEY) as srv:
+        monkeypatch.setenv("MEMLANE_TEST_KEY_FILE", stored)
+        with OpenAIChat(srv.base_url, "m", api_key_env="MEMLANE_TEST_KEY_FILE",
+                        max_retries=0) as llm:
+            assert llm.complete(HI) == "echo: hello there"
+
+
+@pytest.mark.parametrize("bad", ["sk-test-0123\u00e9456789", "sk-test 0123", "sk-\u2028x", "sk-\x7fx"])
+def test_a_key_no_header_can_carry_is_refused_without_showing_it(
+        bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a raw UnicodeEncodeError (or LocalProtocolError showing the key) on every request
+    monkeypatch.setenv("MEMLANE_TEST_KEY_FILE", bad)
+    with pytest.raises(ConfigError, match=r"the API key in \$MEMLANE_TEST_KEY_FILE has a "
+                                         r"character an HTTP header cannot carry") as info:
+        OpenAIChat("http://127.0.0.1:9/v1", "m", api_key_env="MEMLANE_TEST_KEY_FILE")
+    assert bad not in str(info.value) and "0123" not in str(info.value)
+
+
+def test_a_redirect_says_where_it_points(srv: ChatServer) -> None:
+    # a server moved to https answered 308 with an empty body: 'failed with HTTP 308', and
+    # nothing said where base_url should point
+    srv.fail(308, headers={"Location": "https://llm.example.com/v1/chat/completions"})
+    with chat(srv, max_retries=0) as llm, pytest.raises(LLMHTTPError) as info:
+        llm.complete(HI)
+    assert info.value.status == 308
+    assert ("redirected to https://llm.example.com/v1/chat/completions, not followed: set "
+            "base_url to where it points") in str(info.value)
+
+
+@pytest.mark.parametrize("said", [
+    "This model's maximum context length is 4096 tokens. However, you requested 7012 tokens.",
+    "the request exceeds the available context size, try increasing it",  # llama.cpp
+    "prompt is too long: 210000 tokens > 200000 maximum",
+])
+def test_a_request_longer_than_the_context_names_the_setting_to_change(
+        srv: ChatServer, said: str) -> None:
+    # vLLM, OpenAI and llama.cpp refuse a transcript past the model's context with a 400: the
+    # session failed on it every attempt and nothing said which setting to change
+    srv.fail(400, message=said)
+    with chat(srv, max_retries=3) as llm, pytest.raises(LLMHTTPError) as info:
+        llm.complete(HI)
+    assert "lower indexing.max_input_tokens or raise the server's context size" in str(info.value)
+    assert len(srv.chat_requests) == 1
+
+
+def test_a_400_that_only_mentions_temperature_keeps_it(srv: ChatServer) -> None:
+    srv.fail(400, message="Invalid content: 'what temperature is it in Lisbon?' is flagged")
+    with chat(srv, max_retries=0) as llm:
+        with pytest.raises(LLMHTTPError):
+            llm.complete(HI)
+        assert llm.complete(HI) == "echo: hello there"
+    assert srv.chat_requests[-1].body["temperature"] == 0.0

@@ -72,3 +72,16 @@ def test_expander_caches_successes_only() -> None:
     assert e("q") is None and e.failures == 1
     assert e("q") == "q\nan answer"
     assert e("q") == "q\nan answer" and Flaky.calls == 2
+
+
+def test_a_reasoning_models_think_block_is_not_the_expansion(srv: ChatServer) -> None:
+    # qwen3 or deepseek-r1 through Ollama: the reasoning comes first in the content, and at
+    # the expansion's 120 tokens the answer is often cut while still reasoning
+    from memlane.backends.llm import OpenAIChat
+
+    with OpenAIChat(srv.base_url, "qwen3", max_retries=0) as llm:
+        hyde = HydeExpander(llm)
+        srv.script("<think>The user asks about a dog's checkup.</think>\nRex saw the vet.",
+                   "<think>Okay, the user wants sentences about their sourdough, let me")
+        assert hyde("canine checkup") == "canine checkup\nRex saw the vet."
+        assert hyde("sourdough crust") is None  # searched as it is

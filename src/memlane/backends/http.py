@@ -13,8 +13,11 @@ import os
 import threading
 import time
 from typing import Any, Self
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import httpx
+
+from memlane.errors import ConfigError
 
 __all__ = ["AnswerTooLong", "PooledHTTP"]
 
@@ -31,7 +34,18 @@ class PooledHTTP:
 
     def _init_http(self, api_key: str | None, api_key_env: str, timeout: float) -> None:
         self.timeout = float(timeout)
-        self._api_key = api_key if api_key is not None else os.environ.get(api_key_env) or None
+        key = api_key if api_key is not None else os.environ.get(api_key_env)
+        # a key read from a file or a secret keeps its newline ('sk-…\n'): it failed every
+        # request as an illegal header, and that error showed the key whole
+        key = key.strip() if key else None
+        bad = next((i for i, c in enumerate(key or "") if not " " < c < "\x7f"), None)
+        if bad is not None:
+            where = "api_key" if api_key is not None else f"${api_key_env}"
+            raise ConfigError(f"the API key in {where} has a character an HTTP header cannot "
+                             f"carry at position {bad + 1} (a space, a control character or "
+                             "a letter outside ASCII); the key is not shown")
+        self._api_key = key or None
+        self._url_secrets: list[str] = []
         self._client: httpx.Client | None = None
         self._lock = threading.Lock()
 
@@ -57,7 +71,12 @@ class PooledHTTP:
         ``AnswerTooLong``.
         """
         deadline = time.monotonic() + self.timeout
-        with self._http().stream("POST", url, json=payload) as resp:
+        parts = urlsplit(url)
+        extra: dict[str, Any] = {}
+        if "@" in parts.netloc:  # user:password@ as basic auth, so httpx's log never has it
+            extra["auth"] = (unquote(parts.username or ""), unquote(parts.password or ""))
+            url = urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
+        with self._http().stream("POST", url, json=payload, **extra) as resp:
             chunks: list[bytes] = []
             size = 0
             for chunk in resp.iter_bytes():
@@ -95,7 +114,23 @@ class PooledHTTP:
         self.close()
 
     def _scrub(self, text: str) -> str:
-        """``text`` with the API key, if any, replaced by ``***``."""
+        """``text`` with the API key, if any, and any password of the URL replaced by
+        ``***``."""
         if self._api_key:
             text = text.replace(self._api_key, "***")
+        for secret in getattr(self, "_url_secrets", ()):
+            text = text.replace(secret, "***")
         return text
+
+    def _shown(self, url: str) -> str:
+        """``url`` as errors, logs and ``repr`` show it: a password in it
+        (``http://user:PASSWORD@proxy/v1``, a proxy's basic auth) is ``***`` and scrubbed
+        from any text shown later."""
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        if parts.password and parts.password not in self._url_secrets:
+            self._url_secrets.append(parts.password)
+        user = parts.username or ""
+        host = parts.netloc.rsplit("@", 1)[1]
+        return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))

@@ -11,7 +11,7 @@ Each run writes its rankings files, report.json, report.md and plots into ``--ou
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from pathlib import Path
 
 import click
@@ -21,6 +21,9 @@ from memlane.bench.memrun import peak_rss_mb
 from memlane.bench.summaries import run as summary_sets
 from memlane.errors import MemlaneError
 from memlane.serve.cli_common import ignores_global, root_config_path
+
+if TYPE_CHECKING:
+    from memlane.bench.qa import QARecorder
 
 __all__ = ["bench"]
 
@@ -120,7 +123,7 @@ def _bench_config(settings: tuple[str, ...], presets: tuple[str, ...],
         raise click.BadParameter(str(exc), param_hint="--set" if settings else "--config") from exc
 
 
-def _qa_recorder(answer: str | None, judge: str | None, budget: int) -> object | None:
+def _qa_recorder(answer: str | None, judge: str | None, budget: int) -> QARecorder | None:
     """The answer/judge recorder for the configured services, or None when not asked."""
     if judge and not answer:
         raise click.UsageError("--judge needs --answer")
@@ -272,7 +275,15 @@ def longmemeval_cmd(
         if qa is not None:
             qa.write(out_dir)
     except MemlaneError as exc:
-        raise click.ClickException(str(exc)) from exc  # memlane's errors name what is wrong
+        kept = ""
+        if qa is not None and qa.rows:  # hours of answers are not lost with the run
+            try:
+                out_dir.mkdir(parents=True, exist_ok=True)
+                qa.write(out_dir)
+                kept = f" (the {len(qa.rows)} questions so far are in {out_dir / 'answers.jsonl'})"
+            except OSError:
+                pass
+        raise click.ClickException(f"{exc}{kept}") from exc  # memlane's errors name what is wrong
     except OSError as exc:
         raise click.ClickException(f"cannot write {out_dir}: {exc}") from exc
     _echo_headline(summary, out_dir)

@@ -9,11 +9,15 @@ reference the way LongMemEval's judge does, with one instruction per question ty
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from memlane.backends.llm.base import strip_reasoning
+from memlane.backends.llm.errors import LLMError
 
 if TYPE_CHECKING:
     from memlane.memory import Memory
@@ -75,9 +79,18 @@ def judge_prompt(qtype: str, question: str, reference: str, response: str,
     ]
 
 
+_VERDICT = re.compile(
+    r"[\s*_#>`\"'(\[]*(?:(?:final\s+)?(?:answer|verdict|judg(?:e)?ment|grade)\s*[:=\-]"
+    r"[\s*_`\"'(\[]*)?yes\b", re.IGNORECASE)
+
+
 def parse_verdict(reply: str) -> bool:
-    """``yes`` → True; anything else → False (a judge that cannot decide did not say yes)."""
-    return reply.strip().lower().lstrip("*\"' ").startswith("yes")
+    """``yes`` → True; anything else → False (a judge that cannot decide did not say yes).
+
+    A reasoning model's ``<think>...</think>`` is dropped first (a judge through Ollama or
+    vLLM answers ``<think>…</think> yes``), then markdown and a label (``**Answer:** yes``)
+    before the word; ``yes`` must be a word (``Yesterday…`` is not a verdict)."""
+    return _VERDICT.match(strip_reasoning(reply)) is not None
 
 
 @dataclass
@@ -88,17 +101,38 @@ class QARecorder:
     judge_llm: Any = None
     budget: int = 2000
     rows: list[dict[str, Any]] = field(default_factory=list)
+    max_failures_in_a_row: ClassVar[int] = 5
+    """An endpoint failing this many questions in a row is down: the run stops, keeping
+    what was answered (one question the endpoint refuses is recorded and the run goes on)."""
+    _in_a_row: int = field(default=0, init=False, repr=False)
 
     def __call__(self, mem: Memory, q: Any, now: datetime, scope: str | None = None) -> None:
         pack = mem.pack(q.question, self.budget, scope=scope, now=now, include_recent=False)
-        hypothesis = self.answer_llm.complete(answer_prompt(q.question, q.question_date, pack.text))
-        row: dict[str, Any] = {"question_id": q.question_id, "question_type": q.question_type,
-                               "hypothesis": hypothesis.strip(), "pack_tokens": pack.used}
+        row: dict[str, Any] = {"question_id": q.question_id, "question_type": q.question_type}
+        try:
+            # a reasoning model's <think> block is no part of its answer (nor shown to the judge)
+            hypothesis = strip_reasoning(
+                self.answer_llm.complete(answer_prompt(q.question, q.question_date, pack.text)))
+        except LLMError as exc:
+            return self._failed(row, "answer_error", exc)
+        row.update(hypothesis=hypothesis, pack_tokens=pack.used)
         if self.judge_llm is not None:
-            verdict = self.judge_llm.complete(judge_prompt(
-                q.question_type, q.question, str(q.answer), hypothesis, q.is_abstention))
+            try:
+                verdict = self.judge_llm.complete(judge_prompt(
+                    q.question_type, q.question, str(q.answer), hypothesis, q.is_abstention))
+            except LLMError as exc:
+                return self._failed(row, "judge_error", exc)
             row["correct"] = parse_verdict(verdict)
+        self._in_a_row = 0
         self.rows.append(row)
+
+    def _failed(self, row: dict[str, Any], key: str, exc: LLMError) -> None:
+        row[key] = str(exc)
+        self.rows.append(row)
+        self._in_a_row += 1
+        if self._in_a_row >= self.max_failures_in_a_row:
+            raise LLMError(f"{self._in_a_row} questions in a row failed, the endpoint looks "
+                           f"down; the last: {exc}") from exc
 
     def summary(self) -> dict[str, Any]:
         judged = [r for r in self.rows if "correct" in r]
@@ -106,8 +140,9 @@ class QARecorder:
         for r in judged:
             by_type[r["question_type"]].append(r["correct"])
         return {
-            "answered": len(self.rows),
+            "answered": sum("hypothesis" in r for r in self.rows),
             "judged": len(judged),
+            "failed": sum("answer_error" in r or "judge_error" in r for r in self.rows),
             "accuracy": round(sum(r["correct"] for r in judged) / len(judged), 3) if judged else None,
             "accuracy_by_type": {t: round(sum(v) / len(v), 3) for t, v in sorted(by_type.items())},
             "answer_model": getattr(self.answer_llm, "name", "?"),

@@ -147,7 +147,9 @@ def render_markdown(summary: Mapping[str, Any], title: str, notes: Sequence[str]
         lines += ["", "## Answer quality", "",
                   f"Answers by `{qa['answer_model']}` from memlane's pack; judged by "
                   f"`{qa['judge_model']}` with per-type instructions. Accuracy "
-                  f"{_fmt(qa['accuracy'])} over {qa['judged']} judged of {qa['answered']} answered.",
+                  f"{_fmt(qa['accuracy'])} over {qa['judged']} judged of {qa['answered']} answered"
+                  + (f"; {qa['failed']} failed at the endpoint (their errors in answers.jsonl)."
+                     if qa.get("failed") else "."),
                   "", "| question type | accuracy |", "|---|---|"]
         lines += [f"| {t} | {_fmt(a)} |" for t, a in qa["accuracy_by_type"].items()]
     ku = summary.get("knowledge_update_newest_first")

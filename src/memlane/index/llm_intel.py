@@ -122,6 +122,8 @@ def format_transcript(messages: Sequence[Message], max_chars: int) -> tuple[str,
 
 
 def _strings(value: Any, limit: int = 20, chars: int = 400) -> tuple[str, ...]:
+    if isinstance(value, str):  # one string where a list was asked: one item (not letters)
+        value = [value]
     out: dict[str, None] = {}
     for v in value or ():
         text = _clean(v, chars)
@@ -266,7 +268,7 @@ class LLMIntelligence:
             action_items=_strings(data.get("action_items")),
             references=_strings(data.get("references"), limit=40),
             entities=tuple(e.name for e in extraction.entities)[:40],
-            topic_tags=_strings((t.lower() for t in data.get("topic_tags") or ()), 10, 60),
+            topic_tags=_strings((t.lower() for t in _tags(data.get("topic_tags"))), 10, 60),
             time_start=min(m.at for m in messages),
             time_end=max(m.at for m in messages),
             participants=tuple(dict.fromkeys(m.speaker or m.role for m in messages)),
@@ -291,6 +293,8 @@ class LLMIntelligence:
         alone = next(iter(people)) if len(people) == 1 else "user"
         entities: dict[str, Entity] = {}
         for e in data.get("entities") or ():
+            if isinstance(e, str):  # a name alone
+                e = {"name": e}
             name = _clean(e.get("name"))
             key = normalize_name(name)
             if not key or key in entities:
@@ -333,6 +337,8 @@ class LLMIntelligence:
                                      Relation(src, rel, dst, seq))
         observations: dict[str, Observation] = {}
         for o in data.get("observations") or ():
+            if isinstance(o, str):  # a text alone
+                o = {"text": o}
             text = _clean(o.get("text"), 240)
             seq = _turn_of(o.get("turn"), by_seq)
             if text and len(observations) < MAX_OBSERVATIONS:
@@ -348,6 +354,13 @@ class LLMIntelligence:
         return Extraction(tuple(entities.values()), tuple(facts.values()),
                           tuple(relations.values()), extra,
                           observations=tuple(observations.values()))
+
+
+def _tags(value: Any) -> list[str]:
+    """Topic tags: a list, or one string of them ("billing, invoices; refunds")."""
+    if isinstance(value, str):
+        return [t for t in re.split(r"[,;]", value) if t.strip()]
+    return list(value or ())
 
 
 def _turn_of(value: Any, by_seq: Mapping[int, Message]) -> int | None:

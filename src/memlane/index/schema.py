@@ -147,12 +147,14 @@ class Extraction:
     observations: tuple[Observation, ...] = ()
 
 
-_LIST = {"type": ["array", "null"], "items": {"type": "string"}}
+_LIST = {"type": ["array", "string", "null"], "items": {"type": "string"}}
 # What models commonly write where the prompt asks for a string or a turn number, taken as
 # meant rather than sent back for repair (each repair a request; a small model that always
 # writes "turn": "3" failed every session): a missing type or source, a number as a
 # fact's value ("age": 34), a turn as a string or null (llm_intel reads "3" as 3), null
-# for a list with nothing in it.
+# for a list with nothing in it, one string for a list of strings ("decisions": "Use
+# Postgres"; topic tags "billing, invoices" are split at commas), a name alone for an
+# entity (["Hana", "Kyoto"]) and a text alone for an observation.
 _OPTIONAL = {"type": ["string", "null"]}
 _VALUE = {"type": ["string", "integer", "number", "boolean"]}
 _TURN = {"type": ["integer", "string", "null"]}
@@ -172,7 +174,7 @@ SUMMARY_SCHEMA: dict[str, Any] = {
         "entities": {
             "type": ["array", "null"],
             "items": {
-                "type": "object",
+                "type": ["object", "string"],
                 "required": ["name"],
                 "properties": {"name": {"type": "string"}, "type": _OPTIONAL,
                                "context": _OPTIONAL},
@@ -199,7 +201,7 @@ SUMMARY_SCHEMA: dict[str, Any] = {
         "observations": {
             "type": ["array", "null"],
             "items": {
-                "type": "object",
+                "type": ["object", "string"],
                 "required": ["text"],
                 "properties": {"text": {"type": "string"}, "turn": _TURN},
             },

@@ -96,6 +96,9 @@ PATTERNS: list[Pattern] = [
     P("api_key", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), literals=("npm_",)),
     P("api_key", re.compile(r"\bpypi-[A-Za-z0-9_-]{50,}"), literals=("pypi-",)),
     P("api_key", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b"), literals=("hf_",)),
+    # the model providers memlane's chat client is pointed at: Groq, xAI, Perplexity, Replicate
+    P("api_key", re.compile(r"\b(?:gsk_|xai-|pplx-|r8_)[A-Za-z0-9]{20,}"),
+      literals=("gsk_", "xai-", "pplx-", "r8_")),
     P("api_key", re.compile(r"\bdo[opr]_v1_[a-f0-9]{64}\b"), literals=("_v1_",)),
     P("api_key", re.compile(r"\bdapi[a-f0-9]{32}(?:-\d+)?\b"), literals=("dapi",)),
     P("api_key", re.compile(r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"), literals=("shp",)),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from memlane.backends.llm.base import strip_reasoning
 from memlane.errors import MemlaneError
 
 __all__ = ["HYDE_PROMPT", "HydeExpander", "expander_for"]
@@ -65,7 +66,9 @@ class HydeExpander:
             self.failures += 1
             log.warning("HyDE expansion failed, searching the query as is: %s", e)
             return None
-        text = (text or "").strip()
+        # a reasoning model's <think> block is no answer: at max_tokens 120 it is often all
+        # there is (cut while reasoning), and the query is then searched as it is
+        text = strip_reasoning(text or "")
         return f"{query}\n{text}" if text else None
 
 

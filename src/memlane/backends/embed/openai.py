@@ -84,7 +84,7 @@ class OpenAIEmbedder(PooledHTTP):
             try:
                 resp, raw = self._send(self.url, payload, self.max_response_bytes)
             except AnswerTooLong as exc:
-                raise EmbeddingError(str(exc)) from None
+                raise EmbeddingError(self._scrub(str(exc))) from None
             except httpx.TransportError as exc:
                 problem = f"{type(exc).__name__}: {self._scrub(str(exc)) or 'no detail'}"
                 retryable = True
@@ -92,12 +92,12 @@ class OpenAIEmbedder(PooledHTTP):
                 if resp.status_code == 200:
                     try:
                         body = json.loads(raw)
-                    except ValueError as exc:
+                    except (ValueError, RecursionError) as exc:  # '[[[[…' too: no crash
                         raise EmbeddingError(
-                            f"POST {self.url} returned 200 with a body that is not JSON"
+                            f"POST {self._shown(self.url)} returned 200 with a body that is not JSON"
                         ) from exc
                     if not isinstance(body, dict):
-                        raise EmbeddingError(f"POST {self.url} returned JSON that is not an object")
+                        raise EmbeddingError(f"POST {self._shown(self.url)} returned JSON that is not an object")
                     return body
                 detail = self._scrub(raw[:300].decode("utf-8", "replace").strip())
                 problem = f"HTTP {resp.status_code}" + (f": {detail}" if detail else "")
@@ -110,7 +110,7 @@ class OpenAIEmbedder(PooledHTTP):
                         pass
             if not retryable or attempt >= self.max_retries:
                 tries = f" after {attempt + 1} attempts" if attempt else ""
-                error = EmbeddingError(f"POST {self.url} failed{tries}: {problem}")
+                error = EmbeddingError(f"POST {self._shown(self.url)} failed{tries}: {problem}")
                 error.unavailable = retryable
                 raise error
             time.sleep(delay)
@@ -120,30 +120,30 @@ class OpenAIEmbedder(PooledHTTP):
         data = body.get("data")
         if not isinstance(data, list) or len(data) != n:
             got = len(data) if isinstance(data, list) else "no"
-            raise EmbeddingError(f"POST {self.url} returned {got} embeddings for {n} inputs")
+            raise EmbeddingError(f"POST {self._shown(self.url)} returned {got} embeddings for {n} inputs")
         try:
             items = sorted(data, key=lambda d: int(d["index"]))
             indices = [int(d["index"]) for d in items]
             vecs = np.asarray([d["embedding"] for d in items], dtype=np.float32)
         except (KeyError, TypeError, ValueError) as exc:
-            raise EmbeddingError(f"POST {self.url} returned malformed embeddings: {exc}") from exc
+            raise EmbeddingError(f"POST {self._shown(self.url)} returned malformed embeddings: {exc}") from exc
         if indices != list(range(n)):
             raise EmbeddingError(
-                f"POST {self.url} returned indices {indices[:8]}..., not 0..{n - 1}"
+                f"POST {self._shown(self.url)} returned indices {indices[:8]}..., not 0..{n - 1}"
             )
         if vecs.ndim != 2:
-            raise EmbeddingError(f"POST {self.url} returned vectors of unequal length")
+            raise EmbeddingError(f"POST {self._shown(self.url)} returned vectors of unequal length")
         width = vecs.shape[1]
         with self._lock:
             if not self.dim:
                 self.dim = width
         if width != self.dim:
             raise EmbeddingError(
-                f"POST {self.url} returned {width}-dim vectors; expected {self.dim}"
+                f"POST {self._shown(self.url)} returned {width}-dim vectors; expected {self.dim}"
                 + ("" if self._dim_fixed else " (learnt from an earlier response)")
             )
         if not np.all(np.isfinite(vecs)):
-            raise EmbeddingError(f"POST {self.url} returned non-finite values")
+            raise EmbeddingError(f"POST {self._shown(self.url)} returned non-finite values")
         norms = np.linalg.norm(vecs, axis=1, keepdims=True)
         np.divide(vecs, norms, out=vecs, where=norms > 0)
         return vecs
@@ -168,4 +168,4 @@ class OpenAIEmbedder(PooledHTTP):
         return out
 
     def __repr__(self) -> str:
-        return f"OpenAIEmbedder(base_url={self.base_url!r}, model={self.model!r})"
+        return f"OpenAIEmbedder(base_url={self._shown(self.base_url)!r}, model={self.model!r})"

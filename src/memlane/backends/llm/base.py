@@ -10,6 +10,7 @@ its error and asks again a bounded number of times.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -17,7 +18,14 @@ from typing import Any, Protocol, runtime_checkable
 
 from memlane.backends.llm.errors import LLMBadResponse
 
-__all__ = ["LLM", "SchemaViolation", "complete_json", "extract_json", "validate_json"]
+__all__ = [
+    "LLM",
+    "SchemaViolation",
+    "complete_json",
+    "extract_json",
+    "strip_reasoning",
+    "validate_json",
+]
 
 
 @runtime_checkable
@@ -134,6 +142,24 @@ def validate_json(value: Any, schema: Mapping[str, Any], path: str = "$") -> Non
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON|javascript|js)?[ \t]*\n?(.*?)```", re.DOTALL)
 _MAX_STARTS = 64
+_CLOSE = "</think>"
+_TOO_DEEP = "the JSON is nested too deeply to read"
+
+
+def strip_reasoning(text: str) -> str:
+    """A reasoning model's answer without its reasoning: every ``<think>...</think>``
+    block dropped, everything up to a lone ``</think>`` too (chat templates that open the
+    block in the prompt leave only its end in the answer), and an unclosed ``<think>``
+    with all after it (the model was cut while reasoning)."""
+    text = _THINK.sub("", text)
+    low = text.lower()
+    end = low.rfind(_CLOSE)
+    if end >= 0:
+        text, low = text[end + len(_CLOSE):], low[end + len(_CLOSE):]
+    start = low.find("<think>")
+    if start >= 0:
+        text = text[:start]
+    return text.strip()
 
 
 def extract_json(text: str, *, want: str | None = "object") -> Any:
@@ -141,21 +167,35 @@ def extract_json(text: str, *, want: str | None = "object") -> Any:
 
     Tried in order: the whole reply; each fenced code block (```` ```json ... ``` ````);
     the first decodable value starting at a ``{`` (``[`` when ``want="array"``, either when
-    ``want`` is None) with prose before or after it. ``<think>...</think>`` blocks of
-    reasoning models are dropped first.
+    ``want`` is None) with prose before or after it. The reasoning of reasoning models is
+    dropped first (:func:`strip_reasoning`: ``<think>...</think>`` blocks, all before a lone
+    ``</think>``, an unclosed ``<think>`` and all after it), so a draft JSON in the
+    reasoning is never taken for the answer.
     """
-    cleaned = _THINK.sub("", text).strip()
+    cleaned = strip_reasoning(text)
     if not cleaned:
+        if "<think>" in text.lower() or _CLOSE in text.lower():
+            raise ValueError("the answer holds only reasoning (<think>...), no JSON after it")
         raise ValueError("the answer is empty")
     first_error: str | None = None
     candidates = [cleaned] + [m.group(1).strip() for m in _FENCE.finditer(cleaned)]
     for candidate in candidates:
         try:
-            return json.loads(candidate)
+            value = json.loads(candidate)
+            if isinstance(value, str) and value.strip()[:1] in ("{", "["):
+                # the JSON encoded twice ("{\"topic\": …}"), as some proxies and models
+                # send it: the value it holds
+                with contextlib.suppress(ValueError, RecursionError):
+                    inner = json.loads(value)
+                    if isinstance(inner, (dict, list)):
+                        return inner
+            return value
         except json.JSONDecodeError as exc:
             first_error = first_error or f"{exc.msg} at line {exc.lineno} column {exc.colno}"
         except ValueError as exc:  # valid JSON Python refuses: an integer past 4,300 digits
             first_error = first_error or str(exc)
+        except RecursionError:  # '[[[[…' of a model repeating itself: no answer, no crash
+            first_error = first_error or _TOO_DEEP
     openers = {"object": "{", "array": "["}.get(want or "", "{[")
     decoder = json.JSONDecoder()
     tried = 0
@@ -167,7 +207,7 @@ def extract_json(text: str, *, want: str | None = "object") -> Any:
             break
         try:
             value, _end = decoder.raw_decode(cleaned, i)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(value, (dict, list)):
             return value
@@ -213,6 +253,9 @@ def complete_json(
         )
         try:
             value = extract_json(reply, want=want)
+            if want == "object" and isinstance(value, list) and len(value) == 1 \
+                    and isinstance(value[0], dict):
+                value = value[0]  # the object asked for, in a list of one (small models)
             validate_json(value, schema)
         except ValueError as exc:  # SchemaViolation is a ValueError too
             error = str(exc)
