@@ -2,29 +2,16 @@
 runs: the patterns alone and with the shipped sentence model). Every conversation is written
 for these tests."""
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
 from memlane.bench.summaries.score import dice, tokens
-from memlane.index.offline import OfflineIntelligence
-from memlane.types import Message
+from memlane.testing import offline_summary
 
-T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 WAYS = [None, "shipped"]
 
 
-def _msgs(turns):
-    out = []
-    for i, (who, text) in enumerate(turns):
-        role = "assistant" if who == "assistant" else "user"
-        out.append(Message(i + 1, 1, "s", role, text, T0 + timedelta(minutes=i), i + 1,
-                           speaker=None if who in ("user", "assistant") else who))
-    return out
-
-
 def _summary(turns, model):
-    return OfflineIntelligence(model).summarize("s", _msgs(turns))[0]
+    return offline_summary(*(f"{who}: {text}" for who, text in turns), model=model)[0]
 
 
 def _has(items, text):
