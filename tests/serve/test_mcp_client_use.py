@@ -40,3 +40,44 @@ def test_every_request_piped_in_is_answered_before_the_server_stops(tmp_path: Pa
     with sqlite3.connect(db) as con:
         texts = {t for (t,) in con.execute("select text from items")}
     assert texts == {f"note {i}" for i in range(1, 9)}
+
+
+def test_a_long_session_and_many_facts_are_answered_in_parts_that_say_so(tmp_path: Path):
+    """A session of 120 messages of 10,000 characters was one 1.2 MB answer (a client cuts or
+    refuses it, a model cannot read it); now each answer stays within ANSWER_CHARS, says which
+    turns it left out and from_turn reads them, every turn exactly once; a message longer than
+    an answer is shown cut and says so; a long list of facts says how many it left out."""
+    from memlane.testing import memory
+    from tests.serve.test_mcp import call, read, server, talk
+
+    ANSWER_CHARS = 60_000  # memlane.serve.mcp_text.ANSWER_CHARS
+    db = tmp_path / "long.db"
+    with memory(db) as mem:
+        for i in range(1, 121):
+            mem.add_message("s", "user", f"turn{i}start " + "word " * 2000, "2024-01-01T00:00:00Z")
+        mem.add_message("t", "user", "huge " * 19_000, "2024-01-01T00:00:00Z")  # 95,000 chars
+        for i in range(600):
+            mem.add_fact(f"service-{i}", "runs_on", f"host-{i}.example.internal", scope="s")
+
+    async def body(c) -> None:
+        seen: list[int] = []
+        turn = 1
+        while True:
+            part = await call(c, "session", {"session_id": 1, "from_turn": turn})
+            assert len(part) <= ANSWER_CHARS
+            seen += [int(w.removeprefix("turn").removesuffix("start"))
+                     for w in part.split() if w.startswith("turn") and w.endswith("start")]
+            if "more message(s)" not in part:
+                break
+            turn = int(part.rsplit(" ", 1)[1])
+        assert seen == list(range(1, 121))
+        resource = await read(c, "memlane://s/sessions/1")
+        assert len(resource) <= ANSWER_CHARS and "call the session tool with session_id 1" in resource
+        huge = await call(c, "session", {"session_id": 2})
+        assert len(huge) <= ANSWER_CHARS and "more characters of this message not shown" in huge
+        facts = await call(c, "facts", {"scope": "s"})
+        assert len(facts) <= ANSWER_CHARS and facts.startswith("600 fact(s) in scope s")
+        assert "more fact(s) not shown" in facts and "pass subject" in facts
+        assert "host-7.example" in await call(c, "facts", {"scope": "s", "subject": "service-7"})
+
+    talk(server(tmp_path, str(db)), body)

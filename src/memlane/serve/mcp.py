@@ -421,13 +421,18 @@ class _Tools:
         self,
         session_id: Annotated[int, Field(ge=1, le=INT64_MAX, description="The session's id.")],
         ctx: Context,
+        from_turn: Annotated[int, Field(ge=1, le=INT64_MAX, description=(
+            "Show its messages from this turn on (a long session is shown in parts; the "
+            "answer names the turn to ask for next)."))] = 1,
     ) -> str:
         access = self.access_for(ctx)
         with _tool_errors():
             s = self.mem.session(session_id)
             self.owned(access, s.scope, "session_id", session_id, write=False)
             return render.session_text(s, self.mem.messages(session_id),
-                                     self.mem.session_intelligence(session_id))
+                                       self.mem.session_intelligence(session_id),
+                                       from_turn=from_turn,
+                                       reader="call session with from_turn")
 
     def summarize(
         self,
@@ -524,7 +529,8 @@ _DESCRIPTIONS: dict[str, tuple[str, ToolAnnotations]] = {
         "List recent conversation sessions, newest first, each with its state and the gist "
         "of its summary (topic, decisions, open questions, next steps).", _READ),
     "session": (
-        "Show one session whole: its messages, structured summary, facts and entities.",
+        "Show one session: its structured summary, facts and entities, and its messages "
+        "(a long session in parts: from_turn picks up where the last answer stopped).",
         _READ),
     "summarize": (
         "Close the scope's current session and summarize its last N messages (topic, "
@@ -595,7 +601,9 @@ def build_server(
                 raise NotFoundError(f"session {s.id} does not exist")
             if s.scope != where:
                 raise ResourceNotFoundError(f"session {session_id} is not in scope {where!r}")
-            return render.session_text(s, memory.messages(s.id), memory.session_intelligence(s.id))
+            return render.session_text(s, memory.messages(s.id), memory.session_intelligence(s.id),
+                                       reader=f"call the session tool with session_id {s.id} "
+                                              "and from_turn")
 
     if tools.default_scope and access_of_request is None:
         # the default scope's facts as a listed resource, for clients that offer resources
