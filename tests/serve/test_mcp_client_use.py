@@ -81,3 +81,91 @@ def test_a_long_session_and_many_facts_are_answered_in_parts_that_say_so(tmp_pat
         assert "host-7.example" in await call(c, "facts", {"scope": "s", "subject": "service-7"})
 
     talk(server(tmp_path, str(db)), body)
+
+
+def _members(prop: dict) -> list[dict]:
+    return [m for m in prop.get("anyOf", [prop]) if m.get("type") != "null"]
+
+
+def _valid(prop: dict) -> list:
+    """Values the advertised schema admits, at its bounds."""
+    out: list = []
+    for m in _members(prop):
+        kind = m.get("type")
+        if "enum" in m:
+            out += m["enum"]
+        elif m.get("format") == "date-time":
+            out += ["2024-05-01T14:30:00Z", "2024-05-01T16:30:00.5+02:00"]
+        elif kind == "string":
+            out += ["ab", "x" * m["maxLength"]] if "maxLength" in m else ["ab"]
+        elif kind == "integer":
+            out += [m.get("minimum", 1), *([m["maximum"]] if "maximum" in m else [])]
+        elif kind == "boolean":
+            out += [True, False]
+        elif kind == "array":
+            item = _valid(m["items"])[-1]
+            out += [[item], *([[item] * m["maxItems"]] if "maxItems" in m else [])]
+    return out
+
+
+def _invalid(prop: dict) -> list:
+    """Values it does not admit: past each bound, outside the enum, of another type."""
+    out: list = [{"a": 1}]
+    for m in _members(prop):
+        kind = m.get("type")
+        if "enum" in m:
+            out.append("no-such-" + str(m["enum"][0]))
+        elif m.get("format") == "date-time":
+            out += ["ab", "2024-13-01T00:00:00Z"]
+        elif kind == "string":
+            out += [""] if m.get("minLength") else []
+            out += ["x" * (m["maxLength"] + 1)] if "maxLength" in m else []
+        elif kind == "integer":
+            out += [m["minimum"] - 1] if "minimum" in m else []
+            out += [m["maximum"] + 1] if "maximum" in m else []
+            out += [1.5, "seven"]
+        elif kind == "boolean":
+            out.append("maybe")
+        elif kind == "array":
+            out += [[bad] for bad in _invalid(m["items"])[1:]]
+            out += [[_valid(m["items"])[0]] * (m["maxItems"] + 1)] if "maxItems" in m else []
+    return out
+
+
+def test_every_call_the_advertised_schemas_admit_is_taken_and_every_other_names_its_argument(
+        tmp_path: Path):
+    """For every tool and argument, calls built from the advertised JSON schema: each value
+    it admits (bounds, enum members) is not refused for that argument, and each it does not
+    admit is a tool error naming the argument, never a protocol error. A note of 100,001
+    characters, a query of 4,001, a subject of 1,001 or 101 topics were admitted by the
+    schema and refused by the tool."""
+    from tests.serve.test_mcp import server, talk
+
+    from memlane.testing import memory
+
+    db = tmp_path / "schema.db"
+    with memory(db) as mem:  # a conversation in each scope the calls name, for summarize
+        for scope in ("s", "ab", "x" * 256):
+            mem.add_message(scope, "user", "we ship the parser on Friday", "2024-05-01T10:00:00Z")
+
+    async def body(c) -> None:
+        tools = (await c.list_tools()).tools
+        assert {t.name for t in tools} >= {"remember", "recall", "session"}
+        for tool in tools:
+            schema = tool.input_schema
+            props = schema["properties"]
+            base = {name: _valid(props[name])[0] for name in schema.get("required", [])}
+            for name, prop in props.items():
+                for value in _valid(prop):
+                    args = {**base, name: value}
+                    result = await c.call_tool(tool.name, args)
+                    text = " ".join(x.text for x in result.content if x.type == "text")
+                    assert not (result.is_error and f": {name}:" in text), (tool.name, name, text)
+                for value in _invalid(prop):
+                    args = {**base, name: value}
+                    result = await c.call_tool(tool.name, args)
+                    text = " ".join(x.text for x in result.content if x.type == "text")
+                    assert result.is_error and name in text, (tool.name, name, str(value)[:40],
+                                                              text[:200])
+
+    talk(server(tmp_path, str(db), "--scope", "s"), body)

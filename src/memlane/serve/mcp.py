@@ -31,6 +31,7 @@ from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memlane.errors import MemlaneError, NotFoundError, ValidationError
+from memlane.ingest.params import MAX_SHORT_TEXT
 from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
 from memlane.memory import Memory
 from memlane.serve import mcp_text as render
@@ -340,7 +341,13 @@ class _Tools:
     ) -> str:
         where = self.scope(ctx, scope)
         with _tool_errors():
-            pack = self.mem.pack(question, budget, scope=where, model=model or None)
+            try:
+                pack = self.mem.pack(question, budget, scope=where, model=model or None)
+            except ValidationError as e:  # Memory.pack calls it query; this tool, question
+                if e.field != "query":
+                    raise
+                raise ValidationError("question" + str(e).removeprefix("query"),
+                                      field="question") from e
         return render.pack_text(pack)
 
     def facts(
@@ -540,6 +547,33 @@ _DESCRIPTIONS: dict[str, tuple[str, ToolAnnotations]] = {
 }
 
 
+def _advertise_limits(schema: dict[str, Any], tool: str, memory: Memory) -> None:
+    """The limits memlane holds each argument to, in the tool's advertised JSON schema: a
+    note's 100,000 characters (``ingest.max_message_chars``), a query's 4,000
+    (``retrieval.max_query_chars``), 1,000 for a subject, predicate, topic or model name, 100
+    topics, and that a time is a date-time. They were checked and refused with a clear error, but not advertised, so a client
+    building a call from the schema (or a model reading it) had no way to know them."""
+    config = memory.config
+    short = {"minLength": 1, "maxLength": MAX_SHORT_TEXT}
+    limits: dict[str, dict[str, Any]] = {
+        "text": {"maxLength": config.ingest.max_message_chars},
+        "query": {"maxLength": config.retrieval.max_query_chars},
+        "question": {"maxLength": config.retrieval.max_query_chars},
+        "subject": {"maxLength": MAX_SHORT_TEXT},
+        "predicate": {"maxLength": MAX_SHORT_TEXT},
+        "model": {"maxLength": MAX_SHORT_TEXT},
+        "topics": {"maxItems": 100, "items": {"type": "string", **short}},
+        **{t: {"format": "date-time"} for t in ("at", "since", "until")},
+    }
+    for name, prop in schema.get("properties", {}).items():
+        if name not in limits:
+            continue
+        want = "array" if name == "topics" else "string"
+        for member in prop.get("anyOf", [prop]):
+            if member.get("type") == want:
+                member.update(limits[name])
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -581,6 +615,7 @@ def build_server(
     for tool_name, (description, hints) in _DESCRIPTIONS.items():
         server.add_tool(getattr(tools, tool_name), name=tool_name, description=description,
                         annotations=hints, structured_output=False)
+        _advertise_limits(server._tool_manager.get_tool(tool_name).parameters, tool_name, memory)
 
     @server.resource("memlane://{scope}/facts", name="facts", mime_type="text/plain",
                      description="The scope's current facts with their confidence.")
