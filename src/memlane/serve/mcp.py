@@ -26,7 +26,8 @@ from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.resources import FunctionResource
-from mcp_types import ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
@@ -113,6 +114,32 @@ def _resource_errors() -> Iterator[None]:
 class _Server(MCPServer):
     """``MCPServer`` whose argument errors read ``field: problem`` (pydantic's own text
     spreads one problem over three lines and a link)."""
+
+    check_prompt_scope: Callable[[str | None, Context | None], Any] | None = None
+
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None,
+                         context: Context | None = None) -> Any:
+        """An unknown prompt, an argument the prompt does not take, or a scope the caller
+        may not reach is an invalid-params error saying so: the first two were 'Internal
+        server error' with a traceback on the server's standard error, and the prompt
+        told the model to use any scope it was given (one outside ``--allow``, 100,000
+        characters, several lines)."""
+        prompt = self._prompt_manager.get_prompt(name)
+        if prompt is None:
+            names = ", ".join(p.name for p in self._prompt_manager.list_prompts())
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown prompt: {name} (the prompts "
+                           f"are {names})")
+        takes = [a.name for a in prompt.arguments or []]
+        for field, value in (arguments or {}).items():
+            if field not in takes:
+                raise MCPError(code=INVALID_PARAMS, message=f"{field}: not an argument of prompt "
+                               f"{name} (it takes {', '.join(takes) or 'none'})")
+            if field == "scope" and self.check_prompt_scope is not None:
+                try:
+                    self.check_prompt_scope(value, context)
+                except ToolError as e:
+                    raise MCPError(code=INVALID_PARAMS, message=str(e)) from e
+        return await super().get_prompt(name, arguments, context)
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context | None = None) -> Any:
@@ -652,6 +679,8 @@ def build_server(
             default_facts, uri=f"memlane://{default}/facts", name=f"facts of {default}",
             mime_type="text/plain", description=f"The current facts of scope {default}."))
 
+    assert isinstance(server, _Server)
+    server.check_prompt_scope = lambda scope, ctx: tools.scope(ctx, scope)
     server.prompt(name="use-memory", title="Use memlane memory",
                   description="When to call which memlane tool.")(_prompt(tools.default_scope))
     return server
