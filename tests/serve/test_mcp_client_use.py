@@ -47,7 +47,8 @@ def test_a_long_session_and_many_facts_are_answered_in_parts_that_say_so(tmp_pat
     """A session of 120 messages of 10,000 characters was one 1.2 MB answer (a client cuts or
     refuses it, a model cannot read it); now each answer stays within ANSWER_CHARS, says which
     turns it left out and from_turn reads them, every turn exactly once; a message longer than
-    an answer is shown cut and says so; a long list of facts says how many it left out."""
+    an answer is shown cut and says so; a long list of facts says how many it left out, a
+    long history of a fact keeps its newest values and says how many older ones it left."""
     from memlane.testing import memory
     from tests.serve.test_mcp import call, read, server, talk
 
@@ -59,6 +60,8 @@ def test_a_long_session_and_many_facts_are_answered_in_parts_that_say_so(tmp_pat
         mem.add_message("t", "user", "huge " * 19_000, "2024-01-01T00:00:00Z")  # 95,000 chars
         for i in range(600):
             mem.add_fact(f"service-{i}", "runs_on", f"host-{i}.example.internal", scope="s")
+        for i in range(1, 1501):  # a value changed 1,500 times: 265,000 characters of history
+            mem.add_fact("user", "lives_in", f"city-{i}", scope="h")
 
     async def body(c) -> None:
         seen: list[int] = []
@@ -80,6 +83,10 @@ def test_a_long_session_and_many_facts_are_answered_in_parts_that_say_so(tmp_pat
         assert len(facts) <= ANSWER_CHARS and facts.startswith("600 fact(s) in scope s")
         assert "more fact(s) not shown" in facts and "pass subject" in facts
         assert "host-7.example" in await call(c, "facts", {"scope": "s", "subject": "service-7"})
+        history = await call(c, "fact_history", {"scope": "h", "subject": "user",
+                                                  "predicate": "lives_in"})
+        assert len(history) <= ANSWER_CHARS and "1500 value(s), oldest first" in history
+        assert "older value(s) not shown" in history and "· city-1500 · current" in history
 
     talk(server(tmp_path, str(db)), body)
 

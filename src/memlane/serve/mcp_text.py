@@ -157,18 +157,31 @@ def fact_history_text(subject: str, predicate: str, scope: str | None,
     where = f"scope {scope}" if scope else "all scopes"
     if not rows:
         return f"no facts for {subject!r} {predicate!r} in {where}"
-    lines = [f"{rows[0]['subject']} · {rows[0]['predicate']} in {where}: "
-             f"{len(rows)} value(s), oldest first"]
+    head = (f"{rows[0]['subject']} · {rows[0]['predicate']} in {where}: "
+            f"{len(rows)} value(s), oldest first")
+    blocks = []
     for f in rows:
         state = "current" if f["status"] == "current" else (
             f"superseded by fact {f['superseded_by']}" if f["superseded_by"] else f["status"])
         origin = f"from session {f['session_id']}" if f["session_id"] else "added directly"
-        lines.append(f"fact {f['id']} · {f['object']} · {state} · {origin} · {when(f['at'])} · "
-                     f"confidence {f['confidence']:.2f} · scope {f['scope']}")
+        block = [f"fact {f['id']} · {f['object']} · {state} · {origin} · {when(f['at'])} · "
+                 f"confidence {f['confidence']:.2f} · scope {f['scope']}"]
         for e in f["events"]:
             other = f" → fact {e['other_id']}" if e.get("other_id") else ""
-            lines.append(f"    {when(e['at'])} {e['kind']}{other}")
-    return "\n".join(lines)
+            block.append(f"    {when(e['at'])} {e['kind']}{other}")
+        blocks.append("\n".join(block))
+    # within ANSWER_CHARS, the newest values kept (1,500 values were a 265,000-character answer)
+    kept: list[str] = []
+    used = len(head) + 300
+    for block in reversed(blocks):
+        if used + len(block) + 1 > ANSWER_CHARS:
+            break
+        kept.append(block)
+        used += len(block) + 1
+    left = len(blocks) - len(kept)
+    cut = ([f"… {left} older value(s) not shown (this answer stops at {ANSWER_CHARS:,} "
+            "characters)"] if left else [])
+    return "\n".join([head, *cut, *reversed(kept)])
 
 
 def summary_line(summary: dict[str, Any] | None) -> str:
