@@ -206,3 +206,29 @@ def test_a_bad_prompt_request_is_invalid_params_saying_what_is_wrong(tmp_path: P
 
     talk(server(tmp_path, str(tmp_path / "p.db"), "--allow", "repo-*", "--scope", "repo-a"),
          body)
+
+
+def test_a_client_that_goes_away_stops_the_server_with_a_line_not_a_traceback(tmp_path: Path):
+    """A client closing both ends before its answers are written (killed, or done without
+    reading): the server exited 1 with a 30-line traceback of the SDK's task groups ending
+    in BrokenPipeError, in the client's log; now exit 0 and one line."""
+    lines = [HELLO, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    lines += [{"jsonrpc": "2.0", "id": i, "method": "tools/call",
+               "params": {"name": "remember", "arguments": {"text": f"note {i}", "scope": "s"}}}
+              for i in range(1, 4)]
+    proc = subprocess.Popen([MEMLANE, "--db", str(tmp_path / "g.db"), "mcp", "--no-worker"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=ENV, cwd=tmp_path, text=True)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdin.write("".join(json.dumps(x) + "\n" for x in lines))
+    proc.stdin.flush()
+    proc.stdout.close()  # gone before the server (still loading) answers anything
+    proc.stdin.close()
+    try:
+        code = proc.wait(timeout=120)
+    finally:
+        proc.kill()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert code == 0, err
+    assert "Traceback" not in err and "the client closed the connection" in err

@@ -115,6 +115,16 @@ def mcp_command(ctx: click.Context, db: str | None, scope: str | None, allow: tu
             memory.start_worker(cfg.worker_poll_seconds)
         import anyio
 
-        anyio.run(_serve_stdio, server)
+        try:
+            anyio.run(_serve_stdio, server)
+        except BaseExceptionGroup as group:
+            # the client went away (closed its end of standard output): what it asked for
+            # is done and stored, only the answers are unsent; a line, not a traceback of
+            # the SDK's task groups, in the client's log
+            rest = group.split((BrokenPipeError, ConnectionResetError,
+                                anyio.BrokenResourceError, anyio.ClosedResourceError))[1]
+            if rest is not None:
+                raise
+            echo("memlane mcp: the client closed the connection; stopped", err=True)
     finally:
         memory.close()
