@@ -145,9 +145,9 @@ async def exercise_every_tool(c: Client) -> None:
         await read(c, "memlane://alice-assistant/sessions/4")
 
     assert [p.name for p in (await c.list_prompts()).prompts] == ["use-memory"]
-    prompt = await c.get_prompt("use-memory", {"scope": "repo-x"})
+    prompt = await c.get_prompt("use-memory", {"scope": "alice-notes"})  # reachable by alice-*
     words = prompt.messages[0].content.text
-    assert "Use scope 'repo-x'" in words and "`context`" in words and "`remember`" in words
+    assert "Use scope 'alice-notes'" in words and "`context`" in words and "`remember`" in words
 
 
 def test_every_tool_resource_and_prompt_over_stdio(tmp_path, db):

@@ -26,11 +26,13 @@ from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.resources import FunctionResource
-from mcp_types import ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memlane.errors import MemlaneError, NotFoundError, ValidationError
+from memlane.ingest.params import MAX_SHORT_TEXT
 from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
 from memlane.memory import Memory
 from memlane.serve import mcp_text as render
@@ -112,6 +114,32 @@ def _resource_errors() -> Iterator[None]:
 class _Server(MCPServer):
     """``MCPServer`` whose argument errors read ``field: problem`` (pydantic's own text
     spreads one problem over three lines and a link)."""
+
+    check_prompt_scope: Callable[[str | None, Context | None], Any] | None = None
+
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None,
+                         context: Context | None = None) -> Any:
+        """An unknown prompt, an argument the prompt does not take, or a scope the caller
+        may not reach is an invalid-params error saying so: the first two were 'Internal
+        server error' with a traceback on the server's standard error, and the prompt
+        told the model to use any scope it was given (one outside ``--allow``, 100,000
+        characters, several lines)."""
+        prompt = self._prompt_manager.get_prompt(name)
+        if prompt is None:
+            names = ", ".join(p.name for p in self._prompt_manager.list_prompts())
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown prompt: {name} (the prompts "
+                           f"are {names})")
+        takes = [a.name for a in prompt.arguments or []]
+        for field, value in (arguments or {}).items():
+            if field not in takes:
+                raise MCPError(code=INVALID_PARAMS, message=f"{field}: not an argument of prompt "
+                               f"{name} (it takes {', '.join(takes) or 'none'})")
+            if field == "scope" and self.check_prompt_scope is not None:
+                try:
+                    self.check_prompt_scope(value, context)
+                except ToolError as e:
+                    raise MCPError(code=INVALID_PARAMS, message=str(e)) from e
+        return await super().get_prompt(name, arguments, context)
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context | None = None) -> Any:
@@ -340,7 +368,13 @@ class _Tools:
     ) -> str:
         where = self.scope(ctx, scope)
         with _tool_errors():
-            pack = self.mem.pack(question, budget, scope=where, model=model or None)
+            try:
+                pack = self.mem.pack(question, budget, scope=where, model=model or None)
+            except ValidationError as e:  # Memory.pack calls it query; this tool, question
+                if e.field != "query":
+                    raise
+                raise ValidationError("question" + str(e).removeprefix("query"),
+                                      field="question") from e
         return render.pack_text(pack)
 
     def facts(
@@ -421,13 +455,18 @@ class _Tools:
         self,
         session_id: Annotated[int, Field(ge=1, le=INT64_MAX, description="The session's id.")],
         ctx: Context,
+        from_turn: Annotated[int, Field(ge=1, le=INT64_MAX, description=(
+            "Show its messages from this turn on (a long session is shown in parts; the "
+            "answer names the turn to ask for next)."))] = 1,
     ) -> str:
         access = self.access_for(ctx)
         with _tool_errors():
             s = self.mem.session(session_id)
             self.owned(access, s.scope, "session_id", session_id, write=False)
             return render.session_text(s, self.mem.messages(session_id),
-                                     self.mem.session_intelligence(session_id))
+                                       self.mem.session_intelligence(session_id),
+                                       from_turn=from_turn,
+                                       reader="call session with from_turn")
 
     def summarize(
         self,
@@ -524,7 +563,8 @@ _DESCRIPTIONS: dict[str, tuple[str, ToolAnnotations]] = {
         "List recent conversation sessions, newest first, each with its state and the gist "
         "of its summary (topic, decisions, open questions, next steps).", _READ),
     "session": (
-        "Show one session whole: its messages, structured summary, facts and entities.",
+        "Show one session: its structured summary, facts and entities, and its messages "
+        "(a long session in parts: from_turn picks up where the last answer stopped).",
         _READ),
     "summarize": (
         "Close the scope's current session and summarize its last N messages (topic, "
@@ -532,6 +572,33 @@ _DESCRIPTIONS: dict[str, tuple[str, ToolAnnotations]] = {
         "session indexed so recall finds it. store=false previews without storing.",
         ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)),
 }
+
+
+def _advertise_limits(schema: dict[str, Any], tool: str, memory: Memory) -> None:
+    """The limits memlane holds each argument to, in the tool's advertised JSON schema: a
+    note's 100,000 characters (``ingest.max_message_chars``), a query's 4,000
+    (``retrieval.max_query_chars``), 1,000 for a subject, predicate, topic or model name, 100
+    topics, and that a time is a date-time. They were checked and refused with a clear error, but not advertised, so a client
+    building a call from the schema (or a model reading it) had no way to know them."""
+    config = memory.config
+    short = {"minLength": 1, "maxLength": MAX_SHORT_TEXT}
+    limits: dict[str, dict[str, Any]] = {
+        "text": {"maxLength": config.ingest.max_message_chars},
+        "query": {"maxLength": config.retrieval.max_query_chars},
+        "question": {"maxLength": config.retrieval.max_query_chars},
+        "subject": {"maxLength": MAX_SHORT_TEXT},
+        "predicate": {"maxLength": MAX_SHORT_TEXT},
+        "model": {"maxLength": MAX_SHORT_TEXT},
+        "topics": {"maxItems": 100, "items": {"type": "string", **short}},
+        **{t: {"format": "date-time"} for t in ("at", "since", "until")},
+    }
+    for name, prop in schema.get("properties", {}).items():
+        if name not in limits:
+            continue
+        want = "array" if name == "topics" else "string"
+        for member in prop.get("anyOf", [prop]):
+            if member.get("type") == want:
+                member.update(limits[name])
 
 
 def _version() -> str:
@@ -575,6 +642,7 @@ def build_server(
     for tool_name, (description, hints) in _DESCRIPTIONS.items():
         server.add_tool(getattr(tools, tool_name), name=tool_name, description=description,
                         annotations=hints, structured_output=False)
+        _advertise_limits(server._tool_manager.get_tool(tool_name).parameters, tool_name, memory)
 
     @server.resource("memlane://{scope}/facts", name="facts", mime_type="text/plain",
                      description="The scope's current facts with their confidence.")
@@ -595,7 +663,9 @@ def build_server(
                 raise NotFoundError(f"session {s.id} does not exist")
             if s.scope != where:
                 raise ResourceNotFoundError(f"session {session_id} is not in scope {where!r}")
-            return render.session_text(s, memory.messages(s.id), memory.session_intelligence(s.id))
+            return render.session_text(s, memory.messages(s.id), memory.session_intelligence(s.id),
+                                       reader=f"call the session tool with session_id {s.id} "
+                                              "and from_turn")
 
     if tools.default_scope and access_of_request is None:
         # the default scope's facts as a listed resource, for clients that offer resources
@@ -609,6 +679,8 @@ def build_server(
             default_facts, uri=f"memlane://{default}/facts", name=f"facts of {default}",
             mime_type="text/plain", description=f"The current facts of scope {default}."))
 
+    assert isinstance(server, _Server)
+    server.check_prompt_scope = lambda scope, ctx: tools.scope(ctx, scope)
     server.prompt(name="use-memory", title="Use memlane memory",
                   description="When to call which memlane tool.")(_prompt(tools.default_scope))
     return server

@@ -32,7 +32,13 @@ __all__ = [
 ]
 
 HIT_CHARS = 300
-"""A recall hit's text is clipped to this; ``session`` shows messages whole."""
+"""A recall hit's text is clipped to this."""
+
+ANSWER_CHARS = 60_000
+"""The most characters a ``session`` or ``facts`` answer holds (about 15,000 tokens, under
+the 25,000-token limit Claude Code puts on one tool's output): a session of 300 long
+messages was one 3 MB answer, which a client cuts or refuses and a model cannot read.
+What does not fit is said, with how to reach it."""
 
 
 def when(value: datetime | float | None) -> str:
@@ -133,8 +139,17 @@ def facts_text(scope: str | None, facts: Sequence[FactView], *, subject: str | N
     about = f" about {subject!r}" if subject else ""
     if not facts:
         return f"no facts{about} in {where}"
-    return "\n".join([f"{len(facts)} fact(s){about} in {where}:",
-                      *(fact_line(f) for f in facts)])
+    lines = [f"{len(facts)} fact(s){about} in {where}:"]
+    used = len(lines[0])
+    for shown, f in enumerate(facts):
+        line = fact_line(f)
+        if used + len(line) + 1 > ANSWER_CHARS - 300:
+            lines.append(f"… {len(facts) - shown} more fact(s) not shown (this answer stops at "
+                         f"{ANSWER_CHARS:,} characters): pass subject to list fewer")
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return "\n".join(lines)
 
 
 def fact_history_text(subject: str, predicate: str, scope: str | None,
@@ -142,18 +157,31 @@ def fact_history_text(subject: str, predicate: str, scope: str | None,
     where = f"scope {scope}" if scope else "all scopes"
     if not rows:
         return f"no facts for {subject!r} {predicate!r} in {where}"
-    lines = [f"{rows[0]['subject']} · {rows[0]['predicate']} in {where}: "
-             f"{len(rows)} value(s), oldest first"]
+    head = (f"{rows[0]['subject']} · {rows[0]['predicate']} in {where}: "
+            f"{len(rows)} value(s), oldest first")
+    blocks = []
     for f in rows:
         state = "current" if f["status"] == "current" else (
             f"superseded by fact {f['superseded_by']}" if f["superseded_by"] else f["status"])
         origin = f"from session {f['session_id']}" if f["session_id"] else "added directly"
-        lines.append(f"fact {f['id']} · {f['object']} · {state} · {origin} · {when(f['at'])} · "
-                     f"confidence {f['confidence']:.2f} · scope {f['scope']}")
+        block = [f"fact {f['id']} · {f['object']} · {state} · {origin} · {when(f['at'])} · "
+                 f"confidence {f['confidence']:.2f} · scope {f['scope']}"]
         for e in f["events"]:
             other = f" → fact {e['other_id']}" if e.get("other_id") else ""
-            lines.append(f"    {when(e['at'])} {e['kind']}{other}")
-    return "\n".join(lines)
+            block.append(f"    {when(e['at'])} {e['kind']}{other}")
+        blocks.append("\n".join(block))
+    # within ANSWER_CHARS, the newest values kept (1,500 values were a 265,000-character answer)
+    kept: list[str] = []
+    used = len(head) + 300
+    for block in reversed(blocks):
+        if used + len(block) + 1 > ANSWER_CHARS:
+            break
+        kept.append(block)
+        used += len(block) + 1
+    left = len(blocks) - len(kept)
+    cut = ([f"… {left} older value(s) not shown (this answer stops at {ANSWER_CHARS:,} "
+            "characters)"] if left else [])
+    return "\n".join([head, *cut, *reversed(kept)])
 
 
 def summary_line(summary: dict[str, Any] | None) -> str:
@@ -188,7 +216,11 @@ def sessions_text(scope: str | None, rows: Iterable[tuple[Session, dict[str, Any
     return "\n".join(lines)
 
 
-def session_text(s: Session, messages: Sequence[Message], intel: dict[str, Any]) -> str:
+def session_text(s: Session, messages: Sequence[Message], intel: dict[str, Any], *,
+                 from_turn: int = 1, reader: str = "call session") -> str:
+    """The session whole, its messages from turn ``from_turn`` on, within ``ANSWER_CHARS``:
+    the messages that do not fit are named with the turn to ask for next (``reader`` says
+    how, e.g. "call session with from_turn")."""
     lines = [_session_head(s) + (f" · participants: {', '.join(s.participants)}"
                                  if s.participants else "")]
     if s.failed_reason:
@@ -211,7 +243,25 @@ def session_text(s: Session, messages: Sequence[Message], intel: dict[str, Any])
     if intel.get("entities"):
         lines.append("entities: " + ", ".join(f"{e['name']} ({e['type']})"
                                               for e in intel["entities"]))
-    lines.append("messages:")
-    for m in messages:
-        lines.append(f"  {m.seq}. message {m.id} · {when(m.at)} · {m.speaker or m.role}: {m.text}")
+    shown = [m for m in messages if m.seq >= from_turn]
+    lines.append("messages:" if from_turn <= 1 else f"messages from turn {from_turn}:")
+    used = sum(len(line) + 1 for line in lines)
+    for i, m in enumerate(shown):
+        line = f"  {m.seq}. message {m.id} · {when(m.at)} · {m.speaker or m.role}: {m.text}"
+        room = ANSWER_CHARS - 300 - used  # room for the line saying what is left
+        if len(line) + 1 > room:
+            if i == 0:  # one message longer than the answer: its start, and what is cut
+                cut = max(room - 200, 1000)
+                lines.append(f"{line[:cut]}… ({len(line) - cut:,} more characters of this "
+                             "message not shown)")
+                i += 1
+            if i < len(shown):
+                lines.append(f"… {len(shown) - i} more message(s), turns {shown[i].seq}-"
+                             f"{shown[-1].seq}, not shown (this answer stops at "
+                             f"{ANSWER_CHARS:,} characters): {reader} {shown[i].seq}")
+            break
+        lines.append(line)
+        used += len(line) + 1
+    if not shown and messages:
+        lines.append(f"  (none: the last turn is {messages[-1].seq})")
     return "\n".join(lines)
