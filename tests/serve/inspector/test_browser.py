@@ -267,3 +267,27 @@ def test_build_a_pack_and_read_its_decisions(inspector, driver, shots) -> None:
     assert "of 250 tokens" in driver.find_element(By.CSS_SELECTOR, "p.meta").text
     driver.save_screenshot(str(shots / "pack-built.png"))
     assert _errors(driver, inspector) == []
+
+
+def test_a_long_word_wraps_instead_of_widening_any_page(inspector, driver, shots) -> None:
+    """A word longer than the window (a URL, a hash, a long scope name) in a message, a
+    speaker, a scope, a fact, a query or a pack wraps: every page widened past the window
+    (3,164 px of a 1,280 px window; 2,916 px on a phone) and had to be scrolled sideways."""
+    mem = inspector.mem
+    word, scope, predicate = "x" * 250, "s" + "y" * 200, "p" * 200
+    mem.add_message(scope, "user", f"see {word}", at="2024-04-01T12:00:00Z", speaker="Z" * 200)
+    fact = mem.add_fact("user", predicate, word, scope=scope, at="2024-04-01T12:00:00Z").fact_id
+    pack = mem.pack(word, 200, scope=scope).id
+    sid = mem.sessions(scope=scope)[0].id
+    pages = [f"/ui/?scope={scope}", f"/ui/sessions/{sid}", f"/ui/facts?scope={scope}",
+             f"/ui/facts/history?scope={scope}&subject=user&predicate={predicate}",
+             f"/ui/search?q={word}", "/ui/packs", f"/ui/packs/{pack}", f"/ui/facts/{fact}/forget"]
+    for width in (1280, 500):
+        driver.set_window_size(width, 900)
+        for path in pages:
+            driver.get(inspector.url + path)
+            _wait(driver, "h1")
+            wide, window = driver.execute_script(
+                "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            assert wide <= window, (width, path[:40], wide, window)
+        driver.save_screenshot(str(shots / f"long-word-{width}.png"))
