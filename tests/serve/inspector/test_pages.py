@@ -315,3 +315,17 @@ def test_a_live_page_resumes_its_stream_from_the_change_it_was_read_at(inspector
         assert event == "event: patch" and '"message.added"' in data
     js = (Path(views.__file__).parent / "static" / "inspector.js").read_text()
     assert "data-live-head" in js and "last_event_id=" in js
+
+
+def test_the_sessions_page_filtered_by_status_keeps_and_names_the_status(inspector) -> None:
+    """Filtered by a status, the page says which and keeps it chosen: the template's
+    ``status`` was its badge macro, so a scope with no open session said "No sessions with
+    status <Macro 'status'>." and the select fell back to "any"."""
+    with inspector.client() as c:
+        page = c.get("/ui/?scope=broken&status=open")
+        assert page.status_code == 200
+        assert "No sessions with status open." in _text(page.text)
+        assert "<option selected>open</option>" in page.text
+        page = c.get("/ui/?scope=broken&status=failed")
+        assert "<option selected>failed</option>" in page.text
+        assert "llm timed out after 60s" in _text(page.text)
