@@ -329,3 +329,28 @@ def test_the_sessions_page_filtered_by_status_keeps_and_names_the_status(inspect
         page = c.get("/ui/?scope=broken&status=failed")
         assert "<option selected>failed</option>" in page.text
         assert "llm timed out after 60s" in _text(page.text)
+def test_every_session_of_a_busy_scope_is_on_one_page_of_the_sessions_list(inspector) -> None:
+    """A scope of 55 sessions, some starting at the same second: following "Older" from the
+    first page reaches each once, newest first (the page showed the 50 newest and no
+    way to the others); a bad page number is a 400 naming ``page``."""
+    mem = inspector.mem
+    for i in range(55):
+        mem.add_message("busy", "user", f"note {i}", at=f"2024-05-01T{10 + i // 10}:00:00Z")
+        mem.close_session("busy")
+    want = [s.id for s in mem.store.list_sessions(scope="busy", limit=1000)]
+    assert len(want) == 55
+    seen: list[int] = []
+    url: str | None = "/ui/?scope=busy"
+    with inspector.client() as c:
+        while url is not None:
+            page = c.get(url)
+            assert page.status_code == 200, url
+            seen += [int(i) for i in re.findall(r'<li class="card" id="session-(\d+)"', page.text)]
+            older = re.search(r'<a rel="next" href="([^"]+)"', page.text)
+            url = unescape(older.group(1)) if older else None
+            assert len(seen) <= 55
+        assert seen == want
+        assert "sessions 51–55" in _text(c.get("/ui/?scope=busy&page=2").text)
+        for bad in ("0", "x", "-1"):
+            r = c.get(f"/ui/?scope=busy&page={bad}")
+            assert r.status_code == 400 and "page: must be" in _text(r.text), bad

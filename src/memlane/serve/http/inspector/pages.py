@@ -126,7 +126,8 @@ def _live_head(request: Request) -> int | None:
 def sessions(request: Request, who: Principal = Caller) -> HTMLResponse:
     q = _q(request)
     head = _live_head(request)
-    data = views.sessions_page(_mem(request), who, q.get("scope"), q.get("status"))
+    data = views.sessions_page(_mem(request), who, q.get("scope"), q.get("status"),
+                               page=q.get("page"))
     return render(request, "sessions.html", page="sessions", title="Sessions",
                   live_scope=data["scope"], live_head=head, **data)
 

@@ -102,18 +102,27 @@ def _summary_of(mem: Memory, session_id: int) -> dict[str, Any] | None:
 
 
 def sessions_page(mem: Memory, who: Caller, scope: str | None, status: str | None,
-                  limit: int = 50) -> dict[str, Any]:
-    """A scope's sessions, newest first, each with its status and summary."""
+                  limit: int = 50, page: str | int | None = None) -> dict[str, Any]:
+    """A scope's sessions, newest first, each with its status and summary, ``limit`` a
+    page (``page`` 1 the newest; ``more`` says whether an older page exists). A scope's
+    51st session and older were on no page at all."""
     if status and status not in SESSION_STATUSES:
         raise ValidationError(f"status: must be one of {', '.join(SESSION_STATUSES)}, got "
                               f"{status!r}", field="status")
+    number = _int(str(page if page is not None else ""), "page", 1, 1, 1_000_000)
     scope = pick_scope(mem, who, scope)
     rows = []
+    more = False
     if scope is not None:
-        for s in mem.sessions(scope=scope, status=status or None, limit=limit):
+        # newest first with the id breaking ties, so pages neither repeat nor skip one
+        found = mem.store.list_sessions(scope=scope, status=status or None, limit=limit + 1,
+                                        offset=(number - 1) * limit)
+        more = len(found) > limit
+        for s in found[:limit]:
             rows.append({"session": s, "summary": _summary_of(mem, s.id) if s.summarized else None})
     return {"scope": scope, "status": status or "", "scopes": _visible(mem, who),
-            "sessions": rows, "statuses": SESSION_STATUSES}
+            "sessions": rows, "statuses": SESSION_STATUSES, "page_number": number,
+            "more": more, "first": (number - 1) * limit + 1}
 
 
 def session_page(mem: Memory, who: Caller, session_id: int) -> dict[str, Any]:
