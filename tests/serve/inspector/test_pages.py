@@ -354,3 +354,24 @@ def test_every_session_of_a_busy_scope_is_on_one_page_of_the_sessions_list(inspe
         for bad in ("0", "x", "-1"):
             r = c.get(f"/ui/?scope=busy&page={bad}")
             assert r.status_code == 400 and "page: must be" in _text(r.text), bad
+
+
+def test_every_time_on_a_page_says_it_is_utc(inspector) -> None:
+    """A message sent at 12:00 at UTC+5 is shown "07:00 UTC" on every page that shows it:
+    times were shown in UTC without saying so ("2024-04-01 07:00"), read as local time by
+    anyone east or west of Greenwich."""
+    mem = inspector.mem
+    mem.add_message("tz", "user", "lunch at noon in Tashkent", at="2024-04-01T12:00:00+05:00")
+    mem.add_fact("user", "lunch", "noon", scope="tz", at="2024-04-01T12:00:00+05:00")
+    sid = mem.sessions(scope="tz")[0].id
+    with inspector.client() as c:
+        for path in (f"/ui/sessions/{sid}", "/ui/?scope=tz", "/ui/facts?scope=tz",
+                     "/ui/facts/history?scope=tz&subject=user&predicate=lunch",
+                     "/ui/search?q=lunch+Tashkent&scope=tz"):
+            page = c.get(path)
+            assert page.status_code == 200, path
+            times = re.findall(r'<time datetime="([^"]+)">([^<]*)</time>', page.text)
+            assert times, path
+            for iso, shown in times:
+                assert shown.endswith(" UTC") and iso.endswith("+00:00"), (path, shown)
+            assert ("2024-04-01T07:00:00+00:00", "2024-04-01 07:00 UTC") in times, path

@@ -37,6 +37,15 @@ _env = Environment(loader=PackageLoader("memlane.serve.http.inspector", "templat
 _env.globals["ts"] = lambda t: t if isinstance(t, datetime) else datetime.fromtimestamp(t, UTC)
 
 
+def _utc(t: datetime | float) -> datetime:
+    """A time in UTC, as every page shows it (and says so): a naive one is taken as UTC."""
+    t = _env.globals["ts"](t)
+    return t.replace(tzinfo=UTC) if t.tzinfo is None else t.astimezone(UTC)
+
+
+_env.globals["utc"] = _utc
+
+
 def _version() -> str:
     from memlane import __version__
 
