@@ -375,3 +375,20 @@ def test_every_time_on_a_page_says_it_is_utc(inspector) -> None:
             for iso, shown in times:
                 assert shown.endswith(" UTC") and iso.endswith("+00:00"), (path, shown)
             assert ("2024-04-01T07:00:00+00:00", "2024-04-01 07:00 UTC") in times, path
+
+
+def test_an_address_under_ui_that_is_no_page_is_a_page_saying_so(inspector) -> None:
+    """A mistyped inspector address is an HTML 404 page with the inspector's header and
+    links (it was the JSON API's '{"error": {"code": "not_found", …}}' in the browser);
+    the static files and the JSON API's own 404 are as they were."""
+    with inspector.client() as c:
+        for path in ("/ui/nope", "/ui/session/1", "/ui/facts/1", "/ui/packs/1/x"):
+            r = c.get(path)
+            assert r.status_code == 404, path
+            assert r.headers["content-type"].startswith("text/html"), path
+            assert "there is no inspector page at " + path in _text(r.text)
+            assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+            assert c.head(path).status_code == 404
+        assert c.get("/ui/static/inspector.css").status_code == 200
+        assert c.get("/ui/static/nope.css").status_code == 404
+        assert c.get("/v1/nope").headers["content-type"] == "application/json"

@@ -270,11 +270,22 @@ def _safe_next(target: str) -> str:
     return PREFIX + "/"
 
 
+# After the static files: an address under /ui that is no page is a page saying so (it
+# was the JSON API's {"error": …} in the browser).
+unknown = APIRouter(prefix=PREFIX, route_class=_PageRoute, include_in_schema=False)
+
+
+@unknown.get("/{rest:path}", response_class=HTMLResponse)
+def no_such_page(request: Request, rest: str) -> HTMLResponse:
+    raise ApiError(404, "not_found", f"there is no inspector page at {request.url.path}")
+
+
 def mount(app: FastAPI) -> None:
     """Serve the inspector on ``app``: the pages, their static files, ``/`` → the pages."""
     app.include_router(router)
     static = resources.files("memlane.serve.http.inspector") / "static"
     app.mount(f"{PREFIX}/static", StaticFiles(directory=str(static)), name="inspector-static")
+    app.include_router(unknown)
 
     @app.get("/", include_in_schema=False)
     def root() -> RedirectResponse:
