@@ -291,3 +291,26 @@ def test_a_long_word_wraps_instead_of_widening_any_page(inspector, driver, shots
                 "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
             assert wide <= window, (width, path[:40], wide, window)
         driver.save_screenshot(str(shots / f"long-word-{width}.png"))
+
+
+def test_an_erased_session_leaves_its_open_page(inspector, driver, shots) -> None:
+    """A session erased while its page is open: the page loads as it now is ("Not
+    found"); it kept showing the erased messages under "live: could not reload"."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    if not _streams(inspector):
+        pytest.skip("this service has no /state/memory stream yet")
+    mem = inspector.mem
+    mem.add_message("erased-chat", "user", "my secret diary entry", at="2024-06-01T10:00:00Z")
+    sid = mem.sessions(scope="erased-chat")[0].id
+    driver.get(inspector.url + f"/ui/sessions/{sid}")
+    _wait(driver, "#turn-1")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live")
+    mem.forget_session(sid)
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_element(By.TAG_NAME, "h1").text == "Not found")
+    main = driver.find_element(By.TAG_NAME, "main").text
+    assert "secret diary" not in main and f"session {sid} does not exist" in main
+    driver.save_screenshot(str(shots / "session-erased-live.png"))
