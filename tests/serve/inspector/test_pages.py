@@ -351,6 +351,7 @@ def test_every_session_of_a_busy_scope_is_on_one_page_of_the_sessions_list(inspe
             assert len(seen) <= 55
         assert seen == want
         assert "sessions 51–55" in _text(c.get("/ui/?scope=busy&page=2").text)
+        assert "page 9 is past the last session" in _text(c.get("/ui/?scope=busy&page=9").text)
         for bad in ("0", "x", "-1"):
             r = c.get(f"/ui/?scope=busy&page={bad}")
             assert r.status_code == 400 and "page: must be" in _text(r.text), bad
