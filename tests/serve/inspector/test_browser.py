@@ -314,3 +314,32 @@ def test_an_erased_session_leaves_its_open_page(inspector, driver, shots) -> Non
     main = driver.find_element(By.TAG_NAME, "main").text
     assert "secret diary" not in main and f"session {sid} does not exist" in main
     driver.save_screenshot(str(shots / "session-erased-live.png"))
+
+
+def test_right_to_left_text_reads_right_to_left(inspector, driver, shots) -> None:
+    """A message, a fact and a search hit in Arabic or Hebrew are laid out right to left
+    (dir="auto"), its closing '!' at its end; an English one beside it stays left to
+    right. They were left to right in the English page, the '!' shown at the start."""
+    from selenium.webdriver.common.by import By
+
+    mem = inspector.mem
+    mem.add_message("rtl", "user", "مرحبا بالعالم!", at="2024-06-01T10:00:00Z", speaker="سلمى")
+    mem.add_message("rtl", "assistant", "Hello, world!", at="2024-06-01T10:01:00Z")
+    mem.add_fact("דנה", "hometown", "תל אביב!", scope="rtl", at="2024-06-01T10:00:00Z")
+    sid = mem.sessions(scope="rtl")[0].id
+
+    def direction(css: str) -> str:
+        return str(driver.find_element(By.CSS_SELECTOR, css).value_of_css_property("direction"))
+
+    driver.get(inspector.url + f"/ui/sessions/{sid}")
+    _wait(driver, "#turn-2")
+    assert direction("#turn-1 p.text") == "rtl"
+    assert direction("#turn-2 p.text") == "ltr"
+    driver.save_screenshot(str(shots / "session-rtl.png"))
+    driver.get(inspector.url + "/ui/facts?scope=rtl")
+    _wait(driver, "table.facts")
+    assert direction("table.facts tbody td") == "rtl"
+    assert direction("table.facts tbody td bdi") == "rtl"
+    driver.get(inspector.url + "/ui/search?q=%D9%85%D8%B1%D8%AD%D8%A8%D8%A7&scope=rtl&mode=flat")
+    _wait(driver, "h1")
+    assert direction("li.hit p.text") == "rtl"
