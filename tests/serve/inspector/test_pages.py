@@ -393,3 +393,15 @@ def test_an_address_under_ui_that_is_no_page_is_a_page_saying_so(inspector) -> N
         assert c.get("/ui/static/inspector.css").status_code == 200
         assert c.get("/ui/static/nope.css").status_code == 404
         assert c.get("/v1/nope").headers["content-type"] == "application/json"
+
+
+def test_a_scopes_sessions_and_facts_pages_name_it_in_their_title(inspector) -> None:
+    """Tabs of two scopes are told apart: the title was "Sessions" and "Facts" whatever the
+    scope; the scope is escaped there as everywhere."""
+    with inspector.client() as c:
+        for path, title in (("/ui/?scope=team-backend", "Sessions of team-backend"),
+                            ("/ui/facts?scope=alice-assistant", "Facts of alice-assistant"),
+                            ("/ui/facts?scope=xss", "Facts of xss")):
+            page = c.get(path)
+            assert re.search(r"<title>(.*?)</title>", page.text, re.S).group(1).startswith(
+                title + " · "), path

@@ -137,7 +137,8 @@ def sessions(request: Request, who: Principal = Caller) -> HTMLResponse:
     head = _live_head(request)
     data = views.sessions_page(_mem(request), who, q.get("scope"), q.get("status"),
                                page=q.get("page"))
-    return render(request, "sessions.html", page="sessions", title="Sessions",
+    return render(request, "sessions.html", page="sessions",
+                  title=f"Sessions of {data['scope']}" if data["scope"] else "Sessions",
                   live_scope=data["scope"], live_head=head, **data)
 
 
@@ -156,7 +157,8 @@ def facts(request: Request, who: Principal = Caller) -> HTMLResponse:
     head = _live_head(request)
     data = views.facts_page(_mem(request), who, q.get("scope"), q.get("subject"),
                             include_superseded=q.get("all") == "1")
-    return render(request, "facts.html", page="facts", title="Facts",
+    return render(request, "facts.html", page="facts",
+                  title=f"Facts of {data['scope']}" if data["scope"] else "Facts",
                   live_scope=data["scope"], live_head=head, **data)
 
 
