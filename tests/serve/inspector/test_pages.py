@@ -405,3 +405,42 @@ def test_a_scopes_sessions_and_facts_pages_name_it_in_their_title(inspector) -> 
             page = c.get(path)
             assert re.search(r"<title>(.*?)</title>", page.text, re.S).group(1).startswith(
                 title + " · "), path
+
+
+def _links(html: str) -> list[str]:
+    return [unescape(h).split("#")[0] for h in re.findall(r'<a [^>]*href="(/[^"]*)"', html)]
+
+
+def test_a_key_of_some_scopes_can_follow_every_link_and_use_every_form(inspector) -> None:
+    """Signed in with a key of some scopes, every link of every page it reaches opens,
+    and the Search and Packs forms as first shown work: the nav's Health link was a 403,
+    and "every scope", their default, a 403 ("this request spans every scope") for any
+    search or pack. Such a key now searches and packs its most recent scope by default
+    and is offered no "every scope"; a key holding '*' still is."""
+    key = inspector.key("alice-*")
+    with inspector.client(key) as c:
+        seen: set[str] = set()
+        todo = ["/ui/"]
+        while todo:
+            url = todo.pop()
+            if url in seen:
+                continue
+            seen.add(url)
+            page = c.get(url)
+            assert page.status_code == 200, (url, _text(page.text)[-300:])
+            todo += _links(page.text)
+        assert len(seen) > 10 and "/ui/health" not in seen
+        search = c.get("/ui/search")
+        assert "every scope" not in search.text
+        assert '<option value="alice-assistant" selected>' in search.text
+        hits = c.get("/ui/search", params={"q": "city", "scope": ""})
+        assert hits.status_code == 200 and "alice-assistant · " in _text(hits.text)
+        packs = c.get("/ui/packs")
+        assert "every scope</option>" not in packs.text
+        built = c.post("/ui/packs", data={"q": "which city", "scope": "",
+                                          "csrf": _form(packs.text, "csrf")})
+        assert built.status_code == 303
+        assert "alice-assistant" in _text(c.get(built.headers["location"]).text)
+    with inspector.client(inspector.key("*")) as c:
+        page = c.get("/ui/search")
+        assert '<option value="">every scope</option>' in page.text and "/ui/health" in page.text
