@@ -444,3 +444,20 @@ def test_a_key_of_some_scopes_can_follow_every_link_and_use_every_form(inspector
     with inspector.client(inspector.key("*")) as c:
         page = c.get("/ui/search")
         assert '<option value="">every scope</option>' in page.text and "/ui/health" in page.text
+
+
+
+def test_a_read_only_key_is_offered_no_forget_link(inspector) -> None:
+    """A read-only key may not forget facts: the Facts and History pages offered it
+    "Forget…" links, each a 403 page; every link it is shown now opens."""
+    with inspector.client(inspector.key("alice-*", read_only=True)) as c:
+        for path in ("/ui/facts?scope=alice-assistant",
+                     "/ui/facts/history?scope=alice-assistant&subject=user"
+                     "&predicate=favourite%20city"):
+            page = c.get(path)
+            assert page.status_code == 200 and "Lisbon" in page.text
+            assert "/forget" not in page.text, path
+            for link in _links(page.text):
+                assert c.get(link).status_code == 200, link
+    with inspector.client(inspector.key("alice-*")) as c:
+        assert "/forget" in c.get("/ui/facts?scope=alice-assistant").text
