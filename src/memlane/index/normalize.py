@@ -29,10 +29,23 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text).strip("_")
 
 
+def _word_slug(text: str) -> str:
+    """``_slug`` keeping the letters of every script: ``"город"`` → ``город``."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return re.sub(r"[\W_]+", "_", text).strip("_")
+
+
 def normalize_predicate(predicate: str) -> str:
-    """``"Lives In"`` → ``lives_in``; synonyms the extractor emits map to one name."""
+    """``"Lives In"`` → ``lives_in``; synonyms the extractor emits map to one name.
+
+    A predicate with no Latin letter (``"город"``, ``"עיר"``, ``"最喜欢的城市"``) keeps its
+    own letters: the Latin slug made each of them ``""``, so every such fact of a subject
+    had one key and each new one superseded the last, whatever it was about. (A Latin one
+    keeps its Latin slug, accents dropped, so stored keys still match.)"""
     slug = re.sub(r"^(?:(?:my|the|our|your|user_s|users|his|her|their|current|new)_)+", "", _slug(predicate))
     slug = slug or _slug(predicate)
+    if not re.search(r"[a-z]", slug):
+        slug = _word_slug(predicate) or slug
     return PREDICATE_SYNONYMS.get(slug, slug)
 
 

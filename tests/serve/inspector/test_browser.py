@@ -267,3 +267,79 @@ def test_build_a_pack_and_read_its_decisions(inspector, driver, shots) -> None:
     assert "of 250 tokens" in driver.find_element(By.CSS_SELECTOR, "p.meta").text
     driver.save_screenshot(str(shots / "pack-built.png"))
     assert _errors(driver, inspector) == []
+
+
+def test_a_long_word_wraps_instead_of_widening_any_page(inspector, driver, shots) -> None:
+    """A word longer than the window (a URL, a hash, a long scope name) in a message, a
+    speaker, a scope, a fact, a query or a pack wraps: every page widened past the window
+    (3,164 px of a 1,280 px window; 2,916 px on a phone) and had to be scrolled sideways."""
+    mem = inspector.mem
+    word, scope, predicate = "x" * 250, "s" + "y" * 200, "p" * 200
+    mem.add_message(scope, "user", f"see {word}", at="2024-04-01T12:00:00Z", speaker="Z" * 200)
+    fact = mem.add_fact("user", predicate, word, scope=scope, at="2024-04-01T12:00:00Z").fact_id
+    pack = mem.pack(word, 200, scope=scope).id
+    sid = mem.sessions(scope=scope)[0].id
+    pages = [f"/ui/?scope={scope}", f"/ui/sessions/{sid}", f"/ui/facts?scope={scope}",
+             f"/ui/facts/history?scope={scope}&subject=user&predicate={predicate}",
+             f"/ui/search?q={word}", "/ui/packs", f"/ui/packs/{pack}", f"/ui/facts/{fact}/forget"]
+    for width in (1280, 500):
+        driver.set_window_size(width, 900)
+        for path in pages:
+            driver.get(inspector.url + path)
+            _wait(driver, "h1")
+            wide, window = driver.execute_script(
+                "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            assert wide <= window, (width, path[:40], wide, window)
+        driver.save_screenshot(str(shots / f"long-word-{width}.png"))
+
+
+def test_an_erased_session_leaves_its_open_page(inspector, driver, shots) -> None:
+    """A session erased while its page is open: the page loads as it now is ("Not
+    found"); it kept showing the erased messages under "live: could not reload"."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    if not _streams(inspector):
+        pytest.skip("this service has no /state/memory stream yet")
+    mem = inspector.mem
+    mem.add_message("erased-chat", "user", "my secret diary entry", at="2024-06-01T10:00:00Z")
+    sid = mem.sessions(scope="erased-chat")[0].id
+    driver.get(inspector.url + f"/ui/sessions/{sid}")
+    _wait(driver, "#turn-1")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live")
+    mem.forget_session(sid)
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_element(By.TAG_NAME, "h1").text == "Not found")
+    main = driver.find_element(By.TAG_NAME, "main").text
+    assert "secret diary" not in main and f"session {sid} does not exist" in main
+    driver.save_screenshot(str(shots / "session-erased-live.png"))
+
+
+def test_right_to_left_text_reads_right_to_left(inspector, driver, shots) -> None:
+    """A message, a fact and a search hit in Arabic or Hebrew are laid out right to left
+    (dir="auto"), its closing '!' at its end; an English one beside it stays left to
+    right. They were left to right in the English page, the '!' shown at the start."""
+    from selenium.webdriver.common.by import By
+
+    mem = inspector.mem
+    mem.add_message("rtl", "user", "مرحبا بالعالم!", at="2024-06-01T10:00:00Z", speaker="سلمى")
+    mem.add_message("rtl", "assistant", "Hello, world!", at="2024-06-01T10:01:00Z")
+    mem.add_fact("דנה", "hometown", "תל אביב!", scope="rtl", at="2024-06-01T10:00:00Z")
+    sid = mem.sessions(scope="rtl")[0].id
+
+    def direction(css: str) -> str:
+        return str(driver.find_element(By.CSS_SELECTOR, css).value_of_css_property("direction"))
+
+    driver.get(inspector.url + f"/ui/sessions/{sid}")
+    _wait(driver, "#turn-2")
+    assert direction("#turn-1 p.text") == "rtl"
+    assert direction("#turn-2 p.text") == "ltr"
+    driver.save_screenshot(str(shots / "session-rtl.png"))
+    driver.get(inspector.url + "/ui/facts?scope=rtl")
+    _wait(driver, "table.facts")
+    assert direction("table.facts tbody td") == "rtl"
+    assert direction("table.facts tbody td bdi") == "rtl"
+    driver.get(inspector.url + "/ui/search?q=%D9%85%D8%B1%D8%AD%D8%A8%D8%A7&scope=rtl&mode=flat")
+    _wait(driver, "h1")
+    assert direction("li.hit p.text") == "rtl"

@@ -315,3 +315,149 @@ def test_a_live_page_resumes_its_stream_from_the_change_it_was_read_at(inspector
         assert event == "event: patch" and '"message.added"' in data
     js = (Path(views.__file__).parent / "static" / "inspector.js").read_text()
     assert "data-live-head" in js and "last_event_id=" in js
+
+
+def test_the_sessions_page_filtered_by_status_keeps_and_names_the_status(inspector) -> None:
+    """Filtered by a status, the page says which and keeps it chosen: the template's
+    ``status`` was its badge macro, so a scope with no open session said "No sessions with
+    status <Macro 'status'>." and the select fell back to "any"."""
+    with inspector.client() as c:
+        page = c.get("/ui/?scope=broken&status=open")
+        assert page.status_code == 200
+        assert "No sessions with status open." in _text(page.text)
+        assert "<option selected>open</option>" in page.text
+        page = c.get("/ui/?scope=broken&status=failed")
+        assert "<option selected>failed</option>" in page.text
+        assert "llm timed out after 60s" in _text(page.text)
+def test_every_session_of_a_busy_scope_is_on_one_page_of_the_sessions_list(inspector) -> None:
+    """A scope of 55 sessions, some starting at the same second: following "Older" from the
+    first page reaches each once, newest first (the page showed the 50 newest and no
+    way to the others); a bad page number is a 400 naming ``page``."""
+    mem = inspector.mem
+    for i in range(55):
+        mem.add_message("busy", "user", f"note {i}", at=f"2024-05-01T{10 + i // 10}:00:00Z")
+        mem.close_session("busy")
+    want = [s.id for s in mem.store.list_sessions(scope="busy", limit=1000)]
+    assert len(want) == 55
+    seen: list[int] = []
+    url: str | None = "/ui/?scope=busy"
+    with inspector.client() as c:
+        while url is not None:
+            page = c.get(url)
+            assert page.status_code == 200, url
+            seen += [int(i) for i in re.findall(r'<li class="card" id="session-(\d+)"', page.text)]
+            older = re.search(r'<a rel="next" href="([^"]+)"', page.text)
+            url = unescape(older.group(1)) if older else None
+            assert len(seen) <= 55
+        assert seen == want
+        assert "sessions 51–55" in _text(c.get("/ui/?scope=busy&page=2").text)
+        assert "page 9 is past the last session" in _text(c.get("/ui/?scope=busy&page=9").text)
+        for bad in ("0", "x", "-1"):
+            r = c.get(f"/ui/?scope=busy&page={bad}")
+            assert r.status_code == 400 and "page: must be" in _text(r.text), bad
+
+
+def test_every_time_on_a_page_says_it_is_utc(inspector) -> None:
+    """A message sent at 12:00 at UTC+5 is shown "07:00 UTC" on every page that shows it:
+    times were shown in UTC without saying so ("2024-04-01 07:00"), read as local time by
+    anyone east or west of Greenwich."""
+    mem = inspector.mem
+    mem.add_message("tz", "user", "lunch at noon in Tashkent", at="2024-04-01T12:00:00+05:00")
+    mem.add_fact("user", "lunch", "noon", scope="tz", at="2024-04-01T12:00:00+05:00")
+    sid = mem.sessions(scope="tz")[0].id
+    with inspector.client() as c:
+        for path in (f"/ui/sessions/{sid}", "/ui/?scope=tz", "/ui/facts?scope=tz",
+                     "/ui/facts/history?scope=tz&subject=user&predicate=lunch",
+                     "/ui/search?q=lunch+Tashkent&scope=tz"):
+            page = c.get(path)
+            assert page.status_code == 200, path
+            times = re.findall(r'<time datetime="([^"]+)">([^<]*)</time>', page.text)
+            assert times, path
+            for iso, shown in times:
+                assert shown.endswith(" UTC") and iso.endswith("+00:00"), (path, shown)
+            assert ("2024-04-01T07:00:00+00:00", "2024-04-01 07:00 UTC") in times, path
+
+
+def test_an_address_under_ui_that_is_no_page_is_a_page_saying_so(inspector) -> None:
+    """A mistyped inspector address is an HTML 404 page with the inspector's header and
+    links (it was the JSON API's '{"error": {"code": "not_found", …}}' in the browser);
+    the static files and the JSON API's own 404 are as they were."""
+    with inspector.client() as c:
+        for path in ("/ui/nope", "/ui/session/1", "/ui/facts/1", "/ui/packs/1/x"):
+            r = c.get(path)
+            assert r.status_code == 404, path
+            assert r.headers["content-type"].startswith("text/html"), path
+            assert "there is no inspector page at " + path in _text(r.text)
+            assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+            assert c.head(path).status_code == 404
+        assert c.get("/ui/static/inspector.css").status_code == 200
+        assert c.get("/ui/static/nope.css").status_code == 404
+        assert c.get("/v1/nope").headers["content-type"] == "application/json"
+
+
+def test_a_scopes_sessions_and_facts_pages_name_it_in_their_title(inspector) -> None:
+    """Tabs of two scopes are told apart: the title was "Sessions" and "Facts" whatever the
+    scope; the scope is escaped there as everywhere."""
+    with inspector.client() as c:
+        for path, title in (("/ui/?scope=team-backend", "Sessions of team-backend"),
+                            ("/ui/facts?scope=alice-assistant", "Facts of alice-assistant"),
+                            ("/ui/facts?scope=xss", "Facts of xss")):
+            page = c.get(path)
+            assert re.search(r"<title>(.*?)</title>", page.text, re.S).group(1).startswith(
+                title + " · "), path
+
+
+def _links(html: str) -> list[str]:
+    return [unescape(h).split("#")[0] for h in re.findall(r'<a [^>]*href="(/[^"]*)"', html)]
+
+
+def test_a_key_of_some_scopes_can_follow_every_link_and_use_every_form(inspector) -> None:
+    """Signed in with a key of some scopes, every link of every page it reaches opens,
+    and the Search and Packs forms as first shown work: the nav's Health link was a 403,
+    and "every scope", their default, a 403 ("this request spans every scope") for any
+    search or pack. Such a key now searches and packs its most recent scope by default
+    and is offered no "every scope"; a key holding '*' still is."""
+    key = inspector.key("alice-*")
+    with inspector.client(key) as c:
+        seen: set[str] = set()
+        todo = ["/ui/"]
+        while todo:
+            url = todo.pop()
+            if url in seen:
+                continue
+            seen.add(url)
+            page = c.get(url)
+            assert page.status_code == 200, (url, _text(page.text)[-300:])
+            todo += _links(page.text)
+        assert len(seen) > 10 and "/ui/health" not in seen
+        search = c.get("/ui/search")
+        assert "every scope" not in search.text
+        assert '<option value="alice-assistant" selected>' in search.text
+        hits = c.get("/ui/search", params={"q": "city", "scope": ""})
+        assert hits.status_code == 200 and "alice-assistant · " in _text(hits.text)
+        packs = c.get("/ui/packs")
+        assert "every scope</option>" not in packs.text
+        built = c.post("/ui/packs", data={"q": "which city", "scope": "",
+                                          "csrf": _form(packs.text, "csrf")})
+        assert built.status_code == 303
+        assert "alice-assistant" in _text(c.get(built.headers["location"]).text)
+    with inspector.client(inspector.key("*")) as c:
+        page = c.get("/ui/search")
+        assert '<option value="">every scope</option>' in page.text and "/ui/health" in page.text
+
+
+
+def test_a_read_only_key_is_offered_no_forget_link(inspector) -> None:
+    """A read-only key may not forget facts: the Facts and History pages offered it
+    "Forget…" links, each a 403 page; every link it is shown now opens."""
+    with inspector.client(inspector.key("alice-*", read_only=True)) as c:
+        for path in ("/ui/facts?scope=alice-assistant",
+                     "/ui/facts/history?scope=alice-assistant&subject=user"
+                     "&predicate=favourite%20city"):
+            page = c.get(path)
+            assert page.status_code == 200 and "Lisbon" in page.text
+            assert "/forget" not in page.text, path
+            for link in _links(page.text):
+                assert c.get(link).status_code == 200, link
+    with inspector.client(inspector.key("alice-*")) as c:
+        assert "/forget" in c.get("/ui/facts?scope=alice-assistant").text

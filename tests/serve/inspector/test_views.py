@@ -37,8 +37,13 @@ def test_a_key_sees_only_its_scopes(seeded) -> None:
     other = seeded.mem.sessions(scope="team-backend")[0].id
     with pytest.raises(NotFoundError, match=f"session {other} does not exist"):  # as missing
         views.session_page(seeded.mem, ALICE, other)
-    with pytest.raises(ApiError):  # a search over every scope needs '*'
-        views.search_page(seeded.mem, ALICE, {"q": "database"})
+    # a key of some scopes searches its most recent one when none is given (every scope
+    # needs '*'); another tenant's scope is refused
+    searched = views.search_page(seeded.mem, ALICE, {"q": "database"})
+    assert searched["form"]["scope"] == "alice-assistant" and not searched["every_scope"]
+    assert {row["hit"].item.scope for row in searched["hits"]} <= {"alice-assistant"}
+    with pytest.raises(ApiError):
+        views.search_page(seeded.mem, ALICE, {"q": "database", "scope": "team-backend"})
 
 
 def test_session_marks_observations_and_facts_on_their_turns(seeded) -> None:

@@ -37,6 +37,15 @@ _env = Environment(loader=PackageLoader("memlane.serve.http.inspector", "templat
 _env.globals["ts"] = lambda t: t if isinstance(t, datetime) else datetime.fromtimestamp(t, UTC)
 
 
+def _utc(t: datetime | float) -> datetime:
+    """A time in UTC, as every page shows it (and says so): a naive one is taken as UTC."""
+    t = _env.globals["ts"](t)
+    return t.replace(tzinfo=UTC) if t.tzinfo is None else t.astimezone(UTC)
+
+
+_env.globals["utc"] = _utc
+
+
 def _version() -> str:
     from memlane import __version__
 
@@ -126,8 +135,10 @@ def _live_head(request: Request) -> int | None:
 def sessions(request: Request, who: Principal = Caller) -> HTMLResponse:
     q = _q(request)
     head = _live_head(request)
-    data = views.sessions_page(_mem(request), who, q.get("scope"), q.get("status"))
-    return render(request, "sessions.html", page="sessions", title="Sessions",
+    data = views.sessions_page(_mem(request), who, q.get("scope"), q.get("status"),
+                               page=q.get("page"))
+    return render(request, "sessions.html", page="sessions",
+                  title=f"Sessions of {data['scope']}" if data["scope"] else "Sessions",
                   live_scope=data["scope"], live_head=head, **data)
 
 
@@ -146,7 +157,8 @@ def facts(request: Request, who: Principal = Caller) -> HTMLResponse:
     head = _live_head(request)
     data = views.facts_page(_mem(request), who, q.get("scope"), q.get("subject"),
                             include_superseded=q.get("all") == "1")
-    return render(request, "facts.html", page="facts", title="Facts",
+    return render(request, "facts.html", page="facts",
+                  title=f"Facts of {data['scope']}" if data["scope"] else "Facts",
                   live_scope=data["scope"], live_head=head, **data)
 
 
@@ -260,11 +272,22 @@ def _safe_next(target: str) -> str:
     return PREFIX + "/"
 
 
+# After the static files: an address under /ui that is no page is a page saying so (it
+# was the JSON API's {"error": …} in the browser).
+unknown = APIRouter(prefix=PREFIX, route_class=_PageRoute, include_in_schema=False)
+
+
+@unknown.get("/{rest:path}", response_class=HTMLResponse)
+def no_such_page(request: Request, rest: str) -> HTMLResponse:
+    raise ApiError(404, "not_found", f"there is no inspector page at {request.url.path}")
+
+
 def mount(app: FastAPI) -> None:
     """Serve the inspector on ``app``: the pages, their static files, ``/`` → the pages."""
     app.include_router(router)
     static = resources.files("memlane.serve.http.inspector") / "static"
     app.mount(f"{PREFIX}/static", StaticFiles(directory=str(static)), name="inspector-static")
+    app.include_router(unknown)
 
     @app.get("/", include_in_schema=False)
     def root() -> RedirectResponse:

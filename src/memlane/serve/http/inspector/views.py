@@ -102,18 +102,27 @@ def _summary_of(mem: Memory, session_id: int) -> dict[str, Any] | None:
 
 
 def sessions_page(mem: Memory, who: Caller, scope: str | None, status: str | None,
-                  limit: int = 50) -> dict[str, Any]:
-    """A scope's sessions, newest first, each with its status and summary."""
+                  limit: int = 50, page: str | int | None = None) -> dict[str, Any]:
+    """A scope's sessions, newest first, each with its status and summary, ``limit`` a
+    page (``page`` 1 the newest; ``more`` says whether an older page exists). A scope's
+    51st session and older were on no page at all."""
     if status and status not in SESSION_STATUSES:
         raise ValidationError(f"status: must be one of {', '.join(SESSION_STATUSES)}, got "
                               f"{status!r}", field="status")
+    number = _int(str(page if page is not None else ""), "page", 1, 1, 1_000_000)
     scope = pick_scope(mem, who, scope)
     rows = []
+    more = False
     if scope is not None:
-        for s in mem.sessions(scope=scope, status=status or None, limit=limit):
+        # newest first with the id breaking ties, so pages neither repeat nor skip one
+        found = mem.store.list_sessions(scope=scope, status=status or None, limit=limit + 1,
+                                        offset=(number - 1) * limit)
+        more = len(found) > limit
+        for s in found[:limit]:
             rows.append({"session": s, "summary": _summary_of(mem, s.id) if s.summarized else None})
     return {"scope": scope, "status": status or "", "scopes": _visible(mem, who),
-            "sessions": rows, "statuses": SESSION_STATUSES}
+            "sessions": rows, "statuses": SESSION_STATUSES, "page_number": number,
+            "more": more, "first": (number - 1) * limit + 1}
 
 
 def session_page(mem: Memory, who: Caller, session_id: int) -> dict[str, Any]:
@@ -195,11 +204,16 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
         raise ValidationError(f"mode: must be session or flat, got {mode!r}", field="mode")
     since = params.get("since", "").strip() or None
     until = params.get("until", "").strip() or None
+    if scope is None and not who.allows(None):
+        # a key holding some scopes searches its most recent one: "every scope" was the
+        # default, and a 403 ("this request spans every scope") for such a key
+        scope = pick_scope(mem, who, None)
     form: dict[str, Any] = {"q": query, "scope": scope or "", "preset": preset or "",
                             "kind": kind or "", "k": k, "since": since or "",
                             "until": until or "", "mode": mode}
     out: dict[str, Any] = {"form": form, "hits": [], "ran": False, "scopes": _visible(mem, who),
                            "presets": ["default", *PRESETS], "kinds": KINDS,
+                           "every_scope": who.allows(None),
                            "signal_labels": SIGNAL_LABELS, "stage_labels": STAGE_LABELS}
     if not query:
         return out
@@ -250,7 +264,8 @@ def packs_list(mem: Memory, who: Caller) -> dict[str, Any]:
     else:
         packs = sorted((p for s in visible for p in mem.store.list_packs(s["scope"], limit=50)),
                        key=lambda p: -p["id"])[:50]
-    return {"packs": packs, "scopes": visible, "budget": mem.config.pack.budget}
+    return {"packs": packs, "scopes": visible, "budget": mem.config.pack.budget,
+            "every_scope": who.allows(None)}
 
 
 def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int:
@@ -259,6 +274,8 @@ def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int:
     if not query:
         raise ValidationError("q: give a question to build a pack for", field="q")
     scope = form.get("scope", "").strip() or None
+    if scope is None and not who.allows(None):
+        scope = pick_scope(mem, who, None)  # as search_page: a key's own most recent scope
     who.check(scope, write=False)
     budget = _int(form.get("budget", ""), "budget", mem.config.pack.budget, 16, 100_000)
     pack = mem.pack(query, budget, scope=scope)

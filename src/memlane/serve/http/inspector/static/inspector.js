@@ -22,8 +22,19 @@
     if (timer) { pending = true; return; }
     timer = setTimeout(function () {
       fetch(window.location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } })
-        .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+        .then(function (r) {
+          // What the page shows is gone (a session erased: 404) or the browser is no
+          // longer signed in (sent to the sign-in form): load the page as it now is,
+          // rather than keep showing what was erased under "live: could not reload".
+          if (r.status === 404 || r.redirected) {
+            source.close();
+            window.location.reload();
+            return null;
+          }
+          return r.ok ? r.text() : Promise.reject(r.status);
+        })
         .then(function (html) {
+          if (html === null) { return; }
           var doc = new DOMParser().parseFromString(html, "text/html");
           document.querySelectorAll("[data-live-region]").forEach(function (el) {
             var name = el.getAttribute("data-live-region");
