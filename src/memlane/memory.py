@@ -14,7 +14,7 @@ from typing import IO, Any
 
 from memlane.backends.registry import make_embedder, make_intelligence
 from memlane.config import Config, load_config
-from memlane.errors import ConflictError, NotFoundError, ValidationError
+from memlane.errors import ConflictError, NotFoundError, StoreError, ValidationError
 from memlane.index.compact import CompactReport, compact
 from memlane.index.embed import Embeddings
 from memlane.index.facts import FactOutcome, FactView, is_single_valued, view
@@ -96,10 +96,13 @@ class Memory:
         self._intelligence = intelligence
         self._local = threading.local()  # per-thread call state: timings, notice, no_touch
         self._worker: IndexWorker | None = None
+        self._closed = False
 
     # -- lifecycle ----------------------------------------------------------------------
     def close(self) -> None:
-        """Stop the background worker, if any, and close the database."""
+        """Stop the background worker, if any, and close the database. Every call after
+        raises ``StoreError`` (a closed database); closing twice is allowed."""
+        self._closed = True
         if self._worker is not None:
             self._worker.stop()
         self.store.close()
@@ -395,6 +398,9 @@ class Memory:
     @validated
     def start_worker(self, poll_seconds: float = 5.0) -> IndexWorker:
         """Index in a background thread every ``poll_seconds``; stopped by ``close()``."""
+        if self._closed:  # a worker would only log the closed database's error, forever
+            raise StoreError(f"{self.store.url}: this database was closed (Memory.close() or the "
+                             "end of its with block); open a new Memory to use it again")
         if self._worker is None:
             self._worker = IndexWorker(self.work_once, poll_seconds=poll_seconds)
         return self._worker.start()
