@@ -349,6 +349,16 @@ class Memory:
         vec = self.embeddings.for_index([draft.preview()])
         end = draft.summary.time_end or datetime.now(UTC)
         with self.store.atomic():
+            # erased since the draft was written: the summary would quote them again
+            for mid in draft.message_ids:
+                try:
+                    got = self.store.get_message(mid)
+                except NotFoundError:
+                    got = None
+                if got is None or got.scope != draft.scope:
+                    raise ConflictError(
+                        f"draft: message {mid} of scope {draft.scope!r} was erased after the "
+                        "draft was written; summarize again", field="draft")
             (item_id,) = self.store.insert_items([{
                 "kind": "summary", "text": draft.preview(), "at": end.timestamp(),
                 "scope": draft.scope, "session_id": draft.session_id, "lane": "episodic",
