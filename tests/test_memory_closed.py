@@ -109,5 +109,14 @@ def test_with_block_closes(tmp_path: Path) -> None:
         mem.add_message("s", "user", "hello")
     with pytest.raises(StoreError, match=r"m\.db: this database was closed"):
         mem.add_message("s", "user", "after the block")
+    with pytest.raises(StoreError, match="closed"), mem:  # entering it again
+        pass
     with _memory(str(tmp_path / "m.db")) as fresh:
         assert [m.text for m in fresh.messages(fresh.sessions()[0].id)] == ["hello"]
+
+
+def test_a_folder_as_database_is_named(tmp_path: Path) -> None:
+    """It said 'opening …: unable to open database file'."""
+    (tmp_path / "data").mkdir()
+    with pytest.raises(StoreError, match=r"db: .*data is a folder, not a database file"):
+        _memory(str(tmp_path / "data"))

@@ -108,6 +108,9 @@ class Memory:
         self.store.close()
 
     def __enter__(self) -> Memory:
+        if self._closed:  # as ``with f:`` on a closed file
+            raise StoreError(f"{self.store.url}: this database was closed (Memory.close() or the "
+                             "end of its with block); open a new Memory to use it again")
         return self
 
     def __exit__(

@@ -105,6 +105,9 @@ class Database:
             parent = Path(self.path).expanduser().resolve().parent
             if not parent.exists():
                 raise StoreError(f"db: folder {parent} does not exist; create it or pass another --db")
+            if Path(self.path).expanduser().is_dir():
+                raise StoreError(f"db: {self.path} is a folder, not a database file; pass a file "
+                                 "path (e.g. " + str(Path(self.path) / "memlane.db") + ")")
         self.migrate()
 
     # -- connections --------------------------------------------------------------------
