@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -101,6 +102,7 @@ class Database:
         # 1.5 s on batched adds).
         self._write_lock = threading.Lock()
         self._closed = False
+        self._pid = os.getpid()
         if self.path != ":memory:":
             parent = Path(self.path).expanduser().resolve().parent
             if not parent.exists():
@@ -111,7 +113,31 @@ class Database:
         self.migrate()
 
     # -- connections --------------------------------------------------------------------
+    def _forked(self) -> None:
+        """In a child forked after connections were opened (multiprocessing, a prefork
+        server with the app loaded first): the parent's connections are not the child's.
+        Using one wrote through the parent's WAL state, and when the parent closed its last
+        connection it checkpointed and deleted the WAL the child still wrote to: 135 of 400
+        messages a child had stored were gone. The child closes the inherited ones first
+        (SQLite shares one record of a file's locks among a process's connections, and
+        the copy says locks are held that the child does not hold: its own connection
+        then took none, and the parent, seeing no other reader, deleted the WAL), then
+        opens its own. Closing one in the child releases nothing of the parent's: its
+        locks are the parent process's."""
+        for slot in list(self._slots):
+            try:
+                slot.conn.close()
+            except sqlite3.Error:
+                pass
+        self._pid = os.getpid()
+        self._local = threading.local()
+        self._slots = weakref.WeakSet()
+        self._lock = threading.Lock()  # a lock another thread held at the fork stays held
+        self._write_lock = threading.Lock()
+
     def _slot(self) -> _Slot:
+        if self._pid != os.getpid():
+            self._forked()
         slot: _Slot | None = getattr(self._local, "slot", None)
         if slot is None:
             if self._closed:
@@ -160,6 +186,8 @@ class Database:
         raises ``StoreError``, as a closed file or ``sqlite3`` connection does: a closed
         ``Memory`` used by mistake must not quietly open new connections). Closing twice is
         allowed."""
+        if self._pid != os.getpid():
+            self._forked()
         with self._lock:
             self._closed = True
             for slot in list(self._slots):
