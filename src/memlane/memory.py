@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -42,6 +43,8 @@ from memlane.types import EraseReport, Hit, ImportReport, IndexReport, Item, Mes
 
 __all__ = ["Memory", "SummaryDraft", "make_embedder", "make_intelligence"]
 
+log = logging.getLogger("memlane")
+
 
 @dataclass(frozen=True)
 class SummaryDraft:
@@ -65,6 +68,49 @@ def _id_taken(msg: Incoming, index: int | None = None) -> ConflictError:
     if index is None:
         return ConflictError(text, field="id")
     return ConflictError(f"messages[{index}]: {text}", field=f"messages.{index}.id")
+
+
+class _Calls:
+    """The public calls in flight on a ``Memory``, per thread: ``close()`` refuses new ones
+    and waits for the other threads' to finish before it closes the connections (closing
+    a SQLite connection another thread was using crashed the process: a segmentation
+    fault, three runs out of three, with three threads adding while one closed)."""
+
+    WAIT_SECONDS = 30.0
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.closed = False
+        self._running = 0
+        self._cond = threading.Condition(threading.Lock())
+        self._mine = threading.local()
+
+    def error(self) -> StoreError:
+        return StoreError(f"{self.url}: this database was closed (Memory.close() or the end of "
+                          "its with block); open a new Memory to use it again")
+
+    def begin(self) -> None:
+        depth = getattr(self._mine, "depth", 0)
+        with self._cond:
+            if self.closed and not depth:
+                raise self.error()
+            self._running += 1
+        self._mine.depth = depth + 1
+
+    def end(self) -> None:
+        self._mine.depth -= 1
+        with self._cond:
+            self._running -= 1
+            if self.closed:  # only close() waits
+                self._cond.notify_all()
+
+    def close(self) -> bool:
+        """Refuse new calls; wait for the other threads' (up to ``WAIT_SECONDS``); True if
+        none is left."""
+        own = getattr(self._mine, "depth", 0)
+        with self._cond:
+            self.closed = True
+            return self._cond.wait_for(lambda: self._running <= own, self.WAIT_SECONDS)
 
 
 class Memory:
@@ -97,6 +143,7 @@ class Memory:
         self._local = threading.local()  # per-thread call state: timings, notice, no_touch
         self._worker: IndexWorker | None = None
         self._closed = False
+        self._calls = _Calls(self.store.url)
 
     # -- lifecycle ----------------------------------------------------------------------
     def close(self) -> None:
@@ -105,6 +152,13 @@ class Memory:
         self._closed = True
         if self._worker is not None:
             self._worker.stop()
+        if not self._calls.close():
+            # closing a connection another thread is using would crash the process: leave
+            # them to their threads (each is closed when its thread ends)
+            log.warning("memlane: %s closed while other threads' calls still ran after %gs; "
+                        "their connections are left to them", self.store.url,
+                        _Calls.WAIT_SECONDS)
+            return
         self.store.close()
 
     def __enter__(self) -> Memory:
