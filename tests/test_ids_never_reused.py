@@ -100,3 +100,38 @@ def test_a_forgotten_items_id_names_nothing_afterwards(db_url: str) -> None:
         with pytest.raises(NotFoundError):
             mem.item(old)
         assert old in [e["item_id"] for e in mem.replay_pack(pack.id)["entries"]]
+
+
+def test_an_erased_messages_id_is_not_given_again(db_url: str) -> None:
+    """Session 20, round 2: a draft of erased messages (``summarize_recent``) passed
+    ``store_summary``'s check that its messages still exist once new messages had taken
+    their ids (SQLite), and stored the erased text again."""
+    with _memory(db_url) as mem:
+        mem.add_message("s", "user", "my PIN is 4711", at="2024-01-01T10:00:00Z")
+        mem.add_message("s", "assistant", "noted your PIN", at="2024-01-01T10:01:00Z")
+        draft = mem.summarize_recent("s", 2)
+        mem.forget_scope("s")
+        new = [mem.add_message("s", "user", text, at=f"2024-01-02T10:0{i}:00Z")
+               for i, text in enumerate(["hello again", "nothing secret"])]
+        assert min(m.id for m in new) > max(draft.message_ids)
+        with pytest.raises(memlane.errors.ConflictError, match="was erased"):
+            mem.store_summary(draft)
+        assert not [i for i in mem.thread("pin") if "4711" in i.text]
+        batch = mem.add_messages([{"scope": "t", "text": "batched"}])
+        mem.forget_scope("t")
+        assert mem.add_message("t", "user", "again").id > batch[0].id
+
+
+def test_an_erased_packs_id_is_not_given_again(db_url: str) -> None:
+    """A client replays a pack by its id: erased with its scope, the next pack (of any
+    scope) took it on SQLite, and the client's replay showed another scope's pack."""
+    with _memory(db_url) as mem:
+        mem.add_message("alice", "user", "my cat is Miso", at="2024-01-01T10:00:00Z")
+        held = mem.pack("cat", scope="alice").id
+        assert held is not None
+        mem.forget_scope("alice")
+        mem.add_message("bob", "user", "my dog is Rex", at="2024-01-01T11:00:00Z")
+        other = mem.pack("dog", scope="bob").id
+        assert other is not None and other > held
+        with pytest.raises(memlane.errors.NotFoundError):
+            mem.replay_pack(held)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from typing import IO, Any
 
 from memlane.backends.registry import make_embedder, make_intelligence
 from memlane.config import Config, load_config
-from memlane.errors import ConflictError, NotFoundError, ValidationError
+from memlane.errors import ConflictError, NotFoundError, StoreError, ValidationError
 from memlane.index.compact import CompactReport, compact
 from memlane.index.embed import Embeddings
 from memlane.index.facts import FactOutcome, FactView, is_single_valued, view
@@ -42,6 +43,8 @@ from memlane.types import EraseReport, Hit, ImportReport, IndexReport, Item, Mes
 
 __all__ = ["Memory", "SummaryDraft", "make_embedder", "make_intelligence"]
 
+log = logging.getLogger("memlane")
+
 
 @dataclass(frozen=True)
 class SummaryDraft:
@@ -65,6 +68,49 @@ def _id_taken(msg: Incoming, index: int | None = None) -> ConflictError:
     if index is None:
         return ConflictError(text, field="id")
     return ConflictError(f"messages[{index}]: {text}", field=f"messages.{index}.id")
+
+
+class _Calls:
+    """The public calls in flight on a ``Memory``, per thread: ``close()`` refuses new ones
+    and waits for the other threads' to finish before it closes the connections (closing
+    a SQLite connection another thread was using crashed the process: a segmentation
+    fault, three runs out of three, with three threads adding while one closed)."""
+
+    WAIT_SECONDS = 30.0
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.closed = False
+        self._running = 0
+        self._cond = threading.Condition(threading.Lock())
+        self._mine = threading.local()
+
+    def error(self) -> StoreError:
+        return StoreError(f"{self.url}: this database was closed (Memory.close() or the end of "
+                          "its with block); open a new Memory to use it again")
+
+    def begin(self) -> None:
+        depth = getattr(self._mine, "depth", 0)
+        with self._cond:
+            if self.closed and not depth:
+                raise self.error()
+            self._running += 1
+        self._mine.depth = depth + 1
+
+    def end(self) -> None:
+        self._mine.depth -= 1
+        with self._cond:
+            self._running -= 1
+            if self.closed:  # only close() waits
+                self._cond.notify_all()
+
+    def close(self) -> bool:
+        """Refuse new calls; wait for the other threads' (up to ``WAIT_SECONDS``); True if
+        none is left."""
+        own = getattr(self._mine, "depth", 0)
+        with self._cond:
+            self.closed = True
+            return self._cond.wait_for(lambda: self._running <= own, self.WAIT_SECONDS)
 
 
 class Memory:
@@ -96,15 +142,29 @@ class Memory:
         self._intelligence = intelligence
         self._local = threading.local()  # per-thread call state: timings, notice, no_touch
         self._worker: IndexWorker | None = None
+        self._closed = False
+        self._calls = _Calls(self.store.url)
 
     # -- lifecycle ----------------------------------------------------------------------
     def close(self) -> None:
-        """Stop the background worker, if any, and close the database."""
+        """Stop the background worker, if any, and close the database. Every call after
+        raises ``StoreError`` (a closed database); closing twice is allowed."""
+        self._closed = True
         if self._worker is not None:
             self._worker.stop()
+        if not self._calls.close():
+            # closing a connection another thread is using would crash the process: leave
+            # them to their threads (each is closed when its thread ends)
+            log.warning("memlane: %s closed while other threads' calls still ran after %gs; "
+                        "their connections are left to them", self.store.url,
+                        _Calls.WAIT_SECONDS)
+            return
         self.store.close()
 
     def __enter__(self) -> Memory:
+        if self._closed:  # as ``with f:`` on a closed file
+            raise StoreError(f"{self.store.url}: this database was closed (Memory.close() or the "
+                             "end of its with block); open a new Memory to use it again")
         return self
 
     def __exit__(
@@ -346,6 +406,16 @@ class Memory:
         vec = self.embeddings.for_index([draft.preview()])
         end = draft.summary.time_end or datetime.now(UTC)
         with self.store.atomic():
+            # erased since the draft was written: the summary would quote them again
+            for mid in draft.message_ids:
+                try:
+                    got = self.store.get_message(mid)
+                except NotFoundError:
+                    got = None
+                if got is None or got.scope != draft.scope:
+                    raise ConflictError(
+                        f"draft: message {mid} of scope {draft.scope!r} was erased after the "
+                        "draft was written; summarize again", field="draft")
             (item_id,) = self.store.insert_items([{
                 "kind": "summary", "text": draft.preview(), "at": end.timestamp(),
                 "scope": draft.scope, "session_id": draft.session_id, "lane": "episodic",
@@ -395,6 +465,9 @@ class Memory:
     @validated
     def start_worker(self, poll_seconds: float = 5.0) -> IndexWorker:
         """Index in a background thread every ``poll_seconds``; stopped by ``close()``."""
+        if self._closed:  # a worker would only log the closed database's error, forever
+            raise StoreError(f"{self.store.url}: this database was closed (Memory.close() or the "
+                             "end of its with block); open a new Memory to use it again")
         if self._worker is None:
             self._worker = IndexWorker(self.work_once, poll_seconds=poll_seconds)
         return self._worker.start()

@@ -341,8 +341,7 @@ def validated(method: F) -> F:
         arguments.update(kwargs)
         return arguments if all(name in arguments for name in required) else None
 
-    @functools.wraps(method)
-    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+    def checked(self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         arguments = plain_call(args, kwargs)
         if arguments is not None:
             for name, rule in ordered:
@@ -357,5 +356,16 @@ def validated(method: F) -> F:
             if name in rules:
                 bound.arguments[name] = rules[name](value, name, self.config)
         return method(*bound.args, **bound.kwargs)
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls = getattr(self, "_calls", None)  # Memory's in-flight calls (close waits on them)
+        if calls is None:
+            return checked(self, args, kwargs)
+        calls.begin()
+        try:
+            return checked(self, args, kwargs)
+        finally:
+            calls.end()
 
     return wrapper  # type: ignore[return-value]

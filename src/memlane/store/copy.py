@@ -9,7 +9,9 @@ cache and the counters come along.
 
 Ids are kept, so every link (an item's session and message, its parents and children)
 stays valid, and so do ids an application stored. For the same reason the target must be
-empty: merging two memories would make ids collide. The copy is one transaction on the
+empty: merging two memories would make ids collide. Each table's largest id ever given
+comes along too (``id_marks``: SQLite's ``id_floor``, PostgreSQL's sequences), so an id
+erased in the source before the copy is never given to a new row of the copy. The copy is one transaction on the
 target (a failure leaves it empty) and is checked against the source before it commits.
 Stop writers on the source while copying: rows written during the copy may be missed.
 """
@@ -165,6 +167,8 @@ def copy_store(
             merge()
         for model, dim in sorted(widths):  # after the load: each graph built in one pass
             target.ensure_vector_index(model, dim)
+        # new rows of the copy never take an id erased in the source before the copy
+        target.restore_id_marks(source.id_marks())
         counters = source.counters()
         for name, value in counters.items():
             target.bump(name, value)

@@ -109,6 +109,7 @@ class Database:
         self._all: list[psycopg.Connection[Any]] = []
         self._lock = threading.Lock()
         self._pid = os.getpid()
+        self._closed = False
         try:
             self.migrate()
         except BaseException:
@@ -125,6 +126,9 @@ class Database:
             self._local = threading.local()
             with self._lock:
                 self._all = []
+        if self._closed:
+            raise StoreError(f"{self.url}: this database was closed (Memory.close() or the end "
+                             "of its with block); open a new Memory to use it again")
         conn = getattr(self._local, "conn", None)
         if conn is not None and conn.broken and not getattr(self._local, "depth", 0):
             conn = None  # the server went away between transactions: reconnect
@@ -142,8 +146,16 @@ class Database:
                 self._all.append(conn)
         return conn
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def close(self) -> None:
+        """Close every thread's connection; the database cannot be used after (each call
+        raises ``StoreError``: a closed ``Memory`` used by mistake must not quietly open new
+        connections). Closing twice is allowed."""
         with self._lock:
+            self._closed = True
             if os.getpid() == self._pid:
                 for conn in self._all:
                     conn.close()

@@ -10,7 +10,7 @@ import numpy as np
 
 from memlane.store.postgres.db import Database, peek_migrations
 from memlane.store.postgres.rows import vec
-from memlane.store.sql.transfer import TransferMixin
+from memlane.store.sql.transfer import ID_TABLES, TransferMixin
 
 __all__ = ["PostgresTransfer"]
 
@@ -25,6 +25,27 @@ class PostgresTransfer(TransferMixin):
         self.db.execute(
             f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"
         )
+
+    def id_marks(self) -> dict[str, int]:
+        """Per table, the larger of its largest id and its identity's last value (a deleted
+        newest row's id is still the sequence's)."""
+        out = {}
+        for t in ID_TABLES:
+            seq = self.db.execute("SELECT pg_get_serial_sequence(%s, 'id')", (t,)).fetchone()[0]
+            last, called = self.db.execute(f"SELECT last_value, is_called FROM {seq}").fetchone()
+            top = self.db.execute(f"SELECT coalesce(max(id), 0) FROM {t}").fetchone()[0]
+            out[t] = max(int(top), int(last) if called else 0)
+        return out
+
+    def restore_id_marks(self, marks: dict[str, int]) -> None:
+        """Move each table's identity past its mark (never back below its largest id)."""
+        for table, mark in marks.items():
+            if table not in ID_TABLES:
+                raise ValueError(f"id marks: unknown table {table!r}")
+            if int(mark) > 0:
+                self.db.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                    f" greatest(%s, (SELECT coalesce(max(id), 0) FROM {table})))", (int(mark),))
 
     def iter_vectors(self, batch: int = 1000) -> Iterator[tuple[int, str, np.ndarray]]:
         """Every stored vector as ``(item_id, model, vector)``, by item id."""

@@ -160,6 +160,7 @@ class EraseMixin(SqlStore):
             item_ids = set(self._ids("SELECT id FROM items WHERE {cond}", "session_id", ids))
             item_ids.update(self._ids("SELECT id FROM items WHERE {cond}", "message_id",
                                       message_ids))
+            item_ids.update(self._summaries_quoting(sorted(set(scopes.values())), message_ids))
             derived, absorbed = self._derived_items(sorted(set(scopes.values())), item_ids)
             item_ids.update(derived)
             items = sorted(item_ids)
@@ -292,6 +293,22 @@ class EraseMixin(SqlStore):
                     doomed.append(int(pid))
                     break
         return doomed
+
+    def _summaries_quoting(self, scopes: Sequence[str], message_ids: Sequence[int]) -> list[int]:
+        """Summaries of ``scopes`` written on demand (``Memory.store_summary``) over a window
+        of messages that holds an erased one: their text quotes it, and the window can reach
+        back into an earlier session than the summary's own."""
+        gone = set(message_ids)
+        if not gone:
+            return []
+        out = []
+        for scope in scopes:
+            for iid, extra in self._run(
+                    "SELECT id, extra FROM items WHERE scope = %s AND kind = 'summary'", (scope,)):
+                data = json.loads(extra) if isinstance(extra, str) else (extra or {})
+                if gone.intersection(data.get("message_ids") or ()):
+                    out.append(int(iid))
+        return out
 
     def _derived_items(self, scopes: Sequence[str], erased: set[int]) -> tuple[set[int], set[int]]:
         """Items of ``scopes`` outside any session made of erased items (decision records,

@@ -116,9 +116,10 @@ class HygieneMixin(SqlStore):
 
     # -- the pack journal ---------------------------------------------------------------
     def save_pack(self, row: dict[str, Any]) -> int:
+        column, value = self._fresh_id("packs")  # a client replays a pack by its id
         return self._insert_id(
-            "INSERT INTO packs (query, scope, budget, used, counter, text, entries, config,"
-            " created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            f"INSERT INTO packs ({column}query, scope, budget, used, counter, text, entries, config,"
+            f" created_at) VALUES ({value}%s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (row["query"], row.get("scope"), row["budget"], row["used"], row["counter"],
              row["text"], json.dumps(row["entries"]), json.dumps(row.get("config", {})),
              time.time()),

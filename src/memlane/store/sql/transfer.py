@@ -58,8 +58,22 @@ _JSON_COLS = frozenset(
 )
 
 
+ID_TABLES = ("sessions", "messages", "items", "facts", "packs")
+"""The tables whose ids are never given twice (an id outlives its row: a client's, a
+forgotten fact's events, a draft's messages, a replayed pack): ``memlane copy`` carries
+each one's largest id ever given (``id_marks``), erased rows' included."""
+
+
 class TransferMixin(SqlStore):
     """``iter_*`` every row out in id order and batches; ``restore_*`` puts it back."""
+
+    def id_marks(self) -> dict[str, int]:
+        """Per table of ``ID_TABLES``, the largest id it ever gave (a deleted row's too)."""
+        raise NotImplementedError
+
+    def restore_id_marks(self, marks: dict[str, int]) -> None:
+        """New rows of each table of ``marks`` start above its mark (after a restore)."""
+        raise NotImplementedError
 
     def _after_restore(self, table: str) -> None:
         """Called after rows with explicit ids went into ``table`` (default: nothing)."""

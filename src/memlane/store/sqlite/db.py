@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -100,16 +101,48 @@ class Database:
         # polls with sleeps of up to 100 ms (under 8 concurrent writers it set a p95 of
         # 1.5 s on batched adds).
         self._write_lock = threading.Lock()
+        self._closed = False
+        self._pid = os.getpid()
         if self.path != ":memory:":
             parent = Path(self.path).expanduser().resolve().parent
             if not parent.exists():
                 raise StoreError(f"db: folder {parent} does not exist; create it or pass another --db")
+            if Path(self.path).expanduser().is_dir():
+                raise StoreError(f"db: {self.path} is a folder, not a database file; pass a file "
+                                 "path (e.g. " + str(Path(self.path) / "memlane.db") + ")")
         self.migrate()
 
     # -- connections --------------------------------------------------------------------
+    def _forked(self) -> None:
+        """In a child forked after connections were opened (multiprocessing, a prefork
+        server with the app loaded first): the parent's connections are not the child's.
+        Using one wrote through the parent's WAL state, and when the parent closed its last
+        connection it checkpointed and deleted the WAL the child still wrote to: 135 of 400
+        messages a child had stored were gone. The child closes the inherited ones first
+        (SQLite shares one record of a file's locks among a process's connections, and
+        the copy says locks are held that the child does not hold: its own connection
+        then took none, and the parent, seeing no other reader, deleted the WAL), then
+        opens its own. Closing one in the child releases nothing of the parent's: its
+        locks are the parent process's."""
+        for slot in list(self._slots):
+            try:
+                slot.conn.close()
+            except sqlite3.Error:
+                pass
+        self._pid = os.getpid()
+        self._local = threading.local()
+        self._slots = weakref.WeakSet()
+        self._lock = threading.Lock()  # a lock another thread held at the fork stays held
+        self._write_lock = threading.Lock()
+
     def _slot(self) -> _Slot:
+        if self._pid != os.getpid():
+            self._forked()
         slot: _Slot | None = getattr(self._local, "slot", None)
         if slot is None:
+            if self._closed:
+                raise StoreError(f"{self.path}: this database was closed (Memory.close() or the "
+                                 "end of its with block); open a new Memory to use it again")
             with translate(f"opening {self.path}"):
                 conn = sqlite3.connect(
                     self.path, isolation_level=None, check_same_thread=False,
@@ -144,8 +177,19 @@ class Database:
         with self._lock:
             return len(self._slots)
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def close(self) -> None:
+        """Close every thread's connection; the database cannot be used after (each call
+        raises ``StoreError``, as a closed file or ``sqlite3`` connection does: a closed
+        ``Memory`` used by mistake must not quietly open new connections). Closing twice is
+        allowed."""
+        if self._pid != os.getpid():
+            self._forked()
         with self._lock:
+            self._closed = True
             for slot in list(self._slots):
                 slot.conn.close()
             self._slots = weakref.WeakSet()

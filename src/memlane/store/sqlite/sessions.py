@@ -18,9 +18,10 @@ class SqliteSessions(SessionsMixin):
                        at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,
                        project: str | None, redactions: int) -> int:
         """Insert a message and advance its session's counters and time range."""
+        column, value = self._fresh_id("messages")  # migration 0012: never an erased one's
         message_id = self._insert_id(
-            "INSERT INTO messages (session_id, scope, seq, role, speaker, text, at, ext_id, agent,"
-            " project, redactions) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            f"INSERT INTO messages ({column}session_id, scope, seq, role, speaker, text, at, ext_id,"
+            f" agent, project, redactions) VALUES ({value}%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (session_id, scope, seq, role, speaker, text, at, ext_id, agent, project, redactions),
         )
         who = speaker or role

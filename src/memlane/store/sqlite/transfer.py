@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memlane.store.sql.transfer import TransferMixin
+from memlane.store.sql.transfer import ID_TABLES, TransferMixin
 from memlane.store.sqlite.db import Database
 
 __all__ = ["SqliteTransfer"]
@@ -19,6 +19,24 @@ class SqliteTransfer(TransferMixin):
     """``iter_vectors`` and ``peek_migrations`` on SQLite."""
 
     db: Database
+
+    def id_marks(self) -> dict[str, int]:
+        """Per table, the larger of its largest id and its ``id_floor`` (migrations 0011-0012)."""
+        return {t: int(self.db.execute(
+            f"SELECT max(coalesce((SELECT max(id) FROM {t}), 0),"
+            f" coalesce((SELECT value FROM id_floor WHERE name = '{t}'), 0))").fetchone()[0])
+            for t in ID_TABLES}
+
+    def restore_id_marks(self, marks: dict[str, int]) -> None:
+        """Raise each table's ``id_floor`` to its mark: a copy's new rows never take the id
+        of one erased in the source before the copy."""
+        for table, mark in marks.items():
+            if table not in ID_TABLES:
+                raise ValueError(f"id marks: unknown table {table!r}")
+            self.db.execute(
+                "INSERT INTO id_floor (name, value) VALUES (?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)",
+                (table, int(mark)))
 
     def iter_vectors(self, batch: int = 1000) -> Iterator[tuple[int, str, np.ndarray]]:
         """Every stored vector as ``(item_id, model, vector)``, by item id."""
