@@ -163,8 +163,7 @@ class Memory:
 
     def __enter__(self) -> Memory:
         if self._closed:  # as ``with f:`` on a closed file
-            raise StoreError(f"{self.store.url}: this database was closed (Memory.close() or the "
-                             "end of its with block); open a new Memory to use it again")
+            raise self._calls.error()
         return self
 
     def __exit__(
@@ -466,8 +465,7 @@ class Memory:
     def start_worker(self, poll_seconds: float = 5.0) -> IndexWorker:
         """Index in a background thread every ``poll_seconds``; stopped by ``close()``."""
         if self._closed:  # a worker would only log the closed database's error, forever
-            raise StoreError(f"{self.store.url}: this database was closed (Memory.close() or the "
-                             "end of its with block); open a new Memory to use it again")
+            raise self._calls.error()
         if self._worker is None:
             self._worker = IndexWorker(self.work_once, poll_seconds=poll_seconds)
         return self._worker.start()
