@@ -11,14 +11,12 @@ from hypothesis import strategies as st
 
 from memlane.index.propernames import PROPER_NAMES
 from memlane.index.software import SOFTWARE
-from memlane.testing import checked_summary, offline_summary
+from memlane.testing import checked_summary, offline_names, offline_summary
 
 MODELS = ("shipped", None)
 
 
-def _names(*turns, model="shipped"):
-    _, ex = offline_summary(*turns, model=model)
-    return {e.name for e in ex.entities if e.type not in ("date", "reference")}
+_names = offline_names
 
 
 @pytest.mark.parametrize("model", MODELS)

@@ -7,14 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memlane.index.software_words import SOFTWARE_WORDS
-from memlane.testing import offline_summary
+from memlane.testing import offline_names, offline_summary
 
 MODELS = ("shipped", None)
 
 
-def _names(*turns, model="shipped"):
-    _, ex = offline_summary(*turns, model=model)
-    return {e.name for e in ex.entities if e.type not in ("date", "reference")}
+_names = offline_names
 
 
 @pytest.mark.parametrize("model", MODELS)

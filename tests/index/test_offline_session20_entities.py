@@ -9,14 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memlane.index.englishwords import is_english_word
-from memlane.testing import offline_summary
+from memlane.testing import offline_names, offline_summary
 
 MODELS = ("shipped", None)
 
 
-def _names(*turns, model="shipped"):
-    _, ex = offline_summary(*turns, model=model)
-    return {e.name for e in ex.entities if e.type not in ("date", "reference")}
+_names = offline_names
 
 
 def test_the_shipped_word_list_knows_english_words_in_any_case_and_not_names():

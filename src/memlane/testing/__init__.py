@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from memlane.backends.embed.hashing import HashingEmbedder
 
 __all__ = ["TURNS_ALONE", "HashingEmbedder", "add_sessions", "checked_summary", "cli_commands", "example_files",
-           "memory", "offline_summary", "turn_messages"]
+           "memory", "offline_names", "offline_summary", "turn_messages"]
 
 if TYPE_CHECKING:
     import click
@@ -119,6 +119,15 @@ def offline_summary(*turns: str, model: Any = "shipped") -> tuple[SessionSummary
     from memlane.index.offline import OfflineIntelligence
 
     return OfflineIntelligence(model).summarize("s", turn_messages(turns))
+
+
+def offline_names(*turns: str, model: Any = "shipped") -> set[str]:
+    """The names ``offline_summary`` extracts as the summaries' bench scores entities: every
+    entity but dates and references (their own field)."""
+    from memlane.bench.summaries.run import _NOT_ENTITIES
+
+    _, extraction = offline_summary(*turns, model=model)
+    return {e.name for e in extraction.entities if e.type not in _NOT_ENTITIES}
 
 
 def checked_summary(model: Any, *turns: str) -> SessionSummary:
