@@ -15,6 +15,21 @@ from memlane.bench.qa import judge_prompt, parse_verdict
 from memlane.testing.llm_server import ChatServer
 
 
+def _lme_bench(tmp_path: Path, monkeypatch, srv: ChatServer, *, judge: bool = True,
+               config: str = "") -> tuple[list[str], Path]:
+    """The bench's arguments for a LongMemEval run of the test records answered (and judged)
+    by ``srv`` as the service ``fake`` (``config``: more of its keys), and its ``--out``."""
+    data = tmp_path / "lme.json"
+    data.write_text(json.dumps(_lme_records()))
+    cfg = tmp_path / "memlane.toml"
+    cfg.write_text(f'[llm.services.fake]\nbase_url = "{srv.base_url}"\nmodel = "fake-model"\n{config}')
+    monkeypatch.setenv("MEMLANE_CONFIG", str(cfg))
+    monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
+    out = tmp_path / "out"
+    args = ["longmemeval", "--data", str(data), "--embedder", "hashing", "--out", str(out), "--answer", "fake"]
+    return [*args, "--judge", "fake"] if judge else args, out
+
+
 def test_verdicts_and_per_type_rules():
     assert parse_verdict("Yes.") and parse_verdict("**yes**") and not parse_verdict("No, wrong.")
     assert not parse_verdict("maybe")
@@ -24,8 +39,6 @@ def test_verdicts_and_per_type_rules():
 
 
 def test_answer_and_judge_through_the_cli(tmp_path: Path, monkeypatch) -> None:
-    data = tmp_path / "lme.json"
-    data.write_text(json.dumps(_lme_records()))
 
     def reply(body):
         text = body["messages"][-1]["content"]
@@ -35,14 +48,8 @@ def test_answer_and_judge_through_the_cli(tmp_path: Path, monkeypatch) -> None:
         return "At Target." if "Target" in context else "I don't know."
 
     with ChatServer(reply=reply) as srv:
-        cfg = tmp_path / "memlane.toml"
-        cfg.write_text(f'[llm.services.fake]\nbase_url = "{srv.base_url}"\nmodel = "fake-model"\n')
-        monkeypatch.setenv("MEMLANE_CONFIG", str(cfg))
-        monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
-        out = tmp_path / "out"
-        res = CliRunner().invoke(bench, ["longmemeval", "--data", str(data), "--embedder", "hashing",
-                                         "--out", str(out), "--answer", "fake", "--judge", "fake"],
-                                 catch_exceptions=False)
+        args, out = _lme_bench(tmp_path, monkeypatch, srv)
+        res = CliRunner().invoke(bench, args, catch_exceptions=False)
         assert res.exit_code == 0, res.output
         asked = [r for r in srv.chat_requests if "Memory context:" in r.messages[-1]["content"]]
     answers = [json.loads(x) for x in (out / "answers.jsonl").read_text().splitlines()]
@@ -82,8 +89,6 @@ def test_verdict_is_the_word_after_any_reasoning(reasoning: str, word: str) -> N
 
 def test_reasoning_answers_are_stored_and_judged_without_their_think_block(
         tmp_path: Path, monkeypatch) -> None:
-    data = tmp_path / "lme.json"
-    data.write_text(json.dumps(_lme_records()))
 
     def reply(body):
         text = body["messages"][-1]["content"]
@@ -95,14 +100,8 @@ def test_reasoning_answers_are_stored_and_judged_without_their_think_block(
             "Target" in text) else "<think>Nothing here.</think>I don't know."
 
     with ChatServer(reply=reply) as srv:
-        cfg = tmp_path / "memlane.toml"
-        cfg.write_text(f'[llm.services.fake]\nbase_url = "{srv.base_url}"\nmodel = "fake-model"\n')
-        monkeypatch.setenv("MEMLANE_CONFIG", str(cfg))
-        monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
-        out = tmp_path / "out"
-        res = CliRunner().invoke(bench, ["longmemeval", "--data", str(data), "--embedder", "hashing",
-                                         "--out", str(out), "--answer", "fake", "--judge", "fake"],
-                                 catch_exceptions=False)
+        args, out = _lme_bench(tmp_path, monkeypatch, srv)
+        res = CliRunner().invoke(bench, args, catch_exceptions=False)
         assert res.exit_code == 0, res.output
     answers = [json.loads(x) for x in (out / "answers.jsonl").read_text().splitlines()]
     q1 = next(a for a in answers if a["question_id"] == "q1")
@@ -114,8 +113,6 @@ def test_a_question_the_endpoint_refuses_is_recorded_and_the_run_goes_on(
         tmp_path: Path, monkeypatch) -> None:
     # one question the endpoint refused (a content filter's 400, a 500 past the retries)
     # ended the run with every answer so far unwritten: hours of a judged run lost
-    data = tmp_path / "lme.json"
-    data.write_text(json.dumps(_lme_records()))
 
     def reply(body):
         text = body["messages"][-1]["content"]
@@ -125,15 +122,8 @@ def test_a_question_the_endpoint_refuses_is_recorded_and_the_run_goes_on(
 
     with ChatServer(reply=reply) as srv:
         srv.fail_when("coffee creamer", status=400)
-        cfg = tmp_path / "memlane.toml"
-        cfg.write_text(f'[llm.services.fake]\nbase_url = "{srv.base_url}"\nmodel = "fake-model"\n'
-                       "max_retries = 0\n")
-        monkeypatch.setenv("MEMLANE_CONFIG", str(cfg))
-        monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
-        out = tmp_path / "out"
-        res = CliRunner().invoke(bench, ["longmemeval", "--data", str(data), "--embedder", "hashing",
-                                         "--out", str(out), "--answer", "fake", "--judge", "fake"],
-                                 catch_exceptions=False)
+        args, out = _lme_bench(tmp_path, monkeypatch, srv, config="max_retries = 0\n")
+        res = CliRunner().invoke(bench, args, catch_exceptions=False)
         assert res.exit_code == 0, res.output
         refused = [r for r in srv.chat_requests if "coffee creamer" in r.raw.decode()]
     rows = [json.loads(x) for x in (out / "answers.jsonl").read_text().splitlines()]
@@ -147,20 +137,12 @@ def test_a_question_the_endpoint_refuses_is_recorded_and_the_run_goes_on(
 
 def test_an_endpoint_down_stops_the_run_keeping_the_answers_so_far(
         tmp_path: Path, monkeypatch) -> None:
-    data = tmp_path / "lme.json"
-    data.write_text(json.dumps(_lme_records()))
     with ChatServer(reply=lambda body: "At Target.") as srv:
-        cfg = tmp_path / "memlane.toml"
-        cfg.write_text(f'[llm.services.fake]\nbase_url = "{srv.base_url}"\nmodel = "fake-model"\n'
-                       "max_retries = 0\n")
-        monkeypatch.setenv("MEMLANE_CONFIG", str(cfg))
-        monkeypatch.setenv("MEMLANE_EMBEDDING_BACKEND", "hashing")
+        args, out = _lme_bench(tmp_path, monkeypatch, srv, judge=False, config="max_retries = 0\n")
         monkeypatch.setattr("memlane.bench.qa.QARecorder.max_failures_in_a_row", 2)
         srv.script("At Target.")  # the first question is answered, then the endpoint is down
         srv.reply = lambda body: (_ for _ in ()).throw(RuntimeError("down"))  # 500 from here
-        out = tmp_path / "out"
-        res = CliRunner().invoke(bench, ["longmemeval", "--data", str(data), "--embedder", "hashing",
-                                         "--out", str(out), "--answer", "fake"])
+        res = CliRunner().invoke(bench, args)
     assert res.exit_code != 0
     assert "2 questions in a row failed, the endpoint looks down" in res.output
     assert "the 3 questions so far are in" in res.output
