@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
+from urllib.parse import quote
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
@@ -102,13 +103,30 @@ def _tool_errors() -> Iterator[None]:
 
 
 @contextmanager
-def _resource_errors() -> Iterator[None]:
+def _resource_errors(uri: str) -> Iterator[None]:
+    """A resource's errors as the client should read them: a missing object or a malformed
+    id is invalid params (the SDK's "not found"); so is a scope the caller may not reach
+    or a malformed one, with the message naming the scope (``scope: forbidden: scope 'x' is
+    outside the scopes ...``) and ``data`` holding the URI and the scope. That answer was an
+    internal error (-32603), as if the server had failed. The scope is judged before any
+    object is read, so the answer is the same whether the object exists or not."""
     try:
         yield
     except (NotFoundError, ValidationError) as e:  # a malformed id names no resource either
         raise ResourceNotFoundError(str(e)) from e
+    except _ScopeRefused as e:
+        raise MCPError(code=INVALID_PARAMS, message=str(e),
+                       data={"uri": uri, "scope": e.scope}) from e
     except (MemlaneError, ToolError) as e:
         raise ResourceError(str(e)) from e
+
+
+class _ScopeRefused(ToolError):
+    """A scope the caller may not reach (or no scope can be): ``scope`` names it."""
+
+    def __init__(self, message: str, scope: str | None) -> None:
+        super().__init__(message)
+        self.scope = scope
 
 
 class _Server(MCPServer):
@@ -271,6 +289,15 @@ class _Tools:
 
     def scope(self, ctx: Context | None, scope: str | None, *, write: bool = False,
               required: bool = False) -> str | None:
+        try:
+            return self._scope(ctx, scope, write=write, required=required)
+        except _ScopeRefused:
+            raise
+        except ToolError as e:
+            raise _ScopeRefused(str(e), scope) from e
+
+    def _scope(self, ctx: Context | None, scope: str | None, *, write: bool,
+               required: bool) -> str | None:
         access = self.access_for(ctx)
         chosen = scope if scope not in (None, "") else self.default_scope
         if chosen is None:
@@ -647,7 +674,7 @@ def build_server(
     @server.resource("memlane://{scope}/facts", name="facts", mime_type="text/plain",
                      description="The scope's current facts with their confidence.")
     def facts_resource(scope: str, ctx: Context) -> str:
-        with _resource_errors():
+        with _resource_errors(f"memlane://{quote(scope, safe='')}/facts"):
             where = tools.scope(ctx, scope)
             return render.facts_text(where, memory.facts(where), subject=None)
 
@@ -655,7 +682,7 @@ def build_server(
                      mime_type="text/plain",
                      description="One session of the scope: messages, summary, facts.")
     def session_resource(scope: str, session_id: str, ctx: Context) -> str:
-        with _resource_errors():
+        with _resource_errors(f"memlane://{quote(scope, safe='')}/sessions/{session_id}"):
             where = tools.scope(ctx, scope)
             s = memory.session(check_id_text(session_id, "session_id"))
             access = tools.access_for(ctx)
