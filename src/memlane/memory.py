@@ -706,11 +706,15 @@ class Memory:
         *,
         include_superseded: bool = False,
         now: datetime | str | float | None = None,
+        limit: int = 1000,
+        offset: int = 0,
     ) -> list[FactView]:
-        """Facts with their confidence as of ``now``; current ones unless asked."""
+        """Facts with their confidence as of ``now``; current ones unless asked. At most
+        ``limit`` of them, from the ``offset``-th on, ordered by scope, subject, predicate,
+        time and id (a page never repeats or skips one)."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         rows = self.store.list_facts(scope, normalize_name(subject) if subject else None,
-                                     include_superseded)
+                                     include_superseded, limit=limit, offset=offset)
         return [view(f, self.config.confidence, when) for f in rows]
 
     @validated

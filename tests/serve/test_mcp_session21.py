@@ -9,7 +9,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 from memlane.testing import example_files, memory
-from tests.serve.test_mcp import over_http, read, server, talk
+from tests.serve.test_mcp import call, over_http, read, server, talk
 
 
 @pytest.fixture
@@ -85,3 +85,75 @@ def test_a_malformed_scope_in_a_resource_is_invalid_params(tmp_path, db):
         assert refused.value.error.message.startswith("scope:"), refused.value.error.message
 
     talk(server(tmp_path, db), body)
+
+
+def _many_facts(path, n: int) -> list[int]:
+    with memory(path) as mem:
+        for i in range(n):
+            mem.add_fact("user", f"trait {i:04d}", "v", scope="many", at="2024-01-01T00:00:00Z")
+        return [f.id for f in mem.store.list_facts("many", limit=100_000)]
+
+
+def test_every_fact_of_a_scope_past_1000_is_read_by_following_the_offsets(tmp_path):
+    """``facts`` read the store's first 1,000 and said "1000 fact(s)": the rest were on no
+    answer. Each answer now names the offset to read on from, and following them reads
+    every fact once, in order; the resource says more follow and how to read them."""
+    import re
+
+    want = _many_facts(tmp_path / "many.db", 1100)
+    seen: list[int] = []
+    heads: list[str] = []
+
+    async def body(c: Client) -> None:
+        offset: int | None = 0
+        while offset is not None:
+            out = await call(c, "facts", {"scope": "many", "offset": offset})
+            heads.append(out.splitlines()[0])
+            seen.extend(int(i) for i in re.findall(r"^fact (\d+) ·", out, re.M))
+            nxt = re.search(r"call facts with offset (\d+)", out)
+            offset = int(nxt.group(1)) if nxt else None
+            assert len(heads) < 20
+        past = await call(c, "facts", {"scope": "many", "offset": 5000})
+        assert past.startswith("no facts in scope many from offset 5000")
+        resource = await read(c, "memlane://many/facts")
+        assert "call the facts tool with offset" in resource
+
+    talk(server(tmp_path, str(tmp_path / "many.db")), body)
+    assert seen == want
+    assert heads[0].startswith("facts 1-") and heads[0].endswith("more follow:")
+    assert heads[-1].endswith(f"-{len(want)} in scope many, the last:")
+
+
+def test_facts_over_http_say_where_the_next_page_starts(tmp_path):
+    """``GET /v1/facts`` and ``facts.list`` answered the first 1,000 facts as if they were
+    all; ``limit``/``offset`` page them and ``next_offset`` says where the next starts
+    (null after the last). ``memlane.Client.facts`` takes both."""
+    import httpx
+
+    from memlane import Client
+    from memlane.serve.http import create_app
+    from memlane.testing.http import serving
+
+    want = _many_facts(tmp_path / "h.db", 1234)
+    mem = memory(tmp_path / "h.db")
+    try:
+        with serving(create_app(mem, worker=False)) as url:
+            first = httpx.get(f"{url}/v1/facts", params={"scope": "many"}, timeout=30).json()
+            assert len(first["facts"]) == 1000 and first["next_offset"] == 1000
+            rest = httpx.get(f"{url}/v1/facts", params={"scope": "many", "offset": 1000},
+                             timeout=30).json()
+            assert rest["next_offset"] is None
+            assert [f["id"] for f in first["facts"] + rest["facts"]] == want
+            exact = httpx.get(f"{url}/v1/facts", params={"scope": "many", "limit": 234,
+                                                        "offset": 1000}, timeout=30).json()
+            assert len(exact["facts"]) == 234 and exact["next_offset"] is None
+            for bad in ({"limit": 0}, {"limit": 100_001}, {"offset": -1}):
+                r = httpx.get(f"{url}/v1/facts", params={"scope": "many", **bad}, timeout=30)
+                assert r.status_code == 422 and r.json()["error"]["field"] == next(iter(bad))
+            got: list[int] = []
+            with Client(url) as client:
+                for offset in range(0, 1300, 500):
+                    got += [f.id for f in client.facts("many", limit=500, offset=offset)]
+            assert got == want
+    finally:
+        mem.close()

@@ -38,6 +38,7 @@ from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
 from memlane.memory import Memory
 from memlane.serve import mcp_text as render
 from memlane.serve.keys import scope_matches
+from memlane.serve.paging import fact_page
 
 __all__ = ["ScopeAccess", "ScopeCheck", "ScopePatterns", "build_server", "as_access",
            "USE_MEMORY"]
@@ -224,6 +225,9 @@ def _request_of(ctx: Context | None) -> Any:
     except ValueError:
         return None
 
+
+FACTS_PAGE = 1000
+"""Facts one ``facts`` answer reads (the answer's length may cut it shorter; both say so)."""
 
 Scope = Annotated[str | None, Field(
     description="Conversation or project key the memory belongs to (e.g. a repository name or "
@@ -412,11 +416,17 @@ class _Tools:
             "Only facts about this subject, e.g. user or a project name."))] = None,
         include_superseded: Annotated[bool, Field(description=(
             "Also list values that were replaced."))] = False,
+        offset: Annotated[int, Field(ge=0, le=INT64_MAX, description=(
+            "List from this position on (0 the first fact; a long list is shown in parts, "
+            "and the answer names the offset to ask for next)."))] = 0,
     ) -> str:
         where = self.scope(ctx, scope)
         with _tool_errors():
-            rows = self.mem.facts(where, subject or None, include_superseded=include_superseded)
-        return render.facts_text(where, rows, subject=subject)
+            page = fact_page(self.mem, where, subject or None,
+                             include_superseded=include_superseded, limit=FACTS_PAGE,
+                             offset=offset)
+        return render.facts_text(where, page.facts, subject=subject, offset=offset,
+                                 more=page.next_offset is not None)
 
     def fact_history(
         self,
@@ -676,7 +686,10 @@ def build_server(
     def facts_resource(scope: str, ctx: Context) -> str:
         with _resource_errors(f"memlane://{quote(scope, safe='')}/facts"):
             where = tools.scope(ctx, scope)
-            return render.facts_text(where, memory.facts(where), subject=None)
+            page = fact_page(memory, where, None, limit=FACTS_PAGE)
+            return render.facts_text(where, page.facts, subject=None,
+                                     more=page.next_offset is not None,
+                                     reader="call the facts tool with offset")
 
     @server.resource("memlane://{scope}/sessions/{session_id}", name="session",
                      mime_type="text/plain",

@@ -27,6 +27,7 @@ from memlane.serve.http import models as m
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError, KnownQuery
 from memlane.serve.http.responses import JSONResponse
+from memlane.serve.paging import fact_page
 from memlane.serve.render import hit_dict, message_dict, session_dict, to_plain
 
 __all__ = ["ACTIONS", "Action", "answer", "answer_in_thread", "mount", "run", "server_timing"]
@@ -183,8 +184,10 @@ def sessions_show(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[str
 @action("facts.list", m.FactsInput, write=False, summary="Facts with their confidence")
 def facts_list(mem: Memory, who: Principal, inp: m.FactsInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
-    rows = mem.facts(inp.scope, inp.subject, include_superseded=inp.include_superseded)
-    return {"facts": [to_plain(f) for f in rows]}
+    rows = fact_page(mem, inp.scope, inp.subject, include_superseded=inp.include_superseded,
+                     limit=inp.limit, offset=inp.offset)
+    # the listing was cut at 1,000 facts without a word: next_offset says where it goes on
+    return {"facts": [to_plain(f) for f in rows.facts], "next_offset": rows.next_offset}
 
 
 @action("facts.history", m.FactHistoryInput, write=False,

@@ -250,11 +250,14 @@ class IndexInput(_In):
 
 
 class FactsInput(_In):
-    """``memlane facts list``."""
+    """``memlane facts list``: ``limit`` facts from the ``offset``-th on (the answer's
+    ``next_offset`` reads on; it is null after the last)."""
 
     scope: str | None = _scope()
     subject: str | None = None
     include_superseded: bool = False
+    limit: int = Field(default=1000, ge=1, le=100_000)
+    offset: int = Field(default=0, ge=0, le=INT64_MAX)
 
 
 class FactHistoryInput(_In):
