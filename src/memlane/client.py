@@ -202,8 +202,9 @@ class Client:
                                                    scope=scope))
 
     def sessions(self, scope: str | None = None, status: str | None = None,
-                 limit: int = 100) -> list[Session]:
-        res = self.action("sessions.list", scope=scope, status=status, limit=limit)
+                 limit: int = 100, offset: int = 0) -> list[Session]:
+        res = self.action("sessions.list", scope=scope, status=status, limit=limit,
+                          offset=offset)
         return [from_plain(Session, s) for s in res["sessions"]]
 
     def _session_view(self, session_id: int) -> dict[str, Any]:

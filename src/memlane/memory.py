@@ -311,8 +311,11 @@ class Memory:
         return self.store.get_session(session_id)
 
     @validated
-    def sessions(self, scope: str | None = None, status: str | None = None, limit: int = 100) -> list[Session]:
-        return self.store.list_sessions(scope=scope, status=status, limit=limit)
+    def sessions(self, scope: str | None = None, status: str | None = None, limit: int = 100,
+                 offset: int = 0) -> list[Session]:
+        """Sessions newest first (the id breaking ties), ``limit`` of them from the
+        ``offset``-th on."""
+        return self.store.list_sessions(scope=scope, status=status, limit=limit, offset=offset)
 
     @validated
     def messages(self, session_id: int) -> list[Message]:

@@ -157,3 +157,29 @@ def test_facts_over_http_say_where_the_next_page_starts(tmp_path):
             assert got == want
     finally:
         mem.close()
+
+
+def test_the_sessions_tool_names_the_offset_of_older_sessions(tmp_path):
+    """``sessions`` showed the newest 100 at most, with no way past them."""
+    import re
+
+    with memory(tmp_path / "s.db") as mem:
+        for i in range(130):
+            mem.add_message("busy", "user", f"hello {i}", at=f"2024-01-01T00:{i // 60:02d}:00Z")
+            mem.close_session("busy")
+        want = [s.id for s in mem.store.list_sessions(scope="busy", limit=1000)]
+    seen: list[int] = []
+
+    async def body(c: Client) -> None:
+        offset: int | None = 0
+        while offset is not None:
+            out = await call(c, "sessions", {"scope": "busy", "limit": 100, "offset": offset})
+            seen.extend(int(i) for i in re.findall(r"^session (\d+)\b", out, re.M))
+            nxt = re.search(r"call sessions with offset (\d+)", out)
+            offset = int(nxt.group(1)) if nxt else None
+            assert len(seen) <= 130
+        assert (await call(c, "sessions", {"scope": "busy", "offset": 500})).startswith(
+            "no sessions in scope busy from offset 500")
+
+    talk(server(tmp_path, str(tmp_path / "s.db")), body)
+    assert seen == want

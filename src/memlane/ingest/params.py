@@ -262,7 +262,7 @@ RULES: dict[str, dict[str, Rule]] = {
     "close_idle": {"now": _OPT_TIME},
     "session": {"session_id": _id},
     "sessions": {"scope": _OPT_LABEL, "status": _opt(_choice(SESSION_STATUSES)),
-                 "limit": _int(1, 100_000)},
+                 "limit": _int(1, 100_000), "offset": _int(0, INT64_MAX)},
     "messages": {"session_id": _id},
     "session_intelligence": {"session_id": _id},
     "item": {"item_id": _id},

@@ -481,12 +481,17 @@ class _Tools:
         status: Annotated[Literal["open", "closed", "summarized", "failed"] | None,
                           Field(description="Only sessions in this state.")] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="How many, newest first.")] = 10,
+        offset: Annotated[int, Field(ge=0, le=INT64_MAX, description=(
+            "Skip this many of the newest first (the answer names the offset of the next "
+            "ones)."))] = 0,
     ) -> str:
         where = self.scope(ctx, scope)
         with _tool_errors():
-            rows = self.mem.sessions(scope=where, status=status, limit=limit)
-            summaries = [(s, self.mem.session_intelligence(s.id)["summary"]) for s in rows]
-        return render.sessions_text(where, summaries)
+            rows = self.mem.sessions(scope=where, status=status, limit=limit + 1, offset=offset)
+            summaries = [(s, self.mem.session_intelligence(s.id)["summary"])
+                         for s in rows[:limit]]
+        return render.sessions_text(where, summaries, offset=offset,
+                                    more=len(rows) > limit)
 
     def session(
         self,

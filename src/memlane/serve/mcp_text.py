@@ -218,15 +218,21 @@ def _session_head(s: Session) -> str:
             f"{when(s.ended_at)} · {s.message_count} message(s)")
 
 
-def sessions_text(scope: str | None, rows: Iterable[tuple[Session, dict[str, Any] | None]]) -> str:
+def sessions_text(scope: str | None, rows: Iterable[tuple[Session, dict[str, Any] | None]],
+                  *, offset: int = 0, more: bool = False) -> str:
+    """Sessions from position ``offset`` (0 the newest); ``more``: older ones follow, and
+    the answer names the offset to ask for them."""
     rows = list(rows)
     where = f"scope {scope}" if scope else "all scopes"
     if not rows:
-        return f"no sessions in {where}"
-    lines = [f"{len(rows)} session(s) in {where}, newest first:"]
+        return f"no sessions in {where}" + (f" from offset {offset}" if offset else "")
+    lines = [f"{len(rows)} session(s) in {where}, newest first"
+             + (f", from offset {offset}" if offset else "") + ":"]
     for s, summary in rows:
         lines.append(_session_head(s))
         lines.append(f"    {summary_line(summary)}")
+    if more:
+        lines.append(f"… older sessions follow: call sessions with offset {offset + len(rows)}")
     return "\n".join(lines)
 
 

@@ -168,8 +168,13 @@ def _session_scope(mem: Memory, session_id: int) -> str:
 @action("sessions.list", m.SessionsInput, write=False, summary="Sessions, newest first")
 def sessions_list(mem: Memory, who: Principal, inp: m.SessionsInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
-    rows = mem.sessions(scope=inp.scope, status=inp.status, limit=inp.limit)
-    return {"sessions": [session_dict(s) for s in rows]}
+    # one more than asked: whether another page follows (sessions past the first 1,000
+    # were on no answer, and nothing said so)
+    rows = mem.sessions(scope=inp.scope, status=inp.status, limit=inp.limit + 1,
+                        offset=inp.offset)
+    more = len(rows) > inp.limit
+    return {"sessions": [session_dict(s) for s in rows[:inp.limit]],
+            "next_offset": inp.offset + inp.limit if more else None}
 
 
 @action("sessions.show", m.IdInput, write=False,

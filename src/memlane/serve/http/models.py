@@ -208,6 +208,7 @@ class SessionsInput(_In):
     scope: str | None = _scope()
     status: Literal["open", "closed", "summarized", "failed"] | None = None
     limit: int = Field(default=50, ge=1, le=1000)
+    offset: int = Field(default=0, ge=0, le=INT64_MAX)
 
 
 class IdInput(_In):
