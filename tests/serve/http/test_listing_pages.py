@@ -44,3 +44,43 @@ def test_every_session_of_a_scope_past_1000_is_reached_by_next_offset(tmp_path) 
             assert got == want
     finally:
         mem.close()
+
+
+def test_a_long_session_is_read_in_parts_by_next_turn(tmp_path) -> None:
+    """``GET /v1/sessions/{id}`` answered every message of a session at once (a session of
+    100,000 messages was one answer) with no way to read it in parts; ``from_turn`` and
+    ``limit`` page it and ``next_turn`` says where the next part starts. Without them it
+    answers every message, as before."""
+    mem = memory(tmp_path / "m.db")
+    try:
+        for i in range(1, 2501):
+            mem.add_message("long", "user", f"message {i}", at="2024-01-01T00:00:00Z")
+        sid = mem.close_session("long").id
+        with serving(create_app(mem, worker=False)) as url:
+            seen: list[int] = []
+            turn: int | None = 1
+            while turn is not None:
+                r = httpx.get(f"{url}/v1/sessions/{sid}", params={"from_turn": turn,
+                                                                  "limit": 1000}, timeout=30)
+                assert r.status_code == 200, r.text
+                body = r.json()
+                assert len(body["messages"]) <= 1000 and body["session"]["id"] == sid
+                seen += [m["seq"] for m in body["messages"]]
+                turn = body["next_turn"]
+            assert seen == list(range(1, 2501))
+            whole = httpx.get(f"{url}/v1/sessions/{sid}", timeout=30).json()
+            assert len(whole["messages"]) == 2500 and whole["next_turn"] is None
+            past = httpx.get(f"{url}/v1/sessions/{sid}", params={"from_turn": 9999},
+                             timeout=30).json()
+            assert past["messages"] == [] and past["next_turn"] is None
+            for bad in ({"from_turn": 0}, {"limit": 0}, {"limit": 100_001}):
+                r = httpx.get(f"{url}/v1/sessions/{sid}", params=bad, timeout=30)
+                assert r.status_code == 422 and r.json()["error"]["field"] == next(iter(bad))
+            act = httpx.post(f"{url}/actions", json={"kind": "sessions.show", "input": {
+                "id": sid, "from_turn": 2401, "limit": 50}}, timeout=30).json()["result"]
+            assert [m["seq"] for m in act["messages"]] == list(range(2401, 2451))
+            assert act["next_turn"] == 2451
+            with Client(url) as client:
+                assert len(client.messages(sid)) == 2500
+    finally:
+        mem.close()

@@ -177,12 +177,17 @@ def sessions_list(mem: Memory, who: Principal, inp: m.SessionsInput, timings: di
             "next_offset": inp.offset + inp.limit if more else None}
 
 
-@action("sessions.show", m.IdInput, write=False,
+@action("sessions.show", m.SessionShowInput, write=False,
         summary="One session: messages, summary, facts, entities, relations, observations")
-def sessions_show(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
+def sessions_show(mem: Memory, who: Principal, inp: m.SessionShowInput,
+                  timings: dict[str, float]) -> Any:
     _owned(who, _session_scope(mem, inp.id), f"session {inp.id}", write=False)
+    messages = [x for x in mem.messages(inp.id) if x.seq >= inp.from_turn]
+    shown = messages if inp.limit is None else messages[:inp.limit]
+    rest = messages[len(shown):]
     return {"session": session_dict(mem.session(inp.id)),
-            "messages": [message_dict(x) for x in mem.messages(inp.id)],
+            "messages": [message_dict(x) for x in shown],
+            "next_turn": rest[0].seq if rest else None,
             **to_plain(mem.session_intelligence(inp.id))}
 
 

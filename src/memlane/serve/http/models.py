@@ -217,6 +217,15 @@ class IdInput(_In):
     id: int = Field(ge=1, le=INT64_MAX)
 
 
+class SessionShowInput(IdInput):
+    """One session; its messages from turn ``from_turn`` on, ``limit`` of them (every one
+    by default). The answer's ``next_turn`` is the turn to ask for next (null after the
+    last): a session of 100,000 messages was one answer, with no way to read it in parts."""
+
+    from_turn: int = Field(default=1, ge=1, le=INT64_MAX)
+    limit: int | None = Field(default=None, ge=1, le=100_000)
+
+
 class ScopeInput(_In):
     """One scope (``DELETE /v1/scopes/{scope}``)."""
 
