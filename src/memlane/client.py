@@ -202,8 +202,9 @@ class Client:
                                                    scope=scope))
 
     def sessions(self, scope: str | None = None, status: str | None = None,
-                 limit: int = 100) -> list[Session]:
-        res = self.action("sessions.list", scope=scope, status=status, limit=limit)
+                 limit: int = 100, offset: int = 0) -> list[Session]:
+        res = self.action("sessions.list", scope=scope, status=status, limit=limit,
+                          offset=offset)
         return [from_plain(Session, s) for s in res["sessions"]]
 
     def _session_view(self, session_id: int) -> dict[str, Any]:
@@ -254,11 +255,12 @@ class Client:
         return self.action("memory.upsert", text=text, **fields)["id"]
 
     def facts(self, scope: str | None = None, subject: str | None = None, *,
-              include_superseded: bool = False) -> list[Any]:
+              include_superseded: bool = False, limit: int = 1000,
+              offset: int = 0) -> list[Any]:
         from memlane.index.facts import FactView
 
         res = self.action("facts.list", scope=scope, subject=subject,
-                          include_superseded=include_superseded)
+                          include_superseded=include_superseded, limit=limit, offset=offset)
         return [from_plain(FactView, f) for f in res["facts"]]
 
     def fact_history(self, subject: str, predicate: str, scope: str | None = None) -> list[dict[str, Any]]:

@@ -311,8 +311,11 @@ class Memory:
         return self.store.get_session(session_id)
 
     @validated
-    def sessions(self, scope: str | None = None, status: str | None = None, limit: int = 100) -> list[Session]:
-        return self.store.list_sessions(scope=scope, status=status, limit=limit)
+    def sessions(self, scope: str | None = None, status: str | None = None, limit: int = 100,
+                 offset: int = 0) -> list[Session]:
+        """Sessions newest first (the id breaking ties), ``limit`` of them from the
+        ``offset``-th on."""
+        return self.store.list_sessions(scope=scope, status=status, limit=limit, offset=offset)
 
     @validated
     def messages(self, session_id: int) -> list[Message]:
@@ -706,11 +709,15 @@ class Memory:
         *,
         include_superseded: bool = False,
         now: datetime | str | float | None = None,
+        limit: int = 1000,
+        offset: int = 0,
     ) -> list[FactView]:
-        """Facts with their confidence as of ``now``; current ones unless asked."""
+        """Facts with their confidence as of ``now``; current ones unless asked. At most
+        ``limit`` of them, from the ``offset``-th on, ordered by scope, subject, predicate,
+        time and id (a page never repeats or skips one)."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         rows = self.store.list_facts(scope, normalize_name(subject) if subject else None,
-                                     include_superseded)
+                                     include_superseded, limit=limit, offset=offset)
         return [view(f, self.config.confidence, when) for f in rows]
 
     @validated

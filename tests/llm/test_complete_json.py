@@ -220,3 +220,41 @@ def test_any_json_value_encoded_twice_reads_as_once(value: object) -> None:
     once = extract_json(json.dumps(value), want=None) if isinstance(value, (dict, list)) else None
     if once is not None:
         assert extract_json(json.dumps(json.dumps(value)), want=None) == once
+
+
+@pytest.mark.parametrize("size", [16_001, 300_000, 3_000_000])
+def test_a_repair_turn_sends_back_a_bounded_part_of_a_huge_bad_answer(
+        srv: ChatServer, llm: OpenAIChat, size: int) -> None:
+    """A repair turn sent the whole malformed answer back: a model that rambled for megabytes
+    made a repair request as large (past any context window). It now carries at most
+    REPAIR_ECHO_CHARS of it, its start and its end, and says how much it left out."""
+    from memlane.backends.llm.base import REPAIR_ECHO_CHARS
+
+    bad = '{"name": "' + "x" * (size - 22) + '", "tags": ['  # an object never closed
+    assert len(bad) == size
+    srv.script(bad, '{"name": "fixed", "tags": []}')
+    assert complete_json(llm, ASK, SCHEMA) == {"name": "fixed", "tags": []}
+    echo = srv.chat_requests[1].messages[2]
+    assert echo["role"] == "assistant"
+    assert len(echo["content"]) <= REPAIR_ECHO_CHARS + 100
+    assert echo["content"].startswith('{"name": "xxx') and echo["content"].endswith('xxx", "tags": [')
+    assert f"[… {size - REPAIR_ECHO_CHARS:,} characters of this answer left out …]" \
+        in echo["content"]
+    assert srv.chat_requests[1].messages[3]["content"].startswith(
+        "Your previous answer was not valid JSON: ")
+
+
+def test_a_repair_turn_leaves_out_the_answers_reasoning(srv: ChatServer, llm: OpenAIChat) -> None:
+    """A reasoning model's <think> block (often most of its answer) is not sent back."""
+    srv.script("<think>" + "hmm " * 10_000 + '</think>{"name": 3}', '{"name": "n", "tags": []}')
+    assert complete_json(llm, ASK, SCHEMA) == {"name": "n", "tags": []}
+    assert srv.chat_requests[1].messages[2]["content"] == '{"name": 3}'
+
+
+def test_an_answer_within_the_bound_is_sent_back_whole(srv: ChatServer, llm: OpenAIChat) -> None:
+    from memlane.backends.llm.base import REPAIR_ECHO_CHARS
+
+    bad = '{"name": "' + "y" * (REPAIR_ECHO_CHARS - 22) + '", "tags": ['
+    srv.script(bad, '{"name": "n", "tags": []}')
+    complete_json(llm, ASK, SCHEMA)
+    assert srv.chat_requests[1].messages[2]["content"] == bad

@@ -398,3 +398,32 @@ def test_a_stream_ending_in_an_error_says_the_error_and_is_retried_when_it_shoul
         with pytest.raises(LLMHTTPError, match="with an error instead of an answer: Provider "
                                                "returned error"):
             llm.complete(HI)
+
+
+_PIECES = st.sampled_from(list('{}[]",: abc01\n`') + [
+    "```json\n", "```", "~~~", "<think>", "</think>", '{"a": 1}', "[1]", '"x"', "null",
+    '{"topic": "Lis', '"facts": [', '{"subject": "user"}'])
+
+
+@given(st.lists(_PIECES, max_size=14).map("".join))
+def test_an_answer_the_cut_check_passes_is_one_the_json_extraction_reads(text: str) -> None:
+    """``openai._whole_json`` (is an answer cut at the output limit still whole?) and
+    ``base.extract_json`` walk the same candidates, but the cut check only the first start:
+    it never passes an answer the extraction cannot read. Folding it into extract_json
+    (session 21 tried) passed cut answers whose inner object is whole, which the test
+    above refuses, and sent them to repair turns cut the same."""
+    from memlane.backends.llm.base import extract_json
+    from memlane.backends.llm.openai import _whole_json
+
+    if _whole_json(text):
+        extract_json(text, want=None)  # raises ValueError if it cannot
+
+
+def test_the_cut_check_and_the_extraction_differ_on_a_cut_answer_with_a_whole_inner_object(
+        ) -> None:
+    from memlane.backends.llm.base import extract_json
+    from memlane.backends.llm.openai import _whole_json
+
+    cut = '{"topic": "Moving to Lisbon", "facts": [{"subject": "user", "object": "x"}, {"subj'
+    assert extract_json(cut, want=None) == {"subject": "user", "object": "x"}
+    assert not _whole_json(cut)

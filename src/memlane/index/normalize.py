@@ -30,22 +30,54 @@ def _slug(text: str) -> str:
 
 
 def _word_slug(text: str) -> str:
-    """``_slug`` keeping the letters of every script: ``"город"`` → ``город``."""
+    """``_slug`` keeping the letters of every script, and their combining marks:
+    ``"город"`` → ``город``, ``"पिता"`` → ``पिता``. Marks (Devanagari vowel signs, Thai
+    tones, Hebrew points) were separators, so ``पिता`` (father) and ``पीता`` (drinks) were
+    both ``प_त``: one key."""
     text = unicodedata.normalize("NFKC", text).casefold()
-    return re.sub(r"[\W_]+", "_", text).strip("_")
+    kept: list[str] = []
+    for c in text:
+        # a mark belongs to the letter before it; one after a symbol (the emoji selector
+        # of "❤️") or a space goes with it
+        word = c.isalnum() or (unicodedata.category(c).startswith("M")
+                               and bool(kept) and kept[-1] != " ")
+        kept.append(c if word else " ")
+    return "_".join("".join(kept).split())
+
+
+def _symbol_slug(text: str) -> str:
+    """A predicate of no letter or digit (``"❤️"``, ``"???"``, ``"★★"``, ``"—"``) keeps its
+    visible characters, spaces as ``_``: every letter-based slug of it is ``""``, and facts
+    were stored with an empty predicate, every such fact of a subject one key."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    kept = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf"))
+    return "_".join(kept.split()) or text.strip() or text
+
+
+def _foreign(text: str) -> bool:
+    """Whether ``text`` holds a letter of a script other than Latin."""
+    return any(c.isalpha() and not unicodedata.name(c, "LATIN").startswith("LATIN")
+               for c in text)
+
+
+_PREFIXES = re.compile(r"^(?:(?:my|the|our|your|user_s|users|his|her|their|current|new)_)+")
 
 
 def normalize_predicate(predicate: str) -> str:
     """``"Lives In"`` → ``lives_in``; synonyms the extractor emits map to one name.
 
-    A predicate with no Latin letter (``"город"``, ``"עיר"``, ``"最喜欢的城市"``) keeps its
-    own letters: the Latin slug made each of them ``""``, so every such fact of a subject
-    had one key and each new one superseded the last, whatever it was about. (A Latin one
-    keeps its Latin slug, accents dropped, so stored keys still match.)"""
-    slug = re.sub(r"^(?:(?:my|the|our|your|user_s|users|his|her|their|current|new)_)+", "", _slug(predicate))
-    slug = slug or _slug(predicate)
-    if not re.search(r"[a-z]", slug):
-        slug = _word_slug(predicate) or slug
+    A predicate with a letter of another script (``"город"``, ``"עיר"``, ``"最喜欢的城市"``,
+    ``"favorite 食べ物"``) keeps all its letters and their marks: the Latin slug made the
+    first three ``""`` and the last ``favorite``, so such facts of a subject shared one key
+    and each new one superseded the last, whatever it was about. A predicate of symbols
+    alone (``"❤️"``, ``"???"``) keeps them. The key is never empty for a predicate with
+    something in it. (A Latin one keeps its Latin slug, accents dropped, so stored keys
+    still match.)"""
+    slug = _PREFIXES.sub("", _slug(predicate)) or _slug(predicate)
+    if not re.search(r"[a-z]", slug) or _foreign(predicate):
+        words = _word_slug(predicate)
+        slug = (_PREFIXES.sub("", words) or words) or slug
+    slug = slug or _symbol_slug(predicate)
     return PREDICATE_SYNONYMS.get(slug, slug)
 
 

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from memlane.config import Config
 from memlane.errors import ValidationError
 from memlane.ingest.validate import (
+    INT64_MAX,
     MAX_NESTING,
     check_bool,
     check_float,
@@ -261,7 +262,7 @@ RULES: dict[str, dict[str, Rule]] = {
     "close_idle": {"now": _OPT_TIME},
     "session": {"session_id": _id},
     "sessions": {"scope": _OPT_LABEL, "status": _opt(_choice(SESSION_STATUSES)),
-                 "limit": _int(1, 100_000)},
+                 "limit": _int(1, 100_000), "offset": _int(0, INT64_MAX)},
     "messages": {"session_id": _id},
     "session_intelligence": {"session_id": _id},
     "item": {"item_id": _id},
@@ -298,7 +299,7 @@ RULES: dict[str, dict[str, Rule]] = {
                  "source": _choice(("stated", "observed", "inferred", "system")),
                  "at": _OPT_TIME},
     "facts": {"scope": _OPT_LABEL, "subject": _OPT_SHORT, "include_superseded": _bool,
-              "now": _OPT_TIME},
+              "now": _OPT_TIME, "limit": _int(1, 100_000), "offset": _int(0, INT64_MAX)},
     "fact_history": {"subject": _short, "predicate": _short, "scope": _OPT_LABEL, "now": _OPT_TIME},
     "forget_fact": {"fact_id": _id},
     "forgotten_facts": {"subject": _short, "predicate": _short, "scope": _OPT_LABEL},

@@ -30,13 +30,25 @@ def facts() -> None:
 @click.option("--subject", default=None, help="Only facts about this subject (e.g. user).")
 @click.option("--include-superseded", is_flag=True, help="Also show replaced values.")
 @click.option("--now", default=None, help="Confidence as of this ISO-8601 time (default: now).")
+@click.option("--limit", default=1000, show_default=True, type=int,
+              help="List at most this many facts.")
+@click.option("--offset", default=0, show_default=True, type=int,
+              help="List from this position on (0 the first).")
 @json_option
 @click.pass_context
 def facts_list(ctx: click.Context, scope: str | None, subject: str | None,
-               include_superseded: bool, now: str | None, as_json: bool) -> None:
-    """Facts with their confidence; current ones unless --include-superseded."""
+               include_superseded: bool, now: str | None, limit: int, offset: int,
+               as_json: bool) -> None:
+    """Facts with their confidence; current ones unless --include-superseded. When more
+    follow than --limit, standard error says the --offset to read on from (the list was
+    cut at 1,000 without a word)."""
     mem = memory_of(ctx)
-    rows = mem.facts(scope, subject, include_superseded=include_superseded, now=now)
+    rows = mem.facts(scope, subject, include_superseded=include_superseded, now=now,
+                     limit=limit, offset=offset)
+    if len(rows) == limit and mem.facts(scope, subject, include_superseded=include_superseded,
+                                        limit=1, offset=offset + limit):
+        click.echo(f"more facts follow: memlane facts list --offset {offset + limit}",
+                   err=True)
     if as_json:
         echo(dumps([dataclasses.asdict(f) for f in rows]))
         return

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
+from urllib.parse import quote
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
@@ -37,6 +38,7 @@ from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
 from memlane.memory import Memory
 from memlane.serve import mcp_text as render
 from memlane.serve.keys import scope_matches
+from memlane.serve.paging import fact_page
 
 __all__ = ["ScopeAccess", "ScopeCheck", "ScopePatterns", "build_server", "as_access",
            "USE_MEMORY"]
@@ -102,13 +104,30 @@ def _tool_errors() -> Iterator[None]:
 
 
 @contextmanager
-def _resource_errors() -> Iterator[None]:
+def _resource_errors(uri: str) -> Iterator[None]:
+    """A resource's errors as the client should read them: a missing object or a malformed
+    id is invalid params (the SDK's "not found"); so is a scope the caller may not reach
+    or a malformed one, with the message naming the scope (``scope: forbidden: scope 'x' is
+    outside the scopes ...``) and ``data`` holding the URI and the scope. That answer was an
+    internal error (-32603), as if the server had failed. The scope is judged before any
+    object is read, so the answer is the same whether the object exists or not."""
     try:
         yield
     except (NotFoundError, ValidationError) as e:  # a malformed id names no resource either
         raise ResourceNotFoundError(str(e)) from e
+    except _ScopeRefused as e:
+        raise MCPError(code=INVALID_PARAMS, message=str(e),
+                       data={"uri": uri, "scope": e.scope}) from e
     except (MemlaneError, ToolError) as e:
         raise ResourceError(str(e)) from e
+
+
+class _ScopeRefused(ToolError):
+    """A scope the caller may not reach (or no scope can be): ``scope`` names it."""
+
+    def __init__(self, message: str, scope: str | None) -> None:
+        super().__init__(message)
+        self.scope = scope
 
 
 class _Server(MCPServer):
@@ -207,6 +226,9 @@ def _request_of(ctx: Context | None) -> Any:
         return None
 
 
+FACTS_PAGE = 1000
+"""Facts one ``facts`` answer reads (the answer's length may cut it shorter; both say so)."""
+
 Scope = Annotated[str | None, Field(
     description="Conversation or project key the memory belongs to (e.g. a repository name or "
                 "chat id). Omit to use the server's default scope.", max_length=256)]
@@ -271,6 +293,15 @@ class _Tools:
 
     def scope(self, ctx: Context | None, scope: str | None, *, write: bool = False,
               required: bool = False) -> str | None:
+        try:
+            return self._scope(ctx, scope, write=write, required=required)
+        except _ScopeRefused:
+            raise
+        except ToolError as e:
+            raise _ScopeRefused(str(e), scope) from e
+
+    def _scope(self, ctx: Context | None, scope: str | None, *, write: bool,
+               required: bool) -> str | None:
         access = self.access_for(ctx)
         chosen = scope if scope not in (None, "") else self.default_scope
         if chosen is None:
@@ -385,11 +416,17 @@ class _Tools:
             "Only facts about this subject, e.g. user or a project name."))] = None,
         include_superseded: Annotated[bool, Field(description=(
             "Also list values that were replaced."))] = False,
+        offset: Annotated[int, Field(ge=0, le=INT64_MAX, description=(
+            "List from this position on (0 the first fact; a long list is shown in parts, "
+            "and the answer names the offset to ask for next)."))] = 0,
     ) -> str:
         where = self.scope(ctx, scope)
         with _tool_errors():
-            rows = self.mem.facts(where, subject or None, include_superseded=include_superseded)
-        return render.facts_text(where, rows, subject=subject)
+            page = fact_page(self.mem, where, subject or None,
+                             include_superseded=include_superseded, limit=FACTS_PAGE,
+                             offset=offset)
+        return render.facts_text(where, page.facts, subject=subject, offset=offset,
+                                 more=page.next_offset is not None)
 
     def fact_history(
         self,
@@ -444,12 +481,17 @@ class _Tools:
         status: Annotated[Literal["open", "closed", "summarized", "failed"] | None,
                           Field(description="Only sessions in this state.")] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="How many, newest first.")] = 10,
+        offset: Annotated[int, Field(ge=0, le=INT64_MAX, description=(
+            "Skip this many of the newest first (the answer names the offset of the next "
+            "ones)."))] = 0,
     ) -> str:
         where = self.scope(ctx, scope)
         with _tool_errors():
-            rows = self.mem.sessions(scope=where, status=status, limit=limit)
-            summaries = [(s, self.mem.session_intelligence(s.id)["summary"]) for s in rows]
-        return render.sessions_text(where, summaries)
+            rows = self.mem.sessions(scope=where, status=status, limit=limit + 1, offset=offset)
+            summaries = [(s, self.mem.session_intelligence(s.id)["summary"])
+                         for s in rows[:limit]]
+        return render.sessions_text(where, summaries, offset=offset,
+                                    more=len(rows) > limit)
 
     def session(
         self,
@@ -647,15 +689,18 @@ def build_server(
     @server.resource("memlane://{scope}/facts", name="facts", mime_type="text/plain",
                      description="The scope's current facts with their confidence.")
     def facts_resource(scope: str, ctx: Context) -> str:
-        with _resource_errors():
+        with _resource_errors(f"memlane://{quote(scope, safe='')}/facts"):
             where = tools.scope(ctx, scope)
-            return render.facts_text(where, memory.facts(where), subject=None)
+            page = fact_page(memory, where, None, limit=FACTS_PAGE)
+            return render.facts_text(where, page.facts, subject=None,
+                                     more=page.next_offset is not None,
+                                     reader="call the facts tool with offset")
 
     @server.resource("memlane://{scope}/sessions/{session_id}", name="session",
                      mime_type="text/plain",
                      description="One session of the scope: messages, summary, facts.")
     def session_resource(scope: str, session_id: str, ctx: Context) -> str:
-        with _resource_errors():
+        with _resource_errors(f"memlane://{quote(scope, safe='')}/sessions/{session_id}"):
             where = tools.scope(ctx, scope)
             s = memory.session(check_id_text(session_id, "session_id"))
             access = tools.access_for(ctx)

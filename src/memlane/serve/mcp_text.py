@@ -134,21 +134,35 @@ def fact_line(f: FactView) -> str:
             + (f", session {f.session_id}" if f.session_id else "") + f") · {state}")
 
 
-def facts_text(scope: str | None, facts: Sequence[FactView], *, subject: str | None) -> str:
+def facts_text(scope: str | None, facts: Sequence[FactView], *, subject: str | None,
+               offset: int = 0, more: bool = False,
+               reader: str = "call facts with offset") -> str:
+    """``facts`` (a page of them from position ``offset``; ``more``: others follow it)
+    within ``ANSWER_CHARS``. Whatever is left out, past the answer's length or past the
+    page, is said, with the offset to read on from (``reader`` says how): a scope's facts
+    past the store's 1,000 were left out without a word."""
     where = f"scope {scope}" if scope else "all scopes"
     about = f" about {subject!r}" if subject else ""
     if not facts:
-        return f"no facts{about} in {where}"
-    lines = [f"{len(facts)} fact(s){about} in {where}:"]
+        return (f"no facts{about} in {where}" if not offset else
+                f"no facts{about} in {where} from offset {offset} (there are {offset} or fewer)")
+    head = (f"{len(facts)} fact(s){about} in {where}" if not offset and not more else
+            f"facts {offset + 1}-{offset + len(facts)}{about} in {where}"
+            + (", more follow" if more else ", the last"))
+    lines = [head + ":"]
     used = len(lines[0])
     for shown, f in enumerate(facts):
         line = fact_line(f)
         if used + len(line) + 1 > ANSWER_CHARS - 300:
-            lines.append(f"… {len(facts) - shown} more fact(s) not shown (this answer stops at "
-                         f"{ANSWER_CHARS:,} characters): pass subject to list fewer")
+            lines.append(f"… {len(facts) - shown}{'+' if more else ''} more fact(s) not shown "
+                         f"(this answer stops at {ANSWER_CHARS:,} characters): {reader} "
+                         f"{offset + shown}, or pass subject to list fewer")
             break
         lines.append(line)
         used += len(line) + 1
+    else:
+        if more:
+            lines.append(f"… more facts follow: {reader} {offset + len(facts)}")
     return "\n".join(lines)
 
 
@@ -204,15 +218,21 @@ def _session_head(s: Session) -> str:
             f"{when(s.ended_at)} · {s.message_count} message(s)")
 
 
-def sessions_text(scope: str | None, rows: Iterable[tuple[Session, dict[str, Any] | None]]) -> str:
+def sessions_text(scope: str | None, rows: Iterable[tuple[Session, dict[str, Any] | None]],
+                  *, offset: int = 0, more: bool = False) -> str:
+    """Sessions from position ``offset`` (0 the newest); ``more``: older ones follow, and
+    the answer names the offset to ask for them."""
     rows = list(rows)
     where = f"scope {scope}" if scope else "all scopes"
     if not rows:
-        return f"no sessions in {where}"
-    lines = [f"{len(rows)} session(s) in {where}, newest first:"]
+        return f"no sessions in {where}" + (f" from offset {offset}" if offset else "")
+    lines = [f"{len(rows)} session(s) in {where}, newest first"
+             + (f", from offset {offset}" if offset else "") + ":"]
     for s, summary in rows:
         lines.append(_session_head(s))
         lines.append(f"    {summary_line(summary)}")
+    if more:
+        lines.append(f"… older sessions follow: call sessions with offset {offset + len(rows)}")
     return "\n".join(lines)
 
 

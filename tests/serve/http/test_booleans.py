@@ -22,7 +22,7 @@ BASE: dict[str, dict[str, Any]] = {
     "sessions.close": {},
     "index": {},
     "sessions.list": {},
-    "sessions.show": {},
+    "sessions.show": {"id": 1},
     "facts.list": {},
     "facts.history": {"subject": "user", "predicate": "lives_in"},
     "facts.forget": {},

@@ -217,6 +217,27 @@ def extract_json(text: str, *, want: str | None = "object") -> Any:
     raise ValueError(f"the JSON does not parse: {first_error}")
 
 
+REPAIR_ECHO_CHARS = 16_000
+"""At most this much of a malformed answer is sent back in a repair turn (about 4,000
+tokens; its first three quarters and its last quarter, the cut said in between)."""
+
+
+def _echo(reply: str) -> str:
+    """The answer as a repair turn shows it to the model: its reasoning (``<think>``
+    blocks) dropped when an answer is left after it, and within ``REPAIR_ECHO_CHARS``. The
+    whole answer was sent back, however long: a model that rambled for 8 MB (the most an
+    answer may be) made a repair request of 8 MB, far past any context window, so the
+    repair could only fail, after the server had read it all."""
+    answer = strip_reasoning(reply) or reply
+    if len(answer) <= REPAIR_ECHO_CHARS:
+        return answer
+    head = REPAIR_ECHO_CHARS * 3 // 4
+    tail = REPAIR_ECHO_CHARS - head
+    cut = len(answer) - head - tail
+    return (f"{answer[:head]}\n[… {cut:,} characters of this answer left out …]\n"
+            f"{answer[-tail:]}")
+
+
 def _snippet(text: str, limit: int = 300) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -234,9 +255,10 @@ def complete_json(
     """Ask ``llm`` for one JSON value matching ``schema`` and return it (parsed).
 
     The reply may wrap the JSON in code fences or prose. When it holds no valid JSON, or
-    the JSON breaks the schema, the conversation continues with the model's answer and a
-    repair turn (``your previous answer was not valid JSON: <error>; answer again with
-    only the JSON object``), at most ``repairs`` times; then
+    the JSON breaks the schema, the conversation continues with the model's answer (without
+    its reasoning, at most ``REPAIR_ECHO_CHARS``) and a repair turn (``your previous answer
+    was not valid JSON: <error>; answer again with only the JSON object``), at most
+    ``repairs`` times; then
     :class:`~memlane.backends.llm.errors.LLMBadResponse` is raised with the last error.
     Transport errors of the backend (timeouts, HTTP errors) propagate unchanged.
     """
@@ -262,7 +284,7 @@ def complete_json(
         else:
             return value
         if attempt < repairs:
-            convo.append({"role": "assistant", "content": reply})
+            convo.append({"role": "assistant", "content": _echo(reply)})
             convo.append({
                 "role": "user",
                 "content": f"Your previous answer was not valid JSON: {error}. "

@@ -233,7 +233,14 @@ def _why_no_text(message: Mapping[str, Any], reason: Any) -> str:
 def _whole_json(text: str) -> bool:
     """Whether an answer cut at the output limit still holds its whole JSON: the answer
     itself, a fenced block, or the value at its first ``{`` or ``[`` followed by the prose
-    the cut fell in (after any reasoning block)."""
+    the cut fell in (after any reasoning block).
+
+    Not ``base.extract_json``'s candidate walk, on purpose: that walk tries up to 64 starts
+    and takes the first whole value, so in an answer cut inside its JSON it finds a whole
+    inner object (``{"topic": …, "facts": [{"subject": "user"}, {"subj``) and the cut would
+    go to repair turns, each cut the same. Here only the first start counts. Every answer
+    this accepts, ``extract_json(text, want=None)`` reads (``tests/llm/
+    test_openai_chat_wire.py`` holds both)."""
     cleaned = strip_reasoning(text)
     for candidate in [cleaned] + [m.group(1).strip() for m in _FENCE.finditer(cleaned)]:
         try:

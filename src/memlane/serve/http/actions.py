@@ -27,6 +27,7 @@ from memlane.serve.http import models as m
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError, KnownQuery
 from memlane.serve.http.responses import JSONResponse
+from memlane.serve.paging import fact_page
 from memlane.serve.render import hit_dict, message_dict, session_dict, to_plain
 
 __all__ = ["ACTIONS", "Action", "answer", "answer_in_thread", "mount", "run", "server_timing"]
@@ -167,24 +168,36 @@ def _session_scope(mem: Memory, session_id: int) -> str:
 @action("sessions.list", m.SessionsInput, write=False, summary="Sessions, newest first")
 def sessions_list(mem: Memory, who: Principal, inp: m.SessionsInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
-    rows = mem.sessions(scope=inp.scope, status=inp.status, limit=inp.limit)
-    return {"sessions": [session_dict(s) for s in rows]}
+    # one more than asked: whether another page follows (sessions past the first 1,000
+    # were on no answer, and nothing said so)
+    rows = mem.sessions(scope=inp.scope, status=inp.status, limit=inp.limit + 1,
+                        offset=inp.offset)
+    more = len(rows) > inp.limit
+    return {"sessions": [session_dict(s) for s in rows[:inp.limit]],
+            "next_offset": inp.offset + inp.limit if more else None}
 
 
-@action("sessions.show", m.IdInput, write=False,
+@action("sessions.show", m.SessionShowInput, write=False,
         summary="One session: messages, summary, facts, entities, relations, observations")
-def sessions_show(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
+def sessions_show(mem: Memory, who: Principal, inp: m.SessionShowInput,
+                  timings: dict[str, float]) -> Any:
     _owned(who, _session_scope(mem, inp.id), f"session {inp.id}", write=False)
+    messages = [x for x in mem.messages(inp.id) if x.seq >= inp.from_turn]
+    shown = messages if inp.limit is None else messages[:inp.limit]
+    rest = messages[len(shown):]
     return {"session": session_dict(mem.session(inp.id)),
-            "messages": [message_dict(x) for x in mem.messages(inp.id)],
+            "messages": [message_dict(x) for x in shown],
+            "next_turn": rest[0].seq if rest else None,
             **to_plain(mem.session_intelligence(inp.id))}
 
 
 @action("facts.list", m.FactsInput, write=False, summary="Facts with their confidence")
 def facts_list(mem: Memory, who: Principal, inp: m.FactsInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
-    rows = mem.facts(inp.scope, inp.subject, include_superseded=inp.include_superseded)
-    return {"facts": [to_plain(f) for f in rows]}
+    rows = fact_page(mem, inp.scope, inp.subject, include_superseded=inp.include_superseded,
+                     limit=inp.limit, offset=inp.offset)
+    # the listing was cut at 1,000 facts without a word: next_offset says where it goes on
+    return {"facts": [to_plain(f) for f in rows.facts], "next_offset": rows.next_offset}
 
 
 @action("facts.history", m.FactHistoryInput, write=False,

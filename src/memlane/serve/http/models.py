@@ -208,12 +208,22 @@ class SessionsInput(_In):
     scope: str | None = _scope()
     status: Literal["open", "closed", "summarized", "failed"] | None = None
     limit: int = Field(default=50, ge=1, le=1000)
+    offset: int = Field(default=0, ge=0, le=INT64_MAX)
 
 
 class IdInput(_In):
     """One object by id."""
 
     id: int = Field(ge=1, le=INT64_MAX)
+
+
+class SessionShowInput(IdInput):
+    """One session; its messages from turn ``from_turn`` on, ``limit`` of them (every one
+    by default). The answer's ``next_turn`` is the turn to ask for next (null after the
+    last): a session of 100,000 messages was one answer, with no way to read it in parts."""
+
+    from_turn: int = Field(default=1, ge=1, le=INT64_MAX)
+    limit: int | None = Field(default=None, ge=1, le=100_000)
 
 
 class ScopeInput(_In):
@@ -250,11 +260,14 @@ class IndexInput(_In):
 
 
 class FactsInput(_In):
-    """``memlane facts list``."""
+    """``memlane facts list``: ``limit`` facts from the ``offset``-th on (the answer's
+    ``next_offset`` reads on; it is null after the last)."""
 
     scope: str | None = _scope()
     subject: str | None = None
     include_superseded: bool = False
+    limit: int = Field(default=1000, ge=1, le=100_000)
+    offset: int = Field(default=0, ge=0, le=INT64_MAX)
 
 
 class FactHistoryInput(_In):

@@ -8,12 +8,12 @@ per-stage timings go in the standard ``Server-Timing`` header.
     POST   /v1/pack                  memory.pack
     POST   /v1/items                 memory.upsert
     POST   /v1/index                 index
-    GET    /v1/sessions              sessions.list    (?scope=&status=&limit=)
-    GET    /v1/sessions/{id}         sessions.show
+    GET    /v1/sessions              sessions.list    (?scope=&status=&limit=&offset=)
+    GET    /v1/sessions/{id}         sessions.show    (?from_turn=&limit=: next_turn reads on)
     POST   /v1/sessions/close        sessions.close
     DELETE /v1/sessions/{id}         sessions.forget  (erasure, docs/erasure.md)
     DELETE /v1/scopes/{scope}        scopes.forget    (erasure, docs/erasure.md)
-    GET    /v1/facts                 facts.list       (?scope=&subject=&include_superseded=)
+    GET    /v1/facts                 facts.list       (?scope=&subject=&include_superseded=&limit=&offset=)
     GET    /v1/facts/history         facts.history    (?subject=&predicate=&scope=)
     DELETE /v1/facts/{id}            facts.forget
     GET    /v1/graph/{entity}        graph.show       (?scope=)
@@ -85,8 +85,12 @@ def mount(app: FastAPI) -> None:
         return await _answer(request, "sessions.close", body)
 
     @route("GET", "/sessions/{id}", "sessions.show")
-    async def session(id: Id, request: Request) -> JSONResponse:
-        return await _answer(request, "sessions.show", m.IdInput(id=id))
+    async def session(id: Id, request: Request,
+                      from_turn: Annotated[int, Query(ge=1, le=INT64_MAX)] = 1,
+                      limit: Annotated[int | None, Query(ge=1, le=100_000)] = None
+                      ) -> JSONResponse:
+        return await _answer(request, "sessions.show",
+                             m.SessionShowInput(id=id, from_turn=from_turn, limit=limit))
 
     @route("DELETE", "/sessions/{id}", "sessions.forget")
     async def session_forget(id: Id, request: Request) -> JSONResponse:

@@ -174,7 +174,8 @@ class FactsMixin(SqlStore):
         return fact(row)
 
     def list_facts(self, scope: str | None = None, norm_subject: str | None = None,
-                   include_superseded: bool = False, limit: int = 1000) -> list[StoredFact]:
+                   include_superseded: bool = False, limit: int = 1000,
+                   offset: int = 0) -> list[StoredFact]:
         where, params = [], []
         if scope is not None:
             where.append("scope = %s")
@@ -188,8 +189,8 @@ class FactsMixin(SqlStore):
         c = self.TEXT_ORDER
         rows = self._run(
             f"SELECT {FACT_COLS} FROM facts {clause} ORDER BY scope{c}, subject{c}, predicate{c},"
-            " at, id LIMIT %s",
-            (*params, limit),
+            " at, id LIMIT %s OFFSET %s",
+            (*params, limit, offset),
         )
         return [fact(r) for r in rows]
 

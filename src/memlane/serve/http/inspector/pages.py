@@ -44,6 +44,7 @@ def _utc(t: datetime | float) -> datetime:
 
 
 _env.globals["utc"] = _utc
+_env.globals["turn_page"] = views.turn_page
 
 
 def _version() -> str:
@@ -145,7 +146,8 @@ def sessions(request: Request, who: Principal = Caller) -> HTMLResponse:
 @router.get("/sessions/{session_id}", response_class=HTMLResponse)
 def session(request: Request, session_id: str, who: Principal = Caller) -> HTMLResponse:
     head = _live_head(request)
-    data = views.session_page(_mem(request), who, check_id_text(session_id, "session_id"))
+    data = views.session_page(_mem(request), who, check_id_text(session_id, "session_id"),
+                              page=request.query_params.get("page"))
     return render(request, "session.html", page="sessions",
                   title=f"Session {data['session'].id}", live_scope=data["scope"],
                   live_head=head, **data)
@@ -156,7 +158,7 @@ def facts(request: Request, who: Principal = Caller) -> HTMLResponse:
     q = _q(request)
     head = _live_head(request)
     data = views.facts_page(_mem(request), who, q.get("scope"), q.get("subject"),
-                            include_superseded=q.get("all") == "1")
+                            include_superseded=q.get("all") == "1", page=q.get("page"))
     return render(request, "facts.html", page="facts",
                   title=f"Facts of {data['scope']}" if data["scope"] else "Facts",
                   live_scope=data["scope"], live_head=head, **data)

@@ -17,10 +17,12 @@ from memlane.errors import NotFoundError, ValidationError
 from memlane.memory import Memory
 from memlane.retrieve.explain import explain
 from memlane.retrieve.presets import PRESETS
+from memlane.serve.paging import fact_page
 from memlane.types import KINDS, SESSION_STATUSES
 
 __all__ = [
-    "Caller", "SIGNAL_LABELS", "fact_history", "facts_page", "health", "owned", "pack_page",
+    "Caller", "FACTS_PER_PAGE", "MESSAGES_PER_PAGE", "SIGNAL_LABELS", "fact_history",
+    "facts_page", "turn_page", "health", "owned", "pack_page",
     "packs_list", "process_metrics", "scopes", "search_page", "session_page", "sessions_page",
 ]
 
@@ -125,8 +127,22 @@ def sessions_page(mem: Memory, who: Caller, scope: str | None, status: str | Non
             "more": more, "first": (number - 1) * limit + 1}
 
 
-def session_page(mem: Memory, who: Caller, session_id: int) -> dict[str, Any]:
-    """One session: its messages with the observations and facts drawn from each turn."""
+MESSAGES_PER_PAGE = 100
+FACTS_PER_PAGE = 100
+
+
+def turn_page(seq: int | None) -> int:
+    """The page of a session's page that shows turn ``seq``: pages hold turns 1-100,
+    101-200, ..., so a link to a turn (``?page=P#turn-SEQ``) never moves."""
+    return 1 if not seq or seq < 1 else (int(seq) - 1) // MESSAGES_PER_PAGE + 1
+
+
+def session_page(mem: Memory, who: Caller, session_id: int,
+                 page: str | int | None = None) -> dict[str, Any]:
+    """One session: its messages with the observations and facts drawn from each turn,
+    ``MESSAGES_PER_PAGE`` turns a page by turn number (``page`` 1 turns 1-100). A session
+    of thousands of messages was one page of megabytes."""
+    number = _int(str(page if page is not None else ""), "page", 1, 1, 1_000_000_000)
     session = mem.session(session_id)
     owned(who, session.scope, f"session {session_id}")
     intel = mem.session_intelligence(session_id)
@@ -136,20 +152,35 @@ def session_page(mem: Memory, who: Caller, session_id: int) -> dict[str, Any]:
     for f in intel["facts"]:
         if f["seq"] is not None:
             by_seq.setdefault(f["seq"], {"observations": [], "facts": []})["facts"].append(f)
+    low, high = (number - 1) * MESSAGES_PER_PAGE + 1, number * MESSAGES_PER_PAGE
+    every = mem.messages(session_id)
     messages = [{"message": m, "marks": by_seq.get(m.seq, {"observations": [], "facts": []})}
-                for m in mem.messages(session_id)]
+                for m in every if low <= m.seq <= high]
+    last = max((m.seq for m in every), default=0)
     return {"session": session, "summary": _summary_of(mem, session_id), "intel": intel,
-            "messages": messages, "scope": session.scope}
+            "messages": messages, "scope": session.scope, "page_number": number,
+            "pages": turn_page(last) if last else 1, "first_turn": low, "last_turn": high,
+            "more": last > high}
 
 
 def facts_page(mem: Memory, who: Caller, scope: str | None, subject: str | None,
-               include_superseded: bool = False) -> dict[str, Any]:
-    """A scope's current facts (and replaced ones on request) with their confidence."""
+               include_superseded: bool = False, page: str | int | None = None
+               ) -> dict[str, Any]:
+    """A scope's current facts (and replaced ones on request) with their confidence,
+    ``FACTS_PER_PAGE`` a page in the order of ``Memory.facts`` (subject, predicate, time,
+    id: pages neither repeat nor skip one). It was one page of every fact, cut at 1,000
+    without a word."""
+    number = _int(str(page if page is not None else ""), "page", 1, 1, 1_000_000_000)
     scope = pick_scope(mem, who, scope)
-    facts = (mem.facts(scope, subject or None, include_superseded=include_superseded)
-             if scope is not None else [])
+    facts: list[Any] = []
+    more = False
+    if scope is not None:
+        found = fact_page(mem, scope, subject or None, include_superseded=include_superseded,
+                          limit=FACTS_PER_PAGE, offset=(number - 1) * FACTS_PER_PAGE)
+        facts, more = found.facts, found.next_offset is not None
     return {"scope": scope, "subject": subject or "", "facts": facts,
-            "include_superseded": include_superseded, "scopes": _visible(mem, who)}
+            "include_superseded": include_superseded, "scopes": _visible(mem, who),
+            "page_number": number, "more": more, "first": (number - 1) * FACTS_PER_PAGE + 1}
 
 
 def fact_history(mem: Memory, who: Caller, scope: str, subject: str,

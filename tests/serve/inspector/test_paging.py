@@ -1,0 +1,81 @@
+"""The inspector's Facts and Session pages are paged (session 21): a scope of thousands of
+facts was one page cut at 1,000 without a word, a session of thousands of messages one page
+of megabytes. Each is followed link by link on a real service, as a reader would."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import httpx
+
+FACTS_PER_PAGE = MESSAGES_PER_PAGE = 100  # memlane.serve.http.inspector.views'
+
+
+def _follow(c: httpx.Client, url: str | None, found: str, limit: int) -> tuple[list[int], int]:
+    """Every id ``found`` matches on the page at ``url`` and on each page its rel=next link
+    leads to, in order; and how many pages."""
+    seen: list[int] = []
+    pages = 0
+    while url is not None:
+        page = c.get(url)
+        assert page.status_code == 200, url
+        ids = [int(i) for i in re.findall(found, page.text)]
+        assert len(ids) <= limit, url
+        seen += ids
+        pages += 1
+        nxt = re.search(r'<a rel="next" href="([^"]+)"', page.text)
+        url = unescape(nxt.group(1)) if nxt else None
+        assert pages < 100
+    return seen, pages
+
+
+def test_every_fact_of_a_scope_of_1234_is_on_one_page_of_the_facts_page(inspector) -> None:
+    mem = inspector.mem
+    for i in range(1234):
+        mem.add_fact("user" if i % 2 else "bob", f"trait {i:04d}", f"value {i}", scope="big",
+                     at="2024-01-01T00:00:00Z")
+    mem.add_fact("bob", "trait 0000", "changed", scope="big", at="2024-02-01T00:00:00Z")
+    want = [f.id for f in mem.store.list_facts("big", limit=10_000)]
+    everything = [f.id for f in mem.store.list_facts("big", include_superseded=True, limit=10_000)]
+    users = [f.id for f in mem.store.list_facts("big", "user", limit=10_000)]
+    assert len(want) == 1234 and len(everything) == 1235 and len(users) == 617
+    row = r'<tr class="fact-\w+" id="fact-(\d+)"'
+    with inspector.client() as c:
+        seen, pages = _follow(c, "/ui/facts?scope=big", row, FACTS_PER_PAGE)
+        assert seen == want and pages == 13  # it was the first 1,000, on one page
+        # the links keep the subject and "with replaced values"
+        assert _follow(c, "/ui/facts?scope=big&subject=user", row, FACTS_PER_PAGE)[0] == users
+        assert _follow(c, "/ui/facts?scope=big&all=1", row, FACTS_PER_PAGE)[0] == everything
+        page = c.get("/ui/facts?scope=big&page=13").text
+        assert "facts 1201–1234" in page and 'rel="prev"' in page and 'rel="next"' not in page
+        assert "page 14 is past the last fact" in c.get("/ui/facts?scope=big&page=14").text
+        small = c.get("/ui/facts?scope=alice-assistant").text  # one page: no pager
+        assert 'class="pages"' not in small and re.search(r"\d+ facts?;", small)
+        for bad in ("0", "x", "-1"):
+            r = c.get(f"/ui/facts?scope=big&page={bad}")
+            assert r.status_code == 400 and "page: must be" in r.text, bad
+
+
+def test_every_message_of_a_long_session_is_on_one_page_and_a_turns_link_finds_it(
+        inspector) -> None:
+    mem = inspector.mem
+    for i in range(1, 251):
+        mem.add_message("long", "user" if i % 2 else "assistant", f"message number {i} zebra{i}",
+                        at="2024-05-01T10:00:00Z")
+    sid = mem.close_session("long").id
+    mem.index(scope="long")
+    turn = r'<li class="msg[^"]*" id="turn-(\d+)"'
+    with inspector.client() as c:
+        seen, pages = _follow(c, f"/ui/sessions/{sid}", turn, MESSAGES_PER_PAGE)
+        assert seen == list(range(1, 251)) and pages == 3
+        last = c.get(f"/ui/sessions/{sid}?page=3").text
+        assert "turns 201–250 of 250" in last and 'rel="prev"' in last
+        assert "page 4 is past the last turn" in c.get(f"/ui/sessions/{sid}?page=4").text
+        # a search hit on turn 180 links to the page that shows it
+        hits = c.get("/ui/search", params={"q": "zebra180", "scope": "long", "mode": "flat"}).text
+        link = re.search(rf'href="(/ui/sessions/{sid}[^"#]*)#turn-180"', hits)
+        assert link and link.group(1).endswith("?page=2"), hits[:200]
+        assert 'id="turn-180"' in c.get(unescape(link.group(1))).text
+        r = c.get(f"/ui/sessions/{sid}?page=abc")
+        assert r.status_code == 400 and "page: must be" in r.text
