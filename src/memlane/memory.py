@@ -603,6 +603,8 @@ class Memory:
         cands = candidates_from(hits, recent, self.store.pinned_items(scope), cfg, conf, stale,
                                 stale_items)
         p = build_pack(query, budget, cands, cfg, counter, instructions)
+        if not p.entries and self.last_notice:  # the search's own reason (a query of no words)
+            p = dataclasses.replace(p, notice=self.last_notice)
         if cfg.journal:
             with self.store.atomic():
                 pack_id = self.store.save_pack({

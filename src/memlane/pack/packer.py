@@ -70,6 +70,9 @@ class Pack:
     """Each slot's share of the used tokens."""
     id: int | None = None
     """The journal id (``memlane packs show ID``), when journaled."""
+    notice: str | None = None
+    """Why the pack is empty, when it is: nothing was found, or nothing fit the budget
+    (with the budget the smallest candidate needs). None when something was kept."""
 
 
 @dataclass(slots=True)
@@ -235,7 +238,24 @@ def build_pack(query: str, budget: int, cands: list[Candidate], cfg: PackConfig,
             slot_tokens[e.slot] = slot_tokens.get(e.slot, 0) + e.tokens
     spent = sum(slot_tokens.values()) or 1
     shares = {k: round(v / spent, 3) for k, v in slot_tokens.items()}
-    return Pack(query, budget, total, text, entries, counter.name, shares)
+    notice = None if kept else _empty_notice(entries, budget, counter)
+    return Pack(query, budget, total, text, entries, counter.name, shares, notice=notice)
+
+
+def _empty_notice(entries: Sequence[PackEntry], budget: int, counter: TokenCounter) -> str:
+    """Why nothing was kept: no candidate, or none fit ``budget`` (and what would)."""
+    if not entries:
+        return "nothing in memory matched the query"
+    # alone in an empty pack, a candidate costs its line and its slot's heading; only those
+    # refused for the budget count (an older recent message waits for the newer ones)
+    costs = [e.tokens + counter.count(HEADERS[e.slot]) + 2 for e in entries
+             if e.reason.startswith("over budget")]
+    need = min(costs, default=0)
+    if need > budget:
+        return (f"nothing fit the budget of {budget} tokens: {len(entries)} candidate(s) were "
+                f"found, the smallest needs {need} tokens with its heading; ask for a budget "
+                f"of at least {need}")
+    return f"every one of the {len(entries)} candidate(s) was left out: see each entry's reason"
 
 
 def _render(kept: list[Candidate], order: list[str]) -> str:
