@@ -590,9 +590,10 @@ class Memory:
         conf = {i: view(f, self.config.confidence, when).confidence for i, f in facts.items()}
         if self.config.confidence.touch_on_access:
             self._touch_facts(hits, datetime.fromtimestamp(when, UTC))
-        stale = self.store.superseded_messages(
-            [h.item.message_id for h in hits if h.item.kind == "turn" and h.item.message_id]
-            + [m.id for m in recent])
+        said = ([h.item.message_id for h in hits if h.item.kind == "turn" and h.item.message_id]
+                + [m.id for m in recent])
+        stale = self.store.superseded_messages(said)
+        partly = self.store.partly_superseded_messages(said)
         stale_items = set()
         for h in hits:  # a summary quoting a value that has been superseded since
             if h.item.kind == "summary" and h.item.session_id is not None:
@@ -601,7 +602,7 @@ class Memory:
                 if any(o.lower() in h.item.text.lower() for o in old):
                     stale_items.add(h.item.id)
         cands = candidates_from(hits, recent, self.store.pinned_items(scope), cfg, conf, stale,
-                                stale_items)
+                                stale_items, partly)
         p = build_pack(query, budget, cands, cfg, counter, instructions)
         if not p.entries and self.last_notice:  # the search's own reason (a query of no words)
             p = dataclasses.replace(p, notice=self.last_notice)
