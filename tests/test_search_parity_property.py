@@ -13,7 +13,8 @@ stopword-only, punctuation-only and over-long queries) must give:
   (FTS5's porter stemmer and document lengths against PostgreSQL's english stemmer), so
   their order is theirs; a query of stopwords only is matched by FTS5 and not by
   PostgreSQL's english configuration, which drops them (docs/store.md, "Session 21").
-- packs within their budget on both, with the same error when there is one.
+- packs within their budget on both, with the same error when there is one, every
+  candidate of the pack's scope (or a pinned item of no scope, which every pack carries).
 
 Found by the same comparisons, run by script before this test was written (each has its own
 test that fails without the fix): SQLite's vector index broke ties of equal cosines by its row order, not by id
@@ -152,6 +153,14 @@ def test_pack_gives_the_same_outcome_on_both_stores(both, args):
         assert lite == pg
         return
     counter = counter_for(args.get("model"))
-    for p in (lite, pg):
+    scope = args.get("scope")
+    for mem, p in zip(both, (lite, pg), strict=True):
         assert p.used == counter.count(p.text) <= p.budget
         assert (p.notice is None) == any(e.kept for e in p.entries)
+        if scope is None:
+            continue
+        for e in p.entries:  # scope isolation: every candidate of the pack's own scope
+            if e.item_id is not None:
+                assert mem.item(e.item_id).scope in (scope.strip(), None), e
+            if e.message_id is not None:
+                assert mem.store.get_message(e.message_id).scope == scope.strip(), e
