@@ -612,7 +612,7 @@ class Memory:
                     "query": query, "scope": scope, "budget": budget, "used": p.used,
                     "counter": p.token_counter, "text": p.text,
                     "entries": [e.as_dict() for e in p.entries],
-                    "config": {"shares": p.shares, **dataclasses.asdict(cfg)},
+                    "config": {"shares": p.shares, "notice": p.notice, **dataclasses.asdict(cfg)},
                 })
                 self.store.bump("packs")
             p = dataclasses.replace(p, id=pack_id)
@@ -636,9 +636,10 @@ class Memory:
     @validated
     def replay_pack(self, pack_id: int) -> dict[str, Any]:
         """A journaled pack as it was built: query, budget, text and every decision (the
-        same field names as a ``Pack``: ``token_counter``, ``used``…)."""
+        same field names as a ``Pack``: ``token_counter``, ``used``, ``notice``…)."""
         data = self.store.get_pack(pack_id)
         data["token_counter"] = data.pop("counter")
+        data["notice"] = data["config"].get("notice")  # None for packs journaled before it
         return data
 
     # -- items, facts, topics -----------------------------------------------------------

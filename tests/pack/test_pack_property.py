@@ -123,3 +123,6 @@ def test_cli_and_mcp_say_why_a_pack_is_empty(cli_run, tmp_path):
     finally:
         m.close()
     assert shown.startswith("(nothing fit the budget of 16 tokens")
+    pack_id = re.search(r"pack (\d+)", out).group(1)
+    replay = cli_run("packs", "show", pack_id).output
+    assert "nothing fit the budget of 16 tokens" in replay and "nothing relevant found" not in replay

@@ -426,7 +426,7 @@ def packs_show(ctx: click.Context, pack_id: int, as_json: bool) -> None:
     echo(f"pack {p['id']} · {p['created_at']:%Y-%m-%d %H:%M} · query: {p['query']!r}"
                + (f" · scope {p['scope']}" if p["scope"] else ""))
     _print_pack(p["text"], p["used"], p["budget"], p["token_counter"], p["entries"],
-                p["config"].get("shares", {}), None)
+                p["config"].get("shares", {}), None, p["notice"])
 
 
 @cli.command()
