@@ -581,7 +581,7 @@ class Memory:
         # the search signal and `facts list` show it; the access is recorded afterwards
         self._local.no_touch = True
         try:
-            hits = self.search(query, scope=scope, k=max(cfg.candidates, 1), now=now)
+            hits = self.search(query, scope=scope, k=cfg.candidates, now=now)
         finally:
             self._local.no_touch = False
         recent = self.store.recent_messages(scope, cfg.recent_turns) if scope and include_recent else []
