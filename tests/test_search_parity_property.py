@@ -19,7 +19,9 @@ stopword-only, punctuation-only and over-long queries) must give:
 Found by the same comparisons, run by script before this test was written (each has its own
 test that fails without the fix): SQLite's vector index broke ties of equal cosines by its row order, not by id
 (tests/store/test_search_ties.py), and PostgreSQL did not fold Latin diacritics or split
-words at zero-width characters as FTS5 does (tests/store/test_fts_fold.py).
+words at zero-width characters as FTS5 does (tests/store/test_fts_fold.py), and gave a zero
+vector ("👍") cosine NaN where SQLite gives 0 (tests/store/test_zero_vectors.py; the fixture
+holds such turns, and no hit may carry a NaN).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from memlane.testing import HashingEmbedder, example_files  # noqa: E402
 NOW = datetime(2024, 6, 1, tzinfo=UTC)
 ODD = ["東京で猫を飼っています", "我住在北京，喜欢喝茶", "أنا أعيش في القاهرة", "שלום, אני גר בתל אביב",
        "I love 🐱 and 🍣 so much", "Crème brûlée at the café in Zürich", "cafe\u0301 with combining accent",
-       "zero\u200bwidth join\u200dtest", "İstanbul trip", "Ελληνικά γράμματα ΣΊΣΥΦΟΣ"]
+       "zero\u200bwidth join\u200dtest", "İstanbul trip", "Ελληνικά γράμματα ΣΊΣΥΦΟΣ", "👍", "🐱🐱"]
 SCOPES = ["alice-assistant", "team-backend", "uni", "solo"]
 QUERIES = ["where does alice work", "cat", "Lisbon", "running races", "billing postgres decision",
            "what did we decide?", "Ana vegan restaurant", "東京 猫", "القاهرة", "🐱", "cafe", "zurich",
@@ -128,6 +130,7 @@ def test_search_gives_the_same_outcome_on_both_stores(both, args):
         assert lite == pg
         return
     assert all(_obeys(h, args) for h in [*lite, *pg])
+    assert not any(v != v for h in [*lite, *pg] for v in (h.score, *h.scores.values()))  # NaN
     if not _stopwords_only(args["query"]):
         assert len(lite) == len(pg)
     if args.get("preset") == "arawn":
