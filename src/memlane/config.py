@@ -343,9 +343,11 @@ class PackConfig:
         from memlane.ingest.params import MAX_BUDGET, MAX_K  # the same bounds as a call's
 
         _check(16 <= self.budget <= MAX_BUDGET, "pack.budget", f"must be from 16 to {MAX_BUDGET:,}")
-        _check(self.candidates <= MAX_K, "pack.candidates", f"must be at most {MAX_K} (it is "
-               "a search's k)")
-        for name in ("candidates", "max_summaries", "summary_chars", "max_facts",
+        # 0 was taken and packed one hit (a search's k is at least 1), while the README
+        # said it was refused
+        _check(1 <= self.candidates <= MAX_K, "pack.candidates", f"must be from 1 to {MAX_K} "
+               "(it is a search's k)")
+        for name in ("max_summaries", "summary_chars", "max_facts",
                      "max_relevant_turns", "recent_turns"):
             _check(getattr(self, name) >= 0, f"pack.{name}", "must be >= 0")
         known = {"facts", "summaries", "relevant_turns", "recent_turns"}

@@ -584,7 +584,7 @@ class Memory:
         # the search signal and `facts list` show it; the access is recorded afterwards
         self._local.no_touch = True
         try:
-            hits = self.search(query, scope=scope, k=max(cfg.candidates, 1), now=now)
+            hits = self.search(query, scope=scope, k=cfg.candidates, now=now)
         finally:
             self._local.no_touch = False
         recent = self.store.recent_messages(scope, cfg.recent_turns) if scope and include_recent else []
@@ -593,9 +593,10 @@ class Memory:
         conf = {i: view(f, self.config.confidence, when).confidence for i, f in facts.items()}
         if self.config.confidence.touch_on_access:
             self._touch_facts(hits, datetime.fromtimestamp(when, UTC))
-        stale = self.store.superseded_messages(
-            [h.item.message_id for h in hits if h.item.kind == "turn" and h.item.message_id]
-            + [m.id for m in recent])
+        said = ([h.item.message_id for h in hits if h.item.kind == "turn" and h.item.message_id]
+                + [m.id for m in recent])
+        stale = self.store.superseded_messages(said)
+        partly = self.store.partly_superseded_messages(said)
         stale_items = set()
         for h in hits:  # a summary quoting a value that has been superseded since
             if h.item.kind == "summary" and h.item.session_id is not None:
@@ -604,15 +605,17 @@ class Memory:
                 if any(o.lower() in h.item.text.lower() for o in old):
                     stale_items.add(h.item.id)
         cands = candidates_from(hits, recent, self.store.pinned_items(scope), cfg, conf, stale,
-                                stale_items)
+                                stale_items, partly)
         p = build_pack(query, budget, cands, cfg, counter, instructions)
+        if not p.entries and self.last_notice:  # the search's own reason (a query of no words)
+            p = dataclasses.replace(p, notice=self.last_notice)
         if cfg.journal:
             with self.store.atomic():
                 pack_id = self.store.save_pack({
                     "query": query, "scope": scope, "budget": budget, "used": p.used,
                     "counter": p.token_counter, "text": p.text,
                     "entries": [e.as_dict() for e in p.entries],
-                    "config": {"shares": p.shares, **dataclasses.asdict(cfg)},
+                    "config": {"shares": p.shares, "notice": p.notice, **dataclasses.asdict(cfg)},
                 })
                 self.store.bump("packs")
             p = dataclasses.replace(p, id=pack_id)
@@ -636,9 +639,10 @@ class Memory:
     @validated
     def replay_pack(self, pack_id: int) -> dict[str, Any]:
         """A journaled pack as it was built: query, budget, text and every decision (the
-        same field names as a ``Pack``: ``token_counter``, ``used``…)."""
+        same field names as a ``Pack``: ``token_counter``, ``used``, ``notice``…)."""
         data = self.store.get_pack(pack_id)
         data["token_counter"] = data.pop("counter")
+        data["notice"] = data["config"].get("notice")  # None for packs journaled before it
         return data
 
     # -- items, facts, topics -----------------------------------------------------------

@@ -1,4 +1,6 @@
-"""``memlane_fts_text`` of migration 0010: the text of 0001's ``translate``, byte for byte.
+"""``memlane_fts_text`` of migration 0010: the text of 0001's ``translate``, byte for byte,
+for text of ASCII characters (migration 0014 folds other text as SQLite does:
+tests/store/test_fts_fold.py).
 
 The full-text column ``items.tsv`` is generated from it, so a database indexed before 0010
 keeps its stored vectors and gets the same ones for new rows; the phrase counts of the
@@ -55,7 +57,7 @@ def test_the_function_gives_translates_text_for_tricky_inputs(pg_url):
     _old_fn(pg_url)
     s = open_store(pg_url)
     try:
-        for t in TEXTS:
+        for t in filter(str.isascii, TEXTS):
             new, old = s.db.execute(f"SELECT memlane_fts_text(%s), {OLD.format('%s')}", (t, t)).fetchone()
             assert new == old, t
         assert s.db.execute("SELECT memlane_fts_text(%s)", (PUNCT + "x",)).fetchone()[0] == " " * 32 + "x"
@@ -77,9 +79,9 @@ def fts_store(postgres_server_url):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+@given(st.lists(st.text(alphabet=st.characters(max_codepoint=127, blacklist_characters="\x00"),
                         max_size=80), min_size=1, max_size=20))
-def test_any_text_gives_translates_text(fts_store, texts):
+def test_any_ascii_text_gives_translates_text(fts_store, texts):
     differ = fts_store.db.execute(
         f"SELECT t FROM unnest(%s::text[]) AS u(t) WHERE memlane_fts_text(t) IS DISTINCT FROM {OLD.format('t')}",
         (texts,),
@@ -98,7 +100,10 @@ def test_a_database_indexed_before_0010_keeps_its_rows_and_search(pg_url):
     s = open_store(pg_url)  # migrates
     try:
         assert "0010_fts_text" in [n for n, _ in s.db.applied()]
-        assert s.db.execute("SELECT id, tsv::text FROM items ORDER BY id").fetchall() == before
+        # rows of ASCII text and keys keep their stored vectors (0014 writes the others again)
+        ascii_ids = [i + 1 for i, t in enumerate(TEXTS) if t.isascii()]
+        assert s.db.execute("SELECT id, tsv::text FROM items WHERE id = ANY(%s) ORDER BY id",
+                            (ascii_ids,)).fetchall() == [r for r in before if r[0] in ascii_ids]
         # the stored vectors are what the new function computes for the same rows
         same = s.db.execute(
             f"SELECT bool_and(tsv = {OLD_TSV.format(t='memlane_fts_text(text)', k='memlane_fts_text(keys)')})"
@@ -109,7 +114,7 @@ def test_a_database_indexed_before_0010_keeps_its_rows_and_search(pg_url):
                                    "scope": "new"} for t in TEXTS])
         fresh = s.db.execute(
             f"SELECT bool_and(tsv = {OLD_TSV.format(t=OLD.format('text'), k=OLD.format('keys'))})"
-            " FROM items WHERE id = ANY(%s)", (ids,)).fetchone()[0]
+            " FROM items WHERE id = ANY(%s) AND octet_length(text) = length(text)", (ids,)).fetchone()[0]
         assert fresh is True
         hits = {i for i, _ in s.lexical_search(["billing"], Filters(scope="old"), 50)}
         assert hits == {r[0] for r in before}

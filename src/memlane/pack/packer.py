@@ -23,6 +23,7 @@ from memlane.types import Hit, Item, Message
 __all__ = ["Candidate", "Pack", "PackEntry", "build_pack"]
 
 STALE = " (since superseded: see current facts)"
+PARTLY_STALE = " (partly superseded since: see current facts)"
 
 HEADERS = {
     "instructions": "Instructions:",
@@ -70,6 +71,9 @@ class Pack:
     """Each slot's share of the used tokens."""
     id: int | None = None
     """The journal id (``memlane packs show ID``), when journaled."""
+    notice: str | None = None
+    """Why the pack is empty, when it is: nothing was found, or nothing fit the budget
+    (with the budget the smallest candidate needs). None when something was kept."""
 
 
 @dataclass(slots=True)
@@ -118,12 +122,20 @@ def _turn_line(item: Item, session_label: bool = True) -> str:
 def candidates_from(hits: Sequence[Hit], recent: Sequence[Message], pinned: Sequence[Item],
                     cfg: PackConfig, fact_confidence: dict[int, float],
                     stale_messages: Collection[int] = (),
-                    stale_items: Collection[int] = ()) -> list[Candidate]:
+                    stale_items: Collection[int] = (),
+                    partly_stale: Collection[int] = ()) -> list[Candidate]:
     """Turn hits, recent messages and pinned items into slot candidates, best first.
 
     A turn or message whose stated facts were all superseded since is marked as such, so
-    a pack never passes an old value off as current.
+    a pack never passes an old value off as current; one of which only some were
+    (``partly_stale``) is marked partly so.
     """
+
+    def mark(message_id: int | None) -> str:
+        if message_id in stale_messages:
+            return STALE
+        return PARTLY_STALE if message_id in partly_stale else ""
+
     out: list[Candidate] = []
     for item in pinned:
         out.append(Candidate("pinned", f"- {' '.join(item.text.split())}", _norm(item.text),
@@ -140,15 +152,13 @@ def candidates_from(hits: Sequence[Hit], recent: Sequence[Message], pinned: Sequ
             slot, line = "summaries", _summary_line(it, cfg.summary_chars) + (
                 STALE if it.id in stale_items else "")
         elif it.kind == "turn":
-            slot, line = "relevant_turns", _turn_line(it) + (
-                STALE if it.message_id in stale_messages else "")
+            slot, line = "relevant_turns", _turn_line(it) + mark(it.message_id)
         else:
             slot, line = "relevant_turns", f"- [{it.kind}] {' '.join(it.text.split())}"
         out.append(Candidate(slot, line, _norm(it.text), it.kind, it.id, it.message_id, h.score,
                              {**h.scores, "rank": float(rank)}, (it.at, it.seq or 0)))
     for m in recent:
-        stale = STALE if m.id in stale_messages else ""
-        out.append(Candidate("recent_turns", f"- {m.speaker or m.role}: {' '.join(m.text.split())}{stale}",
+        out.append(Candidate("recent_turns", f"- {m.speaker or m.role}: {' '.join(m.text.split())}{mark(m.id)}",
                              _norm(m.text), "message", None, m.id, 0.0, {}, (m.at, m.seq)))
     return out
 
@@ -235,7 +245,24 @@ def build_pack(query: str, budget: int, cands: list[Candidate], cfg: PackConfig,
             slot_tokens[e.slot] = slot_tokens.get(e.slot, 0) + e.tokens
     spent = sum(slot_tokens.values()) or 1
     shares = {k: round(v / spent, 3) for k, v in slot_tokens.items()}
-    return Pack(query, budget, total, text, entries, counter.name, shares)
+    notice = None if kept else _empty_notice(entries, budget, counter)
+    return Pack(query, budget, total, text, entries, counter.name, shares, notice=notice)
+
+
+def _empty_notice(entries: Sequence[PackEntry], budget: int, counter: TokenCounter) -> str:
+    """Why nothing was kept: no candidate, or none fit ``budget`` (and what would)."""
+    if not entries:
+        return "nothing in memory matched the query"
+    # alone in an empty pack, a candidate costs its line and its slot's heading; only those
+    # refused for the budget count (an older recent message waits for the newer ones)
+    costs = [e.tokens + counter.count(HEADERS[e.slot]) + 2 for e in entries
+             if e.reason.startswith("over budget")]
+    need = min(costs, default=0)
+    if need > budget:
+        return (f"nothing fit the budget of {budget} tokens: {len(entries)} candidate(s) were "
+                f"found, the smallest needs {need} tokens with its heading; ask for a budget "
+                f"of at least {need}")
+    return f"every one of the {len(entries)} candidate(s) was left out: see each entry's reason"
 
 
 def _render(kept: list[Candidate], order: list[str]) -> str:

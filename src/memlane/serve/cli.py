@@ -378,21 +378,23 @@ def pack(ctx: click.Context, query: str, budget: int | None, scope: str | None, 
     if as_json:
         echo(dumps(p))
         return
-    if not p.text and (mem.last_notice or scope is not None):
+    if not p.text and not p.entries and (mem.last_notice or scope is not None):
         echo(nothing_note(mem, scope), err=True)
+    elif not p.text and text_only:  # candidates, none of which fit: say so, and how
+        echo(str(p.notice), err=True)
     if text_only:
         if p.text:
             echo(p.text)
         return
-    _print_pack(p.text, p.used, p.budget, p.token_counter, p.entries, p.shares, p.id)
+    _print_pack(p.text, p.used, p.budget, p.token_counter, p.entries, p.shares, p.id, p.notice)
 
 
 def _print_pack(text: str, used: int, budget: int, counter: str, entries: Any, shares: Any,
-                pack_id: int | None) -> None:
+                pack_id: int | None, notice: str | None = None) -> None:
     def get(e: Any, key: str) -> Any:
         return e[key] if isinstance(e, dict) else getattr(e, key)
 
-    echo(text or "(nothing relevant found)")
+    echo(text or f"({notice or 'nothing relevant found'})")
     kept = sum(1 for e in entries if get(e, "kept"))
     journal = f" · pack {pack_id}" if pack_id is not None else ""
     echo(f"\n-- {used}/{budget} tokens ({counter}); {kept} of {len(entries)} candidates "
@@ -424,7 +426,7 @@ def packs_show(ctx: click.Context, pack_id: int, as_json: bool) -> None:
     echo(f"pack {p['id']} · {p['created_at']:%Y-%m-%d %H:%M} · query: {p['query']!r}"
                + (f" · scope {p['scope']}" if p["scope"] else ""))
     _print_pack(p["text"], p["used"], p["budget"], p["token_counter"], p["entries"],
-                p["config"].get("shares", {}), None)
+                p["config"].get("shares", {}), None, p["notice"])
 
 
 @cli.command()

@@ -119,7 +119,7 @@ def pack_text(pack: Pack) -> str:
     journal = f"pack {pack.id} · " if pack.id is not None else ""
     foot = (f"-- {journal}{pack.used}/{pack.budget} tokens ({pack.token_counter}); "
             f"{len(kept)} of {len(pack.entries)} candidates kept")
-    lines = [pack.text or "(nothing relevant found in memory)", "", foot]
+    lines = [pack.text or f"({pack.notice or 'nothing relevant found in memory'})", "", foot]
     if shares:
         lines.append(f"-- sources: {shares}")
     if ids:

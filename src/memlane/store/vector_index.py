@@ -65,6 +65,13 @@ CODES = "SQ8"
 """The IVF lists' codes, as a faiss ``index_factory`` suffix (``SQ8``: int8 per dimension)."""
 
 
+def _best(scores: np.ndarray, ids: np.ndarray, limit: int) -> list[tuple[int, float]]:
+    """The ``limit`` best ``(id, score)``, ties by id: the order PostgreSQL's vector search
+    gives (``ORDER BY distance, item_id``), so both stores rank the same vectors alike."""
+    top = np.lexsort((ids, -scores))[:limit]
+    return list(zip(ids[top].tolist(), scores[top].tolist(), strict=True))
+
+
 def ann_available() -> bool:
     """Whether the optional faiss-cpu package is importable."""
     try:
@@ -455,9 +462,14 @@ class VectorIndex:
         limit = min(limit, int(np.isfinite(scores).sum()))
         if limit <= 0:
             return []
-        top = np.argpartition(-scores, limit - 1)[:limit] if limit < len(scores) else np.arange(len(scores))
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return list(zip(ids[top].tolist(), scores[top].tolist(), strict=True))
+        if limit < len(scores):
+            # every row scoring at least the limit-th best: a run of equal scores at the cut
+            # is kept whole, so the ties decide by id below (argpartition cut it anywhere)
+            kth = np.partition(scores, len(scores) - limit)[len(scores) - limit]
+            top = np.flatnonzero(scores >= kth)
+        else:
+            top = np.arange(len(scores))
+        return _best(scores[top], ids[top], limit)
 
     def _ann(self) -> tuple[_Ivf | None, Callable[[], None] | None]:
         """The IVF index that serves now (None: search exactly), and a build to start if
@@ -507,5 +519,4 @@ class VectorIndex:
         if len(rows) < limit:
             return None
         scores = np.einsum("ij,j->i", self._mat[rows], query)
-        top = np.argsort(-scores, kind="stable")[:limit]
-        return list(zip(self._ids[rows[top]].tolist(), scores[top].tolist(), strict=True))
+        return _best(scores, self._ids[rows], limit)

@@ -441,6 +441,12 @@ def ensure_hnsw(db: Database, model: str, dim: int) -> bool:
     return True
 
 
+_COSINE = "coalesce(nullif(1 - {d}, 'NaN'), 0)"
+"""The cosine of a pgvector distance ``d``; 0 where it is NaN (a zero vector on either side)."""
+_DISTANCE_ORDER = "coalesce(nullif({d}, 'NaN'), 1) + 0"
+"""A distance as the cosine above orders it (``+ 0``: sorted again, see ``_approximate``)."""
+
+
 def _exact(
     db: Database, model: str, q: Vector, dim: int, where: str, params: list[Any], limit: int,
     vectors: dict[int, Any] | None = None,
@@ -454,13 +460,17 @@ def _exact(
     # index and filter every vector of the model by id: without statistics (a fresh or
     # just-loaded table) the planner priced both ways at one row and took that one, 1.5 ms
     # of server time a search for a scope of 40 items in a 2,000-item store (0.2 by key).
+    # A zero vector (an embedder's answer for text of no words it knows: "👍") has no
+    # cosine in pgvector (NaN, sorted after every other); it is 0 here, as SQLite's dot
+    # product gives, and ties with the other zeros by id.
     rows = db.execute(
-        f"SELECT v.item_id, 1 - (v.vec <=> %b::vector) AS s{', v.vec' if vectors is not None else ''}"
+        f"SELECT v.item_id, {_COSINE.format(d='(v.vec <=> %b::vector)')} AS s"
+        f"{', v.vec' if vectors is not None else ''}"
         " FROM vectors v"
         f" WHERE v.item_id = ANY(ARRAY(SELECT i.id FROM items i WHERE {where}))"
         " AND v.model || '' = %s AND v.dim = %s"
-        " ORDER BY v.vec <=> %b::vector, v.item_id LIMIT %s",
-        (q, *params, model, dim, q, limit), binary=vectors is not None,
+        " ORDER BY s DESC, v.item_id LIMIT %s",
+        (q, *params, model, dim, limit), binary=vectors is not None,
     ).fetchall()
     return _ranked(rows, vectors)
 
@@ -491,8 +501,9 @@ def _approximate(
         " FROM vectors v JOIN items i ON i.id = v.item_id"
         " WHERE v.model = {model} AND v.dim = {dim} AND {where}"
         " ORDER BY (v.vec::vector({dim})) <=> %b::vector({dim}) LIMIT %s)"
-        " SELECT item_id, 1 - d{rvec} FROM r ORDER BY d + 0, item_id"
+        " SELECT item_id, {cosine}{rvec} FROM r ORDER BY {order}, item_id"
     ).format(dim=sql.SQL(str(int(dim))), model=sql.Literal(model), where=sql.SQL(where),
+             cosine=sql.SQL(_COSINE.format(d="d")), order=sql.SQL(_DISTANCE_ORDER.format(d="d")),
              vec=sql.SQL(", v.vec" if vectors is not None else ""),
              rvec=sql.SQL(", vec" if vectors is not None else ""))
     rows = db.execute(query, (q, *params, q, limit), binary=vectors is not None).fetchall()
@@ -525,8 +536,9 @@ def _approximate_items(
         " FROM vectors v JOIN items i ON i.id = v.item_id"
         " WHERE v.model = {model} AND v.dim = {dim} AND {where}"
         " ORDER BY (v.vec::vector({dim})) <=> %b::vector({dim}) LIMIT %s){facts_cte}"
-        " SELECT r.item_id, 1 - r.d, {rcols}{facts_cols} FROM r{facts_join} ORDER BY r.d + 0, r.item_id"
+        " SELECT r.item_id, {cosine}, {rcols}{facts_cols} FROM r{facts_join} ORDER BY {order}, r.item_id"
     ).format(dim=sql.SQL(str(int(dim))), model=sql.Literal(model), where=sql.SQL(where),
+             cosine=sql.SQL(_COSINE.format(d="r.d")), order=sql.SQL(_DISTANCE_ORDER.format(d="r.d")),
              cols=sql.SQL(_ITEM_COLUMNS), rcols=sql.SQL(_R_ITEM_COLUMNS),
              facts_cte=sql.SQL(_WALK_FACTS if facts else ""),
              facts_cols=sql.SQL(", r.c_message_id IS NOT NULL, coalesce(f.gone, false)" if facts else ""),

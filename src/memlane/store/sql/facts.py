@@ -233,6 +233,18 @@ class FactsMixin(SqlStore):
             ))
         return out
 
+    def partly_superseded_messages(self, message_ids: Sequence[int]) -> set[int]:
+        """Messages of which some stated facts have been superseded since and some are
+        current ("I live in Lisbon and work at Feedzai", after a move)."""
+        out: set[int] = set()
+        for cond, params in self._id_batches("message_id", list(dict.fromkeys(message_ids))):
+            out.update(r[0] for r in self._run(
+                f"SELECT message_id FROM facts WHERE {cond} GROUP BY message_id"
+                " HAVING sum(CASE WHEN status = 'current' THEN 1 ELSE 0 END) > 0"
+                " AND sum(CASE WHEN status = 'current' THEN 0 ELSE 1 END) > 0", params,
+            ))
+        return out
+
     def touch_facts(self, fact_ids: Sequence[int], at: float) -> None:
         for cond, params in self._id_batches("id", list(dict.fromkeys(fact_ids))):
             self._run(f"UPDATE facts SET {_LATER_ACCESS} WHERE {cond}", (at, at, *params))

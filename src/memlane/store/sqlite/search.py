@@ -7,6 +7,7 @@ shared ``SqlStore._where``.
 from __future__ import annotations
 
 import threading
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -65,6 +66,10 @@ class SqliteSearch(SqlStore):
         """
         if limit <= 0:
             return []
+        # composed (NFC), as PostgreSQL's ``memlane_fts_text`` composes both sides (migration
+        # 0014): FTS5 removes Latin diacritics however typed, but a Greek, Arabic or kana
+        # word typed decomposed (NFD) did not find the same word stored composed
+        terms = [unicodedata.normalize("NFC", t) for t in terms]
         kept, common = self._prune_common(terms)
         match = fts_query(kept)
         if match is None:
