@@ -360,3 +360,29 @@ def test_make_demo_reads_well(user, monkeypatch):
     assert "make demo" in README and "import the example conversations, index, search, pack" in README
     assert "embedding table" not in done.stdout  # cached: nothing derived, nothing to explain
     assert not re.search(r"\bNone\b|Traceback|Warning", done.stdout), done.stdout
+
+
+def test_the_store_layout_names_every_module_and_only_real_ones():
+    """docs/store.md's layout lacked copy.py, filters.py, migrations.py, vector_index.py and
+    the backends' rows.py and reads.py, and called changes.py SQLite's alone."""
+    section = DOCS["store.md"].split("## Layout", 1)[1]
+    block = re.search(r"```\n(.*?)```", section, re.S).group(1)
+    named = set(re.findall(r"([a-z_]+\.py)\b", block))
+    store = ROOT / "src" / "memlane" / "store"
+    modules = {p.name for p in store.rglob("*.py") if p.name != "__init__.py"}
+    assert modules - named == set(), f"docs/store.md's layout lacks {sorted(modules - named)}"
+    assert named - modules == set(), f"docs/store.md's layout names {sorted(named - modules)}"
+    for folder in re.findall(r"(store/[a-z]+/)", block):
+        assert (store.parent / folder).is_dir(), folder
+
+
+def test_every_toml_block_of_the_docs_is_a_config_file_memlane_loads(tmp_path):
+    from memlane.config import load_config
+
+    blocks = [(page, m.group(1)) for page, text in {"README.md": README, **DOCS}.items()
+              for m in re.finditer(r"^```toml\n(.*?)^```", text, re.S | re.M)]
+    assert len(blocks) >= 2, blocks
+    for i, (page, block) in enumerate(blocks):
+        path = tmp_path / f"{i}.toml"
+        path.write_text(block)
+        load_config(path, environ={})  # raises ConfigError naming the key that is not right
