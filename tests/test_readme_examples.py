@@ -294,6 +294,10 @@ def test_the_http_service_block_and_the_client_block(user):
                 pass
             assert proc.poll() is None, log.read_text()
             time.sleep(0.1)
+        page = httpx.get(f"http://127.0.0.1:{port}/docs", timeout=10).text
+        # /docs is FastAPI's Swagger UI page, whose script and styles come from a CDN: the
+        # README said "OpenAPI at /docs" of a memlane that needs no network
+        assert ("cdn.jsdelivr.net" in page) == ("`/docs`, a Swagger UI page your browser loads from a CDN" in README)
         rest = [line.replace("curl -sN", "curl -sN --max-time 3") for line in after]
         close = next(i for i, line in enumerate(rest) if "/v1/sessions/close" in line) + 1
         out = []
