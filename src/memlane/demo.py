@@ -31,19 +31,20 @@ def cli_main_args(args: list[str]) -> None:
     cli_main()
 
 
-def _derive_embedding_table() -> None:
-    """The first run derives the default embedder's table (about a minute): show progress."""
+def _derive_embedding_table() -> bool:
+    """The first run derives the default embedder's table (about a minute): show progress.
+    True when it was derived now."""
     from memlane.backends.embed.static import _load_table, ensure_static_table, static_table_path
     from memlane.config import load_config
     from memlane.errors import MemlaneError
 
     if load_config().embedding.backend != "static":
-        return
+        return False
     try:
         if _load_table(static_table_path(), mmap=True) is not None:
-            return
+            return False
     except MemlaneError:
-        return  # no bundled weights: the index step says so
+        return False  # no bundled weights: the index step says so
     print("\nderiving the embedding table from the bundled MiniLM weights (first run only, "
           "about a minute)", flush=True)
     shown = [-1]
@@ -56,6 +57,7 @@ def _derive_embedding_table() -> None:
 
     ensure_static_table(progress=progress)
     print(" — done, cached for next time", file=sys.stderr, flush=True)
+    return True
 
 
 NOW = "2024-06-01T00:00:00Z"
@@ -74,10 +76,11 @@ def main() -> None:
             with resources.as_file(f) as path:
                 _run("--db", db, "import", str(path))
     t0 = time.perf_counter()
-    _derive_embedding_table()
+    derived = _derive_embedding_table()
     _run("--db", db, "index", "--now", NOW)
-    print(f"(indexing took {time.perf_counter() - t0:.1f}s, the embedding table included: it is "
-          "derived once from the bundled MiniLM weights and cached)")
+    if derived:
+        print(f"(indexing took {time.perf_counter() - t0:.1f}s, the embedding table included: it "
+              "is derived once from the bundled MiniLM weights and cached)")
     _run("--db", db, "sessions", "list")
     _run("--db", db, "search", "which half marathon did I sign up for?", "--scope", "alice-assistant", "-k", "5",
          "--now", NOW)

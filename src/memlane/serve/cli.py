@@ -629,6 +629,10 @@ def stats(ctx: click.Context, as_json: bool) -> None:
             value = ", ".join(f"{k}={v}" for k, v in value.items()) or "-"
         elif isinstance(value, list):
             value = ", ".join(map(str, value)) or "-"
+        elif isinstance(value, datetime):
+            value = _ts(value) + " UTC"
+        elif value is None:
+            value = "-"
         echo(f"{key:>18}: {value}")
 
 
