@@ -280,6 +280,13 @@ _PAGES = re.compile(_WORK + r"(?:'s| is| was| runs(?: to)?| has)(?: (?:about|ove
                     r" [\d,]+ pages\b|\b\d[\d,]*-page " + _WORK)
 """A work by its length in pages ("Demon Copperhead is 550 pages", "the 900-page Middlemarch"): what
 has pages is a book (session 20); not a pronoun ("It is 40 pages")."""
+_PART = re.compile(r"\b(?:[Cc]lause|[Aa]rticle|[Ff]igure|[Ss]chedule) (?:\d{1,3}[A-Z]?|[A-Z])\b(?![.,(/-]?\w)"
+                   r"|\b[Ss]ection \d{1,2}\.\d{1,2}(?:\.\d{1,2})?\b(?![.,(/-]?\w)")
+"""A numbered part of a document a reader turns to: a clause, an article, a figure, a schedule ("Clause
+7", "Article 231", "Figure 4B", "Schedule C"), a section numbered in parts ("section 9.3"; "section 9"
+alone is mostly a place in a book said in passing) (session 21); not one with more after it ("Article
+28(2) GDPR")."""
+_PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ")
 _ITEM = _WORK.replace("|, and)", ")")
 """A title as an item of a list: :data:`_WORK` without the ", and" some titles hold."""
 _ITEM_FULL = re.compile(_ITEM)
@@ -365,6 +372,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _WIKI_PATH.findall(text)
     if len(text) <= _REF_SHORT and "page" in text:  # session 20's kinds: turns only
         yield from (w for pair in _PAGES.findall(text) for w in pair if w and w.lower() not in STOPWORDS)
+    if len(text) <= _REF_SHORT and any(w in text for w in _PART_WORDS):  # session 21's kind: turns only
+        yield from _PART.findall(text)
     if len(text) <= _REF_SHORT and ("actions/" in text or "@v" in text):  # session 20's kind: turns only
         yield from _ACTION.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
@@ -577,6 +586,40 @@ dictionary spells them and they name nothing (session 20)."""
 _LOWER_WORD = re.compile(r"\b[a-z]{3,}\b")
 
 
+_SUFFIXES = ("able", "ible", "ary", "ant", "ism", "ity", "ize", "ise", "ify", "ive", "ment", "ness", "ous", "ial")
+_PREFIXES = ("cyber", "nano", "bio", "tele", "thermo", "opto", "micro", "neuro", "eco", "geo", "hydro", "electro",
+             "photo", "multi", "hyper", "meta", "macro", "pharma", "proto", "vaso")
+
+
+def _derived(low: str) -> bool:
+    """Whether a word no dictionary lists is an English word's plural or derivation: a suffix after
+    a listed stem ("inclusionary", "perseverant", "customizable", "gamify") or a learned prefix before
+    one ("telepresence", "optotransducers", "nanobiosensors", "cybersecurity"), plural or not (session 21)."""
+    word = low.removesuffix("s")
+    if word != low and is_english_word(word):
+        return True  # "millennials"
+    for suffix in _SUFFIXES:
+        stem = word.removesuffix(suffix)
+        if stem != word and len(stem) > 3 and (is_english_word(stem) or is_english_word(stem + "e")
+                                               or (stem[-1] == "i" and is_english_word(stem[:-1] + "y"))):
+            return True
+    for prefix in _PREFIXES:
+        rest = word.removeprefix(prefix)
+        if rest != word and len(rest) > 3 and (is_english_word(rest) or _derived(rest)):
+            return True
+    return False
+
+
+def _slip(low: str) -> bool:
+    """Whether a word no dictionary lists is a listed one mistyped: two letters next to each other
+    swapped in a word of six letters or more ("anaylze"; not "aceh"), or, in a long word, one letter too many ("explaination"); a name is rarely
+    either (not "shiftly", "amira": a letter dropped from a word makes names too) (session 21)."""
+    for i in range(len(low) - 1):
+        if len(low) > 5 and low[i] != low[i + 1] and is_english_word(low[:i] + low[i + 1] + low[i] + low[i + 2:]):
+            return True
+    return len(low) >= 9 and any(is_english_word(low[:i] + low[i + 1:]) for i in range(len(low)))
+
+
 def _unknown_word(word: str, sentence: str, end: int) -> bool:
     """Whether a capitalised word opening ``sentence`` (ending at ``end``) is one no English word
     spells, nor two joined, plural or not ("Zendesk", "Lingofy", "Kitlocker"… but "Frontend",
@@ -592,6 +635,10 @@ def _unknown_word(word: str, sentence: str, end: int) -> bool:
         for i in range(3, len(base) - 2):
             if is_english_word(base[:i]) and is_english_word(base[i:]):
                 return False
+    if _derived(low) or _slip(low):
+        return False
+    if sentence[end: end + 1] == "!" and not sentence[end + 1:].strip():
+        return False  # "Bonjour!", "Excelente!", "Yoohoo!": a greeting or a call, alone (session 21)
     others = _LOWER_WORD.findall(sentence, end)[:12]
     return not others or 2 * sum(map(is_english_word, others)) >= len(others)
 
@@ -1194,6 +1241,9 @@ class OfflineIntelligence:
             said.append(listed := _listed_titles([m.text for m in messages], titles))
             titles |= {t.lower() for t in listed}
         refs = sorted(set().union(*said))
+        if len(refs) > 1:  # "Article 231" and "article 231": one reference, the capitalised one (session 21)
+            folded_seen: set[str] = set()
+            refs = [r for r in refs if not (r.lower() in folded_seen or folded_seen.add(r.lower()))]
         models = {e.name.rsplit(" ", 1)[1].lower() for e in extraction.entities
                   if e.type != "reference" and " " in e.name and _model(e.name.split())}
         if models:  # "X100VI" of "Fujifilm X100VI": the product's model, no reference (session 19)
@@ -1353,9 +1403,11 @@ class OfflineIntelligence:
                  for m in _TIER.finditer(s) for t in m.groups() if t}
         if tiers:
             kept = [e for e in kept if e.type not in ("name", "place", "organization") or e.name.lower() not in tiers]
-        # "Grafana" beside "Grafana Cloud", "Windows" beside "Windows 11": one entity
+        # "Grafana" beside "Grafana Cloud", "Windows" beside "Windows 11": one entity; not a place
+        # said as one ("moving from Leeds" beside "Leeds City Council", "get to Porto" beside "Porto
+        # Campanhã"): the city and its council or its station are two (session 21)
         longer = [e.name.lower() for e in kept if " " in e.name]
-        kept = [e for e in kept if e.type not in ("name", "place")
+        kept = [e for e in kept if e.type != "name"
                 or not any(n.startswith(e.name.lower() + " ") for n in longer)]
         # "Ticket BILL-142" beside "BILL-142": one reference, named by its key as the
         # references field names it

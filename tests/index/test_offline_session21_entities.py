@@ -1,0 +1,104 @@
+"""Session 21's entity and reference rules, on conversations written for these tests and run
+through the offline backend, with the patterns alone and with the shipped sentence model: a place
+said as one stays beside a longer name opening with it; numbered parts of a document are
+references, one per spelling; words an English word derives or a slip misspells, and a greeting
+alone, opening a sentence are no names."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.testing import offline_names, offline_summary
+
+MODELS = ("shipped", None)
+
+_names = offline_names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_place_said_as_one_stays_beside_a_longer_name_opening_with_it(model):
+    names = _names(
+        "user: Moving from a 2-bed flat in Leeds to Bristol on 28 February. Got three quotes.",
+        "assistant: Please register with Bristol City Council once you have the keys, and tell Leeds "
+        "City Council the date you leave.",
+        model=model,
+    )
+    assert {"Leeds", "Bristol", "Bristol City Council", "Leeds City Council"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_name_not_said_as_a_place_is_still_one_with_its_longer_name(model):
+    names = _names(
+        "Ana: Grafana is what we use now. Grafana Cloud would cost us 300 a month.",
+        "Ben: And Windows 11 on the build box. Windows is fine for that.",
+        model=model,
+    )
+    assert "Grafana Cloud" in names and "Grafana" not in names
+    assert "Windows 11" in names and "Windows" not in names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_numbered_parts_of_a_document_are_references(model):
+    summary, _ = offline_summary(
+        "Chiara: The NDA from Veltra Bio. Clause 7 has a ten-year confidentiality term.",
+        "Arjun: I need three plates for Figure 4B. And it goes on Schedule C, section 9.3 says so.",
+        "Chiara: Article 231 too, and article 231 again.",
+        model=model,
+    )
+    refs = set(summary.references)
+    assert {"Clause 7", "Figure 4B", "Schedule C", "section 9.3", "Article 231"} <= refs
+    assert "article 231" not in refs  # one reference per spelling folded
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_section_said_in_passing_or_a_part_with_more_after_it_is_no_reference(model):
+    summary, _ = offline_summary(
+        "Agnieszka: Can you check the league handbook? section 9 I think.",
+        "Tom: It matches the 'opportunity to object' in Article 28(2) GDPR, and Figure 3.2 of the report.",
+        model=model,
+    )
+    assert not {r for r in summary.references if r.lower().startswith(("section", "article", "figure"))}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["Clause", "clause", "Article", "Figure", "Schedule"]),
+       st.integers(min_value=1, max_value=999), st.sampled_from(["", "A", "B"]))
+def test_any_numbered_clause_article_figure_or_schedule_is_one_reference(kind, number, letter):
+    part = f"{kind} {number}{letter}"
+    summary, _ = offline_summary(f"Dana: We still disagree on {part} of the contract.", "Eli: Right.", model=None)
+    assert part in summary.references
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_words_derived_or_misspelled_and_greetings_alone_opening_a_sentence_are_no_names(model):
+    names = _names(
+        "user: Inclusionary housing policies work. Telepresence needs fast feedback. Customizable "
+        "alerts would help. Millennials rent longer.",
+        "user: Anaylze the poem below. Explaination of the second verse please.",
+        "user: Bonjour! Yoohoo!",
+        model=model,
+    )
+    assert not names & {"Inclusionary", "Telepresence", "Customizable", "Millennials", "Anaylze", "Explaination",
+                        "Bonjour", "Yoohoo"}
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_names_opening_a_sentence_that_no_word_derives_are_still_names(model):
+    names = _names(
+        "Anil: Lingofy quoted £28 a month for the whole team.",
+        "Mei: Shiftly is cheaper. Aceh is where the printer is.",
+        model=model,
+    )
+    assert {"Lingofy", "Shiftly", "Aceh"} <= names
+
+
+_STEMS = ["inclusion", "custom", "modern", "person", "nation", "region", "season"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["tele", "nano", "cyber", "bio", "micro"]), st.sampled_from(_STEMS),
+       st.sampled_from(["", "s"]))
+def test_any_learned_prefix_before_an_english_word_opening_a_sentence_is_no_name(prefix, stem, plural):
+    word = (prefix + stem + plural).capitalize()
+    names = _names(f"Dana: {word} was the thing we talked about at lunch.", "Eli: Right.", model=None)
+    assert word not in names
