@@ -102,3 +102,34 @@ def test_any_learned_prefix_before_an_english_word_opening_a_sentence_is_no_name
     word = (prefix + stem + plural).capitalize()
     names = _names(f"Dana: {word} was the thing we talked about at lunch.", "Eli: Right.", model=None)
     assert word not in names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_purchase_order_and_an_order_number_of_two_then_more_digits_are_references(model):
+    summary, _ = offline_summary(
+        "Nadia: £48,600 for October consulting, PO 4500-1187, and the invoice hasn't arrived.",
+        "user: I ordered a 3-pack of pillowcases (order 58-33019) and only 2 arrived. I'll order 10-12 more.",
+        model=model,
+    )
+    refs = set(summary.references)
+    assert {"PO 4500-1187", "order 58-33019"} <= refs
+    assert not any("10-12" in r for r in refs)  # a range, not an order's number
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_source_file_with_its_line_is_the_file_and_an_image_tag_stays(model):
+    summary, _ = offline_summary(
+        "user: 170k goroutines sit at internal/upstream/client.go:88, the send in a goroutine.",
+        "user: The image is python:3.12-slim and the app listens on localhost:8080.",
+        model=model,
+    )
+    refs = set(summary.references)
+    assert "internal/upstream/client.go" in refs and "internal/upstream/client.go:88" not in refs
+    assert {"python:3.12-slim", "localhost:8080"} <= refs
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["main.py", "src/app.ts", "cmd/server/main.go", "lib/x.rb"]), st.integers(min_value=1, max_value=9999))
+def test_any_source_file_and_line_is_the_file(path, line):
+    summary, _ = offline_summary(f"Dana: it panics at {path}:{line} every time.", "Eli: Right.", model=None)
+    assert path in summary.references and f"{path}:{line}" not in summary.references

@@ -127,9 +127,9 @@ _REFS = [
     re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+(?:Dockerfile|Makefile|Procfile|Jenkinsfile|README|LICENSE)\b"),
     re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|\.?$|\.\s)"),  # directories: app/models/
     re.compile(r"\b(?:(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?"
-               r"(?:\d{3,}(?:-\d{3,})+(?![\w-])|\d{4,}(?!-))|"
+               r"(?:(?:\d{3,}(?:-\d{3,})+|\d{2}-\d{4,})(?![\w-])|\d{4,}(?!-))|"
                r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
-               r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+|(?<=PR )#)?\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?)\b"),  # numbered
+               r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR|PO)\s+(?:number\s+|no\.?\s+|(?<=PR )#)?\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?)\b"),  # numbered
     re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])(?:(?=[A-Z0-9]*\d[A-Z0-9]*\d)|"
                r"(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*[A-Z]))[A-Z0-9]{6,}\b"),  # codes: KL1841, QX7LMP
     re.compile(r"\b(?:card|account) ending (?:in )?\d{4}\b"),  # a card by its last digits
@@ -180,7 +180,7 @@ _NUMBER = re.compile(r"(?<![\w-])\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?\b(?!-)")
 _NAMED_BEFORE = re.compile(
     r"\b(?:(?P<old>(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?)|"
     r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
-    r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+|(?<=PR )#)?)$")
+    r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR|PO)\s+(?:number\s+|no\.?\s+|(?<=PR )#)?)$")
 """What names the number just after it ("Order 40917", "Account 7730-1182", "PR #2284": a pull request
 keeps its kind and its hash, session 19): the numbered-
 reference pattern read from the number back, which is ten times cheaper than trying every
@@ -201,8 +201,8 @@ invoices, bookings and confirmations, codes of ten characters or more — whose 
 a fraction (the offline backend's ≥ 300 sessions/s)."""
 _OLD_NOUNS = ("rder ", "nvoice ", "ooking ", "onfirmation ")
 _OLD_NUMBERED = re.compile(r"\b(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?"
-                           r"(?:\d{3,}(?:-\d{3,})+(?![\w-])|\d{4,}\b)")
-_DASHED = re.compile(r"\d{3,}(?:-\d{3,})+")
+                           r"(?:(?:\d{3,}(?:-\d{3,})+|\d{2}-\d{4,})(?![\w-])|\d{4,}\b)")
+_DASHED = re.compile(r"\d{3,}(?:-\d{3,})+|\d{2}-\d{4,}")
 """An order's, an invoice's, a booking's number in dashed groups of three digits or more ("order
 7731-4408", "order 558-2091147"; not "order 10-12", nor a date "2025-03-14") (session 16)."""
 _OLD_CODE_GUARD = re.compile(r"\d[A-Z0-9]{8}")
@@ -221,8 +221,10 @@ _SLUG = re.compile(r"(?<![\w/.@-])(?:[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+-\d+|"
 """A resource's lower-case name ending in its number ("pg-main-02", "tickets-v14"): three parts
 or more before a bare number, or a last part of letters then digits — not "utf-8", "mid-2021",
 "over-65s" (session 12)."""
-_IMAGE_TAG = re.compile(r"(?<![\w/:.-])[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
-"""A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12)."""
+_IMAGE_TAG = re.compile(r"(?<![\w/:.-])(?![\w./-]*\.(?:py|js|ts|tsx|go|rs|rb|kt|java|c|h|cpp|sh|sql):\d+(?![\w.-]))"
+                        r"[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
+"""A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12); not a
+source file and its line ("internal/upstream/client.go:88": the file is the reference, session 21)."""
 _ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*)(?:/[\w.*-]+)*/?(?<=[\w/*-])"
                           r"(?=[\s,.;:!?)\]'\"`]|$)", re.ASCII)
 """A path from the root or the home directory ("/healthz", "/volume1/backup", "~/.config/restic/pass",
