@@ -133,3 +133,18 @@ def test_a_source_file_with_its_line_is_the_file_and_an_image_tag_stays(model):
 def test_any_source_file_and_line_is_the_file(path, line):
     summary, _ = offline_summary(f"Dana: it panics at {path}:{line} every time.", "Eli: Right.", model=None)
     assert path in summary.references and f"{path}:{line}" not in summary.references
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_keyed_document_version_an_issue_elsewhere_a_query_and_a_directory_asked_about_are_references(model):
+    summary, _ = offline_summary(
+        "Chiara: I'll do the markup tonight. It's in the DMS as HOL-2291-NDA v3.",
+        "Kemal: The upstream fix is already merged, pypa/cibuildwheel#2105, just not released.",
+        "assistant: Can you grab /debug/pprof/goroutine?debug=2 and see where they are parked?",
+        "user: Should we do the same for the other tests in src/components/SearchBar/?",
+        model=model,
+    )
+    refs = set(summary.references)
+    assert {"HOL-2291-NDA v3", "pypa/cibuildwheel#2105", "/debug/pprof/goroutine?debug=2",
+            "src/components/SearchBar/"} <= refs
+    assert not {"HOL-2291-NDA", "/debug/pprof/goroutine"} & refs  # the longer one's parts

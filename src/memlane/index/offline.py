@@ -125,7 +125,7 @@ _REFS = [
                r"(?![.@]\w)(?:/[\w-]+(?:\.[\w-]+)*)*"),  # domains, with a path
     re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),  # e-mail addresses
     re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+(?:Dockerfile|Makefile|Procfile|Jenkinsfile|README|LICENSE)\b"),
-    re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|\.?$|\.\s)"),  # directories: app/models/
+    re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|[.?!]?$|[.?!]\s)"),  # directories: app/models/, "in src/x/?"
     re.compile(r"\b(?:(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?"
                r"(?:(?:\d{3,}(?:-\d{3,})+|\d{2}-\d{4,})(?![\w-])|\d{4,}(?!-))|"
                r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
@@ -226,10 +226,11 @@ _IMAGE_TAG = re.compile(r"(?<![\w/:.-])(?![\w./-]*\.(?:py|js|ts|tsx|go|rs|rb|kt|
 """A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12); not a
 source file and its line ("internal/upstream/client.go:88": the file is the reference, session 21)."""
 _ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*)(?:/[\w.*-]+)*/?(?<=[\w/*-])"
-                          r"(?=[\s,.;:!?)\]'\"`]|$)", re.ASCII)
+                          r"(?:\?[\w.-]+=[\w.%-]*(?:&[\w.-]+=[\w.%-]*)*)?(?=[\s,.;:!?)\]'\"`]|$)", re.ASCII)
 """A path from the root or the home directory ("/healthz", "/volume1/backup", "~/.config/restic/pass",
 "~/Photos"), after a blank, a quote or a bracket and before one or a stop: what the path patterns
-before it miss (they need a directory name before the first slash, or an extension) (session 13).
+before it miss (they need a directory name before the first slash, or an extension) (session 13);
+with its query when it has one ("/debug/pprof/goroutine?debug=2", session 21).
 One part needs three characters or a closing slash ("/v2/"): not "and /or"."""
 
 
@@ -288,6 +289,11 @@ _PART = re.compile(r"\b(?:[Cc]lause|[Aa]rticle|[Ff]igure|[Ss]chedule) (?:\d{1,3}
 7", "Article 231", "Figure 4B", "Schedule C"), a section numbered in parts ("section 9.3"; "section 9"
 alone is mostly a place in a book said in passing) (session 21); not one with more after it ("Article
 28(2) GDPR")."""
+_KEY_VERSION = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+(?:-[A-Z0-9]+)* v\d{1,3}\b(?![.-]\d)")
+"""A document's key with its version ("HOL-2291-NDA v3"): the version is part of what one looks up
+(session 21)."""
+_REPO_ISSUE = re.compile(r"(?<![\w/.-])[\w.-]+/[\w.-]+#\d{1,6}\b")
+"""An issue or a pull request in another repository ("pypa/cibuildwheel#2105") (session 21)."""
 _PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ")
 _ITEM = _WORK.replace("|, and)", ")")
 """A title as an item of a list: :data:`_WORK` without the ", and" some titles hold."""
@@ -374,8 +380,12 @@ def _references(text: str) -> Iterator[str]:
         yield from _WIKI_PATH.findall(text)
     if len(text) <= _REF_SHORT and "page" in text:  # session 20's kinds: turns only
         yield from (w for pair in _PAGES.findall(text) for w in pair if w and w.lower() not in STOPWORDS)
-    if len(text) <= _REF_SHORT and any(w in text for w in _PART_WORDS):  # session 21's kind: turns only
+    if len(text) <= _REF_SHORT and any(w in text for w in _PART_WORDS):  # session 21's kinds: turns only
         yield from _PART.findall(text)
+    if len(text) <= _REF_SHORT and " v" in text and "-" in text:
+        yield from _KEY_VERSION.findall(text)
+    if len(text) <= _REF_SHORT and "#" in text and "/" in text:
+        yield from _REPO_ISSUE.findall(text)
     if len(text) <= _REF_SHORT and ("actions/" in text or "@v" in text):  # session 20's kind: turns only
         yield from _ACTION.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
