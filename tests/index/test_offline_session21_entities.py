@@ -148,3 +148,23 @@ def test_a_keyed_document_version_an_issue_elsewhere_a_query_and_a_directory_ask
     assert {"HOL-2291-NDA v3", "pypa/cibuildwheel#2105", "/debug/pprof/goroutine?debug=2",
             "src/components/SearchBar/"} <= refs
     assert not {"HOL-2291-NDA", "/debug/pprof/goroutine"} & refs  # the longer one's parts
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_short_code_of_capitals_and_a_number_is_no_entity(model):
+    names = _names(
+        "user: I want the DELE B2 for work. I'm around B1 now, and the rubric fits on one A4 sheet.",
+        "Kofi: The minus 80 in room B214 alarmed again. The F1 of the new model is 0.71.",
+        "Ana: The U12s train on Thursdays with Ms Okafor.",
+        model=model,
+    )
+    assert not names & {"B1", "A4", "B214", "F1", "U12s"}
+    assert {"Kofi", "Ana"} <= names
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(alphabet="ABCDEFGHKMRSTUX", min_size=1, max_size=2), st.integers(min_value=1, max_value=999))
+def test_any_one_or_two_capitals_and_a_number_alone_is_no_entity(letters, number):
+    code = f"{letters}{number}"
+    names = _names(f"Dana: We looked at {code} again this morning with Eli.", "Eli: Right.", model=None)
+    assert code not in names and "Eli" in names

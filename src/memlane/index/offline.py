@@ -472,6 +472,11 @@ _ORG_ACRONYMS = frozenset(
 """Organisations known by their letters ("HMRC", "IKEA", "DHL"), written out once from what is
 widely known, not from the labelled sets; every other word in capitals stays no name (the
 guide's "not acronyms": keywords, shouting, "API", "GP") (session 18)."""
+_SHORT_CODE = re.compile(r"[A-Z]{1,2}\d{1,3}[A-Z]?s?")
+"""A short code of one or two capitals and a number, alone ("B2", "A4", "F1", "U12s", "B214", "CN22", "TC52s"):
+mostly a level, a paper size, a score, a room, a form or a model, which the labels name no entity (the
+guide's "not acronyms, generic terms"); a product known by one ("MG4", "A100", "S3") is lost with them
+(session 21)."""
 _DECIMAL = re.compile(r"\d+\.\d+")
 _NUMBERED_KINDS = frozenset(
     "Section Clause Article Chapter Page Plot Flat Room Table Item Option Level Grade Sprint "
@@ -1072,6 +1077,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Needs to go through Legal", "Sales will scream": a team by its work (session 19)
     if name in _GENERIC or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
         return name, None, False
+    if _SHORT_CODE.fullmatch(name):
+        return name, None, False  # "B2", "A4", "F1", "B214", "TC52s": a level, a size, a room, a code (session 21)
     if name.isdigit() or name in ("True", "False", "None"):
         return name, None, False  # "Keep 200 to match Flask" once the verb is cut; a literal in code,
         # "returns True", "default=None" (session 17)
