@@ -168,3 +168,15 @@ def test_any_one_or_two_capitals_and_a_number_alone_is_no_entity(letters, number
     code = f"{letters}{number}"
     names = _names(f"Dana: We looked at {code} again this morning with Eli.", "Eli: Right.", model=None)
     assert code not in names and "Eli" in names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_one_word_name_ending_a_longer_one_is_that_one_named_short(model):
+    names = _names(
+        "user: I'm choosing between a used Toyota Prius and a Tesla Model 3.",
+        "assistant: The Prius is cheaper to buy and very reliable.",
+        "user: And Hélène Marchand for the cover? Marchand sells copies.",
+        model=model,
+    )
+    assert {"Toyota Prius", "Hélène Marchand"} <= names
+    assert not {"Prius", "Marchand"} & names

@@ -1428,6 +1428,10 @@ class OfflineIntelligence:
         longer = [e.name.lower() for e in kept if " " in e.name]
         kept = [e for e in kept if e.type != "name"
                 or not any(n.startswith(e.name.lower() + " ") for n in longer)]
+        # "Prius" beside "Toyota Prius", "Air" beside "MacBook Air", "Marchand" beside "Hélène Marchand": a
+        # one-word name ending a longer one is that one named short (session 21)
+        kept = [e for e in kept if e.type != "name" or " " in e.name
+                or not any(n.endswith(" " + e.name.lower()) for n in longer)]
         # "Ticket BILL-142" beside "BILL-142": one reference, named by its key as the
         # references field names it
         keys = {e.name.lower() for e in kept if e.type == "reference"}
