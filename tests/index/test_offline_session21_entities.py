@@ -180,3 +180,13 @@ def test_a_one_word_name_ending_a_longer_one_is_that_one_named_short(model):
     )
     assert {"Toyota Prius", "Hélène Marchand"} <= names
     assert not {"Prius", "Marchand"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_place_ending_a_region_or_a_name_after_of_is_still_its_own(model):
+    names = _names(
+        "user: We flew from South Africa to Kenya. Africa is huge.",
+        "user: The Kingdom of Poland lasted a while. Poland today is different.",
+        model=model,
+    )
+    assert {"South Africa", "Africa", "Kingdom of Poland", "Poland"} <= names

@@ -477,6 +477,9 @@ _SHORT_CODE = re.compile(r"[A-Z]{1,2}\d{1,3}[A-Z]?s?")
 mostly a level, a paper size, a score, a room, a form or a model, which the labels name no entity (the
 guide's "not acronyms, generic terms"); a product known by one ("MG4", "A100", "S3") is lost with them
 (session 21)."""
+_COMPASS = frozenset("north south east west central northern southern eastern western latin new".split())
+"""What opens a region's or a country's name after which the name's last word is another place ("South
+Africa" and "Africa", "New Mexico" and "Mexico") (session 21)."""
 _DECIMAL = re.compile(r"\d+\.\d+")
 _NUMBERED_KINDS = frozenset(
     "Section Clause Article Chapter Page Plot Flat Room Table Item Option Level Grade Sprint "
@@ -1429,9 +1432,12 @@ class OfflineIntelligence:
         kept = [e for e in kept if e.type != "name"
                 or not any(n.startswith(e.name.lower() + " ") for n in longer)]
         # "Prius" beside "Toyota Prius", "Air" beside "MacBook Air", "Marchand" beside "Hélène Marchand": a
-        # one-word name ending a longer one is that one named short (session 21)
+        # one-word name ending a longer one is that one named short (session 21); not after "of" or "&"
+        # ("Poland" beside "Kingdom of Poland", "Mbappe" beside "France & Mbappe") nor a point of the
+        # compass ("Africa" beside "South Africa"), two things
         kept = [e for e in kept if e.type != "name" or " " in e.name
-                or not any(n.endswith(" " + e.name.lower()) for n in longer)]
+                or not any(n.endswith(" " + e.name.lower()) and " of " not in n and " & " not in n
+                           and n.split(" ", 1)[0] not in _COMPASS for n in longer)]
         # "Ticket BILL-142" beside "BILL-142": one reference, named by its key as the
         # references field names it
         keys = {e.name.lower() for e in kept if e.type == "reference"}
