@@ -190,3 +190,14 @@ def test_a_place_ending_a_region_or_a_name_after_of_is_still_its_own(model):
         model=model,
     )
     assert {"South Africa", "Africa", "Kingdom of Poland", "Poland"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_number_opening_a_range_after_a_name_is_no_version(model):
+    names = _names(
+        "assistant: Book a tutor on iTalki 3–4 times a week, or shop at Lidl 2–3 times.",
+        "user: And the iPhone 15 I have is fine.",
+        model=model,
+    )
+    assert {"iTalki", "iPhone 15"} <= names
+    assert not {"iTalki 3", "Lidl 2"} & names
