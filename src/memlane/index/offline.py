@@ -125,11 +125,11 @@ _REFS = [
                r"(?![.@]\w)(?:/[\w-]+(?:\.[\w-]+)*)*"),  # domains, with a path
     re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),  # e-mail addresses
     re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+(?:Dockerfile|Makefile|Procfile|Jenkinsfile|README|LICENSE)\b"),
-    re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|\.?$|\.\s)"),  # directories: app/models/
+    re.compile(r"(?<![\w/:.-])[\w.-]+/(?:[\w.-]+/)+(?=[\s,;)]|[.?!]?$|[.?!]\s)"),  # directories: app/models/, "in src/x/?"
     re.compile(r"\b(?:(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?"
-               r"(?:\d{3,}(?:-\d{3,})+(?![\w-])|\d{4,}(?!-))|"
+               r"(?:(?:\d{3,}(?:-\d{3,})+|\d{2}-\d{4,})(?![\w-])|\d{4,}(?!-))|"
                r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
-               r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+|(?<=PR )#)?\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?)\b"),  # numbered
+               r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR|PO)\s+(?:number\s+|no\.?\s+|(?<=PR )#)?\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?)\b"),  # numbered
     re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])(?:(?=[A-Z0-9]*\d[A-Z0-9]*\d)|"
                r"(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*[A-Z]))[A-Z0-9]{6,}\b"),  # codes: KL1841, QX7LMP
     re.compile(r"\b(?:card|account) ending (?:in )?\d{4}\b"),  # a card by its last digits
@@ -180,7 +180,7 @@ _NUMBER = re.compile(r"(?<![\w-])\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?\b(?!-)")
 _NAMED_BEFORE = re.compile(
     r"\b(?:(?P<old>(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?)|"
     r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
-    r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR)\s+(?:number\s+|no\.?\s+|(?<=PR )#)?)$")
+    r"[Ee]mployee ID|[Cc]ard|[Rr]eceipt|PR|PO)\s+(?:number\s+|no\.?\s+|(?<=PR )#)?)$")
 """What names the number just after it ("Order 40917", "Account 7730-1182", "PR #2284": a pull request
 keeps its kind and its hash, session 19): the numbered-
 reference pattern read from the number back, which is ten times cheaper than trying every
@@ -201,8 +201,8 @@ invoices, bookings and confirmations, codes of ten characters or more — whose 
 a fraction (the offline backend's ≥ 300 sessions/s)."""
 _OLD_NOUNS = ("rder ", "nvoice ", "ooking ", "onfirmation ")
 _OLD_NUMBERED = re.compile(r"\b(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?"
-                           r"(?:\d{3,}(?:-\d{3,})+(?![\w-])|\d{4,}\b)")
-_DASHED = re.compile(r"\d{3,}(?:-\d{3,})+")
+                           r"(?:(?:\d{3,}(?:-\d{3,})+|\d{2}-\d{4,})(?![\w-])|\d{4,}\b)")
+_DASHED = re.compile(r"\d{3,}(?:-\d{3,})+|\d{2}-\d{4,}")
 """An order's, an invoice's, a booking's number in dashed groups of three digits or more ("order
 7731-4408", "order 558-2091147"; not "order 10-12", nor a date "2025-03-14") (session 16)."""
 _OLD_CODE_GUARD = re.compile(r"\d[A-Z0-9]{8}")
@@ -221,13 +221,16 @@ _SLUG = re.compile(r"(?<![\w/.@-])(?:[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+-\d+|"
 """A resource's lower-case name ending in its number ("pg-main-02", "tickets-v14"): three parts
 or more before a bare number, or a last part of letters then digits — not "utf-8", "mid-2021",
 "over-65s" (session 12)."""
-_IMAGE_TAG = re.compile(r"(?<![\w/:.-])[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
-"""A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12)."""
+_IMAGE_TAG = re.compile(r"(?<![\w/:.-])(?![\w./-]*\.(?:py|js|ts|tsx|go|rs|rb|kt|java|c|h|cpp|sh|sql):\d+(?![\w.-]))"
+                        r"[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
+"""A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12); not a
+source file and its line ("internal/upstream/client.go:88": the file is the reference, session 21)."""
 _ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*)(?:/[\w.*-]+)*/?(?<=[\w/*-])"
-                          r"(?=[\s,.;:!?)\]'\"`]|$)", re.ASCII)
+                          r"(?:\?[\w.-]+=[\w.%-]*(?:&[\w.-]+=[\w.%-]*)*)?(?=[\s,.;:!?)\]'\"`]|$)", re.ASCII)
 """A path from the root or the home directory ("/healthz", "/volume1/backup", "~/.config/restic/pass",
 "~/Photos"), after a blank, a quote or a bracket and before one or a stop: what the path patterns
-before it miss (they need a directory name before the first slash, or an extension) (session 13).
+before it miss (they need a directory name before the first slash, or an extension) (session 13);
+with its query when it has one ("/debug/pprof/goroutine?debug=2", session 21).
 One part needs three characters or a closing slash ("/v2/"): not "and /or"."""
 
 
@@ -280,6 +283,18 @@ _PAGES = re.compile(_WORK + r"(?:'s| is| was| runs(?: to)?| has)(?: (?:about|ove
                     r" [\d,]+ pages\b|\b\d[\d,]*-page " + _WORK)
 """A work by its length in pages ("Demon Copperhead is 550 pages", "the 900-page Middlemarch"): what
 has pages is a book (session 20); not a pronoun ("It is 40 pages")."""
+_PART = re.compile(r"\b(?:[Cc]lause|[Aa]rticle|[Ff]igure|[Ss]chedule) (?:\d{1,3}[A-Z]?|[A-Z])\b(?![.,(/-]?\w)"
+                   r"|\b[Ss]ection \d{1,2}\.\d{1,2}(?:\.\d{1,2})?\b(?![.,(/-]?\w)")
+"""A numbered part of a document a reader turns to: a clause, an article, a figure, a schedule ("Clause
+7", "Article 231", "Figure 4B", "Schedule C"), a section numbered in parts ("section 9.3"; "section 9"
+alone is mostly a place in a book said in passing) (session 21); not one with more after it ("Article
+28(2) GDPR")."""
+_KEY_VERSION = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+(?:-[A-Z0-9]+)* v\d{1,3}\b(?![.-]\d)")
+"""A document's key with its version ("HOL-2291-NDA v3"): the version is part of what one looks up
+(session 21)."""
+_REPO_ISSUE = re.compile(r"(?<![\w/.-])[\w.-]+/[\w.-]+#\d{1,6}\b")
+"""An issue or a pull request in another repository ("pypa/cibuildwheel#2105") (session 21)."""
+_PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ")
 _ITEM = _WORK.replace("|, and)", ")")
 """A title as an item of a list: :data:`_WORK` without the ", and" some titles hold."""
 _ITEM_FULL = re.compile(_ITEM)
@@ -365,6 +380,12 @@ def _references(text: str) -> Iterator[str]:
         yield from _WIKI_PATH.findall(text)
     if len(text) <= _REF_SHORT and "page" in text:  # session 20's kinds: turns only
         yield from (w for pair in _PAGES.findall(text) for w in pair if w and w.lower() not in STOPWORDS)
+    if len(text) <= _REF_SHORT and any(w in text for w in _PART_WORDS):  # session 21's kinds: turns only
+        yield from _PART.findall(text)
+    if len(text) <= _REF_SHORT and " v" in text and "-" in text:
+        yield from _KEY_VERSION.findall(text)
+    if len(text) <= _REF_SHORT and "#" in text and "/" in text:
+        yield from _REPO_ISSUE.findall(text)
     if len(text) <= _REF_SHORT and ("actions/" in text or "@v" in text):  # session 20's kind: turns only
         yield from _ACTION.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
@@ -401,10 +422,11 @@ _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|spea
 ("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
 or "by", which names follow ("to Jillian")."""
 _CAPS = re.compile(r"([A-Z](?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
-                   r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/-]\d))(?:\s+\d{3,5}[A-Z]{1,2}\b)?)?)")
+                   r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/–-]\d))(?:\s+\d{3,5}[A-Z]{1,2}\b)?)?)")
 """A capitalised phrase: a capital at a word's start (the boundary checked behind it, so
 that the engine jumps from capital to capital), more capitalised words, a number ("Ward 7B" with its
-letter, "Ryzen 7 7840U" with a model after it; not a unit, "5GB", "2M": session 19)."""
+letter, "Ryzen 7 7840U" with a model after it; not a unit, "5GB", "2M": session 19; not a range's first
+number, "Lidl 2–3 times", session 21)."""
 _GENERIC = frozenset(
     "API APIs URL URLs PR PRs TLS SSL GB MB KB TB CSV PDF JSON HTML CSS SQL HTTP HTTPS ID IDs UI UX "
     "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
@@ -451,6 +473,14 @@ _ORG_ACRONYMS = frozenset(
 """Organisations known by their letters ("HMRC", "IKEA", "DHL"), written out once from what is
 widely known, not from the labelled sets; every other word in capitals stays no name (the
 guide's "not acronyms": keywords, shouting, "API", "GP") (session 18)."""
+_SHORT_CODE = re.compile(r"[A-Z]{1,2}\d{1,3}[A-Z]?s?")
+"""A short code of one or two capitals and a number, alone ("B2", "A4", "F1", "U12s", "B214", "CN22", "TC52s"):
+mostly a level, a paper size, a score, a room, a form or a model, which the labels name no entity (the
+guide's "not acronyms, generic terms"); a product known by one ("MG4", "A100", "S3") is lost with them
+(session 21)."""
+_COMPASS = frozenset("north south east west central northern southern eastern western latin new".split())
+"""What opens a region's or a country's name after which the name's last word is another place ("South
+Africa" and "Africa", "New Mexico" and "Mexico") (session 21)."""
 _DECIMAL = re.compile(r"\d+\.\d+")
 _NUMBERED_KINDS = frozenset(
     "Section Clause Article Chapter Page Plot Flat Room Table Item Option Level Grade Sprint "
@@ -511,10 +541,11 @@ def _headline(sentence: str) -> bool:
 
 _LOWER_LEAD = re.compile(r"(?<![\w./:@#-])(?!(?:on|use|get|set|for|is|has|to|add|new|put|del|run|can)[A-Z])"
                          r"(?:[a-z]{1,3}[A-Z][a-z]{2,}[A-Za-z]*|(?:i|mac|tv|watch|iPad|vision)OS)\b(?![.(/:-]\w)"
-                         r"(?: \d{1,2}\b(?![.,:/-]\d))?")
+                         r"(?: \d{1,2}\b(?![.,:/–-]\d))?")
 """A name opening with a short lower-case prefix before a capitalised word ("iPhone", "eBay",
 "bioRxiv"): a product or a site, not a word the capitalised-phrase scan can see; not code named
-by what it does ("onClick", "useState", "getUser", "forEach") (session 13)."""
+by what it does ("onClick", "useState", "getUser", "forEach") (session 13); its version is a number not
+opening a range ("iPhone 15", not "iTalki 3–4 times", session 21)."""
 _SOFTWARE_WORD = re.compile(r"[a-z](?<![\w./@#:$%=~-][a-z])[a-z0-9]*(?:-[a-z0-9]+)*(?![\w/@(-]|\.\w)")
 """A lower-case word standing alone, not in a path, a flag, an address or a call: a
 candidate for :data:`memlane.index.software.SOFTWARE` (session 17). The look-behind follows the
@@ -577,6 +608,40 @@ dictionary spells them and they name nothing (session 20)."""
 _LOWER_WORD = re.compile(r"\b[a-z]{3,}\b")
 
 
+_SUFFIXES = ("able", "ible", "ary", "ant", "ism", "ity", "ize", "ise", "ify", "ive", "ment", "ness", "ous", "ial")
+_PREFIXES = ("cyber", "nano", "bio", "tele", "thermo", "opto", "micro", "neuro", "eco", "geo", "hydro", "electro",
+             "photo", "multi", "hyper", "meta", "macro", "pharma", "proto", "vaso")
+
+
+def _derived(low: str) -> bool:
+    """Whether a word no dictionary lists is an English word's plural or derivation: a suffix after
+    a listed stem ("inclusionary", "perseverant", "customizable", "gamify") or a learned prefix before
+    one ("telepresence", "optotransducers", "nanobiosensors", "cybersecurity"), plural or not (session 21)."""
+    word = low.removesuffix("s")
+    if word != low and is_english_word(word):
+        return True  # "millennials"
+    for suffix in _SUFFIXES:
+        stem = word.removesuffix(suffix)
+        if stem != word and len(stem) > 3 and (is_english_word(stem) or is_english_word(stem + "e")
+                                               or (stem[-1] == "i" and is_english_word(stem[:-1] + "y"))):
+            return True
+    for prefix in _PREFIXES:
+        rest = word.removeprefix(prefix)
+        if rest != word and len(rest) > 3 and (is_english_word(rest) or _derived(rest)):
+            return True
+    return False
+
+
+def _slip(low: str) -> bool:
+    """Whether a word no dictionary lists is a listed one mistyped: two letters next to each other
+    swapped in a word of six letters or more ("anaylze"; not "aceh"), or, in a long word, one letter too many ("explaination"); a name is rarely
+    either (not "shiftly", "amira": a letter dropped from a word makes names too) (session 21)."""
+    for i in range(len(low) - 1):
+        if len(low) > 5 and low[i] != low[i + 1] and is_english_word(low[:i] + low[i + 1] + low[i] + low[i + 2:]):
+            return True
+    return len(low) >= 9 and any(is_english_word(low[:i] + low[i + 1:]) for i in range(len(low)))
+
+
 def _unknown_word(word: str, sentence: str, end: int) -> bool:
     """Whether a capitalised word opening ``sentence`` (ending at ``end``) is one no English word
     spells, nor two joined, plural or not ("Zendesk", "Lingofy", "Kitlocker"… but "Frontend",
@@ -592,6 +657,10 @@ def _unknown_word(word: str, sentence: str, end: int) -> bool:
         for i in range(3, len(base) - 2):
             if is_english_word(base[:i]) and is_english_word(base[i:]):
                 return False
+    if _derived(low) or _slip(low):
+        return False
+    if sentence[end: end + 1] == "!" and not sentence[end + 1:].strip():
+        return False  # "Bonjour!", "Excelente!", "Yoohoo!": a greeting or a call, alone (session 21)
     others = _LOWER_WORD.findall(sentence, end)[:12]
     return not others or 2 * sum(map(is_english_word, others)) >= len(others)
 
@@ -1013,6 +1082,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Needs to go through Legal", "Sales will scream": a team by its work (session 19)
     if name in _GENERIC or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
         return name, None, False
+    if _SHORT_CODE.fullmatch(name):
+        return name, None, False  # "B2", "A4", "F1", "B214", "TC52s": a level, a size, a room, a code (session 21)
     if name.isdigit() or name in ("True", "False", "None"):
         return name, None, False  # "Keep 200 to match Flask" once the verb is cut; a literal in code,
         # "returns True", "default=None" (session 17)
@@ -1194,6 +1265,9 @@ class OfflineIntelligence:
             said.append(listed := _listed_titles([m.text for m in messages], titles))
             titles |= {t.lower() for t in listed}
         refs = sorted(set().union(*said))
+        if len(refs) > 1:  # "Article 231" and "article 231": one reference, the capitalised one (session 21)
+            folded_seen: set[str] = set()
+            refs = [r for r in refs if not (r.lower() in folded_seen or folded_seen.add(r.lower()))]
         models = {e.name.rsplit(" ", 1)[1].lower() for e in extraction.entities
                   if e.type != "reference" and " " in e.name and _model(e.name.split())}
         if models:  # "X100VI" of "Fujifilm X100VI": the product's model, no reference (session 19)
@@ -1353,10 +1427,19 @@ class OfflineIntelligence:
                  for m in _TIER.finditer(s) for t in m.groups() if t}
         if tiers:
             kept = [e for e in kept if e.type not in ("name", "place", "organization") or e.name.lower() not in tiers]
-        # "Grafana" beside "Grafana Cloud", "Windows" beside "Windows 11": one entity
+        # "Grafana" beside "Grafana Cloud", "Windows" beside "Windows 11": one entity; not a place
+        # said as one ("moving from Leeds" beside "Leeds City Council", "get to Porto" beside "Porto
+        # Campanhã"): the city and its council or its station are two (session 21)
         longer = [e.name.lower() for e in kept if " " in e.name]
-        kept = [e for e in kept if e.type not in ("name", "place")
+        kept = [e for e in kept if e.type != "name"
                 or not any(n.startswith(e.name.lower() + " ") for n in longer)]
+        # "Prius" beside "Toyota Prius", "Air" beside "MacBook Air", "Marchand" beside "Hélène Marchand": a
+        # one-word name ending a longer one is that one named short (session 21); not after "of" or "&"
+        # ("Poland" beside "Kingdom of Poland", "Mbappe" beside "France & Mbappe") nor a point of the
+        # compass ("Africa" beside "South Africa"), two things
+        kept = [e for e in kept if e.type != "name" or " " in e.name
+                or not any(n.endswith(" " + e.name.lower()) and " of " not in n and " & " not in n
+                           and n.split(" ", 1)[0] not in _COMPASS for n in longer)]
         # "Ticket BILL-142" beside "BILL-142": one reference, named by its key as the
         # references field names it
         keys = {e.name.lower() for e in kept if e.type == "reference"}
