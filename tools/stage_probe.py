@@ -1,0 +1,349 @@
+"""Where LoCoMo's missing evidence stops, stage by stage (docs/retrieval.md, session 21).
+
+    memlane bench locomo --data locomo_dev.json --out before
+    .venv/bin/python tools/stage_probe.py --data locomo_dev.json --rankings before \\
+        [--out stages.json] [--set retrieval.KEY=VALUE ...] [--variant NAME=KEY:VALUE,... ...]
+
+Each conversation is ingested and indexed once, as the bench does, and every question is
+searched with the bench's call while the probe records the search's inner lists: the
+candidates, stage one's session ranking and shortlist (``top_sessions``, plus
+``gather_sessions`` for a gathering question), stage two's turns per shortlisted session
+and the pool the final list is chosen from. It first checks that the rankings equal the
+bench's (``rankings-locomo.jsonl`` of ``--rankings``), then classes every evidence turn
+outside the first 10 (categories 1-4) by the first stage that loses it:
+
+- ``a``: its session is not on stage one's shortlist (sub-classes by the session's place:
+  6-7, 8-10, 11-20, further, or no candidate of the session at all);
+- ``b``: the session is shortlisted, but stage two does not keep the turn among the
+  session's ``turns_per_session`` (sub-classes: the turn a candidate or not);
+- ``c``: the turn is in the pool, but the final list does not put it among the first 10
+  turns (sub-classes: below the 10th by score, or the head's non-turn hits, which the bench
+  drops, handed its place to the tail's stage-one order).
+
+A question missed at R_any@10 is classed by its best-placed evidence turn (c before b before
+a); one missed at R_all@10 by the classes of its missing pieces. "At most" counts the
+questions a perfect fix of one stage (with the later stages perfect too) would win: every
+missing piece in that class (R_all) or one piece in it (R_any).
+
+``--variant`` runs further configurations on the same databases and prints their R_any@10 /
+R_all@10 per category, with search CPU p50 / p95, as the earlier rounds' tables.
+
+``--within-session ROWS`` (an earlier ``--out``; needs the ``meaning`` extra) reads no
+database: for each class b and c piece it ranks the turns of the piece's session by their
+cosine to the question under the bundled MiniLM (ONNX) and under the static vectors, and
+counts where the piece lands (the session's first 5, 6-10, further): what a re-scorer
+inside the shortlisted sessions could reach.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import memlane.retrieve.search as S
+from memlane.bench.datasets import load_locomo
+from memlane.bench.locomo import SCOPE, SEARCH_K, _inputs
+from memlane.bench.memrun import FreshMemory, Timings, make_embedder
+from memlane.bench.metrics import dedupe, recall_all, recall_any
+from memlane.config import load_config
+from memlane.retrieve.gather import gathers
+
+CLASSES = ("c", "b", "a")
+
+
+class Recorder:
+    """Wraps the search module's stage functions and keeps what the last search passed."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, Any] = {}
+        self._orig = {n: getattr(S, n) for n in ("_two_stage", "rank_sessions", "_session_turns",
+                                                 "_select", "_spread")}
+
+    def __enter__(self) -> Recorder:
+        o = self._orig
+        rec = self.last
+
+        def two_stage(ctx: Any, cands: Any, k: int, t: Any) -> Any:
+            rec.clear()
+            rec.update(cands=[c.id for c in cands], rel={c.id: c.relevance for c in cands},
+                       stage2={}, items=ctx.items, query=ctx.query,
+                       opts=ctx.opts, speaker=ctx.speaker)
+            return o["_two_stage"](ctx, cands, k, t)
+
+        def rank_sessions(*a: Any, **kw: Any) -> Any:
+            out = o["rank_sessions"](*a, **kw)
+            rec["sessions"] = [s.key for s in out]
+            rec["sscore"] = {s.key: s.score for s in out}
+            return out
+
+        def session_turns(ctx: Any, sid: Any, n: int, cands: Any) -> Any:
+            out = o["_session_turns"](ctx, sid, n, cands)
+            rec["stage2"][sid] = list(out)
+            return out
+
+        def spread(ctx: Any, pool: Any, first: Any, n: int) -> Any:
+            rec["pool"] = [x.id for x in pool]
+            return o["_spread"](ctx, pool, first, n)
+
+        def select(ctx: Any, pool: Any, n: int) -> Any:
+            rec.setdefault("pool", [x.id for x in pool])
+            out = o["_select"](ctx, pool, n)
+            rec["head"] = [x.id for x in out]
+            return out
+
+        S._two_stage, S.rank_sessions, S._session_turns = two_stage, rank_sessions, session_turns
+        S._select, S._spread = select, spread
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for n, f in self._orig.items():
+            setattr(S, n, f)
+
+
+def config_of(sets: list[str]) -> Any:
+    overrides: dict[str, dict[str, str]] = {}
+    for entry in sets:
+        key, _, value = entry.partition("=")
+        section, _, name = key.partition(".")
+        overrides.setdefault(section, {})[name] = value
+    return load_config(overrides=overrides) if overrides else load_config()
+
+
+def classify(rec: dict[str, Any], inv: dict[str, int], ranking: list[str], evidence: list[str]
+             ) -> list[dict[str, Any]]:
+    """One record per evidence turn outside the first 10 of ``ranking``."""
+    items = rec["items"]
+    opts = rec["opts"]
+    sessions = rec["sessions"]
+    srank = {k: r for r, k in enumerate(sessions, start=1)}
+    short = set(rec["stage2"]) | {k for k in sessions[: opts.top_sessions] if isinstance(k, tuple)}
+    pool = rec.get("pool", [])
+    pool_place = {i: p for p, i in enumerate(pool, start=1)}
+    pool_turns = [i for i in pool if (it := items.get(i)) is not None and it.kind == "turn"]
+    turn_place = {i: p for p, i in enumerate(pool_turns, start=1)}
+    cands = set(rec["cands"])
+    head_nonturn = sum(1 for i in rec.get("head", []) if (it := items.get(i)) is not None
+                       and it.kind != "turn")
+    top10 = set(ranking[:10])
+    out = []
+    for e in dict.fromkeys(evidence):
+        if e in top10:
+            continue
+        iid = inv.get(e)
+        sid = rec["sid_of"].get(e)
+        r = srank.get(sid)
+        row: dict[str, Any] = {"dia": e, "session_rank": r, "candidate": iid in cands}
+        if sid not in short:
+            row["cls"] = "a"
+            row["sub"] = ("none" if r is None else "6-7" if r <= 7 else "8-10" if r <= 10
+                          else "11-20" if r <= 20 else "21+")
+        elif iid not in pool_place:
+            row["cls"] = "b"
+            row["sub"] = "candidate" if iid in cands else "not a candidate"
+            row["stage2_len"] = len(rec["stage2"].get(sid, []))
+        else:
+            row["cls"] = "c"
+            row["pool_place"] = pool_place[iid]
+            row["turn_place"] = turn_place.get(iid)
+            same = [i for i in pool_turns if items[i].session_id == sid]
+            row["in_pool_session_rank"] = same.index(iid) + 1 if iid in same else None
+            row["head_sessions"] = Counter(items[i].session_id for i in pool_turns[:10]
+                                           ).most_common(1)[0][1]
+            row["sub"] = ("non-turn hits in the head" if head_nonturn
+                          and (turn_place.get(iid) or 99) <= 10 else "below the 10th by score")
+        row["speaker_focus"] = rec["speaker"] is not None
+        row["gathers"] = gathers(rec["query"])
+        it = items.get(iid) if iid is not None else None
+        row["by_focus"] = (None if rec["speaker"] is None or it is None
+                           else (it.extra or {}).get("speaker") == rec["speaker"])
+        last = sessions[len(short) - 1] if len(sessions) >= len(short) else None
+        if r is not None and last is not None:
+            row["session_ratio"] = rec["sscore"][sid] / (rec["sscore"][last] or 1.0)
+        if iid in cands:
+            own = sorted((rec["rel"][i] for i in rec["cands"] if (x := items.get(i)) is not None
+                          and x.kind == "turn" and x.session_id == sid), reverse=True)
+            row["rel"] = rec["rel"][iid]
+            row["in_session_rank"] = own.index(rec["rel"][iid]) + 1
+            row["session_cand_turns"] = len(own)
+        out.append(row)
+    return out
+
+
+def run(data: str, configs: dict[str, Any], detail: str) -> dict[str, Any]:
+    """Per configuration, per question: R_any@10, R_all@10, the ranking; for ``detail``
+    the stage records. Search CPU seconds per configuration."""
+    embedder = make_embedder(None)
+    base = configs[detail]
+    rows: dict[str, dict[str, Any]] = {n: {} for n in configs}
+    cpu: dict[str, list[float]] = {n: [] for n in configs}
+    with Recorder() as recorder:
+        for conv in load_locomo(data):
+            now = max(s.date for s in conv.sessions)
+            with FreshMemory(embedder, config=base) as fm:
+                tm = Timings()
+                key = fm.ingest(SCOPE, _inputs(conv, "user"), tm)
+                fm.index(now, tm)
+                sid_items = {dia: sid for (sid, _seq), dia in key.items()}
+                turn_ids = {}
+                for sid in {s for s, _ in key}:
+                    for it in fm.mem.store.session_items(sid, kind="turn"):
+                        if (sid, it.seq) in key:
+                            turn_ids[key[(sid, it.seq)]] = it.id
+                for qa in conv.qa:
+                    if not qa.evidence:
+                        continue
+                    for name, cfg in configs.items():
+                        fm.mem.config = cfg
+                        c0 = time.process_time()
+                        r = dedupe(fm.search(qa.question, SCOPE, SEARCH_K, now, key, tm))
+                        cpu[name].append(time.process_time() - c0)
+                        row = {"cat": qa.category, "q": qa.question, "ranking": r,
+                               "any": recall_any(r, qa.evidence, 10),
+                               "all": recall_all(r, qa.evidence, 10),
+                               "n_evidence": len(set(qa.evidence))}
+                        if name == detail:
+                            rec = dict(recorder.last)
+                            rec["sid_of"] = sid_items
+                            row["missing"] = classify(rec, turn_ids, r, list(qa.evidence))
+                        rows[name][qa.qa_id] = row
+    return {"rows": rows, "cpu": cpu}
+
+
+def figures(rows: dict[str, Any]) -> str:
+    def fig(rs: list[Any]) -> str:
+        if not rs:
+            return "-"
+        return f"{sum(r['any'] for r in rs) / len(rs):.3f} / {sum(r['all'] for r in rs) / len(rs):.3f}"
+
+    vals = list(rows.values())
+    cells = [fig([r for r in vals if r["cat"] < 5])]
+    cells += [fig([r for r in vals if r["cat"] == c]) for c in (1, 2, 3, 4, 5)]
+    return " | ".join(cells)
+
+
+def report(rows: dict[str, Any]) -> None:
+    qs = {q: r for q, r in rows.items() if r["cat"] < 5}
+    any_miss = [r for r in qs.values() if not r["any"]]
+    all_miss = [r for r in qs.values() if r["all"] < 1]
+    print(f"categories 1-4: {len(qs)} questions; R_any@10 misses {len(any_miss)}, "
+          f"R_all@10 misses {len(all_miss)}")
+    pieces = [m for r in all_miss for m in r["missing"]]
+    print(f"missing pieces: {len(pieces)}")
+    for c in CLASSES:
+        sub = Counter(m["sub"] for m in pieces if m["cls"] == c)
+        print(f"  class {c}: {sum(sub.values())}  {dict(sub.most_common())}")
+    print("R_any@10 misses by their best-placed evidence turn (c > b > a), per category:")
+    for c in CLASSES:
+        sel = [r for r in any_miss if min((CLASSES.index(m["cls"]) for m in r["missing"]),
+                                         default=2) == CLASSES.index(c)]
+        cats = Counter(r["cat"] for r in sel)
+        subs = Counter(next(m["sub"] for m in r["missing"] if m["cls"] == c) for r in sel)
+        print(f"  {c}: {len(sel)}  by category {dict(sorted(cats.items()))}  {dict(subs.most_common())}")
+    print("R_all@10 misses by the classes of their missing pieces:")
+    combos = Counter("".join(sorted({m["cls"] for m in r["missing"]}, key=CLASSES.index))
+                     for r in all_miss)
+    for k, v in combos.most_common():
+        cats = Counter(r["cat"] for r in all_miss
+                       if "".join(sorted({m["cls"] for m in r["missing"]}, key=CLASSES.index)) == k)
+        print(f"  {k}: {v}  by category {dict(sorted(cats.items()))}")
+    print("at most (a perfect fix of the stage, later stages perfect too):")
+    for c in CLASSES:
+        win_any = sum(1 for r in any_miss if any(m["cls"] == c for m in r["missing"]))
+        win_all = sum(1 for r in all_miss if all(m["cls"] == c for m in r["missing"])
+                      and r["n_evidence"] <= 10)
+        print(f"  fix {c} alone: R_any@10 +{win_any}, R_all@10 +{win_all}")
+    for grp in (("c", "b"), ("c", "b", "a")):
+        win_all = sum(1 for r in all_miss if all(m["cls"] in grp for m in r["missing"])
+                      and r["n_evidence"] <= 10)
+        print(f"  fix {'+'.join(grp)}: R_all@10 +{win_all}")
+    a_sub = Counter(m["sub"] for m in pieces if m["cls"] == "a")
+    focused = Counter((m["cls"], m["speaker_focus"]) for m in pieces)
+    print(f"  class a session places {dict(a_sub)}; pieces by (class, speaker focus) {dict(focused)}")
+
+
+def within_session(data: str, rows_path: str) -> None:
+    import numpy as np
+
+    from memlane.backends.embed import get_embedder
+    from memlane.bench.locomo import turn_text
+
+    rows = json.loads(Path(rows_path).read_text())["main"]
+    turns: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    qtext: dict[str, str] = {}
+    for conv in load_locomo(data):
+        for s in conv.sessions:
+            for t in s.turns:
+                turns.setdefault((conv.sample_id, t.dia_id.split(":")[0]), []).append(
+                    (t.dia_id, turn_text(t)))
+        qtext.update({qa.qa_id: qa.question for qa in conv.qa})
+    need: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
+    for q, r in rows.items():
+        if r["cat"] < 5 and r["all"] < 1:
+            for m in r["missing"]:
+                if m["cls"] in "bc":
+                    need.setdefault((q.rsplit(":", 1)[0], m["dia"].split(":")[0]), []).append((q, m))
+    out: Counter[tuple[str, str, str]] = Counter()
+    for name in ("minilm-onnx", "static"):
+        emb = get_embedder(name)
+        for key, lst in need.items():
+            dias = [d for d, _ in turns[key]]
+            vecs = np.asarray(emb.embed_batch([t for _, t in turns[key]]))
+            for q, m in lst:
+                cos = vecs @ np.asarray(emb.embed_batch([qtext[q]]))[0]
+                rank = list(np.argsort(-cos)).index(dias.index(m["dia"])) + 1
+                out[(m["cls"], name, "first 5" if rank <= 5 else "6-10" if rank <= 10
+                     else "11+")] += 1
+    for k in sorted(out):
+        print(*k, out[k])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--rankings", help="a bench --out directory to check the rankings against")
+    ap.add_argument("--out", help="write the rows here (JSON)")
+    ap.add_argument("--set", action="append", default=[], help="SECTION.KEY=VALUE (all runs)")
+    ap.add_argument("--variant", action="append", default=[],
+                    help="NAME=KEY:VALUE,KEY:VALUE (retrieval keys; on top of --set)")
+    ap.add_argument("--within-session", metavar="ROWS",
+                    help="rank class b / c pieces inside their sessions (see above)")
+    args = ap.parse_args()
+    if args.within_session:
+        within_session(args.data, args.within_session)
+        return
+    configs = {"main": config_of(args.set)}
+    for v in args.variant:
+        name, _, spec = v.partition("=")
+        extra = [f"retrieval.{kv.replace(':', '=', 1)}" for kv in spec.split(",") if kv]
+        configs[name] = config_of([*args.set, *extra])
+    got = run(args.data, configs, "main")
+    rows = got["rows"]
+    if args.rankings:
+        bench = {}
+        with (Path(args.rankings) / "rankings-locomo.jsonl").open() as f:
+            for line in f:
+                d = json.loads(line)
+                bench[d["qa_id"]] = d["ranked_ids"]
+        diff = [q for q, r in rows["main"].items() if bench.get(q) != r["ranking"]]
+        print(f"rankings equal to the bench's: {len(rows['main']) - len(diff)} of "
+              f"{len(rows['main'])} (differ: {diff[:5]})")
+    report(rows["main"])
+    print("variant | 1-4 | 1 | 2 | 3 | 4 | 5 | search CPU p50 / p95 ms")
+    for name in configs:
+        ms = sorted(1000 * x for x in got["cpu"][name])
+        p95 = ms[int(0.95 * (len(ms) - 1))]
+        print(f"{name} | {figures(rows[name])} | {statistics.median(ms):.1f} / {p95:.1f}")
+    if args.out:
+        for rs in rows.values():
+            for r in rs.values():
+                r.pop("ranking", None)
+        Path(args.out).write_text(json.dumps(rows))
+
+
+if __name__ == "__main__":
+    main()
