@@ -343,11 +343,13 @@ def scrub(cfg: Any, text: str) -> tuple[str, int]:
 
 
 def scrub_deep(cfg: Any, value: Any) -> Any:
-    """``value`` with every string inside it scrubbed (dataclasses, dicts, lists, tuples)."""
+    """``value`` with every string inside it scrubbed (dataclasses, dicts and their keys,
+    lists, tuples)."""
     if isinstance(value, str):
         return scrub(cfg, value)[0]
-    if isinstance(value, dict):
-        return {k: scrub_deep(cfg, v) for k, v in value.items()}
+    if isinstance(value, dict):  # a key is text too: {"ghp_…": 1} kept the token
+        return {scrub(cfg, k)[0] if isinstance(k, str) else k: scrub_deep(cfg, v)
+                for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return type(value)(scrub_deep(cfg, v) for v in value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
