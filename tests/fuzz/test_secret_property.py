@@ -146,7 +146,7 @@ release meeting password passwords token tokens key keys secret secrets session 
 cookies pin api access signature authorization bearer basic manager rotation changed
 expired wrong short long strong weak valid stored vault drawer fridge note chocolate
 lisbon march friday""".split())
-VERB = st.sampled_from(["is", "was", "is now", "was just", ":", "for the team is"])
+VERB = st.sampled_from(["is", "was", "is now", "was just", "for the team is"])  # "password: x" is an assignment
 HEX = "0123456789abcdef"
 ORDINARY = st.one_of(
     st.lists(WORD, min_size=1, max_size=12).map(" ".join),
@@ -184,6 +184,17 @@ def test_every_class_is_redacted_inside_ordinary_text(found, pre, post):
     for s in secrets:
         assert s not in out, (s, out)
     assert redact(out) == (out, 0)  # and a second pass changes nothing
+
+
+@settings(max_examples=200, deadline=None)
+@given(found=st.lists(SECRET, min_size=2, max_size=4), sep=st.sampled_from([" ", "\n", ", ", "; "]))
+def test_secrets_side_by_side_are_all_redacted(found, sep):
+    """A pattern running to the end of the line (a Cookie header's) took the next secret's
+    name with it, leaving its value: `Set-Cookie: a=…; Path=/ export JWT_SECRET='…'`."""
+    out, _ = redact(sep.join(text for text, _ in found))
+    for _, secrets in found:
+        for s in secrets:
+            assert s not in out, (s, out)
 
 
 @settings(max_examples=50, deadline=None)

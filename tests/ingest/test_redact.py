@@ -169,7 +169,10 @@ def test_each_class_once_stored_as_written_is_redacted(what, text, secret, aroun
     "Basic usage: run the script", "mysql -u root -p mydb", "curl -u admin https://x",
     "PRIMARY_KEY=id", "KEYBOARD_LAYOUT=us", "MONKEY=banana", "MAX_TOKENS=1000",
     "see https://user@example.com/path", "ssh ana@host -p 2222",
+    "landed in commit 3bc656c697de44cf3bd3730417f5542130216787", "bearer authorization",
+    "Authorization: required",
 ])
 def test_what_only_looks_like_those_classes_stays(text):
-    """A git commit's hash after "secret" or "aws" was taken for an AWS secret key."""
+    """A git commit's hash after "secret" or "aws" was taken for an AWS secret key, the
+    Luhn-valid digits ending a hash for a card number, "bearer authorization" for a token."""
     assert redact(text) == (text, 0)

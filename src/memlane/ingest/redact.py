@@ -100,16 +100,20 @@ PATTERNS: list[Pattern] = [
         r"(?i)((?:AccountKey|SharedAccessKey|SharedAccessSignature|sig|(?<![a-z])(?:x-amz-)?signature)=)"
         r"[A-Za-z0-9+/%=&-]{16,}"),
       keep=True, literals=("accountkey", "sharedaccess", "sig=", "signature=")),
-    P("bearer_token", re.compile(r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{12,}"), keep=True,
-      literals=("bearer",)),
+    # a token holds a digit or a symbol: "bearer authorization" is two words
+    P("bearer_token", re.compile(r"(?i)(\bbearer\s+)(?=[A-Za-z]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{12,}"),
+      keep=True, literals=("bearer",)),
     # any other scheme of an Authorization header: Basic (base64 of user:password), Token, none
     P("token", re.compile(
         r"(?i)(\b(?:proxy-)?authorization\\?[\"']?\s*[:=]\s*\\?[\"']?"
         r"(?:(?:basic|token|digest|negotiate|ntlm|apikey|api-key|sso-key|key)\s+)?)"
-        r"(?!bearer\s)[A-Za-z0-9._~+/=:-]{8,}"), keep=True, literals=("authorization",)),
+        r"(?!bearer\s)(?=[A-Za-z]*[0-9._~+/=:-])[A-Za-z0-9._~+/=:-]{8,}"), keep=True,
+      literals=("authorization",)),
     # a Cookie or Set-Cookie header: every name=value pair on it is a session's credential
+    # (the pairs alone: the rest of the line may name another secret, JWT_SECRET='…')
     P("cookie", re.compile(
-        r"(?i)(\b(?:set-)?cookie\\?[\"']?\s*:\s*\\?[\"']?)(?=[^\s=;,\"']+=)[^\n\"'\\]+"),
+        r"(?i)(\b(?:set-)?cookie\\?[\"']?\s*:\s*\\?[\"']?)"
+        r"[^\s=;,\"'\\]+=[^\s;\"'\\]*(?:;[ \t]*[^\s=;,\"'\\]+=[^\s;\"'\\]*)*"),
       keep=True, literals=("cookie",)),
     P("token", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.(?:[A-Za-z0-9_-]{8,})?"),
       literals=("eyj",)),  # an unsigned JWT (alg none) ends at its second dot
@@ -182,10 +186,10 @@ PATTERNS: list[Pattern] = [
         r"(?=[A-Za-z/+]{0,39}[0-9])(?![0-9a-f]{40}(?![A-Za-z0-9/+=]))"  # a git commit's hash is hex
         r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"), keep=True,
       literals=("aws", "secret")),
-    P("card_number", re.compile(
-        r"(?<![\d-])(?:4\d{3}|5[1-5]\d{2}|2[2-7]\d{2}|3[47]\d{2}|6(?:011|5\d{2}|4[4-9]\d|2\d{2})"
+    P("card_number", re.compile(  # a number of its own: not the digits ending a git hash
+        r"(?<![\w-])(?:4\d{3}|5[1-5]\d{2}|2[2-7]\d{2}|3[47]\d{2}|6(?:011|5\d{2}|4[4-9]\d|2\d{2})"
         r"|35(?:2[89]|[3-8]\d)|3(?:0[0-5]|[689]\d)\d)"  # also JCB, Diners, UnionPay, Discover 644-649
-        r"(?:[ -]?\d){9,15}(?![\d-])"), check=_luhn, digits=True),
+        r"(?:[ -]?\d){9,15}(?![\w-])"), check=_luhn, digits=True),
     P("national_id", re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])"),
       digits=True),
 ]
