@@ -29,7 +29,7 @@ from memlane.index.worker import IndexWorker
 from memlane.ingest.importer import import_jsonl
 from memlane.ingest.params import validated
 from memlane.ingest.redact import scrub, scrub_deep
-from memlane.ingest.sessionize import Incoming, prepare, store_message, store_messages
+from memlane.ingest.sessionize import Incoming, prepare, scrub_label, store_message, store_messages
 from memlane.ingest.validate import check_scope, check_unicode, parse_time
 from memlane.pack.packer import Pack, build_pack, candidates_from
 from memlane.pack.tokens import counter_for
@@ -520,7 +520,9 @@ class Memory:
         asked = parse_time(now, "now") if now is not None else datetime.now(UTC)
         filters = Filters.build(
             scope=check_scope(scope) if scope is not None else None,
-            agent=agent, project=project, kinds=kinds, lanes=lanes,
+            agent=scrub_label(self.config.ingest, agent, "agent")[0],  # as it was stored
+            project=scrub_label(self.config.ingest, project, "project")[0],
+            kinds=kinds, lanes=lanes,
             privacy=self.config.search.default_privacy if privacy is None else privacy,
             since=parse_time(since, "since").timestamp() if since is not None else None,
             until=parse_time(until, "until").timestamp() if until is not None else None,

@@ -220,3 +220,20 @@ def test_a_summary_names_a_secret_by_its_messages_placeholder(tmp_path):
         assert refs == [f"postgres://billing:{placeholder}@db.internal:5432/billing"]
     finally:
         mem.close()
+
+
+def test_a_secret_in_a_key_of_extra_is_redacted(tmp_path):
+    """`scrub_deep` scrubbed a dict's values and kept its keys: an upsert's (or a model's)
+    `{"ghp_…": 1}` stored the token."""
+    path = tmp_path / "m.db"
+    mem = memory(path)
+    try:
+        item = mem.upsert("a note", scope="s", extra={
+            "ghp_4kT9vQ2mZx7LpW3nR8sY5bJ1cH6dF0gA2eU9": 1, "nested": [{"password=hunter2x": "ok"}]})
+        extra = mem.item(item).extra
+        assert "nested" in extra and len(extra) == 2
+        assert "ghp_4kT9" not in str(extra) and "hunter2x" not in str(extra), extra
+        raw = _stored_bytes(path)
+    finally:
+        mem.close()
+    assert b"ghp_4kT9" not in raw and b"hunter2x" not in raw

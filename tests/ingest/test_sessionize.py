@@ -1,8 +1,10 @@
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
 from memlane.errors import ValidationError
+from memlane.serve.cli_export import export_lines
 from memlane.testing import memory
 
 T0 = datetime(2024, 5, 1, 10, 0, tzinfo=UTC)
@@ -77,3 +79,26 @@ def test_times_are_utc_and_naive_means_utc(mem):
     m = mem.add_message("s", "user", "x", "2024-05-01T12:00:00+02:00")
     n = mem.add_message("s", "user", "y", datetime(2024, 5, 1, 10, 1))
     assert m.at == T0 and n.at == T0 + timedelta(minutes=1)
+
+
+def test_agent_and_project_are_redacted_as_speaker_and_id_are(tmp_path):
+    """A message's agent and project labels were stored (and exported, and copied to its
+    turn's item) as given, secret and all; a search filtering by them still finds it."""
+    key = "sk-proj-Zk8Qm3Lp9Vx2Rt7Yn4Bc6HdPwQ1aB2cD3eF4"
+    project = "deploy ghp_4kT9vQ2mZx7LpW3nR8sY5bJ1cH6dF0gA2eU9"
+    path = tmp_path / "m.db"
+    mem = memory(path)
+    try:
+        msg = mem.add_message("s", "user", "the deploy of the billing service failed",
+                              datetime(2024, 1, 1, tzinfo=UTC), agent=key, project=project)
+        assert key not in msg.agent and "ghp_" not in msg.project and msg.redactions == 2
+        mem.upsert("a note on billing", scope="s", agent=key, project=project)
+        mem.close_session("s")
+        mem.index(now=datetime(2024, 2, 1, tzinfo=UTC))
+        assert key not in str(list(export_lines(mem)))
+        hits = mem.search("billing", scope="s", agent=key, project=project)
+        assert {h.item.kind for h in hits} >= {"turn", "note"}
+        raw = b"".join(p.read_bytes() for p in (path, Path(f"{path}-wal")) if p.exists())
+    finally:
+        mem.close()
+    assert key.encode() not in raw and b"ghp_4kT9" not in raw

@@ -14,6 +14,7 @@ from memlane.index.embed import Embeddings
 from memlane.index.facts import FactOutcome, apply_fact
 from memlane.index.pipeline import fact_text
 from memlane.ingest.redact import scrub, scrub_deep
+from memlane.ingest.sessionize import scrub_label
 from memlane.ingest.validate import check_scope, check_text, parse_time
 from memlane.store.contract import Store
 from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES
@@ -72,6 +73,8 @@ def upsert_item(store: Store, embeddings: Embeddings, config: Config, text: str,
         raise ValidationError(f"ttl_seconds: must be a positive integer, got {ttl_seconds!r}",
                               field="ttl_seconds")
     scope = check_scope(scope) if scope is not None else None
+    agent = scrub_label(config.ingest, agent, "agent")[0]  # stored and shown as a message's
+    project = scrub_label(config.ingest, project, "project")[0]
     when = datetime.now(UTC) if at is None else parse_time(at)
     slugs = [slugify(t) for t in topics]
     digest = dedupe_hash(agent, project, kind, text, scope) if dedupe else None

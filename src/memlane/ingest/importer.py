@@ -64,14 +64,48 @@ def content_id(scope: str, role: str, at: datetime, text: str, occurrence: int) 
     return "~" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
 
 
+class _TwiceGiven(ValueError):
+    """A JSON object naming one field twice: which value was meant cannot be told."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _TwiceGiven(key)
+            seen.add(key)
+    return obj
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_object)
+
+
+def _twice(e: _TwiceGiven, number: int, where: str = "") -> ImportFormatError:
+    field = e.key if e.key in _FIELDS else None
+    return ImportFormatError(f"{where}{e.key[:60]}: given twice in one object (which value is "
+                             "meant cannot be told)", line=number, field=field)
+
+
 def _load(raw: str, number: int) -> Any:
     if json_nesting(raw) > MAX_NESTING:
         raise ImportFormatError(f"JSON nested deeper than {MAX_NESTING} levels (a message is one "
                                 "flat object)", line=number)
     try:
-        return json.loads(raw)
+        return _DECODER.decode(raw)
     except json.JSONDecodeError as e:
-        raise ImportFormatError(f"column {e.colno}: not valid JSON ({e.msg})", line=number) from None
+        hint = ""
+        if e.msg == "Extra data" and "\r" in raw.rstrip("\r\n"):
+            hint = "; the file's lines end in CR alone: convert them to LF (tr '\\r' '\\n')"
+        raise ImportFormatError(f"column {e.colno}: not valid JSON ({e.msg}){hint}",
+                                line=number) from None
+    except _TwiceGiven as e:
+        raise _twice(e, number) from None
     except ValueError as e:  # valid JSON Python will not read: an integer past 4,300 digits
         raise ImportFormatError(f"not a message memlane can read ({e})", line=number) from None
 
@@ -99,7 +133,7 @@ def _elements(start: int, text: str) -> Iterator[tuple[int, str, Any]]:
     if json_nesting(text, MAX_NESTING + 1) > MAX_NESTING + 1:
         raise ImportFormatError(f"JSON nested deeper than {MAX_NESTING} levels (a message is one "
                                 "flat object)", line=start)
-    decoder = json.JSONDecoder()
+    decoder = _DECODER
     pos = text.index("[") + 1
     counted, line = 0, start  # the line of text[counted]
 
@@ -138,6 +172,8 @@ def _elements(start: int, text: str) -> Iterator[tuple[int, str, Any]]:
         except json.JSONDecodeError as e:
             raise ImportFormatError(f"list item {index + 1}: column {e.colno}: not valid JSON "
                                     f"({e.msg})", line=start + e.lineno - 1) from None
+        except _TwiceGiven as e:
+            raise _twice(e, line_at(pos), f"list item {index + 1}: ") from None
         except ValueError as e:  # an integer past 4,300 digits
             raise ImportFormatError(f"list item {index + 1}: not a message memlane can read "
                                     f"({e})", line=line_at(pos)) from None
@@ -155,15 +191,35 @@ def parse_lines(
     --json``)."""
     now = datetime.now(UTC)
     seen: Counter[tuple[str, str, datetime, str]] = Counter()
+    ids: dict[tuple[str, str], tuple[int, bytes]] = {}  # (scope, id): its first line, content
     for number, where, obj in _objects(lines):
         try:
             msg = _message(obj, number, cfg, default_scope, now, seen)
+            _one_message_an_id(msg, number, ids)
         except ImportFormatError as e:
             if not where:
                 raise
             raise ImportFormatError(where + str(e).removeprefix(f"line {number}: "),
                                     line=number, field=e.field) from None
         yield number, msg
+
+
+def _one_message_an_id(msg: Incoming, number: int,
+                       ids: dict[tuple[str, str], tuple[int, bytes]]) -> None:
+    """Refuse a line whose ``id`` an earlier line of the file gave to another message of
+    the scope: one of the two would be skipped as "already stored" without a word. The
+    same line twice is a duplicate, as on a second import."""
+    if msg.ext_id is None or msg.ext_id.startswith("~"):
+        return
+    key = (msg.scope, msg.ext_id)
+    content = hashlib.sha256("\x1f".join(
+        [msg.role, msg.at.isoformat(), msg.text, msg.speaker or "", msg.agent or "",
+         msg.project or ""]).encode("utf-8")).digest()[:16]
+    first = ids.setdefault(key, (number, content))
+    if first[1] != content:
+        raise ImportFormatError(
+            f"id: {msg.ext_id[:80]!r} is line {first[0]}'s id too, with another message "
+            f"(an id names one message of its scope)", line=number, field="id")
 
 
 def _message(obj: Any, number: int, cfg: IngestConfig, default_scope: str | None,

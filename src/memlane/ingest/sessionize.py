@@ -13,7 +13,7 @@ from memlane.ingest.validate import check_role, check_scope, check_text, parse_t
 from memlane.types import Message
 from memlane.store.contract import NewMessage, Store
 
-__all__ = ["Incoming", "prepare", "store_message", "store_messages"]
+__all__ = ["Incoming", "prepare", "scrub_label", "store_message", "store_messages"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,16 @@ def _opt_str(value: Any, field: str) -> str | None:
     return check_scope(value, field)
 
 
+def scrub_label(cfg: IngestConfig, value: Any, field: str) -> tuple[str | None, int]:
+    """An optional label (speaker, id, agent, project) checked, then redacted as text is: a
+    label is stored and shown as a message is. A search's ``agent`` or ``project`` filter
+    goes through it too, so that it still names what was stored."""
+    label = _opt_str(value, field)
+    if label is None:
+        return None, 0
+    return scrub(cfg, label)
+
+
 def prepare(
     cfg: IngestConfig,
     scope: Any,
@@ -59,23 +69,19 @@ def prepare(
     text = check_text(text, cfg.max_message_chars)
     when = now if at is None else parse_time(at)
     text, n = scrub(cfg, text)
-    speaker = _opt_str(speaker, "speaker")
-    ext_id = _opt_str(ext_id, "id")
-    if speaker is not None:
-        speaker, k = scrub(cfg, speaker)
-        n += k
-    if ext_id is not None:
-        ext_id, k = scrub(cfg, ext_id)
+    labels = {}
+    for field, value in (("speaker", speaker), ("id", ext_id), ("agent", agent), ("project", project)):
+        labels[field], k = scrub_label(cfg, value, field)
         n += k
     return Incoming(
         scope=scope,
         role=role,
         text=text,
         at=when,
-        speaker=speaker,
-        ext_id=ext_id,
-        agent=_opt_str(agent, "agent"),
-        project=_opt_str(project, "project"),
+        speaker=labels["speaker"],
+        ext_id=labels["id"],
+        agent=labels["agent"],
+        project=labels["project"],
         redactions=n,
     )
 

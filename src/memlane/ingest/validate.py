@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memlane.errors import ValidationError
@@ -170,7 +170,7 @@ def parse_time(value: Any, field: str = "at") -> datetime:
         if len(value) > 64:
             raise _fail(field, f"expected {hint}, got {len(value)} characters")
         try:
-            dt = datetime.fromisoformat(value.strip())
+            dt = _from_iso(value.strip())
         except ValueError:
             raise _fail(field, f"{value!r} is not {hint}") from None
     else:
@@ -185,6 +185,24 @@ def parse_time(value: Any, field: str = "at") -> datetime:
     if not _MIN_TIME <= dt <= _MAX_TIME:
         raise _fail(field, f"{value!s} is out of range ({_RANGE})")
     return dt
+
+
+_LEAP_SECOND = re.compile(r"(?<=[T ]\d\d:\d\d):60(?=$|[.,Z+-])")
+
+
+def _from_iso(text: str) -> datetime:
+    """``datetime.fromisoformat``, also taking what RFC 3339 allows beside ISO-8601's
+    capitals: a lowercase ``t`` and ``z``, and a leap second (``23:59:60``), which is read
+    as the second after ``:59`` (as POSIX time counts it)."""
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        upper = text.upper()
+        leap = _LEAP_SECOND.search(upper) is not None
+        if not leap and upper == text:
+            raise
+        dt = datetime.fromisoformat(_LEAP_SECOND.sub(":59", upper))
+        return dt + timedelta(seconds=1) if leap else dt
 
 
 MAX_NESTING = 64
