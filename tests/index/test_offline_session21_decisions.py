@@ -95,3 +95,36 @@ def test_yes_answers_never_put_small_talk_or_one_sentence_in_two_fields(turns):
                 assert not is_small_talk(item), (name, item)
                 key = strip_owner(item).strip().lower()
                 assert seen.setdefault(key, name) == name, (name, item)
+
+
+# 2. A question a peer answers "probably / maybe / love that…, but…" stays open.
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("answer", [
+    "Probably, but that's a bigger conversation with the board.",
+    "Maybe, but the hall is booked most evenings till June.",
+    "Love that, but let's get the kit installed before anything else.",
+    "Good idea in theory, but nobody has the time this month.",
+])
+def test_a_question_a_peer_leans_yes_on_and_puts_off_stays_open(model, answer):
+    summary = _summary([
+        ("Ines", "The defibrillator arrives on Monday and Gareth fits it on Wednesday."),
+        ("Ines", "Should we run a free first aid evening for the village as well?"),
+        ("Owen", answer),
+    ], model)
+    assert _has(summary.open_questions, "Should we run a free first aid evening for the village?"), summary
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("answer", [
+    "Yes, let's book the village hall for it.",
+    "Probably the village hall, it has the projector.",
+])
+def test_a_question_answered_outright_is_not_left_open(model, answer):
+    summary = _summary([
+        ("Ines", "The defibrillator arrives on Monday and Gareth fits it on Wednesday."),
+        ("Ines", "Should we run a free first aid evening for the village as well?"),
+        ("Owen", answer),
+    ], model)
+    assert not _has(summary.open_questions, "Should we run a free first aid evening for the village?"), summary

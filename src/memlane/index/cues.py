@@ -1417,6 +1417,7 @@ class _Reader:
         first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
         if (_NON_ANSWER.search(first)
                 or (nxt.role == "user" and _PUT_OFF.search(first) and len(_content(sentence)) > 1)
+                or (nxt.role == "user" and _MAYBE_BUT.match(first) and len(_content(sentence)) > 1)
                 or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))):
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
@@ -2268,6 +2269,11 @@ def _asks_which(sentence: str) -> bool:
     return sentence.endswith("?") and (_EITHER.search(sentence) is not None or _WH_ASK.match(sentence) is not None)
 
 
+_MAYBE_BUT = re.compile(r"^(?:[\w']+[,.!]?\s+){0,2}?(?:probably|maybe|possibly|perhaps|in principle|love that|"
+                        r"good idea|nice idea|could do|not a bad idea)\b[^.?!]*?\bbut\b", re.IGNORECASE)
+"""A participant's answer that leans yes and puts it off ("Probably, but that's a bigger
+conversation with IT.", "Love that, but let's get it on the wall first."): the question
+stays open (session 21)."""
 _BARE_YES = re.compile(r"^(?:yes|yep|yeah|yup)\b(?!\s+(?:but|and|if|no)\b)", re.IGNORECASE)
 _YES_MINE = re.compile(r"\bi'?ll\b|\bi will\b|\bon it\b", re.IGNORECASE)
 _CONFIRM_NOT = re.compile(r"\byou\b|\byour\b|\bright\?$|^(?:(?:so|and|oh|ok)[,.]?\s+)*(?:is|was|were|are|did|does|has|have|had)\b"
