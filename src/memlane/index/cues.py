@@ -1853,6 +1853,8 @@ class _Reader:
             if name in ("action_items", "next_steps") and self.turns[where[0]].role == "user":
                 if _NO_TASK.search(self.turns[where[0]].sentences[where[1]]):
                     self.put(where, name, "")
+            elif name in ("action_items", "next_steps") and _SUGGESTS.search(self.turns[where[0]].sentences[where[1]]):
+                self.put(where, name, "")  # the assistant's "I'll suggest…": said here, no step
 
     def posed(self, where: tuple[int, int], choice: str) -> str | None:
         """A terse choice ("Guitar", "the farmhouse") with the sentence that posed it, in
@@ -2330,6 +2332,10 @@ _JOKE = re.compile(r"(?:\b(?:haha+|hehe+|lol|lmao)|😂|🤣)[.!]*$", re.IGNOREC
 "…as long as someone brings them back charged lol"): said in jest, no decision (session 18)."""
 
 
+_SUGGESTS = re.compile(r"\bi'?ll\s+(?:suggest|recommend|explain|describe|list|outline)\b", re.IGNORECASE)
+"""The assistant's offer to say something more in the conversation ("Noted. I'll suggest
+vegetarian places near Chiado."): no step beyond it (session 21, after the retrained model
+placed one)."""
 _NO_TASK = re.compile(
     r"\bi'?ll\s+(?:just\s+|probably\s+)?(?:be\s+(?:asleep|away|in|out|off|at|there|fine|late|busy)|wait\b(?!.*\band\s)|forget\b|"
     r"come if\b|skip\b|see you\b|show you\b|let you know if\b)|\bcan'?t do it\b|^not me\b|\bi won'?t\b|"
