@@ -56,10 +56,6 @@ def test_a_question_answered_by_a_bare_yes_is_the_decision(model, question, answ
     ("Somebody should book the minibus for the away game?", "Yes, I'll do it tonight."),
     # a yes with a but
     ("Book the minibus for the away game on Saturday?", "Yes but only if the deposit is under fifty."),
-    # chat (the shapes of a LoCoMo dump)
-    ("Do they always sleep curled up together like that?", "Yeah! Every single night."),
-    ("Any plans for the minibus trip to the coast this summer?", "Yeah, we might go in August."),
-    ("The coast road is pretty special in the evening, huh?", "Yeah, totally."),
 ])
 def test_a_yes_to_a_question_that_proposes_nothing_decides_nothing(model, question, answer):
     summary = _summary([

@@ -2279,14 +2279,7 @@ stays open (session 21)."""
 _BARE_YES = re.compile(r"^(?:yes|yep|yeah|yup)\b(?!\s+(?:but|and|if|no)\b)", re.IGNORECASE)
 _YES_MINE = re.compile(r"\bi'?ll\b|\bi will\b|\bon it\b", re.IGNORECASE)
 _CONFIRM_NOT = re.compile(r"\byou\b|\byour\b|\bright\?$|^(?:(?:so|and|oh|ok)[,.]?\s+)*(?:is|was|were|are|did|does|has|have|had)\b"
-                          r"|\bneed\b|^[A-Z][a-z]+,\s"
-                          r"|^(?:(?:so|and|oh|ok)[,.]?\s+)*(?:(?:do|does|will|would|can|could)\s+)?(?:they|he|she)\b"
-                          r"|\b(?:any|anything|anyone|want to|wanna|must)\b|^looks? like\b"
-                          r"|\b(?:huh|ya know|don'?t they|isn'?t it|aren'?t they)\?$", re.IGNORECASE)
-"""What a yes to a question does not make a decision of (``_Reader.confirmed``): a question put
-to someone ("…, can you…?", "Tomasz, …?"), a tag ("…, right?", "…, huh?"), one of fact ("Is /
-Did / Does…?", "Do they…?"), a need, or chat ("Any plans…?", "Want to…?", "…must…?"; the
-last three lines from a LoCoMo dump, session 21)."""
+                          r"|\bneed\b|^[A-Z][a-z]+,\s", re.IGNORECASE)
 _OFFERED = re.compile(r"\b(?:(?:do you )?want me to|would you like me to|shall i)\b[^?]*\?$", re.IGNORECASE)
 """The assistant offering to do something ("Do you want me to draft the requirements section?")."""
 _DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?:here'?s|here is|here are|done\b|"
