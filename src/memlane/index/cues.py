@@ -1618,29 +1618,7 @@ class _Reader:
         last = next((i for i in range(len(self.turns) - 1, 0, -1) if self.turns[i].role == "assistant"), None)
         if last is not None:
             self.last_advice(last)  # once every reply has been read: what was agreed is a decision
-        if not self.assisted:
-            self.confirmed()
         return self.cues
-
-    def confirmed(self) -> None:
-        """A proposal asked as a question and answered by a bare yes from another participant
-        ("Halt the phased release?" — "Yes, halt it.") is the decision (session 21)."""
-        for ti in range(1, len(self.turns)):
-            turn = self.turns[ti]
-            if not turn.sentences or not _BARE_YES.match(turn.sentences[0]) or _YES_MINE.search(turn.sentences[0]):
-                continue
-            prev = self.turns[ti - 1]
-            if prev.who == turn.who or not prev.sentences:
-                continue
-            qi = len(prev.sentences) - 1
-            q = prev.sentences[qi]
-            if (not q.endswith("?") or (ti - 1, qi) in self.cues.placed or _asks_which(q)
-                    or _CONFIRM_NOT.search(q) or len(_content(q)) < 3):
-                continue
-            if any(f == "decisions" and w[0] == ti and len(_content(self.text[w]) & _content(q)) >= 2
-                   for w, f in self.cues.placed.items()):
-                continue  # "yes keep students at £5, they're…": the answer says what is decided
-            self.decide((ti - 1, qi), _QUESTION_LEAD.sub("", clean(q)).rstrip("?") + ".")
 
     _SITUATION = re.compile(
         r"\bI\s+(?:work|live|study)\s+(?:at|in|for|near|from|with)\b|\bI(?:'ve|\s+have)\s+(?:been|got)\b"
@@ -2276,10 +2254,6 @@ _MAYBE_BUT = re.compile(r"^(?:[\w']+[,.!]?\s+){0,2}?(?:probably|maybe|possibly|p
 """A participant's answer that leans yes and puts it off ("Probably, but that's a bigger
 conversation with IT.", "Love that, but let's get it on the wall first."): the question
 stays open (session 21)."""
-_BARE_YES = re.compile(r"^(?:yes|yep|yeah|yup)\b(?!\s+(?:but|and|if|no)\b)", re.IGNORECASE)
-_YES_MINE = re.compile(r"\bi'?ll\b|\bi will\b|\bon it\b", re.IGNORECASE)
-_CONFIRM_NOT = re.compile(r"\byou\b|\byour\b|\bright\?$|^(?:(?:so|and|oh|ok)[,.]?\s+)*(?:is|was|were|are|did|does|has|have|had)\b"
-                          r"|\bneed\b|^[A-Z][a-z]+,\s", re.IGNORECASE)
 _OFFERED = re.compile(r"\b(?:(?:do you )?want me to|would you like me to|shall i)\b[^?]*\?$", re.IGNORECASE)
 """The assistant offering to do something ("Do you want me to draft the requirements section?")."""
 _DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?:here'?s|here is|here are|done\b|"
