@@ -1417,6 +1417,7 @@ class _Reader:
         first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
         if (_NON_ANSWER.search(first)
                 or (nxt.role == "user" and _PUT_OFF.search(first) and len(_content(sentence)) > 1)
+                or (nxt.role == "user" and _MAYBE_BUT.match(first) and len(_content(sentence)) > 1)
                 or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))):
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
@@ -1830,6 +1831,8 @@ class _Reader:
             if name in ("action_items", "next_steps") and self.turns[where[0]].role == "user":
                 if _NO_TASK.search(self.turns[where[0]].sentences[where[1]]):
                     self.put(where, name, "")
+            elif name in ("action_items", "next_steps") and _SUGGESTS.search(self.turns[where[0]].sentences[where[1]]):
+                self.put(where, name, "")  # the assistant's "I'll suggest…": said here, no step
 
     def posed(self, where: tuple[int, int], choice: str) -> str | None:
         """A terse choice ("Guitar", "the farmhouse") with the sentence that posed it, in
@@ -2246,6 +2249,11 @@ def _asks_which(sentence: str) -> bool:
     return sentence.endswith("?") and (_EITHER.search(sentence) is not None or _WH_ASK.match(sentence) is not None)
 
 
+_MAYBE_BUT = re.compile(r"^(?:[\w']+[,.!]?\s+){0,2}?(?:probably|maybe|possibly|perhaps|in principle|love that|"
+                        r"good idea|nice idea|could do|not a bad idea)\b[^.?!]*?\bbut\b", re.IGNORECASE)
+"""A participant's answer that leans yes and puts it off ("Probably, but that's a bigger
+conversation with IT.", "Love that, but let's get it on the wall first."): the question
+stays open (session 21)."""
 _OFFERED = re.compile(r"\b(?:(?:do you )?want me to|would you like me to|shall i)\b[^?]*\?$", re.IGNORECASE)
 """The assistant offering to do something ("Do you want me to draft the requirements section?")."""
 _DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?:here'?s|here is|here are|done\b|"
@@ -2291,6 +2299,10 @@ _JOKE = re.compile(r"(?:\b(?:haha+|hehe+|lol|lmao)|😂|🤣)[.!]*$", re.IGNOREC
 "…as long as someone brings them back charged lol"): said in jest, no decision (session 18)."""
 
 
+_SUGGESTS = re.compile(r"\bi'?ll\s+(?:suggest|recommend|explain|describe|list|outline)\b", re.IGNORECASE)
+"""The assistant's offer to say something more in the conversation ("Noted. I'll suggest
+vegetarian places near Chiado."): no step beyond it (session 21, after the retrained model
+placed one)."""
 _NO_TASK = re.compile(
     r"\bi'?ll\s+(?:just\s+|probably\s+)?(?:be\s+(?:asleep|away|in|out|off|at|there|fine|late|busy)|wait\b(?!.*\band\s)|forget\b|"
     r"come if\b|skip\b|see you\b|show you\b|let you know if\b)|\bcan'?t do it\b|^not me\b|\bi won'?t\b|"
