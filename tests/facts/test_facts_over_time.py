@@ -1,0 +1,95 @@
+"""A user keeps an agent's memory true over time: states a fact, corrects it, restates it,
+erases a conversation. Whatever is erased, the current value of a single-valued fact is the
+one the kept conversations stated last, alone, and every superseded fact links to a fact
+that exists (session 21: erasing a middle session made the first value current beside the
+last one; erasing the session that first said a value lost a later session's restatement).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memlane.testing import add_sessions, memory
+
+NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
+
+
+def _session(city: str) -> list[tuple[str, str]]:
+    return [("user", f"I live in {city} now."), ("assistant", "Noted.")]
+
+
+def _state(mem) -> tuple[list[str], dict[int, object]]:
+    facts = mem.facts("u", include_superseded=True, now=NOW)
+    by_id = {f.id: f for f in facts}
+    for f in facts:
+        if f.status == "superseded" and f.superseded_by is not None:
+            assert f.superseded_by in by_id, f"fact {f.id} links to a fact that is gone"
+    return [f.object for f in facts if f.status == "current"], by_id
+
+
+def test_erasing_a_middle_session_leaves_one_current_value(tmp_path: Path) -> None:
+    mem = memory(tmp_path / "m.db")
+    try:
+        add_sessions(mem, [(30, _session("Lisbon")), (20, _session("Berlin")),
+                           (10, _session("Madrid"))], now=NOW, scope="u")
+        assert _state(mem)[0] == ["Madrid"]
+        berlin = sorted(s.id for s in mem.sessions("u"))[1]
+        mem.forget_session(berlin)
+        current, facts = _state(mem)
+        assert current == ["Madrid"]  # was ["Lisbon", "Madrid"]
+        lisbon = next(f for f in facts.values() if f.object == "Lisbon")
+        assert lisbon.status == "superseded" and facts[lisbon.superseded_by].object == "Madrid"
+        assert [h["object"] for h in mem.fact_history("user", "lives_in", "u", now=NOW)
+                if h["status"] == "current"] == ["Madrid"]
+    finally:
+        mem.close()
+
+
+def test_erasing_the_first_statement_keeps_a_kept_sessions_restatement(tmp_path: Path) -> None:
+    mem = memory(tmp_path / "r.db")
+    try:
+        add_sessions(mem, [(30, _session("Lisbon")), (20, _session("Berlin")),
+                           (10, _session("Berlin"))], now=NOW, scope="u")
+        first_berlin = sorted(s.id for s in mem.sessions("u"))[1]
+        mem.forget_session(first_berlin)
+        mem.index(now=NOW)  # the kept session that said Berlin again is read again
+        current, facts = _state(mem)
+        assert current == ["Berlin"]  # was ["Lisbon"]: the later statement was lost
+        berlin = next(f for f in facts.values() if f.status == "current")
+        assert berlin.session_id != first_berlin and berlin.at.date() == (NOW - timedelta(days=10)).date()
+    finally:
+        mem.close()
+
+
+@st.composite
+def _history(draw: st.DrawFn) -> tuple[list[str], list[int]]:
+    cities = draw(st.lists(st.sampled_from(["Porto", "Faro", "Braga"]), min_size=2, max_size=6))
+    erased = draw(st.lists(st.integers(0, len(cities) - 1), unique=True, max_size=len(cities) - 1))
+    return cities, erased
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_history())
+def test_after_any_erasure_the_last_kept_statement_is_the_one_current_value(case) -> None:
+    cities, erased = case
+    with tempfile.TemporaryDirectory() as d:
+        mem = memory(Path(d) / "p.db")
+        try:
+            n = len(cities)
+            add_sessions(mem, [(10 * (n - i), _session(c)) for i, c in enumerate(cities)],
+                         now=NOW, scope="u")
+            ids = sorted(s.id for s in mem.sessions("u"))
+            for i in erased:
+                mem.forget_session(ids[i])
+            current, _ = _state(mem)
+            assert len(current) <= 1, current  # never two values at once, even before re-reading
+            mem.index(now=NOW)
+            kept = [c for i, c in enumerate(cities) if i not in erased]
+            assert _state(mem)[0] == [kept[-1]], (cities, erased)
+        finally:
+            mem.close()
