@@ -93,3 +93,35 @@ def test_after_any_erasure_the_last_kept_statement_is_the_one_current_value(case
             assert _state(mem)[0] == [kept[-1]], (cities, erased)
         finally:
             mem.close()
+
+
+def test_a_value_in_another_script_is_a_new_value_not_a_restatement(tmp_path: Path) -> None:
+    """"दिन" then "दान": two values (the vowel signs were spaces, so both were "द न" and the
+    second only reinforced the first); "İstanbul" then "Istanbul" is one value."""
+    mem = memory(tmp_path / "s.db")
+    try:
+        mem.add_fact("user", "favourite word", "दिन", scope="u", at=NOW - timedelta(days=2))
+        out = mem.add_fact("user", "favourite word", "दान", scope="u", at=NOW - timedelta(days=1))
+        assert out.action == "superseded"
+        assert [f.object for f in mem.facts("u", now=NOW)] == ["दान"]
+        mem.add_fact("user", "lives_in", "İstanbul", scope="u", at=NOW - timedelta(days=2))
+        assert mem.add_fact("user", "lives_in", "Istanbul", scope="u", at=NOW).action == "reinforced"
+    finally:
+        mem.close()
+
+
+def _letters_and_marks(word: str) -> bool:
+    import unicodedata
+
+    return all(unicodedata.category(c)[0] in "LM"
+               for c in unicodedata.normalize("NFKC", word).casefold())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(categories=["Lo", "Ll", "Lu", "Mn", "Mc"]), min_size=1, max_size=12)
+       .filter(lambda w: w[0].isalpha() and _letters_and_marks(w)))
+def test_a_word_normalizes_to_one_word(word: str) -> None:
+    """A word of letters and combining marks (as NFKC reads it: "Ŀ" is "L·") stays one word."""
+    from memlane.index.normalize import normalize_name, normalize_value
+
+    assert " " not in normalize_name(word) and " " not in normalize_value(word), word
