@@ -44,8 +44,11 @@ def test_erasing_a_middle_session_leaves_one_current_value(tmp_path: Path) -> No
         assert current == ["Madrid"]  # was ["Lisbon", "Madrid"]
         lisbon = next(f for f in facts.values() if f.object == "Lisbon")
         assert lisbon.status == "superseded" and facts[lisbon.superseded_by].object == "Madrid"
-        assert [h["object"] for h in mem.fact_history("user", "lives_in", "u", now=NOW)
-                if h["status"] == "current"] == ["Madrid"]
+        history = mem.fact_history("user", "lives_in", "u", now=NOW)
+        assert [h["object"] for h in history if h["status"] == "current"] == ["Madrid"]
+        # the history says when Lisbon was replaced, and by what
+        events = next(h for h in history if h["object"] == "Lisbon")["events"]
+        assert [(e["kind"], e["other_id"]) for e in events][-1] == ("superseded", lisbon.superseded_by)
     finally:
         mem.close()
 

@@ -100,9 +100,12 @@ class FactsMixin(SqlStore):
                     self._run("UPDATE items SET status = 'active', updated_at = %s WHERE"
                               " status = 'superseded' AND id = (SELECT item_id FROM facts"
                               " WHERE id = %s)", (now, fid))
-                else:
+                else:  # its history says so, as when a newer value arrives
                     self._run("UPDATE facts SET status = 'superseded', superseded_by = %s"
                               " WHERE id = %s", (winner, fid))
+                    new = self.get_fact(winner)
+                    self.log_fact_event(self.get_fact(fid), "superseded", new.at.timestamp(),
+                                        other_id=winner, session_id=new.session_id)
 
     # -- entities and relations ---------------------------------------------------------
     def scope_entities(self, scope: str) -> list[StoredEntity]:
