@@ -128,3 +128,22 @@ def test_a_word_normalizes_to_one_word(word: str) -> None:
     from memlane.index.normalize import normalize_name, normalize_value
 
     assert " " not in normalize_name(word) and " " not in normalize_value(word), word
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=6).filter(str.strip), min_size=2, max_size=2, unique=True))
+def test_two_predicates_that_normalize_alike_differ_only_in_case_space_or_form(pair: list[str]) -> None:
+    """A predicate of symbols alone ("...", "🙂") was the key "" like every other, so one
+    superseded or reinforced another; two predicates share a key only when the words they
+    are made of do (case, spacing, articles, synonyms)."""
+    import unicodedata
+
+    from memlane.index.normalize import normalize_predicate
+
+    def words(text: str) -> list[str]:
+        return unicodedata.normalize("NFKC", text).casefold().split()
+
+    a, b = pair
+    assert normalize_predicate(a) != "" and normalize_predicate(b) != ""
+    if not any(c.isalnum() for c in a + b):
+        assert (normalize_predicate(a) == normalize_predicate(b)) == (words(a) == words(b))

@@ -46,6 +46,9 @@ def normalize_predicate(predicate: str) -> str:
     slug = slug or _slug(predicate)
     if not re.search(r"[a-z]", slug):
         slug = _word_slug(predicate) or slug
+    if not slug:  # no letter or digit of any script ("...", "🙂"): its own symbols, so that
+        # two such predicates are two keys (each was "", and superseded or reinforced the other)
+        slug = "_".join(unicodedata.normalize("NFKC", predicate).casefold().split())
     return PREDICATE_SYNONYMS.get(slug, slug)
 
 
