@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -156,18 +158,23 @@ _VALUES = st.one_of(
 @given(key=st.sampled_from(_keys()), value=_VALUES, env=st.booleans())
 def test_any_value_of_any_key_loads_sound_or_is_a_config_error(key, value, env):
     """From the environment (a string) or a file/override (any TOML-like value): a value
-    either loads into finite floats and 64-bit integers or is refused naming its key."""
+    either loads into finite floats and 64-bit integers or is refused naming its key as
+    ``section.key`` (and, from the environment, the variable that set it; session 21: a
+    negative ``fusion_vector`` named ``retrieval.fusion_lexical``, and no error named the
+    variable a value came from)."""
     import dataclasses
     import math
 
     section, name = key
+    variable = f"MEMLANE_{section.upper()}_{name.upper()}"
     try:
         if env:
-            c = load_config(environ={f"MEMLANE_{section.upper()}_{name.upper()}": str(value)})
+            c = load_config(environ={variable: str(value)})
         else:
             c = load_config(environ={}, overrides={section: {name: value}})
     except ConfigError as e:
-        assert name in str(e) or section in str(e), str(e)
+        assert f"{section}.{name}" in str(e), str(e)
+        assert not env or f"(set by {variable})" in str(e), str(e)
         return
     got = getattr(getattr(c, section), name)
     assert all(0 <= n < 2**63 for n in c.hygiene.caps().values())
@@ -343,3 +350,26 @@ def test_a_base_url_without_a_host_is_refused_at_load(tmp_path, url):
         OpenAIChat(url, "m")
     with pytest.raises(ValueError, match="timeout must be > 0 and at most 86,400"):
         OpenAIChat("http://127.0.0.1:8080/v1", "m", timeout=1e12)
+
+
+@pytest.mark.parametrize(("env", "needle"), [
+    ({"MEMLANE_RETRIEVAL_FUSION_VECTOR": "-1"},
+     "retrieval.fusion_vector: must be >= 0 (set by MEMLANE_RETRIEVAL_FUSION_VECTOR)"),
+    ({"MEMLANE_CONFIDENCE_STALENESS_DAYS": "400"},
+     "must be greater than confidence.staleness_days (365 <= 400) "
+     "(set by MEMLANE_CONFIDENCE_STALENESS_DAYS)"),
+    ({"MEMLANE_SEARCH_RRF_K": "many"}, "memory.search.rrf_k: expected int, got 'many' "
+     "(set by MEMLANE_SEARCH_RRF_K)"),
+    ({"MEMLANE_EMBEDDING_BACKEND": "openai"},
+     "embedding.base_url: is required for embedding.backend = openai "
+     "(set by MEMLANE_EMBEDDING_BACKEND)"),
+    ({"MEMLANE_INDEXING_BACKEND": "llm", "MEMLANE_INDEXING_SERVICE": "gpt"},
+     r"indexing.service: no \[llm.services.gpt\] table \(configured: none\) "
+     r"\(set by MEMLANE_INDEXING_SERVICE\)"),
+])
+def test_a_bad_value_from_the_environment_names_its_key_and_its_variable(env, needle):
+    """A value read from a variable is in no file to look for: the error names the key the
+    user set (not its neighbour) and the variable it came from (session 21)."""
+    with pytest.raises(ConfigError) as e:
+        load_config(environ=env)
+    assert re.search(needle if "\\" in needle else re.escape(needle), str(e.value)), str(e.value)

@@ -123,3 +123,83 @@ def test_every_environment_variable_memlane_reads_is_documented():
         if name.startswith(tuple(f"MEMLANE_{s.upper()}_" for s in _SECTIONS)):
             continue  # the config keys' variables: checked above
         assert name in docs, f"{name} is read but not documented"
+
+
+# -- session 21: what the checks above missed ----------------------------------------------
+
+def test_the_abridged_multi_valued_default_says_how_many_it_holds():
+    """The README shows ``facts.multi_valued`` abridged and says how many the default holds:
+    it said 55 while the code held 56."""
+    from memlane.config import FactsConfig
+
+    said = re.search(r"the default holds (\d+)", _readme_toml())
+    assert said, "README's [memory.facts] no longer says how many multi_valued holds"
+    assert int(said.group(1)) == len(FactsConfig().multi_valued)
+
+
+def test_the_llm_service_block_shows_each_optional_keys_default():
+    service = tomllib.loads(_readme_toml())["llm"]["services"]["local"]
+    for f in dataclasses.fields(LLMServiceConfig):
+        if f.default is not dataclasses.MISSING:
+            assert service[f.name] == f.default, f"llm.services.NAME.{f.name}: README " \
+                f"{service[f.name]!r}, code {f.default!r}"
+
+
+def _command_line_section() -> str:
+    start = README.index("## Command line")
+    return README[start:README.index("\n## ", start + 1)]
+
+
+def test_every_option_of_memlane_itself_is_documented():
+    """``memlane --version`` existed and no page said so."""
+    text = _command_line_section()
+    for option in _flags(cli) - {"--help", "-h"}:
+        assert re.search(rf"`(?:memlane )?{re.escape(option)}\b", text), \
+            f"README's Command line section lacks memlane {option}"
+
+
+def test_every_command_row_names_its_arguments():
+    rows = [line for line in README.splitlines() if line.startswith("| `memlane ")]
+    for path, cmd in cli_commands():
+        name = "memlane " + " ".join(path)
+        row = next(r for r in rows if re.match(rf"\| `{re.escape(name)}[ `]", r))
+        usage = re.split(r"(?<!\\)\|", row)[1].strip().strip("`")[len(name):].split()
+        named = []
+        for word in usage:
+            if word[0] in "[-(":
+                break
+            named.append(word)
+        arguments = [p for p in cmd.params if isinstance(p, click.Argument)]
+        assert len(named) == len(arguments), f"{name}: README {named}, command {[a.name for a in arguments]}"
+        assert all(w.isupper() for w in named), f"{name}: {named}"
+
+
+_SAID_DEFAULT = re.compile(r"default:? (?P<key>[a-z]+\.[a-z_]+)(?:, (?!else\b)(?P<value>[^);]+))?")
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def test_every_help_text_naming_a_config_key_names_a_real_one_with_its_default():
+    """``--help`` is what users read first: "(default: pack.budget, 1000)" must name a key
+    that exists and the value the code defaults to."""
+    defaults = {f"{s}.{f.name}": _default(f) for s, cls in _SECTIONS.items()
+                for f in dataclasses.fields(cls)}
+    checked = 0
+    for path, cmd in cli_commands():
+        for p in cmd.params:
+            for m in _SAID_DEFAULT.finditer(getattr(p, "help", None) or ""):
+                where = f"memlane {' '.join(path)} {p.opts[0] if p.opts else p.name}"
+                if m["key"].split(".")[0] not in _SECTIONS:
+                    continue  # "default bench-out/locomo-<time>", "default key-<prefix>"
+                assert m["key"] in defaults, f"{where}: no config key {m['key']}"
+                if m["value"]:
+                    assert m["value"].strip() == _shown(defaults[m["key"]]), \
+                        f"{where}: help says {m['value']!r}, {m['key']} defaults to {defaults[m['key']]!r}"
+                checked += 1
+    assert checked >= 10

@@ -107,10 +107,11 @@ class EmbeddingConfig:
         allowed = ("static", "minilm", "hashing", "openai")
         _check(self.backend in allowed, "embedding.backend", f"must be one of {', '.join(allowed)}")
         if self.backend == "openai":
-            _check(bool(self.base_url), "embedding.base_url", "is required for backend openai")
+            _check(bool(self.base_url), "embedding.base_url",
+                   "is required for embedding.backend = openai")
             _check(self.base_url.startswith(("http://", "https://")), "embedding.base_url",
                    f"must be an http(s) URL, got {self.base_url!r}")
-            _check(bool(self.model), "embedding.model", "is required for backend openai")
+            _check(bool(self.model), "embedding.model", "is required for embedding.backend = openai")
         _check(self.batch_size >= 1, "embedding.batch_size", "must be >= 1")
 
 
@@ -134,8 +135,8 @@ class SearchConfig:
         _check(self.vector_weight >= 0, "search.vector_weight", "must be >= 0")
         _check(
             self.lexical_weight + self.vector_weight > 0,
-            "search.lexical_weight",
-            "lexical_weight + vector_weight must be > 0",
+            "search.lexical_weight + search.vector_weight",
+            "must be > 0 (with both 0 nothing is ranked)",
         )
         _check(self.candidates >= 1, "search.candidates", "must be >= 1")
         from memlane.ingest.params import MAX_K  # the same bounds as a call's k
@@ -187,8 +188,8 @@ class IndexingConfig:
                f"must be one of {', '.join(available_intelligence())} (a name given to "
                f"memlane.backends.registry.register_intelligence counts), got {self.backend!r}")
         if self.backend == "llm":
-            _check(bool(self.service), "indexing.service", "is required for backend llm "
-                   "(the NAME of an [llm.services.NAME] table)")
+            _check(bool(self.service), "indexing.service", "is required for indexing.backend "
+                   "= llm (the NAME of an [llm.services.NAME] table)")
         _check(self.max_attempts >= 1, "indexing.max_attempts", "must be >= 1")
         _check(0 <= self.max_deferrals <= 10_000, "indexing.max_deferrals",
                "must be 0-10000")
@@ -237,7 +238,8 @@ class ConfidenceConfig:
         _check(self.reinforcement_cap >= 1, "confidence.reinforcement_cap", "must be >= 1")
         _check(self.staleness_days >= 0, "confidence.staleness_days", "must be >= 0")
         _check(self.staleness_full_days > self.staleness_days, "confidence.staleness_full_days",
-               "must be greater than staleness_days")
+               f"must be greater than confidence.staleness_days ({self.staleness_full_days:g} "
+               f"<= {self.staleness_days:g})")
         _check(0 <= self.staleness_floor <= 1, "confidence.staleness_floor", "must be between 0 and 1")
 
 
@@ -656,9 +658,10 @@ class RetrievalConfig:
         _check(self.session_depth >= 1, "retrieval.session_depth", "must be >= 1")
         _check(0.0 <= self.session_decay <= 1.0, "retrieval.session_decay", "must be between 0 and 1")
         _check(self.session_intel_weight >= 0, "retrieval.session_intel_weight", "must be >= 0")
-        _check(self.fusion_lexical >= 0 and self.fusion_vector >= 0
-               and self.fusion_lexical + self.fusion_vector > 0, "retrieval.fusion_lexical",
-               "fusion_lexical and fusion_vector must be >= 0 with a positive sum")
+        _check(self.fusion_lexical >= 0, "retrieval.fusion_lexical", "must be >= 0")
+        _check(self.fusion_vector >= 0, "retrieval.fusion_vector", "must be >= 0")
+        _check(self.fusion_lexical + self.fusion_vector > 0,
+               "retrieval.fusion_lexical + retrieval.fusion_vector", "must be > 0")
         _check(self.source_lift >= 0, "retrieval.source_lift", "must be >= 0")
         _check(self.session_time_boost >= 0, "retrieval.session_time_boost", "must be >= 0")
         _check(0.0 <= self.mmr_lambda <= 1.0, "retrieval.mmr_lambda", "must be between 0 and 1")
@@ -693,7 +696,8 @@ class RetrievalConfig:
         _check(0.0 <= self.hyde_threshold <= 1.0, "retrieval.hyde_threshold", "must be between 0 and 1")
         if self.hyde:
             _check(bool(self.hyde_service), "retrieval.hyde_service",
-                   "is required when hyde is on (the NAME of an [llm.services.NAME] table)")
+                   "is required when retrieval.hyde is on (the NAME of an [llm.services.NAME] "
+                   "table)")
         for entry in self.kind_bonuses:
             kind, _, value = entry.partition(":")
             _check(kind.split(".")[0] in KINDS, "retrieval.kind_bonuses",
@@ -851,6 +855,17 @@ def _string_list(value: str, key: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
+def _named_variables(message: str, variables: Mapping[str, str]) -> str:
+    """``message`` with the environment variables that set the keys it names: a bad value
+    read from ``MEMLANE_SEARCH_RRF_K`` is in no file to look for (and a file may set the
+    same key), so the error says where it came from."""
+    import re
+
+    named = [v for key, v in sorted(variables.items())
+             if re.search(rf"(?<![\w.]){re.escape(key)}(?!\w)", message.replace("memory.", ""))]
+    return f"{message} (set by {', '.join(named)})" if named else message
+
+
 def _clip(value: Any, width: int = 80) -> str:
     """``repr`` of a refused value, cut short: an error names the value, not a whole file."""
     try:
@@ -920,6 +935,7 @@ def load_config(
     elif explicit:
         raise ConfigError(f"config file {file} does not exist")
 
+    variables: dict[str, str] = {}  # "section.key" -> the variable that set it
     for section in _SECTIONS:
         prefix = f"MEMLANE_{section.upper()}_"
         for name, value in env.items():
@@ -933,6 +949,7 @@ def load_config(
                     raise ConfigError(f"{name}: memory.{section} has no key {key!r}; known: "
                                       f"{', '.join(sorted(known))}")
                 table[key] = value
+                variables[f"{section}.{key}"] = name
     if "MEMLANE_DB" in env:
         raw["db"] = env["MEMLANE_DB"]
     for key, value in (overrides or {}).items():
@@ -955,7 +972,10 @@ def load_config(
         values = raw.get(section, {})
         if not isinstance(values, Mapping):
             raise ConfigError(f"memory.{section}: must be a table")
-        kwargs[section] = _build(cls, values, f"memory.{section}")
+        try:
+            kwargs[section] = _build(cls, values, f"memory.{section}")
+        except ConfigError as e:
+            raise ConfigError(_named_variables(str(e), variables)) from None
     services = {}
     for name, values in services_raw.items():
         if not isinstance(values, Mapping):
@@ -979,6 +999,7 @@ def load_config(
     for key, name, used in named:
         if used and name not in services:
             known = ", ".join(sorted(services)) or "none"
-            raise ConfigError(f"{key}: no [llm.services.{name}] table (configured: {known})")
+            raise ConfigError(_named_variables(
+                f"{key}: no [llm.services.{name}] table (configured: {known})", variables))
     return config
 

@@ -2,7 +2,7 @@
 
 "I went to Miami last weekend", said on Tuesday 16 May 2023, happened on the weekend of
 13-14 May: ``event_date`` returns the start of the narrowest window of time the sentence
-names (``memlane.retrieve.timeparse`` reads "yesterday", "last weekend", "two weeks ago",
+names (for "N days / weeks ago", a day with a fuzzy edge for search, the day itself) (``memlane.retrieve.timeparse`` reads "yesterday", "last weekend", "two weeks ago",
 "last Monday", "on May 3rd"...) against the time it was said, with the phrase. Windows
 longer than a month ("this year") or after the moment it was said are not an event date.
 The pipeline stores the observation at that date, so a temporal question ("where did I go
@@ -21,6 +21,9 @@ from datetime import datetime, timedelta
 from memlane.retrieve.timeparse import time_windows
 
 __all__ = ["MAX_SPAN", "event_date"]
+
+_AGO = re.compile(r"\bago$", re.IGNORECASE)
+"""A phrase naming a point back in time ("two days ago", "a few weeks ago")."""
 
 _CALENDAR = re.compile(r"\d")
 """A phrase naming a calendar date has a number (``May 3rd``, ``3 May``, ``2023-05-03``)."""
@@ -45,4 +48,10 @@ def event_date(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     # the narrowest; on a tie a calendar date ("February 27th") beats a weekday ("on
     # Monday") or a relative day: "on Monday, February 27th" names one day, the 27th
     best = min(windows, key=lambda w: (w.end - w.start, not _CALENDAR.search(w.phrase)))
-    return best.start.replace(tzinfo=said_at.tzinfo), best.phrase
+    start = best.start
+    if _AGO.search(best.phrase):
+        # "two days ago" is a day with a fuzzy edge for search, [day - slack, day + slack + 1
+        # day): its event is the day itself, not the window's start (which dated "two days
+        # ago" three days back and "a day ago" before "yesterday"; session 21)
+        start += (best.end - best.start - timedelta(days=1)) / 2
+    return start.replace(tzinfo=said_at.tzinfo), best.phrase

@@ -82,9 +82,19 @@ def normalize_predicate(predicate: str) -> str:
 
 
 def normalize_name(name: str) -> str:
-    """Case, whitespace and punctuation folded: ``"  Ana  Silva."`` → ``ana silva``."""
+    """Case, whitespace and punctuation folded: ``"  Ana  Silva."`` → ``ana silva``.
+
+    A combining mark is part of its word (a Devanagari or Thai vowel sign, a virama, the dot
+    "İ" keeps when case-folded): it was punctuation, a space, so "दिन" and "दान" were one
+    value ("द न", a restatement instead of a new value) and "İstanbul" became "i stanbul"
+    (session 21)."""
     text = unicodedata.normalize("NFKC", name).casefold()
-    text = re.sub(r"[^\w\s]", " ", text)
+    if text.isascii():
+        text = re.sub(r"[^\w\s]", " ", text)
+    else:
+        text = text.replace("i\u0307", "i")  # "İ" case-folded: the dot is the i's own
+        text = "".join(c if c.isalnum() or c == "_" or c.isspace()
+                       or unicodedata.category(c)[0] == "M" else " " for c in text)
     return " ".join(text.split())
 
 

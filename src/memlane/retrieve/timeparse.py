@@ -95,18 +95,21 @@ def _month_window(year: int, month: int, phrase: str) -> TimeWindow:
 
 
 def _latest(year: int | None, month: int, day: int, now: datetime) -> datetime | None:
-    """The date (month, day) in ``year``, or the latest one not after now."""
-    y = year if year is not None else now.year
-    try:
-        d = datetime(y, month, day)
-    except ValueError:
-        return None
-    if year is None and d > now.replace(tzinfo=None):
+    """The date (month, day) in ``year``, or the latest one not after now (a 29 February:
+    the last leap year's; it was None outside a leap year)."""
+    if year is not None:
         try:
-            d = datetime(y - 1, month, day)
+            return datetime(year, month, day)
         except ValueError:
             return None
-    return d
+    for y in range(now.year, now.year - 9, -1):  # 2100 is no leap year: 8 years back
+        try:
+            d = datetime(y, month, day)
+        except ValueError:
+            continue
+        if d <= now.replace(tzinfo=None):
+            return d
+    return None
 
 
 def _ago(m: re.Match[str], today: datetime) -> TimeWindow:
@@ -121,8 +124,12 @@ def _ago(m: re.Match[str], today: datetime) -> TimeWindow:
 def _last_unit(m: re.Match[str], today: datetime) -> TimeWindow:
     which, unit = m.group(1).lower(), m.group(2).lower()
     if unit == "weekend":
-        sat = today - timedelta(days=(today.weekday() - 5) % 7 or 7) if which != "this" else \
-            today + timedelta(days=(5 - today.weekday()) % 7)
+        # the weekend of this week (Monday to Sunday), or the one before it: said on a
+        # Sunday, "last weekend" was the weekend before (it named the day before), and
+        # "this weekend" is the one ending today (it named the next Saturday)
+        sat = today - timedelta(days=today.weekday()) + timedelta(days=5)
+        if which != "this":
+            sat -= timedelta(days=7)
         return TimeWindow(sat, sat + timedelta(days=2), m.group(0))
     if unit == "week":
         if which == "this":

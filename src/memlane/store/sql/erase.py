@@ -130,8 +130,10 @@ class EraseMixin(SqlStore):
         id must exist (``NotFoundError`` naming the first that does not, nothing deleted).
 
         What else of their scopes goes: facts, relations and fact events of these
-        sessions (a fact they superseded is current again, as when a session is
-        re-summarised); entities no remaining item of the scope mentions (the others are
+        sessions (the facts they superseded are settled again, ``resettle_facts``: the
+        newest statement left is current; a kept session that had stated one of their facts
+        again is queued to be summarised again, so its statement is a fact once more);
+        entities no remaining item of the scope mentions (the others are
         rebuilt from the remaining entity items: mentions, first and last seen, context);
         decision records and roll-ups made of an erased item; packs of the scope that
         drew on an erased item or message.
@@ -182,21 +184,23 @@ class EraseMixin(SqlStore):
                     pack_scopes.add(where)
             for scope in sorted(pack_scopes):   # before the session's own record
                 self._log_last_pack(scope)
-            # facts these sessions superseded are current again, and their items active;
-            # so are the summaries an erased decision record had absorbed
-            restored = [r[0] for r in self._rows(
-                "SELECT item_id FROM facts WHERE item_id IS NOT NULL AND {cond}",
-                "superseded_by", facts)]
-            for cond, params in self._id_batches("superseded_by", facts):
-                self._run(f"UPDATE facts SET status = 'current', superseded_by = NULL WHERE {cond}",
-                          params)
+            # facts these sessions superseded are settled again once theirs are gone
+            # (resettle_facts, below); the summaries an erased decision record had absorbed
+            # are active again
+            orphans = self.facts_superseded_by(facts)  # type: ignore[attr-defined]
+            # a kept session that stated an erased fact again (a reinforcement) is
+            # summarised again, so its own statement is a fact once more: erasing the
+            # session that first said "I live in Berlin" left Lisbon current although a
+            # later session, kept, said Berlin too
+            restate = sorted({int(r[0]) for r in self._rows(
+                "SELECT session_id FROM fact_events WHERE kind = 'reinforced'"
+                " AND session_id IS NOT NULL AND {cond}", "fact_id", facts)} - set(ids))
             # only items of the erased sessions' scopes: the links are ids, and one written
             # before clients were refused extra.absorbed (session 19) could name another
             # tenant's items, which the erase then made active again
             in_scopes = sorted(set(scopes.values()))
             marks = ", ".join(["%s"] * len(in_scopes))
-            for cond, params in self._id_batches(
-                    "id", sorted(set(restored) | (absorbed - item_ids))):
+            for cond, params in self._id_batches("id", sorted(absorbed - item_ids)):
                 self._run(f"UPDATE items SET status = 'active' WHERE status = 'superseded'"
                           f" AND scope IN ({marks}) AND {cond}", [*in_scopes, *params])
             counts["fact_events"] = self._delete("fact_events", "fact_id", facts)
@@ -204,6 +208,11 @@ class EraseMixin(SqlStore):
             counts["fact_events"] += self._delete("fact_events", "other_id", facts)
             counts["relations"] = self._delete("relations", "session_id", ids)
             counts["facts"] = self._delete("facts", "id", facts)
+            self.resettle_facts(orphans)  # type: ignore[attr-defined]
+            for cond, params in self._id_batches("id", restate):
+                self._run("UPDATE sessions SET summarized_at = NULL, attempts = 0, deferrals = 0,"
+                          " next_attempt_at = 0, status = 'closed' WHERE summarized_at IS NOT NULL"
+                          f" AND {cond}", params)
             counts["vectors"] = self._delete("vectors", "item_id", items)
             counts["items"] = self._delete("items", "id", items)
             counts["messages"] = self._delete("messages", "id", message_ids)

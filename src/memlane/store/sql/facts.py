@@ -31,23 +31,20 @@ class FactsMixin(SqlStore):
     def clear_intelligence(self, session_id: int) -> None:
         """Remove what session intelligence derived from a session (before it is redone).
 
-        Facts this session had superseded become current again first (and their items
-        active); then the session's fact events, facts, derived items and relations go.
+        The session's fact events, facts, derived items and relations go; the facts it had
+        superseded are settled again (``resettle_facts``): the newest statement left of each
+        subject and predicate is current, the others superseded by it.
         """
         self._lock_session_facts(session_id)
-        self._run(
-            "UPDATE facts SET status = 'current', superseded_by = NULL WHERE superseded_by IN"
-            " (SELECT id FROM facts WHERE session_id = %s)", (session_id,),
-        )
-        self._run(
-            "UPDATE items SET status = 'active' WHERE status = 'superseded' AND id IN (SELECT"
-            " item_id FROM facts WHERE status = 'current')"
-        )
+        orphans = self.facts_superseded_by(
+            [int(r[0]) for r in self._run("SELECT id FROM facts WHERE session_id = %s",
+                                          (session_id,))])
         self._run(
             "DELETE FROM fact_events WHERE fact_id IN (SELECT id FROM facts WHERE session_id = %s)",
             (session_id,),
         )
         self._run("DELETE FROM facts WHERE session_id = %s", (session_id,))
+        self.resettle_facts(orphans)
         # a summary stored on demand (``Memory.store_summary``, MCP ``summarize``) is the
         # user's, not the pipeline's: it stays. It went with the session's first run, so
         # MCP summarize answered "stored as item N" for an item already deleted.
@@ -61,6 +58,54 @@ class FactsMixin(SqlStore):
             (session_id, *kept),
         )
         self._run("DELETE FROM relations WHERE session_id = %s", (session_id,))
+
+    def facts_superseded_by(self, fact_ids: Sequence[int]) -> list[int]:
+        """The facts (not among ``fact_ids``) that one of ``fact_ids`` superseded: read before
+        those are deleted (the link is then cleared), settled after by ``resettle_facts``."""
+        gone = set(fact_ids)
+        out: set[int] = set()
+        for cond, params in self._id_batches("superseded_by", sorted(gone)):
+            out.update(int(r[0]) for r in self._run(f"SELECT id FROM facts WHERE {cond}", params))
+        return sorted(out - gone)
+
+    def resettle_facts(self, orphans: Sequence[int]) -> None:
+        """Settle facts whose superseding fact was removed (its session erased or summarised
+        again): per subject and predicate, the newest-stated of them and of the facts still
+        current (a value's last statement: when it was stated or last reinforced) is current,
+        the others are superseded by it. Making each of them current again, as before
+        session 21, left two current values of one predicate when the removed fact had
+        itself been superseded since ("Lisbon", then "Berlin", then "Madrid": erasing the
+        Berlin session made Lisbon current beside Madrid)."""
+        keys: dict[tuple[str, str, str], set[int]] = {}
+        for cond, params in self._id_batches("id", list(orphans)):
+            for r in self._run(f"SELECT id, scope, norm_subject, norm_predicate FROM facts"
+                               f" WHERE {cond}", params):
+                keys.setdefault((r[1], r[2], r[3]), set()).add(int(r[0]))
+        now = time.time()
+        for (scope, subject, predicate), mine in sorted(keys.items()):
+            rows = self._run(
+                "SELECT id, at, status FROM facts WHERE scope = %s AND norm_subject = %s"
+                " AND norm_predicate = %s", (scope, subject, predicate)).fetchall()
+            pool = {int(r[0]): float(r[1]) for r in rows
+                    if int(r[0]) in mine or r[2] == "current"}
+            for event in self.fact_events(list(pool)):
+                if event["kind"] == "reinforced":
+                    fid = event["fact_id"]
+                    pool[fid] = max(pool[fid], event["at"].timestamp())
+            winner = max(pool, key=lambda i: (pool[i], i))
+            for fid in sorted(mine):
+                if fid == winner:
+                    self._run("UPDATE facts SET status = 'current', superseded_by = NULL"
+                              " WHERE id = %s", (fid,))
+                    self._run("UPDATE items SET status = 'active', updated_at = %s WHERE"
+                              " status = 'superseded' AND id = (SELECT item_id FROM facts"
+                              " WHERE id = %s)", (now, fid))
+                else:  # its history says so, as when a newer value arrives
+                    self._run("UPDATE facts SET status = 'superseded', superseded_by = %s"
+                              " WHERE id = %s", (winner, fid))
+                    new = self.get_fact(winner)
+                    self.log_fact_event(self.get_fact(fid), "superseded", new.at.timestamp(),
+                                        other_id=winner, session_id=new.session_id)
 
     # -- entities and relations ---------------------------------------------------------
     def scope_entities(self, scope: str) -> list[StoredEntity]:
