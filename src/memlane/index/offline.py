@@ -193,6 +193,9 @@ _NAME_REFS = _REFS[: _NEW + 1]
 I-129", the last): an address opens with its number, and a title is found by the words
 around it, which no phrase holds — their patterns, tried on every new phrase, cost a tenth
 of the offline summary's time for nothing."""
+_NAME_REF_TOKENS = tuple(zip(_NAME_REFS, _REF_TOKENS[: _NEW + 1], strict=True))
+""":data:`_NAME_REFS` with the character each one's every match holds (:data:`_REF_TOKENS`):
+a phrase without it is not searched with that pattern (session 21, the cost)."""
 _REF_SHORT = 800
 """Messages up to this many characters (a conversation's turns; a sixth of LongMemEval's
 text) are searched for every numbered reference and every code of six characters or more;
@@ -327,6 +330,7 @@ def _references(text: str) -> Iterator[str]:
     """Every reference pattern's matches in ``text``, in pattern order."""
     words: dict[str, str] = {}
     split: frozenset[str] | None = None
+    tokens: list[str] | None = None  # the message split at blanks, once for every character
     for i, (guard, pattern, char) in enumerate(zip(_REF_GUARDS, _REFS, _REF_TOKENS, strict=True)):
         if i >= _NEW:
             # session 11's kinds (named keys, addresses, titles): a conversation's turns only,
@@ -361,7 +365,9 @@ def _references(text: str) -> Iterator[str]:
             yield from pattern.findall(text)
             continue
         if char not in words:
-            words[char] = " ".join(w for w in text.split() if char in w)
+            if tokens is None:
+                tokens = text.split()
+            words[char] = " ".join(w for w in tokens if char in w)
         yield from pattern.findall(words[char])
     if len(text) <= _REF_SHORT and _DIGIT.search(text):  # session 12's kinds: turns only; each holds a digit
         if "." in text:
@@ -546,11 +552,17 @@ _LOWER_LEAD = re.compile(r"(?<![\w./:@#-])(?!(?:on|use|get|set|for|is|has|to|add
 "bioRxiv"): a product or a site, not a word the capitalised-phrase scan can see; not code named
 by what it does ("onClick", "useState", "getUser", "forEach") (session 13); its version is a number not
 opening a range ("iPhone 15", not "iTalki 3–4 times", session 21)."""
+_LOWER_UPPER = re.compile(r"[a-z][A-Z]")
+"""A lower-case letter just before a capital, which every :data:`_LOWER_LEAD` match holds
+("iP" of "iPhone", "iO" of "iOS"): a sentence without one is not searched with it (session 21,
+the cost)."""
 _SOFTWARE_WORD = re.compile(r"[a-z](?<![\w./@#:$%=~-][a-z])[a-z0-9]*(?:-[a-z0-9]+)*(?![\w/@(-]|\.\w)")
 """A lower-case word standing alone, not in a path, a flag, an address or a call: a
 candidate for :data:`memlane.index.software.SOFTWARE` (session 17). The look-behind follows the
 first letter, so that the engine jumps from letter to letter (a fifth cheaper than before it)."""
 _LOWER_RUNS = re.compile(r"[a-z][a-z0-9-]*")
+_SOFTWARE_ANY = SOFTWARE | SOFTWARE_WORDS
+"""Both lists of package names, so that a sentence's runs are looked up in one set (session 21)."""
 """Every run a :data:`_SOFTWARE_WORD` match can be (what may stand before or after one is
 none of these characters), so a sentence none of whose runs is a listed name is not searched
 with it: most sentences, at half the cost."""
@@ -1114,7 +1126,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     if _model(words):
         return name, "name", False  # "Fujifilm X100VI", "Nimbus AX3000", "Roland FP-10": a product by its
         # maker's name and its model, which the model's code makes no reference (session 19)
-    kind = "reference" if any(p.search(name) for p in _NAME_REFS) else "name"  # "Order SO-2023": its code
+    kind = "reference" if any((c is None or c in name) and p.search(name)  # "Order SO-2023": its code
+                              for p, c in _NAME_REF_TOKENS) else "name"
     return name, kind, first.endswith("ing")
 
 
@@ -1617,7 +1630,7 @@ class OfflineIntelligence:
                 elif _KIN_BEFORE.search(before):
                     kind = "person"
             out.append(Entity(name, kind, said))
-        for name in _LOWER_LEAD.findall(sentence):  # "iPhone", "eBay", "bioRxiv" (session 13)
+        for name in _LOWER_LEAD.findall(sentence) if _LOWER_UPPER.search(sentence) else ():  # "iPhone", "eBay" (session 13)
             out.append(Entity(name, "name", said or _trim(sentence, 120)))
         given: set[str] = set()
         if (" like " in sentence or " such as " in sentence) and any(k in sentence for k in _LIKE_KINDS):
@@ -1629,7 +1642,7 @@ class OfflineIntelligence:
                         given.add(name)
                         out.append(Entity(name, "name", said or _trim(sentence, 120)))
         runs = _LOWER_RUNS.findall(sentence)
-        for name in (() if SOFTWARE.isdisjoint(runs) and SOFTWARE_WORDS.isdisjoint(runs)
+        for name in (() if _SOFTWARE_ANY.isdisjoint(runs)
                      else _SOFTWARE_WORD.findall(sentence)):
             # "structlog", "httpx", "pytest-xdist": a well-known package's name written in lower
             # case, which no English word spells (tools/software_names.py) (session 17); "pandas",
