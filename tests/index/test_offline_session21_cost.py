@@ -24,6 +24,8 @@ FRAGMENTS = [
     "kettleandcrow.com", "hello@kettleandcrow.com", "poetry.lock", "card ending 4421", "Form I-129",
     "KL1841", "QX7LMP", "Order 40917", "PR #2284", "Thanks!", "OK, then.", "Agreed.", "I think we ship",
     "pandas", "httpx", "pytest-xdist", "structlog", "the Team plan", "Fujifilm X100VI", "Ryzen 7 7840U",
+    "8830 4412 97", "7730-1182", "12-4567", "3-4", "2026", '"The Nightingale"', "‘Past Lives’", "“Dune”",
+    "'Hamlet'", "I'm", "(\"Klara and the Sun\")", ": 'Intermezzo'.",
     " ", " ", ", ", ". ", "? ", "\n", "-", "/", ".", "@", "#", "a", "Z", "9", "é", "İ",
 ]
 TEXT = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=6), max_size=14).map("".join)
@@ -75,3 +77,19 @@ def test_cached_clean_and_courtesy_on_the_labelled_sentences() -> None:
     for s in SENTENCES:
         assert cues.clean(s) == cues.clean.__wrapped__(s)
         assert cues.is_courtesy(s) is cues.is_courtesy.__wrapped__(s)
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT)
+def test_number_and_quote_guards_on_generated_text(text: str) -> None:
+    assert not list(offline._NUMBER.finditer(text)) or offline._NUMBER_GUARD.search(text)
+    assert not offline._QUOTED.findall(text) or offline._QUOTE_CAPITAL.search(text)
+
+
+def test_number_and_quote_guards_on_the_labelled_turns() -> None:
+    texts = [text for name in ("dev", "heldout", "heldout2", "heldout3", "heldout4")
+             for conv in load_set(name) for _, text in conv.turns]
+    assert sum(bool(offline._QUOTED.findall(t)) for t in texts) >= 2
+    for t in texts:
+        assert not list(offline._NUMBER.finditer(t)) or offline._NUMBER_GUARD.search(t), t
+        assert not offline._QUOTED.findall(t) or offline._QUOTE_CAPITAL.search(t), t

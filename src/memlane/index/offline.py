@@ -177,6 +177,9 @@ blank; codes are searched in every word)."""
 
 _NUMBER = re.compile(r"(?<![\w-])\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?\b(?!-)")
 """A number, or one written in groups ("8830 4412 97": three groups or more, session 12)."""
+_NUMBER_GUARD = re.compile(r"\d[\d-]+\d")
+"""What every :data:`_NUMBER` match holds, found without its look-behind at every character: a
+message without it is not searched for numbered references (session 21, the cost)."""
 _NAMED_BEFORE = re.compile(
     r"\b(?:(?P<old>(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?)|"
     r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
@@ -254,6 +257,9 @@ _CHANNEL = re.compile(r"(?:(?<=\bin )|(?<=\bto )|(?<=\bon )|(?<=\binto ))#[a-z][
 in #partners"); a hyphenated one ("#platform-oncall") is :data:`_REFS`' own; not "if
 #available(…)", code (session 16)."""
 _QUOTED = re.compile(r"(?:(?<=[\s(:])|^)['\"‘“]([A-Z][^'\"‘’“”\n]{1,60}?)['\"’”](?=[\s.,;:!?)]|$)")
+_QUOTE_CAPITAL = re.compile(r"['\"‘“][A-Z]")
+"""An opening quote before a capital, which every :data:`_QUOTED` match holds: most turns'
+quotes are apostrophes ("I'm"), and such a turn is not searched with it (session 21, the cost)."""
 """A quotation opening with a capital, in quotes of its own (after a blank, a bracket or a
 colon; before one or a stop)."""
 _TITLE_SMALL = frozenset("of the and in a an on to for at by with from or vs".split())
@@ -351,7 +357,7 @@ def _references(text: str) -> Iterator[str]:
                 yield from _OLD_CODE.findall(text)
             continue
         if i == _NUMBERED:
-            for m in _NUMBER.finditer(text):
+            for m in _NUMBER.finditer(text) if _NUMBER_GUARD.search(text) else ():
                 named = _NAMED_BEFORE.search(text, max(0, m.start() - 32), m.start())
                 # session 9's kinds take four digits or more, as their pattern does (not "I'll order 200 of…")
                 if named and (named.group("old") is None or (m.group(0).isdigit() and len(m.group(0)) > 3)
@@ -401,7 +407,8 @@ def _references(text: str) -> Iterator[str]:
     if len(text) <= _REF_SHORT and " #" in text:
         yield from _CHANNEL.findall(text)
     if len(text) <= _REF_SHORT and ("'" in text or '"' in text or "‘" in text or "“" in text):  # session 17's kind
-        yield from (q.rstrip(",.;:!?") for q in _QUOTED.findall(text) if _quoted_title(q))
+        if _QUOTE_CAPITAL.search(text):
+            yield from (q.rstrip(",.;:!?") for q in _QUOTED.findall(text) if _quoted_title(q))
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
