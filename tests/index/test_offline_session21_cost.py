@@ -93,3 +93,12 @@ def test_number_and_quote_guards_on_the_labelled_turns() -> None:
     for t in texts:
         assert not list(offline._NUMBER.finditer(t)) or offline._NUMBER_GUARD.search(t), t
         assert not offline._QUOTED.findall(t) or offline._QUOTE_CAPITAL.search(t), t
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT | st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=80))
+def test_lower_case_word_pattern_finds_the_words_of_the_word_pattern(text: str) -> None:
+    low = text.lower()
+    if low.isascii():
+        assert offline._WORD_LOW.findall(low) == offline._WORD.findall(low)
+    assert offline._words(text) == [w.lower() for w in offline._WORD.findall(text)]

@@ -60,6 +60,9 @@ every character (3x faster); the punctuation stays with its sentence."""
 _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|St|Prof|Mt)\.$")
 """A sentence's end: not the stop of a title before a name ("Dr. Okafor", session 10)."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'+-]*[A-Za-z0-9]|[A-Za-z]")
+_WORD_LOW = re.compile(r"[a-z](?:[a-z0-9'+-]*[a-z0-9])?")
+""":data:`_WORD` on lower-cased ASCII text, which holds no capital: the same words, a fifth
+cheaper (one branch, not a second try of every letter) (session 21)."""
 _FILLER = STOPWORDS | {
     "yes", "yeah", "ok", "okay", "sure", "thanks", "thank", "please", "hi", "hello", "hey",
     "great", "good", "really", "much", "well", "one", "like", "would", "could", "might",
@@ -889,7 +892,7 @@ def _opens(sentence: str, at: int) -> bool:
 
 def _words(text: str) -> list[str]:
     if text.isascii():  # lower-casing first finds the same words (not so for "İ", "K")
-        return _WORD.findall(text.lower())
+        return _WORD_LOW.findall(text.lower())
     return [w.lower() for w in _WORD.findall(text)]
 
 
