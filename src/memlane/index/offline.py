@@ -260,11 +260,11 @@ _CHANNEL = re.compile(r"(?:(?<=\bin )|(?<=\bto )|(?<=\bon )|(?<=\binto ))#[a-z][
 in #partners"); a hyphenated one ("#platform-oncall") is :data:`_REFS`' own; not "if
 #available(…)", code (session 16)."""
 _QUOTED = re.compile(r"(?:(?<=[\s(:])|^)['\"‘“]([A-Z][^'\"‘’“”\n]{1,60}?)['\"’”](?=[\s.,;:!?)]|$)")
+"""A quotation opening with a capital, in quotes of its own (after a blank, a bracket or a
+colon; before one or a stop)."""
 _QUOTE_CAPITAL = re.compile(r"['\"‘“][A-Z]")
 """An opening quote before a capital, which every :data:`_QUOTED` match holds: most turns'
 quotes are apostrophes ("I'm"), and such a turn is not searched with it (session 21, the cost)."""
-"""A quotation opening with a capital, in quotes of its own (after a blank, a bracket or a
-colon; before one or a stop)."""
 _TITLE_SMALL = frozenset("of the and in a an on to for at by with from or vs".split())
 
 
@@ -571,11 +571,11 @@ _SOFTWARE_WORD = re.compile(r"[a-z](?<![\w./@#:$%=~-][a-z])[a-z0-9]*(?:-[a-z0-9]
 candidate for :data:`memlane.index.software.SOFTWARE` (session 17). The look-behind follows the
 first letter, so that the engine jumps from letter to letter (a fifth cheaper than before it)."""
 _LOWER_RUNS = re.compile(r"[a-z][a-z0-9-]*")
-_SOFTWARE_ANY = SOFTWARE | SOFTWARE_WORDS
-"""Both lists of package names, so that a sentence's runs are looked up in one set (session 21)."""
 """Every run a :data:`_SOFTWARE_WORD` match can be (what may stand before or after one is
 none of these characters), so a sentence none of whose runs is a listed name is not searched
 with it: most sentences, at half the cost."""
+_SOFTWARE_ANY = SOFTWARE | SOFTWARE_WORDS
+"""Both lists of package names, so that a sentence's runs are looked up in one set (session 21)."""
 _PACKAGE_NAME = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*(?![\w/@(-]|\.\w)"
 _LIKE_PACKAGE = re.compile(r"\b(?:librar(?:y|ies)|packages?|crates?|modules?|plugins?|tools?|frameworks?)\s+(?:like|such as)\s+"
                            r"(" + _PACKAGE_NAME + r"(?:(?:,\s+|,?\s+(?:or|and)\s+)" + _PACKAGE_NAME + r")*)"
