@@ -75,6 +75,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from memlane.retrieve.text import STOPWORDS
@@ -764,8 +765,12 @@ move my dog's vaccination appointment", "I have to write a performance review fo
 the problem the conversation is about, which the rest of it settles; no step (session 13)."""
 
 
+@lru_cache(maxsize=1024)
 def is_courtesy(sentence: str) -> bool:
-    """True for small talk: no word beyond courtesy words ("Agreed.", "Thanks!")."""
+    """True for small talk: no word beyond courtesy words ("Agreed.", "Thanks!"). Each
+    sentence is asked about by several readers of one conversation: cached, the last 1,024
+    (a few conversations' worth, so little of a conversation's text outlives it in memory;
+    session 21, the cost)."""
     return _COURTESY.issuperset(_WORD.findall(sentence.lower()))
 
 
@@ -775,8 +780,10 @@ def says_nothing(text: str) -> bool:
     return not {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS} - _COURTESY
 
 
+@lru_cache(maxsize=1024)
 def clean(sentence: str) -> str:
-    """A sentence without its lead-in ("OK, ", "Yes, ", "I think ") and tail ("then")."""
+    """A sentence without its lead-in ("OK, ", "Yes, ", "I think ") and tail ("then").
+    Cleaned by several readers (the patterns, the model's features): cached (session 21)."""
     text = _LEAD.sub("", sentence.strip()).strip()
     text = _TAIL.sub(r"\1", text)
     if _NAME_FIRST.match(text):

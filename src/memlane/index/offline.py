@@ -60,6 +60,9 @@ every character (3x faster); the punctuation stays with its sentence."""
 _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|St|Prof|Mt)\.$")
 """A sentence's end: not the stop of a title before a name ("Dr. Okafor", session 10)."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'+-]*[A-Za-z0-9]|[A-Za-z]")
+_WORD_LOW = re.compile(r"[a-z](?:[a-z0-9'+-]*[a-z0-9])?")
+""":data:`_WORD` on lower-cased ASCII text, which holds no capital: the same words, a fifth
+cheaper (one branch, not a second try of every letter) (session 21)."""
 _FILLER = STOPWORDS | {
     "yes", "yeah", "ok", "okay", "sure", "thanks", "thank", "please", "hi", "hello", "hey",
     "great", "good", "really", "much", "well", "one", "like", "would", "could", "might",
@@ -177,6 +180,9 @@ blank; codes are searched in every word)."""
 
 _NUMBER = re.compile(r"(?<![\w-])\d[\d-]{1,}\d(?:(?: \d{2,4}){2,3})?\b(?!-)")
 """A number, or one written in groups ("8830 4412 97": three groups or more, session 12)."""
+_NUMBER_GUARD = re.compile(r"\d[\d-]+\d")
+"""What every :data:`_NUMBER` match holds, found without its look-behind at every character: a
+message without it is not searched for numbered references (session 21, the cost)."""
 _NAMED_BEFORE = re.compile(
     r"\b(?:(?P<old>(?:[Oo]rder|[Ii]nvoice|[Bb]ooking|[Cc]onfirmation)\s+(?:number\s+|no\.?\s+|#)?)|"
     r"(?:[Aa]ccount|[Cc]ase|[Cc]laim|[Tt]icket|[Pp]olicy|[Rr]eference|[Mm]ember(?:ship)?|[Cc]ustomer|"
@@ -193,6 +199,9 @@ _NAME_REFS = _REFS[: _NEW + 1]
 I-129", the last): an address opens with its number, and a title is found by the words
 around it, which no phrase holds — their patterns, tried on every new phrase, cost a tenth
 of the offline summary's time for nothing."""
+_NAME_REF_TOKENS = tuple(zip(_NAME_REFS, _REF_TOKENS[: _NEW + 1], strict=True))
+""":data:`_NAME_REFS` with the character each one's every match holds (:data:`_REF_TOKENS`):
+a phrase without it is not searched with that pattern (session 21, the cost)."""
 _REF_SHORT = 800
 """Messages up to this many characters (a conversation's turns; a sixth of LongMemEval's
 text) are searched for every numbered reference and every code of six characters or more;
@@ -253,6 +262,9 @@ in #partners"); a hyphenated one ("#platform-oncall") is :data:`_REFS`' own; not
 _QUOTED = re.compile(r"(?:(?<=[\s(:])|^)['\"‘“]([A-Z][^'\"‘’“”\n]{1,60}?)['\"’”](?=[\s.,;:!?)]|$)")
 """A quotation opening with a capital, in quotes of its own (after a blank, a bracket or a
 colon; before one or a stop)."""
+_QUOTE_CAPITAL = re.compile(r"['\"‘“][A-Z]")
+"""An opening quote before a capital, which every :data:`_QUOTED` match holds: most turns'
+quotes are apostrophes ("I'm"), and such a turn is not searched with it (session 21, the cost)."""
 _TITLE_SMALL = frozenset("of the and in a an on to for at by with from or vs".split())
 
 
@@ -327,6 +339,7 @@ def _references(text: str) -> Iterator[str]:
     """Every reference pattern's matches in ``text``, in pattern order."""
     words: dict[str, str] = {}
     split: frozenset[str] | None = None
+    tokens: list[str] | None = None  # the message split at blanks, once for every character
     for i, (guard, pattern, char) in enumerate(zip(_REF_GUARDS, _REFS, _REF_TOKENS, strict=True)):
         if i >= _NEW:
             # session 11's kinds (named keys, addresses, titles): a conversation's turns only,
@@ -347,7 +360,7 @@ def _references(text: str) -> Iterator[str]:
                 yield from _OLD_CODE.findall(text)
             continue
         if i == _NUMBERED:
-            for m in _NUMBER.finditer(text):
+            for m in _NUMBER.finditer(text) if _NUMBER_GUARD.search(text) else ():
                 named = _NAMED_BEFORE.search(text, max(0, m.start() - 32), m.start())
                 # session 9's kinds take four digits or more, as their pattern does (not "I'll order 200 of…")
                 if named and (named.group("old") is None or (m.group(0).isdigit() and len(m.group(0)) > 3)
@@ -361,7 +374,9 @@ def _references(text: str) -> Iterator[str]:
             yield from pattern.findall(text)
             continue
         if char not in words:
-            words[char] = " ".join(w for w in text.split() if char in w)
+            if tokens is None:
+                tokens = text.split()
+            words[char] = " ".join(w for w in tokens if char in w)
         yield from pattern.findall(words[char])
     if len(text) <= _REF_SHORT and _DIGIT.search(text):  # session 12's kinds: turns only; each holds a digit
         if "." in text:
@@ -395,7 +410,8 @@ def _references(text: str) -> Iterator[str]:
     if len(text) <= _REF_SHORT and " #" in text:
         yield from _CHANNEL.findall(text)
     if len(text) <= _REF_SHORT and ("'" in text or '"' in text or "‘" in text or "“" in text):  # session 17's kind
-        yield from (q.rstrip(",.;:!?") for q in _QUOTED.findall(text) if _quoted_title(q))
+        if _QUOTE_CAPITAL.search(text):
+            yield from (q.rstrip(",.;:!?") for q in _QUOTED.findall(text) if _quoted_title(q))
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
@@ -546,6 +562,10 @@ _LOWER_LEAD = re.compile(r"(?<![\w./:@#-])(?!(?:on|use|get|set|for|is|has|to|add
 "bioRxiv"): a product or a site, not a word the capitalised-phrase scan can see; not code named
 by what it does ("onClick", "useState", "getUser", "forEach") (session 13); its version is a number not
 opening a range ("iPhone 15", not "iTalki 3–4 times", session 21)."""
+_LOWER_UPPER = re.compile(r"[a-z][A-Z]")
+"""A lower-case letter just before a capital, which every :data:`_LOWER_LEAD` match holds
+("iP" of "iPhone", "iO" of "iOS"): a sentence without one is not searched with it (session 21,
+the cost)."""
 _SOFTWARE_WORD = re.compile(r"[a-z](?<![\w./@#:$%=~-][a-z])[a-z0-9]*(?:-[a-z0-9]+)*(?![\w/@(-]|\.\w)")
 """A lower-case word standing alone, not in a path, a flag, an address or a call: a
 candidate for :data:`memlane.index.software.SOFTWARE` (session 17). The look-behind follows the
@@ -554,6 +574,8 @@ _LOWER_RUNS = re.compile(r"[a-z][a-z0-9-]*")
 """Every run a :data:`_SOFTWARE_WORD` match can be (what may stand before or after one is
 none of these characters), so a sentence none of whose runs is a listed name is not searched
 with it: most sentences, at half the cost."""
+_SOFTWARE_ANY = SOFTWARE | SOFTWARE_WORDS
+"""Both lists of package names, so that a sentence's runs are looked up in one set (session 21)."""
 _PACKAGE_NAME = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*(?![\w/@(-]|\.\w)"
 _LIKE_PACKAGE = re.compile(r"\b(?:librar(?:y|ies)|packages?|crates?|modules?|plugins?|tools?|frameworks?)\s+(?:like|such as)\s+"
                            r"(" + _PACKAGE_NAME + r"(?:(?:,\s+|,?\s+(?:or|and)\s+)" + _PACKAGE_NAME + r")*)"
@@ -870,7 +892,7 @@ def _opens(sentence: str, at: int) -> bool:
 
 def _words(text: str) -> list[str]:
     if text.isascii():  # lower-casing first finds the same words (not so for "İ", "K")
-        return _WORD.findall(text.lower())
+        return _WORD_LOW.findall(text.lower())
     return [w.lower() for w in _WORD.findall(text)]
 
 
@@ -1114,7 +1136,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     if _model(words):
         return name, "name", False  # "Fujifilm X100VI", "Nimbus AX3000", "Roland FP-10": a product by its
         # maker's name and its model, which the model's code makes no reference (session 19)
-    kind = "reference" if any(p.search(name) for p in _NAME_REFS) else "name"  # "Order SO-2023": its code
+    kind = "reference" if any((c is None or c in name) and p.search(name)  # "Order SO-2023": its code
+                              for p, c in _NAME_REF_TOKENS) else "name"
     return name, kind, first.endswith("ing")
 
 
@@ -1617,7 +1640,7 @@ class OfflineIntelligence:
                 elif _KIN_BEFORE.search(before):
                     kind = "person"
             out.append(Entity(name, kind, said))
-        for name in _LOWER_LEAD.findall(sentence):  # "iPhone", "eBay", "bioRxiv" (session 13)
+        for name in _LOWER_LEAD.findall(sentence) if _LOWER_UPPER.search(sentence) else ():  # "iPhone", "eBay" (session 13)
             out.append(Entity(name, "name", said or _trim(sentence, 120)))
         given: set[str] = set()
         if (" like " in sentence or " such as " in sentence) and any(k in sentence for k in _LIKE_KINDS):
@@ -1629,7 +1652,7 @@ class OfflineIntelligence:
                         given.add(name)
                         out.append(Entity(name, "name", said or _trim(sentence, 120)))
         runs = _LOWER_RUNS.findall(sentence)
-        for name in (() if SOFTWARE.isdisjoint(runs) and SOFTWARE_WORDS.isdisjoint(runs)
+        for name in (() if _SOFTWARE_ANY.isdisjoint(runs)
                      else _SOFTWARE_WORD.findall(sentence)):
             # "structlog", "httpx", "pytest-xdist": a well-known package's name written in lower
             # case, which no English word spells (tools/software_names.py) (session 17); "pandas",
