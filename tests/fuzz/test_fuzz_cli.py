@@ -221,8 +221,8 @@ def test_the_demo_shows_one_confidence_for_a_fact_everywhere(capsys, tmp_path, m
     monkeypatch.setattr(demo.tempfile, "mkdtemp", lambda prefix="": str(tmp_path))  # not in /tmp
     demo.main()
     out = capsys.readouterr().out
-    listed = re.search(r"user · cat · Miso\s+\(conf (\d\.\d\d)", out)
-    packed = re.search(r"- user cat Miso \(confidence (\d\.\d\d)", out)
+    listed = re.search(r"user's cat is Miso\s+\(conf (\d\.\d\d)", out)
+    packed = re.search(r"- user's cat is Miso \(confidence (\d\.\d\d)", out)
     assert listed and packed, out
     assert listed.group(1) == packed.group(1)
 

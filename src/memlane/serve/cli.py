@@ -15,8 +15,8 @@ from memlane.errors import MemlaneError
 from memlane.serve.cli_common import (CliError, attach_global_options, error_json, global_option,
                                       json_option, memory_of, root_json_option)
 from memlane.serve.output import echo, safe
-from memlane.serve.render import (dumps, hit_dict, item_dict, message_dict, nothing_note, place,
-                                  scope_is_empty, session_dict)
+from memlane.serve.render import (dumps, fact_sentence, hit_dict, item_dict, message_dict, nothing_note,
+                                  place, scope_is_empty, session_dict)
 
 __all__ = ["COMMANDS", "cli", "main"]
 
@@ -548,7 +548,7 @@ def sessions_show(ctx: click.Context, session_id: int, as_json: bool) -> None:
     if intel["facts"]:
         echo("facts:")
         for f in intel["facts"]:
-            echo(f"  [{f['source']}] {f['subject']} · {f['predicate']} · {f['object']}"
+            echo(f"  [{f['source']}] {fact_sentence(f['subject'], f['predicate'], f['object'])}"
                        + (f"  (turn {f['seq']})" if f.get("seq") else ""))
     if intel["entities"]:
         echo("entities: " + ", ".join(f"{e['name']} ({e['type']})" for e in intel["entities"]))
