@@ -28,7 +28,7 @@ from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError, KnownQuery
 from memlane.serve.http.responses import JSONResponse
 from memlane.serve.paging import fact_page
-from memlane.serve.render import hit_dict, message_dict, session_dict, to_plain
+from memlane.serve.render import hit_dict, message_dict, nothing_note, session_dict, to_plain
 
 __all__ = ["ACTIONS", "Action", "answer", "answer_in_thread", "mount", "run", "server_timing"]
 
@@ -114,7 +114,9 @@ def search(mem: Memory, who: Principal, inp: m.SearchInput, timings: dict[str, f
     opts = inp.options()
     hits = mem.search(inp.query, **opts)
     timings.update(mem.last_timings)
-    return {"query": inp.query, "hits": [hit_dict(h) for h in hits]}
+    # why nothing was found, as `memlane search --json` says it (None when something was)
+    notice = nothing_note(mem, inp.scope) if not hits else None
+    return {"query": inp.query, "hits": [hit_dict(h) for h in hits], "notice": notice}
 
 
 @action("memory.pack", m.PackInput, write=False,
