@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import json
 import math
+import os
+import select
 import sys
 from datetime import datetime
 from typing import Any
@@ -67,6 +70,39 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+PIPE_EXIT = 141
+"""The exit status when the reader of standard output went away (``memlane export | head``):
+128 + SIGPIPE, what a shell reports for ``git`` or ``grep`` ended by a closed pipe. Quiet:
+no message, no traceback (click exited 1 without a word)."""
+
+
+def _reader_gone(e: BaseException) -> bool:
+    """Whether ``e`` is standard output's closed pipe (not a socket's or a file's EPIPE)."""
+    if not isinstance(e, OSError) or e.errno not in (errno.EPIPE, errno.EINVAL):
+        return False
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # no descriptor: output captured in-process
+        return e.errno == errno.EPIPE
+    if not hasattr(select, "poll"):
+        return e.errno == errno.EPIPE
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(mask & select.POLLERR for _, mask in poller.poll(0))  # a pipe with no reader
+
+
+def _leave_quietly() -> click.exceptions.Exit:
+    """Point standard output at the null device (Python flushes it again at exit, which
+    would print "Exception ignored … BrokenPipeError") and exit ``PIPE_EXIT``."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, AttributeError, ValueError):
+        pass
+    return click.exceptions.Exit(PIPE_EXIT)
+
+
 class _Group(click.Group):
     """The root group: mounts ``COMMANDS`` lazily and turns memlane's errors into one
     clear line and exit status 1."""
@@ -122,6 +158,10 @@ class _Group(click.Group):
         except click.ClickException as e:
             e.message = safe(e.message)  # click's own messages quote the user's argument
             raise
+        except OSError as e:  # --help or --version into a closed pipe
+            if _reader_gone(e):
+                raise _leave_quietly() from None
+            raise
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -130,6 +170,10 @@ class _Group(click.Group):
             raise CliError(safe(str(e)), field=getattr(e, "field", None)) from e
         except click.ClickException as e:
             e.message = safe(e.message)  # a command's usage error, as make_context's
+            raise
+        except OSError as e:  # standard output's reader went away: stop, as Unix tools do
+            if _reader_gone(e):
+                raise _leave_quietly() from None
             raise
 
 
@@ -638,7 +682,16 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 
 def main() -> None:
     """Console entry point."""
-    cli(prog_name="memlane")
+    try:
+        cli(prog_name="memlane")
+    except SystemExit:
+        try:  # what is still buffered, written here rather than at exit, where a closed
+            sys.stdout.flush()  # pipe printed "Exception ignored" and exited 120
+        except OSError as e:
+            if _reader_gone(e):
+                raise SystemExit(_leave_quietly().exit_code) from None
+            raise
+        raise
 
 
 
