@@ -417,6 +417,7 @@ def pack(ctx: click.Context, query: str, budget: int | None, scope: str | None, 
          instructions: str | None, now: str | None, text_only: bool, as_json: bool) -> None:
     """Build a token-budgeted context for QUERY, explaining each candidate (--text: only
     the context)."""
+    _one_format(text_only, as_json)
     mem = _memory(ctx)
     p = mem.pack(query, budget, scope=scope, model=model, instructions=instructions, now=now)
     if as_json:
@@ -431,6 +432,14 @@ def pack(ctx: click.Context, query: str, budget: int | None, scope: str | None, 
             echo(p.text)
         return
     _print_pack(p.text, p.used, p.budget, p.token_counter, p.entries, p.shares, p.id, p.notice)
+
+
+def _one_format(text_only: bool, as_json: bool) -> None:
+    """``--text`` and ``--json`` ask for two outputs: a usage error naming them (``--json``
+    won, and ``--text`` was dropped without a word)."""
+    if text_only and as_json:
+        raise click.BadParameter("give --text (the context alone) or --json (the whole pack), "
+                                 "not both", param_hint="--text")
 
 
 def _print_pack(text: str, used: int, budget: int, counter: str, entries: Any, shares: Any,
@@ -459,13 +468,23 @@ def packs() -> None:
 
 @packs.command("show")
 @click.argument("pack_id", type=int)
+@click.option("--text", "text_only", is_flag=True,
+              help="Print only the paste-ready context, as memlane pack --text.")
 @json_option
 @click.pass_context
-def packs_show(ctx: click.Context, pack_id: int, as_json: bool) -> None:
-    """Show a journaled pack: its query, text and every decision, as built."""
+def packs_show(ctx: click.Context, pack_id: int, text_only: bool, as_json: bool) -> None:
+    """Show a journaled pack: its query, text and every decision, as built (--text: only
+    the context)."""
+    _one_format(text_only, as_json)
     p = _memory(ctx).replay_pack(pack_id)
     if as_json:
         echo(dumps(p))
+        return
+    if text_only:
+        if p["text"]:
+            echo(p["text"])
+        elif p["notice"]:
+            echo(str(p["notice"]), err=True)
         return
     echo(f"pack {p['id']} · {p['created_at']:%Y-%m-%d %H:%M} · query: {p['query']!r}"
                + (f" · scope {p['scope']}" if p["scope"] else ""))
