@@ -263,6 +263,19 @@ def stats(mem: Memory, who: Principal, inp: m.EmptyInput, timings: dict[str, flo
 
 
 # -- dispatch ----------------------------------------------------------------------------
+def _name_the_address(e: ApiError | NotFoundError, inp: BaseModel) -> None:
+    """A 404 names the input that addressed the missing object (``id``, ``entity``) in its
+    ``field``, as a 400 names the bad one: it was null ("session 9999 does not exist")."""
+    if isinstance(e, ApiError) and (e.status != 404 or e.field is not None):
+        return
+    if getattr(e, "field", None) is not None:
+        return
+    for name in ("id", "entity"):
+        if name in type(inp).model_fields:
+            e.field = name  # type: ignore[union-attr]
+            return
+
+
 def run(mem: Memory, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, dict[str, float]]:
     """Run one action for ``who``; returns ``(result, timings in ms)``."""
     act = ACTIONS[kind]
@@ -271,7 +284,11 @@ def run(mem: Memory, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, di
                        "memory (use a key created without --read-only)")
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    result = act.handler(mem, who, inp, timings)
+    try:
+        result = act.handler(mem, who, inp, timings)
+    except (ApiError, NotFoundError) as e:
+        _name_the_address(e, inp)
+        raise
     timings = {k: round(v, 3) for k, v in timings.items()}
     timings["request_ms"] = round((time.perf_counter() - started) * 1000, 3)
     return result, timings
@@ -343,6 +360,11 @@ def mount(app: FastAPI) -> None:
             result, timings = await answer_in_thread(request, body.kind, body.input)  # type: ignore[attr-defined]
         except ValidationError as e:  # name the field as the client sent it: input.<field>
             e.field = f"input.{e.field}" if e.field else "input"
+            raise
+        except (ApiError, NotFoundError) as e:  # a 404's address, as sent: input.id
+            field = getattr(e, "field", None)
+            if field is not None and (not isinstance(e, ApiError) or e.status == 404):
+                e.field = f"input.{field}"  # type: ignore[union-attr]
             raise
         return JSONResponse({"ok": True, "result": result, "timings": timings},
                             headers={"Server-Timing": server_timing(timings)})
