@@ -263,7 +263,7 @@ def test_json_output_is_one_json_document_on_every_path(tmp_path_factory, cmd, a
     (["search", "x", "-k", "0"], "invalid", "k"),
     (["search", "x", "-k", "abc"], "usage", "-k"),
     (["search", "x", "--bogus"], "usage", "--bogus"),
-    (["sessions", "show", "99"], "not_found", None),
+    (["sessions", "show", "99"], "not_found", "session_id"),  # session 21: it was None
     (["add", "--scope", "s", "--id", "1", "dup"], "conflict", "id"),
     (["sessions", "list", "--limit", "0"], "invalid", "limit"),
     (["stats", "--db", "other.db"], "usage", "--db"),
