@@ -119,6 +119,8 @@ class Client:
         self._http = httpx.Client(base_url=url.rstrip("/"), headers=headers, timeout=timeout,
                                   transport=transport)
         self.last_timings: dict[str, float] = {}
+        self.last_notice: str | None = None
+        """Why the last ``search`` found nothing (the service's ``notice``), as ``Memory``'s."""
 
     # -- plumbing -----------------------------------------------------------------------
     def close(self) -> None:
@@ -232,6 +234,7 @@ class Client:
             elif value is not None:
                 opts[name] = list(value)
         res = self.action("memory.search", query=query, scope=scope, k=k, **opts)
+        self.last_notice = res.get("notice")
         return [Hit(item=from_plain(Item, h["item"]), score=h["score"], scores=h["scores"],
                     session=from_plain(Session, h["session"]) if h.get("session") else None)
                 for h in res["hits"]]

@@ -221,8 +221,8 @@ def test_the_demo_shows_one_confidence_for_a_fact_everywhere(capsys, tmp_path, m
     monkeypatch.setattr(demo.tempfile, "mkdtemp", lambda prefix="": str(tmp_path))  # not in /tmp
     demo.main()
     out = capsys.readouterr().out
-    listed = re.search(r"user · cat · Miso\s+\(conf (\d\.\d\d)", out)
-    packed = re.search(r"- user cat Miso \(confidence (\d\.\d\d)", out)
+    listed = re.search(r"user's cat is Miso\s+\(conf (\d\.\d\d)", out)
+    packed = re.search(r"- user's cat is Miso \(confidence (\d\.\d\d)", out)
     assert listed and packed, out
     assert listed.group(1) == packed.group(1)
 
@@ -263,7 +263,7 @@ def test_json_output_is_one_json_document_on_every_path(tmp_path_factory, cmd, a
     (["search", "x", "-k", "0"], "invalid", "k"),
     (["search", "x", "-k", "abc"], "usage", "-k"),
     (["search", "x", "--bogus"], "usage", "--bogus"),
-    (["sessions", "show", "99"], "not_found", None),
+    (["sessions", "show", "99"], "not_found", "session_id"),  # session 21: it was None
     (["add", "--scope", "s", "--id", "1", "dup"], "conflict", "id"),
     (["sessions", "list", "--limit", "0"], "invalid", "limit"),
     (["stats", "--db", "other.db"], "usage", "--db"),

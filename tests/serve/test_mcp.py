@@ -84,7 +84,7 @@ async def exercise_every_tool(c: Client) -> None:
         assert all(p.get("description") for p in props.values()), t.name
 
     facts = await call(c, "facts", me)
-    assert "in scope alice-assistant" in facts and "user · lives_in · Lisbon" in facts
+    assert "in scope alice-assistant" in facts and "user lives in Lisbon" in facts
     assert "fact 1 ·" in facts and "confidence" in facts
     hits = await call(c, "recall", {"query": "half marathon", "k": 3, **me})
     assert hits.startswith("3 hit(s) for 'half marathon' in scope alice-assistant")
@@ -116,7 +116,7 @@ async def exercise_every_tool(c: Client) -> None:
     assert "session 1 · scope alice-assistant · summarized" in listed and "topic:" in listed
     whole = await call(c, "session", {"session_id": 1})
     assert "messages:" in whole and "just moved to Lisbon" in whole and "summary:" in whole
-    assert "fact 1 · user · lives_in · Lisbon" in whole
+    assert "fact 1 · user lives in Lisbon" in whole
 
     summary = await call(c, "summarize", {"last": 1, **me})
     assert summary.startswith("closed session 6; summary of the last 1 message(s) stored")
@@ -127,7 +127,7 @@ async def exercise_every_tool(c: Client) -> None:
     history = await call(c, "fact_history", {"subject": "user", "predicate": "lives_in", **me})
     assert "user · lives_in" in history and "fact 1 · Lisbon · current" in history
     forgot = await call(c, "forget", {"fact_id": 1})
-    assert "forgot fact 1 (user · lives_in · Lisbon)" in forgot
+    assert "forgot fact 1 (user lives in Lisbon)" in forgot
     assert "lives_in" not in await call(c, "facts", {"subject": "user", **me})
     gone = await call(c, "forget", {"item_id": note_id})
     assert gone.startswith(f"forgot item {note_id} (preference: Alice prefers aisle")
@@ -135,7 +135,7 @@ async def exercise_every_tool(c: Client) -> None:
 
     templates = {t.uri_template for t in (await c.list_resource_templates()).resource_templates}
     assert templates == {"memlane://{scope}/facts", "memlane://{scope}/sessions/{session_id}"}
-    assert "user · works_at · Feedzai" in await read(c, "memlane://alice-assistant/facts")
+    assert "user works at Feedzai" in await read(c, "memlane://alice-assistant/facts")
     shown = await read(c, "memlane://alice-assistant/sessions/2")
     assert shown.startswith("session 2 · scope alice-assistant") and "half marathon" in shown
     # another scope's session: over stdio (every scope reachable) it is named as such;
@@ -155,7 +155,7 @@ def test_every_tool_resource_and_prompt_over_stdio(tmp_path, db):
         assert "fact(s) in scope alice-assistant:" in await call(c, "facts")  # the default
         listed = [str(r.uri) for r in (await c.list_resources()).resources]
         assert listed == ["memlane://alice-assistant/facts"]
-        assert "user · cat · Miso" in await read(c, listed[0])
+        assert "user's cat is Miso" in await read(c, listed[0])
         await exercise_every_tool(c)
         team = await read(c, "memlane://team-backend/facts")
         assert "in scope team-backend" in team and "Feedzai" not in team
@@ -221,7 +221,7 @@ def test_bad_arguments_are_tool_errors_naming_the_field(tmp_path, db):
             await read(c, "memlane://alice-assistant/sessions/99")
         assert missing.value.code == INVALID_PARAMS
         # the server is still up and nothing was half-written
-        assert "user · lives_in · Lisbon" in await call(c, "facts", {"scope": "alice-assistant"})
+        assert "user lives in Lisbon" in await call(c, "facts", {"scope": "alice-assistant"})
         assert "no sessions in scope s" in await call(c, "sessions", {"scope": "s"})
 
     talk(server(tmp_path, db), body)
@@ -299,7 +299,7 @@ def test_build_server_takes_a_callable_guard(db):
         srv = build_server(mem, scopes=lambda scope: scope.startswith("alice"))
 
         async def body(c: Client) -> None:
-            assert "user · lives_in · Lisbon" in await call(c, "facts", {"scope": "alice-assistant"})
+            assert "user lives in Lisbon" in await call(c, "facts", {"scope": "alice-assistant"})
             assert "forbidden" in await call(c, "facts", {"scope": "team-backend"}, error=True)
             assert "scope: required" in await call(c, "facts", {}, error=True)
 
@@ -411,7 +411,7 @@ def test_a_key_bound_to_another_scope_reaches_nothing_else_over_http(service, mo
     over_http(url, key("team-*"), body, mode)
 
     async def reader(c: Client) -> None:
-        assert "user · lives_in · Lisbon" in await call(c, "facts", {"scope": "alice-assistant"})
+        assert "user lives in Lisbon" in await call(c, "facts", {"scope": "alice-assistant"})
         assert "read-only" in await call(c, "remember", {"text": "x", "scope": "alice-assistant"},
                                          error=True)
         assert "read-only" in await call(c, "forget", {"fact_id": 1}, error=True)

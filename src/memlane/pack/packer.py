@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memlane.config import PackConfig
+from memlane.pack.phrase import fact_sentence
 from memlane.protocols import TokenCounter
 from memlane.types import Hit, Item, Message
 
@@ -112,6 +113,16 @@ def _summary_line(item: Item, limit: int) -> str:
     return f"- {head} {_clip(body, limit)}"
 
 
+def _fact_line(item: Item) -> str:
+    """A fact as a person reads it (``user's cat is Miso``), from its stored parts; the
+    stored text (``user cat Miso``) when they are missing."""
+    x = item.extra or {}
+    parts = x.get("subject"), x.get("predicate"), x.get("object")
+    if all(isinstance(v, str) and v.strip() for v in parts):
+        return " ".join(fact_sentence(*parts).split())  # type: ignore[arg-type]
+    return " ".join(item.text.split())
+
+
 def _turn_line(item: Item, session_label: bool = True) -> str:
     who = (item.extra or {}).get("speaker") or item.role or item.kind
     when = item.at.strftime("%Y-%m-%d %H:%M")
@@ -147,7 +158,7 @@ def candidates_from(hits: Sequence[Hit], recent: Sequence[Message], pinned: Sequ
         if it.kind == "fact":
             conf = fact_confidence.get(it.id)
             extra = f" (confidence {conf:.2f}, since {it.at:%Y-%m-%d})" if conf is not None else ""
-            slot, line = "facts", f"- {it.text}{extra}"
+            slot, line = "facts", f"- {_fact_line(it)}{extra}"
         elif it.kind in ("summary", "decision"):
             slot, line = "summaries", _summary_line(it, cfg.summary_chars) + (
                 STALE if it.id in stale_items else "")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import json
 import math
+import os
+import select
 import sys
 from datetime import datetime
 from typing import Any
@@ -15,8 +18,8 @@ from memlane.errors import MemlaneError
 from memlane.serve.cli_common import (CliError, attach_global_options, error_json, global_option,
                                       json_option, memory_of, root_json_option)
 from memlane.serve.output import echo, safe
-from memlane.serve.render import (dumps, hit_dict, item_dict, message_dict, nothing_note, place,
-                                  scope_is_empty, session_dict)
+from memlane.serve.render import (dumps, fact_sentence, hit_dict, item_dict, message_dict, nothing_note,
+                                  place, scope_is_empty, session_dict)
 
 __all__ = ["COMMANDS", "cli", "main"]
 
@@ -65,6 +68,39 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("memlane.serve.cli_serve:serve",
               "Run the HTTP service: actions, REST resources, live stream, metrics."),
 }
+
+
+PIPE_EXIT = 141
+"""The exit status when the reader of standard output went away (``memlane export | head``):
+128 + SIGPIPE, what a shell reports for ``git`` or ``grep`` ended by a closed pipe. Quiet:
+no message, no traceback (click exited 1 without a word)."""
+
+
+def _reader_gone(e: BaseException) -> bool:
+    """Whether ``e`` is standard output's closed pipe (not a socket's or a file's EPIPE)."""
+    if not isinstance(e, OSError) or e.errno not in (errno.EPIPE, errno.EINVAL):
+        return False
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # no descriptor: output captured in-process
+        return e.errno == errno.EPIPE
+    if not hasattr(select, "poll"):
+        return e.errno == errno.EPIPE
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(mask & select.POLLERR for _, mask in poller.poll(0))  # a pipe with no reader
+
+
+def _leave_quietly() -> click.exceptions.Exit:
+    """Point standard output at the null device (Python flushes it again at exit, which
+    would print "Exception ignored … BrokenPipeError") and exit ``PIPE_EXIT``."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, AttributeError, ValueError):
+        pass
+    return click.exceptions.Exit(PIPE_EXIT)
 
 
 class _Group(click.Group):
@@ -122,6 +158,10 @@ class _Group(click.Group):
         except click.ClickException as e:
             e.message = safe(e.message)  # click's own messages quote the user's argument
             raise
+        except OSError as e:  # --help or --version into a closed pipe
+            if _reader_gone(e):
+                raise _leave_quietly() from None
+            raise
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -130,6 +170,10 @@ class _Group(click.Group):
             raise CliError(safe(str(e)), field=getattr(e, "field", None)) from e
         except click.ClickException as e:
             e.message = safe(e.message)  # a command's usage error, as make_context's
+            raise
+        except OSError as e:  # standard output's reader went away: stop, as Unix tools do
+            if _reader_gone(e):
+                raise _leave_quietly() from None
             raise
 
 
@@ -373,6 +417,7 @@ def pack(ctx: click.Context, query: str, budget: int | None, scope: str | None, 
          instructions: str | None, now: str | None, text_only: bool, as_json: bool) -> None:
     """Build a token-budgeted context for QUERY, explaining each candidate (--text: only
     the context)."""
+    _one_format(text_only, as_json)
     mem = _memory(ctx)
     p = mem.pack(query, budget, scope=scope, model=model, instructions=instructions, now=now)
     if as_json:
@@ -387,6 +432,14 @@ def pack(ctx: click.Context, query: str, budget: int | None, scope: str | None, 
             echo(p.text)
         return
     _print_pack(p.text, p.used, p.budget, p.token_counter, p.entries, p.shares, p.id, p.notice)
+
+
+def _one_format(text_only: bool, as_json: bool) -> None:
+    """``--text`` and ``--json`` ask for two outputs: a usage error naming them (``--json``
+    won, and ``--text`` was dropped without a word)."""
+    if text_only and as_json:
+        raise click.BadParameter("give --text (the context alone) or --json (the whole pack), "
+                                 "not both", param_hint="--text")
 
 
 def _print_pack(text: str, used: int, budget: int, counter: str, entries: Any, shares: Any,
@@ -415,13 +468,23 @@ def packs() -> None:
 
 @packs.command("show")
 @click.argument("pack_id", type=int)
+@click.option("--text", "text_only", is_flag=True,
+              help="Print only the paste-ready context, as memlane pack --text.")
 @json_option
 @click.pass_context
-def packs_show(ctx: click.Context, pack_id: int, as_json: bool) -> None:
-    """Show a journaled pack: its query, text and every decision, as built."""
+def packs_show(ctx: click.Context, pack_id: int, text_only: bool, as_json: bool) -> None:
+    """Show a journaled pack: its query, text and every decision, as built (--text: only
+    the context)."""
+    _one_format(text_only, as_json)
     p = _memory(ctx).replay_pack(pack_id)
     if as_json:
         echo(dumps(p))
+        return
+    if text_only:
+        if p["text"]:
+            echo(p["text"])
+        elif p["notice"]:
+            echo(str(p["notice"]), err=True)
         return
     echo(f"pack {p['id']} · {p['created_at']:%Y-%m-%d %H:%M} · query: {p['query']!r}"
                + (f" · scope {p['scope']}" if p["scope"] else ""))
@@ -548,7 +611,7 @@ def sessions_show(ctx: click.Context, session_id: int, as_json: bool) -> None:
     if intel["facts"]:
         echo("facts:")
         for f in intel["facts"]:
-            echo(f"  [{f['source']}] {f['subject']} · {f['predicate']} · {f['object']}"
+            echo(f"  [{f['source']}] {fact_sentence(f['subject'], f['predicate'], f['object'])}"
                        + (f"  (turn {f['seq']})" if f.get("seq") else ""))
     if intel["entities"]:
         echo("entities: " + ", ".join(f"{e['name']} ({e['type']})" for e in intel["entities"]))
@@ -638,7 +701,16 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 
 def main() -> None:
     """Console entry point."""
-    cli(prog_name="memlane")
+    try:
+        cli(prog_name="memlane")
+    except SystemExit:
+        try:  # what is still buffered, written here rather than at exit, where a closed
+            sys.stdout.flush()  # pipe printed "Exception ignored" and exited 120
+        except OSError as e:
+            if _reader_gone(e):
+                raise SystemExit(_leave_quietly().exit_code) from None
+            raise
+        raise
 
 
 

@@ -255,8 +255,33 @@ def attach_global_options(command: click.Command) -> None:
             return parse_args(ctx, args)
 
         command.parse_args = refusing_parse_args  # type: ignore[method-assign]
+    if not isinstance(command, click.Group):
+        _name_not_found(command)
     for sub in getattr(command, "commands", {}).values():
         attach_global_options(sub)
+
+
+def _name_not_found(command: click.Command) -> None:
+    """A missing object's error names the argument that addressed it (``session_id``,
+    ``fact_id``, ``entity``) in ``--json``'s ``field``: it was null ("session 9999 does not
+    exist"), where a bad ``--limit`` names ``limit``."""
+    from memlane.errors import NotFoundError
+
+    invoke = command.invoke
+
+    def naming_invoke(ctx: click.Context) -> Any:
+        try:
+            return invoke(ctx)
+        except NotFoundError as e:
+            if getattr(e, "field", None) is None:
+                given = [p.name for p in command.params
+                         if p.name and (p.name in ("id", "entity") or p.name.endswith("_id"))
+                         and ctx.params.get(p.name) is not None]
+                if len(given) == 1:
+                    e.field = given[0]  # type: ignore[attr-defined]
+            raise
+
+    command.invoke = naming_invoke  # type: ignore[method-assign]
 
 
 def root_config_path(ctx: click.Context | None = None) -> str | None:

@@ -10,7 +10,7 @@ import click
 
 from memlane.serve.cli_common import json_option, memory_of
 from memlane.serve.output import echo, safe
-from memlane.serve.render import dumps, item_dict, nothing_note
+from memlane.serve.render import dumps, fact_key, fact_sentence, item_dict, nothing_note
 
 __all__ = ["compact", "facts", "gc", "graph"]
 
@@ -56,9 +56,9 @@ def facts_list(ctx: click.Context, scope: str | None, subject: str | None,
         echo(nothing_note(mem, scope, "no facts"))
     for f in rows:
         flag = "" if f.status == "current" else f"  [superseded by {f.superseded_by}]"
-        echo(f"{f.id:>5}  {f.scope}  {f.subject} · {f.predicate} · {f.object}"
-                   f"  (conf {f.confidence:.2f}, {f.source}, ×{f.reinforcements + 1}, "
-                   f"{_ts(f.at)}){flag}")
+        echo(f"{f.id:>5}  {f.scope}  {fact_sentence(f.subject, f.predicate, f.object)}"
+             f"  (conf {f.confidence:.2f}, {f.source}, ×{f.reinforcements + 1}, "
+             f"{_ts(f.at)}; {fact_key(f.subject, f.predicate)}){flag}")
 
 @facts.command("history")
 @click.argument("subject")

@@ -471,7 +471,7 @@ class _Tools:
             fact = self.mem.store.get_fact(fact_id)
             self.owned(access, fact.scope, "fact_id", fact_id, write=True)
             self.mem.forget_fact(fact_id)
-        return (f"forgot fact {fact.id} ({fact.subject} · {fact.predicate} · {fact.object}) "
+        return (f"forgot fact {fact.id} ({render.fact_sentence(fact.subject, fact.predicate, fact.object)}) "
                 f"and its item {fact.item_id}")
 
     def sessions(
@@ -590,8 +590,9 @@ _DESCRIPTIONS: dict[str, tuple[str, ToolAnnotations]] = {
         "notes, relevant earlier session summaries and messages, and the scope's latest "
         "turns, ready to paste into your reasoning. Use it at the start of a task.", _READ),
     "facts": (
-        "List what memory holds as currently true (subject · predicate · object), each fact "
-        "with its id and confidence (source, how often it was said, staleness).", _READ),
+        "List what memory holds as currently true, each fact as a sentence with its subject "
+        "and predicate (what fact_history takes), its id and confidence (source, how often it "
+        "was said, staleness).", _READ),
     "fact_history": (
         "Show every value one fact (subject + predicate, e.g. user lives_in) has had, oldest "
         "first, with when it changed and which value superseded which.", _READ),

@@ -15,7 +15,7 @@ from memlane.index.facts import FactView
 from memlane.pack.packer import Pack
 from memlane.retrieve.explain import explain_lines
 from memlane.retrieve.text import query_terms, split_words
-from memlane.serve.render import place
+from memlane.serve.render import fact_key, fact_sentence, place
 from memlane.types import Hit, Message, Session
 
 __all__ = [
@@ -129,7 +129,8 @@ def pack_text(pack: Pack) -> str:
 
 def fact_line(f: FactView) -> str:
     state = "current" if f.status == "current" else f"superseded by fact {f.superseded_by}"
-    return (f"fact {f.id} · {f.subject} · {f.predicate} · {f.object} · confidence "
+    return (f"fact {f.id} · {fact_sentence(f.subject, f.predicate, f.object)} · "
+            f"{fact_key(f.subject, f.predicate)} · confidence "
             f"{f.confidence:.2f} ({f.source}, said {f.reinforcements + 1}×, {when(f.at)}"
             + (f", session {f.session_id}" if f.session_id else "") + f") · {state}")
 
@@ -258,7 +259,7 @@ def session_text(s: Session, messages: Sequence[Message], intel: dict[str, Any],
         lines.append("facts:")
         for f in intel["facts"]:
             turn = f" (turn {f['seq']})" if f.get("seq") else ""
-            lines.append(f"  fact {f['id']} · {f['subject']} · {f['predicate']} · {f['object']} · "
+            lines.append(f"  fact {f['id']} · {fact_sentence(f['subject'], f['predicate'], f['object'])} · "
                          f"{f['status']}{turn}")
     if intel.get("entities"):
         lines.append("entities: " + ", ".join(f"{e['name']} ({e['type']})"

@@ -7,12 +7,13 @@ import json
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from memlane.pack.phrase import fact_sentence
 from memlane.types import Hit, Item, Message, Session
 
 if TYPE_CHECKING:
     from memlane.memory import Memory
 
-__all__ = ["dumps", "hit_dict", "item_dict", "message_dict", "nothing_note", "scope_is_empty",
+__all__ = ["dumps", "fact_key", "fact_sentence", "hit_dict", "item_dict", "message_dict", "nothing_note", "scope_is_empty",
            "session_dict", "to_plain"]
 
 
@@ -66,6 +67,11 @@ def place(it: Item) -> str:
     if it.session_id is None:
         return "no session"
     return f"session {it.session_id} turn {it.seq}" if it.seq else f"session {it.session_id}"
+
+
+def fact_key(subject: str, predicate: str) -> str:
+    """The stored key of a fact, as ``memlane facts history`` and MCP's fact_history take it."""
+    return f"subject {subject!r}, predicate {predicate!r}"
 
 
 def dumps(obj: Any) -> str:

@@ -28,7 +28,7 @@ from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError, KnownQuery
 from memlane.serve.http.responses import JSONResponse
 from memlane.serve.paging import fact_page
-from memlane.serve.render import hit_dict, message_dict, session_dict, to_plain
+from memlane.serve.render import hit_dict, message_dict, nothing_note, session_dict, to_plain
 
 __all__ = ["ACTIONS", "Action", "answer", "answer_in_thread", "mount", "run", "server_timing"]
 
@@ -114,7 +114,9 @@ def search(mem: Memory, who: Principal, inp: m.SearchInput, timings: dict[str, f
     opts = inp.options()
     hits = mem.search(inp.query, **opts)
     timings.update(mem.last_timings)
-    return {"query": inp.query, "hits": [hit_dict(h) for h in hits]}
+    # why nothing was found, as `memlane search --json` says it (None when something was)
+    notice = nothing_note(mem, inp.scope) if not hits else None
+    return {"query": inp.query, "hits": [hit_dict(h) for h in hits], "notice": notice}
 
 
 @action("memory.pack", m.PackInput, write=False,
@@ -261,6 +263,19 @@ def stats(mem: Memory, who: Principal, inp: m.EmptyInput, timings: dict[str, flo
 
 
 # -- dispatch ----------------------------------------------------------------------------
+def _name_the_address(e: ApiError | NotFoundError, inp: BaseModel) -> None:
+    """A 404 names the input that addressed the missing object (``id``, ``entity``) in its
+    ``field``, as a 400 names the bad one: it was null ("session 9999 does not exist")."""
+    if isinstance(e, ApiError) and (e.status != 404 or e.field is not None):
+        return
+    if getattr(e, "field", None) is not None:
+        return
+    for name in ("id", "entity"):
+        if name in type(inp).model_fields:
+            e.field = name  # type: ignore[union-attr]
+            return
+
+
 def run(mem: Memory, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, dict[str, float]]:
     """Run one action for ``who``; returns ``(result, timings in ms)``."""
     act = ACTIONS[kind]
@@ -269,7 +284,11 @@ def run(mem: Memory, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, di
                        "memory (use a key created without --read-only)")
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    result = act.handler(mem, who, inp, timings)
+    try:
+        result = act.handler(mem, who, inp, timings)
+    except (ApiError, NotFoundError) as e:
+        _name_the_address(e, inp)
+        raise
     timings = {k: round(v, 3) for k, v in timings.items()}
     timings["request_ms"] = round((time.perf_counter() - started) * 1000, 3)
     return result, timings
@@ -341,6 +360,11 @@ def mount(app: FastAPI) -> None:
             result, timings = await answer_in_thread(request, body.kind, body.input)  # type: ignore[attr-defined]
         except ValidationError as e:  # name the field as the client sent it: input.<field>
             e.field = f"input.{e.field}" if e.field else "input"
+            raise
+        except (ApiError, NotFoundError) as e:  # a 404's address, as sent: input.id
+            field = getattr(e, "field", None)
+            if field is not None and (not isinstance(e, ApiError) or e.status == 404):
+                e.field = f"input.{field}"  # type: ignore[union-attr]
             raise
         return JSONResponse({"ok": True, "result": result, "timings": timings},
                             headers={"Server-Timing": server_timing(timings)})

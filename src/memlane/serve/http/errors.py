@@ -147,7 +147,7 @@ def _memlane(exc: Exception) -> ApiError:
     if isinstance(exc, ValidationError):
         return ApiError(400, "invalid", str(exc), exc.field)
     if isinstance(exc, NotFoundError):
-        return ApiError(404, "not_found", str(exc))
+        return ApiError(404, "not_found", str(exc), getattr(exc, "field", None))
     if isinstance(exc, ConfigError):
         field = str(exc).split(":", 1)[0] if ":" in str(exc) else None
         return ApiError(400, "invalid", str(exc), field)

@@ -22,6 +22,7 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from memlane.pack.phrase import fact_sentence
 from memlane.errors import MemlaneError, ValidationError
 from memlane.ingest.validate import check_id_text
 from memlane.serve.http.auth import Principal, principal
@@ -45,6 +46,7 @@ def _utc(t: datetime | float) -> datetime:
 
 _env.globals["utc"] = _utc
 _env.globals["turn_page"] = views.turn_page
+_env.globals["fact_sentence"] = fact_sentence
 
 
 def _version() -> str:

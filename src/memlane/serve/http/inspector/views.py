@@ -18,6 +18,7 @@ from memlane.memory import Memory
 from memlane.retrieve.explain import explain
 from memlane.retrieve.presets import PRESETS
 from memlane.serve.paging import fact_page
+from memlane.serve.render import nothing_note
 from memlane.types import KINDS, SESSION_STATUSES
 
 __all__ = [
@@ -266,7 +267,8 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
                      "lifted_from": int(h.scores["lifted_from"]) if "lifted_from" in h.scores
                      else None})
     _bars(rows)
-    out.update(hits=rows, ran=True, timings=dict(mem.last_timings))
+    out.update(hits=rows, ran=True, timings=dict(mem.last_timings),
+               notice=None if rows else nothing_note(mem, scope, "nothing matched"))
     return out
 
 
