@@ -193,3 +193,28 @@ def test_a_full_disk_names_the_file_and_writes_nothing(tmp_path, tiny_disk):
         assert str(target) in str(e.value) and "disk is full" in str(e.value)
     finally:
         m.close()
+
+
+def test_a_role_that_may_not_create_pgvector_is_told_what_to_do(pg_url, tmp_path):
+    """A database without pgvector, opened by a role that may not create it: the error said
+    "migration '0001_init' failed: … permission denied to create extension "vector"",
+    naming neither the database nor what to do."""
+    name = pg_url.rsplit("/", 1)[1]
+    role = f"plain_{os.getpid()}"
+    _psql(pg_url, f"CREATE ROLE {role} LOGIN PASSWORD 'Zq8secretpw'")
+    try:
+        _psql(pg_url, f"GRANT CREATE ON SCHEMA public TO {role}")
+        _psql(pg_url, f'GRANT CREATE ON DATABASE "{name}" TO {role}')
+        server = pg_url.split("://", 1)[1].split("@", 1)[1].rsplit("/", 1)[0]
+        url = f"postgresql://{role}:Zq8secretpw@{server}/{name}"
+        src = tmp_path / "src.db"
+        assert _run(["--db", str(src), "add", "hello", "--scope", "s"]).exit_code == 0
+        for args in (["--db", url, "migrate"], ["copy", "--from", str(src), "--to", url]):
+            out = _run(args)
+            assert out.exit_code == 1, out.output
+            assert f"postgresql://{role}@{server}/{name}" in out.output
+            assert "CREATE EXTENSION vector" in out.output and "Zq8secretpw" not in out.output
+    finally:
+        _psql(pg_url, f'REVOKE ALL ON DATABASE "{name}" FROM {role}')
+        _psql(pg_url, f"REVOKE ALL ON SCHEMA public FROM {role}")
+        _psql(pg_url, f"DROP ROLE {role}")

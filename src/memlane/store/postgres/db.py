@@ -280,7 +280,11 @@ class Database:
             except StoreError as e:
                 if isinstance(e, MigrationError):
                     raise
-                raise MigrationError(f"migration {name!r} of {self.url} failed: {e}") from e
+                hint = ""
+                if 'extension "vector"' in str(e):
+                    hint = ("\nmemlane needs pgvector: install it on the server and have a "
+                            "superuser run CREATE EXTENSION vector; in this database once")
+                raise MigrationError(f"migration {name!r} of {self.url} failed: {e}{hint}") from e
             done.append(name)
         return done
 
