@@ -1,7 +1,8 @@
-"""`memlane migrate` killed with SIGKILL inside a migration's transaction, on a PostgreSQL
-database left at an older schema with data in it: the database stays at the old version with
-every row as it was, and `memlane migrate` run again takes it to head with nothing lost;
-search answers after it. Real processes and the PostgreSQL the tests start."""
+"""Upgrades: a database of every older schema (the shipped migrations applied up to N, with
+sessions, messages and items in it) migrates to head with nothing lost, on SQLite and
+PostgreSQL; `memlane migrate` killed with SIGKILL inside a PostgreSQL migration's transaction
+leaves the old version with every row as it was, and run again completes. Real processes, real
+SQLite files and the PostgreSQL the tests start."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def _package(backend: str) -> str:
     return f"memlane.store.{backend}"
 
 
-def _apply_until(backend: str, url: str, last: str) -> None:
+def _apply_until(backend: str, url: str, last: str, filler: int = FILLER) -> None:
     """Apply the shipped migrations up to ``last`` (as an older memlane did), then store
     sessions, messages and items with the columns every version has."""
     migs = [m for m in load_migrations(_package(backend)) if m.name <= last]
@@ -63,7 +64,7 @@ def _apply_until(backend: str, url: str, last: str) -> None:
                 " (?, ?, ?, 'user', ?, ?)", (s + 1, scope, i + 1, text, float(i)))
             run("INSERT INTO items (kind, text, at, scope, created_at, updated_at) VALUES"
                 " ('note', ?, ?, ?, 0, 0)", (f"{text} {scope}", float(i), scope))
-    rows = [(f"filler {n} é{n % 97} word{n % 1013}", float(n), "filler") for n in range(FILLER)]
+    rows = [(f"filler {n} é{n % 97} word{n % 1013}", float(n), "filler") for n in range(filler)]
     sql = ("INSERT INTO items (kind, text, at, scope, created_at, updated_at) VALUES"
            " ('note', ?, ?, ?, 0, 0)")
     if backend == "sqlite":
@@ -164,3 +165,37 @@ def _filters(scope: str):  # type: ignore[no-untyped-def]
     from memlane.store import Filters
 
     return Filters(scope=scope)
+
+
+_LEVELS = [(b, m.name) for b in ("sqlite", "postgres")
+           for m in load_migrations(_package(b))[:-1]]
+
+
+@pytest.mark.parametrize("backend, last", _LEVELS, ids=[f"{b}-{n[:4]}" for b, n in _LEVELS])
+def test_a_database_of_every_older_schema_migrates_to_head_with_nothing_lost(
+        backend, last, tmp_path, request):
+    """Sessions, messages and items stored at schema ``last`` (the columns every version
+    has) are all there, unchanged, after `memlane migrate`; the sessions are then indexed
+    and summarized, and search finds their turns."""
+    if backend == "sqlite":
+        url = str(tmp_path / "old.db")
+    else:
+        from memlane.testing.postgres import create_database
+
+        url = create_database(request.getfixturevalue("postgres_server_url"),
+                              f"level_{os.getpid()}_{last[:4]}")
+    _apply_until(backend, url, last, filler=0)
+    names = [m.name for m in load_migrations(_package(backend))]
+    _, rows = _state(backend, url)
+    _migrate(url)
+    assert _state(backend, url) == (names, rows)
+    m = memory(url)
+    try:
+        report = m.index(now="2030-01-01T00:00:00Z")
+        assert report.sessions_indexed == 2
+        assert {s.status for s in m.sessions()} == {"summarized"}
+        hits = m.search("Lisbon home", scope="bob")
+        assert any("Lisbon" in h.item.text and h.item.kind == "turn" for h in hits)
+        assert m.stats()["messages"] == 2 * len(TEXTS)
+    finally:
+        m.close()
