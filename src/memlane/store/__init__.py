@@ -48,12 +48,29 @@ def parse_db_url(url: str | Path) -> DatabaseUrl:
     or ``sqlite:///path`` SQLite; any other ``scheme://`` is a ``ConfigError``."""
     text = str(url)
     if text.startswith(_POSTGRES_SCHEMES):
+        _check_postgres_url(text)
         return DatabaseUrl("postgres", text)
     if text.startswith(_SQLITE_SCHEME):
         return DatabaseUrl("sqlite", _sqlite_location(text[len(_SQLITE_SCHEME):]))
     if "://" in text:
         raise ConfigError(f"db: unknown database URL scheme in {text!r}; pass a file path")
     return DatabaseUrl("sqlite", _sqlite_location(text))
+
+
+def _check_postgres_url(url: str) -> None:
+    """Refuse what libpq would read otherwise than it reads: an ``@`` of a password left
+    unencoded makes libpq take the password's tail for the host, and quote it in its error
+    (the URL shown, password masked, would name another host)."""
+    from memlane.store.urls import public_url
+
+    authority = url.partition("://")[2]
+    for ch in "/?#":
+        authority = authority.split(ch, 1)[0]
+    if authority.count("@") > 1:
+        raise ConfigError(
+            f"db: {public_url(url)}: the user name or password holds an '@'; write it as "
+            "%40 (and ':' as %3A, '/' as %2F) in a URL"
+        )
 
 
 def _sqlite_location(text: str) -> str:

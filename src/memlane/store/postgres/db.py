@@ -9,7 +9,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 try:
     import psycopg
@@ -25,6 +24,7 @@ from psycopg.pq import Format
 from memlane.errors import MigrationError, StoreError
 from memlane.store.migrations import Migration, load_migrations
 from memlane.store.sql.base import Cursor
+from memlane.store.urls import public_url, scrub
 
 __all__ = [
     "LOCK_FACTS", "LOCK_INDEX", "LOCK_MIGRATE", "LOCK_RESERVE", "LOCK_SCOPE", "Database", "Vector", "peek_migrations",
@@ -74,25 +74,17 @@ class _VectorDumper(Dumper):
 
 
 @contextmanager
-def translate(what: str) -> Iterator[None]:
-    """Turn driver errors into StoreError, chaining the original."""
+def translate(what: str, dsn: str | None = None) -> Iterator[None]:
+    """Turn driver errors into StoreError, chaining the original; with ``dsn``, the
+    driver's message has that URL's password masked (libpq quotes a token it cannot read,
+    a password with a stray ``%`` for one)."""
     try:
         yield
     except psycopg.Error as e:
-        raise StoreError(f"{what}: {str(e).strip()}") from e
+        message = str(e).strip()
+        raise StoreError(f"{what}: {scrub(message, dsn) if dsn else message}") from e
     except UnicodeEncodeError as e:  # e.g. a lone surrogate in a text value
         raise StoreError(f"{what}: text is not valid Unicode ({e.reason})") from e
-
-
-def public_url(url: str) -> str:
-    """``url`` without its password (in the authority or as a query parameter)."""
-    parts = urlsplit(url)
-    netloc = parts.netloc
-    if "@" in netloc:
-        auth, host = netloc.rsplit("@", 1)
-        netloc = auth.split(":", 1)[0] + "@" + host
-    query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != "password"])
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 _PACKAGE = "memlane.store.postgres"
@@ -133,7 +125,7 @@ class Database:
         if conn is not None and conn.broken and not getattr(self._local, "depth", 0):
             conn = None  # the server went away between transactions: reconnect
         if conn is None:
-            with translate(f"connecting to {self.url}"):
+            with translate(f"connecting to {self.url}", self.dsn):
                 conn = psycopg.connect(
                     self.dsn, autocommit=True, connect_timeout=15, application_name="memlane"
                 )
@@ -258,9 +250,16 @@ class Database:
         once apply each migration exactly once (the others wait, then see it applied).
         """
         known = {m.name: m for m in load_migrations(_PACKAGE)}
-        self._check(known, dict(self.applied()))
-        done = []
+        before = dict(self.applied())
+        self._check(known, before)
+        done: list[str] = []
+        if all(name in before for name in known):
+            # nothing to do, nothing written: a database at head opens read-only (a
+            # replica, default_transaction_read_only, a role granted SELECT only)
+            return done
         for name, mig in known.items():
+            if name in before:
+                continue
             try:
                 with self.atomic():
                     self.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_MIGRATE,))
@@ -281,7 +280,11 @@ class Database:
             except StoreError as e:
                 if isinstance(e, MigrationError):
                     raise
-                raise MigrationError(f"migration {name!r} failed: {e}") from e
+                hint = ""
+                if 'extension "vector"' in str(e):
+                    hint = ("\nmemlane needs pgvector: install it on the server and have a "
+                            "superuser run CREATE EXTENSION vector; in this database once")
+                raise MigrationError(f"migration {name!r} of {self.url} failed: {e}{hint}") from e
             done.append(name)
         return done
 
@@ -291,7 +294,7 @@ def peek_migrations(url: str) -> dict[str, list[str]]:
     known = {m.name: m.sha256 for m in load_migrations(_PACKAGE)}
     applied: dict[str, str] = {}
     with (
-        translate(f"reading migrations of {public_url(url)}"),
+        translate(f"reading migrations of {public_url(url)}", url),
         psycopg.connect(url, autocommit=True, connect_timeout=15) as conn,
     ):
         row = conn.execute("SELECT to_regclass('schema_migrations')").fetchone()

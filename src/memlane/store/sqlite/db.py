@@ -27,10 +27,37 @@ def translate(what: str) -> Iterator[None]:
     try:
         yield
     except sqlite3.Error as e:
-        raise StoreError(f"{what}: {e}") from e
+        hint = file_hint(e)
+        raise StoreError(f"{what}: {e}" + (f" ({hint})" if hint else "")) from e
 
 
 _PACKAGE = "memlane.store.sqlite"
+
+# SQLite's primary result codes that are about the file, not the statement: their message
+# ("database or disk is full", "attempt to write a readonly database", "disk I/O error")
+# names no file, so the error names it (a process may have several databases open).
+_FILE_ERRORS = {
+    8: "the file or its folder is read-only for this process",  # SQLITE_READONLY
+    10: "reading or writing the file failed",  # SQLITE_IOERR
+    11: "the file is damaged",  # SQLITE_CORRUPT
+    13: "the disk is full; free space and try again, nothing was written",  # SQLITE_FULL
+    14: "the file cannot be opened",  # SQLITE_CANTOPEN
+    26: "the file is not a SQLite database",  # SQLITE_NOTADB
+}
+
+
+def file_hint(e: sqlite3.Error) -> str | None:
+    """What ``e`` means if it is about the file (disk full, read-only, damaged), else None."""
+    code = getattr(e, "sqlite_errorcode", None)
+    return _FILE_ERRORS.get(code & 0xFF) if isinstance(code, int) else None
+
+
+def file_error(what: str, path: str, e: sqlite3.Error) -> StoreError:
+    """A StoreError for ``e``; one about the file names ``path`` and says what it means."""
+    hint = file_hint(e)
+    if hint is None:
+        return StoreError(f"{what}: {e}")
+    return StoreError(f"{what}: {path}: {e} ({hint})")
 
 
 class _Slot:
@@ -206,13 +233,13 @@ class Database:
         try:
             return self._slot().conn.execute(sql, params)
         except sqlite3.Error as e:
-            raise StoreError(f"query failed: {e}") from e
+            raise file_error("query failed", self.path, e) from e
 
     def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
         try:
             return self._slot().conn.executemany(sql, rows)
         except sqlite3.Error as e:
-            raise StoreError(f"query failed: {e}") from e
+            raise file_error("query failed", self.path, e) from e
 
     @contextmanager
     def unmapped(self) -> Iterator[None]:
@@ -261,9 +288,9 @@ class Database:
                     f"begin: {self.path} is locked: another process has held its write lock "
                     f"for {_BUSY_SECONDS:.0f}s (a long import --strict, a copy, a process "
                     "stopped inside a transaction?); nothing was written, try again") from e
-            raise StoreError(f"begin: {e}") from e
+            raise file_error("begin", self.path, e) from e
         except sqlite3.Error as e:
-            raise StoreError(f"begin: {e}") from e
+            raise file_error("begin", self.path, e) from e
         slot.depth = depth + 1
         try:
             yield conn
@@ -282,7 +309,7 @@ class Database:
         try:
             conn.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
         except sqlite3.Error as e:
-            raise StoreError(f"commit: {e}") from e
+            raise file_error("commit", self.path, e) from e
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
@@ -355,6 +382,8 @@ class Database:
                 # name", the name's UNIQUE key), and ours rolled back whole.
                 if name in dict(self.applied()):
                     continue
-                raise MigrationError(f"migration {name!r} failed: {e}") from e
+                hint = file_hint(e)
+                raise MigrationError(f"migration {name!r} of {self.path} failed: {e}"
+                                     + (f" ({hint})" if hint else "")) from e
             done.append(name)
         return done
