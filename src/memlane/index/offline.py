@@ -765,6 +765,39 @@ _SELF_LOW, _DISCLOSURE_LOW, _REQUEST_LOW = (re.compile(p.pattern) for p in (_SEL
 """The same patterns without IGNORECASE, for lower-cased ASCII text (where they find the
 same; case folding beyond ASCII differs from lower-casing, so other text keeps the originals)."""
 _NOT_A_FACT = {"name", "question", "problem", "point", "guess", "bad", "pleasure", "turn", "goal is to"}
+_THING_ING = frozenset("morning evening wedding building ceiling spring string sibling pudding something nothing "
+                       "anything everything thing king ring swing wing sling offering painting setting".split())
+_PASSING_OPEN = re.compile(r"(?:still|too|a bit|a little|pretty|really|quite|all|almost|always|kinda|kind of|sort of|"
+                           r"totally|super|like|just|we|i|you|he|she|they|it|what|when|where|how|why|there|here|"
+                           r"in (?:there|here))\b", re.IGNORECASE)
+_PASSING_WORDS = frozenset(
+    "amazing awesome great good fine okay ok bad terrible awful horrible cold hot warm freezing full empty long "
+    "sore tired exhausted destroyed hopeless useless invalid safe important enough possible perfect nice lovely "
+    "beautiful wonderful fantastic incredible brilliant rubbish fun hard tough easy busy crazy insane stressful "
+    "boring weird strange huge tiny messy slow loud quiet".split())
+"""What "my X is Y" says of a passing state or an opinion, not a fact to keep (session 21): a value
+opening with a verb's -ing ("getting a bit worn out", "still drying", "starting to pile up"), a degree
+or a time ("still sore", "quite high", "pretty basic", "like my second family"), a pronoun or a
+question word (a clause, not a value: "what went through it", "we split it into", "in there"), or a
+word of weather, mood or praise alone or with its complement ("cold", "destroyed", "amazing",
+"important to me", "full of inspiring quotes")."""
+_CLAUSE_WORDS = frozenset("and or but which that who it when what you thought of if as while".split())
+
+
+def _passing(said: str, raw: str) -> bool:
+    """Whether "my <said> is <raw>" is no fact (:data:`_PASSING_OPEN`, :data:`_PASSING_WORDS`): a
+    passing state or an opinion, or a "said" running past a clause ("my day and was wondering…"),
+    or one standing for another ("my current one is…") (session 21)."""
+    words = said.lower().split()
+    if words[-1] in ("one", "ones") or not _CLAUSE_WORDS.isdisjoint(words):
+        return True
+    value = raw.strip(" \"'`,:-")
+    first = value.split(None, 1)[0].lower() if value else ""
+    if (first.endswith(("ing", "in'", "in’")) and len(first) > 5 and first not in _THING_ING) or (
+            _PASSING_OPEN.match(value) is not None):
+        return True
+    rest = value.lower().split()
+    return bool(rest) and rest[0] in _PASSING_WORDS and (len(rest) == 1 or rest[1] in ("to", "of", "for", "with"))
 
 # Session 14: facts a person would write about the state of things, read from one clause of a
 # participant's statement (docs/summary-eval.md, "Session 14: facts"): the date of a named thing
@@ -1663,6 +1696,8 @@ class OfflineIntelligence:
                         continue
                     if predicate == "{0}" and groups[0].rsplit(" ", 1)[-1].lower() in KIN_WORDS:
                         continue  # "my son is allergic to peanuts": said of the son (index/people.py)
+                    if predicate == "{0}" and _passing(groups[0], groups[-1]):
+                        continue  # "my neck is cold", "my current one is getting worn out" (session 21)
                     pred = predicate.format(groups[0].lower().replace(" ", "_"))
                 else:
                     pred = predicate

@@ -1,0 +1,58 @@
+"""Session 21's facts rules (docs/summary-eval.md, "Session 21: facts"): what the first-person
+patterns no longer write as a user's fact, on conversations written for these tests, and what
+they still write beside it."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.testing import offline_summary
+
+
+def _facts(*turns: str, model: object = "shipped") -> set[tuple[str, str, str]]:
+    return {(f.subject, f.predicate, f.object) for f in offline_summary(*turns, model=model)[1].facts
+            if f.predicate not in ("decided", "suggested", "did")}
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_my_x_is_a_passing_state_is_no_fact(model):
+    facts = _facts(
+        "user: My neck is cold.",
+        "assistant: A scarf will help.",
+        "user: My fingers are still sore after practice.",
+        "assistant: That passes in a week or two.",
+        "user: My current one is getting a bit worn out.",
+        "assistant: A new bag then.",
+        "user: I'm trying to plan my day and was wondering about tips.",
+        "assistant: Start with the hardest task.",
+        "user: My family is amazing. My art is important to me.",
+        "assistant: Lovely.",
+        model=model,
+    )
+    assert facts == set()
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_my_x_is_a_lasting_value_is_still_a_fact(model):
+    facts = _facts(
+        "user: My budget is around $75.",
+        "assistant: Plenty of choice there.",
+        "user: My laptop is a Dell Inspiron 15 from 2018.",
+        "assistant: It has two USB ports.",
+        "user: My garam masala is a blend.",
+        "assistant: Fine, then.",
+        model=model,
+    )
+    assert {("user", "budget", "around $75"), ("user", "laptop", "Dell Inspiron 15 from 2018"),
+            ("user", "garam_masala", "blend")} <= facts
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["neck", "kitchen", "car", "closet", "hair"]),
+       st.sampled_from(["still cold", "getting cluttered", "awesome", "quite high", "starting to fade",
+                        "really old", "full of boxes", "what went wrong"]))
+def test_no_passing_state_of_any_thing_is_a_fact(thing, state):
+    facts = _facts(f"user: My {thing} is {state}.", "assistant: I see.", model=None)
+    assert not any(p == thing for _, p, _ in facts)
