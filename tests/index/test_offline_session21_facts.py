@@ -56,3 +56,30 @@ def test_my_x_is_a_lasting_value_is_still_a_fact(model):
 def test_no_passing_state_of_any_thing_is_a_fact(thing, state):
     facts = _facts(f"user: My {thing} is {state}.", "assistant: I see.", model=None)
     assert not any(p == thing for _, p, _ in facts)
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_getting_back_paged_or_a_notice_acquires_nothing(model):
+    facts = _facts(
+        "user: I just got back from a trip to Yosemite.",
+        "assistant: Welcome back.",
+        "user: I got paged at 2am again. I got a penalty fare on Tuesday.",
+        "assistant: That is a rough week.",
+        "user: The blouse I bought at Sephora is lovely. I got to meet the founder.",
+        "assistant: Nice.",
+        model=model,
+    )
+    assert not any(p == "acquired" for _, p, _ in facts), facts
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_buying_a_thing_is_still_acquiring_it(model):
+    facts = _facts(
+        "user: I recently bought a Samsung Galaxy S22 Ultra.",
+        "assistant: A good phone.",
+        "user: I got a new router from my ISP. The guitar is a Yamaha I bought used.",
+        "assistant: Noted.",
+        model=model,
+    )
+    assert {("user", "acquired", "Samsung Galaxy S22 Ultra"), ("user", "acquired", "new router from my ISP"),
+            ("user", "acquired", "used")} <= facts

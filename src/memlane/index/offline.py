@@ -781,6 +781,36 @@ or a time ("still sore", "quite high", "pretty basic", "like my second family"),
 question word (a clause, not a value: "what went through it", "we split it into", "in there"), or a
 word of weather, mood or praise alone or with its complement ("cold", "destroyed", "amazing",
 "important to me", "full of inspiring quotes")."""
+_NOT_ACQUIRED = re.compile(
+    r"(?:from|at|back|out|in|into|to|up|off|on|over|through|when|while|during|about|yesterday|last|for|with|"
+    r"around|since|there|here|home|away|down|rid|together|along|used to|lost|stuck|married|engaged|sick|ill|"
+    r"hurt|injured|caught|paid|taken|given|stolen|beaten|bitten|broken|chosen|driven|eaten|forgotten|frozen|"
+    r"hidden|shaken|spoken|thrown|woken|written|(?!(?:speed|breed|tweed|greed)\b)[a-z]{3,}ed)\b", re.IGNORECASE)
+"""What follows "I got / bought…" when nothing was acquired (session 21): a particle or a place ("got
+back from Europe", "got out of a spin class", "the blouse I bought at Sephora", "which I purchased
+about a month ago"), "got to" ("got to teach"), a passive ("got charged a fee", "got paged", "got
+promoted"). "bought used" is how it was bought, and stays (:func:`_acquired`)."""
+_RECEIVED = frozenset("email e-mail message text call letter notice reply response answer ticket fine fare fee "
+                      "bill charge quote warning error notification alert reminder invoice rejection idea tip "
+                      "feedback advice chance opportunity news impression feeling sense question".split())
+"""What one "gets" that is no possession: a message, a penalty, an answer ("got an overdue notice",
+"got a penalty fare", "got two quotes", "got some tips")."""
+
+
+def _acquired(verb_and_value: str, raw: str) -> bool:
+    """Whether "I <verb> <raw>" says something was acquired (:data:`_NOT_ACQUIRED`,
+    :data:`_RECEIVED`) (session 21)."""
+    value = raw.strip(" \"'`,:-")
+    got = re.search(r"\bgot\s*$", verb_and_value, re.IGNORECASE) is not None
+    if _NOT_ACQUIRED.match(value) is not None and (got or not value.lower().startswith("used")):
+        return False
+    if got:
+        head = re.split(r"\s+(?:from|for|in|at|on|to|of|with|about|when|now)\b", value, maxsplit=1)[0].lower().split()
+        if head and (head[-1] in _RECEIVED or head[-1].removesuffix("s") in _RECEIVED):
+            return False
+    return True
+
+
 _CLAUSE_WORDS = frozenset("and or but which that who it when what you thought of if as while".split())
 
 
@@ -1703,6 +1733,9 @@ class OfflineIntelligence:
                     pred = predicate
                 if not value or pred in _NOT_A_FACT or len(value) < 2:
                     continue
+                if pred == "acquired" and not _acquired(sentence[match.start(): match.start(match.lastindex or 0)],
+                                                        groups[-1]):
+                    continue  # "I got back from Europe", "I got paged", "I got a penalty fare" (session 21)
                 if value.lower() in _FILLER or value.lower().startswith(("not ", "going ", "so ", "very ")):
                     continue
                 out.append(Fact(me if subject == "user" else subject, normalize_predicate(pred), value,
