@@ -83,3 +83,30 @@ def test_buying_a_thing_is_still_acquiring_it(model):
     )
     assert {("user", "acquired", "Samsung Galaxy S22 Ultra"), ("user", "acquired", "new router from my ISP"),
             ("user", "acquired", "used")} <= facts
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_liking_what_was_just_said_is_no_preference(model):
+    facts = _facts(
+        "user: Any ideas for the display?",
+        "assistant: A glass-fronted wooden case, or a shadow box.",
+        "user: I like the idea of a glass-fronted wooden case. I like those tips!",
+        "assistant: Or a third option: a floating shelf.",
+        "user: I love how it looks. I like the third option. I love your suggestions.",
+        "assistant: Glad to help.",
+        model=model,
+    )
+    assert not any(p == "likes" for _, p, _ in facts), facts
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_stated_preference_is_still_a_fact(model):
+    facts = _facts(
+        "user: I prefer Python over Scala. I love basil.",
+        "assistant: Noted.",
+        "user: I like village building games.",
+        "assistant: Try Townscaper.",
+        model=model,
+    )
+    assert {("user", "likes", "Python over Scala"), ("user", "likes", "basil"),
+            ("user", "likes", "village building games")} <= facts

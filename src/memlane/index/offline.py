@@ -811,6 +811,14 @@ def _acquired(verb_and_value: str, raw: str) -> bool:
     return True
 
 
+_REACTION = re.compile(
+    r"(?:the\s+|your\s+|these\s+|those\s+|this\s+|that\s+)?(?:idea|ideas|thought|thoughts|concept|sound|look|way|"
+    r"suggestion|suggestions|option|options|tip|tips|advice|recommendation|recommendations|list|plan|answer)\b|"
+    r"(?:how|what|that|this|these|those|it|them|you|your|yours)\b|"
+    r"the\s+(?:first|second|third|fourth|fifth|last|other|latter|former|revised|updated)\b", re.IGNORECASE)
+"""What "I like / love …" says of what was just said or shown, a reaction and no preference of the
+user's (session 21): "I like the idea of a glass-fronted case", "I like those tips", "I love how it's
+organized", "I like the third option", "I love your turtles"."""
 _CLAUSE_WORDS = frozenset("and or but which that who it when what you thought of if as while".split())
 
 
@@ -1733,6 +1741,8 @@ class OfflineIntelligence:
                     pred = predicate
                 if not value or pred in _NOT_A_FACT or len(value) < 2:
                     continue
+                if pred == "likes" and _REACTION.match(groups[-1].strip(" \"'`,:-")) is not None:
+                    continue  # "I like the idea of…", "I love how…", "I like those tips" (session 21)
                 if pred == "acquired" and not _acquired(sentence[match.start(): match.start(match.lastindex or 0)],
                                                         groups[-1]):
                     continue  # "I got back from Europe", "I got paged", "I got a penalty fare" (session 21)
