@@ -110,3 +110,48 @@ def test_a_stated_preference_is_still_a_fact(model):
     )
     assert {("user", "likes", "Python over Scala"), ("user", "likes", "basil"),
             ("user", "likes", "village building games")} <= facts
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_named_things_amount_or_count_is_a_fact_of_that_thing(model):
+    facts = _facts(
+        "Dana: The orders table has about 40M rows.",
+        "Lee: And the kit fund is £310.",
+        "Dana: Yesterday's outage lasted 47 minutes. The 7-day pass costs 50,000 yen.",
+        "Lee: The boiler's about 17 years old.",
+        model=model,
+    )
+    assert {("orders table", "rows", "has about 40M rows"), ("kit fund", "amount", "is £310"),
+            ("Yesterday's outage", "minutes", "lasted 47 minutes"),
+            ("boiler", "years", "is about 17 years old")} <= facts
+    assert any(s.endswith("7-day pass") and p == "yen" and o == "costs 50,000 yen" for s, p, o in facts)
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_no_amount_is_read_from_an_instruction_a_plan_or_a_pasted_text(model):
+    pasted = ("Here is the article: " + "James is the all-time postseason scoring leader with 7,631 points. " * 12)
+    facts = _facts(
+        "user: Assume the down payment is 50%.",
+        "assistant: Then the loan is smaller.",
+        "user: Maybe the fee is 300 euros, I'll check. Is the quote £600?",
+        "assistant: Ask them.",
+        f"user: {pasted}",
+        "assistant: A summary follows.",
+        model=model,
+    )
+    assert not any(p in ("amount", "points") for _, p, _ in facts), facts
+
+
+def test_a_new_amount_of_the_same_thing_supersedes_the_older(mem):
+    from datetime import UTC, datetime, timedelta
+
+    t0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
+    for days, text in ((0, "The kit fund is £310."), (20, "The kit fund is £450 now.")):
+        at = t0 + timedelta(days=days)
+        for i, (who, said) in enumerate((("Dana", text), ("Lee", "Good."), ("Dana", "Right."), ("Lee", "Bye."))):
+            mem.add_message("k", "user", said, at=at + timedelta(minutes=i), speaker=who)
+        mem.close_session("k")
+    mem.index(now=t0 + timedelta(days=21))
+    history = mem.fact_history("kit fund", "amount", "k")
+    assert [h["object"] for h in history] == ["is £310", "is £450 now"]
+    assert [h["status"] for h in history] == ["superseded", "current"]

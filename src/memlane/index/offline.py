@@ -889,6 +889,19 @@ _SUBJECT_LEAD = re.compile(r"^(?:(?:so|and|but|also|oh|ok|okay|well|plus|now|yes
 _COUNTED = re.compile(r"\s*(?:(?:million|thousand|k|bn|billion)\b\s*)?([a-z]{3,})\b(?:[\s-]+([a-z]{3,})\b)?")
 
 
+_PASTED = 600
+"""A message longer than this is a pasted text (an article, a prompt, a report: its amounts are not
+the speaker's state of things), for a named thing's amount (session 21); the labelled sets' own
+turns are all shorter than 300 characters."""
+_INSTRUCTION = frozenset("describe assume write imagine list explain give make create suppose consider let "
+                         "calculate compute find show tell use pretend".split())
+"""A clause opening an instruction ("Assume the down payment is 50%"): no state of things."""
+_IS_AMOUNT = re.compile(r"\s*(?:(?:about|around|roughly|nearly|almost|only|just|now|at|up|down|over|under|"
+                        r"more like|like|still|already)\s+){0,2}", re.IGNORECASE)
+"""Between "'s" and a number, what keeps it an "is" ("The boiler's about 17 years old"), not a
+possessive ("Yesterday's outage lasted 47 minutes") (session 21)."""
+
+
 def _counted(after: str) -> str:
     """The noun a number counts, after at most one modifier: "14 delivery vans" -> vans, "19
     artists signed up" -> artists, "312 open tickets" -> tickets; "" when no word follows."""
@@ -1774,7 +1787,8 @@ class OfflineIntelligence:
                     continue
                 if _AMOUNT.search(sentence) is None or _NOT_STATED.search(sentence) is not None:
                     continue
-                for f in OfflineIntelligence._states(sentence, speaker, we, firsts[t].seq):
+                for f in OfflineIntelligence._states(sentence, speaker, we, firsts[t].seq,
+                                                     amounts=len(firsts[t].text) <= _PASTED):
                     said = f.object.lower()
                     # what a first-person pattern already read from the turn ("an 11 hour layover")
                     if not any(g.seq == f.seq and (g.object.lower() in said or said in g.object.lower())
@@ -1783,11 +1797,14 @@ class OfflineIntelligence:
         return replace(extraction, facts=tuple(facts))
 
     @staticmethod
-    def _states(sentence: str, speaker: str, we: str, seq: int) -> list[Fact]:
+    def _states(sentence: str, speaker: str, we: str, seq: int, amounts: bool = True) -> list[Fact]:
         """The facts of one sentence, a clause at a time: "Mock exams start on the 8th" (``Mock
         exams``, ``starts``, single-valued: a later date supersedes it), "I've got rent going out
         on the 1st" (the speaker, ``scheduled``, multi-valued), "We run 14 delivery vans" (``we``:
-        the speaker, or ``team`` when several people talk; ``vans``, single-valued)."""
+        the speaker, or ``team`` when several people talk; ``vans``, single-valued); with
+        ``amounts``, a named thing's amount or count (session 21): "The orders table has about 40M
+        rows" (``orders table``, ``rows``), "The kit fund is £310" (``kit fund``, ``amount``),
+        "Yesterday's outage lasted 47 minutes" (``Yesterday's outage``, ``minutes``), single-valued."""
         out: list[Fact] = []
         for clause in _CLAUSE.split(sentence.rstrip(".!")):
             clause = _SUBJECT_LEAD.sub("", clause).strip()
@@ -1817,6 +1834,32 @@ class OfflineIntelligence:
                 if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came"):
                     head_verb += "es" if head_verb.endswith(("sh", "ch", "x")) else "s"  # "start" -> "starts"
                 pred = "date" if verb in ("is", "are", "has", "have") else f"{head_verb} {rest}".strip()
+            elif amounts and not dated and (state := _STATE.match(head) or _STATE_IS.match(head)) is not None:
+                # a named thing's amount or count (session 21): "The orders table has about 40M
+                # rows" (rows), "The 7-day JR Pass costs 50,000 yen" (costs), "The kit fund is £310"
+                subject, obj = state.group(1), clause[state.start(2):].lstrip()
+                verb = state.group(2).strip().lower()
+                if verb in ("'s", "’s"):
+                    rest = head[state.end(2):].split()
+                    if _IS_AMOUNT.fullmatch(head[state.end(2):]) is not None:
+                        verb, obj = "is", "is " + obj[2:].lstrip()
+                    elif len(rest) >= 2:  # "Yesterday's outage lasted 47 minutes": a possessive
+                        subject = f"{subject}{verb} {' '.join(rest[:-1])}"
+                        verb, obj = rest[-1].lower(), clause[len(head.rstrip()) - len(rest[-1]):]
+                    else:
+                        continue
+                if (subject.lower() in STOPWORDS or ". " in obj or "(" in subject
+                        or subject.split(None, 1)[0].lower() in _INSTRUCTION):
+                    continue
+                cash = _MONEY_AFTER.match(after)
+                money = number.group(0)[:1] in "£$€" or (cash is not None and (
+                    cash.group(0).strip().lower() not in ("k", "m", "bn") or not _counted(after[cash.end():])))
+                if money:
+                    pred = "amount" if verb in ("is", "are", "has", "have") else verb.split()[0]
+                else:  # "40M rows": the number's multiplier, then what it counts
+                    pred = _counted(after[cash.end():] if cash is not None else after)
+                    if not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
+                        continue
             else:
                 continue
             obj = obj.strip(" ,")
