@@ -155,3 +155,23 @@ def test_a_new_amount_of_the_same_thing_supersedes_the_older(mem):
     history = mem.fact_history("kit fund", "amount", "k")
     assert [h["object"] for h in history] == ["is £310", "is £450 now"]
     assert [h["status"] for h in history] == ["superseded", "current"]
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_named_things_day_said_by_its_name_is_a_fact(model):
+    facts = _facts(
+        "Ines: The November issue closes Friday.",
+        "Tom: The lease on the Berlin office ends in March.",
+        "Ines: Today is Wednesday, and the current month is June.",
+        "Tom: Fine.",
+        model=model,
+    )
+    assert {("November issue", "closes", "closes Friday"),
+            ("lease on the Berlin office", "ends", "ends in March")} <= facts
+    assert not any(s.lower() in ("today", "current month") for s, _, _ in facts), facts
+
+
+@pytest.mark.parametrize("value", ["i.0@example.com", "we.are@example.org", "it-desk@example.com"])
+def test_a_value_opening_like_a_pronoun_is_still_a_value(value):
+    # "i" / "we" / "it" glued to a dot or a dash is an address, not the pronoun of a passing state
+    assert ("user", "email", value) in _facts(f"user: By the way my email is {value}.", "assistant: Noted.")

@@ -769,7 +769,7 @@ _THING_ING = frozenset("morning evening wedding building ceiling spring string s
                        "anything everything thing king ring swing wing sling offering painting setting".split())
 _PASSING_OPEN = re.compile(r"(?:still|too|a bit|a little|pretty|really|quite|all|almost|always|kinda|kind of|sort of|"
                            r"totally|super|like|just|we|i|you|he|she|they|it|what|when|where|how|why|there|here|"
-                           r"in (?:there|here))\b", re.IGNORECASE)
+                           r"in (?:there|here))(?=\s|$|[,;!?])", re.IGNORECASE)
 _PASSING_WORDS = frozenset(
     "amazing awesome great good fine okay ok bad terrible awful horrible cold hot warm freezing full empty long "
     "sore tired exhausted destroyed hopeless useless invalid safe important enough possible perfect nice lovely "
@@ -893,6 +893,12 @@ _PASTED = 600
 """A message longer than this is a pasted text (an article, a prompt, a report: its amounts are not
 the speaker's state of things), for a named thing's amount (session 21); the labelled sets' own
 turns are all shorter than 300 characters."""
+_DAY_NAMED = re.compile(r"\b(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|January|February|March|April|May|June|"
+                        r"July|August|September|October|November|December|tomorrow|tonight)\b")
+"""A day said by its name (session 21: a named thing's day without a number, :meth:`_named_day`)."""
+_DEICTIC = frozenset(("today", "tomorrow", "tonight", "yesterday", "current month", "this month", "this week",
+                      "next week", "date", "day", "current date", "people"))
+"""Subjects that name no thing ("today is Wednesday", "the current month is June")."""
 _INSTRUCTION = frozenset("describe assume write imagine list explain give make create suppose consider let "
                          "calculate compute find show tell use pretend".split())
 """A clause opening an instruction ("Assume the down payment is 50%"): no state of things."""
@@ -1785,7 +1791,8 @@ class OfflineIntelligence:
                 placed = cues.placed.get((t, i))
                 if sentence.endswith("?") or (placed is not None and placed != "rationale"):
                     continue
-                if _AMOUNT.search(sentence) is None or _NOT_STATED.search(sentence) is not None:
+                if ((_AMOUNT.search(sentence) is None and _DAY_NAMED.search(sentence) is None)
+                        or _NOT_STATED.search(sentence) is not None):
                     continue
                 for f in OfflineIntelligence._states(sentence, speaker, we, firsts[t].seq,
                                                      amounts=len(firsts[t].text) <= _PASTED):
@@ -1795,6 +1802,30 @@ class OfflineIntelligence:
                                for g in facts):
                         facts.append(f)
         return replace(extraction, facts=tuple(facts))
+
+    @staticmethod
+    def _named_day(clause: str, sentence: str, seq: int) -> list[Fact]:
+        """A named thing's day said by its name, no number (session 21): "The November issue
+        closes Friday" (``November issue``, ``closes``, "closes Friday"), "The book club is on
+        Thursdays" (``date``); the day within two words of the verb of state."""
+        for day in _DAY_NAMED.finditer(clause):
+            head = clause[: day.start()]
+            state = _STATE.match(head) or _STATE_IS.match(head)
+            if (state is None or len(head[state.end():].split()) > 2 or state.group(1).lower() in STOPWORDS
+                    or state.group(1).lower() in _DEICTIC):
+                continue
+            subject, obj = state.group(1), clause[state.start(2):].lstrip()
+            verb = state.group(2).strip().lower()
+            if verb in ("'s", "’s"):
+                verb, obj = "is", "is " + obj[2:].lstrip()
+            head_verb, _, rest = verb.partition(" ")
+            if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came"):
+                head_verb += "es" if head_verb.endswith(("sh", "ch", "x")) else "s"
+            pred = "date" if verb in ("is", "are", "has", "have") else f"{head_verb} {rest}".strip()
+            obj = obj.strip(" ,")
+            if len(obj) > 1 and ". " not in obj:
+                return [Fact(subject, normalize_predicate(pred), _trim(obj, 160), "stated", seq, _trim(sentence, 200))]
+        return []
 
     @staticmethod
     def _states(sentence: str, speaker: str, we: str, seq: int, amounts: bool = True) -> list[Fact]:
@@ -1810,6 +1841,7 @@ class OfflineIntelligence:
             clause = _SUBJECT_LEAD.sub("", clause).strip()
             number = _AMOUNT.search(clause)
             if number is None:
+                out.extend(OfflineIntelligence._named_day(clause, sentence, seq))
                 continue
             head, after = clause[: number.start()], clause[number.end():]
             dated = _DATE_AFTER.match(after) is not None and (
