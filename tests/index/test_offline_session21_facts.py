@@ -175,3 +175,18 @@ def test_a_named_things_day_said_by_its_name_is_a_fact(model):
 def test_a_value_opening_like_a_pronoun_is_still_a_value(value):
     # "i" / "we" / "it" glued to a dot or a dash is an address, not the pronoun of a passing state
     assert ("user", "email", value) in _facts(f"user: By the way my email is {value}.", "assistant: Noted.")
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_decision_naming_nothing_is_no_decided_fact(model):
+    # the summary keeps the decision with its context; the fact "team decided Order it, done"
+    # would name nothing a context pack could use
+    summary, extraction = offline_summary(
+        "Rosa: The shed kit from Wickes is 640 pounds and we have 700 in the fund.",
+        "Bernard: Then let's order it, done.", "Rosa: Great.", model=model)
+    assert any(d.startswith("Order it, done") for d in summary.decisions)
+    assert not any(f.predicate == "decided" for f in extraction.facts)
+    _, extraction = offline_summary("Ana: Which video tool for the retro?", "Ben: We go with Zoom for the retro.",
+                                    "Ana: Fine.", model=model)
+    assert ("team", "decided", "Go with Zoom for the retro") in {
+        (f.subject, f.predicate, f.object) for f in extraction.facts}

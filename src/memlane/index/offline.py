@@ -822,6 +822,16 @@ organized", "I like the third option", "I love your turtles"."""
 _CLAUSE_WORDS = frozenset("and or but which that who it when what you thought of if as while".split())
 
 
+def _names_nothing(decision: str) -> bool:
+    """Whether a decision names no thing it is about: a verb alone or with a pronoun ("Move it",
+    "Take that", "Order it, done", "Send", "Vote"), the issue's "decisions as facts where they have
+    a subject" (session 21)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9£$€%'’-]+", decision)]
+    if not words or words[0] not in _STEP_VERBS:
+        return False
+    return all(w in STOPWORDS or w in ("done", "it's", "that's") for w in words[1:])
+
+
 def _passing(said: str, raw: str) -> bool:
     """Whether "my <said> is <raw>" is no fact (:data:`_PASSING_OPEN`, :data:`_PASSING_WORDS`): a
     passing state or an opinion, or a "said" running past a clause ("my day and was wondering…"),
@@ -1448,6 +1458,8 @@ class OfflineIntelligence:
                         who = "assistant"
                     elif not _done_on_request(asked, msg) and not _taken_up(d, reply):
                         who, what = "assistant", "suggested"
+                if verb == "decided" and _names_nothing(d):
+                    continue  # "Move it", "Take that", "Send": no thing decided on (session 21)
                 facts.append(Fact(who, what, d.rstrip("."), "stated",
                                   msg.seq if msg else None, _trim(d, 200)))
         return replace(extraction, facts=tuple(facts))
