@@ -27,7 +27,7 @@ def test_my_x_is_a_passing_state_is_no_fact(model):
         "assistant: A new bag then.",
         "user: I'm trying to plan my day and was wondering about tips.",
         "assistant: Start with the hardest task.",
-        "user: My family is amazing. My art is important to me.",
+        "user: My family is amazing. My art is important to me. My first question is I'm new in sales.",
         "assistant: Lovely.",
         model=model,
     )

@@ -768,7 +768,7 @@ _NOT_A_FACT = {"name", "question", "problem", "point", "guess", "bad", "pleasure
 _THING_ING = frozenset("morning evening wedding building ceiling spring string sibling pudding something nothing "
                        "anything everything thing king ring swing wing sling offering painting setting".split())
 _PASSING_OPEN = re.compile(r"(?:still|too|a bit|a little|pretty|really|quite|all|almost|always|kinda|kind of|sort of|"
-                           r"totally|super|like|just|we|i|you|he|she|they|it|what|when|where|how|why|there|here|"
+                           r"totally|super|like|just|we|i|i['’](?:m|ve|d|ll)|you|he|she|they|it|what|when|where|how|why|there|here|"
                            r"in (?:there|here))(?=\s|$|[,;!?])", re.IGNORECASE)
 _PASSING_WORDS = frozenset(
     "amazing awesome great good fine okay ok bad terrible awful horrible cold hot warm freezing full empty long "
