@@ -43,10 +43,12 @@ def test_my_x_is_a_lasting_value_is_still_a_fact(model):
         "assistant: It has two USB ports.",
         "user: My garam masala is a blend.",
         "assistant: Fine, then.",
+        "user: My date of birth is 12 May 1990.",
+        "assistant: Noted.",
         model=model,
     )
     assert {("user", "budget", "around $75"), ("user", "laptop", "Dell Inspiron 15 from 2018"),
-            ("user", "garam_masala", "blend")} <= facts
+            ("user", "garam_masala", "blend"), ("user", "date_of_birth", "12 May 1990")} <= facts
 
 
 @settings(max_examples=40, deadline=None)

@@ -819,7 +819,7 @@ _REACTION = re.compile(
 """What "I like / love …" says of what was just said or shown, a reaction and no preference of the
 user's (session 21): "I like the idea of a glass-fronted case", "I like those tips", "I love how it's
 organized", "I like the third option", "I love your turtles"."""
-_CLAUSE_WORDS = frozenset("and or but which that who it when what you thought of if as while".split())
+_CLAUSE_WORDS = frozenset("and or but which that who it when what you thought if while".split())
 
 
 def _names_nothing(decision: str) -> bool:
