@@ -72,6 +72,7 @@ def test_getting_back_paged_or_a_notice_acquires_nothing(model):
         model=model,
     )
     assert not any(p == "acquired" for _, p, _ in facts), facts
+    assert ("user", "visited", "trip to Yosemite") in facts  # been there: a visit, not a purchase
 
 
 @pytest.mark.parametrize("model", ["shipped", None])

@@ -790,6 +790,8 @@ _NOT_ACQUIRED = re.compile(
 back from Europe", "got out of a spin class", "the blouse I bought at Sephora", "which I purchased
 about a month ago"), "got to" ("got to teach"), a passive ("got charged a fee", "got paged", "got
 promoted"). "bought used" is how it was bought, and stays (:func:`_acquired`)."""
+_BACK_FROM = re.compile(r"back from\s+(?:(?:a|an|the|my|our)\s+)?", re.IGNORECASE)
+""""I got back from <somewhere>": where the speaker has been, a visit (session 21)."""
 _RECEIVED = frozenset("email e-mail message text call letter notice reply response answer ticket fine fare fee "
                       "bill charge quote warning error notification alert reminder invoice rejection idea tip "
                       "feedback advice chance opportunity news impression feeling sense question".split())
@@ -1776,6 +1778,9 @@ class OfflineIntelligence:
                     continue  # "I like the idea of…", "I love how…", "I like those tips" (session 21)
                 if pred == "acquired" and not _acquired(sentence[match.start(): match.start(match.lastindex or 0)],
                                                         groups[-1]):
+                    back = _BACK_FROM.match(value)
+                    if back is not None and len(value) > back.end() + 1:  # "got back from a friend's wedding": been there
+                        out.append(Fact(me, "visited", value[back.end():], "stated", seq, _trim(sentence, 200)))
                     continue  # "I got back from Europe", "I got paged", "I got a penalty fare" (session 21)
                 if value.lower() in _FILLER or value.lower().startswith(("not ", "going ", "so ", "very ")):
                     continue
