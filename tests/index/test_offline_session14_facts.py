@@ -73,11 +73,13 @@ def test_the_speakers_count_of_something_names_what_is_counted():
     assert facts == [("team", "artists", "19 artists signed up across 11 venues this year")]
 
 
-def test_money_a_time_a_version_or_a_named_amount_is_no_count():
+def test_money_a_time_or_a_version_is_no_count():
+    # (a named thing's amount, "The table has 40 million rows", is a fact since session 21:
+    # tests/index/test_offline_session21_facts.py)
     facts = _facts(
         "user: I'm on 38k and want a raise.",
         "assistant: What did you take on this year?",
-        "user: The table has 40 million rows and Xcode 16 broke the build at 09:14.",
+        "user: Xcode 16 broke the build at 09:14.",
     )
     assert facts == []
 

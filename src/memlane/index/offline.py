@@ -787,6 +787,89 @@ _SELF_LOW, _DISCLOSURE_LOW, _REQUEST_LOW = (re.compile(p.pattern) for p in (_SEL
 """The same patterns without IGNORECASE, for lower-cased ASCII text (where they find the
 same; case folding beyond ASCII differs from lower-casing, so other text keeps the originals)."""
 _NOT_A_FACT = {"name", "question", "problem", "point", "guess", "bad", "pleasure", "turn", "goal is to"}
+_THING_ING = frozenset("morning evening wedding building ceiling spring string sibling pudding something nothing "
+                       "anything everything thing king ring swing wing sling offering painting setting".split())
+_PASSING_OPEN = re.compile(r"(?:still|too|a bit|a little|pretty|really|quite|all|almost|always|kinda|kind of|sort of|"
+                           r"totally|super|like|just|we|i|i['’](?:m|ve|d|ll)|you|he|she|they|it|what|when|where|how|why|there|here|"
+                           r"in (?:there|here))(?=\s|$|[,;!?])", re.IGNORECASE)
+_PASSING_WORDS = frozenset(
+    "amazing awesome great good fine okay ok bad terrible awful horrible cold hot warm freezing full empty long "
+    "sore tired exhausted destroyed hopeless useless invalid safe important enough possible perfect nice lovely "
+    "beautiful wonderful fantastic incredible brilliant rubbish fun hard tough easy busy crazy insane stressful "
+    "boring weird strange huge tiny messy slow loud quiet".split())
+"""What "my X is Y" says of a passing state or an opinion, not a fact to keep (session 21): a value
+opening with a verb's -ing ("getting a bit worn out", "still drying", "starting to pile up"), a degree
+or a time ("still sore", "quite high", "pretty basic", "like my second family"), a pronoun or a
+question word (a clause, not a value: "what went through it", "we split it into", "in there"), or a
+word of weather, mood or praise alone or with its complement ("cold", "destroyed", "amazing",
+"important to me", "full of inspiring quotes")."""
+_NOT_ACQUIRED = re.compile(
+    r"(?:from|at|back|out|in|into|to|up|off|on|over|through|when|while|during|about|yesterday|last|for|with|"
+    r"around|since|there|here|home|away|down|rid|together|along|used to|lost|stuck|married|engaged|sick|ill|"
+    r"hurt|injured|caught|paid|taken|given|stolen|beaten|bitten|broken|chosen|driven|eaten|forgotten|frozen|"
+    r"hidden|shaken|spoken|thrown|woken|written|(?!(?:speed|breed|tweed|greed)\b)[a-z]{3,}ed)\b", re.IGNORECASE)
+"""What follows "I got / bought…" when nothing was acquired (session 21): a particle or a place ("got
+back from Europe", "got out of a spin class", "the blouse I bought at Sephora", "which I purchased
+about a month ago"), "got to" ("got to teach"), a passive ("got charged a fee", "got paged", "got
+promoted"). "bought used" is how it was bought, and stays (:func:`_acquired`)."""
+_BACK_FROM = re.compile(r"back from\s+(?:(?:a|an|the|my|our)\s+)?", re.IGNORECASE)
+""""I got back from <somewhere>": where the speaker has been, a visit (session 21)."""
+_RECEIVED = frozenset("email e-mail message text call letter notice reply response answer ticket fine fare fee "
+                      "bill charge quote warning error notification alert reminder invoice rejection idea tip "
+                      "feedback advice chance opportunity news impression feeling sense question".split())
+"""What one "gets" that is no possession: a message, a penalty, an answer ("got an overdue notice",
+"got a penalty fare", "got two quotes", "got some tips")."""
+
+
+def _acquired(verb_and_value: str, raw: str) -> bool:
+    """Whether "I <verb> <raw>" says something was acquired (:data:`_NOT_ACQUIRED`,
+    :data:`_RECEIVED`) (session 21)."""
+    value = raw.strip(" \"'`,:-")
+    got = re.search(r"\bgot\s*$", verb_and_value, re.IGNORECASE) is not None
+    if _NOT_ACQUIRED.match(value) is not None and (got or not value.lower().startswith("used")):
+        return False
+    if got:
+        head = re.split(r"\s+(?:from|for|in|at|on|to|of|with|about|when|now)\b", value, maxsplit=1)[0].lower().split()
+        if head and (head[-1] in _RECEIVED or head[-1].removesuffix("s") in _RECEIVED):
+            return False
+    return True
+
+
+_REACTION = re.compile(
+    r"(?:the\s+|your\s+|these\s+|those\s+|this\s+|that\s+)?(?:idea|ideas|thought|thoughts|concept|sound|look|way|"
+    r"suggestion|suggestions|option|options|tip|tips|advice|recommendation|recommendations|list|plan|answer)\b|"
+    r"(?:how|what|that|this|these|those|it|them|you|your|yours)\b|"
+    r"the\s+(?:first|second|third|fourth|fifth|last|other|latter|former|revised|updated)\b", re.IGNORECASE)
+"""What "I like / love …" says of what was just said or shown, a reaction and no preference of the
+user's (session 21): "I like the idea of a glass-fronted case", "I like those tips", "I love how it's
+organized", "I like the third option", "I love your turtles"."""
+_CLAUSE_WORDS = frozenset("and or but which that who it when what you thought if while".split())
+
+
+def _names_nothing(decision: str) -> bool:
+    """Whether a decision names no thing it is about: a verb alone or with a pronoun ("Move it",
+    "Take that", "Order it, done", "Send", "Vote"), the issue's "decisions as facts where they have
+    a subject" (session 21)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9£$€%'’-]+", decision)]
+    if not words or words[0] not in _STEP_VERBS:
+        return False
+    return all(w in STOPWORDS or w in ("done", "it's", "that's") for w in words[1:])
+
+
+def _passing(said: str, raw: str) -> bool:
+    """Whether "my <said> is <raw>" is no fact (:data:`_PASSING_OPEN`, :data:`_PASSING_WORDS`): a
+    passing state or an opinion, or a "said" running past a clause ("my day and was wondering…"),
+    or one standing for another ("my current one is…") (session 21)."""
+    words = said.lower().split()
+    if words[-1] in ("one", "ones") or not _CLAUSE_WORDS.isdisjoint(words):
+        return True
+    value = raw.strip(" \"'`,:-")
+    first = value.split(None, 1)[0].lower() if value else ""
+    if (first.endswith(("ing", "in'", "in’")) and len(first) > 5 and first not in _THING_ING) or (
+            _PASSING_OPEN.match(value) is not None):
+        return True
+    rest = value.lower().split()
+    return bool(rest) and rest[0] in _PASSING_WORDS and (len(rest) == 1 or rest[1] in ("to", "of", "for", "with"))
 
 # Session 14: facts a person would write about the state of things, read from one clause of a
 # participant's statement (docs/summary-eval.md, "Session 14: facts"): the date of a named thing
@@ -838,6 +921,25 @@ _SUBJECT_LEAD = re.compile(r"^(?:(?:so|and|but|also|oh|ok|okay|well|plus|now|yes
                            r"anyway|still|right|hm+|ah|heads up|good news|bad news|fyi|update)\b[,!.:]?\s*)+",
                            re.IGNORECASE)
 _COUNTED = re.compile(r"\s*(?:(?:million|thousand|k|bn|billion)\b\s*)?([a-z]{3,})\b(?:[\s-]+([a-z]{3,})\b)?")
+
+
+_PASTED = 600
+"""A message longer than this is a pasted text (an article, a prompt, a report: its amounts are not
+the speaker's state of things), for a named thing's amount (session 21); the labelled sets' own
+turns are all shorter than 300 characters."""
+_DAY_NAMED = re.compile(r"\b(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|January|February|March|April|May|June|"
+                        r"July|August|September|October|November|December|tomorrow|tonight)\b")
+"""A day said by its name (session 21: a named thing's day without a number, :meth:`_named_day`)."""
+_DEICTIC = frozenset(("today", "tomorrow", "tonight", "yesterday", "current month", "this month", "this week",
+                      "next week", "date", "day", "current date", "people"))
+"""Subjects that name no thing ("today is Wednesday", "the current month is June")."""
+_INSTRUCTION = frozenset("describe assume write imagine list explain give make create suppose consider let "
+                         "calculate compute find show tell use pretend".split())
+"""A clause opening an instruction ("Assume the down payment is 50%"): no state of things."""
+_IS_AMOUNT = re.compile(r"\s*(?:(?:about|around|roughly|nearly|almost|only|just|now|at|up|down|over|under|"
+                        r"more like|like|still|already)\s+){0,2}", re.IGNORECASE)
+"""Between "'s" and a number, what keeps it an "is" ("The boiler's about 17 years old"), not a
+possessive ("Yesterday's outage lasted 47 minutes") (session 21)."""
 
 
 def _counted(after: str) -> str:
@@ -1381,6 +1483,8 @@ class OfflineIntelligence:
                         who = "assistant"
                     elif not _done_on_request(asked, msg) and not _taken_up(d, reply):
                         who, what = "assistant", "suggested"
+                if verb == "decided" and _names_nothing(d):
+                    continue  # "Move it", "Take that", "Send": no thing decided on (session 21)
                 facts.append(Fact(who, what, d.rstrip("."), "stated",
                                   msg.seq if msg else None, _trim(d, 200)))
         return replace(extraction, facts=tuple(facts))
@@ -1686,11 +1790,21 @@ class OfflineIntelligence:
                         continue
                     if predicate == "{0}" and groups[0].rsplit(" ", 1)[-1].lower() in KIN_WORDS:
                         continue  # "my son is allergic to peanuts": said of the son (index/people.py)
+                    if predicate == "{0}" and _passing(groups[0], groups[-1]):
+                        continue  # "my neck is cold", "my current one is getting worn out" (session 21)
                     pred = predicate.format(groups[0].lower().replace(" ", "_"))
                 else:
                     pred = predicate
                 if not value or pred in _NOT_A_FACT or len(value) < 2:
                     continue
+                if pred == "likes" and _REACTION.match(groups[-1].strip(" \"'`,:-")) is not None:
+                    continue  # "I like the idea of…", "I love how…", "I like those tips" (session 21)
+                if pred == "acquired" and not _acquired(sentence[match.start(): match.start(match.lastindex or 0)],
+                                                        groups[-1]):
+                    back = _BACK_FROM.match(value)
+                    if back is not None and len(value) > back.end() + 1:  # "got back from a friend's wedding": been there
+                        out.append(Fact(me, "visited", value[back.end():], "stated", seq, _trim(sentence, 200)))
+                    continue  # "I got back from Europe", "I got paged", "I got a penalty fare" (session 21)
                 if value.lower() in _FILLER or value.lower().startswith(("not ", "going ", "so ", "very ")):
                     continue
                 out.append(Fact(me if subject == "user" else subject, normalize_predicate(pred), value,
@@ -1717,9 +1831,11 @@ class OfflineIntelligence:
                 placed = cues.placed.get((t, i))
                 if sentence.endswith("?") or (placed is not None and placed != "rationale"):
                     continue
-                if _AMOUNT.search(sentence) is None or _NOT_STATED.search(sentence) is not None:
+                if ((_AMOUNT.search(sentence) is None and _DAY_NAMED.search(sentence) is None)
+                        or _NOT_STATED.search(sentence) is not None):
                     continue
-                for f in OfflineIntelligence._states(sentence, speaker, we, firsts[t].seq):
+                for f in OfflineIntelligence._states(sentence, speaker, we, firsts[t].seq,
+                                                     amounts=len(firsts[t].text) <= _PASTED):
                     said = f.object.lower()
                     # what a first-person pattern already read from the turn ("an 11 hour layover")
                     if not any(g.seq == f.seq and (g.object.lower() in said or said in g.object.lower())
@@ -1728,16 +1844,44 @@ class OfflineIntelligence:
         return replace(extraction, facts=tuple(facts))
 
     @staticmethod
-    def _states(sentence: str, speaker: str, we: str, seq: int) -> list[Fact]:
+    def _named_day(clause: str, sentence: str, seq: int) -> list[Fact]:
+        """A named thing's day said by its name, no number (session 21): "The November issue
+        closes Friday" (``November issue``, ``closes``, "closes Friday"), "The book club is on
+        Thursdays" (``date``); the day within two words of the verb of state."""
+        for day in _DAY_NAMED.finditer(clause):
+            head = clause[: day.start()]
+            state = _STATE.match(head) or _STATE_IS.match(head)
+            if (state is None or len(head[state.end():].split()) > 2 or state.group(1).lower() in STOPWORDS
+                    or state.group(1).lower() in _DEICTIC):
+                continue
+            subject, obj = state.group(1), clause[state.start(2):].lstrip()
+            verb = state.group(2).strip().lower()
+            if verb in ("'s", "’s"):
+                verb, obj = "is", "is " + obj[2:].lstrip()
+            head_verb, _, rest = verb.partition(" ")
+            if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came"):
+                head_verb += "es" if head_verb.endswith(("sh", "ch", "x")) else "s"
+            pred = "date" if verb in ("is", "are", "has", "have") else f"{head_verb} {rest}".strip()
+            obj = obj.strip(" ,")
+            if len(obj) > 1 and ". " not in obj:
+                return [Fact(subject, normalize_predicate(pred), _trim(obj, 160), "stated", seq, _trim(sentence, 200))]
+        return []
+
+    @staticmethod
+    def _states(sentence: str, speaker: str, we: str, seq: int, amounts: bool = True) -> list[Fact]:
         """The facts of one sentence, a clause at a time: "Mock exams start on the 8th" (``Mock
         exams``, ``starts``, single-valued: a later date supersedes it), "I've got rent going out
         on the 1st" (the speaker, ``scheduled``, multi-valued), "We run 14 delivery vans" (``we``:
-        the speaker, or ``team`` when several people talk; ``vans``, single-valued)."""
+        the speaker, or ``team`` when several people talk; ``vans``, single-valued); with
+        ``amounts``, a named thing's amount or count (session 21): "The orders table has about 40M
+        rows" (``orders table``, ``rows``), "The kit fund is £310" (``kit fund``, ``amount``),
+        "Yesterday's outage lasted 47 minutes" (``Yesterday's outage``, ``minutes``), single-valued."""
         out: list[Fact] = []
         for clause in _CLAUSE.split(sentence.rstrip(".!")):
             clause = _SUBJECT_LEAD.sub("", clause).strip()
             number = _AMOUNT.search(clause)
             if number is None:
+                out.extend(OfflineIntelligence._named_day(clause, sentence, seq))
                 continue
             head, after = clause[: number.start()], clause[number.end():]
             dated = _DATE_AFTER.match(after) is not None and (
@@ -1762,6 +1906,32 @@ class OfflineIntelligence:
                 if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came"):
                     head_verb += "es" if head_verb.endswith(("sh", "ch", "x")) else "s"  # "start" -> "starts"
                 pred = "date" if verb in ("is", "are", "has", "have") else f"{head_verb} {rest}".strip()
+            elif amounts and not dated and (state := _STATE.match(head) or _STATE_IS.match(head)) is not None:
+                # a named thing's amount or count (session 21): "The orders table has about 40M
+                # rows" (rows), "The 7-day JR Pass costs 50,000 yen" (costs), "The kit fund is £310"
+                subject, obj = state.group(1), clause[state.start(2):].lstrip()
+                verb = state.group(2).strip().lower()
+                if verb in ("'s", "’s"):
+                    rest = head[state.end(2):].split()
+                    if _IS_AMOUNT.fullmatch(head[state.end(2):]) is not None:
+                        verb, obj = "is", "is " + obj[2:].lstrip()
+                    elif len(rest) >= 2:  # "Yesterday's outage lasted 47 minutes": a possessive
+                        subject = f"{subject}{verb} {' '.join(rest[:-1])}"
+                        verb, obj = rest[-1].lower(), clause[len(head.rstrip()) - len(rest[-1]):]
+                    else:
+                        continue
+                if (subject.lower() in STOPWORDS or ". " in obj or "(" in subject
+                        or subject.split(None, 1)[0].lower() in _INSTRUCTION):
+                    continue
+                cash = _MONEY_AFTER.match(after)
+                money = number.group(0)[:1] in "£$€" or (cash is not None and (
+                    cash.group(0).strip().lower() not in ("k", "m", "bn") or not _counted(after[cash.end():])))
+                if money:
+                    pred = "amount" if verb in ("is", "are", "has", "have") else verb.split()[0]
+                else:  # "40M rows": the number's multiplier, then what it counts
+                    pred = _counted(after[cash.end():] if cash is not None else after)
+                    if not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
+                        continue
             else:
                 continue
             obj = obj.strip(" ,")
