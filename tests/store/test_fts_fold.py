@@ -11,7 +11,6 @@ on SQLite. Now the same words find the same items on both stores.
 from __future__ import annotations
 
 import itertools
-import time
 import unicodedata
 
 import psycopg
@@ -20,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlane.store import Filters, open_store
-from memlane.store.migrations import load_migrations
+from tests.store.test_pg_fts_text import _apply_until
 
 pytest.importorskip("psycopg")
 
@@ -103,19 +102,6 @@ def test_latin_words_with_diacritics_and_format_characters_match_alike(both, doc
     lite, pg = (_found(s, scope, texts, word) for s in both)
     assert lite == pg
     assert lite  # the word is in the text it was drawn from
-
-
-def _apply_until(url: str, last: str) -> None:
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("CREATE TABLE schema_migrations (name text PRIMARY KEY, sha256 text NOT NULL,"
-                     " applied_at double precision NOT NULL)")
-        for m in load_migrations("memlane.store.postgres"):
-            if m.name > last:
-                break
-            with conn.transaction():
-                conn.execute(m.sql)
-                conn.execute("INSERT INTO schema_migrations VALUES (%s, %s, %s)",
-                             (m.name, m.sha256, time.time()))
 
 
 def test_items_stored_before_0014_are_found_after_it(pg_url):
