@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from memlane.errors import ConfigError, StoreError
@@ -86,6 +86,7 @@ def test_an_unencoded_at_sign_in_the_password_is_refused(url):
        query=st.sampled_from(["", "?sslmode=disable", "?password={p}", "?a=1&password={p}#x"]))
 @settings(max_examples=200, deadline=None)
 def test_public_url_never_raises_and_never_shows_the_password(user, password, host, query):
+    assume(password.strip("*"))  # a password of the mask's own stars is in any masked text
     p = quote(password, safe="")
     url = f"postgresql://{quote(user, safe='')}:{p}@{host}/db{query.format(p=p)}"
     shown = public_url(url)
