@@ -2116,6 +2116,64 @@ class _Reader:
             self.put((ti, si), "rationale", clean(s))
 
 
+    def taken_up(self) -> None:
+        """Among people, a request no rule placed, put to a participant by name or to whoever
+        answers ("Hiroshi can you fill in the form on SafeNet today", "Sunita send the delay
+        message to pax now", "…, can you run it through iZotope RX") and taken up by a bare
+        acceptance in the next turn ("yes", "yep", "on it", "will do", "already on my list")
+        is the accepting speaker's task; not a choice ("… or …"), nor a request that says
+        nothing of its own ("can you do that today", "can you own it") (session 22)."""
+        if self.assisted:
+            return
+        for ti in range(len(self.turns) - 1):
+            turn, nxt = self.turns[ti], self.turns[ti + 1]
+            if not turn.sentences or not nxt.sentences or nxt.who == turn.who or turn.role != "user":
+                continue
+            si = len(turn.sentences) - 1
+            s = turn.sentences[si]
+            if (ti, si) in self.cues.placed or _TAKEN_UP.match(nxt.sentences[0]) is None:
+                continue
+            ask = _REQUEST_TO.match(s) or _REQUEST_AFTER.search(s)
+            who = ask.groupdict().get("who") if ask else None
+            if ask is None:
+                named = _NAME_DO.match(s)
+                if (named is None or named.group("who") == turn.who
+                        or named.group("verb") not in _STEP_VERBS | _ASKED_VERBS | {"fill", "run", "measure", "bring"}):
+                    continue
+                ask, who = named, named.group("who")
+            if who and not self.speaks(who):
+                if ask.re is _NAME_DO:
+                    continue
+                who = None
+            if who and who.lower() != nxt.who.lower():
+                continue
+            rest = ask.group("rest")
+            if " or " in rest or len(_content(rest) - _ANAPHORIC - {"today", "now", "tomorrow"}) < 2:
+                continue
+            self.put((ti, si), "action_items", _owned(nxt.who, _stop(clean(rest))))
+
+    def goes(self) -> None:
+        """Among people, a statement no rule placed that says where a thing goes, moves or
+        stays ("log goes in case 4", "Fishing moves to post-alpha.", "top fields wait till
+        next week") is a decision: not a question, not said of a pronoun or with a modal
+        ("It goes to the heap…", "They can move to…", "I'd go with three"), not "go up / come
+        in" (what happens, not what was chosen) (session 22)."""
+        if self.assisted:
+            return
+        for ti, turn in enumerate(self.turns):
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith("?") or turn.role != "user":
+                    continue
+                found = _GOES.match(s)
+                if found is None:
+                    continue
+                words = found.group("what").lower().split()
+                if ((words[0] in _NOT_GOES and (len(words) == 1 or words[0] not in ("this", "that")))
+                        or set(words) & {"can", "could", "might", "may", "will", "would", "should"}):
+                    continue
+                self.decide((ti, si), s)
+
+
 _NARRATED = re.compile(
     r"^(?:(?:so|and|but|good|ok(?:ay)?|then|well|yes|yeah)[,:.!]?\s+)?(?:we|i)\s+"
     r"(?:really\s+|just\s+|already\s+|also\s+|actually\s+)?"
@@ -2435,6 +2493,27 @@ def _object_of(directive: str, question: str) -> str:
     return directive[: m.start(2)] + q.group(1) + directive[m.end(2):]
 
 
+_TAKEN_UP = re.compile(r"^(?:yes|yep|yeah|yup|sure|ok(?:ay)?|will do|on it|can do|no problem|of course|"
+                       r"already on (?:my|the) list|already on it)\b(?![^.!]*\bbut\b)[^?]{0,40}$", re.IGNORECASE)
+"""A bare acceptance of a request ("yes", "yep", "on it", "will do when I get home", "already on
+my list"): the request is the answering speaker's task (session 22)."""
+_REQUEST_TO = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then|good|great|thanks)[,.]?\s+)*(?:(?P<who>[A-Z][a-z]+),?\s+)?"
+                         r"(?:can|could|would|will)\s+you\s+(?:also\s+)?(?P<rest>[a-z].+?)\??$")
+_REQUEST_AFTER = re.compile(r",\s+(?:so\s+)?(?:can|could|would)\s+you\s+(?P<rest>[a-z].+?)\??$")
+_NAME_DO = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then|good|great)[,.]?\s+)*(?P<who>[A-Z][a-z]+)\s+"
+                      r"(?P<rest>(?P<verb>[a-z]+)\b.+?)[.!]?$")
+"""A request put to a participant without the comma or question mark of ``_ASK`` / ``_CAN_YOU``
+("Hiroshi can you fill in the form on SafeNet today", "Sunita send the delay message to pax now",
+"…, can you run it through iZotope RX") (session 22)."""
+_GOES = re.compile(r"^(?:(?:ok(?:ay)?|so|then|and|yeah|yes|right|fine|good)[,.]?\s+)*(?:the\s+|our\s+)?"
+                   r"(?P<what>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:goes|go|moves|move|stays|stay|waits|wait|comes out)\s+"
+                   r"(?:in|on|to|at|into|till|until|with|after|before|first|last|back)\b", re.IGNORECASE)
+"""A choice said as where a thing goes ("log goes in case 4", "Fishing moves to post-alpha.",
+"top fields wait till next week", "Then that line comes out unless…") (session 22)."""
+_NOT_GOES = frozenset("i you he she it we they this that there what who which if when let let's lets "
+                      "i'd i'll we'll they'll you'll it'll hopefully".split())
+
+
 def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None) -> Cues:
     """The cues of a conversation given as ``(speaker, role, sentences)`` per turn; with a
     ``model`` (:class:`memlane.index.sentclass.SentenceModel` or
@@ -2444,6 +2523,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader = _Reader([_Turn(w, r, s) for w, r, s in turns])
     if model is None or getattr(model, "mode", "add") != "alone":
         reader.read()
+        reader.taken_up()
+        reader.goes()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()

@@ -1,0 +1,117 @@
+"""Session 22: a request taken up by a bare "yes", and a choice said as where a thing goes
+(the offline backend, both ways it runs: the patterns alone and with the shipped sentence
+model). Every conversation is written for these tests."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.bench.summaries.score import dice, is_small_talk, strip_owner, tokens
+from memlane.testing import checked_summary, offline_summary
+
+WAYS = [None, "shipped"]
+
+
+def _summary(turns, model):
+    return offline_summary(*(f"{who}: {text}" for who, text in turns), model=model)[0]
+
+
+def _has(items, text):
+    """Whether an item of ``items`` matches ``text`` by the bench's rule (Dice >= 0.5)."""
+    return any(dice(tokens(strip_owner(x)), tokens(text)) >= 0.5 for x in items)
+
+
+def _steps(summary):
+    return [*summary.next_steps, *summary.action_items]
+
+
+# A request put to a participant without a comma or question mark, taken up by a bare "yes".
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("asked, answer, step", [
+    ("Nadia can you label the sample boxes in the cold room today", "yep", "Label the sample boxes in the cold room"),
+    ("Nadia send the sample list to Kestrel Labs today", "on it", "Send the sample list to Kestrel Labs"),
+    ("the freezer log is a mess, can you label the sample boxes in the cold room", "will do after lunch",
+     "Label the sample boxes in the cold room"),
+])
+def test_a_request_taken_up_by_a_bare_yes_is_the_answerers_step(model, asked, answer, step):
+    summary = _summary([
+        ("Tobias", "freezer 2 is back to minus 80 since this morning"),
+        ("Nadia", "good, the engineer said the compressor was fine"),
+        ("Tobias", asked),
+        ("Nadia", answer),
+    ], model)
+    steps = _steps(summary)
+    assert _has(steps, step), summary
+    assert _has([x for x in summary.action_items if x.startswith("Nadia: ")], step), summary
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("asked, answer", [
+    ("Nadia can you do that today", "yep"),  # says nothing of its own
+    ("Nadia can you label the boxes or the racks", "yep"),  # a choice
+    ("Nadia can you label the sample boxes in the cold room today", "not today, sorry"),  # turned down
+])
+def test_no_step_from_a_request_that_says_nothing_or_is_not_taken_up(model, asked, answer):
+    summary = _summary([
+        ("Tobias", "freezer 2 is back to minus 80 since this morning"),
+        ("Nadia", "good, the engineer said the compressor was fine"),
+        ("Tobias", asked),
+        ("Nadia", answer),
+    ], model)
+    assert not any(x.startswith("Nadia: ") for x in summary.action_items), summary
+
+
+# A choice said as where a thing goes, moves or stays.
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said, decision", [
+    ("the quilt goes in the front window", "Put the quilt in the front window"),
+    ("Pottery moves to the back room.", "Move the pottery to the back room"),
+    ("the raffle waits till next month", "The raffle waits until next month"),
+])
+def test_where_a_thing_goes_is_a_decision(model, said, decision):
+    summary = _summary([
+        ("Odile", "the craft fair stalls arrive friday and we open saturday at ten"),
+        ("Bram", "where do the quilt and the pottery go this year"),
+        ("Odile", said),
+        ("Bram", "ok, I'll print the stall map tonight"),
+    ], model)
+    assert _has(summary.decisions, decision), summary
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", [
+    "It goes to the printer every Monday.",  # a pronoun: how things are
+    "Prices go up next week.",  # what happens, not a choice
+    "They can move to the back room.",  # a modal: an option
+])
+def test_what_happens_is_no_decision(model, said):
+    summary = _summary([
+        ("Odile", "the craft fair stalls arrive friday and we open saturday at ten"),
+        ("Bram", "the flyer is nearly ready"),
+        ("Odile", said),
+        ("Bram", "ok, I'll print the stall map tonight"),
+    ], model)
+    assert not _has(summary.decisions, said), summary
+
+
+_WORDS = ["Nadia", "Tobias", "can", "you", "label", "the", "boxes", "goes", "in", "moves", "to", "stays",
+          "yep", "on it", "will do", "or", "today", "it", "window", "log", "case", "4", ",", "?", "."]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Nadia", "Tobias", "Odile"]),
+                          st.lists(st.sampled_from(_WORDS), min_size=1, max_size=9)),
+                min_size=2, max_size=6))
+def test_the_new_shapes_never_raise_nor_write_small_talk_or_one_sentence_twice(turns):
+    lines = [f"{who}: {' '.join(words)}" for who, words in turns]
+    summary = checked_summary(None, *lines)
+    seen: dict[str, str] = {}
+    for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items"):
+        for item in getattr(summary, name):
+            assert not is_small_talk(strip_owner(item))
+            key = strip_owner(item).strip().lower()
+            assert seen.setdefault(key, name) == name, (item, seen[key], name)
