@@ -52,6 +52,7 @@ def test_a_request_taken_up_by_a_bare_yes_is_the_answerers_step(model, asked, an
     ("Nadia can you do that today", "yep"),  # says nothing of its own
     ("Nadia can you label the boxes or the racks", "yep"),  # a choice
     ("Nadia can you label the sample boxes in the cold room today", "not today, sorry"),  # turned down
+    ("Would you like to share the chilli recipe with the lab?", "yes"),  # an invitation (LoCoMo)
 ])
 def test_no_step_from_a_request_that_says_nothing_or_is_not_taken_up(model, asked, answer):
     summary = _summary([
@@ -87,6 +88,8 @@ def test_where_a_thing_goes_is_a_decision(model, said, decision):
     "It goes to the printer every Monday.",  # a pronoun: how things are
     "Prices go up next week.",  # what happens, not a choice
     "They can move to the back room.",  # a modal: an option
+    "Can't wait to see the quilt in the window!",  # a feeling (LoCoMo)
+    "I'm gonna stay in the back room with the pottery.",  # the speaker's plan, not where a thing goes
 ])
 def test_what_happens_is_no_decision(model, said):
     summary = _summary([

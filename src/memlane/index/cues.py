@@ -2148,7 +2148,7 @@ class _Reader:
             if who and who.lower() != nxt.who.lower():
                 continue
             rest = ask.group("rest")
-            if " or " in rest or len(_content(rest) - _ANAPHORIC - {"today", "now", "tomorrow"}) < 2:
+            if _first_word(rest) in _NOT_ASKED or " or " in rest or len(_content(rest) - _ANAPHORIC - {"today", "now", "tomorrow"}) < 2:
                 continue
             self.put((ti, si), "action_items", _owned(nxt.who, _stop(clean(rest))))
 
@@ -2169,7 +2169,9 @@ class _Reader:
                     continue
                 words = found.group("what").lower().split()
                 if ((words[0] in _NOT_GOES and (len(words) == 1 or words[0] not in ("this", "that")))
-                        or set(words) & {"can", "could", "might", "may", "will", "would", "should"}):
+                        or set(words[1:]) & _NOT_GOES - {"this", "that"}
+                        or set(words) & {"can", "could", "might", "may", "will", "would", "should"}
+                        or any(w.endswith(("n't", "n\u2019t")) for w in words)):  # "Can't wait to…" (LoCoMo)
                     continue
                 self.decide((ti, si), s)
 
@@ -2506,12 +2508,18 @@ _NAME_DO = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then|good|great)[,.]?\s+)*(
 ("Hiroshi can you fill in the form on SafeNet today", "Sunita send the delay message to pax now",
 "…, can you run it through iZotope RX") (session 22)."""
 _GOES = re.compile(r"^(?:(?:ok(?:ay)?|so|then|and|yeah|yes|right|fine|good)[,.]?\s+)*(?:the\s+|our\s+)?"
-                   r"(?P<what>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:goes|go|moves|move|stays|stay|waits|wait|comes out)\s+"
-                   r"(?:in|on|to|at|into|till|until|with|after|before|first|last|back)\b", re.IGNORECASE)
+                   r"(?P<what>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:(?:goes|go|moves|move|stays|stay|comes out)\s+"
+                   r"(?:in|on|to|at|into|till|until|with|after|before|first|last|back)|(?:waits|wait)\s+(?:till|until))\b",
+                   re.IGNORECASE)
 """A choice said as where a thing goes ("log goes in case 4", "Fishing moves to post-alpha.",
 "top fields wait till next week", "Then that line comes out unless…") (session 22)."""
 _NOT_GOES = frozenset("i you he she it we they this that there what who which if when let let's lets "
-                      "i'd i'll we'll they'll you'll it'll hopefully".split())
+                      "i'd i'll we'll they'll you'll it'll i'm we're you're they're he's she's it's "
+                      "gonna going wanna want need hopefully".split())
+_NOT_ASKED = frozenset("like love want mind know think believe remember imagine guess see hear feel tell "
+                       "recommend say be explain".split())
+"""What "would / can you…" asks that is no task: an invitation or a question ("Would you like to
+share the recipe?", "Can you believe it?") (session 22)."""
 
 
 def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None) -> Cues:
