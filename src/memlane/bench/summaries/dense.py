@@ -29,12 +29,12 @@ from memlane.index.sentclass import LABELS
 __all__ = ["CHEAP", "CHOSEN", "CONFIGS", "FIT", "Prepared", "cross_validate", "fit", "prepare"]
 
 SETS = ("pool", "train", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
-        "heldout11", "heldout12", "heldout15", "heldout16", "heldout17")
-"""The development sets ``--train`` fits and cross-validates on (831 conversations since
-session 21; 723 from the end of session 15), each scored apart as a part: the shipped weights'
-training data. heldout11 and heldout12, the untouched sets of sessions 14 and 15, each checked
-the weights of its session once (docs/summary-eval.md) and joined them afterwards; heldout15,
-heldout16 and heldout17 joined in session 21. heldout13 and heldout14 stay out: the rules'
+        "heldout11", "heldout12", "heldout15", "heldout16", "heldout17", "heldout18")
+"""The development sets ``--train`` fits and cross-validates on (867 conversations since
+session 22; 831 in session 21, 723 from the end of session 15), each scored apart as a part: the
+shipped weights' training data. heldout11 and heldout12, the untouched sets of sessions 14 and 15,
+each checked the weights of its session once (docs/summary-eval.md) and joined them afterwards;
+heldout15, heldout16 and heldout17 joined in session 21, heldout18 in session 22. heldout13 and heldout14 stay out: the rules'
 check sets, read by their counts only."""
 FIT: dict[str, Any] = {"c": 0.001}
 """How ``memlane bench summaries --train`` fits the model by default: a logistic regression
