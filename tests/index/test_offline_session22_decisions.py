@@ -118,3 +118,33 @@ def test_the_new_shapes_never_raise_nor_write_small_talk_or_one_sentence_twice(t
             assert not is_small_talk(strip_owner(item))
             key = strip_owner(item).strip().lower()
             assert seen.setdefault(key, name) == name, (item, seen[key], name)
+
+
+# The user taking up the assistant's suggestion without saying it again.
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("suggestion, answer, step", [
+    ("You could ask the shop to keep the old brake pads so you can see the wear.", "good shout, will ask",
+     "Ask the shop to keep the old brake pads"),
+    ("After the upgrade I'd compare the page load times on the staging site.", "yep will do that after",
+     "Compare the page load times on the staging site after the upgrade"),
+])
+def test_a_suggestion_taken_up_in_other_words_is_the_users_step(model, suggestion, answer, step):
+    summary = _summary([
+        ("user", "the bike shop says my brakes need new pads and discs, quote is £140"),
+        ("assistant", "That's a normal price for pads and discs on both wheels. " + suggestion),
+        ("user", answer),
+    ], model)
+    assert _has([x for x in summary.action_items if x.startswith("user: ")], step), summary
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_step_in_its_own_words_is_left_as_said(model):
+    summary = _summary([
+        ("user", "the bike shop says my brakes need new pads and discs, quote is £140"),
+        ("assistant", "That's a normal price for pads and discs on both wheels. "
+                      "You could ask the shop to keep the old brake pads so you can see the wear."),
+        ("user", "ok I'll check the Halfords price first"),
+    ], model)
+    assert not _has(summary.action_items, "Ask the shop to keep the old brake pads"), summary

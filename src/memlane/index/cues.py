@@ -2176,6 +2176,33 @@ class _Reader:
                 self.decide((ti, si), s)
 
 
+    def advice_taken(self) -> None:
+        """With the assistant, a user's turn opening by taking up what the assistant just
+        suggested in words that do not say it ("good shout, will ask", "yep will do both
+        after", "yeah I'll bring that up too") makes the suggestion ("You could ask them to keep
+        the old parts…", "After the rerun I'd compare row counts…") the user's step, in place of
+        the words that took it up; not a question, and not a suggestion some field already
+        holds (session 22)."""
+        if not self.assisted:
+            return
+        for ti in range(1, len(self.turns)):
+            turn, before = self.turns[ti], self.turns[ti - 1]
+            took = (_WILL_DO_THAT.match(turn.sentences[0]) if turn.role == "user" and turn.sentences
+                    and before.role == "assistant" and len(before.sentences) <= _ADOPT_MAX else None)
+            if took is None or _content(turn.sentences[0][took.end():]) - _TAKEN_WORDS:
+                continue  # "I'll check out Massage Envy…" says what, in its own words
+            said = [i for i, x in enumerate(before.sentences) if not x.endswith("?")
+                    and (m := _SUGGESTED.search(x)) and m.group("verb").lower() in _ADVICE_VERBS | {"compare"}]
+            if not said or (ti - 1, said[-1]) in self.cues.placed:
+                continue
+            suggestion = before.sentences[said[-1]]
+            if len(_content(suggestion)) < 3:
+                continue
+            if self.cues.placed.get((ti, 0)) == "action_items":
+                self.put((ti, 0), "action_items", "")
+            self.put((ti - 1, said[-1]), "action_items", _owned("user", _stop(clean(suggestion))))
+
+
 _NARRATED = re.compile(
     r"^(?:(?:so|and|but|good|ok(?:ay)?|then|well|yes|yeah)[,:.!]?\s+)?(?:we|i)\s+"
     r"(?:really\s+|just\s+|already\s+|also\s+|actually\s+)?"
@@ -2522,6 +2549,15 @@ _NOT_ASKED = frozenset("like love want mind know think believe remember imagine 
 share the recipe?", "Can you believe it?") (session 22)."""
 
 
+_WILL_DO_THAT = re.compile(r"^(?:(?:yep|yes|yeah|ok(?:ay)?|sure|good shout|good idea|great|nice|cool|thanks|perfect)[,.!]?\s+)*"
+                           r"(?:i'?ll|will)\s+(?:do|ask|try|bring|check|mention|raise|suggest)\b"
+                           r"(?!\s+(?:the|a|an|my|his|her|their|your|our)\b)", re.IGNORECASE)
+"""The user taking up what the assistant just suggested without saying it again ("yep will do
+both after", "good shout, will ask", "yeah I'll bring that up too") (session 22)."""
+_SUGGESTED = re.compile(r"\b(?:you could|i'?d)\s+(?:also\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+_TAKEN_WORDS = frozenset("that it both them this up too after later now tomorrow tonight first then".split())
+
+
 def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None) -> Cues:
     """The cues of a conversation given as ``(speaker, role, sentences)`` per turn; with a
     ``model`` (:class:`memlane.index.sentclass.SentenceModel` or
@@ -2533,6 +2569,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.read()
         reader.taken_up()
         reader.goes()
+        reader.advice_taken()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
