@@ -148,3 +148,33 @@ def test_a_step_in_its_own_words_is_left_as_said(model):
         ("user", "ok I'll check the Halfords price first"),
     ], model)
     assert not _has(summary.action_items, "Ask the shop to keep the old brake pads"), summary
+
+
+# "Then that's our plan: …" and "Then the X is <done> …": a conclusion.
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said, decision", [
+    ("Then that's our plan: the minibus leaves at eight and the canoes go on the trailer.",
+     "The minibus leaves at eight and the canoes go on the trailer"),
+    ("Then the spare paddles are reserved for the juniors, nobody else.", "Reserve the spare paddles for the juniors"),
+])
+def test_a_then_thats_conclusion_is_a_decision(model, said, decision):
+    summary = _summary([
+        ("Wiebke", "the river trip is on the 14th and we have twelve paddlers"),
+        ("Lorcan", "the juniors keep losing paddles and the minibus only fits ten"),
+        ("Wiebke", said),
+        ("Lorcan", "the forecast says dry all day on the 14th"),
+    ], model)
+    assert _has(summary.decisions, decision), summary
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_hedged_then_is_no_decision(model):
+    summary = _summary([
+        ("Wiebke", "the river trip is on the 14th and we have twelve paddlers"),
+        ("Lorcan", "the juniors keep losing paddles and the minibus only fits ten"),
+        ("Wiebke", "Then the spare paddles would be wasted on the juniors."),
+        ("Lorcan", "hmm"),
+    ], model)
+    assert not _has(summary.decisions, "Then the spare paddles would be wasted on the juniors"), summary

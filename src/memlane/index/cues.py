@@ -2203,6 +2203,23 @@ class _Reader:
             self.put((ti - 1, said[-1]), "action_items", _owned("user", _stop(clean(suggestion))))
 
 
+    def then_thats(self) -> None:
+        """Among people, "Then that's our markup: five years…" (what follows the colon) and "Then
+        the old lot is reserved for…" no rule placed are decisions; not a hedge, a negation or a
+        past event (``_UNSETTLED``) (session 22)."""
+        if self.assisted:
+            return
+        for ti, turn in enumerate(self.turns):
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or turn.role != "user" or s.endswith("?"):
+                    continue
+                found = _THEN_THATS.match(s)
+                if found is None or _UNSETTLED.search(s):
+                    continue
+                what = found.group("what")
+                self.decide((ti, si), _stop(clean(what)) if what and len(_content(what)) >= 3 else s)
+
+
 _NARRATED = re.compile(
     r"^(?:(?:so|and|but|good|ok(?:ay)?|then|well|yes|yeah)[,:.!]?\s+)?(?:we|i)\s+"
     r"(?:really\s+|just\s+|already\s+|also\s+|actually\s+)?"
@@ -2558,6 +2575,14 @@ _SUGGESTED = re.compile(r"\b(?:you could|i'?d)\s+(?:also\s+)?(?P<verb>[a-z]+)\b"
 _TAKEN_WORDS = frozenset("that it both them this up too after later now tomorrow tonight first then".split())
 
 
+_THEN_THATS = re.compile(r"^(?:(?:ok(?:ay)?|right|good|fine|yes|yeah)[,.]?\s+)*then[,]?\s+(?:"
+                         r"that'?s\s+(?:it|what we do|our \w+|the plan)\s*[:,]\s*(?P<what>\S.+)"
+                         r"|(?:the|our)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are)\s+(?:now\s+)?[a-z]+ed\b.*)$", re.IGNORECASE)
+"""A participant's conclusion in the shapes ``_CONCLUDE`` leaves out: "Then that's our markup: five
+years, and…", "Then that's what we do: …", "Then the old lot is reserved for the figure
+replicates…" (session 22)."""
+
+
 def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None) -> Cues:
     """The cues of a conversation given as ``(speaker, role, sentences)`` per turn; with a
     ``model`` (:class:`memlane.index.sentclass.SentenceModel` or
@@ -2570,6 +2595,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.taken_up()
         reader.goes()
         reader.advice_taken()
+        reader.then_thats()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
