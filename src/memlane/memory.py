@@ -30,7 +30,8 @@ from memlane.ingest.importer import import_jsonl
 from memlane.ingest.params import validated
 from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.sessionize import Incoming, prepare, scrub_label, store_message, store_messages
-from memlane.ingest.validate import check_scope, check_unicode, parse_time
+from memlane.ingest.spellings import forget_spellings, resolve_scope
+from memlane.ingest.validate import check_unicode, parse_time
 from memlane.pack.packer import Pack, build_pack, candidates_from
 from memlane.pack.tokens import counter_for
 from memlane.protocols import Embedder, TokenCounter, Tracer
@@ -289,7 +290,7 @@ class Memory:
             raise ValidationError("pass exactly one of scope or session_id", field="scope")
         with self.store.atomic():
             if session_id is None:
-                current = self.store.open_session_for(check_scope(scope))
+                current = self.store.open_session_for(resolve_scope(self.store, scope))
                 if current is None:
                     return None
                 session_id = current[0]
@@ -519,7 +520,7 @@ class Memory:
             return []
         asked = parse_time(now, "now") if now is not None else datetime.now(UTC)
         filters = Filters.build(
-            scope=check_scope(scope) if scope is not None else None,
+            scope=resolve_scope(self.store, scope) if scope is not None else None,
             agent=scrub_label(self.config.ingest, agent, "agent")[0],  # as it was stored
             project=scrub_label(self.config.ingest, project, "project")[0],
             kinds=kinds, lanes=lanes,
@@ -636,7 +637,7 @@ class Memory:
         """For chat apps: recent verbatim messages, relevant message hits and relevant
         earlier session summaries (and current facts), blended by the ranking; ``shares``
         reports each source's part of the pack."""
-        return self.pack(query, budget, scope=check_scope(scope), model=model, now=now)
+        return self.pack(query, budget, scope=resolve_scope(self.store, scope), model=model, now=now)
 
     @validated
     def replay_pack(self, pack_id: int) -> dict[str, Any]:
@@ -809,7 +810,9 @@ class Memory:
         of their texts, facts and their events, entities, relations, journaled packs and
         the change log's records (docs/erasure.md). A scope that holds nothing erases
         nothing and says so (``EraseReport.erased`` is False)."""
-        return EraseReport(scope, None, self.store.erase_scope(scope))
+        report = EraseReport(scope, None, self.store.erase_scope(scope))
+        forget_spellings(self.store)
+        return report
 
     @validated
     def forget_session(self, session_id: int) -> EraseReport:

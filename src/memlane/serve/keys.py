@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memlane.errors import ValidationError
+from memlane.ingest.validate import canonical_scope
 from memlane.store.contract import Store
 
 __all__ = ["NewKey", "create_key", "hash_key", "parse_scopes", "scope_matches"]
@@ -31,7 +32,7 @@ def parse_scopes(text: str | list[str] | tuple[str, ...]) -> list[str]:
     """``'team-*,alex'`` as ``['team-*', 'alex']``: the patterns a key may touch
     (``scope_matches``)."""
     parts = text.split(",") if isinstance(text, str) else list(text)
-    scopes = [p.strip() for p in parts if p.strip()]
+    scopes = [canonical_scope(p) for p in parts if canonical_scope(p)]
     if not scopes:
         raise ValidationError("scopes: give at least one scope or pattern, e.g. 'team-*,alex' "
                               "('*' for every scope)", field="scopes")
@@ -52,8 +53,10 @@ def scope_matches(scope: str, pattern: str) -> bool:
     """Whether ``scope`` matches ``pattern``, case-sensitive, whose wildcards are ``*`` (any
     characters) and ``?`` (one character), as the README says; every other character is
     itself. fnmatch also read ``[...]`` as a set of characters: a key made for the scope
-    ``user[1]`` reached ``user1`` and not ``user[1]``."""
-    return _pattern(pattern).fullmatch(scope) is not None
+    ``user[1]`` reached ``user1`` and not ``user[1]``. Both are compared in the one spelling
+    memlane stores (``canonical_scope``: NFC, trimmed, no format characters), so a key made
+    for "café" typed one way holds "café" typed the other (session 22)."""
+    return _pattern(canonical_scope(pattern)).fullmatch(canonical_scope(scope)) is not None
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,15 @@ class BrowseMixin(SqlStore):
         return [{"scope": r[0], "sessions": r[1], "open": r[2] or 0, "last_at": dt(r[3])}
                 for r in rows]
 
+    def stored_scopes(self) -> list[str]:
+        """The distinct scopes of sessions, items and facts (``ingest.spellings`` looks for
+        scopes written before session 22's spelling in them). One pass over each table's
+        scope index."""
+        rows = self._run(
+            "SELECT DISTINCT scope FROM sessions UNION SELECT DISTINCT scope FROM items"
+            " UNION SELECT DISTINCT scope FROM facts")
+        return [r[0] for r in rows if r[0] is not None]
+
     def list_packs(self, scope: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """Journaled packs, newest first (no text or entries: ``get_pack`` has them)."""
         sql = "SELECT id, query, scope, budget, used, config, created_at FROM packs"
