@@ -30,6 +30,7 @@ from memlane.ingest.importer import import_jsonl
 from memlane.ingest.params import validated
 from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.sessionize import Incoming, prepare, scrub_label, store_message, store_messages
+from memlane.textcaches import forget_cached_text
 from memlane.ingest.spellings import forget_spellings, resolve_scope
 from memlane.ingest.validate import check_unicode, parse_time
 from memlane.pack.packer import Pack, build_pack, candidates_from
@@ -812,6 +813,7 @@ class Memory:
         nothing and says so (``EraseReport.erased`` is False)."""
         report = EraseReport(scope, None, self.store.erase_scope(scope))
         forget_spellings(self.store)
+        self._forget_cached_text()
         return report
 
     @validated
@@ -820,7 +822,14 @@ class Memory:
         transaction; the rest of its scope stays (docs/erasure.md). An unknown id raises
         ``NotFoundError``."""
         scope = self.store.get_session(session_id).scope
-        return EraseReport(scope, session_id, self.store.erase_sessions([session_id]))
+        report = EraseReport(scope, session_id, self.store.erase_sessions([session_id]))
+        self._forget_cached_text()
+        return report
+
+    def _forget_cached_text(self) -> None:
+        """After an erase: no cache of this process keeps conversation text
+        (``memlane.textcaches``; docs/erasure.md)."""
+        forget_cached_text(self._embeddings, self.__dict__.get("_hyde"))
 
     @validated
     def gc(self, now: datetime | str | float | None = None) -> GcReport:
