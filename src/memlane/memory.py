@@ -30,6 +30,7 @@ from memlane.ingest.importer import import_jsonl
 from memlane.ingest.params import validated
 from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.sessionize import Incoming, prepare, scrub_label, store_message, store_messages
+from memlane.store.urls import public_url
 from memlane.textcaches import forget_cached_text
 from memlane.ingest.spellings import forget_spellings, resolve_scope
 from memlane.ingest.validate import check_unicode, parse_time
@@ -549,8 +550,23 @@ class Memory:
             self._touch_facts(hits, asked)
         return hits
 
+    def _read_only(self, what: str) -> bool:
+        """Whether the database is opened read-only (a read-only file or mount, ``?mode=ro``,
+        a PostgreSQL read-only role or replica); the first time, logs that ``what`` (a
+        write a read would make) is skipped (session 22)."""
+        if not getattr(self.store, "read_only", False):
+            return False
+        said = self.__dict__.setdefault("_read_only_said", set())
+        if what not in said:
+            said.add(what)
+            log.warning("%s is read-only: %s", public_url(self.store.url), what)
+        return True
+
     def _touch_facts(self, hits: list[Hit], when: datetime) -> None:
         """A fact returned by a search counts as accessed: its staleness clock restarts."""
+        if self._read_only("searches do not record when facts were last used "
+                           "(confidence.touch_on_access)"):
+            return
         facts = self.store.facts_for_items([h.item.id for h in hits if h.item.kind == "fact"])
         if facts:
             with self.store.atomic():
@@ -613,7 +629,7 @@ class Memory:
         p = build_pack(query, budget, cands, cfg, counter, instructions)
         if not p.entries and self.last_notice:  # the search's own reason (a query of no words)
             p = dataclasses.replace(p, notice=self.last_notice)
-        if cfg.journal:
+        if cfg.journal and not self._read_only("packs are not journaled (pack.journal)"):
             with self.store.atomic():
                 pack_id = self.store.save_pack({
                     "query": query, "scope": scope, "budget": budget, "used": p.used,
