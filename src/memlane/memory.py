@@ -24,7 +24,7 @@ from memlane.index.indexer import close_idle, index_pending
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.pipeline import Intelligence, process_queue
 from memlane.index.schema import SUMMARY_SCHEMA_VERSION, Extraction, SessionSummary
-from memlane.index.upsert import add_fact, slugify, upsert_item
+from memlane.index.upsert import add_fact, topic_slug, upsert_item
 from memlane.index.worker import IndexWorker
 from memlane.ingest.importer import import_jsonl
 from memlane.ingest.params import validated
@@ -407,8 +407,12 @@ class Memory:
 
     @validated
     def store_summary(self, draft: SummaryDraft) -> int:
-        """Store a confirmed draft as a ``summary`` item; returns its id."""
-        vec = self.embeddings.for_index([draft.preview()])
+        """Store a confirmed draft as a ``summary`` item; returns its id. Its text and every
+        field are redacted as a message is: a draft is a caller's object (one edited
+        before it is confirmed, or built by hand) and was stored as it came (session 22)."""
+        cfg = self.config.ingest
+        text = scrub(cfg, draft.preview())[0]
+        vec = self.embeddings.for_index([text])
         end = draft.summary.time_end or datetime.now(UTC)
         with self.store.atomic():
             # erased since the draft was written: the summary would quote them again
@@ -422,11 +426,12 @@ class Memory:
                         f"draft: message {mid} of scope {draft.scope!r} was erased after the "
                         "draft was written; summarize again", field="draft")
             (item_id,) = self.store.insert_items([{
-                "kind": "summary", "text": draft.preview(), "at": end.timestamp(),
+                "kind": "summary", "text": text, "at": end.timestamp(),
                 "scope": draft.scope, "session_id": draft.session_id, "lane": "episodic",
-                "keywords": list(draft.summary.topic_tags), "entities": list(draft.summary.entities),
+                "keywords": scrub_deep(cfg, list(draft.summary.topic_tags)),
+                "entities": scrub_deep(cfg, list(draft.summary.entities)),
                 "source": "observed" if draft.summary.model == "offline" else "inferred",
-                "extra": {"summary": draft.summary.to_dict(), "on_demand": True,
+                "extra": {"summary": scrub_deep(cfg, draft.summary.to_dict()), "on_demand": True,
                           "message_ids": list(draft.message_ids)},
             }])
             self.store.put_vectors(self.embeddings.model, [(item_id, vec[0])])
@@ -707,7 +712,7 @@ class Memory:
     @validated
     def thread(self, topic: str, scope: str | None = None) -> list[Item]:
         """The story thread of a topic: every active item tagged ``topic:<slug>``, in time order."""
-        return self.store.items_with_keyword(f"topic:{slugify(topic)}", scope)
+        return self.store.items_with_keyword(f"topic:{topic_slug(self.config.ingest, topic)}", scope)
 
     @validated
     def add_fact(
@@ -860,7 +865,7 @@ class Memory:
         """Fold topics' summaries into decision records; write weekly roll-ups."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         return compact(self.store, self.embeddings, self.config.hygiene, when, scope=scope,
-                       topic=slugify(topic) if topic else None)
+                       topic=topic_slug(self.config.ingest, topic) if topic else None)
 
     @validated
     def work_once(self, now: datetime | str | float | None = None) -> IndexReport:

@@ -34,6 +34,15 @@ def slugify(topic: str) -> str:
     return slug
 
 
+def topic_slug(cfg: Any, topic: str) -> str:
+    """The slug of ``topic`` redacted as text is (``cfg``: ``[memory.ingest]``): a topic is
+    stored (the items' ``topic:<slug>`` keyword, the thread's ``extra.topic``), so a secret
+    in it is stored as its placeholder; ``thread`` and ``compact`` look a topic up the same
+    way, so they still find it. Slugged as it was, ``ghp_…`` was stored lower-cased,
+    ``ghp-…`` (session 22)."""
+    return slugify(scrub(cfg, topic)[0])
+
+
 def dedupe_hash(agent: str | None, project: str | None, kind: str, text: str,
                 scope: str | None = None, *, scoped: bool = True) -> str:
     """SHA-256 of (scope, agent, project, kind, text): the same memory stored twice in one
@@ -77,7 +86,7 @@ def upsert_item(store: Store, embeddings: Embeddings, config: Config, text: str,
     agent = scrub_label(config.ingest, agent, "agent")[0]  # stored and shown as a message's
     project = scrub_label(config.ingest, project, "project")[0]
     when = datetime.now(UTC) if at is None else parse_time(at)
-    slugs = [slugify(t) for t in topics]
+    slugs = [topic_slug(config.ingest, t) for t in topics]
     digest = dedupe_hash(agent, project, kind, text, scope) if dedupe else None
 
     def stored() -> int | None:
