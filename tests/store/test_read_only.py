@@ -48,6 +48,9 @@ def _reads(db: str, caplog: pytest.LogCaptureFixture) -> None:
         assert m.stats()["messages"] == 1
         with pytest.raises(StoreError, match="read-only|permission denied"):
             m.add_message("alice", "user", "one more")
+        with pytest.raises(StoreError, match="read-only|permission denied"):
+            m.forget_scope("alice")  # an erase cannot happen, and nothing is half-done
+        assert m.stats()["messages"] == 1 and len(m.facts(scope="alice")) == 1
     finally:
         m.close()
 
