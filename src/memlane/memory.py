@@ -479,6 +479,8 @@ class Memory:
             raise self._calls.error()
         if self._worker is None:
             self._worker = IndexWorker(self.work_once, poll_seconds=poll_seconds)
+        if self._read_only("the index worker does not run (it writes what it indexes)"):
+            return self._worker  # not started: it would fail and warn at every poll, forever
         return self._worker.start()
 
     # -- search -------------------------------------------------------------------------

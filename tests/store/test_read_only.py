@@ -42,8 +42,10 @@ def _reads(db: str, caplog: pytest.LogCaptureFixture) -> None:
                 assert any(h.item.kind == "fact" for h in hits)
                 p = m.pack("espresso machine", scope="alice")
                 assert "espresso" in p.text and p.id is None
+            worker = m.start_worker(poll_seconds=0.05)  # would fail at every poll
+            assert not worker.running and worker.failures == 0
         said = [r.getMessage() for r in caplog.records if "read-only" in r.getMessage()]
-        assert len(said) == 2, said  # once each: the access times, the pack journal
+        assert len(said) == 3, said  # once each: access times, pack journal, index worker
         assert len(m.sessions(scope="alice")) == 1 and len(m.facts(scope="alice")) == 1
         assert m.stats()["messages"] == 1
         with pytest.raises(StoreError, match="read-only|permission denied"):
