@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memlane import Memory
 from memlane.errors import ValidationError
-from memlane.ingest.validate import _FORMAT, canonical_scope, check_scope
-from memlane.serve.keys import scope_matches
+from memlane.ingest.validate import FORMAT_CHARACTERS, canonical_scope, check_scope
+from memlane.serve.keys import parse_scopes, scope_matches
 from memlane.store import open_store
 from memlane.testing import memory
 
@@ -29,7 +29,7 @@ INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u200e
 
 def test_the_format_class_is_unicodes_cf() -> None:
     cf = {c for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf"}
-    ours = {c for c in range(sys.maxunicode + 1) if _FORMAT.match(chr(c))}
+    ours = {c for c in range(sys.maxunicode + 1) if FORMAT_CHARACTERS.match(chr(c))}
     assert cf <= ours
     # the rest are Cf in a later Unicode than this Python's (Egyptian format controls)
     assert all(unicodedata.category(chr(c)) == "Cn" for c in ours - cf)
@@ -139,3 +139,27 @@ def test_an_old_databases_scope_is_reached_in_either_spelling(db_url: str, typed
     finally:
         m.close()
 
+
+
+def test_a_key_pattern_with_an_invisible_character_is_refused() -> None:
+    with pytest.raises(ValidationError) as e:
+        parse_scopes("alice,team\u200b-*")
+    assert e.value.field == "scopes" and "U+200B" in str(e.value)
+    assert parse_scopes([NFD_CAFE, " bob "]) == [NFC_CAFE, "bob"]
+
+
+@settings(max_examples=15, deadline=None)
+@given(label=labels)
+def test_a_scope_written_in_one_form_is_read_in_the_other(tmp_path_factory: Any, label: str) -> None:
+    nfd, nfc = (unicodedata.normalize(f, label).strip() for f in ("NFD", "NFC"))
+    if not nfd or len(nfd) > 256:
+        return
+    m = memory(tmp_path_factory.mktemp("s") / "m.db")
+    try:
+        stored = m.add_message(nfd, "user", "the espresso machine is broken", agent=nfd)
+        assert stored.scope == nfc
+        (s,) = m.sessions(scope=nfc)
+        assert s.id == stored.session_id and s.agent == nfc
+        assert m.forget_scope(nfc).erased and m.stats()["messages"] == 0
+    finally:
+        m.close()

@@ -29,6 +29,7 @@ __all__ = [
     "check_role",
     "check_scope",
     "canonical_scope",
+    "FORMAT_CHARACTERS",
     "check_text",
     "check_unicode",
     "parse_time",
@@ -98,6 +99,8 @@ _FORMAT = re.compile(
     "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
     "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
     "\U000e0020-\U000e007f]")
+
+FORMAT_CHARACTERS = _FORMAT
 
 
 def canonical_scope(value: str) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memlane.errors import ValidationError
-from memlane.ingest.validate import canonical_scope
+from memlane.ingest.validate import FORMAT_CHARACTERS, canonical_scope
 from memlane.store.contract import Store
 
 __all__ = ["NewKey", "create_key", "hash_key", "parse_scopes", "scope_matches"]
@@ -32,6 +32,11 @@ def parse_scopes(text: str | list[str] | tuple[str, ...]) -> list[str]:
     """``'team-*,alex'`` as ``['team-*', 'alex']``: the patterns a key may touch
     (``scope_matches``)."""
     parts = text.split(",") if isinstance(text, str) else list(text)
+    for p in parts:  # as a scope refuses them (a pattern stored without them said another)
+        bad = FORMAT_CHARACTERS.search(p) if isinstance(p, str) else None
+        if bad is not None:
+            raise ValidationError(f"scopes: {p.strip()!r} holds an invisible format character "
+                                  f"(U+{ord(bad.group()):04X}); a scope cannot", field="scopes")
     scopes = [canonical_scope(p) for p in parts if canonical_scope(p)]
     if not scopes:
         raise ValidationError("scopes: give at least one scope or pattern, e.g. 'team-*,alex' "
