@@ -163,3 +163,14 @@ def test_a_scope_written_in_one_form_is_read_in_the_other(tmp_path_factory: Any,
         assert m.forget_scope(nfc).erased and m.stats()["messages"] == 0
     finally:
         m.close()
+
+
+@given(st.text(st.sampled_from("éüñçåàÅÉ"), min_size=129, max_size=256))
+def test_a_scope_is_measured_in_its_one_spelling(s: str) -> None:
+    """NFD doubles these letters' length: the scope typed decomposed was refused (over 256
+    characters) while the same scope typed composed was accepted."""
+    nfd = unicodedata.normalize("NFD", s)
+    assert len(nfd) > 256
+    assert check_scope(nfd) == check_scope(s) == unicodedata.normalize("NFC", s)
+    with pytest.raises(ValidationError, match="at most 256"):
+        check_scope(s + "x" * (257 - len(s)))

@@ -117,6 +117,10 @@ def check_scope(scope: Any, field: str = "scope") -> str:
     that "café" typed as one code point or as "e" and a combining accent is one scope, and
     without format characters (zero-width, bidi controls, soft hyphen: ``team\u200b`` would
     look like ``team`` and be another scope), refused naming the field."""
+    if isinstance(scope, str) and not scope.isascii():
+        # composed before its length is judged: 200 accented letters typed as letter and
+        # accent (400 code points) are the 200-character scope typed composed
+        scope = unicodedata.normalize("NFC", check_unicode(scope, field))
     value = check_label(scope, field)
     if value.isascii():
         return value
@@ -125,9 +129,6 @@ def check_scope(scope: Any, field: str = "scope") -> str:
         raise _fail(field, f"must not hold invisible format characters such as zero-width "
                            f"spaces, joiners or bidi controls (found U+{ord(bad.group()):04X} "
                            f"at character {bad.start()})")
-    value = unicodedata.normalize("NFC", value)
-    if len(value) > MAX_SCOPE_CHARS:  # NFC composes: never longer, but say so if it were
-        raise _fail(field, f"must be at most {MAX_SCOPE_CHARS} characters, got {len(value)}")
     return value
 
 
