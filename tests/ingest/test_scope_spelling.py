@@ -127,6 +127,9 @@ def test_an_old_databases_scope_is_reached_in_either_spelling(db_url: str, typed
         # a new message joins the open session stored in the old spelling
         new = m.add_message(typed, "user", "the grinder is fine", at=1_700_000_060.0)
         assert new.session_id == old[0].id
+        again = m.add_message("team", "user", "and the staging key weekly", at=1_700_000_060.0)
+        (team,) = m.sessions(scope="team")  # its open session, spelt as stored
+        assert again.session_id == team.id and team.scope == "team\u200b"
         assert m.close_session(typed) is not None and m.close_session("team") is not None
         m.index()
         hits = m.search("espresso", scope=typed, kinds=["turn"])

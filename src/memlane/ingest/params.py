@@ -338,6 +338,10 @@ def validated(method: F) -> F:
     known = frozenset(p.name for p in params[1:])
     required = tuple(p.name for p in params[1:] if p.default is p.empty)
     ordered = tuple((p.name, rules[p.name]) for p in params if p.name in rules)
+    # a scope is looked up as the database spells it (``ingest.spellings``), except where
+    # the message path does it itself: it checks the scope again (``prepare``), which
+    # refuses an old spelling holding a format character
+    resolve = method.__name__ not in ("add_message", "import_file")
 
     def plain_call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any] | None:
         """The arguments by parameter name, or None to leave the call to ``bind``."""
@@ -355,7 +359,7 @@ def validated(method: F) -> F:
             for name, rule in ordered:
                 if name in arguments:
                     arguments[name] = rule(arguments[name], name, self.config)
-            if isinstance(arguments.get("scope"), str):
+            if resolve and isinstance(arguments.get("scope"), str):
                 arguments["scope"] = stored_scope(self.store, arguments["scope"])
             return method(self, **arguments)
         try:
@@ -365,7 +369,7 @@ def validated(method: F) -> F:
         for name, value in list(bound.arguments.items()):
             if name in rules:
                 bound.arguments[name] = rules[name](value, name, self.config)
-        if isinstance(bound.arguments.get("scope"), str):
+        if resolve and isinstance(bound.arguments.get("scope"), str):
             bound.arguments["scope"] = stored_scope(self.store, bound.arguments["scope"])
         return method(*bound.args, **bound.kwargs)
 
