@@ -30,6 +30,7 @@ __all__ = [
     "check_scope",
     "canonical_scope",
     "FORMAT_CHARACTERS",
+    "has_control",
     "check_text",
     "check_unicode",
     "parse_time",
@@ -69,6 +70,9 @@ def _has_control(value: str) -> int:
     """Index of the first control, format-breaking or line-breaking character, or -1."""
     m = _CONTROL.search(value)
     return -1 if m is None else m.start()
+
+
+has_control = _has_control
 
 
 def check_label(value: Any, field: str, max_chars: int = MAX_SCOPE_CHARS) -> str:

@@ -15,7 +15,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memlane.errors import ValidationError
-from memlane.ingest.validate import FORMAT_CHARACTERS, canonical_scope
+from memlane.ingest.validate import (
+    FORMAT_CHARACTERS,
+    MAX_SCOPE_CHARS,
+    canonical_scope,
+    has_control,
+)
 from memlane.store.contract import Store
 
 __all__ = ["NewKey", "create_key", "hash_key", "parse_scopes", "scope_matches"]
@@ -42,9 +47,12 @@ def parse_scopes(text: str | list[str] | tuple[str, ...]) -> list[str]:
         raise ValidationError("scopes: give at least one scope or pattern, e.g. 'team-*,alex' "
                               "('*' for every scope)", field="scopes")
     for s in scopes:
-        if len(s) > 200 or any(c.isspace() for c in s):
-            raise ValidationError(f"scopes: {s!r} is not a scope pattern (no spaces, at most "
-                                  "200 characters)", field="scopes")
+        # what a scope may hold, a pattern may: a space inside ("Acme Corp") and up to 256
+        # characters (patterns refused both, so no key could hold such a scope; session 22)
+        if len(s) > MAX_SCOPE_CHARS or has_control(s) >= 0:
+            raise ValidationError(f"scopes: {s!r} is not a scope pattern (one line without "
+                                  f"control characters, at most {MAX_SCOPE_CHARS} characters)",
+                                  field="scopes")
     return scopes
 
 

@@ -25,3 +25,16 @@ def test_a_scope_typed_in_either_normal_form_is_one_scope(service):
         assert r.status_code == 200 and len(r.json()["sessions"]) == 1
     (s,) = service.mem.sessions(scope=NFC)
     assert s.message_count == 2
+
+
+def test_a_key_holds_any_scope_a_scope_may_be(service):
+    """A scope may hold a space and 256 characters; a key's pattern could hold neither (at
+    most 200 characters, no spaces), so no key could be made for such a tenant."""
+    long = "tenant-" + "x" * 249
+    for scope in ("Acme Corp", long):
+        key = service.key(scope, name="one")
+        with service.client(key) as c:
+            r = c.post("/v1/messages", json={"scope": scope, "text": "hello"})
+            assert r.status_code == 200, r.text
+            other = c.post("/v1/messages", json={"scope": "Acme", "text": "planted"})
+            assert other.status_code == 403
