@@ -177,3 +177,17 @@ def test_a_scope_is_measured_in_its_one_spelling(s: str) -> None:
     assert check_scope(nfd) == check_scope(s) == unicodedata.normalize("NFC", s)
     with pytest.raises(ValidationError, match="at most 256"):
         check_scope(s + "x" * (257 - len(s)))
+
+
+def test_the_inspector_lists_an_old_databases_scope_to_a_key_holding_it(db_url: str) -> None:
+    from memlane.serve.http.auth import Principal
+    from memlane.serve.http.inspector.views import _visible
+
+    _old_database(db_url)
+    m = memory(db_url)
+    try:
+        for pattern in (NFC_CAFE, "caf*", "team"):
+            who = Principal(1, "k", (pattern,), False)
+            assert [s["sessions"] for s in _visible(m, who)] == [1], pattern
+    finally:
+        m.close()

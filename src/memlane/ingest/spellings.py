@@ -24,7 +24,7 @@ from typing import Any
 
 from memlane.ingest.validate import canonical_scope, check_scope
 
-__all__ = ["forget_spellings", "resolve_scope", "stored_scope"]
+__all__ = ["forget_spellings", "old_spellings", "resolve_scope", "stored_scope"]
 
 log = logging.getLogger("memlane.ingest")
 
@@ -79,3 +79,8 @@ def resolve_scope(store: Any, scope: Any, field: str = "scope") -> str:
     if table and isinstance(scope, str) and scope in table.values():
         return scope
     return stored_scope(store, check_scope(scope, field))
+
+
+def old_spellings(store: Any) -> dict[str, str]:
+    """Each scope ``store`` holds only in an old spelling: ``{new spelling: stored one}``."""
+    return dict(_table(store))
