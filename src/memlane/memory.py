@@ -24,13 +24,16 @@ from memlane.index.indexer import close_idle, index_pending
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.pipeline import Intelligence, process_queue
 from memlane.index.schema import SUMMARY_SCHEMA_VERSION, Extraction, SessionSummary
-from memlane.index.upsert import add_fact, slugify, upsert_item
+from memlane.index.upsert import add_fact, topic_slug, upsert_item
 from memlane.index.worker import IndexWorker
 from memlane.ingest.importer import import_jsonl
 from memlane.ingest.params import validated
 from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.sessionize import Incoming, prepare, scrub_label, store_message, store_messages
-from memlane.ingest.validate import check_scope, check_unicode, parse_time
+from memlane.store.urls import public_url
+from memlane.textcaches import forget_cached_text
+from memlane.ingest.spellings import forget_spellings, resolve_scope
+from memlane.ingest.validate import check_unicode, parse_time
 from memlane.pack.packer import Pack, build_pack, candidates_from
 from memlane.pack.tokens import counter_for
 from memlane.protocols import Embedder, TokenCounter, Tracer
@@ -289,7 +292,7 @@ class Memory:
             raise ValidationError("pass exactly one of scope or session_id", field="scope")
         with self.store.atomic():
             if session_id is None:
-                current = self.store.open_session_for(check_scope(scope))
+                current = self.store.open_session_for(resolve_scope(self.store, scope))
                 if current is None:
                     return None
                 session_id = current[0]
@@ -404,8 +407,12 @@ class Memory:
 
     @validated
     def store_summary(self, draft: SummaryDraft) -> int:
-        """Store a confirmed draft as a ``summary`` item; returns its id."""
-        vec = self.embeddings.for_index([draft.preview()])
+        """Store a confirmed draft as a ``summary`` item; returns its id. Its text and every
+        field are redacted as a message is: a draft is a caller's object (one edited
+        before it is confirmed, or built by hand) and was stored as it came (session 22)."""
+        cfg = self.config.ingest
+        text = scrub(cfg, draft.preview())[0]
+        vec = self.embeddings.for_index([text])
         end = draft.summary.time_end or datetime.now(UTC)
         with self.store.atomic():
             # erased since the draft was written: the summary would quote them again
@@ -419,11 +426,12 @@ class Memory:
                         f"draft: message {mid} of scope {draft.scope!r} was erased after the "
                         "draft was written; summarize again", field="draft")
             (item_id,) = self.store.insert_items([{
-                "kind": "summary", "text": draft.preview(), "at": end.timestamp(),
+                "kind": "summary", "text": text, "at": end.timestamp(),
                 "scope": draft.scope, "session_id": draft.session_id, "lane": "episodic",
-                "keywords": list(draft.summary.topic_tags), "entities": list(draft.summary.entities),
+                "keywords": scrub_deep(cfg, list(draft.summary.topic_tags)),
+                "entities": scrub_deep(cfg, list(draft.summary.entities)),
                 "source": "observed" if draft.summary.model == "offline" else "inferred",
-                "extra": {"summary": draft.summary.to_dict(), "on_demand": True,
+                "extra": {"summary": scrub_deep(cfg, draft.summary.to_dict()), "on_demand": True,
                           "message_ids": list(draft.message_ids)},
             }])
             self.store.put_vectors(self.embeddings.model, [(item_id, vec[0])])
@@ -471,6 +479,8 @@ class Memory:
             raise self._calls.error()
         if self._worker is None:
             self._worker = IndexWorker(self.work_once, poll_seconds=poll_seconds)
+        if self._read_only("the index worker does not run (it writes what it indexes)"):
+            return self._worker  # not started: it would fail and warn at every poll, forever
         return self._worker.start()
 
     # -- search -------------------------------------------------------------------------
@@ -519,7 +529,7 @@ class Memory:
             return []
         asked = parse_time(now, "now") if now is not None else datetime.now(UTC)
         filters = Filters.build(
-            scope=check_scope(scope) if scope is not None else None,
+            scope=resolve_scope(self.store, scope) if scope is not None else None,
             agent=scrub_label(self.config.ingest, agent, "agent")[0],  # as it was stored
             project=scrub_label(self.config.ingest, project, "project")[0],
             kinds=kinds, lanes=lanes,
@@ -547,8 +557,23 @@ class Memory:
             self._touch_facts(hits, asked)
         return hits
 
+    def _read_only(self, what: str) -> bool:
+        """Whether the database is opened read-only (a read-only file or mount, ``?mode=ro``,
+        a PostgreSQL read-only role or replica); the first time, logs that ``what`` (a
+        write a read would make) is skipped (session 22)."""
+        if not getattr(self.store, "read_only", False):
+            return False
+        said = self.__dict__.setdefault("_read_only_said", set())
+        if what not in said:
+            said.add(what)
+            log.warning("%s is read-only: %s", public_url(self.store.url), what)
+        return True
+
     def _touch_facts(self, hits: list[Hit], when: datetime) -> None:
         """A fact returned by a search counts as accessed: its staleness clock restarts."""
+        if self._read_only("searches do not record when facts were last used "
+                           "(confidence.touch_on_access)"):
+            return
         facts = self.store.facts_for_items([h.item.id for h in hits if h.item.kind == "fact"])
         if facts:
             with self.store.atomic():
@@ -611,7 +636,7 @@ class Memory:
         p = build_pack(query, budget, cands, cfg, counter, instructions)
         if not p.entries and self.last_notice:  # the search's own reason (a query of no words)
             p = dataclasses.replace(p, notice=self.last_notice)
-        if cfg.journal:
+        if cfg.journal and not self._read_only("packs are not journaled (pack.journal)"):
             with self.store.atomic():
                 pack_id = self.store.save_pack({
                     "query": query, "scope": scope, "budget": budget, "used": p.used,
@@ -636,7 +661,7 @@ class Memory:
         """For chat apps: recent verbatim messages, relevant message hits and relevant
         earlier session summaries (and current facts), blended by the ranking; ``shares``
         reports each source's part of the pack."""
-        return self.pack(query, budget, scope=check_scope(scope), model=model, now=now)
+        return self.pack(query, budget, scope=resolve_scope(self.store, scope), model=model, now=now)
 
     @validated
     def replay_pack(self, pack_id: int) -> dict[str, Any]:
@@ -689,7 +714,7 @@ class Memory:
     @validated
     def thread(self, topic: str, scope: str | None = None) -> list[Item]:
         """The story thread of a topic: every active item tagged ``topic:<slug>``, in time order."""
-        return self.store.items_with_keyword(f"topic:{slugify(topic)}", scope)
+        return self.store.items_with_keyword(f"topic:{topic_slug(self.config.ingest, topic)}", scope)
 
     @validated
     def add_fact(
@@ -809,7 +834,10 @@ class Memory:
         of their texts, facts and their events, entities, relations, journaled packs and
         the change log's records (docs/erasure.md). A scope that holds nothing erases
         nothing and says so (``EraseReport.erased`` is False)."""
-        return EraseReport(scope, None, self.store.erase_scope(scope))
+        report = EraseReport(scope, None, self.store.erase_scope(scope))
+        forget_spellings(self.store)
+        self._forget_cached_text()
+        return report
 
     @validated
     def forget_session(self, session_id: int) -> EraseReport:
@@ -817,7 +845,14 @@ class Memory:
         transaction; the rest of its scope stays (docs/erasure.md). An unknown id raises
         ``NotFoundError``."""
         scope = self.store.get_session(session_id).scope
-        return EraseReport(scope, session_id, self.store.erase_sessions([session_id]))
+        report = EraseReport(scope, session_id, self.store.erase_sessions([session_id]))
+        self._forget_cached_text()
+        return report
+
+    def _forget_cached_text(self) -> None:
+        """After an erase: no cache of this process keeps conversation text
+        (``memlane.textcaches``; docs/erasure.md)."""
+        forget_cached_text(self._embeddings, self.__dict__.get("_hyde"))
 
     @validated
     def gc(self, now: datetime | str | float | None = None) -> GcReport:
@@ -832,7 +867,7 @@ class Memory:
         """Fold topics' summaries into decision records; write weekly roll-ups."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         return compact(self.store, self.embeddings, self.config.hygiene, when, scope=scope,
-                       topic=slugify(topic) if topic else None)
+                       topic=topic_slug(self.config.ingest, topic) if topic else None)
 
     @validated
     def work_once(self, now: datetime | str | float | None = None) -> IndexReport:

@@ -15,7 +15,8 @@ from memlane.index.facts import FactOutcome, apply_fact
 from memlane.index.pipeline import fact_text
 from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.sessionize import scrub_label
-from memlane.ingest.validate import check_scope, check_text, parse_time
+from memlane.ingest.spellings import resolve_scope
+from memlane.ingest.validate import check_text, parse_time
 from memlane.store.contract import Store
 from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES
 
@@ -31,6 +32,15 @@ def slugify(topic: str) -> str:
     if not slug:
         raise ValidationError(f"topics: {topic!r} has no letters or digits", field="topics")
     return slug
+
+
+def topic_slug(cfg: Any, topic: str) -> str:
+    """The slug of ``topic`` redacted as text is (``cfg``: ``[memory.ingest]``): a topic is
+    stored (the items' ``topic:<slug>`` keyword, the thread's ``extra.topic``), so a secret
+    in it is stored as its placeholder; ``thread`` and ``compact`` look a topic up the same
+    way, so they still find it. Slugged as it was, ``ghp_…`` was stored lower-cased,
+    ``ghp-…`` (session 22)."""
+    return slugify(scrub(cfg, topic)[0])
 
 
 def dedupe_hash(agent: str | None, project: str | None, kind: str, text: str,
@@ -72,11 +82,11 @@ def upsert_item(store: Store, embeddings: Embeddings, config: Config, text: str,
     if ttl_seconds is not None and (not isinstance(ttl_seconds, int) or ttl_seconds <= 0):
         raise ValidationError(f"ttl_seconds: must be a positive integer, got {ttl_seconds!r}",
                               field="ttl_seconds")
-    scope = check_scope(scope) if scope is not None else None
+    scope = resolve_scope(store, scope) if scope is not None else None
     agent = scrub_label(config.ingest, agent, "agent")[0]  # stored and shown as a message's
     project = scrub_label(config.ingest, project, "project")[0]
     when = datetime.now(UTC) if at is None else parse_time(at)
-    slugs = [slugify(t) for t in topics]
+    slugs = [topic_slug(config.ingest, t) for t in topics]
     digest = dedupe_hash(agent, project, kind, text, scope) if dedupe else None
 
     def stored() -> int | None:
@@ -151,7 +161,7 @@ def _thread(store: Store, embeddings: Embeddings, slug: str, scope: str | None, 
 def add_fact(store: Store, embeddings: Embeddings, config: Config, subject: str, predicate: str, obj: str, *, scope: str, source: str,
              at: Any) -> FactOutcome:
     """Validate and store one fact through the contradiction rules (``apply_fact``)."""
-    scope = check_scope(scope)
+    scope = resolve_scope(store, scope)
     for name, value in (("subject", subject), ("predicate", predicate), ("object", obj)):
         check_text(value, 1000, name)
     _choice(source, SOURCES, "source")

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from memlane.config import Config
 from memlane.errors import ValidationError
+from memlane.ingest.spellings import stored_scope
 from memlane.ingest.validate import (
     INT64_MAX,
     MAX_NESTING,
@@ -26,6 +27,7 @@ from memlane.ingest.validate import (
     check_float,
     check_int,
     check_label,
+    check_scope,
     check_role,
     check_text,
     check_unicode,
@@ -61,6 +63,10 @@ def _opt(rule: Rule) -> Rule:
 
 def _label(value: Any, field: str, config: Config) -> str:
     return check_label(value, field)
+
+
+def _ident(value: Any, field: str, config: Config) -> str:
+    return check_scope(value, field)
 
 
 def _short(value: Any, field: str, config: Config) -> str:
@@ -249,66 +255,67 @@ def _counter(value: Any, field: str, config: Config) -> Any:
 
 
 _OPT_LABEL = _opt(_label)
+_OPT_IDENT = _opt(_ident)
 _OPT_TIME = _opt(_time)
 _OPT_SHORT = _opt(_short)
 
 RULES: dict[str, dict[str, Rule]] = {
-    "add_message": {"scope": _label, "role": lambda v, f, m: check_role(v), "text": _message_text,
+    "add_message": {"scope": _ident, "role": lambda v, f, m: check_role(v), "text": _message_text,
                     "at": _OPT_TIME, "speaker": _OPT_LABEL, "id": _OPT_LABEL,
-                    "agent": _OPT_LABEL, "project": _OPT_LABEL},
+                    "agent": _OPT_IDENT, "project": _OPT_IDENT},
     "add_messages": {"messages": _batch},
-    "import_file": {"source": _source, "strict": _bool, "scope": _OPT_LABEL},
-    "close_session": {"scope": _OPT_LABEL, "session_id": _opt(_id)},
+    "import_file": {"source": _source, "strict": _bool, "scope": _OPT_IDENT},
+    "close_session": {"scope": _OPT_IDENT, "session_id": _opt(_id)},
     "close_idle": {"now": _OPT_TIME},
     "session": {"session_id": _id},
-    "sessions": {"scope": _OPT_LABEL, "status": _opt(_choice(SESSION_STATUSES)),
+    "sessions": {"scope": _OPT_IDENT, "status": _opt(_choice(SESSION_STATUSES)),
                  "limit": _int(1, 100_000), "offset": _int(0, INT64_MAX)},
     "messages": {"session_id": _id},
     "session_intelligence": {"session_id": _id},
     "item": {"item_id": _id},
     "index": {"now": _OPT_TIME, "progress": _opt(_callable), "resummarize": _bool,
-              "scope": _OPT_LABEL},
-    "summarize_recent": {"scope": _label, "last": _int(1, 10_000)},
+              "scope": _OPT_IDENT},
+    "summarize_recent": {"scope": _ident, "last": _int(1, 10_000)},
     "store_summary": {"draft": _draft},
     "backfill_embeddings": {"missing_only": _bool, "rate": _opt(_num(1e-3, 1e9)),
                             "progress": _opt(_callable), "batch": _int(1, 100_000)},
     "start_worker": {"poll_seconds": _num(0.01, 86_400)},
-    "search": {"query": check_query, "scope": _OPT_LABEL, "k": _opt(_int(1, MAX_K)),
-               "now": _OPT_TIME, "agent": _OPT_LABEL, "project": _OPT_LABEL,
+    "search": {"query": check_query, "scope": _OPT_IDENT, "k": _opt(_int(1, MAX_K)),
+               "now": _OPT_TIME, "agent": _OPT_IDENT, "project": _OPT_IDENT,
                "kinds": _opt(_choices(KINDS)), "lanes": _opt(_choices(LANES)),
                "privacy": _opt(_choices(PRIVACIES)), "since": _OPT_TIME, "until": _OPT_TIME,
                "preset": _OPT_SHORT, "session_aware": _opt(_bool),
                "top_sessions": _opt(_int(1, MAX_K)), "turns_per_session": _opt(_int(1, MAX_K)),
                "mmr": _opt(_bool), "explain": _bool},
-    "pack": {"query": check_query, "budget": _opt(_int(16, MAX_BUDGET)), "scope": _OPT_LABEL,
+    "pack": {"query": check_query, "budget": _opt(_int(16, MAX_BUDGET)), "scope": _OPT_IDENT,
              "model": _OPT_SHORT, "now": _OPT_TIME, "instructions": _opt(_message_text),
              "token_counter": _opt(_counter), "include_recent": _bool},
-    "format_context": {"scope": _label, "query": check_query, "budget": _opt(_int(16, MAX_BUDGET)),
+    "format_context": {"scope": _ident, "query": check_query, "budget": _opt(_int(16, MAX_BUDGET)),
                        "model": _OPT_SHORT, "now": _OPT_TIME},
     "replay_pack": {"pack_id": _id},
-    "upsert": {"text": _message_text, "kind": _upsert_kind, "scope": _OPT_LABEL,
-               "agent": _OPT_LABEL, "project": _OPT_LABEL, "at": _OPT_TIME,
+    "upsert": {"text": _message_text, "kind": _upsert_kind, "scope": _OPT_IDENT,
+               "agent": _OPT_IDENT, "project": _OPT_IDENT, "at": _OPT_TIME,
                "lane": _upsert_lane, "durability": _choice(DURABILITIES),
                "privacy": _choice(PRIVACIES), "trust": _num(0.0, 1.0),
                "source": _choice(("stated", "observed", "inferred", "system")),
                "ttl_seconds": _opt(_id), "topics": _topics, "pinned": _bool, "dedupe": _bool,
                "extra": _upsert_extra},
     "pin": {"item_id": _id, "pinned": _bool},
-    "thread": {"topic": _short, "scope": _OPT_LABEL},
-    "add_fact": {"subject": _short, "predicate": _short, "obj": _short, "scope": _label,
+    "thread": {"topic": _short, "scope": _OPT_IDENT},
+    "add_fact": {"subject": _short, "predicate": _short, "obj": _short, "scope": _ident,
                  "source": _choice(("stated", "observed", "inferred", "system")),
                  "at": _OPT_TIME},
-    "facts": {"scope": _OPT_LABEL, "subject": _OPT_SHORT, "include_superseded": _bool,
+    "facts": {"scope": _OPT_IDENT, "subject": _OPT_SHORT, "include_superseded": _bool,
               "now": _OPT_TIME, "limit": _int(1, 100_000), "offset": _int(0, INT64_MAX)},
-    "fact_history": {"subject": _short, "predicate": _short, "scope": _OPT_LABEL, "now": _OPT_TIME},
+    "fact_history": {"subject": _short, "predicate": _short, "scope": _OPT_IDENT, "now": _OPT_TIME},
     "forget_fact": {"fact_id": _id},
-    "forgotten_facts": {"subject": _short, "predicate": _short, "scope": _OPT_LABEL},
-    "graph": {"entity": _short, "scope": _OPT_LABEL},
+    "forgotten_facts": {"subject": _short, "predicate": _short, "scope": _OPT_IDENT},
+    "graph": {"entity": _short, "scope": _OPT_IDENT},
     "forget_item": {"item_id": _id},
-    "forget_scope": {"scope": _label},
+    "forget_scope": {"scope": _ident},
     "forget_session": {"session_id": _id},
     "gc": {"now": _OPT_TIME},
-    "compact": {"scope": _OPT_LABEL, "topic": _OPT_SHORT, "now": _OPT_TIME},
+    "compact": {"scope": _OPT_IDENT, "topic": _OPT_SHORT, "now": _OPT_TIME},
     "work_once": {"now": _OPT_TIME},
     "stats": {},
 }
@@ -331,6 +338,10 @@ def validated(method: F) -> F:
     known = frozenset(p.name for p in params[1:])
     required = tuple(p.name for p in params[1:] if p.default is p.empty)
     ordered = tuple((p.name, rules[p.name]) for p in params if p.name in rules)
+    # a scope is looked up as the database spells it (``ingest.spellings``), except where
+    # the message path does it itself: it checks the scope again (``prepare``), which
+    # refuses an old spelling holding a format character
+    resolve = method.__name__ not in ("add_message", "import_file")
 
     def plain_call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any] | None:
         """The arguments by parameter name, or None to leave the call to ``bind``."""
@@ -348,6 +359,8 @@ def validated(method: F) -> F:
             for name, rule in ordered:
                 if name in arguments:
                     arguments[name] = rule(arguments[name], name, self.config)
+            if resolve and isinstance(arguments.get("scope"), str):
+                arguments["scope"] = stored_scope(self.store, arguments["scope"])
             return method(self, **arguments)
         try:
             bound = sig.bind(self, *args, **kwargs)
@@ -356,6 +369,8 @@ def validated(method: F) -> F:
         for name, value in list(bound.arguments.items()):
             if name in rules:
                 bound.arguments[name] = rules[name](value, name, self.config)
+        if resolve and isinstance(bound.arguments.get("scope"), str):
+            bound.arguments["scope"] = stored_scope(self.store, bound.arguments["scope"])
         return method(*bound.args, **bound.kwargs)
 
     @functools.wraps(method)

@@ -9,7 +9,8 @@ from typing import Any
 
 from memlane.config import IngestConfig
 from memlane.ingest.redact import scrub
-from memlane.ingest.validate import check_role, check_scope, check_text, parse_time
+from memlane.ingest.spellings import stored_scope
+from memlane.ingest.validate import check_label, check_role, check_scope, check_text, parse_time
 from memlane.types import Message
 from memlane.store.contract import NewMessage, Store
 
@@ -35,9 +36,13 @@ class Incoming:
 
 
 def _opt_str(value: Any, field: str) -> str | None:
+    """An optional label; ``agent`` and ``project`` are identifiers a search filters by, so
+    they follow the scope's rule (NFC, no format characters); a speaker or an id is a label."""
     if value is None:
         return None
-    return check_scope(value, field)
+    if field in ("agent", "project"):
+        return check_scope(value, field)
+    return check_label(value, field)
 
 
 def scrub_label(cfg: IngestConfig, value: Any, field: str) -> tuple[str | None, int]:
@@ -95,7 +100,7 @@ def store_message(store: Store, cfg: IngestConfig, m: Incoming) -> Message | Non
     one round trip).
     """
     got = store.add_message(
-        m.scope, m.role, m.text, m.at.timestamp(), gap=cfg.session_gap_minutes * 60.0,
+        stored_scope(store, m.scope), m.role, m.text, m.at.timestamp(), gap=cfg.session_gap_minutes * 60.0,
         speaker=m.speaker, ext_id=m.ext_id, agent=m.agent, project=m.project,
         redactions=m.redactions,
     )
@@ -107,7 +112,7 @@ def store_messages(store: Store, cfg: IngestConfig, ms: Sequence[Incoming]) -> l
     round trip): one entry per message, None where its scope already holds its ``ext_id``
     (that message is not stored; the others are)."""
     got = store.add_messages(
-        [NewMessage(m.scope, m.role, m.text, m.at.timestamp(), m.speaker, m.ext_id, m.agent,
+        [NewMessage(stored_scope(store, m.scope), m.role, m.text, m.at.timestamp(), m.speaker, m.ext_id, m.agent,
                     m.project, m.redactions) for m in ms],
         gap=cfg.session_gap_minutes * 60.0,
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -27,6 +28,9 @@ __all__ = [
     "check_label",
     "check_role",
     "check_scope",
+    "canonical_scope",
+    "FORMAT_CHARACTERS",
+    "has_control",
     "check_text",
     "check_unicode",
     "parse_time",
@@ -68,6 +72,9 @@ def _has_control(value: str) -> int:
     return -1 if m is None else m.start()
 
 
+has_control = _has_control
+
+
 def check_label(value: Any, field: str, max_chars: int = MAX_SCOPE_CHARS) -> str:
     """A short single-line name (scope, agent, project, speaker, id, entity…): a non-empty
     string of at most ``max_chars`` characters with no control characters or newlines."""
@@ -86,8 +93,47 @@ def check_label(value: Any, field: str, max_chars: int = MAX_SCOPE_CHARS) -> str
     return value
 
 
+# Unicode's format characters (category Cf: zero-width space, joiners, word joiner, BOM,
+# soft hyphen, bidi marks, embeddings, overrides and isolates, the Mongolian vowel separator,
+# tags...): invisible, so two scopes that differ only by one look the same. A scope, agent
+# or project holding one is refused (session 22); one class, checked against unicodedata
+# over every code point by a test.
+_FORMAT = re.compile(
+    "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
+    "\U000e0020-\U000e007f]")
+
+FORMAT_CHARACTERS = _FORMAT
+
+
+def canonical_scope(value: str) -> str:
+    """The one spelling memlane stores and matches for an identifier (scope, agent,
+    project) that may have been written otherwise: trimmed, in Unicode NFC, without format
+    characters. An old database may hold a scope written before session 22's rule;
+    ``memlane.store.spellings`` finds it again by this key."""
+    value = _FORMAT.sub("", value).strip()
+    return value if value.isascii() else unicodedata.normalize("NFC", value)
+
+
 def check_scope(scope: Any, field: str = "scope") -> str:
-    return check_label(scope, field)
+    """An identifier (scope, agent, project): a label (``check_label``) in Unicode NFC, so
+    that "café" typed as one code point or as "e" and a combining accent is one scope, and
+    without format characters (zero-width, bidi controls, soft hyphen: ``team\u200b`` would
+    look like ``team`` and be another scope), refused naming the field."""
+    if isinstance(scope, str) and not scope.isascii():
+        # composed before its length is judged: 200 accented letters typed as letter and
+        # accent (400 code points) are the 200-character scope typed composed
+        scope = unicodedata.normalize("NFC", check_unicode(scope, field))
+    value = check_label(scope, field)
+    if value.isascii():
+        return value
+    bad = _FORMAT.search(value)
+    if bad is not None:
+        raise _fail(field, f"must not hold invisible format characters such as zero-width "
+                           f"spaces, joiners or bidi controls (found U+{ord(bad.group()):04X} "
+                           f"at character {bad.start()})")
+    return value
 
 
 def check_role(role: Any) -> str:

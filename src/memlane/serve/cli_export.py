@@ -37,10 +37,10 @@ def _line(m: Message, session: int) -> dict[str, Any]:
 def export_lines(mem: Memory, scope: str | None = None) -> Iterator[dict[str, Any]]:
     """Each stored message of ``scope`` (every scope when None) as an import line: sessions
     oldest first, each session's messages in order."""
-    from memlane.ingest.validate import check_scope
+    from memlane.ingest.spellings import resolve_scope
 
     if scope is not None:
-        scope = check_scope(scope)
+        scope = resolve_scope(mem.store, scope)
     sessions = []
     offset = 0
     while True:

@@ -15,6 +15,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memlane.errors import ValidationError
+from memlane.ingest.validate import (
+    FORMAT_CHARACTERS,
+    MAX_SCOPE_CHARS,
+    canonical_scope,
+    has_control,
+)
 from memlane.store.contract import Store
 
 __all__ = ["NewKey", "create_key", "hash_key", "parse_scopes", "scope_matches"]
@@ -31,14 +37,22 @@ def parse_scopes(text: str | list[str] | tuple[str, ...]) -> list[str]:
     """``'team-*,alex'`` as ``['team-*', 'alex']``: the patterns a key may touch
     (``scope_matches``)."""
     parts = text.split(",") if isinstance(text, str) else list(text)
-    scopes = [p.strip() for p in parts if p.strip()]
+    for p in parts:  # as a scope refuses them (a pattern stored without them said another)
+        bad = FORMAT_CHARACTERS.search(p) if isinstance(p, str) else None
+        if bad is not None:
+            raise ValidationError(f"scopes: {p.strip()!r} holds an invisible format character "
+                                  f"(U+{ord(bad.group()):04X}); a scope cannot", field="scopes")
+    scopes = [canonical_scope(p) for p in parts if canonical_scope(p)]
     if not scopes:
         raise ValidationError("scopes: give at least one scope or pattern, e.g. 'team-*,alex' "
                               "('*' for every scope)", field="scopes")
     for s in scopes:
-        if len(s) > 200 or any(c.isspace() for c in s):
-            raise ValidationError(f"scopes: {s!r} is not a scope pattern (no spaces, at most "
-                                  "200 characters)", field="scopes")
+        # what a scope may hold, a pattern may: a space inside ("Acme Corp") and up to 256
+        # characters (patterns refused both, so no key could hold such a scope; session 22)
+        if len(s) > MAX_SCOPE_CHARS or has_control(s) >= 0:
+            raise ValidationError(f"scopes: {s!r} is not a scope pattern (one line without "
+                                  f"control characters, at most {MAX_SCOPE_CHARS} characters)",
+                                  field="scopes")
     return scopes
 
 
@@ -52,8 +66,10 @@ def scope_matches(scope: str, pattern: str) -> bool:
     """Whether ``scope`` matches ``pattern``, case-sensitive, whose wildcards are ``*`` (any
     characters) and ``?`` (one character), as the README says; every other character is
     itself. fnmatch also read ``[...]`` as a set of characters: a key made for the scope
-    ``user[1]`` reached ``user1`` and not ``user[1]``."""
-    return _pattern(pattern).fullmatch(scope) is not None
+    ``user[1]`` reached ``user1`` and not ``user[1]``. Both are compared in the one spelling
+    memlane stores (``canonical_scope``: NFC, trimmed, no format characters), so a key made
+    for "café" typed one way holds "café" typed the other (session 22)."""
+    return _pattern(canonical_scope(pattern)).fullmatch(canonical_scope(scope)) is not None
 
 
 @dataclass(frozen=True)

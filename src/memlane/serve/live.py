@@ -42,7 +42,7 @@ from typing import Any
 import jsonpatch
 
 from memlane.errors import ResetRequired, ValidationError
-from memlane.ingest.validate import check_scope
+from memlane.ingest.spellings import resolve_scope
 from memlane.store.contract import ChangeStore
 from memlane.types import ChangeRecord
 
@@ -105,7 +105,7 @@ def _state(scope: str, docs: dict[str, Any]) -> dict[str, Any]:
 def snapshot(store: ChangeStore, scope: str) -> tuple[int, dict[str, Any]]:
     """``(last change id included, state document)`` of ``scope``, read consistently:
     every change up to that id is in the document and none after it."""
-    scope = check_scope(scope)
+    scope = resolve_scope(store, scope)
     with store.live_read() as head:
         docs = store.live_documents(scope)
     return head, _state(scope, docs)
@@ -140,7 +140,7 @@ def poll(store: ChangeStore, scope: str, after: int, limit: int = 500) -> Poll:
     Raises ``ResetRequired`` when ``after`` is older than the retained log or newer than
     its head (a position from another database): take a new snapshot.
     """
-    scope = check_scope(scope)
+    scope = resolve_scope(store, scope)
     after, limit = _check_position(after, limit)
     with store.live_read() as head:
         floor = store.change_floor()

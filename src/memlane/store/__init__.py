@@ -37,6 +37,8 @@ class DatabaseUrl:
 
     backend: Literal["sqlite", "postgres"]
     location: str
+    read_only: bool = False
+    """``sqlite:///path?mode=ro``: open the file read-only (session 22)."""
 
     @property
     def is_postgres(self) -> bool:
@@ -45,13 +47,16 @@ class DatabaseUrl:
 
 def parse_db_url(url: str | Path) -> DatabaseUrl:
     """Classify ``url``: ``postgresql://`` (or ``postgres://``) is PostgreSQL, a file path
-    or ``sqlite:///path`` SQLite; any other ``scheme://`` is a ``ConfigError``."""
+    or ``sqlite:///path`` SQLite (``sqlite:///path?mode=ro`` read-only); any other ``scheme://`` is a ``ConfigError``."""
     text = str(url)
     if text.startswith(_POSTGRES_SCHEMES):
         _check_postgres_url(text)
         return DatabaseUrl("postgres", text)
     if text.startswith(_SQLITE_SCHEME):
-        return DatabaseUrl("sqlite", _sqlite_location(text[len(_SQLITE_SCHEME):]))
+        path = text[len(_SQLITE_SCHEME):]
+        if path.endswith("?mode=ro"):  # SQLite's own URI parameter: read, never write
+            return DatabaseUrl("sqlite", _sqlite_location(path.removesuffix("?mode=ro")), True)
+        return DatabaseUrl("sqlite", _sqlite_location(path))
     if "://" in text:
         raise ConfigError(f"db: unknown database URL scheme in {text!r}; pass a file path")
     return DatabaseUrl("sqlite", _sqlite_location(text))
@@ -105,6 +110,8 @@ def store_class(url: DatabaseUrl) -> type[SqliteStore] | type[PostgresStore]:
 def open_store(url: str | Path, **options: Any) -> Store:
     """Open (and migrate) the store named by ``url`` (see ``parse_db_url``)."""
     parsed = parse_db_url(url)
+    if parsed.read_only:
+        options["read_only"] = True
     store: Store = store_class(parsed)(parsed.location, **options)
     return store
 

@@ -94,8 +94,12 @@ _CACHES_LOCK = threading.Lock()
 
 
 def clear_caches() -> None:
-    """Drop every process-local embedding cache."""
+    """Drop every process-local embedding cache. Each is emptied in place: a live
+    ``CachedEmbedder`` holds its cache itself, and kept every vector when the table was
+    only forgotten (session 22: an erase calls this)."""
     with _CACHES_LOCK:
+        for cache in _CACHES.values():
+            cache.clear()
         _CACHES.clear()
 
 

@@ -17,6 +17,8 @@ process, is honoured everywhere once that time has passed; unknown keys are neve
 
 from __future__ import annotations
 
+import logging
+
 import threading
 import time
 from dataclasses import dataclass
@@ -27,6 +29,8 @@ from fastapi import Request
 from memlane.serve.http.errors import ApiError
 from memlane.serve.keys import hash_key, scope_matches
 from memlane.store.contract import KeyStore
+
+log = logging.getLogger("memlane.serve")
 
 __all__ = ["COOKIE", "OPEN", "KeyCache", "Principal", "RateLimiter", "principal"]
 
@@ -183,7 +187,13 @@ def _resolve(request: Request) -> Principal:
         due = now - state.touched.get(row["id"], 0.0) >= _TOUCH_EVERY
         if due:
             state.touched[row["id"]] = now
-    if due:
+    if due and getattr(store, "read_only", False):
+        # a read-only database (a replica, ?mode=ro): every request failed on this write
+        # (session 22); the key's last use goes unrecorded, logged once
+        if not getattr(state, "said_read_only", False):
+            state.said_read_only = True
+            log.warning("the database is read-only: API keys' last use is not recorded")
+    elif due:
         with store.atomic():
             store.touch_api_key(row["id"], now)
     return Principal(row["id"], row["name"], tuple(row["scopes"]), row["read_only"])

@@ -80,6 +80,19 @@ class PostgresStore(SearchReads, PostgresSessions, ItemsMixin, PostgresSearch, P
         self._seen: dict[int, set[str]] = {}
         self._reserved = threading.local()
 
+    @property
+    def read_only(self) -> bool:
+        """Whether this connection may not write: a hot standby (a read replica), a role
+        with ``default_transaction_read_only``, or one not granted UPDATE on facts. Asked
+        once; reads work, and memlane skips the writes a read would make (session 22)."""
+        known = self.__dict__.get("_read_only")
+        if known is None:
+            row = self._run("SELECT current_setting('transaction_read_only') = 'on'"
+                            " OR NOT has_table_privilege('facts', 'UPDATE')"
+                            " OR NOT has_table_privilege('packs', 'INSERT')").fetchone()
+            known = self.__dict__["_read_only"] = bool(row[0])
+        return bool(known)
+
     # -- dialect hooks of the shared SQL ------------------------------------------------
     def _id_batches(self, column: str, ids: Sequence[int]) -> Iterator[tuple[str, list[Any]]]:
         if ids:

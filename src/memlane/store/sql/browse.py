@@ -34,6 +34,24 @@ class BrowseMixin(SqlStore):
         return [{"scope": r[0], "sessions": r[1], "open": r[2] or 0, "last_at": dt(r[3])}
                 for r in rows]
 
+    def stored_scopes(self) -> list[str]:
+        """The distinct scopes of sessions, items and facts (``ingest.spellings`` looks for
+        scopes written before session 22's spelling in them). Each table's scope index is
+        walked from one scope to the next (a loose index scan: one seek a scope), where
+        ``SELECT DISTINCT`` read every entry: 1.5-9.6 against 94-160 ms over a 1M-row
+        table of 400 scopes on SQLite without ``ANALYZE`` statistics (three warm runs, one
+        index on ``(scope, kind, at)``), paid at every process's first call."""
+        found: set[str] = set()
+        for table in ("sessions", "items", "facts"):
+            rows = self._run(
+                "WITH RECURSIVE s(scope) AS ("
+                f" SELECT min(scope) FROM {table}"
+                f" UNION ALL SELECT (SELECT min(scope) FROM {table} t WHERE t.scope > s.scope)"
+                " FROM s WHERE s.scope IS NOT NULL)"
+                " SELECT scope FROM s WHERE scope IS NOT NULL")
+            found.update(r[0] for r in rows)
+        return sorted(found)
+
     def list_packs(self, scope: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """Journaled packs, newest first (no text or entries: ``get_pack`` has them)."""
         sql = "SELECT id, query, scope, budget, used, config, created_at FROM packs"

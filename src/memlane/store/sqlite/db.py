@@ -6,6 +6,7 @@ import os
 import sqlite3
 import threading
 import time
+import urllib.parse
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -117,7 +118,8 @@ class Database:
     """A SQLite file: one connection per thread (closed when the thread ends), WAL,
     foreign keys, nested ``atomic()``."""
 
-    def __init__(self, path: str | Path, *, tracer: Tracer | None = None) -> None:
+    def __init__(self, path: str | Path, *, tracer: Tracer | None = None,
+                 read_only: bool = False) -> None:
         self.path = str(path)
         self.tracer = tracer
         self._local = threading.local()
@@ -137,6 +139,16 @@ class Database:
             if Path(self.path).expanduser().is_dir():
                 raise StoreError(f"db: {self.path} is a folder, not a database file; pass a file "
                                  "path (e.g. " + str(Path(self.path) / "memlane.db") + ")")
+        # A file this process may not write (its mode, a read-only mount, an immutable
+        # file) is opened read-only, as ``?mode=ro`` asks: searches and reads work, and
+        # memlane skips the writes a read would make (session 22). Opened read-write,
+        # SQLite failed on the first read ("attempt to write a readonly database": WAL).
+        self.read_only = read_only or (
+            self.path != ":memory:" and Path(self.path).expanduser().is_file()
+            and not os.access(Path(self.path).expanduser(), os.W_OK))
+        if self.read_only and not Path(self.path).expanduser().is_file():
+            raise StoreError(f"db: {self.path} does not exist; a database opened read-only "
+                             "(?mode=ro) must be there already")
         self.migrate()
 
     # -- connections --------------------------------------------------------------------
@@ -171,11 +183,17 @@ class Database:
                 raise StoreError(f"{self.path}: this database was closed (Memory.close() or the "
                                  "end of its with block); open a new Memory to use it again")
             with translate(f"opening {self.path}"):
-                conn = sqlite3.connect(
-                    self.path, isolation_level=None, check_same_thread=False,
-                    timeout=_BUSY_SECONDS
-                )
-                _wal(conn)
+                if self.read_only:
+                    where = Path(self.path).expanduser().resolve()
+                    conn = sqlite3.connect(
+                        f"file:{urllib.parse.quote(str(where))}?mode=ro", uri=True,
+                        isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS)
+                else:
+                    conn = sqlite3.connect(
+                        self.path, isolation_level=None, check_same_thread=False,
+                        timeout=_BUSY_SECONDS
+                    )
+                    _wal(conn)
                 conn.execute("PRAGMA synchronous = NORMAL")
                 conn.execute("PRAGMA foreign_keys = ON")
                 # deleted content is overwritten with zeros, not left in free pages
@@ -363,6 +381,11 @@ class Database:
             if known[name].sha256 != sha:
                 raise MigrationError(f"migration {name!r} was edited after it was applied")
         done = []
+        pending = [name for name in known if name not in applied]
+        if pending and self.read_only:
+            raise MigrationError(
+                f"database {self.path} is opened read-only, and this memlane needs to migrate "
+                f"it ({', '.join(pending)}); open it once with write access")
         for name, mig in known.items():
             if name in applied:
                 continue

@@ -52,14 +52,21 @@ class SqliteStore(SqliteSessions, ItemsMixin, SqliteSearch, SqliteFacts, Hygiene
     backend = "sqlite"
     db: Database
 
-    def __init__(self, path: str | Path, *, tracer: Tracer | None = None) -> None:
-        self.db = Database(path, tracer=tracer)
+    def __init__(self, path: str | Path, *, tracer: Tracer | None = None,
+                 read_only: bool = False) -> None:
+        self.db = Database(path, tracer=tracer, read_only=read_only)
         self.url = self.db.path
         self._indexes: dict[str, VectorIndex] = {}
         self._index_lock = threading.Lock()
         self._seen: dict[int, set[str]] = {}
         self._doc_counts = threading.local()
         self._synced = threading.local()
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the file is opened read-only (``?mode=ro``, a read-only file or mount):
+        reads work; a write fails naming the file (session 22)."""
+        return self.db.read_only
 
     # -- dialect hooks of the shared SQL ------------------------------------------------
     def _id_batches(self, column: str, ids: Sequence[int]) -> Iterator[tuple[str, list[Any]]]:

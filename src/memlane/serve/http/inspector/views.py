@@ -75,6 +75,13 @@ def _visible(mem: Memory, who: Caller) -> list[dict[str, Any]]:
     them in the database: filtered out of the 500 most recent of all, a tenant's scopes
     vanished from the pages once 500 other scopes had been active since."""
     patterns = None if who.allows(None) else getattr(who, "scopes", None)
+    if patterns is not None:
+        # a scope an old database spells otherwise (NFD, a format character: session 22)
+        # matches the key's pattern in its new spelling, not in SQL as stored
+        from memlane.ingest.spellings import old_spellings
+
+        patterns = [*patterns, *(old for new, old in old_spellings(mem.store).items()
+                                 if who.allows(new))]
     return [s for s in mem.store.list_scopes(patterns=patterns) if who.allows(s["scope"])]
 
 

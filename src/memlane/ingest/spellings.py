@@ -1,0 +1,86 @@
+"""Scopes an old database spells otherwise than memlane spells them now (session 22).
+
+Since session 22 a scope is stored in one spelling (``validate.canonical_scope``: Unicode
+NFC, no zero-width, bidi or other format characters). A database written before may hold
+a scope in another spelling: "café" typed on a Mac (NFD, "e" and a combining accent), or
+"team\\u200b" pasted from a chat. Such a scope must stay reachable: every call that names
+a scope asks ``stored_scope``, which answers the spelling the database holds when the
+scope is stored only in an old spelling, else the scope as given. So "café" typed either
+way reaches the old rows, and new messages of the scope join its open session.
+
+The table is read once per store (one pass over each scope index) and dropped when a scope
+is erased. New rows are always written in the one spelling, so the table can only shrink;
+a scope stored in both spellings (the bug this rule ends) is read in the new one, and its
+old spelling's rows are logged once as apart (``memlane forget --scope`` cannot name it;
+``memlane export`` has it).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import weakref
+from typing import Any
+
+from memlane.ingest.validate import canonical_scope, check_scope
+
+__all__ = ["forget_spellings", "old_spellings", "resolve_scope", "stored_scope"]
+
+log = logging.getLogger("memlane.ingest")
+
+_tables: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+_lock = threading.Lock()
+
+
+def _table(store: Any) -> dict[str, str]:
+    with _lock:
+        table = _tables.get(store)
+    if table is not None:
+        return table
+    stored = store.stored_scopes()
+    plain = set(stored)
+    table = {}
+    for s in stored:
+        if s.isascii() and s == s.strip():
+            continue
+        c = canonical_scope(s)
+        if c == s or not c:
+            continue
+        if c in plain:
+            log.warning("scope %r is stored in two spellings: the rows spelt %r (written before "
+                        "scopes were normalized) are apart from it; export them with "
+                        "'memlane export'", c, s)
+        elif c in table:
+            log.warning("scope %r is stored in two old spellings, %r and %r; %r is read",
+                        c, table[c], s, table[c])
+        else:
+            table[c] = s
+    with _lock:
+        _tables[store] = table
+    return table
+
+
+def stored_scope(store: Any, scope: str) -> str:
+    """``scope`` (already checked: in the one spelling) as ``store`` holds it."""
+    table = _table(store)
+    return table.get(scope, scope) if table else scope
+
+
+def forget_spellings(store: Any) -> None:
+    """Read the table again at the next call (a scope was erased)."""
+    with _lock:
+        _tables.pop(store, None)
+
+
+def resolve_scope(store: Any, scope: Any, field: str = "scope") -> str:
+    """``scope`` checked (``check_scope``) and spelt as ``store`` holds it; an old spelling
+    ``stored_scope`` already answered passes as it is (a method re-checking its argument)."""
+    table = _table(store)
+    if table and isinstance(scope, str) and scope in table.values():
+        return scope
+    return stored_scope(store, check_scope(scope, field))
+
+
+def old_spellings(store: Any) -> dict[str, str]:
+    """Each scope ``store`` holds only in an old spelling: ``{new spelling: stored one}``."""
+    return dict(_table(store))

@@ -1,0 +1,193 @@
+"""One scope, one spelling (session 22): a scope, agent or project is stored in Unicode NFC,
+and one holding an invisible format character (zero-width, bidi control, soft hyphen) is
+refused naming the field. A database written before keeps its scopes reachable."""
+
+from __future__ import annotations
+
+import json
+import sys
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane import Memory
+from memlane.errors import ValidationError
+from memlane.ingest.validate import FORMAT_CHARACTERS, canonical_scope, check_scope
+from memlane.serve.keys import parse_scopes, scope_matches
+from memlane.store import open_store
+from memlane.testing import memory
+
+NFC_CAFE = unicodedata.normalize("NFC", "café")
+NFD_CAFE = unicodedata.normalize("NFD", "café")
+INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u200e", "\u200f",
+             "\u202e", "\u2066", "\u2069", "\u061c", "\U000e0041"]
+
+
+def test_the_format_class_is_unicodes_cf() -> None:
+    cf = {c for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf"}
+    ours = {c for c in range(sys.maxunicode + 1) if FORMAT_CHARACTERS.match(chr(c))}
+    assert cf <= ours
+    # the rest are Cf in a later Unicode than this Python's (Egyptian format controls)
+    assert all(unicodedata.category(chr(c)) == "Cn" for c in ours - cf)
+
+
+labels = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp", "Cf")),
+                 min_size=1, max_size=40).filter(lambda s: s.strip())
+
+
+@given(labels)
+def test_every_spelling_of_a_scope_is_one_scope(s: str) -> None:
+    forms = {unicodedata.normalize(f, s) for f in ("NFC", "NFD")}
+    checked = {check_scope(f) for f in forms if len(f.strip()) <= 256}
+    assert len(checked) <= 1
+    for c in checked:
+        assert unicodedata.is_normalized("NFC", c) and c == canonical_scope(c)
+        assert all(scope_matches(f, c) and scope_matches(c, f) for f in forms)
+
+
+@given(labels, st.sampled_from(INVISIBLE), st.integers(0, 40), st.sampled_from(["scope", "agent", "project"]))
+def test_an_invisible_character_in_a_scope_is_refused_naming_it(
+        s: str, ch: str, at: int, field: str) -> None:
+    at = min(at, len(s))
+    with pytest.raises(ValidationError) as e:
+        check_scope(s[:at] + ch + s[at:] + "x", field)
+    assert e.value.field == field and f"U+{ord(ch):04X}" in str(e.value)
+
+
+@pytest.mark.parametrize("field", ["scope", "agent", "project"])
+def test_memory_refuses_an_invisible_scope_agent_or_project(mem: Memory, field: str) -> None:
+    kw: dict[str, Any] = {"scope": "team", field: "team\u200b"}
+    with pytest.raises(ValidationError) as e:
+        mem.add_message(role="user", text="hello", **kw)
+    assert e.value.field == field
+    with pytest.raises(ValidationError) as e:
+        mem.upsert("a note", kind="note", **kw)
+    assert e.value.field == field
+    assert mem.stats()["messages"] == 0
+
+
+def test_nfc_and_nfd_are_one_scope_one_session_one_search(mem: Memory) -> None:
+    a = mem.add_message(NFD_CAFE, "user", "the espresso machine is broken", agent=NFD_CAFE)
+    b = mem.add_message(NFC_CAFE, "user", "the grinder is fine", agent=NFC_CAFE)
+    assert a.session_id == b.session_id and a.scope == b.scope == NFC_CAFE
+    mem.close_session(NFD_CAFE)
+    mem.index()
+    for s in (NFC_CAFE, NFD_CAFE):
+        hits = mem.search("espresso", scope=s, agent=s, kinds=["turn"])
+        assert hits[0].item.text == "the espresso machine is broken"
+        assert len(mem.sessions(scope=s)) == 1
+    mem.add_fact("machine", "state", "broken", scope=NFD_CAFE)
+    assert [f.scope for f in mem.facts(scope=NFC_CAFE)] == [NFC_CAFE]
+    assert mem.forget_scope(NFD_CAFE).erased
+    assert mem.stats()["messages"] == 0
+
+
+def test_import_and_cli_take_one_spelling(tmp_path: Path, cli_run: Any) -> None:
+    lines = [{"scope": NFD_CAFE, "role": "user", "text": "first", "at": "2026-01-01T10:00:00Z"},
+             {"scope": NFC_CAFE, "role": "user", "text": "second", "at": "2026-01-01T10:01:00Z"}]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    cli_run("import", str(src))
+    out = json.loads(cli_run("sessions", "list", "--scope", NFD_CAFE, "--json").output)
+    rows = out if isinstance(out, list) else out.get("sessions", out)
+    assert len(rows) == 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({**lines[0], "scope": "team\u202e"}) + "\n", encoding="utf-8")
+    r = cli_run("import", str(bad), code=1)
+    assert "scope" in r.output and "U+202E" in r.output
+    r = cli_run("add", "--scope", "team\u200b", "hello", code=1)
+    assert "scope" in r.output and "U+200B" in r.output
+
+
+def _old_database(db: str) -> None:
+    """Rows as a memlane before session 22 wrote them: scopes spelt as typed."""
+    store = open_store(db)
+    try:
+        store.add_message(NFD_CAFE, "user", "the espresso machine is broken", 1_700_000_000.0,
+                          gap=3600.0, speaker=None, ext_id=None, agent=None, project=None,
+                          redactions=0)
+        store.add_message("team\u200b", "user", "the deploy key rotates monthly", 1_700_000_000.0,
+                          gap=3600.0, speaker=None, ext_id=None, agent=None, project=None,
+                          redactions=0)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("typed", [NFC_CAFE, NFD_CAFE])
+def test_an_old_databases_scope_is_reached_in_either_spelling(db_url: str, typed: str) -> None:
+    _old_database(db_url)
+    m = memory(db_url)
+    try:
+        old = m.sessions(scope=typed)
+        assert [s.scope for s in old] == [NFD_CAFE]
+        # a new message joins the open session stored in the old spelling
+        new = m.add_message(typed, "user", "the grinder is fine", at=1_700_000_060.0)
+        assert new.session_id == old[0].id
+        again = m.add_message("team", "user", "and the staging key weekly", at=1_700_000_060.0)
+        (team,) = m.sessions(scope="team")  # its open session, spelt as stored
+        assert again.session_id == team.id and team.scope == "team\u200b"
+        assert m.close_session(typed) is not None and m.close_session("team") is not None
+        m.index()
+        hits = m.search("espresso", scope=typed, kinds=["turn"])
+        assert hits[0].item.text == "the espresso machine is broken"
+        assert m.search("deploy", scope="team", kinds=["turn"])[0].item.text == (
+            "the deploy key rotates monthly")
+        assert m.forget_scope(typed).erased and m.forget_scope("team").erased
+        assert m.stats()["messages"] == 0
+        assert m.add_message(typed, "user", "again", at=1_700_000_120.0).scope == NFC_CAFE
+    finally:
+        m.close()
+
+
+
+def test_a_key_pattern_with_an_invisible_character_is_refused() -> None:
+    with pytest.raises(ValidationError) as e:
+        parse_scopes("alice,team\u200b-*")
+    assert e.value.field == "scopes" and "U+200B" in str(e.value)
+    assert parse_scopes([NFD_CAFE, " bob "]) == [NFC_CAFE, "bob"]
+
+
+@settings(max_examples=15, deadline=None)
+@given(label=labels)
+def test_a_scope_written_in_one_form_is_read_in_the_other(tmp_path_factory: Any, label: str) -> None:
+    nfd, nfc = (unicodedata.normalize(f, label).strip() for f in ("NFD", "NFC"))
+    if not nfd or len(nfd) > 256:
+        return
+    m = memory(tmp_path_factory.mktemp("s") / "m.db")
+    try:
+        stored = m.add_message(nfd, "user", "the espresso machine is broken", agent=nfd)
+        assert stored.scope == nfc
+        (s,) = m.sessions(scope=nfc)
+        assert s.id == stored.session_id and s.agent == nfc
+        assert m.forget_scope(nfc).erased and m.stats()["messages"] == 0
+    finally:
+        m.close()
+
+
+@given(st.text(st.sampled_from("éüñçåàÅÉ"), min_size=129, max_size=256))
+def test_a_scope_is_measured_in_its_one_spelling(s: str) -> None:
+    """NFD doubles these letters' length: the scope typed decomposed was refused (over 256
+    characters) while the same scope typed composed was accepted."""
+    nfd = unicodedata.normalize("NFD", s)
+    assert len(nfd) > 256
+    assert check_scope(nfd) == check_scope(s) == unicodedata.normalize("NFC", s)
+    with pytest.raises(ValidationError, match="at most 256"):
+        check_scope(s + "x" * (257 - len(s)))
+
+
+def test_the_inspector_lists_an_old_databases_scope_to_a_key_holding_it(db_url: str) -> None:
+    from memlane.serve.http.auth import Principal
+    from memlane.serve.http.inspector.views import _visible
+
+    _old_database(db_url)
+    m = memory(db_url)
+    try:
+        for pattern in (NFC_CAFE, "caf*", "team"):
+            who = Principal(1, "k", (pattern,), False)
+            assert [s["sessions"] for s in _visible(m, who)] == [1], pattern
+    finally:
+        m.close()
