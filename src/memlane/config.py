@@ -68,6 +68,11 @@ class IngestConfig:
     """Sessions smaller than this are not summarized (counted as skipped)."""
     max_message_chars: int = 100_000
     """Longer messages are refused with a ValidationError."""
+    max_future_minutes: float = 1440.0
+    """A message dated more than this after the clock of the process storing it is refused
+    (``at``, a ValidationError): a skewed clock or a local time sent as UTC would otherwise
+    open a session that ends in the future, which no idle sweep closes and before which every
+    later message is late."""
     redact_secrets: bool = True
     """Replace API keys, tokens, passwords and private keys by typed placeholders."""
     redact_pii: bool = False
@@ -85,6 +90,8 @@ class IngestConfig:
                 raise ConfigError(f"ingest.redact_patterns: {pattern!r} is not a regular "
                                   f"expression ({e})") from None
         _check(self.session_gap_minutes > 0, "ingest.session_gap_minutes", "must be > 0")
+        _check(0 <= self.max_future_minutes <= 1e9, "ingest.max_future_minutes",
+               "must be from 0 to 1e9")
         _check(self.min_session_messages >= 1, "ingest.min_session_messages", "must be >= 1")
         _check(self.max_message_chars >= 1, "ingest.max_message_chars", "must be >= 1")
 

@@ -29,7 +29,14 @@ from memlane.index.worker import IndexWorker
 from memlane.ingest.importer import import_jsonl
 from memlane.ingest.params import validated
 from memlane.ingest.redact import scrub, scrub_deep
-from memlane.ingest.sessionize import Incoming, prepare, scrub_label, store_message, store_messages
+from memlane.ingest.sessionize import (
+    Incoming,
+    prepare,
+    same_message,
+    scrub_label,
+    store_message,
+    store_messages,
+)
 from memlane.store.urls import public_url
 from memlane.textcaches import forget_cached_text
 from memlane.ingest.spellings import forget_spellings, resolve_scope
@@ -65,12 +72,23 @@ class SummaryDraft:
 
 
 def _id_taken(msg: Incoming, index: int | None = None) -> ConflictError:
-    """The error for a message whose id its scope already holds (``index``: its place in a
-    batch)."""
-    text = f"id: message {msg.ext_id!r} already exists in scope {msg.scope!r}"
+    """The error for a message whose id its scope already holds with another message
+    (``index``: its place in a batch)."""
+    text = (f"id: {msg.ext_id!r} already exists in scope {msg.scope!r} with another message"
+            " (the same message delivered again is stored once; a different one needs its own id)")
     if index is None:
         return ConflictError(text, field="id")
     return ConflictError(f"messages[{index}]: {text}", field=f"messages.{index}.id")
+
+
+def _delivered_again(store: Any, msg: Incoming, index: int | None = None) -> Message:
+    """The stored message ``msg`` repeats (its scope holds its id): at-least-once delivery
+    stores a message once, and a retry gets the stored one back. Another message under the
+    same id is a ``ConflictError`` naming the id."""
+    stored = store.message_by_ext_id(msg.scope, msg.ext_id)
+    if stored is None or not same_message(stored, msg):
+        raise _id_taken(msg, index)
+    return stored
 
 
 class _Calls:
@@ -230,15 +248,16 @@ class Memory:
 
         No model is called. ``at`` defaults to now; a gap longer than
         ``ingest.session_gap_minutes`` since the scope's last message starts a new session.
-        ``id`` is the caller's message id: a second message with the same id in the same
-        scope is refused.
+        ``id`` is the caller's message id: the same message delivered again (same id, role,
+        time, text, speaker, agent and project) is stored once and the stored one returned;
+        another message with an id its scope holds is refused (``ConflictError``).
         """
         cfg = self.config.ingest
         msg = prepare(cfg, scope, role, text, at, speaker=speaker, ext_id=id, agent=agent,
                       project=project, now=datetime.now(UTC))
         stored = store_message(self.store, cfg, msg)  # one transaction (PostgreSQL: one round trip)
         if stored is None:
-            raise _id_taken(msg)
+            return _delivered_again(self.store, msg)
         return stored
 
     @validated
@@ -246,7 +265,9 @@ class Memory:
         """Store a batch of messages (each a dict of ``add_message``'s arguments: scope, role,
         text, at, speaker, id, agent, project) in one transaction: all or none.
 
-        A bad message raises with its index in the field (``messages.3.text``).
+        A bad message raises with its index in the field (``messages.3.text``). A message
+        already stored (same id and content: a batch delivered again) is not stored twice;
+        its entry is the stored message.
         """
         if not isinstance(messages, (list, tuple)):
             raise ValidationError("messages: must be a list of message objects", field="messages")
@@ -271,10 +292,8 @@ class Memory:
                 raise
         with self.store.atomic():  # all or none: a refused id rolls the batch back
             stored = store_messages(self.store, cfg, prepared)
-            for i, (msg, got) in enumerate(zip(prepared, stored, strict=True)):
-                if got is None:
-                    raise _id_taken(msg, i)
-        return [got for got in stored if got is not None]
+            return [got if got is not None else _delivered_again(self.store, msg, i)
+                    for i, (msg, got) in enumerate(zip(prepared, stored, strict=True))]
 
     @validated
     def import_file(

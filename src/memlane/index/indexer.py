@@ -63,7 +63,8 @@ def index_pending(
     embedded0, hits0 = embeddings.embedded, embeddings.cache_hits
     seen: set[int] = set()
 
-    def prepare(writing: frozenset[int]) -> tuple[list[Session], list[dict[str, Any]], np.ndarray] | None:
+    def prepare(writing: frozenset[int]) -> tuple[list[Session], list[dict[str, Any]], dict[int, int],
+                                                  np.ndarray] | None:
         # reserved: indexers side by side take different batches to embed; ``writing`` is
         # the batch being written meanwhile, which stays reserved and is not taken again
         batch = [s for s in store.sessions_to_index(batch_sessions, reserve=True, exclude=writing,
@@ -72,8 +73,14 @@ def index_pending(
         if not batch:
             return None
         seen.update(s.id for s in batch)
-        rows = _turn_rows(batch, store.sessions_messages(s.id for s in batch))  # one query
-        return batch, rows, embeddings.for_index([r["text"] for r in rows])
+        messages = store.sessions_messages(s.id for s in batch)  # one query
+        # a session a late message joined is indexed again: only its messages without a
+        # turn become turns (for a session indexed for the first time, nothing is there)
+        turned = {it.message_id for its in store.sessions_items(messages, kind="turn").values()
+                  for it in its}
+        rows = [r for r in _turn_rows(batch, messages) if r["message_id"] not in turned]
+        read = {sid: len(ms) for sid, ms in messages.items()}
+        return batch, rows, read, embeddings.for_index([r["text"] for r in rows])
 
     slot = _prefetcher(store)
     pool = slot[1] if slot is not None and slot[0].acquire(blocking=False) else None
@@ -85,7 +92,7 @@ def index_pending(
             got = ahead.result() if ahead is not None else prepare(frozenset())
             if got is None:
                 break
-            batch, rows, vecs = got
+            batch, rows, read, vecs = got
             if pool is not None:
                 ahead = pool.submit(prepare, frozenset(s.id for s in batch))
             with store.atomic():
@@ -93,6 +100,12 @@ def index_pending(
                 keep = [(r, v) for r, v in zip(rows, vecs, strict=True) if r["session_id"] in claimed]
                 if len(claimed) < len(batch):  # another indexer's, or erased meanwhile
                     _forget_erased(store, batch, claimed, rows)
+                # a late message that joined a session after its messages were read: the
+                # session is indexed again (its new message only) by the next pass
+                grown = [sid for sid, sess in store.get_sessions(claimed).items()
+                         if sess.message_count != read.get(sid)]
+                if grown:
+                    store.unclaim_for_index(grown)
                 ids = store.insert_items([r for r, _ in keep])
                 store.put_vectors(embeddings.model, [(i, v) for i, (_, v) in zip(ids, keep, strict=True)])
                 store.bump("sessions_indexed", len(claimed))

@@ -235,13 +235,14 @@ def store_intelligence(
             store.insert_relation(scope, normalize_name(r.source), normalize_predicate(r.relation),
                                   normalize_name(r.target), session.id, msg.id if msg else None,
                                   msg.at.timestamp() if msg else end)
+        # a late message that joined the session since its messages were read queues it
+        # again (``finish_summary`` says False): what is written now is replaced then
         if summary is None:
-            store.finish_summary(session.id, version=None, model=None, now=time.time(),
-                                 skipped=True)
-            store.bump("sessions_skipped")
-        else:
-            store.finish_summary(session.id, version=summary.schema_version,
-                                 model=summary.model, now=time.time())
+            if store.finish_summary(session.id, version=None, model=None, now=time.time(),
+                                    skipped=True, messages=len(messages)):
+                store.bump("sessions_skipped")
+        elif store.finish_summary(session.id, version=summary.schema_version,
+                                  model=summary.model, now=time.time(), messages=len(messages)):
             store.bump("sessions_summarized")
         store.bump("facts_extracted", len(facts))
         store.bump("entities_extracted", len(extraction.entities))
@@ -423,7 +424,8 @@ def process_queue(
         small = len(messages) < config.ingest.min_session_messages
         if small and not (cfg.small_session_facts and messages):
             with store.atomic():
-                store.finish_summary(session.id, version=None, model=None, now=now, skipped=True)
+                store.finish_summary(session.id, version=None, model=None, now=now, skipped=True,
+                                     messages=len(messages))
                 store.bump("sessions_skipped")
             run.skipped += 1
             continue

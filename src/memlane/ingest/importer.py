@@ -30,7 +30,7 @@ from typing import IO, Any
 
 from memlane.config import IngestConfig
 from memlane.errors import ImportFormatError, ValidationError
-from memlane.ingest.sessionize import Incoming, prepare, store_messages
+from memlane.ingest.sessionize import Incoming, prepare, same_message, store_messages
 from memlane.ingest.validate import MAX_NESTING, check_scope, json_nesting
 from memlane.types import ImportReport
 from memlane.store.contract import Store
@@ -303,56 +303,102 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
     starts: list[int] = []  # places in pending whose line starts a session of the file
     labels: dict[str, str] = {}  # each scope's last session label in the file
 
-    def add(msg: Incoming) -> None:
+    numbers: list[int] = []  # each pending message's line
+
+    def add(msg: Incoming, number: int) -> None:
         if msg.session is not None and labels.get(msg.scope) != msg.session:
             starts.append(len(pending))
             labels[msg.scope] = msg.session
         pending.append(msg)
+        numbers.append(number)
 
-    def flush() -> None:
-        nonlocal imported, dupes, done
-        with _interrupt_after(), store.atomic():  # a batch is written and counted whole, or not at all
+    def write(upto: int) -> list[Any]:
+        """Write ``pending[:upto]`` in one transaction: one entry a message, None where it
+        was stored already. A line whose id its scope holds with another message rolls the
+        transaction back (``_Clash``)."""
+        with store.atomic():
             stored: list[Any] = []
-            cuts = sorted({0, *starts, len(pending)})
+            cuts = sorted({0, *(i for i in starts if i < upto), upto})
             for begin, end in itertools.pairwise(cuts):
                 if begin in starts:
                     _close_before(store, pending[begin])
                 stored += store_messages(store, cfg, pending[begin:end])  # None: already stored
+            for i, got in enumerate(stored):
+                # (a "~" id is the content's own: a line without an id never clashes)
+                ext_id = pending[i].ext_id
+                if got is None and ext_id and not ext_id.startswith("~"):
+                    there = store.message_by_ext_id(pending[i].scope, ext_id)
+                    if there is not None and not same_message(there, pending[i]):
+                        raise _Clash(i)
+            return stored
+
+    def flush() -> None:
+        nonlocal imported, dupes, done
+        with _interrupt_after():  # a batch is written and counted whole, or not at all
+            try:
+                stored = write(len(pending))
+                clash = None
+            except _Clash as e:
+                clash = e.index
+                # the lines before it, as an import stops at a bad line (none with --strict)
+                stored = [] if strict else write(clash)
             taken = stored.count(None)
             dupes += taken
             imported += len(stored) - taken
-            done = lines
+            done = lines if clash is None else numbers[clash] - 1
+            if clash is not None:
+                msg, number = pending[clash], numbers[clash]
+                pending.clear()
+                starts.clear()
+                numbers.clear()
+                raise ImportFormatError(
+                    f"id: {(msg.ext_id or '')[:80]!r} already exists in scope {msg.scope!r} with "
+                    "another message (an id names one message of its scope; the same message "
+                    "again is skipped as a duplicate)", line=number, field="id")
             pending.clear()
             starts.clear()
+            numbers.clear()
 
     parsed = parse_lines(_decode(fh), cfg, default_scope=default_scope)
     try:
         try:
             if strict:
                 checked = list(parsed)  # every line is checked before the first write
-                for _, m in checked:
-                    add(m)
+                for number, m in checked:
+                    add(m, number)
                 lines = checked[-1][0] if checked else 0
                 flush()  # ...and the file is written in one transaction
                 return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
             for number, msg in parsed:
                 lines = number
-                add(msg)
+                add(msg, number)
                 if len(pending) >= BATCH:
                     flush()
-        except ImportFormatError as e:
-            if pending and not strict:
+            if pending:
                 flush()
-            return ImportReport(lines=e.line, imported=imported, skipped_duplicates=dupes,
-                                errors=((e.line, str(e)),))
-        if pending:
-            flush()
+        except ImportFormatError as err:
+            bad = err
+            if pending and not strict:
+                try:
+                    flush()
+                except ImportFormatError as clash:  # a line before the bad one clashed
+                    bad = clash
+            return ImportReport(lines=bad.line, imported=imported, skipped_duplicates=dupes,
+                                errors=((bad.line, str(bad)),))
         return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
     except KeyboardInterrupt as e:  # while reading or checking lines, or around a batch, the
         # last one too: a Ctrl-C that lands as the input ends (a pipe closed with it) is seen
         # at the last batch's write, after the reading loop
         raise ImportInterrupted(ImportReport(lines=done, imported=imported,
                                              skipped_duplicates=dupes)) from e
+
+
+class _Clash(Exception):
+    """A line of the batch being written whose id its scope holds with another message."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.index = index
 
 
 def _close_before(store: Store, msg: Incoming) -> None:

@@ -9,12 +9,13 @@ from typing import Any
 
 from memlane.config import IngestConfig
 from memlane.ingest.redact import scrub
+from memlane.errors import ValidationError
 from memlane.ingest.spellings import stored_scope
 from memlane.ingest.validate import check_label, check_role, check_scope, check_text, parse_time
 from memlane.types import Message
 from memlane.store.contract import NewMessage, Store
 
-__all__ = ["Incoming", "prepare", "scrub_label", "store_message", "store_messages"]
+__all__ = ["Incoming", "prepare", "same_message", "scrub_label", "store_message", "store_messages"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,14 @@ def prepare(
     role = check_role(role)
     text = check_text(text, cfg.max_message_chars)
     when = now if at is None else parse_time(at)
+    ahead = (when - now).total_seconds()
+    if ahead > cfg.max_future_minutes * 60.0:
+        raise ValidationError(
+            f"at: {when.isoformat().replace('+00:00', 'Z')} is {_span(ahead)} after this "
+            f"process's clock ({now.isoformat(timespec='seconds').replace('+00:00', 'Z')}); "
+            f"a message may be dated at most ingest.max_future_minutes "
+            f"({cfg.max_future_minutes:g}) ahead (a clock set wrong, or a local time sent "
+            "without its offset?)", field="at")
     text, n = scrub(cfg, text)
     labels = {}
     for field, value in (("speaker", speaker), ("id", ext_id), ("agent", agent), ("project", project)):
@@ -89,6 +98,22 @@ def prepare(
         project=labels["project"],
         redactions=n,
     )
+
+
+def same_message(stored: Message, m: Incoming) -> bool:
+    """Whether ``m`` is ``stored`` delivered again: the same role, time, text (as stored,
+    redacted), speaker, agent and project. An id names one message of its scope: the same
+    message under it again is a duplicate, a different one an error."""
+    return (stored.role, stored.at.timestamp(), stored.text, stored.speaker, stored.agent,
+            stored.project) == (m.role, m.at.timestamp(), m.text, m.speaker, m.agent, m.project)
+
+
+def _span(seconds: float) -> str:
+    """A duration in words: "3 days", "2.5 hours", "40 minutes"."""
+    for unit, size in (("days", 86400.0), ("hours", 3600.0), ("minutes", 60.0)):
+        if seconds >= size:
+            return f"{seconds / size:.3g} {unit}"
+    return f"{seconds:.3g} seconds"
 
 
 def store_message(store: Store, cfg: IngestConfig, m: Incoming) -> Message | None:

@@ -20,6 +20,17 @@ from memlane.types import Message, Session
 __all__ = ["SessionsMixin"]
 
 
+_REQUEUE_LATE = (
+    "UPDATE sessions SET indexed_at = NULL, summarized_at = NULL, attempts = 0, deferrals = 0,"
+    " next_attempt_at = 0, failed_reason = NULL,"
+    " status = CASE WHEN status = 'open' THEN 'open' ELSE 'closed' END WHERE id = %s"
+)
+"""A closed session a late message joined is queued again, whatever its stage: its turns
+are indexed anew (the indexer makes turns of the messages that have none) and its
+intelligence written again (``store_intelligence`` replaces the old). PostgreSQL's
+``memlane_add_late`` (migration 0015) runs the same update."""
+
+
 def _in_scope(scope: str | None) -> tuple[str, tuple[str, ...]]:
     """The clause and parameter that keep a query to ``scope``; none for every scope."""
     return ("", ()) if scope is None else (" AND scope = %s", (scope,))
@@ -71,34 +82,90 @@ class SessionsMixin(SqlStore):
     def add_message(self, scope: str, role: str, text: str, at: float, *, gap: float,
                     speaker: str | None, ext_id: str | None, agent: str | None,
                     project: str | None, redactions: int) -> tuple[int, int, int] | None:
-        """Store a message in its scope's current session, in one transaction:
+        """Store a message in the session its time belongs to, in one transaction:
         ``(message_id, session_id, seq)``, or None (nothing written) when the scope
         already holds a message with this ``ext_id``.
 
-        A message later than the open session's last one by more than ``gap`` seconds
-        closes that session (reason ``gap``) and opens a new one. Here it is the
-        primitives in turn; PostgreSQL runs the same steps in one statement.
+        The rule (both stores; PostgreSQL runs it in ``memlane_add_message``, migration
+        0015): a message later than the open session's last one by more than ``gap``
+        seconds closes that session (reason ``gap``) and opens a new one; one no earlier
+        than the open session's start less ``gap`` joins it. With no open session, a
+        message no earlier than the end of the scope's newest session opens one. Any
+        other message is *late*: see ``_add_late``.
         """
         with self.db.atomic():
             self._lock_scope(scope)
             if ext_id is not None and self.message_by_ext_id(scope, ext_id) is not None:
                 return None
-            current = self.open_session_for(scope)
-            if current is not None and at - current[1] > gap:
-                self.close_session(current[0], "gap")
+            row = self._run(
+                "SELECT id, started_at, ended_at, message_count FROM sessions"
+                " WHERE scope = %s AND status = 'open'", (scope,)).fetchone()
+            late = False
+            if row is not None and at - row[2] > gap:
+                self.close_session(row[0], "gap")
                 self.bump("sessions_closed")
                 self.bump("sessions_closed_gap")
-                current = None
-            if current is None:
+                row = None
+            elif row is not None:
+                late = at < row[1] - gap
+            else:
+                newest = self._run(
+                    "SELECT ended_at FROM sessions WHERE scope = %s"
+                    " ORDER BY started_at DESC, id DESC LIMIT 1", (scope,)).fetchone()
+                late = newest is not None and at < newest[0]
+            if late:
+                return self._add_late(scope, role, text, at, gap=gap, speaker=speaker,
+                                      ext_id=ext_id, agent=agent, project=project,
+                                      redactions=redactions)
+            if row is None:
                 session_id, seq = self.create_session(scope, at, agent, project), 1
                 self.bump("sessions_opened")
             else:
-                session_id, seq = current[0], current[2] + 1
+                session_id, seq = row[0], row[3] + 1
             message_id = self.append_message(
                 session_id, scope, seq, role, text, at, speaker=speaker, ext_id=ext_id,
                 agent=agent, project=project, redactions=redactions)
             if redactions:
                 self.bump("secrets_redacted", redactions)
+        return message_id, session_id, seq
+
+    def _add_late(self, scope: str, role: str, text: str, at: float, *, gap: float,
+                  speaker: str | None, ext_id: str | None, agent: str | None,
+                  project: str | None, redactions: int) -> tuple[int, int, int]:
+        """A late message (earlier than the open session's start less the gap, or, with no
+        session open, earlier than the end of the scope's newest one) joins the closed
+        session of its scope whose span, widened by the gap on each side, holds its time
+        (the nearest; the newest of equals). That session's span stretches to it, and it is
+        queued again: its turns indexed anew (only the new message becomes a turn) and its
+        summary, facts and entities written again with the message in. When no session
+        holds it, it opens a session of its own, closed at once (reason ``late``): it is
+        in the past, and the scope's open session, if any, stays open."""
+        holder = self._run(
+            "SELECT id, message_count FROM sessions WHERE scope = %s AND status <> 'open'"
+            " AND started_at <= %s AND ended_at >= %s"
+            " ORDER BY CASE WHEN started_at > %s THEN started_at - %s"
+            " WHEN ended_at < %s THEN %s - ended_at ELSE 0 END, id DESC LIMIT 1",
+            (scope, at + gap, at - gap, at, at, at, at)).fetchone()
+        if holder is None:
+            column, value = self._fresh_id("sessions")
+            session_id, seq = self._insert_id(
+                f"INSERT INTO sessions ({column}scope, agent, project, status, closed_reason,"
+                f" started_at, ended_at, created_at) VALUES ({value}%s, %s, %s, 'closed', 'late',"
+                " %s, %s, %s)", (scope, agent, project, at, at, time.time())), 1
+            self.bump("sessions_opened")
+            self.bump("sessions_closed")
+            self.bump("sessions_closed_late")
+        else:
+            session_id, seq = holder[0], holder[1] + 1
+        message_id = self.append_message(
+            session_id, scope, seq, role, text, at, speaker=speaker, ext_id=ext_id,
+            agent=agent, project=project, redactions=redactions)
+        if holder is not None:
+            self._run(_REQUEUE_LATE, (session_id,))
+            self.bump("sessions_requeued_late")
+        self.bump("messages_late")
+        if redactions:
+            self.bump("secrets_redacted", redactions)
         return message_id, session_id, seq
 
     def add_messages(self, rows: Sequence[NewMessage], *, gap: float
@@ -226,6 +293,13 @@ class SessionsMixin(SqlStore):
             won.update(int(r[0]) for r in rows)
         return won
 
+    def unclaim_for_index(self, session_ids: Iterable[int]) -> None:
+        """Queue sessions for turn indexing again (a late message joined them after an
+        indexer read their messages): the next pass makes turns of the messages that have
+        none."""
+        for cond, params in self._id_batches("id", sorted(set(session_ids))):
+            self._run(f"UPDATE sessions SET indexed_at = NULL WHERE {cond}", params)
+
     # -- the session-intelligence queue -------------------------------------------------
     def claim_for_summary(self, now: float, lease_seconds: float, max_attempts: int,
                           due_before: float | None = None, scope: str | None = None
@@ -254,14 +328,27 @@ class SessionsMixin(SqlStore):
         return session(row) if row else None
 
     def finish_summary(self, session_id: int, *, version: int | None, model: str | None,
-                       now: float, skipped: bool = False) -> None:
-        """Mark intelligence done: ``summarized`` (or, when skipped as too small, left closed)."""
-        self._run(
+                       now: float, skipped: bool = False, messages: int | None = None) -> bool:
+        """Mark intelligence done: ``summarized`` (or, when skipped as too small, left
+        closed). ``messages``: how many messages the intelligence read; when the session
+        holds more by now (a late message joined it while it was summarized), it is not
+        marked done but queued again (False), so that its summary is written again with
+        the message in."""
+        cur = self._run(
             "UPDATE sessions SET status = CASE WHEN %s THEN 'closed' ELSE 'summarized' END,"
             " summary_version = %s, summary_model = %s, summarized_at = %s, lease_until = NULL,"
-            " failed_reason = NULL WHERE id = %s",
-            (skipped, version, model, now, session_id),
+            " failed_reason = NULL WHERE id = %s"
+            + ("" if messages is None else " AND message_count = %s"),
+            (skipped, version, model, now, session_id,
+             *(() if messages is None else (messages,))),
         )
+        if cur.rowcount == 1 or messages is None:
+            return True
+        self._run(
+            "UPDATE sessions SET status = CASE WHEN status = 'open' THEN 'open' ELSE 'closed' END,"
+            " summarized_at = NULL, lease_until = NULL, next_attempt_at = 0 WHERE id = %s",
+            (session_id,))
+        return False
 
     def fail_summary(self, session_id: int, reason: str, next_attempt_at: float, *,
                      count_attempt: bool = True) -> None:
