@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane.config import Config, ServeConfig, load_config
 from memlane.memory import Memory
-from memlane.serve.http import errors, metrics
+from memlane.serve.http import errors, metrics, openapi
 from memlane.serve.http.auth import KeyCache, RateLimiter
 from memlane.serve.http.errors import error_body
 from memlane.serve.http.responses import JSONResponse
@@ -192,6 +192,7 @@ def create_app(
     errors.install(app)
     _health(app)
     _mount_routes(app)
+    openapi.install(app)
     app.add_middleware(BodyLimit, limit=cfg.max_body_bytes)
     app.add_middleware(HeadAsGet)
     metrics.mount(app)  # outermost: it sees every answer, a 413 included
