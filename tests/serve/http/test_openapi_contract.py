@@ -16,8 +16,8 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[3]
 CODES = {"invalid", "unauthorized", "forbidden", "not_found", "method_not_allowed", "conflict",
-         "too_large", "invalid_request", "rate_limited", "backend_error", "unavailable",
-         "internal"}  # memlane.serve.http.errors
+         "too_large", "invalid_request", "rate_limited", "not_supported", "backend_error",
+         "unavailable", "internal"}  # memlane.serve.http.errors
 
 
 def _error_shape(body: Any) -> None:

@@ -15,6 +15,7 @@ and the traceback goes to the log.
     413     too_large          a body over ``serve.max_body_bytes``
     422     invalid_request    a request that does not match its schema (the field is named)
     429     rate_limited       over ``serve.rate_limit`` (with ``Retry-After``)
+    501     not_supported      the live stream on a store without a change log
     502     backend_error      an embedder or LLM failed
     503     unavailable        the database failed
 """

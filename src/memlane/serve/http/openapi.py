@@ -31,8 +31,8 @@ ERROR_SCHEMA: dict[str, Any] = {
         "properties": {
             "code": {"type": "string", "enum": [
                 "invalid", "unauthorized", "forbidden", "not_found", "method_not_allowed",
-                "conflict", "too_large", "invalid_request", "rate_limited", "backend_error",
-                "unavailable", "internal"]},
+                "conflict", "too_large", "invalid_request", "rate_limited", "not_supported",
+                "backend_error", "unavailable", "internal"]},
             "message": {"type": "string"},
             "field": {"anyOf": [{"type": "string"}, {"type": "null"}],
                       "description": "The field, parameter or header at fault, dotted as "
@@ -53,11 +53,13 @@ _WHY = {
     422: "a request that does not match its schema, or a query parameter the route does "
          "not take (field names it)",
     429: "over serve.rate_limit (Retry-After says when to try again)",
+    501: "the live stream is not available on this store",
     502: "the embedder or LLM backend failed",
     503: "the database failed",
 }
 
 _OPEN = {"/healthz", "/readyz"}
+_NO_INPUT = {("get", "/metrics"), ("get", "/v1/stats")}  # no value for memlane to refuse
 _BY_ID = 404
 _CONFLICT = {("post", "/v1/messages"), ("post", "/v1/items"), ("post", "/actions")}
 _BACKEND = {("post", p) for p in ("/v1/messages", "/v1/search", "/v1/pack", "/v1/items",
@@ -71,7 +73,11 @@ def statuses_of(method: str, path: str, has_body: bool) -> set[int]:
     """The error statuses ``method path`` can answer."""
     if path in _OPEN:
         return {503} if path == "/readyz" else set()
-    found = {400, 401, 403, 422, 429, 503}
+    found = {401, 403, 422, 429, 503}
+    if (method, path) not in _NO_INPUT:
+        found.add(400)
+    if path == "/state/memory":
+        found.add(501)
     if (method, path) in _NOT_FOUND:
         found.add(_BY_ID)
     if (method, path) in _CONFLICT:
