@@ -27,18 +27,6 @@ SOURCE = {"PYTHONPATH": str(Path(memlane.__file__).parents[1])}
 LIMIT = 120  # seconds any one conversation with a server may take, start to finish
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    """The two example conversations, indexed: sessions 1-3 in alice-assistant (facts
-    1-6 about the user), 4-5 in team-backend."""
-    path = tmp_path / "mcp.db"
-    with memory(path) as mem:
-        for f in example_files():
-            mem.import_file(f)
-        mem.index("2024-06-01T00:00:00Z")
-    return str(path)
-
-
 def server(tmp_path: Path, db: str, *args: str, env: dict[str, str] | None = None
            ) -> StdioServerParameters:
     return StdioServerParameters(
@@ -331,21 +319,6 @@ def over_http(url: str, key: str | None, body: Callable[[Client], Awaitable[None
                     await body(client)
 
     anyio.run(main)
-
-
-@pytest.fixture
-def service(db):
-    """``memlane serve``'s app on a real uvicorn on a free loopback port, over the seeded db."""
-    from memlane.serve.http import create_app
-    from memlane.serve.keys import create_key
-    from memlane.testing.http import serving
-
-    mem = memory(db)
-    try:
-        with serving(create_app(mem, worker=False)) as url:
-            yield url, lambda scopes, **kw: create_key(mem.store, scopes, **kw).key, mem
-    finally:
-        mem.close()
 
 
 def test_every_tool_over_streamable_http_with_a_scoped_key(service):

@@ -35,14 +35,54 @@ def test_every_request_piped_in_is_answered_before_the_server_stops(tmp_path: Pa
     answers = {m["id"]: m for m in map(json.loads, done.stdout.splitlines())}
     assert sorted(answers) == list(range(10)), done.stdout
     assert all(not answers[i]["result"]["isError"] for i in range(1, 10))
-    # the server answers requests as they come, side by side: the recall may run before
-    # the remembers land (a CI run found none), so it is asked to answer, not to find them
-    assert "'note'" in answers[9]["result"]["content"][0]["text"]
+    # sent after the eight remembers, the recall finds all eight (the SDK ran requests side
+    # by side, and the recall often answered first: "2 hit(s)"; mcp_stdio orders them)
+    assert answers[9]["result"]["content"][0]["text"].startswith("8 hit(s) for 'note'")
     import sqlite3
 
     with sqlite3.connect(db) as con:
         texts = {t for (t,) in con.execute("select text from items")}
     assert texts == {f"note {i}" for i in range(1, 9)}
+
+
+def test_writes_and_reads_piped_in_are_applied_in_the_order_they_were_sent(tmp_path: Path):
+    """Remembers, recalls and a forget piped in one after another: each recall sees exactly
+    the notes sent before it, and none forgotten before it. The SDK ran each request as a
+    task of its own (a tool body in a thread), so a recall raced the writes before it
+    (mcp_stdio.serve_stdio lets a read through once the writes before it are answered, a
+    write once everything before it is)."""
+    db = tmp_path / "m.db"
+    lines: list[dict] = [HELLO, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    expected: dict[int, int] = {}
+    stored = 0
+    for i in range(1, 7):
+        lines.append({"jsonrpc": "2.0", "id": 100 + i, "method": "tools/call",
+                      "params": {"name": "remember",
+                                 "arguments": {"text": f"piped note {i}", "scope": "s"}}})
+        stored += 1
+        for j in range(2):  # two reads side by side after each write
+            lines.append({"jsonrpc": "2.0", "id": 200 + 10 * i + j, "method": "tools/call",
+                          "params": {"name": "recall",
+                                     "arguments": {"query": "piped note", "scope": "s", "k": 50}}})
+            expected[200 + 10 * i + j] = stored
+    lines.append({"jsonrpc": "2.0", "id": 300, "method": "tools/call",
+                  "params": {"name": "forget", "arguments": {"item_id": 1}}})
+    lines.append({"jsonrpc": "2.0", "id": 301, "method": "tools/call",
+                  "params": {"name": "recall",
+                             "arguments": {"query": "piped note", "scope": "s", "k": 50}}})
+    done = subprocess.run([MEMLANE, "--db", str(db), "mcp", "--no-worker"],
+                          input="".join(json.dumps(x) + "\n" for x in lines), env=ENV,
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    answers = {m["id"]: m for m in map(json.loads, done.stdout.splitlines())}
+    assert len(answers) == len(lines) - 1, done.stdout
+    for rid, count in expected.items():
+        text = answers[rid]["result"]["content"][0]["text"]
+        assert text.startswith(f"{count} hit(s) for 'piped note'"), (rid, text)
+    assert "item 1" in answers[101]["result"]["content"][0]["text"], answers[101]
+    assert not answers[300]["result"]["isError"], answers[300]
+    last = answers[301]["result"]["content"][0]["text"]
+    assert last.startswith("5 hit(s) for 'piped note'") and "piped note 1\n" not in last, last
 
 
 def test_a_long_session_and_many_facts_are_answered_in_parts_that_say_so(tmp_path: Path):

@@ -8,35 +8,8 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
-from memlane.testing import example_files, memory
+from memlane.testing import memory
 from tests.serve.test_mcp import call, over_http, read, server, talk
-
-
-@pytest.fixture
-def db(tmp_path):
-    """The two example conversations, indexed: sessions 1-3 in alice-assistant, 4-5 in
-    team-backend (as tests/serve/test_mcp.py seeds them)."""
-    path = tmp_path / "mcp.db"
-    with memory(path) as mem:
-        for f in example_files():
-            mem.import_file(f)
-        mem.index("2024-06-01T00:00:00Z")
-    return str(path)
-
-
-@pytest.fixture
-def service(db):
-    """``memlane serve``'s app on a real uvicorn on a free loopback port, over ``db``."""
-    from memlane.serve.http import create_app
-    from memlane.serve.keys import create_key
-    from memlane.testing.http import serving
-
-    mem = memory(db)
-    try:
-        with serving(create_app(mem, worker=False)) as url:
-            yield url, lambda scopes, **kw: create_key(mem.store, scopes, **kw).key, mem
-    finally:
-        mem.close()
 
 
 def _refusals(scope: str, missing_session: int, real_session: int):
@@ -61,20 +34,24 @@ def _check(answers: list, scope: str) -> None:
     assert answers[1][2] == answers[2][2]
 
 
-def test_a_resource_outside_the_servers_scopes_is_invalid_params_naming_the_scope(tmp_path, db):
+@pytest.mark.parametrize("via", ["stdio --allow", "http key"])
+def test_a_resource_outside_the_callers_scopes_is_invalid_params_naming_the_scope(
+        request, tmp_path, via):
+    """Over stdio a server limited to ``alice-*`` reads team-backend's resources; over HTTP
+    a key of ``team-*`` reads alice-assistant's: each refusal is invalid params naming the
+    scope, and a real session and a missing one answer alike."""
     answers: list = []
-    body = _refusals("team-backend", 999, 4)
-    talk(server(tmp_path, db, "--allow", "alice-*", "--scope", "alice-assistant"),
-         lambda c: body(c, answers))
-    _check(answers, "team-backend")
-
-
-def test_a_resource_outside_the_keys_scopes_is_invalid_params_naming_the_scope(service):
-    url, key, _ = service
-    answers: list = []
-    body = _refusals("alice-assistant", 999, 1)
-    over_http(url, key("team-*"), lambda c: body(c, answers))
-    _check(answers, "alice-assistant")
+    if via == "stdio --allow":
+        body = _refusals("team-backend", 999, 4)
+        talk(server(tmp_path, request.getfixturevalue("db"), "--allow", "alice-*",
+                    "--scope", "alice-assistant"), lambda c: body(c, answers))
+        _check(answers, "team-backend")
+    else:
+        url, key, _ = request.getfixturevalue("service")
+        body = _refusals("alice-assistant", 999, 1)
+        over_http(url, key("team-*"), lambda c: body(c, answers))
+        _check(answers, "alice-assistant")
+    assert len(answers) == 3
 
 
 def test_a_malformed_scope_in_a_resource_is_invalid_params(tmp_path, db):
@@ -94,25 +71,34 @@ def _many_facts(path, n: int) -> list[int]:
         return [f.id for f in mem.store.list_facts("many", limit=100_000)]
 
 
+async def _follow_offsets(c: Client, tool: str, args: dict, id_pattern: str, seen: list[int],
+                          heads: list[str]) -> None:
+    """Call ``tool`` from offset 0 on, each time with the offset its last answer named
+    (``call TOOL with offset N``), until an answer names none (at most 20 calls): the ids
+    each answer shows go to ``seen``, its first line to ``heads``."""
+    import re
+
+    offset: int | None = 0
+    while offset is not None:
+        out = await call(c, tool, {**args, "offset": offset})
+        heads.append(out.splitlines()[0])
+        seen.extend(int(i) for i in re.findall(id_pattern, out, re.M))
+        nxt = re.search(rf"call {tool} with offset (\d+)", out)
+        offset = int(nxt.group(1)) if nxt else None
+        assert len(heads) < 20
+
+
 def test_every_fact_of_a_scope_past_1000_is_read_by_following_the_offsets(tmp_path):
     """``facts`` read the store's first 1,000 and said "1000 fact(s)": the rest were on no
     answer. Each answer now names the offset to read on from, and following them reads
     every fact once, in order; the resource says more follow and how to read them."""
-    import re
 
     want = _many_facts(tmp_path / "many.db", 1100)
     seen: list[int] = []
     heads: list[str] = []
 
     async def body(c: Client) -> None:
-        offset: int | None = 0
-        while offset is not None:
-            out = await call(c, "facts", {"scope": "many", "offset": offset})
-            heads.append(out.splitlines()[0])
-            seen.extend(int(i) for i in re.findall(r"^fact (\d+) ·", out, re.M))
-            nxt = re.search(r"call facts with offset (\d+)", out)
-            offset = int(nxt.group(1)) if nxt else None
-            assert len(heads) < 20
+        await _follow_offsets(c, "facts", {"scope": "many"}, r"^fact (\d+) ·", seen, heads)
         past = await call(c, "facts", {"scope": "many", "offset": 5000})
         assert past.startswith("no facts in scope many from offset 5000")
         resource = await read(c, "memlane://many/facts")
@@ -161,7 +147,6 @@ def test_facts_over_http_say_where_the_next_page_starts(tmp_path):
 
 def test_the_sessions_tool_names_the_offset_of_older_sessions(tmp_path):
     """``sessions`` showed the newest 100 at most, with no way past them."""
-    import re
 
     with memory(tmp_path / "s.db") as mem:
         for i in range(130):
@@ -171,13 +156,8 @@ def test_the_sessions_tool_names_the_offset_of_older_sessions(tmp_path):
     seen: list[int] = []
 
     async def body(c: Client) -> None:
-        offset: int | None = 0
-        while offset is not None:
-            out = await call(c, "sessions", {"scope": "busy", "limit": 100, "offset": offset})
-            seen.extend(int(i) for i in re.findall(r"^session (\d+)\b", out, re.M))
-            nxt = re.search(r"call sessions with offset (\d+)", out)
-            offset = int(nxt.group(1)) if nxt else None
-            assert len(seen) <= 130
+        await _follow_offsets(c, "sessions", {"scope": "busy", "limit": 100},
+                              r"^session (\d+)\b", seen, [])
         assert (await call(c, "sessions", {"scope": "busy", "offset": 500})).startswith(
             "no sessions in scope busy from offset 500")
 

@@ -6,8 +6,6 @@ Standard output carries the protocol and nothing else; logs go to standard error
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from memlane.config import load_config
@@ -15,58 +13,6 @@ from memlane.serve.cli_common import sqlite_file
 from memlane.serve.output import echo
 
 __all__ = ["mcp_command"]
-
-
-async def _serve_stdio(server: Any) -> None:
-    """``server`` over standard input and output, answering every request read before the
-    input ends: the SDK's own loop stopped at end of input and dropped the answers still
-    being worked on (``printf '…' | memlane mcp`` got the first few; a note's write was
-    done, its answer never sent). The answers are awaited, then the server stops."""
-    import anyio
-    import mcp_types as types
-    from mcp.server.stdio import stdio_server
-
-    low = server._lowlevel_server
-    pending: set[Any] = set()
-    answered = anyio.Event()
-
-    async with stdio_server() as (read_stream, write_stream):
-        inner_send, inner_read = anyio.create_memory_object_stream[Any](0)
-        out_send, out_read = anyio.create_memory_object_stream[Any](0)
-
-        async def forward_in() -> None:
-            async with inner_send:
-                async for item in read_stream:
-                    message = getattr(item, "message", None)
-                    if isinstance(message, types.JSONRPCRequest):
-                        pending.add(message.id)
-                    elif (isinstance(message, types.JSONRPCNotification)
-                          and message.method == "notifications/cancelled"):
-                        pending.discard((message.params or {}).get("requestId"))
-                    await inner_send.send(item)
-                while pending:  # end of input: the answers in the works still go out
-                    await answered.wait()
-
-        async def forward_out() -> None:
-            nonlocal answered
-            async with out_read:
-                async for item in out_read:
-                    await write_stream.send(item)
-                    message = getattr(item, "message", None)
-                    if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
-                        pending.discard(message.id)
-                        answered.set()
-                        answered = anyio.Event()
-
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(forward_in)
-            tg.start_soon(forward_out)
-            async with out_send:
-                await low.run(inner_read, out_send, low.create_initialization_options())
-            # every request answered (the input ended only once none was pending): the
-            # server keeps a copy of its output stream open, so the relay is stopped here
-            tg.cancel_scope.cancel()
-        await write_stream.aclose()
 
 
 @click.command("mcp")
@@ -116,7 +62,7 @@ def mcp_command(ctx: click.Context, db: str | None, scope: str | None, allow: tu
         import anyio
 
         try:
-            anyio.run(_serve_stdio, server)
+            anyio.run(server.run_stdio_async)
         except BaseExceptionGroup as group:
             # the client went away (closed its end of standard output): what it asked for
             # is done and stored, only the answers are unsent; a line, not a traceback of

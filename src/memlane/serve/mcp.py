@@ -160,6 +160,14 @@ class _Server(MCPServer):
                     raise MCPError(code=INVALID_PARAMS, message=str(e)) from e
         return await super().get_prompt(name, arguments, context)
 
+    async def run_stdio_async(self) -> None:
+        """Over standard input and output through ``mcp_stdio.serve_stdio``: the requests
+        of the one client applied in the order it sent them, and every request read
+        answered before the server stops at end of input (``server.run("stdio")`` too)."""
+        from memlane.serve.mcp_stdio import serve_stdio
+
+        await serve_stdio(self)
+
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context | None = None) -> Any:
         tool = self._tool_manager.get_tool(name)

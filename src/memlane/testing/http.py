@@ -21,8 +21,10 @@ __all__ = ["serving"]
 
 
 @contextmanager
-def serving(app: Any, *, start_timeout: float = 30.0, stop_timeout: float = 30.0) -> Iterator[str]:
-    """Serve ``app`` on a free loopback port; yields its base URL (``http://127.0.0.1:PORT``)."""
+def serving(app: Any, *, start_timeout: float = 30.0, stop_timeout: float = 30.0,
+            **options: Any) -> Iterator[str]:
+    """Serve ``app`` on a free loopback port; yields its base URL (``http://127.0.0.1:PORT``).
+    ``options`` go to ``uvicorn.Config`` (``http="h11"``: the pure-Python parser)."""
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -30,7 +32,8 @@ def serving(app: Any, *, start_timeout: float = 30.0, stop_timeout: float = 30.0
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(app, log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=stop_timeout, lifespan="on")
+                            timeout_graceful_shutdown=stop_timeout, lifespan="on",
+                            **options)
     server = uvicorn.Server(config)
     failure: list[BaseException] = []
 

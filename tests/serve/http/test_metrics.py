@@ -81,3 +81,42 @@ def test_the_health_probes_answer_head(sqlite_service) -> None:
             r = c.head(path)
             assert r.status_code == 200 and r.content == b"", (path, r.status_code)
             assert c.get(path).json()["ok"] is True
+
+
+def test_a_client_cannot_grow_the_series_with_made_up_methods_or_paths(tmp_path) -> None:
+    """On a server whose parser takes any method token (uvicorn's h11), each made-up method
+    was a series of its own in the request counter and the latency histogram: 200 requests
+    were 200 more series. Every label value now comes from a fixed set (the route template
+    or ``unmatched``, the standard methods or ``other``, the status)."""
+    import uuid
+
+    import httpx
+
+    from memlane.serve.http import create_app
+    from memlane.testing import memory
+    from memlane.testing.http import serving
+
+    mem = memory(tmp_path / "m.db")
+    try:
+        with serving(create_app(mem, worker=False), http="h11") as url, \
+                httpx.Client(base_url=url, timeout=30) as c:
+            for _ in range(40):
+                tag = uuid.uuid4().hex[:8].upper()
+                c.request(f"X{tag}", "/v1/stats")
+                c.request(f"Y{tag}", f"/nowhere/{tag}")
+                c.get(f"/v1/sessions/{tag}")
+                c.get(f"/ui/sessions/{tag}")
+            text = c.get("/metrics").text
+    finally:
+        mem.close()
+    methods: set[str] = set()
+    routes: set[str] = set()
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            methods.add(s.labels.get("method", "GET"))
+            routes.add(s.labels.get("route", "/"))
+    assert methods <= {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "other"}
+    assert "other" in methods
+    assert not any(r.startswith(("/nowhere/", "/v1/sessions/X", "/ui/sessions/")) and "{" not in r
+                   for r in routes), routes
+    assert len(routes) < 10, routes

@@ -20,14 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane.config import Config, ServeConfig, load_config
 from memlane.memory import Memory
-from memlane.serve.http import errors, metrics
-from memlane.serve.http.auth import KeyCache, RateLimiter
-from memlane.serve.http.errors import error_body
+from memlane.serve.http import errors, metrics, openapi
+from memlane.serve.http.auth import KeyCache, RateLimiter, principal
+from memlane.serve.http.errors import ApiError, error_body
 from memlane.serve.http.responses import JSONResponse
 
 __all__ = ["BodyLimit", "HeadAsGet", "app_from_environment", "create_app"]
@@ -37,6 +38,39 @@ log = logging.getLogger("memlane.serve")
 
 class _TooLarge(Exception):
     pass
+
+
+class LineBreakInPath:
+    """A path parameter that takes any text (``DELETE /v1/scopes/{scope}``, ``GET
+    /v1/graph/{entity}``) holding a line break is a 400 naming the parameter, as a NUL or
+    another control character there is: Starlette's ``{name:path}`` is ``.*``, which stops
+    at a line break, so ``DELETE /v1/scopes/a%0Ab`` matched no route and answered "Not
+    Found" naming no field (as if the scope did not exist). The key is checked first (401
+    before 400, as everywhere)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        if "\n" in path:
+            from memlane.serve.http.rest import TEXT_ROUTES
+
+            method = "GET" if scope.get("method") == "HEAD" else scope.get("method")
+            for verb, regex in TEXT_ROUTES:
+                found = regex.match(path) if verb == method else None
+                if found is None:
+                    continue
+                name, value = next((k, v) for k, v in found.groupdict().items() if "\n" in v)
+                try:
+                    await run_in_threadpool(principal, Request(scope))
+                    raise ApiError(400, "invalid", f"{name}: must be one line without control "
+                                   f"characters (found '\\n' at character {value.index(chr(10))})",
+                                   name)
+                except ApiError as e:
+                    await e.response()(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
 
 
 class BodyLimit:
@@ -192,7 +226,9 @@ def create_app(
     errors.install(app)
     _health(app)
     _mount_routes(app)
+    openapi.install(app)
     app.add_middleware(BodyLimit, limit=cfg.max_body_bytes)
+    app.add_middleware(LineBreakInPath)
     app.add_middleware(HeadAsGet)
     metrics.mount(app)  # outermost: it sees every answer, a 413 included
     return app

@@ -15,6 +15,7 @@ and the traceback goes to the log.
     413     too_large          a body over ``serve.max_body_bytes``
     422     invalid_request    a request that does not match its schema (the field is named)
     429     rate_limited       over ``serve.rate_limit`` (with ``Retry-After``)
+    501     not_supported      the live stream on a store without a change log
     502     backend_error      an embedder or LLM failed
     503     unavailable        the database failed
 """
@@ -185,7 +186,8 @@ def _query_names(route: Any) -> frozenset[str] | None:
 
 
 def known_query_only(request: Request) -> None:
-    """Dependency: a query parameter the route does not take is a 422 naming it.
+    """Dependency: a query parameter the route does not take, or one given more than once
+    (every parameter of the service takes one value), is a 422 naming it.
 
     Otherwise a misspelt option is silently ignored: ``GET /v1/graph/Lisbon?scpoe=chat-42``
     answered from every scope, ``POST /v1/search?scope=chat-42`` searched every scope. It is
@@ -194,6 +196,14 @@ def known_query_only(request: Request) -> None:
     route = request.scope.get("route")
     if getattr(route, "dependant", None) is None:
         return
+    given: set[str] = set()
+    for name, _ in request.query_params.multi_items():
+        if name in given:  # ?scope=a&scope=b answered scope b's data, not a word of a
+            count = len(request.query_params.getlist(name))
+            raise RequestValidationError([{
+                "type": "value_error", "loc": ("query", name), "input": name,
+                "msg": f"given {count} times; pass it once (it takes one value)"}])
+        given.add(name)
     allowed = _query_names(route)
     if allowed is None:
         return

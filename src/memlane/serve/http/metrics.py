@@ -150,6 +150,13 @@ class Metrics:
         timer.observe(seconds)
 
 
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+"""The ``method`` label's values besides ``other``: a server on h11 hands the app any token
+a client sends as its method (``BREW``, ``X3F9A``), and each was a series of its own in
+``memlane_http_requests_total`` and the latency histogram (14 buckets), so a client could
+grow ``/metrics`` and the process without bound."""
+
+
 class RequestMetrics:
     """ASGI middleware: count and time every request by route template and status."""
 
@@ -174,6 +181,8 @@ class RequestMetrics:
         finally:
             template = _template(scope)
             method = scope.get("method", "GET")
+            if method not in METHODS:  # any token is a method to h11: one series each
+                method = "other"
             self.metrics.answered(template, method, status[0], time.perf_counter() - started)
 
 

@@ -23,6 +23,8 @@ per-stage timings go in the standard ``Server-Timing`` header.
 
 from __future__ import annotations
 
+import re
+
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Path, Query, Request
@@ -38,6 +40,10 @@ __all__ = ["ROUTES", "mount"]
 
 Id = Annotated[int, Path(ge=1, le=INT64_MAX)]  # an id SQLite can hold, else 422
 
+TEXT_ROUTES: list[tuple[str, re.Pattern[str]]] = []
+"""``(method, regex)`` of the routes with a ``{name:path}`` parameter, the parameter
+matching any text, line breaks included (``app.LineBreakInPath``)."""
+
 ROUTES: list[tuple[str, str, str]] = []
 """``(method, path, action kind)`` of every resource route (the tests walk this table)."""
 
@@ -50,8 +56,13 @@ async def _answer(request: Request, kind: str, inp: BaseModel) -> JSONResponse:
 def mount(app: FastAPI) -> None:
     r = APIRouter(prefix="/v1", tags=["resources"], dependencies=[KnownQuery])
     ROUTES.clear()
+    TEXT_ROUTES.clear()
 
     def route(method: str, path: str, kind: str) -> Any:
+        if ":path}" in path:
+            TEXT_ROUTES.append((method, re.compile("^/v1" + re.sub(
+                r"\{(\w+)(:\w+)?\}", lambda g: f"(?P<{g[1]}>[\\s\\S]*)" if g[2] == ":path"
+                else f"(?P<{g[1]}>[^/]*)", path) + "$")))
         ROUTES.append((method, "/v1" + path.replace(":path}", "}"), kind))  # as OpenAPI names it
         return r.api_route(path, methods=[method], summary=f"{kind} (same handler as /actions)")
 
