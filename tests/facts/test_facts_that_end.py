@@ -33,6 +33,7 @@ def _pack_facts(mem, query: str, scope: str = "u") -> str:
 @pytest.mark.parametrize("ending, gone, still", [
     ("I no longer work at Acme.", ("user", "works_at", "Acme"), ("user", "lives_in", "Leeds")),
     ("I quit my job at Acme last week.", ("user", "works_at", "Acme"), ("user", "diet", "vegetarian")),
+    ("I quit my job on February 10th, time for a change.", ("user", "works_at", "Acme"), ("user", "has", "Corolla")),
     ("I'm not vegetarian anymore.", ("user", "diet", "vegetarian"), ("user", "works_at", "Acme")),
     ("I sold my Corolla.", ("user", "has", "Corolla"), ("user", "lives_in", "Leeds")),
     ("We broke up.", ("user", "girlfriend", "Sam"), ("user", "works_at", "Acme")),

@@ -53,6 +53,7 @@ PHRASINGS = {
         lambda s, v: f"{s} left {v} last month.",
         lambda s, v: f"{s} resigned from {v} in May.",
         lambda s, v: f"{s} got laid off from {v}.",
+        lambda s, v: f"{s} quit {'my' if s == 'I' else 'their'} job.",  # any employer
     ],
     "lives_in": [
         lambda s, v: f"{s} no longer {_third(s, 'live')} in {v}.",

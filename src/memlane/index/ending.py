@@ -172,6 +172,11 @@ _SPLIT_WITH = re.compile(_SUBJ + r"(?:\s+(?:have|has|had))?\s+(?:broke\s+up|brok
                          r"(?P<name>[A-Z][a-z]+)?\b|" + _SUBJ.replace("(?P<subj>", "(?P<subj2>")
                          + r"(?:\s+(?:have|has))?\s+(?:divorced|got\s+divorced\s+from)\s+(?P<name2>[A-Z][a-z]+)\b")
 """A relationship of a subject's that ended: "I broke up with Sam", "my sister divorced Tom"."""
+_JOB_LEFT = re.compile(_SUBJ + r"\s+(?:(?:have|has)\s+|['’]ve\s+|['’]s\s+)?(?:(?:quit|left|lost|resigned\s+from)\s+"
+                       r"(?:my|his|her|their)\s+(?:job|position|role)\b(?!\s+(?:at|with|as|search|hunt)\b)|"
+                       r"(?:was|were|got|been)\s+(?:laid\s+off|let\s+go|fired|sacked|made\s+redundant)\b"
+                       r"(?!\s+(?:from|at|by|of|up|for)\b))")
+"""A job left without naming the employer: "I quit my job", "I got laid off" (any ``works_at``)."""
 _MEAT_AGAIN = re.compile(_SUBJ + r"\s+(?:(?:have|has)\s+|['’]ve\s+|['’]m\s+|am\s+)?(?:started\s+eating|eat|eating|"
                          r"went\s+back\s+to\s+eating|gone\s+back\s+to\s+eating)\s+meat\s+again\b")
 
@@ -249,6 +254,8 @@ def direct_endings(sentence: str) -> list[tuple[str, str, str, int]]:
             out.append((m.group("subj2"), "partner", m.group("name2") or "", m.start()))
         elif m.group("subj").lower() not in ("we",):
             out.append((m.group("subj"), "partner", m.group("name") or "", m.start()))
+    for m in _JOB_LEFT.finditer(sentence):
+        out.append((m.group("subj"), "works_at", "", m.start()))
     for m in _MEAT_AGAIN.finditer(sentence):
         out.append((m.group("subj"), "diet", "vegetarian", m.start()))
         out.append((m.group("subj"), "diet", "vegan", m.start()))
@@ -256,7 +263,7 @@ def direct_endings(sentence: str) -> list[tuple[str, str, str, int]]:
 
 
 _GATE = re.compile(
-    r"no longer|any ?more|\bquit|\bleft\b|resign|retired from|laid off|let go|fired|sacked|redundant|"
+    r"no longer|any ?more|\bquit|\bleft\b|\blost\b|resign|retired from|laid off|let go|fired|sacked|redundant|"
     r"moved (?:out|away|from|off)|relocated (?:out|away|from)|\bsold\b|got rid|gave away|given away|traded in|"
     r"scrapped|donated|stopped|gave up|given up|came off|went off|gone off|come off|switched|migrated|outgr|"
     r"grew out|grown out|broke up|broken up|split up|separated|divorced|meat again|(?:'m|am|is|are) off")
