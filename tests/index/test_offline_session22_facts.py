@@ -51,3 +51,14 @@ def test_a_birthday_to_come(model) -> None:
     for said in ("The road turns 90 degrees here.", "Does my dad turn 70 next month?",
                  "If my dad turns 70 next month we should plan."):
         assert not {f for f in _facts(f"user: {said}", "assistant: OK.", model=model) if f[1] == "turns"}, said
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_what_the_speaker_runs(model) -> None:
+    assert ("user", "runs", "runs a two-chair hair salon") in _facts(
+        "user: I run a two-chair hair salon and I'm drowning in DMs.", "assistant: OK.", model=model)
+    assert ("user", "runs", "runs Fedora") in _facts(
+        "user: need a new laptop, I run Fedora and do a lot of Rust compiles.", "assistant: OK.", model=model)
+    for said in ("I run out of my levothyroxine on Saturday.", "Should I run the migration tonight?",
+                 "I run late most days.", "If I run Fedora, will it work?"):
+        assert not {f for f in _facts(f"user: {said}", "assistant: OK.", model=model) if f[1] == "runs"}, said

@@ -43,6 +43,15 @@ _TURNS = re.compile(
     r"\s+(?:just\s+)?turns\s+(?P<age>\d{1,3})(?P<when>\s+(?:in\s+(?:[A-Z][a-z]+|\w+\s+(?:weeks|days|months))|"
     r"on\s+(?:the\s+)?[\w ]{1,16}?(?=[.,;!?]|\s+and\b|$)|next\s+(?:week|month|year|[A-Z][a-z]+day)|"
     r"this\s+(?:week|month|year|[A-Z][a-z]+day)|tomorrow|today))")
+_RUN = re.compile(
+    r"(?<![\w'’])I(?:\s+(?:also|now|still|currently|basically|just|actually))*\s+run\s+(?!(?:out|late|into|through|it|"
+    r"them|this|that|away|around|over|off|across|the\s+risk|a\s+risk|errands|up|down|back|low|short|behind|along|"
+    r"on|in|to|for|from|with|by|at|after|past|every|each|most|some|every|a\s+bit|the\s+numbers|faster|slower|"
+    r"late|early|about|like|so|too|really|very|my\s+own)\b)(?P<what>[^.,;!?()\n]{3,80}?)"
+    r"(?=\s*(?:[.,;!?()]|\n|$|\s+and\s+(?!(?!I\b)[A-Z]|(?:a|an|the|my|our|two|three|four|\d+)\b)|"
+    r"\s+(?:but|so|because|which|since|though|if|when|while)\b))")
+"""What the speaker runs: "I run a two-chair hair salon", "I run Fedora", "I run Jellyfin on a
+Raspberry Pi 5" (``runs``); not "I run out of…", "I run late", "I run into…"."""
 _NOT_NAMES = frozenset("This That There Here What Which Who Where When Why How Everyone It He She They You We "
                        "Today Tomorrow Yesterday Also Then Now Still Just And But So The".split())
 
@@ -69,6 +78,12 @@ def sentence_facts(sentence: str, seq: int, me: str, *, we: bool) -> list[Fact]:
                 continue
             how = " ".join((m.group("how") + (m.group("when") or "")).split())
             out.append(Fact(who, "work_pattern", "works " + how, "stated", seq, evidence))
+    if "run " in sentence:
+        for m in _RUN.finditer(sentence):
+            if not asserted(sentence, m.start(), m.end()):
+                continue
+            what = " ".join(m.group("what").split())
+            out.append(Fact(me, "runs", "runs " + what, "stated", seq, evidence))
     if "oving" in sentence:
         for m in _MOVING.finditer(sentence):
             if (m.group("we") or m.group("we2")) and not we:
@@ -110,7 +125,7 @@ def with_more_facts(extraction: Any, messages: Sequence[Message],
     added = False
     for m in users:
         low = m.text.lower()
-        if "work" not in low and "moving" not in low and "turns" not in low:
+        if "work" not in low and "moving" not in low and "turns" not in low and "run " not in low:
             continue
         me = _speaker(m)
         for s in sentences(m.text):
