@@ -180,7 +180,7 @@ def _expected(events: list[tuple[str, str, float]], single: bool) -> set[str]:
 _scopes = itertools.count()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(EVENT, min_size=1, max_size=7), st.randoms(use_true_random=False),
        st.sampled_from(["works_at", "likes"]))
 def test_any_history_stored_in_any_order_leaves_what_it_says(store, raw, rnd, pred) -> None:

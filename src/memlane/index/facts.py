@@ -80,6 +80,12 @@ def apply_fact(
     })
     new = store.get_fact(fact_id)
     store.log_fact_event(new, "added", at, session_id=session_id)
+    if is_single_valued(pred, cfg) and (later := _retired_after(store, scope, nsub, pred, at, fact_id)):
+        # a value said before another one that an ending has retired since (sessions indexed
+        # out of order): the later value replaced it, so it is history (session 22)
+        store.supersede_fact(fact_id, later)
+        store.log_fact_event(new, "superseded", at, other_id=later, session_id=session_id)
+        return FactOutcome("historical", fact_id)
     if not current or not is_single_valued(pred, cfg):
         return _unless_ended(store, FactOutcome("added", fact_id), scope, nsub, pred, nobj, at, session_id)
     # when each current value was last stated: a reinforcement states it again, so a value
@@ -125,6 +131,23 @@ def _last_stated(store: Store, facts: list[Any]) -> dict[int, float]:
             if event["kind"] == "reinforced" and event["fact_id"] in stated:
                 stated[event["fact_id"]] = max(stated[event["fact_id"]], event["at"].timestamp())
     return stated
+
+
+def _retired_after(store: Store, scope: str, nsub: str, pred: str, at: float, fact_id: int) -> int | None:
+    """The newest value of a single-valued predicate, no longer current, last stated after
+    ``at`` (replaced since, or retired by an ending), if any."""
+    rows = [f for f in store.fact_history(scope, nsub, pred) if f.status == "superseded" and f.id != fact_id]
+    if not rows or not store.ended_facts(scope, nsub, _families(pred)):
+        return None  # without an ending, a value said later is current (``apply_fact``'s own rule)
+    stated = _last_stated(store, rows)
+    later = [(stated[f.id], f.id) for f in rows if stated[f.id] > at]
+    return max(later)[1] if later else None
+
+
+def _families(pred: str) -> tuple[str, ...]:
+    from memlane.index.ending import families_of
+
+    return families_of(pred)
 
 
 def _ended_after(store: Store, scope: str, nsub: str, pred: str, nobj: str, at: float) -> int | None:
