@@ -136,9 +136,11 @@ def _last_stated(store: Store, facts: list[Any]) -> dict[int, float]:
 def _retired_after(store: Store, scope: str, nsub: str, pred: str, at: float, fact_id: int) -> int | None:
     """The newest value of a single-valued predicate, no longer current, last stated after
     ``at`` (replaced since, or retired by an ending), if any."""
-    rows = [f for f in store.fact_history(scope, nsub, pred) if f.status == "superseded" and f.id != fact_id]
-    if not rows or not store.ended_facts(scope, nsub, _families(pred)):
+    if not store.ended_facts(scope, nsub, _families(pred)):
         return None  # without an ending, a value said later is current (``apply_fact``'s own rule)
+    rows = [f for f in store.fact_history(scope, nsub, pred) if f.status == "superseded" and f.id != fact_id]
+    if not rows:
+        return None
     stated = _last_stated(store, rows)
     later = [(stated[f.id], f.id) for f in rows if stated[f.id] > at]
     return max(later)[1] if later else None
