@@ -158,6 +158,8 @@ class Memory:
             check_unicode(str(db), "db")
         self.config = config if config is not None else load_config()
         self.store = open_store(db if db is not None else self.config.db, tracer=tracer)
+        # the facts' cardinality, which settling a value an erased ending had ended needs (session 22)
+        self.store.facts_config = self.config.facts  # type: ignore[attr-defined]
         self._embedder = embedder
         self._embeddings: Embeddings | None = None
         self._intelligence = intelligence

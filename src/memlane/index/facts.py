@@ -14,7 +14,7 @@ from memlane.config import FactsConfig
 from memlane.index.normalize import normalize_name, normalize_predicate, normalize_value
 from memlane.store.contract import Store
 
-__all__ = ["FactOutcome", "FactView", "apply_fact", "fact_confidence", "is_single_valued", "view"]
+__all__ = ["FactOutcome", "FactView", "apply_fact", "end_fact", "fact_confidence", "is_single_valued", "view"]
 
 
 def is_single_valued(predicate: str, cfg: FactsConfig) -> bool:
@@ -32,7 +32,8 @@ class FactOutcome:
     """What storing one fact did."""
 
     action: str
-    """added | reinforced | superseded (added and replaced older values) | historical."""
+    """added | reinforced | superseded (added and replaced older values) | historical |
+    ended (an ending stored, ``replaced`` the values it retired; session 22)."""
     fact_id: int
     replaced: tuple[int, ...] = ()
 
@@ -79,8 +80,14 @@ def apply_fact(
     })
     new = store.get_fact(fact_id)
     store.log_fact_event(new, "added", at, session_id=session_id)
+    if is_single_valued(pred, cfg) and (later := _retired_after(store, scope, nsub, pred, at, fact_id)):
+        # a value said before another one that an ending has retired since (sessions indexed
+        # out of order): the later value replaced it, so it is history (session 22)
+        store.supersede_fact(fact_id, later)
+        store.log_fact_event(new, "superseded", at, other_id=later, session_id=session_id)
+        return FactOutcome("historical", fact_id)
     if not current or not is_single_valued(pred, cfg):
-        return FactOutcome("added", fact_id)
+        return _unless_ended(store, FactOutcome("added", fact_id), scope, nsub, pred, nobj, at, session_id)
     # when each current value was last stated: a reinforcement states it again, so a value
     # said at 54 and again at 58 is newer than a contradiction said at 56 that is
     # indexed last (out-of-order imports, several workers on one scope)
@@ -99,7 +106,109 @@ def apply_fact(
         store.log_fact_event(old, "superseded", at, other_id=fact_id, session_id=session_id)
         replaced.append(old.id)
     store.bump("facts_superseded", len(replaced))
-    return FactOutcome("superseded", fact_id, tuple(replaced))
+    return _unless_ended(store, FactOutcome("superseded", fact_id, tuple(replaced)), scope, nsub, pred, nobj,
+                         at, session_id)
+
+
+def _unless_ended(store: Store, outcome: FactOutcome, scope: str, nsub: str, pred: str, nobj: str,
+                  at: float, session_id: int | None) -> FactOutcome:
+    """``outcome``, or history when an ending of the new value said after it is already
+    stored (sessions indexed out of order): the value is retired by that ending at once, as
+    if it had been stored first (session 22)."""
+    ender = _ended_after(store, scope, nsub, pred, nobj, at)
+    if ender is None:
+        return outcome
+    store.supersede_fact(outcome.fact_id, ender)
+    store.log_fact_event(store.get_fact(outcome.fact_id), "superseded", at, other_id=ender, session_id=session_id)
+    return FactOutcome("historical", outcome.fact_id, outcome.replaced)
+
+
+def _last_stated(store: Store, facts: list[Any]) -> dict[int, float]:
+    """When each fact was last stated: added, or reinforced since."""
+    stated = {f.id: f.at.timestamp() for f in facts}
+    if stated:
+        for event in store.fact_events(list(stated)):
+            if event["kind"] == "reinforced" and event["fact_id"] in stated:
+                stated[event["fact_id"]] = max(stated[event["fact_id"]], event["at"].timestamp())
+    return stated
+
+
+def _retired_after(store: Store, scope: str, nsub: str, pred: str, at: float, fact_id: int) -> int | None:
+    """The newest value of a single-valued predicate, no longer current, last stated after
+    ``at`` (replaced since, or retired by an ending), if any."""
+    if not store.ended_facts(scope, nsub, _families(pred)):
+        return None  # without an ending, a value said later is current (``apply_fact``'s own rule)
+    rows = [f for f in store.fact_history(scope, nsub, pred) if f.status == "superseded" and f.id != fact_id]
+    if not rows:
+        return None
+    stated = _last_stated(store, rows)
+    later = [(stated[f.id], f.id) for f in rows if stated[f.id] > at]
+    return max(later)[1] if later else None
+
+
+def _families(pred: str) -> tuple[str, ...]:
+    from memlane.index.ending import families_of
+
+    return families_of(pred)
+
+
+def _ended_after(store: Store, scope: str, nsub: str, pred: str, nobj: str, at: float) -> int | None:
+    """The newest stored ending said after ``at`` that ends ``nobj``, if any."""
+    from memlane.index.ending import ends, families_of
+
+    found = [(f.at.timestamp(), f.id) for f, norm in store.ended_facts(scope, nsub, families_of(pred))
+             if f.at.timestamp() > at and ends(norm, nobj)]
+    return max(found)[1] if found else None
+
+
+def end_fact(
+    store: Store,
+    cfg: FactsConfig,
+    *,
+    scope: str,
+    subject: str,
+    predicate: str,
+    obj: str,
+    source: str = "stated",
+    at: float,
+    session_id: int | None,
+    message_id: int | None,
+) -> FactOutcome:
+    """Store that ``subject predicate obj`` has ended ("I no longer work at Acme"; ``obj``
+    empty: whatever value, "I quit my job") and retire what it ends (session 22).
+
+    The ending is a fact row of its own, status ``ended``, with no item (it is in no search
+    and no pack). Every current value of the subject under ``predicate`` and the predicates
+    it reaches (:data:`memlane.index.ending.FAMILIES`: "I sold my Corolla" reaches ``has``,
+    ``acquired`` and ``owns``) that the ending names (the same value, or every word of the
+    ending's in it) and that was last stated before the ending is superseded by it: kept for
+    audit with confidence 0, out of current facts and packs. A value stated again after the
+    ending is current again; a value stated before it and stored after it is history at once
+    (``apply_fact``); erasing the ending's session settles the values again
+    (``resettle_facts``)."""
+    from memlane.index.ending import ends, family
+
+    pred = normalize_predicate(predicate)
+    nsub, nobj = normalize_name(subject), normalize_value(obj) if obj else ""
+    ending_id = store.insert_ended_fact({
+        "scope": scope, "subject": subject, "predicate": pred, "object": obj, "norm_subject": nsub,
+        "norm_predicate": pred, "norm_object": nobj, "source": source, "session_id": session_id,
+        "message_id": message_id, "at": at,
+    })
+    ending = store.get_fact(ending_id)
+    store.log_fact_event(ending, "added", at, session_id=session_id)  # its status says what it is
+    retired: list[int] = []
+    for reached in family(pred):
+        current = [(f, norm) for f, norm in store.current_facts(scope, nsub, reached) if ends(nobj, norm)]
+        stated = _last_stated(store, [f for f, _ in current])
+        for old, _ in current:
+            if stated[old.id] < at:
+                store.supersede_fact(old.id, ending_id)
+                store.log_fact_event(old, "superseded", at, other_id=ending_id, session_id=session_id)
+                retired.append(old.id)
+    if retired:
+        store.bump("facts_superseded", len(retired))
+    return FactOutcome("ended", ending_id, tuple(retired))
 
 
 @dataclass(frozen=True, slots=True)

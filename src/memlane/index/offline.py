@@ -19,6 +19,8 @@ from functools import lru_cache
 from typing import Any
 
 from memlane.index.cues import _STEP_VERBS, Cues, read_cues, says_nothing
+from memlane.index.ending import with_endings
+from memlane.index.morefacts import with_more_facts
 from memlane.index.normalize import normalize_predicate
 from memlane.index.people import (
     CHAT_FILLERS,
@@ -1384,6 +1386,10 @@ class OfflineIntelligence:
         extraction = self._extract([(m, t) for m, t, _ in lead])
         extraction = self._with_decisions(extraction, messages, cues)
         extraction = self._with_states(extraction, messages, turns, cues)
+        # what the user says has ended: "I no longer work at Acme", "I sold my Corolla" (session 22)
+        extraction = with_endings(extraction, messages, self._facts, _sentences)
+        # how the speaker works, a move they state, a birthday to come (session 22)
+        extraction = with_more_facts(extraction, messages, _sentences)
         said = [{r.rstrip(".,;:") for r in _references(m.text)} for m in messages]
         titles = {r.lower() for one in said for r in one if _ITEM_FULL.fullmatch(r)}
         if titles:

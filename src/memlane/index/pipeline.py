@@ -22,7 +22,7 @@ from memlane.errors import EmbeddingError
 from memlane.index.embed import Embeddings
 from memlane.index.eventdate import event_date
 from memlane.index.expand import item_keys, summary_keys
-from memlane.index.facts import apply_fact
+from memlane.index.facts import apply_fact, end_fact
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.people import speaker_subject
 from memlane.index.schema import Extraction, SessionSummary
@@ -228,6 +228,13 @@ def store_intelligence(
                 source=f.source, at=row["at"], session_id=session.id,
                 message_id=msg.id if msg else None, make_item=make_item,
             )
+        # what the session says has ended retires the values it names (session 22), after the
+        # session's own values: "I quit my job" said after "I work at Acme" in one session
+        for f in sorted(extraction.endings, key=lambda x: (x.seq is None, x.seq or 0)):
+            msg = by_seq.get(f.seq) if f.seq is not None else None
+            end_fact(store, facts_cfg, scope=scope, subject=f.subject, predicate=f.predicate, obj=f.object,
+                     source=f.source, at=msg.at.timestamp() if msg else end, session_id=session.id,
+                     message_id=msg.id if msg else None)
         for e in extraction.entities:
             store.upsert_entity(scope, e.name, normalize_name(e.name), e.type, e.context, end)
         for r in extraction.relations:
@@ -353,6 +360,16 @@ def _patterns(intelligence: Intelligence, config: Config) -> Intelligence:
     return intelligence if offline else offline_intelligence(config)
 
 
+def _with_endings(extraction: Extraction, messages: Sequence[Message]) -> Extraction:
+    """What the user says has ended, read by the offline patterns (``memlane.index.ending``)
+    for a backend that writes no endings (an LLM's JSON has no field for them; session 22):
+    "I no longer work at Acme" retires the value whichever backend summarised."""
+    from memlane.index.ending import with_endings
+    from memlane.index.offline import OfflineIntelligence, _sentences
+
+    return with_endings(extraction, messages, OfflineIntelligence._facts, _sentences)
+
+
 def process_queue(
     store: Store,
     embeddings: Embeddings,
@@ -439,6 +456,8 @@ def process_queue(
                 summary, extraction = intelligence.summarize(session.scope, messages)
                 last = "answered"
                 settle(True, session.id)
+                if getattr(intelligence, "name", None) != "offline" and not extraction.endings:
+                    extraction = _with_endings(extraction, messages)
             # a model may write what no message said (or echo a custom pattern): scrub again
             summary, extraction = scrub_deep(config.ingest, (summary, extraction))
             if not store_intelligence(store, embeddings, session, messages, summary,

@@ -145,6 +145,10 @@ class Extraction:
     relations: tuple[Relation, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
     observations: tuple[Observation, ...] = ()
+    endings: tuple[Fact, ...] = ()
+    """Facts the session says have ended ("I no longer work at Acme" -> ``user works_at
+    Acme``; an empty object: any value, "I quit my job"), stored as endings that retire the
+    matching current values (``memlane.index.facts.end_fact``; session 22)."""
 
 
 _LIST = {"type": ["array", "string", "null"], "items": {"type": "string"}}

@@ -55,7 +55,8 @@ def facts_list(ctx: click.Context, scope: str | None, subject: str | None,
     if not rows:
         echo(nothing_note(mem, scope, "no facts"))
     for f in rows:
-        flag = "" if f.status == "current" else f"  [superseded by {f.superseded_by}]"
+        flag = ("" if f.status == "current" else "  [ended: said to no longer hold]" if f.status == "ended"
+                else f"  [superseded by {f.superseded_by}]")
         echo(f"{f.id:>5}  {f.scope}  {fact_sentence(f.subject, f.predicate, f.object)}"
              f"  (conf {f.confidence:.2f}, {f.source}, ×{f.reinforcements + 1}, "
              f"{_ts(f.at)}; {fact_key(f.subject, f.predicate)}){flag}")
@@ -77,7 +78,7 @@ def facts_history(ctx: click.Context, subject: str, predicate: str, scope: str |
     if not rows:
         raise click.ClickException(safe(f"no facts for {subject!r} {predicate!r}"))
     for f in rows:
-        mark = "current   " if f["status"] == "current" else "superseded"
+        mark = {"current": "current   ", "ended": "ended     "}.get(f["status"], "superseded")
         where = f"session {f['session_id']}" if f["session_id"] else "added directly"
         echo(f"{mark} {_ts(f['at'])}  {f['object']}  ({where}, conf {f['confidence']:.2f})")
         for e in f["events"]:

@@ -128,7 +128,8 @@ def pack_text(pack: Pack) -> str:
 
 
 def fact_line(f: FactView) -> str:
-    state = "current" if f.status == "current" else f"superseded by fact {f.superseded_by}"
+    state = ("current" if f.status == "current" else "ended (said to no longer hold)" if f.status == "ended"
+             else f"superseded by fact {f.superseded_by}")
     return (f"fact {f.id} · {fact_sentence(f.subject, f.predicate, f.object)} · "
             f"{fact_key(f.subject, f.predicate)} · confidence "
             f"{f.confidence:.2f} ({f.source}, said {f.reinforcements + 1}×, {when(f.at)}"
@@ -177,7 +178,8 @@ def fact_history_text(subject: str, predicate: str, scope: str | None,
     blocks = []
     for f in rows:
         state = "current" if f["status"] == "current" else (
-            f"superseded by fact {f['superseded_by']}" if f["superseded_by"] else f["status"])
+            f"superseded by fact {f['superseded_by']}" if f["superseded_by"] else
+            "ended (said to no longer hold)" if f["status"] == "ended" else f["status"])
         origin = f"from session {f['session_id']}" if f["session_id"] else "added directly"
         block = [f"fact {f['id']} · {f['object']} · {state} · {origin} · {when(f['at'])} · "
                  f"confidence {f['confidence']:.2f} · scope {f['scope']}"]

@@ -76,7 +76,7 @@ SESSIONS_WITH_ITEMS = 20
 _ITEMS_SESSIONS_SUPERSEDED = _ITEMS_SESSIONS.replace(" s AS (", (
     " f AS (SELECT message_id, bool_and(status IS DISTINCT FROM 'current') AS gone FROM facts"
     " WHERE message_id = ANY(ARRAY(SELECT message_id FROM i WHERE message_id IS NOT NULL))"
-    " GROUP BY message_id), s AS ("), 1).format(
+    " AND status <> 'ended' GROUP BY message_id), s AS ("), 1).format(
     ", i.message_id IS NOT NULL, coalesce(f.gone, false)",
     " LEFT JOIN f ON f.message_id = i.message_id")
 _ITEMS_SESSIONS = _ITEMS_SESSIONS.format("", "")
@@ -90,7 +90,7 @@ _ITEMS_SUPERSEDED = (
     f"WITH i AS MATERIALIZED ({_ITEMS}),"
     " f AS (SELECT message_id, bool_and(status IS DISTINCT FROM 'current') AS gone FROM facts"
     " WHERE message_id = ANY(ARRAY(SELECT message_id FROM i WHERE message_id IS NOT NULL))"
-    " GROUP BY message_id)"
+    " AND status <> 'ended' GROUP BY message_id)"
     f" SELECT {_ITEM_SELECT}, i.message_id IS NOT NULL, coalesce(f.gone, false) FROM i"
     " LEFT JOIN f ON f.message_id = i.message_id"
 )
@@ -110,7 +110,7 @@ _SESSIONS_ITEMS_VECTORS_SUPERSEDED = (
     f"WITH t AS MATERIALIZED ({_SESSIONS_ITEMS_VECTORS.split(' ORDER BY i.session_id')[0]}),"
     " f AS (SELECT message_id, bool_and(status IS DISTINCT FROM 'current') AS gone FROM facts"
     " WHERE message_id = ANY(ARRAY(SELECT message_id FROM t WHERE message_id IS NOT NULL))"
-    " GROUP BY message_id)"
+    " AND status <> 'ended' GROUP BY message_id)"
     " SELECT t.*, coalesce(f.gone, false) FROM t LEFT JOIN f ON f.message_id = t.message_id"
     " ORDER BY t.session_id, t.seq, t.id"
 )

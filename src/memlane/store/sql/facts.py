@@ -28,6 +28,11 @@ _LATER_ACCESS = "last_accessed = CASE WHEN last_accessed < %s THEN %s ELSE last_
 class FactsMixin(SqlStore):
     """Entities, facts and relations of each scope."""
 
+    facts_config: Any = None
+    """The ``[memory.facts]`` the scope's facts follow (``Memory`` sets it): which predicates
+    are single-valued, which ``resettle_facts`` needs to settle a value an erased ending had
+    ended (session 22). None: the defaults."""
+
     def clear_intelligence(self, session_id: int) -> None:
         """Remove what session intelligence derived from a session (before it is redone).
 
@@ -92,7 +97,21 @@ class FactsMixin(SqlStore):
                 if event["kind"] == "reinforced":
                     fid = event["fact_id"]
                     pool[fid] = max(pool[fid], event["at"].timestamp())
+            ends = self._endings_of(scope, subject, predicate)
+            if not self._single_valued(predicate):
+                # a value of many (likes, has) is settled only when an ending retired it: current
+                # again unless a kept ending said after it ends it; the others do not compete
+                # with it (session 22)
+                for fid in sorted(mine):
+                    self._settle_one(fid, self._ender(ends, fid, pool[fid]), now)
+                continue
             winner = max(pool, key=lambda i: (pool[i], i))
+            ender = self._ender(ends, winner, pool[winner]) if ends else None
+            if ender is not None and winner in mine:
+                # the newest value left was ended since by a kept ending: it stays retired,
+                # and so do the older ones it replaces (session 22)
+                self._settle_one(winner, ender, now)
+                mine = set(mine) - {winner}
             for fid in sorted(mine):
                 if fid == winner:
                     self._run("UPDATE facts SET status = 'current', superseded_by = NULL"
@@ -106,6 +125,68 @@ class FactsMixin(SqlStore):
                     new = self.get_fact(winner)
                     self.log_fact_event(self.get_fact(fid), "superseded", new.at.timestamp(),
                                         other_id=winner, session_id=new.session_id)
+
+    def _single_valued(self, predicate: str) -> bool:
+        from memlane.config import FactsConfig
+        from memlane.index.facts import is_single_valued
+
+        return is_single_valued(predicate, self.facts_config or FactsConfig())
+
+    def _endings_of(self, scope: str, norm_subject: str, norm_predicate: str) -> list[tuple[float, int, str]]:
+        """``(at, id, norm_object)`` of the endings that reach this subject and predicate."""
+        from memlane.index.ending import families_of
+
+        return [(f.at.timestamp(), f.id, norm) for f, norm in
+                self.ended_facts(scope, norm_subject, families_of(norm_predicate))]
+
+    def _ender(self, ends: Sequence[tuple[float, int, str]], fact_id: int, stated: float) -> int | None:
+        """The newest ending said after ``stated`` that ends this fact's value, if any."""
+        from memlane.index.ending import ends as ends_value
+
+        row = self._run("SELECT norm_object FROM facts WHERE id = %s", (fact_id,)).fetchone()
+        found = [(at, eid) for at, eid, norm in ends if at > stated and ends_value(norm, row[0])]
+        return max(found)[1] if found else None
+
+    def _settle_one(self, fact_id: int, ender: int | None, now: float) -> None:
+        """Make a fact current again (``ender`` None) or retired by an ending."""
+        if ender is None:
+            self._run("UPDATE facts SET status = 'current', superseded_by = NULL WHERE id = %s", (fact_id,))
+            self._run("UPDATE items SET status = 'active', updated_at = %s WHERE status = 'superseded'"
+                      " AND id = (SELECT item_id FROM facts WHERE id = %s)", (now, fact_id))
+            return
+        self.supersede_fact(fact_id, ender)
+        end = self.get_fact(ender)
+        self.log_fact_event(self.get_fact(fact_id), "superseded", end.at.timestamp(), other_id=ender,
+                            session_id=end.session_id)
+
+    def insert_ended_fact(self, row: dict[str, Any]) -> int:
+        """Insert an ending (session 22): a fact row with status ``ended`` and no item, naming
+        the subject, the predicate and the value it ends (``""``: any)."""
+        column, value = self._fresh_id("facts")
+        return self._insert_id(
+            f"INSERT INTO facts ({column}item_id, scope, subject, predicate, object, norm_subject,"
+            " norm_predicate, norm_object, source, session_id, message_id, at, last_accessed,"
+            f" created_at, status) VALUES ({value}NULL, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+            " %s, 'ended')",
+            (row["scope"], row["subject"], row["predicate"], row["object"], row["norm_subject"],
+             row["norm_predicate"], row["norm_object"], row.get("source", "stated"), row.get("session_id"),
+             row.get("message_id"), row["at"], row["at"], time.time()),
+        )
+
+    def ended_facts(self, scope: str, norm_subject: str,
+                    norm_predicates: Sequence[str]) -> list[tuple[StoredFact, str]]:
+        """The endings of a subject under these predicates, oldest first, with their
+        normalized object (``""``: any value)."""
+        preds = list(dict.fromkeys(norm_predicates))
+        if not preds:
+            return []
+        marks = ", ".join(["%s"] * len(preds))
+        rows = self._run(
+            f"SELECT {FACT_COLS}, norm_object FROM facts WHERE scope = %s AND norm_subject = %s"
+            f" AND norm_predicate IN ({marks}) AND status = 'ended' ORDER BY at, id",
+            (scope, norm_subject, *preds),
+        )
+        return [(fact(r), r[14]) for r in rows]
 
     # -- entities and relations ---------------------------------------------------------
     def scope_entities(self, scope: str) -> list[StoredEntity]:
@@ -273,7 +354,7 @@ class FactsMixin(SqlStore):
         out: set[int] = set()
         for cond, params in self._id_batches("message_id", list(dict.fromkeys(message_ids))):
             out.update(r[0] for r in self._run(
-                f"SELECT message_id FROM facts WHERE {cond} GROUP BY message_id"
+                f"SELECT message_id FROM facts WHERE {cond} AND status <> 'ended' GROUP BY message_id"
                 " HAVING sum(CASE WHEN status = 'current' THEN 1 ELSE 0 END) = 0", params,
             ))
         return out
@@ -284,7 +365,7 @@ class FactsMixin(SqlStore):
         out: set[int] = set()
         for cond, params in self._id_batches("message_id", list(dict.fromkeys(message_ids))):
             out.update(r[0] for r in self._run(
-                f"SELECT message_id FROM facts WHERE {cond} GROUP BY message_id"
+                f"SELECT message_id FROM facts WHERE {cond} AND status <> 'ended' GROUP BY message_id"
                 " HAVING sum(CASE WHEN status = 'current' THEN 1 ELSE 0 END) > 0"
                 " AND sum(CASE WHEN status = 'current' THEN 0 ELSE 1 END) > 0", params,
             ))

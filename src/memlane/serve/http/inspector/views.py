@@ -210,9 +210,12 @@ def fact_history(mem: Memory, who: Caller, scope: str, subject: str,
                        "object": None, "fact_id": f["fact_id"], "status": "forgotten",
                        "other_id": f["other_id"]})
     events.sort(key=lambda e: (e["at"], e["fact_id"]))
-    names = {v["id"]: v["object"] for v in values}
+    # an ending (session 22): its statement is the end of a value, and what it replaces ends
+    names = {v["id"]: ("its end" if v["status"] == "ended" else v["object"]) for v in values}
     for e in events:
         e["other"] = names.get(e["other_id"]) if e["other_id"] else None
+        if e["status"] == "ended" and e["kind"] == "added":
+            e["kind"] = "ended"
     return {"scope": scope, "subject": subject, "predicate": predicate, "values": values,
             "events": events}
 
