@@ -55,3 +55,31 @@ def test_the_model_features_read_the_same_words() -> None:
             assert [n for n in names if n.startswith("m=")] == [
                 f"m={w}" for w in dict.fromkeys(words) if w in sentmodel._MODALS or w in sentmodel._PERSON]
             assert ("courtesy" in names) == (len(s) <= cues._SHORT and cues._COURTESY.issuperset(words))
+
+
+TAILS = st.lists(st.sampled_from(["then", "Then", "THEN", "anyway", "though", "Though", "too", "TOO", "thenn",
+                                  ", ", " ", "\t", "\n", ".", "!", "?", "..", "OK", "we ship", "İ", "K", "ſ"])
+                 | st.text(max_size=4), max_size=8).map("".join)
+
+
+def _plain_clean(sentence: str) -> str:
+    text = cues._LEAD.sub("", sentence.strip()).strip()
+    text = cues._TAIL.sub(r"\1", text)
+    if cues._NAME_FIRST.match(text):
+        return text
+    return text[:1].upper() + text[1:] if text else text
+
+
+def test_no_text_the_tail_pattern_changes_fails_its_word_test() -> None:
+    for s in SENTENCES:
+        if cues._TAIL.search(s.strip()):
+            assert cues._tail_word(s.strip()), s
+        assert cues.clean(s) == _plain_clean(s), s
+
+
+@settings(max_examples=600, deadline=None)
+@given(TAILS)
+def test_the_tail_word_test_on_generated_endings(text: str) -> None:
+    stripped = text.strip()  # (clean strips the text first)
+    assert cues._TAIL.search(stripped) is None or cues._tail_word(stripped)
+    assert cues.clean(text) == _plain_clean(text)

@@ -789,12 +789,26 @@ def says_nothing(text: str) -> bool:
     return not {w for w in words_of(text) if w not in STOPWORDS} - _COURTESY
 
 
+_TAIL_WORDS = ("then", "anyway", "though", "too")
+"""The words :data:`_TAIL` ends on (keep the two in step; ``tests/index/test_offline_session22_cost.py``
+checks that no text the pattern changes fails :func:`_tail_word`)."""
+
+
+def _tail_word(text: str) -> bool:
+    """Whether ``text`` ends on one of :data:`_TAIL_WORDS` (any case), after at most one
+    ``.``, ``!`` or ``?`` and blanks: what every :data:`_TAIL` match ends on. Most sentences
+    do not, and are not scanned with the pattern, which tries every blank (session 22, the cost)."""
+    body = text[:-1] if text[-1:] in ".!?" else text
+    return body.rstrip()[-6:].lower().endswith(_TAIL_WORDS)
+
+
 @lru_cache(maxsize=1024)
 def clean(sentence: str) -> str:
     """A sentence without its lead-in ("OK, ", "Yes, ", "I think ") and tail ("then").
     Cleaned by several readers (the patterns, the model's features): cached (session 21)."""
     text = _LEAD.sub("", sentence.strip()).strip()
-    text = _TAIL.sub(r"\1", text)
+    if _tail_word(text):
+        text = _TAIL.sub(r"\1", text)
     if _NAME_FIRST.match(text):
         return text  # "python:3.12-slim" keeps its spelling
     return text[:1].upper() + text[1:] if text else text
