@@ -185,3 +185,51 @@ def test_new_words_tokenise_as_the_library_does(emb: StaticEmbedder, texts: list
     flat, lens = fresh.token_ids(texts)
     ref = [e.ids for e in emb._tokenizer.encode_batch(texts, add_special_tokens=False)]
     assert [list(a) for a in np.split(flat, np.cumsum(lens)[:-1])] == ref
+
+
+def _library_pieces(emb: StaticEmbedder, words: list[str]) -> list[tuple[int, ...]]:
+    enc = emb._tokenizer.encode(words, is_pretokenized=True, add_special_tokens=False)
+    pieces: list[list[int]] = [[] for _ in words]
+    for token, word in zip(enc.ids, enc.word_ids, strict=True):
+        pieces[word].append(token)
+    return [tuple(p) for p in pieces]
+
+
+_PIECE_PARTS = st.sampled_from(["ing", "un", "re", "tion", "ly", "q", "zz", "x9", "2024", "kube", "ctl",
+                                "pandas", "ness", "a", "000", "z"])
+_ASCII_PIECES = st.one_of(
+    st.from_regex(r"[a-z0-9]{1,30}", fullmatch=True),
+    st.lists(_PIECE_PARTS, min_size=1, max_size=8).map("".join),
+    st.sampled_from(list("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")),
+    st.integers(min_value=95, max_value=105).map(lambda n: "ab" * (n // 2) + "c" * (n % 2)),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(_ASCII_PIECES, min_size=1, max_size=40, unique=True))
+def test_the_python_wordpiece_gives_the_library_pieces(emb: StaticEmbedder, words: list[str]) -> None:
+    """The plain ASCII pieces are split into word pieces in Python (session 22, the cost):
+    each gets the ids the library's ``encode`` gives it, past the 100-character limit (one
+    unknown token) and through continuing pieces."""
+    emb.embed_batch(["warm"])
+    pieces = emb._wordpiece()
+    assert pieces is not None  # the shipped tokenizer is the WordPiece it follows
+    assert [pieces(w) for w in words] == _library_pieces(emb, words)
+
+
+def test_the_python_wordpiece_agrees_on_the_labelled_conversations(emb: StaticEmbedder) -> None:
+    """Every ASCII piece of the packaged labelled summary sets: the Python split equals the
+    library's, and a fresh embedder's ids for whole turns (the Python split for these pieces,
+    the library for the rest) equal the library's whole-text encoding."""
+    from memlane.bench.summaries.run import POOL, load_set
+
+    texts = [text for name in POOL for c in load_set(name) for _, text in c.turns]
+    emb.embed_batch(["warm"])
+    words = sorted({w for t in texts for w in emb._split(t) if static_mod._ASCII_PIECE.fullmatch(w)})
+    pieces = emb._wordpiece()
+    assert pieces is not None and len(words) > 1000
+    assert [pieces(w) for w in words] == _library_pieces(emb, words)
+    fresh = StaticEmbedder()
+    flat, lens = fresh.token_ids(texts[:300])
+    ref = [e.ids for e in emb._tokenizer.encode_batch(texts[:300], add_special_tokens=False)]
+    assert [list(a) for a in np.split(flat, np.cumsum(lens)[:-1])] == ref

@@ -765,19 +765,41 @@ move my dog's vaccination appointment", "I have to write a performance review fo
 the problem the conversation is about, which the rest of it settles; no step (session 13)."""
 
 
+@lru_cache(maxsize=2048)
+def words_of(text: str) -> tuple[str, ...]:
+    """``_WORD``'s words of ``text`` lower-cased. Several readers of one conversation ask
+    for the words of the same sentence (small talk, content words, the model's features:
+    half of the characters scanned for words were scanned before in the same conversation):
+    cached, the last 2,048 texts (session 22, the cost)."""
+    return tuple(_WORD.findall(text.lower()))
+
+
 @lru_cache(maxsize=1024)
 def is_courtesy(sentence: str) -> bool:
     """True for small talk: no word beyond courtesy words ("Agreed.", "Thanks!"). Each
     sentence is asked about by several readers of one conversation: cached, the last 1,024
     (a few conversations' worth, so little of a conversation's text outlives it in memory;
     session 21, the cost)."""
-    return _COURTESY.issuperset(_WORD.findall(sentence.lower()))
+    return _COURTESY.issuperset(words_of(sentence))
 
 
 def says_nothing(text: str) -> bool:
     """True when ``text`` has no word beyond stopwords and courtesy words ("Same.", "No?",
     "Deal, thanks!"): small talk, which no summary field keeps."""
-    return not {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS} - _COURTESY
+    return not {w for w in words_of(text) if w not in STOPWORDS} - _COURTESY
+
+
+_TAIL_WORDS = ("then", "anyway", "though", "too")
+"""The words :data:`_TAIL` ends on (keep the two in step; ``tests/index/test_offline_session22_cost.py``
+checks that no text the pattern changes fails :func:`_tail_word`)."""
+
+
+def _tail_word(text: str) -> bool:
+    """Whether ``text`` ends on one of :data:`_TAIL_WORDS` (any case), after at most one
+    ``.``, ``!`` or ``?`` and blanks: what every :data:`_TAIL` match ends on. Most sentences
+    do not, and are not scanned with the pattern, which tries every blank (session 22, the cost)."""
+    body = text[:-1] if text[-1:] in ".!?" else text
+    return body.rstrip()[-6:].lower().endswith(_TAIL_WORDS)
 
 
 @lru_cache(maxsize=1024)
@@ -785,7 +807,8 @@ def clean(sentence: str) -> str:
     """A sentence without its lead-in ("OK, ", "Yes, ", "I think ") and tail ("then").
     Cleaned by several readers (the patterns, the model's features): cached (session 21)."""
     text = _LEAD.sub("", sentence.strip()).strip()
-    text = _TAIL.sub(r"\1", text)
+    if _tail_word(text):
+        text = _TAIL.sub(r"\1", text)
     if _NAME_FIRST.match(text):
         return text  # "python:3.12-slim" keeps its spelling
     return text[:1].upper() + text[1:] if text else text
@@ -817,7 +840,7 @@ class _Turn:
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+    return {w for w in words_of(text) if w not in _STOP}
 
 
 def _owned(owner: str, text: str) -> str:

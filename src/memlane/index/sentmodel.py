@@ -106,7 +106,7 @@ def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool,
            f"t0={ti == 0}", f"tlast={ti == len(turns) - 1}"]
     end = s[-1:]
     out.append(f"end={end if end in '?!.' else '-'}:{role}")
-    words = c._WORD.findall(s.lower())
+    words = c.words_of(s)
     content = [w for w in words if w not in c._STOP]
     out.append(f"len={min(len(content), 9)}")
     if _DIGIT.search(s):

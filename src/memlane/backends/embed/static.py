@@ -52,6 +52,39 @@ _ASCII_PIECE = re.compile(r"[a-z0-9]+|[!-/:-@\[-`{-~]")
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
+def _no_wordpiece(word: str) -> tuple[int, ...]:
+    raise AssertionError("not a WordPiece tokenizer")
+
+
+def _wordpiece_of(vocab: dict[str, int], unk: int, longest: int) -> Callable[[str], tuple[int, ...]]:
+    """WordPiece over ``vocab`` (continuing pieces prefixed ``##``): greedy longest match
+    first, one ``unk`` for a word of more than ``longest`` characters or one that cannot be
+    split into vocabulary entries (as ``tokenizers``' ``WordPiece.tokenize``)."""
+    get = vocab.get
+
+    def pieces(word: str) -> tuple[int, ...]:
+        n = len(word)
+        if n > longest:
+            return (unk,)
+        out: list[int] = []
+        start = 0
+        while start < n:
+            end = n
+            found = None
+            while start < end:
+                found = get(word[start:end] if start == 0 else "##" + word[start:end])
+                if found is not None:
+                    break
+                end -= 1
+            if found is None:
+                return (unk,)
+            out.append(found)
+            start = end
+        return tuple(out)
+
+    return pieces
+
+
 def cache_dir(override: str | os.PathLike[str] | None = None) -> Path:
     """Return the cache directory: ``override``, else ``$MEMLANE_CACHE_DIR``, else
     ``~/.cache/memlane``."""
@@ -191,6 +224,7 @@ class StaticEmbedder:
         self._table: np.ndarray | None = None
         self._tokenizer: Any = None
         self._word_ids: dict[str, tuple[int, ...]] = {}
+        self._pieces: Callable[[str], tuple[int, ...]] | None = None
 
     def _load(self) -> tuple[np.ndarray, Any]:
         with self._lock:
@@ -212,6 +246,30 @@ class StaticEmbedder:
             w for w, _ in tok.pre_tokenizer.pre_tokenize_str(tok.normalizer.normalize_str(text))
         ]
 
+    def _wordpiece(self) -> Callable[[str], tuple[int, ...]] | None:
+        """The tokenizer's WordPiece model as a Python function of one word, for the pieces
+        :data:`_ASCII_PIECE` matches whole (a run of lower-case letters and digits, or one
+        ASCII punctuation mark: what the BERT normaliser and pre-tokeniser leave as they
+        are); None when the tokenizer is not the WordPiece this follows. Greedy longest
+        match first, as ``tokenizers`` does: a word longer than its ``max_input_chars_per_word``
+        or with a part no vocabulary entry starts is one unknown token. The library's
+        ``encode`` costs ~12 us a word, almost all of it the call (session 22, the cost);
+        ``tests/backends/test_static_wordpiece.py`` holds the two equal."""
+        if self._pieces is None:
+            self._pieces = _no_wordpiece
+            try:
+                import json
+
+                spec = json.loads(self._tokenizer.to_str())["model"]
+                vocab: dict[str, int] = self._tokenizer.get_vocab()
+                if (spec.get("type") == "WordPiece" and spec.get("continuing_subword_prefix") == "##"
+                        and spec.get("unk_token") in vocab):
+                    self._pieces = _wordpiece_of(vocab, vocab[spec["unk_token"]],
+                                                 int(spec.get("max_input_chars_per_word", 100)))
+            except Exception:  # noqa: BLE001 - any other tokenizer: the library's own path
+                self._pieces = _no_wordpiece
+        return None if self._pieces is _no_wordpiece else self._pieces
+
     def _learn_words(self, word_lists: list[list[str]]) -> None:
         """Tokenise and memoise the words of ``word_lists`` not seen before."""
         cache = self._word_ids
@@ -219,6 +277,12 @@ class StaticEmbedder:
         if len(cache) + len(missing) > _MAX_CACHED_WORDS:
             cache.clear()
             missing = list({w for ws in word_lists for w in ws})
+        pieces_of = self._wordpiece()
+        if pieces_of is not None:  # the plain ASCII pieces, in Python: no call into the library
+            cache.update((w, pieces_of(w)) for w in missing if _ASCII_PIECE.fullmatch(w))
+            missing = [w for w in missing if w not in cache]
+            if not missing:
+                return
         try:
             if len(missing) <= _ONE_CALL_WORDS:
                 # One pre-tokenised sequence, split back by word: encode_batch hands even two
