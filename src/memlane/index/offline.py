@@ -1107,10 +1107,58 @@ three for a short exchange (session 13)."""
 _OPENING_LIFT = 2.5
 """How far a phrase of the conversation's first message moves up the ranking: past the two
 phrases ranked just above it (the opening says what a conversation is about; session 13)."""
+_MOST_TOPICS = 4
+"""At most four topics, however long the conversation: the labelling guide's "two to four
+noun phrases" (session 22; session 13's length cap, one for every 35 words, still gives a
+short exchange two or three)."""
+_SETTLED_LIFT = 4.0
+"""How far a phrase whose words are all in a decision moves up the ranking: past the four
+phrases ranked just above it (what was settled is what the conversation was about; session 22)."""
+
+
+def _said_in_lower_case(word: str, text: str) -> bool:
+    """Whether ``word`` (lower case) is said in ``text`` in lower case, as a whole word."""
+    at = text.find(word)
+    end = len(word)
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        after = text[at + end] if at + end < len(text) else " "
+        if not (before.isalnum() or before == "'") and not after.isalnum():
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
+def _topic_order(ranked: Sequence[str], messages: Sequence[Message],
+                 settled: Sequence[str] = ()) -> list[str]:
+    """The ranked phrases reordered for topics (session 22): a phrase whose words are all in
+    a decision (``settled``) moves up past the four ranked above it, and a phrase all of
+    whose words are said only with a capital ("lydgate park", "northwind", "mireille costa":
+    a name, which the labels list as an entity and rarely as a topic) goes to the end."""
+    if not ranked:
+        return []
+    text = "\n".join(m.text for m in messages)
+    lower: dict[str, bool] = {}
+    decided = {w for d in settled for w in _words(d)}
+
+    def named(phrase: str) -> bool:
+        for w in phrase.split():
+            if w not in lower:
+                lower[w] = _said_in_lower_case(w, text)
+            if lower[w]:
+                return False
+        return True
+
+    keys = []
+    for k, p in enumerate(ranked):
+        words = p.split()
+        key = k - (_SETTLED_LIFT if decided and decided.issuperset(words) else 0.0)
+        keys.append((named(p), key, k))
+    return [ranked[k] for _, _, k in sorted(keys)]
 
 
 def _topics(ranked: Sequence[str], messages: Sequence[Message],
-            opening: Sequence[list[str]] = ()) -> tuple[str, ...]:
+            opening: Sequence[list[str]] = (), settled: Sequence[str] = ()) -> tuple[str, ...]:
     """The topics a person would list, from the ranked phrases: a phrase of the opening
     (``opening``: the words of its sentences) moved up, none naming a speaker, a count, a
     day or no one in particular, none sharing a word with a topic ranked before it ("key
@@ -1121,8 +1169,9 @@ def _topics(ranked: Sequence[str], messages: Sequence[Message],
         said_first.update(f"{a} {b}" for words in opening for a, b in zip(words, words[1:]))
         lifted = sorted(range(len(ranked)), key=lambda k: k - _OPENING_LIFT * (ranked[k] in said_first))
         ranked = [ranked[k] for k in lifted]
+    ranked = _topic_order(ranked, messages, settled)
     said = sum(m.text.count(" ") + 1 for m in messages)
-    cap = max(2, min(8, round(said / _WORDS_PER_TOPIC)))
+    cap = max(2, min(_MOST_TOPICS, round(said / _WORDS_PER_TOPIC)))
     names = {w for m in messages if m.speaker for w in m.speaker.lower().split()}
     out: list[str] = []
     used: set[str] = set()
@@ -1446,7 +1495,7 @@ class OfflineIntelligence:
             action_items=_said(cues.action_items, owned=True)[:6],
             references=tuple(refs)[:20],
             entities=tuple(e.name for e in extraction.entities)[:20],
-            topic_tags=_topics(ranked, messages, [w for m, _, w in lead if m is messages[0]]),
+            topic_tags=_topics(ranked, messages, [w for m, _, w in lead if m is messages[0]], decisions),
             time_start=messages[0].at if messages else None,
             time_end=messages[-1].at if messages else None,
             participants=participants,
