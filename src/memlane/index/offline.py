@@ -1099,6 +1099,13 @@ much, not what a conversation is about (session 13)."""
 _NAMES_NOTHING = frozenset("anyone everyone someone nobody nothing everything people per first".split())
 """Words that name no one and nothing in particular ("anyone else", "people away", "per"):
 no topic (session 13)."""
+_PLACE_OR_MANNER = frozenset(
+    "along behind without around across inside outside towards toward ahead else wise lots "
+    "isnt dont cant wont didnt doesnt wasnt arent im ive youre thats theres whats".split()
+)
+"""Words of where or how, and contractions written without their apostrophe ("leylandii
+along", "straight behind", "cost wise", "january isnt"): no part of a noun phrase, so no
+topic holds one (session 22)."""
 _WORDS_PER_TOPIC = 35
 """A topic for every 35 words said, two at least and eight at most: a person lists two or
 three for a short exchange (session 13)."""
@@ -1178,7 +1185,7 @@ def _topics(ranked: Sequence[str], messages: Sequence[Message],
     for p in ranked:
         words = p.split()
         if (used.intersection(words) or names.intersection(words) or _HOW_MANY_OR_WHEN.intersection(words)
-                or _NAMES_NOTHING.intersection(words)):
+                or _NAMES_NOTHING.intersection(words) or _PLACE_OR_MANNER.intersection(words)):
             continue
         out.append(p)
         used.update(words)
