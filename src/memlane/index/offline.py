@@ -415,6 +415,19 @@ def _references(text: str) -> Iterator[str]:
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
+_NAMED_HEAD = re.compile(r"\s*([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+(?:&|[A-Z][A-Za-z]*))?(?:\s+[A-Z][A-Za-z]*)?):")
+"""A "Label:" head of capitalised words ("Northwind Freight: senior analyst, £58k")."""
+
+
+def _unlabelled(match: re.Match[str]) -> str:
+    """A heading or a label blanked, but a plain "Label:" head that is a name, one of its
+    words spelt by no dictionary ("Northwind Freight:", "Calder Health:" listing two offers;
+    not "Proposal:", "Options:", "Didn't:"), kept: it names what the sentence is about
+    (session 22)."""
+    head = _NAMED_HEAD.fullmatch(match.group(0))
+    if head and any(len(w) > 2 and w.isalpha() and not is_english_word(w) for w in head.group(1).split()):
+        return match.group(0)
+    return " "
 _DATE = re.compile(
     r"\b(?:\d{4}-\d{2}-\d{2}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
     r"\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:Jan|Feb|Mar|"
@@ -1710,7 +1723,7 @@ class OfflineIntelligence:
         if "[REDACTED:" in sentence:
             sentence = PLACEHOLDER.sub(" ", sentence)
         if "*" in sentence or "#" in sentence or ":" in sentence:
-            sentence = _LABEL.sub(" ", sentence)  # headings and "**Step 1:**" labels name no one
+            sentence = _LABEL.sub(_unlabelled, sentence)  # headings and "**Step 1:**" labels name no one
         out: list[Entity] = []
         said = ""
         if _DIGIT.search(sentence):
