@@ -234,12 +234,15 @@ _IMAGE_TAG = re.compile(r"(?<![\w/:.-])(?![\w./-]*\.(?:py|js|ts|tsx|go|rs|rb|kt|
                         r"[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
 """A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12); not a
 source file and its line ("internal/upstream/client.go:88": the file is the reference, session 21)."""
-_ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*)(?:/[\w.*-]+)*/?(?<=[\w/*-])"
+_ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*|/[A-Z][\w.-]*(?=/[\w{]))"
+                          r"(?:/(?:[\w.*-]+|\{\w+\}))*/?(?<=[\w/*}-])"
                           r"(?:\?[\w.-]+=[\w.%-]*(?:&[\w.-]+=[\w.%-]*)*)?(?=[\s,.;:!?)\]'\"`]|$)", re.ASCII)
 """A path from the root or the home directory ("/healthz", "/volume1/backup", "~/.config/restic/pass",
 "~/Photos"), after a blank, a quote or a bracket and before one or a stop: what the path patterns
 before it miss (they need a directory name before the first slash, or an extension) (session 13);
-with its query when it has one ("/debug/pprof/goroutine?debug=2", session 21).
+with its query when it has one ("/debug/pprof/goroutine?debug=2", session 21); from a capitalised
+folder when another part follows ("/Episodes/047/rough_v1.wav"), with a part in braces
+("/api/v2/invoices/{id}") (session 22).
 One part needs three characters or a closing slash ("/v2/"): not "and /or"."""
 
 
@@ -1496,6 +1499,9 @@ class OfflineIntelligence:
             # and "On-call", "Setup" in "On-call/Setup", a wiki's path (session 18)
             items |= {w for r, o in zip(folded, refs, strict=True) if o[:1].isupper() and "/" in o
                       and _WIKI_PATH.fullmatch(o) for w in r.split("/")}
+            # and "Episodes" of "/Episodes/047/rough_v1.wav", a folder of a rooted path written with its
+            # capital ("stripe" of "/v2/webhooks/stripe" leaves "Stripe" a name) (session 22)
+            items |= {w.lower() for r in refs if r[:1] == "/" or r[:2] == "~/" for w in r.split("/") if w[:1].isupper()}
             # and "Remains" of "The Remains of the Day", a title found: a work named short (session 20)
             items |= {w for r in refs if " " in r and r.lower() in titles for w in r.lower().split()[1:]}
             named = [e for e in extraction.entities if e.type in ("date", "reference")
