@@ -246,6 +246,13 @@ folder when another part follows ("/Episodes/047/rough_v1.wav"), with a part in 
 One part needs three characters or a closing slash ("/v2/"): not "and /or"."""
 
 
+_DOTFILE = re.compile(r"(?:(?<=[\s\"'`(])|^)\.[a-z][a-z0-9_-]{3,}[a-z0-9](?=[\s,;:!?)\"'`]|\.(?:\s|$)|$)"
+                      r"(?!\s+(?:files?|format|extension)\b)")
+"""A dotfile named alone, after a blank, a quote or a bracket ("set a store-dir in .npmrc",
+".pgpass", ".gitattributes"): five characters or more after the dot, so not an attribute or
+an extension (".raw", ".csv", ".docx"), nor one followed by "file" or "format" (session 22)."""
+
+
 def _rooted(path: str) -> bool:
     """Whether a ``_ROOTED_PATH`` match is long enough to be a path (not "/or", "/7")."""
     return len(path) > 3 or path.count("/") > 1 or (len(path) > 2 and path[0] == "~")
@@ -408,6 +415,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _ACTION.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
+    if len(text) <= _REF_SHORT and "." in text:  # session 22's kind: turns only
+        yield from _DOTFILE.findall(text)
     if len(text) <= _REF_SHORT and (" > " in text or " › " in text):  # session 16's kinds: turns only
         yield from _MENU.findall(text)
     if len(text) <= _REF_SHORT and " #" in text:
