@@ -253,6 +253,10 @@ _DOTFILE = re.compile(r"(?:(?<=[\s\"'`(])|^)\.[a-z][a-z0-9_-]{3,}[a-z0-9](?=[\s,
 an extension (".raw", ".csv", ".docx"), nor one followed by "file" or "format" (session 22)."""
 
 
+_GLOB_FILE = re.compile(r"(?<=\*/)[\w-]+\." + _EXTS + r"\b")
+"""A file named by a glob ("hashFiles('**/pnpm-lock.yaml')"): the file (session 22)."""
+
+
 def _rooted(path: str) -> bool:
     """Whether a ``_ROOTED_PATH`` match is long enough to be a path (not "/or", "/7")."""
     return len(path) > 3 or path.count("/") > 1 or (len(path) > 2 and path[0] == "~")
@@ -417,6 +421,8 @@ def _references(text: str) -> Iterator[str]:
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
     if len(text) <= _REF_SHORT and "." in text:  # session 22's kind: turns only
         yield from _DOTFILE.findall(text)
+        if "*/" in text:
+            yield from _GLOB_FILE.findall(text)
     if len(text) <= _REF_SHORT and (" > " in text or " › " in text):  # session 16's kinds: turns only
         yield from _MENU.findall(text)
     if len(text) <= _REF_SHORT and " #" in text:
