@@ -469,11 +469,14 @@ _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|spea
 ("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
 or "by", which names follow ("to Jillian")."""
 _CAPS = re.compile(r"([A-Z](?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
-                   r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/–-]\d))(?:\s+\d{3,5}[A-Z]{1,2}\b)?)?)")
+                   r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/–-]\d)"
+                   r"(?!\s*%|\s+(?:at\s+[£$€]?\d|each\b|apiece\b|per\b)|,\s+(?:and\s+)?[A-Z][\w&'.-]*\s+\d))"
+                   r"(?:\s+\d{3,5}[A-Z]{1,2}\b)?)?)")
 """A capitalised phrase: a capital at a word's start (the boundary checked behind it, so
 that the engine jumps from capital to capital), more capitalised words, a number ("Ward 7B" with its
 letter, "Ryzen 7 7840U" with a model after it; not a unit, "5GB", "2M": session 19; not a range's first
-number, "Lidl 2–3 times", session 21)."""
+number, "Lidl 2–3 times", session 21; not an amount, "Amex 900 at 29.9%", "Annelise 124 each",
+nor a score in a list of them, "Abdi 4, Rhiannon 2", session 22)."""
 _GENERIC = frozenset(
     "API APIs URL URLs PR PRs TLS SSL GB MB KB TB CSV PDF JSON HTML CSS SQL HTTP HTTPS ID IDs UI UX "
     "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
