@@ -1026,6 +1026,13 @@ def _opens(sentence: str, at: int) -> bool:
     return at == 0 or sentence[:at].strip(" *_>-") in ("", '"', "'", "(")
 
 
+def _opens_quote(sentence: str, at: int) -> bool:
+    """Whether position ``at`` opens a quotation inside ``sentence`` ("rewrite it to 'Used to show
+    nearby points'", "and 'Built campaign attribution'"): a sentence of its own, whose first word
+    is capitalised as any sentence's is (session 22)."""
+    return at > 1 and sentence[at - 1] in "'\"‘“" and sentence[at - 2] in " (["
+
+
 def _words(text: str) -> list[str]:
     if text.isascii():  # lower-casing first finds the same words (not so for "İ", "K")
         return _WORD_LOW.findall(text.lower())
@@ -1806,7 +1813,7 @@ class OfflineIntelligence:
                 out.append(Entity(name, "date", said))
                 continue
             if " " not in name and (gerund or (start if start is not None else _opens(sentence, match.start()))
-                                    ) and not _NAMED_PAIR.match(sentence, match.end()) and not _INNER_CAPITAL.search(name) \
+                                    or _opens_quote(sentence, match.start())) and not _NAMED_PAIR.match(sentence, match.end()) and not _INNER_CAPITAL.search(name) \
                     and name not in _ORG_ACRONYMS and (gerund or (name not in PROPER_NAMES and not _unknown_word(name, sentence, match.end()))):
                 continue  # a sentence start ("Applying ...") or a gerund, not a name (unless
                 # paired with another: "Crete or Sardinia?", or written with a capital inside, as no
