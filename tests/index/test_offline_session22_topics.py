@@ -59,14 +59,27 @@ def test_no_topic_holds_a_word_of_where_or_how(model):
     assert "leylandii" in words
 
 
-@pytest.mark.parametrize("model", MODELS)
-def test_a_long_conversation_lists_at_most_four_topics(model):
+def _errands(n: int) -> list[str]:
     subjects = ("garden shed roof", "kitchen tap leak", "boiler service visit", "bathroom window latch",
-                "attic insulation quote", "driveway gravel delivery", "fence panel repair", "gutter cleaning crew")
+                "attic insulation quote", "driveway gravel delivery", "fence panel repair", "gutter cleaning crew",
+                "loft ladder fitting", "porch light wiring", "patio slab cleaning", "radiator valve swap",
+                "chimney sweep booking", "carpet stain removal", "hedge trimming day", "garage door spring")
     turns = []
-    for k, subject in enumerate(subjects):
+    for k, subject in enumerate(subjects[:n]):
         turns.append(f"user: The {subject} needs sorting, the {subject} has been on the list since March.")
         turns.append(f"assistant: For the {subject}, book someone local and ask for a written quote first. "
                      f"A written quote for the {subject} keeps the price fixed, item {k} on your list.")
-    topics = _topics(*turns, model=model)
-    assert len(topics) == 4, topics
+    return turns
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_conversation_as_long_as_the_labelled_ones_lists_at_most_four_topics(model):
+    turns = _errands(7)  # about 340 words, ten topics by session 13's length cap
+    assert sum(len(t.split()) - 1 for t in turns) <= 350
+    assert len(_topics(*turns, model=model)) == 4
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_long_session_keeps_more_topics_up_to_eight(model):
+    turns = _errands(16)  # about 780 words: a long session, whose topics are also its search keys
+    assert len(_topics(*turns, model=model)) == 8

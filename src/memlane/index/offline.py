@@ -1156,9 +1156,13 @@ _OPENING_LIFT = 2.5
 """How far a phrase of the conversation's first message moves up the ranking: past the two
 phrases ranked just above it (the opening says what a conversation is about; session 13)."""
 _MOST_TOPICS = 4
-"""At most four topics, however long the conversation: the labelling guide's "two to four
-noun phrases" (session 22; session 13's length cap, one for every 35 words, still gives a
-short exchange two or three)."""
+"""At most four topics for a conversation as short as the labelled ones: the labelling guide's
+"two to four noun phrases" (session 22; session 13's length cap, one for every 35 words, still
+gives a short exchange two or three)."""
+_LABELLED_WORDS = 350
+"""About the longest labelled conversation, in words: past it one more topic for every 35 words,
+up to session 13's eight (a long session's topics are also its keys for search; nothing labelled
+says how many a person lists for it; session 22)."""
 _SETTLED_LIFT = 4.0
 """How far a phrase whose words are all in a decision moves up the ranking: past the four
 phrases ranked just above it (what was settled is what the conversation was about; session 22)."""
@@ -1219,7 +1223,8 @@ def _topics(ranked: Sequence[str], messages: Sequence[Message],
         ranked = [ranked[k] for k in lifted]
     ranked = _topic_order(ranked, messages, settled)
     said = sum(m.text.count(" ") + 1 for m in messages)
-    cap = max(2, min(_MOST_TOPICS, round(said / _WORDS_PER_TOPIC)))
+    cap = max(2, min(8, round(said / _WORDS_PER_TOPIC),
+                     _MOST_TOPICS + max(0, round((said - _LABELLED_WORDS) / _WORDS_PER_TOPIC))))
     names = {w for m in messages if m.speaker for w in m.speaker.lower().split()}
     out: list[str] = []
     used: set[str] = set()
