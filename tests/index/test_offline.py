@@ -61,7 +61,8 @@ def test_personal_conversation_fields():
     assert ents["Miso"] == "pet" and ents["Ana"] == "person"
     assert {(r.source, r.relation, r.target) for r in ex.relations} >= {
         ("user", "sister", "Ana"), ("user", "lives_in", "Lisbon")}
-    assert "lisbon" in summary.topic_tags
+    # a name said only with a capital is an entity, not a topic tag (session 22); the topic line keeps it
+    assert "lisbon" in summary.topic and "lisbon" not in summary.topic_tags
     assert summary.turn_count == 6 and summary.participants == ("user", "assistant")
     assert summary.time_start == T0 and summary.time_end == T0 + timedelta(minutes=5)
     assert summary.model == "offline" and summary.schema_version == SUMMARY_SCHEMA_VERSION
@@ -86,7 +87,7 @@ def test_planning_conversation_fields():
     assert any("PostgreSQL 16" in d for d in summary.decisions)
     assert "BILL-142" in summary.references
     assert any("sharding" in q for q in summary.open_questions)
-    assert {"postgres", "billing"} & set(summary.topic_tags)
+    assert {"postgres", "billing"} & {w for t in summary.topic_tags for w in t.split()}
     assert {e.name for e in ex.entities} >= {"PostgreSQL 16", "DynamoDB"}
     # no first-person statement about the user; the decision is a fact
     assert [(f.subject, f.predicate) for f in ex.facts] == [("user", "decided")]

@@ -134,6 +134,8 @@ REFERENCE_TEXTS = LABELLED + [
     "docker/build-push-action@v5, not yes/no. Demon Copperhead is 550 pages, the 900-page Middlemarch; it is 40 pages.",  # session 20
     "Clause 7 and Figure 4B, Schedule C and section 9.3; not section 9 nor Article 28(2) GDPR.",  # session 21
     "It's HOL-2291-NDA v3, fixed in pypa/cibuildwheel#2105; grab /debug/pprof/goroutine?debug=2 and src/x/Bar/?",
+    "Set it in .npmrc and (.pgpass), not .raw, .env or the .docx files; /Episodes/047/a.wav, /api/{id}/x; "
+    "hashFiles('**/pnpm-lock.yaml') and src/*/x.ts.",  # session 22
 ]
 
 
@@ -151,6 +153,7 @@ def test_references_are_what_each_pattern_finds_in_the_whole_text() -> None:
             whole |= {r for p in (offline._CODE_AFTER, offline._DIGIT_KEY, offline._ACTION) for r in p.findall(text)}
             whole |= {w for pair in offline._PAGES.findall(text) for w in pair if w and w.lower() not in STOPWORDS}  # session 20
             whole |= {r for p in (offline._PART, offline._KEY_VERSION, offline._REPO_ISSUE) for r in p.findall(text)}  # session 21
+            whole |= set(offline._DOTFILE.findall(text)) | set(offline._GLOB_FILE.findall(text))  # session 22
         assert set(offline._references(text)) == whole, text
         found += len(whole)
     assert found > 20

@@ -236,13 +236,27 @@ _IMAGE_TAG = re.compile(r"(?<![\w/:.-])(?![\w./-]*\.(?:py|js|ts|tsx|go|rs|rb|kt|
                         r"[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
 """A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12); not a
 source file and its line ("internal/upstream/client.go:88": the file is the reference, session 21)."""
-_ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*)(?:/[\w.*-]+)*/?(?<=[\w/*-])"
+_ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*|/[A-Z][\w.-]*(?=/[\w{]))"
+                          r"(?:/(?:[\w.*-]+|\{\w+\}))*/?(?<=[\w/*}-])"
                           r"(?:\?[\w.-]+=[\w.%-]*(?:&[\w.-]+=[\w.%-]*)*)?(?=[\s,.;:!?)\]'\"`]|$)", re.ASCII)
 """A path from the root or the home directory ("/healthz", "/volume1/backup", "~/.config/restic/pass",
 "~/Photos"), after a blank, a quote or a bracket and before one or a stop: what the path patterns
 before it miss (they need a directory name before the first slash, or an extension) (session 13);
-with its query when it has one ("/debug/pprof/goroutine?debug=2", session 21).
+with its query when it has one ("/debug/pprof/goroutine?debug=2", session 21); from a capitalised
+folder when another part follows ("/Episodes/047/rough_v1.wav"), with a part in braces
+("/api/v2/invoices/{id}") (session 22).
 One part needs three characters or a closing slash ("/v2/"): not "and /or"."""
+
+
+_DOTFILE = re.compile(r"(?:(?<=[\s\"'`(])|^)\.[a-z][a-z0-9_-]{3,}[a-z0-9](?=[\s,;:!?)\"'`]|\.(?:\s|$)|$)"
+                      r"(?!\s+(?:files?|format|extension)\b)")
+"""A dotfile named alone, after a blank, a quote or a bracket ("set a store-dir in .npmrc",
+".pgpass", ".gitattributes"): five characters or more after the dot, so not an attribute or
+an extension (".raw", ".csv", ".docx"), nor one followed by "file" or "format" (session 22)."""
+
+
+_GLOB_FILE = re.compile(r"(?<=\*/)[\w-]+\." + _EXTS + r"\b")
+"""A file named by a glob ("hashFiles('**/pnpm-lock.yaml')"): the file (session 22)."""
 
 
 def _rooted(path: str) -> bool:
@@ -407,6 +421,10 @@ def _references(text: str) -> Iterator[str]:
         yield from _ACTION.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
+    if len(text) <= _REF_SHORT and "." in text:  # session 22's kind: turns only
+        yield from _DOTFILE.findall(text)
+        if "*/" in text:
+            yield from _GLOB_FILE.findall(text)
     if len(text) <= _REF_SHORT and (" > " in text or " › " in text):  # session 16's kinds: turns only
         yield from _MENU.findall(text)
     if len(text) <= _REF_SHORT and " #" in text:
@@ -417,6 +435,19 @@ def _references(text: str) -> Iterator[str]:
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
+_NAMED_HEAD = re.compile(r"\s*([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+(?:&|[A-Z][A-Za-z]*))?(?:\s+[A-Z][A-Za-z]*)?):")
+"""A "Label:" head of capitalised words ("Northwind Freight: senior analyst, £58k")."""
+
+
+def _unlabelled(match: re.Match[str]) -> str:
+    """A heading or a label blanked, but a plain "Label:" head that is a name, one of its
+    words spelt by no dictionary ("Northwind Freight:", "Calder Health:" listing two offers;
+    not "Proposal:", "Options:", "Didn't:"), kept: it names what the sentence is about
+    (session 22)."""
+    head = _NAMED_HEAD.fullmatch(match.group(0))
+    if head and any(len(w) > 2 and w.isalpha() and not is_english_word(w) for w in head.group(1).split()):
+        return match.group(0)
+    return " "
 _DATE = re.compile(
     r"\b(?:\d{4}-\d{2}-\d{2}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
     r"\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:Jan|Feb|Mar|"
@@ -440,11 +471,14 @@ _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|spea
 ("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
 or "by", which names follow ("to Jillian")."""
 _CAPS = re.compile(r"([A-Z](?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
-                   r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/–-]\d))(?:\s+\d{3,5}[A-Z]{1,2}\b)?)?)")
+                   r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/–-]\d)"
+                   r"(?!\s*%|\s+(?:at\s+[£$€]?\d|each\b|apiece\b|per\b)|,\s+(?:and\s+)?[A-Z][\w&'.-]*\s+\d))"
+                   r"(?:\s+\d{3,5}[A-Z]{1,2}\b)?)?)")
 """A capitalised phrase: a capital at a word's start (the boundary checked behind it, so
 that the engine jumps from capital to capital), more capitalised words, a number ("Ward 7B" with its
 letter, "Ryzen 7 7840U" with a model after it; not a unit, "5GB", "2M": session 19; not a range's first
-number, "Lidl 2–3 times", session 21)."""
+number, "Lidl 2–3 times", session 21; not an amount, "Amex 900 at 29.9%", "Annelise 124 each",
+nor a score in a list of them, "Abdi 4, Rhiannon 2", session 22)."""
 _GENERIC = frozenset(
     "API APIs URL URLs PR PRs TLS SSL GB MB KB TB CSV PDF JSON HTML CSS SQL HTTP HTTPS ID IDs UI UX "
     "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
@@ -994,6 +1028,13 @@ def _opens(sentence: str, at: int) -> bool:
     return at == 0 or sentence[:at].strip(" *_>-") in ("", '"', "'", "(")
 
 
+def _opens_quote(sentence: str, at: int) -> bool:
+    """Whether position ``at`` opens a quotation inside ``sentence`` ("rewrite it to 'Used to show
+    nearby points'", "and 'Built campaign attribution'"): a sentence of its own, whose first word
+    is capitalised as any sentence's is (session 22)."""
+    return at > 1 and sentence[at - 1] in "'\"‘“" and sentence[at - 2] in " (["
+
+
 def _words(text: str) -> list[str]:
     if text.isascii():  # lower-casing first finds the same words (not so for "İ", "K")
         return _WORD_LOW.findall(text.lower())
@@ -1101,6 +1142,13 @@ much, not what a conversation is about (session 13)."""
 _NAMES_NOTHING = frozenset("anyone everyone someone nobody nothing everything people per first".split())
 """Words that name no one and nothing in particular ("anyone else", "people away", "per"):
 no topic (session 13)."""
+_PLACE_OR_MANNER = frozenset(
+    "along behind without around across inside outside towards toward ahead else wise lots "
+    "isnt dont cant wont didnt doesnt wasnt arent im ive youre thats theres whats".split()
+)
+"""Words of where or how, and contractions written without their apostrophe ("leylandii
+along", "straight behind", "cost wise", "january isnt"): no part of a noun phrase, so no
+topic holds one (session 22)."""
 _WORDS_PER_TOPIC = 35
 """A topic for every 35 words said, two at least and eight at most: a person lists two or
 three for a short exchange (session 13)."""
@@ -1109,10 +1157,62 @@ three for a short exchange (session 13)."""
 _OPENING_LIFT = 2.5
 """How far a phrase of the conversation's first message moves up the ranking: past the two
 phrases ranked just above it (the opening says what a conversation is about; session 13)."""
+_MOST_TOPICS = 4
+"""At most four topics for a conversation as short as the labelled ones: the labelling guide's
+"two to four noun phrases" (session 22; session 13's length cap, one for every 35 words, still
+gives a short exchange two or three)."""
+_LABELLED_WORDS = 350
+"""About the longest labelled conversation, in words: past it one more topic for every 35 words,
+up to session 13's eight (a long session's topics are also its keys for search; nothing labelled
+says how many a person lists for it; session 22)."""
+_SETTLED_LIFT = 4.0
+"""How far a phrase whose words are all in a decision moves up the ranking: past the four
+phrases ranked just above it (what was settled is what the conversation was about; session 22)."""
+
+
+def _said_in_lower_case(word: str, text: str) -> bool:
+    """Whether ``word`` (lower case) is said in ``text`` in lower case, as a whole word."""
+    at = text.find(word)
+    end = len(word)
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        after = text[at + end] if at + end < len(text) else " "
+        if not (before.isalnum() or before == "'") and not after.isalnum():
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
+def _topic_order(ranked: Sequence[str], messages: Sequence[Message],
+                 settled: Sequence[str] = ()) -> list[str]:
+    """The ranked phrases reordered for topics (session 22): a phrase whose words are all in
+    a decision (``settled``) moves up past the four ranked above it, and a phrase all of
+    whose words are said only with a capital ("lydgate park", "northwind", "mireille costa":
+    a name, which the labels list as an entity and rarely as a topic) goes to the end."""
+    if not ranked:
+        return []
+    text = "\n".join(m.text for m in messages)
+    lower: dict[str, bool] = {}
+    decided = {w for d in settled for w in _words(d)}
+
+    def named(phrase: str) -> bool:
+        for w in phrase.split():
+            if w not in lower:
+                lower[w] = _said_in_lower_case(w, text)
+            if lower[w]:
+                return False
+        return True
+
+    keys = []
+    for k, p in enumerate(ranked):
+        words = p.split()
+        key = k - (_SETTLED_LIFT if decided and decided.issuperset(words) else 0.0)
+        keys.append((named(p), key, k))
+    return [ranked[k] for _, _, k in sorted(keys)]
 
 
 def _topics(ranked: Sequence[str], messages: Sequence[Message],
-            opening: Sequence[list[str]] = ()) -> tuple[str, ...]:
+            opening: Sequence[list[str]] = (), settled: Sequence[str] = ()) -> tuple[str, ...]:
     """The topics a person would list, from the ranked phrases: a phrase of the opening
     (``opening``: the words of its sentences) moved up, none naming a speaker, a count, a
     day or no one in particular, none sharing a word with a topic ranked before it ("key
@@ -1123,15 +1223,17 @@ def _topics(ranked: Sequence[str], messages: Sequence[Message],
         said_first.update(f"{a} {b}" for words in opening for a, b in zip(words, words[1:]))
         lifted = sorted(range(len(ranked)), key=lambda k: k - _OPENING_LIFT * (ranked[k] in said_first))
         ranked = [ranked[k] for k in lifted]
+    ranked = _topic_order(ranked, messages, settled)
     said = sum(m.text.count(" ") + 1 for m in messages)
-    cap = max(2, min(8, round(said / _WORDS_PER_TOPIC)))
+    cap = max(2, min(8, round(said / _WORDS_PER_TOPIC),
+                     _MOST_TOPICS + max(0, round((said - _LABELLED_WORDS) / _WORDS_PER_TOPIC))))
     names = {w for m in messages if m.speaker for w in m.speaker.lower().split()}
     out: list[str] = []
     used: set[str] = set()
     for p in ranked:
         words = p.split()
         if (used.intersection(words) or names.intersection(words) or _HOW_MANY_OR_WHEN.intersection(words)
-                or _NAMES_NOTHING.intersection(words)):
+                or _NAMES_NOTHING.intersection(words) or _PLACE_OR_MANNER.intersection(words)):
             continue
         out.append(p)
         used.update(words)
@@ -1433,6 +1535,9 @@ class OfflineIntelligence:
             # and "On-call", "Setup" in "On-call/Setup", a wiki's path (session 18)
             items |= {w for r, o in zip(folded, refs, strict=True) if o[:1].isupper() and "/" in o
                       and _WIKI_PATH.fullmatch(o) for w in r.split("/")}
+            # and "Episodes" of "/Episodes/047/rough_v1.wav", a folder of a rooted path written with its
+            # capital ("stripe" of "/v2/webhooks/stripe" leaves "Stripe" a name) (session 22)
+            items |= {w.lower() for r in refs if r[:1] == "/" or r[:2] == "~/" for w in r.split("/") if w[:1].isupper()}
             # and "Remains" of "The Remains of the Day", a title found: a work named short (session 20)
             items |= {w for r in refs if " " in r and r.lower() in titles for w in r.lower().split()[1:]}
             named = [e for e in extraction.entities if e.type in ("date", "reference")
@@ -1452,7 +1557,7 @@ class OfflineIntelligence:
             action_items=_said(cues.action_items, owned=True)[:6],
             references=tuple(refs)[:20],
             entities=tuple(e.name for e in extraction.entities)[:20],
-            topic_tags=_topics(ranked, messages, [w for m, _, w in lead if m is messages[0]]),
+            topic_tags=_topics(ranked, messages, [w for m, _, w in lead if m is messages[0]], decisions),
             time_start=messages[0].at if messages else None,
             time_end=messages[-1].at if messages else None,
             participants=participants,
@@ -1667,7 +1772,7 @@ class OfflineIntelligence:
         if "[REDACTED:" in sentence:
             sentence = PLACEHOLDER.sub(" ", sentence)
         if "*" in sentence or "#" in sentence or ":" in sentence:
-            sentence = _LABEL.sub(" ", sentence)  # headings and "**Step 1:**" labels name no one
+            sentence = _LABEL.sub(_unlabelled, sentence)  # headings and "**Step 1:**" labels name no one
         out: list[Entity] = []
         said = ""
         if _DIGIT.search(sentence):
@@ -1726,7 +1831,7 @@ class OfflineIntelligence:
                 out.append(Entity(name, "date", said))
                 continue
             if " " not in name and (gerund or (start if start is not None else _opens(sentence, match.start()))
-                                    ) and not _NAMED_PAIR.match(sentence, match.end()) and not _INNER_CAPITAL.search(name) \
+                                    or _opens_quote(sentence, match.start())) and not _NAMED_PAIR.match(sentence, match.end()) and not _INNER_CAPITAL.search(name) \
                     and name not in _ORG_ACRONYMS and (gerund or (name not in PROPER_NAMES and not _unknown_word(name, sentence, match.end()))):
                 continue  # a sentence start ("Applying ...") or a gerund, not a name (unless
                 # paired with another: "Crete or Sardinia?", or written with a capital inside, as no
