@@ -26,7 +26,11 @@ questions a perfect fix of one stage (with the later stages perfect too) would w
 missing piece in that class (R_all) or one piece in it (R_any).
 
 ``--variant`` runs further configurations on the same databases and prints their R_any@10 /
-R_all@10 per category, with search CPU p50 / p95, as the earlier rounds' tables.
+R_all@10 per category, with search CPU p50 / p95, as the earlier rounds' tables. Keys
+``sd.*`` are the probe's own (session 22, the session as a document; see
+``fuse_session_docs``): ``--variant b015=sd.mode:lin,sd.w:0.15`` adds each session's BM25 as
+one document to stage one's score, over an in-memory FTS5 table of the conversation's
+sessions built once.
 
 ``--within-session ROWS`` (an earlier ``--out``; needs the ``meaning`` extra) reads no
 database: for each class b and c piece it ranks the turns of the piece's session by their
