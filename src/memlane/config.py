@@ -490,12 +490,6 @@ class RetrievalConfig:
     """Stage one: the j-th best turn counts ``session_decay ** j`` (the best fully)."""
     session_intel_weight: float = 0.0
     """Stage one: weight of the session's best summary / fact / entity candidate."""
-    session_doc_weight: float = 0.0
-    """Stage one: the first ``session_doc_depth`` sessions gain this share of the best
-    session's score × their BM25 as one document (all their turns' text) over the best such
-    score, and are re-ordered (``memlane.retrieve.sessiondoc``; 0: off)."""
-    session_doc_depth: int = 20
-    """Stage one: how many of the best sessions ``session_doc_weight`` scores as documents."""
     session_time_boost: float = 1.0
     """Stage one: a session inside a window the query names ("last week") scores × (1 + this)."""
     source_lift: float = 1.0
@@ -664,9 +658,6 @@ class RetrievalConfig:
         _check(self.session_depth >= 1, "retrieval.session_depth", "must be >= 1")
         _check(0.0 <= self.session_decay <= 1.0, "retrieval.session_decay", "must be between 0 and 1")
         _check(self.session_intel_weight >= 0, "retrieval.session_intel_weight", "must be >= 0")
-        _check(self.session_doc_weight >= 0, "retrieval.session_doc_weight", "must be >= 0")
-        _check(1 <= self.session_doc_depth <= 1000, "retrieval.session_doc_depth",
-               "must be between 1 and 1000")
         _check(self.fusion_lexical >= 0, "retrieval.fusion_lexical", "must be >= 0")
         _check(self.fusion_vector >= 0, "retrieval.fusion_vector", "must be >= 0")
         _check(self.fusion_lexical + self.fusion_vector > 0,

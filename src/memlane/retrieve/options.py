@@ -83,8 +83,6 @@ def search_options(
         feedback_depth=r.feedback_depth,
         opener_lift=r.opener_lift,
         gather_sessions=r.gather_sessions,
-        session_doc_weight=r.session_doc_weight,
-        session_doc_depth=r.session_doc_depth,
         gather_openers=r.gather_openers,
         impersonal_factor=r.impersonal_factor,
         reaction_factor=r.reaction_factor,

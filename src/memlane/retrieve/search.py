@@ -32,7 +32,6 @@ from memlane.retrieve.mmr import mmr_order
 from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.presets import Preset
 from memlane.retrieve.speaker import first_named_speaker, focus_speaker, speaker_of, speakers_of, without_name
-from memlane.retrieve.sessiondoc import with_session_docs
 from memlane.retrieve.text import query_terms
 from memlane.retrieve.timeparse import TimeWindow, asks_when, day_part_words, says_when, time_windows
 from memlane.retrieve.twostage import (
@@ -97,10 +96,6 @@ class SearchOptions:
     """RRF weight of the feedback list (``memlane.retrieve.feedback``; 0: off)."""
     feedback_depth: int = 1
     """How many of the best candidate turns give their words to the feedback list."""
-    session_doc_weight: float = 0.0
-    """Stage one's first ``session_doc_depth`` sessions gain by their BM25 as one document
-    (``memlane.retrieve.sessiondoc``; 0: off)."""
-    session_doc_depth: int = 20
     gather_sessions: int = 0
     """For a gathering question (``memlane.retrieve.gather``), stage two also takes the
     turns of this many sessions after the ``top_sessions`` best, ranked below the best hit
@@ -832,11 +827,6 @@ def _flat(ctx: _Ctx, cands: list[Candidate], k: int) -> list[_Scored]:
 def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Scored]:
     o = ctx.opts
     sessions = rank_sessions(cands, ctx.items, o.stage, ctx.windows, ctx.now, dated=ctx.dated)
-    if o.session_doc_weight > 0 and len(sessions) > 1:
-        deep = [s.key for s in sessions[: o.session_doc_depth] if isinstance(s.key, int)]
-        ctx.read_turns(deep)
-        sessions = with_session_docs(sessions, {k: ctx.turns_of(k) for k in deep}, ctx.terms,
-                                     o.session_doc_weight, o.session_doc_depth)
     t.lap("stage1_ms")
     by_key = {s.key: s for s in sessions}
     top_score = sessions[0].score if sessions and sessions[0].score > 0 else 1.0
