@@ -26,7 +26,11 @@ questions a perfect fix of one stage (with the later stages perfect too) would w
 missing piece in that class (R_all) or one piece in it (R_any).
 
 ``--variant`` runs further configurations on the same databases and prints their R_any@10 /
-R_all@10 per category, with search CPU p50 / p95, as the earlier rounds' tables.
+R_all@10 per category, with search CPU p50 / p95, as the earlier rounds' tables. Keys
+``sd.*`` are the probe's own (session 22, the session as a document; see
+``fuse_session_docs``): ``--variant b015=sd.mode:lin,sd.w:0.15`` adds each session's BM25 as
+one document to stage one's score, over an in-memory FTS5 table of the conversation's
+sessions built once.
 
 ``--within-session ROWS`` (an earlier ``--out``; needs the ``meaning`` extra) reads no
 database: for each class b and c piece it ranks the turns of the piece's session by their
@@ -69,6 +73,7 @@ class Recorder:
         rec = self.last
 
         def two_stage(ctx: Any, cands: Any, k: int, t: Any) -> Any:
+            SDOC["ctx"] = ctx
             rec.clear()
             rec.update(cands=[c.id for c in cands], rel={c.id: c.relevance for c in cands},
                        stage2={}, items=ctx.items, query=ctx.query,
@@ -77,6 +82,8 @@ class Recorder:
 
         def rank_sessions(*a: Any, **kw: Any) -> Any:
             out = o["rank_sessions"](*a, **kw)
+            if SDOC.get("opts"):
+                out = fuse_session_docs(out, SDOC["ctx"], SDOC["opts"])
             rec["sessions"] = [s.key for s in out]
             rec["sscore"] = {s.key: s.score for s in out}
             return out
@@ -103,6 +110,122 @@ class Recorder:
     def __exit__(self, *exc: Any) -> None:
         for n, f in self._orig.items():
             setattr(S, n, f)
+
+
+# -- the session as a document (session 22) --------------------------------------------
+SDOC: dict[str, Any] = {}
+"""The probe's session-document state: ``index`` (the conversation's session index),
+``ctx`` (the search being run), ``opts`` (the variant's ``sd.*`` keys; empty: off)."""
+
+
+class SessionDocs:
+    """One conversation's sessions as documents: an in-memory FTS5 table of one row per
+    session (its turns' text, and its summary, facts and observations as a second field,
+    tokenized as the store's ``items_fts``), and each session's mean turn vector."""
+
+    def __init__(self, store: Any, model: str, sids: list[int]) -> None:
+        import sqlite3
+
+        import numpy as np
+
+        self.db = sqlite3.connect(":memory:")
+        self.db.execute("CREATE VIRTUAL TABLE sdoc USING fts5(sid UNINDEXED, body, intel, "
+                        "tokenize = 'porter unicode61 remove_diacritics 2')")
+        self.db.execute("CREATE VIRTUAL TABLE sdoc_sp USING fts5(sid UNINDEXED, spk UNINDEXED, "
+                        "body, tokenize = 'porter unicode61 remove_diacritics 2')")
+        self.vec: dict[int, Any] = {}
+        for sid in sids:
+            items = store.session_items(sid)
+            turns = [it for it in items if it.kind == "turn"]
+            intel = [it.text for it in items if it.kind != "turn"]
+            self.db.execute("INSERT INTO sdoc VALUES (?, ?, ?)",
+                            (sid, "\n".join(it.text for it in turns), "\n".join(intel)))
+            by_spk: dict[str, list[str]] = {}
+            for it in turns:
+                by_spk.setdefault((it.extra or {}).get("speaker") or "", []).append(it.text)
+            for spk, texts in by_spk.items():
+                self.db.execute("INSERT INTO sdoc_sp VALUES (?, ?, ?)", (sid, spk, "\n".join(texts)))
+            vs = store.item_vectors(model, [it.id for it in turns])
+            if vs:
+                m = np.mean(np.asarray(list(vs.values())), axis=0)
+                n = float(np.linalg.norm(m))
+                self.vec[sid] = m / n if n else m
+
+    def bm25(self, terms: list[str], intel: float) -> dict[int, float]:
+        from memlane.store.sqlite.rows import fts_query
+
+        match = fts_query(terms)
+        if match is None:
+            return {}
+        rows = self.db.execute(f"SELECT sid, bm25(sdoc, 0, 1.0, {intel}) FROM sdoc "
+                               "WHERE sdoc MATCH ?", (match,)).fetchall()
+        return {int(sid): -float(b) for sid, b in rows}
+
+    def bm25_speaker(self, terms: list[str], speaker: str) -> dict[int, float]:
+        from memlane.store.sqlite.rows import fts_query
+
+        match = fts_query(terms)
+        if match is None:
+            return {}
+        rows = self.db.execute("SELECT sid, bm25(sdoc_sp, 0, 0, 1.0) FROM sdoc_sp "
+                               "WHERE sdoc_sp MATCH ? AND spk = ?", (match, speaker)).fetchall()
+        return {int(sid): -float(b) for sid, b in rows}
+
+    def cosine(self, qvec: Any) -> dict[int, float]:
+        if qvec is None:
+            return {}
+        return {sid: float(v @ qvec) for sid, v in self.vec.items()}
+
+
+def fuse_session_docs(ranked: list[Any], ctx: Any, opts: dict[str, str]) -> list[Any]:
+    """Stage one's ranking fused with the sessions' document scores (``sd.*`` keys):
+    ``sd.mode`` ``lin`` (score + w × top score × doc / best doc) or ``rrf``
+    (1/(k + rank) + w/(k + doc rank), k = ``sd.k``); ``sd.w`` the weight; ``sd.signal``
+    ``bm25``, ``vec`` or ``both`` (their normalised sum); ``sd.intel`` the second field's
+    BM25 weight; ``sd.top`` only the first this many sessions are re-ordered."""
+    index: SessionDocs = SDOC["index"]
+    if not ranked:
+        return ranked
+    w = float(opts.get("w", "0.3"))
+    mode = opts.get("mode", "lin")
+    signal = opts.get("signal", "bm25")
+    top_n = int(opts.get("top", "0")) or len(ranked)
+    head, tail = ranked[:top_n], ranked[top_n:]
+    keys = [s.key for s in head if isinstance(s.key, int)]
+    doc: dict[Any, float] = {}
+    if signal in ("bm25", "both", "speaker"):
+        if signal == "speaker" and ctx.speaker is not None:
+            b = index.bm25_speaker(list(ctx.terms), ctx.speaker)
+        else:
+            b = index.bm25(list(ctx.terms), float(opts.get("intel", "0")))
+        mb = max((b.get(k, 0.0) for k in keys), default=0.0) or 1.0
+        for k in keys:
+            doc[k] = doc.get(k, 0.0) + b.get(k, 0.0) / mb
+    if signal in ("vec", "both"):
+        c = index.cosine(ctx.qvec)
+        vals = [c.get(k, 0.0) for k in keys]
+        lo, hi = (min(vals), max(vals)) if vals else (0.0, 1.0)
+        for k in keys:
+            doc[k] = doc.get(k, 0.0) + ((c.get(k, 0.0) - lo) / (hi - lo) if hi > lo else 0.0)
+    top = head[0].score or 1.0
+    if mode == "lin":
+        for s in head:
+            s.score = s.score + w * top * doc.get(s.key, 0.0)
+        head.sort(key=lambda s: -s.score)
+    else:
+        kk = float(opts.get("k", "60"))
+        by_doc = sorted(head, key=lambda s: -doc.get(s.key, 0.0))
+        dr = {s.key: r for r, s in enumerate(by_doc, start=1)}
+        fused = {s.key: 1 / (kk + r) + w / (kk + dr[s.key]) for r, s in enumerate(head, start=1)}
+        order = sorted(head, key=lambda s: -fused[s.key])
+        scores = sorted((s.score for s in head), reverse=True)
+        for s, sc in zip(order, scores, strict=True):  # the old scores, in the new order
+            s.score = sc
+        head = order
+    out = head + tail
+    for r, s in enumerate(out, start=1):
+        s.rank = r
+    return out
 
 
 def config_of(sets: list[str]) -> Any:
@@ -174,7 +297,8 @@ def classify(rec: dict[str, Any], inv: dict[str, int], ranking: list[str], evide
     return out
 
 
-def run(data: str, configs: dict[str, Any], detail: str) -> dict[str, Any]:
+def run(data: str, configs: dict[str, Any], detail: str,
+        sdopts: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
     """Per configuration, per question: R_any@10, R_all@10, the ranking; for ``detail``
     the stage records. Search CPU seconds per configuration."""
     embedder = make_embedder(None)
@@ -189,6 +313,9 @@ def run(data: str, configs: dict[str, Any], detail: str) -> dict[str, Any]:
                 key = fm.ingest(SCOPE, _inputs(conv, "user"), tm)
                 fm.index(now, tm)
                 sid_items = {dia: sid for (sid, _seq), dia in key.items()}
+                if any((sdopts or {}).values()):
+                    SDOC["index"] = SessionDocs(fm.mem.store, fm.mem.embeddings.model,
+                                                sorted({s for s, _ in key}))
                 turn_ids = {}
                 for sid in {s for s, _ in key}:
                     for it in fm.mem.store.session_items(sid, kind="turn"):
@@ -199,6 +326,7 @@ def run(data: str, configs: dict[str, Any], detail: str) -> dict[str, Any]:
                         continue
                     for name, cfg in configs.items():
                         fm.mem.config = cfg
+                        SDOC["opts"] = (sdopts or {}).get(name, {})
                         c0 = time.process_time()
                         r = dedupe(fm.search(qa.question, SCOPE, SEARCH_K, now, key, tm))
                         cpu[name].append(time.process_time() - c0)
@@ -317,11 +445,15 @@ def main() -> None:
         within_session(args.data, args.within_session)
         return
     configs = {"main": config_of(args.set)}
+    sdopts: dict[str, dict[str, str]] = {}
     for v in args.variant:
         name, _, spec = v.partition("=")
-        extra = [f"retrieval.{kv.replace(':', '=', 1)}" for kv in spec.split(",") if kv]
+        kvs = [kv for kv in spec.split(",") if kv]
+        sdopts[name] = {kv[3:].split(":", 1)[0]: kv.split(":", 1)[1] for kv in kvs
+                        if kv.startswith("sd.")}
+        extra = [f"retrieval.{kv.replace(':', '=', 1)}" for kv in kvs if not kv.startswith("sd.")]
         configs[name] = config_of([*args.set, *extra])
-    got = run(args.data, configs, "main")
+    got = run(args.data, configs, "main", sdopts)
     rows = got["rows"]
     if args.rankings:
         bench = {}
