@@ -1484,6 +1484,26 @@ class _Reader:
             return
         self.put((ti, si), "open_questions", clean(sentence))
 
+    def trails_off(self, ti: int, si: int, sentence: str) -> None:
+        """A question a peer's answer leaves open after its first sentence, in a sentence of
+        its own (``_TRAILS_OFF``): "…, do we want to start recording the talks?" — "needs
+        consent forms and a decent camera. next time maybe"; "is the fence post by the shed
+        yours or ours?" — "i always assumed yours but the deeds might say. honestly don't
+        know"; "are we going for the accessibility prize too?" — "hmm. if there's time.
+        probably not" (session 22). The first sentence is read by ``question()``; a later
+        one that only shrugs says the answer before it was no answer. Among people only (the
+        assistant's answers go on to answer), not a request, nor one the answer decides."""
+        turn = self.turns[ti]
+        if turn.role != "user" or self.assisted or _ASKS.match(sentence) or len(_content(sentence)) < 2:
+            return
+        ni = next((i for i in range(ti + 1, len(self.turns)) if self.turns[i].who != turn.who), None)
+        if ni is None or self.turns[ni].role != "user":
+            return
+        answer = self.turns[ni].sentences[:4]
+        if len(answer) < 2 or not any(_TRAILS_OFF.match(x) for x in answer[1:]) or self.decided_in(ni):
+            return
+        self.put((ti, si), "open_questions", clean(sentence))
+
     def read(self) -> Cues:
         for ti, turn in enumerate(self.turns):
             agreed = also = pointed = worked = False
@@ -1597,6 +1617,8 @@ class _Reader:
                     self.question(ti, si, s)
                     if (ti, si) not in self.cues.placed:
                         self.left_open(ti, si, s)
+                    if (ti, si) not in self.cues.placed:
+                        self.trails_off(ti, si, s)
                     continue
                 self.statement(ti, si, s)
             if agreed and (also or adds or not self.decided_in(ti)):
@@ -2365,6 +2387,15 @@ _MAYBE_BUT = re.compile(r"^(?:[\w']+[,.!]?\s+){0,2}?(?:probably|maybe|possibly|p
 """A participant's answer that leans yes and puts it off ("Probably, but that's a bigger
 conversation with IT.", "Love that, but let's get it on the wall first."): the question
 stays open (session 21)."""
+_TRAILS_OFF = re.compile(
+    r"^(?:(?:hmm+|hm|well|ok|so|but|and)[,.]?\s+)?(?:(?:i|we)\s+)?(?:(?:honestly|genuinely|really|just|still)\s+)?"
+    r"(?:don'?t know|dunno|no idea|not sure)(?:\s+(?:yet|tbh|really|either|tho|though))*|"
+    r"^(?:(?:hmm+|hm|well|ok|so|but)[,.]?\s+)?(?:(?:next time|another time|later|some other time)\s+maybe|"
+    r"maybe\s+(?:next time|another time|later)|probably not|if there'?s time)\b[^,;]*$",
+    re.IGNORECASE)
+"""A sentence of a peer's answer, after its first, that only shrugs or puts off ("honestly
+don't know", "next time maybe", "probably not", "if there's time"): the question stays open
+(session 22, ``_Reader.trails_off``)."""
 _OFFERED = re.compile(r"\b(?:(?:do you )?want me to|would you like me to|shall i)\b[^?]*\?$", re.IGNORECASE)
 """The assistant offering to do something ("Do you want me to draft the requirements section?")."""
 _DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?:here'?s|here is|here are|done\b|"
