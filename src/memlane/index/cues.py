@@ -1484,6 +1484,23 @@ class _Reader:
             return
         self.put((ti, si), "open_questions", clean(sentence))
 
+    def hedged(self, ti: int, si: int, sentence: str) -> None:
+        """A user's question the assistant's answer says it cannot settle, in its first three
+        sentences (``_CANT_SAY``): "will it be the same dye batch?" — "I can't guarantee the
+        batch from here, I'm afraid. …"; "is it even worth it on a £100 guitar?" — "For many
+        people it's the cheapest way…; others would… It depends on whether you plan to
+        upgrade soon." (session 22). ``question()`` reads the answer's first sentence only;
+        here the answer gives what it can and then says the rest is not known. Not a
+        request ("Can you…?")."""
+        turn = self.turns[ti]
+        if turn.role != "user" or not self.assisted or _ASKS.match(sentence) or len(_content(sentence)) < 2:
+            return
+        ni = ti + 1
+        if ni >= len(self.turns) or self.turns[ni].role != "assistant":
+            return
+        if any(_CANT_SAY.search(x) for x in self.turns[ni].sentences[:3]):
+            self.put((ti, si), "open_questions", clean(sentence))
+
     def trails_off(self, ti: int, si: int, sentence: str) -> None:
         """A question a peer's answer leaves open after its first sentence, in a sentence of
         its own (``_TRAILS_OFF``): "…, do we want to start recording the talks?" — "needs
@@ -1619,6 +1636,8 @@ class _Reader:
                         self.left_open(ti, si, s)
                     if (ti, si) not in self.cues.placed:
                         self.trails_off(ti, si, s)
+                    if (ti, si) not in self.cues.placed:
+                        self.hedged(ti, si, s)
                     continue
                 self.statement(ti, si, s)
             if agreed and (also or adds or not self.decided_in(ti)):
@@ -2396,6 +2415,11 @@ _TRAILS_OFF = re.compile(
 """A sentence of a peer's answer, after its first, that only shrugs or puts off ("honestly
 don't know", "next time maybe", "probably not", "if there's time"): the question stays open
 (session 22, ``_Reader.trails_off``)."""
+_CANT_SAY = re.compile(r"\b(?:i can'?t (?:guarantee|promise|tell you|say)|(?:it|that) depends on (?:whether|how|what|if|when)|"
+                       r"whether\b[^.;]*\bdepends on)\b", re.IGNORECASE)
+"""The assistant saying it cannot settle the question ("I can't guarantee the batch from here",
+"It depends on whether you plan to upgrade soon", "Whether it's worth it at 380 tests depends
+on how…") (session 22, ``_Reader.hedged``)."""
 _OFFERED = re.compile(r"\b(?:(?:do you )?want me to|would you like me to|shall i)\b[^?]*\?$", re.IGNORECASE)
 """The assistant offering to do something ("Do you want me to draft the requirements section?")."""
 _DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?:here'?s|here is|here are|done\b|"
