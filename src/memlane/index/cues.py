@@ -2415,7 +2415,7 @@ _TRAILS_OFF = re.compile(
 """A sentence of a peer's answer, after its first, that only shrugs or puts off ("honestly
 don't know", "next time maybe", "probably not", "if there's time"): the question stays open
 (session 22, ``_Reader.trails_off``)."""
-_CANT_SAY = re.compile(r"\b(?:i can'?t (?:guarantee|promise|tell you|say)|(?:it|that) depends on (?:whether|how|what|if|when)|"
+_CANT_SAY = re.compile(r"\b(?:i can'?t (?:guarantee|promise|(?:tell you|say)\s+(?:whether|if|how|what|when|which|for sure|for certain))|(?:it|that) depends on (?:whether|how|what|if|when)|"
                        r"whether\b[^.;]*\bdepends on)\b", re.IGNORECASE)
 """The assistant saying it cannot settle the question ("I can't guarantee the batch from here",
 "It depends on whether you plan to upgrade soon", "Whether it's worth it at 380 tests depends
