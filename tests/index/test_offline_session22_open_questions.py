@@ -134,6 +134,41 @@ def test_small_talk_between_friends_is_no_open_question(model):
     assert not summary.open_questions, summary
 
 
+# An either-or question among people written without its question mark.
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("asked", [
+    "should we get the matching side table or not",
+    "separate q, is it worth switching the club to Spond for this or is that a rabbit hole",
+])
+def test_an_either_or_question_without_its_mark_is_read_as_a_question(model, asked):
+    summary = _summary([
+        ("Freya", "the sofa comes on the 12th, they'll take the old one away"),
+        ("Tom", "great, I'll clear the hallway the night before"),
+        ("Freya", asked),
+        ("Tom", "let's see how much space there is first"),
+    ], model)
+    assert _has(summary.open_questions, asked), summary
+    _once(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said, answer", [
+    ("should we get the matching side table or not", "yes, get it, it's only £60"),  # answered
+    ("we should get the matching side table", "let's see how much space there is first"),  # no "or": a proposal
+])
+def test_no_open_question_from_an_answered_or_unmarked_proposal(model, said, answer):
+    summary = _summary([
+        ("Freya", "the sofa comes on the 12th, they'll take the old one away"),
+        ("Tom", "great, I'll clear the hallway the night before"),
+        ("Freya", said),
+        ("Tom", answer),
+    ], model)
+    assert not _has(summary.open_questions, said), summary
+    _once(summary)
+
+
 _WORDS = st.sampled_from(["next time maybe", "probably not", "honestly don't know", "if there's time",
                           "not sure", "I can't guarantee that", "It depends on whether it rains",
                           "dunno", "yes", "ok", "the van", "Owen", "?", ".", "can you", "maybe"])

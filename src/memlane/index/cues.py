@@ -1587,7 +1587,7 @@ class _Reader:
                     full = self.expand((ti, si), then.group(1))
                     self.decide((ti, si), full if full != then.group(1) else self.posed((ti, si), full) or full)
                     continue
-                question = s.endswith("?")
+                question = s.endswith("?") or (turn.role == "user" and not self.assisted and _ASKS_UNMARKED.match(s) is not None)
                 if (turn.role == "user" and not question and (ti, si) not in self.cues.placed
                         and self.doing(ti, si, s)):
                     continue
@@ -2420,6 +2420,13 @@ _CANT_SAY = re.compile(r"\b(?:i can'?t (?:guarantee|promise|(?:tell you|say)\s+(
 """The assistant saying it cannot settle the question ("I can't guarantee the batch from here",
 "It depends on whether you plan to upgrade soon", "Whether it's worth it at 380 tests depends
 on how…") (session 22, ``_Reader.hedged``)."""
+_ASKS_UNMARKED = re.compile(
+    r"^(?:(?:nice|ok(?:ay)?|right|also|and|so|hm+|separate q(?:uestion)?)[,.:]?\s+)?"
+    r"(?:should (?:we|i|the|it)|is it (?:even )?worth|do we (?:want|need) to|are we (?:going|doing))\b[^?]*\bor\b[^?]*$",
+    re.IGNORECASE)
+"""A participant's either-or question written without its question mark ("should we get the
+matching footstool or not", "separate q, is it worth switching to pnpm for this or is that a
+rabbit hole"): read as the question it is (session 22)."""
 _OFFERED = re.compile(r"\b(?:(?:do you )?want me to|would you like me to|shall i)\b[^?]*\?$", re.IGNORECASE)
 """The assistant offering to do something ("Do you want me to draft the requirements section?")."""
 _DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?:here'?s|here is|here are|done\b|"
