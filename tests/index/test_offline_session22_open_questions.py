@@ -169,6 +169,36 @@ def test_no_open_question_from_an_answered_or_unmarked_proposal(model, said, ans
     _once(summary)
 
 
+# A question passed on ("X asked whether…") or still to look into ("we need to look at whether…").
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said, question", [
+    ("The editor also asked whether the second map could be redrawn in colour.", "Could the second map be redrawn in colour?"),
+    ("and we need to look at whether the cleaning contract's worth it if they skip two weeks every time",
+     "Is the cleaning contract worth it if they skip two weeks every time?"),
+])
+def test_a_question_passed_on_or_to_look_into_is_open(model, said, question):
+    summary = _summary([
+        ("Ines", "the proofs came back this morning, mostly fine"),
+        ("Karl", said),
+        ("Ines", "ok, I'll send the corrections round by Friday"),
+    ], model)
+    assert _has(summary.open_questions, question), summary
+    _once(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_request_to_the_assistant_in_a_wondering_if_is_no_open_question(model):
+    summary = _summary([
+        ("user", "I just bought a green linen jacket for the summer."),
+        ("assistant", "Linen is a great choice for warm weather."),
+        ("user", "I was wondering if you could suggest some outfit ideas that would go with it."),
+        ("assistant", "Try it with white trousers and loafers, or over a striped tee with jeans."),
+    ], model)
+    assert not summary.open_questions, summary
+
+
 _WORDS = st.sampled_from(["next time maybe", "probably not", "honestly don't know", "if there's time",
                           "not sure", "I can't guarantee that", "It depends on whether it rains",
                           "dunno", "yes", "ok", "the van", "Owen", "?", ".", "can you", "maybe"])

@@ -1501,6 +1501,18 @@ class _Reader:
         if any(_CANT_SAY.search(x) for x in self.turns[ni].sentences[:3]):
             self.put((ti, si), "open_questions", clean(sentence))
 
+    def asked_whether(self, ti: int, si: int, s: str) -> bool:
+        """A participant's statement passing on a question someone asked, or one still to look
+        into (``_ASKED_WHETHER``): "Reviewer 2 also asked whether the 55 kDa band could be an
+        isoform.", "Mrs Adeyemi asked if we could order the biography for her.", "we need to
+        look at whether the service contract's worth it…": the question, written as one
+        ("Whether the 55 kDa band could be an isoform?") (session 22)."""
+        found = _ASKED_WHETHER.search(s)
+        if found is None or s.endswith("?") or len(_content(_as_unknown(found)) - _WH_WORDS) < 3:
+            return False
+        self.put((ti, si), "open_questions", _as_unknown(found))
+        return True
+
     def trails_off(self, ti: int, si: int, sentence: str) -> None:
         """A question a peer's answer leaves open after its first sentence, in a sentence of
         its own (``_TRAILS_OFF``): "…, do we want to start recording the talks?" — "needs
@@ -1588,6 +1600,9 @@ class _Reader:
                     self.decide((ti, si), full if full != then.group(1) else self.posed((ti, si), full) or full)
                     continue
                 question = s.endswith("?") or (turn.role == "user" and not self.assisted and _ASKS_UNMARKED.match(s) is not None)
+                if (turn.role == "user" and ("whether" in s or " if " in s) and (ti, si) not in self.cues.placed
+                        and self.asked_whether(ti, si, s)):
+                    continue  # "Reviewer 2 also asked whether…": the question it passes on (session 22)
                 if (turn.role == "user" and not question and (ti, si) not in self.cues.placed
                         and self.doing(ti, si, s)):
                     continue
@@ -2427,6 +2442,12 @@ _ASKS_UNMARKED = re.compile(
 """A participant's either-or question written without its question mark ("should we get the
 matching footstool or not", "separate q, is it worth switching to pnpm for this or is that a
 rabbit hole"): read as the question it is (session 22)."""
+_ASKED_WHETHER = re.compile(
+    r"\b(?:asked(?:\s+(?:me|us|them|him|her))?|(?:need|have|want)\s+to\s+(?:look at|look into|check|find out|figure out|work out)"
+    r")\s+(?P<q>(?:whether|if)\b(?!\s+(?:you|u)\b).+)", re.IGNORECASE)
+"""A question passed on or still to look into ("… also asked whether…", "we need to look at
+whether…"); not a request to the one answering ("… if you can recommend…") (session 22,
+``_Reader.asked_whether``)."""
 _OFFERED = re.compile(r"\b(?:(?:do you )?want me to|would you like me to|shall i)\b[^?]*\?$", re.IGNORECASE)
 """The assistant offering to do something ("Do you want me to draft the requirements section?")."""
 _DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?:here'?s|here is|here are|done\b|"
