@@ -1507,6 +1507,55 @@ class _Reader:
             return
         self.put((ti, si), "open_questions", clean(sentence))
 
+    def hedged(self, ti: int, si: int, sentence: str) -> None:
+        """A user's question the assistant's answer says it cannot settle, in its first three
+        sentences (``_CANT_SAY``): "will it be the same dye batch?" — "I can't guarantee the
+        batch from here, I'm afraid. …"; "is it even worth it on a £100 guitar?" — "For many
+        people it's the cheapest way…; others would… It depends on whether you plan to
+        upgrade soon." (session 22). ``question()`` reads the answer's first sentence only;
+        here the answer gives what it can and then says the rest is not known. Not a
+        request ("Can you…?")."""
+        turn = self.turns[ti]
+        if turn.role != "user" or not self.assisted or _ASKS.match(sentence) or len(_content(sentence)) < 2:
+            return
+        ni = ti + 1
+        if ni >= len(self.turns) or self.turns[ni].role != "assistant":
+            return
+        if any(_CANT_SAY.search(x) for x in self.turns[ni].sentences[:3]):
+            self.put((ti, si), "open_questions", clean(sentence))
+
+    def asked_whether(self, ti: int, si: int, s: str) -> bool:
+        """A participant's statement passing on a question someone asked, or one still to look
+        into (``_ASKED_WHETHER``): "Reviewer 2 also asked whether the 55 kDa band could be an
+        isoform.", "Mrs Adeyemi asked if we could order the biography for her.", "we need to
+        look at whether the service contract's worth it…": the question, written as one
+        ("Whether the 55 kDa band could be an isoform?") (session 22)."""
+        found = _ASKED_WHETHER.search(s)
+        if found is None or s.endswith("?") or len(_content(_as_unknown(found)) - _WH_WORDS) < 3:
+            return False
+        self.put((ti, si), "open_questions", _as_unknown(found))
+        return True
+
+    def trails_off(self, ti: int, si: int, sentence: str) -> None:
+        """A question a peer's answer leaves open after its first sentence, in a sentence of
+        its own (``_TRAILS_OFF``): "…, do we want to start recording the talks?" — "needs
+        consent forms and a decent camera. next time maybe"; "is the fence post by the shed
+        yours or ours?" — "i always assumed yours but the deeds might say. honestly don't
+        know"; "are we going for the accessibility prize too?" — "hmm. if there's time.
+        probably not" (session 22). The first sentence is read by ``question()``; a later
+        one that only shrugs says the answer before it was no answer. Among people only (the
+        assistant's answers go on to answer), not a request, nor one the answer decides."""
+        turn = self.turns[ti]
+        if turn.role != "user" or self.assisted or _ASKS.match(sentence) or len(_content(sentence)) < 2:
+            return
+        ni = next((i for i in range(ti + 1, len(self.turns)) if self.turns[i].who != turn.who), None)
+        if ni is None or self.turns[ni].role != "user":
+            return
+        answer = self.turns[ni].sentences[:4]
+        if len(answer) < 2 or not any(_TRAILS_OFF.match(x) for x in answer[1:]) or self.decided_in(ni):
+            return
+        self.put((ti, si), "open_questions", clean(sentence))
+
     def read(self) -> Cues:
         for ti, turn in enumerate(self.turns):
             agreed = also = pointed = worked = False
@@ -1573,7 +1622,10 @@ class _Reader:
                     full = self.expand((ti, si), then.group(1))
                     self.decide((ti, si), full if full != then.group(1) else self.posed((ti, si), full) or full)
                     continue
-                question = s.endswith("?")
+                question = s.endswith("?") or (turn.role == "user" and not self.assisted and _ASKS_UNMARKED.match(s) is not None)
+                if (turn.role == "user" and ("whether" in s or " if " in s) and (ti, si) not in self.cues.placed
+                        and self.asked_whether(ti, si, s)):
+                    continue  # "Reviewer 2 also asked whether…": the question it passes on (session 22)
                 if (turn.role == "user" and not question and (ti, si) not in self.cues.placed
                         and self.doing(ti, si, s)):
                     continue
@@ -1620,6 +1672,10 @@ class _Reader:
                     self.question(ti, si, s)
                     if (ti, si) not in self.cues.placed:
                         self.left_open(ti, si, s)
+                    if (ti, si) not in self.cues.placed:
+                        self.trails_off(ti, si, s)
+                    if (ti, si) not in self.cues.placed:
+                        self.hedged(ti, si, s)
                     continue
                 self.statement(ti, si, s)
             if agreed and (also or adds or not self.decided_in(ti)):
@@ -2388,6 +2444,33 @@ _MAYBE_BUT = re.compile(r"^(?:[\w']+[,.!]?\s+){0,2}?(?:probably|maybe|possibly|p
 """A participant's answer that leans yes and puts it off ("Probably, but that's a bigger
 conversation with IT.", "Love that, but let's get it on the wall first."): the question
 stays open (session 21)."""
+_TRAILS_OFF = re.compile(
+    r"^(?:(?:hmm+|hm|well|ok|so|but|and)[,.]?\s+)?(?:(?:i|we)\s+)?(?:(?:honestly|genuinely|really|just|still)\s+)?"
+    r"(?:don'?t know|dunno|no idea|not sure)(?:\s+(?:yet|tbh|really|either|tho|though))*|"
+    r"^(?:(?:hmm+|hm|well|ok|so|but)[,.]?\s+)?(?:(?:next time|another time|later|some other time)\s+maybe|"
+    r"maybe\s+(?:next time|another time|later)|probably not|if there'?s time)\b[^,;]*$",
+    re.IGNORECASE)
+"""A sentence of a peer's answer, after its first, that only shrugs or puts off ("honestly
+don't know", "next time maybe", "probably not", "if there's time"): the question stays open
+(session 22, ``_Reader.trails_off``)."""
+_CANT_SAY = re.compile(r"\b(?:i can'?t (?:guarantee|promise|(?:tell you|say)\s+(?:whether|if|how|what|when|which|for sure|for certain))|(?:it|that) depends on (?:whether|how|what|if|when)|"
+                       r"whether\b[^.;]*\bdepends on)\b", re.IGNORECASE)
+"""The assistant saying it cannot settle the question ("I can't guarantee the batch from here",
+"It depends on whether you plan to upgrade soon", "Whether it's worth it at 380 tests depends
+on how…") (session 22, ``_Reader.hedged``)."""
+_ASKS_UNMARKED = re.compile(
+    r"^(?:(?:nice|ok(?:ay)?|right|also|and|so|hm+|separate q(?:uestion)?)[,.:]?\s+)?"
+    r"(?:should (?:we|i|the|it)|is it (?:even )?worth|do we (?:want|need) to|are we (?:going|doing))\b[^?]*\bor\b[^?]*$",
+    re.IGNORECASE)
+"""A participant's either-or question written without its question mark ("should we get the
+matching footstool or not", "separate q, is it worth switching to pnpm for this or is that a
+rabbit hole"): read as the question it is (session 22)."""
+_ASKED_WHETHER = re.compile(
+    r"\b(?:asked(?:\s+(?:me|us|them|him|her))?|(?:need|have|want)\s+to\s+(?:look at|look into|check|find out|figure out|work out)"
+    r")\s+(?P<q>(?:whether|if)\b(?!\s+(?:you|u)\b).+)", re.IGNORECASE)
+"""A question passed on or still to look into ("… also asked whether…", "we need to look at
+whether…"); not a request to the one answering ("… if you can recommend…") (session 22,
+``_Reader.asked_whether``)."""
 _OFFERED = re.compile(r"\b(?:(?:do you )?want me to|would you like me to|shall i)\b[^?]*\?$", re.IGNORECASE)
 """The assistant offering to do something ("Do you want me to draft the requirements section?")."""
 _DONE_NOW = re.compile(r"^(?:(?:ok(?:ay)?|sure|great|right|alright)[,.!]?\s+)?(?:here'?s|here is|here are|done\b|"
