@@ -846,6 +846,7 @@ class Memory:
         ``NotFoundError``."""
         scope = self.store.get_session(session_id).scope
         report = EraseReport(scope, session_id, self.store.erase_sessions([session_id]))
+        forget_spellings(self.store)  # it may have held the last rows of an old spelling
         self._forget_cached_text()
         return report
 
