@@ -259,3 +259,23 @@ def test_forget_session_of_an_old_spelling_leaves_new_messages_in_the_one_spelli
         assert [s.scope for s in m.sessions(scope="team")] == ["team"]
     finally:
         m.close()
+
+
+def test_the_inspectors_sessions_page_takes_a_scope_in_either_spelling(db_url: str) -> None:
+    """The sessions page read the store with the scope as typed: ``café`` typed NFD over a
+    new database, or NFC over an old one, listed no session; ``team\\u200b`` was not refused."""
+    from memlane.serve.http.auth import Principal
+    from memlane.serve.http.inspector.views import sessions_page
+
+    _old_database(db_url)
+    m = memory(db_url)
+    try:
+        m.add_message("caf\u00e9s", "user", "a new scope", at=1_700_000_060.0)
+        who = Principal(1, "k", ("*",), False)
+        for typed in (NFC_CAFE, unicodedata.normalize("NFD", "caf\u00e9s"), "team"):
+            assert len(sessions_page(m, who, typed, None)["sessions"]) == 1, typed
+        with pytest.raises(ValidationError) as e:
+            sessions_page(m, who, "bob\u200b", None)
+        assert e.value.field == "scope"
+    finally:
+        m.close()
