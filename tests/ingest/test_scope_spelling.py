@@ -279,3 +279,28 @@ def test_the_inspectors_sessions_page_takes_a_scope_in_either_spelling(db_url: s
         assert e.value.field == "scope"
     finally:
         m.close()
+
+
+def test_an_erase_erases_every_spelling_of_the_scope(db_url: str) -> None:
+    """A database holding a scope in both spellings (written on a Mac and on Linux before
+    session 22, or ``team`` and ``team\\u200b``): ``forget_scope`` erased the new spelling
+    only, and no call could name the other, so half of the scope could not be erased."""
+    _old_database(db_url)
+    store = open_store(db_url)
+    try:
+        for scope in (NFC_CAFE, "team"):
+            store.add_message(scope, "user", "written in the new spelling", 1_700_000_010.0,
+                              gap=3600.0, speaker=None, ext_id=None, agent=None, project=None,
+                              redactions=0)
+    finally:
+        store.close()
+    m = memory(db_url)
+    try:
+        m.add_message("bob", "user", "another tenant", at=1_700_000_000.0)
+        for typed, sessions in ((NFD_CAFE, 2), ("team", 2)):
+            report = m.forget_scope(typed)
+            assert report.counts["sessions"] == sessions and report.counts["messages"] == 2
+        assert m.stats()["messages"] == 1
+        assert m.add_message("team", "user", "again", at=1_700_000_120.0).scope == "team"
+    finally:
+        m.close()
