@@ -39,7 +39,7 @@ from memlane.ingest.sessionize import (
 )
 from memlane.store.urls import public_url
 from memlane.textcaches import forget_cached_text
-from memlane.ingest.spellings import forget_spellings, resolve_scope
+from memlane.ingest.spellings import forget_spellings, resolve_scope, spellings_of
 from memlane.ingest.validate import check_unicode, parse_time
 from memlane.pack.packer import Pack, build_pack, candidates_from
 from memlane.pack.tokens import counter_for
@@ -855,7 +855,14 @@ class Memory:
         of their texts, facts and their events, entities, relations, journaled packs and
         the change log's records (docs/erasure.md). A scope that holds nothing erases
         nothing and says so (``EraseReport.erased`` is False)."""
-        report = EraseReport(scope, None, self.store.erase_scope(scope))
+        counts = self.store.erase_scope(scope)
+        # and every other spelling the database holds of it (an old database's NFD or
+        # format-character rows beside the new ones: ``ingest.spellings``), each in its
+        # own transaction (an erase checkpoints the SQLite WAL after it commits)
+        for other in spellings_of(self.store, scope)[1:]:
+            for kind, n in self.store.erase_scope(other).items():
+                counts[kind] = counts.get(kind, 0) + n
+        report = EraseReport(scope, None, counts)
         forget_spellings(self.store)
         self._forget_cached_text()
         return report
@@ -867,6 +874,7 @@ class Memory:
         ``NotFoundError``."""
         scope = self.store.get_session(session_id).scope
         report = EraseReport(scope, session_id, self.store.erase_sessions([session_id]))
+        forget_spellings(self.store)  # it may have held the last rows of an old spelling
         self._forget_cached_text()
         return report
 

@@ -191,3 +191,116 @@ def test_the_inspector_lists_an_old_databases_scope_to_a_key_holding_it(db_url: 
             assert [s["sessions"] for s in _visible(m, who)] == [1], pattern
     finally:
         m.close()
+
+
+def test_an_old_databases_export_is_imported_in_the_one_spelling(db_url: str, tmp_path: Path) -> None:
+    """``memlane export`` wrote an old scope as stored (``team\\u200b``), which ``import``
+    refuses: the export of an old database could be imported nowhere."""
+    from memlane.serve.cli_export import export_lines
+
+    _old_database(db_url)
+    store = open_store(db_url)
+    try:
+        store.add_message("team\u200b", "user", "who has the key", 1_700_000_030.0, gap=3600.0,
+                          speaker=None, ext_id=None, agent="ops\u200b", project="p\u00ad",
+                          redactions=0)
+    finally:
+        store.close()
+    m = memory(db_url)
+    try:
+        rows = list(export_lines(m))
+    finally:
+        m.close()
+    assert sorted(r["scope"] for r in rows) == sorted([NFC_CAFE, "team", "team"])
+    assert [(r.get("agent"), r.get("project")) for r in rows if "agent" in r] == [("ops", "p")]
+    src = tmp_path / "export.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    other = memory(tmp_path / "other.db")
+    try:
+        report = other.import_file(src)
+        assert report.errors == () and report.imported == 3
+        assert [s.scope for s in other.sessions(scope="team")] == ["team"]
+        assert [s.scope for s in other.sessions(scope=NFD_CAFE)] == [NFC_CAFE]
+    finally:
+        other.close()
+
+
+def test_an_imported_session_label_starts_a_session_of_an_old_spelling(
+        db_url: str, tmp_path: Path) -> None:
+    """A line whose session label is new closes its scope's open session first; the open
+    session was looked for in the new spelling, so the old ``team\\u200b`` one stayed open
+    and the line joined it."""
+    _old_database(db_url)
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"scope": "team", "role": "user", "text": "a new session",
+                               "at": "2023-11-14T22:14:00Z", "session": "s2"}) + "\n",
+                   encoding="utf-8")
+    m = memory(db_url)
+    try:
+        assert m.import_file(src).imported == 1
+        sessions = m.sessions(scope="team")
+        assert sorted(s.status for s in sessions) == ["closed", "open"]
+        assert {s.scope for s in sessions} == {"team\u200b"}
+    finally:
+        m.close()
+
+
+def test_forget_session_of_an_old_spelling_leaves_new_messages_in_the_one_spelling(
+        db_url: str) -> None:
+    """``forget_session`` of an old spelling's last session kept the process's table of old
+    spellings: the scope's next message was written as ``team\\u200b`` again."""
+    _old_database(db_url)
+    m = memory(db_url)
+    try:
+        (old,) = m.sessions(scope="team")
+        assert old.scope == "team\u200b"
+        assert m.forget_session(old.id).erased
+        assert m.add_message("team", "user", "a fresh start", at=1_700_000_100.0).scope == "team"
+        assert [s.scope for s in m.sessions(scope="team")] == ["team"]
+    finally:
+        m.close()
+
+
+def test_the_inspectors_sessions_page_takes_a_scope_in_either_spelling(db_url: str) -> None:
+    """The sessions page read the store with the scope as typed: ``café`` typed NFD over a
+    new database, or NFC over an old one, listed no session; ``team\\u200b`` was not refused."""
+    from memlane.serve.http.auth import Principal
+    from memlane.serve.http.inspector.views import sessions_page
+
+    _old_database(db_url)
+    m = memory(db_url)
+    try:
+        m.add_message("caf\u00e9s", "user", "a new scope", at=1_700_000_060.0)
+        who = Principal(1, "k", ("*",), False)
+        for typed in (NFC_CAFE, unicodedata.normalize("NFD", "caf\u00e9s"), "team"):
+            assert len(sessions_page(m, who, typed, None)["sessions"]) == 1, typed
+        with pytest.raises(ValidationError) as e:
+            sessions_page(m, who, "bob\u200b", None)
+        assert e.value.field == "scope"
+    finally:
+        m.close()
+
+
+def test_an_erase_erases_every_spelling_of_the_scope(db_url: str) -> None:
+    """A database holding a scope in both spellings (written on a Mac and on Linux before
+    session 22, or ``team`` and ``team\\u200b``): ``forget_scope`` erased the new spelling
+    only, and no call could name the other, so half of the scope could not be erased."""
+    _old_database(db_url)
+    store = open_store(db_url)
+    try:
+        for scope in (NFC_CAFE, "team"):
+            store.add_message(scope, "user", "written in the new spelling", 1_700_000_010.0,
+                              gap=3600.0, speaker=None, ext_id=None, agent=None, project=None,
+                              redactions=0)
+    finally:
+        store.close()
+    m = memory(db_url)
+    try:
+        m.add_message("bob", "user", "another tenant", at=1_700_000_000.0)
+        for typed, sessions in ((NFD_CAFE, 2), ("team", 2)):
+            report = m.forget_scope(typed)
+            assert report.counts["sessions"] == sessions and report.counts["messages"] == 2
+        assert m.stats()["messages"] == 1
+        assert m.add_message("team", "user", "again", at=1_700_000_120.0).scope == "team"
+    finally:
+        m.close()

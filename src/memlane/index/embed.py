@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -32,6 +33,10 @@ class Embeddings:
         self.batch_size = batch_size
         self._lru: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lru_max = lru
+        # the service's handler threads share this LRU, and an erase empties it
+        # (``textcaches.forget_cached_text``, under this lock): a search between its
+        # ``get`` and ``move_to_end`` failed with KeyError (session 22 review)
+        self._lock = threading.Lock()
         self.embedded = 0
         self.cache_hits = 0
 
@@ -75,12 +80,14 @@ class Embeddings:
         return np.stack([found[h] for h in hashes]).astype(np.float32, copy=False)
 
     def for_query(self, text: str) -> np.ndarray:
-        vec = self._lru.get(text)
-        if vec is None:
-            vec = self._embed([text])[0]
+        with self._lock:
+            vec = self._lru.get(text)
+            if vec is not None:
+                self._lru.move_to_end(text)
+                return vec
+        vec = self._embed([text])[0]  # outside the lock: a model call
+        with self._lock:
             self._lru[text] = vec
             if len(self._lru) > self._lru_max:
                 self._lru.popitem(last=False)
-        else:
-            self._lru.move_to_end(text)
         return vec

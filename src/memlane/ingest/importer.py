@@ -31,6 +31,7 @@ from typing import IO, Any
 from memlane.config import IngestConfig
 from memlane.errors import ImportFormatError, ValidationError
 from memlane.ingest.sessionize import Incoming, prepare, same_message, store_messages
+from memlane.ingest.spellings import stored_scope
 from memlane.ingest.validate import MAX_NESTING, check_scope, json_nesting
 from memlane.types import ImportReport
 from memlane.store.contract import Store
@@ -405,10 +406,13 @@ def _close_before(store: Store, msg: Incoming) -> None:
     """A line whose ``session`` label is new for its scope starts a session: the scope's
     open session is closed first (reason ``explicit``, as ``close_session`` closes one), so
     sessions a chat app closed come back as they were from ``export | import``. Not when
-    the line is stored already (importing a file again changes nothing)."""
-    if msg.ext_id is not None and store.message_by_ext_id(msg.scope, msg.ext_id) is not None:
+    the line is stored already (importing a file again changes nothing). The scope is
+    looked up as the database spells it (``ingest.spellings``), as its messages are
+    stored: an old database's ``team\u200b`` kept its session open to a line of ``team``."""
+    scope = stored_scope(store, msg.scope)
+    if msg.ext_id is not None and store.message_by_ext_id(scope, msg.ext_id) is not None:
         return
-    opened = store.open_session_for(msg.scope)
+    opened = store.open_session_for(scope)
     if opened is not None and store.close_session(opened[0], "explicit"):
         store.bump("sessions_closed")
         store.bump("sessions_closed_explicit")

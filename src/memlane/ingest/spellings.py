@@ -11,8 +11,8 @@ way reaches the old rows, and new messages of the scope join its open session.
 The table is read once per store (one pass over each scope index) and dropped when a scope
 is erased. New rows are always written in the one spelling, so the table can only shrink;
 a scope stored in both spellings (the bug this rule ends) is read in the new one, and its
-old spelling's rows are logged once as apart (``memlane forget --scope`` cannot name it;
-``memlane export`` has it).
+old spelling's rows are logged once as apart (``memlane export`` has them, in the new
+spelling); an erase of the scope erases every spelling (``spellings_of``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 
 from memlane.ingest.validate import canonical_scope, check_scope
 
-__all__ = ["forget_spellings", "old_spellings", "resolve_scope", "stored_scope"]
+__all__ = ["forget_spellings", "old_spellings", "resolve_scope", "spellings_of", "stored_scope"]
 
 log = logging.getLogger("memlane.ingest")
 
@@ -84,3 +84,12 @@ def resolve_scope(store: Any, scope: Any, field: str = "scope") -> str:
 def old_spellings(store: Any) -> dict[str, str]:
     """Each scope ``store`` holds only in an old spelling: ``{new spelling: stored one}``."""
     return dict(_table(store))
+
+
+def spellings_of(store: Any, scope: str) -> list[str]:
+    """Every spelling of ``scope`` that ``store`` holds, ``scope`` first: an erase of a
+    scope stored in both spellings (NFC and NFD, ``team`` and ``team\\u200b``) erased the
+    new one only, and no call could name the other (session 22 review). Reads the store's
+    scopes afresh (an erase is rare; the table may be older than the last write)."""
+    key = canonical_scope(scope)
+    return [scope, *(s for s in store.stored_scopes() if s != scope and canonical_scope(s) == key)]

@@ -112,6 +112,8 @@ def canonical_scope(value: str) -> str:
     project) that may have been written otherwise: trimmed, in Unicode NFC, without format
     characters. An old database may hold a scope written before session 22's rule;
     ``memlane.store.spellings`` finds it again by this key."""
+    if value.isascii():  # no format character is ASCII: the common case skips the regex
+        return value.strip()
     value = _FORMAT.sub("", value).strip()
     return value if value.isascii() else unicodedata.normalize("NFC", value)
 

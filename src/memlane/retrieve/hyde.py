@@ -9,6 +9,7 @@ A failing LLM never fails a search: the query is then searched as it is.
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 from memlane.backends.llm.base import strip_reasoning
@@ -36,6 +37,9 @@ class HydeExpander:
         self.failures = 0
         self._cache: dict[str, str] = {}
         self._cache_size = cache_size
+        # searches in the service's threads share it, and an erase empties it under this
+        # lock (``textcaches.forget_cached_text``; session 22 review)
+        self._lock = threading.Lock()
 
     @classmethod
     def from_config(cls, config: Any) -> HydeExpander:
@@ -46,13 +50,16 @@ class HydeExpander:
 
     def __call__(self, query: str) -> str | None:
         """The expansion of ``query``; successes are cached, failures retried next time."""
-        if query in self._cache:
-            return self._cache[query]
+        with self._lock:
+            hit = self._cache.get(query)
+        if hit is not None:
+            return hit
         text = self._expand(query)
         if text is not None:
-            if len(self._cache) >= self._cache_size:
-                self._cache.pop(next(iter(self._cache)))
-            self._cache[query] = text
+            with self._lock:
+                if len(self._cache) >= self._cache_size:
+                    self._cache.pop(next(iter(self._cache)))
+                self._cache[query] = text
         return text
 
     def _expand(self, query: str) -> str | None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from memlane.ingest.validate import canonical_scope
 from memlane.serve.cli_common import memory_of
 from memlane.serve.output import echo
 
@@ -23,11 +24,20 @@ __all__ = ["export", "export_lines"]
 _PAGE = 500
 
 
+def _spelt(value: str | None) -> str | None:
+    """A scope, agent or project in the one spelling ``import`` takes (NFC, no format
+    characters): a database written before session 22 may hold ``team\u200b``, which
+    ``import`` refuses, so its export could not be imported anywhere (session 22 review)."""
+    if value is None or value.isascii() and value == value.strip():
+        return value
+    return canonical_scope(value) or value
+
+
 def _line(m: Message, session: int) -> dict[str, Any]:
     at = m.at.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
-    row: dict[str, Any] = {"scope": m.scope, "role": m.role, "text": m.text, "at": at}
-    for key, value in (("id", m.ext_id), ("speaker", m.speaker), ("agent", m.agent),
-                       ("project", m.project)):
+    row: dict[str, Any] = {"scope": _spelt(m.scope), "role": m.role, "text": m.text, "at": at}
+    for key, value in (("id", m.ext_id), ("speaker", m.speaker), ("agent", _spelt(m.agent)),
+                       ("project", _spelt(m.project))):
         if value is not None:
             row[key] = value
     row["session"] = session  # its session's place in the export: import starts one there

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from memlane.errors import NotFoundError, ValidationError
+from memlane.ingest.spellings import resolve_scope
 from memlane.memory import Memory
 from memlane.retrieve.explain import explain
 from memlane.retrieve.presets import PRESETS
@@ -91,8 +92,12 @@ def scopes(mem: Memory, who: Caller) -> list[dict[str, Any]]:
 
 
 def pick_scope(mem: Memory, who: Caller, scope: str | None) -> str | None:
-    """``scope`` checked for the caller, or the caller's most recent scope."""
+    """``scope`` checked (``check_scope``: the sessions page reads the store directly, so
+    a scope typed NFD, or an old database's scope typed in the new spelling, listed no
+    session) and spelt as the database holds it, for the caller; or the caller's most
+    recent scope."""
     if scope:
+        scope = resolve_scope(mem.store, scope)
         who.check(scope, write=False)
         return scope
     visible = _visible(mem, who)
