@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 from urllib.parse import quote
 
@@ -344,6 +345,11 @@ class _Tools:
             "For notes: forget it after this many seconds."))] = None,
         topics: Annotated[list[str] | None, Field(description=(
             "For notes: topic names; each topic keeps a story thread of its notes."))] = None,
+        id: Annotated[str | None, Field(min_length=1, description=(
+            "For messages: your id of this message, so a call sent again (a retry after a "
+            "timeout) stores it once. The same id with the same role, time and text answers "
+            "the stored message; the same id with another message in the scope is an error "
+            "naming the id. Without 'at', a retry takes the stored message's time."))] = None,
     ) -> str:
         where = self.scope(ctx, scope, write=True, required=True)
         assert where is not None
@@ -356,12 +362,23 @@ class _Tools:
                                         f"{name} out for a message")
                 if kind != "note":
                     raise ToolError("kind: only notes have a kind; pass role 'note'")
-                msg = self.mem.add_message(where, role, text, at)
+                when: datetime | str | None = at
+                if id is not None and at in (None, ""):
+                    # a retry rarely repeats a time it never gave: without ``at`` the same
+                    # id takes its stored message's time, so only role and text decide
+                    # whether it is that message again (it was "now", a new time each call)
+                    earlier = self.mem.store.message_by_ext_id(where, id)
+                    if earlier is not None:
+                        when = earlier.at
+                msg = self.mem.add_message(where, role, text, when, id=id)
                 redacted = f"; {msg.redactions} secret(s) redacted" if msg.redactions else ""
                 gap = self.mem.config.ingest.session_gap_minutes
                 return (f"remembered message {msg.id} in scope {where}: session {msg.session_id}, "
                         f"turn {msg.seq}{redacted}. It becomes searchable when the session closes "
                         f"(after {gap:g} minutes without messages, or call summarize).")
+            if id is not None:
+                raise ToolError("id: only messages take an id (a message role: user, "
+                                "assistant, system or tool); leave it out for a note")
             item_id = self.mem.upsert(text, kind=kind, scope=where, at=at, pinned=pin,
                                       ttl_seconds=ttl_seconds, topics=topics or ())
             stored = self.mem.item(item_id).text
@@ -586,8 +603,9 @@ _DESCRIPTIONS: dict[str, tuple[str, ToolAnnotations]] = {
         "Store something in long-term memory. role 'note' (default) keeps a fact, decision, "
         "preference or plan that later tasks should know, searchable at once; pin it to put "
         "it in every context pack, or give ttl_seconds to let it expire. A message role "
-        "(user, assistant, system, tool) appends a conversation turn instead. Returns the "
-        "new id.",
+        "(user, assistant, system, tool) appends a conversation turn instead; give a "
+        "message your own id to make a retried call store it once. Returns "
+        "the new id.",
         ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)),
     "recall": (
         "Search memory for a query: the best messages, notes, facts and session summaries, "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Protocol
@@ -10,6 +11,20 @@ from typing import Any, Protocol
 from memlane.store.filters import Filters
 
 __all__ = ["Cursor", "SqlDatabase", "SqlStore"]
+
+
+def _label_spellings(value: Any) -> tuple[Any, ...]:
+    """The spellings an ``agent`` or ``project`` filter matches (session 22): the one
+    spelling memlane writes (NFC, what the filter arrives in) and, for a label with accents,
+    its decomposed form (NFD, "e" + U+0301, as a Mac types it), which a database written
+    before session 22 may hold. Labels have no index, so ``IN`` of two values costs what
+    ``=`` did. A label stored with an invisible format character (``team\u200b``) is not
+    matched: that spelling cannot be derived from the filter (docs/serve.md, "Session 22:
+    follow-ups")."""
+    if not isinstance(value, str) or value.isascii():
+        return (value,)
+    nfc, nfd = (unicodedata.normalize(form, value) for form in ("NFC", "NFD"))
+    return (nfc,) if nfc == nfd else (nfc, nfd)
 
 
 class Cursor(Protocol):
@@ -174,9 +189,14 @@ class SqlStore:
         params: list[Any] = [f.status]
         for col, val in (("scope", f.scope), ("agent", f.agent), ("project", f.project),
                          ("session_id", f.session_id)):
-            if val is not None:
+            if val is None:
+                continue
+            spellings = _label_spellings(val) if col in ("agent", "project") else (val,)
+            if len(spellings) == 1:
                 where.append(f"{alias}.{col} = %s")
-                params.append(val)
+            else:
+                where.append(f"{alias}.{col} IN ({', '.join('%s' for _ in spellings)})")
+            params.extend(spellings)
         for col, vals in (("kind", f.kinds), ("lane", f.lanes), ("privacy", f.privacy)):
             if vals is not None:
                 cond, more = self._text_in(f"{alias}.{col}", list(vals))
