@@ -7,7 +7,7 @@ def test_all_matches_public_names():
     public = {n for n in dir(memlane) if not n.startswith("_")} - {
         # submodules are importable but not re-exported names
         "config", "errors", "memory", "protocols", "types", "store", "ingest", "index",
-        "retrieve", "pack", "backends", "serve", "bench", "testing", "demo", "client",
+        "retrieve", "pack", "backends", "serve", "bench", "testing", "demo", "client", "textcaches",
     }
     assert set(memlane.__all__) - {"__version__"} == public
 
