@@ -86,3 +86,58 @@ def test_every_functools_cache_in_memlane_is_accounted_for() -> None:
                 unlisted.append(f"{info.name}.{attr}")
     assert not unlisted, ("a functools cache neither in textcaches.TEXT_CACHES (cleared on "
                           f"erase) nor in NO_TEXT: {unlisted}")
+
+
+@pytest.mark.parametrize("how", ["item", "fact"])
+def test_forgetting_one_item_or_fact_empties_the_caches_of_its_text(
+        tmp_path: Path, how: str) -> None:
+    """``forget_item`` and ``forget_fact`` (the MCP ``forget`` tool, ``DELETE /v1/facts``,
+    the inspector's forget) deleted the rows but left the erased words in the query LRU and
+    the sentence caches: only ``forget_scope`` and ``forget_session`` emptied them."""
+    mem = memory(tmp_path / "m.db")
+    try:
+        mem.add_message("alice", "user", f"I live in {MARKER} now. Thanks!",
+                        at="2024-05-20T10:00:00Z")
+        mem.close_session("alice")
+        mem.index()
+        hits = mem.search(f"where do I live, {MARKER}?", scope="alice")
+        facts = mem.store.facts_for_items([h.item.id for h in hits])
+        (fact,) = [f for f in facts.values() if f.object == MARKER]
+        assert any(MARKER in q for q in mem.embeddings._lru)
+        assert _caches()["memlane.index.cues.clean"].cache_info().currsize  # type: ignore[attr-defined]
+        if how == "item":
+            (turn,) = [h.item for h in hits if h.item.kind == "turn"]
+            mem.forget_item(turn.id)
+        else:
+            mem.forget_fact(fact.id)
+        assert not any(MARKER in q for q in mem.embeddings._lru), list(mem.embeddings._lru)
+        left = {k: f.cache_info().currsize for k, f in _caches().items()}  # type: ignore[attr-defined]
+        assert not any(left.values()), left
+    finally:
+        mem.close()
+
+
+def test_delete_of_a_fact_over_http_empties_the_services_caches(tmp_path: Path) -> None:
+    """``DELETE /v1/facts/{id}`` (``Client.forget_fact``) goes through ``Memory.forget_fact``:
+    the service process keeps no query of the erased words."""
+    from memlane.client import Client
+    from memlane.serve.http import create_app
+    from memlane.serve.keys import create_key
+    from memlane.testing.http import serving
+
+    mem = memory(tmp_path / "m.db")
+    try:
+        with serving(create_app(mem, worker=False)) as url, \
+                Client(url, create_key(mem.store, ["*"]).key) as remote:
+            remote.add_message("alice", "user", f"I live in {MARKER} now.",
+                               at="2024-05-20T10:00:00Z")
+            remote.close_session("alice")
+            remote.index()
+            assert remote.search(f"where do I live, {MARKER}?", scope="alice")
+            assert any(MARKER in q for q in mem.embeddings._lru)
+            (fact,) = [f for f in mem.facts("alice") if f.object == MARKER]
+            remote.forget_fact(fact.id)
+        assert not any(MARKER in q for q in mem.embeddings._lru), list(mem.embeddings._lru)
+        assert not _caches()["memlane.index.cues.clean"].cache_info().currsize  # type: ignore[attr-defined]
+    finally:
+        mem.close()

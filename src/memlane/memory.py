@@ -806,6 +806,7 @@ class Memory:
                                           other_id=e["other_id"], session_id=e["session_id"])
             self.store.log_fact_event(mark, "forgotten", time.time(), session_id=fact.session_id)
             self.store.bump("facts_forgotten")
+        self._forget_cached_text()  # its words may be in a query, a sentence or a vector cache
 
     @validated
     def forgotten_facts(self, subject: str, predicate: str,
@@ -845,8 +846,10 @@ class Memory:
     # -- maintenance --------------------------------------------------------------------
     @validated
     def forget_item(self, item_id: int) -> None:
-        """Delete an item with its lexical and vector rows."""
+        """Delete an item with its lexical and vector rows, and empty the process's caches
+        of conversation text (``memlane.textcaches``), as every erase does."""
         self.store.delete_item(item_id)
+        self._forget_cached_text()
 
     @validated
     def forget_scope(self, scope: str) -> EraseReport:

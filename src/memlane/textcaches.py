@@ -1,8 +1,8 @@
 """The process's caches that hold conversation text, and clearing them on erase.
 
-An erase (``Memory.forget_scope``, ``Memory.forget_session``, the CLI and HTTP erasures)
-deletes every row of what it erases; these caches are outside the database but hold the
-same words: sentences the offline summariser read (``cues.clean``, ``cues.is_courtesy``),
+An erase (``Memory.forget_scope``, ``forget_session``, ``forget_item``, ``forget_fact``, and
+the CLI, HTTP and MCP erasures, which call them) deletes every row of what it erases; these
+caches are outside the database but hold the same words: sentences the offline summariser read (``cues.clean``, ``cues.is_courtesy``),
 texts the search's readers judged (``timeparse.says_when``, ``answerform``), phrases the
 name finder read (``offline._name_of``), queries and their vectors (the query LRUs of
 ``index.embed.Embeddings`` and of the meaning tier), HyDE expansions, and the embedders'
@@ -21,7 +21,7 @@ __all__ = ["NO_TEXT", "TEXT_CACHES", "forget_cached_text"]
 
 # module -> functions cached by functools whose arguments or results are conversation text
 TEXT_CACHES: dict[str, tuple[str, ...]] = {
-    "memlane.index.cues": ("clean", "is_courtesy"),
+    "memlane.index.cues": ("clean", "is_courtesy", "words_of"),
     "memlane.index.offline": ("_name_of",),
     "memlane.retrieve.timeparse": ("says_when",),
     "memlane.retrieve.answerform": ("_names", "tells_doing"),
