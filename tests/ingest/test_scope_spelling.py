@@ -304,3 +304,45 @@ def test_an_erase_erases_every_spelling_of_the_scope(db_url: str) -> None:
         assert m.add_message("team", "user", "again", at=1_700_000_120.0).scope == "team"
     finally:
         m.close()
+
+
+def test_an_erase_during_a_build_of_the_old_spellings_is_not_overwritten(db_url: str) -> None:
+    """A thread that read the store's scopes before an erase installed its table of old
+    spellings after the erase's ``forget_spellings``: the stale table (``team`` ->
+    ``team\\u200b``) outlived the erase, so the scope's next message was written in the old
+    spelling again. Driven in that order with events: the read, then the erase, then the
+    install."""
+    import threading
+
+    from memlane.ingest import spellings
+
+    _old_database(db_url)
+    m = memory(db_url)
+    try:
+        (old,) = m.sessions(scope="team")
+        spellings.forget_spellings(m.store)  # the next call reads the store again
+        read, go = threading.Event(), threading.Event()
+        real = m.store.stored_scopes
+        builder: list[threading.Thread] = []
+
+        def pausing() -> list[str]:
+            scopes = real()
+            if threading.current_thread() in builder and not read.is_set():
+                read.set()
+                assert go.wait(30)
+            return scopes
+
+        m.store.stored_scopes = pausing  # type: ignore[method-assign]
+        seen: list[str] = []
+        builder.append(threading.Thread(target=lambda: seen.append(
+            spellings.stored_scope(m.store, "team"))))
+        builder[0].start()
+        assert read.wait(30)  # the builder read the scopes, team\u200b among them
+        assert m.forget_session(old.id).erased
+        go.set()
+        builder[0].join(30)
+        assert seen == ["team"]  # read again after the erase
+        assert m.add_message("team", "user", "a fresh start", at=1_700_000_100.0).scope == "team"
+        assert [s.scope for s in m.sessions(scope="team")] == ["team"]
+    finally:
+        m.close()

@@ -9,7 +9,8 @@ scope is stored only in an old spelling, else the scope as given. So "café" typ
 way reaches the old rows, and new messages of the scope join its open session.
 
 The table is read once per store (one pass over each scope index) and dropped when a scope
-is erased. New rows are always written in the one spelling, so the table can only shrink;
+is erased; a table read before an erase and built after it is not kept (a count of erases
+per store). New rows are always written in the one spelling, so the table can only shrink;
 a scope stored in both spellings (the bug this rule ends) is read in the new one, and its
 old spelling's rows are logged once as apart (``memlane export`` has them, in the new
 spelling); an erase of the scope erases every spelling (``spellings_of``).
@@ -29,17 +30,31 @@ __all__ = ["forget_spellings", "old_spellings", "resolve_scope", "spellings_of",
 log = logging.getLogger("memlane.ingest")
 
 _tables: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+# how many times each store's table was dropped: a table built from a read taken before a
+# drop is stale and is not kept (an erase's ``forget_spellings`` between another thread's
+# ``stored_scopes()`` and its install was overwritten by the older table; session 22)
+_generations: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 
 
 def _table(store: Any) -> dict[str, str]:
-    with _lock:
-        table = _tables.get(store)
-    if table is not None:
-        return table
-    stored = store.stored_scopes()
+    for _ in range(3):  # an erase during the read: read again (erases are rare)
+        with _lock:
+            table = _tables.get(store)
+            generation = _generations.get(store, 0)
+        if table is not None:
+            return table
+        table = _build(store.stored_scopes())
+        with _lock:
+            if _generations.get(store, 0) == generation:  # no erase since the read
+                _tables[store] = table
+                return table
+    return table  # erased three times meanwhile: this call's read, not kept
+
+
+def _build(stored: list[str]) -> dict[str, str]:
     plain = set(stored)
-    table = {}
+    table: dict[str, str] = {}
     for s in stored:
         if s.isascii() and s == s.strip():
             continue
@@ -55,8 +70,6 @@ def _table(store: Any) -> dict[str, str]:
                         c, table[c], s, table[c])
         else:
             table[c] = s
-    with _lock:
-        _tables[store] = table
     return table
 
 
@@ -67,9 +80,11 @@ def stored_scope(store: Any, scope: str) -> str:
 
 
 def forget_spellings(store: Any) -> None:
-    """Read the table again at the next call (a scope was erased)."""
+    """Read the table again at the next call (a scope was erased); a table being built
+    from a read taken before this call is not kept."""
     with _lock:
         _tables.pop(store, None)
+        _generations[store] = _generations.get(store, 0) + 1
 
 
 def resolve_scope(store: Any, scope: Any, field: str = "scope") -> str:
