@@ -141,3 +141,39 @@ def test_delete_of_a_fact_over_http_empties_the_services_caches(tmp_path: Path) 
         assert not _caches()["memlane.index.cues.clean"].cache_info().currsize  # type: ignore[attr-defined]
     finally:
         mem.close()
+
+
+@pytest.mark.parametrize("how", ["item", "fact"])
+def test_forgetting_one_item_or_fact_deletes_the_embedding_cache_row_of_its_text(
+        tmp_path: Path, how: str) -> None:
+    """``forget_scope`` and ``forget_session`` delete the database's embedding cache rows
+    (``embed_cache``: a vector by the text's hash) of the texts they erase; ``forget_item``
+    and ``forget_fact`` left the erased text's vector in the file."""
+    import sqlite3
+
+    from memlane.index.embed import text_hash
+
+    path = tmp_path / "m.db"
+    mem = memory(path)
+    try:
+        mem.add_message("alice", "user", f"I live in {MARKER} now.", at="2024-05-20T10:00:00Z")
+        mem.close_session("alice")
+        mem.index()
+        (fact,) = [f for f in mem.facts("alice") if f.object == MARKER]
+        assert fact.item_id is not None
+        text = mem.item(fact.item_id).text
+
+        def rows() -> int:
+            with sqlite3.connect(path) as db:
+                return int(db.execute("SELECT count(*) FROM embed_cache WHERE hash = ?",
+                                      (text_hash(text),)).fetchone()[0])
+
+        assert rows() == 1
+        if how == "item":
+            mem.forget_item(fact.item_id)
+        else:
+            mem.forget_fact(fact.id)
+        assert rows() == 0
+        assert mem.stats()["messages"] == 1  # the conversation itself stays
+    finally:
+        mem.close()

@@ -799,7 +799,10 @@ class Memory:
         with self.store.atomic():
             fact = self.store.get_fact(fact_id)
             events = self.store.fact_events([fact_id])
+            texts = [i.text for i in self.store.get_items(
+                [fact.item_id] if fact.item_id is not None else []).values()]
             self.store.delete_fact(fact_id)
+            self.store.forget_cached_texts(texts)  # the embedding cache's vector of its item
             mark = dataclasses.replace(fact, subject=normalize_name(fact.subject), object="")
             for e in events:
                 self.store.log_fact_event(mark, e["kind"], e["at"].timestamp(),
@@ -847,8 +850,12 @@ class Memory:
     @validated
     def forget_item(self, item_id: int) -> None:
         """Delete an item with its lexical and vector rows, and empty the process's caches
-        of conversation text (``memlane.textcaches``), as every erase does."""
-        self.store.delete_item(item_id)
+        of conversation text (``memlane.textcaches``) and the embedding cache's vector of its
+        text, as every erase does."""
+        with self.store.atomic():
+            text = self.store.get_item(item_id).text
+            self.store.delete_item(item_id)
+            self.store.forget_cached_texts([text])
         self._forget_cached_text()
 
     @validated
