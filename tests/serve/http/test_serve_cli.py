@@ -55,11 +55,12 @@ def test_keys_commands(tmp_path: Path) -> None:
     assert bad.exit_code == 1 and "scopes" in bad.output
 
 
-def _serve(db: str, port: int, cwd: Path) -> subprocess.Popen[bytes]:
-    """``memlane serve`` on ``port``, returned once it answers /readyz."""
+def _serve(db: str, port: int, cwd: Path,
+           env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """``memlane serve`` on ``port`` (in ``env`` if given), returned once it answers /readyz."""
     proc = subprocess.Popen([sys.executable, "-m", "memlane.serve.cli", "--db", db, "serve",
                              "--port", str(port)], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, cwd=cwd)
+                            stderr=subprocess.STDOUT, cwd=cwd, env=env)
     deadline = time.monotonic() + 60
     while True:
         if proc.poll() is not None:
@@ -210,9 +211,7 @@ def test_sigterm_ends_open_live_streams_cleanly(tmp_path: Path) -> None:
 
     db = str(tmp_path / "m.db")
     port = _port()
-    proc = subprocess.Popen([sys.executable, "-m", "memlane.serve.cli", "--db", db, "serve",
-                             "--port", str(port)], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, cwd=tmp_path, env=_source_env())
+    proc = _serve(db, port, tmp_path, _source_env())
     url = f"http://127.0.0.1:{port}"
     ends: list[str] = []
     opened = threading.Semaphore(0)
@@ -230,16 +229,6 @@ def test_sigterm_ends_open_live_streams_cleanly(tmp_path: Path) -> None:
             opened.release()
 
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
-            try:
-                if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "service did not become ready"
-            time.sleep(0.2)
         listeners = [threading.Thread(target=listen, daemon=True) for _ in range(3)]
         for t in listeners:
             t.start()

@@ -8,15 +8,13 @@ from __future__ import annotations
 import os
 import signal
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
 
 from memlane.testing import memory
-from tests.serve.http.test_serve_cli import _port, _source_env
+from tests.serve.http.test_serve_cli import _port, _serve, _source_env
 
 NOTES = 40
 NOTE_BYTES = 90_000
@@ -45,22 +43,10 @@ def test_a_client_that_stops_reading_holds_no_growing_buffer_and_does_not_block_
     port = _port()
     env = {**_source_env(), "MEMLANE_EMBEDDING_BACKEND": "hashing",
            "MEMLANE_SERVE_SHUTDOWN_SECONDS": "3"}
-    proc = subprocess.Popen([sys.executable, "-m", "memlane.serve.cli", "--db", db, "serve",
-                             "--port", str(port)], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, cwd=tmp_path, env=env)
+    proc = _serve(db, port, tmp_path, env)
     url = f"http://127.0.0.1:{port}"
     client = socket.socket()
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
-            try:
-                if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "service did not become ready"
-            time.sleep(0.2)
         client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         client.settimeout(30)
         client.connect(("127.0.0.1", port))
