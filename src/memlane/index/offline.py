@@ -978,6 +978,22 @@ _IS_AMOUNT = re.compile(r"\s*(?:(?:about|around|roughly|nearly|almost|only|just|
 possessive ("Yesterday's outage lasted 47 minutes") (session 21)."""
 
 
+def _dated_state(state: re.Match[str], clause: str) -> tuple[str, str, str]:
+    """Subject, object and predicate of a thing's state said with a date or day ("The
+    launch starts on 3 May": ``launch``, "starts on 3 May", ``starts``; "The party's on
+    Friday": ``date``, "is on Friday"); ``state`` is ``_STATE`` or ``_STATE_IS`` matched at
+    the clause's head."""
+    subject, obj = state.group(1), clause[state.start(2):].lstrip()
+    verb = state.group(2).strip().lower()
+    if verb in ("'s", "’s"):
+        verb, obj = "is", "is " + obj[2:].lstrip()
+    head_verb, _, rest = verb.partition(" ")
+    if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came"):
+        head_verb += "es" if head_verb.endswith(("sh", "ch", "x")) else "s"  # "start" -> "starts"
+    pred = "date" if verb in ("is", "are", "has", "have") else f"{head_verb} {rest}".strip()
+    return subject, obj, pred
+
+
 def _counted(after: str) -> str:
     """The noun a number counts, after at most one modifier: "14 delivery vans" -> vans, "19
     artists signed up" -> artists, "312 open tickets" -> tickets; "" when no word follows."""
@@ -1972,14 +1988,7 @@ class OfflineIntelligence:
             if (state is None or len(head[state.end():].split()) > 2 or state.group(1).lower() in STOPWORDS
                     or state.group(1).lower() in _DEICTIC):
                 continue
-            subject, obj = state.group(1), clause[state.start(2):].lstrip()
-            verb = state.group(2).strip().lower()
-            if verb in ("'s", "’s"):
-                verb, obj = "is", "is " + obj[2:].lstrip()
-            head_verb, _, rest = verb.partition(" ")
-            if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came"):
-                head_verb += "es" if head_verb.endswith(("sh", "ch", "x")) else "s"
-            pred = "date" if verb in ("is", "are", "has", "have") else f"{head_verb} {rest}".strip()
+            subject, obj, pred = _dated_state(state, clause)
             obj = obj.strip(" ,")
             if len(obj) > 1 and ". " not in obj:
                 return [Fact(subject, normalize_predicate(pred), _trim(obj, 160), "stated", seq, _trim(sentence, 200))]
@@ -2016,14 +2025,7 @@ class OfflineIntelligence:
                     if not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
                         continue
             elif dated and (state := _STATE.match(head) or _STATE_IS.match(head)) is not None:
-                subject, obj = state.group(1), clause[state.start(2):].lstrip()
-                verb = state.group(2).strip().lower()
-                if verb in ("'s", "’s"):
-                    verb, obj = "is", "is " + obj[2:].lstrip()
-                head_verb, _, rest = verb.partition(" ")
-                if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came"):
-                    head_verb += "es" if head_verb.endswith(("sh", "ch", "x")) else "s"  # "start" -> "starts"
-                pred = "date" if verb in ("is", "are", "has", "have") else f"{head_verb} {rest}".strip()
+                subject, obj, pred = _dated_state(state, clause)
             elif amounts and not dated and (state := _STATE.match(head) or _STATE_IS.match(head)) is not None:
                 # a named thing's amount or count (session 21): "The orders table has about 40M
                 # rows" (rows), "The 7-day JR Pass costs 50,000 yen" (costs), "The kit fund is £310"
