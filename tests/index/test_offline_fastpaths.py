@@ -136,6 +136,8 @@ REFERENCE_TEXTS = LABELLED + [
     "It's HOL-2291-NDA v3, fixed in pypa/cibuildwheel#2105; grab /debug/pprof/goroutine?debug=2 and src/x/Bar/?",
     "Set it in .npmrc and (.pgpass), not .raw, .env or the .docx files; /Episodes/047/a.wav, /api/{id}/x; "
     "hashFiles('**/pnpm-lock.yaml') and src/*/x.ts.",  # session 22
+    "Retries from worker-7 and sched-2, not utf-8, mid-2021 or over-65; chapter 7 of Discovering Statistics "
+    "and the author of Salt and Circuit.",  # session 23
 ]
 
 
@@ -154,6 +156,9 @@ def test_references_are_what_each_pattern_finds_in_the_whole_text() -> None:
             whole |= {w for pair in offline._PAGES.findall(text) for w in pair if w and w.lower() not in STOPWORDS}  # session 20
             whole |= {r for p in (offline._PART, offline._KEY_VERSION, offline._REPO_ISSUE) for r in p.findall(text)}  # session 21
             whole |= set(offline._DOTFILE.findall(text)) | set(offline._GLOB_FILE.findall(text))  # session 22
+            whole |= {n for n in offline._NUMBERED_NAME.findall(text)  # session 23
+                      if n.split("-", 1)[0] not in offline._NOT_NUMBERED_NAME and not offline._YEAR_END.search(n)}
+            whole |= set(offline._OF_WORK.findall(text))
         assert set(offline._references(text)) == whole, text
         found += len(whole)
     assert found > 20

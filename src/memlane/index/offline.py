@@ -232,6 +232,13 @@ _SLUG = re.compile(r"(?<![\w/.@-])(?:[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+-\d+|"
 """A resource's lower-case name ending in its number ("pg-main-02", "tickets-v14"): three parts
 or more before a bare number, or a last part of letters then digits — not "utf-8", "mid-2021",
 "over-65s" (session 12)."""
+_NUMBERED_NAME = re.compile(r"(?<![\w/.@#-])[a-z]{2,}-\d{1,6}(?![\w/@-]|\.\w|[.,]\d)")
+"""A thing's lower-case name and its number, in two parts ("sched-1", "worker-7", "ws-20931"): one
+instance of many, named as the system names it (session 23); :data:`_SLUG` reads three parts or more."""
+_NOT_NUMBERED_NAME = frozenset("mid over under utf iso cp win windows covid sha md top up pre post x ages age aged".split())
+"""What opens a word and its number that name no thing: a time ("mid-2021"), an age ("over-65", "under-18"),
+an encoding or a hash ("utf-8", "cp-1252", "sha-256"), a ranking ("top-10")."""
+_YEAR_END = re.compile(r"-(?:19|20)\d\d$")
 _IMAGE_TAG = re.compile(r"(?<![\w/:.-])(?![\w./-]*\.(?:py|js|ts|tsx|go|rs|rb|kt|java|c|h|cpp|sh|sql):\d+(?![\w.-]))"
                         r"[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
 """A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12); not a
@@ -331,6 +338,10 @@ _TITLE_LIST = re.compile(r"(?<![\w'’])" + _ITEM + r"(?:(?:,| and| or|, and|, o
 _ASIDE = re.compile(r" \([^()]{1,30}\)|\b(?:the )?\d[\d,]*-page ")
 """What a list's items carry beside their titles: who put them forward ("Middlemarch (Farid)"), a
 length ("the 900-page Middlemarch")."""
+_OF_WORK = re.compile(r"\b(?:[Cc]hapters? \d{1,3}(?: (?:to|and|-|–) \d{1,3})?|[Aa]uthor|[Ww]riter) of "
+                      + _WORK.replace("|, and)", "|, and| and)"))
+"""A work named by a part of it or by who wrote it ("chapter 7 of Discovering Statistics", "the author of
+Salt and Circuit"): a title, whose words may be joined by a bare "and" here (session 23)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
 """A code's candidates, checked for two letters and two digits after (much cheaper than the
 code pattern's look-aheads at every word)."""
@@ -400,6 +411,8 @@ def _references(text: str) -> Iterator[str]:
             yield from _IPV4.findall(text)
         if "-" in text:
             yield from _SLUG.findall(text)
+            yield from (n for n in _NUMBERED_NAME.findall(text) if n.split("-", 1)[0] not in _NOT_NUMBERED_NAME
+                        and not _YEAR_END.search(n))
         yield from _ERROR_CODE.findall(text)
         if "ode " in text:
             yield from _CODE_AFTER.findall(text)
@@ -411,6 +424,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _WIKI_PATH.findall(text)
     if len(text) <= _REF_SHORT and "page" in text:  # session 20's kinds: turns only
         yield from (w for pair in _PAGES.findall(text) for w in pair if w and w.lower() not in STOPWORDS)
+    if len(text) <= _REF_SHORT and " of " in text and ("hapter" in text or "uthor" in text or "riter" in text):
+        yield from _OF_WORK.findall(text)  # session 23's kind: turns only
     if len(text) <= _REF_SHORT and any(w in text for w in _PART_WORDS):  # session 21's kinds: turns only
         yield from _PART.findall(text)
     if len(text) <= _REF_SHORT and " v" in text and "-" in text:
@@ -1264,6 +1279,43 @@ _ACTED_ON = re.compile(r"^(?!(?:go|stick|pick|choose|settle|opt)\b)[A-Za-z]+\s+(
 among options ("Go with the Prius"), which needs what was being chosen."""
 
 
+_SHOP_BEFORE = r"(?:\b(?:[Aa]t|[Tt]o|[Ff]rom|[Ww]ith|[Uu]sing|[Rr]ing|[Rr]ang|[Cc]all|[Cc]alled|[Pp]hone|[Tt]ry|[Vv]ia) )"
+_SHOP_AFTER = (r"['’]s(?=\s*(?:[.,;:!?)]|$|(?:on|in|at|from|for|this|next|last|today|tomorrow|instead|again|and|or|"
+               r"but|so|then|too|yesterday|tonight|earlier|later|before|after)\b))")
+"""What a shop or a firm named by its owner's possessive has around it ("at Sainsbury's,", "ring
+Pryce's?", "with Hendry's this afternoon"): a verb or a preposition
+of going, buying or calling before it, and no noun the possessive owns after it (session 23)."""
+
+
+def _shops(kept: list[Entity], split: Sequence[tuple[Message, str]]) -> list[Entity]:
+    """A one-word name said only with its possessive "'s", once after :data:`_SHOP_BEFORE` and
+    before what :data:`_SHOP_AFTER` allows, is a shop's or a firm's name with its "'s"
+    ("Sainsbury's", "Kittow's", "Graham's" of the port lodge); not a person of the conversation
+    (a speaker, "at Tom's" beside "Tom said"), a relative ("at Grandma's") or a day ("at
+    Thursday's meeting") (session 23)."""
+    names = [e for e in kept if e.type in ("name", "organization", "place") and e.name.isalpha()
+             and e.name[:1].isupper() and e.name not in _WEEKDAYS and e.name.lower() not in KIN_WORDS
+             and e.name not in _GREETINGS]
+    if not names:
+        return kept
+    text = "\n".join(s for _, s in split)
+    if "'s" not in text and "’s" not in text:
+        return kept
+    speakers = {(m.speaker or "").lower() for m, _ in split}
+    renamed: dict[str, str] = {}
+    for e in names:
+        if e.name.lower() in speakers or (e.name + "'s" not in text and e.name + "’s" not in text):
+            continue
+        word = re.escape(e.name)
+        said = len(re.findall(r"(?<![\w'’])" + word + r"(?![\w-])", text))
+        owned = len(re.findall(r"(?<![\w'’])" + word + r"['’]s\b", text))
+        if said == owned and re.search(_SHOP_BEFORE + word + _SHOP_AFTER, text):
+            renamed[e.name] = e.name + "'s"
+    if not renamed:
+        return kept
+    return [replace(e, name=renamed[e.name]) if e.name in renamed else e for e in kept]
+
+
 def _in_context(decision: str, opening: str) -> str:
     """A terse decision ("PostgreSQL.", "Go with the checklist.") followed by the first
     clause the conversation opened with, in its words: "PostgreSQL — We need to pick the
@@ -1694,6 +1746,7 @@ class OfflineIntelligence:
         kept = [e for e in kept if e.type != "name" or " " in e.name
                 or not any(n.endswith(" " + e.name.lower()) and " of " not in n and " & " not in n
                            and n.split(" ", 1)[0] not in _COMPASS for n in longer)]
+        kept = _shops(kept, split)
         # "Ticket BILL-142" beside "BILL-142": one reference, named by its key as the
         # references field names it
         keys = {e.name.lower() for e in kept if e.type == "reference"}
