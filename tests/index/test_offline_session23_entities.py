@@ -65,3 +65,26 @@ def test_a_lower_case_name_with_its_number_is_a_reference(model):
 def test_any_lower_case_name_with_a_small_number_is_a_reference(name, number):
     s, _ = offline_summary(f"user: the job on {name}-{number} failed again.", "assistant: ok", model=None)
     assert f"{name}-{number}" in s.references
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_name_joined_to_an_adjectives_ending_is_no_name_but_its_head_may_be(model):
+    names = offline_names(
+        "Kenji: we still don't know whether the picker crash is Vantorola-only or hits every phone.",
+        "Lucía: the worker got OOM-killed twice, and is VPN-only access enough for the admin UI?",
+        "Kenji: going SIM-only next month anyway. Crash-free sessions dropped to 97%.",
+        model=model,
+    )
+    assert "Vantorola" in names
+    assert not {"Vantorola-only", "OOM-killed", "VPN-only", "SIM-only", "VPN", "SIM", "Crash-free", "Crash"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_english_word_labelling_a_button_or_a_header_is_no_name(model):
+    names = offline_names(
+        "Yara: the contrast on the Pay button fails, and the Accept header is ignored by Kestrova's gateway.",
+        "Sven: I'll fix the Pay button and add a Deprecation header today. The Klarna button is fine.",
+        model=model,
+    )
+    assert not {"Pay", "Accept", "Deprecation"} & names
+    assert {"Klarna", "Kestrova"} <= names

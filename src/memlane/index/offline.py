@@ -476,6 +476,9 @@ _NAMED_PAIR = re.compile(r"\s+(?:(?:or|vs\.?|versus)\s+[A-Z][a-z]|and\s+[A-Z][a-
 ("Funda and Pararius list most rentals", session 19): a name."""
 _TIER_AFTER = re.compile(r"\s+(?:plan|tier|subscription)s?\b")
 """After a one-word name, what makes it a product's tier ("the Team plan") (session 12)."""
+_CONTROL_AFTER = re.compile(r"\s+(?:header|button|toggle|checkbox|field|feat|fare|tab)s?\b")
+"""After a one-word name, what makes an English word an app's or a protocol's label ("the Pay
+button", "a Deprecation header", "the Grappler feat") (session 23)."""
 _TIER = re.compile(r"(?<![A-Za-z]\s)(?<![A-Za-z],\s)\b(?!The\b)([A-Z][a-z]+)\s+(?:plan|tier)s?\b|"
                    r"\b(?:[Tt]he|[Aa]|[Mm]y|[Oo]ur|[Yy]our)\s+([A-Z][a-z]+)\s+(?:plan|tier)s?\b")
 """A one-word name before "plan" or "tier", alone or after an article or a possessive ("the
@@ -656,6 +659,9 @@ _GLUED = re.compile(r"(?:(?:^|[\s`'\"(])-{1,2}|\w:|::)$")
 _KEY = re.compile(r"[A-Z][A-Z0-9]*-[A-Z0-9-]*[0-9][A-Z0-9-]*")
 """A ticket's, an order's or an invoice's key: capitals, a dash, digits ("INC-2291",
 "INV-2026-1187", "FL-20931")."""
+_MODIFIER = re.compile(r"-(?:only|style|based|friendly|free|compatible|powered|like|specific|native|ready|certified|"
+                       r"approved|related|sized|shaped|wide|facing|[a-z]{2,}ed)$")
+"""An adjective's ending joined to a name ("Samsung-only", "VPN-only", "Crash-free", "OOM-killed") (session 23)."""
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 """A capital after a small letter inside a word ("PagerDuty", "KubeCon"): a name's spelling, not a word's."""
 _KIN_NAMES = frozenset("Mum Dad Mom Mummy Daddy Gran Granny Grandma Grandad Grandpa Nan Nana".split())
@@ -1885,6 +1891,14 @@ class OfflineIntelligence:
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
+            if "-" in name and (modified := _MODIFIER.search(name)):
+                # "Samsung-only", "SIM-only", "VPN-only", "KeyboardInterrupt-style": a word made of a name,
+                # an adjective; the name before it stays one when no English word, acronym or name in
+                # code spells it ("Samsung"; not "SIM", "Crash" of "Crash-free") (session 23)
+                name = name[: modified.start()]
+                if (" " in name or name.isupper() or _INNER_CAPITAL.search(name) or not name.isalpha()
+                        or is_english_word(name)):
+                    continue
             if match.start() and sentence[match.start() - 1] in "-:" and _GLUED.search(sentence, 0, match.start()):
                 continue  # "-Xmx1g", "-XX:MaxRAMPercentage=75", "tokio::sync::Mutex": a flag or a name
                 # in code, glued to the dash or the colon before it (session 17)
@@ -1917,6 +1931,9 @@ class OfflineIntelligence:
                 continue  # "14 Feb": a date written short (session 13)
             if " " not in name and _TIER_AFTER.match(sentence, match.end()):
                 continue  # "the Team plan", "my Pro subscription": a product's tier, not a name
+            if " " not in name and _CONTROL_AFTER.match(sentence, match.end()) and is_english_word(name):
+                continue  # "the Pay button", "an Accept header", "a Light fare": a control's, a field's or
+                # a fare's label, a word (session 23); "the Klarna button" keeps its name
             if (" " not in name and name.endswith(("ian", "ese", "ish"))
                     and _ADJECTIVE_BEFORE.search(sentence, max(0, match.start() - 24), match.start())):
                 continue  # "the little Sicilian place", "in German": a people's adjective or a language
