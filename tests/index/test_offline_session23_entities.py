@@ -88,3 +88,14 @@ def test_an_english_word_labelling_a_button_or_a_header_is_no_name(model):
     )
     assert not {"Pay", "Accept", "Deprecation"} & names
     assert {"Klarna", "Kestrova"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_type_declared_or_derived_in_code_is_no_name(model):
+    names = offline_names(
+        "user: I have a struct Renderer that holds a glyph cache, and the API returns data: Order[] here.",
+        "assistant: Then derive Clone on Token, or wrap the cache in Quillmark's own handle.",
+        model=model,
+    )
+    assert not {"Renderer", "Order", "Clone"} & names
+    assert "Quillmark" in names

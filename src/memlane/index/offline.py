@@ -662,6 +662,8 @@ _KEY = re.compile(r"[A-Z][A-Z0-9]*-[A-Z0-9-]*[0-9][A-Z0-9-]*")
 _MODIFIER = re.compile(r"-(?:only|style|based|friendly|free|compatible|powered|like|specific|native|ready|certified|"
                        r"approved|related|sized|shaped|wide|facing|[a-z]{2,}ed)$")
 """An adjective's ending joined to a name ("Samsung-only", "VPN-only", "Crash-free", "OOM-killed") (session 23)."""
+_DECLARED = re.compile(r"\b(?:struct|enum|trait|impl|derive|interface|typedef|class) $")
+"""What declares or derives a type in code just before its name ("struct Renderer", "derive Clone") (session 23)."""
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 """A capital after a small letter inside a word ("PagerDuty", "KubeCon"): a name's spelling, not a word's."""
 _KIN_NAMES = frozenset("Mum Dad Mom Mummy Daddy Gran Granny Grandma Grandad Grandpa Nan Nana".split())
@@ -1907,6 +1909,10 @@ class OfflineIntelligence:
                 continue  # "httpx.HTTPTransport(retries=3)", "Rc<RefCell<…>>", "`aiohttp.ClientTimeout`": a
                 # name in code, called, typed with, reached through a module or in backticks; named
                 # in plain words elsewhere it is still found there (session 17)
+            if sentence[match.end(): match.end() + 2] == "[]" or (
+                    match.start() > 4 and _DECLARED.search(sentence, max(0, match.start() - 10), match.start())):
+                continue  # "data: Order[]", "a struct Renderer", "derive Clone on Token", "class ShiftTimeError":
+                # a type declared or derived in code, a name in code (session 23)
             said = said or _trim(sentence, 120)
             if kind == "name" and (" " in name or "-" in name or "–" in name) and _DATE_NAME.fullmatch(name):
                 kind = "date"  # "Christmas Day", "Boxing Day", "Mon-Wed": a day, not a name (session 20)
