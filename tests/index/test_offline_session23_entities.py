@@ -73,10 +73,12 @@ def test_a_name_joined_to_an_adjectives_ending_is_no_name_but_its_head_may_be(mo
         "Kenji: we still don't know whether the picker crash is Vantorola-only or hits every phone.",
         "Lucía: the worker got OOM-killed twice, and is VPN-only access enough for the admin UI?",
         "Kenji: going SIM-only next month anyway. Crash-free sessions dropped to 97%.",
+        "Lucía: and the Moroccan-inspired menu for the launch is eco-friendly, Eco-friendly even.",
         model=model,
     )
     assert "Vantorola" in names
-    assert not {"Vantorola-only", "OOM-killed", "VPN-only", "SIM-only", "VPN", "SIM", "Crash-free", "Crash"} & names
+    assert not {"Vantorola-only", "OOM-killed", "VPN-only", "SIM-only", "VPN", "SIM", "Crash-free", "Crash",
+                "Moroccan-inspired", "Moroccan", "Eco-friendly", "Eco"} & names
 
 
 @pytest.mark.parametrize("model", MODELS)

@@ -662,6 +662,8 @@ _KEY = re.compile(r"[A-Z][A-Z0-9]*-[A-Z0-9-]*[0-9][A-Z0-9-]*")
 _MODIFIER = re.compile(r"-(?:only|style|based|friendly|free|compatible|powered|like|specific|native|ready|certified|"
                        r"approved|related|sized|shaped|wide|facing|[a-z]{2,}ed)$")
 """An adjective's ending joined to a name ("Samsung-only", "VPN-only", "Crash-free", "OOM-killed") (session 23)."""
+_PEOPLES_ENDINGS = ("an", "ese", "ish", "ic", "i")
+"""How a people's adjective ends ("Moroccan", "Japanese", "Polish", "Nordic", "Israeli")."""
 _DECLARED = re.compile(r"\b(?:struct|enum|trait|impl|derive|interface|typedef|class) $")
 """What declares or derives a type in code just before its name ("struct Renderer", "derive Clone") (session 23)."""
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
@@ -1896,10 +1898,12 @@ class OfflineIntelligence:
             if "-" in name and (modified := _MODIFIER.search(name)):
                 # "Samsung-only", "SIM-only", "VPN-only", "KeyboardInterrupt-style": a word made of a name,
                 # an adjective; the name before it stays one when no English word, acronym or name in
-                # code spells it ("Samsung"; not "SIM", "Crash" of "Crash-free") (session 23)
+                # code spells it ("Samsung"; not "SIM", "Crash" of "Crash-free"), nor a people's or a
+                # language's ("Korean-inspired", "Moroccan-style"), four letters or more ("Eco-friendly")
+                # (session 23)
                 name = name[: modified.start()]
-                if (" " in name or name.isupper() or _INNER_CAPITAL.search(name) or not name.isalpha()
-                        or is_english_word(name)):
+                if (" " in name or len(name) < 4 or name.isupper() or _INNER_CAPITAL.search(name) or not name.isalpha()
+                        or is_english_word(name) or name in _LANGUAGES or name.endswith(_PEOPLES_ENDINGS)):
                     continue
             if match.start() and sentence[match.start() - 1] in "-:" and _GLUED.search(sentence, 0, match.start()):
                 continue  # "-Xmx1g", "-XX:MaxRAMPercentage=75", "tokio::sync::Mutex": a flag or a name
