@@ -107,6 +107,15 @@ def _as_users(subject: str, msg: Message | None) -> str | None:
     return None
 
 
+def _lost_messages(store: Store, session_id: int, messages: Sequence[Message]) -> bool:
+    """Whether one of ``messages`` (read before the model's call) is no longer stored: an
+    erase took it back while the session was summarised."""
+    if not messages:
+        return False
+    kept = {m.id for m in store.session_messages(session_id)}
+    return any(m.id not in kept for m in messages)
+
+
 def store_intelligence(
     store: Store,
     embeddings: Embeddings,
@@ -200,7 +209,9 @@ def store_intelligence(
     with store.atomic():
         store.clear_intelligence(session.id)  # takes the scope's facts lock first
         now_stored = store.get_sessions([session.id]).get(session.id)
-        if now_stored is None:
+        if now_stored is None or _lost_messages(store, session.id, messages):
+            # a message it read was erased meanwhile (``forget_item`` of a turn), which
+            # queued the session again: nothing written quotes it
             # erased while it was summarised (docs/erasure.md): write nothing of it, and
             # take back what embedding it cached
             store.forget_cached_texts([r["text"] for r in rows])
