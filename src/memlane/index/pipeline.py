@@ -26,7 +26,7 @@ from memlane.index.facts import apply_fact, end_fact
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.people import speaker_subject
 from memlane.index.schema import Extraction, SessionSummary
-from memlane.ingest.redact import scrub_deep
+from memlane.ingest.redact import scrub, scrub_deep
 from memlane.types import Message, Session
 from memlane.store.contract import Store
 
@@ -479,7 +479,9 @@ def process_queue(
             run.overtaken += 1
             continue
         except Exception as e:  # noqa: BLE001 - a backend's bug fails this session, named
-            failure = _Failure(session, f"{type(e).__name__}: {e}", e)
+            # an error may quote the model's answer (a bad one repeats what it was told, or
+            # invents a key): redacted like any text memlane stores (session 23)
+            failure = _Failure(session, scrub(config.ingest, f"{type(e).__name__}: {e}")[0], e)
             run.failed += 1
             if endpoint_unavailable(e):
                 if isinstance(e, EmbeddingError):
