@@ -170,3 +170,19 @@ def test_forgetting_a_note_or_a_fact_leaves_no_word_in_the_file_or_the_stream(tm
             assert needle not in data, needle
     finally:
         mem.close()
+
+
+def test_forgetting_an_entity_item_takes_its_node_out_of_the_graph(alice: Memory) -> None:
+    """``forget_item`` of ``Zorblatt (place)`` deleted the item; the graph kept the node,
+    its name and its context (the sentence it was read in), and ``graph`` still showed it."""
+    mem = alice
+    [sid] = [s.id for s in mem.sessions("alice")]
+    [entity] = [i for i in mem.store.session_items(sid, kind="entity")
+                if i.extra.get("name") == "Zorblatt"]
+    assert mem.graph("Zorblatt", "alice")["entity"]
+    others = [(e.scope, e.name) for e in mem.store.scope_entities("bob")]
+    mem.forget_item(entity.id)
+    with pytest.raises(NotFoundError, match="not in the graph"):
+        mem.graph("Zorblatt", "alice")
+    assert "Zorblatt" not in [e.name for e in mem.store.scope_entities("alice")]
+    assert [(e.scope, e.name) for e in mem.store.scope_entities("bob")] == others

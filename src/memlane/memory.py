@@ -868,7 +868,10 @@ class Memory:
             with self.store.erasing():  # on SQLite, no byte of it left in the file
                 item = self.store.get_item(item_id)
                 self.store.delete_item(item_id)
-                self.store.forget_traces(item.scope, [item_id], [], [item.text])
+                # an entity item's node in the graph (name, context) goes with it, or is
+                # rebuilt from the scope's other items naming it
+                names = [str(item.extra.get("name") or "")] if item.kind == "entity" else []
+                self.store.forget_traces(item.scope, [item_id], [], [item.text], names)
         forget_spellings(self.store)  # it may have held the last rows of an old spelling
         self._forget_cached_text()
 

@@ -347,12 +347,16 @@ class EraseMixin(SqlStore):
         return n
 
     def forget_traces(self, scope: str | None, item_ids: Sequence[int],
-                      fact_ids: Sequence[int], texts: Sequence[str]) -> dict[str, int]:
+                      fact_ids: Sequence[int], texts: Sequence[str],
+                      entities: Iterable[str] = ()) -> dict[str, int]:
         """Inside the transaction of ``forget_item`` or ``forget_fact``: what else holds
         the erased items' and facts' words goes too, as for a session erase: the packs of
         ``scope`` (and of no scope) that drew on one of the items, the embedding cache's
-        vectors of ``texts``, and the change log's documents of the items, facts and packs
-        (``blank_changes``). The counts of packs, cached vectors and change records."""
+        vectors of ``texts``, the change log's documents of the items, facts and packs
+        (``blank_changes``), and the graph's nodes of ``entities`` (the names of erased
+        entity items: deleted when no entity item of the scope names them any more, else
+        rebuilt from those). The counts of packs, cached vectors, change records and
+        entities."""
         packs: list[int] = []
         for where in [*([scope] if scope is not None else []), None]:
             doomed = self._packs_using(where, item_ids, [])
@@ -362,8 +366,10 @@ class EraseMixin(SqlStore):
                 self._log_last_pack(where)
         changes = sum(self.blank_changes(entity, ids) for entity, ids in
                       (("item", item_ids), ("fact", fact_ids), ("pack", packs)))
+        names = {normalize_name(n) for n in entities if n}
+        gone = self._rebuild_entities(scope, names) if scope is not None and names else 0
         return {"packs": len(packs), "cached_vectors": self._forget_cached(texts),
-                "changes": changes}
+                "changes": changes, "entities": gone}
 
     @contextmanager
     def erasing(self) -> Iterator[None]:
