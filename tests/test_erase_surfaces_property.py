@@ -1,7 +1,7 @@
 """Property (hypothesis; docs/erasure.md, session 23): for random small histories (messages
 across scopes, sessions indexed or not, late messages, imported files, hand-added facts,
 notes, journaled packs, compaction), after any erase (``forget_scope``, ``forget_session``,
-``forget_item`` of a turn, ``forget_fact`` of a hand-added fact) the erased words are on
+``forget_item`` of a turn or of a note, ``forget_fact`` of a hand-added fact) the erased words are on
 no surface: no row of any table, the full-text index's vocabulary, the embedding cache
 (by the erased texts' hashes), and on SQLite the file's and the WAL's bytes; then search
 (per scope and over every scope), pack, export, every session's messages, facts, entities,
@@ -75,7 +75,7 @@ event = st.one_of(
 )
 history = st.lists(event, min_size=2, max_size=9).filter(
     lambda h: any(e[0] in ("session", "import", "late") for e in h))
-erase = st.tuples(st.sampled_from(["scope", "session", "item", "fact"]),
+erase = st.tuples(st.sampled_from(["scope", "session", "item", "fact", "note"]),
                   st.sampled_from(SCOPES), st.integers(0, 1000))
 
 
@@ -142,15 +142,21 @@ class World:
         sessions = sorted((s for s in mem.sessions(limit=1000)), key=lambda s: s.id)
         turns = sorted((i for s in sessions for i in mem.store.session_items(s.id, kind="turn")),
                        key=lambda i: i.id)
-        if how == "fact" and self.fact_of:
+        notes = sorted((i for sc in SCOPES for i in mem.store.items_of_kind("note", sc)
+                        if MARK.search(i.text)), key=lambda i: i.id)
+        if how == "note" and notes:
+            note = notes[n % len(notes)]
+            words = set(MARK.findall(note.text))
+            run: Any = lambda: mem.forget_item(note.id)  # noqa: E731
+        elif how == "fact" and self.fact_of:
             fid = sorted(self.fact_of)[n % len(self.fact_of)]
             words = {self.fact_of[fid]}
-            run: Any = lambda: mem.forget_fact(fid)  # noqa: E731
+            run = lambda: mem.forget_fact(fid)  # noqa: E731
         elif how == "item" and turns:
             turn = turns[n % len(turns)]
             words = set(MARK.findall(mem.store.get_message(turn.message_id).text))
             run = lambda: mem.forget_item(turn.id)  # noqa: E731
-        elif how in ("session", "item", "fact") and sessions:
+        elif how != "scope" and sessions:
             s = sessions[n % len(sessions)]
             words = {w for m in mem.messages(s.id) for w in MARK.findall(m.text)}
             run = lambda: mem.forget_session(s.id)  # noqa: E731
