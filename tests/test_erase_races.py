@@ -231,3 +231,104 @@ def test_an_indexer_embedding_an_erased_session_keeps_none_of_its_vectors(db_url
             release.set()
             worker.close()
             mem.close()
+
+
+def test_a_worker_summarising_a_session_that_loses_a_turn_writes_nothing_of_it(db_url: str) -> None:
+    """``forget_item`` of a turn while the worker waits on the model with the session's
+    messages read: the worker writes nothing of that answer (it quotes the erased message),
+    and the session, queued again by the erase, is summarised from the messages left."""
+    asked, release = threading.Event(), threading.Event()
+    marker = "Vexmoor"
+    with ChatServer(_model_reply(marker, asked, release)) as srv:
+        config = load_config(environ={}).replace(
+            indexing={"backend": "llm", "service": "local", "max_attempts": 1},
+            llm_services={"local": LLMServiceConfig(base_url=srv.base_url, model="m",
+                                                    api_key_env="MEMLANE_TEST_NO_SUCH_KEY")})
+        embedder = HashingEmbedder(dim=256, char_trigrams=True)
+        mem = Memory(db_url, config=config, embedder=embedder)
+        worker = Memory(db_url, config=config, embedder=embedder)
+        try:
+            add_sessions(mem, [(2, [("user", f"I moved to {marker}ville"), ("assistant", "splendid"),
+                                    ("user", "my sister lives there"), ("assistant", "nice")])],
+                         now=NOW, scope="alice", index=False)
+            done: list[Any] = []
+            thread = threading.Thread(target=lambda: done.append(worker.index(now=NOW)))
+            thread.start()
+            assert asked.wait(60)   # turns indexed, the session leased, the model asked
+            [sid] = [s.id for s in mem.sessions("alice")]
+            [turn] = [i.id for i in mem.store.session_items(sid, kind="turn")
+                      if marker in i.text]
+            mem.forget_item(turn)
+            release.set()
+            thread.join(60)
+            assert not thread.is_alive() and done
+            store = mem.store
+            assert store.items_of_kind("summary", "alice") == []
+            assert store.list_facts("alice") == [] and store.scope_entities("alice") == []
+            assert _cache_mentions(store, marker) == 0
+            # queued again by the erase, the session was summarised again from what is left
+            assert [m.text for m in store.session_messages(sid)] == ["splendid",
+                                                                     "my sister lives there", "nice"]
+            assert store.counters().get("sessions_failed", 0) == 0
+        finally:
+            release.set()
+            worker.close()
+            mem.close()
+
+
+def test_an_indexer_embedding_a_late_message_while_a_turn_is_forgotten(db_url: str) -> None:
+    """The indexer read a session a late message had joined (its turn to make: number 5)
+    and embedded it; meanwhile ``forget_item`` of the session's first turn numbered the
+    messages again (the late one became 4). The indexer wrote the turn as number 5, with
+    keys read from a message that was gone. Now the rows of a session whose messages changed
+    since they were read are not written; the next pass makes them from what is stored."""
+    from memlane.backends.embed.openai import OpenAIEmbedder
+    from memlane.testing.openai_server import OpenAICompatServer, embeddings_route
+
+    asked, release = threading.Event(), threading.Event()
+    release.set()
+
+    def held(server: Any, req: Any) -> Any:
+        asked.set()
+        release.wait(60)
+        return embeddings_route(server, req)
+
+    with OpenAICompatServer() as srv:
+        srv.route("POST", "/v1/embeddings", held)
+        config = load_config(environ={}, overrides={"indexing": {"enabled": False}})
+        mem = Memory(db_url, config=config,
+                     embedder=OpenAIEmbedder(srv.base_url, "hash-embed", api_key="k"))
+        worker = Memory(db_url, config=config,
+                        embedder=OpenAIEmbedder(srv.base_url, "hash-embed", api_key="k"))
+        try:
+            add_sessions(mem, [(3, [("user", "I moved to Vexmoorville"), ("assistant", "lovely"),
+                                    ("user", "my sister lives there"), ("assistant", "nice")])],
+                         now=NOW, scope="alice")
+            [sid] = [s.id for s in mem.sessions("alice")]
+            first = mem.messages(sid)
+            late = mem.add_message("alice", "user", "ok", at=first[1].at)  # joins it, late
+            assert late.session_id == sid and late.seq == 5
+            asked.clear()
+            release.clear()
+            done: list[Any] = []
+            thread = threading.Thread(target=lambda: done.append(worker.index(now=NOW)))
+            thread.start()
+            assert asked.wait(60)   # the worker read the session and embeds the late turn
+            [turn] = [i for i in mem.store.session_items(sid, kind="turn") if i.seq == 1]
+            mem.forget_item(turn.id)
+            release.set()
+            thread.join(60)
+            assert not thread.is_alive() and done
+            mem.index(now=NOW)
+            messages = {m.id: m for m in mem.messages(sid)}
+            turns = mem.store.session_items(sid, kind="turn")
+            assert sorted(t.message_id for t in turns) == sorted(messages)
+            assert [(t.seq, t.text) for t in turns] == [
+                (messages[t.message_id].seq, messages[t.message_id].text) for t in turns]
+            keys = [r[0] for r in mem.store._run(
+                "SELECT keys FROM items WHERE session_id = %s AND kind = 'turn'", (sid,))]
+            assert len(keys) == 4 and "vexmoor" not in " ".join(keys).lower()
+        finally:
+            release.set()
+            worker.close()
+            mem.close()

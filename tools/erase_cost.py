@@ -1,10 +1,12 @@
 """What an erase costs on SQLite (docs/erasure.md): a database of SCOPES scopes of
 SESSIONS sessions of MESSAGES messages each (turns indexed with the hashing embedder, no
 session intelligence, so it builds in seconds), then, on copies of it, back to back:
-``forget_session`` and ``forget_scope`` as shipped, and the same without the full-text
-``optimize`` (the one step whose cost grows with the whole database).
+``forget_session``, ``forget_scope`` and ``forget_item`` of a turn (session 23) as shipped,
+and the same without the full-text ``optimize`` (the one step whose cost grows with the
+whole database).
 
     PYTHONPATH=src python tools/erase_cost.py [--scopes 200] [--sessions 5] [--messages 50]
+        [--only session|scope|item]
 """
 
 from __future__ import annotations
@@ -56,9 +58,12 @@ def timed(src: Path, work: str, optimize: bool) -> float:
         if not optimize:
             mem.store._erase_finish = lambda: None  # type: ignore[method-assign]
         sid = mem.sessions("user-1", limit=1)[0].id
+        turn = mem.store.session_items(sid, kind="turn")[3].id
         t = time.perf_counter()
         if work == "scope":
             mem.forget_scope("user-1")
+        elif work == "item":
+            mem.forget_item(turn)
         else:
             mem.forget_session(sid)
         took = time.perf_counter() - t
@@ -72,6 +77,8 @@ def main() -> None:
     ap.add_argument("--sessions", type=int, default=5)
     ap.add_argument("--messages", type=int, default=50)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", choices=["session", "scope", "item"], default=None,
+                    help="one erase: forget_session, forget_scope or forget_item of a turn")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "base.db"
@@ -80,7 +87,7 @@ def main() -> None:
         items = a.scopes * a.sessions * a.messages
         print(f"built {items:,} messages/items in {time.perf_counter() - t:.1f}s,"
               f" {src.stat().st_size / 1e6:.0f} MB")
-        for work in ("session", "scope"):
+        for work in [a.only] if a.only else ("session", "scope", "item"):
             for optimize in (True, False):
                 runs = [timed(src, work, optimize) for _ in range(a.repeat)]
                 label = "as shipped" if optimize else "without optimize"

@@ -796,13 +796,14 @@ class Memory:
         reinforced, superseded, from which session) and a ``forgotten`` mark, so its
         history still shows when it changed (``forgotten_facts``).
         """
-        with self.store.atomic():
+        with self.store.erasing():  # on SQLite, no byte of it left in the file
             fact = self.store.get_fact(fact_id)
             events = self.store.fact_events([fact_id])
-            texts = [i.text for i in self.store.get_items(
-                [fact.item_id] if fact.item_id is not None else []).values()]
+            items = [fact.item_id] if fact.item_id is not None else []
+            texts = [i.text for i in self.store.get_items(items).values()]
             self.store.delete_fact(fact_id)
-            self.store.forget_cached_texts(texts)  # the embedding cache's vector of its item
+            # the embedding cache's vector of its item, packs quoting it, its change records
+            self.store.forget_traces(fact.scope, items, [fact_id], texts)
             mark = dataclasses.replace(fact, subject=normalize_name(fact.subject), object="")
             for e in events:
                 self.store.log_fact_event(mark, e["kind"], e["at"].timestamp(),
@@ -849,13 +850,29 @@ class Memory:
     # -- maintenance --------------------------------------------------------------------
     @validated
     def forget_item(self, item_id: int) -> None:
-        """Delete an item with its lexical and vector rows, and empty the process's caches
-        of conversation text (``memlane.textcaches``) and the embedding cache's vector of its
-        text, as every erase does."""
-        with self.store.atomic():
-            text = self.store.get_item(item_id).text
-            self.store.delete_item(item_id)
-            self.store.forget_cached_texts([text])
+        """Delete an item with its lexical and vector rows, the packs that quoted it, the
+        embedding cache's vector of its text and its change records' documents, and empty
+        the process's caches of conversation text (``memlane.textcaches``), as every erase
+        does.
+
+        A turn is a message's words: forgetting it erases the message (``erase_messages``)
+        with everything derived from it; its session keeps its other messages and is
+        summarised again from them (docs/erasure.md)."""
+        item = self.store.get_item(item_id)
+        if item.kind == "turn" and item.message_id is not None:
+            try:
+                self.store.erase_messages([item.message_id])
+            except NotFoundError:  # erased meanwhile, with its turn
+                raise NotFoundError(f"item {item_id} does not exist") from None
+        else:
+            with self.store.erasing():  # on SQLite, no byte of it left in the file
+                item = self.store.get_item(item_id)
+                self.store.delete_item(item_id)
+                # an entity item's node in the graph (name, context) goes with it, or is
+                # rebuilt from the scope's other items naming it
+                names = [str(item.extra.get("name") or "")] if item.kind == "entity" else []
+                self.store.forget_traces(item.scope, [item_id], [], [item.text], names)
+        forget_spellings(self.store)  # it may have held the last rows of an old spelling
         self._forget_cached_text()
 
     @validated

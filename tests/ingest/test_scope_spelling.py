@@ -346,3 +346,65 @@ def test_an_erase_during_a_build_of_the_old_spellings_is_not_overwritten(db_url:
         assert [s.scope for s in m.sessions(scope="team")] == ["team"]
     finally:
         m.close()
+
+
+@pytest.mark.parametrize("write", ["message", "batch", "upsert", "fact"])
+def test_a_write_racing_an_erase_of_an_old_spelling_writes_the_one_spelling(
+        db_url: str, write: str) -> None:
+    """A writer looked ``team`` up as the old database spells it (``team\\u200b``), then
+    waited on the scope while ``forget_scope`` erased it, and wrote after the erase: a new
+    session (or item, or fact) of ``team\\u200b``, the old spelling back. Real threads on
+    their own connections; the erase is held inside its transaction (after its locks)
+    until the writer has reached its write."""
+    import threading
+
+    from memlane.config import load_config
+    from memlane.testing import HashingEmbedder
+
+    _old_database(db_url)
+    held, go, writing = threading.Event(), threading.Event(), threading.Event()
+
+    def hold_the_erase(kind: str, sql: Any = None, params: Any = None) -> None:
+        if kind == "sql" and "DELETE FROM sessions" in str(sql) \
+                and threading.current_thread().name == "eraser":
+            held.set()
+            assert go.wait(30)
+
+    def writer_at_sql(kind: str, sql: Any = None, params: Any = None) -> None:
+        if kind == "sql" and threading.current_thread().name == "writer":
+            writing.set()
+
+    cfg = load_config(environ={})
+    eraser = Memory(db_url, config=cfg, tracer=hold_the_erase, embedder=HashingEmbedder(dim=64))
+    writer = Memory(db_url, config=cfg, tracer=writer_at_sql, embedder=HashingEmbedder(dim=64))
+    writes = {
+        "message": lambda: writer.add_message("team", "user", "after the erase",
+                                              at=1_700_000_060.0),
+        "batch": lambda: writer.add_messages([{"scope": "team", "role": "user",
+                                               "text": "after the erase",
+                                               "at": 1_700_000_060.0}]),
+        "upsert": lambda: writer.upsert("after the erase", scope="team", kind="note"),
+        "fact": lambda: writer.add_fact("user", "likes", "tea after the erase", scope="team"),
+    }
+    try:
+        assert [s.scope for s in writer.sessions(scope="team")] == ["team\u200b"]  # looked up
+        done: list[Any] = []
+        erase = threading.Thread(target=lambda: done.append(eraser.forget_scope("team")),
+                                 name="eraser")
+        erase.start()
+        assert held.wait(30)   # the erase holds the scope's locks, its deletes not yet done
+        writing_thread = threading.Thread(target=lambda: done.append(writes[write]()),
+                                          name="writer")
+        writing_thread.start()
+        assert writing.wait(30)
+        go.set()
+        erase.join(30)
+        writing_thread.join(30)
+        assert not erase.is_alive() and not writing_thread.is_alive() and len(done) == 2, done
+        assert "team\u200b" not in eraser.store.stored_scopes()
+        assert "team" in eraser.store.stored_scopes()
+        assert [s.scope for s in writer.sessions(scope="team")] in ([], ["team"])
+    finally:
+        go.set()
+        eraser.close()
+        writer.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import suppress
 from datetime import datetime
@@ -20,7 +20,7 @@ from memlane.index.expand import context_words, item_keys
 from memlane.types import IndexReport, Message, Session
 from memlane.store.contract import Store
 
-__all__ = ["close_idle", "index_pending"]
+__all__ = ["close_idle", "index_pending", "turn_keys"]
 
 
 def close_idle(store: Store, cfg: Config, now: datetime, scope: str | None = None) -> list[int]:
@@ -97,15 +97,19 @@ def index_pending(
                 ahead = pool.submit(prepare, frozenset(s.id for s in batch))
             with store.atomic():
                 claimed = store.claim_sessions_for_index(s.id for s in batch)
-                keep = [(r, v) for r, v in zip(rows, vecs, strict=True) if r["session_id"] in claimed]
                 if len(claimed) < len(batch):  # another indexer's, or erased meanwhile
                     _forget_erased(store, batch, claimed, rows)
-                # a late message that joined a session after its messages were read: the
-                # session is indexed again (its new message only) by the next pass
+                # a late message that joined a session after its messages were read, or one
+                # erased (``forget_item`` of a turn numbers the rest again and their keys
+                # change): the session is indexed again by the next pass, from what is
+                # stored then; the rows read before are not written (a turn numbered 5 of
+                # 4 messages, keyed by the erased message's words; session 23)
                 grown = [sid for sid, sess in store.get_sessions(claimed).items()
                          if sess.message_count != read.get(sid)]
                 if grown:
                     store.unclaim_for_index(grown)
+                keep = [(r, v) for r, v in zip(rows, vecs, strict=True)
+                        if r["session_id"] in claimed and r["session_id"] not in grown]
                 ids = store.insert_items([r for r, _ in keep])
                 store.put_vectors(embeddings.model, [(i, v) for i, (_, v) in zip(ids, keep, strict=True)])
                 store.bump("sessions_indexed", len(claimed))
@@ -161,25 +165,35 @@ def _release(store: Store, pool: ThreadPoolExecutor | None, ahead: Future[Any] |
     pool.submit(store.sessions_to_index, 0, reserve=True).result()
 
 
+def turn_keys(messages: Sequence[Message]) -> dict[int, str]:
+    """The lexical keys of each message's turn, by message id, from a session's messages in
+    order: the speaker's name ("what did Melanie say" finds Melanie's turns, which rarely
+    name her) and, for a short turn, the previous message's words (not the assistant's for
+    a user turn: measured on LongMemEval). An erase that takes a message back computes its
+    session's keys again (``store.sql.erase``): the next turn's held its words."""
+    out: dict[int, str] = {}
+    prev, prev_role = "", ""
+    for m in messages:
+        if m.role == "user" and prev_role == "assistant":
+            prev = ""  # an answer's opening words would blur what the user said
+        out[m.id] = item_keys(m.text, m.at, (m.speaker or "", context_words(prev, m.text)))
+        prev, prev_role = m.text, m.role
+    return out
+
+
 def _turn_rows(batch: list[Session], messages: dict[int, list[Message]]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for s in batch:
-        prev, prev_role = "", ""
+        keys = turn_keys(messages[s.id])
         for m in messages[s.id]:
-            if m.role == "user" and prev_role == "assistant":
-                prev = ""  # an answer's opening words would blur what the user said
             rows.append({
                 "kind": "turn", "text": m.text, "at": m.at.timestamp(), "scope": m.scope,
                 "agent": m.agent, "project": m.project, "session_id": s.id,
                 "message_id": m.id, "seq": m.seq, "role": m.role, "source": "observed",
                 "durability": "long", "lane": "episodic",
                 "extra": {"speaker": m.speaker} if m.speaker else {},
-                # Keys: the speaker's name ("what did Melanie say" finds Melanie's turns,
-                # which rarely name her) and, for a short turn, the previous message's
-                # words (not the assistant's for a user turn: measured on LongMemEval).
-                "keys": item_keys(m.text, m.at, (m.speaker or "", context_words(prev, m.text))),
+                "keys": keys[m.id],
             })
-            prev, prev_role = m.text, m.role
     return rows
 
 

@@ -26,7 +26,7 @@ from memlane.index.facts import apply_fact, end_fact
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.people import speaker_subject
 from memlane.index.schema import Extraction, SessionSummary
-from memlane.ingest.redact import scrub_deep
+from memlane.ingest.redact import scrub, scrub_deep
 from memlane.types import Message, Session
 from memlane.store.contract import Store
 
@@ -105,6 +105,15 @@ def _as_users(subject: str, msg: Message | None) -> str | None:
     if subject.startswith(who + "'s "):
         return "user" + subject[len(who):]
     return None
+
+
+def _lost_messages(store: Store, session_id: int, messages: Sequence[Message]) -> bool:
+    """Whether one of ``messages`` (read before the model's call) is no longer stored: an
+    erase took it back while the session was summarised."""
+    if not messages:
+        return False
+    kept = {m.id for m in store.session_messages(session_id)}
+    return any(m.id not in kept for m in messages)
 
 
 def store_intelligence(
@@ -200,7 +209,9 @@ def store_intelligence(
     with store.atomic():
         store.clear_intelligence(session.id)  # takes the scope's facts lock first
         now_stored = store.get_sessions([session.id]).get(session.id)
-        if now_stored is None:
+        if now_stored is None or _lost_messages(store, session.id, messages):
+            # a message it read was erased meanwhile (``forget_item`` of a turn), which
+            # queued the session again: nothing written quotes it
             # erased while it was summarised (docs/erasure.md): write nothing of it, and
             # take back what embedding it cached
             store.forget_cached_texts([r["text"] for r in rows])
@@ -468,7 +479,9 @@ def process_queue(
             run.overtaken += 1
             continue
         except Exception as e:  # noqa: BLE001 - a backend's bug fails this session, named
-            failure = _Failure(session, f"{type(e).__name__}: {e}", e)
+            # an error may quote the model's answer (a bad one repeats what it was told, or
+            # invents a key): redacted like any text memlane stores (session 23)
+            failure = _Failure(session, scrub(config.ingest, f"{type(e).__name__}: {e}")[0], e)
             run.failed += 1
             if endpoint_unavailable(e):
                 if isinstance(e, EmbeddingError):

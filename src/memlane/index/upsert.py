@@ -15,7 +15,7 @@ from memlane.index.facts import FactOutcome, apply_fact
 from memlane.index.pipeline import fact_text
 from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.sessionize import scrub_label
-from memlane.ingest.spellings import resolve_scope
+from memlane.ingest.spellings import resolve_scope, writable_scope
 from memlane.ingest.validate import check_text, parse_time
 from memlane.store.contract import Store
 from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES
@@ -124,6 +124,8 @@ def _insert(store: Store, embeddings: Embeddings, text: str, kind: str, scope: s
             extra: dict[str, Any]) -> int:
     vec = embeddings.for_index([text])[0]
     with store.atomic():
+        if scope is not None:  # an old spelling erased since it was looked up: the one
+            scope = writable_scope(store, scope)
         (item_id,) = store.insert_items([{
             "kind": kind, "text": text, "at": when.timestamp(), "scope": scope, "agent": agent,
             "project": project, "lane": lane, "durability": durability, "privacy": privacy,
@@ -183,6 +185,7 @@ def add_fact(store: Store, embeddings: Embeddings, config: Config, subject: str,
         return item_id
 
     with store.atomic():
+        row["scope"] = scope = writable_scope(store, scope)  # an old spelling erased since?
         return apply_fact(store, config.facts, scope=scope, subject=subject, predicate=pred,
                           obj=obj, source=source, at=when, session_id=None, message_id=None,
                           make_item=make_item)

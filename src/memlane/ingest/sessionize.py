@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from memlane.config import IngestConfig
 from memlane.ingest.redact import scrub
 from memlane.errors import ValidationError
-from memlane.ingest.spellings import stored_scope
+from memlane.ingest.spellings import stored_scope, writable_scope
 from memlane.ingest.validate import check_label, check_role, check_scope, check_text, parse_time
 from memlane.types import Message
 from memlane.store.contract import NewMessage, Store
@@ -124,11 +125,18 @@ def store_message(store: Store, cfg: IngestConfig, m: Incoming) -> Message | Non
     session (reason ``gap``) and opens a new one (``store.add_message``: on PostgreSQL
     one round trip).
     """
-    got = store.add_message(
-        stored_scope(store, m.scope), m.role, m.text, m.at.timestamp(), gap=cfg.session_gap_minutes * 60.0,
-        speaker=m.speaker, ext_id=m.ext_id, agent=m.agent, project=m.project,
-        redactions=m.redactions,
-    )
+    scope = stored_scope(store, m.scope)
+    if scope == m.scope:  # the one spelling (the hot path): no old spelling to check
+        got = store.add_message(
+            scope, m.role, m.text, m.at.timestamp(), gap=cfg.session_gap_minutes * 60.0,
+            speaker=m.speaker, ext_id=m.ext_id, agent=m.agent, project=m.project,
+            redactions=m.redactions)
+        return _stored(m, got)
+    with store.atomic():  # an old spelling: still stored? (``writable_scope``)
+        got = store.add_message(
+            writable_scope(store, scope), m.role, m.text, m.at.timestamp(),
+            gap=cfg.session_gap_minutes * 60.0, speaker=m.speaker, ext_id=m.ext_id,
+            agent=m.agent, project=m.project, redactions=m.redactions)
     return _stored(m, got)
 
 
@@ -136,11 +144,15 @@ def store_messages(store: Store, cfg: IngestConfig, ms: Sequence[Incoming]) -> l
     """``store_message`` for each of ``ms`` in order, in one transaction (PostgreSQL: one
     round trip): one entry per message, None where its scope already holds its ``ext_id``
     (that message is not stored; the others are)."""
-    got = store.add_messages(
-        [NewMessage(stored_scope(store, m.scope), m.role, m.text, m.at.timestamp(), m.speaker, m.ext_id, m.agent,
-                    m.project, m.redactions) for m in ms],
-        gap=cfg.session_gap_minutes * 60.0,
-    )
+    scopes = [stored_scope(store, m.scope) for m in ms]
+    olds = sorted(set(scopes) - {m.scope for m in ms})  # old spellings: still stored?
+    with store.atomic() if olds else nullcontext():
+        old = {s: writable_scope(store, s) for s in olds}
+        got = store.add_messages(
+            [NewMessage(old.get(s, s), m.role, m.text, m.at.timestamp(), m.speaker, m.ext_id,
+                        m.agent, m.project, m.redactions) for s, m in zip(scopes, ms, strict=True)],
+            gap=cfg.session_gap_minutes * 60.0,
+        )
     return [_stored(m, g) for m, g in zip(ms, got, strict=True)]
 
 

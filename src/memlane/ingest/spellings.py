@@ -25,7 +25,8 @@ from typing import Any
 
 from memlane.ingest.validate import canonical_scope, check_scope
 
-__all__ = ["forget_spellings", "old_spellings", "resolve_scope", "spellings_of", "stored_scope"]
+__all__ = ["forget_spellings", "old_spellings", "resolve_scope", "spellings_of", "stored_scope",
+           "writable_scope"]
 
 log = logging.getLogger("memlane.ingest")
 
@@ -77,6 +78,28 @@ def stored_scope(store: Any, scope: str) -> str:
     """``scope`` (already checked: in the one spelling) as ``store`` holds it."""
     table = _table(store)
     return table.get(scope, scope) if table else scope
+
+
+def writable_scope(store: Any, scope: str) -> str:
+    """Inside a write's transaction: the spelling to write ``scope`` in, where ``scope`` is
+    what ``stored_scope`` answered before the transaction. A scope in the one spelling is
+    written as it is. An old spelling is written only while the store still holds it,
+    read under the scope's writers lock (``open_session_for`` takes it, held to commit):
+    an erase that committed between the look-up and the write (``forget_scope`` racing
+    ``add_message``) took its last rows, and the write put the old spelling back, a new
+    session of ``team\u200b`` (session 23). Then the table is dropped and the one spelling
+    written, under its own lock."""
+    if scope.isascii() and scope == scope.strip():
+        return scope
+    canonical = canonical_scope(scope)
+    if canonical == scope:
+        return scope
+    store.open_session_for(scope)
+    if scope in store.stored_scopes():
+        return scope
+    forget_spellings(store)
+    store.open_session_for(canonical)
+    return canonical
 
 
 def forget_spellings(store: Any) -> None:

@@ -490,7 +490,10 @@ class _Tools:
                 fact = self.mem.store.facts_for_items([item_id]).get(item_id)
                 if fact is None:
                     self.mem.forget_item(item_id)
-                    return f"forgot item {item_id} ({item.kind}: {render.clip(item.text, 80)})"
+                    said = (f", and message {item.message_id} it came from (its session is "
+                            "summarised again without it)" if item.kind == "turn" else "")
+                    return (f"forgot item {item_id} ({item.kind}: {render.clip(item.text, 80)})"
+                            + said)
                 fact_id = fact.id
             assert fact_id is not None
             fact = self.mem.store.get_fact(fact_id)

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from memlane.errors import NotFoundError
@@ -139,35 +140,90 @@ class EraseMixin(SqlStore):
         drew on an erased item or message.
         """
         wanted = sorted({int(i) for i in session_ids})
-        counts = dict.fromkeys(ERASE_KINDS, 0)
         if not wanted:
-            return counts
+            return dict.fromkeys(ERASE_KINDS, 0)
+        return self._erase(wanted, [])
+
+    def erase_messages(self, message_ids: Sequence[int]) -> dict[str, int]:
+        """Delete messages (turns a user takes back) with everything derived from them;
+        counts per kind. Every id must exist (``NotFoundError`` naming the first that does
+        not, nothing deleted).
+
+        A message's items go (its turns, observations and facts' items), and so does what
+        its session's intelligence wrote (summary, facts, entities' and observations'
+        items, relations: they were read from every message of the session, this one
+        included), with what an erase of the session would take with them (summaries
+        written on demand over it, decision records and roll-ups made of an erased item,
+        packs that drew on one, entities no remaining item names, the change log's
+        documents); the session keeps its other messages, numbered again 1..n, and is
+        queued to be summarised again, so its intelligence is rebuilt from what is left.
+        A session left without messages is erased whole (``erase_sessions``)."""
+        wanted = sorted({int(i) for i in message_ids})
+        if not wanted:
+            return dict.fromkeys(ERASE_KINDS, 0)
+        return self._erase([], wanted)
+
+    def _erase(self, session_ids: list[int], only_messages: list[int]) -> dict[str, int]:
+        """``erase_sessions`` of ``session_ids`` and ``erase_messages`` of ``only_messages``
+        in one transaction."""
+        counts = dict.fromkeys(ERASE_KINDS, 0)
         with self.db.atomic():
             self._erase_prepare()
             scopes: dict[int, str] = {}
-            for cond, params in self._id_batches("id", wanted):
+            for cond, params in self._id_batches("id", session_ids):
                 scopes.update((int(r[0]), r[1]) for r in self._run(
                     f"SELECT id, scope FROM sessions WHERE {cond}", params))
-            missing = [i for i in wanted if i not in scopes]
+            missing = [i for i in session_ids if i not in scopes]
             if missing:
                 raise NotFoundError(f"session {missing[0]} does not exist")
+            taken = self._message_sessions(only_messages)
+            scopes.update((sid, scope) for sid, scope in taken.values())
             for scope in sorted(set(scopes.values())):
                 self._lock_scope(scope)
                 self._lock_scope_facts(scope)
-            ids = self._lock_sessions_in(wanted)
-            if len(ids) < len(wanted):  # erased meanwhile by another transaction
-                gone = sorted(set(wanted) - set(ids))
+            locked = self._lock_sessions_in(sorted(scopes))
+            if len(locked) < len(scopes):  # erased meanwhile by another transaction
+                gone = sorted(set(scopes) - set(locked))
                 raise NotFoundError(f"session {gone[0]} does not exist")
-            message_ids = self._ids("SELECT id FROM messages WHERE {cond}", "session_id", ids)
+            taken = self._message_sessions(only_messages)  # read again under the locks
+            whole = set(session_ids)
+            # the sessions that lose some messages and keep others; one left with none
+            # goes whole
+            touched: dict[int, set[int]] = {}
+            for mid, (sid, _) in taken.items():
+                if sid not in whole:
+                    touched.setdefault(sid, set()).add(mid)
+            left = dict.fromkeys(touched, 0)
+            for sid, n in self._rows("SELECT session_id, count(*) FROM messages WHERE {cond}"
+                                     " GROUP BY session_id", "session_id", sorted(touched)):
+                left[int(sid)] = int(n) - len(touched[int(sid)])
+            whole.update(sid for sid, n in left.items() if n <= 0)
+            parts = sorted({m for sid, mids in touched.items() if sid not in whole for m in mids})
+            renumber = sorted(sid for sid in touched if sid not in whole)
+            ids = sorted(whole)
+            message_ids = sorted({*self._ids("SELECT id FROM messages WHERE {cond}",
+                                             "session_id", ids), *parts})
             item_ids = set(self._ids("SELECT id FROM items WHERE {cond}", "session_id", ids))
             item_ids.update(self._ids("SELECT id FROM items WHERE {cond}", "message_id",
                                       message_ids))
+            # what a kept session's intelligence wrote was read from the erased messages
+            # too: it goes, and is written again from the others (below)
+            for sid, iid, extra in self._rows(
+                    "SELECT session_id, id, extra FROM items WHERE kind IN"
+                    " ('summary', 'fact', 'entity', 'observation') AND {cond}",
+                    "session_id", renumber):
+                data = json.loads(extra) if isinstance(extra, str) else (extra or {})
+                if not data.get("on_demand"):
+                    item_ids.add(int(iid))
             item_ids.update(self._summaries_quoting(sorted(set(scopes.values())), message_ids))
             derived, absorbed = self._derived_items(sorted(set(scopes.values())), item_ids)
             item_ids.update(derived)
             items = sorted(item_ids)
-            fact_ids = set(self._ids("SELECT id FROM facts WHERE {cond}", "session_id", ids))
+            fact_ids = set(self._ids("SELECT id FROM facts WHERE {cond}", "session_id",
+                                     [*ids, *renumber]))
             fact_ids.update(self._ids("SELECT id FROM facts WHERE {cond}", "item_id", items))
+            fact_ids.update(self._ids("SELECT id FROM facts WHERE {cond}", "message_id",
+                                      message_ids))
             facts = sorted(fact_ids)
             entity_names = {normalize_name(str(json.loads(r[0]).get("name", ""))) for r in
                             self._rows("SELECT extra FROM items WHERE kind = 'entity' AND {cond}",
@@ -206,7 +262,7 @@ class EraseMixin(SqlStore):
             counts["fact_events"] = self._delete("fact_events", "fact_id", facts)
             counts["fact_events"] += self._delete("fact_events", "session_id", ids)
             counts["fact_events"] += self._delete("fact_events", "other_id", facts)
-            counts["relations"] = self._delete("relations", "session_id", ids)
+            counts["relations"] = self._delete("relations", "session_id", [*ids, *renumber])
             counts["facts"] = self._delete("facts", "id", facts)
             self.resettle_facts(orphans)  # type: ignore[attr-defined]
             for cond, params in self._id_batches("id", restate):
@@ -217,6 +273,8 @@ class EraseMixin(SqlStore):
             counts["items"] = self._delete("items", "id", items)
             counts["messages"] = self._delete("messages", "id", message_ids)
             counts["sessions"] = self._delete("sessions", "id", ids)
+            for sid in renumber:
+                self._renumber(sid)
             for scope in sorted(set(scopes.values())):
                 counts["entities"] += self._rebuild_entities(scope, entity_names)
             # the records of what went keep their place in the log but lose their
@@ -224,20 +282,105 @@ class EraseMixin(SqlStore):
             # patch (an add of {"erased": true}, then the delete's remove)
             for entity, gone in (("session", ids), ("item", items), ("fact", facts),
                                  ("pack", packs)):
-                for cond, params in self._id_batches("entity_id", gone):
-                    counts["changes"] += self._run(
-                        f"UPDATE changes SET doc = {self.JSON} WHERE entity = %s"
-                        f" AND op <> 'delete' AND doc IS NOT NULL AND {cond}",
-                        [ERASED_DOC, entity, *params]).rowcount
+                counts["changes"] += self.blank_changes(entity, gone)
             for sid in ids:
                 self._run(
                     f"UPDATE changes SET topic = 'session.erased', doc = {self.JSON}"
                     " WHERE entity = 'session' AND entity_id = %s AND op = 'delete'",
                     (self._erased_doc(counts), sid))
             self.bump("sessions_erased", len(ids))  # type: ignore[attr-defined]
+            if parts:
+                self.bump("messages_erased", len(parts))  # type: ignore[attr-defined]
             self._erase_finish()
         self._after_erase()
         return counts
+
+    def _message_sessions(self, message_ids: Sequence[int]) -> dict[int, tuple[int, str]]:
+        """``{message id: (session id, scope)}``; ``NotFoundError`` naming the first id
+        that is not stored."""
+        out = {int(r[0]): (int(r[1]), r[2]) for r in self._rows(
+            "SELECT id, session_id, scope FROM messages WHERE {cond}", "id", message_ids)}
+        missing = [i for i in message_ids if i not in out]
+        if missing:
+            raise NotFoundError(f"message {missing[0]} does not exist")
+        return out
+
+    def _renumber(self, session_id: int) -> None:
+        """A session that lost messages: the others numbered again 1..n in their order (a
+        message appended next takes ``message_count + 1``), with their turns, and queued to
+        be summarised again (a summary in flight is not kept: ``store_intelligence``)."""
+        seqs = [int(r[0]) for r in self._run(
+            "SELECT seq FROM messages WHERE session_id = %s ORDER BY seq", (session_id,))]
+        moves = [(old, new) for new, old in enumerate(seqs, 1) if old != new]
+        if moves:  # through negative numbers: (session_id, seq) is unique at every row
+            low = moves[0][0]
+            for table in ("messages", "items"):
+                self._run(f"UPDATE {table} SET seq = -seq WHERE session_id = %s AND seq >= %s",
+                          (session_id, low))
+                for old, new in moves:
+                    self._run(f"UPDATE {table} SET seq = %s WHERE session_id = %s AND seq = %s",
+                              (new, session_id, -old))
+        # the turn after an erased message had its words in its keys (``turn_keys``)
+        from memlane.index.indexer import turn_keys
+
+        keys = turn_keys(self.session_messages(session_id))  # type: ignore[attr-defined]
+        for iid, mid, had in self._run(
+                "SELECT id, message_id, keys FROM items WHERE session_id = %s AND kind = 'turn'"
+                " AND message_id IS NOT NULL", (session_id,)).fetchall():
+            if mid in keys and keys[mid] != had:
+                self._run("UPDATE items SET keys = %s WHERE id = %s", (keys[mid], iid))
+        self._run(
+            "UPDATE sessions SET message_count = %s, summarized_at = NULL, attempts = 0,"
+            " deferrals = 0, next_attempt_at = 0, lease_until = NULL, failed_reason = NULL,"
+            " status = CASE WHEN status = 'open' THEN 'open' ELSE 'closed' END WHERE id = %s",
+            (len(seqs), session_id))
+
+    def blank_changes(self, entity: str, ids: Sequence[int]) -> int:
+        """The change log's records of erased ``entity`` rows keep their place but lose
+        their documents (which hold texts): ``{"erased": true}``; how many."""
+        n = 0
+        for cond, params in self._id_batches("entity_id", list(ids)):
+            n += self._run(
+                f"UPDATE changes SET doc = {self.JSON} WHERE entity = %s"
+                f" AND op <> 'delete' AND doc IS NOT NULL AND {cond}",
+                [ERASED_DOC, entity, *params]).rowcount
+        return n
+
+    def forget_traces(self, scope: str | None, item_ids: Sequence[int],
+                      fact_ids: Sequence[int], texts: Sequence[str],
+                      entities: Iterable[str] = ()) -> dict[str, int]:
+        """Inside the transaction of ``forget_item`` or ``forget_fact``: what else holds
+        the erased items' and facts' words goes too, as for a session erase: the packs of
+        ``scope`` (and of no scope) that drew on one of the items, the embedding cache's
+        vectors of ``texts``, the change log's documents of the items, facts and packs
+        (``blank_changes``), and the graph's nodes of ``entities`` (the names of erased
+        entity items: deleted when no entity item of the scope names them any more, else
+        rebuilt from those). The counts of packs, cached vectors, change records and
+        entities."""
+        packs: list[int] = []
+        for where in [*([scope] if scope is not None else []), None]:
+            doomed = self._packs_using(where, item_ids, [])
+            self._delete("packs", "id", doomed)
+            packs.extend(doomed)
+            if doomed and where is not None:
+                self._log_last_pack(where)
+        changes = sum(self.blank_changes(entity, ids) for entity, ids in
+                      (("item", item_ids), ("fact", fact_ids), ("pack", packs)))
+        names = {normalize_name(n) for n in entities if n}
+        gone = self._rebuild_entities(scope, names) if scope is not None and names else 0
+        return {"packs": len(packs), "cached_vectors": self._forget_cached(texts),
+                "changes": changes, "entities": gone}
+
+    @contextmanager
+    def erasing(self) -> Iterator[None]:
+        """A transaction that erases (``forget_item``, ``forget_fact``): SQLite's
+        ``secure_delete``, the full-text index merged before the commit so no segment keeps
+        an erased term, the WAL checkpointed after it, as ``erase_scope`` does."""
+        with self.db.atomic():
+            self._erase_prepare()
+            yield
+            self._erase_finish()
+        self._after_erase()
 
     # -- helpers ----------------------------------------------------------------------------
     @staticmethod
