@@ -30,7 +30,11 @@ R_all@10 per category, with search CPU p50 / p95, as the earlier rounds' tables.
 ``sd.*`` are the probe's own (session 22, the session as a document; see
 ``fuse_session_docs``): ``--variant b015=sd.mode:lin,sd.w:0.15`` adds each session's BM25 as
 one document to stage one's score, over an in-memory FTS5 table of the conversation's
-sessions built once.
+sessions built once. Keys ``rm.*`` (session 23, RM3-style relevance feedback; see
+``relevance_feedback``): ``--variant r1=rm.w:0.1[,rm.docs:5,rm.terms:10,rm.scope:top,rm.add:1,
+rm.gate:speaker]`` re-scores the shortlisted sessions' turns by the weighted words of the best
+candidate turns; ``rm.replies:N`` sets how many candidate questions lift their replies
+(``memlane.retrieve.search.REPLY_QUESTIONS``, 8).
 
 ``--within-session ROWS`` (an earlier ``--out``; needs the ``meaning`` extra) reads no
 database: for each class b and c piece it ranks the turns of the piece's session by their
@@ -56,8 +60,10 @@ from memlane.bench.memrun import FreshMemory, Timings, make_embedder
 from memlane.bench.metrics import dedupe, recall_all, recall_any
 from memlane.config import load_config
 from memlane.retrieve.gather import gathers
+from memlane.retrieve.text import STOPWORDS as STOP
 
 CLASSES = ("c", "b", "a")
+REPLY_QUESTIONS = S.REPLY_QUESTIONS
 
 
 class Recorder:
@@ -84,6 +90,9 @@ class Recorder:
             out = o["rank_sessions"](*a, **kw)
             if SDOC.get("opts"):
                 out = fuse_session_docs(out, SDOC["ctx"], SDOC["opts"])
+            if RM.get("opts"):
+                out = relevance_feedback(out, a[0], SDOC["ctx"], RM["opts"],
+                                         lambda: o["rank_sessions"](*a, **kw))
             rec["sessions"] = [s.key for s in out]
             rec["sscore"] = {s.key: s.score for s in out}
             return out
@@ -228,6 +237,129 @@ def fuse_session_docs(ranked: list[Any], ctx: Any, opts: dict[str, str]) -> list
     return out
 
 
+# -- relevance feedback, RM3-style (session 23) -----------------------------------------
+RM: dict[str, Any] = {}
+"""The probe's feedback state: ``df`` (each stem's turn count in the conversation), ``n``
+(turns), ``opts`` (the variant's ``rm.*`` keys; empty: off)."""
+
+_SUFFIXES = ("ingly", "edly", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s", "ly")
+
+
+def stem(word: str) -> str:
+    """A crude suffix stripper (the probe's; FTS5's porter is not reachable from Python)."""
+    w = word.lower().replace("\u2019", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    for suf in _SUFFIXES:
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            return w[: -len(suf)]
+    return w
+
+
+def stems_of(text: str) -> list[str]:
+    import re
+
+    return [stem(w) for w in re.findall(r"[A-Za-z][A-Za-z'\u2019]+", text)
+            if w.lower() not in STOP and len(w) >= 3]
+
+
+def conversation_df(store: Any, sids: list[int]) -> None:
+    df: Counter[str] = Counter()
+    n = 0
+    for sid in sids:
+        for it in store.session_items(sid, kind="turn"):
+            n += 1
+            df.update(set(stems_of(it.text)))
+    RM["df"], RM["n"] = df, n
+
+
+def relevance_feedback(ranked: list[Any], cands: list[Any], ctx: Any, opts: dict[str, str],
+                       rerank: Any) -> list[Any]:
+    """RM3-style feedback for stage two (``rm.*`` keys): the best ``rm.docs`` candidate
+    turns (the focused speaker's, when focused) give their words, weighted by the turn's
+    relevance, each word's share of the turn and its idf in the conversation; the best
+    ``rm.terms`` of those not in the query re-score the turns of the shortlisted sessions
+    (``rm.scope`` ``top``; ``cands``: every candidate turn, and stage one ranks again):
+    relevance += ``rm.w`` × the turn's expansion weight / the best turn's. ``rm.add`` 1: the
+    shortlisted sessions' other turns join the candidates with that score alone.
+    ``rm.gate``: ``speaker`` (only focused questions) or ``all``."""
+    import math
+
+    from memlane.retrieve.candidates import Candidate
+    from memlane.retrieve.speaker import speaker_of
+
+    if not ranked or (opts.get("gate", "speaker") == "speaker" and ctx.speaker is None):
+        return ranked
+    w = float(opts.get("w", "0"))
+    if w <= 0:
+        return ranked
+    n_docs = int(opts.get("docs", "5"))
+    n_terms = int(opts.get("terms", "10"))
+    scope = opts.get("scope", "top")
+    add = opts.get("add", "1") == "1"
+    items = ctx.items
+    df, n = RM["df"], RM["n"]
+
+    def own(it: Any) -> bool:
+        return ctx.speaker is None or speaker_of(it) in (None, ctx.speaker)
+
+    docs = [c for c in cands if (it := items.get(c.id)) is not None and it.kind == "turn"
+            and own(it)]
+    docs.sort(key=lambda c: -c.relevance)
+    qstems = {stem(t) for t in ctx.terms} | {stem(p) for p in (ctx.speaker or "").split()}
+    weight: Counter[str] = Counter()
+    for c in docs[:n_docs]:
+        st = [x for x in stems_of(items[c.id].text) if x not in qstems and len(x) >= 3]
+        if not st:
+            continue
+        tf = Counter(st)
+        for t, f in tf.items():
+            weight[t] += c.relevance * f / len(st) * math.log((n + 1) / (df.get(t, 0) + 1))
+    expansion = dict(weight.most_common(n_terms))
+    if not expansion:
+        return ranked
+    from memlane.retrieve.gather import gathers as _g
+
+    o = ctx.opts
+    n_top = o.top_sessions + (o.gather_sessions if o.gather_sessions and _g(ctx.query) else 0)
+    top_keys = [s.key for s in ranked[:n_top] if isinstance(s.key, int)]
+    if scope == "top":
+        targets: list[Any] = []
+        ctx.read_turns(top_keys)
+        by_id = {c.id: c for c in cands}
+        for k in top_keys:
+            for it in ctx.turns_of(k):
+                if not ctx.filters.admits_in_session(it):
+                    continue
+                c = by_id.get(it.id)
+                if c is None:
+                    if not add:
+                        continue
+                    items.setdefault(it.id, it)
+                    c = by_id[it.id] = Candidate(id=it.id, rrf=0.0, relevance=0.0)
+                    cands.append(c)
+                targets.append(c)
+    else:
+        targets = [c for c in cands if (it := items.get(c.id)) is not None and it.kind == "turn"]
+    score = {}
+    for c in targets:
+        st = set(stems_of(items[c.id].text))
+        score[c.id] = sum(v for t, v in expansion.items() if t in st)
+    best = max(score.values(), default=0.0)
+    if best <= 0:
+        return ranked
+    for c in targets:
+        gain = w * score[c.id] / best
+        it = items[c.id]
+        if ctx.speaker is not None and (sp := speaker_of(it)) is not None and sp != ctx.speaker:
+            gain *= o.speaker_factor
+        c.relevance += gain
+    cands.sort(key=lambda c: -c.relevance)
+    if scope != "top":
+        return rerank()
+    return ranked
+
+
 def config_of(sets: list[str]) -> Any:
     overrides: dict[str, dict[str, str]] = {}
     for entry in sets:
@@ -298,7 +430,8 @@ def classify(rec: dict[str, Any], inv: dict[str, int], ranking: list[str], evide
 
 
 def run(data: str, configs: dict[str, Any], detail: str,
-        sdopts: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
+        sdopts: dict[str, dict[str, str]] | None = None,
+        rmopts: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
     """Per configuration, per question: R_any@10, R_all@10, the ranking; for ``detail``
     the stage records. Search CPU seconds per configuration."""
     embedder = make_embedder(None)
@@ -313,6 +446,8 @@ def run(data: str, configs: dict[str, Any], detail: str,
                 key = fm.ingest(SCOPE, _inputs(conv, "user"), tm)
                 fm.index(now, tm)
                 sid_items = {dia: sid for (sid, _seq), dia in key.items()}
+                if any((rmopts or {}).values()):
+                    conversation_df(fm.mem.store, sorted({s for s, _ in key}))
                 if any((sdopts or {}).values()):
                     SDOC["index"] = SessionDocs(fm.mem.store, fm.mem.embeddings.model,
                                                 sorted({s for s, _ in key}))
@@ -327,6 +462,8 @@ def run(data: str, configs: dict[str, Any], detail: str,
                     for name, cfg in configs.items():
                         fm.mem.config = cfg
                         SDOC["opts"] = (sdopts or {}).get(name, {})
+                        RM["opts"] = (rmopts or {}).get(name, {})
+                        S.REPLY_QUESTIONS = int(RM["opts"].get("replies", REPLY_QUESTIONS))
                         c0 = time.process_time()
                         r = dedupe(fm.search(qa.question, SCOPE, SEARCH_K, now, key, tm))
                         cpu[name].append(time.process_time() - c0)
@@ -446,14 +583,18 @@ def main() -> None:
         return
     configs = {"main": config_of(args.set)}
     sdopts: dict[str, dict[str, str]] = {}
+    rmopts: dict[str, dict[str, str]] = {}
     for v in args.variant:
         name, _, spec = v.partition("=")
         kvs = [kv for kv in spec.split(",") if kv]
         sdopts[name] = {kv[3:].split(":", 1)[0]: kv.split(":", 1)[1] for kv in kvs
                         if kv.startswith("sd.")}
-        extra = [f"retrieval.{kv.replace(':', '=', 1)}" for kv in kvs if not kv.startswith("sd.")]
+        rmopts[name] = {kv[3:].split(":", 1)[0]: kv.split(":", 1)[1] for kv in kvs
+                        if kv.startswith("rm.")}
+        extra = [f"retrieval.{kv.replace(':', '=', 1)}" for kv in kvs
+                 if not kv.startswith(("sd.", "rm."))]
         configs[name] = config_of([*args.set, *extra])
-    got = run(args.data, configs, "main", sdopts)
+    got = run(args.data, configs, "main", sdopts, rmopts)
     rows = got["rows"]
     if args.rankings:
         bench = {}
