@@ -97,15 +97,18 @@ def index_pending(
                 ahead = pool.submit(prepare, frozenset(s.id for s in batch))
             with store.atomic():
                 claimed = store.claim_sessions_for_index(s.id for s in batch)
-                keep = [(r, v) for r, v in zip(rows, vecs, strict=True) if r["session_id"] in claimed]
                 if len(claimed) < len(batch):  # another indexer's, or erased meanwhile
                     _forget_erased(store, batch, claimed, rows)
                 # a late message that joined a session after its messages were read: the
-                # session is indexed again (its new message only) by the next pass
-                grown = [sid for sid, sess in store.get_sessions(claimed).items()
-                         if sess.message_count != read.get(sid)]
+                # session is indexed again by the next pass, and none of the turns read
+                # here is written (the message took its place in time order, and the later
+                # messages' seq moved: these turns would carry the old numbers)
+                grown = {sid for sid, sess in store.get_sessions(claimed).items()
+                         if sess.message_count != read.get(sid)}
                 if grown:
                     store.unclaim_for_index(grown)
+                keep = [(r, v) for r, v in zip(rows, vecs, strict=True)
+                        if r["session_id"] in claimed and r["session_id"] not in grown]
                 ids = store.insert_items([r for r, _ in keep])
                 store.put_vectors(embeddings.model, [(i, v) for i, (_, v) in zip(ids, keep, strict=True)])
                 store.bump("sessions_indexed", len(claimed))

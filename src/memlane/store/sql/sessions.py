@@ -28,7 +28,7 @@ _REQUEUE_LATE = (
 """A closed session a late message joined is queued again, whatever its stage: its turns
 are indexed anew (the indexer makes turns of the messages that have none) and its
 intelligence written again (``store_intelligence`` replaces the old). PostgreSQL's
-``memlane_add_late`` (migration 0015) runs the same update."""
+``memlane_add_late`` (migrations 0015, 0016) runs the same update."""
 
 
 def _in_scope(scope: str | None) -> tuple[str, tuple[str, ...]]:
@@ -86,12 +86,14 @@ class SessionsMixin(SqlStore):
         ``(message_id, session_id, seq)``, or None (nothing written) when the scope
         already holds a message with this ``ext_id``.
 
-        The rule (both stores; PostgreSQL runs it in ``memlane_add_message``, migration
-        0015): a message later than the open session's last one by more than ``gap``
-        seconds closes that session (reason ``gap``) and opens a new one; one no earlier
-        than the open session's start less ``gap`` joins it. With no open session, a
-        message no earlier than the end of the scope's newest session opens one. Any
-        other message is *late*: see ``_add_late``.
+        The rule (both stores; PostgreSQL runs it in ``memlane_add_message``, migrations
+        0015 and 0016): a message later than the open session's last one by more than
+        ``gap`` seconds closes that session (reason ``gap``) and opens a new one; one no
+        earlier than the open session's start less ``gap`` joins it. With no open session,
+        a message no earlier than the end of the scope's newest session opens one. Any
+        other message is *late*: see ``_late_session``. In its session a message takes its
+        place in time order (``_place``): ``seq`` is the message's turn in time order, an
+        earlier message delivered after later ones moving them down by one.
         """
         with self.db.atomic():
             self._lock_scope(scope)
@@ -113,60 +115,77 @@ class SessionsMixin(SqlStore):
                     "SELECT ended_at FROM sessions WHERE scope = %s"
                     " ORDER BY started_at DESC, id DESC LIMIT 1", (scope,)).fetchone()
                 late = newest is not None and at < newest[0]
+            joined = False
             if late:
-                return self._add_late(scope, role, text, at, gap=gap, speaker=speaker,
-                                      ext_id=ext_id, agent=agent, project=project,
-                                      redactions=redactions)
-            if row is None:
-                session_id, seq = self.create_session(scope, at, agent, project), 1
+                session_id, count, end, joined = self._late_session(scope, at, gap, agent, project)
+                self.bump("messages_late")
+            elif row is None:
+                session_id, count, end = self.create_session(scope, at, agent, project), 0, at
                 self.bump("sessions_opened")
             else:
-                session_id, seq = row[0], row[3] + 1
+                session_id, count, end = row[0], row[3], row[2]
+            seq = self._place(session_id, count + 1, end, at)
             message_id = self.append_message(
                 session_id, scope, seq, role, text, at, speaker=speaker, ext_id=ext_id,
                 agent=agent, project=project, redactions=redactions)
+            if joined:
+                self._run(_REQUEUE_LATE, (session_id,))
+                self.bump("sessions_requeued_late")
             if redactions:
                 self.bump("secrets_redacted", redactions)
         return message_id, session_id, seq
 
-    def _add_late(self, scope: str, role: str, text: str, at: float, *, gap: float,
-                  speaker: str | None, ext_id: str | None, agent: str | None,
-                  project: str | None, redactions: int) -> tuple[int, int, int]:
-        """A late message (earlier than the open session's start less the gap, or, with no
+    def _late_session(self, scope: str, at: float, gap: float, agent: str | None,
+                      project: str | None) -> tuple[int, int, float, bool]:
+        """The session a late message joins: ``(id, message_count, ended_at, joined)``.
+
+        A late message (earlier than the open session's start less the gap, or, with no
         session open, earlier than the end of the scope's newest one) joins the closed
         session of its scope whose span, widened by the gap on each side, holds its time
-        (the nearest; the newest of equals). That session's span stretches to it, and it is
-        queued again: its turns indexed anew (only the new message becomes a turn) and its
-        summary, facts and entities written again with the message in. When no session
-        holds it, it opens a session of its own, closed at once (reason ``late``): it is
-        in the past, and the scope's open session, if any, stays open."""
+        (the nearest; the newest of equals; ``joined``). That session's span stretches to
+        it, and it is queued again (``add_message``): its turns indexed anew (only the new
+        message becomes a turn) and its summary, facts and entities written again with the
+        message in. When no session holds it, it opens a session of its own, closed at once
+        (reason ``late``): it is in the past, and the scope's open session, if any, stays
+        open."""
         holder = self._run(
-            "SELECT id, message_count FROM sessions WHERE scope = %s AND status <> 'open'"
+            "SELECT id, message_count, ended_at FROM sessions WHERE scope = %s AND status <> 'open'"
             " AND started_at <= %s AND ended_at >= %s"
             " ORDER BY CASE WHEN started_at > %s THEN started_at - %s"
             " WHEN ended_at < %s THEN %s - ended_at ELSE 0 END, id DESC LIMIT 1",
             (scope, at + gap, at - gap, at, at, at, at)).fetchone()
-        if holder is None:
-            column, value = self._fresh_id("sessions")
-            session_id, seq = self._insert_id(
-                f"INSERT INTO sessions ({column}scope, agent, project, status, closed_reason,"
-                f" started_at, ended_at, created_at) VALUES ({value}%s, %s, %s, 'closed', 'late',"
-                " %s, %s, %s)", (scope, agent, project, at, at, time.time())), 1
-            self.bump("sessions_opened")
-            self.bump("sessions_closed")
-            self.bump("sessions_closed_late")
-        else:
-            session_id, seq = holder[0], holder[1] + 1
-        message_id = self.append_message(
-            session_id, scope, seq, role, text, at, speaker=speaker, ext_id=ext_id,
-            agent=agent, project=project, redactions=redactions)
         if holder is not None:
-            self._run(_REQUEUE_LATE, (session_id,))
-            self.bump("sessions_requeued_late")
-        self.bump("messages_late")
-        if redactions:
-            self.bump("secrets_redacted", redactions)
-        return message_id, session_id, seq
+            return holder[0], holder[1], holder[2], True
+        column, value = self._fresh_id("sessions")
+        session_id = self._insert_id(
+            f"INSERT INTO sessions ({column}scope, agent, project, status, closed_reason,"
+            f" started_at, ended_at, created_at) VALUES ({value}%s, %s, %s, 'closed', 'late',"
+            " %s, %s, %s)", (scope, agent, project, at, at, time.time()))
+        self.bump("sessions_opened")
+        self.bump("sessions_closed")
+        self.bump("sessions_closed_late")
+        return session_id, 0, at, False
+
+    def _place(self, session_id: int, next_seq: int, ended_at: float, at: float) -> int:
+        """The ``seq`` a message at ``at`` takes in its session, which holds ``next_seq - 1``
+        messages ending at ``ended_at``: after every message no later than it (so messages
+        of one time keep their arrival order). When it is earlier than the session's last
+        message, the later messages and their items move down by one to make room
+        (PostgreSQL: ``memlane_place``, migration 0016)."""
+        if at >= ended_at:
+            return next_seq
+        later = self._run("SELECT count(*) FROM messages WHERE session_id = %s AND at > %s",
+                          (session_id, at)).fetchone()[0]
+        seq = next_seq - int(later)
+        if later:
+            # (session_id, seq) is unique and checked row by row: through negatives
+            self._run("UPDATE messages SET seq = -(seq + 1) WHERE session_id = %s AND seq >= %s",
+                      (session_id, seq))
+            self._run("UPDATE messages SET seq = -seq WHERE session_id = %s AND seq < 0",
+                      (session_id,))
+            self._run("UPDATE items SET seq = seq + 1 WHERE session_id = %s AND seq >= %s",
+                      (session_id, seq))
+        return seq
 
     def add_messages(self, rows: Sequence[NewMessage], *, gap: float
                      ) -> list[tuple[int, int, int] | None]:
