@@ -22,13 +22,17 @@ __all__ = ["SessionsMixin"]
 
 _REQUEUE_LATE = (
     "UPDATE sessions SET indexed_at = NULL, summarized_at = NULL, attempts = 0, deferrals = 0,"
-    " next_attempt_at = 0, failed_reason = NULL,"
+    " next_attempt_at = CASE WHEN status = 'closed' AND summarized_at IS NULL"
+    " AND next_attempt_at > 0 THEN next_attempt_at ELSE %s END, failed_reason = NULL,"
     " status = CASE WHEN status = 'open' THEN 'open' ELSE 'closed' END WHERE id = %s"
 )
 """A closed session a late message joined is queued again, whatever its stage: its turns
 are indexed anew (the indexer makes turns of the messages that have none) and its
-intelligence written again (``store_intelligence`` replaces the old). PostgreSQL's
-``memlane_add_late`` (migrations 0015, 0016) runs the same update."""
+intelligence written again (``store_intelligence`` replaces the old). ``next_attempt_at``
+holds when the first late message of the burst arrived (kept by the later ones while the
+session waits): the background worker summarizes it ``indexing.late_settle_seconds``
+after that (``claim_for_summary``'s ``settle``), so that a burst costs one summary.
+PostgreSQL's ``memlane_add_late`` (migrations 0015, 0016) runs the same update."""
 
 
 def _in_scope(scope: str | None) -> tuple[str, tuple[str, ...]]:
@@ -129,7 +133,7 @@ class SessionsMixin(SqlStore):
                 session_id, scope, seq, role, text, at, speaker=speaker, ext_id=ext_id,
                 agent=agent, project=project, redactions=redactions)
             if joined:
-                self._run(_REQUEUE_LATE, (session_id,))
+                self._run(_REQUEUE_LATE, (time.time(), session_id))
                 self.bump("sessions_requeued_late")
             if redactions:
                 self.bump("secrets_redacted", redactions)
@@ -321,8 +325,8 @@ class SessionsMixin(SqlStore):
 
     # -- the session-intelligence queue -------------------------------------------------
     def claim_for_summary(self, now: float, lease_seconds: float, max_attempts: int,
-                          due_before: float | None = None, scope: str | None = None
-                          ) -> Session | None:
+                          due_before: float | None = None, scope: str | None = None,
+                          settle: float = 0.0) -> Session | None:
         """Lease the next closed (or failed, due for retry) session that needs intelligence
         and whose turns are indexed (of ``scope``, else of any scope).
 
@@ -332,17 +336,25 @@ class SessionsMixin(SqlStore):
         started then never retries, within itself, a session it has just failed. A session
         closed after the indexer's pass waits for the next one: summarized before its
         turns exist, its facts and observations had no turn to point at (``parents``), and
-        never got one.
+        never got one. ``settle``: a closed session that late messages queued again is
+        taken that many seconds after the first of them arrived (its ``next_attempt_at``;
+        a failed one's is when it is due), so that a burst of them costs one summary (the
+        background worker passes ``indexing.late_settle_seconds``; an explicit index 0).
         """
         where, args = _in_scope(scope)
         with self.db.atomic():
             row = self._run(
-                "UPDATE sessions SET lease_until = %s, attempts = attempts + 1 WHERE id = ("
+                # a closed session's next_attempt_at goes back to 0: a late message joining it
+                # while it is summarized starts a new burst (``_REQUEUE_LATE``)
+                "UPDATE sessions SET lease_until = %s, attempts = attempts + 1, next_attempt_at ="
+                " CASE WHEN status = 'closed' THEN 0 ELSE next_attempt_at END WHERE id = ("
                 " SELECT id FROM sessions WHERE summarized_at IS NULL AND indexed_at IS NOT NULL"
                 " AND status IN ('closed', 'failed') AND attempts < %s AND next_attempt_at <= %s"
+                " AND (status = 'failed' OR next_attempt_at = 0 OR next_attempt_at <= %s)"
                 f" AND (lease_until IS NULL OR lease_until < %s){where}"
                 f" ORDER BY next_attempt_at, id LIMIT 1{self.SKIP_LOCKED}) RETURNING {SESSION_COLS}",
-                (now + lease_seconds, max_attempts, now if due_before is None else due_before, now, *args),
+                (now + lease_seconds, max_attempts, now if due_before is None else due_before,
+                 (now if due_before is None else due_before) - settle, now, *args),
             ).fetchone()
         return session(row) if row else None
 
@@ -363,9 +375,10 @@ class SessionsMixin(SqlStore):
         )
         if cur.rowcount == 1 or messages is None:
             return True
+        # the late message that joined it set when it is due (``_REQUEUE_LATE``)
         self._run(
             "UPDATE sessions SET status = CASE WHEN status = 'open' THEN 'open' ELSE 'closed' END,"
-            " summarized_at = NULL, lease_until = NULL, next_attempt_at = 0 WHERE id = %s",
+            " summarized_at = NULL, lease_until = NULL WHERE id = %s",
             (session_id,))
         return False
 

@@ -10,6 +10,11 @@
 -- memlane_add_late, memlane_add_message and memlane_add_messages are 0015's, each placing
 -- its message with memlane_place; the sessions written before are put in time order here
 -- (their messages renumbered by time, then arrival; each turn follows its message).
+--
+-- And a burst of late messages into one session costs one summary: memlane_add_late keeps
+-- in next_attempt_at when the first of them arrived (0015 set 0, due at once, so a worker
+-- polling during the burst summarized the session again after nearly every message); the
+-- worker takes it indexing.late_settle_seconds after that (claim_for_summary's settle).
 
 CREATE FUNCTION memlane_place(p_session bigint, p_next integer, p_end double precision,
                               p_at double precision) RETURNS integer
@@ -41,6 +46,7 @@ DECLARE
     s_count integer;
     s_end   double precision;
     q       integer;
+    joined  boolean;
     m_id    bigint;
     who     text := coalesce(p_speaker, p_role);
 BEGIN
@@ -50,6 +56,7 @@ BEGIN
           AND s.started_at <= p_at + p_gap AND s.ended_at >= p_at - p_gap
         ORDER BY greatest(s.started_at - p_at, p_at - s.ended_at, 0), s.id DESC LIMIT 1
         FOR UPDATE;
+    joined := s_id IS NOT NULL;
     IF s_id IS NULL THEN
         INSERT INTO sessions (scope, agent, project, status, closed_reason, started_at,
                               ended_at, created_at)
@@ -76,7 +83,13 @@ BEGIN
                 participants = CASE WHEN participants::jsonb ? who THEN participants
                     ELSE (participants::jsonb || jsonb_build_array(who))::text END,
                 indexed_at = NULL, summarized_at = NULL, attempts = 0, deferrals = 0,
-                next_attempt_at = 0, failed_reason = NULL, status = 'closed',
+                -- when the first late message of a burst arrived (kept by the later ones
+                -- while the session waits): the worker summarizes it
+                -- indexing.late_settle_seconds after that; a session of its own is due now
+                next_attempt_at = CASE WHEN NOT joined OR (status = 'closed'
+                    AND summarized_at IS NULL AND next_attempt_at > 0)
+                    THEN next_attempt_at ELSE p_now END,
+                failed_reason = NULL, status = 'closed',
                 logged_changes = logged_changes + 1
             WHERE id = s_id RETURNING id, scope)
     INSERT INTO changes (scope, entity, entity_id, op, topic, doc, at)
