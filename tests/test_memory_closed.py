@@ -56,6 +56,7 @@ CALLS: dict[str, Callable[[Memory, dict[str, Any]], Any]] = {
     "gc": lambda m, ids: m.gc(NOW),
     "compact": lambda m, ids: m.compact(now=NOW),
     "work_once": lambda m, ids: m.work_once(NOW),
+    "background_index": lambda m, ids: m.background_index(NOW),
     "stats": lambda m, ids: m.stats(),
     "start_worker": lambda m, ids: m.start_worker(poll_seconds=0.05),
 }

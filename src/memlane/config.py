@@ -179,6 +179,12 @@ class IndexingConfig:
     ever). 0: every failure counts."""
     lease_seconds: float = 600.0
     """A claimed session returns to the queue if its worker has not finished by then."""
+    late_settle_seconds: float = 60.0
+    """A summarized (or queued) session that late messages join is summarized again by the
+    background worker this long after the first of them, not at its next poll: a burst of
+    late messages (an app replaying its outbox) costs one summary, not one a message; those
+    arriving after that wait for the next. An explicit ``index()`` summarizes it at once.
+    0: at the next poll."""
     max_input_tokens: int = 6000
     """Session text sent to a model is capped at about this many tokens (the first turn and
     the most recent turns are kept)."""
@@ -204,6 +210,8 @@ class IndexingConfig:
                "must be 0-86400 seconds")
         _check(0 < self.lease_seconds <= 604800, "indexing.lease_seconds",
                "must be more than 0 and at most 604800 seconds (a week)")
+        _check(0 <= self.late_settle_seconds <= 86400, "indexing.late_settle_seconds",
+               "must be 0-86400 seconds")
         _check(self.max_input_tokens >= 256, "indexing.max_input_tokens", "must be >= 256")
 
 

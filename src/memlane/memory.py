@@ -388,6 +388,14 @@ class Memory:
         ``scope``: that scope's sessions only; the others are not touched (an MCP server or
         a key bound to one scope indexes its own).
         """
+        return self._index(now, progress=progress, resummarize=resummarize, scope=scope)
+
+    def _index(self, now: datetime | str | float | None = None, *,
+               progress: Callable[[int, int], None] | None = None, resummarize: bool = False,
+               scope: str | None = None, settle: float = 0.0) -> IndexReport:
+        """``index``; ``settle``: a session late messages queued again is summarized that
+        many seconds after the first of them (the background worker's run passes
+        ``indexing.late_settle_seconds``, so a burst costs one summary, not one a message)."""
         when = datetime.now(UTC) if now is None else parse_time(now, "now")
         closed = close_idle(self.store, self.config, when, scope)
         report = index_pending(self.store, self.embeddings, progress=progress, scope=scope)
@@ -397,7 +405,7 @@ class Memory:
                 with self.store.atomic():
                     self.store.requeue_summaries(SUMMARY_SCHEMA_VERSION, scope)
             run = process_queue(self.store, self.embeddings, self.intelligence, self.config,
-                                scope=scope)
+                                scope=scope, late_settle=settle)
         return IndexReport(
             sessions_closed=len(closed),
             sessions_indexed=report.sessions_indexed,
@@ -926,11 +934,19 @@ class Memory:
                        topic=topic_slug(self.config.ingest, topic) if topic else None)
 
     @validated
+    def background_index(self, now: datetime | str | float | None = None) -> IndexReport:
+        """``index()`` as the background worker runs it (``memlane worker``, ``start_worker``):
+        a session late messages queued again is summarized ``indexing.late_settle_seconds``
+        after the first of them, not at once, so that a burst of them (an app replaying its
+        outbox) costs one summary."""
+        return self._index(now, settle=self.config.indexing.late_settle_seconds)
+
+    @validated
     def work_once(self, now: datetime | str | float | None = None) -> IndexReport:
         """What the background worker does each round: index, then hygiene; with the
         meaning tier on, the transformer vectors of the sessions it indexed."""
         before = {s.id for s in self.store.sessions_to_index(limit=1000)}
-        report = self.index(now)
+        report = self.background_index(now)
         self.gc(now)
         r = self.config.retrieval
         if r.meaning and r.meaning_worker and before:

@@ -66,7 +66,9 @@ class Message:
     text: str
     at: datetime
     seq: int
-    """1-based position of the message in its session."""
+    """1-based position of the message in its session, in time order (messages of one time
+    in arrival order): a message delivered later but dated earlier takes its place, and the
+    later ones' ``seq`` moves down by one (session 23)."""
     speaker: str | None = None
     ext_id: str | None = None
     agent: str | None = None

@@ -21,7 +21,8 @@ from memlane.index.normalize import normalize_predicate, normalize_value
 from memlane.index.schema import Fact
 from memlane.types import Message
 
-__all__ = ["ENDED", "FAMILIES", "ends", "family", "families_of", "positive_clauses", "direct_endings", "with_endings"]
+__all__ = ["ENDED", "FAMILIES", "direct_endings", "ends", "families_of", "family", "positive_clauses",
+           "still_answers", "with_endings"]
 
 ENDED = "ended"
 """A fact row's status when it records an ending rather than a value."""
@@ -262,6 +263,93 @@ def direct_endings(sentence: str) -> list[tuple[str, str, str, int]]:
     return out
 
 
+# -- a question about what still holds, answered short (session 23) ----------------------
+_STILL_Q = re.compile(
+    r"^(?:(?:so|and|but|oh|hey|btw|also|anyway|then|ok(?:ay)?|wait|sorry)\b[\s,]*)*"
+    r"(?:(?P<aux>do|are|have)\s+you|you(?:['’]re|\s+are)?)\s+still\s+(?P<rest>[^?]{2,80}?)\s*\?\s*$",
+    re.IGNORECASE)
+"""Another speaker asking about a fact of the one they talk to that may have ended: "Do you
+still live in Leeds?", "Are you still at Acme?", "You still vegetarian?", "Have you still
+got the Corolla?"."""
+_Q_CUT = re.compile(r"\s*(?:,|\bor\b|\bthese\s+days\b|\bnowadays\b|\bthen\b|\bat\s+all\b|\bnow\b).*$",
+                    re.IGNORECASE)
+_AT_ORG = re.compile(r"^(?:working\s+)?(?:at|for|with)\s+(?=(?:the\s+)?[A-Z])(.+)$")
+_IN_PLACE = re.compile(r"^(?:living\s+|based\s+)?in\s+(?=[A-Z])(.+)$")
+_NO = re.compile(
+    r"^(?:(?:oh|well|ha(?:ha)*|sadly|actually|um+|er+)\s+)*(?:no+|nope|nah|(?:sadly|afraid)\s+not|"
+    r"not\s+(?:any\s?more|any\s+longer|since\b.*|for\s+a\s+while|these\s+days|now)|no\s+longer\b.*|"
+    r"(?:no\s+)?i\s+(?:don't|do\s+not|'m\s+not|am\s+not|haven't|have\s+not)(?:\s+any\s?more)?)$")
+"""The first clause of an answer that says no: "No.", "Nope", "Not anymore", "No longer",
+"Sadly not", "I don't", "Not since March"."""
+_YES = re.compile(
+    r"^(?:(?:oh|well|ha(?:ha)*)\s+)*(?:yes|yep|yeah|yup|ya|sure|of\s+course|absolutely|still|i\s+(?:do|am|have)|"
+    r"i\s+still\s+(?:do|am|have)|i'm\s+still\s+there|still\s+(?:am|do|there|here|the\s+same))"
+    r"(?:\s+(?:still|i\s+(?:do|am|have)|i\s+still\s+(?:do|am|have)|thankfully|for\s+now))*$")
+"""The first clause of an answer that says yes: "Yes", "Yep, still", "Still there", "I do"."""
+_NOT_AGAIN = re.compile(r"\b(?:not|no\s+longer|n't|never)\b", re.IGNORECASE)
+
+
+def _asked_still(question: str) -> str | None:
+    """The statement a question about what still holds asks about, in the answerer's words:
+    "Do you still live in Leeds?" -> "I live in Leeds", "Are you still at Acme?" -> "I work
+    at Acme", "Are you still in Leeds?" -> "I live in Leeds", "You still vegetarian?" -> "I'm
+    vegetarian", "Have you still got the Corolla?" -> "I have the Corolla"."""
+    m = _STILL_Q.search(question.strip())
+    if m is None:
+        return None
+    rest = _Q_CUT.sub("", m.group("rest")).strip()
+    if not rest or re.search(r"\b(?:you|your|me|us)\b", rest, re.IGNORECASE):
+        return None  # "do you still want me to…", "are you still up for your run": not a fact of theirs
+    aux = (m.group("aux") or "").lower()
+    if aux == "have":
+        return "I have " + re.sub(r"^got\s+", "", rest)
+    if aux == "do":
+        return "I " + rest
+    if (org := _AT_ORG.match(rest)) is not None:
+        return "I work at " + org.group(1)
+    if (place := _IN_PLACE.match(rest)) is not None:
+        return "I live in " + place.group(1)
+    if aux == "are" or m.group(0).lower().startswith(("you're", "you’re", "you are")) or not aux:
+        first = rest.split(" ", 1)[0].lower()
+        if aux == "" and first in ("live", "work", "have", "own", "use", "play", "drive", "run"):
+            return "I " + rest  # "You still live in Leeds?"
+        return "I'm " + rest
+    return None
+
+
+def still_answers(messages: Sequence[Message]) -> list[tuple[Message, str, bool, str]]:
+    """Short answers to a question about what still holds: ``(the answer, the statement
+    asked about in the answerer's words, whether it still holds, the evidence)``. The
+    question is the last sentence of the message just before the answer, by another speaker
+    ("Do you still live in Leeds?"); the answer is a message of the user's whose first clause
+    says no ("Not anymore.", "Nope, moved to York", "No longer") or yes ("Yes, still", "Yep",
+    "I do"). Only the answerer's own facts ("you"): "Is Tom still at Acme?" is not read."""
+    out: list[tuple[Message, str, bool, str]] = []
+    ordered = sorted(messages, key=lambda m: m.seq)
+    for before, m in zip(ordered, ordered[1:]):
+        if m.role != "user" or (before.speaker or before.role) == (m.speaker or m.role):
+            continue
+        question = re.split(r"(?<=[.!?])\s+", before.text.strip())[-1]
+        asked = _asked_still(question)
+        if asked is None:
+            continue
+        text = m.text.strip().replace("’", "'")
+        first = re.split(r"[,.!;:—–-]|\s-\s", text, maxsplit=1)[0].strip().lower()
+        first = re.sub(r"\s+", " ", first)
+        if not first or len(first.split()) > 6:
+            continue
+        ended = _NO.match(first) is not None or _MARK.match(first) is not None
+        holds = not ended and _YES.match(first) is not None
+        if holds:
+            sentence = re.split(r"(?<=[.!?])\s+", text, maxsplit=1)[0]
+            if _MARK.search(sentence) or _NOT_AGAIN.search(sentence):
+                continue  # "Yeah, not anymore": no plain yes
+        if ended or holds:
+            evidence = " ".join(f"{question} — {m.text.strip()}".split())[:200]
+            out.append((m, asked, holds, evidence))
+    return out
+
+
 _GATE = re.compile(
     r"no longer|any ?more|\bquit|\bleft\b|\blost\b|resign|retired from|laid off|let go|fired|sacked|redundant|"
     r"moved (?:out|away|from|off)|relocated (?:out|away|from)|\bsold\b|got rid|gave away|given away|traded in|"
@@ -294,13 +382,26 @@ def with_endings(extraction: Any, messages: Sequence[Message],
     )
 
     users = [m for m in messages if m.role == "user"]
-    if not users or not any(_GATE.search(m.text.lower().replace("’", "'")) for m in users):
+    answers = still_answers(messages) if users else []
+    if not answers and (not users or not any(_GATE.search(m.text.lower().replace("’", "'")) for m in users)):
         return extraction
     we = len({m.speaker or m.role for m in users}) <= 1
     facts = list(extraction.facts)
     names_of: dict[str, dict[str, str]] = {}
     endings: dict[tuple[str, str, str], Fact] = {}
     added: list[Fact] = []
+    # "Do you still live in Leeds?" — "Not anymore.": the answerer's own fact ends (or, "Yes,
+    # still", is stated again), read as the statement the question asks about
+    for m, asked, holds, evidence in answers:
+        me = speaker_subject(m)
+        for f in read(asked, m.seq, me):
+            if f.subject != me:
+                continue
+            if holds:
+                added.append(Fact(f.subject, f.predicate, f.object, "stated", m.seq, evidence))
+            else:
+                key = (f.subject, normalize_predicate(f.predicate), f.object.lower())
+                endings.setdefault(key, Fact(f.subject, f.predicate, f.object, "stated", m.seq, evidence))
     for m in users:
         if _GATE.search(m.text.lower().replace("’", "'")) is None:
             continue

@@ -99,13 +99,14 @@ def index_pending(
                 claimed = store.claim_sessions_for_index(s.id for s in batch)
                 if len(claimed) < len(batch):  # another indexer's, or erased meanwhile
                     _forget_erased(store, batch, claimed, rows)
-                # a late message that joined a session after its messages were read, or one
+                # a late message that joined a session after its messages were read (it
+                # took its place in time order and the later messages' seq moved), or one
                 # erased (``forget_item`` of a turn numbers the rest again and their keys
                 # change): the session is indexed again by the next pass, from what is
-                # stored then; the rows read before are not written (a turn numbered 5 of
-                # 4 messages, keyed by the erased message's words; session 23)
-                grown = [sid for sid, sess in store.get_sessions(claimed).items()
-                         if sess.message_count != read.get(sid)]
+                # stored then; none of the turns read here is written (they would carry
+                # the old numbers, or an erased message's words; session 23)
+                grown = {sid for sid, sess in store.get_sessions(claimed).items()
+                         if sess.message_count != read.get(sid)}
                 if grown:
                     store.unclaim_for_index(grown)
                 keep = [(r, v) for r, v in zip(rows, vecs, strict=True)

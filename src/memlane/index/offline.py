@@ -1674,6 +1674,8 @@ class OfflineIntelligence:
                         who, what = "assistant", "suggested"
                 if verb == "decided" and _names_nothing(d):
                     continue  # "Move it", "Take that", "Send": no thing decided on (session 21)
+                if msg is None:
+                    continue  # said in no one turn: 0 of the read sets' 31 such facts was right (session 23)
                 facts.append(Fact(who, what, d.rstrip("."), "stated",
                                   msg.seq if msg else None, _trim(d, 200)))
         return replace(extraction, facts=tuple(facts))

@@ -389,9 +389,12 @@ def process_queue(
     *,
     limit: int | None = None,
     scope: str | None = None,
+    late_settle: float = 0.0,
 ) -> SummaryRun:
     """Lease and process queued sessions until the queue is empty (or ``limit``); with
-    ``scope``, that scope's sessions only."""
+    ``scope``, that scope's sessions only. ``late_settle``: a session late messages queued
+    again waits that many seconds after the first of them (the background worker passes
+    ``indexing.late_settle_seconds``: a burst costs one summary)."""
     cfg = config.indexing
     run = SummaryRun()
     patterns: Intelligence | None = None
@@ -445,7 +448,8 @@ def process_queue(
             break
         now = time.time()
         session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts,
-                                          due_before=started_at, scope=scope)
+                                          due_before=started_at, scope=scope,
+                                          settle=late_settle)
         if session is None:
             break
         messages = store.session_messages(session.id)

@@ -317,6 +317,7 @@ RULES: dict[str, dict[str, Rule]] = {
     "gc": {"now": _OPT_TIME},
     "compact": {"scope": _OPT_IDENT, "topic": _OPT_SHORT, "now": _OPT_TIME},
     "work_once": {"now": _OPT_TIME},
+    "background_index": {"now": _OPT_TIME},
     "stats": {},
 }
 

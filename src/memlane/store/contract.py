@@ -87,8 +87,8 @@ class QueueStore(Protocol):
     """The session-intelligence queue: one lease per session, retries with a due time."""
 
     def claim_for_summary(self, now: float, lease_seconds: float, max_attempts: int,
-                          due_before: float | None = None, scope: str | None = None
-                          ) -> Session | None: ...
+                          due_before: float | None = None, scope: str | None = None,
+                          settle: float = 0.0) -> Session | None: ...
     def finish_summary(self, session_id: int, *, version: int | None, model: str | None,
                        now: float, skipped: bool = False, messages: int | None = None) -> bool: ...
     def fail_summary(self, session_id: int, reason: str, next_attempt_at: float, *,

@@ -22,13 +22,17 @@ __all__ = ["SessionsMixin"]
 
 _REQUEUE_LATE = (
     "UPDATE sessions SET indexed_at = NULL, summarized_at = NULL, attempts = 0, deferrals = 0,"
-    " next_attempt_at = 0, failed_reason = NULL,"
+    " next_attempt_at = CASE WHEN status = 'closed' AND summarized_at IS NULL"
+    " AND next_attempt_at > 0 THEN next_attempt_at ELSE %s END, failed_reason = NULL,"
     " status = CASE WHEN status = 'open' THEN 'open' ELSE 'closed' END WHERE id = %s"
 )
 """A closed session a late message joined is queued again, whatever its stage: its turns
 are indexed anew (the indexer makes turns of the messages that have none) and its
-intelligence written again (``store_intelligence`` replaces the old). PostgreSQL's
-``memlane_add_late`` (migration 0015) runs the same update."""
+intelligence written again (``store_intelligence`` replaces the old). ``next_attempt_at``
+holds when the first late message of the burst arrived (kept by the later ones while the
+session waits): the background worker summarizes it ``indexing.late_settle_seconds``
+after that (``claim_for_summary``'s ``settle``), so that a burst costs one summary.
+PostgreSQL's ``memlane_add_late`` (migrations 0015, 0016) runs the same update."""
 
 
 def _in_scope(scope: str | None) -> tuple[str, tuple[str, ...]]:
@@ -86,12 +90,14 @@ class SessionsMixin(SqlStore):
         ``(message_id, session_id, seq)``, or None (nothing written) when the scope
         already holds a message with this ``ext_id``.
 
-        The rule (both stores; PostgreSQL runs it in ``memlane_add_message``, migration
-        0015): a message later than the open session's last one by more than ``gap``
-        seconds closes that session (reason ``gap``) and opens a new one; one no earlier
-        than the open session's start less ``gap`` joins it. With no open session, a
-        message no earlier than the end of the scope's newest session opens one. Any
-        other message is *late*: see ``_add_late``.
+        The rule (both stores; PostgreSQL runs it in ``memlane_add_message``, migrations
+        0015 and 0016): a message later than the open session's last one by more than
+        ``gap`` seconds closes that session (reason ``gap``) and opens a new one; one no
+        earlier than the open session's start less ``gap`` joins it. With no open session,
+        a message no earlier than the end of the scope's newest session opens one. Any
+        other message is *late*: see ``_late_session``. In its session a message takes its
+        place in time order (``_place``): ``seq`` is the message's turn in time order, an
+        earlier message delivered after later ones moving them down by one.
         """
         with self.db.atomic():
             self._lock_scope(scope)
@@ -113,60 +119,77 @@ class SessionsMixin(SqlStore):
                     "SELECT ended_at FROM sessions WHERE scope = %s"
                     " ORDER BY started_at DESC, id DESC LIMIT 1", (scope,)).fetchone()
                 late = newest is not None and at < newest[0]
+            joined = False
             if late:
-                return self._add_late(scope, role, text, at, gap=gap, speaker=speaker,
-                                      ext_id=ext_id, agent=agent, project=project,
-                                      redactions=redactions)
-            if row is None:
-                session_id, seq = self.create_session(scope, at, agent, project), 1
+                session_id, count, end, joined = self._late_session(scope, at, gap, agent, project)
+                self.bump("messages_late")
+            elif row is None:
+                session_id, count, end = self.create_session(scope, at, agent, project), 0, at
                 self.bump("sessions_opened")
             else:
-                session_id, seq = row[0], row[3] + 1
+                session_id, count, end = row[0], row[3], row[2]
+            seq = self._place(session_id, count + 1, end, at)
             message_id = self.append_message(
                 session_id, scope, seq, role, text, at, speaker=speaker, ext_id=ext_id,
                 agent=agent, project=project, redactions=redactions)
+            if joined:
+                self._run(_REQUEUE_LATE, (time.time(), session_id))
+                self.bump("sessions_requeued_late")
             if redactions:
                 self.bump("secrets_redacted", redactions)
         return message_id, session_id, seq
 
-    def _add_late(self, scope: str, role: str, text: str, at: float, *, gap: float,
-                  speaker: str | None, ext_id: str | None, agent: str | None,
-                  project: str | None, redactions: int) -> tuple[int, int, int]:
-        """A late message (earlier than the open session's start less the gap, or, with no
+    def _late_session(self, scope: str, at: float, gap: float, agent: str | None,
+                      project: str | None) -> tuple[int, int, float, bool]:
+        """The session a late message joins: ``(id, message_count, ended_at, joined)``.
+
+        A late message (earlier than the open session's start less the gap, or, with no
         session open, earlier than the end of the scope's newest one) joins the closed
         session of its scope whose span, widened by the gap on each side, holds its time
-        (the nearest; the newest of equals). That session's span stretches to it, and it is
-        queued again: its turns indexed anew (only the new message becomes a turn) and its
-        summary, facts and entities written again with the message in. When no session
-        holds it, it opens a session of its own, closed at once (reason ``late``): it is
-        in the past, and the scope's open session, if any, stays open."""
+        (the nearest; the newest of equals; ``joined``). That session's span stretches to
+        it, and it is queued again (``add_message``): its turns indexed anew (only the new
+        message becomes a turn) and its summary, facts and entities written again with the
+        message in. When no session holds it, it opens a session of its own, closed at once
+        (reason ``late``): it is in the past, and the scope's open session, if any, stays
+        open."""
         holder = self._run(
-            "SELECT id, message_count FROM sessions WHERE scope = %s AND status <> 'open'"
+            "SELECT id, message_count, ended_at FROM sessions WHERE scope = %s AND status <> 'open'"
             " AND started_at <= %s AND ended_at >= %s"
             " ORDER BY CASE WHEN started_at > %s THEN started_at - %s"
             " WHEN ended_at < %s THEN %s - ended_at ELSE 0 END, id DESC LIMIT 1",
             (scope, at + gap, at - gap, at, at, at, at)).fetchone()
-        if holder is None:
-            column, value = self._fresh_id("sessions")
-            session_id, seq = self._insert_id(
-                f"INSERT INTO sessions ({column}scope, agent, project, status, closed_reason,"
-                f" started_at, ended_at, created_at) VALUES ({value}%s, %s, %s, 'closed', 'late',"
-                " %s, %s, %s)", (scope, agent, project, at, at, time.time())), 1
-            self.bump("sessions_opened")
-            self.bump("sessions_closed")
-            self.bump("sessions_closed_late")
-        else:
-            session_id, seq = holder[0], holder[1] + 1
-        message_id = self.append_message(
-            session_id, scope, seq, role, text, at, speaker=speaker, ext_id=ext_id,
-            agent=agent, project=project, redactions=redactions)
         if holder is not None:
-            self._run(_REQUEUE_LATE, (session_id,))
-            self.bump("sessions_requeued_late")
-        self.bump("messages_late")
-        if redactions:
-            self.bump("secrets_redacted", redactions)
-        return message_id, session_id, seq
+            return holder[0], holder[1], holder[2], True
+        column, value = self._fresh_id("sessions")
+        session_id = self._insert_id(
+            f"INSERT INTO sessions ({column}scope, agent, project, status, closed_reason,"
+            f" started_at, ended_at, created_at) VALUES ({value}%s, %s, %s, 'closed', 'late',"
+            " %s, %s, %s)", (scope, agent, project, at, at, time.time()))
+        self.bump("sessions_opened")
+        self.bump("sessions_closed")
+        self.bump("sessions_closed_late")
+        return session_id, 0, at, False
+
+    def _place(self, session_id: int, next_seq: int, ended_at: float, at: float) -> int:
+        """The ``seq`` a message at ``at`` takes in its session, which holds ``next_seq - 1``
+        messages ending at ``ended_at``: after every message no later than it (so messages
+        of one time keep their arrival order). When it is earlier than the session's last
+        message, the later messages and their items move down by one to make room
+        (PostgreSQL: ``memlane_place``, migration 0016)."""
+        if at >= ended_at:
+            return next_seq
+        later = self._run("SELECT count(*) FROM messages WHERE session_id = %s AND at > %s",
+                          (session_id, at)).fetchone()[0]
+        seq = next_seq - int(later)
+        if later:
+            # (session_id, seq) is unique and checked row by row: through negatives
+            self._run("UPDATE messages SET seq = -(seq + 1) WHERE session_id = %s AND seq >= %s",
+                      (session_id, seq))
+            self._run("UPDATE messages SET seq = -seq WHERE session_id = %s AND seq < 0",
+                      (session_id,))
+            self._run("UPDATE items SET seq = seq + 1 WHERE session_id = %s AND seq >= %s",
+                      (session_id, seq))
+        return seq
 
     def add_messages(self, rows: Sequence[NewMessage], *, gap: float
                      ) -> list[tuple[int, int, int] | None]:
@@ -302,8 +325,8 @@ class SessionsMixin(SqlStore):
 
     # -- the session-intelligence queue -------------------------------------------------
     def claim_for_summary(self, now: float, lease_seconds: float, max_attempts: int,
-                          due_before: float | None = None, scope: str | None = None
-                          ) -> Session | None:
+                          due_before: float | None = None, scope: str | None = None,
+                          settle: float = 0.0) -> Session | None:
         """Lease the next closed (or failed, due for retry) session that needs intelligence
         and whose turns are indexed (of ``scope``, else of any scope).
 
@@ -313,17 +336,25 @@ class SessionsMixin(SqlStore):
         started then never retries, within itself, a session it has just failed. A session
         closed after the indexer's pass waits for the next one: summarized before its
         turns exist, its facts and observations had no turn to point at (``parents``), and
-        never got one.
+        never got one. ``settle``: a closed session that late messages queued again is
+        taken that many seconds after the first of them arrived (its ``next_attempt_at``;
+        a failed one's is when it is due), so that a burst of them costs one summary (the
+        background worker passes ``indexing.late_settle_seconds``; an explicit index 0).
         """
         where, args = _in_scope(scope)
         with self.db.atomic():
             row = self._run(
-                "UPDATE sessions SET lease_until = %s, attempts = attempts + 1 WHERE id = ("
+                # a closed session's next_attempt_at goes back to 0: a late message joining it
+                # while it is summarized starts a new burst (``_REQUEUE_LATE``)
+                "UPDATE sessions SET lease_until = %s, attempts = attempts + 1, next_attempt_at ="
+                " CASE WHEN status = 'closed' THEN 0 ELSE next_attempt_at END WHERE id = ("
                 " SELECT id FROM sessions WHERE summarized_at IS NULL AND indexed_at IS NOT NULL"
                 " AND status IN ('closed', 'failed') AND attempts < %s AND next_attempt_at <= %s"
+                " AND (status = 'failed' OR next_attempt_at = 0 OR next_attempt_at <= %s)"
                 f" AND (lease_until IS NULL OR lease_until < %s){where}"
                 f" ORDER BY next_attempt_at, id LIMIT 1{self.SKIP_LOCKED}) RETURNING {SESSION_COLS}",
-                (now + lease_seconds, max_attempts, now if due_before is None else due_before, now, *args),
+                (now + lease_seconds, max_attempts, now if due_before is None else due_before,
+                 (now if due_before is None else due_before) - settle, now, *args),
             ).fetchone()
         return session(row) if row else None
 
@@ -344,9 +375,10 @@ class SessionsMixin(SqlStore):
         )
         if cur.rowcount == 1 or messages is None:
             return True
+        # the late message that joined it set when it is due (``_REQUEUE_LATE``)
         self._run(
             "UPDATE sessions SET status = CASE WHEN status = 'open' THEN 'open' ELSE 'closed' END,"
-            " summarized_at = NULL, lease_until = NULL, next_attempt_at = 0 WHERE id = %s",
+            " summarized_at = NULL, lease_until = NULL WHERE id = %s",
             (session_id,))
         return False
 
