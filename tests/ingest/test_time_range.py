@@ -50,3 +50,23 @@ def test_the_cli_names_the_range(cli_run):
     cli_run("add", "--scope", "s", "hello")
     out = cli_run("facts", "list", "--now", "9999-12-31", code=1).output
     assert RANGE in out and "years 1 to 9999" not in out
+
+
+def test_epoch_milliseconds_are_refused_with_a_hint_naming_the_seconds() -> None:
+    """Session 23: ``"at": 1709543700000`` (JavaScript's ``Date.now()``; the live stream
+    writes times in milliseconds) was refused as out of range, with no word of why."""
+    import pytest
+
+    from memlane.errors import ValidationError
+    from memlane.ingest.validate import parse_time
+
+    for value in (1709543700000, 1709543700000.0):
+        with pytest.raises(ValidationError) as e:
+            parse_time(value)
+        assert "epoch milliseconds? memlane reads epoch seconds: 1709543700.000 is " \
+               "2024-03-04T09:15:00Z" in str(e.value)
+    for value in (-1e20, 1e30):
+        with pytest.raises(ValidationError) as e:
+            parse_time(value)
+        assert "milliseconds" not in str(e.value)
+    assert parse_time(1709543700).isoformat() == "2024-03-04T09:15:00+00:00"

@@ -119,3 +119,15 @@ def test_every_message_survives_export_and_import(tmp_path_factory, rows):
                            for s in mem.sessions(limit=1000)])
 
     assert sessions(two) == sessions(one)  # the same conversations, cut alike
+
+
+def test_an_export_of_nothing_says_so_on_standard_error_only(cli_run):
+    """Session 23: ``memlane export --scope chat-4`` (a mistyped scope) wrote an empty file
+    and said nothing; standard output stays what import reads (nothing, or ``[]``)."""
+    cli_run("add", "--scope", "chat-42", "--at", "2024-01-01T00:00:00Z", "hello")
+    lines = cli_run("export", "--scope", "chat-4")
+    assert lines.stdout == "" and "nothing exported: scope 'chat-4' holds no messages" in lines.stderr
+    listed = cli_run("export", "--scope", "chat-4", "--json")
+    assert json.loads(listed.stdout) == [] and "nothing exported" in listed.stderr
+    full = cli_run("export", "--scope", "chat-42")
+    assert full.stdout.count("\n") == 1 and "nothing exported" not in full.stderr

@@ -15,7 +15,7 @@ def test_facts_list_says_more_follow_and_offset_reads_them(cli_run, tmp_path):
         want = [f.id for f in mem.store.list_facts("s", limit=10_000)]
     first = cli_run("facts", "list", "--scope", "s", "--json")
     assert [f["id"] for f in json.loads(first.stdout)] == want[:1000]
-    assert "more facts follow: memlane facts list --offset 1000" in first.stderr
+    assert "more facts follow: memlane facts list --scope s --offset 1000" in first.stderr
     rest = cli_run("facts", "list", "--scope", "s", "--offset", "1000", "--json")
     assert [f["id"] for f in json.loads(rest.stdout)] == want[1000:]
     assert "more facts follow" not in rest.stderr

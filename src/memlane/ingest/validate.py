@@ -212,7 +212,7 @@ def parse_time(value: Any, field: str = "at") -> datetime:
         try:
             dt = datetime.fromtimestamp(float(value), UTC)
         except (OverflowError, OSError, ValueError):
-            raise _fail(field, f"{value!r} is out of range ({_RANGE})") from None
+            raise _fail(field, f"{value!r} is out of range ({_RANGE}){_millis(value)}") from None
     elif isinstance(value, str):
         check_unicode(value, field)
         if len(value) > 64:
@@ -231,8 +231,22 @@ def parse_time(value: Any, field: str = "at") -> datetime:
     except (OverflowError, OSError, ValueError):
         raise _fail(field, f"{value!s} is out of range ({_RANGE})") from None
     if not _MIN_TIME <= dt <= _MAX_TIME:
-        raise _fail(field, f"{value!s} is out of range ({_RANGE})")
+        raise _fail(field, f"{value!s} is out of range ({_RANGE}){_millis(value)}")
     return dt
+
+
+def _millis(value: Any) -> str:
+    """A hint for epoch milliseconds (JavaScript's ``Date.now()``, the live stream's times)
+    given where seconds are read: such a number was refused as out of range alone."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            seconds = float(value) / 1000
+            if seconds >= 0 and datetime.fromtimestamp(seconds, UTC) <= _MAX_TIME:
+                return (f"; epoch milliseconds? memlane reads epoch seconds: {seconds:.3f} is "
+                        f"{datetime.fromtimestamp(seconds, UTC):%Y-%m-%dT%H:%M:%S}Z")
+        except (OverflowError, OSError, ValueError):
+            pass
+    return ""
 
 
 _LEAP_SECOND = re.compile(r"(?<=[T ]\d\d:\d\d):60(?=$|[.,Z+-])")

@@ -16,7 +16,7 @@ import click
 
 from memlane.errors import MemlaneError
 from memlane.serve.cli_common import (CliError, attach_global_options, error_json, global_option,
-                                      json_option, memory_of, root_json_option)
+                                      json_option, memory_of, more_follow, root_json_option)
 from memlane.serve.output import echo, safe
 from memlane.serve.render import (dumps, fact_sentence, hit_dict, item_dict, message_dict, nothing_note,
                                   place, scope_is_empty, session_dict)
@@ -339,9 +339,10 @@ def worker(ctx: click.Context, poll: float) -> None:
 @click.option("-k", "k", default=None, type=int,
               help="Number of hits (default search.default_k, 10).")
 @click.option("--kind", "kinds", multiple=True, help="Only these item kinds (repeatable).")
-@click.option("--agent", default=None)
-@click.option("--project", default=None)
-@click.option("--privacy", multiple=True, help="Privacy levels (default private and project).")
+@click.option("--agent", default=None, help="Only items of this agent (as add_message's agent).")
+@click.option("--project", default=None, help="Only items of this project (as add_message's project).")
+@click.option("--privacy", multiple=True,
+              help="Only items of this privacy level (repeatable; default: search.default_privacy).")
 @click.option("--since", default=None, help="Only items at or after this ISO-8601 time.")
 @click.option("--until", default=None, help="Only items at or before this ISO-8601 time.")
 @click.option("--now", default=None, help="The time the question is asked (default: now); "
@@ -556,16 +557,27 @@ def sessions() -> None:
 
 
 @sessions.command("list")
-@click.option("--scope", default=None)
-@click.option("--status", type=click.Choice(["open", "closed", "summarized", "failed"]), default=None)
-@click.option("--limit", default=50, show_default=True, type=int)
+@click.option("--scope", default=None, help="Only this scope's sessions (default: every scope).")
+@click.option("--status", type=click.Choice(["open", "closed", "summarized", "failed"]), default=None,
+              help="Only sessions in this state.")
+@click.option("--limit", default=50, show_default=True, type=int,
+              help="List at most this many sessions.")
+@click.option("--offset", default=0, show_default=True, type=int,
+              help="List from this position on (0 the newest).")
 @json_option
 @click.pass_context
 def sessions_list(ctx: click.Context, scope: str | None, status: str | None, limit: int,
-                  as_json: bool) -> None:
-    """List sessions, newest first."""
+                  offset: int, as_json: bool) -> None:
+    """List sessions, newest first. When more follow than --limit, standard error gives
+    the command that reads on (--offset)."""
     mem = _memory(ctx)
-    rows = mem.sessions(scope=scope, status=status, limit=limit)
+    rows = mem.sessions(scope=scope, status=status, limit=limit, offset=offset)
+    if len(rows) == limit and mem.sessions(scope=scope, status=status, limit=1,
+                                           offset=offset + limit):
+        # the 51st session and every older one were left out without a word
+        more_follow("sessions", "sessions list", {"--scope": scope, "--status": status,
+                                                  "--limit": None if limit == 50 else limit},
+                    offset + limit)
     if as_json:
         echo(dumps([session_dict(s) for s in rows]))
         return

@@ -17,11 +17,28 @@ if TYPE_CHECKING:
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 
 __all__ = ["CREATES", "GLOBAL_OPTIONS", "CliError", "attach_global_options", "error_json", "global_option",
-           "ignores_global", "json_option", "memory_of", "root_config_path", "root_json_option", "sqlite_file"]
+           "ignores_global", "json_option", "memory_of", "more_follow", "root_config_path",
+           "root_json_option", "sqlite_file"]
 
 #: Commands that write, and so may create a missing SQLite database (saying so); every
 #: other command refuses a database that does not exist. ``create``: ``memlane keys create``.
 CREATES = {"add", "import", "worker", "serve", "create", "mcp"}
+
+
+def more_follow(what: str, command: str, options: dict[str, Any], offset: int) -> None:
+    """Say on standard error that a listing was cut and the command that reads on: the
+    command as it was given (its filters and ``--limit``) with the next ``--offset``. The
+    hint named ``--offset`` alone, so following it listed every scope's facts."""
+    import shlex
+
+    words = ["memlane", *command.split()]
+    for flag, value in options.items():
+        if value is True:
+            words.append(flag)
+        elif value is not None and value is not False:
+            words += [flag, str(value)]
+    click.echo(safe(f"more {what} follow: {shlex.join([*words, '--offset', str(offset)])}"),
+               err=True)
 
 
 class CliError(click.ClickException):

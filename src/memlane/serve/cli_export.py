@@ -81,8 +81,16 @@ def export(ctx: click.Context, scope: str | None, as_json: bool) -> None:
     project. memlane export | memlane --db other.db import - copies the conversations.
     """
     mem = memory_of(ctx)
+    count = 0
     if as_json:
-        echo(json.dumps(list(export_lines(mem, scope)), ensure_ascii=False, indent=2))
-        return
-    for row in export_lines(mem, scope):
-        echo(json.dumps(row, ensure_ascii=False))
+        rows = list(export_lines(mem, scope))
+        count = len(rows)
+        echo(json.dumps(rows, ensure_ascii=False, indent=2))
+    else:
+        for row in export_lines(mem, scope):
+            echo(json.dumps(row, ensure_ascii=False))
+            count += 1
+    if not count:  # a mistyped --scope gave an empty file without a word
+        what = (f"scope {scope!r} holds no messages" if scope is not None
+                else "the database holds no messages")
+        echo(f"nothing exported: {what}", err=True)

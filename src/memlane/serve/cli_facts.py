@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import click
 
-from memlane.serve.cli_common import json_option, memory_of
+from memlane.serve.cli_common import json_option, memory_of, more_follow
 from memlane.serve.output import echo, safe
 from memlane.serve.render import dumps, fact_key, fact_sentence, item_dict, nothing_note
 
@@ -26,7 +26,7 @@ def facts() -> None:
     """List current facts, show a fact's history, forget a fact."""
 
 @facts.command("list")
-@click.option("--scope", default=None)
+@click.option("--scope", default=None, help="Only this scope's facts (default: every scope).")
 @click.option("--subject", default=None, help="Only facts about this subject (e.g. user).")
 @click.option("--include-superseded", is_flag=True, help="Also show replaced values.")
 @click.option("--now", default=None, help="Confidence as of this ISO-8601 time (default: now).")
@@ -40,15 +40,16 @@ def facts_list(ctx: click.Context, scope: str | None, subject: str | None,
                include_superseded: bool, now: str | None, limit: int, offset: int,
                as_json: bool) -> None:
     """Facts with their confidence; current ones unless --include-superseded. When more
-    follow than --limit, standard error says the --offset to read on from (the list was
-    cut at 1,000 without a word)."""
+    follow than --limit, standard error gives the command that reads on (--offset)."""
     mem = memory_of(ctx)
     rows = mem.facts(scope, subject, include_superseded=include_superseded, now=now,
                      limit=limit, offset=offset)
     if len(rows) == limit and mem.facts(scope, subject, include_superseded=include_superseded,
                                         limit=1, offset=offset + limit):
-        click.echo(f"more facts follow: memlane facts list --offset {offset + limit}",
-                   err=True)
+        more_follow("facts", "facts list", {"--scope": scope, "--subject": subject,
+                                            "--include-superseded": include_superseded,
+                                            "--limit": None if limit == 1000 else limit},
+                    offset + limit)
     if as_json:
         echo(dumps([dataclasses.asdict(f) for f in rows]))
         return
@@ -64,7 +65,7 @@ def facts_list(ctx: click.Context, scope: str | None, subject: str | None,
 @facts.command("history")
 @click.argument("subject")
 @click.argument("predicate")
-@click.option("--scope", default=None)
+@click.option("--scope", default=None, help="Only this scope's values (default: every scope).")
 @click.option("--now", default=None, help="Confidence as of this ISO-8601 time (default: now).")
 @json_option
 @click.pass_context
@@ -100,7 +101,7 @@ def graph() -> None:
 
 @graph.command("show")
 @click.argument("entity")
-@click.option("--scope", default=None)
+@click.option("--scope", default=None, help="Only this scope's graph (default: every scope).")
 @json_option
 @click.pass_context
 def graph_show(ctx: click.Context, entity: str, scope: str | None, as_json: bool) -> None:
@@ -124,9 +125,11 @@ def graph_show(ctx: click.Context, entity: str, scope: str | None, as_json: bool
         echo(f"  {src} —{rel}→ {dst}  [{sc}]" + (f"  (superseded: now {old})" if old else ""))
     for i in g["items"][:10]:
         echo(f"  item {i.id} [{i.kind}] {' '.join(i.text.split())[:100]}")
+    if len(g["items"]) > 10:  # they were cut at 10 without a word
+        echo(f"  … and {len(g['items']) - 10} more item(s) that mention it (--json lists them all)")
 
 @click.command()
-@click.option("--scope", default=None)
+@click.option("--scope", default=None, help="Only this scope's topics (default: every scope).")
 @click.option("--topic", default=None, help="Fold this topic now, whatever its size or age.")
 @json_option
 @click.pass_context
@@ -146,7 +149,7 @@ def compact(ctx: click.Context, scope: str | None, topic: str | None, as_json: b
 def gc(ctx: click.Context, now: str | None, as_json: bool) -> None:
     """Expire items past their TTL and evict the lowest-value items of lanes over cap.
 
-    Then prune the live stream's change log (``[memory.live]``)."""
+    Then prune the live stream's change log ([memory.live])."""
     r = memory_of(ctx).gc(now)
     if as_json:
         echo(dumps(r))

@@ -42,6 +42,15 @@ def mcp_command(ctx: click.Context, db: str | None, scope: str | None, allow: tu
     from memlane.memory import Memory
     from memlane.serve.mcp import build_server
 
+    given = ctx.get_parameter_source("scope") == click.core.ParameterSource.COMMANDLINE
+    if given and not (scope or "").strip():
+        # an unset variable in a client's entry (--scope "$PROJECT") served every scope
+        raise click.BadParameter("give a scope (1-256 characters) or leave --scope out",
+                                 param_hint="--scope")
+    if any(not pattern.strip() for pattern in allow):
+        # --allow "" gave a server that could reach no scope and said so on every call
+        raise click.BadParameter("an empty pattern matches no scope; give one such as "
+                                 "'team-*' (or '*' for every scope)", param_hint="--allow")
     root = ctx.find_root().obj or {}
     url = db if db is not None else root.get("db")  # --db "" is an error, not the default
     config = load_config(root.get("config_path"), overrides={"db": url} if url is not None else None)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import os
 import signal
@@ -26,6 +27,33 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Refuse at once, in one line, an address the service cannot listen on (a port in use,
+    a name that resolves to nothing), binding as uvicorn does. The service used to print
+    "memlane serving http://…", start its app and index worker, then end with uvicorn's
+    "[Errno 98] … address already in use" log lines seconds later."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host.strip("[]"), port))
+    except OSError as e:
+        why = e.strerror or str(e)
+        hint = " (is another memlane serve running? pick another --port)" \
+            if getattr(e, "errno", None) in (errno.EADDRINUSE,) else ""
+        err = click.ClickException(f"cannot listen on {host}:{port}: {why}{hint}")
+        err.exit_code = _startup_failure()
+        raise err from None
+
+
+def _startup_failure() -> int:
+    from uvicorn.main import STARTUP_FAILURE
+
+    return int(STARTUP_FAILURE)
 
 
 def _ts(value: float | None) -> str:
@@ -70,6 +98,8 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
             f"refusing to bind {host}: no API key is defined, so anyone who can reach that "
             "address could read and change every memory. Create a key first (memlane keys "
             "create --scopes '*') or bind 127.0.0.1.")
+    if port:  # 0: the system picks a free one
+        _check_listen(host, port)
     # uvicorn handles SIGTERM/SIGINT itself once it serves (stop accepting, finish in-flight
     # requests, run the app's shutdown: index worker stopped, database closed), then raises
     # the signal again. Until then, and for that raise, this handler keeps the signal: one
@@ -101,9 +131,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
         if not stopping:
             server.run()
         if not server.started and not stopping:  # as uvicorn.run: the port was taken...
-            from uvicorn.main import STARTUP_FAILURE
-
-            raise SystemExit(STARTUP_FAILURE)
+            raise SystemExit(_startup_failure())
         echo("memlane serve stopped", err=True)
         return
     # Several processes: each builds its own app from the environment (config path,

@@ -188,6 +188,9 @@ def test_sigterm_while_the_service_starts_stops_it(tmp_path: Path) -> None:
 
 
 def test_a_port_in_use_still_exits_with_uvicorns_startup_failure(tmp_path: Path) -> None:
+    """Session 23: and says so in one line naming the address, before it claims to serve
+    (it printed "memlane serving http://…", started its app, then ended with uvicorn's
+    "[Errno 98]" log lines)."""
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -196,8 +199,22 @@ def test_a_port_in_use_still_exits_with_uvicorns_startup_failure(tmp_path: Path)
                                str(tmp_path / "m.db"), "serve", "--port", str(port),
                                "--no-worker"], capture_output=True, cwd=tmp_path,
                               env=_source_env(), timeout=60)
-    assert done.returncode == 3, done.stdout.decode() + done.stderr.decode()
-    assert "memlane serve stopped" not in done.stderr.decode()
+    out, err = done.stdout.decode(), done.stderr.decode()
+    assert done.returncode == 3, out + err
+    assert "memlane serve stopped" not in err
+    assert "memlane serving" not in out and "Application startup" not in err, out + err
+    assert f"Error: cannot listen on 127.0.0.1:{port}: Address already in use" in err, err
+    assert "another memlane serve" in err and "Traceback" not in err
+
+
+def test_a_host_that_names_no_address_is_refused_in_one_line(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    assert CliRunner().invoke(cli, ["--db", db, "keys", "create", "--scopes", "*"]).exit_code == 0
+    r = CliRunner().invoke(cli, ["--db", db, "serve", "--host", "no-such-host.invalid",
+                                 "--port", str(_port()), "--no-worker"])
+    assert r.exit_code == 3, r.output
+    assert "cannot listen on no-such-host.invalid:" in r.output
+    assert "memlane serving" not in r.output
 
 
 def test_sigterm_ends_open_live_streams_cleanly(tmp_path: Path) -> None:

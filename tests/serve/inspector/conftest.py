@@ -17,6 +17,23 @@ from memlane.serve.keys import create_key
 from memlane.testing import example_files, memory
 from memlane.testing.http import serving
 
+
+@pytest.fixture(autouse=True)
+def strict_templates() -> Iterator[None]:
+    """Every inspector page rendered in these tests fails on a name its template reads and
+    its view does not give (in service such a name renders empty and is logged)."""
+    from jinja2 import StrictUndefined
+
+    from memlane.serve.http.inspector import pages
+
+    lenient = pages._env.undefined
+    pages._env.undefined = StrictUndefined
+    try:
+        yield
+    finally:
+        pages._env.undefined = lenient
+
+
 XSS = '<script>document.title="pwned"</script><img src=x onerror="document.title=1">'
 
 

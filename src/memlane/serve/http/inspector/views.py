@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from memlane.errors import NotFoundError, ValidationError
+from memlane.ingest.params import MAX_BUDGET
 from memlane.ingest.spellings import resolve_scope
 from memlane.memory import Memory
 from memlane.retrieve.explain import explain
@@ -313,7 +314,7 @@ def packs_list(mem: Memory, who: Caller) -> dict[str, Any]:
         packs = sorted((p for s in visible for p in mem.store.list_packs(s["scope"], limit=50)),
                        key=lambda p: -p["id"])[:50]
     return {"packs": packs, "scopes": visible, "budget": mem.config.pack.budget,
-            "every_scope": who.allows(None)}
+            "max_budget": MAX_BUDGET, "every_scope": who.allows(None)}
 
 
 def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int:
@@ -325,7 +326,7 @@ def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int:
     if scope is None and not who.allows(None):
         scope = pick_scope(mem, who, None)  # as search_page: a key's own most recent scope
     who.check(scope, write=False)
-    budget = _int(form.get("budget", ""), "budget", mem.config.pack.budget, 16, 100_000)
+    budget = _int(form.get("budget", ""), "budget", mem.config.pack.budget, 16, MAX_BUDGET)
     pack = mem.pack(query, budget, scope=scope)
     if pack.id is None:
         raise ValidationError("pack.journal is off in the configuration: packs are not "
@@ -342,9 +343,20 @@ def pack_page(mem: Memory, who: Caller, pack_id: int) -> dict[str, Any]:
     items = mem.store.get_items([e["item_id"] for e in entries if e.get("item_id")])
     for e in entries:
         item = items.get(e["item_id"]) if e.get("item_id") else None
-        e["text"] = item.text if item is not None else ""
+        e["text"] = item.text if item is not None else _message_text(mem, e.get("message_id"))
     return {"pack": pack, "shares": sorted(shares.items(), key=lambda kv: -kv[1]),
             "entries": entries, "kept": sum(1 for e in entries if e["kept"])}
+
+
+def _message_text(mem: Memory, message_id: int | None) -> str:
+    """A recent message's text (its pack entry has no item): the Text column was empty
+    for every recent_turns candidate. "" once the message has been erased."""
+    if not message_id:
+        return ""
+    try:
+        return mem.store.get_message(message_id).text
+    except NotFoundError:
+        return ""
 
 
 def process_metrics(metrics: Any) -> dict[str, Any]:
