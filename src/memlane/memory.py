@@ -499,7 +499,8 @@ class Memory:
         if self._closed:  # a worker would only log the closed database's error, forever
             raise self._calls.error()
         if self._worker is None:
-            self._worker = IndexWorker(self.work_once, poll_seconds=poll_seconds)
+            self._worker = IndexWorker(self.work_once, poll_seconds=poll_seconds,
+                                       redact=self._redact_text)
         if self._read_only("the index worker does not run (it writes what it indexes)"):
             return self._worker  # not started: it would fail and warn at every poll, forever
         return self._worker.start()
@@ -577,6 +578,10 @@ class Memory:
         if self.config.confidence.touch_on_access and not getattr(self._local, "no_touch", False):
             self._touch_facts(hits, asked)
         return hits
+
+    def _redact_text(self, text: str) -> str:
+        """``text`` redacted as ``[memory.ingest]`` says (an error a worker logs)."""
+        return scrub(self.config.ingest, text)[0]
 
     def _read_only(self, what: str) -> bool:
         """Whether the database is opened read-only (a read-only file or mount, ``?mode=ro``,
