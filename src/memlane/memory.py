@@ -815,7 +815,8 @@ class Memory:
                                           other_id=e["other_id"], session_id=e["session_id"])
             self.store.log_fact_event(mark, "forgotten", time.time(), session_id=fact.session_id)
             self.store.bump("facts_forgotten")
-        self._forget_cached_text()  # its words may be in a query, a sentence or a vector cache
+        self._forget_cached_text()
+        self._vacuum_if_configured()  # its words may be in a query, a sentence or a vector cache
 
     @validated
     def forgotten_facts(self, subject: str, predicate: str,
@@ -879,6 +880,7 @@ class Memory:
                 self.store.forget_traces(item.scope, [item_id], [], [item.text], names)
         forget_spellings(self.store)  # it may have held the last rows of an old spelling
         self._forget_cached_text()
+        self._vacuum_if_configured()
 
     @validated
     def forget_scope(self, scope: str) -> EraseReport:
@@ -897,6 +899,7 @@ class Memory:
         report = EraseReport(scope, None, counts)
         forget_spellings(self.store)
         self._forget_cached_text()
+        self._vacuum_if_configured()
         return report
 
     @validated
@@ -908,7 +911,21 @@ class Memory:
         report = EraseReport(scope, session_id, self.store.erase_sessions([session_id]))
         forget_spellings(self.store)  # it may have held the last rows of an old spelling
         self._forget_cached_text()
+        self._vacuum_if_configured()
         return report
+
+    @validated
+    def vacuum(self) -> None:
+        """Rewrite the database so no page keeps a stale copy of an erased row: SQLite's
+        ``VACUUM`` (every page written again from the rows alone, the WAL truncated; no
+        other writer should be running), PostgreSQL's ``VACUUM (FULL)`` of memlane's tables
+        (each locked while it is rewritten). ``[memory.erase] vacuum = true`` runs it after
+        every erase; ``--vacuum`` after one (docs/erasure.md)."""
+        self.store.vacuum()
+
+    def _vacuum_if_configured(self) -> None:
+        if self.config.erase.vacuum:
+            self.store.vacuum()
 
     def _forget_cached_text(self) -> None:
         """After an erase: no cache of this process keeps conversation text

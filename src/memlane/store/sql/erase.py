@@ -65,6 +65,11 @@ class EraseMixin(SqlStore):
     def _after_erase(self) -> None:
         """After the commit."""
 
+    def vacuum(self) -> None:
+        """Rewrite the database's tables so no page keeps a stale copy of an erased row
+        (``Memory.vacuum``, ``[memory.erase] vacuum``; docs/erasure.md)."""
+        raise NotImplementedError
+
     JSON = "%s"
     """A JSON document parameter (PostgreSQL: ``%s::jsonb``)."""
 
