@@ -875,9 +875,11 @@ class Memory:
                 item = self.store.get_item(item_id)
                 self.store.delete_item(item_id)
                 # an entity item's node in the graph (name, context) goes with it, or is
-                # rebuilt from the scope's other items naming it
+                # rebuilt from the scope's other items naming it; the relations naming it
+                # go with the node, or those of the item's session
                 names = [str(item.extra.get("name") or "")] if item.kind == "entity" else []
-                self.store.forget_traces(item.scope, [item_id], [], [item.text], names)
+                self.store.forget_traces(item.scope, [item_id], [], [item.text], names,
+                                         entity_session=item.session_id)
         forget_spellings(self.store)  # it may have held the last rows of an old spelling
         self._forget_cached_text()
         self._vacuum_if_configured()
