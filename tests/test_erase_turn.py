@@ -186,3 +186,37 @@ def test_forgetting_an_entity_item_takes_its_node_out_of_the_graph(alice: Memory
         mem.graph("Zorblatt", "alice")
     assert "Zorblatt" not in [e.name for e in mem.store.scope_entities("alice")]
     assert [(e.scope, e.name) for e in mem.store.scope_entities("bob")] == others
+
+
+def test_forgetting_an_entity_item_takes_the_relations_naming_it(alice: Memory) -> None:
+    """``forget_item`` of ``Zorblatt (place)`` took its node out of the graph but left the
+    relation ``user lives_in zorblatt`` read with it: the graph still showed where
+    the user lives. Relations naming it go with its node; when another entity item of the
+    scope still names it (the node is rebuilt), those of the forgotten item's session go."""
+    mem = alice
+    [sid] = [s.id for s in mem.sessions("alice")]
+
+    def entity(name: str) -> int:
+        [item] = [i for i in mem.store.session_items(sid, kind="entity")
+                  if i.extra.get("name") == name]
+        return item.id
+
+    assert ("alice", "user", "lives_in", "zorblatt") in mem.store.relations_of("user", "alice")
+    mem.forget_item(entity("Zorblatt"))
+    assert all("zorblatt" not in r for r in mem.store.relations_of("user", "alice"))
+    assert mem.store.relations_of("zorblatt", "alice") == []
+    # Ana is named again in a later session: her node is rebuilt and keeps that session's
+    # statement; the one read with the forgotten item goes
+    add_sessions(mem, [(4, [("user", "My sister Ana visits on Sunday."), ("assistant", "Nice."),
+                            ("user", "Ana loves hiking."), ("assistant", "Great.")])],
+                 now=NOW, scope="alice")
+    mem.index(now=NOW)
+    kept = [r for r in mem.store.db.execute(
+        "SELECT session_id FROM relations WHERE scope = 'alice' AND target_entity = 'ana'")]
+    assert len({r[0] for r in kept}) == 2, kept
+    mem.forget_item(entity("Ana"))
+    assert mem.graph("Ana", "alice")["entity"]
+    left = [r[0] for r in mem.store.db.execute(
+        "SELECT session_id FROM relations WHERE scope = 'alice' AND target_entity = 'ana'")]
+    assert left and sid not in left, left
+    assert mem.graph("Zorblatt", "bob")["entity"]   # another tenant's node stays

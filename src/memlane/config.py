@@ -336,6 +336,17 @@ class LiveConfig:
 
 
 @dataclass(frozen=True)
+class EraseConfig:
+    """Erasure. ``[memory.erase]`` (docs/erasure.md)."""
+
+    vacuum: bool = False
+    """After every erase (``forget_scope``, ``forget_session``, ``forget_item``,
+    ``forget_fact``), rewrite the database (``Memory.vacuum``): on SQLite a stale copy of an
+    erased row left in a page's free gap goes too; each erase then takes as long as a
+    ``VACUUM`` of the whole file."""
+
+
+@dataclass(frozen=True)
 class PackConfig:
     """Context packing. ``[memory.pack]``."""
 
@@ -749,6 +760,7 @@ class Config:
     facts: FactsConfig = field(default_factory=FactsConfig)
     hygiene: HygieneConfig = field(default_factory=HygieneConfig)
     live: LiveConfig = field(default_factory=LiveConfig)
+    erase: EraseConfig = field(default_factory=EraseConfig)
     pack: PackConfig = field(default_factory=PackConfig)
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
     mcp: McpConfig = field(default_factory=McpConfig)
@@ -783,6 +795,7 @@ _SECTIONS = {
     "facts": FactsConfig,
     "hygiene": HygieneConfig,
     "live": LiveConfig,
+    "erase": EraseConfig,
     "pack": PackConfig,
     "retrieval": RetrievalConfig,
     "mcp": McpConfig,

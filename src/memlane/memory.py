@@ -507,7 +507,8 @@ class Memory:
         if self._closed:  # a worker would only log the closed database's error, forever
             raise self._calls.error()
         if self._worker is None:
-            self._worker = IndexWorker(self.work_once, poll_seconds=poll_seconds)
+            self._worker = IndexWorker(self.work_once, poll_seconds=poll_seconds,
+                                       redact=self._redact_text)
         if self._read_only("the index worker does not run (it writes what it indexes)"):
             return self._worker  # not started: it would fail and warn at every poll, forever
         return self._worker.start()
@@ -585,6 +586,10 @@ class Memory:
         if self.config.confidence.touch_on_access and not getattr(self._local, "no_touch", False):
             self._touch_facts(hits, asked)
         return hits
+
+    def _redact_text(self, text: str) -> str:
+        """``text`` redacted as ``[memory.ingest]`` says (an error a worker logs)."""
+        return scrub(self.config.ingest, text)[0]
 
     def _read_only(self, what: str) -> bool:
         """Whether the database is opened read-only (a read-only file or mount, ``?mode=ro``,
@@ -818,7 +823,8 @@ class Memory:
                                           other_id=e["other_id"], session_id=e["session_id"])
             self.store.log_fact_event(mark, "forgotten", time.time(), session_id=fact.session_id)
             self.store.bump("facts_forgotten")
-        self._forget_cached_text()  # its words may be in a query, a sentence or a vector cache
+        self._forget_cached_text()
+        self._vacuum_if_configured()  # its words may be in a query, a sentence or a vector cache
 
     @validated
     def forgotten_facts(self, subject: str, predicate: str,
@@ -877,11 +883,14 @@ class Memory:
                 item = self.store.get_item(item_id)
                 self.store.delete_item(item_id)
                 # an entity item's node in the graph (name, context) goes with it, or is
-                # rebuilt from the scope's other items naming it
+                # rebuilt from the scope's other items naming it; the relations naming it
+                # go with the node, or those of the item's session
                 names = [str(item.extra.get("name") or "")] if item.kind == "entity" else []
-                self.store.forget_traces(item.scope, [item_id], [], [item.text], names)
+                self.store.forget_traces(item.scope, [item_id], [], [item.text], names,
+                                         entity_session=item.session_id)
         forget_spellings(self.store)  # it may have held the last rows of an old spelling
         self._forget_cached_text()
+        self._vacuum_if_configured()
 
     @validated
     def forget_scope(self, scope: str) -> EraseReport:
@@ -900,6 +909,7 @@ class Memory:
         report = EraseReport(scope, None, counts)
         forget_spellings(self.store)
         self._forget_cached_text()
+        self._vacuum_if_configured()
         return report
 
     @validated
@@ -911,7 +921,21 @@ class Memory:
         report = EraseReport(scope, session_id, self.store.erase_sessions([session_id]))
         forget_spellings(self.store)  # it may have held the last rows of an old spelling
         self._forget_cached_text()
+        self._vacuum_if_configured()
         return report
+
+    @validated
+    def vacuum(self) -> None:
+        """Rewrite the database so no page keeps a stale copy of an erased row: SQLite's
+        ``VACUUM`` (every page written again from the rows alone, the WAL truncated; no
+        other writer should be running), PostgreSQL's ``VACUUM (FULL)`` of memlane's tables
+        (each locked while it is rewritten). ``[memory.erase] vacuum = true`` runs it after
+        every erase; ``--vacuum`` after one (docs/erasure.md)."""
+        self.store.vacuum()
+
+    def _vacuum_if_configured(self) -> None:
+        if self.config.erase.vacuum:
+            self.store.vacuum()
 
     def _forget_cached_text(self) -> None:
         """After an erase: no cache of this process keeps conversation text

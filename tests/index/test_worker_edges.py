@@ -80,3 +80,42 @@ def test_a_stop_ends_the_run_after_the_current_session_not_the_backlog(tmp_path)
         assert len(srv.chat_requests) <= 2  # the session in flight (and at most one more)
         assert mem.stats()["summary_queue"]["pending"] >= 10
         mem.close()
+
+
+def _first_failure(w: IndexWorker, caplog) -> list[str]:
+    with caplog.at_level("WARNING", logger="memlane.worker"):
+        caplog.clear()
+        w.start()
+        for _ in range(250):
+            if w.failures:
+                break
+            time.sleep(0.02)
+        w.stop()
+    return [r.getMessage() for r in caplog.records]
+
+
+def test_a_failed_runs_error_is_redacted_before_it_is_kept_and_logged(tmp_path, caplog):
+    """The worker kept an error as it came in ``last_error`` and logged it: an error quoting
+    a model's answer or a row (a key in it) reached the logs and metrics. Redacted now as
+    the memory's ``[memory.ingest]`` says (session 23), like a failed summary's reason."""
+    from memlane.testing import memory
+
+    key = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+
+    def failing():
+        raise RuntimeError(f"the model answered {key} about Zorblatt-42")
+
+    mem = memory(tmp_path / "m.db", ingest={"redact_patterns": ["Zorblatt-[0-9]+"]})
+    configured = IndexWorker(failing, poll_seconds=0.05, redact=mem._redact_text)
+    default = IndexWorker(failing, poll_seconds=0.05)
+    for w, kept in ((configured, ()), (default, ("Zorblatt-42",))):
+        logged = _first_failure(w, caplog)
+        assert w.last_error is not None and w.last_error.startswith("RuntimeError: the model")
+        assert logged and all(w.last_error in m for m in logged)
+        for secret in (key, "Zorblatt-42"):
+            assert (secret in w.last_error) == (secret in kept), (secret, w.last_error)
+    # Memory.start_worker's worker redacts with the memory's configuration
+    started = mem.start_worker(poll_seconds=60)
+    started.stop()
+    assert started._redact == mem._redact_text
+    mem.close()

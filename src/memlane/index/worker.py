@@ -36,8 +36,20 @@ def _seconds(value: float, name: str) -> float:
     return float(value)
 
 
+def _default_redact(text: str) -> str:
+    """``text`` redacted as the default ``[memory.ingest]`` does (a worker built without
+    its memory's configuration)."""
+    from memlane.config import IngestConfig
+    from memlane.ingest.redact import scrub
+
+    return scrub(IngestConfig(), text)[0]
+
+
 class IndexWorker:
-    """Calls ``index_once()`` every ``poll_seconds`` until stopped; errors back off."""
+    """Calls ``index_once()`` every ``poll_seconds`` until stopped; errors back off.
+
+    A run's error is kept as ``last_error`` and logged after ``redact`` (the memory's
+    ``[memory.ingest]`` redaction; the default one when not given)."""
 
     def __init__(
         self,
@@ -46,12 +58,14 @@ class IndexWorker:
         poll_seconds: float = 5.0,
         max_backoff_seconds: float = 300.0,
         on_report: Callable[[IndexReport], None] | None = None,
+        redact: Callable[[str], str] | None = None,
     ) -> None:
         self._index_once = index_once
         self.poll_seconds = _seconds(poll_seconds, "poll_seconds")
         self.max_backoff_seconds = max(_seconds(max_backoff_seconds, "max_backoff_seconds"),
                                        self.poll_seconds)
         self._on_report = on_report
+        self._redact = redact if redact is not None else _default_redact
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.runs = 0
@@ -69,7 +83,9 @@ class IndexWorker:
                     report = self._index_once()
             except Exception as e:  # a process edge: log, back off, try again
                 self.failures += 1
-                self.last_error = f"{type(e).__name__}: {e}"
+                # an error may quote what it failed on (a model's answer, a row's text):
+                # redacted like any text memlane stores before it reaches a log (session 23)
+                self.last_error = self._redact(f"{type(e).__name__}: {e}")
                 delay = min(delay * 2, self.max_backoff_seconds)
                 log.warning("index run failed (%s); retrying in %gs", self.last_error, delay)
             else:

@@ -314,6 +314,7 @@ RULES: dict[str, dict[str, Rule]] = {
     "forget_item": {"item_id": _id},
     "forget_scope": {"scope": _ident},
     "forget_session": {"session_id": _id},
+    "vacuum": {},
     "gc": {"now": _OPT_TIME},
     "compact": {"scope": _OPT_IDENT, "topic": _OPT_SHORT, "now": _OPT_TIME},
     "work_once": {"now": _OPT_TIME},

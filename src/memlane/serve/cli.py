@@ -323,7 +323,8 @@ def worker(ctx: click.Context, poll: float) -> None:
             echo(f"closed {r.sessions_closed}, indexed {r.sessions_indexed} session(s) / "
                        f"{r.items_indexed} item(s)", err=True)
 
-    w = IndexWorker(mem.background_index, poll_seconds=poll, on_report=report)
+    w = IndexWorker(mem.background_index, poll_seconds=poll, on_report=report,
+                    redact=mem._redact_text)
     signal.signal(signal.SIGTERM, lambda *_: w.stop(timeout=0))
     echo(f"memlane worker on {mem.store.url}: polling every {poll:g}s", err=True)
     try:

@@ -5,6 +5,7 @@ without a terminal and without ``--yes`` it refuses (exit status 1) and erases n
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -25,6 +26,16 @@ def _confirmed(question: str, yes: bool) -> None:
         raise click.ClickException("nothing erased")
 
 
+VACUUM_HELP = ("Then rewrite the database (SQLite VACUUM, PostgreSQL VACUUM FULL) so no page "
+               "keeps a stale copy of an erased row ([memory.erase] vacuum does it always).")
+
+
+def vacuum_after(mem: Any, vacuum: bool) -> None:
+    """``--vacuum``: rewrite the database after the erase, unless the erase did."""
+    if vacuum and not mem.config.erase.vacuum:
+        mem.vacuum()
+
+
 def _report(report: EraseReport, as_json: bool) -> None:
     if as_json:
         echo(dumps(report.to_dict()))
@@ -35,24 +46,31 @@ def _report(report: EraseReport, as_json: bool) -> None:
 @click.command()
 @click.option("--scope", required=True, help="The scope (a user, a tenant, a conversation key) to erase.")
 @click.option("--yes", is_flag=True, help="Erase without asking for confirmation.")
+@click.option("--vacuum", is_flag=True, help=VACUUM_HELP)
 @json_option
 @click.pass_context
-def forget(ctx: click.Context, scope: str, yes: bool, as_json: bool) -> None:
+def forget(ctx: click.Context, scope: str, yes: bool, vacuum: bool, as_json: bool) -> None:
     """Erase a whole scope: every session, message, item, fact, entity and pack of it."""
     mem = memory_of(ctx)
     _confirmed(f"Erase everything memlane holds of scope {scope!r}?", yes)
-    _report(mem.forget_scope(scope), as_json)
+    report = mem.forget_scope(scope)
+    vacuum_after(mem, vacuum)
+    _report(report, as_json)
 
 
 @click.command("forget")
 @click.argument("session_id", type=int)
 @click.option("--yes", is_flag=True, help="Erase without asking for confirmation.")
+@click.option("--vacuum", is_flag=True, help=VACUUM_HELP)
 @json_option
 @click.pass_context
-def sessions_forget(ctx: click.Context, session_id: int, yes: bool, as_json: bool) -> None:
+def sessions_forget(ctx: click.Context, session_id: int, yes: bool, vacuum: bool,
+                    as_json: bool) -> None:
     """Erase one session (a conversation) and everything derived from it."""
     mem = memory_of(ctx)
     s = mem.session(session_id)
     _confirmed(f"Erase session {session_id} of scope {s.scope!r} ({s.message_count} messages)"
                " and everything derived from it?", yes)
-    _report(mem.forget_session(session_id), as_json)
+    report = mem.forget_session(session_id)
+    vacuum_after(mem, vacuum)
+    _report(report, as_json)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import click
 
 from memlane.serve.cli_common import json_option, memory_of, more_follow
+from memlane.serve.cli_erase import VACUUM_HELP, vacuum_after
 from memlane.serve.output import echo, safe
 from memlane.serve.render import dumps, fact_key, fact_sentence, item_dict, nothing_note
 
@@ -88,11 +89,14 @@ def facts_history(ctx: click.Context, subject: str, predicate: str, scope: str |
 
 @facts.command("forget")
 @click.argument("fact_id", type=int)
+@click.option("--vacuum", is_flag=True, help=VACUUM_HELP)
 @json_option
 @click.pass_context
-def facts_forget(ctx: click.Context, fact_id: int, as_json: bool) -> None:
+def facts_forget(ctx: click.Context, fact_id: int, vacuum: bool, as_json: bool) -> None:
     """Hard delete a fact with its item, vector and lexical rows."""
-    memory_of(ctx).forget_fact(fact_id)
+    mem = memory_of(ctx)
+    mem.forget_fact(fact_id)
+    vacuum_after(mem, vacuum)
     echo(dumps({"forgotten": fact_id}) if as_json else f"fact {fact_id} forgotten")
 
 @click.group()

@@ -18,6 +18,17 @@ class PostgresErase(EraseMixin):
     db: Database
     JSON = "%s::jsonb"
 
+    TABLES = ("items", "messages", "sessions", "vectors", "facts", "fact_events", "entities",
+              "relations", "packs", "changes", "embed_cache")
+    """The tables an erase deletes from."""
+
+    def vacuum(self) -> None:
+        # a deleted row stays in its page until VACUUM; plain VACUUM marks the space free
+        # without overwriting it, VACUUM FULL writes each table into a new file (an ACCESS
+        # EXCLUSIVE lock while it runs). The server's WAL and backups are not touched.
+        for table in self.TABLES:
+            self.db.execute(f"VACUUM (FULL) {table}")
+
     def _log_last_pack(self, scope: str) -> None:
         self.db.execute(
             "INSERT INTO changes (scope, entity, entity_id, op, topic, doc, at)"

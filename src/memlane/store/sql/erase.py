@@ -65,6 +65,11 @@ class EraseMixin(SqlStore):
     def _after_erase(self) -> None:
         """After the commit."""
 
+    def vacuum(self) -> None:
+        """Rewrite the database's tables so no page keeps a stale copy of an erased row
+        (``Memory.vacuum``, ``[memory.erase] vacuum``; docs/erasure.md)."""
+        raise NotImplementedError
+
     JSON = "%s"
     """A JSON document parameter (PostgreSQL: ``%s::jsonb``)."""
 
@@ -348,15 +353,18 @@ class EraseMixin(SqlStore):
 
     def forget_traces(self, scope: str | None, item_ids: Sequence[int],
                       fact_ids: Sequence[int], texts: Sequence[str],
-                      entities: Iterable[str] = ()) -> dict[str, int]:
+                      entities: Iterable[str] = (),
+                      entity_session: int | None = None) -> dict[str, int]:
         """Inside the transaction of ``forget_item`` or ``forget_fact``: what else holds
         the erased items' and facts' words goes too, as for a session erase: the packs of
         ``scope`` (and of no scope) that drew on one of the items, the embedding cache's
         vectors of ``texts``, the change log's documents of the items, facts and packs
         (``blank_changes``), and the graph's nodes of ``entities`` (the names of erased
         entity items: deleted when no entity item of the scope names them any more, else
-        rebuilt from those). The counts of packs, cached vectors, change records and
-        entities."""
+        rebuilt from those), with the relations of ``scope`` naming one of them: all of
+        them when its node goes, else those read in ``entity_session`` (the erased item's
+        session: the statements the forgotten entity was read from). The counts of packs,
+        cached vectors, change records, entities and relations."""
         packs: list[int] = []
         for where in [*([scope] if scope is not None else []), None]:
             doomed = self._packs_using(where, item_ids, [])
@@ -368,8 +376,29 @@ class EraseMixin(SqlStore):
                       (("item", item_ids), ("fact", fact_ids), ("pack", packs)))
         names = {normalize_name(n) for n in entities if n}
         gone = self._rebuild_entities(scope, names) if scope is not None and names else 0
+        relations = (self._forget_relations(scope, names, entity_session)
+                     if scope is not None and names else 0)
         return {"packs": len(packs), "cached_vectors": self._forget_cached(texts),
-                "changes": changes, "entities": gone}
+                "changes": changes, "entities": gone, "relations": relations}
+
+    def _forget_relations(self, scope: str, names: set[str], session_id: int | None) -> int:
+        """Relations of ``scope`` naming one of ``names`` (normalized): those of a name the
+        graph no longer holds, and those read in ``session_id`` (session 23: they named a
+        forgotten entity item and stayed, shown by ``graph`` of the other end)."""
+        n = 0
+        for norm in sorted(names):
+            known = self._run("SELECT 1 FROM entities WHERE scope = %s AND norm_name = %s",
+                              (scope, norm)).fetchone() is not None
+            sql = ("DELETE FROM relations WHERE scope = %s"
+                   " AND (source_entity = %s OR target_entity = %s)")
+            params: list[Any] = [scope, norm, norm]
+            if known:
+                if session_id is None:
+                    continue
+                sql += " AND session_id = %s"
+                params.append(session_id)
+            n += self._run(sql, params).rowcount
+        return n
 
     @contextmanager
     def erasing(self) -> Iterator[None]:
