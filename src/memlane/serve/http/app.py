@@ -30,8 +30,9 @@ from memlane.serve.http import errors, metrics, openapi
 from memlane.serve.http.auth import KeyCache, RateLimiter, principal
 from memlane.serve.http.errors import ApiError, error_body
 from memlane.serve.http.responses import JSONResponse
+from memlane.serve.http.stream import note_transport
 
-__all__ = ["BodyLimit", "HeadAsGet", "app_from_environment", "create_app"]
+__all__ = ["BodyLimit", "HeadAsGet", "MemlaneApp", "app_from_environment", "create_app"]
 
 log = logging.getLogger("memlane.serve")
 
@@ -210,7 +211,7 @@ def create_app(
             if owned:
                 mem.close()
 
-    app = FastAPI(
+    app = MemlaneApp(
         title="memlane",
         summary="Long-term memory for LLM agents: actions, REST resources, a live stream.",
         version=_version(),
@@ -232,6 +233,16 @@ def create_app(
     app.add_middleware(HeadAsGet)
     metrics.mount(app)  # outermost: it sees every answer, a 413 included
     return app
+
+
+class MemlaneApp(FastAPI):
+    """FastAPI, which notes a live-stream request's transport first (``stream._Stream``
+    aborts a stalled client's connection at shutdown): inside, Starlette's outermost
+    middleware has already wrapped the server's ``send``."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        note_transport(scope, send)
+        await super().__call__(scope, receive, send)
 
 
 def _version() -> str:
