@@ -56,3 +56,17 @@ def test_requests_sent_at_once_to_two_processes(tmp_path: Path, mode: str) -> No
     assert "; 2 process(es))" in text, text
     assert "Session not found" not in text and "Traceback" not in text, text
     assert counts == [f"{NOTES} hit(s) for 'zebra note' in scope o, best first:"] * 6
+
+
+def test_a_get_opens_no_stream(service) -> None:
+    """Without a session a GET of /mcp opened an event stream for messages memlane never
+    sends, and kept it open, empty, for as long as the client did: now it is the
+    protocol's answer for no stream, 405 (the SDK's clients then only POST, as above)."""
+    import httpx
+
+    url, key, _ = service
+    headers = {"Accept": "text/event-stream", "Authorization": f"Bearer {key('*')}"}
+    with httpx.stream("GET", f"{url}/mcp", headers=headers, timeout=10) as r:
+        assert r.status_code == 405 and r.headers["allow"] == "POST"
+        assert r.read() and r.json()["error"]["code"] == -32600
+    assert httpx.get(f"{url}/mcp", timeout=10).status_code == 401  # the key first

@@ -59,6 +59,17 @@ class _Authenticated:
         except ApiError as e:
             await e.response()(scope, receive, send)
             return
+        if scope.get("method") == "GET":
+            # no stream to offer: memlane sends nothing unasked, and without a session a
+            # GET opened an event stream that stayed open, empty, for as long as the
+            # client kept it (the protocol's answer for no stream is 405)
+            from starlette.responses import JSONResponse
+
+            await JSONResponse({"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32600, "message": "Method Not Allowed: this server offers no "
+                "event stream; send requests with POST"}}, status_code=405,
+                headers={"Allow": "POST"})(scope, receive, send)
+            return
         await self.server.session_manager.handle_request(scope, receive, send)
 
 
