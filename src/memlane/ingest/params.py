@@ -209,10 +209,32 @@ def _extra(value: Any, field: str, config: Config) -> dict[str, Any]:
     except (TypeError, ValueError) as e:
         raise ValidationError(f"{field}: must hold only JSON values ({e})", field=field) from None
     check_unicode(text, field)
+    where = _wide_int(value, field)
+    if where is not None:
+        raise ValidationError(f"{where}: an integer past 64 bits (from -2**63 to 2**63-1); "
+                              "send a larger number as a string", field=field)
     if len(text) > config.ingest.max_message_chars:
         raise ValidationError(f"{field}: {len(text)} characters of JSON is over the limit of "
                               f"{config.ingest.max_message_chars}", field=field)
     return value
+
+
+def _wide_int(value: Any, field: str) -> str | None:
+    """The dotted path of the first integer in ``value`` outside 64 bits, or None. JSON has
+    no limit on an integer, but the service's encoder (orjson) and most JSON readers do:
+    ``extra: {"n": 10**30}`` was stored, then every answer carrying the item (its upsert,
+    each search reaching it) was a 500. Called once the value is known to be acyclic."""
+    stack: list[tuple[Any, str]] = [(value, field)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, int) and not isinstance(item, bool):
+            if not -2**63 <= item <= 2**63 - 1:
+                return path
+        elif isinstance(item, dict):
+            stack.extend((v, f"{path}.{k}") for k, v in item.items())
+        elif isinstance(item, (list, tuple)):
+            stack.extend((v, f"{path}.{i}") for i, v in enumerate(item))
+    return None
 
 
 def _topics(value: Any, field: str, config: Config) -> tuple[str, ...]:

@@ -61,6 +61,14 @@ def _ts(value: float | None) -> str:
 
 
 
+WORKER_HEALTHCHECK_SECONDS = 60
+"""How long uvicorn's supervisor waits for a worker process to answer its health check
+before it kills the process (SIGKILL) and starts another. uvicorn's default, 5 s, is
+missed by a worker that is starting (importing memlane, opening the store) or busy on a
+loaded machine: on 2 cores at load 11, `memlane serve --workers 2` killed and restarted
+its workers six times in a row, cutting the requests they were answering."""
+
+
 @click.command()
 @click.option("--host", default=None, help="Address to bind (default serve.host, 127.0.0.1).")
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
@@ -156,7 +164,8 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = own_dir
     try:
         uvicorn.run("memlane.serve.http.app:app_from_environment", factory=True,
-                    workers=workers, **common)
+                    workers=workers, timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
+                    **common)
     finally:
         if own_dir is not None:
             import shutil

@@ -4,6 +4,19 @@ Every HTTP request to ``/mcp`` is authenticated like any other route (``principa
 without a valid key, 429 over the key's rate) before the MCP SDK sees it; the key's
 ``Principal`` rides in the request's state, and each tool call checks its scope against
 that request's own key, not the key that opened the MCP session.
+
+The endpoint keeps no session (the SDK's stateless mode, as the 2026-07-28 protocol is
+for every client): each request stands alone. A 2025-protocol client's session lived in
+the memory of the process that answered its ``initialize``, so under ``memlane serve
+--workers N`` a request the kernel handed to another process was answered "Session not
+found" (404). memlane's server sends nothing unasked (no notifications, subscriptions or
+sampling), so a session held nothing a request needs.
+
+Order over HTTP: requests a client has in flight at once have none (each is its own HTTP
+request, on its own connection, possibly in another process; the 2026 protocol has no
+session to order them in). A request sent after another's answer sees its effect: a tool
+answers once its write is committed. A client that needs order waits for the answer, as
+with any HTTP API; over stdio the relay (``mcp_stdio``) orders what is piped in.
 """
 
 from __future__ import annotations
@@ -46,6 +59,17 @@ class _Authenticated:
         except ApiError as e:
             await e.response()(scope, receive, send)
             return
+        if scope.get("method") == "GET":
+            # no stream to offer: memlane sends nothing unasked, and without a session a
+            # GET opened an event stream that stayed open, empty, for as long as the
+            # client kept it (the protocol's answer for no stream is 405)
+            from starlette.responses import JSONResponse
+
+            await JSONResponse({"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32600, "message": "Method Not Allowed: this server offers no "
+                "event stream; send requests with POST"}}, status_code=405,
+                headers={"Allow": "POST"})(scope, receive, send)
+            return
         await self.server.session_manager.handle_request(scope, receive, send)
 
 
@@ -62,7 +86,8 @@ def mount(app: FastAPI) -> None:
             allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"])
     else:  # reachable from elsewhere only with API keys, checked above
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
-    server.streamable_http_app(streamable_http_path=PATH, transport_security=security)
+    server.streamable_http_app(streamable_http_path=PATH, transport_security=security,
+                               stateless_http=True)
     app.router.routes.append(Route(PATH, endpoint=_Authenticated(server),
                                    methods=["GET", "POST", "DELETE"]))
     inner = app.router.lifespan_context

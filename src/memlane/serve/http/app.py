@@ -30,8 +30,9 @@ from memlane.serve.http import errors, metrics, openapi
 from memlane.serve.http.auth import KeyCache, RateLimiter, principal
 from memlane.serve.http.errors import ApiError, error_body
 from memlane.serve.http.responses import JSONResponse
+from memlane.serve.http.stream import note_transport
 
-__all__ = ["BodyLimit", "HeadAsGet", "app_from_environment", "create_app"]
+__all__ = ["BodyLimit", "HeadAsGet", "Utf8Address", "MemlaneApp", "app_from_environment", "create_app"]
 
 log = logging.getLogger("memlane.serve")
 
@@ -71,6 +72,67 @@ class LineBreakInPath:
                     await e.response()(scope, receive, send)
                     return
         await self.app(scope, receive, send)
+
+
+class Utf8Address:
+    """A path or query string whose percent-escapes are not UTF-8 text (``%FF``, a lone
+    surrogate ``%ED%A0%80``) is a 400 naming the parameter (``path`` for the path). Starlette
+    decodes them with replacement characters: ``DELETE /v1/scopes/%FF`` erased the scope
+    named ``\ufffd``, ``GET /state/memory?scope=%FF`` streamed it and ``?subject=%FF`` listed
+    its facts, none of them what the client named. The key is checked first (401 before
+    400, as everywhere)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            bad = _not_utf8(scope)
+            if bad is not None:
+                try:
+                    await run_in_threadpool(principal, Request(scope))
+                    raise ApiError(400, "invalid", f"{bad[0]}: not UTF-8 text once its "
+                                   f"%-escapes are decoded ({bad[1]})", bad[0])
+                except ApiError as e:
+                    await e.response()(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
+def _not_utf8(scope: Scope) -> tuple[str, str] | None:
+    """``(where, what)`` of the first part of the address that is not UTF-8, or None:
+    ``where`` is the path parameter (``scope``, ``entity``), the query parameter, or
+    ``path`` / ``query`` when no name can be read."""
+    from urllib.parse import unquote_to_bytes
+
+    from memlane.serve.http.rest import TEXT_ROUTES
+
+    raw_path = scope.get("raw_path") or scope.get("path", "").encode()
+    parts: list[tuple[str, bytes]] = []
+    if b"%" in raw_path or not raw_path.isascii():
+        text = raw_path.decode("latin-1")
+        method = "GET" if scope.get("method") == "HEAD" else scope.get("method")
+        for verb, regex in TEXT_ROUTES:
+            found = regex.match(text) if verb == method else None
+            if found is not None:
+                parts += [(k, v.encode("latin-1")) for k, v in found.groupdict().items()]
+        parts.append(("path", raw_path))
+    for pair in (scope.get("query_string") or b"").split(b"&"):
+        if b"%" not in pair and pair.isascii():
+            continue
+        name, _, value = pair.partition(b"=")
+        try:
+            label = unquote_to_bytes(name.replace(b"+", b" ")).decode("utf-8")
+        except UnicodeDecodeError:
+            label = "query"
+        parts += [(label, name), (label, value)]
+    for where, raw in parts:
+        data = unquote_to_bytes(raw)  # '+' is a space in a query: ASCII either way
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return where, f"byte 0x{data[e.start]:02x} at byte {e.start}"
+    return None
 
 
 class BodyLimit:
@@ -210,7 +272,7 @@ def create_app(
             if owned:
                 mem.close()
 
-    app = FastAPI(
+    app = MemlaneApp(
         title="memlane",
         summary="Long-term memory for LLM agents: actions, REST resources, a live stream.",
         version=_version(),
@@ -229,9 +291,20 @@ def create_app(
     openapi.install(app)
     app.add_middleware(BodyLimit, limit=cfg.max_body_bytes)
     app.add_middleware(LineBreakInPath)
+    app.add_middleware(Utf8Address)
     app.add_middleware(HeadAsGet)
     metrics.mount(app)  # outermost: it sees every answer, a 413 included
     return app
+
+
+class MemlaneApp(FastAPI):
+    """FastAPI, which notes a live-stream request's transport first (``stream._Stream``
+    aborts a stalled client's connection at shutdown): inside, Starlette's outermost
+    middleware has already wrapped the server's ``send``."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        note_transport(scope, send)
+        await super().__call__(scope, receive, send)
 
 
 def _version() -> str:

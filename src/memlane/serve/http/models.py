@@ -49,7 +49,7 @@ def _refuses_bool(model: type[BaseModel], name: str) -> bool:
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False)
 
     @field_validator("*", mode="before")
     @classmethod

@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-__all__ = ["ERROR_SCHEMA", "RESULTS", "install", "statuses_of"]
+__all__ = ["ERROR_SCHEMA", "install", "statuses_of"]
 
 ERROR_SCHEMA: dict[str, Any] = {
     "title": "Error",
@@ -73,44 +73,37 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-RESULTS: dict[tuple[str, str], dict[str, Any]] = {
-    ("post", "/v1/search"): {
-        "title": "SearchResult", "type": "object", "required": ["query", "hits", "notice"],
+def _results() -> tuple[dict[tuple[str, str], dict[str, Any]], dict[str, Any]]:
+    """The 200 body of every route (``results.py``), by ``(method, path)``, and the schemas
+    they refer to. Session 22 named search, pack and messages; the rest had ``{}``."""
+    from memlane.serve.http import results
+    from memlane.serve.http.rest import ROUTES
+
+    named, components = results.schemas()
+    found = {(method.lower(), path): named[results.BY_KIND[kind]]
+             for method, path, kind in ROUTES}
+    found.update({route: named[name] for route, name in results.BY_ROUTE.items()})
+    kinds = sorted(set(results.BY_KIND.values()))
+    found[("post", "/actions")] = {
+        "title": "ActionResponse", "type": "object", "required": ["ok", "result", "timings"],
         "properties": {
-            "query": {"type": "string"},
-            "hits": {"type": "array", "items": _ref("Hit"),
-                     "description": "Best first: each item, its session and its scores."},
-            "notice": {"anyOf": [{"type": "string"}, {"type": "null"}],
-                       "description": "Why nothing was found; null when something was."}}},
-    ("post", "/v1/pack"): _ref("Pack"),
-    ("post", "/v1/messages"): {
-        "title": "AddResult", "type": "object", "required": ["messages"],
-        "properties": {"messages": {"type": "array", "items": _ref("Message"),
-                                    "description": "Each message as stored, in the order "
-                                                   "sent (a message sent again: the stored "
-                                                   "one)."}}},
+            "ok": {"const": True},
+            "result": {"anyOf": [named[k] for k in kinds],
+                       "description": "The kind's result: what its REST route answers "
+                                      "(memory.search: SearchResult, stats: Stats, …)."},
+            "timings": {"type": "object", "additionalProperties": {"type": "number"},
+                        "description": "Milliseconds of each stage (request_ms: the whole)."},
+        }}
+    return found, components
+
+
+_TEXT = {
+    ("get", "/metrics"): ("text/plain", "Prometheus' text exposition format (version 0.0.4)."),
+    ("get", "/state/memory"): ("text/event-stream", "Server-Sent Events: snapshot (data: the "
+                               "scope's state), patch (data: {topic, patch: [RFC 6902 "
+                               "operations]}), reset, and id-only events (docs/live.md)."),
 }
-"""The 200 body of the most used routes (session 22): FastAPI's document gave every 200 an
-empty schema, as the handlers answer a ``JSONResponse`` built from the library's
-dataclasses. The schemas of those dataclasses (``Message``, ``Hit`` with ``Item`` and
-``Session``, ``Pack`` with ``PackEntry``) are pydantic's serialization schemas of them,
-so they follow the types; ``tests/serve/http/test_openapi_results.py`` validates real
-answers against them."""
-
-
-def _result_schemas() -> dict[str, Any]:
-    from pydantic import TypeAdapter
-
-    from memlane.pack.packer import Pack
-    from memlane.types import Hit, Message
-
-    found: dict[str, Any] = {}
-    for cls in (Message, Hit, Pack):
-        schema = TypeAdapter(cls).json_schema(mode="serialization",
-                                              ref_template="#/components/schemas/{model}")
-        found.update(schema.pop("$defs", {}))
-        found[cls.__name__] = schema
-    return found
+"""The routes whose 200 is not JSON: its media type and what it holds."""
 
 
 def statuses_of(method: str, path: str, has_body: bool) -> set[int]:
@@ -147,7 +140,11 @@ def _document(app: FastAPI) -> dict[str, Any]:
         "type": "http", "scheme": "bearer",
         "description": "An API key (memlane keys create). While no key was ever created "
                        "the service is open to loopback clients and needs none."}}
-    schemas.update(_result_schemas())
+    results, found = _results()
+    clash = {n for n in set(found) & set(schemas) if n != "ActionResponse"}
+    assert not clash, f"result schemas named as input models: {sorted(clash)}"
+    schemas.update(found)
+    schemas.pop("ActionResponse", None)  # FastAPI's, whose result was open
     ref = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
     for path, operations in doc.get("paths", {}).items():
         for method, op in operations.items():
@@ -157,9 +154,13 @@ def _document(app: FastAPI) -> dict[str, Any]:
                     del responses[status]
             for status in sorted(statuses_of(method, path, "requestBody" in op)):
                 responses[str(status)] = {"description": _WHY[status], "content": ref}
-            if (method, path) in RESULTS and "200" in responses:
+            if (method, path) in results and "200" in responses:
                 responses["200"]["content"] = {"application/json": {
-                    "schema": RESULTS[(method, path)]}}
+                    "schema": results[(method, path)]}}
+            elif (method, path) in _TEXT and "200" in responses:
+                media, what = _TEXT[(method, path)]
+                responses["200"]["content"] = {media: {"schema": {"type": "string",
+                                                                  "description": what}}}
             if path not in _OPEN:
                 op["security"] = [{"bearer": []}]
     app.openapi_schema = doc

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import json
+
 import orjson
 from starlette.responses import JSONResponse as _StarletteJSON
 
@@ -21,4 +23,17 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_UTC
 
 class JSONResponse(_StarletteJSON):
     def render(self, content: Any) -> bytes:
-        return orjson.dumps(content, option=_OPTIONS)
+        try:
+            return orjson.dumps(content, option=_OPTIONS)
+        except TypeError:
+            # an integer past 64 bits, which orjson cannot write: an item's extra stored
+            # before memlane refused them (ingest.params._wide_int) made every answer
+            # carrying it a 500
+            from memlane.serve.render import to_plain
+
+            return json.dumps(to_plain(content), ensure_ascii=False, separators=(",", ":"),
+                              default=_plain).encode()
+
+
+def _plain(value: Any) -> Any:
+    return value.tolist() if hasattr(value, "tolist") else str(value)

@@ -27,6 +27,7 @@ from typing import Annotated, Any
 import anyio
 from fastapi import Depends, FastAPI, Header, Query, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.types import Receive, Scope, Send
 
 from memlane.errors import ResetRequired
 from memlane.ingest.validate import check_scope
@@ -34,7 +35,7 @@ from memlane.serve import live
 from memlane.serve.http.auth import Principal, _resolve, principal
 from memlane.serve.http.errors import ApiError, KnownQuery
 
-__all__ = ["mount"]
+__all__ = ["mount", "note_transport"]
 
 _BATCH = 500
 _MARK_POLLS = 30
@@ -130,9 +131,8 @@ def mount(app: FastAPI) -> None:
                     with anyio.move_on_after(poll_seconds):
                         await shutdown.wait()
 
-        return EventSourceResponse(events(cursor), ping=15, send_timeout=30,
-                                   shutdown_event=shutdown,
-                                   shutdown_grace_period=_SHUTDOWN_GRACE_SECONDS)
+        return _Stream(events(cursor), ping=15, send_timeout=30, shutdown_event=shutdown,
+                       shutdown_grace_period=_SHUTDOWN_GRACE_SECONDS)
 
 
 class _Revoked(Exception):
@@ -170,3 +170,74 @@ flight on a slow database)."""
 def _patch_event(change: live.Change) -> ServerSentEvent:
     return ServerSentEvent(_dumps({"topic": change.topic, "patch": change.patch}),
                            event="patch", id=str(change.id))
+
+
+_TRANSPORT = "memlane.transport"
+STALLED_POLLS = 10
+"""At shutdown, a stream whose unsent bytes stay in the transport's buffer for this many
+polls of ``_STALL_POLL_SECONDS`` (1 s) has a client that is not reading: its connection is
+aborted."""
+_STALL_POLL_SECONDS = 0.1
+
+
+def note_transport(scope: Scope, send: Send) -> None:
+    """Put the server's transport of a live-stream request's connection in its scope
+    (``scope["memlane.transport"]``), read off the ``send`` the server hands the app (uvicorn's
+    request cycle's): the stream aborts it when its client stopped reading (``_Stream``),
+    which the ASGI ``send`` cannot. Called by the app itself (``app.MemlaneApp``), before
+    Starlette's outermost middleware wraps ``send``."""
+    if scope["type"] == "http" and scope.get("path") == "/state/memory":
+        transport = getattr(getattr(send, "__self__", None), "transport", None)
+        if transport is not None and hasattr(transport, "abort"):
+            scope[_TRANSPORT] = transport
+
+
+class _Stream(EventSourceResponse):
+    """The live stream's response, which at shutdown does not wait on a client that is not
+    reading.
+
+    At SIGTERM a stream ends itself within a poll (its ``shutdown`` event); one whose client
+    stopped reading could not: its send waits on a full socket, and a close waits for the
+    unsent buffer to flush, so uvicorn waited the whole ``serve.shutdown_seconds`` (30 s by
+    default) for the connection, then logged "timeout graceful shutdown exceeded" as an
+    ERROR. Now, once the service is shutting down, a connection whose unsent bytes stay
+    unsent for ``STALLED_POLLS`` polls (1 s) is aborted: its send returns, the stream ends,
+    and the shutdown goes on. A client that reads is never aborted: its buffer empties."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        transport = scope.get(_TRANSPORT)
+        shutdown = self._shutdown_event
+        if transport is None or shutdown is None:
+            await super().__call__(scope, receive, send)
+            return
+        done = anyio.Event()
+
+        async def abort_if_stalled() -> None:
+            async with anyio.create_task_group() as either:
+                async def stop_on(event: anyio.Event) -> None:
+                    await event.wait()
+                    either.cancel_scope.cancel()
+
+                either.start_soon(stop_on, shutdown)
+                either.start_soon(stop_on, done)
+            if not shutdown.is_set():
+                return  # the stream ended on its own (the client went away)
+            stalled = 0
+            while not transport.is_closing() or transport.get_write_buffer_size():
+                if not transport.get_write_buffer_size():
+                    if done.is_set():
+                        return
+                    stalled = 0
+                else:
+                    stalled += 1
+                    if stalled >= STALLED_POLLS:
+                        transport.abort()
+                        return
+                await anyio.sleep(_STALL_POLL_SECONDS)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(abort_if_stalled)
+            try:
+                await super().__call__(scope, receive, send)
+            finally:
+                done.set()
