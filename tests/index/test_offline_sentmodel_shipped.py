@@ -3,11 +3,12 @@ default offline backend places with it a sentence the cue patterns alone leave o
 ``summary.sentence_model = false`` gives the patterns' output (a conversation written for
 these tests)."""
 
+import numpy as np
 import pytest
 
 from memlane.backends.registry import make_intelligence
 from memlane.bench.summaries import dense
-from memlane.bench.summaries.run import Conversation, messages_of
+from memlane.bench.summaries.run import Conversation, load_set, messages_of
 from memlane.bench.summaries.train import _turns
 from memlane.config import Config, load_config
 from memlane.errors import ConfigError
@@ -35,6 +36,54 @@ def test_the_shipped_weights_load_once_and_carry_the_chosen_configuration():
     assert model.mode == "add"
     assert model.thresholds == dense.CONFIGS[dense.CHOSEN]["thresholds"]
     assert OfflineIntelligence().model is model
+
+
+def test_the_shipped_weights_are_what_the_training_writes():
+    """``memlane bench summaries --train`` on today's development sets and code gives the
+    weights that ship (session 23): retrained after every change to their inputs."""
+    pytest.importorskip("sklearn")
+    import warnings
+
+    convs = [conv for name in dense.SETS for conv in load_set(name)]
+    data = dense.prepare(convs, cheap=dense.CHEAP, neighbour=dense.NEIGHBOUR, most=dense.MOST,
+                         reach=dense.REACH)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        trained = dense.configured(dense.fit(data, **dense.FIT), dense.CONFIGS[dense.CHOSEN])
+    assert trained is not None
+    model = sentmodel.shipped()
+    assert trained.vocab == model.vocab
+    assert trained.meta == model.meta
+    assert sorted(trained.arrays) == sorted(model.arrays)
+    for name, array in model.arrays.items():
+        np.testing.assert_allclose(trained.arrays[name], array, rtol=0, atol=1e-3, err_msg=name)
+
+
+RATIONALE = (
+    ("Lena", "We're switching the newsletter to monthly."),
+    ("Omar", "Good, the weekly one had a 4% open rate anyway."),
+    ("Lena", "I'll tell the designers."),
+)
+REASON = "The weekly one had a 4% open rate."
+
+
+def test_the_default_backend_writes_a_reason_the_model_reads_at_the_calibrated_threshold():
+    """Session 23: the model adds a rationale from probability 0.4 (0.6 before); the reply
+    giving the reason for the change is written, which the patterns alone and the model at
+    the old threshold leave out."""
+    conv = Conversation("newsletter", "", RATIONALE, {})
+    turns = _turns(conv)
+    label, p, _ = sentmodel.shipped().classify(turns, {})[(1, 0)]
+    assert label == "rationale" and 0.4 <= p < 0.6
+    msgs = messages_of(conv)
+    plain, _ = OfflineIntelligence(None).summarize("newsletter", msgs)
+    default, _ = OfflineIntelligence().summarize("newsletter", msgs)
+    old = dense.configured(sentmodel.shipped(), {"mode": "add", "thresholds": dict(
+        sentmodel.shipped().thresholds, rationale=0.6)})
+    before, _ = OfflineIntelligence(old).summarize("newsletter", msgs)
+    assert REASON not in plain.rationale and REASON not in before.rationale
+    assert default.rationale == (REASON,)
+    assert default.decisions == before.decisions and default.action_items == before.action_items
 
 
 def test_the_default_backend_places_a_decision_the_patterns_alone_leave_out():

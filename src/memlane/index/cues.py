@@ -1793,6 +1793,8 @@ class _Reader:
                 owner = turn.who if turn.role == "user" else (
                     self.turns[ti - 1].who if ti and _directive(s) else turn.who)
                 self.put(where, "action_items", _owned(owner, clean(_DECISION_LEAD.sub("", s, count=1))))
+            elif label == "rationale" and _not_a_reason(s):
+                continue  # what to do or a question, as the reason rule reads it (session 23)
             else:
                 self.put(where, label, clean(s))
 
@@ -2625,6 +2627,15 @@ def _stop(text: str) -> str:
     """``text`` ending on one stop ("They sound amazing!", not "…amazing!.")."""
     text = text.rstrip(" ,;")
     return text if text[-1:] in ".!?" else text + "."
+
+
+def _not_a_reason(sentence: str) -> bool:
+    """What :meth:`_Reader.reasons` never writes as a rationale: a question or an exclamation,
+    or what to do — a directive, a decision's or a proposal's cue, "should / need to / don't"
+    ("Don't buy the cheap felt, it never lasts.") (session 23: the sentence model's rationale
+    as well)."""
+    return (sentence.endswith(("?", "!")) or _directive(_unacked(sentence)) or bool(
+        _DECISION.search(sentence) or _PROPOSAL.search(sentence) or _SHOULD.search(sentence)))
 
 
 def _directive(sentence: str) -> bool:

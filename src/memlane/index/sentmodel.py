@@ -53,8 +53,9 @@ _EMBEDDER: list[Any] = []
 _SHIPPED: list[Any] = []
 SHIPPED = "sentmodel.npz"
 """The weights inside the package (next to this module): trained on every development set
-(831 conversations since session 21) by ``memlane bench summaries --train``, the offline
-backend's default since session 14 (``summary.sentence_model``)."""
+(867 conversations since session 22, retrained on the same sets in session 23) by ``memlane
+bench summaries --train``, the offline backend's default since session 14
+(``summary.sentence_model``)."""
 
 
 class Embedder(Protocol):
