@@ -81,7 +81,7 @@ CUE_FRAGMENTS = [
     "still open", "not sure", "unclear", "i don't know whether", "we haven't decided", "no idea how", "nobody knows",
     "a question about whether", "to be seen", "tbd", "decide", "i don't really know whether", "i dont\nknow how",
     "we have no\tidea what", "got no  clue who", "no idea", "y know", "know", "plan", " ", " ", "  ", "\n", ", ", ". ",
-    "'", "-", "a", "x",
+    "\xa0", "\u2003", "no\x85idea who", "'", "-", "a", "x",
 ]
 CUE_TEXT = st.lists(st.sampled_from(CUE_FRAGMENTS) | st.text(max_size=4), max_size=14).map("".join)
 

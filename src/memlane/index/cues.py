@@ -319,27 +319,30 @@ def _ill_opens_word(low: str) -> bool:
 
 def _may_cue_assistant(low: str) -> bool:
     """Whether the lower-cased sentence ``low`` holds a word that every match of
-    ``_ANY_ASSISTANT`` holds ("i'?ll" holds "i'll" or "ill" opening a word, "will call" its
-    words, every "decide" form holds "decide"...). These substring tests cost a third of the
+    ``_ANY_ASSISTANT`` holds ("i'?ll" holds "i'll" or "ill" opening a word, every "decide"
+    form holds "decide"...). These substring tests cost a third of the
     pattern's scan and pass only one sentence of an answer in twelve; keep them in step with
     ``_ANY_ASSISTANT``. Until session 23 any "ill" passed ("will", "still": half the answers),
     which also let through the matches the other tests miss: "don't really know" ("y know")
     and words the pattern's ``\\s+`` joins with a blank other than one space ("don't\\nknow",
-    "no  idea"). These pass now where an "ill" is (and only there, as before), so wherever the
-    pattern matches the test passes exactly what it passed before
-    (``tests/index/test_offline_session23_cost.py``)."""
+    "no  idea": a text with two spaces running, a blank at either end or a character
+    ``isprintable`` refuses, which every blank but the space is). These pass now where an "ill"
+    is (and only there, as before), so wherever the pattern matches the test passes exactly
+    what it passed before (``tests/index/test_offline_session23_cost.py``)."""
     return ("i'll" in low or "e'll" in low or "y'll" in low or "open" in low or "decide" in low
             or "t know" in low or "not sure" in low or "unclear" in low or "tbd" in low
             or "remember to" in low or "forget to" in low or "i will" in low
             or "next step" in low or "plan is to" in low or "nobody answered" in low
             or "to be seen" in low or "haven" in low or "no idea" in low or "no answer" in low
             or "no plan" in low or "no clue" in low or "nobody " in low or "question " in low
-            or "will call" in low or "will text" in low or "will email" in low or "will contact" in low
-            or "will ring" in low or "will phone" in low or "will visit" in low or "will usually" in low
             or _ill_opens_word(low)
-            or ("ill" in low and ("y know" in low or (
+            or ("ill" in low and (_WILL_CALL.search(low) is not None or "y know" in low or (
                 ("know" in low or "idea" in low or "answer" in low or "plan" in low or "clue" in low)
-                and " ".join(low.split()) != low))))
+                and ("  " in low or not low.isprintable() or low[:1] == " " or low[-1:] == " ")))))
+
+
+_WILL_CALL = re.compile(r"will (?:usually )?(?:call|text|email|contact|ring|phone|visit)")
+"""The words of ``_ANY_ASSISTANT``'s "will call" alternative, without its ``\\b``."""
 
 
 _THEY_WILL = re.compile(r"\b(?:we|they)'ll\s+(?:\w+\s+)?(?:call|text|email|e-mail|write to|send|contact|refund|"
