@@ -116,3 +116,31 @@ def test_assistant_cue_test_on_the_labelled_sentences() -> None:
     # whole answers, as the quiet-turn test reads them: fewer pass, none that holds a cue
     assert sum(map(cues._may_cue_assistant, [t.lower() for t in TEXTS])) < sum(
         map(_old_may_cue_assistant, [t.lower() for t in TEXTS]))
+
+
+# -- offline: the long answers' old codes and numbered orders, after a byte translation -----
+
+REF_FRAGMENTS = [
+    "KL18410XYZ", "1ABCDEFGH", "9ABCDEFG", "12345678", "123456789", "ABCDEFGHI1", "Q1W2E3R4T5", "٣ABCDEFGH",
+    "٣٤٥", "Order 40917", "order #12-34567", "Invoice no. 7731-4408", "booking number 558-2091147",
+    "Confirmation\n12345", "in order to", "order 10-12", "order 2025-03-14", "12", "1", "-", "#", " ", " ",
+    "\n", ".", "a", "Z", "é", "İ",
+]
+REF_TEXT = st.lists(st.sampled_from(REF_FRAGMENTS) | st.text(max_size=5), max_size=16).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.from_regex(offline._OLD_CODE_GUARD) | st.from_regex(offline._OLD_NUMBERED) | REF_TEXT)
+def test_old_code_and_number_tests_are_the_plain_searches(text: str) -> None:
+    assert offline._may_hold_old_code(text) == (offline._OLD_CODE_GUARD.search(text) is not None)
+    assert offline._old_numbered(text) == offline._OLD_NUMBERED.findall(text)
+
+
+def test_old_code_and_number_tests_on_the_labelled_text() -> None:
+    codes = numbers = 0
+    for text in [*TEXTS, *REF_FRAGMENTS]:
+        assert offline._may_hold_old_code(text) == (offline._OLD_CODE_GUARD.search(text) is not None), text
+        assert offline._old_numbered(text) == offline._OLD_NUMBERED.findall(text), text
+        codes += offline._may_hold_old_code(text)
+        numbers += bool(offline._old_numbered(text))
+    assert codes > 5 and numbers > 5
