@@ -144,3 +144,29 @@ def test_old_code_and_number_tests_on_the_labelled_text() -> None:
         codes += offline._may_hold_old_code(text)
         numbers += bool(offline._old_numbered(text))
     assert codes > 5 and numbers > 5
+
+
+# -- cues._OPEN: its words looked for in the lower-cased ASCII sentence first ---------------
+
+OPEN_FRAGMENTS = [
+    *cues._OPEN_WORDS, "Open question", "STILL OPEN", "We still need to DECIDE", "TBD", "Unclear", "Not Sure",
+    "I don't really know whether", "We honestly dont know if", "Nobody answered", "remains to be seen",
+    "we haven't figured out", "I haven't yet decided", "no\nidea how", "got no  clue who", "have no plan for when",
+    "Nobody knows how", "the question of whether", "a open question about if", "K", "\u212a", "ſ", "İ", "é",
+    " ", " ", "\n", "\t", ", ", ". ", "?", "'", "a", "x",
+]
+OPEN_TEXT = st.lists(st.sampled_from(OPEN_FRAGMENTS) | st.text(max_size=4), max_size=14).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.from_regex(cues._OPEN) | OPEN_TEXT)
+def test_open_test_is_the_plain_search(text: str) -> None:
+    assert cues._says_open(text) == (cues._OPEN.search(text) is not None)
+
+
+def test_open_test_on_the_labelled_sentences() -> None:
+    hits = 0
+    for s in [s for text in TEXTS for s in offline._sentences(text)]:
+        assert cues._says_open(s) == (cues._OPEN.search(s) is not None), s
+        hits += cues._says_open(s)
+    assert hits > 50

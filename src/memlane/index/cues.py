@@ -176,6 +176,25 @@ _OPEN = re.compile(
     r"(?:a|the) (?:open )?question (?:about|of|is|as to) (?:whether|if|how|what|who|when))\b",
     re.IGNORECASE,
 )
+_OPEN_WORDS = ("open", "decide", "tbd", "unclear", "not sure", "know", "nobody", "to be seen", "haven", "idea",
+               "answer", "plan", "clue", "question")
+"""A word every :data:`_OPEN` match holds, lower-cased: "open" of "open question" and "still open", "decide"
+of every deciding form, "know" of "don't … know", "haven" of "haven't", "idea", "answer", "plan" and
+"clue" after "no" (a blank of any kind between), "question" of "the question of whether"."""
+
+
+def _says_open(sentence: str) -> bool:
+    """``_OPEN.search(sentence)``, for plain ASCII text only where its lower-cased form holds one of
+    :data:`_OPEN_WORDS`: the pattern ignores case (about 100 us a sentence) and most sentences hold
+    none of its words. On ASCII text, ignoring case is lower-casing (other text is searched as
+    before: "K", the Kelvin sign, matches "k") (session 23, the cost)."""
+    if sentence.isascii():
+        low = sentence.lower()
+        if not any(map(low.__contains__, _OPEN_WORDS)):
+            return False
+    return _OPEN.search(sentence) is not None
+
+
 _TO_DECIDE = re.compile(r"\b(?<!still )(?:need|have) to (?:decide|pick|choose)\b", re.IGNORECASE)
 """A choice said to be ahead ("We need to decide on…", "we have to pick a venue"), not one
 said to be still open ("we still need to decide")."""
@@ -1464,7 +1483,7 @@ class _Reader:
         turn = self.turns[ti]
         if turn.role != "user":
             return  # the assistant's clarifying questions are not the user's open questions
-        if _OPEN.search(sentence):
+        if _says_open(sentence):
             self.put((ti, si), "open_questions", clean(sentence))  # "Not sure yet whether…?"
             return
         nxt = next((t for t in self.turns[ti + 1 :] if t.who != turn.who), None)
@@ -1491,7 +1510,7 @@ class _Reader:
         if found is None or len(_content(_as_unknown(found)) - _WH_WORDS) < 2:
             return False  # (what is open is said: not "I don't know where to start.")
         turn = self.turns[ti]
-        if _OPEN.search(s):
+        if _says_open(s):
             prev = self.turns[ti - 1] if ti else None
             if not (si == 0 and prev is not None and prev.role == "user" and prev.who != turn.who
                     and any(x.endswith("?") for x in prev.sentences)
@@ -2205,7 +2224,7 @@ class _Reader:
 
     def statement(self, ti: int, si: int, s: str) -> None:
         turn = self.turns[ti]
-        if _OPEN.search(s):
+        if _says_open(s):
             prev = self.turns[ti - 1] if ti else None
             if si == 0 and prev is not None and (turn.role == "assistant" or (
                     prev.role == "user" and any(x.endswith("?") for x in prev.sentences))):
