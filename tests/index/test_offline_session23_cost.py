@@ -170,3 +170,35 @@ def test_open_test_on_the_labelled_sentences() -> None:
         assert cues._says_open(s) == (cues._OPEN.search(s) is not None), s
         hits += cues._says_open(s)
     assert hits > 50
+
+
+# -- cues._NON_ANSWER and cues._CANT_SAY, by the same test (cues._finds) --------------------
+
+GUARDED = [(cues._NON_ANSWER, cues._NON_ANSWER_WORDS), (cues._CANT_SAY, cues._CANT_SAY_WORDS),
+           (cues._OPEN, cues._OPEN_WORDS)]
+HEDGE_FRAGMENTS = [
+    *cues._NON_ANSWER_WORDS, *cues._CANT_SAY_WORDS, "Not sure", "I DON'T KNOW", "No idea", "Good question",
+    "Let's see", "leave it for now", "Let's park it", "To be decided", "Nobody knows", "Hard to say", "depends on",
+    "cross that bridge", "sleep on it", "my guess", "don't quote me", "I can't know", "Who knows", "no word yet",
+    "haven't heard", "We'll see", "we'll find out", "No, not yet", "I can't guarantee", "I cant promise",
+    "I can't tell you\nwhether", "It depends on whether", "whether it pays depends on", "\u212a", "ſ", "é",
+    " ", " ", "\n", ", ", ". ", "'", "a", "x",
+]
+HEDGE_TEXT = st.lists(st.sampled_from(HEDGE_FRAGMENTS) | st.text(max_size=4), max_size=12).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.from_regex(cues._NON_ANSWER) | st.from_regex(cues._CANT_SAY) | HEDGE_TEXT)
+def test_guarded_searches_are_the_plain_searches(text: str) -> None:
+    for pattern, words in GUARDED:
+        assert cues._finds(pattern, words, text) == (pattern.search(text) is not None), pattern.pattern[:40]
+
+
+def test_guarded_searches_on_the_labelled_sentences() -> None:
+    sentences = [s for text in TEXTS for s in offline._sentences(text)]
+    for pattern, words in GUARDED:
+        hits = 0
+        for s in sentences:
+            assert cues._finds(pattern, words, s) == (pattern.search(s) is not None), s
+            hits += cues._finds(pattern, words, s)
+        assert hits > 10, pattern.pattern[:40]

@@ -131,6 +131,11 @@ _NON_ANSWER = re.compile(
     r"we'?ll (?:see|find out))\b|^(?:no[,.]?\s+)?not yet\b",
     re.IGNORECASE,
 )
+_NON_ANSWER_WORDS = ("not sure", "know", "no idea", "unclear", "question", "let", "leave", "tbd", "decide",
+                     "say", "depends on", "bridge", "sleep", "no clue", "guess", "quote", "no word", "heard",
+                     "ll see", "ll find", "not yet")
+"""A word every :data:`_NON_ANSWER` match holds, lower-cased ("know" of "I don't know", "nobody knows",
+"who knows"; "let" of every "let's …"; "say" of "hard to say"; "ll see" of "we'll see")."""
 _PUT_OFF = re.compile(
     r"(?:(?:^|\b(?:i|we)\s+)(?:(?:still|genuinely|honestly|really|truly|just)\s+)+|^)don'?t know\b"
     r"(?!\s+(?:yet\s+)?(?:whether|if|how|what|who|when|where|which|why)\b)|"
@@ -183,16 +188,22 @@ of every deciding form, "know" of "don't … know", "haven" of "haven't", "idea"
 "clue" after "no" (a blank of any kind between), "question" of "the question of whether"."""
 
 
-def _says_open(sentence: str) -> bool:
-    """``_OPEN.search(sentence)``, for plain ASCII text only where its lower-cased form holds one of
-    :data:`_OPEN_WORDS`: the pattern ignores case (about 100 us a sentence) and most sentences hold
-    none of its words. On ASCII text, ignoring case is lower-casing (other text is searched as
-    before: "K", the Kelvin sign, matches "k") (session 23, the cost)."""
-    if sentence.isascii():
-        low = sentence.lower()
-        if not any(map(low.__contains__, _OPEN_WORDS)):
+def _finds(pattern: re.Pattern[str], words: tuple[str, ...], text: str) -> bool:
+    """``pattern.search(text)`` for a pattern that ignores case and every match of which holds
+    one of ``words`` (lower-case): plain ASCII text whose lower-cased form holds none is not
+    searched. On ASCII text ignoring case is lower-casing; other text is searched as before
+    ("K", the Kelvin sign, matches "k"). Such patterns cost about 100 us a sentence, and most
+    sentences hold none of their words (session 23, the cost)."""
+    if text.isascii():
+        low = text.lower()
+        if not any(map(low.__contains__, words)):
             return False
-    return _OPEN.search(sentence) is not None
+    return pattern.search(text) is not None
+
+
+def _says_open(sentence: str) -> bool:
+    """``_OPEN.search(sentence)``, by :func:`_finds` with :data:`_OPEN_WORDS`."""
+    return _finds(_OPEN, _OPEN_WORDS, sentence)
 
 
 _TO_DECIDE = re.compile(r"\b(?<!still )(?:need|have) to (?:decide|pick|choose)\b", re.IGNORECASE)
@@ -1492,7 +1503,7 @@ class _Reader:
                 self.put((ti, si), "open_questions", clean(sentence))
             return
         first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
-        if (_NON_ANSWER.search(first)
+        if (_finds(_NON_ANSWER, _NON_ANSWER_WORDS, first)
                 or (nxt.role == "user" and _PUT_OFF.search(first) and len(_content(sentence)) > 1)
                 or (nxt.role == "user" and _MAYBE_BUT.match(first) and len(_content(sentence)) > 1)
                 or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))):
@@ -1568,7 +1579,7 @@ class _Reader:
         ni = ti + 1
         if ni >= len(self.turns) or self.turns[ni].role != "assistant":
             return
-        if any(_CANT_SAY.search(x) for x in self.turns[ni].sentences[:3]):
+        if any(_finds(_CANT_SAY, _CANT_SAY_WORDS, x) for x in self.turns[ni].sentences[:3]):
             self.put((ti, si), "open_questions", clean(sentence))
 
     def asked_whether(self, ti: int, si: int, s: str) -> bool:
@@ -2505,6 +2516,8 @@ _CANT_SAY = re.compile(r"\b(?:i can'?t (?:guarantee|promise|(?:tell you|say)\s+(
 """The assistant saying it cannot settle the question ("I can't guarantee the batch from here",
 "It depends on whether you plan to upgrade soon", "Whether it's worth it at 380 tests depends
 on how…") (session 22, ``_Reader.hedged``)."""
+_CANT_SAY_WORDS = ("i can", "depends on")
+"""A word every :data:`_CANT_SAY` match holds, lower-cased ("i can" of "I can't guarantee")."""
 _ASKS_UNMARKED = re.compile(
     r"^(?:(?:nice|ok(?:ay)?|right|also|and|so|hm+|separate q(?:uestion)?)[,.:]?\s+)?"
     r"(?:should (?:we|i|the|it)|is it (?:even )?worth|do we (?:want|need) to|are we (?:going|doing))\b[^?]*\bor\b[^?]*$",
