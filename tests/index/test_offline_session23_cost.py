@@ -202,3 +202,40 @@ def test_guarded_searches_on_the_labelled_sentences() -> None:
             assert cues._finds(pattern, words, s) == (pattern.search(s) is not None), s
             hits += cues._finds(pattern, words, s)
         assert hits > 10, pattern.pattern[:40]
+
+
+# -- offline._DOTFILE and cues._NAME_ASK: what every match holds, looked for first ----------
+
+DOT_FRAGMENTS = [
+    ".npmrc", ".pgpass", ".gitattributes", ".envrc", ".raw", ".csv", ".Npmrc", ". the", "a.b", "Sure.", " ", "\t",
+    "\x1c", "\x0b", '"', "'", "`", "(", ")", ",", "\n", "file", " format", "é", "a", "Z", "_", "-", "9",
+]
+DOT_TEXT = st.lists(st.sampled_from(DOT_FRAGMENTS) | st.text(max_size=4), max_size=12).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.from_regex(offline._DOTFILE) | DOT_TEXT)
+def test_dotfile_test_passes_every_text_the_pattern_matches(text: str) -> None:
+    assert not offline._DOTFILE.findall(text) or offline._may_hold_dotfile(text)
+
+
+def _may_ask_by_name(s: str) -> bool:
+    # the test in front of _NAME_ASK in _Reader.read
+    return "," in s or " will" in s or s[:1] == "@"
+
+
+NAME_FRAGMENTS = ["Priya will", "Tom,", "And Tom,", "so Maya,", "@sam", "will", "Will", "willow", ",", " ", "a", "B"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.from_regex(cues._NAME_ASK) | st.lists(st.sampled_from(NAME_FRAGMENTS) | st.text(max_size=3),
+                                                  max_size=8).map("".join))
+def test_name_ask_test_passes_every_text_the_pattern_matches(text: str) -> None:
+    assert cues._NAME_ASK.search(text) is None or _may_ask_by_name(text)
+
+
+def test_dotfile_and_name_ask_tests_on_the_labelled_text() -> None:
+    for text in [*TEXTS, *DOT_FRAGMENTS]:
+        assert not offline._DOTFILE.findall(text) or offline._may_hold_dotfile(text), text
+        for s in offline._sentences(text):
+            assert cues._NAME_ASK.search(s) is None or _may_ask_by_name(s), s

@@ -1709,7 +1709,8 @@ class _Reader:
                     low = s.lower()
                     if not _may_cue_assistant(low) or _ANY_ASSISTANT.search(low) is None:
                         continue
-                elif (not question and _NAME_ASK.search(s) is None
+                elif (not question and ("," not in s and " will" not in s and s[:1] != "@"
+                                         or _NAME_ASK.search(s) is None)  # (what every match holds)
                       and (not _may_cue_user(low := s.lower()) or _ANY_USER.search(low) is None)
                       and ("please" not in low or self.assisted or _PLEASE_PEER.match(s) is None)):
                     if (agreed or pointed) and _directive(s) and not _REMARK.search(s) and len(_content(s)) >= 3:

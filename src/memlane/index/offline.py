@@ -278,6 +278,21 @@ _DOTFILE = re.compile(r"(?:(?<=[\s\"'`(])|^)\.[a-z][a-z0-9_-]{3,}[a-z0-9](?=[\s,
 """A dotfile named alone, after a blank, a quote or a bracket ("set a store-dir in .npmrc",
 ".pgpass", ".gitattributes"): five characters or more after the dot, so not an attribute or
 an extension (".raw", ".csv", ".docx"), nor one followed by "file" or "format" (session 22)."""
+_DOTFILE_CHARS = bytes(97 if 97 <= b <= 122 else 46 if b == 46 else 32 if (chr(b).isspace() or chr(b) in "\"'`(")
+                       else 35 for b in range(128)) + bytes(35 for _ in range(128))
+"""A byte table writing "a" for a small letter, "." for itself, a blank for a blank (any ``\\s``), a
+quote or an opening bracket, and "#" for anything else."""
+
+
+def _may_hold_dotfile(text: str) -> bool:
+    """Whether :data:`_DOTFILE` may find a dotfile in ``text``: plain ASCII text where no dot
+    and a small letter follow a blank, a quote, a bracket or the start (found by a byte
+    translation and ``in``; "Sure. the…" does not count) is not searched with the pattern, whose
+    look-behind runs at every character (session 23, the cost)."""
+    if not text.isascii():
+        return True
+    seen = text.encode("ascii").translate(_DOTFILE_CHARS)
+    return b" .a" in seen or seen.startswith(b".a")
 
 
 _GLOB_FILE = re.compile(r"(?<=\*/)[\w-]+\." + _EXTS + r"\b")
@@ -447,7 +462,8 @@ def _references(text: str) -> Iterator[str]:
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
     if len(text) <= _REF_SHORT and "." in text:  # session 22's kind: turns only
-        yield from _DOTFILE.findall(text)
+        if _may_hold_dotfile(text):
+            yield from _DOTFILE.findall(text)
         if "*/" in text:
             yield from _GLOB_FILE.findall(text)
     if len(text) <= _REF_SHORT and (" > " in text or " › " in text):  # session 16's kinds: turns only
