@@ -131,6 +131,11 @@ _NON_ANSWER = re.compile(
     r"we'?ll (?:see|find out))\b|^(?:no[,.]?\s+)?not yet\b",
     re.IGNORECASE,
 )
+_NON_ANSWER_WORDS = ("not sure", "know", "no idea", "unclear", "question", "let", "leave", "tbd", "decide",
+                     "say", "depends on", "bridge", "sleep", "no clue", "guess", "quote", "no word", "heard",
+                     "ll see", "ll find", "not yet")
+"""A word every :data:`_NON_ANSWER` match holds, lower-cased ("know" of "I don't know", "nobody knows",
+"who knows"; "let" of every "let's …"; "say" of "hard to say"; "ll see" of "we'll see")."""
 _PUT_OFF = re.compile(
     r"(?:(?:^|\b(?:i|we)\s+)(?:(?:still|genuinely|honestly|really|truly|just)\s+)+|^)don'?t know\b"
     r"(?!\s+(?:yet\s+)?(?:whether|if|how|what|who|when|where|which|why)\b)|"
@@ -176,6 +181,31 @@ _OPEN = re.compile(
     r"(?:a|the) (?:open )?question (?:about|of|is|as to) (?:whether|if|how|what|who|when))\b",
     re.IGNORECASE,
 )
+_OPEN_WORDS = ("open", "decide", "tbd", "unclear", "not sure", "know", "nobody", "to be seen", "haven", "idea",
+               "answer", "plan", "clue", "question")
+"""A word every :data:`_OPEN` match holds, lower-cased: "open" of "open question" and "still open", "decide"
+of every deciding form, "know" of "don't … know", "haven" of "haven't", "idea", "answer", "plan" and
+"clue" after "no" (a blank of any kind between), "question" of "the question of whether"."""
+
+
+def _finds(pattern: re.Pattern[str], words: tuple[str, ...], text: str) -> bool:
+    """``pattern.search(text)`` for a pattern that ignores case and every match of which holds
+    one of ``words`` (lower-case): plain ASCII text whose lower-cased form holds none is not
+    searched. On ASCII text ignoring case is lower-casing; other text is searched as before
+    ("K", the Kelvin sign, matches "k"). Such patterns cost about 100 us a sentence, and most
+    sentences hold none of their words (session 23, the cost)."""
+    if text.isascii():
+        low = text.lower()
+        if not any(map(low.__contains__, words)):
+            return False
+    return pattern.search(text) is not None
+
+
+def _says_open(sentence: str) -> bool:
+    """``_OPEN.search(sentence)``, by :func:`_finds` with :data:`_OPEN_WORDS`."""
+    return _finds(_OPEN, _OPEN_WORDS, sentence)
+
+
 _TO_DECIDE = re.compile(r"\b(?<!still )(?:need|have) to (?:decide|pick|choose)\b", re.IGNORECASE)
 """A choice said to be ahead ("We need to decide on…", "we have to pick a venue"), not one
 said to be still open ("we still need to decide")."""
@@ -304,17 +334,45 @@ def _may_cue_user(low: str) -> bool:
             or "question " in low)
 
 
+def _ill_opens_word(low: str) -> bool:
+    """Whether ``low`` holds "ill" at the start of a word (after no word character, as
+    ``\\b`` sees one): what every ``\\bi'?ll`` match without its apostrophe holds. "will",
+    "still" and "skill" hold "ill" too, in almost every answer, and no longer pass an answer
+    to the cue patterns (session 23, the cost)."""
+    i = low.find("ill")
+    while i >= 0:
+        if i == 0 or not (low[i - 1].isalnum() or low[i - 1] == "_"):
+            return True
+        i = low.find("ill", i + 1)
+    return False
+
+
 def _may_cue_assistant(low: str) -> bool:
     """Whether the lower-cased sentence ``low`` holds a word that every match of
-    ``_ANY_ASSISTANT`` holds ("i'?ll" holds "ill" or "i'll", every "decide" form holds
-    "decide"...). These substring tests cost a third of the pattern's scan and pass only
-    one sentence of an answer in twelve; keep them in step with ``_ANY_ASSISTANT``."""
-    return ("ill" in low or "i'll" in low or "e'll" in low or "y'll" in low or "open" in low or "decide" in low
+    ``_ANY_ASSISTANT`` holds ("i'?ll" holds "i'll" or "ill" opening a word, every "decide"
+    form holds "decide"...). These substring tests cost a third of the
+    pattern's scan and pass only one sentence of an answer in twelve; keep them in step with
+    ``_ANY_ASSISTANT``. Until session 23 any "ill" passed ("will", "still": half the answers),
+    which also let through the matches the other tests miss: "don't really know" ("y know")
+    and words the pattern's ``\\s+`` joins with a blank other than one space ("don't\\nknow",
+    "no  idea": a text with two spaces running, a blank at either end or a character
+    ``isprintable`` refuses, which every blank but the space is). These pass now where an "ill"
+    is (and only there, as before), so wherever the pattern matches the test passes exactly
+    what it passed before (``tests/index/test_offline_session23_cost.py``)."""
+    return ("i'll" in low or "e'll" in low or "y'll" in low or "open" in low or "decide" in low
             or "t know" in low or "not sure" in low or "unclear" in low or "tbd" in low
             or "remember to" in low or "forget to" in low or "i will" in low
             or "next step" in low or "plan is to" in low or "nobody answered" in low
             or "to be seen" in low or "haven" in low or "no idea" in low or "no answer" in low
-            or "no plan" in low or "no clue" in low or "nobody " in low or "question " in low)
+            or "no plan" in low or "no clue" in low or "nobody " in low or "question " in low
+            or _ill_opens_word(low)
+            or ("ill" in low and (_WILL_CALL.search(low) is not None or "y know" in low or (
+                ("know" in low or "idea" in low or "answer" in low or "plan" in low or "clue" in low)
+                and ("  " in low or not low.isprintable() or low[:1] == " " or low[-1:] == " ")))))
+
+
+_WILL_CALL = re.compile(r"will (?:usually )?(?:call|text|email|contact|ring|phone|visit)")
+"""The words of ``_ANY_ASSISTANT``'s "will call" alternative, without its ``\\b``."""
 
 
 _THEY_WILL = re.compile(r"\b(?:we|they)'ll\s+(?:\w+\s+)?(?:call|text|email|e-mail|write to|send|contact|refund|"
@@ -1436,7 +1494,7 @@ class _Reader:
         turn = self.turns[ti]
         if turn.role != "user":
             return  # the assistant's clarifying questions are not the user's open questions
-        if _OPEN.search(sentence):
+        if _says_open(sentence):
             self.put((ti, si), "open_questions", clean(sentence))  # "Not sure yet whether…?"
             return
         nxt = next((t for t in self.turns[ti + 1 :] if t.who != turn.who), None)
@@ -1445,7 +1503,7 @@ class _Reader:
                 self.put((ti, si), "open_questions", clean(sentence))
             return
         first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
-        if (_NON_ANSWER.search(first)
+        if (_finds(_NON_ANSWER, _NON_ANSWER_WORDS, first)
                 or (nxt.role == "user" and _PUT_OFF.search(first) and len(_content(sentence)) > 1)
                 or (nxt.role == "user" and _MAYBE_BUT.match(first) and len(_content(sentence)) > 1)
                 or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))):
@@ -1463,7 +1521,7 @@ class _Reader:
         if found is None or len(_content(_as_unknown(found)) - _WH_WORDS) < 2:
             return False  # (what is open is said: not "I don't know where to start.")
         turn = self.turns[ti]
-        if _OPEN.search(s):
+        if _says_open(s):
             prev = self.turns[ti - 1] if ti else None
             if not (si == 0 and prev is not None and prev.role == "user" and prev.who != turn.who
                     and any(x.endswith("?") for x in prev.sentences)
@@ -1521,7 +1579,7 @@ class _Reader:
         ni = ti + 1
         if ni >= len(self.turns) or self.turns[ni].role != "assistant":
             return
-        if any(_CANT_SAY.search(x) for x in self.turns[ni].sentences[:3]):
+        if any(_finds(_CANT_SAY, _CANT_SAY_WORDS, x) for x in self.turns[ni].sentences[:3]):
             self.put((ti, si), "open_questions", clean(sentence))
 
     def asked_whether(self, ti: int, si: int, s: str) -> bool:
@@ -1651,7 +1709,8 @@ class _Reader:
                     low = s.lower()
                     if not _may_cue_assistant(low) or _ANY_ASSISTANT.search(low) is None:
                         continue
-                elif (not question and _NAME_ASK.search(s) is None
+                elif (not question and ("," not in s and " will" not in s and s[:1] != "@"
+                                         or _NAME_ASK.search(s) is None)  # (what every match holds)
                       and (not _may_cue_user(low := s.lower()) or _ANY_USER.search(low) is None)
                       and ("please" not in low or self.assisted or _PLEASE_PEER.match(s) is None)):
                     if (agreed or pointed) and _directive(s) and not _REMARK.search(s) and len(_content(s)) >= 3:
@@ -2179,7 +2238,7 @@ class _Reader:
 
     def statement(self, ti: int, si: int, s: str) -> None:
         turn = self.turns[ti]
-        if _OPEN.search(s):
+        if _says_open(s):
             prev = self.turns[ti - 1] if ti else None
             if si == 0 and prev is not None and (turn.role == "assistant" or (
                     prev.role == "user" and any(x.endswith("?") for x in prev.sentences))):
@@ -2460,6 +2519,8 @@ _CANT_SAY = re.compile(r"\b(?:i can'?t (?:guarantee|promise|(?:tell you|say)\s+(
 """The assistant saying it cannot settle the question ("I can't guarantee the batch from here",
 "It depends on whether you plan to upgrade soon", "Whether it's worth it at 380 tests depends
 on how…") (session 22, ``_Reader.hedged``)."""
+_CANT_SAY_WORDS = ("i can", "depends on")
+"""A word every :data:`_CANT_SAY` match holds, lower-cased ("i can" of "I can't guarantee")."""
 _ASKS_UNMARKED = re.compile(
     r"^(?:(?:nice|ok(?:ay)?|right|also|and|so|hm+|separate q(?:uestion)?)[,.:]?\s+)?"
     r"(?:should (?:we|i|the|it)|is it (?:even )?worth|do we (?:want|need) to|are we (?:going|doing))\b[^?]*\bor\b[^?]*$",

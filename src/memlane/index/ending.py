@@ -357,6 +357,21 @@ _GATE = re.compile(
     r"grew out|grown out|broke up|broken up|split up|separated|divorced|meat again|(?:'m|am|is|are) off")
 """Words one of the readings above needs (on the lower-cased text): a message without one is
 not read for endings."""
+_GATE_WORDS = (
+    "no longer", "anymore", "any more", "quit", "left", "lost", "resign", "retired from", "laid off",
+    "let go", "fired", "sacked", "redundant", "moved ", "relocated ", "sold", "got rid", "gave away",
+    "given away", "traded in", "scrapped", "donated", "stopped", "gave up", "given up", "came off",
+    "went off", "gone off", "come off", "switched", "migrated", "outgr", "grew out", "grown out",
+    "broke up", "broken up", "split up", "separated", "divorced", "meat again", "'m off", "am off",
+    "is off", "are off")
+"""A piece of text every :data:`_GATE` match holds, one for each of its alternatives (found by
+``in``, about four times cheaper than the pattern, which tries its forty alternatives at every
+character): a text holding none is not searched with it (session 23, the cost)."""
+
+
+def _gated(low: str) -> bool:
+    """Whether :data:`_GATE` finds a word in ``low`` (lower-cased, "’" written "'")."""
+    return any(w in low for w in _GATE_WORDS) and _GATE.search(low) is not None
 
 
 def with_endings(extraction: Any, messages: Sequence[Message],
@@ -383,7 +398,8 @@ def with_endings(extraction: Any, messages: Sequence[Message],
 
     users = [m for m in messages if m.role == "user"]
     answers = still_answers(messages) if users else []
-    if not answers and (not users or not any(_GATE.search(m.text.lower().replace("’", "'")) for m in users)):
+    gated = [m for m in users if _gated(m.text.lower().replace("’", "'"))]
+    if not answers and not gated:
         return extraction
     we = len({m.speaker or m.role for m in users}) <= 1
     facts = list(extraction.facts)
@@ -402,13 +418,11 @@ def with_endings(extraction: Any, messages: Sequence[Message],
             else:
                 key = (f.subject, normalize_predicate(f.predicate), f.object.lower())
                 endings.setdefault(key, Fact(f.subject, f.predicate, f.object, "stated", m.seq, evidence))
-    for m in users:
-        if _GATE.search(m.text.lower().replace("’", "'")) is None:
-            continue
+    for m in gated:
         me = speaker_subject(m)
         names = names_of.setdefault(me, kin_names(facts, me))
         for s in sentences(m.text):
-            if _GATE.search(s.lower().replace("’", "'")) is None:
+            if not _gated(s.lower().replace("’", "'")):
                 continue
             evidence = " ".join(s.split())[:200]
 

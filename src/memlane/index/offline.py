@@ -217,6 +217,31 @@ _DASHED = re.compile(r"\d{3,}(?:-\d{3,})+|\d{2}-\d{4,}")
 """An order's, an invoice's, a booking's number in dashed groups of three digits or more ("order
 7731-4408", "order 558-2091147"; not "order 10-12", nor a date "2025-03-14") (session 16)."""
 _OLD_CODE_GUARD = re.compile(r"\d[A-Z0-9]{8}")
+_CODE_CHARS = bytes(65 if 48 <= b <= 57 or 65 <= b <= 90 else 32 for b in range(256))
+"""A byte table writing "A" for a digit or a capital and a blank for anything else."""
+
+
+def _may_hold_old_code(text: str) -> bool:
+    """Whether :data:`_OLD_CODE_GUARD` finds a digit and eight digits or capitals after it in
+    ``text``. Plain ASCII text (where ``\\d`` is ``[0-9]``) without nine such characters in a
+    row, found by a byte translation and ``in``, is not searched with the pattern, which costs
+    three times as much on an assistant's long answers (session 23, the cost)."""
+    if text.isascii() and b"AAAAAAAAA" not in text.encode("ascii").translate(_CODE_CHARS):
+        return False
+    return _OLD_CODE_GUARD.search(text) is not None
+
+
+_DIGIT_CHARS = bytes(68 if 48 <= b <= 57 else 32 for b in range(256))
+"""A byte table writing "D" for a digit and a blank for anything else."""
+
+
+def _old_numbered(text: str) -> list[str]:
+    """:data:`_OLD_NUMBERED`'s matches in ``text``. Each holds two digits in a row; plain ASCII
+    text without them (found by a byte translation and ``in``: most long answers that say "in
+    order to") is not searched with the pattern (session 23, the cost)."""
+    if text.isascii() and b"DD" not in text.encode("ascii").translate(_DIGIT_CHARS):
+        return []
+    return _OLD_NUMBERED.findall(text)
 _OLD_CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
 _SEMVER = re.compile(r"(?<![\w.])v?\d{1,3}\.\d{1,3}\.\d{1,3}(?!\.?\w)")
 """A version of three parts ("4.12.0", "v1.8.3"): a release one looks up (session 12). Two
@@ -260,6 +285,21 @@ _DOTFILE = re.compile(r"(?:(?<=[\s\"'`(])|^)\.[a-z][a-z0-9_-]{3,}[a-z0-9](?=[\s,
 """A dotfile named alone, after a blank, a quote or a bracket ("set a store-dir in .npmrc",
 ".pgpass", ".gitattributes"): five characters or more after the dot, so not an attribute or
 an extension (".raw", ".csv", ".docx"), nor one followed by "file" or "format" (session 22)."""
+_DOTFILE_CHARS = bytes(97 if 97 <= b <= 122 else 46 if b == 46 else 32 if (chr(b).isspace() or chr(b) in "\"'`(")
+                       else 35 for b in range(128)) + bytes(35 for _ in range(128))
+"""A byte table writing "a" for a small letter, "." for itself, a blank for a blank (any ``\\s``), a
+quote or an opening bracket, and "#" for anything else."""
+
+
+def _may_hold_dotfile(text: str) -> bool:
+    """Whether :data:`_DOTFILE` may find a dotfile in ``text``: plain ASCII text where no dot
+    and a small letter follow a blank, a quote, a bracket or the start (found by a byte
+    translation and ``in``; "Sure. the…" does not count) is not searched with the pattern, whose
+    look-behind runs at every character (session 23, the cost)."""
+    if not text.isascii():
+        return True
+    seen = text.encode("ascii").translate(_DOTFILE_CHARS)
+    return b" .a" in seen or seen.startswith(b".a")
 
 
 _GLOB_FILE = re.compile(r"(?<=\*/)[\w-]+\." + _EXTS + r"\b")
@@ -381,9 +421,9 @@ def _references(text: str) -> Iterator[str]:
         if (char is not None and char not in text) or not guard(text):
             continue
         if i in (_NUMBERED, _CODES) and len(text) > _REF_SHORT:
-            if i == _NUMBERED and any(x in text for x in _OLD_NOUNS):
-                yield from _OLD_NUMBERED.findall(text)
-            elif i == _CODES and _OLD_CODE_GUARD.search(text):
+            if i == _NUMBERED and any(map(text.__contains__, _OLD_NOUNS)):
+                yield from _old_numbered(text)
+            elif i == _CODES and _may_hold_old_code(text):
                 yield from _OLD_CODE.findall(text)
             continue
         if i == _NUMBERED:
@@ -437,7 +477,8 @@ def _references(text: str) -> Iterator[str]:
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
     if len(text) <= _REF_SHORT and "." in text:  # session 22's kind: turns only
-        yield from _DOTFILE.findall(text)
+        if _may_hold_dotfile(text):
+            yield from _DOTFILE.findall(text)
         if "*/" in text:
             yield from _GLOB_FILE.findall(text)
     if len(text) <= _REF_SHORT and (" > " in text or " › " in text):  # session 16's kinds: turns only
