@@ -277,7 +277,7 @@ def test_a_worker_summarising_a_session_that_loses_a_turn_writes_nothing_of_it(d
 
 
 def test_an_indexer_embedding_a_late_message_while_a_turn_is_forgotten(db_url: str) -> None:
-    """The indexer read a session a late message had joined (its turn to make: number 5)
+    """The indexer read a session a late message had joined (its turn to make: number 3 in time order since qa23c; 5 when it was appended)
     and embedded it; meanwhile ``forget_item`` of the session's first turn numbered the
     messages again (the late one became 4). The indexer wrote the turn as number 5, with
     keys read from a message that was gone. Now the rows of a session whose messages changed
@@ -307,7 +307,7 @@ def test_an_indexer_embedding_a_late_message_while_a_turn_is_forgotten(db_url: s
             [sid] = [s.id for s in mem.sessions("alice")]
             first = mem.messages(sid)
             late = mem.add_message("alice", "user", "ok", at=first[1].at)  # joins it, late
-            assert late.session_id == sid and late.seq == 5
+            assert late.session_id == sid and late.seq == 3  # in its place in time order
             asked.clear()
             release.clear()
             done: list[Any] = []

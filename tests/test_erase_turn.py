@@ -106,14 +106,15 @@ def test_forgetting_a_turn_erases_its_message_everywhere(alice: Memory) -> None:
 
 
 def test_a_turn_forgotten_then_more_messages_of_its_session(alice: Memory) -> None:
-    """Its session numbered again 1..n: a late message joins it as n + 1 (it used to be
-    unique per session: a count that only dropped would have reused a number)."""
+    """Its session numbered again 1..n: a late message joins it in its place in time order
+    (qa23c: after the messages no later than it, here 3 of 6) and the rest move down, with
+    no number reused or skipped (a count that only dropped would have reused one)."""
     mem = alice
     [sid] = [s.id for s in mem.sessions("alice")]
     mem.forget_item(_turn(mem, "Happy to help."))
     late = mem.add_message("alice", "user", "Also, I adopted a cat.",
                            at=mem.messages(sid)[1].at)
-    assert late.session_id == sid and late.seq == 6
+    assert late.session_id == sid and late.seq == 3
     mem.index(now=NOW)
     assert [m.seq for m in mem.messages(sid)] == [1, 2, 3, 4, 5, 6]
     assert "Also, I adopted a cat." in [i.text for i in mem.store.session_items(sid, kind="turn")]

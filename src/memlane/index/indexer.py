@@ -63,8 +63,9 @@ def index_pending(
     embedded0, hits0 = embeddings.embedded, embeddings.cache_hits
     seen: set[int] = set()
 
-    def prepare(writing: frozenset[int]) -> tuple[list[Session], list[dict[str, Any]], dict[int, int],
-                                                  np.ndarray] | None:
+    def prepare(writing: frozenset[int]) -> tuple[
+            list[Session], list[dict[str, Any]], dict[int, tuple[tuple[int, int], ...]],
+            np.ndarray] | None:
         # reserved: indexers side by side take different batches to embed; ``writing`` is
         # the batch being written meanwhile, which stays reserved and is not taken again
         batch = [s for s in store.sessions_to_index(batch_sessions, reserve=True, exclude=writing,
@@ -79,7 +80,7 @@ def index_pending(
         turned = {it.message_id for its in store.sessions_items(messages, kind="turn").values()
                   for it in its}
         rows = [r for r in _turn_rows(batch, messages) if r["message_id"] not in turned]
-        read = {sid: len(ms) for sid, ms in messages.items()}
+        read = {sid: _numbering(ms) for sid, ms in messages.items()}
         return batch, rows, read, embeddings.for_index([r["text"] for r in rows])
 
     slot = _prefetcher(store)
@@ -104,9 +105,13 @@ def index_pending(
                 # erased (``forget_item`` of a turn numbers the rest again and their keys
                 # change): the session is indexed again by the next pass, from what is
                 # stored then; none of the turns read here is written (they would carry
-                # the old numbers, or an erased message's words; session 23)
-                grown = {sid for sid, sess in store.get_sessions(claimed).items()
-                         if sess.message_count != read.get(sid)}
+                # the old numbers, or an erased message's words; session 23). Its messages
+                # and their numbers are compared, not their count: an erase and a late
+                # message between the read and the write leave the count as it was (the
+                # late message got no turn and the session was marked indexed; rev23)
+                now = store.sessions_messages(claimed)
+                grown = {sid for sid in claimed
+                         if _numbering(now.get(sid, [])) != read.get(sid)}
                 if grown:
                     store.unclaim_for_index(grown)
                 keep = [(r, v) for r, v in zip(rows, vecs, strict=True)
@@ -142,6 +147,11 @@ def index_pending(
         cache_hits=embeddings.cache_hits - hits0,
         seconds=time.perf_counter() - t0,
     )
+
+
+def _numbering(messages: Sequence[Message]) -> tuple[tuple[int, int], ...]:
+    """A session's messages as the indexer read them: ``(id, seq)`` each, in order."""
+    return tuple((m.id, m.seq) for m in messages)
 
 
 def _forget_erased(store: Store, batch: list[Session], claimed: set[int],
