@@ -57,6 +57,7 @@ CALLS: dict[str, Callable[[Memory, dict[str, Any]], Any]] = {
     "compact": lambda m, ids: m.compact(now=NOW),
     "work_once": lambda m, ids: m.work_once(NOW),
     "background_index": lambda m, ids: m.background_index(NOW),
+    "vacuum": lambda m, ids: m.vacuum(),
     "stats": lambda m, ids: m.stats(),
     "start_worker": lambda m, ids: m.start_worker(poll_seconds=0.05),
 }

@@ -925,6 +925,7 @@ class Memory:
         return report
 
     @validated
+    @validated
     def vacuum(self) -> None:
         """Rewrite the database so no page keeps a stale copy of an erased row: SQLite's
         ``VACUUM`` (every page written again from the rows alone, the WAL truncated; no
