@@ -52,7 +52,7 @@ def _label(text: str) -> str | None:
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])
 def _topic(text: str) -> str:
-    """A topic or a fact's predicate is one line (every surface refuses a newline in it,
+    """A topic or a fact's predicate and object is one line (every surface refuses a newline in it,
     naming the field): a secret written over several lines (a PEM key) is sent in one only
     where it is one line."""
     one = text[:200].strip()
@@ -104,7 +104,7 @@ def test_no_secret_reaches_the_store_or_a_model_by_any_path(
                                                "topics": [_topic(texts[6])]})
 
                 over_http(url, key, remember)
-                mem.add_fact("user", _topic(f"uses {texts[7]}"), texts[0], scope="chat")
+                mem.add_fact("user", _topic(f"uses {texts[7]}"), _topic(texts[0]), scope="chat")
                 post("/v1/pack", {"query": f"what about {texts[1]}", "scope": "chat",
                                   "budget": 800, "instructions": f"never show {texts[2]}"})
                 post("/v1/search", {"query": f"where is {texts[3]}", "scope": "chat"})
