@@ -48,17 +48,17 @@ def _label(text: str) -> str | None:
     return text if "\n" not in text and len(text) <= 200 and text == text.strip() else None
 
 
-@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.data_too_large])
 def _topic(text: str) -> str:
-    """A topic or a fact's predicate and object is one line (every surface refuses a newline in it,
-    naming the field): a secret written over several lines (a PEM key) is sent in one only
-    where it is one line."""
+    """A topic, or a fact's predicate or object, is one line (every surface refuses a
+    newline in it, naming the field): a secret written over several lines (a PEM key) is
+    sent in one only where it is one line."""
     one = text[:200].strip()
     return one if one and has_control(one) < 0 else "a topic"
 
 
+@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.data_too_large])
 @given(found=st.lists(SECRET, min_size=8, max_size=8))
 def test_no_secret_reaches_the_store_or_a_model_by_any_path(
         tmp_path_factory: pytest.TempPathFactory, model: Any, found: list[Any]) -> None:
