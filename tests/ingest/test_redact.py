@@ -176,3 +176,18 @@ def test_what_only_looks_like_those_classes_stays(text):
     """A git commit's hash after "secret" or "aws" was taken for an AWS secret key, the
     Luhn-valid digits ending a hash for a card number, "bearer authorization" for a token."""
     assert redact(text) == (text, 0)
+@pytest.mark.parametrize("depth", [0, 1, 2, 3])
+def test_a_secret_in_json_escaped_at_any_depth_is_redacted(depth: int) -> None:
+    """A model's bad answer quoted in an error holds JSON inside a string inside a string
+    (``\\\\\\"secret\\\\\\": …``): the assigned value is redacted whatever the backslashes
+    before its quotes (one was read; session 23's secret-paths property found two)."""
+    import json
+
+    from memlane.config import load_config
+    from memlane.ingest.redact import scrub
+
+    text = '{"secret": "70SN8AGbVVRgCZc9"}'
+    for _ in range(depth):
+        text = json.dumps(text)
+    out, n = scrub(load_config().ingest, text)
+    assert n == 1 and "70SN8AGb" not in out and "VVRgCZc9" not in out, out

@@ -67,10 +67,10 @@ _ASSIGNED = (  # names whose assigned value is a secret: API_KEY=…, "client_se
 )
 
 # An assigned value: the whole of a quoted one (spaces and all, to its closing quote on the
-# same line: group ``q`` holds the opening quote, with a backslash when the text is JSON
+# same line: group ``q`` holds the opening quote, with its backslashes when the text is JSON
 # inside a string), or an unquoted run. A value whose quote is never closed is taken as an
 # unquoted run, quote included.
-_NAME_END = r"""\\?["']?\s*[:=]\s*(?P<q>\\?["'])?"""
+_NAME_END = r"""\\*["']?\s*[:=]\s*(?P<q>\\*["'])?"""
 
 
 def _value(quoted: str, unquoted: str) -> str:
