@@ -899,13 +899,10 @@ class Memory:
         of their texts, facts and their events, entities, relations, journaled packs and
         the change log's records (docs/erasure.md). A scope that holds nothing erases
         nothing and says so (``EraseReport.erased`` is False)."""
-        counts = self.store.erase_scope(scope)
         # and every other spelling the database holds of it (an old database's NFD or
-        # format-character rows beside the new ones: ``ingest.spellings``), each in its
-        # own transaction (an erase checkpoints the SQLite WAL after it commits)
-        for other in spellings_of(self.store, scope)[1:]:
-            for kind, n in self.store.erase_scope(other).items():
-                counts[kind] = counts.get(kind, 0) + n
+        # format-character rows beside the new ones: ``ingest.spellings``), in the same
+        # transaction (an erase checkpoints the SQLite WAL after it commits)
+        counts = self.store.erase_scope(scope, spellings_of(self.store, scope)[1:])
         report = EraseReport(scope, None, counts)
         forget_spellings(self.store)
         self._forget_cached_text()
@@ -924,7 +921,6 @@ class Memory:
         self._vacuum_if_configured()
         return report
 
-    @validated
     @validated
     def vacuum(self) -> None:
         """Rewrite the database so no page keeps a stale copy of an erased row: SQLite's

@@ -79,44 +79,68 @@ class EraseMixin(SqlStore):
         raise NotImplementedError
 
     # -- the operations -------------------------------------------------------------------
-    def erase_scope(self, scope: str) -> dict[str, int]:
-        """Delete everything the database holds of ``scope``; the counts per kind
-        (``ERASE_KINDS``), all zero when the scope holds nothing (then nothing is written)."""
+    def erase_scope(self, scope: str, spellings: Sequence[str] = ()) -> dict[str, int]:
+        """Delete everything the database holds of ``scope`` and of each of ``spellings``
+        (the other spellings an old database holds of it, ``ingest.spellings``) in ONE
+        transaction; the counts per kind (``ERASE_KINDS``) summed over them, all zero when
+        none holds anything (then nothing is written). One transaction for them all: a
+        writer that looked the scope up in its old spelling and waited on the erase finds
+        the old spelling gone when it writes, and writes the one spelling; with a
+        transaction per spelling it wrote into the old one between two of them, and the
+        next erased its write (session 24)."""
         counts = dict.fromkeys(ERASE_KINDS, 0)
+        names = sorted({scope, *spellings})  # one lock order for every eraser
         with self.db.atomic():
             self._erase_prepare()
-            self._lock_scope(scope)
-            self._lock_scope_facts(scope)
-            self._lock_sessions("SELECT id FROM sessions WHERE scope = %s", (scope,))
-            # an earlier erasure's own record is not the scope's content
-            counts["changes"] = int(self._run(
-                "SELECT count(*) FROM changes WHERE scope = %s AND entity <> 'scope'",
-                (scope,)).fetchone()[0])
-            item_ids = [r[0] for r in self._run("SELECT id FROM items WHERE scope = %s", (scope,))]
-            message_ids = [r[0] for r in self._run(
-                "SELECT id FROM messages WHERE scope = %s", (scope,))]
-            counts["cached_vectors"] = self._forget_cached(
-                r[0] for r in self._run("SELECT text FROM items WHERE scope = %s", (scope,)))
-            counts["packs"] = self._run("DELETE FROM packs WHERE scope = %s", (scope,)).rowcount
-            counts["packs"] += self._delete("packs", "id",
-                                            self._packs_using(None, item_ids, message_ids))
-            counts["fact_events"] = self._run(
-                "DELETE FROM fact_events WHERE scope = %s", (scope,)).rowcount
-            counts["facts"] = self._run("DELETE FROM facts WHERE scope = %s", (scope,)).rowcount
-            counts["relations"] = self._run(
-                "DELETE FROM relations WHERE scope = %s", (scope,)).rowcount
-            counts["entities"] = self._run(
-                "DELETE FROM entities WHERE scope = %s", (scope,)).rowcount
-            counts["vectors"] = self._run(
-                "DELETE FROM vectors WHERE item_id IN (SELECT id FROM items WHERE scope = %s)",
-                (scope,)).rowcount
-            counts["items"] = self._run("DELETE FROM items WHERE scope = %s", (scope,)).rowcount
-            counts["messages"] = self._run(
-                "DELETE FROM messages WHERE scope = %s", (scope,)).rowcount
-            counts["sessions"] = self._run(
-                "DELETE FROM sessions WHERE scope = %s", (scope,)).rowcount
-            if not any(counts.values()):
+            for name in names:
+                self._lock_scope(name)
+                self._lock_scope_facts(name)
+            erased = False
+            for name in names:
+                one = self._erase_one_scope(name)
+                for kind, n in one.items():
+                    counts[kind] += n
+                erased = erased or any(one.values())
+            if not erased:
                 return counts
+            self.bump("scopes_erased")  # type: ignore[attr-defined]
+            self.bump("sessions_erased", counts["sessions"])  # type: ignore[attr-defined]
+            self._erase_finish()
+        self._after_erase()
+        return counts
+
+    def _erase_one_scope(self, scope: str) -> dict[str, int]:
+        """Inside ``erase_scope``'s transaction, its locks taken: the rows of one spelling."""
+        counts = dict.fromkeys(ERASE_KINDS, 0)
+        self._lock_sessions("SELECT id FROM sessions WHERE scope = %s", (scope,))
+        # an earlier erasure's own record is not the scope's content
+        counts["changes"] = int(self._run(
+            "SELECT count(*) FROM changes WHERE scope = %s AND entity <> 'scope'",
+            (scope,)).fetchone()[0])
+        item_ids = [r[0] for r in self._run("SELECT id FROM items WHERE scope = %s", (scope,))]
+        message_ids = [r[0] for r in self._run(
+            "SELECT id FROM messages WHERE scope = %s", (scope,))]
+        counts["cached_vectors"] = self._forget_cached(
+            r[0] for r in self._run("SELECT text FROM items WHERE scope = %s", (scope,)))
+        counts["packs"] = self._run("DELETE FROM packs WHERE scope = %s", (scope,)).rowcount
+        counts["packs"] += self._delete("packs", "id",
+                                        self._packs_using(None, item_ids, message_ids))
+        counts["fact_events"] = self._run(
+            "DELETE FROM fact_events WHERE scope = %s", (scope,)).rowcount
+        counts["facts"] = self._run("DELETE FROM facts WHERE scope = %s", (scope,)).rowcount
+        counts["relations"] = self._run(
+            "DELETE FROM relations WHERE scope = %s", (scope,)).rowcount
+        counts["entities"] = self._run(
+            "DELETE FROM entities WHERE scope = %s", (scope,)).rowcount
+        counts["vectors"] = self._run(
+            "DELETE FROM vectors WHERE item_id IN (SELECT id FROM items WHERE scope = %s)",
+            (scope,)).rowcount
+        counts["items"] = self._run("DELETE FROM items WHERE scope = %s", (scope,)).rowcount
+        counts["messages"] = self._run(
+            "DELETE FROM messages WHERE scope = %s", (scope,)).rowcount
+        counts["sessions"] = self._run(
+            "DELETE FROM sessions WHERE scope = %s", (scope,)).rowcount
+        if any(counts.values()):
             # every record of the scope goes, the deletes' own included; one content-free
             # record with the counts stays, written first so that it is the newest
             # (SQLite's ids are max(id) + 1: they must never go back)
@@ -125,10 +149,6 @@ class EraseMixin(SqlStore):
                 f" VALUES (%s, 'scope', 0, 'delete', 'scope.erased', {self.JSON}, %s)",
                 (scope, self._erased_doc(counts), time.time()))
             self._run("DELETE FROM changes WHERE scope = %s AND id <> %s", (scope, mark))
-            self.bump("scopes_erased")  # type: ignore[attr-defined]
-            self.bump("sessions_erased", counts["sessions"])  # type: ignore[attr-defined]
-            self._erase_finish()
-        self._after_erase()
         return counts
 
     def erase_sessions(self, session_ids: Sequence[int]) -> dict[str, int]:
