@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -187,3 +188,26 @@ def test_search_help_names_every_preset():
 
     text = CliRunner().invoke(cli, ["search", "--help"], terminal_width=1000).output
     assert all(name in text for name in ["default", *PRESETS]), text
+
+
+def test_python_dash_m_memlane_is_the_command(tmp_path):
+    """``python -m memlane`` runs the same command as the ``memlane`` script (an environment
+    whose scripts folder is not on PATH): its help, and a real command's output and exit."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "MEMLANE_DB": str(tmp_path / "m.db")}
+    helped = subprocess.run([sys.executable, "-m", "memlane", "--help"], capture_output=True,
+                            text=True, timeout=120, env=env)
+    assert helped.returncode == 0 and "Usage: memlane" in helped.stdout
+    added = subprocess.run([sys.executable, "-m", "memlane", "add", "--scope", "s",
+                            "we picked postgres"], capture_output=True, text=True, timeout=120,
+                           env=env)
+    assert added.returncode == 0, added.stderr
+    stats = subprocess.run([sys.executable, "-m", "memlane", "stats", "--json"],
+                           capture_output=True, text=True, timeout=120, env=env)
+    assert stats.returncode == 0, stats.stderr
+    assert json.loads(stats.stdout)["messages"] == 1
+    bad = subprocess.run([sys.executable, "-m", "memlane", "search", "-k", "0", "x"],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert bad.returncode != 0 and bad.stderr
