@@ -25,7 +25,7 @@ def test_a_stale_worker_leaves_the_summary_another_wrote_after_an_erase(db_url: 
     quotes the erased turn, so A writes nothing: B's summary must stay. A deleted it (the
     session's old intelligence is cleared before the check, in the transaction the check
     then committed), leaving a session marked summarized with no summary at all: seen in
-    2 of 8 runs of writers, workers and an eraser on one PostgreSQL."""
+    one of nine runs of writers, workers and an eraser on one PostgreSQL."""
     asked, release = threading.Event(), threading.Event()
     calls: list[int] = []
 
