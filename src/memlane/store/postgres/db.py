@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import struct
 import threading
 import time
@@ -18,6 +19,7 @@ except ImportError as e:  # pragma: no cover - depends on the install
     ) from e
 
 import numpy as np
+from psycopg import pq
 from psycopg.adapt import Dumper
 from psycopg.pq import Format
 
@@ -90,6 +92,32 @@ def translate(what: str, dsn: str | None = None) -> Iterator[None]:
 _PACKAGE = "memlane.store.postgres"
 
 
+def _gone(conn: psycopg.Connection[Any]) -> bool:
+    """Whether an idle connection was closed by the server, found without a round trip.
+
+    With nothing asked, a server that ends a connection (a restart, a fast or immediate
+    shutdown, ``pg_terminate_backend``) sends FATAL, then closes: the socket is readable.
+    libpq reads the FATAL as a notice and the end of the stream as a broken connection.
+    Before, the connection was only known broken once a statement failed on it, so each
+    thread's first call after a restart failed (session 24)."""
+    if conn.broken or conn.closed:
+        return True
+    pg = conn.pgconn
+    if (pg.transaction_status != pq.TransactionStatus.IDLE
+            or pg.pipeline_status != pq.PipelineStatus.OFF or pg.is_busy()):
+        return False  # something is under way: whatever arrives is its answer
+    for _ in range(2):
+        try:
+            if not select.select([pg.socket], [], [], 0)[0]:
+                return False
+            pg.consume_input()
+        except (OSError, ValueError, psycopg.Error):
+            return True
+        if pg.status != pq.ConnStatus.OK:
+            return True
+    return False
+
+
 class Database:
     """A PostgreSQL database: one autocommit connection per thread, nested ``atomic()``."""
 
@@ -122,8 +150,13 @@ class Database:
             raise StoreError(f"{self.url}: this database was closed (Memory.close() or the end "
                              "of its with block); open a new Memory to use it again")
         conn = getattr(self._local, "conn", None)
-        if conn is not None and conn.broken and not getattr(self._local, "depth", 0):
-            conn = None  # the server went away between transactions: reconnect
+        if conn is not None and not getattr(self._local, "depth", 0) and _gone(conn):
+            # the server went away between transactions (a restart, pg_terminate_backend,
+            # idle_session_timeout): reconnect rather than fail the next call with it
+            conn.close()
+            with self._lock:
+                self._all = [c for c in self._all if c is not conn]
+            conn = None
         if conn is None:
             with translate(f"connecting to {self.url}", self.dsn):
                 conn = psycopg.connect(
