@@ -7,6 +7,7 @@ import select
 import struct
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -118,6 +119,29 @@ def _gone(conn: psycopg.Connection[Any]) -> bool:
     return False
 
 
+class _Slot:
+    """One thread's connection. It lives in that thread's ``threading.local``, so when the
+    thread ends the slot is dropped and its connection closed, as on SQLite. They were kept
+    open until ``close()``: ``memlane serve`` runs requests in anyio's worker threads, which
+    end after 10 idle seconds, and each burst of requests after a pause left its threads'
+    connections open on the server (10 more a burst, measured), until PostgreSQL's
+    ``max_connections`` refused every client (session 24)."""
+
+    __slots__ = ("__weakref__", "conn", "pid")
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.conn = conn
+        self.pid = os.getpid()
+
+    def __del__(self) -> None:
+        if os.getpid() != self.pid:  # a forked child's copy: the socket is the parent's
+            return
+        try:
+            self.conn.close()
+        except Exception:  # noqa: BLE001 - the interpreter may be shutting down
+            pass
+
+
 class Database:
     """A PostgreSQL database: one autocommit connection per thread, nested ``atomic()``."""
 
@@ -126,7 +150,7 @@ class Database:
         self.url = public_url(url)
         self.tracer = tracer
         self._local = threading.local()
-        self._all: list[psycopg.Connection[Any]] = []
+        self._slots: weakref.WeakSet[_Slot] = weakref.WeakSet()
         self._lock = threading.Lock()
         self._pid = os.getpid()
         self._closed = False
@@ -145,17 +169,16 @@ class Database:
             self._pid = os.getpid()
             self._local = threading.local()
             with self._lock:
-                self._all = []
+                self._slots = weakref.WeakSet()
         if self._closed:
             raise StoreError(f"{self.url}: this database was closed (Memory.close() or the end "
                              "of its with block); open a new Memory to use it again")
-        conn = getattr(self._local, "conn", None)
+        slot: _Slot | None = getattr(self._local, "slot", None)
+        conn = slot.conn if slot is not None else None
         if conn is not None and not getattr(self._local, "depth", 0) and _gone(conn):
             # the server went away between transactions (a restart, pg_terminate_backend,
             # idle_session_timeout): reconnect rather than fail the next call with it
             conn.close()
-            with self._lock:
-                self._all = [c for c in self._all if c is not conn]
             conn = None
         if conn is None:
             with translate(f"connecting to {self.url}", self.dsn):
@@ -165,11 +188,18 @@ class Database:
                 for sql in _SESSION_SETTINGS:
                     conn.execute(sql)
             conn.adapters.register_dumper(Vector, _VectorDumper)
-            self._local.conn = conn
+            slot = _Slot(conn)
+            self._local.slot = slot
             self._local.depth = 0
             with self._lock:
-                self._all.append(conn)
+                self._slots.add(slot)
         return conn
+
+    def open_connections(self) -> int:
+        """How many connections are open (one per thread that used the database and is
+        still alive)."""
+        with self._lock:
+            return sum(not slot.conn.closed for slot in self._slots)
 
     @property
     def closed(self) -> bool:
@@ -182,9 +212,9 @@ class Database:
         with self._lock:
             self._closed = True
             if os.getpid() == self._pid:
-                for conn in self._all:
-                    conn.close()
-            self._all.clear()
+                for slot in list(self._slots):
+                    slot.conn.close()
+            self._slots = weakref.WeakSet()
         self._local = threading.local()
 
     @staticmethod
