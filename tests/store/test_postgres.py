@@ -113,6 +113,8 @@ def test_url_loses_its_password_and_bad_servers_are_one_clear_error(pg_url):
     with pytest.raises(StoreError, match="connecting to postgresql://postgres@127.0.0.1:1/") as e:
         open_store("postgresql://postgres:s3cret@127.0.0.1:1/nope?connect_timeout=2")
     assert "s3cret" not in str(e.value)
+    # and where that URL comes from (session 24: the error named the URL, not the setting)
+    assert "--db, $MEMLANE_DB or db in memlane.toml" in str(e.value)
 
 
 # -- many writers, one scope -------------------------------------------------------------

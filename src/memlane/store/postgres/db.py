@@ -156,6 +156,14 @@ class Database:
         self._closed = False
         try:
             self.migrate()
+        except StoreError as e:
+            self.close()
+            if not str(e).startswith("connecting to "):
+                raise
+            # the first connection: say where the URL is set (the driver says only what
+            # failed: refused, unknown host, a password refused, too many clients)
+            raise type(e)(f"{e}\n(the database is the db setting: --db, $MEMLANE_DB or "
+                          "db in memlane.toml)") from e
         except BaseException:
             self.close()
             raise
