@@ -13,6 +13,9 @@ indexing) needs a key holding ``*``.
 A process remembers a key it found for ``serve.key_cache_seconds`` (``KeyCache``): on
 PostgreSQL the lookup was one of a search's ten round trips. A revocation, made by any
 process, is honoured everywhere once that time has passed; unknown keys are never cached.
+While the database cannot answer, a key the process found stays known and whether the
+database holds keys keeps its last answer, so that ``/metrics`` says the database is down
+(``memlane_store_up 0``) instead of failing with it.
 """
 
 from __future__ import annotations
