@@ -426,7 +426,9 @@ class ServeConfig:
     max_body_bytes: int = 10_000_000
     """Larger request bodies are refused with 413."""
     rate_limit: float = 0.0
-    """Requests per second allowed per API key (token bucket); 0 means no limit."""
+    """Requests per second allowed per API key (token bucket) by each process; 0 means no
+    limit. Each of ``serve.workers`` processes keeps its own bucket, so with N processes a
+    key may make up to N times this."""
     rate_burst: int = 0
     """Requests a key may make at once before the rate applies; 0 means 2 × rate_limit."""
     stream_poll_seconds: float = 0.5

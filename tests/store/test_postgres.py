@@ -113,6 +113,8 @@ def test_url_loses_its_password_and_bad_servers_are_one_clear_error(pg_url):
     with pytest.raises(StoreError, match="connecting to postgresql://postgres@127.0.0.1:1/") as e:
         open_store("postgresql://postgres:s3cret@127.0.0.1:1/nope?connect_timeout=2")
     assert "s3cret" not in str(e.value)
+    # and where that URL comes from (session 24: the error named the URL, not the setting)
+    assert "--db, $MEMLANE_DB or db in memlane.toml" in str(e.value)
 
 
 # -- many writers, one scope -------------------------------------------------------------
@@ -282,3 +284,52 @@ def test_hnsw_index_is_created_per_model_and_dim_and_filters_are_exact(pg_url, m
                                             key=lambda i: -by_id[i])[:5]
     assert s.prune_vector_log() == 0
     s.close()
+
+
+# -- connections the server closed --------------------------------------------------------
+def _terminate_memlane_backends(url: str) -> None:
+    """End every memlane connection to the database as a restart or ``pg_terminate_backend``
+    does (the server says FATAL, then closes), and wait until they are gone."""
+    db = url.rsplit("/", 1)[1]
+    query = ("SELECT pid FROM pg_stat_activity WHERE datname = %s AND application_name = 'memlane'"
+             " AND pid <> pg_backend_pid()")
+    assert _sql(url, query, (db,)), "no memlane connection to end"
+    _sql(url, f"SELECT pg_terminate_backend(pid) FROM ({query}) p", (db,))
+    for _ in range(200):  # bounded: 10 s
+        if not _sql(url, query, (db,)):
+            return
+        threading.Event().wait(0.05)
+    raise AssertionError("the backends did not end")
+
+
+def test_connections_the_server_closed_while_idle_are_replaced_before_use(pg_url):
+    """PostgreSQL restarted (or an idle connection ended by pg_terminate_backend,
+    idle_session_timeout, a pooler) under a running process: each thread's idle
+    connection failed its next call ("terminating connection due to administrator
+    command"), so after a restart every thread of ``memlane serve`` answered one request
+    with 503 and the index worker lost a run. The connection is now found closed before
+    it is used, with no round trip, and a new one opened; both a single statement and a
+    transaction, in two threads."""
+    mem = _memory(pg_url)
+    try:
+        mem.add_message("a", "user", "before the restart")
+        other: list[object] = []
+        thread = threading.Thread(target=lambda: other.append(mem.stats()["messages"]))
+        thread.start()
+        thread.join(30)
+        assert other == [1]
+        for step in range(3):
+            _terminate_memlane_backends(pg_url)
+            if step == 0:  # one statement (memlane_add_message), no transaction
+                mem.add_message("a", "user", "after the restart")
+            elif step == 1:  # a transaction (BEGIN first)
+                assert mem.close_session("a") is not None
+            else:  # another thread's idle connection
+                thread = threading.Thread(target=lambda: other.append(mem.stats()["messages"]))
+                thread.start()
+                thread.join(30)
+                assert other == [1, 2]
+        assert [m.text for m in mem.messages(mem.sessions("a")[0].id)] == [
+            "before the restart", "after the restart"]
+    finally:
+        mem.close()

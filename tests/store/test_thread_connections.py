@@ -112,3 +112,41 @@ def test_writers_of_one_process_take_turns_and_a_failed_one_frees_the_next(tmp_p
     assert mem.stats()["messages"] == 8 * 25 * 4 + 1
     assert mem.store.db.execute("SELECT count(*) FROM messages WHERE text = 'x'").fetchone() == (0,)
     mem.close()
+
+
+def test_postgres_threads_that_ended_leave_no_connection_open_on_the_server(pg_url):
+    """The same on PostgreSQL, counted on the server (``pg_stat_activity``): a thread's
+    connection was kept until ``Memory.close()``, so ``memlane serve``, whose anyio worker
+    threads end after 10 idle seconds, left ~10 more connections open after each burst of
+    requests, until the server's ``max_connections`` refused every client."""
+    import psycopg
+
+    mem = memory(pg_url)
+    db = pg_url.rsplit("/", 1)[1]
+
+    def on_server() -> int:
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            return int(admin.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = %s"
+                " AND application_name = 'memlane'", (db,)).fetchone()[0])
+
+    try:
+        errors: list[str] = []
+
+        def work(i: int) -> None:
+            try:
+                mem.add_message(f"s{i % 3}", "user", f"message {i}")
+            except Exception as e:  # the test reports whatever a thread hit
+                errors.append(f"thread {i}: {type(e).__name__}: {e}")
+
+        for i in range(30):
+            t = threading.Thread(target=work, args=(i,))
+            t.start()
+            t.join(60)
+        assert errors == []
+        assert mem.stats()["messages"] == 30
+        assert on_server() == 1  # only the main thread's
+        assert mem.store.db.open_connections() == 1
+    finally:
+        mem.close()
+    assert on_server() == 0

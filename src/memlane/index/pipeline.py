@@ -88,6 +88,10 @@ class Overtaken(Exception):
     """The session was written by another worker meanwhile: this answer is dropped."""
 
 
+class _Erased(Exception):
+    """What a session's intelligence was read from was erased meanwhile: roll back."""
+
+
 def fact_text(subject: str, predicate: str, obj: str) -> str:
     """A fact as a sentence for search: ``user lives in Lisbon``."""
     return f"{subject} {predicate.replace('_', ' ')} {obj}"
@@ -206,65 +210,70 @@ def store_intelligence(
             "extra": {"name": e.name, "type": e.type, "context": e.context},
         })
     vectors = embeddings.for_index([embedded.get(i, r["text"]) for i, r in enumerate(rows)])
-    with store.atomic():
-        store.clear_intelligence(session.id)  # takes the scope's facts lock first
-        now_stored = store.get_sessions([session.id]).get(session.id)
-        if now_stored is None or _lost_messages(store, session.id, messages):
-            # a message it read was erased meanwhile (``forget_item`` of a turn), which
-            # queued the session again: nothing written quotes it
-            # erased while it was summarised (docs/erasure.md): write nothing of it, and
-            # take back what embedding it cached
+    try:
+        with store.atomic():
+            store.clear_intelligence(session.id)  # takes the scope's facts lock first
+            now_stored = store.get_sessions([session.id]).get(session.id)
+            if now_stored is None or _lost_messages(store, session.id, messages):
+                # erased while it was summarised (docs/erasure.md), or a message it read was
+                # (``forget_item`` of a turn, which queued the session again): nothing written
+                # quotes it. Rolled back, ``clear_intelligence`` too: committed, it deleted
+                # what another worker had written since from the messages left (a session
+                # marked summarized with no summary; session 24)
+                raise _Erased
+            if claimed and now_stored.summarized:
+                # another worker claimed the session after this one's lease ran out (a model
+                # call longer than indexing.lease_seconds) and has written it: keep its writing
+                raise Overtaken(
+                    f"session {session.id} was summarized by another worker while this one waited "
+                    f"for its backend (a lease, indexing.lease_seconds, shorter than the call)")
+            cut = head + len(facts)
+            fact_rows = rows[head:cut]
+            ids = store.insert_items([*rows[:head], *rows[cut:]])
+            store.put_vectors(embeddings.model,
+                              list(zip(ids, [*vectors[:head], *vectors[cut:]], strict=True)))
+            for row, vec, (f, pred, msg) in zip(fact_rows, vectors[head:cut], facts, strict=True):
+
+                def make_item(row: dict[str, Any] = row, vec: Any = vec) -> int:
+                    (item_id,) = store.insert_items([row])
+                    store.put_vectors(embeddings.model, [(item_id, vec)])
+                    return item_id
+
+                apply_fact(
+                    store, facts_cfg, scope=scope, subject=f.subject, predicate=pred, obj=f.object,
+                    source=f.source, at=row["at"], session_id=session.id,
+                    message_id=msg.id if msg else None, make_item=make_item,
+                )
+            # what the session says has ended retires the values it names (session 22), after the
+            # session's own values: "I quit my job" said after "I work at Acme" in one session
+            for f in sorted(extraction.endings, key=lambda x: (x.seq is None, x.seq or 0)):
+                msg = by_seq.get(f.seq) if f.seq is not None else None
+                end_fact(store, facts_cfg, scope=scope, subject=f.subject, predicate=f.predicate, obj=f.object,
+                         source=f.source, at=msg.at.timestamp() if msg else end, session_id=session.id,
+                         message_id=msg.id if msg else None)
+            for e in extraction.entities:
+                store.upsert_entity(scope, e.name, normalize_name(e.name), e.type, e.context, end)
+            for r in extraction.relations:
+                msg = by_seq.get(r.seq) if r.seq is not None else None
+                store.insert_relation(scope, normalize_name(r.source), normalize_predicate(r.relation),
+                                      normalize_name(r.target), session.id, msg.id if msg else None,
+                                      msg.at.timestamp() if msg else end)
+            # a late message that joined the session since its messages were read queues it
+            # again (``finish_summary`` says False): what is written now is replaced then
+            if summary is None:
+                if store.finish_summary(session.id, version=None, model=None, now=time.time(),
+                                        skipped=True, messages=len(messages)):
+                    store.bump("sessions_skipped")
+            elif store.finish_summary(session.id, version=summary.schema_version,
+                                      model=summary.model, now=time.time(), messages=len(messages)):
+                store.bump("sessions_summarized")
+            store.bump("facts_extracted", len(facts))
+            store.bump("entities_extracted", len(extraction.entities))
+            store.bump("observations_extracted", len(extraction.observations))
+    except _Erased:  # and take back what embedding it cached
+        with store.atomic():
             store.forget_cached_texts([r["text"] for r in rows])
-            return False
-        if claimed and now_stored.summarized:
-            # another worker claimed the session after this one's lease ran out (a model
-            # call longer than indexing.lease_seconds) and has written it: keep its writing
-            raise Overtaken(
-                f"session {session.id} was summarized by another worker while this one waited "
-                f"for its backend (a lease, indexing.lease_seconds, shorter than the call)")
-        cut = head + len(facts)
-        fact_rows = rows[head:cut]
-        ids = store.insert_items([*rows[:head], *rows[cut:]])
-        store.put_vectors(embeddings.model,
-                          list(zip(ids, [*vectors[:head], *vectors[cut:]], strict=True)))
-        for row, vec, (f, pred, msg) in zip(fact_rows, vectors[head:cut], facts, strict=True):
-
-            def make_item(row: dict[str, Any] = row, vec: Any = vec) -> int:
-                (item_id,) = store.insert_items([row])
-                store.put_vectors(embeddings.model, [(item_id, vec)])
-                return item_id
-
-            apply_fact(
-                store, facts_cfg, scope=scope, subject=f.subject, predicate=pred, obj=f.object,
-                source=f.source, at=row["at"], session_id=session.id,
-                message_id=msg.id if msg else None, make_item=make_item,
-            )
-        # what the session says has ended retires the values it names (session 22), after the
-        # session's own values: "I quit my job" said after "I work at Acme" in one session
-        for f in sorted(extraction.endings, key=lambda x: (x.seq is None, x.seq or 0)):
-            msg = by_seq.get(f.seq) if f.seq is not None else None
-            end_fact(store, facts_cfg, scope=scope, subject=f.subject, predicate=f.predicate, obj=f.object,
-                     source=f.source, at=msg.at.timestamp() if msg else end, session_id=session.id,
-                     message_id=msg.id if msg else None)
-        for e in extraction.entities:
-            store.upsert_entity(scope, e.name, normalize_name(e.name), e.type, e.context, end)
-        for r in extraction.relations:
-            msg = by_seq.get(r.seq) if r.seq is not None else None
-            store.insert_relation(scope, normalize_name(r.source), normalize_predicate(r.relation),
-                                  normalize_name(r.target), session.id, msg.id if msg else None,
-                                  msg.at.timestamp() if msg else end)
-        # a late message that joined the session since its messages were read queues it
-        # again (``finish_summary`` says False): what is written now is replaced then
-        if summary is None:
-            if store.finish_summary(session.id, version=None, model=None, now=time.time(),
-                                    skipped=True, messages=len(messages)):
-                store.bump("sessions_skipped")
-        elif store.finish_summary(session.id, version=summary.schema_version,
-                                  model=summary.model, now=time.time(), messages=len(messages)):
-            store.bump("sessions_summarized")
-        store.bump("facts_extracted", len(facts))
-        store.bump("entities_extracted", len(extraction.entities))
-        store.bump("observations_extracted", len(extraction.observations))
+        return False
     return True
 
 

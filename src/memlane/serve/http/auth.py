@@ -13,6 +13,9 @@ indexing) needs a key holding ``*``.
 A process remembers a key it found for ``serve.key_cache_seconds`` (``KeyCache``): on
 PostgreSQL the lookup was one of a search's ten round trips. A revocation, made by any
 process, is honoured everywhere once that time has passed; unknown keys are never cached.
+While the database cannot answer, a key the process found stays known and whether the
+database holds keys keeps its last answer, so that ``/metrics`` says the database is down
+(``memlane_store_up 0``) instead of failing with it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 
 from fastapi import Request
 
+from memlane.errors import StoreError
 from memlane.serve.http.errors import ApiError
 from memlane.serve.keys import hash_key, scope_matches
 from memlane.store.contract import KeyStore
@@ -133,7 +137,15 @@ class KeyCache:
         hit = self._rows.get(key_hash)
         if hit is not None and now - hit[0] < self.ttl:
             return hit[1]
-        row = store.api_key_by_hash(key_hash)
+        try:
+            row = store.api_key_by_hash(key_hash)
+        except StoreError:
+            # the database is down: a key this process knew stays known, so that a scrape
+            # of /metrics still says so (memlane_store_up 0); every other route fails on
+            # the database anyway, and no key can be revoked meanwhile (session 24)
+            if hit is None:
+                raise
+            return hit[1]
         with self._lock:
             if row is None:
                 self._rows.pop(key_hash, None)
@@ -162,11 +174,25 @@ def _bearer(request: Request) -> str | None:
     return token.strip()
 
 
+def _keyed(state: Any, store: KeyStore) -> bool:
+    """``store.has_api_keys()``, remembered: once true it stays true (a revoked key still
+    counts), and while the database is down the last answer stands, so that /metrics of an
+    open service still answers (``memlane_store_up 0``) instead of 503."""
+    if getattr(state, "keyed", False):
+        return True
+    try:
+        state.keyed = store.has_api_keys()
+    except StoreError:
+        if getattr(state, "keyed", None) is None:
+            raise
+    return bool(state.keyed)
+
+
 def _resolve(request: Request) -> Principal:
     store = request.app.state.memory.store
     token = _bearer(request)
     if token is None:
-        if store.has_api_keys():
+        if _keyed(request.app.state, store):
             raise ApiError(401, "unauthorized", "this service needs an API key: send "
                            "'Authorization: Bearer <key>' (memlane keys create makes one)",
                            "Authorization")
@@ -194,8 +220,11 @@ def _resolve(request: Request) -> Principal:
             state.said_read_only = True
             log.warning("the database is read-only: API keys' last use is not recorded")
     elif due:
-        with store.atomic():
-            store.touch_api_key(row["id"], now)
+        try:
+            with store.atomic():
+                store.touch_api_key(row["id"], now)
+        except StoreError:  # the database is down: the route says so if it needs it
+            state.touched.pop(row["id"], None)
     return Principal(row["id"], row["name"], tuple(row["scopes"]), row["read_only"])
 
 

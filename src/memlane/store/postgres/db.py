@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import select
 import struct
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -18,6 +20,7 @@ except ImportError as e:  # pragma: no cover - depends on the install
     ) from e
 
 import numpy as np
+from psycopg import pq
 from psycopg.adapt import Dumper
 from psycopg.pq import Format
 
@@ -90,6 +93,55 @@ def translate(what: str, dsn: str | None = None) -> Iterator[None]:
 _PACKAGE = "memlane.store.postgres"
 
 
+def _gone(conn: psycopg.Connection[Any]) -> bool:
+    """Whether an idle connection was closed by the server, found without a round trip.
+
+    With nothing asked, a server that ends a connection (a restart, a fast or immediate
+    shutdown, ``pg_terminate_backend``) sends FATAL, then closes: the socket is readable.
+    libpq reads the FATAL as a notice and the end of the stream as a broken connection.
+    Before, the connection was only known broken once a statement failed on it, so each
+    thread's first call after a restart failed (session 24)."""
+    if conn.broken or conn.closed:
+        return True
+    pg = conn.pgconn
+    if (pg.transaction_status != pq.TransactionStatus.IDLE
+            or pg.pipeline_status != pq.PipelineStatus.OFF or pg.is_busy()):
+        return False  # something is under way: whatever arrives is its answer
+    for _ in range(2):
+        try:
+            if not select.select([pg.socket], [], [], 0)[0]:
+                return False
+            pg.consume_input()
+        except (OSError, ValueError, psycopg.Error):
+            return True
+        if pg.status != pq.ConnStatus.OK:
+            return True
+    return False
+
+
+class _Slot:
+    """One thread's connection. It lives in that thread's ``threading.local``, so when the
+    thread ends the slot is dropped and its connection closed, as on SQLite. They were kept
+    open until ``close()``: ``memlane serve`` runs requests in anyio's worker threads, which
+    end after 10 idle seconds, and each burst of requests after a pause left its threads'
+    connections open on the server (10 more a burst, measured), until PostgreSQL's
+    ``max_connections`` refused every client (session 24)."""
+
+    __slots__ = ("__weakref__", "conn", "pid")
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.conn = conn
+        self.pid = os.getpid()
+
+    def __del__(self) -> None:
+        if os.getpid() != self.pid:  # a forked child's copy: the socket is the parent's
+            return
+        try:
+            self.conn.close()
+        except Exception:  # noqa: BLE001 - the interpreter may be shutting down
+            pass
+
+
 class Database:
     """A PostgreSQL database: one autocommit connection per thread, nested ``atomic()``."""
 
@@ -98,12 +150,20 @@ class Database:
         self.url = public_url(url)
         self.tracer = tracer
         self._local = threading.local()
-        self._all: list[psycopg.Connection[Any]] = []
+        self._slots: weakref.WeakSet[_Slot] = weakref.WeakSet()
         self._lock = threading.Lock()
         self._pid = os.getpid()
         self._closed = False
         try:
             self.migrate()
+        except StoreError as e:
+            self.close()
+            if not str(e).startswith("connecting to "):
+                raise
+            # the first connection: say where the URL is set (the driver says only what
+            # failed: refused, unknown host, a password refused, too many clients)
+            raise type(e)(f"{e}\n(the database is the db setting: --db, $MEMLANE_DB or "
+                          "db in memlane.toml)") from e
         except BaseException:
             self.close()
             raise
@@ -117,13 +177,17 @@ class Database:
             self._pid = os.getpid()
             self._local = threading.local()
             with self._lock:
-                self._all = []
+                self._slots = weakref.WeakSet()
         if self._closed:
             raise StoreError(f"{self.url}: this database was closed (Memory.close() or the end "
                              "of its with block); open a new Memory to use it again")
-        conn = getattr(self._local, "conn", None)
-        if conn is not None and conn.broken and not getattr(self._local, "depth", 0):
-            conn = None  # the server went away between transactions: reconnect
+        slot: _Slot | None = getattr(self._local, "slot", None)
+        conn = slot.conn if slot is not None else None
+        if conn is not None and not getattr(self._local, "depth", 0) and _gone(conn):
+            # the server went away between transactions (a restart, pg_terminate_backend,
+            # idle_session_timeout): reconnect rather than fail the next call with it
+            conn.close()
+            conn = None
         if conn is None:
             with translate(f"connecting to {self.url}", self.dsn):
                 conn = psycopg.connect(
@@ -132,11 +196,18 @@ class Database:
                 for sql in _SESSION_SETTINGS:
                     conn.execute(sql)
             conn.adapters.register_dumper(Vector, _VectorDumper)
-            self._local.conn = conn
+            slot = _Slot(conn)
+            self._local.slot = slot
             self._local.depth = 0
             with self._lock:
-                self._all.append(conn)
+                self._slots.add(slot)
         return conn
+
+    def open_connections(self) -> int:
+        """How many connections are open (one per thread that used the database and is
+        still alive)."""
+        with self._lock:
+            return sum(not slot.conn.closed for slot in self._slots)
 
     @property
     def closed(self) -> bool:
@@ -149,9 +220,9 @@ class Database:
         with self._lock:
             self._closed = True
             if os.getpid() == self._pid:
-                for conn in self._all:
-                    conn.close()
-            self._all.clear()
+                for slot in list(self._slots):
+                    slot.conn.close()
+            self._slots = weakref.WeakSet()
         self._local = threading.local()
 
     @staticmethod
