@@ -6,7 +6,6 @@ run side by side, the ``_lock_scope`` hook (PostgreSQL: a per-scope advisory loc
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -43,9 +42,6 @@ def _in_scope(scope: str | None) -> tuple[str, tuple[str, ...]]:
 class SessionsMixin(SqlStore):
     """Sessions (per scope), their messages, and the queue of sessions awaiting intelligence."""
 
-    _seen: dict[int, set[str]]
-    """Participants known per session, to skip a JSON update on the hot path."""
-
     # -- each backend's own -----------------------------------------------------------
     def append_message(self, session_id: int, scope: str, seq: int, role: str, text: str,
                        at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,
@@ -58,17 +54,6 @@ class SessionsMixin(SqlStore):
         raise NotImplementedError
 
     # -- sessions -----------------------------------------------------------------------
-    def _known_participants(self, session_id: int) -> set[str]:
-        """The session's participants as this process knows them (read once, then kept
-        up to date by ``append_message``; forgotten wholesale past 10,000 sessions)."""
-        cached = self._seen.get(session_id)
-        if cached is None:
-            row = self._run("SELECT participants FROM sessions WHERE id = %s", (session_id,)).fetchone()
-            cached = self._seen[session_id] = set(json.loads(row[0]) if row else [])
-            if len(self._seen) > 10_000:
-                self._seen.clear()
-        return cached
-
     def open_session_for(self, scope: str) -> tuple[int, float, int] | None:
         """``(id, ended_at, message_count)`` of the scope's open session, if any.
 
@@ -322,6 +307,24 @@ class SessionsMixin(SqlStore):
         none."""
         for cond, params in self._id_batches("id", sorted(set(session_ids))):
             self._run(f"UPDATE sessions SET indexed_at = NULL WHERE {cond}", params)
+
+    def rekey_turns(self, session_ids: Iterable[int]) -> int:
+        """The lexical keys of the sessions' turns computed again from their messages as
+        stored (``index.indexer.turn_keys``: a short turn carries the previous message's
+        words), where they changed: after a message left a session (an erase) or took its
+        place between two of its turns (a late message, session 24). How many changed."""
+        from memlane.index.indexer import turn_keys
+
+        changed = 0
+        for sid, msgs in self.sessions_messages(session_ids).items():
+            keys = turn_keys(msgs)
+            for iid, mid, had in self._run(
+                    "SELECT id, message_id, keys FROM items WHERE session_id = %s"
+                    " AND kind = 'turn' AND message_id IS NOT NULL", (sid,)).fetchall():
+                if mid in keys and keys[mid] != had:
+                    self._run("UPDATE items SET keys = %s WHERE id = %s", (keys[mid], iid))
+                    changed += 1
+        return changed
 
     # -- the session-intelligence queue -------------------------------------------------
     def claim_for_summary(self, now: float, lease_seconds: float, max_attempts: int,
