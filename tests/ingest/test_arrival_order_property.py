@@ -114,3 +114,29 @@ def test_span_participants_and_keys_follow_the_messages(request: pytest.FixtureR
     ran: list[int] = []
     run()
     assert len(ran) >= 8, ran
+
+
+def test_a_speaker_erased_in_one_process_is_listed_again_when_speaking_in_another(
+        db_url: str) -> None:
+    """Two memories on one database (two processes): one forgets bob's only turn of the
+    open session, the other, which had stored it, stores bob's next message there. Before
+    session 24 the second skipped the participants' update from its own cache of them (bob
+    was "known"), and the session listed only ann."""
+    with _open(db_url) as writer, _open(db_url) as other:
+        writer.add_message("chat", "user", "hi from ann", at=BASE, speaker="ann")
+        writer.add_message("chat", "user", "hi from bob", at=BASE + timedelta(minutes=1),
+                           speaker="bob")
+        writer.add_message("chat", "user", "bye from ann", at=BASE + timedelta(minutes=4),
+                           speaker="ann")
+        writer.close_session("chat")
+        writer.index(now=LATER)
+        [sid] = [s.id for s in writer.sessions("chat")]
+        [bobs] = [t for t in other.store.session_items(sid, kind="turn") if "bob" in t.text]
+        other.forget_item(bobs.id)
+        assert other.session(sid).participants == ("ann",)
+        # bob again, late into the same session (between ann's two), through the first
+        # memory
+        writer.add_message("chat", "user", "bob again", at=BASE + timedelta(minutes=2),
+                           speaker="bob")
+        assert sorted(writer.session(sid).participants) == ["ann", "bob"]
+        check_sessions(writer, "chat", indexed=False)
