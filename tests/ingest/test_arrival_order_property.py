@@ -140,3 +140,65 @@ def test_a_speaker_erased_in_one_process_is_listed_again_when_speaking_in_anothe
                            speaker="bob")
         assert sorted(writer.session(sid).participants) == ["ann", "bob"]
         check_sessions(writer, "chat", indexed=False)
+
+
+def _by_gap(rows: list[dict[str, Any]], gap_minutes: float) -> list[frozenset[str]]:
+    """The sessions a time gap cuts: runs of messages, in time order, no more than the gap
+    apart."""
+    out: list[set[str]] = []
+    last = None
+    for row in sorted(rows, key=lambda r: r["at"]):
+        if last is None or (row["at"] - last).total_seconds() > gap_minutes * 60:
+            out.append(set())
+        out[-1].add(row["text"])
+        last = row["at"]
+    return [frozenset(s) for s in out]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_the_same_messages_in_any_order_give_the_same_sessions(
+        request: pytest.FixtureRequest, tmp_path: Any, backend: str) -> None:
+    """Two arrival orders of one conversation, each with index runs (which close idle
+    sessions) at their own places: the same sessions, those the gap cuts. Before session 24
+    a message within the gap of two sessions joined one of them (14:00, 14:50, then 14:25
+    gave two sessions), and one within the gap after a session an index run had closed
+    opened another."""
+    counter = itertools.count()
+
+    @settings(max_examples=30 if backend == "sqlite" else 12, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @given(msgs=st.lists(message, min_size=2, max_size=12),
+           orders=st.lists(st.randoms(use_true_random=False), min_size=2, max_size=2),
+           index_after=st.lists(st.sets(st.integers(0, 11), max_size=3), min_size=2,
+                                max_size=2),
+           batched=st.booleans())
+    def run(msgs: list[Any], orders: list[Any], index_after: list[set[int]],
+            batched: bool) -> None:
+        n = next(counter)
+        url = str(tmp_path / f"o{n}.db") if backend == "sqlite" else str(
+            request.getfixturevalue("pg_url"))
+        got = []
+        with _open(url) as mem:
+            gap = mem.config.ingest.session_gap_minutes
+            for k, (order, indexes) in enumerate(zip(orders, index_after, strict=True)):
+                scope = f"p{n}.{k}"
+                rows = [{"scope": scope, "role": "user", "speaker": who, "text": f"m{i} {word}",
+                         "at": BASE + timedelta(minutes=minute)}
+                        for i, (minute, who, word) in enumerate(msgs)]
+                order.shuffle(rows)
+                for i, row in enumerate(rows):
+                    if batched:
+                        mem.add_messages([row])
+                    else:
+                        mem.add_message(**row)
+                    if i in indexes:
+                        mem.index(now=LATER)
+                        check_sessions(mem, scope, indexed=True)
+                mem.index(now=LATER)
+                got.append(sorted(check_sessions(mem, scope, indexed=True), key=sorted))
+            assert got[0] == got[1] == sorted(_by_gap(rows, gap), key=sorted), got
+        ran.append(len(msgs))
+
+    ran: list[int] = []
+    run()
+    assert len(ran) >= 8, ran
