@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlane.config import load_config
+from memlane.index.indexer import turn_keys
 from memlane.memory import Memory
 from memlane.testing import HashingEmbedder
 from tests.test_erase import NOW, OVERRIDES
@@ -65,7 +66,14 @@ def _listing(mem: Memory, scopes: Any) -> list[tuple[str, tuple[tuple[str, str],
         assert [m.seq for m in msgs] == list(range(1, len(msgs) + 1)), (s.id, msgs)
         # time order, equal times by arrival (ids grow with arrival)
         assert [(m.at, m.id) for m in msgs] == sorted((m.at, m.id) for m in msgs), msgs
-        assert mem.store.get_session(s.id).message_count == len(msgs)
+        stored = mem.store.get_session(s.id)
+        assert stored.message_count == len(msgs)
+        # its span and participants are its messages' (a forgotten first or last turn, or
+        # its speaker's only one, leaves neither behind: session 24)
+        assert (stored.started_at, stored.ended_at) == (msgs[0].at, max(m.at for m in msgs)), (
+            stored, msgs)
+        assert sorted(stored.participants) == sorted({m.speaker or m.role for m in msgs}), (
+            stored, msgs)
         by_id = {m.id: m for m in msgs}
         turns = mem.store.session_items(s.id, kind="turn")
         for t in turns:
@@ -78,10 +86,17 @@ def _listing(mem: Memory, scopes: Any) -> list[tuple[str, tuple[tuple[str, str],
 
 
 def _all_turned(mem: Memory, scopes: Any) -> None:
-    """After an index run, every message of a closed session has its turn."""
+    """After an index run, every message of a closed session has its turn, keyed as its
+    messages are now (a late message placed between two turns changes the next one's
+    keys, which carry the previous message's words: session 24)."""
     for s in [s for s in mem.sessions(limit=10_000) if s.scope in scopes and s.status != "open"]:
+        msgs = mem.messages(s.id)
         assert {t.message_id for t in mem.store.session_items(s.id, kind="turn")} == {
-            m.id for m in mem.messages(s.id)}, (s, mem.messages(s.id))
+            m.id for m in msgs}, (s, msgs)
+        keys = dict(mem.store._run(  # type: ignore[attr-defined]
+            "SELECT message_id, keys FROM items WHERE session_id = %s AND kind = 'turn'",
+            (s.id,)).fetchall())
+        assert keys == turn_keys(msgs), (s, msgs)
 
 
 step = st.one_of(
@@ -122,6 +137,7 @@ def test_time_order_and_turn_erase_interleaved(request: pytest.FixtureRequest, t
                 i = next(texts)
                 msg = {"scope": f"{scope}{n}" if at is None else scope, "role": "user" if i % 2 == 0 else "assistant",
                        "text": f"m{i} said at minute {minute}",
+                       "speaker": (None, "ann", "bob")[i % 3],
                        "at": BASE + timedelta(minutes=minute) if at is None else at}
                 if with_id:
                     msg["id"] = f"id{n}.{i}"

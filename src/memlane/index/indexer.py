@@ -65,7 +65,7 @@ def index_pending(
 
     def prepare(writing: frozenset[int]) -> tuple[
             list[Session], list[dict[str, Any]], dict[int, tuple[tuple[int, int], ...]],
-            np.ndarray] | None:
+            set[int], np.ndarray] | None:
         # reserved: indexers side by side take different batches to embed; ``writing`` is
         # the batch being written meanwhile, which stays reserved and is not taken again
         batch = [s for s in store.sessions_to_index(batch_sessions, reserve=True, exclude=writing,
@@ -77,11 +77,11 @@ def index_pending(
         messages = store.sessions_messages(s.id for s in batch)  # one query
         # a session a late message joined is indexed again: only its messages without a
         # turn become turns (for a session indexed for the first time, nothing is there)
-        turned = {it.message_id for its in store.sessions_items(messages, kind="turn").values()
-                  for it in its}
+        had = store.sessions_items(messages, kind="turn")
+        turned = {it.message_id for its in had.values() for it in its}
         rows = [r for r in _turn_rows(batch, messages) if r["message_id"] not in turned]
         read = {sid: _numbering(ms) for sid, ms in messages.items()}
-        return batch, rows, read, embeddings.for_index([r["text"] for r in rows])
+        return batch, rows, read, set(had), embeddings.for_index([r["text"] for r in rows])
 
     slot = _prefetcher(store)
     pool = slot[1] if slot is not None and slot[0].acquire(blocking=False) else None
@@ -93,7 +93,7 @@ def index_pending(
             got = ahead.result() if ahead is not None else prepare(frozenset())
             if got is None:
                 break
-            batch, rows, read, vecs = got
+            batch, rows, read, again, vecs = got
             if pool is not None:
                 ahead = pool.submit(prepare, frozenset(s.id for s in batch))
             with store.atomic():
@@ -116,6 +116,9 @@ def index_pending(
                     store.unclaim_for_index(grown)
                 keep = [(r, v) for r, v in zip(rows, vecs, strict=True)
                         if r["session_id"] in claimed and r["session_id"] not in grown]
+                # a late message took its place between two turns: the turn after it had
+                # its previous neighbour's words in its keys (``turn_keys``; session 24)
+                store.rekey_turns(sorted((claimed - grown) & again))
                 ids = store.insert_items([r for r, _ in keep])
                 store.put_vectors(embeddings.model, [(i, v) for i, (_, v) in zip(ids, keep, strict=True)])
                 store.bump("sessions_indexed", len(claimed))

@@ -3,8 +3,10 @@ same objects, what ``memlane export --json`` writes).
 
 ``{"scope": ..., "role": ..., "text": ..., "at": ISO-8601, "id"?: ..., "speaker"?: ...,
 "agent"?: ..., "project"?: ..., "session"?: ...}``; where a scope's ``session`` label
-changes, its open session is closed and the line starts a new one (``memlane export``
-writes the labels, so sessions closed explicitly survive export and import). A bad line
+changes, its open session is closed and the line starts a new one, which the label's
+lines join whatever their times (``memlane export`` writes the labels, so sessions come
+back as they were from export and import: closed explicitly, overlapping another, holding
+a pause longer than the gap). A bad line
 stops the import with an error naming the line, column and field; lines before it stay
 stored. With ``strict`` every line is checked
 before anything is written and the whole file is written in one transaction, so a bad
@@ -319,11 +321,19 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
         transaction back (``_Clash``)."""
         with store.atomic():
             stored: list[Any] = []
-            cuts = sorted({0, *(i for i in starts if i < upto), upto})
+            # cut where a label starts a session, and between labelled lines and others:
+            # a labelled line stays in its label's session whatever its time (no gap cuts
+            # it, none makes it late), so that export | import gives back the sessions as
+            # they were, one that overlaps another or holds a long pause included
+            cuts = sorted({0, *(i for i in starts if i < upto), upto,
+                           *(i for i in range(1, upto)
+                             if (pending[i].session is None) != (pending[i - 1].session is None))})
             for begin, end in itertools.pairwise(cuts):
                 if begin in starts:
-                    _close_before(store, pending[begin])
-                stored += store_messages(store, cfg, pending[begin:end])  # None: already stored
+                    _start_session(store, pending[begin])
+                labelled = pending[begin].session is not None
+                stored += store_messages(store, cfg, pending[begin:end],  # None: already stored
+                                         gap=_NO_GAP if labelled else None)
             for i, got in enumerate(stored):
                 # (a "~" id is the content's own: a line without an id never clashes)
                 ext_id = pending[i].ext_id
@@ -402,11 +412,19 @@ class _Clash(Exception):
         self.index = index
 
 
-def _close_before(store: Store, msg: Incoming) -> None:
+_NO_GAP = float("inf")
+"""The gap of an import's labelled lines: none cuts their session."""
+
+
+def _start_session(store: Store, msg: Incoming) -> None:
     """A line whose ``session`` label is new for its scope starts a session: the scope's
-    open session is closed first (reason ``explicit``, as ``close_session`` closes one), so
-    sessions a chat app closed come back as they were from ``export | import``. Not when
-    the line is stored already (importing a file again changes nothing). The scope is
+    open session is closed first (reason ``explicit``, as ``close_session`` closes one) and
+    a session opened at the line's time, which the label's lines join whatever their times
+    (``_NO_GAP``), so sessions come back as they were from ``export | import``: before
+    session 24 the line went by the gap rule, and a session that overlapped the one before
+    it (a message dated before the end of an explicitly closed session) came back joined to
+    it, one holding a pause longer than the gap (its middle turn forgotten) cut in two. Not
+    when the line is stored already (importing a file again changes nothing). The scope is
     looked up as the database spells it (``ingest.spellings``), as its messages are
     stored: an old database's ``team\u200b`` kept its session open to a line of ``team``."""
     scope = stored_scope(store, msg.scope)
@@ -416,6 +434,8 @@ def _close_before(store: Store, msg: Incoming) -> None:
     if opened is not None and store.close_session(opened[0], "explicit"):
         store.bump("sessions_closed")
         store.bump("sessions_closed_explicit")
+    store.create_session(scope, msg.at.timestamp(), msg.agent, msg.project)
+    store.bump("sessions_opened")
 
 
 _WHAT_IT_IS = {

@@ -132,25 +132,19 @@ class PostgresSessions(SessionsMixin):
                        at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,
                        project: str | None, redactions: int) -> int:
         """Insert a message and advance its session's counters and time range."""
-        who = speaker or role
-        cached = self._known_participants(session_id)
-        participants = (
-            "" if who in cached else
-            ", participants = CASE WHEN participants::jsonb ? %(who)s THEN participants"
-            " ELSE (participants::jsonb || jsonb_build_array(%(who)s::text))::text END"
-        )
         row = self.db.execute(
             "WITH m AS (INSERT INTO messages (session_id, scope, seq, role, speaker, text, at,"
             " ext_id, agent, project, redactions) VALUES (%(sid)s, %(scope)s, %(seq)s, %(role)s,"
             " %(speaker)s, %(text)s, %(at)s, %(ext_id)s, %(agent)s, %(project)s, %(red)s)"
             " RETURNING id),"
             " s AS (UPDATE sessions SET message_count = message_count + 1,"
-            " started_at = least(started_at, %(at)s), ended_at = greatest(ended_at, %(at)s)"
-            f"{participants} WHERE id = %(sid)s)"
+            " started_at = least(started_at, %(at)s), ended_at = greatest(ended_at, %(at)s),"
+            " participants = CASE WHEN participants::jsonb ? %(who)s THEN participants"
+            " ELSE (participants::jsonb || jsonb_build_array(%(who)s::text))::text END"
+            " WHERE id = %(sid)s)"
             " SELECT id FROM m",
             {"sid": session_id, "scope": scope, "seq": seq, "role": role, "speaker": speaker,
              "text": text, "at": at, "ext_id": ext_id, "agent": agent, "project": project,
-             "red": redactions, "who": who},
+             "red": redactions, "who": speaker or role},
         ).fetchone()
-        cached.add(who)
         return int(row[0])

@@ -77,7 +77,6 @@ class PostgresStore(SearchReads, PostgresSessions, ItemsMixin, PostgresSearch, P
         self._term_stats = search.TermStats()
         self._hnsw_lock = threading.Lock()
         self._no_hnsw: dict[tuple[str, int], float] = {}
-        self._seen: dict[int, set[str]] = {}
         self._reserved = threading.local()
 
     @property

@@ -76,8 +76,7 @@ class SqlStore:
     def _fresh_id(self, table: str) -> tuple[str, str]:
         """``(column, value)`` to put first in an ``INSERT`` into ``table`` (``sessions``,
         ``facts``; SQLite's items too) so that the new row never takes the id of one deleted
-        before it: rows keyed by those ids outlive them (a forgotten fact's events, an erased
-        session's participants in a process's cache). Nothing here: PostgreSQL's sequences
+        before it: rows keyed by those ids outlive them (a forgotten fact's events). Nothing here: PostgreSQL's sequences
         never go back; SQLite's largest id + 1 does (``SqliteStore._fresh_id``)."""
         return "", ""
 

@@ -346,19 +346,25 @@ class EraseMixin(SqlStore):
                     self._run(f"UPDATE {table} SET seq = %s WHERE session_id = %s AND seq = %s",
                               (new, session_id, -old))
         # the turn after an erased message had its words in its keys (``turn_keys``)
-        from memlane.index.indexer import turn_keys
-
-        keys = turn_keys(self.session_messages(session_id))  # type: ignore[attr-defined]
-        for iid, mid, had in self._run(
-                "SELECT id, message_id, keys FROM items WHERE session_id = %s AND kind = 'turn'"
-                " AND message_id IS NOT NULL", (session_id,)).fetchall():
-            if mid in keys and keys[mid] != had:
-                self._run("UPDATE items SET keys = %s WHERE id = %s", (keys[mid], iid))
+        self.rekey_turns([session_id])  # type: ignore[attr-defined]
+        # its span and participants are those of the messages left: an erased first or
+        # last message no longer stretches it (a later message joined it instead of opening
+        # a session, and it showed when the erased one was sent), an erased speaker is no
+        # longer listed (session 24)
+        start, end = self._run("SELECT min(at), max(at) FROM messages WHERE session_id = %s",
+                               (session_id,)).fetchone()
+        who = {str(r[0]) for r in self._run(
+            "SELECT DISTINCT coalesce(speaker, role) FROM messages WHERE session_id = %s",
+            (session_id,))}
+        had = self._run("SELECT participants FROM sessions WHERE id = %s",
+                        (session_id,)).fetchone()[0]
+        people = [p for p in json.loads(had or "[]") if p in who]
         self._run(
-            "UPDATE sessions SET message_count = %s, summarized_at = NULL, attempts = 0,"
+            "UPDATE sessions SET message_count = %s, started_at = %s, ended_at = %s,"
+            " participants = %s, summarized_at = NULL, attempts = 0,"
             " deferrals = 0, next_attempt_at = 0, lease_until = NULL, failed_reason = NULL,"
             " status = CASE WHEN status = 'open' THEN 'open' ELSE 'closed' END WHERE id = %s",
-            (len(seqs), session_id))
+            (len(seqs), start, end, json.dumps(people, ensure_ascii=False), session_id))
 
     def blank_changes(self, entity: str, ids: Sequence[int]) -> int:
         """The change log's records of erased ``entity`` rows keep their place but lose

@@ -7,6 +7,7 @@ run side by side, the ``_lock_scope`` hook (PostgreSQL: a per-scope advisory loc
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -43,9 +44,6 @@ def _in_scope(scope: str | None) -> tuple[str, tuple[str, ...]]:
 class SessionsMixin(SqlStore):
     """Sessions (per scope), their messages, and the queue of sessions awaiting intelligence."""
 
-    _seen: dict[int, set[str]]
-    """Participants known per session, to skip a JSON update on the hot path."""
-
     # -- each backend's own -----------------------------------------------------------
     def append_message(self, session_id: int, scope: str, seq: int, role: str, text: str,
                        at: float, *, speaker: str | None, ext_id: str | None, agent: str | None,
@@ -58,17 +56,6 @@ class SessionsMixin(SqlStore):
         raise NotImplementedError
 
     # -- sessions -----------------------------------------------------------------------
-    def _known_participants(self, session_id: int) -> set[str]:
-        """The session's participants as this process knows them (read once, then kept
-        up to date by ``append_message``; forgotten wholesale past 10,000 sessions)."""
-        cached = self._seen.get(session_id)
-        if cached is None:
-            row = self._run("SELECT participants FROM sessions WHERE id = %s", (session_id,)).fetchone()
-            cached = self._seen[session_id] = set(json.loads(row[0]) if row else [])
-            if len(self._seen) > 10_000:
-                self._seen.clear()
-        return cached
-
     def open_session_for(self, scope: str) -> tuple[int, float, int] | None:
         """``(id, ended_at, message_count)`` of the scope's open session, if any.
 
@@ -107,6 +94,7 @@ class SessionsMixin(SqlStore):
                 "SELECT id, started_at, ended_at, message_count FROM sessions"
                 " WHERE scope = %s AND status = 'open'", (scope,)).fetchone()
             late = False
+            bridge = False  # before the open session's start: it may meet the one before
             if row is not None and at - row[2] > gap:
                 self.close_session(row[0], "gap")
                 self.bump("sessions_closed")
@@ -114,11 +102,15 @@ class SessionsMixin(SqlStore):
                 row = None
             elif row is not None:
                 late = at < row[1] - gap
+                bridge = not late and at < row[1]
             else:
                 newest = self._run(
-                    "SELECT ended_at FROM sessions WHERE scope = %s"
+                    "SELECT ended_at, closed_reason FROM sessions WHERE scope = %s"
                     " ORDER BY started_at DESC, id DESC LIMIT 1", (scope,)).fetchone()
-                late = newest is not None and at < newest[0]
+                # within the gap after a session no one closed (the gap or idleness did):
+                # it is that session's, as it would have been had it come before the close
+                late = newest is not None and (at < newest[0] or (
+                    at - newest[0] <= gap and newest[1] != "explicit"))
             joined = False
             if late:
                 session_id, count, end, joined = self._late_session(scope, at, gap, agent, project)
@@ -135,6 +127,9 @@ class SessionsMixin(SqlStore):
             if joined:
                 self._run(_REQUEUE_LATE, (time.time(), session_id))
                 self.bump("sessions_requeued_late")
+            if (joined or bridge) and self._merge_near(scope, session_id, at, gap):
+                seq = int(self._run("SELECT seq FROM messages WHERE id = %s",
+                                    (message_id,)).fetchone()[0])
             if redactions:
                 self.bump("secrets_redacted", redactions)
         return message_id, session_id, seq
@@ -169,6 +164,55 @@ class SessionsMixin(SqlStore):
         self.bump("sessions_closed")
         self.bump("sessions_closed_late")
         return session_id, 0, at, False
+
+    def _merge_near(self, scope: str, keep: int, at: float, gap: float) -> bool:
+        """A message at ``at`` just stored in ``keep`` that is also within the gap of another
+        closed session of the scope joins the two: sessions are cut by a time gap, so the
+        same messages give the same sessions whatever order they arrived in (session 24).
+        The other's messages, turns and other items, facts, fact events and relations move
+        to ``keep``, its messages take their places in time order (equal times by arrival),
+        its row goes, and ``keep`` is queued again for turns (``rekey_turns``) and a summary
+        (``store_intelligence`` replaces what both had). A session closed by someone
+        (``close_session``, an import's label) is a boundary: never joined so.
+        PostgreSQL: ``memlane_merge_near``, migration 0017."""
+        if math.isinf(gap) or self._run(  # an import's labelled lines: the label decides
+                "SELECT closed_reason FROM sessions WHERE id = %s", (keep,)).fetchone()[0] == "explicit":
+            return False
+        others = [int(r[0]) for r in self._run(
+            "SELECT id FROM sessions WHERE scope = %s AND id <> %s AND status <> 'open'"
+            " AND coalesce(closed_reason, '') <> 'explicit' AND started_at <= %s"
+            " AND ended_at >= %s ORDER BY id", (scope, keep, at + gap, at - gap))]
+        for other in others:
+            top = int(self._run("SELECT coalesce(max(seq), 0) FROM messages WHERE session_id = %s",
+                                (keep,)).fetchone()[0])
+            self._run("UPDATE messages SET session_id = %s, seq = seq + %s WHERE session_id = %s",
+                      (keep, top, other))
+            for table in ("items", "facts", "fact_events", "relations"):
+                self._run(f"UPDATE {table} SET session_id = %s WHERE session_id = %s",
+                          (keep, other))
+            (count, start, end, people), mine = [self._run(
+                "SELECT message_count, started_at, ended_at, participants FROM sessions"
+                " WHERE id = %s", (sid,)).fetchone() for sid in (other, keep)]
+            both = list(dict.fromkeys([*json.loads(mine[3] or "[]"), *json.loads(people or "[]")]))
+            self._run("DELETE FROM sessions WHERE id = %s", (other,))
+            self._run(
+                "UPDATE sessions SET message_count = message_count + %s, started_at = %s,"
+                " ended_at = %s, participants = %s WHERE id = %s",
+                (count, min(start, mine[1]), max(end, mine[2]),
+                 json.dumps(both, ensure_ascii=False), keep))
+            self.bump("sessions_merged")
+        if not others:
+            return False
+        ids = [int(r[0]) for r in self._run(
+            "SELECT id FROM messages WHERE session_id = %s ORDER BY at, id", (keep,))]
+        self._run("UPDATE messages SET seq = -seq WHERE session_id = %s", (keep,))
+        for n, mid in enumerate(ids, 1):
+            self._run("UPDATE messages SET seq = %s WHERE id = %s", (n, mid))
+        self._run("UPDATE items SET seq = (SELECT seq FROM messages WHERE id = items.message_id)"
+                  " WHERE session_id = %s AND message_id IS NOT NULL", (keep,))
+        self._run(_REQUEUE_LATE, (time.time(), keep))
+        self._run("UPDATE sessions SET indexed_at = NULL WHERE id = %s", (keep,))
+        return True
 
     def _place(self, session_id: int, next_seq: int, ended_at: float, at: float) -> int:
         """The ``seq`` a message at ``at`` takes in its session, which holds ``next_seq - 1``
@@ -322,6 +366,24 @@ class SessionsMixin(SqlStore):
         none."""
         for cond, params in self._id_batches("id", sorted(set(session_ids))):
             self._run(f"UPDATE sessions SET indexed_at = NULL WHERE {cond}", params)
+
+    def rekey_turns(self, session_ids: Iterable[int]) -> int:
+        """The lexical keys of the sessions' turns computed again from their messages as
+        stored (``index.indexer.turn_keys``: a short turn carries the previous message's
+        words), where they changed: after a message left a session (an erase) or took its
+        place between two of its turns (a late message, session 24). How many changed."""
+        from memlane.index.indexer import turn_keys
+
+        changed = 0
+        for sid, msgs in self.sessions_messages(session_ids).items():
+            keys = turn_keys(msgs)
+            for iid, mid, had in self._run(
+                    "SELECT id, message_id, keys FROM items WHERE session_id = %s"
+                    " AND kind = 'turn' AND message_id IS NOT NULL", (sid,)).fetchall():
+                if mid in keys and keys[mid] != had:
+                    self._run("UPDATE items SET keys = %s WHERE id = %s", (keys[mid], iid))
+                    changed += 1
+        return changed
 
     # -- the session-intelligence queue -------------------------------------------------
     def claim_for_summary(self, now: float, lease_seconds: float, max_attempts: int,

@@ -24,22 +24,15 @@ class SqliteSessions(SessionsMixin):
             f" agent, project, redactions) VALUES ({value}%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (session_id, scope, seq, role, speaker, text, at, ext_id, agent, project, redactions),
         )
+        # the participants are checked in SQL every time: a process's cache of them went
+        # stale when another process's erase took a speaker out (session 24)
         who = speaker or role
-        cached = self._known_participants(session_id)
-        if who in cached:
-            self.db.execute(
-                "UPDATE sessions SET message_count = message_count + 1,"
-                " started_at = min(started_at, ?), ended_at = max(ended_at, ?) WHERE id = ?",
-                (at, at, session_id),
-            )
-        else:
-            self.db.execute(
-                "UPDATE sessions SET message_count = message_count + 1,"
-                " started_at = min(started_at, ?), ended_at = max(ended_at, ?),"
-                " participants = CASE WHEN EXISTS (SELECT 1 FROM json_each(participants)"
-                " WHERE value = ?) THEN participants ELSE json_insert(participants, '$[#]', ?) END"
-                " WHERE id = ?",
-                (at, at, who, who, session_id),
-            )
-            cached.add(who)
+        self.db.execute(
+            "UPDATE sessions SET message_count = message_count + 1,"
+            " started_at = min(started_at, ?), ended_at = max(ended_at, ?),"
+            " participants = CASE WHEN EXISTS (SELECT 1 FROM json_each(participants)"
+            " WHERE value = ?) THEN participants ELSE json_insert(participants, '$[#]', ?) END"
+            " WHERE id = ?",
+            (at, at, who, who, session_id),
+        )
         return message_id

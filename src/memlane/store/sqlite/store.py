@@ -58,7 +58,6 @@ class SqliteStore(SqliteSessions, ItemsMixin, SqliteSearch, SqliteFacts, Hygiene
         self.url = self.db.path
         self._indexes: dict[str, VectorIndex] = {}
         self._index_lock = threading.Lock()
-        self._seen: dict[int, set[str]] = {}
         self._doc_counts = threading.local()
         self._synced = threading.local()
 
