@@ -262,8 +262,10 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
         kept = ("nothing was imported" if strict or not before
                 else f"the {before} message(s) before it were kept")
         # with --json the report goes beside the error: one JSON document on stdout
-        raise CliError(safe(f"{file}: {message} ({kept})"), code="invalid", field="file",
-                       extra={"report": json.loads(dumps(report))})
+        # the line's field (or None: the line as a whole) and the line, as the message says
+        raise CliError(safe(f"{file}: {message} ({kept})"), code="invalid",
+                       field=report.error_field,
+                       extra={"line": line, "report": json.loads(dumps(report))})
 
 
 @cli.command()
