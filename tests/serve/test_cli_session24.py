@@ -161,3 +161,14 @@ def test_a_value_memlane_refuses_is_the_same_usage_error_naming_the_option(tmp_p
     if error["field"] in names:  # the error is this option's
         assert error["field"] == param.opts[0] and result.exit_code == 2, (path, value, error)
         assert f"Invalid value for '{param.opts[0]}'" in result.stderr
+
+
+def test_python_dash_m_memlane_is_the_memlane_command(tmp_path):
+    """``python -m memlane`` said "No module named memlane.__main__"."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "memlane", "search", "--help"], capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Usage: memlane search [OPTIONS] QUERY")
