@@ -146,6 +146,14 @@ class Int(click.IntRange):
 
         return cls(*bounds(method, name))
 
+    def _describe_range(self) -> str:
+        """The range in ``--help`` as its error says it: ``1 to 1000``, ``at least 0``."""
+        from memlane.ingest.validate import INT64_MAX
+
+        if self.max == INT64_MAX:
+            return f"at least {self.min}"
+        return f"{self.min} to {self.max}"
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         from memlane.errors import ValidationError
         from memlane.ingest.validate import check_int
@@ -177,10 +185,19 @@ class Float(click.FloatRange):
 
         return cls(*bounds(method, name))
 
+    def _describe_range(self) -> str:
+        """The range in ``--help`` as its error says it: ``0.01 to 86400``, ``above 0``."""
+        return self._wants().removeprefix("must be a number ").removeprefix("from ")
+
+    def _wants(self) -> str:
+        if self.min_open and self.max == math.inf:
+            return f"must be a number above {_shown(self.min)}"
+        if self.max == math.inf:
+            return f"must be a number of at least {_shown(self.min)}"
+        return f"must be a number from {_shown(self.min)} to {_shown(self.max)}"
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        wants = (f"must be a number above {_shown(self.min)}" if self.min_open and self.max == math.inf
-                 else f"must be a number from {_shown(self.min)}"
-                 + ("" if self.max == math.inf else f" to {_shown(self.max)}"))
+        wants = self._wants()
         try:
             number = float(value if isinstance(value, (int, float)) else str(value).strip())
         except (ValueError, OverflowError):
