@@ -172,3 +172,14 @@ def test_python_dash_m_memlane_is_the_memlane_command(tmp_path):
                           text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Usage: memlane search [OPTIONS] QUERY")
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["search", "--help"], "[1 to 1000]"), (["facts", "list", "--help"], "0; at least 0]"),
+    (["worker", "--help"], "0.01 to 86400]"), (["bench", "summaries", "--help"], "[above 0]"),
+])
+def test_help_states_a_range_as_its_error_does(args, said):
+    """``--help`` said ``[0<=x<=9223372036854775807]`` where the error says ``must be an
+    integer from 0 to …``."""
+    out = " ".join(CliRunner(env=ENV).invoke(cli, args).output.split())
+    assert said in out, out
