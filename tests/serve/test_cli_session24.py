@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import subprocess
+import sys
 
 import click
 import pytest
@@ -165,9 +168,6 @@ def test_a_value_memlane_refuses_is_the_same_usage_error_naming_the_option(tmp_p
 
 def test_python_dash_m_memlane_is_the_memlane_command(tmp_path):
     """``python -m memlane`` said "No module named memlane.__main__"."""
-    import subprocess
-    import sys
-
     done = subprocess.run([sys.executable, "-m", "memlane", "search", "--help"], capture_output=True,
                           text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -183,3 +183,21 @@ def test_help_states_a_range_as_its_error_does(args, said):
     integer from 0 to …``."""
     out = " ".join(CliRunner(env=ENV).invoke(cli, args).output.split())
     assert said in out, out
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [["export"], ["stats"], ["export", "--json"]], ids=" ".join)
+def test_a_full_disk_under_the_output_is_one_line_and_exit_1(tmp_path, args):
+    """``memlane export > file`` on a full disk (``/dev/full``) ended in a traceback
+    (``OSError: [Errno 28] No space left on device``), and a short output failing at exit
+    in a second one from the final flush."""
+    env = {**os.environ, "MEMLANE_EMBEDDING_BACKEND": "hashing", "MEMLANE_DB": str(tmp_path / "m.db")}
+    for i in range(300):  # more than a pipe buffer of export
+        CliRunner(env=env).invoke(cli, ["add", "--scope", "s", f"message {i} " + "x" * 200])
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "memlane", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, env=env)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "Error: cannot write the output: No space left on device"), done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr

@@ -84,16 +84,40 @@ def _reader_gone(e: BaseException) -> bool:
     return any(mask & select.POLLERR for _, mask in poller.poll(0))  # a pipe with no reader
 
 
-def _leave_quietly() -> click.exceptions.Exit:
-    """Point standard output at the null device (Python flushes it again at exit, which
-    would print "Exception ignored … BrokenPipeError") and exit ``PIPE_EXIT``."""
+def _drop_output() -> None:
+    """Point standard output at the null device: Python flushes it again at exit, which
+    would print "Exception ignored … BrokenPipeError" (or the full disk's error again)."""
     try:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, sys.stdout.fileno())
         os.close(null)
     except (OSError, AttributeError, ValueError):
         pass
+
+
+def _leave_quietly() -> click.exceptions.Exit:
+    """Stop writing to standard output and exit ``PIPE_EXIT``."""
+    _drop_output()
     return click.exceptions.Exit(PIPE_EXIT)
+
+
+def _writing_output(e: OSError) -> bool:
+    """Whether ``e`` was raised writing standard output (``echo``): a full disk or a failed
+    device under ``memlane export > file``, not a file a command reads."""
+    tb = e.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name == "echo" and code.co_filename.endswith(("serve/output.py", "click/utils.py")):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _output_failed(e: OSError) -> CliError:
+    """Standard output that cannot be written (``/dev/full``: ENOSPC): one line on standard
+    error and exit 1; it was a traceback."""
+    _drop_output()
+    return CliError(f"cannot write the output: {e.strerror or e}", code="unavailable")
 
 
 class _Group(click.Group):
@@ -167,6 +191,8 @@ class _Group(click.Group):
         except OSError as e:  # standard output's reader went away: stop, as Unix tools do
             if _reader_gone(e):
                 raise _leave_quietly() from None
+            if _writing_output(e):
+                raise _output_failed(e) from None
             raise
 
 
@@ -716,7 +742,8 @@ def main() -> None:
         except OSError as e:
             if _reader_gone(e):
                 raise SystemExit(_leave_quietly().exit_code) from None
-            raise
+            _output_failed(e).show()  # what was left in the buffer met a full disk
+            raise SystemExit(1) from None
         raise
 
 
