@@ -67,3 +67,22 @@ def test_a_query_of_only_spaces_says_it_is_empty(inspector, q) -> None:
         assert re.search(r'<option value="team-backend" selected>', text)  # the form is kept
         assert _hits(text) == []
         assert "q: the query is empty" not in c.get("/ui/search").text  # a fresh form: no word
+
+
+def test_a_scope_that_holds_nothing_stays_selected(inspector) -> None:
+    """``?q=x&scope=nobody`` said "scope 'nobody' has no memories" under a form whose scope
+    read "every scope" (the scope was not in the list), so searching again searched every
+    scope."""
+    with inspector.client() as c:
+        page = unescape(c.get("/ui/search", params={"q": "billing", "scope": "nobody"}).text)
+        assert "scope 'nobody' has no memories" in page
+        assert re.search(r'<option value="nobody" selected>nobody</option>', page)
+        assert not re.search(r'<option value="" selected', page)
+
+
+def test_the_facts_page_of_a_scope_that_holds_nothing_keeps_it_selected(inspector) -> None:
+    """"Facts of nobody" above a scope picker showing the first listed scope."""
+    with inspector.client() as c:
+        page = c.get("/ui/facts", params={"scope": "nobody"}).text
+        assert re.search(r'<option value="nobody" selected>nobody</option>', page)
+        assert len(re.findall(r"<option[^>]* selected", page)) == 1
