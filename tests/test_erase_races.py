@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -19,6 +20,7 @@ import sys
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -187,9 +189,13 @@ def _cache_mentions(store: Any, marker: str) -> int:
     return n
 
 
-def test_an_indexer_embedding_an_erased_session_keeps_none_of_its_vectors(db_url: str) -> None:
-    """The turn indexer embeds a batch (and caches the vectors) before it claims it: a
-    session erased in between is not claimed, and its cached vectors go too."""
+@contextlib.contextmanager
+def _held_embedder(db_url: str) -> Iterator[tuple[Memory, Memory, threading.Event, threading.Event]]:
+    """``(mem, worker, asked, release)``: two ``Memory`` objects on ``db_url`` (the test's
+    and an indexing worker's, indexing turns only) embedding through a loopback
+    OpenAI-compatible server; once the test clears ``release``, each embedding request sets
+    ``asked`` and waits (at most 60 s) until ``release`` is set again. Both are closed, and
+    the server released, on the way out."""
     from memlane.backends.embed.openai import OpenAIEmbedder
     from memlane.testing.openai_server import OpenAICompatServer, embeddings_route
 
@@ -209,28 +215,35 @@ def test_an_indexer_embedding_an_erased_session_keeps_none_of_its_vectors(db_url
         worker = Memory(db_url, config=config,
                         embedder=OpenAIEmbedder(srv.base_url, "hash-embed", api_key="k"))
         try:
-            add_sessions(mem, [(3, [("user", "I live in Porto"), ("assistant", "ok")])],
-                         now=NOW, scope="bob")
-            cached_before = _cached(mem.store)
-            add_sessions(mem, [(2, [("user", "I moved to Vexmoorville"), ("assistant", "lovely")])],
-                         now=NOW, scope="alice", index=False)
-            asked.clear()
-            release.clear()
-            done: list[Any] = []
-            thread = threading.Thread(target=lambda: done.append(worker.index(now=NOW)))
-            thread.start()
-            assert asked.wait(60)   # the worker read alice's session and is embedding it
-            assert mem.forget_scope("alice").counts["messages"] == 2
-            release.set()
-            thread.join(60)
-            assert not thread.is_alive() and done and done[0].sessions_indexed == 0
-            assert _cached(mem.store) == cached_before
-            assert _cache_mentions(mem.store, "Vexmoor") == 0
-            assert [s.scope for s in mem.store.list_sessions()] == ["bob"]
+            yield mem, worker, asked, release
         finally:
             release.set()
             worker.close()
             mem.close()
+
+
+def test_an_indexer_embedding_an_erased_session_keeps_none_of_its_vectors(db_url: str) -> None:
+    """The turn indexer embeds a batch (and caches the vectors) before it claims it: a
+    session erased in between is not claimed, and its cached vectors go too."""
+    with _held_embedder(db_url) as (mem, worker, asked, release):
+        add_sessions(mem, [(3, [("user", "I live in Porto"), ("assistant", "ok")])],
+                     now=NOW, scope="bob")
+        cached_before = _cached(mem.store)
+        add_sessions(mem, [(2, [("user", "I moved to Vexmoorville"), ("assistant", "lovely")])],
+                     now=NOW, scope="alice", index=False)
+        asked.clear()
+        release.clear()
+        done: list[Any] = []
+        thread = threading.Thread(target=lambda: done.append(worker.index(now=NOW)))
+        thread.start()
+        assert asked.wait(60)   # the worker read alice's session and is embedding it
+        assert mem.forget_scope("alice").counts["messages"] == 2
+        release.set()
+        thread.join(60)
+        assert not thread.is_alive() and done and done[0].sessions_indexed == 0
+        assert _cached(mem.store) == cached_before
+        assert _cache_mentions(mem.store, "Vexmoor") == 0
+        assert [s.scope for s in mem.store.list_sessions()] == ["bob"]
 
 
 def test_a_worker_summarising_a_session_that_loses_a_turn_writes_nothing_of_it(db_url: str) -> None:
@@ -282,53 +295,31 @@ def test_an_indexer_embedding_a_late_message_while_a_turn_is_forgotten(db_url: s
     messages again (the late one became 4). The indexer wrote the turn as number 5, with
     keys read from a message that was gone. Now the rows of a session whose messages changed
     since they were read are not written; the next pass makes them from what is stored."""
-    from memlane.backends.embed.openai import OpenAIEmbedder
-    from memlane.testing.openai_server import OpenAICompatServer, embeddings_route
-
-    asked, release = threading.Event(), threading.Event()
-    release.set()
-
-    def held(server: Any, req: Any) -> Any:
-        asked.set()
-        release.wait(60)
-        return embeddings_route(server, req)
-
-    with OpenAICompatServer() as srv:
-        srv.route("POST", "/v1/embeddings", held)
-        config = load_config(environ={}, overrides={"indexing": {"enabled": False}})
-        mem = Memory(db_url, config=config,
-                     embedder=OpenAIEmbedder(srv.base_url, "hash-embed", api_key="k"))
-        worker = Memory(db_url, config=config,
-                        embedder=OpenAIEmbedder(srv.base_url, "hash-embed", api_key="k"))
-        try:
-            add_sessions(mem, [(3, [("user", "I moved to Vexmoorville"), ("assistant", "lovely"),
-                                    ("user", "my sister lives there"), ("assistant", "nice")])],
-                         now=NOW, scope="alice")
-            [sid] = [s.id for s in mem.sessions("alice")]
-            first = mem.messages(sid)
-            late = mem.add_message("alice", "user", "ok", at=first[1].at)  # joins it, late
-            assert late.session_id == sid and late.seq == 3  # in its place in time order
-            asked.clear()
-            release.clear()
-            done: list[Any] = []
-            thread = threading.Thread(target=lambda: done.append(worker.index(now=NOW)))
-            thread.start()
-            assert asked.wait(60)   # the worker read the session and embeds the late turn
-            [turn] = [i for i in mem.store.session_items(sid, kind="turn") if i.seq == 1]
-            mem.forget_item(turn.id)
-            release.set()
-            thread.join(60)
-            assert not thread.is_alive() and done
-            mem.index(now=NOW)
-            messages = {m.id: m for m in mem.messages(sid)}
-            turns = mem.store.session_items(sid, kind="turn")
-            assert sorted(t.message_id for t in turns) == sorted(messages)
-            assert [(t.seq, t.text) for t in turns] == [
-                (messages[t.message_id].seq, messages[t.message_id].text) for t in turns]
-            keys = [r[0] for r in mem.store._run(
-                "SELECT keys FROM items WHERE session_id = %s AND kind = 'turn'", (sid,))]
-            assert len(keys) == 4 and "vexmoor" not in " ".join(keys).lower()
-        finally:
-            release.set()
-            worker.close()
-            mem.close()
+    with _held_embedder(db_url) as (mem, worker, asked, release):
+        add_sessions(mem, [(3, [("user", "I moved to Vexmoorville"), ("assistant", "lovely"),
+                                ("user", "my sister lives there"), ("assistant", "nice")])],
+                     now=NOW, scope="alice")
+        [sid] = [s.id for s in mem.sessions("alice")]
+        first = mem.messages(sid)
+        late = mem.add_message("alice", "user", "ok", at=first[1].at)  # joins it, late
+        assert late.session_id == sid and late.seq == 3  # in its place in time order
+        asked.clear()
+        release.clear()
+        done: list[Any] = []
+        thread = threading.Thread(target=lambda: done.append(worker.index(now=NOW)))
+        thread.start()
+        assert asked.wait(60)   # the worker read the session and embeds the late turn
+        [turn] = [i for i in mem.store.session_items(sid, kind="turn") if i.seq == 1]
+        mem.forget_item(turn.id)
+        release.set()
+        thread.join(60)
+        assert not thread.is_alive() and done
+        mem.index(now=NOW)
+        messages = {m.id: m for m in mem.messages(sid)}
+        turns = mem.store.session_items(sid, kind="turn")
+        assert sorted(t.message_id for t in turns) == sorted(messages)
+        assert [(t.seq, t.text) for t in turns] == [
+            (messages[t.message_id].seq, messages[t.message_id].text) for t in turns]
+        keys = [r[0] for r in mem.store._run(
+            "SELECT keys FROM items WHERE session_id = %s AND kind = 'turn'", (sid,))]
+        assert len(keys) == 4 and "vexmoor" not in " ".join(keys).lower()

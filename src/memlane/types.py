@@ -210,6 +210,9 @@ class ImportReport:
     imported: int
     skipped_duplicates: int
     errors: tuple[tuple[int, str], ...] = ()
+    error_field: str | None = None
+    """The field of the refused line at fault (``role``, ``at``…; None when the line as a
+    whole is: not JSON, not an object)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,7 +69,7 @@ def test_read_commands_need_the_database_and_writers_say_they_created_it(run):
 def test_queries_without_words_and_empty_scopes_say_why(run):
     run("add", "--scope", "s", "my cat is called Miso")
     assert "no words to search for" in run("search", "(((").stdout
-    assert run("search", "", code=1).output.count("query: must not be empty") == 1
+    assert run("search", "", code=2).output.count("'QUERY': must not be empty") == 1
     assert "scope 'nobody' has no memories" in run("search", "cat", "--scope", "nobody").stdout
     assert "scope 'nobody' has no memories" in run("sessions", "list", "--scope", "nobody").stdout
     assert "scope 'nobody' has no memories" in run("facts", "list", "--scope", "nobody").stdout
@@ -155,10 +155,10 @@ def test_invalid_bytes_in_arguments_and_stdin_are_clear_errors(tmp_path):
     db = str(tmp_path / "b.db")
     base = [sys.executable, "-m", "memlane.serve.cli", "--db", db]
     arg = subprocess.run([*base, "add", "--scope", "s", b"caf\xe9"], env=env, capture_output=True)
-    assert arg.returncode == 1 and b"Traceback" not in arg.stderr
-    assert b"text: is not valid Unicode text" in arg.stderr
+    assert arg.returncode == 2 and b"Traceback" not in arg.stderr
+    assert b"'TEXT': is not valid Unicode text" in arg.stderr
     scope = subprocess.run([*base, "add", "--scope", b"\xff", "hi"], env=env, capture_output=True)
-    assert scope.returncode == 1 and b"scope: is not valid Unicode" in scope.stderr
+    assert scope.returncode == 2 and b"'--scope': is not valid Unicode" in scope.stderr
     line = b'{"scope": "s", "role": "user", "text": "\xff", "at": "2024-01-01T00:00:00Z"}\n'
     stdin = subprocess.run([*base, "import", "-"], env=env, input=line, capture_output=True)
     assert stdin.returncode == 1 and b"Traceback" not in stdin.stderr
@@ -260,12 +260,12 @@ def test_json_output_is_one_json_document_on_every_path(tmp_path_factory, cmd, a
 
 
 @pytest.mark.parametrize(("args", "code", "field"), [
-    (["search", "x", "-k", "0"], "invalid", "k"),
+    (["search", "x", "-k", "0"], "usage", "-k"),  # session 24: one class, one answer
     (["search", "x", "-k", "abc"], "usage", "-k"),
     (["search", "x", "--bogus"], "usage", "--bogus"),
     (["sessions", "show", "99"], "not_found", "session_id"),  # session 21: it was None
     (["add", "--scope", "s", "--id", "1", "dup"], "conflict", "id"),
-    (["sessions", "list", "--limit", "0"], "invalid", "limit"),
+    (["sessions", "list", "--limit", "0"], "usage", "--limit"),
     (["stats", "--db", "other.db"], "usage", "--db"),
 ])
 def test_json_errors_name_the_code_and_the_parameter(run, args, code, field):
@@ -303,9 +303,8 @@ def test_every_id_argument_past_64_bits_or_below_one_is_refused_naming_it(run, c
     run("add", "--scope", "s", "hello")
     args = [*cmd[:2], value, *cmd[2:]] if cmd[-1] != "--id" else [*cmd, value]
     result = CliRunner(env={"MEMLANE_EMBEDDING_BACKEND": "hashing"}).invoke(cli, ["--db", run.db, *args])
-    assert result.exit_code == 1, result.output
-    assert "must be an integer from 1 to 9223372036854775807" in result.stderr or (
-        value == "0" and "does not exist" in result.stderr), result.output
+    assert result.exit_code == 2, result.output  # a usage error naming it (session 24)
+    assert "must be an integer from 1 to 9223372036854775807" in result.stderr, result.output
 
 
 @settings(max_examples=60, deadline=None)

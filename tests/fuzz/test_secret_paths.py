@@ -11,7 +11,6 @@ vocabulary included), ``memlane export``, or any request sent to the model."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -30,7 +29,7 @@ from memlane.testing.http import serving
 from memlane.testing.llm_server import ChatServer
 from memlane.ingest.validate import has_control
 from tests.fuzz.secret_strategies import SECRET
-from tests.fuzz.test_secret_property import Leaky, _stored_bytes, _vocabulary
+from tests.fuzz.test_secret_property import Leaky, _file_leaks, _stored_bytes
 from tests.serve.test_mcp import call, over_http
 
 T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
@@ -122,11 +121,7 @@ def test_no_secret_reaches_the_store_or_a_model_by_any_path(
             raw = _stored_bytes(path)
     finally:
         mem.close()
-    raw += _stored_bytes(path)
-    leaks += [f"database file: {s!r}" for s in secrets if s.encode() in raw]
-    vocab = _vocabulary(path)
-    leaks += [f"full-text vocabulary: {w!r}" for s in secrets
-              for w in re.findall(r"[A-Za-z0-9]{10,}", s) if w.lower() in vocab]
+    leaks += _file_leaks(path, secrets, raw)
     assert not leaks, leaks
 
 
@@ -177,6 +172,5 @@ def test_a_models_bad_answer_is_stored_in_a_failure_redacted(
         raw = _stored_bytes(path)
     finally:
         mem.close()
-    raw += _stored_bytes(path)
-    leaks += [f"database file: {s!r}" for s in secrets if s.encode() in raw]
+    leaks += _file_leaks(path, secrets, raw)
     assert not leaks, leaks

@@ -78,6 +78,16 @@ def _vocabulary(path: Path) -> set[str]:
         conn.close()
 
 
+def _file_leaks(path: Path, secrets: list[str], open_bytes: bytes) -> list[str]:
+    """The secrets found in the closed SQLite file ``path``, in ``open_bytes`` (its bytes read
+    while it was open: its WAL then held the latest pages) or in its full-text vocabulary."""
+    raw = open_bytes + _stored_bytes(path)
+    leaks = [f"database file: {s!r}" for s in secrets if s.encode() in raw]
+    vocab = _vocabulary(path)
+    return leaks + [f"full-text vocabulary: {w!r}" for s in secrets
+                    for w in re.findall(r"[A-Za-z0-9]{10,}", s) if w.lower() in vocab]
+
+
 def _leaks(where: str, blob: str, secrets: list[str]) -> list[str]:
     return [f"{where}: {s!r}" for s in secrets if s and s in blob]
 
@@ -131,11 +141,7 @@ def test_no_secret_is_stored_exported_sent_or_found(tmp_path_factory, model, fou
         raw = _stored_bytes(path)  # the WAL still holds the latest pages here
     finally:
         mem.close()
-    raw += _stored_bytes(path)
-    leaks += [f"database file: {s!r}" for s in secrets if s.encode() in raw]
-    vocab = _vocabulary(path)
-    leaks += [f"full-text vocabulary: {w!r}" for s in secrets
-              for w in re.findall(r"[A-Za-z0-9]{10,}", s) if w.lower() in vocab]
+    leaks += _file_leaks(path, secrets, raw)
     assert not leaks, leaks
 
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
-import sqlite3
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +16,7 @@ from memlane.index.schema import Entity, Extraction, Fact, SessionSummary
 from memlane.ingest.redact import redact, scrub
 from memlane.config import IngestConfig
 from memlane.testing import memory
+from tests.fuzz.test_secret_property import _stored_bytes, _vocabulary
 
 B64 = "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEYq9Zt"
 HEX = "3f9a1c0d7e5b2a4f6c8d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d"
@@ -118,20 +117,6 @@ class LeakyModel:
                                turn_count=len(messages)),
                 Extraction(entities=(Entity("Ana", "person", t),),
                            facts=(Fact("user", "uses key", t, seq=1, text=t),)))
-
-
-def _stored_bytes(path: Path) -> bytes:
-    data = path.read_bytes()
-    wal = Path(f"{path}-wal")
-    return data + (wal.read_bytes() if wal.exists() else b"")
-
-
-def _vocabulary(path: Path) -> set[str]:
-    conn = sqlite3.connect(path)
-    try:
-        return {r[0] for r in conn.execute("SELECT term FROM items_fts_vocab")}
-    finally:
-        conn.close()
 
 
 def _write_everywhere(mem, text: str, n: int) -> None:

@@ -37,7 +37,7 @@ def test_a_bad_item_names_its_line_item_and_field_and_keeps_the_items_before(cli
     assert "the 2 message(s) before it were kept" in out
     assert _stored(cli_run) == ["message 0", "message 1"]
     report = json.loads(cli_run("import", str(f), "--json", code=1).stdout)
-    assert report["error"]["field"] == "file" and report["report"]["skipped_duplicates"] == 2
+    assert report["error"]["field"] == "role" and report["line"] == 14 and report["report"]["skipped_duplicates"] == 2
 
 
 def test_strict_stores_nothing_of_a_list_with_a_bad_item(cli_run, tmp_path):

@@ -99,7 +99,7 @@ def test_import_and_cli_take_one_spelling(tmp_path: Path, cli_run: Any) -> None:
     bad.write_text(json.dumps({**lines[0], "scope": "team\u202e"}) + "\n", encoding="utf-8")
     r = cli_run("import", str(bad), code=1)
     assert "scope" in r.output and "U+202E" in r.output
-    r = cli_run("add", "--scope", "team\u200b", "hello", code=1)
+    r = cli_run("add", "--scope", "team\u200b", "hello", code=2)
     assert "scope" in r.output and "U+200B" in r.output
 
 

@@ -48,7 +48,7 @@ def test_the_edges_and_numbers_past_them_name_the_range(value):
 
 def test_the_cli_names_the_range(cli_run):
     cli_run("add", "--scope", "s", "hello")
-    out = cli_run("facts", "list", "--now", "9999-12-31", code=1).output
+    out = cli_run("facts", "list", "--now", "9999-12-31", code=2).output
     assert RANGE in out and "years 1 to 9999" not in out
 
 

@@ -35,5 +35,5 @@ def test_flat_and_session_options(run) -> None:
 
 
 def test_unknown_preset_is_refused(run) -> None:
-    res = run("search", "x", "--preset", "nope", code=1)
+    res = run("search", "x", "--preset", "nope", code=2)
     assert "unknown preset 'nope'" in res.output

@@ -40,7 +40,7 @@ def test_forget_scope_needs_yes_without_a_terminal(run) -> None:
                      "counts": {k: 0 for k in again["counts"]}}
     assert run("forget", "--scope", "alice", "--yes").output.strip() \
         == "scope 'alice' holds nothing: nothing erased"
-    assert "scope: must be" in run("forget", "--scope", " ", "--yes", code=1).output
+    assert "'--scope': must be" in run("forget", "--scope", " ", "--yes", code=2).output
 
 
 def test_sessions_forget(run) -> None:
@@ -53,7 +53,7 @@ def test_sessions_forget(run) -> None:
     assert _sessions(run, "bob") == []
     gone = run("sessions", "forget", str(s["id"]), "--yes", code=1).output
     assert f"session {s['id']} does not exist" in gone
-    assert "session_id: must be" in run("sessions", "forget", "--yes", "--", "-3", code=1).output
+    assert "'SESSION_ID': must be" in run("sessions", "forget", "--yes", "--", "-3", code=2).output
     run("sessions", "forget", "x", "--yes", code=2)
     res = json.loads(run("search", "Zorblaxville", "--json").stdout)
     assert {h["item"]["scope"] for h in res["hits"]} == {"alice"}

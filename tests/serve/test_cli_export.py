@@ -61,7 +61,7 @@ def test_export_of_a_missing_database_or_a_bad_scope_is_an_error(tmp_path):
     _import(str(tmp_path / "a.db"), [{"scope": "s", "role": "user", "text": "hi",
                                        "at": "2024-01-01T00:00:00Z"}])
     bad = runner.invoke(cli, ["export", "--db", str(tmp_path / "a.db"), "--scope", ""])
-    assert bad.exit_code == 1 and "scope:" in bad.stderr
+    assert bad.exit_code == 2 and "'--scope':" in bad.stderr
 
 
 texts = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40).filter(str.strip)

@@ -21,5 +21,5 @@ def test_facts_list_says_more_follow_and_offset_reads_them(cli_run, tmp_path):
     assert "more facts follow" not in rest.stderr
     text = cli_run("facts", "list", "--scope", "s", "--limit", "5", "--offset", "1000")
     assert len(text.stdout.splitlines()) == 5 and "more facts follow" not in text.stderr
-    bad = cli_run("facts", "list", "--scope", "s", "--limit", "0", code=1)
-    assert "limit" in bad.stderr
+    bad = cli_run("facts", "list", "--scope", "s", "--limit", "0", code=2)
+    assert "'--limit'" in bad.stderr

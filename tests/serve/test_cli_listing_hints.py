@@ -44,7 +44,7 @@ def test_sessions_list_says_more_follow_and_its_hint_reads_on(cli_run, tmp_path)
                                                   "--limit", "20", "--offset", "40"]
     exact = cli_run("sessions", "list", "--scope", "s", "--limit", "55")
     assert len(exact.stdout.splitlines()) == 55 and "follow" not in exact.stderr
-    assert "offset" in cli_run("sessions", "list", "--offset", "-1", code=1).stderr
+    assert "'--offset'" in cli_run("sessions", "list", "--offset", "-1", code=2).stderr
 
 
 def test_the_facts_hint_keeps_the_scope_and_subject_it_was_given(cli_run, tmp_path):

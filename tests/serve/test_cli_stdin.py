@@ -22,15 +22,15 @@ def test_add_dash_reads_the_text_from_standard_input(run, monkeypatch):
     assert out["text"] == long.strip()  # the trailing newline echo adds is not the message's
     out = json.loads(run("add", "--scope", "s", "--json", "-", input="two\nlines\r\n").stdout)
     assert out["text"] == "two\nlines"
-    assert "text: must not be empty" in run("add", "--scope", "s", "-", input="", code=1).stderr
+    assert "'TEXT': must not be empty" in run("add", "--scope", "s", "-", input="", code=2).stderr
 
 
 def test_add_dash_with_bytes_that_are_not_utf8_names_text(tmp_path):
     env = {**os.environ, "MEMLANE_EMBEDDING_BACKEND": "hashing"}
     done = subprocess.run([sys.executable, "-m", "memlane.serve.cli", "--db", str(tmp_path / "a.db"),
                            "add", "--scope", "s", "-"], input=b"caf\xe9", env=env, capture_output=True)
-    assert done.returncode == 1 and b"Traceback" not in done.stderr
-    assert b"text: standard input is not valid UTF-8 (byte 0xe9 at offset 3)" in done.stderr
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+    assert b"'TEXT': standard input is not valid UTF-8 (byte 0xe9 at offset 3)" in done.stderr
 
 
 def test_a_utf16_or_gzip_file_is_named_for_what_it_is(run, tmp_path):

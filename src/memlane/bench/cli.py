@@ -20,7 +20,7 @@ from memlane.bench.baselines import BASELINES
 from memlane.bench.memrun import peak_rss_mb
 from memlane.bench.summaries import run as summary_sets
 from memlane.errors import MemlaneError
-from memlane.serve.cli_common import ignores_global, root_config_path
+from memlane.serve.cli_common import Int, ignores_global, root_config_path
 
 if TYPE_CHECKING:
     from memlane.bench.qa import QARecorder
@@ -215,7 +215,7 @@ def bench() -> None:
               help="Answer each question from memlane's pack with the [llm.services.SERVICE] model.")
 @click.option("--judge", "judge_service", default=None, metavar="SERVICE",
               help="Grade the answers with the [llm.services.SERVICE] model (needs --answer).")
-@click.option("--budget", "pack_budget", default=2000, show_default=True, type=int,
+@click.option("--budget", "pack_budget", default=2000, show_default=True, type=Int.of("pack", "budget"),
               help="Token budget of the pack read by --answer.")
 @preset_option
 @set_option

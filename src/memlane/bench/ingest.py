@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import numpy as np
 
-from memlane.serve.cli_common import ignores_global
+from memlane.serve.cli_common import Int, ignores_global
 
 if TYPE_CHECKING:
     from memlane.memory import Memory
@@ -315,7 +315,7 @@ def _stage_figures(stages: dict[str, list[float]]) -> dict[str, dict[str, float]
               help="Comma-separated sizes (number of messages).")
 @click.option("--embedder", "embedders", default="static,hashing", show_default=True,
               help="Comma-separated embedder backends to measure.")
-@click.option("--queries", default=200, show_default=True, type=int, help="Search queries per size.")
+@click.option("--queries", default=200, show_default=True, type=Int(1, 100_000), help="Search queries per size.")
 @click.option("--db", "dbs", multiple=True, metavar="URL",
               help="Also measure this PostgreSQL database (an empty scratch one), beside SQLite.")
 @click.option("--bulk", is_flag=True,

@@ -395,7 +395,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                 except ImportFormatError as clash:  # a line before the bad one clashed
                     bad = clash
             return ImportReport(lines=bad.line, imported=imported, skipped_duplicates=dupes,
-                                errors=((bad.line, str(bad)),))
+                                errors=((bad.line, str(bad)),), error_field=bad.field)
         return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
     except KeyboardInterrupt as e:  # while reading or checking lines, or around a batch, the
         # last one too: a Ctrl-C that lands as the input ends (a pipe closed with it) is seen

@@ -45,7 +45,7 @@ from memlane.types import (
     UPSERT_KINDS,
 )
 
-__all__ = ["RULES", "check_query", "validated"]
+__all__ = ["RULES", "bounds", "check_query", "validated"]
 
 Rule = Callable[[Any, str, Config], Any]  # (value, parameter name, config) -> checked value
 F = TypeVar("F", bound=Callable[..., Any])
@@ -58,7 +58,22 @@ MAX_SHORT_TEXT = 1000  # subjects, predicates, objects, topics, entities, model 
 def _opt(rule: Rule) -> Rule:
     def check(value: Any, field: str, config: Config) -> Any:
         return None if value is None else rule(value, field, config)
+    _bounded(check, *getattr(rule, "bounds", (None, None)))
     return check
+
+
+def _bounded(rule: Rule, low: float | None, high: float | None) -> Rule:
+    """Mark a numeric rule with its range (``bounds(method, name)``, which the CLI's option
+    types read: one range per parameter on every surface)."""
+    if low is not None or high is not None:
+        rule.bounds = (low, high)  # type: ignore[attr-defined]
+    return rule
+
+
+def bounds(method: str, name: str) -> tuple[Any, Any]:
+    """``(low, high)`` of ``RULES[method][name]``, a numeric parameter's range."""
+    found: tuple[Any, Any] = RULES[method][name].bounds  # type: ignore[attr-defined]
+    return found
 
 
 def _label(value: Any, field: str, config: Config) -> str:
@@ -77,12 +92,15 @@ def _id(value: Any, field: str, config: Config) -> int:
     return check_int(value, field)
 
 
+_bounded(_id, 1, INT64_MAX)
+
+
 def _int(low: int, high: int) -> Rule:
-    return lambda value, field, config: check_int(value, field, low, high)
+    return _bounded(lambda value, field, config: check_int(value, field, low, high), low, high)
 
 
 def _num(low: float, high: float) -> Rule:
-    return lambda value, field, config: check_float(value, field, low, high)
+    return _bounded(lambda value, field, config: check_float(value, field, low, high), low, high)
 
 
 def _bool(value: Any, field: str, config: Config) -> bool:

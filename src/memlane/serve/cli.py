@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import importlib
 import json
-import math
 import os
 import select
 import sys
@@ -15,8 +14,9 @@ from typing import Any
 import click
 
 from memlane.errors import MemlaneError
-from memlane.serve.cli_common import (CliError, attach_global_options, error_json, global_option,
-                                      json_option, memory_of, more_follow, root_json_option)
+from memlane.serve.cli_common import (CliError, Float, Int, attach_global_options, error_json,
+                                      global_option, json_option, memory_of, more_follow,
+                                      root_json_option)
 from memlane.serve.output import echo, safe
 from memlane.serve.render import (dumps, fact_sentence, hit_dict, item_dict, message_dict, nothing_note,
                                   place, scope_is_empty, session_dict)
@@ -27,13 +27,6 @@ __all__ = ["COMMANDS", "cli", "main"]
 def _short(text: str, width: int = 100) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _finite(value: float | None, hint: str) -> float | None:
-    """A float option's value, refused when it is nan (which every range check lets by)."""
-    if value is not None and not math.isfinite(value):
-        raise click.BadParameter(f"must be a finite number, got {value}", param_hint=hint)
-    return value
 
 
 def _ts(dt: datetime) -> str:
@@ -91,16 +84,40 @@ def _reader_gone(e: BaseException) -> bool:
     return any(mask & select.POLLERR for _, mask in poller.poll(0))  # a pipe with no reader
 
 
-def _leave_quietly() -> click.exceptions.Exit:
-    """Point standard output at the null device (Python flushes it again at exit, which
-    would print "Exception ignored … BrokenPipeError") and exit ``PIPE_EXIT``."""
+def _drop_output() -> None:
+    """Point standard output at the null device: Python flushes it again at exit, which
+    would print "Exception ignored … BrokenPipeError" (or the full disk's error again)."""
     try:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, sys.stdout.fileno())
         os.close(null)
     except (OSError, AttributeError, ValueError):
         pass
+
+
+def _leave_quietly() -> click.exceptions.Exit:
+    """Stop writing to standard output and exit ``PIPE_EXIT``."""
+    _drop_output()
     return click.exceptions.Exit(PIPE_EXIT)
+
+
+def _writing_output(e: OSError) -> bool:
+    """Whether ``e`` was raised writing standard output (``echo``): a full disk or a failed
+    device under ``memlane export > file``, not a file a command reads."""
+    tb = e.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name == "echo" and code.co_filename.endswith(("serve/output.py", "click/utils.py")):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _output_failed(e: OSError) -> CliError:
+    """Standard output that cannot be written (``/dev/full``: ENOSPC): one line on standard
+    error and exit 1; it was a traceback."""
+    _drop_output()
+    return CliError(f"cannot write the output: {e.strerror or e}", code="unavailable")
 
 
 class _Group(click.Group):
@@ -174,6 +191,8 @@ class _Group(click.Group):
         except OSError as e:  # standard output's reader went away: stop, as Unix tools do
             if _reader_gone(e):
                 raise _leave_quietly() from None
+            if _writing_output(e):
+                raise _output_failed(e) from None
             raise
 
 
@@ -212,8 +231,9 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
         try:
             text = raw.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError as e:
-            raise CliError(f"text: standard input is not valid UTF-8 (byte 0x{raw[e.start]:02x} "
-                           f"at offset {e.start})", code="invalid", field="text") from None
+            raise click.BadParameter(  # TEXT's value, as one memlane refuses (cli_common)
+                f"standard input is not valid UTF-8 (byte 0x{raw[e.start]:02x} at offset "
+                f"{e.start})", ctx=ctx, param_hint="'TEXT'") from None
         text = text.removesuffix("\n").removesuffix("\r")  # the newline echo and editors add
     mem = _memory(ctx)
     msg = mem.add_message(scope, role, text, at, speaker=speaker, id=ext_id)
@@ -262,8 +282,10 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
         kept = ("nothing was imported" if strict or not before
                 else f"the {before} message(s) before it were kept")
         # with --json the report goes beside the error: one JSON document on stdout
-        raise CliError(safe(f"{file}: {message} ({kept})"), code="invalid", field="file",
-                       extra={"report": json.loads(dumps(report))})
+        # the line's field (or None: the line as a whole) and the line, as the message says
+        raise CliError(safe(f"{file}: {message} ({kept})"), code="invalid",
+                       field=report.error_field,
+                       extra={"line": line, "report": json.loads(dumps(report))})
 
 
 @cli.command()
@@ -307,7 +329,7 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
 
 @cli.command()
 @click.option("--poll", default=5.0, show_default=True,
-              type=click.FloatRange(0.01, 86400.0), callback=lambda _c, _p, v: _finite(v, "--poll"),
+              type=Float.of("start_worker", "poll_seconds"),
               help="Seconds between index runs (0.01 to 86400).")
 @click.pass_context
 def worker(ctx: click.Context, poll: float) -> None:
@@ -337,7 +359,7 @@ def worker(ctx: click.Context, poll: float) -> None:
 @cli.command()
 @click.argument("query")
 @click.option("--scope", default=None, help="Only this scope.")
-@click.option("-k", "k", default=None, type=int,
+@click.option("-k", "k", default=None, type=Int.of("search", "k"),
               help="Number of hits (default search.default_k, 10).")
 @click.option("--kind", "kinds", multiple=True, help="Only these item kinds (repeatable).")
 @click.option("--agent", default=None, help="Only items of this agent (as add_message's agent).")
@@ -351,9 +373,9 @@ def worker(ctx: click.Context, poll: float) -> None:
 @click.option("--session-aware/--flat", "session_aware", default=None,
               help="Two-stage (sessions, then turns inside them) or flat ranking "
               "(default: the preset's, else retrieval.session_aware).")
-@click.option("--top-sessions", type=click.IntRange(min=1), default=None,
+@click.option("--top-sessions", type=Int.of("search", "top_sessions"), default=None,
               help="Sessions kept by stage one (default retrieval.top_sessions).")
-@click.option("--turns-per-session", type=click.IntRange(min=1), default=None,
+@click.option("--turns-per-session", type=Int.of("search", "turns_per_session"), default=None,
               help="Turns taken from each session by stage two (default retrieval.turns_per_session).")
 @click.option("--preset", default=None,
               help="Weight preset: default (the configured weights), session, flat, arawn, "
@@ -406,7 +428,7 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int | None, kin
 
 @cli.command()
 @click.argument("query")
-@click.option("--budget", default=None, type=int, help="Token budget (default: pack.budget, 1000).")
+@click.option("--budget", default=None, type=Int.of("pack", "budget"), help="Token budget (default: pack.budget, 1000).")
 @click.option("--scope", default=None, help="Only this scope (also adds its recent messages).")
 @click.option("--model", default=None, help="Count tokens with this model's tokenizer (e.g. gpt-4).")
 @click.option("--instructions", default=None, help="Text for the instructions slot.")
@@ -469,7 +491,7 @@ def packs() -> None:
 
 
 @packs.command("show")
-@click.argument("pack_id", type=int)
+@click.argument("pack_id", type=Int.of("replay_pack", "pack_id"))
 @click.option("--text", "text_only", is_flag=True,
               help="Print only the paste-ready context, as memlane pack --text.")
 @json_option
@@ -496,7 +518,7 @@ def packs_show(ctx: click.Context, pack_id: int, text_only: bool, as_json: bool)
 
 @cli.command()
 @click.option("--scope", required=True, help="The conversation to summarize.")
-@click.option("--last", "last", required=True, type=int, help="How many recent messages.")
+@click.option("--last", "last", required=True, type=Int.of("summarize_recent", "last"), help="How many recent messages.")
 @click.option("--yes", is_flag=True, help="Store without asking for confirmation.")
 @json_option
 @click.pass_context
@@ -526,15 +548,13 @@ def backfill() -> None:
 @backfill.command("embeddings")
 @click.option("--missing-only", is_flag=True,
               help="Only items with no vector from the current embedder (default: all items).")
-@click.option("--rate", type=float, default=None, help="At most this many items per second.")
+@click.option("--rate", type=Float.of("backfill_embeddings", "rate"), default=None, help="At most this many items per second.")
 @json_option
 @click.pass_context
 def backfill_embeddings(ctx: click.Context, missing_only: bool, rate: float | None,
                         as_json: bool) -> None:
     """Re-embed items with the current embedder, with progress."""
     mem = _memory(ctx)
-    if rate is not None and rate <= 0:
-        raise click.BadParameter("must be > 0", param_hint="--rate")
     show = not as_json and sys.stderr.isatty()
     with click.progressbar(length=max(sum(mem.stats()["items"].values()), 1),
                            label=f"embedding with {mem.embeddings.model}", file=sys.stderr,
@@ -561,9 +581,9 @@ def sessions() -> None:
 @click.option("--scope", default=None, help="Only this scope's sessions (default: every scope).")
 @click.option("--status", type=click.Choice(["open", "closed", "summarized", "failed"]), default=None,
               help="Only sessions in this state.")
-@click.option("--limit", default=50, show_default=True, type=int,
+@click.option("--limit", default=50, show_default=True, type=Int.of("sessions", "limit"),
               help="List at most this many sessions.")
-@click.option("--offset", default=0, show_default=True, type=int,
+@click.option("--offset", default=0, show_default=True, type=Int.of("sessions", "offset"),
               help="List from this position on (0 the newest).")
 @json_option
 @click.pass_context
@@ -591,7 +611,7 @@ def sessions_list(ctx: click.Context, scope: str | None, status: str | None, lim
 
 
 @sessions.command("show")
-@click.argument("session_id", type=int)
+@click.argument("session_id", type=Int.of("session", "session_id"))
 @json_option
 @click.pass_context
 def sessions_show(ctx: click.Context, session_id: int, as_json: bool) -> None:
@@ -638,7 +658,7 @@ def sessions_show(ctx: click.Context, session_id: int, as_json: bool) -> None:
 
 @sessions.command("close")
 @click.option("--scope", default=None, help="Close this scope's open session.")
-@click.option("--id", "session_id", default=None, type=int, help="Close this session.")
+@click.option("--id", "session_id", default=None, type=Int.of("close_session", "session_id"), help="Close this session.")
 @click.option("--idle", is_flag=True, help="Close every session idle longer than the gap.")
 @click.option("--now", default=None, help="With --idle: treat this ISO-8601 time as now.")
 @json_option
@@ -677,7 +697,7 @@ def items() -> None:
 
 
 @items.command("show")
-@click.argument("item_id", type=int)
+@click.argument("item_id", type=Int.of("item", "item_id"))
 @json_option
 @click.pass_context
 def items_show(ctx: click.Context, item_id: int, as_json: bool) -> None:
@@ -722,7 +742,8 @@ def main() -> None:
         except OSError as e:
             if _reader_gone(e):
                 raise SystemExit(_leave_quietly().exit_code) from None
-            raise
+            _output_failed(e).show()  # what was left in the buffer met a full disk
+            raise SystemExit(1) from None
         raise
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 
-__all__ = ["CREATES", "GLOBAL_OPTIONS", "CliError", "attach_global_options", "error_json", "global_option",
+__all__ = ["CREATES", "GLOBAL_OPTIONS", "CliError", "Float", "Int", "attach_global_options", "error_json", "global_option",
            "ignores_global", "json_option", "memory_of", "more_follow", "root_config_path",
            "root_json_option", "sqlite_file"]
 
@@ -73,7 +74,9 @@ def error_json(error: BaseException) -> dict[str, Any]:
             field = error.option_name
     elif isinstance(error, click.Abort):
         code = "interrupted"
-    if isinstance(cause, ConflictError):
+    if isinstance(error, click.UsageError):
+        pass  # a bad value memlane refused (``_bad_value``) is a usage error naming the option
+    elif isinstance(cause, ConflictError):
         code, field = "conflict", cause.field
     elif isinstance(cause, (ValidationError, ConfigError)):
         code, field = "invalid", getattr(cause, "field", None)
@@ -121,6 +124,109 @@ def memory_of(ctx: click.Context) -> Memory:
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+
+
+class Int(click.IntRange):
+    """An integer option's type, its range in memlane's words: a bad value is a usage
+    error (exit 2) ``Invalid value for '-k': must be an integer from 1 to 1000, got 0``, as
+    a value memlane's checks refuse (``ValidationError``) is on every command. Click's own
+    range said "0 is not in the range x>=1." beside memlane's "must be…" (exit 1)."""
+
+    name = "integer"
+
+    def __init__(self, low: int | None = None, high: int | None = None) -> None:
+        from memlane.ingest.validate import INT64_MAX
+
+        super().__init__(-INT64_MAX - 1 if low is None else low, INT64_MAX if high is None else high)
+
+    @classmethod
+    def of(cls, method: str, name: str) -> Int:
+        """The range ``Memory.<method>`` takes for parameter ``name``."""
+        from memlane.ingest.params import bounds
+
+        return cls(*bounds(method, name))
+
+    def _describe_range(self) -> str:
+        """The range in ``--help`` as its error says it: ``1 to 1000``, ``at least 0``."""
+        from memlane.ingest.validate import INT64_MAX
+
+        if self.max == INT64_MAX:
+            return f"at least {self.min}"
+        return f"{self.min} to {self.max}"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from memlane.errors import ValidationError
+        from memlane.ingest.validate import check_int
+
+        try:
+            number = value if isinstance(value, int) else int(str(value).strip())
+        except ValueError:
+            self.fail(f"must be an integer from {self.min} to {self.max}, got {str(value)[:40]!r}",
+                      param, ctx)
+        try:
+            return check_int(number, "", int(self.min), int(self.max))  # type: ignore[arg-type]
+        except ValidationError as e:
+            self.fail(str(e).removeprefix(": "), param, ctx)
+
+
+class Float(click.FloatRange):
+    """A number option's type: finite (``nan`` passed click's range), in its range, in
+    memlane's words (see ``Int``); ``above=True``: the low end itself is refused."""
+
+    name = "number"
+
+    def __init__(self, low: float | None, high: float | None = None, *, above: bool = False) -> None:
+        super().__init__(-math.inf if low is None else low, math.inf if high is None else high,
+                         min_open=above)
+
+    @classmethod
+    def of(cls, method: str, name: str) -> Float:
+        from memlane.ingest.params import bounds
+
+        return cls(*bounds(method, name))
+
+    def _describe_range(self) -> str:
+        """The range in ``--help`` as its error says it: ``0.01 to 86400``, ``above 0``."""
+        return self._wants().removeprefix("must be a number ").removeprefix("from ")
+
+    def _wants(self) -> str:
+        if self.min_open and self.max == math.inf:
+            return f"must be a number above {_shown(self.min)}"
+        if self.max == math.inf:
+            return f"must be a number of at least {_shown(self.min)}"
+        return f"must be a number from {_shown(self.min)} to {_shown(self.max)}"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        wants = self._wants()
+        try:
+            number = float(value if isinstance(value, (int, float)) else str(value).strip())
+        except (ValueError, OverflowError):
+            self.fail(f"{wants}, got {str(value)[:40]!r}", param, ctx)
+        low, high = self.min, self.max
+        assert low is not None and high is not None
+        if (not math.isfinite(number) or number < low or number > high
+                or (self.min_open and number == low)):
+            self.fail(f"{wants}, got {number!r}", param, ctx)
+        return number
+
+
+def _shown(bound: float | None) -> str:
+    """A range's end as a person writes it: 1000000000, not 1e+09; 0.01."""
+    assert bound is not None
+    return str(int(bound)) if float(bound).is_integer() and abs(bound) < 1e18 else str(bound)
+
+
+def _memlane_ranges(command: click.Command) -> None:
+    """Click's ranges of ``command`` (a module's own ``IntRange``, ``FloatRange``) worded as
+    memlane's: one wording for a bad number on every command."""
+    for param in command.params:
+        kind = type(param.type)
+        if kind is click.IntRange:
+            old = param.type
+            param.type = Int(old.min, old.max)  # type: ignore[attr-defined]
+        elif kind is click.FloatRange:
+            old = param.type
+            param.type = Float(old.min, old.max, above=old.min_open)  # type: ignore[attr-defined]
 
 
 # The root's options, accepted before the command (``memlane --db x.db search q``) or after
@@ -273,6 +379,7 @@ def attach_global_options(command: click.Command) -> None:
 
         command.parse_args = refusing_parse_args  # type: ignore[method-assign]
     if not isinstance(command, click.Group):
+        _memlane_ranges(command)
         _name_not_found(command)
     for sub in getattr(command, "commands", {}).values():
         attach_global_options(sub)
@@ -282,13 +389,18 @@ def _name_not_found(command: click.Command) -> None:
     """A missing object's error names the argument that addressed it (``session_id``,
     ``fact_id``, ``entity``) in ``--json``'s ``field``: it was null ("session 9999 does not
     exist"), where a bad ``--limit`` names ``limit``."""
-    from memlane.errors import NotFoundError
+    from memlane.errors import NotFoundError, ValidationError
 
     invoke = command.invoke
 
     def naming_invoke(ctx: click.Context) -> Any:
         try:
             return invoke(ctx)
+        except ValidationError as e:
+            bad = _bad_value(command, ctx, e)
+            if bad is None:
+                raise
+            raise bad from e
         except NotFoundError as e:
             if getattr(e, "field", None) is None:
                 given = [p.name for p in command.params
@@ -299,6 +411,28 @@ def _name_not_found(command: click.Command) -> None:
             raise
 
     command.invoke = naming_invoke  # type: ignore[method-assign]
+
+
+def _bad_value(command: click.Command, ctx: click.Context,
+               error: Exception) -> click.BadParameter | None:
+    """A value memlane's checks refused (``ValidationError`` naming ``k``, ``scope``, ``at``…)
+    that the command line gave, as the usage error click gives a value its type refuses:
+    ``Invalid value for '-k': must be an integer from 1 to 1000, got 0``, exit 2, ``--json``'s
+    field the option (``-k``). A bad value was exit 1 and named ``k`` when memlane refused
+    it, exit 2 and ``--top-sessions`` when click did; None for an error of something else
+    (an import file's line, a conflict with what is stored)."""
+    from memlane.errors import ConflictError, ImportFormatError
+
+    field = getattr(error, "field", None)
+    if not field or isinstance(error, (ConflictError, ImportFormatError)):
+        return None
+    for param in command.params:
+        names = {param.name, *(o.lstrip("-").replace("-", "_") for o in param.opts)}
+        value = ctx.params.get(param.name) if param.name else None
+        if field in names and value is not None and value != () and value is not False:
+            reason = str(error).removeprefix(f"{field}: ")
+            return click.BadParameter(reason, ctx=ctx, param=param)
+    return None
 
 
 def root_config_path(ctx: click.Context | None = None) -> str | None:

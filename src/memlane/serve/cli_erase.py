@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from memlane.serve.cli_common import json_option, memory_of
+from memlane.serve.cli_common import Int, json_option, memory_of
 from memlane.serve.output import echo, safe
 from memlane.serve.render import dumps
 from memlane.types import EraseReport
@@ -59,7 +59,7 @@ def forget(ctx: click.Context, scope: str, yes: bool, vacuum: bool, as_json: boo
 
 
 @click.command("forget")
-@click.argument("session_id", type=int)
+@click.argument("session_id", type=Int.of("forget_session", "session_id"))
 @click.option("--yes", is_flag=True, help="Erase without asking for confirmation.")
 @click.option("--vacuum", is_flag=True, help=VACUUM_HELP)
 @json_option

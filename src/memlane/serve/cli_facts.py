@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import click
 
-from memlane.serve.cli_common import json_option, memory_of, more_follow
+from memlane.serve.cli_common import Int, json_option, memory_of, more_follow
 from memlane.serve.cli_erase import VACUUM_HELP, vacuum_after
 from memlane.serve.output import echo, safe
 from memlane.serve.render import dumps, fact_key, fact_sentence, item_dict, nothing_note
@@ -31,9 +31,9 @@ def facts() -> None:
 @click.option("--subject", default=None, help="Only facts about this subject (e.g. user).")
 @click.option("--include-superseded", is_flag=True, help="Also show replaced values.")
 @click.option("--now", default=None, help="Confidence as of this ISO-8601 time (default: now).")
-@click.option("--limit", default=1000, show_default=True, type=int,
+@click.option("--limit", default=1000, show_default=True, type=Int.of("facts", "limit"),
               help="List at most this many facts.")
-@click.option("--offset", default=0, show_default=True, type=int,
+@click.option("--offset", default=0, show_default=True, type=Int.of("facts", "offset"),
               help="List from this position on (0 the first).")
 @json_option
 @click.pass_context
@@ -88,7 +88,7 @@ def facts_history(ctx: click.Context, subject: str, predicate: str, scope: str |
             echo(f"             {_ts(e['at'])} {e['kind']}{other}")
 
 @facts.command("forget")
-@click.argument("fact_id", type=int)
+@click.argument("fact_id", type=Int.of("forget_fact", "fact_id"))
 @click.option("--vacuum", is_flag=True, help=VACUUM_HELP)
 @json_option
 @click.pass_context

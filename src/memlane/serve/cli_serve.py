@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from memlane.serve.cli_common import json_option, memory_of
+from memlane.serve.cli_common import Int, json_option, memory_of
 from memlane.serve.output import echo
 from memlane.serve.render import dumps
 
@@ -217,16 +217,13 @@ def keys_list(ctx: click.Context, as_json: bool) -> None:
                    f"  created {_ts(k['created_at'])}  used {_ts(k['last_used'])}  {state}")
 
 @keys.command("revoke")
-@click.argument("key_id", type=int)
+@click.argument("key_id", type=Int(1))  # an id: 1 to 2**63-1, as SQLite's
 @json_option
 @click.pass_context
 def keys_revoke(ctx: click.Context, key_id: int, as_json: bool) -> None:
     """Revoke a key: requests with it get 401 from then on."""
     import time
 
-    from memlane.ingest.validate import check_int
-
-    key_id = check_int(key_id, "key_id")  # past SQLite's 64 bits was an OverflowError traceback
     store = memory_of(ctx).store
     with store.atomic():
         changed = store.revoke_api_key(key_id, time.time())

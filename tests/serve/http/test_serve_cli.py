@@ -52,7 +52,7 @@ def test_keys_commands(tmp_path: Path) -> None:
     missing = run.invoke(cli, ["--db", db, "keys", "revoke", "9"])
     assert missing.exit_code == 1 and "does not exist" in missing.output
     bad = run.invoke(cli, ["--db", db, "keys", "create", "--scopes", " , "])
-    assert bad.exit_code == 1 and "scopes" in bad.output
+    assert bad.exit_code == 2 and "Invalid value for '--scopes'" in bad.output  # session 24
 
 
 def _serve(db: str, port: int, cwd: Path,

@@ -41,6 +41,32 @@ def _wait(driver: Any, css: str) -> Any:
     return WebDriverWait(driver, WAIT).until(ec.presence_of_element_located((By.CSS_SELECTOR, css)))
 
 
+def _until(driver: Any, condition: Any) -> Any:
+    """Wait (at most ``WAIT`` s) until ``condition(driver)`` is true, finding its elements
+    afresh on each try: a live page replaces its regions on every change (and reloads
+    when its session is erased), so an element found before the last change is stale.
+    Holding one across a change failed under load (StaleElementReferenceException)."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, WAIT, ignored_exceptions=(
+        NoSuchElementException, StaleElementReferenceException)).until(condition)
+
+
+def _text(driver: Any, css: str) -> str:
+    """The text of the element ``css`` finds now."""
+    from selenium.webdriver.common.by import By
+
+    return str(driver.find_element(By.CSS_SELECTOR, css).text)
+
+
+def _live(driver: Any) -> None:
+    """Wait until the page's stream is connected ("live" badge)."""
+    from selenium.webdriver.common.by import By
+
+    _until(driver, lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live")
+
+
 def _errors(driver: Any, inspector: Any) -> list[str]:
     """Console errors (a script error, a blocked resource, a CSP violation); the live
     stream's 404 is expected on a service that does not stream yet."""
@@ -166,9 +192,6 @@ def test_keyboard_reaches_the_content_first(inspector, driver) -> None:
 
 
 def test_a_new_message_appears_live(inspector, driver, shots) -> None:
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
-
     if not _streams(inspector):
         pytest.skip("this service has no /state/memory stream yet")
     mem = inspector.mem
@@ -176,23 +199,20 @@ def test_a_new_message_appears_live(inspector, driver, shots) -> None:
     sid = mem.sessions(scope="live-chat")[0].id
     driver.get(inspector.url + f"/ui/sessions/{sid}")
     _wait(driver, "#turn-1")
-    WebDriverWait(driver, WAIT).until(
-        lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live")
+    _live(driver)
     mem.add_message("live-chat", "user", "a message that arrives while the page is open",
                     at="2024-06-01T10:01:00Z")
-    turn = _wait(driver, "#turn-2")
-    assert "arrives while the page is open" in turn.text
-    assert "2 messages" in driver.find_element(By.CSS_SELECTOR, "p.meta").text
+    # the turn and the session's count, as the page shows them once its updates are in
+    _until(driver, lambda d: "arrives while the page is open" in _text(d, "#turn-2")
+           and "2 messages" in _text(d, "p.meta"))
     driver.save_screenshot(str(shots / "session-live-update.png"))
     assert _errors(driver, inspector) == []
 
     driver.get(inspector.url + "/ui/facts?scope=live-chat")
     _wait(driver, "table.facts")
-    WebDriverWait(driver, WAIT).until(
-        lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live")
+    _live(driver)
     fid = mem.add_fact("user", "favourite colour", "teal", scope="live-chat").fact_id
-    row = _wait(driver, f"tr#fact-{fid}")
-    assert "teal" in row.text
+    _until(driver, lambda d: "teal" in _text(d, f"tr#fact-{fid}"))
     driver.save_screenshot(str(shots / "facts-live-update.png"))
 
 
@@ -225,8 +245,6 @@ def test_a_message_between_the_page_and_its_stream_appears(inspector, driver, sh
     """The page is read, a message arrives, then the page's stream starts: the page shows
     the message. The stream opened with a fresh snapshot, which already held the message,
     so nothing told the page, and it showed the message only at the next change."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     if not _streams(inspector):
         pytest.skip("this service has no /state/memory stream yet")
@@ -239,10 +257,8 @@ def test_a_message_between_the_page_and_its_stream_appears(inspector, driver, sh
     mem.add_message("race-chat", "user", "a message between the page and its stream",
                     at="2024-06-01T10:01:00Z")
     driver.execute_script("window.__releaseStream = true;")
-    WebDriverWait(driver, WAIT).until(
-        lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live")
-    turn = _wait(driver, "#turn-2")
-    assert "between the page and its stream" in turn.text
+    _live(driver)
+    _until(driver, lambda d: "between the page and its stream" in _text(d, "#turn-2"))
     driver.save_screenshot(str(shots / "session-live-resume.png"))
     assert _errors(driver, inspector) == []
 
@@ -296,8 +312,6 @@ def test_a_long_word_wraps_instead_of_widening_any_page(inspector, driver, shots
 def test_an_erased_session_leaves_its_open_page(inspector, driver, shots) -> None:
     """A session erased while its page is open: the page loads as it now is ("Not
     found"); it kept showing the erased messages under "live: could not reload"."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     if not _streams(inspector):
         pytest.skip("this service has no /state/memory stream yet")
@@ -306,13 +320,13 @@ def test_an_erased_session_leaves_its_open_page(inspector, driver, shots) -> Non
     sid = mem.sessions(scope="erased-chat")[0].id
     driver.get(inspector.url + f"/ui/sessions/{sid}")
     _wait(driver, "#turn-1")
-    WebDriverWait(driver, WAIT).until(
-        lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live")
+    _live(driver)
     mem.forget_session(sid)
-    WebDriverWait(driver, WAIT).until(
-        lambda d: d.find_element(By.TAG_NAME, "h1").text == "Not found")
-    main = driver.find_element(By.TAG_NAME, "main").text
-    assert "secret diary" not in main and f"session {sid} does not exist" in main
+    # the page reloads itself: read it once it says so (an element of the page before
+    # the reload is stale)
+    _until(driver, lambda d: _text(d, "h1") == "Not found"
+           and f"session {sid} does not exist" in _text(d, "main"))
+    assert "secret diary" not in _text(driver, "main")
     driver.save_screenshot(str(shots / "session-erased-live.png"))
 
 

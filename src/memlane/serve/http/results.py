@@ -17,10 +17,11 @@ false): a client generated from this version keeps working against the next.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic.json_schema import models_json_schema
 
 from memlane.index.facts import FactView
@@ -120,26 +121,20 @@ class FactEvent(_Out):
     at: datetime
 
 
-class HistoryEntry(_Out):
-    id: int
-    item_id: int | None
-    scope: str
-    subject: str
-    predicate: str
-    object: str
-    source: str
-    status: str
-    confidence: float
-    reinforcements: int
-    at: datetime
-    last_accessed: datetime
-    session_id: int | None
-    superseded_by: int | None
-    events: list[FactEvent]
+def _extended(name: str, base: type, **more: Any) -> type[_Out]:
+    """A model of dataclass ``base``'s fields, in order, and ``more`` after them: an answer
+    that is a library type with keys added (a fact with its events) follows the type."""
+    hints = get_type_hints(base)
+    fields: dict[str, Any] = {f.name: (hints[f.name], ...) for f in dataclasses.fields(base)}
+    return create_model(name, __base__=_Out, **fields, **more)
+
+
+# a fact of its history: the FactView facts.list answers, with its events
+HistoryEntry = _extended("HistoryEntry", FactView, events=(list[FactEvent], ...))
 
 
 class FactHistory(_Out):
-    history: list[HistoryEntry] = Field(description="Oldest first.")
+    history: list[HistoryEntry] = Field(description="Oldest first.")  # type: ignore[valid-type]
 
 
 class Forgotten(_Out):

@@ -213,7 +213,8 @@ def search(request: Request, who: Principal = Caller) -> HTMLResponse:
     if data["ran"] and metrics is not None:  # the page's searches count in /metrics too
         metrics.observe_timings(data["timings"])
     title = f"Search: {data['form']['q']}" if data["form"]["q"] else "Search"
-    return render(request, "search.html", page="search", title=title, **data)
+    return render(request, "search.html", 400 if data["blank"] else 200, page="search",
+                  title=title, **data)
 
 
 @router.get("/packs", response_class=HTMLResponse)

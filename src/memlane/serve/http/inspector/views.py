@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from memlane.errors import NotFoundError, ValidationError
-from memlane.ingest.params import MAX_BUDGET
+from memlane.ingest.params import MAX_BUDGET, MAX_K
 from memlane.ingest.spellings import resolve_scope
 from memlane.memory import Memory
 from memlane.retrieve.explain import explain
@@ -246,7 +246,8 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
     if kind is not None and kind not in KINDS:
         raise ValidationError(f"kind: must be one of {', '.join(KINDS)}, got {kind!r}",
                               field="kind")
-    k = _int(params.get("k", ""), "k", 10, 1, 100)
+    # the configured default and the range every surface takes (it was 10 and 1 to 100)
+    k = _int(params.get("k", ""), "k", mem.config.search.default_k, 1, MAX_K)
     mode = params.get("mode", "") or "session"
     if mode not in ("session", "flat"):
         raise ValidationError(f"mode: must be session or flat, got {mode!r}", field="mode")
@@ -257,9 +258,12 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
         # default, and a 403 ("this request spans every scope") for such a key
         scope = pick_scope(mem, who, None)
     form: dict[str, Any] = {"q": query, "scope": scope or "", "preset": preset or "",
-                            "kind": kind or "", "k": k, "since": since or "",
+                            "kind": kind or "", "k": k, "k_max": MAX_K, "since": since or "",
                             "until": until or "", "mode": mode}
+    # a query asked (the form sent) holding nothing: said, where the fresh form came back
+    blank = "q" in params and not query
     out: dict[str, Any] = {"form": form, "hits": [], "ran": False, "scopes": _visible(mem, who),
+                           "blank": "q: the query is empty; type a question" if blank else None,
                            "presets": ["default", *PRESETS], "kinds": KINDS,
                            "every_scope": who.allows(None),
                            "signal_labels": SIGNAL_LABELS, "stage_labels": STAGE_LABELS}
