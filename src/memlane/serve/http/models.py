@@ -65,6 +65,13 @@ class _In(BaseModel):
         return value
 
 
+def _rule(field: str, message: str) -> PydanticCustomError:
+    """A rule over several fields broken: the error names ``field`` (``errors.from_pydantic``
+    reads it from the context). A ``ValueError`` raised by a model validator has no
+    location, so ``{}`` to ``/v1/messages`` was a 422 whose ``field`` was null."""
+    return PydanticCustomError("field_rule", message, {"field": field})
+
+
 class EmptyInput(_In):
     """No input."""
 
@@ -100,9 +107,11 @@ class AddInput(_In):
         if self.messages is None:
             if self.scope is None or self.text is None:
                 missing = "scope" if self.scope is None else "text"
-                raise ValueError(f"{missing} is required (or pass messages: [...] for a batch)")
+                raise _rule(missing, f"{missing} is required (or pass messages: [...] for a "
+                            "batch)")
         elif self.text is not None:
-            raise ValueError("pass either one message (scope, text, ...) or messages, not both")
+            raise _rule("messages", "pass either one message (scope, text, ...) or messages, "
+                        "not both")
         return self
 
     def batch(self) -> list[MessageIn]:
@@ -246,7 +255,8 @@ class CloseInput(_In):
         if self.idle:
             given.append("idle")
         if len(given) != 1:
-            raise ValueError("pass exactly one of scope, session_id or idle")
+            raise _rule(given[-1] if given else "scope",
+                        "pass exactly one of scope, session_id or idle")
         return self
 
 
