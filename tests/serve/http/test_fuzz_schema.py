@@ -312,7 +312,9 @@ def test_requests_made_from_the_document_get_its_answers(seeded, data) -> None:
             r.close()
     where = (req["method"], req["url"], req["params"], content and content[:300],
              req["wrong"], r.status_code, r.text[:500])
-    event(f"{req['method']} {req['path']} {r.status_code // 100}xx")
+    unprovoked = r.status_code >= 400 and req["wrong"] is None  # what the schema cannot say
+    event(f"{req['method']} {req['path']} {r.status_code // 100}xx"
+          + (f" {r.json()['error']['field']} unprovoked" if unprovoked else ""))
     assert r.status_code < 500, where
     if r.status_code >= 400:
         body = r.json()
@@ -413,3 +415,41 @@ def test_a_rule_over_several_fields_names_one_of_them(sqlite_service, path, body
         r = c.post(path, json=body)
     assert r.status_code == 422, r.text
     assert r.json()["error"]["field"] == field, r.text
+
+
+def test_a_missing_session_to_close_names_session_id(sqlite_service) -> None:
+    """``sessions.close`` of a session that does not exist was a 404 with ``field`` null
+    (every other 404 names the id that addressed nothing)."""
+    with sqlite_service.client() as c:
+        plain = c.post("/v1/sessions/close", json={"session_id": 999})
+        action = c.post("/actions", json={"kind": "sessions.close", "input": {"session_id": 999}})
+    assert plain.status_code == 404 and plain.json()["error"]["field"] == "session_id", plain.text
+    assert action.status_code == 404, action.text
+    assert action.json()["error"]["field"] == "input.session_id", action.text
+
+
+def test_the_document_says_which_words_each_field_takes(sqlite_service) -> None:
+    """``kind``, ``lane``, ``durability`` and ``privacy`` of an item and the ``kinds``,
+    ``lanes`` and ``privacy`` filters of a search were bare strings in ``/openapi.json``: a
+    client built from it sent any word and met a 400. Each now lists its words, every one
+    of them is taken, and one outside them is still the 400 naming the field."""
+    spec = Spec(httpx.get(f"{sqlite_service.url}/openapi.json", timeout=30).json())
+    item = spec.schemas["UpsertInput"]["properties"]
+    search = spec.schemas["SearchInput"]["properties"]
+    with sqlite_service.client() as c:
+        for field in ("kind", "lane", "durability", "privacy"):
+            words = next(m["enum"] for m in spec.members(item[field]) if "enum" in m)
+            for word in words:
+                r = c.post("/v1/items", json={"scope": "s", "text": f"a {word}", field: word})
+                assert r.status_code == 200, (field, word, r.text)
+            bad = c.post("/v1/items", json={"scope": "s", "text": "x", field: "nonsense"})
+            assert bad.status_code == 400 and bad.json()["error"]["field"] == field, bad.text
+        for field in ("kinds", "lanes", "privacy"):
+            array = next(m for m in spec.members(search[field]) if m.get("type") == "array")
+            assert array["minItems"] == 1
+            r = c.post("/v1/search", json={"query": "x", field: array["items"]["enum"]})
+            assert r.status_code == 200, (field, r.text)
+            for bad_value in ([], ["nonsense"]):
+                bad = c.post("/v1/search", json={"query": "x", field: bad_value})
+                assert bad.status_code == 400, (field, bad_value, bad.text)
+                assert bad.json()["error"]["field"] == field, bad.text

@@ -264,14 +264,15 @@ def stats(mem: Memory, who: Principal, inp: m.EmptyInput, timings: dict[str, flo
 
 # -- dispatch ----------------------------------------------------------------------------
 def _name_the_address(e: ApiError | NotFoundError, inp: BaseModel) -> None:
-    """A 404 names the input that addressed the missing object (``id``, ``entity``) in its
-    ``field``, as a 400 names the bad one: it was null ("session 9999 does not exist")."""
+    """A 404 names the input that addressed the missing object (``id``, ``entity``,
+    ``session_id``) in its ``field``, as a 400 names the bad one: it was null ("session
+    9999 does not exist"; ``sessions.close``'s ``session_id`` until session 24)."""
     if isinstance(e, ApiError) and (e.status != 404 or e.field is not None):
         return
     if getattr(e, "field", None) is not None:
         return
-    for name in ("id", "entity"):
-        if name in type(inp).model_fields:
+    for name in ("id", "entity", "session_id"):  # session_id: sessions.close's address
+        if name in type(inp).model_fields and getattr(inp, name, None) is not None:
             e.field = name  # type: ignore[union-attr]
             return
 
