@@ -40,6 +40,11 @@ from tests.serve.http.conftest import Service
 WORD = string.ascii_letters + string.digits
 TIMES = st.sampled_from(["2024-05-01T10:00:00Z", "2024-06-01", 1717200000])
 SCOPES = st.sampled_from(["alice-assistant", "team-backend", "s"])
+FREE = st.recursive(
+    st.none() | st.booleans() | st.text(max_size=8) | st.integers(-2**70, 2**70)
+    | st.sampled_from([2**63, -2**63 - 1, 10**30, float("nan"), float("inf"), 1.5]),
+    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=4), inner,
+                                                                max_size=2), max_leaves=4)
 
 
 @pytest.fixture
@@ -116,6 +121,10 @@ class Spec:
                             min_size=s.get("minItems", 0), max_size=min(s.get("maxItems", 2), 2))
         if kind == "object" or "properties" in s:
             props = s.get("properties", {})
+            if not props and s.get("additionalProperties") and depth <= 3:
+                # free-form (``extra``, ``source``, ``links``): any JSON, wide integers and
+                # NaN among it (session 23's hand-found 500s lived here)
+                return st.dictionaries(st.text(WORD, min_size=1, max_size=6), FREE, max_size=3)
             if depth > 3 or not props:
                 return st.just({})
             required = set(s.get("required", []))
