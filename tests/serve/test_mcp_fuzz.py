@@ -447,9 +447,9 @@ def _refused_as(answers: list[dict[str, Any]], code: int, rid: Any, names: str) 
 
 
 def test_a_line_that_is_no_message_is_answered_with_the_specs_error_over_stdio(stdio, db):
-    """Each was dropped without an answer (the client waited for ever); a request with an id
-    of another type was run as a notification (``true``: the note was stored, unanswered);
-    ``\\xff`` in a text was stored as U+FFFD."""
+    """Each was dropped without an answer (the client waited for ever), a request with an
+    id of another type too (read as a notification); ``\\xff`` in a text was stored as
+    U+FFFD."""
     before = fingerprint(db)
     for raw, code, rid, names in NOT_MESSAGES:
         _refused_as(stdio.exchange(raw), code, rid, names)
