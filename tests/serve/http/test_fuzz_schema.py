@@ -396,11 +396,18 @@ def test_every_keyed_route_refuses_no_key_another_scopes_key_and_a_read_only_wri
                 other = send(keys["other"])
                 want = 404 if path in _BY_ID else 403
                 assert other.status_code == want, (method, path, other.text)
+                assert other.json()["error"]["field"] in ("scope", "id", "input.scope"), \
+                    (method, path, other.text)
                 writes = method in ("post", "delete") and path not in (
-                    "/v1/search", "/v1/pack") and not (path == "/actions")
-                if writes:
+                    "/v1/search", "/v1/pack", "/actions")
+                if path == "/actions":  # a writing action
+                    req["json"] = {"kind": "memory.upsert", "input": {
+                        "scope": "alice-assistant", "text": "a note"}}
+                if writes or path == "/actions":
                     ro = send(keys["ro"])
                     assert ro.status_code == 403 and "read-only" in ro.text, (method, path, ro.text)
+                    # the key is named, as a 401 names it (the field was null)
+                    assert ro.json()["error"]["field"] == "Authorization", (method, path, ro.text)
                 seen.append((method, path))
     assert len(seen) >= 18, seen
 

@@ -282,7 +282,7 @@ def run(mem: Memory, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, di
     act = ACTIONS[kind]
     if act.write and who.read_only:
         raise ApiError(403, "forbidden", f"API key {who.name!r} is read-only; {kind} changes "
-                       "memory (use a key created without --read-only)")
+                       "memory (use a key created without --read-only)", "Authorization")
     timings: dict[str, float] = {}
     started = time.perf_counter()
     try:
