@@ -335,7 +335,10 @@ def _request_model() -> Any:
         variants.append(create_model(
             name, __config__=ConfigDict(extra="forbid"), __doc__=act.summary,
             kind=(Literal[kind], ...),  # type: ignore[arg-type]
-            input=(act.model, Field(default_factory=act.model)),
+            # an absent input is {} validated as the input (validate_default): built by a
+            # default_factory, its errors had no "input" in their location, so
+            # {"kind": "memory.search"} named "query", not "input.query"
+            input=(act.model, Field(default_factory=dict, validate_default=True)),
         ))
     return Annotated[Union[tuple(variants)], Field(discriminator="kind")]  # noqa: UP007
 
