@@ -8,8 +8,8 @@ its type: a value of another JSON type, one past its bound (``maximum`` + 1, ``m
 an unknown property added. ``test_fuzz_routes.py`` sends bytes the document does not
 describe; this one walks what it does.
 
-Invariants: no 5xx; a 400 or 422 names, in ``error.field``, the parameter or body field that
-was made wrong (its last part: ``input.topics.0.weight`` names ``weight``); a 2xx body
+Invariants: no 5xx; a request with a value its schema refuses is never a 2xx; a 400 or 422
+names, in ``error.field``, the parameter or body field that was made wrong (its last part: ``input.topics.0.weight`` names ``weight``); a 2xx body
 validates against the schema the operation declares for it (``jsonschema``, which the MCP
 SDK memlane depends on brings); a key the route does not let in is refused: no key 401, a
 key of another scope 403 (404 for an object addressed by id: another tenant's object is
