@@ -28,12 +28,14 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
+from starlette.responses import JSONResponse
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import ApiError
 from memlane.serve.mcp import build_server
+from memlane.serve.mcp_wire import refusal
 
 __all__ = ["PATH", "mount"]
 
@@ -63,14 +65,36 @@ class _Authenticated:
             # no stream to offer: memlane sends nothing unasked, and without a session a
             # GET opened an event stream that stayed open, empty, for as long as the
             # client kept it (the protocol's answer for no stream is 405)
-            from starlette.responses import JSONResponse
-
             await JSONResponse({"jsonrpc": "2.0", "id": None, "error": {
                 "code": -32600, "message": "Method Not Allowed: this server offers no "
                 "event stream; send requests with POST"}}, status_code=405,
                 headers={"Allow": "POST"})(scope, receive, send)
             return
+        if scope.get("method") == "POST":
+            body = await request.body()  # within serve.max_body_bytes (the app's BodyLimit)
+            refused = refusal(body)
+            if refused is not None:  # not a message the SDK should see: answered here
+                await JSONResponse(refused.model_dump(mode="json", by_alias=True,
+                                                   exclude_unset=True),
+                                   status_code=400)(scope, receive, send)
+                return
+            receive = _replay(body, receive)
         await self.server.session_manager.handle_request(scope, receive, send)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """``receive`` giving ``body`` again first (read once above, for ``refusal``), then
+    what the client sends next (its disconnect)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 def mount(app: FastAPI) -> None:

@@ -43,6 +43,33 @@ QUEUE_MOST = 1000
 until some are let through (the client's writes then wait, as on a full pipe)."""
 
 
+class _Lines:
+    """Standard input's lines for the SDK's reader, each also put in ``lines`` (the reader
+    makes one item of each line, so ``serve_stdio`` pairs them). Bytes that are not UTF-8
+    are kept as surrogate escapes, for ``refusal`` to refuse (the SDK's reader replaced
+    them with U+FFFD and stored that in the text)."""
+
+    def __init__(self, lines: deque[str]) -> None:
+        import io
+        import sys
+
+        import anyio
+
+        self.lines = lines
+        self.file = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8",
+                                                     errors="surrogateescape"))
+
+    def __aiter__(self) -> _Lines:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self.file.readline()
+        if not line:
+            raise StopAsyncIteration
+        self.lines.append(line)
+        return line
+
+
 def _kind(message: Any) -> str:
     """``ping``, ``read`` or ``write`` for a request."""
     method = message.method
@@ -56,16 +83,23 @@ def _kind(message: Any) -> str:
     return "write"
 
 
-async def serve_stdio(server: Any, read_stream: Any = None, write_stream: Any = None) -> None:
+async def serve_stdio(server: Any, read_stream: Any = None, write_stream: Any = None,
+                      lines: deque[str] | None = None) -> None:
     """Serve ``server`` (an ``MCPServer``) over standard input and output (or the given SDK
-    streams), in the order described in this module's docstring."""
+    streams), in the order described in this module's docstring. ``lines`` holds each line
+    the stream's items were read from, in order: a line that is no message memlane takes
+    is answered there (``mcp_wire.refusal``), never passed on."""
     import anyio
     import mcp_types as types
     from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
+
+    from memlane.serve.mcp_wire import refusal
 
     if read_stream is None or write_stream is None:
-        async with stdio_server() as (read_stream, write_stream):
-            await serve_stdio(server, read_stream, write_stream)
+        lines: deque[str] = deque()
+        async with stdio_server(stdin=_Lines(lines)) as (read_stream, write_stream):
+            await serve_stdio(server, read_stream, write_stream, lines)
         return
 
     low = server._lowlevel_server
@@ -91,6 +125,13 @@ async def serve_stdio(server: Any, read_stream: Any = None, write_stream: Any = 
 
     async def read_in() -> None:
         async for item in read_stream:
+            line = lines.popleft() if lines else None
+            if line is not None and not line.strip():
+                continue  # a blank line between messages: no message, no answer
+            refused = refusal(line) if line is not None else None
+            if refused is not None:
+                await write_stream.send(SessionMessage(refused))
+                continue
             message = getattr(item, "message", None)
             if isinstance(message, types.JSONRPCNotification) \
                     and message.method == "notifications/cancelled":

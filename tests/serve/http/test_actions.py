@@ -112,7 +112,7 @@ def test_duplicate_message_id_is_409_and_batch_is_all_or_nothing(service) -> Non
     ({"kind": "memory.search", "input": {}}, "input.query"),
     ({"kind": "memory.search", "input": {"query": "x", "limit": 3}}, "input.limit"),
     ({"kind": "memory.pack", "input": {"query": "x", "budget": 3}}, "input.budget"),
-    ({"kind": "memory.add", "input": {"text": "no scope"}}, "input"),
+    ({"kind": "memory.add", "input": {"text": "no scope"}}, "input.scope"),
     ({"kind": "memory.add", "input": {"scope": "s", "text": "x", "role": "robot"}}, "input.role"),
     ({"kind": "no.such.action", "input": {}}, "kind"),
     ({"input": {}}, "kind"),

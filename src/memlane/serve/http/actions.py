@@ -264,14 +264,15 @@ def stats(mem: Memory, who: Principal, inp: m.EmptyInput, timings: dict[str, flo
 
 # -- dispatch ----------------------------------------------------------------------------
 def _name_the_address(e: ApiError | NotFoundError, inp: BaseModel) -> None:
-    """A 404 names the input that addressed the missing object (``id``, ``entity``) in its
-    ``field``, as a 400 names the bad one: it was null ("session 9999 does not exist")."""
+    """A 404 names the input that addressed the missing object (``id``, ``entity``,
+    ``session_id``) in its ``field``, as a 400 names the bad one: it was null ("session
+    9999 does not exist"; ``sessions.close``'s ``session_id`` until session 24)."""
     if isinstance(e, ApiError) and (e.status != 404 or e.field is not None):
         return
     if getattr(e, "field", None) is not None:
         return
-    for name in ("id", "entity"):
-        if name in type(inp).model_fields:
+    for name in ("id", "entity", "session_id"):  # session_id: sessions.close's address
+        if name in type(inp).model_fields and getattr(inp, name, None) is not None:
             e.field = name  # type: ignore[union-attr]
             return
 
@@ -281,7 +282,7 @@ def run(mem: Memory, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, di
     act = ACTIONS[kind]
     if act.write and who.read_only:
         raise ApiError(403, "forbidden", f"API key {who.name!r} is read-only; {kind} changes "
-                       "memory (use a key created without --read-only)")
+                       "memory (use a key created without --read-only)", "Authorization")
     timings: dict[str, float] = {}
     started = time.perf_counter()
     try:
@@ -334,7 +335,10 @@ def _request_model() -> Any:
         variants.append(create_model(
             name, __config__=ConfigDict(extra="forbid"), __doc__=act.summary,
             kind=(Literal[kind], ...),  # type: ignore[arg-type]
-            input=(act.model, Field(default_factory=act.model)),
+            # an absent input is {} validated as the input (validate_default): built by a
+            # default_factory, its errors had no "input" in their location, so
+            # {"kind": "memory.search"} named "query", not "input.query"
+            input=(act.model, Field(default_factory=dict, validate_default=True)),
         ))
     return Annotated[Union[tuple(variants)], Field(discriminator="kind")]  # noqa: UP007
 

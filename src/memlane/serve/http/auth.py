@@ -74,8 +74,10 @@ class Principal:
         ``what`` names a request that always spans every scope (stats, metrics, indexing):
         its refusal says a key holding '*' is needed, not to pass a scope it cannot take."""
         if write and self.read_only:
+            # the key is what is refused: named as a 401 names it (the field was null)
             raise ApiError(403, "forbidden", f"API key {self.name!r} is read-only; this request "
-                           "changes memory (use a key created without --read-only)")
+                           "changes memory (use a key created without --read-only)",
+                           "Authorization")
         if not self.allows(scope):
             held = ", ".join(self.scopes)
             if scope is None and what is not None:

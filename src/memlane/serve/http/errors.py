@@ -133,6 +133,9 @@ def from_pydantic(errors: Sequence[Any], prefix: str = "") -> ApiError:
         field = f"{parent}.{loc[-1]}" if parent else str(loc[-1])
     if first.get("type") in ("union_tag_invalid", "union_tag_not_found"):
         field = "kind"
+    named = (first.get("ctx") or {}).get("field")  # a rule over several fields (models._rule)
+    if first.get("type") == "field_rule" and isinstance(named, str):
+        field = f"{field}.{named}" if field else named
     if prefix:
         field = f"{prefix}.{field}" if field else prefix
     msg = str(first.get("msg", "invalid"))

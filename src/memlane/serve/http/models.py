@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from pydantic_core import PydanticCustomError
 
 from memlane.ingest.validate import INT64_MAX
+from memlane.types import DURABILITIES, ENGINE_LANES, KINDS, LANES, PRIVACIES, UPSERT_KINDS
 
 __all__ = [
     "AddInput", "CloseInput", "EmptyInput", "FactHistoryInput", "FactsInput", "GraphInput",
@@ -65,6 +66,36 @@ class _In(BaseModel):
         return value
 
 
+def _rule(field: str, message: str) -> PydanticCustomError:
+    """A rule over several fields broken: the error names ``field`` (``errors.from_pydantic``
+    reads it from the context). A ``ValueError`` raised by a model validator has no
+    location, so ``{}`` to ``/v1/messages`` was a 422 whose ``field`` was null."""
+    return PydanticCustomError("field_rule", message, {"field": field})
+
+
+def _one_of(choices: tuple[str, ...], default: Any = None) -> Any:
+    """A text field taking one of ``choices``, said in the document (``enum``): it was a
+    bare string, so a client built from ``/openapi.json`` sent any text and met a 400. The
+    check stays memlane's own (a 400 naming the field and the choices)."""
+    return Field(default=default, json_schema_extra=_in_member("string", {"enum": list(choices)}))
+
+
+def _some_of(choices: tuple[str, ...]) -> Any:
+    """A list of ``choices`` (``kinds``, ``lanes``, ``privacy`` filters), said likewise."""
+    return Field(default=None, json_schema_extra=_in_member(
+        "array", {"items": {"type": "string", "enum": list(choices)}, "minItems": 1}))
+
+
+def _in_member(kind: str, extra: dict[str, Any]) -> Any:
+    """Put ``extra`` in the ``kind`` member of a field's schema (a nullable field's is in
+    its ``anyOf``), not beside it."""
+    def edit(schema: dict[str, Any]) -> None:
+        for member in schema.get("anyOf", [schema]):
+            if member.get("type") == kind:
+                member.update(extra)
+    return edit
+
+
 class EmptyInput(_In):
     """No input."""
 
@@ -100,9 +131,11 @@ class AddInput(_In):
         if self.messages is None:
             if self.scope is None or self.text is None:
                 missing = "scope" if self.scope is None else "text"
-                raise ValueError(f"{missing} is required (or pass messages: [...] for a batch)")
+                raise _rule(missing, f"{missing} is required (or pass messages: [...] for a "
+                            "batch)")
         elif self.text is not None:
-            raise ValueError("pass either one message (scope, text, ...) or messages, not both")
+            raise _rule("messages", "pass either one message (scope, text, ...) or messages, "
+                        "not both")
         return self
 
     def batch(self) -> list[MessageIn]:
@@ -115,9 +148,9 @@ class AddInput(_In):
 class Filters(_In):
     """The overlay spec's ``filters`` object."""
 
-    kinds: list[str] | None = None
-    lanes: list[str] | None = None
-    privacy: list[str] | None = None
+    kinds: list[str] | None = _some_of(KINDS)
+    lanes: list[str] | None = _some_of(LANES)
+    privacy: list[str] | None = _some_of(PRIVACIES)
 
 
 class SearchInput(_In):
@@ -126,11 +159,11 @@ class SearchInput(_In):
     query: str = Field(max_length=10_000)
     scope: str | None = _scope()
     k: int | None = Field(default=None, ge=1, le=1000)
-    kinds: list[str] | None = None
-    lanes: list[str] | None = None
+    kinds: list[str] | None = _some_of(KINDS)
+    lanes: list[str] | None = _some_of(LANES)
     agent: str | None = Field(default=None, alias="agent_id")
     project: str | None = Field(default=None, alias="project_id")
-    privacy: list[str] | None = None
+    privacy: list[str] | None = _some_of(PRIVACIES)
     since: str | float | None = None
     until: str | float | None = None
     now: str | float | None = None
@@ -182,14 +215,14 @@ class UpsertInput(_In):
     """``memory.upsert``: one memory item (note, preference, plan, decision…)."""
 
     text: str
-    kind: str = "note"
+    kind: str = _one_of(UPSERT_KINDS, "note")
     scope: str | None = _scope()
     agent: str | None = Field(default=None, alias="agent_id")
     project: str | None = Field(default=None, alias="project_id")
     at: str | float | None = None
-    lane: str | None = None
-    durability: str = "long"
-    privacy: str = "private"
+    lane: str | None = _one_of(tuple(x for x in LANES if x not in ENGINE_LANES))
+    durability: str = _one_of(DURABILITIES, "long")
+    privacy: str = _one_of(PRIVACIES, "private")
     trust: float = Field(default=1.0, ge=0.0, le=1.0)
     source: str | dict[str, Any] = "stated"
     ttl_seconds: int | None = Field(default=None, gt=0, alias="ttl_s")
@@ -246,7 +279,8 @@ class CloseInput(_In):
         if self.idle:
             given.append("idle")
         if len(given) != 1:
-            raise ValueError("pass exactly one of scope, session_id or idle")
+            raise _rule(given[-1] if given else "scope",
+                        "pass exactly one of scope, session_id or idle")
         return self
 
 

@@ -68,10 +68,11 @@ def mount(app: FastAPI) -> None:
                            f"the live stream is not available on the {store.backend} store yet")
         after: int | None = resume
         if last_event_id is not None:
-            try:
-                after = int(last_event_id)
-            except ValueError:
-                after = -1
+            # the ids this stream gives are ASCII digits: only those are one (Python's int()
+            # read "1_0" as 10, "+3" and "-0" too, and a reconnect resumed from a position
+            # the client never held)
+            given = last_event_id.strip()
+            after = int(given) if given.isascii() and given.isdigit() else -1
             if after < 0:
                 raise ApiError(422, "invalid_request", "Last-Event-ID: must be a change id "
                                "(an integer >= 0)", "Last-Event-ID")
