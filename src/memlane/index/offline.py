@@ -1558,6 +1558,14 @@ class OfflineIntelligence:
             model = shipped()
         self.model = model
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled for the worker's processes (``indexing.jobs``): the shipped model by its
+        name (each process reads its weights once), any other model as itself."""
+        from memlane.index.sentmodel import _SHIPPED
+
+        shipped = bool(_SHIPPED) and self.model is _SHIPPED[0]
+        return (type(self), (SHIPPED_MODEL if shipped else self.model,))
+
     def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:
         split: list[tuple[Message, str, list[str] | None]] = []
         lead: list[tuple[Message, str, list[str]]] = []
