@@ -145,3 +145,25 @@ def test_only_the_offline_backend_goes_to_processes():
     with summary_pool(OfflineIntelligence(None), 2) as pool:  # type: ignore[union-attr]
         (summary, _), _ = pool.submit("s", messages_of(_conversations()[0])).result(timeout=120)
         assert summary == OfflineIntelligence(None).summarize("s", messages_of(_conversations()[0]))[0]
+
+
+def test_a_main_script_without_its_guard_is_summarized_in_one_process(tmp_path):
+    """Each spawned process imports the main script again: one whose top level calls memlane
+    (no ``if __name__ == "__main__":``) would run again there, adding its messages twice."""
+    import subprocess
+    import sys
+
+    body = ("pool = summary_pool(OfflineIntelligence(None), 2)\n"
+            "print('pool' if pool else 'none')\n"
+            "pool and pool.close()\n")
+    head = ("from memlane.index.offline import OfflineIntelligence\n"
+            "from memlane.index.pool import summary_pool\n"
+            "print('ran')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for guard, said in (("", ["ran", "none"]), ("if __name__ == '__main__':\n", ["ran", "pool"])):
+        script = tmp_path / "main.py"
+        script.write_text(head + guard + "".join(("    " if guard else "") + line + "\n"
+                                                 for line in body.splitlines()))
+        out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                             env=env, timeout=120, check=True).stdout
+        assert out.split() == said, (guard, out)

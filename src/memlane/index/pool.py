@@ -19,11 +19,13 @@ from __future__ import annotations
 import logging
 import os
 import pickle
+import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
 from memlane.index.schema import Extraction, SessionSummary
@@ -112,11 +114,36 @@ class SummaryPool:
         self.close()
 
 
+def _main_spawn_safe() -> bool:
+    """Whether a spawned process may start here: it imports this program's main script
+    again (as ``__mp_main__``), which runs a script's top level unless it stands under
+    ``if __name__ == "__main__":``. A script without that line (memlane called at its top
+    level) would run again in each child, adding its messages twice: such a program is
+    summarized in its own process. ``python -m package`` and an interactive session are
+    safe; memlane's own commands are (their scripts hold the line)."""
+    main = sys.modules.get("__main__")
+    name = getattr(getattr(main, "__spec__", None), "name", None) or ""
+    if name == "__main__" or name.endswith(".__main__"):
+        return True  # spawn does not import a package's __main__ again
+    path = getattr(main, "__file__", None)
+    if not path:
+        return True  # interactive, or embedded: nothing is imported again
+    try:
+        return "__main__" in Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
 def summary_pool(backend: Any, jobs: int) -> SummaryPool | None:
     """A pool of ``jobs`` processes for ``backend``, or None (summarize in this process):
     one job, a backend other than the offline one (an LLM's calls wait on the network, not
-    on a core), or one that cannot be sent to a child (it does not pickle)."""
+    on a core), one that cannot be sent to a child (it does not pickle), or a main script
+    a child could not import safely (``_main_spawn_safe``)."""
     if jobs <= 1 or getattr(backend, "name", None) != "offline":
+        return None
+    if not _main_spawn_safe():
+        log.info("summaries stay in one process: the program's main script has no "
+                 "'if __name__ == \"__main__\":' guard, and each process would run it again")
         return None
     try:
         pickle.dumps(backend)
