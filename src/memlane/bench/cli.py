@@ -478,7 +478,9 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
                 click.echo(f"{jobs} processes: {result['jobs_sessions_per_s']} sessions/s "
                            f"({result['jobs_seconds']} s, after {result['jobs_start_seconds']} s "
                            f"starting them; {result['jobs_sessions_per_s_with_start']} sessions/s "
-                           f"with it; CPU {result['jobs_cpu_seconds']} s in all); answers "
+                           f"with it; CPU {result['jobs_cpu_seconds']} s in all, "
+                           f"{result['jobs_parent_cpu_seconds']} s of it sending and taking "
+                           "back); answers "
                            + ("identical to one process's" if result["jobs_identical"]
                               else "DIFFER from one process's"))
         return
