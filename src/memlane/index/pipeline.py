@@ -12,10 +12,10 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -404,23 +404,29 @@ def process_queue(
     ``indexing.late_settle_seconds``: a burst costs one summary).
 
     With ``indexing.jobs`` above one and at least ``pool_min`` sessions waiting, the offline
-    backend summarizes in that many processes (``memlane.index.pool``): up to two a process
-    are claimed ahead, and each answer is written here, in claim order, as in one process."""
+    backend summarizes in that many processes (``memlane.index.pool``) from the run's second
+    session on: up to two a process are claimed ahead, and each answer is written here, in
+    claim order, as in one process."""
     cfg = config.indexing
     run = SummaryRun()
     jobs = jobs_for(cfg.jobs)
-    pool = None
-    if (jobs > 1 and getattr(intelligence, "name", None) == "offline"
-            and (limit is None or limit >= pool_min)
-            and store.summary_queue(time.time(), cfg.max_attempts)["pending"] >= pool_min):
-        pool = summary_pool(intelligence, jobs)
-    run.jobs = pool.jobs if pool is not None else 1
-    try:
-        return _process(store, embeddings, intelligence, config, run, pool, limit=limit,
-                        scope=scope, late_settle=late_settle)
-    finally:
-        if pool is not None:
-            pool.close()
+    with ExitStack() as stack:
+
+        def start() -> SummaryPool | None:
+            """The processes, when a backlog waits (asked once a run has a session, so an
+            idle poll costs no count)."""
+            if store.summary_queue(time.time(), cfg.max_attempts)["pending"] < pool_min:
+                return None
+            pool = summary_pool(intelligence, jobs)
+            if pool is not None:
+                stack.callback(pool.close)
+                run.jobs = pool.jobs
+            return pool
+
+        pooled = (jobs > 1 and getattr(intelligence, "name", None) == "offline"
+                  and (limit is None or limit >= pool_min))
+        return _process(store, embeddings, intelligence, config, run, start if pooled else None,
+                        limit=limit, scope=scope, late_settle=late_settle)
 
 
 def _computed(backend: Intelligence, session: Session, messages: Sequence[Message],
@@ -446,13 +452,14 @@ def _process(
     intelligence: Intelligence,
     config: Config,
     run: SummaryRun,
-    pool: SummaryPool | None,
+    start: Callable[[], SummaryPool | None] | None,
     *,
     limit: int | None,
     scope: str | None,
     late_settle: float,
 ) -> SummaryRun:
     cfg = config.indexing
+    pool: SummaryPool | None = None
     patterns: Intelligence | None = None
     t0 = time.perf_counter()
     started_at = time.time()
@@ -540,6 +547,8 @@ def _process(
             session, messages, small, answer = ahead.popleft()
         elif (got := claim()) is not None:
             session, messages, small = got
+            if start is not None:  # the run's first session (summarized here): a backlog?
+                pool, start = start(), None
         else:
             break
         started = time.perf_counter()
