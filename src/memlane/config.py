@@ -193,6 +193,12 @@ class IndexingConfig:
     offline patterns still read its facts, entities and observations ("I'm vegetarian" in a
     two-message exchange); no model is called for it, whatever the backend. Off: such a
     session is skipped entirely, as before session 17."""
+    jobs: int = 0
+    """Processes that summarize with the offline backend (pure CPU work) when a backlog
+    waits (200 sessions or more): one a core. 0: the usable cores, at most 4; 1: in the
+    worker's own process only. The worker still writes every session itself, one
+    transaction each, in the order it claimed them; an LLM backend summarizes one session
+    at a time whatever this says (its calls wait on the network)."""
 
     def __post_init__(self) -> None:
         from memlane.backends.registry import available_intelligence
@@ -213,6 +219,8 @@ class IndexingConfig:
         _check(0 <= self.late_settle_seconds <= 86400, "indexing.late_settle_seconds",
                "must be 0-86400 seconds")
         _check(self.max_input_tokens >= 256, "indexing.max_input_tokens", "must be >= 256")
+        _check(0 <= self.jobs <= 64, "indexing.jobs",
+               "must be 0-64 (0: the usable cores, at most 4)")
 
 
 @dataclass(frozen=True)

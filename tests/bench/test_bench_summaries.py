@@ -190,6 +190,11 @@ def test_bench_summaries_speed_on_a_longmemeval_file(tmp_path):
     out = json.loads(_run("--speed", "--data", str(path), "--json"))
     assert (out["sessions"], out["turns"]) == (1, 2)
     assert {"seconds", "cpu_seconds", "sessions_per_s", "turns_per_s"} <= set(out)
+    assert "jobs" not in out
+    pooled = json.loads(_run("--speed", "--data", str(path), "--jobs", "2", "--json"))
+    assert (pooled["jobs"], pooled["jobs_identical"]) == (2, True)
+    assert pooled["jobs_sessions_per_s"] > 0 and pooled["jobs_cpu_seconds"] > 0
+    assert "--jobs" in _run("--speed", "--data", str(path), "--jobs", "0", code=2)
 
 
 def test_the_cli_does_not_import_the_summary_bench_until_asked():

@@ -388,6 +388,10 @@ def locomo_cmd(
               help="With --speed: a LongMemEval file (.json, .json.gz, .json.xz).")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="With --speed: only the first N distinct sessions.")
+@click.option("--jobs", type=click.IntRange(min=1, max=64), default=1, show_default=True,
+              help="With --speed: also time the same sessions summarized in N processes, as "
+              "the worker does with indexing.jobs = N (wall-clock sessions per second "
+              "beside the one process's sessions per CPU second).")
 @click.option("--train", is_flag=True,
               help="Instead of scoring: train a sentence model for the offline backend (needs "
               "the 'train' extra: scikit-learn), print its cross-validated scores beside the "
@@ -434,7 +438,7 @@ def locomo_cmd(
               "= false).")
 def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | None,
                   as_json: bool, show_misses: bool, speed: bool, data: Path | None,
-                  limit: int | None, train: bool, kind: str, hidden: int,
+                  limit: int | None, jobs: int, train: bool, kind: str, hidden: int,
                   inverse_c: float | None, structure: str, neighbour: int, max_sentences: int,
                   reach: int | None, placement: bool, folds: int, out: Path | None,
                   model_path: Path | None, patterns_only: bool) -> None:
@@ -457,7 +461,8 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         if data is None:
             raise click.UsageError("--speed needs --data LONGMEMEVAL_FILE")
         try:
-            result = evalrun.session_speed(data, limit, _sentence_model(model_path, patterns_only))
+            result = evalrun.session_speed(data, limit, _sentence_model(model_path, patterns_only),
+                                           jobs)
         except (MemlaneError, OSError) as exc:
             named = str(data) in str(exc)  # the dataset's errors name the file themselves
             raise click.ClickException(str(exc) if named else f"{data}: {exc}") from exc
@@ -469,6 +474,15 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
                        f"{result['sessions_per_s']} sessions/s, {result['turns_per_s']} turns/s "
                        f"(CPU {result['cpu_seconds']} s: {result['sessions_per_cpu_s']} "
                        "sessions per CPU second)")
+            if jobs > 1:
+                click.echo(f"{jobs} processes: {result['jobs_sessions_per_s']} sessions/s "
+                           f"({result['jobs_seconds']} s, after {result['jobs_start_seconds']} s "
+                           f"starting them; {result['jobs_sessions_per_s_with_start']} sessions/s "
+                           f"with it; CPU {result['jobs_cpu_seconds']} s in all, "
+                           f"{result['jobs_parent_cpu_seconds']} s of it sending and taking "
+                           "back); answers "
+                           + ("identical to one process's" if result["jobs_identical"]
+                              else "DIFFER from one process's"))
         return
     if service and backend != "llm":
         raise click.UsageError("--service needs --backend llm")

@@ -329,6 +329,8 @@ def still_answers(messages: Sequence[Message]) -> list[tuple[Message, str, bool,
     for before, m in zip(ordered, ordered[1:]):
         if m.role != "user" or (before.speaker or before.role) == (m.speaker or m.role):
             continue
+        if before.text.isascii() and "still" not in before.text.lower():
+            continue  # no question _STILL_Q reads (on ASCII text, ignoring case is lowering it)
         question = re.split(r"(?<=[.!?])\s+", before.text.strip())[-1]
         asked = _asked_still(question)
         if asked is None:

@@ -1338,6 +1338,28 @@ Pryce's?", "with Hendry's this afternoon"): a verb or a preposition
 of going, buying or calling before it, and no noun the possessive owns after it (session 23)."""
 
 
+def _said_owned(name: str, text: str) -> tuple[int, int]:
+    """How often ``name`` (letters only) stands alone in ``text`` and how often with its "'s":
+    the counts of ``(?<![\\w'’])name(?![\\w-])`` and ``(?<![\\w'’])name['’]s\\b``, found with
+    ``str.find`` (the patterns open with a look-behind, which leaves ``re`` no first character
+    to skip to: it tried them at every character of the conversation; session 24, the cost).
+    A word character is what ``\\w`` takes: ``isalnum()`` or "_"."""
+    said = owned = 0
+    end = len(name)
+    i = text.find(name)
+    while i >= 0:
+        before = text[i - 1] if i else ""
+        if not before or not (before.isalnum() or before in "_'’"):
+            after = text[i + end: i + end + 1]
+            if not after or not (after.isalnum() or after in "_-"):
+                said += 1
+                if after and after in "'’" and text[i + end + 1: i + end + 2] == "s":
+                    nxt = text[i + end + 2: i + end + 3]
+                    owned += not nxt or not (nxt.isalnum() or nxt == "_")
+        i = text.find(name, i + 1)
+    return said, owned
+
+
 def _shops(kept: list[Entity], split: Sequence[tuple[Message, str]]) -> list[Entity]:
     """A one-word name said only with its possessive "'s", once after :data:`_SHOP_BEFORE` and
     before what :data:`_SHOP_AFTER` allows, is a shop's or a firm's name with its "'s"
@@ -1358,8 +1380,7 @@ def _shops(kept: list[Entity], split: Sequence[tuple[Message, str]]) -> list[Ent
         if e.name.lower() in speakers or (e.name + "'s" not in text and e.name + "’s" not in text):
             continue
         word = re.escape(e.name)
-        said = len(re.findall(r"(?<![\w'’])" + word + r"(?![\w-])", text))
-        owned = len(re.findall(r"(?<![\w'’])" + word + r"['’]s\b", text))
+        said, owned = _said_owned(e.name, text)
         if said == owned and re.search(_SHOP_BEFORE + word + _SHOP_AFTER, text):
             renamed[e.name] = e.name + "'s"
     if not renamed:
@@ -1557,6 +1578,14 @@ class OfflineIntelligence:
 
             model = shipped()
         self.model = model
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled for the worker's processes (``indexing.jobs``): the shipped model by its
+        name (each process reads its weights once), any other model as itself."""
+        from memlane.index.sentmodel import _SHIPPED
+
+        shipped = bool(_SHIPPED) and self.model is _SHIPPED[0]
+        return (type(self), (SHIPPED_MODEL if shipped else self.model,))
 
     def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:
         split: list[tuple[Message, str, list[str] | None]] = []

@@ -11,8 +11,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -25,6 +28,7 @@ from memlane.index.expand import item_keys, summary_keys
 from memlane.index.facts import apply_fact, end_fact
 from memlane.index.normalize import normalize_name, normalize_predicate
 from memlane.index.people import speaker_subject
+from memlane.index.pool import POOL_MIN_SESSIONS, SummaryPool, jobs_for, summary_pool
 from memlane.index.schema import Extraction, SessionSummary
 from memlane.ingest.redact import scrub, scrub_deep
 from memlane.types import Message, Session
@@ -61,6 +65,8 @@ class SummaryRun:
     unavailable: str | None = None
     """Why the run stopped early: the model endpoint could not answer or timed out (the
     sessions not tried stay queued)."""
+    jobs: int = 1
+    """Processes that summarized (``indexing.jobs``; 1: the worker's own)."""
 
 
 _local = threading.local()
@@ -399,13 +405,70 @@ def process_queue(
     limit: int | None = None,
     scope: str | None = None,
     late_settle: float = 0.0,
+    pool_min: int = POOL_MIN_SESSIONS,
 ) -> SummaryRun:
     """Lease and process queued sessions until the queue is empty (or ``limit``); with
     ``scope``, that scope's sessions only. ``late_settle``: a session late messages queued
     again waits that many seconds after the first of them (the background worker passes
-    ``indexing.late_settle_seconds``: a burst costs one summary)."""
+    ``indexing.late_settle_seconds``: a burst costs one summary).
+
+    With ``indexing.jobs`` above one and at least ``pool_min`` sessions waiting, the offline
+    backend summarizes in that many processes (``memlane.index.pool``) from the run's second
+    session on: up to two a process are claimed ahead, and each answer is written here, in
+    claim order, as in one process."""
     cfg = config.indexing
     run = SummaryRun()
+    jobs = jobs_for(cfg.jobs)
+    with ExitStack() as stack:
+
+        def start() -> SummaryPool | None:
+            """The processes, when a backlog waits (asked once a run has a session, so an
+            idle poll costs no count)."""
+            if store.summary_queue(time.time(), cfg.max_attempts)["pending"] < pool_min:
+                return None
+            pool = summary_pool(intelligence, jobs)
+            if pool is not None:
+                stack.callback(pool.close)
+                run.jobs = pool.jobs
+            return pool
+
+        pooled = (jobs > 1 and getattr(intelligence, "name", None) == "offline"
+                  and (limit is None or limit >= pool_min))
+        return _process(store, embeddings, intelligence, config, run, start if pooled else None,
+                        limit=limit, scope=scope, late_settle=late_settle)
+
+
+def _computed(backend: Intelligence, session: Session, messages: Sequence[Message],
+              answer: Future[Any] | None, pool: SummaryPool | None,
+              ) -> tuple[tuple[SessionSummary, Extraction], float]:
+    """``backend``'s answer for the session and the seconds it took: ``pool``'s, or computed
+    here when there is none or one of its processes died (the session was claimed and read
+    by this worker, so it is summarized here, and so is the rest of the run: nothing of
+    theirs was written)."""
+    if answer is not None and pool is not None:
+        try:
+            got: tuple[tuple[SessionSummary, Extraction], float] = answer.result()
+            return got
+        except BrokenProcessPool as e:
+            pool.died(e)
+    started = time.perf_counter()
+    return backend.summarize(session.scope, messages), time.perf_counter() - started
+
+
+def _process(
+    store: Store,
+    embeddings: Embeddings,
+    intelligence: Intelligence,
+    config: Config,
+    run: SummaryRun,
+    start: Callable[[], SummaryPool | None] | None,
+    *,
+    limit: int | None,
+    scope: str | None,
+    late_settle: float,
+) -> SummaryRun:
+    cfg = config.indexing
+    pool: SummaryPool | None = None
     patterns: Intelligence | None = None
     t0 = time.perf_counter()
     started_at = time.time()
@@ -451,33 +514,64 @@ def process_queue(
                         note=(f"given back {failure.session.deferrals} times already "
                               "(indexing.max_deferrals): counted" if capped else GIVEN_BACK))
 
-    while limit is None or run.summarized + run.failed + run.skipped < limit:
-        if _stopping():
-            log.info("index worker stopping: the sessions not yet summarized wait for its next run")
+    # claimed and read, each with its pool's answer to come (with a pool only)
+    ahead: deque[tuple[Session, list[Message], bool, Future[Any]]] = deque()
+    drained = False
+
+    def claim() -> tuple[Session, list[Message], bool] | None:
+        """The next session to summarize, its messages and whether it is small (one that
+        gets nothing is marked skipped here); None: the queue is done for this run."""
+        nonlocal drained
+        while not drained and (limit is None
+                               or run.summarized + run.failed + run.skipped + len(ahead) < limit):
+            if _stopping():
+                log.info("index worker stopping: the sessions not yet summarized wait for its next run")
+                break
+            now = time.time()
+            session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts,
+                                              due_before=started_at, scope=scope,
+                                              settle=late_settle)
+            if session is None:
+                break
+            messages = store.session_messages(session.id)
+            small = len(messages) < config.ingest.min_session_messages
+            if small and not (cfg.small_session_facts and messages):
+                with store.atomic():
+                    store.finish_summary(session.id, version=None, model=None, now=now,
+                                         skipped=True, messages=len(messages))
+                    store.bump("sessions_skipped")
+                run.skipped += 1
+                continue
+            return session, messages, small
+        drained = True
+        return None
+
+    while True:
+        answer: Future[Any] | None = None
+        if pool is not None and not pool.broken:
+            # two sessions a process in flight, sent as they are claimed
+            while len(ahead) < 2 * pool.jobs and (got := claim()) is not None:
+                ahead.append((*got, pool.submit(got[0].scope, got[1])))
+        if ahead:
+            session, messages, small, answer = ahead.popleft()
+        elif (got := claim()) is not None:
+            session, messages, small = got
+            if start is not None:  # the run's first session (summarized here): a backlog?
+                pool, start = start(), None
+        else:
             break
-        now = time.time()
-        session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts,
-                                          due_before=started_at, scope=scope,
-                                          settle=late_settle)
-        if session is None:
-            break
-        messages = store.session_messages(session.id)
-        small = len(messages) < config.ingest.min_session_messages
-        if small and not (cfg.small_session_facts and messages):
-            with store.atomic():
-                store.finish_summary(session.id, version=None, model=None, now=now, skipped=True,
-                                     messages=len(messages))
-                store.bump("sessions_skipped")
-            run.skipped += 1
-            continue
         started = time.perf_counter()
         summary: SessionSummary | None
         try:
             if small:  # no summary; the patterns read its facts, with no model call
                 patterns = patterns or _patterns(intelligence, config)
-                summary, extraction = None, patterns.summarize(session.scope, messages)[1]
+                (_, extraction), took = _computed(patterns, session, messages, answer, pool)
+                summary = None
+                started = time.perf_counter() - took
             else:
-                summary, extraction = intelligence.summarize(session.scope, messages)
+                (summary, extraction), took = _computed(intelligence, session, messages, answer,
+                                                        pool)
+                started = time.perf_counter() - took
                 last = "answered"
                 settle(True, session.id)
                 if getattr(intelligence, "name", None) != "offline" and not extraction.endings:
@@ -541,6 +635,8 @@ def process_queue(
         with store.atomic():
             store.bump("summary_ms_total", int((time.perf_counter() - started) * 1000))
         run.summarized += 1
+    for left in ahead:  # claimed ahead of a stop for an outage: given back as the last was
+        _give_back(_Failure(left[0], run.unavailable or GIVEN_BACK, RuntimeError(GIVEN_BACK)))
     settle(False, 0)  # a suspect nothing came after stays given back (up to max_deferrals)
     queue = store.summary_queue(time.time(), cfg.max_attempts)
     run.leased, run.leased_until = queue["leased"], queue.get("leased_until")

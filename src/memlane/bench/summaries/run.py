@@ -284,10 +284,15 @@ def render(reports: Sequence[EvalReport], show_misses: bool = False) -> str:
 
 
 def session_speed(path: str | Path, limit: int | None = None,
-                  model: Any = "shipped") -> dict[str, Any]:
+                  model: Any = "shipped", jobs: int = 1) -> dict[str, Any]:
     """Offline summarization speed over the distinct haystack sessions of a LongMemEval
     file: summary and extraction alone (no store), one process; ``model`` as
-    :class:`memlane.index.offline.OfflineIntelligence` takes it (None: the patterns alone)."""
+    :class:`memlane.index.offline.OfflineIntelligence` takes it (None: the patterns alone).
+    ``jobs`` above one: then also the same sessions through the worker's pool of that many
+    processes (``indexing.jobs``, :mod:`memlane.index.pool`), answers taken in order as the
+    worker takes them: wall-clock sessions per second (the processes' start-up apart), the
+    CPU seconds of every process (start-up included) and of this one while it sent the
+    sessions and took the answers, and whether every answer equals the one process's."""
     import time
 
     from memlane.bench.datasets import load_longmemeval
@@ -311,15 +316,60 @@ def session_speed(path: str | Path, limit: int | None = None,
     runs = list(sessions.items())
     turns = sum(len(m) for _, m in runs)
     t0, c0 = time.perf_counter(), time.process_time()
-    for sid, msgs in runs:
-        backend.summarize(sid, msgs)
+    answers = [backend.summarize(sid, msgs) for sid, msgs in runs]
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     # CPU time too: on a shared machine the wall clock measures the neighbours as well.
-    return {"sessions": len(runs), "turns": turns, "seconds": round(seconds, 3),
-            "cpu_seconds": round(cpu, 3),
-            "sessions_per_s": round(len(runs) / seconds, 1) if seconds else None,
-            "turns_per_s": round(turns / seconds, 1) if seconds else None,
-            "sessions_per_cpu_s": round(len(runs) / cpu, 1) if cpu else None}
+    out = {"sessions": len(runs), "turns": turns, "seconds": round(seconds, 3),
+           "cpu_seconds": round(cpu, 3),
+           "sessions_per_s": round(len(runs) / seconds, 1) if seconds else None,
+           "turns_per_s": round(turns / seconds, 1) if seconds else None,
+           "sessions_per_cpu_s": round(len(runs) / cpu, 1) if cpu else None}
+    if jobs > 1:
+        out.update(_pool_speed(backend, runs, answers, jobs))
+    return out
+
+
+def _pool_speed(backend: Any, runs: list[tuple[str, list[Message]]], answers: list[Any],
+                jobs: int) -> dict[str, Any]:
+    """The sessions through a pool of ``jobs`` processes, two a process in flight, as the
+    worker's ``process_queue`` sends them."""
+    import resource
+    import time
+    from collections import deque
+
+    from memlane.index.pool import SummaryPool
+
+    def cpu(who: int) -> float:
+        # RUSAGE_CHILDREN: the processes ended (the pool's, at close)
+        used = resource.getrusage(who)
+        return used.ru_utime + used.ru_stime
+
+    c0, t0 = cpu(resource.RUSAGE_SELF) + cpu(resource.RUSAGE_CHILDREN), time.perf_counter()
+    pool = SummaryPool(backend, jobs)
+    try:
+        for f in [pool.submit("warm-up", runs[0][1]) for _ in range(jobs)]:
+            f.result()  # every process started and its backend read
+        started = time.perf_counter() - t0
+        t1, p1 = time.perf_counter(), cpu(resource.RUSAGE_SELF)
+        got: list[Any] = []
+        ahead: deque[Any] = deque()
+        for sid, msgs in runs:
+            ahead.append(pool.submit(sid, msgs))
+            if len(ahead) >= 2 * jobs:
+                got.append(ahead.popleft().result()[0])
+        got.extend(f.result()[0] for f in ahead)
+        seconds, sending = time.perf_counter() - t1, cpu(resource.RUSAGE_SELF) - p1
+    finally:
+        pool.close()
+    total = time.perf_counter() - t0
+    return {"jobs": jobs, "jobs_start_seconds": round(started, 3),
+            "jobs_seconds": round(seconds, 3),
+            "jobs_sessions_per_s": round(len(runs) / seconds, 1) if seconds else None,
+            "jobs_sessions_per_s_with_start": round(len(runs) / total, 1) if total else None,
+            "jobs_cpu_seconds": round(cpu(resource.RUSAGE_SELF) + cpu(resource.RUSAGE_CHILDREN)
+                                      - c0, 3),
+            "jobs_parent_cpu_seconds": round(sending, 3),
+            "jobs_identical": got == answers}
 
 
 def run_backend(

@@ -1,0 +1,153 @@
+"""The offline backend's summaries in several processes (``indexing.jobs``).
+
+The offline backend is pure CPU work in Python, so one process uses one core. A
+``SummaryPool`` runs ``summarize`` in ``jobs`` child processes; its caller (the worker's
+``process_queue``, the speed bench) sends sessions in order, takes the answers back in the
+same order and writes them itself: the store keeps one writer, its transactions and their
+guards. A child only computes; if one dies (killed, out of memory), nothing it held was
+half-written, and the caller summarizes the sessions it had in flight in its own process.
+
+Children are started with ``spawn``, not ``fork``: a fork of a process with threads (a
+server's, the background worker's) could inherit a lock another thread held. Each child is
+sent the backend once, pickled (``OfflineIntelligence`` pickles as the name of its model, and
+the child reads the shipped weights itself); starting one costs about 0.6 s of CPU, so a run
+starts a pool only for a backlog (``POOL_MIN_SESSIONS``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from memlane.index.schema import Extraction, SessionSummary
+from memlane.types import Message
+
+__all__ = ["MAX_AUTO_JOBS", "POOL_MIN_SESSIONS", "SummaryPool", "cores", "jobs_for",
+           "summary_pool"]
+
+log = logging.getLogger("memlane.index")
+
+MAX_AUTO_JOBS = 4
+"""``indexing.jobs = 0`` (the default) takes the usable cores, at most this many (each
+process holds about 140 MB: the embedder's table and the sentence model)."""
+
+POOL_MIN_SESSIONS = 200
+"""A run starts its processes only when at least this many sessions wait: starting one costs
+about as much CPU as summarizing 70 sessions, which a smaller backlog does not win back."""
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def jobs_for(configured: int) -> int:
+    """How many processes summarize: ``configured``, or for 0 the usable cores (at most
+    ``MAX_AUTO_JOBS``)."""
+    return configured if configured > 0 else max(1, min(cores(), MAX_AUTO_JOBS))
+
+
+_backend: Any = None  # a child's backend, set once by ``_start``
+
+
+def _start(backend: Any) -> None:
+    global _backend
+    _backend = backend
+
+
+def _summarize(scope: str, messages: Sequence[Message]) -> tuple[
+        tuple[SessionSummary, Extraction], float]:
+    """In a child: the backend's answer and the seconds it took."""
+    started = time.perf_counter()
+    got = _backend.summarize(scope, messages)
+    return got, time.perf_counter() - started
+
+
+class SummaryPool:
+    """``jobs`` child processes that run ``backend.summarize``."""
+
+    def __init__(self, backend: Any, jobs: int) -> None:
+        self.jobs = jobs
+        self.broken = False
+        """A child died: its caller summarizes the rest of its run itself."""
+        self._pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
+                                         initializer=_start, initargs=(backend,))
+
+    def submit(self, scope: str, messages: Sequence[Message]) -> Future[Any]:
+        """The answer to come: ``((summary, extraction), seconds)``; a dead child's
+        futures raise ``concurrent.futures.process.BrokenProcessPool``."""
+        try:
+            return self._pool.submit(_summarize, scope, list(messages))
+        except BrokenProcessPool as e:  # a child died since the last answer was taken
+            self.died(e)
+            dead: Future[Any] = Future()
+            dead.set_exception(e)
+            return dead
+
+    def died(self, error: BaseException) -> None:
+        """A child died (``error``, the pool's): said once, and nothing more is sent."""
+        if not self.broken:
+            log.warning("a summarizing process died (%s): the rest of this run is summarized "
+                        "in the worker's own process", error)
+        self.broken = True
+
+    def close(self) -> None:
+        """Stop the children; answers not yet taken are dropped."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> SummaryPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _main_spawn_safe() -> bool:
+    """Whether a spawned process may start here: it imports this program's main script
+    again (as ``__mp_main__``), which runs a script's top level unless it stands under
+    ``if __name__ == "__main__":``. A script without that line (memlane called at its top
+    level) would run again in each child, adding its messages twice: such a program is
+    summarized in its own process. ``python -m package`` and an interactive session are
+    safe; memlane's own commands are (their scripts hold the line)."""
+    main = sys.modules.get("__main__")
+    name = getattr(getattr(main, "__spec__", None), "name", None) or ""
+    if name == "__main__" or name.endswith(".__main__"):
+        return True  # spawn does not import a package's __main__ again
+    path = getattr(main, "__file__", None)
+    if not path:
+        return True  # interactive, or embedded: nothing is imported again
+    try:
+        return "__main__" in Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def summary_pool(backend: Any, jobs: int) -> SummaryPool | None:
+    """A pool of ``jobs`` processes for ``backend``, or None (summarize in this process):
+    one job, a backend other than the offline one (an LLM's calls wait on the network, not
+    on a core), one that cannot be sent to a child (it does not pickle), or a main script
+    a child could not import safely (``_main_spawn_safe``)."""
+    if jobs <= 1 or getattr(backend, "name", None) != "offline":
+        return None
+    if not _main_spawn_safe():
+        log.info("summaries stay in one process: the program's main script has no "
+                 "'if __name__ == \"__main__\":' guard, and each process would run it again")
+        return None
+    try:
+        pickle.dumps(backend)
+    except Exception as e:  # noqa: BLE001 - any pickling error: stay in this process
+        log.info("summaries stay in one process: the offline backend does not pickle (%s)", e)
+        return None
+    return SummaryPool(backend, jobs)
