@@ -1785,7 +1785,7 @@ class _Reader:
     def decidable(self, text: str) -> bool:
         """Whether the learned model may write ``text`` as a decision: not a statement of a
         situation, an option offered or a question (:attr:`_SITUATION`)."""
-        return self._SITUATION.search(text) is None
+        return self._SITUATION.search(text) is None and _DESCRIBES.match(text) is None
 
     def placeable(self, s: str) -> bool:
         """Whether the learned model may place ``s``: not small talk ("Fine with me.", fewer
