@@ -1784,7 +1784,8 @@ class _Reader:
 
     def decidable(self, text: str) -> bool:
         """Whether the learned model may write ``text`` as a decision: not a statement of a
-        situation, an option offered or a question (:attr:`_SITUATION`)."""
+        situation, an option offered or a question (:attr:`_SITUATION`), nor one saying what
+        something is ("The kit fund is £310." — "Good.": :data:`_DESCRIBES`, session 24)."""
         return self._SITUATION.search(text) is None and _DESCRIBES.match(text) is None
 
     def placeable(self, s: str) -> bool:
