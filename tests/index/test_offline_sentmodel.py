@@ -20,7 +20,7 @@ DIM = 16
 EMB = HashingEmbedder(dim=DIM)
 
 CONVERSATION = (
-    "Ana: The staging database hit 90% disk again.",
+    "Ana: The staging database is at 90% disk again.",
     "Ben: Move the audit rows older than a year to cold storage.",
     "Ana: Yep.",
     "Ben: Thanks!",

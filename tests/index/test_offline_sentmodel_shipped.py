@@ -31,8 +31,7 @@ def _conv() -> Conversation:
 def test_the_shipped_weights_load_once_and_carry_the_chosen_configuration():
     model = sentmodel.shipped()
     assert sentmodel.shipped() is model  # read once per process
-    assert model.meta["trained_on"] == 939 and model.meta["structure"] == "cheap"
-    assert model.meta["pair"] is dense.PAIR
+    assert model.meta["trained_on"] == 867 and model.meta["structure"] == "cheap"
     assert model.meta["max_sentences"] == dense.MOST and model.meta["neighbour"] == dense.NEIGHBOUR
     assert model.mode == "add"
     assert model.thresholds == dense.CONFIGS[dense.CHOSEN]["thresholds"]
@@ -47,7 +46,7 @@ def test_the_shipped_weights_are_what_the_training_writes():
 
     convs = [conv for name in dense.SETS for conv in load_set(name)]
     data = dense.prepare(convs, cheap=dense.CHEAP, neighbour=dense.NEIGHBOUR, most=dense.MOST,
-                         reach=dense.REACH, pair=dense.PAIR)
+                         reach=dense.REACH)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         trained = dense.configured(dense.fit(data, **dense.FIT), dense.CONFIGS[dense.CHOSEN])

@@ -573,8 +573,7 @@ def _train_dense(folds: int, out: Path, as_json: bool, hidden: int,
                          neighbour=inputs.get("neighbour", dense.NEIGHBOUR),
                          most=inputs.get("most", dense.MOST),
                          placement=inputs.get("placement", False),
-                         reach=dense.REACH if inputs.get("reach") is None else inputs["reach"],
-                         pair=dense.PAIR)
+                         reach=dense.REACH if inputs.get("reach") is None else inputs["reach"])
     parts = {name: {conv.id for conv in part} for name, part in sets.items()}
     parts["all"] = {conv.id for conv in convs}
     args = dict(dense.FIT, **({"hidden": hidden, "alpha": 1.0} if hidden else {}))

@@ -279,8 +279,7 @@ _REMEMBER = re.compile(r"^(?:(?:and|also)[,]?\s+)?(?:remember|don'?t forget) to\
 _ASSISTANT_COMMIT = re.compile(r"\b(?:i'?ll|i will)\s+(?:remind|email|let you know|check|"
                                r"get back|send|follow up|call|notify|update)", re.IGNORECASE)
 _LEAD = re.compile(
-    r"^(?:(?:(?:ok(?:ay)?|fine|good|great|perfect|alright|sounds good|sure)\s+(?:by|with|to|for)\s+(?:me|us)|"
-    r"ok(?:ay)?|yes|yeah|yep|sure|so|then|and|also|well|great|good|fine|alright|true|"
+    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|so|then|and|also|well|great|good|fine|alright|true|"
     r"thanks|perfect|nice|right|anyway|i think|one thing|agreed|sounds good|fair point|"
     r"makes sense|got it)[,.:!]?\s+)+",
     re.IGNORECASE,
@@ -1784,9 +1783,8 @@ class _Reader:
 
     def decidable(self, text: str) -> bool:
         """Whether the learned model may write ``text`` as a decision: not a statement of a
-        situation, an option offered or a question (:attr:`_SITUATION`), nor one saying what
-        something is ("The kit fund is £310." — "Good.": :data:`_DESCRIBES`, session 24)."""
-        return self._SITUATION.search(text) is None and _DESCRIBES.match(text) is None
+        situation, an option offered or a question (:attr:`_SITUATION`)."""
+        return self._SITUATION.search(text) is None
 
     def placeable(self, s: str) -> bool:
         """Whether the learned model may place ``s``: not small talk ("Fine with me.", fewer

@@ -48,23 +48,12 @@ not an exchange; on benchmark sessions most of the text is such turns)."""
 ASSISTANT_LEAD = 2
 """Sentences of an answer the model reads (its opening)."""
 _DIGIT = re.compile(r"\d")
-_OK_WORDS = frozenset("yes yep yup yeah ok okay fine good sure agreed perfect great right deal done cool nice "
-                      "alright lovely brilliant".split())
-"""First words of a short reply that takes up what was said ("yep", "fine, Bruno stays")."""
-_TAKES_UP = re.compile(r"\b(?:do that|do it|go for it|go with|let'?s do|sounds good|works|can live with|fine by me|"
-                       r"makes sense|on it|will do|ordering|booking|i'?ll|i will|already|good call|agreed)\b",
-                       re.IGNORECASE)
-"""A reply's opening that takes a proposal up or acts on it ("ordering one today", "I'll ring them")."""
-_OBJECTS = re.compile(r"^(?:but|no|nope|not|hmm|what about|can'?t|cant|how about|i'?d rather|wait)\b",
-                      re.IGNORECASE)
-"""A reply's opening that objects or asks for another thing."""
-_OR = re.compile(r"\bor\b")
 _LOCK = threading.Lock()
 _EMBEDDER: list[Any] = []
 _SHIPPED: list[Any] = []
 SHIPPED = "sentmodel.npz"
 """The weights inside the package (next to this module): trained on every development set
-(939 conversations since session 24, with :func:`pair_features`; 867 in sessions 22-23) by ``memlane
+(867 conversations since session 22, retrained on the same sets in session 23) by ``memlane
 bench summaries --train``, the offline backend's default since session 14
 (``summary.sentence_model``)."""
 
@@ -101,8 +90,7 @@ def candidates(turns: Sequence[TurnLike], most: int = MAX_SENTENCES) -> list[tup
 
 def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool,
                    sides: dict[int, list[tuple[str, list[str], bool, list[str]]]] | None = None,
-                   reach: int = 0, seen: dict[int, list[str]] | None = None,
-                   pair: bool = False) -> list[str]:
+                   reach: int = 0, seen: dict[int, list[str]] | None = None) -> list[str]:
     """Structural features that need no pattern search: who speaks, where, a question or
     an exclamation, length, a number, an imperative first word, modal and person words, and
     of the neighbouring turns of other speakers who they are, whether they ask, whether
@@ -110,8 +98,7 @@ def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool,
     those of each turn's neighbours, filled as needed, shared by the turn's sentences;
     ``reach``: also a neighbouring turn's bare "Done." and non-answer in its first ``reach``
     sentences — :func:`_neighbour_cues`; 0: none; ``seen``: those of each
-    neighbouring turn, filled as needed, shared by the turns it neighbours; ``pair``: also
-    how the sentence pairs with its neighbours, :func:`pair_features`)."""
+    neighbouring turn, filled as needed, shared by the turns it neighbours)."""
     turn = turns[ti]
     sents = turn.sentences
     s = sents[si]
@@ -145,37 +132,6 @@ def cheap_features(turns: Sequence[TurnLike], ti: int, si: int, team: bool,
             out.append(f"{tag}:ack:{role}:{'q' if end == '?' else 's'}")
         out.extend(f"n:{x}:{role}" if not x.startswith("said:") else
                    f"n:{x[5:]}:{role}:{'q' if end == '?' else 's'}" for x in took)
-    if pair:
-        out.extend(pair_features(turns, ti, s, role))
-    return out
-
-
-def pair_features(turns: Sequence[TurnLike], ti: int, s: str, role: str) -> list[str]:
-    """How sentence ``s`` of turn ``ti`` pairs with the turns of other speakers around it
-    (session 24): the next one is a short reply opening with "yes / ok / fine…" (taken up),
-    opens on or holds within its first two sentences a take-up or an act ("do that", "go
-    with", "ordering one today", "I'll…"), or objects ("but", "no", "what about", "I'd
-    rather"); the previous one ends on a question offering a choice ("… or …?") or on a
-    question sharing a content word with ``s`` (``s`` answers it)."""
-    out = []
-    n = _neighbour(turns, ti, 1)
-    if n is not None:
-        first = turns[n].sentences[0]
-        words = c.words_of(first)
-        if words and words[0] in _OK_WORDS and len(words) <= 6:
-            out.append(f"pn:short_ok:{role}")
-        if _TAKES_UP.search(" ".join(turns[n].sentences[:2])):
-            out.append(f"pn:doit:{role}")
-        if _OBJECTS.match(first):
-            out.append(f"pn:objects:{role}")
-    p = _neighbour(turns, ti, -1)
-    if p is not None:
-        last = turns[p].sentences[-1]
-        if last.endswith("?"):
-            if _OR.search(last):
-                out.append(f"pp:choice_q:{role}")
-            if c._content(s) & c._content(last):
-                out.append(f"pp:q_overlap:{role}")
     return out
 
 
@@ -284,7 +240,7 @@ def _neighbour(turns: Sequence[TurnLike], ti: int, step: int) -> int | None:
 def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str],
                     embedder: Embedder, where: Sequence[tuple[int, int]] | None = None,
                     cheap: bool = True, placement: dict[tuple[int, int], str] | None = None,
-                    neighbour: int | None = None, reach: int = 0, pair: bool = False,
+                    neighbour: int | None = None, reach: int = 0,
                     ) -> tuple[list[tuple[int, int]], np.ndarray, list[list[str]]]:
     """The candidate sentences, their vectors block (sentence, previous and next turn of
     another speaker: ``(n, 3 * dim)``, zero rows where there is none) and their structural
@@ -294,8 +250,7 @@ def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str
     by :func:`placement_features`; ``neighbour``: the characters of a neighbouring turn's
     text embedded at most — None: its first :data:`NEIGHBOUR_SENTENCES` sentences whole;
     0: none, their columns stay zero; ``reach``: with ``cheap``, also a neighbouring turn's
-    non-answer in its first ``reach`` sentences, :func:`_neighbour_cues`; ``pair``: with
-    ``cheap``, also :func:`pair_features`)."""
+    non-answer in its first ``reach`` sentences, :func:`_neighbour_cues`)."""
     where = list(candidates(turns) if where is None else where)
     dim = embedder.dim
     if not where:
@@ -304,7 +259,7 @@ def sentence_inputs(turns: Sequence[TurnLike], placed: dict[tuple[int, int], str
     if cheap:
         sides: dict[int, list[tuple[str, list[str], bool, list[str]]]] = {}
         seen: dict[int, list[str]] = {}
-        names = [cheap_features(turns, ti, si, team, sides, reach, seen, pair) for ti, si in where]
+        names = [cheap_features(turns, ti, si, team, sides, reach, seen) for ti, si in where]
     else:
         context: dict[int, Any] = {}
         names = [structural(features(turns, ti, si, placed, team, context)) for ti, si in where]
@@ -404,8 +359,7 @@ class DenseSentenceModel:
                                               cheap=self.meta.get("structure", "cheap") == "cheap",
                                               placement=placement,
                                               neighbour=self.meta.get("neighbour"),
-                                              reach=int(self.meta.get("reach", 0)),
-                                              pair=bool(self.meta.get("pair", False)))
+                                              reach=int(self.meta.get("reach", 0)))
         if not where:
             return {}
         p = self.probabilities_of(self.inputs(block, names))

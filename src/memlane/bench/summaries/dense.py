@@ -29,16 +29,14 @@ from memlane.index.sentclass import LABELS
 __all__ = ["CHEAP", "CHOSEN", "CONFIGS", "FIT", "Prepared", "cross_validate", "fit", "prepare"]
 
 SETS = ("pool", "train", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
-        "heldout11", "heldout12", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19",
-        "heldout20")
-"""The development sets ``--train`` fits and cross-validates on (939 conversations since
-session 24; 867 in sessions 22-23, 831 in session 21, 723 from the end of session 15), each scored apart as a part: the
+        "heldout11", "heldout12", "heldout15", "heldout16", "heldout17", "heldout18")
+"""The development sets ``--train`` fits and cross-validates on (867 conversations since
+session 22; 831 in session 21, 723 from the end of session 15), each scored apart as a part: the
 shipped weights' training data. heldout11 and heldout12, the untouched sets of sessions 14 and 15,
 each checked the weights of its session once (docs/summary-eval.md) and joined them afterwards;
 heldout15, heldout16 and heldout17 joined in session 21, heldout18 in session 22. heldout13 and heldout14 stay out: the rules'
-check sets, read by their counts only; heldout19 stayed out too in session 23, the third check set
-of the weights' thresholds, and joined with heldout20 in session 24 (after both checked the pair
-features, trained without them)."""
+check sets, read by their counts only; heldout19 stays out too in session 23, the third check set
+of the weights' thresholds."""
 FIT: dict[str, Any] = {"c": 0.001}
 """How ``memlane bench summaries --train`` fits the model by default: a logistic regression
 (``--hidden N``: a network with N hidden units, L2 ``alpha`` 1.0). C 0.001 won session 14's
@@ -58,10 +56,6 @@ on the development sets 2,451 of the 2,477 labelled sentences it read in session
 REACH = 0
 """The sentences of a neighbouring turn in which ``--train``'s features look for a
 non-answer (:func:`memlane.index.sentmodel.cheap_features`; 0: none)."""
-PAIR = True
-"""Whether ``--train``'s features hold how a sentence pairs with its neighbours
-(:func:`memlane.index.sentmodel.pair_features`: a short "yes / ok" or a take-up after it, an
-objection, a choice asked before it; session 24)."""
 MIN_COUNT = 3
 """A structural feature name joins the vocabulary when this many training sentences have it."""
 _FIELDS = ("decisions", "open_questions", "next_steps", "rationale")
@@ -149,14 +143,11 @@ class Prepared:
     reach: int = 0
     """With ``cheap``: a neighbouring turn's non-answer in its first ``reach`` sentences too
     (:func:`memlane.index.sentmodel.cheap_features`; 0: none)."""
-    pair: bool = False
-    """With ``cheap``: how the sentence pairs with its neighbours too
-    (:func:`memlane.index.sentmodel.pair_features`)."""
 
 
 def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = True,
             least: float = 0.0, placement: bool = False, neighbour: int | None = None,
-            most: int = sentmodel.MAX_SENTENCES, reach: int = 0, pair: bool = False) -> list[Prepared]:
+            most: int = sentmodel.MAX_SENTENCES, reach: int = 0) -> list[Prepared]:
     """The inputs and labels of every candidate sentence of ``convs`` (computed once;
     ``cheap``: the structural features of :func:`memlane.index.sentmodel.cheap_features`;
     ``least``: a sentence whose label only the fallback gave — the patterns did not place it
@@ -167,7 +158,7 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
     patterns' own placements; ``neighbour``: the characters of a neighbouring turn's text
     embedded at most; ``most``: the sentences of a turn past which none of it is read;
     ``reach``: with ``cheap``, a neighbouring turn's non-answer in its first ``reach``
-    sentences too; ``pair``: with ``cheap``, how the sentence pairs with its neighbours)."""
+    sentences too)."""
     emb = embedder or sentmodel.default_embedder()
     out = []
     for conv in convs:
@@ -185,10 +176,10 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
                     labels[w] = "skip"
         where, block, names = sentmodel.sentence_inputs(turns, {}, emb, where, cheap,
                                                         placed if placement else None, neighbour,
-                                                        reach if cheap else 0, pair and cheap)
+                                                        reach if cheap else 0)
         out.append(Prepared(conv, block, names, [labels.get(w, "none") for w in where],
                             [w in placed for w in where], cheap, placement, neighbour, most,
-                            reach if cheap else 0, pair and cheap))
+                            reach if cheap else 0))
     return out
 
 
@@ -204,7 +195,7 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
         return Prepared(d.conv, d.block[keep], [n for n, k in zip(d.names, keep, strict=True) if k],
                         [v for v, k in zip(d.labels, keep, strict=True) if k],
                         [x for x, k in zip(d.placed, keep, strict=True) if k], d.cheap,
-                        d.placement, d.neighbour, d.most, d.reach, d.pair)
+                        d.placement, d.neighbour, d.most, d.reach)
 
     data = [kept(d, [v != "skip" and not (unplaced and x)
                      for v, x in zip(d.labels, d.placed, strict=True)]) for d in data]
@@ -259,8 +250,6 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
         info["neighbour"] = data[0].neighbour
     if data and data[0].reach:
         info["reach"] = data[0].reach
-    if data and data[0].pair:
-        info["pair"] = True
     if data and data[0].most != sentmodel.MAX_SENTENCES:
         info["max_sentences"] = data[0].most
     info.update(meta or {})
