@@ -360,6 +360,15 @@ def relevance_feedback(ranked: list[Any], cands: list[Any], ctx: Any, opts: dict
     return ranked
 
 
+STRAY_GATES = {
+    "gather": S._stray_gate,
+    "speaker": lambda ctx, wide: wide > 0 or ctx.speaker is not None,
+    "all": lambda ctx, wide: True,
+}
+"""Which questions ``gather_strays`` runs for (``st.gate:``, session 24): gathering ones
+(the product's), also those naming one speaker, or all."""
+
+
 def config_of(sets: list[str]) -> Any:
     overrides: dict[str, dict[str, str]] = {}
     for entry in sets:
@@ -431,7 +440,8 @@ def classify(rec: dict[str, Any], inv: dict[str, int], ranking: list[str], evide
 
 def run(data: str, configs: dict[str, Any], detail: str,
         sdopts: dict[str, dict[str, str]] | None = None,
-        rmopts: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
+        rmopts: dict[str, dict[str, str]] | None = None,
+        stgate: dict[str, str] | None = None) -> dict[str, Any]:
     """Per configuration, per question: R_any@10, R_all@10, the ranking; for ``detail``
     the stage records. Search CPU seconds per configuration."""
     embedder = make_embedder(None)
@@ -464,6 +474,10 @@ def run(data: str, configs: dict[str, Any], detail: str,
                         SDOC["opts"] = (sdopts or {}).get(name, {})
                         RM["opts"] = (rmopts or {}).get(name, {})
                         S.REPLY_QUESTIONS = int(RM["opts"].get("replies", REPLY_QUESTIONS))
+                        g = (stgate or {}).get(name) or "gather"
+                        S._STRAY_GATE = STRAY_GATES[g.split("/")[0]]
+                        S.STRAY_MIN = float(g.split("/")[1]) if "/" in g else 0.0
+                        S.STRAY_CAP = int(g.split("/")[2]) if g.count("/") > 1 else 0
                         c0 = time.process_time()
                         r = dedupe(fm.search(qa.question, SCOPE, SEARCH_K, now, key, tm))
                         cpu[name].append(time.process_time() - c0)
@@ -577,24 +591,34 @@ def main() -> None:
                     help="NAME=KEY:VALUE,KEY:VALUE (retrieval keys; on top of --set)")
     ap.add_argument("--within-session", metavar="ROWS",
                     help="rank class b / c pieces inside their sessions (see above)")
+    ap.add_argument("--reply-words", type=int, default=None,
+                    help="index a turn between two people with this many words of the other "
+                         "speaker's reply (memlane.index.expand.REPLY_WORDS, 30; 0: off; "
+                         "session 24)")
     args = ap.parse_args()
+    import memlane.index.indexer as indexer
+
+    if args.reply_words is not None:
+        indexer.REPLY_WORDS = args.reply_words
     if args.within_session:
         within_session(args.data, args.within_session)
         return
     configs = {"main": config_of(args.set)}
     sdopts: dict[str, dict[str, str]] = {}
     rmopts: dict[str, dict[str, str]] = {}
+    stgate: dict[str, str] = {}
     for v in args.variant:
         name, _, spec = v.partition("=")
         kvs = [kv for kv in spec.split(",") if kv]
+        stgate[name] = next((kv.split(":", 1)[1] for kv in kvs if kv.startswith("st.gate:")), "")
         sdopts[name] = {kv[3:].split(":", 1)[0]: kv.split(":", 1)[1] for kv in kvs
                         if kv.startswith("sd.")}
         rmopts[name] = {kv[3:].split(":", 1)[0]: kv.split(":", 1)[1] for kv in kvs
                         if kv.startswith("rm.")}
         extra = [f"retrieval.{kv.replace(':', '=', 1)}" for kv in kvs
-                 if not kv.startswith(("sd.", "rm."))]
+                 if not kv.startswith(("sd.", "rm.", "st."))]
         configs[name] = config_of([*args.set, *extra])
-    got = run(args.data, configs, "main", sdopts, rmopts)
+    got = run(args.data, configs, "main", sdopts, rmopts, stgate)
     rows = got["rows"]
     if args.rankings:
         bench = {}

@@ -16,7 +16,7 @@ import numpy as np
 from memlane.config import Config
 from memlane.errors import MemlaneError
 from memlane.index.embed import Embeddings
-from memlane.index.expand import context_words, item_keys
+from memlane.index.expand import REPLY_WORDS, context_words, item_keys
 from memlane.types import IndexReport, Message, Session
 from memlane.store.contract import Store
 
@@ -65,7 +65,7 @@ def index_pending(
 
     def prepare(writing: frozenset[int]) -> tuple[
             list[Session], list[dict[str, Any]], dict[int, tuple[tuple[int, int], ...]],
-            np.ndarray] | None:
+            dict[int, dict[int, str]], np.ndarray] | None:
         # reserved: indexers side by side take different batches to embed; ``writing`` is
         # the batch being written meanwhile, which stays reserved and is not taken again
         batch = [s for s in store.sessions_to_index(batch_sessions, reserve=True, exclude=writing,
@@ -77,11 +77,18 @@ def index_pending(
         messages = store.sessions_messages(s.id for s in batch)  # one query
         # a session a late message joined is indexed again: only its messages without a
         # turn become turns (for a session indexed for the first time, nothing is there)
-        turned = {it.message_id for its in store.sessions_items(messages, kind="turn").values()
-                  for it in its}
-        rows = [r for r in _turn_rows(batch, messages) if r["message_id"] not in turned]
+        had = store.sessions_items(messages, kind="turn")
+        turned = {it.message_id for its in had.values() for it in its}
+        all_rows = _turn_rows(batch, messages)
+        rows = [r for r in all_rows if r["message_id"] not in turned]
+        # the turns it had keep their place, their keys are computed again: a neighbour
+        # joined (the reply's words, ``turn_keys``)
+        rekey: dict[int, dict[int, str]] = {}
+        for r in all_rows:
+            if r["message_id"] in turned:
+                rekey.setdefault(r["session_id"], {})[r["message_id"]] = r["keys"]
         read = {sid: _numbering(ms) for sid, ms in messages.items()}
-        return batch, rows, read, embeddings.for_index([r["text"] for r in rows])
+        return batch, rows, read, rekey, embeddings.for_index([r["text"] for r in rows])
 
     slot = _prefetcher(store)
     pool = slot[1] if slot is not None and slot[0].acquire(blocking=False) else None
@@ -93,7 +100,7 @@ def index_pending(
             got = ahead.result() if ahead is not None else prepare(frozenset())
             if got is None:
                 break
-            batch, rows, read, vecs = got
+            batch, rows, read, rekey, vecs = got
             if pool is not None:
                 ahead = pool.submit(prepare, frozenset(s.id for s in batch))
             with store.atomic():
@@ -116,6 +123,9 @@ def index_pending(
                     store.unclaim_for_index(grown)
                 keep = [(r, v) for r, v in zip(rows, vecs, strict=True)
                         if r["session_id"] in claimed and r["session_id"] not in grown]
+                for sid, keys in rekey.items():
+                    if sid in claimed and sid not in grown:
+                        store.set_turn_keys(sid, keys)
                 ids = store.insert_items([r for r, _ in keep])
                 store.put_vectors(embeddings.model, [(i, v) for i, (_, v) in zip(ids, keep, strict=True)])
                 store.bump("sessions_indexed", len(claimed))
@@ -179,15 +189,24 @@ def _release(store: Store, pool: ThreadPoolExecutor | None, ahead: Future[Any] |
 def turn_keys(messages: Sequence[Message]) -> dict[int, str]:
     """The lexical keys of each message's turn, by message id, from a session's messages in
     order: the speaker's name ("what did Melanie say" finds Melanie's turns, which rarely
-    name her) and, for a short turn, the previous message's words (not the assistant's for
-    a user turn: measured on LongMemEval). An erase that takes a message back computes its
-    session's keys again (``store.sql.erase``): the next turn's held its words."""
+    name her), for a short turn the previous message's words (not the assistant's for
+    a user turn: measured on LongMemEval) and, between two people (both role user, the
+    next message by another speaker), the reply's words ("Looky here, I got this new pup
+    for you!" is found by the reply's "Tilly": docs/retrieval.md, session 24). An erase that
+    takes a message back, and a late message that joins an indexed session, compute the
+    session's keys again (``store.sql.erase``, ``index_pending``): a neighbour held its
+    words."""
     out: dict[int, str] = {}
     prev, prev_role = "", ""
-    for m in messages:
+    for i, m in enumerate(messages):
         if m.role == "user" and prev_role == "assistant":
             prev = ""  # an answer's opening words would blur what the user said
-        out[m.id] = item_keys(m.text, m.at, (m.speaker or "", context_words(prev, m.text)))
+        reply = ""
+        if REPLY_WORDS and i + 1 < len(messages):
+            n = messages[i + 1]
+            if m.role == n.role == "user" and n.speaker and n.speaker != m.speaker:
+                reply = context_words(n.text, m.text, REPLY_WORDS)
+        out[m.id] = item_keys(m.text, m.at, (m.speaker or "", context_words(prev, m.text), reply))
         prev, prev_role = m.text, m.role
     return out
 

@@ -22,7 +22,7 @@ come back as memlane's frozen dataclasses.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, NamedTuple, Protocol
 
@@ -104,6 +104,7 @@ class ItemStore(Protocol):
     """Memory items with their lexical and vector indexes, and the embedding cache."""
 
     def insert_items(self, rows: Sequence[dict[str, Any]]) -> list[int]: ...
+    def set_turn_keys(self, session_id: int, keys: Mapping[int, str]) -> int: ...
     def item_by_dedupe_hash(self, digest: str, scope: str | None) -> int | None: ...
     def get_item(self, item_id: int) -> Item: ...
     def get_items(self, ids: Iterable[int]) -> dict[int, Item]: ...

@@ -345,15 +345,10 @@ class EraseMixin(SqlStore):
                 for old, new in moves:
                     self._run(f"UPDATE {table} SET seq = %s WHERE session_id = %s AND seq = %s",
                               (new, session_id, -old))
-        # the turn after an erased message had its words in its keys (``turn_keys``)
+        # the turns beside an erased message had its words in their keys (``turn_keys``)
         from memlane.index.indexer import turn_keys
 
-        keys = turn_keys(self.session_messages(session_id))  # type: ignore[attr-defined]
-        for iid, mid, had in self._run(
-                "SELECT id, message_id, keys FROM items WHERE session_id = %s AND kind = 'turn'"
-                " AND message_id IS NOT NULL", (session_id,)).fetchall():
-            if mid in keys and keys[mid] != had:
-                self._run("UPDATE items SET keys = %s WHERE id = %s", (keys[mid], iid))
+        self.set_turn_keys(session_id, turn_keys(self.session_messages(session_id)))  # type: ignore[attr-defined]
         self._run(
             "UPDATE sessions SET message_count = %s, summarized_at = NULL, attempts = 0,"
             " deferrals = 0, next_attempt_at = 0, lease_until = NULL, failed_reason = NULL,"

@@ -8,7 +8,7 @@ per connection).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memlane.errors import NotFoundError
@@ -56,6 +56,18 @@ class ItemsMixin(SqlStore):
 
     backend: str
     url: str
+
+    def set_turn_keys(self, session_id: int, keys: Mapping[int, str]) -> int:
+        """The lexical keys of the session's turns, by message id (``indexer.turn_keys``):
+        a turn whose keys changed gets the new ones; how many changed."""
+        n = 0
+        for iid, mid, had in self._run(
+                "SELECT id, message_id, keys FROM items WHERE session_id = %s AND kind = 'turn'"
+                " AND message_id IS NOT NULL", (session_id,)).fetchall():
+            if mid in keys and keys[mid] != had:
+                self._run("UPDATE items SET keys = %s WHERE id = %s", (keys[mid], iid))
+                n += 1
+        return n
 
     def item_by_dedupe_hash(self, digest: str, scope: str | None) -> int | None:
         """The item of ``scope`` (None: of no scope) stored with this dedupe hash. Hashes
