@@ -36,6 +36,9 @@ rm.gate:speaker]`` re-scores the shortlisted sessions' turns by the weighted wor
 candidate turns; ``rm.replies:N`` sets how many candidate questions lift their replies
 (``memlane.retrieve.search.REPLY_QUESTIONS``, 8).
 
+``--reply-words N`` indexes every conversation with N words of the other speaker's reply in
+a turn's keys (``memlane.index.expand.REPLY_WORDS``, 30 since session 24; 0: as before).
+
 ``--within-session ROWS`` (an earlier ``--out``; needs the ``meaning`` extra) reads no
 database: for each class b and c piece it ranks the turns of the piece's session by their
 cosine to the question under the bundled MiniLM (ONNX) and under the static vectors, and
@@ -360,15 +363,6 @@ def relevance_feedback(ranked: list[Any], cands: list[Any], ctx: Any, opts: dict
     return ranked
 
 
-STRAY_GATES = {
-    "gather": S._stray_gate,
-    "speaker": lambda ctx, wide: wide > 0 or ctx.speaker is not None,
-    "all": lambda ctx, wide: True,
-}
-"""Which questions ``gather_strays`` runs for (``st.gate:``, session 24): gathering ones
-(the product's), also those naming one speaker, or all."""
-
-
 def config_of(sets: list[str]) -> Any:
     overrides: dict[str, dict[str, str]] = {}
     for entry in sets:
@@ -440,8 +434,7 @@ def classify(rec: dict[str, Any], inv: dict[str, int], ranking: list[str], evide
 
 def run(data: str, configs: dict[str, Any], detail: str,
         sdopts: dict[str, dict[str, str]] | None = None,
-        rmopts: dict[str, dict[str, str]] | None = None,
-        stgate: dict[str, str] | None = None) -> dict[str, Any]:
+        rmopts: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
     """Per configuration, per question: R_any@10, R_all@10, the ranking; for ``detail``
     the stage records. Search CPU seconds per configuration."""
     embedder = make_embedder(None)
@@ -474,10 +467,6 @@ def run(data: str, configs: dict[str, Any], detail: str,
                         SDOC["opts"] = (sdopts or {}).get(name, {})
                         RM["opts"] = (rmopts or {}).get(name, {})
                         S.REPLY_QUESTIONS = int(RM["opts"].get("replies", REPLY_QUESTIONS))
-                        g = (stgate or {}).get(name) or "gather"
-                        S._STRAY_GATE = STRAY_GATES[g.split("/")[0]]
-                        S.STRAY_MIN = float(g.split("/")[1]) if "/" in g else 0.0
-                        S.STRAY_CAP = int(g.split("/")[2]) if g.count("/") > 1 else 0
                         c0 = time.process_time()
                         r = dedupe(fm.search(qa.question, SCOPE, SEARCH_K, now, key, tm))
                         cpu[name].append(time.process_time() - c0)
@@ -606,19 +595,17 @@ def main() -> None:
     configs = {"main": config_of(args.set)}
     sdopts: dict[str, dict[str, str]] = {}
     rmopts: dict[str, dict[str, str]] = {}
-    stgate: dict[str, str] = {}
     for v in args.variant:
         name, _, spec = v.partition("=")
         kvs = [kv for kv in spec.split(",") if kv]
-        stgate[name] = next((kv.split(":", 1)[1] for kv in kvs if kv.startswith("st.gate:")), "")
         sdopts[name] = {kv[3:].split(":", 1)[0]: kv.split(":", 1)[1] for kv in kvs
                         if kv.startswith("sd.")}
         rmopts[name] = {kv[3:].split(":", 1)[0]: kv.split(":", 1)[1] for kv in kvs
                         if kv.startswith("rm.")}
         extra = [f"retrieval.{kv.replace(':', '=', 1)}" for kv in kvs
-                 if not kv.startswith(("sd.", "rm.", "st."))]
+                 if not kv.startswith(("sd.", "rm."))]
         configs[name] = config_of([*args.set, *extra])
-    got = run(args.data, configs, "main", sdopts, rmopts, stgate)
+    got = run(args.data, configs, "main", sdopts, rmopts)
     rows = got["rows"]
     if args.rankings:
         bench = {}

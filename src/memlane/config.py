@@ -598,10 +598,6 @@ class RetrievalConfig:
     """For a gathering question ("how many", "in total"), stage two also takes the turns of
     this many sessions after the ``top_sessions`` best; their hits rank below the best hit of
     each of those sessions (0: off)."""
-    gather_strays: int = 0
-    """For a gathering question, the best candidate turn of each of this many sessions
-    after the ones stage two reads also joins the pool, ranked below the best hit of each
-    of the ``top_sessions`` best (0: off)."""
     gather_openers: float = 0.6
     """For a gathering question ("how many", "in total"), the opener of each of the
     ``top_sessions`` best sessions (``opener_lift``) that scores at least this share of the
@@ -718,8 +714,6 @@ class RetrievalConfig:
                "must be between 0 and 1")
         _check(0.0 <= self.gather_openers <= 1.0, "retrieval.gather_openers",
                "must be between 0 and 1")
-        _check(0 <= self.gather_strays <= 50, "retrieval.gather_strays",
-               "must be between 0 and 50")
         _check(0 <= self.gather_sessions <= 20, "retrieval.gather_sessions",
                "must be between 0 and 20")
         _check(self.meaning_window >= 0, "retrieval.meaning_window", "must be >= 0")

@@ -84,7 +84,6 @@ def search_options(
         opener_lift=r.opener_lift,
         gather_sessions=r.gather_sessions,
         gather_openers=r.gather_openers,
-        gather_strays=r.gather_strays,
         impersonal_factor=r.impersonal_factor,
         reaction_factor=r.reaction_factor,
         named_lift=r.named_lift,

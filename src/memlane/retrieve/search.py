@@ -123,9 +123,6 @@ class SearchOptions:
     impersonal_factor: float = 1.0
     """For a question about the user, user turns with no first-person word keep this share
     of their relevance (1: off; ``_demote_impersonal``)."""
-    gather_strays: int = 0
-    """For a gathering question, the best candidate turn of each of this many sessions
-    after the ones stage two reads joins the pool (``_strays``; 0: off)."""
     gather_openers: float = 0.0
     """For a gathering question, the opener of each of the ``top_sessions`` best sessions
     that scores at least this share of the best hit takes a place among the first
@@ -901,29 +898,9 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     if o.continue_lift > 0 and ctx.advice:
         pool += _continues(ctx, pool, top, cand_of, cand_rank, top_lex, entities, top_score)
         pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
-    strays = o.gather_strays if _STRAY_GATE(ctx, wide) else 0
-    if strays:
-        floor = STRAY_MIN * max((c.relevance for c in cands), default=0.0)
-        n_pool = len(pool)
-        for s in sessions[len(top): len(top) + strays]:
-            best = next((c for c in by_session.get(s.key, []) if isinstance(s.key, int)
-                         and ctx.items[c.id].kind == "turn"), None)
-            if best is None or best.id in pool_ids or best.relevance < floor:
-                continue
-            it = ctx.items[best.id]
-            sig_ = _signals(ctx, best, it, s.score / top_score, top_lex, entities.get(s.key, ()))
-            pool_ids[best.id] = 1.0
-            pool.append(_Scored(best.id, _total(o.preset.weights, sig_), sig_, best, s.key,
-                                {"session_rank": float(s.rank),
-                                 "candidate_rank": float(cand_rank.get(best.id, 0)),
-                                 "turn_rank": 1.0, "stray": 1.0}))
-        if STRAY_CAP and len(pool) > n_pool:
-            ceiling = sorted((x.score for x in pool[:n_pool]), reverse=True)[:STRAY_CAP][-1]
-            for x in pool[n_pool:]:
-                x.score = min(x.score, ceiling - 1e-9)
     if o.newest_weight > 0 and asks_newest(ctx.query):
         _newest_first(ctx, pool, o.newest_weight)
-    if wide or strays:
+    if wide:
         _below_top(pool, {s.key for s in top[: o.top_sessions]})
     pool.sort(key=lambda x: -x.score)
     if wide and o.gather_openers > 0 and ctx.openers:
@@ -947,15 +924,6 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
                                      "candidate_rank": float(cand_rank[c.id])}))
     rest.sort(key=lambda x: (by_key[x.key].rank, -x.score))
     return head + rest
-
-
-def _stray_gate(ctx: _Ctx, wide: int) -> bool:
-    return wide > 0
-
-
-_STRAY_GATE: Callable[[_Ctx, int], bool] = _stray_gate
-STRAY_MIN = 0.0
-STRAY_CAP = 0
 
 
 ASKS_ASSISTANT = re.compile(
