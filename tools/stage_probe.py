@@ -36,6 +36,9 @@ rm.gate:speaker]`` re-scores the shortlisted sessions' turns by the weighted wor
 candidate turns; ``rm.replies:N`` sets how many candidate questions lift their replies
 (``memlane.retrieve.search.REPLY_QUESTIONS``, 8).
 
+``--reply-words N`` indexes every conversation with N words of the other speaker's reply in
+a turn's keys (``memlane.index.expand.REPLY_WORDS``, 30 since session 24; 0: as before).
+
 ``--within-session ROWS`` (an earlier ``--out``; needs the ``meaning`` extra) reads no
 database: for each class b and c piece it ranks the turns of the piece's session by their
 cosine to the question under the bundled MiniLM (ONNX) and under the static vectors, and
@@ -577,7 +580,15 @@ def main() -> None:
                     help="NAME=KEY:VALUE,KEY:VALUE (retrieval keys; on top of --set)")
     ap.add_argument("--within-session", metavar="ROWS",
                     help="rank class b / c pieces inside their sessions (see above)")
+    ap.add_argument("--reply-words", type=int, default=None,
+                    help="index a turn between two people with this many words of the other "
+                         "speaker's reply (memlane.index.expand.REPLY_WORDS, 30; 0: off; "
+                         "session 24)")
     args = ap.parse_args()
+    import memlane.index.indexer as indexer
+
+    if args.reply_words is not None:
+        indexer.REPLY_WORDS = args.reply_words
     if args.within_session:
         within_session(args.data, args.within_session)
         return

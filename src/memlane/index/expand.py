@@ -18,7 +18,7 @@ from datetime import datetime
 
 from memlane.retrieve.text import STOPWORDS
 
-__all__ = ["ABBREVIATIONS", "context_words", "date_words", "item_keys", "summary_keys"]
+__all__ = ["ABBREVIATIONS", "REPLY_WORDS", "context_words", "date_words", "item_keys", "summary_keys"]
 
 ABBREVIATIONS = {
     "dr": "doctor", "appt": "appointment", "bday": "birthday", "b-day": "birthday",
@@ -58,6 +58,9 @@ def item_keys(text: str, at: datetime | None = None, extra: Iterable[str] = ()) 
 
 CONTEXT_WORDS = 30
 """How many content words of the previous message a turn carries in its keys."""
+REPLY_WORDS = 30
+"""How many content words of the other speaker's reply a turn between two people carries in
+its keys (``indexer.turn_keys``; 0: none)."""
 CONTEXT_MAX_TURN_WORDS = 50
 """Only turns up to this many words get context: a longer one says what it is about."""
 

@@ -16,7 +16,7 @@ import numpy as np
 from memlane.config import Config
 from memlane.errors import MemlaneError
 from memlane.index.embed import Embeddings
-from memlane.index.expand import context_words, item_keys
+from memlane.index.expand import REPLY_WORDS, context_words, item_keys
 from memlane.types import IndexReport, Message, Session
 from memlane.store.contract import Store
 
@@ -182,15 +182,24 @@ def _release(store: Store, pool: ThreadPoolExecutor | None, ahead: Future[Any] |
 def turn_keys(messages: Sequence[Message]) -> dict[int, str]:
     """The lexical keys of each message's turn, by message id, from a session's messages in
     order: the speaker's name ("what did Melanie say" finds Melanie's turns, which rarely
-    name her) and, for a short turn, the previous message's words (not the assistant's for
-    a user turn: measured on LongMemEval). An erase that takes a message back computes its
-    session's keys again (``store.sql.erase``): the next turn's held its words."""
+    name her), for a short turn the previous message's words (not the assistant's for
+    a user turn: measured on LongMemEval) and, between two people (both role user, the
+    next message by another speaker), the reply's words ("Looky here, I got this new pup
+    for you!" is found by the reply's "Tilly": docs/retrieval.md, session 24). An erase that
+    takes a message back, and a late message that joins an indexed session, compute the
+    session's keys again (``store.sql.erase``, ``index_pending``): a neighbour held its
+    words."""
     out: dict[int, str] = {}
     prev, prev_role = "", ""
-    for m in messages:
+    for i, m in enumerate(messages):
         if m.role == "user" and prev_role == "assistant":
             prev = ""  # an answer's opening words would blur what the user said
-        out[m.id] = item_keys(m.text, m.at, (m.speaker or "", context_words(prev, m.text)))
+        reply = ""
+        if REPLY_WORDS and i + 1 < len(messages):
+            n = messages[i + 1]
+            if m.role == n.role == "user" and n.speaker and n.speaker != m.speaker:
+                reply = context_words(n.text, m.text, REPLY_WORDS)
+        out[m.id] = item_keys(m.text, m.at, (m.speaker or "", context_words(prev, m.text), reply))
         prev, prev_role = m.text, m.role
     return out
 
