@@ -173,8 +173,10 @@ class SessionsMixin(SqlStore):
         to ``keep``, its messages take their places in time order (equal times by arrival),
         its row goes, and ``keep`` is queued again for turns (``rekey_turns``) and a summary
         (``store_intelligence`` replaces what both had). A session closed by someone
-        (``close_session``, an import's label) is a boundary: never joined so.
-        PostgreSQL: ``memlane_merge_near``, migration 0017."""
+        (``close_session``, an import's label) is a boundary: never joined so. The scope's
+        facts lock is taken before the other sessions' rows, as an erase takes them: a
+        worker writing one of them holds it to commit (PostgreSQL deadlocked the two).
+        PostgreSQL: ``memlane_merge_near``, migrations 0017 and 0019."""
         if math.isinf(gap) or self._run(  # an import's labelled lines: the label decides
                 "SELECT closed_reason FROM sessions WHERE id = %s", (keep,)).fetchone()[0] == "explicit":
             return False
@@ -182,6 +184,8 @@ class SessionsMixin(SqlStore):
             "SELECT id FROM sessions WHERE scope = %s AND id <> %s AND status <> 'open'"
             " AND coalesce(closed_reason, '') <> 'explicit' AND started_at <= %s"
             " AND ended_at >= %s ORDER BY id", (scope, keep, at + gap, at - gap))]
+        if others:  # the order an erase locks in: a worker writing one of them holds it
+            self._lock_scope_facts(scope)
         for other in others:
             top = int(self._run("SELECT coalesce(max(seq), 0) FROM messages WHERE session_id = %s",
                                 (keep,)).fetchone()[0])
