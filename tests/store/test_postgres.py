@@ -7,6 +7,7 @@ conftest.py); each test gets its own empty database.
 from __future__ import annotations
 
 import copy
+import gc
 import multiprocessing as mp
 import threading
 from datetime import UTC, datetime, timedelta
@@ -333,3 +334,36 @@ def test_connections_the_server_closed_while_idle_are_replaced_before_use(pg_url
             "before the restart", "after the restart"]
     finally:
         mem.close()
+
+
+def test_the_counter_rows_of_connections_that_ended_are_folded_by_the_hygiene_pass(pg_url):
+    """Each connection bumps its own counter row (its backend pid); a thread's connection
+    closes when the thread ends, so bursts of threads leave rows of pids that no longer
+    exist. ``gc`` (the worker runs it every round) folds those into one row per counter;
+    the totals stay, a live connection's row stays its own."""
+    m = _memory(pg_url)
+    try:
+        def burst() -> None:
+            m.store.bump("burst")
+
+        for _ in range(3):  # three threads, three connections that end with them
+            t = threading.Thread(target=burst)
+            t.start()
+            t.join(60)
+        gc.collect()  # the ended threads' connections are closed
+        m.store.bump("burst")  # and the main thread's connection, alive
+        before = m.store.stats()["counters"]
+        shards = {r[0] for r in _sql(pg_url, "SELECT shard FROM counters")}
+        assert len(shards) >= 3, shards  # the threads' pids and the main thread's
+        live = {r[0] for r in _sql(pg_url, "SELECT pid FROM pg_stat_activity")}
+        assert shards - live, (shards, live)  # rows of connections that ended
+        m.gc()
+        after = {r[0] for r in _sql(pg_url, "SELECT shard FROM counters")}
+        assert after - live <= {0}, after  # only the fold's row is of no live backend
+        assert 0 in after
+        counted = m.store.stats()["counters"]  # nothing counted twice or lost
+        assert {k: counted[k] for k in before} == before and before["burst"] == 4
+        m.store.bump("burst")  # the live connection still bumps its own row
+        assert m.store.stats()["counters"]["burst"] == 5
+    finally:
+        m.close()

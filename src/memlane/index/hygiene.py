@@ -37,4 +37,5 @@ def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
         store.bump("items_evicted", sum(evicted.values()))
     live = live or LiveConfig()
     pruned = store.prune_changes(before=now - live.keep_days * 86_400, keep=live.keep_changes)
+    store.fold_counters()  # PostgreSQL: the counter rows of connections that ended
     return GcReport(expired, evicted, pruned)

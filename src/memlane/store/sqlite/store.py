@@ -102,3 +102,7 @@ class SqliteStore(SqliteSessions, ItemsMixin, SqliteSearch, SqliteFacts, Hygiene
             " ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
             (name, n),
         )
+
+    def fold_counters(self) -> int:
+        """Nothing to fold: SQLite keeps one row per counter."""
+        return 0
