@@ -426,8 +426,8 @@ class Memory:
         """Summarize the last ``last`` messages of a scope; nothing is stored (see
         ``store_summary``)."""
         messages = self.store.recent_messages(scope, last)
-        if not messages:
-            raise ValidationError(f"scope: {scope!r} has no messages", field="scope")
+        if not messages:  # a fact about what is stored, not a bad argument: not found
+            raise NotFoundError(f"scope {scope!r} has no messages to summarize")
         # one sequence over the window, so the summary's turn numbers read naturally
         window = [dataclasses.replace(m, seq=i) for i, m in enumerate(messages, start=1)]
         summary, extraction = scrub_deep(self.config.ingest, self.intelligence.summarize(scope, window))
