@@ -199,6 +199,10 @@ class IndexingConfig:
     worker's own process only. The worker still writes every session itself, one
     transaction each, in the order it claimed them; an LLM backend summarizes one session
     at a time whatever this says (its calls wait on the network)."""
+    worker_max_backoff_seconds: float = 60.0
+    """The background worker's longest wait after failed runs (each failure doubles the
+    wait from the poll, up to this). A failure while the database did not answer ends its
+    wait as soon as the database answers again (asked every second), whatever this says."""
 
     def __post_init__(self) -> None:
         from memlane.backends.registry import available_intelligence
@@ -221,6 +225,8 @@ class IndexingConfig:
         _check(self.max_input_tokens >= 256, "memory.indexing.max_input_tokens", "must be >= 256")
         _check(0 <= self.jobs <= 64, "memory.indexing.jobs",
                "must be 0-64 (0: the usable cores, at most 4)")
+        _check(0.01 <= self.worker_max_backoff_seconds <= 86400,
+               "memory.indexing.worker_max_backoff_seconds", "must be 0.01-86400 seconds")
 
 
 @dataclass(frozen=True)
