@@ -15,6 +15,7 @@ __all__ = [
     "PRIVACIES",
     "ROLES",
     "SESSION_STATUSES",
+    "SOURCES",
     "UPSERT_KINDS",
     "ChangeRecord",
     "Hit",
