@@ -29,7 +29,7 @@ _stem = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_-", min_size=1, max_size=12
     lambda s: s + ".db")
 _query = st.sampled_from(["mode=ro", "mode=rw", "mode=ro&cache=shared", "cache=shared",
                           "immutable=1", "x="])
-SURFACES = ["parse", "Memory", "config db", "--db", "MEMLANE_DB", "config file"]
+SURFACES = ["parse", "Memory", "config db", "--db", "MEMLANE_DB", "config file", "mcp --db"]
 
 
 def _refusal(surface: str, location: str, tmp_path: Path) -> str:
@@ -51,6 +51,8 @@ def _refusal(surface: str, location: str, tmp_path: Path) -> str:
     args = ["add", "hello", "--scope", "s"]
     if surface == "--db":
         args = ["--db", location, *args]
+    elif surface == "mcp --db":
+        args = ["mcp", "--db", location]
     elif surface == "MEMLANE_DB":
         env["MEMLANE_DB"] = location
     else:
@@ -73,7 +75,11 @@ def test_a_location_with_a_query_is_refused_on_every_surface(
         before = set(os.listdir(tmp_path))
         location = ("sqlite:///" if url else "") + f"{stem}?{query}"
         text = _refusal(surface, location, tmp_path)
-        assert "db" in text and f"sqlite:///{stem}?mode=ro" in text, text
+        assert f"sqlite:///{stem}?mode=ro" in text, text
+        # named as the user gave it: the parameter, the option, the variable, the file's key
+        named = {"parse": "db: ", "Memory": "db: ", "config db": "db: ", "--db": "--db: ",
+                 "mcp --db": "--db: ", "MEMLANE_DB": "MEMLANE_DB: ", "config file": "memory.db: "}[surface]
+        assert named in text, text
         assert set(os.listdir(tmp_path)) <= before | {"memlane.toml"}  # no database made
     finally:
         os.chdir(cwd)

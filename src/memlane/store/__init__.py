@@ -60,7 +60,7 @@ def parse_db_url(url: str | Path) -> DatabaseUrl:
         query = _QUERY.search(path)
         if query:
             raise ConfigError(
-                f"db (--db, $MEMLANE_DB, the config's db): {text!r} asks for {query.group()!r}; "
+                f"db: {text!r} asks for {query.group()!r}; "
                 f"the one query memlane reads is ?mode=ro ({_SQLITE_SCHEME}"
                 f"{path[:query.start()]}?mode=ro opens the file read-only)")
         return DatabaseUrl("sqlite", _sqlite_location(path))
@@ -69,7 +69,7 @@ def parse_db_url(url: str | Path) -> DatabaseUrl:
     query = _QUERY.search(text)
     if query:  # "memlane.db?mode=ro" made a file of that name and wrote to it (session 24)
         raise ConfigError(
-            f"db (--db, $MEMLANE_DB, the config's db): {text!r} is a file path followed by a "
+            f"db: {text!r} is a file path followed by a "
             f"URL query ({query.group()!r}), which only a URL has: write "
             f"{_SQLITE_SCHEME}{text[:query.start()]}?mode=ro to open the file read-only")
     return DatabaseUrl("sqlite", _sqlite_location(text))
