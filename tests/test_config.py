@@ -356,12 +356,12 @@ def test_a_base_url_without_a_host_is_refused_at_load(tmp_path, url):
     ({"MEMLANE_RETRIEVAL_FUSION_VECTOR": "-1"},
      "retrieval.fusion_vector: must be >= 0 (set by MEMLANE_RETRIEVAL_FUSION_VECTOR)"),
     ({"MEMLANE_CONFIDENCE_STALENESS_DAYS": "400"},
-     "must be greater than confidence.staleness_days (365 <= 400) "
+     "must be greater than memory.confidence.staleness_days (365 <= 400) "
      "(set by MEMLANE_CONFIDENCE_STALENESS_DAYS)"),
     ({"MEMLANE_SEARCH_RRF_K": "many"}, "memory.search.rrf_k: expected int, got 'many' "
      "(set by MEMLANE_SEARCH_RRF_K)"),
     ({"MEMLANE_EMBEDDING_BACKEND": "openai"},
-     "embedding.base_url: is required for embedding.backend = openai "
+     "embedding.base_url: is required for memory.embedding.backend = openai "
      "(set by MEMLANE_EMBEDDING_BACKEND)"),
     ({"MEMLANE_INDEXING_BACKEND": "llm", "MEMLANE_INDEXING_SERVICE": "gpt"},
      r"indexing.service: no \[llm.services.gpt\] table \(configured: none\) "

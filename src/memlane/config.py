@@ -87,13 +87,13 @@ class IngestConfig:
             try:
                 re.compile(pattern)
             except re.error as e:
-                raise ConfigError(f"ingest.redact_patterns: {pattern!r} is not a regular "
+                raise ConfigError(f"memory.ingest.redact_patterns: {pattern!r} is not a regular "
                                   f"expression ({e})") from None
-        _check(self.session_gap_minutes > 0, "ingest.session_gap_minutes", "must be > 0")
-        _check(0 <= self.max_future_minutes <= 1e9, "ingest.max_future_minutes",
+        _check(self.session_gap_minutes > 0, "memory.ingest.session_gap_minutes", "must be > 0")
+        _check(0 <= self.max_future_minutes <= 1e9, "memory.ingest.max_future_minutes",
                "must be from 0 to 1e9")
-        _check(self.min_session_messages >= 1, "ingest.min_session_messages", "must be >= 1")
-        _check(self.max_message_chars >= 1, "ingest.max_message_chars", "must be >= 1")
+        _check(self.min_session_messages >= 1, "memory.ingest.min_session_messages", "must be >= 1")
+        _check(self.max_message_chars >= 1, "memory.ingest.max_message_chars", "must be >= 1")
 
 
 @dataclass(frozen=True)
@@ -112,14 +112,14 @@ class EmbeddingConfig:
 
     def __post_init__(self) -> None:
         allowed = ("static", "minilm", "hashing", "openai")
-        _check(self.backend in allowed, "embedding.backend", f"must be one of {', '.join(allowed)}")
+        _check(self.backend in allowed, "memory.embedding.backend", f"must be one of {', '.join(allowed)}")
         if self.backend == "openai":
-            _check(bool(self.base_url), "embedding.base_url",
-                   "is required for embedding.backend = openai")
-            _check(self.base_url.startswith(("http://", "https://")), "embedding.base_url",
+            _check(bool(self.base_url), "memory.embedding.base_url",
+                   "is required for memory.embedding.backend = openai")
+            _check(self.base_url.startswith(("http://", "https://")), "memory.embedding.base_url",
                    f"must be an http(s) URL, got {self.base_url!r}")
-            _check(bool(self.model), "embedding.model", "is required for embedding.backend = openai")
-        _check(self.batch_size >= 1, "embedding.batch_size", "must be >= 1")
+            _check(bool(self.model), "memory.embedding.model", "is required for memory.embedding.backend = openai")
+        _check(self.batch_size >= 1, "memory.embedding.batch_size", "must be >= 1")
 
 
 @dataclass(frozen=True)
@@ -137,21 +137,21 @@ class SearchConfig:
     """Privacy levels searched unless a caller asks for others ("shared" only on request)."""
 
     def __post_init__(self) -> None:
-        _check(self.rrf_k >= 1, "search.rrf_k", "must be >= 1")
-        _check(self.lexical_weight >= 0, "search.lexical_weight", "must be >= 0")
-        _check(self.vector_weight >= 0, "search.vector_weight", "must be >= 0")
+        _check(self.rrf_k >= 1, "memory.search.rrf_k", "must be >= 1")
+        _check(self.lexical_weight >= 0, "memory.search.lexical_weight", "must be >= 0")
+        _check(self.vector_weight >= 0, "memory.search.vector_weight", "must be >= 0")
         _check(
             self.lexical_weight + self.vector_weight > 0,
-            "search.lexical_weight + search.vector_weight",
+            "memory.search.lexical_weight + memory.search.vector_weight",
             "must be > 0 (with both 0 nothing is ranked)",
         )
-        _check(self.candidates >= 1, "search.candidates", "must be >= 1")
+        _check(self.candidates >= 1, "memory.search.candidates", "must be >= 1")
         from memlane.ingest.params import MAX_K  # the same bounds as a call's k
 
-        _check(1 <= self.default_k <= MAX_K, "search.default_k", f"must be from 1 to {MAX_K}")
+        _check(1 <= self.default_k <= MAX_K, "memory.search.default_k", f"must be from 1 to {MAX_K}")
         bad = [p for p in self.default_privacy if p not in PRIVACIES]
-        _check(not bad, "search.default_privacy", f"unknown level(s) {bad}; use {PRIVACIES}")
-        _check(bool(self.default_privacy), "search.default_privacy",
+        _check(not bad, "memory.search.default_privacy", f"unknown level(s) {bad}; use {PRIVACIES}")
+        _check(bool(self.default_privacy), "memory.search.default_privacy",
                f"must name at least one level of {PRIVACIES} (none would find nothing)")
 
 
@@ -199,28 +199,34 @@ class IndexingConfig:
     worker's own process only. The worker still writes every session itself, one
     transaction each, in the order it claimed them; an LLM backend summarizes one session
     at a time whatever this says (its calls wait on the network)."""
+    worker_max_backoff_seconds: float = 60.0
+    """The background worker's longest wait after failed runs (each failure doubles the
+    wait from the poll, up to this). A failure while the database did not answer ends its
+    wait as soon as the database answers again (asked every second), whatever this says."""
 
     def __post_init__(self) -> None:
         from memlane.backends.registry import available_intelligence
 
-        _check(self.backend in available_intelligence(), "indexing.backend",
+        _check(self.backend in available_intelligence(), "memory.indexing.backend",
                f"must be one of {', '.join(available_intelligence())} (a name given to "
                f"memlane.backends.registry.register_intelligence counts), got {self.backend!r}")
         if self.backend == "llm":
-            _check(bool(self.service), "indexing.service", "is required for indexing.backend "
+            _check(bool(self.service), "memory.indexing.service", "is required for memory.indexing.backend "
                    "= llm (the NAME of an [llm.services.NAME] table)")
-        _check(self.max_attempts >= 1, "indexing.max_attempts", "must be >= 1")
-        _check(0 <= self.max_deferrals <= 10_000, "indexing.max_deferrals",
+        _check(self.max_attempts >= 1, "memory.indexing.max_attempts", "must be >= 1")
+        _check(0 <= self.max_deferrals <= 10_000, "memory.indexing.max_deferrals",
                "must be 0-10000")
-        _check(0 <= self.retry_base_seconds <= 86400, "indexing.retry_base_seconds",
+        _check(0 <= self.retry_base_seconds <= 86400, "memory.indexing.retry_base_seconds",
                "must be 0-86400 seconds")
-        _check(0 < self.lease_seconds <= 604800, "indexing.lease_seconds",
+        _check(0 < self.lease_seconds <= 604800, "memory.indexing.lease_seconds",
                "must be more than 0 and at most 604800 seconds (a week)")
-        _check(0 <= self.late_settle_seconds <= 86400, "indexing.late_settle_seconds",
+        _check(0 <= self.late_settle_seconds <= 86400, "memory.indexing.late_settle_seconds",
                "must be 0-86400 seconds")
-        _check(self.max_input_tokens >= 256, "indexing.max_input_tokens", "must be >= 256")
-        _check(0 <= self.jobs <= 64, "indexing.jobs",
+        _check(self.max_input_tokens >= 256, "memory.indexing.max_input_tokens", "must be >= 256")
+        _check(0 <= self.jobs <= 64, "memory.indexing.jobs",
                "must be 0-64 (0: the usable cores, at most 4)")
+        _check(0.01 <= self.worker_max_backoff_seconds <= 86400,
+               "memory.indexing.worker_max_backoff_seconds", "must be 0.01-86400 seconds")
 
 
 @dataclass(frozen=True)
@@ -256,14 +262,14 @@ class ConfidenceConfig:
 
     def __post_init__(self) -> None:
         for name in ("base_stated", "base_system", "base_observed", "base_inferred"):
-            _check(0 <= getattr(self, name) <= 1, f"confidence.{name}", "must be between 0 and 1")
-        _check(self.reinforcement_step >= 0, "confidence.reinforcement_step", "must be >= 0")
-        _check(self.reinforcement_cap >= 1, "confidence.reinforcement_cap", "must be >= 1")
-        _check(self.staleness_days >= 0, "confidence.staleness_days", "must be >= 0")
-        _check(self.staleness_full_days > self.staleness_days, "confidence.staleness_full_days",
-               f"must be greater than confidence.staleness_days ({self.staleness_full_days:g} "
+            _check(0 <= getattr(self, name) <= 1, f"memory.confidence.{name}", "must be between 0 and 1")
+        _check(self.reinforcement_step >= 0, "memory.confidence.reinforcement_step", "must be >= 0")
+        _check(self.reinforcement_cap >= 1, "memory.confidence.reinforcement_cap", "must be >= 1")
+        _check(self.staleness_days >= 0, "memory.confidence.staleness_days", "must be >= 0")
+        _check(self.staleness_full_days > self.staleness_days, "memory.confidence.staleness_full_days",
+               f"must be greater than memory.confidence.staleness_days ({self.staleness_full_days:g} "
                f"<= {self.staleness_days:g})")
-        _check(0 <= self.staleness_floor <= 1, "confidence.staleness_floor", "must be between 0 and 1")
+        _check(0 <= self.staleness_floor <= 1, "memory.confidence.staleness_floor", "must be between 0 and 1")
 
 
 _MULTI = ("likes", "dislikes", "visited", "has", "acquired", "started", "signed_up_for", "uses",
@@ -318,11 +324,11 @@ class HygieneConfig:
             lane, sep, n = pair.partition("=")
             n = n.strip()
             _check(bool(sep) and lane.strip() in LANES and n.isascii() and n.isdigit()
-                   and int(n) < _INT64, "hygiene.lane_caps",
+                   and int(n) < _INT64, "memory.hygiene.lane_caps",
                    f"{pair!r} must be lane=max_items with a lane of {', '.join(LANES)} and a "
                    "whole number of items")
-        _check(self.compact_min_summaries >= 2, "hygiene.compact_min_summaries", "must be >= 2")
-        _check(self.compact_older_than_days > 0, "hygiene.compact_older_than_days", "must be > 0")
+        _check(self.compact_min_summaries >= 2, "memory.hygiene.compact_min_summaries", "must be >= 2")
+        _check(self.compact_older_than_days > 0, "memory.hygiene.compact_older_than_days", "must be > 0")
 
 
 @dataclass(frozen=True)
@@ -339,8 +345,8 @@ class LiveConfig:
     """At most this many of the newest changes are kept (all scopes together)."""
 
     def __post_init__(self) -> None:
-        _check(self.keep_days > 0, "live.keep_days", "must be > 0")
-        _check(self.keep_changes >= 1, "live.keep_changes", "must be >= 1")
+        _check(self.keep_days > 0, "memory.live.keep_days", "must be > 0")
+        _check(self.keep_changes >= 1, "memory.live.keep_changes", "must be >= 1")
 
 
 @dataclass(frozen=True)
@@ -378,19 +384,19 @@ class PackConfig:
     def __post_init__(self) -> None:
         from memlane.ingest.params import MAX_BUDGET, MAX_K  # the same bounds as a call's
 
-        _check(16 <= self.budget <= MAX_BUDGET, "pack.budget", f"must be from 16 to {MAX_BUDGET:,}")
+        _check(16 <= self.budget <= MAX_BUDGET, "memory.pack.budget", f"must be from 16 to {MAX_BUDGET:,}")
         # 0 was taken and packed one hit (a search's k is at least 1), while the README
         # said it was refused
-        _check(1 <= self.candidates <= MAX_K, "pack.candidates", f"must be from 1 to {MAX_K} "
+        _check(1 <= self.candidates <= MAX_K, "memory.pack.candidates", f"must be from 1 to {MAX_K} "
                "(it is a search's k)")
         for name in ("max_summaries", "summary_chars", "max_facts",
                      "max_relevant_turns", "recent_turns"):
-            _check(getattr(self, name) >= 0, f"pack.{name}", "must be >= 0")
+            _check(getattr(self, name) >= 0, f"memory.pack.{name}", "must be >= 0")
         known = {"facts", "summaries", "relevant_turns", "recent_turns"}
         bad = [x for x in self.slot_order if x not in known]
-        _check(not bad, "pack.slot_order", f"unknown slot(s) {bad}; use {sorted(known)}")
+        _check(not bad, "memory.pack.slot_order", f"unknown slot(s) {bad}; use {sorted(known)}")
         twice = sorted({x for x in self.slot_order if self.slot_order.count(x) > 1})
-        _check(not twice, "pack.slot_order", f"names {twice} more than once")
+        _check(not twice, "memory.pack.slot_order", f"names {twice} more than once")
 
 
 @dataclass(frozen=True)
@@ -410,11 +416,11 @@ class McpConfig:
     """Seconds between that worker's index runs."""
 
     def __post_init__(self) -> None:
-        _check(len(self.scope) <= 256 and "\x00" not in self.scope, "mcp.scope",
+        _check(len(self.scope) <= 256 and "\x00" not in self.scope, "memory.mcp.scope",
                "must be at most 256 characters with no NUL bytes")
-        _check(all(p.strip() for p in self.allowed_scopes), "mcp.allowed_scopes",
+        _check(all(p.strip() for p in self.allowed_scopes), "memory.mcp.allowed_scopes",
                "patterns must not be empty")
-        _check(0.01 <= self.worker_poll_seconds <= 86400, "mcp.worker_poll_seconds",
+        _check(0.01 <= self.worker_poll_seconds <= 86400, "memory.mcp.worker_poll_seconds",
                "must be from 0.01 to 86400 (as Memory.start_worker's poll_seconds)")
 
 
@@ -451,18 +457,18 @@ class ServeConfig:
     A revoked key is refused by every process at most this long after the revocation."""
 
     def __post_init__(self) -> None:
-        _check(bool(self.host.strip()), "serve.host", "must not be empty")
-        _check(0 <= self.port <= 65535, "serve.port", "must be from 0 to 65535")
-        _check(self.workers >= 1, "serve.workers", "must be >= 1")
-        _check(0.01 <= self.worker_poll_seconds <= 86400, "serve.worker_poll_seconds",
+        _check(bool(self.host.strip()), "memory.serve.host", "must not be empty")
+        _check(0 <= self.port <= 65535, "memory.serve.port", "must be from 0 to 65535")
+        _check(self.workers >= 1, "memory.serve.workers", "must be >= 1")
+        _check(0.01 <= self.worker_poll_seconds <= 86400, "memory.serve.worker_poll_seconds",
                "must be from 0.01 to 86400 (as Memory.start_worker's poll_seconds)")
-        _check(self.max_body_bytes >= 1024, "serve.max_body_bytes", "must be >= 1024")
-        _check(self.rate_limit >= 0, "serve.rate_limit", "must be >= 0 (0 = no limit)")
-        _check(self.rate_burst >= 0, "serve.rate_burst", "must be >= 0")
-        _check(self.stream_poll_seconds > 0, "serve.stream_poll_seconds", "must be > 0")
-        _check(self.shutdown_seconds > 0, "serve.shutdown_seconds", "must be > 0")
-        _check(self.threads >= 0, "serve.threads", "must be >= 0 (0 = by store)")
-        _check(self.key_cache_seconds >= 0, "serve.key_cache_seconds", "must be >= 0 (0 = no cache)")
+        _check(self.max_body_bytes >= 1024, "memory.serve.max_body_bytes", "must be >= 1024")
+        _check(self.rate_limit >= 0, "memory.serve.rate_limit", "must be >= 0 (0 = no limit)")
+        _check(self.rate_burst >= 0, "memory.serve.rate_burst", "must be >= 0")
+        _check(self.stream_poll_seconds > 0, "memory.serve.stream_poll_seconds", "must be > 0")
+        _check(self.shutdown_seconds > 0, "memory.serve.shutdown_seconds", "must be > 0")
+        _check(self.threads >= 0, "memory.serve.threads", "must be >= 0 (0 = by store)")
+        _check(self.key_cache_seconds >= 0, "memory.serve.key_cache_seconds", "must be >= 0 (0 = no cache)")
 
 
 MAX_TIMEOUT = 86_400.0
@@ -687,56 +693,56 @@ class RetrievalConfig:
     def __post_init__(self) -> None:
         for key in ("top_sessions", "turns_per_session", "final_k", "candidates",
                     "max_query_chars"):
-            _check(getattr(self, key) >= 1, f"retrieval.{key}", "must be >= 1")
+            _check(getattr(self, key) >= 1, f"memory.retrieval.{key}", "must be >= 1")
         for f in dataclasses.fields(self):
             if f.name.endswith("_weight"):
-                _check(getattr(self, f.name) >= 0, f"retrieval.{f.name}", "must be >= 0")
-        _check(self.session_depth >= 1, "retrieval.session_depth", "must be >= 1")
-        _check(0.0 <= self.session_decay <= 1.0, "retrieval.session_decay", "must be between 0 and 1")
-        _check(self.session_intel_weight >= 0, "retrieval.session_intel_weight", "must be >= 0")
-        _check(self.fusion_lexical >= 0, "retrieval.fusion_lexical", "must be >= 0")
-        _check(self.fusion_vector >= 0, "retrieval.fusion_vector", "must be >= 0")
+                _check(getattr(self, f.name) >= 0, f"memory.retrieval.{f.name}", "must be >= 0")
+        _check(self.session_depth >= 1, "memory.retrieval.session_depth", "must be >= 1")
+        _check(0.0 <= self.session_decay <= 1.0, "memory.retrieval.session_decay", "must be between 0 and 1")
+        _check(self.session_intel_weight >= 0, "memory.retrieval.session_intel_weight", "must be >= 0")
+        _check(self.fusion_lexical >= 0, "memory.retrieval.fusion_lexical", "must be >= 0")
+        _check(self.fusion_vector >= 0, "memory.retrieval.fusion_vector", "must be >= 0")
         _check(self.fusion_lexical + self.fusion_vector > 0,
-               "retrieval.fusion_lexical + retrieval.fusion_vector", "must be > 0")
-        _check(self.source_lift >= 0, "retrieval.source_lift", "must be >= 0")
-        _check(self.session_time_boost >= 0, "retrieval.session_time_boost", "must be >= 0")
-        _check(0.0 <= self.mmr_lambda <= 1.0, "retrieval.mmr_lambda", "must be between 0 and 1")
-        _check(0 <= self.graph_hops <= 1, "retrieval.graph_hops", "must be 0 or 1")
-        _check(self.graph_relevance >= 0, "retrieval.graph_relevance", "must be >= 0")
-        _check(self.meaning_candidates >= 1, "retrieval.meaning_candidates", "must be >= 1")
-        _check(3 <= self.meaning_max_tokens <= 512, "retrieval.meaning_max_tokens",
+               "memory.retrieval.fusion_lexical + memory.retrieval.fusion_vector", "must be > 0")
+        _check(self.source_lift >= 0, "memory.retrieval.source_lift", "must be >= 0")
+        _check(self.session_time_boost >= 0, "memory.retrieval.session_time_boost", "must be >= 0")
+        _check(0.0 <= self.mmr_lambda <= 1.0, "memory.retrieval.mmr_lambda", "must be between 0 and 1")
+        _check(0 <= self.graph_hops <= 1, "memory.retrieval.graph_hops", "must be 0 or 1")
+        _check(self.graph_relevance >= 0, "memory.retrieval.graph_relevance", "must be >= 0")
+        _check(self.meaning_candidates >= 1, "memory.retrieval.meaning_candidates", "must be >= 1")
+        _check(3 <= self.meaning_max_tokens <= 512, "memory.retrieval.meaning_max_tokens",
                "must be between 3 and 512")
-        _check(0.0 <= self.speaker_factor <= 1.0, "retrieval.speaker_factor",
+        _check(0.0 <= self.speaker_factor <= 1.0, "memory.retrieval.speaker_factor",
                "must be between 0 and 1")
-        _check(self.feedback_depth >= 1, "retrieval.feedback_depth", "must be >= 1")
-        _check(0.0 <= self.opener_lift <= 1.0, "retrieval.opener_lift", "must be between 0 and 1")
-        _check(0.0 <= self.timeless_factor <= 1.0, "retrieval.timeless_factor",
+        _check(self.feedback_depth >= 1, "memory.retrieval.feedback_depth", "must be >= 1")
+        _check(0.0 <= self.opener_lift <= 1.0, "memory.retrieval.opener_lift", "must be between 0 and 1")
+        _check(0.0 <= self.timeless_factor <= 1.0, "memory.retrieval.timeless_factor",
                "must be between 0 and 1")
-        _check(0.0 <= self.continue_lift <= 1.0, "retrieval.continue_lift",
+        _check(0.0 <= self.continue_lift <= 1.0, "memory.retrieval.continue_lift",
                "must be between 0 and 1")
-        _check(0.0 <= self.named_lift <= 4.0, "retrieval.named_lift", "must be between 0 and 4")
-        _check(0.0 <= self.doing_lift <= 4.0, "retrieval.doing_lift", "must be between 0 and 4")
-        _check(0.0 <= self.reaction_factor <= 1.0, "retrieval.reaction_factor",
+        _check(0.0 <= self.named_lift <= 4.0, "memory.retrieval.named_lift", "must be between 0 and 4")
+        _check(0.0 <= self.doing_lift <= 4.0, "memory.retrieval.doing_lift", "must be between 0 and 4")
+        _check(0.0 <= self.reaction_factor <= 1.0, "memory.retrieval.reaction_factor",
                "must be between 0 and 1")
-        _check(0.0 <= self.assistant_factor <= 1.0, "retrieval.assistant_factor",
+        _check(0.0 <= self.assistant_factor <= 1.0, "memory.retrieval.assistant_factor",
                "must be between 0 and 1")
-        _check(0.0 <= self.impersonal_factor <= 1.0, "retrieval.impersonal_factor",
+        _check(0.0 <= self.impersonal_factor <= 1.0, "memory.retrieval.impersonal_factor",
                "must be between 0 and 1")
-        _check(0.0 <= self.gather_openers <= 1.0, "retrieval.gather_openers",
+        _check(0.0 <= self.gather_openers <= 1.0, "memory.retrieval.gather_openers",
                "must be between 0 and 1")
-        _check(0 <= self.gather_sessions <= 20, "retrieval.gather_sessions",
+        _check(0 <= self.gather_sessions <= 20, "memory.retrieval.gather_sessions",
                "must be between 0 and 20")
-        _check(self.meaning_window >= 0, "retrieval.meaning_window", "must be >= 0")
-        _check(0 <= self.meaning_list <= 1000, "retrieval.meaning_list",
+        _check(self.meaning_window >= 0, "memory.retrieval.meaning_window", "must be >= 0")
+        _check(0 <= self.meaning_list <= 1000, "memory.retrieval.meaning_list",
                "must be between 0 and 1000")
-        _check(0.0 <= self.hyde_threshold <= 1.0, "retrieval.hyde_threshold", "must be between 0 and 1")
+        _check(0.0 <= self.hyde_threshold <= 1.0, "memory.retrieval.hyde_threshold", "must be between 0 and 1")
         if self.hyde:
-            _check(bool(self.hyde_service), "retrieval.hyde_service",
-                   "is required when retrieval.hyde is on (the NAME of an [llm.services.NAME] "
+            _check(bool(self.hyde_service), "memory.retrieval.hyde_service",
+                   "is required when memory.retrieval.hyde is on (the NAME of an [llm.services.NAME] "
                    "table)")
         for entry in self.kind_bonuses:
             kind, _, value = entry.partition(":")
-            _check(kind.split(".")[0] in KINDS, "retrieval.kind_bonuses",
+            _check(kind.split(".")[0] in KINDS, "memory.retrieval.kind_bonuses",
                    f"unknown kind {kind!r} in {entry!r}; use kind:value with a kind of {KINDS} "
                    "(or turn.user / turn.assistant)")
             try:
@@ -744,11 +750,11 @@ class RetrievalConfig:
             except ValueError:
                 finite = False
             if not finite:
-                raise ConfigError(f"retrieval.kind_bonuses: {entry!r} is not kind:value "
+                raise ConfigError(f"memory.retrieval.kind_bonuses: {entry!r} is not kind:value "
                                   "with a finite number, e.g. decision:1.0") from None
         from memlane.retrieve.presets import PRESETS  # the names live with the constants
 
-        _check(self.preset == "default" or self.preset in PRESETS, "retrieval.preset",
+        _check(self.preset == "default" or self.preset in PRESETS, "memory.retrieval.preset",
                f"unknown preset {self.preset!r}; use default or one of {sorted(PRESETS)}")
 
     def kind_bonus_map(self) -> dict[str, float]:
@@ -790,7 +796,7 @@ class Config:
         for name, value in changes.items():
             current = getattr(self, name)
             if isinstance(value, Mapping) and dataclasses.is_dataclass(current):
-                value = _build(type(current), {**_as_dict(current), **value}, name)
+                value = _build(type(current), {**_as_dict(current), **value}, f"memory.{name}")
             out[name] = value
         return dataclasses.replace(self, **out)
 
@@ -1032,8 +1038,8 @@ def load_config(
     config = Config(**kwargs)
     # a service named but not configured is a bad value like any other: refused at load,
     # not at the first index run (a server's worker would fail on every round)
-    named = [("indexing.service", config.indexing.service, config.indexing.backend == "llm"),
-             ("retrieval.hyde_service", config.retrieval.hyde_service, config.retrieval.hyde)]
+    named = [("memory.indexing.service", config.indexing.service, config.indexing.backend == "llm"),
+             ("memory.retrieval.hyde_service", config.retrieval.hyde_service, config.retrieval.hyde)]
     for key, name, used in named:
         if used and name not in services:
             known = ", ".join(sorted(services)) or "none"

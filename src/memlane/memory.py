@@ -426,8 +426,8 @@ class Memory:
         """Summarize the last ``last`` messages of a scope; nothing is stored (see
         ``store_summary``)."""
         messages = self.store.recent_messages(scope, last)
-        if not messages:
-            raise ValidationError(f"scope: {scope!r} has no messages", field="scope")
+        if not messages:  # a fact about what is stored, not a bad argument: not found
+            raise NotFoundError(f"scope {scope!r} has no messages to summarize")
         # one sequence over the window, so the summary's turn numbers read naturally
         window = [dataclasses.replace(m, seq=i) for i, m in enumerate(messages, start=1)]
         summary, extraction = scrub_deep(self.config.ingest, self.intelligence.summarize(scope, window))
@@ -508,10 +508,17 @@ class Memory:
             raise self._calls.error()
         if self._worker is None:
             self._worker = IndexWorker(self.work_once, poll_seconds=poll_seconds,
-                                       redact=self._redact_text)
+                                       redact=self._redact_text, **self._worker_backoff())
         if self._read_only("the index worker does not run (it writes what it indexes)"):
             return self._worker  # not started: it would fail and warn at every poll, forever
         return self._worker.start()
+
+    def _worker_backoff(self) -> dict[str, Any]:
+        """An index worker's back-off: ``[memory.indexing] worker_max_backoff_seconds``, and
+        the database's cheapest question as its probe (the worker runs again as soon as the
+        database answers after an outage)."""
+        return {"max_backoff_seconds": self.config.indexing.worker_max_backoff_seconds,
+                "probe": self.store.pending_migrations}
 
     # -- search -------------------------------------------------------------------------
     @validated

@@ -15,6 +15,7 @@ __all__ = [
     "PRIVACIES",
     "ROLES",
     "SESSION_STATUSES",
+    "SOURCES",
     "UPSERT_KINDS",
     "ChangeRecord",
     "Hit",
@@ -51,6 +52,8 @@ ENGINE_LANES = ("story_thread",)
 """Lanes only memlane writes: a topic's story thread, kept by ``upsert``'s ``topics``."""
 DURABILITIES = ("ephemeral", "short", "long")
 PRIVACIES = ("private", "project", "shared")
+SOURCES = ("stated", "observed", "inferred", "system")
+"""Where an item or fact came from (``source`` of ``upsert`` and ``add_fact``)."""
 
 SessionStatus = Literal["open", "closed", "summarized", "failed"]
 

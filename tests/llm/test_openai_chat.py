@@ -447,7 +447,7 @@ def test_a_request_longer_than_the_context_names_the_setting_to_change(
     srv.fail(400, message=said)
     with chat(srv, max_retries=3) as llm, pytest.raises(LLMHTTPError) as info:
         llm.complete(HI)
-    assert "lower indexing.max_input_tokens or raise the server's context size" in str(info.value)
+    assert "lower memory.indexing.max_input_tokens or raise the server's context size" in str(info.value)
     assert len(srv.chat_requests) == 1
 
 

@@ -184,7 +184,7 @@ BAD = [
     ("session", {"session_id": True}, "session_id: Input should be a number"),
     ("forget", {"fact_id": True}, "fact_id: Input should be a number"),
     ("summarize", {"scope": "s", "last": True}, "last: Input should be a number"),
-    ("summarize", {"scope": "nobody-here"}, "scope: 'nobody-here' has no messages"),
+    ("summarize", {"scope": "nobody-here"}, "scope 'nobody-here' has no messages"),
     ("sessions", {"status": "sleeping"}, "status: Input should be 'open'"),
     ("fact_history", {"subject": "user"}, "predicate: Field required"),
     ("no_such_tool", {}, "no_such_tool"),

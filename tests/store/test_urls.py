@@ -61,7 +61,9 @@ def test_an_empty_db_setting_stores_nothing_and_says_so(tmp_path, monkeypatch, h
     else:
         (tmp_path / "memlane.toml").write_text('[memory]\ndb = ""\n')
     result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 1 and "db: '' names no database file" in result.output
+    # named as given (session 24): the option, the variable or the file's key
+    named = {"--db": "--db", "env": "MEMLANE_DB", "config": "memory.db"}[how]
+    assert result.exit_code == 1 and f"{named}: '' names no database file" in result.output
     assert list(tmp_path.iterdir()) in ([], [tmp_path / "memlane.toml"])
 
 

@@ -77,7 +77,7 @@ def make_intelligence(config: Config) -> Intelligence:
     factory = _INTELLIGENCE.get(config.indexing.backend)
     if factory is None:
         raise ConfigError(
-            f"indexing.backend: unknown backend {config.indexing.backend!r}; choose one of "
+            f"memory.indexing.backend: unknown backend {config.indexing.backend!r}; choose one of "
             f"{', '.join(available_intelligence())}"
         )
     return factory(config)

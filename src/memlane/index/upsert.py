@@ -18,11 +18,9 @@ from memlane.ingest.sessionize import scrub_label
 from memlane.ingest.spellings import resolve_scope, writable_scope
 from memlane.ingest.validate import check_text, parse_time
 from memlane.store.contract import Store
-from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES
+from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES, SOURCES
 
 __all__ = ["add_fact", "dedupe_hash", "slugify", "upsert_item"]
-
-SOURCES = ("stated", "observed", "inferred", "system")
 
 
 def slugify(topic: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+import time
 from collections.abc import Callable
 
 from memlane.errors import ValidationError
@@ -21,6 +22,11 @@ log = logging.getLogger("memlane.worker")
 
 MAX_POLL_SECONDS = 86400.0
 """The longest wait between runs (a day)."""
+
+PROBE_SECONDS = 1.0
+"""During a back-off, how often the database is asked whether it answers (at most; the
+poll when shorter): a run that failed while it did not is tried again within this of its
+return, not at the end of a back-off of minutes (session 24)."""
 
 
 def _seconds(value: float, name: str) -> float:
@@ -48,6 +54,13 @@ def _default_redact(text: str) -> str:
 class IndexWorker:
     """Calls ``index_once()`` every ``poll_seconds`` until stopped; errors back off.
 
+    After a failed run the worker waits twice as long as before (from the poll), at most
+    ``max_backoff_seconds`` (``[memory.indexing] worker_max_backoff_seconds``). With a
+    ``probe`` (the database's cheapest question), a back-off during which the probe failed
+    ends as soon as it answers again: after a database outage the worker runs within a
+    second of its return. A failure the database did not cause (the probe answers
+    throughout) waits out its back-off.
+
     A run's error is kept as ``last_error`` and logged after ``redact`` (the memory's
     ``[memory.ingest]`` redaction; the default one when not given)."""
 
@@ -56,11 +69,13 @@ class IndexWorker:
         index_once: Callable[[], IndexReport],
         *,
         poll_seconds: float = 5.0,
-        max_backoff_seconds: float = 300.0,
+        max_backoff_seconds: float = 60.0,
         on_report: Callable[[IndexReport], None] | None = None,
         redact: Callable[[str], str] | None = None,
+        probe: Callable[[], object] | None = None,
     ) -> None:
         self._index_once = index_once
+        self._probe = probe
         self.poll_seconds = _seconds(poll_seconds, "poll_seconds")
         self.max_backoff_seconds = max(_seconds(max_backoff_seconds, "max_backoff_seconds"),
                                        self.poll_seconds)
@@ -70,30 +85,61 @@ class IndexWorker:
         self._thread: threading.Thread | None = None
         self.runs = 0
         self.failures = 0
+        self.early_retries = 0
+        """Back-offs ended early because the database answered again."""
         self.last_error: str | None = None
+
+    def backoff(self, failures: int) -> float:
+        """The wait after ``failures`` failed runs in a row: the poll doubled that many
+        times, at most ``max_backoff_seconds``."""
+        return min(self.poll_seconds * 2.0 ** min(failures, 64), self.max_backoff_seconds)
 
     def run_forever(self) -> None:
         """Run in the calling thread until ``stop()``."""
         from memlane.index.pipeline import stop_on
 
-        delay = self.poll_seconds
+        in_a_row = 0
         while not self._stop.is_set():
             try:
                 with stop_on(self._stop):  # a stop ends the run after the current session
                     report = self._index_once()
             except Exception as e:  # a process edge: log, back off, try again
                 self.failures += 1
+                in_a_row += 1
                 # an error may quote what it failed on (a model's answer, a row's text):
                 # redacted like any text memlane stores before it reaches a log (session 23)
                 self.last_error = self._redact(f"{type(e).__name__}: {e}")
-                delay = min(delay * 2, self.max_backoff_seconds)
+                delay = self.backoff(in_a_row)
                 log.warning("index run failed (%s); retrying in %gs", self.last_error, delay)
+                self._back_off(delay)
             else:
                 self.runs += 1
-                delay = self.poll_seconds
+                in_a_row = 0
                 if self._on_report is not None:
                     self._on_report(report)
+                self._stop.wait(self.poll_seconds)
+
+    def _back_off(self, delay: float) -> None:
+        """Wait ``delay`` seconds, or until the database, seen down, answers again."""
+        if self._probe is None:
             self._stop.wait(delay)
+            return
+        step = min(self.poll_seconds, PROBE_SECONDS)
+        down = False
+        deadline = time.monotonic() + delay
+        while not self._stop.is_set():
+            try:
+                self._probe()
+            except Exception:
+                down = True
+            else:
+                if down:
+                    self.early_retries += 1
+                    log.warning("the database answers again; retrying now")
+                    return
+            left = deadline - time.monotonic()
+            if left <= 0 or self._stop.wait(min(step, left)):
+                return
 
     def start(self) -> IndexWorker:
         """Run in a daemon thread."""

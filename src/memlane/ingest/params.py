@@ -42,6 +42,7 @@ from memlane.types import (
     LANES,
     PRIVACIES,
     SESSION_STATUSES,
+    SOURCES,
     UPSERT_KINDS,
 )
 
@@ -337,13 +338,13 @@ RULES: dict[str, dict[str, Rule]] = {
                "agent": _OPT_IDENT, "project": _OPT_IDENT, "at": _OPT_TIME,
                "lane": _upsert_lane, "durability": _choice(DURABILITIES),
                "privacy": _choice(PRIVACIES), "trust": _num(0.0, 1.0),
-               "source": _choice(("stated", "observed", "inferred", "system")),
+               "source": _choice(SOURCES),
                "ttl_seconds": _opt(_id), "topics": _topics, "pinned": _bool, "dedupe": _bool,
                "extra": _upsert_extra},
     "pin": {"item_id": _id, "pinned": _bool},
     "thread": {"topic": _short, "scope": _OPT_IDENT},
     "add_fact": {"subject": _short, "predicate": _short, "obj": _short, "scope": _ident,
-                 "source": _choice(("stated", "observed", "inferred", "system")),
+                 "source": _choice(SOURCES),
                  "at": _OPT_TIME},
     "facts": {"scope": _OPT_IDENT, "subject": _OPT_SHORT, "include_superseded": _bool,
               "now": _OPT_TIME, "limit": _int(1, 100_000), "offset": _int(0, INT64_MAX)},

@@ -346,7 +346,7 @@ def worker(ctx: click.Context, poll: float) -> None:
                        f"{r.items_indexed} item(s)", err=True)
 
     w = IndexWorker(mem.background_index, poll_seconds=poll, on_report=report,
-                    redact=mem._redact_text)
+                    redact=mem._redact_text, **mem._worker_backoff())
     signal.signal(signal.SIGTERM, lambda *_: w.stop(timeout=0))
     echo(f"memlane worker on {mem.store.url}: polling every {poll:g}s", err=True)
     try:

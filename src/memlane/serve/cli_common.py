@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from memlane.config import load_config
+from memlane.errors import ConfigError
 from memlane.serve.output import echo, safe
 
 if TYPE_CHECKING:
@@ -91,11 +93,19 @@ def error_json(error: BaseException) -> dict[str, Any]:
                       "field": None if field is None else safe(str(field))}, **extra}
 
 
-def sqlite_file(db: str) -> Path | None:
-    """The file a SQLite ``db`` setting names, or None for PostgreSQL and ``:memory:``."""
+def sqlite_file(db: str, option: str | None = None) -> Path | None:
+    """The file a SQLite ``db`` setting names, or None for PostgreSQL and ``:memory:``.
+    A refused location is named as the user gave it (session 24): ``--db`` when ``option``
+    (its value) is given, else ``MEMLANE_DB`` when set, else the file's ``memory.db``."""
     from memlane.store import parse_db_url
 
-    url = parse_db_url(db)
+    try:
+        url = parse_db_url(db)
+    except ConfigError as e:
+        where = ("--db" if option is not None else
+                 "MEMLANE_DB" if "MEMLANE_DB" in os.environ else "memory.db")
+        text = str(e)
+        raise ConfigError(where + text.removeprefix("db") if text.startswith("db:") else text) from None
     if url.is_postgres or url.location == ":memory:":
         return None
     return Path(url.location).expanduser()
@@ -109,7 +119,7 @@ def memory_of(ctx: click.Context) -> Memory:
     obj = _root_obj(ctx)
     if "memory" not in obj:
         config = load_config(obj["config_path"], overrides={"db": obj["db"]} if obj["db"] is not None else None)
-        path = sqlite_file(config.db)
+        path = sqlite_file(config.db, obj["db"])
         new = path is not None and not path.exists()
         if new and ctx.command.name not in CREATES:
             raise CliError(safe(

@@ -56,7 +56,7 @@ def mcp_command(ctx: click.Context, db: str | None, scope: str | None, allow: tu
     config = load_config(root.get("config_path"), overrides={"db": url} if url is not None else None)
     cfg = config.mcp
     patterns = allow or cfg.allowed_scopes
-    path = sqlite_file(config.db)
+    path = sqlite_file(config.db, url)
     new = path is not None and not path.exists()
     memory = Memory(config=config)
     if new:  # on standard error: standard output carries the protocol alone

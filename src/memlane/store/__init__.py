@@ -12,6 +12,7 @@ know which backend a URL names asks it.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -56,10 +57,27 @@ def parse_db_url(url: str | Path) -> DatabaseUrl:
         path = text[len(_SQLITE_SCHEME):]
         if path.endswith("?mode=ro"):  # SQLite's own URI parameter: read, never write
             return DatabaseUrl("sqlite", _sqlite_location(path.removesuffix("?mode=ro")), True)
+        query = _QUERY.search(path)
+        if query:
+            raise ConfigError(
+                f"db: {text!r} asks for {query.group()!r}; "
+                f"the one query memlane reads is ?mode=ro ({_SQLITE_SCHEME}"
+                f"{path[:query.start()]}?mode=ro opens the file read-only)")
         return DatabaseUrl("sqlite", _sqlite_location(path))
     if "://" in text:
         raise ConfigError(f"db: unknown database URL scheme in {text!r}; pass a file path")
+    query = _QUERY.search(text)
+    if query:  # "memlane.db?mode=ro" made a file of that name and wrote to it (session 24)
+        raise ConfigError(
+            f"db: {text!r} is a file path followed by a "
+            f"URL query ({query.group()!r}), which only a URL has: write "
+            f"{_SQLITE_SCHEME}{text[:query.start()]}?mode=ro to open the file read-only")
     return DatabaseUrl("sqlite", _sqlite_location(text))
+
+
+_QUERY = re.compile(r"\?[A-Za-z_][\w.-]*=[^/\\]*$")
+"""A URL query at the end of a database location (``?mode=ro``, ``?cache=shared&x=1``): a
+file name may hold a ``?`` (``what?.db``), not one followed by ``name=value``."""
 
 
 def _check_postgres_url(url: str) -> None:

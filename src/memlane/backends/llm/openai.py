@@ -474,7 +474,7 @@ class OpenAIChat(PooledHTTP):
                         problem += f": {shown}"
                     if status in (400, 413, 422) and _TOO_LONG.search(text):
                         problem += (" (the request is longer than the model's context: lower "
-                                    "indexing.max_input_tokens or raise the server's context "
+                                    "memory.indexing.max_input_tokens or raise the server's context "
                                     "size)")
                     where = resp.headers.get("Location")
                     if 300 <= status < 400 and where:  # http -> https, a moved host: not followed
@@ -556,6 +556,6 @@ class OpenAIChat(PooledHTTP):
                 f"POST {self.url}: the answer was cut at the model's output limit "
                 f"(finish_reason='length') after {len(content):,} characters and is no "
                 "whole JSON; raise the server's output token limit or lower "
-                "indexing.max_input_tokens", reply=content[:2000],
+                "memory.indexing.max_input_tokens", reply=content[:2000],
             )
         return content

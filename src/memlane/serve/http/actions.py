@@ -301,7 +301,14 @@ def answer(request: Request, kind: str, inp: BaseModel) -> tuple[Any, dict[str, 
     The caller is authenticated here, in the handler's own worker thread: a request makes
     one hop to the thread pool, not two (a sync dependency would make its own)."""
     app = request.app
-    result, timings = run(app.state.memory, principal(request), kind, inp)
+    try:
+        result, timings = run(app.state.memory, principal(request), kind, inp)
+    except ValidationError as e:  # the field as the client wrote it: ttl_s, not ttl_seconds
+        head, _, rest = (e.field or "").partition(".")
+        alias = getattr(type(inp).model_fields.get(head), "alias", None)
+        if alias:
+            e.field = alias + ("." + rest if rest else "")
+        raise
     metrics = getattr(app.state, "metrics", None)
     if metrics is not None:
         if kind in ("memory.search", "memory.pack"):

@@ -17,7 +17,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from pydantic_core import PydanticCustomError
 
 from memlane.ingest.validate import INT64_MAX
-from memlane.types import DURABILITIES, ENGINE_LANES, KINDS, LANES, PRIVACIES, UPSERT_KINDS
+from memlane.types import (
+    DURABILITIES,
+    ENGINE_LANES,
+    KINDS,
+    LANES,
+    PRIVACIES,
+    SOURCES,
+    UPSERT_KINDS,
+)
 
 __all__ = [
     "AddInput", "CloseInput", "EmptyInput", "FactHistoryInput", "FactsInput", "GraphInput",
@@ -224,7 +232,7 @@ class UpsertInput(_In):
     durability: str = _one_of(DURABILITIES, "long")
     privacy: str = _one_of(PRIVACIES, "private")
     trust: float = Field(default=1.0, ge=0.0, le=1.0)
-    source: str | dict[str, Any] = "stated"
+    source: str | dict[str, Any] = _one_of(SOURCES, "stated")
     ttl_seconds: int | None = Field(default=None, gt=0, alias="ttl_s")
     topics: list[str | Topic] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)

@@ -333,7 +333,7 @@ def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int:
     budget = _int(form.get("budget", ""), "budget", mem.config.pack.budget, 16, MAX_BUDGET)
     pack = mem.pack(query, budget, scope=scope)
     if pack.id is None:
-        raise ValidationError("pack.journal is off in the configuration: packs are not "
+        raise ValidationError("memory.pack.journal is off in the configuration: packs are not "
                               "journaled, so the page cannot open this one", field="journal")
     return pack.id
 
