@@ -11,7 +11,6 @@ before, compute the session's keys again. Both stores.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -126,17 +125,11 @@ def test_sessions_indexed_before_are_keyed_again_by_the_migration(
     """A session the previous schema indexed (its turns keyed without the reply) is queued
     by the migration; the next index run writes the new keys, embedding nothing again. A
     session with no speaker stays indexed."""
-    from tests.store.test_upgrades import _apply_until, _migrate
+    from tests.store.test_upgrades import _apply_until, _connect, _migrate
 
     url = str(tmp_path / "old.db") if backend == "sqlite" else request.getfixturevalue("pg_url")
     _apply_until(backend, url, last, filler=0)  # sessions 1 and 2: no speakers
-    if backend == "sqlite":
-        con: Any = sqlite3.connect(url, isolation_level=None)
-    else:
-        import psycopg
-
-        con = psycopg.connect(url, autocommit=True)
-    q = "?" if backend == "sqlite" else "%s"
+    con, q = _connect(backend, url)
     con.execute("INSERT INTO sessions (id, scope, status, started_at, ended_at, message_count,"
                 " created_at, indexed_at) VALUES (3, 'chat', 'closed', 0, 20, 2, 0, 1)")
     for seq, (speaker, text) in enumerate([("Nate", PUP), ("Joanna", REPLY)], start=1):

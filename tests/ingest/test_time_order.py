@@ -133,7 +133,7 @@ def test_a_session_stored_in_arrival_order_is_put_in_time_order_by_the_migration
         request: pytest.FixtureRequest, tmp_path: Any, backend: str, last: str) -> None:
     """A session the previous schema numbered by arrival (a late message listed last, its turn
     too) is renumbered by time when the database migrates; the other rows are as they were."""
-    from tests.store.test_upgrades import _apply_until, _migrate
+    from tests.store.test_upgrades import _apply_until, _connect, _migrate
 
     if backend == "sqlite":
         url = str(tmp_path / "old.db")
@@ -141,15 +141,7 @@ def test_a_session_stored_in_arrival_order_is_put_in_time_order_by_the_migration
         url = request.getfixturevalue("pg_url")
     _apply_until(backend, url, last, filler=0)  # sessions 1 and 2, in time order
     rows = [(1, "first", 0.0), (2, "third", 20.0), (3, "second, delivered late", 10.0)]
-    if backend == "sqlite":
-        import sqlite3
-
-        con: Any = sqlite3.connect(url, isolation_level=None)
-    else:
-        import psycopg
-
-        con = psycopg.connect(url, autocommit=True)
-    q = "?" if backend == "sqlite" else "%s"
+    con, q = _connect(backend, url)
     con.execute("INSERT INTO sessions (id, scope, status, started_at, ended_at, message_count,"
                 " created_at) VALUES (3, 'carol', 'closed', 0, 20, 3, 0)")
     for seq, text, at in rows:

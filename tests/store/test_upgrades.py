@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from typing import Any
 
 import pytest
 
@@ -28,6 +29,16 @@ CHILD = "from memlane.serve.cli import main; main()"
 
 def _package(backend: str) -> str:
     return f"memlane.store.{backend}"
+
+
+def _connect(backend: str, url: str) -> tuple[Any, str]:
+    """An autocommit connection to the old database written by ``_apply_until``, and its
+    parameter placeholder (rows a test adds by hand in an older schema)."""
+    if backend == "sqlite":
+        return sqlite3.connect(url, isolation_level=None), "?"
+    import psycopg
+
+    return psycopg.connect(url, autocommit=True), "%s"
 
 
 def _apply_until(backend: str, url: str, last: str, filler: int = FILLER) -> None:
