@@ -201,3 +201,23 @@ def test_a_full_disk_under_the_output_is_one_line_and_exit_1(tmp_path, args):
     assert done.stderr.strip().splitlines()[-1] == (
         "Error: cannot write the output: No space left on device"), done.stderr
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+
+
+def test_index_says_when_a_backlog_was_summarized_in_several_processes(cli_run, tmp_path,
+                                                                       monkeypatch):
+    """``memlane index`` over 200+ sessions with ``indexing.jobs = 2`` started two processes
+    and said nothing of them (nor did ``IndexReport``): its line names them now."""
+    lines = []
+    for s in range(200):
+        for i, text in enumerate((f"I adopted a cat named Tom{s} and I love him.",
+                                  "What colour is he?", f"He is grey and {s % 9 + 1} years old.",
+                                  "A grey cat, lovely!")):
+            lines.append(json.dumps({"scope": "u", "role": ("user", "assistant")[i % 2],
+                                     "text": text, "at": f"2024-01-{s // 20 + 1:02d}T"
+                                     f"{s % 20:02d}:{i:02d}:00Z"}))
+    f = tmp_path / "backlog.jsonl"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    cli_run("import", str(f))
+    monkeypatch.setenv("MEMLANE_INDEXING_JOBS", "2")
+    out = cli_run("index").stdout
+    assert "summarized 200," in out and "(2 processes)" in out, out

@@ -318,7 +318,8 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
         echo(
             f"closed {report.sessions_closed} idle session(s); indexed {report.sessions_indexed} "
             f"session(s), {report.items_indexed} turn(s); summarized {report.sessions_summarized}, "
-            f"{report.sessions_skipped} too small for a summary, failed {report.sessions_failed}; "
+            f"{report.sessions_skipped} too small for a summary, failed {report.sessions_failed}"
+            f"{f' ({report.summary_jobs} processes)' if report.summary_jobs > 1 else ''}; "
             f"{report.seconds:.2f}s"
         )
         if report.sessions_leased and report.leased_until is not None:
