@@ -7,8 +7,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+import time
 
 import click
 import pytest
@@ -221,3 +223,30 @@ def test_index_says_when_a_backlog_was_summarized_in_several_processes(cli_run, 
     monkeypatch.setenv("MEMLANE_INDEXING_JOBS", "2")
     out = cli_run("index").stdout
     assert "summarized 200," in out and "(2 processes)" in out, out
+
+
+def test_the_worker_says_what_it_summarized(cli_run, tmp_path, monkeypatch):
+    """``memlane worker`` printed a run's closed and indexed sessions only: a run that
+    summarized sessions indexed before (a backlog, late messages) printed nothing."""
+    lines = [json.dumps({"scope": "u", "role": ("user", "assistant")[i % 2],
+                         "text": f"My sister Ana moved to Porto, message {i}.",
+                         "at": f"2024-01-01T10:{i:02d}:00Z"}) for i in range(4)]
+    (tmp_path / "one.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    cli_run("import", str(tmp_path / "one.jsonl"))
+    monkeypatch.setenv("MEMLANE_INDEXING_ENABLED", "false")
+    cli_run("index")  # indexed, not summarized
+    env = {**os.environ, "MEMLANE_INDEXING_ENABLED": "true", "PYTHONPATH": os.pathsep.join(
+        p for p in sys.path if p)}
+    worker = subprocess.Popen([sys.executable, "-m", "memlane", "--db", str(tmp_path / "cli.db"),
+                               "worker", "--poll", "0.2"], stderr=subprocess.PIPE, text=True,
+                              env=env, cwd=tmp_path)
+    try:
+        for _ in range(600):  # bounded: until the session is summarized (or a minute)
+            with contextlib.closing(sqlite3.connect(tmp_path / "cli.db")) as db:
+                if db.execute("select status from sessions").fetchone()[0] == "summarized":
+                    break
+            time.sleep(0.1)
+    finally:
+        worker.terminate()
+        _, said = worker.communicate(timeout=60)
+    assert "summarized 1," in said, said
