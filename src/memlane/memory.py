@@ -419,6 +419,7 @@ class Memory:
             sessions_leased=run.leased if run else 0,
             leased_until=(datetime.fromtimestamp(run.leased_until, UTC)
                           if run and run.leased_until else None),
+            summary_jobs=run.jobs if run else 1,
         )
 
     @validated

@@ -203,6 +203,9 @@ class IndexReport:
     lease ends."""
     leased_until: datetime | None = None
     """When the last of those leases ends."""
+    summary_jobs: int = 1
+    """Processes that summarized (``indexing.jobs`` for a backlog of the offline backend;
+    1: this process alone)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -19,7 +20,7 @@ from memlane.errors import ConfigError
 from memlane.index.indexer import index_pending
 from memlane.index.offline import OfflineIntelligence
 from memlane.index.pipeline import process_queue
-from memlane.index.pool import jobs_for, summary_pool
+from memlane.index.pool import SummaryPool, jobs_for, summary_pool
 from memlane.testing import memory
 
 KILL = "(this line kills the process that summarizes it)"
@@ -167,3 +168,15 @@ def test_a_main_script_without_its_guard_is_summarized_in_one_process(tmp_path):
         out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                              env=env, timeout=120, check=True).stdout
         assert out.split() == said, (guard, out)
+
+
+def test_ctrl_c_leaves_the_summarizing_processes_to_their_parent():
+    """Ctrl-C signals the terminal's whole process group: a child interrupted in its queue's
+    read printed a traceback and died (the pool broken); the parent alone stops the run."""
+    with SummaryPool(OfflineIntelligence(None), 1) as pool:
+        child = pool._pool.submit(os.getpid).result(timeout=120)
+        os.kill(child, signal.SIGINT)
+        time.sleep(1)  # the signal's delivery: an interrupted child would be gone by now
+        got = pool.submit("s", messages_of(_conversations()[0])).result(timeout=120)
+        assert got[0] == OfflineIntelligence(None).summarize("s", messages_of(_conversations()[0]))
+        assert pool._pool.submit(os.getpid).result(timeout=120) == child

@@ -7,8 +7,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+import time
 
 import click
 import pytest
@@ -201,3 +203,50 @@ def test_a_full_disk_under_the_output_is_one_line_and_exit_1(tmp_path, args):
     assert done.stderr.strip().splitlines()[-1] == (
         "Error: cannot write the output: No space left on device"), done.stderr
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+
+
+def test_index_says_when_a_backlog_was_summarized_in_several_processes(cli_run, tmp_path,
+                                                                       monkeypatch):
+    """``memlane index`` over 200+ sessions with ``indexing.jobs = 2`` started two processes
+    and said nothing of them (nor did ``IndexReport``): its line names them now."""
+    lines = []
+    for s in range(200):
+        for i, text in enumerate((f"I adopted a cat named Tom{s} and I love him.",
+                                  "What colour is he?", f"He is grey and {s % 9 + 1} years old.",
+                                  "A grey cat, lovely!")):
+            lines.append(json.dumps({"scope": "u", "role": ("user", "assistant")[i % 2],
+                                     "text": text, "at": f"2024-01-{s // 20 + 1:02d}T"
+                                     f"{s % 20:02d}:{i:02d}:00Z"}))
+    f = tmp_path / "backlog.jsonl"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    cli_run("import", str(f))
+    monkeypatch.setenv("MEMLANE_INDEXING_JOBS", "2")
+    out = cli_run("index").stdout
+    assert "summarized 200," in out and "(2 processes)" in out, out
+
+
+def test_the_worker_says_what_it_summarized(cli_run, tmp_path, monkeypatch):
+    """``memlane worker`` printed a run's closed and indexed sessions only: a run that
+    summarized sessions indexed before (a backlog, late messages) printed nothing."""
+    lines = [json.dumps({"scope": "u", "role": ("user", "assistant")[i % 2],
+                         "text": f"My sister Ana moved to Porto, message {i}.",
+                         "at": f"2024-01-01T10:{i:02d}:00Z"}) for i in range(4)]
+    (tmp_path / "one.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    cli_run("import", str(tmp_path / "one.jsonl"))
+    monkeypatch.setenv("MEMLANE_INDEXING_ENABLED", "false")
+    cli_run("index")  # indexed, not summarized
+    env = {**os.environ, "MEMLANE_INDEXING_ENABLED": "true", "PYTHONPATH": os.pathsep.join(
+        p for p in sys.path if p)}
+    worker = subprocess.Popen([sys.executable, "-m", "memlane", "--db", str(tmp_path / "cli.db"),
+                               "worker", "--poll", "0.2"], stderr=subprocess.PIPE, text=True,
+                              env=env, cwd=tmp_path)
+    try:
+        for _ in range(600):  # bounded: until the session is summarized (or a minute)
+            with contextlib.closing(sqlite3.connect(tmp_path / "cli.db")) as db:
+                if db.execute("select status from sessions").fetchone()[0] == "summarized":
+                    break
+            time.sleep(0.1)
+    finally:
+        worker.terminate()
+        _, said = worker.communicate(timeout=60)
+    assert "summarized 1," in said, said

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import pickle
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -64,6 +65,9 @@ _backend: Any = None  # a child's backend, set once by ``_start``
 
 def _start(backend: Any) -> None:
     global _backend
+    # Ctrl-C reaches the terminal's whole process group: the parent stops the run and ends
+    # the pool; a child interrupted in its queue's read printed a traceback each and died
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _backend = backend
 
 

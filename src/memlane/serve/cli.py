@@ -318,7 +318,8 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
         echo(
             f"closed {report.sessions_closed} idle session(s); indexed {report.sessions_indexed} "
             f"session(s), {report.items_indexed} turn(s); summarized {report.sessions_summarized}, "
-            f"{report.sessions_skipped} too small for a summary, failed {report.sessions_failed}; "
+            f"{report.sessions_skipped} too small for a summary, failed {report.sessions_failed}"
+            f"{f' ({report.summary_jobs} processes)' if report.summary_jobs > 1 else ''}; "
             f"{report.seconds:.2f}s"
         )
         if report.sessions_leased and report.leased_until is not None:
@@ -341,9 +342,12 @@ def worker(ctx: click.Context, poll: float) -> None:
     mem = _memory(ctx)
 
     def report(r: Any) -> None:
-        if r.sessions_indexed or r.sessions_closed:
+        # a run that only summarized (sessions indexed before, late messages) said nothing
+        if r.sessions_indexed or r.sessions_closed or r.sessions_summarized or r.sessions_failed:
+            jobs = f" ({r.summary_jobs} processes)" if r.summary_jobs > 1 else ""
             echo(f"closed {r.sessions_closed}, indexed {r.sessions_indexed} session(s) / "
-                       f"{r.items_indexed} item(s)", err=True)
+                 f"{r.items_indexed} item(s), summarized {r.sessions_summarized}{jobs}, "
+                 f"failed {r.sessions_failed}", err=True)
 
     w = IndexWorker(mem.background_index, poll_seconds=poll, on_report=report,
                     redact=mem._redact_text, **mem._worker_backoff())
