@@ -126,7 +126,7 @@ def test_a_run_below_the_backlog_stays_in_one_process(tmp_path):
 
 
 def test_jobs_setting():
-    assert load_config(None, environ={}).indexing.jobs == 0
+    assert load_config(None, environ={}).indexing.jobs == 1  # off unless asked for
     assert jobs_for(0) >= 1 and jobs_for(3) == 3
     assert load_config(None, environ={"MEMLANE_INDEXING_JOBS": "2"}).indexing.jobs == 2
     for bad in (-1, 65):

@@ -38,7 +38,7 @@ __all__ = ["MAX_AUTO_JOBS", "POOL_MIN_SESSIONS", "SummaryPool", "cores", "jobs_f
 log = logging.getLogger("memlane.index")
 
 MAX_AUTO_JOBS = 4
-"""``indexing.jobs = 0`` (the default) takes the usable cores, at most this many (each
+"""``indexing.jobs = 0`` (1 is the default) takes the usable cores, at most this many (each
 process holds about 140 MB: the embedder's table and the sentence model)."""
 
 POOL_MIN_SESSIONS = 200
