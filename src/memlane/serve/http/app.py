@@ -258,6 +258,13 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         threads = cfg.threads or THREADS_BY_STORE.get(mem.store.backend, 40)
+        if cfg.db_connections:
+            # every thread of the loop's pool counts: anyio's default limiter (the routes
+            # that are plain functions, stream polls, MCP tools, the inspector) is the cap,
+            # and an action holds a token of it as well as of its read or write limiter
+            threads = min(threads, cfg.db_connections)
+            app.state.connections = anyio.to_thread.current_default_thread_limiter()
+            app.state.connections.total_tokens = cfg.db_connections
         app.state.limiters = (anyio.CapacityLimiter(threads), anyio.CapacityLimiter(threads))
         if worker:
             mem.start_worker(poll_seconds=cfg.worker_poll_seconds)
@@ -286,6 +293,7 @@ def create_app(
     app.state.limiter = RateLimiter(cfg.rate_limit, cfg.rate_burst)
     app.state.keys = KeyCache(cfg.key_cache_seconds)
     app.state.stopping = threading.Event()
+    app.state.connections = None
     app.state.touched = {}
     app.state.touch_lock = threading.Lock()
     errors.install(app)

@@ -145,6 +145,13 @@ def from_pydantic(errors: Sequence[Any], prefix: str = "") -> ApiError:
     return ApiError(422, "invalid_request", f"{field or 'request'}: {msg}{more}", field)
 
 
+RETRY_AFTER = 1
+"""Seconds a 503 of the database asks a client to wait (``Retry-After``): an outage, a
+restart, a server with every connection taken, a connection lost in the middle of a call."""
+_FULL = ("too many clients", "too many connections", "remaining connection slots")
+"""PostgreSQL's words for a server (or a role's, a database's limit) with no connection left."""
+
+
 def _memlane(exc: Exception) -> ApiError:
     if isinstance(exc, ConflictError):
         return ApiError(409, "conflict", str(exc), exc.field)
@@ -157,7 +164,12 @@ def _memlane(exc: Exception) -> ApiError:
         return ApiError(400, "invalid", str(exc), field)
     if isinstance(exc, StoreError):
         log.error("database error: %s", exc)
-        return ApiError(503, "unavailable", f"the database failed: {exc}")
+        full = any(words in str(exc) for words in _FULL)
+        hint = (" (the PostgreSQL server's max_connections is reached: a memlane serve process "
+                "holds up to serve.db_connections of them for its requests; retry, or lower "
+                "serve.db_connections)") if full else ""
+        return ApiError(503, "unavailable", f"the database failed: {exc}{hint}",
+                        headers={"Retry-After": str(RETRY_AFTER)})
     if isinstance(exc, BackendError):
         return ApiError(502, "backend_error", str(exc))
     raise exc

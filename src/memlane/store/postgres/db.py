@@ -236,7 +236,10 @@ class Database:
         if self.tracer is not None:
             self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)
         with translate("query failed"):
-            return self.conn.execute(sql, params, binary=binary)
+            cur = self.conn.execute(sql, params, binary=binary)
+        if not getattr(self._local, "depth", 0):
+            self._local.alone = getattr(self._local, "alone", 0) + 1
+        return cur
 
     def executemany(self, sql: Any, rows: Any) -> Cursor:
         if self.tracer is not None:
@@ -244,7 +247,9 @@ class Database:
         with translate("query failed"):
             cur = self.conn.cursor()
             cur.executemany(sql, rows)
-            return cur
+        if not getattr(self._local, "depth", 0):
+            self._local.alone = getattr(self._local, "alone", 0) + 1
+        return cur
 
     @property
     def in_transaction(self) -> bool:
@@ -270,6 +275,8 @@ class Database:
         except BaseException as e:
             self._local.depth -= 1
             self._local.locks = set()  # a rolled-back savepoint released its locks
+            if isinstance(e, StoreError):
+                e.rolled_back = True
             tx.__exit__(type(e), e, e.__traceback__)
             raise
         self._local.depth -= 1
@@ -277,6 +284,31 @@ class Database:
             self._local.locks = set()
         with translate("commit"):
             tx.__exit__(None, None, None)
+        if not self._local.depth:
+            self._local.commits = getattr(self._local, "commits", 0) + 1
+
+    def progress(self) -> tuple[int, int]:
+        """``(transactions committed, statements run outside a transaction)`` by this
+        thread, to compare before and after a call (``PostgresStore.may_run_again``)."""
+        return int(getattr(self._local, "commits", 0)), int(getattr(self._local, "alone", 0))
+
+    def lost(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is this thread's connection lost in the middle of a call (the
+        server ended it: ``pg_terminate_backend``, a restart, a crash; or the network
+        failed), not a refused connection or an error of the statement. The next call
+        reconnects (``conn``)."""
+        slot: _Slot | None = getattr(self._local, "slot", None)
+        return (isinstance(exc, StoreError) and isinstance(exc.__cause__, psycopg.OperationalError)
+                and not str(exc).startswith("connecting to ") and slot is not None
+                and (slot.conn.broken or slot.conn.closed))
+
+    @staticmethod
+    def ended_before_commit(exc: BaseException) -> bool:
+        """Whether the server ended the failing statement's connection itself, with its
+        reason (``pg_terminate_backend``, a fast shutdown: 57P01; a crash of another
+        backend: 57P02): it aborts the transaction it was in, so nothing of it committed.
+        A connection that merely broke says nothing of the kind."""
+        return getattr(exc.__cause__, "sqlstate", None) in ("57P01", "57P02")
 
     def xact_lock(self, space: int, key: str) -> None:
         """``pg_advisory_xact_lock(space, hashtext(key))``, once per transaction.
