@@ -177,3 +177,26 @@ def test_every_key_on_the_surfaces_the_document_does_not_describe(
         assert r.status_code == 303, r.text[:300]  # the form itself works: the refusals meant it
     with pytest.raises(NotFoundError):
         service.mem.store.get_fact(fact_id)
+
+
+def test_over_the_rate_every_surface_says_when_to_come_back(tmp_path: Any) -> None:
+    """``serve.rate_limit`` on the surfaces the document does not describe: 429 with
+    ``Retry-After`` (the inspector's page of the 429 had none)."""
+    from memlane.serve.http import create_app
+    from memlane.serve.keys import create_key
+    from memlane.testing import memory
+    from memlane.testing.http import serving
+
+    mem = memory(tmp_path / "limited.db", serve={"rate_limit": 0.001, "rate_burst": 1})
+    try:
+        key = create_key(mem.store, "*").key
+        with serving(create_app(mem)) as url, httpx.Client(
+                base_url=url, timeout=30, headers={"Authorization": f"Bearer {key}"}) as c:
+            assert c.get("/v1/stats").status_code == 200  # the one request of the burst
+            for method, path in [("GET", "/ui/"), ("GET", "/ui/health"), ("GET", "/metrics"),
+                                 ("GET", "/state/memory?scope=a"), ("POST", "/mcp")]:
+                r = c.request(method, path, json={} if method == "POST" else None)
+                assert r.status_code == 429, (path, r.status_code)
+                assert int(r.headers["retry-after"]) >= 1, (path, dict(r.headers))
+    finally:
+        mem.close()
