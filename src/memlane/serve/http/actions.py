@@ -322,6 +322,8 @@ def answer(request: Request, kind: str, inp: BaseModel) -> tuple[Any, dict[str, 
         if alias:
             e.field = alias + ("." + rest if rest else "")
         raise
+    finally:
+        app.state.memory.store.release_if_crowded()  # this thread is going idle
     metrics = getattr(app.state, "metrics", None)
     if metrics is not None:
         if kind in ("memory.search", "memory.pack"):

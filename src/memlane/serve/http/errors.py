@@ -148,8 +148,6 @@ def from_pydantic(errors: Sequence[Any], prefix: str = "") -> ApiError:
 RETRY_AFTER = 1
 """Seconds a 503 of the database asks a client to wait (``Retry-After``): an outage, a
 restart, a server with every connection taken, a connection lost in the middle of a call."""
-_FULL = ("too many clients", "too many connections", "remaining connection slots")
-"""PostgreSQL's words for a server (or a role's, a database's limit) with no connection left."""
 
 
 def _memlane(exc: Exception) -> ApiError:
@@ -164,10 +162,9 @@ def _memlane(exc: Exception) -> ApiError:
         return ApiError(400, "invalid", str(exc), field)
     if isinstance(exc, StoreError):
         log.error("database error: %s", exc)
-        full = any(words in str(exc) for words in _FULL)
         hint = (" (the PostgreSQL server's max_connections is reached: a memlane serve process "
                 "holds up to serve.db_connections of them for its requests; retry, or lower "
-                "serve.db_connections)") if full else ""
+                "serve.db_connections)") if exc.full else ""
         return ApiError(503, "unavailable", f"the database failed: {exc}{hint}",
                         headers={"Retry-After": str(RETRY_AFTER)})
     if isinstance(exc, BackendError):

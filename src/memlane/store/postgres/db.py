@@ -91,6 +91,11 @@ def translate(what: str, dsn: str | None = None) -> Iterator[None]:
 
 
 _PACKAGE = "memlane.store.postgres"
+_FULL = ("too many clients", "too many connections", "remaining connection slots")
+"""PostgreSQL's words for a server (or a role's, a database's limit) with no connection left."""
+CROWDED_SECONDS = 10.0
+"""How long after a connection refused for want of slots ``release_if_crowded`` gives
+connections back (anyio ends an idle worker thread, and so its connection, after 10 s)."""
 
 
 def _gone(conn: psycopg.Connection[Any]) -> bool:
@@ -154,6 +159,7 @@ class Database:
         self._lock = threading.Lock()
         self._pid = os.getpid()
         self._closed = False
+        self._full_at = -CROWDED_SECONDS  # when a connection was last refused as over the limit
         try:
             self.migrate()
         except StoreError as e:
@@ -189,12 +195,18 @@ class Database:
             conn.close()
             conn = None
         if conn is None:
-            with translate(f"connecting to {self.url}", self.dsn):
-                conn = psycopg.connect(
-                    self.dsn, autocommit=True, connect_timeout=15, application_name="memlane"
-                )
-                for sql in _SESSION_SETTINGS:
-                    conn.execute(sql)
+            try:
+                with translate(f"connecting to {self.url}", self.dsn):
+                    conn = psycopg.connect(
+                        self.dsn, autocommit=True, connect_timeout=15, application_name="memlane"
+                    )
+                    for sql in _SESSION_SETTINGS:
+                        conn.execute(sql)
+            except StoreError as e:
+                if any(words in str(e) for words in _FULL):
+                    e.full = True
+                    self._full_at = time.monotonic()
+                raise
             conn.adapters.register_dumper(Vector, _VectorDumper)
             slot = _Slot(conn)
             self._local.slot = slot
@@ -286,6 +298,19 @@ class Database:
             tx.__exit__(None, None, None)
         if not self._local.depth:
             self._local.commits = getattr(self._local, "commits", 0) + 1
+
+    def release_if_crowded(self) -> None:
+        """Close this thread's connection if the server refused one of this database's for
+        want of slots in the last ``CROWDED_SECONDS`` (and the thread is between
+        transactions): a caller whose thread is going idle gives its slot back, instead of
+        keeping it until the thread ends (anyio: 10 idle seconds), during which the
+        process's own idle threads held every slot and its requests were refused."""
+        if time.monotonic() - self._full_at > CROWDED_SECONDS or self.in_transaction:
+            return
+        slot: _Slot | None = getattr(self._local, "slot", None)
+        if slot is not None:
+            self._local.slot = None
+            slot.conn.close()
 
     def progress(self) -> tuple[int, int]:
         """``(transactions committed, statements run outside a transaction)`` by this

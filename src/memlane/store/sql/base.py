@@ -118,6 +118,11 @@ class SqlStore:
     def pending_migrations(self) -> list[str]:
         return self.db.pending()
 
+    def release_if_crowded(self) -> None:
+        """Give this thread's connection back if the server has been refusing connections
+        for want of slots (a caller whose thread goes idle calls it). Here nothing: a SQLite
+        file has no such limit."""
+
     def progress(self) -> Any:
         """What this thread has done to the database so far, for ``may_run_again`` (None:
         not counted)."""
