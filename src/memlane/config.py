@@ -457,6 +457,12 @@ class ServeConfig:
     key_cache_seconds: float = 1.0
     """How long a process trusts an API key it looked up (0: look it up on every request).
     A revoked key is refused by every process at most this long after the revocation."""
+    db_connections: int = 0
+    """Threads a process runs requests in at once, every route together (reads, writes,
+    live-stream polls, the inspector, MCP, ``/metrics``); the rest wait in the event loop.
+    On PostgreSQL each such thread holds a connection, so this caps the connections a
+    process opens for requests (its index worker adds one or two). 0 = no cap of its own:
+    up to 2 × ``threads`` + 40."""
 
     def __post_init__(self) -> None:
         _check(bool(self.host.strip()), "memory.serve.host", "must not be empty")
@@ -471,6 +477,8 @@ class ServeConfig:
         _check(self.shutdown_seconds > 0, "memory.serve.shutdown_seconds", "must be > 0")
         _check(self.threads >= 0, "memory.serve.threads", "must be >= 0 (0 = by store)")
         _check(self.key_cache_seconds >= 0, "memory.serve.key_cache_seconds", "must be >= 0 (0 = no cache)")
+        _check(0 <= self.db_connections <= 10_000, "memory.serve.db_connections",
+               "must be from 0 to 10000 (0 = no cap)")
 
 
 MAX_TIMEOUT = 86_400.0

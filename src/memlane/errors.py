@@ -80,6 +80,13 @@ class ResetRequired(MemlaneError):
 class StoreError(MemlaneError):
     """The database failed; the driver's exception is chained as ``__cause__``."""
 
+    full: bool = False
+    """A connection was refused because the server had none left (PostgreSQL's
+    ``max_connections``, or a role's or database's connection limit)."""
+    rolled_back: bool = False
+    """Raised inside a transaction, which did not commit (set by the PostgreSQL store as it
+    leaves the transaction): if the connection was lost, the server rolled it back."""
+
 
 class MigrationError(StoreError):
     """Schema migrations could not be applied or were edited after release."""

@@ -12,6 +12,7 @@ key never learns what exists in another tenant's scopes.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ import anyio
 from fastapi import Body, FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from memlane.errors import NotFoundError, ValidationError
+from memlane.errors import NotFoundError, StoreError, ValidationError
 from memlane.memory import Memory
 from memlane.serve.http import models as m
 from memlane.serve.http.auth import Principal, principal
@@ -31,6 +32,8 @@ from memlane.serve.paging import fact_page
 from memlane.serve.render import hit_dict, message_dict, nothing_note, session_dict, to_plain
 
 __all__ = ["ACTIONS", "Action", "answer", "answer_in_thread", "mount", "run", "server_timing"]
+
+log = logging.getLogger("memlane.serve")
 
 Handler = Callable[[Any, Principal, Any, dict[str, float]], Any]
 
@@ -285,8 +288,18 @@ def run(mem: Memory, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, di
                        "memory (use a key created without --read-only)", "Authorization")
     timings: dict[str, float] = {}
     started = time.perf_counter()
+    progress = mem.store.progress()
     try:
-        result = act.handler(mem, who, inp, timings)
+        try:
+            result = act.handler(mem, who, inp, timings)
+        except StoreError as e:
+            # a connection the server ended mid-call (a restart, pg_terminate_backend, a
+            # pooler): run it once more on a new one if that cannot do anything twice
+            if not mem.store.may_run_again(e, progress, write=act.write):
+                raise
+            log.warning("%s: the database connection was lost (%s); running it again", kind, e)
+            timings.clear()
+            result = act.handler(mem, who, inp, timings)
     except (ApiError, NotFoundError) as e:
         _name_the_address(e, inp)
         raise
@@ -309,6 +322,8 @@ def answer(request: Request, kind: str, inp: BaseModel) -> tuple[Any, dict[str, 
         if alias:
             e.field = alias + ("." + rest if rest else "")
         raise
+    finally:
+        app.state.memory.store.release_if_crowded()  # this thread is going idle
     metrics = getattr(app.state, "metrics", None)
     if metrics is not None:
         if kind in ("memory.search", "memory.pack"):
@@ -323,10 +338,15 @@ async def answer_in_thread(request: Request, kind: str,
     """``answer`` in a worker thread, holding a token of the app's read or write limiter
     (``serve.threads`` each): requests beyond them wait in the event loop, not in threads
     contending for the interpreter. Reads never queue behind writers waiting for the
-    database."""
+    database. With ``serve.db_connections`` set, it holds a token of the thread pool's own
+    limiter too (``app.state.connections``), so that every thread of the process counts."""
     limiters = getattr(request.app.state, "limiters", None)
     limiter = None if limiters is None else limiters[1 if ACTIONS[kind].write else 0]
-    return await anyio.to_thread.run_sync(answer, request, kind, inp, limiter=limiter)
+    cap = getattr(request.app.state, "connections", None)  # serve.db_connections
+    if cap is None:
+        return await anyio.to_thread.run_sync(answer, request, kind, inp, limiter=limiter)
+    async with cap:
+        return await anyio.to_thread.run_sync(answer, request, kind, inp, limiter=limiter)
 
 
 def server_timing(timings: dict[str, float]) -> str:

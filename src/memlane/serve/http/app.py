@@ -136,7 +136,9 @@ def _not_utf8(scope: Scope) -> tuple[str, str] | None:
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413, by Content-Length or as read."""
+    """Refuse request bodies over ``limit`` bytes with 413, by Content-Length (``field``
+    ``Content-Length``) or as read (``field`` ``body``: a chunked body, or one longer than
+    it declared)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -148,7 +150,7 @@ class BodyLimit:
             return
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and value.isdigit() and int(value) > self.limit:
-                await self._refuse(send)
+                await self._refuse(send, f"Content-Length is {int(value)}", "Content-Length")
                 return
         seen = 0
         over = False
@@ -171,7 +173,7 @@ class BodyLimit:
             if over:
                 if not refused:
                     refused = True
-                    await self._refuse(send)
+                    await self._refuse(send, f"{seen} bytes were sent", "body")
                 return
             await send(message)
 
@@ -180,12 +182,13 @@ class BodyLimit:
         except _TooLarge:
             if not refused:
                 refused = True
-                await self._refuse(send)
+                await self._refuse(send, f"{seen} bytes were sent", "body")
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, send: Send, why: str, field: str) -> None:
         response = JSONResponse(
-            error_body("too_large", f"request body over {self.limit} bytes "
-                       "(serve.max_body_bytes); send smaller batches"), status_code=413)
+            error_body("too_large", f"{field}: request body over {self.limit} bytes "
+                       f"(serve.max_body_bytes; {why}); send smaller batches", field),
+            status_code=413)
         await response({"type": "http"}, _no_receive, send)
 
 
@@ -255,6 +258,13 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         threads = cfg.threads or THREADS_BY_STORE.get(mem.store.backend, 40)
+        if cfg.db_connections:
+            # every thread of the loop's pool counts: anyio's default limiter (the routes
+            # that are plain functions, stream polls, MCP tools, the inspector) is the cap,
+            # and an action holds a token of it as well as of its read or write limiter
+            threads = min(threads, cfg.db_connections)
+            app.state.connections = anyio.to_thread.current_default_thread_limiter()
+            app.state.connections.total_tokens = cfg.db_connections
         app.state.limiters = (anyio.CapacityLimiter(threads), anyio.CapacityLimiter(threads))
         if worker:
             mem.start_worker(poll_seconds=cfg.worker_poll_seconds)
@@ -283,6 +293,7 @@ def create_app(
     app.state.limiter = RateLimiter(cfg.rate_limit, cfg.rate_burst)
     app.state.keys = KeyCache(cfg.key_cache_seconds)
     app.state.stopping = threading.Event()
+    app.state.connections = None
     app.state.touched = {}
     app.state.touch_lock = threading.Lock()
     errors.install(app)

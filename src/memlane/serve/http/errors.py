@@ -145,6 +145,11 @@ def from_pydantic(errors: Sequence[Any], prefix: str = "") -> ApiError:
     return ApiError(422, "invalid_request", f"{field or 'request'}: {msg}{more}", field)
 
 
+RETRY_AFTER = 1
+"""Seconds a 503 of the database asks a client to wait (``Retry-After``): an outage, a
+restart, a server with every connection taken, a connection lost in the middle of a call."""
+
+
 def _memlane(exc: Exception) -> ApiError:
     if isinstance(exc, ConflictError):
         return ApiError(409, "conflict", str(exc), exc.field)
@@ -157,7 +162,11 @@ def _memlane(exc: Exception) -> ApiError:
         return ApiError(400, "invalid", str(exc), field)
     if isinstance(exc, StoreError):
         log.error("database error: %s", exc)
-        return ApiError(503, "unavailable", f"the database failed: {exc}")
+        hint = (" (the PostgreSQL server's max_connections is reached: a memlane serve process "
+                "holds up to serve.db_connections of them for its requests; retry, or lower "
+                "serve.db_connections)") if exc.full else ""
+        return ApiError(503, "unavailable", f"the database failed: {exc}{hint}",
+                        headers={"Retry-After": str(RETRY_AFTER)})
     if isinstance(exc, BackendError):
         return ApiError(502, "backend_error", str(exc))
     raise exc
@@ -233,6 +242,59 @@ def _why_unparsed(body: bytes) -> str:
     return "nested too deeply (arrays or objects inside one another past the parser's limit)"
 
 
+_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+_SHOWN = 200
+"""Characters of a request's path an error message repeats (a path may be kilobytes)."""
+
+
+def _shown_path(path: str) -> str:
+    """``path`` as an error message quotes it: at most ``_SHOWN`` characters."""
+    return path if len(path) <= _SHOWN else path[:_SHOWN] + f"… ({len(path)} characters)"
+
+
+_ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def _allowed(request: Request) -> list[str]:
+    """The methods a route of the request's path takes: each one asked of the router.
+
+    Starlette's 405 names the methods of the first route whose path matches: ``POST
+    /v1/sessions/1`` said ``Allow: GET``, though ``DELETE`` is a route of that path too. HEAD
+    is answered wherever GET is (``app.HeadAsGet``), but on the live stream and ``/mcp``."""
+    from starlette.routing import Match
+
+    from memlane.serve.http.app import HeadAsGet
+
+    path = request.scope.get("path", "")
+    probe = {"type": "http", "path": path, "root_path": request.scope.get("root_path", ""),
+             "headers": []}
+    methods = [m for m in _ORDER if any(
+        route.matches({**probe, "method": m})[0] == Match.FULL
+        for route in request.app.router.routes)]
+    if "GET" in methods and "HEAD" not in methods and not path.startswith(HeadAsGet.SKIP):
+        methods.insert(1, "HEAD")
+    return methods
+
+
+def _refusal(request: Request, status: int, detail: Any,
+             headers: dict[str, str] | None) -> tuple[str, str, str | None]:
+    """``(code, message, field)`` of an HTTP error the router raised.
+
+    An unknown route and a wrong method answered "Not Found" and "Method Not Allowed" with
+    ``field`` null, where every other 4xx names what was wrong: they name the ``path`` (and
+    where the routes are listed) and the ``method`` (and the ones the route takes, as
+    ``Allow`` does)."""
+    method, path = request.method, _shown_path(request.url.path)
+    if status == 404:
+        return ("not_found", f"path: no route {method} {path} (the routes are listed at "
+                "/openapi.json)", "path")
+    if status == 405:
+        allowed = (headers or {}).get("Allow") or "none"
+        return ("method_not_allowed", f"method: {method} is not allowed on {path} "
+                f"(it takes {allowed})", "method")
+    return _CODES.get(status, "http_error"), str(detail) if detail else "error", None
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers that give every error the JSON shape."""
 
@@ -272,10 +334,12 @@ def install(app: FastAPI) -> None:
                    else "it could not be read whole")
             return ApiError(422, "invalid_request",
                             "request: the body is not valid JSON: " + why).response()
-        codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
-        message = str(exc.detail) if exc.detail else "error"
-        return JSONResponse(error_body(codes.get(exc.status_code, "http_error"), message),
-                            status_code=exc.status_code, headers=getattr(exc, "headers", None))
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:
+            headers = {**(headers or {}), "Allow": ", ".join(_allowed(request))}
+        code, message, field = _refusal(request, exc.status_code, exc.detail, headers)
+        return JSONResponse(error_body(code, message, field), status_code=exc.status_code,
+                            headers=headers)
 
     async def internal(_: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error", exc_info=exc)

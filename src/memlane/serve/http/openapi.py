@@ -49,13 +49,14 @@ _WHY = {
          "write with a read-only key",
     404: "the object addressed does not exist, or lives in a scope the key does not hold",
     409: "a message id or item already stored (field names it)",
-    413: "a body over serve.max_body_bytes",
+    413: "a body over serve.max_body_bytes (field: Content-Length, or body when sent "
+         "without one)",
     422: "a request that does not match its schema, or a query parameter the route does "
          "not take (field names it)",
     429: "over serve.rate_limit (Retry-After says when to try again)",
     501: "the live stream is not available on this store",
     502: "the embedder or LLM backend failed",
-    503: "the database failed",
+    503: "the database failed (Retry-After says when to try again)",
 }
 
 _OPEN = {"/healthz", "/readyz"}

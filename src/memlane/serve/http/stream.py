@@ -21,6 +21,7 @@ the service shuts down.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -29,13 +30,15 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.types import Receive, Scope, Send
 
-from memlane.errors import ResetRequired
+from memlane.errors import ResetRequired, StoreError
 from memlane.ingest.validate import check_scope
 from memlane.serve import live
 from memlane.serve.http.auth import Principal, _resolve, principal
 from memlane.serve.http.errors import ApiError, KnownQuery
 
 __all__ = ["mount", "note_transport"]
+
+log = logging.getLogger("memlane.serve")
 
 _BATCH = 500
 _MARK_POLLS = 30
@@ -104,12 +107,16 @@ def mount(app: FastAPI) -> None:
             for event in opening:
                 yield event
             told, quiet = cursor, 0  # the last id the client holds; polls since an event
+            failing = False  # the database failed the last poll
             while not (app.state.stopping.is_set() or shutdown.is_set()):
                 if await request.is_disconnected():
                     return
                 try:
                     got = await anyio.to_thread.run_sync(_poll_while_allowed, request, store,
                                                          scope, cursor)
+                    if failing:
+                        log.warning("live stream of scope %r: the database answers again", scope)
+                        failing = False
                 except _Revoked:
                     return  # the reconnect gets its 401 (an EventSource then stops)
                 except ResetRequired as e:  # the log was trimmed under us: start over
@@ -117,6 +124,17 @@ def mount(app: FastAPI) -> None:
                     head, state = await anyio.to_thread.run_sync(live.snapshot, store, scope)
                     yield ServerSentEvent(_dumps(state), event="snapshot", id=str(head))
                     told = cursor = head
+                    continue
+                except StoreError as e:
+                    # an outage, a restart: a poll is a read at a cursor, so the stream keeps
+                    # its client and reads from the same cursor at the next poll (it was cut
+                    # mid-response, and an EventSource answered 503 on reconnecting stops)
+                    if not failing:
+                        log.warning("live stream of scope %r: the database failed (%s); "
+                                    "polling again every %gs", scope, e, poll_seconds)
+                    failing = True
+                    with anyio.move_on_after(poll_seconds):
+                        await shutdown.wait()
                     continue
                 for change in got.changes:
                     yield _patch_event(change)

@@ -91,6 +91,11 @@ def translate(what: str, dsn: str | None = None) -> Iterator[None]:
 
 
 _PACKAGE = "memlane.store.postgres"
+_FULL = ("too many clients", "too many connections", "remaining connection slots")
+"""PostgreSQL's words for a server (or a role's, a database's limit) with no connection left."""
+CROWDED_SECONDS = 10.0
+"""How long after a connection refused for want of slots ``release_if_crowded`` gives
+connections back (anyio ends an idle worker thread, and so its connection, after 10 s)."""
 
 
 def _gone(conn: psycopg.Connection[Any]) -> bool:
@@ -154,6 +159,7 @@ class Database:
         self._lock = threading.Lock()
         self._pid = os.getpid()
         self._closed = False
+        self._full_at = -CROWDED_SECONDS  # when a connection was last refused as over the limit
         try:
             self.migrate()
         except StoreError as e:
@@ -189,12 +195,18 @@ class Database:
             conn.close()
             conn = None
         if conn is None:
-            with translate(f"connecting to {self.url}", self.dsn):
-                conn = psycopg.connect(
-                    self.dsn, autocommit=True, connect_timeout=15, application_name="memlane"
-                )
-                for sql in _SESSION_SETTINGS:
-                    conn.execute(sql)
+            try:
+                with translate(f"connecting to {self.url}", self.dsn):
+                    conn = psycopg.connect(
+                        self.dsn, autocommit=True, connect_timeout=15, application_name="memlane"
+                    )
+                    for sql in _SESSION_SETTINGS:
+                        conn.execute(sql)
+            except StoreError as e:
+                if any(words in str(e) for words in _FULL):
+                    e.full = True
+                    self._full_at = time.monotonic()
+                raise
             conn.adapters.register_dumper(Vector, _VectorDumper)
             slot = _Slot(conn)
             self._local.slot = slot
@@ -236,7 +248,10 @@ class Database:
         if self.tracer is not None:
             self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)
         with translate("query failed"):
-            return self.conn.execute(sql, params, binary=binary)
+            cur = self.conn.execute(sql, params, binary=binary)
+        if not getattr(self._local, "depth", 0):
+            self._local.alone = getattr(self._local, "alone", 0) + 1
+        return cur
 
     def executemany(self, sql: Any, rows: Any) -> Cursor:
         if self.tracer is not None:
@@ -244,7 +259,9 @@ class Database:
         with translate("query failed"):
             cur = self.conn.cursor()
             cur.executemany(sql, rows)
-            return cur
+        if not getattr(self._local, "depth", 0):
+            self._local.alone = getattr(self._local, "alone", 0) + 1
+        return cur
 
     @property
     def in_transaction(self) -> bool:
@@ -270,6 +287,8 @@ class Database:
         except BaseException as e:
             self._local.depth -= 1
             self._local.locks = set()  # a rolled-back savepoint released its locks
+            if isinstance(e, StoreError):
+                e.rolled_back = True
             tx.__exit__(type(e), e, e.__traceback__)
             raise
         self._local.depth -= 1
@@ -277,6 +296,44 @@ class Database:
             self._local.locks = set()
         with translate("commit"):
             tx.__exit__(None, None, None)
+        if not self._local.depth:
+            self._local.commits = getattr(self._local, "commits", 0) + 1
+
+    def release_if_crowded(self) -> None:
+        """Close this thread's connection if the server refused one of this database's for
+        want of slots in the last ``CROWDED_SECONDS`` (and the thread is between
+        transactions): a caller whose thread is going idle gives its slot back, instead of
+        keeping it until the thread ends (anyio: 10 idle seconds), during which the
+        process's own idle threads held every slot and its requests were refused."""
+        if time.monotonic() - self._full_at > CROWDED_SECONDS or self.in_transaction:
+            return
+        slot: _Slot | None = getattr(self._local, "slot", None)
+        if slot is not None:
+            self._local.slot = None
+            slot.conn.close()
+
+    def progress(self) -> tuple[int, int]:
+        """``(transactions committed, statements run outside a transaction)`` by this
+        thread, to compare before and after a call (``PostgresStore.may_run_again``)."""
+        return int(getattr(self._local, "commits", 0)), int(getattr(self._local, "alone", 0))
+
+    def lost(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is this thread's connection lost in the middle of a call (the
+        server ended it: ``pg_terminate_backend``, a restart, a crash; or the network
+        failed), not a refused connection or an error of the statement. The next call
+        reconnects (``conn``)."""
+        slot: _Slot | None = getattr(self._local, "slot", None)
+        return (isinstance(exc, StoreError) and isinstance(exc.__cause__, psycopg.OperationalError)
+                and not str(exc).startswith("connecting to ") and slot is not None
+                and (slot.conn.broken or slot.conn.closed))
+
+    @staticmethod
+    def ended_before_commit(exc: BaseException) -> bool:
+        """Whether the server ended the failing statement's connection itself, with its
+        reason (``pg_terminate_backend``, a fast shutdown: 57P01; a crash of another
+        backend: 57P02): it aborts the transaction it was in, so nothing of it committed.
+        A connection that merely broke says nothing of the kind."""
+        return getattr(exc.__cause__, "sqlstate", None) in ("57P01", "57P02")
 
     def xact_lock(self, space: int, key: str) -> None:
         """``pg_advisory_xact_lock(space, hashtext(key))``, once per transaction.

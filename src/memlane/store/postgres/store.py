@@ -92,6 +92,26 @@ class PostgresStore(SearchReads, PostgresSessions, ItemsMixin, PostgresSearch, P
             known = self.__dict__["_read_only"] = bool(row[0])
         return bool(known)
 
+    def progress(self) -> Any:
+        return self.db.progress()
+
+    def release_if_crowded(self) -> None:
+        self.db.release_if_crowded()
+
+    def may_run_again(self, exc: BaseException, progress: Any, *, write: bool) -> bool:
+        """A connection lost mid-call (session 25: it failed the call with 503 "terminating
+        connection due to administrator command"): a read runs again if it committed
+        nothing; a write only if it committed nothing and ran nothing outside a
+        transaction before the failure, and the failure rolled back what it did (a
+        transaction that did not commit, or a statement the server ended itself)."""
+        if not self.db.lost(exc):
+            return False
+        commits, alone = self.db.progress()
+        if not write:
+            return bool(commits == progress[0])
+        return bool((commits, alone) == tuple(progress)
+                    and (getattr(exc, "rolled_back", False) or self.db.ended_before_commit(exc)))
+
     # -- dialect hooks of the shared SQL ------------------------------------------------
     def _id_batches(self, column: str, ids: Sequence[int]) -> Iterator[tuple[str, list[Any]]]:
         if ids:

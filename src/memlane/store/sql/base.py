@@ -118,6 +118,24 @@ class SqlStore:
     def pending_migrations(self) -> list[str]:
         return self.db.pending()
 
+    def release_if_crowded(self) -> None:
+        """Give this thread's connection back if the server has been refusing connections
+        for want of slots (a caller whose thread goes idle calls it). Here nothing: a SQLite
+        file has no such limit."""
+
+    def progress(self) -> Any:
+        """What this thread has done to the database so far, for ``may_run_again`` (None:
+        not counted)."""
+        return None
+
+    def may_run_again(self, exc: BaseException, progress: Any, *, write: bool) -> bool:
+        """Whether a call that failed with ``exc`` may run once more, on a new connection:
+        its connection was lost in the middle of it and nothing it did can have been kept
+        (``progress`` is ``progress()`` from before the call; a write must have failed in a
+        statement whose transaction did not commit). Here never: a SQLite file has no
+        connection to lose."""
+        return False
+
     def applied_migrations(self) -> list[str]:
         return [name for name, _ in self.db.applied()]
 

@@ -103,9 +103,11 @@ class _PageRoute(APIRoute):
                 return RedirectResponse(f"{PREFIX}/login?next={quote(target)}", status_code=303)
             titles = {400: "Bad request", 403: "Not allowed", 404: "Not found",
                       409: "Conflict", 422: "Bad request", 429: "Too many requests"}
-            return render(request, "error.html", err.status,
-                          title=titles.get(err.status, "Error"), message=err.message,
-                          field=err.field, page="")
+            response = render(request, "error.html", err.status,
+                              title=titles.get(err.status, "Error"), message=err.message,
+                              field=err.field, page="")
+            response.headers.update(err.headers or {})  # Retry-After of a 429 or a 503
+            return response
 
         return page
 
