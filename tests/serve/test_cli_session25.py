@@ -106,3 +106,16 @@ def test_a_file_name_holding_a_nul_is_a_usage_error_naming_it(tmp_path: Path, ar
     r = CliRunner().invoke(cli, ["--db", str(tmp_path / "m.db"), *args] if args[0] == "import" else args)
     assert r.exit_code == 2, (r.exit_code, r.output, r.exception)
     assert "is not a file name (embedded null byte)" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("name", ["line one\nline two", "bell\x07", "x" * 257, "\ud800"])
+def test_a_key_name_that_is_no_label_is_refused_naming_name(tmp_path: Path, name: str) -> None:
+    """A newline in ``--name`` was stored and broke ``memlane keys list``'s table; a name of
+    any length was kept. A key's name is a label, checked as a speaker's is."""
+    db = str(tmp_path / "m.db")
+    r = CliRunner().invoke(cli, ["--db", db, "keys", "create", "--scopes", "a", "--name", name, "--json"])
+    assert r.exit_code == 2, r.output
+    assert json.loads(r.stdout)["error"]["field"] == "--name", r.stdout
+    assert "ml_" not in r.stdout
+    listed = CliRunner().invoke(cli, ["--db", db, "keys", "list", "--json"])
+    assert json.loads(listed.stdout) == [], listed.output

@@ -34,7 +34,7 @@ from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memlane.errors import MemlaneError, NotFoundError, ValidationError
-from memlane.ingest.params import MAX_SHORT_TEXT
+from memlane.ingest.params import MAX_BUDGET, MAX_SHORT_TEXT
 from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
 from memlane.memory import Memory
 from memlane.serve import mcp_text as render
@@ -96,10 +96,14 @@ def as_access(scopes: ScopeAccess | Sequence[str] | Callable[[str], bool] | None
 
 
 @contextmanager
-def _tool_errors() -> Iterator[None]:
-    """memlane's own errors (bad input, unknown ids, a failing backend) as tool errors."""
+def _tool_errors(address: str | None = None) -> Iterator[None]:
+    """memlane's own errors (bad input, unknown ids, a failing backend) as tool errors. An
+    object not found is named by ``address``, the argument that named it (``fact_id: fact
+    999 does not exist``), as every other refusal names its argument (session 25)."""
     try:
         yield
+    except NotFoundError as e:
+        raise ToolError(f"{address}: {e}" if address else str(e)) from e
     except MemlaneError as e:
         raise ToolError(str(e)) from e
 
@@ -417,7 +421,7 @@ class _Tools:
             "The question or task the context is for."))],
         ctx: Context,
         scope: Scope = None,
-        budget: Annotated[int | None, Field(ge=16, le=100_000, description=(
+        budget: Annotated[int | None, Field(ge=16, le=MAX_BUDGET, description=(
             "Token budget of the pack (default: the server's pack.budget)."))] = None,
         model: Annotated[str | None, Field(description=(
             "Count tokens with this model's tokenizer, e.g. gpt-4."))] = None,
@@ -479,7 +483,8 @@ class _Tools:
         if sum(x is not None for x in (fact_id, item_id, session_id)) != 1:
             raise ToolError("fact_id: pass exactly one of fact_id, item_id or session_id")
         access = self.access_for(ctx)
-        with _tool_errors():
+        given = "session_id" if session_id is not None else "item_id" if item_id is not None else "fact_id"
+        with _tool_errors(given):
             if session_id is not None:
                 scope = self.mem.session(session_id).scope
                 self.owned(access, scope, "session_id", session_id, write=True)
@@ -530,7 +535,7 @@ class _Tools:
             "answer names the turn to ask for next)."))] = 1,
     ) -> str:
         access = self.access_for(ctx)
-        with _tool_errors():
+        with _tool_errors("session_id"):
             s = self.mem.session(session_id)
             self.owned(access, s.scope, "session_id", session_id, write=False)
             return render.session_text(s, self.mem.messages(session_id),
@@ -549,7 +554,7 @@ class _Tools:
     ) -> str:
         where = self.scope(ctx, scope, write=store, required=True)
         assert where is not None
-        with _tool_errors():
+        with _tool_errors("scope"):
             if not store:
                 draft = self.mem.summarize_recent(where, last)
                 return ("preview only, nothing stored (call again with store true to keep it):\n"
