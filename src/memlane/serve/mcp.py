@@ -38,6 +38,7 @@ from memlane.ingest.params import MAX_BUDGET, MAX_SHORT_TEXT
 from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
 from memlane.memory import Memory
 from memlane.serve import mcp_text as render
+from memlane.serve.output import safe
 from memlane.serve.keys import scope_matches
 from memlane.serve.paging import fact_page
 
@@ -180,7 +181,7 @@ class _Server(MCPServer):
             _refuse_unknown_arguments(name, tool.parameters, arguments)
             _refuse_bools_for_numbers(name, tool.parameters, arguments)
         try:
-            return await super().call_tool(name, arguments, context)
+            result = await super().call_tool(name, arguments, context)
         except ToolError as e:
             cause = e.__cause__
             if not isinstance(cause, PydanticValidationError):
@@ -191,6 +192,10 @@ class _Server(MCPServer):
                    if err["type"] != "missing" else "")
                 for err in cause.errors(include_url=False))
             raise ToolError(f"Error executing tool {name}: {problems}") from cause
+        for i, part in enumerate(getattr(result, "content", None) or []):
+            if getattr(part, "type", None) == "text":  # stored text reaches a terminal
+                result.content[i] = part.model_copy(update={"text": safe(part.text)})
+        return result
 
 
 def _json_types(schema: dict[str, Any]) -> set[str]:
@@ -727,9 +732,9 @@ def build_server(
         with _resource_errors(f"memlane://{quote(scope, safe='')}/facts"):
             where = tools.scope(ctx, scope)
             page = fact_page(memory, where, None, limit=FACTS_PAGE)
-            return render.facts_text(where, page.facts, subject=None,
-                                     more=page.next_offset is not None,
-                                     reader="call the facts tool with offset")
+            return safe(render.facts_text(where, page.facts, subject=None,
+                                          more=page.next_offset is not None,
+                                          reader="call the facts tool with offset"))
 
     @server.resource("memlane://{scope}/sessions/{session_id}", name="session",
                      mime_type="text/plain",
@@ -743,9 +748,9 @@ def build_server(
                 raise NotFoundError(f"session {s.id} does not exist")
             if s.scope != where:
                 raise ResourceNotFoundError(f"session {session_id} is not in scope {where!r}")
-            return render.session_text(s, memory.messages(s.id), memory.session_intelligence(s.id),
-                                       reader=f"call the session tool with session_id {s.id} "
-                                              "and from_turn")
+            return safe(render.session_text(
+                s, memory.messages(s.id), memory.session_intelligence(s.id),
+                reader=f"call the session tool with session_id {s.id} and from_turn"))
 
     if tools.default_scope and access_of_request is None:
         # the default scope's facts as a listed resource, for clients that offer resources
