@@ -119,3 +119,27 @@ def test_a_key_name_that_is_no_label_is_refused_naming_name(tmp_path: Path, name
     assert "ml_" not in r.stdout
     listed = CliRunner().invoke(cli, ["--db", db, "keys", "list", "--json"])
     assert json.loads(listed.stdout) == [], listed.output
+
+
+NOTHING = [["graph", "show", "Nobody"], ["facts", "history", "nobody", "nothing"],
+           ["packs", "show", "999"], ["items", "show", "999"], ["sessions", "show", "999"],
+           ["facts", "list", "--scope", "nobody"], ["export", "--scope", "nobody"],
+           ["search", "zzzqqq", "--scope", "nobody"], ["sessions", "list", "--scope", "nobody"],
+           ["facts", "forget", "999"], ["facts", "history", "user", "lives_in", "--scope", "nobody"]]
+
+
+def test_a_command_answers_nothing_with_the_same_exit_status_with_and_without_json(tmp_path: Path) -> None:
+    """``memlane facts history nobody x`` exited 1 ("no facts for …") while ``--json`` printed
+    ``[]`` and exited 0 (the service answers ``{"history": []}``, MCP "no facts for …"): a
+    script's test of the status depended on the output format. An empty history is now an
+    answer everywhere, said on standard error; an unknown id is an error everywhere."""
+    db = str(tmp_path / "m.db")
+    env = {"MEMLANE_EMBEDDING_BACKEND": "hashing"}
+    CliRunner().invoke(cli, ["--db", db, "add", "hello", "--scope", "s"], env=env)
+    for args in NOTHING:
+        text = CliRunner().invoke(cli, ["--db", db, *args], env=env)
+        as_json = CliRunner().invoke(cli, ["--db", db, *args, "--json"], env=env)
+        assert text.exit_code == as_json.exit_code, (args, text.output, as_json.output)
+        assert text.exit_code in (0, 1), (args, text.output)
+    said = CliRunner().invoke(cli, ["--db", db, "facts", "history", "nobody", "nothing"], env=env)
+    assert said.stdout == "" and "no facts for 'nobody' 'nothing'" in said.stderr
