@@ -178,7 +178,7 @@ db_option = click.option(
 
 @click.group()
 def bench() -> None:
-    """Retrieval benchmarks (LongMemEval, LoCoMo) with baselines."""
+    """Benchmarks: retrieval (LongMemEval, LoCoMo) with baselines, the engine (ingest), the service (serve), summaries."""
 
 
 @bench.command("longmemeval")

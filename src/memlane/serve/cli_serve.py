@@ -182,7 +182,7 @@ def keys() -> None:
               help="Comma-separated scopes or patterns the key may touch, e.g. 'team-*,alex' "
               "('*' for every scope).")
 @click.option("--read-only", is_flag=True, help="The key may read but not change memory.")
-@click.option("--name", default=None, help="A label for the key (default key-<prefix>).")
+@click.option("--name", default=None, help="A label for the key: one line, at most 256 characters, secrets redacted (default key-<prefix>).")
 @json_option
 @click.pass_context
 def keys_create(ctx: click.Context, scopes: str, read_only: bool, name: str | None,
