@@ -128,6 +128,8 @@ def located(where: str) -> Iterator[None]:
         yield
     except (ConfigError, StoreError) as e:
         text = str(e)
+        if isinstance(e, ConfigError) and not text.startswith("db:"):
+            raise  # another key's refusal (an embedder's, a service's): not the location's
         text = where + text.removeprefix("db") if text.startswith("db:") else text
         if where.startswith("--") and where != "--db":  # copy's --from / --to
             text = text.replace("pass another --db", f"pass another {where}").replace(
