@@ -113,3 +113,37 @@ def test_a_refused_file_makes_no_database(tmp_path: Path, line: str, key: str) -
                        capture_output=True, text=True, timeout=120)
     assert r.returncode != 0 and key in r.stderr, r.stderr
     assert not (tmp_path / "m.db").exists()
+
+
+# -- session 25: a misspelt key ------------------------------------------------------------
+
+def _misspellings(key: str) -> list[str]:
+    """A typing slip: a letter doubled, one dropped, two neighbours swapped."""
+    i = len(key) // 2
+    out = [key[:i] + key[i] + key[i:], key[:i] + key[i + 1:]]
+    if key[i - 1] != key[i]:
+        out.append(key[:i - 1] + key[i] + key[i - 1] + key[i + 1:])
+    return [m for m in out if m != key and m not in {k for _, k, _ in KEYS}]
+
+
+@pytest.mark.parametrize(("section", "key", "tp"), KEYS, ids=[f"{s}.{k}" for s, k, _ in KEYS])
+def test_a_misspelt_key_is_named_in_full_with_the_key_it_is_near(tmp_path: Path, section: str,
+                                                                key: str, tp: Any) -> None:
+    """A typo in a table of 70 keys was ``memory.retrieval: unknown key(s) ['fusion_vectr'];
+    known: [...]``: the table, not the key, and every key of the table to read through."""
+    f, empty = tmp_path / "memlane.toml", tmp_path / "empty.toml"
+    empty.write_text("")
+    for typo in _misspellings(key):
+        f.write_text(f"[memory.{section}]\n{typo} = 1\n")
+        for where, run in [
+            (f"memory.{section}.{typo}", lambda: load_config(f, environ={})),
+            (f"MEMLANE_{section.upper()}_{typo.upper()}",
+             lambda: load_config(empty, environ={f"MEMLANE_{section.upper()}_{typo.upper()}": "1"})),
+            (f"memory.{section}.{typo}", lambda: Config().replace(**{section: {typo: 1}})),
+        ]:
+            with pytest.raises(ConfigError) as e:
+                run()
+            said = str(e.value)
+            assert said.startswith(f"{where}: "), said
+            suggested = re.search(r"did you mean (\w+)\?", said)
+            assert suggested and suggested.group(1) == key, (typo, said)

@@ -8,7 +8,10 @@ Methods return the same memlane types as ``Memory`` (``Message``, ``Session``, `
 ``Pack``, ``IndexReport``, ``FactView``…), rebuilt from the JSON the service answers.
 Errors are memlane's: ``ValidationError`` (with ``field``) for bad input, ``ConflictError``,
 ``NotFoundError``; anything else the service refuses (401, 403, 413, 429, 5xx) raises
-``RemoteError`` with its ``status``, ``code`` and ``field``. Only httpx is needed.
+``RemoteError`` with its ``status``, ``code`` and ``field``; a service that cannot be reached
+or does not answer in time, ``RemoteError`` with status 0 and code ``unreachable`` or
+``timeout``; an address that is no http(s) URL, ``ValidationError`` naming ``url``. Only httpx
+is needed.
 """
 
 from __future__ import annotations
@@ -116,7 +119,16 @@ class Client:
     def __init__(self, url: str, key: str | None = None, *, timeout: float = 30.0,
                  transport: httpx.BaseTransport | None = None) -> None:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
-        self._http = httpx.Client(base_url=url.rstrip("/"), headers=headers, timeout=timeout,
+        try:
+            base = httpx.URL(url.rstrip("/")) if isinstance(url, str) else None
+        except httpx.InvalidURL:
+            base = None
+        if base is None or base.scheme not in ("http", "https") or not base.host:
+            # httpx took any text and failed at the first call (UnsupportedProtocol)
+            raise ValidationError(f"url: {url!r} is not an http:// or https:// address of a "
+                                  "memlane service, e.g. http://127.0.0.1:8420", field="url")
+        self.url = str(base)
+        self._http = httpx.Client(base_url=base, headers=headers, timeout=timeout,
                                   transport=transport)
         self.last_timings: dict[str, float] = {}
         self.last_notice: str | None = None
@@ -139,8 +151,15 @@ class Client:
         # does: httpx's own encoding raised UnicodeEncodeError on a lone surrogate, where
         # Memory raises ValidationError naming the field (and NaN is the service's to refuse)
         body = json.dumps({"kind": action_kind, "input": _none(**inp)}, ensure_ascii=True)
-        r = self._http.post("/actions", content=body.encode("ascii"),
-                            headers={"Content-Type": "application/json"})
+        try:
+            r = self._http.post("/actions", content=body.encode("ascii"),
+                                headers={"Content-Type": "application/json"})
+        except httpx.TimeoutException as e:  # httpx's own errors were all a caller saw
+            raise RemoteError(0, "timeout", f"{self.url} did not answer {action_kind} in time "
+                              f"({type(e).__name__})") from e
+        except httpx.TransportError as e:
+            raise RemoteError(0, "unreachable", f"cannot reach {self.url}: {e or type(e).__name__}"
+                              " (is memlane serve running there?)") from e
         body = self._check(r)
         if not isinstance(body, dict) or "result" not in body:
             # a proxy's login page, an HTML error page with a 200, another service

@@ -26,7 +26,7 @@ import os
 import tomllib
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -929,12 +929,25 @@ def _clip(value: Any, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _unknown(where: str, key: str, names: Iterable[str], spelled: str | None = None) -> ConfigError:
+    """A key ``where`` has no: named in full (``memory.retrieval.fusion_vectr``, or as
+    ``spelled``, the variable that set it), with the known key nearest to it when one is
+    near (session 25: a typo in a table of 70 keys gave the list of all of them, and the
+    table's name, not the key's)."""
+    import difflib
+
+    names = sorted(names)
+    near = difflib.get_close_matches(key, names, n=1, cutoff=0.75)
+    said = f"did you mean {near[0]}?" if near else f"known: {', '.join(names)}"
+    return ConfigError(f"{spelled or f'{where}.{key}'}: {where} has no key {key!r}; {said}")
+
+
 def _build(cls: type, values: Mapping[str, Any], section: str) -> Any:
     hints = typing.get_type_hints(cls)
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(values) - names)
     if unknown:
-        raise ConfigError(f"{section}: unknown key(s) {unknown}; known: {sorted(names)}")
+        raise _unknown(section, str(unknown[0]), names)
     kwargs = {k: _coerce(v, hints[k], f"{section}.{k}") for k, v in values.items()}
     return cls(**kwargs)
 
@@ -972,8 +985,12 @@ def load_config(
         # without a word: refuse it, naming it
         unknown = sorted(set(data) - {"memory", "llm"})
         if unknown:
-            raise ConfigError(f"{file}: unknown table(s) or key(s) {unknown} at the top level; "
-                              "memlane reads [memory] (with db and its sections) and "
+            import difflib
+
+            near = difflib.get_close_matches(unknown[0], ["memory", "llm"], n=1, cutoff=0.6)
+            raise ConfigError(f"{file}: unknown table(s) or key(s) {unknown} at the top level"
+                              + (f" (did you mean [{near[0]}]?)" if near else "")
+                              + "; memlane reads [memory] (with db and its sections) and "
                               "[llm.services.NAME]")
         mem = data.get("memory", {})
         if not isinstance(mem, dict):
@@ -1000,8 +1017,7 @@ def load_config(
                 key = name[len(prefix):].lower()
                 known = {f.name for f in dataclasses.fields(_SECTIONS[section])}
                 if key not in known:  # name the variable: it is in no file to look for
-                    raise ConfigError(f"{name}: memory.{section} has no key {key!r}; known: "
-                                      f"{', '.join(sorted(known))}")
+                    raise _unknown(f"memory.{section}", key, known, spelled=name)
                 table[key] = value
                 variables[f"{section}.{key}"] = name
     if "MEMLANE_DB" in env:
@@ -1018,7 +1034,7 @@ def load_config(
     services_raw = raw.pop("llm_services", {})
     unknown = sorted(set(raw) - set(_SECTIONS) - {"db"})
     if unknown:
-        raise ConfigError(f"memory: unknown key(s) {unknown}; known: db, {', '.join(_SECTIONS)}")
+        raise _unknown("memory", str(unknown[0]), ["db", *_SECTIONS])
     kwargs: dict[str, Any] = {}
     if "db" in raw:
         kwargs["db"] = _coerce(raw["db"], str, "memory.db")

@@ -4,7 +4,7 @@ file, the summariser's model) does not take (session 23): the HTTP service's mes
 and upsert routes (text, topics, keywords, entities, extra, agent, project), MCP
 ``remember`` over streamable HTTP (a message and a note with topics), ``add_fact``'s
 subject and object, a journaled pack's query and instructions, and a search with HyDE on
-(its question goes to a model). A real service on loopback, a real loopback model server
+(its question goes to a model), an API key's name. A real service on loopback, a real loopback model server
 that repeats what it is told to: no secret reaches the SQLite file (WAL and full-text
 vocabulary included), ``memlane export``, or any request sent to the model."""
 
@@ -76,6 +76,8 @@ def test_no_secret_reaches_the_store_or_a_model_by_any_path(
     try:
         with serving(create_app(mem, worker=False)) as url:
             key = create_key(mem.store, "*").key
+            if label is not None:  # a key's name is a label too (session 25: stored as given)
+                create_key(mem.store, "chat", name=label)
             with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"},
                               timeout=60) as http:
                 def post(route: str, body: dict[str, Any]) -> Any:
@@ -174,3 +176,27 @@ def test_a_models_bad_answer_is_stored_in_a_failure_redacted(
         mem.close()
     leaks += _file_leaks(path, secrets, raw)
     assert not leaks, leaks
+
+
+@settings(max_examples=40, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(found=SECRET)
+def test_no_secret_in_a_key_name_reaches_the_database(tmp_path_factory: pytest.TempPathFactory,
+                                                      found: Any) -> None:
+    """``memlane keys create --name`` stored its label as given (session 25): a token pasted
+    there was in the file, and in ``memlane keys list``."""
+    from click.testing import CliRunner
+
+    from memlane.serve.cli import cli
+
+    text, secrets = found
+    label = _label(text) or " ".join(text.split())[:200]
+    db = tmp_path_factory.mktemp("keys") / "memlane.db"
+    r = CliRunner().invoke(cli, ["--db", str(db), "keys", "create", "--scopes", "chat",
+                                 "--name", f"ci {label}"])
+    assert r.exit_code == 0, r.output
+    listed = CliRunner().invoke(cli, ["--db", str(db), "keys", "list", "--json"]).stdout
+    leaks = [f"keys list: {s!r}" for s in secrets if s in listed]
+    assert not leaks, leaks
+    raw = _stored_bytes(db)
+    assert not [s for s in secrets if s.encode() in raw], "a secret of the key name is stored"

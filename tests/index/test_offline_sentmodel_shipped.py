@@ -108,7 +108,7 @@ def test_summary_sentence_model_off_gives_the_patterns_output():
 def test_a_sentence_model_setting_that_is_no_boolean_is_refused_by_name():
     with pytest.raises(ConfigError, match=r"summary\.sentence_model"):
         load_config(environ={"MEMLANE_SUMMARY_SENTENCE_MODEL": "maybe"})
-    with pytest.raises(ConfigError, match="summary: unknown key"):
+    with pytest.raises(ConfigError, match=r"summary\.sentence_models: .* did you mean sentence_model\?"):
         Config().replace(summary={"sentence_models": False})
 
 

@@ -213,7 +213,10 @@ def test_every_call_the_advertised_schemas_admit_is_taken_and_every_other_names_
                     args = {**given, name: value}
                     result = await c.call_tool(tool.name, args)
                     text = " ".join(x.text for x in result.content if x.type == "text")
-                    assert not (result.is_error and f": {name}:" in text), (tool.name, name, text)
+                    # an id the schema admits may name nothing: that answer names it too
+                    # (session 25), and is no refusal of the value
+                    assert not (result.is_error and f": {name}:" in text
+                                and "does not exist" not in text), (tool.name, name, text)
                 for value in _invalid(prop):
                     args = {**given, name: value}
                     result = await c.call_tool(tool.name, args)

@@ -20,7 +20,7 @@ from memlane.bench.baselines import BASELINES
 from memlane.bench.memrun import peak_rss_mb
 from memlane.bench.summaries import run as summary_sets
 from memlane.errors import MemlaneError
-from memlane.serve.cli_common import Int, ignores_global, root_config_path
+from memlane.serve.cli_common import FileName, Int, ignores_global, root_config_path
 
 if TYPE_CHECKING:
     from memlane.bench.qa import QARecorder
@@ -148,7 +148,7 @@ warm_option = click.option(
     "every session, as the index worker does with the tier on: its queries are then warm "
     "(the time is reported as warm_seconds).")
 vectors_option = click.option(
-    "--vectors", "vectors", default=None, type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    "--vectors", "vectors", default=None, type=FileName(dir_okay=False, exists=True, path_type=Path),
     help="Transformer vectors computed earlier (an .npz of text hashes and vectors, "
     "tools/meaning_vectors.py): the meaning tier takes a text's vector from it instead of "
     "computing it again.")
@@ -178,14 +178,14 @@ db_option = click.option(
 
 @click.group()
 def bench() -> None:
-    """Retrieval benchmarks (LongMemEval, LoCoMo) with baselines."""
+    """Benchmarks: retrieval (LongMemEval, LoCoMo) with baselines, the engine (ingest), the service (serve), summaries."""
 
 
 @bench.command("longmemeval")
 @click.option(
     "--data",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FileName(dir_okay=False, path_type=Path),
     help="LongMemEval file: .json, .json.gz or .json.xz (S, M or oracle).",
 )
 @click.option(
@@ -293,7 +293,7 @@ def longmemeval_cmd(
 @click.option(
     "--data",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FileName(dir_okay=False, path_type=Path),
     help="LoCoMo file: .json, .json.gz or .json.xz.",
 )
 @click.option(
@@ -376,7 +376,7 @@ def locomo_cmd(
               "session after its own; "
               "dev_all: pool, train, heldout5 and heldout6, all "
               "development data since session 11, as one set; all: dev to heldout4 each apart).")
-@click.option("--labels", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+@click.option("--labels", type=FileName(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Score this labelled JSON file (same format) instead.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--show-misses", is_flag=True,
@@ -384,7 +384,7 @@ def locomo_cmd(
 @click.option("--speed", is_flag=True,
               help="Instead of scoring: time offline summarization over the distinct sessions "
               "of the LongMemEval file given by --data.")
-@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--data", type=FileName(dir_okay=False, path_type=Path), default=None,
               help="With --speed: a LongMemEval file (.json, .json.gz, .json.xz).")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="With --speed: only the first N distinct sessions.")
@@ -425,10 +425,10 @@ def locomo_cmd(
               "to the patterns' placements.")
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True,
               help="With --train: leave-conversations-out folds for the cross-validation.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--out", type=FileName(dir_okay=False, path_type=Path),
               default=None, help="With --train: where to write the weights "
               "[default: sentmodel.npz, or sentclass.json for --kind linear].")
-@click.option("--model", "model_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+@click.option("--model", "model_path", type=FileName(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Score the offline backend with this trained sentence "
               "model (weights written by --train: .npz dense, .json linear) joining the cue "
               "patterns.")

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from memlane.errors import MemlaneError
-from memlane.serve.cli_common import (CliError, Float, Int, attach_global_options, error_json,
+from memlane.serve.cli_common import (CliError, FileName, Float, Int, attach_global_options, error_json,
                                       global_option, json_option, memory_of, more_follow,
                                       root_json_option)
 from memlane.serve.output import echo, safe
@@ -244,7 +244,7 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
 
 
 @cli.command("import")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=FileName(dir_okay=False, allow_dash=True))
 @click.option("--strict", is_flag=True, help="Check every line first; import nothing if one is bad.")
 @click.option("--scope", default=None, help="Scope for lines that carry none.")
 @json_option

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 import os
+from contextlib import contextmanager
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -19,8 +20,8 @@ if TYPE_CHECKING:
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 
-__all__ = ["CREATES", "GLOBAL_OPTIONS", "CliError", "Float", "Int", "attach_global_options", "error_json", "global_option",
-           "ignores_global", "json_option", "memory_of", "more_follow", "root_config_path",
+__all__ = ["CREATES", "GLOBAL_OPTIONS", "CliError", "FileName", "Float", "Int", "attach_global_options", "error_json", "global_option",
+           "db_origin", "ignores_global", "json_option", "located", "memory_of", "more_follow", "root_config_path",
            "root_json_option", "sqlite_file"]
 
 #: Commands that write, and so may create a missing SQLite database (saying so); every
@@ -57,7 +58,7 @@ class CliError(click.ClickException):
 def error_json(error: BaseException) -> dict[str, Any]:
     """``{"error": {"code", "message", "field"}}`` for an error a command ended with, the
     shape the HTTP service answers: what ``--json`` prints on standard output then."""
-    from memlane.errors import (BackendError, ConfigError, ConflictError, NotFoundError,
+    from memlane.errors import (BackendError, ConflictError, NotFoundError,
                                 StoreError, ValidationError)
 
     cause = error.__cause__
@@ -81,7 +82,7 @@ def error_json(error: BaseException) -> dict[str, Any]:
     elif isinstance(cause, ConflictError):
         code, field = "conflict", cause.field
     elif isinstance(cause, (ValidationError, ConfigError)):
-        code, field = "invalid", getattr(cause, "field", None)
+        code, field = "invalid", getattr(cause, "field", None) or field
     elif isinstance(cause, NotFoundError):
         code = "not_found"
     elif isinstance(cause, BackendError):
@@ -99,16 +100,42 @@ def sqlite_file(db: str, option: str | None = None) -> Path | None:
     (its value) is given, else ``MEMLANE_DB`` when set, else the file's ``memory.db``."""
     from memlane.store import parse_db_url
 
-    try:
+    with located(db_origin(option)):
         url = parse_db_url(db)
-    except ConfigError as e:
-        where = ("--db" if option is not None else
-                 "MEMLANE_DB" if "MEMLANE_DB" in os.environ else "memory.db")
-        text = str(e)
-        raise ConfigError(where + text.removeprefix("db") if text.startswith("db:") else text) from None
     if url.is_postgres or url.location == ":memory:":
         return None
     return Path(url.location).expanduser()
+
+
+def db_origin(option: str | None) -> str:
+    """Where the database setting came from, as the user wrote it: ``--db`` when ``option``
+    (its value) is given, else ``MEMLANE_DB`` when set, else the config file's ``memory.db``."""
+    return ("--db" if option is not None else
+            "MEMLANE_DB" if "MEMLANE_DB" in os.environ else "memory.db")
+
+
+@contextmanager
+def located(where: str) -> Iterator[None]:
+    """A database location refused, or a database that cannot be opened, named as the user
+    gave it (``--db``, ``MEMLANE_DB``, ``memory.db``, ``copy``'s ``--from`` and ``--to``), in
+    the message and as ``--json``'s ``field`` (session 25): the store says ``db:``, "pass
+    another --db" and "the db setting: --db, $MEMLANE_DB or db in memlane.toml" whatever
+    named it, and ``field`` was null, so ``memlane copy --to DIR``, which refuses ``--db``,
+    was told to pass another ``--db``."""
+    from memlane.errors import StoreError
+
+    try:
+        yield
+    except (ConfigError, StoreError) as e:
+        text = str(e)
+        if isinstance(e, ConfigError) and not text.startswith("db:"):
+            raise  # another key's refusal (an embedder's, a service's): not the location's
+        text = where + text.removeprefix("db") if text.startswith("db:") else text
+        if where.startswith("--") and where != "--db":  # copy's --from / --to
+            text = text.replace("pass another --db", f"pass another {where}").replace(
+                "the db setting: --db, $MEMLANE_DB or db in memlane.toml", where)
+        raise CliError(safe(text), code="invalid" if isinstance(e, ConfigError) else "unavailable",
+                       field=where) from e
 
 
 def memory_of(ctx: click.Context) -> Memory:
@@ -124,13 +151,27 @@ def memory_of(ctx: click.Context) -> Memory:
         if new and ctx.command.name not in CREATES:
             raise CliError(safe(
                 f"database {path} does not exist (check --db, $MEMLANE_DB or the config's db); "
-                "`memlane add` or `memlane import` creates one"), code="not_found", field="db")
-        obj["memory"] = Memory(config=config)
+                "`memlane add` or `memlane import` creates one"), code="not_found",
+                field=db_origin(obj["db"]))
+        with located(db_origin(obj["db"])):
+            obj["memory"] = Memory(config=config)
         ctx.find_root().call_on_close(obj["memory"].close)
         if new:
             echo(f"created database {path}", err=True)
     memory: Memory = obj["memory"]
     return memory
+
+
+class FileName(click.Path):
+    """``click.Path`` that refuses a name the system cannot take (a NUL inside it) as a usage
+    error naming the argument: ``os.stat`` raised ValueError, a traceback (session 25). Every
+    command's file argument and option is one.."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except ValueError as e:
+            self.fail(f"{value!r} is not a file name ({e})", param, ctx)
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")

@@ -14,8 +14,8 @@ import click
 
 from memlane.serve.output import echo, safe
 from memlane.config import load_config
-from memlane.errors import MemlaneError
-from memlane.serve.cli_common import ignores_global
+from memlane.errors import MemlaneError, StoreError
+from memlane.serve.cli_common import db_origin, ignores_global, located
 from memlane.serve.render import dumps
 
 if TYPE_CHECKING:
@@ -27,11 +27,8 @@ def _store_class(url: str) -> tuple[Any, str]:
     """The store class for ``url`` and the location its constructor takes."""
     from memlane.store import parse_db_url, store_class
 
-    try:
-        parsed = parse_db_url(url)
-        return store_class(parsed), parsed.location
-    except MemlaneError as e:
-        raise click.ClickException(str(e)) from e
+    parsed = parse_db_url(url)
+    return store_class(parsed), parsed.location
 
 
 def _root_db(ctx: click.Context) -> str:
@@ -41,15 +38,19 @@ def _root_db(ctx: click.Context) -> str:
     return load_config(obj.get("config_path")).db
 
 
-def _open(url: str, *, must_exist: bool) -> Store:
+def _open(url: str, *, must_exist: bool, where: str) -> Store:
+    """The store ``url`` names; a refusal names ``where`` (the option that gave it)."""
     from memlane.store import open_store, parse_db_url
 
-    parsed = parse_db_url(url)
-    if must_exist and not parsed.is_postgres:
-        path = Path(parsed.location).expanduser()
-        if not path.is_file():
-            raise click.ClickException(f"--from: {path} does not exist; pass an existing database")
-    return open_store(url)
+    with located(where):
+        parsed = parse_db_url(url)
+        if must_exist and not parsed.is_postgres:
+            path = Path(parsed.location).expanduser()
+            if path.is_dir():
+                raise StoreError(f"db: {path} is a folder, not a database file")
+            if not path.is_file():
+                raise StoreError(f"db: {path} does not exist; pass an existing database")
+        return open_store(url)
 
 
 @click.command()
@@ -62,14 +63,16 @@ def migrate(ctx: click.Context, show: bool, as_json: bool) -> None:
     Safe while other processes use the database: each migration is applied once, in its
     own transaction. A migration edited after it was applied is refused.
     """
+    where = db_origin((ctx.find_root().obj or {}).get("db"))
     try:
         url = _root_db(ctx)
-        cls, location = _store_class(url)
-        before = cls.peek_migrations(location)
+        with located(where):
+            cls, location = _store_class(url)
+            before = cls.peek_migrations(location)
         if show:
             report = before
         else:
-            store = _open(url, must_exist=False)  # migrates, or refuses edited migrations
+            store = _open(url, must_exist=False, where=where)  # migrates, or refuses edited migrations
             try:
                 report = cls.peek_migrations(location)
                 report["applied_now"] = [n for n in report["applied"] if n not in before["applied"]]
@@ -111,9 +114,9 @@ def copy_cmd(source: str, target: str, as_json: bool) -> None:
         raise click.ClickException("--from and --to name the same database")
     show = not as_json and sys.stderr.isatty()
     try:
-        src = _open(source, must_exist=True)
+        src = _open(source, must_exist=True, where="--from")
         try:
-            dst = _open(target, must_exist=False)
+            dst = _open(target, must_exist=False, where="--to")
             try:
                 def progress(kind: str, n: int) -> None:
                     if show:

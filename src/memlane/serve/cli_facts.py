@@ -10,7 +10,7 @@ import click
 
 from memlane.serve.cli_common import Int, json_option, memory_of, more_follow
 from memlane.serve.cli_erase import VACUUM_HELP, vacuum_after
-from memlane.serve.output import echo, safe
+from memlane.serve.output import echo
 from memlane.serve.render import dumps, fact_key, fact_sentence, item_dict, nothing_note
 
 __all__ = ["compact", "facts", "gc", "graph"]
@@ -77,8 +77,10 @@ def facts_history(ctx: click.Context, subject: str, predicate: str, scope: str |
     if as_json:
         echo(dumps(rows))
         return
-    if not rows:
-        raise click.ClickException(safe(f"no facts for {subject!r} {predicate!r}"))
+    if not rows:  # an empty history, as --json's [], the service's and MCP's: no error
+        echo(f"no facts for {subject!r} {predicate!r}" + (f" in scope {scope!r}" if scope else ""),
+             err=True)
+        return
     for f in rows:
         mark = {"current": "current   ", "ended": "ended     "}.get(f["status"], "superseded")
         where = f"session {f['session_id']}" if f["session_id"] else "added directly"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from memlane.config import load_config
-from memlane.serve.cli_common import sqlite_file
+from memlane.serve.cli_common import db_origin, located, sqlite_file
 from memlane.serve.output import echo
 
 __all__ = ["mcp_command"]
@@ -58,7 +58,8 @@ def mcp_command(ctx: click.Context, db: str | None, scope: str | None, allow: tu
     patterns = allow or cfg.allowed_scopes
     path = sqlite_file(config.db, url)
     new = path is not None and not path.exists()
-    memory = Memory(config=config)
+    with located(db_origin(url)):
+        memory = Memory(config=config)
     if new:  # on standard error: standard output carries the protocol alone
         echo(f"created database {path}", err=True)
     try:

@@ -182,7 +182,7 @@ def keys() -> None:
               help="Comma-separated scopes or patterns the key may touch, e.g. 'team-*,alex' "
               "('*' for every scope).")
 @click.option("--read-only", is_flag=True, help="The key may read but not change memory.")
-@click.option("--name", default=None, help="A label for the key (default key-<prefix>).")
+@click.option("--name", default=None, help="A label for the key: one line, at most 256 characters, secrets redacted (default key-<prefix>).")
 @json_option
 @click.pass_context
 def keys_create(ctx: click.Context, scopes: str, read_only: bool, name: str | None,
@@ -190,7 +190,16 @@ def keys_create(ctx: click.Context, scopes: str, read_only: bool, name: str | No
     """Create a key and print it once; only its SHA-256 is stored."""
     from memlane.serve.keys import create_key
 
-    new = create_key(memory_of(ctx).store, scopes, read_only=read_only, name=name)
+    from memlane.errors import ValidationError
+
+    mem = memory_of(ctx)
+    try:
+        new = create_key(mem.store, scopes, read_only=read_only, name=name,
+                         ingest=mem.config.ingest)
+    except ValidationError as e:
+        if e.field != "name":
+            raise
+        raise click.BadParameter(str(e).removeprefix("name: "), param_hint="'--name'") from None
     if as_json:
         echo(dumps(new))
         return

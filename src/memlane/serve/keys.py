@@ -14,11 +14,14 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memlane.config import IngestConfig
 from memlane.errors import ValidationError
+from memlane.ingest.redact import redact, scrub
 from memlane.ingest.validate import (
     FORMAT_CHARACTERS,
     MAX_SCOPE_CHARS,
     canonical_scope,
+    check_label,
     has_control,
 )
 from memlane.store.contract import Store
@@ -84,11 +87,19 @@ class NewKey:
 
 
 def create_key(store: Store, scopes: str | list[str], *, read_only: bool = False,
-               name: str | None = None) -> NewKey:
-    """Make a random key, store its hash, return it (the only time it is seen)."""
+               name: str | None = None, ingest: IngestConfig | None = None) -> NewKey:
+    """Make a random key, store its hash, return it (the only time it is seen).
+
+    ``name`` is a label: one line of at most 256 characters, redacted as a message's
+    speaker is (by ``ingest``'s rules, or the built-in formats when none is given). It was
+    stored as given: a token pasted into ``--name`` reached the database, and a newline in
+    it broke ``memlane keys list``'s table (session 25)."""
     patterns = parse_scopes(scopes)
     key = PREFIX + secrets.token_urlsafe(32)
-    label = (name or "").strip() or f"key-{key[3:9]}"
+    label = f"key-{key[3:9]}"
+    if (name or "").strip():
+        label = check_label(name, "name")
+        label = scrub(ingest, label)[0] if ingest is not None else redact(label)[0]
     with store.atomic():
         key_id = store.add_api_key(label, hash_key(key), key[:9], patterns, read_only, time.time())
     return NewKey(key_id, key, label, tuple(patterns), read_only)

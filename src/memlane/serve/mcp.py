@@ -34,10 +34,11 @@ from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memlane.errors import MemlaneError, NotFoundError, ValidationError
-from memlane.ingest.params import MAX_SHORT_TEXT
+from memlane.ingest.params import MAX_BUDGET, MAX_SHORT_TEXT
 from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
 from memlane.memory import Memory
 from memlane.serve import mcp_text as render
+from memlane.serve.output import safe
 from memlane.serve.keys import scope_matches
 from memlane.serve.paging import fact_page
 
@@ -96,10 +97,14 @@ def as_access(scopes: ScopeAccess | Sequence[str] | Callable[[str], bool] | None
 
 
 @contextmanager
-def _tool_errors() -> Iterator[None]:
-    """memlane's own errors (bad input, unknown ids, a failing backend) as tool errors."""
+def _tool_errors(address: str | None = None) -> Iterator[None]:
+    """memlane's own errors (bad input, unknown ids, a failing backend) as tool errors. An
+    object not found is named by ``address``, the argument that named it (``fact_id: fact
+    999 does not exist``), as every other refusal names its argument (session 25)."""
     try:
         yield
+    except NotFoundError as e:
+        raise ToolError(f"{address}: {e}" if address else str(e)) from e
     except MemlaneError as e:
         raise ToolError(str(e)) from e
 
@@ -176,7 +181,7 @@ class _Server(MCPServer):
             _refuse_unknown_arguments(name, tool.parameters, arguments)
             _refuse_bools_for_numbers(name, tool.parameters, arguments)
         try:
-            return await super().call_tool(name, arguments, context)
+            result = await super().call_tool(name, arguments, context)
         except ToolError as e:
             cause = e.__cause__
             if not isinstance(cause, PydanticValidationError):
@@ -187,6 +192,10 @@ class _Server(MCPServer):
                    if err["type"] != "missing" else "")
                 for err in cause.errors(include_url=False))
             raise ToolError(f"Error executing tool {name}: {problems}") from cause
+        for i, part in enumerate(getattr(result, "content", None) or []):
+            if getattr(part, "type", None) == "text":  # stored text reaches a terminal
+                result.content[i] = part.model_copy(update={"text": safe(part.text)})
+        return result
 
 
 def _json_types(schema: dict[str, Any]) -> set[str]:
@@ -417,7 +426,7 @@ class _Tools:
             "The question or task the context is for."))],
         ctx: Context,
         scope: Scope = None,
-        budget: Annotated[int | None, Field(ge=16, le=100_000, description=(
+        budget: Annotated[int | None, Field(ge=16, le=MAX_BUDGET, description=(
             "Token budget of the pack (default: the server's pack.budget)."))] = None,
         model: Annotated[str | None, Field(description=(
             "Count tokens with this model's tokenizer, e.g. gpt-4."))] = None,
@@ -479,7 +488,8 @@ class _Tools:
         if sum(x is not None for x in (fact_id, item_id, session_id)) != 1:
             raise ToolError("fact_id: pass exactly one of fact_id, item_id or session_id")
         access = self.access_for(ctx)
-        with _tool_errors():
+        given = "session_id" if session_id is not None else "item_id" if item_id is not None else "fact_id"
+        with _tool_errors(given):
             if session_id is not None:
                 scope = self.mem.session(session_id).scope
                 self.owned(access, scope, "session_id", session_id, write=True)
@@ -530,7 +540,7 @@ class _Tools:
             "answer names the turn to ask for next)."))] = 1,
     ) -> str:
         access = self.access_for(ctx)
-        with _tool_errors():
+        with _tool_errors("session_id"):
             s = self.mem.session(session_id)
             self.owned(access, s.scope, "session_id", session_id, write=False)
             return render.session_text(s, self.mem.messages(session_id),
@@ -549,7 +559,7 @@ class _Tools:
     ) -> str:
         where = self.scope(ctx, scope, write=store, required=True)
         assert where is not None
-        with _tool_errors():
+        with _tool_errors("scope"):
             if not store:
                 draft = self.mem.summarize_recent(where, last)
                 return ("preview only, nothing stored (call again with store true to keep it):\n"
@@ -722,9 +732,9 @@ def build_server(
         with _resource_errors(f"memlane://{quote(scope, safe='')}/facts"):
             where = tools.scope(ctx, scope)
             page = fact_page(memory, where, None, limit=FACTS_PAGE)
-            return render.facts_text(where, page.facts, subject=None,
-                                     more=page.next_offset is not None,
-                                     reader="call the facts tool with offset")
+            return safe(render.facts_text(where, page.facts, subject=None,
+                                          more=page.next_offset is not None,
+                                          reader="call the facts tool with offset"))
 
     @server.resource("memlane://{scope}/sessions/{session_id}", name="session",
                      mime_type="text/plain",
@@ -738,9 +748,9 @@ def build_server(
                 raise NotFoundError(f"session {s.id} does not exist")
             if s.scope != where:
                 raise ResourceNotFoundError(f"session {session_id} is not in scope {where!r}")
-            return render.session_text(s, memory.messages(s.id), memory.session_intelligence(s.id),
-                                       reader=f"call the session tool with session_id {s.id} "
-                                              "and from_turn")
+            return safe(render.session_text(
+                s, memory.messages(s.id), memory.session_intelligence(s.id),
+                reader=f"call the session tool with session_id {s.id} and from_turn"))
 
     if tools.default_scope and access_of_request is None:
         # the default scope's facts as a listed resource, for clients that offer resources

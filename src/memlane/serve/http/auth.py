@@ -193,6 +193,13 @@ def _keyed(state: Any, store: KeyStore) -> bool:
 def _resolve(request: Request) -> Principal:
     store = request.app.state.memory.store
     token = _bearer(request)
+    if (token is not None and "authorization" not in request.headers
+            and not _keyed(request.app.state, store)):
+        # the sign-in cookie of another service on this host and port (cookies know no
+        # database): an open service sent the browser to a sign-in no key can pass, saying
+        # "this service needs an API key" (session 25). A key sent in the header is still
+        # checked: a client that sends one means it.
+        token = None
     if token is None:
         if _keyed(request.app.state, store):
             raise ApiError(401, "unauthorized", "this service needs an API key: send "

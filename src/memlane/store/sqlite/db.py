@@ -114,6 +114,16 @@ The mapped pages are the operating system's file cache, shared by every process 
 connection, and counted in a process's resident memory (``RssFile``) once touched."""
 
 
+def check_location(path: str) -> None:
+    """Refuse a database file ``path`` that cannot be one: its folder missing, or a folder."""
+    parent = Path(path).expanduser().resolve().parent
+    if not parent.exists():
+        raise StoreError(f"db: folder {parent} does not exist; create it or pass another --db")
+    if Path(path).expanduser().is_dir():
+        raise StoreError(f"db: {path} is a folder, not a database file; pass a file "
+                         "path (e.g. " + str(Path(path) / "memlane.db") + ")")
+
+
 class Database:
     """A SQLite file: one connection per thread (closed when the thread ends), WAL,
     foreign keys, nested ``atomic()``."""
@@ -133,12 +143,7 @@ class Database:
         self._closed = False
         self._pid = os.getpid()
         if self.path != ":memory:":
-            parent = Path(self.path).expanduser().resolve().parent
-            if not parent.exists():
-                raise StoreError(f"db: folder {parent} does not exist; create it or pass another --db")
-            if Path(self.path).expanduser().is_dir():
-                raise StoreError(f"db: {self.path} is a folder, not a database file; pass a file "
-                                 "path (e.g. " + str(Path(self.path) / "memlane.db") + ")")
+            check_location(self.path)
         # A file this process may not write (its mode, a read-only mount, an immutable
         # file) is opened read-only, as ``?mode=ro`` asks: searches and reads work, and
         # memlane skips the writes a read would make (session 22). Opened read-write,

@@ -61,11 +61,13 @@ class SqliteTransfer(TransferMixin):
         """
         import sqlite3
 
-        from memlane.store.sqlite.db import _PACKAGE, load_migrations, translate
+        from memlane.store.sqlite.db import _PACKAGE, check_location, load_migrations, translate
 
         known = {m.name: m.sha256 for m in load_migrations(_PACKAGE)}
         applied: dict[str, str] = {}
         path = Path(location).expanduser()
+        if str(location) != ":memory:":  # what opening it says, not "every migration pending"
+            check_location(str(location))
         if str(location) != ":memory:" and path.is_file():
             with translate(f"reading {path}"):
                 con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)

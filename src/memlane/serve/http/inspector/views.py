@@ -72,8 +72,11 @@ def owned(who: Caller, scope: str | None, what: str, *, write: bool = False) -> 
     who.check(scope, write=write)
 
 
-def _visible(mem: Memory, who: Caller) -> list[dict[str, Any]]:
-    """The scopes ``who`` may see, most recent first (500). A key's own patterns choose
+SCOPES_LISTED = 500
+
+
+def _visible(mem: Memory, who: Caller, limit: int = SCOPES_LISTED) -> list[dict[str, Any]]:
+    """The scopes ``who`` may see, most recent first (``limit``). A key's own patterns choose
     them in the database: filtered out of the 500 most recent of all, a tenant's scopes
     vanished from the pages once 500 other scopes had been active since."""
     patterns = None if who.allows(None) else getattr(who, "scopes", None)
@@ -84,7 +87,7 @@ def _visible(mem: Memory, who: Caller) -> list[dict[str, Any]]:
 
         patterns = [*patterns, *(old for new, old in old_spellings(mem.store).items()
                                  if who.allows(new))]
-    return [s for s in mem.store.list_scopes(patterns=patterns) if who.allows(s["scope"])]
+    return [s for s in mem.store.list_scopes(limit, patterns=patterns) if who.allows(s["scope"])]
 
 
 def scopes(mem: Memory, who: Caller) -> list[dict[str, Any]]:
@@ -136,7 +139,11 @@ def sessions_page(mem: Memory, who: Caller, scope: str | None, status: str | Non
         more = len(found) > limit
         for s in found[:limit]:
             rows.append({"session": s, "summary": _summary_of(mem, s.id) if s.summarized else None})
-    return {"scope": scope, "status": status or "", "scopes": _visible(mem, who),
+    # past the 500 most recent, a scope was on no page and nothing said so (session 25):
+    # the list says it is cut and a form opens any scope by name
+    listed = _visible(mem, who, SCOPES_LISTED + 1)
+    return {"scope": scope, "status": status or "", "scopes": listed[:SCOPES_LISTED],
+            "scopes_cut": len(listed) > SCOPES_LISTED, "scopes_listed": SCOPES_LISTED,
             "sessions": rows, "statuses": SESSION_STATUSES, "page_number": number,
             "more": more, "first": (number - 1) * limit + 1}
 
