@@ -233,3 +233,35 @@ def test_the_python_wordpiece_agrees_on_the_labelled_conversations(emb: StaticEm
     flat, lens = fresh.token_ids(texts[:300])
     ref = [e.ids for e in emb._tokenizer.encode_batch(texts[:300], add_special_tokens=False)]
     assert [list(a) for a in np.split(flat, np.cumsum(lens)[:-1])] == ref
+
+
+_OTHER_CHARS = ("·’‘“”—–…•«»¿¡§°€£¥×÷²½ßæøþðœıſİÉéÈÀÇÑñÜüÖöÅåǄǅǆĲ"  # marks, letters kept or turned ASCII
+                "\xa0\u2009\u202f\u3000\u200b\u200d\u2028\x85"  # blanks and nothing, some Python's \s
+                "\u0301\u0308\u20dd東京한ΣσςДд\U0001f600\U0001f984\u2764\ufe0f")  # combining, other scripts, emoji
+_MIXED = st.text(alphabet=st.one_of(st.characters(min_codepoint=9, max_codepoint=126),
+                                    st.sampled_from(_OTHER_CHARS)), max_size=80)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts=st.lists(_MIXED, min_size=1, max_size=8))
+def test_text_beside_ascii_splits_as_the_library_does(emb: StaticEmbedder, texts: list[str]) -> None:
+    """Text of ASCII and the characters written often beside it ("·", "’", "é", "°", emoji)
+    is split in Python, each such character as the library treats it alone (session 25, the
+    cost); any other (a combining mark, Chinese) sends the text to the library. Either way
+    the words are the library's, the characters first seen or known."""
+    emb.embed_batch(["warm"])
+    tok = emb._tokenizer
+    ref = [[w for w, _ in tok.pre_tokenizer.pre_tokenize_str(tok.normalizer.normalize_str(t))] for t in texts]
+    emb._plain_chars.clear()
+    assert [emb._split(t) for t in texts] == ref
+    assert [emb._split(t) for t in texts] == ref
+
+
+def test_the_plain_split_takes_the_usual_characters_and_leaves_the_rest(emb: StaticEmbedder) -> None:
+    emb.embed_batch(["warm"])
+    assert {ch: emb._plain_char(ch) for ch in "·é°\xa0\u200bÉ"} == {
+        "·": " · ", "é": "e", "°": "°", "\xa0": " ", "\u200b": "", "É": "e"}
+    assert [emb._plain_char(ch) for ch in "東\u0301"] == [None, None]
+    assert emb._split("Conversation u1 · 2024-05-01 · about café, “tea” — 5°C") == [
+        "conversation", "u1", "·", "2024", "-", "05", "-", "01", "·", "about", "cafe", ",", "“", "tea",
+        "”", "—", "5°c"]

@@ -58,11 +58,13 @@ class Embeddings:
         self.embedded += len(texts)
         return np.concatenate(out) if out else np.zeros((0, self.embedder.dim), np.float32)
 
-    def for_index(self, texts: Sequence[str]) -> np.ndarray:
+    def for_index(self, texts: Sequence[str],
+                  cache_later: list[tuple[bytes, np.ndarray]] | None = None) -> np.ndarray:
         """Vectors for texts to be stored; new ones are written to the cache table.
 
         Call outside a write transaction: embedding may be slow, and the cache write is
-        a short transaction of its own.
+        a short transaction of its own; or, with ``cache_later``, added to that list for
+        the caller to write (``store.cache_vectors``) in the transaction that stores them.
         """
         hashes = [text_hash(t) for t in texts]
         found = self.store.cached_vectors(self.model, list(set(hashes)))
@@ -72,8 +74,11 @@ class Embeddings:
             first = {h: t for h, t in zip(hashes, texts, strict=True)}
             vecs = self._embed([first[h] for h in missing])
             new = list(zip(missing, vecs, strict=True))
-            with self.store.atomic():
-                self.store.cache_vectors(self.model, new)
+            if cache_later is not None:
+                cache_later.extend(new)
+            else:
+                with self.store.atomic():
+                    self.store.cache_vectors(self.model, new)
             found.update(new)
         if not texts:
             return np.zeros((0, self.embedder.dim), np.float32)

@@ -215,7 +215,11 @@ def store_intelligence(
             "at": end, "lane": "semantic", "entities": [e.name],
             "extra": {"name": e.name, "type": e.type, "context": e.context},
         })
-    vectors = embeddings.for_index([embedded.get(i, r["text"]) for i, r in enumerate(rows)])
+    # the new vectors go to the embedding cache in the session's own transaction: one commit
+    # a session, not two (session 25, the cost)
+    new_vectors: list[tuple[bytes, Any]] = []
+    vectors = embeddings.for_index([embedded.get(i, r["text"]) for i, r in enumerate(rows)],
+                                   cache_later=new_vectors)
     try:
         with store.atomic():
             store.clear_intelligence(session.id)  # takes the scope's facts lock first
@@ -233,6 +237,8 @@ def store_intelligence(
                 raise Overtaken(
                     f"session {session.id} was summarized by another worker while this one waited "
                     f"for its backend (a lease, indexing.lease_seconds, shorter than the call)")
+            if new_vectors:
+                store.cache_vectors(embeddings.model, new_vectors)
             cut = head + len(facts)
             fact_rows = rows[head:cut]
             ids = store.insert_items([*rows[:head], *rows[cut:]])
