@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import os
 import json
 from datetime import timedelta
 from typing import Any
@@ -76,7 +75,7 @@ def test_a_file_imported_again_after_a_cut_gives_what_one_import_gives(
         request: pytest.FixtureRequest, tmp_path: Any, backend: str) -> None:
     counter = itertools.count()
 
-    @settings(max_examples=int(os.environ.get('N', 40)) if backend == "sqlite" else 15, deadline=None,
+    @settings(max_examples=40 if backend == "sqlite" else 15, deadline=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
     @given(steps=st.lists(line_step, min_size=2, max_size=20), cut=st.integers(0, 10**6),
            labelled=st.booleans(), index=st.booleans(), live=st.booleans(),
