@@ -110,6 +110,9 @@ def check_references(mem: Memory) -> None:
         keys = dict(run("SELECT message_id, keys FROM items WHERE session_id = %s"
                         " AND kind = 'turn'", (sid,)).fetchall())
         assert keys == turn_keys(session_msgs), sid
+    counters = mem.stats()["counters"]
+    assert counters.get("sessions_opened", 0) == len(sessions) + counters.get(
+        "sessions_merged", 0) + counters.get("sessions_erased", 0), counters
     for word in WORDS:
         for iid, _ in mem.store.lexical_search([word], Filters(), 200):
             assert iid in items, ("lexical", word, iid)

@@ -16,6 +16,8 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import threading
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -141,3 +143,57 @@ def test_a_label_resumed_after_an_index_run_keeps_its_lines(db_url: str) -> None
         assert _import(mem, lines).imported == 1
         got = listing(mem, {"chat"})
         assert [[m[0] for m in msgs] for _, msgs in got] == [["a0", "a1"], ["b1", "b0"]]
+
+
+def test_two_imports_of_one_labelled_file_at_once_give_what_one_gives(pg_url: str) -> None:
+    """Two processes import one labelled file at the same time (a retry while the first
+    still runs). A has opened label 1's session and is about to store its lines; B finds
+    label 1's first line not stored yet and waits for the scope's lock. Before session 25 B
+    looked before it waited: once A committed, B closed A's session and opened another for
+    the label, which got no line (all stored): an empty session. B now looks under the
+    lock, finds the line stored and resumes the label in A's session."""
+    lines = [{"scope": "chat", "role": "user", "text": f"m{i}", "id": f"m{i}",
+              "at": (BASE + timedelta(minutes=10 * i)).isoformat(), "session": 1 + i // 3}
+             for i in range(6)]
+    body = "".join(json.dumps(x) + "\n" for x in lines)
+    held, go = threading.Event(), threading.Event()
+
+    def tracer(kind: str, sql: str, params: Any = None) -> None:
+        if threading.current_thread().name == "A" and "memlane_add_messages" in sql \
+                and not held.is_set():
+            held.set()
+            go.wait(60)
+
+    with _open(pg_url) as mem, Memory(
+            pg_url, config=load_config(environ={}, overrides=OVERRIDES), tracer=tracer,
+            embedder=HashingEmbedder(dim=64)) as a, _open(pg_url) as b:
+        reports: dict[str, Any] = {}
+
+        def run(name: str, client: Memory) -> None:
+            try:
+                reports[name] = import_jsonl(client.store, client.config.ingest,
+                                             io.StringIO(body))
+            except BaseException as e:  # noqa: BLE001 - reported by the assertion below
+                reports[name] = e
+
+        ta = threading.Thread(target=run, args=("A", a), name="A")
+        ta.start()
+        try:
+            assert held.wait(60)
+            tb = threading.Thread(target=run, args=("B", b), name="B")
+            tb.start()
+            deadline = time.monotonic() + 30
+            while mem.store.db.execute(  # type: ignore[attr-defined]
+                    "SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0] == 0 \
+                    and tb.is_alive() and time.monotonic() < deadline:
+                time.sleep(0.05)
+        finally:
+            go.set()
+        ta.join(60)
+        tb.join(60)
+        assert not ta.is_alive() and not tb.is_alive()
+        assert sorted((r.imported, r.skipped_duplicates) for r in reports.values()) == [
+            (0, 6), (6, 0)], reports
+        got = listing(mem, {"chat"})
+        assert [[m[0] for m in msgs] for _, msgs in got] == [["m0", "m1", "m2"],
+                                                             ["m3", "m4", "m5"]]

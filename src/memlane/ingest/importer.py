@@ -453,11 +453,12 @@ def _start_session(store: Store, msg: Incoming) -> int | None:
     messages are stored: an old database's ``team\u200b`` kept its session open to a line
     of ``team``."""
     scope = stored_scope(store, msg.scope)
+    # the scope's writers lock first (``open_session_for`` takes it, to commit): another
+    # import of the file storing this line meanwhile is seen, not given a second session
+    opened = store.open_session_for(scope)
     there = None if msg.ext_id is None else store.message_by_ext_id(scope, msg.ext_id)
     if there is not None:
-        opened = store.open_session_for(scope)
         return None if opened is not None and opened[0] == there.session_id else there.session_id
-    opened = store.open_session_for(scope)
     if opened is not None and store.close_session(opened[0], "explicit"):
         store.bump("sessions_closed")
         store.bump("sessions_closed_explicit")
