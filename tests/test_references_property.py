@@ -76,12 +76,14 @@ def check_references(mem: Memory) -> None:
     for mid, (sid, _, scope) in msgs.items():
         assert sid in sessions and sessions[sid][0] == scope, (mid, sid)
     items = {r[0]: r[1:] for r in run(
-        "SELECT id, kind, session_id, message_id, seq, parents FROM items").fetchall()}
-    for iid, (kind, sid, mid, seq, parents) in items.items():
+        "SELECT id, kind, session_id, message_id, seq, parents, children FROM items").fetchall()}
+    for iid, (kind, sid, mid, seq, parents, children) in items.items():
         assert sid is None or sid in sessions, (iid, kind, sid)
         if mid is not None:
             assert mid in msgs and msgs[mid][0] == sid, (iid, kind, mid, sid)
             assert seq == msgs[mid][1], ("seq", iid, kind, seq, msgs[mid])
+        for child in json.loads(children or "[]"):
+            assert child in items, ("child", iid, kind, child)
         for parent in json.loads(parents or "[]"):
             assert parent in items, (iid, parent)
             if kind in ("fact", "observation"):
@@ -117,7 +119,7 @@ def check_references(mem: Memory) -> None:
         for iid, _ in mem.store.lexical_search([word], Filters(), 200):
             assert iid in items, ("lexical", word, iid)
     for hit in mem.search("where does she live and work", k=50, now=LATER):
-        assert hit.item.id in items and hit.item.session_id in sessions, hit
+        assert hit.item.id in items and hit.item.session_id in (None, *sessions), hit
 
 
 def _open(url: str, intelligence: Any = None) -> Memory:
@@ -141,6 +143,7 @@ step = st.one_of(
     # it to the next session, or nothing
     st.tuples(st.just("index"), st.sampled_from([None, "inside", "join"])),
     st.tuples(st.just("late"), st.integers(0, 10**6), st.integers(0, 1200)),
+    st.tuples(st.just("compact")),
     st.tuples(st.just("forget_turn"), st.integers(0, 10**6)),
     st.tuples(st.just("forget_session"), st.integers(0, 10**6)),
 )
@@ -157,6 +160,11 @@ def test_every_reference_resolves_after_merges_moves_and_erases(
     @given(steps=st.lists(step, min_size=3, max_size=30))
     # the shape found first: a message placed after a session's first while it is summarized
     @example(steps=[("add", "a", 0, 0), ("talk", "a", 0, [0, 0, 0, 0]), ("index", "inside")])
+    # a weekly roll-up and a decision record made of summaries, then one of their sessions
+    # summarized again (a late message)
+    @example(steps=[("talk", "a", 0, [0, 1, 2, 4]), ("talk", "a", 60, [0, 1, 2, 4]),
+                    ("talk", "a", 60, [0, 1, 2, 4]), ("index", None), ("compact",),
+                    ("late", 0, 30), ("index", None)])
     def run(steps: list[Any]) -> None:
         n = next(counter)
         url = str(tmp_path / f"r{n}.db") if backend == "sqlite" else str(
@@ -203,6 +211,8 @@ def test_every_reference_resolves_after_merges_moves_and_erases(
                     meddler.action = None if op[1] is None else meddle(op[1])
                     mem.index(now=LATER)
                     meddler.action = None
+                elif op[0] == "compact":  # decision records and weekly roll-ups
+                    mem.compact(now=LATER + timedelta(days=30))
                 elif op[0] == "late":
                     closed = [s for s in ours() if s.status != "open"]
                     if closed:

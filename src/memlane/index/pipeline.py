@@ -229,7 +229,7 @@ def store_intelligence(
     vectors = embeddings.for_index([embedded.get(i, r["text"]) for i, r in enumerate(rows)])
     try:
         with store.atomic():
-            store.clear_intelligence(session.id)  # takes the scope's facts lock first
+            old = store.clear_intelligence(session.id)  # takes the scope's facts lock first
             now_stored = store.get_sessions([session.id]).get(session.id)
             if now_stored is None or _lost_messages(store, session.id, messages):
                 # erased while it was summarised (docs/erasure.md), or a message it read was
@@ -248,6 +248,8 @@ def store_intelligence(
             cut = head + len(facts)
             fact_rows = rows[head:cut]
             ids = store.insert_items([*rows[:head], *rows[cut:]])
+            # what compaction made of the old summary names the new one (session 25)
+            store.relink_summaries(scope, old, ids[0] if head else None)
             store.put_vectors(embeddings.model,
                               list(zip(ids, [*vectors[:head], *vectors[cut:]], strict=True)))
             for row, vec, (f, pred, msg) in zip(fact_rows, vectors[head:cut], facts, strict=True):
