@@ -197,3 +197,36 @@ def test_two_imports_of_one_labelled_file_at_once_give_what_one_gives(pg_url: st
         got = listing(mem, {"chat"})
         assert [[m[0] for m in msgs] for _, msgs in got] == [["m0", "m1", "m2"],
                                                              ["m3", "m4", "m5"]]
+
+
+def test_a_resumed_labels_session_merged_away_between_batches(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The label resumed (its first line stored, its session S closed as idle) is written
+    in several batches; between two of them a message added live falls within the gap of
+    S and of an earlier session, goes to the earlier one and merges S into it. The label's
+    next lines follow its first line into the session that holds it now (they were written
+    to S's id, gone: the import failed)."""
+    from memlane.ingest import importer
+
+    lines = [{"scope": "chat", "role": "user", "text": f"m{i}", "id": f"m{i}",
+              "at": (BASE + timedelta(minutes=minute)).isoformat(), "session": 1}
+             for i, minute in enumerate([50, 55, 60, 65, 70])]
+    with _open(db_url) as mem:
+        _import(mem, lines[:2])
+        mem.index(now=LATER)  # S closed as idle
+        for minute in (0, 5):  # an earlier session, of its own (late)
+            mem.add_message("chat", "user", f"early {minute}", at=BASE + timedelta(minutes=minute))
+        monkeypatch.setattr(importer, "BATCH", 2)
+
+        def source() -> Any:
+            for k, x in enumerate(lines):
+                if k == 3:  # after the batch of lines 1-2 (stored) and 3's
+                    mem.add_message("chat", "user", "bridge",
+                                    at=BASE + timedelta(minutes=22))
+                yield json.dumps(x) + "\n"
+
+        report = import_jsonl(mem.store, mem.config.ingest, source())
+        assert not report.errors and report.imported == 3, report
+        got = listing(mem, {"chat"})
+        assert [[m[0] for m in msgs] for _, msgs in got] == [
+            ["early 0", "early 5", "bridge", "m0", "m1", "m2", "m3", "m4"]], got
