@@ -126,6 +126,23 @@ def _lost_messages(store: Store, session_id: int, messages: Sequence[Message]) -
     return any(m.id not in kept for m in messages)
 
 
+def _point_at_turns(store: Store, session_id: int, rows: list[dict[str, Any]]) -> None:
+    """Each row read from a message takes that message's ``seq`` and its turn as source
+    (``parents``: a hit on a fact or an observation lifts the turn it came from), as stored
+    now, in the writing transaction. The extraction names a message by its place in the
+    messages it read: a late message placed before it, or a merge, has numbered the
+    session again since, and before session 25 a fact then pointed at the turn now holding
+    the old number, a neighbour of the right one, with the old ``seq``."""
+    seqs = {m.id: m.seq for m in store.session_messages(session_id)}
+    turns = {it.message_id: it.id for it in store.session_items(session_id, kind="turn")}
+    for row in rows:
+        mid = row.get("message_id")
+        if mid is not None:
+            row["seq"] = seqs[mid]
+            if row["kind"] in ("fact", "observation"):
+                row["parents"] = [turns[mid]] if mid in turns else []
+
+
 def store_intelligence(
     store: Store,
     embeddings: Embeddings,
@@ -163,12 +180,6 @@ def store_intelligence(
                              datetime.fromtimestamp(end, UTC)),
     }]
     head = len(rows)  # the summary's row, when there is one, comes before the facts'
-    turns = {it.seq: it.id for it in store.session_items(session.id, kind="turn")}
-
-    def source(seq: int | None) -> list[int]:
-        """The turn item a fact or observation came from: a hit on it lifts that turn."""
-        return [turns[seq]] if seq in turns else []
-
     facts = []
     embedded: dict[int, str] = {}  # a row's text to embed, when not its text
     for f in extraction.facts:
@@ -190,7 +201,7 @@ def store_intelligence(
             "source": f.source, "keywords": [pred],
             "extra": {"subject": f.subject, "predicate": pred, "object": f.object,
                       "sentence": f.text},
-            "keys": item_keys(f.text, msg.at if msg else None), "parents": source(f.seq),
+            "keys": item_keys(f.text, msg.at if msg else None),
         })
     for o in extraction.observations:
         msg = by_seq.get(o.seq) if o.seq is not None else None
@@ -204,7 +215,7 @@ def store_intelligence(
             **base, "kind": "observation", "text": o.text,
             "at": when.timestamp() if when else end,
             "message_id": msg.id if msg else None, "seq": o.seq, "lane": "episodic",
-            "source": "stated", "parents": source(o.seq),
+            "source": "stated",
             "keys": item_keys(o.text, said, (msg.speaker,) if msg and msg.speaker else ()),
             **({"extra": {"event_date": event[0].isoformat().replace("+00:00", "Z"), "event_phrase": event[1]}}
                if event else {}),
@@ -222,7 +233,7 @@ def store_intelligence(
                                    cache_later=new_vectors)
     try:
         with store.atomic():
-            store.clear_intelligence(session.id)  # takes the scope's facts lock first
+            old = store.clear_intelligence(session.id)  # takes the scope's facts lock first
             now_stored = store.get_sessions([session.id]).get(session.id)
             if now_stored is None or _lost_messages(store, session.id, messages):
                 # erased while it was summarised (docs/erasure.md), or a message it read was
@@ -239,9 +250,12 @@ def store_intelligence(
                     f"for its backend (a lease, indexing.lease_seconds, shorter than the call)")
             if new_vectors:
                 store.cache_vectors(embeddings.model, new_vectors)
+            _point_at_turns(store, session.id, rows)
             cut = head + len(facts)
             fact_rows = rows[head:cut]
             ids = store.insert_items([*rows[:head], *rows[cut:]])
+            # what compaction made of the old summary names the new one (session 25)
+            store.relink_summaries(scope, old, ids[0] if head else None)
             store.put_vectors(embeddings.model,
                               list(zip(ids, [*vectors[:head], *vectors[cut:]], strict=True)))
             for row, vec, (f, pred, msg) in zip(fact_rows, vectors[head:cut], facts, strict=True):

@@ -305,6 +305,9 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
     pending: list[Incoming] = []
     starts: list[int] = []  # places in pending whose line starts a session of the file
     labels: dict[str, str] = {}  # each scope's last session label in the file
+    # each scope's session of its label when not its open one (the label's first line
+    # stored by an earlier import, an interrupted one): the label's lines go there
+    homes: dict[str, Incoming] = {}  # (its first line: its session is looked up at each write)
 
     numbers: list[int] = []  # each pending message's line
 
@@ -330,10 +333,14 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                              if (pending[i].session is None) != (pending[i - 1].session is None))})
             for begin, end in itertools.pairwise(cuts):
                 if begin in starts:
-                    _start_session(store, pending[begin])
-                labelled = pending[begin].session is not None
-                stored += store_messages(store, cfg, pending[begin:end],  # None: already stored
-                                         gap=_NO_GAP if labelled else None)
+                    if _start_session(store, pending[begin]):
+                        homes[pending[begin].scope] = pending[begin]
+                    else:
+                        homes.pop(pending[begin].scope, None)
+                if pending[begin].session is None:
+                    stored += store_messages(store, cfg, pending[begin:end])  # None: stored
+                else:
+                    stored += _store_labelled(store, cfg, pending[begin:end], homes)
             for i, got in enumerate(stored):
                 # (a "~" id is the content's own: a line without an id never clashes)
                 ext_id = pending[i].ext_id
@@ -416,7 +423,37 @@ _NO_GAP = float("inf")
 """The gap of an import's labelled lines: none cuts their session."""
 
 
-def _start_session(store: Store, msg: Incoming) -> None:
+def _store_labelled(store: Store, cfg: IngestConfig, run: list[Incoming],
+                    homes: dict[str, Incoming]) -> list[Any]:
+    """Store labelled lines (of one label per scope): each scope's in the session its label
+    resumes (the session holding the label's first line, ``homes``, looked up now: a
+    message added since may have joined it to another), or in the scope's open session,
+    which the label started, with no gap; ``store_messages``' entries, in ``run``'s order."""
+    out: list[Any] = [None] * len(run)
+    groups: dict[int | None, list[int]] = {}
+    sessions = {scope: _home(store, first) for scope, first in homes.items()
+                if any(m.scope == scope for m in run)}
+    for i, m in enumerate(run):
+        groups.setdefault(sessions.get(m.scope), []).append(i)
+    for home, places in groups.items():
+        got = store_messages(store, cfg, [run[i] for i in places], gap=_NO_GAP, session=home)
+        for i, one in zip(places, got, strict=True):
+            out[i] = one
+    return out
+
+
+def _home(store: Store, first: Incoming) -> int | None:
+    """The session holding a label's ``first`` line, when it is not its scope's open one
+    (None: the open one, or the line is no longer stored)."""
+    scope = stored_scope(store, first.scope)
+    opened = store.open_session_for(scope)  # (the scope's writers lock first)
+    there = None if first.ext_id is None else store.message_by_ext_id(scope, first.ext_id)
+    if there is None or (opened is not None and opened[0] == there.session_id):
+        return None
+    return there.session_id
+
+
+def _start_session(store: Store, msg: Incoming) -> bool:
     """A line whose ``session`` label is new for its scope starts a session: the scope's
     open session is closed first (reason ``explicit``, as ``close_session`` closes one) and
     a session opened at the line's time, which the label's lines join whatever their times
@@ -424,18 +461,26 @@ def _start_session(store: Store, msg: Incoming) -> None:
     session 24 the line went by the gap rule, and a session that overlapped the one before
     it (a message dated before the end of an explicitly closed session) came back joined to
     it, one holding a pause longer than the gap (its middle turn forgotten) cut in two. Not
-    when the line is stored already (importing a file again changes nothing). The scope is
-    looked up as the database spells it (``ingest.spellings``), as its messages are
-    stored: an old database's ``team\u200b`` kept its session open to a line of ``team``."""
+    when the line is stored already (importing a file again, whole or after an
+    interruption; True): the label's session is then the one holding that line
+    (``_home``), so that the label's new lines join it (before session 25
+    they went to whatever session the scope had open: one an index run had closed sent them
+    to the nearest session in time, a message added live since took them into its own).
+    The scope is looked up as the database spells it (``ingest.spellings``), as its
+    messages are stored: an old database's ``team\u200b`` kept its session open to a line
+    of ``team``."""
     scope = stored_scope(store, msg.scope)
-    if msg.ext_id is not None and store.message_by_ext_id(scope, msg.ext_id) is not None:
-        return
+    # the scope's writers lock first (``open_session_for`` takes it, to commit): another
+    # import of the file storing this line meanwhile is seen, not given a second session
     opened = store.open_session_for(scope)
+    if msg.ext_id is not None and store.message_by_ext_id(scope, msg.ext_id) is not None:
+        return True
     if opened is not None and store.close_session(opened[0], "explicit"):
         store.bump("sessions_closed")
         store.bump("sessions_closed_explicit")
     store.create_session(scope, msg.at.timestamp(), msg.agent, msg.project)
     store.bump("sessions_opened")
+    return False
 
 
 _WHAT_IT_IS = {

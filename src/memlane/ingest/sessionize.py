@@ -141,21 +141,24 @@ def store_message(store: Store, cfg: IngestConfig, m: Incoming) -> Message | Non
 
 
 def store_messages(store: Store, cfg: IngestConfig, ms: Sequence[Incoming], *,
-                   gap: float | None = None) -> list[Message | None]:
+                   gap: float | None = None, session: int | None = None
+                   ) -> list[Message | None]:
     """``store_message`` for each of ``ms`` in order, in one transaction (PostgreSQL: one
     round trip): one entry per message, None where its scope already holds its ``ext_id``
     (that message is not stored; the others are). ``gap``: seconds that cut a session
     (default ``ingest.session_gap_minutes``; an import's labelled lines pass infinity, so
-    that they stay in the session their label started)."""
+    that they stay in the session their label started). ``session``: the session (of their
+    one scope) the messages go to whatever their times (``Store.add_to_session``; an
+    import's label resumed in a session that is not the scope's open one)."""
     scopes = [stored_scope(store, m.scope) for m in ms]
     olds = sorted(set(scopes) - {m.scope for m in ms})  # old spellings: still stored?
     with store.atomic() if olds else nullcontext():
         old = {s: writable_scope(store, s) for s in olds}
+        rows = [NewMessage(old.get(s, s), m.role, m.text, m.at.timestamp(), m.speaker, m.ext_id,
+                           m.agent, m.project, m.redactions) for s, m in zip(scopes, ms, strict=True)]
         got = store.add_messages(
-            [NewMessage(old.get(s, s), m.role, m.text, m.at.timestamp(), m.speaker, m.ext_id,
-                        m.agent, m.project, m.redactions) for s, m in zip(scopes, ms, strict=True)],
-            gap=cfg.session_gap_minutes * 60.0 if gap is None else gap,
-        )
+            rows, gap=cfg.session_gap_minutes * 60.0 if gap is None else gap,
+        ) if session is None else store.add_to_session(session, rows)
     return [_stored(m, g) for m, g in zip(ms, got, strict=True)]
 
 

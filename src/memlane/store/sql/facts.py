@@ -33,14 +33,21 @@ class FactsMixin(SqlStore):
     are single-valued, which ``resettle_facts`` needs to settle a value an erased ending had
     ended (session 22). None: the defaults."""
 
-    def clear_intelligence(self, session_id: int) -> None:
-        """Remove what session intelligence derived from a session (before it is redone).
+    def clear_intelligence(self, session_id: int) -> list[int]:
+        """Remove what session intelligence derived from a session (before it is redone):
+        the ids of the summaries deleted (``relink_summaries`` gives the new one their
+        place in what compaction made of them).
 
         The session's fact events, facts, derived items and relations go; the facts it had
         superseded are settled again (``resettle_facts``): the newest statement left of each
-        subject and predicate is current, the others superseded by it.
+        subject and predicate is current, the others superseded by it. The scope's facts
+        lock is taken, then its links lock (``lock_links``: compaction links summaries
+        under it), before any row.
         """
         self._lock_session_facts(session_id)
+        scope = self._run("SELECT scope FROM sessions WHERE id = %s", (session_id,)).fetchone()
+        if scope is not None:
+            self.lock_links(scope[0])
         orphans = self.facts_superseded_by(
             [int(r[0]) for r in self._run("SELECT id FROM facts WHERE session_id = %s",
                                           (session_id,))])
@@ -53,9 +60,10 @@ class FactsMixin(SqlStore):
         # a summary stored on demand (``Memory.store_summary``, MCP ``summarize``) is the
         # user's, not the pipeline's: it stays. It went with the session's first run, so
         # MCP summarize answered "stored as item N" for an item already deleted.
-        kept = [int(r[0]) for r in self._run(
+        summaries = {int(r[0]): bool(json.loads(r[1] or "{}").get("on_demand")) for r in self._run(
             "SELECT id, extra FROM items WHERE session_id = %s AND kind = 'summary'",
-            (session_id,)) if json.loads(r[1] or "{}").get("on_demand")]
+            (session_id,))}
+        kept = [i for i, on_demand in summaries.items() if on_demand]
         self._run(
             "DELETE FROM items WHERE session_id = %s"
             " AND kind IN ('summary', 'fact', 'entity', 'observation')"
@@ -63,6 +71,7 @@ class FactsMixin(SqlStore):
             (session_id, *kept),
         )
         self._run("DELETE FROM relations WHERE session_id = %s", (session_id,))
+        return sorted(i for i, on_demand in summaries.items() if not on_demand)
 
     def facts_superseded_by(self, fact_ids: Sequence[int]) -> list[int]:
         """The facts (not among ``fact_ids``) that one of ``fact_ids`` superseded: read before

@@ -96,6 +96,45 @@ class HygieneMixin(SqlStore):
                 (json.dumps(parents), now, bool(supersede), cid),
             )
 
+    def relink_summaries(self, scope: str, old_ids: Sequence[int], new_id: int | None) -> None:
+        """The decision records and weekly roll-ups (items of ``scope`` in no session) made
+        of summaries written again (``clear_intelligence`` deleted ``old_ids``: a late
+        message or a merge queued their session again) name ``new_id``, the session's new
+        summary, in their place (or none, when it has none now); the new summary takes the
+        old ones' links, superseded as they were when a decision record had absorbed them.
+        Before session 25 they named deleted items, and the new summary was in none. The
+        caller holds the scope's links lock (``clear_intelligence`` takes it)."""
+        gone = set(old_ids)
+        if not gone:
+            return
+        now = time.time()
+
+        def swap(ids: list[Any]) -> list[Any]:
+            return list(dict.fromkeys(new_id if i in gone else i for i in ids
+                                      if not (i in gone and new_id is None)))
+
+        parents: list[int] = []
+        absorbed = False
+        for iid, children, extra in self._run(
+                "SELECT id, children, extra FROM items WHERE scope = %s AND session_id IS NULL",
+                (scope,)).fetchall():
+            kids = json.loads(children or "[]")
+            ex = json.loads(extra or "{}")
+            lists = [k for k in ("absorbed", "children") if isinstance(ex.get(k), list)]
+            if not gone.intersection(kids) and not any(gone.intersection(ex[k]) for k in lists):
+                continue
+            for k in lists:
+                ex[k] = swap(ex[k])
+            self._run("UPDATE items SET children = %s, extra = %s, updated_at = %s WHERE id = %s",
+                      (json.dumps(swap(kids)), json.dumps(ex, ensure_ascii=False), now, iid))
+            parents.append(int(iid))
+            absorbed = absorbed or "absorbed" in ex
+        if new_id is not None and parents:
+            self._run(
+                "UPDATE items SET parents = %s, updated_at = %s,"
+                " status = CASE WHEN %s THEN 'superseded' ELSE status END WHERE id = %s",
+                (json.dumps(parents), now, absorbed, new_id))
+
     def items_with_keyword(self, keyword: str, scope: str | None = None) -> list[Item]:
         """Active items with this exact keyword, oldest first."""
         return self._items_holding("keywords", keyword, scope, "ORDER BY at, id")

@@ -253,6 +253,36 @@ class SessionsMixin(SqlStore):
                 for r in rows
             ]
 
+    def add_to_session(self, session_id: int, rows: Sequence[NewMessage]
+                       ) -> list[tuple[int, int, int] | None]:
+        """Store ``rows`` in the session ``session_id`` (of their scope) whatever their times,
+        in one transaction: ``add_messages``'s entries. No gap cuts it and none is late; each
+        message takes its place in time order (``_place``), and a session no longer open is
+        queued again for turns and a summary, as a late message queues the one it joins. An
+        import resuming a label whose session is not the scope's open one (its first line
+        stored by an earlier, interrupted import) writes through it (session 25)."""
+        out: list[tuple[int, int, int] | None] = []
+        with self.db.atomic():
+            for r in rows:
+                self._lock_scope(r.scope)
+                if r.ext_id is not None and self.message_by_ext_id(r.scope, r.ext_id) is not None:
+                    out.append(None)
+                    continue
+                count, end, status = self._run(
+                    "SELECT message_count, ended_at, status FROM sessions WHERE id = %s"
+                    " AND scope = %s", (session_id, r.scope)).fetchone()
+                seq = self._place(session_id, count + 1, end, r.at)
+                message_id = self.append_message(
+                    session_id, r.scope, seq, r.role, r.text, r.at, speaker=r.speaker,
+                    ext_id=r.ext_id, agent=r.agent, project=r.project, redactions=r.redactions)
+                if status != "open":
+                    self._run(_REQUEUE_LATE, (time.time(), session_id))
+                    self.bump("sessions_requeued_late")
+                if r.redactions:
+                    self.bump("secrets_redacted", r.redactions)
+                out.append((message_id, session_id, seq))
+        return out
+
     def create_session(self, scope: str, at: float, agent: str | None, project: str | None) -> int:
         column, value = self._fresh_id("sessions")
         return self._insert_id(
