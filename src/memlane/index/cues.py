@@ -279,7 +279,8 @@ _REMEMBER = re.compile(r"^(?:(?:and|also)[,]?\s+)?(?:remember|don'?t forget) to\
 _ASSISTANT_COMMIT = re.compile(r"\b(?:i'?ll|i will)\s+(?:remind|email|let you know|check|"
                                r"get back|send|follow up|call|notify|update)", re.IGNORECASE)
 _LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|so|then|and|also|well|great|good|fine|alright|true|"
+    r"^(?:(?:(?:ok(?:ay)?|fine|good|great|perfect|alright|sounds good|sure)\s+(?:by|with|to|for)\s+(?:me|us)|"
+    r"ok(?:ay)?|yes|yeah|yep|sure|so|then|and|also|well|great|good|fine|alright|true|"
     r"thanks|perfect|nice|right|anyway|i think|one thing|agreed|sounds good|fair point|"
     r"makes sense|got it)[,.:!]?\s+)+",
     re.IGNORECASE,
