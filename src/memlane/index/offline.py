@@ -120,7 +120,8 @@ _REFS = [
     # any scheme: https://, s3://, postgres://; a redacted secret inside stays inside
     # ("postgres://app:[REDACTED:password#5cce]@db:5432/app": one reference, not its half)
     re.compile(r"\b[a-z][a-z0-9+.-]*://(?:\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]|[^\s)>\]])+"),
-    re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,6}\b"),  # paths with an extension
+    # paths with an extension; a long one of letters too ("networking/terraform.tfstate", session 25)
+    re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.(?:[A-Za-z0-9]{1,6}|[A-Za-z]{7,10})\b"),
     re.compile(r"(?<![\w/.-])[\w-]+\." + _EXTS),  # bare file names
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
     # keys: BILL-142, INV-2026-1187-R; one letter before four digits or more: a quote's "Q-55810"

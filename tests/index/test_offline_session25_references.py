@@ -1,0 +1,37 @@
+"""Session 25's reference classes, from heldout21's misses, on conversations written for these
+tests and run through the offline backend (patterns alone and with the shipped model: the
+references do not depend on it)."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.index.offline import OfflineIntelligence
+from memlane.types import Message
+
+T0 = datetime(2024, 9, 2, 10, 0, tzinfo=UTC)
+OFF = OfflineIntelligence(None)
+_DIR = st.from_regex(r"[a-z][a-z0-9_-]{1,8}", fullmatch=True)
+
+
+def _refs(*texts: str) -> tuple[str, ...]:
+    msgs = [Message(i + 1, 1, "s", "user" if i % 2 == 0 else "assistant", t, T0 + timedelta(minutes=i), i + 1,
+                    speaker=("Ana" if i % 2 == 0 else "Ben")) for i, t in enumerate(texts)]
+    return OFF.summarize("s", msgs)[0].references
+
+
+@settings(max_examples=60, deadline=None)
+@given(dirs=st.lists(_DIR, min_size=1, max_size=3), stem=_DIR,
+       ext=st.from_regex(r"[a-z]{7,10}", fullmatch=True), end=st.sampled_from(["", ".", ",", " today."]))
+def test_a_path_with_a_long_extension_is_one_reference(dirs, stem, ext, end):
+    """A path whose extension is seven to ten letters ("networking/terraform.tfstate",
+    "out/merged.parquet") is a reference as a whole, as one with a short extension is."""
+    path = "/".join([*dirs, f"{stem}.{ext}"])
+    assert path in _refs(f"the state key has to differ, for example {path}{end}", "noted")
+
+
+@pytest.mark.parametrize("text", ["we went 3.5 km/h slower.", "it costs 1.50 and/or more.", "see e.g. the docs."])
+def test_no_path_without_a_slash_and_a_name(text):
+    assert not [r for r in _refs(text, "ok") if "/" in r]
