@@ -35,3 +35,13 @@ def test_a_path_with_a_long_extension_is_one_reference(dirs, stem, ext, end):
 @pytest.mark.parametrize("text", ["we went 3.5 km/h slower.", "it costs 1.50 and/or more.", "see e.g. the docs."])
 def test_no_path_without_a_slash_and_a_name(text):
     assert not [r for r in _refs(text, "ok") if "/" in r]
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=_DIR, rest=st.lists(_DIR, max_size=2), slash=st.sampled_from(["", "/"]),
+       end=st.sampled_from([" returns 404.", ".", ", then"]))
+def test_a_rooted_path_from_a_hidden_folder_is_one_reference(first, rest, slash, end):
+    """A path from the root whose first folder is hidden ("/.well-known/acme-challenge/")
+    is a reference as a whole, as "/healthz" is."""
+    path = "/" + "/".join([f".{first}", *rest]) + slash
+    assert path in _refs(f"since the move {path}{end} every time", "noted")

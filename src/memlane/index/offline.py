@@ -269,7 +269,7 @@ _IMAGE_TAG = re.compile(r"(?<![\w/:.-])(?![\w./-]*\.(?:py|js|ts|tsx|go|rs|rb|kt|
                         r"[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
 """A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12); not a
 source file and its line ("internal/upstream/client.go:88": the file is the reference, session 21)."""
-_ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*|/[A-Z][\w.-]*(?=/[\w{]))"
+_ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/\.?[a-z0-9][\w.-]*|/[A-Z][\w.-]*(?=/[\w{]))"
                           r"(?:/(?:[\w.*-]+|\{\w+\}))*/?(?<=[\w/*}-])"
                           r"(?:\?[\w.-]+=[\w.%-]*(?:&[\w.-]+=[\w.%-]*)*)?(?=[\s,.;:!?)\]'\"`]|$)", re.ASCII)
 """A path from the root or the home directory ("/healthz", "/volume1/backup", "~/.config/restic/pass",
@@ -277,7 +277,7 @@ _ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*|/[A-Z][\
 before it miss (they need a directory name before the first slash, or an extension) (session 13);
 with its query when it has one ("/debug/pprof/goroutine?debug=2", session 21); from a capitalised
 folder when another part follows ("/Episodes/047/rough_v1.wav"), with a part in braces
-("/api/v2/invoices/{id}") (session 22).
+("/api/v2/invoices/{id}") (session 22); from a hidden folder ("/.well-known/acme-challenge/", session 25).
 One part needs three characters or a closing slash ("/v2/"): not "and /or"."""
 
 
