@@ -45,3 +45,24 @@ def test_a_rooted_path_from_a_hidden_folder_is_one_reference(first, rest, slash,
     is a reference as a whole, as "/healthz" is."""
     path = "/" + "/".join([f".{first}", *rest]) + slash
     assert path in _refs(f"since the move {path}{end} every time", "noted")
+
+
+_HEAD = st.from_regex(r"[A-Z][A-Z0-9]{0,5}", fullmatch=True) | st.from_regex(r"[0-9]{2,6}", fullmatch=True)
+
+
+@settings(max_examples=80, deadline=None)
+@given(head=_HEAD, parts=st.lists(st.from_regex(r"[0-9]{2,6}", fullmatch=True), min_size=1, max_size=3),
+       sep=st.sampled_from(["/", "-"]), cue=st.sampled_from(["ref", "ref.", "Ref:", "reference", "crime reference",
+                                                             "reference no."]),
+       end=st.sampled_from(["", ".", ", for the record."]))
+def test_a_code_named_as_a_reference_is_one(head, parts, sep, cue, end):
+    """A code in parts joined by "/" or "-" after "ref" or "reference" ("ref LBC/24/0613",
+    "crime reference 41/88213/24", "reference FLAT2B-RENT") is a reference as written."""
+    if head.isdigit():
+        sep = "/"  # digits and dashes after "reference" are the numbered kind, written with their noun
+    code = sep.join([head, *parts])
+    assert code in _refs(f"the council signed off the consent, {cue} {code}{end}", "great")
+
+
+def test_a_reference_word_before_prose_names_no_code():
+    assert _refs("for reference, the 2/3 split and a 10-12 day wait are fine.", "ok") == ()

@@ -370,6 +370,11 @@ _KEY_VERSION = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+(?:-[A-Z0-9]+)* v
 (session 21)."""
 _REPO_ISSUE = re.compile(r"(?<![\w/.-])[\w.-]+/[\w.-]+#\d{1,6}\b")
 """An issue or a pull request in another repository ("pypa/cibuildwheel#2105") (session 21)."""
+_REF_CODE = re.compile(r"\b[Rr]ef(?:erence)?\.?:?\s+(?:no\.?\s+|number\s+)?"
+                       r"((?=[A-Z0-9/-]*\d)[A-Z0-9]+(?:[/-][A-Z0-9]+)+)(?![\w/-])")
+"""A code named as a reference, in parts joined by "/" or "-" ("ref LBC/24/0613", "crime reference
+41/88213/24", "reference FLAT2B-RENT"): the code; the key pattern of :data:`_REFS` reads neither a
+slash nor a letter after the first dash (session 25)."""
 _PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ")
 _ITEM = _WORK.replace("|, and)", ")")
 """A title as an item of a list: :data:`_WORK` without the ", and" some titles hold."""
@@ -469,6 +474,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _OF_WORK.findall(text)  # session 23's kind: turns only
     if len(text) <= _REF_SHORT and any(w in text for w in _PART_WORDS):  # session 21's kinds: turns only
         yield from _PART.findall(text)
+    if len(text) <= _REF_SHORT and "ef" in text and ("/" in text or "-" in text):  # session 25's kind: turns only
+        yield from _REF_CODE.findall(text)
     if len(text) <= _REF_SHORT and " v" in text and "-" in text:
         yield from _KEY_VERSION.findall(text)
     if len(text) <= _REF_SHORT and "#" in text and "/" in text:
