@@ -66,3 +66,34 @@ def test_a_code_named_as_a_reference_is_one(head, parts, sep, cue, end):
 
 def test_a_reference_word_before_prose_names_no_code():
     assert _refs("for reference, the 2/3 split and a 10-12 day wait are fine.", "ok") == ()
+
+
+@settings(max_examples=80, deadline=None)
+@given(number=st.sampled_from(["01706 902 573", "07700 900461", "065 682 8127", "+44 20 7946 0958", "020 7946 0958",
+                               "+353 1 555 0142", "0161 496 0000", "(01632) 960 001"]),
+       before=st.sampled_from(["Please call them on ", "their number's ", "ring ", "it's "]),
+       end=st.sampled_from(["", ".", " and quote the job reference.", ", any time after 9."]))
+def test_a_telephone_number_in_groups_is_a_reference(number, before, end):
+    """A telephone number written in groups, from its 0 or its country code, is a reference as
+    written."""
+    assert number in _refs(f"{before}{number}{end}", "thanks")
+
+
+@pytest.mark.parametrize("text", ["we sold 1 200 300 tickets", "it was 10 to 12 people", "scores 07 and 08 stand",
+                                  "the 2024 0613 run", "pay 0.50 100 times"])
+def test_counts_and_years_are_no_telephone_numbers(text):
+    assert _refs(text, "ok") == ()
+
+
+def test_a_card_number_keeps_its_noun():
+    assert _refs("Can I renew my two books again? Card 0045 3319 2207.", "Done.") == ("Card 0045 3319 2207",)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet="0123456789 +()-./,a", max_size=40))
+def test_the_phone_guard_passes_every_text_the_pattern_reads(text):
+    """The cheap test before :data:`_PHONE` never skips a text the pattern finds a number in."""
+    from memlane.index.offline import _PHONE, _may_hold_phone
+
+    if _PHONE.search(text):
+        assert _may_hold_phone(text)

@@ -375,6 +375,20 @@ _REF_CODE = re.compile(r"\b[Rr]ef(?:erence)?\.?:?\s+(?:no\.?\s+|number\s+)?"
 """A code named as a reference, in parts joined by "/" or "-" ("ref LBC/24/0613", "crime reference
 41/88213/24", "reference FLAT2B-RENT"): the code; the key pattern of :data:`_REFS` reads neither a
 slash nor a letter after the first dash (session 25)."""
+_PHONE = re.compile(r"(?<![\w+.,/-])(?:\+\d{1,3} (?:\(0\) ?)?\d{1,5}|\(?0\d{2,4}\)?) \d{3,4}(?:[ -]?\d{3,4})?"
+                    r"(?![\w-]|[.,/]\d)")
+"""A telephone number in groups, from its leading 0 or its country code ("01706 902 573", "07700
+900461", "065 682 8127", "+44 20 7946 0958"): what a reader rings; a card's or an account's
+number after its noun stays the numbered kind (session 25)."""
+
+
+def _may_hold_phone(text: str) -> bool:
+    """Whether :data:`_PHONE` may match ``text``: plain ASCII text where no two digits are
+    followed by one other character and a digit (found by a byte translation and ``in``) is not
+    searched with the pattern, whose look-behind runs at every character (session 25, the cost)."""
+    return not text.isascii() or b"DD D" in text.encode("ascii").translate(_DIGIT_CHARS)
+
+
 _PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ")
 _ITEM = _WORK.replace("|, and)", ")")
 """A title as an item of a list: :data:`_WORK` without the ", and" some titles hold."""
@@ -466,6 +480,8 @@ def _references(text: str) -> Iterator[str]:
             yield from _DIGIT_KEY.findall(text)
         if ":" in text:
             yield from _IMAGE_TAG.findall(text)
+        if _may_hold_phone(text):
+            yield from _PHONE.findall(text)
     if len(text) <= _REF_SHORT and "under " in text and "/" in text:  # session 18's kind: turns only
         yield from _WIKI_PATH.findall(text)
     if len(text) <= _REF_SHORT and "page" in text:  # session 20's kinds: turns only
