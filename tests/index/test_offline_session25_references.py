@@ -97,3 +97,15 @@ def test_the_phone_guard_passes_every_text_the_pattern_reads(text):
 
     if _PHONE.search(text):
         assert _may_hold_phone(text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(whose=st.sampled_from(["his", "her", "their", "your"]),
+       noun=st.sampled_from(["book", "novel", "album", "podcast", "film"]),
+       title=st.sampled_from(["Yokes", "Salt of the Earth", "The Night Ferry", "Low Tide Hymns"]),
+       end=st.sampled_from(["", ".", ", page 12.", " last year."]))
+def test_a_work_named_after_a_possessive_is_a_reference(whose, noun, title, end):
+    """A title after "his / her / their / your <book|album|…>" is a reference, as after "my
+    book" ("yes, from her book Yokes")."""
+    refs = _refs(f"the pattern is from {whose} {noun} {title}{end}", "lovely")
+    assert title in refs

@@ -146,8 +146,9 @@ _REFS = [
                r",\s+[A-Z][a-z]+(?:\s+[A-Z]{1,2}\d{1,2}[A-Z]?\s+\d[A-Z]{2}\b)?)?"),  # addresses: "4B Quay Street, Galway"
     re.compile(r"\b(?:watch(?:ing)?|[Ww]atched|[Rr]ewatch(?:ed|ing)?|[Rr]e-?read(?:ing)?|read(?:ing)?|Reading|copies of|"
                r"[Ff]inish(?:ed|ing)|[Ss]ang|[Ss]inging|"  # session 17: a book finished, a song sung
-               r"(?:the|a|our|my) (?:book|novel|film|movie|album|song|play|musical|documentary|podcast|series|show))\s+"
-               + _WORK),  # a work by what is done with it: "watched Past Lives", "12 copies of Intermezzo"
+               r"(?:the|a|our|my|his|her|their|your) (?:book|novel|film|movie|album|song|play|musical|documentary|"
+               r"podcast|series|show))\s+"
+               + _WORK),  # a work by what is done with it: "watched Past Lives", "12 copies of Intermezzo", "her book Yokes" (session 25)
     re.compile(_WORK_BY + r"\s+by\s+[A-Z][a-z]+\s+(?:[A-Z]\w*\.?\s+)*[A-Z][a-z]+"),  # "Station Eleven by Emily St. John Mandel"
 ]
 def _guard(g: str | tuple[str, ...] | re.Pattern[str]) -> Callable[[str], bool]:
