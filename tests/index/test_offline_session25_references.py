@@ -109,3 +109,33 @@ def test_a_work_named_after_a_possessive_is_a_reference(whose, noun, title, end)
     book" ("yes, from her book Yokes")."""
     refs = _refs(f"the pattern is from {whose} {noun} {title}{end}", "lovely")
     assert title in refs
+
+
+_ODD = st.from_regex(r"[a-z]{2,4}[0-9_][a-z0-9_]{2,8}", fullmatch=True) | st.sampled_from(["src", "ci", "pg-fts", "prisma"])
+_PLAIN = st.sampled_from(["migrations", "billing", "networking", "templates", "render", "credit-bump"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(parts=st.lists(_ODD | _PLAIN, min_size=2, max_size=4).filter(lambda ps: any(p in ("src", "ci", "pg-fts", "prisma")
+                                                                                   or not p.replace("-", "").isalpha()
+                                                                                   for p in ps)
+                                                                       and max(map(len, ps)) >= 4
+                                                                       and (len(ps) > 2 or not all(map(str.isalpha, ps)))),
+       end=st.sampled_from(["", ".", ", so it is inside the package.", " today"]))
+def test_names_joined_by_slashes_with_a_word_no_dictionary_spells_are_a_reference(parts, end):
+    """Lower-case names joined by "/" without an extension or a trailing slash, one of them no
+    plain English word ("prisma/migrations/20250611_orders_cursor_idx", "ci/pin-poetry"), are a
+    reference."""
+    name = "/".join(parts)
+    assert name in _refs(f"I'll put it in its own place, {name}{end}", "fine")
+
+
+@pytest.mark.parametrize("cue", ["on branch", "in a branch,", "branch called", "pushed to branch"])
+def test_a_branch_is_a_reference_in_plain_words(cue):
+    assert "infra/networking" in _refs(f"I'll do the move {cue} infra/networking and get a review", "ok")
+
+
+@pytest.mark.parametrize("text", ["we own the go/no-go on the flag", "it is and/or more", "gradient boosting on hour/stop/weather",
+                                  "at 80 km/h and 5 mg/kg", "n/a for now", "either mac/linux or tcp/udp"])
+def test_plain_words_joined_by_slashes_are_no_reference(text):
+    assert _refs(text, "ok") == ()

@@ -390,6 +390,30 @@ def _may_hold_phone(text: str) -> bool:
     return not text.isascii() or b"DD D" in text.encode("ascii").translate(_DIGIT_CHARS)
 
 
+_SLASHED = re.compile(r"(?<![\w/:.@#~-])[a-z][\w.-]*(?:/[\w.-]*[\w-])+(?![\w/@#]|\.\w)")
+"""Lower-case names joined by "/" without a trailing slash or an extension: a path, a branch or a
+secret's name ("prisma/migrations/20250611_orders_cursor_idx", "ci/pin-poetry", "prod/billing-api")
+when :func:`_slashed` says so (session 25)."""
+_BRANCH_BEFORE = re.compile(r"\bbranch(?:,| called| named|:)? $")
+_DASH_DOT = re.compile(r"[-.]")
+
+
+def _slashed(text: str) -> Iterator[str]:
+    """:data:`_SLASHED`'s matches that name something: every part two characters or more and
+    one four or more (not "km/h", "n/a", "mg/kg"); three parts, or two not both plain words (not
+    "mac/linux"); and a word between its slashes, dashes and dots that is no plain English word (it
+    holds a digit or an underscore, or no dictionary spells it: "src", "ci", "api"); or the name of
+    a branch ("in a branch, infra/networking"). Not "and/or", "hour/stop/weather", "go/no-go"."""
+    for m in _SLASHED.finditer(text):
+        parts = m.group(0).split("/")
+        if min(map(len, parts)) < 2 or max(map(len, parts)) < 4:
+            continue
+        if _BRANCH_BEFORE.search(text, max(0, m.start() - 16), m.start()) or (
+                (len(parts) > 2 or not all(map(str.isalpha, parts)))
+                and any(not w.isalpha() or not is_english_word(w.lower()) for p in parts for w in _DASH_DOT.split(p) if w)):
+            yield m.group(0)
+
+
 _PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ")
 _ITEM = _WORK.replace("|, and)", ")")
 """A title as an item of a list: :data:`_WORK` without the ", and" some titles hold."""
@@ -501,6 +525,7 @@ def _references(text: str) -> Iterator[str]:
         yield from _ACTION.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
+        yield from _slashed(text)  # session 25's kind
     if len(text) <= _REF_SHORT and "." in text:  # session 22's kind: turns only
         if _may_hold_dotfile(text):
             yield from _DOTFILE.findall(text)
