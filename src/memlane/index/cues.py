@@ -299,8 +299,9 @@ _CHOOSING = (r"^(?:(?:ok(?:ay)?|alright|so|right|fine)[,.]?\s+)?i'?m\s+(?:buying
 _CHOOSING_NAME = re.compile(r"(?i:" + _CHOOSING + r")[A-Z0-9]")
 """A sentence opening with a choice of a named option ("OK, I'm getting the Fujifilm"): the
 name capitalised (not "I'm getting the best deal", "I'm getting a bit nervous")."""
+_BARE = r"^(?:(?:ok(?:ay)?|so|and|then|also|yeah|right)[,.]?\s+)?(?:(?:need|have|going|got)\s+to|gonna|gotta)\s+"
 _ANY_USER = re.compile(
-    "|".join([*(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT)), _CHOOSING])
+    "|".join([*(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT)), _CHOOSING, _BARE])
 )
 """Any cue of a participant's statement, matched on the lower-cased sentence (much faster
 than IGNORECASE): most sentences carry none and are passed over after this one scan."""
@@ -316,15 +317,15 @@ def _may_cue_user(low: str) -> bool:
     """Whether the lower-cased sentence ``low`` holds a word that every match of
     ``_ANY_USER`` holds ("ll" for "i'?ll" / "we'?ll", "let" for "let'?s", "going" for
     "going\\s+to"...): a quarter of the pattern's cost, and two sentences in three fail it.
-    Keep it in step with ``_OPEN``, ``_DECISION``, ``_RATIONALE``, ``_NEXT``, ``_COMMIT`` and
-    ``_CHOOSING`` (``tests/index/test_offline_fastpaths.py`` checks it)."""
+    Keep it in step with ``_OPEN``, ``_DECISION``, ``_RATIONALE``, ``_NEXT``, ``_COMMIT``,
+    ``_CHOOSING`` and ``_BARE`` (``tests/index/test_offline_fastpaths.py`` checks it)."""
     return ("ll" in low or "let" in low or "going" in low or "decide" in low or "agreed" in low
             or "chose" in low or "picked" in low or "settled" in low or "went with" in low
             or "decision" in low or "go with" in low or "it is" in low or "because" in low
             or "since" in low or "so that" in low or "given" in low or "the reason" in low
             or "due to" in low or "next step" in low or "plan is to" in low
-            or "after that" in low or "revisit" in low or "i will" in low or "i need to" in low
-            or "i have to" in low or "i must" in low or "remind me to" in low
+            or "after that" in low or "revisit" in low or "i will" in low or "need to" in low
+            or "have to" in low or "got to" in low or "gonna" in low or "gotta" in low or "i must" in low or "remind me to" in low
             or "remember to" in low or "forget to" in low or "make sure to" in low
             or "todo" in low or "action item" in low or "open" in low or "tbd" in low
             or "unclear" in low or "not sure" in low or "t know" in low
@@ -436,6 +437,10 @@ _IMPERATIVE = frozenset(
 which send the user to find out rather than decide."""
 _STEP_VERBS = _IMPERATIVE | frozenset("tell ping ask check email draft file post share print ring text "
                                          "confirm chase fix review test clean finish prepare push help".split())
+_BARE_COMMIT = re.compile(_BARE + r"([a-z]+)\b", re.IGNORECASE)
+"""A participant's own step said without its "I", as people chat ("need to check with Sven
+whether…", "going to book a gait analysis…", "gonna run the backfill on staging tonight"): a step
+when its verb is a step verb (not "going to Kenya", "have to decide…", "have to say…") (session 25)."""
 _AND_DO = re.compile(r",?\s+and\s+(?:then\s+)?([a-z]+)\s+(?=\S)")
 """A second step joined to a commitment ("…, and tell the harbour master"): its verb."""
 _COMMA_AND = re.compile(r",\s+and\s+(?:then\s+)?(?:i(?:'ll| will)\s+)?(?=([a-z]+)\b)", re.IGNORECASE)
@@ -1361,8 +1366,13 @@ class _Reader:
                      or (self.named(will.group(1)) and _takes_on(will.group(2))))):
             self.put((ti, si), "action_items", _owned(will.group(1), clean(will.group(2))))
             return True
-        if _COMMIT.search(sentence) and not _CHOICE.search(sentence):
-            if self.assisted and ti == self.opening and _OPENING_NEED.search(sentence) and not _I_WILL.search(sentence):
+        bare = _BARE_COMMIT.match(sentence)
+        bare = bare if bare and bare.group(1).lower() in _STEP_VERBS | _ASKED_VERBS else None
+        if bare:
+            sentence = sentence[bare.start(1):]  # the step from its verb: "Do the return this weekend"
+        if (bare or _COMMIT.search(sentence)) and not _CHOICE.search(sentence):
+            if (self.assisted and ti == self.opening and (bare or _OPENING_NEED.search(sentence))
+                    and not _I_WILL.search(sentence)):
                 return True  # the problem the user brings, not a step
             if _NO_STEP.search(sentence):
                 return True  # "I'll have a think", "I'll see how the week goes": no step

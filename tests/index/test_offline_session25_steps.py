@@ -1,0 +1,50 @@
+"""Session 25's next-step classes, from heldout21's misses, on conversations written for these
+tests, both ways the offline backend runs (patterns alone and with the shipped model)."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.bench.summaries.run import LISTS
+from memlane.bench.summaries.score import is_small_talk, strip_owner
+from memlane.testing import offline_summary
+
+WAYS = [None, "shipped"]
+_OPENING = ("Kofi: the van is booked for saturday and the hall says yes.",
+            "Meg: great, the volunteers are sorted too.")
+
+
+def _items(summary):
+    return [x for f in LISTS for x in getattr(summary, f)]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=40, deadline=None)
+@given(lead=st.sampled_from(["", "ok ", "so ", "and ", "yeah, "]),
+       need=st.sampled_from(["need to", "have to", "going to", "gonna", "gotta", "got to"]),
+       step=st.sampled_from(["check with Sven whether the app can ship before the 24th",
+                             "book a gait analysis at the running shop in Didsbury",
+                             "ring the Park Authority about the car park on Wednesday",
+                             "send the archive appendix to Joel tonight"]),
+       end=st.sampled_from(["", "."]))
+def test_a_step_said_without_its_i_is_the_speakers(model, lead, need, step, end):
+    """A participant's "need to / going to / gonna … <step verb> …" without its "I", as people
+    chat, is that speaker's step, written from its verb; nothing in it is small talk and no
+    sentence is in two fields."""
+    summary = offline_summary(*_OPENING, f"Trish: {lead}{need} {step}{end}", model=model)[0]
+    steps = [*summary.next_steps, *summary.action_items]
+    want = step[:1].upper() + step[1:]
+    assert any(x.startswith("Trish: " + want) for x in steps), steps
+    items = _items(summary)
+    assert not [x for x in items if is_small_talk(x)]
+    keys = [strip_owner(x).lower() for x in items]
+    assert len(keys) == len(set(keys))
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("text", ["going to Kenya in February with my sister, 10 days.",
+                                  "have to say the hall looked great.", "need to decide by friday between the two vans.",
+                                  "going to be late tomorrow, the trains are off.", "gonna love this one."])
+def test_a_place_a_state_or_a_choice_after_going_to_is_no_step(model, text):
+    summary = offline_summary(*_OPENING, f"Trish: {text}", model=model)[0]
+    assert not [x for x in [*summary.next_steps, *summary.action_items] if x.startswith("Trish")], summary
