@@ -48,3 +48,23 @@ def test_a_step_said_without_its_i_is_the_speakers(model, lead, need, step, end)
 def test_a_place_a_state_or_a_choice_after_going_to_is_no_step(model, text):
     summary = offline_summary(*_OPENING, f"Trish: {text}", model=model)[0]
     assert not [x for x in [*summary.next_steps, *summary.action_items] if x.startswith("Trish")], summary
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=40, deadline=None)
+@given(who=st.sampled_from(["someone", "anyone", "you", "one of you"]),
+       ask=st.sampled_from(["ring the Park Authority about the car park at Pont ar Daf",
+                            "email the hall committee about the broken oven",
+                            "chase the printers for the new programme proofs"]),
+       after=st.sampled_from(["", " last time it was full and we couldn't turn."]),
+       took=st.sampled_from(["I'll ring them Wednesday", "Sure, I'll do it today", "I'll chase that tomorrow",
+                             "ok I'll sort it"]))
+def test_taking_on_a_request_by_a_pronoun_writes_the_request(model, who, ask, after, took):
+    """A request put to the room ("can someone ring the Park Authority about…?") taken on with
+    a pronoun for its object ("I'll ring them Wednesday") is the taker's step, written with what
+    was asked; no sentence in two fields."""
+    summary = offline_summary(*_OPENING, f"Sian: can {who} {ask}?{after}", f"Gareth: {took}", model=model)[0]
+    steps = [x for x in [*summary.next_steps, *summary.action_items] if x.startswith("Gareth: ")]
+    assert any(x.startswith("Gareth: " + ask[:1].upper() + ask[1:]) for x in steps), summary
+    keys = [strip_owner(x).lower() for x in _items(summary)]
+    assert len(keys) == len(set(keys))

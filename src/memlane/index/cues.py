@@ -1376,6 +1376,10 @@ class _Reader:
                 return True  # the problem the user brings, not a step
             if _NO_STEP.search(sentence):
                 return True  # "I'll have a think", "I'll see how the week goes": no step
+            took = self.taking(ti, si, sentence)
+            if took:
+                self.put((ti, si), "action_items", _owned(turn.who, took))
+                return True
             rest = [w for w in _WORD.findall(sentence.lower()) if w not in _COURTESY]
             if len(rest) <= 1 or (self.asked.get(ti - 1) == turn.who and len(rest) <= 2):
                 return True  # "Sure, I'll have it by Friday": confirms a request, adds nothing
@@ -1401,6 +1405,24 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(turn.who, step))
             return True
         return False
+
+    def taking(self, ti: int, si: int, sentence: str) -> str | None:
+        """A commitment opening a turn that takes on the request the turn before put to the room
+        (its last question), naming its object only by a pronoun ("can someone ring the Park
+        Authority about the car park at Pont ar Daf? …" — "I'll ring them Wednesday"): the
+        request, from its verb, with what the commitment adds ("Ring the Park Authority about the
+        car park at Pont ar Daf Wednesday") (session 25). None when the sentence is no such
+        answer."""
+        took = _TAKES_IT.match(sentence) if si == 0 and ti else None
+        prev = self.turns[ti - 1] if took else None
+        if prev is None or prev.role != "user" or prev.who == self.turns[ti].who or not prev.sentences:
+            return None
+        asked = _PUT_TO_ROOM.match(next((x for x in reversed(prev.sentences) if x.endswith("?")), ""))
+        if asked is None or len(_content(asked.group(1))) < 2:
+            return None
+        tail = took.group(1).strip(" .!,")
+        step = clean(asked.group(1))
+        return f"{step} {tail}" if tail and len(tail.split()) <= 4 else step
 
     def about(self, ti: int, si: int, step: str) -> str:
         """"I'll ask Fergus." answering "Is the rescue boat crew free on the 14th?" says whom, not
@@ -2380,6 +2402,15 @@ _NARRATED = re.compile(
 65.", "I ran an online survey…"): no decision, whichever reader placed it; a past choice
 ("We decided / agreed / picked / went with…") still is one, and so is what a story leads to
 ("I found a house for $350,000, so I'll use that number") (session 17)."""
+_TAKES_IT = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|yep|yeah|fine)[,.!]?\s+)?(?:i'?ll|i will)\s+[a-z]+\s+"
+                       r"(?:it|them|that|this)\b((?:\s+[\w'-]+)*)[.!]?$", re.IGNORECASE)
+"""A commitment whose object is a pronoun ("I'll ring them Wednesday", "Sure, I'll do it today"),
+with what follows it (session 25)."""
+_PUT_TO_ROOM = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:can|could|would|will)\s+"
+                          r"(?:someone|somebody|anyone|anybody|you|one of you)\s+(?:also\s+)?([a-z]+\b.+)\?$",
+                          re.IGNORECASE)
+"""A request put to whoever answers ("can someone ring the Park Authority about…?", "Can you get
+the accountant to sign off on a sample?"): what is asked, from its verb (session 25)."""
 _TO_HIM = re.compile(r"\b(?:i'?ll|i will|i can)\s+(?P<verb>[a-z]+)\s+(?P<who>him|her)"
                      r"(?=[.,;!?]|$|\s+(?:now|tonight|tomorrow|today|later|first|again|about|after|before|on|"
                      r"this|and|when|once|for|if|whether|by|at|in)\b)", re.IGNORECASE)
