@@ -68,3 +68,31 @@ def test_taking_on_a_request_by_a_pronoun_writes_the_request(model, who, ask, af
     assert any(x.startswith("Gareth: " + ask[:1].upper() + ask[1:]) for x in steps), summary
     keys = [strip_owner(x).lower() for x in _items(summary)]
     assert len(keys) == len(set(keys))
+
+
+_ASKED = "Carys: do we stop taking in healthy underweights and send finders home with feeding advice?"
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=40, deadline=None)
+@given(hand=st.sampled_from(["let's bring it to the trustees on Tuesday", "let's take it to the committee on the 9th",
+                             "let's raise it at the March review", "raise it at the March review",
+                             "let's ask the volunteers at the meeting on the 12th",
+                             "let's check with the vet at Friday's clinic"]),
+       tail=st.sampled_from(["", ", it's their call really", "."]))
+def test_handing_a_question_on_is_a_step_and_leaves_it_open(model, hand, tail):
+    """A question answered by handing it to someone else or a later meeting ("let's bring it to
+    the trustees on Tuesday", "let's ask the volunteers at the meeting on the 12th") stays open,
+    and the hand-on is a step of the group, not a decision."""
+    summary = offline_summary(_ASKED, f"Ben: {hand}{tail}", model=model)[0]
+    assert any(x.startswith("Do we stop taking in healthy underweights") for x in summary.open_questions), summary
+    assert any(hand.split(" ", 2)[-1].split()[0] in x.lower() for x in summary.next_steps), summary
+    assert not summary.decisions, summary
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("took", ["ok, I'll send them a quick poll.", "I'll email their contact today."])
+def test_a_hand_on_taken_up_is_the_takers_step_alone(model, took):
+    summary = offline_summary(_ASKED, "Ben: let's ask the volunteers first.", f"Carys: {took}", model=model)[0]
+    assert not summary.next_steps, summary
+    assert any(x.startswith("Carys: ") for x in summary.action_items), summary

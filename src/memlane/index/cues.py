@@ -119,6 +119,12 @@ _DEFER = (r"park|reconvene|regroup|table|shelve|postpone|defer|hold|punt|pause|s
           r"get back|return to|put (?:it|this|that) (?:off|aside|on hold)|not\b|revisit")
 """What "let's" puts off ("Let's park that", "Let's cross that bridge…", "Let's table it"):
 no decision; the question it answers stays open."""
+_HAND_ON = r"(?:ask|check with|run (?:it|this|that) by|(?:bring|take|raise) (?:it|this|that)(?: up)? (?:to|at|with)\b)"
+"""What hands a matter to someone else or a later meeting ("let's ask the volunteers at the
+meeting on the 12th", "let's bring it to the trustees on Tuesday", "raise it at the March
+review"): a step, no decision; a question it answers stays open (session 25)."""
+_HANDS_ON = re.compile(r"^(?:(?:ok(?:ay)?|so|then|well|hmm)[,.]?\s+)?(?:let'?s\s+" + _HAND_ON
+                       + r"|(?:bring|take|raise) (?:it|this|that)(?: up)? (?:to|at|with)\b)", re.IGNORECASE)
 _DELIBERATE = (r"(?:figure|work|sort|find)(?:\s+(?:that|this|it|those))?\s+out|look (?:into|at)|dig into|"
                r"research|explore|review")
 """What "let's" means to find out ("Let's work out the museum tickets next week"): a next
@@ -215,7 +221,7 @@ _DECISION = re.compile(
     r"^(?:(?:ok(?:ay)?|so|and|then|well),?\s+)?(?:we'?re|we are)\s+going\s+to\s+"
     r"(?!the\b|a\b|an\b|my\b|our\b|see\b|be\b|have\b|talk\b|discuss\b)[a-z]+|"
     r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask|chat|catch|hang|keep in touch|"
-    r"decide|" + _DEFER + r"|" + _DELIBERATE + r")[a-z]+|"
+    r"decide|" + _DEFER + r"|" + _DELIBERATE + r"|" + _HAND_ON + r")[a-z]+|"
     r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|take|stick|pick(?!\s+(?:\w+\s+)?up\b)|choose|buy|"
     r"try|stay\s+(?:in|at|near)\s+(?!touch|bed|shape|the loop)(?=\S))|"
     r"\bit is\s*[.!]?$|settled)",
@@ -248,7 +254,15 @@ strongest upsell"): its rationale."""
 _RATIONALE = re.compile(r"\b(?:because|since|so that|given (?:that|the)|the reason|due to)\b",
                         re.IGNORECASE)
 _NEXT = re.compile(r"\b(?:next step|plan is to|going forward|after that|let'?s (?:discuss|talk|"
-                   r"meet|revisit|" + _DELIBERATE + r")|revisit)\b", re.IGNORECASE)
+                   r"meet|revisit|" + _DELIBERATE + r")|revisit)\b|"
+                   r"^(?:(?:ok(?:ay)?|so|then)[,.]?\s+)?(?:let'?s\s+)?(?:bring|take|raise) (?:it|this|that)(?: up)? "
+                   r"(?:to|at|with)\b", re.IGNORECASE)
+_LETS_ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|then|well|hmm)[,.]?\s+)?let'?s\s+(?:ask|check with|run (?:it|this|that) by)\b",
+                       re.IGNORECASE)
+"""A participant handing a matter to someone else ("let's ask the volunteers at the meeting on
+the 12th"): the group's step when nobody takes it on in the next turn (a commitment naming them
+or it, or sharing a word with it) (session 25)."""
+_THEM_WORDS = frozenset("them their they him her his it that".split())
 _ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?([A-Z][a-z]+),\s+"
                   r"(?:can you|could you|would you|please|you own|you'?ll|will you)\s+(.+)$")
 _CAN_YOU = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:can|could|would|will)\s+you\s+(?:also\s+)?"
@@ -301,7 +315,7 @@ _CHOOSING_NAME = re.compile(r"(?i:" + _CHOOSING + r")[A-Z0-9]")
 name capitalised (not "I'm getting the best deal", "I'm getting a bit nervous")."""
 _BARE = r"^(?:(?:ok(?:ay)?|so|and|then|also|yeah|right)[,.]?\s+)?(?:(?:need|have|going|got)\s+to|gonna|gotta)\s+"
 _ANY_USER = re.compile(
-    "|".join([*(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT)), _CHOOSING, _BARE])
+    "|".join([*(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT, _LETS_ASK)), _CHOOSING, _BARE])
 )
 """Any cue of a participant's statement, matched on the lower-cased sentence (much faster
 than IGNORECASE): most sentences carry none and are passed over after this one scan."""
@@ -333,7 +347,7 @@ def _may_cue_user(low: str) -> bool:
             or "ordering" in low or "booking" in low or "getting" in low or "taking" in low
             or "choosing" in low or "picking" in low or "haven" in low or "no idea" in low
             or "no answer" in low or "no plan" in low or "no clue" in low or "nobody" in low
-            or "question " in low)
+            or "question " in low or "raise" in low or "bring" in low or "take " in low)
 
 
 def _ill_opens_word(low: str) -> bool:
@@ -1538,6 +1552,7 @@ class _Reader:
         first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
         if (_finds(_NON_ANSWER, _NON_ANSWER_WORDS, first)
                 or (nxt.role == "user" and _PUT_OFF.search(first) and len(_content(sentence)) > 1)
+                or (nxt.role == "user" and _HANDS_ON.match(first) and len(_content(sentence) - _WH_WORDS) > 1)
                 or (nxt.role == "user" and _MAYBE_BUT.match(first) and len(_content(sentence)) > 1)
                 or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))):
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
@@ -2285,6 +2300,12 @@ class _Reader:
             self.decide((ti, si), s)
         elif _NEXT.search(s):
             self.put((ti, si), "next_steps", clean(s))
+        elif _LETS_ASK.match(s):
+            nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
+            if nxt is None or not any(_COMMIT.search(x) and (_THEM_WORDS & set(words_of(x)) or _content(x) & _content(s))
+                                      for x in nxt.sentences[:2]):
+                # (one taken on, "I'll send them a quick poll", is the taker's step)
+                self.put((ti, si), "next_steps", clean(s))
         elif _RATIONALE.search(s) and self.cues.decisions:
             self.put((ti, si), "rationale", clean(s))
 
