@@ -96,3 +96,22 @@ def test_a_hand_on_taken_up_is_the_takers_step_alone(model, took):
     summary = offline_summary(_ASKED, "Ben: let's ask the volunteers first.", f"Carys: {took}", model=model)[0]
     assert not summary.next_steps, summary
     assert any(x.startswith("Carys: ") for x in summary.action_items), summary
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=40, deadline=None)
+@given(cue=st.sampled_from(["Make sure", "Also make sure", "Next time,", "So next time,"]),
+       step=st.sampled_from(["lift the nursery pot out and check for standing water",
+                             "the plans for both states show zero destroys before applying",
+                             "the parking rule is in your Booking.com listing"]),
+       before=st.sampled_from(["", "That is root rot from overwatering. "]))
+def test_make_sure_or_next_time_in_a_short_answer_is_the_users_step(model, cue, step, before):
+    """The assistant's "Make sure …" or "Next time, …" in a short answer is the user's step (as
+    "Remember to …" is); in a long answer, one piece of advice among many, it is not."""
+    ask = "user: my fiddle leaf fig has brown patches in the middle of the lower leaves, what now?"
+    summary = offline_summary(ask, f"assistant: {before}{cue} {step}.", model=model)[0]
+    steps = [x for x in summary.action_items if x.startswith("user: ")]
+    assert any(step.split()[1] in x for x in steps), summary
+    long = " ".join(f"Point {n} is about the light in the room." for n in range(5))
+    summary = offline_summary(ask, f"assistant: {long} {cue} {step}.", model=model)[0]
+    assert not any(step.split()[1] in x for x in summary.action_items), summary

@@ -290,6 +290,12 @@ _CHOICE = re.compile(r"\b(?:i|we)'?ll\s+(?:go with|try|take|stick with|pick(?!\s
                      r"migrate|switch|stay\s+(?:in|at|near))\b", re.IGNORECASE)
 """A commitment that is a choice ("I'll go with the Prius"): a decision, not a task."""
 _REMEMBER = re.compile(r"^(?:(?:and|also)[,]?\s+)?(?:remember|don'?t forget) to\s+(.+)$", re.IGNORECASE)
+_MIND = re.compile(r"^(?:(?:and|also|so)[,]?\s+)?(?:next time,?\s+(?=[a-z]))?((?:make sure\s+)?.+)$", re.IGNORECASE)
+_MIND_CUE = re.compile(r"^(?:(?:and|also|so)[,]?\s+)?(?:make sure\s|next time,?\s+[a-z])", re.IGNORECASE)
+"""The assistant's "Make sure …" and "Next time, <do> …" in a short answer (``_MIND_CUE``: "Make
+sure the plans for both states show zero destroys before applying.", "Next time, lift the nursery
+pot out and check for standing water"): the user's step, as "Remember to …" is, without "next
+time" (session 25)."""
 _ASSISTANT_COMMIT = re.compile(r"\b(?:i'?ll|i will)\s+(?:remind|email|let you know|check|"
                                r"get back|send|follow up|call|notify|update)", re.IGNORECASE)
 _LEAD = re.compile(
@@ -320,7 +326,7 @@ _ANY_USER = re.compile(
 """Any cue of a participant's statement, matched on the lower-cased sentence (much faster
 than IGNORECASE): most sentences carry none and are passed over after this one scan."""
 _ANY_ASSISTANT = re.compile(
-    r"\b(?:remember to|forget to|i'?ll|i will|(?:we|they)'ll|next step|plan is to|"
+    r"\b(?:remember to|forget to|make sure|next time|i'?ll|i will|(?:we|they)'ll|next step|plan is to|"
     r"will (?:usually )?(?:call|text|email|contact|ring|phone|visit))\b|" + _OPEN.pattern
 )
 """The assistant's sentences count only for its own commitments, reminders and doubts; the
@@ -377,7 +383,7 @@ def _may_cue_assistant(low: str) -> bool:
     what it passed before (``tests/index/test_offline_session23_cost.py``)."""
     return ("i'll" in low or "e'll" in low or "y'll" in low or "open" in low or "decide" in low
             or "t know" in low or "not sure" in low or "unclear" in low or "tbd" in low
-            or "remember to" in low or "forget to" in low or "i will" in low
+            or "remember to" in low or "forget to" in low or "make sure" in low or "next time" in low or "i will" in low
             or "next step" in low or "plan is to" in low or "nobody answered" in low
             or "to be seen" in low or "haven" in low or "no idea" in low or "no answer" in low
             or "no plan" in low or "no clue" in low or "nobody " in low or "question " in low
@@ -1349,7 +1355,8 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(to.group(1), clean(to.group(2))))
             return True
         if turn.role == "assistant":
-            remember = _REMEMBER.search(sentence)
+            remember = _REMEMBER.search(sentence) or (_MIND.match(sentence) if len(turn.sentences) <= _ADOPT_MAX
+                                                           and _MIND_CUE.match(sentence) else None)
             if remember:
                 self.put((ti, si), "action_items", _owned("user", clean(remember.group(1))))
                 return True
