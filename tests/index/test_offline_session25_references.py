@@ -139,3 +139,21 @@ def test_a_branch_is_a_reference_in_plain_words(cue):
                                   "at 80 km/h and 5 mg/kg", "n/a for now", "either mac/linux or tcp/udp"])
 def test_plain_words_joined_by_slashes_are_no_reference(text):
     assert _refs(text, "ok") == ()
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(st.sampled_from(["Ceilidh", "2024", "Helpers", "Summer", "Camp", "RA", "Q3", "Budget"]),
+                      min_size=1, max_size=4),
+       last=st.sampled_from(["Helpers", "RA", "Final", "V2"]), ext=st.sampled_from(["xlsx", "docx", "pdf", "csv"]),
+       before=st.sampled_from(["It was in ", "start from ", "see "]), end=st.sampled_from(["", " on the drive.", "."]))
+def test_a_file_named_in_capitalised_words_is_one_reference(words, last, ext, before, end):
+    """A file whose name is capitalised words and numbers with blanks ("Ceilidh 2024
+    Helpers.xlsx") is one reference, the whole name, not its last word alone."""
+    name = " ".join([*words, f"{last}.{ext}"])
+    refs = _refs(f"{before}{name}{end}", "ok")
+    assert name in refs
+    assert f"{last}.{ext}" not in refs
+
+
+def test_a_stopword_before_a_file_is_no_part_of_its_name():
+    assert _refs("In Budget.xlsx the totals are wrong.", "ok") == ("Budget.xlsx",)

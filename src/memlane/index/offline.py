@@ -414,6 +414,20 @@ def _slashed(text: str) -> Iterator[str]:
             yield m.group(0)
 
 
+_NAMED_FILE = re.compile(r"(?<![\w/.-])((?:(?:[A-Z][\w&'-]*|\d+) ){1,5})[A-Z0-9][\w-]*\." + _EXTS)
+"""A file whose name is words in capitals and numbers with blanks between them ("Ceilidh 2024
+Helpers.xlsx", "Summer Camp 2025 RA.docx"): the whole name, when none of its words is a stopword
+("In Budget.xlsx" is "Budget.xlsx") (session 25)."""
+_FILE_EXT = re.compile(r"\." + _EXTS)
+
+
+def _named_files(text: str) -> Iterator[str]:
+    """:data:`_NAMED_FILE`'s matches whose words before the last are no stopwords."""
+    for m in _NAMED_FILE.finditer(text):
+        if not any(w.lower() in STOPWORDS for w in m.group(1).split()):
+            yield m.group(0)
+
+
 _PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ")
 _ITEM = _WORK.replace("|, and)", ")")
 """A title as an item of a list: :data:`_WORK` without the ", and" some titles hold."""
@@ -526,6 +540,8 @@ def _references(text: str) -> Iterator[str]:
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
         yield from _slashed(text)  # session 25's kind
+    if len(text) <= _REF_SHORT and " " in text and _FILE_EXT.search(text):  # session 25's kind: turns only
+        yield from _named_files(text)
     if len(text) <= _REF_SHORT and "." in text:  # session 22's kind: turns only
         if _may_hold_dotfile(text):
             yield from _DOTFILE.findall(text)
