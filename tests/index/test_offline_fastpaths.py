@@ -138,6 +138,9 @@ REFERENCE_TEXTS = LABELLED + [
     "hashFiles('**/pnpm-lock.yaml') and src/*/x.ts.",  # session 22
     "Retries from worker-7 and sched-2, not utf-8, mid-2021 or over-65; chapter 7 of Discovering Statistics "
     "and the author of Salt and Circuit.",  # session 23
+    "Consent is ref LBC/24/0613, crime reference 41/88213/24; ring 01706 902 573 or +44 20 7946 0958, not 10 to 12; "
+    "see prisma/migrations/20250611_idx, ci/pin-poetry, not and/or nor go/no-go; /.well-known/acme-challenge/ and "
+    "networking/terraform.tfstate, from her book Yokes; it was in Ceilidh 2024 Helpers.xlsx, In Budget.xlsx.",  # session 25
 ]
 
 
@@ -159,6 +162,8 @@ def test_references_are_what_each_pattern_finds_in_the_whole_text() -> None:
             whole |= {n for n in offline._NUMBERED_NAME.findall(text)  # session 23
                       if n.split("-", 1)[0] not in offline._NOT_NUMBERED_NAME and not offline._YEAR_END.search(n)}
             whole |= set(offline._OF_WORK.findall(text))
+            whole |= set(offline._REF_CODE.findall(text)) | set(offline._PHONE.findall(text))  # session 25
+            whole |= set(offline._slashed(text)) | set(offline._named_files(text))
         assert set(offline._references(text)) == whole, text
         found += len(whole)
     assert found > 20

@@ -119,6 +119,12 @@ _DEFER = (r"park|reconvene|regroup|table|shelve|postpone|defer|hold|punt|pause|s
           r"get back|return to|put (?:it|this|that) (?:off|aside|on hold)|not\b|revisit")
 """What "let's" puts off ("Let's park that", "Let's cross that bridge…", "Let's table it"):
 no decision; the question it answers stays open."""
+_HAND_ON = r"(?:ask|check with|run (?:it|this|that) by|(?:bring|take|raise) (?:it|this|that)(?: up)? (?:to|at|with)\b)"
+"""What hands a matter to someone else or a later meeting ("let's ask the volunteers at the
+meeting on the 12th", "let's bring it to the trustees on Tuesday", "raise it at the March
+review"): a step, no decision; a question it answers stays open (session 25)."""
+_HANDS_ON = re.compile(r"^(?:(?:ok(?:ay)?|so|then|well|hmm)[,.]?\s+)?(?:let'?s\s+" + _HAND_ON
+                       + r"|(?:bring|take|raise) (?:it|this|that)(?: up)? (?:to|at|with)\b)", re.IGNORECASE)
 _DELIBERATE = (r"(?:figure|work|sort|find)(?:\s+(?:that|this|it|those))?\s+out|look (?:into|at)|dig into|"
                r"research|explore|review")
 """What "let's" means to find out ("Let's work out the museum tickets next week"): a next
@@ -215,7 +221,7 @@ _DECISION = re.compile(
     r"^(?:(?:ok(?:ay)?|so|and|then|well),?\s+)?(?:we'?re|we are)\s+going\s+to\s+"
     r"(?!the\b|a\b|an\b|my\b|our\b|see\b|be\b|have\b|talk\b|discuss\b)[a-z]+|"
     r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask|chat|catch|hang|keep in touch|"
-    r"decide|" + _DEFER + r"|" + _DELIBERATE + r")[a-z]+|"
+    r"decide|" + _DEFER + r"|" + _DELIBERATE + r"|" + _HAND_ON + r")[a-z]+|"
     r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|take|stick|pick(?!\s+(?:\w+\s+)?up\b)|choose|buy|"
     r"try|stay\s+(?:in|at|near)\s+(?!touch|bed|shape|the loop)(?=\S))|"
     r"\bit is\s*[.!]?$|settled)",
@@ -248,7 +254,15 @@ strongest upsell"): its rationale."""
 _RATIONALE = re.compile(r"\b(?:because|since|so that|given (?:that|the)|the reason|due to)\b",
                         re.IGNORECASE)
 _NEXT = re.compile(r"\b(?:next step|plan is to|going forward|after that|let'?s (?:discuss|talk|"
-                   r"meet|revisit|" + _DELIBERATE + r")|revisit)\b", re.IGNORECASE)
+                   r"meet|revisit|" + _DELIBERATE + r")|revisit)\b|"
+                   r"^(?:(?:ok(?:ay)?|so|then)[,.]?\s+)?(?:let'?s\s+)?(?:bring|take|raise) (?:it|this|that)(?: up)? "
+                   r"(?:to|at|with)\b", re.IGNORECASE)
+_LETS_ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|then|well|hmm)[,.]?\s+)?let'?s\s+(?:ask|check with|run (?:it|this|that) by)\b",
+                       re.IGNORECASE)
+"""A participant handing a matter to someone else ("let's ask the volunteers at the meeting on
+the 12th"): the group's step when nobody takes it on in the next turn (a commitment naming them
+or it, or sharing a word with it) (session 25)."""
+_THEM_WORDS = frozenset("them their they him her his it that".split())
 _ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?([A-Z][a-z]+),\s+"
                   r"(?:can you|could you|would you|please|you own|you'?ll|will you)\s+(.+)$")
 _CAN_YOU = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:can|could|would|will)\s+you\s+(?:also\s+)?"
@@ -276,10 +290,17 @@ _CHOICE = re.compile(r"\b(?:i|we)'?ll\s+(?:go with|try|take|stick with|pick(?!\s
                      r"migrate|switch|stay\s+(?:in|at|near))\b", re.IGNORECASE)
 """A commitment that is a choice ("I'll go with the Prius"): a decision, not a task."""
 _REMEMBER = re.compile(r"^(?:(?:and|also)[,]?\s+)?(?:remember|don'?t forget) to\s+(.+)$", re.IGNORECASE)
+_MIND = re.compile(r"^(?:(?:and|also|so)[,]?\s+)?(?:next time,?\s+(?=[a-z]))?((?:make sure\s+)?.+)$", re.IGNORECASE)
+_MIND_CUE = re.compile(r"^(?:(?:and|also|so)[,]?\s+)?(?:make sure\s|next time,?\s+[a-z])", re.IGNORECASE)
+"""The assistant's "Make sure …" and "Next time, <do> …" in a short answer (``_MIND_CUE``: "Make
+sure the plans for both states show zero destroys before applying.", "Next time, lift the nursery
+pot out and check for standing water"): the user's step, as "Remember to …" is, without "next
+time" (session 25)."""
 _ASSISTANT_COMMIT = re.compile(r"\b(?:i'?ll|i will)\s+(?:remind|email|let you know|check|"
                                r"get back|send|follow up|call|notify|update)", re.IGNORECASE)
 _LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|so|then|and|also|well|great|good|fine|alright|true|"
+    r"^(?:(?:(?:ok(?:ay)?|fine|good|great|perfect|alright|sounds good|sure)\s+(?:by|with|to|for)\s+(?:me|us)|"
+    r"ok(?:ay)?|yes|yeah|yep|sure|so|then|and|also|well|great|good|fine|alright|true|"
     r"thanks|perfect|nice|right|anyway|i think|one thing|agreed|sounds good|fair point|"
     r"makes sense|got it)[,.:!]?\s+)+",
     re.IGNORECASE,
@@ -298,13 +319,14 @@ _CHOOSING = (r"^(?:(?:ok(?:ay)?|alright|so|right|fine)[,.]?\s+)?i'?m\s+(?:buying
 _CHOOSING_NAME = re.compile(r"(?i:" + _CHOOSING + r")[A-Z0-9]")
 """A sentence opening with a choice of a named option ("OK, I'm getting the Fujifilm"): the
 name capitalised (not "I'm getting the best deal", "I'm getting a bit nervous")."""
+_BARE = r"^(?:(?:ok(?:ay)?|so|and|then|also|yeah|right)[,.]?\s+)?(?:(?:need|have|going|got)\s+to|gonna|gotta)\s+"
 _ANY_USER = re.compile(
-    "|".join([*(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT)), _CHOOSING])
+    "|".join([*(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT, _LETS_ASK)), _CHOOSING, _BARE])
 )
 """Any cue of a participant's statement, matched on the lower-cased sentence (much faster
 than IGNORECASE): most sentences carry none and are passed over after this one scan."""
 _ANY_ASSISTANT = re.compile(
-    r"\b(?:remember to|forget to|i'?ll|i will|(?:we|they)'ll|next step|plan is to|"
+    r"\b(?:remember to|forget to|make sure|next time|i'?ll|i will|(?:we|they)'ll|next step|plan is to|"
     r"will (?:usually )?(?:call|text|email|contact|ring|phone|visit))\b|" + _OPEN.pattern
 )
 """The assistant's sentences count only for its own commitments, reminders and doubts; the
@@ -315,15 +337,15 @@ def _may_cue_user(low: str) -> bool:
     """Whether the lower-cased sentence ``low`` holds a word that every match of
     ``_ANY_USER`` holds ("ll" for "i'?ll" / "we'?ll", "let" for "let'?s", "going" for
     "going\\s+to"...): a quarter of the pattern's cost, and two sentences in three fail it.
-    Keep it in step with ``_OPEN``, ``_DECISION``, ``_RATIONALE``, ``_NEXT``, ``_COMMIT`` and
-    ``_CHOOSING`` (``tests/index/test_offline_fastpaths.py`` checks it)."""
+    Keep it in step with ``_OPEN``, ``_DECISION``, ``_RATIONALE``, ``_NEXT``, ``_COMMIT``,
+    ``_CHOOSING`` and ``_BARE`` (``tests/index/test_offline_fastpaths.py`` checks it)."""
     return ("ll" in low or "let" in low or "going" in low or "decide" in low or "agreed" in low
             or "chose" in low or "picked" in low or "settled" in low or "went with" in low
             or "decision" in low or "go with" in low or "it is" in low or "because" in low
             or "since" in low or "so that" in low or "given" in low or "the reason" in low
             or "due to" in low or "next step" in low or "plan is to" in low
-            or "after that" in low or "revisit" in low or "i will" in low or "i need to" in low
-            or "i have to" in low or "i must" in low or "remind me to" in low
+            or "after that" in low or "revisit" in low or "i will" in low or "need to" in low
+            or "have to" in low or "got to" in low or "gonna" in low or "gotta" in low or "i must" in low or "remind me to" in low
             or "remember to" in low or "forget to" in low or "make sure to" in low
             or "todo" in low or "action item" in low or "open" in low or "tbd" in low
             or "unclear" in low or "not sure" in low or "t know" in low
@@ -331,7 +353,7 @@ def _may_cue_user(low: str) -> bool:
             or "ordering" in low or "booking" in low or "getting" in low or "taking" in low
             or "choosing" in low or "picking" in low or "haven" in low or "no idea" in low
             or "no answer" in low or "no plan" in low or "no clue" in low or "nobody" in low
-            or "question " in low)
+            or "question " in low or "raise" in low or "bring" in low or "take " in low)
 
 
 def _ill_opens_word(low: str) -> bool:
@@ -361,7 +383,7 @@ def _may_cue_assistant(low: str) -> bool:
     what it passed before (``tests/index/test_offline_session23_cost.py``)."""
     return ("i'll" in low or "e'll" in low or "y'll" in low or "open" in low or "decide" in low
             or "t know" in low or "not sure" in low or "unclear" in low or "tbd" in low
-            or "remember to" in low or "forget to" in low or "i will" in low
+            or "remember to" in low or "forget to" in low or "make sure" in low or "next time" in low or "i will" in low
             or "next step" in low or "plan is to" in low or "nobody answered" in low
             or "to be seen" in low or "haven" in low or "no idea" in low or "no answer" in low
             or "no plan" in low or "no clue" in low or "nobody " in low or "question " in low
@@ -435,6 +457,10 @@ _IMPERATIVE = frozenset(
 which send the user to find out rather than decide."""
 _STEP_VERBS = _IMPERATIVE | frozenset("tell ping ask check email draft file post share print ring text "
                                          "confirm chase fix review test clean finish prepare push help".split())
+_BARE_COMMIT = re.compile(_BARE + r"([a-z]+)\b", re.IGNORECASE)
+"""A participant's own step said without its "I", as people chat ("need to check with Sven
+whether…", "going to book a gait analysis…", "gonna run the backfill on staging tonight"): a step
+when its verb is a step verb (not "going to Kenya", "have to decide…", "have to say…") (session 25)."""
 _AND_DO = re.compile(r",?\s+and\s+(?:then\s+)?([a-z]+)\s+(?=\S)")
 """A second step joined to a commitment ("…, and tell the harbour master"): its verb."""
 _COMMA_AND = re.compile(r",\s+and\s+(?:then\s+)?(?:i(?:'ll| will)\s+)?(?=([a-z]+)\b)", re.IGNORECASE)
@@ -1329,7 +1355,8 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(to.group(1), clean(to.group(2))))
             return True
         if turn.role == "assistant":
-            remember = _REMEMBER.search(sentence)
+            remember = _REMEMBER.search(sentence) or (_MIND.match(sentence) if len(turn.sentences) <= _ADOPT_MAX
+                                                           and _MIND_CUE.match(sentence) else None)
             if remember:
                 self.put((ti, si), "action_items", _owned("user", clean(remember.group(1))))
                 return True
@@ -1360,11 +1387,20 @@ class _Reader:
                      or (self.named(will.group(1)) and _takes_on(will.group(2))))):
             self.put((ti, si), "action_items", _owned(will.group(1), clean(will.group(2))))
             return True
-        if _COMMIT.search(sentence) and not _CHOICE.search(sentence):
-            if self.assisted and ti == self.opening and _OPENING_NEED.search(sentence) and not _I_WILL.search(sentence):
+        bare = _BARE_COMMIT.match(sentence)
+        bare = bare if bare and bare.group(1).lower() in _STEP_VERBS | _ASKED_VERBS else None
+        if bare:
+            sentence = sentence[bare.start(1):]  # the step from its verb: "Do the return this weekend"
+        if (bare or _COMMIT.search(sentence)) and not _CHOICE.search(sentence):
+            if (self.assisted and ti == self.opening and (bare or _OPENING_NEED.search(sentence))
+                    and not _I_WILL.search(sentence)):
                 return True  # the problem the user brings, not a step
             if _NO_STEP.search(sentence):
                 return True  # "I'll have a think", "I'll see how the week goes": no step
+            took = self.taking(ti, si, sentence)
+            if took:
+                self.put((ti, si), "action_items", _owned(turn.who, took))
+                return True
             rest = [w for w in _WORD.findall(sentence.lower()) if w not in _COURTESY]
             if len(rest) <= 1 or (self.asked.get(ti - 1) == turn.who and len(rest) <= 2):
                 return True  # "Sure, I'll have it by Friday": confirms a request, adds nothing
@@ -1390,6 +1426,24 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(turn.who, step))
             return True
         return False
+
+    def taking(self, ti: int, si: int, sentence: str) -> str | None:
+        """A commitment opening a turn that takes on the request the turn before put to the room
+        (its last question), naming its object only by a pronoun ("can someone ring the Park
+        Authority about the car park at Pont ar Daf? …" — "I'll ring them Wednesday"): the
+        request, from its verb, with what the commitment adds ("Ring the Park Authority about the
+        car park at Pont ar Daf Wednesday") (session 25). None when the sentence is no such
+        answer."""
+        took = _TAKES_IT.match(sentence) if si == 0 and ti else None
+        prev = self.turns[ti - 1] if took else None
+        if prev is None or prev.role != "user" or prev.who == self.turns[ti].who or not prev.sentences:
+            return None
+        asked = _PUT_TO_ROOM.match(next((x for x in reversed(prev.sentences) if x.endswith("?")), ""))
+        if asked is None or len(_content(asked.group(1))) < 2:
+            return None
+        tail = took.group(1).strip(" .!,")
+        step = clean(asked.group(1))
+        return f"{step} {tail}" if tail and len(tail.split()) <= 4 else step
 
     def about(self, ti: int, si: int, step: str) -> str:
         """"I'll ask Fergus." answering "Is the rescue boat crew free on the 14th?" says whom, not
@@ -1505,6 +1559,7 @@ class _Reader:
         first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
         if (_finds(_NON_ANSWER, _NON_ANSWER_WORDS, first)
                 or (nxt.role == "user" and _PUT_OFF.search(first) and len(_content(sentence)) > 1)
+                or (nxt.role == "user" and _HANDS_ON.match(first) and len(_content(sentence) - _WH_WORDS) > 1)
                 or (nxt.role == "user" and _MAYBE_BUT.match(first) and len(_content(sentence)) > 1)
                 or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))):
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
@@ -2252,6 +2307,12 @@ class _Reader:
             self.decide((ti, si), s)
         elif _NEXT.search(s):
             self.put((ti, si), "next_steps", clean(s))
+        elif _LETS_ASK.match(s):
+            nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
+            if nxt is None or not any(_COMMIT.search(x) and (_THEM_WORDS & set(words_of(x)) or _content(x) & _content(s))
+                                      for x in nxt.sentences[:2]):
+                # (one taken on, "I'll send them a quick poll", is the taker's step)
+                self.put((ti, si), "next_steps", clean(s))
         elif _RATIONALE.search(s) and self.cues.decisions:
             self.put((ti, si), "rationale", clean(s))
 
@@ -2369,6 +2430,15 @@ _NARRATED = re.compile(
 65.", "I ran an online survey…"): no decision, whichever reader placed it; a past choice
 ("We decided / agreed / picked / went with…") still is one, and so is what a story leads to
 ("I found a house for $350,000, so I'll use that number") (session 17)."""
+_TAKES_IT = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|yep|yeah|fine)[,.!]?\s+)?(?:i'?ll|i will)\s+[a-z]+\s+"
+                       r"(?:it|them|that|this)\b((?:\s+[\w'-]+)*)[.!]?$", re.IGNORECASE)
+"""A commitment whose object is a pronoun ("I'll ring them Wednesday", "Sure, I'll do it today"),
+with what follows it (session 25)."""
+_PUT_TO_ROOM = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:can|could|would|will)\s+"
+                          r"(?:someone|somebody|anyone|anybody|you|one of you)\s+(?:also\s+)?([a-z]+\b.+)\?$",
+                          re.IGNORECASE)
+"""A request put to whoever answers ("can someone ring the Park Authority about…?", "Can you get
+the accountant to sign off on a sample?"): what is asked, from its verb (session 25)."""
 _TO_HIM = re.compile(r"\b(?:i'?ll|i will|i can)\s+(?P<verb>[a-z]+)\s+(?P<who>him|her)"
                      r"(?=[.,;!?]|$|\s+(?:now|tonight|tomorrow|today|later|first|again|about|after|before|on|"
                      r"this|and|when|once|for|if|whether|by|at|in)\b)", re.IGNORECASE)

@@ -120,7 +120,8 @@ _REFS = [
     # any scheme: https://, s3://, postgres://; a redacted secret inside stays inside
     # ("postgres://app:[REDACTED:password#5cce]@db:5432/app": one reference, not its half)
     re.compile(r"\b[a-z][a-z0-9+.-]*://(?:\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]|[^\s)>\]])+"),
-    re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,6}\b"),  # paths with an extension
+    # paths with an extension; a long one of letters too ("networking/terraform.tfstate", session 25)
+    re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.(?:[A-Za-z0-9]{1,6}|[A-Za-z]{7,10})\b"),
     re.compile(r"(?<![\w/.-])[\w-]+\." + _EXTS),  # bare file names
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
     # keys: BILL-142, INV-2026-1187-R; one letter before four digits or more: a quote's "Q-55810"
@@ -145,8 +146,9 @@ _REFS = [
                r",\s+[A-Z][a-z]+(?:\s+[A-Z]{1,2}\d{1,2}[A-Z]?\s+\d[A-Z]{2}\b)?)?"),  # addresses: "4B Quay Street, Galway"
     re.compile(r"\b(?:watch(?:ing)?|[Ww]atched|[Rr]ewatch(?:ed|ing)?|[Rr]e-?read(?:ing)?|read(?:ing)?|Reading|copies of|"
                r"[Ff]inish(?:ed|ing)|[Ss]ang|[Ss]inging|"  # session 17: a book finished, a song sung
-               r"(?:the|a|our|my) (?:book|novel|film|movie|album|song|play|musical|documentary|podcast|series|show))\s+"
-               + _WORK),  # a work by what is done with it: "watched Past Lives", "12 copies of Intermezzo"
+               r"(?:the|a|our|my|his|her|their|your) (?:book|novel|film|movie|album|song|play|musical|documentary|"
+               r"podcast|series|show))\s+"
+               + _WORK),  # a work by what is done with it: "watched Past Lives", "12 copies of Intermezzo", "her book Yokes" (session 25)
     re.compile(_WORK_BY + r"\s+by\s+[A-Z][a-z]+\s+(?:[A-Z]\w*\.?\s+)*[A-Z][a-z]+"),  # "Station Eleven by Emily St. John Mandel"
 ]
 def _guard(g: str | tuple[str, ...] | re.Pattern[str]) -> Callable[[str], bool]:
@@ -268,7 +270,7 @@ _IMAGE_TAG = re.compile(r"(?<![\w/:.-])(?![\w./-]*\.(?:py|js|ts|tsx|go|rs|rb|kt|
                         r"[a-z][a-z0-9._/-]*:(?=[\w.-]*\d)\w[\w.-]*\w")
 """A name and its tag ("python:3.12-slim", "localhost:8080"): the tag holds a digit (session 12); not a
 source file and its line ("internal/upstream/client.go:88": the file is the reference, session 21)."""
-_ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*|/[A-Z][\w.-]*(?=/[\w{]))"
+_ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/\.?[a-z0-9][\w.-]*|/[A-Z][\w.-]*(?=/[\w{]))"
                           r"(?:/(?:[\w.*-]+|\{\w+\}))*/?(?<=[\w/*}-])"
                           r"(?:\?[\w.-]+=[\w.%-]*(?:&[\w.-]+=[\w.%-]*)*)?(?=[\s,.;:!?)\]'\"`]|$)", re.ASCII)
 """A path from the root or the home directory ("/healthz", "/volume1/backup", "~/.config/restic/pass",
@@ -276,7 +278,7 @@ _ROOTED_PATH = re.compile(r"(?:(?<=[\s\"'`(])|^)(?:~|~?/[a-z0-9][\w.-]*|/[A-Z][\
 before it miss (they need a directory name before the first slash, or an extension) (session 13);
 with its query when it has one ("/debug/pprof/goroutine?debug=2", session 21); from a capitalised
 folder when another part follows ("/Episodes/047/rough_v1.wav"), with a part in braces
-("/api/v2/invoices/{id}") (session 22).
+("/api/v2/invoices/{id}") (session 22); from a hidden folder ("/.well-known/acme-challenge/", session 25).
 One part needs three characters or a closing slash ("/v2/"): not "and /or"."""
 
 
@@ -369,6 +371,63 @@ _KEY_VERSION = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+(?:-[A-Z0-9]+)* v
 (session 21)."""
 _REPO_ISSUE = re.compile(r"(?<![\w/.-])[\w.-]+/[\w.-]+#\d{1,6}\b")
 """An issue or a pull request in another repository ("pypa/cibuildwheel#2105") (session 21)."""
+_REF_CODE = re.compile(r"\b[Rr]ef(?:erence)?\.?:?\s+(?:no\.?\s+|number\s+)?"
+                       r"((?=[A-Z0-9/-]*\d)[A-Z0-9]+(?:[/-][A-Z0-9]+)+)(?![\w/-])")
+"""A code named as a reference, in parts joined by "/" or "-" ("ref LBC/24/0613", "crime reference
+41/88213/24", "reference FLAT2B-RENT"): the code; the key pattern of :data:`_REFS` reads neither a
+slash nor a letter after the first dash (session 25)."""
+_PHONE = re.compile(r"(?<![\w+.,/-])(?:\+\d{1,3} (?:\(0\) ?)?\d{1,5}|\(?0\d{2,4}\)?) \d{3,4}(?:[ -]?\d{3,4})?"
+                    r"(?![\w-]|[.,/]\d)")
+"""A telephone number in groups, from its leading 0 or its country code ("01706 902 573", "07700
+900461", "065 682 8127", "+44 20 7946 0958"): what a reader rings; a card's or an account's
+number after its noun stays the numbered kind (session 25)."""
+
+
+def _may_hold_phone(text: str) -> bool:
+    """Whether :data:`_PHONE` may match ``text``: plain ASCII text where no two digits are
+    followed by one other character and a digit (found by a byte translation and ``in``) is not
+    searched with the pattern, whose look-behind runs at every character (session 25, the cost)."""
+    return not text.isascii() or b"DD D" in text.encode("ascii").translate(_DIGIT_CHARS)
+
+
+_SLASHED = re.compile(r"(?<![\w/:.@#~-])[a-z][\w.-]*(?:/[\w.-]*[\w-])+(?![\w/@#]|\.\w)")
+"""Lower-case names joined by "/" without a trailing slash or an extension: a path, a branch or a
+secret's name ("prisma/migrations/20250611_orders_cursor_idx", "ci/pin-poetry", "prod/billing-api")
+when :func:`_slashed` says so (session 25)."""
+_BRANCH_BEFORE = re.compile(r"\bbranch(?:,| called| named|:)? $")
+_DASH_DOT = re.compile(r"[-.]")
+
+
+def _slashed(text: str) -> Iterator[str]:
+    """:data:`_SLASHED`'s matches that name something: every part two characters or more and
+    one four or more (not "km/h", "n/a", "mg/kg"); three parts, or two not both plain words (not
+    "mac/linux"); and a word between its slashes, dashes and dots that is no plain English word (it
+    holds a digit or an underscore, or no dictionary spells it: "src", "ci", "api"); or the name of
+    a branch ("in a branch, infra/networking"). Not "and/or", "hour/stop/weather", "go/no-go"."""
+    for m in _SLASHED.finditer(text):
+        parts = m.group(0).split("/")
+        if min(map(len, parts)) < 2 or max(map(len, parts)) < 4:
+            continue
+        if _BRANCH_BEFORE.search(text, max(0, m.start() - 16), m.start()) or (
+                (len(parts) > 2 or not all(map(str.isalpha, parts)))
+                and any(not w.isalpha() or not is_english_word(w.lower()) for p in parts for w in _DASH_DOT.split(p) if w)):
+            yield m.group(0)
+
+
+_NAMED_FILE = re.compile(r"(?<![\w/.-])((?:(?:[A-Z][\w&'-]*|\d+) ){1,5})[A-Z0-9][\w-]*\." + _EXTS)
+"""A file whose name is words in capitals and numbers with blanks between them ("Ceilidh 2024
+Helpers.xlsx", "Summer Camp 2025 RA.docx"): the whole name, when none of its words is a stopword
+("In Budget.xlsx" is "Budget.xlsx") (session 25)."""
+_FILE_EXT = re.compile(r"\." + _EXTS)
+
+
+def _named_files(text: str) -> Iterator[str]:
+    """:data:`_NAMED_FILE`'s matches whose words before the last are no stopwords."""
+    for m in _NAMED_FILE.finditer(text):
+        if not any(w.lower() in STOPWORDS for w in m.group(1).split()):
+            yield m.group(0)
+
+
 _PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ")
 _ITEM = _WORK.replace("|, and)", ")")
 """A title as an item of a list: :data:`_WORK` without the ", and" some titles hold."""
@@ -460,6 +519,8 @@ def _references(text: str) -> Iterator[str]:
             yield from _DIGIT_KEY.findall(text)
         if ":" in text:
             yield from _IMAGE_TAG.findall(text)
+        if _may_hold_phone(text):
+            yield from _PHONE.findall(text)
     if len(text) <= _REF_SHORT and "under " in text and "/" in text:  # session 18's kind: turns only
         yield from _WIKI_PATH.findall(text)
     if len(text) <= _REF_SHORT and "page" in text:  # session 20's kinds: turns only
@@ -468,6 +529,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _OF_WORK.findall(text)  # session 23's kind: turns only
     if len(text) <= _REF_SHORT and any(w in text for w in _PART_WORDS):  # session 21's kinds: turns only
         yield from _PART.findall(text)
+    if len(text) <= _REF_SHORT and "ef" in text and ("/" in text or "-" in text):  # session 25's kind: turns only
+        yield from _REF_CODE.findall(text)
     if len(text) <= _REF_SHORT and " v" in text and "-" in text:
         yield from _KEY_VERSION.findall(text)
     if len(text) <= _REF_SHORT and "#" in text and "/" in text:
@@ -476,6 +539,9 @@ def _references(text: str) -> Iterator[str]:
         yield from _ACTION.findall(text)
     if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
+        yield from _slashed(text)  # session 25's kind
+    if len(text) <= _REF_SHORT and " " in text and _FILE_EXT.search(text):  # session 25's kind: turns only
+        yield from _named_files(text)
     if len(text) <= _REF_SHORT and "." in text:  # session 22's kind: turns only
         if _may_hold_dotfile(text):
             yield from _DOTFILE.findall(text)
