@@ -294,10 +294,12 @@ class Database:
         self._local.depth -= 1
         if not self._local.depth:
             self._local.locks = set()
+            # counted before it is sent: a COMMIT whose answer is lost (the connection ended
+            # after the server had it) may have committed, so a call that sent one is never
+            # run again (``progress``; session 25: a pack was journaled twice)
+            self._local.commits = getattr(self._local, "commits", 0) + 1
         with translate("commit"):
             tx.__exit__(None, None, None)
-        if not self._local.depth:
-            self._local.commits = getattr(self._local, "commits", 0) + 1
 
     def release_if_crowded(self) -> None:
         """Close this thread's connection if the server refused one of this database's for
@@ -313,8 +315,9 @@ class Database:
             slot.conn.close()
 
     def progress(self) -> tuple[int, int]:
-        """``(transactions committed, statements run outside a transaction)`` by this
-        thread, to compare before and after a call (``PostgresStore.may_run_again``)."""
+        """``(transactions whose COMMIT was sent, statements run outside a transaction)``
+        by this thread, to compare before and after a call (``PostgresStore.may_run_again``):
+        a COMMIT that failed counts, since the server may have committed it."""
         return int(getattr(self._local, "commits", 0)), int(getattr(self._local, "alone", 0))
 
     def lost(self, exc: BaseException) -> bool:

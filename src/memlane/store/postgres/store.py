@@ -100,10 +100,11 @@ class PostgresStore(SearchReads, PostgresSessions, ItemsMixin, PostgresSearch, P
 
     def may_run_again(self, exc: BaseException, progress: Any, *, write: bool) -> bool:
         """A connection lost mid-call (session 25: it failed the call with 503 "terminating
-        connection due to administrator command"): a read runs again if it committed
-        nothing; a write only if it committed nothing and ran nothing outside a
-        transaction before the failure, and the failure rolled back what it did (a
-        transaction that did not commit, or a statement the server ended itself)."""
+        connection due to administrator command"): a read runs again if it sent no COMMIT
+        (a pack's journal: one whose answer was lost may have committed); a write only if
+        it sent no COMMIT and ran nothing outside a transaction before the failure, and the
+        failure rolled back what it did (a transaction that did not commit, or a statement
+        the server ended itself)."""
         if not self.db.lost(exc):
             return False
         commits, alone = self.db.progress()
