@@ -610,6 +610,13 @@ def _process(
             # invents a key): redacted like any text memlane stores (session 23)
             failure = _Failure(session, scrub(config.ingest, f"{type(e).__name__}: {e}")[0], e)
             run.failed += 1
+            if store.lost_connection(e):
+                # the connection was lost under the session's write (a restart,
+                # pg_terminate_backend, a pooler; rolled back): the database's failure, not
+                # the session's, so its attempt is given back (session 25: it was counted,
+                # and five such failed the session for good); the next one reconnects
+                _give_back(failure)
+                continue
             if endpoint_unavailable(e):
                 if isinstance(e, EmbeddingError):
                     # the summary's vectors: the embeddings endpoint is down, whatever the

@@ -98,6 +98,9 @@ class PostgresStore(SearchReads, PostgresSessions, ItemsMixin, PostgresSearch, P
     def release_if_crowded(self) -> None:
         self.db.release_if_crowded()
 
+    def lost_connection(self, exc: BaseException) -> bool:
+        return self.db.lost(exc)
+
     def may_run_again(self, exc: BaseException, progress: Any, *, write: bool) -> bool:
         """A connection lost mid-call (session 25: it failed the call with 503 "terminating
         connection due to administrator command"): a read runs again if it sent no COMMIT

@@ -128,6 +128,12 @@ class SqlStore:
         not counted)."""
         return None
 
+    def lost_connection(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is this thread's connection to the database lost in the middle
+        of a call (the database failed, not what the call did). Here never: a SQLite file
+        has no connection to lose."""
+        return False
+
     def may_run_again(self, exc: BaseException, progress: Any, *, write: bool) -> bool:
         """Whether a call that failed with ``exc`` may run once more, on a new connection:
         its connection was lost in the middle of it and nothing it did can have been kept
