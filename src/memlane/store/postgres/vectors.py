@@ -236,12 +236,17 @@ class VectorsMixin(SqlStore):
 
     def cache_vectors(self, model: str, pairs: Sequence[tuple[bytes, np.ndarray]]) -> None:
         """Add embeddings to the cache (a hash already there is left as it is): one
-        statement for the lot, the hashes and vectors as two binary ``bytea`` arrays."""
+        statement for the lot, the hashes and vectors as two binary ``bytea`` arrays.
+
+        The rows go in the order of their hashes, one order for every writer: a session's
+        rows are inserted in the transaction that writes the session (perf25), and two
+        workers inserting shared texts in opposite orders each held a row the other
+        waited for: PostgreSQL failed one session with a deadlock (session 25)."""
         if not pairs:
             return
         self.db.execute(
             "INSERT INTO embed_cache (model, hash, vec) SELECT %b, h, v"
-            " FROM unnest(%b::bytea[], %b::bytea[]) AS u(h, v) ON CONFLICT DO NOTHING",
+            " FROM unnest(%b::bytea[], %b::bytea[]) AS u(h, v) ORDER BY h ON CONFLICT DO NOTHING",
             (model, [bytes(h) for h, _ in pairs],
              [np.asarray(v, dtype=np.float32).tobytes() for _, v in pairs]),
         )
