@@ -81,6 +81,7 @@ def _state(url: str, scope: str) -> dict[str, Any]:
             "facts": rows("SELECT subject, predicate, object, status FROM facts"
                           " WHERE scope = %s"),
             "relations": rows("SELECT source_entity, relation, target_entity FROM relations WHERE scope = %s"),
+            "packs": rows("SELECT query, budget FROM packs WHERE scope = %s"),
         }
 
 
@@ -118,6 +119,10 @@ def _forget(c: httpx.Client, scope: str, mem: Memory) -> httpx.Response:
     return c.delete(f"/v1/sessions/{session.id}")
 
 
+def _pack(c: httpx.Client, scope: str, mem: Memory) -> httpx.Response:
+    return c.post("/v1/pack", json={"query": "where does my sister live", "scope": scope})
+
+
 def _index(c: httpx.Client, scope: str, mem: Memory) -> httpx.Response:
     return c.post("/v1/index", json={"scope": scope, "now": "2024-06-01T00:00:00Z"})
 
@@ -128,6 +133,7 @@ CASES: dict[str, tuple[Send, dict[str, bool]]] = {
     "close": (_close, {"closed": False, "indexed": False}),
     "forget session": (_forget, {"closed": True, "indexed": True}),
     "index": (_index, {"closed": True, "indexed": False}),
+    "pack (a read that journals)": (_pack, {"closed": True, "indexed": True}),
 }
 
 
