@@ -86,6 +86,9 @@ class StoreError(MemlaneError):
     rolled_back: bool = False
     """Raised inside a transaction, which did not commit (set by the PostgreSQL store as it
     leaves the transaction): if the connection was lost, the server rolled it back."""
+    lost: bool = False
+    """Raised by a helper thread whose connection was lost as it worked for the call (set
+    by the PostgreSQL store in that thread, which alone can see it)."""
 
 
 class MigrationError(StoreError):

@@ -323,12 +323,29 @@ class Database:
     def lost(self, exc: BaseException) -> bool:
         """Whether ``exc`` is this thread's connection lost in the middle of a call (the
         server ended it: ``pg_terminate_backend``, a restart, a crash; or the network
-        failed), not a refused connection or an error of the statement. The next call
-        reconnects (``conn``)."""
+        failed), not a refused connection or an error of the statement; or a helper
+        thread's connection, lost as it worked for this call (``judged_here``). The next
+        call reconnects (``conn``)."""
+        if isinstance(exc, StoreError) and exc.lost:
+            return True
         slot: _Slot | None = getattr(self._local, "slot", None)
         return (isinstance(exc, StoreError) and isinstance(exc.__cause__, psycopg.OperationalError)
                 and not str(exc).startswith("connecting to ") and slot is not None
                 and (slot.conn.broken or slot.conn.closed))
+
+    @contextmanager
+    def judged_here(self) -> Iterator[None]:
+        """A helper thread's part of a call (a search's lexical list, ``SEARCH_THREADS``):
+        a ``StoreError`` leaving it is marked ``lost`` when it lost this thread's
+        connection, which the calling thread cannot see (session 25: the helper's
+        connection ended under an unscoped search failed it with a 503, where the same loss
+        on the calling thread's connection runs it again)."""
+        try:
+            yield
+        except StoreError as e:
+            if self.lost(e):
+                e.lost = True
+            raise
 
     @staticmethod
     def ended_before_commit(exc: BaseException) -> bool:

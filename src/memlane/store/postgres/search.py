@@ -654,13 +654,15 @@ class PostgresSearch(SqlStore):
         ahead = self._read_ahead(reads) if PREFETCH_ITEMS else None  # type: ignore[attr-defined]
 
         def lexical_timed() -> list[tuple[int, float]]:
-            t = time.perf_counter()
-            got = lexical_search(self.db, terms, where, params, limit, self._term_stats, entities)
-            if timings is not None:
-                timings["lexical_ms"] = (time.perf_counter() - t) * 1e3
-            if ahead is not None:  # its items, on this thread's connection
-                ahead.read(i for i, _ in got)
-            return got
+            with self.db.judged_here():  # a lost connection is this helper's, told here
+                t = time.perf_counter()
+                got = lexical_search(self.db, terms, where, params, limit, self._term_stats,
+                                     entities)
+                if timings is not None:
+                    timings["lexical_ms"] = (time.perf_counter() - t) * 1e3
+                if ahead is not None:  # its items, on this thread's connection
+                    ahead.read(i for i, _ in got)
+                return got
 
         lexical = self._search_pool().submit(lexical_timed)
         t = time.perf_counter()
