@@ -39,7 +39,8 @@ def _ts(dt: datetime) -> str:
 # each line is the command's own. Add a command module's commands here.
 COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("memlane.bench.cli:bench",
-              "Retrieval benchmarks (LongMemEval, LoCoMo) with baselines."),
+              "Benchmarks: retrieval (LongMemEval, LoCoMo) with baselines, the engine "
+              "(ingest), the service (serve), summaries."),
     "compact": ("memlane.serve.cli_facts:compact",
                 "Fold topics' summaries into decision records; write weekly roll-ups."),
     "copy": ("memlane.serve.cli_db:copy_cmd",
