@@ -434,8 +434,30 @@ def process_queue(
 
         pooled = (jobs > 1 and getattr(intelligence, "name", None) == "offline"
                   and (limit is None or limit >= pool_min))
-        return _process(store, embeddings, intelligence, config, run, start if pooled else None,
-                        limit=limit, scope=scope, late_settle=late_settle)
+        held: dict[int, float] = {}
+        try:
+            return _process(store, embeddings, intelligence, config, run,
+                            start if pooled else None, held, limit=limit, scope=scope,
+                            late_settle=late_settle)
+        except BaseException:
+            # stopped (Ctrl-C, SIGTERM, a database error): the sessions this run claimed and
+            # did not finish are given back at once, not left to wait out their lease
+            # (indexing.lease_seconds) as a crashed worker's are (session 25)
+            _release(store, held)
+            raise
+
+
+def _release(store: Store, held: dict[int, float]) -> None:
+    """Give back the claims in ``held`` (session id: its lease) that are still this run's."""
+    try:
+        with store.atomic():
+            given = sum(store.release_summary(sid, lease) for sid, lease in held.items())
+    except Exception as e:  # noqa: BLE001 - the database may be what stopped the run
+        log.warning("the %s session(s) this run had claimed wait out their lease "
+                    "(indexing.lease_seconds): giving them back failed (%s)", len(held), e)
+        return
+    if given:
+        log.info("gave back %s session(s) claimed and not summarized", given)
 
 
 def _computed(backend: Intelligence, session: Session, messages: Sequence[Message],
@@ -462,6 +484,7 @@ def _process(
     config: Config,
     run: SummaryRun,
     start: Callable[[], SummaryPool | None] | None,
+    held: dict[int, float],
     *,
     limit: int | None,
     scope: str | None,
@@ -533,6 +556,7 @@ def _process(
                                               settle=late_settle)
             if session is None:
                 break
+            held[session.id] = now + cfg.lease_seconds  # the lease, as the claim wrote it
             messages = store.session_messages(session.id)
             small = len(messages) < config.ingest.min_session_messages
             if small and not (cfg.small_session_facts and messages):
@@ -547,6 +571,9 @@ def _process(
         return None
 
     while True:
+        # the session before was written or failed: the claims held are those ahead
+        for sid in held.keys() - {a[0].id for a in ahead}:
+            del held[sid]
         answer: Future[Any] | None = None
         if pool is not None and not pool.broken:
             # two sessions a process in flight, sent as they are claimed

@@ -300,7 +300,13 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
     Summaries, facts and entities come from the backend of [memory.indexing]
     (offline by default); failures are retried with backoff on later runs.
     """
+    import signal
+
     mem = _memory(ctx)
+    # SIGTERM stops the run as Ctrl-C does (it ended the process where it stood): the
+    # sessions it claimed and did not summarize are given back at once, not left to wait
+    # out indexing.lease_seconds (session 25)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     pending = mem.stats()["sessions_unindexed"]
     show = not as_json and sys.stderr.isatty()
     with click.progressbar(length=max(pending, 1), label="indexing sessions", file=sys.stderr,

@@ -183,9 +183,13 @@ class Database:
                              "of its with block); open a new Memory to use it again")
         slot: _Slot | None = getattr(self._local, "slot", None)
         conn = slot.conn if slot is not None else None
-        if conn is not None and not getattr(self._local, "depth", 0) and _gone(conn):
+        if conn is not None and not getattr(self._local, "depth", 0) and (
+                _gone(conn) or conn.pgconn.transaction_status != pq.TransactionStatus.IDLE):
             # the server went away between transactions (a restart, pg_terminate_backend,
-            # idle_session_timeout): reconnect rather than fail the next call with it
+            # idle_session_timeout), or a command was left unfinished outside any atomic()
+            # (Ctrl-C or SIGTERM raised while this thread waited for its answer: the
+            # connection refused every later command, "another command is already in
+            # progress", session 25): reconnect rather than fail the next call with it
             conn.close()
             conn = None
         if conn is None:
