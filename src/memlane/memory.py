@@ -516,10 +516,10 @@ class Memory:
 
     def _worker_backoff(self) -> dict[str, Any]:
         """An index worker's back-off: ``[memory.indexing] worker_max_backoff_seconds``, and
-        the database's cheapest question as its probe (the worker runs again as soon as the
-        database answers after an outage)."""
+        whether the database would take a write as its probe (the worker runs again as soon
+        as it would after an outage, or after another process's lock on a SQLite file)."""
         return {"max_backoff_seconds": self.config.indexing.worker_max_backoff_seconds,
-                "probe": self.store.pending_migrations}
+                "probe": self.store.probe_write}
 
     # -- search -------------------------------------------------------------------------
     @validated

@@ -303,6 +303,11 @@ class Database:
         rows = self.execute("SELECT name, sha256 FROM schema_migrations ORDER BY name")
         return [(r[0], r[1]) for r in rows]
 
+    def probe_write(self) -> None:
+        """Raise ``StoreError`` unless the server answers (an outage is a connection's:
+        PostgreSQL locks rows, never the database)."""
+        self.execute("SELECT 1")
+
     def pending(self) -> list[str]:
         """Names of migrations not yet applied. Read-only."""
         done = {name for name, _ in self.applied()}

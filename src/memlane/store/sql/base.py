@@ -50,6 +50,7 @@ class SqlDatabase(Protocol):
     def close(self) -> None: ...
     def applied(self) -> list[tuple[str, str]]: ...
     def pending(self) -> list[str]: ...
+    def probe_write(self) -> None: ...
 
 
 class SqlStore:
@@ -117,6 +118,11 @@ class SqlStore:
 
     def pending_migrations(self) -> list[str]:
         return self.db.pending()
+
+    def probe_write(self) -> None:
+        """Raise ``StoreError`` unless the database would take a write now, without
+        waiting for it (the index worker's probe during a back-off)."""
+        self.db.probe_write()
 
     def applied_migrations(self) -> list[str]:
         return [name for name, _ in self.db.applied()]

@@ -329,6 +329,28 @@ class Database:
         except sqlite3.Error as e:
             raise file_error("commit", self.path, e) from e
 
+    def probe_write(self) -> None:
+        """Raise ``StoreError`` unless a write could begin now: ``BEGIN IMMEDIATE`` with no
+        wait (busy timeout 0), rolled back at once. A file another process holds locked (an
+        ``import --strict``, a ``copy``, a process stopped inside a transaction) answers
+        reads but takes no write: the index worker's read probe answered throughout, and a
+        run that failed on the lock was tried again only after its whole back-off, up to
+        ``worker_max_backoff_seconds`` after the lock ended (session 25)."""
+        slot = self._slot()
+        if slot.depth or not self._write_lock.acquire(blocking=False):
+            return  # this process is writing: the file takes writes
+        conn = slot.conn
+        try:
+            conn.execute("PRAGMA busy_timeout = 0")
+            try:
+                with translate(f"begin: {self.path}"):
+                    conn.execute("BEGIN IMMEDIATE")
+                conn.execute("ROLLBACK")
+            finally:
+                conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
+        finally:
+            self._write_lock.release()
+
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
         """A read transaction: every query inside sees the same committed state (WAL
