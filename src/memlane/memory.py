@@ -380,19 +380,24 @@ class Memory:
         progress: Callable[[int, int], None] | None = None,
         resummarize: bool = False,
         scope: str | None = None,
+        summary_progress: Callable[[int, int], None] | None = None,
     ) -> IndexReport:
         """Close idle sessions as of ``now``, index every closed session's turns, then run
         session intelligence (summaries, facts, entities) on the queue, if enabled.
 
         ``resummarize`` first queues again every session whose summary schema is older.
         ``scope``: that scope's sessions only; the others are not touched (an MCP server or
-        a key bound to one scope indexes its own).
+        a key bound to one scope indexes its own). ``progress(sessions, turns)``: the turns
+        indexed so far; ``summary_progress(done, waiting)``: the sessions summarized (or
+        found too small, or failed) so far, of those the queue held when it began.
         """
-        return self._index(now, progress=progress, resummarize=resummarize, scope=scope)
+        return self._index(now, progress=progress, resummarize=resummarize, scope=scope,
+                           summary_progress=summary_progress)
 
     def _index(self, now: datetime | str | float | None = None, *,
                progress: Callable[[int, int], None] | None = None, resummarize: bool = False,
-               scope: str | None = None, settle: float = 0.0) -> IndexReport:
+               scope: str | None = None, settle: float = 0.0,
+               summary_progress: Callable[[int, int], None] | None = None) -> IndexReport:
         """``index``; ``settle``: a session late messages queued again is summarized that
         many seconds after the first of them (the background worker's run passes
         ``indexing.late_settle_seconds``, so a burst costs one summary, not one a message)."""
@@ -405,7 +410,7 @@ class Memory:
                 with self.store.atomic():
                     self.store.requeue_summaries(SUMMARY_SCHEMA_VERSION, scope)
             run = process_queue(self.store, self.embeddings, self.intelligence, self.config,
-                                scope=scope, late_settle=settle)
+                                scope=scope, late_settle=settle, progress=summary_progress)
         return IndexReport(
             sessions_closed=len(closed),
             sessions_indexed=report.sessions_indexed,

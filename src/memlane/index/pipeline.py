@@ -406,6 +406,7 @@ def process_queue(
     scope: str | None = None,
     late_settle: float = 0.0,
     pool_min: int = POOL_MIN_SESSIONS,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SummaryRun:
     """Lease and process queued sessions until the queue is empty (or ``limit``); with
     ``scope``, that scope's sessions only. ``late_settle``: a session late messages queued
@@ -415,7 +416,11 @@ def process_queue(
     With ``indexing.jobs`` above one and at least ``pool_min`` sessions waiting, the offline
     backend summarizes in that many processes (``memlane.index.pool``) from the run's second
     session on: up to two a process are claimed ahead, and each answer is written here, in
-    claim order, as in one process."""
+    claim order, as in one process.
+
+    ``progress(done, waiting)``: called as each session is done (summarized, too small,
+    failed or written by another worker), ``waiting`` being the queue's length when the run
+    began (sessions of every scope, those not due yet and those leased elsewhere too)."""
     cfg = config.indexing
     run = SummaryRun()
     jobs = jobs_for(cfg.jobs)
@@ -435,9 +440,17 @@ def process_queue(
         pooled = (jobs > 1 and getattr(intelligence, "name", None) == "offline"
                   and (limit is None or limit >= pool_min))
         held: dict[int, float] = {}
+        told = None
+        if progress is not None:
+            waiting = store.summary_queue(time.time(), cfg.max_attempts)["pending"]
+
+            def told() -> None:
+                progress(run.summarized + run.skipped + run.failed + run.overtaken
+                         - run.abandoned, waiting)
+
         try:
             return _process(store, embeddings, intelligence, config, run,
-                            start if pooled else None, held, limit=limit, scope=scope,
+                            start if pooled else None, held, told, limit=limit, scope=scope,
                             late_settle=late_settle)
         except BaseException:
             # stopped (Ctrl-C, SIGTERM, a database error): the sessions this run claimed and
@@ -485,6 +498,7 @@ def _process(
     run: SummaryRun,
     start: Callable[[], SummaryPool | None] | None,
     held: dict[int, float],
+    told: Callable[[], None] | None,
     *,
     limit: int | None,
     scope: str | None,
@@ -574,6 +588,8 @@ def _process(
         # the session before was written or failed: the claims held are those ahead
         for sid in held.keys() - {a[0].id for a in ahead}:
             del held[sid]
+        if told is not None:
+            told()
         answer: Future[Any] | None = None
         if pool is not None and not pool.broken:
             # two sessions a process in flight, sent as they are claimed

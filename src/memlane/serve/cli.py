@@ -309,15 +309,34 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     pending = mem.stats()["sessions_unindexed"]
     show = not as_json and sys.stderr.isatty()
-    with click.progressbar(length=max(pending, 1), label="indexing sessions", file=sys.stderr,
-                           hidden=not show) as bar:
-        last = [0]
+    # the turns' bar, then (when sessions wait for them) the summaries' (session 25: the
+    # summaries, the longer part of a backlog, showed no progress)
+    bars = [click.progressbar(length=max(pending, 1), label="indexing sessions",
+                              file=sys.stderr, hidden=not show)]
+    last = [0]
 
-        def progress(sessions: int, _items: int) -> None:
-            bar.update(sessions - last[0])
-            last[0] = sessions
+    def progress(sessions: int, _items: int) -> None:
+        bars[0].update(sessions - last[0])
+        last[0] = sessions
 
-        report = mem.index(now, progress=progress, resummarize=resummarize)
+    def summarizing(done: int, waiting: int) -> None:
+        if len(bars) == 1:
+            if not waiting:
+                return
+            bars[0].__exit__(None, None, None)  # the turns' bar ends as it stands
+            bars.append(click.progressbar(length=waiting, label="summarizing sessions",
+                                          file=sys.stderr, hidden=not show))
+            bars[1].__enter__()
+            last[0] = 0
+        bars[1].update(min(done, bars[1].length) - last[0])
+        last[0] = min(done, bars[1].length)
+
+    bars[0].__enter__()
+    try:
+        report = mem.index(now, progress=progress, resummarize=resummarize,
+                           summary_progress=summarizing)
+    finally:
+        bars[-1].__exit__(None, None, None)
     if as_json:
         echo(dumps(report))
     else:
