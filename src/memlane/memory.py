@@ -972,7 +972,10 @@ class Memory:
         """``index()`` as the background worker runs it (``memlane worker``, ``start_worker``):
         a session late messages queued again is summarized ``indexing.late_settle_seconds``
         after the first of them, not at once, so that a burst of them (an app replaying its
-        outbox) costs one summary."""
+        outbox) costs one summary. First the database's schema is checked: one another
+        process migrated since (or an older copy put in its place) raises ``MigrationError``
+        naming both versions, before anything is written (session 25)."""
+        self.store.check_schema()
         return self._index(now, settle=self.config.indexing.late_settle_seconds)
 
     @validated

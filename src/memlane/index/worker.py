@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from memlane.errors import ValidationError
+from memlane.errors import MigrationError, ValidationError
 from memlane.types import IndexReport
 
 __all__ = ["IndexWorker"]
@@ -46,7 +46,7 @@ def _outage(error: BaseException) -> bool:
     """Whether a run's ``error`` is the database's own failure (memlane's ``StoreError``:
     a connection refused or lost, a file locked; or a connection error), not a bug or a
     model's."""
-    from memlane.errors import MigrationError, StoreError
+    from memlane.errors import StoreError
 
     return isinstance(error, (StoreError, ConnectionError)) and not isinstance(
         error, MigrationError)
@@ -98,6 +98,8 @@ class IndexWorker:
         self.early_retries = 0
         """Back-offs ended early because the database answered again."""
         self.last_error: str | None = None
+        self.fatal: str | None = None
+        """Why the worker stopped by itself: the database's schema is not this memlane's."""
 
     def backoff(self, failures: int) -> float:
         """The wait after ``failures`` failed runs in a row: the poll doubled that many
@@ -114,6 +116,13 @@ class IndexWorker:
             try:
                 with stop_on(self._stop):  # a stop ends the run after the current session
                     report = self._index_once()
+            except MigrationError as e:
+                # the database's schema is not this code's (another process migrated it):
+                # every run would write with the wrong one; stop, saying so (session 25)
+                self.failures += 1
+                self.last_error = self.fatal = str(e)
+                log.error("index worker stopped: %s", e)
+                return
             except Exception as e:  # a process edge: log, back off, try again
                 self.failures += 1
                 in_a_row += 1

@@ -382,6 +382,8 @@ def worker(ctx: click.Context, poll: float) -> None:
         w.run_forever()
     except KeyboardInterrupt:
         pass
+    if w.fatal is not None:  # the database's schema is not this memlane's
+        raise CliError(safe(w.fatal), code="schema")
     echo(f"worker stopped after {w.runs} run(s), {w.failures} failure(s)", err=True)
 
 

@@ -51,6 +51,7 @@ class SqlDatabase(Protocol):
     def applied(self) -> list[tuple[str, str]]: ...
     def pending(self) -> list[str]: ...
     def probe_write(self) -> None: ...
+    def check_schema(self) -> None: ...
 
 
 class SqlStore:
@@ -118,6 +119,11 @@ class SqlStore:
 
     def pending_migrations(self) -> list[str]:
         return self.db.pending()
+
+    def check_schema(self) -> None:
+        """Raise ``MigrationError`` naming both versions unless the database is at this
+        memlane's schema."""
+        self.db.check_schema()
 
     def probe_write(self) -> None:
         """Raise ``StoreError`` unless the database would take a write now, without

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memlane.errors import MigrationError, StoreError
-from memlane.store.migrations import Migration, load_migrations
+from memlane.store.migrations import Migration, load_migrations, schema_mismatch
 from memlane.store.sql.placeholders import to_qmark
 
 __all__ = ["Database", "Migration", "translate"]
@@ -329,6 +329,15 @@ class Database:
         except sqlite3.Error as e:
             raise file_error("commit", self.path, e) from e
 
+    def check_schema(self) -> None:
+        """Raise ``MigrationError`` naming both versions unless the database is at this
+        memlane's schema (another process migrated it since it was opened, or it was
+        replaced by an older copy): the index worker asks before each run."""
+        why = schema_mismatch(self.path, [m.name for m in load_migrations(_PACKAGE)],
+                              [name for name, _ in self.applied()])
+        if why:
+            raise MigrationError(why)
+
     def probe_write(self) -> None:
         """Raise ``StoreError`` unless a write could begin now: ``BEGIN IMMEDIATE`` with no
         wait (busy timeout 0), rolled back at once. A file another process holds locked (an
@@ -394,12 +403,10 @@ class Database:
         """Apply pending migrations, each in its own transaction; refuse edited ones."""
         known = {m.name: m for m in load_migrations(_PACKAGE)}
         applied = dict(self.applied())
+        newer = schema_mismatch(self.path, list(known), list(applied), older=False)
+        if newer:
+            raise MigrationError(newer)
         for name, sha in applied.items():
-            if name not in known:
-                raise MigrationError(
-                    f"database {self.path} has migration {name!r} this memlane does not know; "
-                    "upgrade memlane"
-                )
             if known[name].sha256 != sha:
                 raise MigrationError(f"migration {name!r} was edited after it was applied")
         done = []
