@@ -100,3 +100,20 @@ def test_memlane_worker_on_a_newer_database_exits_naming_both_versions(db_url: s
     with memory(db_url) as mem:
         session = mem.session(sid)
         assert (session.status, session.indexed) == ("open", False)
+
+
+def test_readyz_says_a_newer_database_is_not_ready(db_url: str) -> None:
+    """``/readyz`` asked for pending migrations only: a database a newer memlane migrated
+    answered ready, while every write of this service would use the older schema."""
+    import httpx
+
+    from memlane.serve.http import create_app
+    from memlane.testing.http import serving
+
+    with memory(db_url) as mem, serving(create_app(mem, worker=False)) as url:
+        assert httpx.get(f"{url}/readyz", timeout=30).status_code == 200
+        _migrated_by_a_newer_memlane(db_url)
+        ready = httpx.get(f"{url}/readyz", timeout=30)
+        assert ready.status_code == 503, ready.text
+        message = ready.json()["error"]["message"]
+        assert FUTURE in message and _newest(db_url) in message, message
