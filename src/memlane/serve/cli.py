@@ -306,7 +306,7 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
     # SIGTERM stops the run as Ctrl-C does (it ended the process where it stood): the
     # sessions it claimed and did not summarize are given back at once, not left to wait
     # out indexing.lease_seconds (session 25)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    before = signal.signal(signal.SIGTERM, signal.default_int_handler)
     pending = mem.stats()["sessions_unindexed"]
     show = not as_json and sys.stderr.isatty()
     # the turns' bar, then (when sessions wait for them) the summaries' (session 25: the
@@ -337,6 +337,7 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
                            summary_progress=summarizing)
     finally:
         bars[-1].__exit__(None, None, None)
+        signal.signal(signal.SIGTERM, before)  # a caller's own (a test's runner)
     if as_json:
         echo(dumps(report))
     else:
