@@ -756,7 +756,7 @@ class RetrievalConfig:
                    f"unknown kind {kind!r} in {entry!r}; use kind:value with a kind of {KINDS} "
                    "(or turn.user / turn.assistant)")
             try:
-                finite = math.isfinite(float(value))
+                finite = math.isfinite(float(number_text(value)))
             except ValueError:
                 finite = False
             if not finite:
@@ -833,6 +833,18 @@ def _as_dict(obj: Any) -> dict[str, Any]:
     return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
 
 
+def number_text(value: str) -> str:
+    """A number written as text (an environment variable, a quoted TOML value, a CLI
+    option), trimmed, for ``int()`` or ``float()``; ``ValueError`` unless it is ASCII.
+    Python reads any script's digits ("٣" is 3, "１０" is 10): a value TOML, JSON and every
+    other reader of the file refuse was taken (session 25). ``1_000`` and surrounding spaces
+    read as TOML reads them."""
+    text = value.strip()
+    if not text.isascii():
+        raise ValueError(value)
+    return text
+
+
 def _coerce(value: Any, tp: Any, key: str) -> Any:
     """Coerce a TOML or environment value to the annotated type, or raise ConfigError."""
     origin = typing.get_origin(tp)
@@ -851,14 +863,14 @@ def _coerce(value: Any, tp: Any, key: str) -> Any:
                 raise ValueError(value)
             if isinstance(value, float) and not value.is_integer():
                 raise ValueError(value)
-            number = int(value)
+            number = int(number_text(value) if isinstance(value, str) else value)
             if not -_INT64 <= number < _INT64:
                 raise ConfigError(f"{key}: {_clip(value)} is out of range (a 64-bit integer)")
             return number
         if tp is float:
             if isinstance(value, bool):
                 raise ValueError(value)
-            real = float(value)
+            real = float(number_text(value) if isinstance(value, str) else value)
             if not math.isfinite(real):
                 raise ConfigError(f"{key}: must be a finite number, got {_clip(value)}")
             return real

@@ -380,19 +380,24 @@ class Memory:
         progress: Callable[[int, int], None] | None = None,
         resummarize: bool = False,
         scope: str | None = None,
+        summary_progress: Callable[[int, int], None] | None = None,
     ) -> IndexReport:
         """Close idle sessions as of ``now``, index every closed session's turns, then run
         session intelligence (summaries, facts, entities) on the queue, if enabled.
 
         ``resummarize`` first queues again every session whose summary schema is older.
         ``scope``: that scope's sessions only; the others are not touched (an MCP server or
-        a key bound to one scope indexes its own).
+        a key bound to one scope indexes its own). ``progress(sessions, turns)``: the turns
+        indexed so far; ``summary_progress(done, waiting)``: the sessions summarized (or
+        found too small, or failed) so far, of those the queue held when it began.
         """
-        return self._index(now, progress=progress, resummarize=resummarize, scope=scope)
+        return self._index(now, progress=progress, resummarize=resummarize, scope=scope,
+                           summary_progress=summary_progress)
 
     def _index(self, now: datetime | str | float | None = None, *,
                progress: Callable[[int, int], None] | None = None, resummarize: bool = False,
-               scope: str | None = None, settle: float = 0.0) -> IndexReport:
+               scope: str | None = None, settle: float = 0.0,
+               summary_progress: Callable[[int, int], None] | None = None) -> IndexReport:
         """``index``; ``settle``: a session late messages queued again is summarized that
         many seconds after the first of them (the background worker's run passes
         ``indexing.late_settle_seconds``, so a burst costs one summary, not one a message)."""
@@ -405,7 +410,7 @@ class Memory:
                 with self.store.atomic():
                     self.store.requeue_summaries(SUMMARY_SCHEMA_VERSION, scope)
             run = process_queue(self.store, self.embeddings, self.intelligence, self.config,
-                                scope=scope, late_settle=settle)
+                                scope=scope, late_settle=settle, progress=summary_progress)
         return IndexReport(
             sessions_closed=len(closed),
             sessions_indexed=report.sessions_indexed,
@@ -516,10 +521,10 @@ class Memory:
 
     def _worker_backoff(self) -> dict[str, Any]:
         """An index worker's back-off: ``[memory.indexing] worker_max_backoff_seconds``, and
-        the database's cheapest question as its probe (the worker runs again as soon as the
-        database answers after an outage)."""
+        whether the database would take a write as its probe (the worker runs again as soon
+        as it would after an outage, or after another process's lock on a SQLite file)."""
         return {"max_backoff_seconds": self.config.indexing.worker_max_backoff_seconds,
-                "probe": self.store.pending_migrations}
+                "probe": self.store.probe_write}
 
     # -- search -------------------------------------------------------------------------
     @validated
@@ -967,7 +972,10 @@ class Memory:
         """``index()`` as the background worker runs it (``memlane worker``, ``start_worker``):
         a session late messages queued again is summarized ``indexing.late_settle_seconds``
         after the first of them, not at once, so that a burst of them (an app replaying its
-        outbox) costs one summary."""
+        outbox) costs one summary. First the database's schema is checked: one another
+        process migrated since (or an older copy put in its place) raises ``MigrationError``
+        naming both versions, before anything is written (session 25)."""
+        self.store.check_schema()
         return self._index(now, settle=self.config.indexing.late_settle_seconds)
 
     @validated

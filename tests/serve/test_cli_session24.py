@@ -76,7 +76,7 @@ def test_every_numeric_option_of_every_command_has_memlanes_range():
 
 def _bad_values(param: click.Parameter) -> list[str]:
     kind = param.type
-    values = ["abc", "1e400", "", "--"]
+    values = ["abc", "1e400", "", "--", "٣", "１٠"]  # other scripts' digits: session 25
     if isinstance(kind, Int):
         values += ["1.5", str(kind.min - 1), str(kind.max + 1), "9" * 30]
     if isinstance(kind, Float):

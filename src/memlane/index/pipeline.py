@@ -426,6 +426,7 @@ def process_queue(
     scope: str | None = None,
     late_settle: float = 0.0,
     pool_min: int = POOL_MIN_SESSIONS,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SummaryRun:
     """Lease and process queued sessions until the queue is empty (or ``limit``); with
     ``scope``, that scope's sessions only. ``late_settle``: a session late messages queued
@@ -435,7 +436,11 @@ def process_queue(
     With ``indexing.jobs`` above one and at least ``pool_min`` sessions waiting, the offline
     backend summarizes in that many processes (``memlane.index.pool``) from the run's second
     session on: up to two a process are claimed ahead, and each answer is written here, in
-    claim order, as in one process."""
+    claim order, as in one process.
+
+    ``progress(done, waiting)``: called as each session is done (summarized, too small,
+    failed or written by another worker), ``waiting`` being the queue's length when the run
+    began (sessions of every scope, those not due yet and those leased elsewhere too)."""
     cfg = config.indexing
     run = SummaryRun()
     jobs = jobs_for(cfg.jobs)
@@ -454,8 +459,38 @@ def process_queue(
 
         pooled = (jobs > 1 and getattr(intelligence, "name", None) == "offline"
                   and (limit is None or limit >= pool_min))
-        return _process(store, embeddings, intelligence, config, run, start if pooled else None,
-                        limit=limit, scope=scope, late_settle=late_settle)
+        held: dict[int, float] = {}
+        told = None
+        if progress is not None:
+            waiting = store.summary_queue(time.time(), cfg.max_attempts)["pending"]
+
+            def told() -> None:
+                progress(run.summarized + run.skipped + run.failed + run.overtaken
+                         - run.abandoned, waiting)
+
+        try:
+            return _process(store, embeddings, intelligence, config, run,
+                            start if pooled else None, held, told, limit=limit, scope=scope,
+                            late_settle=late_settle)
+        except BaseException:
+            # stopped (Ctrl-C, SIGTERM, a database error): the sessions this run claimed and
+            # did not finish are given back at once, not left to wait out their lease
+            # (indexing.lease_seconds) as a crashed worker's are (session 25)
+            _release(store, held)
+            raise
+
+
+def _release(store: Store, held: dict[int, float]) -> None:
+    """Give back the claims in ``held`` (session id: its lease) that are still this run's."""
+    try:
+        with store.atomic():
+            given = sum(store.release_summary(sid, lease) for sid, lease in held.items())
+    except Exception as e:  # noqa: BLE001 - the database may be what stopped the run
+        log.warning("the %s session(s) this run had claimed wait out their lease "
+                    "(indexing.lease_seconds): giving them back failed (%s)", len(held), e)
+        return
+    if given:
+        log.info("gave back %s session(s) claimed and not summarized", given)
 
 
 def _computed(backend: Intelligence, session: Session, messages: Sequence[Message],
@@ -482,6 +517,8 @@ def _process(
     config: Config,
     run: SummaryRun,
     start: Callable[[], SummaryPool | None] | None,
+    held: dict[int, float],
+    told: Callable[[], None] | None,
     *,
     limit: int | None,
     scope: str | None,
@@ -553,6 +590,7 @@ def _process(
                                               settle=late_settle)
             if session is None:
                 break
+            held[session.id] = now + cfg.lease_seconds  # the lease, as the claim wrote it
             messages = store.session_messages(session.id)
             small = len(messages) < config.ingest.min_session_messages
             if small and not (cfg.small_session_facts and messages):
@@ -567,6 +605,11 @@ def _process(
         return None
 
     while True:
+        # the session before was written or failed: the claims held are those ahead
+        for sid in held.keys() - {a[0].id for a in ahead}:
+            del held[sid]
+        if told is not None:
+            told()
         answer: Future[Any] | None = None
         if pool is not None and not pool.broken:
             # two sessions a process in flight, sent as they are claimed

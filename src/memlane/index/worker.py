@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from memlane.errors import ValidationError
+from memlane.errors import MigrationError, ValidationError
 from memlane.types import IndexReport
 
 __all__ = ["IndexWorker"]
@@ -40,6 +40,16 @@ def _seconds(value: float, name: str) -> float:
             f"{name}: must be more than 0 and at most {MAX_POLL_SECONDS:g} seconds (a day), "
             f"got {value!r}", field=name)
     return float(value)
+
+
+def _outage(error: BaseException) -> bool:
+    """Whether a run's ``error`` is the database's own failure (memlane's ``StoreError``:
+    a connection refused or lost, a file locked; or a connection error), not a bug or a
+    model's."""
+    from memlane.errors import StoreError
+
+    return isinstance(error, (StoreError, ConnectionError)) and not isinstance(
+        error, MigrationError)
 
 
 def _default_redact(text: str) -> str:
@@ -88,6 +98,8 @@ class IndexWorker:
         self.early_retries = 0
         """Back-offs ended early because the database answered again."""
         self.last_error: str | None = None
+        self.fatal: str | None = None
+        """Why the worker stopped by itself: the database's schema is not this memlane's."""
 
     def backoff(self, failures: int) -> float:
         """The wait after ``failures`` failed runs in a row: the poll doubled that many
@@ -99,10 +111,18 @@ class IndexWorker:
         from memlane.index.pipeline import stop_on
 
         in_a_row = 0
+        blind = False  # the last retry came at the probe's first answer, no failure seen
         while not self._stop.is_set():
             try:
                 with stop_on(self._stop):  # a stop ends the run after the current session
                     report = self._index_once()
+            except MigrationError as e:
+                # the database's schema is not this code's (another process migrated it):
+                # every run would write with the wrong one; stop, saying so (session 25)
+                self.failures += 1
+                self.last_error = self.fatal = str(e)
+                log.error("index worker stopped: %s", e)
+                return
             except Exception as e:  # a process edge: log, back off, try again
                 self.failures += 1
                 in_a_row += 1
@@ -111,35 +131,43 @@ class IndexWorker:
                 self.last_error = self._redact(f"{type(e).__name__}: {e}")
                 delay = self.backoff(in_a_row)
                 log.warning("index run failed (%s); retrying in %gs", self.last_error, delay)
-                self._back_off(delay)
+                # the database's own failure (refused, locked, gone) is an outage until the
+                # probe answers, which may be at once: one that ended before the first probe
+                # waited out the whole back-off (session 25). Once in a row: a retry at the
+                # first answer that fails again waits for the probe to see the outage
+                ended = self._back_off(delay, down=_outage(e) and not blind)
+                blind = ended == "assumed"
             else:
                 self.runs += 1
                 in_a_row = 0
+                blind = False
                 if self._on_report is not None:
                     self._on_report(report)
                 self._stop.wait(self.poll_seconds)
 
-    def _back_off(self, delay: float) -> None:
-        """Wait ``delay`` seconds, or until the database, seen down, answers again."""
+    def _back_off(self, delay: float, *, down: bool = False) -> str | None:
+        """Wait ``delay`` seconds, or until the database, seen down (or taken for down:
+        ``down``), answers again: then ``"seen"`` (or ``"assumed"``, no probe failed)."""
         if self._probe is None:
             self._stop.wait(delay)
-            return
+            return None
         step = min(self.poll_seconds, PROBE_SECONDS)
-        down = False
+        seen = False
         deadline = time.monotonic() + delay
         while not self._stop.is_set():
             try:
                 self._probe()
             except Exception:
-                down = True
+                down = seen = True
             else:
                 if down:
                     self.early_retries += 1
                     log.warning("the database answers again; retrying now")
-                    return
+                    return "seen" if seen else "assumed"
             left = deadline - time.monotonic()
             if left <= 0 or self._stop.wait(min(step, left)):
-                return
+                return None
+        return None
 
     def start(self) -> IndexWorker:
         """Run in a daemon thread."""

@@ -315,7 +315,7 @@ RULES: dict[str, dict[str, Rule]] = {
     "session_intelligence": {"session_id": _id},
     "item": {"item_id": _id},
     "index": {"now": _OPT_TIME, "progress": _opt(_callable), "resummarize": _bool,
-              "scope": _OPT_IDENT},
+              "scope": _OPT_IDENT, "summary_progress": _opt(_callable)},
     "summarize_recent": {"scope": _ident, "last": _int(1, 10_000)},
     "store_summary": {"draft": _draft},
     "backfill_embeddings": {"missing_only": _bool, "rate": _opt(_num(1e-3, 1e9)),

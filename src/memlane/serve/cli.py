@@ -39,7 +39,8 @@ def _ts(dt: datetime) -> str:
 # each line is the command's own. Add a command module's commands here.
 COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("memlane.bench.cli:bench",
-              "Retrieval benchmarks (LongMemEval, LoCoMo) with baselines."),
+              "Benchmarks: retrieval (LongMemEval, LoCoMo) with baselines, the engine "
+              "(ingest), the service (serve), summaries."),
     "compact": ("memlane.serve.cli_facts:compact",
                 "Fold topics' summaries into decision records; write weekly roll-ups."),
     "copy": ("memlane.serve.cli_db:copy_cmd",
@@ -300,18 +301,44 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
     Summaries, facts and entities come from the backend of [memory.indexing]
     (offline by default); failures are retried with backoff on later runs.
     """
+    import signal
+
     mem = _memory(ctx)
+    # SIGTERM stops the run as Ctrl-C does (it ended the process where it stood): the
+    # sessions it claimed and did not summarize are given back at once, not left to wait
+    # out indexing.lease_seconds (session 25)
+    before = signal.signal(signal.SIGTERM, signal.default_int_handler)
     pending = mem.stats()["sessions_unindexed"]
     show = not as_json and sys.stderr.isatty()
-    with click.progressbar(length=max(pending, 1), label="indexing sessions", file=sys.stderr,
-                           hidden=not show) as bar:
-        last = [0]
+    # the turns' bar, then (when sessions wait for them) the summaries' (session 25: the
+    # summaries, the longer part of a backlog, showed no progress)
+    bars = [click.progressbar(length=max(pending, 1), label="indexing sessions",
+                              file=sys.stderr, hidden=not show)]
+    last = [0]
 
-        def progress(sessions: int, _items: int) -> None:
-            bar.update(sessions - last[0])
-            last[0] = sessions
+    def progress(sessions: int, _items: int) -> None:
+        bars[0].update(sessions - last[0])
+        last[0] = sessions
 
-        report = mem.index(now, progress=progress, resummarize=resummarize)
+    def summarizing(done: int, waiting: int) -> None:
+        if len(bars) == 1:
+            if not waiting:
+                return
+            bars[0].__exit__(None, None, None)  # the turns' bar ends as it stands
+            bars.append(click.progressbar(length=waiting, label="summarizing sessions",
+                                          file=sys.stderr, hidden=not show))
+            bars[1].__enter__()
+            last[0] = 0
+        bars[1].update(min(done, bars[1].length) - last[0])
+        last[0] = min(done, bars[1].length)
+
+    bars[0].__enter__()
+    try:
+        report = mem.index(now, progress=progress, resummarize=resummarize,
+                           summary_progress=summarizing)
+    finally:
+        bars[-1].__exit__(None, None, None)
+        signal.signal(signal.SIGTERM, before)  # a caller's own (a test's runner)
     if as_json:
         echo(dumps(report))
     else:
@@ -357,6 +384,8 @@ def worker(ctx: click.Context, poll: float) -> None:
         w.run_forever()
     except KeyboardInterrupt:
         pass
+    if w.fatal is not None:  # the database's schema is not this memlane's
+        raise CliError(safe(w.fatal), code="schema")
     echo(f"worker stopped after {w.runs} run(s), {w.failures} failure(s)", err=True)
 
 

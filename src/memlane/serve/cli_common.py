@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from memlane.config import load_config
+from memlane.config import load_config, number_text
 from memlane.errors import ConfigError
 from memlane.serve.output import echo, safe
 
@@ -210,7 +210,7 @@ class Int(click.IntRange):
         from memlane.ingest.validate import check_int
 
         try:
-            number = value if isinstance(value, int) else int(str(value).strip())
+            number = value if isinstance(value, int) else int(number_text(str(value)))
         except ValueError:
             self.fail(f"must be an integer from {self.min} to {self.max}, got {str(value)[:40]!r}",
                       param, ctx)
@@ -250,7 +250,7 @@ class Float(click.FloatRange):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         wants = self._wants()
         try:
-            number = float(value if isinstance(value, (int, float)) else str(value).strip())
+            number = float(value if isinstance(value, (int, float)) else number_text(str(value)))
         except (ValueError, OverflowError):
             self.fail(f"{wants}, got {str(value)[:40]!r}", param, ctx)
         low, high = self.min, self.max

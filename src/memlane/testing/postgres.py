@@ -29,7 +29,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["create_database", "drop_database", "postgres_binaries", "postgres_server"]
+__all__ = ["create_database", "drop_database", "postgres_binaries", "postgres_server",
+           "server_stopped"]
 
 #: Fast and unsafe: a test server's data is thrown away, so durability buys nothing. The
 #: first three are for tests only; ``shared_buffers`` is what a production server sets too
@@ -128,6 +129,25 @@ def drop_database(server_url: str, name: str) -> None:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+_RUNNING: dict[str, tuple[Path, Path, pwd.struct_passwd | None]] = {}
+"""The servers ``postgres_server`` runs, by URL: data directory, log file, account."""
+
+
+@contextmanager
+def server_stopped(url: str) -> Iterator[None]:
+    """Within it, the server ``postgres_server`` started at ``url`` is stopped (``pg_ctl
+    stop -m fast``: every connection ends, new ones are refused); on exit it runs again on
+    the same port, with the same data. An outage, for the tests of what outlives one."""
+    data, log, user = _RUNNING[url]
+    bindir = postgres_binaries()
+    _run([str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], user)
+    try:
+        yield
+    finally:
+        _run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60",
+              "start"], user, log)
+
+
 @contextmanager
 def postgres_server(settings: Mapping[str, str] | None = None,
                     keep: str | os.PathLike[str] | None = None) -> Iterator[str]:
@@ -170,8 +190,11 @@ def postgres_server(settings: Mapping[str, str] | None = None,
                 continue
             started = True
             break
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        _RUNNING[url] = (data, log, user)
+        yield url
     finally:
+        _RUNNING.pop(f"postgresql://postgres@127.0.0.1:{port}/postgres", None)
         if started:
             try:
                 _run([str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], user)

@@ -25,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane.config import Config, ServeConfig, load_config
+from memlane.errors import MigrationError
 from memlane.memory import Memory
 from memlane.serve.http import errors, metrics, openapi
 from memlane.serve.http.auth import KeyCache, RateLimiter, principal
@@ -330,11 +331,16 @@ def _health(app: FastAPI) -> None:
         return {"ok": True}
 
     @app.get("/readyz", tags=["health"], summary="The database answers and is migrated",
-             responses={503: {"description": "database unreachable or migrations pending"}})
+             responses={503: {"description": "database unreachable, migrations pending, or its "
+                                              "schema newer than this memlane's"}})
     def readyz() -> JSONResponse:
         store = app.state.memory.store
         try:
             pending = store.pending_migrations()
+            if not pending:  # newer than this memlane's: another process migrated it
+                store.check_schema()
+        except MigrationError as e:
+            return JSONResponse(error_body("unavailable", str(e)), status_code=503)
         except Exception as e:  # a probe: any failure means not ready, said in the body
             return JSONResponse(error_body("unavailable", f"database unreachable: {e}"),
                                 status_code=503)

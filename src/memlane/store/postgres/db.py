@@ -25,7 +25,7 @@ from psycopg.adapt import Dumper
 from psycopg.pq import Format
 
 from memlane.errors import MigrationError, StoreError
-from memlane.store.migrations import Migration, load_migrations
+from memlane.store.migrations import Migration, load_migrations, schema_mismatch
 from memlane.store.sql.base import Cursor
 from memlane.store.urls import public_url, scrub
 
@@ -189,9 +189,13 @@ class Database:
                              "of its with block); open a new Memory to use it again")
         slot: _Slot | None = getattr(self._local, "slot", None)
         conn = slot.conn if slot is not None else None
-        if conn is not None and not getattr(self._local, "depth", 0) and _gone(conn):
+        if conn is not None and not getattr(self._local, "depth", 0) and (
+                _gone(conn) or conn.pgconn.transaction_status != pq.TransactionStatus.IDLE):
             # the server went away between transactions (a restart, pg_terminate_backend,
-            # idle_session_timeout): reconnect rather than fail the next call with it
+            # idle_session_timeout), or a command was left unfinished outside any atomic()
+            # (Ctrl-C or SIGTERM raised while this thread waited for its answer: the
+            # connection refused every later command, "another command is already in
+            # progress", session 25): reconnect rather than fail the next call with it
             conn.close()
             conn = None
         if conn is None:
@@ -376,18 +380,30 @@ class Database:
         rows = self.execute("SELECT name, sha256 FROM schema_migrations ORDER BY name")
         return [(r[0], r[1]) for r in rows]
 
+    def check_schema(self) -> None:
+        """Raise ``MigrationError`` naming both versions unless the database is at this
+        memlane's schema (another process migrated it since it was opened, or it was
+        replaced by an older copy): the index worker asks before each run."""
+        why = schema_mismatch(self.url, [m.name for m in load_migrations(_PACKAGE)],
+                              [name for name, _ in self.applied()])
+        if why:
+            raise MigrationError(why)
+
+    def probe_write(self) -> None:
+        """Raise ``StoreError`` unless the server answers (an outage is a connection's:
+        PostgreSQL locks rows, never the database)."""
+        self.execute("SELECT 1")
+
     def pending(self) -> list[str]:
         """Names of migrations not yet applied. Read-only."""
         done = {name for name, _ in self.applied()}
         return [m.name for m in load_migrations(_PACKAGE) if m.name not in done]
 
     def _check(self, known: dict[str, Migration], applied: dict[str, str]) -> None:
+        newer = schema_mismatch(self.url, list(known), list(applied), older=False)
+        if newer:
+            raise MigrationError(newer)
         for name, sha in applied.items():
-            if name not in known:
-                raise MigrationError(
-                    f"database {self.url} has migration {name!r} this memlane does not know; "
-                    "upgrade memlane"
-                )
             if known[name].sha256 != sha:
                 raise MigrationError(f"migration {name!r} was edited after it was applied")
 

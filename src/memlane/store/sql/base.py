@@ -50,6 +50,8 @@ class SqlDatabase(Protocol):
     def close(self) -> None: ...
     def applied(self) -> list[tuple[str, str]]: ...
     def pending(self) -> list[str]: ...
+    def probe_write(self) -> None: ...
+    def check_schema(self) -> None: ...
 
 
 class SqlStore:
@@ -141,6 +143,16 @@ class SqlStore:
         statement whose transaction did not commit). Here never: a SQLite file has no
         connection to lose."""
         return False
+
+    def check_schema(self) -> None:
+        """Raise ``MigrationError`` naming both versions unless the database is at this
+        memlane's schema."""
+        self.db.check_schema()
+
+    def probe_write(self) -> None:
+        """Raise ``StoreError`` unless the database would take a write now, without
+        waiting for it (the index worker's probe during a back-off)."""
+        self.db.probe_write()
 
     def applied_migrations(self) -> list[str]:
         return [name for name, _ in self.db.applied()]

@@ -505,6 +505,20 @@ class SessionsMixin(SqlStore):
         )
         return cur.rowcount == 1
 
+    def release_summary(self, session_id: int, lease_until: float) -> bool:
+        """Give back a claim a stopped run did not finish (Ctrl-C, SIGTERM, a failed run):
+        the lease ends now and the claim's attempt is not counted, so the next run takes
+        the session at once, not ``lease_seconds`` later. ``lease_until``: the lease the
+        claim took; nothing changes (False) when the session holds another by now (it ran
+        out and another worker claimed it) or none (written, failed or given back)."""
+        cur = self._run(
+            "UPDATE sessions SET lease_until = NULL,"
+            " attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END"
+            " WHERE id = %s AND lease_until = %s AND summarized_at IS NULL",
+            (session_id, lease_until),
+        )
+        return cur.rowcount == 1
+
     def requeue_summaries(self, below_version: int, scope: str | None = None) -> int:
         """Queue again every summarized session (of ``scope``) whose summary schema is older."""
         where, args = _in_scope(scope)

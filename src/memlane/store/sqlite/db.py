@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memlane.errors import MigrationError, StoreError
-from memlane.store.migrations import Migration, load_migrations
+from memlane.store.migrations import Migration, load_migrations, schema_mismatch
 from memlane.store.sql.placeholders import to_qmark
 
 __all__ = ["Database", "Migration", "translate"]
@@ -334,6 +334,37 @@ class Database:
         except sqlite3.Error as e:
             raise file_error("commit", self.path, e) from e
 
+    def check_schema(self) -> None:
+        """Raise ``MigrationError`` naming both versions unless the database is at this
+        memlane's schema (another process migrated it since it was opened, or it was
+        replaced by an older copy): the index worker asks before each run."""
+        why = schema_mismatch(self.path, [m.name for m in load_migrations(_PACKAGE)],
+                              [name for name, _ in self.applied()])
+        if why:
+            raise MigrationError(why)
+
+    def probe_write(self) -> None:
+        """Raise ``StoreError`` unless a write could begin now: ``BEGIN IMMEDIATE`` with no
+        wait (busy timeout 0), rolled back at once. A file another process holds locked (an
+        ``import --strict``, a ``copy``, a process stopped inside a transaction) answers
+        reads but takes no write: the index worker's read probe answered throughout, and a
+        run that failed on the lock was tried again only after its whole back-off, up to
+        ``worker_max_backoff_seconds`` after the lock ended (session 25)."""
+        slot = self._slot()
+        if slot.depth or not self._write_lock.acquire(blocking=False):
+            return  # this process is writing: the file takes writes
+        conn = slot.conn
+        try:
+            conn.execute("PRAGMA busy_timeout = 0")
+            try:
+                with translate(f"begin: {self.path}"):
+                    conn.execute("BEGIN IMMEDIATE")
+                conn.execute("ROLLBACK")
+            finally:
+                conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
+        finally:
+            self._write_lock.release()
+
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
         """A read transaction: every query inside sees the same committed state (WAL
@@ -377,12 +408,10 @@ class Database:
         """Apply pending migrations, each in its own transaction; refuse edited ones."""
         known = {m.name: m for m in load_migrations(_PACKAGE)}
         applied = dict(self.applied())
+        newer = schema_mismatch(self.path, list(known), list(applied), older=False)
+        if newer:
+            raise MigrationError(newer)
         for name, sha in applied.items():
-            if name not in known:
-                raise MigrationError(
-                    f"database {self.path} has migration {name!r} this memlane does not know; "
-                    "upgrade memlane"
-                )
             if known[name].sha256 != sha:
                 raise MigrationError(f"migration {name!r} was edited after it was applied")
         done = []
