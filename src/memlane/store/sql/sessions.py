@@ -268,9 +268,12 @@ class SessionsMixin(SqlStore):
                 if r.ext_id is not None and self.message_by_ext_id(r.scope, r.ext_id) is not None:
                     out.append(None)
                     continue
+                # the session's row first, as a late message takes the one it joins: an
+                # indexer writing its turns holds it, and the turns hold their messages,
+                # which ``_place`` renumbers (PostgreSQL deadlocked the two)
                 count, end, status = self._run(
                     "SELECT message_count, ended_at, status FROM sessions WHERE id = %s"
-                    " AND scope = %s", (session_id, r.scope)).fetchone()
+                    f" AND scope = %s{self.FOR_UPDATE}", (session_id, r.scope)).fetchone()
                 seq = self._place(session_id, count + 1, end, r.at)
                 message_id = self.append_message(
                     session_id, r.scope, seq, r.role, r.text, r.at, speaker=r.speaker,
