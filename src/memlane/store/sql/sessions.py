@@ -268,9 +268,12 @@ class SessionsMixin(SqlStore):
                 if r.ext_id is not None and self.message_by_ext_id(r.scope, r.ext_id) is not None:
                     out.append(None)
                     continue
-                # the session's row first, as a late message takes the one it joins: an
-                # indexer writing its turns holds it, and the turns hold their messages,
-                # which ``_place`` renumbers (PostgreSQL deadlocked the two)
+                # the scope's facts lock, then the session's row, as a late message takes
+                # them (PostgreSQL deadlocked without: an indexer writing the session's turns
+                # holds its row, and the turns their messages, which ``_place`` renumbers; a
+                # worker summarizing it again holds the facts lock and the items it deleted,
+                # which ``_place`` renumbers too)
+                self._lock_scope_facts(r.scope)
                 count, end, status = self._run(
                     "SELECT message_count, ended_at, status FROM sessions WHERE id = %s"
                     f" AND scope = %s{self.FOR_UPDATE}", (session_id, r.scope)).fetchone()
