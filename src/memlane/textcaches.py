@@ -41,15 +41,20 @@ def forget_cached_text(*holders: Any) -> None:
     """Empty every module-level cache of conversation text in this process, the embedders'
     vector caches, and the query caches of ``holders`` (objects with a ``_lru`` or a
     ``_cache``: an ``Embeddings``, a meaning tier, a HyDE expander). Modules not imported
-    hold nothing and are left unimported."""
+    hold nothing and are left unimported; nor does a function another thread's import of
+    its module has not defined yet (the module is in ``sys.modules`` from the start of its
+    import: an erase while the worker first loaded the summariser failed with
+    ``AttributeError: partially initialized module``, session 25)."""
     for name, functions in TEXT_CACHES.items():
         module = sys.modules.get(name)
-        if module is not None:
-            for f in functions:
-                getattr(module, f).cache_clear()
+        for f in functions:
+            cached = getattr(module, f, None)
+            if cached is not None:
+                cached.cache_clear()
     embed = sys.modules.get("memlane.backends.embed")
-    if embed is not None:
-        embed.clear_caches()
+    clear = getattr(embed, "clear_caches", None)
+    if clear is not None:
+        clear()
     meaning = sys.modules.get("memlane.retrieve.meaning")
     tiers = list(getattr(meaning, "_SHARED", {}).values()) if meaning is not None else []
     for holder in (*holders, *tiers):

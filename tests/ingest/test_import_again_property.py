@@ -230,3 +230,56 @@ def test_a_resumed_labels_session_merged_away_between_batches(
         got = listing(mem, {"chat"})
         assert [[m[0] for m in msgs] for _, msgs in got] == [
             ["early 0", "early 5", "bridge", "m0", "m1", "m2", "m3", "m4"]], got
+
+
+def test_a_resumed_label_waits_for_an_indexer_writing_its_session(pg_url: str) -> None:
+    """PostgreSQL: an indexer has claimed label 1's session S (closed when label 2 began)
+    and is about to write its turns; the file imported again places a new line of label 1
+    before two of S's messages. The import renumbered those messages, then waited for S's
+    row, while the indexer's turns (which reference the messages) waited for the import: a
+    deadlock (seen in a stress of imports, live messages, index runs and erases). The
+    import now takes S's row first, as a late message does, and waits for the indexer."""
+    lines = [{"scope": "chat", "role": "user", "text": f"m{minute}", "id": f"m{minute}",
+              "at": (BASE + timedelta(minutes=minute)).isoformat(), "session": label}
+             for minute, label in [(0, 1), (10, 1), (20, 1), (5, 1), (100, 2)]]
+    held, go = threading.Event(), threading.Event()
+
+    def tracer(kind: str, sql: str, params: Any = None) -> None:
+        if threading.current_thread().name == "indexer" and "INSERT INTO items" in sql \
+                and not held.is_set():
+            held.set()
+            go.wait(60)
+
+    with _open(pg_url) as mem, Memory(
+            pg_url, config=load_config(environ={}, overrides=OVERRIDES), tracer=tracer,
+            embedder=HashingEmbedder(dim=64)) as indexer:
+        _import(mem, lines[:3] + lines[4:])  # label 1 without minute 5, then label 2
+        errors: list[BaseException] = []
+
+        def run(target: Any) -> None:
+            try:
+                target()
+            except BaseException as e:  # noqa: BLE001 - reported by the assertion below
+                errors.append(e)
+
+        ti = threading.Thread(target=run, args=(lambda: indexer.index(now=LATER),),
+                              name="indexer")
+        ti.start()
+        try:
+            assert held.wait(60)
+            tm = threading.Thread(target=run, args=(lambda: _import(mem, lines),))
+            tm.start()
+            deadline = time.monotonic() + 30
+            while indexer.store.db.execute(  # type: ignore[attr-defined]
+                    "SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0] == 0 \
+                    and tm.is_alive() and time.monotonic() < deadline:
+                time.sleep(0.05)
+        finally:
+            go.set()
+        ti.join(60)
+        tm.join(60)
+        assert not ti.is_alive() and not tm.is_alive()
+        assert errors == []
+        got = listing(mem, {"chat"})
+        assert [[m[0] for m in msgs] for _, msgs in got] == [["m0", "m5", "m10", "m20"],
+                                                             ["m100"]]

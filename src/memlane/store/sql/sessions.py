@@ -268,9 +268,15 @@ class SessionsMixin(SqlStore):
                 if r.ext_id is not None and self.message_by_ext_id(r.scope, r.ext_id) is not None:
                     out.append(None)
                     continue
+                # the scope's facts lock, then the session's row, as a late message takes
+                # them (PostgreSQL deadlocked without: an indexer writing the session's turns
+                # holds its row, and the turns their messages, which ``_place`` renumbers; a
+                # worker summarizing it again holds the facts lock and the items it deleted,
+                # which ``_place`` renumbers too)
+                self._lock_scope_facts(r.scope)
                 count, end, status = self._run(
                     "SELECT message_count, ended_at, status FROM sessions WHERE id = %s"
-                    " AND scope = %s", (session_id, r.scope)).fetchone()
+                    f" AND scope = %s{self.FOR_UPDATE}", (session_id, r.scope)).fetchone()
                 seq = self._place(session_id, count + 1, end, r.at)
                 message_id = self.append_message(
                     session_id, r.scope, seq, r.role, r.text, r.at, speaker=r.speaker,
