@@ -461,6 +461,10 @@ _BARE_COMMIT = re.compile(_BARE + r"([a-z]+)\b", re.IGNORECASE)
 """A participant's own step said without its "I", as people chat ("need to check with Sven
 whether…", "going to book a gait analysis…", "gonna run the backfill on staging tonight"): a step
 when its verb is a step verb (not "going to Kenya", "have to decide…", "have to say…") (session 25)."""
+_RESOLVE_VERBS = frozenset("keep stay try go".split())
+"""What a bare "gonna / gotta …" resolves or wishes rather than does ("Gonna keep going.", "Gotta
+stay strong", "Gotta try that one", "Gonna go with a California roll"): no step (session 25, from a
+LoCoMo dump)."""
 _AND_DO = re.compile(r",?\s+and\s+(?:then\s+)?([a-z]+)\s+(?=\S)")
 """A second step joined to a commitment ("…, and tell the harbour master"): its verb."""
 _COMMA_AND = re.compile(r",\s+and\s+(?:then\s+)?(?:i(?:'ll| will)\s+)?(?=([a-z]+)\b)", re.IGNORECASE)
@@ -1388,7 +1392,8 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(will.group(1), clean(will.group(2))))
             return True
         bare = _BARE_COMMIT.match(sentence)
-        bare = bare if bare and bare.group(1).lower() in _STEP_VERBS | _ASKED_VERBS else None
+        bare = (bare if bare and bare.group(1).lower() in _STEP_VERBS | _ASKED_VERBS
+                and bare.group(1).lower() not in _RESOLVE_VERBS else None)
         if bare:
             sentence = sentence[bare.start(1):]  # the step from its verb: "Do the return this weekend"
         if (bare or _COMMIT.search(sentence)) and not _CHOICE.search(sentence):
