@@ -344,8 +344,8 @@ def _may_cue_user(low: str) -> bool:
             or "decision" in low or "go with" in low or "it is" in low or "because" in low
             or "since" in low or "so that" in low or "given" in low or "the reason" in low
             or "due to" in low or "next step" in low or "plan is to" in low
-            or "after that" in low or "revisit" in low or "i will" in low or "need to" in low
-            or "have to" in low or "got to" in low or "gonna" in low or "gotta" in low or "i must" in low or "remind me to" in low
+            or "after that" in low or "revisit" in low or "i will" in low or "i need to" in low
+            or "i have to" in low or _bare_opening(low[:20]) or "i must" in low or "remind me to" in low
             or "remember to" in low or "forget to" in low or "make sure to" in low
             or "todo" in low or "action item" in low or "open" in low or "tbd" in low
             or "unclear" in low or "not sure" in low or "t know" in low
@@ -353,7 +353,15 @@ def _may_cue_user(low: str) -> bool:
             or "ordering" in low or "booking" in low or "getting" in low or "taking" in low
             or "choosing" in low or "picking" in low or "haven" in low or "no idea" in low
             or "no answer" in low or "no plan" in low or "no clue" in low or "nobody" in low
-            or "question " in low or "raise" in low or "bring" in low or "take " in low)
+            or "question " in low or "raise" in low or "bring" in low or "take it" in low
+            or "take this" in low or "take that" in low)
+
+
+def _bare_opening(head: str) -> bool:
+    """Whether a sentence's first 20 characters, lower-cased, hold what opens every match of
+    ``_BARE`` ("need to", "gonna"… after at most one short lead-in word)."""
+    return ("need to" in head or "have to" in head or "going to" in head or "got to" in head
+            or "gonna" in head or "gotta" in head)
 
 
 def _ill_opens_word(low: str) -> bool:
