@@ -54,12 +54,18 @@ ASSISTANT_SENTENCES = [
     "They'll call you within two working days to book it in.", "We'll text you the evening before.",
     "The driver will call 30 minutes ahead.",
 ]
+HEAD_SENTENCES = [  # session 25's cues, which open a sentence
+    "need to check with Sven whether the app can ship", "ok gonna run the backfill tonight",
+    "so, have to ask her parents first", "let's ask the volunteers at the meeting", "raise it at the March review",
+    "Let's bring it to the trustees on Tuesday", "then take that up with the landlord",
+]
 
 
 def test_cue_word_checks_pass_every_sentence_the_cue_patterns_match() -> None:
-    sentences = CUE_SENTENCES + ASSISTANT_SENTENCES + [s for text in LABELLED for s in offline._sentences(text)]
+    sentences = CUE_SENTENCES + ASSISTANT_SENTENCES + HEAD_SENTENCES + [s for text in LABELLED for s in offline._sentences(text)]
+    assert all(cues._HEAD_CUE.match(s.lower()) for s in HEAD_SENTENCES)
     assert all(cues._ANY_ASSISTANT.search(s.lower()) for s in ASSISTANT_SENTENCES)
-    user = [s for s in sentences if cues._ANY_USER.search(s.lower())]
+    user = [s for s in sentences if cues._ANY_USER.search(s.lower()) or cues._HEAD_CUE.match(s.lower())]
     assistant = [s for s in sentences if cues._ANY_ASSISTANT.search(s.lower())]
     assert len(user) > 100 and len(assistant) > 40
     assert [s for s in user if not cues._may_cue_user(s.lower())] == []

@@ -254,9 +254,11 @@ strongest upsell"): its rationale."""
 _RATIONALE = re.compile(r"\b(?:because|since|so that|given (?:that|the)|the reason|due to)\b",
                         re.IGNORECASE)
 _NEXT = re.compile(r"\b(?:next step|plan is to|going forward|after that|let'?s (?:discuss|talk|"
-                   r"meet|revisit|" + _DELIBERATE + r")|revisit)\b|"
-                   r"^(?:(?:ok(?:ay)?|so|then)[,.]?\s+)?(?:let'?s\s+)?(?:bring|take|raise) (?:it|this|that)(?: up)? "
-                   r"(?:to|at|with)\b", re.IGNORECASE)
+                   r"meet|revisit|" + _DELIBERATE + r")|revisit)\b", re.IGNORECASE)
+_RAISE_IT = re.compile(r"^(?:(?:ok(?:ay)?|so|then)[,.]?\s+)?(?:let'?s\s+)?(?:bring|take|raise) (?:it|this|that)(?: up)? "
+                       r"(?:to|at|with)\b", re.IGNORECASE)
+"""A matter handed to someone or a later meeting ("let's bring it to the trustees on Tuesday", "raise
+it at the March review"): the group's step (session 25)."""
 _LETS_ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|then|well|hmm)[,.]?\s+)?let'?s\s+(?:ask|check with|run (?:it|this|that) by)\b",
                        re.IGNORECASE)
 """A participant handing a matter to someone else ("let's ask the volunteers at the meeting on
@@ -321,12 +323,12 @@ _CHOOSING_NAME = re.compile(r"(?i:" + _CHOOSING + r")[A-Z0-9]")
 name capitalised (not "I'm getting the best deal", "I'm getting a bit nervous")."""
 _BARE = r"^(?:(?:ok(?:ay)?|so|and|then|also|yeah|right)[,.]?\s+)?(?:(?:need|have|going|got)\s+to|gonna|gotta)\s+"
 _ANY_USER = re.compile(
-    "|".join([*(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT, _LETS_ASK)), _CHOOSING, _BARE])
+    "|".join([*(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT)), _CHOOSING])
 )
 """Any cue of a participant's statement, matched on the lower-cased sentence (much faster
 than IGNORECASE): most sentences carry none and are passed over after this one scan."""
 _ANY_ASSISTANT = re.compile(
-    r"\b(?:remember to|forget to|make sure|next time|i'?ll|i will|(?:we|they)'ll|next step|plan is to|"
+    r"\b(?:remember to|forget to|i'?ll|i will|(?:we|they)'ll|next step|plan is to|"
     r"will (?:usually )?(?:call|text|email|contact|ring|phone|visit))\b|" + _OPEN.pattern
 )
 """The assistant's sentences count only for its own commitments, reminders and doubts; the
@@ -338,14 +340,14 @@ def _may_cue_user(low: str) -> bool:
     ``_ANY_USER`` holds ("ll" for "i'?ll" / "we'?ll", "let" for "let'?s", "going" for
     "going\\s+to"...): a quarter of the pattern's cost, and two sentences in three fail it.
     Keep it in step with ``_OPEN``, ``_DECISION``, ``_RATIONALE``, ``_NEXT``, ``_COMMIT``,
-    ``_CHOOSING`` and ``_BARE`` (``tests/index/test_offline_fastpaths.py`` checks it)."""
+    ``_CHOOSING`` and ``_HEAD_CUE`` (``tests/index/test_offline_fastpaths.py`` checks it)."""
     return ("ll" in low or "let" in low or "going" in low or "decide" in low or "agreed" in low
             or "chose" in low or "picked" in low or "settled" in low or "went with" in low
             or "decision" in low or "go with" in low or "it is" in low or "because" in low
             or "since" in low or "so that" in low or "given" in low or "the reason" in low
             or "due to" in low or "next step" in low or "plan is to" in low
-            or "after that" in low or "revisit" in low or "i will" in low or "need to" in low
-            or "have to" in low or "got to" in low or "gonna" in low or "gotta" in low or "i must" in low or "remind me to" in low
+            or "after that" in low or "revisit" in low or "i will" in low or "i need to" in low
+            or "i have to" in low or _bare_opening(low[:20]) or "i must" in low or "remind me to" in low
             or "remember to" in low or "forget to" in low or "make sure to" in low
             or "todo" in low or "action item" in low or "open" in low or "tbd" in low
             or "unclear" in low or "not sure" in low or "t know" in low
@@ -353,7 +355,15 @@ def _may_cue_user(low: str) -> bool:
             or "ordering" in low or "booking" in low or "getting" in low or "taking" in low
             or "choosing" in low or "picking" in low or "haven" in low or "no idea" in low
             or "no answer" in low or "no plan" in low or "no clue" in low or "nobody" in low
-            or "question " in low or "raise" in low or "bring" in low or "take " in low)
+            or "question " in low or "raise" in low or "bring" in low or "take it" in low
+            or "take this" in low or "take that" in low)
+
+
+def _bare_opening(head: str) -> bool:
+    """Whether a sentence's first 20 characters, lower-cased, hold what opens every match of
+    ``_BARE`` ("need to", "gonna"… after at most one short lead-in word)."""
+    return ("need to" in head or "have to" in head or "going to" in head or "got to" in head
+            or "gonna" in head or "gotta" in head)
 
 
 def _ill_opens_word(low: str) -> bool:
@@ -383,7 +393,7 @@ def _may_cue_assistant(low: str) -> bool:
     what it passed before (``tests/index/test_offline_session23_cost.py``)."""
     return ("i'll" in low or "e'll" in low or "y'll" in low or "open" in low or "decide" in low
             or "t know" in low or "not sure" in low or "unclear" in low or "tbd" in low
-            or "remember to" in low or "forget to" in low or "make sure" in low or "next time" in low or "i will" in low
+            or "remember to" in low or "forget to" in low or "i will" in low
             or "next step" in low or "plan is to" in low or "nobody answered" in low
             or "to be seen" in low or "haven" in low or "no idea" in low or "no answer" in low
             or "no plan" in low or "no clue" in low or "nobody " in low or "question " in low
@@ -458,9 +468,16 @@ which send the user to find out rather than decide."""
 _STEP_VERBS = _IMPERATIVE | frozenset("tell ping ask check email draft file post share print ring text "
                                          "confirm chase fix review test clean finish prepare push help".split())
 _BARE_COMMIT = re.compile(_BARE + r"([a-z]+)\b", re.IGNORECASE)
+_HEAD_CUE = re.compile("|".join((_BARE, _LETS_ASK.pattern, _RAISE_IT.pattern)))
+"""Session 25's participant cues, which all open a sentence: matched on the lower-cased sentence
+after ``_ANY_USER`` finds nothing (at its start only, unlike ``_ANY_USER``'s scan)."""
 """A participant's own step said without its "I", as people chat ("need to check with Sven
 whether…", "going to book a gait analysis…", "gonna run the backfill on staging tonight"): a step
 when its verb is a step verb (not "going to Kenya", "have to decide…", "have to say…") (session 25)."""
+_RESOLVE_VERBS = frozenset("keep stay try go".split())
+"""What a bare "gonna / gotta …" resolves or wishes rather than does ("Gonna keep going.", "Gotta
+stay strong", "Gotta try that one", "Gonna go with a California roll"): no step (session 25, from a
+LoCoMo dump)."""
 _AND_DO = re.compile(r",?\s+and\s+(?:then\s+)?([a-z]+)\s+(?=\S)")
 """A second step joined to a commitment ("…, and tell the harbour master"): its verb."""
 _COMMA_AND = re.compile(r",\s+and\s+(?:then\s+)?(?:i(?:'ll| will)\s+)?(?=([a-z]+)\b)", re.IGNORECASE)
@@ -1388,7 +1405,8 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(will.group(1), clean(will.group(2))))
             return True
         bare = _BARE_COMMIT.match(sentence)
-        bare = bare if bare and bare.group(1).lower() in _STEP_VERBS | _ASKED_VERBS else None
+        bare = (bare if bare and bare.group(1).lower() in _STEP_VERBS | _ASKED_VERBS
+                and bare.group(1).lower() not in _RESOLVE_VERBS else None)
         if bare:
             sentence = sentence[bare.start(1):]  # the step from its verb: "Do the return this weekend"
         if (bare or _COMMIT.search(sentence)) and not _CHOICE.search(sentence):
@@ -1677,7 +1695,8 @@ class _Reader:
             # An answer none of whose words could make an assistant's cue: its long
             # sentences (most of it) are passed over without a test each. Every sentence
             # is part of the joined text, so one that could cue makes the turn fail this.
-            quiet = turn.role != "user" and not _may_cue_assistant(" ".join(turn.sentences).lower())
+            quiet = (turn.role != "user" and not _may_cue_assistant(" ".join(turn.sentences).lower())
+                     and not (len(turn.sentences) <= _ADOPT_MAX and any(map(_MIND_CUE.match, turn.sentences))))
             for si, s in enumerate(turn.sentences):
                 if quiet and len(s) > _SHORT:
                     continue
@@ -1762,11 +1781,13 @@ class _Reader:
                     if question:
                         continue
                     low = s.lower()
-                    if not _may_cue_assistant(low) or _ANY_ASSISTANT.search(low) is None:
+                    if ((not _may_cue_assistant(low) or _ANY_ASSISTANT.search(low) is None)
+                            and not (len(turn.sentences) <= _ADOPT_MAX and _MIND_CUE.match(s))):
                         continue
                 elif (not question and ("," not in s and " will" not in s and s[:1] != "@"
                                          or _NAME_ASK.search(s) is None)  # (what every match holds)
-                      and (not _may_cue_user(low := s.lower()) or _ANY_USER.search(low) is None)
+                      and (not _may_cue_user(low := s.lower())
+                           or (_ANY_USER.search(low) is None and _HEAD_CUE.match(low) is None))
                       and ("please" not in low or self.assisted or _PLEASE_PEER.match(s) is None)):
                     if (agreed or pointed) and _directive(s) and not _REMARK.search(s) and len(_content(s)) >= 3:
                         adds.append((si, s))  # "No objection. Keep it answering 410 for a
@@ -2305,7 +2326,7 @@ class _Reader:
             return
         elif _DECISION.search(s) or _CHOOSING_NAME.match(s):
             self.decide((ti, si), s)
-        elif _NEXT.search(s):
+        elif _NEXT.search(s) or _RAISE_IT.match(s):
             self.put((ti, si), "next_steps", clean(s))
         elif _LETS_ASK.match(s):
             nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)

@@ -387,6 +387,8 @@ def _may_hold_phone(text: str) -> bool:
     """Whether :data:`_PHONE` may match ``text``: plain ASCII text where no two digits are
     followed by one other character and a digit (found by a byte translation and ``in``) is not
     searched with the pattern, whose look-behind runs at every character (session 25, the cost)."""
+    if "0" not in text and "+" not in text:
+        return False  # (every match holds its leading 0 or its country code's "+")
     return not text.isascii() or b"DD D" in text.encode("ascii").translate(_DIGIT_CHARS)
 
 
@@ -529,7 +531,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _OF_WORK.findall(text)  # session 23's kind: turns only
     if len(text) <= _REF_SHORT and any(w in text for w in _PART_WORDS):  # session 21's kinds: turns only
         yield from _PART.findall(text)
-    if len(text) <= _REF_SHORT and "ef" in text and ("/" in text or "-" in text):  # session 25's kind: turns only
+    if (len(text) <= _REF_SHORT and ("ef " in text or "ef." in text or "ef:" in text or "erence" in text)
+            and ("/" in text or "-" in text)):  # session 25's kind: turns only
         yield from _REF_CODE.findall(text)
     if len(text) <= _REF_SHORT and " v" in text and "-" in text:
         yield from _KEY_VERSION.findall(text)
