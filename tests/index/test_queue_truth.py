@@ -118,3 +118,26 @@ def test_store_fails_abandoned_sessions_and_reports_leases(store):
     assert queue["failed"] == 1 and queue["leased"] == 1
     assert abs(queue["leased_until"] - (now + 600)) < 1
     assert store.get_session(a).failed_reason == "killed twice"
+
+
+def test_a_claim_is_given_back_by_its_lease_when_its_session_is_not_known(store):
+    """Both backends (session 25): a stop that lands while a claim is in flight (committed,
+    its answer not yet read) gives it back by the lease the run asked for; another worker's
+    claim, its lease another, is left alone, and a claim already given back is not again."""
+    now = time.time()
+    with store.atomic():
+        ids = [store.create_session(s, now - 100, None, None) for s in ("s", "t")]
+        for sid in ids:
+            store.close_session(sid, "explicit")
+        assert store.claim_sessions_for_index(ids) == set(ids)
+    mine = store.claim_for_summary(now, 600, 5)
+    theirs = store.claim_for_summary(now + 0.25, 600, 5)
+    assert {mine.id, theirs.id} == set(ids)
+    with store.atomic():
+        assert store.release_summary(None, now + 600)
+        assert not store.release_summary(None, now + 600)
+        assert not store.release_summary(mine.id, now + 600)
+    assert (store.get_session(mine.id).attempts, store.get_session(theirs.id).attempts) == (0, 1)
+    queue = store.summary_queue(now, 5)
+    assert (queue["leased"], queue["leased_until"]) == (1, now + 0.25 + 600)
+    assert store.claim_for_summary(now + 1, 600, 5).id == mine.id  # taken again at once

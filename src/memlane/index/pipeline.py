@@ -459,7 +459,7 @@ def process_queue(
 
         pooled = (jobs > 1 and getattr(intelligence, "name", None) == "offline"
                   and (limit is None or limit >= pool_min))
-        held: dict[int, float] = {}
+        held: dict[int | None, float] = {}
         told = None
         if progress is not None:
             waiting = store.summary_queue(time.time(), cfg.max_attempts)["pending"]
@@ -480,8 +480,9 @@ def process_queue(
             raise
 
 
-def _release(store: Store, held: dict[int, float]) -> None:
-    """Give back the claims in ``held`` (session id: its lease) that are still this run's."""
+def _release(store: Store, held: dict[int | None, float]) -> None:
+    """Give back the claims in ``held`` (session id, None for a claim in flight: its lease)
+    that are still this run's."""
     try:
         with store.atomic():
             given = sum(store.release_summary(sid, lease) for sid, lease in held.items())
@@ -517,7 +518,7 @@ def _process(
     config: Config,
     run: SummaryRun,
     start: Callable[[], SummaryPool | None] | None,
-    held: dict[int, float],
+    held: dict[int | None, float],
     told: Callable[[], None] | None,
     *,
     limit: int | None,
@@ -585,12 +586,19 @@ def _process(
                 log.info("index worker stopping: the sessions not yet summarized wait for its next run")
                 break
             now = time.time()
+            # the lease, as the claim writes it, held before the claim is made: a stop that
+            # lands while the claim is in flight (committed, its session not yet read or
+            # noted here) gives it back by its lease; held from the claim's answer on, it
+            # was left leased in one stop of six with indexing.jobs 2 (session 25)
+            held[None] = now + cfg.lease_seconds
             session = store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts,
                                               due_before=started_at, scope=scope,
                                               settle=late_settle)
             if session is None:
+                del held[None]
                 break
-            held[session.id] = now + cfg.lease_seconds  # the lease, as the claim wrote it
+            held[session.id] = held[None]
+            del held[None]
             messages = store.session_messages(session.id)
             small = len(messages) < config.ingest.min_session_messages
             if small and not (cfg.small_session_facts and messages):

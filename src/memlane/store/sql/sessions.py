@@ -511,19 +511,23 @@ class SessionsMixin(SqlStore):
         )
         return cur.rowcount == 1
 
-    def release_summary(self, session_id: int, lease_until: float) -> bool:
+    def release_summary(self, session_id: int | None, lease_until: float) -> bool:
         """Give back a claim a stopped run did not finish (Ctrl-C, SIGTERM, a failed run):
         the lease ends now and the claim's attempt is not counted, so the next run takes
         the session at once, not ``lease_seconds`` later. ``lease_until``: the lease the
         claim took; nothing changes (False) when the session holds another by now (it ran
-        out and another worker claimed it) or none (written, failed or given back)."""
+        out and another worker claimed it) or none (written, failed or given back).
+        ``session_id`` None: whichever session holds that lease, for a claim the stop
+        interrupted before its answer was read (committed, its session not known yet:
+        the lease, ``now + lease_seconds`` of the run's clock, names it)."""
         cur = self._run(
             "UPDATE sessions SET lease_until = NULL,"
             " attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END"
-            " WHERE id = %s AND lease_until = %s AND summarized_at IS NULL",
-            (session_id, lease_until),
+            " WHERE lease_until = %s AND summarized_at IS NULL"
+            + ("" if session_id is None else " AND id = %s"),
+            (lease_until, *(() if session_id is None else (session_id,))),
         )
-        return cur.rowcount == 1
+        return cur.rowcount >= 1
 
     def requeue_summaries(self, below_version: int, scope: str | None = None) -> int:
         """Queue again every summarized session (of ``scope``) whose summary schema is older."""
