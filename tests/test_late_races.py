@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import json
 import threading
-import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -18,6 +17,7 @@ from memlane.config import load_config
 from memlane.ingest.importer import import_jsonl
 from memlane.memory import Memory
 from memlane.testing import HashingEmbedder
+from tests.pg_race import hold_summary_insert, lock_waits, race
 
 T0 = datetime(2024, 6, 1, 9, 0, tzinfo=UTC)
 NOW = T0 + timedelta(days=1)
@@ -41,16 +41,7 @@ def test_a_late_message_waits_for_a_worker_summarizing_its_session(pg_url: str,
     message. The message now takes the scope's facts lock first and waits for the worker.
     The same through an import resuming S's label."""
     held, go = threading.Event(), threading.Event()
-    state = {"cleared": False}
-
-    def tracer(kind: str, sql: str, params: Any = None) -> None:
-        if threading.current_thread().name != "worker":
-            return
-        if sql.startswith("DELETE FROM relations WHERE session_id"):
-            state["cleared"] = True
-        elif state["cleared"] and "INSERT INTO items" in sql and not held.is_set():
-            held.set()
-            go.wait(60)
+    tracer = hold_summary_insert(held, go)
 
     lines = [{"scope": "chat", "role": "user" if i % 2 == 0 else "assistant", "text": text,
               "id": f"m{i}", "at": (T0 + timedelta(minutes=i)).isoformat(), "session": 1}
@@ -63,14 +54,6 @@ def test_a_late_message_waits_for_a_worker_summarizing_its_session(pg_url: str,
         [s] = mem.sessions("chat")
         assert mem.store.session_items(s.id, kind="summary")
         mem.add_message("chat", "user", "and Ana has a boat", at=T0 + timedelta(seconds=90))
-        errors: list[BaseException] = []
-
-        def run(target: Any) -> None:
-            try:
-                target()
-            except BaseException as e:  # noqa: BLE001 - reported by the assertion below
-                errors.append(e)
-
         late = T0 + timedelta(seconds=30)
         if how == "add_message":
             def write() -> None:
@@ -84,22 +67,8 @@ def test_a_late_message_waits_for_a_worker_summarizing_its_session(pg_url: str,
                     "".join(json.dumps(x) + "\n" for x in again)))
                 assert not report.errors and report.imported == 1, report
 
-        w = threading.Thread(target=run, args=(lambda: worker.index(now=NOW),), name="worker")
-        w.start()
-        try:
-            assert held.wait(60)
-            m = threading.Thread(target=run, args=(write,))
-            m.start()
-            deadline = time.monotonic() + 30
-            while mem.store.db.execute(  # type: ignore[attr-defined]
-                    "SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0] == 0 \
-                    and m.is_alive() and time.monotonic() < deadline:
-                time.sleep(0.05)
-        finally:
-            go.set()
-        w.join(60)
-        m.join(60)
-        assert not w.is_alive() and not m.is_alive()
+        errors = race(lambda: worker.index(now=NOW), write, name="worker", held=held, go=go,
+                      waiting=lambda: lock_waits(mem))
         assert errors == []
         [kept] = mem.sessions("chat")
         assert [x.text for x in mem.messages(kept.id)][:2] == [TEXTS[0],

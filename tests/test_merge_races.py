@@ -15,6 +15,7 @@ from typing import Any
 from memlane.config import load_config
 from memlane.memory import Memory
 from memlane.testing import HashingEmbedder
+from tests.pg_race import hold_summary_insert, lock_waits, race
 
 T0 = datetime(2024, 6, 1, 9, 0, tzinfo=UTC)
 NOW = T0 + timedelta(days=1)
@@ -23,12 +24,6 @@ NOW = T0 + timedelta(days=1)
 def _memory(url: str, tracer: Any = None) -> Memory:
     return Memory(url, config=load_config(environ={}), tracer=tracer,
                   embedder=HashingEmbedder(dim=64))
-
-
-def _waiting(mem: Memory) -> int:
-    """Backends of the database waiting for a lock."""
-    return int(mem.store.db.execute(  # type: ignore[attr-defined]
-        "SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0])
 
 
 def test_a_merge_waits_for_a_worker_writing_a_session_it_joins(pg_url: str) -> None:
@@ -40,18 +35,7 @@ def test_a_merge_waits_for_a_worker_writing_a_session_it_joins(pg_url: str) -> N
     message (or the worker). The merge takes the facts lock first, as an erase does: it
     waits for W, then takes B's new summary into A with the rest."""
     held, go = threading.Event(), threading.Event()
-    state = {"cleared": False}
-
-    def tracer(kind: str, sql: str, params: Any = None) -> None:
-        # W's store_intelligence: clear_intelligence's last statement, then its insert
-        if threading.current_thread().name != "worker":
-            return
-        if sql.startswith("DELETE FROM relations WHERE session_id"):
-            state["cleared"] = True
-        elif state["cleared"] and "INSERT INTO items" in sql and not held.is_set():
-            held.set()
-            go.wait(60)
-
+    tracer = hold_summary_insert(held, go)  # W cleared B's summary and holds its insert
     with _memory(pg_url) as mem, _memory(pg_url, tracer) as worker, _memory(pg_url) as writer:
         for start in (T0, T0 + timedelta(minutes=60)):
             for i, text in enumerate(["I moved to Porto last week", "nice, the harbour?",
@@ -64,30 +48,9 @@ def test_a_merge_waits_for_a_worker_writing_a_session_it_joins(pg_url: str) -> N
         mem.add_message("chat", "user", "and Ana has a boat", at=T0 + timedelta(minutes=61, seconds=30))
         assert mem.session(b).summarized is False  # queued again
 
-        errors: list[BaseException] = []
-
-        def run(target: Any) -> None:
-            try:
-                target()
-            except BaseException as e:  # noqa: BLE001 - reported by the assertion below
-                errors.append(e)
-
-        w = threading.Thread(target=run, args=(lambda: worker.index(now=NOW),), name="worker")
-        w.start()
-        try:
-            assert held.wait(60)  # W cleared B's summary and holds its insert
-            m = threading.Thread(target=run, args=(lambda: writer.add_message(
-                "chat", "user", "we sailed to the islands", at=T0 + timedelta(minutes=30)),))
-            m.start()
-            deadline = time.monotonic() + 30
-            while _waiting(mem) == 0 and m.is_alive() and time.monotonic() < deadline:
-                time.sleep(0.05)
-            go.set()
-            w.join(60)
-            m.join(60)
-        finally:
-            go.set()
-        assert not w.is_alive() and not m.is_alive()
+        errors = race(lambda: worker.index(now=NOW), lambda: writer.add_message(
+            "chat", "user", "we sailed to the islands", at=T0 + timedelta(minutes=30)),
+            name="worker", held=held, go=go, waiting=lambda: lock_waits(mem))
         assert errors == []
         [kept] = mem.sessions("chat")
         assert kept.id == a and kept.message_count == 10
@@ -135,7 +98,7 @@ def test_a_merge_and_an_indexer_claiming_both_sessions_lock_them_in_one_order(
                 threads.append(threading.Thread(target=run, args=(target,)))
                 threads[-1].start()
                 deadline = time.monotonic() + 30
-                while (_waiting(writer) < len(threads) and time.monotonic() < deadline
+                while (lock_waits(writer) < len(threads) and time.monotonic() < deadline
                        and threads[-1].is_alive()):
                     time.sleep(0.05)
         for t in threads:

@@ -17,7 +17,6 @@ import io
 import itertools
 import json
 import threading
-import time
 from datetime import timedelta
 from typing import Any
 
@@ -30,6 +29,7 @@ from memlane.ingest.importer import import_jsonl
 from memlane.memory import Memory
 from memlane.testing import HashingEmbedder
 from tests.ingest.test_export_round_trip_property import listing
+from tests.pg_race import lock_waits, race
 from tests.test_erase import NOW, OVERRIDES
 
 BASE = NOW - timedelta(days=3)
@@ -170,28 +170,11 @@ def test_two_imports_of_one_labelled_file_at_once_give_what_one_gives(pg_url: st
         reports: dict[str, Any] = {}
 
         def run(name: str, client: Memory) -> None:
-            try:
-                reports[name] = import_jsonl(client.store, client.config.ingest,
-                                             io.StringIO(body))
-            except BaseException as e:  # noqa: BLE001 - reported by the assertion below
-                reports[name] = e
+            reports[name] = import_jsonl(client.store, client.config.ingest, io.StringIO(body))
 
-        ta = threading.Thread(target=run, args=("A", a), name="A")
-        ta.start()
-        try:
-            assert held.wait(60)
-            tb = threading.Thread(target=run, args=("B", b), name="B")
-            tb.start()
-            deadline = time.monotonic() + 30
-            while mem.store.db.execute(  # type: ignore[attr-defined]
-                    "SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0] == 0 \
-                    and tb.is_alive() and time.monotonic() < deadline:
-                time.sleep(0.05)
-        finally:
-            go.set()
-        ta.join(60)
-        tb.join(60)
-        assert not ta.is_alive() and not tb.is_alive()
+        errors = race(lambda: run("A", a), lambda: run("B", b), name="A", held=held, go=go,
+                      waiting=lambda: lock_waits(mem))
+        assert errors == []
         assert sorted((r.imported, r.skipped_duplicates) for r in reports.values()) == [
             (0, 6), (6, 0)], reports
         got = listing(mem, {"chat"})
@@ -254,31 +237,8 @@ def test_a_resumed_label_waits_for_an_indexer_writing_its_session(pg_url: str) -
             pg_url, config=load_config(environ={}, overrides=OVERRIDES), tracer=tracer,
             embedder=HashingEmbedder(dim=64)) as indexer:
         _import(mem, lines[:3] + lines[4:])  # label 1 without minute 5, then label 2
-        errors: list[BaseException] = []
-
-        def run(target: Any) -> None:
-            try:
-                target()
-            except BaseException as e:  # noqa: BLE001 - reported by the assertion below
-                errors.append(e)
-
-        ti = threading.Thread(target=run, args=(lambda: indexer.index(now=LATER),),
-                              name="indexer")
-        ti.start()
-        try:
-            assert held.wait(60)
-            tm = threading.Thread(target=run, args=(lambda: _import(mem, lines),))
-            tm.start()
-            deadline = time.monotonic() + 30
-            while indexer.store.db.execute(  # type: ignore[attr-defined]
-                    "SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0] == 0 \
-                    and tm.is_alive() and time.monotonic() < deadline:
-                time.sleep(0.05)
-        finally:
-            go.set()
-        ti.join(60)
-        tm.join(60)
-        assert not ti.is_alive() and not tm.is_alive()
+        errors = race(lambda: indexer.index(now=LATER), lambda: _import(mem, lines),
+                      name="indexer", held=held, go=go, waiting=lambda: lock_waits(indexer))
         assert errors == []
         got = listing(mem, {"chat"})
         assert [[m[0] for m in msgs] for _, msgs in got] == [["m0", "m5", "m10", "m20"],

@@ -1,0 +1,69 @@
+"""Two writers raced on the PostgreSQL the tests start: the first is held at one statement
+by the store's own tracer, the second runs until it waits for a lock the first holds (seen
+in ``pg_locks``), then the first goes on. Bounded waits only. Used by the tests of the
+orders in which writers take their locks (tests/test_merge_races.py, test_late_races.py,
+tests/ingest/test_import_again_property.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+def lock_waits(mem: Any) -> int:
+    """Backends of the database waiting for a lock."""
+    return int(mem.store.db.execute(
+        "SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0])
+
+
+def hold_summary_insert(held: threading.Event, go: threading.Event,
+                        thread: str = "worker") -> Callable[..., None]:
+    """A tracer that holds ``thread``'s ``store_intelligence`` after it has cleared a
+    session's old summary (``clear_intelligence``'s last statement) and before it inserts the
+    new: ``held`` is set there, and the thread waits for ``go`` (60 s at most)."""
+    state = {"cleared": False}
+
+    def tracer(kind: str, sql: str, params: Any = None) -> None:
+        if threading.current_thread().name != thread:
+            return
+        if sql.startswith("DELETE FROM relations WHERE session_id"):
+            state["cleared"] = True
+        elif state["cleared"] and "INSERT INTO items" in sql and not held.is_set():
+            held.set()
+            go.wait(60)
+
+    return tracer
+
+
+def race(first: Callable[[], Any], second: Callable[[], Any], *, name: str,
+         held: threading.Event, go: threading.Event,
+         waiting: Callable[[], int]) -> list[BaseException]:
+    """Run ``first`` in a thread called ``name`` until its tracer sets ``held``, then
+    ``second`` in another thread; once the second waits for a lock (``waiting()`` above 0,
+    30 s at most) or has ended, set ``go``. Both are joined (60 s each) and must have ended;
+    returns what either raised."""
+    errors: list[BaseException] = []
+
+    def run(target: Callable[[], Any]) -> None:
+        try:
+            target()
+        except BaseException as e:  # noqa: BLE001 - returned to the test, which asserts on it
+            errors.append(e)
+
+    one = threading.Thread(target=run, args=(first,), name=name)
+    two = threading.Thread(target=run, args=(second,))
+    one.start()
+    try:
+        assert held.wait(60), f"{name} never reached the statement it is held at"
+        two.start()
+        deadline = time.monotonic() + 30
+        while waiting() == 0 and two.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        go.set()
+    one.join(60)
+    two.join(60)
+    assert not one.is_alive() and not two.is_alive()
+    return errors
