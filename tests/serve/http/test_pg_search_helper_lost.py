@@ -12,9 +12,7 @@ thread's connection is run again.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 
 import httpx
 import pytest
@@ -23,18 +21,9 @@ from memlane.serve.http import create_app
 from memlane.store.postgres import search as pg_search
 from memlane.testing import memory
 from memlane.testing.http import serving
+from tests.serve.http.test_pg_connections import _locked
 
 psycopg = pytest.importorskip("psycopg")
-
-
-@contextmanager
-def _locked(url: str, table: str) -> Iterator[None]:
-    with psycopg.connect(url) as conn:
-        conn.execute(f"LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE")
-        try:
-            yield
-        finally:
-            conn.rollback()
 
 
 def _waiters(url: str) -> list[tuple[int, str]]:
