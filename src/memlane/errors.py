@@ -89,6 +89,9 @@ class StoreError(MemlaneError):
     lost: bool = False
     """Raised by a helper thread whose connection was lost as it worked for the call (set
     by the PostgreSQL store in that thread, which alone can see it)."""
+    safe_again: bool | None = None
+    """For a connection lost mid-call that was not run again (``serve.again``): whether
+    calling again can do nothing twice; None when not judged."""
 
 
 class MigrationError(StoreError):

@@ -18,6 +18,7 @@ argument (the message names the field) and any memlane ``ValidationError`` or
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,11 +34,12 @@ from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
-from memlane.errors import MemlaneError, NotFoundError, ValidationError
+from memlane.errors import MemlaneError, NotFoundError, StoreError, ValidationError
 from memlane.ingest.params import MAX_BUDGET, MAX_SHORT_TEXT
 from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
 from memlane.memory import Memory
 from memlane.serve import mcp_text as render
+from memlane.serve.again import once_more_if_lost, retry_note
 from memlane.serve.output import safe
 from memlane.serve.keys import scope_matches
 from memlane.serve.paging import fact_page
@@ -107,6 +109,32 @@ def _tool_errors(address: str | None = None) -> Iterator[None]:
         raise ToolError(f"{address}: {e}" if address else str(e)) from e
     except MemlaneError as e:
         raise ToolError(str(e)) from e
+
+
+def _again_if_lost(fn: Callable[..., Any], memory: Memory, name: str, *, write: bool
+                   ) -> Callable[..., Any]:
+    """The tool ``fn`` run once more on a new connection when the database's was lost in
+    the middle of it and that cannot do anything twice, as the service's REST routes are
+    (``serve.again``); else a tool error naming the cause and whether calling again is safe
+    (session 25: it was the driver's "terminating connection due to administrator command"
+    alone, where the same loss under ``/v1/search`` answered)."""
+
+    @functools.wraps(fn)
+    def tool(*args: Any, **kwargs: Any) -> Any:
+        def call() -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except ToolError as e:  # a tool body's StoreError, judged here
+                if isinstance(e.__cause__, StoreError):
+                    raise e.__cause__  # its own cause is the driver's error, kept
+                raise
+
+        try:
+            return once_more_if_lost(memory.store, f"MCP tool {name}", call, write=write)
+        except StoreError as e:
+            raise ToolError(f"{e}{retry_note(e)}") from e
+
+    return tool
 
 
 @contextmanager
@@ -722,7 +750,9 @@ def build_server(
         log_level="WARNING",
     )
     for tool_name, (description, hints) in _DESCRIPTIONS.items():
-        server.add_tool(getattr(tools, tool_name), name=tool_name, description=description,
+        server.add_tool(_again_if_lost(getattr(tools, tool_name), memory, tool_name,
+                                       write=not hints.read_only_hint),
+                        name=tool_name, description=description,
                         annotations=hints, structured_output=False)
         _advertise_limits(server._tool_manager.get_tool(tool_name).parameters, tool_name, memory)
 

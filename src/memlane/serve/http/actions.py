@@ -12,7 +12,6 @@ key never learns what exists in another tenant's scopes.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,8 +21,9 @@ import anyio
 from fastapi import Body, FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from memlane.errors import NotFoundError, StoreError, ValidationError
+from memlane.errors import NotFoundError, ValidationError
 from memlane.memory import Memory
+from memlane.serve.again import once_more_if_lost
 from memlane.serve.http import models as m
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError, KnownQuery
@@ -33,7 +33,6 @@ from memlane.serve.render import hit_dict, message_dict, nothing_note, session_d
 
 __all__ = ["ACTIONS", "Action", "answer", "answer_in_thread", "mount", "run", "server_timing"]
 
-log = logging.getLogger("memlane.serve")
 
 Handler = Callable[[Any, Principal, Any, dict[str, float]], Any]
 
@@ -288,18 +287,11 @@ def run(mem: Memory, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, di
                        "memory (use a key created without --read-only)", "Authorization")
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    progress = mem.store.progress()
     try:
-        try:
-            result = act.handler(mem, who, inp, timings)
-        except StoreError as e:
-            # a connection the server ended mid-call (a restart, pg_terminate_backend, a
-            # pooler): run it once more on a new one if that cannot do anything twice
-            if not mem.store.may_run_again(e, progress, write=act.write):
-                raise
-            log.warning("%s: the database connection was lost (%s); running it again", kind, e)
-            timings.clear()
-            result = act.handler(mem, who, inp, timings)
+        # a connection the server ended mid-call (a restart, pg_terminate_backend, a
+        # pooler): run it once more on a new one if that cannot do anything twice
+        result = once_more_if_lost(mem.store, kind, lambda: act.handler(mem, who, inp, timings),
+                                   write=act.write, again=timings.clear)
     except (ApiError, NotFoundError) as e:
         _name_the_address(e, inp)
         raise

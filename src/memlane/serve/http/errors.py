@@ -40,6 +40,7 @@ from memlane.errors import (
     StoreError,
     ValidationError,
 )
+from memlane.serve.again import retry_note
 from memlane.serve.http.responses import JSONResponse
 
 __all__ = ["ApiError", "KnownQuery", "error_body", "field_of", "install", "known_query_only"]
@@ -165,7 +166,8 @@ def _memlane(exc: Exception) -> ApiError:
         hint = (" (the PostgreSQL server's max_connections is reached: a memlane serve process "
                 "holds up to serve.db_connections of them for its requests; retry, or lower "
                 "serve.db_connections)") if exc.full else ""
-        return ApiError(503, "unavailable", f"the database failed: {exc}{hint}",
+        return ApiError(503, "unavailable",
+                        f"the database failed: {exc}{hint}{retry_note(exc)}",
                         headers={"Retry-After": str(RETRY_AFTER)})
     if isinstance(exc, BackendError):
         return ApiError(502, "backend_error", str(exc))

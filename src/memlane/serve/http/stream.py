@@ -20,10 +20,11 @@ the service shuts down.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
-from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any, TypeVar
 
 import anyio
 from fastapi import Depends, FastAPI, Header, Query, Request
@@ -33,12 +34,14 @@ from starlette.types import Receive, Scope, Send
 from memlane.errors import ResetRequired, StoreError
 from memlane.ingest.validate import check_scope
 from memlane.serve import live
+from memlane.serve.again import once_more_if_lost
 from memlane.serve.http.auth import Principal, _resolve, principal
 from memlane.serve.http.errors import ApiError, KnownQuery
 
 __all__ = ["mount", "note_transport"]
 
 log = logging.getLogger("memlane.serve")
+T = TypeVar("T")
 
 _BATCH = 500
 _MARK_POLLS = 30
@@ -85,7 +88,8 @@ def mount(app: FastAPI) -> None:
         cursor = after
         if cursor is not None:
             try:
-                first = await anyio.to_thread.run_sync(live.poll, store, scope, cursor, _BATCH)
+                first = await anyio.to_thread.run_sync(_read, store, functools.partial(
+                    live.poll, store, scope, cursor, _BATCH))
             except ResetRequired as e:
                 opening.append(ServerSentEvent(_dumps({"reason": str(e)}), event="reset"))
                 cursor = None
@@ -93,7 +97,8 @@ def mount(app: FastAPI) -> None:
                 opening += [_patch_event(change) for change in first.changes]
                 cursor = first.cursor
         if cursor is None:
-            head, state = await anyio.to_thread.run_sync(live.snapshot, store, scope)
+            head, state = await anyio.to_thread.run_sync(
+                _read, store, functools.partial(live.snapshot, store, scope))
             opening.append(ServerSentEvent(_dumps(state), event="snapshot", id=str(head)))
             cursor = head
 
@@ -121,7 +126,8 @@ def mount(app: FastAPI) -> None:
                     return  # the reconnect gets its 401 (an EventSource then stops)
                 except ResetRequired as e:  # the log was trimmed under us: start over
                     yield ServerSentEvent(_dumps({"reason": str(e)}), event="reset")
-                    head, state = await anyio.to_thread.run_sync(live.snapshot, store, scope)
+                    head, state = await anyio.to_thread.run_sync(
+                _read, store, functools.partial(live.snapshot, store, scope))
                     yield ServerSentEvent(_dumps(state), event="snapshot", id=str(head))
                     told = cursor = head
                     continue
@@ -163,13 +169,21 @@ def _poll_while_allowed(request: Request, store: Any, scope: str, cursor: int) -
     as every request's): a stream was authenticated once, at its start, and a revoked
     key kept receiving its scope's changes for as long as the connection lasted."""
     _still_allowed(request, scope)
-    got = live.poll(store, scope, cursor, _BATCH)
+    got = _read(store, functools.partial(live.poll, store, scope, cursor, _BATCH))
     # and again after the read: a key checked, then revoked, then a change written and
     # read by this poll sent that change to the revoked key (seen under load on
     # PostgreSQL, test_stream_revoked); a change read is sent only if the key still holds
     # after it was read
     _still_allowed(request, scope)
     return got
+
+
+def _read(store: Any, call: Callable[[], T]) -> T:
+    """A read of the stream (its snapshot, a poll) read once more on a new connection when
+    the database's was lost in the middle of it, as the REST routes' are (``serve.again``):
+    before the response starts, the loss was a 503 (and an ``EventSource`` answered 503
+    stops); in a poll, a warning and a poll's wait."""
+    return once_more_if_lost(store, "live stream", call, write=False)
 
 
 def _still_allowed(request: Request, scope: str) -> None:

@@ -52,7 +52,7 @@ class ChangesMixin:
         """
         if self.db.in_transaction:
             raise StoreError("live_read: cannot start inside another transaction")
-        with self.db.atomic():
+        with self.db.atomic(reads=True):  # writes nothing: its COMMIT keeps nothing
             with translate("live read"):
                 conn = self.db.conn
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")

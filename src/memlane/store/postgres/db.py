@@ -273,8 +273,12 @@ class Database:
 
     # -- transactions -------------------------------------------------------------------
     @contextmanager
-    def atomic(self) -> Iterator[psycopg.Connection[Any]]:
-        """A transaction or, nested, a SAVEPOINT (psycopg's ``transaction()``).
+    def atomic(self, *, reads: bool = False) -> Iterator[psycopg.Connection[Any]]:
+        """A transaction or, nested, a SAVEPOINT (psycopg's ``transaction()``). ``reads``:
+        the transaction writes nothing (a consistent read, ``live_read``), so its COMMIT is
+        not counted in ``progress``: it keeps nothing, and a call that read in one before
+        its connection was lost may still run again (session 25: an inspector page, which
+        reads the change log's head first, was never read again).
 
         On error everything inside rolls back and the original exception propagates (a
         failing rollback is logged by psycopg, never raised over it).
@@ -301,7 +305,8 @@ class Database:
             # counted before it is sent: a COMMIT whose answer is lost (the connection ended
             # after the server had it) may have committed, so a call that sent one is never
             # run again (``progress``; session 25: a pack was journaled twice)
-            self._local.commits = getattr(self._local, "commits", 0) + 1
+            if not reads:
+                self._local.commits = getattr(self._local, "commits", 0) + 1
         with translate("commit"):
             tx.__exit__(None, None, None)
 

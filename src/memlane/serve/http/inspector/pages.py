@@ -9,6 +9,8 @@ the field, and an unauthenticated one is sent to the sign-in form.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
@@ -26,6 +28,7 @@ from jinja2 import Environment, PackageLoader, make_logging_undefined, select_au
 from memlane.pack.phrase import fact_sentence
 from memlane.errors import MemlaneError, ValidationError
 from memlane.ingest.validate import check_id_text
+from memlane.serve.again import once_more_if_lost
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import ApiError, to_api_error
 from memlane.serve.http.inspector import signin, views
@@ -82,8 +85,30 @@ _CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'
         "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'")
 
 
+def _again_if_lost(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    """A page (every one read in a worker thread is a GET, a read) read once more on a new
+    connection when the database's was lost in the middle of it, as the REST routes are
+    (``serve.again``); a second loss is the 503 page with ``Retry-After`` (session 25: the
+    first loss was that page already, where the same read as ``/v1/search`` answered)."""
+
+    @functools.wraps(endpoint)
+    def page(*args: Any, **kwargs: Any) -> Any:
+        request = kwargs["request"]
+        return once_more_if_lost(_mem(request).store, f"inspector {request.url.path}",
+                                 lambda: endpoint(*args, **kwargs), write=False)
+
+    return page
+
+
 class _PageRoute(APIRoute):
-    """Errors of a page handler (and of its dependencies) answered as pages."""
+    """Errors of a page handler (and of its dependencies) answered as pages; a page read
+    in a worker thread is read again once if its connection was lost (``_again_if_lost``;
+    the forms, in the event loop, do so around their own writes)."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        if not inspect.iscoroutinefunction(endpoint):
+            endpoint = _again_if_lost(endpoint)
+        super().__init__(path, endpoint, **kwargs)
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
@@ -200,9 +225,14 @@ async def forget(request: Request, fact_id: str) -> Response:
     who = signin.form_principal(request, form)
     mem = _mem(request)
     fid = check_id_text(fact_id, "fact_id")
-    fact = mem.store.get_fact(fid)
-    views.owned(who, fact.scope, f"fact {fid}", write=True)
-    mem.forget_fact(fid)
+
+    def erase() -> Any:
+        fact = mem.store.get_fact(fid)
+        views.owned(who, fact.scope, f"fact {fid}", write=True)
+        mem.forget_fact(fid)
+        return fact
+
+    fact = once_more_if_lost(mem.store, "inspector forget", erase, write=True)
     target = (f"{PREFIX}/facts/history?scope={quote(fact.scope)}&subject={quote(fact.subject)}"
               f"&predicate={quote(fact.predicate)}")
     return RedirectResponse(target, status_code=303)
@@ -229,7 +259,10 @@ def packs(request: Request, who: Principal = Caller) -> HTMLResponse:
 async def build_pack(request: Request) -> Response:
     form = await _form(request)
     who = signin.form_principal(request, form)
-    pack_id = views.build_pack(_mem(request), who, form)
+    mem = _mem(request)
+    # a pack is a read that journals: run again only if its COMMIT was not sent
+    pack_id = once_more_if_lost(mem.store, "inspector pack",
+                                lambda: views.build_pack(mem, who, form), write=False)
     return RedirectResponse(f"{PREFIX}/packs/{pack_id}", status_code=303)
 
 
