@@ -152,6 +152,8 @@ def _resource_errors(uri: str) -> Iterator[None]:
     except _ScopeRefused as e:
         raise MCPError(code=INVALID_PARAMS, message=str(e),
                        data={"uri": uri, "scope": e.scope}) from e
+    except StoreError:
+        raise  # judged by the read's ``again``: run once more, or said whether a retry is safe
     except (MemlaneError, ToolError) as e:
         raise ResourceError(str(e)) from e
 
@@ -756,10 +758,21 @@ def build_server(
                         annotations=hints, structured_output=False)
         _advertise_limits(server._tool_manager.get_tool(tool_name).parameters, tool_name, memory)
 
+    def again(read: Callable[[], str], uri: str) -> str:
+        """A resource read once more when its connection was lost (as a tool is)."""
+        try:
+            return once_more_if_lost(memory.store, f"MCP resource {uri}", read, write=False)
+        except StoreError as e:
+            raise ResourceError(f"{e}{retry_note(e)}") from e
+
     @server.resource("memlane://{scope}/facts", name="facts", mime_type="text/plain",
                      description="The scope's current facts with their confidence.")
     def facts_resource(scope: str, ctx: Context) -> str:
-        with _resource_errors(f"memlane://{quote(scope, safe='')}/facts"):
+        uri = f"memlane://{quote(scope, safe='')}/facts"
+        return again(lambda: _facts_resource(scope, ctx, uri), uri)
+
+    def _facts_resource(scope: str, ctx: Context, uri: str) -> str:
+        with _resource_errors(uri):
             where = tools.scope(ctx, scope)
             page = fact_page(memory, where, None, limit=FACTS_PAGE)
             return safe(render.facts_text(where, page.facts, subject=None,
@@ -770,7 +783,11 @@ def build_server(
                      mime_type="text/plain",
                      description="One session of the scope: messages, summary, facts.")
     def session_resource(scope: str, session_id: str, ctx: Context) -> str:
-        with _resource_errors(f"memlane://{quote(scope, safe='')}/sessions/{session_id}"):
+        uri = f"memlane://{quote(scope, safe='')}/sessions/{session_id}"
+        return again(lambda: _session_resource(scope, session_id, ctx, uri), uri)
+
+    def _session_resource(scope: str, session_id: str, ctx: Context, uri: str) -> str:
+        with _resource_errors(uri):
             where = tools.scope(ctx, scope)
             s = memory.session(check_id_text(session_id, "session_id"))
             access = tools.access_for(ctx)

@@ -14,6 +14,8 @@ waits there (seen waiting in ``pg_stat_activity``), as in ``test_pg_connections`
 from __future__ import annotations
 
 import json
+import logging
+import queue
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -201,3 +203,68 @@ def test_the_live_streams_first_read_whose_connection_is_ended_is_read_again(
     status, said = _while_ended(pg_url, "change_sequencer", 1, first_event)
     assert status == 200, said
     assert said == "event: snapshot"
+
+
+def test_an_mcp_resource_whose_connection_is_ended_is_read_again(
+        pg_service: tuple[str, Any], pg_url: str) -> None:
+    url, mem = pg_service
+    session_id = mem.sessions(scope="a")[0].id
+
+    def read() -> dict[str, Any]:
+        r = httpx.post(url + "/mcp", timeout=60,
+                       headers={"Accept": "application/json, text/event-stream",
+                                "MCP-Protocol-Version": "2025-06-18"},
+                       json={"jsonrpc": "2.0", "id": 1, "method": "resources/read",
+                             "params": {"uri": f"memlane://a/sessions/{session_id}"}})
+        data = [line[5:].strip() for line in r.text.splitlines() if line.startswith("data:")]
+        return dict(json.loads(data[-1] if data else r.text))
+
+    body = _while_ended(pg_url, "sessions", 1, read)
+    assert "result" in body, body
+    assert "Lisbon" in body["result"]["contents"][0]["text"]
+
+
+def test_the_inspectors_forget_form_whose_connection_is_ended_runs_again(
+        pg_service: tuple[str, Any], pg_url: str) -> None:
+    url, mem = pg_service
+    fact = mem.add_fact("user", "lives_in", "Lisbon", scope="a").fact_id
+    token = "t" * 40
+
+    def forget() -> httpx.Response:
+        return httpx.post(f"{url}/ui/facts/{fact}/forget", data={"csrf": token},
+                          cookies={"memlane_csrf": token}, timeout=60)
+
+    r = _while_ended(pg_url, "facts", 1, forget)
+    assert r.status_code == 303, r.text
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        left = conn.execute("SELECT count(*) FROM facts WHERE id = %s", (fact,)).fetchone()[0]
+    assert left == 0
+
+
+def test_a_live_stream_poll_whose_connection_is_ended_is_read_again_at_once(
+        pg_service: tuple[str, Any], pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Inside the stream a poll's failure was taken for an outage: a warning, and a poll's
+    wait before the next read. Now the poll is read again on a new connection."""
+    url, mem = pg_service
+    events: queue.Queue[str] = queue.Queue()
+
+    def listen() -> None:
+        with httpx.stream("GET", url + "/state/memory?scope=a", timeout=60) as r:
+            for line in r.iter_lines():
+                if line.startswith("event:"):
+                    events.put(line)
+                    if line == "event: patch":
+                        return
+
+    caplog.set_level(logging.WARNING, logger="memlane.serve")
+    with ThreadPoolExecutor(1) as pool:
+        listening = pool.submit(listen)
+        assert events.get(timeout=30) == "event: snapshot"
+        with _ending(pg_url, "change_sequencer", 1) as end:
+            end()
+        mem.add_message("a", "user", "I found a flat near the river", at="2024-06-02T10:00:00Z")
+        assert events.get(timeout=30) == "event: patch"
+        listening.result(timeout=30)
+    said = [r.getMessage() for r in caplog.records]
+    assert any("live stream: the database connection was lost" in m for m in said), said
+    assert not any("the database failed" in m for m in said), said
