@@ -31,7 +31,7 @@ from memlane.serve.http import create_app
 from memlane.testing import memory
 from memlane.testing.http import serving
 from tests.serve.http.test_pg_connections import _locked, _terminate, _wait_for_waiter
-from tests.serve.test_mcp import SOURCE, server, talk
+from tests.serve.test_mcp import server, talk
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -161,7 +161,7 @@ def test_memlane_mcp_over_stdio_runs_a_read_again(pg_service: tuple[str, Any], p
             assert await anyio.to_thread.run_sync(locked.wait, 30)
             answers.append(await c.call_tool("sessions", {"scope": "a"}))
 
-    talk(server(tmp_path, pg_url, env=SOURCE), body)
+    talk(server(tmp_path, pg_url), body)
     out = "\n".join(c.text for c in answers[0].content if c.type == "text")
     assert not answers[0].is_error, out
     assert "session" in out
