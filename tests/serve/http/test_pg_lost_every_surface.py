@@ -95,8 +95,13 @@ def _text(result: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize(("tool", "arguments", "table", "expect"), [
     ("recall", {"query": "Lisbon", "scope": "a"}, "items", "Lisbon"),
+    ("context", {"question": "where do I live?", "scope": "a"}, "items", "Lisbon"),
+    ("facts", {"scope": "a"}, "facts", "scope a"),
+    ("fact_history", {"subject": "user", "predicate": "lives_in", "scope": "a"}, "facts",
+     "lives_in"),
     ("sessions", {"scope": "a"}, "sessions", "session"),
-], ids=["recall", "sessions"])
+    ("session", {"session_id": 1}, "sessions", "Lisbon"),
+], ids=["recall", "context", "facts", "fact_history", "sessions", "session"])
 def test_an_mcp_read_whose_connection_is_ended_runs_again(
         pg_service: tuple[str, Any], pg_url: str, tool: str, arguments: dict[str, Any],
         table: str, expect: str) -> None:
@@ -167,13 +172,19 @@ def test_memlane_mcp_over_stdio_runs_a_read_again(pg_service: tuple[str, Any], p
     assert "session" in out
 
 
+@pytest.mark.parametrize(("path", "table", "expect"), [
+    ("/ui/facts?scope=a", "facts", "Facts of a"),
+    ("/ui/?scope=a", "sessions", "Sessions of a"),
+    ("/ui/sessions/1", "sessions", "Lisbon"),
+    ("/ui/search?q=Lisbon&scope=a", "items", "Lisbon"),
+    ("/ui/packs", "packs", "Packs"),
+], ids=["facts", "sessions", "session", "search", "packs"])
 def test_an_inspector_page_whose_connection_is_ended_is_read_again(
-        pg_service: tuple[str, Any], pg_url: str) -> None:
+        pg_service: tuple[str, Any], pg_url: str, path: str, table: str, expect: str) -> None:
     url, _ = pg_service
-    r = _while_ended(pg_url, "facts", 1,
-                     lambda: httpx.get(url + "/ui/facts?scope=a", timeout=60))
+    r = _while_ended(pg_url, table, 1, lambda: httpx.get(url + path, timeout=60))
     assert r.status_code == 200, r.text
-    assert "Facts of a" in r.text
+    assert expect in r.text
 
 
 def test_an_inspector_page_lost_twice_is_the_503_page_with_retry_after(
