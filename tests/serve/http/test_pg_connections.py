@@ -141,7 +141,21 @@ def test_a_second_loss_is_a_503_with_retry_after_naming_it(
     assert r.headers["retry-after"] == "1"
     error = r.json()["error"]
     assert error["code"] == "unavailable" and "administrator command" in error["message"]
+    assert "calling it again is safe" in error["message"]  # a read: nothing was kept
     assert httpx.post(url + "/v1/search", json=SEARCH["json"], timeout=30).status_code == 200
+
+
+def test_a_write_that_may_have_been_kept_is_a_503_saying_to_check_before_sending_it_again(
+        pg_service: tuple[str, Any], pg_url: str) -> None:
+    """``POST /v1/items`` reads before its transaction (statements outside one count as
+    possible writes): not run again, and the 503 says a retry may store it twice
+    (session 25, second round: it said only "the database failed")."""
+    url, _ = pg_service
+    r = _call_while(url, pg_url, "items", 1, {"method": "POST", "path": "/v1/items", "json": {
+        "text": "we deploy on Tuesdays", "scope": "c", "kind": "decision"}})
+    assert r.status_code == 503, r.text
+    assert r.headers["retry-after"] == "1"
+    assert "check before calling it again" in r.json()["error"]["message"]
 
 
 @contextmanager
