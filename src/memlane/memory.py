@@ -822,7 +822,8 @@ class Memory:
         reinforced, superseded, from which session) and a ``forgotten`` mark, so its
         history still shows when it changed (``forgotten_facts``).
         """
-        with self.store.erasing():  # on SQLite, no byte of it left in the file
+        # on SQLite, no byte of it left in the file; the scope's facts lock first
+        with self.store.erasing(self.store.get_fact(fact_id).scope):
             fact = self.store.get_fact(fact_id)
             events = self.store.fact_events([fact_id])
             items = [fact.item_id] if fact.item_id is not None else []
@@ -892,7 +893,9 @@ class Memory:
             except NotFoundError:  # erased meanwhile, with its turn
                 raise NotFoundError(f"item {item_id} does not exist") from None
         else:
-            with self.store.erasing():  # on SQLite, no byte of it left in the file
+            # on SQLite, no byte of it left in the file; the scope's facts lock first (a
+            # fact's item takes its fact with it)
+            with self.store.erasing(item.scope):
                 item = self.store.get_item(item_id)
                 self.store.delete_item(item_id)
                 # an entity item's node in the graph (name, context) goes with it, or is
