@@ -387,13 +387,17 @@ class SessionsMixin(SqlStore):
 
         Rows are locked in id order, so two indexers claiming overlapping batches wait for
         each other instead of deadlocking; the loser sees ``indexed_at`` set and skips.
+        They are locked ``FOR NO KEY UPDATE``: an erase settling facts again checks the
+        facts' keys (a key-share lock on their sessions' rows) while it holds the row of a
+        session the claim waits for; with ``FOR UPDATE`` it waited for the claim, which
+        waited for it: a deadlock (session 25, ``tests/index/test_claim_erase_order.py``).
         """
         won: set[int] = set()
         now = time.time()
         for cond, params in self._id_batches("id", sorted(set(session_ids))):
             rows = self._run(
                 "UPDATE sessions SET indexed_at = %s WHERE id IN (SELECT id FROM sessions"
-                f" WHERE {cond} AND indexed_at IS NULL ORDER BY id{self.FOR_UPDATE})"
+                f" WHERE {cond} AND indexed_at IS NULL ORDER BY id{self.FOR_NO_KEY_UPDATE})"
                 " AND indexed_at IS NULL RETURNING id",
                 (now, *params),
             ).fetchall()
