@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from memlane.backends.registry import make_embedder, make_intelligence
 from memlane.config import Config, load_config
-from memlane.errors import ConflictError, NotFoundError, StoreError, ValidationError
+from memlane.errors import ConflictError, MigrationError, NotFoundError, StoreError, ValidationError
 from memlane.index.compact import CompactReport, compact
 from memlane.index.embed import Embeddings
 from memlane.index.facts import FactOutcome, FactView, is_single_valued, view
@@ -105,6 +105,15 @@ class _Calls:
         self._running = 0
         self._cond = threading.Condition(threading.Lock())
         self._mine = threading.local()
+        self.refused: MigrationError | None = None
+        """Set when the index worker found the database at another memlane's schema: every
+        new call raises it (``refuse``)."""
+
+    def refuse(self, why: MigrationError) -> None:
+        """Refuse every new call with ``why``: the database is at a schema this memlane does
+        not know (another process migrated it, or an older copy was put in its place), and
+        a write would use the wrong one (session 25)."""
+        self.refused = why
 
     def error(self) -> StoreError:
         return StoreError(f"{self.url}: this database was closed (Memory.close() or the end of "
@@ -115,6 +124,8 @@ class _Calls:
         with self._cond:
             if self.closed and not depth:
                 raise self.error()
+            if self.refused is not None and not depth:
+                raise MigrationError(str(self.refused))
             self._running += 1
         self._mine.depth = depth + 1
 
@@ -513,8 +524,10 @@ class Memory:
         if self._closed:  # a worker would only log the closed database's error, forever
             raise self._calls.error()
         if self._worker is None:
+            # a database at another memlane's schema stops the worker and every call after
             self._worker = IndexWorker(self.work_once, poll_seconds=poll_seconds,
-                                       redact=self._redact_text, **self._worker_backoff())
+                                       redact=self._redact_text, on_fatal=self._calls.refuse,
+                                       **self._worker_backoff())
         if self._read_only("the index worker does not run (it writes what it indexes)"):
             return self._worker  # not started: it would fail and warn at every poll, forever
         return self._worker.start()
@@ -822,7 +835,8 @@ class Memory:
         reinforced, superseded, from which session) and a ``forgotten`` mark, so its
         history still shows when it changed (``forgotten_facts``).
         """
-        with self.store.erasing():  # on SQLite, no byte of it left in the file
+        # on SQLite, no byte of it left in the file; the scope's facts lock first
+        with self.store.erasing(self.store.get_fact(fact_id).scope):
             fact = self.store.get_fact(fact_id)
             events = self.store.fact_events([fact_id])
             items = [fact.item_id] if fact.item_id is not None else []
@@ -892,7 +906,9 @@ class Memory:
             except NotFoundError:  # erased meanwhile, with its turn
                 raise NotFoundError(f"item {item_id} does not exist") from None
         else:
-            with self.store.erasing():  # on SQLite, no byte of it left in the file
+            # on SQLite, no byte of it left in the file; the scope's facts lock first (a
+            # fact's item takes its fact with it)
+            with self.store.erasing(item.scope):
                 item = self.store.get_item(item_id)
                 self.store.delete_item(item_id)
                 # an entity item's node in the graph (name, context) goes with it, or is

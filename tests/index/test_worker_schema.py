@@ -60,7 +60,7 @@ def _stopped_before_writing(db_url: str, mem, session_id: int) -> str:
         time.sleep(0.05)
     assert not w.running, "the worker ran on"
     assert w.fatal is not None and w.runs == 0
-    session = mem.session(session_id)
+    session = mem.store.get_session(session_id)  # the Memory refuses calls now
     assert (session.status, session.indexed) == ("open", False)  # nothing written
     return w.fatal
 
@@ -117,3 +117,37 @@ def test_readyz_says_a_newer_database_is_not_ready(db_url: str) -> None:
         assert ready.status_code == 503, ready.text
         message = ready.json()["error"]["message"]
         assert FUTURE in message and _newest(db_url) in message, message
+
+
+def test_a_service_whose_worker_stopped_on_a_newer_database_takes_no_more_writes(
+        db_url: str) -> None:
+    """``memlane serve``'s worker stopped by a schema mismatch only logged it: the service
+    went on storing messages with a schema it did not know. Now the Memory refuses every
+    call after it with the worker's words: a 503 naming both versions, nothing stored."""
+    import httpx
+
+    from memlane.serve.http import create_app
+    from memlane.testing.http import serving
+
+    with memory(db_url, serve={"worker_poll_seconds": 0.05}) as mem, \
+            serving(create_app(mem, worker=True)) as url:
+        ok = httpx.post(f"{url}/v1/messages", json={"scope": "s", "text": "before"}, timeout=30)
+        assert ok.status_code == 200, ok.text
+        _migrated_by_a_newer_memlane(db_url)
+        deadline = time.monotonic() + 60
+        while mem._worker is None or mem._worker.fatal is None:
+            assert time.monotonic() < deadline, "the worker ran on"
+            time.sleep(0.05)
+        for call in (lambda: httpx.post(f"{url}/v1/messages",
+                                        json={"scope": "s", "text": "after"}, timeout=30),
+                     lambda: httpx.post(f"{url}/v1/search", json={"query": "before"},
+                                        timeout=30)):
+            refused = call()
+            assert refused.status_code == 503, refused.text
+            message = refused.json()["error"]["message"]
+            assert FUTURE in message and _newest(db_url) in message, message
+        assert httpx.get(f"{url}/readyz", timeout=30).status_code == 503
+        assert httpx.get(f"{url}/healthz", timeout=30).status_code == 200
+    _sql(db_url, "DELETE FROM schema_migrations WHERE name = %s", (FUTURE,))
+    with memory(db_url) as mem:
+        assert [m.text for m in mem.store.recent_messages("s", 10)] == ["before"]

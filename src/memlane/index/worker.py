@@ -72,7 +72,9 @@ class IndexWorker:
     throughout) waits out its back-off.
 
     A run's error is kept as ``last_error`` and logged after ``redact`` (the memory's
-    ``[memory.ingest]`` redaction; the default one when not given)."""
+    ``[memory.ingest]`` redaction; the default one when not given). A ``MigrationError``
+    (the database at another memlane's schema) stops it: ``fatal`` says why, and
+    ``on_fatal(error)`` is called (``Memory`` then refuses every call)."""
 
     def __init__(
         self,
@@ -83,8 +85,10 @@ class IndexWorker:
         on_report: Callable[[IndexReport], None] | None = None,
         redact: Callable[[str], str] | None = None,
         probe: Callable[[], object] | None = None,
+        on_fatal: Callable[[MigrationError], None] | None = None,
     ) -> None:
         self._index_once = index_once
+        self._on_fatal = on_fatal
         self._probe = probe
         self.poll_seconds = _seconds(poll_seconds, "poll_seconds")
         self.max_backoff_seconds = max(_seconds(max_backoff_seconds, "max_backoff_seconds"),
@@ -122,6 +126,8 @@ class IndexWorker:
                 self.failures += 1
                 self.last_error = self.fatal = str(e)
                 log.error("index worker stopped: %s", e)
+                if self._on_fatal is not None:  # Memory refuses every call after it
+                    self._on_fatal(e)
                 return
             except Exception as e:  # a process edge: log, back off, try again
                 self.failures += 1

@@ -333,8 +333,9 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                              if (pending[i].session is None) != (pending[i - 1].session is None))})
             for begin, end in itertools.pairwise(cuts):
                 if begin in starts:
-                    if _start_session(store, pending[begin]):
-                        homes[pending[begin].scope] = pending[begin]
+                    stored_line = _start_session(store, _label_lines(pending, begin, upto))
+                    if stored_line is not None:
+                        homes[pending[begin].scope] = stored_line
                     else:
                         homes.pop(pending[begin].scope, None)
                 if pending[begin].session is None:
@@ -453,7 +454,19 @@ def _home(store: Store, first: Incoming) -> int | None:
     return there.session_id
 
 
-def _start_session(store: Store, msg: Incoming) -> bool:
+def _label_lines(pending: list[Incoming], begin: int, upto: int) -> list[Incoming]:
+    """The lines of the label ``pending[begin]`` starts, of its scope, in the batch."""
+    first = pending[begin]
+    out = []
+    for m in pending[begin:upto]:
+        if m.scope == first.scope:
+            if m.session != first.session:
+                break
+            out.append(m)
+    return out
+
+
+def _start_session(store: Store, lines: list[Incoming]) -> Incoming | None:
     """A line whose ``session`` label is new for its scope starts a session: the scope's
     open session is closed first (reason ``explicit``, as ``close_session`` closes one) and
     a session opened at the line's time, which the label's lines join whatever their times
@@ -462,25 +475,29 @@ def _start_session(store: Store, msg: Incoming) -> bool:
     it (a message dated before the end of an explicitly closed session) came back joined to
     it, one holding a pause longer than the gap (its middle turn forgotten) cut in two. Not
     when the line is stored already (importing a file again, whole or after an
-    interruption; True): the label's session is then the one holding that line
-    (``_home``), so that the label's new lines join it (before session 25
+    interruption; that line is returned): the label's session is then the one holding that
+    line (``_home``), so that the label's new lines join it (before session 25
     they went to whatever session the scope had open: one an index run had closed sent them
     to the nearest session in time, a message added live since took them into its own).
     The scope is looked up as the database spells it (``ingest.spellings``), as its
     messages are stored: an old database's ``team\u200b`` kept its session open to a line
-    of ``team``."""
+    of ``team``. ``lines``: the label's lines in the batch, the first first; any of them
+    stored tells where the label is (its first line erased since, the others kept: the
+    line came back in a session of its own, session 25)."""
+    msg = lines[0]
     scope = stored_scope(store, msg.scope)
     # the scope's writers lock first (``open_session_for`` takes it, to commit): another
     # import of the file storing this line meanwhile is seen, not given a second session
     opened = store.open_session_for(scope)
-    if msg.ext_id is not None and store.message_by_ext_id(scope, msg.ext_id) is not None:
-        return True
+    held = store.first_stored(scope, [m.ext_id for m in lines if m.ext_id is not None])
+    if held is not None:
+        return next(m for m in lines if m.ext_id == held)
     if opened is not None and store.close_session(opened[0], "explicit"):
         store.bump("sessions_closed")
         store.bump("sessions_closed_explicit")
     store.create_session(scope, msg.at.timestamp(), msg.agent, msg.project)
     store.bump("sessions_opened")
-    return False
+    return None
 
 
 _WHAT_IT_IS = {

@@ -75,6 +75,11 @@ class SqlStore:
     """Appended to a sub-select whose rows an ``UPDATE`` then changes, so they are locked
     in the sub-select's order (PostgreSQL: ``FOR UPDATE``; SQLite has one writer)."""
 
+    FOR_NO_KEY_UPDATE = ""
+    """``FOR_UPDATE`` for an ``UPDATE`` of no key column (PostgreSQL: ``FOR NO KEY
+    UPDATE``, the lock the update takes anyway): a foreign-key check of another
+    transaction (a key-share lock) passes it, where ``FOR UPDATE`` made it wait."""
+
     def _fresh_id(self, table: str) -> tuple[str, str]:
         """``(column, value)`` to put first in an ``INSERT`` into ``table`` (``sessions``,
         ``facts``; SQLite's items too) so that the new row never takes the id of one deleted

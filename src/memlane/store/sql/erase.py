@@ -427,11 +427,18 @@ class EraseMixin(SqlStore):
         return n
 
     @contextmanager
-    def erasing(self) -> Iterator[None]:
+    def erasing(self, scope: str | None = None) -> Iterator[None]:
         """A transaction that erases (``forget_item``, ``forget_fact``): SQLite's
         ``secure_delete``, the full-text index merged before the commit so no segment keeps
-        an erased term, the WAL checkpointed after it, as ``erase_scope`` does."""
+        an erased term, the WAL checkpointed after it, as ``erase_scope`` does.
+
+        ``scope``: the scope whose item or fact goes. Its facts lock is taken first, before
+        any row, as every writer of facts takes it (PostgreSQL): deleting a fact sets the
+        facts it had superseded free (``superseded_by``), rows a worker writing the scope's
+        facts may hold while it waits for the one deleted: a deadlock (session 25)."""
         with self.db.atomic():
+            if scope is not None:
+                self._lock_scope_facts(scope)
             self._erase_prepare()
             yield
             self._erase_finish()
