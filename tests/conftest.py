@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,13 @@ from memlane.store import open_store
 from memlane.testing import memory
 
 _databases = itertools.count(1)
+
+# A test run started in the background by a non-interactive shell (`make test &`, a CI
+# runner's script) inherits SIGINT ignored, and so does every process a test starts: the
+# tests that press Ctrl-C on a memlane process need Python's own handler, as a run from a
+# terminal has (a handler, unlike SIG_IGN, is reset to the default in a started process).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture
