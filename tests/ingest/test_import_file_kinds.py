@@ -58,7 +58,8 @@ def _sqlite(tmp: Path) -> bytes:
 # what is refused, and the words naming it
 REFUSED = {"zip": ("a zip archive", "unzip -p FILE"), "tar": ("a tar archive", "tar -xOf FILE"),
            "7z": ("a 7z archive", "7z x -so FILE"), "zstd": ("zstd-compressed", "zstd -dc FILE"),
-           "sqlite": ("a SQLite database", "export")}
+           "sqlite": ("a SQLite database", "export"), "lz4": ("lz4-compressed", "lz4 -dc FILE"),
+           "Z": ("compress-compressed (.Z)", "uncompress -c FILE")}
 
 
 def _lines(n: int, as_list: bool, blanks: int) -> bytes:
@@ -100,6 +101,10 @@ def test_every_kind_of_file_is_read_or_refused_naming_what_it_is(
         data = b"7z\xbc\xaf\x27\x1c" + bytes(range(40))
     elif refused == "zstd":
         data = b"(\xb5/\xfd" + bytes(range(40))
+    elif refused == "lz4":
+        data = b"\x04\x22\x4d\x18" + bytes(range(40))
+    elif refused == "Z":
+        data = b"\x1f\x9d\x90" + bytes(range(40))
     elif refused == "sqlite":
         data = _sqlite(tmp_path)
     for layer in layers:

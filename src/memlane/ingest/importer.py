@@ -511,6 +511,8 @@ _NOT_TEXT: tuple[tuple[int, bytes, str, str], ...] = (
     (0, b"PK\x05\x06", "a zip archive", "unzip -p FILE | memlane import -"),
     (0, b"(\xb5/\xfd", "zstd-compressed", "zstd -dc FILE | memlane import -"),
     (0, b"7z\xbc\xaf\x27\x1c", "a 7z archive", "7z x -so FILE | memlane import -"),
+    (0, b"\x04\x22\x4d\x18", "lz4-compressed", "lz4 -dc FILE | memlane import -"),
+    (0, b"\x1f\x9d", "compress-compressed (.Z)", "uncompress -c FILE | memlane import -"),
     (0, b"SQLite format 3\x00", "a SQLite database",
      "a memlane database's conversations: memlane --db FILE export | memlane import -"),
     (257, b"ustar", "a tar archive", "tar -xOf FILE | memlane import -"),
@@ -566,7 +568,8 @@ def _compression(head: bytes) -> tuple[str, Callable[[IO[bytes]], Any]] | None:
 class _Text:
     """The lines of an import's input as text; a file compressed with gzip, xz or bz2
     (``compression``, told by its first bytes, nested too) is read decompressed; a zip,
-    7z, zstd or tar archive or a SQLite database is refused naming what it is. ``empty``:
+    7z or tar archive, a zstd, lz4 or .Z file or a SQLite database is refused naming what
+    it is. ``empty``:
     no byte was read. Bytes are decoded line by line, so an invalid byte is reported on its
     own line and column; a text stream that fails to decode is reported on the line after
     the last good one."""
