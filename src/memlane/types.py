@@ -219,6 +219,11 @@ class ImportReport:
     error_field: str | None = None
     """The field of the refused line at fault (``role``, ``at``…; None when the line as a
     whole is: not JSON, not an object)."""
+    compression: str | None = None
+    """The compression the file was read through, told by its first bytes: ``gzip``,
+    ``xz`` or ``bz2`` (``gzip+xz``: an xz file inside a gzip one); None for plain text."""
+    empty: bool = False
+    """The file held no byte (once decompressed): nothing was read, nothing imported."""
 
 
 @dataclass(frozen=True, slots=True)

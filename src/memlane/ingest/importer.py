@@ -17,10 +17,14 @@ role, time and text (``~`` and 24 hex digits), so the same holds for it.
 
 from __future__ import annotations
 
+import bz2
 import dataclasses
+import gzip
 import hashlib
+import io
 import itertools
 import json
+import lzma
 import signal
 import threading
 from collections import Counter
@@ -28,7 +32,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Callable
 
 from memlane.config import IngestConfig
 from memlane.errors import ImportFormatError, ValidationError
@@ -378,7 +382,8 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
             starts.clear()
             numbers.clear()
 
-    parsed = parse_lines(_decode(fh), cfg, default_scope=default_scope)
+    text = _Text(fh)
+    parsed = parse_lines(text, cfg, default_scope=default_scope)
     try:
         try:
             if strict:
@@ -387,7 +392,8 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                     add(m, number)
                 lines = checked[-1][0] if checked else 0
                 flush()  # ...and the file is written in one transaction
-                return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
+                return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes,
+                                    compression=text.compression, empty=text.empty)
             for number, msg in parsed:
                 lines = number
                 add(msg, number)
@@ -403,13 +409,16 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                 except ImportFormatError as clash:  # a line before the bad one clashed
                     bad = clash
             return ImportReport(lines=bad.line, imported=imported, skipped_duplicates=dupes,
-                                errors=((bad.line, str(bad)),), error_field=bad.field)
-        return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes)
+                                errors=((bad.line, str(bad)),), error_field=bad.field,
+                                compression=text.compression, empty=text.empty)
+        return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes,
+                            compression=text.compression, empty=text.empty)
     except KeyboardInterrupt as e:  # while reading or checking lines, or around a batch, the
         # last one too: a Ctrl-C that lands as the input ends (a pipe closed with it) is seen
         # at the last batch's write, after the reading loop
         raise ImportInterrupted(ImportReport(lines=done, imported=imported,
-                                             skipped_duplicates=dupes)) from e
+                                             skipped_duplicates=dupes,
+                                             compression=text.compression)) from e
 
 
 class _Clash(Exception):
@@ -503,9 +512,137 @@ def _start_session(store: Store, lines: list[Incoming]) -> Incoming | None:
 _WHAT_IT_IS = {
     b"\xff\xfe": "; the file is UTF-16: convert it (iconv -f UTF-16 -t UTF-8 FILE)",
     b"\xfe\xff": "; the file is UTF-16: convert it (iconv -f UTF-16 -t UTF-8 FILE)",
-    b"\x1f\x8b": "; the file is gzip-compressed: gunzip -c FILE | memlane import -",
 }
 """A hint for a first line that is not UTF-8 text because of how the file is stored."""
+
+_COMPRESSIONS: tuple[tuple[bytes, str, Callable[[IO[bytes]], Any]], ...] = (
+    (b"\x1f\x8b\x08", "gzip", lambda fh: gzip.GzipFile(fileobj=fh, mode="rb")),
+    (b"\xfd7zXZ\x00", "xz", lambda fh: lzma.LZMAFile(fh)),
+    (b"BZh", "bz2", lambda fh: bz2.BZ2File(fh)),  # and a block size digit, 1-9
+)
+"""Compressions the standard library reads, told by their first bytes (never the name),
+so ``memlane import chat.jsonl.gz`` (or ``… | memlane import -``) reads what it holds."""
+
+_NOT_TEXT: tuple[tuple[int, bytes, str, str], ...] = (
+    (0, b"PK\x03\x04", "a zip archive", "unzip -p FILE | memlane import -"),
+    (0, b"PK\x05\x06", "a zip archive", "unzip -p FILE | memlane import -"),
+    (0, b"(\xb5/\xfd", "zstd-compressed", "zstd -dc FILE | memlane import -"),
+    (0, b"7z\xbc\xaf\x27\x1c", "a 7z archive", "7z x -so FILE | memlane import -"),
+    (0, b"\x04\x22\x4d\x18", "lz4-compressed", "lz4 -dc FILE | memlane import -"),
+    (0, b"\x1f\x9d", "compress-compressed (.Z)", "uncompress -c FILE | memlane import -"),
+    (0, b"SQLite format 3\x00", "a SQLite database",
+     "a memlane database's conversations: memlane --db FILE export | memlane import -"),
+    (257, b"ustar", "a tar archive", "tar -xOf FILE | memlane import -"),
+)
+"""Kinds of file that hold no conversation as they are: refused naming the kind and how to
+get the conversation out (an ``(offset, magic, kind, advice)`` each)."""
+
+_HEAD = 262  # bytes read ahead to tell the kind: a tar header's "ustar" ends at 262
+
+
+class _Replay(io.RawIOBase):
+    """The bytes read ahead from ``fh`` (``head``), then the rest of it: a pipe cannot be
+    read twice."""
+
+    def __init__(self, head: bytes, fh: IO[bytes]) -> None:
+        super().__init__()
+        self._head = head
+        self._fh = fh
+        self._read1 = getattr(fh, "read1", None)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._head:
+            data, self._head = self._head[:len(buffer)], self._head[len(buffer):]
+        else:  # what the pipe holds now: read(n) waits for n bytes, a writer for its answer
+            data = (self._read1 or self._fh.read)(len(buffer)) or b""
+        buffer[:len(data)] = data
+        return len(data)
+
+
+def _read_ahead(fh: IO[bytes]) -> tuple[bytes, IO[bytes]]:
+    """The first bytes of ``fh`` (up to ``_HEAD``; fewer once a line has ended, so a writer
+    that sends a line and waits is not waited for) and a stream reading all of it."""
+    head = b""
+    read = getattr(fh, "read1", fh.read)
+    while len(head) < _HEAD and not (len(head) >= 16 and b"\n" in head):
+        more = read(_HEAD - len(head))
+        if not more:
+            break
+        head += more
+    return head, io.BufferedReader(_Replay(head, fh), 1 << 16)
+
+
+def _compression(head: bytes) -> tuple[str, Callable[[IO[bytes]], Any]] | None:
+    for magic, name, opener in _COMPRESSIONS:
+        if head.startswith(magic) and (name != "bz2" or head[3:4] in b"123456789"):
+            return name, opener
+    return None
+
+
+class _Text:
+    """The lines of an import's input as text; a file compressed with gzip, xz or bz2
+    (``compression``, told by its first bytes, nested too) is read decompressed; a zip,
+    7z or tar archive, a zstd, lz4 or .Z file or a SQLite database is refused naming what
+    it is. ``empty``:
+    no byte was read. Bytes are decoded line by line, so an invalid byte is reported on its
+    own line and column; a text stream that fails to decode is reported on the line after
+    the last good one."""
+
+    def __init__(self, fh: IO[Any]) -> None:
+        self.fh = fh
+        self.compression: str | None = None
+        self.empty = False
+
+    def _unpacked(self) -> IO[Any]:
+        fh = self.fh
+        if not isinstance(fh, (io.BufferedIOBase, io.RawIOBase)):
+            return fh  # text (or lines an object yields): no bytes to tell a kind by
+        kinds: list[str] = []
+        while True:
+            head, fh = _read_ahead(fh)
+            packed = _compression(head)
+            if packed is None or len(kinds) == 3:
+                break
+            kinds.append(packed[0])
+            self.compression = "+".join(kinds)  # (a damaged stream is named by it)
+            fh = packed[1](fh)
+        of = "".join(f", {k}-compressed" for k in reversed(kinds))
+        for offset, magic, kind, advice in _NOT_TEXT:
+            if head[offset:offset + len(magic)] == magic:
+                raise ImportFormatError(f"the file is {kind}{of}, not JSON Lines ({advice})",
+                                        line=1)
+        if packed is not None:
+            raise ImportFormatError(f"the file is compressed more than {len(kinds)} times "
+                                    f"({self.compression}, …): decompress it first", line=1)
+        return fh
+
+    def __iter__(self) -> Iterator[str]:
+        number = 0
+        try:
+            for number, line in enumerate(self._unpacked(), start=1):
+                if isinstance(line, bytes):
+                    try:
+                        line = line.decode("utf-8")
+                    except UnicodeDecodeError as e:
+                        column = len(line[: e.start].decode("utf-8", "replace")) + 1
+                        raise ImportFormatError(
+                            f"column {column}: not valid UTF-8 (byte 0x{line[e.start]:02x})"
+                            + (_WHAT_IT_IS.get(line[:2], "") if number == 1 else ""),
+                            line=number) from None
+                    if number == 1:
+                        line = line.removeprefix("\ufeff")
+                yield line
+            self.empty = number == 0
+        except UnicodeDecodeError as e:
+            raise ImportFormatError(f"not valid UTF-8 ({e.reason})", line=number + 1) from None
+        except (EOFError, OSError, lzma.LZMAError) as e:
+            if self.compression is None:
+                raise
+            raise ImportFormatError(f"the {self.compression}-compressed file is damaged or cut "
+                                    f"short ({e})", line=number + 1) from None
 
 
 @contextmanager
@@ -526,26 +663,3 @@ def _interrupt_after() -> Iterator[None]:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if held:
         raise KeyboardInterrupt
-
-
-def _decode(fh: IO[Any]) -> Iterator[str]:
-    """Lines as text. Bytes are decoded line by line, so an invalid byte is reported on its
-    own line and column; a text stream that fails to decode is reported on the line after
-    the last good one."""
-    number = 0
-    try:
-        for number, line in enumerate(fh, start=1):
-            if isinstance(line, bytes):
-                try:
-                    line = line.decode("utf-8")
-                except UnicodeDecodeError as e:
-                    column = len(line[: e.start].decode("utf-8", "replace")) + 1
-                    raise ImportFormatError(
-                        f"column {column}: not valid UTF-8 (byte 0x{line[e.start]:02x})"
-                        + (_WHAT_IT_IS.get(line[:2], "") if number == 1 else ""),
-                        line=number) from None
-                if number == 1:
-                    line = line.removeprefix("\ufeff")
-            yield line
-    except UnicodeDecodeError as e:
-        raise ImportFormatError(f"not valid UTF-8 ({e.reason})", line=number + 1) from None

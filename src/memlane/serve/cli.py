@@ -271,12 +271,19 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
             + (f" (the lines up to {done.lines})" if done.lines else "")
             + ", nothing after them; importing the file again skips what is stored"),
             code="interrupted", extra={"report": json.loads(dumps(done))}) from None
+    packed = f" from a {report.compression}-compressed file" if report.compression else ""
     if as_json and not report.errors:
         echo(dumps(report))
     elif not as_json:
-        echo(f"imported {report.imported} message(s)"
+        echo(f"imported {report.imported} message(s){packed}"
                    + (f", skipped {report.skipped_duplicates} line(s) already stored"
                       if report.skipped_duplicates else ""))
+    if not report.errors and not report.lines:  # "imported 0" alone: was the file read?
+        name = "standard input" if file == "-" else safe(file)
+        what = (" holds no message (only blank lines, or an empty JSON list)" if not report.empty
+                else f" is empty once decompressed ({report.compression})" if report.compression
+                else " is empty")
+        echo(f"nothing imported: {name}{what}", err=True)
     if report.errors:
         line, message = report.errors[0]
         # what the report counts, not the line number: a JSON list's items share lines

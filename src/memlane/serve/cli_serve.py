@@ -29,11 +29,13 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _check_listen(host: str, port: int) -> None:
+def _check_listen(host: str, port: int) -> int:
     """Refuse at once, in one line, an address the service cannot listen on (a port in use,
     a name that resolves to nothing), binding as uvicorn does. The service used to print
     "memlane serving http://…", start its app and index worker, then end with uvicorn's
-    "[Errno 98] … address already in use" log lines seconds later."""
+    "[Errno 98] … address already in use" log lines seconds later. The port bound: for
+    port 0 the one the system picked, which the service then takes (its first line printed
+    ``:0`` before session 25)."""
     import socket
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -41,6 +43,7 @@ def _check_listen(host: str, port: int) -> None:
         with socket.socket(family, socket.SOCK_STREAM) as sock:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((host.strip("[]"), port))
+            return int(sock.getsockname()[1])
     except OSError as e:
         why = e.strerror or str(e)
         hint = " (is another memlane serve running? pick another --port)" \
@@ -90,6 +93,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
     import uvicorn
 
     from memlane.serve.http.app import create_app
+    from memlane.serve.http.protocol import PROTOCOL
 
     root = ctx.find_root().obj
     if db_url is not None:  # --db "" is an error, not the default
@@ -106,8 +110,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
             f"refusing to bind {host}: no API key is defined, so anyone who can reach that "
             "address could read and change every memory. Create a key first (memlane keys "
             "create --scopes '*') or bind 127.0.0.1.")
-    if port:  # 0: the system picks a free one
-        _check_listen(host, port)
+    port = _check_listen(host, port)  # 0: the system picks a free one, named from the start
     # uvicorn handles SIGTERM/SIGINT itself once it serves (stop accepting, finish in-flight
     # requests, run the app's shutdown: index worker stopped, database closed), then raises
     # the signal again. Until then, and for that raise, this handler keeps the signal: one
@@ -131,6 +134,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
     common: dict[str, Any] = {
         "host": host, "port": port, "log_level": "info", "access_log": False,
         "timeout_graceful_shutdown": cfg.shutdown_seconds, "server_header": False,
+        "http": PROTOCOL,  # a request uvicorn cannot parse is answered in the service's shape
     }
     if workers == 1:
         app = create_app(mem, worker=index_worker, freeze_gc=True)

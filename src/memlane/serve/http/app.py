@@ -29,7 +29,7 @@ from memlane.errors import MigrationError
 from memlane.memory import Memory
 from memlane.serve.http import errors, metrics, openapi
 from memlane.serve.http.auth import KeyCache, RateLimiter, principal
-from memlane.serve.http.errors import ApiError, error_body
+from memlane.serve.http.errors import RETRY_AFTER, ApiError, error_body
 from memlane.serve.http.responses import JSONResponse
 from memlane.serve.http.stream import note_transport
 
@@ -325,6 +325,10 @@ def _version() -> str:
     return __version__
 
 
+_PROBE_AGAIN = {"Retry-After": str(RETRY_AFTER)}
+"""A not-ready answer says when to ask again, as the service's other 503s do (session 25)."""
+
+
 def _health(app: FastAPI) -> None:
     @app.get("/healthz", tags=["health"], summary="The process is up")
     def healthz() -> dict[str, Any]:
@@ -340,13 +344,13 @@ def _health(app: FastAPI) -> None:
             if not pending:  # newer than this memlane's: another process migrated it
                 store.check_schema()
         except MigrationError as e:
-            return JSONResponse(error_body("unavailable", str(e)), status_code=503)
+            return JSONResponse(error_body("unavailable", str(e)), status_code=503, headers=_PROBE_AGAIN)
         except Exception as e:  # a probe: any failure means not ready, said in the body
             return JSONResponse(error_body("unavailable", f"database unreachable: {e}"),
-                                status_code=503)
+                                status_code=503, headers=_PROBE_AGAIN)
         if pending:
             return JSONResponse(error_body("unavailable", f"migrations pending: {pending}; "
-                                           "run memlane migrate"), status_code=503)
+                                           "run memlane migrate"), status_code=503, headers=_PROBE_AGAIN)
         return JSONResponse({"ok": True, "backend": store.backend})
 
     # HEAD too: uptime monitors and some load balancers probe with it (it was a 405)
