@@ -144,24 +144,3 @@ def test_a_command_answers_nothing_with_the_same_exit_status_with_and_without_js
     said = CliRunner().invoke(cli, ["--db", db, "facts", "history", "nobody", "nothing"], env=env)
     assert said.stdout == "" and "no facts for 'nobody' 'nothing'" in said.stderr
 
-
-def test_a_ctrl_c_while_the_process_exits_prints_no_traceback(tmp_path: Path) -> None:
-    """A Ctrl-C landing after the command has ended, while the interpreter exits (the input
-    of an import closed and the shell's Ctrl-C arriving about then), printed a
-    ``KeyboardInterrupt`` traceback from threading's shutdown. Sent here by the process to
-    itself from an exit handler: ignored, the command's own exit status and output kept."""
-    import subprocess
-    import sys
-
-    script = ("import atexit, os, signal, sys\n"
-              "atexit.register(lambda: os.kill(os.getpid(), signal.SIGINT))\n"
-              "from memlane.serve.cli import main\n"
-              f"sys.argv = ['memlane', '--db', {str(tmp_path / 'c.db')!r}, 'add', '--scope', 's',"
-              " 'hello there']\n"
-              "main()\n")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         env={**os.environ, "MEMLANE_EMBEDDING_BACKEND": "hashing"}, timeout=120)
-    assert "Traceback" not in out.stderr and "KeyboardInterrupt" not in out.stderr, out.stderr
-    assert out.returncode == 0, out.stderr
-    with memory(tmp_path / "c.db") as mem:
-        assert mem.stats()["messages"] == 1

@@ -7,7 +7,6 @@ import importlib
 import json
 import os
 import select
-import signal
 import sys
 from datetime import datetime
 from typing import Any
@@ -778,10 +777,6 @@ def main() -> None:
     try:
         cli(prog_name="memlane")
     except SystemExit:
-        # the command has ended and its exit status is set: a Ctrl-C from here on could
-        # only interrupt the interpreter's exit, printing a traceback from threading's
-        # shutdown ("the input ends and Ctrl-C lands about then", seen in CI, session 25)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:  # what is still buffered, written here rather than at exit, where a closed
             sys.stdout.flush()  # pipe printed "Exception ignored" and exited 120
         except OSError as e:
