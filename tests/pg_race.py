@@ -12,6 +12,28 @@ from collections.abc import Callable
 from typing import Any
 
 
+def memlane_waiting(url: str) -> int:
+    """memlane's backends of the database at ``url`` waiting for a lock (``pg_stat_activity``,
+    read on a connection of its own)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        return int(conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND application_name = 'memlane' AND wait_event_type = 'Lock'").fetchone()[0])
+
+
+def pg_memory(url: str) -> Any:
+    """A ``Memory`` on ``url`` with the default config (no environment) and the hashing
+    embedder."""
+    from memlane.config import load_config
+    from memlane.memory import Memory
+    from memlane.testing import HashingEmbedder
+
+    return Memory(config=load_config(environ={}, overrides={"db": url}),
+                  embedder=HashingEmbedder(dim=64))
+
+
 def lock_waits(mem: Any) -> int:
     """Backends of the database waiting for a lock."""
     return int(mem.store.db.execute(

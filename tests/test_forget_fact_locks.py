@@ -23,24 +23,11 @@ from collections.abc import Callable
 
 import pytest
 
-from memlane.config import load_config
 from memlane.memory import Memory
 from memlane.store.postgres.db import LOCK_FACTS
-from memlane.testing import HashingEmbedder
+from tests.pg_race import memlane_waiting, pg_memory
 
 psycopg = pytest.importorskip("psycopg")
-
-
-def _memory(url: str) -> Memory:
-    return Memory(config=load_config(environ={}, overrides={"db": url}),
-                  embedder=HashingEmbedder(dim=64))
-
-
-def _waiting(url: str) -> int:
-    with psycopg.connect(url, autocommit=True) as conn:
-        return int(conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-            " AND application_name = 'memlane' AND wait_event_type = 'Lock'").fetchone()[0])
 
 
 ERASES: dict[str, Callable[[Memory, int, int], None]] = {
@@ -53,7 +40,7 @@ ERASES: dict[str, Callable[[Memory, int, int], None]] = {
 @pytest.mark.parametrize("erase", sorted(ERASES))
 def test_forgetting_a_fact_waits_for_a_worker_writing_its_scopes_facts(
         pg_url: str, erase: str, first: str) -> None:
-    with _memory(pg_url) as seed:
+    with pg_memory(pg_url) as seed:
         for day, city in ((1, "Porto"), (2, "Lisbon")):
             seed.add_message("u", "user", f"I live in {city}", at=f"2024-05-0{day}T10:00:00Z")
             seed.close_session("u")
@@ -65,7 +52,7 @@ def test_forgetting_a_fact_waits_for_a_worker_writing_its_scopes_facts(
     older = next(r for r in rows if r[3] == newer[0])  # Porto, superseded by Lisbon
     held, then = (older, newer) if first == "older" else (newer, older)
     errors: list[BaseException] = []
-    with _memory(pg_url) as mem, psycopg.connect(pg_url) as worker:
+    with pg_memory(pg_url) as mem, psycopg.connect(pg_url) as worker:
         # the worker: the scope's facts lock, then one fact's row
         worker.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_FACTS, "u"))
         worker.execute("UPDATE facts SET last_accessed = last_accessed WHERE id = %s",
@@ -80,7 +67,7 @@ def test_forgetting_a_fact_waits_for_a_worker_writing_its_scopes_facts(
         eraser = threading.Thread(target=forget, daemon=True)
         eraser.start()
         deadline = time.monotonic() + 60
-        while _waiting(pg_url) < 1:
+        while memlane_waiting(pg_url) < 1:
             assert time.monotonic() < deadline, "the erase never waited"
             assert eraser.is_alive(), errors
             time.sleep(0.05)

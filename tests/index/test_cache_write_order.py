@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memlane.config import load_config
 from memlane.index.embed import text_hash
 from memlane.memory import Memory
 from memlane.testing import HashingEmbedder
+from tests.pg_race import memlane_waiting, pg_memory
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -32,20 +32,8 @@ SAID = ["I live in Porto", "ok", "My favourite food is sushi", "nice", "I work a
 GATE = "user favorite food sushi"  # the fact both sessions write between their others
 
 
-def _memory(url: str) -> Memory:
-    return Memory(config=load_config(environ={}, overrides={"db": url}),
-                  embedder=HashingEmbedder(dim=64))
-
-
-def _waiting(url: str) -> int:
-    with psycopg.connect(url, autocommit=True) as conn:
-        return int(conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-            " AND application_name = 'memlane' AND wait_event_type = 'Lock'").fetchone()[0])
-
-
 def test_two_sessions_caching_shared_texts_in_opposite_orders_both_write(pg_url: str) -> None:
-    with _memory(pg_url) as seed:
+    with pg_memory(pg_url) as seed:
         for scope, turns in (("a", SAID), ("b", SAID[::-1])):
             for i, text in enumerate(turns):
                 seed.add_message(scope, "user" if i % 2 == 0 else "assistant", text,
@@ -54,7 +42,7 @@ def test_two_sessions_caching_shared_texts_in_opposite_orders_both_write(pg_url:
     embedder = HashingEmbedder(dim=64)
     vec = np.asarray(embedder.embed_batch([GATE])[0], dtype=np.float32).tobytes()
     errors: list[BaseException] = []
-    with _memory(pg_url) as ma, _memory(pg_url) as mb, psycopg.connect(pg_url) as gate:
+    with pg_memory(pg_url) as ma, pg_memory(pg_url) as mb, psycopg.connect(pg_url) as gate:
         # the gate text's row, held by a transaction of the test's own
         gate.execute("INSERT INTO embed_cache (model, hash, vec) VALUES (%s, %s, %s)",
                      (embedder.name, text_hash(GATE), vec))
@@ -70,7 +58,7 @@ def test_two_sessions_caching_shared_texts_in_opposite_orders_both_write(pg_url:
         for w in workers:
             w.start()
         deadline = time.monotonic() + 60
-        while _waiting(pg_url) < 2:  # both at the gate's row
+        while memlane_waiting(pg_url) < 2:  # both at the gate's row
             assert time.monotonic() < deadline, "the two writers never both waited"
             assert all(w.is_alive() for w in workers), errors
             time.sleep(0.05)
@@ -79,7 +67,7 @@ def test_two_sessions_caching_shared_texts_in_opposite_orders_both_write(pg_url:
             w.join(60)
             assert not w.is_alive()
     assert not errors, errors
-    with _memory(pg_url) as mem:
+    with pg_memory(pg_url) as mem:
         sessions: list[Any] = [s for scope in ("a", "b") for s in mem.sessions(scope=scope)]
         assert [(s.status, s.failed_reason) for s in sessions] == [("summarized", None)] * 2
         for scope in ("a", "b"):  # the gate's text is one of each session's facts

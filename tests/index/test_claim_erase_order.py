@@ -23,35 +23,21 @@ import time
 
 import pytest
 
-from memlane.config import load_config
-from memlane.memory import Memory
-from memlane.testing import HashingEmbedder
+from tests.pg_race import memlane_waiting, pg_memory
 
 psycopg = pytest.importorskip("psycopg")
 
 
-def _memory(url: str) -> Memory:
-    return Memory(config=load_config(environ={}, overrides={"db": url}),
-                  embedder=HashingEmbedder(dim=64))
-
-
-def _waiting(url: str) -> int:
-    with psycopg.connect(url, autocommit=True) as conn:
-        return int(conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-            " AND application_name = 'memlane' AND wait_event_type = 'Lock'").fetchone()[0])
-
-
 def _wait_for(url: str, n: int, threads: list[threading.Thread], errors: list[BaseException]) -> None:
     deadline = time.monotonic() + 60
-    while _waiting(url) < n:
+    while memlane_waiting(url) < n:
         assert time.monotonic() < deadline, f"never {n} waiting"
         assert all(t.is_alive() for t in threads), errors
         time.sleep(0.05)
 
 
 def test_an_index_claim_and_an_erase_settling_facts_both_finish(pg_url: str) -> None:
-    with _memory(pg_url) as seed:
+    with pg_memory(pg_url) as seed:
         for day, city in ((1, "Porto"), (2, "Lisbon")):
             seed.add_message("u", "user", f"I live in {city}", at=f"2024-05-0{day}T10:00:00Z")
             seed.add_message("u", "assistant", "ok", at=f"2024-05-0{day}T10:01:00Z")
@@ -76,7 +62,7 @@ def test_an_index_claim_and_an_erase_settling_facts_both_finish(pg_url: str) -> 
         except BaseException as e:  # noqa: BLE001 - reported below
             errors.append(e)
 
-    with _memory(pg_url) as eraser, _memory(pg_url) as indexer, psycopg.connect(pg_url) as gate:
+    with pg_memory(pg_url) as eraser, pg_memory(pg_url) as indexer, psycopg.connect(pg_url) as gate:
         gate.execute("SELECT 1 FROM facts WHERE id = %s FOR UPDATE", (lisbon,))
         erase = threading.Thread(target=run, args=(lambda: eraser.forget_item(turn.id),),
                                  daemon=True)
@@ -91,7 +77,7 @@ def test_an_index_claim_and_an_erase_settling_facts_both_finish(pg_url: str) -> 
             t.join(60)
             assert not t.is_alive()
     assert not errors, errors
-    with _memory(pg_url) as mem:
+    with pg_memory(pg_url) as mem:
         assert "ok" not in [m.text for m in mem.store.session_messages(s)]
         with psycopg.connect(pg_url, autocommit=True) as conn:
             assert conn.execute("SELECT count(*) FROM facts WHERE id = %s",

@@ -58,3 +58,18 @@ def sqlite_service(tmp_path: Path) -> Iterator[Service]:
             yield Service(url, mem)
     finally:
         mem.close()
+
+
+@pytest.fixture
+def pg_service(pg_url: str) -> Iterator[tuple[str, Any]]:
+    """A service on PostgreSQL, its worker off, holding one indexed session of scope "a";
+    ``(url, mem)``: the lost-connection tests end its backends under it."""
+    mem = memory(pg_url)
+    mem.add_message("a", "user", "I moved to Lisbon in March", at="2024-05-01T10:00:00Z")
+    mem.close_session("a")
+    mem.index(now="2024-06-01T00:00:00Z")
+    try:
+        with serving(create_app(mem, worker=False)) as url:
+            yield url, mem
+    finally:
+        mem.close()

@@ -72,19 +72,6 @@ def _locked(url: str, table: str) -> Iterator[None]:
             conn.rollback()
 
 
-@pytest.fixture
-def pg_service(pg_url: str) -> Iterator[tuple[str, Any]]:
-    mem = memory(pg_url)
-    mem.add_message("a", "user", "I moved to Lisbon in March", at="2024-05-01T10:00:00Z")
-    mem.close_session("a")
-    mem.index(now="2024-06-01T00:00:00Z")
-    try:
-        with serving(create_app(mem, worker=False)) as url:
-            yield url, mem
-    finally:
-        mem.close()
-
-
 def _call_while(url: str, pg_url: str, table: str, ends: int, request: dict[str, Any],
                 ) -> httpx.Response:
     """Send ``request`` while ``table`` is locked; end the backend of each of its first

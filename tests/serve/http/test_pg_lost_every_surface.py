@@ -27,28 +27,12 @@ import anyio
 import httpx
 import pytest
 
-from memlane.serve.http import create_app
-from memlane.testing import memory
-from memlane.testing.http import serving
 from tests.serve.http.test_pg_connections import _locked, _terminate, _wait_for_waiter
 from tests.serve.test_mcp import server, talk
 
 psycopg = pytest.importorskip("psycopg")
 
 LOST = "terminating connection due to administrator command"
-
-
-@pytest.fixture
-def pg_service(pg_url: str) -> Iterator[tuple[str, Any]]:
-    mem = memory(pg_url)
-    mem.add_message("a", "user", "I moved to Lisbon in March", at="2024-05-01T10:00:00Z")
-    mem.close_session("a")
-    mem.index(now="2024-06-01T00:00:00Z")
-    try:
-        with serving(create_app(mem, worker=False)) as url:
-            yield url, mem
-    finally:
-        mem.close()
 
 
 @contextmanager
