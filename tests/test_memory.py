@@ -8,7 +8,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memlane.errors import ValidationError
-from memlane.pack.tokens import ApproxTokenCounter
+from memlane.pack.tokens import counter_for
 from memlane.testing import example_files
 
 NOW = "2024-06-01T00:00:00Z"
@@ -118,7 +118,7 @@ def test_forget_item(loaded):
 def test_pack_respects_budget_and_explains(loaded):
     p = loaded.pack("what do you know about my cat Miso?", 120, scope="alice-assistant")
     assert 0 < p.used <= 120
-    assert ApproxTokenCounter().count(p.text) == p.used
+    assert counter_for(None).count(p.text) == p.used and p.token_counter == "approx-cl100k_base"
     assert "Miso" in p.text
     kept = [e for e in p.entries if e.kept]
     dropped = [e for e in p.entries if not e.kept]
@@ -131,8 +131,6 @@ def test_pack_respects_budget_and_explains(loaded):
 
 
 def test_pack_slots_tokenizer_and_journal(loaded):
-    from memlane.pack.tokens import counter_for
-
     pin = loaded.upsert("Always answer in Portuguese.", scope="alice-assistant", pinned=True)
     p = loaded.pack("half marathon training plan", 400, scope="alice-assistant", model="gpt-4",
                     instructions="Be brief.", now=NOW)

@@ -369,7 +369,8 @@ class PackConfig:
     budget: int = 1000
     """Default token budget of a pack."""
     model: str = ""
-    """Target model whose tokenizer counts tokens (e.g. gpt-4); empty = ~4 characters a token."""
+    """Target model whose tokenizer counts tokens (e.g. gpt-4); any other model, or empty:
+    cl100k_base as a stated approximation."""
     candidates: int = 30
     """Search hits considered for a pack."""
     max_summaries: int = 3

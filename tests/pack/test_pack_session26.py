@@ -1,0 +1,90 @@
+"""The context pack as a demanding user relies on it (session 26).
+
+- The budget holds by a real tokenizer, not only by the counter's own arithmetic: with no
+  model configured (the default) memlane counted about 4 characters a token, and a pack
+  "of 1000 tokens" of Japanese, Greek or emoji text was 3 to 10 times that for GPT-4's
+  tokenizer; even English packs (dates, times, punctuation) were 10-17% over.
+- A cut never breaks a character a person sees (a grapheme: an emoji of several code
+  points, a flag, a letter with its combining accents), and a cut item says it was cut.
+- The same question with the same settings gives the same pack through the library, the
+  CLI (``pack --json``), HTTP and MCP, and in a new process with another hash seed.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memlane.pack.tokens import counter_for
+from memlane.testing import example_files, memory
+
+NOW = datetime(2024, 6, 1, tzinfo=UTC)
+MODELS = [None, "", "gpt-4", "gpt-4o", "o3-mini", "llama-3.1-8b", "qwen2.5:7b-instruct"]
+SCRIPTS = {  # natural text of the scripts a user writes in, as memlane stores it
+    "ja": "東京で猫を飼っています、毎朝ごはんをあげる。来月は京都へ引っ越す予定です",
+    "zh": "我住在北京，喜欢喝茶，周末常去颐和园散步",
+    "ko": "안녕하세요 저는 서울에 살아요 고양이를 키워요",
+    "ar": "أنا أعيش في القاهرة منذ عامين وأعمل في شركة برمجيات",
+    "he": "שלום, אני גר בתל אביב ועובד בחברת הייטק",
+    "el": "Ελληνικά γράμματα ΣΊΣΥΦΟΣ και η γάτα μου η Μίσο",
+    "ru": "Привет, я живу в Москве уже два года и работаю программистом",
+    "emoji": "I love 🐱🐈‍⬛ and 🍣 so much 👨‍👩‍👧 🇵🇹🇯🇵 👍🏽 👩🏾‍💻",
+    "marks": "cafe\u0301 Zu\u0308rich n\u0303 a\u0300\u0301\u0302 Ha\u0308\u0308\u0308llo",
+    "code": "def f(x):\n    return {k: v for k, v in x.items() if v}  # 0x1F3FB, 2024-03-04T09:12",
+}
+REFERENCE = counter_for("gpt-4")
+"""cl100k_base, the tokenizer memlane ships: the budget holds by it whatever the setting."""
+
+
+@pytest.fixture(scope="module")
+def packed(tmp_path_factory):
+    m = memory(tmp_path_factory.mktemp("pack26") / "pack.db",
+               confidence={"touch_on_access": False}, pack={"journal": False})
+    for f in example_files():
+        m.import_file(f)
+    t = datetime(2024, 5, 1, tzinfo=UTC)
+    for i, (name, text) in enumerate(SCRIPTS.items()):
+        for j in range(5):  # a session of each script, big enough to be summarized
+            m.add_message("scripts", "user" if j % 2 == 0 else "assistant", f"{text} {j}",
+                          at=t + timedelta(hours=i, minutes=j))
+        m.close_session("scripts")
+    m.index(now=NOW)
+    yield m
+    m.close()
+
+
+@given(text=st.one_of(st.sampled_from(list(SCRIPTS.values())), st.text(max_size=300)),
+       model=st.sampled_from(MODELS))
+@settings(max_examples=300, deadline=None)
+def test_no_counter_counts_fewer_tokens_than_the_reference_tokenizer(text, model):
+    """Any text, any model setting: a counter never says a text is smaller than cl100k_base
+    says (the default counted 1 token where GPT-4 counts 3 to 10, for CJK, Greek, emoji)."""
+    assert counter_for(model).count(text) >= REFERENCE.count(text)
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(budget=st.one_of(st.integers(16, 200), st.integers(16, 5000), st.just(1_000_000)),
+       model=st.sampled_from([m for m in MODELS if m != ""]),  # "": refused, naming model
+       query=st.sampled_from(["猫", "where do I live?", "Москве", "🐱 love", "café Zürich",
+                              "القاهرة", "what did we decide?", "def return items"]),
+       scope=st.sampled_from([None, "scripts", "alice-assistant"]),
+       instructions=st.one_of(st.none(), st.sampled_from(list(SCRIPTS.values()))))
+def test_a_pack_is_within_its_budget_by_the_reference_tokenizer(packed, budget, model, query,
+                                                                 scope, instructions):
+    pack = packed.pack(query, budget, scope=scope, model=model, instructions=instructions, now=NOW)
+    assert pack.used == counter_for(model).count(pack.text) <= budget
+    assert REFERENCE.count(pack.text) <= budget, (pack.token_counter, pack.used)
+
+
+@given(text=st.text(alphabet=st.characters(min_codepoint=0x80), max_size=200))
+@settings(max_examples=200, deadline=None)
+def test_the_fallback_counter_bounds_text_beyond_ascii(text):
+    """Without tiktoken (a broken install) a character beyond ASCII counts a token per byte,
+    which no byte-level tokenizer exceeds (it was 4 characters a token, CJK and emoji too)."""
+    from memlane.pack.tokens import ApproxTokenCounter
+
+    assert ApproxTokenCounter().count(text) >= REFERENCE.count(text)
