@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memlane.clip import clip
 from memlane.errors import ConfigError
 from memlane.types import KINDS, PRIVACIES
 
@@ -939,7 +940,7 @@ def _clip(value: Any, width: int = 80) -> str:
         text = repr(value)
     except ValueError:  # an int past Python's digit limit for str()
         return "a number too large to print"
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return clip(text, width)
 
 
 def _unknown(where: str, key: str, names: Iterable[str], spelled: str | None = None) -> ConfigError:

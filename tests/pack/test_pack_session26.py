@@ -88,3 +88,64 @@ def test_the_fallback_counter_bounds_text_beyond_ascii(text):
     from memlane.pack.tokens import ApproxTokenCounter
 
     assert ApproxTokenCounter().count(text) >= REFERENCE.count(text)
+
+
+GRAPHEMES = ["a", "b", " ", "é", "e\u0301", "a\u0300\u0301\u0302", "東", "京", "👨\u200d👩\u200d👧",
+             "🇵🇹", "🇯🇵", "👍🏽", "👩🏾\u200d💻", "🐈\u200d⬛", "❤\ufe0f", "\u1100\u1161\u11a8", "ש", "ا"]
+
+
+def _cuts():
+    from memlane.index.offline import _trim
+    from memlane.pack.packer import _clip
+    from memlane.serve.cli import _short
+    from memlane.serve.mcp_text import clip
+
+    return {"pack summary": lambda t, w: _clip(t, w), "MCP recall hit": clip,
+            "CLI search line": _short, "offline summary field": _trim}
+
+
+@pytest.mark.parametrize("where", ["pack summary", "MCP recall hit", "CLI search line",
+                                   "offline summary field"])
+@given(parts=st.lists(st.sampled_from(GRAPHEMES), min_size=1, max_size=60),
+       width=st.integers(2, 80))
+@settings(max_examples=150, deadline=None)
+def test_a_cut_keeps_every_grapheme_whole_and_says_it_cut(where, parts, width):
+    """Each place memlane cuts text short: what is left is whole graphemes of the text (a
+    family emoji, a flag, a letter with its accents), and a cut text ends with an ellipsis.
+    Before session 26 each cut at a code point count, through the middle of any of them."""
+    import regex
+
+    text = "".join(parts)
+    out = _cuts()[where](text, width)
+    if out == " ".join(text.split()):
+        return  # short enough: whole
+    assert out.endswith("…") and len(out) <= width
+    head = regex.findall(r"\X", out[:-1])
+    assert head == regex.findall(r"\X", " ".join(text.split()))[:len(head)], (text, out)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(chars=st.integers(10, 500), query=st.sampled_from(["Lisbon half marathon", "東京 猫", "🐱",
+                                                          "billing postgres decision"]))
+def test_a_cut_summary_says_it_was_cut(packed, chars, query):
+    """A session summary longer than ``pack.summary_chars`` is cut (its line ends with "…"),
+    and its decision says so, with how much of it is left; an uncut one says nothing of the
+    kind. Before session 26 only the ellipsis told, and the entry read as the whole summary."""
+    import re
+
+    m = memory(packed.config.db, pack={"summary_chars": chars, "journal": False},
+               confidence={"touch_on_access": False})
+    try:
+        pack = m.pack(query, 1_000_000, now=NOW)
+    finally:
+        m.close()
+    block = pack.text.partition("Relevant earlier session summaries:\n")[2].split("\n\n")[0]
+    lines = block.splitlines() if block else []
+    summaries = [e for e in pack.entries if e.kept and e.slot == "summaries"]
+    assert len(lines) == len(summaries)
+    cut = [x for x in lines if re.search(r"…( \((since|partly) superseded[^)]*\))?$", x)]
+    said = [e for e in summaries if re.search(rf", cut to {chars} of \d+ characters$", e.reason)]
+    assert len(said) == len(cut), (lines, [e.reason for e in summaries])
+    for e in said:
+        assert int(re.search(r"of (\d+) characters$", e.reason).group(1)) > chars

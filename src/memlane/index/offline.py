@@ -18,6 +18,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from memlane.clip import clip
 from memlane.index.cues import _STEP_VERBS, Cues, read_cues, says_nothing
 from memlane.index.ending import with_endings
 from memlane.index.morefacts import with_more_facts
@@ -1201,8 +1202,7 @@ def _said(items: Iterable[str], *, owned: bool = False) -> tuple[str, ...]:
 
 
 def _trim(text: str, limit: int = 220) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+    return clip(" ".join(text.split()), limit, words=True)
 
 
 def _clean_value(value: str) -> str:

@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
+from memlane.clip import clip
 from memlane.index.normalize import normalize_predicate
 from memlane.index.schema import Fact
 from memlane.types import Message
@@ -475,8 +476,7 @@ def people_facts(sentence: str, seq: int | None, *, we: bool = True,
     people ("my sister" is then ``Caroline's sister``, session 19)."""
     names = names or {}
     text = sentence.replace("’", "'")
-    evidence = " ".join(sentence.split())
-    evidence = evidence if len(evidence) <= 200 else evidence[:199].rsplit(" ", 1)[0] + "…"
+    evidence = clip(" ".join(sentence.split()), 200, words=True)
     out: list[Fact] = []
 
     def add(subject: str, pred: str, value: str) -> None:

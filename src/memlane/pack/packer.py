@@ -16,6 +16,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memlane.clip import clip
 from memlane.config import PackConfig
 from memlane.pack.phrase import fact_sentence
 from memlane.protocols import TokenCounter
@@ -88,6 +89,9 @@ class Candidate:
     score: float = 0.0
     scores: dict[str, float] = field(default_factory=dict)
     sort: tuple[Any, ...] = ()
+    whole: int = 0
+    """The characters of a text cut to fit its line (a session summary over
+    ``summary_chars``), 0 when it is whole: the decision says so."""
 
 
 def _norm(text: str) -> str:
@@ -95,11 +99,11 @@ def _norm(text: str) -> str:
 
 
 def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+    return clip(" ".join(text.split()), limit, words=True)
 
 
-def _summary_line(item: Item, limit: int) -> str:
+def _summary_line(item: Item, limit: int) -> tuple[str, int]:
+    """The line, and the length of the body it cut (0: not cut)."""
     s = item.extra.get("summary") or {}
     start, end = s.get("time_start"), s.get("time_end")
     window = item.at.strftime("%Y-%m-%d")
@@ -110,7 +114,9 @@ def _summary_line(item: Item, limit: int) -> str:
     if s.get("decisions"):
         body += " Decisions: " + "; ".join(s["decisions"])
     head = f"[{window}" + (f" · topics: {topics}" if topics else "") + "]"
-    return f"- {head} {_clip(body, limit)}"
+    body = " ".join(body.split())
+    short = _clip(body, limit)
+    return f"- {head} {short}", (len(body) if short != body else 0)
 
 
 def _fact_line(item: Item) -> str:
@@ -155,19 +161,20 @@ def candidates_from(hits: Sequence[Hit], recent: Sequence[Message], pinned: Sequ
         it = h.item
         if it.kind == "entity":
             continue  # graph nodes: their facts and turns carry the content
+        whole = 0
         if it.kind == "fact":
             conf = fact_confidence.get(it.id)
             extra = f" (confidence {conf:.2f}, since {it.at:%Y-%m-%d})" if conf is not None else ""
             slot, line = "facts", f"- {_fact_line(it)}{extra}"
         elif it.kind in ("summary", "decision"):
-            slot, line = "summaries", _summary_line(it, cfg.summary_chars) + (
-                STALE if it.id in stale_items else "")
+            line, whole = _summary_line(it, cfg.summary_chars)
+            slot, line = "summaries", line + (STALE if it.id in stale_items else "")
         elif it.kind == "turn":
             slot, line = "relevant_turns", _turn_line(it) + mark(it.message_id)
         else:
             slot, line = "relevant_turns", f"- [{it.kind}] {' '.join(it.text.split())}"
         out.append(Candidate(slot, line, _norm(it.text), it.kind, it.id, it.message_id, h.score,
-                             {**h.scores, "rank": float(rank)}, (it.at, it.seq or 0)))
+                             {**h.scores, "rank": float(rank)}, (it.at, it.seq or 0), whole))
     for m in recent:
         out.append(Candidate("recent_turns", f"- {m.speaker or m.role}: {' '.join(m.text.split())}{mark(m.id)}",
                              _norm(m.text), "message", None, m.id, 0.0, {}, (m.at, m.seq)))
@@ -221,7 +228,8 @@ def build_pack(query: str, budget: int, cands: list[Candidate], cfg: PackConfig,
                 seen_messages.add(c.message_id)
             why = "hard slot" if c.slot in ("instructions", "pinned") else (
                 f"{c.slot} #{in_slot[c.slot]}"
-                + (f", search rank {int(c.scores['rank'])}" if "rank" in c.scores else ""))
+                + (f", search rank {int(c.scores['rank'])}" if "rank" in c.scores else "")
+                + (f", cut to {cfg.summary_chars} of {c.whole} characters" if c.whole else ""))
             decisions[id(c)] = (True, why, cost + header)
 
     # hard slots, then the best candidate of each soft slot in priority order, then the

@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from memlane.clip import clip
 from memlane.errors import MemlaneError
 from memlane.serve.cli_common import (CliError, FileName, Float, Int, attach_global_options, error_json,
                                       global_option, json_option, memory_of, more_follow,
@@ -25,8 +26,7 @@ __all__ = ["COMMANDS", "cli", "main"]
 
 
 def _short(text: str, width: int = 100) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return clip(" ".join(text.split()), width)
 
 
 def _ts(dt: datetime) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from memlane.clip import clip as cut
 from memlane.index.facts import FactView
 from memlane.pack.packer import Pack
 from memlane.retrieve.explain import explain_lines
@@ -50,8 +51,7 @@ def when(value: datetime | float | None) -> str:
 
 
 def clip(text: str, width: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return cut(" ".join(text.split()), width)
 
 
 def matched_terms(query: str, text: str) -> list[str]:
