@@ -149,3 +149,72 @@ def test_a_cut_summary_says_it_was_cut(packed, chars, query):
     assert len(said) == len(cut), (lines, [e.reason for e in summaries])
     for e in said:
         assert int(re.search(r"of (\d+) characters$", e.reason).group(1)) > chars
+
+
+SLOTS = ["facts", "summaries", "relevant_turns", "recent_turns"]
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(order=st.permutations(SLOTS).flatmap(lambda p: st.integers(1, 4).map(lambda n: p[:n])),
+       budget=st.sampled_from([16, 60, 300, 2000]),
+       query=st.sampled_from(["red metro line Oriente", "where do I live and work?", "猫",
+                              "billing postgres decision", "Ana vegetarian"]),
+       scope=st.sampled_from([None, "alice-assistant", "team-backend", "scripts"]))
+def test_every_candidate_is_explained_and_every_reason_is_true(packed, order, budget, query, scope):
+    """Every search hit and recent message a pack considered has a decision, and each
+    decision says what is so: a search rank is the hit's rank, a kept slot's number is its
+    place in the slot, a full slot holds its cap, a duplicate repeats a kept line, an
+    over-budget sum is over the budget, a fact names the message it was read from. Before
+    session 26 a hit of a slot left out of ``pack.slot_order`` had no decision at all (26 of
+    30 hits of "red metro line Oriente" with ``slot_order = ["facts"]``), and a pack whose
+    hits all fell there said "nothing in memory matched the query"."""
+    import re
+
+    m = memory(packed.config.db, pack={"slot_order": order, "journal": False},
+               confidence={"touch_on_access": False})
+    try:
+        pack = m.pack(query, budget, scope=scope, now=NOW)
+        hits = m.search(query, scope=scope, k=m.config.pack.candidates, now=NOW)
+        items = {h.item.id: h.item for h in hits}
+        recent = m.store.recent_messages(scope, m.config.pack.recent_turns) if scope else []
+        facts = m.store.facts_for_items([i for i, it in items.items() if it.kind == "fact"])
+    finally:
+        m.close()
+    rank_of = {h.item.id: r for r, h in enumerate(hits, start=1)}
+    assert {e.item_id for e in pack.entries if e.item_id is not None} == {
+        i for i, it in items.items() if it.kind != "entity"}
+    assert {e.message_id for e in pack.entries if e.kind == "message"} == {x.id for x in recent}
+    caps = {"facts": 8, "summaries": 3, "relevant_turns": 8, "recent_turns": 4}
+    kept = [e for e in pack.entries if e.kept]
+    place = {}
+    for e in pack.entries:
+        if e.slot not in order:
+            assert not e.kept and e.reason == f"{e.slot} not in pack.slot_order", e
+            continue
+        if e.kept:
+            m_ = re.fullmatch(rf"{e.slot} #(\d+)(, search rank (\d+))?(, cut to \d+ of \d+ characters)?",
+                              e.reason)
+            assert m_, e
+            place.setdefault(e.slot, []).append(int(m_.group(1)))
+            assert (m_.group(3) is None) == (e.item_id is None), e
+            if m_.group(3):
+                assert rank_of[e.item_id] == int(m_.group(3)), e
+            if e.kind == "fact":  # a fact names what it was read from
+                assert e.message_id == items[e.item_id].message_id == facts[e.item_id].message_id, e
+            continue
+        if e.reason.startswith("over budget"):
+            m_ = re.fullmatch(r"over budget (\((\d+) > (\d+) tokens\)|after rendering)", e.reason)
+            assert m_ and (m_.group(2) is None or int(m_.group(2)) > int(m_.group(3)) == budget), e
+        elif e.reason.startswith("duplicate of a kept "):
+            slot = e.reason.removeprefix("duplicate of a kept ")
+            assert any(k.slot == slot or slot == "turn" for k in kept), e
+        elif " slot full " in e.reason:
+            assert e.reason == f"{e.slot} slot full ({caps[e.slot]})", e
+            assert sum(1 for k in kept if k.slot == e.slot) == caps[e.slot], e
+        else:
+            assert e.slot == "recent_turns" and e.reason == "older than a recent message left out", e
+    for slot, numbers in place.items():
+        assert sorted(numbers) == list(range(1, len(numbers) + 1)), (slot, numbers)
+    if pack.entries and not kept:
+        assert pack.notice != "nothing in memory matched the query"

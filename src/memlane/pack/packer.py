@@ -246,6 +246,9 @@ def build_pack(query: str, budget: int, cands: list[Candidate], cfg: PackConfig,
     rest.sort(key=lambda c: (c.scores.get("rank", 10**6), priority[c.slot]))
     for c in rest:
         consider(c)
+    for c in cands:  # a slot ``slot_order`` leaves out: found, and said so
+        if id(c) not in decisions:
+            decisions[id(c)] = (False, f"{c.slot} not in pack.slot_order", counter.count(c.line) + 1)
     text = _render(kept, order)
     total = counter.count(text)
     while total > budget and kept:  # a tokenizer may count the whole above its parts
