@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -218,3 +219,51 @@ def test_every_candidate_is_explained_and_every_reason_is_true(packed, order, bu
         assert sorted(numbers) == list(range(1, len(numbers) + 1)), (slot, numbers)
     if pack.entries and not kept:
         assert pack.notice != "nothing in memory matched the query"
+
+
+@pytest.fixture(scope="module")
+def both_arawn(postgres_server_url, tmp_path_factory):
+    """The example conversations and a scope of odd text on SQLite and on PostgreSQL, under
+    the ``arawn`` preset (no BM25 in the score), where docs/store.md promises the same hits
+    in the same order."""
+    from memlane.config import load_config
+    from memlane.memory import Memory
+    from memlane.testing import HashingEmbedder
+    from memlane.testing.postgres import create_database, drop_database
+
+    name = f"pack26_{os.getpid()}"
+    url = create_database(postgres_server_url, name, replace=True)
+    cfg = {"confidence": {"touch_on_access": False}, "retrieval": {"preset": "arawn"},
+           "pack": {"journal": False}}
+    mems = [Memory(db, config=load_config(environ={}, overrides=cfg), embedder=HashingEmbedder(dim=64))
+            for db in (str(tmp_path_factory.mktemp("arawn") / "m.db"), url)]
+    for m in mems:
+        for f in example_files():
+            m.import_file(f)
+        t = datetime(2024, 5, 1, tzinfo=UTC)
+        for i, text in enumerate(SCRIPTS.values()):
+            m.add_message("scripts", "user", text, at=t + timedelta(minutes=i))
+        m.index(now=NOW)
+    yield mems
+    for m in mems:
+        m.close()
+    drop_database(postgres_server_url, name)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(query=st.sampled_from(["billing postgres decision", "where do I live and work?", "cat",
+                              "running", "Ana", "東京 猫", "what did we decide?", "Lisbon",
+                              "red metro line", "sister visiting vegetarian"]),
+       scope=st.sampled_from([None, "alice-assistant", "team-backend", "scripts"]),
+       budget=st.sampled_from([60, 300, 2000]))
+def test_the_same_pack_on_both_stores(both_arawn, query, scope, budget):
+    """The same items, order, decisions and token counts on SQLite and PostgreSQL. Before
+    session 26 two texts at the same cosine to the query came back from each store with its
+    own float32 rounding (0.1924500912 and 0.1924500970 on SQLite, 0.1924500855 and
+    0.1924500912 on PostgreSQL): "billing postgres decision" in alice-assistant ranked them
+    15th and 16th the other way round, and the pack kept another eighth turn."""
+    lite, pg = (m.pack(query, budget, scope=scope, now=NOW) for m in both_arawn)
+    assert lite.text == pg.text
+    assert [e.as_dict() | {"score": round(e.score, 6), "scores": None} for e in lite.entries] == [
+        e.as_dict() | {"score": round(e.score, 6), "scores": None} for e in pg.entries]

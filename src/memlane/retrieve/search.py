@@ -10,6 +10,7 @@ each stage (``candidate_rank``, ``session_rank``, ``turn_rank``, ``rank``); with
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -362,10 +363,26 @@ def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
             if hvec.any():
                 hyde = ctx.store.vector_search(ctx.embeddings.model, hvec, ctx.filters, n)
         t.lap("hyde_ms")
+    vector, hyde = _steady(vector), _steady(hyde)
     cands = fuse_lists(lexical, vector, (lw, vw), ctx.scfg.rrf_k, hyde, hyde_weight=vw or 1.0)
     ctx.vector, ctx.lexical, ctx.hyde = vector, lexical, bool(hyde)
     t.lap("fusion_ms")
     return cands
+
+
+COSINE_DIGITS = 6
+"""A store's cosine is kept to this many decimals: float32 vectors hold about 7 significant
+digits, and SQLite (numpy) and PostgreSQL (pgvector) round apart below them."""
+
+
+def _steady(hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """A vector list with each cosine to ``COSINE_DIGITS`` decimals, equal ones by id. Two
+    texts at the same cosine to the query (1/sqrt(27) to both) came back as 0.1924500912 and
+    0.1924500970 from SQLite, 0.1924500855 and 0.1924500912 from PostgreSQL: each store's
+    rounding noise ordered them, so the same search ranked them apart (session 26)."""
+    steady = [(i, round(s, COSINE_DIGITS)) for i, s in hits]
+    steady.sort(key=lambda p: (-p[1] if p[1] == p[1] else math.inf, p[0]))  # a NaN last
+    return steady
 
 
 def _speaker(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
