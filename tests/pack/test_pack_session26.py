@@ -267,3 +267,41 @@ def test_the_same_pack_on_both_stores(both_arawn, query, scope, budget):
     assert lite.text == pg.text
     assert [e.as_dict() | {"score": round(e.score, 6), "scores": None} for e in lite.entries] == [
         e.as_dict() | {"score": round(e.score, 6), "scores": None} for e in pg.entries]
+
+
+@pytest.fixture(scope="module")
+def chat(tmp_path_factory):
+    m = memory(tmp_path_factory.mktemp("verbatim") / "chat.db", pack={"journal": False})
+    yield m
+    m.close()
+
+
+CODE_LINES = st.lists(st.tuples(st.sampled_from(["", "  ", "    ", "\t", "        "]),
+                                st.sampled_from(["def f(x):", "return {k: v for k, v in x}", "server {",
+                                                 "listen 80;", "}", "- name: web", "image: nginx:1.25",
+                                                 "```python", "```", "SELECT * FROM t;", "東京 🐱"])),
+                      min_size=2, max_size=8)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(lines=CODE_LINES, before=st.sampled_from(["Here is the config:", "Run this", "見て"]))
+def test_a_message_of_several_lines_keeps_them(chat, lines, before):
+    """A message's lines (a code block, a config, a list) stay lines in the pack, each with its
+    own indentation, under its bullet; before session 26 every pack line was the text with
+    its whitespace collapsed, so the README's "verbatim latest messages" turned a Python or
+    YAML block into one line that no longer parses."""
+    import uuid
+
+    body = [f"{pad}{code}" for pad, code in lines]
+    text = "\n".join([before, "", *body])
+    scope = f"code-{uuid.uuid4().hex[:8]}"
+    chat.add_message(scope, "user", text, at=NOW)
+    pack = chat.pack("config", 2000, scope=scope, now=NOW)
+    expect = "\n".join([f"- user: {before}", *(f"  {line}" for line in body)])
+    assert expect in pack.text, pack.text
+
+
+def test_an_indexed_turn_of_several_lines_keeps_them(packed):
+    pack = packed.pack("def return items", 2000, scope="scripts", now=NOW)
+    assert "] user: def f(x):\n      return {k: v for k, v in x.items() if v}  # 0x1F3FB" in pack.text

@@ -94,6 +94,18 @@ class Candidate:
     ``summary_chars``), 0 when it is whole: the decision says so."""
 
 
+def _verbatim(text: str) -> str:
+    """A message's text on its pack line: a text of one line with its whitespace runs as
+    one space; one of several lines (a code block, a config, a list) keeps them, each after
+    the first as written (its indentation too) and indented under the bullet, the blank ones
+    left out (a blank line ends a section of the pack). Every line was collapsed into one
+    before session 26, so a Python or YAML block no longer parsed."""
+    lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return " ".join(text.split())
+    return "\n  ".join([" ".join(lines[0].split()), *lines[1:]])
+
+
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -133,7 +145,7 @@ def _turn_line(item: Item, session_label: bool = True) -> str:
     who = (item.extra or {}).get("speaker") or item.role or item.kind
     when = item.at.strftime("%Y-%m-%d %H:%M")
     where = f" · session {item.session_id}" if session_label and item.session_id else ""
-    return f"- [{when}{where}] {who}: {' '.join(item.text.split())}"
+    return f"- [{when}{where}] {who}: {_verbatim(item.text)}"
 
 
 def candidates_from(hits: Sequence[Hit], recent: Sequence[Message], pinned: Sequence[Item],
@@ -155,7 +167,7 @@ def candidates_from(hits: Sequence[Hit], recent: Sequence[Message], pinned: Sequ
 
     out: list[Candidate] = []
     for item in pinned:
-        out.append(Candidate("pinned", f"- {' '.join(item.text.split())}", _norm(item.text),
+        out.append(Candidate("pinned", f"- {_verbatim(item.text)}", _norm(item.text),
                              item.kind, item.id))
     for rank, h in enumerate(hits, start=1):
         it = h.item
@@ -172,11 +184,11 @@ def candidates_from(hits: Sequence[Hit], recent: Sequence[Message], pinned: Sequ
         elif it.kind == "turn":
             slot, line = "relevant_turns", _turn_line(it) + mark(it.message_id)
         else:
-            slot, line = "relevant_turns", f"- [{it.kind}] {' '.join(it.text.split())}"
+            slot, line = "relevant_turns", f"- [{it.kind}] {_verbatim(it.text)}"
         out.append(Candidate(slot, line, _norm(it.text), it.kind, it.id, it.message_id, h.score,
                              {**h.scores, "rank": float(rank)}, (it.at, it.seq or 0), whole))
     for m in recent:
-        out.append(Candidate("recent_turns", f"- {m.speaker or m.role}: {' '.join(m.text.split())}{mark(m.id)}",
+        out.append(Candidate("recent_turns", f"- {m.speaker or m.role}: {_verbatim(m.text)}{mark(m.id)}",
                              _norm(m.text), "message", None, m.id, 0.0, {}, (m.at, m.seq)))
     return out
 
