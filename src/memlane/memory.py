@@ -696,7 +696,10 @@ class Memory:
         p = build_pack(query, budget, cands, cfg, counter, instructions)
         if not p.entries and self.last_notice:  # the search's own reason (a query of no words)
             p = dataclasses.replace(p, notice=self.last_notice)
-        if cfg.journal and not self._read_only("packs are not journaled (pack.journal)"):
+        # a scope holding nothing (a mistyped --scope) gets no journal row, change record or
+        # scope of that name: its empty pack is not kept
+        nowhere = scope is not None and not p.entries and self._scope_holds_nothing(scope)
+        if cfg.journal and not nowhere and not self._read_only("packs are not journaled (pack.journal)"):
             with self.store.atomic():
                 pack_id = self.store.save_pack({
                     "query": query, "scope": scope, "budget": budget, "used": p.used,
@@ -707,6 +710,13 @@ class Memory:
                 self.store.bump("packs")
             p = dataclasses.replace(p, id=pack_id)
         return p
+
+    def _scope_holds_nothing(self, scope: str) -> bool:
+        """True when ``scope`` holds no session and no item at all."""
+        if self.sessions(scope=scope, limit=1):
+            return False
+        everything = Filters.build(scope=scope.strip(), privacy=("private", "project", "shared"))
+        return not self.store.filter_ids(everything)
 
     @validated
     def format_context(

@@ -305,3 +305,27 @@ def test_a_message_of_several_lines_keeps_them(chat, lines, before):
 def test_an_indexed_turn_of_several_lines_keeps_them(packed):
     pack = packed.pack("def return items", 2000, scope="scripts", now=NOW)
     assert "] user: def f(x):\n      return {k: v for k, v in x.items() if v}  # 0x1F3FB" in pack.text
+
+
+@pytest.mark.parametrize("where", ["sqlite", "postgres"])
+def test_a_pack_of_a_scope_holding_nothing_leaves_nothing_behind(where, tmp_path, request):
+    """A mistyped scope (``--scope alice-asistant``) is a scope holding nothing: its pack
+    says nothing matched and is not journaled, so no pack, change record or scope of that
+    name is left in the database. Before session 26 each such pack was journaled in it
+    (session 25's Left). A scope that holds something keeps its journal, found or not."""
+    db = request.getfixturevalue("pg_url") if where == "postgres" else tmp_path / "m.db"
+    m = memory(db, confidence={"touch_on_access": False})
+    try:
+        m.add_message("alice-assistant", "user", "I moved to Lisbon", at=NOW - timedelta(days=2))
+        m.close_session("alice-assistant")
+        m.index(now=NOW)
+        for scope in ("alice-asistant", "Alice-assistant", "nobody at all"):
+            pack = m.pack("where do I live?", 500, scope=scope, now=NOW)
+            assert pack.text == "" and pack.id is None
+            assert pack.notice == "nothing in memory matched the query"
+            assert m.store.list_packs(scope=scope) == [] and scope not in m.store.stored_scopes()
+            assert m.store.changes_after(scope, 0, 10) == []
+        kept = m.pack("zzz qqq", 500, scope="alice-assistant", now=NOW)
+        assert kept.id is not None and m.store.list_packs(scope="alice-assistant")
+    finally:
+        m.close()

@@ -80,12 +80,7 @@ def dumps(obj: Any) -> str:
 
 def scope_is_empty(mem: Memory, scope: str) -> bool:
     """True when ``scope`` holds no session and no item at all."""
-    from memlane.store import Filters
-
-    if mem.sessions(scope=scope, limit=1):
-        return False
-    everything = Filters.build(scope=scope.strip(), privacy=("private", "project", "shared"))
-    return not mem.store.filter_ids(everything)
+    return mem._scope_holds_nothing(scope)
 
 
 UNINDEXED_LOOK = 200
