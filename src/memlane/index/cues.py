@@ -569,6 +569,23 @@ _SETTLE_LEAD = re.compile(r"^(?:(?:how|what)\s+about\s+(?:if\s+)?(?:we\s+)?|(?:t
                           re.IGNORECASE)
 """What a proposal or a conclusion opens with ("How about we switch it off…", "Then we
 sign with…"): dropped from the decision."""
+_AGREED_TERSE = re.compile(
+    r"^(?:(?:ok(?:ay)?|fine|right|yes|yeah|yep|alright)[,.:!]?\s+|(?:lovely|great|good|perfect|agreed|deal)[,.:!]\s+)+"
+    r"(?P<x>[^?]{6,120})$", re.IGNORECASE)
+"""An agreement word opening a turn, then the outcome in a few words ("fine, Hay Bridge instead of
+Glasbury in the weekly set", "ok, pre-1750 on the V-cradle, everything else on the Zeutschel",
+"lovely, field maple for all 11"): the settled choice (session 26, ``_Reader.agreed_terse``)."""
+_SUBJECT_OR_VERB = re.compile(
+    r"\b(?:i|we|you|he|she|it|they|this|that|these|those|there|i'm|we're|you're|it's|that's|there's|"
+    r"they're|i'll|we'll|you'll|it'll|let's|i'd|we'd|i've|we've|am|is|are|was|were|be|been|do|does|did|"
+    r"don't|doesn't|didn't|have|has|had|can|can't|could|would|should|will|won't|may|might|must|"
+    r"me|us|them|him|not|no|thanks|thank|please|what|why|how|who|if|maybe|probably)\b"
+    r"|^(?:now|also|anyway|next|and|but|so|then|just|still|by)\b|^[A-Z][\w-]*,\s", re.IGNORECASE)
+"""A word that makes a sentence a clause of its own (a subject, an auxiliary) or a doubt, a
+question or a courtesy, or that opens a new matter ("Right, now teas.") or a request to a
+person ("Keiko, book the slots…"): with one the words after an agreement are no terse outcome."""
+_AGREEMENT = re.compile(r"^(?:ok(?:ay)?|fine|right|yes|yeah|yep|agreed|alright|deal)\b", re.IGNORECASE)
+_DETERMINER = frozenset("the a an my our your his her their its this that these those".split())
 _SETTLING = re.compile(
     r"^(?:(?:ok(?:ay)?|right|good|great|alright|fine|fair enough|in that case)[,.]?\s+)?(?:then|so)[,]?\s+"
     r"(?:we(?:'ll| will)?\s+(?!need|have|had|could|should|might|may|can|must|don'?t|do|did|are|"
@@ -1730,6 +1747,9 @@ class _Reader:
                 if (ti and turn.role == "user" and not s.endswith("?") and (ti, si) not in self.cues.placed
                         and self.conclude((ti, si), s)):
                     continue  # "Then the review rotation starts Monday…"
+                if (ti and turn.role == "user" and not s.endswith("?") and (ti, si) not in self.cues.placed
+                        and not self.assisted and si <= 1 and self.agreed_terse((ti, si), s)):
+                    continue  # "fine, Hay Bridge instead of Glasbury in the weekly set" (session 26)
                 if ti and turn.role == "user" and si == 0 and _WORKED.match(s):
                     worked = True  # "That did it": the assistant's advice was taken
                     continue
@@ -2168,6 +2188,38 @@ class _Reader:
             text = _stop(clean(p))
             if text not in self.cues.decisions:
                 self.cues.decisions.append(text)
+        return True
+
+    def agreed_terse(self, where: tuple[int, int], s: str) -> bool:
+        """An agreement opening a participant's answer to another, then the outcome in a few
+        words with no subject or auxiliary of their own ("ok, FIFTY along the bottom row.",
+        "right. two weeks notice by email, the limits go live on 1 December."): the decision,
+        in those words, when it names something said before (session 26)."""
+        ti, si = where
+        turn = self.turns[ti]
+        if self.turns[ti - 1].who == turn.who:
+            return False
+        if si == 0:
+            m = _AGREED_TERSE.match(s)
+            if m is None:
+                return False
+            x = m.group("x")
+        elif (is_courtesy(turn.sentences[0]) and _AGREEMENT.match(turn.sentences[0])) or _AGREE.match(turn.sentences[0]):
+            x = s  # "right." / "ok that works." then the outcome
+        else:
+            return False
+        if _SUBJECT_OR_VERB.search(x) or is_courtesy(x) or _TERSE.match(s):
+            return False  # ("Thursday stays then.": a terse choice, chosen() reads it)
+        words = x.lower().split()
+        if words[0] in _IMPERATIVE or (len(words) > 1 and words[1] in _DETERMINER):
+            return False  # "ok, scrap the barbecue": a directive, read as one
+        content = _content(x) - _COURTESY
+        if len(content) < 2:
+            return False
+        before = " ".join(said for t in self.turns[:ti] for said in t.sentences).lower()
+        if not any(re.search(r"\b" + re.escape(w) + r"(?:s|es)?\b", before) for w in content):
+            return False
+        self.decide(where, _stop(clean(x)))
         return True
 
     def arranged(self, where: tuple[int, int], s: str) -> None:
