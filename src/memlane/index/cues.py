@@ -848,6 +848,16 @@ _NOBODY_KNOWS = re.compile(r"^(?:no|nope|nah)\b(?!\s*,?\s*(?:we|i)\s+(?:don'?t|w
 _YES_OR_NO = re.compile(r"^(?:yes|yeah|yep|yup|no|nope|nah|sure|definitely|of course)\b", re.IGNORECASE)
 
 
+_DOUBT_THEN_CHECK = re.compile(
+    r"\b(?:not sure|(?:i|we)\s+(?:(?:still|honestly|really|just)\s+)*don'?t\s+know|no idea|unsure)(?:\s+yet)?\s+"
+    r"(?P<q>(?:whether|if|what|who|how|when|where|which)\b[^;]+?)(?:[,;]\s+|\s+and\s+|\s+so\s+)(?:so\s+)?"
+    r"(?:i|we)(?:'ll|\s+will)\s+(?:(?:have|need)\s+to\s+)?(?:check|ask|find out|confirm|chase|look into)\b",
+    re.IGNORECASE)
+"""A doubt and the speaker's going to settle it, in one sentence ("I'm not sure whether the seat
+reservation fee is included; I'll check with the claims team.", "No idea what finance prefers
+this year, I'll ask them."): the step, and the question it leaves open until then (session 26)."""
+
+
 def _as_unknown(found: re.Match[str]) -> str:
     """The question an unknown leaves, ``found`` a match of ``_UNKNOWN``: "Whether my contract
     counts as free sector or regulated?" (an "if" read as "whether"), its tail cut."""
@@ -2426,6 +2436,23 @@ class _Reader:
                 continue
             self.put((ti, si), "action_items", _owned(nxt.who, _stop(clean(rest))))
 
+    def doubt_to_check(self) -> None:
+        """A participant's sentence that doubts something and says they will check or ask
+        (:data:`_DOUBT_THEN_CHECK`) leaves that question open until then: the open question,
+        in the words of the doubt, beside the step the sentence is (session 26)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if self.cues.placed.get((ti, si)) == "open_questions" or "?" in s:
+                    continue
+                found = _DOUBT_THEN_CHECK.search(s) if ("sure" in s or "know" in s or "idea" in s) else None
+                if found is None or len(_content(found.group("q")) - _WH_WORDS) < 2:
+                    continue
+                question = _as_unknown(found)
+                if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
+                    self.cues.open_questions.append(question)
+
     def goes(self) -> None:
         """Among people, a statement no rule placed that says where a thing goes, moves or
         stays ("log goes in case 4", "Fishing moves to post-alpha.", "top fields wait till
@@ -2915,6 +2942,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.read()
         reader.taken_up()
         reader.goes()
+        reader.doubt_to_check()
         reader.advice_taken()
         reader.then_thats()
     if model is not None:
