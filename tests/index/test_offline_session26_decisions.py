@@ -95,3 +95,21 @@ def test_heldout22_street_trees_agreed_species_is_a_decision(model):
     assert any(dice(tokens(d), tokens("Plant field maple in all 11 pits")) >= 0.5 for d in summary.decisions), \
         summary.decisions
     _clean(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(lead=st.sampled_from(["fine. ", "yes, ", "ok, ", "agreed, "]),
+       task=st.sampled_from(["first draft to Katrin for review", "weekly set draft to Bryn", "the Hay Bridge route card"]),
+       when=st.sampled_from(["by 31 jan", "by end of day", "by Friday", "by next week", "by the 14th"]))
+def test_an_agreed_outcome_with_a_deadline_is_the_speakers_step(model, lead, task, when):
+    """An agreement then the outcome in a few words with a deadline ("fine. first draft to Katrin
+    for review by 31 jan") is a task: the speaker's next step, not a decision."""
+    said = f"{task} {when}"
+    summary = offline_summary("Olwen: Hay Bridge or Glasbury for the weekly set, and who drafts it?",
+                              "Bryn: I've walked the route and priced both, either works.",
+                              f"Olwen: {lead}{said}", model=model)[0]
+    steps = [strip_owner(x) for x in (*summary.next_steps, *summary.action_items) if x.startswith("Olwen: ")]
+    assert any(dice(tokens(x), tokens(said)) >= 0.8 for x in steps), summary
+    assert not [d for d in summary.decisions if dice(tokens(d), tokens(said)) >= 0.8], summary.decisions
+    _clean(summary)

@@ -584,6 +584,10 @@ _SUBJECT_OR_VERB = re.compile(
 """A word that makes a sentence a clause of its own (a subject, an auxiliary) or a doubt, a
 question or a courtesy, or that opens a new matter ("Right, now teas.") or a request to a
 person ("Keiko, book the slots…"): with one the words after an agreement are no terse outcome."""
+_BY_WHEN = re.compile(r"\bby\s+(?:the\s+)?(?:end\s+of|eod|cob|next|this|tomorrow|tonight|mon|tue|wed|thu|fri|sat|sun|"
+                      r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|noon|midday|lunch|\d)", re.IGNORECASE)
+"""A deadline ("by 31 jan", "by end of day", "by Friday"): a terse outcome with one is a task, the
+speaker's next step (session 26)."""
 _AGREEMENT = re.compile(r"^(?:ok(?:ay)?|fine|right|yes|yeah|yep|agreed|alright|deal)\b", re.IGNORECASE)
 _DETERMINER = frozenset("the a an my our your his her their its this that these those".split())
 _SETTLING = re.compile(
@@ -2204,7 +2208,8 @@ class _Reader:
         """An agreement opening a participant's answer to another, then the outcome in a few
         words with no subject or auxiliary of their own ("ok, FIFTY along the bottom row.",
         "right. two weeks notice by email, the limits go live on 1 December."): the decision,
-        in those words, when it names something said before (session 26)."""
+        in those words, when it names something said before; with a deadline ("yes, freezegun
+        fix, PR by end of day") the speaker's next step (session 26)."""
         ti, si = where
         turn = self.turns[ti]
         if self.turns[ti - 1].who == turn.who:
@@ -2229,6 +2234,9 @@ class _Reader:
         before = " ".join(said for t in self.turns[:ti] for said in t.sentences).lower()
         if not any(re.search(r"\b" + re.escape(w) + r"(?:s|es)?\b", before) for w in content):
             return False
+        if _BY_WHEN.search(x):  # "fine. first draft to Katrin for review by 31 jan": a task with its deadline
+            self.put(where, "action_items", _owned(turn.who, _stop(clean(x))))
+            return True
         self.decide(where, _stop(clean(x)))
         return True
 
