@@ -2012,8 +2012,9 @@ class _Reader:
                                              or _TRIED.match(self.turns[where[0]].sentences[where[1]])
                                              or _ANYTHING_ELSE.match(self.turns[where[0]].sentences[where[1]])
                                              or _invites(self.turns[where[0]].sentences[where[1]])
-                                             or _UNSURE_OF.search(self.turns[where[0]].sentences[where[1]])):
-                self.put(where, "open_questions", "")
+                                             or _UNSURE_OF.search(self.turns[where[0]].sentences[where[1]])
+                                             or len(_content(self.text[where]) - STOPWORDS - _WH_WORDS - _COURTESY) < 2):
+                self.put(where, "open_questions", "")  # (and one naming less than two things, session 26)
 
     def reasons(self) -> None:
         """A participant's statement of a reason (:data:`_REASON_SAID`) said in a turn that
