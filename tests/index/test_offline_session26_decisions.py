@@ -62,6 +62,10 @@ def test_an_agreement_then_the_outcome_in_a_few_words_is_the_decision(model, pai
     "yes, Hay Bridge for the weekly set?",  # a question
     "ok, Bryn, Hay Bridge for the weekly set",  # to a person
     "ok, send the weekly set to Hay Bridge",  # a directive, read as one elsewhere
+    "yeah, same here Bryn",  # the LoCoMo dump's remarks and exclamations
+    "yeah, weekly sets are great for clearing the mind!",
+    "yeah, walking the weekly set opens up a lot of routes",
+    "yes, Hay Bridge first!",
 ])
 def test_what_is_no_terse_outcome_is_not_written_as_one(model, said):
     summary = offline_summary("Olwen: Hay Bridge or Glasbury for the weekly set this summer?",

@@ -580,10 +580,13 @@ _SUBJECT_OR_VERB = re.compile(
     r"they're|i'll|we'll|you'll|it'll|let's|i'd|we'd|i've|we've|am|is|are|was|were|be|been|do|does|did|"
     r"don't|doesn't|didn't|have|has|had|can|can't|could|would|should|will|won't|may|might|must|"
     r"me|us|them|him|not|no|thanks|thank|please|what|why|how|who|if|maybe|probably)\b"
-    r"|^(?:now|also|anyway|next|and|but|so|then|just|still|by)\b|^[A-Z][\w-]*,\s", re.IGNORECASE)
+    r"|^(?:now|also|anyway|next|and|but|so|then|just|still|by|same|actually)\b|^[A-Z][\w-]*,\s"
+    r"|(?-i:^[a-z]+'s\s)|^[a-z]{3,}ing\b|!$", re.IGNORECASE)
 """A word that makes a sentence a clause of its own (a subject, an auxiliary) or a doubt, a
 question or a courtesy, or that opens a new matter ("Right, now teas.") or a request to a
-person ("Keiko, book the slots…"): with one the words after an agreement are no terse outcome."""
+person ("Keiko, book the slots…"); and a remark's opening ("same here", "nature's great for…", an
+activity "knowing another language…", "hoping for…") or an exclamation ("safety first!"): with
+one the words after an agreement are no terse outcome (the LoCoMo dump, session 26)."""
 _BY_WHEN = re.compile(r"\bby\s+(?:the\s+)?(?:end\s+of|eod|cob|next|this|tomorrow|tonight|mon|tue|wed|thu|fri|sat|sun|"
                       r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|noon|midday|lunch|\d)", re.IGNORECASE)
 """A deadline ("by 31 jan", "by end of day", "by Friday"): a terse outcome with one is a task, the
