@@ -147,6 +147,7 @@ REFERENCE_TEXTS = LABELLED + [
     "Consent is ref LBC/24/0613, crime reference 41/88213/24; ring 01706 902 573 or +44 20 7946 0958, not 10 to 12; "
     "see prisma/migrations/20250611_idx, ci/pin-poetry, not and/or nor go/no-go; /.well-known/acme-challenge/ and "
     "networking/terraform.tfstate, from her book Yokes; it was in Ceilidh 2024 Helpers.xlsx, In Budget.xlsx.",  # session 25
+    "My employee number 40672 and juror number 4471-208; at number 2234, phone number 0770-900461, order number 40917.",  # 26
 ]
 
 
@@ -170,6 +171,7 @@ def test_references_are_what_each_pattern_finds_in_the_whole_text() -> None:
             whole |= set(offline._OF_WORK.findall(text))
             whole |= set(offline._REF_CODE.findall(text)) | set(offline._PHONE.findall(text))  # session 25
             whole |= set(offline._slashed(text)) | set(offline._named_files(text))
+            whole |= set(offline._KIND_NUMBER.findall(text))  # session 26
         assert set(offline._references(text)) == whole, text
         found += len(whole)
     assert found > 20

@@ -569,6 +569,30 @@ _SETTLE_LEAD = re.compile(r"^(?:(?:how|what)\s+about\s+(?:if\s+)?(?:we\s+)?|(?:t
                           re.IGNORECASE)
 """What a proposal or a conclusion opens with ("How about we switch it off…", "Then we
 sign with…"): dropped from the decision."""
+_AGREED_TERSE = re.compile(
+    r"^(?:(?:ok(?:ay)?|fine|right|yes|yeah|yep|alright)[,.:!]?\s+|(?:lovely|great|good|perfect|agreed|deal)[,.:!]\s+)+"
+    r"(?P<x>[^?]{6,120})$", re.IGNORECASE)
+"""An agreement word opening a turn, then the outcome in a few words ("fine, Hay Bridge instead of
+Glasbury in the weekly set", "ok, pre-1750 on the V-cradle, everything else on the Zeutschel",
+"lovely, field maple for all 11"): the settled choice (session 26, ``_Reader.agreed_terse``)."""
+_SUBJECT_OR_VERB = re.compile(
+    r"\b(?:i|we|you|he|she|it|they|this|that|these|those|there|i'm|we're|you're|it's|that's|there's|"
+    r"they're|i'll|we'll|you'll|it'll|let's|i'd|we'd|i've|we've|am|is|are|was|were|be|been|do|does|did|"
+    r"don't|doesn't|didn't|have|has|had|can|can't|could|would|should|will|won't|may|might|must|"
+    r"me|us|them|him|not|no|thanks|thank|please|what|why|how|who|if|maybe|probably)\b"
+    r"|^(?:now|also|anyway|next|and|but|so|then|just|still|by|same|actually)\b|^[A-Z][\w-]*,\s"
+    r"|(?-i:^[a-z]+'s\s)|^[a-z]{3,}ing\b|!$", re.IGNORECASE)
+"""A word that makes a sentence a clause of its own (a subject, an auxiliary) or a doubt, a
+question or a courtesy, or that opens a new matter ("Right, now teas.") or a request to a
+person ("Keiko, book the slots…"); and a remark's opening ("same here", "nature's great for…", an
+activity "knowing another language…", "hoping for…") or an exclamation ("safety first!"): with
+one the words after an agreement are no terse outcome (the LoCoMo dump, session 26)."""
+_BY_WHEN = re.compile(r"\bby\s+(?:the\s+)?(?:end\s+of|eod|cob|next|this|tomorrow|tonight|mon|tue|wed|thu|fri|sat|sun|"
+                      r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|noon|midday|lunch|\d)", re.IGNORECASE)
+"""A deadline ("by 31 jan", "by end of day", "by Friday"): a terse outcome with one is a task, the
+speaker's next step (session 26)."""
+_AGREEMENT = re.compile(r"^(?:ok(?:ay)?|fine|right|yes|yeah|yep|agreed|alright|deal)\b", re.IGNORECASE)
+_DETERMINER = frozenset("the a an my our your his her their its this that these those".split())
 _SETTLING = re.compile(
     r"^(?:(?:ok(?:ay)?|right|good|great|alright|fine|fair enough|in that case)[,.]?\s+)?(?:then|so)[,]?\s+"
     r"(?:we(?:'ll| will)?\s+(?!need|have|had|could|should|might|may|can|must|don'?t|do|did|are|"
@@ -829,6 +853,16 @@ _NOBODY_KNOWS = re.compile(r"^(?:no|nope|nah)\b(?!\s*,?\s*(?:we|i)\s+(?:don'?t|w
                            re.IGNORECASE)
 """A "no" to "Did anyone ever figure out…?": nobody knows, the question stays open (session 18)."""
 _YES_OR_NO = re.compile(r"^(?:yes|yeah|yep|yup|no|nope|nah|sure|definitely|of course)\b", re.IGNORECASE)
+
+
+_DOUBT_THEN_CHECK = re.compile(
+    r"\b(?:not sure|(?:i|we)\s+(?:(?:still|honestly|really|just)\s+)*don'?t\s+know|no idea|unsure)(?:\s+yet)?\s+"
+    r"(?P<q>(?:whether|if|what|who|how|when|where|which)\b[^;]+?)(?:[,;]\s+|\s+and\s+|\s+so\s+)(?:so\s+)?"
+    r"(?:i|we)(?:'ll|\s+will)\s+(?:(?:have|need)\s+to\s+)?(?:check|ask|find out|confirm|chase|look into)\b",
+    re.IGNORECASE)
+"""A doubt and the speaker's going to settle it, in one sentence ("I'm not sure whether the seat
+reservation fee is included; I'll check with the claims team.", "No idea what finance prefers
+this year, I'll ask them."): the step, and the question it leaves open until then (session 26)."""
 
 
 def _as_unknown(found: re.Match[str]) -> str:
@@ -1730,6 +1764,9 @@ class _Reader:
                 if (ti and turn.role == "user" and not s.endswith("?") and (ti, si) not in self.cues.placed
                         and self.conclude((ti, si), s)):
                     continue  # "Then the review rotation starts Monday…"
+                if (ti and turn.role == "user" and not s.endswith("?") and (ti, si) not in self.cues.placed
+                        and not self.assisted and si <= 1 and self.agreed_terse((ti, si), s)):
+                    continue  # "fine, Hay Bridge instead of Glasbury in the weekly set" (session 26)
                 if ti and turn.role == "user" and si == 0 and _WORKED.match(s):
                     worked = True  # "That did it": the assistant's advice was taken
                     continue
@@ -1978,8 +2015,9 @@ class _Reader:
                                              or _TRIED.match(self.turns[where[0]].sentences[where[1]])
                                              or _ANYTHING_ELSE.match(self.turns[where[0]].sentences[where[1]])
                                              or _invites(self.turns[where[0]].sentences[where[1]])
-                                             or _UNSURE_OF.search(self.turns[where[0]].sentences[where[1]])):
-                self.put(where, "open_questions", "")
+                                             or _UNSURE_OF.search(self.turns[where[0]].sentences[where[1]])
+                                             or len(_content(self.text[where]) - STOPWORDS - _WH_WORDS - _COURTESY) < 2):
+                self.put(where, "open_questions", "")  # (and one naming less than two things, session 26)
 
     def reasons(self) -> None:
         """A participant's statement of a reason (:data:`_REASON_SAID`) said in a turn that
@@ -2168,6 +2206,42 @@ class _Reader:
             text = _stop(clean(p))
             if text not in self.cues.decisions:
                 self.cues.decisions.append(text)
+        return True
+
+    def agreed_terse(self, where: tuple[int, int], s: str) -> bool:
+        """An agreement opening a participant's answer to another, then the outcome in a few
+        words with no subject or auxiliary of their own ("ok, FIFTY along the bottom row.",
+        "right. two weeks notice by email, the limits go live on 1 December."): the decision,
+        in those words, when it names something said before; with a deadline ("yes, freezegun
+        fix, PR by end of day") the speaker's next step (session 26)."""
+        ti, si = where
+        turn = self.turns[ti]
+        if self.turns[ti - 1].who == turn.who:
+            return False
+        if si == 0:
+            m = _AGREED_TERSE.match(s)
+            if m is None:
+                return False
+            x = m.group("x")
+        elif (is_courtesy(turn.sentences[0]) and _AGREEMENT.match(turn.sentences[0])) or _AGREE.match(turn.sentences[0]):
+            x = s  # "right." / "ok that works." then the outcome
+        else:
+            return False
+        if _SUBJECT_OR_VERB.search(x) or is_courtesy(x) or _TERSE.match(s):
+            return False  # ("Thursday stays then.": a terse choice, chosen() reads it)
+        words = x.lower().split()
+        if words[0] in _IMPERATIVE or (len(words) > 1 and words[1] in _DETERMINER):
+            return False  # "ok, scrap the barbecue": a directive, read as one
+        content = _content(x) - _COURTESY
+        if len(content) < 2:
+            return False
+        before = " ".join(said for t in self.turns[:ti] for said in t.sentences).lower()
+        if not any(re.search(r"\b" + re.escape(w) + r"(?:s|es)?\b", before) for w in content):
+            return False
+        if _BY_WHEN.search(x):  # "fine. first draft to Katrin for review by 31 jan": a task with its deadline
+            self.put(where, "action_items", _owned(turn.who, _stop(clean(x))))
+            return True
+        self.decide(where, _stop(clean(x)))
         return True
 
     def arranged(self, where: tuple[int, int], s: str) -> None:
@@ -2373,6 +2447,23 @@ class _Reader:
             if _first_word(rest) in _NOT_ASKED or " or " in rest or len(_content(rest) - _ANAPHORIC - {"today", "now", "tomorrow"}) < 2:
                 continue
             self.put((ti, si), "action_items", _owned(nxt.who, _stop(clean(rest))))
+
+    def doubt_to_check(self) -> None:
+        """A participant's sentence that doubts something and says they will check or ask
+        (:data:`_DOUBT_THEN_CHECK`) leaves that question open until then: the open question,
+        in the words of the doubt, beside the step the sentence is (session 26)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if self.cues.placed.get((ti, si)) == "open_questions" or "?" in s:
+                    continue
+                found = _DOUBT_THEN_CHECK.search(s) if ("sure" in s or "know" in s or "idea" in s) else None
+                if found is None or len(_content(found.group("q")) - _WH_WORDS) < 2:
+                    continue
+                question = _as_unknown(found)
+                if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
+                    self.cues.open_questions.append(question)
 
     def goes(self) -> None:
         """Among people, a statement no rule placed that says where a thing goes, moves or
@@ -2863,6 +2954,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.read()
         reader.taken_up()
         reader.goes()
+        reader.doubt_to_check()
         reader.advice_taken()
         reader.then_thats()
     if model is not None:

@@ -367,6 +367,12 @@ _PART = re.compile(r"\b(?:[Cc]lause|[Aa]rticle|[Ff]igure|[Ss]chedule) (?:\d{1,3}
 7", "Article 231", "Figure 4B", "Schedule C"), a section numbered in parts ("section 9.3"; "section 9"
 alone is mostly a place in a book said in passing) (session 21); not one with more after it ("Article
 28(2) GDPR")."""
+_KIND_NUMBER = re.compile(
+    r"\b(?!(?:order|invoice|booking|confirmation|account|case|claim|ticket|policy|reference|member|membership|"
+    r"customer|card|receipt|client|the|a|an|at|by|to|of|in|on|my|our|your|his|her|their|phone|telephone|mobile)\s)"
+    r"[A-Za-z]{3,} number (\d[\d-]{2,}\d)(?![\w-]|[.,]\d)", re.IGNORECASE)
+"""A number a thing of some kind is known by ("employee number 40672", "juror number 4471-208"), a
+kind the numbered-reference pattern does not name: the number (session 26); not a telephone's."""
 _KEY_VERSION = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+(?:-[A-Z0-9]+)* v\d{1,3}\b(?![.-]\d)")
 """A document's key with its version ("HOL-2291-NDA v3"): the version is part of what one looks up
 (session 21)."""
@@ -535,6 +541,8 @@ def _references(text: str) -> Iterator[str]:
     if (len(text) <= _REF_SHORT and ("ef " in text or "ef." in text or "ef:" in text or "erence" in text)
             and ("/" in text or "-" in text)):  # session 25's kind: turns only
         yield from _REF_CODE.findall(text)
+    if len(text) <= _REF_SHORT and " number " in text:  # session 26's kind: turns only
+        yield from _KIND_NUMBER.findall(text)
     if len(text) <= _REF_SHORT and " v" in text and "-" in text:
         yield from _KEY_VERSION.findall(text)
     if len(text) <= _REF_SHORT and "#" in text and "/" in text:

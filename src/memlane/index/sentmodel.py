@@ -53,7 +53,7 @@ _EMBEDDER: list[Any] = []
 _SHIPPED: list[Any] = []
 SHIPPED = "sentmodel.npz"
 """The weights inside the package (next to this module): trained on every development set
-(867 conversations since session 22, retrained on the same sets in session 23) by ``memlane
+(867 conversations since session 22, retrained on the same sets in sessions 23 and 26) by ``memlane
 bench summaries --train``, the offline backend's default since session 14
 (``summary.sentence_model``)."""
 
