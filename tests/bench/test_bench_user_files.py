@@ -205,3 +205,39 @@ def test_a_record_with_no_session_is_refused_naming_it(tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match=r"record 0 \(sample_id conv-9\): the conversation "
                        "has no session_<N> with turns"):
         load_locomo(path)
+
+
+def _shipped_labels() -> list[Any]:
+    """The first conversations of the labelled set the package ships (development data)."""
+    from importlib import resources
+
+    text = (resources.files("memlane.bench.summaries") / "dev.json").read_text("utf-8")
+    return json.loads(text)[:3]
+
+
+@FUZZ
+@given(change=mutated(_shipped_labels()))
+@example(change=(_shipped_labels() + [_shipped_labels()[0]], 3, ("id",)))  # an id twice
+@example(change=([dict(_shipped_labels()[0], expected={"decisons": ["x"]})], 0, ("expected",)))
+@example(change=([dict(_shipped_labels()[0], expected={"facts": ["PostgreSQL"]})], 0,
+                 ("expected",)))
+def test_a_labels_file_with_one_value_wrong_is_refused_naming_it_or_scored(
+        tmp_path: Path, change: tuple[list[Any], int, tuple[Any, ...]]) -> None:
+    """``bench summaries --labels``: before, a fact written as a string was an
+    AttributeError traceback, a misspelt field (``decisons``) was scored as no label, an
+    id given twice mixed two conversations' misses, and an empty list scored nothing."""
+    from memlane.bench.summaries import run as evalrun
+    from memlane.errors import ValidationError
+
+    records, i, where = change
+    path = tmp_path / "labels.json"
+    path.write_text(json.dumps(records))
+    try:
+        convs = evalrun.load_set(path=path)
+    except ValidationError as exc:
+        message = str(exc)
+        assert message.startswith(f"{path} item "), message
+        assert f"item {i + 1}" in message, (where, message)  # 1-based, as the file is read
+        return
+    assert len({c.id for c in convs}) == len(convs)
+    evalrun.run_backend("offline", None, [("labels", convs)], model=None)

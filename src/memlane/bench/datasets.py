@@ -7,7 +7,7 @@ name: ``.json``, ``.json.gz``, ``.json.xz``). A malformed file raises ``DatasetE
 naming the file, the record and the field, before anything runs: an id given twice, an
 empty id or question, a record with no session and the other benchmark's file included.
 
-Ids follow the rankings-file scheme of DESIGN.md: a LongMemEval turn is
+Ids follow the rankings-file scheme of the README ("Benchmarks"): a LongMemEval turn is
 ``<session id>_<turn index>`` with the index 1-based over all turns of the session (user
 and assistant alike); a LoCoMo question is ``<sample_id>:<qa index>`` (0-based).
 """
@@ -117,6 +117,7 @@ def read_json(path: str | Path) -> Any:
                 if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "")
         raise DatasetError(f"{p}: not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset "
                            f"{exc.start}){hint}") from None
+    del data  # a large file's bytes are not kept while its objects are made
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

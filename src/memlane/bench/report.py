@@ -1,6 +1,6 @@
 """Writing a benchmark run: rankings files, report.json, report.md and PNG plots.
 
-Rankings files follow DESIGN.md ("Benchmarks: the rankings file"): JSON Lines, one object
+Rankings files follow the README ("Benchmarks": the rankings file): JSON Lines, one object
 per question in dataset order, ``{"question_id": ..., "ranked_ids": [...]}`` (LongMemEval,
 ``rankings-session.jsonl`` and ``rankings-turn.jsonl``) or ``{"qa_id": ..., "ranked_ids":
 [...]}`` (LoCoMo, ``rankings-locomo.jsonl``), best first. A baseline's files carry its name
@@ -314,9 +314,9 @@ LME_NOTES = (
     "Haystack sessions are added to memlane in date order; the ids and the gold are unchanged.",
     (
         "Session-level nDCG of a turn ranking is computed over its first k distinct sessions "
-        "(DESIGN.md); the official evaluate_retrieval_turn2session computes it over turns up to the "
+        "(the README, Benchmarks); the official evaluate_retrieval_turn2session computes it over turns up to the "
         "cut-off that yields k sessions, so its nDCG can differ; it also credits an evidence session "
-        "only through its has_answer turns, where DESIGN.md maps every turn to its session."
+        "only through its has_answer turns, where memlane maps every turn to its session."
     ),
 )
 
