@@ -238,3 +238,23 @@ def test_bench_serve_says_why_the_service_did_not_start_and_fails_when_every_req
                     "--json")
     assert result.exit_code == 1, result.output
     assert "every request failed" in result.output and "413" in result.output
+
+
+def test_the_readmes_sample_commands_run_as_written(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """README's "Benchmarks" quotes commands on the shipped small files: each runs as it is
+    written from the repository's folder (seen here through a link) and leaves a report."""
+    import re
+    import shlex
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    commands = [" ".join(c.split()) for c in re.findall(r"`(memlane\s+bench\s[^`]+)`", readme)
+                if "tests/bench/data/" in c]
+    assert len(commands) == 2, commands
+    (tmp_path / "tests").symlink_to(Path(__file__).parents[1])
+    monkeypatch.chdir(tmp_path)
+    for n, command in enumerate(commands):
+        result = CliRunner().invoke(cli, shlex.split(command)[1:])
+        assert result.exit_code == 0, (command, result.output)
+        reports = sorted((tmp_path / "bench-out").glob("*/report.json"))
+        assert len(reports) == n + 1, (command, reports)
