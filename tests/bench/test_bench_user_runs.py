@@ -30,9 +30,10 @@ def _bench(*args: str) -> object:
 
 @pytest.mark.parametrize("dataset, data", [("longmemeval", LME), ("locomo", LOCOMO)])
 def test_an_out_that_holds_an_earlier_runs_files_is_refused_before_the_run(
-        tmp_path: Path, dataset: str, data: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dataset: str, data: Path) -> None:
     """Before: the run wrote over it, and the earlier run's baseline rankings stayed beside
     the new report as if this run had made them."""
+    monkeypatch.chdir(tmp_path)
     out = tmp_path / "out"
     out.mkdir()
     stale = out / f"rankings-{'session' if dataset == 'longmemeval' else 'locomo'}.bm25.jsonl"
@@ -46,6 +47,15 @@ def test_an_out_that_holds_an_earlier_runs_files_is_refused_before_the_run(
     result = _bench(dataset, "--data", str(data), "--out", str(empty), *FAST)
     assert result.exit_code == 0, result.output
     assert (empty / "report.json").is_file()
+    here = tmp_path / "here"
+    here.mkdir()
+    os.chdir(here)  # "--out ." in an empty folder: the folder one is in
+    try:
+        result = _bench(dataset, "--data", str(data), "--out", ".", *FAST)
+    finally:
+        os.chdir(tmp_path)
+    assert result.exit_code == 0, result.output
+    assert (here / "report.json").is_file()
     assert not [p for p in tmp_path.iterdir() if ".partial" in p.name]
 
 

@@ -55,18 +55,19 @@ def _write_out(out_dir: Path, write: Any) -> dict[str, Any]:
     """Call ``write(folder)`` on a hidden folder beside ``out_dir``, then give it
     ``out_dir``'s name: an interrupted or failed write leaves no ``out_dir`` that looks
     finished (its rankings without a report, or a report without its rankings)."""
-    stage = out_dir.parent / f".{out_dir.name}.partial-{os.getpid()}"
+    target = out_dir.absolute()  # "--out ." has a name and a parent too
+    stage = target.parent / f".{target.name}.partial-{os.getpid()}"
     kept = False
     try:
-        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
         summary: dict[str, Any] = write(stage)
-        if out_dir.is_dir() and not any(out_dir.iterdir()):
-            out_dir.rmdir()
-        if out_dir.exists():  # made by someone else during the run
+        if target.is_dir() and not any(target.iterdir()):
+            target.rmdir()
+        if target.exists():  # made by someone else during the run
             kept = True
             raise click.ClickException(f"{out_dir} was made during the run; the run's files "
                                        f"are in {stage}")
-        stage.rename(out_dir)
+        stage.rename(target)
         kept = True
     finally:
         if not kept:
