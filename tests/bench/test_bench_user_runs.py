@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from memlane.serve.cli import cli
 
@@ -268,3 +270,77 @@ def test_the_readmes_sample_commands_run_as_written(tmp_path: Path,
         assert result.exit_code == 0, (command, result.output)
         reports = sorted((tmp_path / "bench-out").glob("*/report.json"))
         assert len(reports) == n + 1, (command, reports)
+
+
+# ------------------------------------------------------- rankings read back, by memlane's tools
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(line=st.integers(0, 2), other=st.integers(0, 2), how=st.sampled_from(
+    ["text", "json", "drop key", "copy line", "id twice", "not a string", "blank"]),
+    junk=st.one_of(st.text(max_size=8), st.integers(), st.none(), st.lists(st.integers(), max_size=2)))
+def test_a_rankings_file_is_read_back_or_refused_naming_its_line(
+        tmp_path: Path, line: int, other: int, how: str, junk: object) -> None:
+    """``read_rankings`` (the tools' reader too): before, a line of another shape was a
+    KeyError or a JSONDecodeError traceback, and a question given twice kept the last."""
+    from memlane.bench.datasets import DatasetError
+    from memlane.bench.report import read_rankings, write_rankings
+
+    ranked = {"conv-9:0": ["D1:1", "D1:2"], "conv-9:1": ["D2:2", "D1:1"], "conv-9:2": ["D2:1"]}
+    path = tmp_path / "rankings-locomo.jsonl"
+    write_rankings(path, ranked, list(ranked), key="qa_id")
+    lines = path.read_text().splitlines()
+    row = json.loads(lines[line])
+    if how == "text":
+        lines[line] = str(junk)
+    elif how == "json":
+        lines[line] = json.dumps(junk)
+    elif how == "drop key":
+        lines[line] = json.dumps({"qa_id": row["qa_id"]})
+    elif how == "copy line":
+        lines[line] = lines[other]
+    elif how == "id twice":
+        lines[line] = json.dumps({"qa_id": row["qa_id"], "ranked_ids": row["ranked_ids"] * 2})
+    elif how == "not a string":
+        lines[line] = json.dumps({"qa_id": row["qa_id"], "ranked_ids": [junk]})
+    else:
+        lines[line] = "   "
+    path.write_text("\n".join(lines) + "\n")
+    try:
+        got = read_rankings(path)
+    except DatasetError as exc:
+        message = str(exc)
+        assert message.startswith(f"{path}: line "), message
+        assert any(message.startswith(f"{path}: line {n + 1}:") for n in (line, other)), message
+        return
+    expected = dict(ranked)  # every question read has its own list (a blank line is none)
+    if how == "not a string" and isinstance(junk, str):
+        expected[row["qa_id"]] = [junk]
+    assert set(got) <= set(expected) and all(got[q] == expected[q] for q in got), got
+
+
+TOOL = Path(__file__).parents[2] / "tools" / "miss_classes.py"
+
+
+def test_a_tool_given_no_finished_run_says_so_in_one_line(tmp_path: Path) -> None:
+    """``tools/miss_classes.py --rankings DIR`` (stage_probe and instance_probe read the
+    same way): before, a missing folder, a LongMemEval run's folder or a run cut short was a
+    FileNotFoundError traceback, or read as it was."""
+    done = tmp_path / "done"
+    assert _bench("locomo", "--data", str(LOCOMO), "--out", str(done), *FAST).exit_code == 0
+    lme = tmp_path / "lme"
+    assert _bench("longmemeval", "--data", str(LME), "--out", str(lme), *FAST).exit_code == 0
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    (cut / "rankings-locomo.jsonl").write_text((done / "rankings-locomo.jsonl").read_text())
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for folder, said in ((tmp_path / "nope", "no such file or folder"),
+                         (lme, "no rankings-locomo.jsonl (it has rankings-session.jsonl"),
+                         (cut, "not a finished bench run (no report.json)"), (done, None)):
+        proc = subprocess.run([sys.executable, str(TOOL), "--data", str(LOCOMO), "--rankings",
+                               str(folder)], capture_output=True, text=True, env=env, timeout=120)
+        if said is None:
+            assert proc.returncode == 0, proc.stderr
+            continue
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert proc.stderr.strip() == f"error: {folder}: {said}" or said in proc.stderr, proc.stderr
