@@ -29,6 +29,7 @@ from memlane.bench.datasets import DatasetError, load_locomo, load_longmemeval
 from memlane.bench.locomo import run_locomo
 from memlane.bench.longmemeval import run_longmemeval
 from memlane.bench.memrun import make_embedder
+from memlane.bench.report import write_rankings
 
 DATA = Path(__file__).parent / "data"
 LME = DATA / "longmemeval-sample.json"
@@ -40,7 +41,8 @@ VALUES = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=True),
     st.sampled_from(["", "   ", "\x00", "q1", "D1:1", "user", "User", "system",
                      "2023-05-20 02:21", "2023/02/30 (Thu) 10:00", "20/05/2023",
-                     "1:56 pm on 31 February, 2023", "8 May 2023", "noise_q1_0"]),
+                     "1:56 pm on 31 February, 2023", "8 May 2023", "noise_q1_0",
+                     "q\ud800", "\udc80"]),  # lone surrogates: a JSON "\ud800" escape
     st.text(max_size=6), st.lists(st.integers(0, 2), max_size=2),
     st.dictionaries(st.sampled_from(["role", "content", "x"]), st.integers(), max_size=2),
 )
@@ -104,7 +106,10 @@ def _refused_or_runs(path: Path, records: list[Any], i: int, where: tuple[Any, .
         assert field in message or "record is not an object" in message, (where, message)
         return
     changed = [x for n, x in enumerate(loaded) if records[n] != original[n]]
-    run(changed or loaded[:1])  # what loaded runs to its end: no stop hours into a run
+    done = run(changed or loaded[:1])  # what loaded runs to its end: no stop hours into a run
+    for system in done.systems.values():  # and its rankings are written (ids as UTF-8)
+        for kind, ranked in (("session", system.session_rankings), ("turn", system.turn_rankings)):
+            write_rankings(path.with_suffix(f".{kind}.jsonl"), ranked, list(ranked))
 
 
 @FUZZ
@@ -113,6 +118,7 @@ def _refused_or_runs(path: Path, records: list[Any], i: int, where: tuple[Any, .
 @example(change=_change(LME, 0, ("question",), " "), now="question")  # stopped the run
 @example(change=_change(LME, 0, ("haystack_session_ids", 2), "noise_q1_0"), now="question")
 @example(change=_change(LME, 0, ("haystack_sessions", 0, 0, "role"), "User"), now="question")
+@example(change=_change(LME, 0, ("haystack_session_ids", 0), "s\ud800"), now="question")
 def test_a_longmemeval_file_with_one_value_wrong_is_refused_naming_it_or_runs(
         tmp_path: Path, change: tuple[list[Any], int, tuple[Any, ...]], now: str) -> None:
     records, i, where = change

@@ -114,6 +114,29 @@ def test_every_option_is_checked_before_the_data_file_is_read(
     assert not (tmp_path / "mine.db").exists()
 
 
+@pytest.mark.parametrize("dataset, data", [("longmemeval", LME), ("locomo", LOCOMO)])
+def test_a_question_memlanes_search_would_refuse_is_refused_before_the_run(
+        tmp_path: Path, dataset: str, data: Path) -> None:
+    """A question over ``retrieval.max_query_chars`` (4000). Before: the run stopped at it,
+    after the questions before it, with "query: 8000 characters is over the limit …"
+    naming neither the file nor the question. Raising the limit with --set runs it."""
+    records = json.loads(data.read_text())
+    if dataset == "longmemeval":
+        records[1]["question"], where = "why " * 2000, "question_id q2"
+    else:
+        records[0]["qa"][1]["question"], where = "why " * 2000, "qa_id conv-9:1"
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(records))
+    out = tmp_path / "out"
+    result = _bench(dataset, "--data", str(path), "--out", str(out), *FAST)
+    assert result.exit_code == 1, result.output
+    assert f"{path}: {where}: question: 8000 characters is over the limit of 4000" in result.output
+    assert not out.exists()
+    result = _bench(dataset, "--data", str(path), "--out", str(out), *FAST,
+                    "--set", "retrieval.max_query_chars=8000")
+    assert result.exit_code == 0, result.output
+
+
 # ------------------------------------------------------------- the rankings file, scored again
 
 def _official_dcg(relevances: list[float], k: int) -> float:

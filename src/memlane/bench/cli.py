@@ -173,6 +173,21 @@ def _bench_config(settings: tuple[str, ...], presets: tuple[str, ...],
         raise click.BadParameter(str(exc), param_hint="--set" if settings else "--config") from exc
 
 
+def _check_questions(data: Path, questions: list[tuple[str, str]], config: object | None) -> None:
+    """Every question as memlane's search takes it (``check_query``: not blank, at most
+    ``retrieval.max_query_chars``, no lone surrogate), before the run: one over the limit
+    stopped a run after the questions before it, naming neither the file nor the question."""
+    from memlane.config import load_config
+    from memlane.ingest.params import check_query
+
+    cfg = config or load_config(root_config_path())
+    for where, text in questions:
+        try:
+            check_query(text, "question", cfg)
+        except MemlaneError as exc:
+            raise click.ClickException(f"{data}: {where}: {exc}") from None
+
+
 def _qa_recorder(answer: str | None, judge: str | None, budget: int) -> QARecorder | None:
     """The answer/judge recorder for the configured services, or None when not asked."""
     if judge and not answer:
@@ -315,6 +330,8 @@ def longmemeval_cmd(
     selected = select_questions(questions, wanted, limit)
     if not selected:
         raise click.ClickException(f"{data}: no questions to run")
+    _check_questions(data, [(f"question_id {q.question_id}", q.question) for q in selected],
+                     config)
 
     def write(folder: Path) -> dict[str, Any]:
         summary = write_lme_report(run, folder, data, rss_after_load_mb=rss_loaded,
@@ -401,6 +418,8 @@ def locomo_cmd(
     selected = conversations[:limit] if limit is not None else conversations
     if not selected:
         raise click.ClickException(f"{data}: no conversations to run")
+    _check_questions(data, [(f"qa_id {qa.qa_id}", qa.question) for c in selected for qa in c.qa],
+                     config)
     try:
         run = run_locomo(selected, embedder=embedder, baselines=baselines, progress=True,
                          presets=presets, config=config, roles=roles, warm=warm)

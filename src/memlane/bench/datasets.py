@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import lzma
 import re
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -102,7 +103,7 @@ def read_json(path: str | Path) -> Any:
                                        + "".join(f", {k}-compressed" for k in reversed(kinds))
                                        + ", not JSON: take the JSON file out of it first")
             data = fh.read()
-    except (OSError, EOFError, lzma.LZMAError) as exc:
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
         if not kinds:
             raise DatasetError(f"{p}: cannot read ({exc})") from exc
         raise DatasetError(f"{p}: the {'+'.join(kinds)}-compressed file is damaged or cut "
@@ -144,7 +145,19 @@ class _Where:
         if not isinstance(value, kind) or isinstance(value, bool) and bool not in _tuple(kind):
             want = " or ".join(t.__name__ for t in _tuple(kind))
             raise self.error(f"field {label!r} must be {want}, got {type(value).__name__}")
+        if isinstance(value, str):
+            self.unicode(value, label)
         return value
+
+    def unicode(self, value: str, label: str) -> None:
+        """Refuse a lone surrogate (a JSON ``\\ud800`` escape): an id holding one was a
+        UnicodeEncodeError traceback when the rankings were written, after the whole run."""
+        from memlane.ingest.validate import check_unicode
+
+        try:
+            check_unicode(value, label)
+        except ValidationError as exc:
+            raise self.error(f"field {label!r} {str(exc).partition(': ')[2]}") from None
 
     def text(self, obj: Any, key: str, name: str = "") -> str:
         """A string field that must hold more than white space (an id, a question)."""
@@ -282,6 +295,7 @@ def _lme_question(w: _Where, rec: Any) -> LMEQuestion:
             raise w.error(f"haystack_session_ids[{si}] and haystack_dates[{si}] must be strings")
         if not sid.strip():
             raise w.error(f"field 'haystack_session_ids[{si}]' is empty")
+        w.unicode(sid, f"haystack_session_ids[{si}]")
         if sid in first and sessions_raw[first[sid]] != turns_raw:
             # upstream repeats a session under its id at another date (LongMemEval_S does):
             # the same turns are the same evidence; other turns under one id are not
@@ -310,6 +324,7 @@ def _lme_question(w: _Where, rec: Any) -> LMEQuestion:
     for ai, aid in enumerate(answer_ids):
         if not isinstance(aid, str):
             raise w.error(f"answer_session_ids[{ai}] must be a string")
+        w.unicode(aid, f"answer_session_ids[{ai}]")
     return LMEQuestion(
         question_id=qid,
         question_type=qtype,
