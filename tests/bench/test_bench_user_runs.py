@@ -97,6 +97,7 @@ BAD_OPTIONS = [
     (["--db", "mine.db"], "--db"),
     (["--embedder", "nope"], "embedder 'nope'"),
     (["--out", str(LME)], "--out"),
+    (["--out", str(LME / "out")], "is not a folder one can write in"),  # failed after the run
 ]
 
 

@@ -48,6 +48,12 @@ def _fresh_out(out: str | None, dataset: str) -> Path:
         what = "is not a directory" if not path.is_dir() else "already holds files"
         raise click.BadParameter(f"{path} {what}; give a new or empty directory",
                                  param_hint="--out")
+    above = path.absolute().parent  # the run's files are written beside --out, then moved
+    while not above.exists():
+        above = above.parent
+    if not above.is_dir() or not os.access(above, os.W_OK | os.X_OK):
+        raise click.BadParameter(f"{path} cannot be made: {above} is not a folder one can "
+                                 "write in", param_hint="--out")  # found after the run before
     return path
 
 
