@@ -368,3 +368,13 @@ def test_a_tool_given_no_finished_run_says_so_in_one_line(tmp_path: Path) -> Non
             continue
         assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
         assert proc.stderr.strip() == f"error: {folder}: {said}" or said in proc.stderr, proc.stderr
+
+
+def test_a_weights_file_that_cannot_be_made_is_refused_before_training(tmp_path: Path) -> None:
+    """``bench summaries --train --out FILE`` inside a file: before, the model was trained
+    and cross-validated (minutes), then "cannot write the weights"."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    result = _bench("summaries", "--train", "--kind", "linear", "--out", str(blocker / "w.json"))
+    assert result.exit_code == 2, result.output
+    assert f"{blocker / 'w.json'} cannot be made: {blocker} is not a folder" in result.output

@@ -48,13 +48,19 @@ def _fresh_out(out: str | None, dataset: str) -> Path:
         what = "is not a directory" if not path.is_dir() else "already holds files"
         raise click.BadParameter(f"{path} {what}; give a new or empty directory",
                                  param_hint="--out")
-    above = path.absolute().parent  # the run's files are written beside --out, then moved
+    _makeable(path, "--out")  # the run's files are written beside it, then moved
+    return path
+
+
+def _makeable(path: Path, hint: str) -> None:
+    """Refuse, before the work, an output path that cannot be made (inside a file, in a
+    folder one cannot write in): found after the run, or the training, before."""
+    above = path.absolute().parent
     while not above.exists():
         above = above.parent
     if not above.is_dir() or not os.access(above, os.W_OK | os.X_OK):
         raise click.BadParameter(f"{path} cannot be made: {above} is not a folder one can "
-                                 "write in", param_hint="--out")  # found after the run before
-    return path
+                                 "write in", param_hint=hint)
 
 
 def _write_out(out_dir: Path, write: Any) -> dict[str, Any]:
@@ -528,6 +534,7 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
     from memlane.bench.summaries import run as evalrun
 
     if train:
+        _makeable(out or Path("sentclass.json"), "--out")
         if kind == "linear":
             _train_classifier(folds, out or Path("sentclass.json"), as_json, show_misses)
         else:
