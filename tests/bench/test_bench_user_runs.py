@@ -73,11 +73,13 @@ def test_a_run_interrupted_while_it_writes_leaves_no_out_that_looks_finished(
         [sys.executable, "-m", "memlane", "bench", "longmemeval", "--data", str(LME),
          "--out", str(out), *FAST], cwd=tmp_path, env=env,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    sent = False
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and proc.poll() is None:
             if [p for p in tmp_path.glob("*out*/rankings-session.jsonl")]:
-                proc.send_signal(signal.SIGINT)
+                proc.send_signal(signal.SIGINT)  # the plots and report take a second more
+                sent = True
                 break
             time.sleep(0.005)
         output = proc.communicate(timeout=120)[0].decode(errors="replace")
@@ -85,7 +87,7 @@ def test_a_run_interrupted_while_it_writes_leaves_no_out_that_looks_finished(
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=10)
-    assert "Traceback" not in output, output
+    assert sent and "Traceback" not in output, output
     assert not out.exists() or (out / "report.json").is_file(), sorted(os.listdir(out))
     assert not [p for p in tmp_path.iterdir() if ".partial" in p.name]
 
