@@ -270,7 +270,7 @@ def bench() -> None:
 )
 @click.option("--types", default=None, help="Comma-separated question types to keep.")
 @click.option(
-    "--out", default=None, help="Output directory (default bench-out/longmemeval-<time>)."
+    "--out", default=None, help="Output directory, new or empty (default bench-out/longmemeval-<time>)."
 )
 @baseline_option
 @click.option(
@@ -383,7 +383,7 @@ def longmemeval_cmd(
 @click.option(
     "--limit", type=click.IntRange(min=1), default=None, help="Only the first N conversations."
 )
-@click.option("--out", default=None, help="Output directory (default bench-out/locomo-<time>).")
+@click.option("--out", default=None, help="Output directory, new or empty (default bench-out/locomo-<time>).")
 @baseline_option
 @click.option(
     "--embedder",
