@@ -4,11 +4,12 @@ written by hand, cut short, compressed, re-encoded or with one value wrong.
 Every class of bad input is a property over a small valid file this repository ships
 (``tests/bench/data``, written for memlane, no benchmark data), mutated by hypothesis: the
 loader either refuses the file with a message that starts with the file and names the
-record and the field, or the run of what it loaded goes to its end. Before, a question id
-given twice was scored as another question's haystack, an empty question stopped a run
-after its earlier questions with "query: must not be empty" (no file, no question), a
-LoCoMo conversation without sessions was a ``ValueError`` traceback, and a gzip file
-named ``.json`` was "cannot read ('utf-8' codec can't decode byte 0x8b …)".
+record and the field, or the run of what it loaded goes to its end and its rankings are
+written. Before, a question id given twice was scored as another question's haystack, an
+empty question stopped a run after its earlier questions with "query: must not be empty"
+(no file, no question), a LoCoMo conversation without sessions was a ``ValueError``
+traceback, a lone surrogate in an id a ``UnicodeEncodeError`` once the run had ended, and
+a gzip file named ``.json`` was "cannot read ('utf-8' codec can't decode byte 0x8b …)".
 """
 
 from __future__ import annotations
@@ -195,8 +196,8 @@ def test_an_empty_utf16_or_latin1_file_names_what_it_is(tmp_path: Path, data: by
 
 
 def test_a_record_with_no_session_is_refused_naming_it(tmp_path: Path) -> None:
-    """Before: LongMemEval ran it (a ``max()`` traceback with ``--now latest``), LoCoMo
-    stopped with ``ValueError: max() arg is an empty sequence``."""
+    """Before: LongMemEval ran it, ranked nothing and left it out of the means unsaid;
+    LoCoMo stopped with ``ValueError: max() arg is an empty sequence``."""
     records = json.loads(LME.read_text())
     records[2].update(haystack_sessions=[], haystack_dates=[], haystack_session_ids=[])
     path = tmp_path / "lme.json"
