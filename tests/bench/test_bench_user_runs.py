@@ -351,7 +351,8 @@ TOOL = Path(__file__).parents[2] / "tools" / "miss_classes.py"
 def test_a_tool_given_no_finished_run_says_so_in_one_line(tmp_path: Path) -> None:
     """``tools/miss_classes.py --rankings DIR`` (stage_probe and instance_probe read the
     same way): before, a missing folder, a LongMemEval run's folder or a run cut short was a
-    FileNotFoundError traceback, or read as it was."""
+    FileNotFoundError traceback, or read as it was; a data file the tools cannot read was a
+    DatasetError traceback."""
     done = tmp_path / "done"
     assert _bench("locomo", "--data", str(LOCOMO), "--out", str(done), *FAST).exit_code == 0
     lme = tmp_path / "lme"
@@ -370,6 +371,14 @@ def test_a_tool_given_no_finished_run_says_so_in_one_line(tmp_path: Path) -> Non
             continue
         assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
         assert proc.stderr.strip() == f"error: {folder}: {said}" or said in proc.stderr, proc.stderr
+    missing = tmp_path / "mine.json"  # every tool that reads a data file: one line too
+    for tool, args in (("summary_dump.py", ["--locomo", str(missing), "--out", "x.json"]),
+                       ("fusion_probe.py", ["--data", str(missing)]),
+                       ("meaning_vectors.py", ["locomo", "--data", str(missing), "--out", "v"])):
+        proc = subprocess.run([sys.executable, str(TOOL.parent / tool), *args], cwd=tmp_path,
+                              capture_output=True, text=True, env=env, timeout=120)
+        assert proc.returncode == 1, (tool, proc.stderr)
+        assert proc.stderr.strip() == f"error: {missing}: no such file", (tool, proc.stderr)
 
 
 def test_a_weights_file_that_cannot_be_made_is_refused_before_training(tmp_path: Path) -> None:
