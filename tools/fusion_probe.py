@@ -206,4 +206,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from memlane.bench.datasets import DatasetError
+
+    try:
+        main()
+    except DatasetError as exc:  # a data file it cannot read: one line, exit 1
+        raise SystemExit(f"error: {exc}") from None

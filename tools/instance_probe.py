@@ -20,13 +20,13 @@ the first 10 but one that names an instance (R_any@10 could rise).
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from collections import Counter
 from pathlib import Path
 
-from memlane.bench.datasets import load_locomo
+from memlane.bench.datasets import DatasetError, load_locomo
 from memlane.bench.locomo import turn_text
+from memlane.bench.report import read_rankings
 from memlane.retrieve.gather import asks_plural
 
 WORD = re.compile(r"[a-z]+")
@@ -122,11 +122,7 @@ def main() -> None:
                     help="count a word only when its most frequent sense is in the closure")
     args = ap.parse_args()
     synsets, index = read_wordnet(args.wordnet)
-    ranked = {}
-    with (Path(args.rankings) / "rankings-locomo.jsonl").open() as f:
-        for line in f:
-            row = json.loads(line)
-            ranked[row["qa_id"]] = row["ranked_ids"][:10]
+    ranked = {q: r[:10] for q, r in read_rankings(Path(args.rankings), "locomo").items()}
     n = Counter[str]()
     for conv in load_locomo(args.data):
         turns = {t.dia_id: t for s in conv.sessions for t in s.turns}
@@ -158,4 +154,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except DatasetError as exc:  # a data or rankings file it cannot read: one line, exit 1
+        raise SystemExit(f"error: {exc}") from None

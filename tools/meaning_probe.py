@@ -212,4 +212,9 @@ def grid_report(out: dict[str, list[tuple[Any, Any, float, float]]]) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from memlane.bench.datasets import DatasetError
+
+    try:
+        main()
+    except DatasetError as exc:  # a data file it cannot read: one line, exit 1
+        raise SystemExit(f"error: {exc}") from None

@@ -38,8 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from stage_probe import stem  # noqa: E402
 
-from memlane.bench.datasets import load_locomo  # noqa: E402
+from memlane.bench.datasets import DatasetError, load_locomo  # noqa: E402
 from memlane.bench.locomo import turn_text  # noqa: E402
+from memlane.bench.report import read_rankings  # noqa: E402
 from memlane.index.expand import context_words  # noqa: E402
 from memlane.retrieve.text import STOPWORDS  # noqa: E402
 
@@ -74,11 +75,7 @@ def main() -> None:
                     "the stage that loses the piece (a, b, c) and whether it is a candidate")
     args = ap.parse_args()
     cats = {int(c) for c in args.cat.split(",")}
-    ranked = {}
-    with (Path(args.rankings) / "rankings-locomo.jsonl").open() as f:
-        for line in f:
-            d = json.loads(line)
-            ranked[d["qa_id"]] = d["ranked_ids"]
+    ranked = read_rankings(Path(args.rankings), "locomo")
     stages: dict[tuple[str, str], dict] = {}
     if args.stages:
         for q, row in json.loads(Path(args.stages).read_text())["main"].items():
@@ -162,4 +159,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except DatasetError as exc:  # a data or rankings file it cannot read: one line, exit 1
+        raise SystemExit(f"error: {exc}") from None

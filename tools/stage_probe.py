@@ -57,10 +57,11 @@ from pathlib import Path
 from typing import Any
 
 import memlane.retrieve.search as S
-from memlane.bench.datasets import load_locomo
+from memlane.bench.datasets import DatasetError, load_locomo
 from memlane.bench.locomo import SCOPE, SEARCH_K, _inputs
 from memlane.bench.memrun import FreshMemory, Timings, make_embedder
 from memlane.bench.metrics import dedupe, recall_all, recall_any
+from memlane.bench.report import read_rankings
 from memlane.config import load_config
 from memlane.retrieve.gather import gathers
 from memlane.retrieve.text import STOPWORDS as STOP
@@ -608,11 +609,7 @@ def main() -> None:
     got = run(args.data, configs, "main", sdopts, rmopts)
     rows = got["rows"]
     if args.rankings:
-        bench = {}
-        with (Path(args.rankings) / "rankings-locomo.jsonl").open() as f:
-            for line in f:
-                d = json.loads(line)
-                bench[d["qa_id"]] = d["ranked_ids"]
+        bench = read_rankings(Path(args.rankings), "locomo")
         diff = [q for q, r in rows["main"].items() if bench.get(q) != r["ranking"]]
         print(f"rankings equal to the bench's: {len(rows['main']) - len(diff)} of "
               f"{len(rows['main'])} (differ: {diff[:5]})")
@@ -630,4 +627,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except DatasetError as exc:  # a data or rankings file it cannot read: one line, exit 1
+        raise SystemExit(f"error: {exc}") from None

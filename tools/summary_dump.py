@@ -96,4 +96,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from memlane.bench.datasets import DatasetError
+
+    try:
+        sys.exit(main())
+    except DatasetError as exc:  # a data file it cannot read: one line, exit 1
+        raise SystemExit(f"error: {exc}") from None

@@ -128,8 +128,11 @@ def test_not_json(tmp_path: Path) -> None:
 
 def test_corrupt_compression(tmp_path: Path) -> None:
     p = tmp_path / "bad.json.gz"
-    p.write_bytes(b"not gzip at all")
-    with pytest.raises(DatasetError, match="cannot read"):
+    p.write_bytes(gzip.compress(b'[{"question_id": "q1"}]' * 50)[:40])  # cut short
+    with pytest.raises(DatasetError, match="the gzip-compressed file is damaged or cut short"):
+        load_longmemeval(p)
+    p.write_bytes(b"not gzip at all")  # told by its bytes, not its name: plain text
+    with pytest.raises(DatasetError, match="not valid JSON"):
         load_longmemeval(p)
 
 

@@ -174,7 +174,7 @@ def test_bench_summaries_bad_options_exit_nonzero(tmp_path):
     assert "--speed needs --data" in _run("--speed", code=2)
     bad = tmp_path / "labels.json"
     bad.write_text("{")
-    assert "not JSON" in _run("--labels", str(bad), code=1)
+    assert "not valid JSON" in _run("--labels", str(bad), code=1)
 
 
 def test_bench_summaries_speed_on_a_longmemeval_file(tmp_path):

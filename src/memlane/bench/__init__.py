@@ -6,7 +6,7 @@
   ndcg_any@k) as pure functions, and their aggregation per question type.
 - ``longmemeval`` / ``locomo``: the runners (a fresh memory per question or conversation)
   and the ``bm25`` / ``dense`` baselines in ``baselines``.
-- ``report``: the rankings files (DESIGN.md "Benchmarks: the rankings file"),
+- ``report``: the rankings files (the README, "Benchmarks"),
   ``report.json``, ``report.md`` and plots.
 - ``cli``: the ``bench`` click group (``memlane bench longmemeval|locomo``).
 """

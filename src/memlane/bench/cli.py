@@ -5,11 +5,16 @@
     memlane bench locomo --data locomo_dev.json [--limit N] [--out DIR] [--baseline ...]
 
 Each run writes its rankings files, report.json, report.md and plots into ``--out``
-(default ``bench-out/<dataset>-<timestamp>``) and prints the headline to stdout.
+(default ``bench-out/<dataset>-<timestamp>``) and prints the headline to stdout. Every
+option is checked before the data file is read, and the data file before anything runs.
+``--out`` must be new or empty; the files are written in a hidden folder beside it that
+takes its name once all are written, so a run cut short leaves no ``--out`` behind.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
 from typing import TYPE_CHECKING, Any
 from pathlib import Path
@@ -32,6 +37,54 @@ def _out_dir(out: str | None, dataset: str) -> Path:
     if out:
         return Path(out)
     return Path("bench-out") / f"{dataset}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def _fresh_out(out: str | None, dataset: str) -> Path:
+    """The ``--out`` directory, refused (before the run) when it holds files already: one
+    run's files are never mixed with another's (an earlier run's baseline rankings beside
+    this run's report)."""
+    path = _out_dir(out, dataset)
+    if path.exists() and (not path.is_dir() or any(path.iterdir())):
+        what = "is not a directory" if not path.is_dir() else "already holds files"
+        raise click.BadParameter(f"{path} {what}; give a new or empty directory",
+                                 param_hint="--out")
+    _makeable(path, "--out")  # the run's files are written beside it, then moved
+    return path
+
+
+def _makeable(path: Path, hint: str) -> None:
+    """Refuse, before the work, an output path that cannot be made (inside a file, in a
+    folder one cannot write in): found after the run, or the training, before."""
+    above = path.absolute().parent
+    while not above.exists():
+        above = above.parent
+    if not above.is_dir() or not os.access(above, os.W_OK | os.X_OK):
+        raise click.BadParameter(f"{path} cannot be made: {above} is not a folder one can "
+                                 "write in", param_hint=hint)
+
+
+def _write_out(out_dir: Path, write: Any) -> dict[str, Any]:
+    """Call ``write(folder)`` on a hidden folder beside ``out_dir``, then give it
+    ``out_dir``'s name: an interrupted or failed write leaves no ``out_dir`` that looks
+    finished (its rankings without a report, or a report without its rankings)."""
+    target = out_dir.absolute()  # "--out ." has a name and a parent too
+    stage = target.parent / f".{target.name}.partial-{os.getpid()}"
+    kept = False
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        summary: dict[str, Any] = write(stage)
+        if target.is_dir() and not any(target.iterdir()):
+            target.rmdir()
+        if target.exists():  # made by someone else during the run
+            kept = True
+            raise click.ClickException(f"{out_dir} was made during the run; the run's files "
+                                       f"are in {stage}")
+        stage.rename(target)
+        kept = True
+    finally:
+        if not kept:
+            shutil.rmtree(stage, ignore_errors=True)
+    return summary
 
 
 def _embedder(name: str | None):  # type: ignore[no-untyped-def]
@@ -83,14 +136,24 @@ set_option = click.option(
 )
 
 
-def _names_postgres(db: str) -> bool:
+def scratch_db(db: str, hint: str = "--db") -> None:
+    """Refuse, before a run, a ``--db`` that is not a PostgreSQL URL (a file path was a
+    SQLite file in the working folder, written to and reported as PostgreSQL) or that does
+    not answer (found minutes into the run before)."""
     from memlane.errors import ConfigError
-    from memlane.store import parse_db_url
+    from memlane.store import open_store, parse_db_url
 
     try:
-        return parse_db_url(db).is_postgres
+        postgres = parse_db_url(db).is_postgres
     except ConfigError:
-        return False
+        postgres = False
+    if not postgres:
+        raise click.BadParameter("a PostgreSQL URL, an empty scratch database (SQLite runs "
+                                 "use a temporary file each)", param_hint=hint)
+    try:
+        open_store(db).close()
+    except MemlaneError as exc:
+        raise click.ClickException(str(exc)) from exc
 
 
 def _bench_config(settings: tuple[str, ...], presets: tuple[str, ...],
@@ -107,9 +170,8 @@ def _bench_config(settings: tuple[str, ...], presets: tuple[str, ...],
     path = root_config_path()
     if not settings and not db and path is None:
         return None
-    if db and not _names_postgres(db):
-        raise click.BadParameter("a PostgreSQL URL (SQLite runs use a temporary file each)",
-                                 param_hint="--db")
+    if db:
+        scratch_db(db)
     overrides: dict[str, Any] = {"db": db} if db else {}
     for entry in settings:
         key, eq, value = entry.partition("=")
@@ -121,6 +183,21 @@ def _bench_config(settings: tuple[str, ...], presets: tuple[str, ...],
         return load_config(path, overrides=overrides)
     except MemlaneError as exc:
         raise click.BadParameter(str(exc), param_hint="--set" if settings else "--config") from exc
+
+
+def _check_questions(data: Path, questions: list[tuple[str, str]], config: object | None) -> None:
+    """Every question as memlane's search takes it (``check_query``: not blank, at most
+    ``retrieval.max_query_chars``, no lone surrogate), before the run: one over the limit
+    stopped a run after the questions before it, naming neither the file nor the question."""
+    from memlane.config import load_config
+    from memlane.ingest.params import check_query
+
+    cfg = config or load_config(root_config_path())
+    for where, text in questions:
+        try:
+            check_query(text, "question", cfg)
+        except MemlaneError as exc:
+            raise click.ClickException(f"{data}: {where}: {exc}") from None
 
 
 def _qa_recorder(answer: str | None, judge: str | None, budget: int) -> QARecorder | None:
@@ -193,7 +270,7 @@ def bench() -> None:
 )
 @click.option("--types", default=None, help="Comma-separated question types to keep.")
 @click.option(
-    "--out", default=None, help="Output directory (default bench-out/longmemeval-<time>)."
+    "--out", default=None, help="Output directory, new or empty (default bench-out/longmemeval-<time>)."
 )
 @baseline_option
 @click.option(
@@ -244,6 +321,11 @@ def longmemeval_cmd(
     from memlane.bench.longmemeval import run_longmemeval, select_questions
     from memlane.bench.report import write_lme_report
 
+    config = _bench_config(settings, presets, db)  # every option before the data file
+    embedder = _embedder(embedder_name)
+    out_dir = _fresh_out(out, "longmemeval")
+    qa = _qa_recorder(answer_service, judge_service, pack_budget)
+    _seed_vectors(vectors, config)
     try:
         questions = load_longmemeval(data)
     except DatasetError as exc:
@@ -260,20 +342,22 @@ def longmemeval_cmd(
     selected = select_questions(questions, wanted, limit)
     if not selected:
         raise click.ClickException(f"{data}: no questions to run")
-    config = _bench_config(settings, presets, db)
-    embedder = _embedder(embedder_name)
-    out_dir = _out_dir(out, "longmemeval")
-    qa = _qa_recorder(answer_service, judge_service, pack_budget)
-    _seed_vectors(vectors, config)
+    _check_questions(data, [(f"question_id {q.question_id}", q.question) for q in selected],
+                     config)
+
+    def write(folder: Path) -> dict[str, Any]:
+        summary = write_lme_report(run, folder, data, rss_after_load_mb=rss_loaded,
+                                   settings=settings, qa=qa.summary() if qa else None)
+        if qa is not None:
+            qa.write(folder)
+        return summary
+
     try:
         run = run_longmemeval(
             selected, embedder=embedder, baselines=baselines, progress=True, now_mode=now_mode,
             qa=qa, presets=presets, config=config, warm=warm,
         )
-        summary = write_lme_report(run, out_dir, data, rss_after_load_mb=rss_loaded, settings=settings,
-                                   qa=qa.summary() if qa else None)
-        if qa is not None:
-            qa.write(out_dir)
+        summary = _write_out(out_dir, write)
     except MemlaneError as exc:
         kept = ""
         if qa is not None and qa.rows:  # hours of answers are not lost with the run
@@ -299,7 +383,7 @@ def longmemeval_cmd(
 @click.option(
     "--limit", type=click.IntRange(min=1), default=None, help="Only the first N conversations."
 )
-@click.option("--out", default=None, help="Output directory (default bench-out/locomo-<time>).")
+@click.option("--out", default=None, help="Output directory, new or empty (default bench-out/locomo-<time>).")
 @baseline_option
 @click.option(
     "--embedder",
@@ -334,6 +418,10 @@ def locomo_cmd(
     from memlane.bench.locomo import run_locomo
     from memlane.bench.report import write_locomo_report
 
+    config = _bench_config(settings, presets, db)  # every option before the data file
+    embedder = _embedder(embedder_name)
+    out_dir = _fresh_out(out, "locomo")
+    _seed_vectors(vectors, config)
     try:
         conversations = load_locomo(data)
     except DatasetError as exc:
@@ -342,15 +430,13 @@ def locomo_cmd(
     selected = conversations[:limit] if limit is not None else conversations
     if not selected:
         raise click.ClickException(f"{data}: no conversations to run")
-    config = _bench_config(settings, presets, db)
-    embedder = _embedder(embedder_name)
-    out_dir = _out_dir(out, "locomo")
-    _seed_vectors(vectors, config)
+    _check_questions(data, [(f"qa_id {qa.qa_id}", qa.question) for c in selected for qa in c.qa],
+                     config)
     try:
         run = run_locomo(selected, embedder=embedder, baselines=baselines, progress=True,
                          presets=presets, config=config, roles=roles, warm=warm)
-        summary = write_locomo_report(run, out_dir, data, rss_after_load_mb=rss_loaded,
-                                      settings=settings)
+        summary = _write_out(out_dir, lambda folder: write_locomo_report(
+            run, folder, data, rss_after_load_mb=rss_loaded, settings=settings))
     except MemlaneError as exc:
         raise click.ClickException(str(exc)) from exc  # memlane's errors name what is wrong
     except OSError as exc:
@@ -448,6 +534,7 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
     from memlane.bench.summaries import run as evalrun
 
     if train:
+        _makeable(out or Path("sentclass.json"), "--out")
         if kind == "linear":
             _train_classifier(folds, out or Path("sentclass.json"), as_json, show_misses)
         else:

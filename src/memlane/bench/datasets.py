@@ -2,20 +2,22 @@
 
 ``load_longmemeval(path)`` reads LongMemEval S, M or oracle (a JSON array of question
 records); ``load_locomo(path)`` reads LoCoMo (a JSON array of conversations with their QA).
-Both accept ``.json``, ``.json.gz`` and ``.json.xz``. A malformed file raises
-``DatasetError`` naming the file, the record and the field.
+Both accept JSON plain or compressed with gzip, xz or bz2 (told by the first bytes, not the
+name: ``.json``, ``.json.gz``, ``.json.xz``). A malformed file raises ``DatasetError``
+naming the file, the record and the field, before anything runs: an id given twice, an
+empty id or question, a record with no session and the other benchmark's file included.
 
-Ids follow the rankings-file scheme of DESIGN.md: a LongMemEval turn is
+Ids follow the rankings-file scheme of the README ("Benchmarks"): a LongMemEval turn is
 ``<session id>_<turn index>`` with the index 1-based over all turns of the session (user
 and assistant alike); a LoCoMo question is ``<sample_id>:<qa index>`` (0-based).
 """
 
 from __future__ import annotations
 
-import gzip
 import json
 import lzma
 import re
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -77,22 +79,48 @@ def parse_locomo_date(text: str) -> datetime:
 
 
 def read_json(path: str | Path) -> Any:
-    """Parse a ``.json``, ``.json.gz`` or ``.json.xz`` file (compression by suffix)."""
+    """Parse a JSON file, plain or compressed with gzip, xz or bz2 (told by its first bytes,
+    as ``memlane import`` tells them, one inside another too; never by the name)."""
+    from memlane.ingest.importer import _NOT_TEXT, _compression, _read_ahead
+
     p = Path(path)
     if not p.is_file():
-        raise DatasetError(f"{p}: no such file")
-    opener: Any
-    if p.suffix == ".gz":
-        opener = gzip.open
-    elif p.suffix == ".xz":
-        opener = lzma.open
-    else:
-        opener = open
+        raise DatasetError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
+    kinds: list[str] = []
     try:
-        with opener(p, "rt", encoding="utf-8") as fh:
-            return json.load(fh)
-    except (OSError, EOFError, lzma.LZMAError, UnicodeDecodeError) as exc:
-        raise DatasetError(f"{p}: cannot read ({exc})") from exc
+        with open(p, "rb") as raw:
+            fh: Any = raw
+            while len(kinds) < 3:
+                head, fh = _read_ahead(fh)
+                packed = _compression(head)
+                if packed is None:
+                    break
+                kinds.append(packed[0])
+                fh = packed[1](fh)
+            for offset, magic, kind, _advice in _NOT_TEXT:
+                if head[offset:offset + len(magic)] == magic:
+                    raise DatasetError(f"{p}: the file is {kind}"
+                                       + "".join(f", {k}-compressed" for k in reversed(kinds))
+                                       + ", not JSON: take the JSON file out of it first")
+            data = fh.read()
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
+        if not kinds:
+            raise DatasetError(f"{p}: cannot read ({exc})") from exc
+        raise DatasetError(f"{p}: the {'+'.join(kinds)}-compressed file is damaged or cut "
+                           f"short ({exc})") from exc
+    if not data.strip():
+        raise DatasetError(f"{p}: the file is empty" + (f" ({'+'.join(kinds)}-compressed)"
+                                                         if kinds else ""))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        hint = ("; the file is UTF-16: convert it (iconv -f UTF-16 -t UTF-8 FILE)"
+                if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "")
+        raise DatasetError(f"{p}: not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset "
+                           f"{exc.start}){hint}") from None
+    del data  # a large file's bytes are not kept while its objects are made
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise DatasetError(f"{p}: not valid JSON ({exc})") from exc
 
@@ -117,17 +145,57 @@ class _Where:
         if not isinstance(value, kind) or isinstance(value, bool) and bool not in _tuple(kind):
             want = " or ".join(t.__name__ for t in _tuple(kind))
             raise self.error(f"field {label!r} must be {want}, got {type(value).__name__}")
+        if isinstance(value, str):
+            self.unicode(value, label)
         return value
+
+    def unicode(self, value: str, label: str) -> None:
+        """Refuse a lone surrogate (a JSON ``\\ud800`` escape): an id holding one was a
+        UnicodeEncodeError traceback when the rankings were written, after the whole run."""
+        from memlane.ingest.validate import check_unicode
+
+        try:
+            check_unicode(value, label)
+        except ValidationError as exc:
+            raise self.error(f"field {label!r} {str(exc).partition(': ')[2]}") from None
+
+    def text(self, obj: Any, key: str, name: str = "") -> str:
+        """A string field that must hold more than white space (an id, a question)."""
+        value = self.get(obj, key, str, name)
+        if not value.strip():
+            raise self.error(f"field {name or key!r} is empty")
+        return str(value)
 
 
 def _tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
 
-def _records(path: Path, data: Any) -> Iterator[tuple[int, Any]]:
+_SHAPES = {"longmemeval": ("question_id", "haystack_sessions"),
+           "locomo": ("sample_id", "conversation")}
+"""The keys that tell one benchmark's record from the other's."""
+
+
+def _records(path: Path, data: Any, dataset: str) -> Iterator[tuple[int, Any]]:
     if not isinstance(data, list):
         raise DatasetError(f"{path}: expected a JSON array of records, got {type(data).__name__}")
+    if not data:
+        raise DatasetError(f"{path}: the array holds no records")
+    first = data[0]
+    for other, keys in _SHAPES.items():
+        if (other != dataset and isinstance(first, dict) and all(k in first for k in keys)
+                and not any(k in first for k in _SHAPES[dataset])):
+            raise DatasetError(f"{path}: record 0: a {other} record ({' and '.join(keys)}), "
+                               f"not {dataset}: run memlane bench {other} on it")
     yield from enumerate(data)
+
+
+def _once(seen: dict[str, str], key: str, where: str, w: _Where, what: str) -> None:
+    """Refuse an id already given (``seen``: id -> where it was first)."""
+    if key in seen:
+        raise w.error(f"{what} {key!r} again (first in {seen[key]}): ids must be unique, "
+                      "or the rankings file cannot tell them apart")
+    seen[key] = where
 
 
 # ------------------------------------------------------------------------ LongMemEval
@@ -199,10 +267,10 @@ class LMEQuestion:
 
 
 def _lme_question(w: _Where, rec: Any) -> LMEQuestion:
-    qid = w.get(rec, "question_id", str)
+    qid = w.text(rec, "question_id")
     w.record += f" (question_id {qid})"
     qtype = w.get(rec, "question_type", str)
-    question = w.get(rec, "question", str)
+    question = w.text(rec, "question")
     qdate_text = w.get(rec, "question_date", str)
     try:
         qdate = parse_lme_date(qdate_text)
@@ -218,10 +286,23 @@ def _lme_question(w: _Where, rec: Any) -> LMEQuestion:
             f"haystack_dates ({len(dates)}), haystack_session_ids ({len(sids)}) and "
             f"haystack_sessions ({len(sessions_raw)}) differ in length"
         )
+    if not sessions_raw:
+        raise w.error("field 'haystack_sessions' is empty: a question needs a session to search")
     sessions = []
+    first: dict[str, int] = {}
     for si, (sid, dtext, turns_raw) in enumerate(zip(sids, dates, sessions_raw)):
         if not isinstance(sid, str) or not isinstance(dtext, str):
             raise w.error(f"haystack_session_ids[{si}] and haystack_dates[{si}] must be strings")
+        if not sid.strip():
+            raise w.error(f"field 'haystack_session_ids[{si}]' is empty")
+        w.unicode(sid, f"haystack_session_ids[{si}]")
+        if sid in first and sessions_raw[first[sid]] != turns_raw:
+            # upstream repeats a session under its id at another date (LongMemEval_S does):
+            # the same turns are the same evidence; other turns under one id are not
+            raise w.error(f"haystack_session_ids[{si}] {sid!r} again (first at "
+                          f"[{first[sid]}]) with other turns: ids must be unique, or the "
+                          "rankings file cannot tell them apart")
+        first.setdefault(sid, si)
         try:
             sdate = parse_lme_date(dtext)
         except ValueError:
@@ -232,6 +313,8 @@ def _lme_question(w: _Where, rec: Any) -> LMEQuestion:
         for ti, t in enumerate(turns_raw):
             name = f"haystack_sessions[{si}][{ti}]"
             role = w.get(t, "role", str, f"{name}.role")
+            if role not in ("user", "assistant"):
+                raise w.error(f"field '{name}.role' must be 'user' or 'assistant', got {role!r}")
             content = w.get(t, "content", str, f"{name}.content")
             has = t.get("has_answer", False)
             if not isinstance(has, bool):
@@ -241,6 +324,7 @@ def _lme_question(w: _Where, rec: Any) -> LMEQuestion:
     for ai, aid in enumerate(answer_ids):
         if not isinstance(aid, str):
             raise w.error(f"answer_session_ids[{ai}] must be a string")
+        w.unicode(aid, f"answer_session_ids[{ai}]")
     return LMEQuestion(
         question_id=qid,
         question_type=qtype,
@@ -257,8 +341,12 @@ def load_longmemeval(path: str | Path) -> list[LMEQuestion]:
     """Read a LongMemEval file (S, M or oracle). Raises DatasetError on malformed input."""
     p = Path(path)
     out = []
-    for i, rec in _records(p, read_json(p)):
-        out.append(_lme_question(_Where(p, f"record {i}"), rec))
+    seen: dict[str, str] = {}
+    for i, rec in _records(p, read_json(p), "longmemeval"):
+        w = _Where(p, f"record {i}")
+        q = _lme_question(w, rec)
+        _once(seen, q.question_id, f"record {i}", w, "question_id")
+        out.append(q)
     return out
 
 
@@ -337,8 +425,9 @@ def normalize_evidence(raw: list[Any], known: set[str]) -> tuple[list[str], list
 
 
 def _locomo_conversation(w: _Where, rec: Any) -> LoCoMoConversation:
-    sample_id = w.get(rec, "sample_id", (str, int))
-    sample_id = str(sample_id)
+    sample_id = str(w.get(rec, "sample_id", (str, int)))
+    if not sample_id.strip():
+        raise w.error("field 'sample_id' is empty")
     w.record += f" (sample_id {sample_id})"
     conv = w.get(rec, "conversation", dict)
     speaker_a = w.get(conv, "speaker_a", str, "conversation.speaker_a")
@@ -346,6 +435,7 @@ def _locomo_conversation(w: _Where, rec: Any) -> LoCoMoConversation:
     numbers = sorted(int(m.group(1)) for k in conv if (m := _SESSION_KEY.match(k)))
     sessions = []
     known: set[str] = set()
+    where: dict[str, str] = {}
     for n in numbers:
         key = f"session_{n}"
         turns_raw = w.get(conv, key, list, f"conversation.{key}")
@@ -361,7 +451,8 @@ def _locomo_conversation(w: _Where, rec: Any) -> LoCoMoConversation:
         for ti, t in enumerate(turns_raw):
             name = f"conversation.{key}[{ti}]"
             speaker = w.get(t, "speaker", str, f"{name}.speaker")
-            dia_id = w.get(t, "dia_id", str, f"{name}.dia_id")
+            dia_id = w.text(t, "dia_id", f"{name}.dia_id")
+            _once(where, dia_id, name, w, f"{name}.dia_id")
             text = w.get(t, "text", str, f"{name}.text")
             cap = t.get("blip_caption")
             turns.append(
@@ -369,12 +460,14 @@ def _locomo_conversation(w: _Where, rec: Any) -> LoCoMoConversation:
             )
             known.add(dia_id)
         sessions.append(LoCoMoSession(n, sdate, dtext, tuple(turns)))
+    if not sessions:
+        raise w.error("the conversation has no session_<N> with turns: nothing to search")
     qa_raw = w.get(rec, "qa", list)
     qas = []
     dropped_all: list[str] = []
     for qi, q in enumerate(qa_raw):
         name = f"qa[{qi}]"
-        question = w.get(q, "question", str, f"{name}.question")
+        question = w.text(q, "question", f"{name}.question")
         category = w.get(q, "category", int, f"{name}.category")
         evidence_raw = w.get(q, "evidence", list, f"{name}.evidence")
         answer = q.get("answer")
@@ -404,6 +497,10 @@ def load_locomo(path: str | Path) -> list[LoCoMoConversation]:
     """Read a LoCoMo file. Raises DatasetError on malformed input."""
     p = Path(path)
     out = []
-    for i, rec in _records(p, read_json(p)):
-        out.append(_locomo_conversation(_Where(p, f"record {i}"), rec))
+    seen: dict[str, str] = {}
+    for i, rec in _records(p, read_json(p), "locomo"):
+        w = _Where(p, f"record {i}")
+        conv = _locomo_conversation(w, rec)
+        _once(seen, conv.sample_id, f"record {i}", w, "sample_id")
+        out.append(conv)
     return out

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import numpy as np
 
+from memlane.errors import MemlaneError
 from memlane.serve.cli_common import Int, ignores_global
 
 if TYPE_CHECKING:
@@ -340,8 +341,21 @@ def ingest_command(items: str, embedders: str, queries: int, dbs: tuple[str, ...
                                  param_hint="--items") from None
     if not sizes or min(sizes) < 10:
         raise click.BadParameter("sizes must be at least 10", param_hint="--items")
+    names = [e.strip() for e in embedders.split(",") if e.strip()]
+    from memlane.bench.cli import scratch_db
+    from memlane.config import load_config
+
+    for name in names:  # every name and database before the first size is measured
+        try:
+            load_config(environ={}, overrides={"embedding": {"backend": name}})
+        except MemlaneError as exc:
+            raise click.BadParameter(f"{name!r}: {exc}", param_hint="--embedder") from None
+    if not names:
+        raise click.BadParameter("name at least one embedder", param_hint="--embedder")
+    for db in dbs:
+        scratch_db(db)
     rows = []
-    for name in [e.strip() for e in embedders.split(",") if e.strip()]:
+    for name in names:
         for n in sizes:
             for db in (None, *dbs):
                 click.echo(f"measuring {n:,} items with {name} on {db or 'sqlite'}…", err=True)

@@ -1,6 +1,6 @@
 """Writing a benchmark run: rankings files, report.json, report.md and PNG plots.
 
-Rankings files follow DESIGN.md ("Benchmarks: the rankings file"): JSON Lines, one object
+Rankings files follow the README ("Benchmarks": the rankings file): JSON Lines, one object
 per question in dataset order, ``{"question_id": ..., "ranked_ids": [...]}`` (LongMemEval,
 ``rankings-session.jsonl`` and ``rankings-turn.jsonl``) or ``{"qa_id": ..., "ranked_ids":
 [...]}`` (LoCoMo, ``rankings-locomo.jsonl``), best first. A baseline's files carry its name
@@ -53,15 +53,57 @@ def write_rankings(
     return n
 
 
-def read_rankings(path: Path) -> dict[str, list[str]]:
-    """Read a rankings file back: ``{question_id or qa_id: ranked_ids}``."""
-    out = {}
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                obj = json.loads(line)
-                qid = obj.get("question_id", obj.get("qa_id"))
-                out[qid] = obj["ranked_ids"]
+def read_rankings(path: Path, kind: str | None = None) -> dict[str, list[str]]:
+    """Read a rankings file back: ``{question_id or qa_id: ranked_ids}``.
+
+    ``path`` is the file, or a finished bench ``--out`` folder whose
+    ``rankings-<kind>.jsonl`` is read (``kind``: session, turn or locomo). A missing file, a
+    folder no run finished (no report.json) and a line that is not ``{"question_id" or
+    "qa_id": id, "ranked_ids": [ids]}``, or names a question or an id twice, raise
+    ``DatasetError`` naming the file and the line."""
+    from memlane.bench.datasets import DatasetError
+
+    path = Path(path)
+    if path.is_dir():
+        if kind is None:
+            raise DatasetError(f"{path}: a folder; name the rankings file in it")
+        if not (path / "report.json").is_file():
+            raise DatasetError(f"{path}: not a finished bench run (no report.json): give the "
+                               "--out folder of a run that ended")
+        folder, path = path, path / rankings_filename(kind, "memlane")
+        if not path.is_file():
+            has = sorted(p.name for p in folder.glob("rankings-*.jsonl"))
+            raise DatasetError(f"{folder}: no {path.name} (it has {', '.join(has) or 'none'})")
+    elif not path.exists():
+        raise DatasetError(f"{path}: no such file or folder")
+    out: dict[str, list[str]] = {}
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for n, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                where = f"{path}: line {n}"
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise DatasetError(f"{where}: not JSON ({exc})") from None
+                if not isinstance(obj, dict):
+                    raise DatasetError(f"{where}: not an object")
+                key = "question_id" if "question_id" in obj else "qa_id"
+                qid, ranked = obj.get(key), obj.get("ranked_ids")
+                if not isinstance(qid, str) or not qid:
+                    raise DatasetError(f"{where}: no question_id or qa_id")
+                if not isinstance(ranked, list) or not all(isinstance(i, str) for i in ranked):
+                    raise DatasetError(f"{where}: ranked_ids must be a list of ids (strings)")
+                if len(set(ranked)) != len(ranked):
+                    raise DatasetError(f"{where}: ranked_ids names an id twice")
+                if qid in out:
+                    raise DatasetError(f"{where}: {key} {qid!r} again")
+                out[qid] = ranked
+    except FileNotFoundError:
+        raise DatasetError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DatasetError(f"{path}: cannot read ({exc})") from None
     return out
 
 
@@ -314,9 +356,9 @@ LME_NOTES = (
     "Haystack sessions are added to memlane in date order; the ids and the gold are unchanged.",
     (
         "Session-level nDCG of a turn ranking is computed over its first k distinct sessions "
-        "(DESIGN.md); the official evaluate_retrieval_turn2session computes it over turns up to the "
+        "(the README, Benchmarks); the official evaluate_retrieval_turn2session computes it over turns up to the "
         "cut-off that yields k sessions, so its nDCG can differ; it also credits an evidence session "
-        "only through its has_answer turns, where DESIGN.md maps every turn to its session."
+        "only through its has_answer turns, where memlane maps every turn to its session."
     ),
 )
 

@@ -175,7 +175,14 @@ def run_serve_bench(*, clients: int = 8, seconds: float = 20.0, db: str | None =
             cwd=tmp)
         url = f"http://127.0.0.1:{port}"
         try:
-            _wait_ready(url, proc, timeout=60.0)
+            try:
+                _wait_ready(url, proc, timeout=60.0)
+            except click.ClickException as exc:  # say why: its own words are in its log
+                log.flush()
+                log.seek(0)
+                said = log.read().decode(errors="replace").strip()[-1500:]
+                raise click.ClickException(f"{exc.message}; it said:\n{said}" if said
+                                           else exc.message) from None
             _warm(url, key, words, scopes)
             pids = _process_tree(proc.pid)
             server0, client0 = _cpu_seconds(pids), time.process_time()
@@ -314,12 +321,23 @@ def serve_command(clients: int, seconds: float, db: str | None, batch: int, mix_
                   workers: int, as_json: bool) -> None:
     """Load a real memlane serve on loopback: mixed add/search/pack, latency per action."""
     mix = parse_mix(mix_text)
+    if db:
+        from memlane.bench.cli import scratch_db
+
+        scratch_db(db)
     click.echo(f"filling and starting memlane serve on {db or 'a temporary SQLite file'}…", err=True)
     r = run_serve_bench(clients=clients, seconds=seconds, db=db, batch=batch, mix=mix,
                         workers=workers)
     if as_json:
         click.echo(json.dumps(r, indent=2))
-        return
+    else:
+        _print_run(r)
+    if r["errors"] and not any(a["count"] for a in r["actions"].values()):
+        raise click.ClickException(f"every request failed ({r['errors']}); the first: "
+                                   f"{r['first_errors'][0]}")
+
+
+def _print_run(r: dict[str, Any]) -> None:
     click.echo(f"{r['backend']}, {r['workers']} serve process(es): {r['clients']} clients "
                f"for {r['elapsed_s']}s, "
                f"{r['requests_per_s']:,.0f} requests/s, {r['messages_added_per_s']:,.0f} "

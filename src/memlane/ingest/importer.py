@@ -27,6 +27,7 @@ import json
 import lzma
 import signal
 import threading
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -638,7 +639,7 @@ class _Text:
             self.empty = number == 0
         except UnicodeDecodeError as e:
             raise ImportFormatError(f"not valid UTF-8 ({e.reason})", line=number + 1) from None
-        except (EOFError, OSError, lzma.LZMAError) as e:
+        except (EOFError, OSError, lzma.LZMAError, zlib.error) as e:
             if self.compression is None:
                 raise
             raise ImportFormatError(f"the {self.compression}-compressed file is damaged or cut "

@@ -92,10 +92,44 @@ def _conversation(where: str, raw: Any) -> Conversation:
         if not sep or not speaker.strip() or not text.strip():
             raise ValidationError(f"{where} ({cid}) turn {n}: expected 'Speaker: text', got {turn!r}")
         parsed.append((speaker.strip(), text.strip()))
+    unknown = sorted(set(expected) - set(FIELDS))
+    if unknown:  # a misspelt field was scored as one with no label, silently
+        import difflib
+
+        near = difflib.get_close_matches(unknown[0], FIELDS, 1)
+        raise ValidationError(f"{where} ({cid}): expected.{unknown[0]} is no field"
+                              + (f" (did you mean {near[0]}?)" if near else "")
+                              + f"; the fields are {', '.join(FIELDS)}")
     for name in FIELDS:
-        if not isinstance(expected.get(name, []), list):
+        items = expected.get(name, [])
+        if not isinstance(items, list):
             raise ValidationError(f"{where} ({cid}): expected.{name} must be a list")
+        for n, item in enumerate(items):
+            _label(f"{where} ({cid}): expected.{name}[{n}]", name, item)
     return Conversation(cid, str(raw.get("kind", "")), tuple(parsed), expected)
+
+
+def _label(where: str, name: str, item: Any) -> None:
+    """One labelled item: a text, or for ``next_steps`` a text or ``{"text", "owner"}``
+    and for ``facts`` ``{"subject", "object"}`` (a string here was an AttributeError)."""
+    keys = {"next_steps": ("text", "owner"), "facts": ("subject", "object")}.get(name)
+    if isinstance(item, str) and name != "facts":
+        if not item.strip():
+            raise ValidationError(f"{where} is empty")
+        return
+    if keys is None or not isinstance(item, dict):
+        shape = f"an object with {' and '.join(keys)}" if keys else "a string"
+        raise ValidationError(f"{where} must be {shape}"
+                              + (" (or a string)" if name == "next_steps" else "")
+                              + f", got {type(item).__name__}")
+    needed = keys[0] if name == "next_steps" else keys[1]
+    for key, value in item.items():
+        if key not in keys:
+            raise ValidationError(f"{where}: {key!r} is no key; use {' and '.join(keys)}")
+        if not (isinstance(value, str) or value is None and key == "owner"):
+            raise ValidationError(f"{where}.{key} must be a string, got {type(value).__name__}")
+    if not str(item.get(needed) or "").strip():
+        raise ValidationError(f"{where}.{needed} is missing or empty")
 
 
 def load_set(name: str = "dev", path: str | Path | None = None) -> list[Conversation]:
@@ -111,22 +145,25 @@ def load_set(name: str = "dev", path: str | Path | None = None) -> list[Conversa
             raise ValidationError(f"unknown set {name!r}; use one of {known}")
         text = (resources.files("memlane.bench.summaries") / f"{name}.json").read_text("utf-8")
         where = f"{name}.json"
-    else:
-        where = str(path)
-        try:
-            text = Path(path).read_text("utf-8")
-        except UnicodeDecodeError as exc:  # a gzip or UTF-16 file: a traceback before
-            raise ValidationError(f"{where}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} "
-                                  f"at offset {exc.start}); labels are a JSON file") from None
-        except OSError as exc:
-            raise ValidationError(f"{where}: cannot read ({exc.strerror or exc})") from None
-    try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValidationError(f"{where}: not JSON: {exc}") from exc
+    else:  # read as the benchmark files are: compressed, a BOM, what is not UTF-8 named
+        from memlane.bench.datasets import read_json
+
+        where = str(path)
+        data = read_json(path)
     if not isinstance(data, list):
         raise ValidationError(f"{where}: expected a JSON list of conversations")
-    return [_conversation(f"{where} item {i}", raw) for i, raw in enumerate(data, 1)]
+    if not data:
+        raise ValidationError(f"{where}: the list holds no conversations")
+    out, first = [], {}
+    for i, raw in enumerate(data, 1):
+        conv = _conversation(f"{where} item {i}", raw)
+        if conv.id in first:  # misses are listed by id: two conversations under one mixed
+            raise ValidationError(f"{where} item {i}: id {conv.id!r} again (first in item "
+                                  f"{first[conv.id]}): ids must be unique")
+        first[conv.id] = i
+        out.append(conv)
+    return out
 
 
 def messages_of(conv: Conversation) -> list[Message]:
