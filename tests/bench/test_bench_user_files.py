@@ -19,6 +19,7 @@ import copy
 import gzip
 import json
 import lzma
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from memlane.bench.datasets import DatasetError, load_locomo, load_longmemeval
+from memlane.bench.datasets import DatasetError, DatasetWarning, load_locomo, load_longmemeval
 from memlane.bench.locomo import run_locomo
 from memlane.bench.longmemeval import run_longmemeval
 from memlane.bench.memrun import make_embedder
@@ -98,7 +99,11 @@ def _refused_or_runs(path: Path, records: list[Any], i: int, where: tuple[Any, .
                      load: Any, run: Any, original: list[Any]) -> None:
     path.write_text(json.dumps(records))
     try:
-        loaded = load(path)
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always", DatasetWarning)
+            loaded = load(path)
+        for warning in said:  # a repeated turn id is read, and said naming record and field
+            assert f"{path}: record {i}" in str(warning.message), (where, warning.message)
     except DatasetError as exc:
         message = str(exc)
         assert message.startswith(f"{path}: record "), message
@@ -248,3 +253,29 @@ def test_a_labels_file_with_one_value_wrong_is_refused_naming_it_or_scored(
         return
     assert len({c.id for c in convs}) == len(convs)
     evalrun.run_backend("offline", None, [("labels", convs)], model=None)
+
+
+def test_a_turn_id_given_twice_is_read_with_a_warning_naming_it(tmp_path: Path) -> None:
+    """A repeated turn id is a glitch an upstream file may carry: the run goes on, as before
+    these checks, and the warning names the record and the field."""
+    records = json.loads(LOCOMO.read_text())
+    conv = records[0]["conversation"]
+    second = conv["session_2"][0]
+    second["dia_id"] = conv["session_1"][0]["dia_id"]
+    second["text"] = "Another turn under the same id."
+    path = tmp_path / "dup.json"
+    path.write_text(json.dumps(records))
+    with pytest.warns(DatasetWarning, match=r"record 0 .*session_2\[0\]\.dia_id .* again"):
+        loaded = load_locomo(path)
+    assert [t.text for s in loaded[0].sessions for t in s.turns].count(second["text"]) == 1
+
+    lme = json.loads(LME.read_text())
+    rec = lme[0]
+    rec["haystack_session_ids"].append(rec["haystack_session_ids"][0])
+    rec["haystack_dates"].append(rec["haystack_dates"][0])
+    rec["haystack_sessions"].append([{"role": "user", "content": "Other turns, same id."}])
+    path = tmp_path / "dup-lme.json"
+    path.write_text(json.dumps(lme))
+    with pytest.warns(DatasetWarning, match=r"haystack_session_ids\[\d+\] .* again .*other turns"):
+        questions = load_longmemeval(path)
+    assert len(questions[0].sessions) == len(rec["haystack_sessions"])

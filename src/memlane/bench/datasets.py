@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import lzma
 import re
+import warnings
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from memlane.errors import ValidationError
 
 __all__ = [
     "DatasetError",
+    "DatasetWarning",
     "DialogTurn",
     "HaystackSession",
     "LMEQuestion",
@@ -190,6 +192,15 @@ def _records(path: Path, data: Any, dataset: str) -> Iterator[tuple[int, Any]]:
     yield from enumerate(data)
 
 
+class DatasetWarning(UserWarning):
+    """A benchmark file read as it is, with something a reader should know (an id repeated)."""
+
+
+def _warn(w: _Where, message: str) -> None:
+    """Say ``message`` about the record ``w`` is reading, on standard error, and go on."""
+    warnings.warn(f"{w.path}: {w.record}: {message}", DatasetWarning, stacklevel=3)
+
+
 def _once(seen: dict[str, str], key: str, where: str, w: _Where, what: str) -> None:
     """Refuse an id already given (``seen``: id -> where it was first)."""
     if key in seen:
@@ -298,10 +309,11 @@ def _lme_question(w: _Where, rec: Any) -> LMEQuestion:
         w.unicode(sid, f"haystack_session_ids[{si}]")
         if sid in first and sessions_raw[first[sid]] != turns_raw:
             # upstream repeats a session under its id at another date (LongMemEval_S does):
-            # the same turns are the same evidence; other turns under one id are not
-            raise w.error(f"haystack_session_ids[{si}] {sid!r} again (first at "
-                          f"[{first[sid]}]) with other turns: ids must be unique, or the "
-                          "rankings file cannot tell them apart")
+            # the same turns are the same evidence. Other turns under one id are a glitch of
+            # the file, not a reason to stop a benchmark of hundreds of questions: said, and
+            # read as before (both kept; a turn id then names two turns)
+            _warn(w, f"haystack_session_ids[{si}] {sid!r} again (first at [{first[sid]}]) "
+                     "with other turns: the rankings file cannot tell their turns apart")
         first.setdefault(sid, si)
         try:
             sdate = parse_lme_date(dtext)
@@ -452,7 +464,10 @@ def _locomo_conversation(w: _Where, rec: Any) -> LoCoMoConversation:
             name = f"conversation.{key}[{ti}]"
             speaker = w.get(t, "speaker", str, f"{name}.speaker")
             dia_id = w.text(t, "dia_id", f"{name}.dia_id")
-            _once(where, dia_id, name, w, f"{name}.dia_id")
+            if dia_id in where:  # a glitch of the file, said and read as before (see above)
+                _warn(w, f"{name}.dia_id {dia_id!r} again (first in {where[dia_id]}): the "
+                         "rankings file cannot tell the two turns apart")
+            where.setdefault(dia_id, name)
             text = w.get(t, "text", str, f"{name}.text")
             cap = t.get("blip_caption")
             turns.append(
