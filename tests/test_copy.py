@@ -186,3 +186,46 @@ def test_copy_refuses_a_non_empty_target_and_a_missing_source(tmp_path, pg_url):
                                           "--to", str(tmp_path / "new.db")])
     assert missing.exit_code == 1 and "does not exist" in missing.output
     assert not (tmp_path / "nope.db").exists()
+
+
+def test_copy_carries_the_api_keys_so_every_client_key_still_works(tmp_path, pg_url):
+    """Session 26: ``memlane copy`` left the API keys behind: after moving a memory to
+    PostgreSQL every client's key got 401 and ``keys list`` said "no API keys (the service is
+    open to loopback clients)". Keys travel with their ids, hashes, scopes, read-only flag,
+    revocation and last use; a target holding a key is not empty."""
+    from memlane.serve.keys import create_key, hash_key
+
+    first, back = tmp_path / "first.db", tmp_path / "back.db"
+    _build_source(first)
+    src = open_store(first)
+    writer = create_key(src, "alice,team-*", name="ops")
+    reader = create_key(src, ["chat-*"], read_only=True)
+    gone = create_key(src, "x")
+    with src.atomic():
+        src.revoke_api_key(gone.id, 1_700_000_000.5)
+        src.touch_api_key(writer.id, 1_700_000_100.25)
+    want = src.api_keys()
+    src.close()
+
+    out = CliRunner().invoke(_cli(), ["copy", "--from", str(first), "--to", pg_url])
+    assert out.exit_code == 0, out.output
+    assert "3 API key(s)" in out.output
+    pg = open_store(pg_url)
+    dst = open_store(back)
+    assert copy_store(pg, dst).api_keys == 3
+    for s in (pg, dst):
+        assert s.api_keys() == want
+        assert s.api_key_by_hash(hash_key(writer.key))["id"] == writer.id
+        assert s.api_key_by_hash(hash_key(reader.key))["read_only"] is True
+        assert s.api_key_by_hash(hash_key(gone.key)) is None  # still revoked
+        with s.atomic():  # a key made on the copy takes a new id
+            assert create_key(s, "y").id == gone.id + 1
+    dst.close()
+    # a database holding only a key is not empty: its key would collide with the copy's
+    keys_only = tmp_path / "keys-only.db"
+    k = open_store(keys_only)
+    create_key(k, "z")
+    k.close()
+    out = CliRunner().invoke(_cli(), ["copy", "--from", pg_url, "--to", str(keys_only)])
+    assert out.exit_code == 1 and "is not empty" in out.output and "1 API key" in out.output
+    pg.close()

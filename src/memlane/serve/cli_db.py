@@ -104,7 +104,7 @@ def copy_cmd(source: str, target: str, as_json: bool) -> None:
 
     Everything comes along with its ids: sessions (status, reasons, queue state),
     messages, items (every field), entities, facts, relations, vectors, the embedding
-    cache and the counters. The target must be
+    cache, the API keys (their hashes) and the counters. The target must be
     empty; the copy is one transaction there and is checked against the source before
     it commits. Stop writers on the source while copying.
     """
@@ -137,8 +137,9 @@ def copy_cmd(source: str, target: str, as_json: bool) -> None:
     echo(
         f"copied {report.sessions} session(s), {report.messages} message(s), {report.items} "
         f"item(s), {report.entities} entities, {report.facts} fact(s), {report.relations} "
-        f"relation(s), {report.vectors} vector(s), {report.embed_cache} cached embedding(s) "
-        f"and {len(report.counters)} counter(s) from {src.url} to {dst.url}"
+        f"relation(s), {report.vectors} vector(s), {report.embed_cache} cached embedding(s), "
+        f"{report.api_keys} API key(s) and {len(report.counters)} counter(s) from {src.url} "
+        f"to {dst.url}"
     )
 
 
