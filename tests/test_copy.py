@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from datetime import UTC, datetime
 
 import numpy as np
@@ -229,3 +230,67 @@ def test_copy_carries_the_api_keys_so_every_client_key_still_works(tmp_path, pg_
     out = CliRunner().invoke(_cli(), ["copy", "--from", pg_url, "--to", str(keys_only)])
     assert out.exit_code == 1 and "is not empty" in out.output and "1 API key" in out.output
     pg.close()
+
+
+def _build_large_source(path, sessions: int = 60, turns: int = 40) -> None:
+    """Enough rows that a copy into PostgreSQL takes seconds (its items most of them)."""
+    from memlane.store.contract import NewMessage
+
+    m = memory(path)
+    t0 = datetime(2024, 1, 1, tzinfo=UTC).timestamp()
+    rows = [NewMessage(f"scope-{s % 6}", "user" if i % 2 == 0 else "assistant",
+                       f"turn {i} of session {s}: planning the trip to city {s * 7 % 13}",
+                       t0 + s * 86_400 + i * 60, None, None, None, None, 0)
+            for s in range(sessions) for i in range(turns)]
+    m.store.add_messages(rows, gap=3_600)
+    m.index(now=datetime(2025, 1, 1, tzinfo=UTC))
+    m.close()
+
+
+def test_ctrl_c_during_a_copy_into_postgres_leaves_it_empty_and_says_so(tmp_path, pg_url):
+    """Session 26: Ctrl-C in the middle of ``memlane copy`` said only "Aborted!": nothing told
+    the user whether the target was half-written. The copy is one transaction on the target:
+    it says the target is as it was, and the same command then copies everything."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psycopg
+
+    src = tmp_path / "src.db"
+    _build_large_source(src)
+    env = {**os.environ, "MEMLANE_EMBEDDING_BACKEND": "hashing"}
+    cmd = [sys.executable, "-m", "memlane.serve.cli", "copy", "--from", str(src), "--to", pg_url]
+    proc = subprocess.Popen([*cmd, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=env)
+    try:
+        with psycopg.connect(pg_url, autocommit=True) as watch:
+            for _ in range(6000):  # until the copy's transaction has written (bounded: 5 min)
+                if watch.execute("SELECT count(*) FROM pg_stat_activity WHERE datname ="
+                                 " current_database() AND backend_xid IS NOT NULL"
+                                 " AND pid <> pg_backend_pid()").fetchone()[0]:
+                    break
+                assert proc.poll() is None, proc.communicate()
+                time.sleep(0.05)
+            else:
+                raise AssertionError("the copy wrote nothing in 5 minutes")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1, err
+    assert b"Traceback" not in err
+    message = err.decode()
+    assert "copy interrupted: nothing was written to postgresql://" in message, message
+    assert json.loads(out)["error"]["code"] == "interrupted"
+    target = open_store(pg_url)
+    try:
+        stats = target.stats()
+        assert stats["messages"] == 0 and not stats["items"] and not stats["counters"]
+    finally:
+        target.close()
+    again = subprocess.run(cmd, env=env, capture_output=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert b"copied 60 session(s), 2400 message(s)" in again.stdout

@@ -15,7 +15,7 @@ import click
 from memlane.serve.output import echo, safe
 from memlane.config import load_config
 from memlane.errors import MemlaneError, StoreError
-from memlane.serve.cli_common import db_origin, ignores_global, located
+from memlane.serve.cli_common import CliError, db_origin, ignores_global, located
 from memlane.serve.render import dumps
 
 if TYPE_CHECKING:
@@ -129,6 +129,10 @@ def copy_cmd(source: str, target: str, as_json: bool) -> None:
             src.close()
     except MemlaneError as e:
         raise click.ClickException(safe(str(e))) from e
+    except KeyboardInterrupt:
+        if show:
+            echo("", err=True)
+        raise _copy_interrupted(target) from None
     if show:
         echo("", err=True)
     if as_json:
@@ -141,6 +145,32 @@ def copy_cmd(source: str, target: str, as_json: bool) -> None:
         f"{report.api_keys} API key(s) and {len(report.counters)} counter(s) from {src.url} "
         f"to {dst.url}"
     )
+
+
+def _copy_interrupted(target: str) -> CliError:
+    """Ctrl-C in ``memlane copy``: the copy is one transaction on the target, rolled back
+    unless the interrupt landed as it committed; say which, from the target itself."""
+    from memlane.store import open_store
+    from memlane.store.copy import is_empty
+    from memlane.store.urls import public_url
+
+    shown = public_url(target)
+    try:
+        store = open_store(target)
+        try:
+            empty = is_empty(store)
+        finally:
+            store.close()
+    except (MemlaneError, KeyboardInterrupt):
+        return CliError(safe(f"copy interrupted: {shown} could not be checked; the copy is one "
+                             "transaction, so it holds all of it or nothing: see memlane stats"),
+                        code="interrupted")
+    if not empty:
+        return CliError(safe(f"copy interrupted as it committed: {shown} holds the whole copy "
+                             "(checked against the source before it committed)"),
+                        code="interrupted")
+    return CliError(safe(f"copy interrupted: nothing was written to {shown} (the copy is one "
+                         "transaction); run the same command again"), code="interrupted")
 
 
 def register(cli: click.Group) -> None:
