@@ -75,7 +75,8 @@ def migrate(ctx: click.Context, show: bool, as_json: bool) -> None:
             store = _open(url, must_exist=False, where=where)  # migrates, or refuses edited migrations
             try:
                 report = cls.peek_migrations(location)
-                report["applied_now"] = [n for n in report["applied"] if n not in before["applied"]]
+                # what this process applied: others migrating at once applied the rest
+                report["applied_now"] = store.migrated_now()
             finally:
                 store.close()
     except MemlaneError as e:

@@ -161,7 +161,7 @@ class Database:
         self._closed = False
         self._full_at = -CROWDED_SECONDS  # when a connection was last refused as over the limit
         try:
-            self.migrate()
+            self.migrated = self.migrate()  # what this process applied (not another's)
         except StoreError as e:
             self.close()
             if not str(e).startswith("connecting to "):
