@@ -30,6 +30,7 @@ import click
 import numpy as np
 
 from memlane.serve.cli_common import Int, ignores_global
+from memlane.store.urls import public_url
 
 if TYPE_CHECKING:
     from memlane.memory import Memory
@@ -344,7 +345,8 @@ def ingest_command(items: str, embedders: str, queries: int, dbs: tuple[str, ...
     for name in [e.strip() for e in embedders.split(",") if e.strip()]:
         for n in sizes:
             for db in (None, *dbs):
-                click.echo(f"measuring {n:,} items with {name} on {db or 'sqlite'}…", err=True)
+                click.echo(f"measuring {n:,} items with {name} on "
+                           f"{public_url(db) if db else 'sqlite'}…", err=True)
                 rows.append(run_ingest(n, name, queries=queries, db=db, bulk=bulk, batch=batch))
     if as_json:
         click.echo(json.dumps(rows, indent=2))

@@ -34,6 +34,7 @@ import numpy as np
 import orjson
 
 from memlane.serve.cli_common import ignores_global
+from memlane.store.urls import public_url
 
 __all__ = ["run_serve_bench", "serve_command"]
 
@@ -314,7 +315,8 @@ def serve_command(clients: int, seconds: float, db: str | None, batch: int, mix_
                   workers: int, as_json: bool) -> None:
     """Load a real memlane serve on loopback: mixed add/search/pack, latency per action."""
     mix = parse_mix(mix_text)
-    click.echo(f"filling and starting memlane serve on {db or 'a temporary SQLite file'}…", err=True)
+    click.echo("filling and starting memlane serve on "
+               f"{public_url(db) if db else 'a temporary SQLite file'}…", err=True)
     r = run_serve_bench(clients=clients, seconds=seconds, db=db, batch=batch, mix=mix,
                         workers=workers)
     if as_json:
