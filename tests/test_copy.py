@@ -294,3 +294,20 @@ def test_ctrl_c_during_a_copy_into_postgres_leaves_it_empty_and_says_so(tmp_path
     again = subprocess.run(cmd, env=env, capture_output=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert b"copied 60 session(s), 2400 message(s)" in again.stdout
+
+
+def test_stats_of_a_copy_read_as_the_sources_line_for_line(tmp_path, pg_url):
+    """Session 26: `memlane stats` listed sessions by status and items by kind in the order
+    PostgreSQL's GROUP BY happened to give ("open=1, closed=1" against SQLite's "closed=1,
+    open=1"), so the two stores' stats of one memory differed line by line after a copy."""
+    src = tmp_path / "src.db"
+    _build_source(src)
+    assert CliRunner().invoke(_cli(), ["copy", "--from", str(src), "--to", pg_url]).exit_code == 0
+    a, p = open_store(src), open_store(pg_url)
+    try:
+        sa, sp = a.stats(), p.stats()
+    finally:
+        a.close()
+        p.close()
+    for key in ("sessions", "items", "vectors", "counters"):
+        assert list(sa[key].items()) == list(sp[key].items()) == sorted(sa[key].items()), key
