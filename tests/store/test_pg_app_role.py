@@ -100,11 +100,13 @@ def test_a_copy_and_an_index_run_as_a_role_that_does_not_own_vectors(
 def test_a_role_that_may_not_read_memlanes_tables_is_told_what_to_grant(pg_url, role):
     name, url = role
     open_store(pg_url).close()  # migrated by the owner; the role was granted nothing
-    out = CliRunner().invoke(cli, ["--db", url, "stats"])
-    assert out.exit_code == 1
-    assert f"role {name} may not read" in out.output, out.output
-    assert f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {name}" in out.output
-    assert url.replace(f":{SECRET}", "") in out.output and SECRET not in out.output
+    for args in (["stats"], ["migrate"], ["migrate", "--show"], ["migrate", "--json"]):
+        out = CliRunner().invoke(cli, ["--db", url, *args])
+        assert out.exit_code == 1
+        assert f"role {name} may not read" in out.output, (args, out.output)
+        assert (f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {name}"
+                in out.output)
+        assert url.replace(f":{SECRET}", "") in out.output and SECRET not in out.output
     with pytest.raises(StoreError, match=f"role {name} may not read"):
         open_store(url)
 

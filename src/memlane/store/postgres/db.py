@@ -433,12 +433,7 @@ class Database:
         except StoreError as e:
             if not isinstance(e.__cause__, psycopg.errors.InsufficientPrivilege):
                 raise
-            role, schema = self.who()
-            raise StoreError(
-                f"{self.url}: the role {role} may not read memlane's tables "
-                f"({_primary(e)}): have the database's owner run GRANT SELECT, INSERT, UPDATE, "
-                f"DELETE ON ALL TABLES IN SCHEMA {schema} TO {role}; and GRANT USAGE, SELECT, "
-                f"UPDATE ON ALL SEQUENCES IN SCHEMA {schema} TO {role};") from e
+            raise StoreError(_may_not_read(self.url, *self.who(), _primary(e))) from e
         self._check(known, before)
         done: list[str] = []
         if all(name in before for name in known):
@@ -483,6 +478,14 @@ class Database:
         return done
 
 
+def _may_not_read(url: str, role: str, schema: str, why: str) -> str:
+    """What a role that may not read memlane's tables is told (opening, ``migrate``)."""
+    return (f"{url}: the role {role} may not read memlane's tables ({why}): have the "
+            f"database's owner run GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN "
+            f"SCHEMA {schema} TO {role}; and GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN "
+            f"SCHEMA {schema} TO {role};")
+
+
 def _primary(e: StoreError) -> str:
     """The driver's own message of a failed statement, without the statement's text and
     caret (``LINE 1: CREATE TABLE …``) or what ``translate`` put in front of it."""
@@ -502,7 +505,12 @@ def peek_migrations(url: str) -> dict[str, list[str]]:
     ):
         row = conn.execute("SELECT to_regclass('schema_migrations')").fetchone()
         if row is not None and row[0] is not None:
-            applied = dict(conn.execute("SELECT name, sha256 FROM schema_migrations").fetchall())
+            try:
+                applied = dict(conn.execute("SELECT name, sha256 FROM schema_migrations").fetchall())
+            except psycopg.errors.InsufficientPrivilege as e:
+                who = conn.execute("SELECT current_user, current_schema()").fetchone() or ("?", "?")
+                raise StoreError(_may_not_read(public_url(url), who[0], who[1] or "public",
+                                               e.diag.message_primary or str(e))) from e
     return {
         "applied": sorted(applied),
         "pending": [n for n in known if n not in applied],
