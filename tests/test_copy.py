@@ -311,3 +311,49 @@ def test_stats_of_a_copy_read_as_the_sources_line_for_line(tmp_path, pg_url):
         p.close()
     for key in ("sessions", "items", "vectors", "counters"):
         assert list(sa[key].items()) == list(sp[key].items()) == sorted(sa[key].items()), key
+
+
+def test_a_live_stream_position_from_the_source_goes_on_or_resets_on_the_copy(tmp_path, pg_url):
+    """Session 26: the change log (the live stream's ids) was not carried: the copy's own
+    writes made a new log numbered from 1, so a client's ``Last-Event-ID`` from the source
+    named another change on the copy. A client that had read the source's last change now
+    goes on from there (the copy's own records come next, and leave its state the copy's);
+    any other position of the source is refused with a reset (take a snapshot), never read
+    as another change."""
+    from memlane.serve import live
+
+    src = tmp_path / "src.db"
+    _build_source(src)
+
+    def position(url):  # a client that had read everything: its id and state
+        s = open_store(url)
+        try:
+            return s.last_change_id(), live.snapshot(s, "still-open")[1]
+        finally:
+            s.close()
+
+    def goes_on_or_resets(url, head, seen):
+        m = _pg_memory(str(url))
+        try:
+            polled = live.poll(m.store, "still-open", head)
+            assert all(c.id > head for c in polled.changes)
+            assert live.apply(seen, polled.changes) == live.snapshot(m.store, "still-open")[1]
+            for stale in (0, 1, head - 1):
+                with pytest.raises(live.ResetRequired):
+                    live.poll(m.store, "still-open", stale)
+            m.add_message("still-open", "user", "after the move", "2024-06-02T11:00:00Z")
+            new = live.poll(m.store, "still-open", polled.cursor).changes
+            assert new and all(c.id > polled.cursor for c in new), new
+        finally:
+            m.close()
+
+    head, seen = position(src)
+    assert head > 10
+    assert CliRunner().invoke(_cli(), ["copy", "--from", str(src), "--to", pg_url]).exit_code == 0
+    goes_on_or_resets(pg_url, head, seen)
+    head, seen = position(pg_url)  # and on to SQLite
+    pg, back = open_store(pg_url), open_store(tmp_path / "back.db")
+    copy_store(pg, back)
+    pg.close()
+    back.close()
+    goes_on_or_resets(tmp_path / "back.db", head, seen)

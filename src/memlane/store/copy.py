@@ -6,7 +6,9 @@ lost: sessions keep their status, reasons, summary version, intelligence queue s
 indexed time; messages and items keep every field (pins too); entities, facts (with
 supersession) and their event history, relations, journaled packs, vectors, the embedding
 cache, the HTTP service's API keys (their hashes, revoked ones too) and the counters come
-along.
+along. The live stream's change log goes on from the source's last id (``restore_change_head``):
+a client that had read the source's last change resumes on the copy (the copy's own
+records, the same state, come next), any other position of the source gets a reset.
 
 Ids are kept, so every link (an item's session and message, its parents and children)
 stays valid, and so do ids an application stored. For the same reason the target must be
@@ -175,6 +177,8 @@ def copy_store(
             target.ensure_vector_index(model, dim)
         # new rows of the copy never take an id erased in the source before the copy
         target.restore_id_marks(source.id_marks())
+        # the live stream's ids go on from the source's: the copy's own rows after them
+        target.restore_change_head(source.last_change_id())
         counters = source.counters()
         for name, value in counters.items():
             target.bump(name, value)
