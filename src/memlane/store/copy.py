@@ -178,7 +178,7 @@ def copy_store(
         # new rows of the copy never take an id erased in the source before the copy
         target.restore_id_marks(source.id_marks())
         # the live stream's ids go on from the source's: the copy's own rows after them
-        target.restore_change_head(source.last_change_id())
+        target.restore_change_head(source.delivered_change_id())  # no write: a replica too
         counters = source.counters()
         for name, value in counters.items():
             target.bump(name, value)

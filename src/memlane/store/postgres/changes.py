@@ -107,6 +107,11 @@ class ChangesMixin:
         out["last_pack"] = row[0] if row else None
         return out
 
+    def delivered_change_id(self) -> int:
+        """The last change id a reader may have been given, read without writing (a
+        read-only database, a replica: ``last_change_id`` sequences rows first)."""
+        return _number(self.db.execute("SELECT head FROM change_sequencer"))
+
     def restore_change_head(self, head: int) -> None:
         """After a copy (``memlane copy``): the log goes on from the source's last id,
         ``head``. The copy's own rows (not sequenced yet) take the ids after it, and the

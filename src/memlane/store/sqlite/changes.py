@@ -72,6 +72,10 @@ class ChangesMixin:
         out["last_pack"] = json.loads(row[0]) if row else None
         return out
 
+    def delivered_change_id(self) -> int:
+        """The last change id a reader may have been given (here every row's is)."""
+        return self.last_change_id()
+
     def restore_change_head(self, head: int) -> None:
         """After a copy (``memlane copy``): the log goes on from the source's last id,
         ``head``. The copy's own rows move to the ids after it, and the floor is ``head``:
