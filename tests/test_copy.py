@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from datetime import UTC, datetime
 
 import numpy as np
@@ -186,3 +187,173 @@ def test_copy_refuses_a_non_empty_target_and_a_missing_source(tmp_path, pg_url):
                                           "--to", str(tmp_path / "new.db")])
     assert missing.exit_code == 1 and "does not exist" in missing.output
     assert not (tmp_path / "nope.db").exists()
+
+
+def test_copy_carries_the_api_keys_so_every_client_key_still_works(tmp_path, pg_url):
+    """Session 26: ``memlane copy`` left the API keys behind: after moving a memory to
+    PostgreSQL every client's key got 401 and ``keys list`` said "no API keys (the service is
+    open to loopback clients)". Keys travel with their ids, hashes, scopes, read-only flag,
+    revocation and last use; a target holding a key is not empty."""
+    from memlane.serve.keys import create_key, hash_key
+
+    first, back = tmp_path / "first.db", tmp_path / "back.db"
+    _build_source(first)
+    src = open_store(first)
+    writer = create_key(src, "alice,team-*", name="ops")
+    reader = create_key(src, ["chat-*"], read_only=True)
+    gone = create_key(src, "x")
+    with src.atomic():
+        src.revoke_api_key(gone.id, 1_700_000_000.5)
+        src.touch_api_key(writer.id, 1_700_000_100.25)
+    want = src.api_keys()
+    src.close()
+
+    out = CliRunner().invoke(_cli(), ["copy", "--from", str(first), "--to", pg_url])
+    assert out.exit_code == 0, out.output
+    assert "3 API key(s)" in out.output
+    pg = open_store(pg_url)
+    dst = open_store(back)
+    assert copy_store(pg, dst).api_keys == 3
+    for s in (pg, dst):
+        assert s.api_keys() == want
+        assert s.api_key_by_hash(hash_key(writer.key))["id"] == writer.id
+        assert s.api_key_by_hash(hash_key(reader.key))["read_only"] is True
+        assert s.api_key_by_hash(hash_key(gone.key)) is None  # still revoked
+        with s.atomic():  # a key made on the copy takes a new id
+            assert create_key(s, "y").id == gone.id + 1
+    dst.close()
+    # a database holding only a key is not empty: its key would collide with the copy's
+    keys_only = tmp_path / "keys-only.db"
+    k = open_store(keys_only)
+    create_key(k, "z")
+    k.close()
+    out = CliRunner().invoke(_cli(), ["copy", "--from", pg_url, "--to", str(keys_only)])
+    assert out.exit_code == 1 and "is not empty" in out.output and "1 API key" in out.output
+    pg.close()
+
+
+def _build_large_source(path, sessions: int = 60, turns: int = 40) -> None:
+    """Enough rows that a copy into PostgreSQL takes seconds (its items most of them)."""
+    from memlane.store.contract import NewMessage
+
+    m = memory(path)
+    t0 = datetime(2024, 1, 1, tzinfo=UTC).timestamp()
+    rows = [NewMessage(f"scope-{s % 6}", "user" if i % 2 == 0 else "assistant",
+                       f"turn {i} of session {s}: planning the trip to city {s * 7 % 13}",
+                       t0 + s * 86_400 + i * 60, None, None, None, None, 0)
+            for s in range(sessions) for i in range(turns)]
+    m.store.add_messages(rows, gap=3_600)
+    m.index(now=datetime(2025, 1, 1, tzinfo=UTC))
+    m.close()
+
+
+def test_ctrl_c_during_a_copy_into_postgres_leaves_it_empty_and_says_so(tmp_path, pg_url):
+    """Session 26: Ctrl-C in the middle of ``memlane copy`` said only "Aborted!": nothing told
+    the user whether the target was half-written. The copy is one transaction on the target:
+    it says the target is as it was, and the same command then copies everything."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psycopg
+
+    src = tmp_path / "src.db"
+    _build_large_source(src)
+    env = {**os.environ, "MEMLANE_EMBEDDING_BACKEND": "hashing"}
+    cmd = [sys.executable, "-m", "memlane.serve.cli", "copy", "--from", str(src), "--to", pg_url]
+    proc = subprocess.Popen([*cmd, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=env)
+    try:
+        with psycopg.connect(pg_url, autocommit=True) as watch:
+            for _ in range(6000):  # until the copy's transaction has written (bounded: 5 min)
+                if watch.execute("SELECT count(*) FROM pg_stat_activity WHERE datname ="
+                                 " current_database() AND backend_xid IS NOT NULL"
+                                 " AND pid <> pg_backend_pid()").fetchone()[0]:
+                    break
+                assert proc.poll() is None, proc.communicate()
+                time.sleep(0.05)
+            else:
+                raise AssertionError("the copy wrote nothing in 5 minutes")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1, err
+    assert b"Traceback" not in err
+    message = err.decode()
+    assert "copy interrupted: nothing was written to postgresql://" in message, message
+    assert json.loads(out)["error"]["code"] == "interrupted"
+    target = open_store(pg_url)
+    try:
+        stats = target.stats()
+        assert stats["messages"] == 0 and not stats["items"] and not stats["counters"]
+    finally:
+        target.close()
+    again = subprocess.run(cmd, env=env, capture_output=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert b"copied 60 session(s), 2400 message(s)" in again.stdout
+
+
+def test_stats_of_a_copy_read_as_the_sources_line_for_line(tmp_path, pg_url):
+    """Session 26: `memlane stats` listed sessions by status and items by kind in the order
+    PostgreSQL's GROUP BY happened to give ("open=1, closed=1" against SQLite's "closed=1,
+    open=1"), so the two stores' stats of one memory differed line by line after a copy."""
+    src = tmp_path / "src.db"
+    _build_source(src)
+    assert CliRunner().invoke(_cli(), ["copy", "--from", str(src), "--to", pg_url]).exit_code == 0
+    a, p = open_store(src), open_store(pg_url)
+    try:
+        sa, sp = a.stats(), p.stats()
+    finally:
+        a.close()
+        p.close()
+    for key in ("sessions", "items", "vectors", "counters"):
+        assert list(sa[key].items()) == list(sp[key].items()) == sorted(sa[key].items()), key
+
+
+def test_a_live_stream_position_from_the_source_goes_on_or_resets_on_the_copy(tmp_path, pg_url):
+    """Session 26: the change log (the live stream's ids) was not carried: the copy's own
+    writes made a new log numbered from 1, so a client's ``Last-Event-ID`` from the source
+    named another change on the copy. A client that had read the source's last change now
+    goes on from there (the copy's own records come next, and leave its state the copy's);
+    any other position of the source is refused with a reset (take a snapshot), never read
+    as another change."""
+    from memlane.serve import live
+
+    src = tmp_path / "src.db"
+    _build_source(src)
+
+    def position(url):  # a client that had read everything: its id and state
+        s = open_store(url)
+        try:
+            return s.last_change_id(), live.snapshot(s, "still-open")[1]
+        finally:
+            s.close()
+
+    def goes_on_or_resets(url, head, seen):
+        m = _pg_memory(str(url))
+        try:
+            polled = live.poll(m.store, "still-open", head)
+            assert all(c.id > head for c in polled.changes)
+            assert live.apply(seen, polled.changes) == live.snapshot(m.store, "still-open")[1]
+            for stale in (0, 1, head - 1):
+                with pytest.raises(live.ResetRequired):
+                    live.poll(m.store, "still-open", stale)
+            m.add_message("still-open", "user", "after the move", "2024-06-02T11:00:00Z")
+            new = live.poll(m.store, "still-open", polled.cursor).changes
+            assert new and all(c.id > polled.cursor for c in new), new
+        finally:
+            m.close()
+
+    head, seen = position(src)
+    assert head > 10
+    assert CliRunner().invoke(_cli(), ["copy", "--from", str(src), "--to", pg_url]).exit_code == 0
+    goes_on_or_resets(pg_url, head, seen)
+    head, seen = position(pg_url)  # and on to SQLite
+    pg, back = open_store(pg_url), open_store(tmp_path / "back.db")
+    copy_store(pg, back)
+    pg.close()
+    back.close()
+    goes_on_or_resets(tmp_path / "back.db", head, seen)

@@ -31,6 +31,7 @@ import numpy as np
 
 from memlane.errors import MemlaneError
 from memlane.serve.cli_common import Int, ignores_global
+from memlane.store.urls import public_url
 
 if TYPE_CHECKING:
     from memlane.memory import Memory
@@ -358,7 +359,8 @@ def ingest_command(items: str, embedders: str, queries: int, dbs: tuple[str, ...
     for name in names:
         for n in sizes:
             for db in (None, *dbs):
-                click.echo(f"measuring {n:,} items with {name} on {db or 'sqlite'}…", err=True)
+                click.echo(f"measuring {n:,} items with {name} on "
+                           f"{public_url(db) if db else 'sqlite'}…", err=True)
                 rows.append(run_ingest(n, name, queries=queries, db=db, bulk=bulk, batch=batch))
     if as_json:
         click.echo(json.dumps(rows, indent=2))

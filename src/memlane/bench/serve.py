@@ -34,6 +34,7 @@ import numpy as np
 import orjson
 
 from memlane.serve.cli_common import ignores_global
+from memlane.store.urls import public_url
 
 __all__ = ["run_serve_bench", "serve_command"]
 
@@ -325,7 +326,8 @@ def serve_command(clients: int, seconds: float, db: str | None, batch: int, mix_
         from memlane.bench.cli import scratch_db
 
         scratch_db(db)
-    click.echo(f"filling and starting memlane serve on {db or 'a temporary SQLite file'}…", err=True)
+    click.echo("filling and starting memlane serve on "
+               f"{public_url(db) if db else 'a temporary SQLite file'}…", err=True)
     r = run_serve_bench(clients=clients, seconds=seconds, db=db, batch=batch, mix=mix,
                         workers=workers)
     if as_json:

@@ -15,7 +15,7 @@ import click
 from memlane.serve.output import echo, safe
 from memlane.config import load_config
 from memlane.errors import MemlaneError, StoreError
-from memlane.serve.cli_common import db_origin, ignores_global, located
+from memlane.serve.cli_common import CliError, db_origin, ignores_global, located
 from memlane.serve.render import dumps
 
 if TYPE_CHECKING:
@@ -75,7 +75,8 @@ def migrate(ctx: click.Context, show: bool, as_json: bool) -> None:
             store = _open(url, must_exist=False, where=where)  # migrates, or refuses edited migrations
             try:
                 report = cls.peek_migrations(location)
-                report["applied_now"] = [n for n in report["applied"] if n not in before["applied"]]
+                # what this process applied: others migrating at once applied the rest
+                report["applied_now"] = store.migrated_now()
             finally:
                 store.close()
     except MemlaneError as e:
@@ -104,7 +105,7 @@ def copy_cmd(source: str, target: str, as_json: bool) -> None:
 
     Everything comes along with its ids: sessions (status, reasons, queue state),
     messages, items (every field), entities, facts, relations, vectors, the embedding
-    cache and the counters. The target must be
+    cache, the API keys (their hashes) and the counters. The target must be
     empty; the copy is one transaction there and is checked against the source before
     it commits. Stop writers on the source while copying.
     """
@@ -129,6 +130,10 @@ def copy_cmd(source: str, target: str, as_json: bool) -> None:
             src.close()
     except MemlaneError as e:
         raise click.ClickException(safe(str(e))) from e
+    except KeyboardInterrupt:
+        if show:
+            echo("", err=True)
+        raise _copy_interrupted(target) from None
     if show:
         echo("", err=True)
     if as_json:
@@ -137,9 +142,36 @@ def copy_cmd(source: str, target: str, as_json: bool) -> None:
     echo(
         f"copied {report.sessions} session(s), {report.messages} message(s), {report.items} "
         f"item(s), {report.entities} entities, {report.facts} fact(s), {report.relations} "
-        f"relation(s), {report.vectors} vector(s), {report.embed_cache} cached embedding(s) "
-        f"and {len(report.counters)} counter(s) from {src.url} to {dst.url}"
+        f"relation(s), {report.vectors} vector(s), {report.embed_cache} cached embedding(s), "
+        f"{report.api_keys} API key(s) and {len(report.counters)} counter(s) from {src.url} "
+        f"to {dst.url}"
     )
+
+
+def _copy_interrupted(target: str) -> CliError:
+    """Ctrl-C in ``memlane copy``: the copy is one transaction on the target, rolled back
+    unless the interrupt landed as it committed; say which, from the target itself."""
+    from memlane.store import open_store
+    from memlane.store.copy import is_empty
+    from memlane.store.urls import public_url
+
+    shown = public_url(target)
+    try:
+        store = open_store(target)
+        try:
+            empty = is_empty(store)
+        finally:
+            store.close()
+    except (MemlaneError, KeyboardInterrupt):
+        return CliError(safe(f"copy interrupted: {shown} could not be checked; the copy is one "
+                             "transaction, so it holds all of it or nothing: see memlane stats"),
+                        code="interrupted")
+    if not empty:
+        return CliError(safe(f"copy interrupted as it committed: {shown} holds the whole copy "
+                             "(checked against the source before it committed)"),
+                        code="interrupted")
+    return CliError(safe(f"copy interrupted: nothing was written to {shown} (the copy is one "
+                         "transaction); run the same command again"), code="interrupted")
 
 
 def register(cli: click.Group) -> None:

@@ -5,7 +5,10 @@ row, ``restore_*`` / ``put_vectors`` / ``cache_vectors`` / ``bump`` to write). N
 lost: sessions keep their status, reasons, summary version, intelligence queue state and
 indexed time; messages and items keep every field (pins too); entities, facts (with
 supersession) and their event history, relations, journaled packs, vectors, the embedding
-cache and the counters come along.
+cache, the HTTP service's API keys (their hashes, revoked ones too) and the counters come
+along. The live stream's change log goes on from the source's last id (``restore_change_head``):
+a client that had read the source's last change resumes on the copy (the copy's own
+records, the same state, come next), any other position of the source gets a reset.
 
 Ids are kept, so every link (an item's session and message, its parents and children)
 stays valid, and so do ids an application stored. For the same reason the target must be
@@ -46,6 +49,7 @@ class CopyReport:
     fact_events: int = 0
     packs: int = 0
     pinned: int = 0
+    api_keys: int = 0
     vectors: int = 0
     embed_cache: int = 0
     counters: dict[str, int] = field(default_factory=dict)
@@ -60,7 +64,7 @@ def summary(store: Store) -> dict[str, Any]:
 def is_empty(store: Store) -> bool:
     s = summary(store)
     return not (s["messages"] or s["sessions"] or s["items"] or s["vectors"] or s["embed_cache"]
-                or s["counters"])
+                or s["counters"] or store.has_api_keys())
 
 
 def _row_counts(store: Store) -> dict[str, int]:
@@ -72,10 +76,11 @@ def _row_counts(store: Store) -> dict[str, int]:
         "fact_events": sum(1 for _ in store.iter_fact_events()),
         "packs": sum(1 for _ in store.iter_packs()),
         "pinned": sum(1 for _ in store.iter_pinned()),
+        "api_keys": sum(1 for _ in store.iter_api_keys()),
     }
 
 
-_ROW_KINDS = ("entities", "facts", "relations", "fact_events", "packs", "pinned")
+_ROW_KINDS = ("entities", "facts", "relations", "fact_events", "packs", "pinned", "api_keys")
 
 
 def _batches(rows: Iterable[T], size: int = BATCH) -> Iterator[list[T]]:
@@ -115,9 +120,11 @@ def copy_store(
     """
     if not is_empty(target):
         s = summary(target)
+        keys = len(target.api_keys())
         raise StoreError(
             f"copy: the target {target.url} is not empty ({s['messages']} messages, "
-            f"{sum(s['items'].values())} items); copy into a new, empty database"
+            f"{sum(s['items'].values())} items, {keys} API key(s)); copy into a new, empty "
+            "database"
         )
 
     def step(kind: str, n: int) -> None:
@@ -126,7 +133,7 @@ def copy_store(
 
     counts = dict.fromkeys(
         ("sessions", "messages", "items", "entities", "facts", "relations", "fact_events",
-         "packs", "pinned", "vectors", "embed_cache"), 0)
+         "packs", "pinned", "api_keys", "vectors", "embed_cache"), 0)
     with target.atomic():
         steps: tuple[tuple[str, Iterable[Any], Callable[[Any], None]], ...] = (
             ("sessions", source.iter_sessions(), target.restore_sessions),
@@ -137,6 +144,7 @@ def copy_store(
             ("fact_events", source.iter_fact_events(), target.restore_fact_events),
             ("packs", source.iter_packs(), target.restore_packs),
             ("pinned", source.iter_pinned(), target.restore_pinned),
+            ("api_keys", source.iter_api_keys(), target.restore_api_keys),
         )
         for kind, rows, write in steps:
             for batch in _batches(rows):
@@ -169,6 +177,8 @@ def copy_store(
             target.ensure_vector_index(model, dim)
         # new rows of the copy never take an id erased in the source before the copy
         target.restore_id_marks(source.id_marks())
+        # the live stream's ids go on from the source's: the copy's own rows after them
+        target.restore_change_head(source.delivered_change_id())  # no write: a replica too
         counters = source.counters()
         for name, value in counters.items():
             target.bump(name, value)

@@ -107,6 +107,21 @@ class ChangesMixin:
         out["last_pack"] = row[0] if row else None
         return out
 
+    def delivered_change_id(self) -> int:
+        """The last change id a reader may have been given, read without writing (a
+        read-only database, a replica: ``last_change_id`` sequences rows first)."""
+        return _number(self.db.execute("SELECT head FROM change_sequencer"))
+
+    def restore_change_head(self, head: int) -> None:
+        """After a copy (``memlane copy``): the log goes on from the source's last id,
+        ``head``. The copy's own rows (not sequenced yet) take the ids after it, and the
+        floor is ``head``: a reader at the source's last change gets them (the same state
+        again), one behind it must re-snapshot, and the log replays from the floor."""
+        with self.db.atomic():
+            self.db.execute("LOCK TABLE change_sequencer IN EXCLUSIVE MODE")
+            self.db.execute("UPDATE change_sequencer SET head = greatest(head, %(h)s),"
+                            " floor = greatest(floor, %(h)s)", {"h": head})
+
     def prune_changes(self, *, before: float, keep: int) -> int:
         """Drop changes written before ``before`` (epoch seconds) and all but the newest
         ``keep``; raise the floor to the last id dropped. Returns how many rows went.

@@ -161,7 +161,7 @@ class Database:
         self._closed = False
         self._full_at = -CROWDED_SECONDS  # when a connection was last refused as over the limit
         try:
-            self.migrate()
+            self.migrated = self.migrate()  # what this process applied (not another's)
         except StoreError as e:
             self.close()
             if not str(e).startswith("connecting to "):
@@ -404,6 +404,15 @@ class Database:
         done = {name for name, _ in self.applied()}
         return [m.name for m in load_migrations(_PACKAGE) if m.name not in done]
 
+    def who(self) -> tuple[str, str]:
+        """The role this store connects as and the schema its tables go in, for an error
+        that tells what to grant (``?`` for what cannot be read)."""
+        try:
+            row = self.execute("SELECT current_user, current_schema()").fetchone()
+        except StoreError:
+            return "?", "?"
+        return str(row[0]), str(row[1] or "public")
+
     def _check(self, known: dict[str, Migration], applied: dict[str, str]) -> None:
         newer = schema_mismatch(self.url, list(known), list(applied), older=False)
         if newer:
@@ -419,7 +428,12 @@ class Database:
         once apply each migration exactly once (the others wait, then see it applied).
         """
         known = {m.name: m for m in load_migrations(_PACKAGE)}
-        before = dict(self.applied())
+        try:
+            before = dict(self.applied())
+        except StoreError as e:
+            if not isinstance(e.__cause__, psycopg.errors.InsufficientPrivilege):
+                raise
+            raise StoreError(_may_not_read(self.url, *self.who(), _primary(e))) from e
         self._check(known, before)
         done: list[str] = []
         if all(name in before for name in known):
@@ -449,13 +463,36 @@ class Database:
             except StoreError as e:
                 if isinstance(e, MigrationError):
                     raise
-                hint = ""
-                if 'extension "vector"' in str(e):
+                hint, text = "", _primary(e)
+                if 'extension "vector"' in text:
                     hint = ("\nmemlane needs pgvector: install it on the server and have a "
                             "superuser run CREATE EXTENSION vector; in this database once")
-                raise MigrationError(f"migration {name!r} of {self.url} failed: {e}{hint}") from e
+                elif isinstance(e.__cause__, psycopg.errors.InsufficientPrivilege):
+                    role, schema = self.who()
+                    hint = (f"\nthe role {role} may not create memlane's tables in schema "
+                            f"{schema}: have the database's owner run GRANT CREATE ON SCHEMA "
+                            f"{schema} TO {role}; once, or run memlane migrate as the owner "
+                            f"and grant {role} reading and writing (README, PostgreSQL)")
+                raise MigrationError(f"migration {name!r} of {self.url} failed: {text}{hint}") from e
             done.append(name)
         return done
+
+
+def _may_not_read(url: str, role: str, schema: str, why: str) -> str:
+    """What a role that may not read memlane's tables is told (opening, ``migrate``)."""
+    return (f"{url}: the role {role} may not read memlane's tables ({why}): have the "
+            f"database's owner run GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN "
+            f"SCHEMA {schema} TO {role}; and GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN "
+            f"SCHEMA {schema} TO {role};")
+
+
+def _primary(e: StoreError) -> str:
+    """The driver's own message of a failed statement, without the statement's text and
+    caret (``LINE 1: CREATE TABLE …``) or what ``translate`` put in front of it."""
+    cause = e.__cause__
+    diag = getattr(cause, "diag", None)
+    primary = getattr(diag, "message_primary", None)
+    return str(primary) if primary else str(e)
 
 
 def peek_migrations(url: str) -> dict[str, list[str]]:
@@ -468,7 +505,12 @@ def peek_migrations(url: str) -> dict[str, list[str]]:
     ):
         row = conn.execute("SELECT to_regclass('schema_migrations')").fetchone()
         if row is not None and row[0] is not None:
-            applied = dict(conn.execute("SELECT name, sha256 FROM schema_migrations").fetchall())
+            try:
+                applied = dict(conn.execute("SELECT name, sha256 FROM schema_migrations").fetchall())
+            except psycopg.errors.InsufficientPrivilege as e:
+                who = conn.execute("SELECT current_user, current_schema()").fetchone() or ("?", "?")
+                raise StoreError(_may_not_read(public_url(url), who[0], who[1] or "public",
+                                               e.diag.message_primary or str(e))) from e
     return {
         "applied": sorted(applied),
         "pending": [n for n in known if n not in applied],

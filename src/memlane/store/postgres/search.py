@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import os
 import re
@@ -13,13 +14,17 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
+import psycopg
 from psycopg import sql
 
+from memlane.errors import StoreError
 from memlane.store.filters import Filters
 from memlane.store.postgres.db import LOCK_INDEX, Database, Vector
 from memlane.store.rows import ITEM_FIELDS
 from memlane.store.sql.base import SqlStore
 from memlane.store.sql.lexical import COMMON_MATCHES, LEXICAL_POSTINGS, rarest_within
+
+log = logging.getLogger("memlane.store")
 
 __all__ = ["HNSW_ABOVE", "PostgresSearch", "TermStats", "ensure_hnsw", "lexical_search", "vector_search"]
 
@@ -420,6 +425,36 @@ def ensure_hnsw(db: Database, model: str, dim: int) -> bool:
         "SELECT 1 FROM vector_indexes WHERE model = %s AND dim = %s", (model, dim)
     ).fetchone():
         return True  # the common case: no savepoint, no lock
+    try:
+        return _build_hnsw(db, model, dim, name)
+    except StoreError as e:
+        if not isinstance(e.__cause__, psycopg.errors.InsufficientPrivilege):
+            raise
+        why = e.__cause__.diag.message_primary or str(e)
+    # a role that does not own ``vectors`` (an application role the owner granted reading
+    # and writing): only the owner may CREATE INDEX. A copy or an index run failed here, at
+    # its end, with everything it had done (session 26); searches scan exactly instead.
+    role, _ = db.who()
+    with _NOT_OWNER_LOCK:
+        said = (db.url, name) in _NOT_OWNER
+        _NOT_OWNER.add((db.url, name))
+    if not said:
+        log.warning(
+            "%s: the HNSW index of %r (%d dimensions) is not built: the role %s may not create "
+            "indexes on table vectors (%s); searches scan exactly until it is (the same hits, "
+            "slower past %d vectors). Have the owner run ALTER TABLE vectors OWNER TO %s; "
+            "(the next indexing run builds it)", db.url, model, dim, role, why, HNSW_ABOVE, role)
+    return False
+
+
+_NOT_OWNER: set[tuple[str, str]] = set()
+"""(database, index) pairs whose graph this process found it may not build, said once."""
+_NOT_OWNER_LOCK = threading.Lock()
+
+
+def _build_hnsw(db: Database, model: str, dim: int, name: str) -> bool:
+    """``ensure_hnsw``'s build: under the index's advisory lock, unless another process
+    built it meanwhile."""
     with db.atomic():
         db.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_INDEX, name))
         if db.execute(

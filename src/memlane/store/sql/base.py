@@ -40,8 +40,11 @@ class Cursor(Protocol):
 class SqlDatabase(Protocol):
     """A backend's connection holder (``sqlite.db.Database``, ``postgres.db.Database``).
 
-    ``portable(sql)`` turns shared SQL (psycopg's placeholders) into this backend's.
+    ``portable(sql)`` turns shared SQL (psycopg's placeholders) into this backend's;
+    ``migrated`` names the migrations its opening applied.
     """
+
+    migrated: list[str]
 
     def execute(self, sql: str, params: Any = ...) -> Cursor: ...
     def executemany(self, sql: str, rows: Any) -> Cursor: ...
@@ -124,6 +127,11 @@ class SqlStore:
 
     def pending_migrations(self) -> list[str]:
         return self.db.pending()
+
+    def migrated_now(self) -> list[str]:
+        """The migrations this store applied when it was opened (another process's are not
+        counted, though it applied them meanwhile)."""
+        return list(self.db.migrated)
 
     def release_if_crowded(self) -> None:
         """Give this thread's connection back if the server has been refusing connections

@@ -155,24 +155,28 @@ class ItemsMixin(SqlStore):
 
     # -- counters and stats -------------------------------------------------------------
     def counters(self) -> dict[str, int]:
-        rows = self._run("SELECT name, sum(value) FROM counters GROUP BY name ORDER BY name")
+        rows = self._run(f"SELECT name, sum(value) FROM counters GROUP BY name"
+                         f" ORDER BY name{self.TEXT_ORDER}")
         return {r[0]: int(r[1]) for r in rows}
 
     def stats(self) -> dict[str, Any]:
         def q(sql: str) -> list[Any]:
             return self._run(sql).fetchall()
 
+        c = self.TEXT_ORDER  # each breakdown in one order on both stores (a copy reads alike)
         return {
             "backend": self.backend,
             "db": self.url,
             "messages": q("SELECT count(*) FROM messages")[0][0],
             "scopes": q("SELECT count(DISTINCT scope) FROM sessions")[0][0],
-            "sessions": dict(q("SELECT status, count(*) FROM sessions GROUP BY status")),
+            "sessions": dict(q(f"SELECT status, count(*) FROM sessions GROUP BY status"
+                               f" ORDER BY status{c}")),
             "sessions_unindexed": q(
                 "SELECT count(*) FROM sessions WHERE indexed_at IS NULL AND status <> 'open'"
             )[0][0],
-            "items": dict(q("SELECT kind, count(*) FROM items GROUP BY kind")),
-            "vectors": dict(q("SELECT model, count(*) FROM vectors GROUP BY model")),
+            "items": dict(q(f"SELECT kind, count(*) FROM items GROUP BY kind ORDER BY kind{c}")),
+            "vectors": dict(q(f"SELECT model, count(*) FROM vectors GROUP BY model"
+                              f" ORDER BY model{c}")),
             "embed_cache": q("SELECT count(*) FROM embed_cache")[0][0],
             "counters": self.counters(),
             "migrations": self.applied_migrations(),

@@ -53,6 +53,10 @@ _ALL_ITEM = (
     "ttl_seconds", "expires_at", "parents", "children", "status", "dedupe_hash", "extra",
     "created_at", "updated_at",
 )
+_ALL_API_KEY = (
+    "id", "name", "key_hash", "prefix", "scopes", "read_only", "created_at", "revoked_at",
+    "last_used",
+)
 _JSON_COLS = frozenset(
     {"participants", "keywords", "entities", "parents", "children", "extra", "entries", "config"}
 )
@@ -135,6 +139,12 @@ class TransferMixin(SqlStore):
         """Every relation as a dict of every column, by id."""
         return self._iter_rows("relations", _ALL_RELATION, batch)
 
+    def iter_api_keys(self, batch: int = 1000) -> Iterator[dict[str, Any]]:
+        """The HTTP service's keys, revoked ones too: their hashes (never a key), ``scopes``
+        as stored (a JSON list)."""
+        for row in self._iter_rows("api_keys", _ALL_API_KEY, batch):
+            yield {**row, "read_only": bool(row["read_only"])}  # SQLite's 0/1
+
     def iter_pinned(self) -> Iterator[int]:
         """Ids of every pinned item (any status), in id order."""
         yield from (r[0] for r in self._run("SELECT id FROM items WHERE pinned ORDER BY id"))
@@ -202,3 +212,8 @@ class TransferMixin(SqlStore):
     def restore_relations(self, rows: Sequence[dict[str, Any]]) -> None:
         """Insert relations exactly as ``iter_relations`` yields them (same ids)."""
         self._restore("relations", _ALL_RELATION, rows)
+
+    def restore_api_keys(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Insert API keys exactly as ``iter_api_keys`` yields them (same ids, hashes,
+        revocation and last use: every client's key works on the copy)."""
+        self._restore("api_keys", _ALL_API_KEY, rows)

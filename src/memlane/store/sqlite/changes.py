@@ -7,6 +7,7 @@ so a change's id is its position in commit order and a reader never meets a gap.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -70,6 +71,31 @@ class ChangesMixin:
         ).fetchone()
         out["last_pack"] = json.loads(row[0]) if row else None
         return out
+
+    def delivered_change_id(self) -> int:
+        """The last change id a reader may have been given (here every row's is)."""
+        return self.last_change_id()
+
+    def restore_change_head(self, head: int) -> None:
+        """After a copy (``memlane copy``): the log goes on from the source's last id,
+        ``head``. The copy's own rows move to the ids after it, and the floor is ``head``:
+        a reader at the source's last change gets them (the same state again), one behind
+        it must re-snapshot, and the log replays from the floor."""
+        with self.db.atomic():
+            floor = self.change_floor()
+            if head <= floor:
+                return
+            shift = head - floor
+            # in two steps: an id moved by ``shift`` may be another row's until that moves
+            self.db.execute("UPDATE changes SET id = -id WHERE id > ?", (floor,))
+            self.db.execute("UPDATE changes SET id = ? - id WHERE id < 0", (shift,))
+            if self.last_change_id() < head:  # nothing above: one row of no scope (no
+                # reader's) holds the position, as ids are max(id) + 1
+                self.db.execute(
+                    "INSERT INTO changes (id, scope, entity, entity_id, op, topic, doc, at)"
+                    " VALUES (?, '', 'log', 0, 'update', 'log.copied', NULL, ?)",
+                    (head, time.time()))
+            self.db.execute("UPDATE change_log_floor SET floor = ?", (head,))
 
     def prune_changes(self, *, before: float, keep: int) -> int:
         """Drop changes written before ``before`` (epoch seconds) and all but the newest

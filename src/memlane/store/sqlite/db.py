@@ -154,7 +154,7 @@ class Database:
         if self.read_only and not Path(self.path).expanduser().is_file():
             raise StoreError(f"db: {self.path} does not exist; a database opened read-only "
                              "(?mode=ro) must be there already")
-        self.migrate()
+        self.migrated = self.migrate()  # what this process applied (not another's)
 
     # -- connections --------------------------------------------------------------------
     def _forked(self) -> None:
