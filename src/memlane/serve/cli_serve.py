@@ -8,6 +8,7 @@ import ipaddress
 import os
 import signal
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import click
@@ -125,7 +126,10 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
             server.should_exit = True
 
     for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, remember)
+        # given back as found when the command ends: main() run in a caller's own process
+        # (a test, the demo) keeps its handlers (session 26)
+        before = signal.signal(sig, remember)
+        ctx.call_on_close(partial(signal.signal, sig, before or signal.SIG_DFL))
     shown = f"[{host}]" if ":" in host else host
     echo(f"memlane serving http://{shown}:{port} (db {mem.store.url}; "
                f"{'API keys required' if keyed else 'open: no API key defined, loopback only'}"
