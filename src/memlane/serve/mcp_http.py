@@ -57,7 +57,7 @@ class _Authenticated:
         request = Request(scope, receive)
         try:
             # the key lookup reads the database: off the event loop, like every handler
-            await run_in_threadpool(principal, request)
+            await run_in_threadpool(_authenticated, request)
         except ApiError as e:
             await e.response()(scope, receive, send)
             return
@@ -80,6 +80,15 @@ class _Authenticated:
                 return
             receive = _replay(body, receive)
         await self.server.session_manager.handle_request(scope, receive, send)
+
+
+def _authenticated(request: Request) -> Principal:
+    """``principal`` in its own thread, which then goes idle: it gives its connection back
+    while the server is full, as the REST routes' threads do (session 26)."""
+    try:
+        return principal(request)
+    finally:
+        request.app.state.memory.store.release_if_crowded()
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
