@@ -83,11 +83,28 @@ def test_a_connection_ended_during_the_key_lookup_runs_the_lookup_again(
         assert "Lisbon" in answer.text
 
 
-def test_mcp_threads_give_their_connections_back_when_the_server_is_full(pg_url: str) -> None:
-    """A burst of MCP calls against a role of ``CONNECTION LIMIT 6`` (as a server's
-    ``max_connections``): every answer is a result, a tool error or a 503 naming the cause,
-    and once the burst is over the next call is answered (the burst's idle threads kept
-    every slot: it was refused, or answered by chance on a thread that held one)."""
+def _recall(c: httpx.Client, scope: str | None = None) -> tuple[bool, str]:
+    """An MCP ``recall`` over ``/mcp``: (answered, what was said)."""
+    status, body = _mcp(c, "recall", {"query": "Lisbon March", **({"scope": scope} if scope else {})})
+    if status != 200:
+        return False, body["error"]["message"]
+    return not body["result"].get("isError"), _said(body)
+
+
+def _facts_page(c: httpx.Client, scope: str | None = None) -> tuple[bool, str]:
+    """The inspector's facts page of ``scope``: (answered, the page)."""
+    r = c.get("/ui/facts", params={"scope": scope or "a"})
+    assert r.status_code in (200, 503), r.status_code
+    return r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize("call", [_recall, _facts_page], ids=["mcp", "inspector"])
+def test_threads_give_their_connections_back_when_the_server_is_full(pg_url: str, call: Any) -> None:
+    """A burst of MCP calls (or inspector pages) against a role of ``CONNECTION LIMIT 6`` (as
+    a server's ``max_connections``): every answer is a result or an error naming the cause;
+    once the burst is over the service holds no more connections than before it and the next
+    call is answered (the burst's idle threads kept every slot: it was refused, or answered
+    by chance on a thread that held one)."""
     with _limited_role(pg_url, LIMIT) as url:
         mem = memory(url)
         mem.add_message("a", "user", "I moved to Lisbon in March", at="2024-05-01T10:00:00Z")
@@ -97,10 +114,10 @@ def test_mcp_threads_give_their_connections_back_when_the_server_is_full(pg_url:
             with serving(create_app(mem, worker=False)) as base:
                 barrier = threading.Barrier(24)
 
-                def client(_: int) -> list[tuple[int, dict[str, Any]]]:
+                def client(_: int) -> list[tuple[bool, str]]:
                     with httpx.Client(base_url=base, timeout=60) as c:
                         barrier.wait(timeout=60)
-                        return [_mcp(c, "recall", {"query": "Lisbon March"}) for _ in range(6)]
+                        return [call(c) for _ in range(6)]
 
                 before = mem.store.db.open_connections()  # this test's, the service's start
                 with ThreadPoolExecutor(24) as pool:
@@ -108,17 +125,11 @@ def test_mcp_threads_give_their_connections_back_when_the_server_is_full(pg_url:
                 # every thread of the burst went idle while the server was full and gave its
                 # connection back (they kept every slot the role has: 6 open)
                 assert mem.store.db.open_connections() <= before
-                for status, body in answers:
-                    assert status in (200, 503), (status, body)
-                    if status == 503:
-                        assert "too many connections" in body["error"]["message"], body
-                    elif body["result"].get("isError"):
-                        assert "too many connections" in _said(body), body
-                assert any(status == 503 or body["result"].get("isError")
-                           for status, body in answers), "the burst never met the limit"
+                refused = [said for answered, said in answers if not answered]
+                assert refused, "the burst never met the limit"
+                assert all("too many connections" in said for said in refused), refused[0]
                 with httpx.Client(base_url=base, timeout=60) as c:
-                    status, body = _mcp(c, "recall", {"query": "Lisbon", "scope": "a"})
-                assert status == 200, body
-                assert not body["result"].get("isError") and "Lisbon" in _said(body), body
+                    answered, said = call(c, "a")
+                assert answered and "Lisbon" in said, said
         finally:
             mem.close()

@@ -262,3 +262,14 @@ def principal(request: Request) -> Principal:
                        headers={"Retry-After": str(retry)})
     request.state.principal = who
     return who
+
+
+def caller(request: Request) -> Principal:
+    """``principal`` in a thread of its own (FastAPI's for a sync dependency: the inspector's
+    pages, ``/metrics``, the live stream; ``/mcp``'s transport), which then goes idle: it
+    gives its connection back while the server is full, as a REST route's thread does
+    after its call (session 26: these threads kept theirs until anyio ended them)."""
+    try:
+        return principal(request)
+    finally:
+        request.app.state.memory.store.release_if_crowded()

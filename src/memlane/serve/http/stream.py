@@ -35,7 +35,7 @@ from memlane.errors import ResetRequired, StoreError
 from memlane.ingest.validate import check_scope
 from memlane.serve import live
 from memlane.serve.again import once_more_if_lost
-from memlane.serve.http.auth import Principal, _resolve, principal
+from memlane.serve.http.auth import Principal, _resolve, caller
 from memlane.serve.http.errors import ApiError, KnownQuery
 
 __all__ = ["mount", "note_transport"]
@@ -58,7 +58,7 @@ def mount(app: FastAPI) -> None:
              response_class=EventSourceResponse, dependencies=[KnownQuery])
     async def state_memory(
         request: Request,
-        who: Annotated[Principal, Depends(principal)],
+        who: Annotated[Principal, Depends(caller)],
         scope: Annotated[str, Query(min_length=1)],
         last_event_id: Annotated[str | None, Header()] = None,
         resume: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,

@@ -29,7 +29,7 @@ from memlane.pack.phrase import fact_sentence
 from memlane.errors import MemlaneError, ValidationError
 from memlane.ingest.validate import check_id_text
 from memlane.serve.again import once_more_if_lost
-from memlane.serve.http.auth import Principal, principal
+from memlane.serve.http.auth import Principal, caller
 from memlane.serve.http.errors import ApiError, to_api_error
 from memlane.serve.http.inspector import signin, views
 
@@ -143,7 +143,7 @@ class _PageRoute(APIRoute):
 
 
 router = APIRouter(prefix=PREFIX, route_class=_PageRoute, include_in_schema=False)
-Caller = Depends(principal)
+Caller = Depends(caller)
 
 
 def _q(request: Request) -> dict[str, str]:
