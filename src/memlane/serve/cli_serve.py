@@ -180,6 +180,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
 
             os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
             shutil.rmtree(own_dir, ignore_errors=True)
+    echo("memlane serve stopped", err=True)  # as one process says it (session 26)
 
 @click.group()
 def keys() -> None:
