@@ -5,7 +5,8 @@ input closed and the Ctrl-C arriving about then), printed a ``KeyboardInterrupt`
 from threading's shutdown. The console script (``[project.scripts]``, ``python -m memlane``)
 now ignores SIGINT once main() has returned; main() itself, which ``make demo`` and tests
 run in their own process, leaves every signal handler as it found it (``serve`` and
-``worker`` left theirs installed).
+``worker`` left theirs installed, and ``serve`` sse-starlette's process-wide "should exit"
+flag set, which ended every event stream served later in the process).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sse_starlette.sse import AppStatus
 
 from memlane.serve import cli as cli_module
 from memlane.testing import memory
@@ -132,6 +134,9 @@ def test_main_in_process_leaves_the_signal_handlers_as_it_found_them(tmp_path: P
         assert _main("--db", db, "serve", "--port", str(port), "--no-worker") == 0
         t.join(timeout=60)
         assert {sig: signal.getsignal(sig) for sig in found} == dict.fromkeys(found, _sentinel)
+        # nor sse-starlette's flag that its stop set: every event stream served later in this
+        # process (another test's live stream, /mcp's answers) ended at once
+        assert AppStatus.should_exit is False
     finally:
         for sig, handler in found.items():
             signal.signal(sig, handler)

@@ -130,6 +130,11 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
         # (a test, the demo) keeps its handlers (session 26)
         before = signal.signal(sig, remember)
         ctx.call_on_close(partial(signal.signal, sig, before or signal.SIG_DFL))
+    # and sse-starlette's flag, which uvicorn's stop sets for the whole process: left set,
+    # every event stream served later in it (a live stream, /mcp's answers) ended at once
+    from sse_starlette.sse import AppStatus
+
+    ctx.call_on_close(partial(setattr, AppStatus, "should_exit", AppStatus.should_exit))
     shown = f"[{host}]" if ":" in host else host
     echo(f"memlane serving http://{shown}:{port} (db {mem.store.url}; "
                f"{'API keys required' if keyed else 'open: no API key defined, loopback only'}"
