@@ -98,16 +98,24 @@ class _Calls:
     fault, three runs out of three, with three threads adding while one closed)."""
 
     WAIT_SECONDS = 30.0
+    SCHEMA_SECONDS = 5.0
+    """How often, at most, a call first asks whether the database is still at this
+    memlane's schema (``Store.check_schema``, one read of ``schema_migrations``): a process
+    whose own index worker does not run (``serve.index_worker = false``, the other
+    processes of ``--workers N``, an application's ``Memory``) went on writing with a
+    schema another process had migrated past (session 26)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, check_schema: Callable[[], None] | None = None) -> None:
         self.url = url
         self.closed = False
         self._running = 0
         self._cond = threading.Condition(threading.Lock())
         self._mine = threading.local()
         self.refused: MigrationError | None = None
-        """Set when the index worker found the database at another memlane's schema: every
-        new call raises it (``refuse``)."""
+        """Set when the database was found at another memlane's schema (by the index
+        worker or a call's check): every new call raises it (``refuse``)."""
+        self._check_schema = check_schema
+        self._schema_at = time.monotonic()  # opening the database checked it
 
     def refuse(self, why: MigrationError) -> None:
         """Refuse every new call with ``why``: the database is at a schema this memlane does
@@ -126,8 +134,33 @@ class _Calls:
                 raise self.error()
             if self.refused is not None and not depth:
                 raise MigrationError(str(self.refused))
+            due = (not depth and self._check_schema is not None
+                   and time.monotonic() - self._schema_at >= self.SCHEMA_SECONDS)
+            if due:
+                self._schema_at = time.monotonic()  # one thread asks; the others go on
             self._running += 1
         self._mine.depth = depth + 1
+        if due:
+            try:
+                self.schema_still_ours()
+            except BaseException:
+                self.end()
+                raise
+
+    def schema_still_ours(self) -> None:
+        """Raise the ``MigrationError`` of a database no longer at this memlane's schema,
+        and refuse every call after it, as the index worker's stop does. A check the
+        database failed otherwise (an outage, a lost connection) is asked again by the next
+        call; this one goes on and meets the database itself."""
+        assert self._check_schema is not None
+        try:
+            self._check_schema()
+        except MigrationError as e:
+            self.refuse(e)
+            raise MigrationError(str(e)) from None
+        except StoreError:
+            with self._cond:
+                self._schema_at = -self.SCHEMA_SECONDS
 
     def end(self) -> None:
         self._mine.depth -= 1
@@ -177,7 +210,7 @@ class Memory:
         self._local = threading.local()  # per-thread call state: timings, notice, no_touch
         self._worker: IndexWorker | None = None
         self._closed = False
-        self._calls = _Calls(self.store.url)
+        self._calls = _Calls(self.store.url, self.store.check_schema)
 
     # -- lifecycle ----------------------------------------------------------------------
     def close(self) -> None:

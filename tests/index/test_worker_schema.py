@@ -13,6 +13,8 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from memlane.store.migrations import load_migrations
 from memlane.testing import memory
 
@@ -151,3 +153,66 @@ def test_a_service_whose_worker_stopped_on_a_newer_database_takes_no_more_writes
     _sql(db_url, "DELETE FROM schema_migrations WHERE name = %s", (FUTURE,))
     with memory(db_url) as mem:
         assert [m.text for m in mem.store.recent_messages("s", 10)] == ["before"]
+
+
+def _count(url: str, text: str) -> int:
+    """Messages holding ``text``, read as another process would."""
+    if url.startswith("postgresql"):
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            return int(conn.execute("SELECT count(*) FROM messages WHERE text = %s",
+                                    (text,)).fetchone()[0])
+    import sqlite3
+
+    conn = sqlite3.connect(url)
+    try:
+        return int(conn.execute("SELECT count(*) FROM messages WHERE text = ?", (text,)).fetchone()[0])
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("change", ["newer", "older"])
+def test_a_service_without_its_own_worker_learns_the_schema_changed_and_takes_no_more_writes(
+        db_url: str, change: str) -> None:
+    """A service started with its index worker off (``serve.index_worker = false``, the
+    other processes of ``--workers N``) did not learn that another process had migrated its
+    database (or that an older copy was put in its place): only ``/readyz`` said 503, and
+    every write went on with the wrong schema. Now each call asks at most every
+    ``_Calls.SCHEMA_SECONDS`` and, on a mismatch, the service refuses as the worker-on one
+    does: a 503 naming both versions, nothing stored, every call after it refused."""
+    import httpx
+
+    from memlane.serve.http import create_app
+    from memlane.testing.http import serving
+
+    with memory(db_url) as mem, serving(create_app(mem, worker=False)) as url:
+        ok = httpx.post(f"{url}/v1/messages", json={"scope": "s", "text": "before"}, timeout=30)
+        assert ok.status_code == 200, ok.text
+        newest = _newest(db_url)
+        if change == "newer":
+            _migrated_by_a_newer_memlane(db_url)
+            words = (FUTURE, newest, "newer")
+        else:
+            _sql(db_url, "DELETE FROM schema_migrations WHERE name = %s", (newest,))
+            words = (newest, "older")
+        deadline = time.monotonic() + 60  # _Calls.SCHEMA_SECONDS is 5
+        while True:  # reads until the service learns it (a read is harmless either way)
+            seen = httpx.post(f"{url}/v1/search", json={"query": "before"}, timeout=30)
+            if seen.status_code != 200:
+                break
+            assert time.monotonic() < deadline, "the service never learnt the schema changed"
+            time.sleep(0.2)
+        assert seen.status_code == 503, seen.text
+        for call in (lambda: httpx.post(f"{url}/v1/messages",
+                                        json={"scope": "s", "text": "after"}, timeout=30),
+                     lambda: httpx.post(f"{url}/v1/search", json={"query": "before"},
+                                        timeout=30)):
+            refused = call()
+            assert refused.status_code == 503, refused.text
+            message = refused.json()["error"]["message"]
+            assert all(w in message for w in words), message
+            assert "Nothing was written" in message
+        assert httpx.get(f"{url}/readyz", timeout=30).status_code == 503
+        assert httpx.get(f"{url}/healthz", timeout=30).status_code == 200
+    assert _count(db_url, "after") == 0 and _count(db_url, "before") == 1

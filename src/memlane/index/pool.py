@@ -22,8 +22,9 @@ import pickle
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from pathlib import Path
@@ -62,12 +63,34 @@ def jobs_for(configured: int) -> int:
 
 _backend: Any = None  # a child's backend, set once by ``_start``
 
+_HELD = {signal.SIGINT, signal.SIGTERM}
+"""The signals a summarizing child ignores: its parent stops the run and ends the pool."""
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """``_HELD`` blocked in this thread meanwhile: a child process it spawns starts with
+    them blocked (a signal mask outlives ``exec``), until its ``_start`` ignores them, as
+    multiprocessing's resource tracker is started."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
 
 def _start(backend: Any) -> None:
     global _backend
     # Ctrl-C reaches the terminal's whole process group: the parent stops the run and ends
-    # the pool; a child interrupted in its queue's read printed a traceback each and died
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the pool; a child interrupted in its queue's read printed a traceback each and died.
+    # So does a service manager's SIGTERM (systemd's control group, kill -- -PGID): the
+    # children died at once, and the stopping parent said "a summarizing process died" and
+    # went on summarizing in its own process (session 26). Blocked from the spawn
+    # (``_signals_held``) until ignored here: one that came while the child imported was
+    # its end too
+    for sig in _HELD:
+        signal.signal(sig, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     _backend = backend
 
 
@@ -93,7 +116,8 @@ class SummaryPool:
         """The answer to come: ``((summary, extraction), seconds)``; a dead child's
         futures raise ``concurrent.futures.process.BrokenProcessPool``."""
         try:
-            return self._pool.submit(_summarize, scope, list(messages))
+            with _signals_held():  # the pool spawns its children as work is sent
+                return self._pool.submit(_summarize, scope, list(messages))
         except BrokenProcessPool as e:  # a child died since the last answer was taken
             self.died(e)
             dead: Future[Any] = Future()

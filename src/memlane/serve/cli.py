@@ -22,7 +22,7 @@ from memlane.serve.output import echo, safe
 from memlane.serve.render import (dumps, fact_sentence, hit_dict, item_dict, message_dict, nothing_note,
                                   place, scope_is_empty, session_dict)
 
-__all__ = ["COMMANDS", "cli", "main"]
+__all__ = ["COMMANDS", "cli", "console_main", "main"]
 
 
 def _short(text: str, width: int = 100) -> str:
@@ -385,7 +385,8 @@ def worker(ctx: click.Context, poll: float) -> None:
 
     w = IndexWorker(mem.background_index, poll_seconds=poll, on_report=report,
                     redact=mem._redact_text, **mem._worker_backoff())
-    signal.signal(signal.SIGTERM, lambda *_: w.stop(timeout=0))
+    before = signal.signal(signal.SIGTERM, lambda *_: w.stop(timeout=0))
+    ctx.call_on_close(lambda: signal.signal(signal.SIGTERM, before or signal.SIG_DFL))  # as found
     echo(f"memlane worker on {mem.store.url}: polling every {poll:g}s", err=True)
     try:
         w.run_forever()
@@ -787,6 +788,20 @@ def main() -> None:
         raise
 
 
+def console_main() -> None:
+    """The ``memlane`` command itself (``[project.scripts]``, ``python -m memlane``): main(),
+    then, the command ended and its exit status set, a Ctrl-C landing while the interpreter
+    exits is ignored: it printed a ``KeyboardInterrupt`` traceback from threading's shutdown
+    (an import's input closed and the Ctrl-C arriving about then, session 25). Only here,
+    never in main(): a caller running main() in its own process (``make demo``, a test)
+    keeps its SIGINT handler, and its child processes do not inherit an ignored SIGINT."""
+    import signal
+
+    try:
+        main()
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
 
 if __name__ == "__main__":
-    main()
+    console_main()

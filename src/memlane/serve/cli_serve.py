@@ -8,6 +8,7 @@ import ipaddress
 import os
 import signal
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import click
@@ -125,7 +126,15 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
             server.should_exit = True
 
     for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, remember)
+        # given back as found when the command ends: main() run in a caller's own process
+        # (a test, the demo) keeps its handlers (session 26)
+        before = signal.signal(sig, remember)
+        ctx.call_on_close(partial(signal.signal, sig, before or signal.SIG_DFL))
+    # and sse-starlette's flag, which uvicorn's stop sets for the whole process: left set,
+    # every event stream served later in it (a live stream, /mcp's answers) ended at once
+    from sse_starlette.sse import AppStatus
+
+    ctx.call_on_close(partial(setattr, AppStatus, "should_exit", AppStatus.should_exit))
     shown = f"[{host}]" if ":" in host else host
     echo(f"memlane serving http://{shown}:{port} (db {mem.store.url}; "
                f"{'API keys required' if keyed else 'open: no API key defined, loopback only'}"
@@ -176,6 +185,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
 
             os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
             shutil.rmtree(own_dir, ignore_errors=True)
+    echo("memlane serve stopped", err=True)  # as one process says it (session 26)
 
 @click.group()
 def keys() -> None:

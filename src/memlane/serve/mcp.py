@@ -117,7 +117,9 @@ def _again_if_lost(fn: Callable[..., Any], memory: Memory, name: str, *, write: 
     the middle of it and that cannot do anything twice, as the service's REST routes are
     (``serve.again``); else a tool error naming the cause and whether calling again is safe
     (session 25: it was the driver's "terminating connection due to administrator command"
-    alone, where the same loss under ``/v1/search`` answered)."""
+    alone, where the same loss under ``/v1/search`` answered). Its thread then goes idle
+    and gives its connection back while the server is full (``release_if_crowded``, as
+    the REST routes' do; session 26: ``/mcp``'s kept theirs until anyio ended them)."""
 
     @functools.wraps(fn)
     def tool(*args: Any, **kwargs: Any) -> Any:
@@ -133,6 +135,8 @@ def _again_if_lost(fn: Callable[..., Any], memory: Memory, name: str, *, write: 
             return once_more_if_lost(memory.store, f"MCP tool {name}", call, write=write)
         except StoreError as e:
             raise ToolError(f"{e}{retry_note(e)}") from e
+        finally:
+            memory.store.release_if_crowded()  # this thread is going idle
 
     return tool
 
@@ -764,6 +768,8 @@ def build_server(
             return once_more_if_lost(memory.store, f"MCP resource {uri}", read, write=False)
         except StoreError as e:
             raise ResourceError(f"{e}{retry_note(e)}") from e
+        finally:
+            memory.store.release_if_crowded()  # this thread is going idle
 
     @server.resource("memlane://{scope}/facts", name="facts", mime_type="text/plain",
                      description="The scope's current facts with their confidence.")

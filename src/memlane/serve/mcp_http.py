@@ -32,7 +32,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
-from memlane.serve.http.auth import Principal, principal
+from memlane.serve.http.auth import Principal, caller
 from memlane.serve.http.errors import ApiError
 from memlane.serve.mcp import build_server
 from memlane.serve.mcp_wire import refusal
@@ -57,7 +57,7 @@ class _Authenticated:
         request = Request(scope, receive)
         try:
             # the key lookup reads the database: off the event loop, like every handler
-            await run_in_threadpool(principal, request)
+            await run_in_threadpool(caller, request)
         except ApiError as e:
             await e.response()(scope, receive, send)
             return

@@ -79,6 +79,8 @@ def test_metrics_add_up_every_process(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=60) == 0, "".join(lines)
         assert not (tmp_path / next(iter(pids))).exists()  # serve's folder went with it
+        reader.join(timeout=10)
+        assert "memlane serve stopped" in "".join(lines), "".join(lines)  # as one process says
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -11,6 +11,7 @@ authenticate with ``memlane.serve.http.auth.principal`` and raise
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import threading
@@ -309,14 +310,45 @@ def create_app(
     return app
 
 
+STOPPED = ("memlane serve stopped before this request was answered (it waited "
+           "serve.shutdown_seconds for the requests in flight): a read can be sent again; a "
+           "write may have been stored, or may still be: check before sending it again (a "
+           "message sent with its id is stored once)")
+"""The answer of a request still running when the shutdown's wait ran out (session 26)."""
+
+
 class MemlaneApp(FastAPI):
     """FastAPI, which notes a live-stream request's transport first (``stream._Stream``
     aborts a stalled client's connection at shutdown): inside, Starlette's outermost
-    middleware has already wrapped the server's ``send``."""
+    middleware has already wrapped the server's ``send``.
+
+    A request still running when ``serve.shutdown_seconds`` runs out at a stop is cancelled
+    by uvicorn: it logged "Exception in ASGI application" with the ``CancelledError``'s
+    traceback and answered a plain-text 500, while the call's thread went on and often
+    stored what it was sent. Not yet answered, it is answered 503 ``STOPPED`` (its thread
+    still ends its transaction, whole or not at all) (session 26)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         note_transport(scope, send)
-        await super().__call__(scope, receive, send)
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await super().__call__(scope, receive, sending)
+        except asyncio.CancelledError:
+            if started:
+                raise
+            log.warning("%s %s: still running when the shutdown's wait ran out; answered 503",
+                        scope.get("method"), scope.get("path"))
+            await JSONResponse(error_body("unavailable", STOPPED), status_code=503, headers={
+                "Retry-After": str(RETRY_AFTER), "Connection": "close"})(scope, receive, send)
 
 
 def _version() -> str:

@@ -30,6 +30,7 @@ from typing import Any
 from fastapi import Request
 
 from memlane.errors import StoreError
+from memlane.serve.again import once_more_if_lost
 from memlane.serve.http.errors import ApiError
 from memlane.serve.keys import hash_key, scope_matches
 from memlane.store.contract import KeyStore
@@ -191,6 +192,16 @@ def _keyed(state: Any, store: KeyStore) -> bool:
 
 
 def _resolve(request: Request) -> Principal:
+    """The caller of ``request`` (``_lookup``), looked up once more on a new connection
+    when the database's was lost in the middle of it, as every call's body is
+    (``serve.again``; a read: the key's last use is recorded apart, its failure ignored).
+    A loss there, before the call's body ran, failed the request with 503 on every
+    surface (session 26)."""
+    return once_more_if_lost(request.app.state.memory.store, "API key lookup",
+                             lambda: _lookup(request), write=False)
+
+
+def _lookup(request: Request) -> Principal:
     store = request.app.state.memory.store
     token = _bearer(request)
     if (token is not None and "authorization" not in request.headers
@@ -251,3 +262,14 @@ def principal(request: Request) -> Principal:
                        headers={"Retry-After": str(retry)})
     request.state.principal = who
     return who
+
+
+def caller(request: Request) -> Principal:
+    """``principal`` in a thread of its own (FastAPI's for a sync dependency: the inspector's
+    pages, ``/metrics``, the live stream; ``/mcp``'s transport), which then goes idle: it
+    gives its connection back while the server is full, as a REST route's thread does
+    after its call (session 26: these threads kept theirs until anyio ended them)."""
+    try:
+        return principal(request)
+    finally:
+        request.app.state.memory.store.release_if_crowded()

@@ -36,7 +36,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from memlane.serve.http.auth import Principal, principal
+from memlane.serve.http.auth import Principal, caller
 from memlane.serve.http.errors import KnownQuery
 
 __all__ = ["Metrics", "mount"]
@@ -209,6 +209,6 @@ def mount(app: FastAPI) -> None:
 
     @app.get("/metrics", tags=["health"], summary="Prometheus metrics (needs a key holding '*')",
              response_class=Response, dependencies=[KnownQuery])
-    def scrape(who: Annotated[Principal, Depends(principal)]) -> Response:
+    def scrape(who: Annotated[Principal, Depends(caller)]) -> Response:
         who.check(None, write=False, what="/metrics")
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)

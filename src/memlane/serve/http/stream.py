@@ -35,7 +35,7 @@ from memlane.errors import ResetRequired, StoreError
 from memlane.ingest.validate import check_scope
 from memlane.serve import live
 from memlane.serve.again import once_more_if_lost
-from memlane.serve.http.auth import Principal, _resolve, principal
+from memlane.serve.http.auth import Principal, _resolve, caller
 from memlane.serve.http.errors import ApiError, KnownQuery
 
 __all__ = ["mount", "note_transport"]
@@ -58,7 +58,7 @@ def mount(app: FastAPI) -> None:
              response_class=EventSourceResponse, dependencies=[KnownQuery])
     async def state_memory(
         request: Request,
-        who: Annotated[Principal, Depends(principal)],
+        who: Annotated[Principal, Depends(caller)],
         scope: Annotated[str, Query(min_length=1)],
         last_event_id: Annotated[str | None, Header()] = None,
         resume: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,
@@ -167,15 +167,20 @@ class _Revoked(Exception):
 def _poll_while_allowed(request: Request, store: Any, scope: str, cursor: int) -> live.Poll:
     """``live.poll``, once the stream's key is checked again (``serve.key_cache_seconds``
     as every request's): a stream was authenticated once, at its start, and a revoked
-    key kept receiving its scope's changes for as long as the connection lasted."""
-    _still_allowed(request, scope)
-    got = _read(store, functools.partial(live.poll, store, scope, cursor, _BATCH))
-    # and again after the read: a key checked, then revoked, then a change written and
-    # read by this poll sent that change to the revoked key (seen under load on
-    # PostgreSQL, test_stream_revoked); a change read is sent only if the key still holds
-    # after it was read
-    _still_allowed(request, scope)
-    return got
+    key kept receiving its scope's changes for as long as the connection lasted. The
+    poll's thread then gives its connection back while the server is full, as a REST
+    route's does (session 26: a stream's polls kept theirs)."""
+    try:
+        _still_allowed(request, scope)
+        got = _read(store, functools.partial(live.poll, store, scope, cursor, _BATCH))
+        # and again after the read: a key checked, then revoked, then a change written and
+        # read by this poll sent that change to the revoked key (seen under load on
+        # PostgreSQL, test_stream_revoked); a change read is sent only if the key still
+        # holds after it was read
+        _still_allowed(request, scope)
+        return got
+    finally:
+        store.release_if_crowded()  # this thread is going idle
 
 
 def _read(store: Any, call: Callable[[], T]) -> T:

@@ -388,9 +388,12 @@ class Database:
     def check_schema(self) -> None:
         """Raise ``MigrationError`` naming both versions unless the database is at this
         memlane's schema (another process migrated it since it was opened, or it was
-        replaced by an older copy): the index worker asks before each run."""
-        why = schema_mismatch(self.url, [m.name for m in load_migrations(_PACKAGE)],
-                              [name for name, _ in self.applied()])
+        replaced by an older copy): the index worker asks before each run, a ``Memory``'s
+        call every few seconds. Read in a transaction that writes nothing, so a call that
+        asked may still run again on a lost connection (``progress``)."""
+        with self.atomic(reads=True):
+            applied = [name for name, _ in self.applied()]
+        why = schema_mismatch(self.url, [m.name for m in load_migrations(_PACKAGE)], applied)
         if why:
             raise MigrationError(why)
 

@@ -337,7 +337,8 @@ class Database:
     def check_schema(self) -> None:
         """Raise ``MigrationError`` naming both versions unless the database is at this
         memlane's schema (another process migrated it since it was opened, or it was
-        replaced by an older copy): the index worker asks before each run."""
+        replaced by an older copy): the index worker asks before each run, a ``Memory``'s
+        call every few seconds."""
         why = schema_mismatch(self.path, [m.name for m in load_migrations(_PACKAGE)],
                               [name for name, _ in self.applied()])
         if why:

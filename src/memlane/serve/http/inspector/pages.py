@@ -29,7 +29,7 @@ from memlane.pack.phrase import fact_sentence
 from memlane.errors import MemlaneError, ValidationError
 from memlane.ingest.validate import check_id_text
 from memlane.serve.again import once_more_if_lost
-from memlane.serve.http.auth import Principal, principal
+from memlane.serve.http.auth import Principal, caller
 from memlane.serve.http.errors import ApiError, to_api_error
 from memlane.serve.http.inspector import signin, views
 
@@ -89,13 +89,18 @@ def _again_if_lost(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     """A page (every one read in a worker thread is a GET, a read) read once more on a new
     connection when the database's was lost in the middle of it, as the REST routes are
     (``serve.again``); a second loss is the 503 page with ``Retry-After`` (session 25: the
-    first loss was that page already, where the same read as ``/v1/search`` answered)."""
+    first loss was that page already, where the same read as ``/v1/search`` answered). Its
+    thread then gives its connection back while the server is full (session 26)."""
 
     @functools.wraps(endpoint)
     def page(*args: Any, **kwargs: Any) -> Any:
         request = kwargs["request"]
-        return once_more_if_lost(_mem(request).store, f"inspector {request.url.path}",
-                                 lambda: endpoint(*args, **kwargs), write=False)
+        store = _mem(request).store
+        try:
+            return once_more_if_lost(store, f"inspector {request.url.path}",
+                                     lambda: endpoint(*args, **kwargs), write=False)
+        finally:
+            store.release_if_crowded()  # this thread is going idle
 
     return page
 
@@ -138,7 +143,7 @@ class _PageRoute(APIRoute):
 
 
 router = APIRouter(prefix=PREFIX, route_class=_PageRoute, include_in_schema=False)
-Caller = Depends(principal)
+Caller = Depends(caller)
 
 
 def _q(request: Request) -> dict[str, str]:

@@ -23,6 +23,7 @@ from typing import Any
 
 from fastapi import Request, Response
 
+from memlane.serve.again import once_more_if_lost
 from memlane.serve.http.auth import COOKIE, Principal, principal
 from memlane.serve.http.errors import ApiError
 from memlane.serve.keys import hash_key
@@ -80,7 +81,9 @@ def sign_in(request: Request, response: Response, key: str) -> dict[str, Any]:
     if not key:
         raise ApiError(400, "invalid", "key: paste an API key (memlane keys create makes one)",
                        "key")
-    row = request.app.state.memory.store.api_key_by_hash(hash_key(key))
+    store = request.app.state.memory.store
+    row = once_more_if_lost(store, "inspector sign-in", lambda: store.api_key_by_hash(hash_key(key)),
+                            write=False)
     if row is None:
         raise ApiError(401, "unauthorized", "unknown or revoked API key", "key")
     response.set_cookie(COOKIE, key, httponly=True, samesite="strict", path="/",
