@@ -1,7 +1,8 @@
 """Session 26: facts stay true over time, whatever order conversations arrive in and whatever
 a user erases (hypothesis, SQLite and PostgreSQL side by side).
 
-Any sequence of conversations saying where the user lives (dated out of order, in two scopes),
+Any sequence of conversations saying where the user lives, or no longer lives (dated out of
+order, in two scopes),
 values told directly (``add_fact``, the subject spelled "user", "User" or " USER "), index
 runs, facts forgotten by hand, sessions erased and sessions read again (``forget_item`` of an
 assistant turn queues its session) leaves on both stores:
@@ -43,6 +44,7 @@ scopes = st.sampled_from("ab")
 days = st.integers(0, 40)
 ops = st.lists(st.one_of(
     st.tuples(st.just("say"), st.tuples(scopes, st.sampled_from(CITIES), days)),
+    st.tuples(st.just("unsay"), st.tuples(scopes, st.sampled_from(CITIES), days)),
     st.tuples(st.just("tell"), st.tuples(scopes, st.sampled_from(CITIES), days,
                                          st.sampled_from(["user", "User", " USER "]))),
     st.tuples(st.just("index"), st.just(None)),
@@ -61,10 +63,11 @@ def _run(mem: Memory, history: list[tuple[str, Any]]) -> list[tuple[str, str, fl
     forgotten: list[tuple[str, str, float]] = []
     for kind, arg in history:
         try:
-            if kind == "say":
+            if kind in ("say", "unsay"):
                 scope, city, day = arg
                 at = T0 + timedelta(days=day)
-                mem.add_message(scope, "user", f"I live in {city}.", at=at)
+                said = f"I live in {city}." if kind == "say" else f"I don't live in {city} anymore."
+                mem.add_message(scope, "user", said, at=at)
                 mem.add_message(scope, "assistant", "Noted.", at=at + timedelta(minutes=1))
                 mem.close_session(scope)
             elif kind == "tell":
@@ -128,9 +131,12 @@ def _check(mem: Memory, forgotten: list[tuple[str, str, float]]) -> dict[str, An
             newer = by_id.get(h["superseded_by"])
             assert newer is not None, f"fact {h['id']} superseded by {h['superseded_by']}, not of its history"
             assert _stated(newer) >= _stated(h), f"{h['object']} superseded by an older {newer['object']}"
+        values = [h for h in history if h["status"] != "ended"]
         if current:
-            assert all(_stated(current[0]) >= _stated(h) for h in history), \
-                f"current {current[0]['object']} is older than {[h['object'] for h in history]}"
+            assert all(_stated(current[0]) >= _stated(h) for h in values), \
+                f"current {current[0]['object']} is older than {[h['object'] for h in values]}"
+            assert not [h for h in history if h["status"] == "ended" and h["object"] == current[0]["object"]
+                        and _stated(h) > _stated(current[0])], f"current {current[0]['object']} ended since"
         for h in history:
             if h["session_id"] is not None:
                 said = {(scope, str(h["session_id"]), e["at"].timestamp()) for e in h["events"]

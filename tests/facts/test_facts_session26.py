@@ -3,6 +3,7 @@
 - A fact forgotten by hand (``DELETE /v1/facts/{id}``) came back when its conversation was
   read again: a late message joining the session (an export imported again, a client's retry)
   queues it, and the next index run read "I live in Berlin" from the turn still stored.
+- ``add_fact("The user", …)`` or ``add_fact("I", …)`` was another subject than ``user``.
 - ``memlane facts history`` without ``--scope`` interleaved every scope's values in one
   chain, naming none: two scopes' current values read as two current values of one fact.
 """
@@ -16,11 +17,13 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from memlane.config import load_config
 from memlane.memory import Memory
 from memlane.serve.http import create_app
-from memlane.testing import HashingEmbedder, add_sessions
+from memlane.testing import HashingEmbedder, add_sessions, memory
 from memlane.testing.http import serving
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
@@ -83,3 +86,26 @@ def test_facts_history_of_every_scope_names_each_scopes_chain(cli_run: Any) -> N
     assert "scope" not in one and "Lisbon" in one and "Berlin" in one
     data = json.loads(cli_run("facts", "history", "user", "lives_in", "--json").output)
     assert {h["scope"] for h in data} == {"alice", "bob"}
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(spellings=st.lists(st.sampled_from(["user", "User", " USER ", "the user", "The User", "I", "me", "Me"]),
+                          min_size=2, max_size=4),
+       names=st.lists(st.sampled_from(["Ana", "ANA", " ana ", "Ana."]), min_size=2, max_size=3))
+def test_one_subject_however_a_caller_spells_it(tmp_path_factory: Any, spellings: list[str],
+                                                names: list[str]) -> None:
+    """``add_fact`` of the user as "The user" or "I" (as a model writes them, and the README's
+    "articles" promise) was a subject of its own: its value stood current beside the user's."""
+    with memory(tmp_path_factory.mktemp("subj") / "m.db") as mem:
+        for day, (who, city) in enumerate(zip(spellings, ["Lisbon", "Porto", "Faro", "Braga"])):
+            mem.add_fact(who, "lives in", city, scope="s", at=NOW + timedelta(days=day))
+        for day, (who, job) in enumerate(zip(names, ["nurse", "teacher", "pilot"])):
+            mem.add_fact(who, "job", job, scope="s", at=NOW + timedelta(days=day))
+        current = [(f.subject.strip(" .").casefold(), f.predicate, f.object)
+                   for f in mem.facts("s", now=NOW + timedelta(days=9))]
+        assert sorted(current) == sorted([
+            ("user", "lives_in", ["Lisbon", "Porto", "Faro", "Braga"][len(spellings) - 1]),
+            ("ana", "job", ["nurse", "teacher", "pilot"][len(names) - 1])])
+        # and read back by any of them
+        assert all(len(mem.fact_history(who, "lives_in", "s")) == len(spellings) for who in spellings)
+        assert all(len(mem.facts("s", who, include_superseded=True)) == len(spellings) for who in spellings)

@@ -24,7 +24,7 @@ from importlib import resources
 from typing import Any
 
 from memlane.backends.llm.base import LLM, complete_json
-from memlane.index.normalize import normalize_name, normalize_predicate
+from memlane.index.normalize import normalize_name, normalize_predicate, user_subject
 from memlane.index.people import speaker_subject
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
@@ -44,7 +44,6 @@ log = logging.getLogger("memlane.index")
 
 CHARS_PER_TOKEN = 4
 _SOURCES = ("stated", "observed", "inferred")
-_SELF = {"user", "the user", "i", "me", "my", "myself", "mine"}
 _SENT = re.compile(r"(?<=[.!?])\s+|\n+")
 _CUT = " […]"
 
@@ -155,7 +154,7 @@ def _subject(value: str, me: str = "user") -> str:
     """A model's subject, ``me`` for the user ("I", "the user"): ``user``, or the speaker's
     name in a conversation among named people (session 19, as the offline backend), whose
     "user's sister" or "my sister" is then ``Caroline's sister``."""
-    if value.casefold() in _SELF:
+    if user_subject(value) == "user":
         return me
     if me != "user" and (own := _OWN.match(value)) is not None:
         return f"{me}'s {value[own.end():]}"
