@@ -82,3 +82,38 @@ def test_a_correction_keeps_the_corrected_value_current_on_both_stores(db_url: s
         history = mem.fact_history("user", "dentist_appointment", "u", now=NOW)
         assert [(h["object"], h["status"]) for h in history if h["status"] != "ended"] == [
             ("on Monday", "superseded"), ("on Tuesday", "current")]
+
+
+def test_an_llm_summarised_correction_is_read_too(tmp_path) -> None:
+    """The LLM backend's facts of the turn before are corrected the same way (its JSON has no
+    field for a correction); a model that already wrote the corrected value changes nothing."""
+    from memlane.backends.llm import OpenAIChat
+    from memlane.config import load_config
+    from memlane.index.llm_intel import LLMIntelligence
+    from memlane.memory import Memory
+    from memlane.testing import HashingEmbedder
+    from memlane.testing.llm_server import ChatServer
+
+    with ChatServer() as srv:
+        backend = LLMIntelligence(OpenAIChat(srv.base_url, "test-model", backoff_base=0.01,
+                                             api_key_env="MEMLANE_TEST_NO_SUCH_KEY"))
+        srv.script_json({"topic": "Dentist", "context": "An appointment.", "facts": [
+            {"subject": "user", "predicate": "dentist appointment", "object": "on Monday", "turn": 1}]})
+        srv.script_json({"topic": "Dentist", "context": "An appointment.", "facts": [
+            {"subject": "the user", "predicate": "dentist appointment", "object": "on Friday", "turn": 1}]})
+        config = load_config(environ={}, overrides={"db": str(tmp_path / "m.db")})
+        mem = Memory(config=config, embedder=HashingEmbedder(dim=256, char_trigrams=True), intelligence=backend)
+        try:
+            turns = [("user", "My dentist appointment is on Monday."), ("assistant", "Noted."),
+                     ("user", "Sorry, I meant Tuesday."), ("assistant", "Tuesday it is.")]
+            add_sessions(mem, [(10, turns)], now=NOW, scope="u")
+            assert [f.object for f in mem.facts("u", now=NOW)] == ["on Tuesday"]
+            # a model that wrote the corrected value at the first turn: no correction to read
+            add_sessions(mem, [(5, [("user", "My dentist appointment is on Friday."), ("assistant", "Noted."),
+                                    ("user", "Sorry, I meant Friday."), ("assistant", "OK.")])],
+                         now=NOW, scope="v")
+            assert [(f.object, f.status) for f in mem.facts("v", include_superseded=True, now=NOW)] == [
+                ("on Friday", "current")]
+        finally:
+            mem.close()
+            backend.close()
