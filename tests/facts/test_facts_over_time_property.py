@@ -14,6 +14,7 @@ assistant turn queues its session) leaves on both stores:
 - the current value, when there is one, no older than any value of its history: the newest
   truth, never an older statement that arrived late;
 - no forgotten statement back as a fact when its session is read again;
+- a value's reinforcements counting each statement once, whatever was read again or erased;
 - ``fact_history`` in time order, and the same history on both stores.
 """
 
@@ -123,6 +124,10 @@ def _check(mem: Memory, forgotten: list[tuple[str, str, float]]) -> dict[str, An
             assert h["scope"] == scope
             times = [e["at"] for e in h["events"]]
             assert times == sorted(times), "events out of time order"
+            # its confidence counts each statement once: a session read again or erased
+            # took its reinforcement back with it
+            said = [(e["session_id"], e["at"]) for e in h["events"] if e["kind"] == "reinforced"]
+            assert h["reinforcements"] == len(said) and len(set(said)) == len(said), h
             if h["status"] != "superseded":
                 continue
             if h["superseded_by"] is None:  # its replacement was forgotten by hand
@@ -156,6 +161,8 @@ def _check(mem: Memory, forgotten: list[tuple[str, str, float]]) -> dict[str, An
 # the current value forgotten, an older value told late was current beside a newer one replaced
 @example(history=[("say", ("a", "Lisbon", 10)), ("say", ("a", "Porto", 20)), ("index", None),
                   ("forget_fact", 1), ("tell", ("a", "Faro", 5, "User"))])
+# a session that said Lisbon again, read again: Lisbon counted its statement twice
+@example(history=[("say", ("a", "Lisbon", 3)), ("say", ("a", "Lisbon", 9)), ("index", None), ("reread", 1)])
 def test_facts_stay_true_over_any_history_on_both_stores(postgres_server_url, tmp_path_factory, history):
     from memlane.testing.postgres import create_database, drop_database
 

@@ -109,3 +109,30 @@ def test_one_subject_however_a_caller_spells_it(tmp_path_factory: Any, spellings
         # and read back by any of them
         assert all(len(mem.fact_history(who, "lives_in", "s")) == len(spellings) for who in spellings)
         assert all(len(mem.facts("s", who, include_superseded=True)) == len(spellings) for who in spellings)
+
+
+def test_a_restatement_counts_once_however_often_its_session_is_read_and_not_after_its_erase(
+        db_url: str) -> None:
+    """A later conversation saying "I live in Berlin" again reinforces the first one's fact;
+    read again (a turn of it erased) it counted once more each time (confidence 1.1, 1.2…),
+    and erased it kept its count."""
+    with memory(db_url) as mem:
+        add_sessions(mem, [(10, [("user", "I live in Berlin."), ("assistant", "Noted.")]),
+                           (5, [("user", "I live in Berlin, still."), ("assistant", "Cool."),
+                                ("user", "I like jazz."), ("assistant", "Nice."), ("user", "Bye."),
+                                ("assistant", "Bye!")])], now=NOW, scope="u")
+
+        def berlin() -> Any:
+            return next(f for f in mem.facts("u", now=NOW) if f.object == "Berlin")
+
+        assert berlin().reinforcements == 1
+        later = max(s.id for s in mem.sessions("u"))
+        for text in ("Nice.", "Bye!"):
+            turn = next(i for i in mem.search(text, scope="u", k=20) if i.item.text == text)
+            mem.forget_item(turn.item.id)
+            mem.index(now=NOW)
+            assert berlin().reinforcements == 1  # was 2, then 3
+        mem.forget_session(later)
+        fact = berlin()
+        assert fact.reinforcements == 0 and fact.confidence == 1.0  # was 1 (1.1) with its session gone
+        assert [e["kind"] for h in mem.fact_history("user", "lives_in", "u") for e in h["events"]] == ["added"]
