@@ -82,16 +82,17 @@ class FactsMixin(SqlStore):
         (confidence 1.1, 1.2, 1.3… for one statement), and an erased session's kept its
         count. A forgotten fact's events (no fact row) are its marks and stay."""
         counts: dict[int, int] = {}
-        for cond, params in self._id_batches("session_id", list(dict.fromkeys(session_ids))):
-            for r in self._run(f"SELECT fact_id FROM fact_events WHERE kind = 'reinforced' AND {cond}"
-                               " AND EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)",
+        mine = " AND EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)"
+        batches = list(self._id_batches("session_id", list(dict.fromkeys(session_ids))))
+        for cond, params in batches:
+            for r in self._run(f"SELECT fact_id FROM fact_events WHERE kind = 'reinforced' AND {cond}{mine}",
                                params):
                 counts[int(r[0])] = counts.get(int(r[0]), 0) + 1
         for fid, n in sorted(counts.items()):
             self._run("UPDATE facts SET reinforcements = CASE WHEN reinforcements > %s"
                       " THEN reinforcements - %s ELSE 0 END WHERE id = %s", (n, n, fid))
-            self._run("DELETE FROM fact_events WHERE kind = 'reinforced' AND fact_id = %s AND"
-                      f" session_id IN ({', '.join(['%s'] * len(session_ids))})", (fid, *session_ids))
+        for cond, params in batches:
+            self._run(f"DELETE FROM fact_events WHERE kind = 'reinforced' AND {cond}{mine}", params)
         return sum(counts.values())
 
     def facts_superseded_by(self, fact_ids: Sequence[int]) -> list[int]:
