@@ -21,7 +21,7 @@ from memlane.index.embed import Embeddings
 from memlane.index.facts import FactOutcome, FactView, is_single_valued, view
 from memlane.index.hygiene import GcReport, collect_garbage
 from memlane.index.indexer import close_idle, index_pending
-from memlane.index.normalize import normalize_name, normalize_predicate
+from memlane.index.normalize import normalize_name, normalize_predicate, user_subject
 from memlane.index.pipeline import Intelligence, process_queue
 from memlane.index.schema import SUMMARY_SCHEMA_VERSION, Extraction, SessionSummary
 from memlane.index.upsert import add_fact, topic_slug, upsert_item
@@ -850,7 +850,7 @@ class Memory:
         ``limit`` of them, from the ``offset``-th on, ordered by scope, subject, predicate,
         time and id (a page never repeats or skips one)."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
-        rows = self.store.list_facts(scope, normalize_name(subject) if subject else None,
+        rows = self.store.list_facts(scope, normalize_name(user_subject(subject)) if subject else None,
                                      include_superseded, limit=limit, offset=offset)
         return [view(f, self.config.confidence, when) for f in rows]
 
@@ -860,7 +860,7 @@ class Memory:
         """Every value ``subject predicate`` has had, oldest first, with when, from which
         session, whether it is current, what replaced it and each event; confidence as of
         ``now``."""
-        rows = self.store.fact_history(scope, normalize_name(subject), normalize_predicate(predicate))
+        rows = self.store.fact_history(scope, normalize_name(user_subject(subject)), normalize_predicate(predicate))
         events = self.store.fact_events([f.id for f in rows])
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         out = []
@@ -902,7 +902,7 @@ class Memory:
         """The events of the values of ``subject predicate`` that were forgotten, oldest
         first: fact id, kind (ending with ``forgotten``), session and time; the value is
         gone."""
-        return self.store.forgotten_fact_events(scope, normalize_name(subject),
+        return self.store.forgotten_fact_events(scope, normalize_name(user_subject(subject)),
                                                 normalize_predicate(predicate))
 
     @validated

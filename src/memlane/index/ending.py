@@ -21,8 +21,8 @@ from memlane.index.normalize import normalize_predicate, normalize_value
 from memlane.index.schema import Fact
 from memlane.types import Message
 
-__all__ = ["ENDED", "FAMILIES", "direct_endings", "ends", "families_of", "family", "positive_clauses",
-           "still_answers", "with_endings"]
+__all__ = ["ENDED", "FAMILIES", "corrections", "direct_endings", "ends", "families_of", "family",
+           "positive_clauses", "still_answers", "with_endings"]
 
 ENDED = "ended"
 """A fact row's status when it records an ending rather than a value."""
@@ -352,6 +352,83 @@ def still_answers(messages: Sequence[Message]) -> list[tuple[Message, str, bool,
     return out
 
 
+_CORRECTION = re.compile(
+    r"(?:(?:sorry|oops|whoops|my bad|my mistake|correction|no|nope|actually|wait|err?m?|ugh)\b[\s,.!:;—–-]*)*"
+    r"(?:i meant(?: to say)?|i mean|make that|(?:i )?should have said|that should (?:be|say|read))\b[\s,:—–-]*"
+    r"(?P<value>[^\s.!?,;][^.!?;]{0,60}?)[\s.!]*", re.IGNORECASE)
+"""A short turn correcting what its speaker just said: "Sorry, I meant Tuesday", "Oops, make
+that 3pm", "I should have said Porto" (the whole turn; the value at most four words)."""
+_NOT_A_VALUE = re.compile(r"(?:to|that|it|this|what|because|like|well|you|we|he|she|they|i)\b", re.IGNORECASE)
+"""A value that opens a clause, not a value: "I meant to ask", "I mean it", "I mean, you know"."""
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)?(?:\s?(?:am|pm))?", re.IGNORECASE)
+
+
+def _kind(word: str) -> str | None:
+    """What a corrected value is, to find the word it replaces: a weekday, a month, a number
+    (a time of day too), or a name (capitalized)."""
+    from memlane.index.offline import _MONTHS, _WEEKDAYS
+
+    bare = word.rstrip("s").capitalize() if word[:1].isalpha() else word
+    if bare in _WEEKDAYS:
+        return "weekday"
+    if bare in _MONTHS:
+        return "month"
+    if _NUMBER.fullmatch(word):
+        return "number"
+    if word[:1].isupper():
+        return "name"
+    return None
+
+
+def corrections(messages: Sequence[Message], facts: Sequence[Fact]) -> list[tuple[Fact, Fact]]:
+    """What a user's correction of their own last turn says (session 26): ``(the value it
+    ends, the value it states in its place)``, both at the correction's turn. "My dentist
+    appointment is on Monday." — "Sorry, I meant Tuesday." ends ``on Monday`` and states
+    ``on Tuesday``. The corrected value replaces the one word of its kind (a weekday, a
+    month, a number, or the whole value when it is a name) in the one fact read from the
+    speaker's previous turn that holds such a word; none or several: nothing is read."""
+    out: list[tuple[Fact, Fact]] = []
+    ordered = sorted(messages, key=lambda m: m.seq)
+    last: dict[str, Message] = {}
+    for m in ordered:
+        if m.role != "user":
+            continue
+        who = m.speaker or m.role
+        before, last[who] = last.get(who), m
+        low = m.text.lower()
+        if before is None or not any(w in low for w in ("meant", "mean ", "make that", "should ")):
+            continue
+        found = _CORRECTION.fullmatch(m.text.strip().replace("’", "'"))
+        if found is None:
+            continue
+        # "Tuesday, not Monday", "Tuesday instead": the value alone
+        value = " ".join(re.split(r",|\s(?:not|instead|rather)\b", found.group("value"))[0].split())
+        kind = _kind(value.split()[0]) if value and not _NOT_A_VALUE.match(value) else None
+        if kind == "name" and not (len(value.split()) <= 4 and all(w[:1].isupper() for w in value.split())):
+            continue  # a name of up to four capitalized words: "New York", "Acme Labs"
+        if kind is None or (kind != "name" and _kind(value) != kind and not _NUMBER.fullmatch(value)):
+            continue  # one weekday, month or number: "Monday works too" says something else
+        fixed: list[tuple[Fact, Fact]] = []
+        for f in facts:
+            if f.seq != before.seq:
+                continue
+            if kind == "name":
+                words = f.object.split()
+                if words and all(w[:1].isupper() for w in words) and f.object != value:
+                    fixed.append((f, Fact(f.subject, f.predicate, value, f.source, m.seq, "")))
+                continue
+            hits = [w for w in re.findall(r"[\w:.]+(?:\s?(?:am|pm))?", f.object) if _kind(w) == kind]
+            if len(hits) == 1 and hits[0] != value:
+                new = f.object.replace(hits[0], value, 1)
+                fixed.append((f, Fact(f.subject, f.predicate, new, f.source, m.seq, "")))
+        if len(fixed) == 1:
+            (old, new), = fixed
+            evidence = " ".join(f"{before.text.strip()} — {m.text.strip()}".split())[:200]
+            out.append((Fact(old.subject, old.predicate, old.object, "stated", m.seq, evidence),
+                        Fact(new.subject, new.predicate, new.object, new.source, m.seq, evidence)))
+    return out
+
+
 _GATE = re.compile(
     r"no longer|any ?more|\bquit|\bleft\b|\blost\b|resign|retired from|laid off|let go|fired|sacked|redundant|"
     r"moved (?:out|away|from|off)|relocated (?:out|away|from)|\bsold\b|got rid|gave away|given away|traded in|"
@@ -401,13 +478,18 @@ def with_endings(extraction: Any, messages: Sequence[Message],
     users = [m for m in messages if m.role == "user"]
     answers = still_answers(messages) if users else []
     gated = [m for m in users if _gated(m.text.lower().replace("’", "'"))]
-    if not answers and not gated:
+    fixes = corrections(messages, extraction.facts) if users else []
+    if not answers and not gated and not fixes:
         return extraction
     we = len({m.speaker or m.role for m in users}) <= 1
     facts = list(extraction.facts)
     names_of: dict[str, dict[str, str]] = {}
     endings: dict[tuple[str, str, str], Fact] = {}
     added: list[Fact] = []
+    # "…on Monday." — "Sorry, I meant Tuesday.": the old value ends, the new one is stated
+    for old, new in fixes:
+        endings.setdefault((old.subject, normalize_predicate(old.predicate), old.object.lower()), old)
+        added.append(new)
     # "Do you still live in Leeds?" — "Not anymore.": the answerer's own fact ends (or, "Yes,
     # still", is stated again), read as the statement the question asks about
     for m, asked, holds, evidence in answers:

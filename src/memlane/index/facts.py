@@ -33,7 +33,9 @@ class FactOutcome:
 
     action: str
     """added | reinforced | superseded (added and replaced older values) | historical |
-    ended (an ending stored, ``replaced`` the values it retired; session 22)."""
+    ended (an ending stored, ``replaced`` the values it retired; session 22) | forgotten (a
+    statement of a session read again whose fact the user had forgotten: nothing stored,
+    ``fact_id`` the forgotten fact's; session 26)."""
     fact_id: int
     replaced: tuple[int, ...] = ()
 
@@ -58,7 +60,9 @@ def apply_fact(
     - another object of a single-valued predicate supersedes the current fact(s) when
       it is at least as recent as the last time they were stated (added or reinforced);
       an older statement is kept as history, superseded at once;
-    - a multi-valued predicate accumulates.
+    - a multi-valued predicate accumulates;
+    - a statement of a session whose fact was forgotten by hand (``Memory.forget_fact``),
+      read again when the session is (a re-summary), stays forgotten (session 26).
 
     ``make_item()`` inserts the fact's item (with its vector) and returns its id; it is
     only called when a new fact row is written.
@@ -66,6 +70,8 @@ def apply_fact(
     pred = normalize_predicate(predicate)
     nsub, nobj = normalize_name(subject), normalize_value(obj)
     current = store.current_facts(scope, nsub, pred)
+    if (gone := _forgotten(store, scope, nsub, pred, at, session_id)) is not None:
+        return FactOutcome("forgotten", gone)
     for fact, norm_object in current:
         if norm_object == nobj:
             store.reinforce_fact(fact.id, at)
@@ -80,9 +86,11 @@ def apply_fact(
     })
     new = store.get_fact(fact_id)
     store.log_fact_event(new, "added", at, session_id=session_id)
-    if is_single_valued(pred, cfg) and (later := _retired_after(store, scope, nsub, pred, at, fact_id)):
+    if is_single_valued(pred, cfg) and (later := _retired_after(store, scope, nsub, pred, at, fact_id,
+                                                                   bool(current))):
         # a value said before another one that an ending has retired since (sessions indexed
-        # out of order): the later value replaced it, so it is history (session 22)
+        # out of order; session 22), or that was replaced by a value forgotten since (session
+        # 26): the later value replaced it, so it is history
         store.supersede_fact(fact_id, later)
         store.log_fact_event(new, "superseded", at, other_id=later, session_id=session_id)
         return FactOutcome("historical", fact_id)
@@ -133,11 +141,31 @@ def _last_stated(store: Store, facts: list[Any]) -> dict[int, float]:
     return stated
 
 
-def _retired_after(store: Store, scope: str, nsub: str, pred: str, at: float, fact_id: int) -> int | None:
+def _forgotten(store: Store, scope: str, nsub: str, pred: str, at: float,
+               session_id: int | None) -> int | None:
+    """The forgotten fact this statement of a session had stated (added or reinforced, by
+    the same session at the same time), if the user forgot it (``Memory.forget_fact`` keeps
+    those events without the value): its session read again (a re-summary, a turn erased, a
+    kept session read again after an erase) must not bring it back (session 26). A statement
+    told directly (``add_fact``, no session) is the user's own and always stored."""
+    if session_id is None:
+        return None
+    for e in store.forgotten_fact_events(scope, nsub, pred):
+        if e["kind"] in ("added", "reinforced") and e["session_id"] == session_id \
+                and abs(e["at"].timestamp() - at) < 0.001:
+            return int(e["fact_id"])
+    return None
+
+
+def _retired_after(store: Store, scope: str, nsub: str, pred: str, at: float, fact_id: int,
+                   has_current: bool) -> int | None:
     """The newest value of a single-valued predicate, no longer current, last stated after
     ``at`` (replaced since, or retired by an ending), if any."""
-    if not store.ended_facts(scope, nsub, _families(pred)):
-        return None  # without an ending, a value said later is current (``apply_fact``'s own rule)
+    if has_current and not store.ended_facts(scope, nsub, _families(pred)):
+        # without an ending, a current value is the newest one (``apply_fact``'s own rule);
+        # with none, the newest may have been replaced by a value forgotten since (the link
+        # cleared), and an older statement arriving late must not become current (session 26)
+        return None
     rows = [f for f in store.fact_history(scope, nsub, pred) if f.status == "superseded" and f.id != fact_id]
     if not rows:
         return None
@@ -190,6 +218,8 @@ def end_fact(
 
     pred = normalize_predicate(predicate)
     nsub, nobj = normalize_name(subject), normalize_value(obj) if obj else ""
+    if (gone := _forgotten(store, scope, nsub, pred, at, session_id)) is not None:
+        return FactOutcome("forgotten", gone)  # an ending forgotten by hand, its session read again
     ending_id = store.insert_ended_fact({
         "scope": scope, "subject": subject, "predicate": pred, "object": obj, "norm_subject": nsub,
         "norm_predicate": pred, "norm_object": nobj, "source": source, "session_id": session_id,

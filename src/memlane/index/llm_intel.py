@@ -15,7 +15,9 @@ participants and the turn count come from the messages, never from the model.
 
 from __future__ import annotations
 
+import json
 import logging
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence, Set
 from datetime import datetime
@@ -24,7 +26,7 @@ from importlib import resources
 from typing import Any
 
 from memlane.backends.llm.base import LLM, complete_json
-from memlane.index.normalize import normalize_name, normalize_predicate
+from memlane.index.normalize import normalize_name, normalize_predicate, user_subject
 from memlane.index.people import speaker_subject
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
@@ -44,7 +46,6 @@ log = logging.getLogger("memlane.index")
 
 CHARS_PER_TOKEN = 4
 _SOURCES = ("stated", "observed", "inferred")
-_SELF = {"user", "the user", "i", "me", "my", "myself", "mine"}
 _SENT = re.compile(r"(?<=[.!?])\s+|\n+")
 _CUT = " […]"
 
@@ -142,10 +143,23 @@ def _safe(match: re.Match[str]) -> str:
     return "\ufffd" if match.group("half") else " "
 
 
+def _scalar(value: Any) -> str:
+    """A value of a model's JSON as text: a number or a boolean as JSON writes it. ``0`` and
+    ``false`` are values ("I have 0 cars now"): ``str(value or "")`` made them nothing, so the
+    fact was dropped and the old value stayed current (session 26); ``True`` was "True"."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return json.dumps(value) if math.isfinite(value) else ""
+    return str(value)
+
+
 def _clean(value: Any, limit: int = 200) -> str:
     """One line of a model's answer: controls and lone surrogates replaced, whitespace
     collapsed, clipped to ``limit`` characters (a model may answer a name of 50,000)."""
-    text = str(value or "")
+    text = _scalar(value)
     if len(text) > 4 * limit:
         text = text[: 4 * limit]
     return _clip(" ".join(_UNSAFE.sub(_safe, text).split()), limit)
@@ -155,7 +169,7 @@ def _subject(value: str, me: str = "user") -> str:
     """A model's subject, ``me`` for the user ("I", "the user"): ``user``, or the speaker's
     name in a conversation among named people (session 19, as the offline backend), whose
     "user's sister" or "my sister" is then ``Caroline's sister``."""
-    if value.casefold() in _SELF:
+    if user_subject(value) == "user":
         return me
     if me != "user" and (own := _OWN.match(value)) is not None:
         return f"{me}'s {value[own.end():]}"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["PREDICATE_SYNONYMS", "normalize_name", "normalize_predicate", "normalize_value"]
+__all__ = ["PREDICATE_SYNONYMS", "SELF_NAMES", "normalize_name", "normalize_predicate", "normalize_value",
+           "user_subject"]
 
 PREDICATE_SYNONYMS: dict[str, str] = {
     "live_in": "lives_in", "living_in": "lives_in", "home": "lives_in", "city": "lives_in",
@@ -96,6 +97,17 @@ def normalize_name(name: str) -> str:
         text = "".join(c if c.isalnum() or c == "_" or c.isspace()
                        or unicodedata.category(c)[0] == "M" else " " for c in text)
     return " ".join(text.split())
+
+
+SELF_NAMES = frozenset({"user", "the user", "i", "me", "my", "myself", "mine"})
+"""How a caller or a model writes the user as a fact's subject."""
+
+
+def user_subject(subject: str) -> str:
+    """``user`` for the user however a subject writes them ("The user", "I", " me "); any
+    other subject as it is. ``add_fact("The user", …)`` was a subject of its own, its value
+    current beside the user's (session 26)."""
+    return "user" if " ".join(subject.split()).casefold() in SELF_NAMES else subject
 
 
 def normalize_value(value: str) -> str:

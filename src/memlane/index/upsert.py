@@ -12,6 +12,7 @@ from memlane.config import Config
 from memlane.errors import StoreError, ValidationError
 from memlane.index.embed import Embeddings
 from memlane.index.facts import FactOutcome, apply_fact
+from memlane.index.normalize import normalize_predicate, user_subject
 from memlane.index.pipeline import fact_text
 from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.sessionize import scrub_label
@@ -166,9 +167,9 @@ def add_fact(store: Store, embeddings: Embeddings, config: Config, subject: str,
         check_text(value, 1000, name)
     _choice(source, SOURCES, "source")
     subject, predicate, obj = (scrub(config.ingest, v)[0] for v in (subject, predicate, obj))
+    # "The user", "I", "me": the user, as a model's and the extractors' facts say it (session 26)
+    subject = user_subject(" ".join(subject.split()))
     when = (datetime.now(UTC) if at is None else parse_time(at)).timestamp()
-    from memlane.index.normalize import normalize_predicate
-
     pred = normalize_predicate(predicate)
     text = fact_text(subject, pred, obj)
     vec = embeddings.for_index([text])[0]

@@ -81,9 +81,14 @@ def facts_history(ctx: click.Context, subject: str, predicate: str, scope: str |
         echo(f"no facts for {subject!r} {predicate!r}" + (f" in scope {scope!r}" if scope else ""),
              err=True)
         return
-    for f in rows:
+    # every scope's values (no --scope): each scope's chain on its own, named, as MCP's
+    # answer names them; interleaved, two scopes' values read as two current values of one
+    # chain (session 26)
+    several = len({f["scope"] for f in rows}) > 1
+    for f in sorted(rows, key=lambda f: f["scope"]) if several else rows:
         mark = {"current": "current   ", "ended": "ended     "}.get(f["status"], "superseded")
         where = f"session {f['session_id']}" if f["session_id"] else "added directly"
+        where = f"scope {f['scope']}, {where}" if several else where
         echo(f"{mark} {_ts(f['at'])}  {f['object']}  ({where}, conf {f['confidence']:.2f})")
         for e in f["events"]:
             other = f" → fact {e['other_id']}" if e["other_id"] else ""

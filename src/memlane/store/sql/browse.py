@@ -69,7 +69,9 @@ class BrowseMixin(SqlStore):
         """The events of a fact key's forgotten values (kept without their value)."""
         sql = ("SELECT fact_id, kind, scope, session_id, other_id, at FROM fact_events"
                " WHERE subject = %s AND predicate = %s AND object = ''"
-               " AND fact_id NOT IN (SELECT id FROM facts)")
+               # NOT EXISTS: one primary-key probe per event (NOT IN read every fact's id, and
+               # indexing asks this of every fact it stores; session 26)
+               " AND NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)")
         params: list[Any] = [norm_subject, predicate]
         if scope is not None:
             sql += " AND scope = %s"

@@ -284,7 +284,9 @@ class EraseMixin(SqlStore):
             for cond, params in self._id_batches("id", sorted(absorbed - item_ids)):
                 self._run(f"UPDATE items SET status = 'active' WHERE status = 'superseded'"
                           f" AND scope IN ({marks}) AND {cond}", [*in_scopes, *params])
-            counts["fact_events"] = self._delete("fact_events", "fact_id", facts)
+            # the erased sessions' reinforcements of kept facts go with their count (session 26)
+            counts["fact_events"] = self.unreinforce(ids)  # type: ignore[attr-defined]
+            counts["fact_events"] += self._delete("fact_events", "fact_id", facts)
             counts["fact_events"] += self._delete("fact_events", "session_id", ids)
             counts["fact_events"] += self._delete("fact_events", "other_id", facts)
             counts["relations"] = self._delete("relations", "session_id", [*ids, *renumber])

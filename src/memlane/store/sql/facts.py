@@ -51,6 +51,7 @@ class FactsMixin(SqlStore):
         orphans = self.facts_superseded_by(
             [int(r[0]) for r in self._run("SELECT id FROM facts WHERE session_id = %s",
                                           (session_id,))])
+        self.unreinforce([session_id])
         self._run(
             "DELETE FROM fact_events WHERE fact_id IN (SELECT id FROM facts WHERE session_id = %s)",
             (session_id,),
@@ -72,6 +73,27 @@ class FactsMixin(SqlStore):
         )
         self._run("DELETE FROM relations WHERE session_id = %s", (session_id,))
         return sorted(i for i, on_demand in summaries.items() if not on_demand)
+
+    def unreinforce(self, session_ids: Sequence[int]) -> int:
+        """Take back what these sessions' statements added to facts of other sessions (their
+        ``reinforced`` events, and the fact's count with them), before the sessions are read
+        again or erased; the number of events deleted. Before session 26 each re-read of a
+        session that had said "I live in Berlin" again counted one more reinforcement
+        (confidence 1.1, 1.2, 1.3… for one statement), and an erased session's kept its
+        count. A forgotten fact's events (no fact row) are its marks and stay."""
+        counts: dict[int, int] = {}
+        mine = " AND EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)"
+        batches = list(self._id_batches("session_id", list(dict.fromkeys(session_ids))))
+        for cond, params in batches:
+            for r in self._run(f"SELECT fact_id FROM fact_events WHERE kind = 'reinforced' AND {cond}{mine}",
+                               params):
+                counts[int(r[0])] = counts.get(int(r[0]), 0) + 1
+        for fid, n in sorted(counts.items()):
+            self._run("UPDATE facts SET reinforcements = CASE WHEN reinforcements > %s"
+                      " THEN reinforcements - %s ELSE 0 END WHERE id = %s", (n, n, fid))
+        for cond, params in batches:
+            self._run(f"DELETE FROM fact_events WHERE kind = 'reinforced' AND {cond}{mine}", params)
+        return sum(counts.values())
 
     def facts_superseded_by(self, fact_ids: Sequence[int]) -> list[int]:
         """The facts (not among ``fact_ids``) that one of ``fact_ids`` superseded: read before
