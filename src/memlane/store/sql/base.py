@@ -217,6 +217,12 @@ class SqlStore:
     def _lock_session_facts(self, session_id: int) -> None:
         """The same lock, for the scope of a session."""
 
+    def _lock_scopes_facts(self, scopes: Sequence[str]) -> None:
+        """The facts locks of ``scopes``, in the order given (sorted by the caller: every
+        taker of several takes them in one order)."""
+        for scope in scopes:
+            self._lock_scope_facts(scope)
+
     def filter_ids(self, f: Filters) -> list[int]:
         """Ids of the items that pass ``f``."""
         where, params = self._where(f)
