@@ -7,7 +7,9 @@ eviction of a fact's item (a lane cap over ``profile`` or ``semantic``) deleted 
 through the foreign key, then set free the fact it had superseded (``superseded_by`` set
 to NULL); a search's touch (``confidence.touch_on_access``) updated its facts' rows in the
 order its statement scanned them. Neither took the facts lock first: with the worker
-holding the other row, PostgreSQL found a deadlock and failed one side. Both now take the
+holding the other row, PostgreSQL found a deadlock and failed one side. Hygiene's delete of
+other derived items (entities', observations', summaries') met a worker's
+``clear_intelligence`` deleting them in its own order the same way. Both now take the
 facts lock of the scopes they touch before any row (the touch in shared mode, so searches
 never wait for each other).
 
@@ -39,14 +41,18 @@ def _memory(url: str, **overrides: Any) -> Memory:
                   embedder=HashingEmbedder(dim=64))
 
 
-def _as_worker(url: str, held: int, then: int, side: Callable[[], Any]) -> list[BaseException]:
-    """The test's transaction takes scope ``u``'s facts lock and fact ``held``'s row; ``side``
-    runs in a thread until it waits (60 s at most); then the transaction updates fact
-    ``then`` and commits. What ``side`` raised."""
+def _as_worker(url: str, held: int, then: int, side: Callable[[], Any],
+               table: str = "facts") -> list[BaseException]:
+    """The test's transaction takes scope ``u``'s facts lock and row ``held`` of ``table``
+    (facts: updated; items: deleted, as ``clear_intelligence`` deletes a session's summary);
+    ``side`` runs in a thread until it waits (60 s at most); then the transaction does the
+    same to row ``then`` and commits. What ``side`` raised."""
     errors: list[BaseException] = []
+    touch = ("UPDATE facts SET reinforcements = reinforcements + 1 WHERE id = %s"
+             if table == "facts" else "DELETE FROM items WHERE id = %s")
     with psycopg.connect(url) as worker:
         worker.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_FACTS, "u"))
-        worker.execute("UPDATE facts SET last_accessed = last_accessed WHERE id = %s", (held,))
+        worker.execute(touch, (held,))
 
         def run() -> None:
             try:
@@ -61,8 +67,7 @@ def _as_worker(url: str, held: int, then: int, side: Callable[[], Any]) -> list[
             assert time.monotonic() < deadline, "the other side never waited"
             assert thread.is_alive(), errors
             time.sleep(0.05)
-        worker.execute("UPDATE facts SET reinforcements = reinforcements + 1 WHERE id = %s",
-                       (then,))
+        worker.execute(touch, (then,))
         worker.commit()
         thread.join(60)
         assert not thread.is_alive()
@@ -95,6 +100,32 @@ def test_evicting_a_facts_item_waits_for_a_worker_writing_its_scopes_facts(
                             (newer[0],)).fetchone()[0] == 0
         assert conn.execute("SELECT superseded_by FROM facts WHERE id = %s",
                             (older[0],)).fetchone()[0] is None
+
+
+def test_evicting_derived_items_waits_for_a_worker_deleting_them(pg_url: str) -> None:
+    """Seen in the stress (session 26): hygiene's delete of a session's derived items (its
+    lane capped) against a worker's ``clear_intelligence`` deleting them in the other
+    order (here the entities' and the fact's items of the ``semantic`` lane)."""
+    with _memory(pg_url) as seed:
+        for day in (1, 2):
+            for k, text in enumerate(["we planned the launch of the new billing service for June",
+                                      "I will write the migration plan and Ana reviews it",
+                                      "the launch date is June 12 and we deploy on Tuesdays"]):
+                seed.add_message("u", "assistant" if k % 2 else "user", text,
+                                 at=f"2024-05-0{day}T10:0{k}:00Z")
+            seed.close_session("u")
+        seed.index(now="2024-06-01T00:00:00Z")
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        evicted = [r[0] for r in conn.execute(
+            "SELECT id FROM items WHERE lane = 'semantic' AND status = 'active' ORDER BY id")]
+    assert len(evicted) >= 2, evicted
+    # hygiene takes its rows in id order: the worker holds the last, then wants the first
+    with _memory(pg_url, hygiene={"lane_caps": ["semantic=0"]}) as mem:
+        errors = _as_worker(pg_url, evicted[-1], evicted[0], lambda: mem.gc(), table="items")
+    assert not errors, errors
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM items WHERE lane = 'semantic'"
+                            " AND status = 'active'").fetchone()[0] == 0
 
 
 @pytest.mark.parametrize("first", [0, 1])
