@@ -134,6 +134,10 @@ class ItemStore(Protocol):
         same two lists; a backend may compute them at once (PostgreSQL: on two connections).
         ``timings``: each list's own milliseconds go there (``lexical_ms``, ``vector_ms``)."""
         ...
+    def snapshot(self) -> AbstractContextManager[None]:
+        """Every read inside sees the database as of one moment (PostgreSQL: a read-only
+        REPEATABLE READ transaction; SQLite: nothing)."""
+        ...
     def reading(self, *, superseded: bool = False) -> AbstractContextManager[None]:
         """One search's reads: within it a backend may return rows the search asks for
         later with an earlier statement (the same answers, fewer round trips);

@@ -97,6 +97,11 @@ class SqlStore:
         ``superseded_messages``). Here nothing changes."""
         return nullcontext()
 
+    def snapshot(self) -> AbstractContextManager[None]:
+        """Every read inside sees the database as of one moment (``copy_store`` reads a whole
+        memory in one). Here nothing: a SQLite source is copied with its writers stopped."""
+        return nullcontext()
+
     def lexical_and_vector_search(self, terms: Sequence[str], model: str, query: Any, f: Filters,
                                   limit: int, *, timings: dict[str, float] | None = None,
                                   ) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
