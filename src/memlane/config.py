@@ -458,11 +458,16 @@ class ServeConfig:
     """How long a process trusts an API key it looked up (0: look it up on every request).
     A revoked key is refused by every process at most this long after the revocation."""
     db_connections: int = 0
-    """Threads a process runs requests in at once, every route together (reads, writes,
-    live-stream polls, the inspector, MCP, ``/metrics``); the rest wait in the event loop.
-    On PostgreSQL each such thread holds a connection, so this caps the connections a
-    process opens for requests (its index worker adds one or two). 0 = no cap of its own:
-    up to 2 × ``threads`` + 40."""
+    """On PostgreSQL, the connections one process opens at most, all of them: 1 held by the
+    thread running its event loop, 2 by its index worker (when it runs), a quarter of the
+    rest (at most 4) for the helper threads of searches over every scope, and the rest for
+    requests: the threads it runs requests in at once, every route together (reads, writes,
+    live-stream polls, the inspector, MCP, ``/metrics``; the rest wait in the event loop).
+    Too few for one request thread is refused at start. 0 = derived at start: half of the
+    connections the server lets this role open (``max_connections`` less its reserved
+    slots, or the role's or database's ``CONNECTION LIMIT``) divided by ``workers``
+    (session 26; before, 0 was no cap: up to 2 × ``threads`` + 47). On SQLite it caps the
+    request threads (0: no cap of its own)."""
 
     def __post_init__(self) -> None:
         _check(bool(self.host.strip()), "memory.serve.host", "must not be empty")
