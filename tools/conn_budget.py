@@ -2,7 +2,7 @@
 ``serve.db_connections`` (session 26; docs/scaling.md).
 
     PYTHONPATH=src python tools/conn_budget.py --budgets 0,8,16,32 --clients 64 --seconds 15 \
-        [--max-connections 200] [--bench]
+        [--max-connections 200] [--bench [--workers N]]
 
 For each budget, a fresh database on a private server (``max_connections`` as given) filled
 as ``memlane bench serve`` fills it (5,500 turns: past HNSW_ABOVE, so searches over every
@@ -10,7 +10,8 @@ scope use the search helpers), a ``memlane serve`` with its index worker (``--be
 ``memlane bench serve`` itself, scoped actions and no worker) and ``--clients`` threads for
 ``--seconds``: scoped searches, searches over every scope, batched adds, packs and
 ``/v1/stats``, with four live streams open. ``pg_stat_activity`` is read every 50 ms: the
-peak of the process's connections (``application_name`` memlane), with requests/s and the
+peak of the process's connections (``application_name`` memlane; with ``--workers``, of
+all the service's processes), with requests/s and the
 errors. One JSON line a budget.
 """
 
@@ -137,12 +138,14 @@ def one(server: str, budget: int, args: argparse.Namespace, n: int) -> dict[str,
         try:
             peak = Peak(db)
             got = run_serve_bench(clients=args.clients, seconds=args.seconds, db=db,
-                                  mix=(("search", 0.6), ("pack", 0.2), ("add", 0.2)))
+                                  mix=(("search", 0.6), ("pack", 0.2), ("add", 0.2)),
+                                  workers=args.workers)
             top = peak.done()
         finally:
             os.environ.clear()
             os.environ.update(saved)
         return {"budget": budget, "peak_connections": top, "mode": "bench serve",
+                "workers": args.workers,
                 "requests_per_s": got["requests_per_s"], "errors": got["errors"],
                 "first_errors": got["first_errors"][:2]}
     key, words = _fill(db, SCOPES, PER_SCOPE)
@@ -175,6 +178,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=15.0)
     ap.add_argument("--max-connections", type=int, default=200)
     ap.add_argument("--bench", action="store_true", help="memlane bench serve's load")
+    ap.add_argument("--workers", type=int, default=1, help="with --bench: serve processes")
     args = ap.parse_args()
     with postgres_server({"max_connections": str(args.max_connections)}) as server:
         for n, budget in enumerate(int(b) for b in args.budgets.split(",")):

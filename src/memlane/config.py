@@ -465,9 +465,9 @@ class ServeConfig:
     live-stream polls, the inspector, MCP, ``/metrics``; the rest wait in the event loop).
     Too few for one request thread is refused at start. 0 = derived at start: half of the
     connections the server lets this role open (``max_connections`` less its reserved
-    slots, or the role's or database's ``CONNECTION LIMIT``) divided by ``workers``
-    (session 26; before, 0 was no cap: up to 2 × ``threads`` + 47). On SQLite it caps the
-    request threads (0: no cap of its own)."""
+    slots, or the role's or database's ``CONNECTION LIMIT``) divided by ``workers``, at
+    most 16 (session 26; before, 0 was no cap: up to 2 × ``threads`` + 47). On SQLite it
+    caps the request threads (0: no cap of its own)."""
 
     def __post_init__(self) -> None:
         _check(bool(self.host.strip()), "memory.serve.host", "must not be empty")
@@ -483,7 +483,7 @@ class ServeConfig:
         _check(self.threads >= 0, "memory.serve.threads", "must be >= 0 (0 = by store)")
         _check(self.key_cache_seconds >= 0, "memory.serve.key_cache_seconds", "must be >= 0 (0 = no cache)")
         _check(0 <= self.db_connections <= 10_000, "memory.serve.db_connections",
-               "must be from 0 to 10000 (0 = no cap)")
+               "must be from 0 to 10000 (0 = derived from the server at start)")
 
 
 MAX_TIMEOUT = 86_400.0

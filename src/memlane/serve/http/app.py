@@ -266,17 +266,21 @@ def split_connections(total: int, *, worker: bool) -> tuple[int, int]:
     return left - helpers, helpers
 
 
-def derived_connections(slots: int, *, processes: int, worker: bool, threads: int) -> int:
+DERIVED_MOST = 16
+"""The most connections ``serve.db_connections`` = 0 gives a process. Measured (session 26,
+``tools/conn_budget.py --bench``, 64 clients, a server of 200 connections on the same 2
+cores): 16 (12 request threads) answered 240-246 requests/s, 32 213-233, 8 216-223, no cap
+(a peak of 62-65 connections) 203-211: past a dozen threads one interpreter only contends."""
+
+
+def derived_connections(slots: int, *, processes: int, worker: bool) -> int:
     """``serve.db_connections`` = 0 on PostgreSQL: half of the connections the server lets
     this role open (``slots``, read at start), shared by the ``processes`` of this service
     (``serve.workers``), the other half left to everything else (``memlane worker``, the
-    CLI, another service); never more than the process would open without a cap, never
-    fewer than one request thread needs."""
-    from memlane.store.postgres.search import SEARCH_THREADS  # psycopg: PostgreSQL only
-
+    CLI, another service); at most ``DERIVED_MOST``, never fewer than one request thread
+    needs."""
     held = HELD_CONNECTIONS + (WORKER_CONNECTIONS if worker else 0)
-    uncapped = held + SEARCH_THREADS + 2 * threads + 40
-    return max(held + 1, min(uncapped, slots // (2 * max(processes, 1))))
+    return max(held + 1, min(DERIVED_MOST, slots // (2 * max(processes, 1))))
 
 
 def create_app(
@@ -308,7 +312,7 @@ def create_app(
             # and the request threads' (docs/scaling.md, "Session 26")
             total = cfg.db_connections or derived_connections(
                 mem.store.connection_slots(), processes=cfg.workers,  # type: ignore[attr-defined]
-                worker=worker, threads=threads)
+                worker=worker)
             requests, helpers = split_connections(total, worker=worker)
             mem.store.search_threads = helpers  # type: ignore[attr-defined]
             log.info("up to %d PostgreSQL connections (serve.db_connections%s): %d for "
