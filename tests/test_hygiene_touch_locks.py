@@ -155,3 +155,52 @@ def test_a_search_touching_facts_waits_for_a_worker_writing_its_scopes_facts(
         touched = conn.execute("SELECT count(*) FROM facts WHERE scope = 'u' AND last_accessed"
                                " >= extract(epoch FROM timestamptz '2024-07-01')").fetchone()[0]
     assert touched == 2
+
+
+def test_an_erase_waits_for_the_change_logs_sequencer(pg_url: str) -> None:
+    """Seen in the stress (session 26, before): the change log's sequencer (``prune_changes``
+    in hygiene, ``live_read``) updates every unsequenced record under its table lock, while
+    an erase blanked its records' documents row by row (``blank_changes``) with no lock
+    first: "deadlock detected". The erase now takes the sequencer's lock before its first
+    update of the change log. The test's transaction plays the sequencer: the lock, an item's
+    record, then (once the erase waits) the session's record, which the erase blanks first."""
+    with _memory(pg_url) as seed:
+        seed.add_message("u", "user", "I live in Lisbon", at="2024-05-01T10:00:00Z")
+        seed.close_session("u")
+        seed.index(now="2024-06-01T00:00:00Z")  # its derived items have records
+        sid = seed.sessions("u")[0].id
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        session_rec = conn.execute("SELECT max(id) FROM changes WHERE entity = 'session'"
+                                   " AND entity_id = %s AND doc IS NOT NULL", (sid,)).fetchone()[0]
+        item_rec = conn.execute("SELECT max(c.id) FROM changes c JOIN items i ON i.id = c.entity_id"
+                                " WHERE c.entity = 'item' AND i.session_id = %s"
+                                " AND c.doc IS NOT NULL", (sid,)).fetchone()[0]
+    assert session_rec and item_rec
+    errors: list[BaseException] = []
+    with _memory(pg_url) as mem, psycopg.connect(pg_url) as sequencer:
+        sequencer.execute("LOCK TABLE change_sequencer IN EXCLUSIVE MODE")
+        sequencer.execute("UPDATE changes SET pos = pos WHERE id = %s", (item_rec,))
+
+        def erase() -> None:
+            try:
+                mem.forget_session(sid)
+            except BaseException as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+
+        thread = threading.Thread(target=erase, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 60
+        while memlane_waiting(pg_url) < 1:
+            assert time.monotonic() < deadline, "the erase never waited"
+            assert thread.is_alive(), errors
+            time.sleep(0.05)
+        try:
+            sequencer.execute("UPDATE changes SET pos = pos WHERE id = %s", (session_rec,))
+            sequencer.commit()
+        except psycopg.Error as e:
+            errors.append(e)
+        thread.join(60)
+        assert not thread.is_alive()
+    assert not errors, errors
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM sessions WHERE id = %s", (sid,)).fetchone()[0] == 0
