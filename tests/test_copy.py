@@ -357,3 +357,30 @@ def test_a_live_stream_position_from_the_source_goes_on_or_resets_on_the_copy(tm
     pg.close()
     back.close()
     goes_on_or_resets(tmp_path / "back.db", head, seen)
+
+def test_a_postgres_source_written_during_the_copy_is_copied_as_of_its_start(tmp_path, pg_url):
+    """Session 26: a copy of a PostgreSQL database others write to read each table as it
+    was when it got there: messages of sessions it had not read, which the target refused
+    ("FOREIGN KEY constraint failed"; every copy in a 40 s stress). It is read in one
+    snapshot now: the copy is the source as of its start, and it succeeds."""
+    import psycopg
+
+    src = _pg_memory(pg_url)
+    src.add_message("a", "user", "I moved to Lisbon in March", at="2024-05-01T10:00:00Z")
+    src.close_session("a")
+    src.index(now="2024-06-01T00:00:00Z")
+    writer = _pg_memory(pg_url)
+    wrote = []
+
+    def write_meanwhile(kind: str, n: int) -> None:
+        if kind == "sessions" and not wrote:  # after the sessions, before their messages
+            wrote.append(writer.add_message("b", "user", "a message written during the copy"))
+
+    target = open_store(tmp_path / "copy.db")
+    report = copy_store(open_store(pg_url), target, progress=write_meanwhile)
+    assert wrote and report.messages == 1 and report.sessions == 1
+    assert [m["text"] for m in target.iter_messages()] == ["I moved to Lisbon in March"]
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM messages").fetchone()[0] == 2
+    src.close()
+    writer.close()

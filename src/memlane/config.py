@@ -460,11 +460,16 @@ class ServeConfig:
     """How long a process trusts an API key it looked up (0: look it up on every request).
     A revoked key is refused by every process at most this long after the revocation."""
     db_connections: int = 0
-    """Threads a process runs requests in at once, every route together (reads, writes,
-    live-stream polls, the inspector, MCP, ``/metrics``); the rest wait in the event loop.
-    On PostgreSQL each such thread holds a connection, so this caps the connections a
-    process opens for requests (its index worker adds one or two). 0 = no cap of its own:
-    up to 2 × ``threads`` + 40."""
+    """On PostgreSQL, the connections one process opens at most, all of them: 1 held by the
+    thread running its event loop, 2 by its index worker (when it runs), a quarter of the
+    rest (at most 4) for the helper threads of searches over every scope, and the rest for
+    requests: the threads it runs requests in at once, every route together (reads, writes,
+    live-stream polls, the inspector, MCP, ``/metrics``; the rest wait in the event loop).
+    Too few for one request thread is refused at start. 0 = derived at start: half of the
+    connections the server lets this role open (``max_connections`` less its reserved
+    slots, or the role's or database's ``CONNECTION LIMIT``) divided by ``workers``, at
+    most 16 (session 26; before, 0 was no cap: up to 2 × ``threads`` + 47). On SQLite it
+    caps the request threads (0: no cap of its own)."""
 
     def __post_init__(self) -> None:
         _check(bool(self.host.strip()), "memory.serve.host", "must not be empty")
@@ -480,7 +485,7 @@ class ServeConfig:
         _check(self.threads >= 0, "memory.serve.threads", "must be >= 0 (0 = by store)")
         _check(self.key_cache_seconds >= 0, "memory.serve.key_cache_seconds", "must be >= 0 (0 = no cache)")
         _check(0 <= self.db_connections <= 10_000, "memory.serve.db_connections",
-               "must be from 0 to 10000 (0 = no cap)")
+               "must be from 0 to 10000 (0 = derived from the server at start)")
 
 
 MAX_TIMEOUT = 86_400.0

@@ -27,12 +27,17 @@ def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
     transaction of its own, the live stream's change log is pruned to ``live``'s limits.
     """
     with store.atomic():
-        expired = store.expire_items(now)
-        evicted = {}
+        # what goes is chosen first, so that the facts locks of its scopes are taken at once
+        # in one order, before any of its rows (PostgreSQL: ``lock_items_facts``)
+        doomed = store.expiring_items(now)
+        lowest = {}
         for lane, cap in cfg.caps().items():
             over = store.lane_count(lane) - cap
             if over > 0:
-                evicted[lane] = store.evict_lowest(lane, over)
+                lowest[lane] = store.lowest_items(lane, over)
+        store.lock_items_facts([*doomed, *(i for ids in lowest.values() for i in ids)])
+        expired = store.remove_items(doomed, "expired")
+        evicted = {lane: store.remove_items(ids, "evicted") for lane, ids in lowest.items()}
         store.bump("items_expired", expired)
         store.bump("items_evicted", sum(evicted.values()))
     live = live or LiveConfig()

@@ -107,7 +107,8 @@ def copy_cmd(source: str, target: str, as_json: bool) -> None:
     messages, items (every field), entities, facts, relations, vectors, the embedding
     cache, the API keys (their hashes) and the counters. The target must be
     empty; the copy is one transaction there and is checked against the source before
-    it commits. Stop writers on the source while copying.
+    it commits. A PostgreSQL source is read in one snapshot (writers may go on: the copy
+    is the source as of its start); stop writers on a SQLite source while copying.
     """
     from memlane.store.copy import copy_store
 

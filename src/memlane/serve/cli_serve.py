@@ -105,6 +105,10 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
     port = cfg.port if port is None else port
     workers = workers or cfg.workers
     index_worker = cfg.index_worker and not no_worker
+    if mem.store.backend == "postgres" and cfg.db_connections:
+        from memlane.serve.http.app import split_connections
+
+        split_connections(cfg.db_connections, worker=index_worker)  # too few: said before serving
     keyed = mem.store.has_api_keys()
     if not keyed and not is_loopback(host):
         raise click.ClickException(
@@ -161,6 +165,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
     if root.get("config_path"):
         os.environ["MEMLANE_CONFIG"] = root["config_path"]
     os.environ["MEMLANE_SERVE_INDEX_WORKER"] = "true" if index_worker else "false"
+    os.environ["MEMLANE_SERVE_WORKERS"] = str(workers)  # each process's share of connections
     if stopping:
         echo("memlane serve stopped", err=True)
         return

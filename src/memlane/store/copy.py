@@ -16,7 +16,8 @@ empty: merging two memories would make ids collide. Each table's largest id ever
 comes along too (``id_marks``: SQLite's ``id_floor``, PostgreSQL's sequences), so an id
 erased in the source before the copy is never given to a new row of the copy. The copy is one transaction on the
 target (a failure leaves it empty) and is checked against the source before it commits.
-Stop writers on the source while copying: rows written during the copy may be missed.
+A PostgreSQL source is read in one snapshot (``Store.snapshot``): writers may go on, and
+the copy is the database as of its start. Stop writers on a SQLite source while copying.
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def copy_store(
     counts = dict.fromkeys(
         ("sessions", "messages", "items", "entities", "facts", "relations", "fact_events",
          "packs", "pinned", "api_keys", "vectors", "embed_cache"), 0)
-    with target.atomic():
+    with source.snapshot(), target.atomic():
         steps: tuple[tuple[str, Iterable[Any], Callable[[Any], None]], ...] = (
             ("sessions", source.iter_sessions(), target.restore_sessions),
             ("messages", source.iter_messages(), target.restore_messages),

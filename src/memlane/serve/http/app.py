@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane.config import Config, ServeConfig, load_config
-from memlane.errors import MigrationError
+from memlane.errors import ConfigError, MigrationError
 from memlane.memory import Memory
 from memlane.serve.http import errors, metrics, openapi
 from memlane.serve.http.auth import KeyCache, RateLimiter, principal
@@ -237,6 +237,53 @@ the server, and more threads overlap that (2 threads: 169 searches/s, 40: 205).
 """
 
 
+HELD_CONNECTIONS = 1
+"""PostgreSQL connections a ``serve`` process holds for its life: the one of the thread
+that opened its ``Memory`` and runs its event loop (start-up checks, the worker's start)."""
+
+WORKER_CONNECTIONS = 2
+"""Those of its index worker while it runs: the worker's thread and the indexer's prefetch
+thread (``memlane.index.indexer``), each with its own."""
+
+
+def split_connections(total: int, *, worker: bool) -> tuple[int, int]:
+    """``total`` PostgreSQL connections of one ``serve`` process (``serve.db_connections``)
+    as ``(request threads, search helper threads)``: first what the process holds of its own
+    (``HELD_CONNECTIONS``, and ``WORKER_CONNECTIONS`` when its index worker runs), then a
+    quarter of the rest (at most ``SEARCH_THREADS``) for the helpers of searches over every
+    scope, the rest for requests (every route together). ``ConfigError`` naming the key when
+    nothing is left for requests."""
+    from memlane.store.postgres.search import SEARCH_THREADS  # psycopg: PostgreSQL only
+
+    held = HELD_CONNECTIONS + (WORKER_CONNECTIONS if worker else 0)
+    left = total - held
+    if left < 1:
+        raise ConfigError(
+            f"memory.serve.db_connections: {total} leaves no connection for requests: a serve "
+            f"process holds {held} of its own ({HELD_CONNECTIONS} for start-up"
+            + (f", {WORKER_CONNECTIONS} for its index worker" if worker else "")
+            + f"); set at least {held + 1}, or 0 to derive it from the server's max_connections")
+    helpers = min(SEARCH_THREADS, left // 4)
+    return left - helpers, helpers
+
+
+DERIVED_MOST = 16
+"""The most connections ``serve.db_connections`` = 0 gives a process. Measured (session 26,
+``tools/conn_budget.py --bench``, 64 clients, a server of 200 connections on the same 2
+cores): 16 (12 request threads) answered 240-246 requests/s, 32 213-233, 8 216-223, no cap
+(a peak of 62-65 connections) 203-211: past a dozen threads one interpreter only contends."""
+
+
+def derived_connections(slots: int, *, processes: int, worker: bool) -> int:
+    """``serve.db_connections`` = 0 on PostgreSQL: half of the connections the server lets
+    this role open (``slots``, read at start), shared by the ``processes`` of this service
+    (``serve.workers``), the other half left to everything else (``memlane worker``, the
+    CLI, another service); at most ``DERIVED_MOST``, never fewer than one request thread
+    needs."""
+    held = HELD_CONNECTIONS + (WORKER_CONNECTIONS if worker else 0)
+    return max(held + 1, min(DERIVED_MOST, slots // (2 * max(processes, 1))))
+
+
 def create_app(
     memory: Memory | Config | str | Path | None = None,
     *,
@@ -260,13 +307,27 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         threads = cfg.threads or THREADS_BY_STORE.get(mem.store.backend, 40)
-        if cfg.db_connections:
+        requests = cfg.db_connections
+        if mem.store.backend == "postgres":
+            # the process's whole budget: what it holds of its own, the search helpers'
+            # and the request threads' (docs/scaling.md, "Session 26")
+            total = cfg.db_connections or derived_connections(
+                mem.store.connection_slots(), processes=cfg.workers,  # type: ignore[attr-defined]
+                worker=worker)
+            requests, helpers = split_connections(total, worker=worker)
+            mem.store.search_threads = helpers  # type: ignore[attr-defined]
+            log.info("up to %d PostgreSQL connections (serve.db_connections%s): %d for "
+                     "requests, %d for searches over every scope, %d held%s", total,
+                     "" if cfg.db_connections else " = 0: derived from the server's",
+                     requests, helpers, HELD_CONNECTIONS,
+                     f", {WORKER_CONNECTIONS} for the index worker" if worker else "")
+        if requests:
             # every thread of the loop's pool counts: anyio's default limiter (the routes
             # that are plain functions, stream polls, MCP tools, the inspector) is the cap,
             # and an action holds a token of it as well as of its read or write limiter
-            threads = min(threads, cfg.db_connections)
+            threads = min(threads, requests)
             app.state.connections = anyio.to_thread.current_default_thread_limiter()
-            app.state.connections.total_tokens = cfg.db_connections
+            app.state.connections.total_tokens = requests
         app.state.limiters = (anyio.CapacityLimiter(threads), anyio.CapacityLimiter(threads))
         if worker:
             mem.start_worker(poll_seconds=cfg.worker_poll_seconds)

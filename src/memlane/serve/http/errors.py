@@ -164,7 +164,8 @@ def _memlane(exc: Exception) -> ApiError:
     if isinstance(exc, StoreError):
         log.error("database error: %s", exc)
         hint = (" (the PostgreSQL server's max_connections is reached: a memlane serve process "
-                "holds up to serve.db_connections of them for its requests; retry, or lower "
+                "holds up to serve.db_connections of them (0: half of the server's, shared by its "
+                "processes); retry, or lower "
                 "serve.db_connections)") if exc.full else ""
         return ApiError(503, "unavailable",
                         f"the database failed: {exc}{hint}{retry_note(exc)}",

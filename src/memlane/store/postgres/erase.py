@@ -29,6 +29,9 @@ class PostgresErase(EraseMixin):
         for table in self.TABLES:
             self.db.execute(f"VACUUM (FULL) {table}")
 
+    def _lock_change_log(self) -> None:
+        self.db.execute("LOCK TABLE change_sequencer IN EXCLUSIVE MODE")
+
     def _log_last_pack(self, scope: str) -> None:
         self.db.execute(
             "INSERT INTO changes (scope, entity, entity_id, op, topic, doc, at)"

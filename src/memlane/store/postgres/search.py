@@ -642,6 +642,10 @@ class PostgresSearch(SqlStore):
     db: Database
     _term_stats: TermStats
     _pool_lock = threading.Lock()
+    search_threads = SEARCH_THREADS
+    """The helper threads (and connections) of this store's searches over every scope; 0:
+    none, each list after the other on the caller's thread. ``memlane serve`` sets it from
+    ``serve.db_connections`` (``memlane.serve.http.app.split_connections``)."""
 
     def _search_pool(self) -> ThreadPoolExecutor:
         """The store's helper threads for ``lexical_and_vector_search`` (made on first use;
@@ -651,7 +655,7 @@ class PostgresSearch(SqlStore):
             with self._pool_lock:
                 got = self.__dict__.get("_pool")
                 if got is None or got[0] != os.getpid():
-                    got = (os.getpid(), ThreadPoolExecutor(SEARCH_THREADS, thread_name_prefix="memlane-lexical"))
+                    got = (os.getpid(), ThreadPoolExecutor(self.search_threads, thread_name_prefix="memlane-lexical"))
                     self.__dict__["_pool"] = got
         pool: ThreadPoolExecutor = got[1]
         return pool
@@ -668,7 +672,7 @@ class PostgresSearch(SqlStore):
         milliseconds, less than what handing one to another thread costs on a busy machine
         (measured at 10k items, alternating query by query: scoped p50 19.8 ms one after
         the other, 23.1 at once)."""
-        return (SEARCH_THREADS > 0 and f.scope is None and f.session_id is None
+        return (self.search_threads > 0 and f.scope is None and f.session_id is None
                 and not self.db.in_transaction
                 and bool(self._searchable_hnsw(model, dim)))  # type: ignore[attr-defined]
 

@@ -93,6 +93,20 @@ class PostgresStore(SearchReads, PostgresSessions, ItemsMixin, PostgresSearch, P
             known = self.__dict__["_read_only"] = bool(row[0])
         return bool(known)
 
+    def connection_slots(self) -> int:
+        """The connections this role may open to this database at most: the server's
+        ``max_connections`` less those it keeps for superusers (and ``reserved_connections``,
+        PostgreSQL 16), or the role's or the database's ``CONNECTION LIMIT`` when lower.
+        What ``memlane serve`` derives ``serve.db_connections`` from when it is 0."""
+        row = self._run(
+            "SELECT current_setting('max_connections')::int"
+            " - current_setting('superuser_reserved_connections')::int"
+            " - coalesce(current_setting('reserved_connections', true)::int, 0),"
+            " (SELECT rolconnlimit FROM pg_roles WHERE rolname = current_user),"
+            " (SELECT datconnlimit FROM pg_database WHERE datname = current_database())"
+        ).fetchone()
+        return min(int(v) for v in row if v is not None and int(v) >= 0)
+
     def progress(self) -> Any:
         return self.db.progress()
 

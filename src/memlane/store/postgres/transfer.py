@@ -5,10 +5,11 @@ restored ids, and reading migrations without opening a store."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
-from memlane.store.postgres.db import Database, peek_migrations
+from memlane.store.postgres.db import Database, peek_migrations, translate
 from memlane.store.postgres.rows import vec
 from memlane.store.sql.transfer import ID_TABLES, TransferMixin
 
@@ -19,6 +20,22 @@ class PostgresTransfer(TransferMixin):
     """``iter_vectors``, ``peek_migrations`` and the identity fix-up on PostgreSQL."""
 
     db: Database
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Every read inside sees the database as of one moment: one read-only REPEATABLE
+        READ transaction (inside another transaction, that one's reads). ``memlane copy``
+        reads its source in one: rows written meanwhile by others are not copied, and those
+        copied agree with each other (session 26: a copy of a database being written to
+        read messages of sessions it had not read, and the target refused them, "FOREIGN
+        KEY constraint failed")."""
+        if self.db.in_transaction:
+            yield
+            return
+        with self.db.atomic(reads=True):
+            with translate("snapshot"):
+                self.db.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield
 
     def _after_restore(self, table: str) -> None:
         # rows came with their ids: move the identity past them for later inserts

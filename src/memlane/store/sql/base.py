@@ -100,6 +100,11 @@ class SqlStore:
         ``superseded_messages``). Here nothing changes."""
         return nullcontext()
 
+    def snapshot(self) -> AbstractContextManager[None]:
+        """Every read inside sees the database as of one moment (``copy_store`` reads a whole
+        memory in one). Here nothing: a SQLite source is copied with its writers stopped."""
+        return nullcontext()
+
     def lexical_and_vector_search(self, terms: Sequence[str], model: str, query: Any, f: Filters,
                                   limit: int, *, timings: dict[str, float] | None = None,
                                   ) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
@@ -224,6 +229,12 @@ class SqlStore:
 
     def _lock_session_facts(self, session_id: int) -> None:
         """The same lock, for the scope of a session."""
+
+    def _lock_scopes_facts(self, scopes: Sequence[str]) -> None:
+        """The facts locks of ``scopes``, in the order given (sorted by the caller: every
+        taker of several takes them in one order)."""
+        for scope in scopes:
+            self._lock_scope_facts(scope)
 
     def filter_ids(self, f: Filters) -> list[int]:
         """Ids of the items that pass ``f``."""

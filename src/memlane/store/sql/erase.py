@@ -65,6 +65,12 @@ class EraseMixin(SqlStore):
     def _after_erase(self) -> None:
         """After the commit."""
 
+    def _lock_change_log(self) -> None:
+        """Before an erase's first update or delete of change records: PostgreSQL takes the
+        change log sequencer's table lock (``live_read`` and ``prune_changes`` take it
+        before sequencing every unsequenced record): the erase blanked records row by row
+        while the sequencer held others it wanted, "deadlock detected" (session 26)."""
+
     def vacuum(self) -> None:
         """Rewrite the database's tables so no page keeps a stale copy of an erased row
         (``Memory.vacuum``, ``[memory.erase] vacuum``; docs/erasure.md)."""
@@ -148,6 +154,7 @@ class EraseMixin(SqlStore):
                 "INSERT INTO changes (scope, entity, entity_id, op, topic, doc, at)"
                 f" VALUES (%s, 'scope', 0, 'delete', 'scope.erased', {self.JSON}, %s)",
                 (scope, self._erased_doc(counts), time.time()))
+            self._lock_change_log()
             self._run("DELETE FROM changes WHERE scope = %s AND id <> %s", (scope, mark))
         return counts
 
@@ -371,6 +378,8 @@ class EraseMixin(SqlStore):
     def blank_changes(self, entity: str, ids: Sequence[int]) -> int:
         """The change log's records of erased ``entity`` rows keep their place but lose
         their documents (which hold texts): ``{"erased": true}``; how many."""
+        if ids:
+            self._lock_change_log()
         n = 0
         for cond, params in self._id_batches("entity_id", list(ids)):
             n += self._run(

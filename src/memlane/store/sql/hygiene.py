@@ -31,10 +31,15 @@ class HygieneMixin(SqlStore):
 
         Each is first marked ``expired``, so the change log says why it left.
         """
-        # two statements: a row updated in a WITH clause cannot be deleted by the same one
-        where = "expires_at IS NOT NULL AND expires_at <= %s AND NOT pinned"
-        self._run(f"UPDATE items SET status = 'expired' WHERE {where}", (now,))
-        return self._run(f"DELETE FROM items WHERE {where}", (now,)).rowcount
+        ids = self.expiring_items(now)
+        self.lock_items_facts(ids)
+        return self.remove_items(ids, "expired")
+
+    def expiring_items(self, now: float) -> list[int]:
+        """Ids of the unpinned items past their TTL at ``now``."""
+        return [int(r[0]) for r in self._run(
+            "SELECT id FROM items WHERE expires_at IS NOT NULL AND expires_at <= %s"
+            " AND NOT pinned ORDER BY id", (now,))]
 
     def lane_count(self, lane: str) -> int:
         """Active items of a lane (pinned ones too: they count towards the cap)."""
@@ -44,16 +49,45 @@ class HygieneMixin(SqlStore):
 
     def evict_lowest(self, lane: str, n: int) -> int:
         """Delete the ``n`` lowest-value unpinned items of a lane (least trusted, then oldest)."""
+        ids = self.lowest_items(lane, n)
+        self.lock_items_facts(ids)
+        return self.remove_items(ids, "evicted")
+
+    def lowest_items(self, lane: str, n: int) -> list[int]:
+        """Ids of the ``n`` lowest-value unpinned active items of a lane."""
         if n <= 0:
-            return 0
-        # marked ``evicted`` first, so the change log says why each item left
-        ids = [r[0] for r in self._run(
-            "UPDATE items SET status = 'evicted' WHERE id IN (SELECT id FROM items WHERE lane = %s"
-            " AND NOT pinned AND status = 'active' ORDER BY trust, at, id LIMIT %s) RETURNING id",
-            (lane, n),
-        ).fetchall()]
-        return sum(self._run(f"DELETE FROM items WHERE {cond}", params).rowcount
-                   for cond, params in self._id_batches("id", ids))
+            return []
+        return [int(r[0]) for r in self._run(
+            "SELECT id FROM items WHERE lane = %s AND NOT pinned AND status = 'active'"
+            " ORDER BY trust, at, id LIMIT %s", (lane, n))]
+
+    def lock_items_facts(self, item_ids: Sequence[int]) -> None:
+        """The facts locks of the scopes of these items, in scope order, before hygiene
+        takes any of their rows (PostgreSQL). Removing a fact's item deletes the fact (a
+        foreign key) and sets free the fact it had superseded (``superseded_by``), rows a
+        worker writing the scope's facts holds in its own order: without the lock first,
+        a deadlock (session 26); the others (summaries, observations) are rows a worker or
+        an erase deletes under the same lock."""
+        scopes: set[str] = set()
+        for cond, params in self._id_batches("id", list(item_ids)):
+            scopes.update(r[0] for r in self._run(
+                f"SELECT DISTINCT scope FROM items WHERE {cond} AND scope IS NOT NULL", params))
+        self._lock_scopes_facts(sorted(scopes))
+
+    def remove_items(self, item_ids: Sequence[int], why: str) -> int:
+        """Delete these items (``expire_items``: ``why`` is ``expired``; ``evict_lowest``:
+        ``evicted``, the active ones only), pinned ones kept; how many went. Each is first
+        marked ``why``, so the change log says why it left."""
+        still = "" if why == "expired" else " AND status = 'active'"
+        n = 0
+        for cond, params in self._id_batches("id", list(item_ids)):
+            # two statements: a row updated in a WITH clause cannot be deleted by the same one
+            ids = [r[0] for r in self._run(
+                f"UPDATE items SET status = %s WHERE {cond} AND NOT pinned{still} RETURNING id",
+                (why, *params)).fetchall()]
+            n += sum(self._run(f"DELETE FROM items WHERE {c}", p).rowcount
+                     for c, p in self._id_batches("id", ids))
+        return n
 
     # -- pins ---------------------------------------------------------------------------
     def set_pinned(self, item_id: int, pinned: bool) -> None:
