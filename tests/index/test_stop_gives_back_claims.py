@@ -27,17 +27,17 @@ from memlane.testing import memory
 SESSIONS = 600  # a backlog the run is still summarizing when the signal comes
 
 
-def _fill(url: str) -> None:
-    """``SESSIONS`` closed sessions, their turns indexed: only summaries wait."""
+def _fill(url: str, sessions: int = SESSIONS) -> None:
+    """``sessions`` closed sessions, their turns indexed: only summaries wait."""
     convs = load_set("dev")
     rows = []
-    for k in range(SESSIONS):
+    for k in range(sessions):
         rows += [{"scope": f"c{k}", "role": m.role, "text": m.text, "speaker": m.speaker,
                   "at": m.at - timedelta(days=3000 - k)}
                  for m in messages_of(convs[k % len(convs)])]
     with memory(url) as mem:
         mem.add_messages(rows)
-        for k in range(SESSIONS):
+        for k in range(sessions):
             mem.close_session(f"c{k}")
         index_pending(mem.store, mem.embeddings)
 

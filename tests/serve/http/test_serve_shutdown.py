@@ -15,33 +15,16 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
 
-from memlane.bench.summaries.run import load_set, messages_of
-from memlane.index.indexer import index_pending
 from memlane.testing import memory
+from tests.index.test_stop_gives_back_claims import _fill as fill_backlog
 
 SESSIONS = 200  # a backlog the worker is still summarizing when the signal comes
 BATCH = 20
-
-
-def _fill(url: str) -> None:
-    """``SESSIONS`` closed sessions, their turns indexed: only summaries wait."""
-    convs = load_set("dev")
-    rows = []
-    for k in range(SESSIONS):
-        rows += [{"scope": f"c{k}", "role": m.role, "text": m.text, "speaker": m.speaker,
-                  "at": m.at - timedelta(days=3000 - k)}
-                 for m in messages_of(convs[k % len(convs)])]
-    with memory(url) as mem:
-        mem.add_messages(rows)
-        for k in range(SESSIONS):
-            mem.close_session(f"c{k}")
-        index_pending(mem.store, mem.embeddings)
 
 
 def _port() -> int:
@@ -83,7 +66,7 @@ def test_sigterm_in_the_middle_of_everything(db_url: str, to: str) -> None:
     """``to``: the service's process, or its whole process group, as a service manager
     sends it (systemd's control group): the summarizing processes then died at once, and
     the stopping worker said so and summarized on in its own process."""
-    _fill(db_url)
+    fill_backlog(db_url, SESSIONS)
     port = _port()
     base = f"http://127.0.0.1:{port}"
     proc = _serve(db_url, port)
