@@ -187,8 +187,8 @@ class IndexingConfig:
     arriving after that wait for the next. An explicit ``index()`` summarizes it at once.
     0: at the next poll."""
     max_input_tokens: int = 6000
-    """Session text sent to a model is capped at about this many tokens (the first turn and
-    the most recent turns are kept)."""
+    """Session text sent to a model is capped at about this many tokens, counted with
+    cl100k_base as packs count them (the first turn and the most recent turns are kept)."""
     small_session_facts: bool = True
     """A session smaller than ``ingest.min_session_messages`` gets no summary, but the
     offline patterns still read its facts, entities and observations ("I'm vegetarian" in a

@@ -237,3 +237,39 @@ def test_factory_unknown_service_is_a_config_error() -> None:
     config = Config().replace(indexing={"backend": "llm", "service": "missing"})
     with pytest.raises(ConfigError, match="llm.services.missing"):
         make_intelligence(config)
+
+
+def test_a_cjk_session_is_cut_to_max_input_tokens_as_the_model_counts_them(
+    intel: LLMIntelligence,
+) -> None:
+    """Session 26 (review): the transcript was cut at 4 characters a token, which holds for
+    English only: a Japanese session's "1000 tokens" were 4000 characters, over 3000 tokens
+    in cl100k_base, so a model's context could be overrun. It is cut by the counter packs
+    use (``pack.tokens.counter_for``) now."""
+    from memlane.pack.tokens import counter_for
+
+    turns = [("user" if i % 2 == 0 else "assistant", None, i,
+              f"{i}番目のメッセージです。東京の天気は晴れで、明日は京都へ行きます。") for i in range(400)]
+    intel.max_input_tokens = 1000
+    chat, omitted = intel.prompt("s", conversation(turns))
+    transcript = chat[1]["content"].split("Transcript:\n", 1)[1]
+    assert counter_for(intel.model).count(transcript) <= 1000
+    assert transcript.startswith("[1] user: 0番目") and "[400] assistant: 399番目" in transcript
+    assert 0 < omitted < 399
+    english = [("user", None, i, f"message number {i} about the weather") for i in range(60)]
+    assert intel.prompt("s", conversation(english))[1] == 0  # what fitted still fits
+
+
+def test_what_is_clipped_never_ends_inside_a_character(srv: ChatServer,
+                                                       intel: LLMIntelligence) -> None:
+    """Session 26 (review): ``memlane.clip`` cut everywhere else at whole graphemes; the
+    LLM backend's own cut (a turn of the transcript, a field of the model's answer) still
+    cut at a code point, leaving half a flag (a lone regional indicator) before ``[…]``."""
+    flags = "a" + "🇵🇹" * 150  # odd: a cut at an even width falls inside a flag
+    text, _ = format_transcript(conversation([("user", None, 0, flags)]), 211)
+    srv.script_json({"topic": flags, "context": "c", "decisions": [flags + "🇵🇹" * 200]})
+    summary, _ = intel.summarize("s", conversation())
+    for cut in (text.removeprefix("[1] user: "), summary.topic, summary.decisions[0]):
+        head = cut.removesuffix(" […]")
+        assert head != cut and head.startswith("a🇵🇹") and head[1:].replace("🇵🇹", "") == "", cut
+

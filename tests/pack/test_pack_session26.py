@@ -125,6 +125,25 @@ def test_a_cut_keeps_every_grapheme_whole_and_says_it_cut(where, parts, width):
     assert head == regex.findall(r"\X", " ".join(text.split()))[:len(head)], (text, out)
 
 
+@given(parts=st.lists(st.sampled_from(GRAPHEMES), min_size=1, max_size=60),
+       width=st.integers(8, 80))
+@settings(max_examples=150, deadline=None)
+def test_an_llm_field_cut_keeps_every_grapheme_whole(parts, width):
+    """The LLM backend's cut (a model's answer field, a transcript turn), marked ``[…]``:
+    whole graphemes of the text too (session 26 review: it still cut at a code point)."""
+    import regex
+
+    from memlane.index.llm_intel import _clean
+
+    text = " ".join("".join(parts).split())
+    out = _clean(text, width)
+    if out == text:
+        return
+    assert out.endswith(" […]") and len(out) <= width
+    head = regex.findall(r"\X", out.removesuffix(" […]"))
+    assert head == regex.findall(r"\X", text)[:len(head)], (text, out)
+
+
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(chars=st.integers(10, 500), query=st.sampled_from(["Lisbon half marathon", "東京 猫", "🐱",

@@ -6,9 +6,9 @@ Same interface as :class:`memlane.index.offline.OfflineIntelligence` — ``name`
 
 The model gets the instructions of ``prompts/summarize.md`` as the system message and the
 session as numbered turns, ``[n] role (speaker): text``, under a header with the scope,
-dates and participants. Long sessions are cut to about ``max_input_tokens`` (≈ 4
-characters a token): the first turn and the most recent turns are kept and the cut is
-marked. The answer must match :data:`memlane.index.schema.SUMMARY_SCHEMA`; malformed
+dates and participants. Long sessions are cut to about ``max_input_tokens`` as
+``memlane.pack.tokens.counter_for`` counts them (cl100k_base): the first turn and the most
+recent turns are kept and the cut is marked. The answer must match :data:`memlane.index.schema.SUMMARY_SCHEMA`; malformed
 answers are repaired (see :func:`memlane.backends.llm.base.complete_json`). Times,
 participants and the turn count come from the messages, never from the model.
 """
@@ -26,6 +26,7 @@ from importlib import resources
 from typing import Any
 
 from memlane.backends.llm.base import LLM, complete_json
+from memlane.clip import clip
 from memlane.index.normalize import normalize_name, normalize_predicate, user_subject
 from memlane.index.people import speaker_subject
 from memlane.index.schema import (
@@ -38,6 +39,7 @@ from memlane.index.schema import (
     Relation,
     SessionSummary,
 )
+from memlane.pack.tokens import counter_for
 from memlane.types import Message
 
 __all__ = ["LLMIntelligence", "format_transcript", "summarize_prompt"]
@@ -45,6 +47,9 @@ __all__ = ["LLMIntelligence", "format_transcript", "summarize_prompt"]
 log = logging.getLogger("memlane.index")
 
 CHARS_PER_TOKEN = 4
+"""The characters a token of English prose: the transcript's first cut. A text of other
+words (Japanese, Chinese, Greek, emoji: 1 to 1.5 characters a token) is cut again, shorter,
+until the counter says it fits (``LLMIntelligence.transcript``; session 26)."""
 _SOURCES = ("stated", "observed", "inferred")
 _SENT = re.compile(r"(?<=[.!?])\s+|\n+")
 _CUT = " […]"
@@ -65,11 +70,13 @@ def _when(at: datetime) -> str:
 
 
 def _clip(text: str, limit: int) -> str:
-    if len(text) <= limit:
+    """``text`` cut to ``limit`` characters at whole graphemes (``memlane.clip``), at a word
+    when one ends in the second half of what is kept, marked ``_CUT``."""
+    cut = clip(text, limit, mark=_CUT)
+    if cut == text:
         return text
-    keep = max(0, limit - len(_CUT))
-    head = text[:keep]
-    if " " in head[keep // 2 :]:
+    head = cut[: -len(_CUT)]
+    if " " in head[len(head) // 2:]:
         head = head.rsplit(" ", 1)[0]
     return head + _CUT
 
@@ -239,9 +246,26 @@ class LLMIntelligence:
         if callable(close):
             close()
 
+    def transcript(self, messages: Sequence[Message]) -> tuple[str, int]:
+        """``format_transcript`` within ``max_input_tokens`` as the model's tokenizer counts
+        them (``counter_for``; cl100k_base for a model of another): first at
+        ``CHARS_PER_TOKEN`` characters a token, then, while the count is over, at the
+        characters a token the text cut last had (a few passes at most). At 4 characters a
+        token alone, a Japanese session's 6000 "tokens" were about 18,000 (session 26)."""
+        count = counter_for(self.model).count
+        chars = self.max_input_tokens * CHARS_PER_TOKEN
+        transcript, omitted = format_transcript(messages, chars)
+        for _ in range(4):
+            tokens = count(transcript)
+            if tokens <= self.max_input_tokens:
+                break
+            chars = min(chars - 1, int(len(transcript) * self.max_input_tokens / tokens * 0.97))
+            transcript, omitted = format_transcript(messages, max(chars, 1))
+        return transcript, omitted
+
     def prompt(self, scope: str, messages: Sequence[Message]) -> tuple[list[dict[str, str]], int]:
         """The chat messages sent for a session, and the number of turns left out."""
-        transcript, omitted = format_transcript(messages, self.max_input_tokens * CHARS_PER_TOKEN)
+        transcript, omitted = self.transcript(messages)
         start = min(m.at for m in messages)
         end = max(m.at for m in messages)
         participants = ", ".join(dict.fromkeys(m.speaker or m.role for m in messages))
