@@ -56,6 +56,15 @@ def _at(obj: Any, path: tuple[Any, ...]) -> Any:
     return obj
 
 
+def _has(obj: Any, path: tuple[Any, ...]) -> bool:
+    """Whether ``path`` leads somewhere in ``obj`` (another record may be shorter)."""
+    try:
+        _at(obj, path)
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True
+
+
 @st.composite
 def mutated(draw: Any, original: list[Any]) -> tuple[list[Any], int, tuple[Any, ...]]:
     """The records with one change in record ``i`` at ``path`` (walked down from the
@@ -78,7 +87,7 @@ def mutated(draw: Any, original: list[Any]) -> tuple[list[Any], int, tuple[Any, 
         j = draw(st.integers(0, len(records) - 1))
         if isinstance(parent, list) and len(parent) > 1:
             parent[key] = copy.deepcopy(parent[draw(st.integers(0, len(parent) - 1))])
-        elif j != i:
+        elif j != i and _has(records[j], path):
             parent[key] = copy.deepcopy(_at(records[j], path))
         else:
             parent[key] = draw(VALUES)

@@ -106,7 +106,9 @@ def test_threads_give_their_connections_back_when_the_server_is_full(pg_url: str
     call is answered (the burst's idle threads kept every slot: it was refused, or answered
     by chance on a thread that held one)."""
     with _limited_role(pg_url, LIMIT) as url:
-        mem = memory(url)
+        # a budget above the server's limit: the server, not the budget, refuses (the
+        # derived default would keep the burst within the role's slots by itself)
+        mem = memory(url, serve={"db_connections": 10_000})
         mem.add_message("a", "user", "I moved to Lisbon in March", at="2024-05-01T10:00:00Z")
         mem.close_session("a")
         mem.index(now="2024-06-01T00:00:00Z")
