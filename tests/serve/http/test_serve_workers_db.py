@@ -19,15 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.serve.http.test_pg_connections import _limited_role
-
-pytest.importorskip("psycopg")
-
 
 def test_workers_that_cannot_open_the_database_stop_the_service_in_one_line_each(
         pg_url: str, tmp_path: Path) -> None:
     import memlane
+
     from uvicorn.config import STARTUP_FAILURE
+
+    from tests.serve.http.test_pg_connections import _limited_role
 
     env = {**os.environ, "MEMLANE_EMBEDDING_BACKEND": "hashing",
            "PYTHONPATH": str(Path(memlane.__file__).parents[1])}
@@ -53,3 +52,31 @@ def test_workers_that_cannot_open_the_database_stop_the_service_in_one_line_each
                for line in said), text
     assert text.rstrip().splitlines()[-1].startswith("Error: "), text  # the parent's word last
     assert "could not start" in text.rstrip().splitlines()[-1], text
+
+
+def test_a_worker_process_that_cannot_open_a_sqlite_file_ends_in_one_line(tmp_path: Path) -> None:
+    """The worker's side alone, on SQLite: the processes ``serve --workers N`` starts, under
+    uvicorn's supervisor, with ``MEMLANE_DB`` naming a folder (the parent refuses that one
+    itself). Each says why in one line and the supervisor stops, where it started another."""
+    import memlane
+
+    (tmp_path / "a-folder").mkdir()
+    env = {**os.environ, "MEMLANE_EMBEDDING_BACKEND": "hashing", "MEMLANE_DB": "a-folder",
+           "PYTHONPATH": str(Path(memlane.__file__).parents[1])}
+    env.pop("MEMLANE_CONFIG", None)
+    code = ("import uvicorn; uvicorn.run('memlane.serve.http.app:app_from_environment', "
+            "factory=True, workers=2, port=0)")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, cwd=tmp_path, env=env, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate(timeout=30)
+        pytest.fail("the supervisor did not stop:\n" + out.decode(errors="replace")[-3000:])
+    text = out.decode(errors="replace")
+    assert "Traceback" not in text and "died" not in text, text
+    said = [line for line in text.splitlines() if "cannot start" in line]
+    assert 1 <= len(said) <= 2, text
+    assert all("a-folder is a folder, not a database file" in line for line in said), text
+    assert "failed to start, stopping the parent process" in text, text
