@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import sqlite3
 import subprocess
 import threading
@@ -148,7 +149,10 @@ def over_http(url: str, key: str, raw: bytes) -> list[dict[str, Any]]:
         assert not r.text.strip(), r.text
         return []
     if r.headers["content-type"].startswith("text/event-stream"):
-        return [json.loads(line[5:]) for line in r.text.splitlines() if line.startswith("data:")]
+        # an event stream's lines end at CR, LF or CRLF only: str.splitlines also cut at
+        # U+0085 and U+2028 inside an answer's JSON (a method named "\x85" echoed back)
+        return [json.loads(line[5:]) for line in re.split(r"\r\n|\r|\n", r.text)
+                if line.startswith("data:")]
     assert r.headers["content-type"].startswith("application/json"), (r.status_code, r.text)
     return [r.json()]
 

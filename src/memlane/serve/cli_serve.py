@@ -180,16 +180,31 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
 
         own_dir = tempfile.mkdtemp(prefix="memlane-metrics-")
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = own_dir
+    # uvicorn.run's own steps for several workers, keeping its supervisor to read how its
+    # processes ended: it stops when one cannot start (a worker that cannot open the
+    # database says why and ends with STARTUP_FAILURE), and uvicorn.run then returned as
+    # after a clean stop, status 0 (session 26)
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config("memlane.serve.http.app:app_from_environment", factory=True,
+                            workers=workers, timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
+                            **common)
     try:
-        uvicorn.run("memlane.serve.http.app:app_from_environment", factory=True,
-                    workers=workers, timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
-                    **common)
+        supervisor = Multiprocess(config, sockets=[config.bind_socket()])
+        supervisor.run()
     finally:
         if own_dir is not None:
             import shutil
 
             os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
             shutil.rmtree(own_dir, ignore_errors=True)
+    failed = [p.pid for p in supervisor.processes if p.exitcode == _startup_failure()]
+    if failed:
+        err = click.ClickException(
+            f"worker process {failed[0]} could not start (its error is above); "
+            "memlane serve stopped")
+        err.exit_code = _startup_failure()
+        raise err
     echo("memlane serve stopped", err=True)  # as one process says it (session 26)
 
 @click.group()

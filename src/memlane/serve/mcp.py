@@ -464,11 +464,19 @@ class _Tools:
             "Token budget of the pack (default: the server's pack.budget)."))] = None,
         model: Annotated[str | None, Field(description=(
             "Count tokens with this model's tokenizer, e.g. gpt-4."))] = None,
+        instructions: Annotated[str | None, Field(max_length=100_000, description=(
+            "Text put first in the pack, always kept (e.g. how to answer)."))] = None,
+        now: Annotated[str | None, Field(description=(
+            "Build the pack as of this ISO-8601 time (default: now), e.g. "
+            "2024-05-01T14:30:00Z."))] = None,
     ) -> str:
+        # the parameters of `memlane pack` and POST /v1/pack, under their names and checks:
+        # it took neither instructions nor now, and read model "" as no model (session 26)
         where = self.scope(ctx, scope)
         with _tool_errors():
             try:
-                pack = self.mem.pack(question, budget, scope=where, model=model or None)
+                pack = self.mem.pack(question, budget, scope=where, model=model,
+                                     instructions=instructions, now=now)
             except ValidationError as e:  # Memory.pack calls it query; this tool, question
                 if e.field != "query":
                     raise
@@ -704,9 +712,10 @@ def _advertise_limits(schema: dict[str, Any], tool: str, memory: Memory) -> None
         "question": {"maxLength": config.retrieval.max_query_chars},
         "subject": {"maxLength": MAX_SHORT_TEXT},
         "predicate": {"maxLength": MAX_SHORT_TEXT},
-        "model": {"maxLength": MAX_SHORT_TEXT},
+        "model": short,
+        "instructions": {"maxLength": 100_000},
         "topics": {"maxItems": 100, "items": {"type": "string", **short}},
-        **{t: {"format": "date-time"} for t in ("at", "since", "until")},
+        **{t: {"format": "date-time"} for t in ("at", "since", "until", "now")},
     }
     for name, prop in schema.get("properties", {}).items():
         if name not in limits:

@@ -468,6 +468,24 @@ def _mount_routes(app: FastAPI) -> None:
 
 def app_from_environment() -> FastAPI:
     """The app ``memlane serve --workers N`` starts in each process (uvicorn factory):
-    config from ``$MEMLANE_CONFIG`` / ``memlane.toml`` and ``MEMLANE_*`` variables."""
-    config = load_config()
-    return create_app(config, worker=config.serve.index_worker, freeze_gc=True)
+    config from ``$MEMLANE_CONFIG`` / ``memlane.toml`` and ``MEMLANE_*`` variables.
+
+    A process that cannot open the database (a wrong password, the server down or full, a
+    file it cannot read) says so in one line, as one ``memlane serve`` process does, and
+    ends with uvicorn's start-up failure status, on which the supervisor stops the service
+    (``memlane serve`` then exits non-zero saying so). It printed the error's three chained
+    tracebacks and ended with status 1, and the supervisor started another such process,
+    again and again (session 26)."""
+    import os
+
+    from uvicorn.config import STARTUP_FAILURE
+
+    from memlane.errors import MemlaneError
+    from memlane.serve.output import echo
+
+    try:
+        config = load_config()
+        return create_app(config, worker=config.serve.index_worker, freeze_gc=True)
+    except MemlaneError as e:
+        echo(f"Error: worker process {os.getpid()} cannot start: {e}", err=True)
+        raise SystemExit(STARTUP_FAILURE) from None
