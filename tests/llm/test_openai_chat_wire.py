@@ -18,13 +18,15 @@ from memlane.backends.llm import LLMBadResponse, LLMError, LLMHTTPError, LLMTime
 
 HI = [{"role": "user", "content": "hello there"}]
 GOOD = json.dumps({"choices": [{"message": {"role": "assistant", "content": "hello"}}]}).encode()
-HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+HEAD = b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: application/json\r\n"
 
 
 @contextmanager
 def raw_server(answer: Callable[[socket.socket, threading.Event], None]) -> Iterator[str]:
     """A loopback server that reads one request per connection and lets ``answer`` write
-    the bytes of the reply; yields the base URL."""
+    the bytes of the reply; yields the base URL. Each reply says ``Connection: close``, as
+    it closes: a retry sent at once on the kept-alive connection met its close half the
+    time on a loaded machine ("Connection reset by peer")."""
     stop = threading.Event()
     listener = socket.create_server(("127.0.0.1", 0))
     listener.settimeout(0.1)
@@ -160,7 +162,7 @@ def streamed(conn: socket.socket, stop: threading.Event) -> None:
               {"choices": [{"index": 0, "delta": {"content": 'bon"}'}, "finish_reason": "stop"}]}]
     body = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
     body += b"data: [DONE]\n\n"
-    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n\r\n"
+    conn.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n\r\n"
                  % len(body) + body)
 
 
@@ -172,7 +174,7 @@ def test_a_streamed_answer_is_read_as_the_answer_it_adds_up_to() -> None:
 def test_a_body_that_is_neither_json_nor_a_stream_is_a_bad_response() -> None:
     def html(conn: socket.socket, stop: threading.Event) -> None:
         body = b"<html>502 Bad Gateway</html>"
-        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n"
+        conn.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n"
                      % len(body) + body)
 
     with raw_server(html) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
@@ -295,7 +297,7 @@ def test_a_streamed_answer_ending_in_a_usage_chunk_is_read() -> None:
     def usage_last(conn: socket.socket, stop: threading.Event) -> None:
         body = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
         body += b"data: [DONE]\n\n"
-        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+        conn.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/event-stream\r\n"
                      b"Content-Length: %d\r\n\r\n" % len(body) + body)
 
     with raw_server(usage_last) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
@@ -335,7 +337,7 @@ def test_a_proxys_html_error_page_is_one_line_of_text() -> None:
             b"</html>\r\n")
 
     def unavailable(conn: socket.socket, stop: threading.Event) -> None:
-        conn.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/html\r\n"
+        conn.sendall(b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: text/html\r\n"
                      b"Content-Length: %d\r\n\r\n" % len(page) + page)
 
     with raw_server(unavailable) as url, OpenAIChat(url, "m", timeout=5, max_retries=0) as llm:
@@ -386,7 +388,7 @@ def test_a_stream_ending_in_an_error_says_the_error_and_is_retried_when_it_shoul
             events = [{"choices": [{"index": 0, "delta": {"content": "Lisbon"},
                                     "finish_reason": "stop"}]}]
         body = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
-        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+        conn.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/event-stream\r\n"
                      b"Content-Length: %d\r\n\r\n" % len(body) + body)
 
     with raw_server(failing_stream) as url, OpenAIChat(url, "m", timeout=5, max_retries=1,
