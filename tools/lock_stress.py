@@ -30,7 +30,6 @@ import json
 import os
 import random
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -42,6 +41,7 @@ from typing import Any
 
 import httpx
 
+from memlane.bench.serve import _free_port, _wait_ready
 from memlane.config import load_config
 from memlane.memory import Memory
 from memlane.testing.postgres import postgres_server
@@ -54,12 +54,6 @@ OVERRIDES = {"hygiene": {"lane_caps": ["ephemeral=20", "profile=12", "semantic=3
              "embedding": {"backend": "hashing"}}
 TOML = ('[memory.hygiene]\nlane_caps = ["ephemeral=20", "profile=12", "semantic=30"]\n'
         '[memory.embedding]\nbackend = "hashing"\n[memory.serve]\nworker_poll_seconds = 0.5\n')
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def memory(url: str) -> Memory:
@@ -133,7 +127,7 @@ def stressed(folder: Path, seconds: float, seed: int) -> dict[str, Any]:
         seed_database(url, now)
         log = folder / "pg" / "server.log"
         start_at = log.stat().st_size
-        port = free_port()
+        port = _free_port()
         toml = folder / "memlane.toml"
         toml.write_text(TOML)
         env = {k: v for k, v in os.environ.items() if not k.startswith("MEMLANE_")}
@@ -143,16 +137,7 @@ def stressed(folder: Path, seconds: float, seed: int) -> dict[str, Any]:
             stderr=open(folder / "serve.log", "w"))
         try:
             base = f"http://127.0.0.1:{port}"
-            ready = time.monotonic() + 60
-            while time.monotonic() < ready:
-                try:
-                    if httpx.get(base + "/readyz", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                time.sleep(0.2)
-            else:
-                raise RuntimeError("memlane serve did not answer /readyz in 60 s")
+            _wait_ready(base, server, timeout=60.0)
             stress = Stress(url, base, time.monotonic() + seconds, seed)
             threads = start_threads(stress, url, folder, now)
             for t in threads:
