@@ -688,8 +688,9 @@ class RetrievalConfig:
     numpy) re-scores the best ``meaning_candidates`` candidates (the ``meaning`` preset)."""
     meaning_candidates: int = 100
     """How many of the best fused candidates the transformer re-scores."""
-    meaning_weight: float = 0.5
-    """Added to a re-scored candidate's relevance: this × (its cosine − the lowest's)."""
+    meaning_weight: float = 0.6
+    """Added to a re-scored candidate's relevance: this × (its cosine − the lowest's)
+    (0.5 before session 27: docs/retrieval.md)."""
     meaning_max_tokens: int = 128
     """The transformer reads at most this many tokens of a text."""
     meaning_window: int = 0

@@ -76,7 +76,7 @@ class SearchOptions:
     meaning: Any = None
     """The meaning tier (``memlane.retrieve.meaning.MeaningTier``), or None: off."""
     meaning_candidates: int = 100
-    meaning_weight: float = 0.5
+    meaning_weight: float = 0.6
     meaning_list: int = 0
     """With the tier on, the transformer's own list over the scope's cached vectors: its
     best this many join the candidates (``_meaning_list``; 0: off)."""
@@ -1187,7 +1187,7 @@ def _level_meaning(ctx: _Ctx, best: list[_Scored]) -> None:
     that say nearly the same thing, newest first does. An update is often said in passing
     ("they pre-approved me for $400k after all") while the older session states the
     subject at length, so the transformer's cosine favours the stale value by 0.2-0.4,
-    which at ``meaning_weight`` 0.5 outweighs the newest-first bonus."""
+    which at ``meaning_weight`` 0.5-0.6 outweighs the newest-first bonus."""
     top = max(ctx.meaning_lift.get(x.id, 0.0) for x in best)
     for x in best:
         gap = top - ctx.meaning_lift.get(x.id, 0.0)
