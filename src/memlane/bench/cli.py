@@ -28,6 +28,7 @@ from memlane.errors import MemlaneError
 from memlane.serve.cli_common import FileName, Int, ignores_global, root_config_path
 
 if TYPE_CHECKING:
+    from memlane.bench.progress import Journal
     from memlane.bench.qa import QARecorder
 
 __all__ = ["bench"]
@@ -65,8 +66,12 @@ def _makeable(path: Path, hint: str) -> None:
 
 def _write_out(out_dir: Path, write: Any) -> dict[str, Any]:
     """Call ``write(folder)`` on a hidden folder beside ``out_dir``, then give it
-    ``out_dir``'s name: an interrupted or failed write leaves no ``out_dir`` that looks
-    finished (its rankings without a report, or a report without its rankings)."""
+    ``out_dir``'s name, or, when ``out_dir`` holds the run's ``progress.jsonl``, move the
+    files into it with ``report.json`` last: an interrupted or failed write leaves no
+    ``out_dir`` that looks finished (its rankings without a report, or a report without
+    its rankings)."""
+    from memlane.bench.progress import JOURNAL
+
     target = out_dir.absolute()  # "--out ." has a name and a parent too
     stage = target.parent / f".{target.name}.partial-{os.getpid()}"
     kept = False
@@ -75,16 +80,62 @@ def _write_out(out_dir: Path, write: Any) -> dict[str, Any]:
         summary: dict[str, Any] = write(stage)
         if target.is_dir() and not any(target.iterdir()):
             target.rmdir()
-        if target.exists():  # made by someone else during the run
+        if (target / JOURNAL).is_file():  # the run's own folder: its files join the journal
+            for name in sorted(os.listdir(stage), key=lambda n: n == "report.json"):
+                os.replace(stage / name, target / name)
+            stage.rmdir()
+            kept = True
+        elif target.exists():  # made by someone else during the run
             kept = True
             raise click.ClickException(f"{out_dir} was made during the run; the run's files "
                                        f"are in {stage}")
-        stage.rename(target)
-        kept = True
+        else:
+            stage.rename(target)
+            kept = True
     finally:
         if not kept:
             shutil.rmtree(stage, ignore_errors=True)
     return summary
+
+
+def _resume_out(out: str | None) -> Path:
+    """``--out`` of ``--resume``: given, and a folder (or not there yet: the run starts)."""
+    if not out:
+        raise click.UsageError("--resume needs --out: the folder of the run to go on with")
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise click.BadParameter(f"{path} is not a directory", param_hint="--out")
+    _makeable(path, "--out")
+    return path
+
+
+def _open_journal(out_dir: Path, benchmark: str, data: Path, options: dict[str, Any],
+                  config: object | None, key: str, resume: bool) -> Journal | None:
+    """The run's ``progress.jsonl`` (see ``memlane.bench.progress``), checked against this
+    command before the data file is read; None when the data file cannot be opened (its
+    loader says why)."""
+    from memlane.bench.progress import Journal, run_header
+    from memlane.config import load_config
+
+    try:
+        header = run_header(benchmark, data, options, config or load_config(root_config_path()))
+    except OSError:
+        return None
+    journal = Journal.open(out_dir, header, key, resume)
+    if journal.torn:
+        click.echo(f"{journal.path}: its last line was cut short ({journal.torn} bytes), "
+                   "dropped: that unit runs again", err=True)
+    if resume:
+        click.echo(f"resuming {out_dir}: {len(journal.done)} finished before", err=True)
+    return journal
+
+
+def _interrupted(journal: Journal | None, unit: str, total: int) -> str:
+    """What an interrupted or failed run kept, said in its message."""
+    if journal is None or not journal.kept:
+        return ""
+    return (f" ({journal.kept} of {total} {unit} finished are kept in {journal.path}: run "
+            "the same command with --resume to go on)")
 
 
 def _embedder(name: str | None):  # type: ignore[no-untyped-def]
@@ -253,6 +304,13 @@ db_option = click.option(
 )
 
 
+resume_option = click.option(
+    "--resume", is_flag=True,
+    help="Go on with the run in --out (interrupted: its progress.jsonl holds what it "
+    "finished), skipping what is done; the same data file, options and configuration, or "
+    "it is refused naming what differs.")
+
+
 @click.group()
 def bench() -> None:
     """Benchmarks: retrieval (LongMemEval, LoCoMo) with baselines, the engine (ingest), the service (serve), summaries."""
@@ -299,6 +357,7 @@ def bench() -> None:
 @db_option
 @warm_option
 @vectors_option
+@resume_option
 def longmemeval_cmd(
     data: Path,
     limit: int | None,
@@ -315,21 +374,44 @@ def longmemeval_cmd(
     db: str | None,
     warm: bool,
     vectors: Path | None,
+    resume: bool,
 ) -> None:
     """Session- and turn-level retrieval on LongMemEval (and, optionally, answer quality)."""
+    config = _bench_config(settings, presets, db)  # every option before the data file
+    embedder = _embedder(embedder_name)
+    out_dir = _resume_out(out) if resume else _fresh_out(out, "longmemeval")
+    qa = _qa_recorder(answer_service, judge_service, pack_budget)
+    _seed_vectors(vectors, config)
+    options = {"--limit": limit, "--types": types, "--baseline": list(baselines),
+               "--embedder": embedder.name, "--now": now_mode, "--answer": answer_service,
+               "--judge": judge_service, "--budget": pack_budget, "--preset": list(presets),
+               "--set": list(settings), "--db": _db_kind(db), "--warm": warm,
+               "--vectors": _vectors_sha(vectors)}
+    journal = _open_journal(out_dir, "longmemeval", data, options, config, "question_id",
+                            resume)
+    finished = False
+    try:
+        _run_longmemeval(data, types, limit, journal, out_dir, settings, qa, embedder,
+                         baselines, now_mode, presets, config, warm)
+        finished = True
+    finally:
+        if journal is not None:
+            journal.close(discard_empty=not finished)
+
+
+def _run_longmemeval(data: Path, types: str | None, limit: int | None, journal: Journal | None,
+                     out_dir: Path, settings: tuple[str, ...], qa: QARecorder | None,
+                     embedder: Any, baselines: tuple[str, ...], now_mode: str,
+                     presets: tuple[str, ...], config: object | None, warm: bool) -> None:
     from memlane.bench.datasets import DatasetError, load_longmemeval
     from memlane.bench.longmemeval import run_longmemeval, select_questions
     from memlane.bench.report import write_lme_report
 
-    config = _bench_config(settings, presets, db)  # every option before the data file
-    embedder = _embedder(embedder_name)
-    out_dir = _fresh_out(out, "longmemeval")
-    qa = _qa_recorder(answer_service, judge_service, pack_budget)
-    _seed_vectors(vectors, config)
     try:
         questions = load_longmemeval(data)
     except DatasetError as exc:
         raise click.ClickException(str(exc)) from exc
+    assert journal is not None  # the file opened, and read
     rss_loaded = peak_rss_mb()
     wanted = [t.strip() for t in types.split(",") if t.strip()] if types else None
     if wanted:
@@ -355,9 +437,13 @@ def longmemeval_cmd(
     try:
         run = run_longmemeval(
             selected, embedder=embedder, baselines=baselines, progress=True, now_mode=now_mode,
-            qa=qa, presets=presets, config=config, warm=warm,
+            qa=qa, presets=presets, config=config, warm=warm, done=journal.done,
+            on_done=journal.append,
         )
         summary = _write_out(out_dir, write)
+    except KeyboardInterrupt:
+        raise click.ClickException("interrupted" + _interrupted(journal, "questions",
+                                                                len(selected))) from None
     except MemlaneError as exc:
         kept = ""
         if qa is not None and qa.rows:  # hours of answers are not lost with the run
@@ -367,10 +453,23 @@ def longmemeval_cmd(
                 kept = f" (the {len(qa.rows)} questions so far are in {out_dir / 'answers.jsonl'})"
             except OSError:
                 pass
+        kept += _interrupted(journal, "questions", len(selected))
         raise click.ClickException(f"{exc}{kept}") from exc  # memlane's errors name what is wrong
     except OSError as exc:
         raise click.ClickException(f"cannot write {out_dir}: {exc}") from exc
     _echo_headline(summary, out_dir)
+
+
+def _db_kind(db: str | None) -> str:
+    """``--db`` as a run's option: where it ran (the scratch URL may change, and holds a
+    password)."""
+    return "postgresql" if db else "sqlite"
+
+
+def _vectors_sha(vectors: Path | None) -> str | None:
+    from memlane.bench.progress import file_sha256
+
+    return file_sha256(vectors) if vectors is not None else None
 
 
 @bench.command("locomo")
@@ -400,6 +499,7 @@ def longmemeval_cmd(
               "user and the second assistant.")
 @warm_option
 @vectors_option
+@resume_option
 def locomo_cmd(
     data: Path,
     limit: int | None,
@@ -412,20 +512,40 @@ def locomo_cmd(
     db: str | None,
     warm: bool,
     vectors: Path | None,
+    resume: bool,
 ) -> None:
     """Evidence-turn retrieval on LoCoMo (category 5 reported apart)."""
+    config = _bench_config(settings, presets, db)  # every option before the data file
+    embedder = _embedder(embedder_name)
+    out_dir = _resume_out(out) if resume else _fresh_out(out, "locomo")
+    _seed_vectors(vectors, config)
+    options = {"--limit": limit, "--baseline": list(baselines), "--embedder": embedder.name,
+               "--preset": list(presets), "--set": list(settings), "--db": _db_kind(db),
+               "--roles": roles, "--warm": warm, "--vectors": _vectors_sha(vectors)}
+    journal = _open_journal(out_dir, "locomo", data, options, config, "sample_id", resume)
+    finished = False
+    try:
+        _run_locomo(data, limit, journal, out_dir, settings, embedder, baselines, presets,
+                    config, roles, warm)
+        finished = True
+    finally:
+        if journal is not None:
+            journal.close(discard_empty=not finished)
+
+
+def _run_locomo(data: Path, limit: int | None, journal: Journal | None, out_dir: Path,
+                settings: tuple[str, ...], embedder: Any, baselines: tuple[str, ...],
+                presets: tuple[str, ...], config: object | None, roles: str,
+                warm: bool) -> None:
     from memlane.bench.datasets import DatasetError, load_locomo
     from memlane.bench.locomo import run_locomo
     from memlane.bench.report import write_locomo_report
 
-    config = _bench_config(settings, presets, db)  # every option before the data file
-    embedder = _embedder(embedder_name)
-    out_dir = _fresh_out(out, "locomo")
-    _seed_vectors(vectors, config)
     try:
         conversations = load_locomo(data)
     except DatasetError as exc:
         raise click.ClickException(str(exc)) from exc
+    assert journal is not None  # the file opened, and read
     rss_loaded = peak_rss_mb()
     selected = conversations[:limit] if limit is not None else conversations
     if not selected:
@@ -434,11 +554,16 @@ def locomo_cmd(
                      config)
     try:
         run = run_locomo(selected, embedder=embedder, baselines=baselines, progress=True,
-                         presets=presets, config=config, roles=roles, warm=warm)
+                         presets=presets, config=config, roles=roles, warm=warm,
+                         done=journal.done, on_done=journal.append)
         summary = _write_out(out_dir, lambda folder: write_locomo_report(
             run, folder, data, rss_after_load_mb=rss_loaded, settings=settings))
-    except MemlaneError as exc:
-        raise click.ClickException(str(exc)) from exc  # memlane's errors name what is wrong
+    except KeyboardInterrupt:
+        raise click.ClickException("interrupted" + _interrupted(journal, "conversations",
+                                                                len(selected))) from None
+    except MemlaneError as exc:  # memlane's errors name what is wrong
+        raise click.ClickException(f"{exc}{_interrupted(journal, 'conversations', len(selected))}"
+                                   ) from exc
     except OSError as exc:
         raise click.ClickException(f"cannot write {out_dir}: {exc}") from exc
     _echo_headline(summary, out_dir)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,7 @@ import click
 
 from memlane.bench.baselines import BM25Ranker, DenseRanker
 from memlane.bench.datasets import DialogTurn, LoCoMoConversation, LoCoMoQA
-from memlane.bench.longmemeval import SystemRun, _Null
+from memlane.bench.longmemeval import SystemRun, _add_replayed, _Null, cache_counts
 from memlane.bench.memrun import FreshMemory, SessionInput, Timings, TurnInput, tier_of
 from memlane.bench.metrics import aggregate, dedupe, score_ranking
 from memlane.protocols import Embedder
@@ -205,8 +205,14 @@ def run_locomo(
     presets: Sequence[str] = (),
     roles: str = "user",
     warm: bool = False,
+    done: dict[str, dict[str, Any]] | None = None,
+    on_done: Callable[[dict[str, Any]], None] | None = None,
 ) -> LoCoMoRun:
     """Rank every question's evidence turns with memlane and the baselines; score them.
+
+    ``on_done`` is given each conversation's entry as it is finished (``progress.jsonl``);
+    ``done`` holds the entries an earlier process of the run finished (sample id ->
+    entry), recorded instead of running their conversations again.
 
     Each name in ``presets`` is also searched (system ``memlane:<name>``). ``roles``: how
     speakers become roles when add_message refuses their names (see ``_role_mode``).
@@ -230,6 +236,8 @@ def run_locomo(
     speakers = [c.speaker_a for c in conversations if c.speaker_a]
     role_mode = _role_mode(embedder, config, speakers[0], roles) if speakers else "speaker"
 
+    done = done or {}
+    replayed: dict[str, Any] = {"seconds": 0.0, "cache": {}}
     with click.progressbar(
         list(conversations),
         label="locomo",
@@ -238,33 +246,62 @@ def run_locomo(
         item_show_func=lambda c: c.sample_id if c else None,
     ) as bar:
         for conv in bar:
-            n_search = len(timings.search_seconds)
-            ranked, side = _memlane_conversation(conv, embedder, config, timings, role_mode,
-                                                 presets, warm)
-            systems["memlane"].latencies.extend(timings.search_seconds[n_search:])
-            for p in presets:
-                systems[f"memlane:{p}"].latencies.extend(side[p])
-            turns = [t for s in conv.sessions for t in s.turns]
-            docs, ids = [turn_text(t) for t in turns], [t.dia_id for t in turns]
-            for qa in conv.qa:
-                _record(systems["memlane"], qa, ranked[None][qa.qa_id])
-                for p in presets:
-                    _record(systems[f"memlane:{p}"], qa, ranked[p][qa.qa_id])
-                for name, ranker in rankers.items():
-                    t0 = time.perf_counter()
-                    r = dedupe(ranker.rank(docs, ids, qa.question))
-                    systems[name].latencies.append(time.perf_counter() - t0)
-                    _record(systems[name], qa, r)
-    cache = {a: int(getattr(embedder, a)) for a in ("hits", "misses") if hasattr(embedder, a)}
+            entry = done.get(conv.sample_id)
+            if entry is None:
+                entry = _conversation_entry(conv, embedder, config, role_mode, presets, warm,
+                                            rankers)
+                if on_done is not None:
+                    on_done(entry)
+            else:
+                _add_replayed(replayed, entry)
+            for name, sys_run in systems.items():
+                for qa in conv.qa:
+                    _record(sys_run, qa, entry["rankings"][name][qa.qa_id])
+                sys_run.latencies.extend(entry["latency"][name])
+            timings.merge(entry["timings"])
     return LoCoMoRun(
         conversations=list(conversations),
         systems=systems,
         timings=timings,
-        wall_seconds=time.perf_counter() - start,
+        wall_seconds=time.perf_counter() - start + replayed["seconds"],
         embedder=getattr(embedder, "name", type(embedder).__name__),
         role_mode=role_mode,
-        cache=cache,
+        cache=cache_counts(embedder, replayed["cache"]),
     )
+
+
+def _conversation_entry(
+    conv: LoCoMoConversation, embedder: Embedder, config: Any, role_mode: str,
+    presets: Sequence[str], warm: bool, rankers: dict[str, Any],
+) -> dict[str, Any]:
+    """One conversation run: every system's ranking of each question and its latencies,
+    the counters and times it added (a line of ``progress.jsonl``). The conversation is the
+    unit: its questions are searched one after another on one database, and a search
+    records when the facts it returned were used (``confidence.touch_on_access``), so a
+    question's ranking depends on the searches before it."""
+    t_start = time.perf_counter()
+    cache0 = cache_counts(embedder)
+    timings = Timings()
+    ranked, side = _memlane_conversation(conv, embedder, config, timings, role_mode,
+                                         presets, warm)
+    rankings: dict[str, dict[str, list[str]]] = {"memlane": ranked[None]}
+    latency: dict[str, list[float]] = {"memlane": list(timings.search_seconds)}
+    for p in presets:
+        rankings[f"memlane:{p}"] = ranked[p]
+        latency[f"memlane:{p}"] = side[p]
+    turns = [t for s in conv.sessions for t in s.turns]
+    docs, ids = [turn_text(t) for t in turns], [t.dia_id for t in turns]
+    for name, ranker in rankers.items():
+        rankings[name], latency[name] = {}, []
+        for qa in conv.qa:
+            t0 = time.perf_counter()
+            rankings[name][qa.qa_id] = dedupe(ranker.rank(docs, ids, qa.question))
+            latency[name].append(time.perf_counter() - t0)
+    cache = cache_counts(embedder)
+    return {"sample_id": conv.sample_id, "rankings": rankings, "latency": latency,
+            "timings": timings.state(),
+            "cache": {a: n - cache0[a] for a, n in cache.items()},
+            "seconds": time.perf_counter() - t_start}
 
 
 def _record(sys_run: SystemRun, qa: LoCoMoQA, ranking: list[str]) -> None:

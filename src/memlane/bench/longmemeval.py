@@ -271,8 +271,14 @@ def run_longmemeval(
     qa: Callable[[Any, LMEQuestion, datetime, str], None] | None = None,
     presets: Sequence[str] = (),
     warm: bool = False,
+    done: dict[str, dict[str, Any]] | None = None,
+    on_done: Callable[[dict[str, Any]], None] | None = None,
 ) -> LMERun:
     """Rank every question's haystack with memlane and the baselines; score them.
+
+    ``on_done`` is given each question's entry as it is finished (``progress.jsonl``);
+    ``done`` holds the entries an earlier process of the run finished (question id ->
+    entry), recorded instead of running their questions again.
 
     Each name in ``presets`` is also searched on the same database (``Memory.search(
     preset=name)``) and reported as system ``memlane:<name>``. ``warm``: the meaning
@@ -303,6 +309,8 @@ def run_longmemeval(
             note=f"cosine over all turns with {embedder.name}; session = max over its turns",
         )
 
+    done = done or {}
+    replayed = {"seconds": 0.0, "cache": {}}
     with click.progressbar(
         list(questions),
         label="longmemeval",
@@ -311,40 +319,99 @@ def run_longmemeval(
         item_show_func=lambda q: q.question_id if q else None,
     ) as bar:
         for q in bar:
-            extra: dict[str, list[str]] = {name: [] for name in presets}
-            extra_latency: dict[str, float] = {}
-            turns = _memlane_question(q, embedder, config, search_k, timings, now_mode, qa,
-                                      extra, extra_latency, warm)
-            memlane.latencies.append(timings.search_seconds[-1])
-            _record(memlane, q, sessions_from_turns(turns), turns)
-            for name, ranking in extra.items():
-                systems[f"memlane:{name}"].latencies.append(extra_latency[name])
-                _record(systems[f"memlane:{name}"], q, sessions_from_turns(ranking), ranking)
-            if bm25 is not None:
-                t0 = time.perf_counter()
-                s_rank, t_rank = _bm25_question(q, bm25)
-                systems["bm25"].latencies.append(time.perf_counter() - t0)
-                _record(systems["bm25"], q, s_rank, t_rank)
-            if dense is not None:
-                t0 = time.perf_counter()
-                d_turns = _dense_question(q, dense)
-                systems["dense"].latencies.append(time.perf_counter() - t0)
-                _record(systems["dense"], q, sessions_from_turns(d_turns), d_turns)
+            entry = done.get(q.question_id)
+            if entry is None:
+                entry = _question_entry(q, embedder, config, search_k, now_mode, qa, presets,
+                                        warm, bm25, dense)
+                if on_done is not None:
+                    on_done(entry)
+            else:
+                _add_replayed(replayed, entry)
+            _apply_entry(entry, q, systems, timings, qa)
             if on_question is not None:
                 on_question(q)
-    cache = {a: int(getattr(embedder, a)) for a in ("hits", "misses") if hasattr(embedder, a)}
     return LMERun(
         questions=list(questions),
         systems=systems,
         timings=timings,
-        wall_seconds=time.perf_counter() - start,
+        wall_seconds=time.perf_counter() - start + replayed["seconds"],
         embedder=getattr(embedder, "name", type(embedder).__name__),
         search_k=str(search_k)
         if search_k is not None
         else f"min({MAX_K}, max({MIN_IDS}, haystack turns))",
         now_mode=now_mode,
-        cache=cache,
+        cache=cache_counts(embedder, replayed["cache"]),
     )
+
+
+def cache_counts(embedder: Any, replayed: dict[str, int] | None = None) -> dict[str, int]:
+    """The embedding cache's hits and misses: this process's, and those of the units an
+    earlier process of a resumed run finished."""
+    return {a: int(getattr(embedder, a)) + (replayed or {}).get(a, 0)
+            for a in ("hits", "misses") if hasattr(embedder, a)}
+
+
+def _add_replayed(acc: dict[str, Any], entry: dict[str, Any]) -> None:
+    """Sum the seconds and cache counts of a unit an earlier process finished."""
+    acc["seconds"] += entry.get("seconds", 0.0)
+    for a, n in entry.get("cache", {}).items():
+        acc["cache"][a] = acc["cache"].get(a, 0) + n
+
+
+def _question_entry(
+    q: LMEQuestion, embedder: Embedder, config: Any, search_k: int | None, now_mode: str,
+    qa: Callable[[Any, LMEQuestion, datetime, str], None] | None, presets: Sequence[str],
+    warm: bool, bm25: BM25Ranker | None, dense: DenseRanker | None,
+) -> dict[str, Any]:
+    """One question run: every system's rankings and latency, the counters and times it
+    added, its answer rows (a line of ``progress.jsonl``, see ``memlane.bench.progress``)."""
+    t_start = time.perf_counter()
+    cache0 = cache_counts(embedder)
+    rows = getattr(qa, "rows", None)
+    n_rows = len(rows) if rows is not None else 0
+    timings = Timings()
+    extra: dict[str, list[str]] = {name: [] for name in presets}
+    extra_latency: dict[str, float] = {}
+    turns = _memlane_question(q, embedder, config, search_k, timings, now_mode, qa,
+                              extra, extra_latency, warm)
+    rankings: dict[str, dict[str, list[str]]] = {"memlane": {"turn": turns}}
+    latency = {"memlane": timings.search_seconds[-1]}
+    for name, ranking in extra.items():
+        rankings[f"memlane:{name}"] = {"turn": ranking}
+        latency[f"memlane:{name}"] = extra_latency[name]
+    if bm25 is not None:
+        t0 = time.perf_counter()
+        s_rank, t_rank = _bm25_question(q, bm25)
+        latency["bm25"] = time.perf_counter() - t0
+        rankings["bm25"] = {"session": s_rank, "turn": t_rank}
+    if dense is not None:
+        t0 = time.perf_counter()
+        rankings["dense"] = {"turn": _dense_question(q, dense)}
+        latency["dense"] = time.perf_counter() - t0
+    answers = []
+    if rows is not None:  # the recorder's rows come back in _apply_entry, as a replayed one's
+        answers = rows[n_rows:]
+        del rows[n_rows:]
+    cache = cache_counts(embedder)
+    return {"question_id": q.question_id, "rankings": rankings, "latency": latency,
+            "timings": timings.state(), "qa": answers,
+            "cache": {a: n - cache0[a] for a, n in cache.items()},
+            "seconds": time.perf_counter() - t_start}
+
+
+def _apply_entry(entry: dict[str, Any], q: LMEQuestion, systems: dict[str, SystemRun],
+                 timings: Timings, qa: Any) -> None:
+    """Record a question's entry, run now or by an earlier process: the same path both
+    ways, so a resumed run's report is the one an uninterrupted run writes."""
+    for name, sys_run in systems.items():
+        got = entry["rankings"][name]
+        turns = got["turn"]
+        _record(sys_run, q, got["session"] if "session" in got else sessions_from_turns(turns),
+                turns)
+        sys_run.latencies.append(entry["latency"][name])
+    timings.merge(entry["timings"])
+    if qa is not None and hasattr(qa, "rows"):
+        qa.rows.extend(entry["qa"])
 
 
 class _Null:

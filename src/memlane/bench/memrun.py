@@ -15,7 +15,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
@@ -61,6 +61,18 @@ class Timings:
     search_seconds: list[float] = field(default_factory=list)
     warm_seconds: float = 0.0
     """Spent by ``FreshMemory.warm`` (``--warm``): the meaning tier's vectors computed ahead."""
+
+    def state(self) -> dict[str, Any]:
+        """Every field as it is (a finished unit's, written to ``progress.jsonl``)."""
+        return asdict(self)
+
+    def merge(self, state: dict[str, Any]) -> None:
+        """Add a unit's ``state()``: sums, and its search times after these."""
+        for name, value in state.items():
+            if isinstance(value, list):
+                getattr(self, name).extend(value)
+            else:
+                setattr(self, name, getattr(self, name) + value)
 
     def as_dict(self) -> dict[str, Any]:
         lat = self.search_seconds
