@@ -22,6 +22,7 @@ from pathlib import Path
 import click
 
 from memlane.bench.baselines import BASELINES
+from memlane.bench.metrics import metric_names
 from memlane.bench.memrun import peak_rss_mb
 from memlane.bench.summaries import run as summary_sets
 from memlane.errors import MemlaneError
@@ -429,7 +430,8 @@ def _run_longmemeval(data: Path, types: str | None, limit: int | None, journal: 
 
     def write(folder: Path) -> dict[str, Any]:
         summary = write_lme_report(run, folder, data, rss_after_load_mb=rss_loaded,
-                                   settings=settings, qa=qa.summary() if qa else None)
+                                   settings=settings, qa=qa.summary() if qa else None,
+                                   data_sha256=journal.data_sha256)
         if qa is not None:
             qa.write(folder)
         return summary
@@ -557,7 +559,8 @@ def _run_locomo(data: Path, limit: int | None, journal: Journal | None, out_dir:
                          presets=presets, config=config, roles=roles, warm=warm,
                          done=journal.done, on_done=journal.append)
         summary = _write_out(out_dir, lambda folder: write_locomo_report(
-            run, folder, data, rss_after_load_mb=rss_loaded, settings=settings))
+            run, folder, data, rss_after_load_mb=rss_loaded, settings=settings,
+            data_sha256=journal.data_sha256))
     except KeyboardInterrupt:
         raise click.ClickException("interrupted" + _interrupted(journal, "conversations",
                                                                 len(selected))) from None
@@ -567,6 +570,33 @@ def _run_locomo(data: Path, limit: int | None, journal: Journal | None, out_dir:
     except OSError as exc:
         raise click.ClickException(f"cannot write {out_dir}: {exc}") from exc
     _echo_headline(summary, out_dir)
+
+
+@ignores_global(db="reads two finished runs and opens no database")
+@bench.command("compare")
+@click.argument("run_a", metavar="A", type=FileName(exists=True, path_type=Path))
+@click.argument("run_b", metavar="B", type=FileName(exists=True, path_type=Path))
+@click.option("--data", type=FileName(dir_okay=False, exists=True, path_type=Path), default=None,
+              help="The data file both runs ran on [default: the one their report.json names].")
+@click.option("--metric", "metrics", multiple=True, type=click.Choice(metric_names()),
+              help="Only this metric (repeatable) [default: every metric].")
+@click.option("--list", "listed", is_flag=True,
+              help="Also name the questions gained and lost (their ids).")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str, ...],
+                listed: bool, as_json: bool) -> None:
+    """Compare two runs of one data file (A, B: --out folders or rankings files): each
+    metric A -> B overall and per question type or category, with the questions gained and
+    lost."""
+    import json as _json
+
+    from memlane.bench.compare import compare_runs, render
+
+    try:
+        result = compare_runs(run_a, run_b, data, metrics, listed)
+    except MemlaneError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(_json.dumps(result, indent=2) if as_json else render(result, listed), nl=as_json)
 
 
 @ignores_global(db="scores labelled conversations and opens no database")

@@ -28,7 +28,7 @@ from memlane.bench.memrun import FreshMemory, SessionInput, Timings, TurnInput, 
 from memlane.bench.metrics import aggregate, dedupe, score_ranking
 from memlane.protocols import Embedder
 
-__all__ = ["HEADLINE", "LoCoMoRun", "evidence_places", "run_locomo", "turn_text"]
+__all__ = ["HEADLINE", "LoCoMoRun", "evidence_places", "run_locomo", "turn_levels", "turn_text"]
 
 HEADLINE = ("turn", "recall_all@10")
 """LoCoMo headline: evidence recall_all@10 over categories 1-4."""
@@ -61,13 +61,7 @@ class LoCoMoRun:
         labels = {qa.qa_id: category_label(qa.category) for qa in qs}
         systems = {}
         for name, s in self.systems.items():
-            normal = [
-                (labels[q], m["turn"]) for q, m in s.scores.items() if labels[q] != ADVERSARIAL
-            ]
-            adv = [(labels[q], m["turn"]) for q, m in s.scores.items() if labels[q] == ADVERSARIAL]
-            levels = {"turn": aggregate(normal)} if normal else {}
-            if adv:
-                levels.setdefault("turn", {}).update(aggregate(adv, overall=False))
+            levels = turn_levels({q: m["turn"] for q, m in s.scores.items()}, labels)
             by_conv = [(q.rsplit(":", 1)[0], m["turn"]) for q, m in s.scores.items()
                        if labels[q] != ADVERSARIAL]
             systems[name] = {"note": s.note, "levels": levels, "latency_ms": s.latency_summary(),
@@ -97,6 +91,18 @@ class LoCoMoRun:
             "search_k": SEARCH_K,
             "wall_seconds": round(self.wall_seconds, 1),
         }
+
+
+def turn_levels(scores: dict[str, dict[str, float]], labels: dict[str, str]
+                ) -> dict[str, dict[str, dict[str, float]]]:
+    """``{"turn": {category: means, "overall": means}}`` of per-question scores (qa id ->
+    metric -> value): category 5 (adversarial) apart, not in "overall"."""
+    normal = [(labels[q], m) for q, m in scores.items() if labels[q] != ADVERSARIAL]
+    adv = [(labels[q], m) for q, m in scores.items() if labels[q] == ADVERSARIAL]
+    levels = {"turn": aggregate(normal)} if normal else {}
+    if adv:
+        levels.setdefault("turn", {}).update(aggregate(adv, overall=False))
+    return levels
 
 
 PLACES = ("top 10", "11-100", f"not in the first {SEARCH_K}")

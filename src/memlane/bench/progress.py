@@ -111,6 +111,8 @@ class Journal:
                  done: dict[str, dict[str, Any]], torn: int, created: bool) -> None:
         self._fh, self.path, self.key, self.done, self.torn = fh, path, key, done, torn
         self.created = created
+        self.data_sha256: str | None = None
+        """The data file's SHA-256 (in the report, for ``bench compare``)."""
         self.kept = len(done)
         """Units in the file: finished before, and by this process."""
 
@@ -139,7 +141,9 @@ class Journal:
         except BaseException:
             fh.close()
             raise
-        return cls(fh, path, key, done, torn, created)
+        journal = cls(fh, path, key, done, torn, created)
+        journal.data_sha256 = header["data"]["sha256"]
+        return journal
 
     @staticmethod
     def _read(fh: BinaryIO, path: Path, header: dict[str, Any],

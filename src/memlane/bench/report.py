@@ -373,6 +373,7 @@ def _settings_note(summary: dict[str, Any], notes: list[str], settings: Sequence
 def write_lme_report(
     run: Any, out: Path, data: str | Path, *, rss_after_load_mb: float | None = None,
     qa: dict[str, Any] | None = None, settings: Sequence[str] = (),
+    data_sha256: str | None = None,
 ) -> dict[str, Any]:
     """Write rankings, per-question scores, report.json, report.md and plots for a run."""
     out.mkdir(parents=True, exist_ok=True)
@@ -402,6 +403,7 @@ def write_lme_report(
                     )
     summary = run.summary()
     summary["data"] = str(data)
+    summary["data_sha256"] = data_sha256
     summary["files"] = files + ["per-question.jsonl"] + (["answers.jsonl"] if qa else [])
     if qa:
         summary["qa"] = qa
@@ -419,7 +421,7 @@ def write_lme_report(
 
 def write_locomo_report(
     run: Any, out: Path, data: str | Path, *, rss_after_load_mb: float | None = None,
-    settings: Sequence[str] = (),
+    settings: Sequence[str] = (), data_sha256: str | None = None,
 ) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     order = [qa.qa_id for qa in run.questions]
@@ -430,6 +432,7 @@ def write_locomo_report(
         files.append(fname)
     summary = run.summary()
     summary["data"] = str(data)
+    summary["data_sha256"] = data_sha256
     summary["files"] = files
     notes = [
         "qa_id = '<sample_id>:<qa index>' (0-based); ranked_ids are dia_ids.",
