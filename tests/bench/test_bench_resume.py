@@ -277,3 +277,19 @@ def test_a_finished_run_read_back_and_resumed_is_the_same(
     assert result.exit_code == 0, result.output
     assert_same_run(out, want)
     assert read_rankings(out, "session") == read_rankings(want, "session")
+
+
+def test_the_runs_header_never_holds_a_password_of_a_service_url() -> None:
+    """``progress.jsonl``'s first line holds the resolved configuration, compared on
+    ``--resume``: a model service's URL is written without its password."""
+    from memlane.bench.progress import config_state
+    from memlane.config import Config, EmbeddingConfig, LLMServiceConfig
+
+    config = Config(embedding=EmbeddingConfig(backend="openai", model="e",
+                                              base_url="https://ann:s3cret@emb.example/v1"),
+                    llm_services={"judge": LLMServiceConfig(
+                        base_url="http://bob:hunter2@127.0.0.1:8080/v1", model="m")})
+    state = config_state(config)
+    assert state["llm_services.judge.base_url"] == "http://bob@127.0.0.1:8080/v1"
+    assert state["embedding.base_url"] == "https://ann@emb.example/v1"
+    assert "s3cret" not in json.dumps(state) and "hunter2" not in json.dumps(state)

@@ -45,6 +45,10 @@ def _flat(obj: Any, prefix: str, out: dict[str, Any]) -> None:
     elif isinstance(obj, Mapping):
         for k in sorted(obj):
             _flat(obj[k], f"{prefix}{k}.", out)
+    elif prefix.endswith("base_url.") and isinstance(obj, str):
+        from memlane.store.urls import public_url
+
+        out[prefix[:-1]] = public_url(obj)  # a password in the URL is not written down
     else:
         out[prefix[:-1]] = json.loads(json.dumps(obj, default=str))
 
