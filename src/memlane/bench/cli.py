@@ -3,12 +3,15 @@
     memlane bench longmemeval --data longmemeval_s_dev.json.xz [--limit N] [--types T,...]
                               [--out DIR] [--baseline bm25|dense ...] [--embedder NAME]
     memlane bench locomo --data locomo_dev.json [--limit N] [--out DIR] [--baseline ...]
+    memlane bench compare A B [--data FILE] [--metric M ...] [--list] [--json]
 
 Each run writes its rankings files, report.json, report.md and plots into ``--out``
 (default ``bench-out/<dataset>-<timestamp>``) and prints the headline to stdout. Every
 option is checked before the data file is read, and the data file before anything runs.
-``--out`` must be new or empty; the files are written in a hidden folder beside it that
-takes its name once all are written, so a run cut short leaves no ``--out`` behind.
+``--out`` must be new or empty (or, with ``--resume``, hold the same run cut short): each
+finished question is appended to its ``progress.jsonl`` (``memlane.bench.progress``); the
+report's files are written in a hidden folder beside it, then moved into it with
+report.json last, so a run cut short leaves no ``--out`` that looks finished.
 """
 
 from __future__ import annotations
