@@ -114,6 +114,29 @@ class PostgresSessions(SessionsMixin):
         migration 0009): one round trip for the batch, and one update of each session."""
         if not rows:
             return []
+        scopes = {r.scope for r in rows}
+        if len(scopes) > 1:
+            # a batch of several scopes: its locks first, in the one order (docs/store.md).
+            # The function takes each scope's lock at its first row, a late row's facts lock
+            # and the rows of the sessions it may join, in the batch's order: batches of a
+            # and b and of b and a, a late row of b then one of a beside hygiene (facts
+            # locks in scope order) or an index claim (sessions in id order) each held one
+            # lock and waited for the other: "deadlock detected" (session 27). So: every
+            # scope's lock, every facts lock, then the open sessions and those within the
+            # gap of a row (all a row may join, close or merge), in id order
+            with self.db.atomic():
+                self.lock_scopes(scopes)
+                self.db.execute(
+                    "SELECT s.id FROM sessions s JOIN unnest(%s::text[], %s::float8[]) AS"
+                    " r(scope, at) ON s.scope = r.scope AND (s.status = 'open'"
+                    " OR (s.started_at <= r.at + %s AND s.ended_at >= r.at - %s))"
+                    " ORDER BY s.id FOR UPDATE OF s",
+                    ([r.scope for r in rows], [r.at for r in rows], gap, gap))
+                return self._add_messages(rows, gap)
+        return self._add_messages(rows, gap)
+
+    def _add_messages(self, rows: Sequence[NewMessage], gap: float
+                      ) -> list[tuple[int, int, int] | None]:
         cols = list(zip(*rows, strict=True))
         got = self.db.execute(
             "SELECT o_index, o_message, o_session, o_seq FROM memlane_add_messages(%s::text[],"
