@@ -13,8 +13,12 @@ between closed sessions (sessions merged, messages moved), index runs (two threa
 hygiene runs (two threads of ``gc`` with the facts' lanes capped, notes expiring), facts told (superseded
 and reinforced), facts forgotten over HTTP, erasers (``forget_item`` of turns, facts',
 summaries' and observations' items; sessions over HTTP), imports of JSON Lines files,
-searches (two threads over HTTP, two in the process: each touches the facts it returns) and ``memlane
-copy`` reading the whole database into a SQLite file.
+searches (two threads over HTTP, two in the process: each touches the facts it returns), ``memlane
+copy`` reading the whole database into a SQLite file, and (session 27) whole scopes erased
+over HTTP (scopes ``e0``-``e2``, written by the live threads with the same texts as the
+others, so their embedding cache rows are shared), batches of messages of several scopes
+in random order over HTTP (late ones among them), packs journaled over HTTP, the live
+stream's reads (``live_read``, which sequences the change log) and items pinned.
 
 Prints the server log's counts (``deadlock detected``, lock timeouts, lock waits logged)
 with the statements of each deadlock, and per kind the operations done and the errors
@@ -47,6 +51,7 @@ from memlane.memory import Memory
 from memlane.testing.postgres import postgres_server
 
 SCOPES = ("s0", "s1", "s2", "s3")
+ERASED = ("e0", "e1", "e2")  # erased whole now and then, written again by the live threads
 CITIES = ("Porto", "Lisbon", "Berlin", "Madrid", "Leeds", "York")
 WORK = ("Feedzai", "Acme", "Globex", "Initech")
 LOG_SETTINGS = {"log_lock_waits": "on", "deadlock_timeout": "'30ms'", "max_connections": "300"}
@@ -172,7 +177,7 @@ def start_threads(s: Stress, url: str, folder: Path, now: float) -> list[threadi
     live, work, erase, other = mems
 
     def add_live(rng: random.Random) -> None:
-        scope = rng.choice(SCOPES)
+        scope = rng.choice(SCOPES + ERASED)
         live.add_message(scope, rng.choice(["user", "assistant"]), said(rng))
         if rng.random() < 0.15:
             live.close_session(scope)
@@ -214,6 +219,30 @@ def start_threads(s: Stress, url: str, folder: Path, now: float) -> list[threadi
         if len(closed) > 6:
             s.http("DELETE", f"/v1/sessions/{rng.choice(closed)['id']}")
 
+    def batch_http(rng: random.Random) -> None:  # several scopes in one transaction
+        rows = [{"scope": sc, "role": "user", "text": said(rng),
+                 "at": now - rng.uniform(0, 30) * 86_400 if rng.random() < 0.5 else time.time()}
+                for sc in rng.sample(SCOPES + ERASED, rng.randint(2, 4))]
+        s.http("POST", "/v1/messages", json={"messages": rows})
+
+    def forget_scope_http(rng: random.Random) -> None:
+        s.http("DELETE", f"/v1/scopes/{rng.choice(ERASED)}")
+
+    def pack_http(rng: random.Random) -> None:
+        s.http("POST", "/v1/pack", json={"query": rng.choice(
+            ["where do I live", "what happened on Tuesday"]), "scope": rng.choice(SCOPES + ERASED)})
+
+    def live_stream(rng: random.Random) -> None:  # what a /state/memory poll does
+        with live.store.live_read():
+            live.store.changes_after(rng.choice(SCOPES + ERASED), 0, 200)
+
+    def pin(rng: random.Random) -> None:
+        ids = [r[0] for r in other.store.db.execute(
+            "SELECT id FROM items WHERE scope = %s ORDER BY random() LIMIT 1",
+            (rng.choice(SCOPES),)).fetchall()]
+        if ids:
+            other.pin(ids[0], rng.random() < 0.7)
+
     def import_file(rng: random.Random) -> None:
         path = folder / f"import-{threading.get_ident()}.jsonl"
         scope = rng.choice(SCOPES)
@@ -252,6 +281,10 @@ def start_threads(s: Stress, url: str, folder: Path, now: float) -> list[threadi
         ("search_http", search_http, 0.05), ("search", search_here, 0.1),
         ("search", search_here, 0.1),
         ("copy", copy, 1.0),
+        ("forget_scope_http", forget_scope_http, 1.0), ("pack_http", pack_http, 0.2),
+        ("forget_fact_http", forget_fact_http, 0.3), ("forget_item", forget_item, 0.2),
+        ("batch_http", batch_http, 0.1), ("batch_http", batch_http, 0.1),
+        ("live_stream", live_stream, 0.1), ("pin", pin, 0.3),
     ]
     threads = [threading.Thread(target=s.loop, args=k, name=f"{k[0]}-{i}", daemon=True)
                for i, k in enumerate(kinds)]

@@ -98,8 +98,6 @@ def index_pending(
                 ahead = pool.submit(prepare, frozenset(s.id for s in batch))
             with store.atomic():
                 claimed = store.claim_sessions_for_index(s.id for s in batch)
-                if len(claimed) < len(batch):  # another indexer's, or erased meanwhile
-                    _forget_erased(store, batch, claimed, rows)
                 # a late message that joined a session after its messages were read (it
                 # took its place in time order and the later messages' seq moved), or one
                 # erased (``forget_item`` of a turn numbers the rest again and their keys
@@ -123,6 +121,10 @@ def index_pending(
                 store.put_vectors(embeddings.model, [(i, v) for i, (_, v) in zip(ids, keep, strict=True)])
                 store.bump("sessions_indexed", len(claimed))
                 store.bump("items_indexed", len(ids))
+                if len(claimed) < len(batch):  # another indexer's, or erased meanwhile
+                    # last: the embedding cache's rows are every scope's (docs/store.md,
+                    # "Session 27: locks and their order")
+                    _forget_erased(store, batch, claimed, rows)
             sessions += len(claimed)
             items += len(ids)
             if progress is not None:

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import nullcontext
 from collections.abc import Iterable, Sequence
 
 from memlane.store.contract import NewMessage
-from memlane.store.postgres.db import LOCK_LINKS, LOCK_RESERVE, LOCK_SCOPE, Database
+from memlane.store.postgres.db import LOCK_FACTS, LOCK_LINKS, LOCK_RESERVE, LOCK_SCOPE, Database
 from memlane.store.rows import SESSION_COLS, session
 from memlane.store.sql.sessions import SessionsMixin
 from memlane.types import Session
@@ -114,6 +115,41 @@ class PostgresSessions(SessionsMixin):
         migration 0009): one round trip for the batch, and one update of each session."""
         if not rows:
             return []
+        if len({r.scope for r in rows}) == 1:
+            return self._add_messages(rows, gap)
+        # a batch of several scopes: its locks first, in the one order (docs/store.md). The
+        # function takes each scope's lock at its first row, a late row's facts lock and the
+        # rows of the sessions it may join, in the batch's order: batches of a and b and of
+        # b and a, a late row of b then one of a beside hygiene (facts locks in scope order)
+        # or an index claim (sessions in id order) each held one lock and waited for the
+        # other: "deadlock detected" (session 27). So: every scope's lock and every facts
+        # lock (``lock_scopes``, one statement), then (a statement of its own: its snapshot
+        # sees what the writers it waited for committed) the open sessions and those within
+        # the gap of a row (all a row may join, close or merge), in id order
+        # (no savepoint inside a caller's transaction: ``Memory.add_messages`` opens one)
+        with nullcontext() if self.db.in_transaction else self.db.atomic():
+            self.lock_scopes(r.scope for r in rows)
+            self.db.execute(
+                "SELECT s.id FROM sessions s JOIN unnest(%s::text[], %s::float8[]) AS"
+                " r(scope, at) ON s.scope = r.scope AND (s.status = 'open'"
+                " OR (s.started_at <= r.at + %s AND s.ended_at >= r.at - %s))"
+                " ORDER BY s.id FOR UPDATE OF s",
+                ([r.scope for r in rows], [r.at for r in rows], gap, gap))
+            return self._add_messages(rows, gap)
+
+    def lock_scopes(self, scopes: Iterable[str], *, facts: bool = True) -> list[str]:
+        """``SqlStore.lock_scopes`` in one statement."""
+        names = sorted(set(scopes))
+        if names and self.db.in_transaction:
+            keys = [LOCK_SCOPE] * len(names) + ([LOCK_FACTS] * len(names) if facts else [])
+            self.db.execute(  # in the order given: each scope's lock, then each facts lock
+                "SELECT count(pg_advisory_xact_lock(k, hashtext(x))) FROM (SELECT k, x FROM"
+                " unnest(%s::int[], %s::text[]) WITH ORDINALITY AS u(k, x, n) ORDER BY n) q",
+                (keys, names + (names if facts else [])))
+        return names
+
+    def _add_messages(self, rows: Sequence[NewMessage], gap: float
+                      ) -> list[tuple[int, int, int] | None]:
         cols = list(zip(*rows, strict=True))
         got = self.db.execute(
             "SELECT o_index, o_message, o_session, o_seq FROM memlane_add_messages(%s::text[],"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Protocol
 
@@ -235,6 +235,18 @@ class SqlStore:
         taker of several takes them in one order)."""
         for scope in scopes:
             self._lock_scope_facts(scope)
+
+    def lock_scopes(self, scopes: Iterable[str], *, facts: bool = True) -> list[str]:
+        """Inside a transaction, a writer of several scopes' rows: each scope's message
+        lock (``_lock_scope``), then (``facts``) each one's facts lock, each kind in byte
+        order (``COLLATE "C"``, Python's order of ``str``), before any row: the one order
+        of docs/store.md ("Session 27: locks and their order"). The scopes, sorted."""
+        names = sorted(set(scopes))
+        for scope in names:
+            self._lock_scope(scope)
+        if facts:
+            self._lock_scopes_facts(names)
+        return names
 
     def filter_ids(self, f: Filters) -> list[int]:
         """Ids of the items that pass ``f``."""

@@ -15,11 +15,13 @@ stream (``scope.erased`` with the counts; for sessions, each deleted entity's ow
 ``delete`` record, which carries ids and a topic only), ``vector_log`` rows (item ids) and
 API keys (scope patterns are access rules, not memory).
 
-Locks are taken in the order every other writer takes them, so an erase never deadlocks
-with them (PostgreSQL): the scope's message lock (``add_message``), the scope's facts lock
-(the summariser takes it first), then the sessions' rows (the indexer's claim). A worker
-that summarised an erased session before the erase writes nothing after it:
-``store_intelligence`` checks that the session still exists under the facts lock.
+Locks are taken in the one order of docs/store.md ("Session 27: locks and their order"),
+so an erase never deadlocks with another writer (PostgreSQL): the scopes' message locks
+(``add_message``), their facts locks (the summariser takes it first), the change log
+sequencer's lock (``_lock_change_log``: before any row), the sessions' rows (the indexer's
+claim), the other rows, and the embedding cache's rows last (``_forget_cached``: shared by
+every scope). A worker that summarised an erased session before the erase writes nothing
+after it: ``store_intelligence`` checks that the session still exists under the facts lock.
 
 A dialect adds ``_erase_prepare`` (SQLite: ``secure_delete``), ``_erase_finish``
 (SQLite: the full-text index merged so no segment keeps an erased term),
@@ -66,10 +68,13 @@ class EraseMixin(SqlStore):
         """After the commit."""
 
     def _lock_change_log(self) -> None:
-        """Before an erase's first update or delete of change records: PostgreSQL takes the
-        change log sequencer's table lock (``live_read`` and ``prune_changes`` take it
-        before sequencing every unsequenced record): the erase blanked records row by row
-        while the sequencer held others it wanted, "deadlock detected" (session 26)."""
+        """Every erase takes the change log sequencer's table lock (PostgreSQL) after its
+        advisory locks and before any row, as the sequencer's other takers
+        (``live_read``, ``prune_changes``, ``restore_change_head``) take it first in their
+        transactions: the erase blanked records row by row while the sequencer held others
+        it wanted, "deadlock detected" (session 26); and an erase that took it only before
+        its first change record held rows by then (the embedding cache's, shared by every
+        scope) that an erase holding the lock wanted next (session 27)."""
 
     def vacuum(self) -> None:
         """Rewrite the database's tables so no page keeps a stale copy of an erased row
@@ -95,15 +100,20 @@ class EraseMixin(SqlStore):
         transaction per spelling it wrote into the old one between two of them, and the
         next erased its write (session 24)."""
         counts = dict.fromkeys(ERASE_KINDS, 0)
-        names = sorted({scope, *spellings})  # one lock order for every eraser
         with self.db.atomic():
             self._erase_prepare()
-            for name in names:
-                self._lock_scope(name)
-                self._lock_scope_facts(name)
+            names = self.lock_scopes([scope, *spellings])  # the one lock order
+            self._lock_change_log()
+            # every spelling's sessions in one id order, as the indexer's claim takes them
+            self._lock_sessions(f"SELECT id FROM sessions WHERE scope IN"
+                                f" ({', '.join(['%s'] * len(names))})", names)
+            done = [(name, *self._erase_one_scope(name)) for name in names]
             erased = False
-            for name in names:
-                one = self._erase_one_scope(name)
+            for name, one, texts in done:  # after every other row: the change log's and
+                # the embedding cache's (every scope's texts share them)
+                one["cached_vectors"] = self._forget_cached(texts)
+                if any(one.values()):
+                    self._log_scope_erased(name, one)
                 for kind, n in one.items():
                     counts[kind] += n
                 erased = erased or any(one.values())
@@ -115,10 +125,11 @@ class EraseMixin(SqlStore):
         self._after_erase()
         return counts
 
-    def _erase_one_scope(self, scope: str) -> dict[str, int]:
-        """Inside ``erase_scope``'s transaction, its locks taken: the rows of one spelling."""
+    def _erase_one_scope(self, scope: str) -> tuple[dict[str, int], list[str]]:
+        """Inside ``erase_scope``'s transaction, its locks taken: the rows of one spelling
+        but its change records and its texts' embedding cache rows (``_log_scope_erased``,
+        ``_forget_cached``: last); the counts and the texts of its items."""
         counts = dict.fromkeys(ERASE_KINDS, 0)
-        self._lock_sessions("SELECT id FROM sessions WHERE scope = %s", (scope,))
         # an earlier erasure's own record is not the scope's content
         counts["changes"] = int(self._run(
             "SELECT count(*) FROM changes WHERE scope = %s AND entity <> 'scope'",
@@ -126,8 +137,7 @@ class EraseMixin(SqlStore):
         item_ids = [r[0] for r in self._run("SELECT id FROM items WHERE scope = %s", (scope,))]
         message_ids = [r[0] for r in self._run(
             "SELECT id FROM messages WHERE scope = %s", (scope,))]
-        counts["cached_vectors"] = self._forget_cached(
-            r[0] for r in self._run("SELECT text FROM items WHERE scope = %s", (scope,)))
+        texts = [r[0] for r in self._run("SELECT text FROM items WHERE scope = %s", (scope,))]
         counts["packs"] = self._run("DELETE FROM packs WHERE scope = %s", (scope,)).rowcount
         counts["packs"] += self._delete("packs", "id",
                                         self._packs_using(None, item_ids, message_ids))
@@ -146,17 +156,17 @@ class EraseMixin(SqlStore):
             "DELETE FROM messages WHERE scope = %s", (scope,)).rowcount
         counts["sessions"] = self._run(
             "DELETE FROM sessions WHERE scope = %s", (scope,)).rowcount
-        if any(counts.values()):
-            # every record of the scope goes, the deletes' own included; one content-free
-            # record with the counts stays, written first so that it is the newest
-            # (SQLite's ids are max(id) + 1: they must never go back)
-            mark = self._insert_id(
-                "INSERT INTO changes (scope, entity, entity_id, op, topic, doc, at)"
-                f" VALUES (%s, 'scope', 0, 'delete', 'scope.erased', {self.JSON}, %s)",
-                (scope, self._erased_doc(counts), time.time()))
-            self._lock_change_log()
-            self._run("DELETE FROM changes WHERE scope = %s AND id <> %s", (scope, mark))
-        return counts
+        return counts, texts
+
+    def _log_scope_erased(self, scope: str, counts: dict[str, int]) -> None:
+        """Every record of the erased ``scope`` goes, the deletes' own included; one
+        content-free record with the counts stays, written first so that it is the newest
+        (SQLite's ids are max(id) + 1: they must never go back)."""
+        mark = self._insert_id(
+            "INSERT INTO changes (scope, entity, entity_id, op, topic, doc, at)"
+            f" VALUES (%s, 'scope', 0, 'delete', 'scope.erased', {self.JSON}, %s)",
+            (scope, self._erased_doc(counts), time.time()))
+        self._run("DELETE FROM changes WHERE scope = %s AND id <> %s", (scope, mark))
 
     def erase_sessions(self, session_ids: Sequence[int]) -> dict[str, int]:
         """Delete the sessions with everything derived from them; counts per kind. Every
@@ -210,9 +220,8 @@ class EraseMixin(SqlStore):
                 raise NotFoundError(f"session {missing[0]} does not exist")
             taken = self._message_sessions(only_messages)
             scopes.update((sid, scope) for sid, scope in taken.values())
-            for scope in sorted(set(scopes.values())):
-                self._lock_scope(scope)
-                self._lock_scope_facts(scope)
+            self.lock_scopes(scopes.values())  # the one lock order (docs/store.md)
+            self._lock_change_log()
             locked = self._lock_sessions_in(sorted(scopes))
             if len(locked) < len(scopes):  # erased meanwhile by another transaction
                 gone = sorted(set(scopes) - set(locked))
@@ -260,8 +269,7 @@ class EraseMixin(SqlStore):
             entity_names = {normalize_name(str(json.loads(r[0]).get("name", ""))) for r in
                             self._rows("SELECT extra FROM items WHERE kind = 'entity' AND {cond}",
                                        "id", items)}
-            counts["cached_vectors"] = self._forget_cached(
-                r[0] for r in self._rows("SELECT text FROM items WHERE {cond}", "id", items))
+            texts = [r[0] for r in self._rows("SELECT text FROM items WHERE {cond}", "id", items)]
             pack_scopes: set[str] = set()
             packs: list[int] = []
             for where in [*sorted(set(scopes.values())), None]:
@@ -311,6 +319,9 @@ class EraseMixin(SqlStore):
                 self._renumber(sid)
             for scope in sorted(set(scopes.values())):
                 counts["entities"] += self._rebuild_entities(scope, entity_names)
+            # after every other row, the embedding cache's (every scope's texts share them)
+            # and the change log's (under the sequencer's lock)
+            counts["cached_vectors"] = self._forget_cached(texts)
             # the records of what went keep their place in the log but lose their
             # documents (which hold texts): a client behind them still applies every
             # patch (an add of {"erased": true}, then the delete's remove)
@@ -377,7 +388,9 @@ class EraseMixin(SqlStore):
 
     def blank_changes(self, entity: str, ids: Sequence[int]) -> int:
         """The change log's records of erased ``entity`` rows keep their place but lose
-        their documents (which hold texts): ``{"erased": true}``; how many."""
+        their documents (which hold texts): ``{"erased": true}``; how many. Under the
+        change log sequencer's lock, which every erase holds already (taken here for a
+        caller outside one)."""
         if ids:
             self._lock_change_log()
         n = 0
@@ -415,8 +428,9 @@ class EraseMixin(SqlStore):
         gone = self._rebuild_entities(scope, names) if scope is not None and names else 0
         relations = (self._forget_relations(scope, names, entity_session)
                      if scope is not None and names else 0)
-        return {"packs": len(packs), "cached_vectors": self._forget_cached(texts),
-                "changes": changes, "entities": gone, "relations": relations}
+        # last: the embedding cache's rows are every scope's (docs/store.md, the lock order)
+        return {"packs": len(packs), "changes": changes, "entities": gone,
+                "relations": relations, "cached_vectors": self._forget_cached(texts)}
 
     def _forget_relations(self, scope: str, names: set[str], session_id: int | None) -> int:
         """Relations of ``scope`` naming one of ``names`` (normalized): those of a name the
@@ -446,10 +460,13 @@ class EraseMixin(SqlStore):
         ``scope``: the scope whose item or fact goes. Its facts lock is taken first, before
         any row, as every writer of facts takes it (PostgreSQL): deleting a fact sets the
         facts it had superseded free (``superseded_by``), rows a worker writing the scope's
-        facts may hold while it waits for the one deleted: a deadlock (session 25)."""
+        facts may hold while it waits for the one deleted: a deadlock (session 25). Then the
+        change log sequencer's lock, before any row, as every erase takes it
+        (``_lock_change_log``; session 27)."""
         with self.db.atomic():
             if scope is not None:
                 self._lock_scope_facts(scope)
+            self._lock_change_log()
             self._erase_prepare()
             yield
             self._erase_finish()
