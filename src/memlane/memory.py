@@ -538,7 +538,10 @@ class Memory:
             if not rows:
                 break
             started = time.perf_counter()
-            vecs = self.embeddings.for_index([t for _, t in rows])
+            # each by the text the indexer embeds it by (a named speaker's fact: the user's
+            # form; session 27: backfill embedded the item's text, changing what search found)
+            texts = self.store.vector_texts([i for i, _ in rows])
+            vecs = self.embeddings.for_index([texts.get(i, t) for i, t in rows])
             with self.store.atomic():
                 self.store.put_vectors(model, [(i, v) for (i, _), v in zip(rows, vecs, strict=True)])
             done += len(rows)
@@ -883,7 +886,9 @@ class Memory:
             fact = self.store.get_fact(fact_id)
             events = self.store.fact_events([fact_id])
             items = [fact.item_id] if fact.item_id is not None else []
-            texts = [i.text for i in self.store.get_items(items).values()]
+            # and the text its vector was made from (a named speaker's fact: the user's form)
+            texts = [*(i.text for i in self.store.get_items(items).values()),
+                     *self.store.vector_texts(items).values()]
             self.store.delete_fact(fact_id)
             # the embedding cache's vector of its item, packs quoting it, its change records
             self.store.forget_traces(fact.scope, items, [fact_id], texts)
@@ -953,12 +958,13 @@ class Memory:
             # fact's item takes its fact with it)
             with self.store.erasing(item.scope):
                 item = self.store.get_item(item_id)
+                texts = [item.text, *self.store.vector_texts([item_id]).values()]
                 self.store.delete_item(item_id)
                 # an entity item's node in the graph (name, context) goes with it, or is
                 # rebuilt from the scope's other items naming it; the relations naming it
                 # go with the node, or those of the item's session
                 names = [str(item.extra.get("name") or "")] if item.kind == "entity" else []
-                self.store.forget_traces(item.scope, [item_id], [], [item.text], names,
+                self.store.forget_traces(item.scope, [item_id], [], texts, names,
                                          entity_session=item.session_id)
         forget_spellings(self.store)  # it may have held the last rows of an old spelling
         self._forget_cached_text()

@@ -37,8 +37,22 @@ from typing import Any
 
 from memlane.errors import NotFoundError
 from memlane.index.embed import text_hash
-from memlane.index.normalize import normalize_name
+from memlane.index.normalize import embedded_fact_text, normalize_name
 from memlane.store.sql.base import SqlStore
+
+_ITEM_TEXTS = ("SELECT i.id, i.text, i.kind, i.extra, m.speaker, m.role FROM items i"
+               " LEFT JOIN messages m ON m.id = i.message_id")
+"""An item's text with what its vector's text depends on (``_vector_text``)."""
+
+
+def _vector_text(text: str, kind: str, extra: Any, speaker: str | None, role: str | None) -> str:
+    """The text an item's vector was made from (``embedded_fact_text`` for a fact)."""
+    if kind != "fact":
+        return text
+    data = json.loads(extra) if isinstance(extra, str) else (extra or {})
+    if not all(isinstance(data.get(k), str) for k in ("subject", "predicate", "object")):
+        return text
+    return embedded_fact_text(data["subject"], data["predicate"], data["object"], speaker, role)
 
 __all__ = ["ERASE_KINDS", "EraseMixin"]
 
@@ -126,8 +140,8 @@ class EraseMixin(SqlStore):
         item_ids = [r[0] for r in self._run("SELECT id FROM items WHERE scope = %s", (scope,))]
         message_ids = [r[0] for r in self._run(
             "SELECT id FROM messages WHERE scope = %s", (scope,))]
-        counts["cached_vectors"] = self._forget_cached(
-            r[0] for r in self._run("SELECT text FROM items WHERE scope = %s", (scope,)))
+        counts["cached_vectors"] = self._forget_cached(self._with_vector_texts(
+            self._run(f"{_ITEM_TEXTS} WHERE i.scope = %s", (scope,))))
         counts["packs"] = self._run("DELETE FROM packs WHERE scope = %s", (scope,)).rowcount
         counts["packs"] += self._delete("packs", "id",
                                         self._packs_using(None, item_ids, message_ids))
@@ -260,8 +274,8 @@ class EraseMixin(SqlStore):
             entity_names = {normalize_name(str(json.loads(r[0]).get("name", ""))) for r in
                             self._rows("SELECT extra FROM items WHERE kind = 'entity' AND {cond}",
                                        "id", items)}
-            counts["cached_vectors"] = self._forget_cached(
-                r[0] for r in self._rows("SELECT text FROM items WHERE {cond}", "id", items))
+            counts["cached_vectors"] = self._forget_cached(self._with_vector_texts(
+                self._rows(f"{_ITEM_TEXTS} WHERE {{cond}}", "i.id", items)))
             pack_scopes: set[str] = set()
             packs: list[int] = []
             for where in [*sorted(set(scopes.values())), None]:
@@ -488,6 +502,25 @@ class EraseMixin(SqlStore):
         """Delete the embedding cache's vectors of ``texts`` (a worker that embedded an
         erased session's texts before the erase); how many rows went."""
         return self._forget_cached(texts)
+
+    def vector_texts(self, item_ids: Sequence[int]) -> dict[int, str]:
+        """The text each item's vector was made from (``embedded_fact_text``: its text,
+        but the user's form of a named speaker's own fact), by id; read before the item or
+        its message is deleted."""
+        out: dict[int, str] = {}
+        for iid, text, kind, extra, speaker, role in self._rows(
+                f"{_ITEM_TEXTS} WHERE {{cond}}", "i.id", list(item_ids)):
+            out[int(iid)] = _vector_text(text, kind, extra, speaker, role)
+        return out
+
+    @staticmethod
+    def _with_vector_texts(rows: Iterable[Any]) -> Iterator[str]:
+        """Each item row's (``_ITEM_TEXTS``) text and, where it differs, its vector's: a
+        named speaker's fact's cached vector is its user's form's (session 27: an erase
+        left it)."""
+        for _, text, kind, extra, speaker, role in rows:
+            yield text
+            yield _vector_text(text, kind, extra, speaker, role)
 
     def _forget_cached(self, texts: Iterable[str]) -> int:
         """Delete the embedding cache's vectors of ``texts`` (every model). A text another
