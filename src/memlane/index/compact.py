@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from memlane.clip import clip
 from memlane.config import HygieneConfig
 from memlane.index.embed import Embeddings
 from memlane.types import Item
@@ -54,7 +55,7 @@ def _decision_record(scope: str, topic: str, items: list[Item]) -> dict[str, Any
     decisions, rationale = _merge(items, "decisions"), _merge(items, "rationale")
     open_q, refs = _merge(items, "open_questions"), _merge(items, "references")
     narrative = "; ".join(
-        f"{_day(it.at)}: {(it.extra.get('summary') or {}).get('topic', it.text[:80])}" for it in items
+        f"{_day(it.at)}: {(it.extra.get('summary') or {}).get('topic', clip(it.text, 80))}" for it in items
     )
     lines = [f"Decision record · {scope} · topic {topic} · {_day(items[0].at)} to {_day(items[-1].at)}"]
     for label, values in (("Decisions", decisions), ("Rationale", rationale),
@@ -98,6 +99,13 @@ def compact(
         row = _decision_record(sc, t, items)
         vec = embeddings.for_index([row["text"]])
         with store.atomic():
+            # read again under the scope's links lock: another compaction (two `memlane
+            # compact` at once) may have folded these summaries since they were read, or a
+            # worker written one again; each gave a second record of the same summaries
+            store.lock_links(sc or None)
+            now_stored = store.get_items([i.id for i in items])
+            if any(getattr(now_stored.get(i.id), "status", None) != "active" for i in items):
+                continue
             (rid,) = store.insert_items([row])
             store.put_vectors(embeddings.model, [(rid, vec[0])])
             store.link_items(rid, [i.id for i in items], supersede=True)
@@ -108,33 +116,49 @@ def compact(
     return CompactReport(records, absorbed, _weekly(store, embeddings, now, scope))
 
 
-def _weekly(store: Store, embeddings: Embeddings, now: float, scope: str | None) -> int:
-    done = {(r.scope, r.extra.get("week")) for r in store.items_of_kind("summary", scope)
+def _weekly_done(store: Store, scope: str | None) -> set[tuple[str, Any]]:
+    """The (scope, ISO week) pairs that have their roll-up."""
+    return {(r.scope or "", r.extra.get("week")) for r in store.items_of_kind("summary", scope)
             if r.extra.get("rollup") == "week"}
+
+
+def _weekly(store: Store, embeddings: Embeddings, now: float, scope: str | None) -> int:
+    done = _weekly_done(store, scope)
     weeks: dict[tuple[str, str], list[Item]] = defaultdict(list)
     for s in store.items_of_kind("summary", scope):
         if s.extra.get("rollup") or s.extra.get("on_demand"):
             continue
         year, week_no, _ = s.at.isocalendar()
         weeks[(s.scope or "", f"{year}-W{week_no:02d}")].append(s)
-    made = 0
+    rows: dict[str, list[tuple[dict[str, Any], list[Item]]]] = defaultdict(list)
     for (sc, week), items in sorted(weeks.items()):
         monday = datetime.fromisocalendar(int(week[:4]), int(week[6:]), 1).replace(tzinfo=UTC)
         if (sc, week) in done or len(items) < 2 or (monday + timedelta(days=7)).timestamp() > now:
             continue
-        topics = "; ".join((i.extra.get("summary") or {}).get("topic", "")[:100] for i in items)
+        topics = "; ".join(clip((i.extra.get("summary") or {}).get("topic", ""), 100) for i in items)
         decisions = _merge(items, "decisions")
         text = f"Week {week} in {sc}: {len(items)} sessions. Topics: {topics}"
         if decisions:
             text += "\nDecisions: " + "; ".join(decisions)
-        row = {"kind": "summary", "text": text, "at": items[-1].at.timestamp(), "scope": sc,
-               "lane": "episodic", "durability": "long", "source": "inferred",
-               "extra": {"rollup": "week", "week": week, "children": [i.id for i in items]}}
-        vec = embeddings.for_index([text])
+        rows[sc].append(({"kind": "summary", "text": text, "at": items[-1].at.timestamp(),
+                          "scope": sc, "lane": "episodic", "durability": "long",
+                          "source": "inferred", "extra": {"rollup": "week", "week": week,
+                                                          "children": [i.id for i in items]}},
+                         items))
+    made = 0
+    for sc, todo in sorted(rows.items()):
+        vecs = embeddings.for_index([row["text"] for row, _ in todo])
         with store.atomic():
-            (rid,) = store.insert_items([row])
-            store.put_vectors(embeddings.model, [(rid, vec[0])])
-            store.link_items(rid, [i.id for i in items], supersede=False)
-            store.bump("weekly_rollups")
-        made += 1
+            # the scope's weeks looked for again under its links lock: two compactions at
+            # once each wrote every roll-up (session 27)
+            store.lock_links(sc or None)
+            done = _weekly_done(store, sc or None)
+            for (row, items), vec in zip(todo, vecs, strict=True):
+                if (sc, row["extra"]["week"]) in done:
+                    continue
+                (rid,) = store.insert_items([row])
+                store.put_vectors(embeddings.model, [(rid, vec)])
+                store.link_items(rid, [i.id for i in items], supersede=False)
+                store.bump("weekly_rollups")
+                made += 1
     return made

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import click
 
+from memlane.clip import clip
 from memlane.serve.cli_common import Int, json_option, memory_of, more_follow
 from memlane.serve.cli_erase import VACUUM_HELP, vacuum_after
 from memlane.serve.output import echo
@@ -135,9 +136,10 @@ def graph_show(ctx: click.Context, entity: str, scope: str | None, as_json: bool
         old = replaced.get((sc, src, rel, dst))
         echo(f"  {src} —{rel}→ {dst}  [{sc}]" + (f"  (superseded: now {old})" if old else ""))
     for i in g["items"][:10]:
-        echo(f"  item {i.id} [{i.kind}] {' '.join(i.text.split())[:100]}")
+        echo(f"  item {i.id} [{i.kind}] {clip(' '.join(i.text.split()), 100)}")
     if len(g["items"]) > 10:  # they were cut at 10 without a word
-        echo(f"  … and {len(g['items']) - 10} more item(s) that mention it (--json lists them all)")
+        echo(f"  … and {len(g['items']) - 10} more item(s) that mention it (--json lists "
+             "them, up to the 50 newest of each node)")
 
 @click.command()
 @click.option("--scope", default=None, help="Only this scope's topics (default: every scope).")
