@@ -912,13 +912,15 @@ class Memory:
 
     @validated
     def graph(self, entity: str, scope: str | None = None) -> dict[str, Any]:
-        """An entity's node(s), its relations and the items that mention it."""
-        norm = normalize_name(entity)
+        """An entity's node(s), its relations and the items that mention it. The user (a
+        relation's source, ``user``, "me", "I") has relations and no node; an entity with
+        neither raises ``NotFoundError``."""
+        norm = normalize_name(user_subject(entity))
         nodes = self.store.find_entities(norm, scope)
-        if not nodes:
+        edges = self.store.relations_of(norm, scope)
+        if not nodes and not edges:  # `graph show user` said so of the user's relations
             raise NotFoundError(f"entity {entity!r} is not in the graph"
                                 + (f" of scope {scope!r}" if scope else ""))
-        edges = self.store.relations_of(norm, scope)
         mentions = [i for n in nodes for i in self.store.items_with_entity(n.name, n.scope)]
         return {"entity": nodes, "relations": edges, "items": mentions,
                 "superseded": self._superseded_relations(edges)}
