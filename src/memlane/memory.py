@@ -1032,7 +1032,7 @@ class Memory:
         """Fold topics' summaries into decision records; write weekly roll-ups."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         return compact(self.store, self.embeddings, self.config.hygiene, when, scope=scope,
-                       topic=topic_slug(self.config.ingest, topic) if topic else None)
+                       topic=scrub(self.config.ingest, topic)[0] if topic else None)
 
     @validated
     def background_index(self, now: datetime | str | float | None = None) -> IndexReport:

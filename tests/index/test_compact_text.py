@@ -64,3 +64,37 @@ def test_a_compaction_cuts_topics_and_texts_at_whole_graphemes(tmp_path: Path) -
             assert _whole(first, text), record.text
 
         run()
+
+
+WORDS = ["mental", "health", "東京", "café", "Q3", "billing", "naïve", "ß", "İstanbul", "x2"]
+
+
+def test_a_topic_is_found_however_it_is_spelled(tmp_path: Path) -> None:
+    """``compact --topic``: a session summary's topic is its first tag as the summarizer
+    wrote it ("mental health", "東京"). The request was slugged ("mental-health") and
+    compared as it was, so a topic of two words was never folded, and one of another
+    script was refused ("topics: '東京' has no letters or digits", naming a field the
+    command does not have). Any spelling of the topic (case, separators) folds it now,
+    and a topic nothing holds says so in ``notice``."""
+    scopes = itertools.count()
+    with memory(tmp_path / "m.db") as mem:
+
+        @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+        @given(words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=3),
+               sep=st.sampled_from([" ", "-", " / ", "_", ", "]), upper=st.booleans())
+        def run(words: list[str], sep: str, upper: bool) -> None:
+            scope = f"s{next(scopes)}"
+            topic = " ".join(words)
+            mem.store.insert_items([{
+                "kind": "summary", "text": f"summary {i}", "scope": scope, "lane": "episodic",
+                "at": (MONDAY + timedelta(days=i)).timestamp(), "keywords": [topic, "other"],
+                "extra": {"summary": {"topic": f"{topic} — summary {i}"}}} for i in range(2)])
+            asked = sep.join(words)
+            r = mem.compact(scope=scope, topic=asked.upper() if upper else asked, now=NOW)
+            assert (r.decision_records, r.summaries_absorbed, r.notice) == (1, 2, ""), (topic, r)
+            (record,) = mem.store.items_of_kind("decision", scope)
+            assert record.keywords == (f"topic:{topic}",)
+            again = mem.compact(scope=scope, topic=asked, now=NOW)
+            assert again.decision_records == 0 and "no active summary holds it" in again.notice
+
+        run()

@@ -16,6 +16,7 @@ from typing import Any
 from memlane.clip import clip
 from memlane.config import HygieneConfig
 from memlane.index.embed import Embeddings
+from memlane.index.normalize import normalize_name
 from memlane.types import Item
 from memlane.store.contract import Store
 
@@ -29,6 +30,9 @@ class CompactReport:
     decision_records: int
     summaries_absorbed: int
     weekly_rollups: int
+    notice: str = ""
+    """Why ``topic`` folded nothing: no active summary holds it, or only one does (empty
+    otherwise; session 27: a mistyped topic folded nothing without a word)."""
 
 
 def _topic(item: Item) -> str | None:
@@ -36,6 +40,15 @@ def _topic(item: Item) -> str | None:
         if k.startswith("topic:"):
             return k[len("topic:"):]
     return item.keywords[0] if item.keywords else None
+
+
+def _topic_key(topic: str) -> str:
+    """A topic as compared: case, punctuation, ``-`` and ``_`` folded ("Mental-Health",
+    "mental_health" and "mental health" are one; "東京" is itself). Until session 27 the
+    request was slugged and compared with a session summary's topic (its first tag, as the
+    summarizer wrote it) as it was: "mental health" was never found, and a topic in another
+    script was refused as having "no letters or digits", naming a field ``topics``."""
+    return " ".join(normalize_name(topic).replace("_", " ").split())
 
 
 def _merge(items: list[Item], key: str) -> list[str]:
@@ -81,13 +94,16 @@ def compact(
     scope: str | None = None,
     topic: str | None = None,
 ) -> CompactReport:
-    """Fold over-full or old topics into decision records, then write weekly roll-ups."""
+    """Fold over-full or old topics into decision records, then write weekly roll-ups.
+    ``topic`` (redacted as text is): fold the summaries of that topic, however it is
+    spelled (case, punctuation), whatever their number or age."""
     summaries = [s for s in store.items_of_kind("summary", scope)
                  if not s.extra.get("rollup") and not s.extra.get("on_demand")]
+    wanted = None if topic is None else _topic_key(topic)
     groups: dict[tuple[str, str], list[Item]] = defaultdict(list)
     for s in summaries:
         t = _topic(s)
-        if t is not None and (topic is None or t == topic):
+        if t is not None and (wanted is None or _topic_key(t) == wanted):
             groups[(s.scope or "", t)].append(s)
     records = absorbed = 0
     for (sc, t), items in sorted(groups.items()):
@@ -113,7 +129,14 @@ def compact(
             store.bump("summaries_absorbed", len(items))
         records += 1
         absorbed += len(items)
-    return CompactReport(records, absorbed, _weekly(store, embeddings, now, scope))
+    notice = ""
+    if topic is not None and not records:
+        held = sum(len(v) for v in groups.values())
+        where = f" in scope {scope!r}" if scope is not None else ""
+        notice = (f"topic {topic!r}: no active summary holds it{where} (folded already, or "
+                  "another spelling: a summary's topics are listed by memlane sessions show)"
+                  if not held else f"topic {topic!r}: one summary holds it{where}, nothing to fold")
+    return CompactReport(records, absorbed, _weekly(store, embeddings, now, scope), notice)
 
 
 def _weekly_done(store: Store, scope: str | None) -> set[tuple[str, Any]]:

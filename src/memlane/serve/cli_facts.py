@@ -144,16 +144,21 @@ def graph_show(ctx: click.Context, entity: str, scope: str | None, as_json: bool
 @click.command()
 @click.option("--scope", default=None, help="Only this scope's topics (default: every scope).")
 @click.option("--topic", default=None, help="Fold this topic now, whatever its size or age.")
+@click.option("--now", default=None,
+              help="Treat this ISO-8601 time as now (a topic's age; only weeks ended by then).")
 @json_option
 @click.pass_context
-def compact(ctx: click.Context, scope: str | None, topic: str | None, as_json: bool) -> None:
+def compact(ctx: click.Context, scope: str | None, topic: str | None, now: str | None,
+            as_json: bool) -> None:
     """Fold topics' summaries into decision records; write weekly roll-ups."""
-    r = memory_of(ctx).compact(scope=scope, topic=topic)
+    r = memory_of(ctx).compact(scope=scope, topic=topic, now=now)
     if as_json:
         echo(dumps(r))
     else:
         echo(f"{r.decision_records} decision record(s) absorbing {r.summaries_absorbed} "
                    f"summaries; {r.weekly_rollups} weekly roll-up(s)")
+    if r.notice:
+        echo(r.notice, err=True)
 
 @click.command()
 @click.option("--now", default=None, help="Treat this ISO-8601 time as now.")
