@@ -17,7 +17,7 @@ from memlane.backends.registry import make_embedder, make_intelligence
 from memlane.config import Config, load_config
 from memlane.errors import ConflictError, MigrationError, NotFoundError, StoreError, ValidationError
 from memlane.index.compact import CompactReport, compact
-from memlane.index.embed import Embeddings
+from memlane.index.embed import Embeddings, text_hash
 from memlane.index.facts import FactOutcome, FactView, is_single_valued, view
 from memlane.index.hygiene import GcReport, collect_garbage
 from memlane.index.indexer import close_idle, index_pending
@@ -541,10 +541,19 @@ class Memory:
             # each by the text the indexer embeds it by (a named speaker's fact: the user's
             # form; session 27: backfill embedded the item's text, changing what search found)
             texts = self.store.vector_texts([i for i, _ in rows])
-            vecs = self.embeddings.for_index([texts.get(i, t) for i, t in rows])
+            embedded = [texts.get(i, t) for i, t in rows]
+            new: list[tuple[bytes, Any]] = []
+            vecs = self.embeddings.for_index(embedded, cache_later=new)
             with self.store.atomic():
-                self.store.put_vectors(model, [(i, v) for (i, _), v in zip(rows, vecs, strict=True)])
-            done += len(rows)
+                # an item erased since it was read gets no vector, nor its text a cached one
+                # (session 27: the vector's row failed the batch, "FOREIGN KEY constraint
+                # failed", and the erased text's vector was cached after its erase)
+                kept = self.store.get_items([i for i, _ in rows])
+                keep = {text_hash(t) for (i, _), t in zip(rows, embedded, strict=True) if i in kept}
+                self.store.cache_vectors(model, [(h, v) for h, v in new if h in keep])
+                self.store.put_vectors(model, [(i, v) for (i, _), v in zip(rows, vecs, strict=True)
+                                               if i in kept])
+            done += len(kept)
             after = rows[-1][0]
             if progress is not None:
                 progress(done)

@@ -10,13 +10,16 @@ Both now read the text from ``embedded_fact_text`` (``Store.vector_texts``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
+import numpy as np
 import pytest
 
 from memlane.index.embed import text_hash
 from memlane.index.pipeline import fact_text
 from memlane.memory import Memory
-from memlane.testing import memory
+from memlane.testing import HashingEmbedder, memory
 
 B = datetime(2024, 3, 1, 9, tzinfo=UTC)
 LINES = [("Caroline", "I moved to Porto last month and I work at Feedzai now."),
@@ -77,3 +80,44 @@ def test_an_erase_leaves_no_cached_vector_of_a_speakers_fact(db_url: str, how: s
             return
         assert _cached(mem) == 0
 
+
+
+class _EraseFirst(HashingEmbedder):
+    """Runs ``then`` once, the first time it embeds a text holding ``word``: between a
+    backfill's read of a batch and its write."""
+
+    def __init__(self, word: str) -> None:
+        super().__init__(dim=256, char_trigrams=True)  # memory()'s, so its vectors are cached
+        self.word = word
+        self.then: Any = None
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        if self.then is not None and any(self.word in t for t in texts):
+            then, self.then = self.then, None
+            then()
+        return super().embed_batch(texts)
+
+
+def test_an_item_erased_during_a_backfill_gets_no_vector_and_stops_nothing(db_url: str) -> None:
+    """A backfill's batch holding an item erased between its read and its write failed
+    whole ("FOREIGN KEY constraint failed", the backfill stopped), and the erased text's
+    vector went to the embedding cache after the erase had emptied it."""
+    with memory(db_url) as mem:
+        _conversation(mem)
+        [rex] = [f for f in mem.facts("chat") if f.object.endswith("Rex")]
+        assert rex.item_id is not None
+        text = mem.item(rex.item_id).text
+        mem.store.forget_cached_texts([text, fact_text("user", rex.predicate, rex.object)])
+        meddler = _EraseFirst("Rex")
+        other = Memory(mem.config.db, config=mem.config, embedder=meddler)
+        try:
+            meddler.then = lambda: mem.forget_fact(rex.id)
+            items = len(_vectors(mem))
+            n = other.backfill_embeddings(missing_only=False)
+        finally:
+            other.close()
+        assert meddler.then is None, "the erase did not run"
+        assert n == items - 1
+        assert rex.item_id not in _vectors(mem) and len(_vectors(mem)) == items - 1
+        hashes = [text_hash(t) for t in (text, fact_text("user", rex.predicate, rex.object))]
+        assert mem.store.cached_vectors(mem.embeddings.model, hashes) == {}
