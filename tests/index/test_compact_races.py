@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from memlane.config import load_config
+from memlane.index.embed import text_hash
 from memlane.memory import Memory
 from memlane.testing import HashingEmbedder, add_sessions
 
@@ -76,3 +77,33 @@ def test_two_compactions_at_once_write_each_record_once(db_url: str, between: st
         assert first.decision_records + second.decision_records == 1
         assert first.weekly_rollups + second.weekly_rollups == 1
         assert mem.stats()["counters"]["summaries_absorbed"] == 3
+
+
+@pytest.mark.parametrize("between", ["Decision record", "Week "])
+def test_a_session_erased_during_a_compaction(db_url: str, between: str) -> None:
+    """An erase between a compaction's read and its write: the record of the erased
+    summary is not written (a roll-up's link to it failed the compaction, "item N does not
+    exist"), and no vector of the record's text is cached (it was, before the write)."""
+    meddler = _Meddler(between)
+    with _open(db_url, meddler) as mem:
+        add_sessions(mem, [(200, _run(1, "week")), (199, _run(2, "week")),
+                           (198, _run(3, "week"))], now=NOW, scope="race")
+        add_sessions(mem, [(10, _run(1, "day")), (9, _run(2, "day"))], now=NOW, scope="week")
+        doomed = mem.sessions("race" if between == "Decision record" else "week")[0].id
+        with _open(db_url, HashingEmbedder(dim=64)) as other:
+            meddler.then = lambda: other.forget_session(doomed)
+            report = mem.compact(now=NOW)
+        assert meddler.then is None, "the erase did not run"
+        if between == "Decision record":
+            assert report.decision_records == 0
+            assert mem.store.items_of_kind("decision") == []
+        else:
+            assert report.weekly_rollups == 0
+            assert not [s for s in mem.store.items_of_kind("summary", "week")
+                        if s.extra.get("rollup")]
+        run = mem.store._run  # type: ignore[attr-defined]
+        items = run("SELECT id, text FROM items").fetchall()  # superseded ones too
+        texts = {text_hash(t) for _, t in items}
+        texts |= {text_hash(t) for t in mem.store.vector_texts([i for i, _ in items]).values()}
+        cached = {bytes(r[0]) for r in run("SELECT hash FROM embed_cache").fetchall()}
+        assert cached <= texts, "a cached vector of a text no item holds"

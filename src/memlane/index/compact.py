@@ -15,7 +15,7 @@ from typing import Any
 
 from memlane.clip import clip
 from memlane.config import HygieneConfig
-from memlane.index.embed import Embeddings
+from memlane.index.embed import Embeddings, text_hash
 from memlane.index.normalize import normalize_name
 from memlane.types import Item
 from memlane.store.contract import Store
@@ -113,7 +113,8 @@ def compact(
         if len(items) < 2:
             continue
         row = _decision_record(sc, t, items)
-        vec = embeddings.for_index([row["text"]])
+        new: list[tuple[bytes, Any]] = []  # cached with the record: not for one not written
+        vec = embeddings.for_index([row["text"]], cache_later=new)
         with store.atomic():
             # read again under the scope's links lock: another compaction (two `memlane
             # compact` at once) may have folded these summaries since they were read, or a
@@ -122,6 +123,7 @@ def compact(
             now_stored = store.get_items([i.id for i in items])
             if any(getattr(now_stored.get(i.id), "status", None) != "active" for i in items):
                 continue
+            store.cache_vectors(embeddings.model, new)
             (rid,) = store.insert_items([row])
             store.put_vectors(embeddings.model, [(rid, vec[0])])
             store.link_items(rid, [i.id for i in items], supersede=True)
@@ -170,18 +172,25 @@ def _weekly(store: Store, embeddings: Embeddings, now: float, scope: str | None)
                          items))
     made = 0
     for sc, todo in sorted(rows.items()):
-        vecs = embeddings.for_index([row["text"] for row, _ in todo])
+        new: list[tuple[bytes, Any]] = []
+        vecs = embeddings.for_index([row["text"] for row, _ in todo], cache_later=new)
         with store.atomic():
             # the scope's weeks looked for again under its links lock: two compactions at
-            # once each wrote every roll-up (session 27)
+            # once each wrote every roll-up (session 27); a week one of whose summaries
+            # an erase or a worker took away since is left to the next run (linking it
+            # failed the compaction: "item N does not exist")
             store.lock_links(sc or None)
             done = _weekly_done(store, sc or None)
+            written: set[bytes] = set()
             for (row, items), vec in zip(todo, vecs, strict=True):
-                if (sc, row["extra"]["week"]) in done:
+                if ((sc, row["extra"]["week"]) in done
+                        or len(store.get_items([i.id for i in items])) < len(items)):
                     continue
+                written.add(text_hash(row["text"]))
                 (rid,) = store.insert_items([row])
                 store.put_vectors(embeddings.model, [(rid, vec)])
                 store.link_items(rid, [i.id for i in items], supersede=False)
                 store.bump("weekly_rollups")
                 made += 1
+            store.cache_vectors(embeddings.model, [(h, v) for h, v in new if h in written])
     return made
