@@ -93,6 +93,10 @@ class EraseMixin(SqlStore):
     JSON = "%s"
     """A JSON document parameter (PostgreSQL: ``%s::jsonb``)."""
 
+    DOC_SESSION = "json_extract(doc, '$.session_id')"
+    DOC_KIND = "json_extract(doc, '$.kind')"
+    """A change record's document's session and item kind (PostgreSQL: ``doc->>…``)."""
+
     def _log_last_pack(self, scope: str) -> None:
         """A change record setting the scope's ``last_pack`` to its latest remaining pack
         (after packs were deleted)."""
@@ -331,6 +335,8 @@ class EraseMixin(SqlStore):
             for entity, gone in (("session", ids), ("item", items), ("fact", facts),
                                  ("pack", packs)):
                 counts["changes"] += self.blank_changes(entity, gone)
+            counts["changes"] += self._blank_session_changes(sorted(set(scopes.values())),
+                                                             ids, renumber)
             for sid in ids:
                 self._run(
                     f"UPDATE changes SET topic = 'session.erased', doc = {self.JSON}"
@@ -400,6 +406,27 @@ class EraseMixin(SqlStore):
                 f"UPDATE changes SET doc = {self.JSON} WHERE entity = %s"
                 f" AND op <> 'delete' AND doc IS NOT NULL AND {cond}",
                 [ERASED_DOC, entity, *params]).rowcount
+        return n
+
+    def _blank_session_changes(self, scopes: Sequence[str], whole: Sequence[int],
+                               partly: Sequence[int]) -> int:
+        """The documents of the change records of items and facts of the ``whole`` erased
+        sessions, and of the intelligence (not the turns) of the ``partly`` erased ones,
+        that an earlier summary of them wrote and deleted (a late message summarised the
+        session again): ``blank_changes`` blanks those of the rows erased now, by id, and
+        those kept the erased words (session 27, ``test_erase_surfaces_property``)."""
+        if not scopes or not (whole or partly):
+            return 0
+        self._lock_change_log()
+        marks = ", ".join(["%s"] * len(scopes))
+        base = (f"UPDATE changes SET doc = {self.JSON} WHERE entity IN ('item', 'fact')"
+                f" AND op <> 'delete' AND doc IS NOT NULL AND doc <> {self.JSON}"
+                f" AND scope IN ({marks})")
+        n = 0
+        for ids, extra in ((whole, ""), (partly, f" AND (entity = 'fact' OR {self.DOC_KIND} <> 'turn')")):
+            for cond, params in self._id_batches(self.DOC_SESSION, list(ids)):
+                n += self._run(f"{base}{extra} AND {cond}",
+                               [ERASED_DOC, ERASED_DOC, *scopes, *params]).rowcount
         return n
 
     def forget_traces(self, scope: str | None, item_ids: Sequence[int],
