@@ -17,7 +17,7 @@ from memlane.backends.registry import make_embedder, make_intelligence
 from memlane.config import Config, load_config
 from memlane.errors import ConflictError, MigrationError, NotFoundError, StoreError, ValidationError
 from memlane.index.compact import CompactReport, compact
-from memlane.index.embed import Embeddings
+from memlane.index.embed import Embeddings, text_hash
 from memlane.index.facts import FactOutcome, FactView, is_single_valued, view
 from memlane.index.hygiene import GcReport, collect_garbage
 from memlane.index.indexer import close_idle, index_pending
@@ -538,10 +538,22 @@ class Memory:
             if not rows:
                 break
             started = time.perf_counter()
-            vecs = self.embeddings.for_index([t for _, t in rows])
+            # each by the text the indexer embeds it by (a named speaker's fact: the user's
+            # form; session 27: backfill embedded the item's text, changing what search found)
+            texts = self.store.vector_texts([i for i, _ in rows])
+            embedded = [texts.get(i, t) for i, t in rows]
+            new: list[tuple[bytes, Any]] = []
+            vecs = self.embeddings.for_index(embedded, cache_later=new)
             with self.store.atomic():
-                self.store.put_vectors(model, [(i, v) for (i, _), v in zip(rows, vecs, strict=True)])
-            done += len(rows)
+                # an item erased since it was read gets no vector, nor its text a cached one
+                # (session 27: the vector's row failed the batch, "FOREIGN KEY constraint
+                # failed", and the erased text's vector was cached after its erase)
+                kept = self.store.get_items([i for i, _ in rows])
+                keep = {text_hash(t) for (i, _), t in zip(rows, embedded, strict=True) if i in kept}
+                self.store.cache_vectors(model, [(h, v) for h, v in new if h in keep])
+                self.store.put_vectors(model, [(i, v) for (i, _), v in zip(rows, vecs, strict=True)
+                                               if i in kept])
+            done += len(kept)
             after = rows[-1][0]
             if progress is not None:
                 progress(done)
@@ -883,7 +895,9 @@ class Memory:
             fact = self.store.get_fact(fact_id)
             events = self.store.fact_events([fact_id])
             items = [fact.item_id] if fact.item_id is not None else []
-            texts = [i.text for i in self.store.get_items(items).values()]
+            # and the text its vector was made from (a named speaker's fact: the user's form)
+            texts = [*(i.text for i in self.store.get_items(items).values()),
+                     *self.store.vector_texts(items).values()]
             self.store.delete_fact(fact_id)
             # the embedding cache's vector of its item, packs quoting it, its change records
             self.store.forget_traces(fact.scope, items, [fact_id], texts)
@@ -907,13 +921,15 @@ class Memory:
 
     @validated
     def graph(self, entity: str, scope: str | None = None) -> dict[str, Any]:
-        """An entity's node(s), its relations and the items that mention it."""
-        norm = normalize_name(entity)
+        """An entity's node(s), its relations and the items that mention it. The user (a
+        relation's source, ``user``, "me", "I") has relations and no node; an entity with
+        neither raises ``NotFoundError``."""
+        norm = normalize_name(user_subject(entity))
         nodes = self.store.find_entities(norm, scope)
-        if not nodes:
+        edges = self.store.relations_of(norm, scope)
+        if not nodes and not edges:  # `graph show user` said so of the user's relations
             raise NotFoundError(f"entity {entity!r} is not in the graph"
                                 + (f" of scope {scope!r}" if scope else ""))
-        edges = self.store.relations_of(norm, scope)
         mentions = [i for n in nodes for i in self.store.items_with_entity(n.name, n.scope)]
         return {"entity": nodes, "relations": edges, "items": mentions,
                 "superseded": self._superseded_relations(edges)}
@@ -953,12 +969,13 @@ class Memory:
             # fact's item takes its fact with it)
             with self.store.erasing(item.scope):
                 item = self.store.get_item(item_id)
+                texts = [item.text, *self.store.vector_texts([item_id]).values()]
                 self.store.delete_item(item_id)
                 # an entity item's node in the graph (name, context) goes with it, or is
                 # rebuilt from the scope's other items naming it; the relations naming it
                 # go with the node, or those of the item's session
                 names = [str(item.extra.get("name") or "")] if item.kind == "entity" else []
-                self.store.forget_traces(item.scope, [item_id], [], [item.text], names,
+                self.store.forget_traces(item.scope, [item_id], [], texts, names,
                                          entity_session=item.session_id)
         forget_spellings(self.store)  # it may have held the last rows of an old spelling
         self._forget_cached_text()
@@ -1024,7 +1041,7 @@ class Memory:
         """Fold topics' summaries into decision records; write weekly roll-ups."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         return compact(self.store, self.embeddings, self.config.hygiene, when, scope=scope,
-                       topic=topic_slug(self.config.ingest, topic) if topic else None)
+                       topic=scrub(self.config.ingest, topic)[0] if topic else None)
 
     @validated
     def background_index(self, now: datetime | str | float | None = None) -> IndexReport:

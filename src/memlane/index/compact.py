@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from memlane.clip import clip
 from memlane.config import HygieneConfig
-from memlane.index.embed import Embeddings
+from memlane.index.embed import Embeddings, text_hash
+from memlane.index.normalize import normalize_name
 from memlane.types import Item
 from memlane.store.contract import Store
 
@@ -28,6 +30,9 @@ class CompactReport:
     decision_records: int
     summaries_absorbed: int
     weekly_rollups: int
+    notice: str = ""
+    """Why ``topic`` folded nothing: no active summary holds it, or only one does (empty
+    otherwise; session 27: a mistyped topic folded nothing without a word)."""
 
 
 def _topic(item: Item) -> str | None:
@@ -35,6 +40,15 @@ def _topic(item: Item) -> str | None:
         if k.startswith("topic:"):
             return k[len("topic:"):]
     return item.keywords[0] if item.keywords else None
+
+
+def _topic_key(topic: str) -> str:
+    """A topic as compared: case, punctuation, ``-`` and ``_`` folded ("Mental-Health",
+    "mental_health" and "mental health" are one; "東京" is itself). Until session 27 the
+    request was slugged and compared with a session summary's topic (its first tag, as the
+    summarizer wrote it) as it was: "mental health" was never found, and a topic in another
+    script was refused as having "no letters or digits", naming a field ``topics``."""
+    return " ".join(normalize_name(topic).replace("_", " ").split())
 
 
 def _merge(items: list[Item], key: str) -> list[str]:
@@ -54,7 +68,7 @@ def _decision_record(scope: str, topic: str, items: list[Item]) -> dict[str, Any
     decisions, rationale = _merge(items, "decisions"), _merge(items, "rationale")
     open_q, refs = _merge(items, "open_questions"), _merge(items, "references")
     narrative = "; ".join(
-        f"{_day(it.at)}: {(it.extra.get('summary') or {}).get('topic', it.text[:80])}" for it in items
+        f"{_day(it.at)}: {(it.extra.get('summary') or {}).get('topic', clip(it.text, 80))}" for it in items
     )
     lines = [f"Decision record · {scope} · topic {topic} · {_day(items[0].at)} to {_day(items[-1].at)}"]
     for label, values in (("Decisions", decisions), ("Rationale", rationale),
@@ -80,13 +94,16 @@ def compact(
     scope: str | None = None,
     topic: str | None = None,
 ) -> CompactReport:
-    """Fold over-full or old topics into decision records, then write weekly roll-ups."""
+    """Fold over-full or old topics into decision records, then write weekly roll-ups.
+    ``topic`` (redacted as text is): fold the summaries of that topic, however it is
+    spelled (case, punctuation), whatever their number or age."""
     summaries = [s for s in store.items_of_kind("summary", scope)
                  if not s.extra.get("rollup") and not s.extra.get("on_demand")]
+    wanted = None if topic is None else _topic_key(topic)
     groups: dict[tuple[str, str], list[Item]] = defaultdict(list)
     for s in summaries:
         t = _topic(s)
-        if t is not None and (topic is None or t == topic):
+        if t is not None and (wanted is None or _topic_key(t) == wanted):
             groups[(s.scope or "", t)].append(s)
     records = absorbed = 0
     for (sc, t), items in sorted(groups.items()):
@@ -96,8 +113,17 @@ def compact(
         if len(items) < 2:
             continue
         row = _decision_record(sc, t, items)
-        vec = embeddings.for_index([row["text"]])
+        new: list[tuple[bytes, Any]] = []  # cached with the record: not for one not written
+        vec = embeddings.for_index([row["text"]], cache_later=new)
         with store.atomic():
+            # read again under the scope's links lock: another compaction (two `memlane
+            # compact` at once) may have folded these summaries since they were read, or a
+            # worker written one again; each gave a second record of the same summaries
+            store.lock_links(sc or None)
+            now_stored = store.get_items([i.id for i in items])
+            if any(getattr(now_stored.get(i.id), "status", None) != "active" for i in items):
+                continue
+            store.cache_vectors(embeddings.model, new)
             (rid,) = store.insert_items([row])
             store.put_vectors(embeddings.model, [(rid, vec[0])])
             store.link_items(rid, [i.id for i in items], supersede=True)
@@ -105,36 +131,66 @@ def compact(
             store.bump("summaries_absorbed", len(items))
         records += 1
         absorbed += len(items)
-    return CompactReport(records, absorbed, _weekly(store, embeddings, now, scope))
+    notice = ""
+    if topic is not None and not records:
+        held = sum(len(v) for v in groups.values())
+        where = f" in scope {scope!r}" if scope is not None else ""
+        notice = (f"topic {topic!r}: no active summary holds it{where} (folded already, or "
+                  "another spelling: a summary's topics are listed by memlane sessions show)"
+                  if not held else f"topic {topic!r}: one summary holds it{where}, nothing to fold")
+    return CompactReport(records, absorbed, _weekly(store, embeddings, now, scope), notice)
+
+
+def _weekly_done(store: Store, scope: str | None) -> set[tuple[str, Any]]:
+    """The (scope, ISO week) pairs that have their roll-up."""
+    return {(r.scope or "", r.extra.get("week")) for r in store.items_of_kind("summary", scope)
+            if r.extra.get("rollup") == "week"}
 
 
 def _weekly(store: Store, embeddings: Embeddings, now: float, scope: str | None) -> int:
-    done = {(r.scope, r.extra.get("week")) for r in store.items_of_kind("summary", scope)
-            if r.extra.get("rollup") == "week"}
+    done = _weekly_done(store, scope)
     weeks: dict[tuple[str, str], list[Item]] = defaultdict(list)
     for s in store.items_of_kind("summary", scope):
         if s.extra.get("rollup") or s.extra.get("on_demand"):
             continue
         year, week_no, _ = s.at.isocalendar()
         weeks[(s.scope or "", f"{year}-W{week_no:02d}")].append(s)
-    made = 0
+    rows: dict[str, list[tuple[dict[str, Any], list[Item]]]] = defaultdict(list)
     for (sc, week), items in sorted(weeks.items()):
         monday = datetime.fromisocalendar(int(week[:4]), int(week[6:]), 1).replace(tzinfo=UTC)
         if (sc, week) in done or len(items) < 2 or (monday + timedelta(days=7)).timestamp() > now:
             continue
-        topics = "; ".join((i.extra.get("summary") or {}).get("topic", "")[:100] for i in items)
+        topics = "; ".join(clip((i.extra.get("summary") or {}).get("topic", ""), 100) for i in items)
         decisions = _merge(items, "decisions")
         text = f"Week {week} in {sc}: {len(items)} sessions. Topics: {topics}"
         if decisions:
             text += "\nDecisions: " + "; ".join(decisions)
-        row = {"kind": "summary", "text": text, "at": items[-1].at.timestamp(), "scope": sc,
-               "lane": "episodic", "durability": "long", "source": "inferred",
-               "extra": {"rollup": "week", "week": week, "children": [i.id for i in items]}}
-        vec = embeddings.for_index([text])
+        rows[sc].append(({"kind": "summary", "text": text, "at": items[-1].at.timestamp(),
+                          "scope": sc, "lane": "episodic", "durability": "long",
+                          "source": "inferred", "extra": {"rollup": "week", "week": week,
+                                                          "children": [i.id for i in items]}},
+                         items))
+    made = 0
+    for sc, todo in sorted(rows.items()):
+        new: list[tuple[bytes, Any]] = []
+        vecs = embeddings.for_index([row["text"] for row, _ in todo], cache_later=new)
         with store.atomic():
-            (rid,) = store.insert_items([row])
-            store.put_vectors(embeddings.model, [(rid, vec[0])])
-            store.link_items(rid, [i.id for i in items], supersede=False)
-            store.bump("weekly_rollups")
-        made += 1
+            # the scope's weeks looked for again under its links lock: two compactions at
+            # once each wrote every roll-up (session 27); a week one of whose summaries
+            # an erase or a worker took away since is left to the next run (linking it
+            # failed the compaction: "item N does not exist")
+            store.lock_links(sc or None)
+            done = _weekly_done(store, sc or None)
+            written: set[bytes] = set()
+            for (row, items), vec in zip(todo, vecs, strict=True):
+                if ((sc, row["extra"]["week"]) in done
+                        or len(store.get_items([i.id for i in items])) < len(items)):
+                    continue
+                written.add(text_hash(row["text"]))
+                (rid,) = store.insert_items([row])
+                store.put_vectors(embeddings.model, [(rid, vec)])
+                store.link_items(rid, [i.id for i in items], supersede=False)
+                store.bump("weekly_rollups")
+                made += 1
+            store.cache_vectors(embeddings.model, [(h, v) for h, v in new if h in written])
     return made

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["PREDICATE_SYNONYMS", "SELF_NAMES", "normalize_name", "normalize_predicate", "normalize_value",
-           "user_subject"]
+__all__ = ["PREDICATE_SYNONYMS", "SELF_NAMES", "embedded_fact_text", "fact_text", "normalize_name",
+           "normalize_predicate", "normalize_value", "speakers_subject", "user_subject",
+           "users_own"]
 
 PREDICATE_SYNONYMS: dict[str, str] = {
     "live_in": "lives_in", "living_in": "lives_in", "home": "lives_in", "city": "lives_in",
@@ -108,6 +109,43 @@ def user_subject(subject: str) -> str:
     other subject as it is. ``add_fact("The user", …)`` was a subject of its own, its value
     current beside the user's (session 26)."""
     return "user" if " ".join(subject.split()).casefold() in SELF_NAMES else subject
+
+
+def speakers_subject(speaker: str | None, role: str | None) -> str:
+    """Who "I" and "my" are in a message: the speaker's name when a user's message carries
+    one ("Caroline" in a conversation among named people, a team chat), else ``user``."""
+    who = " ".join((speaker or "").split())
+    return who if who and role == "user" and who.casefold() not in ("user", "assistant") else "user"
+
+
+def fact_text(subject: str, predicate: str, obj: str) -> str:
+    """A fact as a sentence for search: ``user lives in Lisbon``."""
+    return f"{subject} {predicate.replace('_', ' ')} {obj}"
+
+
+def users_own(subject: str, who: str) -> str | None:
+    """A named speaker's (``who``'s) own fact's subject as the same fact of the user's reads
+    ("Caroline" -> ``user``, "Caroline's sister" -> ``user's sister``), None when the fact
+    is not the speaker's own, or ``who`` is the user (session 19)."""
+    if who == "user":
+        return None
+    if normalize_name(subject) == normalize_name(who):
+        return "user"
+    if subject.startswith(who + "'s "):
+        return "user" + subject[len(who):]
+    return None
+
+
+def embedded_fact_text(subject: str, predicate: str, obj: str, speaker: str | None,
+                       role: str | None) -> str:
+    """The text a fact's vector is made from: its item's text, except a named speaker's own
+    fact, embedded as the user's ("user visited Paris" for Caroline's "Caroline visited
+    Paris", as her turns are embedded without her name; session 19). ``speaker`` and
+    ``role``: of the message it was read from. The indexer, ``backfill_embeddings`` and the
+    erasure of the embedding cache's vectors all use this one rule (session 27: backfill
+    embedded the item's text, and an erase left the cached vector of the user's form)."""
+    own = users_own(subject, speakers_subject(speaker, role))
+    return fact_text(subject if own is None else own, predicate, obj)
 
 
 def normalize_value(value: str) -> str:

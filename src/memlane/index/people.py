@@ -42,7 +42,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from memlane.clip import clip
-from memlane.index.normalize import normalize_predicate
+from memlane.index.normalize import normalize_predicate, speakers_subject
 from memlane.index.schema import Fact
 from memlane.types import Message
 
@@ -55,8 +55,7 @@ def speaker_subject(m: Message) -> str:
     carries one ("Caroline" in a conversation among named people, a team chat), else
     ``user`` (a chat with the assistant). Facts of two people are then never one subject's,
     so one never supersedes the other (session 19)."""
-    who = " ".join((m.speaker or "").split())
-    return who if who and m.role == "user" and who.casefold() not in ("user", "assistant") else "user"
+    return speakers_subject(m.speaker, m.role)
 
 # A relative's (or pet's) word -> (the predicate naming them, the subject's spelling when
 # unnamed, whether an unnamed one is a subject: False for people one has many of).

@@ -26,7 +26,7 @@ from memlane.index.embed import Embeddings
 from memlane.index.eventdate import event_date
 from memlane.index.expand import item_keys, summary_keys
 from memlane.index.facts import apply_fact, end_fact
-from memlane.index.normalize import normalize_name, normalize_predicate
+from memlane.index.normalize import fact_text, normalize_name, normalize_predicate, users_own
 from memlane.index.people import speaker_subject
 from memlane.index.pool import POOL_MIN_SESSIONS, SummaryPool, jobs_for, summary_pool
 from memlane.index.schema import Extraction, SessionSummary
@@ -98,23 +98,10 @@ class _Erased(Exception):
     """What a session's intelligence was read from was erased meanwhile: roll back."""
 
 
-def fact_text(subject: str, predicate: str, obj: str) -> str:
-    """A fact as a sentence for search: ``user lives in Lisbon``."""
-    return f"{subject} {predicate.replace('_', ' ')} {obj}"
-
-
 def _as_users(subject: str, msg: Message | None) -> str | None:
-    """A named speaker's own fact's subject as the same fact of the user's reads ("Caroline"
-    -> ``user``, "Caroline's sister" -> ``user's sister``), None when the fact is not the
-    speaker's own (session 19)."""
-    who = "user" if msg is None else speaker_subject(msg)  # "user": no speaker by name
-    if who == "user":
-        return None
-    if normalize_name(subject) == normalize_name(who):
-        return "user"
-    if subject.startswith(who + "'s "):
-        return "user" + subject[len(who):]
-    return None
+    """A named speaker's own fact's subject as the user's (``users_own``), None when the fact
+    is not the speaker's own (session 19)."""
+    return users_own(subject, "user" if msg is None else speaker_subject(msg))
 
 
 def _lost_messages(store: Store, session_id: int, messages: Sequence[Message]) -> bool:

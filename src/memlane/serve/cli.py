@@ -300,9 +300,12 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
 @click.option("--now", default=None, help="Treat this ISO-8601 time as now when closing idle sessions.")
 @click.option("--resummarize", is_flag=True,
               help="Also redo summaries written with an older summary schema version.")
+@click.option("--scope", default=None,
+              help="Only this scope's sessions (default: every scope), as Memory.index(scope=).")
 @json_option
 @click.pass_context
-def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool) -> None:
+def index(ctx: click.Context, now: str | None, resummarize: bool, scope: str | None,
+          as_json: bool) -> None:
     """Close idle sessions, index every closed session's turns, then summarize them.
 
     Summaries, facts and entities come from the backend of [memory.indexing]
@@ -341,7 +344,7 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, as_json: bool)
 
     bars[0].__enter__()
     try:
-        report = mem.index(now, progress=progress, resummarize=resummarize,
+        report = mem.index(now, progress=progress, resummarize=resummarize, scope=scope,
                            summary_progress=summarizing)
     finally:
         bars[-1].__exit__(None, None, None)

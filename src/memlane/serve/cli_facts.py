@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import click
 
+from memlane.clip import clip
 from memlane.serve.cli_common import Int, json_option, memory_of, more_follow
 from memlane.serve.cli_erase import VACUUM_HELP, vacuum_after
 from memlane.serve.output import echo
@@ -135,23 +136,29 @@ def graph_show(ctx: click.Context, entity: str, scope: str | None, as_json: bool
         old = replaced.get((sc, src, rel, dst))
         echo(f"  {src} —{rel}→ {dst}  [{sc}]" + (f"  (superseded: now {old})" if old else ""))
     for i in g["items"][:10]:
-        echo(f"  item {i.id} [{i.kind}] {' '.join(i.text.split())[:100]}")
+        echo(f"  item {i.id} [{i.kind}] {clip(' '.join(i.text.split()), 100)}")
     if len(g["items"]) > 10:  # they were cut at 10 without a word
-        echo(f"  … and {len(g['items']) - 10} more item(s) that mention it (--json lists them all)")
+        echo(f"  … and {len(g['items']) - 10} more item(s) that mention it (--json lists "
+             "them, up to the 50 newest of each node)")
 
 @click.command()
 @click.option("--scope", default=None, help="Only this scope's topics (default: every scope).")
 @click.option("--topic", default=None, help="Fold this topic now, whatever its size or age.")
+@click.option("--now", default=None,
+              help="Treat this ISO-8601 time as now (a topic's age; only weeks ended by then).")
 @json_option
 @click.pass_context
-def compact(ctx: click.Context, scope: str | None, topic: str | None, as_json: bool) -> None:
+def compact(ctx: click.Context, scope: str | None, topic: str | None, now: str | None,
+            as_json: bool) -> None:
     """Fold topics' summaries into decision records; write weekly roll-ups."""
-    r = memory_of(ctx).compact(scope=scope, topic=topic)
+    r = memory_of(ctx).compact(scope=scope, topic=topic, now=now)
     if as_json:
         echo(dumps(r))
     else:
         echo(f"{r.decision_records} decision record(s) absorbing {r.summaries_absorbed} "
                    f"summaries; {r.weekly_rollups} weekly roll-up(s)")
+    if r.notice:
+        echo(r.notice, err=True)
 
 @click.command()
 @click.option("--now", default=None, help="Treat this ISO-8601 time as now.")

@@ -39,8 +39,22 @@ from typing import Any
 
 from memlane.errors import NotFoundError
 from memlane.index.embed import text_hash
-from memlane.index.normalize import normalize_name
+from memlane.index.normalize import embedded_fact_text, normalize_name
 from memlane.store.sql.base import SqlStore
+
+_ITEM_TEXTS = ("SELECT i.id, i.text, i.kind, i.extra, m.speaker, m.role FROM items i"
+               " LEFT JOIN messages m ON m.id = i.message_id")
+"""An item's text with what its vector's text depends on (``_vector_text``)."""
+
+
+def _vector_text(text: str, kind: str, extra: Any, speaker: str | None, role: str | None) -> str:
+    """The text an item's vector was made from (``embedded_fact_text`` for a fact)."""
+    if kind != "fact":
+        return text
+    data = json.loads(extra) if isinstance(extra, str) else (extra or {})
+    if not all(isinstance(data.get(k), str) for k in ("subject", "predicate", "object")):
+        return text
+    return embedded_fact_text(data["subject"], data["predicate"], data["object"], speaker, role)
 
 __all__ = ["ERASE_KINDS", "EraseMixin"]
 
@@ -83,6 +97,10 @@ class EraseMixin(SqlStore):
 
     JSON = "%s"
     """A JSON document parameter (PostgreSQL: ``%s::jsonb``)."""
+
+    DOC_SESSION = "json_extract(doc, '$.session_id')"
+    DOC_KIND = "json_extract(doc, '$.kind')"
+    """A change record's document's session and item kind (PostgreSQL: ``doc->>…``)."""
 
     def _log_last_pack(self, scope: str) -> None:
         """A change record setting the scope's ``last_pack`` to its latest remaining pack
@@ -137,7 +155,8 @@ class EraseMixin(SqlStore):
         item_ids = [r[0] for r in self._run("SELECT id FROM items WHERE scope = %s", (scope,))]
         message_ids = [r[0] for r in self._run(
             "SELECT id FROM messages WHERE scope = %s", (scope,))]
-        texts = [r[0] for r in self._run("SELECT text FROM items WHERE scope = %s", (scope,))]
+        texts = list(self._with_vector_texts(
+            self._run(f"{_ITEM_TEXTS} WHERE i.scope = %s", (scope,))))
         counts["packs"] = self._run("DELETE FROM packs WHERE scope = %s", (scope,)).rowcount
         counts["packs"] += self._delete("packs", "id",
                                         self._packs_using(None, item_ids, message_ids))
@@ -269,7 +288,8 @@ class EraseMixin(SqlStore):
             entity_names = {normalize_name(str(json.loads(r[0]).get("name", ""))) for r in
                             self._rows("SELECT extra FROM items WHERE kind = 'entity' AND {cond}",
                                        "id", items)}
-            texts = [r[0] for r in self._rows("SELECT text FROM items WHERE {cond}", "id", items)]
+            texts = list(self._with_vector_texts(
+                self._rows(f"{_ITEM_TEXTS} WHERE {{cond}}", "i.id", items)))
             pack_scopes: set[str] = set()
             packs: list[int] = []
             for where in [*sorted(set(scopes.values())), None]:
@@ -328,6 +348,8 @@ class EraseMixin(SqlStore):
             for entity, gone in (("session", ids), ("item", items), ("fact", facts),
                                  ("pack", packs)):
                 counts["changes"] += self.blank_changes(entity, gone)
+            counts["changes"] += self._blank_session_changes(sorted(set(scopes.values())),
+                                                             ids, renumber)
             for sid in ids:
                 self._run(
                     f"UPDATE changes SET topic = 'session.erased', doc = {self.JSON}"
@@ -399,6 +421,27 @@ class EraseMixin(SqlStore):
                 f"UPDATE changes SET doc = {self.JSON} WHERE entity = %s"
                 f" AND op <> 'delete' AND doc IS NOT NULL AND {cond}",
                 [ERASED_DOC, entity, *params]).rowcount
+        return n
+
+    def _blank_session_changes(self, scopes: Sequence[str], whole: Sequence[int],
+                               partly: Sequence[int]) -> int:
+        """The documents of the change records of items and facts of the ``whole`` erased
+        sessions, and of the intelligence (not the turns) of the ``partly`` erased ones,
+        that an earlier summary of them wrote and deleted (a late message summarised the
+        session again): ``blank_changes`` blanks those of the rows erased now, by id, and
+        those kept the erased words (session 27, ``test_erase_surfaces_property``)."""
+        if not scopes or not (whole or partly):
+            return 0
+        self._lock_change_log()
+        marks = ", ".join(["%s"] * len(scopes))
+        base = (f"UPDATE changes SET doc = {self.JSON} WHERE entity IN ('item', 'fact')"
+                f" AND op <> 'delete' AND doc IS NOT NULL AND doc <> {self.JSON}"
+                f" AND scope IN ({marks})")
+        n = 0
+        for ids, extra in ((whole, ""), (partly, f" AND (entity = 'fact' OR {self.DOC_KIND} <> 'turn')")):
+            for cond, params in self._id_batches(self.DOC_SESSION, list(ids)):
+                n += self._run(f"{base}{extra} AND {cond}",
+                               [ERASED_DOC, ERASED_DOC, *scopes, *params]).rowcount
         return n
 
     def forget_traces(self, scope: str | None, item_ids: Sequence[int],
@@ -505,6 +548,25 @@ class EraseMixin(SqlStore):
         """Delete the embedding cache's vectors of ``texts`` (a worker that embedded an
         erased session's texts before the erase); how many rows went."""
         return self._forget_cached(texts)
+
+    def vector_texts(self, item_ids: Sequence[int]) -> dict[int, str]:
+        """The text each item's vector was made from (``embedded_fact_text``: its text,
+        but the user's form of a named speaker's own fact), by id; read before the item or
+        its message is deleted."""
+        out: dict[int, str] = {}
+        for iid, text, kind, extra, speaker, role in self._rows(
+                f"{_ITEM_TEXTS} WHERE {{cond}}", "i.id", list(item_ids)):
+            out[int(iid)] = _vector_text(text, kind, extra, speaker, role)
+        return out
+
+    @staticmethod
+    def _with_vector_texts(rows: Iterable[Any]) -> Iterator[str]:
+        """Each item row's (``_ITEM_TEXTS``) text and, where it differs, its vector's: a
+        named speaker's fact's cached vector is its user's form's (session 27: an erase
+        left it)."""
+        for _, text, kind, extra, speaker, role in rows:
+            yield text
+            yield _vector_text(text, kind, extra, speaker, role)
 
     def _forget_cached(self, texts: Iterable[str]) -> int:
         """Delete the embedding cache's vectors of ``texts`` (every model). A text another
