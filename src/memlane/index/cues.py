@@ -999,6 +999,14 @@ class _Reader:
         """Sentences a decision's "that X" or "one" was read from: not its rationale."""
         self.opening = next((i for i, t in enumerate(turns) if t.role == "user"), -1)
         """The user's first turn (the problem the conversation is about, with the assistant)."""
+        who = list(dict.fromkeys(t.who for t in turns))
+        self.agent = who[1] if len(who) == 2 and not self.assisted and not any(
+            "!" in x for t in turns if t.who == who[1] for x in t.sentences) else ""
+        """In a conversation of two people, the one who answers the one who opened it (the
+        agent a customer rings: "I've booked an engineer for tomorrow"), whose reports of what
+        they did are read as the assistant's are (session 27). Not one who exclaims: two
+        friends chatting ("I've done an abstract painting too, take a look!", LoCoMo) tell
+        each other what they have done, and settle nothing by it."""
 
     def put(self, where: tuple[int, int], fieldname: str, text: str) -> None:
         """Place a sentence in one field (moving it when it was placed before)."""
@@ -1864,6 +1872,8 @@ class _Reader:
                 self.answer(ti)
                 self.outcomes(ti)
                 self.instruct(ti)
+            elif ti and turn.who == self.agent:
+                self.outcomes(ti)
             if ti and self.decided_in(ti):
                 settled = set().union(*(_content(self.text[w]) for w, f in self.cues.placed.items()
                                         if f == "decisions" and w[0] == ti))
