@@ -863,6 +863,22 @@ _DOUBT_THEN_CHECK = re.compile(
 """A doubt and the speaker's going to settle it, in one sentence ("I'm not sure whether the seat
 reservation fee is included; I'll check with the claims team.", "No idea what finance prefers
 this year, I'll ask them."): the step, and the question it leaves open until then (session 26)."""
+_DOUBT = re.compile(
+    r"\b(?:not (?:sure|certain)|(?:i|we)\s+(?:(?:still|honestly|really|just)\s+)*don'?t\s+know|no idea|unsure)"
+    r"(?:\s+yet)?\s+(?P<q>(?:(?:whether|if)\s+)?(?:(?:the|our|your|their|his|her|my|a|an|any|what|who|how|"
+    r"when|where|which)\b|(?-i:[A-Z]))[^;]*?)(?<!\bthat)(?<!\bthis)(?<!\bit)(?<!\bthem)$",
+    re.IGNORECASE)
+"""A doubt closing a sentence, its stop taken off ("we do, but I'm not sure the Reading depot
+has any left"), settled by the speaker's next sentence when it says they will check
+(:data:`_WILL_CHECK`) (session 27). Not a doubt about what a pronoun stands for ("I don't know if they'd agree",
+"…would accept that"): no question a reader can take up alone."""
+_WILL_CHECK = re.compile(r"^(?:(?:ok|so|but)[,.]?\s+)?(?:i|we)(?:'ll|\s+will)\s+(?:check|ask|find out|confirm)\b|"
+                         r"^let me (?:check|find out|ask)\b", re.IGNORECASE)
+_WHETHER_THEN_CHECK = re.compile(
+    r"^(?:(?:and|but|also|as for)\s+)?(?P<q>whether\s+[^,;]+?),\s+(?:i|we)(?:'d|\s+would|'ll|\s+will)?\s+"
+    r"(?:need|have)\s+to\s+(?:check|ask)\b", re.IGNORECASE)
+"""A question put first and the speaker's check after it ("and whether equipment comes out of your
+budget or facilities', I'd need to check with Nikhil"): the question left open (session 27)."""
 
 
 def _as_unknown(found: re.Match[str]) -> str:
@@ -870,6 +886,8 @@ def _as_unknown(found: re.Match[str]) -> str:
     counts as free sector or regulated?" (an "if" read as "whether"), its tail cut."""
     q = found.group("q").strip()
     q = re.sub(r"^if\b", "whether", q, flags=re.IGNORECASE)
+    if q.split()[0].lower() not in _WH_WORDS:
+        q = f"whether {q}"  # "not sure the depot has any left": "Whether the depot has any left?"
     q = _TAIL.sub("", q.rstrip(" .!?"))
     q = re.split(r"[.;!]\s", q, maxsplit=1)[0].rstrip(" .!?,")
     return q[:1].upper() + q[1:] + "?"
@@ -2469,6 +2487,11 @@ class _Reader:
                 if self.cues.placed.get((ti, si)) == "open_questions" or "?" in s:
                     continue
                 found = _DOUBT_THEN_CHECK.search(s) if ("sure" in s or "know" in s or "idea" in s) else None
+                if found is None and ("sure" in s or "certain" in s or "know" in s or "idea" in s):
+                    after = turn.sentences[si + 1] if si + 1 < len(turn.sentences) else ""
+                    found = _DOUBT.search(s.rstrip(" .!")) if _WILL_CHECK.match(after) else None
+                if found is None and "whether" in s:
+                    found = _WHETHER_THEN_CHECK.match(s)
                 if found is None or len(_content(found.group("q")) - _WH_WORDS) < 2:
                     continue
                 question = _as_unknown(found)
