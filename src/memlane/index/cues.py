@@ -2102,7 +2102,8 @@ class _Reader:
     def done_offers(self) -> None:
         """The assistant's offer placed as a step ("Do you want me to start the appeal for
         you?") taken out again when its next turn does it ("I've started the appeal…", "Here's
-        a draft."): done in the conversation, no step left (session 18)."""
+        a draft."): done in the conversation, no step left (session 18); so is a request to
+        the agent a customer rings (:attr:`agent`) their answer does (session 27)."""
         for where, name in list(self.cues.placed.items()):
             ti, si = where
             if name not in ("action_items", "next_steps") or self.turns[ti].role != "assistant":
@@ -2111,6 +2112,21 @@ class _Reader:
                 continue
             nxt = next((t for t in self.turns[ti + 1:] if t.role == "assistant"), None)
             if nxt is not None and nxt.sentences and _DONE_NOW.match(nxt.sentences[0]):
+                self.put(where, name, "")
+        if not self.agent:
+            return
+        for where, name in list(self.cues.placed.items()):
+            # the customer's request to the agent placed as the agent's step ("so can you take it
+            # off?"), when the agent's answer does it ("I've put a £100 goodwill credit on…",
+            # "done. there's now a £10 cap…"): done in the conversation (session 27)
+            ti, si = where
+            if (name not in ("action_items", "next_steps") or self.turns[ti].who == self.agent
+                    or not self.text[where].startswith(f"{self.agent}: ") or ti + 1 >= len(self.turns)):
+                continue
+            nxt = self.turns[ti + 1]
+            if nxt.who == self.agent and nxt.sentences and (
+                    _DONE_NOW.match(nxt.sentences[0])
+                    or any(self.cues.placed.get((ti + 1, i)) == "decisions" for i in range(len(nxt.sentences)))):
                 self.put(where, name, "")
 
     def no_task(self) -> None:
