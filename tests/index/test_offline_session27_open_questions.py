@@ -78,3 +78,41 @@ def test_heldout23_boiler_callout_leaves_the_heater_question_open(model):
     summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
     assert _found("Does the Reading depot have any loan electric heaters left?", summary.open_questions)
     assert any("I'll check and ring you back" in s for s in summary.action_items), summary.action_items
+
+
+_DEFERRING = ["let's think about it", "410's more honest, but some clients retry oddly. let's think about that",
+              "that's one for the nurse, I don't want to tell you wrong",
+              "I'd rather OH advised first, but that's between you two",
+              "honestly that's a question for the committee"]
+_ASKED = [("after shutoff, should v1 answer 410 or 404?", "Should v1 answer 410 or 404 after shutoff?"),
+          ("should I be checking my blood pressure at home?", "Should I check my blood pressure at home?"),
+          ("meanwhile can Tessa skip the Swindon run next week?", "Can Tessa skip the Swindon run next week?")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(asked=st.sampled_from(_ASKED), answer=st.sampled_from(_DEFERRING))
+def test_a_question_the_answer_hands_on_is_left_open(model, asked, answer):
+    question, wanted = asked
+    summary, _ = offline_summary(
+        "Soren: the v1 shutoff is on 30 June, the notice went out yesterday",
+        f"Soren: {question}",
+        f"Yusuf: {answer}",
+        model=model)
+    assert _found(wanted, summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("answer", ["yes, that's fine, go ahead", "410, it tells clients the truth",
+                                    "that's the plan for the winter"])
+def test_a_question_the_answer_settles_is_not_left_open(model, answer):
+    summary, _ = offline_summary("Soren: meanwhile can Tessa skip the Swindon run next week?",
+                                 f"Yusuf: {answer}", model=model)
+    assert not _found("Can Tessa skip the Swindon run next week?", summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_heldout23_api_deprecation_leaves_the_status_code_open(model):
+    conv = next(c for c in load_set("heldout23") if c.id == "h23-api-deprecation")
+    summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
+    assert _found("Should v1 return 410 or 404 after the shutoff?", summary.open_questions), summary.open_questions
