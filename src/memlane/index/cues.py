@@ -863,6 +863,22 @@ _DOUBT_THEN_CHECK = re.compile(
 """A doubt and the speaker's going to settle it, in one sentence ("I'm not sure whether the seat
 reservation fee is included; I'll check with the claims team.", "No idea what finance prefers
 this year, I'll ask them."): the step, and the question it leaves open until then (session 26)."""
+_DOUBT = re.compile(
+    r"\b(?:not (?:sure|certain)|(?:i|we)\s+(?:(?:still|honestly|really|just)\s+)*don'?t\s+know|no idea|unsure)"
+    r"(?:\s+yet)?\s+(?P<q>(?:(?:whether|if)\s+)?(?:(?:the|our|your|their|his|her|my|a|an|any|what|who|how|"
+    r"when|where|which)\b|(?-i:[A-Z]))[^;]*?)(?<!\bthat)(?<!\bthis)(?<!\bit)(?<!\bthem)$",
+    re.IGNORECASE)
+"""A doubt closing a sentence, its stop taken off ("we do, but I'm not sure the Reading depot
+has any left"), settled by the speaker's next sentence when it says they will check
+(:data:`_WILL_CHECK`) (session 27). Not a doubt about what a pronoun stands for ("I don't know if they'd agree",
+"…would accept that"): no question a reader can take up alone."""
+_WILL_CHECK = re.compile(r"^(?:(?:ok|so|but)[,.]?\s+)?(?:i|we)(?:'ll|\s+will)\s+(?:check|ask|find out|confirm)\b|"
+                         r"^let me (?:check|find out|ask)\b", re.IGNORECASE)
+_WHETHER_THEN_CHECK = re.compile(
+    r"^(?:(?:and|but|also|as for)\s+)?(?P<q>whether\s+[^,;]+?),\s+(?:i|we)(?:'d|\s+would|'ll|\s+will)?\s+"
+    r"(?:need|have)\s+to\s+(?:check|ask)\b", re.IGNORECASE)
+"""A question put first and the speaker's check after it ("and whether equipment comes out of your
+budget or facilities', I'd need to check with Nikhil"): the question left open (session 27)."""
 
 
 def _as_unknown(found: re.Match[str]) -> str:
@@ -870,6 +886,8 @@ def _as_unknown(found: re.Match[str]) -> str:
     counts as free sector or regulated?" (an "if" read as "whether"), its tail cut."""
     q = found.group("q").strip()
     q = re.sub(r"^if\b", "whether", q, flags=re.IGNORECASE)
+    if q.split()[0].lower() not in _WH_WORDS:
+        q = f"whether {q}"  # "not sure the depot has any left": "Whether the depot has any left?"
     q = _TAIL.sub("", q.rstrip(" .!?"))
     q = re.split(r"[.;!]\s", q, maxsplit=1)[0].rstrip(" .!?,")
     return q[:1].upper() + q[1:] + "?"
@@ -877,10 +895,13 @@ def _as_unknown(found: re.Match[str]) -> str:
 
 _UNSURE_ANSWER = re.compile(
     r"\b(?:let me think|to be sure|(?:please\s+)?check with (?:them|the|your|him|her)|"
-    r"i'?d (?:need|have) to (?:see|check|know|ask)|you'?d (?:need|have) to (?:ask|check)|can'?t say)\b", re.IGNORECASE)
+    r"i'?d (?:need|have) to (?:see|check|know|ask)|you'?d (?:need|have) to (?:ask|check)|can'?t say|"
+    r"let'?s think (?:about )?(?:it|that|this)|(?:that'?s|that is) (?:one|a question) for|"
+    r"(?:that'?s|that is) between you)\b", re.IGNORECASE)
 """An answer that leaves a question open without a non-answer up front ("Normally a transfer
 adds a year…, but the new registrar sets that, so please check with them", "Hmm, let me think
-about that one") (session 15)."""
+about that one") (session 15), or hands it on ("let's think about it", "that's one for the nurse",
+"that's between you two") (session 27)."""
 _UNSURE_PEER = re.compile(
     r"^(?:(?:hmm|ok|well|honestly)[,.]?\s+)?(?:me neither|nor do i|no idea either)\b|"
     r"\b(?:i|we)\s+(?:(?:genuinely|honestly|really|just)\s+)?don'?t know\b", re.IGNORECASE)
@@ -999,6 +1020,14 @@ class _Reader:
         """Sentences a decision's "that X" or "one" was read from: not its rationale."""
         self.opening = next((i for i, t in enumerate(turns) if t.role == "user"), -1)
         """The user's first turn (the problem the conversation is about, with the assistant)."""
+        who = list(dict.fromkeys(t.who for t in turns))
+        self.agent = who[1] if len(who) == 2 and not self.assisted and not any(
+            "!" in x for t in turns if t.who == who[1] for x in t.sentences) else ""
+        """In a conversation of two people, the one who answers the one who opened it (the
+        agent a customer rings: "I've booked an engineer for tomorrow"), whose reports of what
+        they did are read as the assistant's are (session 27). Not one who exclaims: two
+        friends chatting ("I've done an abstract painting too, take a look!", LoCoMo) tell
+        each other what they have done, and settle nothing by it."""
 
     def put(self, where: tuple[int, int], fieldname: str, text: str) -> None:
         """Place a sentence in one field (moving it when it was placed before)."""
@@ -1662,7 +1691,8 @@ class _Reader:
         # Substring tests first (every match holds one of these words): most answers hold none.
         low = " ".join(answer).lower()
         unsure = ("think" in low or "sure" in low or "check with" in low or "d need to" in low
-                  or "d have to" in low or "say" in low) and _UNSURE_ANSWER.search(low)
+                  or "d have to" in low or "say" in low or " for " in low or "between" in low
+                  ) and _UNSURE_ANSWER.search(low)
         mine = " ".join(after + answer if peer else after).lower()
         if not unsure and not (("know" in mine or "neither" in mine or "nor do" in mine or "either" in mine)
                                and (any(_UNSURE_PEER.search(x) for x in after)
@@ -1864,6 +1894,8 @@ class _Reader:
                 self.answer(ti)
                 self.outcomes(ti)
                 self.instruct(ti)
+            elif ti and turn.who == self.agent:
+                self.outcomes(ti)
             if ti and self.decided_in(ti):
                 settled = set().union(*(_content(self.text[w]) for w, f in self.cues.placed.items()
                                         if f == "decisions" and w[0] == ti))
@@ -2074,7 +2106,8 @@ class _Reader:
     def done_offers(self) -> None:
         """The assistant's offer placed as a step ("Do you want me to start the appeal for
         you?") taken out again when its next turn does it ("I've started the appeal…", "Here's
-        a draft."): done in the conversation, no step left (session 18)."""
+        a draft."): done in the conversation, no step left (session 18); so is a request to
+        the agent a customer rings (:attr:`agent`) their answer does (session 27)."""
         for where, name in list(self.cues.placed.items()):
             ti, si = where
             if name not in ("action_items", "next_steps") or self.turns[ti].role != "assistant":
@@ -2083,6 +2116,21 @@ class _Reader:
                 continue
             nxt = next((t for t in self.turns[ti + 1:] if t.role == "assistant"), None)
             if nxt is not None and nxt.sentences and _DONE_NOW.match(nxt.sentences[0]):
+                self.put(where, name, "")
+        if not self.agent:
+            return
+        for where, name in list(self.cues.placed.items()):
+            # the customer's request to the agent placed as the agent's step ("so can you take it
+            # off?"), when the agent's answer does it ("I've put a £100 goodwill credit on…",
+            # "done. there's now a £10 cap…"): done in the conversation (session 27)
+            ti, si = where
+            if (name not in ("action_items", "next_steps") or self.turns[ti].who == self.agent
+                    or not self.text[where].startswith(f"{self.agent}: ") or ti + 1 >= len(self.turns)):
+                continue
+            nxt = self.turns[ti + 1]
+            if nxt.who == self.agent and nxt.sentences and (
+                    _DONE_NOW.match(nxt.sentences[0])
+                    or any(self.cues.placed.get((ti + 1, i)) == "decisions" for i in range(len(nxt.sentences)))):
                 self.put(where, name, "")
 
     def no_task(self) -> None:
@@ -2459,6 +2507,11 @@ class _Reader:
                 if self.cues.placed.get((ti, si)) == "open_questions" or "?" in s:
                     continue
                 found = _DOUBT_THEN_CHECK.search(s) if ("sure" in s or "know" in s or "idea" in s) else None
+                if found is None and ("sure" in s or "certain" in s or "know" in s or "idea" in s):
+                    after = turn.sentences[si + 1] if si + 1 < len(turn.sentences) else ""
+                    found = _DOUBT.search(s.rstrip(" .!")) if _WILL_CHECK.match(after) else None
+                if found is None and "whether" in s:
+                    found = _WHETHER_THEN_CHECK.match(s)
                 if found is None or len(_content(found.group("q")) - _WH_WORDS) < 2:
                     continue
                 question = _as_unknown(found)

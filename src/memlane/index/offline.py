@@ -62,7 +62,10 @@ four characters, so the engine skips straight to them instead of trying a lookbe
 every character (3x faster); the punctuation stays with its sentence."""
 _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|St|Prof|Mt)\.$")
 """A sentence's end: not the stop of a title before a name ("Dr. Okafor", session 10)."""
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'+-]*[A-Za-z0-9]|[A-Za-z]")
+_WORD = re.compile(r"[^\W\d_](?:[^\W_]|['+-])*[^\W_]|[^\W\d_]")
+"""A word: a letter of any script, then letters, digits, "'", "+" or "-", ending on a letter or
+digit ("Nações", "café", "Zürich", "c++" no: "c"). Until session 27 the letters were ASCII's,
+so "Parque das Nações" was read as "parque das na es" and "café culture" as "caf culture"."""
 _WORD_LOW = re.compile(r"[a-z](?:[a-z0-9'+-]*[a-z0-9])?")
 """:data:`_WORD` on lower-cased ASCII text, which holds no capital: the same words, a fifth
 cheaper (one branch, not a second try of every letter) (session 21)."""
