@@ -389,8 +389,12 @@ def mount(app: FastAPI) -> None:
             e.field = f"input.{e.field}" if e.field else "input"
             raise
         except (ApiError, NotFoundError) as e:  # a 404's address, as sent: input.id
+            # and a path into the input (a batch's messages.3.scope, refused 403: it was
+            # answered without input., session 27); a 403's scope and Authorization name
+            # what is refused, not where
             field = getattr(e, "field", None)
-            if field is not None and (not isinstance(e, ApiError) or e.status == 404):
+            if field is not None and (not isinstance(e, ApiError) or e.status == 404
+                                      or "." in field):
                 e.field = f"input.{field}"  # type: ignore[union-attr]
             raise
         return JSONResponse({"ok": True, "result": result, "timings": timings},
