@@ -73,6 +73,11 @@ def mount(app: FastAPI) -> None:
             raise ApiError(501, "not_supported",
                            f"the live stream is not available on the {store.backend} store yet")
         after: int | None = resume
+        if last_event_id is not None and not last_event_id.strip():
+            # empty is the standard's "no last event id" (an `id:` line without a value
+            # resets it), which some clients send as an empty header on their first
+            # connection: it was a 422, and an EventSource stops on it (session 27)
+            last_event_id = None
         if last_event_id is not None:
             # the ids this stream gives are ASCII digits: only those are one (Python's int()
             # read "1_0" as 10, "+3" and "-0" too, and a reconnect resumed from a position
