@@ -176,3 +176,23 @@ def test_a_route_addressing_nothing_answers_a_status_its_document_lists(sqlite_s
             assert r.status_code in documented, (method, url, inp, r.status_code, r.text)
     assert found[("POST", "/v1/sessions/close")] == 404, found
     assert found[("GET", "/v1/packs/{id}")] == 404, found
+
+
+def test_an_unknown_query_parameter_is_told_the_ones_the_document_lists(sqlite_service) -> None:
+    """Every operation, sent a query parameter it does not take: 422 naming it and listing
+    the query parameters the document gives the operation. The routes whose parameters a
+    model declares (``GET /v1/sessions``, ``/v1/facts``, ``/v1/facts/history``) said
+    "Extra inputs are not permitted" instead (session 27)."""
+    svc = sqlite_service
+    spec = httpx.get(f"{svc.url}/openapi.json", timeout=30).json()
+    with svc.client(svc.key("*")) as c:
+        for method, path, op in _operations(spec):
+            if path in ("/healthz", "/readyz"):
+                continue
+            names = sorted(p["name"] for p in op.get("parameters", []) if p["in"] == "query")
+            takes = ", ".join(names) or "no query parameters"
+            r = c.request(method.upper(), _fill(path, "1"), params={"zz": "1"})
+            assert r.status_code == 422, (method, path, r.text)
+            assert r.json()["error"] == {
+                "code": "invalid_request", "field": "zz",
+                "message": f"zz: unknown query parameter (this route takes {takes})"}, (method, path)
