@@ -37,6 +37,8 @@ def test_any_path_parameter_is_answered_in_shape_and_never_a_500(sqlite_service,
         assert r.headers["location"].endswith(url.rstrip("/")), (url, r.headers)
         return
     body = r.json()
+    if r.status_code == 404 and body["error"]["field"] == "path":  # no route: /v1/sessions//0
+        return
     if not keyed:
         assert r.status_code == 401 and body["error"]["field"] == "Authorization", (url, r.text)
         return
