@@ -144,6 +144,9 @@ PATTERNS: list[Pattern] = [
     # the model providers memlane's chat client is pointed at: Groq, xAI, Perplexity, Replicate
     P("api_key", re.compile(r"\b(?:gsk_|xai-|pplx-|r8_)[A-Za-z0-9]{20,}"),
       literals=("gsk_", "xai-", "pplx-", "r8_")),
+    # memlane's own API keys (serve.keys: ml_ and 43 URL-safe characters): one pasted into a
+    # conversation was stored and served as written (session 27)
+    P("api_key", re.compile(r"(?<![A-Za-z0-9])ml_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"), literals=("ml_",)),
     P("api_key", re.compile(r"\bdo[opr]_v1_[a-f0-9]{64}\b"), literals=("_v1_",)),
     P("api_key", re.compile(r"\bdapi[a-f0-9]{32}(?:-\d+)?\b"), literals=("dapi",)),
     P("api_key", re.compile(r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"), literals=("shp",)),

@@ -159,3 +159,30 @@ def test_a_quiet_scope_is_told_the_log_head_by_an_id_only_event(mem) -> None:
                 if state == fresh:
                     break
     assert state == fresh
+
+
+def test_a_resume_with_nothing_newer_is_told_the_log_head(mem) -> None:
+    """A client resumes a quiet scope from an id other scopes' changes have passed, and the
+    log then stands still: an id-only event gives it the head. The stream took the head as
+    already told, so none came, and every reconnect re-read the other scopes' changes
+    (or met its id pruned and got a whole snapshot again) (session 27)."""
+    mem.add_message(SCOPE, "user", "first words", "2024-03-04T08:00:00Z")
+    held, _ = live.snapshot(mem.store, SCOPE)
+    for i in range(5):
+        mem.add_message("other-scope", "user", f"noise {i}")
+    head, _ = live.snapshot(mem.store, SCOPE)
+    assert head > held
+    with serving(create_app(mem)) as url:
+        seen: list[tuple[str, str, str]] = []
+        # 30 quiet polls of 0.05 s make the mark; the read timeout (under the 15 s between
+        # the stream's pings) bounds the wait
+        with httpx.Client(timeout=httpx.Timeout(20.0, read=10.0)) as c, connect_sse(
+                c, "GET", url + "/state/memory", params={"scope": SCOPE},
+                headers={"Last-Event-ID": str(held)}) as source:
+            try:
+                for event in source.iter_sse():
+                    seen.append((event.event, event.id, event.data))
+                    break
+            except httpx.ReadTimeout:
+                pass
+    assert seen == [("message", str(head), "")], seen

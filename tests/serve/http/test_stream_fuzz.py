@@ -183,8 +183,9 @@ STEPS = st.lists(st.one_of(
     st.tuples(st.just("write"), st.integers(1, 12)),
     st.tuples(st.just("reconnect"), st.none()),
     st.tuples(st.just("prune"), st.none()),
+    # an empty Last-Event-ID is no id, a snapshot (test_stream_input.py; session 27)
     st.tuples(st.just("bad header"), st.sampled_from(
-        ["abc", "1.5", "-1", "1_0", "+3", "-0", "0x10", "1e3", "", "\u0663"]))),
+        ["abc", "1.5", "-1", "1_0", "+3", "-0", "0x10", "1e3", "\u0663"]))),
     min_size=2, max_size=8)
 _RUN = [0]
 

@@ -45,3 +45,13 @@ def test_resuming_still_gives_the_changes_after_the_id(sqlite_service) -> None:
             head = next(line for line in lines if line.startswith("id:")).split(":")[1].strip()
         mem.add_message("chat-42", "user", "second", at="2024-01-01T00:01:00Z")
         assert opening(c, headers={"Last-Event-ID": head}) == (200, "patch")
+
+
+
+def test_an_empty_last_event_id_is_no_id_and_opens_with_a_snapshot(sqlite_service) -> None:
+    """Empty is the standard's "no last event id" (an ``id:`` line without a value resets
+    it; HTTP trims a value's spaces); a client sending it as an empty header on its first
+    connection got a 422, on which an EventSource stops for good (session 27)."""
+    sqlite_service.mem.add_message("chat-42", "user", "I moved to Lisbon")
+    with sqlite_service.client() as c:
+        assert opening(c, headers={"Last-Event-ID": ""}) == (200, "snapshot")

@@ -46,14 +46,18 @@ class Action:
     handler: Handler
     write: bool
     summary: str
+    finds: bool = False
+    """It addresses a stored object (a session, fact, pack, entity) and answers 404 when
+    there is none: its route's ``responses`` list 404 (``openapi.statuses_of``)."""
 
 
 ACTIONS: dict[str, Action] = {}
 
 
-def action(kind: str, model: type[BaseModel], *, write: bool, summary: str) -> Callable[[Handler], Handler]:
+def action(kind: str, model: type[BaseModel], *, write: bool, summary: str,
+           finds: bool = False) -> Callable[[Handler], Handler]:
     def register(fn: Handler) -> Handler:
-        ACTIONS[kind] = Action(kind, model, fn, write, summary)
+        ACTIONS[kind] = Action(kind, model, fn, write, summary, finds)
         return fn
     return register
 
@@ -86,7 +90,7 @@ def add(mem: Memory, who: Principal, inp: m.AddInput, timings: dict[str, float])
     return {"messages": [message_dict(s) for s in stored]}
 
 
-@action("sessions.close", m.CloseInput, write=True,
+@action("sessions.close", m.CloseInput, write=True, finds=True,
         summary="Close a scope's open session, one session by id, or every idle one")
 def close(mem: Memory, who: Principal, inp: m.CloseInput, timings: dict[str, float]) -> Any:
     if inp.idle:
@@ -181,7 +185,7 @@ def sessions_list(mem: Memory, who: Principal, inp: m.SessionsInput, timings: di
             "next_offset": inp.offset + inp.limit if more else None}
 
 
-@action("sessions.show", m.SessionShowInput, write=False,
+@action("sessions.show", m.SessionShowInput, write=False, finds=True,
         summary="One session: messages, summary, facts, entities, relations, observations")
 def sessions_show(mem: Memory, who: Principal, inp: m.SessionShowInput,
                   timings: dict[str, float]) -> Any:
@@ -211,7 +215,7 @@ def facts_history(mem: Memory, who: Principal, inp: m.FactHistoryInput, timings:
     return {"history": to_plain(mem.fact_history(inp.subject, inp.predicate, inp.scope))}
 
 
-@action("facts.forget", m.IdInput, write=True,
+@action("facts.forget", m.IdInput, write=True, finds=True,
         summary="Hard delete a fact with its item, vector and lexical rows")
 def facts_forget(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
     try:
@@ -230,7 +234,7 @@ def scopes_forget(mem: Memory, who: Principal, inp: m.ScopeInput, timings: dict[
     return mem.forget_scope(inp.scope).to_dict()
 
 
-@action("sessions.forget", m.IdInput, write=True,
+@action("sessions.forget", m.IdInput, write=True, finds=True,
         summary="Erase one session and everything derived from it")
 def sessions_forget(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
     _owned(who, _session_scope(mem, inp.id), f"session {inp.id}", write=True)
@@ -240,14 +244,14 @@ def sessions_forget(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[s
         raise ApiError(404, "not_found", f"session {inp.id} does not exist") from None
 
 
-@action("graph.show", m.GraphInput, write=False,
+@action("graph.show", m.GraphInput, write=False, finds=True,
         summary="An entity node, its relations and the items that mention it")
 def graph_show(mem: Memory, who: Principal, inp: m.GraphInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
     return to_plain(mem.graph(inp.entity, inp.scope))
 
 
-@action("packs.show", m.IdInput, write=False, summary="Replay a journaled pack")
+@action("packs.show", m.IdInput, write=False, finds=True, summary="Replay a journaled pack")
 def packs_show(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
     try:
         p = mem.replay_pack(inp.id)
@@ -385,8 +389,12 @@ def mount(app: FastAPI) -> None:
             e.field = f"input.{e.field}" if e.field else "input"
             raise
         except (ApiError, NotFoundError) as e:  # a 404's address, as sent: input.id
+            # and a path into the input (a batch's messages.3.scope, refused 403: it was
+            # answered without input., session 27); a 403's scope and Authorization name
+            # what is refused, not where
             field = getattr(e, "field", None)
-            if field is not None and (not isinstance(e, ApiError) or e.status == 404):
+            if field is not None and (not isinstance(e, ApiError) or e.status == 404
+                                      or "." in field):
                 e.field = f"input.{field}"  # type: ignore[union-attr]
             raise
         return JSONResponse({"ok": True, "result": result, "timings": timings},

@@ -180,12 +180,14 @@ def to_api_error(exc: Exception) -> ApiError:
     return exc if isinstance(exc, ApiError) else _memlane(exc)
 
 
-_QUERY_NAMES: dict[int, frozenset[str] | None] = {}
+_QUERY_NAMES: dict[int, frozenset[str]] = {}
 
 
-def _query_names(route: Any) -> frozenset[str] | None:
-    """The query parameters ``route`` declares (None: a model declares them, and refuses
-    others itself)."""
+def _query_names(route: Any) -> frozenset[str]:
+    """The query parameters ``route`` declares, a model's fields among them (by name and
+    alias). A route whose model declared them was left to the model, which refused an
+    unknown one as "Extra inputs are not permitted" where every other route says which
+    parameters it takes (session 27)."""
     key = id(route)
     if key not in _QUERY_NAMES:
         params: list[Any] = []
@@ -194,9 +196,15 @@ def _query_names(route: Any) -> frozenset[str] | None:
             dependant = pending.pop()
             params += dependant.query_params
             pending += dependant.dependencies
-        models = [p for p in params if isinstance(p.field_info.annotation, type)
-                  and issubclass(p.field_info.annotation, BaseModel)]
-        _QUERY_NAMES[key] = None if models else frozenset(p.alias for p in params)
+        names: set[str] = set()
+        for p in params:
+            model = p.field_info.annotation
+            if isinstance(model, type) and issubclass(model, BaseModel):
+                names.update(n for name, f in model.model_fields.items()
+                             for n in (name, f.alias) if n)
+            else:
+                names.add(p.alias)
+        _QUERY_NAMES[key] = frozenset(names)
     return _QUERY_NAMES[key]
 
 
@@ -220,8 +228,6 @@ def known_query_only(request: Request) -> None:
                 "msg": f"given {count} times; pass it once (it takes one value)"}])
         given.add(name)
     allowed = _query_names(route)
-    if allowed is None:
-        return
     for name in request.query_params:
         if name not in allowed:
             takes = ", ".join(sorted(allowed)) or "no query parameters"

@@ -73,6 +73,11 @@ def mount(app: FastAPI) -> None:
             raise ApiError(501, "not_supported",
                            f"the live stream is not available on the {store.backend} store yet")
         after: int | None = resume
+        if last_event_id is not None and not last_event_id.strip():
+            # empty is the standard's "no last event id" (an `id:` line without a value
+            # resets it), which some clients send as an empty header on their first
+            # connection: it was a 422, and an EventSource stops on it (session 27)
+            last_event_id = None
         if last_event_id is not None:
             # the ids this stream gives are ASCII digits: only those are one (Python's int()
             # read "1_0" as 10, "+3" and "-0" too, and a reconnect resumed from a position
@@ -86,6 +91,7 @@ def mount(app: FastAPI) -> None:
 
         opening: list[ServerSentEvent] = []
         cursor = after
+        held = after  # the last id the client holds once the opening is sent
         if cursor is not None:
             try:
                 first = await anyio.to_thread.run_sync(_read, store, functools.partial(
@@ -96,11 +102,12 @@ def mount(app: FastAPI) -> None:
             else:
                 opening += [_patch_event(change) for change in first.changes]
                 cursor = first.cursor
+                held = first.changes[-1].id if first.changes else after
         if cursor is None:
             head, state = await anyio.to_thread.run_sync(
                 _read, store, functools.partial(live.snapshot, store, scope))
             opening.append(ServerSentEvent(_dumps(state), event="snapshot", id=str(head)))
-            cursor = head
+            cursor = held = head
 
         # set by sse-starlette when the server shuts down: the stream ends itself, cleanly
         # (its last chunk sent), within a poll. Cancelled instead, at SIGTERM each open
@@ -111,7 +118,11 @@ def mount(app: FastAPI) -> None:
         async def events(cursor: int) -> AsyncIterator[ServerSentEvent]:
             for event in opening:
                 yield event
-            told, quiet = cursor, 0  # the last id the client holds; polls since an event
+            # the last id the client holds; polls since an event. A resume with nothing
+            # newer for its scope holds its own id, not the log's head: it was taken as told
+            # the head, so no id-only event came while the log stood still, and each
+            # reconnect re-read the other scopes' changes, or met its id pruned (session 27)
+            told, quiet = held, 0
             failing = False  # the database failed the last poll
             while not (app.state.stopping.is_set() or shutdown.is_set()):
                 if await request.is_disconnected():
