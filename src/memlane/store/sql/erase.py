@@ -138,9 +138,12 @@ class EraseMixin(SqlStore):
         message_ids = [r[0] for r in self._run(
             "SELECT id FROM messages WHERE scope = %s", (scope,))]
         texts = [r[0] for r in self._run("SELECT text FROM items WHERE scope = %s", (scope,))]
+        # and of its items deleted before (the change log still holds their texts)
+        earlier, earlier_texts = self._gone_items([scope])
+        texts.extend(earlier_texts)
         counts["packs"] = self._run("DELETE FROM packs WHERE scope = %s", (scope,)).rowcount
-        counts["packs"] += self._delete("packs", "id",
-                                        self._packs_using(None, item_ids, message_ids))
+        counts["packs"] += self._delete("packs", "id", self._packs_using(
+            None, [*item_ids, *earlier], message_ids))
         counts["fact_events"] = self._run(
             "DELETE FROM fact_events WHERE scope = %s", (scope,)).rowcount
         counts["facts"] = self._run("DELETE FROM facts WHERE scope = %s", (scope,)).rowcount
@@ -270,10 +273,15 @@ class EraseMixin(SqlStore):
                             self._rows("SELECT extra FROM items WHERE kind = 'entity' AND {cond}",
                                        "id", items)}
             texts = [r[0] for r in self._rows("SELECT text FROM items WHERE {cond}", "id", items)]
+            # what the scopes' change log still holds of items deleted before this erase (a
+            # summary a late message had the session summarised again for, a compaction, a
+            # merge): their texts (cached vectors) and their ids (packs that quoted them)
+            earlier, earlier_texts = self._gone_items(sorted(set(scopes.values())))
+            texts.extend(earlier_texts)
             pack_scopes: set[str] = set()
             packs: list[int] = []
             for where in [*sorted(set(scopes.values())), None]:
-                doomed = self._packs_using(where, items, message_ids)
+                doomed = self._packs_using(where, [*items, *earlier], message_ids)
                 counts["packs"] += self._delete("packs", "id", doomed)
                 packs.extend(doomed)
                 if doomed and where is not None:
@@ -328,6 +336,7 @@ class EraseMixin(SqlStore):
             for entity, gone in (("session", ids), ("item", items), ("fact", facts),
                                  ("pack", packs)):
                 counts["changes"] += self.blank_changes(entity, gone)
+            counts["changes"] += self._blank_gone(sorted(set(scopes.values())))
             for sid in ids:
                 self._run(
                     f"UPDATE changes SET topic = 'session.erased', doc = {self.JSON}"
@@ -401,6 +410,49 @@ class EraseMixin(SqlStore):
                 [ERASED_DOC, entity, *params]).rowcount
         return n
 
+    _GONE = ("(entity = 'session' AND NOT EXISTS (SELECT 1 FROM sessions t"
+             " WHERE t.id = changes.entity_id))"
+             " OR (entity = 'item' AND NOT EXISTS (SELECT 1 FROM items t"
+             " WHERE t.id = changes.entity_id))"
+             " OR (entity = 'fact' AND NOT EXISTS (SELECT 1 FROM facts t"
+             " WHERE t.id = changes.entity_id))"
+             " OR (entity = 'pack' AND NOT EXISTS (SELECT 1 FROM packs t"
+             " WHERE t.id = changes.entity_id))")
+    """A change record about a session, item, fact or pack no longer stored (ids are never
+    given again on either store: SQLite's ``id_floor``, PostgreSQL's sequences)."""
+
+    def _gone_items(self, scopes: Sequence[str]) -> tuple[list[int], list[str]]:
+        """The ids of ``scopes``' items the change log names that are no longer stored, and
+        the texts its records still hold of them (session 27)."""
+        ids: set[int] = set()
+        texts: set[str] = set()
+        for scope in scopes:
+            for iid, doc in self._run(
+                    "SELECT entity_id, doc FROM changes WHERE scope = %s AND entity = 'item'"
+                    " AND NOT EXISTS (SELECT 1 FROM items t WHERE t.id = changes.entity_id)",
+                    (scope,)):
+                ids.add(int(iid))
+                data = json.loads(doc) if isinstance(doc, str) else doc
+                if isinstance(data, dict) and isinstance(data.get("text"), str):
+                    texts.add(data["text"])
+        return sorted(ids), sorted(texts)
+
+    def _blank_gone(self, scopes: Sequence[str]) -> int:
+        """Every change record of ``scopes`` about a session, item, fact or pack no longer
+        stored loses its document (``blank_changes``' ``{"erased": true}``), whenever and
+        however that row went: a record of a summary deleted before the erase, when a late
+        message had its session summarised again, kept the erased words (session 27). The
+        erased rows are gone by now, so this takes theirs too; a client behind still
+        applies every patch (an add of ``{"erased": true}``, then the delete's remove). How
+        many records. Under the change log sequencer's lock (every erase holds it)."""
+        n = 0
+        for scope in scopes:
+            n += self._run(
+                f"UPDATE changes SET doc = {self.JSON} WHERE scope = %s AND op <> 'delete'"
+                f" AND doc IS NOT NULL AND doc <> {self.JSON} AND ({self._GONE})",
+                (ERASED_DOC, scope, ERASED_DOC)).rowcount
+        return n
+
     def forget_traces(self, scope: str | None, item_ids: Sequence[int],
                       fact_ids: Sequence[int], texts: Sequence[str],
                       entities: Iterable[str] = (),
@@ -416,21 +468,24 @@ class EraseMixin(SqlStore):
         session: the statements the forgotten entity was read from). The counts of packs,
         cached vectors, change records, entities and relations."""
         packs: list[int] = []
+        earlier, earlier_texts = self._gone_items([scope] if scope is not None else [])
         for where in [*([scope] if scope is not None else []), None]:
-            doomed = self._packs_using(where, item_ids, [])
+            doomed = self._packs_using(where, [*item_ids, *earlier], [])
             self._delete("packs", "id", doomed)
             packs.extend(doomed)
             if doomed and where is not None:
                 self._log_last_pack(where)
         changes = sum(self.blank_changes(entity, ids) for entity, ids in
                       (("item", item_ids), ("fact", fact_ids), ("pack", packs)))
+        changes += self._blank_gone([scope] if scope is not None else [])
         names = {normalize_name(n) for n in entities if n}
         gone = self._rebuild_entities(scope, names) if scope is not None and names else 0
         relations = (self._forget_relations(scope, names, entity_session)
                      if scope is not None and names else 0)
         # last: the embedding cache's rows are every scope's (docs/store.md, the lock order)
         return {"packs": len(packs), "changes": changes, "entities": gone,
-                "relations": relations, "cached_vectors": self._forget_cached(texts)}
+                "relations": relations,
+                "cached_vectors": self._forget_cached([*texts, *earlier_texts])}
 
     def _forget_relations(self, scope: str, names: set[str], session_id: int | None) -> int:
         """Relations of ``scope`` naming one of ``names`` (normalized): those of a name the
