@@ -101,3 +101,36 @@ def test_an_erase_takes_the_traces_of_rows_deleted_before_it(db_url: str, how: s
         assert "keptco" in repr(state).lower()
     finally:
         mem.close()
+
+
+def test_an_entity_only_an_earlier_summary_named_goes_with_the_session(db_url: str) -> None:
+    """The first summary names "Zqghost"; a late message speaks of "Zqghost Cloud", and
+    the second names that instead. The graph's node "Zqghost" (its context the sentence it
+    was read in) no longer had an entity item; the erase rebuilt only the names of the
+    entity items it deleted, so the node stayed after ``forget_session``."""
+    mem = _memory(db_url)
+    try:
+        start = NOW - timedelta(days=10)
+        for i, (role, text) in enumerate([
+                ("user", "I started using Zqghost for my notes."),
+                ("assistant", "How is Zqghost working out?"),
+                ("user", "My sister Zqmid lives in Porto."),
+                ("assistant", "Nice."),
+                ("user", "We decided to use Zqbill for billing because it is cheaper."),
+                ("assistant", "Ok.")]):
+            mem.add_message("A", role, text, at=start + timedelta(minutes=i))
+        mem.close_session("A")
+        mem.add_message("A", "user", "I work at Keptco as a baker now.", at=NOW - timedelta(days=2))
+        mem.close_session("A")
+        mem.index(now=NOW)
+        mem.add_message("A", "user", "Actually I moved my notes to Zqghost Cloud,"
+                        " Zqghost Cloud is great.", at=start + timedelta(minutes=3, seconds=30))
+        mem.index(now=NOW)
+        names = {e.name for e in mem.store.scope_entities("A")}
+        assert {"Zqghost", "Zqghost Cloud"} <= names
+        sid = min(s.id for s in mem.sessions(scope="A", limit=10))
+        mem.forget_session(sid)
+        assert [e.name for e in mem.store.scope_entities("A")] == ["Keptco"]
+        assert _rows_with(mem.store, "Zqghost") == {}
+    finally:
+        mem.close()

@@ -139,7 +139,7 @@ class EraseMixin(SqlStore):
             "SELECT id FROM messages WHERE scope = %s", (scope,))]
         texts = [r[0] for r in self._run("SELECT text FROM items WHERE scope = %s", (scope,))]
         # and of its items deleted before (the change log still holds their texts)
-        earlier, earlier_texts = self._gone_items([scope])
+        earlier, earlier_texts, _ = self._gone_items([scope])
         texts.extend(earlier_texts)
         counts["packs"] = self._run("DELETE FROM packs WHERE scope = %s", (scope,)).rowcount
         counts["packs"] += self._delete("packs", "id", self._packs_using(
@@ -276,8 +276,13 @@ class EraseMixin(SqlStore):
             # what the scopes' change log still holds of items deleted before this erase (a
             # summary a late message had the session summarised again for, a compaction, a
             # merge): their texts (cached vectors) and their ids (packs that quoted them)
-            earlier, earlier_texts = self._gone_items(sorted(set(scopes.values())))
+            earlier, earlier_texts, earlier_names = self._gone_items(
+                sorted(set(scopes.values())))
             texts.extend(earlier_texts)
+            # an entity only an earlier summary named (a late message had the session
+            # summarised again, and the new summary names it otherwise) is rebuilt from the
+            # entity items left like the erased ones' (deleted when none names it)
+            entity_names.update(earlier_names)
             pack_scopes: set[str] = set()
             packs: list[int] = []
             for where in [*sorted(set(scopes.values())), None]:
@@ -421,11 +426,13 @@ class EraseMixin(SqlStore):
     """A change record about a session, item, fact or pack no longer stored (ids are never
     given again on either store: SQLite's ``id_floor``, PostgreSQL's sequences)."""
 
-    def _gone_items(self, scopes: Sequence[str]) -> tuple[list[int], list[str]]:
-        """The ids of ``scopes``' items the change log names that are no longer stored, and
-        the texts its records still hold of them (session 27)."""
+    def _gone_items(self, scopes: Sequence[str]) -> tuple[list[int], list[str], set[str]]:
+        """The ids of ``scopes``' items the change log names that are no longer stored, the
+        texts its records still hold of them, and the names (normalized) of the entity
+        items among them (``"{name} ({type})"``; session 27)."""
         ids: set[int] = set()
         texts: set[str] = set()
+        names: set[str] = set()
         for scope in scopes:
             for iid, doc in self._run(
                     "SELECT entity_id, doc FROM changes WHERE scope = %s AND entity = 'item'"
@@ -435,7 +442,11 @@ class EraseMixin(SqlStore):
                 data = json.loads(doc) if isinstance(doc, str) else doc
                 if isinstance(data, dict) and isinstance(data.get("text"), str):
                     texts.add(data["text"])
-        return sorted(ids), sorted(texts)
+                    if data.get("kind") == "entity":
+                        text = data["text"]
+                        name = text.rsplit(" (", 1)[0] if text.endswith(")") else text
+                        names.add(normalize_name(name))
+        return sorted(ids), sorted(texts), names
 
     def _blank_gone(self, scopes: Sequence[str]) -> int:
         """Every change record of ``scopes`` about a session, item, fact or pack no longer
@@ -468,21 +479,24 @@ class EraseMixin(SqlStore):
         session: the statements the forgotten entity was read from). The counts of packs,
         cached vectors, change records, entities and relations."""
         packs: list[int] = []
-        earlier, earlier_texts = self._gone_items([scope] if scope is not None else [])
+        earlier, earlier_texts, earlier_names = self._gone_items(
+            [scope] if scope is not None else [])
         for where in [*([scope] if scope is not None else []), None]:
             doomed = self._packs_using(where, [*item_ids, *earlier], [])
             self._delete("packs", "id", doomed)
             packs.extend(doomed)
             if doomed and where is not None:
                 self._log_last_pack(where)
+        names = {normalize_name(n) for n in entities if n}
+        rebuild = names | earlier_names
+        gone = self._rebuild_entities(scope, rebuild) if scope is not None and rebuild else 0
+        relations = (self._forget_relations(scope, names, entity_session)
+                     if scope is not None and names else 0)
+        # last, the rows every scope shares (docs/store.md, the lock order): the change
+        # log's, then the embedding cache's
         changes = sum(self.blank_changes(entity, ids) for entity, ids in
                       (("item", item_ids), ("fact", fact_ids), ("pack", packs)))
         changes += self._blank_gone([scope] if scope is not None else [])
-        names = {normalize_name(n) for n in entities if n}
-        gone = self._rebuild_entities(scope, names) if scope is not None and names else 0
-        relations = (self._forget_relations(scope, names, entity_session)
-                     if scope is not None and names else 0)
-        # last: the embedding cache's rows are every scope's (docs/store.md, the lock order)
         return {"packs": len(packs), "changes": changes, "entities": gone,
                 "relations": relations,
                 "cached_vectors": self._forget_cached([*texts, *earlier_texts])}
