@@ -8,7 +8,10 @@ decision records and roll-ups made of erased items) with their lexical rows (FTS
 tsvector, written by the items' triggers) and vectors, the embedding cache rows of the
 erased texts, facts with their events, entities, relations, journaled packs that drew on
 an erased item or message (or, for a scope, every pack of it), and the change log's
-records of what was erased (their documents carry texts).
+records of what was erased (their documents carry texts). What the scopes' rows deleted
+before the erase left goes too (session 27): their change records' documents, the cached
+vectors and entity nodes of the texts and names those records hold, packs that drew on them
+(``_gone_items``, ``_blank_gone``).
 
 What stays: counters (numbers), one content-free change record per erasure for the live
 stream (``scope.erased`` with the counts; for sessions, each deleted entity's own
