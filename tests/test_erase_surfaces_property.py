@@ -3,7 +3,8 @@ across scopes, sessions indexed or not, late messages, imported files, hand-adde
 notes, journaled packs, compaction), after any erase (``forget_scope``, ``forget_session``,
 ``forget_item`` of a turn or of a note, ``forget_fact`` of a hand-added fact) the erased words are on
 no surface: no row of any table, the full-text index's vocabulary, the embedding cache
-(by the erased texts' hashes), and on SQLite the file's and the WAL's bytes; then search
+(by the hashes of the erased texts, stored at the erase or deleted before it: session 27),
+and on SQLite the file's and the WAL's bytes; then search
 (per scope and over every scope), pack, export, every session's messages, facts, entities,
 the inspector's pages, and the live stream's snapshot and replay from the start.
 
@@ -90,6 +91,9 @@ class World:
         self.scope_of: dict[str, str] = {}   # marker -> scope
         self.fact_of: dict[int, str] = {}    # hand-added fact id -> its marker
         self.newest = {s: NOW - timedelta(days=60) for s in SCOPES}
+        # every item text ever stored: a row deleted before the erase (a summary a late
+        # message had written again, a compaction) left its vector in the embedding cache
+        self.texts: set[str] = set()
 
     def text(self, saying: str, scope: str) -> str:
         w = _word(next(self.words))
@@ -97,6 +101,10 @@ class World:
         return saying.format(w=w)
 
     def play(self, e: tuple[Any, ...]) -> None:
+        self._play(e)
+        self.texts.update(r[0] for r in self.mem.store.db.execute("SELECT text FROM items"))
+
+    def _play(self, e: tuple[Any, ...]) -> None:
         mem, kind = self.mem, e[0]
         if kind == "session":
             _, scope, days, sayings, index = e
@@ -163,15 +171,16 @@ class World:
         else:
             words = {w for w, sc in self.scope_of.items() if sc == scope}
             run = lambda: mem.forget_scope(scope)  # noqa: E731
-        texts = _stored_texts(mem, words)
+        texts = _stored_texts(mem, words, self.texts)
         run()
         return words, texts
 
 
-def _stored_texts(mem: Memory, words: set[str]) -> set[str]:
-    """The texts of every item holding one of ``words`` (their embedding cache keys)."""
-    rows = mem.store.db.execute("SELECT text FROM items").fetchall()
-    return {r[0] for r in rows if any(w.lower() in r[0].lower() for w in words)}
+def _stored_texts(mem: Memory, words: set[str], earlier: set[str]) -> set[str]:
+    """The texts of every item holding one of ``words``, stored now or ``earlier`` (their
+    embedding cache keys)."""
+    rows = {r[0] for r in mem.store.db.execute("SELECT text FROM items")} | earlier
+    return {t for t in rows if any(w.lower() in t.lower() for w in words)}
 
 
 def _in_the_database(mem: Memory, words: set[str], texts: set[str], path: Path | None) -> list[str]:

@@ -8,7 +8,10 @@ decision records and roll-ups made of erased items) with their lexical rows (FTS
 tsvector, written by the items' triggers) and vectors, the embedding cache rows of the
 erased texts, facts with their events, entities, relations, journaled packs that drew on
 an erased item or message (or, for a scope, every pack of it), and the change log's
-records of what was erased (their documents carry texts).
+records of what was erased (their documents carry texts). What the scopes' rows deleted
+before the erase left goes too (session 27): their change records' documents, the cached
+vectors and entity nodes of the texts and names those records hold, packs that drew on them
+(``_gone_items``, ``_blank_gone``).
 
 What stays: counters (numbers), one content-free change record per erasure for the live
 stream (``scope.erased`` with the counts; for sessions, each deleted entity's own
@@ -157,9 +160,12 @@ class EraseMixin(SqlStore):
             "SELECT id FROM messages WHERE scope = %s", (scope,))]
         texts = list(self._with_vector_texts(
             self._run(f"{_ITEM_TEXTS} WHERE i.scope = %s", (scope,))))
+        # and of its items deleted before (the change log still holds their texts)
+        earlier, earlier_texts, _ = self._gone_items([scope])
+        texts.extend(earlier_texts)
         counts["packs"] = self._run("DELETE FROM packs WHERE scope = %s", (scope,)).rowcount
-        counts["packs"] += self._delete("packs", "id",
-                                        self._packs_using(None, item_ids, message_ids))
+        counts["packs"] += self._delete("packs", "id", self._packs_using(
+            None, [*item_ids, *earlier], message_ids))
         counts["fact_events"] = self._run(
             "DELETE FROM fact_events WHERE scope = %s", (scope,)).rowcount
         counts["facts"] = self._run("DELETE FROM facts WHERE scope = %s", (scope,)).rowcount
@@ -290,10 +296,20 @@ class EraseMixin(SqlStore):
                                        "id", items)}
             texts = list(self._with_vector_texts(
                 self._rows(f"{_ITEM_TEXTS} WHERE {{cond}}", "i.id", items)))
+            # what the scopes' change log still holds of items deleted before this erase (a
+            # summary a late message had the session summarised again for, a compaction, a
+            # merge): their texts (cached vectors) and their ids (packs that quoted them)
+            earlier, earlier_texts, earlier_names = self._gone_items(
+                sorted(set(scopes.values())))
+            texts.extend(earlier_texts)
+            # an entity only an earlier summary named (a late message had the session
+            # summarised again, and the new summary names it otherwise) is rebuilt from the
+            # entity items left like the erased ones' (deleted when none names it)
+            entity_names.update(earlier_names)
             pack_scopes: set[str] = set()
             packs: list[int] = []
             for where in [*sorted(set(scopes.values())), None]:
-                doomed = self._packs_using(where, items, message_ids)
+                doomed = self._packs_using(where, [*items, *earlier], message_ids)
                 counts["packs"] += self._delete("packs", "id", doomed)
                 packs.extend(doomed)
                 if doomed and where is not None:
@@ -348,8 +364,7 @@ class EraseMixin(SqlStore):
             for entity, gone in (("session", ids), ("item", items), ("fact", facts),
                                  ("pack", packs)):
                 counts["changes"] += self.blank_changes(entity, gone)
-            counts["changes"] += self._blank_session_changes(sorted(set(scopes.values())),
-                                                             ids, renumber)
+            counts["changes"] += self._blank_gone(sorted(set(scopes.values())))
             for sid in ids:
                 self._run(
                     f"UPDATE changes SET topic = 'session.erased', doc = {self.JSON}"
@@ -423,25 +438,53 @@ class EraseMixin(SqlStore):
                 [ERASED_DOC, entity, *params]).rowcount
         return n
 
-    def _blank_session_changes(self, scopes: Sequence[str], whole: Sequence[int],
-                               partly: Sequence[int]) -> int:
-        """The documents of the change records of items and facts of the ``whole`` erased
-        sessions, and of the intelligence (not the turns) of the ``partly`` erased ones,
-        that an earlier summary of them wrote and deleted (a late message summarised the
-        session again): ``blank_changes`` blanks those of the rows erased now, by id, and
-        those kept the erased words (session 27, ``test_erase_surfaces_property``)."""
-        if not scopes or not (whole or partly):
-            return 0
-        self._lock_change_log()
-        marks = ", ".join(["%s"] * len(scopes))
-        base = (f"UPDATE changes SET doc = {self.JSON} WHERE entity IN ('item', 'fact')"
-                f" AND op <> 'delete' AND doc IS NOT NULL AND doc <> {self.JSON}"
-                f" AND scope IN ({marks})")
+    _GONE = ("(entity = 'session' AND NOT EXISTS (SELECT 1 FROM sessions t"
+             " WHERE t.id = changes.entity_id))"
+             " OR (entity = 'item' AND NOT EXISTS (SELECT 1 FROM items t"
+             " WHERE t.id = changes.entity_id))"
+             " OR (entity = 'fact' AND NOT EXISTS (SELECT 1 FROM facts t"
+             " WHERE t.id = changes.entity_id))"
+             " OR (entity = 'pack' AND NOT EXISTS (SELECT 1 FROM packs t"
+             " WHERE t.id = changes.entity_id))")
+    """A change record about a session, item, fact or pack no longer stored (ids are never
+    given again on either store: SQLite's ``id_floor``, PostgreSQL's sequences)."""
+
+    def _gone_items(self, scopes: Sequence[str]) -> tuple[list[int], list[str], set[str]]:
+        """The ids of ``scopes``' items the change log names that are no longer stored, the
+        texts its records still hold of them, and the names (normalized) of the entity
+        items among them (``"{name} ({type})"``; session 27)."""
+        ids: set[int] = set()
+        texts: set[str] = set()
+        names: set[str] = set()
+        for scope in scopes:
+            for iid, doc in self._run(
+                    "SELECT entity_id, doc FROM changes WHERE scope = %s AND entity = 'item'"
+                    " AND NOT EXISTS (SELECT 1 FROM items t WHERE t.id = changes.entity_id)",
+                    (scope,)):
+                ids.add(int(iid))
+                data = json.loads(doc) if isinstance(doc, str) else doc
+                if isinstance(data, dict) and isinstance(data.get("text"), str):
+                    texts.add(data["text"])
+                    if data.get("kind") == "entity":
+                        text = data["text"]
+                        name = text.rsplit(" (", 1)[0] if text.endswith(")") else text
+                        names.add(normalize_name(name))
+        return sorted(ids), sorted(texts), names
+
+    def _blank_gone(self, scopes: Sequence[str]) -> int:
+        """Every change record of ``scopes`` about a session, item, fact or pack no longer
+        stored loses its document (``blank_changes``' ``{"erased": true}``), whenever and
+        however that row went: a record of a summary deleted before the erase, when a late
+        message had its session summarised again, kept the erased words (session 27). The
+        erased rows are gone by now, so this takes theirs too; a client behind still
+        applies every patch (an add of ``{"erased": true}``, then the delete's remove). How
+        many records. Under the change log sequencer's lock (every erase holds it)."""
         n = 0
-        for ids, extra in ((whole, ""), (partly, f" AND (entity = 'fact' OR {self.DOC_KIND} <> 'turn')")):
-            for cond, params in self._id_batches(self.DOC_SESSION, list(ids)):
-                n += self._run(f"{base}{extra} AND {cond}",
-                               [ERASED_DOC, ERASED_DOC, *scopes, *params]).rowcount
+        for scope in scopes:
+            n += self._run(
+                f"UPDATE changes SET doc = {self.JSON} WHERE scope = %s AND op <> 'delete'"
+                f" AND doc IS NOT NULL AND doc <> {self.JSON} AND ({self._GONE})",
+                (ERASED_DOC, scope, ERASED_DOC)).rowcount
         return n
 
     def forget_traces(self, scope: str | None, item_ids: Sequence[int],
@@ -459,21 +502,27 @@ class EraseMixin(SqlStore):
         session: the statements the forgotten entity was read from). The counts of packs,
         cached vectors, change records, entities and relations."""
         packs: list[int] = []
+        earlier, earlier_texts, earlier_names = self._gone_items(
+            [scope] if scope is not None else [])
         for where in [*([scope] if scope is not None else []), None]:
-            doomed = self._packs_using(where, item_ids, [])
+            doomed = self._packs_using(where, [*item_ids, *earlier], [])
             self._delete("packs", "id", doomed)
             packs.extend(doomed)
             if doomed and where is not None:
                 self._log_last_pack(where)
-        changes = sum(self.blank_changes(entity, ids) for entity, ids in
-                      (("item", item_ids), ("fact", fact_ids), ("pack", packs)))
         names = {normalize_name(n) for n in entities if n}
-        gone = self._rebuild_entities(scope, names) if scope is not None and names else 0
+        rebuild = names | earlier_names
+        gone = self._rebuild_entities(scope, rebuild) if scope is not None and rebuild else 0
         relations = (self._forget_relations(scope, names, entity_session)
                      if scope is not None and names else 0)
-        # last: the embedding cache's rows are every scope's (docs/store.md, the lock order)
+        # last, the rows every scope shares (docs/store.md, the lock order): the change
+        # log's, then the embedding cache's
+        changes = sum(self.blank_changes(entity, ids) for entity, ids in
+                      (("item", item_ids), ("fact", fact_ids), ("pack", packs)))
+        changes += self._blank_gone([scope] if scope is not None else [])
         return {"packs": len(packs), "changes": changes, "entities": gone,
-                "relations": relations, "cached_vectors": self._forget_cached(texts)}
+                "relations": relations,
+                "cached_vectors": self._forget_cached([*texts, *earlier_texts])}
 
     def _forget_relations(self, scope: str, names: set[str], session_id: int | None) -> int:
         """Relations of ``scope`` naming one of ``names`` (normalized): those of a name the
