@@ -957,8 +957,18 @@ class Memory:
 
         A turn is a message's words: forgetting it erases the message (``erase_messages``)
         with everything derived from it; its session keeps its other messages and is
-        summarised again from them (docs/erasure.md)."""
+        summarised again from them (docs/erasure.md). A fact's item is its fact: forgetting
+        it is ``forget_fact``."""
         item = self.store.get_item(item_id)
+        fact = self.store.facts_for_items([item_id]).get(item_id)
+        if fact is not None:  # a fact's item: the fact goes as forget_fact takes it (its
+            # events without the value, its change records' documents; session 27: its
+            # item went, the fact with it by the foreign key, and those kept the value)
+            try:
+                self.forget_fact(fact.id)
+            except NotFoundError:  # erased meanwhile, with its item
+                raise NotFoundError(f"item {item_id} does not exist") from None
+            return
         if item.kind == "turn" and item.message_id is not None:
             try:
                 self.store.erase_messages([item.message_id])

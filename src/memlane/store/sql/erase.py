@@ -39,7 +39,7 @@ from typing import Any
 
 from memlane.errors import NotFoundError
 from memlane.index.embed import text_hash
-from memlane.index.normalize import embedded_fact_text, normalize_name
+from memlane.index.normalize import embedded_fact_text, fact_text, normalize_name
 from memlane.store.sql.base import SqlStore
 
 _ITEM_TEXTS = ("SELECT i.id, i.text, i.kind, i.extra, m.speaker, m.role FROM items i"
@@ -157,6 +157,13 @@ class EraseMixin(SqlStore):
             "SELECT id FROM messages WHERE scope = %s", (scope,))]
         texts = list(self._with_vector_texts(
             self._run(f"{_ITEM_TEXTS} WHERE i.scope = %s", (scope,))))
+        # and those of items and facts deleted before (a session summarised again)
+        texts.extend(self._logged_texts(
+            [(str(r[0]), r[1]) for r in self._run(
+                "SELECT entity, doc FROM changes WHERE scope = %s AND entity IN ('item', 'fact')"
+                " AND op <> 'delete' AND doc IS NOT NULL", (scope,))],
+            [(r[0], r[1]) for r in self._run(
+                "SELECT DISTINCT speaker, role FROM messages WHERE scope = %s", (scope,))]))
         counts["packs"] = self._run("DELETE FROM packs WHERE scope = %s", (scope,)).rowcount
         counts["packs"] += self._delete("packs", "id",
                                         self._packs_using(None, item_ids, message_ids))
@@ -290,6 +297,14 @@ class EraseMixin(SqlStore):
                                        "id", items)}
             texts = list(self._with_vector_texts(
                 self._rows(f"{_ITEM_TEXTS} WHERE {{cond}}", "i.id", items)))
+            # and those of what an earlier summary of them wrote and deleted
+            texts.extend(self._logged_texts(
+                [(str(r[0]), r[1]) for where, params in self._session_changes(
+                    sorted(set(scopes.values())), ids, renumber)
+                 for r in self._run(f"SELECT entity, doc FROM changes WHERE {where}", params)],
+                [(r[0], r[1]) for r in self._rows(
+                    "SELECT DISTINCT speaker, role FROM messages WHERE {cond}", "session_id",
+                    [*ids, *renumber])]))
             pack_scopes: set[str] = set()
             packs: list[int] = []
             for where in [*sorted(set(scopes.values())), None]:
@@ -423,6 +438,20 @@ class EraseMixin(SqlStore):
                 [ERASED_DOC, entity, *params]).rowcount
         return n
 
+    def _session_changes(self, scopes: Sequence[str], whole: Sequence[int],
+                         partly: Sequence[int]) -> Iterator[tuple[str, list[Any]]]:
+        """The conditions (SQL after ``WHERE``, parameters) of the change records of items
+        and facts of the ``whole`` erased sessions, and of the intelligence (not the turns)
+        of the ``partly`` erased ones, whose documents still hold texts."""
+        if not scopes:
+            return
+        marks = ", ".join(["%s"] * len(scopes))
+        base = (f"entity IN ('item', 'fact') AND op <> 'delete' AND doc IS NOT NULL"
+                f" AND doc <> {self.JSON} AND scope IN ({marks})")
+        for ids, extra in ((whole, ""), (partly, f" AND (entity = 'fact' OR {self.DOC_KIND} <> 'turn')")):
+            for cond, params in self._id_batches(self.DOC_SESSION, list(ids)):
+                yield f"{base}{extra} AND {cond}", [ERASED_DOC, *scopes, *params]
+
     def _blank_session_changes(self, scopes: Sequence[str], whole: Sequence[int],
                                partly: Sequence[int]) -> int:
         """The documents of the change records of items and facts of the ``whole`` erased
@@ -433,16 +462,33 @@ class EraseMixin(SqlStore):
         if not scopes or not (whole or partly):
             return 0
         self._lock_change_log()
-        marks = ", ".join(["%s"] * len(scopes))
-        base = (f"UPDATE changes SET doc = {self.JSON} WHERE entity IN ('item', 'fact')"
-                f" AND op <> 'delete' AND doc IS NOT NULL AND doc <> {self.JSON}"
-                f" AND scope IN ({marks})")
         n = 0
-        for ids, extra in ((whole, ""), (partly, f" AND (entity = 'fact' OR {self.DOC_KIND} <> 'turn')")):
-            for cond, params in self._id_batches(self.DOC_SESSION, list(ids)):
-                n += self._run(f"{base}{extra} AND {cond}",
-                               [ERASED_DOC, ERASED_DOC, *scopes, *params]).rowcount
+        for where, params in self._session_changes(scopes, whole, partly):
+            n += self._run(f"UPDATE changes SET doc = {self.JSON} WHERE {where}",
+                           [ERASED_DOC, *params]).rowcount
         return n
+
+    def _logged_texts(self, records: Iterable[tuple[str, Any]],
+                      speakers: Iterable[tuple[str | None, str | None]]) -> set[str]:
+        """The texts the change records' documents (``(entity, doc)``) of items and facts
+        hold, with each fact's vector text as any of ``speakers`` (speaker, role) would
+        have made it: an item an earlier summary wrote and a later one deleted (a late
+        message) had its vector cached, and an erase took only the cached vectors of the
+        items it deleted (session 27: the first summary's vector stayed after the scope was
+        erased). Read before the records are blanked, the messages before they go."""
+        who = list(dict.fromkeys(speakers)) or [(None, "user")]
+        out: set[str] = set()
+        for entity, doc in records:
+            data = json.loads(doc) if isinstance(doc, str) else (doc or {})
+            if entity == "item" and isinstance(data.get("text"), str):
+                out.add(data["text"])
+            elif entity == "fact" and all(isinstance(data.get(k), str)
+                                          for k in ("subject", "predicate", "object")):
+                out.add(fact_text(data["subject"], data["predicate"], data["object"]))
+                out.update(embedded_fact_text(data["subject"], data["predicate"],
+                                              data["object"], speaker, role)
+                           for speaker, role in who)
+        return out
 
     def forget_traces(self, scope: str | None, item_ids: Sequence[int],
                       fact_ids: Sequence[int], texts: Sequence[str],
