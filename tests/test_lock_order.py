@@ -197,3 +197,27 @@ def test_a_batch_of_late_rows_of_two_scopes_takes_their_sessions_in_id_order(pg_
         for scope, sid in sessions.items():  # each late row joined its scope's session
             assert conn.execute("SELECT array_agg(session_id ORDER BY seq) FROM messages"
                                 " WHERE scope = %s", (scope,)).fetchone()[0] == [sid, sid]
+
+
+def test_a_backfill_and_a_forget_of_one_of_its_items_both_finish(pg_url: str) -> None:
+    """Session 27 (qa27d) made a backfill's batch write only the vectors of the items still
+    stored, read in its write transaction: an erase in flight then (its delete not
+    committed) still showed the item, the batch's vector waited for the erased row, and
+    when the erase committed it failed on the foreign key (``vectors_item_id_fkey``: the
+    backfill stopped). The batch now takes its items' scopes' facts locks first, as every
+    erase does (``lock_items_facts``): it waits for the erase, then skips its item."""
+    _seed_shared_text(pg_url)
+    fact = _fact_of(pg_url, "b")
+    held, go = threading.Event(), threading.Event()
+    done: list[int] = []
+    with _memory(pg_url, _hold_after("DELETE FROM items", held, go)) as first, \
+            _memory(pg_url) as second:
+        item = first.store.get_fact(fact).item_id
+        errors = race(lambda: first.forget_fact(fact),
+                      lambda: done.append(second.backfill_embeddings(missing_only=False)),
+                      name="first", held=held, go=go, waiting=lambda: memlane_waiting(pg_url))
+    assert not errors, errors
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM vectors WHERE item_id = %s",
+                            (item,)).fetchone()[0] == 0
+        assert done == [int(conn.execute("SELECT count(*) FROM items").fetchone()[0])]

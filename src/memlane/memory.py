@@ -547,7 +547,11 @@ class Memory:
             with self.store.atomic():
                 # an item erased since it was read gets no vector, nor its text a cached one
                 # (session 27: the vector's row failed the batch, "FOREIGN KEY constraint
-                # failed", and the erased text's vector was cached after its erase)
+                # failed", and the erased text's vector was cached after its erase); its
+                # items' scopes' facts locks first, as every erase takes them (PostgreSQL:
+                # an erase in flight still showed its item, and failed the batch on the
+                # vector's foreign key when it committed)
+                self.store.lock_items_facts([i for i, _ in rows])
                 kept = self.store.get_items([i for i, _ in rows])
                 keep = {text_hash(t) for (i, _), t in zip(rows, embedded, strict=True) if i in kept}
                 self.store.cache_vectors(model, [(h, v) for h, v in new if h in keep])
