@@ -9,7 +9,9 @@ side (a 503 from serve); now the second waits at the first lock they share and b
 
 from __future__ import annotations
 
+import json
 import threading
+from datetime import UTC, datetime
 import time
 from collections.abc import Callable
 from typing import Any
@@ -197,3 +199,75 @@ def test_a_batch_of_late_rows_of_two_scopes_takes_their_sessions_in_id_order(pg_
         for scope, sid in sessions.items():  # each late row joined its scope's session
             assert conn.execute("SELECT array_agg(session_id ORDER BY seq) FROM messages"
                                 " WHERE scope = %s", (scope,)).fetchone()[0] == [sid, sid]
+
+
+def test_a_backfill_and_a_forget_of_one_of_its_items_both_finish(pg_url: str) -> None:
+    """Session 27 (qa27d) made a backfill's batch write only the vectors of the items still
+    stored, read in its write transaction: an erase in flight then (its delete not
+    committed) still showed the item, the batch's vector waited for the erased row, and
+    when the erase committed it failed on the foreign key (``vectors_item_id_fkey``: the
+    backfill stopped). The batch now takes its items' scopes' facts locks first, as every
+    erase does (``lock_items_facts``): it waits for the erase, then skips its item."""
+    _seed_shared_text(pg_url)
+    fact = _fact_of(pg_url, "b")
+    held, go = threading.Event(), threading.Event()
+    done: list[int] = []
+    with _memory(pg_url, _hold_after("DELETE FROM items", held, go)) as first, \
+            _memory(pg_url) as second:
+        item = first.store.get_fact(fact).item_id
+        errors = race(lambda: first.forget_fact(fact),
+                      lambda: done.append(second.backfill_embeddings(missing_only=False)),
+                      name="first", held=held, go=go, waiting=lambda: memlane_waiting(pg_url))
+    assert not errors, errors
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM vectors WHERE item_id = %s",
+                            (item,)).fetchone()[0] == 0
+        assert done == [int(conn.execute("SELECT count(*) FROM items").fetchone()[0])]
+
+
+@pytest.mark.parametrize("made", ["decision", "week"])
+def test_a_compaction_and_an_erase_of_one_of_its_summaries(pg_url: str, made: str) -> None:
+    """Session 27 (qa27d) made a compaction look for its summaries again under the scope's
+    links lock before it writes a decision record or a weekly roll-up of them. An erase
+    takes no links lock: one in flight (its delete not committed) still showed the summary,
+    the record was written and its link to the summary waited for the erase, which had
+    looked for the records made of its summaries before: the record of the erased
+    summary's words stayed after the erase. A compaction now takes the scope's facts lock
+    first, as every erase does (``lock_items_facts``), and skips what the erase took."""
+    from memlane.testing import add_sessions
+
+    now = datetime(2024, 9, 2, tzinfo=UTC)
+
+    def talk(n: int) -> list[tuple[str, str]]:
+        return [("user", f"I'm training for the Lisbon half marathon, week {n} of the plan."),
+                ("assistant", "Nice. How did the long run go?"),
+                ("user", "I ran 14 km on Sunday. I decided to add a rest day."),
+                ("assistant", "Good call, keep the easy runs easy.")]
+
+    with _memory(pg_url) as seed:  # old sessions of one topic; two of one past week
+        days = (200, 199, 198) if made == "decision" else (10, 9)
+        add_sessions(seed, [(d, talk(i)) for i, d in enumerate(days)], now=now, scope="a")
+        doomed = seed.sessions("a")[0].id
+    held, go = threading.Event(), threading.Event()
+    reports: list[Any] = []
+    with _memory(pg_url, _hold_after("DELETE FROM items", held, go)) as first, \
+            _memory(pg_url) as second:
+        errors = race(lambda: first.forget_session(doomed),
+                      lambda: reports.append(second.compact(now=now)),
+                      name="first", held=held, go=go, waiting=lambda: memlane_waiting(pg_url))
+    assert not errors, errors
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        made_of = conn.execute("SELECT count(*) FROM items WHERE scope = 'a'"
+                               " AND session_id IS NULL").fetchone()[0]
+    if made == "week":  # one summary of the week is left: no roll-up
+        assert made_of == 0
+    else:  # two left, as young as they were: a record of those two, or none
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            rows = conn.execute("SELECT children, extra FROM items WHERE scope = 'a'"
+                                " AND session_id IS NULL").fetchall()
+            summaries = {int(r[0]) for r in conn.execute(
+                "SELECT id FROM items WHERE kind = 'summary' AND scope = 'a'").fetchall()}
+        for children, extra in rows:
+            kids = json.loads(children) if isinstance(children, str) else children
+            absorbed = (json.loads(extra) if isinstance(extra, str) else extra).get("absorbed")
+            assert set(absorbed or kids or []) <= summaries, (rows, summaries)

@@ -547,7 +547,11 @@ class Memory:
             with self.store.atomic():
                 # an item erased since it was read gets no vector, nor its text a cached one
                 # (session 27: the vector's row failed the batch, "FOREIGN KEY constraint
-                # failed", and the erased text's vector was cached after its erase)
+                # failed", and the erased text's vector was cached after its erase); its
+                # items' scopes' facts locks first, as every erase takes them (PostgreSQL:
+                # an erase in flight still showed its item, and failed the batch on the
+                # vector's foreign key when it committed)
+                self.store.lock_items_facts([i for i, _ in rows])
                 kept = self.store.get_items([i for i, _ in rows])
                 keep = {text_hash(t) for (i, _), t in zip(rows, embedded, strict=True) if i in kept}
                 self.store.cache_vectors(model, [(h, v) for h, v in new if h in keep])
@@ -957,8 +961,18 @@ class Memory:
 
         A turn is a message's words: forgetting it erases the message (``erase_messages``)
         with everything derived from it; its session keeps its other messages and is
-        summarised again from them (docs/erasure.md)."""
+        summarised again from them (docs/erasure.md). A fact's item is its fact: forgetting
+        it is ``forget_fact``."""
         item = self.store.get_item(item_id)
+        fact = self.store.facts_for_items([item_id]).get(item_id)
+        if fact is not None:  # a fact's item: the fact goes as forget_fact takes it (its
+            # events without the value, its change records' documents; session 27: its
+            # item went, the fact with it by the foreign key, and those kept the value)
+            try:
+                self.forget_fact(fact.id)
+            except NotFoundError:  # erased meanwhile, with its item
+                raise NotFoundError(f"item {item_id} does not exist") from None
+            return
         if item.kind == "turn" and item.message_id is not None:
             try:
                 self.store.erase_messages([item.message_id])

@@ -118,7 +118,10 @@ def compact(
         with store.atomic():
             # read again under the scope's links lock: another compaction (two `memlane
             # compact` at once) may have folded these summaries since they were read, or a
-            # worker written one again; each gave a second record of the same summaries
+            # worker written one again; each gave a second record of the same summaries.
+            # The scope's facts lock first, as every erase takes it: an erase in flight
+            # still showed its summary, and the record of it stayed (PostgreSQL)
+            store.lock_items_facts([i.id for i in items])
             store.lock_links(sc or None)
             now_stored = store.get_items([i.id for i in items])
             if any(getattr(now_stored.get(i.id), "status", None) != "active" for i in items):
@@ -178,7 +181,9 @@ def _weekly(store: Store, embeddings: Embeddings, now: float, scope: str | None)
             # the scope's weeks looked for again under its links lock: two compactions at
             # once each wrote every roll-up (session 27); a week one of whose summaries
             # an erase or a worker took away since is left to the next run (linking it
-            # failed the compaction: "item N does not exist")
+            # failed the compaction: "item N does not exist"); the scope's facts lock
+            # first, as for a decision record
+            store.lock_items_facts([i.id for _, items in todo for i in items])
             store.lock_links(sc or None)
             done = _weekly_done(store, sc or None)
             written: set[bytes] = set()

@@ -145,8 +145,11 @@ PATTERNS: list[Pattern] = [
     P("api_key", re.compile(r"\b(?:gsk_|xai-|pplx-|r8_)[A-Za-z0-9]{20,}"),
       literals=("gsk_", "xai-", "pplx-", "r8_")),
     # memlane's own API keys (serve.keys: ml_ and 43 URL-safe characters): one pasted into a
-    # conversation was stored and served as written (session 27)
-    P("api_key", re.compile(r"(?<![A-Za-z0-9])ml_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"), literals=("ml_",)),
+    # conversation was stored and served as written (session 27). Random, so one holds a
+    # capital letter (all but 1 in 5 billion): a snake_case or kebab-case name of that
+    # length (ml_customer_churn_model_training_pipeline_v2_1, a file's name) is no key
+    P("api_key", re.compile(r"(?<![A-Za-z0-9])ml_(?=[A-Za-z0-9_-]{0,42}[A-Z])[A-Za-z0-9_-]{43}"
+                            r"(?![A-Za-z0-9_-])"), literals=("ml_",)),
     P("api_key", re.compile(r"\bdo[opr]_v1_[a-f0-9]{64}\b"), literals=("_v1_",)),
     P("api_key", re.compile(r"\bdapi[a-f0-9]{32}(?:-\d+)?\b"), literals=("dapi",)),
     P("api_key", re.compile(r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"), literals=("shp",)),

@@ -8,15 +8,21 @@ Every other provider's key format was redacted; memlane's own was not.
 
 from __future__ import annotations
 
+import base64
+import random
 import string
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlane.ingest.redact import redact
+from memlane.serve.keys import PREFIX
 
 _URLSAFE = string.ascii_letters + string.digits + "-_"
-keys = st.text(_URLSAFE, min_size=43, max_size=43).map(lambda t: "ml_" + t)
+# a key's 43 characters are random: one holds a capital letter (all but 1 in 5 billion)
+keys = st.builds(lambda t, c, i: "ml_" + t[:i] + c + t[i:],
+                 st.text(_URLSAFE, min_size=42, max_size=42),
+                 st.sampled_from(string.ascii_uppercase), st.integers(0, 42))
 # what may stand next to a key in prose, a shell line, JSON or a header
 edges = st.sampled_from(["", " ", "\n", "=", ":", '"', "'", "(", ")", ".", ",", "`", "/", "é "])
 words = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
@@ -35,6 +41,32 @@ def test_any_memlane_key_in_any_text_is_redacted(key: str, before: str, left: st
 def test_words_that_only_start_like_a_key_stay() -> None:
     for text in ("html_" + "a" * 43, "ml_" + "a" * 42, "ml_" + "a" * 44, "xml_parser", "ml_"):
         assert redact(text) == (text, 0), text
+
+
+def test_keys_made_as_the_service_makes_them_are_redacted() -> None:
+    """``serve.keys.create_key``'s ``token_urlsafe(32)``, of seeded bytes."""
+    rng = random.Random(27)
+    for _ in range(500):
+        key = PREFIX + base64.urlsafe_b64encode(rng.randbytes(32)).rstrip(b"=").decode()
+        assert redact(f"key: {key}.")[1] == 1, key
+    assert redact("ml_customer_churn_model_training_pipeline_v2_1 ran")[1] == 0
+
+
+# a name in code, a file's or a table's name: ml_ and 43 characters without a capital
+names = st.text(string.ascii_lowercase + string.digits + "_-", min_size=43, max_size=43)
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=names, before=words, left=edges, right=edges, after=words)
+def test_a_lowercase_name_that_starts_like_a_key_stays(name: str, before: str, left: str,
+                                                       right: str, after: str) -> None:
+    """``ml_customer_churn_model_training_pipeline_v2_1`` (a snake_case name of a key's
+    length) was redacted as a key (session 27: the rule matched any 43 URL-safe
+    characters; a key is random and holds a capital letter)."""
+    for text in (f"ml_{name}", f"{before} {left}ml_{name}{right} {after}",
+                 f"my_ml_{name}"):
+        out, _ = redact(text)
+        assert f"ml_{name}" in out, (text, out)
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

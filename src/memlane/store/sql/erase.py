@@ -42,7 +42,7 @@ from typing import Any
 
 from memlane.errors import NotFoundError
 from memlane.index.embed import text_hash
-from memlane.index.normalize import embedded_fact_text, normalize_name
+from memlane.index.normalize import embedded_fact_text, fact_text, normalize_name
 from memlane.store.sql.base import SqlStore
 
 _ITEM_TEXTS = ("SELECT i.id, i.text, i.kind, i.extra, m.speaker, m.role FROM items i"
@@ -163,6 +163,13 @@ class EraseMixin(SqlStore):
         # and of its items deleted before (the change log still holds their texts)
         earlier, earlier_texts, _ = self._gone_items([scope])
         texts.extend(earlier_texts)
+        # and their vector texts as the speakers would have made them (facts)
+        texts.extend(self._logged_texts(
+            [(str(r[0]), r[1]) for r in self._run(
+                "SELECT entity, doc FROM changes WHERE scope = %s AND entity IN ('item', 'fact')"
+                " AND op <> 'delete' AND doc IS NOT NULL", (scope,))],
+            [(r[0], r[1]) for r in self._run(
+                "SELECT DISTINCT speaker, role FROM messages WHERE scope = %s", (scope,))]))
         counts["packs"] = self._run("DELETE FROM packs WHERE scope = %s", (scope,)).rowcount
         counts["packs"] += self._delete("packs", "id", self._packs_using(
             None, [*item_ids, *earlier], message_ids))
@@ -306,6 +313,16 @@ class EraseMixin(SqlStore):
             # summarised again, and the new summary names it otherwise) is rebuilt from the
             # entity items left like the erased ones' (deleted when none names it)
             entity_names.update(earlier_names)
+            # and their vector texts as the speakers would have made them (facts)
+            texts.extend(self._logged_texts(
+                [(str(r[0]), r[1]) for scope in sorted(set(scopes.values()))
+                 for r in self._run(
+                     "SELECT entity, doc FROM changes WHERE scope = %s"
+                     " AND entity IN ('item', 'fact') AND op <> 'delete' AND doc IS NOT NULL"
+                     f" AND ({self._GONE})", (scope,))],
+                [(r[0], r[1]) for r in self._rows(
+                    "SELECT DISTINCT speaker, role FROM messages WHERE {cond}", "session_id",
+                    [*ids, *renumber])]))
             pack_scopes: set[str] = set()
             packs: list[int] = []
             for where in [*sorted(set(scopes.values())), None]:
@@ -486,6 +503,28 @@ class EraseMixin(SqlStore):
                 f" AND doc IS NOT NULL AND doc <> {self.JSON} AND ({self._GONE})",
                 (ERASED_DOC, scope, ERASED_DOC)).rowcount
         return n
+
+    def _logged_texts(self, records: Iterable[tuple[str, Any]],
+                      speakers: Iterable[tuple[str | None, str | None]]) -> set[str]:
+        """The texts the change records' documents (``(entity, doc)``) of items and facts
+        hold, with each fact's vector text as any of ``speakers`` (speaker, role) would
+        have made it: an item an earlier summary wrote and a later one deleted (a late
+        message) had its vector cached, and an erase took only the cached vectors of the
+        items it deleted (session 27: the first summary's vector stayed after the scope was
+        erased). Read before the records are blanked, the messages before they go."""
+        who = list(dict.fromkeys(speakers)) or [(None, "user")]
+        out: set[str] = set()
+        for entity, doc in records:
+            data = json.loads(doc) if isinstance(doc, str) else (doc or {})
+            if entity == "item" and isinstance(data.get("text"), str):
+                out.add(data["text"])
+            elif entity == "fact" and all(isinstance(data.get(k), str)
+                                          for k in ("subject", "predicate", "object")):
+                out.add(fact_text(data["subject"], data["predicate"], data["object"]))
+                out.update(embedded_fact_text(data["subject"], data["predicate"],
+                                              data["object"], speaker, role)
+                           for speaker, role in who)
+        return out
 
     def forget_traces(self, scope: str | None, item_ids: Sequence[int],
                       fact_ids: Sequence[int], texts: Sequence[str],
