@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["PREDICATE_SYNONYMS", "SELF_NAMES", "normalize_name", "normalize_predicate", "normalize_value",
-           "user_subject"]
+__all__ = ["PREDICATE_SYNONYMS", "SELF_NAMES", "name_key", "normalize_name", "normalize_predicate",
+           "normalize_value", "subject_key", "user_subject"]
 
 PREDICATE_SYNONYMS: dict[str, str] = {
     "live_in": "lives_in", "living_in": "lives_in", "home": "lives_in", "city": "lives_in",
@@ -97,6 +97,40 @@ def normalize_name(name: str) -> str:
         text = "".join(c if c.isalnum() or c == "_" or c.isspace()
                        or unicodedata.category(c)[0] == "M" else " " for c in text)
     return " ".join(text.split())
+
+
+def name_key(name: str) -> str:
+    """Who a name is: the key of a fact's subject, an entity and a relation's ends.
+
+    :func:`normalize_name` with the accents of Latin letters dropped (NFKD, a combining mark
+    after an ASCII letter left out, composed again, case-folded): "José", "JOSE", "José"
+    are ``jose``; "Zoë" and "Zoe" are ``zoe``; "Ærøskøbing" is ``ærøskøbing`` (no mark to drop)
+    and "Müller" stays ``muller``, not "Mueller"'s ``mueller``: a transliteration is another
+    spelling, not an accent. A mark of another script is part of its letter and kept
+    ("दिन" and "दान", "Й" and "И" stay two; a name of another script never folds to ``""``),
+    as the lexical search folds words (SQLite's ``remove_diacritics``, PostgreSQL's
+    ``memlane_fts_text``). Before session 27 "José" and "Jose" were two people: two subjects,
+    two entities, two nodes of the graph."""
+    text = normalize_name(name)
+    if text.isascii():
+        return text
+    kept: list[str] = []
+    latin = False  # the last base character is an ASCII letter: its marks are accents
+    for c in unicodedata.normalize("NFKD", text):
+        if unicodedata.combining(c):
+            if not latin:
+                kept.append(c)
+            continue
+        latin = c.isascii() and c.isalpha()
+        kept.append(c)
+    return unicodedata.normalize("NFC", "".join(kept)).casefold()
+
+
+def subject_key(subject: str) -> str:
+    """The key of a fact's subject: ``user`` for the user however written (:data:`SELF_NAMES`
+    after :func:`normalize_name`, so "The User." too, and a stored key again), any other name
+    by :func:`name_key`."""
+    return "user" if normalize_name(subject) in SELF_NAMES else name_key(subject)
 
 
 SELF_NAMES = frozenset({"user", "the user", "i", "me", "my", "myself", "mine"})

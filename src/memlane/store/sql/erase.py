@@ -37,7 +37,7 @@ from typing import Any
 
 from memlane.errors import NotFoundError
 from memlane.index.embed import text_hash
-from memlane.index.normalize import normalize_name
+from memlane.index.normalize import name_key
 from memlane.store.sql.base import SqlStore
 
 __all__ = ["ERASE_KINDS", "EraseMixin"]
@@ -257,7 +257,7 @@ class EraseMixin(SqlStore):
             fact_ids.update(self._ids("SELECT id FROM facts WHERE {cond}", "message_id",
                                       message_ids))
             facts = sorted(fact_ids)
-            entity_names = {normalize_name(str(json.loads(r[0]).get("name", ""))) for r in
+            entity_names = {name_key(str(json.loads(r[0]).get("name", ""))) for r in
                             self._rows("SELECT extra FROM items WHERE kind = 'entity' AND {cond}",
                                        "id", items)}
             counts["cached_vectors"] = self._forget_cached(
@@ -411,7 +411,7 @@ class EraseMixin(SqlStore):
                 self._log_last_pack(where)
         changes = sum(self.blank_changes(entity, ids) for entity, ids in
                       (("item", item_ids), ("fact", fact_ids), ("pack", packs)))
-        names = {normalize_name(n) for n in entities if n}
+        names = {name_key(n) for n in entities if n}
         gone = self._rebuild_entities(scope, names) if scope is not None and names else 0
         relations = (self._forget_relations(scope, names, entity_session)
                      if scope is not None and names else 0)
@@ -574,7 +574,7 @@ class EraseMixin(SqlStore):
                 "SELECT at, extra FROM items WHERE scope = %s AND kind = 'entity' ORDER BY at, id",
                 (scope,)):
             ex = json.loads(extra) if isinstance(extra, str) else extra or {}
-            key = normalize_name(str(ex.get("name", "")))
+            key = name_key(str(ex.get("name", "")))
             if key in names:
                 remaining.setdefault(key, []).append((float(at), ex))
         gone = 0
