@@ -290,3 +290,21 @@ def test_both_spellings_are_one_subject_on_both_stores(pair: Any, name: str,
             hits = mem.search(spelling, scope=scope, k=10)
             assert current[0].item_id in {h.item.id for h in hits}, (spelling, [h.item.text for h in hits])
         assert histories[0] == histories[1] == histories[2]
+
+
+def test_sessions_naming_both_spellings_give_one_node_with_every_mention(db_url: str) -> None:
+    """Through the pipeline: a session naming "José", a later one "Jose" give one node (the
+    first spelling) whose items are both sessions' (two nodes of one item each before)."""
+    from memlane.testing import add_sessions
+
+    mem = _open(db_url)
+    try:
+        add_sessions(mem, [(30, [("user", "I had lunch with José at Café Nero."), ("assistant", "Nice.")]),
+                           (5, [("user", "Jose called me about the trip to Porto."), ("assistant", "Noted.")])],
+                     now=NOW, scope="u")
+        for spelling in ("Jose", "José", "JOSÉ"):
+            g = mem.graph(spelling, "u")
+            assert [(n.name, n.mentions) for n in g["entity"]] == [("José", 2)]
+            assert sorted(e for i in g["items"] for e in i.entities) == ["Jose", "José"]
+    finally:
+        mem.close()
