@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from memlane.config import load_config
 from memlane.errors import MigrationError
+from memlane.index.facts import end_fact
 from memlane.index.normalize import name_key, normalize_name, subject_key
 from memlane.memory import Memory
 from memlane.store.migrations import load_migrations
@@ -65,13 +66,17 @@ def _old_database(url: str) -> dict[str, int]:
         ("t1", "José", "likes", "jazz", 45), ("t1", "José", "likes", "fado", 44),
         ("t2", "Jose", "likes", "jazz", 10), ("t1", "Zoë", "works_at", "Acme", 9),
         ("t2", "Zoe", "works_at", "Globex", 15), ("t1", "José", "job", "nurse", 12),
-        ("t3", "user", "lives_in", "Berlin", 60),
+        ("t3", "user", "lives_in", "Berlin", 60), ("t1", "José", "diet", "vegetarian", 40),
     ]:
         out = mem.add_fact(subject, pred, obj, scope=scope, at=_day(days))
         ids[f"{subject} {obj}"] = out.fact_id
     # José's Porto said again after Jose's Faro: the newest statement of the key
     mem.add_fact("José", "lives_in", "Porto", scope="t1", at=_day(5))
     mem.forget_fact(ids["José nurse"])  # its marks stay, keyed by the old key
+    # "Jose is not vegetarian anymore": an ending under the other spelling, said after
+    with mem.store.atomic():
+        end_fact(mem.store, mem.config.facts, scope="t2", subject="Jose", predicate="diet", obj="vegetarian",
+                 at=_day(8).timestamp(), session_id=None, message_id=None)
     s = mem.store
     with s.atomic():
         for table in ("facts", "items", "fact_events"):
@@ -149,6 +154,9 @@ def test_an_old_database_is_rekeyed_and_merged_on_both_stores(db_url: str) -> No
         assert faro["superseded_by"] == ids["José Porto"]
         assert [e["kind"] for e in faro["events"]] == ["added", "superseded"]
         assert faro["events"][-1]["at"] == _day(5)  # when Porto was said last
+        diet = mem.fact_history("José", "diet", "u")  # ended by the other spelling's ending
+        assert [(h["object"], h["status"]) for h in diet] == [("vegetarian", "superseded"), ("vegetarian", "ended")]
+        assert diet[0]["superseded_by"] == diet[1]["id"]
         jazz = [h for h in mem.fact_history("José", "likes", "u") if h["object"] == "jazz"]
         assert [h["status"] for h in jazz] == ["superseded", "current"]  # one value of many, once
         # another predicate, another person: the newest of two spellings
