@@ -90,7 +90,7 @@ def _merge_facts(run: Callable[..., Any], scope: str, key: str, pred: str, now: 
         stated[int(fid)] = max(stated[int(fid)], float(at))
 
     def supersede(old: int, new: int, at: float, session_id: Any) -> None:
-        r = rows.get(old) or run(f"SELECT {cols} FROM facts WHERE id = %s", (old,)).fetchone()
+        r = rows[old]
         run("UPDATE facts SET status = 'superseded', superseded_by = %s WHERE id = %s", (new, old))
         run("UPDATE items SET status = 'superseded', updated_at = %s WHERE status = 'active'"
             " AND id = (SELECT item_id FROM facts WHERE id = %s)", (now, old))
