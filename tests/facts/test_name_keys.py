@@ -249,17 +249,17 @@ def _names(draw: Any) -> str:
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory: pytest.TempPathFactory, postgres_server_url: str) -> Any:
     """One memory on each store, kept across examples (each example its own scope)."""
-    import psycopg
+    import os
 
-    name = "qa27b_names"
-    with psycopg.connect(postgres_server_url, autocommit=True) as con:
-        con.execute(f"DROP DATABASE IF EXISTS {name}")
-        con.execute(f"CREATE DATABASE {name}")
-    pg = postgres_server_url.rsplit("/", 1)[0] + f"/{name}"
-    mems = [_open(str(tmp_path_factory.mktemp("names") / "n.db")), _open(pg)]
+    from memlane.testing.postgres import create_database, drop_database
+
+    name = f"names_{os.getpid()}"
+    mems = [_open(str(tmp_path_factory.mktemp("names") / "n.db")),
+            _open(create_database(postgres_server_url, name))]
     yield mems
     for m in mems:
         m.close()
+    drop_database(postgres_server_url, name)
 
 
 _counter = iter(range(10**9))
