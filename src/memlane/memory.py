@@ -21,7 +21,7 @@ from memlane.index.embed import Embeddings, text_hash
 from memlane.index.facts import FactOutcome, FactView, is_single_valued, view
 from memlane.index.hygiene import GcReport, collect_garbage
 from memlane.index.indexer import close_idle, index_pending
-from memlane.index.normalize import normalize_name, normalize_predicate, user_subject
+from memlane.index.normalize import name_key, normalize_predicate, subject_key
 from memlane.index.pipeline import Intelligence, process_queue
 from memlane.index.schema import SUMMARY_SCHEMA_VERSION, Extraction, SessionSummary
 from memlane.index.upsert import add_fact, topic_slug, upsert_item
@@ -866,7 +866,7 @@ class Memory:
         ``limit`` of them, from the ``offset``-th on, ordered by scope, subject, predicate,
         time and id (a page never repeats or skips one)."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
-        rows = self.store.list_facts(scope, normalize_name(user_subject(subject)) if subject else None,
+        rows = self.store.list_facts(scope, subject_key(subject) if subject else None,
                                      include_superseded, limit=limit, offset=offset)
         return [view(f, self.config.confidence, when) for f in rows]
 
@@ -876,7 +876,7 @@ class Memory:
         """Every value ``subject predicate`` has had, oldest first, with when, from which
         session, whether it is current, what replaced it and each event; confidence as of
         ``now``."""
-        rows = self.store.fact_history(scope, normalize_name(user_subject(subject)), normalize_predicate(predicate))
+        rows = self.store.fact_history(scope, subject_key(subject), normalize_predicate(predicate))
         events = self.store.fact_events([f.id for f in rows])
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         out = []
@@ -905,7 +905,7 @@ class Memory:
             self.store.delete_fact(fact_id)
             # the embedding cache's vector of its item, packs quoting it, its change records
             self.store.forget_traces(fact.scope, items, [fact_id], texts)
-            mark = dataclasses.replace(fact, subject=normalize_name(fact.subject), object="")
+            mark = dataclasses.replace(fact, subject=subject_key(fact.subject), object="")
             for e in events:
                 self.store.log_fact_event(mark, e["kind"], e["at"].timestamp(),
                                           other_id=e["other_id"], session_id=e["session_id"])
@@ -920,7 +920,7 @@ class Memory:
         """The events of the values of ``subject predicate`` that were forgotten, oldest
         first: fact id, kind (ending with ``forgotten``), session and time; the value is
         gone."""
-        return self.store.forgotten_fact_events(scope, normalize_name(user_subject(subject)),
+        return self.store.forgotten_fact_events(scope, subject_key(subject),
                                                 normalize_predicate(predicate))
 
     @validated
@@ -928,15 +928,24 @@ class Memory:
         """An entity's node(s), its relations and the items that mention it. The user (a
         relation's source, ``user``, "me", "I") has relations and no node; an entity with
         neither raises ``NotFoundError``."""
-        norm = normalize_name(user_subject(entity))
+        norm = subject_key(entity)
         nodes = self.store.find_entities(norm, scope)
         edges = self.store.relations_of(norm, scope)
         if not nodes and not edges:  # `graph show user` said so of the user's relations
             raise NotFoundError(f"entity {entity!r} is not in the graph"
                                 + (f" of scope {scope!r}" if scope else ""))
-        mentions = [i for n in nodes for i in self.store.items_with_entity(n.name, n.scope)]
+        mentions = [i for n in nodes for i in self._mentions(n.name, norm, n.scope)]
         return {"entity": nodes, "relations": edges, "items": mentions,
                 "superseded": self._superseded_relations(edges)}
+
+    def _mentions(self, name: str, norm: str, scope: str, limit: int = 50) -> list[Item]:
+        """The items that mention an entity under any of its spellings (the node keeps the
+        first; an item lists the name as its session wrote it: "Jose" beside a node "José"),
+        newest first: the spellings are those of the scope's entity items of its key."""
+        spellings = {name} | {str(it.extra.get("name")) for it in self.store.items_of_kind("entity", scope)
+                              if name_key(str(it.extra.get("name") or "")) == norm}
+        found = {i.id: i for sp in sorted(spellings) for i in self.store.items_with_entity(sp, scope, limit)}
+        return sorted(found.values(), key=lambda i: (-i.at.timestamp(), i.id))[:limit]
 
     def _superseded_relations(self, edges: list[tuple[str, str, str, str]]) -> list[dict[str, Any]]:
         """Relations whose fact has been replaced: ``user lives_in lisbon`` after the user's
@@ -944,7 +953,7 @@ class Memory:
         out = []
         for sc, src, rel, dst in edges:
             current = [f for f in self.store.fact_history(sc, src, rel) if f.status == "current"]
-            if not current or any(normalize_name(f.object) == dst for f in current):
+            if not current or any(name_key(f.object) == dst for f in current):
                 continue
             if is_single_valued(rel, self.config.facts):
                 out.append({"scope": sc, "source": src, "relation": rel, "target": dst,

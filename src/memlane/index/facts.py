@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from memlane.config import FactsConfig
-from memlane.index.normalize import normalize_name, normalize_predicate, normalize_value
+from memlane.index.normalize import normalize_predicate, normalize_value, subject_key
 from memlane.store.contract import Store
 
 __all__ = ["FactOutcome", "FactView", "apply_fact", "end_fact", "fact_confidence", "is_single_valued", "view"]
@@ -68,7 +68,7 @@ def apply_fact(
     only called when a new fact row is written.
     """
     pred = normalize_predicate(predicate)
-    nsub, nobj = normalize_name(subject), normalize_value(obj)
+    nsub, nobj = subject_key(subject), normalize_value(obj)
     current = store.current_facts(scope, nsub, pred)
     if (gone := _forgotten(store, scope, nsub, pred, at, session_id)) is not None:
         return FactOutcome("forgotten", gone)
@@ -217,7 +217,7 @@ def end_fact(
     from memlane.index.ending import ends, family
 
     pred = normalize_predicate(predicate)
-    nsub, nobj = normalize_name(subject), normalize_value(obj) if obj else ""
+    nsub, nobj = subject_key(subject), normalize_value(obj) if obj else ""
     if (gone := _forgotten(store, scope, nsub, pred, at, session_id)) is not None:
         return FactOutcome("forgotten", gone)  # an ending forgotten by hand, its session read again
     ending_id = store.insert_ended_fact({

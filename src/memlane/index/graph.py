@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from memlane.index.normalize import normalize_name
+from memlane.index.normalize import name_key
 from memlane.store.contract import Store
 
 __all__ = ["graph_relevance", "mentioned_entities", "neighbors"]
@@ -14,14 +14,14 @@ def neighbors(store: Store, scope: str, entities: Iterable[str]) -> set[str]:
     """Normalized names one relation away from any of ``entities`` (both directions)."""
     out: set[str] = set()
     for name in entities:
-        for _scope, src, _rel, dst in store.relations_of(normalize_name(name), scope):
+        for _scope, src, _rel, dst in store.relations_of(name_key(name), scope):
             out.update((src, dst))
     return out
 
 
 def mentioned_entities(text: str, known: Sequence[str]) -> list[str]:
     """Known entity names (normalized) that occur in ``text`` as whole words."""
-    norm = f" {normalize_name(text)} "
+    norm = f" {name_key(text)} "
     return [k for k in known if k and f" {k} " in norm]
 
 
@@ -32,8 +32,8 @@ def graph_relevance(query_entities: Sequence[str], item_entities: Iterable[str],
     1.0 when every entity of the query is the item's own or its neighbour, 0.0 when none
     is, and 0.0 when the query names no entity.
     """
-    q = {normalize_name(e) for e in query_entities if e}
+    q = {name_key(e) for e in query_entities if e}
     if not q:
         return 0.0
-    reach = {normalize_name(e) for e in item_entities} | set(item_neighbors)
+    reach = {name_key(e) for e in item_entities} | set(item_neighbors)
     return len(q & reach) / len(q)

@@ -27,7 +27,7 @@ from typing import Any
 
 from memlane.backends.llm.base import LLM, complete_json
 from memlane.clip import clip
-from memlane.index.normalize import normalize_name, normalize_predicate, user_subject
+from memlane.index.normalize import name_key, normalize_name, normalize_predicate, user_subject
 from memlane.index.people import speaker_subject
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
@@ -334,7 +334,7 @@ class LLMIntelligence:
             if isinstance(e, str):  # a name alone
                 e = {"name": e}
             name = _clean(e.get("name"))
-            key = normalize_name(name)
+            key = name_key(name)
             if not key or key in entities:
                 continue
             if not _said(name, said):
@@ -358,7 +358,7 @@ class LLMIntelligence:
             if source not in _SOURCES:
                 source = "inferred"
             text = _sentence_with(by_seq[seq].text, obj) if seq is not None else ""
-            fact_key = (subject, predicate, normalize_name(obj))
+            fact_key = (name_key(subject), predicate, normalize_name(obj))
             facts.setdefault(fact_key, Fact(subject, predicate, obj, source, seq, text))
 
         relations: dict[tuple[str, str, str], Relation] = {}
@@ -371,7 +371,7 @@ class LLMIntelligence:
                     unsaid.setdefault(src if not _said(src, said) else dst, None)
                     continue
                 seq = _seq_of(facts.values(), src, rel, dst)
-                relations.setdefault((normalize_name(src), rel, normalize_name(dst)),
+                relations.setdefault((name_key(src), rel, name_key(dst)),
                                      Relation(src, rel, dst, seq))
         observations: dict[str, Observation] = {}
         for o in data.get("observations") or ():
@@ -418,8 +418,8 @@ def _turn_of(value: Any, by_seq: Mapping[int, Message]) -> int | None:
 def _seq_of(facts: Iterable[Fact], src: str, rel: str, dst: str) -> int | None:
     """The turn of a fact saying the same as a relation, when there is one."""
     for f in facts:
-        if (normalize_name(f.subject), f.predicate, normalize_name(f.object)) == (
-            normalize_name(src), rel, normalize_name(dst)
+        if (name_key(f.subject), f.predicate, name_key(f.object)) == (
+            name_key(src), rel, name_key(dst)
         ):
             return f.seq
     return None

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["PREDICATE_SYNONYMS", "SELF_NAMES", "embedded_fact_text", "fact_text", "normalize_name",
-           "normalize_predicate", "normalize_value", "speakers_subject", "user_subject",
-           "users_own"]
+__all__ = ["PREDICATE_SYNONYMS", "SELF_NAMES", "embedded_fact_text", "fact_text", "name_key",
+           "normalize_name", "normalize_predicate", "normalize_value", "speakers_subject",
+           "subject_key", "user_subject", "users_own"]
 
 PREDICATE_SYNONYMS: dict[str, str] = {
     "live_in": "lives_in", "living_in": "lives_in", "home": "lives_in", "city": "lives_in",
@@ -100,6 +100,40 @@ def normalize_name(name: str) -> str:
     return " ".join(text.split())
 
 
+def name_key(name: str) -> str:
+    """Who a name is: the key of a fact's subject, an entity and a relation's ends.
+
+    :func:`normalize_name` with the accents of Latin letters dropped (NFKD, a combining mark
+    after an ASCII letter left out, composed again, case-folded): "José", "JOSE", "José"
+    are ``jose``; "Zoë" and "Zoe" are ``zoe``; "Ærøskøbing" is ``ærøskøbing`` (no mark to drop)
+    and "Müller" stays ``muller``, not "Mueller"'s ``mueller``: a transliteration is another
+    spelling, not an accent. A mark of another script is part of its letter and kept
+    ("दिन" and "दान", "Й" and "И" stay two; a name of another script never folds to ``""``),
+    as the lexical search folds words (SQLite's ``remove_diacritics``, PostgreSQL's
+    ``memlane_fts_text``). Before session 27 "José" and "Jose" were two people: two subjects,
+    two entities, two nodes of the graph."""
+    text = normalize_name(name)
+    if text.isascii():
+        return text
+    kept: list[str] = []
+    latin = False  # the last base character is an ASCII letter: its marks are accents
+    for c in unicodedata.normalize("NFKD", text):
+        if unicodedata.combining(c):
+            if not latin:
+                kept.append(c)
+            continue
+        latin = c.isascii() and c.isalpha()
+        kept.append(c)
+    return unicodedata.normalize("NFC", "".join(kept)).casefold()
+
+
+def subject_key(subject: str) -> str:
+    """The key of a fact's subject: ``user`` for the user however written (:data:`SELF_NAMES`
+    after :func:`normalize_name`, so "The User." too, and a stored key again), any other name
+    by :func:`name_key`."""
+    return "user" if normalize_name(subject) in SELF_NAMES else name_key(subject)
+
+
 SELF_NAMES = frozenset({"user", "the user", "i", "me", "my", "myself", "mine"})
 """How a caller or a model writes the user as a fact's subject."""
 
@@ -129,7 +163,7 @@ def users_own(subject: str, who: str) -> str | None:
     is not the speaker's own, or ``who`` is the user (session 19)."""
     if who == "user":
         return None
-    if normalize_name(subject) == normalize_name(who):
+    if name_key(subject) == name_key(who):
         return "user"
     if subject.startswith(who + "'s "):
         return "user" + subject[len(who):]

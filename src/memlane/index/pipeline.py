@@ -26,7 +26,7 @@ from memlane.index.embed import Embeddings
 from memlane.index.eventdate import event_date
 from memlane.index.expand import item_keys, summary_keys
 from memlane.index.facts import apply_fact, end_fact
-from memlane.index.normalize import fact_text, normalize_name, normalize_predicate, users_own
+from memlane.index.normalize import fact_text, name_key, normalize_predicate, users_own
 from memlane.index.people import speaker_subject
 from memlane.index.pool import POOL_MIN_SESSIONS, SummaryPool, jobs_for, summary_pool
 from memlane.index.schema import Extraction, SessionSummary
@@ -265,11 +265,11 @@ def store_intelligence(
                          source=f.source, at=msg.at.timestamp() if msg else end, session_id=session.id,
                          message_id=msg.id if msg else None)
             for e in extraction.entities:
-                store.upsert_entity(scope, e.name, normalize_name(e.name), e.type, e.context, end)
+                store.upsert_entity(scope, e.name, name_key(e.name), e.type, e.context, end)
             for r in extraction.relations:
                 msg = by_seq.get(r.seq) if r.seq is not None else None
-                store.insert_relation(scope, normalize_name(r.source), normalize_predicate(r.relation),
-                                      normalize_name(r.target), session.id, msg.id if msg else None,
+                store.insert_relation(scope, name_key(r.source), normalize_predicate(r.relation),
+                                      name_key(r.target), session.id, msg.id if msg else None,
                                       msg.at.timestamp() if msg else end)
             # a late message that joined the session since its messages were read queues it
             # again (``finish_summary`` says False): what is written now is replaced then

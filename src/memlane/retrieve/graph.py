@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from memlane.index.normalize import normalize_name
+from memlane.index.normalize import name_key
 from memlane.store.contract import Store
 from memlane.types import Item
 
@@ -23,7 +23,7 @@ __all__ = ["graph_candidates", "query_entities"]
 
 def query_entities(names: Collection[str], terms: Collection[str]) -> list[str]:
     """The normalised entity ``names`` whose every word is among the query ``terms``."""
-    q = {normalize_name(t) for t in terms}
+    q = {name_key(t) for t in terms}
     out = []
     for n in names:
         words = n.split()
@@ -53,10 +53,10 @@ def graph_candidates(store: Store, scope: str, terms: Collection[str],
     hop1: set[str] = set()
     for n in named:
         for _scope, a, _rel, b in store.relations_of(n, scope):
-            hop1.update((normalize_name(a), normalize_name(b)))
+            hop1.update((name_key(a), name_key(b)))
     for it in zero:
         if it.kind == "summary":
-            hop1.update(normalize_name(e) for e in it.entities)
+            hop1.update(name_key(e) for e in it.entities)
     hop1 -= set(named)
     hop1 &= set(store.entity_names(scope))
     seen = {it.id for it in zero}

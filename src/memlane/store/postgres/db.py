@@ -26,6 +26,7 @@ from psycopg.pq import Format
 
 from memlane.errors import MigrationError, StoreError
 from memlane.store.migrations import Migration, load_migrations, schema_mismatch
+from memlane.store.rekey import step_of
 from memlane.store.sql.base import Cursor
 from memlane.store.urls import public_url, scrub
 
@@ -459,6 +460,8 @@ class Database:
                         continue  # another process applied it while we waited
                     with translate(f"migration {name!r}"):
                         self.conn.execute(mig.sql)
+                    if (step := step_of(name)) is not None:  # ``memlane.store.rekey``
+                        step(self)
                     self.execute(
                         "INSERT INTO schema_migrations (name, sha256, applied_at) VALUES (%s, %s, %s)",
                         (name, mig.sha256, time.time()),

@@ -42,7 +42,7 @@ from typing import Any
 
 from memlane.errors import NotFoundError
 from memlane.index.embed import text_hash
-from memlane.index.normalize import embedded_fact_text, fact_text, normalize_name
+from memlane.index.normalize import embedded_fact_text, fact_text, name_key
 from memlane.store.sql.base import SqlStore
 
 _ITEM_TEXTS = ("SELECT i.id, i.text, i.kind, i.extra, m.speaker, m.role FROM items i"
@@ -298,7 +298,7 @@ class EraseMixin(SqlStore):
             fact_ids.update(self._ids("SELECT id FROM facts WHERE {cond}", "message_id",
                                       message_ids))
             facts = sorted(fact_ids)
-            entity_names = {normalize_name(str(json.loads(r[0]).get("name", ""))) for r in
+            entity_names = {name_key(str(json.loads(r[0]).get("name", ""))) for r in
                             self._rows("SELECT extra FROM items WHERE kind = 'entity' AND {cond}",
                                        "id", items)}
             texts = list(self._with_vector_texts(
@@ -485,7 +485,7 @@ class EraseMixin(SqlStore):
                     if data.get("kind") == "entity":
                         text = data["text"]
                         name = text.rsplit(" (", 1)[0] if text.endswith(")") else text
-                        names.add(normalize_name(name))
+                        names.add(name_key(name))
         return sorted(ids), sorted(texts), names
 
     def _blank_gone(self, scopes: Sequence[str]) -> int:
@@ -549,7 +549,7 @@ class EraseMixin(SqlStore):
             packs.extend(doomed)
             if doomed and where is not None:
                 self._log_last_pack(where)
-        names = {normalize_name(n) for n in entities if n}
+        names = {name_key(n) for n in entities if n}
         rebuild = names | earlier_names
         gone = self._rebuild_entities(scope, rebuild) if scope is not None and rebuild else 0
         relations = (self._forget_relations(scope, names, entity_session)
@@ -741,7 +741,7 @@ class EraseMixin(SqlStore):
                 "SELECT at, extra FROM items WHERE scope = %s AND kind = 'entity' ORDER BY at, id",
                 (scope,)):
             ex = json.loads(extra) if isinstance(extra, str) else extra or {}
-            key = normalize_name(str(ex.get("name", "")))
+            key = name_key(str(ex.get("name", "")))
             if key in names:
                 remaining.setdefault(key, []).append((float(at), ex))
         gone = 0

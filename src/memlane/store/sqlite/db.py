@@ -15,6 +15,7 @@ from typing import Any
 
 from memlane.errors import MigrationError, StoreError
 from memlane.store.migrations import Migration, load_migrations, schema_mismatch
+from memlane.store.rekey import step_of
 from memlane.store.sql.placeholders import to_qmark
 
 __all__ = ["Database", "Migration", "translate"]
@@ -425,13 +426,27 @@ class Database:
             if name in applied:
                 continue
             conn = self.conn
+            step = step_of(name)
             try:
-                conn.executescript(
-                    "BEGIN IMMEDIATE;\n" + mig.sql + "\n;"
-                    f"INSERT INTO schema_migrations VALUES ('{name}', '{mig.sha256}', {time.time()});"
-                    "\nCOMMIT;"
-                )
-            except sqlite3.Error as e:
+                if step is None:
+                    conn.executescript(
+                        "BEGIN IMMEDIATE;\n" + mig.sql + "\n;"
+                        f"INSERT INTO schema_migrations VALUES ('{name}', '{mig.sha256}', {time.time()});"
+                        "\nCOMMIT;"
+                    )
+                else:  # its Python step inside the same transaction (``memlane.store.rekey``)
+                    # (not executescript after the BEGIN: it commits a pending transaction first)
+                    conn.executescript("BEGIN IMMEDIATE;\n" + mig.sql + "\n;")
+                    try:
+                        step(self)
+                        conn.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)",
+                                     (name, mig.sha256, time.time()))
+                        conn.execute("COMMIT")
+                    except BaseException:
+                        if conn.in_transaction:
+                            conn.execute("ROLLBACK")
+                        raise
+            except (sqlite3.Error, StoreError) as e:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 # Another process opening the same new file applied it between our reading
@@ -440,7 +455,7 @@ class Database:
                 # name", the name's UNIQUE key), and ours rolled back whole.
                 if name in dict(self.applied()):
                     continue
-                hint = file_hint(e)
+                hint = file_hint(e) if isinstance(e, sqlite3.Error) else None
                 raise MigrationError(f"migration {name!r} of {self.path} failed: {e}"
                                      + (f" ({hint})" if hint else "")) from e
             done.append(name)

@@ -1,0 +1,155 @@
+"""Migrations with a step in Python: what SQL alone cannot compute.
+
+A migration ``NNNN_<name>.sql`` whose ``<name>`` is in :data:`STEPS` runs its step after its
+SQL, inside the same transaction, with the ``Database`` that migrates (shared SQL through
+``db.portable``): a crash leaves the database as it was before the migration or after it.
+
+``name_keys`` (session 27): who a name is became accent-insensitive
+(:func:`memlane.index.normalize.name_key`: "José" and "Jose" are one person), so the stored
+keys of facts' subjects, forgotten facts' marks, entities and relations' ends are written
+again, and what falls together is merged:
+
+- facts: of each scope, subject and predicate that more than one old key now shares, the
+  newest-stated current value (when it was stated or last reinforced) stays current and the
+  other current values become its history, superseded by it with a ``superseded`` event at
+  the time it was last stated (a value of a multi-valued predicate competes only with the
+  same value); a value an ending said after it ends (an ending of the other spelling) is
+  ended by it. Nothing is deleted;
+- entities: one node per scope and key: the first seen keeps its id and displayed name (the
+  spelling the user wrote first, as ``upsert_entity`` keeps it), with every node's mentions
+  summed, the first and last seen, a type other than ``name``/``thing`` and the context of
+  the last seen; the others are deleted (nothing refers to an entity's id);
+- relations: both ends re-keyed; the nodes they name are merged above.
+
+The step is idempotent: run again it finds every key written and nothing to merge.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from memlane.index.normalize import name_key, subject_key
+
+__all__ = ["STEPS", "rekey_names", "step_of"]
+
+
+def _runner(db: Any) -> Callable[..., Any]:
+    def run(sql: str, params: Any = ()) -> Any:
+        return db.execute(db.portable(sql), params)
+    return run
+
+
+def rekey_names(db: Any) -> None:
+    """Write every stored name key again with ``name_key`` and merge what falls together."""
+    run = _runner(db)
+    now = time.time()
+    _rekey_facts(run, now)
+    for eid, subject in run("SELECT id, subject FROM fact_events WHERE object = ''"
+                            " AND NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)"
+                            ).fetchall():
+        # a forgotten fact's marks are keyed by its normalized subject (``forget_fact``)
+        if subject_key(subject) != subject:
+            run("UPDATE fact_events SET subject = %s WHERE id = %s", (subject_key(subject), eid))
+    _rekey_entities(run)
+    for rid, src, dst in run("SELECT id, source_entity, target_entity FROM relations").fetchall():
+        if (name_key(src) or src, name_key(dst) or dst) != (src, dst):
+            run("UPDATE relations SET source_entity = %s, target_entity = %s WHERE id = %s",
+                (name_key(src) or src, name_key(dst) or dst, rid))
+
+
+def _rekey_facts(run: Callable[..., Any], now: float) -> None:
+    keys: dict[tuple[str, str, str], set[str]] = {}
+    for fid, scope, subject, nsub, pred in run(
+            "SELECT id, scope, subject, norm_subject, norm_predicate FROM facts ORDER BY id").fetchall():
+        key = subject_key(subject) or nsub
+        if key != nsub:
+            run("UPDATE facts SET norm_subject = %s WHERE id = %s", (key, fid))
+        keys.setdefault((scope, key, pred), set()).add(nsub)
+    for (scope, key, pred), olds in sorted(keys.items()):
+        if len(olds) > 1:
+            _merge_facts(run, scope, key, pred, now)
+
+
+def _merge_facts(run: Callable[..., Any], scope: str, key: str, pred: str, now: float) -> None:
+    """Settle one key's values after two spellings fell together (see the module)."""
+    from memlane.config import FactsConfig
+    from memlane.index.ending import ends, families_of
+    from memlane.index.facts import is_single_valued
+
+    cols = "id, at, status, norm_object, session_id, subject, predicate, object"
+    rows = {int(r[0]): r for r in run(
+        f"SELECT {cols} FROM facts WHERE scope = %s AND norm_subject = %s AND norm_predicate = %s"
+        " ORDER BY at, id", (scope, key, pred)).fetchall()}
+    current = [i for i, r in rows.items() if r[2] == "current"]
+    stated = {i: float(rows[i][1]) for i in current}
+    for fid, at in run("SELECT fact_id, at FROM fact_events WHERE kind = 'reinforced' AND fact_id IN"
+                       " (SELECT id FROM facts WHERE scope = %s AND norm_subject = %s AND norm_predicate = %s"
+                       " AND status = 'current')", (scope, key, pred)).fetchall():
+        stated[int(fid)] = max(stated[int(fid)], float(at))
+
+    def supersede(old: int, new: int, at: float, session_id: Any) -> None:
+        r = rows[old]
+        run("UPDATE facts SET status = 'superseded', superseded_by = %s WHERE id = %s", (new, old))
+        run("UPDATE items SET status = 'superseded', updated_at = %s WHERE status = 'active'"
+            " AND id = (SELECT item_id FROM facts WHERE id = %s)", (now, old))
+        run("INSERT INTO fact_events (fact_id, kind, scope, subject, predicate, object, other_id,"
+            " session_id, at) VALUES (%s, 'superseded', %s, %s, %s, %s, %s, %s, %s)",
+            (old, scope, r[5], r[6], r[7], new, session_id, at))
+
+    rivals: dict[str, list[int]] = {}
+    single = is_single_valued(pred, FactsConfig())
+    for fid in current:
+        rivals.setdefault("" if single else rows[fid][3], []).append(fid)
+    kept = []
+    for group in rivals.values():
+        winner = max(group, key=lambda i: (stated[i], i))
+        kept.append(winner)
+        for fid in sorted(group, key=lambda i: (stated[i], i)):
+            if fid != winner:
+                supersede(fid, winner, stated[winner], rows[winner][4])
+    marks = ", ".join(["%s"] * len(families_of(pred)))
+    endings = run(f"SELECT id, at, norm_object, session_id FROM facts WHERE scope = %s AND norm_subject = %s"
+                  f" AND norm_predicate IN ({marks}) AND status = 'ended' ORDER BY at, id",
+                  (scope, key, *families_of(pred))).fetchall()
+    for fid in sorted(kept):
+        later = [(float(at), int(eid), sid) for eid, at, norm, sid in endings
+                 if float(at) > stated[fid] and ends(norm, rows[fid][3])]
+        if later:  # an ending said under the other spelling after this value
+            at, eid, sid = max(later)
+            supersede(fid, eid, at, sid)
+
+
+def _rekey_entities(run: Callable[..., Any]) -> None:
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for r in run("SELECT id, scope, name, norm_name, type, context, mentions, first_seen, last_seen"
+                 " FROM entities ORDER BY first_seen, id").fetchall():
+        groups.setdefault((r[1], name_key(r[2]) or r[3]), []).append(r)
+    changed = []
+    for (_scope, key), rows in sorted(groups.items()):
+        keep, rest = rows[0], rows[1:]
+        for r in rest:
+            run("DELETE FROM entities WHERE id = %s", (r[0],))
+        if rest or keep[3] != key:
+            # a key taken by another row until it is written itself: every changed row first
+            # takes a key no name has ("#" and its id: a key holds no "#"), then its own
+            run("UPDATE entities SET norm_name = %s WHERE id = %s", (f"#{keep[0]}", keep[0]))
+            changed.append((keep, rows, key))
+    for keep, rows, key in changed:
+        type_ = keep[4] if keep[4] not in ("name", "thing") else next(
+            (r[4] for r in rows if r[4] not in ("name", "thing")), keep[4])
+        last = max(rows, key=lambda r: (float(r[8]), int(r[0])))
+        run("UPDATE entities SET norm_name = %s, mentions = %s, first_seen = %s, last_seen = %s,"
+            " type = %s, context = %s WHERE id = %s",
+            (key, sum(int(r[6]) for r in rows), min(float(r[7]) for r in rows), float(last[8]),
+             type_, last[5], keep[0]))
+
+
+STEPS: dict[str, Callable[[Any], None]] = {"name_keys": rekey_names}
+"""The Python step of a migration, by the name after its number."""
+
+
+def step_of(migration: str) -> Callable[[Any], None] | None:
+    """The Python step of migration ``migration`` (``0015_name_keys``), if it has one."""
+    return STEPS.get(migration.partition("_")[2])
