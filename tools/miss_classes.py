@@ -23,6 +23,13 @@ only the next turn does (the words a turn indexed with its reply would gain), an
 evidence turn of the same question that ranks in the first 10 (``sibling in top 10``): the
 two signals a turn indexed with its neighbour, or a session's hit lifting its evidence
 siblings, would use.
+
+``--meaning VECTORS`` (an .npz of ``tools/meaning_vectors.py``; needs the ``meaning`` extra)
+also ranks each missing piece in the meaning tier's own list (``retrieval.meaning_list``: the
+transformer's exact cosine of the question against every turn of the conversation, the
+bundled MiniLM) and in the same list over the turns of the one speaker the question names,
+by the piece's place in the rankings (11-100 or not in 100): which pieces such a list could
+bring in (docs/retrieval.md, session 27).
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from stage_probe import stem  # noqa: E402
@@ -41,6 +50,7 @@ from stage_probe import stem  # noqa: E402
 from memlane.bench.datasets import DatasetError, load_locomo  # noqa: E402
 from memlane.bench.locomo import turn_text  # noqa: E402
 from memlane.bench.report import read_rankings  # noqa: E402
+from memlane.index.embed import text_hash  # noqa: E402
 from memlane.index.expand import context_words  # noqa: E402
 from memlane.retrieve.text import STOPWORDS  # noqa: E402
 
@@ -65,12 +75,20 @@ def place(rank: int | None) -> str:
     return "11-20" if rank <= 20 else "21-50" if rank <= 50 else "51-100"
 
 
+def meaning_place(rank: int) -> str:
+    return ("1-10" if rank <= 10 else "11-20" if rank <= 20 else "21-50" if rank <= 50
+            else "51-100" if rank <= 100 else "> 100")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", required=True)
     ap.add_argument("--rankings", required=True, help="a bench --out directory")
     ap.add_argument("--cat", default="1", help="categories, e.g. 1 or 1,2,3,4")
     ap.add_argument("--list", action="store_true", help="print every missing piece")
+    ap.add_argument("--meaning", metavar="VECTORS", help="rank the missing pieces in the "
+                    "transformer's own list over the conversation's turns (an .npz of "
+                    "tools/meaning_vectors.py)")
     ap.add_argument("--stages", help="an --out of tools/stage_probe.py: cross the classes with "
                     "the stage that loses the piece (a, b, c) and whether it is a candidate")
     args = ap.parse_args()
@@ -81,6 +99,16 @@ def main() -> None:
         for q, row in json.loads(Path(args.stages).read_text())["main"].items():
             for m in row.get("missing", []):
                 stages[(q, m["dia"])] = m
+    vectors = tier = None
+    if args.meaning:
+        from memlane.retrieve.meaning import load_vectors, shared_tier
+
+        try:
+            vectors = load_vectors(args.meaning)
+        except ValueError as exc:
+            raise DatasetError(str(exc)) from None
+        tier = shared_tier()
+    deep: Counter[tuple[str, str, str]] = Counter()
     cross: Counter[tuple[str, str]] = Counter()
     cls: Counter[str] = Counter()
     places: Counter[tuple[str, str]] = Counter()
@@ -91,6 +119,9 @@ def main() -> None:
         turns = {t.dia_id: t for s in conv.sessions for t in s.turns}
         order = {t.dia_id: (s.index, i) for s in conv.sessions for i, t in enumerate(s.turns)}
         by_pos = {v: k for k, v in order.items()}
+        if vectors is not None:
+            vturns = [t for t in turns.values() if text_hash(turn_text(t)) in vectors]
+            matrix = np.stack([vectors[text_hash(turn_text(t))] for t in vturns])
         for qa in conv.qa:
             if qa.category not in cats or not qa.evidence:
                 continue
@@ -106,6 +137,12 @@ def main() -> None:
             named = {s for s in speakers if s in qa.question.lower()}
             names = {k for k, w in q.items() if w[0].isupper() and w.lower() not in speakers}
             words = set(q) - names - {stem(s) for s in speakers}
+            if vectors is not None and tier is not None:
+                by_cos = np.argsort(-(matrix @ tier.query_vector(qa.question)), kind="stable")
+                own = {vturns[j].dia_id: r for r, j in enumerate(by_cos, 1)}
+                spoken = [j for j in by_cos if len(named) == 1
+                          and vturns[j].speaker.lower() in named]
+                own_speaker = {vturns[j].dia_id: r for r, j in enumerate(spoken, 1)}
             for e in missing:
                 t = turns[e]
                 tc = set(content(turn_text(t)))
@@ -122,6 +159,11 @@ def main() -> None:
                 if (st := stages.get((qa.qa_id, e))) is not None:
                     cross[(c, st["cls"] + (" cand" if st["candidate"] else " none"))] += 1
                 places[(c, place(rank))] += 1
+                if vectors is not None:
+                    where = "not in 100" if rank is None else "11-100"
+                    for lst, ranks in (("all turns", own), ("the named speaker's", own_speaker)):
+                        if e in ranks:
+                            deep[(lst, where, meaning_place(ranks[e]))] += 1
                 s, i = order[e]
                 qw = names | words
                 prev = turns.get(by_pos.get((s, i - 1), ""))
@@ -154,6 +196,12 @@ def main() -> None:
         print("class | " + " | ".join(cols))
         for c in ("name", "word", "speaker", "nothing"):
             print(f"{c} | " + " | ".join(str(cross[(c, k)]) for k in cols))
+    if deep:
+        cols = ("1-10", "11-20", "21-50", "51-100", "> 100")
+        print("the transformer's own list | piece's place | " + " | ".join(cols))
+        for lst in ("all turns", "the named speaker's"):
+            for where in ("11-100", "not in 100"):
+                print(f"{lst} | {where} | " + " | ".join(str(deep[(lst, where, k)]) for k in cols))
     for k, v in extra.most_common():
         print(f"{k}: {v}")
 
