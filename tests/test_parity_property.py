@@ -82,7 +82,13 @@ def _run(mem: Memory, history: list[tuple[str, Any]]) -> list[Any]:
                 f = mem.add_fact("user", "city", city, scope=scope, at=t + timedelta(minutes=shift))
                 out.append(dataclasses.astuple(f))
             elif kind == "forget_session":
-                out.append(mem.forget_session(arg).counts)
+                # not the change records' count: SQLite logs a late message's requeue of an
+                # indexed session as a record of its own (``session.updated``, by the trigger),
+                # where PostgreSQL writes the message's record alone (its reader fills in the
+                # session's current document): one record more to blank on SQLite (session 27,
+                # seed 308227553883673027990608339731852573346; the same stream state after)
+                counts = mem.forget_session(arg).counts
+                out.append({k: v for k, v in counts.items() if k != "changes"})
             else:
                 mem.forget_fact(arg)
                 out.append("forgotten")
