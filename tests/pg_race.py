@@ -2,7 +2,9 @@
 by the store's own tracer, the second runs until it waits for a lock the first holds (seen
 in ``pg_locks``), then the first goes on. Bounded waits only. Used by the tests of the
 orders in which writers take their locks (tests/test_merge_races.py, test_late_races.py,
-tests/ingest/test_import_again_property.py)."""
+tests/ingest/test_import_again_property.py); ``wait_then``: the test's own transaction holds
+a lock until a writer waits for it, then asks for another (tests/test_lock_order.py,
+test_hygiene_touch_locks.py, test_forget_fact_locks.py)."""
 
 from __future__ import annotations
 
@@ -88,4 +90,36 @@ def race(first: Callable[[], Any], second: Callable[[], Any], *, name: str,
     one.join(60)
     two.join(60)
     assert not one.is_alive() and not two.is_alive()
+    return errors
+
+
+def wait_then(url: str, side: Callable[[], Any], then: Callable[[], Any], *,
+              what: str = "the other side") -> list[BaseException]:
+    """Run ``side`` in a thread until one of memlane's backends of ``url`` waits for a lock
+    (60 s at most), then ``then()`` here (the test's own transaction going on, as a writer
+    taking the locks in the other order would). ``side`` is joined (60 s) and must have
+    ended; returns what it raised and a PostgreSQL error of ``then`` ("deadlock detected")."""
+    import psycopg
+
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            side()
+        except BaseException as e:  # noqa: BLE001 - returned to the test, which asserts on it
+            errors.append(e)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while memlane_waiting(url) < 1:
+        assert time.monotonic() < deadline, f"{what} never waited"
+        assert thread.is_alive(), errors
+        time.sleep(0.05)
+    try:
+        then()
+    except psycopg.Error as e:
+        errors.append(e)
+    thread.join(60)
+    assert not thread.is_alive()
     return errors

@@ -17,15 +17,13 @@ the other (as a worker superseding or reinforcing it would) and commits.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
 
 import pytest
 
 from memlane.memory import Memory
 from memlane.store.postgres.db import LOCK_FACTS
-from tests.pg_race import memlane_waiting, pg_memory
+from tests.pg_race import pg_memory, wait_then
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -51,32 +49,19 @@ def test_forgetting_a_fact_waits_for_a_worker_writing_its_scopes_facts(
     newer = next(r for r in rows if r[2] == "lisbon")
     older = next(r for r in rows if r[3] == newer[0])  # Porto, superseded by Lisbon
     held, then = (older, newer) if first == "older" else (newer, older)
-    errors: list[BaseException] = []
     with pg_memory(pg_url) as mem, psycopg.connect(pg_url) as worker:
         # the worker: the scope's facts lock, then one fact's row
         worker.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_FACTS, "u"))
         worker.execute("UPDATE facts SET last_accessed = last_accessed WHERE id = %s",
                        (held[0],))
 
-        def forget() -> None:
-            try:
-                ERASES[erase](mem, newer[0], newer[1])
-            except BaseException as e:  # noqa: BLE001 - reported below
-                errors.append(e)
+        def go_on() -> None:  # then the other, as a worker superseding or reinforcing it does
+            worker.execute("UPDATE facts SET reinforcements = reinforcements + 1 WHERE id = %s",
+                           (then[0],))
+            worker.commit()
 
-        eraser = threading.Thread(target=forget, daemon=True)
-        eraser.start()
-        deadline = time.monotonic() + 60
-        while memlane_waiting(pg_url) < 1:
-            assert time.monotonic() < deadline, "the erase never waited"
-            assert eraser.is_alive(), errors
-            time.sleep(0.05)
-        # then the other, as a worker superseding or reinforcing it does
-        worker.execute("UPDATE facts SET reinforcements = reinforcements + 1 WHERE id = %s",
-                       (then[0],))
-        worker.commit()
-        eraser.join(60)
-        assert not eraser.is_alive()
+        errors = wait_then(pg_url, lambda: ERASES[erase](mem, newer[0], newer[1]), go_on,
+                           what="the erase")
     assert not errors, errors
     with psycopg.connect(pg_url, autocommit=True) as conn:
         assert conn.execute("SELECT count(*) FROM facts WHERE id = %s",

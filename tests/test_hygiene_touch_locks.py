@@ -20,8 +20,6 @@ updates the other fact (as a worker superseding or reinforcing it would) and com
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +29,7 @@ from memlane.config import load_config
 from memlane.memory import Memory
 from memlane.store.postgres.db import LOCK_FACTS
 from memlane.testing import HashingEmbedder
-from tests.pg_race import memlane_waiting
+from tests.pg_race import wait_then
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -47,31 +45,17 @@ def _as_worker(url: str, held: int, then: int, side: Callable[[], Any],
     (facts: updated; items: deleted, as ``clear_intelligence`` deletes a session's summary);
     ``side`` runs in a thread until it waits (60 s at most); then the transaction does the
     same to row ``then`` and commits. What ``side`` raised."""
-    errors: list[BaseException] = []
     touch = ("UPDATE facts SET reinforcements = reinforcements + 1 WHERE id = %s"
              if table == "facts" else "DELETE FROM items WHERE id = %s")
     with psycopg.connect(url) as worker:
         worker.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_FACTS, "u"))
         worker.execute(touch, (held,))
 
-        def run() -> None:
-            try:
-                side()
-            except BaseException as e:  # noqa: BLE001 - reported to the test
-                errors.append(e)
+        def go_on() -> None:
+            worker.execute(touch, (then,))
+            worker.commit()
 
-        thread = threading.Thread(target=run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 60
-        while memlane_waiting(url) < 1:
-            assert time.monotonic() < deadline, "the other side never waited"
-            assert thread.is_alive(), errors
-            time.sleep(0.05)
-        worker.execute(touch, (then,))
-        worker.commit()
-        thread.join(60)
-        assert not thread.is_alive()
-    return errors
+        return wait_then(url, side, go_on)
 
 
 @pytest.mark.parametrize("first", ["older", "newer"])
@@ -176,31 +160,15 @@ def test_an_erase_waits_for_the_change_logs_sequencer(pg_url: str) -> None:
                                 " WHERE c.entity = 'item' AND i.session_id = %s"
                                 " AND c.doc IS NOT NULL", (sid,)).fetchone()[0]
     assert session_rec and item_rec
-    errors: list[BaseException] = []
     with _memory(pg_url) as mem, psycopg.connect(pg_url) as sequencer:
         sequencer.execute("LOCK TABLE change_sequencer IN EXCLUSIVE MODE")
         sequencer.execute("UPDATE changes SET pos = pos WHERE id = %s", (item_rec,))
 
-        def erase() -> None:
-            try:
-                mem.forget_session(sid)
-            except BaseException as e:  # noqa: BLE001 - reported below
-                errors.append(e)
-
-        thread = threading.Thread(target=erase, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 60
-        while memlane_waiting(pg_url) < 1:
-            assert time.monotonic() < deadline, "the erase never waited"
-            assert thread.is_alive(), errors
-            time.sleep(0.05)
-        try:
+        def go_on() -> None:
             sequencer.execute("UPDATE changes SET pos = pos WHERE id = %s", (session_rec,))
             sequencer.commit()
-        except psycopg.Error as e:
-            errors.append(e)
-        thread.join(60)
-        assert not thread.is_alive()
+
+        errors = wait_then(pg_url, lambda: mem.forget_session(sid), go_on, what="the erase")
     assert not errors, errors
     with psycopg.connect(pg_url, autocommit=True) as conn:
         assert conn.execute("SELECT count(*) FROM sessions WHERE id = %s", (sid,)).fetchone()[0] == 0

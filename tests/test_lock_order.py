@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import threading
 from datetime import UTC, datetime
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +20,7 @@ import pytest
 from memlane.config import load_config
 from memlane.memory import Memory
 from memlane.testing import HashingEmbedder
-from tests.pg_race import memlane_waiting, race
+from tests.pg_race import memlane_waiting, race, wait_then
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -122,32 +121,16 @@ def test_a_batch_of_two_scopes_takes_their_locks_in_the_one_order(pg_url: str, h
         for scope in ("a", "b"):  # closed sessions: the batch's rows are late
             mem.add_message(scope, "user", "I live in Lisbon", at="2024-05-10T10:00:00Z")
             mem.close_session(scope)
-        errors: list[BaseException] = []
         with psycopg.connect(pg_url) as other:
             other.execute("SELECT pg_advisory_xact_lock(%s, hashtext('a'))", (space,))
 
-            def batch() -> None:
-                try:
-                    mem.add_messages([
-                        {"scope": s, "role": "user", "text": f"I moved to Porto ({s})",
-                         "at": "2024-05-01T10:00:00Z"} for s in ("b", "a")])
-                except BaseException as e:  # noqa: BLE001 - reported below
-                    errors.append(e)
-
-            thread = threading.Thread(target=batch, daemon=True)
-            thread.start()
-            deadline = time.monotonic() + 60
-            while memlane_waiting(pg_url) < 1:
-                assert time.monotonic() < deadline, "the batch never waited"
-                assert thread.is_alive(), errors
-                time.sleep(0.05)
-            try:
+            def go_on() -> None:
                 other.execute("SELECT pg_advisory_xact_lock(%s, hashtext('b'))", (space,))
                 other.commit()
-            except psycopg.Error as e:
-                errors.append(e)
-            thread.join(60)
-            assert not thread.is_alive()
+
+            errors = wait_then(pg_url, lambda: mem.add_messages([
+                {"scope": s, "role": "user", "text": f"I moved to Porto ({s})",
+                 "at": "2024-05-01T10:00:00Z"} for s in ("b", "a")]), go_on, what="the batch")
     assert not errors, errors
     with psycopg.connect(pg_url, autocommit=True) as conn:
         assert conn.execute("SELECT count(*) FROM messages WHERE text LIKE 'I moved to Porto%'"
@@ -166,34 +149,18 @@ def test_a_batch_of_late_rows_of_two_scopes_takes_their_sessions_in_id_order(pg_
             mem.close_session(scope)
         sessions = {s: mem.sessions(s)[0].id for s in ("a", "b")}
         assert sessions["a"] < sessions["b"]
-        errors: list[BaseException] = []
         with psycopg.connect(pg_url) as claim:
             claim.execute("SELECT id FROM sessions WHERE id = %s FOR NO KEY UPDATE",
                           (sessions["a"],))
 
-            def batch() -> None:
-                try:
-                    mem.add_messages([
-                        {"scope": s, "role": "user", "text": f"and I work at Acme ({s})",
-                         "at": "2024-05-01T09:55:00Z"} for s in ("b", "a")])
-                except BaseException as e:  # noqa: BLE001 - reported below
-                    errors.append(e)
-
-            thread = threading.Thread(target=batch, daemon=True)
-            thread.start()
-            deadline = time.monotonic() + 60
-            while memlane_waiting(pg_url) < 1:
-                assert time.monotonic() < deadline, "the batch never waited"
-                assert thread.is_alive(), errors
-                time.sleep(0.05)
-            try:
+            def go_on() -> None:
                 claim.execute("SELECT id FROM sessions WHERE id = %s FOR NO KEY UPDATE",
                               (sessions["b"],))
                 claim.commit()
-            except psycopg.Error as e:
-                errors.append(e)
-            thread.join(60)
-            assert not thread.is_alive()
+
+            errors = wait_then(pg_url, lambda: mem.add_messages([
+                {"scope": s, "role": "user", "text": f"and I work at Acme ({s})",
+                 "at": "2024-05-01T09:55:00Z"} for s in ("b", "a")]), go_on, what="the batch")
         assert not errors, errors
     with psycopg.connect(pg_url, autocommit=True) as conn:
         for scope, sid in sessions.items():  # each late row joined its scope's session
