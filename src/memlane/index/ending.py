@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from memlane.index.normalize import normalize_predicate, normalize_value
+from memlane.index.normalize import CAPITAL, NAME_WORD, normalize_predicate, normalize_value
 from memlane.index.schema import Fact
 from memlane.types import Message
 
@@ -74,8 +74,8 @@ _MARK = re.compile(r"\b(?:no\s+longer|any\s?more)\b", re.IGNORECASE)
 work at Globex" corrects, and is not read as one."""
 _CUT_AFTER = re.compile(r"\s*\b(?:any\s?more|these\s+days|now)\b.*$", re.IGNORECASE)
 _NEGATION = re.compile(
-    r"(?P<subj>(?:^|(?<=[\s,;:(]))(?:I|[Ww]e|[Mm]y\s+(?:[\w-]+\s+){0,2}?[\w-]+(?:\s+[A-Z][a-z]+)?|[A-Z][a-z]+"
-    r"(?:\s+[A-Z][a-z]+)?))(?P<neg>(?:\s+(?:am|is|are)\s+not|\s+(?:isn['’]t|aren['’]t)|['’](?:m|s|re)\s+not|"
+    r"(?P<subj>(?:^|(?<=[\s,;:(]))(?:I|[Ww]e|[Mm]y\s+(?:[\w-]+\s+){0,2}?[\w-]+(?:\s+" + NAME_WORD + r")?|" + NAME_WORD
+    + r"(?:\s+" + NAME_WORD + r")?))(?P<neg>(?:\s+(?:am|is|are)\s+not|\s+(?:isn['’]t|aren['’]t)|['’](?:m|s|re)\s+not|"
     r"\s+(?:don['’]t|do\s+not|doesn['’]t|does\s+not)|\s+(?:haven['’]t|hasn['’]t)(?=\s+got\b)|"
     r"(?:\s+(?:am|is|are)|['’](?:m|s|re))?\s+no\s+longer)" + _ADV + r")(?=\s)")
 """A subject and its negated verb: "I don't", "I'm not", "my sister no longer", "Tom doesn't"."""
@@ -112,19 +112,19 @@ _VALUE = r"((?:\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms)\.\s|[^.!?;,:\n()]){1,60}?)"
 _VALUE_END = (r"(?=\s*(?:[.!?;,:](?!\w)|\n|\)|\s[-–—]\s|$|\s+(?:and|but|so|because|since|after|when|"
               r"last|this|in\s+(?:\d{4}|January|February|March|April|May|June|July|August|September|October|"
               r"November|December)|(?:a|two|three|four|five|six|\d+)\s+(?:weeks?|months?|years?)\s+ago|ago|"
-              r"for\s+(?=[A-Z])|to\s+(?:join|work|start|move|go)|for\s+good|now|yesterday|today|recently|"
+              r"for\s+(?=" + CAPITAL + r")|to\s+(?:join|work|start|move|go)|for\s+good|now|yesterday|today|recently|"
               r"btw|though)\b))")
-_SUBJ = (r"(?P<subj>(?:^|(?<=[\s,;:(]))(?:I|[Ww]e|[Mm]y\s+(?:[\w-]+\s+){0,2}?[\w-]+(?:\s+[A-Z][a-z]+)?|"
-         r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))" + _ADV)
+_SUBJ = (r"(?P<subj>(?:^|(?<=[\s,;:(]))(?:I|[Ww]e|[Mm]y\s+(?:[\w-]+\s+){0,2}?[\w-]+(?:\s+" + NAME_WORD + r")?|"
+         + NAME_WORD + r"(?:\s+" + NAME_WORD + r")?))" + _ADV)
 _VERBS: list[tuple[re.Pattern[str], str]] = [
     # a job left: "I quit my job at Acme", "Tom left Acme", "I was laid off from Globex"
     (re.compile(_SUBJ + r"\s+(?:(?:have|has)\s+|['’]ve\s+|['’]s\s+)?(?:quit|left|resigned\s+from|retired\s+from|"
                 r"walked\s+out\s+of|stopped\s+working\s+(?:at|for)|(?:was|were|got|been)\s+(?:laid\s+off|let\s+go|"
                 r"fired|sacked|made\s+redundant)\s+(?:from|at|by))\s+(?:(?:my|his|her|their|our)\s+(?:job|position|"
-                r"role|post)\s+(?:at|with)\s+)?(?=(?:the\s+)?[A-Z])" + _VALUE + _VALUE_END), "{subj} work at {0}"),
+                r"role|post)\s+(?:at|with)\s+)?(?=(?:the\s+)?" + CAPITAL + r")" + _VALUE + _VALUE_END), "{subj} work at {0}"),
     # a home left: "I moved out of Leeds", "we moved away from York", "I moved from Leeds to York"
     (re.compile(_SUBJ + r"\s+(?:(?:have|has)\s+|['’]ve\s+|['’]s\s+)?(?:moved|relocated)\s+(?:out\s+of|away\s+from|"
-                r"from)\s+(?=(?:the\s+)?[A-Z])" + _VALUE
+                r"from)\s+(?=(?:the\s+)?" + CAPITAL + r")" + _VALUE
                 + r"(?=\s*(?:[.!?;,:](?!\w)|\n|$|\s+(?:to|and|but|so|because|last|in|after|a|two|three|ago|for|now)\b))"),
      "{subj} live in {0}"),
     # a thing given up: "I sold my Corolla", "we got rid of the old sofa"
@@ -156,22 +156,22 @@ _VERBS: list[tuple[re.Pattern[str], str]] = [
 _NEW_AFTER = re.compile(
     r"^\s*(?:,?\s+and|,)?\s+(?:(?:have|'ve)\s+)?(?:now\s+)?(?:joined|started\s+(?:working\s+)?at|work\s+(?:at|for)|"
     r"started\s+a\s+(?:new\s+)?job\s+at|went\s+to\s+work\s+(?:at|for)|moved\s+to|for|to\s+join)\s+"
-    r"(?=(?:the\s+)?[A-Z])" + _VALUE + _VALUE_END)
+    r"(?=(?:the\s+)?" + CAPITAL + r")" + _VALUE + _VALUE_END)
 """The new value an ending's sentence names after it: "I left Acme and joined Globex", "I left
 Acme for Globex", "I moved from Leeds to York"."""
-_TO = re.compile(r"^\s+to\s+(?=(?:the\s+)?[A-Z])" + _VALUE + _VALUE_END)
+_TO = re.compile(r"^\s+to\s+(?=(?:the\s+)?" + CAPITAL + r")" + _VALUE + _VALUE_END)
 
 _SPLIT = (r"(?:\s+(?:have|had|just|finally|recently|officially|now))*\s+(?:broke\s+up|broken\s+up|split\s+up|"
           r"separated|got\s+divorced|are\s+divorced|are\s+separated)")
 _PAIR = re.compile(r"(?:^|(?<=[\s,;:(]))(?:(?:[Mm]y\s+(?:girlfriend|boyfriend|partner|wife|husband|fianc[ée]e?)"
-                   r"(?:\s+(?P<kn>[A-Z][a-z]+))?)|(?P<name>[A-Z][a-z]+))\s+and\s+I" + _SPLIT + r"\b")
+                   r"(?:\s+(?P<kn>" + NAME_WORD + r"))?)|(?P<name>" + NAME_WORD + r"))\s+and\s+I" + _SPLIT + r"\b")
 """The user's relationship that ended: "Sam and I split up", "my girlfriend and I broke up"."""
 _WE_SPLIT = re.compile(r"(?:^|(?<=[\s,;:(]))[Ww]e" + _SPLIT + r"\b(?!\s+(?:with|from)\b)")
 """The user's relationship that ended, in a chat with the assistant: "we broke up"."""
 _SPLIT_WITH = re.compile(_SUBJ + r"(?:\s+(?:have|has|had))?\s+(?:broke\s+up|broken\s+up|split\s+up|separated)\s+"
                          r"(?:with|from)\s+(?:(?:my|his|her)\s+(?:girlfriend|boyfriend|partner|wife|husband)\s*)?"
-                         r"(?P<name>[A-Z][a-z]+)?\b|" + _SUBJ.replace("(?P<subj>", "(?P<subj2>")
-                         + r"(?:\s+(?:have|has))?\s+(?:divorced|got\s+divorced\s+from)\s+(?P<name2>[A-Z][a-z]+)\b")
+                         r"(?P<name>" + NAME_WORD + r")?\b|" + _SUBJ.replace("(?P<subj>", "(?P<subj2>")
+                         + r"(?:\s+(?:have|has))?\s+(?:divorced|got\s+divorced\s+from)\s+(?P<name2>" + NAME_WORD + r")\b")
 """A relationship of a subject's that ended: "I broke up with Sam", "my sister divorced Tom"."""
 _JOB_LEFT = re.compile(_SUBJ + r"\s+(?:(?:have|has)\s+|['’]ve\s+|['’]s\s+)?(?:(?:quit|left|lost|resigned\s+from)\s+"
                        r"(?:my|his|her|their)\s+(?:job|position|role)\b(?!\s+(?:at|with|as|search|hunt)\b)|"
@@ -273,8 +273,8 @@ still live in Leeds?", "Are you still at Acme?", "You still vegetarian?", "Have 
 got the Corolla?"."""
 _Q_CUT = re.compile(r"\s*(?:,|\bor\b|\bthese\s+days\b|\bnowadays\b|\bthen\b|\bat\s+all\b|\bnow\b).*$",
                     re.IGNORECASE)
-_AT_ORG = re.compile(r"^(?:working\s+)?(?:at|for|with)\s+(?=(?:the\s+)?[A-Z])(.+)$")
-_IN_PLACE = re.compile(r"^(?:living\s+|based\s+)?in\s+(?=[A-Z])(.+)$")
+_AT_ORG = re.compile(r"^(?:working\s+)?(?:at|for|with)\s+(?=(?:the\s+)?" + CAPITAL + r")(.+)$")
+_IN_PLACE = re.compile(r"^(?:living\s+|based\s+)?in\s+(?=" + CAPITAL + r")(.+)$")
 _NO = re.compile(
     r"^(?:(?:oh|well|ha(?:ha)*|sadly|actually|um+|er+)\s+)*(?:no+|nope|nah|(?:sadly|afraid)\s+not|"
     r"not\s+(?:any\s?more|any\s+longer|since\b.*|for\s+a\s+while|these\s+days|now)|no\s+longer\b.*|"
@@ -539,7 +539,7 @@ def with_endings(extraction: Any, messages: Sequence[Message],
                     if found is None:
                         continue
                     subject = found[0]
-                elif re.fullmatch(r"[A-Z][a-z]+", who):
+                elif re.fullmatch(NAME_WORD, who):
                     subject = who
                 else:
                     continue

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from memlane.index.normalize import CAPITAL, NAME_WORD
 from memlane.index.schema import Fact
 from memlane.types import Message
 
@@ -27,19 +28,19 @@ __all__ = ["with_more_facts"]
 
 _DAYS = r"(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays)"
 _WORK = re.compile(
-    r"(?:(?<![\w'’])(?P<i>I)|^(?P<name>[A-Z][a-z]+)(?=\s+works\b))(?:\s+(?:also|now|usually|mostly|currently|still|only|"
+    r"(?:(?<![\w'’])(?P<i>I)|^(?P<name>" + NAME_WORD + r")(?=\s+works\b))(?:\s+(?:also|now|usually|mostly|currently|still|only|"
     r"just|normally|actually))*\s+works?\s+(?P<how>from\s+home|remotely|part[- ]time|full[- ]time|nights|evenings|"
     r"night\s+shifts|late\s+shifts|(?:on\s+)?" + _DAYS + r"(?:\s+(?:and|&)\s+" + _DAYS + r")?|(?:\d+|one|two|three|"
     r"four|five|six)\s+(?:hours|days|shifts)\s+a\s+week)(?P<when>\s+(?:on\s+)?" + _DAYS + r"(?:\s+(?:and|&)\s+" + _DAYS
     + r")?|\s+most\s+days)?(?![\w'’-])", re.IGNORECASE)
 _MOVING = re.compile(
     r"(?:(?<![\w'’])(?P<we>[Ww]e)['’]re|(?<![\w'’])(?P<we2>[Ww]e)\s+are|(?<![\w'’])I['’]m|(?<![\w'’])I\s+am|^)"
-    r"(?:\s+(?:also|actually|finally|officially|now))*\s*(?P<what>[Mm]oving\s+(?:abroad|house|(?:back\s+)?to\s+(?=[A-Z])|"
-    r"from\s+(?=(?:an?\s+)?(?:[\w-]+\s+){0,2}?(?:flat|house|place|home)?\s*(?:in\s+)?[A-Z]))"
+    r"(?:\s+(?:also|actually|finally|officially|now))*\s*(?P<what>[Mm]oving\s+(?:abroad|house|(?:back\s+)?to\s+(?=" + CAPITAL + r")|"
+    r"from\s+(?=(?:an?\s+)?(?:[\w-]+\s+){0,2}?(?:flat|house|place|home)?\s*(?:in\s+)?" + CAPITAL + r"))"
     r"[^.,;!?()\n]{0,70}?)(?=\s*(?:[.,;!?()]|\n|$|\s+(?:and|but|so|because|for|with|which|since)\b))")
 _TURNS = re.compile(
     r"(?:(?<![\w'’])(?P<i>I)|(?<![\w'’])[Mm]y\s+(?:(?:little|older|younger|big|baby|eldest|youngest)\s+)?"
-    r"(?P<kin>[a-z-]+)(?:\s+(?P<kname>[A-Z][a-z]+))?|(?:^|(?<=[,;:]\s))(?P<name>[A-Z][a-z]+))"
+    r"(?P<kin>[a-z-]+)(?:\s+(?P<kname>" + NAME_WORD + r"))?|(?:^|(?<=[,;:]\s))(?P<name>" + NAME_WORD + r"))"
     r"\s+(?:just\s+)?turns\s+(?P<age>\d{1,3})(?P<when>\s+(?:in\s+(?:[A-Z][a-z]+|\w+\s+(?:weeks|days|months))|"
     r"on\s+(?:the\s+)?[\w ]{1,16}?(?=[.,;!?]|\s+and\b|$)|next\s+(?:week|month|year|[A-Z][a-z]+day)|"
     r"this\s+(?:week|month|year|[A-Z][a-z]+day)|tomorrow|today))")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["PREDICATE_SYNONYMS", "SELF_NAMES", "embedded_fact_text", "fact_text", "name_key",
+__all__ = ["CAPITAL", "NAME_WORD", "PREDICATE_SYNONYMS", "SELF_NAMES", "SMALL", "embedded_fact_text", "fact_text", "name_key",
            "normalize_name", "normalize_predicate", "normalize_value", "speakers_subject",
            "subject_key", "user_subject", "users_own"]
 
@@ -98,6 +98,33 @@ def normalize_name(name: str) -> str:
         text = "".join(c if c.isalnum() or c == "_" or c.isspace()
                        or unicodedata.category(c)[0] == "M" else " " for c in text)
     return " ".join(text.split())
+
+
+def _letter_class(categories: tuple[str, ...]) -> str:
+    """A regular expression's character class of the characters of the Basic Multilingual
+    Plane whose Unicode category is one of ``categories``, as ranges (``[A-ZÀ-ÖØ-Þ…]``)."""
+    spans: list[str] = []
+    start = -1
+    for cp in range(0x10001):
+        inside = cp < 0x10000 and unicodedata.category(chr(cp)) in categories
+        if inside and start < 0:
+            start = cp
+        elif not inside and start >= 0:
+            spans.append(chr(start) if cp - 1 == start else f"{chr(start)}-{chr(cp - 1)}")
+            start = -1
+    return "[" + "".join(spans) + "]"
+
+
+CAPITAL = _letter_class(("Lu", "Lt"))
+"""An uppercase (or title-case) letter of any script, for ``re`` patterns: ``[A-Z]`` for names
+(``re`` has no ``\\p{Lu}``)."""
+SMALL = _letter_class(("Ll", "Mn"))
+"""A lowercase letter of any script or a combining mark (an accent typed apart, "José"):
+``[a-z]`` for names."""
+NAME_WORD = CAPITAL + SMALL + "+"
+"""A capitalised word of any script: "Zoe", "Zoë", "Łukasz", "Émile", "Москва"; the name
+patterns of facts and entities read it where they read ``[A-Z][a-z]+`` before session 27
+(an accented name gave no fact: "My sister Zoë lives in Lisbon")."""
 
 
 def name_key(name: str) -> str:

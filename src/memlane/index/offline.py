@@ -22,7 +22,7 @@ from memlane.clip import clip
 from memlane.index.cues import _STEP_VERBS, Cues, read_cues, says_nothing
 from memlane.index.ending import with_endings
 from memlane.index.morefacts import with_more_facts
-from memlane.index.normalize import normalize_predicate
+from memlane.index.normalize import CAPITAL, NAME_WORD, normalize_predicate
 from memlane.index.people import (
     CHAT_FILLERS,
     KIN_PREDICATES,
@@ -610,11 +610,11 @@ _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|spea
 """Before a word in -ian, -ese or -ish that is a people's adjective or a language, not a name
 ("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
 or "by", which names follow ("to Jillian")."""
-_CAPS = re.compile(r"([A-Z](?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*[A-Z][\w&'.-]*)*"
+_CAPS = re.compile(r"(" + CAPITAL + r"(?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*" + CAPITAL + r"[\w&'.-]*)*"
                    r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/–-]\d)"
-                   r"(?!\s*%|\s+(?:at\s+[£$€]?\d|each\b|apiece\b|per\b)|,\s+(?:and\s+)?[A-Z][\w&'.-]*\s+\d))"
+                   r"(?!\s*%|\s+(?:at\s+[£$€]?\d|each\b|apiece\b|per\b)|,\s+(?:and\s+)?" + CAPITAL + r"[\w&'.-]*\s+\d))"
                    r"(?:\s+\d{3,5}[A-Z]{1,2}\b)?)?)")
-"""A capitalised phrase: a capital at a word's start (the boundary checked behind it, so
+"""A capitalised phrase: a capital (of any script, "Émile", "Łukasz": session 27) at a word's start (the boundary checked behind it, so
 that the engine jumps from capital to capital), more capitalised words, a number ("Ward 7B" with its
 letter, "Ryzen 7 7840U" with a model after it; not a unit, "5GB", "2M": session 19; not a range's first
 number, "Lidl 2–3 times", session 21; not an amount, "Amex 900 at 29.9%", "Annelise 124 each",
@@ -901,7 +901,7 @@ _VAL = (
 
 # (pattern, subject, predicate or None to take it from group 1); the value is the last group.
 _FIRST_PERSON: list[tuple[re.Pattern[str], str, str | None]] = [
-    (re.compile(r"\b(?i:my)\s+(" + "|".join(_KIN) + r")(?:'s name is|\s+is called|\s+is named|\s+named|,)?\s+([A-Z][a-z]+)\b"), "user", None),
+    (re.compile(r"\b(?i:my)\s+(" + "|".join(_KIN) + r")(?:'s name is|\s+is called|\s+is named|\s+named|,)?\s+(" + NAME_WORD + r")\b"), "user", None),
     (re.compile(r"\bmy favou?rite\s+([a-z]+(?:\s[a-z]+)?)\s+(?:is|are)\s+" + _VAL, re.IGNORECASE), "user", "favorite_{0}"),
     (re.compile(r"\b[Mm]y\s+(?:new\s+|current\s+)?((?:[a-z]+|[A-Z]{2,})(?:\s(?:[a-z]+|[A-Z]{2,})){0,2})"
                 r"\s+(?:is|are|was)\s+(?:now\s+)?" + _VAL), "user", "{0}"),

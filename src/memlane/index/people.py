@@ -42,7 +42,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from memlane.clip import clip
-from memlane.index.normalize import normalize_predicate, speakers_subject
+from memlane.index.normalize import CAPITAL, NAME_WORD, SMALL, normalize_predicate, speakers_subject
 from memlane.index.schema import Fact
 from memlane.types import Message
 
@@ -135,7 +135,7 @@ _KIN_ALT = "|".join(sorted((re.escape(w) for w in _KIN_WORDS), key=len, reverse=
 _MODS = (r"(?:(?:little|older|younger|big|baby|eldest|oldest|youngest|twin|new|two|three|four|best|closest|"
          r"grown-up|teenage|elderly|\d+-year-old|[a-z]+-year-old)\s+)")
 _NAME = r"(?!(?:I|The|A|An|And|But|So|Then|We|He|She|They|It|My|Our|His|Her|Their|This|That|Is|Was|Has|" \
-        r"Mum|Dad|Mom|Hi|Hey|Yes|No|OK|Ok)\b)[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
+        r"Mum|Dad|Mom|Hi|Hey|Yes|No|OK|Ok)\b)" + NAME_WORD + "(?:-" + NAME_WORD + ")?"
 _NAMES = _NAME + r"(?:(?:,\s*|\s+and\s+|,\s+and\s+|\s*&\s*)" + _NAME + r")*"
 
 _SUBJECT = re.compile(
@@ -158,8 +158,8 @@ _STOP = (r"(?=\s*(?:[.!?;,:](?![\w/@%#~+-])|\n|\)|\s[-–—]\s|$|\s+(?:and|but|
          r"though|although|where|if|as well|too|these days|nowadays|at the moment|right now|without|like|"
          r"originally|anymore|any more|at all|" + CHAT_FILLERS + r")\b))")
 _VALUE = r"((?:\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms)\.\s|[^.!?;,:\n()]|[.!?;,:](?=[\w/@%#~+-])){1,60}?)" + _STOP
-_PLACE = r"(?=(?:the\s+)?[A-Z])" + _VALUE
-"""A place: a value opening with a capital ("Toronto", "the Lake District")."""
+_PLACE = r"(?=(?:the\s+)?" + CAPITAL + ")" + _VALUE
+"""A place: a value opening with a capital of any script ("Toronto", "the Lake District", "Łódź")."""
 _LIST = (r"((?:[^.!?;:\n()]|[.!?;:](?=[\w/@%#~+-])){1,90}?)(?=\s*(?:[.!?;:](?![\w/@%#~+-])|\n|\)|\s[-–—]\s|$|"
          r",?\s+(?:but|so|which|because|since|though|although|who|when|while|if|as well|too|"
          r"which|these days|now|anymore|any more|at all|even|especially|like|such as|though)\b))")
@@ -543,7 +543,7 @@ _PRED_OTHER = [p for p in _PRED if p[1] in ("lives_in", "works_at", "job", "alle
 """What a name nobody introduced can be said to be: a person's home, work, job, allergies and diet
 ("Priya lives in Leeds", "Sam is allergic to nuts"); not an age, an origin or a move, which
 companies and things have too."""
-_OTHER_NAME = re.compile(r"\b([A-Z][a-z]{2,})"
+_OTHER_NAME = re.compile(r"\b(" + CAPITAL + SMALL + "{2,})"
                          r"(?=\s+(?:also\s+|now\s+|still\s+|just\s+|actually\s+|currently\s+)*(?:is|lives|works|has|can't|"
                          r"cannot|doesn't|does\s+not|never|went|turned)\b|'s\s+(?:allergic|vegan|vegetarian|a\s|an\s|co?eliac))")
 """A first name before a verb the patterns read: "Priya lives in Leeds" (at a clause's start:
