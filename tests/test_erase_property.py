@@ -100,8 +100,12 @@ def test_erasing_a_scope_is_as_if_it_had_never_been_written(sessions: list[Any])
         erased = _build(Path(tmp) / "erased.db", sessions)
         never = _build(Path(tmp) / "never.db", [s for s in sessions if s[0] != "A"])
         try:
+            # as many as were stored: two sessions of A drawn on the same day are one (the
+            # second's messages fall inside the first's closed time range and join it)
+            stored = len(erased.sessions("A", limit=1000))
+            assert 1 <= stored <= sum(s[0] == "A" for s in sessions)
             report = erased.forget_scope("A")
-            assert report.counts["sessions"] == sum(s[0] == "A" for s in sessions)
+            assert report.counts["sessions"] == stored
             assert _view(erased) == _view(never)
             assert erased.sessions("A") == [] and erased.search("Porto", scope="A") == []
         finally:
