@@ -127,7 +127,13 @@ def test_an_entity_only_an_earlier_summary_named_goes_with_the_session(db_url: s
                         " Zqghost Cloud is great.", at=start + timedelta(minutes=3, seconds=30))
         mem.index(now=NOW)
         names = {e.name for e in mem.store.scope_entities("A")}
-        assert {"Zqghost", "Zqghost Cloud"} <= names
+        # the re-summary rebuilds the nodes the first summary named (session 27, second
+        # round: tests/facts/test_graph_after_forget.py), so "Zqghost" went with it; a
+        # database written before that keeps the node, as here, and the erase takes it
+        assert "Zqghost Cloud" in names and "Zqghost" not in names
+        with mem.store.atomic():
+            mem.store.upsert_entity("A", "Zqghost", "zqghost", "name",
+                                    "I started using Zqghost for my notes.", start.timestamp())
         sid = min(s.id for s in mem.sessions(scope="A", limit=10))
         mem.forget_session(sid)
         assert [e.name for e in mem.store.scope_entities("A")] == ["Keptco"]

@@ -7,6 +7,9 @@ no surface: no row of any table, the full-text index's vocabulary, the embedding
 and on SQLite the file's and the WAL's bytes; then search
 (per scope and over every scope), pack, export, every session's messages, facts, entities,
 the inspector's pages, and the live stream's snapshot and replay from the start.
+After ``forget_fact`` of any fact (hand-added or read from a conversation), no relation of
+the graph restates it, nor does one after a late message has its session read again; and
+every entity node counts as many mentions as entity items name it (session 27).
 
 Every message carries a word of its own (``Zq…``), so what an erase must take is known:
 the words of the scope, of the session's messages, of the turn's message, of the fact.
@@ -30,7 +33,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlane.config import load_config
+from memlane.errors import NotFoundError
 from memlane.index.embed import text_hash
+from memlane.index.normalize import name_key, subject_key
 from memlane.memory import Memory
 from memlane.serve import live
 from memlane.serve.cli_export import export_lines
@@ -94,6 +99,7 @@ class World:
         # every item text ever stored: a row deleted before the erase (a summary a late
         # message had written again, a compaction) left its vector in the embedding cache
         self.texts: set[str] = set()
+        self.forgotten: Any = None  # the fact forget_fact took
 
     def text(self, saying: str, scope: str) -> str:
         w = _word(next(self.words))
@@ -156,9 +162,13 @@ class World:
             note = notes[n % len(notes)]
             words = set(MARK.findall(note.text))
             run: Any = lambda: mem.forget_item(note.id)  # noqa: E731
-        elif how == "fact" and self.fact_of:
-            fid = sorted(self.fact_of)[n % len(self.fact_of)]
-            words = {self.fact_of[fid]}
+        elif how == "fact" and (facts := sorted(f.id for f in mem.facts(None, include_superseded=True))):
+            # a hand-added fact's word is nowhere else; a fact read from a conversation is
+            # its own (subject, predicate, object): the messages keep their words, the
+            # graph's relations must not restate it (session 27)
+            fid = facts[n % len(facts)]
+            words = {self.fact_of[fid]} if fid in self.fact_of else set()
+            self.forgotten = mem.store.get_fact(fid)
             run = lambda: mem.forget_fact(fid)  # noqa: E731
         elif how == "item" and turns:
             turn = turns[n % len(turns)]
@@ -262,6 +272,34 @@ def _on_a_surface(mem: Memory, words: set[str]) -> list[str]:
     return found
 
 
+def _restating(mem: Memory, fact: Any) -> list[tuple[Any, ...]]:
+    """The relations (and graph edges) that still restate a forgotten fact."""
+    key = (fact.scope, subject_key(fact.subject), fact.predicate, name_key(fact.object))
+    rows = [tuple(r) for r in mem.store.db.execute(
+        "SELECT scope, source_entity, relation, target_entity FROM relations")]
+    try:
+        edges = mem.graph(fact.subject, scope=fact.scope)["relations"]
+    except NotFoundError:
+        edges = []
+    return [r for r in [*rows, *map(tuple, edges)] if r == key]
+
+
+def _miscounted(mem: Memory) -> list[tuple[str, str, int, int]]:
+    """Entity nodes whose mentions are not the number of entity items naming them (each
+    summary that names an entity counts one mention; session 27: a re-summary counted the
+    session's again)."""
+    out = []
+    for scope in SCOPES:
+        named: dict[str, int] = {}
+        for it in mem.store.items_of_kind("entity", scope):
+            key = name_key(str(it.extra.get("name") or ""))
+            named[key] = named.get(key, 0) + 1
+        out.extend((scope, e.name, e.mentions, named.get(name_key(e.name), 0))
+                   for e in mem.store.scope_entities(scope)
+                   if e.mentions != named.get(name_key(e.name), 0))
+    return out
+
+
 def _check(url: str, path: Path | None, events: list[Any], how: tuple[str, str, int]) -> None:
     world = World(url)
     try:
@@ -270,6 +308,17 @@ def _check(url: str, path: Path | None, events: list[Any], how: tuple[str, str, 
         words, texts = world.erase(*how)
         assert _in_the_database(world.mem, words, texts, path) == []
         assert _on_a_surface(world.mem, words) == []
+        assert _miscounted(world.mem) == []
+        if (fact := world.forgotten) is not None:
+            assert _restating(world.mem, fact) == []
+            if fact.session_id is not None and (s := world.mem.store.get_sessions(
+                    [fact.session_id]).get(fact.session_id)) is not None:
+                # a late message joins its session: read again, it restates nothing forgotten
+                world.mem.add_message(s.scope, "user", "That was all, thanks.",
+                                      at=s.started_at + (s.ended_at - s.started_at) / 2)
+                world.mem.index(now=NOW)
+                assert _restating(world.mem, fact) == []
+                assert _miscounted(world.mem) == []
         # the rest is still there: a kept word is still found
         kept = sorted(set(world.scope_of) - words)
         if kept:

@@ -888,7 +888,8 @@ class Memory:
 
     @validated
     def forget_fact(self, fact_id: int) -> None:
-        """Hard delete a fact with its item, vector and lexical rows.
+        """Hard delete a fact with its item, vector and lexical rows, and the graph's
+        relations that restate it (``user lives_in zqbab``; session 27).
 
         The fact's key keeps its events without the value (when it was stated,
         reinforced, superseded, from which session) and a ``forgotten`` mark, so its

@@ -26,7 +26,7 @@ from memlane.index.embed import Embeddings
 from memlane.index.eventdate import event_date
 from memlane.index.expand import item_keys, summary_keys
 from memlane.index.facts import apply_fact, end_fact
-from memlane.index.normalize import fact_text, name_key, normalize_predicate, users_own
+from memlane.index.normalize import fact_text, name_key, normalize_predicate, subject_key, users_own
 from memlane.index.people import speaker_subject
 from memlane.index.pool import POOL_MIN_SESSIONS, SummaryPool, jobs_for, summary_pool
 from memlane.index.schema import Extraction, SessionSummary
@@ -245,6 +245,7 @@ def store_intelligence(
             store.relink_summaries(scope, old, ids[0] if head else None)
             store.put_vectors(embeddings.model,
                               list(zip(ids, [*vectors[:head], *vectors[cut:]], strict=True)))
+            forgotten: set[tuple[str, str, str]] = set()  # the facts the user forgot
             for row, vec, (f, pred, msg) in zip(fact_rows, vectors[head:cut], facts, strict=True):
 
                 def make_item(row: dict[str, Any] = row, vec: Any = vec) -> int:
@@ -252,11 +253,13 @@ def store_intelligence(
                     store.put_vectors(embeddings.model, [(item_id, vec)])
                     return item_id
 
-                apply_fact(
+                outcome = apply_fact(
                     store, facts_cfg, scope=scope, subject=f.subject, predicate=pred, obj=f.object,
                     source=f.source, at=row["at"], session_id=session.id,
                     message_id=msg.id if msg else None, make_item=make_item,
                 )
+                if outcome.action == "forgotten":
+                    forgotten.add((subject_key(f.subject), pred, name_key(f.object)))
             # what the session says has ended retires the values it names (session 22), after the
             # session's own values: "I quit my job" said after "I work at Acme" in one session
             for f in sorted(extraction.endings, key=lambda x: (x.seq is None, x.seq or 0)):
@@ -267,6 +270,9 @@ def store_intelligence(
             for e in extraction.entities:
                 store.upsert_entity(scope, e.name, name_key(e.name), e.type, e.context, end)
             for r in extraction.relations:
+                if (subject_key(r.source), normalize_predicate(r.relation),
+                        name_key(r.target)) in forgotten:
+                    continue  # it restates a fact the user forgot (session 27)
                 msg = by_seq.get(r.seq) if r.seq is not None else None
                 store.insert_relation(scope, name_key(r.source), normalize_predicate(r.relation),
                                       name_key(r.target), session.id, msg.id if msg else None,

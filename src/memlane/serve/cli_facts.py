@@ -101,7 +101,8 @@ def facts_history(ctx: click.Context, subject: str, predicate: str, scope: str |
 @json_option
 @click.pass_context
 def facts_forget(ctx: click.Context, fact_id: int, vacuum: bool, as_json: bool) -> None:
-    """Hard delete a fact with its item, vector and lexical rows."""
+    """Hard delete a fact with its item, vector and lexical rows, and the graph's relations
+    that restate it."""
     mem = memory_of(ctx)
     mem.forget_fact(fact_id)
     vacuum_after(mem, vacuum)

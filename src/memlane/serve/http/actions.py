@@ -216,7 +216,7 @@ def facts_history(mem: Memory, who: Principal, inp: m.FactHistoryInput, timings:
 
 
 @action("facts.forget", m.IdInput, write=True, finds=True,
-        summary="Hard delete a fact with its item, vector and lexical rows")
+        summary="Hard delete a fact with its item, vector and lexical rows, and the relations that restate it")
 def facts_forget(mem: Memory, who: Principal, inp: m.IdInput, timings: dict[str, float]) -> Any:
     try:
         scope = mem.store.get_fact(inp.id).scope

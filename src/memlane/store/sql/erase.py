@@ -371,7 +371,7 @@ class EraseMixin(SqlStore):
             for sid in renumber:
                 self._renumber(sid)
             for scope in sorted(set(scopes.values())):
-                counts["entities"] += self._rebuild_entities(scope, entity_names)
+                counts["entities"] += self.rebuild_entities(scope, entity_names)  # type: ignore[attr-defined]
             # after every other row, the embedding cache's (every scope's texts share them)
             # and the change log's (under the sequencer's lock)
             counts["cached_vectors"] = self._forget_cached(texts)
@@ -551,7 +551,8 @@ class EraseMixin(SqlStore):
                 self._log_last_pack(where)
         names = {name_key(n) for n in entities if n}
         rebuild = names | earlier_names
-        gone = self._rebuild_entities(scope, rebuild) if scope is not None and rebuild else 0
+        gone = (self.rebuild_entities(scope, rebuild)  # type: ignore[attr-defined]
+                if scope is not None and rebuild else 0)
         relations = (self._forget_relations(scope, names, entity_session)
                      if scope is not None and names else 0)
         # last, the rows every scope shares (docs/store.md, the lock order): the change
@@ -729,36 +730,3 @@ class EraseMixin(SqlStore):
                     out.add(iid)
                     grew = True
         return out, {k for iid in out for k in made[iid]}
-
-    def _rebuild_entities(self, scope: str, names: set[str]) -> int:
-        """Entities of ``scope`` named in ``names``: deleted when no remaining entity item
-        of the scope names them (counted), else rebuilt from those items as if the erased
-        ones had never been upserted (mentions, first and last seen, context, type)."""
-        if not names:
-            return 0
-        remaining: dict[str, list[tuple[float, dict[str, Any]]]] = {}
-        for at, extra in self._run(
-                "SELECT at, extra FROM items WHERE scope = %s AND kind = 'entity' ORDER BY at, id",
-                (scope,)):
-            ex = json.loads(extra) if isinstance(extra, str) else extra or {}
-            key = name_key(str(ex.get("name", "")))
-            if key in names:
-                remaining.setdefault(key, []).append((float(at), ex))
-        gone = 0
-        for eid, norm in self._run("SELECT id, norm_name FROM entities WHERE scope = %s",
-                                   (scope,)).fetchall():
-            if norm not in names:
-                continue
-            seen = remaining.get(norm)
-            if not seen:
-                gone += self._run("DELETE FROM entities WHERE id = %s", (eid,)).rowcount
-                continue
-            type_ = next((str(e.get("type")) for _, e in seen
-                          if e.get("type") not in (None, "name", "thing")),
-                         str(seen[0][1].get("type") or "thing"))
-            self._run(
-                "UPDATE entities SET name = %s, mentions = %s, first_seen = %s, last_seen = %s,"
-                " context = %s, type = %s WHERE id = %s",
-                (str(seen[0][1].get("name") or norm), len(seen), seen[0][0], seen[-1][0],
-                 str(seen[-1][1].get("context") or ""), type_, eid))
-        return gone

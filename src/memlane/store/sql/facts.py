@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memlane.errors import NotFoundError
+from memlane.index.normalize import name_key, subject_key
 from memlane.store.rows import ENTITY_COLS, FACT_COLS, dt, entity, fact
 from memlane.store.sql.base import SqlStore
 from memlane.types import StoredEntity, StoredFact
@@ -38,7 +39,9 @@ class FactsMixin(SqlStore):
         the ids of the summaries deleted (``relink_summaries`` gives the new one their
         place in what compaction made of them).
 
-        The session's fact events, facts, derived items and relations go; the facts it had
+        The session's fact events, facts, derived items and relations go, and the entity
+        nodes its entity items named are rebuilt from the scope's other entity items
+        (``rebuild_entities``: the mentions it had counted taken back); the facts it had
         superseded are settled again (``resettle_facts``): the newest statement left of each
         subject and predicate is current, the others superseded by it. The scope's facts
         lock is taken, then its links lock (``lock_links``: compaction links summaries
@@ -65,6 +68,14 @@ class FactsMixin(SqlStore):
             "SELECT id, extra FROM items WHERE session_id = %s AND kind = 'summary'",
             (session_id,))}
         kept = [i for i, on_demand in summaries.items() if on_demand]
+        # the graph's nodes its entity items were upserted into: each upsert counted one
+        # mention, and the summary written next counts them again (session 27: "Porto", named
+        # by one session summarised twice, had 2 mentions); rebuilt below from the items left
+        names = set()
+        for (extra,) in self._run(
+                "SELECT extra FROM items WHERE session_id = %s AND kind = 'entity'", (session_id,)):
+            ex = json.loads(extra) if isinstance(extra, str) else extra or {}
+            names.add(name_key(str(ex.get("name", ""))))
         self._run(
             "DELETE FROM items WHERE session_id = %s"
             " AND kind IN ('summary', 'fact', 'entity', 'observation')"
@@ -72,6 +83,8 @@ class FactsMixin(SqlStore):
             (session_id, *kept),
         )
         self._run("DELETE FROM relations WHERE session_id = %s", (session_id,))
+        if scope is not None:
+            self.rebuild_entities(scope[0], names - {""})
         return sorted(i for i, on_demand in summaries.items() if not on_demand)
 
     def unreinforce(self, session_ids: Sequence[int]) -> int:
@@ -266,6 +279,69 @@ class FactsMixin(SqlStore):
         )
         return [(r[0], r[1], r[2]) for r in rows]
 
+    def forget_relations_of(self, fact: StoredFact) -> int:
+        """Delete the relations of ``fact``'s scope that restate it (its subject, predicate
+        and object as the pipeline keys a relation: ``name_key``), before the fact goes
+        (``forget_fact``); how many. The pipeline reads a relation beside each fact of
+        some predicates (``user lives_in zqbab``), and a forgotten fact's relation stayed:
+        ``graph show user`` showed the forgotten value (session 27). A relation read in a
+        session that another stored fact of the same value was stated in (the value said
+        again after a move back) stays with that fact."""
+        src = {subject_key(fact.subject), name_key(fact.subject)}
+        dst = name_key(fact.object)
+        others = [int(r[0]) for r in self._run(
+            "SELECT id, object FROM facts WHERE scope = %s AND norm_subject = %s"
+            " AND norm_predicate = %s AND id <> %s",
+            (fact.scope, subject_key(fact.subject), fact.predicate, fact.id))
+            if name_key(r[1]) == dst]
+        kept = {e["session_id"] for e in self.fact_events(others)} | {
+            f.session_id for f in map(self.get_fact, others)}
+        kept.discard(None)
+        n = 0
+        for source in sorted(src):
+            sql = ("DELETE FROM relations WHERE scope = %s AND source_entity = %s"
+                   " AND relation = %s AND target_entity = %s")
+            params: list[Any] = [fact.scope, source, fact.predicate, dst]
+            if kept:
+                sql += (f" AND (session_id IS NULL OR session_id NOT IN"
+                        f" ({', '.join(['%s'] * len(kept))}))")
+                params.extend(sorted(kept))
+            n += self._run(sql, params).rowcount
+        return n
+
+    def rebuild_entities(self, scope: str, names: set[str]) -> int:
+        """Entities of ``scope`` named in ``names``: deleted when no remaining entity item
+        of the scope names them (counted), else rebuilt from those items as if the erased
+        ones had never been upserted (mentions, first and last seen, context, type)."""
+        if not names:
+            return 0
+        remaining: dict[str, list[tuple[float, dict[str, Any]]]] = {}
+        for at, extra in self._run(
+                "SELECT at, extra FROM items WHERE scope = %s AND kind = 'entity' ORDER BY at, id",
+                (scope,)):
+            ex = json.loads(extra) if isinstance(extra, str) else extra or {}
+            key = name_key(str(ex.get("name", "")))
+            if key in names:
+                remaining.setdefault(key, []).append((float(at), ex))
+        gone = 0
+        for eid, norm in self._run("SELECT id, norm_name FROM entities WHERE scope = %s",
+                                   (scope,)).fetchall():
+            if norm not in names:
+                continue
+            seen = remaining.get(norm)
+            if not seen:
+                gone += self._run("DELETE FROM entities WHERE id = %s", (eid,)).rowcount
+                continue
+            type_ = next((str(e.get("type")) for _, e in seen
+                          if e.get("type") not in (None, "name", "thing")),
+                         str(seen[0][1].get("type") or "thing"))
+            self._run(
+                "UPDATE entities SET name = %s, mentions = %s, first_seen = %s, last_seen = %s,"
+                " context = %s, type = %s WHERE id = %s",
+                (str(seen[0][1].get("name") or norm), len(seen), seen[0][0], seen[-1][0],
+                 str(seen[-1][1].get("context") or ""), type_, eid))
+        return gone
+
     # -- facts --------------------------------------------------------------------------
     def insert_fact(self, row: dict[str, Any]) -> int:
         column, value = self._fresh_id("facts")  # a forgotten fact's events outlive it
@@ -406,11 +482,14 @@ class FactsMixin(SqlStore):
         for cond, params in self._id_batches("id", list(dict.fromkeys(fact_ids))):
             self._run(f"UPDATE facts SET {_LATER_ACCESS} WHERE {cond}", (at, at, *params))
 
-    def delete_fact(self, fact_id: int) -> None:
-        """Hard delete: the fact, its item and that item's lexical and vector rows."""
+    def delete_fact(self, fact_id: int) -> int:
+        """Hard delete: the fact, its item and that item's lexical and vector rows, and the
+        graph's relations that restate it (``forget_relations_of``); how many relations."""
         old = self.get_fact(fact_id)
+        relations = self.forget_relations_of(old)
         self._run("UPDATE facts SET superseded_by = NULL WHERE superseded_by = %s", (fact_id,))
         self._run("DELETE FROM facts WHERE id = %s", (fact_id,))
         if old.item_id is not None:
             self._run("DELETE FROM items WHERE id = %s", (old.item_id,))
         self._run("DELETE FROM fact_events WHERE fact_id = %s", (fact_id,))
+        return relations
