@@ -47,7 +47,8 @@ RUNS: dict[tuple[str, ...], list[str]] = {
 # Commands that serve or measure until stopped, or open no memory of --db: the walk checks
 # only how they parse the options.
 LONG = {("worker",), ("serve",), ("mcp",), ("copy",), ("bench", "ingest"), ("bench", "serve"),
-        ("bench", "longmemeval"), ("bench", "locomo"), ("bench", "summaries")}
+        ("bench", "longmemeval"), ("bench", "locomo"), ("bench", "summaries"),
+        ("bench", "compare")}
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +110,8 @@ def test_db_and_config_after_the_command_mean_what_they_mean_before_it(seeded, t
 def test_two_different_values_are_a_usage_error_naming_the_option(tmp_path, path):
     runner = CliRunner()
     for flag in ("--db", "--config"):
-        if (flag == "--db" and path in {("copy",), ("bench", "summaries"), ("bench", "ingest")}) or (
+        if (flag == "--db" and path in {("copy",), ("bench", "summaries"), ("bench", "ingest"),
+                                        ("bench", "compare")}) or (
                 flag == "--config" and path in {("bench", "ingest"), ("bench", "serve")}):
             continue  # refused outright, or --db taken as many (below)
         a, b = str(tmp_path / "a"), str(tmp_path / "b")
@@ -125,6 +127,7 @@ def test_two_different_values_are_a_usage_error_naming_the_option(tmp_path, path
 @pytest.mark.parametrize(("path", "flag", "why"), [
     (("copy",), "--db", "name them there"),
     (("bench", "summaries"), "--db", "opens no database"),
+    (("bench", "compare"), "--db", "opens no database"),
     (("bench", "ingest"), "--config", "reads no config file"),
     (("bench", "serve"), "--config", "reads no config file"),
 ])
