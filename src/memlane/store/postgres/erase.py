@@ -17,8 +17,6 @@ class PostgresErase(EraseMixin):
 
     db: Database
     JSON = "%s::jsonb"
-    DOC_SESSION = "(doc->>'session_id')::bigint"
-    DOC_KIND = "doc->>'kind'"
 
     TABLES = ("items", "messages", "sessions", "vectors", "facts", "fact_events", "entities",
               "relations", "packs", "changes", "embed_cache")

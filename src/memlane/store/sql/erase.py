@@ -101,10 +101,6 @@ class EraseMixin(SqlStore):
     JSON = "%s"
     """A JSON document parameter (PostgreSQL: ``%s::jsonb``)."""
 
-    DOC_SESSION = "json_extract(doc, '$.session_id')"
-    DOC_KIND = "json_extract(doc, '$.kind')"
-    """A change record's document's session and item kind (PostgreSQL: ``doc->>…``)."""
-
     def _log_last_pack(self, scope: str) -> None:
         """A change record setting the scope's ``last_pack`` to its latest remaining pack
         (after packs were deleted)."""
