@@ -23,6 +23,8 @@ from __future__ import annotations
 import io
 import itertools
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -31,6 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlane.config import load_config
+from memlane.ingest import importer
 from memlane.ingest.importer import import_jsonl
 from memlane.memory import Memory
 from memlane.serve.cli_export import export_id, export_lines
@@ -49,13 +52,13 @@ def _open(url: str) -> Memory:
 
 
 def listing(mem: Memory) -> list[Any]:
-    """Every session, as its scope, whether it is open, why it was closed and its messages
-    in order (a message stored without an id by the id its export gives it), sessions in the
+    """Every session, as its scope, whether it is open, why it was closed, its span and
+    count and its messages in order (a message stored without an id by the id its export gives it), sessions in the
     export's order (a scope's by start)."""
     sessions = sorted(mem.store.list_sessions(limit=100_000), key=lambda s: (s.started_at, s.id))
     by_session = mem.store.sessions_messages([s.id for s in sessions])
-    return [(s.scope, s.status == "open", s.closed_reason,
-             tuple((m.text, m.role, m.speaker, m.at.isoformat(), m.seq, export_id(m))
+    return [(s.scope, s.status == "open", s.closed_reason, s.started_at, s.ended_at,
+             s.message_count, tuple((m.text, m.role, m.speaker, m.at.isoformat(), m.seq, export_id(m))
                    for m in by_session[s.id]))
             for s in sessions]
 
@@ -116,13 +119,14 @@ def _build(mem: Memory, steps: list[Any]) -> None:
                 mem.forget_item(turns[op[1] % len(turns)].id)
 
 
-def _moved(here: str, there: str, steps: list[Any]) -> int:
+def _moved(here: str, there: str, steps: list[Any], batch: int, strict: bool) -> int:
     with _open(here) as mem:
         _build(mem, steps)
         want = listing(mem)
         first = export_text(mem)
-    with _open(there) as fresh:
-        report = import_jsonl(fresh.store, fresh.config.ingest, io.StringIO(first))
+    with _open(there) as fresh, _batches_of(batch):
+        report = import_jsonl(fresh.store, fresh.config.ingest, io.StringIO(first),
+                              strict=strict)
         assert not report.errors and report.imported == first.count("\n"), report
         assert listing(fresh) == want
         assert export_text(fresh) == first
@@ -130,6 +134,16 @@ def _moved(here: str, there: str, steps: list[Any]) -> int:
         assert again.imported == 0 and not again.errors, again
         assert listing(fresh) == want
     return first.count("\n")
+
+
+@contextmanager
+def _batches_of(size: int) -> Iterator[None]:
+    """Imports written in batches of ``size`` lines (a label's lines over several)."""
+    was, importer.BATCH = importer.BATCH, size
+    try:
+        yield
+    finally:
+        importer.BATCH = was
 
 
 @pytest.mark.parametrize("route", ["sqlite-sqlite", "sqlite-postgres", "postgres-sqlite"])
@@ -150,11 +164,12 @@ def test_a_memory_moved_comes_back_the_same(request: pytest.FixtureRequest, tmp_
 
     @settings(max_examples=40 if route == "sqlite-sqlite" else 12, deadline=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-    @given(steps=st.lists(step, min_size=2, max_size=20))
-    def run(steps: list[Any]) -> None:
+    @given(steps=st.lists(step, min_size=2, max_size=20),
+           batch=st.sampled_from([1000, 1, 2, 3]), strict=st.booleans())
+    def run(steps: list[Any], batch: int, strict: bool) -> None:
         n = next(counter)
         source, target = route.split("-")
-        ran.append(_moved(url(source, n, "a"), url(target, n, "b"), steps))
+        ran.append(_moved(url(source, n, "a"), url(target, n, "b"), steps, batch, strict))
 
     ran: list[int] = []
     try:
@@ -191,7 +206,7 @@ def test_sessions_closed_by_the_gap_stay_joinable_and_a_closed_last_one_stays_cl
         assert [json.loads(x).get("closed") for x in text.splitlines()] == ["gap"] * 4 + [
             "explicit"]
         want = then(mem)
-    assert [len(s[3]) for s in want] == [5, 1, 1]  # the two joined; after the close: its own
+    assert [len(s[-1]) for s in want] == [5, 1, 1]  # the two joined; after the close: its own
     with _open(str(tmp_path / "copy.db")) as fresh:
         fresh.import_file(io.StringIO(text))
         assert then(fresh) == want
@@ -204,7 +219,7 @@ def test_a_file_without_closed_imports_as_before(db_url: str) -> None:
              "at": (BASE + timedelta(minutes=i)).isoformat()} for i in range(5)]
     with _open(db_url) as mem:
         mem.import_file(_lines(rows))
-        got = [(s[1], s[2], len(s[3])) for s in listing(mem)]
+        got = [(s[1], s[2], len(s[-1])) for s in listing(mem)]
     assert got == [(False, "explicit", 2), (False, "explicit", 2), (True, None, 1)]
 
 
