@@ -273,3 +273,24 @@ def test_a_message_like_one_imported_without_an_id_is_moved_too(db_url: str,
         report = fresh.import_file(io.StringIO(text))
         assert report.imported == 2 and report.skipped_duplicates == 0, report
         assert listing(fresh) == want and export_text(fresh) == text
+
+
+def test_a_file_mended_after_a_bad_line_and_an_idle_close_gives_what_one_import_gives(
+        db_url: str, tmp_path: Any) -> None:
+    """A file stopped by a bad line inside a label closed by hand (its session left open,
+    as an interrupted import leaves it), an index run that closes that session as idle,
+    then the file mended: the session ends as the file
+    says (``explicit``: a message later in the gap opens its own), not as the index run
+    closed it (``idle``: the message would join it)."""
+    rows = [{"scope": "chat", "role": "user", "text": f"m{i}", "id": f"m{i}", "session": 1,
+             "closed": "explicit", "at": (BASE + timedelta(minutes=i)).isoformat()}
+            for i in range(3)]
+    with _open(str(tmp_path / "one.db")) as mem:
+        mem.import_file(_lines(rows))
+        want = listing(mem)
+    with _open(db_url) as mem:
+        stopped = mem.import_file(_lines([*rows[:2], {**rows[2], "role": "robot"}]))
+        assert stopped.imported == 2 and stopped.error_field == "role", stopped
+        mem.close_idle(BASE + timedelta(days=1))
+        mem.import_file(_lines(rows))
+        assert listing(mem) == want

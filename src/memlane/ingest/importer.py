@@ -515,15 +515,21 @@ def _end_label(store: Store, first: Incoming, closed: str | None) -> None:
     """A label's lines are all written: its session (the one holding its ``first`` line)
     is closed as the exported session was (``closed``: ``explicit``, ``gap``, ``idle`` or
     ``late``; None: it was open, and stays so until the scope's next label). Closed
-    already (the file imported again): nothing changes."""
+    already (the file imported again): nothing changes, unless something else closed it
+    for another reason (an index run closing as idle the session an interrupted or
+    stopped import left open): it takes the file's, as one whole import gives."""
     if closed is None or first.ext_id is None:
         return
     scope = stored_scope(store, first.scope)
     store.open_session_for(scope)  # the scope's writers lock first, as a close takes it
     there = store.message_by_ext_id(scope, first.ext_id)
-    if there is not None and store.close_session(there.session_id, closed):
+    if there is None:
+        return
+    if store.close_session(there.session_id, closed):
         store.bump("sessions_closed")
         store.bump(f"sessions_closed_{closed}")
+    else:
+        store.set_closed_reason(there.session_id, closed)
 
 
 def _end_labels(store: Store, current: dict[str, tuple[Incoming, str | None]]) -> None:
