@@ -2,11 +2,14 @@
 same objects, what ``memlane export --json`` writes).
 
 ``{"scope": ..., "role": ..., "text": ..., "at": ISO-8601, "id"?: ..., "speaker"?: ...,
-"agent"?: ..., "project"?: ..., "session"?: ...}``; where a scope's ``session`` label
-changes, its open session is closed and the line starts a new one, which the label's
-lines join whatever their times (``memlane export`` writes the labels, so sessions come
-back as they were from export and import: closed explicitly, overlapping another, holding
-a pause longer than the gap). A bad line
+"agent"?: ..., "project"?: ..., "session"?: ..., "closed"?: ...}``; where a scope's
+``session`` label changes, its open session is closed and the line starts a new one, which
+the label's lines join whatever their times (``memlane export`` writes the labels, so
+sessions come back as they were from export and import: closed explicitly, overlapping
+another, holding a pause longer than the gap); a label's ``closed`` (how the exported
+session ended: ``explicit``, ``gap``, ``idle``, ``late``) closes its session so when the
+label ends (the scope's next label, or the end of the file), so sessions come back closed
+as they were, for the same reason (session 28). A bad line
 stops the import with an error naming the line, column and field; lines before it stay
 stored. With ``strict`` every line is checked
 before anything is written and the whole file is written in one transaction, so a bad
@@ -45,7 +48,13 @@ from memlane.store.contract import Store
 
 __all__ = ["ImportInterrupted", "import_jsonl", "parse_lines"]
 
-_FIELDS = {"scope", "role", "text", "at", "id", "speaker", "agent", "project", "session"}
+_FIELDS = {"scope", "role", "text", "at", "id", "speaker", "agent", "project", "session",
+           "closed"}
+CLOSED_REASONS = ("explicit", "gap", "idle", "late")
+"""How a session ended (``Session.closed_reason``): ``close_session``, the gap before the
+next message, an idle run (``close_idle``), or the late-message rule (a message earlier
+than its scope's sessions, closed at once). ``memlane export`` writes it as a line's
+``closed``."""
 BATCH = 1000
 _REQUIRED = {"role": "one of user, assistant, system, tool", "text": "the message's text",
              "at": "an ISO-8601 time"}
@@ -267,7 +276,11 @@ def _message(obj: Any, number: int, cfg: IngestConfig, default_scope: str | None
             agent=obj.get("agent"), project=obj.get("project"), now=now,
         )
         if label is not None:
-            msg = dataclasses.replace(msg, session=check_scope(str(label), "session"))
+            msg = dataclasses.replace(msg, session=check_scope(str(label), "session"),
+                                      closed=_closed(obj.get("closed"), number))
+        elif obj.get("closed") is not None:
+            raise ImportFormatError("closed: only with a session label (it says how that "
+                                    "session ended)", line=number, field="closed")
     except ValidationError as e:
         raise ImportFormatError(str(e), line=number, field=e.field) from None
     if msg.ext_id is None:
@@ -275,6 +288,15 @@ def _message(obj: Any, number: int, cfg: IngestConfig, default_scope: str | None
         msg = dataclasses.replace(msg, ext_id=content_id(*key, seen[key]))
         seen[key] += 1
     return msg
+
+
+def _closed(value: Any, number: int) -> str | None:
+    """A line's ``closed``: how its session ended, one of ``CLOSED_REASONS``, or None."""
+    if value is None or isinstance(value, str) and value in CLOSED_REASONS:
+        return value
+    got = repr(value[:40]) if isinstance(value, str) else type(value).__name__
+    raise ImportFormatError(f"closed: must be one of {', '.join(CLOSED_REASONS)} (how the "
+                            f"session ended), got {got}", line=number, field="closed")
 
 
 def import_jsonl(
@@ -315,11 +337,21 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
     homes: dict[str, Incoming] = {}  # (its first line: its session is looked up at each write)
 
     numbers: list[int] = []  # each pending message's line
+    ends: dict[str, tuple[str | None, int]] = {}  # each scope's label's closed, first line
+    # each scope's label being written: its first line and how its session ended, which
+    # closes that session when the scope's next label starts, or at the end of the file
+    current: dict[str, tuple[Incoming, str | None]] = {}
 
     def add(msg: Incoming, number: int) -> None:
         if msg.session is not None and labels.get(msg.scope) != msg.session:
             starts.append(len(pending))
             labels[msg.scope] = msg.session
+            ends[msg.scope] = (msg.closed, number)
+        elif msg.session is not None and ends[msg.scope][0] != msg.closed:
+            closed, first = ends[msg.scope]
+            raise ImportFormatError(
+                f"closed: {msg.closed!r}, but line {first} of session {msg.session[:40]!r} "
+                f"says {closed!r} (a session ends one way)", line=number, field="closed")
         pending.append(msg)
         numbers.append(number)
 
@@ -327,6 +359,15 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
         """Write ``pending[:upto]`` in one transaction: one entry a message, None where it
         was stored already. A line whose id its scope holds with another message rolls the
         transaction back (``_Clash``)."""
+        was = dict(current)
+        try:
+            return _write(upto)
+        except BaseException:  # rolled back: the labels it began were not written
+            current.clear()
+            current.update(was)
+            raise
+
+    def _write(upto: int) -> list[Any]:
         with store.atomic():
             stored: list[Any] = []
             # cut where a label starts a session, and between labelled lines and others:
@@ -338,6 +379,10 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                              if (pending[i].session is None) != (pending[i - 1].session is None))})
             for begin, end in itertools.pairwise(cuts):
                 if begin in starts:
+                    scope = pending[begin].scope
+                    if scope in current:  # the label before it ends: close its session
+                        _end_label(store, *current[scope])
+                    current[scope] = (pending[begin], pending[begin].closed)
                     stored_line = _start_session(store, _label_lines(pending, begin, upto))
                     if stored_line is not None:
                         homes[pending[begin].scope] = stored_line
@@ -393,6 +438,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                     add(m, number)
                 lines = checked[-1][0] if checked else 0
                 flush()  # ...and the file is written in one transaction
+                _end_labels(store, current)
                 return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes,
                                     compression=text.compression, empty=text.empty)
             for number, msg in parsed:
@@ -402,6 +448,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                     flush()
             if pending:
                 flush()
+            _end_labels(store, current)
         except ImportFormatError as err:
             bad = err
             if pending and not strict:
@@ -462,6 +509,35 @@ def _home(store: Store, first: Incoming) -> int | None:
     if there is None or (opened is not None and opened[0] == there.session_id):
         return None
     return there.session_id
+
+
+def _end_label(store: Store, first: Incoming, closed: str | None) -> None:
+    """A label's lines are all written: its session (the one holding its ``first`` line)
+    is closed as the exported session was (``closed``: ``explicit``, ``gap``, ``idle`` or
+    ``late``; None: it was open, and stays so until the scope's next label). Closed
+    already (the file imported again): nothing changes, unless something else closed it
+    for another reason (an index run closing as idle the session an interrupted or
+    stopped import left open): it takes the file's, as one whole import gives."""
+    if closed is None or first.ext_id is None:
+        return
+    scope = stored_scope(store, first.scope)
+    store.open_session_for(scope)  # the scope's writers lock first, as a close takes it
+    there = store.message_by_ext_id(scope, first.ext_id)
+    if there is None:
+        return
+    if store.close_session(there.session_id, closed):
+        store.bump("sessions_closed")
+        store.bump(f"sessions_closed_{closed}")
+    else:
+        store.set_closed_reason(there.session_id, closed)
+
+
+def _end_labels(store: Store, current: dict[str, tuple[Incoming, str | None]]) -> None:
+    """The end of the file ends each scope's last label (``_end_label``)."""
+    if any(closed for _, closed in current.values()):
+        with store.atomic():
+            for first, closed in current.values():
+                _end_label(store, first, closed)
 
 
 def _label_lines(pending: list[Incoming], begin: int, upto: int) -> list[Incoming]:

@@ -35,6 +35,10 @@ class Incoming:
     session: str | None = None
     """An import line's session label (``memlane export`` writes one): a new label starts
     a session of the scope. Not stored."""
+    closed: str | None = None
+    """How the labelled session ended (``memlane export`` writes it for a closed session:
+    ``explicit``, ``gap``, ``idle`` or ``late``): the import closes it so when its label
+    ends. Not stored on the message."""
 
 
 def _opt_str(value: Any, field: str) -> str | None:

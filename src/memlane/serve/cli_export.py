@@ -4,7 +4,9 @@ backup ``memlane import`` reads back). Mounted by ``memlane.serve.cli``'s comman
 
 from __future__ import annotations
 
+import hashlib
 import json
+import sys
 from collections.abc import Iterator
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
     from memlane.memory import Memory
     from memlane.types import Message
 
-__all__ = ["export", "export_lines"]
+__all__ = ["export", "export_id", "export_lines"]
 
 _PAGE = 500
 
@@ -33,14 +35,29 @@ def _spelt(value: str | None) -> str | None:
     return canonical_scope(value) or value
 
 
-def _line(m: Message, session: int) -> dict[str, Any]:
+def export_id(m: Message) -> str:
+    """The message's id; for one stored without an id, a stable one made of its scope and
+    its row's id (``~`` and 24 hex digits, as ``import`` gives a line without one), so that
+    the memory an export moves exports the same again, and importing the file again into
+    that memory stores nothing new (session 28). A content id could be another message's,
+    two identical messages of one scope, one imported without an id."""
+    if m.ext_id is not None:
+        return m.ext_id
+    key = "\x1f".join(["memlane export", m.scope, str(m.id)])
+    return "~" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+
+
+def _line(m: Message, session: int, closed: str | None) -> dict[str, Any]:
     at = m.at.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
-    row: dict[str, Any] = {"scope": _spelt(m.scope), "role": m.role, "text": m.text, "at": at}
-    for key, value in (("id", m.ext_id), ("speaker", m.speaker), ("agent", _spelt(m.agent)),
+    row: dict[str, Any] = {"scope": _spelt(m.scope), "role": m.role, "text": m.text, "at": at,
+                           "id": export_id(m)}
+    for key, value in (("speaker", m.speaker), ("agent", _spelt(m.agent)),
                        ("project", _spelt(m.project))):
         if value is not None:
             row[key] = value
     row["session"] = session  # its session's place in the export: import starts one there
+    if closed is not None:  # how it ended: import closes it so (an open one stays open)
+        row["closed"] = closed
     return row
 
 
@@ -63,9 +80,25 @@ def export_lines(mem: Memory, scope: str | None = None) -> Iterator[dict[str, An
     for start in range(0, len(sessions), _PAGE):
         chunk = [s.id for s in sessions[start:start + _PAGE]]
         by_session = mem.store.sessions_messages(chunk)
-        for place, session_id in enumerate(chunk, start=start + 1):
-            for m in by_session[session_id]:
-                yield _line(m, place)
+        for place, s in enumerate(sessions[start:start + _PAGE], start=start + 1):
+            closed = None if s.status == "open" else s.closed_reason or "explicit"
+            for m in by_session[s.id]:
+                yield _line(m, place, closed)
+
+
+_LEFT_BEHIND = (
+    "note: only messages are exported (with how their sessions ended): summaries, facts, "
+    "entities and notes stay here; memlane index where they are imported writes summaries, "
+    "facts and entities again from them (memlane copy moves a whole memory)")
+"""Said on a terminal after an export of a memory holding more than messages: the file
+looks like a whole memory, and a user moving one with ``export | import`` might think its
+summaries moved too (session 28). Not when standard error is not a terminal (a backup run by
+cron mails what a command writes there), as the progress bars."""
+
+
+def _left_behind(mem: Memory) -> bool:
+    """Whether the memory holds items an export leaves behind (anything but turns)."""
+    return any(n for kind, n in mem.store.stats()["items"].items() if kind != "turn")
 
 
 @click.command()
@@ -77,8 +110,10 @@ def export(ctx: click.Context, scope: str | None, as_json: bool) -> None:
     """Print every stored message as JSON Lines, the format memlane import reads.
 
     Sessions oldest first, each in order; each line carries the message's scope, role,
-    text (as stored: secrets already redacted), time and, when set, id, speaker, agent and
-    project. memlane export | memlane --db other.db import - copies the conversations.
+    text (as stored: secrets already redacted), time, id, its session's place and, when
+    set, speaker, agent, project and how its session ended (closed). memlane export |
+    memlane --db other.db import - copies the conversations (summaries, facts, entities and
+    notes stay: memlane index writes them again where they go; memlane copy moves all).
     """
     mem = memory_of(ctx)
     count = 0
@@ -90,6 +125,8 @@ def export(ctx: click.Context, scope: str | None, as_json: bool) -> None:
         for row in export_lines(mem, scope):
             echo(json.dumps(row, ensure_ascii=False))
             count += 1
+    if count and sys.stderr.isatty() and _left_behind(mem):
+        echo(_LEFT_BEHIND, err=True)
     if not count:  # a mistyped --scope gave an empty file without a word
         what = (f"scope {scope!r} holds no messages" if scope is not None
                 else "the database holds no messages")

@@ -305,6 +305,16 @@ class SessionsMixin(SqlStore):
         )
         return cur.rowcount == 1
 
+    def set_closed_reason(self, session_id: int, reason: str) -> bool:
+        """Give a closed session another reason it ended (True when it changed): an import
+        ending a label whose session something else closed meanwhile (an index run's idle
+        close of the open session an interrupted import left) says how the file's session
+        ended, as one whole import does (session 28)."""
+        cur = self._run(
+            "UPDATE sessions SET closed_reason = %s WHERE id = %s AND status <> 'open'"
+            " AND coalesce(closed_reason, '') <> %s", (reason, session_id, reason))
+        return cur.rowcount == 1
+
     def idle_sessions(self, before: float, scope: str | None = None) -> list[int]:
         """Open sessions (of ``scope``, else of every scope) whose last message is older
         than ``before``."""
