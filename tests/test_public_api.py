@@ -8,7 +8,7 @@ def test_all_matches_public_names():
         # submodules are importable but not re-exported names
         "config", "errors", "memory", "protocols", "types", "store", "ingest", "index",
         "retrieve", "pack", "backends", "serve", "bench", "testing", "demo", "client", "textcaches",
-        "clip",
+        "clip", "cursor",
     }
     assert set(memlane.__all__) - {"__version__"} == public
 

@@ -449,6 +449,18 @@ class ServeConfig:
     key may make up to N times this."""
     rate_burst: int = 0
     """Requests a key may make at once before the rate applies; 0 means 2 × rate_limit."""
+    failed_auth_limit: float = 1.0
+    """Failed authentications (an unknown, revoked or malformed API key, by header, cookie
+    or the inspector's sign-in) a client address may make a second, by each process; past
+    it (and ``failed_auth_burst``), every request from that address gets 429 with
+    ``Retry-After`` and its keys are not looked up until its bucket fills again. 0 means no
+    limit. The address is the connection's (a proxy in front makes every client one)."""
+    failed_auth_burst: int = 10
+    """Failed authentications an address may make at once before ``failed_auth_limit``
+    applies; 0 means 2 × failed_auth_limit."""
+    failed_auth_addresses: int = 10_000
+    """The addresses whose failures a process remembers, the least recently failed
+    forgotten first (bounded memory under a flood of addresses)."""
     stream_poll_seconds: float = 0.5
     """How often ``/state/memory`` looks for new changes."""
     shutdown_seconds: float = 30.0
@@ -480,6 +492,11 @@ class ServeConfig:
         _check(self.max_body_bytes >= 1024, "memory.serve.max_body_bytes", "must be >= 1024")
         _check(self.rate_limit >= 0, "memory.serve.rate_limit", "must be >= 0 (0 = no limit)")
         _check(self.rate_burst >= 0, "memory.serve.rate_burst", "must be >= 0")
+        _check(self.failed_auth_limit >= 0, "memory.serve.failed_auth_limit",
+               "must be >= 0 (0 = no limit)")
+        _check(self.failed_auth_burst >= 0, "memory.serve.failed_auth_burst", "must be >= 0")
+        _check(1 <= self.failed_auth_addresses <= 10_000_000, "memory.serve.failed_auth_addresses",
+               "must be from 1 to 10000000")
         _check(self.stream_poll_seconds > 0, "memory.serve.stream_poll_seconds", "must be > 0")
         _check(self.shutdown_seconds > 0, "memory.serve.shutdown_seconds", "must be > 0")
         _check(self.threads >= 0, "memory.serve.threads", "must be >= 0 (0 = by store)")

@@ -15,6 +15,7 @@ from typing import IO, Any
 
 from memlane.backends.registry import make_embedder, make_intelligence
 from memlane.config import Config, load_config
+from memlane.cursor import read_cursor
 from memlane.errors import ConflictError, MigrationError, NotFoundError, StoreError, ValidationError
 from memlane.index.compact import CompactReport, compact
 from memlane.index.embed import Embeddings, text_hash
@@ -69,6 +70,17 @@ class SummaryDraft:
     def preview(self) -> str:
         return self.summary.flattened(self.scope)
 
+
+
+def _after(cursor: str | None, offset: int, listing: str) -> Any:
+    """The key a listing's ``cursor`` names (None without one). A cursor and an offset
+    are two starts: given both, neither is guessed to win."""
+    if cursor is None:
+        return None
+    if offset:
+        raise ValidationError("cursor: pass cursor or offset, not both (the cursor reads on "
+                              "after a row; offset counts rows from the first)", field="cursor")
+    return read_cursor(cursor, listing)
 
 
 def _id_taken(msg: Incoming, index: int | None = None) -> ConflictError:
@@ -380,10 +392,15 @@ class Memory:
 
     @validated
     def sessions(self, scope: str | None = None, status: str | None = None, limit: int = 100,
-                 offset: int = 0) -> list[Session]:
+                 offset: int = 0, cursor: str | None = None) -> list[Session]:
         """Sessions newest first (the id breaking ties), ``limit`` of them from the
-        ``offset``-th on."""
-        return self.store.list_sessions(scope=scope, status=status, limit=limit, offset=offset)
+        ``offset``-th on, or after the one ``cursor`` names (``memlane.cursor.cursor_after``
+        of the last one read: no session is repeated or skipped when others are added or
+        removed between pages). ``cursor`` and an ``offset`` other than 0 are refused
+        together."""
+        after = _after(cursor, offset, "sessions")
+        return self.store.list_sessions(scope=scope, status=status, limit=limit, offset=offset,
+                                        after=after)
 
     @validated
     def messages(self, session_id: int) -> list[Message]:
@@ -861,13 +878,16 @@ class Memory:
         now: datetime | str | float | None = None,
         limit: int = 1000,
         offset: int = 0,
+        cursor: str | None = None,
     ) -> list[FactView]:
         """Facts with their confidence as of ``now``; current ones unless asked. At most
-        ``limit`` of them, from the ``offset``-th on, ordered by scope, subject, predicate,
-        time and id (a page never repeats or skips one)."""
+        ``limit`` of them, from the ``offset``-th on or after the one ``cursor`` names (as
+        ``sessions``), ordered by scope, subject, predicate, time and id."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
+        after = _after(cursor, offset, "facts")
         rows = self.store.list_facts(scope, subject_key(subject) if subject else None,
-                                     include_superseded, limit=limit, offset=offset)
+                                     include_superseded, limit=limit, offset=offset,
+                                     after=after)
         return [view(f, self.config.confidence, when) for f in rows]
 
     @validated

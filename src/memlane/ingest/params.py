@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from memlane.config import Config
 from memlane.errors import ValidationError
+from memlane.cursor import read_cursor
 from memlane.ingest.spellings import stored_scope
 from memlane.ingest.validate import (
     INT64_MAX,
@@ -87,6 +88,13 @@ def _ident(value: Any, field: str, config: Config) -> str:
 
 def _short(value: Any, field: str, config: Config) -> str:
     return check_label(value, field, MAX_SHORT_TEXT)
+
+
+def _cursor(listing: str) -> Rule:
+    def check(value: Any, field: str, config: Config) -> str:
+        read_cursor(value, listing)  # refuses, naming the parameter, what no answer gave
+        return str(value)
+    return _opt(check)
 
 
 def _id(value: Any, field: str, config: Config) -> int:
@@ -310,7 +318,8 @@ RULES: dict[str, dict[str, Rule]] = {
     "close_idle": {"now": _OPT_TIME},
     "session": {"session_id": _id},
     "sessions": {"scope": _OPT_IDENT, "status": _opt(_choice(SESSION_STATUSES)),
-                 "limit": _int(1, 100_000), "offset": _int(0, INT64_MAX)},
+                 "limit": _int(1, 100_000), "offset": _int(0, INT64_MAX),
+                 "cursor": _cursor("sessions")},
     "messages": {"session_id": _id},
     "session_intelligence": {"session_id": _id},
     "item": {"item_id": _id},
@@ -347,7 +356,8 @@ RULES: dict[str, dict[str, Rule]] = {
                  "source": _choice(SOURCES),
                  "at": _OPT_TIME},
     "facts": {"scope": _OPT_IDENT, "subject": _OPT_SHORT, "include_superseded": _bool,
-              "now": _OPT_TIME, "limit": _int(1, 100_000), "offset": _int(0, INT64_MAX)},
+              "now": _OPT_TIME, "limit": _int(1, 100_000), "offset": _int(0, INT64_MAX),
+              "cursor": _cursor("facts")},
     "fact_history": {"subject": _short, "predicate": _short, "scope": _OPT_IDENT, "now": _OPT_TIME},
     "forget_fact": {"fact_id": _id},
     "forgotten_facts": {"subject": _short, "predicate": _short, "scope": _OPT_IDENT},

@@ -629,20 +629,26 @@ def sessions() -> None:
               help="List at most this many sessions.")
 @click.option("--offset", default=0, show_default=True, type=Int.of("sessions", "offset"),
               help="List from this position on (0 the newest).")
+@click.option("--cursor", default=None,
+              help="List the sessions older than the one this cursor names (the one the "
+                   "hint of a cut listing gives); not with --offset.")
 @json_option
 @click.pass_context
 def sessions_list(ctx: click.Context, scope: str | None, status: str | None, limit: int,
-                  offset: int, as_json: bool) -> None:
+                  offset: int, cursor: str | None, as_json: bool) -> None:
     """List sessions, newest first. When more follow than --limit, standard error gives
-    the command that reads on (--offset)."""
+    the command that reads on (--offset, or --cursor, which sessions added or removed
+    meanwhile do not shift)."""
+    from memlane.serve.paging import session_page
+
     mem = _memory(ctx)
-    rows = mem.sessions(scope=scope, status=status, limit=limit, offset=offset)
-    if len(rows) == limit and mem.sessions(scope=scope, status=status, limit=1,
-                                           offset=offset + limit):
+    page = session_page(mem, scope, status, limit=limit, offset=offset, cursor=cursor)
+    rows = page.rows
+    if page.next_cursor is not None:
         # the 51st session and every older one were left out without a word
         more_follow("sessions", "sessions list", {"--scope": scope, "--status": status,
                                                   "--limit": None if limit == 50 else limit},
-                    offset + limit)
+                    page.next_offset, page.next_cursor)
     if as_json:
         echo(dumps([session_dict(s) for s in rows]))
         return

@@ -29,10 +29,13 @@ __all__ = ["CREATES", "GLOBAL_OPTIONS", "CliError", "FileName", "Float", "Int", 
 CREATES = {"add", "import", "worker", "serve", "create", "mcp"}
 
 
-def more_follow(what: str, command: str, options: dict[str, Any], offset: int) -> None:
+def more_follow(what: str, command: str, options: dict[str, Any], offset: int | None,
+                cursor: str) -> None:
     """Say on standard error that a listing was cut and the command that reads on: the
-    command as it was given (its filters and ``--limit``) with the next ``--offset``. The
-    hint named ``--offset`` alone, so following it listed every scope's facts."""
+    command as it was given (its filters and ``--limit``) with the next ``--offset`` (None
+    on a page read by cursor) and, as well, with the next ``--cursor``, which rows added or
+    removed meanwhile do not shift. The hint named ``--offset`` alone, so following it
+    listed every scope's facts."""
     import shlex
 
     words = ["memlane", *command.split()]
@@ -41,7 +44,10 @@ def more_follow(what: str, command: str, options: dict[str, Any], offset: int) -
             words.append(flag)
         elif value is not None and value is not False:
             words += [flag, str(value)]
-    click.echo(safe(f"more {what} follow: {shlex.join([*words, '--offset', str(offset)])}"),
+    by_cursor = shlex.join([*words, "--cursor", cursor])
+    click.echo(safe(f"more {what} follow: {by_cursor}" if offset is None else
+                    f"more {what} follow: {shlex.join([*words, '--offset', str(offset)])}\n"
+                    f"  or, however many are added or removed meanwhile: {by_cursor}"),
                err=True)
 
 

@@ -36,22 +36,28 @@ def facts() -> None:
               help="List at most this many facts.")
 @click.option("--offset", default=0, show_default=True, type=Int.of("facts", "offset"),
               help="List from this position on (0 the first).")
+@click.option("--cursor", default=None,
+              help="List the facts after the one this cursor names (the one the hint of a "
+                   "cut listing gives); not with --offset.")
 @json_option
 @click.pass_context
 def facts_list(ctx: click.Context, scope: str | None, subject: str | None,
                include_superseded: bool, now: str | None, limit: int, offset: int,
-               as_json: bool) -> None:
+               cursor: str | None, as_json: bool) -> None:
     """Facts with their confidence; current ones unless --include-superseded. When more
-    follow than --limit, standard error gives the command that reads on (--offset)."""
+    follow than --limit, standard error gives the command that reads on (--offset, or
+    --cursor, which facts added or removed meanwhile do not shift)."""
+    from memlane.serve.paging import fact_page
+
     mem = memory_of(ctx)
-    rows = mem.facts(scope, subject, include_superseded=include_superseded, now=now,
-                     limit=limit, offset=offset)
-    if len(rows) == limit and mem.facts(scope, subject, include_superseded=include_superseded,
-                                        limit=1, offset=offset + limit):
+    page = fact_page(mem, scope, subject, include_superseded=include_superseded, now=now,
+                     limit=limit, offset=offset, cursor=cursor)
+    rows = page.rows
+    if page.next_cursor is not None:
         more_follow("facts", "facts list", {"--scope": scope, "--subject": subject,
                                             "--include-superseded": include_superseded,
                                             "--limit": None if limit == 1000 else limit},
-                    offset + limit)
+                    page.next_offset, page.next_cursor)
     if as_json:
         echo(dumps([dataclasses.asdict(f) for f in rows]))
         return

@@ -34,6 +34,7 @@ from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
+from memlane.cursor import MAX_CURSOR
 from memlane.errors import MemlaneError, NotFoundError, StoreError, ValidationError
 from memlane.ingest.params import MAX_BUDGET, MAX_SHORT_TEXT
 from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
@@ -42,7 +43,7 @@ from memlane.serve import mcp_text as render
 from memlane.serve.again import once_more_if_lost, retry_note
 from memlane.serve.output import safe
 from memlane.serve.keys import scope_matches
-from memlane.serve.paging import fact_page
+from memlane.serve.paging import fact_page, session_page
 
 __all__ = ["ScopeAccess", "ScopeCheck", "ScopePatterns", "build_server", "as_access",
            "USE_MEMORY"]
@@ -495,14 +496,17 @@ class _Tools:
         offset: Annotated[int, Field(ge=0, le=INT64_MAX, description=(
             "List from this position on (0 the first fact; a long list is shown in parts, "
             "and the answer names the offset to ask for next)."))] = 0,
+        cursor: Annotated[str | None, Field(min_length=1, max_length=MAX_CURSOR, description=(
+            "The cursor the previous answer named: lists from after its last fact, however "
+            "many facts were added or removed meanwhile (not with offset)."))] = None,
     ) -> str:
         where = self.scope(ctx, scope)
         with _tool_errors():
             page = fact_page(self.mem, where, subject or None,
                              include_superseded=include_superseded, limit=FACTS_PAGE,
-                             offset=offset)
-        return render.facts_text(where, page.facts, subject=subject, offset=offset,
-                                 more=page.next_offset is not None)
+                             offset=offset, cursor=cursor)
+        return render.facts_text(where, page.rows, subject=subject, offset=offset,
+                                 more=page.next_cursor is not None, cursor=cursor)
 
     def fact_history(
         self,
@@ -564,14 +568,18 @@ class _Tools:
         offset: Annotated[int, Field(ge=0, le=INT64_MAX, description=(
             "Skip this many of the newest first (the answer names the offset of the next "
             "ones)."))] = 0,
+        cursor: Annotated[str | None, Field(min_length=1, max_length=MAX_CURSOR, description=(
+            "The cursor the previous answer named: lists the sessions older than its last "
+            "one, however many were added or removed meanwhile (not with offset)."))] = None,
     ) -> str:
         where = self.scope(ctx, scope)
         with _tool_errors():
-            rows = self.mem.sessions(scope=where, status=status, limit=limit + 1, offset=offset)
+            page = session_page(self.mem, where, status, limit=limit, offset=offset,
+                                cursor=cursor)
             summaries = [(s, self.mem.session_intelligence(s.id)["summary"])
-                         for s in rows[:limit]]
+                         for s in page.rows]
         return render.sessions_text(where, summaries, offset=offset,
-                                    more=len(rows) > limit)
+                                    more=page.next_cursor is not None, cursor=cursor)
 
     def session(
         self,
@@ -790,9 +798,9 @@ def build_server(
         with _resource_errors(uri):
             where = tools.scope(ctx, scope)
             page = fact_page(memory, where, None, limit=FACTS_PAGE)
-            return safe(render.facts_text(where, page.facts, subject=None,
-                                          more=page.next_offset is not None,
-                                          reader="call the facts tool with offset"))
+            return safe(render.facts_text(where, page.rows, subject=None,
+                                          more=page.next_cursor is not None,
+                                          reader="call the facts tool with"))
 
     @server.resource("memlane://{scope}/sessions/{session_id}", name="session",
                      mime_type="text/plain",

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from memlane.cursor import cursor_after
 from memlane.clip import clip as cut
 from memlane.index.facts import FactView
 from memlane.pack.packer import Pack
@@ -136,19 +137,31 @@ def fact_line(f: FactView) -> str:
             + (f", session {f.session_id}" if f.session_id else "") + f") · {state}")
 
 
+def _read_on(reader: str, offset: int, last: Any, cursor: str | None) -> str:
+    """How to ask for what follows ``last`` (the last row shown): ``reader`` ("call facts
+    with") and the offset and cursor to pass, or the cursor alone on a page read by cursor
+    (``cursor``: that page's, named again when no row was shown)."""
+    after = f'cursor "{cursor_after(last) if last is not None else cursor}"'
+    return f"{reader} {after}" if cursor else f"{reader} offset {offset} or {after}"
+
+
 def facts_text(scope: str | None, facts: Sequence[FactView], *, subject: str | None,
                offset: int = 0, more: bool = False,
-               reader: str = "call facts with offset") -> str:
-    """``facts`` (a page of them from position ``offset``; ``more``: others follow it)
-    within ``ANSWER_CHARS``. Whatever is left out, past the answer's length or past the
-    page, is said, with the offset to read on from (``reader`` says how): a scope's facts
-    past the store's 1,000 were left out without a word."""
+               reader: str = "call facts with", cursor: str | None = None) -> str:
+    """``facts`` (a page of them from position ``offset``, or after ``cursor``; ``more``:
+    others follow it) within ``ANSWER_CHARS``. Whatever is left out, past the answer's
+    length or past the page, is said, with the offset and cursor to read on from
+    (``reader`` says how): a scope's facts past the store's 1,000 were left out without a
+    word."""
     where = f"scope {scope}" if scope else "all scopes"
     about = f" about {subject!r}" if subject else ""
     if not facts:
-        return (f"no facts{about} in {where}" if not offset else
+        return (f"no facts{about} in {where} after the cursor" if cursor else
+                f"no facts{about} in {where}" if not offset else
                 f"no facts{about} in {where} from offset {offset} (there are {offset} or fewer)")
-    head = (f"{len(facts)} fact(s){about} in {where}" if not offset and not more else
+    head = (f"{len(facts)} fact(s){about} in {where} after the cursor"
+            + (", more follow" if more else ", the last") if cursor else
+            f"{len(facts)} fact(s){about} in {where}" if not offset and not more else
             f"facts {offset + 1}-{offset + len(facts)}{about} in {where}"
             + (", more follow" if more else ", the last"))
     lines = [head + ":"]
@@ -157,14 +170,16 @@ def facts_text(scope: str | None, facts: Sequence[FactView], *, subject: str | N
         line = fact_line(f)
         if used + len(line) + 1 > ANSWER_CHARS - 300:
             lines.append(f"… {len(facts) - shown}{'+' if more else ''} more fact(s) not shown "
-                         f"(this answer stops at {ANSWER_CHARS:,} characters): {reader} "
-                         f"{offset + shown}, or pass subject to list fewer")
+                         f"(this answer stops at {ANSWER_CHARS:,} characters): "
+                         f"{_read_on(reader, offset + shown, facts[shown - 1] if shown else None, cursor)}"
+                         ", or pass subject to list fewer")
             break
         lines.append(line)
         used += len(line) + 1
     else:
         if more:
-            lines.append(f"… more facts follow: {reader} {offset + len(facts)}")
+            lines.append("… more facts follow: "
+                         + _read_on(reader, offset + len(facts), facts[-1], cursor))
     return "\n".join(lines)
 
 
@@ -222,20 +237,21 @@ def _session_head(s: Session) -> str:
 
 
 def sessions_text(scope: str | None, rows: Iterable[tuple[Session, dict[str, Any] | None]],
-                  *, offset: int = 0, more: bool = False) -> str:
-    """Sessions from position ``offset`` (0 the newest); ``more``: older ones follow, and
-    the answer names the offset to ask for them."""
+                  *, offset: int = 0, more: bool = False, cursor: str | None = None) -> str:
+    """Sessions from position ``offset`` (0 the newest) or after ``cursor``; ``more``:
+    older ones follow, and the answer names the offset and cursor to ask for them."""
     rows = list(rows)
     where = f"scope {scope}" if scope else "all scopes"
+    since = " after the cursor" if cursor else f" from offset {offset}" if offset else ""
     if not rows:
-        return f"no sessions in {where}" + (f" from offset {offset}" if offset else "")
-    lines = [f"{len(rows)} session(s) in {where}, newest first"
-             + (f", from offset {offset}" if offset else "") + ":"]
+        return f"no sessions in {where}{since}"
+    lines = [f"{len(rows)} session(s) in {where}, newest first{since}:"]
     for s, summary in rows:
         lines.append(_session_head(s))
         lines.append(f"    {summary_line(summary)}")
     if more:
-        lines.append(f"… older sessions follow: call sessions with offset {offset + len(rows)}")
+        lines.append("… older sessions follow: "
+                     + _read_on("call sessions with", offset + len(rows), rows[-1][0], cursor))
     return "\n".join(lines)
 
 

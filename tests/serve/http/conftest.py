@@ -40,7 +40,9 @@ def _memory(request: pytest.FixtureRequest, tmp_path: Path, **overrides: Any) ->
 @pytest.fixture(params=["sqlite", "postgres"])
 def service(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Service]:
     """The service over a fresh memory, on each backend."""
-    overrides = getattr(request, "param_overrides", {})
+    # a module's SERVICE_CONFIG: config overrides of its services
+    overrides = {**getattr(request.module, "SERVICE_CONFIG", {}),
+                 **getattr(request, "param_overrides", {})}
     mem = _memory(request, tmp_path, **overrides)
     try:
         with serving(create_app(mem, worker=False)) as url:

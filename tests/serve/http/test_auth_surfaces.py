@@ -25,6 +25,9 @@ import pytest
 from memlane.errors import NotFoundError
 from tests.serve.http.conftest import Service
 
+# this walk sends every refused key to every surface from one address, dozens of failed
+# authentications a second: not slowed here (test_failed_auth_limit.py tests the limit)
+SERVICE_CONFIG = {"serve": {"failed_auth_limit": 0}}
 KINDS = ["none", "unknown", "revoked", "other", "read-only", "scope", "all"]
 REFUSED = {"none", "unknown", "revoked"}
 

@@ -13,6 +13,9 @@ from typing import Any
 from memlane.serve.http import rest
 from memlane.serve.http.actions import ACTIONS
 
+# test_no_key_and_wrong_key_are_401_everywhere sends a wrong key to every route from one
+# address: not slowed here (test_failed_auth_limit.py tests the limit)
+SERVICE_CONFIG = {"serve": {"failed_auth_limit": 0}}
 RED = "team-red"
 
 

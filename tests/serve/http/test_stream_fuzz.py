@@ -153,6 +153,13 @@ def test_many_readers_some_slow_each_get_every_change_once_in_order(tmp_path: Pa
             for round_ in range(6):
                 _write(writer, scope, 6, seed=round_ * 10)
                 _write(writer, "elsewhere", 2, seed=round_)
+            done.set()
+            # a reader checks its target on each event: one that took its last before
+            # ``done`` was set waited for another, and none came (the scope quiet, the id
+            # mark already sent), so it failed on its read timeout (reproduced with a 2 s
+            # pause before ``done.set()``; session 28). A change elsewhere after it moves
+            # the log's head: every stream then sends an id, after ``done``
+            _write(writer, "elsewhere", 1, seed=99)
         finally:
             writer.close()
         done.set()

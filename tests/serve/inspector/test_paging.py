@@ -79,3 +79,35 @@ def test_every_message_of_a_long_session_is_on_one_page_and_a_turns_link_finds_i
         assert 'id="turn-180"' in c.get(unescape(link.group(1))).text
         r = c.get(f"/ui/sessions/{sid}?page=abc")
         assert r.status_code == 400 and "page: must be" in r.text
+
+
+def test_following_next_while_facts_and_sessions_are_added_before_it_repeats_none(inspector) -> None:
+    """Session 28: the "Next ›" and "Older ›" links went by page number (an offset), so a
+    fact or session added before the page a reader had reached moved the rest one on and
+    the next page began with the last one shown. The links carry the page's cursor."""
+    mem = inspector.mem
+    for i in range(150):
+        mem.add_fact("user", f"trait {i:04d}", "v", scope="grow", at="2024-01-01T00:00:00Z")
+    for day in range(1, 56):
+        mem.add_message("grow", "user", f"hello {day}", at=f"2024-01-01T{day // 60:02d}:{day % 60:02d}:00Z")
+        mem.close_session("grow")
+    want = [f.id for f in mem.store.list_facts("grow", limit=10_000)]
+    sessions = [s.id for s in mem.store.list_sessions(scope="grow", limit=10_000)]
+    with inspector.client() as c:
+        first = c.get("/ui/facts?scope=grow").text
+        seen = [int(i) for i in re.findall(r'<tr class="fact-\w+" id="fact-(\d+)"', first)]
+        mem.add_fact("user", "a trait", "v", scope="grow", at="2024-01-01T00:00:00Z")  # sorts first
+        nxt = re.search(r'<a rel="next" href="([^"]+)"', first)
+        assert nxt is not None
+        more, _ = _follow(c, unescape(nxt.group(1)), r'<tr class="fact-\w+" id="fact-(\d+)"',
+                          FACTS_PER_PAGE)
+        assert seen + more == want
+        newest = c.get("/ui/?scope=grow").text
+        shown = [int(i) for i in re.findall(r'href="/ui/sessions/(\d+)"', newest)]
+        mem.add_message("grow", "user", "newest", at="2024-06-01T00:00:00Z")  # before them all
+        mem.close_session("grow")
+        older = re.search(r'<a rel="next" href="([^"]+)"', newest)
+        assert older is not None
+        rest = c.get(unescape(older.group(1))).text
+        shown += [int(i) for i in re.findall(r'href="/ui/sessions/(\d+)"', rest)]
+    assert list(dict.fromkeys(shown)) == shown and set(sessions) <= set(shown)

@@ -28,7 +28,7 @@ from memlane.serve.http import models as m
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError, KnownQuery
 from memlane.serve.http.responses import JSONResponse
-from memlane.serve.paging import fact_page
+from memlane.serve.paging import fact_page, session_page
 from memlane.serve.render import hit_dict, message_dict, nothing_note, session_dict, to_plain
 
 __all__ = ["ACTIONS", "Action", "answer", "answer_in_thread", "mount", "run", "server_timing"]
@@ -176,13 +176,11 @@ def _session_scope(mem: Memory, session_id: int) -> str:
 @action("sessions.list", m.SessionsInput, write=False, summary="Sessions, newest first")
 def sessions_list(mem: Memory, who: Principal, inp: m.SessionsInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
-    # one more than asked: whether another page follows (sessions past the first 1,000
-    # were on no answer, and nothing said so)
-    rows = mem.sessions(scope=inp.scope, status=inp.status, limit=inp.limit + 1,
-                        offset=inp.offset)
-    more = len(rows) > inp.limit
-    return {"sessions": [session_dict(s) for s in rows[:inp.limit]],
-            "next_offset": inp.offset + inp.limit if more else None}
+    # sessions past the first 1,000 were on no answer, and nothing said so
+    page = session_page(mem, inp.scope, inp.status, limit=inp.limit, offset=inp.offset,
+                        cursor=inp.cursor)
+    return {"sessions": [session_dict(s) for s in page.rows],
+            "next_offset": page.next_offset, "next_cursor": page.next_cursor}
 
 
 @action("sessions.show", m.SessionShowInput, write=False, finds=True,
@@ -202,10 +200,11 @@ def sessions_show(mem: Memory, who: Principal, inp: m.SessionShowInput,
 @action("facts.list", m.FactsInput, write=False, summary="Facts with their confidence")
 def facts_list(mem: Memory, who: Principal, inp: m.FactsInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
-    rows = fact_page(mem, inp.scope, inp.subject, include_superseded=inp.include_superseded,
-                     limit=inp.limit, offset=inp.offset)
+    page = fact_page(mem, inp.scope, inp.subject, include_superseded=inp.include_superseded,
+                     limit=inp.limit, offset=inp.offset, cursor=inp.cursor)
     # the listing was cut at 1,000 facts without a word: next_offset says where it goes on
-    return {"facts": [to_plain(f) for f in rows.facts], "next_offset": rows.next_offset}
+    return {"facts": [to_plain(f) for f in page.rows], "next_offset": page.next_offset,
+            "next_cursor": page.next_cursor}
 
 
 @action("facts.history", m.FactHistoryInput, write=False,

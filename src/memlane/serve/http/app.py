@@ -354,6 +354,8 @@ def create_app(
     app.state.memory = mem
     app.state.serve_config = cfg
     app.state.limiter = RateLimiter(cfg.rate_limit, cfg.rate_burst)
+    app.state.failed_auth = RateLimiter(cfg.failed_auth_limit, cfg.failed_auth_burst,
+                                        cfg.failed_auth_addresses)
     app.state.keys = KeyCache(cfg.key_cache_seconds)
     app.state.stopping = threading.Event()
     app.state.connections = None

@@ -24,6 +24,8 @@ import logging
 
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +39,7 @@ from memlane.store.contract import KeyStore
 
 log = logging.getLogger("memlane.serve")
 
-__all__ = ["COOKIE", "OPEN", "KeyCache", "Principal", "RateLimiter", "principal"]
+__all__ = ["COOKIE", "OPEN", "KeyCache", "Principal", "RateLimiter", "checked_key", "principal"]
 
 _LOOPBACK = ("127.", "::1", "localhost")
 _TOUCH_EVERY = 60.0
@@ -95,27 +97,53 @@ OPEN = Principal(None, "open", ("*",), False)
 
 
 class RateLimiter:
-    """A token bucket per key: ``rate`` requests a second, ``burst`` at once."""
+    """A token bucket per key (an API key's id; a client address for failed
+    authentications): ``rate`` requests a second, ``burst`` at once. At most ``most``
+    buckets are kept, the least recently used dropped first (as if full again), so a flood
+    of addresses cannot grow them without bound."""
 
-    def __init__(self, rate: float, burst: int = 0) -> None:
+    def __init__(self, rate: float, burst: int = 0, most: int = 10_000) -> None:
         self.rate = rate
         self.burst = float(burst or max(1, round(2 * rate)))
-        self._buckets: dict[int | None, tuple[float, float]] = {}
+        self.most = most
+        self._buckets: OrderedDict[Hashable, tuple[float, float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def take(self, key_id: int | None) -> float:
+    def _tokens(self, key: Hashable, now: float) -> float:
+        tokens, last = self._buckets.get(key, (self.burst, now))
+        return min(self.burst, tokens + (now - last) * self.rate)
+
+    def _keep(self, key: Hashable, tokens: float, now: float) -> None:
+        self._buckets[key] = (tokens, now)
+        self._buckets.move_to_end(key)
+        while len(self._buckets) > self.most:
+            self._buckets.popitem(last=False)
+
+    def take(self, key: Hashable) -> float:
         """0 when allowed, else the seconds to wait before the next request may pass."""
         if self.rate <= 0:
             return 0.0
         now = time.monotonic()
         with self._lock:
-            tokens, last = self._buckets.get(key_id, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - last) * self.rate)
+            tokens = self._tokens(key, now)
             if tokens >= 1.0:
-                self._buckets[key_id] = (tokens - 1.0, now)
+                self._keep(key, tokens - 1.0, now)
                 return 0.0
-            self._buckets[key_id] = (tokens, now)
+            self._keep(key, tokens, now)
             return (1.0 - tokens) / self.rate
+
+    def wait(self, key: Hashable) -> float:
+        """What ``take`` would answer, taking nothing."""
+        if self.rate <= 0:
+            return 0.0
+        with self._lock:
+            if key not in self._buckets:
+                return 0.0
+            tokens = self._tokens(key, time.monotonic())
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
+    def __len__(self) -> int:
+        return len(self._buckets)
 
 
 class KeyCache:
@@ -248,15 +276,44 @@ def _lookup(request: Request) -> Principal:
     return Principal(row["id"], row["name"], tuple(row["scopes"]), row["read_only"])
 
 
+def _retry_in(wait: float) -> int:
+    return max(1, int(wait + 0.999))
+
+
+def checked_key(request: Request, find: Callable[[], Any], presented: bool) -> Any:
+    """``find()`` (a key's lookup), within the failed-authentication limit of the client's
+    address (``serve.failed_auth_limit``): an address whose presented keys failed faster
+    than that gets 429 with ``Retry-After``, its keys not looked up, until its bucket
+    fills again. Unknown keys were refused with 401 as fast as a client could send them,
+    so keys could be guessed at the server's full speed (session 28). ``presented``: the
+    request carried a key (a 401 for no key at all tells a guesser nothing)."""
+    limiter = request.app.state.failed_auth
+    address = request.client.host if request.client else ""
+    wait = limiter.wait(address)
+    if wait > 0:
+        retry = _retry_in(wait)
+        raise ApiError(429, "rate_limited", f"too many failed authentications from "
+                       f"{address or 'this address'} (more than {limiter.rate:g}/s, "
+                       f"serve.failed_auth_limit); retry in {retry}s", "Authorization",
+                       headers={"Retry-After": str(retry)})
+    try:
+        return find()
+    except ApiError as e:
+        if e.status == 401 and presented:
+            limiter.take(address)
+        raise
+
+
 def principal(request: Request) -> Principal:
     """FastAPI dependency: the caller, authenticated and within its rate limit."""
     cached = getattr(request.state, "principal", None)
     if cached is not None:
         return cached
-    who = _resolve(request)
+    who = checked_key(request, lambda: _resolve(request),
+                      "authorization" in request.headers or COOKIE in request.cookies)
     wait = request.app.state.limiter.take(who.key_id)
     if wait > 0:
-        retry = max(1, int(wait + 0.999))
+        retry = _retry_in(wait)
         raise ApiError(429, "rate_limited", f"rate limit of {request.app.state.limiter.rate:g} "
                        f"requests/s for this key; retry in {retry}s",
                        headers={"Retry-After": str(retry)})

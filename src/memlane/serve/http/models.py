@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from memlane.cursor import MAX_CURSOR
 from memlane.ingest.validate import INT64_MAX
 from memlane.types import (
     DURABILITIES,
@@ -38,6 +39,14 @@ def _scope() -> Any:
     # applies, as through the library, the CLI and MCP (a 400 naming the field)
     return Field(default=None, min_length=1,
                  description="Conversation key (a chat, a channel, a user).")
+
+
+def _cursor() -> Any:
+    # checked by memlane (memlane.cursor: a 400 naming cursor), as through the library
+    return Field(default=None, min_length=1, max_length=MAX_CURSOR, description=(
+        "The next_cursor of the previous page: reads on after its last row, however many "
+        "rows were added or removed before it (offset would repeat or skip rows). Not "
+        "with an offset other than 0."))
 
 
 def _members(annotation: Any) -> tuple[Any, ...]:
@@ -244,12 +253,14 @@ class UpsertInput(_In):
 
 
 class SessionsInput(_In):
-    """``memlane sessions list``."""
+    """``memlane sessions list``: ``limit`` sessions, newest first, from the ``offset``-th
+    on or after ``cursor`` (as ``FactsInput``)."""
 
     scope: str | None = _scope()
     status: Literal["open", "closed", "summarized", "failed"] | None = None
     limit: int = Field(default=50, ge=1, le=1000)
     offset: int = Field(default=0, ge=0, le=INT64_MAX)
+    cursor: str | None = _cursor()
 
 
 class IdInput(_In):
@@ -302,14 +313,16 @@ class IndexInput(_In):
 
 
 class FactsInput(_In):
-    """``memlane facts list``: ``limit`` facts from the ``offset``-th on (the answer's
-    ``next_offset`` reads on; it is null after the last)."""
+    """``memlane facts list``: ``limit`` facts from the ``offset``-th on, or after
+    ``cursor`` (the answer's ``next_offset`` and ``next_cursor`` read on; null after the
+    last)."""
 
     scope: str | None = _scope()
     subject: str | None = None
     include_superseded: bool = False
     limit: int = Field(default=1000, ge=1, le=100_000)
     offset: int = Field(default=0, ge=0, le=INT64_MAX)
+    cursor: str | None = _cursor()
 
 
 class FactHistoryInput(_In):

@@ -68,7 +68,9 @@ class Closed(_Out):
 class SessionList(_Out):
     sessions: list[Session] = Field(description="Newest first.")
     next_offset: int | None = Field(description="The offset of the next page; null after "
-                                                "the last.")
+                                                "the last and on a page read by cursor.")
+    next_cursor: str | None = Field(description="The cursor of the next page (pass it as "
+                                                "cursor); null after the last.")
 
 
 class SessionFact(_Out):
@@ -110,7 +112,9 @@ class SessionShow(_Out):
 class FactList(_Out):
     facts: list[FactView]
     next_offset: int | None = Field(description="The offset of the next page; null after "
-                                                "the last.")
+                                                "the last and on a page read by cursor.")
+    next_cursor: str | None = Field(description="The cursor of the next page (pass it as "
+                                                "cursor); null after the last.")
 
 
 class FactEvent(_Out):

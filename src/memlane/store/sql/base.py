@@ -90,6 +90,23 @@ class SqlStore:
         never go back; SQLite's largest id + 1 does (``SqliteStore._fresh_id``)."""
         return "", ""
 
+    def _after(self, keys: Sequence[tuple[str, bool]], values: Sequence[Any]
+               ) -> tuple[str, list[Any]]:
+        """The condition "the row sorts after ``values``" in an ``ORDER BY`` of ``keys``
+        (``(column, descending)`` each, the id last so the order is total): what a cursor
+        reads on from, however many rows were added or removed before it since (offset
+        paging repeated or skipped a row then). Written out as ``a > x OR (a = x AND b >
+        y) …`` so text columns compare in ``TEXT_ORDER``, as they sort, on both backends."""
+        ors: list[str] = []
+        params: list[Any] = []
+        for i, (col, desc) in enumerate(keys):
+            ands = [f"{c} = %s" for c, _ in keys[:i]]
+            ands.append(f"{col}{self.TEXT_ORDER if isinstance(values[i], str) else ''}"
+                        f" {'<' if desc else '>'} %s")
+            ors.append(f"({' AND '.join(ands)})")
+            params.extend(values[:i + 1])
+        return f"({' OR '.join(ors)})", params
+
     def close(self) -> None:
         self.db.close()
 

@@ -408,8 +408,10 @@ class FactsMixin(SqlStore):
 
     def list_facts(self, scope: str | None = None, norm_subject: str | None = None,
                    include_superseded: bool = False, limit: int = 1000,
-                   offset: int = 0) -> list[StoredFact]:
-        where, params = [], []
+                   offset: int = 0,
+                   after: tuple[str, str, str, float, int] | None = None) -> list[StoredFact]:
+        where: list[str] = []
+        params: list[Any] = []
         if scope is not None:
             where.append("scope = %s")
             params.append(scope)
@@ -418,6 +420,14 @@ class FactsMixin(SqlStore):
             params.append(norm_subject)
         if not include_superseded:
             where.append("status = 'current'")
+        if after is not None:
+            # the row's own time when it is still stored (as ``list_sessions``)
+            row = self._run("SELECT at FROM facts WHERE id = %s", (after[4],)).fetchone()
+            cond, more = self._after(
+                (("scope", False), ("subject", False), ("predicate", False), ("at", False),
+                 ("id", False)), (*after[:3], row[0] if row else after[3], after[4]))
+            where.append(cond)
+            params.extend(more)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         c = self.TEXT_ORDER
         rows = self._run(

@@ -339,14 +339,25 @@ class SessionsMixin(SqlStore):
         return out
 
     def list_sessions(self, scope: str | None = None, status: str | None = None,
-                      limit: int = 100, offset: int = 0) -> list[Session]:
-        where, params = [], []
+                      limit: int = 100, offset: int = 0,
+                      after: tuple[float, int] | None = None) -> list[Session]:
+        where: list[str] = []
+        params: list[Any] = []
         if scope is not None:
             where.append("scope = %s")
             params.append(scope)
         if status is not None:
             where.append("status = %s")
             params.append(status)
+        if after is not None:
+            # the row's own start when it is still stored (a float read back from a
+            # datetime may be a microsecond off the stored one)
+            row = self._run("SELECT started_at FROM sessions WHERE id = %s",
+                            (after[1],)).fetchone()
+            cond, more = self._after((("started_at", True), ("id", True)),
+                                     (row[0] if row else after[0], after[1]))
+            where.append(cond)
+            params.extend(more)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         rows = self._run(
             f"SELECT {SESSION_COLS} FROM sessions {clause} ORDER BY started_at DESC, id DESC"

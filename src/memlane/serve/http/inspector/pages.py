@@ -176,7 +176,7 @@ def sessions(request: Request, who: Principal = Caller) -> HTMLResponse:
     q = _q(request)
     head = _live_head(request)
     data = views.sessions_page(_mem(request), who, q.get("scope"), q.get("status"),
-                               page=q.get("page"))
+                               page=q.get("page"), cursor=q.get("cursor") or None)
     return render(request, "sessions.html", page="sessions",
                   title=f"Sessions of {data['scope']}" if data["scope"] else "Sessions",
                   live_scope=data["scope"], live_head=head, **data)
@@ -197,7 +197,8 @@ def facts(request: Request, who: Principal = Caller) -> HTMLResponse:
     q = _q(request)
     head = _live_head(request)
     data = views.facts_page(_mem(request), who, q.get("scope"), q.get("subject"),
-                            include_superseded=q.get("all") == "1", page=q.get("page"))
+                            include_superseded=q.get("all") == "1", page=q.get("page"),
+                            cursor=q.get("cursor") or None)
     return render(request, "facts.html", page="facts",
                   title=f"Facts of {data['scope']}" if data["scope"] else "Facts",
                   live_scope=data["scope"], live_head=head, **data)

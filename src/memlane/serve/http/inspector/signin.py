@@ -24,7 +24,7 @@ from typing import Any
 from fastapi import Request, Response
 
 from memlane.serve.again import once_more_if_lost
-from memlane.serve.http.auth import COOKIE, Principal, principal
+from memlane.serve.http.auth import COOKIE, Principal, checked_key, principal
 from memlane.serve.http.errors import ApiError
 from memlane.serve.keys import hash_key
 
@@ -82,10 +82,16 @@ def sign_in(request: Request, response: Response, key: str) -> dict[str, Any]:
         raise ApiError(400, "invalid", "key: paste an API key (memlane keys create makes one)",
                        "key")
     store = request.app.state.memory.store
-    row = once_more_if_lost(store, "inspector sign-in", lambda: store.api_key_by_hash(hash_key(key)),
-                            write=False)
-    if row is None:
-        raise ApiError(401, "unauthorized", "unknown or revoked API key", "key")
+
+    def find() -> dict[str, Any]:
+        row = once_more_if_lost(store, "inspector sign-in",
+                                lambda: store.api_key_by_hash(hash_key(key)), write=False)
+        if row is None:
+            raise ApiError(401, "unauthorized", "unknown or revoked API key", "key")
+        return row
+
+    # a guess a form post: limited as the header's (serve.failed_auth_limit)
+    row: dict[str, Any] = checked_key(request, find, True)
     response.set_cookie(COOKIE, key, httponly=True, samesite="strict", path="/",
                         secure=request.url.scheme == "https")
     return row

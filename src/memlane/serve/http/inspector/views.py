@@ -19,7 +19,7 @@ from memlane.ingest.spellings import resolve_scope
 from memlane.memory import Memory
 from memlane.retrieve.explain import explain
 from memlane.retrieve.presets import PRESETS
-from memlane.serve.paging import fact_page
+from memlane.serve.paging import fact_page, session_page as sessions_of
 from memlane.serve.render import nothing_note
 from memlane.types import KINDS, SESSION_STATUSES
 
@@ -121,23 +121,27 @@ def _summary_of(mem: Memory, session_id: int) -> dict[str, Any] | None:
 
 
 def sessions_page(mem: Memory, who: Caller, scope: str | None, status: str | None,
-                  limit: int = 50, page: str | int | None = None) -> dict[str, Any]:
+                  limit: int = 50, page: str | int | None = None,
+                  cursor: str | None = None) -> dict[str, Any]:
     """A scope's sessions, newest first, each with its status and summary, ``limit`` a
     page (``page`` 1 the newest; ``more`` says whether an older page exists). A scope's
-    51st session and older were on no page at all."""
+    51st session and older were on no page at all. "Older" links carry the page's
+    ``next_cursor`` besides its number, and a page with ``cursor`` lists the sessions after
+    it: sessions added or removed meanwhile neither repeat nor skip one (``page`` is only
+    the number shown then)."""
     if status and status not in SESSION_STATUSES:
         raise ValidationError(f"status: must be one of {', '.join(SESSION_STATUSES)}, got "
                               f"{status!r}", field="status")
     number = _int(str(page if page is not None else ""), "page", 1, 1, 1_000_000)
     scope = pick_scope(mem, who, scope)
     rows = []
-    more = False
+    more, next_cursor = False, None
     if scope is not None:
         # newest first with the id breaking ties, so pages neither repeat nor skip one
-        found = mem.store.list_sessions(scope=scope, status=status or None, limit=limit + 1,
-                                        offset=(number - 1) * limit)
-        more = len(found) > limit
-        for s in found[:limit]:
+        found = sessions_of(mem, scope, status or None, limit=limit, cursor=cursor,
+                             offset=0 if cursor else (number - 1) * limit)
+        more, next_cursor = found.next_cursor is not None, found.next_cursor
+        for s in found.rows:
             rows.append({"session": s, "summary": _summary_of(mem, s.id) if s.summarized else None})
     # past the 500 most recent, a scope was on no page and nothing said so (session 25):
     # the list says it is cut and a form opens any scope by name
@@ -145,7 +149,7 @@ def sessions_page(mem: Memory, who: Caller, scope: str | None, status: str | Non
     return {"scope": scope, "status": status or "", "scopes": listed[:SCOPES_LISTED],
             "scopes_cut": len(listed) > SCOPES_LISTED, "scopes_listed": SCOPES_LISTED,
             "sessions": rows, "statuses": SESSION_STATUSES, "page_number": number,
-            "more": more, "first": (number - 1) * limit + 1}
+            "more": more, "next_cursor": next_cursor, "first": (number - 1) * limit + 1}
 
 
 MESSAGES_PER_PAGE = 100
@@ -185,23 +189,26 @@ def session_page(mem: Memory, who: Caller, session_id: int,
 
 
 def facts_page(mem: Memory, who: Caller, scope: str | None, subject: str | None,
-               include_superseded: bool = False, page: str | int | None = None
-               ) -> dict[str, Any]:
+               include_superseded: bool = False, page: str | int | None = None,
+               cursor: str | None = None) -> dict[str, Any]:
     """A scope's current facts (and replaced ones on request) with their confidence,
     ``FACTS_PER_PAGE`` a page in the order of ``Memory.facts`` (subject, predicate, time,
     id: pages neither repeat nor skip one). It was one page of every fact, cut at 1,000
-    without a word."""
+    without a word. ``cursor``: as ``sessions_page``."""
     number = _int(str(page if page is not None else ""), "page", 1, 1, 1_000_000_000)
     scope = pick_scope(mem, who, scope)
     facts: list[Any] = []
-    more = False
+    more, next_cursor = False, None
     if scope is not None:
         found = fact_page(mem, scope, subject or None, include_superseded=include_superseded,
-                          limit=FACTS_PER_PAGE, offset=(number - 1) * FACTS_PER_PAGE)
-        facts, more = found.facts, found.next_offset is not None
+                          limit=FACTS_PER_PAGE, cursor=cursor,
+                          offset=0 if cursor else (number - 1) * FACTS_PER_PAGE)
+        facts, next_cursor = found.rows, found.next_cursor
+        more = next_cursor is not None
     return {"scope": scope, "subject": subject or "", "facts": facts,
             "include_superseded": include_superseded, "scopes": _visible(mem, who),
-            "page_number": number, "more": more, "first": (number - 1) * FACTS_PER_PAGE + 1}
+            "page_number": number, "more": more, "next_cursor": next_cursor,
+            "first": (number - 1) * FACTS_PER_PAGE + 1}
 
 
 def fact_history(mem: Memory, who: Caller, scope: str, subject: str,

@@ -1,0 +1,84 @@
+"""Cursors of the listings a client pages through (sessions, facts).
+
+A page read by ``offset`` repeated a row when one was added before it between two pages
+and skipped one when one was removed. A cursor names the last row's sort key and id
+instead (``cursor_after``), and the next page starts after that key however the rows
+before it changed (``read_cursor`` gives the key the store's ``after`` takes).
+
+A cursor is opaque: URL-safe base64 of the listing and key, a dot, and a checksum of them,
+so a cut, edited or made-up cursor, or one of the other listing, is refused naming
+``cursor`` (a 422 on the HTTP API), never read as some other position. A cursor whose row
+was removed since still reads on from where that row was."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import math
+from typing import Any
+
+from memlane.errors import ValidationError
+
+__all__ = ["MAX_CURSOR", "cursor_after", "read_cursor"]
+
+MAX_CURSOR = 8192
+"""The longest cursor read (a fact's key holds its subject and predicate)."""
+
+_SALT = b"memlane-cursor-1:"
+
+
+def _sum(body: bytes) -> str:
+    return hashlib.sha256(_SALT + body).hexdigest()[:16]
+
+
+def cursor_after(row: Any) -> str:
+    """The cursor of the page after ``row`` (a ``Session``, or a fact: ``FactView`` or
+    ``StoredFact``), in its listing's order."""
+    if hasattr(row, "started_at"):
+        key: list[Any] = ["sessions", row.started_at.timestamp(), row.id]
+    else:
+        key = ["facts", row.scope, row.subject, row.predicate, row.at.timestamp(), row.id]
+    body = json.dumps(key, ensure_ascii=False, separators=(",", ":")).encode()
+    return f"{base64.urlsafe_b64encode(body).decode().rstrip('=')}.{_sum(body)}"
+
+
+def _bad(why: str) -> ValidationError:
+    return ValidationError(f"cursor: {why}; pass the next_cursor of an answer as it was "
+                           "given, or leave cursor out to start at the first page",
+                           field="cursor")
+
+
+def read_cursor(cursor: str, listing: str) -> tuple[Any, ...]:
+    """The key ``cursor`` names in ``listing`` (``"sessions"``: ``(started_at, id)``;
+    ``"facts"``: ``(scope, subject, predicate, at, id)``), or ``ValidationError`` naming
+    ``cursor`` for anything ``cursor_after`` did not make for that listing."""
+    if not isinstance(cursor, str):
+        raise _bad(f"expected a string, got {type(cursor).__name__}")
+    if not cursor or len(cursor) > MAX_CURSOR:
+        raise _bad(f"expected 1 to {MAX_CURSOR} characters, got {len(cursor)}")
+    data, dot, check = cursor.partition(".")
+    try:
+        body = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
+    except (binascii.Error, ValueError):
+        body = b""
+    if not dot or not body or _sum(body) != check:
+        raise _bad("not a cursor memlane gave (cut, changed or made up)")
+    try:  # a checksum can be made to fit (the salt is no secret): the key is checked too
+        key = json.loads(body)
+    except (ValueError, RecursionError):
+        raise _bad("not a cursor memlane gave") from None
+    shapes = {"sessions": (float, int), "facts": (str, str, str, float, int)}
+    if not isinstance(key, list) or not key or key[0] not in shapes:
+        raise _bad("not a cursor memlane gave")
+    if key[0] != listing:
+        raise _bad(f"a cursor of the {key[0]} listing, not of {listing}")
+    values = key[1:]
+    shape = shapes[listing]
+    if len(values) != len(shape) or not all(
+            isinstance(v, t) and not isinstance(v, bool) if t is not float else
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            for v, t in zip(values, shape, strict=False)):
+        raise _bad("not a cursor memlane gave")
+    return tuple(float(v) if t is float else v for v, t in zip(values, shape, strict=True))
