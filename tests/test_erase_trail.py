@@ -116,3 +116,30 @@ def test_an_item_erase_takes_the_cached_vector_of_a_fact_no_longer_stored(db_url
         assert mem.store.cached_vectors(model, [text_hash(users)]) == {}
     finally:
         mem.close()
+
+
+def test_an_entity_node_of_an_evicted_item_leaves_with_it(db_url: str) -> None:
+    """Hygiene evicts the scope's entity items (the semantic lane capped at 0) and prunes
+    the change log (a week and a day later); then ``forget_session``. The nodes "Zqmid"
+    and "Porto" kept "My sister Zqmid lives in Porto." as their context: the eviction left
+    them, and the erase, its records pruned, no longer found their names. Now the eviction
+    rebuilds the nodes its entity items named (deleted when none is left)."""
+    mem = _memory(db_url, lane_caps=["semantic=0"])
+    try:
+        start = NOW - timedelta(days=10)
+        mem.add_message("A", "user", "My sister Zqmid lives in Porto.", at=start)
+        mem.add_message("A", "assistant", "How is she?", at=start + timedelta(minutes=1))
+        mem.close_session("A")
+        mem.add_message("A", "user", "I work at Keptco as a baker now.", at=NOW - timedelta(days=3))
+        mem.close_session("A")
+        mem.index(now=NOW)
+        assert "Zqmid" in {e.name for e in mem.store.scope_entities("A")}
+        report = mem.gc(now=datetime.now(UTC) + timedelta(days=8))
+        assert report.evicted.get("semantic") and report.changes_pruned
+        assert mem.store.items_of_kind("entity", "A") == []
+        assert mem.store.scope_entities("A") == []
+        mem.forget_session(min(s.id for s in mem.sessions("A")))
+        assert _rows_with(mem.store, "Zqmid") == {}
+        assert _rows_with(mem.store, "Keptco")
+    finally:
+        mem.close()
