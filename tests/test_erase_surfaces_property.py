@@ -1,7 +1,7 @@
 """Property (hypothesis; docs/erasure.md, session 23): for random small histories (messages
 across scopes, sessions indexed or not, late messages, imported files, hand-added facts,
-notes, journaled packs, compaction, named speakers, ``gc`` pruning the change log: session
-28), after any erase (``forget_scope``, ``forget_session``,
+notes, journaled packs, compaction, named speakers, ``gc`` evicting entity and fact items
+and pruning the change log: session 28), after any erase (``forget_scope``, ``forget_session``,
 ``forget_item`` of a turn or of a note, ``forget_fact`` of a hand-added fact) the erased words are on
 no surface: no row of any table, the full-text index's vocabulary, the embedding cache
 (by the hashes of the erased texts, stored at the erase or deleted before it: session 27),
@@ -102,6 +102,11 @@ SPEAKER = ([("session", "A", 10, [SAYINGS[0], SAYINGS[4], SAYINGS[1]], True, Tru
 PRUNED = ([("session", "A", 10, [SAYINGS[0], SAYINGS[4], SAYINGS[1], SAYINGS[4]], True, False),
            ("session", "A", 3, [SAYINGS[3], SAYINGS[4]], True, False), ("late", "A", 10),
            ("index",), ("gc",)], ("session", "A", 0))
+# hygiene evicts the session's entity and fact items (the lanes capped below) and prunes the
+# log: the erase of the session left the nodes with its sentences as their context
+EVICTED = ([("session", "B", 13, [SAYINGS[5], SAYINGS[0], SAYINGS[2]], True, True), ("compact",),
+            ("gc",), ("fact", "A"), ("index",), ("import", "A", 11, 3), ("index",)],
+           ("note", "B", 855))
 
 
 class World:
@@ -109,7 +114,10 @@ class World:
 
     def __init__(self, url: str) -> None:
         self.mem = Memory(url, config=load_config(
-            environ={}, overrides={"hygiene": {"compact_min_summaries": 2}}),
+            environ={}, overrides={"hygiene": {
+                "compact_min_summaries": 2,
+                # gc evicts entity and fact items (session 28)
+                "lane_caps": ["semantic=3", "profile=2"]}}),
             embedder=HashingEmbedder(dim=64, char_trigrams=True))
         self.words = itertools.count()
         self.scope_of: dict[str, str] = {}   # marker -> scope
@@ -367,6 +375,7 @@ def _check(url: str, path: Path | None, events: list[Any], how: tuple[str, str, 
 @given(history, erase)
 @example(*SPEAKER)
 @example(*PRUNED)
+@example(*EVICTED)
 def test_an_erase_leaves_its_words_on_no_surface(events: list[Any], how: Any) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "memlane.db"
@@ -379,6 +388,7 @@ def test_an_erase_leaves_its_words_on_no_surface(events: list[Any], how: Any) ->
 @given(history, erase)
 @example(*SPEAKER)
 @example(*PRUNED)
+@example(*EVICTED)
 def test_the_same_on_postgres(postgres_server_url: str, events: list[Any], how: Any) -> None:
     from memlane.testing.postgres import create_database, drop_database
 
