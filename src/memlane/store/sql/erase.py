@@ -11,7 +11,7 @@ an erased item or message (or, for a scope, every pack of it), and the change lo
 records of what was erased (their documents carry texts). What the scopes' rows deleted
 before the erase left goes too (session 27): their change records' documents, the cached
 vectors and entity nodes of the texts and names those records hold, packs that drew on them
-(``_gone_items``, ``_blank_gone``).
+(``_logged_items``, ``_blank_gone``).
 
 What stays: counters (numbers), one content-free change record per erasure for the live
 stream (``scope.erased`` with the counts; for sessions, each deleted entity's own
@@ -156,16 +156,10 @@ class EraseMixin(SqlStore):
             "SELECT id FROM messages WHERE scope = %s", (scope,))]
         texts = list(self._with_vector_texts(
             self._run(f"{_ITEM_TEXTS} WHERE i.scope = %s", (scope,))))
-        # and of its items deleted before (the change log still holds their texts)
-        earlier, earlier_texts, _ = self._gone_items([scope])
+        # and every text its change records hold (items deleted before, a stored item's
+        # earlier text, facts' vector texts as its speakers made them): one read
+        earlier, earlier_texts, _ = self._logged_items([scope], every=True)
         texts.extend(earlier_texts)
-        # and their vector texts as the speakers would have made them (facts)
-        texts.extend(self._logged_texts(
-            [(str(r[0]), r[1]) for r in self._run(
-                "SELECT entity, doc FROM changes WHERE scope = %s AND entity IN ('item', 'fact')"
-                " AND op <> 'delete' AND doc IS NOT NULL", (scope,))],
-            [(r[0], r[1]) for r in self._run(
-                "SELECT DISTINCT speaker, role FROM messages WHERE scope = %s", (scope,))]))
         counts["packs"] = self._run("DELETE FROM packs WHERE scope = %s", (scope,)).rowcount
         counts["packs"] += self._delete("packs", "id", self._packs_using(
             None, [*item_ids, *earlier], message_ids))
@@ -302,23 +296,13 @@ class EraseMixin(SqlStore):
             # what the scopes' change log still holds of items deleted before this erase (a
             # summary a late message had the session summarised again for, a compaction, a
             # merge): their texts (cached vectors) and their ids (packs that quoted them)
-            earlier, earlier_texts, earlier_names = self._gone_items(
+            earlier, earlier_texts, earlier_names = self._logged_items(
                 sorted(set(scopes.values())))
             texts.extend(earlier_texts)
             # an entity only an earlier summary named (a late message had the session
             # summarised again, and the new summary names it otherwise) is rebuilt from the
             # entity items left like the erased ones' (deleted when none names it)
             entity_names.update(earlier_names)
-            # and their vector texts as the speakers would have made them (facts)
-            texts.extend(self._logged_texts(
-                [(str(r[0]), r[1]) for scope in sorted(set(scopes.values()))
-                 for r in self._run(
-                     "SELECT entity, doc FROM changes WHERE scope = %s"
-                     " AND entity IN ('item', 'fact') AND op <> 'delete' AND doc IS NOT NULL"
-                     f" AND ({self._GONE})", (scope,))],
-                [(r[0], r[1]) for r in self._rows(
-                    "SELECT DISTINCT speaker, role FROM messages WHERE {cond}", "session_id",
-                    [*ids, *renumber])]))
             pack_scopes: set[str] = set()
             packs: list[int] = []
             for where in [*sorted(set(scopes.values())), None]:
@@ -378,6 +362,9 @@ class EraseMixin(SqlStore):
                                  ("pack", packs)):
                 counts["changes"] += self.blank_changes(entity, gone)
             counts["changes"] += self._blank_gone(sorted(set(scopes.values())))
+            # a kept session's older records list the participants it had: a speaker
+            # erased with their one turn (session 28); its renumbering wrote its state anew
+            counts["changes"] += self._blank_older("session", renumber)
             for sid in ids:
                 self._run(
                     f"UPDATE changes SET topic = 'session.erased', doc = {self.JSON}"
@@ -462,26 +449,78 @@ class EraseMixin(SqlStore):
     """A change record about a session, item, fact or pack no longer stored (ids are never
     given again on either store: SQLite's ``id_floor``, PostgreSQL's sequences)."""
 
-    def _gone_items(self, scopes: Sequence[str]) -> tuple[list[int], list[str], set[str]]:
-        """The ids of ``scopes``' items the change log names that are no longer stored, the
-        texts its records still hold of them, and the names (normalized) of the entity
-        items among them (``"{name} ({type})"``; session 27)."""
+    def _blank_older(self, entity: str, ids: Sequence[int]) -> int:
+        """The change records of stored ``entity`` rows but the newest of each (which holds
+        the row's state as it is) lose their documents, as ``blank_changes``'; how many."""
+        n = 0
+        for eid in ids:
+            n += self._run(
+                f"UPDATE changes SET doc = {self.JSON} WHERE entity = %s AND entity_id = %s"
+                f" AND op <> 'delete' AND doc IS NOT NULL AND doc <> {self.JSON} AND id <"
+                " (SELECT max(id) FROM changes WHERE entity = %s AND entity_id = %s)",
+                (ERASED_DOC, entity, eid, ERASED_DOC, entity, eid)).rowcount
+        return n
+
+    def forget_pruned(self, position: str, cut: int) -> int:
+        """Inside ``prune_changes``' transaction, under the change log sequencer's lock,
+        before the records up to ``cut`` (of the dialect's ``position`` column) go: the
+        embedding cache's vectors of the texts they hold of items and facts no longer
+        stored (``_logged_items``), as an erase of their scope would have taken them: a
+        pruned record took its texts with it, and a later erase left their vectors (session
+        28). Rows every scope shares, last (docs/store.md). How many cached vectors."""
+        scopes = [r[0] for r in self._run(
+            f"SELECT DISTINCT scope FROM changes WHERE {position} <= %s"
+            " AND entity IN ('item', 'fact')", (cut,))]
+        return self._forget_cached(self._logged_items(sorted(scopes), upto=(position, cut))[1])
+
+    def _logged_items(self, scopes: Sequence[str], every: bool = False,
+                      upto: tuple[str, int] | None = None
+                      ) -> tuple[list[int], list[str], set[str]]:
+        """One read of ``scopes``' change records of items and facts no longer stored
+        (``every``: of all their items and facts, for a scope erase, which deletes the
+        others too): the ids of those items (packs that quoted them), the texts the records
+        still hold (an item's text; a fact's sentence and its vector text as each speaker of
+        the scope would have made it: ``embedded_fact_text``), and the names (normalized) of
+        the entity items among them (``"{name} ({type})"``). An item a late message had
+        its session summarised again for, or a compaction, deleted had its vector cached
+        and, for an entity item, its node in the graph (session 27). Read before the
+        records are blanked, the messages (their speakers) before they go. ``upto``:
+        only the records up to a position (``forget_pruned``)."""
         ids: set[int] = set()
         texts: set[str] = set()
         names: set[str] = set()
+        gone = ("" if every else " AND ((entity = 'item' AND NOT EXISTS (SELECT 1 FROM items t"
+                " WHERE t.id = changes.entity_id)) OR (entity = 'fact' AND NOT EXISTS"
+                " (SELECT 1 FROM facts t WHERE t.id = changes.entity_id)))")
+        if upto is not None:
+            gone += f" AND {upto[0]} <= {int(upto[1])}"
         for scope in scopes:
-            for iid, doc in self._run(
-                    "SELECT entity_id, doc FROM changes WHERE scope = %s AND entity = 'item'"
-                    " AND NOT EXISTS (SELECT 1 FROM items t WHERE t.id = changes.entity_id)",
-                    (scope,)):
-                ids.add(int(iid))
+            facts: list[dict[str, Any]] = []
+            for entity, iid, doc in self._run(
+                    "SELECT entity, entity_id, doc FROM changes WHERE scope = %s"
+                    f" AND entity IN ('item', 'fact'){gone}", (scope,)):
                 data = json.loads(doc) if isinstance(doc, str) else doc
-                if isinstance(data, dict) and isinstance(data.get("text"), str):
+                if entity == "item":
+                    ids.add(int(iid))
+                if not isinstance(data, dict):
+                    continue
+                if entity == "item" and isinstance(data.get("text"), str):
                     texts.add(data["text"])
                     if data.get("kind") == "entity":
                         text = data["text"]
                         name = text.rsplit(" (", 1)[0] if text.endswith(")") else text
                         names.add(name_key(name))
+                elif entity == "fact" and all(isinstance(data.get(k), str)
+                                              for k in ("subject", "predicate", "object")):
+                    facts.append(data)
+            if facts:  # the scope's speakers, read only when a fact needs them
+                who = [(r[0], r[1]) for r in self._run(
+                    "SELECT DISTINCT speaker, role FROM messages WHERE scope = %s", (scope,))]
+                for data in facts:
+                    spo = (data["subject"], data["predicate"], data["object"])
+                    texts.add(fact_text(*spo))
+                    texts.update(embedded_fact_text(*spo, speaker, role)
+                                 for speaker, role in who or [(None, "user")])
         return sorted(ids), sorted(texts), names
 
     def _blank_gone(self, scopes: Sequence[str]) -> int:
@@ -500,28 +539,6 @@ class EraseMixin(SqlStore):
                 (ERASED_DOC, scope, ERASED_DOC)).rowcount
         return n
 
-    def _logged_texts(self, records: Iterable[tuple[str, Any]],
-                      speakers: Iterable[tuple[str | None, str | None]]) -> set[str]:
-        """The texts the change records' documents (``(entity, doc)``) of items and facts
-        hold, with each fact's vector text as any of ``speakers`` (speaker, role) would
-        have made it: an item an earlier summary wrote and a later one deleted (a late
-        message) had its vector cached, and an erase took only the cached vectors of the
-        items it deleted (session 27: the first summary's vector stayed after the scope was
-        erased). Read before the records are blanked, the messages before they go."""
-        who = list(dict.fromkeys(speakers)) or [(None, "user")]
-        out: set[str] = set()
-        for entity, doc in records:
-            data = json.loads(doc) if isinstance(doc, str) else (doc or {})
-            if entity == "item" and isinstance(data.get("text"), str):
-                out.add(data["text"])
-            elif entity == "fact" and all(isinstance(data.get(k), str)
-                                          for k in ("subject", "predicate", "object")):
-                out.add(fact_text(data["subject"], data["predicate"], data["object"]))
-                out.update(embedded_fact_text(data["subject"], data["predicate"],
-                                              data["object"], speaker, role)
-                           for speaker, role in who)
-        return out
-
     def forget_traces(self, scope: str | None, item_ids: Sequence[int],
                       fact_ids: Sequence[int], texts: Sequence[str],
                       entities: Iterable[str] = (),
@@ -537,7 +554,7 @@ class EraseMixin(SqlStore):
         session: the statements the forgotten entity was read from). The counts of packs,
         cached vectors, change records, entities and relations."""
         packs: list[int] = []
-        earlier, earlier_texts, earlier_names = self._gone_items(
+        earlier, earlier_texts, earlier_names = self._logged_items(
             [scope] if scope is not None else [])
         for where in [*([scope] if scope is not None else []), None]:
             doomed = self._packs_using(where, [*item_ids, *earlier], [])

@@ -1,0 +1,145 @@
+"""Erasure leaves no trail, whatever ran before it (docs/erasure.md, session 28).
+
+An erase finds what rows of its scope deleted before it left (a summary a late message had
+written again, a fact item hygiene evicted) by reading the change log's records of them
+(session 27). ``memlane gc`` prunes that log: a pruned record took its texts with it, and
+the vectors of those texts stayed in the embedding cache after a later erase of the scope.
+A kept session's older change records listed the participants it had: a speaker erased
+with their one turn kept their name there. And ``forget_item`` of an item (not a turn) took
+the cached vectors of the items no longer stored, not of the facts (a named speaker's fact
+is embedded in the user's form, which only the fact's own record can give).
+
+Real SQLite files and real PostgreSQL databases, the offline summariser, the hashing
+embedder."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memlane.config import load_config
+from memlane.index.embed import text_hash
+from memlane.index.normalize import embedded_fact_text
+from memlane.memory import Memory
+from memlane.serve import live
+from memlane.testing import HashingEmbedder
+from tests.test_erase import _rows_with
+from tests.test_erase_old_records import _history
+
+NOW = datetime(2024, 6, 1, tzinfo=UTC)
+
+
+def _memory(db: str, **hygiene: object) -> Memory:
+    return Memory(db, config=load_config(environ={}, overrides={"hygiene": hygiene}),
+                  embedder=HashingEmbedder(dim=64, char_trigrams=True))
+
+
+@pytest.mark.parametrize("how", ["scope", "session", "turn"])
+def test_a_pruned_change_log_leaves_no_cached_vector_of_rows_deleted_before(
+        db_url: str, how: str) -> None:
+    """A late message had a summarised session summarised again (its first summary's
+    items deleted); ``gc`` a week and a day later prunes the change log; then the erase."""
+    mem = _memory(db_url)
+    try:
+        sid, old, _ = _history(mem)
+        # the records are written at the clock's time: a week and a day later, all pruned
+        assert mem.gc(now=datetime.now(UTC) + timedelta(days=8)).changes_pruned > 0
+        if how == "scope":
+            mem.forget_scope("A")
+            words = ["Zqold", "Zqmid", "Zqbill", "Zqlate"]
+        elif how == "session":
+            mem.forget_session(sid)
+            words = ["Zqold", "Zqmid", "Zqbill", "Zqlate"]
+        else:
+            turn = [i.id for i in mem.store.session_items(sid, kind="turn") if "Zqmid" in i.text]
+            mem.forget_item(turn[0])
+            words = ["Zqmid"]
+        for w in words:
+            assert _rows_with(mem.store, w) == {}, w
+        erased = [t for t in old if any(w in t for w in words)]
+        assert erased and mem.store.cached_vectors(
+            mem.embeddings.model, [text_hash(t) for t in erased]) == {}
+        if how != "scope":
+            assert _rows_with(mem.store, "Keptco")   # the rest stays
+    finally:
+        mem.close()
+
+
+def test_a_speaker_erased_with_their_one_turn_leaves_no_name(db_url: str) -> None:
+    """Zqcaro said one turn of a session; ``forget_item`` of it. The session's older change
+    records (closed, indexed) listed Zqcaro among its participants."""
+    mem = _memory(db_url)
+    try:
+        start = NOW - timedelta(days=10)
+        mem.add_message("A", "user", "I moved to Zqlis last month.", at=start, speaker="Zqcaro")
+        mem.add_message("A", "assistant", "How do you like it?", at=start + timedelta(minutes=1))
+        mem.add_message("A", "user", "It is fine, Keptco is near.", at=start + timedelta(minutes=2))
+        mem.close_session("A")
+        mem.index(now=NOW)
+        sid = mem.sessions("A")[0].id
+        assert "changes" in _rows_with(mem.store, "Zqcaro")
+        mem.forget_item(mem.store.session_items(sid, kind="turn")[0].id)
+        assert _rows_with(mem.store, "Zqcaro") == {}
+        assert "zqcaro" not in repr(live.changes_since(mem.store, "A", 0, limit=10_000)).lower()
+        # a client that replays the log ends in the state a snapshot gives
+        state = live.snapshot(mem.store, "A")[1]
+        assert state["sessions"][str(sid)]["participants"] == ["assistant", "user"]
+        assert mem.store.get_session(sid).message_count == 2
+        assert _rows_with(mem.store, "Keptco")
+    finally:
+        mem.close()
+
+
+def test_an_item_erase_takes_the_cached_vector_of_a_fact_no_longer_stored(db_url: str) -> None:
+    """Zqcaro's "I moved to Zqlis" is a fact embedded in the user's form ("user lives in
+    Zqlis"); hygiene evicts the fact's item (the profile lane capped at 0), so the fact goes
+    with it. ``forget_item`` of the scope's note: the texts of what the scope's rows
+    deleted before it left lose their cached vectors, the facts' as a session erase takes
+    them (its vector text as each speaker of the scope makes it)."""
+    mem = _memory(db_url, lane_caps=["profile=0"])
+    try:
+        start = NOW - timedelta(days=10)
+        mem.add_message("A", "user", "I moved to Zqlis last month.", at=start, speaker="Zqcaro")
+        mem.add_message("A", "assistant", "How do you like it?", at=start + timedelta(minutes=1))
+        mem.close_session("A")
+        mem.index(now=NOW)
+        fact = mem.facts(None, include_superseded=True)[0]
+        users = embedded_fact_text(fact.subject, fact.predicate, fact.object, "Zqcaro", "user")
+        assert users == "user lives in Zqlis"
+        model = mem.embeddings.model
+        assert mem.store.cached_vectors(model, [text_hash(users)])
+        assert mem.gc(now=NOW).evicted.get("profile") == 1
+        assert mem.facts(None, include_superseded=True) == []
+        note = mem.upsert("Note: Zqlis is the code name.", scope="A", kind="note")
+        mem.forget_item(note)
+        assert mem.store.cached_vectors(model, [text_hash(users)]) == {}
+    finally:
+        mem.close()
+
+
+def test_an_entity_node_of_an_evicted_item_leaves_with_it(db_url: str) -> None:
+    """Hygiene evicts the scope's entity items (the semantic lane capped at 0) and prunes
+    the change log (a week and a day later); then ``forget_session``. The nodes "Zqmid"
+    and "Porto" kept "My sister Zqmid lives in Porto." as their context: the eviction left
+    them, and the erase, its records pruned, no longer found their names. Now the eviction
+    rebuilds the nodes its entity items named (deleted when none is left)."""
+    mem = _memory(db_url, lane_caps=["semantic=0"])
+    try:
+        start = NOW - timedelta(days=10)
+        mem.add_message("A", "user", "My sister Zqmid lives in Porto.", at=start)
+        mem.add_message("A", "assistant", "How is she?", at=start + timedelta(minutes=1))
+        mem.close_session("A")
+        mem.add_message("A", "user", "I work at Keptco as a baker now.", at=NOW - timedelta(days=3))
+        mem.close_session("A")
+        mem.index(now=NOW)
+        assert "Zqmid" in {e.name for e in mem.store.scope_entities("A")}
+        report = mem.gc(now=datetime.now(UTC) + timedelta(days=8))
+        assert report.evicted.get("semantic") and report.changes_pruned
+        assert mem.store.items_of_kind("entity", "A") == []
+        assert mem.store.scope_entities("A") == []
+        mem.forget_session(min(s.id for s in mem.sessions("A")))
+        assert _rows_with(mem.store, "Zqmid") == {}
+        assert _rows_with(mem.store, "Keptco")
+    finally:
+        mem.close()
