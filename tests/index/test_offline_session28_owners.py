@@ -37,7 +37,12 @@ _FORMS = [
      "Maya: {n}, can you book the room for Tuesday?"),
     ("Maya: The calendar draft is done.", "{n}: Looks fine to me.",
      "Maya: {n}, send the final calendar to the whole team."),
+    ("Maya: The slides need a last pass.", "{n}: I have time tomorrow.",
+     "Maya: Great. {n} will finish the slides for the board by Thursday."),
 ]
+"""The last form opens a sentence on the name after a stop: a capital of any script opens a
+sentence as "A" to "Z" do (``offline._SENT``, session 28); "Great. Łukasz will…" ran on as one
+sentence before."""
 
 
 def _owned(summary):

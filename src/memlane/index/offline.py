@@ -53,9 +53,10 @@ from memlane.types import Message
 
 __all__ = ["OfflineIntelligence"]
 
-_SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9]|@\w)|(?<=[?.])\s+(?=[a-z])|(?<=\n)\n*)")
-"""A sentence break: end punctuation, blanks and a capital or digit (optionally after a
-quote or bracket) or an "@name" (session 13), or a run of newlines; before a small letter
+_SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?(?:[0-9]|" + CAPITAL + r")|@\w)|(?<=[?.])\s+(?=[a-z])|(?<=\n)\n*)")
+"""A sentence break: end punctuation, blanks and a capital of any script or a digit (optionally
+after a quote or bracket; "Great. Łukasz will…" breaks as "Great. Lukasz will…" does, session 28)
+or an "@name" (session 13), or a run of newlines; before a small letter
 :func:`_sentences` decides (a question since session 18, a stop since session 19; an
 exclamation mark never ends one there: "Sushi Go! to see which one…"). It opens on one of
 four characters, so the engine skips straight to them instead of trying a lookbehind at
