@@ -898,11 +898,13 @@ _UNSURE_ANSWER = re.compile(
     r"\b(?:let me think|to be sure|(?:please\s+)?check with (?:them|the|your|him|her)|"
     r"i'?d (?:need|have) to (?:see|check|know|ask)|you'?d (?:need|have) to (?:ask|check)|can'?t say|"
     r"let'?s think (?:about )?(?:it|that|this)|(?:that'?s|that is) (?:one|a question) for|"
-    r"(?:that'?s|that is) between you)\b", re.IGNORECASE)
+    r"(?:that'?s|that is) between you|i'?d want\b[^.;?!]{0,60}?\b(?:first|before (?:saying|deciding|we decide|i say)))\b",
+    re.IGNORECASE)
 """An answer that leaves a question open without a non-answer up front ("Normally a transfer
 adds a year…, but the new registrar sets that, so please check with them", "Hmm, let me think
 about that one") (session 15), or hands it on ("let's think about it", "that's one for the nurse",
-"that's between you two") (session 27)."""
+"that's between you two") (session 27), or wants more to go on first ("I'd want to know more first", "I'd
+want the cohort numbers by signup month before saying") (session 28)."""
 _UNSURE_PEER = re.compile(
     r"^(?:(?:hmm|ok|well|honestly)[,.]?\s+)?(?:me neither|nor do i|no idea either)\b|"
     r"\b(?:i|we)\s+(?:(?:genuinely|honestly|really|just)\s+)?don'?t know\b", re.IGNORECASE)
@@ -1692,8 +1694,10 @@ class _Reader:
         # Substring tests first (every match holds one of these words): most answers hold none.
         low = " ".join(answer).lower()
         unsure = ("think" in low or "sure" in low or "check with" in low or "d need to" in low
-                  or "d have to" in low or "say" in low or " for " in low or "between" in low
+                  or "d have to" in low or "say" in low or " for " in low or "between" in low or "d want" in low
                   ) and _UNSURE_ANSWER.search(low)
+        if unsure and unsure.group().startswith(("i'd want", "id want")) and _YES_OR_NO.match(answer[0]):
+            unsure = None  # "yes, halt it now, I'd want it fixed first": answered (session 28)
         mine = " ".join(after + answer if peer else after).lower()
         if not unsure and not (("know" in mine or "neither" in mine or "nor do" in mine or "either" in mine)
                                and (any(_UNSURE_PEER.search(x) for x in after)
