@@ -915,9 +915,12 @@ goes on to answer (session 15)."""
 
 
 _NO_STEP = re.compile(r"\bi'?ll\s+(?:never|have a think|think about|see (?:how|if|what|whether)|wait and see|"
-                      r"probably|maybe|back the|ever)\b", re.IGNORECASE)
+                      r"probably|maybe|back the|ever)\b|\bi'?ll\s+see\s*(?:[.!;]|,\s|$)|"
+                      r"\b(?:i'?ll|i need to|i have to|i must|i should)\s+have\s+a\s+(?:proper|good|long|real|little|bit of a)"
+                      r"\s+think\b", re.IGNORECASE)
 """A commitment to nothing in particular ("I'll have a think", "I'll see how the week goes",
-"I'll never say no to cake"): no next step (session 10)."""
+"I'll never say no to cake"): no next step (session 10); nor "I'll see." alone, or "I need to have a
+proper think about…" (session 28)."""
 _OPENING_NEED = re.compile(r"\bi\s+(?:need|have)\s+to\b|\bi'?m\s+going\s+to\b", re.IGNORECASE)
 """What the user needs in the opening of a conversation with the assistant ("Hi, I need to
 move my dog's vaccination appointment", "I have to write a performance review for Kemal"):
