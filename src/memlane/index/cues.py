@@ -78,6 +78,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from memlane.index.normalize import CAPITAL, NAME_WORD
 from memlane.retrieve.text import STOPWORDS
 
 __all__ = ["Cues", "read_cues", "is_courtesy", "says_nothing"]
@@ -265,7 +266,7 @@ _LETS_ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|then|well|hmm)[,.]?\s+)?let'?s\s+(?
 the 12th"): the group's step when nobody takes it on in the next turn (a commitment naming them
 or it, or sharing a word with it) (session 25)."""
 _THEM_WORDS = frozenset("them their they him her his it that".split())
-_ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?([A-Z][a-z]+),\s+"
+_ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(" + NAME_WORD + r"),\s+"
                   r"(?:can you|could you|would you|please|you own|you'?ll|will you)\s+(.+)$")
 _CAN_YOU = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:can|could|would|will)\s+you\s+(?:also\s+)?"
                       r"(?=([a-z]+)\b)(.+)\?$", re.IGNORECASE)
@@ -275,13 +276,13 @@ _ASKED_VERBS = frozenset("do pull revert look get find open grab sort handle mak
 """Verbs of a request to a participant beyond the step verbs ("Can you pull the support tickets…")."""
 _TURNED_DOWN = re.compile(r"^(?:no|nope|not|can'?t|i can'?t|sorry|i won'?t|won'?t|i'?m not|unfortunately)\b|"
                           r"\b(?:can'?t|cannot|won'?t|not sure|no time|i'?m out|i'?m off|why)\b", re.IGNORECASE)
-_TO_SPEAKER = re.compile(r"^(?:(?i:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:@([\w.-]+),?|([\w.-]+(?:\s+[A-Z][a-z]+)?),)\s+"
+_TO_SPEAKER = re.compile(r"^(?:(?i:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:@([\w.-]+),?|([\w.-]+(?:\s+" + NAME_WORD + r")?),)\s+"
                          r"(?:(?:can|could|would|will)\s+you\s+(?:also\s+)?|please\s+)?(([A-Za-z]+)\b.+?)\??$")
 """A request or directive to a participant named as they sign ("@sarita-dev could you open…",
 "Siew Ling, can you check…", "And Priya, send the final calendar…"): that participant's task."""
-_ADDRESSED = re.compile(r"^([A-Z][a-z]+),\s+(([A-Za-z]+)\b.*)$")
+_ADDRESSED = re.compile(r"^(" + NAME_WORD + r"),\s+(([A-Za-z]+)\b.*)$")
 """A directive addressed by name ("Marco, sort out the footer"): that person's task."""
-_NAME_WILL = re.compile(r"(?:^|,?\s+and\s+)([A-Z][a-z]+)\s+will\s+(.+)$")
+_NAME_WILL = re.compile(r"(?:^|,?\s+and\s+)(" + NAME_WORD + r")\s+will\s+(.+)$")
 _COMMIT = re.compile(
     r"\b(?:i'?ll|i will|i'?m going to|i need to|i have to|i must|remind me to|"
     r"remember to|don'?t forget to|make sure to|todo|action item)\b",
@@ -416,7 +417,7 @@ _SOMEONE_WILL = re.compile(r"\b(?:the|a|an|our|your)\s+[\w-]+(?:\s+[\w-]+)?\s+wi
 """Someone the assistant's side sends ("A loss adjuster will call you within two working days",
 "…; the driver will call 30 minutes ahead"): that call is a step of the conversation."""
 _ASSISTANT_NEXT = re.compile(r"\b(?:next step|plan is to)\b", re.IGNORECASE)
-_NAME_ASK = re.compile(r"[A-Z][a-z]+ will\b|^(?:(?i:and|so|also|then)\s+)?[A-Z][a-z]+,|^@")
+_NAME_ASK = re.compile(NAME_WORD + r" will\b|^(?:(?i:and|so|also|then)\s+)?" + NAME_WORD + r",|^@")
 _ANAPHOR = re.compile(r"\b(?:that|this|the same)\s+([a-z][a-z-]{2,})\s*[.!]?$", re.IGNORECASE)
 """A decision ending on an object it points back at ("Add that index")."""
 _ONE = re.compile(r"\b(?:add|need|want|get|buy|use|make|write|build|create|set up|have)\s+(one)\b"
@@ -633,7 +634,7 @@ provide…", "Please bear with us", "Please note that…"), not a step the user 
 _TO_ME = re.compile(r"\b(?:me|us)\b", re.IGNORECASE)
 _PLEASE_PEER = re.compile(
     r"^(?i:(?:ok(?:ay)?|and|also|so|then|everyone|everybody|all)[,]?\s+)*(?i:please)\s+(?:also\s+)?(?P<a>[a-z]+\b.+?)[.!]*$"
-    r"|^(?P<b>[A-Za-z]+\b.+?),?\s+please(?:,\s+(?P<who>[A-Z][a-z]+))?[.!]*$")
+    r"|^(?P<b>[A-Za-z]+\b.+?),?\s+please(?:,\s+(?P<who>" + NAME_WORD + r"))?[.!]*$")
 """A participant's request with "please" among people ("Everyone please send me one thing your
 character wants to steal by Sunday.", "Ship it after the 5pm traffic drop please.", "Keep a log
 every hour tonight please, Mei."): a step, the named one's when a name follows (session 18)."""
@@ -897,11 +898,13 @@ _UNSURE_ANSWER = re.compile(
     r"\b(?:let me think|to be sure|(?:please\s+)?check with (?:them|the|your|him|her)|"
     r"i'?d (?:need|have) to (?:see|check|know|ask)|you'?d (?:need|have) to (?:ask|check)|can'?t say|"
     r"let'?s think (?:about )?(?:it|that|this)|(?:that'?s|that is) (?:one|a question) for|"
-    r"(?:that'?s|that is) between you)\b", re.IGNORECASE)
+    r"(?:that'?s|that is) between you|i'?d want\b[^.;?!]{0,60}?\b(?:first|before (?:saying|deciding|we decide|i say)))\b",
+    re.IGNORECASE)
 """An answer that leaves a question open without a non-answer up front ("Normally a transfer
 adds a year…, but the new registrar sets that, so please check with them", "Hmm, let me think
 about that one") (session 15), or hands it on ("let's think about it", "that's one for the nurse",
-"that's between you two") (session 27)."""
+"that's between you two") (session 27), or wants more to go on first ("I'd want to know more first", "I'd
+want the cohort numbers by signup month before saying") (session 28)."""
 _UNSURE_PEER = re.compile(
     r"^(?:(?:hmm|ok|well|honestly)[,.]?\s+)?(?:me neither|nor do i|no idea either)\b|"
     r"\b(?:i|we)\s+(?:(?:genuinely|honestly|really|just)\s+)?don'?t know\b", re.IGNORECASE)
@@ -912,9 +915,12 @@ goes on to answer (session 15)."""
 
 
 _NO_STEP = re.compile(r"\bi'?ll\s+(?:never|have a think|think about|see (?:how|if|what|whether)|wait and see|"
-                      r"probably|maybe|back the|ever)\b", re.IGNORECASE)
+                      r"probably|maybe|back the|ever)\b|\bi'?ll\s+see\s*(?:[.!;]|,\s|$)|"
+                      r"\b(?:i'?ll|i need to|i have to|i must|i should)\s+have\s+a\s+(?:proper|good|long|real|little|bit of a)"
+                      r"\s+think\b", re.IGNORECASE)
 """A commitment to nothing in particular ("I'll have a think", "I'll see how the week goes",
-"I'll never say no to cake"): no next step (session 10)."""
+"I'll never say no to cake"): no next step (session 10); nor "I'll see." alone, or "I need to have a
+proper think about…" (session 28)."""
 _OPENING_NEED = re.compile(r"\bi\s+(?:need|have)\s+to\b|\bi'?m\s+going\s+to\b", re.IGNORECASE)
 """What the user needs in the opening of a conversation with the assistant ("Hi, I need to
 move my dog's vaccination appointment", "I have to write a performance review for Kemal"):
@@ -1400,7 +1406,7 @@ class _Reader:
         if named and named.group(4).lower() in _STEP_VERBS | {"find", "do", "open"}:
             name = named.group(1) or named.group(2)
             who = next((t.who for t in self.turns if t.who.lower() == name.lower()), None)
-            if who is None and (named.group(1) or (re.fullmatch(r"[A-Z][a-z]+", name)
+            if who is None and (named.group(1) or (re.fullmatch(NAME_WORD, name)
                                                    and name.lower() not in _NOT_A_NAME and self.named(name))):
                 who = name  # "@pkumar could you…", "And Priya, send…": someone not speaking here
             if who and who != turn.who:
@@ -1622,7 +1628,7 @@ class _Reader:
         with a capital inside a sentence somewhere ("Writes will stop soon" names no one)."""
         if any(t.who == word for t in self.turns):
             return True
-        inside = re.compile(r"(?<=[a-z,] )" + re.escape(word) + r"\b")
+        inside = re.compile(r"(?<=[a-z,] )" + re.escape(word) + r"(?!\w)")
         return any(inside.search(x) for t in self.turns for x in t.sentences)
 
     def question(self, ti: int, si: int, sentence: str) -> None:
@@ -1691,8 +1697,10 @@ class _Reader:
         # Substring tests first (every match holds one of these words): most answers hold none.
         low = " ".join(answer).lower()
         unsure = ("think" in low or "sure" in low or "check with" in low or "d need to" in low
-                  or "d have to" in low or "say" in low or " for " in low or "between" in low
+                  or "d have to" in low or "say" in low or " for " in low or "between" in low or "d want" in low
                   ) and _UNSURE_ANSWER.search(low)
+        if unsure and unsure.group().startswith(("i'd want", "id want")) and _YES_OR_NO.match(answer[0]):
+            unsure = None  # "yes, halt it now, I'd want it fixed first": answered (session 28)
         mine = " ".join(after + answer if peer else after).lower()
         if not unsure and not (("know" in mine or "neither" in mine or "nor do" in mine or "either" in mine)
                                and (any(_UNSURE_PEER.search(x) for x in after)
@@ -2610,13 +2618,13 @@ _TO_HIM = re.compile(r"\b(?:i'?ll|i will|i can)\s+(?P<verb>[a-z]+)\s+(?P<who>him
 """A commitment to reach someone said only as "him" or "her" ("I'll message him", "I'll ask her
 tonight"); not "her" before a noun, which is hers ("I'll call her GP")."""
 _PERSON = re.compile(
-    r"\b(?P<t>(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+[A-Z][a-z]+)\b"
-    r"|\b(?P<v>[A-Z][a-z]+)(?='s(?=\s*(?:[.,;!?]|$))|\s+(?:is|was|has|hasn't|had|said|says|will|won't|can|can't|could|wants|asked|"
+    r"\b(?P<t>(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+" + NAME_WORD + r")(?!\w)"
+    r"|\b(?P<v>" + NAME_WORD + r")(?='s(?=\s*(?:[.,;!?]|$))|\s+(?:is|was|has|hasn't|had|said|says|will|won't|can|can't|could|wants|asked|"
     r"thinks|might|should|did|didn't|does|doesn't|offered|knows|mentioned|needs|would|hasnt|didnt|doesnt|"
     r"wont|cant)\b)"
-    r"|\b(?:Is|Was|Has|Did|Does|Will|Can)\s+(?P<q>[A-Z][a-z]+)\b"
+    r"|\b(?:Is|Was|Has|Did|Does|Will|Can)\s+(?P<q>" + NAME_WORD + r")(?!\w)"
     r"|\b(?i:ask|tell|call|message|email|ping|text|ring|remind|chase|asked|told|called|messaged|emailed|"
-    r"pinged|texted|rang|chased|reminded)\s+(?P<o>[A-Z][a-z]+)\b(?!'s|\s+[A-Z])")
+    r"pinged|texted|rang|chased|reminded)\s+(?P<o>" + NAME_WORD + r")(?!\w)(?!'s|\s+" + CAPITAL + r")")
 """A name standing for a person where it is said: with a title ("Mr Lindqvist"), before a
 possessive that ends a clause or a verb a person does ("…is Oskar's.", "Ollie hasn't…", "Is
 Ollie coming?"; not "Marek's plumber"), or after a verb that reaches someone ("ask Aisha", "I
@@ -2653,7 +2661,7 @@ later agreement decides, not a decision of its own (session 13)."""
 _IF_ALONE = re.compile(r"^if\s+(?:they|it|it's|that|that's|those|these|this|mine|she|she'd|one)\b", re.IGNORECASE)
 """A condition left as the question ("If they slip past the 20th?", "If mine does?"), cut
 from what it was a condition of: no question a reader can take up (session 13)."""
-_TRIED = re.compile(r"^(?:(?:and|so|also)[,]?\s+)?(?:[A-Z][a-z]+,\s+)?(?:have|did)\s+you\s+(?:tried|try|thought of|considered)\b",
+_TRIED = re.compile(r"^(?:(?:and|so|also)[,]?\s+)?(?:" + NAME_WORD + r",\s+)?(?:have|did)\s+you\s+(?:tried|try|thought of|considered)\b",
                     re.IGNORECASE)
 """A suggestion asked of someone ("Pieter, have you tried logical replication…?"): what they
 might do, not an open question (session 13)."""
@@ -2956,10 +2964,10 @@ _TAKEN_UP = re.compile(r"^(?:yes|yep|yeah|yup|sure|ok(?:ay)?|will do|on it|can d
                        r"already on (?:my|the) list|already on it)\b(?![^.!]*\bbut\b)[^?]{0,40}$", re.IGNORECASE)
 """A bare acceptance of a request ("yes", "yep", "on it", "will do when I get home", "already on
 my list"): the request is the answering speaker's task (session 22)."""
-_REQUEST_TO = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then|good|great|thanks)[,.]?\s+)*(?:(?P<who>[A-Z][a-z]+),?\s+)?"
+_REQUEST_TO = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then|good|great|thanks)[,.]?\s+)*(?:(?P<who>" + NAME_WORD + r"),?\s+)?"
                          r"(?:can|could|would|will)\s+you\s+(?:also\s+)?(?P<rest>[a-z].+?)\??$")
 _REQUEST_AFTER = re.compile(r",\s+(?:so\s+)?(?:can|could|would)\s+you\s+(?P<rest>[a-z].+?)\??$")
-_NAME_DO = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then|good|great)[,.]?\s+)*(?P<who>[A-Z][a-z]+)\s+"
+_NAME_DO = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then|good|great)[,.]?\s+)*(?P<who>" + NAME_WORD + r")\s+"
                       r"(?P<rest>(?P<verb>[a-z]+)\b.+?)[.!]?$")
 """A request put to a participant without the comma or question mark of ``_ASK`` / ``_CAN_YOU``
 ("Hiroshi can you fill in the form on SafeNet today", "Sunita send the delay message to pax now",

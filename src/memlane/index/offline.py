@@ -53,9 +53,10 @@ from memlane.types import Message
 
 __all__ = ["OfflineIntelligence"]
 
-_SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9]|@\w)|(?<=[?.])\s+(?=[a-z])|(?<=\n)\n*)")
-"""A sentence break: end punctuation, blanks and a capital or digit (optionally after a
-quote or bracket) or an "@name" (session 13), or a run of newlines; before a small letter
+_SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?(?:[0-9]|" + CAPITAL + r")|@\w)|(?<=[?.])\s+(?=[a-z])|(?<=\n)\n*)")
+"""A sentence break: end punctuation, blanks and a capital of any script or a digit (optionally
+after a quote or bracket; "Great. Łukasz will…" breaks as "Great. Lukasz will…" does, session 28)
+or an "@name" (session 13), or a run of newlines; before a small letter
 :func:`_sentences` decides (a question since session 18, a stop since session 19; an
 exclamation mark never ends one there: "Sushi Go! to see which one…"). It opens on one of
 four characters, so the engine skips straight to them instead of trying a lookbehind at
@@ -129,7 +130,9 @@ _REFS = [
     re.compile(r"(?<![\w/.-])[\w-]+\." + _EXTS),  # bare file names
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
     # keys: BILL-142, INV-2026-1187-R; one letter before four digits or more: a quote's "Q-55810"
-    re.compile(r"\b(?:[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]+)*-\d{1,10}(?:-[A-Z0-9]{1,4})?|[A-Z]-\d{4,10}(?:-\d{1,10})*(?![\w-]))\b"),
+    # with the name it hangs from ("ELBSecurityPolicy-TLS13-1-2-2021-06" whole, not its tail, session 28)
+    re.compile(r"\b(?:[A-Z][A-Za-z0-9]{1,30}-(?=[A-Z]))?"
+               r"(?:[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]+)*-\d{1,10}(?:-[A-Z0-9]{1,4})?|[A-Z]-\d{4,10}(?:-\d{1,10})*(?![\w-]))\b"),
     re.compile(r"(?<![\w&])#(?:\d{1,6}\b|[0-9A-Fa-f]{6}\b|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)"),  # issues, colours, channels
     re.compile(r"(?<![\w/.@-])(?:[\w-]+\.)+" + _TLDS + r"\b"
                r"(?![.@]\w)(?:/[\w-]+(?:\.[\w-]+)*)*"),  # domains, with a path
