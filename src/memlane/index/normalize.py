@@ -223,6 +223,11 @@ def embedded_fact_text(subject: str, predicate: str, obj: str, speaker: str | No
 
 
 def normalize_value(value: str) -> str:
-    """An object compared for "same value": like a name, without a leading article."""
-    text = normalize_name(value)
+    """An object compared for "same value" (a fact's ``norm_object``): its :func:`name_key`,
+    without a leading article. So "São Paulo", "Sao Paulo", "SÃO PAULO", "São Paulo" typed
+    with a combining accent, "Sao  Paulo." are one value: restated, not a contradiction, and
+    one current fact of a multi-valued predicate. Before session 28 the accents were kept
+    (:func:`normalize_name`): two values, the older superseded by the newer, or both current.
+    The fact keeps its value as written."""
+    text = name_key(value)
     return re.sub(r"^(the|a|an) ", "", text)
