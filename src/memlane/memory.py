@@ -19,6 +19,7 @@ from memlane.errors import ConflictError, MigrationError, NotFoundError, StoreEr
 from memlane.index.compact import CompactReport, compact
 from memlane.index.embed import Embeddings, text_hash
 from memlane.index.facts import FactOutcome, FactView, is_single_valued, view
+from memlane.index.graph import items_naming, spellings
 from memlane.index.hygiene import GcReport, collect_garbage
 from memlane.index.indexer import close_idle, index_pending
 from memlane.index.normalize import name_key, normalize_predicate, subject_key
@@ -943,8 +944,6 @@ class Memory:
         """The items that mention an entity under any of its spellings (the node keeps the
         first; an item lists the name as its session wrote it: "Jose" beside a node "José"),
         newest first: the spellings are those of the scope's entity items of its key."""
-        from memlane.index.graph import items_naming, spellings
-
         return items_naming(self.store, {name} | spellings(self.store, scope).get(norm, set()), scope, limit)
 
     def _superseded_relations(self, edges: list[tuple[str, str, str, str]]) -> list[dict[str, Any]]:
