@@ -20,6 +20,7 @@ from memlane.errors import ConflictError, MigrationError, NotFoundError, StoreEr
 from memlane.index.compact import CompactReport, compact
 from memlane.index.embed import Embeddings, text_hash
 from memlane.index.facts import FactOutcome, FactView, is_single_valued, view
+from memlane.index.graph import items_naming, spellings
 from memlane.index.hygiene import GcReport, collect_garbage
 from memlane.index.indexer import close_idle, index_pending
 from memlane.index.normalize import name_key, normalize_predicate, subject_key
@@ -963,10 +964,7 @@ class Memory:
         """The items that mention an entity under any of its spellings (the node keeps the
         first; an item lists the name as its session wrote it: "Jose" beside a node "José"),
         newest first: the spellings are those of the scope's entity items of its key."""
-        spellings = {name} | {str(it.extra.get("name")) for it in self.store.items_of_kind("entity", scope)
-                              if name_key(str(it.extra.get("name") or "")) == norm}
-        found = {i.id: i for sp in sorted(spellings) for i in self.store.items_with_entity(sp, scope, limit)}
-        return sorted(found.values(), key=lambda i: (-i.at.timestamp(), i.id))[:limit]
+        return items_naming(self.store, {name} | spellings(self.store, scope).get(norm, set()), scope, limit)
 
     def _superseded_relations(self, edges: list[tuple[str, str, str, str]]) -> list[dict[str, Any]]:
         """Relations whose fact has been replaced: ``user lives_in lisbon`` after the user's

@@ -23,7 +23,8 @@ def test_file_is_wal_with_foreign_keys(tmp_path):
                                       "0007_fts_scope_token", "0008_facts_message",
                                       "0009_message_changes", "0010_summary_deferrals",
                                       "0011_id_floor", "0012_id_floor_messages_packs",
-                                      "0013_time_order", "0014_reply_keys", "0015_name_keys"]
+                                      "0013_time_order", "0014_reply_keys", "0015_name_keys",
+                                      "0016_value_keys"]
     assert s.pending_migrations() == []
     s.close()
 

@@ -6,8 +6,28 @@ from collections.abc import Iterable, Sequence
 
 from memlane.index.normalize import name_key
 from memlane.store.contract import Store
+from memlane.types import Item
 
-__all__ = ["graph_relevance", "mentioned_entities", "neighbors"]
+__all__ = ["graph_relevance", "items_naming", "mentioned_entities", "neighbors", "spellings"]
+
+
+def spellings(store: Store, scope: str | None) -> dict[str, set[str]]:
+    """Every spelling of each entity of ``scope`` by key (``name_key``), as its entity items
+    wrote it: a node keeps the first ("José"), an item lists the name as its session wrote
+    it ("Jose")."""
+    out: dict[str, set[str]] = {}
+    for it in store.items_of_kind("entity", scope):
+        name = str(it.extra.get("name") or "")
+        if name:
+            out.setdefault(name_key(name), set()).add(name)
+    return out
+
+
+def items_naming(store: Store, names: Iterable[str], scope: str | None, limit: int) -> list[Item]:
+    """The active items of ``scope`` that list any of ``names`` (one entity's spellings),
+    newest first, at most ``limit``."""
+    found = {i.id: i for sp in sorted(set(names)) for i in store.items_with_entity(sp, scope, limit)}
+    return sorted(found.values(), key=lambda i: (-i.at.timestamp(), i.id))[:limit]
 
 
 def neighbors(store: Store, scope: str, entities: Iterable[str]) -> set[str]:

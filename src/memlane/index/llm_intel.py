@@ -27,7 +27,7 @@ from typing import Any
 
 from memlane.backends.llm.base import LLM, complete_json
 from memlane.clip import clip
-from memlane.index.normalize import name_key, normalize_name, normalize_predicate, user_subject
+from memlane.index.normalize import name_key, normalize_predicate, normalize_value, user_subject
 from memlane.index.people import speaker_subject
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
@@ -358,7 +358,7 @@ class LLMIntelligence:
             if source not in _SOURCES:
                 source = "inferred"
             text = _sentence_with(by_seq[seq].text, obj) if seq is not None else ""
-            fact_key = (name_key(subject), predicate, normalize_name(obj))
+            fact_key = (name_key(subject), predicate, normalize_value(obj))
             facts.setdefault(fact_key, Fact(subject, predicate, obj, source, seq, text))
 
         relations: dict[tuple[str, str, str], Relation] = {}

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["CAPITAL", "NAME_WORD", "PREDICATE_SYNONYMS", "SELF_NAMES", "SMALL", "embedded_fact_text", "fact_text", "name_key",
+from memlane.index import letterclasses
+
+__all__ = ["CAPITAL", "CAPITAL_CATEGORIES", "NAME_WORD", "PREDICATE_SYNONYMS", "SELF_NAMES", "SMALL", "SMALL_CATEGORIES",
+           "embedded_fact_text", "fact_text", "letter_class", "name_key",
            "normalize_name", "normalize_predicate", "normalize_value", "speakers_subject",
            "subject_key", "user_subject", "users_own"]
 
@@ -100,9 +103,18 @@ def normalize_name(name: str) -> str:
     return " ".join(text.split())
 
 
-def _letter_class(categories: tuple[str, ...]) -> str:
+CAPITAL_CATEGORIES = ("Lu", "Lt")
+"""The Unicode categories of :data:`CAPITAL`."""
+SMALL_CATEGORIES = ("Ll", "Mn")
+"""The Unicode categories of :data:`SMALL`."""
+
+
+def letter_class(categories: tuple[str, ...]) -> str:
     """A regular expression's character class of the characters of the Basic Multilingual
-    Plane whose Unicode category is one of ``categories``, as ranges (``[A-ZÀ-ÖØ-Þ…]``)."""
+    Plane whose Unicode category is one of ``categories``, as ranges (``[A-ZÀ-ÖØ-Þ…]``).
+    Walking the plane takes 16-17 ms: :data:`CAPITAL` and :data:`SMALL` are read from
+    ``letterclasses`` (written by ``tools/letter_classes.py``) when it was generated for
+    this Python's Unicode version, and walked only otherwise (session 28)."""
     spans: list[str] = []
     start = -1
     for cp in range(0x10001):
@@ -115,12 +127,13 @@ def _letter_class(categories: tuple[str, ...]) -> str:
     return "[" + "".join(spans) + "]"
 
 
-CAPITAL = _letter_class(("Lu", "Lt"))
-"""An uppercase (or title-case) letter of any script, for ``re`` patterns: ``[A-Z]`` for names
-(``re`` has no ``\\p{Lu}``)."""
-SMALL = _letter_class(("Ll", "Mn"))
-"""A lowercase letter of any script or a combining mark (an accent typed apart, "José"):
-``[a-z]`` for names."""
+# CAPITAL: an uppercase (or title-case) letter of any script, for ``re`` patterns: ``[A-Z]``
+# for names (``re`` has no ``\p{Lu}``). SMALL: a lowercase letter of any script or a
+# combining mark (an accent typed apart, "José"): ``[a-z]`` for names.
+if letterclasses.UNIDATA == unicodedata.unidata_version:
+    CAPITAL, SMALL = letterclasses.CAPITAL, letterclasses.SMALL
+else:  # another Unicode version than the one the module was generated for
+    CAPITAL, SMALL = letter_class(CAPITAL_CATEGORIES), letter_class(SMALL_CATEGORIES)
 NAME_WORD = CAPITAL + SMALL + "+"
 """A capitalised word of any script: "Zoe", "Zoë", "Łukasz", "Émile", "Москва"; the name
 patterns of facts and entities read it where they read ``[A-Z][a-z]+`` before session 27
@@ -210,6 +223,11 @@ def embedded_fact_text(subject: str, predicate: str, obj: str, speaker: str | No
 
 
 def normalize_value(value: str) -> str:
-    """An object compared for "same value": like a name, without a leading article."""
-    text = normalize_name(value)
+    """An object compared for "same value" (a fact's ``norm_object``): its :func:`name_key`,
+    without a leading article. So "São Paulo", "Sao Paulo", "SÃO PAULO", "São Paulo" typed
+    with a combining accent, "Sao  Paulo." are one value: restated, not a contradiction, and
+    one current fact of a multi-valued predicate. Before session 28 the accents were kept
+    (:func:`normalize_name`): two values, the older superseded by the newer, or both current.
+    The fact keeps its value as written."""
+    text = name_key(value)
     return re.sub(r"^(the|a|an) ", "", text)

@@ -7,13 +7,15 @@ every word is in the query (hop 0), follows one hop (hop 1: the stored relations
 entities a session summary names beside a hop-0 entity), and returns the items that
 mention those entities; the search adds them (for a summary or entity item, its session's
 best turns by query words) to the candidates so stage one can reach their sessions. An entity mentioned by more than ``max_items`` items (a chat's
-own speakers) says nothing about the question and is skipped.
+own speakers) says nothing about the question and is skipped. An entity's items are those
+listing any of its spellings (``name_key``): "José" and "Jose" are one entity (session 28).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
+from memlane.index.graph import items_naming, spellings
 from memlane.index.normalize import name_key
 from memlane.store.contract import Store
 from memlane.types import Item
@@ -38,11 +40,13 @@ def graph_candidates(store: Store, scope: str, terms: Collection[str],
     named = query_entities(store.entity_names(scope), terms)
     if not named:
         return [], []
+    # an item lists a name as its session wrote it ("Jose" beside a node "José", session 28)
+    written = spellings(store, scope)
 
     def mentions(norm: str) -> list[Item]:
         out: list[Item] = []
         for ent in store.find_entities(norm, scope):
-            items = store.items_with_entity(ent.name, scope, limit=max_items + 1)
+            items = items_naming(store, {ent.name} | written.get(norm, set()), scope, max_items + 1)
             if len(items) > max_items:
                 return []  # too common to mean anything
             out.extend(items)

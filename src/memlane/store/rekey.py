@@ -21,7 +21,16 @@ again, and what falls together is merged:
   the last seen; the others are deleted (nothing refers to an entity's id);
 - relations: both ends re-keyed; the nodes they name are merged above.
 
-The step is idempotent: run again it finds every key written and nothing to merge.
+``value_keys`` (session 28): what a fact's value is became accent-insensitive too
+(:func:`memlane.index.normalize.normalize_value` is :func:`~memlane.index.normalize.name_key`
+without a leading article: "São Paulo" and "Sao Paulo" are one value), so every fact's
+``norm_object`` is written again, and of each scope, subject and predicate where one
+changed, current values that now share a key are one: the newest-stated stays current, the
+others become its history as above (whatever the predicate: the same value twice is one
+truth); a current value an ending said after it now ends is ended by it. The value as
+written is kept on every row.
+
+Each step is idempotent: run again it finds every key written and nothing to merge.
 """
 
 from __future__ import annotations
@@ -30,9 +39,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from memlane.index.normalize import name_key, subject_key
+from memlane.index.normalize import name_key, normalize_value, subject_key
 
-__all__ = ["STEPS", "rekey_names", "step_of"]
+__all__ = ["STEPS", "rekey_names", "rekey_values", "step_of"]
 
 
 def _runner(db: Any) -> Callable[..., Any]:
@@ -72,8 +81,30 @@ def _rekey_facts(run: Callable[..., Any], now: float) -> None:
             _merge_facts(run, scope, key, pred, now)
 
 
-def _merge_facts(run: Callable[..., Any], scope: str, key: str, pred: str, now: float) -> None:
-    """Settle one key's values after two spellings fell together (see the module)."""
+def rekey_values(db: Any) -> None:
+    """Write every fact's value key again with ``normalize_value`` and merge the current
+    values that fall together (migration ``value_keys``, session 28)."""
+    run = _runner(db)
+    now = time.time()
+    changed: set[tuple[str, str]] = set()
+    for fid, scope, nsub, obj, nobj in run(
+            "SELECT id, scope, norm_subject, object, norm_object FROM facts ORDER BY id").fetchall():
+        key = normalize_value(obj) if obj else ""  # an ending of any value keeps ""
+        if key != nobj:
+            run("UPDATE facts SET norm_object = %s WHERE id = %s", (key, fid))
+            changed.add((scope, nsub))
+    for scope, nsub in sorted(changed):
+        # every predicate of the subject: an ending's key reaches the predicates of its family
+        for (pred,) in run("SELECT DISTINCT norm_predicate FROM facts WHERE scope = %s AND norm_subject = %s"
+                           " ORDER BY norm_predicate", (scope, nsub)).fetchall():
+            _merge_facts(run, scope, nsub, pred, now, by_value=True)
+
+
+def _merge_facts(run: Callable[..., Any], scope: str, key: str, pred: str, now: float, *,
+                 by_value: bool = False) -> None:
+    """Settle one key's values after two spellings fell together (see the module).
+    ``by_value``: only values of one key compete (two spellings of a value), whatever the
+    predicate."""
     from memlane.config import FactsConfig
     from memlane.index.ending import ends, families_of
     from memlane.index.facts import is_single_valued
@@ -99,7 +130,7 @@ def _merge_facts(run: Callable[..., Any], scope: str, key: str, pred: str, now: 
             (old, scope, r[5], r[6], r[7], new, session_id, at))
 
     rivals: dict[str, list[int]] = {}
-    single = is_single_valued(pred, FactsConfig())
+    single = not by_value and is_single_valued(pred, FactsConfig())
     for fid in current:
         rivals.setdefault("" if single else rows[fid][3], []).append(fid)
     kept = []
@@ -146,7 +177,7 @@ def _rekey_entities(run: Callable[..., Any]) -> None:
              type_, last[5], keep[0]))
 
 
-STEPS: dict[str, Callable[[Any], None]] = {"name_keys": rekey_names}
+STEPS: dict[str, Callable[[Any], None]] = {"name_keys": rekey_names, "value_keys": rekey_values}
 """The Python step of a migration, by the name after its number."""
 
 
