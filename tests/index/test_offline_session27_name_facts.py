@@ -65,6 +65,7 @@ def _facts(turns: tuple[str, ...], name: str, place: str) -> set[tuple[str, str,
 @example(TEMPLATES[1], ("Jose", "José"), ("Lisbon", "Lisbon"))
 @example(TEMPLATES[2], ("Emile", "Émile"), ("Lisbon", "Lisbon"))
 @example(TEMPLATES[9], ("Zoe", "Zoe"), ("Orebro", "Örebro"))
+@example(TEMPLATES[4], ("Ines", "I\u0301nes"), ("Krakow", "Krakow"))  # "I" + a mark was the stop-word "I"
 def test_a_name_with_accents_gives_the_fact_of_its_ascii_spelling(
         turns: tuple[str, ...], name: tuple[str, str], place: tuple[str, str]) -> None:
     plain = _facts(turns, name[0], place[0])

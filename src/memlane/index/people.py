@@ -135,7 +135,7 @@ _KIN_ALT = "|".join(sorted((re.escape(w) for w in _KIN_WORDS), key=len, reverse=
 _MODS = (r"(?:(?:little|older|younger|big|baby|eldest|oldest|youngest|twin|new|two|three|four|best|closest|"
          r"grown-up|teenage|elderly|\d+-year-old|[a-z]+-year-old)\s+)")
 _NAME = r"(?!(?:I|The|A|An|And|But|So|Then|We|He|She|They|It|My|Our|His|Her|Their|This|That|Is|Was|Has|" \
-        r"Mum|Dad|Mom|Hi|Hey|Yes|No|OK|Ok)\b)" + NAME_WORD + "(?:-" + NAME_WORD + ")?"
+        r"Mum|Dad|Mom|Hi|Hey|Yes|No|OK|Ok)(?!\w)(?!" + SMALL + "))" + NAME_WORD + "(?:-" + NAME_WORD + ")?"
 _NAMES = _NAME + r"(?:(?:,\s*|\s+and\s+|,\s+and\s+|\s*&\s*)" + _NAME + r")*"
 
 _SUBJECT = re.compile(
