@@ -60,7 +60,7 @@ def main():
                 if count == n:  # Ctrl-C here: to the helper, as the kernel may send it
                     drain(r)
                     signal.pthread_kill(helper.ident, signal.SIGINT)
-                    select.select([r], [], [])  # taken: the main thread's handler runs next
+                    select.select([r], [], [], 30)  # taken: the main thread's handler runs next
             return local
 
         pool = SummaryPool(None, 2)
