@@ -5,14 +5,17 @@ left the session being summarized, and with ``indexing.jobs`` the ones claimed a
 processes (two a process), leased for ``indexing.lease_seconds`` (10 minutes): the next
 ``memlane index`` said they were "leased by another worker" and skipped them. A crash (SIGKILL,
 out of memory) still leaves them to the lease; a stop gives them back with their attempt.
-Real processes, real signals, both stores; the waits are bounded."""
+Real processes, real signals, both stores; the waits are bounded.
+
+Session 28: every stop also ends in bounded time and leaves no process of the run's group
+behind (its summarizing processes, multiprocessing's resource tracker); a run that hangs
+fails its own test with each process's stacks, and its group is killed (``tests.commands``)."""
 
 from __future__ import annotations
 
 import os
 import signal
 import subprocess
-import sys
 import time
 from datetime import timedelta
 from typing import Any
@@ -23,6 +26,7 @@ import pytest
 from memlane.bench.summaries.run import load_set, messages_of
 from memlane.index.indexer import index_pending
 from memlane.testing import memory
+from tests import commands
 
 SESSIONS = 600  # a backlog the run is still summarizing when the signal comes
 
@@ -43,10 +47,9 @@ def _fill(url: str, sessions: int = SESSIONS) -> None:
 
 
 def _memlane(url: str, *args: str, jobs: int) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path),
-           "MEMLANE_EMBEDDING_BACKEND": "hashing", "MEMLANE_INDEXING_JOBS": str(jobs)}
-    return subprocess.Popen([sys.executable, "-m", "memlane", "--db", url, *args], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = {**os.environ, "MEMLANE_EMBEDDING_BACKEND": "hashing",
+           "MEMLANE_INDEXING_JOBS": str(jobs)}
+    return commands.memlane("--db", url, *args, env=env)
 
 
 def _queue(mem: Any) -> dict[str, Any]:
@@ -56,8 +59,11 @@ def _queue(mem: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(("command", "sig", "jobs"), [
     ("index", signal.SIGINT, 2),   # the session in hand and those claimed ahead
     ("index", signal.SIGTERM, 1),  # it ended the process where it stood
+    ("index", signal.SIGTERM, 2),
     ("worker", signal.SIGINT, 2),
-], ids=["index-SIGINT-jobs2", "index-SIGTERM-jobs1", "worker-SIGINT-jobs2"])
+    ("worker", signal.SIGTERM, 2),  # finishes what it holds, then stops
+], ids=["index-SIGINT-jobs2", "index-SIGTERM-jobs1", "index-SIGTERM-jobs2", "worker-SIGINT-jobs2",
+        "worker-SIGTERM-jobs2"])
 def test_a_stopped_run_gives_back_what_it_claimed(db_url: str, command: str, sig: int,
                                                  jobs: int) -> None:
     _fill(db_url)
@@ -74,7 +80,10 @@ def test_a_stopped_run_gives_back_what_it_claimed(db_url: str, command: str, sig
             held = _queue(mem)["leased"]
             assert held >= jobs, "the run was not summarizing within the wait"
             proc.send_signal(sig)
-            _, err = proc.communicate(timeout=120)
+            # a hang fails here, with every process's stacks; the group is killed and reaped
+            _, err = commands.finish(proc, timeout=120)
+            # nothing left behind: the summarizing processes and the resource tracker ended
+            assert commands.wait_group_gone(proc, 30), err
             after = _queue(mem)
             assert after["done"] < SESSIONS, "the run ended before the signal"
             assert (after["leased"], after["leased_until"]) == (0, None), (after, err)
@@ -86,6 +95,4 @@ def test_a_stopped_run_gives_back_what_it_claimed(db_url: str, command: str, sig
             assert (again.sessions_summarized, again.sessions_leased) == (1, 0)
             assert mem.session(first.id).summarized
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate(timeout=60)
+        commands.end(proc)

@@ -21,12 +21,14 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
+from multiprocessing import get_context, parent_process
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +63,9 @@ def jobs_for(configured: int) -> int:
     return configured if configured > 0 else max(1, min(cores(), MAX_AUTO_JOBS))
 
 
+STOP_SECONDS = 10.0
+"""How long ``SummaryPool.close`` waits for a child to take its stop before killing it."""
+
 _backend: Any = None  # a child's backend, set once by ``_start``
 
 _HELD = {signal.SIGINT, signal.SIGTERM}
@@ -69,14 +74,59 @@ _HELD = {signal.SIGINT, signal.SIGTERM}
 
 @contextmanager
 def _signals_held() -> Iterator[None]:
-    """``_HELD`` blocked in this thread meanwhile: a child process it spawns starts with
-    them blocked (a signal mask outlives ``exec``), until its ``_start`` ignores them, as
-    multiprocessing's resource tracker is started."""
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    """``_HELD`` held back meanwhile, in two ways.
+
+    Blocked in this thread: a child process it spawns starts with them blocked (a signal
+    mask outlives ``exec``), until its ``_start`` ignores them, as multiprocessing's resource
+    tracker is started.
+
+    Their Python handlers deferred, in the main thread (the one that runs them): a mask is
+    one thread's, so another thread of the process (the indexer's prefetch thread) took a
+    Ctrl-C meanwhile and the main thread raised its ``KeyboardInterrupt`` at once, inside
+    ``ProcessPoolExecutor.submit``: between a child's start and its record in the pool,
+    the pool sent one stop too few and ``close()`` (or the interpreter's exit, which joins
+    every child) waited for ever on a child waiting for work (session 28). A signal that
+    came meanwhile is raised again once the pool's state is whole."""
+    came: list[int] = []
+    deferred: dict[int, Any] = {}
     try:
-        yield
+        if threading.current_thread() is threading.main_thread():
+            for sig in _HELD:
+                if callable(signal.getsignal(sig)):
+                    deferred[sig] = signal.signal(sig, lambda got, _frame: came.append(got))
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        _restore(deferred)
+        for sig in dict.fromkeys(came):
+            signal.raise_signal(sig)
+
+
+def _restore(handlers: dict[int, Any]) -> None:
+    """Put ``handlers`` back, every one of them: ``signal.signal`` first runs the handler of
+    a signal that came (its own, or another's already put back), which may raise."""
+    error: BaseException | None = None
+    for sig, handler in handlers.items():
+        for _ in range(len(_HELD) + 1):  # each pending signal runs once
+            try:
+                signal.signal(sig, handler)
+                break
+            except BaseException as e:  # noqa: BLE001 - raised once all are back
+                error = error or e
+    if error is not None:
+        raise error
+
+
+def _orphaned(parent: Any) -> None:
+    """In a child: end it once its parent is gone. A pool's child waits for work on a
+    queue whose both ends it holds, so it never saw its parent killed (SIGKILL, out of
+    memory): it lived on, idle, holding its memory and its parent's stdout and stderr
+    (a test's pipes: session 28)."""
+    wait([parent.sentinel])
+    os._exit(1)
 
 
 def _start(backend: Any) -> None:
@@ -91,6 +141,10 @@ def _start(backend: Any) -> None:
     for sig in _HELD:
         signal.signal(sig, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    parent = parent_process()
+    if parent is not None and parent.sentinel is not None:
+        threading.Thread(target=_orphaned, args=(parent,), name="memlane-orphaned",
+                         daemon=True).start()
     _backend = backend
 
 
@@ -132,8 +186,22 @@ class SummaryPool:
         self.broken = True
 
     def close(self) -> None:
-        """Stop the children; answers not yet taken are dropped."""
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Stop the children; answers not yet taken are dropped. A child still busy
+        ``STOP_SECONDS`` later (summarizing a long session on a loaded machine, or one the
+        pool lost) is killed: it holds nothing, and a stop must end (session 28)."""
+        pool = self._pool
+        children = list((pool._processes or {}).values())
+        manager = pool._executor_manager_thread
+        pool.shutdown(wait=False, cancel_futures=True)
+        if manager is not None:
+            manager.join(STOP_SECONDS)
+        for child in children:
+            if child.is_alive():
+                log.warning("a summarizing process (%s) had not stopped %s s after the run: "
+                            "killed", child.pid, STOP_SECONDS)
+                child.kill()
+        if manager is not None:
+            manager.join(STOP_SECONDS)
 
     def __enter__(self) -> SummaryPool:
         return self

@@ -21,6 +21,7 @@ import httpx
 
 from memlane.serve.keys import create_key
 from memlane.store import open_store
+from tests import commands
 
 
 def _port() -> int:
@@ -52,10 +53,10 @@ def test_metrics_add_up_every_process(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
     env["PYTHONPATH"] = str(Path(memlane.__file__).parents[1])
     env["TMPDIR"] = str(tmp_path)  # where serve makes its metrics folder
-    proc = subprocess.Popen([sys.executable, "-m", "memlane.serve.cli", "--db", db, "serve",
-                             "--port", str(port), "--workers", "2", "--no-worker"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=tmp_path,
-                            env=env)
+    # in a group of its own: a hang kills the supervisor and its workers (tests/commands.py)
+    proc = commands.start([sys.executable, "-m", "memlane.serve.cli", "--db", db, "serve",
+                           "--port", str(port), "--workers", "2", "--no-worker"],
+                          stderr=subprocess.STDOUT, cwd=tmp_path, env=env, text=False)
     url = f"http://127.0.0.1:{port}"
     auth = {"Authorization": f"Bearer {admin}"}
     lines: list[str] = []
@@ -81,9 +82,8 @@ def test_metrics_add_up_every_process(tmp_path: Path) -> None:
         assert not (tmp_path / next(iter(pids))).exists()  # serve's folder went with it
         reader.join(timeout=10)
         assert "memlane serve stopped" in "".join(lines), "".join(lines)  # as one process says
+        assert commands.wait_group_gone(proc, 30), "".join(lines)  # no worker left behind
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
+        reader.join(timeout=0 if proc.poll() is None else 10)  # the output read to its end
+        commands.end(proc)
         reader.join(timeout=10)
-        proc.stdout.close()  # type: ignore[union-attr]
