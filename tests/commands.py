@@ -13,6 +13,7 @@ garbage with its ``ResourceWarning``. Here the command leads a new session
 from __future__ import annotations
 
 import os
+import pty
 import signal
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["end", "finish", "group_left", "memlane", "start", "wait_group_gone"]
+__all__ = ["end", "finish", "group_left", "memlane", "start", "succeeds", "wait_group_gone"]
 
 STACKS = Path(__file__).resolve().with_name("stacks")
 """The folder whose ``sitecustomize`` prints a process's stacks on SIGUSR1."""
@@ -112,3 +113,28 @@ def end(proc: subprocess.Popen[Any]) -> None:
     for pipe in (proc.stdin, proc.stdout, proc.stderr):
         if pipe is not None:
             pipe.close()
+
+
+def succeeds(args: Sequence[str], env: Mapping[str, str], *, tty: bool) -> tuple[str, str]:
+    """``args`` run to its end (it must exit 0): its (stdout, stderr), stderr on a
+    pseudo-terminal when ``tty`` (what a person at a terminal sees: progress, notes)."""
+    if not tty:
+        done = subprocess.run(list(args), env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout, done.stderr
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(list(args), env=env, stdout=subprocess.PIPE, stderr=slave, text=True)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the terminal's other side closed: the process ended
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    out, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 0, seen
+    return out, seen.decode("utf-8", "replace")

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
-import subprocess
 import sys
 from pathlib import Path
 
@@ -15,6 +13,7 @@ from click.testing import CliRunner
 
 from memlane.serve.cli import cli
 from memlane.testing import memory
+from tests.commands import succeeds
 
 ENV = {"MEMLANE_EMBEDDING_BACKEND": "hashing"}
 
@@ -23,26 +22,7 @@ def _export(db: Path, tty: bool) -> tuple[str, str]:
     """``memlane export`` (stdout, stderr), stderr on a pseudo-terminal when ``tty``."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), **ENV}
     cmd = [sys.executable, "-m", "memlane", "--db", str(db), "export"]
-    if not tty:
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr
-        return done.stdout, done.stderr
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=slave, text=True)
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # the terminal's other side closed: the process ended
-            break
-        if not chunk:
-            break
-        seen += chunk
-    os.close(master)
-    out, _ = proc.communicate(timeout=300)
-    assert proc.returncode == 0, seen
-    return out, seen.decode("utf-8", "replace")
+    return succeeds(cmd, env, tty=tty)
 
 
 def test_a_terminal_is_told_what_the_export_leaves_behind(tmp_path: Path) -> None:

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import json
 import os
-import pty
-import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
 
 from memlane.bench.summaries.run import load_set, messages_of
 from memlane.testing import memory
+from tests.commands import succeeds
 
 SESSIONS = 40
 
@@ -34,26 +33,7 @@ def _index(db: Path, *args: str, tty: bool) -> tuple[str, str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path),
            "MEMLANE_EMBEDDING_BACKEND": "hashing", "COLUMNS": "100"}
     cmd = [sys.executable, "-m", "memlane", "--db", str(db), *args, "index"]
-    if not tty:
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr
-        return done.stdout, done.stderr
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=slave, text=True)
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # the terminal's other side closed: the process ended
-            break
-        if not chunk:
-            break
-        seen += chunk
-    os.close(master)
-    out, _ = proc.communicate(timeout=300)
-    assert proc.returncode == 0, seen
-    return out, seen.decode("utf-8", "replace")
+    return succeeds(cmd, env, tty=tty)
 
 
 def test_a_terminal_sees_the_summaries_progress(tmp_path: Path) -> None:
