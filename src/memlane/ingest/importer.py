@@ -333,8 +333,10 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
     starts: list[int] = []  # places in pending whose line starts a session of the file
     labels: dict[str, str] = {}  # each scope's last session label in the file
     # each scope's session of its label when not its open one (the label's first line
-    # stored by an earlier import, an interrupted one): the label's lines go there
-    homes: dict[str, Incoming] = {}  # (its first line: its session is looked up at each write)
+    # stored by an earlier import, an interrupted one; an index run closed it meanwhile):
+    # the label's lines go there (its last line written, or the line an earlier import
+    # stored: its session is looked up at each write)
+    homes: dict[str, Incoming] = {}
 
     numbers: list[int] = []  # each pending message's line
     ends: dict[str, tuple[str | None, int]] = {}  # each scope's label's closed, first line
@@ -359,12 +361,14 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
         """Write ``pending[:upto]`` in one transaction: one entry a message, None where it
         was stored already. A line whose id its scope holds with another message rolls the
         transaction back (``_Clash``)."""
-        was = dict(current)
+        was, were = dict(current), dict(homes)
         try:
             return _write(upto)
         except BaseException:  # rolled back: the labels it began were not written
             current.clear()
             current.update(was)
+            homes.clear()
+            homes.update(were)
             raise
 
     def _write(upto: int) -> list[Any]:
@@ -381,7 +385,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                 if begin in starts:
                     scope = pending[begin].scope
                     if scope in current:  # the label before it ends: close its session
-                        _end_label(store, *current[scope])
+                        _end_label(store, *current[scope], homes.get(scope))
                     current[scope] = (pending[begin], pending[begin].closed)
                     stored_line = _start_session(store, _label_lines(pending, begin, upto))
                     if stored_line is not None:
@@ -391,7 +395,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                 if pending[begin].session is None:
                     stored += store_messages(store, cfg, pending[begin:end])  # None: stored
                 else:
-                    stored += _store_labelled(store, cfg, pending[begin:end], homes)
+                    stored += _store_labelled(store, cfg, pending[begin:end], homes, current)
             for i, got in enumerate(stored):
                 # (a "~" id is the content's own: a line without an id never clashes)
                 ext_id = pending[i].ext_id
@@ -438,7 +442,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                     add(m, number)
                 lines = checked[-1][0] if checked else 0
                 flush()  # ...and the file is written in one transaction
-                _end_labels(store, current)
+                _end_labels(store, current, homes)
                 return ImportReport(lines=lines, imported=imported, skipped_duplicates=dupes,
                                     compression=text.compression, empty=text.empty)
             for number, msg in parsed:
@@ -448,7 +452,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                     flush()
             if pending:
                 flush()
-            _end_labels(store, current)
+            _end_labels(store, current, homes)
         except ImportFormatError as err:
             bad = err
             if pending and not strict:
@@ -482,38 +486,55 @@ _NO_GAP = float("inf")
 
 
 def _store_labelled(store: Store, cfg: IngestConfig, run: list[Incoming],
-                    homes: dict[str, Incoming]) -> list[Any]:
+                    homes: dict[str, Incoming],
+                    current: dict[str, tuple[Incoming, str | None]]) -> list[Any]:
     """Store labelled lines (of one label per scope): each scope's in the session its label
-    resumes (the session holding the label's first line, ``homes``, looked up now: a
-    message added since may have joined it to another), or in the scope's open session,
-    which the label started, with no gap; ``store_messages``' entries, in ``run``'s order."""
+    resumes (the session holding the label's last line written, or its first, ``homes``
+    and ``current``, looked up now: a message added since may have joined it to another),
+    or in the scope's open session, which the label started, with no gap;
+    ``store_messages``' entries, in ``run``'s order. Each scope's last line is its
+    ``homes`` line after."""
     out: list[Any] = [None] * len(run)
     groups: dict[int | None, list[int]] = {}
-    sessions = {scope: _home(store, first) for scope, first in homes.items()
-                if any(m.scope == scope for m in run)}
+    sessions = {scope: _home(store, [first, current[scope][0]],
+                             [m for m in run if m.scope == scope])
+                for scope, first in homes.items() if any(m.scope == scope for m in run)}
     for i, m in enumerate(run):
         groups.setdefault(sessions.get(m.scope), []).append(i)
     for home, places in groups.items():
         got = store_messages(store, cfg, [run[i] for i in places], gap=_NO_GAP, session=home)
         for i, one in zip(places, got, strict=True):
             out[i] = one
+    homes.update((m.scope, m) for m in run)
     return out
 
 
-def _home(store: Store, first: Incoming) -> int | None:
-    """The session holding a label's ``first`` line, when it is not its scope's open one
-    (None: the open one, or the line is no longer stored)."""
-    scope = stored_scope(store, first.scope)
+def _home(store: Store, anchors: list[Incoming], lines: list[Incoming]) -> int | None:
+    """The session holding the first stored of a label's ``anchors`` (its last line
+    written, its first), when it is not its scope's open one (None: the open one). None
+    stored: the label's session was erased since (``forget_session`` between two batches):
+    its next ``lines`` start a session of their own, as its first did (``_start_session``;
+    they went to the scope's open session, and with none open, no gap cutting them, joined
+    the scope's nearest session, the file's label before)."""
+    scope = stored_scope(store, anchors[0].scope)
     opened = store.open_session_for(scope)  # (the scope's writers lock first)
-    there = None if first.ext_id is None else store.message_by_ext_id(scope, first.ext_id)
+    held = store.first_stored(scope, [a.ext_id for a in anchors if a.ext_id is not None])
+    if held is None:
+        line = _start_session(store, lines)
+        if line is None or line.ext_id is None:
+            return None  # the session it opened
+        held = line.ext_id
+        opened = store.open_session_for(scope)
+    there = store.message_by_ext_id(scope, held)
     if there is None or (opened is not None and opened[0] == there.session_id):
         return None
     return there.session_id
 
 
-def _end_label(store: Store, first: Incoming, closed: str | None) -> None:
-    """A label's lines are all written: its session (the one holding its ``first`` line)
-    is closed as the exported session was (``closed``: ``explicit``, ``gap``, ``idle`` or
+def _end_label(store: Store, first: Incoming, closed: str | None,
+               last: Incoming | None = None) -> None:
+    """A label's lines are all written: its session (the one holding its ``last`` line
+    written, or else its ``first``) is closed as the exported session was (``closed``: ``explicit``, ``gap``, ``idle`` or
     ``late``; None: it was open, and stays so until the scope's next label). Closed
     already (the file imported again): nothing changes, unless something else closed it
     for another reason (an index run closing as idle the session an interrupted or
@@ -522,7 +543,9 @@ def _end_label(store: Store, first: Incoming, closed: str | None) -> None:
         return
     scope = stored_scope(store, first.scope)
     store.open_session_for(scope)  # the scope's writers lock first, as a close takes it
-    there = store.message_by_ext_id(scope, first.ext_id)
+    held = store.first_stored(
+        scope, [a.ext_id for a in (last, first) if a is not None and a.ext_id is not None])
+    there = None if held is None else store.message_by_ext_id(scope, held)
     if there is None:
         return
     if store.close_session(there.session_id, closed):
@@ -532,12 +555,13 @@ def _end_label(store: Store, first: Incoming, closed: str | None) -> None:
         store.set_closed_reason(there.session_id, closed)
 
 
-def _end_labels(store: Store, current: dict[str, tuple[Incoming, str | None]]) -> None:
+def _end_labels(store: Store, current: dict[str, tuple[Incoming, str | None]],
+                homes: dict[str, Incoming]) -> None:
     """The end of the file ends each scope's last label (``_end_label``)."""
     if any(closed for _, closed in current.values()):
         with store.atomic():
-            for first, closed in current.values():
-                _end_label(store, first, closed)
+            for scope, (first, closed) in current.items():
+                _end_label(store, first, closed, homes.get(scope))
 
 
 def _label_lines(pending: list[Incoming], begin: int, upto: int) -> list[Incoming]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from memlane.errors import NotFoundError
 from memlane.store.contract import NewMessage
-from memlane.store.rows import MESSAGE_COLS, SESSION_COLS, message, session
+from memlane.store.rows import MESSAGE_COLS, SESSION_COLS, dt, message, session
 from memlane.store.sql.base import SqlStore
 from memlane.types import Message, Session
 
@@ -350,12 +350,17 @@ class SessionsMixin(SqlStore):
             where.append("status = %s")
             params.append(status)
         if after is not None:
-            # the row's own start when it is still stored (a float read back from a
-            # datetime may be a microsecond off the stored one)
+            # the row's own start while it is the one the cursor was made from (a float
+            # read back from a datetime may be a microsecond off the stored one); a row
+            # that moved since (a late message stretched it back, an erased first turn
+            # narrowed it) leaves the page where the cursor is: read on from the stored
+            # start skipped or repeated the sessions between the two (it is listed again
+            # at its new place if that is after the cursor)
             row = self._run("SELECT started_at FROM sessions WHERE id = %s",
                             (after[1],)).fetchone()
+            same = row is not None and dt(row[0]).timestamp() == after[0]
             cond, more = self._after((("started_at", True), ("id", True)),
-                                     (row[0] if row else after[0], after[1]))
+                                     (row[0] if same else after[0], after[1]))
             where.append(cond)
             params.extend(more)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
