@@ -705,14 +705,14 @@ class RetrievalConfig:
     query's vector)."""
     meaning_list_weight: float = 0.4
     """The RRF weight of that list, beside ``fusion_lexical`` and ``fusion_vector``."""
-    meaning_speaker_list: int = 0
+    meaning_speaker_list: int = 50
     """With the tier on and speaker focus on the one speaker a question names, the
     transformer also ranks the cached turns that speaker said (its query vector without
-    the name) and its best this many join the candidates (0: off; docs/retrieval.md,
-    session 28)."""
-    meaning_speaker_weight: float = 0.2
+    the name) and its best this many join the candidates (0: off, as before session 28:
+    docs/retrieval.md)."""
+    meaning_speaker_weight: float = 0.3
     """The RRF weight of that list, beside ``fusion_lexical`` and ``fusion_vector``."""
-    meaning_speaker_gate: int = 0
+    meaning_speaker_gate: int = 5
     """That list joins only when the named speaker said more than half of the first this
     many candidate turns with a speaker (an adversarial question names the wrong speaker,
     and its words lead to the other's turns; 0: always)."""

@@ -50,7 +50,7 @@ def _chat(pet_talker: str) -> list[tuple[float, list[tuple[str, str]]]]:
 
 
 ON = {"meaning": True, "candidates": 3, "meaning_candidates": 3, "graph_hops": 0,
-      "meaning_speaker_list": 5, "meaning_speaker_weight": 0.4}
+      "meaning_speaker_list": 5, "meaning_speaker_weight": 0.4, "meaning_speaker_gate": 0}
 
 
 def _warm(path: Path, pet_talker: str) -> Path:

@@ -83,13 +83,13 @@ class SearchOptions:
     best this many join the candidates (``_meaning_list``; 0: off)."""
     meaning_list_weight: float = 0.4
     """The RRF weight of that list."""
-    meaning_speaker_list: int = 0
+    meaning_speaker_list: int = 50
     """With the tier on and speaker focus on one speaker, the transformer's list over that
     speaker's cached turns: its best this many join the candidates (``_speaker_list``; 0:
     off)."""
-    meaning_speaker_weight: float = 0.2
+    meaning_speaker_weight: float = 0.3
     """The RRF weight of that list."""
-    meaning_speaker_gate: int = 0
+    meaning_speaker_gate: int = 5
     """That list joins only when the named speaker said more than half of the first this
     many candidate turns with a speaker (``_speaker_leads``; 0: always)."""
     newest_weight: float = 0.0
