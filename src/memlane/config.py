@@ -722,6 +722,17 @@ class RetrievalConfig:
     query's vector)."""
     meaning_list_weight: float = 0.4
     """The RRF weight of that list, beside ``fusion_lexical`` and ``fusion_vector``."""
+    meaning_speaker_list: int = 50
+    """With the tier on and speaker focus on the one speaker a question names, the
+    transformer also ranks the cached turns that speaker said (its query vector without
+    the name) and its best this many join the candidates (0: off, as before session 28:
+    docs/retrieval.md)."""
+    meaning_speaker_weight: float = 0.3
+    """The RRF weight of that list, beside ``fusion_lexical`` and ``fusion_vector``."""
+    meaning_speaker_gate: int = 5
+    """That list joins only when the named speaker said more than half of the first this
+    many candidate turns with a speaker (an adversarial question names the wrong speaker,
+    and its words lead to the other's turns; 0: always)."""
     max_query_chars: int = 4000
     """Longer queries are refused (a query's cost grows with its length)."""
 
@@ -770,6 +781,10 @@ class RetrievalConfig:
         _check(self.meaning_window >= 0, "memory.retrieval.meaning_window", "must be >= 0")
         _check(0 <= self.meaning_list <= 1000, "memory.retrieval.meaning_list",
                "must be between 0 and 1000")
+        _check(0 <= self.meaning_speaker_list <= 1000, "memory.retrieval.meaning_speaker_list",
+               "must be between 0 and 1000")
+        _check(0 <= self.meaning_speaker_gate <= 100, "memory.retrieval.meaning_speaker_gate",
+               "must be between 0 and 100")
         _check(0.0 <= self.hyde_threshold <= 1.0, "memory.retrieval.hyde_threshold", "must be between 0 and 1")
         if self.hyde:
             _check(bool(self.hyde_service), "memory.retrieval.hyde_service",

@@ -36,6 +36,7 @@ import numpy as np
 
 from memlane.index.embed import text_hash
 from memlane.protocols import Embedder
+from memlane.retrieve.speaker import speaker_of
 from memlane.store.contract import Store
 from memlane.store.filters import Filters
 from memlane.types import Item
@@ -160,13 +161,14 @@ class MeaningTier:
 
     def search(self, store: Store, query: str, filters: Filters, limit: int,
                terms: Iterable[str] = (), kinds: Iterable[str] = ("turn",),
-               ) -> list[tuple[int, float]]:
+               speaker: str | None = None) -> list[tuple[int, float]]:
         """The items passing ``filters`` (of ``kinds`` among them) ranked by the cosine
         of their transformer vector (of the passage holding the most query ``terms``) to
         the query's, best first, at most ``limit``: exact, over the items whose vectors
         are already cached (the worker's ``warm``, or earlier queries). Nothing is
         computed but the query's vector, so a scope the worker has not reached gives a
-        short list or none."""
+        short list or none. With ``speaker``, only the turns that speaker said
+        (``speaker_of``)."""
         wanted = tuple(k for k in kinds if filters.kinds is None or k in filters.kinds)
         if limit <= 0 or not wanted:
             return []
@@ -174,7 +176,8 @@ class MeaningTier:
         if not ids:
             return []
         terms = list(terms)
-        items = [it for it in store.get_items(ids).values() if it.text.strip()]
+        items = [it for it in store.get_items(ids).values() if it.text.strip()
+                 and (speaker is None or speaker_of(it) == speaker)]
         hashes = [text_hash(best_passage(it.text, terms, self.window)) for it in items]
         found = store.cached_vectors(self.model, list(set(hashes)))
         have = [(it.id, found[h]) for it, h in zip(items, hashes, strict=True) if h in found]

@@ -96,4 +96,7 @@ def search_options(
         meaning_weight=r.meaning_weight,
         meaning_list=r.meaning_list,
         meaning_list_weight=r.meaning_list_weight,
+        meaning_speaker_list=r.meaning_speaker_list,
+        meaning_speaker_weight=r.meaning_speaker_weight,
+        meaning_speaker_gate=r.meaning_speaker_gate,
     )

@@ -32,7 +32,8 @@ from memlane.retrieve.gather import gathers
 from memlane.retrieve.mmr import mmr_order
 from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.presets import Preset
-from memlane.retrieve.speaker import first_named_speaker, focus_speaker, speaker_of, speakers_of, without_name
+from memlane.retrieve.speaker import (first_named_speaker, focus_speaker, query_without_name, speaker_of,
+                                     speakers_of, without_name)
 from memlane.retrieve.text import query_terms
 from memlane.retrieve.timeparse import TimeWindow, asks_when, day_part_words, says_when, time_windows
 from memlane.retrieve.twostage import (
@@ -82,6 +83,15 @@ class SearchOptions:
     best this many join the candidates (``_meaning_list``; 0: off)."""
     meaning_list_weight: float = 0.4
     """The RRF weight of that list."""
+    meaning_speaker_list: int = 50
+    """With the tier on and speaker focus on one speaker, the transformer's list over that
+    speaker's cached turns: its best this many join the candidates (``_speaker_list``; 0:
+    off)."""
+    meaning_speaker_weight: float = 0.3
+    """The RRF weight of that list."""
+    meaning_speaker_gate: int = 5
+    """That list joins only when the named speaker said more than half of the first this
+    many candidate turns with a speaker (``_speaker_leads``; 0: always)."""
     newest_weight: float = 0.0
     """Near-duplicate sessions newest first unless the question names an earlier time
     (``memlane.retrieve.newest``)."""
@@ -234,6 +244,10 @@ def search(
         cands = _feedback(ctx, cands)
     if opts.meaning is not None and opts.meaning_list > 0:
         cands = _meaning_list(ctx, cands)
+        t.lap("meaning_list_ms")
+    if (opts.meaning is not None and opts.meaning_speaker_list > 0 and ctx.speaker is not None
+            and _speaker_leads(ctx, cands, opts.meaning_speaker_gate)):
+        cands = _speaker_list(ctx, cands, ctx.speaker)
         t.lap("meaning_list_ms")
     if opts.graph_hops > 0 and filters.scope is not None:
         cands = _graph(ctx, cands)
@@ -705,26 +719,53 @@ def _meaning_list(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     """The transformer as a candidate source: it ranks the scope's turns whose vectors
     are cached (``MeaningTier.search``: exact cosine, nothing computed but the query's
     vector) and its best ``meaning_list`` join the fused lists as a third list of RRF
-    weight ``meaning_list_weight``, on the scale of the other two (the relevance gains
-    ``weight / (rrf_k + rank)`` over the best fused score an item could have had from
-    them), so the quick candidates keep their relevance and an item only this list found
-    joins (``meaning_rank``). Speaker focus, lifts and demotions then apply to every
-    candidate alike; ``_meaning`` re-scores the best of them as before."""
+    weight ``meaning_list_weight`` (``_join_list``). Speaker focus, lifts and demotions
+    then apply to every candidate alike; ``_meaning`` re-scores the best of them as before."""
     o = ctx.opts
     found = o.meaning.search(ctx.store, ctx.query, ctx.filters, o.meaning_list, ctx.terms)
+    return _join_list(ctx, cands, found, o.meaning_list_weight)
+
+
+def _speaker_leads(ctx: _Ctx, cands: list[Candidate], depth: int) -> bool:
+    """Whether the focused speaker said more than half of the first ``depth`` candidate
+    turns with a speaker (always, for ``depth`` 0). An adversarial question names the
+    wrong speaker for what the other one told, so its words lead to the other's turns."""
+    if depth <= 0:
+        return True
+    said = [s for c in cands if (it := ctx.items.get(c.id)) is not None
+            and (s := speaker_of(it)) is not None][:depth]
+    return 2 * sum(s == ctx.speaker for s in said) > len(said)
+
+
+def _speaker_list(ctx: _Ctx, cands: list[Candidate], name: str) -> list[Candidate]:
+    """The transformer's list over the turns the focused speaker said, its query vector
+    of the question without the name (``query_without_name``): its best
+    ``meaning_speaker_list`` join as a list of weight ``meaning_speaker_weight``."""
+    o = ctx.opts
+    found = o.meaning.search(ctx.store, query_without_name(ctx.query, name), ctx.filters,
+                             o.meaning_speaker_list, ctx.terms, speaker=name)
+    return _join_list(ctx, cands, found, o.meaning_speaker_weight)
+
+
+def _join_list(ctx: _Ctx, cands: list[Candidate], found: list[tuple[int, float]],
+               w: float) -> list[Candidate]:
+    """A transformer's list joins the fused lists as one more list of RRF weight ``w``, on
+    the scale of the other two (the relevance gains ``w / (rrf_k + rank)`` over the best
+    fused score an item could have had from them), so the quick candidates keep their
+    relevance and an item only this list found joins (``meaning_rank``: its best rank in
+    such a list)."""
     if not found:
         return cands
     lw, vw = _weights(ctx)
     k = ctx.scfg.rrf_k
     best = ((lw if ctx.lexical else 0) + (vw if ctx.vector else 0)) / (k + 1) or 1.0
     by_id = {c.id: c for c in cands}
-    w = o.meaning_list_weight
     for r, (i, _cos) in enumerate(found, start=1):
         c = by_id.get(i)
         if c is None:
             c = by_id[i] = Candidate(id=i, rrf=0.0, relevance=0.0)
             cands.append(c)
-        c.meaning_rank = r
+        c.meaning_rank = r if c.meaning_rank is None else min(r, c.meaning_rank)
         c.rrf += w / (k + r)
         c.relevance += w / (k + r) / best
     _fill_items(ctx, [c.id for c in cands])
@@ -741,8 +782,8 @@ def _meaning(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     o = ctx.opts
     top = [c for c in cands if (it := ctx.items.get(c.id)) is not None
            and it.kind in RESCORED_KINDS and it.text.strip()][: o.meaning_candidates]
-    if o.meaning_list > 0:  # the transformer's own list is re-scored whatever its place
-        seen = {c.id for c in top}
+    if o.meaning_list > 0 or o.meaning_speaker_list > 0:  # a transformer's list: re-scored
+        seen = {c.id for c in top}                            # whatever its place
         top += [c for c in cands if c.meaning_rank is not None and c.id not in seen]
     if len(top) < 2:
         return cands

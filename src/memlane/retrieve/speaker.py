@@ -20,7 +20,8 @@ from collections.abc import Collection, Iterable
 
 from memlane.types import Item
 
-__all__ = ["first_named_speaker", "focus_speaker", "speaker_of", "speaker_words", "speakers_of", "without_name"]
+__all__ = ["first_named_speaker", "focus_speaker", "query_without_name", "speaker_of", "speaker_words",
+           "speakers_of", "without_name"]
 
 
 def speaker_of(item: Item) -> str | None:
@@ -100,3 +101,17 @@ def without_name(terms: Collection[str], name: str) -> list[str]:
     """The query terms without the words of ``name`` (all of them when nothing else is left)."""
     drop = set(_words(name))
     return [t for t in terms if _bare(t) not in drop] or list(terms)
+
+
+def query_without_name(query: str, name: str) -> str:
+    """The query's text without the words of ``name`` (a possessive with them: "What does
+    Melanie's son like?" gives "What does son like?"), spaces closed up; the query as it is
+    when nothing else would be left. A turn's text does not hold its own speaker's name, so
+    a vector of the question without it is nearer that speaker's turns."""
+    words = _words(name)
+    if not words:
+        return query
+    pat = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")(?:['\u2019]s)?\b",
+                     re.IGNORECASE)
+    out = re.sub(r"\s+([?.!,;:])", r"\1", " ".join(pat.sub(" ", query).split()))
+    return out if re.search(r"\w", out) else query
