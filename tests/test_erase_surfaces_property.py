@@ -107,6 +107,11 @@ PRUNED = ([("session", "A", 10, [SAYINGS[0], SAYINGS[4], SAYINGS[1], SAYINGS[4]]
 EVICTED = ([("session", "B", 13, [SAYINGS[5], SAYINGS[0], SAYINGS[2]], True, True), ("compact",),
             ("gc",), ("fact", "A"), ("index",), ("import", "A", 11, 3), ("index",)],
            ("note", "B", 855))
+# a session's first summary outlives gc's prune (its record gone), a second session the
+# same day joins it and the session is summarised again (the first summary deleted, no record
+# of its text left), the scope erased: the first summary's cached vector stayed
+REPEATED = ([("session", "A", 3, [SAYINGS[0]] * 4, True, False), ("gc",),
+             ("session", "A", 3, [SAYINGS[0]], True, False)], ("scope", "A", 0))
 
 
 class World:
@@ -376,6 +381,7 @@ def _check(url: str, path: Path | None, events: list[Any], how: tuple[str, str, 
 @example(*SPEAKER)
 @example(*PRUNED)
 @example(*EVICTED)
+@example(*REPEATED)
 def test_an_erase_leaves_its_words_on_no_surface(events: list[Any], how: Any) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "memlane.db"
@@ -389,6 +395,7 @@ def test_an_erase_leaves_its_words_on_no_surface(events: list[Any], how: Any) ->
 @example(*SPEAKER)
 @example(*PRUNED)
 @example(*EVICTED)
+@example(*REPEATED)
 def test_the_same_on_postgres(postgres_server_url: str, events: list[Any], how: Any) -> None:
     from memlane.testing.postgres import create_database, drop_database
 
