@@ -44,6 +44,7 @@ BASE = NOW - timedelta(days=3)
 SCOPES = ("chat", "café-東京")
 TEXTS = ("hello", "I moved to Lisbon", "naïve café 東京 🙂", "line one\nline two\n  indented",
          "ends with a newline\n", "tab\there", "Ωμέγα", "hello")
+AGENTS = ((None, None), ("x", "p"), ("y", None), (None, "café-q"))
 
 
 def _open(url: str) -> Memory:
@@ -58,7 +59,7 @@ def listing(mem: Memory) -> list[Any]:
     sessions = sorted(mem.store.list_sessions(limit=100_000), key=lambda s: (s.started_at, s.id))
     by_session = mem.store.sessions_messages([s.id for s in sessions])
     return [(s.scope, s.status == "open", s.closed_reason, s.started_at, s.ended_at,
-             s.message_count, tuple((m.text, m.role, m.speaker, m.at.isoformat(), m.seq, export_id(m))
+             s.message_count, s.agent, s.project, s.participants, tuple((m.text, m.role, m.speaker, m.at.isoformat(), m.seq, export_id(m))
                    for m in by_session[s.id]))
             for s in sessions]
 
@@ -69,8 +70,10 @@ def export_text(mem: Memory) -> str:
 
 # each message some minutes after or before its scope's last one (the gap is 30)
 step = st.one_of(
+    # (a late message of another agent, project or speaker is the session's earliest: the
+    # session's own agent, project and participants order are the first-arriving one's)
     st.tuples(st.just("add"), st.integers(0, 1), st.integers(-90, 50), st.integers(0, 7),
-              st.sampled_from([None, "str", "ann"])),
+              st.sampled_from([None, "str", "ann", "bo"]), st.sampled_from(AGENTS)),
     # lines of a file without session labels (the gap rule): integer ids or none (the
     # line's content id: a message added later with the same scope, role, time and text
     # and no id was exported without one and imported as a duplicate of it, session 23)
@@ -86,7 +89,7 @@ step = st.one_of(
 
 def _build(mem: Memory, steps: list[Any]) -> None:
     texts = itertools.count()
-    last = [0, 0]
+    last = [60, 60]  # (room before a scope's first message for a later one)
     for op in steps:
         if op[0] == "add":
             i = next(texts)
@@ -94,8 +97,9 @@ def _build(mem: Memory, steps: list[Any]) -> None:
             mem.add_message(SCOPES[op[1]], "user" if i % 2 == 0 else "assistant",
                             TEXTS[op[3]] if op[3] % 2 == 0 else f"{TEXTS[op[3]]} {i}",
                             at=BASE + timedelta(minutes=minute),
-                            speaker="Zoë" if op[4] == "ann" else None,
-                            id=f"s-{i}" if op[4] == "str" else None)
+                            speaker={"ann": "Zoë", "bo": "Bo"}.get(op[4]),
+                            id=f"s-{i}" if op[4] == "str" else None,
+                            agent=op[5][0], project=op[5][1])
         elif op[0] == "import":
             lines = []
             for delta, k, with_id in op[2]:
@@ -294,3 +298,97 @@ def test_a_file_mended_after_a_bad_line_and_an_idle_close_gives_what_one_import_
         mem.close_idle(BASE + timedelta(days=1))
         mem.import_file(_lines(rows))
         assert listing(mem) == want
+
+
+def test_a_late_first_message_of_another_agent_leaves_the_session_its_own(
+        db_url: str, tmp_path: Any) -> None:
+    """qa28e's Left: agent ``x`` with Bo at 00:10, then a late message of agent ``y`` with
+    Ann at 00:05. The session is agent ``x``'s, between Bo and Ann; its copy was agent
+    ``y``'s, between Ann and Bo (an import starts a label's session with its first line's,
+    the earliest): after ``index`` in the copy, a search for agent ``x`` found nothing."""
+    def indexed(mem: Memory) -> list[Any]:
+        mem.close_session("chat")
+        mem.index(now=BASE + timedelta(days=2))
+        hits = mem.search("Lisbon bakery", agent="x", now=BASE + timedelta(days=2))
+        return [*listing(mem), sorted({h.item.kind for h in hits})]
+
+    with _open(db_url) as mem:
+        for minute, text in [(10, "I moved to Lisbon last week"), (12, "I opened a bakery"),
+                             (14, "The bakery in Lisbon sells pastel de nata")]:
+            mem.add_message("chat", "user", text, at=BASE + timedelta(minutes=minute),
+                            speaker="Bo", agent="x", project="p")
+        mem.add_message("chat", "assistant", "Welcome to Lisbon, Bo!",
+                        at=BASE + timedelta(minutes=5), speaker="Ann", agent="y")
+        text = export_text(mem)
+        want = indexed(mem)
+    assert want[0][6:9] == ("x", "p", ("Bo", "Ann")) and "summary" in want[-1], want
+    with _open(str(tmp_path / "copy.db")) as fresh:
+        fresh.import_file(io.StringIO(text))
+        assert indexed(fresh) == want
+
+
+bad_own = st.one_of(
+    st.tuples(st.sampled_from(["session_agent", "session_project"]), st.one_of(
+        st.integers(), st.booleans(), st.lists(st.just("x"), max_size=1),
+        st.sampled_from(["", " ", "a\u200bb", "x" * 300]))),
+    st.tuples(st.just("participants"), st.one_of(
+        st.just([]), st.just("Bo"), st.integers(), st.just(["Bo", "Bo", "Ann"]),
+        st.just(["Carl"]), st.just(["Bo", 3]), st.just(["Bo", None]))),
+    # one line of the label disagreeing with the others (a value, or none where they say one)
+    st.tuples(st.just("disagree"), st.sampled_from(
+        ["session_agent", "session_project", "participants"])))
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(bad=bad_own, strict=st.booleans(), where=st.integers(0, 2))
+def test_a_bad_session_field_is_an_error_naming_the_line_and_field(
+        tmp_path: Any, bad: tuple[str, Any], strict: bool, where: int) -> None:
+    """``session_agent``, ``session_project`` (a session's own, where not its first line's)
+    and ``participants`` (its order): a value of the wrong kind, a list not naming the
+    line's speaker, or one line of a label saying other than the rest, is an error naming
+    the line and the field; the lines before stay stored (none with ``--strict``)."""
+    own = {"session_agent": "x", "session_project": None, "participants": ["Bo", "Ann"]}
+    rows: list[dict[str, Any]] = [
+        {"scope": "chat", "role": "user", "text": f"m{i}", "id": f"m{i}", "session": 1,
+         "speaker": "Ann" if i == 0 else "Bo", "agent": "y",
+         "at": (BASE + timedelta(minutes=i)).isoformat(), **own} for i in range(3)]
+    field, value = bad
+    if field == "disagree":
+        field = value
+        if where == 0:  # the first line sets the label's: the next one disagrees
+            where = 1
+        if rows[where].pop(field) is None:
+            rows[where][field] = "z"
+    else:
+        rows[where][field] = value
+    db = tmp_path / f"own{abs(hash((repr(bad), strict, where)))}.db"
+    with _open(str(db)) as mem:
+        report = mem.import_file(_lines(rows), strict=strict)
+        assert report.error_field == field and report.errors[0][0] == where + 1, report
+        assert f": {field}:" in report.errors[0][1], report
+        stored = [m.ext_id for s in mem.sessions(limit=10) for m in mem.messages(s.id)]
+    assert stored == ([] if strict else [f"m{i}" for i in range(where)])
+
+
+def test_session_fields_without_a_session_label_are_an_error(tmp_path: Any) -> None:
+    for field, value in [("session_agent", "x"), ("session_project", None),
+                         ("participants", ["user"])]:
+        row = {"scope": "chat", "role": "user", "text": "hi", "at": BASE.isoformat(),
+               field: value}
+        with _open(str(tmp_path / f"{field}.db")) as mem:
+            report = mem.import_file(_lines([row]))
+        assert report.error_field == field and report.imported == 0, report
+        assert "only with a session label" in report.errors[0][1]
+
+
+def test_a_file_without_session_fields_imports_as_before(db_url: str) -> None:
+    """An older export (no ``session_agent``, ``session_project``, ``participants``): each
+    label's session takes its first line's agent and project, its speakers in time order."""
+    rows = [{"scope": "chat", "role": "user", "text": f"m{i}", "id": i, "session": 1,
+             "speaker": ["Ann", "Bo"][i % 2], "agent": ["y", "x"][i % 2],
+             "at": (BASE + timedelta(minutes=i)).isoformat()} for i in range(3)]
+    with _open(db_url) as mem:
+        mem.import_file(_lines(rows))
+        got = [s[6:9] for s in listing(mem)]
+    assert got == [("y", None, ("Ann", "Bo"))]

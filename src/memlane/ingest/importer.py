@@ -2,14 +2,17 @@
 same objects, what ``memlane export --json`` writes).
 
 ``{"scope": ..., "role": ..., "text": ..., "at": ISO-8601, "id"?: ..., "speaker"?: ...,
-"agent"?: ..., "project"?: ..., "session"?: ..., "closed"?: ...}``; where a scope's
+"agent"?: ..., "project"?: ..., "session"?: ..., "closed"?: ..., "session_agent"?: ...,
+"session_project"?: ..., "participants"?: [...]}``; where a scope's
 ``session`` label changes, its open session is closed and the line starts a new one, which
 the label's lines join whatever their times (``memlane export`` writes the labels, so
 sessions come back as they were from export and import: closed explicitly, overlapping
 another, holding a pause longer than the gap); a label's ``closed`` (how the exported
 session ended: ``explicit``, ``gap``, ``idle``, ``late``) closes its session so when the
 label ends (the scope's next label, or the end of the file), so sessions come back closed
-as they were, for the same reason (session 28). A bad line
+as they were, for the same reason (session 28); its ``session_agent``,
+``session_project`` and ``participants`` (where the session's own are not its first line's
+agent and project and its speakers in time order) start its session with them. A bad line
 stops the import with an error naming the line, column and field; lines before it stay
 stored. With ``strict`` every line is checked
 before anything is written and the whole file is written in one transaction, so a bad
@@ -40,7 +43,8 @@ from typing import IO, Any, Callable
 
 from memlane.config import IngestConfig
 from memlane.errors import ImportFormatError, ValidationError
-from memlane.ingest.sessionize import Incoming, prepare, same_message, store_messages
+from memlane.ingest.sessionize import (Incoming, prepare, same_message, scrub_label,
+                                       store_messages)
 from memlane.ingest.spellings import stored_scope
 from memlane.ingest.validate import MAX_NESTING, check_scope, json_nesting
 from memlane.types import ImportReport
@@ -48,8 +52,12 @@ from memlane.store.contract import Store
 
 __all__ = ["ImportInterrupted", "import_jsonl", "parse_lines"]
 
+_OWN = ("session_agent", "session_project", "participants")
+"""A labelled session's own agent, project and participants order, where they are not what
+its lines give (its first line's agent and project, its speakers in time order): a late
+message is its session's first in time, not the first that came (session 28)."""
 _FIELDS = {"scope", "role", "text", "at", "id", "speaker", "agent", "project", "session",
-           "closed"}
+           "closed", *_OWN}
 CLOSED_REASONS = ("explicit", "gap", "idle", "late")
 """How a session ended (``Session.closed_reason``): ``close_session``, the gap before the
 next message, an idle run (``close_idle``), or the late-message rule (a message earlier
@@ -277,10 +285,15 @@ def _message(obj: Any, number: int, cfg: IngestConfig, default_scope: str | None
         )
         if label is not None:
             msg = dataclasses.replace(msg, session=check_scope(str(label), "session"),
-                                      closed=_closed(obj.get("closed"), number))
+                                      closed=_closed(obj.get("closed"), number),
+                                      owner=_owner(cfg, obj, msg))
         elif obj.get("closed") is not None:
             raise ImportFormatError("closed: only with a session label (it says how that "
                                     "session ended)", line=number, field="closed")
+        elif any(name in obj for name in _OWN):
+            name = next(name for name in _OWN if name in obj)
+            raise ImportFormatError(f"{name}: only with a session label (it is that "
+                                    "session's)", line=number, field=name)
     except ValidationError as e:
         raise ImportFormatError(str(e), line=number, field=e.field) from None
     if msg.ext_id is None:
@@ -323,6 +336,40 @@ def import_jsonl(
     return _import(store, cfg, source, strict, default_scope)
 
 
+def _owner(cfg: IngestConfig, obj: dict[str, Any], msg: Incoming) -> tuple[tuple[str, Any], ...]:
+    """A labelled line's ``session_agent``, ``session_project`` (a string, or null: the
+    session has none) and ``participants`` (a list of distinct names, the line's speaker,
+    or role, among them), checked as a message's agent, project and speaker are."""
+    out: list[tuple[str, Any]] = []
+    for name in _OWN:
+        if name not in obj:
+            continue
+        value = obj[name]
+        if name != "participants":
+            out.append((name, scrub_label(cfg, value, name)[0]))
+            continue
+        if not isinstance(value, list) or not value:
+            got = "an empty list" if isinstance(value, list) else type(value).__name__
+            raise ValidationError(f"participants: must be a non-empty list of names, got {got}",
+                                  field=name)
+        names = tuple(scrub_label(cfg, v, name)[0] for v in value)
+        if None in names or len(set(names)) < len(names):
+            raise ValidationError(f"participants: names must be distinct strings, got "
+                                  f"{value!r:.80}", field=name)
+        who = msg.speaker or msg.role
+        if who not in names:
+            raise ValidationError(f"participants: {who!r:.40} (this line's speaker, or "
+                                  "role) is not listed", field=name)
+        out.append((name, names))
+    return tuple(out)
+
+
+def _disagree(owner: tuple[tuple[str, Any], ...], mine: tuple[tuple[str, Any], ...]) -> str:
+    """The first of ``_OWN`` two lines of one label give differently."""
+    a, b = dict(owner), dict(mine)
+    return next(n for n in _OWN if (n in a, a.get(n)) != (n in b, b.get(n)))
+
+
 def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
             default_scope: str | None) -> ImportReport:
     lines = 0
@@ -339,7 +386,8 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
     homes: dict[str, Incoming] = {}
 
     numbers: list[int] = []  # each pending message's line
-    ends: dict[str, tuple[str | None, int]] = {}  # each scope's label's closed, first line
+    # each scope's label's closed, first line, and session fields (``_OWN``)
+    ends: dict[str, tuple[str | None, int, tuple[tuple[str, Any], ...]]] = {}
     # each scope's label being written: its first line and how its session ended, which
     # closes that session when the scope's next label starts, or at the end of the file
     current: dict[str, tuple[Incoming, str | None]] = {}
@@ -348,12 +396,21 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
         if msg.session is not None and labels.get(msg.scope) != msg.session:
             starts.append(len(pending))
             labels[msg.scope] = msg.session
-            ends[msg.scope] = (msg.closed, number)
+            ends[msg.scope] = (msg.closed, number, msg.owner)
         elif msg.session is not None and ends[msg.scope][0] != msg.closed:
-            closed, first = ends[msg.scope]
+            closed, first, _ = ends[msg.scope]
             raise ImportFormatError(
                 f"closed: {msg.closed!r}, but line {first} of session {msg.session[:40]!r} "
                 f"says {closed!r} (a session ends one way)", line=number, field="closed")
+        elif msg.session is not None and ends[msg.scope][2] != msg.owner:
+            _, first, owner = ends[msg.scope]
+            name = _disagree(owner, msg.owner)
+            said = {k: repr(v) for k, v in owner}
+            says = {k: repr(v) for k, v in msg.owner}
+            raise ImportFormatError(
+                f"{name}: {says.get(name, 'absent')}, but line {first} of session "
+                f"{msg.session[:40]!r} says {said.get(name, 'absent')} (one session, one "
+                "value)", line=number, field=name)
         pending.append(msg)
         numbers.append(number)
 
@@ -605,7 +662,10 @@ def _start_session(store: Store, lines: list[Incoming]) -> Incoming | None:
     if opened is not None and store.close_session(opened[0], "explicit"):
         store.bump("sessions_closed")
         store.bump("sessions_closed_explicit")
-    store.create_session(scope, msg.at.timestamp(), msg.agent, msg.project)
+    own = dict(msg.owner)  # the session's own, where the file gives them (``_OWN``)
+    store.create_session(scope, msg.at.timestamp(), own.get("session_agent", msg.agent),
+                         own.get("session_project", msg.project),
+                         own.get("participants", ()))
     store.bump("sessions_opened")
     return None
 

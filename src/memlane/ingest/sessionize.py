@@ -39,6 +39,11 @@ class Incoming:
     """How the labelled session ended (``memlane export`` writes it for a closed session:
     ``explicit``, ``gap``, ``idle`` or ``late``): the import closes it so when its label
     ends. Not stored on the message."""
+    owner: tuple[tuple[str, Any], ...] = ()
+    """The labelled session's own ``session_agent``, ``session_project`` and
+    ``participants`` where the line gives them (``memlane export`` writes them when they are
+    not what the label's lines give: its first line's agent and project, its speakers in
+    time order): the session starts with them. Not stored on the message."""
 
 
 def _opt_str(value: Any, field: str) -> str | None:
@@ -46,7 +51,7 @@ def _opt_str(value: Any, field: str) -> str | None:
     they follow the scope's rule (NFC, no format characters); a speaker or an id is a label."""
     if value is None:
         return None
-    if field in ("agent", "project"):
+    if field in ("agent", "project", "session_agent", "session_project"):
         return check_scope(value, field)
     return check_label(value, field)
 

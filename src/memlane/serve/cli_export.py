@@ -19,7 +19,7 @@ from memlane.serve.output import echo
 
 if TYPE_CHECKING:
     from memlane.memory import Memory
-    from memlane.types import Message
+    from memlane.types import Message, Session
 
 __all__ = ["export", "export_id", "export_lines"]
 
@@ -47,7 +47,25 @@ def export_id(m: Message) -> str:
     return "~" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
 
 
-def _line(m: Message, session: int, closed: str | None) -> dict[str, Any]:
+def _own(s: Session, messages: list[Message]) -> dict[str, Any]:
+    """The session's agent, project and participants order where they are not what its
+    lines give an import (its first message's agent and project, its speakers in time
+    order): a late message is its first in time, but the session is the first-arriving
+    message's, and its participants are in arrival order (session 28, second round)."""
+    if not messages:
+        return {}
+    first = messages[0]
+    own: dict[str, Any] = {}
+    if s.agent != first.agent:
+        own["session_agent"] = _spelt(s.agent)
+    if s.project != first.project:
+        own["session_project"] = _spelt(s.project)
+    if s.participants != tuple(dict.fromkeys(m.speaker or m.role for m in messages)):
+        own["participants"] = list(s.participants)
+    return own
+
+
+def _line(m: Message, session: int, closed: str | None, own: dict[str, Any]) -> dict[str, Any]:
     at = m.at.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
     row: dict[str, Any] = {"scope": _spelt(m.scope), "role": m.role, "text": m.text, "at": at,
                            "id": export_id(m)}
@@ -58,6 +76,7 @@ def _line(m: Message, session: int, closed: str | None) -> dict[str, Any]:
     row["session"] = session  # its session's place in the export: import starts one there
     if closed is not None:  # how it ended: import closes it so (an open one stays open)
         row["closed"] = closed
+    row.update(own)  # the session's own agent, project, participants (``_own``)
     return row
 
 
@@ -82,8 +101,9 @@ def export_lines(mem: Memory, scope: str | None = None) -> Iterator[dict[str, An
         by_session = mem.store.sessions_messages(chunk)
         for place, s in enumerate(sessions[start:start + _PAGE], start=start + 1):
             closed = None if s.status == "open" else s.closed_reason or "explicit"
+            own = _own(s, by_session[s.id])
             for m in by_session[s.id]:
-                yield _line(m, place, closed)
+                yield _line(m, place, closed, own)
 
 
 _LEFT_BEHIND = (
@@ -111,7 +131,9 @@ def export(ctx: click.Context, scope: str | None, as_json: bool) -> None:
 
     Sessions oldest first, each in order; each line carries the message's scope, role,
     text (as stored: secrets already redacted), time, id, its session's place and, when
-    set, speaker, agent, project and how its session ended (closed). memlane export |
+    set, speaker, agent, project, how its session ended (closed) and the session's own
+    agent, project and participants order where its lines do not give them (a late first
+    message: session_agent, session_project, participants). memlane export |
     memlane --db other.db import - copies the conversations (summaries, facts, entities and
     notes stay: memlane index writes them again where they go; memlane copy moves all).
     """

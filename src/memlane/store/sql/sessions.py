@@ -289,12 +289,17 @@ class SessionsMixin(SqlStore):
                 out.append((message_id, session_id, seq))
         return out
 
-    def create_session(self, scope: str, at: float, agent: str | None, project: str | None) -> int:
+    def create_session(self, scope: str, at: float, agent: str | None, project: str | None,
+                       participants: tuple[str, ...] = ()) -> int:
+        """An open session of ``scope`` at ``at``; ``participants`` lists its participants
+        ahead of its messages, in that order (an import's session as exported: each message
+        adds its speaker, or role, when it is not listed)."""
         column, value = self._fresh_id("sessions")
         return self._insert_id(
             f"INSERT INTO sessions ({column}scope, agent, project, status, started_at, ended_at,"
-            f" created_at) VALUES ({value}%s, %s, %s, 'open', %s, %s, %s)",
-            (scope, agent, project, at, at, time.time()),
+            f" created_at, participants) VALUES ({value}%s, %s, %s, 'open', %s, %s, %s, %s)",
+            (scope, agent, project, at, at, time.time(),
+             json.dumps(list(participants), ensure_ascii=False)),
         )
 
     def close_session(self, session_id: int, reason: str) -> bool:
