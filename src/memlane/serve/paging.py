@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from memlane.cursor import cursor_after
+from memlane.cursor import cursor_after, read_cursor
 from memlane.memory import Memory
 
 __all__ = ["Page", "fact_page", "session_page"]
@@ -50,8 +50,16 @@ def fact_page(mem: Memory, scope: str | None, subject: str | None, *,
 
 
 def session_page(mem: Memory, scope: str | None, status: str | None, *, limit: int = 50,
-                 offset: int = 0, cursor: str | None = None) -> Page:
+                 offset: int = 0, cursor: str | None = None, stored: bool = False) -> Page:
     """``limit`` sessions, newest first, from the ``offset``-th on (or after ``cursor``),
-    and whether more follow."""
-    return _page(mem.sessions(scope=scope, status=status, limit=limit + 1, offset=offset,
-                              cursor=cursor), limit, offset, cursor)
+    and whether more follow. ``stored``: ``scope`` is a spelling the store holds (the
+    inspector's ``resolve_scope``), read as it is: an old database's ``team\u200b`` is
+    refused as a new scope's name but still listed (``offset`` 0 with a ``cursor``)."""
+    if stored:
+        after = None if cursor is None else read_cursor(cursor, "sessions")
+        rows = mem.store.list_sessions(scope=scope, status=status, limit=limit + 1,
+                                       offset=offset, after=after)
+    else:
+        rows = mem.sessions(scope=scope, status=status, limit=limit + 1, offset=offset,
+                            cursor=cursor)
+    return _page(rows, limit, offset, cursor)

@@ -139,7 +139,7 @@ def sessions_page(mem: Memory, who: Caller, scope: str | None, status: str | Non
     if scope is not None:
         # newest first with the id breaking ties, so pages neither repeat nor skip one
         found = sessions_of(mem, scope, status or None, limit=limit, cursor=cursor,
-                             offset=0 if cursor else (number - 1) * limit)
+                            offset=0 if cursor else (number - 1) * limit, stored=True)
         more, next_cursor = found.next_cursor is not None, found.next_cursor
         for s in found.rows:
             rows.append({"session": s, "summary": _summary_of(mem, s.id) if s.summarized else None})
