@@ -337,6 +337,15 @@ class EraseMixin(SqlStore):
             counts["fact_events"] += self._delete("fact_events", "fact_id", facts)
             counts["fact_events"] += self._delete("fact_events", "session_id", ids)
             counts["fact_events"] += self._delete("fact_events", "other_id", facts)
+            # the events of facts no longer stored (hygiene evicted or expired their items),
+            # recorded in these sessions, kept session or not: an event names its session,
+            # not its turn, and holds the fact's words (a turn's named sister); nothing reads
+            # them (``fact_events`` is asked of stored facts, ``forgotten_fact_events`` of the
+            # marks ``forget_fact`` leaves, which have no value and stay: session 28)
+            counts["fact_events"] += self._delete("fact_events", "fact_id", self._ids(
+                "SELECT DISTINCT fact_id FROM fact_events WHERE object <> '' AND {cond}"
+                " AND NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)",
+                "session_id", [*ids, *renumber]))
             counts["relations"] = self._delete("relations", "session_id", [*ids, *renumber])
             counts["facts"] = self._delete("facts", "id", facts)
             self.resettle_facts(orphans)  # type: ignore[attr-defined]
