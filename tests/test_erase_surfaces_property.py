@@ -112,6 +112,11 @@ EVICTED = ([("session", "B", 13, [SAYINGS[5], SAYINGS[0], SAYINGS[2]], True, Tru
 # of its text left), the scope erased: the first summary's cached vector stayed
 REPEATED = ([("session", "A", 3, [SAYINGS[0]] * 4, True, False), ("gc",),
              ("session", "A", 3, [SAYINGS[0]], True, False)], ("scope", "A", 0))
+# gc evicts the fact "<sister> lives_in Porto" (the profile lane capped) and keeps its events;
+# the turn that named the sister erased: its "added" event stayed, the name in its subject
+# (session 28, third round)
+EVICTED_FACT = ([("late", "A", 3), ("session", "A", 3, [SAYINGS[1], SAYINGS[0]], True, False),
+                 ("gc",)], ("item", "A", 2))
 
 
 class World:
@@ -382,6 +387,7 @@ def _check(url: str, path: Path | None, events: list[Any], how: tuple[str, str, 
 @example(*PRUNED)
 @example(*EVICTED)
 @example(*REPEATED)
+@example(*EVICTED_FACT)
 def test_an_erase_leaves_its_words_on_no_surface(events: list[Any], how: Any) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "memlane.db"
@@ -396,6 +402,7 @@ def test_an_erase_leaves_its_words_on_no_surface(events: list[Any], how: Any) ->
 @example(*PRUNED)
 @example(*EVICTED)
 @example(*REPEATED)
+@example(*EVICTED_FACT)
 def test_the_same_on_postgres(postgres_server_url: str, events: list[Any], how: Any) -> None:
     from memlane.testing.postgres import create_database, drop_database
 

@@ -221,3 +221,31 @@ def test_forgetting_an_entity_item_takes_the_relations_naming_it(alice: Memory) 
         "SELECT session_id FROM relations WHERE scope = 'alice' AND target_entity = 'ana'")]
     assert left and sid not in left, left
     assert mem.graph("Zorblatt", "bob")["entity"]   # another tenant's node stays
+
+
+def test_a_turn_erase_takes_the_marks_of_a_fact_it_stated_that_was_forgotten(db_url: str) -> None:
+    """``forget_fact`` keeps a forgotten fact's events without its value (marks: a re-read
+    of the session must not bring it back) but with its subject, here the sister's name; an
+    erase of the turn that stated it takes them (session 28, third round). A fact of a kept
+    turn forgotten stays forgotten after the session is read again."""
+    mem = _memory(db_url)
+    try:
+        add_sessions(mem, [(5, [("user", "My sister Zqmarko lives in Porto."),
+                                ("assistant", "Lovely."),
+                                ("user", "I work at Quexcorp Corp as a baker now.")])],
+                     now=NOW, scope="alice")
+        by_object = {f.object.split()[0]: f for f in mem.facts("alice")}
+        assert by_object["Porto"].subject == "Zqmarko"
+        mem.forget_fact(by_object["Porto"].id)
+        mem.forget_fact(by_object["Quexcorp"].id)
+        assert mem.forgotten_facts("Zqmarko", "lives_in", scope="alice")   # its marks
+        [sid] = [s.id for s in mem.sessions("alice")]
+        [turn] = [i for i in mem.store.session_items(sid, kind="turn") if "Zqmarko" in i.text]
+        mem.forget_item(turn.id)
+        mem.index(now=NOW)
+        assert _rows_with(mem.store, "zqmarko") == {}
+        assert not [f for f in mem.facts("alice", include_superseded=True) if "Quexcorp" in f.object]
+        assert [e["kind"] for e in mem.forgotten_facts("user", "works_at", scope="alice")][-1] \
+            == "forgotten"
+    finally:
+        mem.close()

@@ -337,6 +337,16 @@ class EraseMixin(SqlStore):
             counts["fact_events"] += self._delete("fact_events", "fact_id", facts)
             counts["fact_events"] += self._delete("fact_events", "session_id", ids)
             counts["fact_events"] += self._delete("fact_events", "other_id", facts)
+            # the events of facts no longer stored (hygiene evicted or expired their items),
+            # recorded in these sessions, kept session or not: an event names its session,
+            # not its turn, and holds the fact's words (a turn's named sister); nothing reads
+            # them (``fact_events`` is asked of stored facts, ``forgotten_fact_events`` of the
+            # marks ``forget_fact`` leaves, which have no value and stay: session 28)
+            counts["fact_events"] += self._delete("fact_events", "fact_id", self._ids(
+                "SELECT DISTINCT fact_id FROM fact_events WHERE object <> '' AND {cond}"
+                " AND NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)",
+                "session_id", [*ids, *renumber]))
+            counts["fact_events"] += self._forget_marks_of(parts)
             counts["relations"] = self._delete("relations", "session_id", [*ids, *renumber])
             counts["facts"] = self._delete("facts", "id", facts)
             self.resettle_facts(orphans)  # type: ignore[attr-defined]
@@ -376,6 +386,37 @@ class EraseMixin(SqlStore):
             self._erase_finish()
         self._after_erase()
         return counts
+
+    def _forget_marks_of(self, message_ids: Sequence[int]) -> int:
+        """Delete the marks ``forget_fact`` left of the statements these messages of kept
+        sessions made (an ``added`` or ``reinforced`` event recorded in the message's session
+        at its time: events name their session, not their turn; a fact's time is its
+        message's), and a fact's other marks once none of its statements is left; how many
+        rows went. A mark keeps the fact's subject (a turn's named sister: session 28, third
+        round); the erased turn is never read again, so its marks have nothing to keep out.
+        A time another kept message of the session shares keeps its marks (they may be
+        that message's). Before the messages are deleted."""
+        n = 0
+        mine = " AND NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)"
+        erased = set(message_ids)
+        facts: set[int] = set()
+        for sid, at in list(self._rows("SELECT session_id, at FROM messages WHERE {cond}", "id",
+                                       sorted(erased))):
+            near = (sid, float(at) - 0.001, float(at) + 0.001)   # as ``_forgotten`` matches
+            if {int(r[0]) for r in self._run("SELECT id FROM messages WHERE session_id = %s"
+                                             " AND at BETWEEN %s AND %s", near)} - erased:
+                continue
+            stated = "object = '' AND kind IN ('added', 'reinforced') AND session_id = %s" \
+                     " AND at BETWEEN %s AND %s"
+            facts.update(int(r[0]) for r in self._run(
+                f"SELECT fact_id FROM fact_events WHERE {stated}{mine}", near))
+            n += self._run(f"DELETE FROM fact_events WHERE {stated}{mine}", near).rowcount
+        for fid in sorted(facts):
+            if self._run("SELECT 1 FROM fact_events WHERE fact_id = %s"
+                         " AND kind IN ('added', 'reinforced')", (fid,)).fetchone() is None:
+                n += self._run("DELETE FROM fact_events WHERE object = '' AND fact_id = %s",
+                               (fid,)).rowcount
+        return n
 
     def _message_sessions(self, message_ids: Sequence[int]) -> dict[int, tuple[int, str]]:
         """``{message id: (session id, scope)}``; ``NotFoundError`` naming the first id
