@@ -21,7 +21,7 @@ from typing import Any
 
 from memlane.errors import ValidationError
 
-__all__ = ["MAX_CURSOR", "cursor_after", "read_cursor"]
+__all__ = ["MAX_CURSOR", "cursor_after", "read_before", "read_cursor"]
 
 MAX_CURSOR = 8192
 """The longest cursor read (a fact's key holds its subject and predicate)."""
@@ -44,41 +44,52 @@ def cursor_after(row: Any) -> str:
     return f"{base64.urlsafe_b64encode(body).decode().rstrip('=')}.{_sum(body)}"
 
 
-def _bad(why: str) -> ValidationError:
-    return ValidationError(f"cursor: {why}; pass the next_cursor of an answer as it was "
-                           "given, or leave cursor out to start at the first page",
-                           field="cursor")
+def _bad(why: str, field: str = "cursor") -> ValidationError:
+    return ValidationError(f"{field}: {why}; pass the {field} of a link or answer as it was "
+                           f"given, or leave {field} out to start at the first page",
+                           field=field)
 
 
-def read_cursor(cursor: str, listing: str) -> tuple[Any, ...]:
+def read_cursor(cursor: str, listing: str, field: str = "cursor") -> tuple[Any, ...]:
     """The key ``cursor`` names in ``listing`` (``"sessions"``: ``(started_at, id)``;
     ``"facts"``: ``(scope, subject, predicate, at, id)``), or ``ValidationError`` naming
-    ``cursor`` for anything ``cursor_after`` did not make for that listing."""
+    ``field`` (the parameter that gave it) for anything ``cursor_after`` did not make for
+    that listing."""
     if not isinstance(cursor, str):
-        raise _bad(f"expected a string, got {type(cursor).__name__}")
+        raise _bad(f"expected a string, got {type(cursor).__name__}", field)
     if not cursor or len(cursor) > MAX_CURSOR:
-        raise _bad(f"expected 1 to {MAX_CURSOR} characters, got {len(cursor)}")
+        raise _bad(f"expected 1 to {MAX_CURSOR} characters, got {len(cursor)}", field)
     data, dot, check = cursor.partition(".")
     try:
         body = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
     except (binascii.Error, ValueError):
         body = b""
     if not dot or not body or _sum(body) != check:
-        raise _bad("not a cursor memlane gave (cut, changed or made up)")
+        raise _bad("not a cursor memlane gave (cut, changed or made up)", field)
     try:  # a checksum can be made to fit (the salt is no secret): the key is checked too
         key = json.loads(body)
     except (ValueError, RecursionError):
-        raise _bad("not a cursor memlane gave") from None
+        raise _bad("not a cursor memlane gave", field) from None
     shapes = {"sessions": (float, int), "facts": (str, str, str, float, int)}
     if not isinstance(key, list) or not key or key[0] not in shapes:
-        raise _bad("not a cursor memlane gave")
+        raise _bad("not a cursor memlane gave", field)
     if key[0] != listing:
-        raise _bad(f"a cursor of the {key[0]} listing, not of {listing}")
+        raise _bad(f"a cursor of the {key[0]} listing, not of {listing}", field)
     values = key[1:]
     shape = shapes[listing]
     if len(values) != len(shape) or not all(
             isinstance(v, t) and not isinstance(v, bool) if t is not float else
             isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
             for v, t in zip(values, shape, strict=False)):
-        raise _bad("not a cursor memlane gave")
+        raise _bad("not a cursor memlane gave", field)
     return tuple(float(v) if t is float else v for v, t in zip(values, shape, strict=True))
+
+
+def read_before(before: str, cursor: str | None, offset: int, listing: str) -> tuple[Any, ...]:
+    """The key a page back's ``before`` names (a cursor of the page's first row, read the
+    other way), refused naming ``before`` beside a ``cursor`` or an ``offset``: neither
+    start is guessed to win."""
+    if cursor is not None or offset:
+        raise ValidationError("before: pass before, cursor or offset, one of them (before "
+                              "reads back from a row, cursor on after one)", field="before")
+    return read_cursor(before, listing, "before")

@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from memlane.backends.registry import make_embedder, make_intelligence
 from memlane.config import Config, load_config
-from memlane.cursor import read_cursor
+from memlane.cursor import read_before, read_cursor
 from memlane.errors import ConflictError, MigrationError, NotFoundError, StoreError, ValidationError
 from memlane.index.compact import CompactReport, compact
 from memlane.index.embed import Embeddings, text_hash
@@ -880,15 +880,19 @@ class Memory:
         limit: int = 1000,
         offset: int = 0,
         cursor: str | None = None,
+        before: str | None = None,
     ) -> list[FactView]:
         """Facts with their confidence as of ``now``; current ones unless asked. At most
         ``limit`` of them, from the ``offset``-th on or after the one ``cursor`` names (as
-        ``sessions``), ordered by scope, subject, predicate, time and id."""
+        ``sessions``), ordered by scope, subject, predicate, time and id. ``before``: a
+        cursor too, read the other way: the ``limit`` facts just before the row it names
+        (a page back), in the same order."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         after = _after(cursor, offset, "facts")
+        back = None if before is None else read_before(before, cursor, offset, "facts")
         rows = self.store.list_facts(scope, subject_key(subject) if subject else None,
                                      include_superseded, limit=limit, offset=offset,
-                                     after=after)
+                                     after=after, before=back)
         return [view(f, self.config.confidence, when) for f in rows]
 
     @validated

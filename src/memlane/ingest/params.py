@@ -92,7 +92,7 @@ def _short(value: Any, field: str, config: Config) -> str:
 
 def _cursor(listing: str) -> Rule:
     def check(value: Any, field: str, config: Config) -> str:
-        read_cursor(value, listing)  # refuses, naming the parameter, what no answer gave
+        read_cursor(value, listing, field)  # refuses, naming the parameter, what no answer gave
         return str(value)
     return _opt(check)
 
@@ -357,7 +357,7 @@ RULES: dict[str, dict[str, Rule]] = {
                  "at": _OPT_TIME},
     "facts": {"scope": _OPT_IDENT, "subject": _OPT_SHORT, "include_superseded": _bool,
               "now": _OPT_TIME, "limit": _int(1, 100_000), "offset": _int(0, INT64_MAX),
-              "cursor": _cursor("facts")},
+              "cursor": _cursor("facts"), "before": _cursor("facts")},
     "fact_history": {"subject": _short, "predicate": _short, "scope": _OPT_IDENT, "now": _OPT_TIME},
     "forget_fact": {"fact_id": _id},
     "forgotten_facts": {"subject": _short, "predicate": _short, "scope": _OPT_IDENT},

@@ -9,9 +9,10 @@ does not."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
-from memlane.cursor import cursor_after, read_cursor
+from memlane.cursor import cursor_after, read_before, read_cursor
 from memlane.memory import Memory
 
 __all__ = ["Page", "fact_page", "session_page"]
@@ -29,6 +30,9 @@ class Page:
     cursor: offsets and cursors do not mix)."""
     next_cursor: str | None
     """The cursor of the next page; None after the last."""
+    prev_cursor: str | None = None
+    """The cursor (``before``) of the page before, which ends just before this one's first
+    row; None on the first page."""
 
 
 def _page(rows: list[Any], limit: int, offset: int, cursor: str | None) -> Page:
@@ -36,29 +40,58 @@ def _page(rows: list[Any], limit: int, offset: int, cursor: str | None) -> Page:
     rows = rows[:limit]
     return Page(rows, offset,
                 offset + limit if more and cursor is None else None,
-                cursor_after(rows[-1]) if more else None)
+                cursor_after(rows[-1]) if more else None,
+                cursor_after(rows[0]) if rows and (offset or cursor) else None)
+
+
+def _back(rows: list[Any], limit: int, read: Callable[[str | None, int], list[Any]]) -> Page:
+    """The page of a ``before`` read (``limit`` + 1 rows read back, in the listing's
+    order): its last ``limit`` rows, a page before them if the read found one more, a next
+    page if ``read(cursor, 1)`` finds a row after them. With no row before ``before`` (all
+    removed since), the first page."""
+    if not rows:
+        return _page(read(None, limit + 1), limit, 0, None)
+    more = len(rows) > limit
+    rows = rows[-limit:]
+    after = cursor_after(rows[-1])
+    return Page(rows, 0, None, after if read(after, 1) else None,
+                cursor_after(rows[0]) if more else None)
 
 
 def fact_page(mem: Memory, scope: str | None, subject: str | None, *,
               include_superseded: bool = False, now: Any = None, limit: int = 1000,
-              offset: int = 0, cursor: str | None = None) -> Page:
-    """``limit`` facts from the ``offset``-th on (or after ``cursor``), and whether more
-    follow (one more is read, so a page of exactly the last facts says there is no next)."""
-    return _page(mem.facts(scope, subject or None, include_superseded=include_superseded,
-                           now=now, limit=limit + 1, offset=offset, cursor=cursor),
-                 limit, offset, cursor)
+              offset: int = 0, cursor: str | None = None, before: str | None = None) -> Page:
+    """``limit`` facts from the ``offset``-th on (or after ``cursor``, or the ``limit``
+    just before ``before``), and whether more follow (one more is read, so a page of
+    exactly the last facts says there is no next)."""
+    def read(after: str | None, n: int, back: str | None = None) -> list[Any]:
+        return mem.facts(scope, subject or None, include_superseded=include_superseded,
+                         now=now, limit=n, offset=offset, cursor=after, before=back)
+
+    if before is not None:
+        return _back(read(cursor, limit + 1, before), limit, read)
+    return _page(read(cursor, limit + 1), limit, offset, cursor)
 
 
 def session_page(mem: Memory, scope: str | None, status: str | None, *, limit: int = 50,
-                 offset: int = 0, cursor: str | None = None, stored: bool = False) -> Page:
+                 offset: int = 0, cursor: str | None = None, stored: bool = False,
+                 before: str | None = None) -> Page:
     """``limit`` sessions, newest first, from the ``offset``-th on (or after ``cursor``),
     and whether more follow. ``stored``: ``scope`` is a spelling the store holds (the
     inspector's ``resolve_scope``), read as it is: an old database's ``team\u200b`` is
-    refused as a new scope's name but still listed (``offset`` 0 with a ``cursor``)."""
+    refused as a new scope's name but still listed (``offset`` 0 with a ``cursor``).
+    ``before`` (with ``stored``): the ``limit`` sessions just before that cursor's row."""
     if stored:
-        after = None if cursor is None else read_cursor(cursor, "sessions")
-        rows = mem.store.list_sessions(scope=scope, status=status, limit=limit + 1,
-                                       offset=offset, after=after)
+        def read(after: str | None, n: int) -> list[Any]:
+            return mem.store.list_sessions(
+                scope=scope, status=status, limit=n, offset=offset,
+                after=None if after is None else read_cursor(after, "sessions"))
+
+        if before is not None:
+            return _back(mem.store.list_sessions(
+                scope=scope, status=status, limit=limit + 1,
+                before=read_before(before, cursor, offset, "sessions")), limit, read)
+        rows = read(cursor, limit + 1)
     else:
         rows = mem.sessions(scope=scope, status=status, limit=limit + 1, offset=offset,
                             cursor=cursor)

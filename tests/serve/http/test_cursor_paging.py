@@ -149,3 +149,38 @@ def test_cursor_and_offset_together_are_refused_and_stale_cursors_read_on(sqlite
     with Client(sqlite_service.url, key=sqlite_service.key()) as client:
         page = client.facts("t", limit=2)
         assert [f.id for f in client.facts("t", cursor=cursor_after(page[-1]))] == ids[3:]
+
+
+@_settings
+@given(history=_history)
+def test_a_page_back_is_the_rows_just_before_its_cursor_on_both_stores(service, history) -> None:
+    """Session 28, fourth round: the inspector's pages back (``before``, a cursor read the
+    other way: the store reads back from the row, in reverse, and turns them round). From
+    every row of a listing with tied times and subjects whose byte order is not a locale's,
+    the page back is the ``limit`` rows just before it in the listing's order; it links
+    back again only when a row is before those, and on to the row. Before the first row
+    is the first page."""
+    from memlane.serve.paging import fact_page, session_page
+
+    limit, mem = history["limit"], service.mem
+    for listing, read, listed in (
+            (_Sessions(mem, f"b{next(_scopes)}"),
+             lambda scope, before: session_page(mem, scope, None, limit=limit, stored=True,
+                                                before=before),
+             lambda scope: mem.store.list_sessions(scope=scope, limit=100)),
+            (_Facts(mem, f"g{next(_scopes)}"),
+             lambda scope, before: fact_page(mem, scope, None, limit=limit, before=before),
+             lambda scope: mem.store.list_facts(scope, limit=100))):
+        for at, subject in history["first"]:
+            listing.add(at, subject)
+        rows = listed(listing.scope)
+        ids = [r.id for r in rows]
+        for i, row in enumerate(rows):
+            page = read(listing.scope, cursor_after(row))
+            got = [r.id for r in page.rows]
+            if i == 0:  # nothing before the first row: the first page
+                assert got == ids[:limit] and page.prev_cursor is None
+                continue
+            assert got == ids[max(0, i - limit):i], (i, got, ids)
+            assert (page.prev_cursor is None) == (i <= limit)
+            assert page.next_cursor == cursor_after(rows[i - 1])

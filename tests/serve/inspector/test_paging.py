@@ -5,6 +5,7 @@ of megabytes. Each is followed link by link on a real service, as a reader would
 from __future__ import annotations
 
 import re
+from typing import Any
 from html import unescape
 
 import httpx
@@ -111,3 +112,85 @@ def test_following_next_while_facts_and_sessions_are_added_before_it_repeats_non
         rest = c.get(unescape(older.group(1))).text
         shown += [int(i) for i in re.findall(r'href="/ui/sessions/(\d+)"', rest)]
     assert list(dict.fromkeys(shown)) == shown and set(sessions) <= set(shown)
+
+
+def _walk_back(c: httpx.Client, page: str, found: str) -> list[list[int]]:
+    """The ids of each page the rel=prev links lead to from ``page``, nearest first."""
+    back: list[list[int]] = []
+    while (prev := re.search(r'<a rel="prev" href="([^"]+)"', page)) is not None:
+        r = c.get(unescape(prev.group(1)))
+        assert r.status_code == 200, prev.group(1)
+        page = r.text
+        back.append([int(i) for i in re.findall(found, page)])
+        assert len(back) < 20
+    return back
+
+
+def _forward_then_back(c: httpx.Client, url: str, found: str, change: Any,
+                       listing: Any) -> None:
+    """Page forward twice by the rel=next links, ``change`` the rows before the page
+    reached, then follow rel=prev back to the first page: read back, the pages hold every
+    row of the listing before the page reached, each once, and the first one back ends
+    with the row just before the page reached, as it was shown."""
+    pages: list[str] = [c.get(url).text]
+    for _ in range(2):
+        nxt = re.search(r'<a rel="next" href="([^"]+)"', pages[-1])
+        assert nxt is not None
+        pages.append(c.get(unescape(nxt.group(1))).text)
+    third = [int(i) for i in re.findall(found, pages[-1])]
+    assert third
+    change()
+    back = _walk_back(c, pages[-1], found)
+    seen = [i for ids in reversed(back) for i in ids]
+    now = listing()
+    assert seen + third == now[:now.index(third[-1]) + 1]
+
+
+def test_following_newer_back_after_rows_were_added_and_removed_joins_the_pages(
+        inspector) -> None:
+    """Session 28, fourth round: "‹ Newer" and "‹ Previous" went back by page number, so
+    after rows were added before the page a reader had reached by cursor, the page before
+    it repeated rows the reader had seen, or skipped some once rows were removed. They
+    carry the page's first row (``before``): the page back ends just before it."""
+    mem = inspector.mem
+    for i in range(250):
+        mem.add_fact("user", f"trait {i:04d}", "v", scope="back", at="2024-01-01T00:00:00Z")
+    for n in range(120):
+        mem.add_message("back", "user", f"hello {n}",
+                        at=f"2024-01-01T{n // 60:02d}:{n % 60:02d}:00Z")
+        mem.close_session("back")
+    facts = [f.id for f in mem.store.list_facts("back", limit=10_000)]
+    sessions = [s.id for s in mem.store.list_sessions(scope="back", limit=10_000)]
+
+    def change_facts() -> None:
+        for i in range(3):  # sort first: pages by number move three on
+            mem.add_fact("user", f"a trait {i}", "v", scope="back", at="2024-01-01T00:00:00Z")
+        mem.forget_fact(facts[7])
+        mem.forget_fact(facts[150])
+
+    def change_sessions() -> None:
+        for n in range(3):  # newer than all
+            mem.add_message("back", "user", f"late {n}", at=f"2024-06-0{n + 1}T00:00:00Z")
+            mem.close_session("back")
+        mem.forget_session(sessions[3])
+        mem.forget_session(sessions[70])
+
+    with inspector.client() as c:
+        _forward_then_back(c, "/ui/facts?scope=back", r'<tr class="fact-\w+" id="fact-(\d+)"',
+                           change_facts,
+                           lambda: [f.id for f in mem.store.list_facts("back", limit=10_000)])
+        _forward_then_back(c, "/ui/?scope=back", r'href="/ui/sessions/(\d+)"', change_sessions,
+                           lambda: [s.id for s in mem.store.list_sessions(scope="back",
+                                                                          limit=10_000)])
+        # a made-up, cut or other listing's "before", or one beside a cursor: a 400 naming it
+        for path in ("/ui/facts?scope=back&before=", "/ui/?scope=back&before="):
+            for bad in ("x", "eyJ9.0000", "W10.abc"):
+                r = c.get(path + bad)
+                assert r.status_code == 400 and "before:" in r.text, (path, bad)
+        cursor_of_facts = re.search(r'cursor=([^"&]+)', c.get("/ui/facts?scope=back").text)
+        assert cursor_of_facts is not None
+        r = c.get("/ui/?scope=back&before=" + cursor_of_facts.group(1))
+        assert r.status_code == 400 and "before:" in r.text
+        r = c.get("/ui/facts?scope=back&before=" + cursor_of_facts.group(1) + "&cursor=" +
+                  cursor_of_facts.group(1))
+        assert r.status_code == 400 and "before: pass before, cursor or offset" in r.text

@@ -409,7 +409,9 @@ class FactsMixin(SqlStore):
     def list_facts(self, scope: str | None = None, norm_subject: str | None = None,
                    include_superseded: bool = False, limit: int = 1000,
                    offset: int = 0,
-                   after: tuple[str, str, str, float, int] | None = None) -> list[StoredFact]:
+                   after: tuple[str, str, str, float, int] | None = None,
+                   before: tuple[str, str, str, float, int] | None = None) -> list[StoredFact]:
+        """``after``/``before``: as ``list_sessions``."""
         where: list[str] = []
         params: list[Any] = []
         if scope is not None:
@@ -420,22 +422,23 @@ class FactsMixin(SqlStore):
             params.append(norm_subject)
         if not include_superseded:
             where.append("status = 'current'")
-        if after is not None:
+        key, back = (before, True) if before is not None else (after, False)
+        if key is not None:
             # the row's own time when it is still stored (as ``list_sessions``)
-            row = self._run("SELECT at FROM facts WHERE id = %s", (after[4],)).fetchone()
+            row = self._run("SELECT at FROM facts WHERE id = %s", (key[4],)).fetchone()
             cond, more = self._after(
-                (("scope", False), ("subject", False), ("predicate", False), ("at", False),
-                 ("id", False)), (*after[:3], row[0] if row else after[3], after[4]))
+                tuple((col, back) for col in ("scope", "subject", "predicate", "at", "id")),
+                (*key[:3], row[0] if row else key[3], key[4]))
             where.append(cond)
             params.extend(more)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
-        c = self.TEXT_ORDER
-        rows = self._run(
-            f"SELECT {FACT_COLS} FROM facts {clause} ORDER BY scope{c}, subject{c}, predicate{c},"
-            " at, id LIMIT %s OFFSET %s",
+        c, o = self.TEXT_ORDER, " DESC" if back else ""
+        rows = [fact(r) for r in self._run(
+            f"SELECT {FACT_COLS} FROM facts {clause} ORDER BY scope{c}{o}, subject{c}{o},"
+            f" predicate{c}{o}, at{o}, id{o} LIMIT %s OFFSET %s",
             (*params, limit, offset),
-        )
-        return [fact(r) for r in rows]
+        )]
+        return rows[::-1] if back else rows
 
     def fact_history(self, scope: str | None, norm_subject: str, norm_predicate: str) -> list[StoredFact]:
         """Every value a subject's predicate has had, oldest first, current or not."""

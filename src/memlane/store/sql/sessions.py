@@ -345,7 +345,10 @@ class SessionsMixin(SqlStore):
 
     def list_sessions(self, scope: str | None = None, status: str | None = None,
                       limit: int = 100, offset: int = 0,
-                      after: tuple[float, int] | None = None) -> list[Session]:
+                      after: tuple[float, int] | None = None,
+                      before: tuple[float, int] | None = None) -> list[Session]:
+        """Newest first; ``after``: the sessions after that key, ``before``: the ``limit``
+        sessions just before it (a page back, read newest last and turned round)."""
         where: list[str] = []
         params: list[Any] = []
         if scope is not None:
@@ -354,7 +357,8 @@ class SessionsMixin(SqlStore):
         if status is not None:
             where.append("status = %s")
             params.append(status)
-        if after is not None:
+        key, back = (before, True) if before is not None else (after, False)
+        if key is not None:
             # the row's own start while it is the one the cursor was made from (a float
             # read back from a datetime may be a microsecond off the stored one); a row
             # that moved since (a late message stretched it back, an erased first turn
@@ -362,19 +366,20 @@ class SessionsMixin(SqlStore):
             # start skipped or repeated the sessions between the two (it is listed again
             # at its new place if that is after the cursor)
             row = self._run("SELECT started_at FROM sessions WHERE id = %s",
-                            (after[1],)).fetchone()
-            same = row is not None and dt(row[0]).timestamp() == after[0]
-            cond, more = self._after((("started_at", True), ("id", True)),
-                                     (row[0] if same else after[0], after[1]))
+                            (key[1],)).fetchone()
+            same = row is not None and dt(row[0]).timestamp() == key[0]
+            cond, more = self._after((("started_at", not back), ("id", not back)),
+                                     (row[0] if same else key[0], key[1]))
             where.append(cond)
             params.extend(more)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
-        rows = self._run(
-            f"SELECT {SESSION_COLS} FROM sessions {clause} ORDER BY started_at DESC, id DESC"
+        order = "" if back else " DESC"
+        rows = [session(r) for r in self._run(
+            f"SELECT {SESSION_COLS} FROM sessions {clause} ORDER BY started_at{order}, id{order}"
             " LIMIT %s OFFSET %s",
             (*params, limit, offset),
-        )
-        return [session(r) for r in rows]
+        )]
+        return rows[::-1] if back else rows
 
     def sessions_to_index(self, limit: int = 100, *, reserve: bool = False,
                           exclude: Iterable[int] = (), scope: str | None = None) -> list[Session]:

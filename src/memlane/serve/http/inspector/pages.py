@@ -176,7 +176,8 @@ def sessions(request: Request, who: Principal = Caller) -> HTMLResponse:
     q = _q(request)
     head = _live_head(request)
     data = views.sessions_page(_mem(request), who, q.get("scope"), q.get("status"),
-                               page=q.get("page"), cursor=q.get("cursor") or None)
+                               page=q.get("page"), cursor=q.get("cursor") or None,
+                               before=q.get("before") or None)
     return render(request, "sessions.html", page="sessions",
                   title=f"Sessions of {data['scope']}" if data["scope"] else "Sessions",
                   live_scope=data["scope"], live_head=head, **data)
@@ -198,7 +199,7 @@ def facts(request: Request, who: Principal = Caller) -> HTMLResponse:
     head = _live_head(request)
     data = views.facts_page(_mem(request), who, q.get("scope"), q.get("subject"),
                             include_superseded=q.get("all") == "1", page=q.get("page"),
-                            cursor=q.get("cursor") or None)
+                            cursor=q.get("cursor") or None, before=q.get("before") or None)
     return render(request, "facts.html", page="facts",
                   title=f"Facts of {data['scope']}" if data["scope"] else "Facts",
                   live_scope=data["scope"], live_head=head, **data)

@@ -122,25 +122,30 @@ def _summary_of(mem: Memory, session_id: int) -> dict[str, Any] | None:
 
 def sessions_page(mem: Memory, who: Caller, scope: str | None, status: str | None,
                   limit: int = 50, page: str | int | None = None,
-                  cursor: str | None = None) -> dict[str, Any]:
+                  cursor: str | None = None, before: str | None = None) -> dict[str, Any]:
     """A scope's sessions, newest first, each with its status and summary, ``limit`` a
     page (``page`` 1 the newest; ``more`` says whether an older page exists). A scope's
     51st session and older were on no page at all. "Older" links carry the page's
     ``next_cursor`` besides its number, and a page with ``cursor`` lists the sessions after
     it: sessions added or removed meanwhile neither repeat nor skip one (``page`` is only
-    the number shown then)."""
+    the number shown then). "Newer" links carry ``before`` (``prev_cursor``, the page's
+    first session) the same way: the page back ends just before it (it went by number,
+    so after sessions were added the page back repeated ones the reader had seen)."""
     if status and status not in SESSION_STATUSES:
         raise ValidationError(f"status: must be one of {', '.join(SESSION_STATUSES)}, got "
                               f"{status!r}", field="status")
     number = _int(str(page if page is not None else ""), "page", 1, 1, 1_000_000)
     scope = pick_scope(mem, who, scope)
     rows = []
-    more, next_cursor = False, None
+    more, next_cursor, prev_cursor = False, None, None
     if scope is not None:
         # newest first with the id breaking ties, so pages neither repeat nor skip one
         found = sessions_of(mem, scope, status or None, limit=limit, cursor=cursor,
-                            offset=0 if cursor else (number - 1) * limit, stored=True)
-        more, next_cursor = found.next_cursor is not None, found.next_cursor
+                            offset=0 if cursor or before else (number - 1) * limit,
+                            stored=True, before=before)
+        more, next_cursor, prev_cursor = (found.next_cursor is not None, found.next_cursor,
+                                          found.prev_cursor)
+        number = _numbered(number, found, cursor or before)
         for s in found.rows:
             rows.append({"session": s, "summary": _summary_of(mem, s.id) if s.summarized else None})
     # past the 500 most recent, a scope was on no page and nothing said so (session 25):
@@ -149,7 +154,17 @@ def sessions_page(mem: Memory, who: Caller, scope: str | None, status: str | Non
     return {"scope": scope, "status": status or "", "scopes": listed[:SCOPES_LISTED],
             "scopes_cut": len(listed) > SCOPES_LISTED, "scopes_listed": SCOPES_LISTED,
             "sessions": rows, "statuses": SESSION_STATUSES, "page_number": number,
-            "more": more, "next_cursor": next_cursor, "first": (number - 1) * limit + 1}
+            "more": more, "next_cursor": next_cursor, "prev_cursor": prev_cursor,
+            "first": (number - 1) * limit + 1}
+
+
+def _numbered(number: int, found: Any, by_key: str | None) -> int:
+    """The number shown for a page read by cursor or ``before``: as the link said, but 1
+    for the first page (a page back may reach it early once rows were removed) and at
+    least 2 for one after it."""
+    if not by_key or not found.rows:
+        return number
+    return max(number, 2) if found.prev_cursor else 1
 
 
 MESSAGES_PER_PAGE = 100
@@ -190,25 +205,26 @@ def session_page(mem: Memory, who: Caller, session_id: int,
 
 def facts_page(mem: Memory, who: Caller, scope: str | None, subject: str | None,
                include_superseded: bool = False, page: str | int | None = None,
-               cursor: str | None = None) -> dict[str, Any]:
+               cursor: str | None = None, before: str | None = None) -> dict[str, Any]:
     """A scope's current facts (and replaced ones on request) with their confidence,
     ``FACTS_PER_PAGE`` a page in the order of ``Memory.facts`` (subject, predicate, time,
     id: pages neither repeat nor skip one). It was one page of every fact, cut at 1,000
-    without a word. ``cursor``: as ``sessions_page``."""
+    without a word. ``cursor``, ``before``: as ``sessions_page``."""
     number = _int(str(page if page is not None else ""), "page", 1, 1, 1_000_000_000)
     scope = pick_scope(mem, who, scope)
     facts: list[Any] = []
-    more, next_cursor = False, None
+    more, next_cursor, prev_cursor = False, None, None
     if scope is not None:
         found = fact_page(mem, scope, subject or None, include_superseded=include_superseded,
-                          limit=FACTS_PER_PAGE, cursor=cursor,
-                          offset=0 if cursor else (number - 1) * FACTS_PER_PAGE)
-        facts, next_cursor = found.rows, found.next_cursor
+                          limit=FACTS_PER_PAGE, cursor=cursor, before=before,
+                          offset=0 if cursor or before else (number - 1) * FACTS_PER_PAGE)
+        facts, next_cursor, prev_cursor = found.rows, found.next_cursor, found.prev_cursor
         more = next_cursor is not None
+        number = _numbered(number, found, cursor or before)
     return {"scope": scope, "subject": subject or "", "facts": facts,
             "include_superseded": include_superseded, "scopes": _visible(mem, who),
             "page_number": number, "more": more, "next_cursor": next_cursor,
-            "first": (number - 1) * FACTS_PER_PAGE + 1}
+            "prev_cursor": prev_cursor, "first": (number - 1) * FACTS_PER_PAGE + 1}
 
 
 def fact_history(mem: Memory, who: Caller, scope: str, subject: str,
