@@ -7,8 +7,9 @@ before it changed (``read_cursor`` gives the key the store's ``after`` takes).
 
 A cursor is opaque: URL-safe base64 of the listing and key, a dot, and a checksum of them,
 so a cut, edited or made-up cursor, or one of the other listing, is refused naming
-``cursor`` (a 422 on the HTTP API), never read as some other position. A cursor whose row
-was removed since still reads on from where that row was."""
+``cursor`` (a 400 on the HTTP API; an empty or overlong one is a 422 of the request's
+schema), never read as some other position. A cursor whose row was removed since still
+reads on from where that row was."""
 
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ from memlane.ingest.validate import MAX_NESTING, check_scope, json_nesting
 from memlane.types import ImportReport
 from memlane.store.contract import Store
 
-__all__ = ["ImportInterrupted", "import_jsonl", "parse_lines"]
+__all__ = ["ImportInterrupted", "import_jsonl", "parse_lines", "stable_id"]
 
 _OWN = ("session_agent", "session_project", "participants")
 """A labelled session's own agent, project and participants order, where they are not what
@@ -79,14 +79,20 @@ class ImportInterrupted(KeyboardInterrupt):
         self.report = report
 
 
+def stable_id(*parts: str) -> str:
+    """The id memlane gives a message that came without one, made of ``parts``: ``~`` and
+    24 hex digits of their SHA-256 (``content_id`` here, ``memlane export``'s ``export_id``).
+    An import reads a ``~`` id as such: never one a client gave."""
+    return "~" + hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:24]
+
+
 def content_id(scope: str, role: str, at: datetime, text: str, occurrence: int) -> str:
     """The stable id of a line without one: the same line imported again gets the same id.
 
     ``occurrence`` counts earlier identical lines of the same file, so two identical
     messages at the same time both stay.
     """
-    key = "\x1f".join([scope, role, at.isoformat(), text, str(occurrence)])
-    return "~" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+    return stable_id(scope, role, at.isoformat(), text, str(occurrence))
 
 
 class _TwiceGiven(ValueError):

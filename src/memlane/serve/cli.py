@@ -253,8 +253,11 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
 def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_json: bool) -> None:
     """Import a JSON Lines conversation file (- for standard input).
 
-    One message per line: {"scope", "role", "text", "at", "id"?, "speaker"?, "session"?}
-    (a new session label starts a session of the scope); or one JSON
+    One message per line: {"scope", "role", "text", "at", "id"?, "speaker"?, "agent"?,
+    "project"?, "session"?, "closed"?, "session_agent"?, "session_project"?,
+    "participants"?} (a new session label starts a session of the scope; with a label,
+    closed says how its session ended and the session_ fields and participants are the
+    session's own, as memlane export writes them; README: Import format); or one JSON
     list of them (what memlane export --json writes).
     """
     mem = _memory(ctx)

@@ -4,7 +4,6 @@ backup ``memlane import`` reads back). Mounted by ``memlane.serve.cli``'s comman
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from collections.abc import Iterator
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from memlane.ingest.importer import stable_id
 from memlane.ingest.validate import canonical_scope
 from memlane.serve.cli_common import memory_of
 from memlane.serve.output import echo
@@ -43,8 +43,7 @@ def export_id(m: Message) -> str:
     two identical messages of one scope, one imported without an id."""
     if m.ext_id is not None:
         return m.ext_id
-    key = "\x1f".join(["memlane export", m.scope, str(m.id)])
-    return "~" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+    return stable_id("memlane export", m.scope, str(m.id))
 
 
 def _own(s: Session, messages: list[Message]) -> dict[str, Any]:

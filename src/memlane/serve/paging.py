@@ -20,6 +20,9 @@ __all__ = ["Page", "fact_page", "session_page"]
 
 @dataclass(frozen=True, slots=True)
 class Page:
+    """One page of a listing (``fact_page``, ``session_page``) and where the next starts,
+    by offset and by cursor."""
+
     rows: list[Any]
     """The page's rows, in the listing's order."""
     offset: int

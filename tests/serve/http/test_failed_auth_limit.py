@@ -50,6 +50,7 @@ def test_a_flood_of_bad_keys_gets_429_while_a_good_key_elsewhere_gets_200(tmp_pa
             assert token is not None
             signin = flood.post("/ui/login", data={"key": "ml_guess", "csrf": token[1]})
             assert signin.status_code == 429
+            assert int(signin.headers["Retry-After"]) >= 1  # the form's 429 says when, too
             assert other.get("/v1/stats").status_code == 200
         # no key at all (an open browser tab) is no guess: never counted
         with serving(create_app(mem, worker=False)) as url, _from("127.0.0.5", url) as bare:

@@ -535,9 +535,7 @@ class EraseMixin(SqlStore):
         ids: set[int] = set()
         texts: set[str] = set()
         names: set[str] = set()
-        gone = ("" if every else " AND ((entity = 'item' AND NOT EXISTS (SELECT 1 FROM items t"
-                " WHERE t.id = changes.entity_id)) OR (entity = 'fact' AND NOT EXISTS"
-                " (SELECT 1 FROM facts t WHERE t.id = changes.entity_id)))")
+        gone = "" if every else f" AND ({self._GONE})"
         if upto is not None:
             gone += f" AND {upto[0]} <= {int(upto[1])}"
         for scope in scopes:

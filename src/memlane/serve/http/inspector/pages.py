@@ -303,8 +303,10 @@ async def login(request: Request) -> Response:
         signin.check_csrf(request, form)
         signin.sign_in(request, response, form.get("key", ""))
     except ApiError as e:
-        return render(request, "login.html", e.status, page="", title="Sign in",
+        page = render(request, "login.html", e.status, page="", title="Sign in",
                       message=e.message, next=target)
+        page.headers.update(e.headers or {})  # Retry-After of a 429, as the other pages
+        return page
     return response
 
 
