@@ -105,3 +105,16 @@ def test_the_right_most_untrusted_address_is_the_client(chain: list, ports: bool
     assert host == str(getattr(want, "ipv4_mapped", None) or want)
     # an untrusted peer's header is never read
     assert client_address("192.0.2.7", ",".join(map(str, chain)), _TRUSTED) == "192.0.2.7"
+
+
+def test_an_open_service_refuses_a_remote_client_through_its_proxy(tmp_path) -> None:
+    mem = memory(tmp_path / "m.db", serve={"trusted_proxies": ["127.0.0.1"]})
+    try:
+        with serving(create_app(mem, worker=False)) as url, \
+                httpx.Client(base_url=url, timeout=30.0) as c:
+            remote = c.get("/v1/stats", headers={"X-Forwarded-For": "203.0.113.5"})
+            assert remote.status_code == 401, remote.text
+            assert "loopback" in remote.json()["error"]["message"]
+            assert c.get("/v1/stats", headers={"X-Forwarded-For": "::1"}).status_code == 200
+    finally:
+        mem.close()
