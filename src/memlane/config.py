@@ -20,6 +20,7 @@ the TOML file. Key and variable names are never renamed once released.
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import json
 import math
 import os
@@ -454,13 +455,20 @@ class ServeConfig:
     or the inspector's sign-in) a client address may make a second, by each process; past
     it (and ``failed_auth_burst``), every request from that address gets 429 with
     ``Retry-After`` and its keys are not looked up until its bucket fills again. 0 means no
-    limit. The address is the connection's (a proxy in front makes every client one)."""
+    limit. The address is the connection's, or behind a proxy of ``trusted_proxies`` the one
+    its ``X-Forwarded-For`` names."""
     failed_auth_burst: int = 10
     """Failed authentications an address may make at once before ``failed_auth_limit``
     applies; 0 means 2 × failed_auth_limit."""
     failed_auth_addresses: int = 10_000
     """The addresses whose failures a process remembers, the least recently failed
     forgotten first (bounded memory under a flood of addresses)."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Reverse proxies (addresses or CIDR networks, e.g. ``["10.0.0.0/8", "::1"]``) whose
+    ``X-Forwarded-For`` names the client: a request from one of them is the right-most
+    address of that header not itself a trusted proxy (for ``failed_auth_limit`` and the
+    loopback-only open service), its scheme ``X-Forwarded-Proto``'s. Empty (the default):
+    no forwarded header is trusted, the client is the connection's address."""
     stream_poll_seconds: float = 0.5
     """How often ``/state/memory`` looks for new changes."""
     shutdown_seconds: float = 30.0
@@ -497,6 +505,12 @@ class ServeConfig:
         _check(self.failed_auth_burst >= 0, "memory.serve.failed_auth_burst", "must be >= 0")
         _check(1 <= self.failed_auth_addresses <= 10_000_000, "memory.serve.failed_auth_addresses",
                "must be from 1 to 10000000")
+        for proxy in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(proxy.strip())
+            except ValueError as e:
+                raise ConfigError(f"memory.serve.trusted_proxies: {proxy!r} is not an address "
+                                  f"or CIDR network ({e})") from None
         _check(self.stream_poll_seconds > 0, "memory.serve.stream_poll_seconds", "must be > 0")
         _check(self.shutdown_seconds > 0, "memory.serve.shutdown_seconds", "must be > 0")
         _check(self.threads >= 0, "memory.serve.threads", "must be >= 0 (0 = by store)")

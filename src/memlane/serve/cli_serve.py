@@ -148,6 +148,9 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
         "host": host, "port": port, "log_level": "info", "access_log": False,
         "timeout_graceful_shutdown": cfg.shutdown_seconds, "server_header": False,
         "http": PROTOCOL,  # a request uvicorn cannot parse is answered in the service's shape
+        # forwarded headers are the app's (serve.trusted_proxies): uvicorn's own trusted any
+        # loopback client's X-Forwarded-For, a new address for each guessed key (session 28)
+        "proxy_headers": False,
     }
     if workers == 1:
         app = create_app(mem, worker=index_worker, freeze_gc=True)

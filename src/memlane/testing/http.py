@@ -24,7 +24,8 @@ __all__ = ["serving"]
 def serving(app: Any, *, start_timeout: float = 30.0, stop_timeout: float = 30.0,
             **options: Any) -> Iterator[str]:
     """Serve ``app`` on a free loopback port; yields its base URL (``http://127.0.0.1:PORT``).
-    ``options`` go to ``uvicorn.Config`` (``http="h11"``: the pure-Python parser)."""
+    ``options`` go to ``uvicorn.Config`` (``http="h11"``: the pure-Python parser); as
+    ``memlane serve``, uvicorn's own forwarded headers are off (``serve.trusted_proxies``)."""
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -33,7 +34,7 @@ def serving(app: Any, *, start_timeout: float = 30.0, stop_timeout: float = 30.0
     port = sock.getsockname()[1]
     config = uvicorn.Config(app, log_level="warning", access_log=False,
                             timeout_graceful_shutdown=stop_timeout, lifespan="on",
-                            **options)
+                            **{"proxy_headers": False, **options})
     server = uvicorn.Server(config)
     failure: list[BaseException] = []
 

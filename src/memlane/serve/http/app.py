@@ -31,6 +31,7 @@ from memlane.memory import Memory
 from memlane.serve.http import errors, metrics, openapi
 from memlane.serve.http.auth import KeyCache, RateLimiter, principal
 from memlane.serve.http.errors import RETRY_AFTER, ApiError, error_body
+from memlane.serve.http.proxy import ForwardedFor, proxy_networks
 from memlane.serve.http.responses import JSONResponse
 from memlane.serve.http.stream import note_transport
 
@@ -369,6 +370,8 @@ def create_app(
     app.add_middleware(LineBreakInPath)
     app.add_middleware(Utf8Address)
     app.add_middleware(HeadAsGet)
+    if cfg.trusted_proxies:  # before anything reads the client's address (the key's check)
+        app.add_middleware(ForwardedFor, networks=proxy_networks(cfg.trusted_proxies))
     metrics.mount(app)  # outermost: it sees every answer, a 413 included
     return app
 

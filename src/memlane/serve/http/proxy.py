@@ -1,0 +1,95 @@
+"""The client's address behind a trusted reverse proxy (``serve.trusted_proxies``).
+
+Behind nginx or a load balancer every connection comes from the proxy, so every client
+shared one address: one client guessing keys locked every client out of the service
+(``serve.failed_auth_limit``). When the connection's peer is a trusted proxy, the client is
+the right-most address of ``X-Forwarded-For`` that is not itself a trusted proxy (each
+proxy appends the address it saw; the left part is whatever the client sent), and the
+scheme is ``X-Forwarded-Proto``'s (``http`` or ``https``). A header that is not a list of
+addresses leaves the peer's address (never a 500); an untrusted peer's headers are ignored.
+
+uvicorn's own ``ProxyHeadersMiddleware`` (on by default, trusting 127.0.0.1) is turned off
+by ``memlane serve``: it trusted any loopback client's header, so a client on the host
+could send a new address with each guess, took a header entry that is no address as the
+client's, and cannot be configured from memlane's config (session 28)."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable, Sequence
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+__all__ = ["ForwardedFor", "client_address", "proxy_networks"]
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def proxy_networks(values: Iterable[str]) -> tuple[Network, ...]:
+    """``serve.trusted_proxies`` as networks (an address is a network of one); ValueError
+    naming the value that is neither an address nor a CIDR network."""
+    return tuple(ipaddress.ip_network(v.strip()) for v in values)
+
+
+def _address(entry: str) -> Address | None:
+    """An ``X-Forwarded-For`` entry as an address: ``1.2.3.4``, ``1.2.3.4:5678``, ``::1``,
+    ``[::1]`` or ``[::1]:5678``; None for anything else."""
+    entry = entry.strip()
+    if entry.startswith("["):
+        entry, _, port = entry[1:].partition("]")
+        if port and not (port.startswith(":") and port[1:].isdigit()):
+            return None
+    elif entry.count(":") == 1:
+        entry, _, port = entry.partition(":")
+        if not port.isdigit():
+            return None
+    try:
+        address = ipaddress.ip_address(entry)
+    except ValueError:
+        return None
+    return address.ipv4_mapped or address if isinstance(address, ipaddress.IPv6Address) else address
+
+
+def _trusted(address: Address, networks: Sequence[Network]) -> bool:
+    return any(address in n for n in networks)
+
+
+def client_address(peer: str, forwarded: str | None, networks: Sequence[Network]) -> str:
+    """The client's address: ``peer`` unless it is a trusted proxy and ``forwarded`` (the
+    ``X-Forwarded-For`` values, comma-joined) is a list of addresses, then the right-most of
+    them that is not a trusted proxy (the left-most when all are)."""
+    own = _address(peer)
+    if forwarded is None or own is None or not _trusted(own, networks):
+        return peer
+    chain = [_address(e) for e in forwarded.split(",")]
+    if not chain or any(a is None for a in chain):
+        return peer
+    addresses = [a for a in chain if a is not None]
+    for address in reversed(addresses):
+        if not _trusted(address, networks):
+            return str(address)
+    return str(addresses[0])
+
+
+class ForwardedFor:
+    """ASGI middleware: the request's client (and scheme) as ``client_address`` finds them."""
+
+    def __init__(self, app: ASGIApp, networks: Sequence[Network]) -> None:
+        self.app = app
+        self.networks = tuple(networks)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        if scope["type"] in ("http", "websocket") and client and self.networks:
+            forwarded = [v.decode("latin-1") for k, v in scope["headers"]
+                         if k == b"x-forwarded-for"]
+            host = client_address(client[0], ",".join(forwarded) if forwarded else None,
+                                  self.networks)
+            if host != client[0]:
+                scope = {**scope, "client": (host, 0)}
+                proto = [v.decode("latin-1").strip().lower() for k, v in scope["headers"]
+                         if k == b"x-forwarded-proto"]
+                if scope["type"] == "http" and len(proto) == 1 and proto[0] in ("http", "https"):
+                    scope["scheme"] = proto[0]
+        await self.app(scope, receive, send)
