@@ -1647,7 +1647,8 @@ class _Reader:
         if (_finds(_NON_ANSWER, _NON_ANSWER_WORDS, first)
                 or (nxt.role == "user" and _PUT_OFF.search(first) and len(_content(sentence)) > 1)
                 or (nxt.role == "user" and _HANDS_ON.match(first) and len(_content(sentence) - _WH_WORDS) > 1)
-                or (nxt.role == "user" and _MAYBE_BUT.match(first) and len(_content(sentence)) > 1)
+                or (nxt.role == "user" and (_MAYBE_BUT.match(first) or _MAYBE_ALONE.match(first))
+                    and len(_content(sentence)) > 1)
                 or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))):
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
@@ -2748,6 +2749,11 @@ _MAYBE_BUT = re.compile(r"^(?:[\w']+[,.!]?\s+){0,2}?(?:probably|maybe|possibly|p
 """A participant's answer that leans yes and puts it off ("Probably, but that's a bigger
 conversation with IT.", "Love that, but let's get it on the wall first."): the question
 stays open (session 21)."""
+_MAYBE_ALONE = re.compile(r"^(?:(?:hmm+|hm|well|ok|so|erm|um)[,.]?\s+)?(?:maybe|possibly|perhaps)(?:\s*[.!,;:-]|$)",
+                          re.IGNORECASE)
+"""A participant's answer that is a bare "maybe" ("maybe. not a today thing", "maybe, depends when
+it is", "maybe, I'd rather not, …"): no yes and no no, the question stays open (session 29).
+Not "maybe we should…", which proposes."""
 _TRAILS_OFF = re.compile(
     r"^(?:(?:hmm+|hm|well|ok|so|but|and)[,.]?\s+)?(?:(?:i|we)\s+)?(?:(?:honestly|genuinely|really|just|still)\s+)?"
     r"(?:don'?t know|dunno|no idea|not sure)(?:\s+(?:yet|tbh|really|either|tho|though))*|"

@@ -1,0 +1,62 @@
+"""Session 29's open-question classes, from heldout25's misses, both ways the offline backend
+runs: a participant's question answered with a bare "maybe" ("maybe. not a today thing",
+"maybe, depends when it is") is left open (``cues._MAYBE_ALONE``, read by ``question``)."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.bench.summaries.run import load_set, messages_of
+from memlane.index.offline import OfflineIntelligence
+from memlane.testing import offline_summary
+
+WAYS = [None, "shipped"]
+_QUESTIONS = ["should we be looking at alternatives to Brightline?", "do you want me to come to the appointment?",
+              "do we enter as a composite team with the Roadents again?", "shall we repaint the hallway too?"]
+_MAYBES = ["maybe. not a today thing", "maybe, depends when it is", "Maybe!", "hmm, maybe",
+           "perhaps, I'd rather not", "possibly. we'll talk"]
+
+
+def _open(summary):
+    return [q.lower() for q in summary.open_questions]
+
+
+def _key(question):
+    return next(w for w in ("alternatives", "appointment", "composite", "hallway") if w in question)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(question=st.sampled_from(_QUESTIONS), maybe=st.sampled_from(_MAYBES),
+       lead=st.sampled_from(["", "ok. ", "will do. the contract's up in March anyway, "]))
+def test_a_question_answered_with_a_bare_maybe_is_left_open(model, question, maybe, lead):
+    summary, _ = offline_summary(
+        "Nadia: the invoice bills us for 40 licences, we only ever had 25",
+        "Gareth: they counted the trial accounts from the pilot",
+        f"Gareth: {lead}{question}",
+        f"Nadia: {maybe}",
+        model=model)
+    assert any(_key(question) in q for q in _open(summary)), _open(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("answer", ["maybe we should, I'll get quotes from Zendara",
+                                    "yes, I'll get two quotes", "no, they're fine"])
+def test_a_question_answered_otherwise_is_not_left_open_by_the_maybe_rule(model, answer):
+    summary, _ = offline_summary(
+        "Nadia: the invoice bills us for 40 licences, we only ever had 25",
+        "Gareth: they counted the trial accounts from the pilot",
+        "Gareth: should we be looking at alternatives to Brightline?",
+        f"Nadia: {answer}",
+        model=model)
+    assert not any("alternatives" in q for q in _open(summary)), _open(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize(("conv_id", "words"), [("h25-vendor-invoice-dispute", "alternatives"),
+                                                ("h25-mole-check-referral", "appointment"),
+                                                ("h25-running-club-relay", "composite")])
+def test_heldout25_questions_answered_maybe_are_open(model, conv_id, words):
+    conv = next(c for c in load_set("heldout25") if c.id == conv_id)
+    summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
+    assert any(words in q for q in _open(summary)), _open(summary)
