@@ -91,6 +91,10 @@ _COURTESY = frozenset(
     "and so then true fair point makes make sense got idea excellent awesome love wonderful "
     "hi hello hey morning bye again much lot really is this of".split()
 )
+_INTERJECTION = re.compile(r"^(?:ha(?:ha)*|hah|lol|oh|ooh|ah|aha|hm+|huh|wow)[.!,]*$", re.IGNORECASE)
+"""A sentence that is an interjection alone ("ha.", "oh.", "hmm."): never the proposal an
+agreement takes (``promote``; "ha. I was thinking we ask the shops…" — "yes, let's do that"
+decided "Ha — tombola for the summer fete.", session 29)."""
 _AGREE = re.compile(
     r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|great|good|fine|true|right|alright|fair)[,.!]?\s+)*"
     r"(?:agreed|sounds (?:good|great|fine|right)|let'?s do (?:that|it|this)|works for me|"
@@ -1311,7 +1315,8 @@ class _Reader:
         if pi is None:
             return False
         sents = self.turns[pi].sentences
-        idx = [i for i, s in enumerate(sents) if not is_courtesy(s) and not _AGREE_MORE.match(s)]
+        idx = [i for i, s in enumerate(sents) if not is_courtesy(s) and not _AGREE_MORE.match(s)
+               and not _INTERJECTION.match(s)]
         hops = 0
         while not idx and kind == "decision" and hops < 2:
             # "What about Lucca?" — "Yes!" — "Works for me.": a turn of nothing but small talk
