@@ -12,7 +12,7 @@ from memlane.index.offline import OfflineIntelligence, _references
 
 @settings(max_examples=80, deadline=None)
 @given(kind=st.sampled_from(["licence", "employee", "juror", "Student", "patient", "Registration", "tenancy"]),
-       number=st.from_regex(r"\A[1-9]\d{3,5}(?: \d{2,4}){0,2}\Z"),
+       number=st.from_regex(r"\A[1-9][0-9]{3,5}(?: [0-9]{2,4}){0,2}\Z"),
        said=st.sampled_from([" ", " is "]),
        end=st.sampled_from(["", ".", ", Stockport branch", " if you need it"]))
 def test_a_number_after_its_kind_and_is_is_the_reference(kind, number, said, end):
@@ -34,3 +34,20 @@ def test_heldout25_tv_licence_names_the_licence_number(model):
     summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
     assert "3417 8852 06" in conv.expected["references"]
     assert "3417 8852 06" in summary.references, summary.references
+
+
+@settings(max_examples=80, deadline=None)
+@given(letters=st.from_regex(r"\A[A-Z]{2,5}\Z"), code=st.from_regex(r"\A[1-9][0-9]{2,6}[-/][0-9]{2,4}\Z"),
+       said=st.sampled_from(["reference ", "Reference: ", "ref ", "the crime ref: "]),
+       end=st.sampled_from(["", ".", ", on the top right", " if they ask"]))
+def test_a_code_named_as_a_reference_keeps_its_letters_before_a_blank(letters, code, said, end):
+    refs = set(_references(f"{said}{letters} {code}{end}"))
+    assert f"{letters} {code}" in refs, refs
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_heldout25_electoral_roll_names_the_form_reference(model):
+    conv = next(c for c in load_set("heldout25") if c.id == "h25-electoral-roll-registration")
+    summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
+    assert "HEF 00412-77" in conv.expected["references"]
+    assert "HEF 00412-77" in summary.references, summary.references

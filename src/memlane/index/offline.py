@@ -386,10 +386,11 @@ _KEY_VERSION = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+(?:-[A-Z0-9]+)* v
 _REPO_ISSUE = re.compile(r"(?<![\w/.-])[\w.-]+/[\w.-]+#\d{1,6}\b")
 """An issue or a pull request in another repository ("pypa/cibuildwheel#2105") (session 21)."""
 _REF_CODE = re.compile(r"\b[Rr]ef(?:erence)?\.?:?\s+(?:no\.?\s+|number\s+)?"
-                       r"((?=[A-Z0-9/-]*\d)[A-Z0-9]+(?:[/-][A-Z0-9]+)+)(?![\w/-])")
+                       r"((?:[A-Z]{2,5} (?=\d))?(?=[A-Z0-9/-]*\d)[A-Z0-9]+(?:[/-][A-Z0-9]+)+)(?![\w/-])")
 """A code named as a reference, in parts joined by "/" or "-" ("ref LBC/24/0613", "crime reference
 41/88213/24", "reference FLAT2B-RENT"): the code; the key pattern of :data:`_REFS` reads neither a
-slash nor a letter after the first dash (session 25)."""
+slash nor a letter after the first dash (session 25); with a word of capitals before it and a
+blank ("reference HEF 00412-77", session 29)."""
 _PHONE = re.compile(r"(?<![\w+.,/-])(?:\+\d{1,3} (?:\(0\) ?)?\d{1,5}|\(?0\d{2,4}\)?) \d{3,4}(?:[ -]?\d{3,4})?"
                     r"(?![\w-]|[.,/]\d)")
 """A telephone number in groups, from its leading 0 or its country code ("01706 902 573", "07700
