@@ -2869,12 +2869,18 @@ possessive, which goes on a list ("…about his family, his friends, and…"), n
 followed by another comma (a list, or an aside inside the step: "I'll ask Sophia, the woman I
 met in my Zumba class, if she'd like…")."""
 
+_LIST_END = re.compile(r"(?![^.;:!?]*\b(?:is|are|was|were|has|have|had|will|would|can|could|do|does|did|"
+                       r"[a-z]+'(?:s|re|ll|d|ve))\b)(?:the|\d+)\s[^.;:!?]*?\b(?:and|or)\s+(?:the|a|an|\d+)\s[^.;:!?]*[.!]?$", re.IGNORECASE)
+"""What follows the comma of a list's last two items ("I'll do the Co-op, the garden centre and
+the butcher"): the rest of the step's object, not a remark after it (session 29); not a clause
+("…, the line and the router are down")."""
+
 
 def _without_aside(text: str) -> str:
     """A commitment without the remark after it (:data:`_STEP_ASIDE`), when what is left still
     names something beyond the verb."""
     m = _STEP_ASIDE.search(text)
-    if m is None or len(_content(text[: m.start()])) < 2 or "," in text[m.end():]:
+    if m is None or len(_content(text[: m.start()])) < 2 or "," in text[m.end():] or _LIST_END.match(text, m.end()):
         return text
     return _stop(text[: m.start()])
 
