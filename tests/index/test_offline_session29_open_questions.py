@@ -60,3 +60,31 @@ def test_heldout25_questions_answered_maybe_are_open(model, conv_id, words):
     conv = next(c for c in load_set("heldout25") if c.id == conv_id)
     summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
     assert any(words in q for q in _open(summary)), _open(summary)
+
+
+_NOT_YET = ["she hasn't said yet, probably the 11th or the 18th", "that's what I don't get",
+            "they haven't replied yet", "we haven't decided yet, honestly", "he has not confirmed yet",
+            "that's what I don't understand. I rang them and got cut off"]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(answer=st.sampled_from(_NOT_YET),
+       question=st.sampled_from(["is the December walk on the Monsal Trail?", "does it matter for the full pension then?",
+                                 "will the club pay the entry fee?"]))
+def test_a_question_answered_not_yet_said_or_not_understood_is_left_open(model, answer, question):
+    summary, _ = offline_summary(
+        "Margaret: Sheila is planning the December walk and the club's entry",
+        f"Margaret: {question}",
+        f"Clive: {answer}",
+        "Margaret: ok, let me know",
+        model=model)
+    key = next(w for w in ("Monsal", "pension", "fee") if w in question).lower()
+    assert any(key in q for q in _open(summary)), _open(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_heldout25_pension_gap_leaves_whether_it_matters_open(model):
+    conv = next(c for c in load_set("heldout25") if c.id == "h25-ni-contributions-gap")
+    summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
+    assert any("matter" in q and "pension" in q for q in _open(summary)), _open(summary)

@@ -158,7 +158,10 @@ _PUT_OFF = re.compile(
     r"tomorrow|later|next)\b|"
     r"\bdunno\b|\blet'?s leave (?:(?:the|that|this|it)\s+)?(?:[\w-]+\s+){0,2}(?:for now|till|until)\b|"
     r"\blet'?s look (?:at (?:it|that|this) )?(?:next|later|tomorrow|on)\b|\bi'?(?:ll|d) (?:need|have) to think about\b|"
-    r"\b(?:have|need) to ask (?:[\w']+\s+){1,3}first\b|\blet me check\b",
+    r"\b(?:have|need) to ask (?:[\w']+\s+){1,3}first\b|\blet me check\b|"
+    r"\b(?:(?:he|she|they|it)\s+(?:hasn'?t|haven'?t|has not|have not)|(?:i|we)\s+(?:haven'?t|have not))\s+"
+    r"(?:said|decided|confirmed|replied|answered|got back(?: to (?:me|us))?)\s+yet\b|"
+    r"\b(?:that'?s|that is) what (?:i|we) don'?t (?:get|know|understand)\b",
     re.IGNORECASE)
 """An answer that puts the question off in forms ``_NON_ANSWER`` does not read ("I still don't
 know, the camera is down", "Genuinely don't know.", "I'm waiting to hear from the leisure
@@ -166,7 +169,8 @@ centre", "I'll have a think", "I'll take that one to finance, no promises", "Nex
 "Let's talk Monday when Marco's back"; session 19: "I'll think about that one, I want to see
 what the engineer says first", "let's wait till we've seen the worktop colour, then decide";
 session 20: "dunno, let's look next week", "Let's leave the film question for now", "I'll need
-to think about that", "have to ask her parents first", "let me check the seller policy"):
+to think about that", "have to ask her parents first", "let me check the seller policy"; session 29:
+"she hasn't said yet, probably the 11th or the 18th", "that's what I don't get"):
 the question stays open (session 18). Not what the
 answer says nobody knows ("we still don't know whether…", read by :meth:`_Reader.unknown`),
 and not for a question of one word ("Hana?"); a participant's answer only (the assistant's
