@@ -88,3 +88,25 @@ def test_heldout25_pension_gap_leaves_whether_it_matters_open(model):
     conv = next(c for c in load_set("heldout25") if c.id == "h25-ni-contributions-gap")
     summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
     assert any("matter" in q and "pension" in q for q in _open(summary)), _open(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(lean=st.sampled_from(["by role I think", "I reckon so", "role, I guess", "I'd say value", "I suppose"]),
+       but=st.sampled_from(["but let's argue that one with Priya when she's back", "but that's one for the leads",
+                            "but not today"]))
+def test_a_question_answered_with_a_lean_and_a_but_is_left_open(model, lean, but):
+    summary, _ = offline_summary(
+        "Mireille: the web app and the iOS app now have four different greys each",
+        "Oscar: what about dark mode? do we name tokens by role or by value?",
+        f"Mireille: {lean}, {but}",
+        "Oscar: ok",
+        model=model)
+    assert any("role" in q and "value" in q for q in _open(summary)), _open(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_heldout25_design_tokens_leave_role_or_value_open(model):
+    conv = next(c for c in load_set("heldout25") if c.id == "h25-design-system-tokens")
+    summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
+    assert any("role" in q and "value" in q for q in _open(summary)), _open(summary)

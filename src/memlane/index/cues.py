@@ -2754,10 +2754,12 @@ def _asks_which(sentence: str) -> bool:
 
 
 _MAYBE_BUT = re.compile(r"^(?:[\w']+[,.!]?\s+){0,2}?(?:probably|maybe|possibly|perhaps|in principle|love that|"
+                        r"i (?:think|reckon|guess|suppose)|i'?d say|"
                         r"good idea|nice idea|could do|not a bad idea)\b[^.?!]*?\bbut\b", re.IGNORECASE)
 """A participant's answer that leans yes and puts it off ("Probably, but that's a bigger
 conversation with IT.", "Love that, but let's get it on the wall first."): the question
-stays open (session 21)."""
+stays open (session 21); so does a lean said as one's own ("by role I think, but let's argue that
+one with Priya when she's back", "I reckon so, but…", session 29)."""
 _MAYBE_ALONE = re.compile(r"^(?:(?:hmm+|hm|well|ok|so|erm|um)[,.]?\s+)?(?:maybe|possibly|perhaps)(?:\s*[.!,;:-]|$)",
                           re.IGNORECASE)
 """A participant's answer that is a bare "maybe" ("maybe. not a today thing", "maybe, depends when
