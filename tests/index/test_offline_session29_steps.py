@@ -54,3 +54,36 @@ def test_heldout25_tombola_step_names_all_three_shops(model):
     conv = next(c for c in load_set("heldout25") if c.id == "h25-village-fete-tombola")
     steps = _steps(OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0])
     assert any("garden centre" in s and "butcher" in s for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(request=st.sampled_from(["can you tell Amaka in marketing?", "could you email the partners about the new links?",
+                                "can you book the meeting room for Friday?"]),
+       yes=st.sampled_from(["yes.", "yeah.", "sure.", "ok.", "will do."]),
+       then=st.sampled_from(["and the unknown IPs?", "what about the old links?", "who tells finance?"]))
+def test_a_request_answered_yes_then_a_question_is_the_answerers_step(model, request, yes, then):
+    summary, _ = offline_summary(
+        "Ines: the bucket was public and the partner links used it",
+        f"Rory: that's fine. we'll move them to presigned URLs. {request}",
+        f"Ines: {yes} {then}",
+        model=model)
+    key = next(w for w in ("Amaka", "partners", "meeting room") if w in request)
+    assert any(s.startswith("Ines:") and key in s for s in summary.action_items), summary.action_items
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_request_answered_with_a_question_alone_is_still_no_step(model):
+    summary, _ = offline_summary(
+        "Ines: the bucket was public and the partner links used it",
+        "Rory: that's fine. we'll move them to presigned URLs. can you tell Amaka in marketing?",
+        "Ines: why me? and the unknown IPs?",
+        model=model)
+    assert not any("Amaka" in s for s in summary.action_items), summary.action_items
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_heldout25_s3_bucket_gives_ines_the_step_to_tell_amaka(model):
+    conv = next(c for c in load_set("heldout25") if c.id == "h25-s3-bucket-public-access")
+    summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
+    assert any("Amaka" in s and s.startswith("Ines:") for s in summary.action_items), summary.action_items

@@ -280,6 +280,9 @@ _CAN_YOU = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:can|could
                       r"(?=([a-z]+)\b)(.+)\?$", re.IGNORECASE)
 """A participant's request put as a question to whoever answers it ("Can you set up a disk
 alert at 70%?"): the answer's speaker's task, unless the answer turns it down."""
+_YES_THEN = re.compile(r"^(?:yes|yeah|yep|yup|sure|ok(?:ay)?|will do)[.!]\s", re.IGNORECASE)
+"""An answer saying yes and going on to a question of its own in the same sentence run ("yes. and
+the unknown IPs?"): the request is taken (session 29)."""
 _ASKED_VERBS = frozenset("do pull revert look get find open grab sort handle make cover".split())
 """Verbs of a request to a participant beyond the step verbs ("Can you pull the support tickets…")."""
 _TURNED_DOWN = re.compile(r"^(?:no|nope|not|can'?t|i can'?t|sorry|i won'?t|won'?t|i'?m not|unfortunately)\b|"
@@ -1438,8 +1441,8 @@ class _Reader:
                     and not re.search(r"\b(?:or|if|me|us|more)\b", can.group(2), re.IGNORECASE)):
                 nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
                 first = nxt.sentences[0] if nxt and nxt.sentences else ""
-                if (nxt and nxt.role == "user" and not _TURNED_DOWN.search(first) and not first.endswith("?")
-                        and not _COMMIT.search(first)):
+                if (nxt and nxt.role == "user" and not _TURNED_DOWN.search(first)
+                        and (not first.endswith("?") or _YES_THEN.match(first)) and not _COMMIT.search(first)):
                     self.put((ti, si), "action_items", _owned(nxt.who, clean(can.group(2)) + "."))
                     return True
             return False
