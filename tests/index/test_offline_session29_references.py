@@ -51,3 +51,28 @@ def test_heldout25_electoral_roll_names_the_form_reference(model):
     summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
     assert "HEF 00412-77" in conv.expected["references"]
     assert "HEF 00412-77" in summary.references, summary.references
+
+
+@settings(max_examples=80, deadline=None)
+@given(stem=st.from_regex(r"\A[a-z][a-z0-9_-]{1,12}\Z"),
+       inner=st.sampled_from(["conf", "test", "override", "d", "spec", "min", "local"]),
+       ext=st.sampled_from(["py", "js", "ts", "yml", "json", "css", "toml"]),
+       before=st.sampled_from(["edit ", "it's in ", "set timeout = 180 in ", "see "]),
+       after=st.sampled_from(["", ".", ", timeout = 30", " and restart"]))
+def test_a_file_name_with_a_part_before_its_extension_is_one_reference(stem, inner, ext, before, after):
+    name = f"{stem}.{inner}.{ext}"
+    refs = set(_references(f"{before}{name}{after}"))
+    assert name in refs, refs
+    assert f"{stem}.{inner}" not in refs, refs
+
+
+def test_a_file_name_before_a_stop_keeps_its_own_extension():
+    assert list(_references("edit main.py. then run it")) == ["main.py"]
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_heldout25_nginx_names_gunicorn_conf_py(model):
+    conv = next(c for c in load_set("heldout25") if c.id == "h25-nginx-502-timeout")
+    summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
+    assert "gunicorn.conf.py" in conv.expected["references"]
+    assert "gunicorn.conf.py" in summary.references, summary.references
