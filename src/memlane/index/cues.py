@@ -112,6 +112,12 @@ _AGREE_MORE = re.compile(
 """Agreement in other words ("No objection.", "Approved, go ahead.", "Happy with that,
 provided we can turn it off", "I can live with that"): the sentence agrees, and what follows
 a comma is a condition or an aside, not what was agreed."""
+_AGREE_ASK = re.compile(r"^(?:(?:ok(?:ay)?|yes|yeah|yep)[,.!]?\s+)?(?:agreed|sounds good|good (?:idea|call|shout)|"
+                        r"makes sense|deal|fair enough|great idea)[,.!]\s+(?=(?:and\s+)?(?:can|could|would|will)\s+you\b)",
+                        re.IGNORECASE)
+"""An agreement that goes on to ask the other speaker something in the same sentence run ("agreed,
+can you add that in Grafana?", "good idea. can you…?"): it agrees, as "Agreed." alone does, and the
+request after it is read as one (session 29)."""
 _ACCEPT = re.compile(r"^(?:yes|yeah|sure|ok(?:ay)?)?[,.!]?\s*(?:please|yes please|please do|"
                      r"that would be (?:great|nice|good))\b", re.IGNORECASE)
 _TAKE_ADVICE = re.compile(r"^(?:ok(?:ay)?[,.]?\s+)?(?:good idea|i'?ll (?:try|do) (?:that|it)|will do|"
@@ -1799,6 +1805,10 @@ class _Reader:
                 if ti and len(s) <= _SHORT and _TAKE_ADVICE.match(s):
                     self.promote(ti, "advice")  # "I'll try that": the advice is taken
                     continue
+                agree_ask = _AGREE_ASK.match(s) if ti and si == 0 and turn.role == "user" else None
+                if agree_ask:
+                    agreed = True  # "agreed, can you add that in Grafana?": agrees, then asks (session 29)
+                    s = s[agree_ask.end():]
                 if ti and turn.role == "user" and _AGREE.match(s) and _CONDITIONAL.match(s):
                     agreed = True  # "That works, as long as…": agrees, on a condition
                     continue
