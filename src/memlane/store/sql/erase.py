@@ -43,7 +43,7 @@ from typing import Any
 from memlane.errors import NotFoundError
 from memlane.index.embed import text_hash
 from memlane.index.normalize import embedded_fact_text, fact_text, name_key
-from memlane.store.sql.base import SqlStore
+from memlane.store.sql.base import SqlStore, entity_key
 
 _ITEM_TEXTS = ("SELECT i.id, i.text, i.kind, i.extra, m.speaker, m.role FROM items i"
                " LEFT JOIN messages m ON m.id = i.message_id")
@@ -288,7 +288,7 @@ class EraseMixin(SqlStore):
             fact_ids.update(self._ids("SELECT id FROM facts WHERE {cond}", "message_id",
                                       message_ids))
             facts = sorted(fact_ids)
-            entity_names = {name_key(str(json.loads(r[0]).get("name", ""))) for r in
+            entity_names = {entity_key(r[0]) for r in
                             self._rows("SELECT extra FROM items WHERE kind = 'entity' AND {cond}",
                                        "id", items)}
             texts = list(self._with_vector_texts(

@@ -17,7 +17,7 @@ from typing import Any
 from memlane.errors import NotFoundError
 from memlane.index.normalize import name_key, subject_key
 from memlane.store.rows import ENTITY_COLS, FACT_COLS, dt, entity, fact
-from memlane.store.sql.base import SqlStore
+from memlane.store.sql.base import SqlStore, entity_key
 from memlane.types import StoredEntity, StoredFact
 
 __all__ = ["FactsMixin"]
@@ -71,11 +71,8 @@ class FactsMixin(SqlStore):
         # the graph's nodes its entity items were upserted into: each upsert counted one
         # mention, and the summary written next counts them again (session 27: "Porto", named
         # by one session summarised twice, had 2 mentions); rebuilt below from the items left
-        names = set()
-        for (extra,) in self._run(
-                "SELECT extra FROM items WHERE session_id = %s AND kind = 'entity'", (session_id,)):
-            ex = json.loads(extra) if isinstance(extra, str) else extra or {}
-            names.add(name_key(str(ex.get("name", ""))))
+        names = {entity_key(extra) for (extra,) in self._run(
+            "SELECT extra FROM items WHERE session_id = %s AND kind = 'entity'", (session_id,))}
         self._run(
             "DELETE FROM items WHERE session_id = %s"
             " AND kind IN ('summary', 'fact', 'entity', 'observation')"
@@ -320,7 +317,7 @@ class FactsMixin(SqlStore):
                 "SELECT at, extra FROM items WHERE scope = %s AND kind = 'entity' ORDER BY at, id",
                 (scope,)):
             ex = json.loads(extra) if isinstance(extra, str) else extra or {}
-            key = name_key(str(ex.get("name", "")))
+            key = entity_key(ex)
             if key in names:
                 remaining.setdefault(key, []).append((float(at), ex))
         gone = 0

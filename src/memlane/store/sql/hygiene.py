@@ -13,9 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from memlane.errors import NotFoundError
-from memlane.index.normalize import name_key
 from memlane.store.rows import ITEM_COLS, dt, item
-from memlane.store.sql.base import SqlStore
+from memlane.store.sql.base import SqlStore, entity_key
 from memlane.types import Item
 
 __all__ = ["HygieneMixin"]
@@ -95,9 +94,8 @@ class HygieneMixin(SqlStore):
             for c, p in self._id_batches("id", ids):
                 for scope, extra in self._run(
                         f"SELECT scope, extra FROM items WHERE kind = 'entity' AND {c}", p):
-                    ex = json.loads(extra) if isinstance(extra, str) else extra or {}
                     if scope is not None:
-                        names.setdefault(scope, set()).add(name_key(str(ex.get("name", ""))))
+                        names.setdefault(scope, set()).add(entity_key(extra))
                 n += self._run(f"DELETE FROM items WHERE {c}", p).rowcount
         for scope in sorted(names):
             self.rebuild_entities(scope, names[scope])  # type: ignore[attr-defined]
