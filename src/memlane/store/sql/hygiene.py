@@ -82,15 +82,21 @@ class HygieneMixin(SqlStore):
         them (``rebuild_entities``, as ``clear_intelligence`` and an erase do): the node kept
         the sentence it was read in as its context, and once ``gc`` had pruned the item's
         change records an erase of that sentence no longer found the name (session 28).
-        Under the facts locks of the items' scopes (``lock_items_facts``)."""
+        The cached vectors of their texts no item of their scope still holds go last
+        (``forget_unheld``; session 29). Under the facts locks of the items' scopes
+        (``lock_items_facts``)."""
         still = "" if why == "expired" else " AND status = 'active'"
         n = 0
         names: dict[str, set[str]] = {}
+        deleted: dict[str | None, set[str]] = {}
         for cond, params in self._id_batches("id", list(item_ids)):
             # two statements: a row updated in a WITH clause cannot be deleted by the same one
             ids = [r[0] for r in self._run(
                 f"UPDATE items SET status = %s WHERE {cond} AND NOT pinned{still} RETURNING id",
                 (why, *params)).fetchall()]
+            for c, p in self._id_batches("i.id", ids):  # their cached vectors, below
+                for scope, texts in self.deleted_texts(c, p).items():  # type: ignore[attr-defined]
+                    deleted.setdefault(scope, set()).update(texts)
             for c, p in self._id_batches("id", ids):
                 for scope, extra in self._run(
                         f"SELECT scope, extra FROM items WHERE kind = 'entity' AND {c}", p):
@@ -99,6 +105,7 @@ class HygieneMixin(SqlStore):
                 n += self._run(f"DELETE FROM items WHERE {c}", p).rowcount
         for scope in sorted(names):
             self.rebuild_entities(scope, names[scope])  # type: ignore[attr-defined]
+        self.forget_unheld(deleted)  # type: ignore[attr-defined]
         return n
 
     # -- pins ---------------------------------------------------------------------------
