@@ -145,6 +145,21 @@ def test_an_entity_node_of_an_evicted_item_leaves_with_it(db_url: str) -> None:
         mem.close()
 
 
+def _indexed(mem: Memory) -> tuple[int, datetime]:
+    """Scope A's session of four turns (Zqold, Zqmid) and a later one, indexed: the first
+    session's id and start (a message between its turns joins it: a re-summary)."""
+    start = NOW - timedelta(days=10)
+    for i, (role, text) in enumerate([
+            ("user", "I moved to Zqold last month."), ("assistant", "How do you like it?"),
+            ("user", "My sister Zqmid lives in Porto."), ("assistant", "Do you see her?")]):
+        mem.add_message("A", role, text, at=start + timedelta(minutes=i))
+    mem.close_session("A")
+    mem.add_message("A", "user", "I work at Keptco as a baker now.", at=NOW - timedelta(days=3))
+    mem.close_session("A")
+    mem.index(now=NOW)
+    return min(s.id for s in mem.sessions("A")), start
+
+
 @pytest.mark.parametrize("erase", ["scope", "session"])
 @pytest.mark.parametrize("delete", ["resummary", "eviction"])
 def test_a_row_embedded_after_the_prune_then_deleted_leaves_no_cached_vector(
@@ -156,16 +171,7 @@ def test_a_row_embedded_after_the_prune_then_deleted_leaves_no_cached_vector(
     deletes them: no record of their texts is left for an erase to find (session 28, Left)."""
     mem = _memory(db_url)
     try:
-        start = NOW - timedelta(days=10)
-        for i, (role, text) in enumerate([
-                ("user", "I moved to Zqold last month."), ("assistant", "How do you like it?"),
-                ("user", "My sister Zqmid lives in Porto."), ("assistant", "Do you see her?")]):
-            mem.add_message("A", role, text, at=start + timedelta(minutes=i))
-        mem.close_session("A")
-        mem.add_message("A", "user", "I work at Keptco as a baker now.", at=NOW - timedelta(days=3))
-        mem.close_session("A")
-        mem.index(now=NOW)
-        sid = min(s.id for s in mem.sessions("A"))
+        sid, start = _indexed(mem)
         # what the re-summary deletes, or the eviction (the summary's lane is not capped)
         kinds = ("summary", "fact", "entity") if delete == "resummary" else ("fact", "entity")
         ids = [i.id for i in mem.store.session_items(sid) if i.kind in kinds]
@@ -203,16 +209,7 @@ def test_a_resummary_keeps_the_cached_vectors_of_the_texts_it_writes_again(db_ur
     from the cache; the texts written no longer lose theirs (only those no item holds)."""
     mem = _memory(db_url)
     try:
-        start = NOW - timedelta(days=10)
-        for i, (role, text) in enumerate([
-                ("user", "I moved to Zqold last month."), ("assistant", "How do you like it?"),
-                ("user", "My sister Zqmid lives in Porto."), ("assistant", "Do you see her?")]):
-            mem.add_message("A", role, text, at=start + timedelta(minutes=i))
-        mem.close_session("A")
-        mem.add_message("A", "user", "I work at Keptco as a baker now.", at=NOW - timedelta(days=3))
-        mem.close_session("A")
-        mem.index(now=NOW)
-        sid = min(s.id for s in mem.sessions("A"))
+        sid, start = _indexed(mem)
 
         def derived() -> set[str]:
             ids = [i.id for i in mem.store.session_items(sid) if i.kind in ("fact", "entity")]
