@@ -226,3 +226,20 @@ def test_a_resummary_keeps_the_cached_vectors_of_the_texts_it_writes_again(db_ur
         assert set(mem.store.cached_vectors(mem.embeddings.model, sorted(hashes))) == hashes
     finally:
         mem.close()
+
+
+def test_a_prune_keeps_the_cached_vectors_of_what_is_stored(db_url: str) -> None:
+    """``gc`` a week and a day later prunes every change record of an indexed scope: the
+    stored items' vectors stay cached (session 28 deleted them all, for the rows a later
+    re-summary or hygiene would delete without a record; those deletes now take their own)."""
+    mem = _memory(db_url)
+    try:
+        _indexed(mem)
+        ids = [i.id for s in mem.sessions("A") for i in mem.store.session_items(s.id)]
+        hashes = {text_hash(t) for t in mem.store.vector_texts(ids).values()}
+        model = mem.embeddings.model
+        assert len(hashes) >= 10 and set(mem.store.cached_vectors(model, sorted(hashes))) == hashes
+        assert mem.gc(now=datetime.now(UTC) + timedelta(days=8)).changes_pruned > 0
+        assert set(mem.store.cached_vectors(model, sorted(hashes))) == hashes
+    finally:
+        mem.close()

@@ -507,19 +507,20 @@ class EraseMixin(SqlStore):
     def forget_pruned(self, position: str, cut: int) -> int:
         """Inside ``prune_changes``' transaction, under the change log sequencer's lock,
         before the records up to ``cut`` (of the dialect's ``position`` column) go: the
-        embedding cache's vectors of every text they hold of items and facts, stored or not
-        (``_logged_items``), as an erase of their scope would have taken them: a pruned
-        record took its texts with it, and a later erase left their vectors (session 28).
-        Stored rows' too: a row deleted after the prune by a re-summary, a compaction or
-        hygiene leaves no record of its text, and an erase then found none (a first
-        summary's vector stayed). A stored row keeps its own vector; its text is embedded
-        again only if written again. Rows every scope shares, last (docs/store.md). How
-        many cached vectors."""
+        embedding cache's vectors of the texts they hold of items and facts no longer
+        stored (``_logged_items``) that no item of their scope holds (``forget_unheld``),
+        as an erase of their scope would have taken them: a pruned record took its texts
+        with it, and a later erase left their vectors (session 28). Session 28 took stored
+        rows' too, for a row deleted after the prune by a re-summary or hygiene (no record
+        of its text left); such a delete now takes its own texts' vectors (session 29), so
+        the cache of what is stored outlives a prune. Rows every scope shares, last
+        (docs/store.md). How many cached vectors."""
         scopes = [r[0] for r in self._run(
             f"SELECT DISTINCT scope FROM changes WHERE {position} <= %s"
             " AND entity IN ('item', 'fact')", (cut,))]
-        return self._forget_cached(self._logged_items(
-            sorted(scopes), every=True, upto=(position, cut))[1])
+        return self.forget_unheld({
+            scope: set(self._logged_items([scope], upto=(position, cut))[1])
+            for scope in sorted(scopes)})
 
     def _logged_items(self, scopes: Sequence[str], every: bool = False,
                       upto: tuple[str, int] | None = None
