@@ -1,7 +1,8 @@
 """Property (hypothesis; docs/erasure.md, session 23): for random small histories (messages
 across scopes, sessions indexed or not, late messages, imported files, hand-added facts,
 notes, journaled packs, compaction, named speakers, ``gc`` evicting entity and fact items
-and pruning the change log: session 28), after any erase (``forget_scope``, ``forget_session``,
+and pruning the change log: session 28, every item embedded again as ``memlane backfill
+embeddings`` does: session 29), after any erase (``forget_scope``, ``forget_session``,
 ``forget_item`` of a turn or of a note, ``forget_fact`` of a hand-added fact) the erased words are on
 no surface: no row of any table, the full-text index's vocabulary, the embedding cache
 (by the hashes of the erased texts, stored at the erase or deleted before it: session 27),
@@ -86,6 +87,9 @@ event = st.one_of(
     # hygiene a week and a day later: the change log pruned to its newest record (the
     # records an erase reads to find what rows deleted before it left; session 28)
     st.tuples(st.just("gc")),
+    # every item embedded again (``memlane backfill embeddings``): after a prune, the
+    # vectors of texts no change record holds any more are cached again (session 29)
+    st.tuples(st.just("embed")),
 )
 history = st.lists(event, min_size=2, max_size=9).filter(
     lambda h: any(e[0] in ("session", "import", "late") for e in h))
@@ -117,6 +121,16 @@ REPEATED = ([("session", "A", 3, [SAYINGS[0]] * 4, True, False), ("gc",),
 # (session 28, third round)
 EVICTED_FACT = ([("late", "A", 3), ("session", "A", 3, [SAYINGS[1], SAYINGS[0]], True, False),
                  ("gc",)], ("item", "A", 2))
+# gc prunes the log, every item is embedded again (their vectors cached, no record of their
+# texts left), then a re-summary (a second session the same day joins the first) or hygiene
+# (a later session's entities and facts over the lanes' caps) deletes the first session's
+# items: their vectors stayed after the erase (session 29)
+EMBEDDED = ([("session", "A", 3, [SAYINGS[0]] * 4, True, False), ("gc",), ("embed",),
+             ("session", "A", 3, [SAYINGS[0]], True, False)], ("scope", "A", 0))
+EMBEDDED_EVICTED = ([("session", "B", 13, [SAYINGS[1], SAYINGS[0], SAYINGS[3]], True, False),
+                     ("gc",), ("embed",),
+                     ("session", "B", 5, [SAYINGS[1], SAYINGS[0], SAYINGS[3]], True, False),
+                     ("gc",)], ("session", "B", 0))
 
 
 class World:
@@ -190,6 +204,8 @@ class World:
             mem.index(now=NOW)
         elif kind == "gc":   # the change log's records are written at the clock's time
             mem.gc(now=datetime.now(UTC) + timedelta(days=8))
+        elif kind == "embed":
+            mem.backfill_embeddings(missing_only=False)
         else:
             mem.compact(now=NOW)
 
@@ -388,6 +404,8 @@ def _check(url: str, path: Path | None, events: list[Any], how: tuple[str, str, 
 @example(*EVICTED)
 @example(*REPEATED)
 @example(*EVICTED_FACT)
+@example(*EMBEDDED)
+@example(*EMBEDDED_EVICTED)
 def test_an_erase_leaves_its_words_on_no_surface(events: list[Any], how: Any) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "memlane.db"
@@ -403,6 +421,8 @@ def test_an_erase_leaves_its_words_on_no_surface(events: list[Any], how: Any) ->
 @example(*EVICTED)
 @example(*REPEATED)
 @example(*EVICTED_FACT)
+@example(*EMBEDDED)
+@example(*EMBEDDED_EVICTED)
 def test_the_same_on_postgres(postgres_server_url: str, events: list[Any], how: Any) -> None:
     from memlane.testing.postgres import create_database, drop_database
 

@@ -143,3 +143,103 @@ def test_an_entity_node_of_an_evicted_item_leaves_with_it(db_url: str) -> None:
         assert _rows_with(mem.store, "Keptco")
     finally:
         mem.close()
+
+
+def _indexed(mem: Memory) -> tuple[int, datetime]:
+    """Scope A's session of four turns (Zqold, Zqmid) and a later one, indexed: the first
+    session's id and start (a message between its turns joins it: a re-summary)."""
+    start = NOW - timedelta(days=10)
+    for i, (role, text) in enumerate([
+            ("user", "I moved to Zqold last month."), ("assistant", "How do you like it?"),
+            ("user", "My sister Zqmid lives in Porto."), ("assistant", "Do you see her?")]):
+        mem.add_message("A", role, text, at=start + timedelta(minutes=i))
+    mem.close_session("A")
+    mem.add_message("A", "user", "I work at Keptco as a baker now.", at=NOW - timedelta(days=3))
+    mem.close_session("A")
+    mem.index(now=NOW)
+    return min(s.id for s in mem.sessions("A")), start
+
+
+@pytest.mark.parametrize("erase", ["scope", "session"])
+@pytest.mark.parametrize("delete", ["resummary", "eviction"])
+def test_a_row_embedded_after_the_prune_then_deleted_leaves_no_cached_vector(
+        db_url: str, delete: str, erase: str) -> None:
+    """A session's summary, facts and entities stored and indexed; ``gc`` a week and a day
+    later prunes the change log (their records, and the cached vectors of their texts); then
+    ``memlane backfill embeddings`` embeds every item again (their vectors cached again, no
+    record written); a re-summary (a late message) or hygiene's eviction (the lanes capped)
+    deletes them: no record of their texts is left for an erase to find (session 28, Left)."""
+    mem = _memory(db_url)
+    try:
+        sid, start = _indexed(mem)
+        # what the re-summary deletes, or the eviction (the summary's lane is not capped)
+        kinds = ("summary", "fact", "entity") if delete == "resummary" else ("fact", "entity")
+        ids = [i.id for i in mem.store.session_items(sid) if i.kind in kinds]
+        old = {t for t in [*(i.text for i in mem.store.get_items(ids).values()),
+                           *mem.store.vector_texts(ids).values()] if "Zq" in t}
+        assert len(old) >= 3
+        model = mem.embeddings.model
+        later = datetime.now(UTC) + timedelta(days=8)
+        assert mem.gc(now=later).changes_pruned > 0
+        assert mem.backfill_embeddings(missing_only=False) > 0
+        assert mem.store.cached_vectors(model, [text_hash(t) for t in old])
+        if delete == "resummary":
+            mem.add_message("A", "user", "I moved to Zqlate last month.",
+                            at=start + timedelta(minutes=1, seconds=30))
+            mem.index(now=NOW)
+        else:
+            mem.close()
+            mem = _memory(db_url, lane_caps=["semantic=0", "profile=0"])
+            report = mem.gc(now=later)
+            assert report.evicted.get("semantic") and report.evicted.get("profile")
+        assert not set(ids) & set(mem.store.get_items(ids))
+        if erase == "scope":
+            mem.forget_scope("A")
+        else:
+            mem.forget_session(sid)
+        assert mem.store.cached_vectors(model, [text_hash(t) for t in old]) == {}
+        assert _rows_with(mem.store, "Zqold") == {}
+    finally:
+        mem.close()
+
+
+def test_a_resummary_keeps_the_cached_vectors_of_the_texts_it_writes_again(db_url: str) -> None:
+    """A late message has a session summarised again: the texts it deletes and writes again
+    (the same facts and entities) keep their cached vectors, so the next run embeds them
+    from the cache; the texts written no longer lose theirs (only those no item holds)."""
+    mem = _memory(db_url)
+    try:
+        sid, start = _indexed(mem)
+
+        def derived() -> set[str]:
+            ids = [i.id for i in mem.store.session_items(sid) if i.kind in ("fact", "entity")]
+            return {*(i.text for i in mem.store.get_items(ids).values()),
+                    *mem.store.vector_texts(ids).values()}
+
+        before = derived()
+        mem.add_message("A", "user", "It was a long trip.", at=start + timedelta(minutes=1, seconds=30))
+        mem.index(now=NOW)
+        assert mem.store.get_session(sid).message_count == 5
+        again = before & derived()
+        assert len(again) >= 3
+        hashes = {text_hash(t) for t in again}
+        assert set(mem.store.cached_vectors(mem.embeddings.model, sorted(hashes))) == hashes
+    finally:
+        mem.close()
+
+
+def test_a_prune_keeps_the_cached_vectors_of_what_is_stored(db_url: str) -> None:
+    """``gc`` a week and a day later prunes every change record of an indexed scope: the
+    stored items' vectors stay cached (session 28 deleted them all, for the rows a later
+    re-summary or hygiene would delete without a record; those deletes now take their own)."""
+    mem = _memory(db_url)
+    try:
+        _indexed(mem)
+        ids = [i.id for s in mem.sessions("A") for i in mem.store.session_items(s.id)]
+        hashes = {text_hash(t) for t in mem.store.vector_texts(ids).values()}
+        model = mem.embeddings.model
+        assert len(hashes) >= 10 and set(mem.store.cached_vectors(model, sorted(hashes))) == hashes
+        assert mem.gc(now=datetime.now(UTC) + timedelta(days=8)).changes_pruned > 0
+        assert set(mem.store.cached_vectors(model, sorted(hashes))) == hashes
+    finally:
+        mem.close()

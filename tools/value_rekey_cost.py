@@ -6,17 +6,18 @@
 kept), ten values of a scope and subject, of which three pairs fold together ("São
 Paulo"/"Sao Paulo", "Crème brûlée"/"Creme brulee", "Zürich"/"Zurich"), then runs the
 re-keying step twice, each in one transaction: the first merges, the second finds nothing
-to do. Prints CPU and wall seconds of each and what is left current."""
+to do. Prints CPU and wall seconds of each (``tools/rekey_cost.py``'s ``rekey_twice``) and
+what is left current."""
 
 from __future__ import annotations
 
 import argparse
 import re
-import time
 
 from memlane.index.normalize import normalize_name
 from memlane.store import open_store
 from memlane.store.rekey import rekey_values
+from rekey_cost import rekey_twice
 
 VALUES = ["São Paulo", "Sao Paulo", "Crème brûlée", "Creme brulee", "Zürich", "Zurich", "Lisbon", "jazz",
           "Bogotá", "Kraków"]
@@ -36,11 +37,7 @@ def main() -> None:
                            "norm_predicate": "likes",
                            "norm_object": re.sub(r"^(the|a|an) ", "", normalize_name(v)),
                            "source": "stated", "session_id": None, "message_id": None, "at": 1e9 + i})
-    for run in ("first", "again"):
-        cpu, wall = time.process_time(), time.perf_counter()
-        with s.atomic():
-            rekey_values(s.db)
-        print(f"{run}: {time.process_time() - cpu:.2f} s CPU, {time.perf_counter() - wall:.2f} s wall")
+    rekey_twice(s, rekey_values)
     current = s.db.execute("SELECT count(*) FROM facts WHERE status = 'current'").fetchone()[0]
     print(f"current facts {current} of {a.facts}")
     s.close()

@@ -11,26 +11,21 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import UTC, datetime, timedelta
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from memlane.config import load_config
 from memlane.errors import MigrationError
 from memlane.index.facts import end_fact
 from memlane.index.normalize import name_key, normalize_name, subject_key
 from memlane.memory import Memory
 from memlane.store.migrations import load_migrations
 from memlane.store.rekey import rekey_names
-from memlane.testing import HashingEmbedder
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
-
-
-def _open(url: str) -> Memory:
-    return Memory(url, config=load_config(environ={}), embedder=HashingEmbedder(dim=64))
 
 
 def _backend(url: str) -> str:
@@ -53,12 +48,12 @@ def _day(n: float) -> datetime:
     return NOW - timedelta(days=n)
 
 
-def _old_database(url: str) -> dict[str, int]:
+def _old_database(url: str, open_memory: Callable[[str], Memory]) -> dict[str, int]:
     """A database as the code before session 27 left it: each spelling's facts a chain of
     its own (built by the real ``add_fact`` in a scope of its own, then moved to ``u``) keyed
     by ``normalize_name``, which keeps accents; entities and relations keyed the same way
     (the calls the pipeline made); the migration not applied. Returns some fact ids."""
-    mem = _open(url)
+    mem = open_memory(url)
     ids: dict[str, int] = {}
     for scope, subject, pred, obj, days in [
         ("t1", "José", "lives_in", "Lisbon", 50), ("t2", "Jose", "lives_in", "Madrid", 40),
@@ -94,8 +89,9 @@ def _old_database(url: str) -> dict[str, int]:
     return ids
 
 
-def test_an_old_database_is_rekeyed_and_merged_on_both_stores(db_url: str) -> None:
-    ids = _old_database(db_url)
+def test_an_old_database_is_rekeyed_and_merged_on_both_stores(db_url: str,
+                                                               open_memory: Callable[[str], Memory]) -> None:
+    ids = _old_database(db_url, open_memory)
     backend = _backend(db_url)
     # the old code's state: two subjects, two nodes
     import sqlite3
@@ -127,7 +123,7 @@ def test_an_old_database_is_rekeyed_and_merged_on_both_stores(db_url: str) -> No
     before = {t: by_hand(f"SELECT * FROM {t} ORDER BY id") for t in ("facts", "entities", "relations",
                                                                    "fact_events", "items")}
     with pytest.raises(MigrationError, match="name_keys.*crash"):
-        _open(db_url)
+        open_memory(db_url)
     assert {t: by_hand(f"SELECT * FROM {t} ORDER BY id") for t in before} == before
     if backend == "sqlite":
         with sqlite3.connect(db_url) as con:
@@ -139,7 +135,7 @@ def test_an_old_database_is_rekeyed_and_merged_on_both_stores(db_url: str) -> No
             con.execute("DROP TRIGGER crash ON entities")
             con.execute("DROP FUNCTION crash()")
 
-    mem = _open(db_url)
+    mem = open_memory(db_url)
     try:
         # one subject, however spelled; the newest statement current (Porto, said again
         # after Faro), the rest history in time order, every superseded value linked to one
@@ -246,22 +242,6 @@ def _names(draw: Any) -> str:
     return unicodedata.normalize("NFC", name) if draw(st.booleans()) else name
 
 
-@pytest.fixture(scope="module")
-def pair(tmp_path_factory: pytest.TempPathFactory, postgres_server_url: str) -> Any:
-    """One memory on each store, kept across examples (each example its own scope)."""
-    import os
-
-    from memlane.testing.postgres import create_database, drop_database
-
-    name = f"names_{os.getpid()}"
-    mems = [_open(str(tmp_path_factory.mktemp("names") / "n.db")),
-            _open(create_database(postgres_server_url, name))]
-    yield mems
-    for m in mems:
-        m.close()
-    drop_database(postgres_server_url, name)
-
-
 _counter = iter(range(10**9))
 
 
@@ -300,12 +280,13 @@ def test_both_spellings_are_one_subject_on_both_stores(pair: Any, name: str,
         assert histories[0] == histories[1] == histories[2]
 
 
-def test_sessions_naming_both_spellings_give_one_node_with_every_mention(db_url: str) -> None:
+def test_sessions_naming_both_spellings_give_one_node_with_every_mention(
+        db_url: str, open_memory: Callable[[str], Memory]) -> None:
     """Through the pipeline: a session naming "José", a later one "Jose" give one node (the
     first spelling) whose items are both sessions' (two nodes of one item each before)."""
     from memlane.testing import add_sessions
 
-    mem = _open(db_url)
+    mem = open_memory(db_url)
     try:
         add_sessions(mem, [(30, [("user", "I had lunch with José at Café Nero."), ("assistant", "Nice.")]),
                            (5, [("user", "Jose called me about the trip to Porto."), ("assistant", "Noted.")])],

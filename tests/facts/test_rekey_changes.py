@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -23,22 +23,16 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from memlane.config import load_config
 from memlane.errors import MigrationError
 from memlane.index.facts import end_fact
 from memlane.index.normalize import normalize_name
 from memlane.memory import Memory
 from memlane.serve import live
 from memlane.store.migrations import load_migrations
-from memlane.testing import HashingEmbedder
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
 
 Statement = tuple[str, str, str, float, bool]  # subject, predicate, value, days ago, an ending
-
-
-def _open(url: str) -> Memory:
-    return Memory(url, config=load_config(environ={}), embedder=HashingEmbedder(dim=64))
 
 
 def _day(days_ago: float) -> datetime:
@@ -50,12 +44,13 @@ def _migration(url: str, name: str) -> str:
     return next(m.name for m in load_migrations(f"memlane.store.{backend}") if m.name.endswith(f"_{name}"))
 
 
-def _old_database(url: str, scope: str, statements: list[Statement], rekey: str) -> tuple[int, dict[str, Any]]:
+def _old_database(open_memory: Callable[[str], Memory], url: str, scope: str, statements: list[Statement],
+                  rekey: str) -> tuple[int, dict[str, Any]]:
     """Each statement stored in a scope of its own (the old keys kept them apart), moved
     into ``scope`` and keyed as before (``rekey``: ``name_keys`` the subject with accents,
     ``value_keys`` the value with accents), the migration not applied. Returns a live
     client's position and view of ``scope`` (its snapshot)."""
-    mem = _open(url)
+    mem = open_memory(url)
     s = mem.store
     for i, (subject, pred, obj, days, ending) in enumerate(statements):
         if ending:
@@ -127,11 +122,12 @@ def _change_rows(url: str) -> list[Any]:
         return con.execute(sql).fetchall()
 
 
-def test_a_client_following_the_log_sees_value_keys_merges_on_both_stores(db_url: str) -> None:
+def test_a_client_following_the_log_sees_value_keys_merges_on_both_stores(db_url: str,
+                                                                          open_memory: Callable[[str], Memory]) -> None:
     """Two spellings of a liked dish both current, "São Paulo" current and "Sao Paulo"
     ended later: after the upgrade the client holds one like (the newest) and no city; a
     crash inside the migration (at the items' update, after the facts') left no record."""
-    head, view = _old_database(db_url, "u", [
+    head, view = _old_database(open_memory, db_url, "u", [
         ("user", "likes", "Crème brûlée", 30, False), ("user", "likes", "Creme brulee", 10, False),
         ("user", "likes", "jazz", 25, False), ("user", "lives_in", "São Paulo", 40, False),
         ("user", "lives_in", "Sao Paulo", 20, True)], "value_keys")
@@ -140,11 +136,11 @@ def test_a_client_following_the_log_sees_value_keys_merges_on_both_stores(db_url
     logged = _change_rows(db_url)
     _crash(db_url, "items")
     with pytest.raises(MigrationError, match="value_keys.*crash"):
-        _open(db_url)
+        open_memory(db_url)
     assert _change_rows(db_url) == logged
     _crash(db_url, "items", drop=True)
 
-    mem = _open(db_url)  # the upgrade
+    mem = open_memory(db_url)  # the upgrade
     try:
         view = _follow(mem, "u", head, view)
         assert _current(view) == {("user", "likes", "Creme brulee"), ("user", "likes", "jazz")}
@@ -153,31 +149,20 @@ def test_a_client_following_the_log_sees_value_keys_merges_on_both_stores(db_url
         mem.close()
 
 
-def test_a_client_following_the_log_sees_name_keys_merges_on_both_stores(db_url: str) -> None:
-    head, view = _old_database(db_url, "u", [
+def test_a_client_following_the_log_sees_name_keys_merges_on_both_stores(db_url: str,
+                                                                          open_memory: Callable[[str], Memory]) -> None:
+    head, view = _old_database(open_memory, db_url, "u", [
         ("José", "lives_in", "Lisbon", 50, False), ("Jose", "lives_in", "Faro", 20, False),
         ("Zoë", "likes", "jazz", 45, False), ("Zoe", "likes", "jazz", 10, False),
         ("Zoë", "diet", "vegetarian", 40, False), ("Zoe", "diet", "vegetarian", 8, True)], "name_keys")
     assert len(_current(view)) == 5
-    mem = _open(db_url)  # the upgrade
+    mem = open_memory(db_url)  # the upgrade
     try:
         view = _follow(mem, "u", head, view)
         assert _current(view) == {("Jose", "lives_in", "Faro"), ("Zoe", "likes", "jazz")}
         _check(mem, "u", view)
     finally:
         mem.close()
-
-
-@pytest.fixture(scope="module")
-def urls(tmp_path_factory: pytest.TempPathFactory, postgres_server_url: str) -> Iterator[list[str]]:
-    """One database on each store, kept across examples (each example its own scope)."""
-    import os
-
-    from memlane.testing.postgres import create_database, drop_database
-
-    name = f"rekey_changes_{os.getpid()}"
-    yield [str(tmp_path_factory.mktemp("rekey") / "r.db"), create_database(postgres_server_url, name)]
-    drop_database(postgres_server_url, name)
 
 
 def _spelling(draw: Any, text: str) -> str:
@@ -208,14 +193,14 @@ _counter = iter(range(10**9))
 @example(statements=[("José", "likes", "jazz", 30, False), ("Jose", "likes", "jazz", 10, False)],
          rekey="name_keys")
 def test_after_any_merge_the_followed_view_is_the_memory_on_both_stores(
-        urls: list[str], statements: list[Statement], rekey: str) -> None:
+        urls: list[str], open_memory: Callable[[str], Memory], statements: list[Statement], rekey: str) -> None:
     """Any spellings of a subject and values (accents, case, NFC/NFD), statements and
     endings in any time order, kept apart by the old keys: after the upgrade, the client's
     view followed from the log is a fresh snapshot and its current facts ``Memory.facts``."""
     scope = f"p{next(_counter)}"
     for url in urls:
-        head, view = _old_database(url, scope, statements, rekey)
-        mem = _open(url)
+        head, view = _old_database(open_memory, url, scope, statements, rekey)
+        mem = open_memory(url)
         try:
             _check(mem, scope, _follow(mem, scope, head, view))
         finally:

@@ -14,25 +14,20 @@ import re
 import sqlite3
 import unicodedata
 from datetime import UTC, datetime, timedelta
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from memlane.config import load_config
 from memlane.index.facts import end_fact
 from memlane.index.normalize import normalize_name, normalize_value
 from memlane.memory import Memory
 from memlane.store.migrations import load_migrations
 from memlane.store.rekey import rekey_values
-from memlane.testing import HashingEmbedder
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
-
-
-def _open(url: str) -> Memory:
-    return Memory(url, config=load_config(environ={}), embedder=HashingEmbedder(dim=64))
 
 
 def _day(days_ago: float) -> datetime:
@@ -76,22 +71,6 @@ def _statements(draw: Any) -> tuple[str, list[tuple[str, int]]]:
     said = draw(st.lists(st.tuples(_spellings(value), st.integers(1, 90)), min_size=2, max_size=5,
                          unique_by=lambda t: t[1]))
     return value, said
-
-
-@pytest.fixture(scope="module")
-def pair(tmp_path_factory: pytest.TempPathFactory, postgres_server_url: str) -> Any:
-    """One memory on each store, kept across examples (each example its own scope)."""
-    import os
-
-    from memlane.testing.postgres import create_database, drop_database
-
-    name = f"values_{os.getpid()}"
-    mems = [_open(str(tmp_path_factory.mktemp("values") / "v.db")),
-            _open(create_database(postgres_server_url, name))]
-    yield mems
-    for m in mems:
-        m.close()
-    drop_database(postgres_server_url, name)
 
 
 _counter = iter(range(10**9))
@@ -174,13 +153,14 @@ def _rows(url: str, sql: str) -> list[Any]:
         return con.execute(sql).fetchall()
 
 
-def test_an_old_database_is_rekeyed_and_merged_on_both_stores(db_url: str) -> None:
+def test_an_old_database_is_rekeyed_and_merged_on_both_stores(db_url: str,
+                                                               open_memory: Callable[[str], Memory]) -> None:
     """A database as the code before left it (value keys with accents: "Crème brûlée" and
     "Creme brulee" both current likes, "São Paulo" current after "I no longer live in Sao
     Paulo"), opened: every key written again, one current like (the newest stated, the other
     its history), São Paulo ended by the ending; values as written; a second run changes
     nothing."""
-    mem = _open(db_url)
+    mem = open_memory(db_url)
     s = mem.store
     # each statement in a scope of its own, then moved into one: the old code's two rows
     mem.add_fact("user", "likes", "Crème brûlée", scope="t1", at=_day(30))
@@ -199,7 +179,7 @@ def test_an_old_database_is_rekeyed_and_merged_on_both_stores(db_url: str) -> No
     assert sorted(r[0] for r in _rows(db_url, "SELECT object FROM facts WHERE status = 'current'")) == [
         "Creme brulee", "Crème brûlée", "São Paulo", "jazz"]
 
-    mem = _open(db_url)
+    mem = open_memory(db_url)
     try:
         current = {(f.predicate, f.object) for f in mem.facts("u", "user")}
         assert current == {("likes", "Creme brulee"), ("likes", "jazz")}

@@ -220,7 +220,10 @@ def store_intelligence(
                                    cache_later=new_vectors)
     try:
         with store.atomic():
-            old = store.clear_intelligence(session.id)  # takes the scope's facts lock first
+            # takes the scope's facts lock first; the cached vectors of what it deletes go,
+            # but of the texts written again here
+            old = store.clear_intelligence(
+                session.id, keep=[*(r["text"] for r in rows), *embedded.values()])
             now_stored = store.get_sessions([session.id]).get(session.id)
             if now_stored is None or _lost_messages(store, session.id, messages):
                 # erased while it was summarised (docs/erasure.md), or a message it read was

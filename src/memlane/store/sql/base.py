@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import json
 import time
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Protocol
 
+from memlane.index.normalize import name_key
 from memlane.store.filters import Filters
 
-__all__ = ["Cursor", "SqlDatabase", "SqlStore"]
+__all__ = ["Cursor", "SqlDatabase", "SqlStore", "entity_key"]
+
+
+def entity_key(extra: Any) -> str:
+    """The key (``name_key``) of the graph node an entity item names: its ``extra``'s
+    ``name``, ``extra`` as a column gives it (JSON text, a dict, or none) or already
+    read; "" when it names none. What an erase, a re-summary, hygiene's eviction and
+    ``rebuild_entities`` match the ``entities`` rows' ``norm_name`` by."""
+    ex = json.loads(extra) if isinstance(extra, str) else extra or {}
+    return name_key(str(ex.get("name", "")))
 
 
 def _label_spellings(value: Any) -> tuple[Any, ...]:

@@ -43,11 +43,13 @@ from typing import Any
 from memlane.errors import NotFoundError
 from memlane.index.embed import text_hash
 from memlane.index.normalize import embedded_fact_text, fact_text, name_key
-from memlane.store.sql.base import SqlStore
+from memlane.store.sql.base import SqlStore, entity_key
 
 _ITEM_TEXTS = ("SELECT i.id, i.text, i.kind, i.extra, m.speaker, m.role FROM items i"
                " LEFT JOIN messages m ON m.id = i.message_id")
 """An item's text with what its vector's text depends on (``_vector_text``)."""
+_SCOPED_TEXTS = _ITEM_TEXTS.replace("i.id", "i.scope", 1)
+"""The same, the item's scope first in place of its id (``deleted_texts``)."""
 
 
 def _vector_text(text: str, kind: str, extra: Any, speaker: str | None, role: str | None) -> str:
@@ -288,7 +290,7 @@ class EraseMixin(SqlStore):
             fact_ids.update(self._ids("SELECT id FROM facts WHERE {cond}", "message_id",
                                       message_ids))
             facts = sorted(fact_ids)
-            entity_names = {name_key(str(json.loads(r[0]).get("name", ""))) for r in
+            entity_names = {entity_key(r[0]) for r in
                             self._rows("SELECT extra FROM items WHERE kind = 'entity' AND {cond}",
                                        "id", items)}
             texts = list(self._with_vector_texts(
@@ -505,19 +507,20 @@ class EraseMixin(SqlStore):
     def forget_pruned(self, position: str, cut: int) -> int:
         """Inside ``prune_changes``' transaction, under the change log sequencer's lock,
         before the records up to ``cut`` (of the dialect's ``position`` column) go: the
-        embedding cache's vectors of every text they hold of items and facts, stored or not
-        (``_logged_items``), as an erase of their scope would have taken them: a pruned
-        record took its texts with it, and a later erase left their vectors (session 28).
-        Stored rows' too: a row deleted after the prune by a re-summary, a compaction or
-        hygiene leaves no record of its text, and an erase then found none (a first
-        summary's vector stayed). A stored row keeps its own vector; its text is embedded
-        again only if written again. Rows every scope shares, last (docs/store.md). How
-        many cached vectors."""
+        embedding cache's vectors of the texts they hold of items and facts no longer
+        stored (``_logged_items``) that no item of their scope holds (``forget_unheld``),
+        as an erase of their scope would have taken them: a pruned record took its texts
+        with it, and a later erase left their vectors (session 28). Session 28 took stored
+        rows' too, for a row deleted after the prune by a re-summary or hygiene (no record
+        of its text left); such a delete now takes its own texts' vectors (session 29), so
+        the cache of what is stored outlives a prune. Rows every scope shares, last
+        (docs/store.md). How many cached vectors."""
         scopes = [r[0] for r in self._run(
             f"SELECT DISTINCT scope FROM changes WHERE {position} <= %s"
             " AND entity IN ('item', 'fact')", (cut,))]
-        return self._forget_cached(self._logged_items(
-            sorted(scopes), every=True, upto=(position, cut))[1])
+        return self.forget_unheld({
+            scope: set(self._logged_items([scope], upto=(position, cut))[1])
+            for scope in sorted(scopes)})
 
     def _logged_items(self, scopes: Sequence[str], every: bool = False,
                       upto: tuple[str, int] | None = None
@@ -713,6 +716,41 @@ class EraseMixin(SqlStore):
         for _, text, kind, extra, speaker, role in rows:
             yield text
             yield _vector_text(text, kind, extra, speaker, role)
+
+    def deleted_texts(self, where: str, params: Sequence[Any] = ()) -> dict[str | None, set[str]]:
+        """The texts of the items ``where`` selects (a condition on ``items i``), each
+        item's and its vector's (``_with_vector_texts``), by scope: read before a delete
+        that is not an erase, for ``forget_unheld`` after it."""
+        out: dict[str | None, set[str]] = {}
+        for row in self._run(f"{_SCOPED_TEXTS} WHERE {where}", params):
+            out.setdefault(row[0], set()).update(self._with_vector_texts([row]))
+        return out
+
+    def forget_unheld(self, deleted: dict[str | None, set[str]], keep: Iterable[str] = ()) -> int:
+        """After a delete that is not an erase (a re-summary's ``clear_intelligence``,
+        hygiene's ``remove_items``): the embedding cache's vectors of the deleted items'
+        texts (``deleted_texts``, read before it) that no item of their scope still holds
+        (its text, or a fact's vector text) and the caller does not write next (``keep``).
+        A later erase finds a deleted row's texts in its change records, until ``gc``
+        prunes them: a text embedded again after the prune (``backfill embeddings``), then
+        deleted, left its vector where no erase could find it (session 29). A text only
+        another scope holds loses its cached vector (the cache only saves embedding it
+        again). The cache's rows, last (docs/store.md). How many went."""
+        doomed: set[str] = set()
+        kept = set(keep)
+        for scope, texts in deleted.items():
+            left = texts - kept
+            where, args = ("i.scope = %s", [scope]) if scope is not None else ("i.scope IS NULL", [])
+            ordered = sorted(left)
+            for start in range(0, len(ordered), 500):
+                cond, params = self._text_in("i.text", ordered[start:start + 500])
+                left -= {r[0] for r in self._run(
+                    f"SELECT i.text FROM items i WHERE {where} AND {cond}", [*args, *params])}
+            if left:  # a named speaker's fact is embedded in the user's form
+                left -= set(self._with_vector_texts(self._run(
+                    f"{_SCOPED_TEXTS} WHERE {where} AND i.kind = 'fact'", args)))
+            doomed |= left
+        return self._forget_cached(doomed)
 
     def _forget_cached(self, texts: Iterable[str]) -> int:
         """Delete the embedding cache's vectors of ``texts`` (every model). A text another

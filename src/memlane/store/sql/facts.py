@@ -11,19 +11,22 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from memlane.errors import NotFoundError
 from memlane.index.normalize import name_key, subject_key
 from memlane.store.rows import ENTITY_COLS, FACT_COLS, dt, entity, fact
-from memlane.store.sql.base import SqlStore
+from memlane.store.sql.base import SqlStore, entity_key
 from memlane.types import StoredEntity, StoredFact
 
 __all__ = ["FactsMixin"]
 
 _LATER_ACCESS = "last_accessed = CASE WHEN last_accessed < %s THEN %s ELSE last_accessed END"
 """``last_accessed = max(last_accessed, at)`` in SQL both dialects read the same way."""
+
+_DERIVED = "('summary', 'fact', 'entity', 'observation')"
+"""The kinds of item session intelligence derives from a session (``clear_intelligence``)."""
 
 
 class FactsMixin(SqlStore):
@@ -34,7 +37,7 @@ class FactsMixin(SqlStore):
     are single-valued, which ``resettle_facts`` needs to settle a value an erased ending had
     ended (session 22). None: the defaults."""
 
-    def clear_intelligence(self, session_id: int) -> list[int]:
+    def clear_intelligence(self, session_id: int, keep: Iterable[str] = ()) -> list[int]:
         """Remove what session intelligence derived from a session (before it is redone):
         the ids of the summaries deleted (``relink_summaries`` gives the new one their
         place in what compaction made of them).
@@ -45,7 +48,9 @@ class FactsMixin(SqlStore):
         superseded are settled again (``resettle_facts``): the newest statement left of each
         subject and predicate is current, the others superseded by it. The scope's facts
         lock is taken, then its links lock (``lock_links``: compaction links summaries
-        under it), before any row.
+        under it), before any row. Last, the cached vectors of the deleted items' texts that
+        no item of the scope still holds, but ``keep`` (the texts the caller writes next:
+        ``forget_unheld``; session 29).
         """
         self._lock_session_facts(session_id)
         scope = self._run("SELECT scope FROM sessions WHERE id = %s", (session_id,)).fetchone()
@@ -71,20 +76,19 @@ class FactsMixin(SqlStore):
         # the graph's nodes its entity items were upserted into: each upsert counted one
         # mention, and the summary written next counts them again (session 27: "Porto", named
         # by one session summarised twice, had 2 mentions); rebuilt below from the items left
-        names = set()
-        for (extra,) in self._run(
-                "SELECT extra FROM items WHERE session_id = %s AND kind = 'entity'", (session_id,)):
-            ex = json.loads(extra) if isinstance(extra, str) else extra or {}
-            names.add(name_key(str(ex.get("name", ""))))
+        names = {entity_key(extra) for (extra,) in self._run(
+            "SELECT extra FROM items WHERE session_id = %s AND kind = 'entity'", (session_id,))}
+        deleted = self.deleted_texts(  # type: ignore[attr-defined]
+            f"i.session_id = %s AND i.kind IN {_DERIVED}", (session_id,))
         self._run(
-            "DELETE FROM items WHERE session_id = %s"
-            " AND kind IN ('summary', 'fact', 'entity', 'observation')"
+            f"DELETE FROM items WHERE session_id = %s AND kind IN {_DERIVED}"
             + (f" AND id NOT IN ({', '.join(['%s'] * len(kept))})" if kept else ""),
             (session_id, *kept),
         )
         self._run("DELETE FROM relations WHERE session_id = %s", (session_id,))
         if scope is not None:
             self.rebuild_entities(scope[0], names - {""})
+        self.forget_unheld(deleted, keep)  # type: ignore[attr-defined]
         return sorted(i for i, on_demand in summaries.items() if not on_demand)
 
     def unreinforce(self, session_ids: Sequence[int]) -> int:
@@ -320,7 +324,7 @@ class FactsMixin(SqlStore):
                 "SELECT at, extra FROM items WHERE scope = %s AND kind = 'entity' ORDER BY at, id",
                 (scope,)):
             ex = json.loads(extra) if isinstance(extra, str) else extra or {}
-            key = name_key(str(ex.get("name", "")))
+            key = entity_key(ex)
             if key in names:
                 remaining.setdefault(key, []).append((float(at), ex))
         gone = 0

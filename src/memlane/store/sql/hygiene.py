@@ -13,9 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from memlane.errors import NotFoundError
-from memlane.index.normalize import name_key
 from memlane.store.rows import ITEM_COLS, dt, item
-from memlane.store.sql.base import SqlStore
+from memlane.store.sql.base import SqlStore, entity_key
 from memlane.types import Item
 
 __all__ = ["HygieneMixin"]
@@ -83,24 +82,30 @@ class HygieneMixin(SqlStore):
         them (``rebuild_entities``, as ``clear_intelligence`` and an erase do): the node kept
         the sentence it was read in as its context, and once ``gc`` had pruned the item's
         change records an erase of that sentence no longer found the name (session 28).
-        Under the facts locks of the items' scopes (``lock_items_facts``)."""
+        The cached vectors of their texts no item of their scope still holds go last
+        (``forget_unheld``; session 29). Under the facts locks of the items' scopes
+        (``lock_items_facts``)."""
         still = "" if why == "expired" else " AND status = 'active'"
         n = 0
         names: dict[str, set[str]] = {}
+        deleted: dict[str | None, set[str]] = {}
         for cond, params in self._id_batches("id", list(item_ids)):
             # two statements: a row updated in a WITH clause cannot be deleted by the same one
             ids = [r[0] for r in self._run(
                 f"UPDATE items SET status = %s WHERE {cond} AND NOT pinned{still} RETURNING id",
                 (why, *params)).fetchall()]
+            for c, p in self._id_batches("i.id", ids):  # their cached vectors, below
+                for scope, texts in self.deleted_texts(c, p).items():  # type: ignore[attr-defined]
+                    deleted.setdefault(scope, set()).update(texts)
             for c, p in self._id_batches("id", ids):
                 for scope, extra in self._run(
                         f"SELECT scope, extra FROM items WHERE kind = 'entity' AND {c}", p):
-                    ex = json.loads(extra) if isinstance(extra, str) else extra or {}
                     if scope is not None:
-                        names.setdefault(scope, set()).add(name_key(str(ex.get("name", ""))))
+                        names.setdefault(scope, set()).add(entity_key(extra))
                 n += self._run(f"DELETE FROM items WHERE {c}", p).rowcount
         for scope in sorted(names):
             self.rebuild_entities(scope, names[scope])  # type: ignore[attr-defined]
+        self.forget_unheld(deleted)  # type: ignore[attr-defined]
         return n
 
     # -- pins ---------------------------------------------------------------------------
