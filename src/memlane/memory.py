@@ -934,8 +934,10 @@ class Memory:
             mark = dataclasses.replace(fact, subject=subject_key(fact.subject), object="")
             for e in events:
                 self.store.log_fact_event(mark, e["kind"], e["at"].timestamp(),
-                                          other_id=e["other_id"], session_id=e["session_id"])
-            self.store.log_fact_event(mark, "forgotten", time.time(), session_id=fact.session_id)
+                                          other_id=e["other_id"], session_id=e["session_id"],
+                                          message_id=e["message_id"])
+            self.store.log_fact_event(mark, "forgotten", time.time(), session_id=fact.session_id,
+                                      message_id=fact.message_id)
             self.store.bump("facts_forgotten")
         self._forget_cached_text()
         self._vacuum_if_configured()  # its words may be in a query, a sentence or a vector cache

@@ -1,0 +1,116 @@
+"""Two turns of one session at the same time (messages delivered in one batch share a
+second; a clock that went back): an erase of one of them takes exactly the fact events
+derived from that turn and keeps the other's, on SQLite and PostgreSQL (docs/erasure.md,
+"Session 29: a fact's events know their turn"). Before session 29 the events of facts no
+longer stored were matched to the erased turn by session and time: ``forget_fact``'s
+marks of the erased turn stayed (another kept turn had its time), and the events of the
+other turn's evicted facts went with it (every gone fact's events of the session)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from memlane.config import load_config
+from memlane.memory import Memory
+from memlane.testing import HashingEmbedder
+from tests.test_erase import _rows_with
+
+NOW = datetime(2024, 6, 1, tzinfo=UTC)
+SISTER = "My sister Zqmarko lives in Porto."
+WORK = "I work at Quexcorp Corp as a baker now."
+
+
+def _memory(url: str, caps: tuple[str, ...] = ()) -> Memory:
+    hygiene: dict[str, Any] = {"lane_caps": list(caps)} if caps else {}
+    return Memory(url, config=load_config(environ={}, overrides={"hygiene": hygiene}),
+                  embedder=HashingEmbedder(dim=64, char_trigrams=True))
+
+
+def _one_batch(mem: Memory) -> int:
+    """A session whose four messages share one time; its id."""
+    at = NOW - timedelta(days=3)
+    for role, text in [("user", SISTER), ("assistant", "Lovely."), ("user", WORK),
+                       ("assistant", "Nice.")]:
+        mem.add_message("alice", role, text, at=at)
+    mem.close_session("alice")
+    mem.index(now=NOW)
+    [sid] = [s.id for s in mem.sessions("alice")]
+    return sid
+
+
+def _turn_of(mem: Memory, sid: int, text: str) -> int:
+    [turn] = [i.id for i in mem.store.session_items(sid, kind="turn") if i.text == text]
+    return turn
+
+
+def _events(mem: Memory, word: str) -> list[tuple[Any, ...]]:
+    """The fact events (id, kind) whose subject or object holds ``word``."""
+    return [(r[0], r[1]) for r in mem.store.db.execute(
+        "SELECT id, kind, subject, object FROM fact_events ORDER BY id")
+        if word.lower() in f"{r[2]} {r[3]}".lower()]
+
+
+def test_a_turn_erase_takes_its_forgotten_facts_marks_and_keeps_the_other_turns(db_url: str) -> None:
+    """Both turns' facts forgotten (their marks keep the subject: the sister's name); the
+    sister's turn erased: its marks go, although the kept turn has its time, and the kept
+    turn's marks stay, so its fact stays forgotten when the session is read again."""
+    mem = _memory(db_url)
+    try:
+        sid = _one_batch(mem)
+        for f in mem.facts("alice"):
+            mem.forget_fact(f.id)
+        assert _events(mem, "Zqmarko")                 # the marks of the sister's facts
+        work = [e["kind"] for e in mem.forgotten_facts("user", "works_at", scope="alice")]
+        assert work == ["added", "forgotten"]
+        mem.forget_item(_turn_of(mem, sid, SISTER))
+        assert _rows_with(mem.store, "zqmarko") == {}
+        assert [e["kind"] for e in mem.forgotten_facts("user", "works_at", scope="alice")] == work
+        mem.index(now=NOW)                             # the session read again
+        assert not [f for f in mem.facts("alice", include_superseded=True)
+                    if "Quexcorp" in f.object]
+    finally:
+        mem.close()
+
+
+def test_a_turn_erase_keeps_the_events_of_the_other_turns_evicted_facts(db_url: str) -> None:
+    """Every fact item evicted by ``gc`` (lanes capped at 0: the facts go, their events
+    stay); the sister's turn erased: its facts' events go, the work turn's stay."""
+    mem = _memory(db_url, caps=("semantic=0", "profile=0"))
+    try:
+        sid = _one_batch(mem)
+        mem.gc(now=datetime.now(UTC) + timedelta(days=8))
+        assert mem.facts("alice", include_superseded=True) == []
+        work = _events(mem, "Quexcorp")
+        assert work and _events(mem, "Zqmarko")
+        mem.forget_item(_turn_of(mem, sid, SISTER))
+        assert _rows_with(mem.store, "zqmarko") == {}
+        assert _events(mem, "Quexcorp")[:len(work)] == work
+    finally:
+        mem.close()
+
+
+def test_a_turn_erase_with_the_clock_gone_back(db_url: str) -> None:
+    """The clock went back: the sister's turn, said after the work turn, carries its time;
+    both facts forgotten. Erasing the sister's turn takes its marks and keeps the work
+    turn's, whose fact stays forgotten when the session is read again."""
+    mem = _memory(db_url)
+    try:
+        at = NOW - timedelta(days=3)
+        for role, text, when in [("user", WORK, at), ("assistant", "Nice.", at + timedelta(minutes=1)),
+                                 ("user", SISTER, at), ("assistant", "Lovely.", at + timedelta(minutes=2))]:
+            mem.add_message("alice", role, text, at=when)
+        mem.close_session("alice")
+        mem.index(now=NOW)
+        [sid] = [s.id for s in mem.sessions("alice")]
+        for f in mem.facts("alice"):
+            mem.forget_fact(f.id)
+        work = mem.forgotten_facts("user", "works_at", scope="alice")
+        mem.forget_item(_turn_of(mem, sid, SISTER))
+        assert _rows_with(mem.store, "zqmarko") == {}
+        assert mem.forgotten_facts("user", "works_at", scope="alice") == work
+        mem.index(now=NOW)
+        assert not [f for f in mem.facts("alice", include_superseded=True)
+                    if "Quexcorp" in f.object]
+    finally:
+        mem.close()
