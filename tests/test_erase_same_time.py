@@ -114,3 +114,26 @@ def test_a_turn_erase_with_the_clock_gone_back(db_url: str) -> None:
                     if "Quexcorp" in f.object]
     finally:
         mem.close()
+
+
+def test_a_forgotten_fact_keeps_out_only_its_own_turns_statement(db_url: str) -> None:
+    """Two sisters named in two turns of one time; one forgotten (``user sister Zqmarko``),
+    then a third turn erased: the session read again must not bring her back, and must keep
+    the other sister, whose statement has the same subject, predicate, session and time
+    (``_forgotten`` matched a statement to a forgotten fact by them: she was lost)."""
+    mem = _memory(db_url)
+    try:
+        at = NOW - timedelta(days=3)
+        for role, text in [("user", SISTER), ("assistant", "Lovely."),
+                           ("user", "My sister Zqana lives in Faro."), ("assistant", "Nice.")]:
+            mem.add_message("alice", role, text, at=at)
+        mem.close_session("alice")
+        mem.index(now=NOW)
+        [sid] = [s.id for s in mem.sessions("alice")]
+        [marko] = [f for f in mem.facts("alice") if f.object == "Zqmarko"]
+        mem.forget_fact(marko.id)
+        mem.forget_item(_turn_of(mem, sid, "Nice."))
+        mem.index(now=NOW)
+        assert sorted(f.object for f in mem.facts("alice", "user")) == ["Zqana"]
+    finally:
+        mem.close()
