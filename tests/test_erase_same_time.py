@@ -8,11 +8,17 @@ other turn's evicted facts went with it (every gone fact's events of the session
 
 from __future__ import annotations
 
+import io
+import json
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from memlane.config import load_config
 from memlane.memory import Memory
+from memlane.serve.cli_export import export_lines
+from memlane.store.copy import copy_store
+from memlane.store.migrations import load_migrations
 from memlane.testing import HashingEmbedder
 from tests.test_erase import _rows_with
 
@@ -137,3 +143,93 @@ def test_a_forgotten_fact_keeps_out_only_its_own_turns_statement(db_url: str) ->
         assert sorted(f.object for f in mem.facts("alice", "user")) == ["Zqana"]
     finally:
         mem.close()
+
+
+def _column_dropped(mem: Memory) -> None:
+    """The database as the code before session 29 left it: no ``fact_events.message_id``,
+    the migration that adds it not applied."""
+    name = next(m.name for m in load_migrations(f"memlane.store.{mem.store.backend}")
+                if m.name.endswith("_fact_event_message"))
+    with mem.store.atomic():
+        mem.store._run("DROP INDEX fact_events_message")
+        mem.store._run("ALTER TABLE fact_events DROP COLUMN message_id")
+        mem.store._run("DELETE FROM schema_migrations WHERE name = %s", (name,))
+
+
+def test_an_old_database_gets_each_events_turn_where_it_can_be_told(db_url: str) -> None:
+    """Facts of a session of one time (SISTER and WORK), some forgotten, and of a session a
+    minute a turn, written by the real pipeline; the column dropped and the migration
+    unapplied; opened again: every row kept, and each event has the turn the code gives a
+    new one (an ``added`` event of a stored fact by its fact, a mark by its time when one
+    message has it, a ``forgotten`` mark by its ``added`` mark), except the marks of the
+    session of one time (no turn: matched by time, as before). An erase then takes a
+    derived mark by its turn."""
+    mem = _memory(db_url)
+    sid = _one_batch(mem)
+    at = NOW - timedelta(days=2)
+    for i, (role, text) in enumerate([("user", "My sister Zqana lives in Faro."),
+                                      ("assistant", "Nice."), ("user", "I love hiking.")]):
+        mem.add_message("alice", role, text, at=at + timedelta(minutes=i))
+    mem.close_session("alice")
+    mem.index(now=NOW)
+    [other] = [s.id for s in mem.sessions("alice") if s.id != sid]
+    for f in mem.facts("alice"):
+        if f.object in ("Porto", "Zqana") or f.subject == "Zqana":
+            mem.forget_fact(f.id)
+    cols = "id, fact_id, kind, scope, subject, predicate, object, other_id, session_id, at"
+    before = {r[0]: tuple(r) for r in mem.store.db.execute(f"SELECT {cols}, message_id FROM fact_events")}
+    marks = {r[0] for r in before.values() if r[6] == "" and r[8] == sid}
+    assert marks and len({r[8] for r in before.values() if r[6] == ""}) == 2
+    _column_dropped(mem)
+    mem.close()
+
+    mem = _memory(db_url)
+    try:
+        after = {r[0]: tuple(r) for r in mem.store.db.execute(f"SELECT {cols}, message_id FROM fact_events")}
+        assert {i: r[:-1] for i, r in after.items()} == {i: r[:-1] for i, r in before.items()}
+        assert {i: r[-1] for i, r in after.items()} == {
+            i: None if i in marks else r[-1] for i, r in before.items()}
+        assert all(r[-1] is not None for r in after.values() if r[8] == other)
+        [turn] = [i.id for i in mem.store.session_items(other, kind="turn") if "Zqana" in i.text]
+        mem.forget_item(turn)
+        assert _rows_with(mem.store, "zqana") == {}
+        mem.index(now=NOW)
+        assert sorted(f.object for f in mem.facts("alice", "user")) == [
+            "Quexcorp Corp as a baker", "Zqmarko", "hiking"]
+    finally:
+        mem.close()
+
+
+def test_export_import_and_copy_keep_each_events_turn(db_url: str, tmp_path: Path) -> None:
+    """``memlane export | memlane import`` moves messages and the facts are read again:
+    each event names the new memory's message of its statement; ``memlane copy`` keeps
+    every event's message as it is."""
+    mem = _memory(db_url)
+    try:
+        _one_batch(mem)
+        lines = list(export_lines(mem))
+        copy = _memory(str(tmp_path / "copy.db"))
+        try:
+            copy_store(mem.store, copy.store)
+            cols = "id, fact_id, kind, session_id, message_id, at"
+            assert [tuple(r) for r in copy.store.db.execute(f"SELECT {cols} FROM fact_events ORDER BY id")] \
+                == [tuple(r) for r in mem.store.db.execute(f"SELECT {cols} FROM fact_events ORDER BY id")]
+        finally:
+            copy.close()
+    finally:
+        mem.close()
+    moved = _memory(str(tmp_path / "moved.db"))
+    try:
+        report = moved.import_file(io.StringIO("".join(json.dumps(x) + "\n" for x in lines)))
+        assert report.errors == ()
+        moved.index(now=NOW)
+        said = {}
+        for f in moved.facts("alice"):
+            said[(f.subject, f.object)] = [(e["kind"], moved.store.get_message(e["message_id"]).text)
+                                           for e in moved.fact_history(f.subject, f.predicate, "alice")
+                                           [0]["events"]]
+        assert said == {("user", "Zqmarko"): [("added", SISTER)],
+                        ("Zqmarko", "Porto"): [("added", SISTER)],
+                        ("user", "Quexcorp Corp as a baker"): [("added", WORK)]}
+    finally:
+        moved.close()
