@@ -72,14 +72,18 @@ def _word(n: int) -> str:
 
 event = st.one_of(
     # a conversation: scope, days ago, sayings, indexed now or left for later, its first
-    # turn said by a named speaker (a marker word of its own) or by "user"
+    # turn said by a named speaker (a marker word of its own) or by "user", its turns a
+    # minute apart or all of one time (one batch; session 29)
     st.tuples(st.just("session"), st.sampled_from(SCOPES), st.integers(3, 30),
               st.lists(st.sampled_from(SAYINGS), min_size=1, max_size=5), st.booleans(),
-              st.booleans()),
+              st.booleans(), st.booleans()),
     st.tuples(st.just("late"), st.sampled_from(SCOPES), st.integers(3, 40)),
     st.tuples(st.just("import"), st.sampled_from(SCOPES), st.integers(3, 30),
               st.integers(1, 4)),
     st.tuples(st.just("fact"), st.sampled_from(SCOPES)),
+    # every fact read from the scope's conversations forgotten (``forget_fact``: its marks
+    # keep the subject, a named sister; session 29)
+    st.tuples(st.just("forget"), st.sampled_from(SCOPES)),
     st.tuples(st.just("note"), st.sampled_from(SCOPES)),
     st.tuples(st.just("pack"), st.sampled_from([*SCOPES, None])),
     st.tuples(st.just("index")),
@@ -132,6 +136,16 @@ EMBEDDED_EVICTED = ([("session", "B", 13, [SAYINGS[1], SAYINGS[0], SAYINGS[3]], 
                      ("session", "B", 5, [SAYINGS[1], SAYINGS[0], SAYINGS[3]], True, False),
                      ("gc",)], ("session", "B", 0))
 
+# a session's turns of one time (one batch), their facts forgotten, the sister's turn
+# erased: her fact's marks stayed (the kept turns had her time); gc evicting the sister's
+# fact instead and the work turn erased: the events of her evicted fact went with it (every
+# evicted fact's events of the session did; session 29)
+SAME_TIME = ([("session", "A", 3, [SAYINGS[1], SAYINGS[4], SAYINGS[3]], True, False, True),
+              ("forget", "A")], ("item", "A", 0))
+SAME_TIME_GC = ([("session", "A", 5, [SAYINGS[3], SAYINGS[4], SAYINGS[1]], True, False, True),
+                 ("session", "A", 3, [SAYINGS[3], SAYINGS[1]], True, False), ("gc",)],
+                ("item", "A", 0))
+
 
 class World:
     """A memory and, for each marker word, where it was written."""
@@ -151,6 +165,7 @@ class World:
         # message had written again, a compaction) left its vector in the embedding cache
         self.texts: set[str] = set()
         self.forgotten: Any = None  # the fact forget_fact took
+        self.others: set[int] = set()  # events an erase of a turn keeps (``_others_events``)
 
     def text(self, saying: str, scope: str) -> str:
         w = _word(next(self.words))
@@ -164,7 +179,8 @@ class World:
     def _play(self, e: tuple[Any, ...]) -> None:
         mem, kind = self.mem, e[0]
         if kind == "session":
-            _, scope, days, sayings, index, named = e
+            _, scope, days, sayings, index, named = e[:6]
+            together = len(e) > 6 and e[6]
             at = NOW - timedelta(days=days)
             for i, saying in enumerate(sayings):
                 speaker = None
@@ -172,8 +188,8 @@ class World:
                     speaker = _word(next(self.words)).capitalize()
                     self.scope_of[speaker] = scope
                 mem.add_message(scope, "user" if i % 2 == 0 else "assistant",
-                                self.text(saying, scope), at=at + timedelta(minutes=i),
-                                speaker=speaker)
+                                self.text(saying, scope),
+                                at=at + timedelta(minutes=0 if together else i), speaker=speaker)
             mem.close_session(scope)
             self.newest[scope] = max(self.newest[scope], at)
             if index:
@@ -196,6 +212,10 @@ class World:
             w = _word(next(self.words))
             self.scope_of[w] = e[1]
             self.fact_of[mem.add_fact("user", "likes", w, scope=e[1]).fact_id] = w
+        elif kind == "forget":
+            for f in mem.facts(e[1]):
+                if f.session_id is not None:
+                    mem.forget_fact(f.id)
         elif kind == "note":
             mem.upsert(self.text("Note: {w} is the code name.", e[1]), scope=e[1], kind="note")
         elif kind == "pack":
@@ -250,8 +270,24 @@ class World:
             words = {w for w, sc in self.scope_of.items() if sc == scope}
             run = lambda: mem.forget_scope(scope)  # noqa: E731
         texts = _stored_texts(mem, words, self.texts)
+        self.others = _others_events(mem, words)
         run()
         return words, texts
+
+
+def _others_events(mem: Memory, words: set[str]) -> set[int]:
+    """The events of facts no longer stored (hygiene evicted them, or ``forget_fact`` left
+    its marks) that hold marker words other than ``words`` only: another turn's, which an
+    erase of a turn keeps whatever its time (session 29)."""
+    low = {w.lower() for w in words}
+    out = set()
+    for eid, subject, obj in mem.store.db.execute(
+            "SELECT id, subject, object FROM fact_events WHERE NOT EXISTS"
+            " (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)"):
+        held = {w.lower() for w in MARK.findall(f"{subject} {obj}")}
+        if held and not held & low:
+            out.add(int(eid))
+    return out
 
 
 def _stored_texts(mem: Memory, words: set[str], earlier: set[str]) -> set[str]:
@@ -376,6 +412,8 @@ def _check(url: str, path: Path | None, events: list[Any], how: tuple[str, str, 
             world.play(e)
         words, texts = world.erase(*how)
         assert _in_the_database(world.mem, words, texts, path) == []
+        left = {int(r[0]) for r in world.mem.store.db.execute("SELECT id FROM fact_events")}
+        assert sorted(world.others - left) == []   # another turn's events stay
         assert _on_a_surface(world.mem, words) == []
         assert _miscounted(world.mem) == []
         if (fact := world.forgotten) is not None:
@@ -406,6 +444,8 @@ def _check(url: str, path: Path | None, events: list[Any], how: tuple[str, str, 
 @example(*EVICTED_FACT)
 @example(*EMBEDDED)
 @example(*EMBEDDED_EVICTED)
+@example(*SAME_TIME)
+@example(*SAME_TIME_GC)
 def test_an_erase_leaves_its_words_on_no_surface(events: list[Any], how: Any) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "memlane.db"
@@ -423,6 +463,8 @@ def test_an_erase_leaves_its_words_on_no_surface(events: list[Any], how: Any) ->
 @example(*EVICTED_FACT)
 @example(*EMBEDDED)
 @example(*EMBEDDED_EVICTED)
+@example(*SAME_TIME)
+@example(*SAME_TIME_GC)
 def test_the_same_on_postgres(postgres_server_url: str, events: list[Any], how: Any) -> None:
     from memlane.testing.postgres import create_database, drop_database
 

@@ -899,8 +899,8 @@ class Memory:
     def fact_history(self, subject: str, predicate: str, scope: str | None = None, *,
                      now: datetime | str | float | None = None) -> list[dict[str, Any]]:
         """Every value ``subject predicate`` has had, oldest first, with when, from which
-        session, whether it is current, what replaced it and each event; confidence as of
-        ``now``."""
+        session, whether it is current, what replaced it and each event (with the session
+        and the message, the turn, whose statement made it); confidence as of ``now``."""
         rows = self.store.fact_history(scope, subject_key(subject), normalize_predicate(predicate))
         events = self.store.fact_events([f.id for f in rows])
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
@@ -934,8 +934,10 @@ class Memory:
             mark = dataclasses.replace(fact, subject=subject_key(fact.subject), object="")
             for e in events:
                 self.store.log_fact_event(mark, e["kind"], e["at"].timestamp(),
-                                          other_id=e["other_id"], session_id=e["session_id"])
-            self.store.log_fact_event(mark, "forgotten", time.time(), session_id=fact.session_id)
+                                          other_id=e["other_id"], session_id=e["session_id"],
+                                          message_id=e["message_id"])
+            self.store.log_fact_event(mark, "forgotten", time.time(), session_id=fact.session_id,
+                                      message_id=fact.message_id)
             self.store.bump("facts_forgotten")
         self._forget_cached_text()
         self._vacuum_if_configured()  # its words may be in a query, a sentence or a vector cache
@@ -944,8 +946,8 @@ class Memory:
     def forgotten_facts(self, subject: str, predicate: str,
                         scope: str | None = None) -> list[dict[str, Any]]:
         """The events of the values of ``subject predicate`` that were forgotten, oldest
-        first: fact id, kind (ending with ``forgotten``), session and time; the value is
-        gone."""
+        first: fact id, kind (ending with ``forgotten``), session, message (the turn that
+        made the event; None when no one turn did) and time; the value is gone."""
         return self.store.forgotten_fact_events(scope, subject_key(subject),
                                                 normalize_predicate(predicate))
 

@@ -70,12 +70,13 @@ def apply_fact(
     pred = normalize_predicate(predicate)
     nsub, nobj = subject_key(subject), normalize_value(obj)
     current = store.current_facts(scope, nsub, pred)
-    if (gone := _forgotten(store, scope, nsub, pred, at, session_id)) is not None:
+    if (gone := _forgotten(store, scope, nsub, pred, at, session_id, message_id)) is not None:
         return FactOutcome("forgotten", gone)
+    said = {"session_id": session_id, "message_id": message_id}  # the turn each event is of
     for fact, norm_object in current:
         if norm_object == nobj:
             store.reinforce_fact(fact.id, at)
-            store.log_fact_event(fact, "reinforced", at, session_id=session_id)
+            store.log_fact_event(fact, "reinforced", at, **said)
             store.bump("facts_reinforced")
             return FactOutcome("reinforced", fact.id)
     item_id = make_item()
@@ -85,17 +86,17 @@ def apply_fact(
         "session_id": session_id, "message_id": message_id, "at": at,
     })
     new = store.get_fact(fact_id)
-    store.log_fact_event(new, "added", at, session_id=session_id)
+    store.log_fact_event(new, "added", at, **said)
     if is_single_valued(pred, cfg) and (later := _retired_after(store, scope, nsub, pred, at, fact_id,
                                                                    bool(current))):
         # a value said before another one that an ending has retired since (sessions indexed
         # out of order; session 22), or that was replaced by a value forgotten since (session
         # 26): the later value replaced it, so it is history
         store.supersede_fact(fact_id, later)
-        store.log_fact_event(new, "superseded", at, other_id=later, session_id=session_id)
+        store.log_fact_event(new, "superseded", at, other_id=later, **said)
         return FactOutcome("historical", fact_id)
     if not current or not is_single_valued(pred, cfg):
-        return _unless_ended(store, FactOutcome("added", fact_id), scope, nsub, pred, nobj, at, session_id)
+        return _unless_ended(store, FactOutcome("added", fact_id), scope, nsub, pred, nobj, at, said)
     # when each current value was last stated: a reinforcement states it again, so a value
     # said at 54 and again at 58 is newer than a contradiction said at 56 that is
     # indexed last (out-of-order imports, several workers on one scope)
@@ -106,20 +107,20 @@ def apply_fact(
     newer = [f for f, _ in current if stated[f.id] > at]
     if newer:  # an older statement arriving late: history, not news
         store.supersede_fact(fact_id, newer[-1].id)
-        store.log_fact_event(new, "superseded", at, other_id=newer[-1].id, session_id=session_id)
+        store.log_fact_event(new, "superseded", at, other_id=newer[-1].id, **said)
         return FactOutcome("historical", fact_id)
     replaced = []
     for old, _ in current:
         store.supersede_fact(old.id, fact_id)
-        store.log_fact_event(old, "superseded", at, other_id=fact_id, session_id=session_id)
+        store.log_fact_event(old, "superseded", at, other_id=fact_id, **said)
         replaced.append(old.id)
     store.bump("facts_superseded", len(replaced))
     return _unless_ended(store, FactOutcome("superseded", fact_id, tuple(replaced)), scope, nsub, pred, nobj,
-                         at, session_id)
+                         at, said)
 
 
 def _unless_ended(store: Store, outcome: FactOutcome, scope: str, nsub: str, pred: str, nobj: str,
-                  at: float, session_id: int | None) -> FactOutcome:
+                  at: float, said: dict[str, int | None]) -> FactOutcome:
     """``outcome``, or history when an ending of the new value said after it is already
     stored (sessions indexed out of order): the value is retired by that ending at once, as
     if it had been stored first (session 22)."""
@@ -127,7 +128,7 @@ def _unless_ended(store: Store, outcome: FactOutcome, scope: str, nsub: str, pre
     if ender is None:
         return outcome
     store.supersede_fact(outcome.fact_id, ender)
-    store.log_fact_event(store.get_fact(outcome.fact_id), "superseded", at, other_id=ender, session_id=session_id)
+    store.log_fact_event(store.get_fact(outcome.fact_id), "superseded", at, other_id=ender, **said)
     return FactOutcome("historical", outcome.fact_id, outcome.replaced)
 
 
@@ -142,17 +143,23 @@ def _last_stated(store: Store, facts: list[Any]) -> dict[int, float]:
 
 
 def _forgotten(store: Store, scope: str, nsub: str, pred: str, at: float,
-               session_id: int | None) -> int | None:
+               session_id: int | None, message_id: int | None) -> int | None:
     """The forgotten fact this statement of a session had stated (added or reinforced, by
-    the same session at the same time), if the user forgot it (``Memory.forget_fact`` keeps
-    those events without the value): its session read again (a re-summary, a turn erased, a
-    kept session read again after an erase) must not bring it back (session 26). A statement
-    told directly (``add_fact``, no session) is the user's own and always stored."""
+    the same turn: the same session and message, or the same time where either has no
+    message), if the user forgot it (``Memory.forget_fact`` keeps those events without the
+    value): its session read again (a re-summary, a turn erased, a kept session read again
+    after an erase) must not bring it back (session 26). Another turn of the same time says
+    its own (session 29). A statement told directly (``add_fact``, no session) is the
+    user's own and always stored."""
     if session_id is None:
         return None
     for e in store.forgotten_fact_events(scope, nsub, pred):
-        if e["kind"] in ("added", "reinforced") and e["session_id"] == session_id \
-                and abs(e["at"].timestamp() - at) < 0.001:
+        if e["kind"] not in ("added", "reinforced") or e["session_id"] != session_id:
+            continue
+        if e["message_id"] is not None and message_id is not None:
+            if e["message_id"] == message_id:
+                return int(e["fact_id"])
+        elif abs(e["at"].timestamp() - at) < 0.001:
             return int(e["fact_id"])
     return None
 
@@ -218,7 +225,7 @@ def end_fact(
 
     pred = normalize_predicate(predicate)
     nsub, nobj = subject_key(subject), normalize_value(obj) if obj else ""
-    if (gone := _forgotten(store, scope, nsub, pred, at, session_id)) is not None:
+    if (gone := _forgotten(store, scope, nsub, pred, at, session_id, message_id)) is not None:
         return FactOutcome("forgotten", gone)  # an ending forgotten by hand, its session read again
     ending_id = store.insert_ended_fact({
         "scope": scope, "subject": subject, "predicate": pred, "object": obj, "norm_subject": nsub,
@@ -226,7 +233,8 @@ def end_fact(
         "message_id": message_id, "at": at,
     })
     ending = store.get_fact(ending_id)
-    store.log_fact_event(ending, "added", at, session_id=session_id)  # its status says what it is
+    said = {"session_id": session_id, "message_id": message_id}  # the turn each event is of
+    store.log_fact_event(ending, "added", at, **said)  # its status says what it is
     retired: list[int] = []
     for reached in family(pred):
         current = [(f, norm) for f, norm in store.current_facts(scope, nsub, reached) if ends(nobj, norm)]
@@ -234,7 +242,7 @@ def end_fact(
         for old, _ in current:
             if stated[old.id] < at:
                 store.supersede_fact(old.id, ending_id)
-                store.log_fact_event(old, "superseded", at, other_id=ending_id, session_id=session_id)
+                store.log_fact_event(old, "superseded", at, other_id=ending_id, **said)
                 retired.append(old.id)
     if retired:
         store.bump("facts_superseded", len(retired))

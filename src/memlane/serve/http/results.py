@@ -122,6 +122,8 @@ class FactEvent(_Out):
     kind: str = Field(description="added, reinforced, superseded, forgotten, …")
     other_id: int | None
     session_id: int | None
+    message_id: int | None = Field(description="The message (turn) whose statement made the "
+                                               "event; null when no one turn did.")
     at: datetime
 
 

@@ -67,7 +67,7 @@ class BrowseMixin(SqlStore):
     def forgotten_fact_events(self, scope: str | None, norm_subject: str,
                               predicate: str) -> list[dict[str, Any]]:
         """The events of a fact key's forgotten values (kept without their value)."""
-        sql = ("SELECT fact_id, kind, scope, session_id, other_id, at FROM fact_events"
+        sql = ("SELECT fact_id, kind, scope, session_id, other_id, at, message_id FROM fact_events"
                " WHERE subject = %s AND predicate = %s AND object = ''"
                # NOT EXISTS: one primary-key probe per event (NOT IN read every fact's id, and
                # indexing asks this of every fact it stores; session 26)
@@ -77,5 +77,5 @@ class BrowseMixin(SqlStore):
             sql += " AND scope = %s"
             params.append(scope)
         return [{"fact_id": r[0], "kind": r[1], "scope": r[2], "session_id": r[3],
-                 "other_id": r[4], "at": dt(r[5])}
+                 "message_id": r[6], "other_id": r[4], "at": dt(r[5])}
                 for r in self._run(sql + " ORDER BY at, id", params)]

@@ -45,6 +45,9 @@ from memlane.index.embed import text_hash
 from memlane.index.normalize import embedded_fact_text, fact_text, name_key
 from memlane.store.sql.base import SqlStore, entity_key
 
+_GONE = ("object <> '' AND NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)")
+"""An event of a fact no longer stored (hygiene evicted or expired its item), not one of the
+marks ``forget_fact`` leaves (no value)."""
 _ITEM_TEXTS = ("SELECT i.id, i.text, i.kind, i.extra, m.speaker, m.role FROM items i"
                " LEFT JOIN messages m ON m.id = i.message_id")
 """An item's text with what its vector's text depends on (``_vector_text``)."""
@@ -339,15 +342,22 @@ class EraseMixin(SqlStore):
             counts["fact_events"] += self._delete("fact_events", "fact_id", facts)
             counts["fact_events"] += self._delete("fact_events", "session_id", ids)
             counts["fact_events"] += self._delete("fact_events", "other_id", facts)
-            # the events of facts no longer stored (hygiene evicted or expired their items),
-            # recorded in these sessions, kept session or not: an event names its session,
-            # not its turn, and holds the fact's words (a turn's named sister); nothing reads
-            # them (``fact_events`` is asked of stored facts, ``forgotten_fact_events`` of the
-            # marks ``forget_fact`` leaves, which have no value and stay: session 28)
-            counts["fact_events"] += self._delete("fact_events", "fact_id", self._ids(
-                "SELECT DISTINCT fact_id FROM fact_events WHERE object <> '' AND {cond}"
-                " AND NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)",
-                "session_id", [*ids, *renumber]))
+            # the events of facts no longer stored (hygiene evicted or expired their items)
+            # that the erased turns made, every event of a fact one of them stated first, and
+            # of a fact with an event of no one turn of their sessions (read from every
+            # message, as a summary is; an old row whose turn was not known): they hold the
+            # fact's words (a turn's named sister); nothing reads them (``fact_events`` is
+            # asked of stored facts, ``forgotten_fact_events`` of the marks ``forget_fact``
+            # leaves, which have no value: ``_forget_marks_of``). Another turn's stay, whatever
+            # its time (session 29: every gone fact's events of the session went before)
+            counts["fact_events"] += self._delete("fact_events", "fact_id", [
+                *self._ids(f"SELECT fact_id FROM fact_events WHERE {_GONE} AND message_id IS NULL"
+                           " AND {cond}", "session_id", renumber),
+                *self._ids(f"SELECT fact_id FROM fact_events WHERE {_GONE} AND kind = 'added'"
+                           " AND {cond}", "message_id", parts)])
+            for cond, params in self._id_batches("message_id", parts):
+                counts["fact_events"] += self._run(
+                    f"DELETE FROM fact_events WHERE {_GONE} AND {cond}", params).rowcount
             counts["fact_events"] += self._forget_marks_of(parts)
             counts["relations"] = self._delete("relations", "session_id", [*ids, *renumber])
             counts["facts"] = self._delete("facts", "id", facts)
@@ -391,28 +401,33 @@ class EraseMixin(SqlStore):
 
     def _forget_marks_of(self, message_ids: Sequence[int]) -> int:
         """Delete the marks ``forget_fact`` left of the statements these messages of kept
-        sessions made (an ``added`` or ``reinforced`` event recorded in the message's session
-        at its time: events name their session, not their turn; a fact's time is its
-        message's), and a fact's other marks once none of its statements is left; how many
-        rows went. A mark keeps the fact's subject (a turn's named sister: session 28, third
-        round); the erased turn is never read again, so its marks have nothing to keep out.
-        A time another kept message of the session shares keeps its marks (they may be
-        that message's). Before the messages are deleted."""
+        sessions made (an ``added`` or ``reinforced`` event of the message: session 29), and
+        a fact's other marks once none of its statements is left; how many rows went. A mark
+        keeps the fact's subject (a turn's named sister: session 28, third round); the erased
+        turn is never read again, so its marks have nothing to keep out. A mark of no known
+        turn (an old row the migration could not give one, ``0017_fact_event_message``; a
+        fact of no one turn) is matched as before: recorded in the message's session at its
+        time (a fact's time is its message's), unless another kept message of the session
+        shares the time (they may be that message's). Before the messages are deleted."""
         n = 0
         mine = " AND NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)"
+        stated = "object = '' AND kind IN ('added', 'reinforced')"
         erased = set(message_ids)
-        facts: set[int] = set()
+        facts = set(self._ids(f"SELECT fact_id FROM fact_events WHERE {stated}{mine} AND {{cond}}",
+                              "message_id", sorted(erased)))
+        for cond, params in self._id_batches("message_id", sorted(erased)):
+            n += self._run(f"DELETE FROM fact_events WHERE {stated}{mine} AND {cond}",
+                           params).rowcount
         for sid, at in list(self._rows("SELECT session_id, at FROM messages WHERE {cond}", "id",
                                        sorted(erased))):
             near = (sid, float(at) - 0.001, float(at) + 0.001)   # as ``_forgotten`` matches
             if {int(r[0]) for r in self._run("SELECT id FROM messages WHERE session_id = %s"
                                              " AND at BETWEEN %s AND %s", near)} - erased:
                 continue
-            stated = "object = '' AND kind IN ('added', 'reinforced') AND session_id = %s" \
-                     " AND at BETWEEN %s AND %s"
+            when = f"{stated} AND message_id IS NULL AND session_id = %s AND at BETWEEN %s AND %s"
             facts.update(int(r[0]) for r in self._run(
-                f"SELECT fact_id FROM fact_events WHERE {stated}{mine}", near))
-            n += self._run(f"DELETE FROM fact_events WHERE {stated}{mine}", near).rowcount
+                f"SELECT fact_id FROM fact_events WHERE {when}{mine}", near))
+            n += self._run(f"DELETE FROM fact_events WHERE {when}{mine}", near).rowcount
         for fid in sorted(facts):
             if self._run("SELECT 1 FROM fact_events WHERE fact_id = %s"
                          " AND kind IN ('added', 'reinforced')", (fid,)).fetchone() is None:

@@ -172,7 +172,8 @@ class FactsMixin(SqlStore):
                               " WHERE id = %s", (winner, fid))
                     new = self.get_fact(winner)
                     self.log_fact_event(self.get_fact(fid), "superseded", new.at.timestamp(),
-                                        other_id=winner, session_id=new.session_id)
+                                        other_id=winner, session_id=new.session_id,
+                                        message_id=new.message_id)
 
     def _single_valued(self, predicate: str) -> bool:
         from memlane.config import FactsConfig
@@ -205,7 +206,7 @@ class FactsMixin(SqlStore):
         self.supersede_fact(fact_id, ender)
         end = self.get_fact(ender)
         self.log_fact_event(self.get_fact(fact_id), "superseded", end.at.timestamp(), other_id=ender,
-                            session_id=end.session_id)
+                            session_id=end.session_id, message_id=end.message_id)
 
     def insert_ended_fact(self, row: dict[str, Any]) -> int:
         """Insert an ending (session 22): a fact row with status ``ended`` and no item, naming
@@ -396,12 +397,16 @@ class FactsMixin(SqlStore):
         )
 
     def log_fact_event(self, fact: StoredFact, kind: str, at: float, *,
-                       other_id: int | None = None, session_id: int | None = None) -> None:
+                       other_id: int | None = None, session_id: int | None = None,
+                       message_id: int | None = None) -> None:
+        """Record an event of ``fact``: ``session_id`` and ``message_id`` are the session
+        and the turn whose statement made it (None: no one turn), which an erase of that
+        turn matches it by (session 29: by session and time before)."""
         self._run(
             "INSERT INTO fact_events (fact_id, kind, scope, subject, predicate, object, other_id,"
-            " session_id, at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            " session_id, message_id, at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (fact.id, kind, fact.scope, fact.subject, fact.predicate, fact.object, other_id,
-             session_id, at),
+             session_id, message_id, at),
         )
 
     def get_fact(self, fact_id: int) -> StoredFact:
@@ -454,16 +459,17 @@ class FactsMixin(SqlStore):
         return [fact(r) for r in self._run(sql + " ORDER BY at, id", params)]
 
     def fact_events(self, fact_ids: Sequence[int]) -> list[dict[str, Any]]:
-        """The events of these facts, oldest first: ``fact_id, kind, other_id, session_id, at``."""
+        """The events of these facts, oldest first: ``fact_id, kind, other_id, session_id,
+        message_id, at``."""
         rows: list[Any] = []
         for cond, params in self._id_batches("fact_id", list(dict.fromkeys(fact_ids))):
             rows += self._run(
-                f"SELECT fact_id, kind, other_id, session_id, at, id FROM fact_events WHERE {cond}",
-                params,
+                f"SELECT fact_id, kind, other_id, session_id, at, id, message_id FROM fact_events"
+                f" WHERE {cond}", params,
             ).fetchall()
         rows.sort(key=lambda r: (r[4], r[5]))
-        return [{"fact_id": r[0], "kind": r[1], "other_id": r[2], "session_id": r[3], "at": dt(r[4])}
-                for r in rows]
+        return [{"fact_id": r[0], "kind": r[1], "other_id": r[2], "session_id": r[3],
+                 "message_id": r[6], "at": dt(r[4])} for r in rows]
 
     def facts_for_items(self, item_ids: Sequence[int]) -> dict[int, StoredFact]:
         """The fact behind each of these items, by item id (items without one are absent)."""
