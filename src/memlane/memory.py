@@ -129,6 +129,7 @@ class _Calls:
         worker or a call's check): every new call raises it (``refuse``)."""
         self._check_schema = check_schema
         self._schema_at = time.monotonic()  # opening the database checked it
+        self._at_end: Callable[[], None] | None = None
 
     def refuse(self, why: MigrationError) -> None:
         """Refuse every new call with ``why``: the database is at a schema this memlane does
@@ -181,6 +182,19 @@ class _Calls:
             self._running -= 1
             if self.closed:  # only close() waits
                 self._cond.notify_all()
+            last, self._at_end = (self._at_end, None) if self._running == 0 else (None, self._at_end)
+        if last is not None:
+            last()
+
+    def inside(self) -> bool:
+        """Whether this thread is inside one of its own calls (a progress callback)."""
+        return getattr(self._mine, "depth", 0) > 0
+
+    def when_done(self, close: Callable[[], None]) -> None:
+        """Run ``close`` when the last call in flight ends (a ``close()`` made inside one
+        of its thread's own calls: the call goes on to its end first)."""
+        with self._cond:
+            self._at_end = close
 
     def close(self) -> bool:
         """Refuse new calls; wait for the other threads' (up to ``WAIT_SECONDS``); True if
@@ -238,6 +252,12 @@ class Memory:
             log.warning("memlane: %s closed while other threads' calls still ran after %gs; "
                         "their connections are left to them", self.store.url,
                         _Calls.WAIT_SECONDS)
+            return
+        if self._calls.inside():
+            # called from inside one of this thread's calls (a progress callback): closing
+            # the connections under it failed it half-way ("Cannot operate on a closed
+            # database"), its claimed sessions left leased; it ends first (session 29)
+            self._calls.when_done(self.store.close)
             return
         self.store.close()
 
