@@ -104,6 +104,33 @@ def _delivered_again(store: Any, msg: Incoming, index: int | None = None) -> Mes
     return stored
 
 
+def _check_parts(config: Any, embedder: Any, intelligence: Any, tracer: Any) -> None:
+    """Refuse a ``Memory`` part of the wrong kind, naming the parameter, before anything is
+    opened: a path as ``config`` failed with ``AttributeError: 'str' object has no
+    attribute 'facts'``, and a name or a class as ``embedder`` only at the first index run,
+    after messages were stored (``'str' object has no attribute 'name'``; session 29)."""
+    def kind(value: Any) -> str:
+        return f"the class {value.__name__}; pass an instance" if isinstance(value, type) else \
+            type(value).__name__
+    if config is not None and not isinstance(config, Config):
+        raise ValidationError(f"config: must be a memlane.config.Config (load_config(path) reads "
+                              f"a memlane.toml), got {kind(config)}", field="config")
+    if embedder is not None and (isinstance(embedder, type)
+                                 or not isinstance(getattr(embedder, "name", None), str)
+                                 or not callable(getattr(embedder, "embed_batch", None))):
+        raise ValidationError("embedder: must be an Embedder (a name and an embed_batch(texts) "
+                              f"method, memlane.protocols), got {kind(embedder)}",
+                              field="embedder")
+    if intelligence is not None and (isinstance(intelligence, type)
+                                     or not callable(getattr(intelligence, "summarize", None))):
+        raise ValidationError("intelligence: must have a summarize(scope, messages) method "
+                              f"(memlane.index.pipeline.Intelligence), got {kind(intelligence)}",
+                              field="intelligence")
+    if tracer is not None and not callable(tracer):
+        raise ValidationError(f"tracer: must be a function (kind, detail, params), got "
+                              f"{kind(tracer)}", field="tracer")
+
+
 class _Calls:
     """The public calls in flight on a ``Memory``, per thread: ``close()`` refuses new ones
     and waits for the other threads' to finish before it closes the connections (closing
@@ -227,6 +254,7 @@ class Memory:
             raise ValidationError(f"db: must be a path or URL, got {type(db).__name__}", field="db")
         if db is not None:
             check_unicode(str(db), "db")
+        _check_parts(config, embedder, intelligence, tracer)
         self.config = config if config is not None else load_config()
         self.store = open_store(db if db is not None else self.config.db, tracer=tracer)
         # the facts' cardinality, which settling a value an erased ending had ended needs (session 22)
