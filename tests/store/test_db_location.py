@@ -47,8 +47,8 @@ def test_any_path_the_system_refuses_is_an_error_naming_db(tmp_path: Path, parts
     except (StoreError, ConfigError) as e:
         assert str(e).startswith("db: "), e
         return
-    mem.close()  # a path that names a database: opened
-    assert parts == ["here"] and name == "m.db"
+    mem.close()  # a path that names a database (a file in the real folder): opened
+    assert parts == ["here"] and len(name) < 255
 
 
 @pytest.mark.parametrize("part", ["loop/m.db", "file/m.db", "n" * 300 + ".db", "~memlane-no-such-user/m.db"])
