@@ -173,3 +173,38 @@ def test_closing_while_other_threads_use_it(tmp_path: Path) -> None:
     errors, returned, in_file = out.stdout.split("\n")[0].split()
     assert errors == "3" and returned == in_file, out.stdout  # every stored message kept
     assert "this database was closed" in out.stdout
+
+
+# a close() made inside one of its own thread's calls: a progress callback (an app that
+# stops on Ctrl-C, or when it has seen enough), the index run's summary progress
+CLOSED_INSIDE: dict[str, Callable[[Memory], Any]] = {
+    "index progress": lambda m: m.index(NOW, progress=lambda s, t: m.close()),
+    "summary progress": lambda m: m.index(NOW, summary_progress=lambda d, w: m.close()),
+    "backfill progress": lambda m: m.backfill_embeddings(missing_only=False, batch=1,
+                                                         progress=lambda n: m.close()),
+}
+
+
+@pytest.mark.parametrize("call", sorted(CLOSED_INSIDE))
+def test_a_close_inside_its_own_call_ends_the_call_first(db_url: str, call: str) -> None:
+    """It closed the connections under the call still running: the call failed with
+    ``query failed: Cannot operate on a closed database.`` (SQLite) half-way through its
+    sessions. Now the call ends as it would have, and the database is closed after it."""
+    mem = _memory(db_url)
+    for n in range(3):
+        mem.add_message(f"s{n}", "user", f"My cat number {n} is called Miso",
+                        "2024-05-01T10:00:00Z")
+        mem.add_message(f"s{n}", "assistant", "A fine name", "2024-05-01T10:01:00Z")
+    if call == "backfill progress":
+        mem.index(NOW)
+    CLOSED_INSIDE[call](mem)
+    with pytest.raises(StoreError, match="this database was closed"):
+        mem.stats()
+    mem.close()
+    again = _memory(db_url)
+    try:
+        assert not again.store.sessions_to_index(limit=10)  # every session went through
+        assert again.stats()["summary_queue"]["leased"] == 0  # none left waiting a lease
+        assert len(again.search("cat Miso")) >= 3
+    finally:
+        again.close()

@@ -10,8 +10,10 @@ Errors are memlane's: ``ValidationError`` (with ``field``) for bad input, ``Conf
 ``NotFoundError``; anything else the service refuses (401, 403, 413, 429, 5xx) raises
 ``RemoteError`` with its ``status``, ``code`` and ``field``; a service that cannot be reached
 or does not answer in time, ``RemoteError`` with status 0 and code ``unreachable`` or
-``timeout``; an address that is no http(s) URL, ``ValidationError`` naming ``url``. Only httpx
-is needed.
+``timeout``; an address that is no http(s) URL, ``ValidationError`` naming ``url``; a value
+JSON cannot carry (bytes, a set, a datetime inside ``extra``), ``ValidationError`` naming its
+parameter, as ``Memory`` refuses it; a ``Client`` used after ``close()`` (or its ``with``
+block), ``RemoteError`` with status 0 and code ``closed``. Only httpx is needed.
 """
 
 from __future__ import annotations
@@ -113,6 +115,26 @@ def _when(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else value
 
 
+def _unsendable(value: Any) -> tuple[str, Any] | None:
+    """The dotted path (and the value) of the first value inside ``value``, an action's
+    input, that JSON cannot carry (bytes, a set, a datetime, any object), or None (session
+    29: ``json.dumps``'s ``TypeError`` came out of the client, where ``Memory`` raises
+    ``ValidationError`` naming the parameter)."""
+    stack: list[tuple[Any, str]] = [(v, str(k)) for k, v in reversed(value.items())]
+    seen: set[int] = set()
+    while stack:
+        item, where = stack.pop()
+        if item is None or isinstance(item, (str, int, float, bool)):
+            continue
+        if id(item) in seen or not isinstance(item, (dict, list, tuple)) or (
+                isinstance(item, dict) and not all(isinstance(k, str) for k in item)):
+            return where, item
+        seen.add(id(item))
+        pairs = item.items() if isinstance(item, dict) else enumerate(item)
+        stack.extend((v, f"{where}.{k}") for k, v in reversed(list(pairs)))
+    return None
+
+
 class Client:
     """A remote memory: ``Client(url, key)``; same method names as ``Memory``."""
 
@@ -139,7 +161,13 @@ class Client:
         self._http.close()
 
     def __enter__(self) -> Client:
+        if self._http.is_closed:  # as ``with f:`` on a closed file, and Memory
+            raise self._closed()
         return self
+
+    def _closed(self) -> RemoteError:
+        return RemoteError(0, "closed", f"{self.url}: this client was closed (Client.close() "
+                           "or the end of its with block); open a new Client to use it again")
 
     def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
                  tb: TracebackType | None) -> None:
@@ -150,7 +178,15 @@ class Client:
         # JSON with ASCII escapes, so any text reaches the service, which judges it as Memory
         # does: httpx's own encoding raised UnicodeEncodeError on a lone surrogate, where
         # Memory raises ValidationError naming the field (and NaN is the service's to refuse)
-        body = json.dumps({"kind": action_kind, "input": _none(**inp)}, ensure_ascii=True)
+        if self._http.is_closed:  # httpx's RuntimeError was all a caller saw
+            raise self._closed()
+        sent = _none(**inp)
+        bad = _unsendable(sent)
+        if bad is not None:
+            raise ValidationError(f"{bad[0]}: must be JSON (text, a number, true or false, a "
+                                  f"list or a dict of them), got {type(bad[1]).__name__}",
+                                  field=bad[0])
+        body = json.dumps({"kind": action_kind, "input": sent}, ensure_ascii=True)
         try:
             r = self._http.post("/actions", content=body.encode("ascii"),
                                 headers={"Content-Type": "application/json"})
@@ -206,7 +242,10 @@ class Client:
 
     def add_messages(self, messages: list[dict[str, Any]]) -> list[Message]:
         """A batch in one transaction (all or none)."""
-        batch = [{k: _when(v) for k, v in m.items() if v is not None} for m in messages]
+        # anything but a list of dicts goes as it is, for the service to refuse naming it
+        # (an AttributeError came out of here)
+        batch = ([{k: _when(v) for k, v in m.items() if v is not None} if isinstance(m, dict)
+                  else m for m in messages] if isinstance(messages, (list, tuple)) else messages)
         res = self.action("memory.add", messages=batch)
         return [from_plain(Message, m) for m in res["messages"]]
 

@@ -104,6 +104,33 @@ def _delivered_again(store: Any, msg: Incoming, index: int | None = None) -> Mes
     return stored
 
 
+def _check_parts(config: Any, embedder: Any, intelligence: Any, tracer: Any) -> None:
+    """Refuse a ``Memory`` part of the wrong kind, naming the parameter, before anything is
+    opened: a path as ``config`` failed with ``AttributeError: 'str' object has no
+    attribute 'facts'``, and a name or a class as ``embedder`` only at the first index run,
+    after messages were stored (``'str' object has no attribute 'name'``; session 29)."""
+    def kind(value: Any) -> str:
+        return f"the class {value.__name__}; pass an instance" if isinstance(value, type) else \
+            type(value).__name__
+    if config is not None and not isinstance(config, Config):
+        raise ValidationError(f"config: must be a memlane.config.Config (load_config(path) reads "
+                              f"a memlane.toml), got {kind(config)}", field="config")
+    if embedder is not None and (isinstance(embedder, type)
+                                 or not isinstance(getattr(embedder, "name", None), str)
+                                 or not callable(getattr(embedder, "embed_batch", None))):
+        raise ValidationError("embedder: must be an Embedder (a name and an embed_batch(texts) "
+                              f"method, memlane.protocols), got {kind(embedder)}",
+                              field="embedder")
+    if intelligence is not None and (isinstance(intelligence, type)
+                                     or not callable(getattr(intelligence, "summarize", None))):
+        raise ValidationError("intelligence: must have a summarize(scope, messages) method "
+                              f"(memlane.index.pipeline.Intelligence), got {kind(intelligence)}",
+                              field="intelligence")
+    if tracer is not None and not callable(tracer):
+        raise ValidationError(f"tracer: must be a function (kind, detail, params), got "
+                              f"{kind(tracer)}", field="tracer")
+
+
 class _Calls:
     """The public calls in flight on a ``Memory``, per thread: ``close()`` refuses new ones
     and waits for the other threads' to finish before it closes the connections (closing
@@ -129,6 +156,7 @@ class _Calls:
         worker or a call's check): every new call raises it (``refuse``)."""
         self._check_schema = check_schema
         self._schema_at = time.monotonic()  # opening the database checked it
+        self._at_end: Callable[[], None] | None = None
 
     def refuse(self, why: MigrationError) -> None:
         """Refuse every new call with ``why``: the database is at a schema this memlane does
@@ -181,6 +209,19 @@ class _Calls:
             self._running -= 1
             if self.closed:  # only close() waits
                 self._cond.notify_all()
+            last, self._at_end = (self._at_end, None) if self._running == 0 else (None, self._at_end)
+        if last is not None:
+            last()
+
+    def inside(self) -> bool:
+        """Whether this thread is inside one of its own calls (a progress callback)."""
+        return getattr(self._mine, "depth", 0) > 0
+
+    def when_done(self, close: Callable[[], None]) -> None:
+        """Run ``close`` when the last call in flight ends (a ``close()`` made inside one
+        of its thread's own calls: the call goes on to its end first)."""
+        with self._cond:
+            self._at_end = close
 
     def close(self) -> bool:
         """Refuse new calls; wait for the other threads' (up to ``WAIT_SECONDS``); True if
@@ -213,6 +254,7 @@ class Memory:
             raise ValidationError(f"db: must be a path or URL, got {type(db).__name__}", field="db")
         if db is not None:
             check_unicode(str(db), "db")
+        _check_parts(config, embedder, intelligence, tracer)
         self.config = config if config is not None else load_config()
         self.store = open_store(db if db is not None else self.config.db, tracer=tracer)
         # the facts' cardinality, which settling a value an erased ending had ended needs (session 22)
@@ -238,6 +280,12 @@ class Memory:
             log.warning("memlane: %s closed while other threads' calls still ran after %gs; "
                         "their connections are left to them", self.store.url,
                         _Calls.WAIT_SECONDS)
+            return
+        if self._calls.inside():
+            # called from inside one of this thread's calls (a progress callback): closing
+            # the connections under it failed it half-way ("Cannot operate on a closed
+            # database"), its claimed sessions left leased; it ends first (session 29)
+            self._calls.when_done(self.store.close)
             return
         self.store.close()
 

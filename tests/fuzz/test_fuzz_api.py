@@ -4,6 +4,7 @@ and the database stays consistent."""
 from __future__ import annotations
 
 import inspect
+import uuid
 import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -13,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlane import Memory
+from memlane.config import Config, load_config
 from memlane.errors import MemlaneError, ValidationError
 from memlane.ingest.params import RULES
-from memlane.testing import example_files, memory
+from memlane.testing import HashingEmbedder, example_files, memory
 
 SCOPE = "alice-assistant"
 
@@ -137,3 +139,24 @@ def test_query_cost_is_capped_by_config(tmp_path):
         assert m.search("word " * 5) == []
     finally:
         m.close()
+
+
+@pytest.mark.parametrize("part", ["config", "embedder", "intelligence", "tracer"])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(bad=st.one_of(value, st.sampled_from([HashingEmbedder, Config, str, "memlane.toml",
+                                             {"db": "x.db"}])))
+def test_a_memory_part_of_the_wrong_kind_is_refused_naming_it(tmp_path, part, bad):
+    """``Memory(db, config=..., embedder=..., intelligence=..., tracer=...)`` with a value of
+    the wrong kind: a ``ValidationError`` naming the parameter, and no database made. A
+    path as ``config`` was an ``AttributeError`` ('str' object has no attribute 'facts'),
+    a name or a class as ``embedder`` one at the first index run, after messages were
+    stored, and ``intelligence`` at the first summary (session 29)."""
+    if bad is None or (part == "tracer" and callable(bad)):
+        return  # the default, or a function: not a wrong kind
+    db = tmp_path / f"{part}-{uuid.uuid4().hex}.db"
+    parts = {"config": load_config(environ={}), "embedder": HashingEmbedder(dim=32)}
+    with pytest.raises(ValidationError) as e:
+        Memory(db, **{**parts, part: bad})
+    assert e.value.field == part and str(e.value).startswith(f"{part}: ")
+    assert not db.exists()

@@ -121,3 +121,83 @@ def test_a_postgres_role_granted_select_only_is_searched(pg_url: str,
         with psycopg.connect(pg_url, autocommit=True) as conn:
             conn.execute(f"DROP OWNED BY {role}")
             conn.execute(f"DROP ROLE {role}")
+
+
+READ_ONLY_FOLDER = r"""
+import json, os, sys
+from memlane.errors import StoreError
+from memlane.testing import memory
+
+folder = sys.argv[1]
+db = os.path.join(folder, "m.db")
+m = memory(db)
+m.add_message("alice", "user", "the espresso machine is broken", at="2024-05-20T10:00:00Z")
+m.add_fact("espresso machine", "state", "broken", scope="alice")
+m.close_session("alice")
+m.index()
+m.search("espresso machine state", scope="alice")  # every module a read needs, imported
+m.pack("espresso machine", scope="alice")
+m.close()
+import importlib.readers, encodings.idna  # noqa: E401,F401  (read after the uid changes)
+os.chmod(db, int(sys.argv[2], 8))
+if os.geteuid() == 0:  # root writes any folder: read it as a user who may not
+    os.chown(db, 65534, 65534)
+    os.chmod(folder, 0o555)
+    os.setgid(65534)
+    os.setuid(65534)
+else:
+    os.chmod(folder, 0o555)
+out = {}
+try:
+    m = memory(db)
+    hits = m.search("espresso machine state", scope="alice")
+    out["hits"] = sorted({h.item.kind for h in hits if "espresso" in h.item.text})
+    out["pack"] = "espresso" in m.pack("espresso machine", scope="alice").text
+    out["facts"] = [f.object for f in m.facts(scope="alice")]
+    try:
+        m.add_message("alice", "user", "one more")
+    except StoreError as e:
+        out["write"] = str(e)
+    m.close()
+except Exception as e:
+    out["open"] = f"{type(e).__name__}: {e}"
+try:
+    memory(os.path.join(folder, "new.db"))
+except Exception as e:
+    out["new"] = f"{type(e).__name__}: {e}"
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("mode", ["444", "644"])
+def test_a_database_in_a_folder_this_process_may_not_write_is_searched(mode: str) -> None:
+    """A read-only folder (a read-only mount, another user's folder) holding a database
+    closed cleanly: opening it failed, ``attempt to write a readonly database`` (WAL needs
+    its ``-shm`` file beside it), whatever the file's own mode; a new database there said
+    "unable to open database file". Now it is searched and packed, a write fails naming
+    read-only, and a new file is refused naming the folder. Run in a child process as a
+    user who may not write the folder (root may write any)."""
+    import json
+    import os
+    import sys
+    import tempfile
+
+    top = tempfile.mkdtemp(prefix="memlane-ro-")  # not tmp_path: another user must enter it
+    folder = os.path.join(top, "data")
+    os.mkdir(folder)
+    os.chmod(top, 0o755)
+    try:
+        got = subprocess.run([sys.executable, "-c", READ_ONLY_FOLDER, folder, mode],
+                             capture_output=True, text=True, timeout=300, env=dict(os.environ))
+        assert got.returncode == 0, got.stderr[-2000:]
+        out = json.loads(got.stdout.strip().splitlines()[-1])
+        assert "open" not in out, out["open"]
+        assert out["hits"] and "fact" in out["hits"] and out["pack"], out
+        assert out["facts"] == ["broken"]
+        assert "read-only" in out["write"] and "m.db" in out["write"]
+        assert out["new"] == (f"StoreError: db: folder {os.path.realpath(folder)} is read-only "
+                              "for this process: a new database cannot be made there; pass a "
+                              "path in a folder it may write")
+    finally:
+        os.chmod(folder, 0o755)
+        shutil.rmtree(top)

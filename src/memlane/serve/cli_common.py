@@ -105,12 +105,14 @@ def sqlite_file(db: str, option: str | None = None) -> Path | None:
     A refused location is named as the user gave it (session 24): ``--db`` when ``option``
     (its value) is given, else ``MEMLANE_DB`` when set, else the file's ``memory.db``."""
     from memlane.store import parse_db_url
+    from memlane.store.sqlite.db import check_location
 
     with located(db_origin(option)):
         url = parse_db_url(db)
-    if url.is_postgres or url.location == ":memory:":
-        return None
-    return Path(url.location).expanduser()
+        if url.is_postgres or url.location == ":memory:":
+            return None
+        # a path the system cannot look up failed `exists()` with a traceback (session 29)
+        return check_location(url.location, folder_missing_ok=True)
 
 
 def db_origin(option: str | None) -> str:

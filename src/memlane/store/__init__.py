@@ -107,7 +107,14 @@ def _sqlite_location(text: str) -> str:
         raise ConfigError("db: a file name cannot hold a NUL character")
     # "~/memlane.db" from a config file or a client's JSON (no shell to expand it) is the
     # home folder's file, as the CLI's existence check reads it
-    return os.path.expanduser(text) if text.startswith("~") else text
+    if not text.startswith("~"):
+        return text
+    home = os.path.expanduser(text)
+    if home.startswith("~"):  # pathlib raised a bare RuntimeError on it later (session 29)
+        user = text[1:].split("/", 1)[0]
+        raise ConfigError(f"db: {text!r}: there is no home folder of {'~' + user!r} on this "
+                          f"machine; pass a full path (./{text} for a file of that name)")
+    return home
 
 
 def store_class(url: DatabaseUrl) -> type[SqliteStore] | type[PostgresStore]:

@@ -115,14 +115,29 @@ The mapped pages are the operating system's file cache, shared by every process 
 connection, and counted in a process's resident memory (``RssFile``) once touched."""
 
 
-def check_location(path: str) -> None:
-    """Refuse a database file ``path`` that cannot be one: its folder missing, or a folder."""
-    parent = Path(path).expanduser().resolve().parent
-    if not parent.exists():
-        raise StoreError(f"db: folder {parent} does not exist; create it or pass another --db")
-    if Path(path).expanduser().is_dir():
-        raise StoreError(f"db: {path} is a folder, not a database file; pass a file "
-                         "path (e.g. " + str(Path(path) / "memlane.db") + ")")
+def check_location(path: str, *, folder_missing_ok: bool = False) -> Path:
+    """The file a database ``path`` names (``~`` expanded), refused when it cannot be one:
+    its folder missing (unless ``folder_missing_ok``) or a file, the path a folder, or a
+    path the system cannot look up (a loop of symbolic links, a name too long, a folder
+    this process may not enter: ``RuntimeError`` and ``OSError`` escaped from pathlib,
+    session 29), each a ``StoreError`` naming ``db``."""
+    try:
+        file = Path(path).expanduser()
+        parent = file.resolve().parent
+        if not parent.exists():
+            if folder_missing_ok:
+                return file
+            raise StoreError(f"db: folder {parent} does not exist; create it or pass another --db")
+        if not parent.is_dir():
+            raise StoreError(f"db: {parent} is a file, not a folder; pass a path inside a folder")
+        if file.is_dir():
+            raise StoreError(f"db: {path} is a folder, not a database file; pass a file "
+                             "path (e.g. " + str(Path(path) / "memlane.db") + ")")
+        return file
+    except (OSError, RuntimeError) as e:  # RuntimeError: pathlib's symbolic link loop, ~user
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        why = "a loop of symbolic links" if why.startswith("Symlink loop") else why
+        raise StoreError(f"db: {path} cannot be used: {why}; pass another --db") from None
 
 
 class Database:
@@ -143,6 +158,7 @@ class Database:
         self._write_lock = threading.Lock()
         self._closed = False
         self._pid = os.getpid()
+        self._immutable = False
         if self.path != ":memory:":
             check_location(self.path)
         # A file this process may not write (its mode, a read-only mount, an immutable
@@ -155,7 +171,38 @@ class Database:
         if self.read_only and not Path(self.path).expanduser().is_file():
             raise StoreError(f"db: {self.path} does not exist; a database opened read-only "
                              "(?mode=ro) must be there already")
+        if self.path != ":memory:":
+            self._folder_read_only()
         self.migrated = self.migrate()  # what this process applied (not another's)
+
+    def _folder_read_only(self) -> None:
+        """A folder this process may not write (a read-only mount, a folder of another
+        user): WAL needs the ``-wal`` and ``-shm`` files beside the database, so a new
+        file there is refused naming the folder (it said "unable to open database file"),
+        and an existing one, which failed to open at all ("attempt to write a readonly
+        database", even with ``?mode=ro``), is opened read-only; with no ``-shm`` file to
+        read (a file closed cleanly) it is read as unchanging (SQLite's ``immutable``),
+        which a file no process may write is (session 29)."""
+        file = Path(self.path).expanduser()
+        folder = file.resolve().parent
+        if os.access(folder, os.W_OK):
+            return
+        if not file.is_file():
+            raise StoreError(f"db: folder {folder} is read-only for this process: a new "
+                             "database cannot be made there; pass a path in a folder it may "
+                             "write")
+        wal, shm = Path(f"{file}-wal"), Path(f"{file}-shm")
+        if os.access(wal, os.W_OK) and os.access(shm, os.W_OK) and not self.read_only:
+            return  # SQLite writes through the two files that are there
+        self.read_only = True
+        if shm.exists():
+            return  # SQLite reads the WAL through it
+        if wal.exists() and wal.stat().st_size > 0:
+            raise StoreError(
+                f"db: {self.path} has writes in {wal.name} not yet in the file, and its folder "
+                f"{folder} is read-only for this process, so SQLite cannot read them; open it "
+                "once where the folder may be written (or copy the file with its -wal)")
+        self._immutable = True
 
     # -- connections --------------------------------------------------------------------
     def _forked(self) -> None:
@@ -192,7 +239,8 @@ class Database:
                 if self.read_only:
                     where = Path(self.path).expanduser().resolve()
                     conn = sqlite3.connect(
-                        f"file:{urllib.parse.quote(str(where))}?mode=ro", uri=True,
+                        f"file:{urllib.parse.quote(str(where))}?mode=ro"
+                        + ("&immutable=1" if self._immutable else ""), uri=True,
                         isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS)
                 else:
                     conn = sqlite3.connect(
