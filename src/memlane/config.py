@@ -748,9 +748,10 @@ class RetrievalConfig:
     many candidate turns with a speaker (an adversarial question names the wrong speaker,
     and its words lead to the other's turns; 0: always)."""
     meaning_speaker_lead: float = 0.0
-    """And only when the named speaker's best candidate turn has at least this many times
-    the relevance of any other speaker's best (when both spoke of the topic, the one the
-    question's words match best; 0: always; session 29)."""
+    """And only when, among the candidate turns that tell of their speaker (a first-person
+    word: not a question or reaction to the other), the named speaker's best has at least
+    this many times the relevance of any other speaker's best (when both spoke of the topic,
+    the one the question's words match best; 0: always; session 29)."""
     speaker_list: int = 0
     """With speaker focus on the one speaker a question names, that speaker's turns ranked
     by the static vectors' cosine to the question without the name: the best this many
@@ -761,8 +762,9 @@ class RetrievalConfig:
     """That list joins only when the named speaker said more than half of the first this
     many candidate turns with a speaker (as ``meaning_speaker_gate``; 0: always)."""
     speaker_list_lead: float = 0.0
-    """And only when the named speaker's best candidate turn has at least this many times
-    the relevance of any other speaker's best (as ``meaning_speaker_lead``; 0: always)."""
+    """And only when the named speaker's best candidate turn telling of its speaker has at
+    least this many times the relevance of any other speaker's best (as
+    ``meaning_speaker_lead``; 0: always)."""
     max_query_chars: int = 4000
     """Longer queries are refused (a query's cost grows with its length)."""
 

@@ -139,16 +139,19 @@ class _Gate:
 
 
 POOL = st.lists(st.tuples(st.sampled_from(["Ana", "Ben", "Cy", None]),
-                          st.floats(0.0, 2.0, allow_nan=False)), max_size=12)
+                          st.floats(0.0, 2.0, allow_nan=False),
+                          st.sampled_from(["I saw it", "we did", "Did you?", "Wow, cool!"])),
+                max_size=12)
+TELLS = {"I saw it", "we did"}  # a first-person word: the turn tells of its speaker
 
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pool=POOL, depth=st.integers(0, 8), low=st.floats(0.0, 3.0), high=st.floats(0.0, 3.0))
-def test_a_lead_only_takes_joins_away(pool: list[tuple[str | None, float]], depth: int,
+def test_a_lead_only_takes_joins_away(pool: list[tuple[str | None, float, str]], depth: int,
                                       low: float, high: float) -> None:
-    items = {i: Item(i, "turn", "t", NOW, extra={"speaker": s} if s else {})
-             for i, (s, _) in enumerate(pool)}
-    cands = sorted((Candidate(id=i, rrf=0.0, relevance=r) for i, (_, r) in enumerate(pool)),
+    items = {i: Item(i, "turn", text, NOW, extra={"speaker": s} if s else {})
+             for i, (s, _, text) in enumerate(pool)}
+    cands = sorted((Candidate(id=i, rrf=0.0, relevance=r) for i, (_, r, _) in enumerate(pool)),
                    key=lambda c: -c.relevance)
     gate = _Gate(items)
     low, high = sorted((low, high))
@@ -156,6 +159,9 @@ def test_a_lead_only_takes_joins_away(pool: list[tuple[str | None, float]], dept
     at_low = _speaker_leads(gate, cands, depth, low)  # type: ignore[arg-type]
     at_high = _speaker_leads(gate, cands, depth, high)  # type: ignore[arg-type]
     assert at_high <= at_low <= by_count  # a stricter lead never lets more in
-    if high > 0 and at_high:  # and what it lets in, the named speaker's best leads by it
-        best = {s: max(r for t, r in pool if t == s) for s, _ in pool if s is not None}
+    if high > 0 and at_high:  # what it lets in: the named speaker's best telling turn leads
+        telling = [(s, r) for s, r, text in pool if s is not None and text in TELLS]
+        best = {s: max(r for t, r in telling if t == s) for s, _ in telling}
         assert "Ana" in best and all(best["Ana"] >= high * r for s, r in best.items() if s != "Ana")
+    if high > 0 and not any(s == "Ana" and text in TELLS for s, _, text in pool):
+        assert not at_high  # questions and reactions alone never lead

@@ -93,8 +93,9 @@ class SearchOptions:
     """That list joins only when the named speaker said more than half of the first this
     many candidate turns with a speaker (``_speaker_leads``; 0: always)."""
     meaning_speaker_lead: float = 0.0
-    """And only when the named speaker's best candidate turn has at least this many times
-    the relevance of any other speaker's best (``_speaker_leads``; 0: always)."""
+    """And only when the named speaker's best candidate turn telling of its speaker has at
+    least this many times the relevance of any other speaker's best (``_speaker_leads``;
+    0: always)."""
     speaker_list: int = 0
     """With speaker focus on one speaker, the quick tier's list over that speaker's turns
     (the static vectors' cosine to the query without the name): its best this many join the
@@ -105,8 +106,9 @@ class SearchOptions:
     """That list joins only when the named speaker said more than half of the first this
     many candidate turns with a speaker (``_speaker_leads``; 0: always)."""
     speaker_list_lead: float = 0.0
-    """And only when the named speaker's best candidate turn has at least this many times
-    the relevance of any other speaker's best (``_speaker_leads``; 0: always)."""
+    """And only when the named speaker's best candidate turn telling of its speaker has at
+    least this many times the relevance of any other speaker's best (``_speaker_leads``;
+    0: always)."""
     newest_weight: float = 0.0
     """Near-duplicate sessions newest first unless the question names an earlier time
     (``memlane.retrieve.newest``)."""
@@ -748,11 +750,14 @@ def _meaning_list(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
 
 def _speaker_leads(ctx: _Ctx, cands: list[Candidate], depth: int, lead: float = 0.0) -> bool:
     """Whether the focused speaker said more than half of the first ``depth`` candidate
-    turns with a speaker (always, for ``depth`` 0), and their best candidate turn has at
+    turns with a speaker (always, for ``depth`` 0), and, among the candidate turns that
+    tell of their speaker (a first-person word, ``SPEAKS_OF_SELF``), their best has at
     least ``lead`` times the relevance of every other speaker's best (always, for ``lead``
     0). An adversarial question names the wrong speaker for what the other one told, so
     its words lead to the other's turns: by count when only the other told of the topic,
-    by the best match when both did (session 29)."""
+    by the best match when both did. A partner's question or reaction ("What instrument
+    are you playing?") repeats the question's words but tells of no one, so it does not
+    count (session 29)."""
     said = [(s, c.relevance) for c in cands if (it := ctx.items.get(c.id)) is not None
             and (s := speaker_of(it)) is not None]
     if depth > 0:
@@ -760,8 +765,10 @@ def _speaker_leads(ctx: _Ctx, cands: list[Candidate], depth: int, lead: float = 
         if 2 * sum(s == ctx.speaker for s in first) <= len(first):
             return False
     if lead > 0:
-        named = max((r for s, r in said if s == ctx.speaker), default=None)
-        other = max((r for s, r in said if s != ctx.speaker), default=None)
+        telling = [(s, c.relevance) for c in cands if (it := ctx.items.get(c.id)) is not None
+                   and (s := speaker_of(it)) is not None and SPEAKS_OF_SELF.search(it.text)]
+        named = max((r for s, r in telling if s == ctx.speaker), default=None)
+        other = max((r for s, r in telling if s != ctx.speaker), default=None)
         if named is None or (other is not None and named < lead * other):
             return False
     return True
