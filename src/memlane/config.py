@@ -747,6 +747,24 @@ class RetrievalConfig:
     """That list joins only when the named speaker said more than half of the first this
     many candidate turns with a speaker (an adversarial question names the wrong speaker,
     and its words lead to the other's turns; 0: always)."""
+    meaning_speaker_lead: float = 0.0
+    """And only when, among the candidate turns that tell of their speaker (a first-person
+    word: not a question or reaction to the other), the named speaker's best has at least
+    this many times the relevance of any other speaker's best (when both spoke of the topic,
+    the one the question's words match best; 0: always; session 29)."""
+    speaker_list: int = 0
+    """With speaker focus on the one speaker a question names, that speaker's turns ranked
+    by the static vectors' cosine to the question without the name: the best this many
+    join the candidates, any tier (0: off; measured in session 29: docs/retrieval.md)."""
+    speaker_list_weight: float = 0.2
+    """The RRF weight of that list, beside ``fusion_lexical`` and ``fusion_vector``."""
+    speaker_list_gate: int = 5
+    """That list joins only when the named speaker said more than half of the first this
+    many candidate turns with a speaker (as ``meaning_speaker_gate``; 0: always)."""
+    speaker_list_lead: float = 0.0
+    """And only when the named speaker's best candidate turn telling of its speaker has at
+    least this many times the relevance of any other speaker's best (as
+    ``meaning_speaker_lead``; 0: always)."""
     max_query_chars: int = 4000
     """Longer queries are refused (a query's cost grows with its length)."""
 
@@ -799,6 +817,13 @@ class RetrievalConfig:
                "must be between 0 and 1000")
         _check(0 <= self.meaning_speaker_gate <= 100, "memory.retrieval.meaning_speaker_gate",
                "must be between 0 and 100")
+        _check(0 <= self.speaker_list <= 1000, "memory.retrieval.speaker_list",
+               "must be between 0 and 1000")
+        _check(0 <= self.speaker_list_gate <= 100, "memory.retrieval.speaker_list_gate",
+               "must be between 0 and 100")
+        for key in ("meaning_speaker_lead", "speaker_list_lead"):
+            _check(0.0 <= getattr(self, key) <= 10.0, f"memory.retrieval.{key}",
+                   "must be between 0 and 10")
         _check(0.0 <= self.hyde_threshold <= 1.0, "memory.retrieval.hyde_threshold", "must be between 0 and 1")
         if self.hyde:
             _check(bool(self.hyde_service), "memory.retrieval.hyde_service",

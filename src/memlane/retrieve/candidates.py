@@ -39,6 +39,8 @@ class Candidate:
     meaning_rank: int | None = None
     """Rank in the transformer's own list (the meaning tier's ``meaning_list``), when it
     was there; with no ``lexical_rank`` nor ``vector_rank``, that list brought the item."""
+    speaker_rank: int | None = None
+    """Rank in the named speaker's static list (``speaker_list``), when it was there."""
 
 
 def fuse_lists(

@@ -16,7 +16,7 @@ from memlane.retrieve.rerank import SIGNALS
 __all__ = ["STAGE_RANKS", "explain", "explain_lines"]
 
 STAGE_RANKS = ("candidate_rank", "lexical_rank", "vector_rank", "hyde_rank", "feedback_rank",
-               "meaning_rank", "session_rank", "turn_rank", "rank")
+               "meaning_rank", "speaker_rank", "session_rank", "turn_rank", "rank")
 """Rank keys a hit may carry, in pipeline order (absent when the hit skipped that stage)."""
 ADJUSTMENTS = ("newest", "superseded")
 """Score terms outside the preset's signals (``memlane.retrieve.newest``), weighted by

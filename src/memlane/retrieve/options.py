@@ -99,4 +99,9 @@ def search_options(
         meaning_speaker_list=r.meaning_speaker_list,
         meaning_speaker_weight=r.meaning_speaker_weight,
         meaning_speaker_gate=r.meaning_speaker_gate,
+        meaning_speaker_lead=r.meaning_speaker_lead,
+        speaker_list=r.speaker_list,
+        speaker_list_weight=r.speaker_list_weight,
+        speaker_list_gate=r.speaker_list_gate,
+        speaker_list_lead=r.speaker_list_lead,
     )

@@ -14,7 +14,7 @@ import math
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -92,6 +92,23 @@ class SearchOptions:
     meaning_speaker_gate: int = 5
     """That list joins only when the named speaker said more than half of the first this
     many candidate turns with a speaker (``_speaker_leads``; 0: always)."""
+    meaning_speaker_lead: float = 0.0
+    """And only when the named speaker's best candidate turn telling of its speaker has at
+    least this many times the relevance of any other speaker's best (``_speaker_leads``;
+    0: always)."""
+    speaker_list: int = 0
+    """With speaker focus on one speaker, the quick tier's list over that speaker's turns
+    (the static vectors' cosine to the query without the name): its best this many join the
+    candidates (``_static_speaker_list``; 0: off)."""
+    speaker_list_weight: float = 0.2
+    """The RRF weight of that list."""
+    speaker_list_gate: int = 5
+    """That list joins only when the named speaker said more than half of the first this
+    many candidate turns with a speaker (``_speaker_leads``; 0: always)."""
+    speaker_list_lead: float = 0.0
+    """And only when the named speaker's best candidate turn telling of its speaker has at
+    least this many times the relevance of any other speaker's best (``_speaker_leads``;
+    0: always)."""
     newest_weight: float = 0.0
     """Near-duplicate sessions newest first unless the question names an earlier time
     (``memlane.retrieve.newest``)."""
@@ -242,13 +259,18 @@ def search(
         cands = _speaker(ctx, cands)
     if opts.feedback_weight > 0 and ctx.speaker is not None:
         cands = _feedback(ctx, cands)
+    static_list = (opts.speaker_list > 0 and ctx.speaker is not None  # before any list
+                   and _speaker_leads(ctx, cands, opts.speaker_list_gate, opts.speaker_list_lead))
     if opts.meaning is not None and opts.meaning_list > 0:
         cands = _meaning_list(ctx, cands)
         t.lap("meaning_list_ms")
     if (opts.meaning is not None and opts.meaning_speaker_list > 0 and ctx.speaker is not None
-            and _speaker_leads(ctx, cands, opts.meaning_speaker_gate)):
+            and _speaker_leads(ctx, cands, opts.meaning_speaker_gate, opts.meaning_speaker_lead)):
         cands = _speaker_list(ctx, cands, ctx.speaker)
         t.lap("meaning_list_ms")
+    if static_list and ctx.speaker is not None:
+        cands = _static_speaker_list(ctx, cands, ctx.speaker)
+        t.lap("speaker_list_ms")
     if opts.graph_hops > 0 and filters.scope is not None:
         cands = _graph(ctx, cands)
     ctx.dated = dated_sessions(cands, ctx.items, ctx.windows, ctx.now)  # before the lift
@@ -726,15 +748,30 @@ def _meaning_list(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     return _join_list(ctx, cands, found, o.meaning_list_weight)
 
 
-def _speaker_leads(ctx: _Ctx, cands: list[Candidate], depth: int) -> bool:
+def _speaker_leads(ctx: _Ctx, cands: list[Candidate], depth: int, lead: float = 0.0) -> bool:
     """Whether the focused speaker said more than half of the first ``depth`` candidate
-    turns with a speaker (always, for ``depth`` 0). An adversarial question names the
-    wrong speaker for what the other one told, so its words lead to the other's turns."""
-    if depth <= 0:
-        return True
-    said = [s for c in cands if (it := ctx.items.get(c.id)) is not None
-            and (s := speaker_of(it)) is not None][:depth]
-    return 2 * sum(s == ctx.speaker for s in said) > len(said)
+    turns with a speaker (always, for ``depth`` 0), and, among the candidate turns that
+    tell of their speaker (a first-person word, ``SPEAKS_OF_SELF``), their best has at
+    least ``lead`` times the relevance of every other speaker's best (always, for ``lead``
+    0). An adversarial question names the wrong speaker for what the other one told, so
+    its words lead to the other's turns: by count when only the other told of the topic,
+    by the best match when both did. A partner's question or reaction ("What instrument
+    are you playing?") repeats the question's words but tells of no one, so it does not
+    count (session 29)."""
+    said = [(s, c.relevance) for c in cands if (it := ctx.items.get(c.id)) is not None
+            and (s := speaker_of(it)) is not None]
+    if depth > 0:
+        first = [s for s, _ in said[:depth]]
+        if 2 * sum(s == ctx.speaker for s in first) <= len(first):
+            return False
+    if lead > 0:
+        telling = [(s, c.relevance) for c in cands if (it := ctx.items.get(c.id)) is not None
+                   and (s := speaker_of(it)) is not None and SPEAKS_OF_SELF.search(it.text)]
+        named = max((r for s, r in telling if s == ctx.speaker), default=None)
+        other = max((r for s, r in telling if s != ctx.speaker), default=None)
+        if named is None or (other is not None and named < lead * other):
+            return False
+    return True
 
 
 def _speaker_list(ctx: _Ctx, cands: list[Candidate], name: str) -> list[Candidate]:
@@ -747,13 +784,37 @@ def _speaker_list(ctx: _Ctx, cands: list[Candidate], name: str) -> list[Candidat
     return _join_list(ctx, cands, found, o.meaning_speaker_weight)
 
 
+def _static_speaker_list(ctx: _Ctx, cands: list[Candidate], name: str) -> list[Candidate]:
+    """The quick tier's list over the turns the focused speaker said: their stored static
+    vectors ranked by cosine to the question without the name (``query_without_name``: a
+    turn's text does not hold its own speaker's name), its best ``speaker_list`` joining as
+    a list of weight ``speaker_list_weight`` (``speaker_rank``)."""
+    o = ctx.opts
+    if ctx.filters.kinds is not None and "turn" not in ctx.filters.kinds:
+        return cands
+    ids = ctx.store.filter_ids(replace(ctx.filters, kinds=("turn",)))
+    said = {i: it for i, it in ctx.store.get_items(ids).items() if speaker_of(it) == name}
+    vecs = ctx.store.item_vectors(ctx.embeddings.model, said)
+    q = ctx.embeddings.for_query(query_without_name(ctx.query, name))
+    if not vecs or not q.any():
+        return cands
+    have = sorted(vecs)
+    m = np.stack([vecs[i] for i in have])
+    norms = np.linalg.norm(m, axis=1) * float(np.linalg.norm(q))
+    cos = (m @ q) / np.where(norms > 0, norms, 1.0)
+    found = _steady([(i, float(c)) for i, c in zip(have, cos, strict=True)])[: o.speaker_list]
+    for i, _ in found:
+        ctx.items.setdefault(i, said[i])
+    return _join_list(ctx, cands, found, o.speaker_list_weight, rank="speaker_rank")
+
+
 def _join_list(ctx: _Ctx, cands: list[Candidate], found: list[tuple[int, float]],
-               w: float) -> list[Candidate]:
-    """A transformer's list joins the fused lists as one more list of RRF weight ``w``, on
-    the scale of the other two (the relevance gains ``w / (rrf_k + rank)`` over the best
-    fused score an item could have had from them), so the quick candidates keep their
-    relevance and an item only this list found joins (``meaning_rank``: its best rank in
-    such a list)."""
+               w: float, rank: str = "meaning_rank") -> list[Candidate]:
+    """A list joins the fused lists as one more list of RRF weight ``w``, on the scale of
+    the other two (the relevance gains ``w / (rrf_k + rank)`` over the best fused score an
+    item could have had from them), so the quick candidates keep their relevance and an
+    item only this list found joins (``rank``, ``meaning_rank`` for a transformer's list:
+    its best rank in such a list)."""
     if not found:
         return cands
     lw, vw = _weights(ctx)
@@ -765,7 +826,8 @@ def _join_list(ctx: _Ctx, cands: list[Candidate], found: list[tuple[int, float]]
         if c is None:
             c = by_id[i] = Candidate(id=i, rrf=0.0, relevance=0.0)
             cands.append(c)
-        c.meaning_rank = r if c.meaning_rank is None else min(r, c.meaning_rank)
+        had = getattr(c, rank)
+        setattr(c, rank, r if had is None else min(r, had))
         c.rrf += w / (k + r)
         c.relevance += w / (k + r) / best
     _fill_items(ctx, [c.id for c in cands])
@@ -1352,6 +1414,8 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
                 scores["meaning"] = c.meaning
             if c.meaning_rank is not None:
                 scores["meaning_rank"] = float(c.meaning_rank)
+            if c.speaker_rank is not None:
+                scores["speaker_rank"] = float(c.speaker_rank)
             if c.graph_hop is not None:
                 scores["graph_hop"] = float(c.graph_hop)
         if _other_speaker(ctx, it):  # the query named someone else: relevance × this
