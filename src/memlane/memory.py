@@ -393,15 +393,18 @@ class Memory:
 
     @validated
     def sessions(self, scope: str | None = None, status: str | None = None, limit: int = 100,
-                 offset: int = 0, cursor: str | None = None) -> list[Session]:
+                 offset: int = 0, cursor: str | None = None,
+                 before: str | None = None) -> list[Session]:
         """Sessions newest first (the id breaking ties), ``limit`` of them from the
         ``offset``-th on, or after the one ``cursor`` names (``memlane.cursor.cursor_after``
         of the last one read: no session is repeated or skipped when others are added or
         removed between pages). ``cursor`` and an ``offset`` other than 0 are refused
-        together."""
+        together. ``before``: a cursor read the other way, the ``limit`` sessions just
+        newer than the one it names (a page back), newest first; not with either."""
         after = _after(cursor, offset, "sessions")
+        back = None if before is None else read_before(before, cursor, offset, "sessions")
         return self.store.list_sessions(scope=scope, status=status, limit=limit, offset=offset,
-                                        after=after)
+                                        after=after, before=back)
 
     @validated
     def messages(self, session_id: int) -> list[Message]:

@@ -83,19 +83,16 @@ def session_page(mem: Memory, scope: str | None, status: str | None, *, limit: i
     and whether more follow. ``stored``: ``scope`` is a spelling the store holds (the
     inspector's ``resolve_scope``), read as it is: an old database's ``team\u200b`` is
     refused as a new scope's name but still listed (``offset`` 0 with a ``cursor``).
-    ``before`` (with ``stored``): the ``limit`` sessions just before that cursor's row."""
-    if stored:
-        def read(after: str | None, n: int) -> list[Any]:
+    ``before``: the ``limit`` sessions just before that cursor's row (newer than it)."""
+    def read(after: str | None, n: int, back: str | None = None) -> list[Any]:
+        if stored:
             return mem.store.list_sessions(
                 scope=scope, status=status, limit=n, offset=offset,
-                after=None if after is None else read_cursor(after, "sessions"))
+                after=None if after is None else read_cursor(after, "sessions"),
+                before=None if back is None else read_before(back, after, offset, "sessions"))
+        return mem.sessions(scope=scope, status=status, limit=n, offset=offset, cursor=after,
+                            before=back)
 
-        if before is not None:
-            return _back(mem.store.list_sessions(
-                scope=scope, status=status, limit=limit + 1,
-                before=read_before(before, cursor, offset, "sessions")), limit, read)
-        rows = read(cursor, limit + 1)
-    else:
-        rows = mem.sessions(scope=scope, status=status, limit=limit + 1, offset=offset,
-                            cursor=cursor)
-    return _page(rows, limit, offset, cursor)
+    if before is not None:
+        return _back(read(cursor, limit + 1, before), limit, read)
+    return _page(read(cursor, limit + 1), limit, offset, cursor)
