@@ -161,18 +161,17 @@ def facts_text(scope: str | None, facts: Sequence[FactView], *, subject: str | N
     scope's facts past the store's 1,000 were left out without a word."""
     where = f"scope {scope}" if scope else "all scopes"
     about = f" about {subject!r}" if subject else ""
+    side = "before" if before else "after"
     cursor = cursor or before  # a page back reads on by cursor too
     if not facts:
-        return (f"no facts{about} in {where} after the cursor" if cursor else
+        return (f"no facts{about} in {where} {side} the cursor" if cursor else
                 f"no facts{about} in {where}" if not offset else
                 f"no facts{about} in {where} from offset {offset} (there are {offset} or fewer)")
-    head = (f"{len(facts)} fact(s){about} in {where} after the cursor"
+    head = (f"{len(facts)} fact(s){about} in {where} {side} the cursor"
             + (", more follow" if more else ", the last") if cursor else
             f"{len(facts)} fact(s){about} in {where}" if not offset and not more else
             f"facts {offset + 1}-{offset + len(facts)}{about} in {where}"
             + (", more follow" if more else ", the last"))
-    if before:
-        head = head.replace("after the cursor", "before the cursor")
     lines = [head + ":", *_read_back("earlier facts", reader, prev)]
     used = sum(len(line) + 1 for line in lines)
     for shown, f in enumerate(facts):
