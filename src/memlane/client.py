@@ -262,11 +262,12 @@ class Client:
                                                    scope=scope))
 
     def sessions(self, scope: str | None = None, status: str | None = None,
-                 limit: int = 100, offset: int = 0, cursor: str | None = None) -> list[Session]:
+                 limit: int = 100, offset: int = 0, cursor: str | None = None,
+                 before: str | None = None) -> list[Session]:
         """As ``Memory.sessions``: ``cursor`` is ``memlane.cursor.cursor_after`` of the last
-        session of the page before."""
+        session of the page before, ``before`` that of the first session of the page after."""
         res = self.action("sessions.list", scope=scope, status=status, limit=limit,
-                          offset=offset, cursor=cursor)
+                          offset=offset, cursor=cursor, before=before)
         return [from_plain(Session, s) for s in res["sessions"]]
 
     def _session_view(self, session_id: int) -> dict[str, Any]:
@@ -319,13 +320,14 @@ class Client:
 
     def facts(self, scope: str | None = None, subject: str | None = None, *,
               include_superseded: bool = False, limit: int = 1000,
-              offset: int = 0, cursor: str | None = None) -> list[Any]:
-        """As ``Memory.facts`` (``cursor``: as ``sessions``)."""
+              offset: int = 0, cursor: str | None = None,
+              before: str | None = None) -> list[Any]:
+        """As ``Memory.facts`` (``cursor``, ``before``: as ``sessions``)."""
         from memlane.index.facts import FactView
 
         res = self.action("facts.list", scope=scope, subject=subject,
                           include_superseded=include_superseded, limit=limit, offset=offset,
-                          cursor=cursor)
+                          cursor=cursor, before=before)
         return [from_plain(FactView, f) for f in res["facts"]]
 
     def fact_history(self, subject: str, predicate: str, scope: str | None = None) -> list[dict[str, Any]]:

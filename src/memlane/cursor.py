@@ -22,7 +22,7 @@ from typing import Any
 
 from memlane.errors import ValidationError
 
-__all__ = ["MAX_CURSOR", "cursor_after", "read_before", "read_cursor"]
+__all__ = ["MAX_CURSOR", "cursor_after", "read_before", "read_cursor", "read_start"]
 
 MAX_CURSOR = 8192
 """The longest cursor read (a fact's key holds its subject and predicate)."""
@@ -94,3 +94,20 @@ def read_before(before: str, cursor: str | None, offset: int, listing: str) -> t
         raise ValidationError("before: pass before, cursor or offset, one of them (before "
                               "reads back from a row, cursor on after one)", field="before")
     return read_cursor(before, listing, "before")
+
+
+def read_start(cursor: str | None, before: str | None, offset: int,
+               listing: str) -> tuple[tuple[Any, ...] | None, tuple[Any, ...] | None]:
+    """The keys a listing's store reads from, ``(after, before)`` (None for a start not
+    given): ``before`` is checked first, so any two starts given together are refused
+    naming it (``read_before``); then ``cursor`` with an ``offset`` other than 0, naming
+    ``cursor``. Every reader of a listing's page starts here (``Memory.sessions``,
+    ``Memory.facts``, the inspector's ``serve.paging.session_page``)."""
+    if before is not None:
+        return None, read_before(before, cursor, offset, listing)
+    if cursor is None:
+        return None, None
+    if offset:
+        raise ValidationError("cursor: pass cursor or offset, not both (the cursor reads on "
+                              "after a row; offset counts rows from the first)", field="cursor")
+    return read_cursor(cursor, listing), None

@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from memlane.backends.registry import make_embedder, make_intelligence
 from memlane.config import Config, load_config
-from memlane.cursor import read_before, read_cursor
+from memlane.cursor import read_start
 from memlane.errors import ConflictError, MigrationError, NotFoundError, StoreError, ValidationError
 from memlane.index.compact import CompactReport, compact
 from memlane.index.embed import Embeddings, text_hash
@@ -71,17 +71,6 @@ class SummaryDraft:
     def preview(self) -> str:
         return self.summary.flattened(self.scope)
 
-
-
-def _after(cursor: str | None, offset: int, listing: str) -> Any:
-    """The key a listing's ``cursor`` names (None without one). A cursor and an offset
-    are two starts: given both, neither is guessed to win."""
-    if cursor is None:
-        return None
-    if offset:
-        raise ValidationError("cursor: pass cursor or offset, not both (the cursor reads on "
-                              "after a row; offset counts rows from the first)", field="cursor")
-    return read_cursor(cursor, listing)
 
 
 def _id_taken(msg: Incoming, index: int | None = None) -> ConflictError:
@@ -441,15 +430,17 @@ class Memory:
 
     @validated
     def sessions(self, scope: str | None = None, status: str | None = None, limit: int = 100,
-                 offset: int = 0, cursor: str | None = None) -> list[Session]:
+                 offset: int = 0, cursor: str | None = None,
+                 before: str | None = None) -> list[Session]:
         """Sessions newest first (the id breaking ties), ``limit`` of them from the
         ``offset``-th on, or after the one ``cursor`` names (``memlane.cursor.cursor_after``
         of the last one read: no session is repeated or skipped when others are added or
         removed between pages). ``cursor`` and an ``offset`` other than 0 are refused
-        together."""
-        after = _after(cursor, offset, "sessions")
+        together. ``before``: a cursor read the other way, the ``limit`` sessions just
+        newer than the one it names (a page back), newest first; not with either."""
+        after, back = read_start(cursor, before, offset, "sessions")
         return self.store.list_sessions(scope=scope, status=status, limit=limit, offset=offset,
-                                        after=after)
+                                        after=after, before=back)
 
     @validated
     def messages(self, session_id: int) -> list[Message]:
@@ -936,8 +927,7 @@ class Memory:
         cursor too, read the other way: the ``limit`` facts just before the row it names
         (a page back), in the same order."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
-        after = _after(cursor, offset, "facts")
-        back = None if before is None else read_before(before, cursor, offset, "facts")
+        after, back = read_start(cursor, before, offset, "facts")
         rows = self.store.list_facts(scope, subject_key(subject) if subject else None,
                                      include_superseded, limit=limit, offset=offset,
                                      after=after, before=back)

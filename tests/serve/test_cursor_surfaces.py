@@ -66,3 +66,83 @@ def test_the_mcp_answers_name_a_cursor_that_rows_added_meanwhile_do_not_shift(tm
     shown = [int(i) for a in answers[:2] for i in re.findall(r"^fact (\d+) ·", a, re.M)]
     assert sorted(shown) == first and len(shown) == len(set(shown)), answers[:2]
     assert "cursor" in answers[2]
+
+
+def _listed(answer: str, what: str) -> list[int]:
+    return [int(i) for i in re.findall(rf"^{what} (\d+) ·", answer, re.M)]
+
+
+def test_the_mcp_answers_name_a_page_back_that_joins_the_page(tmp_path):
+    """Session 29: an answer past the first page names the ``before`` that reads the page
+    just before it (sessions read on by cursor, facts from an offset); following it lists
+    that page again, which names none; a ``before`` memlane did not give, or one beside
+    ``offset``, is a tool error naming ``before``."""
+    db = str(tmp_path / "m.db")
+    with memory(db) as mem:
+        _facts(mem, [f"trait {i}" for i in range(5)])
+        for day in range(1, 6):
+            mem.add_message("s", "user", f"hello {day}", at=f"2024-03-0{day}T00:00:00Z")
+            mem.close_session("s")
+    answers: dict[str, str] = {}
+
+    async def body(c: Client) -> None:
+        answers["first"] = await call(c, "sessions", {"scope": "s", "limit": 2})
+        cursor = re.search(r'or cursor "([^"]+)"', answers["first"])
+        assert cursor is not None, answers["first"]
+        answers["second"] = await call(c, "sessions",
+                                       {"scope": "s", "limit": 2, "cursor": cursor[1]})
+        before = re.search(r'newer sessions come before: call sessions with before "([^"]+)"',
+                           answers["second"])
+        assert before is not None, answers["second"]
+        answers["back"] = await call(c, "sessions", {"scope": "s", "limit": 2,
+                                                     "before": before[1]})
+        answers["facts"] = await call(c, "facts", {"scope": "s", "offset": 3})
+        before = re.search(r'earlier facts come before: call facts with before "([^"]+)"',
+                           answers["facts"])
+        assert before is not None, answers["facts"]
+        answers["facts back"] = await call(c, "facts", {"scope": "s", "before": before[1]})
+        answers["bad"] = await call(c, "sessions", {"scope": "s", "before": "made-up"},
+                                    error=True)
+        answers["both"] = await call(c, "facts", {"scope": "s", "before": before[1],
+                                                  "offset": 1}, error=True)
+
+    talk(server(tmp_path, db), body)
+    assert "come before" not in answers["first"]
+    assert _listed(answers["back"], "session") == _listed(answers["first"], "session")
+    assert "come before" not in answers["back"] and "before the cursor" in answers["back"]
+    assert len(_listed(answers["second"], "session")) == 2
+    facts_back = _listed(answers["facts back"], "fact")
+    assert len(facts_back) == 3 and not set(facts_back) & set(_listed(answers["facts"], "fact"))
+    assert "come before" not in answers["facts back"]
+    assert ": before: not a cursor" in answers["bad"], answers["bad"]
+    assert ": before: pass before, cursor or offset" in answers["both"], answers["both"]
+
+
+def test_the_cli_hint_names_a_page_back_that_joins_the_page(cli_run, tmp_path):
+    """Session 29: past the first page, ``sessions list`` and ``facts list`` give on standard
+    error the command that reads the page before (``--before``); it lists the page the
+    reader came from, and no page back of its own. A bad ``--before``, or one with
+    ``--offset`` or ``--cursor``, is a usage error naming ``--before`` (exit 2)."""
+    with memory(tmp_path / "cli.db") as mem:
+        facts = _facts(mem, [f"trait {i}" for i in range(5)])
+        for day in range(1, 6):
+            mem.add_message("s", "user", f"hello {day}", at=f"2024-03-0{day}T00:00:00Z")
+            mem.close_session("s")
+    for command, first_ids in (("sessions", None), ("facts", facts[:2])):
+        first = cli_run(command, "list", "--scope", "s", "--limit", "2", "--json")
+        assert "--before" not in first.stderr, first.stderr
+        ids = [row["id"] for row in json.loads(first.stdout)]
+        assert first_ids is None or ids == first_ids
+        on = re.search(rf"memlane {command} list .*--cursor \S+", first.stderr)
+        assert on is not None, first.stderr
+        second = cli_run(*shlex.split(on.group(0))[1:], "--json")
+        back = re.search(rf"memlane {command} list .*--before \S+", second.stderr)
+        assert back is not None, second.stderr
+        again = cli_run(*shlex.split(back.group(0))[1:], "--json")
+        assert [row["id"] for row in json.loads(again.stdout)] == ids
+        assert "--before" not in again.stderr, again.stderr
+        good = shlex.split(back.group(0))[-1]
+        for extra in (["--before", "nonsense"], ["--before", good, "--offset", "2"],
+                      ["--before", good, "--cursor", good]):
+            bad = cli_run(command, "list", "--scope", "s", *extra, code=2)
+            assert "'--before'" in bad.stderr, bad.stderr

@@ -319,7 +319,7 @@ RULES: dict[str, dict[str, Rule]] = {
     "session": {"session_id": _id},
     "sessions": {"scope": _OPT_IDENT, "status": _opt(_choice(SESSION_STATUSES)),
                  "limit": _int(1, 100_000), "offset": _int(0, INT64_MAX),
-                 "cursor": _cursor("sessions")},
+                 "cursor": _cursor("sessions"), "before": _cursor("sessions")},
     "messages": {"session_id": _id},
     "session_intelligence": {"session_id": _id},
     "item": {"item_id": _id},

@@ -16,7 +16,7 @@ import click
 from memlane.clip import clip
 from memlane.errors import MemlaneError
 from memlane.serve.cli_common import (CliError, FileName, Float, Int, attach_global_options, error_json,
-                                      global_option, json_option, memory_of, more_follow,
+                                      global_option, json_option, less_before, memory_of, more_follow,
                                       root_json_option)
 from memlane.serve.output import echo, safe
 from memlane.serve.render import (dumps, fact_sentence, hit_dict, item_dict, message_dict, nothing_note,
@@ -635,23 +635,28 @@ def sessions() -> None:
 @click.option("--cursor", default=None,
               help="List the sessions older than the one this cursor names (the one the "
                    "hint of a cut listing gives); not with --offset.")
+@click.option("--before", default=None,
+              help="List the sessions newer than the one this cursor names (a page back: "
+                   "the one the hint of a later page gives); not with --cursor or --offset.")
 @json_option
 @click.pass_context
 def sessions_list(ctx: click.Context, scope: str | None, status: str | None, limit: int,
-                  offset: int, cursor: str | None, as_json: bool) -> None:
+                  offset: int, cursor: str | None, before: str | None, as_json: bool) -> None:
     """List sessions, newest first. When more follow than --limit, standard error gives
     the command that reads on (--offset, or --cursor, which sessions added or removed
-    meanwhile do not shift)."""
+    meanwhile do not shift), and past the first page the one that reads back (--before)."""
     from memlane.serve.paging import session_page
 
     mem = _memory(ctx)
-    page = session_page(mem, scope, status, limit=limit, offset=offset, cursor=cursor)
+    page = session_page(mem, scope, status, limit=limit, offset=offset, cursor=cursor,
+                        before=before)
     rows = page.rows
+    given = {"--scope": scope, "--status": status, "--limit": None if limit == 50 else limit}
+    if page.prev_cursor is not None:
+        less_before("newer sessions", "sessions list", given, page.prev_cursor)
     if page.next_cursor is not None:
         # the 51st session and every older one were left out without a word
-        more_follow("sessions", "sessions list", {"--scope": scope, "--status": status,
-                                                  "--limit": None if limit == 50 else limit},
-                    page.next_offset, page.next_cursor)
+        more_follow("sessions", "sessions list", given, page.next_offset, page.next_cursor)
     if as_json:
         echo(dumps([session_dict(s) for s in rows]))
         return

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 
 __all__ = ["CREATES", "GLOBAL_OPTIONS", "CliError", "FileName", "Float", "Int", "attach_global_options", "error_json", "global_option",
-           "db_origin", "ignores_global", "json_option", "located", "memory_of", "more_follow", "root_config_path",
+           "db_origin", "ignores_global", "json_option", "less_before", "located", "memory_of", "more_follow", "root_config_path",
            "root_json_option", "sqlite_file"]
 
 #: Commands that write, and so may create a missing SQLite database (saying so); every
@@ -38,16 +38,32 @@ def more_follow(what: str, command: str, options: dict[str, Any], offset: int | 
     listed every scope's facts."""
     import shlex
 
+    words = _command_words(command, options)
+    by_cursor = shlex.join([*words, "--cursor", cursor])
+    click.echo(safe(f"more {what} follow: {by_cursor}" if offset is None else
+                    f"more {what} follow: {shlex.join([*words, '--offset', str(offset)])}\n"
+                    f"  or, however many are added or removed meanwhile: {by_cursor}"),
+               err=True)
+
+
+def _command_words(command: str, options: dict[str, Any]) -> list[str]:
+    """``memlane COMMAND`` with ``options`` (a flag for True; None and False left out)."""
     words = ["memlane", *command.split()]
     for flag, value in options.items():
         if value is True:
             words.append(flag)
         elif value is not None and value is not False:
             words += [flag, str(value)]
-    by_cursor = shlex.join([*words, "--cursor", cursor])
-    click.echo(safe(f"more {what} follow: {by_cursor}" if offset is None else
-                    f"more {what} follow: {shlex.join([*words, '--offset', str(offset)])}\n"
-                    f"  or, however many are added or removed meanwhile: {by_cursor}"),
+    return words
+
+
+def less_before(what: str, command: str, options: dict[str, Any], before: str) -> None:
+    """Say on standard error the command that reads the page before this one
+    (``--before``, the page's ``prev_cursor``), as ``more_follow`` the one after."""
+    import shlex
+
+    click.echo(safe(f"{what} come before: "
+                    f"{shlex.join([*_command_words(command, options), '--before', before])}"),
                err=True)
 
 

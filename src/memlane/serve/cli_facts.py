@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import click
 
 from memlane.clip import clip
-from memlane.serve.cli_common import Int, json_option, memory_of, more_follow
+from memlane.serve.cli_common import Int, json_option, less_before, memory_of, more_follow
 from memlane.serve.cli_erase import VACUUM_HELP, vacuum_after
 from memlane.serve.output import echo
 from memlane.serve.render import dumps, fact_key, fact_sentence, item_dict, nothing_note
@@ -39,25 +39,31 @@ def facts() -> None:
 @click.option("--cursor", default=None,
               help="List the facts after the one this cursor names (the one the hint of a "
                    "cut listing gives); not with --offset.")
+@click.option("--before", default=None,
+              help="List the facts just before the one this cursor names (a page back: the "
+                   "one the hint of a later page gives); not with --cursor or --offset.")
 @json_option
 @click.pass_context
 def facts_list(ctx: click.Context, scope: str | None, subject: str | None,
                include_superseded: bool, now: str | None, limit: int, offset: int,
-               cursor: str | None, as_json: bool) -> None:
+               cursor: str | None, before: str | None, as_json: bool) -> None:
     """Facts with their confidence; current ones unless --include-superseded. When more
     follow than --limit, standard error gives the command that reads on (--offset, or
-    --cursor, which facts added or removed meanwhile do not shift)."""
+    --cursor, which facts added or removed meanwhile do not shift), and past the first
+    page the one that reads back (--before)."""
     from memlane.serve.paging import fact_page
 
     mem = memory_of(ctx)
     page = fact_page(mem, scope, subject, include_superseded=include_superseded, now=now,
-                     limit=limit, offset=offset, cursor=cursor)
+                     limit=limit, offset=offset, cursor=cursor, before=before)
     rows = page.rows
+    given = {"--scope": scope, "--subject": subject,
+             "--include-superseded": include_superseded,
+             "--limit": None if limit == 1000 else limit}
+    if page.prev_cursor is not None:
+        less_before("earlier facts", "facts list", given, page.prev_cursor)
     if page.next_cursor is not None:
-        more_follow("facts", "facts list", {"--scope": scope, "--subject": subject,
-                                            "--include-superseded": include_superseded,
-                                            "--limit": None if limit == 1000 else limit},
-                    page.next_offset, page.next_cursor)
+        more_follow("facts", "facts list", given, page.next_offset, page.next_cursor)
     if as_json:
         echo(dumps([dataclasses.asdict(f) for f in rows]))
         return

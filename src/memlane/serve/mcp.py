@@ -499,14 +499,18 @@ class _Tools:
         cursor: Annotated[str | None, Field(min_length=1, max_length=MAX_CURSOR, description=(
             "The cursor the previous answer named: lists from after its last fact, however "
             "many facts were added or removed meanwhile (not with offset)."))] = None,
+        before: Annotated[str | None, Field(min_length=1, max_length=MAX_CURSOR, description=(
+            "The before cursor an answer named: lists the facts just before its first one "
+            "(a page back; not with cursor or offset)."))] = None,
     ) -> str:
         where = self.scope(ctx, scope)
         with _tool_errors():
             page = fact_page(self.mem, where, subject or None,
                              include_superseded=include_superseded, limit=FACTS_PAGE,
-                             offset=offset, cursor=cursor)
+                             offset=offset, cursor=cursor, before=before)
         return render.facts_text(where, page.rows, subject=subject, offset=offset,
-                                 more=page.next_cursor is not None, cursor=cursor)
+                                 more=page.next_cursor is not None, cursor=cursor,
+                                 before=before, prev=page.prev_cursor)
 
     def fact_history(
         self,
@@ -571,15 +575,19 @@ class _Tools:
         cursor: Annotated[str | None, Field(min_length=1, max_length=MAX_CURSOR, description=(
             "The cursor the previous answer named: lists the sessions older than its last "
             "one, however many were added or removed meanwhile (not with offset)."))] = None,
+        before: Annotated[str | None, Field(min_length=1, max_length=MAX_CURSOR, description=(
+            "The before cursor an answer named: lists the sessions just newer than its "
+            "first one (a page back; not with cursor or offset)."))] = None,
     ) -> str:
         where = self.scope(ctx, scope)
         with _tool_errors():
             page = session_page(self.mem, where, status, limit=limit, offset=offset,
-                                cursor=cursor)
+                                cursor=cursor, before=before)
             summaries = [(s, self.mem.session_intelligence(s.id)["summary"])
                          for s in page.rows]
         return render.sessions_text(where, summaries, offset=offset,
-                                    more=page.next_cursor is not None, cursor=cursor)
+                                    more=page.next_cursor is not None, cursor=cursor,
+                                    before=before, prev=page.prev_cursor)
 
     def session(
         self,

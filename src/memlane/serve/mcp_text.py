@@ -145,27 +145,35 @@ def _read_on(reader: str, offset: int, last: Any, cursor: str | None) -> str:
     return f"{reader} {after}" if cursor else f"{reader} offset {offset} or {after}"
 
 
+def _read_back(what: str, reader: str, prev: str | None) -> list[str]:
+    """The line that names the ``before`` of the page before (``prev``), if there is one."""
+    return [f'… {what} come before: {reader} before "{prev}"'] if prev else []
+
+
 def facts_text(scope: str | None, facts: Sequence[FactView], *, subject: str | None,
                offset: int = 0, more: bool = False,
-               reader: str = "call facts with", cursor: str | None = None) -> str:
-    """``facts`` (a page of them from position ``offset``, or after ``cursor``; ``more``:
-    others follow it) within ``ANSWER_CHARS``. Whatever is left out, past the answer's
-    length or past the page, is said, with the offset and cursor to read on from
-    (``reader`` says how): a scope's facts past the store's 1,000 were left out without a
-    word."""
+               reader: str = "call facts with", cursor: str | None = None,
+               before: str | None = None, prev: str | None = None) -> str:
+    """``facts`` (a page of them from position ``offset``, after ``cursor`` or just before
+    ``before``; ``more``: others follow it; ``prev``: the ``before`` of the page before it)
+    within ``ANSWER_CHARS``. Whatever is left out, past the answer's length or past the
+    page, is said, with the offset and cursor to read on from (``reader`` says how): a
+    scope's facts past the store's 1,000 were left out without a word."""
     where = f"scope {scope}" if scope else "all scopes"
     about = f" about {subject!r}" if subject else ""
+    side = "before" if before else "after"
+    cursor = cursor or before  # a page back reads on by cursor too
     if not facts:
-        return (f"no facts{about} in {where} after the cursor" if cursor else
+        return (f"no facts{about} in {where} {side} the cursor" if cursor else
                 f"no facts{about} in {where}" if not offset else
                 f"no facts{about} in {where} from offset {offset} (there are {offset} or fewer)")
-    head = (f"{len(facts)} fact(s){about} in {where} after the cursor"
+    head = (f"{len(facts)} fact(s){about} in {where} {side} the cursor"
             + (", more follow" if more else ", the last") if cursor else
             f"{len(facts)} fact(s){about} in {where}" if not offset and not more else
             f"facts {offset + 1}-{offset + len(facts)}{about} in {where}"
             + (", more follow" if more else ", the last"))
-    lines = [head + ":"]
-    used = len(lines[0])
+    lines = [head + ":", *_read_back("earlier facts", reader, prev)]
+    used = sum(len(line) + 1 for line in lines)
     for shown, f in enumerate(facts):
         line = fact_line(f)
         if used + len(line) + 1 > ANSWER_CHARS - 300:
@@ -237,15 +245,20 @@ def _session_head(s: Session) -> str:
 
 
 def sessions_text(scope: str | None, rows: Iterable[tuple[Session, dict[str, Any] | None]],
-                  *, offset: int = 0, more: bool = False, cursor: str | None = None) -> str:
-    """Sessions from position ``offset`` (0 the newest) or after ``cursor``; ``more``:
-    older ones follow, and the answer names the offset and cursor to ask for them."""
+                  *, offset: int = 0, more: bool = False, cursor: str | None = None,
+                  before: str | None = None, prev: str | None = None) -> str:
+    """Sessions from position ``offset`` (0 the newest), after ``cursor`` or just newer
+    than ``before``; ``more``: older ones follow, and the answer names the offset and
+    cursor to ask for them; ``prev``: the ``before`` of the newer ones."""
     rows = list(rows)
     where = f"scope {scope}" if scope else "all scopes"
-    since = " after the cursor" if cursor else f" from offset {offset}" if offset else ""
+    since = (" before the cursor" if before else " after the cursor" if cursor else
+             f" from offset {offset}" if offset else "")
+    cursor = cursor or before  # a page back reads on by cursor too
     if not rows:
         return f"no sessions in {where}{since}"
-    lines = [f"{len(rows)} session(s) in {where}, newest first{since}:"]
+    lines = [f"{len(rows)} session(s) in {where}, newest first{since}:",
+             *_read_back("newer sessions", "call sessions with", prev)]
     for s, summary in rows:
         lines.append(_session_head(s))
         lines.append(f"    {summary_line(summary)}")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Any
 
-from memlane.cursor import cursor_after, read_before, read_cursor
+from memlane.cursor import cursor_after, read_start
 from memlane.memory import Memory
 
 __all__ = ["Page", "fact_page", "session_page"]
@@ -83,19 +83,17 @@ def session_page(mem: Memory, scope: str | None, status: str | None, *, limit: i
     and whether more follow. ``stored``: ``scope`` is a spelling the store holds (the
     inspector's ``resolve_scope``), read as it is: an old database's ``team\u200b`` is
     refused as a new scope's name but still listed (``offset`` 0 with a ``cursor``).
-    ``before`` (with ``stored``): the ``limit`` sessions just before that cursor's row."""
-    if stored:
-        def read(after: str | None, n: int) -> list[Any]:
-            return mem.store.list_sessions(
-                scope=scope, status=status, limit=n, offset=offset,
-                after=None if after is None else read_cursor(after, "sessions"))
+    ``before``: the ``limit`` sessions just before that cursor's row (newer than it). On
+    either path any two of ``cursor``, ``before`` and an ``offset`` other than 0 are refused
+    (``memlane.cursor.read_start``)."""
+    def read(after: str | None, n: int, back: str | None = None) -> list[Any]:
+        if stored:
+            keys = read_start(after, back, offset, "sessions")
+            return mem.store.list_sessions(scope=scope, status=status, limit=n, offset=offset,
+                                           after=keys[0], before=keys[1])
+        return mem.sessions(scope=scope, status=status, limit=n, offset=offset, cursor=after,
+                            before=back)
 
-        if before is not None:
-            return _back(mem.store.list_sessions(
-                scope=scope, status=status, limit=limit + 1,
-                before=read_before(before, cursor, offset, "sessions")), limit, read)
-        rows = read(cursor, limit + 1)
-    else:
-        rows = mem.sessions(scope=scope, status=status, limit=limit + 1, offset=offset,
-                            cursor=cursor)
-    return _page(rows, limit, offset, cursor)
+    if before is not None:
+        return _back(read(cursor, limit + 1, before), limit, read)
+    return _page(read(cursor, limit + 1), limit, offset, cursor)

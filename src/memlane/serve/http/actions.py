@@ -178,9 +178,10 @@ def sessions_list(mem: Memory, who: Principal, inp: m.SessionsInput, timings: di
     who.check(inp.scope, write=False)
     # sessions past the first 1,000 were on no answer, and nothing said so
     page = session_page(mem, inp.scope, inp.status, limit=inp.limit, offset=inp.offset,
-                        cursor=inp.cursor)
+                        cursor=inp.cursor, before=inp.before)
     return {"sessions": [session_dict(s) for s in page.rows],
-            "next_offset": page.next_offset, "next_cursor": page.next_cursor}
+            "next_offset": page.next_offset, "next_cursor": page.next_cursor,
+            "prev_cursor": page.prev_cursor}
 
 
 @action("sessions.show", m.SessionShowInput, write=False, finds=True,
@@ -201,10 +202,11 @@ def sessions_show(mem: Memory, who: Principal, inp: m.SessionShowInput,
 def facts_list(mem: Memory, who: Principal, inp: m.FactsInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=False)
     page = fact_page(mem, inp.scope, inp.subject, include_superseded=inp.include_superseded,
-                     limit=inp.limit, offset=inp.offset, cursor=inp.cursor)
+                     limit=inp.limit, offset=inp.offset, cursor=inp.cursor,
+                     before=inp.before)
     # the listing was cut at 1,000 facts without a word: next_offset says where it goes on
     return {"facts": [to_plain(f) for f in page.rows], "next_offset": page.next_offset,
-            "next_cursor": page.next_cursor}
+            "next_cursor": page.next_cursor, "prev_cursor": page.prev_cursor}
 
 
 @action("facts.history", m.FactHistoryInput, write=False,

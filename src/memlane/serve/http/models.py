@@ -49,6 +49,13 @@ def _cursor() -> Any:
         "with an offset other than 0."))
 
 
+def _before() -> Any:
+    # checked by memlane (memlane.cursor.read_before: a 400 naming before)
+    return Field(default=None, min_length=1, max_length=MAX_CURSOR, description=(
+        "The prev_cursor of a page: lists the rows just before its first one (a page "
+        "back), in the listing's order. Not with cursor or an offset other than 0."))
+
+
 def _members(annotation: Any) -> tuple[Any, ...]:
     """The types a field admits at its top level (``Annotated`` and unions unwrapped)."""
     if get_origin(annotation) is Annotated:
@@ -254,13 +261,14 @@ class UpsertInput(_In):
 
 class SessionsInput(_In):
     """``memlane sessions list``: ``limit`` sessions, newest first, from the ``offset``-th
-    on or after ``cursor`` (as ``FactsInput``)."""
+    on, after ``cursor`` or just before ``before`` (as ``FactsInput``)."""
 
     scope: str | None = _scope()
     status: Literal["open", "closed", "summarized", "failed"] | None = None
     limit: int = Field(default=50, ge=1, le=1000)
     offset: int = Field(default=0, ge=0, le=INT64_MAX)
     cursor: str | None = _cursor()
+    before: str | None = _before()
 
 
 class IdInput(_In):
@@ -313,9 +321,9 @@ class IndexInput(_In):
 
 
 class FactsInput(_In):
-    """``memlane facts list``: ``limit`` facts from the ``offset``-th on, or after
-    ``cursor`` (the answer's ``next_offset`` and ``next_cursor`` read on; null after the
-    last)."""
+    """``memlane facts list``: ``limit`` facts from the ``offset``-th on, after
+    ``cursor`` or just before ``before`` (the answer's ``next_offset`` and ``next_cursor``
+    read on, null after the last; its ``prev_cursor`` reads back, null on the first)."""
 
     scope: str | None = _scope()
     subject: str | None = None
@@ -323,6 +331,7 @@ class FactsInput(_In):
     limit: int = Field(default=1000, ge=1, le=100_000)
     offset: int = Field(default=0, ge=0, le=INT64_MAX)
     cursor: str | None = _cursor()
+    before: str | None = _before()
 
 
 class FactHistoryInput(_In):

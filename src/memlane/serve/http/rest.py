@@ -8,12 +8,12 @@ per-stage timings go in the standard ``Server-Timing`` header.
     POST   /v1/pack                  memory.pack
     POST   /v1/items                 memory.upsert
     POST   /v1/index                 index
-    GET    /v1/sessions              sessions.list    (?scope=&status=&limit=&offset=|cursor=)
+    GET    /v1/sessions              sessions.list    (?scope=&status=&limit=&offset=|cursor=|before=)
     GET    /v1/sessions/{id}         sessions.show    (?from_turn=&limit=: next_turn reads on)
     POST   /v1/sessions/close        sessions.close
     DELETE /v1/sessions/{id}         sessions.forget  (erasure, docs/erasure.md)
     DELETE /v1/scopes/{scope}        scopes.forget    (erasure, docs/erasure.md)
-    GET    /v1/facts                 facts.list       (?scope=&subject=&include_superseded=&limit=&offset=|cursor=)
+    GET    /v1/facts                 facts.list       (?scope=&subject=&include_superseded=&limit=&offset=|cursor=|before=)
     GET    /v1/facts/history         facts.history    (?subject=&predicate=&scope=)
     DELETE /v1/facts/{id}            facts.forget
     GET    /v1/graph/{entity}        graph.show       (?scope=)

@@ -71,6 +71,8 @@ class SessionList(_Out):
                                                 "the last and on a page read by cursor.")
     next_cursor: str | None = Field(description="The cursor of the next page (pass it as "
                                                 "cursor); null after the last.")
+    prev_cursor: str | None = Field(description="The cursor of the page before (pass it "
+                                                "as before); null on the first.")
 
 
 class SessionFact(_Out):
@@ -115,6 +117,8 @@ class FactList(_Out):
                                                 "the last and on a page read by cursor.")
     next_cursor: str | None = Field(description="The cursor of the next page (pass it as "
                                                 "cursor); null after the last.")
+    prev_cursor: str | None = Field(description="The cursor of the page before (pass it "
+                                                "as before); null on the first.")
 
 
 class FactEvent(_Out):
