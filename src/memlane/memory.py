@@ -73,15 +73,17 @@ class SummaryDraft:
 
 
 
-def _after(cursor: str | None, offset: int, listing: str) -> Any:
+def _after(cursor: str | None, offset: int, listing: str, scope: str | None = None,
+           subject: str | None = None) -> Any:
     """The key a listing's ``cursor`` names (None without one). A cursor and an offset
-    are two starts: given both, neither is guessed to win."""
+    are two starts: given both, neither is guessed to win. A cursor of another ``scope``'s
+    or ``subject``'s listing is refused (``read_cursor``)."""
     if cursor is None:
         return None
     if offset:
         raise ValidationError("cursor: pass cursor or offset, not both (the cursor reads on "
                               "after a row; offset counts rows from the first)", field="cursor")
-    return read_cursor(cursor, listing)
+    return read_cursor(cursor, listing, scope=scope, subject=subject)
 
 
 def _id_taken(msg: Incoming, index: int | None = None) -> ConflictError:
@@ -399,7 +401,7 @@ class Memory:
         of the last one read: no session is repeated or skipped when others are added or
         removed between pages). ``cursor`` and an ``offset`` other than 0 are refused
         together."""
-        after = _after(cursor, offset, "sessions")
+        after = _after(cursor, offset, "sessions", scope)
         return self.store.list_sessions(scope=scope, status=status, limit=limit, offset=offset,
                                         after=after)
 
@@ -888,7 +890,7 @@ class Memory:
         cursor too, read the other way: the ``limit`` facts just before the row it names
         (a page back), in the same order."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
-        after = _after(cursor, offset, "facts")
+        after = _after(cursor, offset, "facts", scope, subject)
         back = None if before is None else read_before(before, cursor, offset, "facts")
         rows = self.store.list_facts(scope, subject_key(subject) if subject else None,
                                      include_superseded, limit=limit, offset=offset,
