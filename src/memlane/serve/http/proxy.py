@@ -81,15 +81,21 @@ class ForwardedFor:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = scope.get("client")
-        if scope["type"] in ("http", "websocket") and client and self.networks:
+        own = _address(client[0]) if client and self.networks else None
+        if scope["type"] in ("http", "websocket") and own is not None and \
+                _trusted(own, self.networks):
             forwarded = [v.decode("latin-1") for k, v in scope["headers"]
                          if k == b"x-forwarded-for"]
             host = client_address(client[0], ",".join(forwarded) if forwarded else None,
                                   self.networks)
-            if host != client[0]:
-                scope = {**scope, "client": (host, 0)}
-                proto = [v.decode("latin-1").strip().lower() for k, v in scope["headers"]
-                         if k == b"x-forwarded-proto"]
-                if scope["type"] == "http" and len(proto) == 1 and proto[0] in ("http", "https"):
-                    scope["scheme"] = proto[0]
+            proto = [v.decode("latin-1").strip().lower() for k, v in scope["headers"]
+                     if k == b"x-forwarded-proto"]
+            # the proxy's scheme whatever the client's address: a browser on the proxy's
+            # host (its address the proxy's own) or a proxy sending no X-Forwarded-For
+            # kept the connection's http, and the sign-in cookie lost Secure (session 29)
+            scheme = proto[0] if scope["type"] == "http" and len(proto) == 1 and \
+                proto[0] in ("http", "https") else scope.get("scheme")
+            if host != client[0] or scheme != scope.get("scheme"):
+                scope = {**scope, "client": (host, 0) if host != client[0] else client,
+                         "scheme": scheme}
         await self.app(scope, receive, send)
