@@ -8,6 +8,9 @@
 - ``X-Forwarded-Proto`` was read only when the client's address differed from the
   proxy's: a browser on the proxy's own host kept ``http``, and its cookies lost
   ``Secure``.
+- RFC 7239's ``Forwarded`` was not read: behind a proxy sending it alone, every client had
+  the proxy's address again. It is read, from a trusted proxy sending no
+  ``X-Forwarded-For``, by the same rule.
 A real service on 127.0.0.1, ``serve.trusted_proxies = ["127.0.0.1"]``."""
 
 from __future__ import annotations
@@ -44,7 +47,8 @@ def proxied(tmp_path: Any) -> Iterator[tuple[str, Any]]:
 def _get(url: str, forwarded: str, key: str | None = None, **headers: str) -> httpx.Response:
     auth = {"Authorization": f"Bearer {key}"} if key else {}
     with httpx.Client(base_url=url, timeout=30.0) as c:
-        return c.get("/v1/stats", headers={**auth, "X-Forwarded-For": forwarded, **headers})
+        xff = {"X-Forwarded-For": forwarded} if forwarded else {}
+        return c.get("/v1/stats", headers={**auth, **xff, **headers})
 
 
 def test_an_ipv6_client_guessing_from_new_addresses_of_its_64_is_slowed(proxied) -> None:
@@ -104,3 +108,56 @@ def test_the_proxy_s_scheme_holds_for_a_browser_on_its_host(proxied) -> None:
                                                "X-Forwarded-Proto": "https"})
         assert page.status_code == 200, page.text
         assert "secure" in page.headers["set-cookie"].lower(), page.headers["set-cookie"]
+
+
+def test_a_proxy_sending_rfc_7239_forwarded_alone_names_the_client(proxied) -> None:
+    """A trusted proxy that sends ``Forwarded`` (RFC 7239) and no ``X-Forwarded-For``: every
+    client was the proxy's address, so one client's flood locked every client out."""
+    url, mem = proxied
+    good = create_key(mem.store, "*").key
+    codes = [_get(url, "", f"ml_{secrets.token_hex(16)}", Forwarded="for=10.0.0.1").status_code
+             for _ in range(10)]
+    assert codes[:5] == [401] * 5 and set(codes[5:]) == {429}, codes
+    other = _get(url, "", good, Forwarded='for="[2001:db8::1]:4711";proto=https')
+    assert other.status_code == 200, other.text
+    # the left part is the client's own: the proxy's element (right-most) counts
+    assert _get(url, "", good, Forwarded="for=10.0.0.2, for=10.0.0.1").status_code == 429
+    # X-Forwarded-For, when the proxy sends it, is the one read (as before)
+    assert _get(url, "10.0.0.2", good, Forwarded="for=10.0.0.1").status_code == 200
+    # an obfuscated or unknown client: the proxy's own address (not a 500)
+    assert _get(url, "", good, Forwarded='for="_hidden"').status_code == 200
+
+
+def test_forwarded_s_proto_is_the_scheme(proxied) -> None:
+    url, _ = proxied
+    with httpx.Client(base_url=url, timeout=30.0) as c:  # an open service's inspector
+        page = c.get("/ui/", headers={"Forwarded": "for=127.0.0.1;proto=https"})
+    assert "secure" in page.headers["set-cookie"].lower(), page.headers["set-cookie"]
+
+
+@given(st.text(max_size=60))
+def test_any_forwarded_header_gives_the_peer_or_an_address_of_it(header: str) -> None:
+    from memlane.serve.http.proxy import forwarded_client, proxy_networks
+
+    host, _ = forwarded_client("127.0.0.1", header, proxy_networks(["127.0.0.1"]))
+    assert host == "127.0.0.1" or ipaddress.ip_address(host)
+
+
+@given(st.lists(st.tuples(st.one_of(st.ip_addresses(v=4), st.ip_addresses(v=6)),
+                          st.booleans(), st.sampled_from([None, "http", "https"])),
+                min_size=1, max_size=6))
+def test_forwarded_names_the_client_x_forwarded_for_would(chain: list[Any]) -> None:
+    from memlane.serve.http.proxy import client_address, forwarded_client, proxy_networks
+
+    trusted = proxy_networks(["10.0.0.0/8", "::1"])
+
+    def element(address: Any, port: bool, proto: str | None) -> str:
+        where = f"[{address}]" if address.version == 6 else str(address)
+        where = f'"{where}:4711"' if port else f'"{where}"' if address.version == 6 else where
+        return f"for={where}" + (f";proto={proto}" if proto else "")
+
+    header = ", ".join(element(*e) for e in chain)
+    host, proto = forwarded_client("10.1.2.3", header, trusted)
+    assert host == client_address("10.1.2.3", ",".join(str(a) for a, _, _ in chain), trusted)
+    assert proto in {p for a, _, p in chain if host == str(getattr(a, "ipv4_mapped", None) or a)}
+    assert forwarded_client("192.0.2.7", header, trusted) == ("192.0.2.7", None)

@@ -7,6 +7,8 @@ the right-most address of ``X-Forwarded-For`` that is not itself a trusted proxy
 proxy appends the address it saw; the left part is whatever the client sent), and the
 scheme is ``X-Forwarded-Proto``'s (``http`` or ``https``). A header that is not a list of
 addresses leaves the peer's address (never a 500); an untrusted peer's headers are ignored.
+A trusted proxy that sends RFC 7239's ``Forwarded`` and no ``X-Forwarded-For`` is read the
+same way (its elements' ``for`` and ``proto``; session 29): its clients all had its address.
 
 uvicorn's own ``ProxyHeadersMiddleware`` (on by default, trusting 127.0.0.1) is turned off
 by ``memlane serve``: it trusted any loopback client's header, so a client on the host
@@ -16,11 +18,12 @@ client's, and cannot be configured from memlane's config (session 28)."""
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Iterable, Sequence
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["ForwardedFor", "client_address", "proxy_networks"]
+__all__ = ["ForwardedFor", "client_address", "forwarded_client", "proxy_networks"]
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -72,6 +75,51 @@ def client_address(peer: str, forwarded: str | None, networks: Sequence[Network]
     return str(addresses[0])
 
 
+_TOKEN = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"
+_PAIR = re.compile(rf'\s*({_TOKEN})\s*=\s*("(?:[^"\\]|\\.)*"|[^;,\s"]*)\s*([;,]|$)')
+
+
+def _elements(header: str) -> list[dict[str, str]] | None:
+    """An RFC 7239 ``Forwarded`` header's elements (``for=…;proto=…, for=…``), each a dict
+    of its pairs (names lowercase, quoted values unquoted); None for anything else."""
+    elements: list[dict[str, str]] = [{}]
+    at = 0
+    while at < len(header):
+        pair = _PAIR.match(header, at)
+        if pair is None or pair.end() == at:
+            return None
+        name, value, sep = pair.group(1).lower(), pair.group(2), pair.group(3)
+        if value.startswith('"'):
+            value = re.sub(r"\\(.)", r"\1", value[1:-1])
+        if name in elements[-1]:
+            return None
+        elements[-1][name] = value
+        if sep == ",":
+            elements.append({})
+        at = pair.end()
+    return elements if all(elements) else None
+
+
+def forwarded_client(peer: str, header: str, networks: Sequence[Network]) -> tuple[str, str | None]:
+    """The client an RFC 7239 ``Forwarded`` header names (as ``client_address`` reads
+    ``X-Forwarded-For``: the right-most ``for`` not a trusted proxy, the left-most when
+    all are) and the ``proto`` of its element; ``(peer, None)`` when the header is not a
+    list of elements whose ``for`` is an address (an obfuscated ``_hidden`` or ``unknown``
+    included) or ``peer`` is not a trusted proxy. Read by ``ForwardedFor`` when a trusted
+    proxy sends no ``X-Forwarded-For`` (session 29)."""
+    own = _address(peer)
+    elements = _elements(header)
+    if own is None or not _trusted(own, networks) or elements is None:
+        return peer, None
+    chain = [_address(e.get("for", "")) for e in elements]
+    addresses = [a for a in chain if a is not None]
+    if len(addresses) != len(chain):
+        return peer, None
+    pick = next((i for i in reversed(range(len(addresses)))
+                 if not _trusted(addresses[i], networks)), 0)
+    return str(addresses[pick]), elements[pick].get("proto")
+
+
 class ForwardedFor:
     """ASGI middleware: the request's client (and scheme) as ``client_address`` finds them."""
 
@@ -90,6 +138,10 @@ class ForwardedFor:
                                   self.networks)
             proto = [v.decode("latin-1").strip().lower() for k, v in scope["headers"]
                      if k == b"x-forwarded-proto"]
+            rfc = [v.decode("latin-1") for k, v in scope["headers"] if k == b"forwarded"]
+            if not forwarded and rfc:  # a proxy that sends RFC 7239's header alone
+                host, said = forwarded_client(client[0], ",".join(rfc), self.networks)
+                proto = [said.strip().lower()] if said and not proto else proto
             # the proxy's scheme whatever the client's address: a browser on the proxy's
             # host (its address the proxy's own) or a proxy sending no X-Forwarded-For
             # kept the connection's http, and the sign-in cookie lost Secure (session 29)
