@@ -109,3 +109,30 @@ def test_the_cli_refuses_a_cursor_of_another_scope(tmp_path: Any) -> None:
                                 "--cursor", cursor])
     assert right.exit_code == 0, right.output
     assert [line.split()[3] for line in right.output.splitlines()] == ["2024-01-02", "2024-01-01"]
+
+
+def test_the_mcp_tools_refuse_a_cursor_of_another_scope(tmp_path: Any) -> None:
+    import re
+
+    from mcp import Client
+
+    from memlane.testing import memory
+    from tests.serve.test_mcp import call, server, talk
+
+    db = str(tmp_path / "m.db")
+    with memory(db) as mem:
+        for scope in ("s", "t"):
+            for day in range(1, 4):
+                mem.add_message(scope, "user", f"{scope} {day}", at=f"2024-03-0{day}T00:00:00Z")
+                mem.close_session(scope)
+    answers: list[str] = []
+
+    async def body(c: Client) -> None:
+        sessions = await call(c, "sessions", {"scope": "s", "limit": 1})
+        cursor = re.search(r'or cursor "([^"]+)"', sessions)
+        assert cursor is not None, sessions
+        answers.append(await call(c, "sessions", {"scope": "t", "cursor": cursor[1]},
+                                  error=True))
+
+    talk(server(tmp_path, db), body)
+    assert "cursor" in answers[0] and "'s'" in answers[0], answers
