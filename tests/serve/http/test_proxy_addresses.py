@@ -161,3 +161,18 @@ def test_forwarded_names_the_client_x_forwarded_for_would(chain: list[Any]) -> N
     assert host == client_address("10.1.2.3", ",".join(str(a) for a, _, _ in chain), trusted)
     assert proto in {p for a, _, p in chain if host == str(getattr(a, "ipv4_mapped", None) or a)}
     assert forwarded_client("192.0.2.7", header, trusted) == ("192.0.2.7", None)
+
+
+@given(st.ip_addresses(v=4), st.integers(0, 32), st.ip_addresses(v=4))
+def test_a_proxy_named_as_an_ipv4_mapped_address_is_trusted(proxy: Any, bits: int,
+                                                            peer: Any) -> None:
+    """``::ffff:127.0.0.1`` (how a dual-stack socket's log names an IPv4 peer) in
+    ``trusted_proxies``: peers are compared as their IPv4 address, so it never matched and
+    its clients all had its address."""
+    from memlane.serve.http.proxy import client_address, proxy_networks
+
+    network = ipaddress.IPv4Network((proxy, bits), strict=False)
+    mapped = proxy_networks([f"::ffff:{network.network_address}/{bits + 96}"])
+    trusted = peer in network
+    assert client_address(str(peer), "203.0.113.9", mapped) == \
+        ("203.0.113.9" if trusted else str(peer))

@@ -29,10 +29,25 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
+_MAPPED = ipaddress.IPv6Network("::ffff:0:0/96")
+
+
+def _network(value: str) -> Network:
+    """One entry as a network; an IPv4-mapped one (``::ffff:127.0.0.1``, as a dual-stack
+    socket names an IPv4 peer) as its IPv4 network, since peers are compared as their IPv4
+    address: named so, the proxy was never trusted (session 29)."""
+    network = ipaddress.ip_network(value.strip())
+    if isinstance(network, ipaddress.IPv6Network) and network.subnet_of(_MAPPED):
+        mapped = network.network_address.ipv4_mapped
+        assert mapped is not None
+        return ipaddress.IPv4Network((mapped, network.prefixlen - 96))
+    return network
+
+
 def proxy_networks(values: Iterable[str]) -> tuple[Network, ...]:
     """``serve.trusted_proxies`` as networks (an address is a network of one); ValueError
     naming the value that is neither an address nor a CIDR network."""
-    return tuple(ipaddress.ip_network(v.strip()) for v in values)
+    return tuple(_network(v) for v in values)
 
 
 def _address(entry: str) -> Address | None:
