@@ -93,3 +93,25 @@ def test_the_cli_moves_a_memory_holding_another_s_export(tmp_path: Path) -> None
     done = runner.invoke(cli, ["--db", str(three), "import", "-"], input=lines)
     assert done.exit_code == 0, done.output
     assert "imported 2 message(s)" in done.output and "skipped" not in done.output, done.output
+
+
+def test_a_file_naming_two_messages_by_one_tilde_id_is_an_error_not_a_loss(db_url: str) -> None:
+    """A file the export wrote before the fix (two messages of a scope under one ``~``
+    id), or a ``~`` id stored with another message: the import took a ``~`` id for its
+    own content id and skipped the second line as "already stored" (exit 0, one lost). An
+    error naming the line and ``id`` now; a line without an id still gets a content id
+    and is skipped when stored (the same line again)."""
+    one = {"scope": "chat", "role": "user", "at": BASE.isoformat(), "id": "~" + "a" * 24}
+    lines = [json.dumps({**one, "text": "first"}), json.dumps({**one, "text": "second"})]
+    with _open(db_url) as mem:
+        report = mem.import_file(io.StringIO("\n".join(lines)))
+        assert report.imported == 1 and report.errors, report
+        line, message = report.errors[0]
+        assert line == 2 and "id:" in message, report
+        assert "export the source again" in message, report
+        again = mem.import_file(io.StringIO(lines[1]))
+        assert again.imported == 0 and again.errors and "id:" in again.errors[0][1], again
+        plain = json.dumps({k: v for k, v in one.items() if k != "id"} | {"text": "third"})
+        for _ in range(2):  # a line without an id: stored once, then a duplicate
+            mem.import_file(io.StringIO(plain))
+        assert sorted(t for (_, t, _) in _all(mem)) == ["first", "third"]
