@@ -437,8 +437,9 @@ class Memory:
         of the last one read: no session is repeated or skipped when others are added or
         removed between pages). ``cursor`` and an ``offset`` other than 0 are refused
         together. ``before``: a cursor read the other way, the ``limit`` sessions just
-        newer than the one it names (a page back), newest first; not with either."""
-        after, back = read_start(cursor, before, offset, "sessions")
+        newer than the one it names (a page back), newest first; not with either. A cursor
+        of another scope's listing is refused."""
+        after, back = read_start(cursor, before, offset, "sessions", scope=scope)
         return self.store.list_sessions(scope=scope, status=status, limit=limit, offset=offset,
                                         after=after, before=back)
 
@@ -927,7 +928,7 @@ class Memory:
         cursor too, read the other way: the ``limit`` facts just before the row it names
         (a page back), in the same order."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
-        after, back = read_start(cursor, before, offset, "facts")
+        after, back = read_start(cursor, before, offset, "facts", scope=scope, subject=subject)
         rows = self.store.list_facts(scope, subject_key(subject) if subject else None,
                                      include_superseded, limit=limit, offset=offset,
                                      after=after, before=back)

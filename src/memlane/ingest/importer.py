@@ -235,12 +235,18 @@ def parse_lines(
         yield number, msg
 
 
+_OLD_EXPORT = ("; an earlier memlane export could give one ~ id to two messages of a scope, "
+               "in a memory holding another's import: export the source again with this "
+               "memlane, or remove this line's id")
+"""Said of a clashing ``~`` id (session 29: ``cli_export._free_ids``)."""
+
+
 def _one_message_an_id(msg: Incoming, number: int,
                        ids: dict[tuple[str, str], tuple[int, bytes]]) -> None:
     """Refuse a line whose ``id`` an earlier line of the file gave to another message of
     the scope: one of the two would be skipped as "already stored" without a word. The
     same line twice is a duplicate, as on a second import."""
-    if msg.ext_id is None or msg.ext_id.startswith("~"):
+    if msg.ext_id is None or msg.made_id:
         return
     key = (msg.scope, msg.ext_id)
     content = hashlib.sha256("\x1f".join(
@@ -250,7 +256,8 @@ def _one_message_an_id(msg: Incoming, number: int,
     if first[1] != content:
         raise ImportFormatError(
             f"id: {msg.ext_id[:80]!r} is line {first[0]}'s id too, with another message "
-            f"(an id names one message of its scope)", line=number, field="id")
+            f"(an id names one message of its scope{_OLD_EXPORT if msg.ext_id[:1] == '~' else ''})",
+            line=number, field="id")
 
 
 def _message(obj: Any, number: int, cfg: IngestConfig, default_scope: str | None,
@@ -304,7 +311,7 @@ def _message(obj: Any, number: int, cfg: IngestConfig, default_scope: str | None
         raise ImportFormatError(str(e), line=number, field=e.field) from None
     if msg.ext_id is None:
         key = (msg.scope, msg.role, msg.at, msg.text)
-        msg = dataclasses.replace(msg, ext_id=content_id(*key, seen[key]))
+        msg = dataclasses.replace(msg, ext_id=content_id(*key, seen[key]), made_id=True)
         seen[key] += 1
     return msg
 
@@ -460,9 +467,9 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                 else:
                     stored += _store_labelled(store, cfg, pending[begin:end], homes, current)
             for i, got in enumerate(stored):
-                # (a "~" id is the content's own: a line without an id never clashes)
+                # (the import's own content id: a line without an id never clashes)
                 ext_id = pending[i].ext_id
-                if got is None and ext_id and not ext_id.startswith("~"):
+                if got is None and ext_id and not pending[i].made_id:
                     there = store.message_by_ext_id(pending[i].scope, ext_id)
                     if there is not None and not same_message(there, pending[i]):
                         raise _Clash(i)
@@ -490,7 +497,9 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                 raise ImportFormatError(
                     f"id: {(msg.ext_id or '')[:80]!r} already exists in scope {msg.scope!r} with "
                     "another message (an id names one message of its scope; the same message "
-                    "again is skipped as a duplicate)", line=number, field="id")
+                    "again is skipped as a duplicate"
+                    f"{_OLD_EXPORT if (msg.ext_id or '')[:1] == '~' else ''})",
+                    line=number, field="id")
             pending.clear()
             starts.clear()
             numbers.clear()

@@ -44,6 +44,11 @@ class Incoming:
     ``participants`` where the line gives them (``memlane export`` writes them when they are
     not what the label's lines give: its first line's agent and project, its speakers in
     time order): the session starts with them. Not stored on the message."""
+    made_id: bool = False
+    """``ext_id`` is the import's content id: the line gave none. A ``~`` id a line gives
+    (``memlane export``'s, of a message stored without one) names one message as any id
+    does (session 29: taken for a content id, one naming another message was skipped as
+    "already stored")."""
 
 
 def _opt_str(value: Any, field: str) -> str | None:

@@ -19,6 +19,7 @@ from memlane.serve.output import echo
 
 if TYPE_CHECKING:
     from memlane.memory import Memory
+    from memlane.store.contract import Store
     from memlane.types import Message, Session
 
 __all__ = ["export", "export_id", "export_lines"]
@@ -35,15 +36,40 @@ def _spelt(value: str | None) -> str | None:
     return canonical_scope(value) or value
 
 
-def export_id(m: Message) -> str:
+def export_id(m: Message, tries: int = 0) -> str:
     """The message's id; for one stored without an id, a stable one made of its scope and
     its row's id (``~`` and 24 hex digits, as ``import`` gives a line without one), so that
     the memory an export moves exports the same again, and importing the file again into
     that memory stores nothing new (session 28). A content id could be another message's,
-    two identical messages of one scope, one imported without an id."""
+    two identical messages of one scope, one imported without an id. ``tries``: the
+    how-many-th made for it (``_free_ids``: the first is held by another message)."""
     if m.ext_id is not None:
         return m.ext_id
-    return stable_id("memlane export", m.scope, str(m.id))
+    return stable_id("memlane export", m.scope, str(m.id), *([str(tries)] if tries else []))
+
+
+def _free_ids(store: Store, messages: list[Message]) -> dict[int, str]:
+    """``export_id`` of each message stored without an id, made again while another message
+    of its scope holds it: row 1 of a scope here and row 1 of that scope in the database
+    an earlier export came from had one id, so a memory holding both exported two messages
+    under it and the import of that file skipped the second as "already stored" (session
+    29). One statement per scope and 500 messages (``first_stored``) when none clashes."""
+    ids: dict[int, str] = {}
+    tries: dict[int, int] = {}
+    by_scope: dict[str, list[Message]] = {}
+    for m in messages:
+        if m.ext_id is None:
+            by_scope.setdefault(m.scope, []).append(m)
+            ids[m.id] = export_id(m)
+    for scope, own in by_scope.items():
+        for _ in range(len(own) + 1):  # bounded: each round makes one held id again
+            held = store.first_stored(scope, [ids[m.id] for m in own])
+            if held is None:
+                break
+            m = next(m for m in own if ids[m.id] == held)
+            tries[m.id] = tries.get(m.id, 0) + 1
+            ids[m.id] = export_id(m, tries[m.id])
+    return ids
 
 
 def _own(s: Session, messages: list[Message]) -> dict[str, Any]:
@@ -64,10 +90,11 @@ def _own(s: Session, messages: list[Message]) -> dict[str, Any]:
     return own
 
 
-def _line(m: Message, session: int, closed: str | None, own: dict[str, Any]) -> dict[str, Any]:
+def _line(m: Message, session: int, closed: str | None, own: dict[str, Any],
+          ids: dict[int, str]) -> dict[str, Any]:
     at = m.at.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
     row: dict[str, Any] = {"scope": _spelt(m.scope), "role": m.role, "text": m.text, "at": at,
-                           "id": export_id(m)}
+                           "id": ids.get(m.id) or export_id(m)}
     for key, value in (("speaker", m.speaker), ("agent", _spelt(m.agent)),
                        ("project", _spelt(m.project))):
         if value is not None:
@@ -98,11 +125,12 @@ def export_lines(mem: Memory, scope: str | None = None) -> Iterator[dict[str, An
     for start in range(0, len(sessions), _PAGE):
         chunk = [s.id for s in sessions[start:start + _PAGE]]
         by_session = mem.store.sessions_messages(chunk)
+        ids = _free_ids(mem.store, [m for c in chunk for m in by_session[c]])
         for place, s in enumerate(sessions[start:start + _PAGE], start=start + 1):
             closed = None if s.status == "open" else s.closed_reason or "explicit"
             own = _own(s, by_session[s.id])
             for m in by_session[s.id]:
-                yield _line(m, place, closed, own)
+                yield _line(m, place, closed, own, ids)
 
 
 _LEFT_BEHIND = (

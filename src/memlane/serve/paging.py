@@ -88,7 +88,7 @@ def session_page(mem: Memory, scope: str | None, status: str | None, *, limit: i
     (``memlane.cursor.read_start``)."""
     def read(after: str | None, n: int, back: str | None = None) -> list[Any]:
         if stored:
-            keys = read_start(after, back, offset, "sessions")
+            keys = read_start(after, back, offset, "sessions", scope=scope)
             return mem.store.list_sessions(scope=scope, status=status, limit=n, offset=offset,
                                            after=keys[0], before=keys[1])
         return mem.sessions(scope=scope, status=status, limit=n, offset=offset, cursor=after,

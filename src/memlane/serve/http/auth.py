@@ -20,8 +20,8 @@ database holds keys keeps its last answer, so that ``/metrics`` says the databas
 
 from __future__ import annotations
 
+import ipaddress
 import logging
-
 import threading
 import time
 from collections import OrderedDict
@@ -41,8 +41,35 @@ log = logging.getLogger("memlane.serve")
 
 __all__ = ["COOKIE", "OPEN", "KeyCache", "Principal", "RateLimiter", "checked_key", "principal"]
 
-_LOOPBACK = ("127.", "::1", "localhost")
 _TOUCH_EVERY = 60.0
+
+
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``host`` as an address (an IPv4-mapped IPv6 one as its IPv4), None for a name."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    return address.ipv4_mapped or address if isinstance(address, ipaddress.IPv6Address) else address
+
+
+def is_loopback(host: str) -> bool:
+    """Whether the client ``host`` is this machine: 127.0.0.0/8, ``::1`` (or
+    ``localhost``). Read as text before session 29 (``host.startswith("::1")``), so
+    ``::1a``, a remote address through a trusted proxy, counted as loopback."""
+    address = _address(host)
+    return host == "localhost" if address is None else address.is_loopback
+
+
+def failed_auth_key(host: str) -> str:
+    """What ``serve.failed_auth_limit`` counts for the client ``host``: its address (an
+    IPv4-mapped one as its IPv4), or, for IPv6, its /64 network, which one host or site holds whole (RFC 6177): counted per
+    address, a client of one /64 sent each guess from a new address of its own and was
+    never slowed (session 29)."""
+    address = _address(host)
+    if isinstance(address, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return host if address is None else str(address)
 
 
 @dataclass(frozen=True)
@@ -245,7 +272,7 @@ def _lookup(request: Request) -> Principal:
                            "'Authorization: Bearer <key>' (memlane keys create makes one)",
                            "Authorization")
         host = request.client.host if request.client else ""
-        if not host.startswith(_LOOPBACK):
+        if not is_loopback(host):
             raise ApiError(401, "unauthorized", "no API key is defined, so only loopback "
                            "clients are served; create one with memlane keys create",
                            "Authorization")
@@ -288,7 +315,7 @@ def checked_key(request: Request, find: Callable[[], Any], presented: bool) -> A
     so keys could be guessed at the server's full speed (session 28). ``presented``: the
     request carried a key (a 401 for no key at all tells a guesser nothing)."""
     limiter = request.app.state.failed_auth
-    address = request.client.host if request.client else ""
+    address = failed_auth_key(request.client.host) if request.client else ""
     wait = limiter.wait(address)
     if wait > 0:
         retry = _retry_in(wait)
