@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import tempfile
 from collections import Counter
 from datetime import timedelta
 from pathlib import Path
@@ -53,8 +54,11 @@ def _all(mem: Any) -> Counter[tuple[str, str, str]]:
 @given(first=_messages, before=_messages, after=_messages)
 def test_a_memory_holding_another_s_export_moves_every_message(
         db_url: str, tmp_path: Path, first: Any, before: Any, after: Any) -> None:
-    there = f"{db_url}" if "://" in db_url else str(tmp_path / f"b-{id(first)}.db")
-    with _open(str(tmp_path / f"a-{id(first)}.db")) as a:
+    # a folder of its own an example (an ``id()`` in the name is reused once its object is
+    # freed: a later example opened an earlier one's database)
+    work = Path(tempfile.mkdtemp(dir=tmp_path))
+    there = f"{db_url}" if "://" in db_url else str(work / "b.db")
+    with _open(str(work / "a.db")) as a:
         _add(a, "a", first)
         moved = export_text(a)
     with _open(there) as b:
@@ -70,7 +74,7 @@ def test_a_memory_holding_another_s_export_moves_every_message(
     assert len(ids) == len(set(ids)), "two messages of a scope exported under one id"
     # (the file itself may differ in how sessions ended: an imported open session older
     # than the scope's newest comes back closed, "Session 29" Left in docs/hardening.md)
-    with _open(str(tmp_path / f"c-{id(first)}.db")) as c:
+    with _open(str(work / "c.db")) as c:
         report = c.import_file(io.StringIO(text))
         assert report.imported == sum(want.values()) and not report.skipped_duplicates, report
         assert _all(c) == want and _ids(export_text(c)) == _ids(text)

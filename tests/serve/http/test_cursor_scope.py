@@ -108,7 +108,7 @@ def test_the_cli_refuses_a_cursor_of_another_scope(tmp_path: Any) -> None:
     right = runner.invoke(cli, ["--db", str(db), "sessions", "list", "--scope", "alpha",
                                 "--cursor", cursor])
     assert right.exit_code == 0, right.output
-    assert [line.split()[3] for line in right.output.splitlines()] == ["2024-01-02", "2024-01-01"]
+    assert [line.split()[3] for line in right.stdout.splitlines()] == ["2024-01-02", "2024-01-01"]
 
 
 def test_the_mcp_tools_refuse_a_cursor_of_another_scope(tmp_path: Any) -> None:
