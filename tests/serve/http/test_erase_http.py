@@ -94,6 +94,7 @@ def test_erase_a_session_then_the_scope_over_http(url: Any) -> None:
         hits = c.post("/v1/search", json={"query": "Zorblax tea"}).json()["hits"]
         assert {h["item"]["scope"] for h in hits} == {"other"}
         assert c.get("/v1/sessions", params={"scope": SCOPE}).json() == {"sessions": [], "next_offset": None,
-                                                                          "next_cursor": None}
+                                                                          "next_cursor": None,
+                                                                          "prev_cursor": None}
     assert [c.topic for c in live.changes_since(mem.store, SCOPE, 0)] == ["scope.erased"]
     assert "Zorblax" not in json.dumps(live.changes_since(mem.store, SCOPE, 0)[0].patch)
