@@ -68,8 +68,11 @@ class SqliteSearch(SqlStore):
             return []
         # composed (NFC), as PostgreSQL's ``memlane_fts_text`` composes both sides (migration
         # 0014): FTS5 removes Latin diacritics however typed, but a Greek, Arabic or kana
-        # word typed decomposed (NFD) did not find the same word stored composed
-        terms = [unicodedata.normalize("NFC", t) for t in terms]
+        # word typed decomposed (NFD) did not find the same word stored composed. The term
+        # as given is kept beside its composed form: a stored text no one composed (a CJK
+        # compatibility ideograph, U+F900, composes to another code point, U+8C48) is still
+        # found by its own words
+        terms = list(dict.fromkeys(f for t in terms for f in (unicodedata.normalize("NFC", t), t)))
         kept, common = self._prune_common(terms)
         match = fts_query(kept)
         if match is None:
