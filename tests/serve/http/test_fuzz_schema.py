@@ -221,7 +221,8 @@ def request(draw: Any, spec: Spec) -> dict[str, Any]:
         if p["in"] == "path" or p.get("required") or draw(st.booleans()):
             values[p["in"]][p["name"]] = draw(spec.valid(p["schema"], p["name"]), label=p["name"])
     body = draw(spec.valid(body_schema), label="body") if body_schema else None
-    if isinstance(body, dict) and isinstance(body.get("input"), dict) and draw(st.booleans()):
+    if isinstance(body, dict) and isinstance(body.get("input"), dict) and \
+            "scope" in _input_fields(spec, body_schema, body.get("kind")) and draw(st.booleans()):
         body["input"].setdefault("scope", draw(SCOPES))
     # one thing made wrong, by its type (most requests)
     wrong: str | None = None
@@ -255,6 +256,17 @@ def request(draw: Any, spec: Spec) -> dict[str, Any]:
     headers = {k: _query_text(v) for k, v in values["header"].items()}
     return {"method": method.upper(), "path": path, "url": filled, "params": query,
             "headers": headers, "body": body, "wrong": wrong, "op": op}
+
+
+def _input_fields(spec: Spec, body_schema: dict[str, Any] | None, kind: Any) -> set[str]:
+    """The fields the ``input`` of action ``kind`` takes: a scope is added only where it is
+    one (``sessions.show`` takes none: an added scope was the first extra field the answer
+    named, not the ``zz_unknown`` made wrong)."""
+    for member in spec.members(body_schema or {}):
+        props = member.get("properties", {})
+        if props.get("kind", {}).get("const") == kind and "input" in props:
+            return {f for m in spec.members(props["input"]) for f in m.get("properties", {})}
+    return set()
 
 
 def _required(spec: Spec, schema: dict[str, Any]) -> set[str]:
