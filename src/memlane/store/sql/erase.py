@@ -43,7 +43,7 @@ from typing import Any
 from memlane.errors import NotFoundError
 from memlane.index.embed import text_hash
 from memlane.index.normalize import embedded_fact_text, fact_text, name_key
-from memlane.store.sql.base import SqlStore, entity_key
+from memlane.store.sql.base import DERIVED_KINDS, SqlStore, entity_key
 
 _UNSTORED = "NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)"
 """A ``fact_events`` row of a fact no longer stored."""
@@ -279,8 +279,8 @@ class EraseMixin(SqlStore):
             # what a kept session's intelligence wrote was read from the erased messages
             # too: it goes, and is written again from the others (below)
             for sid, iid, extra in self._rows(
-                    "SELECT session_id, id, extra FROM items WHERE kind IN"
-                    " ('summary', 'fact', 'entity', 'observation') AND {cond}",
+                    f"SELECT session_id, id, extra FROM items WHERE kind IN {DERIVED_KINDS}"
+                    " AND {cond}",
                     "session_id", renumber):
                 data = json.loads(extra) if isinstance(extra, str) else (extra or {})
                 if not data.get("on_demand"):
