@@ -119,19 +119,21 @@ def _unsendable(value: Any) -> tuple[str, Any] | None:
     """The dotted path (and the value) of the first value inside ``value``, an action's
     input, that JSON cannot carry (bytes, a set, a datetime, any object), or None (session
     29: ``json.dumps``'s ``TypeError`` came out of the client, where ``Memory`` raises
-    ``ValidationError`` naming the parameter)."""
-    stack: list[tuple[Any, str]] = [(v, str(k)) for k, v in reversed(value.items())]
-    seen: set[int] = set()
+    ``ValidationError`` naming the parameter). A list or dict inside itself (a cycle) is
+    refused; one that is only shared, twice in the value, is JSON as ``Memory`` takes it
+    (session 30: taken for a cycle, the client refused it)."""
+    stack: list[tuple[Any, str, frozenset[int]]] = [
+        (v, str(k), frozenset()) for k, v in reversed(value.items())]
     while stack:
-        item, where = stack.pop()
+        item, where, above = stack.pop()  # above: the containers it is inside
         if item is None or isinstance(item, (str, int, float, bool)):
             continue
-        if id(item) in seen or not isinstance(item, (dict, list, tuple)) or (
+        if id(item) in above or not isinstance(item, (dict, list, tuple)) or (
                 isinstance(item, dict) and not all(isinstance(k, str) for k in item)):
             return where, item
-        seen.add(id(item))
+        inside = above | {id(item)}
         pairs = item.items() if isinstance(item, dict) else enumerate(item)
-        stack.extend((v, f"{where}.{k}") for k, v in reversed(list(pairs)))
+        stack.extend((v, f"{where}.{k}", inside) for k, v in reversed(list(pairs)))
     return None
 
 

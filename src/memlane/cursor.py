@@ -9,7 +9,12 @@ A cursor is opaque: URL-safe base64 of the listing and key, a dot, and a checksu
 so a cut, edited or made-up cursor, or one of the other listing, is refused naming
 ``cursor`` (a 400 on the HTTP API; an empty or overlong one is a 422 of the request's
 schema), never read as some other position. A cursor whose row was removed since still
-reads on from where that row was."""
+reads on from where that row was.
+
+Read the other way, as ``before``, a cursor is a page back: the rows just before its row
+(``read_before``; session 29). A cursor holds its row's scope (and, of facts, subject), so
+one given to another scope's or subject's listing is refused too. ``read_start`` is where
+every listing's reader takes its ``cursor``, ``before`` and ``offset``."""
 
 from __future__ import annotations
 

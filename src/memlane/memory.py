@@ -259,7 +259,11 @@ class Memory:
     # -- lifecycle ----------------------------------------------------------------------
     def close(self) -> None:
         """Stop the background worker, if any, and close the database. Every call after
-        raises ``StoreError`` (a closed database); closing twice is allowed."""
+        raises ``StoreError`` (a closed database); closing twice is allowed. Called from
+        inside one of this thread's own calls (a progress callback of ``index`` or
+        ``backfill_embeddings``), that call runs to its end first and the database is
+        closed after it. Other threads' calls in flight are waited for, 30 seconds at most
+        (past that their connections are left to them)."""
         self._closed = True
         if self._worker is not None:
             self._worker.stop()

@@ -63,3 +63,21 @@ def test_the_cli_says_it_in_one_line(tmp_path: Path, part: str, command: list[st
     assert got.returncode == 1
     assert "Traceback" not in got.stderr, got.stderr[-1500:]
     assert got.stderr.startswith("Error: --db: "), got.stderr
+
+
+@pytest.mark.parametrize("part", ["loop/m.db", "file/m.db", "n" * 300 + ".db", "here/", "gone/m.db"])
+def test_copy_from_a_path_that_names_no_database_says_it_in_one_line(tmp_path: Path,
+                                                                      part: str) -> None:
+    """``memlane copy --from`` checked its path itself (``is_dir``): a name too long was an
+    ``OSError`` traceback (session 30). It is refused naming ``--from``, as ``--db`` is."""
+    names = _place(tmp_path)
+    source = str(tmp_path / part.replace("here/", names["here"]).replace("gone/", "missing/"))
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
+    env.pop("MEMLANE_DB", None)
+    got = subprocess.run([sys.executable, "-m", "memlane", "copy", "--from", source,
+                          "--to", str(tmp_path / "out.db")],
+                         capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert got.returncode == 1, got.stderr[-1500:]
+    assert "Traceback" not in got.stderr, got.stderr[-1500:]
+    assert got.stderr.startswith("Error: --from: "), got.stderr
+    assert not (tmp_path / "out.db").exists()

@@ -758,15 +758,14 @@ def _speaker_leads(ctx: _Ctx, cands: list[Candidate], depth: int, lead: float = 
     by the best match when both did. A partner's question or reaction ("What instrument
     are you playing?") repeats the question's words but tells of no one, so it does not
     count (session 29)."""
-    said = [(s, c.relevance) for c in cands if (it := ctx.items.get(c.id)) is not None
+    said = [(s, c.relevance, it.text) for c in cands if (it := ctx.items.get(c.id)) is not None
             and (s := speaker_of(it)) is not None]
     if depth > 0:
-        first = [s for s, _ in said[:depth]]
+        first = [s for s, _, _ in said[:depth]]
         if 2 * sum(s == ctx.speaker for s in first) <= len(first):
             return False
     if lead > 0:
-        telling = [(s, c.relevance) for c in cands if (it := ctx.items.get(c.id)) is not None
-                   and (s := speaker_of(it)) is not None and SPEAKS_OF_SELF.search(it.text)]
+        telling = [(s, r) for s, r, text in said if SPEAKS_OF_SELF.search(text)]
         named = max((r for s, r in telling if s == ctx.speaker), default=None)
         other = max((r for s, r in telling if s != ctx.speaker), default=None)
         if named is None or (other is not None and named < lead * other):

@@ -7,7 +7,6 @@ another group.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -41,13 +40,14 @@ def _root_db(ctx: click.Context) -> str:
 def _open(url: str, *, must_exist: bool, where: str) -> Store:
     """The store ``url`` names; a refusal names ``where`` (the option that gave it)."""
     from memlane.store import open_store, parse_db_url
+    from memlane.store.sqlite.db import check_location
 
     with located(where):
         parsed = parse_db_url(url)
         if must_exist and not parsed.is_postgres:
-            path = Path(parsed.location).expanduser()
-            if path.is_dir():
-                raise StoreError(f"db: {path} is a folder, not a database file")
+            # a folder, or a path the system cannot look up (a name too long was an
+            # OSError traceback from is_dir; session 30)
+            path = check_location(parsed.location, folder_missing_ok=True)
             if not path.is_file():
                 raise StoreError(f"db: {path} does not exist; pass an existing database")
         return open_store(url)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import errno
-import ipaddress
 import os
 import signal
 from datetime import UTC, datetime
@@ -21,13 +20,13 @@ __all__ = ["is_loopback", "keys", "serve"]
 
 
 def is_loopback(host: str) -> bool:
-    """Whether ``host`` names only this machine (127.0.0.0/8, ::1, localhost)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+    """Whether ``host`` names only this machine (127.0.0.0/8, ::1, localhost): the
+    service's own judgement of a client (``memlane.serve.http.proxy.is_loopback``, which
+    reads an IPv4-mapped address as its IPv4 too), imported when used (``memlane keys``
+    does not load the service)."""
+    from memlane.serve.http.proxy import is_loopback as loopback
+
+    return loopback(host)
 
 
 def _check_listen(host: str, port: int) -> int:

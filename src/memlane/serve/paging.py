@@ -4,7 +4,8 @@ A scope's facts were read 1,000 at most (the store's page) and every surface sho
 as if they were all: ``fact_page`` and ``session_page`` read one page and say whether
 another follows, both as an offset and as a cursor (``memlane.cursor``): an offset
 repeats or skips a row when rows before it are added or removed between pages, a cursor
-does not."""
+does not. Past the first page, a page names the cursor of the page before it too
+(``prev_cursor``, read as ``before``; session 29)."""
 
 from __future__ import annotations
 

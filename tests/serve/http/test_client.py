@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import strategies as st
 
 from memlane import Client, ConflictError, Hit, IndexReport, Message, NotFoundError, RemoteError, Session
 from memlane import ValidationError
@@ -249,3 +250,47 @@ def test_a_closed_client_says_so() -> None:
     with pytest.raises(RemoteError, match="closed"), client:
         pass
     client.close()  # twice, as Memory
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**31, 2**31) | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=8)
+
+
+def test_a_value_twice_in_extra_is_sent_and_a_cycle_is_refused(tmp_path: Path) -> None:
+    """The client's check of what JSON can carry took a list or dict met twice for a cycle:
+    ``extra={"a": tags, "b": tags}``, which ``Memory.upsert`` stores, was refused naming
+    ``extra.b`` (session 30). Hypothesis: any JSON value placed twice in ``extra`` is
+    stored through the client as by ``Memory``; a value inside itself is refused naming
+    where."""
+    from hypothesis import HealthCheck, given, settings
+
+    from memlane.serve.http import create_app
+    from memlane.serve.keys import create_key
+    from memlane.testing import memory
+    from memlane.testing.http import serving
+
+    mem = memory(tmp_path / "m.db")
+    try:
+        with serving(create_app(mem, worker=False)) as url, \
+                Client(url, create_key(mem.store, "*").key) as remote:
+
+            @settings(max_examples=30, deadline=None, database=None,
+                      suppress_health_check=list(HealthCheck))
+            @given(shared=st.lists(_JSON, max_size=3) | st.dictionaries(st.text(max_size=4),
+                                                                       _JSON, max_size=3))
+            def check(shared: Any) -> None:
+                extra = {"a": shared, "b": [shared, {"c": shared}]}
+                here = mem.upsert("a shared value", scope="s", extra=extra)
+                there = remote.upsert("a shared value", scope="s", extra=extra)
+                assert mem.store.get_items([there])[there].extra == \
+                    mem.store.get_items([here])[here].extra
+
+            check()
+            loop: list[Any] = [1]
+            loop.append({"back": loop})
+            with pytest.raises(ValidationError) as refused:
+                remote.upsert("a loop", scope="s", extra={"tags": loop})
+            assert refused.value.field == "extra.tags.1.back", refused.value
+    finally:
+        mem.close()

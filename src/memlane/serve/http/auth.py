@@ -34,6 +34,7 @@ from fastapi import Request
 from memlane.errors import StoreError
 from memlane.serve.again import once_more_if_lost
 from memlane.serve.http.errors import ApiError
+from memlane.serve.http.proxy import address_of, is_loopback
 from memlane.serve.keys import hash_key, scope_matches
 from memlane.store.contract import KeyStore
 
@@ -44,29 +45,12 @@ __all__ = ["COOKIE", "OPEN", "KeyCache", "Principal", "RateLimiter", "checked_ke
 _TOUCH_EVERY = 60.0
 
 
-def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """``host`` as an address (an IPv4-mapped IPv6 one as its IPv4), None for a name."""
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return None
-    return address.ipv4_mapped or address if isinstance(address, ipaddress.IPv6Address) else address
-
-
-def is_loopback(host: str) -> bool:
-    """Whether the client ``host`` is this machine: 127.0.0.0/8, ``::1`` (or
-    ``localhost``). Read as text before session 29 (``host.startswith("::1")``), so
-    ``::1a``, a remote address through a trusted proxy, counted as loopback."""
-    address = _address(host)
-    return host == "localhost" if address is None else address.is_loopback
-
-
 def failed_auth_key(host: str) -> str:
     """What ``serve.failed_auth_limit`` counts for the client ``host``: its address (an
     IPv4-mapped one as its IPv4), or, for IPv6, its /64 network, which one host or site holds whole (RFC 6177): counted per
     address, a client of one /64 sent each guess from a new address of its own and was
     never slowed (session 29)."""
-    address = _address(host)
+    address = address_of(host)
     if isinstance(address, ipaddress.IPv6Address):
         return str(ipaddress.IPv6Network((address, 64), strict=False))
     return host if address is None else str(address)

@@ -46,14 +46,15 @@ def _cursor() -> Any:
     return Field(default=None, min_length=1, max_length=MAX_CURSOR, description=(
         "The next_cursor of the previous page: reads on after its last row, however many "
         "rows were added or removed before it (offset would repeat or skip rows). Not "
-        "with an offset other than 0."))
+        "with an offset other than 0, nor in another scope's or subject's listing."))
 
 
 def _before() -> Any:
     # checked by memlane (memlane.cursor.read_before: a 400 naming before)
     return Field(default=None, min_length=1, max_length=MAX_CURSOR, description=(
         "The prev_cursor of a page: lists the rows just before its first one (a page "
-        "back), in the listing's order. Not with cursor or an offset other than 0."))
+        "back), in the listing's order. Not with cursor or an offset other than 0, nor "
+        "in another scope's or subject's listing."))
 
 
 def _members(annotation: Any) -> tuple[Any, ...]:

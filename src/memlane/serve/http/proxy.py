@@ -23,7 +23,8 @@ from collections.abc import Iterable, Sequence
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["ForwardedFor", "client_address", "forwarded_client", "proxy_networks"]
+__all__ = ["ForwardedFor", "address_of", "client_address", "forwarded_client", "is_loopback",
+           "proxy_networks"]
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -50,9 +51,10 @@ def proxy_networks(values: Iterable[str]) -> tuple[Network, ...]:
     return tuple(_network(v) for v in values)
 
 
-def _address(entry: str) -> Address | None:
-    """An ``X-Forwarded-For`` entry as an address: ``1.2.3.4``, ``1.2.3.4:5678``, ``::1``,
-    ``[::1]`` or ``[::1]:5678``; None for anything else."""
+def address_of(entry: str) -> Address | None:
+    """An ``X-Forwarded-For`` entry (or a client's host) as an address: ``1.2.3.4``,
+    ``1.2.3.4:5678``, ``::1``, ``[::1]`` or ``[::1]:5678``, an IPv4-mapped IPv6 one as its
+    IPv4; None for anything else (a name)."""
     entry = entry.strip()
     if entry.startswith("["):
         entry, _, port = entry[1:].partition("]")
@@ -73,21 +75,35 @@ def _trusted(address: Address, networks: Sequence[Network]) -> bool:
     return any(address in n for n in networks)
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a client's, or an address to listen on) names only this machine:
+    127.0.0.0/8, ``::1`` (an IPv4-mapped or bracketed one too) or ``localhost``, judged as
+    an address. Read as text before session 29 (``host.startswith("::1")``), so ``::1a``,
+    a remote address through a trusted proxy, counted as loopback."""
+    address = address_of(host)
+    return host == "localhost" if address is None else address.is_loopback
+
+
+def _client_at(addresses: Sequence[Address], networks: Sequence[Network]) -> int:
+    """Where the client is in a proxy chain: the right-most address not itself a trusted
+    proxy (each proxy appends the one it saw; the left part is whatever the client sent),
+    the left-most when all are."""
+    return next((i for i in reversed(range(len(addresses)))
+                 if not _trusted(addresses[i], networks)), 0)
+
+
 def client_address(peer: str, forwarded: str | None, networks: Sequence[Network]) -> str:
     """The client's address: ``peer`` unless it is a trusted proxy and ``forwarded`` (the
     ``X-Forwarded-For`` values, comma-joined) is a list of addresses, then the right-most of
     them that is not a trusted proxy (the left-most when all are)."""
-    own = _address(peer)
+    own = address_of(peer)
     if forwarded is None or own is None or not _trusted(own, networks):
         return peer
-    chain = [_address(e) for e in forwarded.split(",")]
+    chain = [address_of(e) for e in forwarded.split(",")]
     if not chain or any(a is None for a in chain):
         return peer
     addresses = [a for a in chain if a is not None]
-    for address in reversed(addresses):
-        if not _trusted(address, networks):
-            return str(address)
-    return str(addresses[0])
+    return str(addresses[_client_at(addresses, networks)])
 
 
 _TOKEN = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"
@@ -122,16 +138,15 @@ def forwarded_client(peer: str, header: str, networks: Sequence[Network]) -> tup
     list of elements whose ``for`` is an address (an obfuscated ``_hidden`` or ``unknown``
     included) or ``peer`` is not a trusted proxy. Read by ``ForwardedFor`` when a trusted
     proxy sends no ``X-Forwarded-For`` (session 29)."""
-    own = _address(peer)
+    own = address_of(peer)
     elements = _elements(header)
     if own is None or not _trusted(own, networks) or elements is None:
         return peer, None
-    chain = [_address(e.get("for", "")) for e in elements]
+    chain = [address_of(e.get("for", "")) for e in elements]
     addresses = [a for a in chain if a is not None]
     if len(addresses) != len(chain):
         return peer, None
-    pick = next((i for i in reversed(range(len(addresses)))
-                 if not _trusted(addresses[i], networks)), 0)
+    pick = _client_at(addresses, networks)
     return str(addresses[pick]), elements[pick].get("proto")
 
 
@@ -144,7 +159,7 @@ class ForwardedFor:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = scope.get("client")
-        own = _address(client[0]) if client and self.networks else None
+        own = address_of(client[0]) if client and self.networks else None
         if scope["type"] in ("http", "websocket") and own is not None and \
                 _trusted(own, self.networks):
             forwarded = [v.decode("latin-1") for k, v in scope["headers"]

@@ -12,7 +12,13 @@ from typing import Any, Protocol
 from memlane.index.normalize import name_key
 from memlane.store.filters import Filters
 
-__all__ = ["Cursor", "SqlDatabase", "SqlStore", "entity_key"]
+__all__ = ["DERIVED_KINDS", "Cursor", "SqlDatabase", "SqlStore", "entity_key"]
+
+
+DERIVED_KINDS = "('summary', 'fact', 'entity', 'observation')"
+"""The kinds of item session intelligence derives from a session, as a SQL list: what a
+re-summary deletes before it writes them again (``clear_intelligence``) and what an erase
+takes from a kept session whose messages they were read from."""
 
 
 def entity_key(extra: Any) -> str:

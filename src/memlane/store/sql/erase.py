@@ -43,11 +43,13 @@ from typing import Any
 from memlane.errors import NotFoundError
 from memlane.index.embed import text_hash
 from memlane.index.normalize import embedded_fact_text, fact_text, name_key
-from memlane.store.sql.base import SqlStore, entity_key
+from memlane.store.sql.base import DERIVED_KINDS, SqlStore, entity_key
 
-_GONE = ("object <> '' AND NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)")
+_UNSTORED = "NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)"
+"""A ``fact_events`` row of a fact no longer stored."""
+_GONE_EVENT = f"object <> '' AND {_UNSTORED}"
 """An event of a fact no longer stored (hygiene evicted or expired its item), not one of the
-marks ``forget_fact`` leaves (no value)."""
+marks ``forget_fact`` leaves (no value). (``EraseMixin._GONE`` is the change records'.)"""
 _ITEM_TEXTS = ("SELECT i.id, i.text, i.kind, i.extra, m.speaker, m.role FROM items i"
                " LEFT JOIN messages m ON m.id = i.message_id")
 """An item's text with what its vector's text depends on (``_vector_text``)."""
@@ -277,8 +279,8 @@ class EraseMixin(SqlStore):
             # what a kept session's intelligence wrote was read from the erased messages
             # too: it goes, and is written again from the others (below)
             for sid, iid, extra in self._rows(
-                    "SELECT session_id, id, extra FROM items WHERE kind IN"
-                    " ('summary', 'fact', 'entity', 'observation') AND {cond}",
+                    f"SELECT session_id, id, extra FROM items WHERE kind IN {DERIVED_KINDS}"
+                    " AND {cond}",
                     "session_id", renumber):
                 data = json.loads(extra) if isinstance(extra, str) else (extra or {})
                 if not data.get("on_demand"):
@@ -351,13 +353,13 @@ class EraseMixin(SqlStore):
             # leaves, which have no value: ``_forget_marks_of``). Another turn's stay, whatever
             # its time (session 29: every gone fact's events of the session went before)
             counts["fact_events"] += self._delete("fact_events", "fact_id", [
-                *self._ids(f"SELECT fact_id FROM fact_events WHERE {_GONE} AND message_id IS NULL"
-                           " AND {cond}", "session_id", renumber),
-                *self._ids(f"SELECT fact_id FROM fact_events WHERE {_GONE} AND kind = 'added'"
-                           " AND {cond}", "message_id", parts)])
+                *self._ids(f"SELECT fact_id FROM fact_events WHERE {_GONE_EVENT}"
+                           " AND message_id IS NULL AND {cond}", "session_id", renumber),
+                *self._ids(f"SELECT fact_id FROM fact_events WHERE {_GONE_EVENT}"
+                           " AND kind = 'added' AND {cond}", "message_id", parts)])
             for cond, params in self._id_batches("message_id", parts):
                 counts["fact_events"] += self._run(
-                    f"DELETE FROM fact_events WHERE {_GONE} AND {cond}", params).rowcount
+                    f"DELETE FROM fact_events WHERE {_GONE_EVENT} AND {cond}", params).rowcount
             counts["fact_events"] += self._forget_marks_of(parts)
             counts["relations"] = self._delete("relations", "session_id", [*ids, *renumber])
             counts["facts"] = self._delete("facts", "id", facts)
@@ -410,7 +412,7 @@ class EraseMixin(SqlStore):
         time (a fact's time is its message's), unless another kept message of the session
         shares the time (they may be that message's). Before the messages are deleted."""
         n = 0
-        mine = " AND NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)"
+        mine = f" AND {_UNSTORED}"
         stated = "object = '' AND kind IN ('added', 'reinforced')"
         erased = set(message_ids)
         facts = set(self._ids(f"SELECT fact_id FROM fact_events WHERE {stated}{mine} AND {{cond}}",

@@ -17,16 +17,13 @@ from typing import Any
 from memlane.errors import NotFoundError
 from memlane.index.normalize import name_key, subject_key
 from memlane.store.rows import ENTITY_COLS, FACT_COLS, dt, entity, fact
-from memlane.store.sql.base import SqlStore, entity_key
+from memlane.store.sql.base import DERIVED_KINDS, SqlStore, entity_key
 from memlane.types import StoredEntity, StoredFact
 
 __all__ = ["FactsMixin"]
 
 _LATER_ACCESS = "last_accessed = CASE WHEN last_accessed < %s THEN %s ELSE last_accessed END"
 """``last_accessed = max(last_accessed, at)`` in SQL both dialects read the same way."""
-
-_DERIVED = "('summary', 'fact', 'entity', 'observation')"
-"""The kinds of item session intelligence derives from a session (``clear_intelligence``)."""
 
 
 class FactsMixin(SqlStore):
@@ -79,9 +76,9 @@ class FactsMixin(SqlStore):
         names = {entity_key(extra) for (extra,) in self._run(
             "SELECT extra FROM items WHERE session_id = %s AND kind = 'entity'", (session_id,))}
         deleted = self.deleted_texts(  # type: ignore[attr-defined]
-            f"i.session_id = %s AND i.kind IN {_DERIVED}", (session_id,))
+            f"i.session_id = %s AND i.kind IN {DERIVED_KINDS}", (session_id,))
         self._run(
-            f"DELETE FROM items WHERE session_id = %s AND kind IN {_DERIVED}"
+            f"DELETE FROM items WHERE session_id = %s AND kind IN {DERIVED_KINDS}"
             + (f" AND id NOT IN ({', '.join(['%s'] * len(kept))})" if kept else ""),
             (session_id, *kept),
         )
