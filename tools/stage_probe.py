@@ -1,4 +1,4 @@
-"""Where LoCoMo's missing evidence stops, stage by stage (docs/retrieval.md, session 21).
+"""Where LoCoMo's (or LongMemEval's) missing evidence stops, stage by stage (docs/retrieval.md, sessions 21 and 30).
 
     memlane bench locomo --data locomo_dev.json --out before
     .venv/bin/python tools/stage_probe.py --data locomo_dev.json --rankings before \\
@@ -38,6 +38,13 @@ candidate turns; ``rm.replies:N`` sets how many candidate questions lift their r
 
 ``--reply-words N`` indexes every conversation with N words of the other speaker's reply in
 a turn's keys (``memlane.index.expand.REPLY_WORDS``, 30 since session 24; 0: as before).
+
+``--longmemeval TYPES`` (session 30): ``--data`` is a LongMemEval file; the evaluable
+questions of these types (comma-separated, ``--limit N`` the first N) are each ingested and
+indexed in a fresh database as ``memlane bench longmemeval`` does, searched with its call,
+and every gold turn outside the first 10 is classed by the same stages; ``--rankings`` checks
+the first 100 turns against a bench run's ``rankings-turn.jsonl``; ``--variant`` rows print
+session R_all@5 / nDCG@5 / turn R_all@10 (questions at 1) and the newest-first count.
 
 ``--within-session ROWS`` (an earlier ``--out``; needs the ``meaning`` extra) reads no
 database: for each class b and c piece it ranks the turns of the piece's session by their

@@ -522,8 +522,6 @@ class ServeConfig:
 MAX_TIMEOUT = 86_400.0
 """The longest ``timeout_seconds`` (a day): past about 1e10 s every request raised a bare
 OverflowError from the socket layer."""
-VECTOR_TERMS = ("question", "gather", "all")
-"""The values of ``memory.retrieval.vector_terms``."""
 
 
 @dataclass(frozen=True)
@@ -673,21 +671,6 @@ class RetrievalConfig:
     """Advice questions ("Any tips?", "Can you recommend ...?"): the request's own words
     ("tips", "suggestions", "thinking", "lately") leave the lexical and the vector query,
     so the subject finds the user's earlier statements (``memlane.retrieve.advice``)."""
-    gather_openers_wide: bool = False
-    """With ``gather_openers``, the openers of the ``gather_sessions`` sessions after the
-    ``top_sessions`` best may take such a place too (session 30)."""
-    gather_cap: int = 0
-    """For a gathering question, at most this many hits of one session among the first
-    ``final_k`` (with ``gather_openers``; 0: no cap; session 30)."""
-    newest_gather: bool = True
-    """Newest first for a gathering question ("How many ... in total?") that names no present
-    ("now", "currently"): false leaves its sessions in the order of their relevance, since a
-    count over sessions wants each of them, not the newest (session 30)."""
-    vector_terms: str = "question"
-    """What the vector list embeds: ``question`` (the whole question), ``gather`` (for a
-    gathering question, "How many different types of food delivery services have I
-    used?", the words the lexical query keeps: its frame words, "how many different",
-    leave the vector too), ``all`` (so for every question). Session 30, docs/retrieval.md."""
     day_parts: bool = True
     """A part of the day the query names ("in the evening", "tonight") also searches for
     the words of its hours: the parts it overlaps ("night") and "pm", so "by 9:30 pm" is
@@ -825,8 +808,6 @@ class RetrievalConfig:
                "must be between 0 and 1")
         _check(0.0 <= self.gather_openers <= 1.0, "memory.retrieval.gather_openers",
                "must be between 0 and 1")
-        _check(self.vector_terms in VECTOR_TERMS, "memory.retrieval.vector_terms",
-               f"must be one of {', '.join(VECTOR_TERMS)}")
         _check(0 <= self.gather_sessions <= 20, "memory.retrieval.gather_sessions",
                "must be between 0 and 20")
         _check(self.meaning_window >= 0, "memory.retrieval.meaning_window", "must be >= 0")

@@ -27,8 +27,7 @@ from datetime import date
 
 from memlane.retrieve.advice import asks_advice
 
-__all__ = ["asks_newest", "names_earlier_time", "names_present", "newest_places",
-           "present_tense"]
+__all__ = ["asks_newest", "names_earlier_time", "newest_places", "present_tense"]
 
 _PAST = re.compile(
     r"\b(initially|originally|previous(ly)?|former(ly)?|at first|used to|first|earlier|"
@@ -71,11 +70,6 @@ def asks_newest(query: str) -> bool:
     if asks_advice(query):
         return False
     return bool(_NOW_WORDS.search(query)) or not names_earlier_time(query)
-
-
-def names_present(query: str) -> bool:
-    """Whether ``query`` names the present outright ("now", "currently", "still", "latest")."""
-    return bool(_NOW_WORDS.search(query))
 
 
 def present_tense(query: str) -> bool:

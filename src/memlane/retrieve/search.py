@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
@@ -31,7 +30,7 @@ from memlane.retrieve.answerform import asks_doing, asks_named, namer, tells_doi
 from memlane.retrieve.candidates import Candidate, fuse_lists
 from memlane.retrieve.gather import gathers
 from memlane.retrieve.mmr import mmr_order
-from memlane.retrieve.newest import asks_newest, names_present, newest_places
+from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.presets import Preset
 from memlane.retrieve.speaker import (first_named_speaker, focus_speaker, query_without_name, speaker_of,
                                      speakers_of, without_name)
@@ -161,16 +160,6 @@ class SearchOptions:
     best sessions scores at least this share of its session's best hit (0: off)."""
     advice_focus: bool = False
     """Advice questions search by their subject only (``memlane.retrieve.advice``)."""
-    gather_openers_wide: bool = False
-    """With ``gather_openers``, the openers of the ``gather_sessions`` sessions too."""
-    gather_cap: int = 0
-    """For a gathering question, at most this many hits of one session among the first
-    ``final_k`` (``_spread``; 0: no cap)."""
-    newest_gather: bool = True
-    """Newest first for gathering questions that name no present (``_asks_newest``)."""
-    vector_terms: str = "question"
-    """What the vector list embeds: the whole question, or the lexical query's words for
-    gathering questions (``gather``) or every question (``all``); ``_vector_text``."""
     day_parts: bool = False
     """A part of the day the query names ("in the evening") also searches for the words of
     its hours ("night", "pm"; ``memlane.retrieve.timeparse.day_part_words``)."""
@@ -210,8 +199,6 @@ class _Ctx:
     """Each session's turns read so far in this search (``turns_of``)."""
     advice: bool = False
     """Whether the query asks the assistant for advice (``memlane.retrieve.advice``)."""
-    vector_subject: bool = False
-    """Whether the vector list embeds ``subject`` (``SearchOptions.vector_terms``)."""
     subject: list[str] = field(default_factory=list)
     """An advice question's subject words, which its vector list embeds (``terms`` may add
     the words of a part of the day to them)."""
@@ -264,8 +251,6 @@ def search(
         ctx.advice = True
         ctx.terms = advice_terms(ctx.terms)
     ctx.subject = ctx.terms
-    if opts.vector_terms == "all" or (opts.vector_terms == "gather" and gathers(query)):
-        ctx.vector_subject = True
     if opts.day_parts:
         ctx.terms = [*ctx.terms, *day_part_words(ctx.terms)]
     cands = _candidates(ctx, t)
@@ -356,9 +341,8 @@ def question_terms(query: str) -> list[str]:
 def _vector_text(ctx: _Ctx) -> str:
     """The text the vector list embeds: the query, or for an advice question its subject
     words (``memlane.retrieve.advice``: a static vector is the sum of its words' rows, and
-    the request's words pulled it toward every other request), or, with ``vector_terms``,
-    the words the lexical query keeps (the question's frame words out)."""
-    return " ".join(ctx.subject) if ctx.advice or ctx.vector_subject else ctx.query
+    the request's words pulled it toward every other request)."""
+    return " ".join(ctx.subject) if ctx.advice else ctx.query
 
 
 def _weights(ctx: _Ctx) -> tuple[float, float]:
@@ -1034,15 +1018,13 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     if o.continue_lift > 0 and ctx.advice:
         pool += _continues(ctx, pool, top, cand_of, cand_rank, top_lex, entities, top_score)
         pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
-    if o.newest_weight > 0 and asks_newest(ctx.query) and (
-            o.newest_gather or not gathers(ctx.query) or names_present(ctx.query)):
+    if o.newest_weight > 0 and asks_newest(ctx.query):
         _newest_first(ctx, pool, o.newest_weight)
     if wide:
         _below_top(pool, {s.key for s in top[: o.top_sessions]})
     pool.sort(key=lambda x: -x.score)
     if wide and o.gather_openers > 0 and ctx.openers:
-        spread_n = o.top_sessions + (wide if o.gather_openers_wide else 0)
-        pool = _spread(ctx, pool, [s.key for s in top[:spread_n]], o.final_k)
+        pool = _spread(ctx, pool, [s.key for s in top[: o.top_sessions]], o.final_k)
         head = _select(ctx, pool[: o.final_k], o.final_k)  # _spread chose the first ones
     else:
         head = _select(ctx, pool, o.final_k)
@@ -1209,16 +1191,7 @@ def _spread(ctx: _Ctx, pool: list[_Scored], first: list[SessionKey], n: int) -> 
             chosen[x.id] = x
             if place > n:  # moved up: report the place its score gave it
                 x.ranks["gathered_from"] = float(place)
-    cap = ctx.opts.gather_cap
-    per: Counter[SessionKey] = Counter(x.key for x in chosen.values())
-    for x in pool:  # the rest by score (at most ``gather_cap`` hits of one session)
-        if len(chosen) >= n:
-            break
-        if x.id in chosen or (cap and per[x.key] >= cap):
-            continue
-        chosen[x.id] = x
-        per[x.key] += 1
-    for x in pool:  # places the cap left empty
+    for x in pool:  # the rest by score
         if len(chosen) >= n:
             break
         chosen.setdefault(x.id, x)
