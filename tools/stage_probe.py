@@ -1,4 +1,4 @@
-"""Where LoCoMo's missing evidence stops, stage by stage (docs/retrieval.md, session 21).
+"""Where LoCoMo's (or LongMemEval's) missing evidence stops, stage by stage (docs/retrieval.md, sessions 21 and 30).
 
     memlane bench locomo --data locomo_dev.json --out before
     .venv/bin/python tools/stage_probe.py --data locomo_dev.json --rankings before \\
@@ -38,6 +38,13 @@ candidate turns; ``rm.replies:N`` sets how many candidate questions lift their r
 
 ``--reply-words N`` indexes every conversation with N words of the other speaker's reply in
 a turn's keys (``memlane.index.expand.REPLY_WORDS``, 30 since session 24; 0: as before).
+
+``--longmemeval TYPES`` (session 30): ``--data`` is a LongMemEval file; the evaluable
+questions of these types (comma-separated, ``--limit N`` the first N) are each ingested and
+indexed in a fresh database as ``memlane bench longmemeval`` does, searched with its call,
+and every gold turn outside the first 10 is classed by the same stages; ``--rankings`` checks
+the first 100 turns against a bench run's ``rankings-turn.jsonl``; ``--variant`` rows print
+session R_all@5 / nDCG@5 / turn R_all@10 (questions at 1) and the newest-first count.
 
 ``--within-session ROWS`` (an earlier ``--out``; needs the ``meaning`` extra) reads no
 database: for each class b and c piece it ranks the turns of the piece's session by their
@@ -483,6 +490,88 @@ def run(data: str, configs: dict[str, Any], detail: str,
     return {"rows": rows, "cpu": cpu}
 
 
+def run_lme(data: str, configs: dict[str, Any], detail: str, types: list[str],
+            limit: int | None = None) -> dict[str, Any]:
+    """LongMemEval (session 30): the evaluable questions of ``types``, each in a fresh
+    database as the bench builds it, searched with the bench's call per configuration; per
+    question the turn ranking's R_all@10, the session ranking's R_all@5 and nDCG@5, and for
+    ``detail`` every gold turn outside the first 10 classed as ``classify`` does."""
+    from memlane.bench.datasets import load_longmemeval
+    from memlane.bench.longmemeval import MAX_K, MIN_IDS, newest_first_rate, question_now
+    from memlane.bench.longmemeval import SCOPE as LSCOPE
+    from memlane.bench.memrun import SessionInput, TurnInput
+    from memlane.bench.metrics import ndcg_any, sessions_from_turns
+
+    embedder = make_embedder(None)
+    base = configs[detail]
+    rows: dict[str, dict[str, Any]] = {n: {} for n in configs}
+    cpu: dict[str, list[float]] = {n: [] for n in configs}
+    qs = [q for q in load_longmemeval(data) if q.evaluable and q.question_type in types]
+    with Recorder() as recorder:
+        for q in qs[:limit]:
+            ordered = sorted(q.sessions, key=lambda s: s.date)
+            inputs = [SessionInput(s.date, [TurnInput(t.id, t.role, t.content) for t in s.turns])
+                      for s in ordered]
+            k = min(MAX_K, max(MIN_IDS, q.n_turns))
+            now = question_now(q)
+            with FreshMemory(embedder, config=base) as fm:
+                tm = Timings()
+                key = fm.ingest(LSCOPE, inputs, tm)
+                fm.index(now, tm)
+                sid_items = {ext: sid for (sid, _seq), ext in key.items()}
+                turn_ids = {}
+                for sid in {s for s, _ in key}:
+                    for it in fm.mem.store.session_items(sid, kind="turn"):
+                        if (sid, it.seq) in key:
+                            turn_ids[key[(sid, it.seq)]] = it.id
+                gold = sorted(q.gold_turn_ids)
+                for name, cfg in configs.items():
+                    fm.mem.config = cfg
+                    c0 = time.process_time()
+                    r = dedupe(fm.search(q.question, LSCOPE, k, now, key, tm))
+                    cpu[name].append(time.process_time() - c0)
+                    sr = sessions_from_turns(r)
+                    row = {"cat": q.question_type, "q": q.question, "ranking": r,
+                           "all": recall_all(r, gold, 10),
+                           "s_all5": recall_all(sr, q.gold_session_ids, 5),
+                           "s_ndcg5": ndcg_any(sr, q.gold_session_ids, 5),
+                           "n_evidence": len(gold)}
+                    nf = newest_first_rate([q], {q.question_id: sr})
+                    if nf["n"]:
+                        row["newest"] = nf["rate"] == 1
+                    if name == detail:
+                        rec = dict(recorder.last)
+                        rec["sid_of"] = sid_items
+                        row["missing"] = classify(rec, turn_ids, r, gold)
+                    rows[name][q.question_id] = row
+    return {"rows": rows, "cpu": cpu}
+
+
+def lme_report(rows: dict[str, Any]) -> None:
+    miss = {q: r for q, r in rows.items() if r["all"] < 1}
+    pieces = [dict(m, q=q) for q, r in miss.items() for m in r["missing"]]
+    print(f"{len(rows)} questions; turn R_all@10 misses {len(miss)}; missing turns {len(pieces)}")
+    for c in CLASSES:
+        sub = Counter(m["sub"] for m in pieces if m["cls"] == c)
+        print(f"  class {c}: {sum(sub.values())}  {dict(sub.most_common())}")
+    for q, r in miss.items():
+        print(f"  {q} {r['q'][:70]!r}: " + "; ".join(
+            f"{m['dia']} {m['cls']}/{m['sub']} srank {m['session_rank']}"
+            + (f" turn_place {m.get('turn_place')}" if m["cls"] == "c" else "")
+            + (f" in-session {m.get('in_session_rank')}/{m.get('session_cand_turns')}"
+               if m.get("candidate") else " not cand")
+            for m in r["missing"]))
+
+
+def lme_figures(rows: dict[str, Any]) -> str:
+    vals = list(rows.values())
+    n = len(vals) or 1
+    return (f"{sum(r['s_all5'] for r in vals) / n:.3f} / {sum(r['s_ndcg5'] for r in vals) / n:.3f}"
+            f" / {sum(r['all'] for r in vals) / n:.3f} ({sum(r['all'] == 1 for r in vals)})"
+            f"; newest first {sum(r.get('newest') is True for r in vals)} of "
+            f"{sum('newest' in r for r in vals)}")
+
+
 def figures(rows: dict[str, Any]) -> str:
     def fig(rs: list[Any]) -> str:
         if not rs:
@@ -581,6 +670,10 @@ def main() -> None:
                     help="NAME=KEY:VALUE,KEY:VALUE (retrieval keys; on top of --set)")
     ap.add_argument("--within-session", metavar="ROWS",
                     help="rank class b / c pieces inside their sessions (see above)")
+    ap.add_argument("--longmemeval", metavar="TYPES",
+                    help="--data is a LongMemEval file: probe its questions of these types "
+                         "(comma-separated, e.g. multi-session; session 30)")
+    ap.add_argument("--limit", type=int, default=None, help="with --longmemeval: first N")
     ap.add_argument("--reply-words", type=int, default=None,
                     help="index a turn between two people with this many words of the other "
                          "speaker's reply (memlane.index.expand.REPLY_WORDS, 30; 0: off; "
@@ -606,6 +699,27 @@ def main() -> None:
         extra = [f"retrieval.{kv.replace(':', '=', 1)}" for kv in kvs
                  if not kv.startswith(("sd.", "rm."))]
         configs[name] = config_of([*args.set, *extra])
+    if args.longmemeval:
+        got = run_lme(args.data, configs, "main", args.longmemeval.split(","), args.limit)
+        if args.rankings:
+            bench = read_rankings(Path(args.rankings), "turn")
+            main_rows = got["rows"]["main"]
+            diff = [q for q, r in main_rows.items() if bench.get(q, [])[:100] != r["ranking"][:100]]
+            print(f"rankings equal to the bench's (first 100): {len(main_rows) - len(diff)} of "
+                  f"{len(main_rows)} (differ: {diff[:5]})")
+        lme_report(got["rows"]["main"])
+        print("variant | session R_all@5 / nDCG@5 / turn R_all@10 (questions) | CPU p50 / p95 ms")
+        for name in configs:
+            ms = sorted(1000 * x for x in got["cpu"][name])
+            p95 = ms[int(0.95 * (len(ms) - 1))]
+            print(f"{name} | {lme_figures(got['rows'][name])} | {statistics.median(ms):.1f}"
+                  f" / {p95:.1f}")
+        if args.out:
+            for rs in got["rows"].values():
+                for r in rs.values():
+                    r.pop("ranking", None)
+            Path(args.out).write_text(json.dumps(got["rows"]))
+        return
     got = run(args.data, configs, "main", sdopts, rmopts)
     rows = got["rows"]
     if args.rankings:

@@ -386,6 +386,27 @@ def test_a_tool_given_no_finished_run_says_so_in_one_line(tmp_path: Path) -> Non
         assert proc.stderr.strip() == f"error: {missing}: no such file", (tool, proc.stderr)
 
 
+def test_the_stage_probe_classes_a_longmemeval_runs_missing_turns(tmp_path: Path) -> None:
+    """``tools/stage_probe.py --longmemeval TYPES`` (session 30): each question in a fresh
+    database as the bench builds it, its rankings checked against the bench's and its rows
+    written; before, the probe read LoCoMo only (``--longmemeval`` was refused)."""
+    run = tmp_path / "run"
+    assert _bench("longmemeval", "--data", str(LME), "--out", str(run)).exit_code == 0
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = tmp_path / "rows.json"
+    proc = subprocess.run([sys.executable, str(TOOL.parent / "stage_probe.py"), "--data",
+                           str(LME), "--longmemeval", "single-session-user,multi-session",
+                           "--rankings", str(run), "--out", str(out),
+                           "--variant", "wide=top_sessions:6"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "rankings equal to the bench's (first 100): 3 of 3" in proc.stdout, proc.stdout
+    rows = json.loads(out.read_text())
+    assert set(rows) == {"main", "wide"} and set(rows["main"]) == {"q1", "q2", "q3"}
+    assert {r["cat"] for r in rows["main"].values()} == {"single-session-user", "multi-session"}
+    assert all(0.0 <= r["all"] <= 1.0 and "missing" in r for r in rows["main"].values())
+
+
 def test_a_weights_file_that_cannot_be_made_is_refused_before_training(tmp_path: Path) -> None:
     """``bench summaries --train --out FILE`` inside a file: before, the model was trained
     and cross-validated (minutes), then "cannot write the weights"."""
