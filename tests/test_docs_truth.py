@@ -203,3 +203,26 @@ def test_every_help_text_naming_a_config_key_names_a_real_one_with_its_default()
                         f"{where}: help says {m['value']!r}, {m['key']} defaults to {defaults[m['key']]!r}"
                 checked += 1
     assert checked >= 10
+
+
+# -- session 30: the README walked ---------------------------------------------------------
+
+def test_every_statement_of_the_untouched_summary_sets_names_the_newest_one():
+    """The README's ``bench summaries`` row said "``heldout5`` to ``heldout24``: the untouched
+    sets of sessions 9 to 27" while ``--set`` took heldout25 and heldout26 and its ``--help``
+    said 26 and 29: each session's new set updated the choices and the help, not the row."""
+    from memlane.bench.summaries.run import FRESH
+    from memlane.testing import cli_commands
+
+    newest = max(int(name.removeprefix("heldout")) for name in FRESH)
+    command = dict(cli_commands())[("bench", "summaries")]
+    texts = {"README.md": README, **DOCS,
+             "bench summaries --help": " ".join(p.help or "" for p in command.params
+                                                 if isinstance(p, click.Option))}
+    said = [(where, int(m["last"]), int(m["session"])) for where, text in texts.items()
+            for m in re.finditer(r"heldout5`? to `?heldout(?P<last>\d+)`?: the untouched sets of "
+                                 r"sessions 9 to (?P<session>\d+)", " ".join(text.split()))]
+    assert {w for w, _, _ in said} >= {"README.md", "bench summaries --help"}, said
+    for where, last, session in said:  # heldout8 and heldout9 are both session 12's
+        assert (last, session) == (newest, newest + 3), f"{where}: heldout5 to heldout{last}, " \
+            f"sessions 9 to {session}; --set takes up to heldout{newest}"
