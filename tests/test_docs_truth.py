@@ -226,3 +226,46 @@ def test_every_statement_of_the_untouched_summary_sets_names_the_newest_one():
     for where, last, session in said:  # heldout8 and heldout9 are both session 12's
         assert (last, session) == (newest, newest + 3), f"{where}: heldout5 to heldout{last}, " \
             f"sessions 9 to {session}; --set takes up to heldout{newest}"
+
+
+def test_the_number_spellings_the_readme_says_are_read_are_read_where_it_says():
+    """The README said ``1e3`` is read in a variable, a quoted value or a CLI option, and
+    ``MEMLANE_PACK_BUDGET=1e3`` was refused (``expected int``), as ``--budget 1e3`` was: only
+    a key or option taking a fraction reads it. Each spelling the sentence quotes is read, or
+    refused, by a whole-number and a fractional key and option as it says."""
+    from memlane.config import _coerce
+    from memlane.errors import ConfigError
+    from memlane.serve.cli_common import Float, Int
+
+    section = README[README.index("## Configuration"):]
+    sentence = " ".join(section[section.index("A number in a variable"):].split("naming the key")[0].split())
+    read, rest = sentence.split(" are read", 1)
+    everywhere = re.findall(r"`([^`]+)`", read)
+    fractional = re.findall(r"`([^`]+)`", rest.split("where a fraction")[0])
+    refused = re.findall(r"`([^`]+)`", rest.split("digits of other scripts")[1].split("are refused")[0])
+    assert {"1_000", "+3"} <= set(everywhere) and "1e3" in fractional, sentence
+    assert {"٣", "1e309"} <= set(refused), sentence
+
+    def reads(text: str, kind: type) -> bool:
+        try:
+            _coerce(f" {text} ", kind, "memory.x.y")
+        except ConfigError:
+            config = False
+        else:
+            config = True
+        option = Int() if kind is int else Float(None)
+        try:
+            option.convert(text, None, None)
+        except click.BadParameter:
+            cli_read = False
+        else:
+            cli_read = True
+        assert config == cli_read, (text, kind, config, cli_read)  # one rule on both surfaces
+        return config
+
+    for text in everywhere:
+        assert reads(text, int) and reads(text, float), text
+    for text in fractional:
+        assert reads(text, float) and not reads(text, int), text
+    for text in refused:
+        assert not reads(text, float) and not reads(text, int), text
