@@ -44,3 +44,18 @@ def test_a_value_outside_an_options_choices_is_refused_as_every_bad_value_is(tmp
     if any("--json" in p.opts for p in command.params):  # the commands that take it
         error = json.loads(as_json.stdout)["error"]
         assert (error["code"], error["field"]) == ("usage", param.opts[0]), error
+
+
+def test_no_options_help_says_its_range_twice():
+    """``worker --help`` read "Seconds between index runs (0.01 to 86400).  [default: 5.0;
+    0.01 to 86400]": the range click shows after the help was written into it too."""
+    from memlane.serve.cli_common import Float, Int
+
+    checked = 0
+    for path, command in cli_commands():
+        for param in command.params:
+            if isinstance(param, click.Option) and isinstance(param.type, (Int, Float)):
+                shown = param.type._describe_range()
+                assert shown not in (param.help or ""), (path, param.opts, param.help)
+                checked += 1
+    assert checked > 30

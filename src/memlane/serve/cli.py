@@ -371,7 +371,7 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, scope: str | N
 @cli.command()
 @click.option("--poll", default=5.0, show_default=True,
               type=Float.of("start_worker", "poll_seconds"),
-              help="Seconds between index runs (0.01 to 86400).")
+              help="Seconds between index runs.")
 @click.pass_context
 def worker(ctx: click.Context, poll: float) -> None:
     """Run the index worker until interrupted (Ctrl-C or SIGTERM stops it cleanly)."""
