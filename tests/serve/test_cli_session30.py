@@ -9,7 +9,7 @@ import json
 
 import click
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memlane.serve.cli import cli
@@ -59,3 +59,24 @@ def test_no_options_help_says_its_range_twice():
                 assert shown not in (param.help or ""), (path, param.opts, param.help)
                 checked += 1
     assert checked > 30
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(st.text(st.sampled_from("abcdefghij-0123456789"), min_size=1, max_size=60),
+                      min_size=2, max_size=4, unique=True))
+@example(names=["team-backend", "3f2b9c1e-8d4a-4e7b-9a6c-1d2e3f4a5b6c"])
+def test_listings_keep_their_columns_whatever_the_widths(tmp_path_factory, names):
+    """``sessions list`` padded scopes to 20 characters and ``keys list`` names to 20 and
+    scopes to 24: a UUID scope (36) or a long ``--name`` pushed its row's columns out of line
+    with the others'. Each column is now as wide as the listing's widest value."""
+    folder = tmp_path_factory.mktemp("cols")
+    runner = CliRunner(env={**ENV, "MEMLANE_DB": str(folder / "m.db")})
+    for name in names:
+        assert runner.invoke(cli, ["add", "--scope", name, "hello"]).exit_code == 0
+        assert runner.invoke(cli, ["keys", "create", "--scopes", name, "--name", name]).exit_code == 0
+    sessions = runner.invoke(cli, ["sessions", "list"]).stdout.splitlines()
+    keys = runner.invoke(cli, ["keys", "list"]).stdout.splitlines()
+    assert len(sessions) == len(keys) == len(names)
+    assert len({line.index(" → ") for line in sessions}) == 1, sessions
+    assert len({line.index(" ml_") for line in keys}) == 1, keys
+    assert len({line.index(" read-write") for line in keys}) == 1, keys

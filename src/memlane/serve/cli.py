@@ -663,8 +663,9 @@ def sessions_list(ctx: click.Context, scope: str | None, status: str | None, lim
     if not rows:
         echo(f"scope {scope!r} has no memories" if scope is not None and scope_is_empty(mem, scope)
              else "no sessions")
+    wide = max([20, *(len(s.scope) for s in rows)])  # a UUID scope (36) kept the columns apart
     for s in rows:
-        echo(f"{s.id:>6}  {s.status:<10} {s.scope:<20} {_ts(s.started_at)} → {_ts(s.ended_at)}"
+        echo(f"{s.id:>6}  {s.status:<10} {s.scope:<{wide}} {_ts(s.started_at)} → {_ts(s.ended_at)}"
                    f"  {s.message_count} msg  {'indexed' if s.indexed else ''}")
 
 

@@ -276,10 +276,13 @@ def keys_list(ctx: click.Context, as_json: bool) -> None:
         return
     if not rows:
         echo("no API keys (the service is open to loopback clients)")
+    # columns as wide as this listing's widest name and scopes (a --name may hold 256)
+    named = max([20, *(len(k["name"]) for k in rows)])
+    scoped = max([24, *(len(",".join(k["scopes"])) for k in rows)])
     for k in rows:
         state = f"revoked {_ts(k['revoked_at'])}" if k["revoked_at"] else "active"
-        echo(f"{k['id']:>4}  {k['name']:<20} {k['prefix']}…  "
-                   f"{','.join(k['scopes']):<24} {'read-only' if k['read_only'] else 'read-write'}"
+        echo(f"{k['id']:>4}  {k['name']:<{named}} {k['prefix']}…  "
+                   f"{','.join(k['scopes']):<{scoped}} {'read-only' if k['read_only'] else 'read-write'}"
                    f"  created {_ts(k['created_at'])}  used {_ts(k['last_used'])}  {state}")
 
 @keys.command("revoke")
