@@ -80,3 +80,23 @@ def test_listings_keep_their_columns_whatever_the_widths(tmp_path_factory, names
     assert len({line.index(" → ") for line in sessions}) == 1, sessions
     assert len({line.index(" ml_") for line in keys}) == 1, keys
     assert len({line.index(" read-write") for line in keys}) == 1, keys
+
+
+def test_search_explain_shows_the_stage_times_the_actions_answer(tmp_path):
+    """The README says ``/actions`` answers "the per-stage timings ``memlane search
+    --explain`` shows": ``--explain`` showed ranks and signals, no time (only ``--json`` had
+    ``timings_ms``). Its last line now gives each stage's time, the stages ``--json`` names."""
+    runner = CliRunner(env={**ENV, "MEMLANE_DB": str(tmp_path / "m.db")})
+    for text in ("I signed up for the Lisbon half marathon", "Great, a 16-week plan then"):
+        assert runner.invoke(cli, ["add", "--scope", "s", text]).exit_code == 0
+    assert runner.invoke(cli, ["sessions", "close", "--scope", "s"]).exit_code == 0
+    assert runner.invoke(cli, ["index"]).exit_code == 0
+    shown = runner.invoke(cli, ["search", "half marathon", "--scope", "s", "--explain"])
+    assert shown.exit_code == 0, shown.output
+    last = shown.stdout.splitlines()[-1]
+    as_json = json.loads(runner.invoke(cli, ["search", "half marathon", "--scope", "s", "--json"]).stdout)
+    stages = [name.removesuffix("_ms") for name in as_json["timings_ms"]]
+    assert stages and last.startswith("stage times: "), shown.stdout
+    assert [part.split()[0] for part in last.removeprefix("stage times: ").split(" · ")] == stages
+    plain = runner.invoke(cli, ["search", "half marathon", "--scope", "s"]).stdout
+    assert "stage times" not in plain  # --explain's alone

@@ -430,7 +430,8 @@ def worker(ctx: click.Context, poll: float) -> None:
 @click.option("--mmr/--no-mmr", "mmr", default=None,
               help="Diversify the first hits with maximal marginal relevance (default retrieval.mmr).")
 @click.option("--explain", is_flag=True,
-              help="Print every signal's value and weighted contribution and each stage's rank.")
+              help="Print every signal's value and weighted contribution, each stage's rank, "
+              "and the time each stage took.")
 @json_option
 @click.pass_context
 def search(ctx: click.Context, query: str, scope: str | None, k: int | None, kinds: tuple[str, ...],
@@ -471,6 +472,9 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int | None, kin
 
             for line in explain_lines(h):
                 echo(f"      {line}")
+    if explain and mem.last_timings:  # what /actions answers as timings (the README says so)
+        echo("stage times: " + " · ".join(f"{name.removesuffix('_ms')} {ms:.1f} ms"
+                                          for name, ms in mem.last_timings.items()))
 
 
 @cli.command()
