@@ -269,3 +269,14 @@ def test_the_number_spellings_the_readme_says_are_read_are_read_where_it_says():
         assert reads(text, float) and not reads(text, int), text
     for text in refused:
         assert not reads(text, float) and not reads(text, int), text
+
+
+def test_every_file_of_the_repository_the_readme_names_exists():
+    """The README sent readers to ``STACK.md`` for the vector index's cost ("7.6 ms a query
+    at 100k vectors"), a file the repository never held. Every repository path it names
+    (``docs/…``, ``tools/…``, ``tests/…``, ``src/memlane/…``, a top-level ``NAME.md``) is one."""
+    refs = set(re.findall(r"(?<![\w/.-])((?:docs|tools|tests|src/memlane)/[\w./-]*\w|[A-Z][A-Z_]+\.md)\b",
+                          README))
+    assert len(refs) >= 15, refs
+    missing = sorted(ref for ref in refs if not (ROOT / ref).exists())
+    assert not missing, f"README names {missing}, which the repository does not hold"
