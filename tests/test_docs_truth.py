@@ -280,3 +280,21 @@ def test_every_file_of_the_repository_the_readme_names_exists():
     assert len(refs) >= 15, refs
     missing = sorted(ref for ref in refs if not (ROOT / ref).exists())
     assert not missing, f"README names {missing}, which the repository does not hold"
+
+
+def test_the_readmes_live_paragraph_names_every_topic_a_change_can_carry():
+    """The README's Live memory state paragraph listed 15 of the 22 topics of
+    ``live.TOPICS``: a client written from it dropped ``scope.erased`` and
+    ``session.erased``, the events that empty its state, as the stream did before session 20.
+    Each topic is named there, whole or after its family (``session.opened`` / ``closed``)."""
+    from memlane.serve.live import TOPICS
+
+    start = README.index("Each change has a strictly increasing id and a topic")
+    paragraph = " ".join(README[start:README.index("\n\n", start)].split())
+    named: set[str] = set()
+    for run in re.findall(r"`[a-z.]+`(?: / `[a-z]+`)*", paragraph):
+        words = re.findall(r"`([a-z.]+)`", run)
+        family = words[0].rsplit(".", 1)[0]
+        named |= {words[0], *(f"{family}.{w}" for w in words[1:])}
+    missing = sorted(set(TOPICS) - named)
+    assert not missing, f"README's live paragraph lacks {missing}"
