@@ -203,3 +203,98 @@ def test_every_help_text_naming_a_config_key_names_a_real_one_with_its_default()
                         f"{where}: help says {m['value']!r}, {m['key']} defaults to {defaults[m['key']]!r}"
                 checked += 1
     assert checked >= 10
+
+
+# -- session 30: the README walked ---------------------------------------------------------
+
+def test_every_statement_of_the_untouched_summary_sets_names_the_newest_one():
+    """The README's ``bench summaries`` row said "``heldout5`` to ``heldout24``: the untouched
+    sets of sessions 9 to 27" while ``--set`` took heldout25 and heldout26 and its ``--help``
+    said 26 and 29: each session's new set updated the choices and the help, not the row."""
+    from memlane.bench.summaries.run import FRESH
+    from memlane.testing import cli_commands
+
+    newest = max(int(name.removeprefix("heldout")) for name in FRESH)
+    command = dict(cli_commands())[("bench", "summaries")]
+    texts = {"README.md": README, **DOCS,
+             "bench summaries --help": " ".join(p.help or "" for p in command.params
+                                                 if isinstance(p, click.Option))}
+    said = [(where, int(m["last"]), int(m["session"])) for where, text in texts.items()
+            for m in re.finditer(r"heldout5`? to `?heldout(?P<last>\d+)`?: the untouched sets of "
+                                 r"sessions 9 to (?P<session>\d+)", " ".join(text.split()))]
+    assert {w for w, _, _ in said} >= {"README.md", "bench summaries --help"}, said
+    for where, last, session in said:  # heldout8 and heldout9 are both session 12's
+        assert (last, session) == (newest, newest + 3), f"{where}: heldout5 to heldout{last}, " \
+            f"sessions 9 to {session}; --set takes up to heldout{newest}"
+
+
+def test_the_number_spellings_the_readme_says_are_read_are_read_where_it_says():
+    """The README said ``1e3`` is read in a variable, a quoted value or a CLI option, and
+    ``MEMLANE_PACK_BUDGET=1e3`` was refused (``expected int``), as ``--budget 1e3`` was: only
+    a key or option taking a fraction reads it. Each spelling the sentence quotes is read, or
+    refused, by a whole-number and a fractional key and option as it says."""
+    from memlane.config import _coerce
+    from memlane.errors import ConfigError
+    from memlane.serve.cli_common import Float, Int
+
+    section = README[README.index("## Configuration"):]
+    sentence = " ".join(section[section.index("A number in a variable"):].split("naming the key")[0].split())
+    read, rest = sentence.split(" are read", 1)
+    everywhere = re.findall(r"`([^`]+)`", read)
+    fractional = re.findall(r"`([^`]+)`", rest.split("where a fraction")[0])
+    refused = re.findall(r"`([^`]+)`", rest.split("digits of other scripts")[1].split("are refused")[0])
+    assert {"1_000", "+3"} <= set(everywhere) and "1e3" in fractional, sentence
+    assert {"٣", "1e309"} <= set(refused), sentence
+
+    def reads(text: str, kind: type) -> bool:
+        try:
+            _coerce(f" {text} ", kind, "memory.x.y")
+        except ConfigError:
+            config = False
+        else:
+            config = True
+        option = Int() if kind is int else Float(None)
+        try:
+            option.convert(text, None, None)
+        except click.BadParameter:
+            cli_read = False
+        else:
+            cli_read = True
+        assert config == cli_read, (text, kind, config, cli_read)  # one rule on both surfaces
+        return config
+
+    for text in everywhere:
+        assert reads(text, int) and reads(text, float), text
+    for text in fractional:
+        assert reads(text, float) and not reads(text, int), text
+    for text in refused:
+        assert not reads(text, float) and not reads(text, int), text
+
+
+def test_every_file_of_the_repository_the_readme_names_exists():
+    """The README sent readers to ``STACK.md`` for the vector index's cost ("7.6 ms a query
+    at 100k vectors"), a file the repository never held. Every repository path it names
+    (``docs/…``, ``tools/…``, ``tests/…``, ``src/memlane/…``, a top-level ``NAME.md``) is one."""
+    refs = set(re.findall(r"(?<![\w/.-])((?:docs|tools|tests|src/memlane)/[\w./-]*\w|[A-Z][A-Z_]+\.md)\b",
+                          README))
+    assert len(refs) >= 15, refs
+    missing = sorted(ref for ref in refs if not (ROOT / ref).exists())
+    assert not missing, f"README names {missing}, which the repository does not hold"
+
+
+def test_the_readmes_live_paragraph_names_every_topic_a_change_can_carry():
+    """The README's Live memory state paragraph listed 15 of the 22 topics of
+    ``live.TOPICS``: a client written from it dropped ``scope.erased`` and
+    ``session.erased``, the events that empty its state, as the stream did before session 20.
+    Each topic is named there, whole or after its family (``session.opened`` / ``closed``)."""
+    from memlane.serve.live import TOPICS
+
+    start = README.index("Each change has a strictly increasing id and a topic")
+    paragraph = " ".join(README[start:README.index("\n\n", start)].split())
+    named: set[str] = set()
+    for run in re.findall(r"`[a-z.]+`(?: / `[a-z]+`)*", paragraph):
+        words = re.findall(r"`([a-z.]+)`", run)
+        family = words[0].rsplit(".", 1)[0]
+        named |= {words[0], *(f"{family}.{w}" for w in words[1:])}
+    missing = sorted(set(TOPICS) - named)
+    assert not missing, f"README's live paragraph lacks {missing}"

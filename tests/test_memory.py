@@ -247,3 +247,28 @@ def test_recent_messages_are_the_conversations_tail_without_a_gap(tmp_path_facto
                    for e in recent)
     finally:
         m.close()
+
+
+def test_after_a_change_of_embedder_search_finds_by_words_until_the_backfill(tmp_path):
+    """README, Embedders (session 30's walk): a database indexed with one embedder and opened
+    with another is searched by the words of its items alone, no vector score, until
+    ``backfill embeddings --missing-only`` embeds them with the new one; the README said
+    nothing of it, and a user who changed ``embedding.backend`` lost vector search unseen."""
+    from memlane import Memory
+    from memlane.config import load_config
+    from memlane.testing import HashingEmbedder, add_sessions
+
+    path = tmp_path / "m.db"
+    now = datetime(2024, 6, 1, tzinfo=UTC)
+    with Memory(config=load_config(environ={}, overrides={"db": str(path)}),
+                embedder=HashingEmbedder(dim=256)) as mem:
+        add_sessions(mem, [(3, [("user", "I adopted a grey cat named Tom"), ("assistant", "Lovely!")])],
+                     now=now)
+        assert any("vector" in h.scores for h in mem.search("grey cat", now=now))
+    with Memory(config=load_config(environ={}, overrides={"db": str(path)}),
+                embedder=HashingEmbedder(dim=64)) as other:
+        hits = other.search("grey cat", now=now)
+        assert hits and not any("vector" in h.scores for h in hits)  # words alone
+        assert other.backfill_embeddings(missing_only=True) >= 2
+        assert any("vector" in h.scores for h in other.search("grey cat", now=now))
+        assert set(other.stats()["vectors"]) == {"hashing-d64-s0"}  # the new model's, each item

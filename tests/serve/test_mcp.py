@@ -3,6 +3,7 @@ on a real SQLite file and speaks the protocol over its standard input and output
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -608,3 +609,24 @@ def test_the_summary_summarize_stores_is_still_there_after_it_indexes(db_url):
             assert again.sessions_failed == 0 and mem.item(item_id).extra.get("on_demand")
 
         talk(build_server(mem), body)
+
+
+def test_every_tool_parameter_is_named_in_the_readmes_tool_table(tmp_path: Path) -> None:
+    """The ``sessions`` tool took ``status`` (open, closed, summarized, failed), and the
+    README's table of tools, which an agent's author reads to write a call, named every
+    parameter of it but that one. Each tool's row names each parameter its schema has (the
+    scope apart: every tool takes it, as the text above the table says)."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    rows = {m[1]: m[2] for m in re.finditer(r"^\| `(\w+)` \| (.*) \|$", readme, re.M)}
+    found: dict[str, list[str]] = {}
+
+    async def body(c: Client) -> None:
+        for tool in (await c.list_tools()).tools:
+            found[tool.name] = sorted(tool.input_schema.get("properties", {}))
+
+    talk(server(tmp_path, str(tmp_path / "m.db")), body)
+    assert set(found) == TOOLS
+    missing = {name: [p for p in params if p != "scope"
+                      and not re.search(rf"\b{p}\b", rows.get(name, ""))]
+               for name, params in found.items()}
+    assert not any(missing.values()), f"README's tool rows lack {missing}"

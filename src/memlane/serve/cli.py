@@ -371,7 +371,7 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, scope: str | N
 @cli.command()
 @click.option("--poll", default=5.0, show_default=True,
               type=Float.of("start_worker", "poll_seconds"),
-              help="Seconds between index runs (0.01 to 86400).")
+              help="Seconds between index runs.")
 @click.pass_context
 def worker(ctx: click.Context, poll: float) -> None:
     """Run the index worker until interrupted (Ctrl-C or SIGTERM stops it cleanly)."""
@@ -430,7 +430,8 @@ def worker(ctx: click.Context, poll: float) -> None:
 @click.option("--mmr/--no-mmr", "mmr", default=None,
               help="Diversify the first hits with maximal marginal relevance (default retrieval.mmr).")
 @click.option("--explain", is_flag=True,
-              help="Print every signal's value and weighted contribution and each stage's rank.")
+              help="Print every signal's value and weighted contribution, each stage's rank, "
+              "and the time each stage took.")
 @json_option
 @click.pass_context
 def search(ctx: click.Context, query: str, scope: str | None, k: int | None, kinds: tuple[str, ...],
@@ -471,6 +472,9 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int | None, kin
 
             for line in explain_lines(h):
                 echo(f"      {line}")
+    if explain and mem.last_timings:  # what /actions answers as timings (the README says so)
+        echo("stage times: " + " · ".join(f"{name.removesuffix('_ms')} {ms:.1f} ms"
+                                          for name, ms in mem.last_timings.items()))
 
 
 @cli.command()
@@ -663,8 +667,9 @@ def sessions_list(ctx: click.Context, scope: str | None, status: str | None, lim
     if not rows:
         echo(f"scope {scope!r} has no memories" if scope is not None and scope_is_empty(mem, scope)
              else "no sessions")
+    wide = max([20, *(len(s.scope) for s in rows)])  # a UUID scope (36) kept the columns apart
     for s in rows:
-        echo(f"{s.id:>6}  {s.status:<10} {s.scope:<20} {_ts(s.started_at)} → {_ts(s.ended_at)}"
+        echo(f"{s.id:>6}  {s.status:<10} {s.scope:<{wide}} {_ts(s.started_at)} → {_ts(s.ended_at)}"
                    f"  {s.message_count} msg  {'indexed' if s.indexed else ''}")
 
 

@@ -285,6 +285,19 @@ class Float(click.FloatRange):
         return number
 
 
+class Choice(click.Choice):
+    """An option's fixed set of values, a bad one refused in memlane's words (see ``Int``):
+    ``Invalid value for '--status': must be one of open, closed, summarized, failed, got
+    'bogus'``, as ``--role`` says it; click's own said "'bogus' is not one of 'open', …"."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(f"must be one of {', '.join(map(str, self.choices))}, got {str(value)[:40]!r}",
+                      param, ctx)
+
+
 def _shown(bound: float | None) -> str:
     """A range's end as a person writes it: 1000000000, not 1e+09; 0.01."""
     assert bound is not None
@@ -292,11 +305,14 @@ def _shown(bound: float | None) -> str:
 
 
 def _memlane_ranges(command: click.Command) -> None:
-    """Click's ranges of ``command`` (a module's own ``IntRange``, ``FloatRange``) worded as
-    memlane's: one wording for a bad number on every command."""
+    """Click's ranges and choices of ``command`` (a module's own ``IntRange``, ``FloatRange``,
+    ``Choice``) worded as memlane's: one wording for a bad value on every command."""
     for param in command.params:
         kind = type(param.type)
-        if kind is click.IntRange:
+        if kind is click.Choice:
+            old_choice = param.type
+            param.type = Choice(old_choice.choices, case_sensitive=old_choice.case_sensitive)  # type: ignore[attr-defined]
+        elif kind is click.IntRange:
             old = param.type
             param.type = Int(old.min, old.max)  # type: ignore[attr-defined]
         elif kind is click.FloatRange:

@@ -29,7 +29,24 @@ def is_loopback(host: str) -> bool:
     return loopback(host)
 
 
-def _check_listen(host: str, port: int) -> int:
+def _origin(values: dict[str, Any]) -> str:
+    """Where the config's ``serve.host`` / ``serve.port`` values (no option gave them) came
+    from: `` (serve.host, set by MEMLANE_SERVE_HOST)``, `` (serve.port of the config)``, ""
+    for the defaults. "refusing to bind 0.0.0.0" alone left a user who had set the variable
+    (or the key) long ago looking at the command line they typed."""
+    from memlane.config import ServeConfig
+
+    named = []
+    for key, value in values.items():
+        variable = f"MEMLANE_SERVE_{key.upper()}"
+        if variable in os.environ:
+            named.append(f"serve.{key}, set by {variable}")
+        elif value != getattr(ServeConfig(), key):
+            named.append(f"serve.{key} of the config")
+    return f" ({'; '.join(named)})" if named else ""
+
+
+def _check_listen(host: str, port: int, origin: str = "") -> int:
     """Refuse at once, in one line, an address the service cannot listen on (a port in use,
     a name that resolves to nothing), binding as uvicorn does. The service used to print
     "memlane serving http://…", start its app and index worker, then end with uvicorn's
@@ -48,7 +65,7 @@ def _check_listen(host: str, port: int) -> int:
         why = e.strerror or str(e)
         hint = " (is another memlane serve running? pick another --port)" \
             if getattr(e, "errno", None) in (errno.EADDRINUSE,) else ""
-        err = click.ClickException(f"cannot listen on {host}:{port}: {why}{hint}")
+        err = click.ClickException(f"cannot listen on {host}:{port}{origin}: {why}{hint}")
         err.exit_code = _startup_failure()
         raise err from None
 
@@ -100,6 +117,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
         root["db"] = db_url
     mem = memory_of(ctx)
     cfg = mem.config.serve
+    from_config = {k: getattr(cfg, k) for k, v in (("host", host), ("port", port)) if v is None}
     host = host or cfg.host
     port = cfg.port if port is None else port
     workers = workers or cfg.workers
@@ -111,10 +129,12 @@ def serve(ctx: click.Context, host: str | None, port: int | None, db_url: str | 
     keyed = mem.store.has_api_keys()
     if not keyed and not is_loopback(host):
         raise click.ClickException(
-            f"refusing to bind {host}: no API key is defined, so anyone who can reach that "
+            f"refusing to bind {host}{_origin({k: v for k, v in from_config.items() if k == 'host'})}"
+            ": no API key is defined, so anyone who can reach that "
             "address could read and change every memory. Create a key first (memlane keys "
             "create --scopes '*') or bind 127.0.0.1.")
-    port = _check_listen(host, port)  # 0: the system picks a free one, named from the start
+    # port 0: the system picks a free one, named from the start
+    port = _check_listen(host, port, _origin(from_config))
     # uvicorn handles SIGTERM/SIGINT itself once it serves (stop accepting, finish in-flight
     # requests, run the app's shutdown: index worker stopped, database closed), then raises
     # the signal again. Until then, and for that raise, this handler keeps the signal: one
@@ -255,10 +275,13 @@ def keys_list(ctx: click.Context, as_json: bool) -> None:
         return
     if not rows:
         echo("no API keys (the service is open to loopback clients)")
+    # columns as wide as this listing's widest name and scopes (a --name may hold 256)
+    named = max([20, *(len(k["name"]) for k in rows)])
+    scoped = max([24, *(len(",".join(k["scopes"])) for k in rows)])
     for k in rows:
         state = f"revoked {_ts(k['revoked_at'])}" if k["revoked_at"] else "active"
-        echo(f"{k['id']:>4}  {k['name']:<20} {k['prefix']}…  "
-                   f"{','.join(k['scopes']):<24} {'read-only' if k['read_only'] else 'read-write'}"
+        echo(f"{k['id']:>4}  {k['name']:<{named}} {k['prefix']}…  "
+                   f"{','.join(k['scopes']):<{scoped}} {'read-only' if k['read_only'] else 'read-write'}"
                    f"  created {_ts(k['created_at'])}  used {_ts(k['last_used'])}  {state}")
 
 @keys.command("revoke")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from prometheus_client.parser import text_string_to_metric_families
 
 
@@ -120,3 +122,23 @@ def test_a_client_cannot_grow_the_series_with_made_up_methods_or_paths(tmp_path)
     assert not any(r.startswith(("/nowhere/", "/v1/sessions/X", "/ui/sessions/")) and "{" not in r
                    for r in routes), routes
     assert len(routes) < 10, routes
+
+
+def test_every_metric_the_service_exports_is_named_in_the_readme(sqlite_service) -> None:
+    """``/metrics`` served ``memlane_messages``, ``memlane_sessions_unindexed`` and
+    ``memlane_store_up`` (the one an alert on a database outage reads), and the README's
+    Metrics paragraph, the list users build dashboards from, named none of them."""
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[3] / "README.md").read_text()
+    start = readme.index("**Metrics.**")
+    paragraph = readme[start:readme.index("\n\n", start)]
+    with sqlite_service.client() as c:
+        assert c.post("/v1/messages", json={"scope": "m", "text": "tea"}).status_code == 200
+        assert c.post("/v1/search", json={"query": "tea", "scope": "m"}).status_code == 200
+        text = c.get("/metrics").text
+    families = {f.name for f in text_string_to_metric_families(text)  # not the client's own _created
+                if f.name.startswith("memlane_") and not f.name.endswith("_created")}
+    assert len(families) >= 10, families
+    missing = sorted(name for name in families if not re.search(rf"`{name}(_total)?[{{`]", paragraph))
+    assert not missing, f"README's Metrics paragraph lacks {missing}"

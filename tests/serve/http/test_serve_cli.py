@@ -263,3 +263,29 @@ def test_sigterm_ends_open_live_streams_cleanly(tmp_path: Path) -> None:
     assert proc.returncode == 0, text
     assert ends == ["complete"] * 3, ends
     assert "without completing response" not in text and "Traceback" not in text, text
+
+
+def test_an_address_refused_names_the_key_or_variable_that_gave_it(tmp_path: Path, monkeypatch) -> None:
+    """``MEMLANE_SERVE_HOST=0.0.0.0 memlane serve`` said "refusing to bind 0.0.0.0" and a
+    host that names nothing "cannot listen on …:8420", naming neither the variable nor
+    ``serve.host``/``serve.port``: a user who set one long ago looked at the command line
+    they typed, which named no address. An option's value is named by the option alone."""
+    db = str(tmp_path / "m.db")
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(cli, ["--db", db, "add", "--scope", "s", "hi"]).exit_code == 0
+    open_ = CliRunner(env={"MEMLANE_SERVE_HOST": "0.0.0.0"}).invoke(cli, ["--db", db, "serve"])
+    assert open_.exit_code == 1, open_.output
+    assert "refusing to bind 0.0.0.0 (serve.host, set by MEMLANE_SERVE_HOST): " in open_.output
+    (tmp_path / "memlane.toml").write_text('[memory.serve]\nhost = "10.1.2.3"\n')
+    filed = CliRunner().invoke(cli, ["--db", db, "serve"])
+    assert "refusing to bind 10.1.2.3 (serve.host of the config): " in filed.output, filed.output
+    typed = CliRunner().invoke(cli, ["--db", db, "serve", "--host", "10.1.2.3"])
+    assert "refusing to bind 10.1.2.3: no API key" in typed.output, typed.output
+    (tmp_path / "memlane.toml").unlink()
+    assert CliRunner().invoke(cli, ["--db", db, "keys", "create", "--scopes", "*"]).exit_code == 0
+    port = _port()
+    bad = CliRunner(env={"MEMLANE_SERVE_HOST": "no-such-host.invalid", "MEMLANE_SERVE_PORT": str(port)}
+                    ).invoke(cli, ["--db", db, "serve", "--no-worker"])
+    assert bad.exit_code == 3, bad.output
+    assert (f"cannot listen on no-such-host.invalid:{port} (serve.host, set by MEMLANE_SERVE_HOST; "
+            "serve.port, set by MEMLANE_SERVE_PORT): ") in bad.output, bad.output
