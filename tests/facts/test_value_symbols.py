@@ -326,3 +326,19 @@ def test_a_migration_killed_midway_leaves_the_database_as_before_on_both_stores(
         _check_migrated(db_url, mem, current)
     finally:
         mem.close()
+
+
+def test_an_ending_of_a_value_of_symbols_ends_that_value_alone_on_both_stores(pair: Any) -> None:
+    """"I no longer like 🍕" (an ending naming "🍕") ends the liked 🍕, not the liked 🍣 and
+    jazz: its key was ``""``, an ending's "any value", so it ended every like."""
+    from memlane.index.facts import end_fact
+
+    scope = f"e{next(_counter)}"
+    for mem in pair:
+        for obj, days in (("🍕", 30), ("🍣", 29), ("jazz", 28)):
+            mem.add_fact("user", "likes", obj, scope=scope, at=_day(days))
+        with mem.store.atomic():
+            out = end_fact(mem.store, mem.config.facts, scope=scope, subject="user", predicate="likes",
+                           obj="🍕", at=_day(10).timestamp(), session_id=None, message_id=None)
+        assert len(out.replaced) == 1
+        assert sorted(f.object for f in mem.facts(scope, "user")) == ["jazz", "🍣"]
