@@ -24,7 +24,8 @@ def test_file_is_wal_with_foreign_keys(tmp_path):
                                       "0009_message_changes", "0010_summary_deferrals",
                                       "0011_id_floor", "0012_id_floor_messages_packs",
                                       "0013_time_order", "0014_reply_keys", "0015_name_keys",
-                                      "0016_value_keys", "0017_fact_event_message"]
+                                      "0016_value_keys", "0017_fact_event_message",
+                                      "0018_value_symbols"]
     assert s.pending_migrations() == []
     s.close()
 

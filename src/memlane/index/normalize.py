@@ -152,7 +152,12 @@ def name_key(name: str) -> str:
     as the lexical search folds words (SQLite's ``remove_diacritics``, PostgreSQL's
     ``memlane_fts_text``). Before session 27 "José" and "Jose" were two people: two subjects,
     two entities, two nodes of the graph."""
-    text = normalize_name(name)
+    return _fold_accents(normalize_name(name))
+
+
+def _fold_accents(text: str) -> str:
+    """``text`` without the accents of its Latin letters (NFKD, a combining mark after an
+    ASCII letter left out, composed again, case-folded): :func:`name_key`'s folding."""
     if text.isascii():
         return text
     kept: list[str] = []
@@ -222,12 +227,58 @@ def embedded_fact_text(subject: str, predicate: str, obj: str, speaker: str | No
     return fact_text(subject if own is None else own, predicate, obj)
 
 
+VALUE_PUNCTUATION = frozenset("#%&@‰‱§¶†‡′″‴⁗")
+"""Punctuation that is part of a value, kept in its key like a symbol: "C#", "#1", "50%",
+"R&B", "@home", "5′" (session 30). Every other punctuation mark only decorates a value."""
+
+
+def _value_text(text: str) -> str:
+    """``text`` (NFKC, case-folded) with what only decorates a value made a space or dropped:
+    format and control characters (zero-width spaces and joiners, the soft hyphen, a
+    direction mark) and variation selectors (the emoji presentation of "❤️") dropped;
+    punctuation other than :data:`VALUE_PUNCTUATION` and the backtick made a space, except a
+    dash before a digit that follows no letter or digit (a sign: "-5"), a hyphen-minus ending
+    a word ("A-") and a full stop or
+    comma before a digit that follows no letter (a number's point: "3.5", ".5"). Letters,
+    digits, marks, ``_`` and every symbol (a sign, ``+``, a currency or unit sign, an emoji,
+    an unassigned or private character) are kept."""
+    text = "".join(c for c in text if c.isspace() or not (
+        unicodedata.category(c) in ("Cf", "Cc") or "\ufe00" <= c <= "\ufe0f" or "\U000e0100" <= c <= "\U000e01ef"))
+    out: list[str] = []
+    for i, c in enumerate(text):
+        cat = unicodedata.category(c)
+        before = text[i - 1] if i else " "
+        digit_next = text[i + 1: i + 2].isdigit()
+        if c.isspace():
+            out.append(" ")
+        elif (c.isalnum() or c == "_" or cat[0] in "MSC" or c in VALUE_PUNCTUATION) and c != "`":
+            out.append(c)
+        elif cat == "Pd" and digit_next and not before.isalnum():
+            out.append("-")  # a sign: "-5", "(-5)"
+        elif c == "-" and before.isalnum() and not text[i + 1: i + 2].isalnum():
+            out.append("-")  # a minus after a word: "A-", "B-" (a blood type, a grade)
+        elif c in ".," and digit_next and not before.isalpha():
+            out.append(c)
+        else:
+            out.append(" ")
+    return " ".join("".join(out).split())
+
+
 def normalize_value(value: str) -> str:
-    """An object compared for "same value" (a fact's ``norm_object``): its :func:`name_key`,
-    without a leading article. So "São Paulo", "Sao Paulo", "SÃO PAULO", "São Paulo" typed
-    with a combining accent, "Sao  Paulo." are one value: restated, not a contradiction, and
-    one current fact of a multi-valued predicate. Before session 28 the accents were kept
-    (:func:`normalize_name`): two values, the older superseded by the newer, or both current.
-    The fact keeps its value as written."""
-    text = name_key(value)
-    return re.sub(r"^(the|a|an) ", "", text)
+    """An object compared for "same value" (a fact's ``norm_object``): case, spacing,
+    accents of Latin letters (as :func:`name_key` folds them), NFC/NFD, zero-width and
+    format characters and punctuation that only decorates (a final full stop, quotes,
+    brackets, a hyphen between words) folded, without a leading article. So "São Paulo",
+    "Sao Paulo", "SÃO PAULO", "São Paulo" typed with a combining accent, "Sao  Paulo." are
+    one value: restated, not a contradiction, and one current fact of a multi-valued
+    predicate. Before session 28 the accents were kept (:func:`normalize_name`): two values,
+    the older superseded by the newer, or both current.
+
+    A symbol is part of the value (session 30, :func:`_value_text`): "C++" and "C#", "A+" and
+    "A", "-5 °C" and "5 °C", "$5" and "5", "🍕" and "🍣" are each two values (session 28 made
+    the key :func:`name_key`, which drops every symbol: each pair was one value, the second
+    statement a restatement of the first and lost, and every emoji the key ``""``). A value
+    of decoration alone ("...", "?") keeps its visible characters: no value but ``""`` has
+    the key ``""`` (an ending's "any value"). The fact keeps its value as written."""
+    text = _fold_accents(_value_text(unicodedata.normalize("NFKC", value.replace("\u2212", "-")).casefold()))
+    return re.sub(r"^(the|a|an) (?=\w)", "", text) or _symbol_slug(value)

@@ -30,6 +30,14 @@ others become its history as above (whatever the predicate: the same value twice
 truth); a current value an ending said after it now ends is ended by it. The value as
 written is kept on every row.
 
+``value_symbols`` (session 30): a symbol became part of a value's key (``normalize_value``
+keeps signs, ``+``, ``#``, currency and unit signs, emoji: "C++" and "C#", "-5 °C" and
+"5 °C" are two values, and no value but an ending's "any value" has the key ``""``; zero-width
+characters and variation selectors are dropped), so ``rekey_values`` runs again: every
+``norm_object`` written with the new key, current values that now share one settled as
+above. A value a statement was wrongly taken to restate before was never stored: nothing
+can split it back out.
+
 Each step is idempotent: run again it finds every key written and nothing to merge.
 """
 
@@ -83,7 +91,8 @@ def _rekey_facts(run: Callable[..., Any], now: float) -> None:
 
 def rekey_values(db: Any) -> None:
     """Write every fact's value key again with ``normalize_value`` and merge the current
-    values that fall together (migration ``value_keys``, session 28)."""
+    values that fall together (migrations ``value_keys``, session 28, and ``value_symbols``,
+    session 30)."""
     run = _runner(db)
     now = time.time()
     changed: set[tuple[str, str]] = set()
@@ -177,7 +186,8 @@ def _rekey_entities(run: Callable[..., Any]) -> None:
              type_, last[5], keep[0]))
 
 
-STEPS: dict[str, Callable[[Any], None]] = {"name_keys": rekey_names, "value_keys": rekey_values}
+STEPS: dict[str, Callable[[Any], None]] = {"name_keys": rekey_names, "value_keys": rekey_values,
+                                           "value_symbols": rekey_values}
 """The Python step of a migration, by the name after its number."""
 
 
