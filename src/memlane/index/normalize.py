@@ -241,7 +241,8 @@ def _value_text(text: str) -> str:
     a word ("A-") and a full stop or
     comma before a digit that follows no letter (a number's point: "3.5", ".5"). Letters,
     digits, marks, ``_`` and every symbol (a sign, ``+``, a currency or unit sign, an emoji,
-    an unassigned or private character) are kept."""
+    an unassigned or private character) are kept; the minus sign U+2212 is a number's sign as
+    "-" is ("−5" is "-5") and before anything else a symbol of its own ("−c" is not "c")."""
     text = "".join(c for c in text if c.isspace() or not (
         unicodedata.category(c) in ("Cf", "Cc") or "\ufe00" <= c <= "\ufe0f" or "\U000e0100" <= c <= "\U000e01ef"))
     out: list[str] = []
@@ -251,9 +252,11 @@ def _value_text(text: str) -> str:
         digit_next = text[i + 1: i + 2].isdigit()
         if c.isspace():
             out.append(" ")
+        elif c in "-\u2212" and digit_next and not before.isalnum():
+            out.append("-")  # a sign: "-5", "(-5)", the minus sign's "−5"
         elif (c.isalnum() or c == "_" or cat[0] in "MSC" or c in VALUE_PUNCTUATION) and c != "`":
             out.append(c)
-        elif cat == "Pd" and digit_next and not before.isalnum():
+        elif cat == "Pd" and digit_next and not before.isalnum():  # another dash as a sign
             out.append("-")  # a sign: "-5", "(-5)"
         elif c == "-" and before.isalnum() and not text[i + 1: i + 2].isalnum():
             out.append("-")  # a minus after a word: "A-", "B-" (a blood type, a grade)
@@ -280,5 +283,5 @@ def normalize_value(value: str) -> str:
     statement a restatement of the first and lost, and every emoji the key ``""``). A value
     of decoration alone ("...", "?") keeps its visible characters: no value but ``""`` has
     the key ``""`` (an ending's "any value"). The fact keeps its value as written."""
-    text = _fold_accents(_value_text(unicodedata.normalize("NFKC", value.replace("\u2212", "-")).casefold()))
+    text = _fold_accents(_value_text(unicodedata.normalize("NFKC", value).casefold()))
     return re.sub(r"^(the|a|an) (?=\w)", "", text) or _symbol_slug(value)
