@@ -372,8 +372,11 @@ class EraseMixin(SqlStore):
             counts["sessions"] = self._delete("sessions", "id", ids)
             for sid in renumber:
                 self._renumber(sid)
+            # with the nodes no entity item names (an older memlane's hygiene kept them
+            # when it evicted their items; they hold the sentence they were read in)
             for scope in sorted(set(scopes.values())):
-                counts["entities"] += self.rebuild_entities(scope, entity_names)  # type: ignore[attr-defined]
+                counts["entities"] += self.rebuild_entities(  # type: ignore[attr-defined]
+                    scope, entity_names, unnamed=True)
             # after every other row, the embedding cache's (every scope's texts share them)
             # and the change log's (under the sequencer's lock)
             counts["cached_vectors"] = self._forget_cached(texts)
