@@ -66,3 +66,32 @@ def test_an_erase_takes_the_nodes_an_older_hygiene_left_without_items(db_url: st
         assert kept in {s.id for s in mem.sessions("alice")}
     finally:
         mem.close()
+
+
+def test_a_turn_erase_takes_the_marks_of_an_old_database_that_name_only_its_words(db_url: str) -> None:
+    """A session of four messages of one time (one batch), both facts forgotten, written
+    before ``fact_events.message_id``: the migration cannot tell which turn made each mark
+    (several messages have its time). The sister's turn erased: the marks that keep her
+    name (``zqmarko lives_in``), a name no kept message of that time holds, go with it; the
+    work turn's marks stay, so its fact stays forgotten when the session is read again."""
+    from tests.test_erase_same_time import SISTER, _column_dropped, _memory, _one_batch, _turn_of
+
+    mem = _memory(db_url)
+    sid = _one_batch(mem)
+    for f in mem.facts("alice"):
+        mem.forget_fact(f.id)
+    work = [e["kind"] for e in mem.forgotten_facts("user", "works_at", scope="alice")]
+    _column_dropped(mem)
+    mem.close()
+    mem = _memory(db_url)
+    try:
+        assert not [r for r in mem.store.db.execute(
+            "SELECT message_id FROM fact_events WHERE object = ''") if r[0] is not None]
+        mem.forget_item(_turn_of(mem, sid, SISTER))
+        assert _rows_with(mem.store, "zqmarko") == {}
+        assert [e["kind"] for e in mem.forgotten_facts("user", "works_at", scope="alice")] == work
+        mem.index(now=NOW)
+        assert not [f for f in mem.facts("alice", include_superseded=True)
+                    if "Quexcorp" in f.object]
+    finally:
+        mem.close()
