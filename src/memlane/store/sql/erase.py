@@ -374,8 +374,11 @@ class EraseMixin(SqlStore):
             counts["sessions"] = self._delete("sessions", "id", ids)
             for sid in renumber:
                 self._renumber(sid)
+            # with the nodes no entity item names (an older memlane's hygiene kept them
+            # when it evicted their items; they hold the sentence they were read in)
             for scope in sorted(set(scopes.values())):
-                counts["entities"] += self.rebuild_entities(scope, entity_names)  # type: ignore[attr-defined]
+                counts["entities"] += self.rebuild_entities(  # type: ignore[attr-defined]
+                    scope, entity_names, unnamed=True)
             # after every other row, the embedding cache's (every scope's texts share them)
             # and the change log's (under the sequencer's lock)
             counts["cached_vectors"] = self._forget_cached(texts)
@@ -409,8 +412,10 @@ class EraseMixin(SqlStore):
         turn is never read again, so its marks have nothing to keep out. A mark of no known
         turn (an old row the migration could not give one, ``0017_fact_event_message``; a
         fact of no one turn) is matched as before: recorded in the message's session at its
-        time (a fact's time is its message's), unless another kept message of the session
-        shares the time (they may be that message's). Before the messages are deleted."""
+        time (a fact's time is its message's); when another kept message of the session
+        shares the time (they may be that message's), only if the name it keeps is among the
+        erased message's words and none of those messages' (session 30). Before the messages
+        are deleted."""
         n = 0
         mine = f" AND {_UNSTORED}"
         stated = "object = '' AND kind IN ('added', 'reinforced')"
@@ -420,13 +425,24 @@ class EraseMixin(SqlStore):
         for cond, params in self._id_batches("message_id", sorted(erased)):
             n += self._run(f"DELETE FROM fact_events WHERE {stated}{mine} AND {cond}",
                            params).rowcount
-        for sid, at in list(self._rows("SELECT session_id, at FROM messages WHERE {cond}", "id",
-                                       sorted(erased))):
+        for sid, at, text in list(self._rows("SELECT session_id, at, text FROM messages"
+                                             " WHERE {cond}", "id", sorted(erased))):
             near = (sid, float(at) - 0.001, float(at) + 0.001)   # as ``_forgotten`` matches
-            if {int(r[0]) for r in self._run("SELECT id FROM messages WHERE session_id = %s"
-                                             " AND at BETWEEN %s AND %s", near)} - erased:
-                continue
             when = f"{stated} AND message_id IS NULL AND session_id = %s AND at BETWEEN %s AND %s"
+            kept = [f" {name_key(str(r[1]))} " for r in self._run(
+                "SELECT id, text FROM messages WHERE session_id = %s AND at BETWEEN %s AND %s",
+                near) if int(r[0]) not in erased]
+            if kept:
+                # other kept messages have its time: a mark is the erased turn's when the name
+                # it keeps (its subject) is among the erased turn's words and none of theirs
+                # (an old database's mark at a time a batch shared: session 30)
+                said = f" {name_key(str(text))} "
+                mark_ids = [(int(r[0]), int(r[1])) for r in self._run(
+                    f"SELECT id, fact_id, subject FROM fact_events WHERE {when}{mine}", near)
+                    if r[2] and f" {r[2]} " in said and not any(f" {r[2]} " in k for k in kept)]
+                facts.update(fid for _, fid in mark_ids)
+                n += self._delete("fact_events", "id", [eid for eid, _ in mark_ids])
+                continue
             facts.update(int(r[0]) for r in self._run(
                 f"SELECT fact_id FROM fact_events WHERE {when}{mine}", near))
             n += self._run(f"DELETE FROM fact_events WHERE {when}{mine}", near).rowcount

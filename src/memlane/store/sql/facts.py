@@ -311,24 +311,29 @@ class FactsMixin(SqlStore):
             n += self._run(sql, params).rowcount
         return n
 
-    def rebuild_entities(self, scope: str, names: set[str]) -> int:
+    def rebuild_entities(self, scope: str, names: set[str], *, unnamed: bool = False) -> int:
         """Entities of ``scope`` named in ``names``: deleted when no remaining entity item
         of the scope names them (counted), else rebuilt from those items as if the erased
-        ones had never been upserted (mentions, first and last seen, context, type)."""
-        if not names:
+        ones had never been upserted (mentions, first and last seen, context, type). With
+        ``unnamed`` (an erase), every node of the scope no entity item names goes too: an
+        older memlane's hygiene evicted items and kept their nodes, each holding the
+        sentence it was read in (session 30)."""
+        if not names and not unnamed:
             return 0
         remaining: dict[str, list[tuple[float, dict[str, Any]]]] = {}
+        named: set[str] = set()
         for at, extra in self._run(
                 "SELECT at, extra FROM items WHERE scope = %s AND kind = 'entity' ORDER BY at, id",
                 (scope,)):
             ex = json.loads(extra) if isinstance(extra, str) else extra or {}
             key = entity_key(ex)
+            named.add(key)
             if key in names:
                 remaining.setdefault(key, []).append((float(at), ex))
         gone = 0
         for eid, norm in self._run("SELECT id, norm_name FROM entities WHERE scope = %s",
                                    (scope,)).fetchall():
-            if norm not in names:
+            if norm not in names and not (unnamed and norm not in named):
                 continue
             seen = remaining.get(norm)
             if not seen:
