@@ -519,11 +519,12 @@ _REQUEST = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bplease\b|\b(?:can|c
 _DONE = re.compile(r"\bi(?:'ve| have)\s+(?:just\s+|now\s+|already\s+)?((?!(?:searched|looked|checked|"
                    r"noticed|reviewed|tried|compiled|gathered|listed|included|provided|prepared|"
                    r"outlined|summarized|highlighted|found|updated)\b)(?:re-)?(?:[a-z]+ed|sent|made|"
-                   r"done|set|put|given|written|taken|paid|issued|built)\b[^;:]*)(?:[;.!]|$)",
+                   r"done|set|put|given|written|taken|paid|issued|built)\b(?:[^;:]|(?<=\d):(?=\d\d))*)(?:[;.!]|$)",
                    re.IGNORECASE)
 """The assistant reporting that it did what was asked ("I have refunded the duplicate
 charge"): the outcome of a support thread, a decision. Not what it looked up or wrote
-into the answer ("I've searched…", "I've added the task to your list:")."""
+into the answer ("I've searched…", "I've added the task to your list:"). A colon between
+digits is a time ("I've booked you in for tomorrow at 10:30"), no list (session 30)."""
 _DONE_WORD = re.compile(r"^(?:(?:ok(?:ay)?|sure|alright)[,.!]?\s+)?(?:all\s+)?(?:done|that'?s done)[.!]?$",
                         re.IGNORECASE)
 _ASKED_FOR = re.compile(r"\b(?:please|can you|could you|would you|i'?d like to|i would like to|"

@@ -1,0 +1,49 @@
+"""Session 30's decision classes, from heldout26's misses, both ways the offline backend runs: what
+the assistant reports having done is the outcome of the exchange (``cues._DONE``) when it names a
+time written with a colon ("I've booked you in for tomorrow at 10:30": the colon ended the match
+as a list's would, and nothing was decided)."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.bench.summaries.run import load_set, messages_of
+from memlane.index.offline import OfflineIntelligence
+from memlane.testing import offline_summary
+
+WAYS = [None, "shipped"]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(hour=st.integers(7, 18), minute=st.sampled_from(["00", "15", "30", "45"]),
+       done=st.sampled_from([("booked you in at the Arndale branch for tomorrow at {t}", "booked"),
+                             ("moved your appointment to Friday at {t}", "moved"),
+                             ("rescheduled the engineer's visit to {t} on Monday", "rescheduled")]),
+       lead=st.sampled_from(["", "Done, ", "OK, "]))
+def test_an_outcome_naming_a_time_with_a_colon_is_decided(model, hour, minute, done, lead):
+    text, verb = done
+    summary, _ = offline_summary(
+        "user: my screen is cracked, can I get it repaired this week?",
+        "assistant: You can walk into a partner shop, usually same day, or mail it in, which takes a week.",
+        "user: same day please, I can't be without a phone",
+        f"assistant: {lead}I've {text.format(t=f'{hour}:{minute}')} and the excess is charged at the counter.",
+        model=model)
+    decisions = [d.lower() for d in summary.decisions]
+    assert any(f"{hour}:{minute}" in d for d in decisions), decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_list_after_a_colon_is_still_no_outcome(model):
+    summary, _ = offline_summary(
+        "user: what should I pack for the hospital?",
+        "assistant: I've added these to your list: a dressing gown, slippers and a phone charger.",
+        model=model)
+    assert not summary.decisions, summary.decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_heldout26_screen_repair_books_the_repair(model):
+    conv = next(c for c in load_set("heldout26") if c.id == "h26-phone-screen-repair")
+    decisions = [d.lower() for d in OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].decisions]
+    assert any("10:30" in d and "book" in d for d in decisions), decisions
