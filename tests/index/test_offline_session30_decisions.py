@@ -1,7 +1,8 @@
 """Session 30's decision classes, from heldout26's misses, both ways the offline backend runs: what
 the assistant reports having done is the outcome of the exchange (``cues._DONE``) when it names a
 time written with a colon ("I've booked you in for tomorrow at 10:30": the colon ended the match
-as a list's would, and nothing was decided)."""
+as a list's would, and nothing was decided) or a past participle not in -ed ("I've frozen the
+card so nothing more can be taken": only "-ed" and a few were read)."""
 
 import pytest
 from hypothesis import given, settings
@@ -47,3 +48,31 @@ def test_heldout26_screen_repair_books_the_repair(model):
     conv = next(c for c in load_set("heldout26") if c.id == "h26-phone-screen-repair")
     decisions = [d.lower() for d in OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].decisions]
     assert any("10:30" in d and "book" in d for d in decisions), decisions
+
+
+_IRREGULAR = [("frozen the card", "frozen"), ("withdrawn the claim", "withdrawn"),
+              ("cut the plan to the basic tier", "cut"),
+              ("sold the voucher back to the shop", "sold"), ("held the parcel at the depot", "held")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(done=st.sampled_from(_IRREGULAR), lead=st.sampled_from(["", "Right. ", "Thanks. "]),
+       tail=st.sampled_from(["", " so nothing more can go wrong", ", reference FR-58821"]))
+def test_an_outcome_with_a_participle_not_in_ed_is_decided(model, done, lead, tail):
+    text, verb = done
+    summary, _ = offline_summary(
+        "user: someone spent the whole balance of my gift card and I never used it",
+        "assistant: I can see an online order on 4 November. Does that ring a bell?",
+        "user: no! is someone using my card?",
+        f"assistant: {lead}It looks like someone else used the number. I've {text}{tail}.",
+        model=model)
+    decisions = [d.lower() for d in summary.decisions]
+    assert any(text.split()[1] in d for d in decisions), decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_heldout26_gift_card_freezes_the_card(model):
+    conv = next(c for c in load_set("heldout26") if c.id == "h26-gift-card-balance")
+    decisions = [d.lower() for d in OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].decisions]
+    assert any("frozen the card" in d or "freeze the card" in d for d in decisions), decisions
