@@ -167,7 +167,11 @@ _PUT_OFF = re.compile(
     r"\b(?:have|need) to ask (?:[\w']+\s+){1,3}first\b|\blet me check\b|"
     r"\b(?:(?:he|she|they|it)\s+(?:hasn'?t|haven'?t|has not|have not)|(?:i|we)\s+(?:haven'?t|have not))\s+"
     r"(?:said|decided|confirmed|replied|answered|got back(?: to (?:me|us))?)\s+yet\b|"
-    r"\b(?:that'?s|that is) what (?:i|we) don'?t (?:get|know|understand)\b",
+    r"\b(?:that'?s|that is) what (?:i|we) don'?t (?:get|know|understand)\b|"
+    r"^(?:(?:ok(?:ay)?|yeah|hmm|well)[,.]?\s+)?not today\b|\bone thing at a time\b|"
+    r"\b(?:that'?s|it'?s|that is|it is) a (?:bigger|longer|separate|whole other) (?:conversation|discussion)\b|"
+    r"\blet me think about (?:it|that|this)\b|\bnot deciding (?:that|this|it)\b|"
+    r"\blet'?s leave (?:that|this|it) (?:for|till|until)\b",
     re.IGNORECASE)
 """An answer that puts the question off in forms ``_NON_ANSWER`` does not read ("I still don't
 know, the camera is down", "Genuinely don't know.", "I'm waiting to hear from the leisure
@@ -176,7 +180,9 @@ centre", "I'll have a think", "I'll take that one to finance, no promises", "Nex
 what the engineer says first", "let's wait till we've seen the worktop colour, then decide";
 session 20: "dunno, let's look next week", "Let's leave the film question for now", "I'll need
 to think about that", "have to ask her parents first", "let me check the seller policy"; session 29:
-"she hasn't said yet, probably the 11th or the 18th", "that's what I don't get"):
+"she hasn't said yet, probably the 11th or the 18th", "that's what I don't get"; session 30:
+"not today", "one thing at a time", "that's a bigger conversation", "let me think about that",
+"not deciding that in here", "let's leave that for Monday's ops review"):
 the question stays open (session 18). Not what the
 answer says nobody knows ("we still don't know whether…", read by :meth:`_Reader.unknown`),
 and not for a question of one word ("Hana?"); a participant's answer only (the assistant's
