@@ -1,7 +1,9 @@
 """Session 30's open-question classes, from heldout26's misses, both ways the offline backend
 runs: a participant's question answered with a put-off in words ``cues._PUT_OFF`` did not read
 ("one thing at a time", "that's a bigger conversation", "not today", "let me think about that",
-"not deciding that in here", "let's leave that for Monday") is left open."""
+"not deciding that in here", "let's leave that for Monday") is left open; so is a suggestion
+"it may (also) be worth …" that the next speaker puts off ("yeah, not today though", "yeah maybe.
+let me see what my diary looks like first"), asked as "Is it worth …?"."""
 
 import pytest
 from hypothesis import given, settings
@@ -57,6 +59,51 @@ def test_a_question_answered_is_not_left_open_by_the_put_off_rule(model, answer)
 @pytest.mark.parametrize(("conv_id", "words"), [("h26-support-macro-rewrite", "macros"),
                                                 ("h26-cdn-cache-purge", "caching")])
 def test_heldout26_questions_put_off_are_open(model, conv_id, words):
+    conv = next(c for c in load_set("heldout26") if c.id == conv_id)
+    summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
+    assert any(words in q for q in _open(summary)), _open(summary)
+
+
+_WORTH = [("It may also be worth an alert on clock offset so you hear about drift before users do.", "offset"),
+          ("It might be worth booking your December slot soon, the Christmas weeks fill up.", "december"),
+          ("It could be worth a second quote from an independent garage.", "quote")]
+_LATER = ["yeah, not today though. I'll look at the config tomorrow", "yeah maybe. let me see my diary first",
+          "maybe, I'll see", "hmm, let me think about that", "ok, not today"]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(worth=st.sampled_from(_WORTH), later=st.sampled_from(_LATER),
+       lead=st.sampled_from(["", "Sounds good. ", "That's it for now. "]))
+def test_a_suggestion_worth_doing_put_off_is_left_open(model, worth, later, lead):
+    text, key = worth
+    summary, _ = offline_summary(
+        "user: I was turned away today, the clocks were out and the booking failed",
+        "assistant: That's normal after a change like this; it's fixed once the sync runs.",
+        "user: ok it's back to normal now",
+        f"assistant: {lead}{text}",
+        f"user: {later}",
+        model=model)
+    assert any(key in q and q.startswith("is it worth") for q in _open(summary)), _open(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("answer", ["yes, I'll set it up now", "good idea, done", "no, it's fine as it is"])
+def test_a_suggestion_taken_up_or_turned_down_is_not_left_open(model, answer):
+    summary, _ = offline_summary(
+        "user: half our users got logged out overnight",
+        "assistant: One server's clock had drifted. Start chronyd and enable it.",
+        "user: ok it's back to normal now",
+        "assistant: It may also be worth an alert on clock offset so you hear about drift before users do.",
+        f"user: {answer}",
+        model=model)
+    assert not any("offset" in q for q in _open(summary)), _open(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize(("conv_id", "words"), [("h26-jwt-clock-skew", "clock offset"),
+                                                ("h26-blood-donation-deferral", "december slot")])
+def test_heldout26_suggestions_put_off_are_open(model, conv_id, words):
     conv = next(c for c in load_set("heldout26") if c.id == conv_id)
     summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
     assert any(words in q for q in _open(summary)), _open(summary)

@@ -1939,6 +1939,8 @@ class _Reader:
                 self.instruct(ti)
             elif ti and turn.who == self.agent:
                 self.outcomes(ti)
+            if ti and turn.role == "user" and turn.sentences:
+                self.worth_put_off(ti)
             if ti and self.decided_in(ti):
                 settled = set().union(*(_content(self.text[w]) for w, f in self.cues.placed.items()
                                         if f == "decisions" and w[0] == ti))
@@ -2365,6 +2367,22 @@ class _Reader:
             if text not in self.cues.decisions:
                 self.cues.decisions.append(text)
 
+    def worth_put_off(self, ti: int) -> None:
+        """A suggestion of the turn before, "it may (also) be worth …" (``_WORTH``), that this
+        turn's speaker puts off ("yeah, not today though", "yeah maybe. let me see what my diary
+        looks like first"): the question it leaves open, "Is it worth …?" (session 30)."""
+        prev = self.turns[ti - 1]
+        if prev.who == self.turns[ti].who:
+            return
+        first = _YEAH.sub("", self.turns[ti].sentences[0])
+        if not (_PUT_OFF.search(first) or _MAYBE_ALONE.match(first)):
+            return
+        for si, s in enumerate(prev.sentences):
+            worth = _WORTH.search(s) if "worth " in s else None
+            if worth and (ti - 1, si) not in self.cues.placed and len(_content(worth.group(1))) >= 2:
+                self.put((ti - 1, si), "open_questions", f"Is it worth {worth.group(1).rstrip(' .!')}?")
+                return
+
     def outcomes(self, ti: int) -> None:
         """What a short answer reports having done ("I've moved Biscuit's booster to
         Saturday…", "As a goodwill gesture I've credited the 64 pounds…") wherever it stands
@@ -2785,6 +2803,11 @@ _MAYBE_BUT = re.compile(r"^(?:[\w']+[,.!]?\s+){0,2}?(?:probably|maybe|possibly|p
 conversation with IT.", "Love that, but let's get it on the wall first."): the question
 stays open (session 21); so does a lean said as one's own ("by role I think, but let's argue that
 one with Priya when she's back", "I reckon so, but…", session 29)."""
+_WORTH = re.compile(r"\b(?:may|might|could|would)\s+(?:also\s+|well\s+)?be worth\s+(?!it\b)(.+)$", re.IGNORECASE)
+"""A suggestion ("It may also be worth an alert on clock offset…", "It might be worth booking
+your December slot soon…"): what :meth:`_Reader.worth_put_off` asks when it is put off."""
+_YEAH = re.compile(r"^(?:yeah|yes|yep|ok(?:ay)?|sure)[,.]?\s+(?=\w)", re.IGNORECASE)
+"""A "yeah" before the answer proper ("yeah maybe.", "yeah, not today though")."""
 _MAYBE_ALONE = re.compile(r"^(?:(?:hmm+|hm|well|ok|so|erm|um)[,.]?\s+)?(?:maybe|possibly|perhaps)(?:\s*[.!,;:-]|$)",
                           re.IGNORECASE)
 """A participant's answer that is a bare "maybe" ("maybe. not a today thing", "maybe, depends when
