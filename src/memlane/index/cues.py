@@ -504,9 +504,12 @@ stay strong", "Gotta try that one", "Gonna go with a California roll"): no step 
 LoCoMo dump)."""
 _AND_DO = re.compile(r",?\s+and\s+(?:then\s+)?([a-z]+)\s+(?=\S)")
 """A second step joined to a commitment ("…, and tell the harbour master"): its verb."""
-_COMMA_AND = re.compile(r",\s+and\s+(?:then\s+)?(?:i(?:'ll| will)\s+)?(?=([a-z]+)\b)", re.IGNORECASE)
+_COMMA_AND = re.compile(r",\s+and\s+(?:then\s+)?(?:(?:i|we)(?:'ll| will)\s+|let'?s\s+)?(?=([a-z]+)\b)",
+                        re.IGNORECASE)
 """The second half of "I'll A, and B" ("I'll call the venue, and send the deposit"): its verb,
-read after a comma whatever the halves' length (session 13, checked on heldout10)."""
+read after a comma whatever the halves' length (session 13, checked on heldout10); also after
+"we'll" or "let's" ("I'll write it up by end of January, and let's do two pairing sessions
+before I go", session 30)."""
 
 
 def _own_step(text: str) -> bool:
