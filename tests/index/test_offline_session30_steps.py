@@ -1,7 +1,8 @@
 """Session 30's next-step classes, from heldout26's misses, both ways the offline backend runs: a
 commitment going on ", and let's …" or ", and we'll …" to a second step ("I'll write it up on the
 PAY-HANDOVER page by end of January, and let's do two pairing sessions before I go") is two steps,
-as ", and I'll …" was (``cues._COMMA_AND``)."""
+as ", and I'll …" was (``cues._COMMA_AND``); "I'll take it to Dana tomorrow" hands the matter on: the
+speaker's step, no decision (``cues._TAKE``)."""
 
 import pytest
 from hypothesis import given, settings
@@ -45,3 +46,42 @@ def test_heldout26_handover_writes_the_pairing_sessions_apart(model):
     conv = next(c for c in load_set("heldout26") if c.id == "h26-parental-leave-cover")
     steps = _steps(OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0])
     assert any("pairing sessions" in s and "confluence" not in s for s in steps), steps
+
+
+_HANDED = [("Dana tomorrow, she's the DPO", "dana"), ("Helen for the overspend approval", "helen"),
+           ("the trustees on Tuesday", "trustees")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(to=st.sampled_from(_HANDED), what=st.sampled_from(["it", "that", "this"]),
+       lead=st.sampled_from(["", "not deciding that in here. ", "ok. "]))
+def test_taking_a_matter_to_someone_is_a_step_not_a_decision(model, to, what, lead):
+    text, key = to
+    summary, _ = offline_summary(
+        "Yusuf: HackerOne report 2184407, any logged-in user can read any invoice",
+        "Clara: do we have to tell customers? it's been live since May",
+        f"Yusuf: {lead}I'll take {what} to {text}",
+        "Ben: I'll pull the access logs for that endpoint back to May",
+        model=model)
+    assert not any(key in d.lower() for d in summary.decisions), summary.decisions
+    assert any(key in s and s.startswith("yusuf:") for s in _steps(summary)), _steps(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_taking_an_option_is_still_a_decision(model):
+    summary, _ = offline_summary(
+        "Chloe: the 3x3 shell scheme is £6,800, the 6x3 corner is £13,900",
+        "Petra: the budget's £10k for the whole thing",
+        "Chloe: ok, we'll take the 3x3 shell scheme again",
+        "Arjun: fine by me",
+        model=model)
+    assert any("3x3" in d for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_heldout26_bug_bounty_takes_the_question_to_dana_as_a_step(model):
+    conv = next(c for c in load_set("heldout26") if c.id == "h26-bug-bounty-payout")
+    summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
+    assert not any("dana" in d.lower() for d in summary.decisions), summary.decisions
+    assert any("dana" in s for s in _steps(summary)), _steps(summary)

@@ -236,6 +236,9 @@ def _says_open(sentence: str) -> bool:
 _TO_DECIDE = re.compile(r"\b(?<!still )(?:need|have) to (?:decide|pick|choose)\b", re.IGNORECASE)
 """A choice said to be ahead ("We need to decide on…", "we have to pick a venue"), not one
 said to be still open ("we still need to decide")."""
+_TAKE = r"take(?!\s+(?:it|this|that)(?:\s+up)?\s+(?:to|with)\b)"
+"""A "take" that chooses ("we'll take the 3x3 stand"), not one that hands a matter on ("I'll take it
+to Dana tomorrow", "I'll take that up with Helen"): a step, not a decision (session 30)."""
 _DECISION = re.compile(
     r"\b(?:(?:we|i)(?:'ve| have)?\s+(?:decided|agreed|chose|picked|settled on|went with)|"
     r"decision:|(?:let'?s|we'?ll|i'?ll|we|we will|i will|going to)\s+go with|going with|"
@@ -243,7 +246,7 @@ _DECISION = re.compile(
     r"(?!the\b|a\b|an\b|my\b|our\b|see\b|be\b|have\b|talk\b|discuss\b)[a-z]+|"
     r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask|chat|catch|hang|keep in touch|"
     r"decide|" + _DEFER + r"|" + _DELIBERATE + r"|" + _HAND_ON + r")[a-z]+|"
-    r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|take|stick|pick(?!\s+(?:\w+\s+)?up\b)|choose|buy|"
+    r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|" + _TAKE + r"|stick|pick(?!\s+(?:\w+\s+)?up\b)|choose|buy|"
     r"try|stay\s+(?:in|at|near)\s+(?!touch|bed|shape|the loop)(?=\S))|"
     r"\bit is\s*[.!]?$|settled)",
     re.IGNORECASE,
@@ -311,7 +314,7 @@ _COMMIT = re.compile(
     r"remember to|don'?t forget to|make sure to|todo|action item)\b",
     re.IGNORECASE,
 )
-_CHOICE = re.compile(r"\b(?:i|we)'?ll\s+(?:go with|try|take|stick with|pick(?!\s+(?:\w+\s+)?up\b)|"
+_CHOICE = re.compile(r"\b(?:i|we)'?ll\s+(?:go with|try|" + _TAKE + r"|stick with|pick(?!\s+(?:\w+\s+)?up\b)|"
                      r"choose|buy|use|"
                      r"migrate|switch|stay\s+(?:in|at|near))\b", re.IGNORECASE)
 """A commitment that is a choice ("I'll go with the Prius"): a decision, not a task."""
