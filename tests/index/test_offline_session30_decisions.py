@@ -2,7 +2,8 @@
 the assistant reports having done is the outcome of the exchange (``cues._DONE``) when it names a
 time written with a colon ("I've booked you in for tomorrow at 10:30": the colon ended the match
 as a list's would, and nothing was decided) or a past participle not in -ed ("I've frozen the
-card so nothing more can be taken": only "-ed" and a few were read)."""
+card so nothing more can be taken": only "-ed" and a few were read). "I'll try" with no object ("I'll try, but not before Q2 planning")
+promises an effort and decides nothing."""
 
 import pytest
 from hypothesis import given, settings
@@ -76,3 +77,28 @@ def test_heldout26_gift_card_freezes_the_card(model):
     conv = next(c for c in load_set("heldout26") if c.id == "h26-gift-card-balance")
     decisions = [d.lower() for d in OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].decisions]
     assert any("frozen the card" in d or "freeze the card" in d for d in decisions), decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(rest=st.sampled_from([", but not before Q2 planning, and they want an answer Friday", ".",
+                             ", no promises", "!"]))
+def test_an_effort_promised_with_no_object_decides_nothing(model, rest):
+    summary, _ = offline_summary(
+        "Chloe: the organisers want an answer by Friday. the corner stand is £13,900",
+        "Arjun: can we ask finance for more budget? 14 leads turned into 3 deals last year",
+        f"Petra: I'll try{rest}",
+        "Arjun: I'll dig out the lead numbers for Petra's case",
+        model=model)
+    assert not any(d.lower().startswith("try") for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_trying_something_named_is_still_a_decision(model):
+    summary, _ = offline_summary(
+        "Lou: the usual place is fully booked on Friday",
+        "Jess: there's the new Lebanese place on Mill Road",
+        "Lou: ok, we'll try the Lebanese place on Mill Road",
+        "Jess: great",
+        model=model)
+    assert any("lebanese" in d.lower() for d in summary.decisions), summary.decisions

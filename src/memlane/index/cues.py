@@ -239,6 +239,8 @@ said to be still open ("we still need to decide")."""
 _TAKE = r"take(?!\s+(?:it|this|that)(?:\s+up)?\s+(?:to|with)\b)"
 """A "take" that chooses ("we'll take the 3x3 stand"), not one that hands a matter on ("I'll take it
 to Dana tomorrow", "I'll take that up with Helen"): a step, not a decision (session 30)."""
+# (In _DECISION, "try" chooses only with an object, "we'll try the new place"; "I'll try, but not
+# before Q2 planning" promises an effort and decides nothing, session 30.)
 _DECISION = re.compile(
     r"\b(?:(?:we|i)(?:'ve| have)?\s+(?:decided|agreed|chose|picked|settled on|went with)|"
     r"decision:|(?:let'?s|we'?ll|i'?ll|we|we will|i will|going to)\s+go with|going with|"
@@ -247,7 +249,7 @@ _DECISION = re.compile(
     r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask|chat|catch|hang|keep in touch|"
     r"decide|" + _DEFER + r"|" + _DELIBERATE + r"|" + _HAND_ON + r")[a-z]+|"
     r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|" + _TAKE + r"|stick|pick(?!\s+(?:\w+\s+)?up\b)|choose|buy|"
-    r"try|stay\s+(?:in|at|near)\s+(?!touch|bed|shape|the loop)(?=\S))|"
+    r"try(?=\s+\w)|stay\s+(?:in|at|near)\s+(?!touch|bed|shape|the loop)(?=\S))|"
     r"\bit is\s*[.!]?$|settled)",
     re.IGNORECASE,
 )
