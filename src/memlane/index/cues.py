@@ -2052,6 +2052,8 @@ class _Reader:
                 self.put(where, "action_items", _owned(owner, clean(_DECISION_LEAD.sub("", s, count=1))))
             elif label == "rationale" and _not_a_reason(s):
                 continue  # what to do or a question, as the reason rule reads it (session 23)
+            elif label == "rationale" and self.assisted and ti == self.opening:
+                continue  # the problem the user brings is no reason for what was decided (session 30)
             else:
                 self.put(where, label, clean(s))
 
