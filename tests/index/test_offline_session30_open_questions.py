@@ -3,7 +3,9 @@ runs: a participant's question answered with a put-off in words ``cues._PUT_OFF`
 ("one thing at a time", "that's a bigger conversation", "not today", "let me think about that",
 "not deciding that in here", "let's leave that for Monday") is left open; so is a suggestion
 "it may (also) be worth …" that the next speaker puts off ("yeah, not today though", "yeah maybe.
-let me see what my diary looks like first"), asked as "Is it worth …?"."""
+let me see what my diary looks like first"), asked as "Is it worth …?"; and a question answered with
+a short question back ("how much") whose answer is then put off ("let me think about that, it's a
+lot")."""
 
 import pytest
 from hypothesis import given, settings
@@ -107,3 +109,43 @@ def test_heldout26_suggestions_put_off_are_open(model, conv_id, words):
     conv = next(c for c in load_set("heldout26") if c.id == conv_id)
     summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
     assert any(words in q for q in _open(summary)), _open(summary)
+
+
+_BACK = [("how much", "£110 on top"), ("which one", "the one with the drone shots"), ("when by", "before the 21st")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(back=st.sampled_from(_BACK), later=st.sampled_from(["let me think about that, it's a lot",
+                                                            "hmm, I'll have a think", "dunno, not today"]))
+def test_a_question_asked_back_then_put_off_is_left_open(model, back, later):
+    ask, answer = back
+    summary, _ = offline_summary(
+        "Siobhan: found two places for your jump, GoSkydive near Salisbury is £299",
+        "Conor: Salisbury then, it's an hour from us",
+        "Siobhan: I'll book it tonight. do you want the video package?",
+        f"Conor: {ask}",
+        f"Siobhan: {answer}",
+        f"Conor: {later}",
+        model=model)
+    assert any("video package" in q for q in _open(summary)), _open(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_question_asked_back_then_answered_is_not_left_open(model):
+    summary, _ = offline_summary(
+        "Siobhan: found two places for your jump, GoSkydive near Salisbury is £299",
+        "Conor: Salisbury then, it's an hour from us",
+        "Siobhan: I'll book it tonight. do you want the video package?",
+        "Conor: how much",
+        "Siobhan: £110 on top",
+        "Conor: yes, go on, it's a one-off",
+        model=model)
+    assert not any("video package" in q for q in _open(summary)), _open(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_heldout26_skydive_leaves_the_video_package_open(model):
+    conv = next(c for c in load_set("heldout26") if c.id == "h26-tandem-skydive-booking")
+    summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
+    assert any("video package" in q for q in _open(summary)), _open(summary)

@@ -1682,6 +1682,16 @@ class _Reader:
                 self.put((ti, si), "open_questions", clean(sentence))
             return
         first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
+        if (first.endswith("?") or _ASKED_SHORT.match(first)) and nxt.role == "user" and len(nxt.sentences) == 1:
+            # "do you want the video package?" — "how much" — "£110 on top" — "let me think about
+            # that, it's a lot": the answer after the question asked back (session 30)
+            ni = self.turns.index(nxt)
+            back = self.turns[ni + 1] if ni + 2 < len(self.turns) else None
+            later = self.turns[ni + 2] if back is not None and back.who == turn.who else None
+            if (later is not None and later.who == nxt.who and later.sentences
+                    and _PUT_OFF.search(later.sentences[0]) and len(_content(sentence)) > 1):
+                self.put((ti, si), "open_questions", clean(sentence))
+                return
         if (_finds(_NON_ANSWER, _NON_ANSWER_WORDS, first)
                 or (nxt.role == "user" and _PUT_OFF.search(first) and len(_content(sentence)) > 1)
                 or (nxt.role == "user" and _HANDS_ON.match(first) and len(_content(sentence) - _WH_WORDS) > 1)
@@ -2844,6 +2854,9 @@ _CANT_SAY = re.compile(r"\b(?:i can'?t (?:guarantee|promise|(?:tell you|say)\s+(
 on how…") (session 22, ``_Reader.hedged``)."""
 _CANT_SAY_WORDS = ("i can", "depends on")
 """A word every :data:`_CANT_SAY` match holds, lower-cased ("i can" of "I can't guarantee")."""
+_ASKED_SHORT = re.compile(r"^(?:how|what|which|when|where|who|why)\b(?:\s+\S+){0,3}\s*$", re.IGNORECASE)
+"""A short question asked back without its mark ("how much", "which one", "when by"): answered,
+the first question's answer comes after (session 30)."""
 _ASKS_UNMARKED = re.compile(
     r"^(?:(?:nice|ok(?:ay)?|right|also|and|so|hm+|separate q(?:uestion)?)[,.:]?\s+)?"
     r"(?:should (?:we|i|the|it)|is it (?:even )?worth|do we (?:want|need) to|are we (?:going|doing))\b[^?]*\bor\b[^?]*$",
