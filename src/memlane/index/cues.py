@@ -530,12 +530,12 @@ _SO_THAT = re.compile(r"\s+so\s+(?:that\s+)?(?=(?:it|they|you|the)\b)", re.IGNOR
 _REQUEST = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bplease\b|\b(?:can|could|may)\s+i\s+"
                       r"(?:get|have)\b|\bi'?d like\b|\bi would like\b|\bi want (?:to|you)\b")
 """A request to the assistant, matched on the lower-cased turn."""
-_IRREGULAR = r"frozen|chosen|sold|bought|held|cut|shut|withdrawn|lent|brought|split"
+_PARTICIPLES = r"frozen|chosen|sold|bought|held|cut|shut|withdrawn|lent|brought|split"
 """Past participles not in -ed beside those ``_DONE`` always read (session 30)."""
 _DONE = re.compile(r"\bi(?:'ve| have)\s+(?:just\s+|now\s+|already\s+)?((?!(?:searched|looked|checked|"
                    r"noticed|reviewed|tried|compiled|gathered|listed|included|provided|prepared|"
                    r"outlined|summarized|highlighted|found|updated)\b)(?:re-)?(?:[a-z]+ed|sent|made|"
-                   r"done|set|put|given|written|taken|paid|issued|built|" + _IRREGULAR
+                   r"done|set|put|given|written|taken|paid|issued|built|" + _PARTICIPLES
                    + r")\b(?:[^;:]|(?<=\d):(?=\d\d))*)(?:[;.!]|$)",
                    re.IGNORECASE)
 """The assistant reporting that it did what was asked ("I have refunded the duplicate
@@ -747,7 +747,7 @@ _CLAUSE = re.compile(r",\s+and\s+|;\s+|\s+and\s+(?=(?:we|i|you|they|he|she)\s)",
 _RECORD = re.compile(r"^(?:re-?)?(?:opened|logged|filed|noted|made a note)\b", re.IGNORECASE)
 """An outcome that only records the request ("I've opened ticket SUP-2291"): no decision."""
 _PAST_AND = re.compile(r",?\s+and\s+(?:i(?:'ve| have)\s+)?(?=(?:[a-z]+ed|sent|made|set|put|given|"
-                       r"written|taken|paid|issued|built|" + _IRREGULAR + r")\b)", re.IGNORECASE)
+                       r"written|taken|paid|issued|built|" + _PARTICIPLES + r")\b)", re.IGNORECASE)
 """Two outcomes in one report ("I've blocked the card and ordered a replacement")."""
 
 
