@@ -2,7 +2,9 @@
 commitment going on ", and let's …" or ", and we'll …" to a second step ("I'll write it up on the
 PAY-HANDOVER page by end of January, and let's do two pairing sessions before I go") is two steps,
 as ", and I'll …" was (``cues._COMMA_AND``); "I'll take it to Dana tomorrow" hands the matter on: the
-speaker's step, no decision (``cues._TAKE``)."""
+speaker's step, no decision (``cues._TAKE``). "I'll ask her on Monday" names the person it reaches
+when she was named before a possessive of consent ("that needs Farah's ok") or after "get hold of"
+("can someone get hold of Marco?" — "I'll text him") (``cues._PERSON``)."""
 
 import pytest
 from hypothesis import given, settings
@@ -85,3 +87,42 @@ def test_heldout26_bug_bounty_takes_the_question_to_dana_as_a_step(model):
     summary = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0]
     assert not any("dana" in d.lower() for d in summary.decisions), summary.decisions
     assert any("dana" in s for s in _steps(summary)), _steps(summary)
+
+
+_NAMES = ["Farah", "Marco", "Aisling", "Tomasz"]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(name=st.sampled_from(_NAMES), consent=st.sampled_from(["ok", "approval", "sign-off", "go-ahead"]),
+       verb=st.sampled_from(["ask", "message", "ping"]), pronoun=st.sampled_from(["her", "him"]))
+def test_a_step_reaching_someone_named_before_a_consent_names_them(model, name, consent, verb, pronoun):
+    summary, _ = offline_summary(
+        "Jon: our main.js went from 480 KB to 1.9 MB after last sprint",
+        "Lee: a performance budget in webpack.config.js would fail the build above a size we choose",
+        f"Jon: good idea but that needs {name}'s {consent}, they own the build config. I'll {verb} {pronoun} on Monday",
+        model=model)
+    assert any(f"{verb} {name.lower()}" in s for s in _steps(summary)), _steps(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(name=st.sampled_from(_NAMES), verb=st.sampled_from(["text", "ring", "call"]),
+       ask=st.sampled_from(["can someone get hold of {n}?", "has anyone heard from {n}?"]))
+def test_a_step_reaching_someone_asked_after_names_them(model, name, verb, ask):
+    summary, _ = offline_summary(
+        "Hana: half the product pages still show the old price",
+        "Josh: I could purge Fastly too but I don't have the API token",
+        f"Hana: brilliant. {ask.format(n=name)}",
+        f"Wen: I'll {verb} him, he said he'd keep an eye on his phone",
+        model=model)
+    assert any(f"{verb} {name.lower()}" in s for s in _steps(summary)), _steps(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize(("conv_id", "words"), [("h26-webpack-bundle-size", "ask farah"),
+                                                ("h26-cdn-cache-purge", "text marco")])
+def test_heldout26_steps_name_whom_they_reach(model, conv_id, words):
+    conv = next(c for c in load_set("heldout26") if c.id == conv_id)
+    steps = _steps(OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0])
+    assert any(words in s for s in steps), steps

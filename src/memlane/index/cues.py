@@ -2697,17 +2697,18 @@ _TO_HIM = re.compile(r"\b(?:i'?ll|i will|i can)\s+(?P<verb>[a-z]+)\s+(?P<who>him
 tonight"); not "her" before a noun, which is hers ("I'll call her GP")."""
 _PERSON = re.compile(
     r"\b(?P<t>(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+" + NAME_WORD + r")(?!\w)"
-    r"|\b(?P<v>" + NAME_WORD + r")(?='s(?=\s*(?:[.,;!?]|$))|\s+(?:is|was|has|hasn't|had|said|says|will|won't|can|can't|could|wants|asked|"
+    r"|\b(?P<v>" + NAME_WORD + r")(?='s(?=\s*(?:[.,;!?]|$)|\s+(?:ok|okay|approval|sign-off|go-ahead|say-so|permission)\b)|\s+(?:is|was|has|hasn't|had|said|says|will|won't|can|can't|could|wants|asked|"
     r"thinks|might|should|did|didn't|does|doesn't|offered|knows|mentioned|needs|would|hasnt|didnt|doesnt|"
     r"wont|cant)\b)"
     r"|\b(?:Is|Was|Has|Did|Does|Will|Can)\s+(?P<q>" + NAME_WORD + r")(?!\w)"
-    r"|\b(?i:ask|tell|call|message|email|ping|text|ring|remind|chase|asked|told|called|messaged|emailed|"
+    r"|\b(?i:ask|tell|call|message|email|ping|text|ring|remind|chase|get hold of|hear from|heard from|asked|told|called|messaged|emailed|"
     r"pinged|texted|rang|chased|reminded)\s+(?P<o>" + NAME_WORD + r")(?!\w)(?!'s|\s+" + CAPITAL + r")")
 """A name standing for a person where it is said: with a title ("Mr Lindqvist"), before a
 possessive that ends a clause or a verb a person does ("…is Oskar's.", "Ollie hasn't…", "Is
 Ollie coming?"; not "Marek's plumber"), or after a verb that reaches someone ("ask Aisha", "I
 pinged Aisha"); not a word of a longer name ("Mill Lane", "Royal Canin Hypoallergenic": a
-capitalised word before it)."""
+capitalised word before it). Since session 30 also before a possessive of consent ("that needs
+Farah's ok") and after "get hold of" or "hear from" ("has anyone heard from Tomasz?", "can someone get hold of Marco?")."""
 _NOT_PERSON = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
     "august september october november december christmas easter i i'm i'll i've i'd "
