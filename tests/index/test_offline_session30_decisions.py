@@ -136,3 +136,13 @@ def test_heldout26_macros_decide_each_item(model):
     decisions = [d.lower() for d in OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].decisions]
     assert any(d.startswith("legal wording at the bottom") and "opener" not in d for d in decisions), decisions
     assert any(d.startswith("signed with the agent") for d in decisions), decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_trying_a_quoted_title_is_still_a_decision(model):
+    summary, _ = offline_summary(
+        "user: I want a thriller series for the holidays, something dark",
+        "assistant: \"Sharp Objects\" and \"Mare of Easttown\" are both short and gripping.",
+        "user: I'll try \"Sharp Objects\" first",
+        model=model)
+    assert any("sharp objects" in d.lower() for d in summary.decisions), summary.decisions

@@ -249,7 +249,7 @@ _DECISION = re.compile(
     r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask|chat|catch|hang|keep in touch|"
     r"decide|" + _DEFER + r"|" + _DELIBERATE + r"|" + _HAND_ON + r")[a-z]+|"
     r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|" + _TAKE + r"|stick|pick(?!\s+(?:\w+\s+)?up\b)|choose|buy|"
-    r"try(?=\s+\w)|stay\s+(?:in|at|near)\s+(?!touch|bed|shape|the loop)(?=\S))|"
+    r"try(?=\s+\S)|stay\s+(?:in|at|near)\s+(?!touch|bed|shape|the loop)(?=\S))|"
     r"\bit is\s*[.!]?$|settled)",
     re.IGNORECASE,
 )
