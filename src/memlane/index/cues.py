@@ -2314,11 +2314,6 @@ class _Reader:
         parts = [p for p in _CLAUSE.split(rest) if p.strip()]
         if len(parts) < 2 or any(len(_content(p)) < 3 for p in parts):
             parts = [rest]
-        if s[m.end() - 2: m.end()].strip() == ":":
-            listed = [p for p in re.split(r",\s+(?:and\s+)?", rest.rstrip(" .!")) if p.strip()]
-            if len(listed) >= 3 and all(len(_content(p)) >= 2 for p in listed):
-                parts = listed  # "right then: legal wording at the bottom, a plain opener, signed
-                # with the agent's first name": a list of what is settled, one decision each (session 30)
         self.decide(where, _stop(clean(parts[0])))
         for p in parts[1:]:
             text = _stop(clean(p))
