@@ -167,7 +167,11 @@ _PUT_OFF = re.compile(
     r"\b(?:have|need) to ask (?:[\w']+\s+){1,3}first\b|\blet me check\b|"
     r"\b(?:(?:he|she|they|it)\s+(?:hasn'?t|haven'?t|has not|have not)|(?:i|we)\s+(?:haven'?t|have not))\s+"
     r"(?:said|decided|confirmed|replied|answered|got back(?: to (?:me|us))?)\s+yet\b|"
-    r"\b(?:that'?s|that is) what (?:i|we) don'?t (?:get|know|understand)\b",
+    r"\b(?:that'?s|that is) what (?:i|we) don'?t (?:get|know|understand)\b|"
+    r"^(?:(?:ok(?:ay)?|yeah|hmm|well)[,.]?\s+)?not today\b|\bone thing at a time\b|"
+    r"\b(?:that'?s|it'?s|that is|it is) a (?:bigger|longer|separate|whole other) (?:conversation|discussion)\b|"
+    r"\blet me think about (?:it|that|this)\b|\bnot deciding (?:that|this|it)\b|"
+    r"\blet'?s leave (?:that|this|it) (?:for|till|until)\b",
     re.IGNORECASE)
 """An answer that puts the question off in forms ``_NON_ANSWER`` does not read ("I still don't
 know, the camera is down", "Genuinely don't know.", "I'm waiting to hear from the leisure
@@ -176,7 +180,9 @@ centre", "I'll have a think", "I'll take that one to finance, no promises", "Nex
 what the engineer says first", "let's wait till we've seen the worktop colour, then decide";
 session 20: "dunno, let's look next week", "Let's leave the film question for now", "I'll need
 to think about that", "have to ask her parents first", "let me check the seller policy"; session 29:
-"she hasn't said yet, probably the 11th or the 18th", "that's what I don't get"):
+"she hasn't said yet, probably the 11th or the 18th", "that's what I don't get"; session 30:
+"not today", "one thing at a time", "that's a bigger conversation", "let me think about that",
+"not deciding that in here", "let's leave that for Monday's ops review"):
 the question stays open (session 18). Not what the
 answer says nobody knows ("we still don't know whether…", read by :meth:`_Reader.unknown`),
 and not for a question of one word ("Hana?"); a participant's answer only (the assistant's
@@ -230,6 +236,11 @@ def _says_open(sentence: str) -> bool:
 _TO_DECIDE = re.compile(r"\b(?<!still )(?:need|have) to (?:decide|pick|choose)\b", re.IGNORECASE)
 """A choice said to be ahead ("We need to decide on…", "we have to pick a venue"), not one
 said to be still open ("we still need to decide")."""
+_TAKE = r"take(?!\s+(?:it|this|that)(?:\s+up)?\s+(?:to|with)\b)"
+"""A "take" that chooses ("we'll take the 3x3 stand"), not one that hands a matter on ("I'll take it
+to Dana tomorrow", "I'll take that up with Helen"): a step, not a decision (session 30)."""
+# (In _DECISION, "try" chooses only with an object, "we'll try the new place"; "I'll try, but not
+# before Q2 planning" promises an effort and decides nothing, session 30.)
 _DECISION = re.compile(
     r"\b(?:(?:we|i)(?:'ve| have)?\s+(?:decided|agreed|chose|picked|settled on|went with)|"
     r"decision:|(?:let'?s|we'?ll|i'?ll|we|we will|i will|going to)\s+go with|going with|"
@@ -237,8 +248,8 @@ _DECISION = re.compile(
     r"(?!the\b|a\b|an\b|my\b|our\b|see\b|be\b|have\b|talk\b|discuss\b)[a-z]+|"
     r"let'?s\s+(?!discuss|see|talk|meet|leave|check|think|wait|ask|chat|catch|hang|keep in touch|"
     r"decide|" + _DEFER + r"|" + _DELIBERATE + r"|" + _HAND_ON + r")[a-z]+|"
-    r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|take|stick|pick(?!\s+(?:\w+\s+)?up\b)|choose|buy|"
-    r"try|stay\s+(?:in|at|near)\s+(?!touch|bed|shape|the loop)(?=\S))|"
+    r"(?:we|i)'?ll\s+(?:use|migrate|switch|move|keep|" + _TAKE + r"|stick|pick(?!\s+(?:\w+\s+)?up\b)|choose|buy|"
+    r"try(?=\s+\S)|stay\s+(?:in|at|near)\s+(?!touch|bed|shape|the loop)(?=\S))|"
     r"\bit is\s*[.!]?$|settled)",
     re.IGNORECASE,
 )
@@ -305,7 +316,7 @@ _COMMIT = re.compile(
     r"remember to|don'?t forget to|make sure to|todo|action item)\b",
     re.IGNORECASE,
 )
-_CHOICE = re.compile(r"\b(?:i|we)'?ll\s+(?:go with|try|take|stick with|pick(?!\s+(?:\w+\s+)?up\b)|"
+_CHOICE = re.compile(r"\b(?:i|we)'?ll\s+(?:go with|try|" + _TAKE + r"|stick with|pick(?!\s+(?:\w+\s+)?up\b)|"
                      r"choose|buy|use|"
                      r"migrate|switch|stay\s+(?:in|at|near))\b", re.IGNORECASE)
 """A commitment that is a choice ("I'll go with the Prius"): a decision, not a task."""
@@ -498,9 +509,12 @@ stay strong", "Gotta try that one", "Gonna go with a California roll"): no step 
 LoCoMo dump)."""
 _AND_DO = re.compile(r",?\s+and\s+(?:then\s+)?([a-z]+)\s+(?=\S)")
 """A second step joined to a commitment ("…, and tell the harbour master"): its verb."""
-_COMMA_AND = re.compile(r",\s+and\s+(?:then\s+)?(?:i(?:'ll| will)\s+)?(?=([a-z]+)\b)", re.IGNORECASE)
+_COMMA_AND = re.compile(r",\s+and\s+(?:then\s+)?(?:(?:i|we)(?:'ll| will)\s+|let'?s\s+)?(?=([a-z]+)\b)",
+                        re.IGNORECASE)
 """The second half of "I'll A, and B" ("I'll call the venue, and send the deposit"): its verb,
-read after a comma whatever the halves' length (session 13, checked on heldout10)."""
+read after a comma whatever the halves' length (session 13, checked on heldout10); also after
+"we'll" or "let's" ("I'll write it up by end of January, and let's do two pairing sessions
+before I go", session 30)."""
 
 
 def _own_step(text: str) -> bool:
@@ -516,14 +530,20 @@ _SO_THAT = re.compile(r"\s+so\s+(?:that\s+)?(?=(?:it|they|you|the)\b)", re.IGNOR
 _REQUEST = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bplease\b|\b(?:can|could|may)\s+i\s+"
                       r"(?:get|have)\b|\bi'?d like\b|\bi would like\b|\bi want (?:to|you)\b")
 """A request to the assistant, matched on the lower-cased turn."""
+_PARTICIPLES = r"frozen|chosen|sold|bought|held|cut|shut|withdrawn|lent|brought|split"
+"""Past participles not in -ed beside those ``_DONE`` always read (session 30)."""
 _DONE = re.compile(r"\bi(?:'ve| have)\s+(?:just\s+|now\s+|already\s+)?((?!(?:searched|looked|checked|"
                    r"noticed|reviewed|tried|compiled|gathered|listed|included|provided|prepared|"
                    r"outlined|summarized|highlighted|found|updated)\b)(?:re-)?(?:[a-z]+ed|sent|made|"
-                   r"done|set|put|given|written|taken|paid|issued|built)\b[^;:]*)(?:[;.!]|$)",
+                   r"done|set|put|given|written|taken|paid|issued|built|" + _PARTICIPLES
+                   + r")\b(?:[^;:]|(?<=\d):(?=\d\d))*)(?:[;.!]|$)",
                    re.IGNORECASE)
 """The assistant reporting that it did what was asked ("I have refunded the duplicate
 charge"): the outcome of a support thread, a decision. Not what it looked up or wrote
-into the answer ("I've searched…", "I've added the task to your list:")."""
+into the answer ("I've searched…", "I've added the task to your list:"). A colon between
+digits is a time ("I've booked you in for tomorrow at 10:30"), no list; a past participle
+not in -ed ("I've frozen the card", "I've withdrawn the claim", "I've sold the voucher back") reports
+as the regular ones do (session 30)."""
 _DONE_WORD = re.compile(r"^(?:(?:ok(?:ay)?|sure|alright)[,.!]?\s+)?(?:all\s+)?(?:done|that'?s done)[.!]?$",
                         re.IGNORECASE)
 _ASKED_FOR = re.compile(r"\b(?:please|can you|could you|would you|i'?d like to|i would like to|"
@@ -727,7 +747,7 @@ _CLAUSE = re.compile(r",\s+and\s+|;\s+|\s+and\s+(?=(?:we|i|you|they|he|she)\s)",
 _RECORD = re.compile(r"^(?:re-?)?(?:opened|logged|filed|noted|made a note)\b", re.IGNORECASE)
 """An outcome that only records the request ("I've opened ticket SUP-2291"): no decision."""
 _PAST_AND = re.compile(r",?\s+and\s+(?:i(?:'ve| have)\s+)?(?=(?:[a-z]+ed|sent|made|set|put|given|"
-                       r"written|taken|paid|issued|built)\b)", re.IGNORECASE)
+                       r"written|taken|paid|issued|built|" + _PARTICIPLES + r")\b)", re.IGNORECASE)
 """Two outcomes in one report ("I've blocked the card and ordered a replacement")."""
 
 
@@ -1662,6 +1682,16 @@ class _Reader:
                 self.put((ti, si), "open_questions", clean(sentence))
             return
         first = next((s for s in nxt.sentences if not is_courtesy(s) or _AGREE.match(s)), "")
+        if (first.endswith("?") or _ASKED_SHORT.match(first)) and nxt.role == "user" and len(nxt.sentences) == 1:
+            # "do you want the video package?" — "how much" — "£110 on top" — "let me think about
+            # that, it's a lot": the answer after the question asked back (session 30)
+            ni = self.turns.index(nxt)
+            back = self.turns[ni + 1] if ni + 2 < len(self.turns) else None
+            later = self.turns[ni + 2] if back is not None and back.who == turn.who else None
+            if (later is not None and later.who == nxt.who and later.sentences
+                    and _PUT_OFF.search(later.sentences[0]) and len(_content(sentence)) > 1):
+                self.put((ti, si), "open_questions", clean(sentence))
+                return
         if (_finds(_NON_ANSWER, _NON_ANSWER_WORDS, first)
                 or (nxt.role == "user" and _PUT_OFF.search(first) and len(_content(sentence)) > 1)
                 or (nxt.role == "user" and _HANDS_ON.match(first) and len(_content(sentence) - _WH_WORDS) > 1)
@@ -1927,6 +1957,8 @@ class _Reader:
                 self.instruct(ti)
             elif ti and turn.who == self.agent:
                 self.outcomes(ti)
+            if ti and turn.role == "user" and turn.sentences:
+                self.worth_put_off(ti)
             if ti and self.decided_in(ti):
                 settled = set().union(*(_content(self.text[w]) for w, f in self.cues.placed.items()
                                         if f == "decisions" and w[0] == ti))
@@ -2030,6 +2062,8 @@ class _Reader:
                 self.put(where, "action_items", _owned(owner, clean(_DECISION_LEAD.sub("", s, count=1))))
             elif label == "rationale" and _not_a_reason(s):
                 continue  # what to do or a question, as the reason rule reads it (session 23)
+            elif label == "rationale" and self.assisted and ti == self.opening:
+                continue  # the problem the user brings is no reason for what was decided (session 30)
             else:
                 self.put(where, label, clean(s))
 
@@ -2353,6 +2387,22 @@ class _Reader:
             if text not in self.cues.decisions:
                 self.cues.decisions.append(text)
 
+    def worth_put_off(self, ti: int) -> None:
+        """A suggestion of the turn before, "it may (also) be worth …" (``_WORTH``), that this
+        turn's speaker puts off ("yeah, not today though", "yeah maybe. let me see what my diary
+        looks like first"): the question it leaves open, "Is it worth …?" (session 30)."""
+        prev = self.turns[ti - 1]
+        if prev.who == self.turns[ti].who:
+            return
+        first = _YEAH.sub("", self.turns[ti].sentences[0])
+        if not (_PUT_OFF.search(first) or _MAYBE_ALONE.match(first)):
+            return
+        for si, s in enumerate(prev.sentences):
+            worth = _WORTH.search(s) if "worth " in s else None
+            if worth and (ti - 1, si) not in self.cues.placed and len(_content(worth.group(1))) >= 2:
+                self.put((ti - 1, si), "open_questions", f"Is it worth {worth.group(1).rstrip(' .!')}?")
+                return
+
     def outcomes(self, ti: int) -> None:
         """What a short answer reports having done ("I've moved Biscuit's booster to
         Saturday…", "As a goodwill gesture I've credited the 64 pounds…") wherever it stands
@@ -2642,17 +2692,18 @@ _TO_HIM = re.compile(r"\b(?:i'?ll|i will|i can)\s+(?P<verb>[a-z]+)\s+(?P<who>him
 tonight"); not "her" before a noun, which is hers ("I'll call her GP")."""
 _PERSON = re.compile(
     r"\b(?P<t>(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+" + NAME_WORD + r")(?!\w)"
-    r"|\b(?P<v>" + NAME_WORD + r")(?='s(?=\s*(?:[.,;!?]|$))|\s+(?:is|was|has|hasn't|had|said|says|will|won't|can|can't|could|wants|asked|"
+    r"|\b(?P<v>" + NAME_WORD + r")(?='s(?=\s*(?:[.,;!?]|$)|\s+(?:ok|okay|approval|sign-off|go-ahead|say-so|permission)\b)|\s+(?:is|was|has|hasn't|had|said|says|will|won't|can|can't|could|wants|asked|"
     r"thinks|might|should|did|didn't|does|doesn't|offered|knows|mentioned|needs|would|hasnt|didnt|doesnt|"
     r"wont|cant)\b)"
     r"|\b(?:Is|Was|Has|Did|Does|Will|Can)\s+(?P<q>" + NAME_WORD + r")(?!\w)"
-    r"|\b(?i:ask|tell|call|message|email|ping|text|ring|remind|chase|asked|told|called|messaged|emailed|"
+    r"|\b(?i:ask|tell|call|message|email|ping|text|ring|remind|chase|get hold of|hear from|heard from|asked|told|called|messaged|emailed|"
     r"pinged|texted|rang|chased|reminded)\s+(?P<o>" + NAME_WORD + r")(?!\w)(?!'s|\s+" + CAPITAL + r")")
 """A name standing for a person where it is said: with a title ("Mr Lindqvist"), before a
 possessive that ends a clause or a verb a person does ("…is Oskar's.", "Ollie hasn't…", "Is
 Ollie coming?"; not "Marek's plumber"), or after a verb that reaches someone ("ask Aisha", "I
 pinged Aisha"); not a word of a longer name ("Mill Lane", "Royal Canin Hypoallergenic": a
-capitalised word before it)."""
+capitalised word before it). Since session 30 also before a possessive of consent ("that needs
+Farah's ok") and after "get hold of" or "hear from" ("has anyone heard from Tomasz?", "can someone get hold of Marco?")."""
 _NOT_PERSON = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
     "august september october november december christmas easter i i'm i'll i've i'd "
@@ -2773,6 +2824,11 @@ _MAYBE_BUT = re.compile(r"^(?:[\w']+[,.!]?\s+){0,2}?(?:probably|maybe|possibly|p
 conversation with IT.", "Love that, but let's get it on the wall first."): the question
 stays open (session 21); so does a lean said as one's own ("by role I think, but let's argue that
 one with Priya when she's back", "I reckon so, but…", session 29)."""
+_WORTH = re.compile(r"\b(?:may|might|could|would)\s+(?:also\s+|well\s+)?be worth\s+(?!it\b)(.+)$", re.IGNORECASE)
+"""A suggestion ("It may also be worth an alert on clock offset…", "It might be worth booking
+your December slot soon…"): what :meth:`_Reader.worth_put_off` asks when it is put off."""
+_YEAH = re.compile(r"^(?:yeah|yes|yep|ok(?:ay)?|sure)[,.]?\s+(?=\w)", re.IGNORECASE)
+"""A "yeah" before the answer proper ("yeah maybe.", "yeah, not today though")."""
 _MAYBE_ALONE = re.compile(r"^(?:(?:hmm+|hm|well|ok|so|erm|um)[,.]?\s+)?(?:maybe|possibly|perhaps)(?:\s*[.!,;:-]|$)",
                           re.IGNORECASE)
 """A participant's answer that is a bare "maybe" ("maybe. not a today thing", "maybe, depends when
@@ -2794,6 +2850,9 @@ _CANT_SAY = re.compile(r"\b(?:i can'?t (?:guarantee|promise|(?:tell you|say)\s+(
 on how…") (session 22, ``_Reader.hedged``)."""
 _CANT_SAY_WORDS = ("i can", "depends on")
 """A word every :data:`_CANT_SAY` match holds, lower-cased ("i can" of "I can't guarantee")."""
+_ASKED_SHORT = re.compile(r"^(?:how|what|which|when|where|who|why)\b(?:\s+\S+){0,3}\s*$", re.IGNORECASE)
+"""A short question asked back without its mark ("how much", "which one", "when by"): answered,
+the first question's answer comes after (session 30)."""
 _ASKS_UNMARKED = re.compile(
     r"^(?:(?:nice|ok(?:ay)?|right|also|and|so|hm+|separate q(?:uestion)?)[,.:]?\s+)?"
     r"(?:should (?:we|i|the|it)|is it (?:even )?worth|do we (?:want|need) to|are we (?:going|doing))\b[^?]*\bor\b[^?]*$",
