@@ -10,13 +10,16 @@ import os
 import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memlane.errors import NotFoundError
+from memlane.index.normalize import name_key
 from memlane.memory import Memory
+from memlane.store.sql.base import entity_key
 from memlane.testing import memory
 from tests.test_erase import _rows_with
 
@@ -29,12 +32,15 @@ def _old_gc(mem: Memory) -> None:
     """What ``gc`` with the semantic and profile lanes capped at 0 did before session 28
     (``evict_lowest``): the items marked ``evicted``, then deleted; the graph's nodes they
     named were kept, each with the sentence it was read in as its context. Then ``gc`` a
-    week and a day later: the change log's records of those items pruned."""
+    week and a day later: the change log's records of those items pruned (its prune alone:
+    today's ``gc`` takes those nodes too)."""
     with mem.store.atomic():
         mem.store._run("UPDATE items SET status = 'evicted' WHERE lane IN ('semantic', 'profile')"
                        " AND NOT pinned AND status = 'active'")
         mem.store._run("DELETE FROM items WHERE status = 'evicted'")
-    assert mem.gc(now=datetime.now(UTC) + timedelta(days=8)).changes_pruned
+    live = mem.config.live
+    before = (datetime.now(UTC) + timedelta(days=8)).timestamp() - live.keep_days * 86_400
+    assert mem.store.prune_changes(before=before, keep=live.keep_changes)
 
 
 def _session(mem: Memory, scope: str, days: int, turns: list[tuple[str, str]]) -> int:
@@ -71,6 +77,57 @@ def test_an_erase_takes_the_nodes_an_older_hygiene_left_without_items(db_url: st
             mem.graph("Zqdora")
         assert {n.name: n for n in mem.graph("Zqmarko")["entity"]} == nodes
         assert kept in {s.id for s in mem.sessions("alice")}
+    finally:
+        mem.close()
+
+
+def _nodes(mem: Memory, name: str) -> list[Any]:
+    """The graph's nodes of ``name`` (none when it is not in the graph at all)."""
+    try:
+        return list(mem.graph(name)["entity"])
+    except NotFoundError:
+        return []
+
+
+def _unnamed(mem: Memory) -> dict[str, set[str]]:
+    """Each scope's graph nodes no entity item of the scope names."""
+    out: dict[str, set[str]] = {}
+    for scope in ("alice", "bob"):
+        named = {entity_key(i.extra) for i in mem.store.items_of_kind("entity", scope)}
+        out[scope] = {name_key(e.name) for e in mem.store.scope_entities(scope)} - named
+    return out
+
+
+def test_gc_takes_the_nodes_an_older_hygiene_left_without_items(db_url: str) -> None:
+    """A session of two scopes each, their entity items evicted by the older ``gc`` (the
+    nodes kept, holding the cousin's and the friend's names and sentences), then a kept
+    session in one of them: today's ``gc`` deletes every node no entity item names, in
+    both scopes, and no other row; the kept session's nodes stay as they were."""
+    mem = memory(db_url)
+    try:
+        _session(mem, "alice", 3, [("user", COUSIN), ("assistant", "Cool.")])
+        _session(mem, "bob", 3, [("user", "My friend Zqenzo lives in Lagos."),
+                                 ("assistant", "Nice.")])
+        _old_gc(mem)
+        _session(mem, "alice", 1, [("user", "My sister Zqmarko lives in Porto."),
+                                   ("assistant", "Nice.")])
+        orphans = _unnamed(mem)
+        assert "zqdora" in orphans["alice"] and "zqenzo" in orphans["bob"]
+        assert _nodes(mem, "Zqdora") and _nodes(mem, "Zqenzo")   # what an older memlane left
+        kept = {n.name: n for n in _nodes(mem, "Zqmarko")}
+        assert kept
+        rows = {w: _rows_with(mem.store, w) for w in ("zqdora", "zqenzo", "zqmarko")}
+        assert all("entities" in r for r in rows.values())
+        report = mem.gc()
+        assert _nodes(mem, "Zqdora") == [] and _nodes(mem, "Zqenzo") == []
+        assert _unnamed(mem) == {"alice": set(), "bob": set()}
+        assert report.nodes_removed == sum(map(len, orphans.values()))
+        for word in ("zqdora", "zqenzo"):   # the node's row went, and nothing else
+            assert _rows_with(mem.store, word) == {
+                t: n for t, n in rows[word].items() if t != "entities"}
+        assert _rows_with(mem.store, "zqmarko") == rows["zqmarko"]
+        assert {n.name: n for n in _nodes(mem, "Zqmarko")} == kept
+        assert mem.gc().nodes_removed == 0
     finally:
         mem.close()
 

@@ -16,6 +16,9 @@ class GcReport:
     evicted: dict[str, int]
     changes_pruned: int = 0
     """Rows of the live stream's change log pruned (``[memory.live]``)."""
+    nodes_removed: int = 0
+    """Graph nodes no entity item named, which hygiene before session 28 left when it
+    evicted their items (``remove_unnamed_entities``)."""
 
 
 def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
@@ -23,8 +26,10 @@ def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
     """One transaction: expired items go, then the lowest-value items of lanes over cap.
 
     Items leave with their lexical and vector rows (triggers and cascades), and facts
-    whose item leaves go with it. Pinned items are never expired or evicted. Then, in a
-    transaction of its own, the live stream's change log is pruned to ``live``'s limits.
+    whose item leaves go with it. Pinned items are never expired or evicted. Then the
+    graph's nodes no entity item names go (each scope that has one in a transaction of its
+    own: an older memlane's hygiene left them), and, in a transaction of its own, the live
+    stream's change log is pruned to ``live``'s limits.
     """
     with store.atomic():
         # what goes is chosen first, so that the facts locks of its scopes are taken at once
@@ -40,7 +45,8 @@ def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
         evicted = {lane: store.remove_items(ids, "evicted") for lane, ids in lowest.items()}
         store.bump("items_expired", expired)
         store.bump("items_evicted", sum(evicted.values()))
+    nodes = store.remove_unnamed_entities()
     live = live or LiveConfig()
     pruned = store.prune_changes(before=now - live.keep_days * 86_400, keep=live.keep_changes)
     store.fold_counters()  # PostgreSQL: the counter rows of connections that ended
-    return GcReport(expired, evicted, pruned)
+    return GcReport(expired, evicted, pruned, nodes)

@@ -108,6 +108,29 @@ class HygieneMixin(SqlStore):
         self.forget_unheld(deleted)  # type: ignore[attr-defined]
         return n
 
+    def remove_unnamed_entities(self) -> int:
+        """Delete the graph's nodes no entity item of their scope names; how many went.
+        Before session 28 hygiene evicted entity items and kept their nodes, each holding
+        the sentence it was read in, which ``graph()`` and retrieval's graph stage still
+        showed until an erase of their scope took them (``rebuild_entities`` with
+        ``unnamed``). Found without a lock; each scope that has one is swept in a
+        transaction of its own under its facts lock, where ``rebuild_entities`` reads the
+        scope's entity items again (session 30)."""
+        named: dict[str, set[str]] = {}
+        for scope, extra in self._run(
+                "SELECT scope, extra FROM items WHERE kind = 'entity' AND scope IS NOT NULL"):
+            named.setdefault(scope, set()).add(entity_key(extra))
+        scopes = sorted({scope for scope, norm in self._run(
+            "SELECT scope, norm_name FROM entities").fetchall()
+            if norm not in named.get(scope, set())})
+        gone = 0
+        for scope in scopes:
+            with self.atomic():
+                self._lock_scope_facts(scope)
+                gone += self.rebuild_entities(  # type: ignore[attr-defined]
+                    scope, set(), unnamed=True)
+        return gone
+
     # -- pins ---------------------------------------------------------------------------
     def set_pinned(self, item_id: int, pinned: bool) -> None:
         if self._run("UPDATE items SET pinned = %s WHERE id = %s", (bool(pinned), item_id)).rowcount == 0:
