@@ -1151,7 +1151,8 @@ class Memory:
         meaning tier on, the transformer vectors of the sessions it indexed."""
         before = {s.id for s in self.store.sessions_to_index(limit=1000)}
         report = self.background_index(now)
-        self.gc(now)
+        when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
+        collect_garbage(self.store, self.config.hygiene, when, self.config.live, nodes=False)
         r = self.config.retrieval
         if r.meaning and r.meaning_worker and before:
             self._meaning_tier().warm(self.store, sorted(before))

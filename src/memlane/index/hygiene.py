@@ -22,14 +22,16 @@ class GcReport:
 
 
 def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
-                    live: LiveConfig | None = None) -> GcReport:
+                    live: LiveConfig | None = None, *, nodes: bool = True) -> GcReport:
     """One transaction: expired items go, then the lowest-value items of lanes over cap.
 
     Items leave with their lexical and vector rows (triggers and cascades), and facts
     whose item leaves go with it. Pinned items are never expired or evicted. Then the
     graph's nodes no entity item names go (each scope that has one in a transaction of its
     own: an older memlane's hygiene left them), and, in a transaction of its own, the live
-    stream's change log is pruned to ``live``'s limits.
+    stream's change log is pruned to ``live``'s limits. ``nodes=False`` leaves the nodes:
+    finding them reads every entity item and node of the database, a cost the background
+    worker's rounds (``Memory.work_once``) do not pay each few seconds; ``memlane gc`` does.
     """
     with store.atomic():
         # what goes is chosen first, so that the facts locks of its scopes are taken at once
@@ -45,8 +47,8 @@ def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
         evicted = {lane: store.remove_items(ids, "evicted") for lane, ids in lowest.items()}
         store.bump("items_expired", expired)
         store.bump("items_evicted", sum(evicted.values()))
-    nodes = store.remove_unnamed_entities()
+    removed = store.remove_unnamed_entities() if nodes else 0
     live = live or LiveConfig()
     pruned = store.prune_changes(before=now - live.keep_days * 86_400, keep=live.keep_changes)
     store.fold_counters()  # PostgreSQL: the counter rows of connections that ended
-    return GcReport(expired, evicted, pruned, nodes)
+    return GcReport(expired, evicted, pruned, removed)
