@@ -223,11 +223,16 @@ class Int(click.IntRange):
 
     def _describe_range(self) -> str:
         """The range in ``--help`` as its error says it: ``1 to 1000``, ``at least 0``."""
+        return self._wants().removeprefix("must be an integer ").removeprefix("of ").removeprefix("from ")
+
+    def _wants(self) -> str:
+        """``must be an integer from 1 to 1000``; with no upper end but 64 bits' ``of at
+        least 1`` (its errors said ``from 1 to 9223372036854775807``), as ``Float`` says it."""
         from memlane.ingest.validate import INT64_MAX
 
         if self.max == INT64_MAX:
-            return f"at least {self.min}"
-        return f"{self.min} to {self.max}"
+            return f"must be an integer of at least {self.min}"
+        return f"must be an integer from {self.min} to {self.max}"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         from memlane.errors import ValidationError
@@ -236,12 +241,13 @@ class Int(click.IntRange):
         try:
             number = value if isinstance(value, int) else int(number_text(str(value)))
         except ValueError:
-            self.fail(f"must be an integer from {self.min} to {self.max}, got {str(value)[:40]!r}",
-                      param, ctx)
+            self.fail(f"{self._wants()}, got {str(value)[:40]!r}", param, ctx)
         try:
             return check_int(number, "", int(self.min), int(self.max))  # type: ignore[arg-type]
         except ValidationError as e:
-            self.fail(str(e).removeprefix(": "), param, ctx)
+            said = str(e).removeprefix(": ")
+            self.fail(said.replace(f"must be an integer from {self.min} to {self.max}", self._wants()),
+                      param, ctx)
 
 
 class Float(click.FloatRange):

@@ -1,0 +1,37 @@
+"""Session 30's leftovers of the README walk: a whole-number option with a lower end only
+says "at least N" (introspected: every such option and argument of every command)."""
+
+from __future__ import annotations
+
+import contextlib
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from memlane.ingest.validate import INT64_MAX
+from memlane.serve.cli import cli
+from memlane.serve.cli_common import Int
+from memlane.testing import cli_commands
+
+ENV = {"MEMLANE_EMBEDDING_BACKEND": "hashing"}
+LOW_ONLY = [(path, command, param) for path, command in cli_commands() for param in command.params
+            if isinstance(param.type, Int) and param.type.max == INT64_MAX
+            and param.type.min is not None and param.type.min > -INT64_MAX - 1]
+
+
+@pytest.mark.parametrize(("path", "command", "param"), LOW_ONLY,
+                         ids=[" ".join((*p, q.name or "")) for p, _, q in LOW_ONLY])
+def test_an_option_with_a_lower_end_only_says_at_least_when_refused(tmp_path, path, command, param):
+    """``search q --offset -1`` said ``must be an integer from 0 to 9223372036854775807``
+    where ``--help`` says ``[at least 0]``: each such value below its end, and past 64 bits."""
+    assert len(LOW_ONLY) >= 10, LOW_ONLY
+    low = param.type.min
+    runner = CliRunner(env={**ENV, "MEMLANE_DB": str(tmp_path / "m.db")})
+    for value in (str(low - 1), str(INT64_MAX + 1), "zz"):
+        given = [param.opts[0], value] if isinstance(param, click.Option) else [value]
+        with contextlib.chdir(tmp_path):
+            result = runner.invoke(cli, [*path, *given])
+        assert result.exit_code == 2, (value, result.output)
+        assert f"must be an integer of at least {low}, got" in result.stderr, (value, result.output)
+        assert str(INT64_MAX) not in result.stderr, (value, result.output)
