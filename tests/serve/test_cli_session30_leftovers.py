@@ -1,9 +1,13 @@
 """Session 30's leftovers of the README walk: a whole-number option with a lower end only
-says "at least N" (introspected: every such option and argument of every command)."""
+says "at least N" (introspected: every such option and argument of every command); a created
+database is named by its absolute path."""
 
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
+import sys
 
 import click
 import pytest
@@ -35,3 +39,20 @@ def test_an_option_with_a_lower_end_only_says_at_least_when_refused(tmp_path, pa
         assert result.exit_code == 2, (value, result.output)
         assert f"must be an integer of at least {low}, got" in result.stderr, (value, result.output)
         assert str(INT64_MAX) not in result.stderr, (value, result.output)
+
+
+@pytest.mark.parametrize(("args", "stdin"), [
+    (["add", "--scope", "s", "hi"], b""),
+    (["import", "-"], b'{"scope": "s", "role": "user", "text": "hi", "at": "2024-01-01T00:00:00Z"}\n'),
+    (["keys", "create", "--scopes", "*"], b""),
+    (["mcp", "--no-worker"], b""),  # standard input closed: the server ends at once
+], ids=["add", "import", "keys create", "mcp"])
+def test_a_created_database_is_named_by_its_absolute_path(tmp_path, args, stdin):
+    """``memlane mcp --db relative.db`` said ``created database relative.db``: an MCP
+    client's log does not say which folder its server was started in (nor a script's)."""
+    env = {**os.environ, **ENV}
+    done = subprocess.run([sys.executable, "-m", "memlane.serve.cli", *args, "--db", "relative.db"],
+                          input=stdin, env=env, cwd=tmp_path, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"created database {tmp_path.resolve() / 'relative.db'}\n".encode() in done.stderr, done.stderr
+    assert (tmp_path / "relative.db").exists()

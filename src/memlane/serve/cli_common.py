@@ -22,7 +22,7 @@ FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 
 __all__ = ["CREATES", "GLOBAL_OPTIONS", "CliError", "FileName", "Float", "Int", "attach_global_options", "error_json", "global_option",
            "db_origin", "ignores_global", "json_option", "less_before", "located", "memory_of", "more_follow", "root_config_path",
-           "root_json_option", "sqlite_file"]
+           "root_json_option", "say_created", "sqlite_file"]
 
 #: Commands that write, and so may create a missing SQLite database (saying so); every
 #: other command refuses a database that does not exist. ``create``: ``memlane keys create``.
@@ -181,9 +181,15 @@ def memory_of(ctx: click.Context) -> Memory:
             obj["memory"] = Memory(config=config)
         ctx.find_root().call_on_close(obj["memory"].close)
         if new:
-            echo(f"created database {path}", err=True)
+            say_created(path)
     memory: Memory = obj["memory"]
     return memory
+
+
+def say_created(path: Path) -> None:
+    """``created database /abs/memlane.db`` on standard error: by its absolute path, as an
+    MCP client's log or a script's does not say which folder the command ran in."""
+    echo(f"created database {path.absolute()}", err=True)
 
 
 class FileName(click.Path):
