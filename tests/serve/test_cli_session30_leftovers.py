@@ -5,6 +5,7 @@ database is named by its absolute path."""
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 import os
 import subprocess
 import sys
@@ -56,3 +57,18 @@ def test_a_created_database_is_named_by_its_absolute_path(tmp_path, args, stdin)
     assert done.returncode == 0, done.stderr
     assert f"created database {tmp_path.resolve() / 'relative.db'}\n".encode() in done.stderr, done.stderr
     assert (tmp_path / "relative.db").exists()
+
+
+def test_recall_in_a_scope_of_one_item_shows_no_bm25_figure_that_reads_as_no_match(tmp_path):
+    """``recall`` said ``words bm25 0.00 (#1)`` for the only item of a scope: SQLite's BM25
+    of a word every row holds is about 1e-6 (its idf floor), a true raw score that, shown
+    with two decimals, read as no match. A score under 0.005 is now not shown."""
+    from tests.serve.test_mcp import call, server, talk
+
+    async def body(c: Any) -> None:
+        await call(c, "remember", {"text": "I ran the Lisbon half marathon", "scope": "one"})
+        out = await call(c, "recall", {"query": "marathon", "scope": "one", "explain": True})
+        assert "marathon" in out and "words (#1)" in out, out
+        assert "bm25 0.00" not in out, out
+
+    talk(server(tmp_path, str(tmp_path / "m.db")), body)
