@@ -278,7 +278,7 @@ def test_the_http_service_block_and_the_client_block(user):
     keyed = subprocess.run(["bash", "-ec", script], capture_output=True, text=True, timeout=120)
     assert keyed.returncode == 0, keyed.stderr
     key = re.search(r"^KEY=(ml_\S+)$", keyed.stdout, re.M).group(1)
-    assert "created database memlane.db" in keyed.stderr  # and the key alone on stdout
+    assert re.search(r"^created database /\S+/memlane\.db$", keyed.stderr, re.M), keyed.stderr  # and the key alone on stdout
 
     args = shlex.split(serve[0].split("#")[0])[1:]
     log = user / "serve.log"

@@ -22,7 +22,7 @@ FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 
 __all__ = ["CREATES", "GLOBAL_OPTIONS", "CliError", "FileName", "Float", "Int", "attach_global_options", "error_json", "global_option",
            "db_origin", "ignores_global", "json_option", "less_before", "located", "memory_of", "more_follow", "root_config_path",
-           "root_json_option", "sqlite_file"]
+           "root_json_option", "say_created", "sqlite_file"]
 
 #: Commands that write, and so may create a missing SQLite database (saying so); every
 #: other command refuses a database that does not exist. ``create``: ``memlane keys create``.
@@ -181,9 +181,15 @@ def memory_of(ctx: click.Context) -> Memory:
             obj["memory"] = Memory(config=config)
         ctx.find_root().call_on_close(obj["memory"].close)
         if new:
-            echo(f"created database {path}", err=True)
+            say_created(path)
     memory: Memory = obj["memory"]
     return memory
+
+
+def say_created(path: Path) -> None:
+    """``created database /abs/memlane.db`` on standard error: by its absolute path, as an
+    MCP client's log or a script's does not say which folder the command ran in."""
+    echo(f"created database {path.absolute()}", err=True)
 
 
 class FileName(click.Path):
@@ -223,11 +229,16 @@ class Int(click.IntRange):
 
     def _describe_range(self) -> str:
         """The range in ``--help`` as its error says it: ``1 to 1000``, ``at least 0``."""
+        return self._wants().removeprefix("must be an integer ").removeprefix("of ").removeprefix("from ")
+
+    def _wants(self) -> str:
+        """``must be an integer from 1 to 1000``; with no upper end but 64 bits' ``of at
+        least 1`` (its errors said ``from 1 to 9223372036854775807``), as ``Float`` says it."""
         from memlane.ingest.validate import INT64_MAX
 
         if self.max == INT64_MAX:
-            return f"at least {self.min}"
-        return f"{self.min} to {self.max}"
+            return f"must be an integer of at least {self.min}"
+        return f"must be an integer from {self.min} to {self.max}"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         from memlane.errors import ValidationError
@@ -236,12 +247,13 @@ class Int(click.IntRange):
         try:
             number = value if isinstance(value, int) else int(number_text(str(value)))
         except ValueError:
-            self.fail(f"must be an integer from {self.min} to {self.max}, got {str(value)[:40]!r}",
-                      param, ctx)
+            self.fail(f"{self._wants()}, got {str(value)[:40]!r}", param, ctx)
         try:
             return check_int(number, "", int(self.min), int(self.max))  # type: ignore[arg-type]
         except ValidationError as e:
-            self.fail(str(e).removeprefix(": "), param, ctx)
+            said = str(e).removeprefix(": ")
+            self.fail(said.replace(f"must be an integer from {self.min} to {self.max}", self._wants()),
+                      param, ctx)
 
 
 class Float(click.FloatRange):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from memlane.config import load_config
-from memlane.serve.cli_common import db_origin, located, sqlite_file
+from memlane.serve.cli_common import db_origin, located, say_created, sqlite_file
 from memlane.serve.output import echo
 
 __all__ = ["mcp_command"]
@@ -61,7 +61,7 @@ def mcp_command(ctx: click.Context, db: str | None, scope: str | None, allow: tu
     with located(db_origin(url)):
         memory = Memory(config=config)
     if new:  # on standard error: standard output carries the protocol alone
-        echo(f"created database {path}", err=True)
+        say_created(path)
     try:
         server = build_server(memory, default_scope=scope or cfg.scope or None,
                               scopes=patterns or None,

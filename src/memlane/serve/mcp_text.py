@@ -72,7 +72,9 @@ def _why(hit: Hit, query: str) -> str:
     s = hit.scores
     parts = []
     if "lexical" in s:
-        score = f" bm25 {s['lexical']:.2f}" if s["lexical"] > 0 else ""
+        # the raw BM25; one of a word every row of the scope holds is ~1e-6 (SQLite's idf
+        # floor), shown "0.00" as if no match: a figure that rounds to nothing is left out
+        score = f" bm25 {s['lexical']:.2f}" if s["lexical"] >= 0.005 else ""
         parts.append(f"words{score} (#{int(s.get('lexical_rank', 0))})")
     if "vector" in s:
         parts.append(f"meaning cosine {s['vector']:.3f} (#{int(s.get('vector_rank', 0))})")
