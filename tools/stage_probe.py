@@ -548,6 +548,8 @@ def run_lme(data: str, configs: dict[str, Any], detail: str, types: list[str],
 
 
 def lme_report(rows: dict[str, Any]) -> None:
+    """Print, for ``run_lme``'s rows, the questions whose turn R_all@10 misses and their
+    missing gold turns counted by class and subclass."""
     miss = {q: r for q, r in rows.items() if r["all"] < 1}
     pieces = [dict(m, q=q) for q, r in miss.items() for m in r["missing"]]
     print(f"{len(rows)} questions; turn R_all@10 misses {len(miss)}; missing turns {len(pieces)}")
@@ -564,6 +566,8 @@ def lme_report(rows: dict[str, Any]) -> None:
 
 
 def lme_figures(rows: dict[str, Any]) -> str:
+    """One line of ``run_lme``'s means: session R_all@5 / nDCG@5 / turn R_all@10 (questions
+    with every gold turn found), and how often the newest gold session ranks first."""
     vals = list(rows.values())
     n = len(vals) or 1
     return (f"{sum(r['s_all5'] for r in vals) / n:.3f} / {sum(r['s_ndcg5'] for r in vals) / n:.3f}"
