@@ -1121,8 +1121,10 @@ class Memory:
 
     @validated
     def gc(self, now: datetime | str | float | None = None) -> GcReport:
-        """Expire items past their TTL, evict the lowest-value items of lanes over cap and
-        prune the live stream's change log (``[memory.live]``)."""
+        """Expire items past their TTL, evict the lowest-value items of lanes over cap,
+        delete the graph nodes no entity item names (an older memlane's hygiene left them;
+        the worker's rounds, ``work_once``, leave this sweep out) and prune the live
+        stream's change log (``[memory.live]``)."""
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
         return collect_garbage(self.store, self.config.hygiene, when, self.config.live)
 
