@@ -267,6 +267,23 @@ def test_read_only_and_default_scope_from_the_environment(tmp_path, db):
         assert not any(i.extra.get("on_demand") for i in mem.store.session_items(5))
 
 
+def test_a_read_only_refusal_names_what_a_read_only_server_still_takes(tmp_path, db):
+    """The refusal said "remember, forget and summarize are refused", so an agent told so
+    never tried ``summarize`` with ``store`` false, the preview a read-only server runs
+    (docs/mcp.md: the writing tools are ``remember``, ``forget``, ``summarize`` with
+    ``store``). Every refusal names the way that is still open, and that way is open."""
+    async def body(c: Client) -> None:
+        for tool, args in (("remember", {"text": "x"}), ("forget", {"fact_id": 2}),
+                           ("summarize", {}), ("summarize", {"store": True})):
+            refused = await call(c, tool, args, error=True)
+            assert refused.endswith("forbidden: this server is read-only (remember, forget and "
+                                    "summarize with store true are refused; summarize with "
+                                    "store false previews)"), refused
+        assert "preview only, nothing stored" in await call(c, "summarize", {"store": False})
+
+    talk(server(tmp_path, db, "--read-only", env={"MEMLANE_SCOPE": "team-backend"}), body)
+
+
 def test_patterns_without_a_default_scope_need_a_scope(tmp_path, db):
     async def body(c: Client) -> None:
         assert "scope: required: only some scopes may be reached here" in await call(

@@ -329,8 +329,8 @@ class _Tools:
             raise ToolError(f"{what}: forbidden: scope {scope!r} is outside the scopes {who} "
                             "may reach")
         if write and access.read_only:
-            raise ToolError(f"forbidden: {who} is read-only (remember, forget and summarize are "
-                            "refused)")
+            raise ToolError(f"forbidden: {who} is read-only (remember, forget and summarize "
+                            "with store true are refused; summarize with store false previews)")
 
     @classmethod
     def owned(cls, access: ScopeAccess | None, scope: str | None, what: str, object_id: int,
