@@ -298,3 +298,37 @@ def test_the_readmes_live_paragraph_names_every_topic_a_change_can_carry():
         named |= {words[0], *(f"{family}.{w}" for w in words[1:])}
     missing = sorted(set(TOPICS) - named)
     assert not missing, f"README's live paragraph lacks {missing}"
+
+
+# -- session 31: the docs pages a user reads after the README ------------------------------
+
+def _protocol_members(cls: type) -> set[str]:
+    own = {n for n in vars(cls) if not n.startswith("_")}
+    return own | set(getattr(cls, "__annotations__", {}))
+
+
+def test_the_store_pages_parts_of_a_backend_are_the_codes():
+    """docs/store.md's table of the contract's protocols lacked ``ChangeStore`` (the live
+    stream's change log, which ``Store`` includes), and its recipe for a new backend
+    ("Implement ``SqlDatabase`` (``execute``, …)") lacked ``probe_write``, ``check_schema``
+    and ``migrated``: a backend written from the page was no ``Store``. Both lists are the
+    code's, no more and no less."""
+    from typing import Protocol
+
+    from memlane.store import contract
+    from memlane.store.sql.base import SqlDatabase
+
+    page = DOCS["store.md"]
+    table = page[page.index("## The contract"):page.index("## Layout")]
+    rows = set(re.findall(r"^\| `(\w+)` \|", table, re.M))
+    protocols = {name for name, obj in vars(contract).items()
+                 if isinstance(obj, type) and Protocol in obj.__mro__[1:]
+                 and obj.__module__ == contract.__name__}
+    assert rows == protocols, (f"store.md's contract table lacks {sorted(protocols - rows)}, "
+                               f"names {sorted(rows - protocols)}")
+    recipe = re.search(r"Implement `SqlDatabase` \(([^)]*)\)", " ".join(page.split()))
+    assert recipe, "store.md no longer says what a backend implements"
+    named = set(re.findall(r"`(\w+)`", recipe.group(1)))
+    members = _protocol_members(SqlDatabase)
+    assert named == members, (f"store.md's SqlDatabase lacks {sorted(members - named)}, "
+                              f"names {sorted(named - members)}")
