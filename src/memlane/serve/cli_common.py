@@ -174,7 +174,8 @@ def memory_of(ctx: click.Context) -> Memory:
         new = path is not None and not path.exists()
         if new and ctx.command.name not in CREATES:
             raise CliError(safe(
-                f"database {path} does not exist (check --db, $MEMLANE_DB or the config's db); "
+                f"database {path} does not exist (check --db, $MEMLANE_DB or the config's db"
+                f"{_relative_url_hint(config.db, path)}); "
                 "`memlane add` or `memlane import` creates one"), code="not_found",
                 field=db_origin(obj["db"]))
         with located(db_origin(obj["db"])):
@@ -184,6 +185,15 @@ def memory_of(ctx: click.Context) -> Memory:
             say_created(path)
     memory: Memory = obj["memory"]
     return memory
+
+
+def _relative_url_hint(db: str, path: Path) -> str:
+    """``sqlite:///tmp/m.db`` names ``tmp/m.db`` in the current folder (three slashes, as
+    SQLAlchemy reads it), not ``/tmp/m.db``: a missing file of such a URL says so."""
+    if not db.startswith("sqlite:///") or path.is_absolute():
+        return ""
+    return (f"; a sqlite:/// URL's path is relative to the current folder: "
+            f"sqlite:////{path} names /{path}")
 
 
 def say_created(path: Path) -> None:
