@@ -40,6 +40,8 @@ __all__ = ["run_serve_bench", "serve_command"]
 
 _MIX = (("search", 0.6), ("pack", 0.2), ("add", 0.2))
 _ACTIONS = tuple(name for name, _ in _MIX)
+_MAX_WEIGHT = 1e6
+"""A weight's largest value: only the ratios count, and every sum of them stays a float."""
 
 
 def parse_mix(text: str) -> tuple[tuple[str, float], ...]:
@@ -53,13 +55,18 @@ def parse_mix(text: str) -> tuple[tuple[str, float], ...]:
         if name not in _ACTIONS:
             raise click.BadParameter(f"unknown action {name!r}; use {', '.join(_ACTIONS)}",
                                      param_hint="--mix")
+        if name in mix:  # the second weight replaced the first without a word
+            raise click.BadParameter(f"{name!r} is given twice", param_hint="--mix")
         try:
             mix[name] = float(weight) if weight else 1.0
         except ValueError:
             raise click.BadParameter(f"weight of {name!r} is not a number: {weight!r}",
                                      param_hint="--mix") from None
-        if not mix[name] >= 0:
-            raise click.BadParameter(f"weight of {name!r} must be >= 0", param_hint="--mix")
+        # inf (or weights summing past a float) made every draw fail: a run of no request
+        # and a table of zeros, exit 0
+        if not 0 <= mix[name] <= _MAX_WEIGHT:
+            raise click.BadParameter(f"weight of {name!r} must be from 0 to {_MAX_WEIGHT:g}, "
+                                     f"got {weight.strip()!r}", param_hint="--mix")
     if not mix or sum(mix.values()) <= 0:
         raise click.BadParameter("give at least one action with a positive weight",
                                  param_hint="--mix")
