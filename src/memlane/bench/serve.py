@@ -65,7 +65,7 @@ def parse_mix(text: str) -> tuple[tuple[str, float], ...]:
         # inf (or weights summing past a float) made every draw fail: a run of no request
         # and a table of zeros, exit 0
         if not 0 <= mix[name] <= _MAX_WEIGHT:
-            raise click.BadParameter(f"weight of {name!r} must be from 0 to {_MAX_WEIGHT:g}, "
+            raise click.BadParameter(f"weight of {name!r} must be from 0 to {_MAX_WEIGHT:,.0f}, "
                                      f"got {weight.strip()!r}", param_hint="--mix")
     if not mix or sum(mix.values()) <= 0:
         raise click.BadParameter("give at least one action with a positive weight",
