@@ -312,6 +312,40 @@ def test_build_server_takes_a_callable_guard(db):
         talk(srv, body)
 
 
+def test_read_only_holds_whatever_form_the_scopes_take(db):
+    """docs/mcp.md: ``scopes`` is patterns, a callable or any object with ``allows`` and
+    ``read_only``. ``build_server(mem, scopes=obj, read_only=True)`` with such an object
+    (one whose own ``read_only`` is false) served the writing tools: the object was taken
+    as it was and ``read_only`` dropped. Every form, with ``read_only``, refuses every
+    write, reaches what it reached, and stores nothing."""
+    from memlane.serve.http.auth import Principal
+    from memlane.serve.mcp import build_server
+
+    class Tenant:
+        read_only = False
+
+        def allows(self, scope: str | None) -> bool:
+            return scope is not None and scope.startswith("team-")
+
+    forms: list[Any] = [["team-*"], lambda scope: scope.startswith("team-"), Tenant(),
+                        Principal(key_id=1, name="ci", scopes=("team-*",), read_only=False)]
+    with memory(db) as mem:
+        before = mem.stats()["items"]
+        for scopes in forms:
+            srv = build_server(mem, default_scope="team-backend", scopes=scopes, read_only=True)
+
+            async def body(c: Client) -> None:
+                for tool, args in (("remember", {"text": "x"}), ("forget", {"session_id": 4}),
+                                   ("summarize", {})):
+                    assert "is read-only" in await call(c, tool, args, error=True), scopes
+                assert "2 session(s) in scope team-backend" in await call(c, "sessions")
+                assert "forbidden" in await call(c, "facts", {"scope": "alice"}, error=True)
+
+            talk(srv, body)
+        assert mem.stats()["items"] == before
+        assert mem.session(4).scope == "team-backend"
+
+
 def test_bad_options_exit_with_a_clear_line(tmp_path, db):
     from click.testing import CliRunner
 

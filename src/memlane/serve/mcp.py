@@ -45,7 +45,7 @@ from memlane.serve.output import safe
 from memlane.serve.keys import scope_matches
 from memlane.serve.paging import fact_page, session_page
 
-__all__ = ["ScopeAccess", "ScopeCheck", "ScopePatterns", "build_server", "as_access",
+__all__ = ["ReadOnlyAccess", "ScopeAccess", "ScopeCheck", "ScopePatterns", "build_server", "as_access",
            "USE_MEMORY"]
 
 
@@ -84,13 +84,32 @@ class ScopeCheck:
         return scope is not None and bool(self.check(scope))
 
 
+@dataclass(frozen=True)
+class ReadOnlyAccess:
+    """Another access's scopes, for reading only: ``read_only`` given beside an access
+    object whose own ``read_only`` is false (session 31: the object was taken as it was,
+    and the server wrote)."""
+
+    access: ScopeAccess
+    read_only: bool = True
+
+    @property
+    def name(self) -> str | None:  # an API key's, for its refusals
+        name = getattr(self.access, "name", None)
+        return name if isinstance(name, str) else None
+
+    def allows(self, scope: str | None) -> bool:
+        return self.access.allows(scope)
+
+
 def as_access(scopes: ScopeAccess | Sequence[str] | Callable[[str], bool] | None,
               *, read_only: bool = False) -> ScopeAccess | None:
-    """``None`` (everything, unless ``read_only``), a ``ScopeAccess``, patterns or a callable."""
+    """``None`` (everything, unless ``read_only``), a ``ScopeAccess``, patterns or a callable;
+    ``read_only`` holds whatever the form."""
     if scopes is None:
         return ScopePatterns(("*",), read_only=True) if read_only else None
     if isinstance(scopes, ScopeAccess):
-        return scopes
+        return ReadOnlyAccess(scopes) if read_only and not scopes.read_only else scopes
     if isinstance(scopes, str):
         return ScopePatterns((scopes,), read_only)
     if callable(scopes):
