@@ -115,7 +115,15 @@ def as_access(scopes: ScopeAccess | Sequence[str] | Callable[[str], bool] | None
     if callable(scopes):
         return ScopeCheck(scopes, read_only)
     patterns = tuple(scopes)
-    return ScopePatterns(patterns or ("*",), read_only)
+    # an empty list reached every scope: a tenant's grants computed as none got everything
+    if not patterns:
+        raise ValidationError("scopes: an empty list would reach no scope; pass None for every "
+                              "scope, or the patterns to reach", field="scopes")
+    for i, p in enumerate(patterns):
+        if not isinstance(p, str) or not p.strip():
+            raise ValidationError(f"scopes.{i}: a pattern must be a non-empty string, got {p!r}",
+                                  field=f"scopes.{i}")
+    return ScopePatterns(patterns, read_only)
 
 
 @contextmanager
