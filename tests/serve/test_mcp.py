@@ -346,7 +346,7 @@ def test_read_only_holds_whatever_form_the_scopes_take(db):
         assert mem.session(4).scope == "team-backend"
 
 
-@pytest.mark.parametrize("scopes", [[], (), [""], ["team-*", "  "], ["team-*", None]])
+@pytest.mark.parametrize("scopes", [[], (), [""], ["team-*", "  "], ["team-*", None], "", " "])
 def test_an_empty_list_of_scopes_is_refused_not_taken_for_every_scope(db, scopes):
     """``build_server(mem, scopes=[])`` reached every scope (an empty list was read as
     ``*``): an application passing a tenant's grants, computed as none, served that tenant

@@ -110,11 +110,9 @@ def as_access(scopes: ScopeAccess | Sequence[str] | Callable[[str], bool] | None
         return ScopePatterns(("*",), read_only=True) if read_only else None
     if isinstance(scopes, ScopeAccess):
         return ReadOnlyAccess(scopes) if read_only and not scopes.read_only else scopes
-    if isinstance(scopes, str):
-        return ScopePatterns((scopes,), read_only)
     if callable(scopes):
         return ScopeCheck(scopes, read_only)
-    patterns = tuple(scopes)
+    patterns = (scopes,) if isinstance(scopes, str) else tuple(scopes)
     # an empty list reached every scope: a tenant's grants computed as none got everything
     if not patterns:
         raise ValidationError("scopes: an empty list would reach no scope; pass None for every "
