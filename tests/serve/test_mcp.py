@@ -346,12 +346,14 @@ def test_read_only_holds_whatever_form_the_scopes_take(db):
         assert mem.session(4).scope == "team-backend"
 
 
-@pytest.mark.parametrize("scopes", [[], (), [""], ["team-*", "  "], ["team-*", None], "", " "])
+@pytest.mark.parametrize("scopes", [[], (), [""], ["team-*", "  "], ["team-*", None], "", " ",
+                                    5, b"team-*"])
 def test_an_empty_list_of_scopes_is_refused_not_taken_for_every_scope(db, scopes):
     """``build_server(mem, scopes=[])`` reached every scope (an empty list was read as
     ``*``): an application passing a tenant's grants, computed as none, served that tenant
-    everything. An empty list, or a blank pattern, is refused naming ``scopes``; ``None``
-    is every scope, as docs/mcp.md says."""
+    everything. An empty list, a blank pattern or a value of no form ``scopes`` takes
+    (``5`` raised a bare ``TypeError``) is refused naming ``scopes``; ``None`` is every
+    scope, as docs/mcp.md says."""
     from memlane.errors import ValidationError
     from memlane.serve.mcp import build_server
 

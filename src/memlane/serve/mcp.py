@@ -112,7 +112,11 @@ def as_access(scopes: ScopeAccess | Sequence[str] | Callable[[str], bool] | None
         return ReadOnlyAccess(scopes) if read_only and not scopes.read_only else scopes
     if callable(scopes):
         return ScopeCheck(scopes, read_only)
-    patterns = (scopes,) if isinstance(scopes, str) else tuple(scopes)
+    try:
+        patterns = (scopes,) if isinstance(scopes, str) else tuple(scopes)
+    except TypeError:
+        raise ValidationError(f"scopes: expected patterns, a callable or an access object, got "
+                              f"{type(scopes).__name__}", field="scopes") from None
     # an empty list reached every scope: a tenant's grants computed as none got everything
     if not patterns:
         raise ValidationError("scopes: an empty list would reach no scope; pass None for every "
