@@ -69,8 +69,9 @@ def sessions_forget(ctx: click.Context, session_id: int, yes: bool, vacuum: bool
     """Erase one session (a conversation) and everything derived from it."""
     mem = memory_of(ctx)
     s = mem.session(session_id)
-    _confirmed(f"Erase session {session_id} of scope {s.scope!r} ({s.message_count} messages)"
-               " and everything derived from it?", yes)
+    count = f"{s.message_count} message{'' if s.message_count == 1 else 's'}"
+    _confirmed(f"Erase session {session_id} of scope {s.scope!r} ({count}) and everything "
+               "derived from it?", yes)
     report = mem.forget_session(session_id)
     vacuum_after(mem, vacuum)
     _report(report, as_json)
