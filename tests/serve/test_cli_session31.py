@@ -72,7 +72,8 @@ def _asked_on_a_terminal(args: list[str], answer: bytes, env: dict[str, str]) ->
 def test_the_erase_question_counts_the_sessions_messages_in_words(tmp_path):
     """``memlane sessions forget 1`` on a terminal asked "Erase session 1 of scope 's'
     (1 messages) and everything derived from it?" (docs/erasure.md: the CLI asks for
-    confirmation on a terminal). One message is "1 message"; "n" erases nothing, exit 1."""
+    confirmation on a terminal), and ``sessions show 1`` said "· 1 messages ·". One message
+    is "1 message"; "n" erases nothing, exit 1."""
     import os
 
     import memlane
@@ -85,6 +86,8 @@ def test_the_erase_question_counts_the_sessions_messages_in_words(tmp_path):
     out, code = _asked_on_a_terminal(["--db", db, "sessions", "forget", "1"], b"n", env)
     assert "Erase session 1 of scope 's' (1 message) and everything derived from it?" in out, out
     assert code == 1 and "nothing erased" in out, out
+    assert " · 1 message · " in runner.invoke(cli, ["--db", db, "sessions", "show", "1"]).output
     assert runner.invoke(cli, ["--db", db, "add", "--scope", "s", "again"]).exit_code == 0
+    assert " · 2 messages · " in runner.invoke(cli, ["--db", db, "sessions", "show", "1"]).output
     out, code = _asked_on_a_terminal(["--db", db, "sessions", "forget", "1"], b"y", env)
     assert "(2 messages)" in out and code == 0 and "erased session 1" in out, out

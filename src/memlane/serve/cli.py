@@ -689,7 +689,8 @@ def sessions_show(ctx: click.Context, session_id: int, as_json: bool) -> None:
         return
     echo(f"session {s.id} · scope {s.scope} · {s.status}"
                + (f" ({s.closed_reason})" if s.closed_reason else "")
-               + f" · {_ts(s.started_at)} → {_ts(s.ended_at)} · {s.message_count} messages"
+               + f" · {_ts(s.started_at)} → {_ts(s.ended_at)} · {s.message_count} message"
+               + ("" if s.message_count == 1 else "s")
                + f" · participants: {', '.join(s.participants)}")
     if s.failed_reason:
         echo(f"  last failure (attempt {s.attempts}): {s.failed_reason}")
