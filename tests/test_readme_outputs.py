@@ -68,7 +68,7 @@ def test_a_bad_config_value_is_named_as_the_readme_says(tmp_path: Path, monkeypa
 def test_the_mcp_errors_the_readme_quotes_are_what_a_client_gets(tmp_path: Path) -> None:
     from tests.serve.test_mcp import server, talk
 
-    quotes = {"recall": ({"query": "q", "k": 500}, "`k: Input should be less than or equal to 50 (got 500)`"),
+    quotes = {"recall": ({"query": "q", "k": 500}, "`k: must be an integer from 1 to 50, got 500`"),
               "remember": ({"text": "x", "role": "user", "at": "soon"}, "`at: 'soon' is not an ISO-8601 time`")}
     for _, quote in quotes.values():
         assert quote in README, f"README no longer quotes {quote}"

@@ -35,7 +35,7 @@ import signal
 import threading
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -404,6 +404,9 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
     # each scope's label being written: its first line and how its session ended, which
     # closes that session when the scope's next label starts, or at the end of the file
     current: dict[str, tuple[Incoming, str | None]] = {}
+    # each scope's label that starts in a session closed at once, beside a live one that
+    # keeps going (``_start_session``): its session, for its first lines
+    aside: dict[str, int] = {}
 
     def add(msg: Incoming, number: int) -> None:
         if msg.session is not None and labels.get(msg.scope) != msg.session:
@@ -439,6 +442,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
             current.update(was)
             homes.clear()
             homes.update(were)
+            aside.clear()
             raise
 
     def _write(upto: int) -> list[Any]:
@@ -454,18 +458,31 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
             for begin, end in itertools.pairwise(cuts):
                 if begin in starts:
                     scope = pending[begin].scope
+                    # the label before it, its last line written and its first: the
+                    # session holding them is the import's own, not a live one
+                    before = [a for a in (homes.get(scope), current.get(scope, (None,))[0])
+                              if a is not None]
                     if scope in current:  # the label before it ends: close its session
-                        _end_label(store, *current[scope], homes.get(scope))
+                        # (one open in the file ends ``explicit``, as the next label's
+                        # start closed it; one stored closed beside a live one too)
+                        first, closed = current[scope]
+                        _end_label(store, first, closed or "explicit", homes.get(scope))
                     current[scope] = (pending[begin], pending[begin].closed)
-                    stored_line = _start_session(store, _label_lines(pending, begin, upto))
-                    if stored_line is not None:
-                        homes[pending[begin].scope] = stored_line
+                    stored_line = _start_session(store, _label_lines(pending, begin, upto),
+                                                 before)
+                    aside.pop(scope, None)
+                    if isinstance(stored_line, int):  # closed at once: the live one goes on
+                        aside[scope] = stored_line
+                        homes.pop(scope, None)
+                    elif stored_line is not None:
+                        homes[scope] = stored_line
                     else:
-                        homes.pop(pending[begin].scope, None)
+                        homes.pop(scope, None)
                 if pending[begin].session is None:
                     stored += store_messages(store, cfg, pending[begin:end])  # None: stored
                 else:
-                    stored += _store_labelled(store, cfg, pending[begin:end], homes, current)
+                    stored += _store_labelled(store, cfg, pending[begin:end], homes, current,
+                                              aside)
             for i, got in enumerate(stored):
                 # (the import's own content id: a line without an id never clashes)
                 ext_id = pending[i].ext_id
@@ -559,18 +576,21 @@ _NO_GAP = float("inf")
 
 def _store_labelled(store: Store, cfg: IngestConfig, run: list[Incoming],
                     homes: dict[str, Incoming],
-                    current: dict[str, tuple[Incoming, str | None]]) -> list[Any]:
+                    current: dict[str, tuple[Incoming, str | None]],
+                    aside: dict[str, int]) -> list[Any]:
     """Store labelled lines (of one label per scope): each scope's in the session its label
     resumes (the session holding the label's last line written, or its first, ``homes``
     and ``current``, looked up now: a message added since may have joined it to another),
-    or in the scope's open session, which the label started, with no gap;
-    ``store_messages``' entries, in ``run``'s order. Each scope's last line is its
-    ``homes`` line after."""
+    in the closed session its label started beside a live one (``aside``), or in the
+    scope's open session, which the label started, with no gap; ``store_messages``'
+    entries, in ``run``'s order. Each scope's last line is its ``homes`` line after."""
     out: list[Any] = [None] * len(run)
     groups: dict[int | None, list[int]] = {}
     sessions = {scope: _home(store, [first, current[scope][0]],
                              [m for m in run if m.scope == scope])
                 for scope, first in homes.items() if any(m.scope == scope for m in run)}
+    for scope in [s for s in aside if any(m.scope == s for m in run)]:
+        sessions[scope] = aside.pop(scope)  # its first lines; then ``homes`` finds it
     for i, m in enumerate(run):
         groups.setdefault(sessions.get(m.scope), []).append(i)
     for home, places in groups.items():
@@ -593,6 +613,8 @@ def _home(store: Store, anchors: list[Incoming], lines: list[Incoming]) -> int |
     held = store.first_stored(scope, [a.ext_id for a in anchors if a.ext_id is not None])
     if held is None:
         line = _start_session(store, lines)
+        if isinstance(line, int):  # a closed session of its own, beside a live one
+            return line
         if line is None or line.ext_id is None:
             return None  # the session it opened
         held = line.ext_id
@@ -648,7 +670,8 @@ def _label_lines(pending: list[Incoming], begin: int, upto: int) -> list[Incomin
     return out
 
 
-def _start_session(store: Store, lines: list[Incoming]) -> Incoming | None:
+def _start_session(store: Store, lines: list[Incoming], before: Sequence[Incoming] = ()
+                   ) -> Incoming | int | None:
     """A line whose ``session`` label is new for its scope starts a session: the scope's
     open session is closed first (reason ``explicit``, as ``close_session`` closes one) and
     a session opened at the line's time, which the label's lines join whatever their times
@@ -665,7 +688,16 @@ def _start_session(store: Store, lines: list[Incoming]) -> Incoming | None:
     messages are stored: an old database's ``team\u200b`` kept its session open to a line
     of ``team``. ``lines``: the label's lines in the batch, the first first; any of them
     stored tells where the label is (its first line erased since, the others kept: the
-    line came back in a session of its own, session 25)."""
+    line came back in a session of its own, session 25).
+
+    A live session (open, and not the session of the scope's label ``before`` it in the
+    file, its lines given) is closed only by a label that starts after its last message, as the next
+    conversation. A label that starts earlier is a past conversation: the live session
+    goes on untouched, and the label's session is opened closed at once (its id is
+    returned), for the reason the file gives (``closed``) or ``late`` when the file's
+    session was open (a scope holds one open session; a late message's session of its
+    own is closed ``late`` so too). Before session 31 the label closed the live session
+    (``explicit``) and the older, imported one became the scope's open session."""
     msg = lines[0]
     scope = stored_scope(store, msg.scope)
     # the scope's writers lock first (``open_session_for`` takes it, to commit): another
@@ -674,15 +706,32 @@ def _start_session(store: Store, lines: list[Incoming]) -> Incoming | None:
     held = store.first_stored(scope, [m.ext_id for m in lines if m.ext_id is not None])
     if held is not None:
         return next(m for m in lines if m.ext_id == held)
+    own = dict(msg.owner)  # the session's own, where the file gives them (``_OWN``)
+    if opened is not None and msg.at.timestamp() < opened[1] and not _holds(
+            store, scope, opened[0], before):
+        reason = msg.closed or "late"
+        session_id = store.create_session(
+            scope, msg.at.timestamp(), own.get("session_agent", msg.agent),
+            own.get("session_project", msg.project), own.get("participants", ()),
+            closed=reason)
+        for counter in ("sessions_opened", "sessions_closed", f"sessions_closed_{reason}"):
+            store.bump(counter)
+        return session_id
     if opened is not None and store.close_session(opened[0], "explicit"):
         store.bump("sessions_closed")
         store.bump("sessions_closed_explicit")
-    own = dict(msg.owner)  # the session's own, where the file gives them (``_OWN``)
     store.create_session(scope, msg.at.timestamp(), own.get("session_agent", msg.agent),
                          own.get("session_project", msg.project),
                          own.get("participants", ()))
     store.bump("sessions_opened")
     return None
+
+
+def _holds(store: Store, scope: str, session_id: int, lines: Sequence[Incoming]) -> bool:
+    """Whether the session holds the first stored of ``lines``."""
+    held = store.first_stored(scope, [m.ext_id for m in lines if m.ext_id is not None])
+    there = None if held is None else store.message_by_ext_id(scope, held)
+    return there is not None and there.session_id == session_id
 
 
 _WHAT_IT_IS = {

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,6 +25,9 @@ __all__ = [
     "check_bool",
     "check_float",
     "check_int",
+    "int_range",
+    "int_refused",
+    "Whole",
     "check_id_text",
     "check_label",
     "check_role",
@@ -159,14 +163,66 @@ def check_text(text: Any, max_chars: int, field: str = "text") -> str:
     return text
 
 
-def check_int(value: Any, field: str, low: int = 1, high: int = INT64_MAX) -> int:
-    """An integer (not a bool) in ``[low, high]``; the default range fits SQLite's int64."""
+def int_range(low: int, high: int = INT64_MAX) -> str:
+    """An integer parameter's range in words, as every surface (library, CLI, HTTP, MCP)
+    says it: ``from 1 to 1000``, or ``of at least 1`` when the only upper end is what 64
+    bits hold (``from 1 to 9223372036854775807`` read as a range nobody chose)."""
+    return f"of at least {low}" if high >= INT64_MAX else f"from {low} to {high}"
+
+
+def int_refused(value: Any, low: int, high: int = INT64_MAX) -> str | None:
+    """Why ``value`` is not an integer (not a bool) in ``[low, high]``, ``must be an
+    integer of at least 1, got 0``; None when it is one."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(field, f"must be an integer from {low} to {high}, got {type(value).__name__}")
+        return f"must be an integer {int_range(low, high)}, got {type(value).__name__}"
     if not low <= value <= high:
         shown = value if abs(value) < 10**30 else f"a {len(str(abs(value)))}-digit number"
-        raise _fail(field, f"must be an integer from {low} to {high}, got {shown}")
-    return value
+        return f"must be an integer {int_range(low, high)}, got {shown}"
+    return None
+
+
+def check_int(value: Any, field: str, low: int = 1, high: int = INT64_MAX) -> int:
+    """An integer (not a bool) in ``[low, high]``; the default range fits SQLite's int64."""
+    refused = int_refused(value, low, high)
+    if refused is not None:
+        raise _fail(field, refused)
+    return value  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class Whole:
+    """An integer field's range for pydantic (the HTTP service's and the MCP tools' inputs):
+    ``Annotated[int, Whole(1, 1000)]``. Its JSON schema has ``minimum`` and ``maximum`` as
+    ``Field(ge=, le=)`` gives them; a value outside is refused in ``int_refused``'s words
+    (error type ``int_range``), where pydantic said "Input should be greater than or equal
+    to 1" and, past 64 bits, named 9223372036854775807."""
+
+    low: int
+    high: int = INT64_MAX
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic import ValidationError as PydanticError
+        from pydantic_core import PydanticCustomError, core_schema
+
+        schema = {**handler(source), "ge": self.low, "le": self.high}
+
+        def check(value: Any, inner: Any) -> Any:
+            try:
+                return inner(value)
+            except PydanticError as e:
+                if not any(err["type"] in _BOUNDS for err in e.errors()):
+                    raise
+                try:
+                    number = value if isinstance(value, int) else int(value)
+                except (TypeError, ValueError):
+                    raise e from None
+                said = int_refused(number, self.low, self.high) or ""
+                raise PydanticCustomError("int_range", said) from None
+
+        return core_schema.no_info_wrap_validator_function(check, schema)
+
+
+_BOUNDS = {"greater_than_equal", "less_than_equal", "greater_than", "less_than"}
 
 
 def check_id_text(text: str, field: str) -> int:

@@ -20,6 +20,7 @@ from memlane.clip import clip
 from memlane.config import PackConfig
 from memlane.pack.phrase import fact_sentence
 from memlane.protocols import TokenCounter
+from memlane.retrieve.explain import figure
 from memlane.types import Hit, Item, Message
 
 __all__ = ["Candidate", "Pack", "PackEntry", "build_pack"]
@@ -176,7 +177,7 @@ def candidates_from(hits: Sequence[Hit], recent: Sequence[Message], pinned: Sequ
         whole = 0
         if it.kind == "fact":
             conf = fact_confidence.get(it.id)
-            extra = f" (confidence {conf:.2f}, since {it.at:%Y-%m-%d})" if conf is not None else ""
+            extra = f" (confidence {figure(conf, 2)}, since {it.at:%Y-%m-%d})" if conf is not None else ""
             slot, line = "facts", f"- {_fact_line(it)}{extra}"
         elif it.kind in ("summary", "decision"):
             line, whole = _summary_line(it, cfg.summary_chars)

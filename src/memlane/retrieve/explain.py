@@ -9,11 +9,12 @@ stage: ``candidate_rank`` (fused lexical + vector list), ``session_rank`` (stage
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from memlane.retrieve.rerank import SIGNALS
 
-__all__ = ["STAGE_RANKS", "explain", "explain_lines"]
+__all__ = ["STAGE_RANKS", "explain", "explain_lines", "figure"]
 
 STAGE_RANKS = ("candidate_rank", "lexical_rank", "vector_rank", "hyde_rank", "feedback_rank",
                "meaning_rank", "speaker_rank", "session_rank", "turn_rank", "rank")
@@ -34,6 +35,19 @@ def explain(hit: Any) -> dict[str, Any]:
     return {"score": hit.score, "signals": signals, "ranks": ranks}
 
 
+def figure(value: float, places: int, *, signed: bool = False) -> str:
+    """A score with ``places`` decimals, as every listing prints one (the CLI, the MCP
+    tools' text, the inspector, a pack's text). A value that is not zero but would print as
+    zero (``0.00``) prints ``<0.01`` (``-<0.01`` below zero, ``+<0.0001`` when ``signed``):
+    a scope of one item's BM25 is about 1e-6 (SQLite's idf floor of a word every row
+    holds), and ``bm25=0.00`` read as no match."""
+    text = f"{value + 0.0:{'+' if signed else ''}.{places}f}"  # -0.0 as 0
+    if value == 0 or not math.isfinite(value) or any(ch in "123456789" for ch in text):
+        return text
+    unit = f"0.{'0' * (places - 1)}1" if places else "1"
+    return f"{'-' if value < 0 else '+' if signed else ''}<{unit}"
+
+
 def explain_lines(hit: Any) -> list[str]:
     """The explanation as text lines: ranks by stage, then signals by contribution."""
     e = explain(hit)
@@ -41,5 +55,6 @@ def explain_lines(hit: Any) -> list[str]:
                                    for k, v in e["ranks"].items())]
     rows = sorted(e["signals"].items(), key=lambda kv: -abs(kv[1]["contribution"]))
     for name, v in rows:
-        lines.append(f"{name:<10} value {v['value']:.3f}  contributes {v['contribution']:+.4f}")
+        lines.append(f"{name:<10} value {figure(v['value'], 3)}  "
+                     f"contributes {figure(v['contribution'], 4, signed=True)}")
     return lines

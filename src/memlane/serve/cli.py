@@ -453,14 +453,16 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int | None, kin
     if note:
         echo(note)
         return
+    from memlane.retrieve.explain import figure
+
     for rank, h in enumerate(hits, start=1):
-        parts = [f"score={h.score:.4f}"]
+        parts = [f"score={figure(h.score, 4)}"]
         if "rrf" in h.scores:
-            parts.append(f"rrf={h.scores['rrf']:.4f}")
+            parts.append(f"rrf={figure(h.scores['rrf'], 4)}")
         if "lexical" in h.scores:
-            parts.append(f"bm25={h.scores['lexical']:.2f}#{int(h.scores['lexical_rank'])}")
+            parts.append(f"bm25={figure(h.scores['lexical'], 2)}#{int(h.scores['lexical_rank'])}")
         if "vector" in h.scores:
-            parts.append(f"cos={h.scores['vector']:.3f}#{int(h.scores['vector_rank'])}")
+            parts.append(f"cos={figure(h.scores['vector'], 3)}#{int(h.scores['vector_rank'])}")
         if "session_rank" in h.scores:
             parts.append(f"session#{int(h.scores['session_rank'])}")
         it = h.item

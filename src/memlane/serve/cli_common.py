@@ -243,27 +243,22 @@ class Int(click.IntRange):
 
     def _wants(self) -> str:
         """``must be an integer from 1 to 1000``; with no upper end but 64 bits' ``of at
-        least 1`` (its errors said ``from 1 to 9223372036854775807``), as ``Float`` says it."""
-        from memlane.ingest.validate import INT64_MAX
+        least 1``: the words of every surface (``validate.int_range``)."""
+        from memlane.ingest.validate import int_range
 
-        if self.max == INT64_MAX:
-            return f"must be an integer of at least {self.min}"
-        return f"must be an integer from {self.min} to {self.max}"
+        return f"must be an integer {int_range(int(self.min), int(self.max))}"  # type: ignore[arg-type]
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from memlane.errors import ValidationError
-        from memlane.ingest.validate import check_int
+        from memlane.ingest.validate import int_refused
 
         try:
             number = value if isinstance(value, int) else int(number_text(str(value)))
         except ValueError:
             self.fail(f"{self._wants()}, got {str(value)[:40]!r}", param, ctx)
-        try:
-            return check_int(number, "", int(self.min), int(self.max))  # type: ignore[arg-type]
-        except ValidationError as e:
-            said = str(e).removeprefix(": ")
-            self.fail(said.replace(f"must be an integer from {self.min} to {self.max}", self._wants()),
-                      param, ctx)
+        refused = int_refused(number, int(self.min), int(self.max))  # type: ignore[arg-type]
+        if refused is not None:
+            self.fail(refused, param, ctx)
+        return number
 
 
 class Float(click.FloatRange):

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import click
 
 from memlane.clip import clip
+from memlane.retrieve.explain import figure
 from memlane.serve.cli_common import Int, json_option, less_before, memory_of, more_follow
 from memlane.serve.cli_erase import VACUUM_HELP, vacuum_after
 from memlane.serve.output import echo
@@ -73,7 +74,7 @@ def facts_list(ctx: click.Context, scope: str | None, subject: str | None,
         flag = ("" if f.status == "current" else "  [ended: said to no longer hold]" if f.status == "ended"
                 else f"  [superseded by {f.superseded_by}]")
         echo(f"{f.id:>5}  {f.scope}  {fact_sentence(f.subject, f.predicate, f.object)}"
-             f"  (conf {f.confidence:.2f}, {f.source}, ×{f.reinforcements + 1}, "
+             f"  (conf {figure(f.confidence, 2)}, {f.source}, ×{f.reinforcements + 1}, "
              f"{_ts(f.at)}; {fact_key(f.subject, f.predicate)}){flag}")
 
 @facts.command("history")
@@ -102,7 +103,7 @@ def facts_history(ctx: click.Context, subject: str, predicate: str, scope: str |
         mark = {"current": "current   ", "ended": "ended     "}.get(f["status"], "superseded")
         where = f"session {f['session_id']}" if f["session_id"] else "added directly"
         where = f"scope {f['scope']}, {where}" if several else where
-        echo(f"{mark} {_ts(f['at'])}  {f['object']}  ({where}, conf {f['confidence']:.2f})")
+        echo(f"{mark} {_ts(f['at'])}  {f['object']}  ({where}, conf {figure(f['confidence'], 2)})")
         for e in f["events"]:
             other = f" → fact {e['other_id']}" if e["other_id"] else ""
             echo(f"             {_ts(e['at'])} {e['kind']}{other}")

@@ -43,6 +43,7 @@ import jsonpatch
 
 from memlane.errors import ResetRequired, ValidationError
 from memlane.ingest.spellings import resolve_scope
+from memlane.ingest.validate import int_range
 from memlane.store.contract import ChangeStore
 from memlane.types import ChangeRecord
 
@@ -126,7 +127,8 @@ def _patch(rec: ChangeRecord) -> list[dict[str, Any]]:
 
 def _check_position(after: Any, limit: Any) -> tuple[int, int]:
     if isinstance(after, bool) or not isinstance(after, int) or after < 0:
-        raise ValidationError(f"after: must be a change id (an integer >= 0), got {after!r}",
+        raise ValidationError(f"after: must be a change id, an integer {int_range(0)}, "
+                              f"got {after!r}",
                               field="after")
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise ValidationError(f"limit: must be an integer from 1 to {MAX_LIMIT}, got {limit!r}",

@@ -37,7 +37,7 @@ from pydantic import ValidationError as PydanticValidationError
 from memlane.cursor import MAX_CURSOR
 from memlane.errors import MemlaneError, NotFoundError, StoreError, ValidationError
 from memlane.ingest.params import MAX_BUDGET, MAX_SHORT_TEXT
-from memlane.ingest.validate import INT64_MAX, check_id_text, check_scope
+from memlane.ingest.validate import Whole, check_id_text, check_scope
 from memlane.memory import Memory
 from memlane.serve import mcp_text as render
 from memlane.serve.again import once_more_if_lost, retry_note
@@ -253,7 +253,7 @@ class _Server(MCPServer):
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}"
                 + (f" (got {render.clip(repr(err['input']), 80)})"
-                   if err["type"] != "missing" else "")
+                   if err["type"] not in ("missing", "int_range") else "")
                 for err in cause.errors(include_url=False))
             raise ToolError(f"Error executing tool {name}: {problems}") from cause
         for i, part in enumerate(getattr(result, "content", None) or []):
@@ -314,7 +314,7 @@ FACTS_PAGE = 1000
 Scope = Annotated[str | None, Field(
     description="Conversation or project key the memory belongs to (e.g. a repository name or "
                 "chat id). Omit to use the server's default scope.", max_length=256)]
-K = Annotated[int, Field(ge=1, le=50, description="How many hits to return (1-50).")]
+K = Annotated[Annotated[int, Whole(1, 50)], Field(description="How many hits to return (1-50).")]
 Kinds = Literal["turn", "summary", "fact", "entity", "decision", "preference", "plan",
                 "observation", "note"]
 NoteKind = Literal["note", "decision", "preference", "plan", "observation"]
@@ -414,7 +414,7 @@ class _Tools:
         at: Time = None,
         pin: Annotated[bool, Field(description=(
             "For notes: always put it first in context packs; never expired."))] = False,
-        ttl_seconds: Annotated[int | None, Field(ge=1, description=(
+        ttl_seconds: Annotated[Annotated[int, Whole(1)] | None, Field(description=(
             "For notes: forget it after this many seconds."))] = None,
         topics: Annotated[list[str] | None, Field(description=(
             "For notes: topic names; each topic keeps a story thread of its notes."))] = None,
@@ -490,7 +490,7 @@ class _Tools:
             "The question or task the context is for."))],
         ctx: Context,
         scope: Scope = None,
-        budget: Annotated[int | None, Field(ge=16, le=MAX_BUDGET, description=(
+        budget: Annotated[Annotated[int, Whole(16, MAX_BUDGET)] | None, Field(description=(
             "Token budget of the pack (default: the server's pack.budget)."))] = None,
         model: Annotated[str | None, Field(description=(
             "Count tokens with this model's tokenizer, e.g. gpt-4."))] = None,
@@ -522,7 +522,7 @@ class _Tools:
             "Only facts about this subject, e.g. user or a project name."))] = None,
         include_superseded: Annotated[bool, Field(description=(
             "Also list values that were replaced."))] = False,
-        offset: Annotated[int, Field(ge=0, le=INT64_MAX, description=(
+        offset: Annotated[Annotated[int, Whole(0)], Field(description=(
             "List from this position on (0 the first fact; a long list is shown in parts, "
             "and the answer names the offset to ask for next)."))] = 0,
         cursor: Annotated[str | None, Field(min_length=1, max_length=MAX_CURSOR, description=(
@@ -556,13 +556,13 @@ class _Tools:
     def forget(
         self,
         ctx: Context,
-        fact_id: Annotated[int | None, Field(ge=1, le=INT64_MAX,
-                                             description="The fact to delete.")] = None,
-        item_id: Annotated[int | None, Field(ge=1, le=INT64_MAX,
-                                             description="The item to delete.")] = None,
-        session_id: Annotated[int | None, Field(
-            ge=1, le=INT64_MAX, description="The session (a whole conversation) to erase, with "
-            "everything derived from it.")] = None,
+        fact_id: Annotated[Annotated[int, Whole(1)] | None,
+                           Field(description="The fact to delete.")] = None,
+        item_id: Annotated[Annotated[int, Whole(1)] | None,
+                           Field(description="The item to delete.")] = None,
+        session_id: Annotated[Annotated[int, Whole(1)] | None, Field(
+            description="The session (a whole conversation) to erase, with everything "
+                        "derived from it.")] = None,
     ) -> str:
         if sum(x is not None for x in (fact_id, item_id, session_id)) != 1:
             raise ToolError("fact_id: pass exactly one of fact_id, item_id or session_id")
@@ -597,8 +597,9 @@ class _Tools:
         scope: Scope = None,
         status: Annotated[Literal["open", "closed", "summarized", "failed"] | None,
                           Field(description="Only sessions in this state.")] = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="How many, newest first.")] = 10,
-        offset: Annotated[int, Field(ge=0, le=INT64_MAX, description=(
+        limit: Annotated[Annotated[int, Whole(1, 100)],
+                         Field(description="How many, newest first.")] = 10,
+        offset: Annotated[Annotated[int, Whole(0)], Field(description=(
             "Skip this many of the newest first (the answer names the offset of the next "
             "ones)."))] = 0,
         cursor: Annotated[str | None, Field(min_length=1, max_length=MAX_CURSOR, description=(
@@ -620,9 +621,9 @@ class _Tools:
 
     def session(
         self,
-        session_id: Annotated[int, Field(ge=1, le=INT64_MAX, description="The session's id.")],
+        session_id: Annotated[Annotated[int, Whole(1)], Field(description="The session's id.")],
         ctx: Context,
-        from_turn: Annotated[int, Field(ge=1, le=INT64_MAX, description=(
+        from_turn: Annotated[Annotated[int, Whole(1)], Field(description=(
             "Show its messages from this turn on (a long session is shown in parts; the "
             "answer names the turn to ask for next)."))] = 1,
     ) -> str:
@@ -639,7 +640,7 @@ class _Tools:
         self,
         ctx: Context,
         scope: Scope = None,
-        last: Annotated[int, Field(ge=1, le=10_000, description=(
+        last: Annotated[Annotated[int, Whole(1, 10_000)], Field(description=(
             "How many of the scope's latest messages to summarize."))] = 20,
         store: Annotated[bool, Field(description=(
             "Store the summary (default); false only previews it and changes nothing."))] = True,

@@ -15,7 +15,7 @@ from memlane.cursor import cursor_after
 from memlane.clip import clip as cut
 from memlane.index.facts import FactView
 from memlane.pack.packer import Pack
-from memlane.retrieve.explain import explain_lines
+from memlane.retrieve.explain import explain_lines, figure
 from memlane.retrieve.text import query_terms, split_words
 from memlane.serve.render import fact_key, fact_sentence, place
 from memlane.types import Hit, Message, Session
@@ -73,17 +73,17 @@ def _why(hit: Hit, query: str) -> str:
     parts = []
     if "lexical" in s:
         # the raw BM25; one of a word every row of the scope holds is ~1e-6 (SQLite's idf
-        # floor), shown "0.00" as if no match: a figure that rounds to nothing is left out
-        score = f" bm25 {s['lexical']:.2f}" if s["lexical"] >= 0.005 else ""
+        # floor): ``figure`` shows it "<0.01", not "0.00" as if no match
+        score = f" bm25 {figure(s['lexical'], 2)}" if s["lexical"] else ""
         parts.append(f"words{score} (#{int(s.get('lexical_rank', 0))})")
     if "vector" in s:
-        parts.append(f"meaning cosine {s['vector']:.3f} (#{int(s.get('vector_rank', 0))})")
+        parts.append(f"meaning cosine {figure(s['vector'], 3)} (#{int(s.get('vector_rank', 0))})")
     if s.get("session_rank") and hit.item.session_id:
         parts.append(f"session #{int(s['session_rank'])}")
     if s.get("recency"):
-        parts.append(f"recency {s['recency']:.2f}")
+        parts.append(f"recency {figure(s['recency'], 2)}")
     if s.get("confidence"):
-        parts.append(f"confidence {s['confidence']:.2f}")
+        parts.append(f"confidence {figure(s['confidence'], 2)}")
     if hit.item.pinned:
         parts.append("pinned")
     terms = matched_terms(query, hit.item.text)
@@ -96,7 +96,7 @@ def hit_text(rank: int, hit: Hit, query: str, *, explain: bool = False) -> str:
     it = hit.item
     kind = f"{it.kind} ({it.role})" if it.role else it.kind
     lines = [f"[{rank}] item {it.id} · {kind} · scope {it.scope or '-'} · {place(it)} · "
-             f"{when(it.at)} · score {hit.score:.3f}",
+             f"{when(it.at)} · score {figure(hit.score, 3)}",
              f"    {clip(it.text, HIT_CHARS)}",
              f"    why: {_why(hit, query)}"]
     if explain:
@@ -135,7 +135,7 @@ def fact_line(f: FactView) -> str:
              else f"superseded by fact {f.superseded_by}")
     return (f"fact {f.id} · {fact_sentence(f.subject, f.predicate, f.object)} · "
             f"{fact_key(f.subject, f.predicate)} · confidence "
-            f"{f.confidence:.2f} ({f.source}, said {f.reinforcements + 1}×, {when(f.at)}"
+            f"{figure(f.confidence, 2)} ({f.source}, said {f.reinforcements + 1}×, {when(f.at)}"
             + (f", session {f.session_id}" if f.session_id else "") + f") · {state}")
 
 
@@ -207,7 +207,7 @@ def fact_history_text(subject: str, predicate: str, scope: str | None,
             "ended (said to no longer hold)" if f["status"] == "ended" else f["status"])
         origin = f"from session {f['session_id']}" if f["session_id"] else "added directly"
         block = [f"fact {f['id']} · {f['object']} · {state} · {origin} · {when(f['at'])} · "
-                 f"confidence {f['confidence']:.2f} · scope {f['scope']}"]
+                 f"confidence {figure(f['confidence'], 2)} · scope {f['scope']}"]
         for e in f["events"]:
             other = f" → fact {e['other_id']}" if e.get("other_id") else ""
             block.append(f"    {when(e['at'])} {e['kind']}{other}")

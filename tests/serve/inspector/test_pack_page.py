@@ -52,4 +52,4 @@ def test_the_pack_builder_takes_every_budget_a_pack_takes(inspector) -> None:
                        follow_redirects=False)
             assert r.status_code == status, (budget, r.text[:300])
             if status == 400:
-                assert f"budget: must be from 16 to {MAX_BUDGET}, got" in unescape(r.text)
+                assert f"budget: must be an integer from 16 to {MAX_BUDGET}, got" in unescape(r.text)

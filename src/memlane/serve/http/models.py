@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from pydantic_core import PydanticCustomError
 
 from memlane.cursor import MAX_CURSOR
-from memlane.ingest.validate import INT64_MAX
+from memlane.ingest.validate import Whole
 from memlane.types import (
     DURABILITIES,
     ENGINE_LANES,
@@ -183,7 +183,7 @@ class SearchInput(_In):
 
     query: str = Field(max_length=10_000)
     scope: str | None = _scope()
-    k: int | None = Field(default=None, ge=1, le=1000)
+    k: Annotated[int, Whole(1, 1000)] | None = None
     kinds: list[str] | None = _some_of(KINDS)
     lanes: list[str] | None = _some_of(LANES)
     agent: str | None = Field(default=None, alias="agent_id")
@@ -194,8 +194,8 @@ class SearchInput(_In):
     now: str | float | None = None
     preset: str | None = None
     session_aware: bool | None = None
-    top_sessions: int | None = Field(default=None, ge=1, le=1000)
-    turns_per_session: int | None = Field(default=None, ge=1, le=1000)
+    top_sessions: Annotated[int, Whole(1, 1000)] | None = None
+    turns_per_session: Annotated[int, Whole(1, 1000)] | None = None
     mmr: bool | None = None
     explain: bool = False
     filters: Filters | None = None
@@ -213,14 +213,14 @@ class SearchInput(_In):
 class Budget(_In):
     """The overlay spec's ``PackBudget``."""
 
-    max_tokens: int = Field(ge=16, le=1_000_000)
+    max_tokens: Annotated[int, Whole(16, 1_000_000)]
 
 
 class PackInput(_In):
     """``memlane pack``."""
 
     query: str = Field(max_length=10_000)
-    budget: Annotated[int, Field(ge=16, le=1_000_000)] | Budget | None = Field(
+    budget: Annotated[int, Whole(16, 1_000_000)] | Budget | None = Field(
         default=None, description="Tokens (at least 16), or {max_tokens}.")
     scope: str | None = _scope()
     model: str | None = None
@@ -250,7 +250,7 @@ class UpsertInput(_In):
     privacy: str = _one_of(PRIVACIES, "private")
     trust: float = Field(default=1.0, ge=0.0, le=1.0)
     source: str | dict[str, Any] = _one_of(SOURCES, "stated")
-    ttl_seconds: int | None = Field(default=None, gt=0, alias="ttl_s")
+    ttl_seconds: Annotated[int, Whole(1)] | None = Field(default=None, alias="ttl_s")
     topics: list[str | Topic] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)
     entities: list[str | dict[str, Any]] = Field(default_factory=list)
@@ -266,8 +266,8 @@ class SessionsInput(_In):
 
     scope: str | None = _scope()
     status: Literal["open", "closed", "summarized", "failed"] | None = None
-    limit: int = Field(default=50, ge=1, le=1000)
-    offset: int = Field(default=0, ge=0, le=INT64_MAX)
+    limit: Annotated[int, Whole(1, 1000)] = 50
+    offset: Annotated[int, Whole(0)] = 0
     cursor: str | None = _cursor()
     before: str | None = _before()
 
@@ -275,7 +275,7 @@ class SessionsInput(_In):
 class IdInput(_In):
     """One object by id."""
 
-    id: int = Field(ge=1, le=INT64_MAX)
+    id: Annotated[int, Whole(1)]
 
 
 class SessionShowInput(IdInput):
@@ -283,8 +283,8 @@ class SessionShowInput(IdInput):
     by default). The answer's ``next_turn`` is the turn to ask for next (null after the
     last): a session of 100,000 messages was one answer, with no way to read it in parts."""
 
-    from_turn: int = Field(default=1, ge=1, le=INT64_MAX)
-    limit: int | None = Field(default=None, ge=1, le=100_000)
+    from_turn: Annotated[int, Whole(1)] = 1
+    limit: Annotated[int, Whole(1, 100_000)] | None = None
 
 
 class ScopeInput(_In):
@@ -297,7 +297,7 @@ class CloseInput(_In):
     """``memlane sessions close``: a scope's open session, one session, or every idle one."""
 
     scope: str | None = _scope()
-    session_id: int | None = Field(default=None, ge=1, le=INT64_MAX)
+    session_id: Annotated[int, Whole(1)] | None = None
     idle: bool = False
     now: str | float | None = None
 
@@ -329,8 +329,8 @@ class FactsInput(_In):
     scope: str | None = _scope()
     subject: str | None = None
     include_superseded: bool = False
-    limit: int = Field(default=1000, ge=1, le=100_000)
-    offset: int = Field(default=0, ge=0, le=INT64_MAX)
+    limit: Annotated[int, Whole(1, 100_000)] = 1000
+    offset: Annotated[int, Whole(0)] = 0
     cursor: str | None = _cursor()
     before: str | None = _before()
 

@@ -32,7 +32,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel
 from pydantic import ValidationError as InputError
 
-from memlane.ingest.validate import INT64_MAX
+from memlane.ingest.validate import Whole
 from memlane.serve.http import models as m
 from memlane.serve.http.actions import answer_in_thread, server_timing
 from memlane.serve.http.errors import KnownQuery
@@ -40,7 +40,7 @@ from memlane.serve.http.responses import JSONResponse
 
 __all__ = ["ROUTES", "mount"]
 
-Id = Annotated[int, Path(ge=1, le=INT64_MAX)]  # an id SQLite can hold, else 422
+Id = Annotated[Annotated[int, Whole(1)], Path()]  # an id SQLite can hold, else 422
 
 TEXT_ROUTES: list[tuple[str, re.Pattern[str]]] = []
 """``(method, regex)`` of the routes with a ``{name:path}`` parameter, the parameter
@@ -110,8 +110,8 @@ def mount(app: FastAPI) -> None:
 
     @route("GET", "/sessions/{id}", "sessions.show")
     async def session(id: Id, request: Request,
-                      from_turn: Annotated[int, Query(ge=1, le=INT64_MAX)] = 1,
-                      limit: Annotated[int | None, Query(ge=1, le=100_000)] = None
+                      from_turn: Annotated[Annotated[int, Whole(1)], Query()] = 1,
+                      limit: Annotated[Annotated[int, Whole(1, 100_000)] | None, Query()] = None
                       ) -> JSONResponse:
         return await _answer(request, "sessions.show",
                              _input(m.SessionShowInput, id=id, from_turn=from_turn, limit=limit))

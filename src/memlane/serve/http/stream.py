@@ -32,7 +32,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.types import Receive, Scope, Send
 
 from memlane.errors import ResetRequired, StoreError
-from memlane.ingest.validate import check_scope
+from memlane.ingest.validate import check_scope, int_range
 from memlane.serve import live
 from memlane.serve.again import once_more_if_lost
 from memlane.serve.http.auth import Principal, _resolve, caller
@@ -85,8 +85,8 @@ def mount(app: FastAPI) -> None:
             given = last_event_id.strip()
             after = int(given) if given.isascii() and given.isdigit() else -1
             if after < 0:
-                raise ApiError(422, "invalid_request", "Last-Event-ID: must be a change id "
-                               "(an integer >= 0)", "Last-Event-ID")
+                raise ApiError(422, "invalid_request", "Last-Event-ID: must be a change id, "
+                               f"an integer {int_range(0)}", "Last-Event-ID")
         poll_seconds = app.state.serve_config.stream_poll_seconds
 
         opening: list[ServerSentEvent] = []

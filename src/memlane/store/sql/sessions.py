@@ -290,16 +290,19 @@ class SessionsMixin(SqlStore):
         return out
 
     def create_session(self, scope: str, at: float, agent: str | None, project: str | None,
-                       participants: tuple[str, ...] = ()) -> int:
+                       participants: tuple[str, ...] = (), closed: str | None = None) -> int:
         """An open session of ``scope`` at ``at``; ``participants`` lists its participants
         ahead of its messages, in that order (an import's session as exported: each message
-        adds its speaker, or role, when it is not listed)."""
+        adds its speaker, or role, when it is not listed). ``closed``: a session closed at
+        once for that reason, beside the scope's open one (an import's session older than
+        the scope's live one, which keeps going)."""
         column, value = self._fresh_id("sessions")
         return self._insert_id(
-            f"INSERT INTO sessions ({column}scope, agent, project, status, started_at, ended_at,"
-            f" created_at, participants) VALUES ({value}%s, %s, %s, 'open', %s, %s, %s, %s)",
-            (scope, agent, project, at, at, time.time(),
-             json.dumps(list(participants), ensure_ascii=False)),
+            f"INSERT INTO sessions ({column}scope, agent, project, status, closed_reason,"
+            f" started_at, ended_at, created_at, participants)"
+            f" VALUES ({value}%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (scope, agent, project, "open" if closed is None else "closed", closed, at, at,
+             time.time(), json.dumps(list(participants), ensure_ascii=False)),
         )
 
     def close_session(self, session_id: int, reason: str) -> bool:

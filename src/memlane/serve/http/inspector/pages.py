@@ -28,6 +28,7 @@ from jinja2 import Environment, PackageLoader, make_logging_undefined, select_au
 from memlane.pack.phrase import fact_sentence
 from memlane.errors import MemlaneError, ValidationError
 from memlane.ingest.validate import check_id_text
+from memlane.retrieve.explain import figure
 from memlane.serve.again import once_more_if_lost
 from memlane.serve.http.auth import Principal, caller
 from memlane.serve.http.errors import ApiError, to_api_error
@@ -55,6 +56,7 @@ def _utc(t: datetime | float) -> datetime:
 _env.globals["utc"] = _utc
 _env.globals["turn_page"] = views.turn_page
 _env.globals["fact_sentence"] = fact_sentence
+_env.filters["figure"] = figure  # a score's decimals: never 0.000 for a tiny non-zero one
 
 
 def _version() -> str:

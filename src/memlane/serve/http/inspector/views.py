@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from memlane.errors import NotFoundError, ValidationError
 from memlane.ingest.params import MAX_BUDGET, MAX_K
 from memlane.ingest.spellings import resolve_scope
+from memlane.ingest.validate import int_refused
 from memlane.memory import Memory
 from memlane.retrieve.explain import explain
 from memlane.retrieve.presets import PRESETS
@@ -330,8 +331,9 @@ def _int(text: str, field: str, default: int, low: int, high: int) -> int:
     except ValueError:
         raise ValidationError(f"{field}: must be a whole number, got {text!r}",
                               field=field) from None
-    if not low <= value <= high:
-        raise ValidationError(f"{field}: must be from {low} to {high}, got {value}", field=field)
+    refused = int_refused(value, low, high)
+    if refused is not None:  # in every surface's words (``must be an integer from 1 to 1000``)
+        raise ValidationError(f"{field}: {refused}", field=field)
     return value
 
 
