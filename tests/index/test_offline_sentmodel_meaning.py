@@ -1,0 +1,78 @@
+"""``summary.sentence_vectors = "meaning"`` (session 31): the offline backend's sentence model
+reads the meaning tier's transformer vectors (all-MiniLM-L6-v2 int8, the ``meaning`` extra)
+with the weights that ship beside the default's; the default is unchanged, the setting
+without the extra is refused by its key."""
+
+import pickle
+import sys
+
+import pytest
+
+from memlane.backends.registry import make_intelligence
+from memlane.bench.summaries import dense
+from memlane.bench.summaries.run import load_set, messages_of
+from memlane.config import Config, load_config
+from memlane.errors import ConfigError
+from memlane.index import sentmodel
+from memlane.index.offline import SHIPPED_MEANING_MODEL, OfflineIntelligence
+
+MEANING = {"MEMLANE_SUMMARY_SENTENCE_VECTORS": "meaning"}
+REASON = ("Bumping boto3 drags in half the AWS stack and Lena's reviewing that module this "
+          "week, I'd rather not touch it")
+
+
+def _pip_conflict():
+    """heldout25's pip dependency conflict (8 turns), whose labelled reason is REASON."""
+    conv = next(c for c in load_set("heldout25") if c.id == "h25-pip-dependency-conflict")
+    return conv, messages_of(conv)
+
+
+def test_the_meaning_weights_ship_with_the_chosen_configuration_and_the_default_does_not_read_them():
+    pytest.importorskip("onnxruntime")
+    model = sentmodel.shipped("meaning")
+    assert sentmodel.shipped("meaning") is model  # read once per process
+    assert model.meta["vectors"] == "meaning" and model.meta["dim"] == 384
+    assert model.meta["trained_on"] == sentmodel.shipped().meta["trained_on"]
+    assert model.thresholds == dense.CONFIGS[dense.CHOSEN]["thresholds"]
+    assert "vectors" not in sentmodel.shipped().meta
+    assert OfflineIntelligence().model is sentmodel.shipped()
+    assert make_intelligence(Config()).model is sentmodel.shipped()  # type: ignore[attr-defined]
+
+
+def test_the_meaning_setting_places_the_reason_the_static_model_writes_as_a_decision():
+    pytest.importorskip("onnxruntime")
+    conv, msgs = _pip_conflict()
+    assert conv.expected["rationale"][0].startswith("Bumping boto3 drags in half the AWS stack")
+    on = make_intelligence(load_config(environ=MEANING))
+    summary, extraction = on.summarize(conv.id, msgs)
+    direct, direct_x = OfflineIntelligence(sentmodel.shipped("meaning")).summarize(conv.id, msgs)
+    assert summary == direct and extraction == direct_x
+    assert REASON in summary.rationale and REASON not in summary.decisions
+    default, _ = make_intelligence(Config()).summarize(conv.id, msgs)
+    assert REASON in default.decisions and REASON not in default.rationale
+
+
+def test_the_meaning_model_goes_to_the_workers_processes_by_its_name():
+    pytest.importorskip("onnxruntime")
+    backend = OfflineIntelligence(SHIPPED_MEANING_MODEL)
+    assert backend.model is sentmodel.shipped("meaning")
+    assert backend.__reduce__()[1] == (SHIPPED_MEANING_MODEL,)
+    assert pickle.loads(pickle.dumps(backend)).model is sentmodel.shipped("meaning")
+    assert pickle.loads(pickle.dumps(OfflineIntelligence())).model is sentmodel.shipped()
+
+
+def test_the_meaning_setting_without_the_extra_is_refused_by_its_key(monkeypatch):
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # not importable: the extra is missing
+    config = load_config(environ=MEANING)  # the value is valid; the backend needs the extra
+    with pytest.raises(ConfigError, match=r"memory\.summary\.sentence_vectors.*meaning extra"):
+        make_intelligence(config)
+    assert make_intelligence(Config()).summarize("pip", _pip_conflict()[1])  # the default runs
+    off = load_config(environ={**MEANING, "MEMLANE_SUMMARY_SENTENCE_MODEL": "false"})
+    assert make_intelligence(off).model is None  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("value", ["fast", "Meaning", "", "both"])
+def test_a_sentence_vectors_value_that_is_not_a_choice_is_refused_by_name(value):
+    with pytest.raises(ConfigError, match=r"memory\.summary\.sentence_vectors: must be static or "
+                                          r"meaning"):
+        load_config(environ={"MEMLANE_SUMMARY_SENTENCE_VECTORS": value})
