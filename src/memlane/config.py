@@ -246,7 +246,8 @@ class SummaryConfig:
     static embedder's; ``meaning`` the meaning tier's transformer (all-MiniLM-L6-v2 int8,
     the ``meaning`` extra), whose weights ship beside the default's. Opt-in: on the eleven
     labelled sets it never trained on, D+R+OQ+NS 18.48 -> 18.99 (mostly rationale), at
-    about a third of the offline backend's speed (session 31 of docs/summary-eval.md)."""
+    about a thirteenth of the offline backend's speed (12 against 157-160 sessions per CPU
+    second; session 31 of docs/summary-eval.md)."""
 
     def __post_init__(self) -> None:
         _check(self.sentence_vectors in ("static", "meaning"), "memory.summary.sentence_vectors",
