@@ -76,3 +76,18 @@ def test_a_sentence_vectors_value_that_is_not_a_choice_is_refused_by_name(value)
     with pytest.raises(ConfigError, match=r"memory\.summary\.sentence_vectors: must be static or "
                                           r"meaning"):
         load_config(environ={"MEMLANE_SUMMARY_SENTENCE_VECTORS": value})
+
+
+def test_a_meaning_model_read_from_a_file_pickles_after_use_and_places_the_same():
+    """``--model FILE`` with ``--speed --jobs N`` sends the model itself to the processes: the
+    ONNX session it has loaded stays behind and each process loads its own."""
+    pytest.importorskip("onnxruntime")
+    from importlib import resources
+
+    conv, msgs = _pip_conflict()
+    with resources.as_file(resources.files("memlane.index") / sentmodel.SHIPPED_MEANING) as path:
+        model = sentmodel.load_dense(path)
+    before, _ = OfflineIntelligence(model).summarize(conv.id, msgs)  # loads the embedder
+    copy = pickle.loads(pickle.dumps(OfflineIntelligence(model)))
+    after, _ = copy.summarize(conv.id, msgs)
+    assert after == before and REASON in after.rationale

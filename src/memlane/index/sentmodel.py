@@ -351,6 +351,15 @@ class DenseSentenceModel:
         if dims != 3 * int(self.meta.get("dim", 256)) + len(self.vocab):
             raise ValueError(f"model inputs: {dims} columns for {len(self.vocab)} names")
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (the worker's processes, ``--speed --jobs``) without the process's shared
+        embedder, which each process loads for itself (the ONNX session does not pickle)."""
+        state = dict(self.__dict__)
+        shared = [*_EMBEDDER, *_BY_KIND.values()]
+        if any(self._embedder is e for e in shared) or isinstance(self._embedder, _Joined):
+            state["_embedder"] = None
+        return state
+
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
