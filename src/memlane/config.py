@@ -243,11 +243,12 @@ class SummaryConfig:
     docs/summary-eval.md). Off: the cue patterns alone, as before session 14."""
     sentence_vectors: str = "static"
     """Where the sentence model's sentence vectors come from: ``static`` (the default) the
-    static embedder's; ``meaning`` the meaning tier's transformer (all-MiniLM-L6-v2 int8,
-    the ``meaning`` extra), whose weights ship beside the default's. Opt-in: on the eleven
-    labelled sets it never trained on, D+R+OQ+NS 18.48 -> 18.99 (mostly rationale), at
-    about a thirteenth of the offline backend's speed (12 against 157-160 sessions per CPU
-    second; session 31 of docs/summary-eval.md)."""
+    static embedder's; ``meaning`` the meaning tier's transformer's (all-MiniLM-L6-v2 int8,
+    the ``meaning`` extra) beside them, with weights that ship beside the default's. Opt-in:
+    on the eleven labelled sets neither model trained on, D+R+OQ+NS 18.48 -> 19.07 (mostly
+    rationale), at about a thirteenth of the offline backend's speed (12 against 157-177
+    sessions per CPU second; session 31 of
+    docs/summary-eval.md)."""
 
     def __post_init__(self) -> None:
         _check(self.sentence_vectors in ("static", "meaning"), "memory.summary.sentence_vectors",

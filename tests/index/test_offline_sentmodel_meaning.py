@@ -1,6 +1,6 @@
 """``summary.sentence_vectors = "meaning"`` (session 31): the offline backend's sentence model
 reads the meaning tier's transformer vectors (all-MiniLM-L6-v2 int8, the ``meaning`` extra)
-with the weights that ship beside the default's; the default is unchanged, the setting
+beside the static ones, with the weights that ship beside the default's; the default is unchanged, the setting
 without the extra is refused by its key."""
 
 import pickle
@@ -17,13 +17,12 @@ from memlane.index import sentmodel
 from memlane.index.offline import SHIPPED_MEANING_MODEL, OfflineIntelligence
 
 MEANING = {"MEMLANE_SUMMARY_SENTENCE_VECTORS": "meaning"}
-REASON = ("Bumping boto3 drags in half the AWS stack and Lena's reviewing that module this "
-          "week, I'd rather not touch it")
+REASON = "Ravi will hate two duvets, he thinks it looks like a hotel."
 
 
-def _pip_conflict():
-    """heldout25's pip dependency conflict (8 turns), whose labelled reason is REASON."""
-    conv = next(c for c in load_set("heldout25") if c.id == "h25-pip-dependency-conflict")
+def _duvet():
+    """heldout25's duvet tog choice (7 turns), one of whose labelled reasons REASON says."""
+    conv = next(c for c in load_set("heldout25") if c.id == "h25-duvet-tog-choice")
     return conv, messages_of(conv)
 
 
@@ -31,7 +30,7 @@ def test_the_meaning_weights_ship_with_the_chosen_configuration_and_the_default_
     pytest.importorskip("onnxruntime")
     model = sentmodel.shipped("meaning")
     assert sentmodel.shipped("meaning") is model  # read once per process
-    assert model.meta["vectors"] == "meaning" and model.meta["dim"] == 384
+    assert model.meta["vectors"] == "both" and model.meta["dim"] == 256 + 384
     assert model.meta["trained_on"] == sentmodel.shipped().meta["trained_on"]
     assert model.thresholds == dense.CONFIGS[dense.CHOSEN]["thresholds"]
     assert "vectors" not in sentmodel.shipped().meta
@@ -39,17 +38,17 @@ def test_the_meaning_weights_ship_with_the_chosen_configuration_and_the_default_
     assert make_intelligence(Config()).model is sentmodel.shipped()  # type: ignore[attr-defined]
 
 
-def test_the_meaning_setting_places_the_reason_the_static_model_writes_as_a_decision():
+def test_the_meaning_setting_writes_a_labelled_reason_the_default_leaves_out():
     pytest.importorskip("onnxruntime")
-    conv, msgs = _pip_conflict()
-    assert conv.expected["rationale"][0].startswith("Bumping boto3 drags in half the AWS stack")
+    conv, msgs = _duvet()
+    assert "Ravi thinks two duvets look like a hotel" in conv.expected["rationale"]
     on = make_intelligence(load_config(environ=MEANING))
     summary, extraction = on.summarize(conv.id, msgs)
     direct, direct_x = OfflineIntelligence(sentmodel.shipped("meaning")).summarize(conv.id, msgs)
     assert summary == direct and extraction == direct_x
-    assert REASON in summary.rationale and REASON not in summary.decisions
+    assert REASON in summary.rationale
     default, _ = make_intelligence(Config()).summarize(conv.id, msgs)
-    assert REASON in default.decisions and REASON not in default.rationale
+    assert REASON not in default.rationale and REASON not in default.decisions
 
 
 def test_the_meaning_model_goes_to_the_workers_processes_by_its_name():
@@ -66,7 +65,7 @@ def test_the_meaning_setting_without_the_extra_is_refused_by_its_key(monkeypatch
     config = load_config(environ=MEANING)  # the value is valid; the backend needs the extra
     with pytest.raises(ConfigError, match=r"memory\.summary\.sentence_vectors.*meaning extra"):
         make_intelligence(config)
-    assert make_intelligence(Config()).summarize("pip", _pip_conflict()[1])  # the default runs
+    assert make_intelligence(Config()).summarize("pip", _duvet()[1])  # the default runs
     off = load_config(environ={**MEANING, "MEMLANE_SUMMARY_SENTENCE_MODEL": "false"})
     assert make_intelligence(off).model is None  # type: ignore[attr-defined]
 
@@ -84,7 +83,7 @@ def test_a_meaning_model_read_from_a_file_pickles_after_use_and_places_the_same(
     pytest.importorskip("onnxruntime")
     from importlib import resources
 
-    conv, msgs = _pip_conflict()
+    conv, msgs = _duvet()
     with resources.as_file(resources.files("memlane.index") / sentmodel.SHIPPED_MEANING) as path:
         model = sentmodel.load_dense(path)
     before, _ = OfflineIntelligence(model).summarize(conv.id, msgs)  # loads the embedder
