@@ -247,8 +247,7 @@ class SummaryConfig:
     the ``meaning`` extra) beside them, with weights that ship beside the default's. Opt-in:
     on the eleven labelled sets neither model trained on, D+R+OQ+NS 18.48 -> 19.07 (mostly
     rationale), at about a thirteenth of the offline backend's speed (12 against 157-177
-    sessions per CPU second; session 31 of
-    docs/summary-eval.md)."""
+    sessions per CPU second; session 31 of docs/summary-eval.md)."""
 
     def __post_init__(self) -> None:
         _check(self.sentence_vectors in ("static", "meaning"), "memory.summary.sentence_vectors",

@@ -56,9 +56,10 @@ SHIPPED = "sentmodel.npz"
 bench summaries --train``, the offline backend's default since session 14
 (``summary.sentence_model``)."""
 SHIPPED_MEANING = "sentmodel_meaning.npz"
-"""The weights of the same model reading the meaning tier's vectors (``vectors`` ``meaning``),
-trained on the same sets by ``memlane bench summaries --train --vectors meaning``: the offline
-backend's when ``summary.sentence_vectors = "meaning"`` (session 31, docs/summary-eval.md)."""
+"""The weights of the same model reading the meaning tier's vectors beside the static ones
+(``vectors`` ``both``, which beat the meaning vectors alone), trained on the same sets by
+``memlane bench summaries --train --vectors both``: the offline backend's when
+``summary.sentence_vectors = "meaning"`` (session 31, docs/summary-eval.md)."""
 _SHIPPED_FILES = {"static": SHIPPED, "meaning": SHIPPED_MEANING}
 _SHIPPED_BY: dict[str, Any] = {}
 
