@@ -241,6 +241,17 @@ class SummaryConfig:
     """The learned sentence model that ships in the package joins the cue patterns (it
     places decisions, next steps and rationale they missed; session 14 of
     docs/summary-eval.md). Off: the cue patterns alone, as before session 14."""
+    sentence_vectors: str = "static"
+    """Where the sentence model's sentence vectors come from: ``static`` (the default) the
+    static embedder's; ``meaning`` the meaning tier's transformer's (all-MiniLM-L6-v2 int8,
+    the ``meaning`` extra) beside them, with weights that ship beside the default's. Opt-in:
+    on the eleven labelled sets neither model trained on, D+R+OQ+NS 18.48 -> 19.07 (mostly
+    rationale), at about a thirteenth of the offline backend's speed (12 against 157-177
+    sessions per CPU second; session 31 of docs/summary-eval.md)."""
+
+    def __post_init__(self) -> None:
+        _check(self.sentence_vectors in ("static", "meaning"), "memory.summary.sentence_vectors",
+               f"must be static or meaning, got {self.sentence_vectors!r}")
 
 
 @dataclass(frozen=True)

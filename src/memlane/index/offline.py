@@ -1644,6 +1644,10 @@ def _content(text: str) -> set[str]:
 
 SHIPPED_MODEL = "shipped"
 """``OfflineIntelligence(model=...)``: the sentence model whose weights ship in the package."""
+SHIPPED_MEANING_MODEL = "shipped-meaning"
+"""``OfflineIntelligence(model=...)``: the shipped sentence model reading the meaning tier's
+vectors (``summary.sentence_vectors = "meaning"``; needs the ``meaning`` extra)."""
+_SHIPPED_NAMES = {SHIPPED_MODEL: "static", SHIPPED_MEANING_MODEL: "meaning"}
 
 
 class OfflineIntelligence:
@@ -1658,20 +1662,22 @@ class OfflineIntelligence:
         whose weights ship in the package (read once per process), which beat the patterns
         alone in session 14's cross-validation at the cost the target allows
         (docs/summary-eval.md, session 14); ``None``: the cue patterns alone
-        (``summary.sentence_model = false``)."""
-        if isinstance(model, str) and model == SHIPPED_MODEL:
+        (``summary.sentence_model = false``); :data:`SHIPPED_MEANING_MODEL`: the shipped model
+        reading the meaning tier's vectors (session 31)."""
+        if isinstance(model, str) and model in _SHIPPED_NAMES:
             from memlane.index.sentmodel import shipped
 
-            model = shipped()
+            model = shipped(_SHIPPED_NAMES[model])
         self.model = model
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickled for the worker's processes (``indexing.jobs``): the shipped model by its
+        """Pickled for the worker's processes (``indexing.jobs``): a shipped model by its
         name (each process reads its weights once), any other model as itself."""
-        from memlane.index.sentmodel import _SHIPPED
+        from memlane.index.sentmodel import shipped_vectors
 
-        shipped = bool(_SHIPPED) and self.model is _SHIPPED[0]
-        return (type(self), (SHIPPED_MODEL if shipped else self.model,))
+        vectors = shipped_vectors(self.model)
+        names = {v: k for k, v in _SHIPPED_NAMES.items()}
+        return (type(self), (self.model if vectors is None else names[vectors],))
 
     def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:
         split: list[tuple[Message, str, list[str] | None]] = []

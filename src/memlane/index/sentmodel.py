@@ -33,8 +33,8 @@ import numpy as np
 from memlane.index import cues as c
 from memlane.index.sentclass import _MODALS, _PERSON, LABELS, TurnLike, features
 
-__all__ = ["LABELS", "DenseSentenceModel", "default_embedder", "load_dense", "sentence_inputs",
-           "shipped"]
+__all__ = ["LABELS", "VECTORS", "DenseSentenceModel", "default_embedder", "load_dense",
+           "sentence_inputs", "shipped", "vectors_embedder"]
 
 NEIGHBOUR_SENTENCES = 3
 """Sentences of a neighbouring turn whose joined text is embedded."""
@@ -50,12 +50,18 @@ ASSISTANT_LEAD = 2
 _DIGIT = re.compile(r"\d")
 _LOCK = threading.Lock()
 _EMBEDDER: list[Any] = []
-_SHIPPED: list[Any] = []
 SHIPPED = "sentmodel.npz"
 """The weights inside the package (next to this module): trained on every development set
 (867 conversations since session 22, retrained on the same sets in sessions 23 and 26) by ``memlane
 bench summaries --train``, the offline backend's default since session 14
 (``summary.sentence_model``)."""
+SHIPPED_MEANING = "sentmodel_meaning.npz"
+"""The weights of the same model reading the meaning tier's vectors beside the static ones
+(``vectors`` ``both``, which beat the meaning vectors alone), trained on the same sets by
+``memlane bench summaries --train --vectors both``: the offline backend's when
+``summary.sentence_vectors = "meaning"`` (session 31, docs/summary-eval.md)."""
+_SHIPPED_FILES = {"static": SHIPPED, "meaning": SHIPPED_MEANING}
+_SHIPPED_BY: dict[str, Any] = {}
 
 
 class Embedder(Protocol):
@@ -72,6 +78,42 @@ def default_embedder() -> Embedder:
 
             _EMBEDDER.append(StaticEmbedder())
         return _EMBEDDER[0]
+
+
+VECTORS = ("static", "meaning", "both")
+"""Where a model's sentence vectors come from (its ``vectors`` metadata): ``static`` the
+default static embedder (256 numbers), ``meaning`` the meaning tier's transformer
+(all-MiniLM-L6-v2 int8 on onnxruntime, the ``meaning`` extra; 384 numbers), ``both`` the
+two side by side (640)."""
+_BY_KIND: dict[str, Any] = {}
+
+
+class _Joined:
+    """Two embedders' vectors side by side."""
+
+    def __init__(self, *parts: Embedder) -> None:
+        self.parts = parts
+        self.dim = sum(p.dim for p in parts)
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        return np.hstack([p.embed_batch(texts) for p in self.parts]).astype(np.float32)
+
+
+def vectors_embedder(kind: str) -> Embedder:
+    """The process's embedder for a model's ``vectors`` (:data:`VECTORS`); ``meaning`` and
+    ``both`` need the ``meaning`` extra (``BackendUnavailable`` naming it otherwise)."""
+    if kind not in VECTORS:
+        raise ValueError(f"sentence vectors must be one of {', '.join(VECTORS)}, got {kind!r}")
+    if kind == "static":
+        return default_embedder()
+    with _LOCK:
+        if "meaning" not in _BY_KIND:
+            from memlane.backends.embed.onnx import OnnxMiniLMEmbedder, onnx_model_path
+
+            onnx_model_path()  # BackendUnavailable when the int8 model is not installed
+            _BY_KIND["meaning"] = OnnxMiniLMEmbedder(threads=1)
+        meaning: Embedder = _BY_KIND["meaning"]
+    return meaning if kind == "meaning" else _Joined(default_embedder(), meaning)
 
 
 def candidates(turns: Sequence[TurnLike], most: int = MAX_SENTENCES) -> list[tuple[int, int]]:
@@ -310,10 +352,19 @@ class DenseSentenceModel:
         if dims != 3 * int(self.meta.get("dim", 256)) + len(self.vocab):
             raise ValueError(f"model inputs: {dims} columns for {len(self.vocab)} names")
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (the worker's processes, ``--speed --jobs``) without the process's shared
+        embedder, which each process loads for itself (the ONNX session does not pickle)."""
+        state = dict(self.__dict__)
+        shared = [*_EMBEDDER, *_BY_KIND.values()]
+        if any(self._embedder is e for e in shared) or isinstance(self._embedder, _Joined):
+            state["_embedder"] = None
+        return state
+
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            self._embedder = default_embedder()
+            self._embedder = vectors_embedder(str(self.meta.get("vectors", "static")))
         return self._embedder
 
     def inputs(self, block: np.ndarray, names: Sequence[Sequence[str]]) -> np.ndarray:
@@ -388,13 +439,23 @@ def load_dense(path: str | Path, embedder: Embedder | None = None) -> DenseSente
                                   json.loads(str(data["meta"])), embedder)
 
 
-def shipped() -> DenseSentenceModel:
-    """The model whose weights ship in the package (:data:`SHIPPED`), read once per process
-    (no download; the static embedder's table loads on its first use)."""
+def shipped(vectors: str = "static") -> DenseSentenceModel:
+    """The model whose weights ship in the package for ``vectors`` (:data:`SHIPPED`, or
+    :data:`SHIPPED_MEANING` for ``meaning``), read once per process (no download; the
+    embedder loads on its first use)."""
+    if vectors not in _SHIPPED_FILES:
+        raise ValueError(f"no shipped sentence model for vectors {vectors!r} "
+                         f"(one of {', '.join(_SHIPPED_FILES)})")
     with _LOCK:
-        if not _SHIPPED:
+        if vectors not in _SHIPPED_BY:
             from importlib import resources
 
-            with resources.as_file(resources.files("memlane.index") / SHIPPED) as path:
-                _SHIPPED.append(load_dense(path))
-        return _SHIPPED[0]
+            name = _SHIPPED_FILES[vectors]
+            with resources.as_file(resources.files("memlane.index") / name) as path:
+                _SHIPPED_BY[vectors] = load_dense(path)
+        return _SHIPPED_BY[vectors]
+
+
+def shipped_vectors(model: Any) -> str | None:
+    """The ``vectors`` whose shipped model ``model`` is (None: not a shipped model)."""
+    return next((k for k, m in _SHIPPED_BY.items() if m is model), None)

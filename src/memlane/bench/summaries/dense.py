@@ -143,11 +143,14 @@ class Prepared:
     reach: int = 0
     """With ``cheap``: a neighbouring turn's non-answer in its first ``reach`` sentences too
     (:func:`memlane.index.sentmodel.cheap_features`; 0: none)."""
+    vectors: str = "static"
+    """Where the sentence vectors come from (:data:`memlane.index.sentmodel.VECTORS`)."""
 
 
 def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = True,
             least: float = 0.0, placement: bool = False, neighbour: int | None = None,
-            most: int = sentmodel.MAX_SENTENCES, reach: int = 0) -> list[Prepared]:
+            most: int = sentmodel.MAX_SENTENCES, reach: int = 0, vectors: str = "static",
+            ) -> list[Prepared]:
     """The inputs and labels of every candidate sentence of ``convs`` (computed once;
     ``cheap``: the structural features of :func:`memlane.index.sentmodel.cheap_features`;
     ``least``: a sentence whose label only the fallback gave — the patterns did not place it
@@ -158,8 +161,8 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
     patterns' own placements; ``neighbour``: the characters of a neighbouring turn's text
     embedded at most; ``most``: the sentences of a turn past which none of it is read;
     ``reach``: with ``cheap``, a neighbouring turn's non-answer in its first ``reach``
-    sentences too)."""
-    emb = embedder or sentmodel.default_embedder()
+    sentences too; ``vectors``: the sentence vectors', :data:`memlane.index.sentmodel.VECTORS`)."""
+    emb = embedder or sentmodel.vectors_embedder(vectors)
     out = []
     for conv in convs:
         turns = _turns(conv)
@@ -179,7 +182,7 @@ def prepare(convs: Sequence[Conversation], embedder: Any = None, cheap: bool = T
                                                         reach if cheap else 0)
         out.append(Prepared(conv, block, names, [labels.get(w, "none") for w in where],
                             [w in placed for w in where], cheap, placement, neighbour, most,
-                            reach if cheap else 0))
+                            reach if cheap else 0, vectors))
     return out
 
 
@@ -195,7 +198,7 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
         return Prepared(d.conv, d.block[keep], [n for n, k in zip(d.names, keep, strict=True) if k],
                         [v for v, k in zip(d.labels, keep, strict=True) if k],
                         [x for x, k in zip(d.placed, keep, strict=True) if k], d.cheap,
-                        d.placement, d.neighbour, d.most, d.reach)
+                        d.placement, d.neighbour, d.most, d.reach, d.vectors)
 
     data = [kept(d, [v != "skip" and not (unplaced and x)
                      for v, x in zip(d.labels, d.placed, strict=True)]) for d in data]
@@ -252,6 +255,8 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
         info["reach"] = data[0].reach
     if data and data[0].most != sentmodel.MAX_SENTENCES:
         info["max_sentences"] = data[0].most
+    if data and data[0].vectors != "static":
+        info["vectors"] = data[0].vectors
     info.update(meta or {})
     return sentmodel.DenseSentenceModel(vocab, arrays, info, embedder)
 
