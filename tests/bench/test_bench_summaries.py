@@ -251,3 +251,17 @@ def test_bench_summaries_scores_the_offline_backend_with_a_dense_model(tmp_path)
     bad.write_bytes(b"not a zip")
     out = _run("--set", "dev", "--model", str(bad), code=1)
     assert "bad.npz: not a sentence classifier" in out
+
+
+def test_bench_summaries_measures_the_sentence_model_the_configuration_chooses(monkeypatch):
+    # the offline backend a user configured is the one scored and timed, not always the default
+    monkeypatch.setenv("MEMLANE_SUMMARY_SENTENCE_MODEL", "false")
+    assert json.loads(_run("--set", "heldout", "--json"))[0]["backend"] == "offline, patterns alone"
+    monkeypatch.delenv("MEMLANE_SUMMARY_SENTENCE_MODEL")
+    assert json.loads(_run("--set", "heldout", "--json"))[0]["backend"] == "offline"
+    monkeypatch.setenv("MEMLANE_SUMMARY_SENTENCE_VECTORS", "meaning")
+    pytest.importorskip("onnxruntime")
+    data = json.loads(_run("--set", "heldout", "--json"))[0]
+    assert data["backend"] == "offline, meaning sentence vectors"
+    assert json.loads(_run("--set", "heldout", "--json", "--no-sentence-model"))[0]["backend"] == \
+        "offline, patterns alone"

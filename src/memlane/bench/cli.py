@@ -741,13 +741,11 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         else:
             names = list(evalrun.SETS) if sets == "all" else [sets]
             chosen = [(n, evalrun.load_set(n)) for n in names]
-        model: Any = None if patterns_only else "shipped"
         if patterns_only and model_path is not None:
             raise click.UsageError("--model and --no-sentence-model exclude each other")
-        if model_path is not None:
-            if backend != "offline":
-                raise click.UsageError("--model needs --backend offline")
-            model = _sentence_model(model_path, patterns_only)
+        if model_path is not None and backend != "offline":
+            raise click.UsageError("--model needs --backend offline")
+        model = _sentence_model(model_path, patterns_only)
         reports = evalrun.run_backend(backend, service, chosen, model=model,
                                         config_path=root_config_path())
     except MemlaneError as exc:
@@ -759,11 +757,19 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
 
 
 def _sentence_model(model_path: Path | None, patterns_only: bool) -> Any:
-    """The sentence model to score or time: the shipped one, none, or a weights file."""
+    """The sentence model to score or time: a weights file, none, or the one the
+    configuration's ``summary.sentence_model`` and ``summary.sentence_vectors`` choose (the
+    offline backend's own, so a configured meaning model is what gets measured)."""
     if patterns_only:
         return None
     if model_path is None:
-        return "shipped"
+        from memlane.backends.registry import offline_intelligence
+        from memlane.config import load_config
+
+        try:
+            return offline_intelligence(load_config(root_config_path())).model
+        except MemlaneError as exc:
+            raise click.ClickException(str(exc)) from exc
     from memlane.index.sentclass import load_model
     from memlane.index.sentmodel import load_dense
 

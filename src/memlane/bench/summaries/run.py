@@ -428,10 +428,13 @@ def run_backend(
     package's own; None: the patterns alone)."""
     if backend == "offline":
         from memlane.index.offline import OfflineIntelligence
+        from memlane.index.sentmodel import shipped_vectors
 
         off = OfflineIntelligence(model)
-        label = ("offline" if isinstance(model, str) else "offline, patterns alone"
-                 if model is None else "offline + sentence classifier")
+        vectors = shipped_vectors(off.model)
+        label = ("offline, patterns alone" if off.model is None else "offline"
+                 if vectors == "static" else "offline, meaning sentence vectors"
+                 if vectors == "meaning" else "offline + sentence classifier")
         return [evaluate(off.summarize, convs, backend=label, set_name=name)
                 for name, convs in sets]
     from memlane.backends.llm.openai import OpenAIChat
