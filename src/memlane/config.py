@@ -766,12 +766,11 @@ class RetrievalConfig:
     least this many times the relevance of any other speaker's best (as
     ``meaning_speaker_lead``; 0: always)."""
     pool_candidates: int = 0
-    """The first this many candidate turns by relevance join stage two's pool even when
-    stage one does not shortlist their session; they rank below the best hit of each
-    shortlisted session (as ``gather_sessions``' hits; 0: off; measured, not a gain:
-    docs/retrieval.md, "Session 31")."""
-    pool_candidates_all: bool = False
-    """``pool_candidates`` for every question (false: gathering questions only)."""
+    """For a question asking what someone has done over time ("What has Melanie painted?",
+    "Where has Melanie camped?") that does not count ("how many"), the first this many
+    candidate turns by relevance join stage two's pool even when stage one does not
+    shortlist their session; they rank below the best hit of each shortlisted session (as
+    ``gather_sessions``' hits; 0: off; docs/retrieval.md, "Session 31")."""
     max_query_chars: int = 4000
     """Longer queries are refused (a query's cost grows with its length)."""
 

@@ -105,5 +105,4 @@ def search_options(
         speaker_list_gate=r.speaker_list_gate,
         speaker_list_lead=r.speaker_list_lead,
         pool_candidates=r.pool_candidates,
-        pool_candidates_all=r.pool_candidates_all,
     )

@@ -28,7 +28,7 @@ from memlane.retrieve import rerank as sig
 from memlane.retrieve.advice import advice_terms, asks_advice
 from memlane.retrieve.answerform import asks_doing, asks_named, namer, tells_doing
 from memlane.retrieve.candidates import Candidate, fuse_lists
-from memlane.retrieve.gather import gathers
+from memlane.retrieve.gather import GATHERS, asks_over_time, gathers
 from memlane.retrieve.mmr import mmr_order
 from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.presets import Preset
@@ -110,10 +110,9 @@ class SearchOptions:
     least this many times the relevance of any other speaker's best (``_speaker_leads``;
     0: always)."""
     pool_candidates: int = 0
-    """The first this many candidate turns by relevance join stage two's pool whatever
-    their session's place, below each shortlisted session's best hit (0: off)."""
-    pool_candidates_all: bool = False
-    """``pool_candidates`` for every question (false: gathering questions only)."""
+    """For a question asking what someone has done over time that does not count
+    (``_strays``), the first this many candidate turns by relevance join stage two's pool
+    whatever their session's place, below each shortlisted session's best hit (0: off)."""
     newest_weight: float = 0.0
     """Near-duplicate sessions newest first unless the question names an earlier time
     (``memlane.retrieve.newest``)."""
@@ -1055,11 +1054,13 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
 
 def _strays(ctx: _Ctx, cands: list[Candidate], shortlisted: set[SessionKey]) -> list[int]:
     """The turns among the first ``pool_candidates`` candidate turns by relevance whose
-    session stage one did not shortlist (``pool_candidates``; gathering questions only
-    unless ``pool_candidates_all``)."""
+    session stage one did not shortlist, for a question asking what someone has done over
+    time ("What has Melanie painted?", "Where has Melanie camped?": ``asks_over_time``)
+    that does not count ("How many ... have I ...?"): its answer is told in more sessions
+    than stage one keeps."""
     o = ctx.opts
-    if not (o.pool_candidates_all or gathers(ctx.query)):
-        return []
+    if not asks_over_time(ctx.query) or GATHERS.search(ctx.query):
+        return []  # a counting question reads gather_sessions more sessions already
     turns = sorted((c for c in cands if (it := ctx.items.get(c.id)) is not None
                     and it.kind == "turn"), key=lambda c: -c.relevance)[: o.pool_candidates]
     return [c.id for c in turns if session_key(ctx.items[c.id]) not in shortlisted]
