@@ -765,7 +765,7 @@ class RetrievalConfig:
     """And only when the named speaker's best candidate turn telling of its speaker has at
     least this many times the relevance of any other speaker's best (as
     ``meaning_speaker_lead``; 0: always)."""
-    pool_candidates: int = 0
+    pool_candidates: int = 10
     """For a question asking what someone has done over time ("What has Melanie painted?",
     "Where has Melanie camped?") that does not count ("how many"), the first this many
     candidate turns by relevance join stage two's pool even when stage one does not
