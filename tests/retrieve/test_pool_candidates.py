@@ -78,6 +78,7 @@ def test_the_present_perfect_of_experience_is_recognised(subject: str, verb: str
 def test_ongoing_activities_and_have_as_the_verb_are_not(subject: str, doing: str) -> None:
     aux = "have" if " and " in subject else "has"
     assert not asks_over_time(f"How long {aux} {subject} been {doing}?")
+    assert not asks_over_time(f"For how long {aux} {subject} had a dog?")
     assert not asks_over_time(f"What {aux} {subject} been {doing}?")
     do = "do" if " and " in subject else "does"
     assert not asks_over_time(f"What pets {do} {subject} have?")

@@ -59,9 +59,9 @@ def asks_over_time(query: str) -> bool:
     sessions. Not an ongoing activity ("What has John been teaching?", "How long has Tim
     been playing?") and not "have" as the verb ("What pets does Nate have?")."""
     w = _WORDS.findall(query.lower())
-    if w[:2] == ["how", "long"]:
-        return False
     for i, x in enumerate(w):
+        if x == "how" and w[i + 1 : i + 2] == ["long"]:
+            return False  # "(For) how long has Tim had his turtles?": one span of time
         if x in ("has", "have"):
             for y in w[i + 1 : i + 7]:  # the subject: up to five words before the participle
                 if y == "been":
