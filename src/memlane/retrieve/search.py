@@ -999,8 +999,8 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
         for c in own:  # the session's summaries and facts that were candidates themselves
             if ctx.items[c.id].kind != "turn":
                 pool_ids.setdefault(c.id, 0.0)
-    for item_id in strays:
-        pool_ids.setdefault(item_id, 1.0)
+    for item_id in strays:  # no place in stage two's ranking (their scores say "below_top")
+        pool_ids.setdefault(item_id, 0.0)
     _fill_items(ctx, pool_ids)
     t.lap("stage2_ms")
     top_lex = ctx.top_lexical  # of these candidates (search)
