@@ -776,6 +776,12 @@ class RetrievalConfig:
     """And only when the named speaker's best candidate turn telling of its speaker has at
     least this many times the relevance of any other speaker's best (as
     ``meaning_speaker_lead``; 0: always)."""
+    pool_candidates: int = 10
+    """For a question asking what someone has done over time ("What has Melanie painted?",
+    "Where has Melanie camped?") that does not count ("how many"), the first this many
+    candidate turns by relevance join stage two's pool even when stage one does not
+    shortlist their session; they rank below the best hit of each shortlisted session (as
+    ``gather_sessions``' hits; 0: off; docs/retrieval.md, "Session 31")."""
     max_query_chars: int = 4000
     """Longer queries are refused (a query's cost grows with its length)."""
 
@@ -831,6 +837,8 @@ class RetrievalConfig:
         _check(0 <= self.speaker_list <= 1000, "memory.retrieval.speaker_list",
                "must be between 0 and 1000")
         _check(0 <= self.speaker_list_gate <= 100, "memory.retrieval.speaker_list_gate",
+               "must be between 0 and 100")
+        _check(0 <= self.pool_candidates <= 100, "memory.retrieval.pool_candidates",
                "must be between 0 and 100")
         for key in ("meaning_speaker_lead", "speaker_list_lead"):
             _check(0.0 <= getattr(self, key) <= 10.0, f"memory.retrieval.{key}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GATHERS", "asks_plural", "gathers"]
+__all__ = ["GATHERS", "asks_over_time", "asks_plural", "gathers"]
 
 GATHERS = re.compile(
     r"\bhow (?:many|much)\b|\bin total\b|\btotal\b|\baltogether\b|\bcombined\b"
@@ -41,6 +41,36 @@ def asks_plural(query: str) -> bool:
     elif x in _AUX:
         return False
     return len(x) > 3 and x.endswith("s") and not x.endswith(("ss", "us", "is"))
+
+
+PARTICIPLES = frozenset(
+    "read seen done made gone met won bought taken written given found had got brought built "
+    "caught felt heard kept left lost paid said sent sold spent taught thought told worn eaten "
+    "known shown grown drawn begun chosen broken driven ridden spoken thrown flown sung swum "
+    "run become come held led lent meant put set shot sat slept stood struck understood".split())
+"""Past participles that do not end in "-ed"."""
+_NOT_PARTICIPLES = frozenset("need feed seed speed breed bred shed bread embed".split())
+
+
+def asks_over_time(query: str) -> bool:
+    """Whether ``query`` asks, in the present perfect, what someone has done over time:
+    "What has Melanie painted?", "Where has Melanie camped?", "What types of pottery have
+    Melanie and her kids made?". The answer is every time it happened, told in several
+    sessions. Not an ongoing activity ("What has John been teaching?", "How long has Tim
+    been playing?") and not "have" as the verb ("What pets does Nate have?")."""
+    w = _WORDS.findall(query.lower())
+    for i, x in enumerate(w):
+        if x == "how" and w[i + 1 : i + 2] == ["long"]:
+            return False  # "(For) how long has Tim had his turtles?": one span of time
+        if x in ("has", "have"):
+            for y in w[i + 1 : i + 7]:  # the subject: up to five words before the participle
+                if y == "been":
+                    return False
+                if y in PARTICIPLES or (len(y) > 3 and y.endswith("ed")
+                                        and y not in _NOT_PARTICIPLES):
+                    return True
+            return False
+    return False
 
 
 def gathers(query: str) -> bool:

@@ -28,7 +28,7 @@ from memlane.retrieve import rerank as sig
 from memlane.retrieve.advice import advice_terms, asks_advice
 from memlane.retrieve.answerform import asks_doing, asks_named, namer, tells_doing
 from memlane.retrieve.candidates import Candidate, fuse_lists
-from memlane.retrieve.gather import gathers
+from memlane.retrieve.gather import GATHERS, asks_over_time, gathers
 from memlane.retrieve.mmr import mmr_order
 from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.presets import Preset
@@ -109,6 +109,10 @@ class SearchOptions:
     """And only when the named speaker's best candidate turn telling of its speaker has at
     least this many times the relevance of any other speaker's best (``_speaker_leads``;
     0: always)."""
+    pool_candidates: int = 0
+    """For a question asking what someone has done over time that does not count
+    (``_strays``), the first this many candidate turns by relevance join stage two's pool
+    whatever their session's place, below each shortlisted session's best hit (0: off)."""
     newest_weight: float = 0.0
     """Near-duplicate sessions newest first unless the question names an earlier time
     (``memlane.retrieve.newest``)."""
@@ -977,6 +981,7 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
             turns_in[sid] = turns_in.get(sid, 0) + 1
         elif kind == "summary":
             entities[sid] = entities.get(sid, ()) + it.entities
+    strays = _strays(ctx, cands, {s.key for s in top}) if o.pool_candidates else []
     if ctx.filters.kinds is None or "turn" in ctx.filters.kinds:
         # in one statement, the turns _session_turns reads: of each top session with fewer
         # than turns_per_session turns among the candidates
@@ -994,6 +999,8 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
         for c in own:  # the session's summaries and facts that were candidates themselves
             if ctx.items[c.id].kind != "turn":
                 pool_ids.setdefault(c.id, 0.0)
+    for item_id in strays:  # no place in stage two's ranking (their scores say "below_top")
+        pool_ids.setdefault(item_id, 0.0)
     _fill_items(ctx, pool_ids)
     t.lap("stage2_ms")
     top_lex = ctx.top_lexical  # of these candidates (search)
@@ -1019,7 +1026,7 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
         pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
     if o.newest_weight > 0 and asks_newest(ctx.query):
         _newest_first(ctx, pool, o.newest_weight)
-    if wide:
+    if wide or strays:
         _below_top(pool, {s.key for s in top[: o.top_sessions]})
     pool.sort(key=lambda x: -x.score)
     if wide and o.gather_openers > 0 and ctx.openers:
@@ -1043,6 +1050,20 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
                                      "candidate_rank": float(cand_rank[c.id])}))
     rest.sort(key=lambda x: (by_key[x.key].rank, -x.score))
     return head + rest
+
+
+def _strays(ctx: _Ctx, cands: list[Candidate], shortlisted: set[SessionKey]) -> list[int]:
+    """The turns among the first ``pool_candidates`` candidate turns by relevance whose
+    session stage one did not shortlist, for a question asking what someone has done over
+    time ("What has Melanie painted?", "Where has Melanie camped?": ``asks_over_time``)
+    that does not count ("How many ... have I ...?"): its answer is told in more sessions
+    than stage one keeps."""
+    o = ctx.opts
+    if not asks_over_time(ctx.query) or GATHERS.search(ctx.query):
+        return []  # a counting question reads gather_sessions more sessions already
+    turns = sorted((c for c in cands if (it := ctx.items.get(c.id)) is not None
+                    and it.kind == "turn"), key=lambda c: -c.relevance)[: o.pool_candidates]
+    return [c.id for c in turns if session_key(ctx.items[c.id]) not in shortlisted]
 
 
 ASKS_ASSISTANT = re.compile(
