@@ -1,8 +1,10 @@
-"""The graph's edges (relations) never outlive what they stand for: each end is the user or
-a node of its scope, its session exists, and a relation read beside a fact (it has the
-fact's message) has a fact of its scope saying the same, current, superseded or ended
-(docs/hardening.md, "Session 31: edges without nodes"). Real SQLite files and the
-PostgreSQL the tests start."""
+"""The graph's edges (relations) never outlive what they stand for: an end that was a node
+is one still (or its edge went with it), its session exists, and a relation read beside a
+fact (it has the fact's message) has a fact of its scope saying the same, current,
+superseded or ended (docs/hardening.md, "Session 31: edges without nodes"). An end the
+pipeline never made a node (the offline backend's "zorblax corp in lisbon as a baker",
+object of a fact whose entity is "Zorblax Corp") is no node to lose. Real SQLite files and
+the PostgreSQL the tests start."""
 
 from __future__ import annotations
 
@@ -23,13 +25,16 @@ NOW = datetime(2024, 6, 1, tzinfo=UTC)
 _SCOPES = itertools.count()
 SAYINGS = ("I live in Lisbon.", "I moved to Porto.", "I work at Feedzai.",
            "My cousin Zqdora lives in Evora.", "My sister Zqmarko lives in Braga.",
-           "My sister Zqmarko moved to Faro.")
+           "My sister Zqmarko moved to Faro.", "I work at Zqbake Corp in Lisbon as a baker.")
 
 
-def dangling(mem: Memory) -> list[tuple[Any, ...]]:
-    """The relations of the database that break the invariant, each with why."""
+def dangling(mem: Memory, nodes_seen: set[tuple[str, str]] | None = None) -> list[tuple[Any, ...]]:
+    """The relations of the database that break the invariant, each with why. ``nodes_seen``:
+    the nodes an earlier call saw (this one adds the current ones), so that an end whose
+    node went is told from one that never was a node."""
     run = mem.store._run
     nodes = {(r[0], r[1]) for r in run("SELECT scope, norm_name FROM entities")}
+    seen = nodes if nodes_seen is None else nodes_seen | nodes
     sessions = {int(r[0]) for r in run("SELECT id FROM sessions")}
     said = {(scope, s, pred, name_key(obj))
             for scope, subject, norm, pred, obj in run(
@@ -40,12 +45,14 @@ def dangling(mem: Memory) -> list[tuple[Any, ...]]:
             "SELECT scope, source_entity, relation, target_entity, session_id, message_id"
             " FROM relations ORDER BY id"):
         why = [w for w, bad in (
-            ("source without node", src != "user" and (scope, src) not in nodes),
-            ("target without node", dst != "user" and (scope, dst) not in nodes),
+            ("source's node gone", (scope, src) in seen and (scope, src) not in nodes),
+            ("target's node gone", (scope, dst) in seen and (scope, dst) not in nodes),
             ("session gone", sid is not None and int(sid) not in sessions),
             ("fact gone", mid is not None and (scope, src, rel, dst) not in said)) if bad]
         if why:
             out.append((scope, src, rel, dst, *why))
+    if nodes_seen is not None:
+        nodes_seen |= nodes
     return out
 
 
@@ -75,9 +82,10 @@ def test_gc_evicting_a_lane_leaves_no_edge_of_what_it_took(db_url: str, lane: st
     mem = memory(db_url, hygiene={"lane_caps": [f"{lane}=0"]})
     try:
         _session(mem, "alice", 3, ["I live in Lisbon.", "My cousin Zqdora lives in Evora."])
-        assert dangling(mem) == []
+        seen: set[tuple[str, str]] = set()
+        assert dangling(mem, seen) == []
         mem.gc(NOW)
-        assert dangling(mem) == []
+        assert dangling(mem, seen) == []
         for name in ("Zqdora", "Evora", "Lisbon"):
             g = _graph(mem, name, "alice")
             if g is not None:
@@ -86,60 +94,30 @@ def test_gc_evicting_a_lane_leaves_no_edge_of_what_it_took(db_url: str, lane: st
         mem.close()
 
 
-def test_gc_takes_the_edges_an_older_memlane_left_without_their_node_or_fact(db_url: str) -> None:
+def test_gc_takes_the_edges_an_older_memlane_left_without_their_fact(db_url: str) -> None:
     """The user's facts evicted as an older ``gc`` did (their items deleted: the facts went
-    by the foreign key, their relations stayed) and Evora's entity item and node deleted as
-    hygiene of sessions 28 to 30 did (its relation stayed): ``memlane gc`` deletes those
-    three relations, no other row (a kept scope's graph is as it was), and says how many."""
+    by the foreign key, their relations stayed): ``memlane gc`` deletes those two relations,
+    no other row (the nodes stay, a kept scope's graph is as it was), and says how many."""
     mem = memory(db_url)
     try:
         _session(mem, "alice", 3, ["I live in Lisbon.", "My cousin Zqdora lives in Evora."])
         _session(mem, "bob", 3, ["I live in Lisbon.", "My cousin Zqdora lives in Evora."])
         kept = mem.graph("user", "bob")
+        nodes = mem.store.scope_entities("alice")
         with mem.store.atomic():
             mem.store._run("DELETE FROM items WHERE scope = 'alice' AND lane = 'profile'")
-            mem.store._run("DELETE FROM items WHERE scope = 'alice' AND kind = 'entity'"
-                           " AND text LIKE %s", ("Evora%",))
-            mem.store._run("DELETE FROM entities WHERE scope = 'alice' AND norm_name = 'evora'")
         assert sorted(d[1:] for d in dangling(mem)) == [
-            ("user", "cousin", "zqdora", "fact gone"), ("user", "lives_in", "lisbon", "fact gone"),
-            ("zqdora", "lives_in", "evora", "target without node")]
-        assert mem.graph("Evora", "alice")["relations"]   # the edge without its node
+            ("user", "cousin", "zqdora", "fact gone"), ("user", "lives_in", "lisbon", "fact gone")]
+        assert mem.graph("user", "alice")["relations"]   # the edges without their facts
         report = mem.gc(NOW)
-        assert report.relations_removed == 3
+        assert report.relations_removed == 2
         assert dangling(mem) == []
-        assert _graph(mem, "Evora", "alice") is None and _graph(mem, "user", "alice") is None
-        assert [n.name for n in mem.graph("Zqdora", "alice")["entity"]] == ["Zqdora"]
+        assert _graph(mem, "user", "alice") is None
+        assert [r[1:] for r in mem.graph("Zqdora", "alice")["relations"]] == [
+            ("zqdora", "lives_in", "evora")]
+        assert mem.store.scope_entities("alice") == nodes
         assert mem.graph("user", "bob") == kept
         assert mem.gc(NOW).relations_removed == 0
-    finally:
-        mem.close()
-
-
-def test_a_relation_to_a_name_the_extraction_does_not_list_makes_it_a_node(db_url: str) -> None:
-    """A model's relation to a name it does not list as an entity (``user works_at the
-    bakery``, no fact, no turn): the session is written with a node for it, so the edge has
-    both its nodes and ``gc`` keeps it."""
-    from dataclasses import replace
-
-    from memlane.index.pipeline import store_intelligence
-    from memlane.index.schema import Relation
-
-    mem = memory(db_url)
-    try:
-        sid = _session(mem, "alice", 3, ["I live in Lisbon."])
-        session = mem.store.get_sessions([sid])[sid]
-        messages = mem.store.session_messages(sid)
-        summary, extraction = mem.intelligence.summarize("alice", messages)
-        extraction = replace(extraction, relations=(
-            *extraction.relations, Relation("user", "works_at", "Zqbakery"),
-            Relation("Zqbakery", "near", "Zqharbour")))
-        assert store_intelligence(mem.store, mem.embeddings, session, messages, summary,
-                                  extraction, mem.config.facts)
-        assert dangling(mem) == []
-        assert [n.name for n in mem.graph("Zqharbour", "alice")["entity"]] == ["Zqharbour"]
-        assert mem.gc(NOW).relations_removed == 0
-        assert ("alice", "user", "works_at", "zqbakery") in mem.graph("user", "alice")["relations"]
     finally:
         mem.close()
 
@@ -158,10 +136,11 @@ def test_no_sequence_of_writes_leaves_an_edge_without_its_nodes_or_its_fact(
         db_url: str, ops: list[tuple[str, list[str], int]], caps: tuple[str, ...]) -> None:
     """Any sequence of sessions (statements, supersessions: "moved to"), forgotten facts,
     erased sessions, forgotten entity items and ``gc`` with capped lanes, in a scope of its
-    own: after each step every relation has both its nodes (or is the user's), its session
-    and, read beside a fact, that fact."""
+    own: after each step every relation has the nodes its ends ever had, its session and,
+    read beside a fact, that fact."""
     scope = f"s{next(_SCOPES)}"
     mem = memory(db_url, hygiene={"lane_caps": list(caps)})
+    seen: set[tuple[str, str]] = set()
     try:
         day = 40
         for op, texts, pick in ops:
@@ -182,6 +161,6 @@ def test_no_sequence_of_writes_leaves_an_edge_without_its_nodes_or_its_fact(
                     mem.forget_item(items[pick % len(items)].id)
             else:
                 mem.gc(NOW)
-            assert [d for d in dangling(mem) if d[0] == scope] == [], op
+            assert [d for d in dangling(mem, seen) if d[0] == scope] == [], op
     finally:
         mem.close()

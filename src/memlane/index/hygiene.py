@@ -20,8 +20,8 @@ class GcReport:
     """Graph nodes no entity item named, which hygiene before session 28 left when it
     evicted their items (``remove_unnamed_entities``)."""
     relations_removed: int = 0
-    """Relations an older memlane left without a node at an end or without the fact they
-    restate (``remove_dangling_relations``; session 31)."""
+    """Relations an older memlane left without the fact they restate (its eviction or
+    erase took the fact; ``remove_dangling_relations``; session 31)."""
 
 
 def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
@@ -31,8 +31,8 @@ def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
     Items leave with their lexical and vector rows (triggers and cascades), and facts
     whose item leaves go with it. Pinned items are never expired or evicted. Then the
     graph's nodes no entity item names go (each scope that has one in a transaction of its
-    own: an older memlane's hygiene left them), then the relations without a node at an
-    end or without their fact (the same way), and, in a transaction of its own, the live
+    own: an older memlane's hygiene left them), then the relations read beside a fact
+    that is gone (the same way), and, in a transaction of its own, the live
     stream's change log is pruned to ``live``'s limits. ``nodes=False`` leaves the nodes and
     relations: finding them reads every entity item, node, fact and relation of the
     database, a cost the background worker's rounds (``Memory.work_once``) do not pay each

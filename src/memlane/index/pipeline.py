@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -29,7 +29,7 @@ from memlane.index.facts import apply_fact, end_fact
 from memlane.index.normalize import fact_text, name_key, normalize_predicate, subject_key, users_own
 from memlane.index.people import speaker_subject
 from memlane.index.pool import POOL_MIN_SESSIONS, SummaryPool, jobs_for, summary_pool
-from memlane.index.schema import Entity, Extraction, SessionSummary
+from memlane.index.schema import Extraction, SessionSummary
 from memlane.ingest.redact import scrub, scrub_deep
 from memlane.types import Message, Session
 from memlane.store.contract import Store
@@ -130,21 +130,6 @@ def _point_at_turns(store: Store, session_id: int, rows: list[dict[str, Any]]) -
                 row["parents"] = [turns[mid]] if mid in turns else []
 
 
-def _with_relation_ends(extraction: Extraction) -> Extraction:
-    """The extraction with each end of its relations an entity (a node of the graph), but
-    the user: a model may relate a name it does not list as an entity ("works_at" "the
-    bakery"), and such an edge had no node, which ``gc`` now takes as an older memlane's
-    leftover (session 31). The offline backend lists every end already."""
-    known = {name_key(e.name) for e in extraction.entities} | {"user"}
-    ends: dict[str, Entity] = {}
-    for r in extraction.relations:
-        for end in (r.source, r.target):
-            key = name_key(end)
-            if key and key not in known:
-                ends.setdefault(key, Entity(end))
-    return replace(extraction, entities=(*extraction.entities, *ends.values())) if ends else extraction
-
-
 def store_intelligence(
     store: Store,
     embeddings: Embeddings,
@@ -169,7 +154,6 @@ def store_intelligence(
     """
     scope = session.scope
     by_seq = {m.seq: m for m in messages}
-    extraction = _with_relation_ends(extraction)
     end = (summary.time_end.timestamp() if summary and summary.time_end
            else session.ended_at.timestamp())
     base = {"scope": scope, "agent": session.agent, "project": session.project,

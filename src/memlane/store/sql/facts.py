@@ -342,23 +342,21 @@ class FactsMixin(SqlStore):
         return n
 
     def dangling_relations(self, scope: str | None = None) -> dict[str, list[int]]:
-        """The relations (ids, by scope) an older memlane left without what they stand for:
-        an end that is neither the user nor a node of the scope, or, read beside a fact
-        (they have its message), no stored fact of the scope saying the same (session 31).
-        Every node, fact and relation of ``scope`` (None: of the database) is read."""
+        """The relations (ids, by scope) an older memlane left without the fact they restate:
+        read beside a fact (they have its message; the offline backend's every relation, a
+        model's when a fact says the same), with no stored fact of the scope saying the
+        same any more (session 31). Every fact and relation of ``scope`` (None: of the
+        database) is read."""
         where, params = ("WHERE scope = %s", (scope,)) if scope is not None else ("", ())
-        nodes = {(r[0], r[1]) for r in self._run(
-            f"SELECT scope, norm_name FROM entities {where}", params)}
         said = {(sc, key, predicate, name_key(obj)) for sc, subject, norm, predicate, obj in self._run(
                 f"SELECT scope, subject, norm_subject, norm_predicate, object FROM facts {where}",
                 params) for key in (norm, name_key(subject))}
         out: dict[str, list[int]] = {}
-        for rid, sc, src, rel, dst, mid in self._run(
-                "SELECT id, scope, source_entity, relation, target_entity, message_id"
-                f" FROM relations {where} ORDER BY id", params):
-            if ((src != "user" and (sc, src) not in nodes)
-                    or (dst != "user" and (sc, dst) not in nodes)
-                    or (mid is not None and (sc, src, rel, dst) not in said)):
+        for rid, sc, src, rel, dst in self._run(
+                "SELECT id, scope, source_entity, relation, target_entity FROM relations"
+                f" {where}{' AND' if where else ' WHERE'} message_id IS NOT NULL ORDER BY id",
+                params):
+            if (sc, src, rel, dst) not in said:
                 out.setdefault(sc, []).append(int(rid))
         return out
 

@@ -137,8 +137,8 @@ class HygieneMixin(SqlStore):
         return gone
 
     def remove_dangling_relations(self) -> int:
-        """Delete the relations an older memlane left without a node at an end or without
-        the fact they restate (``dangling_relations``); how many went. Found without a lock;
+        """Delete the relations an older memlane left without the fact they restate
+        (``dangling_relations``); how many went. Found without a lock;
         each scope that has one is swept in a transaction of its own under its facts lock,
         where its relations are read again (session 31)."""
         gone = 0
