@@ -121,8 +121,8 @@ class HygieneMixin(SqlStore):
         ``unnamed``). Found without a lock; each scope that has one is swept in a
         transaction of its own under its facts lock, where ``rebuild_entities`` reads the
         scope's entity items again (session 30). The entity items are read a scope at a
-        time (the index ``items_scope_kind_at``), not by one scan of every item: 2.9 s →
-        see docs/scaling.md, "Session 31: the graph sweeps at 100k"."""
+        time (the index ``items_scope_kind_at``), not by one scan of every item (session
+        31; docs/scaling.md, "Session 31: the graph sweeps at 100k")."""
         scopes = []
         for (scope,) in self._run("SELECT DISTINCT scope FROM entities").fetchall():
             named = {entity_key(extra) for (extra,) in self._run(
