@@ -10,8 +10,7 @@ from ("My cousin Zqa17 lives in Evora.", "I work at Zqorg17.", "I moved to Porto
 graph has the entity items, nodes, facts and relations of 20,000 such statements at 100k;
 then ``index`` (the offline pipeline). SQLite is built in ``DIR/graphsweep-N.db`` (kept and
 reused with ``--keep``); ``--postgres`` copies it (``memlane db copy``'s ``copy_store``)
-into a private server's database. Beside the sweeps: the orphan-node sweep's reads as
-session 30 wrote them (one scan of every item), the "before" of its reads a scope at a time. Each round times both sweeps on a store with nothing to
+into a private server's database. Each round times both sweeps on a store with nothing to
 remove (their reads are the cost a round of the worker would pay), then one more with Python's
 peak allocation (tracemalloc) and the process's peak RSS; the median and the
 rounds' spread are printed.
@@ -31,7 +30,6 @@ from pathlib import Path
 from memlane.bench.ingest import add_synthetic, synthetic_turns
 from memlane.store import open_store
 from memlane.store.copy import copy_store
-from memlane.store.sql.base import entity_key
 from memlane.testing import memory
 
 CITIES = ("Evora", "Braga", "Porto", "Faro", "Lisbon", "Coimbra", "Aveiro", "Viseu")
@@ -68,21 +66,9 @@ def counts(store) -> dict[str, int]:
             "relations": run("SELECT count(*) FROM relations").fetchone()[0]}
 
 
-def one_scan(store) -> int:
-    """The orphan-node sweep's reads as session 30 wrote them (one scan of every item for
-    the entity items): the "before" of its scoped reads; how many scopes it would sweep."""
-    named: dict[str, set[str]] = {}
-    for scope, extra in store._run(
-            "SELECT scope, extra FROM items WHERE kind = 'entity' AND scope IS NOT NULL"):
-        named.setdefault(scope, set()).add(entity_key(extra))
-    return len({scope for scope, norm in store._run("SELECT scope, norm_name FROM entities")
-                if norm not in named.get(scope, set())})
-
-
 def measure(store, rounds: int) -> None:
     print(" ".join(f"{k}={v}" for k, v in counts(store).items()))
-    for name, sweep in (("nodes, one scan (session 30)", lambda: one_scan(store)),
-                        ("nodes", store.remove_unnamed_entities),
+    for name, sweep in (("nodes", store.remove_unnamed_entities),
                         ("relations", store.remove_dangling_relations)):
         times = []
         for _ in range(rounds):

@@ -120,17 +120,14 @@ class HygieneMixin(SqlStore):
         showed until an erase of their scope took them (``rebuild_entities`` with
         ``unnamed``). Found without a lock; each scope that has one is swept in a
         transaction of its own under its facts lock, where ``rebuild_entities`` reads the
-        scope's entity items again (session 30). The entity items are read a scope at a
-        time (the index ``items_scope_kind_at``), not by one scan of every item (session
-        31; docs/scaling.md, "Session 31: the graph sweeps at 100k")."""
-        scopes = []
-        for (scope,) in self._run("SELECT DISTINCT scope FROM entities").fetchall():
-            named = {entity_key(extra) for (extra,) in self._run(
-                "SELECT extra FROM items WHERE scope = %s AND kind = 'entity'", (scope,))}
-            if any(norm not in named for (norm,) in self._run(
-                    "SELECT norm_name FROM entities WHERE scope = %s", (scope,)).fetchall()):
-                scopes.append(scope)
-        scopes.sort()
+        scope's entity items again (session 30)."""
+        named: dict[str, set[str]] = {}
+        for scope, extra in self._run(
+                "SELECT scope, extra FROM items WHERE kind = 'entity' AND scope IS NOT NULL"):
+            named.setdefault(scope, set()).add(entity_key(extra))
+        scopes = sorted({scope for scope, norm in self._run(
+            "SELECT scope, norm_name FROM entities").fetchall()
+            if norm not in named.get(scope, set())})
         gone = 0
         for scope in scopes:
             with self.atomic():
