@@ -19,6 +19,9 @@ class GcReport:
     nodes_removed: int = 0
     """Graph nodes no entity item named, which hygiene before session 28 left when it
     evicted their items (``remove_unnamed_entities``)."""
+    relations_removed: int = 0
+    """Relations an older memlane left without the fact they restate (its eviction or
+    erase took the fact; ``remove_dangling_relations``; session 31)."""
 
 
 def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
@@ -28,10 +31,12 @@ def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
     Items leave with their lexical and vector rows (triggers and cascades), and facts
     whose item leaves go with it. Pinned items are never expired or evicted. Then the
     graph's nodes no entity item names go (each scope that has one in a transaction of its
-    own: an older memlane's hygiene left them), and, in a transaction of its own, the live
-    stream's change log is pruned to ``live``'s limits. ``nodes=False`` leaves the nodes:
-    finding them reads every entity item and node of the database, a cost the background
-    worker's rounds (``Memory.work_once``) do not pay each few seconds; ``memlane gc`` does.
+    own: an older memlane's hygiene left them), then the relations read beside a fact
+    that is gone (the same way), and, in a transaction of its own, the live
+    stream's change log is pruned to ``live``'s limits. ``nodes=False`` leaves the nodes and
+    relations: finding them reads every entity item, node, fact and relation of the
+    database, a cost the background worker's rounds (``Memory.work_once``) do not pay each
+    few seconds; ``memlane gc`` does.
     """
     with store.atomic():
         # what goes is chosen first, so that the facts locks of its scopes are taken at once
@@ -48,7 +53,8 @@ def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
         store.bump("items_expired", expired)
         store.bump("items_evicted", sum(evicted.values()))
     removed = store.remove_unnamed_entities() if nodes else 0
+    dangling = store.remove_dangling_relations() if nodes else 0
     live = live or LiveConfig()
     pruned = store.prune_changes(before=now - live.keep_days * 86_400, keep=live.keep_changes)
     store.fold_counters()  # PostgreSQL: the counter rows of connections that ended
-    return GcReport(expired, evicted, pruned, removed)
+    return GcReport(expired, evicted, pruned, removed, dangling)

@@ -181,12 +181,14 @@ def compact(ctx: click.Context, scope: str | None, topic: str | None, now: str |
 def gc(ctx: click.Context, now: str | None, as_json: bool) -> None:
     """Expire items past their TTL and evict the lowest-value items of lanes over cap.
 
-    Then delete the graph's nodes no entity item names (an older memlane's hygiene left
-    them) and prune the live stream's change log ([memory.live])."""
+    Then delete the graph's nodes no entity item names and the relations whose fact is
+    gone (an older memlane left them), and prune the live stream's change log
+    ([memory.live])."""
     r = memory_of(ctx).gc(now)
     if as_json:
         echo(dumps(r))
     else:
         evicted = ", ".join(f"{k}={v}" for k, v in r.evicted.items()) or "none"
         echo(f"expired {r.expired} item(s); evicted {evicted}; pruned {r.changes_pruned} change(s);"
-             f" removed {r.nodes_removed} unnamed graph node(s)")
+             f" removed {r.nodes_removed} unnamed graph node(s),"
+             f" {r.relations_removed} relation(s) without their fact")

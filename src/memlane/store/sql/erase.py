@@ -324,6 +324,7 @@ class EraseMixin(SqlStore):
             # (resettle_facts, below); the summaries an erased decision record had absorbed
             # are active again
             orphans = self.facts_superseded_by(facts)  # type: ignore[attr-defined]
+            said = self.fact_keys(facts)  # type: ignore[attr-defined]
             # a kept session that stated an erased fact again (a reinforcement) is
             # summarised again, so its own statement is a fact once more: erasing the
             # session that first said "I live in Berlin" left Lisbon current although a
@@ -363,6 +364,9 @@ class EraseMixin(SqlStore):
             counts["fact_events"] += self._forget_marks_of(parts)
             counts["relations"] = self._delete("relations", "session_id", [*ids, *renumber])
             counts["facts"] = self._delete("facts", "id", facts)
+            # the kept sessions' relations restating them (a session that said it again,
+            # queued again below): no fact says them now (session 31)
+            counts["relations"] += self.forget_unsaid_relations(said)  # type: ignore[attr-defined]
             self.resettle_facts(orphans)  # type: ignore[attr-defined]
             for cond, params in self._id_batches("id", restate):
                 self._run("UPDATE sessions SET summarized_at = NULL, attempts = 0, deferrals = 0,"

@@ -311,13 +311,80 @@ class FactsMixin(SqlStore):
             n += self._run(sql, params).rowcount
         return n
 
+    def fact_keys(self, fact_ids: Sequence[int]) -> set[tuple[str, str, str, str]]:
+        """``(scope, subject, predicate, object)`` of these facts, as they hold them: read
+        before they go, for ``forget_unsaid_relations``."""
+        out: set[tuple[str, str, str, str]] = set()
+        for cond, params in self._id_batches("id", list(dict.fromkeys(fact_ids))):
+            out.update((r[0], r[1], r[2], r[3]) for r in self._run(
+                f"SELECT scope, subject, norm_predicate, object FROM facts WHERE {cond}", params))
+        return out
+
+    def forget_unsaid_relations(self, keys: Iterable[tuple[str, str, str, str]]) -> int:
+        """After facts went (hygiene evicted or expired their items, an erase took them;
+        ``fact_keys`` read before): the relations of their scopes that restate one of them
+        (its subject, predicate and object as the pipeline keys a relation) when no stored
+        fact of the scope says the same any more; how many went. They stayed: ``graph()``
+        listed ``user lives_in lisbon`` (even as superseded) with no fact behind it, and
+        retrieval's graph stage walked it (session 31)."""
+        n = 0
+        for scope, subject, predicate, obj in sorted(set(keys)):
+            src = sorted({subject_key(subject), name_key(subject)})
+            dst = name_key(obj)
+            marks = ", ".join(["%s"] * len(src))
+            if any(name_key(r[0]) == dst for r in self._run(
+                    f"SELECT object FROM facts WHERE scope = %s AND norm_subject IN ({marks})"
+                    " AND norm_predicate = %s", (scope, *src, predicate))):
+                continue
+            n += self._run(
+                f"DELETE FROM relations WHERE scope = %s AND source_entity IN ({marks})"
+                " AND relation = %s AND target_entity = %s", (scope, *src, predicate, dst)).rowcount
+        return n
+
+    def dangling_relations(self, scope: str | None = None) -> dict[str, list[int]]:
+        """The relations (ids, by scope) an older memlane left without the fact they restate:
+        read beside a fact (they have its message; the offline backend's every relation, a
+        model's when a fact says the same), with no stored fact of the scope saying the
+        same any more (session 31). Every fact and relation of ``scope`` (None: of the
+        database) is read; a fact's object is keyed only when a relation has its subject
+        and predicate, and each name once (``name_key`` is most of the cost)."""
+        where, params = ("WHERE scope = %s", (scope,)) if scope is not None else ("", ())
+        relations: dict[tuple[str, str, str], list[tuple[int, str]]] = {}
+        for rid, sc, src, rel, dst in self._run(
+                "SELECT id, scope, source_entity, relation, target_entity FROM relations"
+                f" {where}{' AND' if where else ' WHERE'} message_id IS NOT NULL ORDER BY id",
+                params):
+            relations.setdefault((sc, src, rel), []).append((int(rid), dst))
+        keys: dict[str, str] = {}
+
+        def key(name: str) -> str:
+            if name not in keys:
+                keys[name] = name_key(name)
+            return keys[name]
+
+        said: set[tuple[str, str, str, str]] = set()
+        for sc, subject, norm, predicate, obj in self._run(
+                f"SELECT scope, subject, norm_subject, norm_predicate, object FROM facts {where}",
+                params):
+            for s in {norm, key(subject)}:
+                if (sc, s, predicate) in relations:
+                    said.add((sc, s, predicate, key(obj)))
+        out: dict[str, list[int]] = {}
+        for (sc, src, rel), ends in relations.items():
+            for rid, dst in ends:
+                if (sc, src, rel, dst) not in said:
+                    out.setdefault(sc, []).append(rid)
+        return {sc: sorted(ids) for sc, ids in out.items()}
+
     def rebuild_entities(self, scope: str, names: set[str], *, unnamed: bool = False) -> int:
         """Entities of ``scope`` named in ``names``: deleted when no remaining entity item
         of the scope names them (counted), else rebuilt from those items as if the erased
         ones had never been upserted (mentions, first and last seen, context, type). With
         ``unnamed`` (an erase), every node of the scope no entity item names goes too: an
         older memlane's hygiene evicted items and kept their nodes, each holding the
-        sentence it was read in (session 30)."""
+        sentence it was read in (session 30). A node that goes takes the scope's relations
+        naming it: ``graph()`` of its other end showed them, an edge without its node, and
+        retrieval's graph stage walked them (session 31)."""
         if not names and not unnamed:
             return 0
         remaining: dict[str, list[tuple[float, dict[str, Any]]]] = {}
@@ -338,6 +405,8 @@ class FactsMixin(SqlStore):
             seen = remaining.get(norm)
             if not seen:
                 gone += self._run("DELETE FROM entities WHERE id = %s", (eid,)).rowcount
+                self._run("DELETE FROM relations WHERE scope = %s"
+                          " AND (source_entity = %s OR target_entity = %s)", (scope, norm, norm))
                 continue
             type_ = next((str(e.get("type")) for _, e in seen
                           if e.get("type") not in (None, "name", "thing")),

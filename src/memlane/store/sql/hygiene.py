@@ -89,6 +89,7 @@ class HygieneMixin(SqlStore):
         n = 0
         names: dict[str, set[str]] = {}
         deleted: dict[str | None, set[str]] = {}
+        said: set[tuple[str, str, str, str]] = set()  # the facts of fact items, below
         for cond, params in self._id_batches("id", list(item_ids)):
             # two statements: a row updated in a WITH clause cannot be deleted by the same one
             ids = [r[0] for r in self._run(
@@ -97,12 +98,16 @@ class HygieneMixin(SqlStore):
             for c, p in self._id_batches("i.id", ids):  # their cached vectors, below
                 for scope, texts in self.deleted_texts(c, p).items():  # type: ignore[attr-defined]
                     deleted.setdefault(scope, set()).update(texts)
+            said.update((f.scope, f.subject, f.predicate, f.object)  # before they go
+                        for f in self.facts_for_items(ids).values())  # type: ignore[attr-defined]
             for c, p in self._id_batches("id", ids):
                 for scope, extra in self._run(
                         f"SELECT scope, extra FROM items WHERE kind = 'entity' AND {c}", p):
                     if scope is not None:
                         names.setdefault(scope, set()).add(entity_key(extra))
                 n += self._run(f"DELETE FROM items WHERE {c}", p).rowcount
+        # the relations that restated their facts, when no fact left says the same (session 31)
+        self.forget_unsaid_relations(said)  # type: ignore[attr-defined]
         for scope in sorted(names):
             self.rebuild_entities(scope, names[scope])  # type: ignore[attr-defined]
         self.forget_unheld(deleted)  # type: ignore[attr-defined]
@@ -129,6 +134,20 @@ class HygieneMixin(SqlStore):
                 self._lock_scope_facts(scope)
                 gone += self.rebuild_entities(  # type: ignore[attr-defined]
                     scope, set(), unnamed=True)
+        return gone
+
+    def remove_dangling_relations(self) -> int:
+        """Delete the relations an older memlane left without the fact they restate
+        (``dangling_relations``); how many went. Found without a lock;
+        each scope that has one is swept in a transaction of its own under its facts lock,
+        where its relations are read again (session 31)."""
+        gone = 0
+        for scope in sorted(self.dangling_relations()):  # type: ignore[attr-defined]
+            with self.atomic():
+                self._lock_scope_facts(scope)
+                for ids in self.dangling_relations(scope).values():  # type: ignore[attr-defined]
+                    for cond, params in self._id_batches("id", ids):
+                        gone += self._run(f"DELETE FROM relations WHERE {cond}", params).rowcount
         return gone
 
     # -- pins ---------------------------------------------------------------------------
