@@ -1,16 +1,44 @@
 """Fixtures the facts tests share: a memory opened on any store's URL, and one database (or
-memory) on each store kept across a module's hypothesis examples."""
+memory) on each store kept across a module's hypothesis examples; and the plain helpers of
+the migration tests (``backend``, ``migration``, ``rows``), imported from here."""
 
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
 from memlane.config import load_config
 from memlane.memory import Memory
+from memlane.store.migrations import load_migrations
 from memlane.testing import HashingEmbedder
+
+
+def backend(url: str) -> str:
+    """The store a URL opens: ``postgres`` or ``sqlite``."""
+    return "postgres" if url.startswith("postgres") else "sqlite"
+
+
+def migration(url: str, suffix: str) -> str:
+    """The full name of the migration named ``suffix`` (``value_keys``: ``0016_value_keys``)
+    on the store ``url`` opens."""
+    return next(m.name for m in load_migrations(f"memlane.store.{backend(url)}")
+                if m.name.endswith(f"_{suffix}"))
+
+
+def rows(url: str, sql: str) -> list[Any]:
+    """The rows ``sql`` reads from the database at ``url``, on a connection of its own (not
+    memlane's)."""
+    if backend(url) == "sqlite":
+        with sqlite3.connect(url) as con:
+            return con.execute(sql).fetchall()
+    import psycopg
+
+    with psycopg.connect(url) as con:
+        return con.execute(sql).fetchall()
 
 
 def _open(url: str) -> Memory:
