@@ -11,12 +11,7 @@ variation selectors, quotes, brackets, a final full stop) still is not. Migratio
 
 from __future__ import annotations
 
-import os
 import re
-import select
-import signal
-import subprocess
-import sys
 import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -29,7 +24,7 @@ from memlane.index.normalize import VALUE_PUNCTUATION, name_key, normalize_value
 from memlane.memory import Memory
 from memlane.store.rekey import rekey_values
 from memlane.testing import add_sessions
-from tests.facts.conftest import backend, migration, rows
+from tests.facts.conftest import backend, kill_inside_migration, migration, rows
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
 
@@ -265,22 +260,6 @@ def test_an_old_database_is_rekeyed_once_on_both_stores(db_url: str,
         mem.close()
 
 
-_HOLD = """
-import sys, time
-from memlane.store import open_store, rekey
-
-step = rekey.STEPS["value_symbols"]
-
-def held(db):
-    step(db)
-    print("stepped", flush=True)
-    time.sleep(120)  # killed here, inside the migration's transaction
-
-rekey.STEPS["value_symbols"] = held
-open_store(sys.argv[1])
-"""
-
-
 def test_a_migration_killed_midway_leaves_the_database_as_before_on_both_stores(
         db_url: str, open_memory: Callable[[str], Memory]) -> None:
     """A process killed (SIGKILL) after the step re-keyed every fact, before the migration
@@ -289,17 +268,7 @@ def test_a_migration_killed_midway_leaves_the_database_as_before_on_both_stores(
     migration's transaction to be killed.)"""
     current = _old_database(db_url, open_memory)
     before = _snapshot(db_url)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    proc = subprocess.Popen([sys.executable, "-c", _HOLD, db_url], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env)
-    try:
-        assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], 120)
-        line = proc.stdout.readline() if ready else b""
-        assert line == b"stepped\n", (line, proc.poll())
-    finally:
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.communicate(timeout=60)
+    kill_inside_migration(db_url, "value_symbols")
     assert _snapshot(db_url) == before
     assert migration(db_url, "value_symbols") not in [r[0] for r in rows(db_url, "SELECT name FROM schema_migrations")]
     if backend(db_url) == "sqlite":
