@@ -182,8 +182,8 @@ def _fold_accents(text: str) -> str:
 
 def subject_key(subject: str) -> str:
     """The key of a fact's subject: ``user`` for the user however written (:data:`SELF_NAMES`
-    after :func:`normalize_name`, so "The User." too, and a stored key again), any other name
-    by :func:`name_key`."""
+    after :func:`name_key`, so "The User." too, and a stored key again; "+I" is a name of its
+    own), any other name by :func:`name_key`."""
     key = name_key(subject)
     return "user" if key in SELF_NAMES else key
 
@@ -282,8 +282,8 @@ def _value_text(text: str) -> str:
 
 
 def _unit_sign(c: str) -> bool:
-    """A sign a number is written before: a currency or other symbol ("°", "€", an emoji),
-    a percent, per-mille or prime sign. Not a mathematical sign ("5 + 3") nor a letter
+    """A sign written after a number: a currency or other symbol ("°", "€", an emoji), a
+    percent, per-mille or prime sign. Not a mathematical sign ("5 + 3") nor a letter
     ("5 kg": letters after a number are a word as often as a unit)."""
     return unicodedata.category(c) in ("Sc", "So") or c in "%‰‱′″‴⁗"
 

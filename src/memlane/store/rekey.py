@@ -43,8 +43,8 @@ the value's key without its article rule: "C++", "C#" and "C" are three subjects
 graph nodes; zero-width and format characters are dropped, so "Lis\u200bbon" and "Lisbon"
 are one), and a space between a number and its unit or currency sign decorates names and
 values ("5 °C" is "5°C"). ``rekey_symbols`` writes the ends of relations first (a relation
-keeps only its ends' keys: an end is read back from the entity that had its old key, else
-from a fact of the scope that states the relation, else re-keyed as it is), then runs
+keeps only its ends' keys: they are read back from a fact of the scope that states the
+relation, else each from the entity that had its old key, else re-keyed as it is), then runs
 ``rekey_names`` (subjects, marks, entities) and ``rekey_values``. What the old key merged
 stays merged: the node "C++" that "C#" was a mention of keeps that mention (and every
 relation that named either), a value of "C# team" that superseded one of "C++ team" stays
