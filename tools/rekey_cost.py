@@ -7,7 +7,7 @@ session 27 (``normalize_name``: accents kept), ten spellings of five names ("Jos
 "Zoë"/"Zoe", "Renée"/"Renee", "Björn"/"Bjorn", and two without accents), ten names of a
 scope together, then runs the re-keying step twice, each in one transaction: the first
 merges, the second finds nothing to do. Prints CPU and wall seconds of each and what is left
-current. ``rekey_twice`` is also ``tools/value_rekey_cost.py``'s."""
+current. ``rekey_twice`` is also ``tools/value_rekey_cost.py``'s and ``tools/name_rekey_cost.py``'s."""
 
 from __future__ import annotations
 

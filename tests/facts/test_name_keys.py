@@ -22,19 +22,12 @@ from memlane.errors import MigrationError
 from memlane.index.facts import end_fact
 from memlane.index.normalize import name_key, normalize_name, subject_key
 from memlane.memory import Memory
-from memlane.store.migrations import load_migrations
 from memlane.store.rekey import rekey_names
+from tests.facts.conftest import backend, migration, rows
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
 
 
-def _backend(url: str) -> str:
-    return "postgres" if url.startswith("postgres") else "sqlite"
-
-
-def _migration(url: str) -> str:
-    return next(m.name for m in load_migrations(f"memlane.store.{_backend(url)}")
-                if m.name.endswith("_name_keys"))
 
 
 def _dump(mem: Memory) -> dict[str, Any]:
@@ -84,7 +77,7 @@ def _old_database(url: str, open_memory: Callable[[str], Memory]) -> dict[str, i
             s.upsert_entity("u", name, normalize_name(name), kind, ctx, _day(days).timestamp())
         s.insert_relation("u", normalize_name("José"), "friend_of", "ana", None, None, _day(50).timestamp())
         s.insert_relation("u", "ana", "knows", normalize_name("Jose"), None, None, _day(20).timestamp())
-        s._run("DELETE FROM schema_migrations WHERE name = %s", (_migration(url),))
+        s._run("DELETE FROM schema_migrations WHERE name = %s", (migration(url, "name_keys"),))
     mem.close()
     return ids
 
@@ -92,25 +85,19 @@ def _old_database(url: str, open_memory: Callable[[str], Memory]) -> dict[str, i
 def test_an_old_database_is_rekeyed_and_merged_on_both_stores(db_url: str,
                                                                open_memory: Callable[[str], Memory]) -> None:
     ids = _old_database(db_url, open_memory)
-    backend = _backend(db_url)
+    store = backend(db_url)
     # the old code's state: two subjects, two nodes
     import sqlite3
 
     def by_hand(sql: str) -> list[Any]:
-        if backend == "sqlite":
-            with sqlite3.connect(db_url) as con:
-                return con.execute(sql).fetchall()
-        import psycopg
-
-        with psycopg.connect(db_url) as con:
-            return con.execute(sql).fetchall()
+        return rows(db_url, sql)
 
     assert {r[0] for r in by_hand("SELECT norm_subject FROM facts")} == {"josé", "jose", "zoë", "zoe", "user"}
     assert len(by_hand("SELECT 1 FROM facts WHERE status = 'current' AND norm_predicate = 'lives_in'")) == 3
 
     # a crash inside the migration (a failing write after the facts were re-keyed) leaves
     # the old state, every row as it was
-    if backend == "sqlite":
+    if store == "sqlite":
         with sqlite3.connect(db_url) as con:
             con.execute("CREATE TRIGGER crash BEFORE UPDATE ON entities BEGIN SELECT RAISE(ABORT, 'crash'); END")
     else:
@@ -125,7 +112,7 @@ def test_an_old_database_is_rekeyed_and_merged_on_both_stores(db_url: str,
     with pytest.raises(MigrationError, match="name_keys.*crash"):
         open_memory(db_url)
     assert {t: by_hand(f"SELECT * FROM {t} ORDER BY id") for t in before} == before
-    if backend == "sqlite":
+    if store == "sqlite":
         with sqlite3.connect(db_url) as con:
             con.execute("DROP TRIGGER crash")
     else:

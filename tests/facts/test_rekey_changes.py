@@ -28,7 +28,7 @@ from memlane.index.facts import end_fact
 from memlane.index.normalize import normalize_name
 from memlane.memory import Memory
 from memlane.serve import live
-from memlane.store.migrations import load_migrations
+from tests.facts.conftest import migration
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
 
@@ -38,10 +38,6 @@ Statement = tuple[str, str, str, float, bool]  # subject, predicate, value, days
 def _day(days_ago: float) -> datetime:
     return NOW - timedelta(days=days_ago)
 
-
-def _migration(url: str, name: str) -> str:
-    backend = "postgres" if url.startswith("postgres") else "sqlite"
-    return next(m.name for m in load_migrations(f"memlane.store.{backend}") if m.name.endswith(f"_{name}"))
 
 
 def _old_database(open_memory: Callable[[str], Memory], url: str, scope: str, statements: list[Statement],
@@ -69,7 +65,7 @@ def _old_database(open_memory: Callable[[str], Memory], url: str, scope: str, st
             elif obj:
                 s._run("UPDATE facts SET norm_object = %s WHERE id = %s",
                        (re.sub(r"^(the|a|an) ", "", normalize_name(obj)), fid))
-        s._run("DELETE FROM schema_migrations WHERE name = %s", (_migration(url, rekey),))
+        s._run("DELETE FROM schema_migrations WHERE name = %s", (migration(url, rekey),))
     head, view = live.snapshot(s, scope)  # a client of the old memory
     mem.close()
     return head, view

@@ -11,7 +11,6 @@ liked dish were both current, and an ending "I no longer live in Sao Paulo" did 
 from __future__ import annotations
 
 import re
-import sqlite3
 import unicodedata
 from datetime import UTC, datetime, timedelta
 from collections.abc import Callable
@@ -24,8 +23,8 @@ from hypothesis import strategies as st
 from memlane.index.facts import end_fact
 from memlane.index.normalize import normalize_name, normalize_value
 from memlane.memory import Memory
-from memlane.store.migrations import load_migrations
 from memlane.store.rekey import rekey_values
+from tests.facts.conftest import migration, rows
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
 
@@ -33,9 +32,6 @@ NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
 def _day(days_ago: float) -> datetime:
     return NOW - timedelta(days=days_ago)
 
-
-def _backend(url: str) -> str:
-    return "postgres" if url.startswith("postgres") else "sqlite"
 
 
 def _old_key(value: str) -> str:
@@ -138,19 +134,6 @@ def srv() -> Any:
         yield server
 
 
-def _migration(url: str) -> str:
-    return next(m.name for m in load_migrations(f"memlane.store.{_backend(url)}")
-                if m.name.endswith("_value_keys"))
-
-
-def _rows(url: str, sql: str) -> list[Any]:
-    if _backend(url) == "sqlite":
-        with sqlite3.connect(url) as con:
-            return con.execute(sql).fetchall()
-    import psycopg
-
-    with psycopg.connect(url) as con:
-        return con.execute(sql).fetchall()
 
 
 def test_an_old_database_is_rekeyed_and_merged_on_both_stores(db_url: str,
@@ -174,9 +157,9 @@ def test_an_old_database_is_rekeyed_and_merged_on_both_stores(db_url: str,
             s._run(f"UPDATE {table} SET scope = 'u' WHERE scope IN ('t1', 't2')")
         for fid, obj in s._run("SELECT id, object FROM facts").fetchall():
             s._run("UPDATE facts SET norm_object = %s WHERE id = %s", (_old_key(obj) if obj else "", fid))
-        s._run("DELETE FROM schema_migrations WHERE name = %s", (_migration(db_url),))
+        s._run("DELETE FROM schema_migrations WHERE name = %s", (migration(db_url, "value_keys"),))
     mem.close()
-    assert sorted(r[0] for r in _rows(db_url, "SELECT object FROM facts WHERE status = 'current'")) == [
+    assert sorted(r[0] for r in rows(db_url, "SELECT object FROM facts WHERE status = 'current'")) == [
         "Creme brulee", "Crème brûlée", "São Paulo", "jazz"]
 
     mem = open_memory(db_url)
@@ -188,12 +171,12 @@ def test_an_old_database_is_rekeyed_and_merged_on_both_stores(db_url: str,
             ("Crème brûlée", "superseded"), ("jazz", "current"), ("Creme brulee", "current")]
         lives = mem.fact_history("user", "lives_in", "u")
         assert [(h["object"], h["status"]) for h in lives] == [("São Paulo", "superseded"), ("Sao Paulo", "ended")]
-        for obj, norm in _rows(db_url, "SELECT object, norm_object FROM facts"):
+        for obj, norm in rows(db_url, "SELECT object, norm_object FROM facts"):
             assert norm == (normalize_value(obj) if obj else "")
-        before = [sorted(map(str, _rows(db_url, f"SELECT * FROM {t}"))) for t in ("facts", "fact_events", "items")]
+        before = [sorted(map(str, rows(db_url, f"SELECT * FROM {t}"))) for t in ("facts", "fact_events", "items")]
         with mem.store.atomic():
             rekey_values(mem.store.db)
-        after = [sorted(map(str, _rows(db_url, f"SELECT * FROM {t}"))) for t in ("facts", "fact_events", "items")]
+        after = [sorted(map(str, rows(db_url, f"SELECT * FROM {t}"))) for t in ("facts", "fact_events", "items")]
         assert after == before
     finally:
         mem.close()

@@ -11,13 +11,7 @@ variation selectors, quotes, brackets, a final full stop) still is not. Migratio
 
 from __future__ import annotations
 
-import os
 import re
-import select
-import signal
-import sqlite3
-import subprocess
-import sys
 import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -28,9 +22,9 @@ from hypothesis import strategies as st
 
 from memlane.index.normalize import VALUE_PUNCTUATION, name_key, normalize_value
 from memlane.memory import Memory
-from memlane.store.migrations import load_migrations
 from memlane.store.rekey import rekey_values
 from memlane.testing import add_sessions
+from tests.facts.conftest import backend, kill_inside_migration, migration, rows
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
 
@@ -208,23 +202,7 @@ _OLD = [("likes", "🍕", 40), ("likes", "jazz", 39), ("favorite_language", "C++
         ("freezer", "-5 °C", 36), ("lives_in", "Zürich", 35), ("budget", "$5", 34)]
 
 
-def _backend(url: str) -> str:
-    return "postgres" if url.startswith("postgres") else "sqlite"
 
-
-def _migration(url: str) -> str:
-    return next(m.name for m in load_migrations(f"memlane.store.{_backend(url)}")
-                if m.name.endswith("_value_symbols"))
-
-
-def _rows(url: str, sql: str) -> list[Any]:
-    if _backend(url) == "sqlite":
-        with sqlite3.connect(url) as con:
-            return con.execute(sql).fetchall()
-    import psycopg
-
-    with psycopg.connect(url) as con:
-        return con.execute(sql).fetchall()
 
 
 def _old_database(url: str, open_memory: Callable[[str], Memory]) -> list[tuple[str, str]]:
@@ -238,23 +216,23 @@ def _old_database(url: str, open_memory: Callable[[str], Memory]) -> list[tuple[
     with s.atomic():
         for fid, obj in s._run("SELECT id, object FROM facts").fetchall():
             s._run("UPDATE facts SET norm_object = %s WHERE id = %s", (_old_key(obj), fid))
-        s._run("DELETE FROM schema_migrations WHERE name = %s", (_migration(url),))
+        s._run("DELETE FROM schema_migrations WHERE name = %s", (migration(url, "value_symbols"),))
     current = sorted((f.predicate, f.object) for f in mem.facts("u", "user"))
     mem.close()
-    assert sorted(r[0] for r in _rows(url, "SELECT norm_object FROM facts")) == sorted(
+    assert sorted(r[0] for r in rows(url, "SELECT norm_object FROM facts")) == sorted(
         _old_key(o) for _, o, _ in _OLD)
     return current
 
 
 def _snapshot(url: str) -> list[list[str]]:
-    return [sorted(map(str, _rows(url, f"SELECT * FROM {t}"))) for t in ("facts", "fact_events", "items")]
+    return [sorted(map(str, rows(url, f"SELECT * FROM {t}"))) for t in ("facts", "fact_events", "items")]
 
 
 def _check_migrated(url: str, mem: Memory, current: list[tuple[str, str]]) -> None:
     """Applied once, every key the new one, the same current facts; then a value that
     differs from a stored one by a symbol is a value of its own, a restatement still one."""
-    assert [r[0] for r in _rows(url, "SELECT name FROM schema_migrations")].count(_migration(url)) == 1
-    for obj, norm in _rows(url, "SELECT object, norm_object FROM facts"):
+    assert [r[0] for r in rows(url, "SELECT name FROM schema_migrations")].count(migration(url, "value_symbols")) == 1
+    for obj, norm in rows(url, "SELECT object, norm_object FROM facts"):
         assert norm == normalize_value(obj), obj
     assert sorted((f.predicate, f.object) for f in mem.facts("u", "user")) == current
     before = _snapshot(url)
@@ -282,22 +260,6 @@ def test_an_old_database_is_rekeyed_once_on_both_stores(db_url: str,
         mem.close()
 
 
-_HOLD = """
-import sys, time
-from memlane.store import open_store, rekey
-
-step = rekey.STEPS["value_symbols"]
-
-def held(db):
-    step(db)
-    print("stepped", flush=True)
-    time.sleep(120)  # killed here, inside the migration's transaction
-
-rekey.STEPS["value_symbols"] = held
-open_store(sys.argv[1])
-"""
-
-
 def test_a_migration_killed_midway_leaves_the_database_as_before_on_both_stores(
         db_url: str, open_memory: Callable[[str], Memory]) -> None:
     """A process killed (SIGKILL) after the step re-keyed every fact, before the migration
@@ -306,21 +268,11 @@ def test_a_migration_killed_midway_leaves_the_database_as_before_on_both_stores(
     migration's transaction to be killed.)"""
     current = _old_database(db_url, open_memory)
     before = _snapshot(db_url)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    proc = subprocess.Popen([sys.executable, "-c", _HOLD, db_url], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env)
-    try:
-        assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], 120)
-        line = proc.stdout.readline() if ready else b""
-        assert line == b"stepped\n", (line, proc.poll())
-    finally:
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.communicate(timeout=60)
+    kill_inside_migration(db_url, "value_symbols")
     assert _snapshot(db_url) == before
-    assert _migration(db_url) not in [r[0] for r in _rows(db_url, "SELECT name FROM schema_migrations")]
-    if _backend(db_url) == "sqlite":
-        assert _rows(db_url, "PRAGMA integrity_check") == [("ok",)]
+    assert migration(db_url, "value_symbols") not in [r[0] for r in rows(db_url, "SELECT name FROM schema_migrations")]
+    if backend(db_url) == "sqlite":
+        assert rows(db_url, "PRAGMA integrity_check") == [("ok",)]
     mem = open_memory(db_url)
     try:
         _check_migrated(db_url, mem, current)

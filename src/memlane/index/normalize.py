@@ -141,18 +141,26 @@ patterns of facts and entities read it where they read ``[A-Z][a-z]+`` before se
 
 
 def name_key(name: str) -> str:
-    """Who a name is: the key of a fact's subject, an entity and a relation's ends.
+    """Who a name is: the key of a fact's subject, an entity and a relation's ends; a
+    value's key (:func:`normalize_value`) is this one without a leading article.
 
-    :func:`normalize_name` with the accents of Latin letters dropped (NFKD, a combining mark
-    after an ASCII letter left out, composed again, case-folded): "José", "JOSE", "José"
-    are ``jose``; "Zoë" and "Zoe" are ``zoe``; "Ærøskøbing" is ``ærøskøbing`` (no mark to drop)
-    and "Müller" stays ``muller``, not "Mueller"'s ``mueller``: a transliteration is another
-    spelling, not an accent. A mark of another script is part of its letter and kept
-    ("दिन" and "दान", "Й" and "И" stay two; a name of another script never folds to ``""``),
-    as the lexical search folds words (SQLite's ``remove_diacritics``, PostgreSQL's
-    ``memlane_fts_text``). Before session 27 "José" and "Jose" were two people: two subjects,
-    two entities, two nodes of the graph."""
-    return _fold_accents(normalize_name(name))
+    Case, spacing, NFC/NFD, the accents of Latin letters (NFKD, a combining mark after an
+    ASCII letter left out, composed again, case-folded), zero-width and format characters
+    and punctuation that only decorates (brackets, quotes, a final full stop: "team (EU)" is
+    "team EU") are folded (:func:`_value_text`): "José", "JOSE", "José" typed with a
+    combining accent are ``jose``; "Zoë" and "Zoe" are ``zoe``; "Ærøskøbing" is
+    ``ærøskøbing`` (no mark to drop) and "Müller" stays ``muller``, not "Mueller"'s
+    ``mueller``: a transliteration is another spelling, not an accent. A mark of another
+    script is part of its letter and kept ("दिन" and "दान", "Й" and "И" stay two), as the
+    lexical search folds words (SQLite's ``remove_diacritics``, PostgreSQL's
+    ``memlane_fts_text``). Before session 27 "José" and "Jose" were two people.
+
+    A symbol is part of a name (session 31): "C++", "C#" and "C", "F#" and "F", "A+" and
+    "A", "AT&T" and "AT T" are each a name of their own (:func:`normalize_name` made every
+    symbol a space: "C++" and "C#" were one graph node, the subject "C# team" took over
+    "C++ team"'s facts). A name of decoration alone ("...") keeps its visible characters:
+    no name with a visible character has the key ``""``."""
+    return _fold_accents(_value_text(unicodedata.normalize("NFKC", name).casefold())) or _symbol_slug(name)
 
 
 def _fold_accents(text: str) -> str:
@@ -174,9 +182,10 @@ def _fold_accents(text: str) -> str:
 
 def subject_key(subject: str) -> str:
     """The key of a fact's subject: ``user`` for the user however written (:data:`SELF_NAMES`
-    after :func:`normalize_name`, so "The User." too, and a stored key again), any other name
-    by :func:`name_key`."""
-    return "user" if normalize_name(subject) in SELF_NAMES else name_key(subject)
+    after :func:`name_key`, so "The User." too, and a stored key again; "+I" is a name of its
+    own), any other name by :func:`name_key`."""
+    key = name_key(subject)
+    return "user" if key in SELF_NAMES else key
 
 
 SELF_NAMES = frozenset({"user", "the user", "i", "me", "my", "myself", "mine"})
@@ -264,7 +273,19 @@ def _value_text(text: str) -> str:
             out.append(c)
         else:
             out.append(" ")
-    return " ".join("".join(out).split())
+    text = " ".join("".join(out).split())
+    # a space between a number and its unit or currency sign decorates: "5 °C" is "5°C",
+    # "50 %" "50%", "$ 5" "$5" (session 31)
+    return "".join(c for i, c in enumerate(text) if c != " " or not (
+        (text[i - 1].isdigit() and _unit_sign(text[i + 1]))
+        or (unicodedata.category(text[i - 1]) == "Sc" and text[i + 1:].lstrip("-")[:1].isdigit())))
+
+
+def _unit_sign(c: str) -> bool:
+    """A sign written after a number: a currency or other symbol ("°", "€", an emoji), a
+    percent, per-mille or prime sign. Not a mathematical sign ("5 + 3") nor a letter
+    ("5 kg": letters after a number are a word as often as a unit)."""
+    return unicodedata.category(c) in ("Sc", "So") or c in "%‰‱′″‴⁗"
 
 
 def normalize_value(value: str) -> str:
@@ -283,5 +304,4 @@ def normalize_value(value: str) -> str:
     statement a restatement of the first and lost, and every emoji the key ``""``). A value
     of decoration alone ("...", "?") keeps its visible characters: no value but ``""`` has
     the key ``""`` (an ending's "any value"). The fact keeps its value as written."""
-    text = _fold_accents(_value_text(unicodedata.normalize("NFKC", value).casefold()))
-    return re.sub(r"^(the|a|an) (?=\w)", "", text) or _symbol_slug(value)
+    return re.sub(r"^(the|a|an) (?=\w)", "", name_key(value))

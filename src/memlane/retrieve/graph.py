@@ -23,9 +23,15 @@ from memlane.types import Item
 __all__ = ["graph_candidates", "query_entities"]
 
 
-def query_entities(names: Collection[str], terms: Collection[str]) -> list[str]:
-    """The normalised entity ``names`` whose every word is among the query ``terms``."""
-    q = {name_key(t) for t in terms}
+def query_entities(names: Collection[str], terms: Collection[str], query: str = "") -> list[str]:
+    """The normalised entity ``names`` whose every word is among the query ``terms``. With
+    the ``query``'s text, its words as a name's key reads them: a word holding a symbol
+    counts, and a term that is only a piece of one does not (the terms are split at ASCII
+    punctuation, "C++" the term "C", while a name's key keeps its symbols, "c++", "at&t";
+    session 31: "C++" named the node "C")."""
+    q = {w for t in terms for w in name_key(t).split()}
+    if query:
+        q = {w for w in name_key(query).split() if w in q or not w.isalnum()}
     out = []
     for n in names:
         words = n.split()
@@ -35,9 +41,10 @@ def query_entities(names: Collection[str], terms: Collection[str]) -> list[str]:
 
 
 def graph_candidates(store: Store, scope: str, terms: Collection[str],
-                     max_items: int = 40) -> tuple[list[Item], list[Item]]:
-    """Items mentioning the query's entities (hop 0) and their neighbours (hop 1)."""
-    named = query_entities(store.entity_names(scope), terms)
+                     max_items: int = 40, query: str = "") -> tuple[list[Item], list[Item]]:
+    """Items mentioning the query's entities (hop 0) and their neighbours (hop 1);
+    ``query``: the question's text, for names holding a symbol (:func:`query_entities`)."""
+    named = query_entities(store.entity_names(scope), terms, query)
     if not named:
         return [], []
     # an item lists a name as its session wrote it ("Jose" beside a node "José", session 28)

@@ -704,7 +704,7 @@ def _graph(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
 
     if ctx.filters.scope is None:
         return cands  # entities are kept per scope: an unscoped search has none to expand
-    zero, one = graph_candidates(ctx.store, ctx.filters.scope, ctx.terms)
+    zero, one = graph_candidates(ctx.store, ctx.filters.scope, ctx.terms, query=ctx.query)
     if not zero and not one:
         return cands
     by_id = {c.id: c for c in cands}

@@ -38,6 +38,18 @@ characters and variation selectors are dropped), so ``rekey_values`` runs again:
 above. A value a statement was wrongly taken to restate before was never stored: nothing
 can split it back out.
 
+``name_symbols`` (session 31): a symbol became part of a name's key too (``name_key`` is
+the value's key without its article rule: "C++", "C#" and "C" are three subjects and three
+graph nodes; zero-width and format characters are dropped, so "Lis\u200bbon" and "Lisbon"
+are one), and a space between a number and its unit or currency sign decorates names and
+values ("5 °C" is "5°C"). ``rekey_symbols`` writes the ends of relations first (a relation
+keeps only its ends' keys: they are read back from a fact of the scope that states the
+relation, else each from the entity that had its old key, else re-keyed as it is), then runs
+``rekey_names`` (subjects, marks, entities) and ``rekey_values``. What the old key merged
+stays merged: the node "C++" that "C#" was a mention of keeps that mention (and every
+relation that named either), a value of "C# team" that superseded one of "C++ team" stays
+its successor, and a forgotten fact's mark keeps its key (its subject as written is gone).
+
 Each step is idempotent: run again it finds every key written and nothing to merge.
 """
 
@@ -47,9 +59,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from memlane.index.normalize import name_key, normalize_value, subject_key
+from memlane.index.normalize import _fold_accents, name_key, normalize_name, normalize_value, subject_key
 
-__all__ = ["STEPS", "rekey_names", "rekey_values", "step_of"]
+__all__ = ["STEPS", "rekey_names", "rekey_symbols", "rekey_values", "step_of"]
 
 
 def _runner(db: Any) -> Callable[..., Any]:
@@ -74,6 +86,49 @@ def rekey_names(db: Any) -> None:
         if (name_key(src) or src, name_key(dst) or dst) != (src, dst):
             run("UPDATE relations SET source_entity = %s, target_entity = %s WHERE id = %s",
                 (name_key(src) or src, name_key(dst) or dst, rid))
+
+
+def rekey_symbols(db: Any) -> None:
+    """Write every name and value key again now that a symbol is part of them (migration
+    ``name_symbols``, session 31; see the module)."""
+    _rekey_relation_ends(_runner(db))
+    rekey_names(db)
+    rekey_values(db)
+
+
+def _before_symbols(name: str) -> str:
+    """``name_key`` before session 31 (every symbol a space): the keys an older database
+    holds."""
+    return _fold_accents(normalize_name(name))
+
+
+def _rekey_relation_ends(run: Callable[..., Any]) -> None:
+    """A relation's ends written with the key of the name they were made of: a relation
+    keeps only its ends' keys (``c`` for "C++" and for "C#"), so they are read back from a
+    fact of the scope with the relation's predicate whose subject and value had those keys
+    (the same turn's first, then the newest), unless a fact states the relation with
+    today's keys already; else each end from the entity of the scope that had its key
+    ("C++", the node "C#" was merged into); else it is re-keyed as it is (``rekey_names``)."""
+    nodes = {(scope, norm): name_key(name) or norm
+             for scope, name, norm in run("SELECT scope, name, norm_name FROM entities").fetchall()}
+    stated: dict[tuple[str, str, str, str], list[tuple[float, Any, str, str]]] = {}
+    now: set[tuple[str, str, str, str]] = set()
+    for scope, subject, nsub, pred, obj, at, mid in run(
+            "SELECT scope, subject, norm_subject, norm_predicate, object, at, message_id FROM facts"
+            " WHERE object <> ''").fetchall():
+        ends = ("user" if subject_key(subject) == "user" else name_key(subject), name_key(obj))
+        now.add((scope, ends[0], pred, ends[1]))
+        for src in {nsub, _before_symbols(subject)}:
+            stated.setdefault((scope, src, pred, _before_symbols(obj)), []).append(
+                (float(at), mid, *ends))
+    for rid, scope, src, rel, dst, mid in run(
+            "SELECT id, scope, source_entity, relation, target_entity, message_id FROM relations"
+            " ORDER BY id").fetchall():
+        facts = [] if (scope, src, rel, dst) in now else sorted(
+            stated.get((scope, src, rel, dst), []), key=lambda f: (mid is not None and f[1] == mid, f[0]))
+        new = facts[-1][2:] if facts else (nodes.get((scope, src), src), nodes.get((scope, dst), dst))
+        if new != (src, dst):
+            run("UPDATE relations SET source_entity = %s, target_entity = %s WHERE id = %s", (*new, rid))
 
 
 def _rekey_facts(run: Callable[..., Any], now: float) -> None:
@@ -173,8 +228,9 @@ def _rekey_entities(run: Callable[..., Any]) -> None:
             run("DELETE FROM entities WHERE id = %s", (r[0],))
         if rest or keep[3] != key:
             # a key taken by another row until it is written itself: every changed row first
-            # takes a key no name has ("#" and its id: a key holds no "#"), then its own
-            run("UPDATE entities SET norm_name = %s WHERE id = %s", (f"#{keep[0]}", keep[0]))
+            # takes a key no name has (a control character and its id: a key drops control
+            # characters, and since session 31 may hold "#"), then its own
+            run("UPDATE entities SET norm_name = %s WHERE id = %s", (f"\x01{keep[0]}", keep[0]))
             changed.append((keep, rows, key))
     for keep, rows, key in changed:
         type_ = keep[4] if keep[4] not in ("name", "thing") else next(
@@ -187,7 +243,7 @@ def _rekey_entities(run: Callable[..., Any]) -> None:
 
 
 STEPS: dict[str, Callable[[Any], None]] = {"name_keys": rekey_names, "value_keys": rekey_values,
-                                           "value_symbols": rekey_values}
+                                           "value_symbols": rekey_values, "name_symbols": rekey_symbols}
 """The Python step of a migration, by the name after its number."""
 
 
