@@ -736,6 +736,8 @@ class Memory:
         (``confidence.touch_on_access``). A read-only API key's requests and a read-only MCP
         server's calls run so (session 31: a read-only key's ``POST /v1/pack`` and a
         read-only server's ``context`` each wrote a journal row)."""
+        if self._calls.closed:  # as every public call of a closed Memory
+            raise self._calls.error()
         before = getattr(self._local, "reading_only", False)
         self._local.reading_only = True
         try:
