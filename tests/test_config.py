@@ -27,7 +27,7 @@ def test_file_then_env_then_overrides(tmp_path):
 
 @pytest.mark.parametrize(("env", "needle"), [
     ({"MEMLANE_SEARCH_RRF_K": "many"}, "search.rrf_k"),
-    ({"MEMLANE_SEARCH_RRF_K": "0"}, "search.rrf_k: must be >= 1"),
+    ({"MEMLANE_SEARCH_RRF_K": "0"}, "search.rrf_k: must be an integer of at least 1, got 0"),
     ({"MEMLANE_INGEST_SESSION_GAP_MINUTES": "-1"}, "ingest.session_gap_minutes"),
     ({"MEMLANE_EMBEDDING_BACKEND": "bert"}, "embedding.backend"),
     ({"MEMLANE_EMBEDDING_BACKEND": "openai"}, "embedding.base_url"),
@@ -35,7 +35,7 @@ def test_file_then_env_then_overrides(tmp_path):
     ({"MEMLANE_SEARCH_": "1"}, "MEMLANE_SEARCH_: memory.search has no key ''"),
     ({"MEMLANE_SEARCH_DEFAULT_PRIVACY": "private,secret"}, "search.default_privacy"),
     ({"MEMLANE_INGEST_REDACT_SECRETS": "maybe"}, "ingest.redact_secrets"),
-    ({"MEMLANE_SERVE_THREADS": "-1"}, "serve.threads: must be >= 0"),
+    ({"MEMLANE_SERVE_THREADS": "-1"}, "serve.threads: must be an integer of at least 0, got -1"),
 ])
 def test_bad_values_name_the_key(env, needle):
     with pytest.raises(ConfigError, match=needle):
@@ -99,12 +99,12 @@ def test_llm_services_and_indexing(tmp_path):
     ('[memory.serve]\nworker_poll_seconds = nan\n', "serve.worker_poll_seconds: must be a finite"),
     ('[memory.hygiene]\ncompact_older_than_days = 1e999\n', "compact_older_than_days: must be a finite"),
     ('[memory.ingest]\nmax_message_chars = 99999999999999999999999\n',
-     "max_message_chars: .* is out of range"),
-    ('[memory.pack]\nbudget = 1e30\n', "pack.budget: .* is out of range"),
-    ('[memory.pack]\nbudget = 2000000\n', "pack.budget: must be from 16 to 1,000,000"),
-    ('[memory.pack]\ncandidates = 5000\n', "pack.candidates: must be from 1 to 1000"),
-    ('[memory.pack]\ncandidates = 0\n', "pack.candidates: must be from 1 to 1000"),
-    ('[memory.search]\ndefault_k = 5000\n', "search.default_k: must be from 1 to 1000"),
+     "max_message_chars: must be an integer of at least 1, got 99999999999999999999999"),
+    ('[memory.pack]\nbudget = 1e30\n', "pack.budget: must be an integer from 16 to 1000000, got a 31-digit number"),
+    ('[memory.pack]\nbudget = 2000000\n', "pack.budget: must be an integer from 16 to 1000000, got 2000000"),
+    ('[memory.pack]\ncandidates = 5000\n', "pack.candidates: must be an integer from 1 to 1000, got 5000"),
+    ('[memory.pack]\ncandidates = 0\n', "pack.candidates: must be an integer from 1 to 1000, got 0"),
+    ('[memory.search]\ndefault_k = 5000\n', "search.default_k: must be an integer from 1 to 1000, got 5000"),
     ('[memory.ingest]\nredact_patterns = [{a = 1}]\n', "redact_patterns: expected a list of strings"),
     ('[memory.facts]\nmulti_valued = [1, 2]\n', "multi_valued: expected a list of strings"),
     ('[memory.search]\ndefault_privacy = []\n', "default_privacy: must name at least one"),
@@ -373,3 +373,63 @@ def test_a_bad_value_from_the_environment_names_its_key_and_its_variable(env, ne
     with pytest.raises(ConfigError) as e:
         load_config(environ=env)
     assert re.search(needle if "\\" in needle else re.escape(needle), str(e.value)), str(e.value)
+
+
+def _int_keys() -> list[tuple[str, str]]:
+    """Every integer key: ``(section, name)`` of ``[memory.SECTION]``, and ``("llm", name)``
+    of an ``[llm.services.NAME]`` table."""
+    import dataclasses
+    import typing
+
+    from memlane.config import _SECTIONS, LLMServiceConfig
+
+    tables = [*_SECTIONS.items(), ("llm", LLMServiceConfig)]
+    return [(s, f.name) for s, cls in tables for f in dataclasses.fields(cls)
+            if typing.get_type_hints(cls)[f.name] is int]
+
+
+def _load_int(section: str, name: str, value: int, env: bool) -> None:
+    service = {"base_url": "http://127.0.0.1:9/v1", "model": "m"}
+    if section == "llm":
+        load_config(environ={}, overrides={"llm_services": {"x": {**service, name: value}}})
+    elif env:
+        load_config(environ={f"MEMLANE_{section.upper()}_{name.upper()}": str(value)})
+    else:
+        load_config(environ={}, overrides={section: {name: value}})
+
+
+_RANGE = re.compile(r"must be an integer (?:from (-?\d+) to (-?\d+)|of at least (-?\d+)), got ")
+
+
+@settings(max_examples=300, deadline=None)
+@given(key=st.sampled_from(_int_keys()), env=st.booleans(),
+       value=st.one_of(st.integers(), st.integers(-2**70, 2**70),
+                       st.sampled_from([-1, 0, 1, 2, 15, 16, 255, 256, 1023, 1024, 65536,
+                                        2**63 - 1, 2**63, -2**63 - 1, 10**30])))
+def test_every_integer_key_words_its_range_as_every_other_surface(key, env, value):
+    """Session 31: a config key's range read ``must be from 1 to 1000``, ``must be >= 1``,
+    ``must be 0-64``, ``must be between 0 and 20``, where every CLI option, library, HTTP
+    and MCP parameter says ``must be an integer from 1 to 1000`` / ``of at least 1``
+    (``validate.int_range``). Every integer key states its range in those words, naming
+    the key (and the variable that set it), and loads exactly the values in that range."""
+    from memlane.ingest.validate import INT64_MAX, int_range, int_refused
+
+    section, name = key
+    full = f"llm.services.x.{name}" if section == "llm" else f"memory.{section}.{name}"
+    with pytest.raises(ConfigError) as probe:  # below every key's range
+        _load_int(section, name, -2**63, env=False)
+    stated = _RANGE.search(str(probe.value))
+    assert stated, str(probe.value)
+    low = int(stated[1] if stated[1] is not None else stated[3])
+    high = int(stated[2]) if stated[2] is not None else INT64_MAX
+    assert str(probe.value).startswith(f"{full}: must be an integer {int_range(low, high)}, got ")
+    try:
+        _load_int(section, name, value, env)
+    except ConfigError as e:
+        assert not low <= value <= high, str(e)
+        said = str(e)
+        assert said.startswith(f"{full}: {int_refused(value, low, high)}"), said
+        variable = f"MEMLANE_{section.upper()}_{name.upper()}"
+        assert (said.endswith(f" (set by {variable})")) == (env and section != "llm"), said
+        return
+    assert low <= value <= high

@@ -39,6 +39,7 @@ CALLS: dict[str, Callable[[Memory, dict[str, Any]], Any]] = {
     "backfill_embeddings": lambda m, ids: m.backfill_embeddings(),
     "search": lambda m, ids: m.search("cat", scope="s"),
     "pack": lambda m, ids: m.pack("cat", scope="s"),
+    "reading_only": lambda m, ids: m.reading_only().__enter__(),
     "format_context": lambda m, ids: m.format_context("s", "cat"),
     "replay_pack": lambda m, ids: m.replay_pack(ids["pack"]),
     "upsert": lambda m, ids: m.upsert("a note"),

@@ -60,6 +60,18 @@ def _check(cond: bool, key: str, message: str) -> None:
         raise ConfigError(f"{key}: {message}")
 
 
+def _check_int(value: Any, key: str, low: int, high: int | None = None, note: str = "") -> None:
+    """An integer key's range, refused in the words of every other surface (the CLI's
+    options, the library's, HTTP's and MCP's parameters: ``validate.int_range``):
+    ``memory.search.default_k: must be an integer from 1 to 1000, got 0``; ``note`` says
+    what a special value means (`` (0 = no cap)``). No ``high``: at most what 64 bits hold."""
+    from memlane.ingest.validate import INT64_MAX, int_refused
+
+    refused = int_refused(value, low, INT64_MAX if high is None else high)
+    if refused is not None:
+        raise ConfigError(f"{key}: {refused}{note}")
+
+
 @dataclass(frozen=True)
 class IngestConfig:
     """How messages become sessions. ``[memory.ingest]``."""
@@ -94,8 +106,8 @@ class IngestConfig:
         _check(self.session_gap_minutes > 0, "memory.ingest.session_gap_minutes", "must be > 0")
         _check(0 <= self.max_future_minutes <= 1e9, "memory.ingest.max_future_minutes",
                "must be from 0 to 1e9")
-        _check(self.min_session_messages >= 1, "memory.ingest.min_session_messages", "must be >= 1")
-        _check(self.max_message_chars >= 1, "memory.ingest.max_message_chars", "must be >= 1")
+        _check_int(self.min_session_messages, "memory.ingest.min_session_messages", 1)
+        _check_int(self.max_message_chars, "memory.ingest.max_message_chars", 1)
 
 
 @dataclass(frozen=True)
@@ -121,7 +133,7 @@ class EmbeddingConfig:
             _check(self.base_url.startswith(("http://", "https://")), "memory.embedding.base_url",
                    f"must be an http(s) URL, got {self.base_url!r}")
             _check(bool(self.model), "memory.embedding.model", "is required for memory.embedding.backend = openai")
-        _check(self.batch_size >= 1, "memory.embedding.batch_size", "must be >= 1")
+        _check_int(self.batch_size, "memory.embedding.batch_size", 1)
 
 
 @dataclass(frozen=True)
@@ -139,7 +151,7 @@ class SearchConfig:
     """Privacy levels searched unless a caller asks for others ("shared" only on request)."""
 
     def __post_init__(self) -> None:
-        _check(self.rrf_k >= 1, "memory.search.rrf_k", "must be >= 1")
+        _check_int(self.rrf_k, "memory.search.rrf_k", 1)
         _check(self.lexical_weight >= 0, "memory.search.lexical_weight", "must be >= 0")
         _check(self.vector_weight >= 0, "memory.search.vector_weight", "must be >= 0")
         _check(
@@ -147,10 +159,10 @@ class SearchConfig:
             "memory.search.lexical_weight + memory.search.vector_weight",
             "must be > 0 (with both 0 nothing is ranked)",
         )
-        _check(self.candidates >= 1, "memory.search.candidates", "must be >= 1")
+        _check_int(self.candidates, "memory.search.candidates", 1)
         from memlane.ingest.params import MAX_K  # the same bounds as a call's k
 
-        _check(1 <= self.default_k <= MAX_K, "memory.search.default_k", f"must be from 1 to {MAX_K}")
+        _check_int(self.default_k, "memory.search.default_k", 1, MAX_K)
         bad = [p for p in self.default_privacy if p not in PRIVACIES]
         _check(not bad, "memory.search.default_privacy", f"unknown level(s) {bad}; use {PRIVACIES}")
         _check(bool(self.default_privacy), "memory.search.default_privacy",
@@ -217,18 +229,17 @@ class IndexingConfig:
         if self.backend == "llm":
             _check(bool(self.service), "memory.indexing.service", "is required for memory.indexing.backend "
                    "= llm (the NAME of an [llm.services.NAME] table)")
-        _check(self.max_attempts >= 1, "memory.indexing.max_attempts", "must be >= 1")
-        _check(0 <= self.max_deferrals <= 10_000, "memory.indexing.max_deferrals",
-               "must be 0-10000")
+        _check_int(self.max_attempts, "memory.indexing.max_attempts", 1)
+        _check_int(self.max_deferrals, "memory.indexing.max_deferrals", 0, 10_000)
         _check(0 <= self.retry_base_seconds <= 86400, "memory.indexing.retry_base_seconds",
                "must be 0-86400 seconds")
         _check(0 < self.lease_seconds <= 604800, "memory.indexing.lease_seconds",
                "must be more than 0 and at most 604800 seconds (a week)")
         _check(0 <= self.late_settle_seconds <= 86400, "memory.indexing.late_settle_seconds",
                "must be 0-86400 seconds")
-        _check(self.max_input_tokens >= 256, "memory.indexing.max_input_tokens", "must be >= 256")
-        _check(0 <= self.jobs <= 64, "memory.indexing.jobs",
-               "must be 0-64 (0: the usable cores, at most 4)")
+        _check_int(self.max_input_tokens, "memory.indexing.max_input_tokens", 256)
+        _check_int(self.jobs, "memory.indexing.jobs", 0, 64,
+                   " (0: the usable cores, at most 4)")
         _check(0.01 <= self.worker_max_backoff_seconds <= 86400,
                "memory.indexing.worker_max_backoff_seconds", "must be 0.01-86400 seconds")
 
@@ -342,7 +353,7 @@ class HygieneConfig:
                    and int(n) < _INT64, "memory.hygiene.lane_caps",
                    f"{pair!r} must be lane=max_items with a lane of {', '.join(LANES)} and a "
                    "whole number of items")
-        _check(self.compact_min_summaries >= 2, "memory.hygiene.compact_min_summaries", "must be >= 2")
+        _check_int(self.compact_min_summaries, "memory.hygiene.compact_min_summaries", 2)
         _check(self.compact_older_than_days > 0, "memory.hygiene.compact_older_than_days", "must be > 0")
 
 
@@ -361,7 +372,7 @@ class LiveConfig:
 
     def __post_init__(self) -> None:
         _check(self.keep_days > 0, "memory.live.keep_days", "must be > 0")
-        _check(self.keep_changes >= 1, "memory.live.keep_changes", "must be >= 1")
+        _check_int(self.keep_changes, "memory.live.keep_changes", 1)
 
 
 @dataclass(frozen=True)
@@ -400,14 +411,13 @@ class PackConfig:
     def __post_init__(self) -> None:
         from memlane.ingest.params import MAX_BUDGET, MAX_K  # the same bounds as a call's
 
-        _check(16 <= self.budget <= MAX_BUDGET, "memory.pack.budget", f"must be from 16 to {MAX_BUDGET:,}")
+        _check_int(self.budget, "memory.pack.budget", 16, MAX_BUDGET)
         # 0 was taken and packed one hit (a search's k is at least 1), while the README
         # said it was refused
-        _check(1 <= self.candidates <= MAX_K, "memory.pack.candidates", f"must be from 1 to {MAX_K} "
-               "(it is a search's k)")
+        _check_int(self.candidates, "memory.pack.candidates", 1, MAX_K, " (it is a search's k)")
         for name in ("max_summaries", "summary_chars", "max_facts",
                      "max_relevant_turns", "recent_turns"):
-            _check(getattr(self, name) >= 0, f"memory.pack.{name}", "must be >= 0")
+            _check_int(getattr(self, name), f"memory.pack.{name}", 0)
         known = {"facts", "summaries", "relevant_turns", "recent_turns"}
         bad = [x for x in self.slot_order if x not in known]
         _check(not bad, "memory.pack.slot_order", f"unknown slot(s) {bad}; use {sorted(known)}")
@@ -504,18 +514,17 @@ class ServeConfig:
 
     def __post_init__(self) -> None:
         _check(bool(self.host.strip()), "memory.serve.host", "must not be empty")
-        _check(0 <= self.port <= 65535, "memory.serve.port", "must be from 0 to 65535")
-        _check(self.workers >= 1, "memory.serve.workers", "must be >= 1")
+        _check_int(self.port, "memory.serve.port", 0, 65535)
+        _check_int(self.workers, "memory.serve.workers", 1)
         _check(0.01 <= self.worker_poll_seconds <= 86400, "memory.serve.worker_poll_seconds",
                "must be from 0.01 to 86400 (as Memory.start_worker's poll_seconds)")
-        _check(self.max_body_bytes >= 1024, "memory.serve.max_body_bytes", "must be >= 1024")
+        _check_int(self.max_body_bytes, "memory.serve.max_body_bytes", 1024)
         _check(self.rate_limit >= 0, "memory.serve.rate_limit", "must be >= 0 (0 = no limit)")
-        _check(self.rate_burst >= 0, "memory.serve.rate_burst", "must be >= 0")
+        _check_int(self.rate_burst, "memory.serve.rate_burst", 0)
         _check(self.failed_auth_limit >= 0, "memory.serve.failed_auth_limit",
                "must be >= 0 (0 = no limit)")
-        _check(self.failed_auth_burst >= 0, "memory.serve.failed_auth_burst", "must be >= 0")
-        _check(1 <= self.failed_auth_addresses <= 10_000_000, "memory.serve.failed_auth_addresses",
-               "must be from 1 to 10000000")
+        _check_int(self.failed_auth_burst, "memory.serve.failed_auth_burst", 0)
+        _check_int(self.failed_auth_addresses, "memory.serve.failed_auth_addresses", 1, 10_000_000)
         for proxy in self.trusted_proxies:
             try:
                 ipaddress.ip_network(proxy.strip())
@@ -524,10 +533,10 @@ class ServeConfig:
                                   f"or CIDR network ({e})") from None
         _check(self.stream_poll_seconds > 0, "memory.serve.stream_poll_seconds", "must be > 0")
         _check(self.shutdown_seconds > 0, "memory.serve.shutdown_seconds", "must be > 0")
-        _check(self.threads >= 0, "memory.serve.threads", "must be >= 0 (0 = by store)")
+        _check_int(self.threads, "memory.serve.threads", 0, note=" (0 = by store)")
         _check(self.key_cache_seconds >= 0, "memory.serve.key_cache_seconds", "must be >= 0 (0 = no cache)")
-        _check(0 <= self.db_connections <= 10_000, "memory.serve.db_connections",
-               "must be from 0 to 10000 (0 = derived from the server at start)")
+        _check_int(self.db_connections, "memory.serve.db_connections", 0, 10_000,
+                   " (0 = derived from the server at start)")
 
 
 MAX_TIMEOUT = 86_400.0
@@ -560,7 +569,7 @@ class LLMServiceConfig:
         _check(bool(self.model), "llm.services.model", "is required")
         _check(0 < self.timeout_seconds <= MAX_TIMEOUT, "llm.services.timeout_seconds",
                f"must be > 0 and at most {MAX_TIMEOUT:,.0f} (a day), got {self.timeout_seconds:g}")
-        _check(self.max_retries >= 0, "llm.services.max_retries", "must be >= 0")
+        _check_int(self.max_retries, "llm.services.max_retries", 0)
         _check(self.requests_per_minute >= 0, "llm.services.requests_per_minute", "must be >= 0")
         _check(0 <= self.temperature <= 2, "llm.services.temperature",
                f"must be 0-2 (the range OpenAI-compatible endpoints take), got {self.temperature}")
@@ -788,11 +797,11 @@ class RetrievalConfig:
     def __post_init__(self) -> None:
         for key in ("top_sessions", "turns_per_session", "final_k", "candidates",
                     "max_query_chars"):
-            _check(getattr(self, key) >= 1, f"memory.retrieval.{key}", "must be >= 1")
+            _check_int(getattr(self, key), f"memory.retrieval.{key}", 1)
         for f in dataclasses.fields(self):
             if f.name.endswith("_weight"):
                 _check(getattr(self, f.name) >= 0, f"memory.retrieval.{f.name}", "must be >= 0")
-        _check(self.session_depth >= 1, "memory.retrieval.session_depth", "must be >= 1")
+        _check_int(self.session_depth, "memory.retrieval.session_depth", 1)
         _check(0.0 <= self.session_decay <= 1.0, "memory.retrieval.session_decay", "must be between 0 and 1")
         _check(self.session_intel_weight >= 0, "memory.retrieval.session_intel_weight", "must be >= 0")
         _check(self.fusion_lexical >= 0, "memory.retrieval.fusion_lexical", "must be >= 0")
@@ -802,14 +811,13 @@ class RetrievalConfig:
         _check(self.source_lift >= 0, "memory.retrieval.source_lift", "must be >= 0")
         _check(self.session_time_boost >= 0, "memory.retrieval.session_time_boost", "must be >= 0")
         _check(0.0 <= self.mmr_lambda <= 1.0, "memory.retrieval.mmr_lambda", "must be between 0 and 1")
-        _check(0 <= self.graph_hops <= 1, "memory.retrieval.graph_hops", "must be 0 or 1")
+        _check_int(self.graph_hops, "memory.retrieval.graph_hops", 0, 1)
         _check(self.graph_relevance >= 0, "memory.retrieval.graph_relevance", "must be >= 0")
-        _check(self.meaning_candidates >= 1, "memory.retrieval.meaning_candidates", "must be >= 1")
-        _check(3 <= self.meaning_max_tokens <= 512, "memory.retrieval.meaning_max_tokens",
-               "must be between 3 and 512")
+        _check_int(self.meaning_candidates, "memory.retrieval.meaning_candidates", 1)
+        _check_int(self.meaning_max_tokens, "memory.retrieval.meaning_max_tokens", 3, 512)
         _check(0.0 <= self.speaker_factor <= 1.0, "memory.retrieval.speaker_factor",
                "must be between 0 and 1")
-        _check(self.feedback_depth >= 1, "memory.retrieval.feedback_depth", "must be >= 1")
+        _check_int(self.feedback_depth, "memory.retrieval.feedback_depth", 1)
         _check(0.0 <= self.opener_lift <= 1.0, "memory.retrieval.opener_lift", "must be between 0 and 1")
         _check(0.0 <= self.timeless_factor <= 1.0, "memory.retrieval.timeless_factor",
                "must be between 0 and 1")
@@ -825,21 +833,14 @@ class RetrievalConfig:
                "must be between 0 and 1")
         _check(0.0 <= self.gather_openers <= 1.0, "memory.retrieval.gather_openers",
                "must be between 0 and 1")
-        _check(0 <= self.gather_sessions <= 20, "memory.retrieval.gather_sessions",
-               "must be between 0 and 20")
-        _check(self.meaning_window >= 0, "memory.retrieval.meaning_window", "must be >= 0")
-        _check(0 <= self.meaning_list <= 1000, "memory.retrieval.meaning_list",
-               "must be between 0 and 1000")
-        _check(0 <= self.meaning_speaker_list <= 1000, "memory.retrieval.meaning_speaker_list",
-               "must be between 0 and 1000")
-        _check(0 <= self.meaning_speaker_gate <= 100, "memory.retrieval.meaning_speaker_gate",
-               "must be between 0 and 100")
-        _check(0 <= self.speaker_list <= 1000, "memory.retrieval.speaker_list",
-               "must be between 0 and 1000")
-        _check(0 <= self.speaker_list_gate <= 100, "memory.retrieval.speaker_list_gate",
-               "must be between 0 and 100")
-        _check(0 <= self.pool_candidates <= 100, "memory.retrieval.pool_candidates",
-               "must be between 0 and 100")
+        _check_int(self.gather_sessions, "memory.retrieval.gather_sessions", 0, 20)
+        _check_int(self.meaning_window, "memory.retrieval.meaning_window", 0)
+        _check_int(self.meaning_list, "memory.retrieval.meaning_list", 0, 1000)
+        _check_int(self.meaning_speaker_list, "memory.retrieval.meaning_speaker_list", 0, 1000)
+        _check_int(self.meaning_speaker_gate, "memory.retrieval.meaning_speaker_gate", 0, 100)
+        _check_int(self.speaker_list, "memory.retrieval.speaker_list", 0, 1000)
+        _check_int(self.speaker_list_gate, "memory.retrieval.speaker_list_gate", 0, 100)
+        _check_int(self.pool_candidates, "memory.retrieval.pool_candidates", 0, 100)
         for key in ("meaning_speaker_lead", "speaker_list_lead"):
             _check(0.0 <= getattr(self, key) <= 10.0, f"memory.retrieval.{key}",
                    "must be between 0 and 10")
@@ -961,10 +962,8 @@ def _coerce(value: Any, tp: Any, key: str) -> Any:
                 raise ValueError(value)
             if isinstance(value, float) and not value.is_integer():
                 raise ValueError(value)
-            number = int(number_text(value) if isinstance(value, str) else value)
-            if not -_INT64 <= number < _INT64:
-                raise ConfigError(f"{key}: {_clip(value)} is out of range (a 64-bit integer)")
-            return number
+            # its range (64 bits at most) is its class's check, in validate.int_range's words
+            return int(number_text(value) if isinstance(value, str) else value)
         if tp is float:
             if isinstance(value, bool):
                 raise ValueError(value)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -728,10 +729,29 @@ class Memory:
         """``text`` redacted as ``[memory.ingest]`` says (an error a worker logs)."""
         return scrub(self.config.ingest, text)[0]
 
+    @contextlib.contextmanager
+    def reading_only(self) -> Iterator[None]:
+        """Calls made inside (in this thread) write nothing, as on a read-only database: a
+        pack is not journaled (its ``id`` is None) and a search records no fact's access
+        (``confidence.touch_on_access``). A read-only API key's requests and a read-only MCP
+        server's calls run so (session 31: a read-only key's ``POST /v1/pack`` and a
+        read-only server's ``context`` each wrote a journal row)."""
+        if self._calls.closed:  # as every public call of a closed Memory
+            raise self._calls.error()
+        before = getattr(self._local, "reading_only", False)
+        self._local.reading_only = True
+        try:
+            yield
+        finally:
+            self._local.reading_only = before
+
     def _read_only(self, what: str) -> bool:
         """Whether the database is opened read-only (a read-only file or mount, ``?mode=ro``,
-        a PostgreSQL read-only role or replica); the first time, logs that ``what`` (a
-        write a read would make) is skipped (session 22)."""
+        a PostgreSQL read-only role or replica), or the call runs ``reading_only``; the
+        first time the database is, logs that ``what`` (a write a read would make) is
+        skipped (session 22)."""
+        if getattr(self._local, "reading_only", False):
+            return True
         if not getattr(self.store, "read_only", False):
             return False
         said = self.__dict__.setdefault("_read_only_said", set())

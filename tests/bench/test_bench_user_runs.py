@@ -276,7 +276,7 @@ def test_bench_serve_says_why_the_service_did_not_start_and_fails_when_every_req
     result = _bench("serve", "--seconds", "1", "--clients", "1")
     assert result.exit_code == 1, result.output
     assert "memlane serve exited with status 1" in result.output
-    assert "max_body_bytes: must be >= 1024" in result.output
+    assert "max_body_bytes: must be an integer of at least 1024" in result.output
     monkeypatch.setenv("MEMLANE_SERVE_MAX_BODY_BYTES", "1024")
     result = _bench("serve", "--seconds", "1", "--clients", "1", "--mix", "add", "--batch", "100",
                     "--json")

@@ -118,7 +118,7 @@ def test_two_different_values_are_a_usage_error_naming_the_option(tmp_path, path
         for argv in ([flag, a, *path, flag, b], [*path, flag, a, flag, b], [flag, a, flag, b, *path]):
             result = runner.invoke(cli, [*argv, "--help"])  # --help last: never runs a server
             assert result.exit_code == 2, (argv, result.output)
-            assert f"Invalid value for {flag}: given twice with different values" in result.output
+            assert f"Invalid value for '{flag}': given twice with different values" in result.output
             assert repr(a) in result.output and repr(b) in result.output
         same = runner.invoke(cli, [flag, a, *path, flag, a, "--help"])
         assert same.exit_code == 0, same.output
@@ -203,4 +203,4 @@ def test_bench_takes_a_db_given_before_it_as_its_own(tmp_path):
                  ["bench", "longmemeval", "--data", str(data), "--db", "x.db"]):
         result = CliRunner().invoke(cli, argv)
         assert result.exit_code == 2, result.output
-        assert "Invalid value for --db: a PostgreSQL URL" in result.output
+        assert "Invalid value for '--db': a PostgreSQL URL" in result.output

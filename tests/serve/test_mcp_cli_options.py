@@ -25,7 +25,7 @@ def test_an_empty_scope_or_pattern_is_a_usage_error_naming_the_option(tmp_path: 
     db = tmp_path / "m.db"
     r = CliRunner().invoke(cli, ["mcp", "--db", str(db), "--no-worker", *args], input="")
     assert r.exit_code == 2, r.output
-    assert f"Invalid value for {option}" in r.output and "Traceback" not in r.output
+    assert f"Invalid value for '{option}'" in r.output and "Traceback" not in r.output
     assert not db.exists()  # refused before anything was opened
 
 

@@ -17,7 +17,7 @@ from memlane.clip import clip
 from memlane.errors import MemlaneError
 from memlane.serve.cli_common import (CliError, FileName, Float, Int, attach_global_options, error_json,
                                       global_option, json_option, less_before, memory_of, more_follow,
-                                      root_json_option)
+                                      quote_hint, root_json_option)
 from memlane.serve.output import echo, safe
 from memlane.serve.render import (dumps, fact_sentence, hit_dict, item_dict, message_dict, nothing_note,
                                   place, scope_is_empty, session_dict)
@@ -175,6 +175,7 @@ class _Group(click.Group):
             return super().make_context(info_name, args, parent, **extra)
         except click.ClickException as e:
             e.message = safe(e.message)  # click's own messages quote the user's argument
+            quote_hint(e)
             raise
         except OSError as e:  # --help or --version into a closed pipe
             if _reader_gone(e):
@@ -188,6 +189,7 @@ class _Group(click.Group):
             raise CliError(safe(str(e)), field=getattr(e, "field", None)) from e
         except click.ClickException as e:
             e.message = safe(e.message)  # a command's usage error, as make_context's
+            quote_hint(e)
             raise
         except OSError as e:  # standard output's reader went away: stop, as Unix tools do
             if _reader_gone(e):

@@ -77,6 +77,16 @@ class CliError(click.ClickException):
         self.code, self.field, self.extra = code, field, extra or {}
 
 
+def quote_hint(error: click.ClickException) -> None:
+    """An option's refusal in click's words, ``Invalid value for '--mix': …``, however it was
+    raised: click quotes the option it names itself, but a refusal raised by hand with
+    ``param_hint="--mix"`` (a command checking a value in its own code) read ``Invalid value
+    for --mix: …`` (session 31)."""
+    hint = getattr(error, "param_hint", None)
+    if isinstance(error, click.BadParameter) and isinstance(hint, str) and hint[:1] not in "'\"":
+        error.param_hint = " / ".join(f"'{part.strip()}'" for part in hint.split(" / "))
+
+
 def error_json(error: BaseException) -> dict[str, Any]:
     """``{"error": {"code", "message", "field"}}`` for an error a command ended with, the
     shape the HTTP service answers: what ``--json`` prints on standard output then."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
@@ -343,6 +343,12 @@ class _Tools:
             raise ToolError("unauthorized: this call carries no valid API key")
         return found
 
+    def reading(self, ctx: Context | None) -> AbstractContextManager[None]:
+        """A read-only server's or key's reads write nothing: ``Memory.reading_only`` (no
+        pack journal row, no fact access recorded), as on a read-only database."""
+        access = self.access_for(ctx)
+        return self.mem.reading_only() if access is not None and access.read_only else nullcontext()
+
     @staticmethod
     def allow(access: ScopeAccess | None, scope: str | None, *, write: bool, what: str = "scope"
               ) -> None:
@@ -479,7 +485,7 @@ class _Tools:
             "Also list every ranking signal's value and contribution."))] = False,
     ) -> str:
         where = self.scope(ctx, scope)
-        with _tool_errors():
+        with _tool_errors(), self.reading(ctx):
             hits = self.mem.search(query, scope=where, k=k, kinds=tuple(kinds) if kinds else None,
                                    since=since, until=until, explain=explain)
         return render.recall_text(query, where, hits, explain=explain)
@@ -503,7 +509,7 @@ class _Tools:
         # the parameters of `memlane pack` and POST /v1/pack, under their names and checks:
         # it took neither instructions nor now, and read model "" as no model (session 26)
         where = self.scope(ctx, scope)
-        with _tool_errors():
+        with _tool_errors(), self.reading(ctx):
             try:
                 pack = self.mem.pack(question, budget, scope=where, model=model,
                                      instructions=instructions, now=now)

@@ -12,6 +12,7 @@ key never learns what exists in another tenant's scopes.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -295,8 +296,11 @@ def run(mem: Memory, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, di
     try:
         # a connection the server ended mid-call (a restart, pg_terminate_backend, a
         # pooler): run it once more on a new one if that cannot do anything twice
-        result = once_more_if_lost(mem.store, kind, lambda: act.handler(mem, who, inp, timings),
-                                   write=act.write, again=timings.clear)
+        # a read-only key's reads write nothing (no pack journal row, no fact access)
+        with mem.reading_only() if who.read_only else contextlib.nullcontext():
+            result = once_more_if_lost(mem.store, kind,
+                                       lambda: act.handler(mem, who, inp, timings),
+                                       write=act.write, again=timings.clear)
     except (ApiError, NotFoundError) as e:
         _name_the_address(e, inp)
         raise

@@ -274,8 +274,9 @@ class SessionsMixin(SqlStore):
                 # worker summarizing it again holds the facts lock and the items it deleted,
                 # which ``_place`` renumbers too)
                 self._lock_scope_facts(r.scope)
-                count, end, status = self._run(
-                    "SELECT message_count, ended_at, status FROM sessions WHERE id = %s"
+                count, end, status, done = self._run(
+                    "SELECT message_count, ended_at, status, indexed_at IS NOT NULL OR"
+                    " summarized_at IS NOT NULL FROM sessions WHERE id = %s"
                     f" AND scope = %s{self.FOR_UPDATE}", (session_id, r.scope)).fetchone()
                 seq = self._place(session_id, count + 1, end, r.at)
                 message_id = self.append_message(
@@ -283,7 +284,10 @@ class SessionsMixin(SqlStore):
                     ext_id=r.ext_id, agent=r.agent, project=r.project, redactions=r.redactions)
                 if status != "open":
                     self._run(_REQUEUE_LATE, (time.time(), session_id))
-                    self.bump("sessions_requeued_late")
+                    if done:  # queued again: counted once, by the line that queued it (a
+                        # session still waiting, one an import created closed included, is
+                        # not requeued; each line of it counted one before session 31)
+                        self.bump("sessions_requeued_late")
                 if r.redactions:
                     self.bump("secrets_redacted", r.redactions)
                 out.append((message_id, session_id, seq))

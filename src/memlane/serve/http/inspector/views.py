@@ -10,6 +10,7 @@ hold is "not found", as a missing one (``owned``), so a key learns nothing of ot
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -301,9 +302,11 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
     if not query:
         return out
     who.check(scope, write=False)
-    hits = mem.search(query, scope=scope, k=k, preset=preset, kinds=[kind] if kind else None,
-                      since=since, until=until,
-                      session_aware=mode == "session", explain=True)
+    # a read-only key's search records no fact's access (``Memory.reading_only``)
+    with mem.reading_only() if getattr(who, "read_only", False) else nullcontext():
+        hits = mem.search(query, scope=scope, k=k, preset=preset, kinds=[kind] if kind else None,
+                          since=since, until=until,
+                          session_aware=mode == "session", explain=True)
     rows = []
     for h in hits[:k]:
         e = explain(h)
