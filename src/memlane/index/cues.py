@@ -2939,10 +2939,13 @@ _ASK_WHOM = re.compile(r"\b(?:i'?ll|i will|ill)\s+(?:ask|check with|email|ring|c
 """A step that names whom to ask and not what ("I'll ask Fergus.", "I'll check with Rosa.",
 "Ill ask Dario on monday.")."""
 _STEP_ASIDE = re.compile(
-    r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|last|\d+)\s)")
+    r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|last|\d+)\s"
+    r"|(?:might|may|could)\s+(?:just\s+|well\s+|only\s+)?be\b)")
 """A remark after a participant's commitment ("I'll relabel them by hand this morning, the label
 printer works again", "I'll call Coldline first thing tomorrow, last time it was ticket
-CL-5520", "I'll ask Fergus, he runs the rota"): not part of the step (session 16). Not a
+CL-5520", "I'll ask Fergus, he runs the rota"): not part of the step (session 16); nor a guess
+with its subject dropped ("I'll look at why CI breaks on Node 18, might just be one package",
+session 31). Not a
 possessive, which goes on a list ("…about his family, his friends, and…"), nor a clause
 followed by another comma (a list, or an aside inside the step: "I'll ask Sophia, the woman I
 met in my Zumba class, if she'd like…")."""
