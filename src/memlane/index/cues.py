@@ -2223,6 +2223,8 @@ class _Reader:
         if not said[0].endswith("?") and (_PROPOSAL.search(said[0]) or _directive(said[0])):
             return said[0]  # "Let's give them 10k…" — "OK, 10k it is.": the proposal
         pick = next((s for s in said if _OPTIONS.search(s)), said[0])
+        pick = next((x for x in re.split(r";\s+", pick) if named.search(x)), pick)  # the clause naming it:
+        # "For chisels, Narex are good value; 6, 12 and 20 mm are the useful sizes" (session 31)
         name = clean(choice).rstrip(".!")
         return f"{name} — {_trim_clause(clean(pick))}"
 
