@@ -958,6 +958,10 @@ _NO_STEP = re.compile(r"\bi'?ll\s+(?:never|have a think|think about|see (?:how|i
 """A commitment to nothing in particular ("I'll have a think", "I'll see how the week goes",
 "I'll never say no to cake"): no next step (session 10); nor "I'll see." alone, or "I need to have a
 proper think about…" (session 28)."""
+_NO_TIME = re.compile(r"\b(?:an|some\s+)?other\s+(?:time|day)\s*(?:[.!;]|,\s|$)|\bone\s+of\s+these\s+days\b",
+                      re.IGNORECASE)
+"""A commitment put off to no time ("I'll look into that another time", "one of these days"): no
+next step, whether the patterns or the sentence model read it (session 31)."""
 _OPENING_NEED = re.compile(r"\bi\s+(?:need|have)\s+to\b|\bi'?m\s+going\s+to\b", re.IGNORECASE)
 """What the user needs in the opening of a conversation with the assistant ("Hi, I need to
 move my dog's vaccination appointment", "I have to write a performance review for Kemal"):
@@ -1520,7 +1524,7 @@ class _Reader:
             if (self.assisted and ti == self.opening and (bare or _OPENING_NEED.search(sentence))
                     and not _I_WILL.search(sentence)):
                 return True  # the problem the user brings, not a step
-            if _NO_STEP.search(sentence):
+            if _NO_STEP.search(sentence) or _NO_TIME.search(sentence):
                 return True  # "I'll have a think", "I'll see how the week goes": no step
             took = self.taking(ti, si, sentence)
             if took:
@@ -2050,6 +2054,8 @@ class _Reader:
                 if not self.decidable(text):
                     continue  # "I work at…", "You could…", "Should I…": no decision
                 self.decide(where, text)
+            elif label == "next_steps" and _NO_TIME.search(s):
+                continue  # "I'll look into that another time": put off to no time (session 31)
             elif label == "next_steps":
                 ask = _ASK.match(s) or _ADDRESSED.match(s)
                 if ask and ask.group(1).lower() in _NO_ADDRESSEE:
