@@ -2403,12 +2403,17 @@ class _Reader:
         if prev.who == self.turns[ti].who:
             return
         first = _YEAH.sub("", self.turns[ti].sentences[0])
-        if not (_PUT_OFF.search(first) or _MAYBE_ALONE.match(first)):
+        if not (_PUT_OFF.search(first) or _MAYBE_ALONE.match(first)
+                or any(_NO_TIME.search(x) for x in self.turns[ti].sentences)):
             return
         for si, s in enumerate(prev.sentences):
             worth = _WORTH.search(s) if "worth " in s else None
             if worth and (ti - 1, si) not in self.cues.placed and len(_content(worth.group(1))) >= 2:
                 self.put((ti - 1, si), "open_questions", f"Is it worth {worth.group(1).rstrip(' .!')}?")
+                return
+            able = _ABLE.search(s) if " able to " in s else None
+            if able and (ti - 1, si) not in self.cues.placed and len(_content(able.group(1))) >= 2:
+                self.put((ti - 1, si), "open_questions", f"Could you {able.group(1).rstrip(' .!')}?")
                 return
 
     def outcomes(self, ti: int) -> None:
@@ -2835,6 +2840,11 @@ one with Priya when she's back", "I reckon so, but…", session 29)."""
 _WORTH = re.compile(r"\b(?:may|might|could|would)\s+(?:also\s+|well\s+)?be worth\s+(?!it\b)(.+)$", re.IGNORECASE)
 """A suggestion ("It may also be worth an alert on clock offset…", "It might be worth booking
 your December slot soon…"): what :meth:`_Reader.worth_put_off` asks when it is put off."""
+_ABLE = re.compile(r"\byou\s+(?:may|might|could)\s+(?:also\s+|well\s+)?be able to\s+(\w.*?)(?:,\s+(?:depending|if|as long as|"
+                   r"provided|though|but)\b.*)?$", re.IGNORECASE)
+"""A suggestion of what the other may be entitled to ("Also, if she's awarded it, you might be able
+to claim Carer's Allowance, depending on your hours"): what :meth:`_Reader.worth_put_off` asks when
+it is put off, without its condition ("Could you claim Carer's Allowance?") (session 31)."""
 _YEAH = re.compile(r"^(?:yeah|yes|yep|ok(?:ay)?|sure)[,.]?\s+(?=\w)", re.IGNORECASE)
 """A "yeah" before the answer proper ("yeah maybe.", "yeah, not today though")."""
 _MAYBE_ALONE = re.compile(r"^(?:(?:hmm+|hm|well|ok|so|erm|um)[,.]?\s+)?(?:maybe|possibly|perhaps)(?:\s*[.!,;:-]|$)",
