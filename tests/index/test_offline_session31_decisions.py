@@ -1,9 +1,7 @@
 """Session 31's decision class, from heldout27's misses, both ways the offline backend runs: a
 terse choice ("Narex then.") is written with the sentence that posed it, and of that sentence
 only the clause naming the choice ("For chisels, Narex are good value; 6, 12 and 20 mm are the
-useful sizes" gives "Narex — For chisels, Narex are good value"); a choice of several words ("beech top it
-is") is posed by the sentence naming them all ("…does a laminated beech top…"), not one naming its last
-word ("new top or patch it") (``_Reader.posed``)."""
+useful sizes" gives "Narex — For chisels, Narex are good value") (``_Reader.posed``)."""
 
 import pytest
 from hypothesis import given, settings
@@ -40,30 +38,3 @@ def test_heldout27_woodworking_decides_narex_in_the_words_that_posed_it(model):
     conv = next(c for c in load_set("heldout27") if c.id == "h27-woodworking-starter-tools")
     decisions = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].decisions
     assert any("narex" in d.lower() and "sizes" not in d for d in decisions), decisions
-
-
-_MATERIAL = [("beech", "the timber yard on Mill Lane"), ("oak", "the sawmill at Hexham"),
-             ("birch", "the builders' merchant by the station")]
-
-
-@pytest.mark.parametrize("model", WAYS)
-@settings(max_examples=30, deadline=None)
-@given(material=st.sampled_from(_MATERIAL), ending=st.sampled_from(["it is", "it is.", "it is!"]))
-def test_a_terse_choice_of_several_words_is_posed_by_the_sentence_naming_them_all(model, material, ending):
-    wood, shop = material
-    summary, _ = offline_summary(
-        "Derek: the big workbench has had it. the top's split right across",
-        "Derek: question is, new top or patch it",
-        f"Ray: {shop} does a laminated {wood} top, two metre, for about £180",
-        "Alan: or there's the old doors from the church hall, free",
-        f"Derek: I'd rather spend the money and have it working. {wood} top {ending}",
-        model=model)
-    mine = [d for d in summary.decisions if wood in d.lower()]
-    assert any("laminated" in d for d in mine), summary.decisions
-
-
-@pytest.mark.parametrize("model", WAYS)
-def test_heldout27_workbench_decides_the_beech_top_in_the_words_that_named_it(model):
-    conv = next(c for c in load_set("heldout27") if c.id == "h27-mens-shed-workbench")
-    decisions = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].decisions
-    assert any("mill lane" in d.lower() for d in decisions), decisions

@@ -2226,9 +2226,6 @@ class _Reader:
         said = [s for s in before if named.search(s)]
         if not said:
             return None
-        words = _content(choice)
-        said = [s for s in said if words <= _content(s)] or said  # "beech top it is": the sentence
-        # naming the laminated beech top, not "new top or patch it" (session 31)
         if not said[0].endswith("?") and (_PROPOSAL.search(said[0]) or _directive(said[0])):
             return said[0]  # "Let's give them 10k…" — "OK, 10k it is.": the proposal
         pick = next((s for s in said if _OPTIONS.search(s)), said[0])
