@@ -958,6 +958,10 @@ _NO_STEP = re.compile(r"\bi'?ll\s+(?:never|have a think|think about|see (?:how|i
 """A commitment to nothing in particular ("I'll have a think", "I'll see how the week goes",
 "I'll never say no to cake"): no next step (session 10); nor "I'll see." alone, or "I need to have a
 proper think about…" (session 28)."""
+_NO_TIME = re.compile(r"\b(?:an|some\s+)?other\s+(?:time|day)\s*(?:[.!;]|,\s|$)|\bone\s+of\s+these\s+days\b",
+                      re.IGNORECASE)
+"""A commitment put off to no time ("I'll look into that another time", "one of these days"): no
+next step, whether the patterns or the sentence model read it (session 31)."""
 _OPENING_NEED = re.compile(r"\bi\s+(?:need|have)\s+to\b|\bi'?m\s+going\s+to\b", re.IGNORECASE)
 """What the user needs in the opening of a conversation with the assistant ("Hi, I need to
 move my dog's vaccination appointment", "I have to write a performance review for Kemal"):
@@ -1520,7 +1524,7 @@ class _Reader:
             if (self.assisted and ti == self.opening and (bare or _OPENING_NEED.search(sentence))
                     and not _I_WILL.search(sentence)):
                 return True  # the problem the user brings, not a step
-            if _NO_STEP.search(sentence):
+            if _NO_STEP.search(sentence) or _NO_TIME.search(sentence):
                 return True  # "I'll have a think", "I'll see how the week goes": no step
             took = self.taking(ti, si, sentence)
             if took:
@@ -2050,6 +2054,8 @@ class _Reader:
                 if not self.decidable(text):
                     continue  # "I work at…", "You could…", "Should I…": no decision
                 self.decide(where, text)
+            elif label == "next_steps" and _NO_TIME.search(s):
+                continue  # "I'll look into that another time": put off to no time (session 31)
             elif label == "next_steps":
                 ask = _ASK.match(s) or _ADDRESSED.match(s)
                 if ask and ask.group(1).lower() in _NO_ADDRESSEE:
@@ -2223,6 +2229,8 @@ class _Reader:
         if not said[0].endswith("?") and (_PROPOSAL.search(said[0]) or _directive(said[0])):
             return said[0]  # "Let's give them 10k…" — "OK, 10k it is.": the proposal
         pick = next((s for s in said if _OPTIONS.search(s)), said[0])
+        pick = next((x for x in re.split(r";\s+", pick) if named.search(x)), pick)  # the clause naming it:
+        # "For chisels, Narex are good value; 6, 12 and 20 mm are the useful sizes" (session 31)
         name = clean(choice).rstrip(".!")
         return f"{name} — {_trim_clause(clean(pick))}"
 
@@ -2395,12 +2403,17 @@ class _Reader:
         if prev.who == self.turns[ti].who:
             return
         first = _YEAH.sub("", self.turns[ti].sentences[0])
-        if not (_PUT_OFF.search(first) or _MAYBE_ALONE.match(first)):
+        if not (_PUT_OFF.search(first) or _MAYBE_ALONE.match(first)
+                or any(_NO_TIME.search(x) for x in self.turns[ti].sentences)):
             return
         for si, s in enumerate(prev.sentences):
             worth = _WORTH.search(s) if "worth " in s else None
             if worth and (ti - 1, si) not in self.cues.placed and len(_content(worth.group(1))) >= 2:
                 self.put((ti - 1, si), "open_questions", f"Is it worth {worth.group(1).rstrip(' .!')}?")
+                return
+            able = _ABLE.search(s) if " able to " in s else None
+            if able and (ti - 1, si) not in self.cues.placed and len(_content(able.group(1))) >= 2:
+                self.put((ti - 1, si), "open_questions", f"Could you {able.group(1).rstrip(' .!')}?")
                 return
 
     def outcomes(self, ti: int) -> None:
@@ -2827,6 +2840,11 @@ one with Priya when she's back", "I reckon so, but…", session 29)."""
 _WORTH = re.compile(r"\b(?:may|might|could|would)\s+(?:also\s+|well\s+)?be worth\s+(?!it\b)(.+)$", re.IGNORECASE)
 """A suggestion ("It may also be worth an alert on clock offset…", "It might be worth booking
 your December slot soon…"): what :meth:`_Reader.worth_put_off` asks when it is put off."""
+_ABLE = re.compile(r"\byou\s+(?:may|might|could)\s+(?:also\s+|well\s+)?be able to\s+(\w.*?)(?:,\s+(?:depending|if|as long as|"
+                   r"provided|though|but)\b.*)?$", re.IGNORECASE)
+"""A suggestion of what the other may be entitled to ("Also, if she's awarded it, you might be able
+to claim Carer's Allowance, depending on your hours"): what :meth:`_Reader.worth_put_off` asks when
+it is put off, without its condition ("Could you claim Carer's Allowance?") (session 31)."""
 _YEAH = re.compile(r"^(?:yeah|yes|yep|ok(?:ay)?|sure)[,.]?\s+(?=\w)", re.IGNORECASE)
 """A "yeah" before the answer proper ("yeah maybe.", "yeah, not today though")."""
 _MAYBE_ALONE = re.compile(r"^(?:(?:hmm+|hm|well|ok|so|erm|um)[,.]?\s+)?(?:maybe|possibly|perhaps)(?:\s*[.!,;:-]|$)",
@@ -2939,10 +2957,13 @@ _ASK_WHOM = re.compile(r"\b(?:i'?ll|i will|ill)\s+(?:ask|check with|email|ring|c
 """A step that names whom to ask and not what ("I'll ask Fergus.", "I'll check with Rosa.",
 "Ill ask Dario on monday.")."""
 _STEP_ASIDE = re.compile(
-    r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|last|\d+)\s)")
+    r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|last|\d+)\s"
+    r"|(?:might|may|could)\s+(?:just\s+|well\s+|only\s+)?be\b)")
 """A remark after a participant's commitment ("I'll relabel them by hand this morning, the label
 printer works again", "I'll call Coldline first thing tomorrow, last time it was ticket
-CL-5520", "I'll ask Fergus, he runs the rota"): not part of the step (session 16). Not a
+CL-5520", "I'll ask Fergus, he runs the rota"): not part of the step (session 16); nor a guess
+with its subject dropped ("I'll look at why CI breaks on Node 18, might just be one package",
+session 31). Not a
 possessive, which goes on a list ("…about his family, his friends, and…"), nor a clause
 followed by another comma (a list, or an aside inside the step: "I'll ask Sophia, the woman I
 met in my Zumba class, if she'd like…")."""
