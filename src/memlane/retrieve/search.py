@@ -113,6 +113,9 @@ class SearchOptions:
     """For a question asking what someone has done over time that does not count
     (``_strays``), the first this many candidate turns by relevance join stage two's pool
     whatever their session's place, below each shortlisted session's best hit (0: off)."""
+    min_similarity: float = -1.0
+    """A vector list's hit joins only when its cosine to the query is above this
+    (``_near``; -1: every hit)."""
     newest_weight: float = 0.0
     """Near-duplicate sessions newest first unless the question names an earlier time
     (``memlane.retrieve.newest``)."""
@@ -403,7 +406,7 @@ def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
             if hvec.any():
                 hyde = ctx.store.vector_search(ctx.embeddings.model, hvec, ctx.filters, n)
         t.lap("hyde_ms")
-    vector, hyde = _steady(vector), _steady(hyde)
+    vector, hyde = _near(ctx, _steady(vector)), _near(ctx, _steady(hyde))
     cands = fuse_lists(lexical, vector, (lw, vw), ctx.scfg.rrf_k, hyde, hyde_weight=vw or 1.0)
     ctx.vector, ctx.lexical, ctx.hyde = vector, lexical, bool(hyde)
     t.lap("fusion_ms")
@@ -423,6 +426,15 @@ def _steady(hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
     steady = [(i, round(s, COSINE_DIGITS)) for i, s in hits]
     steady.sort(key=lambda p: (-p[1] if p[1] == p[1] else math.inf, p[0]))  # a NaN last
     return steady
+
+
+def _near(ctx: _Ctx, hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """A vector list without the hits at or below ``min_similarity``: every item is some
+    cosine from the query, so without a floor a scope of a few items fills any k with
+    unrelated ones ("I also like tea" for "locker code", session 31). The lists are best
+    first, so the floor only cuts their tails and the ranks above it stay."""
+    floor = ctx.opts.min_similarity
+    return hits if floor <= -1 else [(i, s) for i, s in hits if s > floor]
 
 
 def _speaker(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
@@ -805,7 +817,8 @@ def _static_speaker_list(ctx: _Ctx, cands: list[Candidate], name: str) -> list[C
     m = np.stack([vecs[i] for i in have])
     norms = np.linalg.norm(m, axis=1) * float(np.linalg.norm(q))
     cos = (m @ q) / np.where(norms > 0, norms, 1.0)
-    found = _steady([(i, float(c)) for i, c in zip(have, cos, strict=True)])[: o.speaker_list]
+    found = _near(ctx, _steady([(i, float(c)) for i, c in zip(have, cos, strict=True)]))[
+        : o.speaker_list]
     for i, _ in found:
         ctx.items.setdefault(i, said[i])
     return _join_list(ctx, cands, found, o.speaker_list_weight, rank="speaker_rank")
@@ -1115,7 +1128,7 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
             if not turns:
                 continue
             first = min(turns, key=lambda it: it.seq if it.seq is not None else 0)
-        if speaker_of(first) is not None:
+        if speaker_of(first) is not None or _far(ctx, first, cand_of):
             continue
         ctx.items.setdefault(first.id, first)
         ctx.openers[s.key] = first.id
@@ -1135,6 +1148,18 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
             x.signals["opener"] = floor - x.score
             x.score = floor
     return added
+
+
+def _far(ctx: _Ctx, it: Item, cand_of: dict[int, Candidate]) -> bool:
+    """Whether a turn that joins as the context of a hit (a session's opener, the user's
+    next turn) is neither a candidate nor shares a query word nor is nearer to the query
+    than ``min_similarity``: in a scope of a few items every session holds a hit, and its
+    opener joined whatever the question (session 31)."""
+    floor = ctx.opts.min_similarity
+    if floor <= -1 or it.id in cand_of or {t.lower() for t in ctx.terms} & _lower_words(it.text):
+        return False
+    vec = ctx.store.item_vectors(ctx.embeddings.model, [it.id]).get(it.id) if ctx.qvec is not None else None
+    return vec is None or float(vec @ ctx.qvec) <= floor
 
 
 def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, Candidate],
@@ -1172,6 +1197,8 @@ def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int
         if not nxt:
             continue
         first = min(nxt, key=lambda p: p[0])[1]
+        if _far(ctx, first, cand_of):
+            continue
         ctx.items.setdefault(first.id, first)
         found = in_pool.get(first.id)
         if found is not None:
@@ -1349,7 +1376,8 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
     vector: list[tuple[int, float]] = []
     if ctx.qvec is not None and turns:
         vecs = ctx.store.item_vectors(ctx.embeddings.model, [it.id for it in turns])
-        vector = sorted(((i, float(v @ ctx.qvec)) for i, v in vecs.items()), key=lambda x: -x[1])
+        vector = _near(ctx, sorted(((i, float(v @ ctx.qvec)) for i, v in vecs.items()),
+                                   key=lambda x: -x[1]))
     lw, vw = _weights(ctx)
     fused = fuse_lists(lexical, vector, (lw, vw), ctx.scfg.rrf_k)
     for c in fused:
