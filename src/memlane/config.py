@@ -783,11 +783,11 @@ class RetrievalConfig:
     shortlist their session; they rank below the best hit of each shortlisted session (as
     ``gather_sessions``' hits; 0: off; docs/retrieval.md, "Session 31")."""
     min_similarity: float = 0.1
-    """A vector candidate (the embedder's cosine to the query, and the transformer's in the
-    meaning preset's lists) joins only above this; an item sharing no query word and no
-    nearer than this is not a hit, so a small scope answers nothing found rather than its
-    unrelated items (-1: every vector candidate, as before session 31; docs/retrieval.md,
-    "Session 31: a floor under the vector list")."""
+    """A vector candidate (the embedder's cosine to the query, in every preset: the meaning
+    preset's transformer re-scores these candidates) joins only above this; an item sharing
+    no query word and no nearer than this is not a hit, so a small scope answers nothing
+    found rather than its unrelated items (-1: every vector candidate, as before session 31;
+    docs/retrieval.md, "Session 31: a floor under the vector list")."""
     max_query_chars: int = 4000
     """Longer queries are refused (a query's cost grows with its length)."""
 

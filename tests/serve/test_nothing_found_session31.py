@@ -56,6 +56,9 @@ def test_cli_search_says_nothing_was_found_and_why(tmp_path: Path) -> None:
     shown = _cli(db, "search", "locker code", "--scope", "me")
     assert shown.exit_code == 0 and "tea" not in shown.output, shown.output
     assert f"no results: {WHY}" in shown.output, shown.output
+    # the meaning preset takes the same candidates (its transformer re-scores them)
+    meaning = _cli(db, "search", "locker code", "--scope", "me", "--preset", "meaning")
+    assert meaning.exit_code == 0 and f"no results: {WHY}" in meaning.output, meaning.output
     # a word the scope holds still finds its item
     assert "I also like tea" in _cli(db, "search", "tea", "--scope", "me").output
 

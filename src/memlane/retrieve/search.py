@@ -1128,7 +1128,7 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
             if not turns:
                 continue
             first = min(turns, key=lambda it: it.seq if it.seq is not None else 0)
-        if speaker_of(first) is not None or _far(ctx, first, cand_of):
+        if speaker_of(first) is not None:
             continue
         ctx.items.setdefault(first.id, first)
         ctx.openers[s.key] = first.id
@@ -1148,18 +1148,6 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
             x.signals["opener"] = floor - x.score
             x.score = floor
     return added
-
-
-def _far(ctx: _Ctx, it: Item, cand_of: dict[int, Candidate]) -> bool:
-    """Whether a turn that joins as the context of a hit (a session's opener, the user's
-    next turn) is neither a candidate nor shares a query word nor is nearer to the query
-    than ``min_similarity``: in a scope of a few items every session holds a hit, and its
-    opener joined whatever the question (session 31)."""
-    floor = ctx.opts.min_similarity
-    if floor <= -1 or it.id in cand_of or {t.lower() for t in ctx.terms} & _lower_words(it.text):
-        return False
-    vec = ctx.store.item_vectors(ctx.embeddings.model, [it.id]).get(it.id) if ctx.qvec is not None else None
-    return vec is None or float(vec @ ctx.qvec) <= floor
 
 
 def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, Candidate],
@@ -1197,8 +1185,6 @@ def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int
         if not nxt:
             continue
         first = min(nxt, key=lambda p: p[0])[1]
-        if _far(ctx, first, cand_of):
-            continue
         ctx.items.setdefault(first.id, first)
         found = in_pool.get(first.id)
         if found is not None:
