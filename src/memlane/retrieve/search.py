@@ -1362,8 +1362,7 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
     vector: list[tuple[int, float]] = []
     if ctx.qvec is not None and turns:
         vecs = ctx.store.item_vectors(ctx.embeddings.model, [it.id for it in turns])
-        vector = _near(ctx, sorted(((i, float(v @ ctx.qvec)) for i, v in vecs.items()),
-                                   key=lambda x: -x[1]))
+        vector = sorted(((i, float(v @ ctx.qvec)) for i, v in vecs.items()), key=lambda x: -x[1])
     lw, vw = _weights(ctx)
     fused = fuse_lists(lexical, vector, (lw, vw), ctx.scfg.rrf_k)
     for c in fused:
