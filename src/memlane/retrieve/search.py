@@ -434,7 +434,9 @@ def _near(ctx: _Ctx, hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
     unrelated ones ("I also like tea" for "locker code", session 31). The lists are best
     first, so the floor only cuts their tails and the ranks above it stay."""
     floor = ctx.opts.min_similarity
-    return hits if floor <= -1 else [(i, s) for i, s in hits if s > floor]
+    if floor <= -1 or ctx.opts.meaning is not None:  # the meaning tier floors its own
+        return hits                                  # cosine instead (``_meaning``)
+    return [(i, s) for i, s in hits if s > floor]
 
 
 def _speaker(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
@@ -863,7 +865,7 @@ def _meaning(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     if o.meaning_list > 0 or o.meaning_speaker_list > 0:  # a transformer's list: re-scored
         seen = {c.id for c in top}                            # whatever its place
         top += [c for c in cands if c.meaning_rank is not None and c.id not in seen]
-    if len(top) < 2:
+    if not top or (len(top) < 2 and o.min_similarity <= -1):
         return cands
     cos = o.meaning.cosines(ctx.store, ctx.query, [ctx.items[c.id] for c in top], ctx.terms)
     floor = min(cos.values())
@@ -871,6 +873,10 @@ def _meaning(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
         c.meaning = cos[c.id]
         lift = ctx.meaning_lift[c.id] = o.meaning_weight * (cos[c.id] - floor)
         c.relevance += lift
+    if o.min_similarity > -1:  # the floor on the transformer's scale (``_near``)
+        far = {c.id for c in top if c.lexical_rank is None and c.vector_rank is not None
+               and cos[c.id] <= o.min_similarity}
+        cands = [c for c in cands if c.id not in far]
     cands.sort(key=lambda c: -c.relevance)
     return cands
 
