@@ -791,6 +791,12 @@ class RetrievalConfig:
     candidate turns by relevance join stage two's pool even when stage one does not
     shortlist their session; they rank below the best hit of each shortlisted session (as
     ``gather_sessions``' hits; 0: off; docs/retrieval.md, "Session 31")."""
+    min_similarity: float = 0.1
+    """A vector candidate (the embedder's cosine to the query, in every preset: the meaning
+    preset's transformer re-scores these candidates) joins only above this; an item sharing
+    no query word and no nearer than this is not a hit, so a small scope answers nothing
+    found rather than its unrelated items (-1: every vector candidate, as before session 31;
+    docs/retrieval.md, "Session 31: a floor under the vector list")."""
     max_query_chars: int = 4000
     """Longer queries are refused (a query's cost grows with its length)."""
 
@@ -841,6 +847,8 @@ class RetrievalConfig:
         _check_int(self.speaker_list, "memory.retrieval.speaker_list", 0, 1000)
         _check_int(self.speaker_list_gate, "memory.retrieval.speaker_list_gate", 0, 100)
         _check_int(self.pool_candidates, "memory.retrieval.pool_candidates", 0, 100)
+        _check(-1.0 <= self.min_similarity <= 1.0, "memory.retrieval.min_similarity",
+               "must be between -1 and 1")
         for key in ("meaning_speaker_lead", "speaker_list_lead"):
             _check(0.0 <= getattr(self, key) <= 10.0, f"memory.retrieval.{key}",
                    "must be between 0 and 10")

@@ -247,7 +247,8 @@ ASSISTANT_CHATS = [
 
 
 def test_assistant_turns_are_demoted_for_questions_about_the_user(tmp_path: Path) -> None:
-    plain = {"impersonal_factor": 1.0}
+    plain = {"impersonal_factor": 1.0, "min_similarity": -1}  # the floor off: far turns
+    # filled the first four the demoted one is kept out of (session 31)
     off = add_sessions(memory(tmp_path / "off.db", retrieval={**plain, "assistant_factor": 1.0}),
                        ASSISTANT_CHATS, now=NOW)
     on = add_sessions(memory(tmp_path / "on.db", retrieval={**plain, "assistant_factor": 0.5}),

@@ -105,10 +105,12 @@ BOOKS_Q = "What books has Tim read?"
 def test_a_question_asking_for_named_things_lifts_the_turn_naming_one(
         tmp_path: Path) -> None:
     title = BOOKS[0][1][0][1]
-    off = add_sessions(memory(tmp_path / "off.db", retrieval={"named_lift": 0.0}), BOOKS,
-                       now=NOW, speakers=True)
-    on = add_sessions(memory(tmp_path / "on.db", retrieval={"named_lift": 1.5}), BOOKS,
-                      now=NOW, speakers=True)
+    far = {"min_similarity": -1}  # the floor off: a far turn ranked above the title
+    # without the lift, which the floor now keeps out (session 31)
+    off = add_sessions(memory(tmp_path / "off.db", retrieval={"named_lift": 0.0, **far}),
+                       BOOKS, now=NOW, speakers=True)
+    on = add_sessions(memory(tmp_path / "on.db", retrieval={"named_lift": 1.5, **far}),
+                      BOOKS, now=NOW, speakers=True)
     try:
         assert title not in _turns(off, BOOKS_Q)[:3]  # below John's reply and a game
         assert title in _turns(on, BOOKS_Q)[:2]  # just below the turn repeating the words

@@ -156,7 +156,10 @@ def test_turns_said_inside_the_named_dates_rank_first_by_default(tmp_path: Path)
                      "I got myself a set of carving tools and a wire cutter."]))
     order = {}
     for tw in (None, 0.0):
-        m = memory(tmp_path / f"{tw}.db", retrieval={} if tw is None else {"time_weight": tw})
+        # min_similarity off: the carving turn's vector rank came from a cosine of 0.02 on
+        # the test embedder, below the floor (session 31); this test is about time_weight
+        floor = {"min_similarity": -1}
+        m = memory(tmp_path / f"{tw}.db", retrieval=floor if tw is None else {"time_weight": tw, **floor})
         for days, turns in sessions:
             for i, text in enumerate(turns):
                 m.add_message("c", "user", text, at=NOW - timedelta(days=days, minutes=-i))

@@ -105,4 +105,5 @@ def search_options(
         speaker_list_gate=r.speaker_list_gate,
         speaker_list_lead=r.speaker_list_lead,
         pool_candidates=r.pool_candidates,
+        min_similarity=r.min_similarity,
     )

@@ -113,6 +113,9 @@ class SearchOptions:
     """For a question asking what someone has done over time that does not count
     (``_strays``), the first this many candidate turns by relevance join stage two's pool
     whatever their session's place, below each shortlisted session's best hit (0: off)."""
+    min_similarity: float = -1.0
+    """A vector list's hit joins only when its cosine to the query is above this
+    (``_near``; -1: every hit)."""
     newest_weight: float = 0.0
     """Near-duplicate sessions newest first unless the question names an earlier time
     (``memlane.retrieve.newest``)."""
@@ -403,7 +406,7 @@ def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
             if hvec.any():
                 hyde = ctx.store.vector_search(ctx.embeddings.model, hvec, ctx.filters, n)
         t.lap("hyde_ms")
-    vector, hyde = _steady(vector), _steady(hyde)
+    vector, hyde = _near(ctx, _steady(vector)), _near(ctx, _steady(hyde))
     cands = fuse_lists(lexical, vector, (lw, vw), ctx.scfg.rrf_k, hyde, hyde_weight=vw or 1.0)
     ctx.vector, ctx.lexical, ctx.hyde = vector, lexical, bool(hyde)
     t.lap("fusion_ms")
@@ -423,6 +426,17 @@ def _steady(hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
     steady = [(i, round(s, COSINE_DIGITS)) for i, s in hits]
     steady.sort(key=lambda p: (-p[1] if p[1] == p[1] else math.inf, p[0]))  # a NaN last
     return steady
+
+
+def _near(ctx: _Ctx, hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """A vector list without the hits at or below ``min_similarity``: every item is some
+    cosine from the query, so without a floor a scope of a few items fills any k with
+    unrelated ones ("I also like tea" for "locker code", session 31). The lists are best
+    first, so the floor only cuts their tails and the ranks above it stay."""
+    floor = ctx.opts.min_similarity
+    if floor <= -1 or ctx.opts.meaning is not None:  # the meaning tier floors its own
+        return hits                                  # cosine instead (``_meaning``)
+    return [(i, s) for i, s in hits if s > floor]
 
 
 def _speaker(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
@@ -805,7 +819,8 @@ def _static_speaker_list(ctx: _Ctx, cands: list[Candidate], name: str) -> list[C
     m = np.stack([vecs[i] for i in have])
     norms = np.linalg.norm(m, axis=1) * float(np.linalg.norm(q))
     cos = (m @ q) / np.where(norms > 0, norms, 1.0)
-    found = _steady([(i, float(c)) for i, c in zip(have, cos, strict=True)])[: o.speaker_list]
+    found = _near(ctx, _steady([(i, float(c)) for i, c in zip(have, cos, strict=True)]))[
+        : o.speaker_list]
     for i, _ in found:
         ctx.items.setdefault(i, said[i])
     return _join_list(ctx, cands, found, o.speaker_list_weight, rank="speaker_rank")
@@ -850,7 +865,7 @@ def _meaning(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     if o.meaning_list > 0 or o.meaning_speaker_list > 0:  # a transformer's list: re-scored
         seen = {c.id for c in top}                            # whatever its place
         top += [c for c in cands if c.meaning_rank is not None and c.id not in seen]
-    if len(top) < 2:
+    if not top or (len(top) < 2 and o.min_similarity <= -1):
         return cands
     cos = o.meaning.cosines(ctx.store, ctx.query, [ctx.items[c.id] for c in top], ctx.terms)
     floor = min(cos.values())
@@ -858,6 +873,10 @@ def _meaning(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
         c.meaning = cos[c.id]
         lift = ctx.meaning_lift[c.id] = o.meaning_weight * (cos[c.id] - floor)
         c.relevance += lift
+    if o.min_similarity > -1:  # the floor on the transformer's scale (``_near``)
+        far = {c.id for c in top if c.lexical_rank is None and c.vector_rank is not None
+               and cos[c.id] <= o.min_similarity}
+        cands = [c for c in cands if c.id not in far]
     cands.sort(key=lambda c: -c.relevance)
     return cands
 

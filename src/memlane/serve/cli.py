@@ -447,7 +447,7 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int | None, kin
                       privacy=privacy or None, since=since, until=until, now=now,
                       preset=preset, session_aware=session_aware, top_sessions=top_sessions,
                       turns_per_session=turns_per_session, mmr=mmr, explain=explain)
-    note = nothing_note(mem, scope) if not hits else None
+    note = nothing_note(mem, scope, search=True) if not hits else None
     if as_json:
         echo(dumps({"query": query, "hits": [hit_dict(h) for h in hits],
                     "timings_ms": mem.last_timings, "notice": note}))

@@ -44,6 +44,7 @@ from memlane.serve.again import once_more_if_lost, retry_note
 from memlane.serve.output import safe
 from memlane.serve.keys import scope_matches
 from memlane.serve.paging import fact_page, session_page
+from memlane.serve.render import no_match
 
 __all__ = ["ReadOnlyAccess", "ScopeAccess", "ScopeCheck", "ScopePatterns", "build_server", "as_access",
            "USE_MEMORY"]
@@ -488,7 +489,8 @@ class _Tools:
         with _tool_errors(), self.reading(ctx):
             hits = self.mem.search(query, scope=where, k=k, kinds=tuple(kinds) if kinds else None,
                                    since=since, until=until, explain=explain)
-        return render.recall_text(query, where, hits, explain=explain)
+        return render.recall_text(query, where, hits, explain=explain,
+                                  why="" if hits else no_match(self.mem))
 
     def context(
         self,

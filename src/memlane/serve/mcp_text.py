@@ -104,11 +104,14 @@ def hit_text(rank: int, hit: Hit, query: str, *, explain: bool = False) -> str:
     return "\n".join(lines)
 
 
-def recall_text(query: str, scope: str | None, hits: Sequence[Hit], *, explain: bool) -> str:
+def recall_text(query: str, scope: str | None, hits: Sequence[Hit], *, explain: bool,
+                why: str = "") -> str:
+    """``why``: what a match is, said when nothing matched (``render.no_match``)."""
     where = f"scope {scope}" if scope else "all scopes"
     if not hits:
-        return (f"no memories match {query!r} in {where}. Messages become searchable once "
-                "their session closes (after the inactivity gap, or call summarize).")
+        return (f"no memories match {query!r} in {where}{': ' + why if why else ''}. Messages "
+                "become searchable once their session closes (after the inactivity gap, or "
+                "call summarize).")
     head = f"{len(hits)} hit(s) for {query!r} in {where}, best first:"
     return "\n".join([head, *(hit_text(i, h, query, explain=explain)
                               for i, h in enumerate(hits, start=1))])

@@ -13,7 +13,7 @@ from memlane.types import Hit, Item, Message, Session
 if TYPE_CHECKING:
     from memlane.memory import Memory
 
-__all__ = ["dumps", "fact_key", "fact_sentence", "hit_dict", "item_dict", "message_dict", "nothing_note", "scope_is_empty",
+__all__ = ["dumps", "fact_key", "fact_sentence", "hit_dict", "item_dict", "message_dict", "no_match", "nothing_note", "scope_is_empty",
            "session_dict", "to_plain"]
 
 
@@ -87,10 +87,21 @@ UNINDEXED_LOOK = 200
 """How many of the newest sessions ``nothing_note`` looks at for ones not indexed yet."""
 
 
-def nothing_note(mem: Memory, scope: str | None, default: str = "no results") -> str:
+def no_match(mem: Memory) -> str:
+    """Why a search of indexed memories found nothing: a hit shares a word with the query
+    or is nearer to it in meaning than ``retrieval.min_similarity`` (docs/retrieval.md,
+    "Session 31: a floor under the vector list")."""
+    floor = mem.config.retrieval.min_similarity
+    near = (f", and none is nearer to it in meaning than retrieval.min_similarity ({floor:g})"
+            if floor > -1 else "")
+    return f"no memory shares a word with the query{near}"
+
+
+def nothing_note(mem: Memory, scope: str | None, default: str = "no results",
+                 search: bool = False) -> str:
     """Why a read found nothing: a query without words, a scope with no memories, sessions
     not indexed yet (messages are searchable once their session is closed and indexed), or
-    simply no match."""
+    simply no match (for a ``search``, what a match is: ``no_match``)."""
     if mem.last_notice:
         return str(mem.last_notice)
     if scope is not None and scope.strip() and scope_is_empty(mem, scope):
@@ -101,4 +112,4 @@ def nothing_note(mem: Memory, scope: str | None, default: str = "no results") ->
         return (f"{default}; {waiting} session(s){where} not indexed yet: `memlane index` closes "
                 "idle sessions and indexes every closed one (`memlane serve` runs the index "
                 "worker itself)")
-    return default
+    return f"{default}: {no_match(mem)}" if search else default

@@ -122,7 +122,7 @@ def search(mem: Memory, who: Principal, inp: m.SearchInput, timings: dict[str, f
     hits = mem.search(inp.query, **opts)
     timings.update(mem.last_timings)
     # why nothing was found, as `memlane search --json` says it (None when something was)
-    notice = nothing_note(mem, inp.scope) if not hits else None
+    notice = nothing_note(mem, inp.scope, search=True) if not hits else None
     return {"query": inp.query, "hits": [hit_dict(h) for h in hits], "notice": notice}
 
 
