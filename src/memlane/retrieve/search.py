@@ -406,7 +406,8 @@ def _candidates(ctx: _Ctx, t: _Timer) -> list[Candidate]:
             if hvec.any():
                 hyde = ctx.store.vector_search(ctx.embeddings.model, hvec, ctx.filters, n)
         t.lap("hyde_ms")
-    vector, hyde = _near(ctx, _steady(vector)), _near(ctx, _steady(hyde))
+    said = {i for i, _ in lexical}  # a hit sharing a query word keeps its cosine
+    vector, hyde = _near(ctx, _steady(vector), said), _near(ctx, _steady(hyde), said)
     cands = fuse_lists(lexical, vector, (lw, vw), ctx.scfg.rrf_k, hyde, hyde_weight=vw or 1.0)
     ctx.vector, ctx.lexical, ctx.hyde = vector, lexical, bool(hyde)
     t.lap("fusion_ms")
@@ -428,15 +429,18 @@ def _steady(hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
     return steady
 
 
-def _near(ctx: _Ctx, hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
+def _near(ctx: _Ctx, hits: list[tuple[int, float]],
+          said: set[int] | frozenset[int] = frozenset()) -> list[tuple[int, float]]:
     """A vector list without the hits at or below ``min_similarity``: every item is some
     cosine from the query, so without a floor a scope of a few items fills any k with
     unrelated ones ("I also like tea" for "locker code", session 31). The lists are best
-    first, so the floor only cuts their tails and the ranks above it stay."""
+    first, so the floor only cuts their tails and the ranks above it stay. The items of
+    ``said`` (the lexical list's: they share a query word) keep their cosine, whatever it
+    is: the floor takes far hits, not a word's hit's signal (the flat presets weigh it)."""
     floor = ctx.opts.min_similarity
     if floor <= -1 or ctx.opts.meaning is not None:  # the meaning tier floors its own
         return hits                                  # cosine instead (``_meaning``)
-    return [(i, s) for i, s in hits if s > floor]
+    return [(i, s) for i, s in hits if s > floor or i in said]
 
 
 def _speaker(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
