@@ -180,16 +180,19 @@ def to_api_error(exc: Exception) -> ApiError:
     return exc if isinstance(exc, ApiError) else _memlane(exc)
 
 
-_QUERY_NAMES: dict[int, frozenset[str]] = {}
+_QUERY_NAMES = "_memlane_query_names"  # the attribute a route keeps its names in
 
 
 def _query_names(route: Any) -> frozenset[str]:
     """The query parameters ``route`` declares, a model's fields among them (by name and
     alias). A route whose model declared them was left to the model, which refused an
     unknown one as "Extra inputs are not permitted" where every other route says which
-    parameters it takes (session 27)."""
-    key = id(route)
-    if key not in _QUERY_NAMES:
+    parameters it takes (session 27). Kept per route object while it lives: keyed by
+    ``id(route)`` in a dict, a route of an app made after another was collected could take
+    the old one's id, and its names (``GET /v1/facts`` refused ``offset`` as not among
+    ``facts.history``'s parameters, session 31)."""
+    known: frozenset[str] | None = getattr(route, _QUERY_NAMES, None)
+    if known is None:
         params: list[Any] = []
         pending = [route.dependant]
         while pending:
@@ -204,8 +207,9 @@ def _query_names(route: Any) -> frozenset[str]:
                              for n in (name, f.alias) if n)
             else:
                 names.add(p.alias)
-        _QUERY_NAMES[key] = frozenset(names)
-    return _QUERY_NAMES[key]
+        known = frozenset(names)
+        setattr(route, _QUERY_NAMES, known)
+    return known
 
 
 def known_query_only(request: Request) -> None:
