@@ -729,15 +729,20 @@ class Memory:
         """``text`` redacted as ``[memory.ingest]`` says (an error a worker logs)."""
         return scrub(self.config.ingest, text)[0]
 
+    @validated
     @contextlib.contextmanager
-    def reading_only(self) -> Iterator[None]:
+    def reading_only(self, on: bool = True) -> Iterator[None]:
         """Calls made inside (in this thread) write nothing, as on a read-only database: a
         pack is not journaled (its ``id`` is None) and a search records no fact's access
         (``confidence.touch_on_access``). A read-only API key's requests and a read-only MCP
         server's calls run so (session 31: a read-only key's ``POST /v1/pack`` and a
-        read-only server's ``context`` each wrote a journal row)."""
+        read-only server's ``context`` each wrote a journal row). ``on`` false: calls inside
+        run as ever (``with mem.reading_only(key.read_only):``)."""
         if self._calls.closed:  # as every public call of a closed Memory
             raise self._calls.error()
+        if not on:
+            yield
+            return
         before = getattr(self._local, "reading_only", False)
         self._local.reading_only = True
         try:

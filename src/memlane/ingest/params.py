@@ -371,7 +371,7 @@ RULES: dict[str, dict[str, Rule]] = {
     "work_once": {"now": _OPT_TIME},
     "background_index": {"now": _OPT_TIME},
     "stats": {},
-    "reading_only": {},
+    "reading_only": {"on": _bool},
 }
 
 

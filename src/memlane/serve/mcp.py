@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
@@ -348,7 +348,7 @@ class _Tools:
         """A read-only server's or key's reads write nothing: ``Memory.reading_only`` (no
         pack journal row, no fact access recorded), as on a read-only database."""
         access = self.access_for(ctx)
-        return self.mem.reading_only() if access is not None and access.read_only else nullcontext()
+        return self.mem.reading_only(access is not None and access.read_only)
 
     @staticmethod
     def allow(access: ScopeAccess | None, scope: str | None, *, write: bool, what: str = "scope"

@@ -116,7 +116,7 @@ def _rekey_relation_ends(run: Callable[..., Any]) -> None:
     for scope, subject, nsub, pred, obj, at, mid in run(
             "SELECT scope, subject, norm_subject, norm_predicate, object, at, message_id FROM facts"
             " WHERE object <> ''").fetchall():
-        ends = ("user" if subject_key(subject) == "user" else name_key(subject), name_key(obj))
+        ends = (subject_key(subject), name_key(obj))
         now.add((scope, ends[0], pred, ends[1]))
         for src in {nsub, _before_symbols(subject)}:
             stated.setdefault((scope, src, pred, _before_symbols(obj)), []).append(

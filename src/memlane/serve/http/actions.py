@@ -12,7 +12,6 @@ key never learns what exists in another tenant's scopes.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -297,7 +296,7 @@ def run(mem: Memory, who: Principal, kind: str, inp: BaseModel) -> tuple[Any, di
         # a connection the server ended mid-call (a restart, pg_terminate_backend, a
         # pooler): run it once more on a new one if that cannot do anything twice
         # a read-only key's reads write nothing (no pack journal row, no fact access)
-        with mem.reading_only() if who.read_only else contextlib.nullcontext():
+        with mem.reading_only(who.read_only):
             result = once_more_if_lost(mem.store, kind,
                                        lambda: act.handler(mem, who, inp, timings),
                                        write=act.write, again=timings.clear)

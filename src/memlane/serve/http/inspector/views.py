@@ -10,7 +10,6 @@ hold is "not found", as a missing one (``owned``), so a key learns nothing of ot
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -303,7 +302,7 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
         return out
     who.check(scope, write=False)
     # a read-only key's search records no fact's access (``Memory.reading_only``)
-    with mem.reading_only() if getattr(who, "read_only", False) else nullcontext():
+    with mem.reading_only(bool(getattr(who, "read_only", False))):
         hits = mem.search(query, scope=scope, k=k, preset=preset, kinds=[kind] if kind else None,
                           since=since, until=until,
                           session_aware=mode == "session", explain=True)
