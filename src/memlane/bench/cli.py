@@ -28,7 +28,7 @@ from memlane.bench.baselines import BASELINES
 from memlane.bench.metrics import metric_names
 from memlane.bench.memrun import peak_rss_mb
 from memlane.bench.summaries import run as summary_sets
-from memlane.errors import MemlaneError
+from memlane.errors import MemlaneError, ValidationError
 from memlane.serve.cli_common import FileName, Int, ignores_global, root_config_path
 
 if TYPE_CHECKING:
@@ -622,6 +622,11 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
               "development data since session 11, as one set; all: dev to heldout4 each apart).")
 @click.option("--labels", type=FileName(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Score this labelled JSON file (same format) instead.")
+@click.option("--against", type=FileName(dir_okay=False, exists=True, path_type=Path),
+              default=None, help="Instead of a backend: score this second labelling of the "
+              "same conversations (same format, same ids and turns) against the reference "
+              "(--labels REF or --set NAME), each of its summaries as if a backend wrote it: "
+              "how far two labellers agree under the matching rule.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--show-misses", is_flag=True,
               help="Also list every missed, extra and wrongly owned item.")
@@ -684,7 +689,9 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
               help="Score (or with --speed time) the offline backend's cue patterns alone, "
               "without the sentence model that ships in the package (summary.sentence_model "
               "= false).")
-def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | None,
+@click.pass_context
+def summaries_cmd(ctx: click.Context, backend: str, service: str | None, sets: str,
+                  labels: Path | None, against: Path | None,
                   as_json: bool, show_misses: bool, speed: bool, data: Path | None,
                   limit: int | None, jobs: int, train: bool, kind: str, hidden: int,
                   inverse_c: float | None, structure: str, neighbour: int, max_sentences: int,
@@ -695,6 +702,8 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
 
     from memlane.bench.summaries import run as evalrun
 
+    if against is not None:
+        _against_alone(ctx, labels)
     if train:
         _makeable(out or Path("sentclass.json"), "--out")
         if kind == "linear":
@@ -741,19 +750,54 @@ def summaries_cmd(backend: str, service: str | None, sets: str, labels: Path | N
         else:
             names = list(evalrun.SETS) if sets == "all" else [sets]
             chosen = [(n, evalrun.load_set(n)) for n in names]
-        if patterns_only and model_path is not None:
+        if against is not None:
+            reports = _score_against(chosen, against)
+        elif patterns_only and model_path is not None:
             raise click.UsageError("--model and --no-sentence-model exclude each other")
-        if model_path is not None and backend != "offline":
+        elif model_path is not None and backend != "offline":
             raise click.UsageError("--model needs --backend offline")
-        model = _sentence_model(model_path, patterns_only)
-        reports = evalrun.run_backend(backend, service, chosen, model=model,
-                                        config_path=root_config_path())
+        else:
+            model = _sentence_model(model_path, patterns_only)
+            reports = evalrun.run_backend(backend, service, chosen, model=model,
+                                          config_path=root_config_path())
     except MemlaneError as exc:
         raise click.ClickException(str(exc)) from exc  # memlane's errors name what is wrong
     if as_json:
         click.echo(_json.dumps([r.to_dict(misses=show_misses) for r in reports], indent=2))
     else:
         click.echo(evalrun.render(reports, show_misses), nl=False)
+
+
+_NOT_WITH_AGAINST = ("backend", "service", "model_path", "patterns_only", "speed", "train")
+"""The options that choose or time a backend: --against scores a labelling instead."""
+
+
+def _against_alone(ctx: click.Context, labels: Path | None) -> None:
+    """Refuse --against beside a backend's options, and without a reference chosen."""
+    from click.core import ParameterSource
+
+    for param in ctx.command.params:
+        if param.name in _NOT_WITH_AGAINST and ctx.get_parameter_source(
+                param.name) not in (ParameterSource.DEFAULT, None):
+            flag = max(param.opts, key=len)
+            raise click.UsageError(f"--against scores a second labelling, not a backend: "
+                                   f"it cannot be given with {flag}")
+    if labels is None and ctx.get_parameter_source("sets") in (ParameterSource.DEFAULT, None):
+        raise click.UsageError("--against needs the reference labelling it is scored "
+                               "against: --labels REF or --set NAME")
+
+
+def _score_against(chosen: list[tuple[str, list[Any]]], against: Path) -> list[Any]:
+    """The second labelling at ``against`` scored against the chosen sets; a file that does
+    not label the same conversations with the same turns is a bad --against (exit 2)."""
+    from memlane.bench.summaries import run as evalrun
+
+    other = evalrun.load_set(path=against)  # its format's errors as --labels' (exit 1)
+    try:
+        return evalrun.score_labelling(chosen, other, label=against.name,
+                                       other_name=str(against))
+    except ValidationError as exc:  # not the same conversations, or not the same turns
+        raise click.BadParameter(str(exc), param_hint="--against") from exc
 
 
 def _sentence_model(model_path: Path | None, patterns_only: bool) -> Any:

@@ -12,11 +12,11 @@ from typing import Any
 
 from memlane.bench.summaries.score import FieldScore, is_small_talk, score_field, strip_owner
 from memlane.errors import ValidationError
-from memlane.index.schema import Extraction, SessionSummary
+from memlane.index.schema import Entity, Extraction, Fact, SessionSummary
 from memlane.types import Message
 
-__all__ = ["DEV_ALL", "FIELDS", "FRESH", "POOL", "SETS", "TRAIN", "Conversation", "EvalReport", "canned_answer", "evaluate", "load_set",
-           "messages_of"]
+__all__ = ["DEV_ALL", "FIELDS", "FRESH", "POOL", "SETS", "TRAIN", "Conversation", "EvalReport", "canned_answer", "evaluate",
+           "labelled_output", "load_set", "messages_of", "pair_labellings", "score_labelling"]
 
 FIELDS = ("decisions", "rationale", "open_questions", "next_steps", "references", "entities",
           "topics", "facts")
@@ -218,6 +218,25 @@ def canned_answer(conv: Conversation) -> dict[str, Any]:
     }
 
 
+def labelled_output(conv: Conversation) -> tuple[SessionSummary, Extraction]:
+    """The labels of ``conv`` as a backend's summary and extraction, shaped as
+    :func:`canned_answer` shapes them (steps with an owner become ``Owner: text`` action
+    items, the rest next steps; entities and facts' objects as extracted): what
+    :func:`score_labelling` scores one labelling against another with."""
+    a = canned_answer(conv)
+    summary = SessionSummary(
+        topic=a["topic"], context=a["context"], decisions=tuple(a["decisions"]),
+        rationale=tuple(a["rationale"]), open_questions=tuple(a["open_questions"]),
+        next_steps=tuple(a["next_steps"]), action_items=tuple(a["action_items"]),
+        references=tuple(a["references"]), entities=tuple(e["name"] for e in a["entities"]),
+        topic_tags=tuple(a["topic_tags"]), turn_count=len(conv.turns), model="labels")
+    extraction = Extraction(
+        entities=tuple(Entity(e["name"], e["type"]) for e in a["entities"]),
+        facts=tuple(Fact(str(f["subject"]), f["predicate"], str(f["object"]))
+                    for f in a["facts"]))
+    return summary, extraction
+
+
 @dataclass
 class EvalReport:
     """Per-field scores, small talk and cross-field repeats of one backend on one set."""
@@ -298,6 +317,62 @@ def evaluate(
         report.conversations += 1
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def pair_labellings(reference: Sequence[Conversation], other: Sequence[Conversation],
+                    *, reference_name: str, other_name: str) -> dict[str, Conversation]:
+    """``other``'s conversations by id, checked to be ``reference``'s: the same ids and,
+    for each, the same turns. Raises :class:`ValidationError` naming the first id missing
+    from ``other``, then the first extra one, then the first conversation whose turns
+    differ (and the first differing turn, 1-based as the loader counts them)."""
+    by_id = {c.id: c for c in other}
+    ours = {c.id for c in reference}
+    missing = [c.id for c in reference if c.id not in by_id]
+    if missing:
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise ValidationError(f"{other_name}: no conversation {missing[0]!r}{more}, which "
+                              f"{reference_name} holds; a second labelling must label the "
+                              "same conversations")
+    extra = [c.id for c in other if c.id not in ours]
+    if extra:
+        more = f" (and {len(extra) - 1} more)" if len(extra) > 1 else ""
+        raise ValidationError(f"{other_name}: conversation {extra[0]!r}{more} is not in "
+                              f"{reference_name}; a second labelling must label the same "
+                              "conversations")
+    for conv in reference:
+        theirs = by_id[conv.id].turns
+        if theirs == conv.turns:
+            continue
+        n = next((k for k, (a, b) in enumerate(zip(conv.turns, theirs, strict=False), 1)
+                  if a != b), min(len(conv.turns), len(theirs)) + 1)
+        said = (lambda turns: _short(": ".join(turns[n - 1])) if n <= len(turns)
+                else "no such turn")
+        raise ValidationError(
+            f"{other_name}: conversation {conv.id!r} turn {n} differs from {reference_name}'s "
+            f"({said(theirs)!r} against {said(conv.turns)!r}; {len(theirs)} turns against "
+            f"{len(conv.turns)}); both labellings must be of the same turns")
+    return by_id
+
+
+def score_labelling(sets: Sequence[tuple[str, Sequence[Conversation]]],
+                    other: Sequence[Conversation], *, label: str,
+                    other_name: str | None = None) -> list[EvalReport]:
+    """Score ``other``, a second labelling of the conversations of ``sets`` (paired by id:
+    :func:`pair_labellings` over the sets together), on each named set as a backend's output
+    is scored: each conversation's ``other`` labels become its summary
+    (:func:`labelled_output`) and go through :func:`evaluate`, the same matching rule and
+    counts. Each report's backend is ``labels: <label>``; ``other_name`` (default
+    ``label``) names ``other`` in the pairing's errors. Swapping the two labellings swaps
+    precision and recall and keeps F1 (the one-to-one Dice matching is symmetric)."""
+    reference = [conv for _, convs in sets for conv in convs]
+    by_id = pair_labellings(reference, other, reference_name=" + ".join(n for n, _ in sets),
+                            other_name=other_name or label)
+    return [evaluate(lambda scope, _messages: labelled_output(by_id[scope]), convs,
+                     backend=f"labels: {label}", set_name=name) for name, convs in sets]
+
+
+def _short(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[:most - 1] + "\u2026"
 
 
 def render(reports: Sequence[EvalReport], show_misses: bool = False) -> str:
