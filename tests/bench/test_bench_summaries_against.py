@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memlane.bench.summaries.run import FIELDS, Conversation, score_labelling
@@ -205,10 +205,10 @@ def test_a_malformed_second_labelling_names_its_item_and_field(tmp_path):
 
 # -- the symmetry: A against B is B against A with precision and recall swapped ---------
 
-_WORDS = ("ship release budget review schema invoice friday deploy cache vendor "
-          "the a to of for").split()
+_WORDS = ("ship budget schema deploy cache the to").split()
+"""Few words, so that items often overlap, tie and chain (one item matching two)."""
 _NAMES = ("Maya", "maya", "Acme", "the Acme", "PR 214", "café Luna", "Cafe Luna", "Tom")
-_text = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=5).map(" ".join).filter(
+_text = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=3).map(" ".join).filter(
     lambda t: t.strip())
 _step = st.one_of(_text, st.fixed_dictionaries(
     {"text": _text, "owner": st.sampled_from(["Ana", "Bo"])}))
@@ -228,7 +228,14 @@ def _labelling(expected: list[dict[str, Any]]) -> list[Conversation]:
             for i, e in enumerate(expected)]
 
 
-@settings(max_examples=150, deadline=None)
+_SPLIT = ([{"next_steps": ["deploy", "ship"]}],
+          [{"next_steps": [{"text": "budget deploy", "owner": "Ana"}, "ship deploy"]}])
+"""Hypothesis's find when owned steps were action items after the unowned ones: the greedy
+tie-break read B's steps out of their order and matched one pair, not two."""
+
+
+@settings(max_examples=200, deadline=None)
+@example(_SPLIT)
 @given(st.integers(1, 3).flatmap(lambda n: st.tuples(st.lists(_expected, min_size=n, max_size=n),
                                                      st.lists(_expected, min_size=n, max_size=n))))
 def test_swapping_the_labellings_swaps_precision_and_recall_and_keeps_f1(pair):
@@ -246,3 +253,13 @@ def test_the_library_refuses_an_unpaired_labelling_too():
     a = _labelling([{}, {}])
     with pytest.raises(ValidationError, match="no conversation 'c1'"):
         score_labelling([("a", a)], a[:1], label="b")
+
+
+def test_owned_and_unowned_steps_are_matched_in_the_labels_order_both_ways():
+    a, b = map(_labelling, _SPLIT)
+    [ab] = score_labelling([("a", a)], b, label="b")
+    [ba] = score_labelling([("b", b)], a, label="a")
+    assert ab.fields["next_steps"].tp == ba.fields["next_steps"].tp == 2
+    assert ab.fields["next_steps"].owners_expected == 0  # reference A names no owner
+    assert ba.fields["next_steps"].owners_expected == 1  # reference B names Ana ...
+    assert ba.fields["next_steps"].owners_right == 0  # ... and A's "deploy" does not

@@ -219,21 +219,30 @@ def canned_answer(conv: Conversation) -> dict[str, Any]:
 
 
 def labelled_output(conv: Conversation) -> tuple[SessionSummary, Extraction]:
-    """The labels of ``conv`` as a backend's summary and extraction, shaped as
-    :func:`canned_answer` shapes them (steps with an owner become ``Owner: text`` action
-    items, the rest next steps; entities and facts' objects as extracted): what
-    :func:`score_labelling` scores one labelling against another with."""
-    a = canned_answer(conv)
+    """The labels of ``conv`` as a backend's summary and extraction, what
+    :func:`score_labelling` scores one labelling against another with: each field's items
+    as labelled, a step with an owner as ``Owner: text`` (as :func:`canned_answer` writes
+    its action item, so the owner-aware scoring reads the owner), entities and facts'
+    objects as extracted.
+
+    Every step is a next step, in the labels' order, not split into next steps and action
+    items: the matching's greedy tie-break takes the items in order, and a labelling read
+    in its own order on both sides is what makes A against B the mirror of B against A
+    (split, ``deploy``/``ship`` against ``Ana: budget deploy``/``ship deploy`` matched two
+    steps one way and one the other)."""
+    e = conv.expected
+    texts, owners = _steps(e)
     summary = SessionSummary(
-        topic=a["topic"], context=a["context"], decisions=tuple(a["decisions"]),
-        rationale=tuple(a["rationale"]), open_questions=tuple(a["open_questions"]),
-        next_steps=tuple(a["next_steps"]), action_items=tuple(a["action_items"]),
-        references=tuple(a["references"]), entities=tuple(e["name"] for e in a["entities"]),
-        topic_tags=tuple(a["topic_tags"]), turn_count=len(conv.turns), model="labels")
+        topic=(e.get("topics") or [""])[0], context="",
+        decisions=tuple(e.get("decisions", [])), rationale=tuple(e.get("rationale", [])),
+        open_questions=tuple(e.get("open_questions", [])),
+        next_steps=tuple(f"{o}: {t}" if o else t for t, o in zip(texts, owners, strict=True)),
+        references=tuple(e.get("references", [])), entities=tuple(e.get("entities", [])),
+        topic_tags=tuple(e.get("topics", [])), turn_count=len(conv.turns), model="labels")
     extraction = Extraction(
-        entities=tuple(Entity(e["name"], e["type"]) for e in a["entities"]),
-        facts=tuple(Fact(str(f["subject"]), f["predicate"], str(f["object"]))
-                    for f in a["facts"]))
+        entities=tuple(Entity(name, "thing") for name in e.get("entities", [])),
+        facts=tuple(Fact(str(f.get("subject", "")), "related_to", str(f.get("object", "")))
+                    for f in e.get("facts", [])))
     return summary, extraction
 
 
