@@ -83,6 +83,82 @@ def test_a_pack_not_journaled_for_a_writing_key_is_shown_too(inspector) -> None:
     assert "The pack is empty" in page
 
 
+def test_a_pack_with_the_journal_off_is_shown(tmp_path) -> None:
+    """``memory.pack.journal`` off: the form answered a 400 page saying so, where it can
+    show the pack it built (as ``memlane pack`` and ``POST /v1/pack`` do)."""
+    import httpx
+
+    from memlane.serve.http import create_app
+    from memlane.testing import memory
+    from memlane.testing.http import serving
+    from tests.serve.inspector.conftest import seed
+
+    mem = memory(tmp_path / "off.db", pack={"journal": False})
+    try:
+        seed(mem)
+        with serving(create_app(mem, worker=False)) as url, httpx.Client(base_url=url) as c:
+            csrf = _form(c.get(f"{PREFIX}/packs").text, "csrf")
+            r = c.post(f"{PREFIX}/packs", data={"q": "which city do I like?",
+                                                "scope": "alice-assistant", "csrf": csrf})
+    finally:
+        mem.close()
+    assert r.status_code == 200, _text(r.text)[-400:]
+    page = " ".join(_text(r.text).split())
+    assert "memory.pack.journal is off in the configuration: the pack is shown here" in page
+    assert "Lisbon" in page
+
+
+def _pg_tables(url: str) -> dict[str, str]:
+    """Every table of the PostgreSQL database, as a digest of its rows (a key's
+    ``last_used`` left out)."""
+    import psycopg
+
+    with psycopg.connect(url) as con:
+        names = [r[0] for r in con.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1")]
+        out = {}
+        for name in names:
+            cols = [r[0] for r in con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema ="
+                " current_schema() AND table_name = %s ORDER BY ordinal_position", (name,))
+                    if not (name == "api_keys" and r[0] == "last_used")]
+            picked = ", ".join(f'"{c}"' for c in cols)
+            out[name] = con.execute(  # the names are the catalogue's
+                f'SELECT count(*), md5(coalesce(string_agg(t::text, \'|\' ORDER BY t::text), \'\'))'
+                f' FROM (SELECT {picked} FROM "{name}") t').fetchone()
+    return out
+
+
+def test_the_inspector_writes_nothing_for_a_read_only_key_on_postgresql(pg_url) -> None:
+    import httpx
+
+    from memlane.serve.http import create_app
+    from memlane.serve.keys import create_key
+    from memlane.testing import memory
+    from memlane.testing.http import serving
+    from tests.serve.inspector.conftest import Inspector, seed
+
+    mem = memory(pg_url)
+    try:
+        seeded = seed(mem)
+        key = create_key(mem.store, "*", read_only=True).key
+        app = create_app(mem, worker=False)
+        with serving(app) as url:
+            inspector = Inspector(url, seeded, list(app.routes))
+            with httpx.Client(base_url=url, cookies={"memlane_key": key}, timeout=30.0) as c:
+                c.get(f"{PREFIX}/")  # the key's last use, recorded once a minute, by design
+                before = _pg_tables(pg_url)
+                r = c.post(f"{PREFIX}/packs", data={
+                    "q": "what database did we pick for billing?", "scope": "team-backend",
+                    "csrf": _form(c.get(f"{PREFIX}/packs").text, "csrf")})
+                assert r.status_code == 200 and "PostgreSQL" in _text(r.text), r.text[-300:]
+                _walk(c, [*_searches("team-backend"), f"{PREFIX}/health"])
+                _forms(c, inspector, key)
+        assert _pg_tables(pg_url) == before
+    finally:
+        mem.close()
+
+
 def _walk(c: Any, extra: list[str]) -> set[tuple[str, str]]:
     """Every page reachable by links from the sessions page, and ``extra``; each page's
     forms sent as shown. Returns the (method, path) pairs requested."""
