@@ -108,6 +108,36 @@ def test_a_pack_with_the_journal_off_is_shown(tmp_path) -> None:
     assert "Lisbon" in page
 
 
+def test_a_pack_of_a_read_only_database_is_shown(tmp_path) -> None:
+    """A database memlane may not write (``?mode=ro``, session 22) journals no pack: the
+    form said the journal was off, which it was not."""
+    import httpx
+
+    from memlane.serve.http import create_app
+    from memlane.testing import memory
+    from memlane.testing.http import serving
+    from tests.serve.inspector.conftest import seed
+
+    db = tmp_path / "replica.db"
+    writer = memory(db)
+    try:
+        seed(writer)
+    finally:
+        writer.close()
+    mem = memory(f"sqlite:///{db}?mode=ro")
+    try:
+        with serving(create_app(mem, worker=False)) as url, httpx.Client(base_url=url) as c:
+            csrf = _form(c.get(f"{PREFIX}/packs").text, "csrf")
+            r = c.post(f"{PREFIX}/packs", data={"q": "which city do I like?",
+                                                "scope": "alice-assistant", "csrf": csrf})
+    finally:
+        mem.close()
+    assert r.status_code == 200, _text(r.text)[-400:]
+    page = " ".join(_text(r.text).split())
+    assert "the database is read-only: the pack is shown here, not journaled" in page
+    assert "Lisbon" in page
+
+
 def _pg_tables(url: str) -> dict[str, str]:
     """Every table of the PostgreSQL database, as a digest of its rows (a key's
     ``last_used`` left out)."""

@@ -360,10 +360,10 @@ def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int | dict[str
     """Build a pack from the form: the journal id of a journaled one (its page is the
     journal's row), or the page's data of one that is not journaled (``pack_page``'s, its
     ``id`` None and ``not_journaled`` saying why). A read-only key's pack is built as its
-    other reads are, writing nothing (``Memory.reading_only``: session 32; the form
-    journaled it, as the page was read back from the row); with ``pack.journal`` off, or
-    for a scope holding nothing, no row is written either, and the form answered an error
-    page where it can show the pack it built."""
+    other reads are, writing nothing (``Memory.reading_only``; until session 32 the form
+    journaled it, its page read back from the row). A pack of a read-only database, one with
+    ``pack.journal`` off and an empty one of a scope holding nothing are not journaled
+    either: shown the same way (the form answered a 400 page saying the journal was off)."""
     query = form.get("q", "").strip()
     if not query:
         raise ValidationError("q: give a question to build a pack for", field="q")
@@ -379,6 +379,8 @@ def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int | dict[str
         return pack.id
     if read_only:
         why = "this key is read-only, so the pack is shown here and not journaled: nothing was written"
+    elif getattr(mem.store, "read_only", False):
+        why = "the database is read-only: the pack is shown here, not journaled"
     elif not mem.config.pack.journal:
         why = "memory.pack.journal is off in the configuration: the pack is shown here, not journaled"
     else:
