@@ -111,9 +111,10 @@ class SessionsMixin(SqlStore):
                 # it is that session's, as it would have been had it come before the close
                 late = newest is not None and (at < newest[0] or (
                     at - newest[0] <= gap and newest[1] != "explicit"))
-            joined = False
+            joined = done = False
             if late:
-                session_id, count, end, joined = self._late_session(scope, at, gap, agent, project)
+                session_id, count, end, joined, done = self._late_session(scope, at, gap, agent,
+                                                                          project)
                 self.bump("messages_late")
             elif row is None:
                 session_id, count, end = self.create_session(scope, at, agent, project), 0, at
@@ -126,7 +127,9 @@ class SessionsMixin(SqlStore):
                 agent=agent, project=project, redactions=redactions)
             if joined:
                 self._run(_REQUEUE_LATE, (time.time(), session_id))
-                self.bump("sessions_requeued_late")
+                if done:  # queued again: counted once, as an import's line counts it (the
+                    # later messages find it queued; each counted one before session 32)
+                    self.bump("sessions_requeued_late")
             if (joined or bridge) and self._merge_near(scope, session_id, at, gap):
                 seq = int(self._run("SELECT seq FROM messages WHERE id = %s",
                                     (message_id,)).fetchone()[0])
@@ -135,8 +138,10 @@ class SessionsMixin(SqlStore):
         return message_id, session_id, seq
 
     def _late_session(self, scope: str, at: float, gap: float, agent: str | None,
-                      project: str | None) -> tuple[int, int, float, bool]:
-        """The session a late message joins: ``(id, message_count, ended_at, joined)``.
+                      project: str | None) -> tuple[int, int, float, bool, bool]:
+        """The session a late message joins: ``(id, message_count, ended_at, joined, done)``,
+        ``done`` when the joined session had been indexed or summarized (the message queues
+        it again: ``sessions_requeued_late``).
 
         A late message (earlier than the open session's start less the gap, or, with no
         session open, earlier than the end of the scope's newest one) joins the closed
@@ -148,13 +153,14 @@ class SessionsMixin(SqlStore):
         (reason ``late``): it is in the past, and the scope's open session, if any, stays
         open."""
         holder = self._run(
-            "SELECT id, message_count, ended_at FROM sessions WHERE scope = %s AND status <> 'open'"
+            "SELECT id, message_count, ended_at, indexed_at IS NOT NULL OR summarized_at IS NOT"
+            " NULL FROM sessions WHERE scope = %s AND status <> 'open'"
             " AND started_at <= %s AND ended_at >= %s"
             " ORDER BY CASE WHEN started_at > %s THEN started_at - %s"
             " WHEN ended_at < %s THEN %s - ended_at ELSE 0 END, id DESC LIMIT 1",
             (scope, at + gap, at - gap, at, at, at, at)).fetchone()
         if holder is not None:
-            return holder[0], holder[1], holder[2], True
+            return holder[0], holder[1], holder[2], True, bool(holder[3])
         column, value = self._fresh_id("sessions")
         session_id = self._insert_id(
             f"INSERT INTO sessions ({column}scope, agent, project, status, closed_reason,"
@@ -163,7 +169,7 @@ class SessionsMixin(SqlStore):
         self.bump("sessions_opened")
         self.bump("sessions_closed")
         self.bump("sessions_closed_late")
-        return session_id, 0, at, False
+        return session_id, 0, at, False, False
 
     def _merge_near(self, scope: str, keep: int, at: float, gap: float) -> bool:
         """A message at ``at`` just stored in ``keep`` that is also within the gap of another

@@ -270,9 +270,13 @@ async def build_pack(request: Request) -> Response:
     who = signin.form_principal(request, form)
     mem = _mem(request)
     # a pack is a read that journals: run again only if its COMMIT was not sent
-    pack_id = once_more_if_lost(mem.store, "inspector pack",
-                                lambda: views.build_pack(mem, who, form), write=False)
-    return RedirectResponse(f"{PREFIX}/packs/{pack_id}", status_code=303)
+    built = once_more_if_lost(mem.store, "inspector pack",
+                              lambda: views.build_pack(mem, who, form), write=False)
+    if isinstance(built, int):  # journaled: its page is the journal's
+        return RedirectResponse(f"{PREFIX}/packs/{built}", status_code=303)
+    # not journaled (a read-only key's, journal off, a scope holding nothing): the page is
+    # this answer, built from the pack itself, so a read-only key writes nothing
+    return render(request, "pack.html", page="packs", title="Pack (not journaled)", **built)
 
 
 @router.get("/packs/{pack_id}", response_class=HTMLResponse)

@@ -26,7 +26,7 @@ from memlane.types import KINDS, SESSION_STATUSES
 
 __all__ = [
     "Caller", "FACTS_PER_PAGE", "MESSAGES_PER_PAGE", "SIGNAL_LABELS", "fact_history",
-    "facts_page", "turn_page", "health", "owned", "pack_page",
+    "build_pack", "facts_page", "turn_page", "health", "owned", "pack_page",
     "packs_list", "process_metrics", "scopes", "search_page", "session_page", "sessions_page",
 ]
 
@@ -352,11 +352,18 @@ def packs_list(mem: Memory, who: Caller) -> dict[str, Any]:
         packs = sorted((p for s in visible for p in mem.store.list_packs(s["scope"], limit=50)),
                        key=lambda p: -p["id"])[:50]
     return {"packs": packs, "scopes": visible, "budget": mem.config.pack.budget,
-            "max_budget": MAX_BUDGET, "every_scope": who.allows(None)}
+            "max_budget": MAX_BUDGET, "every_scope": who.allows(None),
+            "read_only": bool(getattr(who, "read_only", False))}
 
 
-def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int:
-    """Build (and journal) a pack from the form; returns its journal id."""
+def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int | dict[str, Any]:
+    """Build a pack from the form: the journal id of a journaled one (its page is the
+    journal's row), or the page's data of one that is not journaled (``pack_page``'s, its
+    ``id`` None and ``not_journaled`` saying why). A read-only key's pack is built as its
+    other reads are, writing nothing (``Memory.reading_only``; until session 32 the form
+    journaled it, its page read back from the row). A pack of a read-only database, one with
+    ``pack.journal`` off and an empty one of a scope holding nothing are not journaled
+    either: shown the same way (the form answered a 400 page saying the journal was off)."""
     query = form.get("q", "").strip()
     if not query:
         raise ValidationError("q: give a question to build a pack for", field="q")
@@ -365,18 +372,35 @@ def build_pack(mem: Memory, who: Caller, form: dict[str, str]) -> int:
         scope = pick_scope(mem, who, None)  # as search_page: a key's own most recent scope
     who.check(scope, write=False)
     budget = _int(form.get("budget", ""), "budget", mem.config.pack.budget, 16, MAX_BUDGET)
-    pack = mem.pack(query, budget, scope=scope)
-    if pack.id is None:
-        raise ValidationError("memory.pack.journal is off in the configuration: packs are not "
-                              "journaled, so the page cannot open this one", field="journal")
-    return pack.id
+    read_only = bool(getattr(who, "read_only", False))
+    with mem.reading_only(read_only):
+        pack = mem.pack(query, budget, scope=scope)
+    if pack.id is not None:
+        return pack.id
+    if read_only:
+        why = "this key is read-only, so the pack is shown here and not journaled: nothing was written"
+    elif getattr(mem.store, "read_only", False):
+        why = "the database is read-only: the pack is shown here, not journaled"
+    elif not mem.config.pack.journal:
+        why = "memory.pack.journal is off in the configuration: the pack is shown here, not journaled"
+    else:
+        why = f"scope {scope!r} holds nothing: its empty pack is not journaled"
+    built = {"id": None, "query": pack.query, "scope": scope, "budget": pack.budget,
+             "used": pack.used, "token_counter": pack.token_counter, "text": pack.text,
+             "notice": pack.notice, "created_at": datetime.now(UTC),
+             "entries": [e.as_dict() for e in pack.entries]}
+    return {**_pack_view(mem, built, pack.shares), "not_journaled": why}
 
 
 def pack_page(mem: Memory, who: Caller, pack_id: int) -> dict[str, Any]:
     """A journaled pack as the model sees it, with its shares and every decision."""
     pack = mem.replay_pack(pack_id)
     owned(who, pack["scope"], f"pack {pack_id}")
-    shares = pack["config"].get("shares", {})
+    return {**_pack_view(mem, pack, pack["config"].get("shares", {})), "not_journaled": None}
+
+
+def _pack_view(mem: Memory, pack: dict[str, Any], shares: dict[str, float]) -> dict[str, Any]:
+    """A pack's page: ``pack`` (``replay_pack``'s fields) with each entry's text."""
     entries = pack["entries"]
     items = mem.store.get_items([e["item_id"] for e in entries if e.get("item_id")])
     for e in entries:

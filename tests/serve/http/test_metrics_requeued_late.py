@@ -1,0 +1,116 @@
+"""``sessions_requeued_late`` counts a session queued again once, whatever path the late
+messages take (session 32). An import's lines counted a session once since session 31
+(``test_metrics_requeued.py``), but a late message stored by ``add_message`` (one message or
+a batch, on SQLite and in PostgreSQL's ``memlane_add_late``) still counted one a message: five
+late messages to one indexed session said five sessions had been queued again.
+
+The rule, as the import's: a message joining a closed session counts it when the session had
+been indexed or summarized (it is queued again); later ones find it queued and do not count
+until the session is indexed again."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+from prometheus_client.parser import text_string_to_metric_families
+
+BASE = datetime(2024, 1, 1, 9, 0, tzinfo=UTC)
+SESSIONS = 3
+LIVE = BASE + timedelta(days=2 * SESSIONS + 5)
+_scopes = itertools.count()
+
+
+def _at(t: datetime) -> str:
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _start(i: int) -> datetime:
+    """Session ``i``'s first message: two days apart, so no late message meets two sessions
+    (a merge is the other counter's)."""
+    return BASE + timedelta(days=2 * i)
+
+
+def _requeued(client) -> float:
+    text = client.get("/metrics")
+    assert text.status_code == 200, text.text
+    for family in text_string_to_metric_families(text.text):
+        for s in family.samples:
+            if s.name == "memlane_events_total" and s.labels == {"event": "sessions_requeued_late"}:
+                return float(s.value)
+    return 0.0
+
+
+def _seed(c, scope: str) -> None:
+    """``SESSIONS`` closed sessions of three messages (minutes 0, 5, 10 of their start),
+    then the scope's live session, open; all indexed."""
+    rows = [{"scope": scope, "role": "user", "text": f"session {i} note {m} about tea",
+             "at": _at(_start(i) + timedelta(minutes=m))}
+            for i in range(SESSIONS) for m in (0, 5, 10)]
+    rows.append({"scope": scope, "role": "user", "text": "live now", "at": _at(LIVE)})
+    assert c.post("/v1/messages", json={"messages": rows}).status_code == 200
+    _index(c, scope)
+
+
+def _index(c, scope: str) -> None:
+    got = c.post("/v1/index", json={"scope": scope, "now": _at(LIVE)})
+    assert got.status_code == 200, got.text
+
+
+def _late(c, scope: str, targets: list[tuple[int, int]], n: int) -> None:
+    """One request storing a late message into each target session (at its minute
+    ``minute``): one message alone, several as a batch."""
+    rows = [{"scope": scope, "role": "user", "text": f"late {n}.{k} about tea",
+             "at": _at(_start(i) + timedelta(minutes=minute))}
+            for k, (i, minute) in enumerate(targets)]
+    body = rows[0] if len(rows) == 1 else {"messages": rows}
+    got = c.post("/v1/messages", json=body)
+    assert got.status_code == 200, got.text
+    sessions = {m["session_id"] for m in got.json()["messages"]}
+    assert len(sessions) == len({i for i, _ in targets}), got.json()  # each joined its own
+
+
+def test_five_late_messages_to_one_session_count_it_once(service) -> None:
+    with service.client(service.key()) as c:
+        scope = f"late-{next(_scopes)}"
+        _seed(c, scope)
+        before = _requeued(c)
+        for n in range(5):
+            _late(c, scope, [(1, 2 + n)], n)
+        assert _requeued(c) - before == 1  # 5 before
+        _index(c, scope)  # its turns and summary redone: one more late message queues it again
+        _late(c, scope, [(1, 7)], 5)
+        _late(c, scope, [(1, 8), (1, 9)], 6)
+        assert _requeued(c) - before == 2
+
+
+# each step: a request of late messages (session, minute inside its span), or an index run
+_steps = st.lists(st.one_of(
+    st.lists(st.tuples(st.integers(0, SESSIONS - 1), st.integers(0, 10)), min_size=1, max_size=4),
+    st.just("index")), min_size=1, max_size=10)
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(steps=_steps)
+def test_the_counter_is_the_number_of_sessions_queued_again(service, steps) -> None:
+    """Any interleaving of late messages to several indexed sessions (alone or in batches)
+    and index runs: the counter rises by one for each session a message queued again, a
+    session counted again only after an index run took it."""
+    with service.client(service.key()) as c:
+        scope = f"late-{next(_scopes)}"
+        _seed(c, scope)
+        before = _requeued(c)
+        done = [True] * SESSIONS  # indexed: the next late message queues it again
+        expected = 0
+        for n, step in enumerate(steps):
+            if step == "index":
+                _index(c, scope)
+                done = [True] * SESSIONS
+                continue
+            _late(c, scope, step, n)
+            for i, _ in step:
+                expected += done[i]
+                done[i] = False
+        assert _requeued(c) - before == expected, steps
