@@ -7,7 +7,10 @@ same objects, what ``memlane export --json`` writes).
 ``session`` label changes, its open session is closed and the line starts a new one, which
 the label's lines join whatever their times (``memlane export`` writes the labels, so
 sessions come back as they were from export and import: closed explicitly, overlapping
-another, holding a pause longer than the gap); a label's ``closed`` (how the exported
+another, holding a pause longer than the gap); lines without a label go by the gap rule,
+and the session they are in when a label follows is closed by it as a label's is, unless
+it is the conversation the scope had going, which the file did not start (an older label
+is stored closed beside it, ``_start_session``); a label's ``closed`` (how the exported
 session ended: ``explicit``, ``gap``, ``idle``, ``late``) closes its session so when the
 label ends (the scope's next label, or the end of the file), so sessions come back closed
 as they were, for the same reason (session 28); its ``session_agent``,
