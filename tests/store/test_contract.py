@@ -203,6 +203,25 @@ def test_messages_by_ext_id_and_order(store):
     assert store.get_session(sid).participants == ("Ana", "assistant")
 
 
+def test_a_sessions_opener_is_its_first_stored_message_not_its_earliest(store):
+    """``opener``: the ``ext_id`` of the message that opened the session (an import tells
+    a session an earlier import of its file started from a user's, session 32)."""
+    def add(text: str, at: float, ext_id: str | None) -> int:
+        got = store.add_message("s", "user", text, at, gap=60.0, speaker=None, ext_id=ext_id,
+                                agent=None, project=None, redactions=0)
+        return got[1]
+
+    sid = add("opened it", 100.0, "x2")
+    assert add("earlier, in the gap", 90.0, "x1") == sid
+    assert [m.text for m in store.session_messages(sid)] == ["earlier, in the gap", "opened it"]
+    assert store.opener(sid) == "x2"
+    other = add("no id", 1000.0, None)  # after the gap: a session of its own
+    assert other != sid and store.opener(other) is None
+    with store.atomic():
+        empty = store.create_session("t", 1.0, None, None)
+    assert store.opener(empty) is None
+
+
 def test_restore_keeps_ids_and_every_column_and_iterators_return_them(store):
     session = {
         "id": 7, "scope": "s", "agent": "bot", "project": "p", "status": "failed",

@@ -7,7 +7,10 @@ same objects, what ``memlane export --json`` writes).
 ``session`` label changes, its open session is closed and the line starts a new one, which
 the label's lines join whatever their times (``memlane export`` writes the labels, so
 sessions come back as they were from export and import: closed explicitly, overlapping
-another, holding a pause longer than the gap); a label's ``closed`` (how the exported
+another, holding a pause longer than the gap); lines without a label go by the gap rule,
+and the session they are in when a label follows is closed by it as a label's is, unless
+it is the conversation the scope had going, which the file did not start (an older label
+is stored closed beside it, ``_start_session``); a label's ``closed`` (how the exported
 session ended: ``explicit``, ``gap``, ``idle``, ``late``) closes its session so when the
 label ends (the scope's next label, or the end of the file), so sessions come back closed
 as they were, for the same reason (session 28); its ``session_agent``,
@@ -35,7 +38,7 @@ import signal
 import threading
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -407,6 +410,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
     # each scope's label that starts in a session closed at once, beside a live one that
     # keeps going (``_start_session``): its session, for its first lines
     aside: dict[str, int] = {}
+    started = _Started()  # each scope's sessions the file started, and the one it did not
 
     def add(msg: Incoming, number: int) -> None:
         if msg.session is not None and labels.get(msg.scope) != msg.session:
@@ -434,7 +438,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
         """Write ``pending[:upto]`` in one transaction: one entry a message, None where it
         was stored already. A line whose id its scope holds with another message rolls the
         transaction back (``_Clash``)."""
-        was, were = dict(current), dict(homes)
+        was, were, knew = dict(current), dict(homes), started.copy()
         try:
             return _write(upto)
         except BaseException:  # rolled back: the labels it began were not written
@@ -443,10 +447,12 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
             homes.clear()
             homes.update(were)
             aside.clear()
+            started.__dict__.update(vars(knew))
             raise
 
     def _write(upto: int) -> list[Any]:
         with store.atomic():
+            started.see(store, pending[:upto])  # (before the batch writes a scope)
             stored: list[Any] = []
             # cut where a label starts a session, and between labelled lines and others:
             # a labelled line stays in its label's session whatever its time (no gap cuts
@@ -469,7 +475,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                         _end_label(store, first, closed or "explicit", homes.get(scope))
                     current[scope] = (pending[begin], pending[begin].closed)
                     stored_line = _start_session(store, _label_lines(pending, begin, upto),
-                                                 before)
+                                                 before, started.of(scope))
                     aside.pop(scope, None)
                     if isinstance(stored_line, int):  # closed at once: the live one goes on
                         aside[scope] = stored_line
@@ -479,10 +485,12 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                     else:
                         homes.pop(scope, None)
                 if pending[begin].session is None:
-                    stored += store_messages(store, cfg, pending[begin:end])  # None: stored
+                    written = store_messages(store, cfg, pending[begin:end])  # None: stored
                 else:
-                    stored += _store_labelled(store, cfg, pending[begin:end], homes, current,
-                                              aside)
+                    written = _store_labelled(store, cfg, pending[begin:end], homes,
+                                              current, aside, started)
+                started.wrote(pending[begin:end], written)
+                stored += written
             for i, got in enumerate(stored):
                 # (the import's own content id: a line without an id never clashes)
                 ext_id = pending[i].ext_id
@@ -577,7 +585,7 @@ _NO_GAP = float("inf")
 def _store_labelled(store: Store, cfg: IngestConfig, run: list[Incoming],
                     homes: dict[str, Incoming],
                     current: dict[str, tuple[Incoming, str | None]],
-                    aside: dict[str, int]) -> list[Any]:
+                    aside: dict[str, int], started: _Started) -> list[Any]:
     """Store labelled lines (of one label per scope): each scope's in the session its label
     resumes (the session holding the label's last line written, or its first, ``homes``
     and ``current``, looked up now: a message added since may have joined it to another),
@@ -587,7 +595,7 @@ def _store_labelled(store: Store, cfg: IngestConfig, run: list[Incoming],
     out: list[Any] = [None] * len(run)
     groups: dict[int | None, list[int]] = {}
     sessions = {scope: _home(store, [first, current[scope][0]],
-                             [m for m in run if m.scope == scope])
+                             [m for m in run if m.scope == scope], started.of(scope))
                 for scope, first in homes.items() if any(m.scope == scope for m in run)}
     for scope in [s for s in aside if any(m.scope == s for m in run)]:
         sessions[scope] = aside.pop(scope)  # its first lines; then ``homes`` finds it
@@ -601,7 +609,8 @@ def _store_labelled(store: Store, cfg: IngestConfig, run: list[Incoming],
     return out
 
 
-def _home(store: Store, anchors: list[Incoming], lines: list[Incoming]) -> int | None:
+def _home(store: Store, anchors: list[Incoming], lines: list[Incoming],
+          started: Collection[int] = ()) -> int | None:
     """The session holding the first stored of a label's ``anchors`` (its last line
     written, its first), when it is not its scope's open one (None: the open one). None
     stored: the label's session was erased since (``forget_session`` between two batches):
@@ -612,7 +621,7 @@ def _home(store: Store, anchors: list[Incoming], lines: list[Incoming]) -> int |
     opened = store.open_session_for(scope)  # (the scope's writers lock first)
     held = store.first_stored(scope, [a.ext_id for a in anchors if a.ext_id is not None])
     if held is None:
-        line = _start_session(store, lines)
+        line = _start_session(store, lines, (), started)
         if isinstance(line, int):  # a closed session of its own, beside a live one
             return line
         if line is None or line.ext_id is None:
@@ -670,8 +679,8 @@ def _label_lines(pending: list[Incoming], begin: int, upto: int) -> list[Incomin
     return out
 
 
-def _start_session(store: Store, lines: list[Incoming], before: Sequence[Incoming] = ()
-                   ) -> Incoming | int | None:
+def _start_session(store: Store, lines: list[Incoming], before: Sequence[Incoming] = (),
+                   started: Collection[int] = ()) -> Incoming | int | None:
     """A line whose ``session`` label is new for its scope starts a session: the scope's
     open session is closed first (reason ``explicit``, as ``close_session`` closes one) and
     a session opened at the line's time, which the label's lines join whatever their times
@@ -690,14 +699,17 @@ def _start_session(store: Store, lines: list[Incoming], before: Sequence[Incomin
     stored tells where the label is (its first line erased since, the others kept: the
     line came back in a session of its own, session 25).
 
-    A live session (open, and not the session of the scope's label ``before`` it in the
-    file, its lines given) is closed only by a label that starts after its last message, as the next
-    conversation. A label that starts earlier is a past conversation: the live session
+    A live session (open, and neither the session of the scope's label ``before`` it in the
+    file, its lines given, nor one of the sessions the file ``started``: its unlabelled
+    lines', ``_Started``) is closed only by a label that starts after its last message, as
+    the next conversation. A label that starts earlier is a past conversation: the live session
     goes on untouched, and the label's session is opened closed at once (its id is
     returned), for the reason the file gives (``closed``) or ``late`` when the file's
     session was open (a scope holds one open session; a late message's session of its
     own is closed ``late`` so too). Before session 31 the label closed the live session
-    (``explicit``) and the older, imported one became the scope's open session."""
+    (``explicit``) and the older, imported one became the scope's open session; before
+    session 32 the session the file's own unlabelled lines had opened was taken for a live
+    one too."""
     msg = lines[0]
     scope = stored_scope(store, msg.scope)
     # the scope's writers lock first (``open_session_for`` takes it, to commit): another
@@ -707,8 +719,8 @@ def _start_session(store: Store, lines: list[Incoming], before: Sequence[Incomin
     if held is not None:
         return next(m for m in lines if m.ext_id == held)
     own = dict(msg.owner)  # the session's own, where the file gives them (``_OWN``)
-    if opened is not None and msg.at.timestamp() < opened[1] and not _holds(
-            store, scope, opened[0], before):
+    if opened is not None and msg.at.timestamp() < opened[1] and opened[0] not in started \
+            and not _holds(store, scope, opened[0], before):
         reason = msg.closed or "late"
         session_id = store.create_session(
             scope, msg.at.timestamp(), own.get("session_agent", msg.agent),
@@ -725,6 +737,58 @@ def _start_session(store: Store, lines: list[Incoming], before: Sequence[Incomin
                          own.get("participants", ()))
     store.bump("sessions_opened")
     return None
+
+
+class _Started:
+    """Which open sessions of each scope an import's file started (session 32): a label
+    older than the scope's open session closes it when the file started it, as the next
+    label closes the one before, and is stored closed beside it when it is the
+    conversation a user is in (``_start_session``). The file started the sessions its lines
+    went to (``wrote``), but not the one open when the import first wrote to the scope
+    (``see``), which the file's unlabelled lines may have joined by the gap rule, unless
+    that session's first stored message is a line of the file (an earlier import of it,
+    cut short). Before session 32 only a label's session counted as the file's: one the
+    file's unlabelled lines had opened was taken for a live one."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, int | None] = {}  # the open session at the import's first write
+        self.opener: dict[str, str] = {}  # its first message's id, while no line showed it
+        self.shown: set[str] = set()  # the scopes where a line showed it: the file's
+        self.mine: dict[str, set[int]] = {}  # the sessions the file's lines went to
+
+    def copy(self) -> _Started:
+        other = _Started()
+        other.first, other.opener, other.shown = dict(self.first), dict(self.opener), set(self.shown)
+        other.mine = {scope: set(ids) for scope, ids in self.mine.items()}
+        return other
+
+    def see(self, store: Store, batch: Sequence[Incoming]) -> None:
+        """Before ``batch`` is written: each new scope's open session, and each line
+        showing the first stored message of one (the file started it)."""
+        for m in batch:
+            if m.scope not in self.first:
+                opened = store.open_session_for(stored_scope(store, m.scope))
+                self.first[m.scope] = None if opened is None else opened[0]
+                held = None if opened is None else store.opener(opened[0])
+                if held is not None:
+                    self.opener[m.scope] = held
+            if m.ext_id is not None and self.opener.get(m.scope) == m.ext_id:
+                del self.opener[m.scope]
+                self.shown.add(m.scope)
+
+    def wrote(self, batch: Sequence[Incoming], got: Sequence[Any]) -> None:
+        """``batch``'s lines stored (``got``: a ``Message`` each, None where stored
+        already)."""
+        for m, one in zip(batch, got, strict=True):
+            if one is not None:
+                self.mine.setdefault(m.scope, set()).add(one.session_id)
+
+    def of(self, scope: str) -> set[int]:
+        """The sessions of ``scope`` the file started."""
+        mine, first = self.mine.get(scope, set()), self.first.get(scope)
+        if first is None:
+            return mine
+        return mine | {first} if scope in self.shown else mine - {first}
 
 
 def _holds(store: Store, scope: str, session_id: int, lines: Sequence[Incoming]) -> bool:

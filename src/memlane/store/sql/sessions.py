@@ -641,6 +641,14 @@ class SessionsMixin(SqlStore):
                 f" ({', '.join(['%s'] * len(chunk))})", (scope, *chunk)))
         return next((i for i in ext_ids if i in held), None)
 
+    def opener(self, session_id: int) -> str | None:
+        """The ``ext_id`` of the session's first stored message, the one that opened it
+        (None: it has none, or the session holds no message): an import tells a session
+        an earlier import of the same file started from the one a user is in."""
+        row = self._run("SELECT ext_id FROM messages WHERE session_id = %s ORDER BY id LIMIT 1",
+                        (session_id,)).fetchone()
+        return None if row is None else row[0]
+
     def get_message(self, message_id: int) -> Message:
         row = self._run(f"SELECT {MESSAGE_COLS} FROM messages WHERE id = %s", (message_id,)).fetchone()
         if row is None:
