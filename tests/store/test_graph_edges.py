@@ -184,7 +184,8 @@ def test_no_sequence_of_writes_leaves_an_edge_without_its_nodes_or_its_fact(
     """Any sequence of sessions (statements, supersessions: "moved to"), forgotten facts,
     erased sessions, forgotten entity items and ``gc`` with capped lanes, in a scope of its
     own: after each step every relation has the nodes its ends ever had, its session and,
-    read beside a fact, that fact."""
+    read beside a fact, that fact; and ``gc``'s sweeps of an older memlane's relations
+    find none to take."""
     scope = f"s{next(_SCOPES)}"
     mem = memory(db_url, hygiene={"lane_caps": list(caps)})
     seen: set[tuple[str, str]] = set()
@@ -209,5 +210,8 @@ def test_no_sequence_of_writes_leaves_an_edge_without_its_nodes_or_its_fact(
             else:
                 mem.gc(NOW)
             assert [d for d in dangling(mem, seen) if d[0] == scope] == [], op
+            # and gc's sweeps find nothing today's writes left: what they take is an older
+            # memlane's only (session 32)
+            assert mem.store.dangling_relations(scope) == {} == mem.store.unnoded_relations(scope), op
     finally:
         mem.close()
