@@ -212,3 +212,30 @@ def test_every_older_mark_a_turn_names_is_read_back(tmp_path_factory: Any, open_
         assert said(1) == "forgotten", case
     finally:
         mem.close()
+
+
+_names = iter(range(10**9))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=_with_symbol().filter(lambda c: c[0].strip() != ""),
+       stale=st.text(st.characters(exclude_characters="\x00"), min_size=1, max_size=12))
+@example(case=("C++ team", "C team", "C# team"), stale="c team")
+def test_a_re_keying_keys_a_mark_from_its_subject_as_written(pair: list[Memory], case: tuple[str, str, str],
+                                                           stale: str) -> None:
+    """Whatever key a rule of another time gave a mark (any text), a re-keying of names
+    (``rekey_names``, which every name migration runs) keys it from the subject as written:
+    ``subject_key`` of it, on both stores."""
+    from memlane.store.rekey import rekey_names
+
+    scope = f"k{next(_names)}"
+    for mem in pair:
+        fid = mem.add_fact(case[0], "size", "5", scope=scope, at=SAID).fact_id
+        mem.forget_fact(fid)
+        with mem.store.atomic():
+            mem.store._run("UPDATE fact_events SET subject = %s WHERE fact_id = %s", (stale, fid))
+            rekey_names(mem.store.db)
+        got = mem.store._run("SELECT DISTINCT subject, written_subject FROM fact_events WHERE fact_id = %s",
+                             (fid,)).fetchall()
+        assert [tuple(r) for r in got] == [(subject_key(case[0]), case[0])], (case, stale)
+        assert [e["fact_id"] for e in mem.forgotten_facts(case[0], "size", scope)][-1] == fid
