@@ -986,7 +986,9 @@ class Memory:
 
         The fact's key keeps its events without the value (when it was stated,
         reinforced, superseded, from which session) and a ``forgotten`` mark, so its
-        history still shows when it changed (``forgotten_facts``).
+        history still shows when it changed (``forgotten_facts``) and its session read
+        again does not bring it back; with the subject as written, which a re-keying of
+        names keys them by (session 32).
         """
         # on SQLite, no byte of it left in the file; the scope's facts lock first
         with self.store.erasing(self.store.get_fact(fact_id).scope):

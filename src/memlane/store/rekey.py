@@ -48,7 +48,17 @@ relation, else each from the entity that had its old key, else re-keyed as it is
 ``rekey_names`` (subjects, marks, entities) and ``rekey_values``. What the old key merged
 stays merged: the node "C++" that "C#" was a mention of keeps that mention (and every
 relation that named either), a value of "C# team" that superseded one of "C++ team" stays
-its successor, and a forgotten fact's mark keeps its key (its subject as written is gone).
+its successor, and a forgotten fact's mark keeps its key (its subject as written is gone:
+``mark_subjects`` below reads it back where it can).
+
+``mark_subjects`` (session 32): a forgotten fact's marks keep the subject as written
+(``fact_events.written_subject``), which ``rekey_names`` keys them by from then on, so a
+forgotten fact stays forgotten whatever rule keys names. ``read_back_marks`` gives the marks
+an older memlane left (none has it) the name their turns' words say with their key (today's,
+or the one before session 31), else a stored subject's or node's of their scope, but a name
+of a kept fact the same turn stated; a name of each key found gives the mark under that key
+(the old key held them all). A mark nothing names stays as it is (docs/facts.md, "Session
+32: forgotten stays forgotten").
 
 Each step is idempotent: run again it finds every key written and nothing to merge.
 """
