@@ -187,10 +187,12 @@ def _fits(name: str, key: str) -> bool:
 
 
 def _turn_names(run: Callable[..., Any], key: str, events: list[tuple[int, Any, Any, float, str]]) -> list[str]:
-    """The spans of words of a mark's turns (its messages; of a mark of no one turn, every
-    message of its session) that had its key, in the order the turns say them."""
-    mids = sorted({int(e[2]) for e in events if e[2] is not None})
-    sids = sorted({int(e[1]) for e in events if e[2] is None and e[1] is not None})
+    """The spans of words of the turns of a mark's statements (their messages; of one of no
+    one turn, every message of its session) that had its key, in the order the turns say
+    them. A ``superseded`` mark's turn is the replacing statement's: not read."""
+    stated = [e for e in events if e[4] in ("added", "reinforced", "forgotten")]
+    mids = sorted({int(e[2]) for e in stated if e[2] is not None})
+    sids = sorted({int(e[1]) for e in stated if e[2] is None and e[1] is not None})
     texts = [r[0] for mid in mids for r in run("SELECT text FROM messages WHERE id = %s", (mid,))]
     texts += [r[0] for sid in sids for r in run(
         "SELECT text FROM messages WHERE session_id = %s ORDER BY seq", (sid,))]
