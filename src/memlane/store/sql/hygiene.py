@@ -167,8 +167,6 @@ class HygieneMixin(SqlStore):
         where, params = ("AND scope = %s", (scope,)) if scope is not None else ("", ())
         nodes = {(sc, norm) for sc, norm in self._run(f"SELECT scope, norm_name FROM entities WHERE 1 = 1 {where}",
                                                       params)}
-        nodes |= {(sc, entity_key(extra)) for sc, extra in self._run(
-            f"SELECT scope, extra FROM items WHERE kind = 'entity' {where}", params)}
         loose: dict[int, list[tuple[int, str, set[str]]]] = {}  # by session: id, scope, ends
         for rid, sc, src, dst, sid in self._run(
                 "SELECT id, scope, source_entity, target_entity, session_id FROM relations"
@@ -176,15 +174,20 @@ class HygieneMixin(SqlStore):
             ends = {e for e in (src, dst) if (sc, e) not in nodes and e != "user"}
             if ends:
                 loose.setdefault(int(sid), []).append((int(rid), sc, ends))
-        out: dict[str, list[int]] = {}
+        listed: list[tuple[int, str, set[str]]] = []  # an end its session's summary lists
         for cond, p in self._id_batches("session_id", sorted(loose)):
-            for sid, listed in self._run(f"SELECT session_id, entities FROM items WHERE kind = 'summary'"
-                                         f" AND {cond}", p).fetchall():
-                names = json.loads(listed) if isinstance(listed, str) else listed or []
-                keys = {name_key(str(n)) for n in names}
-                for rid, sc, ends in loose[int(sid)]:
-                    if ends & keys:
-                        out.setdefault(sc, []).append(rid)
+            for sid, names in self._run(f"SELECT session_id, entities FROM items WHERE kind = 'summary'"
+                                        f" AND {cond}", p).fetchall():
+                keys = {name_key(str(n)) for n in (json.loads(names) if isinstance(names, str) else names or [])}
+                listed += [(rid, sc, ends & keys) for rid, sc, ends in loose[int(sid)] if ends & keys]
+        out: dict[str, list[int]] = {}
+        named: dict[str, set[str]] = {}  # the keys entity items name, of the scopes concerned only
+        for rid, sc, ends in listed:
+            if sc not in named:
+                named[sc] = {entity_key(extra) for (extra,) in self._run(
+                    "SELECT extra FROM items WHERE scope = %s AND kind = 'entity'", (sc,))}
+            if ends - named[sc]:
+                out.setdefault(sc, []).append(rid)
         return {sc: sorted(set(ids)) for sc, ids in out.items()}
 
     # -- pins ---------------------------------------------------------------------------
