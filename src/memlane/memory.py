@@ -986,7 +986,9 @@ class Memory:
 
         The fact's key keeps its events without the value (when it was stated,
         reinforced, superseded, from which session) and a ``forgotten`` mark, so its
-        history still shows when it changed (``forgotten_facts``).
+        history still shows when it changed (``forgotten_facts``) and its session read
+        again does not bring it back; with the subject as written, which a re-keying of
+        names keys them by (session 32).
         """
         # on SQLite, no byte of it left in the file; the scope's facts lock first
         with self.store.erasing(self.store.get_fact(fact_id).scope):
@@ -999,13 +1001,15 @@ class Memory:
             self.store.delete_fact(fact_id)
             # the embedding cache's vector of its item, packs quoting it, its change records
             self.store.forget_traces(fact.scope, items, [fact_id], texts)
+            # keyed by the subject's key, with the subject as written: a re-keying of names
+            # keys the marks again from it (``rekey_names``; session 32)
             mark = dataclasses.replace(fact, subject=subject_key(fact.subject), object="")
             for e in events:
                 self.store.log_fact_event(mark, e["kind"], e["at"].timestamp(),
                                           other_id=e["other_id"], session_id=e["session_id"],
-                                          message_id=e["message_id"])
+                                          message_id=e["message_id"], written_subject=fact.subject)
             self.store.log_fact_event(mark, "forgotten", time.time(), session_id=fact.session_id,
-                                      message_id=fact.message_id)
+                                      message_id=fact.message_id, written_subject=fact.subject)
             self.store.bump("facts_forgotten")
         self._forget_cached_text()
         self._vacuum_if_configured()  # its words may be in a query, a sentence or a vector cache

@@ -1,6 +1,9 @@
 """A Hypothesis state machine of add / reinforce / supersede / access / expire / forget,
-checked against a plain model: recall never returns a superseded or expired memory, and
-history never loses a value."""
+statements of a session's turn read again, and re-keyings of names, checked against a plain
+model: recall never returns a superseded or expired memory, history never loses a value, and
+a forgotten statement read again stays forgotten, whatever keyed its marks (session 32:
+marks keyed as before session 31, read back by migration ``mark_subjects``; names keyed
+again by ``rekey_names``)."""
 
 from __future__ import annotations
 
@@ -11,9 +14,13 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from memlane.config import FactsConfig
+from memlane.index.facts import apply_fact
+from memlane.index.normalize import _fold_accents, fact_text, normalize_name, normalize_predicate
+from memlane.store.rekey import read_back_marks, rekey_names
 from memlane.testing import memory
 
-SUBJECTS = ["user", "ana"]
+SUBJECTS = ["user", "ana", "C++ team", "C team"]  # the last two were one key before session 31
 PREDICATES = ["lives_in", "api_key", "likes"]  # two single-valued, one multi-valued
 VALUES = ["lisbon", "porto", "rome", "jazz", "k1", "k2"]
 DAY = 86_400
@@ -28,6 +35,8 @@ class FactMachine(RuleBasedStateMachine):
         self.current: dict[tuple[str, str], list[str]] = {}
         self.history: dict[tuple[str, str], list[str]] = {}
         self.notes: dict[int, int] = {}  # item id -> expiry time
+        self.said: dict[int, list[tuple[str, str, str, float, int, int]]] = {}  # fact id -> its turns' statements
+        self.forgotten: list[tuple[str, str, str, float, int, int]] = []  # statements of forgotten facts
 
     def teardown(self) -> None:
         self.mem.close()
@@ -40,19 +49,80 @@ class FactMachine(RuleBasedStateMachine):
           value=st.sampled_from(VALUES))
     def add(self, subject: str, predicate: str, value: str) -> None:
         self._tick()
-        out = self.mem.add_fact(subject, predicate, value, scope="s", at=self.clock)
+        self._model_add(subject, predicate, value,
+                        self.mem.add_fact(subject, predicate, value, scope="s", at=self.clock).action)
+
+    def _model_add(self, subject: str, predicate: str, value: str, action: str) -> None:
         key = (subject, predicate)
         cur = self.current.setdefault(key, [])
         if value in cur:
-            assert out.action == "reinforced"
+            assert action == "reinforced"
             return
         self.history.setdefault(key, []).append(value)
         if predicate == "likes":
             cur.append(value)
-            assert out.action == "added"
+            assert action == "added"
         else:
-            assert out.action == ("superseded" if cur else "added")
+            assert action == ("superseded" if cur else "added")
             cur[:] = [value]
+
+    def _state(self, statement: tuple[str, str, str, float, int, int]) -> str:
+        """``statement`` as the pipeline stores a fact a turn states (``apply_fact``)."""
+        subject, predicate, value, at, session_id, message_id = statement
+        store, pred = self.mem.store, normalize_predicate(predicate)
+
+        def make_item() -> int:
+            (item_id,) = store.insert_items([{
+                "kind": "fact", "text": fact_text(subject, pred, value), "at": at, "scope": "s",
+                "session_id": session_id, "message_id": message_id, "lane": "semantic",
+                "source": "stated", "keywords": [pred],
+                "extra": {"subject": subject, "predicate": pred, "object": value}}])
+            return item_id
+
+        with store.atomic():
+            out = apply_fact(store, FactsConfig(), scope="s", subject=subject, predicate=predicate,
+                             obj=value, source="stated", at=at, session_id=session_id,
+                             message_id=message_id, make_item=make_item)
+        if out.action != "forgotten":
+            self.said.setdefault(out.fact_id, []).append(statement)
+        return out.action
+
+    @rule(subject=st.sampled_from(SUBJECTS), predicate=st.sampled_from(PREDICATES),
+          value=st.sampled_from(VALUES))
+    def say(self, subject: str, predicate: str, value: str) -> None:
+        """A session whose turn states the fact (as the pipeline reads it)."""
+        self._tick()
+        self.mem.add_message("s", "user", f"{subject} {predicate} {value}.", at=self.clock)
+        session = self.mem.close_session("s")
+        assert session is not None
+        turn = self.mem.messages(session.id)[0]
+        self._model_add(subject, predicate, value,
+                        self._state((subject, predicate, value, float(self.clock), session.id, turn.id)))
+
+    @precondition(lambda self: self.forgotten)
+    @rule(data=st.data())
+    def read_again(self, data: st.DataObject) -> None:
+        """A forgotten fact's turn read again (a re-summary) states it again: forgotten."""
+        assert self._state(data.draw(st.sampled_from(self.forgotten))) == "forgotten"
+
+    @rule()
+    def marks_of_before(self) -> None:
+        """Every mark as a memlane before session 31 left it (keyed by the old key, no
+        subject as written), then migration ``mark_subjects``'s step."""
+        store = self.mem.store
+        with store.atomic():
+            for eid, subject in store._run("SELECT id, written_subject FROM fact_events"
+                                           " WHERE object = '' AND written_subject IS NOT NULL").fetchall():
+                old = _fold_accents(normalize_name(subject))
+                store._run("UPDATE fact_events SET subject = %s, written_subject = NULL WHERE id = %s",
+                           ("user" if old in ("user", "i", "me") else old, eid))
+            read_back_marks(store.db)
+
+    @rule()
+    def names_keyed_again(self) -> None:
+        """A re-keying of names (``rekey_names``, as a migration runs it)."""
+        with self.mem.store.atomic():
+            rekey_names(self.mem.store.db)
 
     @rule(query=st.sampled_from(VALUES))
     def access(self, query: str) -> None:
@@ -69,6 +139,7 @@ class FactMachine(RuleBasedStateMachine):
         facts = self.mem.facts("s")
         f = data.draw(st.sampled_from(facts))
         self.mem.forget_fact(f.id)
+        self.forgotten += self.said.pop(f.id, [])
         self.current[(f.subject, f.predicate)].remove(f.object)
         history = self.history[(f.subject, f.predicate)]
         # a current fact is the latest statement of its value (porto, lisbon, porto: the last)

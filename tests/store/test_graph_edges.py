@@ -122,6 +122,53 @@ def test_gc_takes_the_edges_an_older_memlane_left_without_their_fact(db_url: str
         mem.close()
 
 
+def test_gc_takes_the_edges_an_older_hygiene_left_without_their_node(db_url: str) -> None:
+    """The nodes "Lisbon" and "Zqdora" evicted as hygiene did in sessions 28 to 30 (their
+    entity items and nodes deleted, their relations and facts kept): ``gc`` deletes the
+    three relations naming them (their session's summary lists both as entities), and
+    keeps the one whose end never was a node (the fact's long object "zqbake corp in
+    lisbon as a baker"), every fact and the other nodes; a kept scope's graph is as it
+    was. A session too small for a summary says nothing of its ends: its relation naming
+    the evicted "Lisbon" stays (docs/facts.md, "Session 32: relations gc cannot place")."""
+    mem = memory(db_url)
+    try:
+        texts = ["I live in Lisbon.", "My cousin Zqdora lives in Evora.", "I work at Zqbake Corp in Lisbon as a baker."]
+        _session(mem, "alice", 5, texts)
+        small = NOW - timedelta(days=3)
+        mem.add_message("alice", "user", "I live in Lisbon, yes.", at=small)
+        mem.close_session("alice")
+        mem.index(now=NOW)
+        _session(mem, "bob", 3, texts)
+        kept = mem.graph("user", "bob")
+        facts = sorted((f.subject, f.predicate, f.object) for f in mem.facts("alice", include_superseded=True))
+        run = mem.store._run
+        relations = sorted(r[:4] for r in run("SELECT source_entity, relation, target_entity, session_id"
+                                              " FROM relations WHERE scope = 'alice'"))
+        first, second = sorted({r[3] for r in relations})
+        assert [r[0] for r in run("SELECT count(*) FROM items WHERE scope = 'alice' AND kind = 'summary'")] == [1]
+        with mem.store.atomic():
+            for name in ("Lisbon", "Zqdora"):
+                run("DELETE FROM items WHERE scope = 'alice' AND kind = 'entity' AND text LIKE %s", (f"{name} (%",))
+                run("DELETE FROM entities WHERE scope = 'alice' AND norm_name = %s", (name_key(name),))
+        report = mem.gc(NOW)
+        assert report.relations_removed == 3
+        after = sorted(r[:4] for r in run("SELECT source_entity, relation, target_entity, session_id"
+                                          " FROM relations WHERE scope = 'alice'"))
+        # the small session's own relation to the evicted "Lisbon" stays (no summary says it was a node)
+        assert after == [("user", "lives_in", "lisbon", second),
+                         ("user", "works_at", "zqbake corp in lisbon as a baker", first)]
+        assert sorted(set(relations) - set(after)) == [
+            ("user", "cousin", "zqdora", first), ("user", "lives_in", "lisbon", first),
+            ("zqdora", "lives_in", "evora", first)]
+        assert sorted((f.subject, f.predicate, f.object)
+                      for f in mem.facts("alice", include_superseded=True)) == facts
+        assert sorted(n.name for n in mem.store.scope_entities("alice")) == ["Evora", "Zqbake Corp"]
+        assert mem.graph("user", "bob") == kept
+        assert mem.gc(NOW).relations_removed == 0
+    finally:
+        mem.close()
+
+
 _OPS = st.lists(st.tuples(st.sampled_from(["say", "say", "forget_fact", "erase_session",
                                            "forget_entity", "gc"]),
                           st.lists(st.sampled_from(SAYINGS), min_size=1, max_size=3),
@@ -137,7 +184,8 @@ def test_no_sequence_of_writes_leaves_an_edge_without_its_nodes_or_its_fact(
     """Any sequence of sessions (statements, supersessions: "moved to"), forgotten facts,
     erased sessions, forgotten entity items and ``gc`` with capped lanes, in a scope of its
     own: after each step every relation has the nodes its ends ever had, its session and,
-    read beside a fact, that fact."""
+    read beside a fact, that fact; and ``gc``'s sweeps of an older memlane's relations
+    find none to take."""
     scope = f"s{next(_SCOPES)}"
     mem = memory(db_url, hygiene={"lane_caps": list(caps)})
     seen: set[tuple[str, str]] = set()
@@ -162,5 +210,8 @@ def test_no_sequence_of_writes_leaves_an_edge_without_its_nodes_or_its_fact(
             else:
                 mem.gc(NOW)
             assert [d for d in dangling(mem, seen) if d[0] == scope] == [], op
+            # and gc's sweeps find nothing today's writes left: what they take is an older
+            # memlane's only (session 32)
+            assert mem.store.dangling_relations(scope) == {} == mem.store.unnoded_relations(scope), op
     finally:
         mem.close()

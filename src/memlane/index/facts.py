@@ -72,7 +72,7 @@ def apply_fact(
     current = store.current_facts(scope, nsub, pred)
     if (gone := _forgotten(store, scope, nsub, pred, at, session_id, message_id)) is not None:
         return FactOutcome("forgotten", gone)
-    said = {"session_id": session_id, "message_id": message_id}  # the turn each event is of
+    said: dict[str, Any] = {"session_id": session_id, "message_id": message_id}  # the turn each event is of
     for fact, norm_object in current:
         if norm_object == nobj:
             store.reinforce_fact(fact.id, at)
@@ -120,7 +120,7 @@ def apply_fact(
 
 
 def _unless_ended(store: Store, outcome: FactOutcome, scope: str, nsub: str, pred: str, nobj: str,
-                  at: float, said: dict[str, int | None]) -> FactOutcome:
+                  at: float, said: dict[str, Any]) -> FactOutcome:
     """``outcome``, or history when an ending of the new value said after it is already
     stored (sessions indexed out of order): the value is retired by that ending at once, as
     if it had been stored first (session 22)."""
@@ -233,7 +233,7 @@ def end_fact(
         "message_id": message_id, "at": at,
     })
     ending = store.get_fact(ending_id)
-    said = {"session_id": session_id, "message_id": message_id}  # the turn each event is of
+    said: dict[str, Any] = {"session_id": session_id, "message_id": message_id}  # the turn each event is of
     store.log_fact_event(ending, "added", at, **said)  # its status says what it is
     retired: list[int] = []
     for reached in family(pred):

@@ -21,7 +21,8 @@ class GcReport:
     evicted their items (``remove_unnamed_entities``)."""
     relations_removed: int = 0
     """Relations an older memlane left without the fact they restate (its eviction or
-    erase took the fact; ``remove_dangling_relations``; session 31)."""
+    erase took the fact; session 31) or without the node an end was (its eviction took
+    the node; session 32): ``remove_dangling_relations``."""
 
 
 def collect_garbage(store: Store, cfg: HygieneConfig, now: float,

@@ -181,8 +181,8 @@ def compact(ctx: click.Context, scope: str | None, topic: str | None, now: str |
 def gc(ctx: click.Context, now: str | None, as_json: bool) -> None:
     """Expire items past their TTL and evict the lowest-value items of lanes over cap.
 
-    Then delete the graph's nodes no entity item names and the relations whose fact is
-    gone (an older memlane left them), and prune the live stream's change log
+    Then delete the graph's nodes no entity item names and the relations whose fact or
+    node is gone (an older memlane left them), and prune the live stream's change log
     ([memory.live])."""
     r = memory_of(ctx).gc(now)
     if as_json:
@@ -191,4 +191,4 @@ def gc(ctx: click.Context, now: str | None, as_json: bool) -> None:
         evicted = ", ".join(f"{k}={v}" for k, v in r.evicted.items()) or "none"
         echo(f"expired {r.expired} item(s); evicted {evicted}; pruned {r.changes_pruned} change(s);"
              f" removed {r.nodes_removed} unnamed graph node(s),"
-             f" {r.relations_removed} relation(s) without their fact")
+             f" {r.relations_removed} relation(s) without their fact or node")

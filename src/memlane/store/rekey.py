@@ -48,7 +48,17 @@ relation, else each from the entity that had its old key, else re-keyed as it is
 ``rekey_names`` (subjects, marks, entities) and ``rekey_values``. What the old key merged
 stays merged: the node "C++" that "C#" was a mention of keeps that mention (and every
 relation that named either), a value of "C# team" that superseded one of "C++ team" stays
-its successor, and a forgotten fact's mark keeps its key (its subject as written is gone).
+its successor, and a forgotten fact's mark keeps its key (its subject as written is gone:
+``mark_subjects`` below reads it back where it can).
+
+``mark_subjects`` (session 32): a forgotten fact's marks keep the subject as written
+(``fact_events.written_subject``), which ``rekey_names`` keys them by from then on, so a
+forgotten fact stays forgotten whatever rule keys names. ``read_back_marks`` gives the marks
+an older memlane left (none has it) the name their turns' words say with their key (today's,
+or the one before session 31), else a stored subject's or node's of their scope, but a name
+of a kept fact the same turn stated; a name of each key found gives the mark under that key
+(the old key held them all). A mark nothing names stays as it is (docs/facts.md, "Session
+32: forgotten stays forgotten").
 
 Each step is idempotent: run again it finds every key written and nothing to merge.
 """
@@ -59,9 +69,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from memlane.index.normalize import _fold_accents, name_key, normalize_name, normalize_value, subject_key
+from memlane.index.normalize import (SELF_NAMES, _fold_accents, name_key, normalize_name, normalize_value,
+                                     subject_key)
 
-__all__ = ["STEPS", "rekey_names", "rekey_symbols", "rekey_values", "step_of"]
+__all__ = ["STEPS", "read_back_marks", "rekey_names", "rekey_symbols", "rekey_values", "step_of"]
 
 
 def _runner(db: Any) -> Callable[..., Any]:
@@ -75,17 +86,128 @@ def rekey_names(db: Any) -> None:
     run = _runner(db)
     now = time.time()
     _rekey_facts(run, now)
-    for eid, subject in run("SELECT id, subject FROM fact_events WHERE object = ''"
-                            " AND NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)"
-                            ).fetchall():
-        # a forgotten fact's marks are keyed by its normalized subject (``forget_fact``)
-        if subject_key(subject) != subject:
-            run("UPDATE fact_events SET subject = %s WHERE id = %s", (subject_key(subject), eid))
+    _rekey_marks(db)
     _rekey_entities(run)
     for rid, src, dst in run("SELECT id, source_entity, target_entity FROM relations").fetchall():
         if (name_key(src) or src, name_key(dst) or dst) != (src, dst):
             run("UPDATE relations SET source_entity = %s, target_entity = %s WHERE id = %s",
                 (name_key(src) or src, name_key(dst) or dst, rid))
+
+
+_MARKS = ("FROM fact_events WHERE object = ''"
+          " AND NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)")
+"""The marks ``forget_fact`` leaves: the events of a fact no longer stored, without value."""
+
+
+def _rekey_marks(db: Any) -> None:
+    """A forgotten fact's marks are keyed by its subject's key (``forget_fact``): written
+    again from the subject as written they keep (session 32), else from the key itself (an
+    older mark no migration could read back; before migration ``mark_subjects`` no mark
+    has one)."""
+    run = _runner(db)
+    written = "written_subject" in _columns(db, "fact_events")
+    for eid, subject, as_written in run(
+            f"SELECT id, subject, {'written_subject' if written else 'NULL'} {_MARKS}").fetchall():
+        key = subject_key(as_written) if as_written else subject_key(subject)
+        if key and key != subject:
+            run("UPDATE fact_events SET subject = %s WHERE id = %s", (key, eid))
+
+
+def _columns(db: Any, table: str) -> set[str]:
+    """The columns ``table`` has now (a step runs at its migration's place in the
+    sequence: a later migration's column may not be there yet)."""
+    return {d[0] for d in db.execute(db.portable(f"SELECT * FROM {table} LIMIT 0")).description}
+
+
+def read_back_marks(db: Any) -> None:
+    """Migration ``mark_subjects`` (session 32): give the marks an older memlane left the
+    subject as written they lack, read back from what the database still says, then key
+    every mark by it (see the module)."""
+    run = _runner(db)
+    groups: dict[tuple[int, str, str, str], list[tuple[int, Any, Any, float, str]]] = {}
+    for eid, fid, scope, key, pred, sid, mid, at, kind in run(
+            f"SELECT id, fact_id, scope, subject, predicate, session_id, message_id, at, kind {_MARKS}"
+            " AND written_subject IS NULL ORDER BY id").fetchall():
+        groups.setdefault((int(fid), scope, key, pred), []).append((int(eid), sid, mid, float(at), kind))
+    names: dict[str, list[str]] = {}  # a scope's subjects and nodes' names, when read
+    for (fid, scope, key, pred), events in groups.items():
+        found = _turn_names(run, key, events)
+        if not found:  # its turns say no name of its key: a subject or node of its scope
+            if scope not in names:
+                names[scope] = [r[0] for r in run(
+                    "SELECT subject FROM facts WHERE scope = %s UNION"
+                    " SELECT name FROM entities WHERE scope = %s", (scope, scope)).fetchall()]
+            found = sorted(n for n in names[scope] if _fits(n, key))
+        kept = _still_stated(run, scope, pred, events)
+        keys: dict[str, str] = {}
+        for name in found:
+            if subject_key(name) not in kept:
+                keys.setdefault(subject_key(name), name)
+        if not keys:
+            continue  # nothing says it: keyed as it is (docs/facts.md)
+        ids = [e[0] for e in events]
+        (first, name), *more = sorted(keys.items())
+        for eid in ids:
+            run("UPDATE fact_events SET subject = %s, written_subject = %s WHERE id = %s",
+                (first, name, eid))
+        for other, name in more:  # one mark under each name the old key held
+            for eid in ids:
+                run("INSERT INTO fact_events (fact_id, kind, scope, subject, predicate, object,"
+                    " other_id, session_id, message_id, at, written_subject)"
+                    " SELECT fact_id, kind, scope, %s, predicate, object, other_id, session_id,"
+                    " message_id, at, %s FROM fact_events WHERE id = %s", (other, name, eid))
+    _rekey_marks(db)
+
+
+def _still_stated(run: Callable[..., Any], scope: str, pred: str,
+                  events: list[tuple[int, Any, Any, float, str]]) -> set[str]:
+    """The subject keys of the stored facts of ``scope`` and ``pred`` that a turn of the
+    mark's statements stated too (its message; of no one turn, its session at its time):
+    a name the turn said of a fact the user kept is not the forgotten one ("C team" beside
+    "C++ team", one key before session 31)."""
+    out: set[str] = set()
+    for _, sid, mid, at, kind in events:
+        if kind not in ("added", "reinforced") or sid is None:
+            continue
+        turn = ("e.message_id = %s", (mid,)) if mid is not None else (
+            "e.at BETWEEN %s AND %s", (at - 0.001, at + 0.001))
+        out.update(r[0] for r in run(
+            "SELECT f.norm_subject FROM fact_events e JOIN facts f ON f.id = e.fact_id"
+            " WHERE f.scope = %s AND f.norm_predicate = %s AND e.kind IN ('added', 'reinforced')"
+            f" AND e.session_id = %s AND {turn[0]}", (scope, pred, sid, *turn[1])).fetchall())
+    return out
+
+
+def _fits(name: str, key: str) -> bool:
+    """``name`` had the mark's ``key``: today's key, or the key of before session 31
+    (``_before_symbols``, the user however written), which a mark keeps after migration
+    ``name_symbols`` re-keyed it by itself."""
+    old = _before_symbols(name)
+    return key in (subject_key(name), "user" if old in SELF_NAMES else old)
+
+
+def _turn_names(run: Callable[..., Any], key: str, events: list[tuple[int, Any, Any, float, str]]) -> list[str]:
+    """The spans of words of the turns of a mark's statements (their messages; of one of no
+    one turn, every message of its session) that had its key, in the order the turns say
+    them. A ``superseded`` mark's turn is the replacing statement's: not read."""
+    stated = [e for e in events if e[4] in ("added", "reinforced", "forgotten")]
+    mids = sorted({int(e[2]) for e in stated if e[2] is not None})
+    sids = sorted({int(e[1]) for e in stated if e[2] is None and e[1] is not None})
+    texts = [r[0] for mid in mids for r in run("SELECT text FROM messages WHERE id = %s", (mid,))]
+    texts += [r[0] for sid in sids for r in run(
+        "SELECT text FROM messages WHERE session_id = %s ORDER BY seq", (sid,))]
+    width = 2 * len(key.split()) + 2  # a symbol alone is a word of no key ("C + +")
+    out: list[str] = []
+    for text in map(str, texts):
+        if key not in _before_symbols(text) and key not in name_key(text):
+            continue  # no span of it can have the key: not read span by span
+        words = text.split()
+        for i in range(len(words)):
+            for j in range(i + 1, min(len(words), i + width) + 1):
+                span = " ".join(words[i:j])
+                if span not in out and _fits(span, key):
+                    out.append(span)
+    return out
 
 
 def rekey_symbols(db: Any) -> None:
@@ -243,7 +365,8 @@ def _rekey_entities(run: Callable[..., Any]) -> None:
 
 
 STEPS: dict[str, Callable[[Any], None]] = {"name_keys": rekey_names, "value_keys": rekey_values,
-                                           "value_symbols": rekey_values, "name_symbols": rekey_symbols}
+                                           "value_symbols": rekey_values, "name_symbols": rekey_symbols,
+                                           "mark_subjects": read_back_marks}
 """The Python step of a migration, by the name after its number."""
 
 

@@ -469,15 +469,18 @@ class FactsMixin(SqlStore):
 
     def log_fact_event(self, fact: StoredFact, kind: str, at: float, *,
                        other_id: int | None = None, session_id: int | None = None,
-                       message_id: int | None = None) -> None:
+                       message_id: int | None = None, written_subject: str | None = None) -> None:
         """Record an event of ``fact``: ``session_id`` and ``message_id`` are the session
         and the turn whose statement made it (None: no one turn), which an erase of that
-        turn matches it by (session 29: by session and time before)."""
+        turn matches it by (session 29: by session and time before). ``written_subject``:
+        a forgotten fact's mark (``forget_fact``: ``fact.subject`` is its key) keeps the
+        subject as written, which a re-keying of names keys it by again (session 32)."""
         self._run(
             "INSERT INTO fact_events (fact_id, kind, scope, subject, predicate, object, other_id,"
-            " session_id, message_id, at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            " session_id, message_id, at, written_subject)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (fact.id, kind, fact.scope, fact.subject, fact.predicate, fact.object, other_id,
-             session_id, message_id, at),
+             session_id, message_id, at, written_subject),
         )
 
     def get_fact(self, fact_id: int) -> StoredFact:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from memlane.errors import NotFoundError
+from memlane.index.normalize import name_key
 from memlane.store.rows import ITEM_COLS, dt, item
 from memlane.store.sql.base import SqlStore, entity_key
 from memlane.types import Item
@@ -138,17 +139,56 @@ class HygieneMixin(SqlStore):
 
     def remove_dangling_relations(self) -> int:
         """Delete the relations an older memlane left without the fact they restate
-        (``dangling_relations``); how many went. Found without a lock;
-        each scope that has one is swept in a transaction of its own under its facts lock,
-        where its relations are read again (session 31)."""
+        (``dangling_relations``; session 31) or without the node an end was
+        (``unnoded_relations``; session 32); how many went. Found without a lock; each
+        scope that has one is swept in a transaction of its own under its facts lock,
+        where its relations are read again."""
         gone = 0
-        for scope in sorted(self.dangling_relations()):  # type: ignore[attr-defined]
+        found = {*self.dangling_relations(), *self.unnoded_relations()}  # type: ignore[attr-defined]
+        for scope in sorted(found):
             with self.atomic():
                 self._lock_scope_facts(scope)
-                for ids in self.dangling_relations(scope).values():  # type: ignore[attr-defined]
-                    for cond, params in self._id_batches("id", ids):
-                        gone += self._run(f"DELETE FROM relations WHERE {cond}", params).rowcount
+                ids = {*self.dangling_relations(scope).get(scope, ()),  # type: ignore[attr-defined]
+                       *self.unnoded_relations(scope).get(scope, ())}
+                for cond, params in self._id_batches("id", sorted(ids)):
+                    gone += self._run(f"DELETE FROM relations WHERE {cond}", params).rowcount
         return gone
+
+    def unnoded_relations(self, scope: str | None = None) -> dict[str, list[int]]:
+        """The relations (ids, by scope) an older hygiene left naming a node it deleted:
+        an end its session's summary lists among the session's entities (the pipeline
+        made each a node, in the summary's transaction) that no node and no entity item of
+        the scope has any more. Sessions 28 to 30 evicted the entity items, deleted the
+        node and kept its relations; today a node that goes takes them
+        (``rebuild_entities``). An end no summary of its session lists (a fact's long
+        object, a model's relation to a name it gave as no entity, a session too small for
+        a summary, or one whose summary hygiene evicted) is left: docs/facts.md, "Session
+        32: relations gc cannot place"."""
+        where, params = ("AND scope = %s", (scope,)) if scope is not None else ("", ())
+        nodes = {(sc, norm) for sc, norm in self._run(f"SELECT scope, norm_name FROM entities WHERE 1 = 1 {where}",
+                                                      params)}
+        loose: dict[int, list[tuple[int, str, set[str]]]] = {}  # by session: id, scope, ends
+        for rid, sc, src, dst, sid in self._run(
+                "SELECT id, scope, source_entity, target_entity, session_id FROM relations"
+                f" WHERE session_id IS NOT NULL {where} ORDER BY id", params):
+            ends = {e for e in (src, dst) if (sc, e) not in nodes and e != "user"}
+            if ends:
+                loose.setdefault(int(sid), []).append((int(rid), sc, ends))
+        listed: list[tuple[int, str, set[str]]] = []  # an end its session's summary lists
+        for cond, p in self._id_batches("session_id", sorted(loose)):
+            for sid, names in self._run(f"SELECT session_id, entities FROM items WHERE kind = 'summary'"
+                                        f" AND {cond}", p).fetchall():
+                keys = {name_key(str(n)) for n in (json.loads(names) if isinstance(names, str) else names or [])}
+                listed += [(rid, sc, ends & keys) for rid, sc, ends in loose[int(sid)] if ends & keys]
+        out: dict[str, list[int]] = {}
+        named: dict[str, set[str]] = {}  # the keys entity items name, of the scopes concerned only
+        for rid, sc, ends in listed:
+            if sc not in named:
+                named[sc] = {entity_key(extra) for (extra,) in self._run(
+                    "SELECT extra FROM items WHERE scope = %s AND kind = 'entity'", (sc,))}
+            if ends - named[sc]:
+                out.setdefault(sc, []).append(rid)
+        return {sc: sorted(set(ids)) for sc, ids in out.items()}
 
     # -- pins ---------------------------------------------------------------------------
     def set_pinned(self, item_id: int, pinned: bool) -> None:

@@ -34,7 +34,7 @@ _ALL_FACT = (
 )
 _ALL_FACT_EVENT = (
     "id", "fact_id", "kind", "scope", "subject", "predicate", "object", "other_id", "session_id",
-    "message_id", "at",
+    "message_id", "at", "written_subject",
 )
 _ALL_PACK = (
     "id", "query", "scope", "budget", "used", "counter", "text", "entries", "config", "created_at",
