@@ -24,7 +24,7 @@ from memlane.index.facts import FactOutcome, FactView, is_single_valued, view
 from memlane.index.graph import items_naming, spellings
 from memlane.index.hygiene import GcReport, collect_garbage
 from memlane.index.indexer import close_idle, index_pending
-from memlane.index.normalize import name_key, normalize_predicate, subject_key
+from memlane.index.normalize import normalize_predicate, normalize_value, subject_key, value_of_key
 from memlane.index.pipeline import Intelligence, process_queue
 from memlane.index.schema import SUMMARY_SCHEMA_VERSION, Extraction, SessionSummary
 from memlane.index.upsert import add_fact, topic_slug, upsert_item
@@ -1046,7 +1046,8 @@ class Memory:
         out = []
         for sc, src, rel, dst in edges:
             current = [f for f in self.store.fact_history(sc, src, rel) if f.status == "current"]
-            if not current or any(name_key(f.object) == dst for f in current):
+            # its target as a value: "Hague" said again of "The Hague" is no replaced value
+            if not current or any(normalize_value(f.object) == value_of_key(dst) for f in current):
                 continue
             if is_single_valued(rel, self.config.facts):
                 out.append({"scope": sc, "source": src, "relation": rel, "target": dst,
