@@ -44,7 +44,7 @@ from memlane.serve.again import once_more_if_lost, retry_note
 from memlane.serve.output import safe
 from memlane.serve.keys import scope_matches
 from memlane.serve.paging import fact_page, session_page
-from memlane.serve.render import no_match
+from memlane.serve.render import filters_given, no_match
 
 __all__ = ["ReadOnlyAccess", "ScopeAccess", "ScopeCheck", "ScopePatterns", "build_server", "as_access",
            "USE_MEMORY"]
@@ -490,7 +490,8 @@ class _Tools:
             hits = self.mem.search(query, scope=where, k=k, kinds=tuple(kinds) if kinds else None,
                                    since=since, until=until, explain=explain)
         return render.recall_text(query, where, hits, explain=explain,
-                                  why="" if hits else no_match(self.mem))
+                                  why="" if hits else no_match(self.mem, filters_given(
+                                      kinds=kinds, since=since, until=until)))
 
     def context(
         self,
