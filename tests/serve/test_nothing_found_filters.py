@@ -91,3 +91,21 @@ def test_recall_names_the_filters_it_found_nothing_under(tmp_path: Path) -> None
                               "filters keep (since) shares a word with the query"), out
 
     talk(server(tmp_path, str(db)), body)
+
+
+def test_recall_of_a_query_without_words_says_so(tmp_path: Path) -> None:
+    """``recall`` of "???" said no memory shares a word with it, where the CLI and
+    ``POST /v1/search`` say the query has no words and nothing was searched."""
+    from tests.serve.test_mcp import call, server, talk
+
+    db = tmp_path / "m.db"
+    _lisbon(db)
+    said = json.loads(_cli(db, "search", "???", "--scope", "me", "--json").output)["notice"]
+    assert "has no words to search for" in said, said
+
+    async def body(c: Any) -> None:
+        out = await call(c, "recall", {"query": "???", "scope": "me"})
+        assert out.startswith(f"no memories match '???' in scope me: {said}"), out
+        assert "shares a word" not in out, out
+
+    talk(server(tmp_path, str(db)), body)

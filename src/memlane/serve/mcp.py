@@ -489,9 +489,10 @@ class _Tools:
         with _tool_errors(), self.reading(ctx):
             hits = self.mem.search(query, scope=where, k=k, kinds=tuple(kinds) if kinds else None,
                                    since=since, until=until, explain=explain)
-        return render.recall_text(query, where, hits, explain=explain,
-                                  why="" if hits else no_match(self.mem, filters_given(
-                                      kinds=kinds, since=since, until=until)))
+        # the search's own reason first (a query of no words), as `memlane search` says it
+        why = "" if hits else (str(self.mem.last_notice or "") or no_match(
+            self.mem, filters_given(kinds=kinds, since=since, until=until)))
+        return render.recall_text(query, where, hits, explain=explain, why=why)
 
     def context(
         self,
