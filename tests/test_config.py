@@ -99,7 +99,7 @@ def test_llm_services_and_indexing(tmp_path):
     ('[memory.serve]\nworker_poll_seconds = nan\n', "serve.worker_poll_seconds: must be a finite"),
     ('[memory.hygiene]\ncompact_older_than_days = 1e999\n', "compact_older_than_days: must be a finite"),
     ('[memory.ingest]\nmax_message_chars = 99999999999999999999999\n',
-     "max_message_chars: must be an integer of at least 1, got 99999999999999999999999"),
+     "max_message_chars: must be an integer of at least 1 that 64 bits hold, got 99999999999999999999999"),
     ('[memory.pack]\nbudget = 1e30\n', "pack.budget: must be an integer from 16 to 1000000, got a 31-digit number"),
     ('[memory.pack]\nbudget = 2000000\n', "pack.budget: must be an integer from 16 to 1000000, got 2000000"),
     ('[memory.pack]\ncandidates = 5000\n', "pack.candidates: must be an integer from 1 to 1000, got 5000"),

@@ -24,7 +24,7 @@ from memlane.index.facts import FactOutcome, FactView, is_single_valued, view
 from memlane.index.graph import items_naming, spellings
 from memlane.index.hygiene import GcReport, collect_garbage
 from memlane.index.indexer import close_idle, index_pending
-from memlane.index.normalize import name_key, normalize_predicate, subject_key
+from memlane.index.normalize import normalize_predicate, normalize_value, subject_key, value_of_key
 from memlane.index.pipeline import Intelligence, process_queue
 from memlane.index.schema import SUMMARY_SCHEMA_VERSION, Extraction, SessionSummary
 from memlane.index.upsert import add_fact, topic_slug, upsert_item
@@ -712,7 +712,7 @@ class Memory:
         opts = search_options(
             self.config, preset=preset, session_aware=session_aware, top_sessions=top_sessions,
             turns_per_session=turns_per_session, mmr=mmr, explain=explain, expand=expand,
-            meaning=self._meaning_tier,
+            meaning=self._searching_tier,
         )
         timings: dict[str, float] = {}
         # one search's reads (fewer round trips on PostgreSQL); newest first asks which
@@ -733,8 +733,9 @@ class Memory:
     @contextlib.contextmanager
     def reading_only(self, on: bool = True) -> Iterator[None]:
         """Calls made inside (in this thread) write nothing, as on a read-only database: a
-        pack is not journaled (its ``id`` is None) and a search records no fact's access
-        (``confidence.touch_on_access``). A read-only API key's requests and a read-only MCP
+        pack is not journaled (its ``id`` is None), a search records no fact's access
+        (``confidence.touch_on_access``) and the meaning preset's passage vectors it
+        computes are not cached (session 32: they were). A read-only API key's requests and a read-only MCP
         server's calls run so (session 31: a read-only key's ``POST /v1/pack`` and a
         read-only server's ``context`` each wrote a journal row). ``on`` false: calls inside
         run as ever (``with mem.reading_only(key.read_only):``)."""
@@ -1050,7 +1051,8 @@ class Memory:
         out = []
         for sc, src, rel, dst in edges:
             current = [f for f in self.store.fact_history(sc, src, rel) if f.status == "current"]
-            if not current or any(name_key(f.object) == dst for f in current):
+            # its target as a value: "Hague" said again of "The Hague" is no replaced value
+            if not current or any(normalize_value(f.object) == value_of_key(dst) for f in current):
                 continue
             if is_single_valued(rel, self.config.facts):
                 out.append({"scope": sc, "source": src, "relation": rel, "target": dst,
@@ -1188,6 +1190,16 @@ class Memory:
         if r.meaning and r.meaning_worker and before:
             self._meaning_tier().warm(self.store, sorted(before))
         return report
+
+    def _searching_tier(self) -> Any:
+        """The meaning tier as a search uses it: one that caches no vector it computes when
+        the search may write nothing (a read-only database, ``reading_only``)."""
+        tier = self._meaning_tier()
+        if self._read_only("the meaning preset's passage vectors are computed, not cached"):
+            from memlane.retrieve.meaning import ReadingTier
+
+            return ReadingTier(tier)
+        return tier
 
     def _meaning_tier(self) -> Any:
         """The meaning tier's transformer and its cache (``memlane.retrieve.meaning``)."""

@@ -38,7 +38,8 @@ def test_an_option_with_a_lower_end_only_says_at_least_when_refused(tmp_path, pa
         with contextlib.chdir(tmp_path):
             result = runner.invoke(cli, [*path, *given])
         assert result.exit_code == 2, (value, result.output)
-        assert f"must be an integer of at least {low}, got" in result.stderr, (value, result.output)
+        past = " that 64 bits hold" if value == str(INT64_MAX + 1) else ""  # (session 32)
+        assert f"must be an integer of at least {low}{past}, got" in result.stderr, (value, result.output)
         assert str(INT64_MAX) not in result.stderr, (value, result.output)
 
 

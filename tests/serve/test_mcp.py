@@ -173,9 +173,9 @@ BAD = [
     ("session", {"session_id": "abc"}, "session_id: Input should be a valid integer"),
     ("session", {"session_id": 999}, "session 999 does not exist"),
     # ids past SQLite's int64 reached the store and crashed the call ("Error executing tool")
-    ("forget", {"fact_id": 2**64}, "fact_id: must be an integer of at least 1, got 18446744073709551616"),
-    ("forget", {"item_id": 2**64}, "item_id: must be an integer of at least 1, got 18446744073709551616"),
-    ("session", {"session_id": 2**64}, "session_id: must be an integer of at least 1, got 18446744073709551616"),
+    ("forget", {"fact_id": 2**64}, "fact_id: must be an integer of at least 1 that 64 bits hold, got 18446744073709551616"),
+    ("forget", {"item_id": 2**64}, "item_id: must be an integer of at least 1 that 64 bits hold, got 18446744073709551616"),
+    ("session", {"session_id": 2**64}, "session_id: must be an integer of at least 1 that 64 bits hold, got 18446744073709551616"),
     # a JSON true/false for a number was read as 1/0 (a note expiring after one second)
     ("remember", {"text": "hi", "scope": "s", "ttl_seconds": True},
      "ttl_seconds: Input should be a number, not true or false"),

@@ -10,7 +10,7 @@ from memlane.index import letterclasses
 __all__ = ["CAPITAL", "CAPITAL_CATEGORIES", "NAME_WORD", "PREDICATE_SYNONYMS", "SELF_NAMES", "SMALL", "SMALL_CATEGORIES",
            "embedded_fact_text", "fact_text", "letter_class", "name_key",
            "normalize_name", "normalize_predicate", "normalize_value", "speakers_subject",
-           "subject_key", "user_subject", "users_own"]
+           "subject_key", "user_subject", "users_own", "value_of_key"]
 
 PREDICATE_SYNONYMS: dict[str, str] = {
     "live_in": "lives_in", "living_in": "lives_in", "home": "lives_in", "city": "lives_in",
@@ -304,4 +304,14 @@ def normalize_value(value: str) -> str:
     statement a restatement of the first and lost, and every emoji the key ``""``). A value
     of decoration alone ("...", "?") keeps its visible characters: no value but ``""`` has
     the key ``""`` (an ending's "any value"). The fact keeps its value as written."""
-    return re.sub(r"^(the|a|an) (?=\w)", "", name_key(value))
+    return value_of_key(name_key(value))
+
+
+def value_of_key(key: str) -> str:
+    """A name's key (:func:`name_key`) as a value is compared (:func:`normalize_value`):
+    without a leading article. A relation keeps its target's name key ("The Hague" is
+    ``the hague``), and restates a fact when this is the fact's value's key (``hague``, as
+    "Hague" said again reinforces it; session 32: compared by name key, ``memlane gc``
+    deleted a relation whose fact held, and ``forget_fact`` left one of the forgotten
+    value)."""
+    return re.sub(r"^(the|a|an) (?=\w)", "", key)

@@ -172,12 +172,15 @@ def int_range(low: int, high: int = INT64_MAX) -> str:
 
 def int_refused(value: Any, low: int, high: int = INT64_MAX) -> str | None:
     """Why ``value`` is not an integer (not a bool) in ``[low, high]``, ``must be an
-    integer of at least 1, got 0``; None when it is one."""
+    integer of at least 1, got 0``; None when it is one. A value past an upper end that
+    is only what 64 bits hold is told so (``of at least 1 that 64 bits hold, got
+    18446744073709551616``): ``of at least 1`` alone is a rule such a value keeps."""
     if isinstance(value, bool) or not isinstance(value, int):
         return f"must be an integer {int_range(low, high)}, got {type(value).__name__}"
     if not low <= value <= high:
         shown = value if abs(value) < 10**30 else f"a {len(str(abs(value)))}-digit number"
-        return f"must be an integer {int_range(low, high)}, got {shown}"
+        bits = " that 64 bits hold" if value > high >= INT64_MAX else ""
+        return f"must be an integer {int_range(low, high)}{bits}, got {shown}"
     return None
 
 

@@ -31,6 +31,7 @@ from dataclasses import replace
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -41,8 +42,8 @@ from memlane.store.contract import Store
 from memlane.store.filters import Filters
 from memlane.types import Item
 
-__all__ = ["RESCORED_KINDS", "MeaningTier", "best_passage", "load_vectors", "passages",
-           "save_vectors", "shared_tier"]
+__all__ = ["RESCORED_KINDS", "MeaningTier", "ReadingTier", "best_passage", "load_vectors",
+           "passages", "save_vectors", "shared_tier"]
 
 RESCORED_KINDS = frozenset({"turn", "observation", "fact", "summary", "preference", "decision"})
 
@@ -122,15 +123,17 @@ class MeaningTier:
                 self._lru.popitem(last=False)
         return vec
 
-    def vectors(self, store: Store, texts: Sequence[str]) -> list[np.ndarray]:
-        """One vector per text: from the store's cache, else computed once and stored."""
+    def vectors(self, store: Store, texts: Sequence[str], *, keep: bool = True
+                ) -> list[np.ndarray]:
+        """One vector per text: from the store's cache, else computed once and stored
+        (``keep`` false: computed and not stored, ``ReadingTier``)."""
         hashes = [text_hash(t) for t in texts]
         found = store.cached_vectors(self.model, list(set(hashes))) if hashes else {}
         missing = list(dict.fromkeys(h for h in hashes if h not in found))
         self.cached += len(set(hashes)) - len(missing)
         if missing and self.seed is not None:
             seeded = [(h, self.seed[h]) for h in missing if h in self.seed]
-            if seeded:
+            if seeded and keep:
                 with store.atomic():
                     store.cache_vectors(self.model, seeded)
                 found.update(seeded)
@@ -141,22 +144,24 @@ class MeaningTier:
                               dtype=np.float32)
             self.computed += len(missing)
             new = list(zip(missing, vecs, strict=True))
-            with store.atomic():
-                store.cache_vectors(self.model, new)
+            if keep:
+                with store.atomic():
+                    store.cache_vectors(self.model, new)
             found.update(new)
             if self.seed is not None:
                 self.seed.update(new)
         return [found[h] for h in hashes]
 
     def cosines(self, store: Store, query: str, items: Sequence[Item],
-                terms: Iterable[str] = ()) -> dict[int, float]:
+                terms: Iterable[str] = (), *, keep: bool = True) -> dict[int, float]:
         """Cosine of each item's transformer vector (of its passage that holds the most
-        query ``terms``) to the query's."""
+        query ``terms``) to the query's (``keep``: as ``vectors``)."""
         if not items:
             return {}
         q = self.query_vector(query)
         terms = list(terms)
-        vecs = self.vectors(store, [best_passage(it.text, terms, self.window) for it in items])
+        vecs = self.vectors(store, [best_passage(it.text, terms, self.window) for it in items],
+                            keep=keep)
         return {it.id: float(v @ q) for it, v in zip(items, vecs, strict=True)}
 
     def search(self, store: Store, query: str, filters: Filters, limit: int,
@@ -202,6 +207,27 @@ class MeaningTier:
         for i in range(0, len(texts), batch):
             self.vectors(store, texts[i : i + batch])
         return self.computed - before
+
+
+class ReadingTier:
+    """A tier for a search that writes nothing: a database memlane may not write, or a call
+    under ``Memory.reading_only`` (a read-only API key's, a read-only MCP server's). The
+    vectors the store's cache misses are computed and used, not cached. Session 32: such a
+    search of the meaning preset wrote ``embed_cache`` rows, and on a read-only database
+    failed (``attempt to write a readonly database``)."""
+
+    def __init__(self, tier: MeaningTier) -> None:
+        self.tier = tier
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.tier, name)
+
+    def cosines(self, store: Store, query: str, items: Sequence[Item],
+                terms: Iterable[str] = ()) -> dict[int, float]:
+        return self.tier.cosines(store, query, items, terms, keep=False)
+
+    def vectors(self, store: Store, texts: Sequence[str]) -> list[np.ndarray]:
+        return self.tier.vectors(store, texts, keep=False)
 
 
 def load_vectors(path: str | Path) -> dict[bytes, np.ndarray]:

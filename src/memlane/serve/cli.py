@@ -19,7 +19,8 @@ from memlane.serve.cli_common import (CliError, FileName, Float, Int, attach_glo
                                       global_option, json_option, less_before, memory_of, more_follow,
                                       quote_hint, root_json_option)
 from memlane.serve.output import echo, safe
-from memlane.serve.render import (dumps, fact_sentence, hit_dict, item_dict, message_dict, nothing_note,
+from memlane.serve.render import (dumps, fact_sentence, filters_given, hit_dict, item_dict, message_dict,
+                                  nothing_note,
                                   place, scope_is_empty, session_dict)
 
 __all__ = ["COMMANDS", "cli", "console_main", "main"]
@@ -447,7 +448,9 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int | None, kin
                       privacy=privacy or None, since=since, until=until, now=now,
                       preset=preset, session_aware=session_aware, top_sessions=top_sessions,
                       turns_per_session=turns_per_session, mmr=mmr, explain=explain)
-    note = nothing_note(mem, scope, search=True) if not hits else None
+    note = nothing_note(mem, scope, search=True, filtered=filters_given(**{
+        "--kind": kinds, "--agent": agent, "--project": project, "--privacy": privacy,
+        "--since": since, "--until": until})) if not hits else None
     if as_json:
         echo(dumps({"query": query, "hits": [hit_dict(h) for h in hits],
                     "timings_ms": mem.last_timings, "notice": note}))

@@ -44,7 +44,7 @@ from memlane.serve.again import once_more_if_lost, retry_note
 from memlane.serve.output import safe
 from memlane.serve.keys import scope_matches
 from memlane.serve.paging import fact_page, session_page
-from memlane.serve.render import no_match
+from memlane.serve.render import filters_given, no_match
 
 __all__ = ["ReadOnlyAccess", "ScopeAccess", "ScopeCheck", "ScopePatterns", "build_server", "as_access",
            "USE_MEMORY"]
@@ -489,8 +489,10 @@ class _Tools:
         with _tool_errors(), self.reading(ctx):
             hits = self.mem.search(query, scope=where, k=k, kinds=tuple(kinds) if kinds else None,
                                    since=since, until=until, explain=explain)
-        return render.recall_text(query, where, hits, explain=explain,
-                                  why="" if hits else no_match(self.mem))
+        # the search's own reason first (a query of no words), as `memlane search` says it
+        why = "" if hits else (str(self.mem.last_notice or "") or no_match(
+            self.mem, filters_given(kinds=kinds, since=since, until=until)))
+        return render.recall_text(query, where, hits, explain=explain, why=why)
 
     def context(
         self,

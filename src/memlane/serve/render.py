@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +14,7 @@ from memlane.types import Hit, Item, Message, Session
 if TYPE_CHECKING:
     from memlane.memory import Memory
 
-__all__ = ["dumps", "fact_key", "fact_sentence", "hit_dict", "item_dict", "message_dict", "no_match", "nothing_note", "scope_is_empty",
+__all__ = ["dumps", "fact_key", "fact_sentence", "filters_given", "hit_dict", "item_dict", "message_dict", "no_match", "nothing_note", "scope_is_empty",
            "session_dict", "to_plain"]
 
 
@@ -87,18 +88,29 @@ UNINDEXED_LOOK = 200
 """How many of the newest sessions ``nothing_note`` looks at for ones not indexed yet."""
 
 
-def no_match(mem: Memory) -> str:
+def no_match(mem: Memory, filtered: Sequence[str] = ()) -> str:
     """Why a search of indexed memories found nothing: a hit shares a word with the query
     or is nearer to it in meaning than ``retrieval.min_similarity`` (docs/retrieval.md,
-    "Session 31: a floor under the vector list")."""
+    "Session 31: a floor under the vector list"). ``filtered``: the names of the filters
+    the search was given (``filters_given``), which it then says it was among: a memory
+    the filters left out may share a word (session 32: ``--since 2030-01-01`` was told
+    "no memory shares a word with the query" of a scope holding one)."""
     floor = mem.config.retrieval.min_similarity
     near = (f", and none is nearer to it in meaning than retrieval.min_similarity ({floor:g})"
             if floor > -1 else "")
-    return f"no memory shares a word with the query{near}"
+    among = f" of those the filters keep ({', '.join(filtered)})" if filtered else ""
+    return f"no memory{among} shares a word with the query{near}"
+
+
+def filters_given(**filters: Any) -> tuple[str, ...]:
+    """The names of the search filters given a value (not None, not empty), sorted: what
+    ``no_match`` says a search that found nothing was among."""
+    return tuple(sorted(name for name, value in filters.items()
+                        if value is not None and value != [] and value != ()))
 
 
 def nothing_note(mem: Memory, scope: str | None, default: str = "no results",
-                 search: bool = False) -> str:
+                 search: bool = False, filtered: Sequence[str] = ()) -> str:
     """Why a read found nothing: a query without words, a scope with no memories, sessions
     not indexed yet (messages are searchable once their session is closed and indexed), or
     simply no match (for a ``search``, what a match is: ``no_match``)."""
@@ -112,4 +124,4 @@ def nothing_note(mem: Memory, scope: str | None, default: str = "no results",
         return (f"{default}; {waiting} session(s){where} not indexed yet: `memlane index` closes "
                 "idle sessions and indexes every closed one (`memlane serve` runs the index "
                 "worker itself)")
-    return f"{default}: {no_match(mem)}" if search else default
+    return f"{default}: {no_match(mem, filtered)}" if search else default

@@ -29,7 +29,7 @@ from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError, KnownQuery
 from memlane.serve.http.responses import JSONResponse
 from memlane.serve.paging import fact_page, session_page
-from memlane.serve.render import hit_dict, message_dict, nothing_note, session_dict, to_plain
+from memlane.serve.render import filters_given, hit_dict, message_dict, nothing_note, session_dict, to_plain
 
 __all__ = ["ACTIONS", "Action", "answer", "answer_in_thread", "mount", "run", "server_timing"]
 
@@ -121,7 +121,10 @@ def search(mem: Memory, who: Principal, inp: m.SearchInput, timings: dict[str, f
     hits = mem.search(inp.query, **opts)
     timings.update(mem.last_timings)
     # why nothing was found, as `memlane search --json` says it (None when something was)
-    notice = nothing_note(mem, inp.scope, search=True) if not hits else None
+    given = {n: opts.get(n) for n in ("kinds", "lanes", "agent", "project", "privacy", "since",
+                                      "until")}
+    notice = nothing_note(mem, inp.scope, search=True,
+                          filtered=filters_given(**given)) if not hits else None
     return {"query": inp.query, "hits": [hit_dict(h) for h in hits], "notice": notice}
 
 

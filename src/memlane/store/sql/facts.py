@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from memlane.errors import NotFoundError
-from memlane.index.normalize import name_key, subject_key
+from memlane.index.normalize import name_key, normalize_value, subject_key, value_of_key
 from memlane.store.rows import ENTITY_COLS, FACT_COLS, dt, entity, fact
 from memlane.store.sql.base import DERIVED_KINDS, SqlStore, entity_key
 from memlane.types import StoredEntity, StoredFact
@@ -283,32 +283,45 @@ class FactsMixin(SqlStore):
 
     def forget_relations_of(self, fact: StoredFact) -> int:
         """Delete the relations of ``fact``'s scope that restate it (its subject, predicate
-        and object as the pipeline keys a relation: ``name_key``), before the fact goes
-        (``forget_fact``); how many. The pipeline reads a relation beside each fact of
-        some predicates (``user lives_in zqbab``), and a forgotten fact's relation stayed:
-        ``graph show user`` showed the forgotten value (session 27). A relation read in a
-        session that another stored fact of the same value was stated in (the value said
-        again after a move back) stays with that fact."""
-        src = {subject_key(fact.subject), name_key(fact.subject)}
-        dst = name_key(fact.object)
+        and object as the pipeline keys a relation, its target the fact's value as a value
+        is compared: ``_restating``), before the fact goes (``forget_fact``); how many. The
+        pipeline reads a relation beside each fact of some predicates (``user lives_in
+        zqbab``), and a forgotten fact's relation stayed: ``graph show user`` showed the
+        forgotten value (session 27; session 32: the relation of a session that said it
+        again as "Hague", where the fact says "The Hague"). A relation read in a session
+        that another stored fact of the same value was stated in (the value said again
+        after a move back) stays with that fact."""
+        value = normalize_value(fact.object)
         others = [int(r[0]) for r in self._run(
             "SELECT id, object FROM facts WHERE scope = %s AND norm_subject = %s"
             " AND norm_predicate = %s AND id <> %s",
             (fact.scope, subject_key(fact.subject), fact.predicate, fact.id))
-            if name_key(r[1]) == dst]
+            if normalize_value(r[1]) == value]
         kept = {e["session_id"] for e in self.fact_events(others)} | {
             f.session_id for f in map(self.get_fact, others)}
         kept.discard(None)
+        doomed = [rid for rid, sid in self._restating(fact.scope, fact.subject, fact.predicate,
+                                                      value) if sid is None or sid not in kept]
+        return self._delete_relations(doomed)
+
+    def _restating(self, scope: str, subject: str, predicate: str, value: str
+                   ) -> list[tuple[int, int | None]]:
+        """``(id, session_id)`` of the relations of ``scope`` that restate a fact of
+        ``subject`` and ``predicate`` whose value's key is ``value``: a source of the
+        subject's keys, and a target whose key is the value's as a value is compared
+        (``value_of_key``: "The Hague" said again as "Hague" is one value, each session's
+        relation keeping its own end)."""
+        src = sorted({subject_key(subject), name_key(subject)})
+        marks = ", ".join(["%s"] * len(src))
+        return [(int(rid), None if sid is None else int(sid)) for rid, dst, sid in self._run(
+            "SELECT id, target_entity, session_id FROM relations WHERE scope = %s"
+            f" AND source_entity IN ({marks}) AND relation = %s ORDER BY id",
+            (scope, *src, predicate)) if value_of_key(dst) == value]
+
+    def _delete_relations(self, ids: Sequence[int]) -> int:
         n = 0
-        for source in sorted(src):
-            sql = ("DELETE FROM relations WHERE scope = %s AND source_entity = %s"
-                   " AND relation = %s AND target_entity = %s")
-            params: list[Any] = [fact.scope, source, fact.predicate, dst]
-            if kept:
-                sql += (f" AND (session_id IS NULL OR session_id NOT IN"
-                        f" ({', '.join(['%s'] * len(kept))}))")
-                params.extend(sorted(kept))
-            n += self._run(sql, params).rowcount
+        for cond, params in self._id_batches("id", list(ids)):
+            n += self._run(f"DELETE FROM relations WHERE {cond}", params).rowcount
         return n
 
     def fact_keys(self, fact_ids: Sequence[int]) -> set[tuple[str, str, str, str]]:
@@ -330,15 +343,14 @@ class FactsMixin(SqlStore):
         n = 0
         for scope, subject, predicate, obj in sorted(set(keys)):
             src = sorted({subject_key(subject), name_key(subject)})
-            dst = name_key(obj)
+            value = normalize_value(obj)  # a relation's target as a value (``_restating``)
             marks = ", ".join(["%s"] * len(src))
-            if any(name_key(r[0]) == dst for r in self._run(
+            if any(normalize_value(r[0]) == value for r in self._run(
                     f"SELECT object FROM facts WHERE scope = %s AND norm_subject IN ({marks})"
                     " AND norm_predicate = %s", (scope, *src, predicate))):
                 continue
-            n += self._run(
-                f"DELETE FROM relations WHERE scope = %s AND source_entity IN ({marks})"
-                " AND relation = %s AND target_entity = %s", (scope, *src, predicate, dst)).rowcount
+            n += self._delete_relations(
+                [rid for rid, _ in self._restating(scope, subject, predicate, value)])
         return n
 
     def dangling_relations(self, scope: str | None = None) -> dict[str, list[int]]:
@@ -362,17 +374,17 @@ class FactsMixin(SqlStore):
                 keys[name] = name_key(name)
             return keys[name]
 
-        said: set[tuple[str, str, str, str]] = set()
+        said: set[tuple[str, str, str, str]] = set()  # a target as a value (``_restating``)
         for sc, subject, norm, predicate, obj in self._run(
                 f"SELECT scope, subject, norm_subject, norm_predicate, object FROM facts {where}",
                 params):
             for s in {norm, key(subject)}:
                 if (sc, s, predicate) in relations:
-                    said.add((sc, s, predicate, key(obj)))
+                    said.add((sc, s, predicate, value_of_key(key(obj))))
         out: dict[str, list[int]] = {}
         for (sc, src, rel), ends in relations.items():
             for rid, dst in ends:
-                if (sc, src, rel, dst) not in said:
+                if (sc, src, rel, value_of_key(dst)) not in said:
                     out.setdefault(sc, []).append(rid)
         return {sc: sorted(ids) for sc, ids in out.items()}
 
