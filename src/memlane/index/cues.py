@@ -2402,6 +2402,8 @@ class _Reader:
         prev = self.turns[ti - 1]
         if prev.who == self.turns[ti].who:
             return
+        if not any("worth " in s or " able to " in s for s in prev.sentences):
+            return  # (what every suggestion read below holds: most turns are not searched; session 32, the cost)
         first = _YEAH.sub("", self.turns[ti].sentences[0])
         if not (_PUT_OFF.search(first) or _MAYBE_ALONE.match(first)
                 or any(_NO_TIME.search(x) for x in self.turns[ti].sentences)):
