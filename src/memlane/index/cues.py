@@ -1263,8 +1263,10 @@ class _Reader:
         if prev.role != "user":
             return
         last = prev.sentences[-3:]  # a request or question the answer answers ends the turn
-        if _REQUEST.search(" ".join(last).lower()) or any(
-                _ASKS.match(x) or _directive(x) for x in last):
+        # (what is done is only read from an opening that holds "I've " or "I have ": the
+        # request before it is looked for then alone; session 32, the cost)
+        if any("I've " in s or "I have " in s for s in sents[:2]) and (_REQUEST.search(" ".join(last).lower()) or any(
+                _ASKS.match(x) or _directive(x) for x in last)):
             for i, s in enumerate(sents[:2]):
                 # what it reports first ("I've booked an engineer…"), not an aside after
                 # another outcome ("The 44.5 ships today, and I've emailed you a label")
