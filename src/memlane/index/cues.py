@@ -962,6 +962,17 @@ _NO_TIME = re.compile(r"\b(?:an|some\s+)?other\s+(?:time|day)\s*(?:[.!;]|,\s|$)|
                       re.IGNORECASE)
 """A commitment put off to no time ("I'll look into that another time", "one of these days"): no
 next step, whether the patterns or the sentence model read it (session 31)."""
+def _may_be_unsure(low: str) -> bool:
+    """Whether the lower-cased ``low`` holds a piece of text every :data:`_UNSURE_ANSWER` match
+    holds, one for each of its alternatives ("t say" of "can't say", "on for" of "that's a question
+    for"): most answers hold none and are not searched. Until session 32 "say" and " for " stood
+    for those two, and most answers held one (session 32, the cost;
+    ``tests/index/test_offline_session32_cost.py`` holds the two in step)."""
+    return ("think" in low or "sure" in low or "check with" in low or "d need to" in low
+            or "d have to" in low or "t say" in low or "one for" in low or "on for" in low
+            or "between" in low or "d want" in low)
+
+
 _OPENING_NEED = re.compile(r"\bi\s+(?:need|have)\s+to\b|\bi'?m\s+going\s+to\b", re.IGNORECASE)
 """What the user needs in the opening of a conversation with the assistant ("Hi, I need to
 move my dog's vaccination appointment", "I have to write a performance review for Kemal"):
@@ -1751,9 +1762,7 @@ class _Reader:
         peer = ni is not None and self.turns[ni].role == "user"
         # Substring tests first (every match holds one of these words): most answers hold none.
         low = " ".join(answer).lower()
-        unsure = ("think" in low or "sure" in low or "check with" in low or "d need to" in low
-                  or "d have to" in low or "say" in low or " for " in low or "between" in low or "d want" in low
-                  ) and _UNSURE_ANSWER.search(low)
+        unsure = _UNSURE_ANSWER.search(low) if _may_be_unsure(low) else None
         if unsure and unsure.group().startswith(("i'd want", "id want")) and _YES_OR_NO.match(answer[0]):
             unsure = None  # "yes, halt it now, I'd want it fixed first": answered (session 28)
         mine = " ".join(after + answer if peer else after).lower()
