@@ -73,7 +73,8 @@ def _fill(m):
 
 @pytest.fixture
 def mem(tmp_path: Path) -> Iterator[object]:
-    m = _fill(memory(tmp_path / "m.db", retrieval={"meaning_candidates": 14}))
+    # every candidate embedded at query time (the bounded cold query: test_meaning_cold.py)
+    m = _fill(memory(tmp_path / "m.db", retrieval={"meaning_candidates": 14, "meaning_cold": 0}))
     m.index(now=NOW)
     yield m
     m.close()
