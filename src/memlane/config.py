@@ -742,7 +742,7 @@ class RetrievalConfig:
     meaning_weight: float = 0.6
     """Added to a re-scored candidate's relevance: this × (its cosine − the lowest's)
     (0.5 before session 27: docs/retrieval.md)."""
-    meaning_cold: int = 8
+    meaning_cold: int = 1
     """At most this many passages whose vectors are not cached yet are embedded in one
     query (the best-ranked candidates' first); the other uncached candidates are not
     re-scored this time (they get the median of the re-scored ones' lifts) and the index

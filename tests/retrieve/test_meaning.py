@@ -150,7 +150,8 @@ def test_best_passage_is_the_piece_holding_the_most_query_words() -> None:
 
 
 def test_a_windowed_tier_embeds_only_the_matching_passage(tmp_path: Path) -> None:
-    m = memory(tmp_path / "p.db", retrieval={"meaning_window": 20, "meaning_candidates": 14},
+    m = memory(tmp_path / "p.db", retrieval={"meaning_window": 20, "meaning_candidates": 14,
+                                                     "meaning_cold": 0},
                indexing=TURNS_ALONE)
     try:
         add_sessions(m, [(5, [("user", LONG), ("assistant", "Have a great trip!")])],
