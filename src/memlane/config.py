@@ -742,6 +742,12 @@ class RetrievalConfig:
     meaning_weight: float = 0.6
     """Added to a re-scored candidate's relevance: this × (its cosine − the lowest's)
     (0.5 before session 27: docs/retrieval.md)."""
+    meaning_cold: int = 1
+    """At most this many passages whose vectors are not cached yet are embedded in one
+    query (the best-ranked candidates' first); the other uncached candidates are not
+    re-scored this time (they get the median of the re-scored ones' lifts) and the index
+    worker computes them in its next round (0: no limit, every candidate embedded, as
+    before session 32; docs/retrieval.md, "Session 32")."""
     meaning_max_tokens: int = 128
     """The transformer reads at most this many tokens of a text."""
     meaning_window: int = 0
@@ -821,6 +827,8 @@ class RetrievalConfig:
         _check(self.graph_relevance >= 0, "memory.retrieval.graph_relevance", "must be >= 0")
         _check_int(self.meaning_candidates, "memory.retrieval.meaning_candidates", 1)
         _check_int(self.meaning_max_tokens, "memory.retrieval.meaning_max_tokens", 3, 512)
+        _check_int(self.meaning_cold, "memory.retrieval.meaning_cold", 0, 10_000,
+                   note=" (0 = no limit)")
         _check(0.0 <= self.speaker_factor <= 1.0, "memory.retrieval.speaker_factor",
                "must be between 0 and 1")
         _check_int(self.feedback_depth, "memory.retrieval.feedback_depth", 1)

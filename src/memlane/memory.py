@@ -1189,6 +1189,12 @@ class Memory:
         r = self.config.retrieval
         if r.meaning and r.meaning_worker and before:
             self._meaning_tier().warm(self.store, sorted(before))
+        if r.meaning_worker:  # what bounded queries left uncached (retrieval.meaning_cold)
+            from memlane.retrieve.meaning import loaded_tier
+
+            tier = loaded_tier(r.meaning_max_tokens, r.meaning_window)  # none: none queued
+            if tier is not None:
+                tier.warm_pending(self.store)
         return report
 
     def _searching_tier(self) -> Any:

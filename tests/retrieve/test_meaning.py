@@ -73,7 +73,8 @@ def _fill(m):
 
 @pytest.fixture
 def mem(tmp_path: Path) -> Iterator[object]:
-    m = _fill(memory(tmp_path / "m.db", retrieval={"meaning_candidates": 14}))
+    # every candidate embedded at query time (the bounded cold query: test_meaning_cold.py)
+    m = _fill(memory(tmp_path / "m.db", retrieval={"meaning_candidates": 14, "meaning_cold": 0}))
     m.index(now=NOW)
     yield m
     m.close()
@@ -149,7 +150,8 @@ def test_best_passage_is_the_piece_holding_the_most_query_words() -> None:
 
 
 def test_a_windowed_tier_embeds_only_the_matching_passage(tmp_path: Path) -> None:
-    m = memory(tmp_path / "p.db", retrieval={"meaning_window": 20, "meaning_candidates": 14},
+    m = memory(tmp_path / "p.db", retrieval={"meaning_window": 20, "meaning_candidates": 14,
+                                                     "meaning_cold": 0},
                indexing=TURNS_ALONE)
     try:
         add_sessions(m, [(5, [("user", LONG), ("assistant", "Have a great trip!")])],

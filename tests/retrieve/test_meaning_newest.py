@@ -38,7 +38,8 @@ QUESTION = "What amount was I pre-approved for on my Wells Fargo mortgage?"
 
 @pytest.fixture
 def mem(tmp_path: Path) -> Iterator[object]:
-    m = add_sessions(memory(tmp_path / "m.db", retrieval={"meaning_candidates": 30}), SESSIONS,
+    m = add_sessions(memory(tmp_path / "m.db", retrieval={"meaning_candidates": 30,
+                                                           "meaning_cold": 0}), SESSIONS,
                      now=NOW)
     yield m
     m.close()

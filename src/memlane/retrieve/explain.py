@@ -14,7 +14,7 @@ from typing import Any
 
 from memlane.retrieve.rerank import SIGNALS
 
-__all__ = ["STAGE_RANKS", "explain", "explain_lines", "figure"]
+__all__ = ["STAGE_RANKS", "explain", "explain_lines", "figure", "notes"]
 
 STAGE_RANKS = ("candidate_rank", "lexical_rank", "vector_rank", "hyde_rank", "feedback_rank",
                "meaning_rank", "speaker_rank", "session_rank", "turn_rank", "rank")
@@ -25,14 +25,31 @@ ADJUSTMENTS = ("newest", "superseded")
 
 
 def explain(hit: Any) -> dict[str, Any]:
-    """``{"score", "signals": {name: {"value", "contribution"}}, "ranks": {...}}`` of a hit."""
+    """``{"score", "signals": {name: {"value", "contribution"}}, "ranks": {...}}`` of a hit,
+    and ``"notes"``: what the search did not do for it (``notes``)."""
     s = hit.scores
     signals = {
         name: {"value": s[name], "contribution": s.get(f"contrib.{name}", 0.0)}
         for name in (*SIGNALS, *ADJUSTMENTS) if name in s
     }
     ranks = {k: int(s[k]) for k in STAGE_RANKS if s.get(k)}
-    return {"score": hit.score, "signals": signals, "ranks": ranks}
+    out: dict[str, Any] = {"score": hit.score, "signals": signals, "ranks": ranks}
+    if found := notes(hit):
+        out["notes"] = found
+    return out
+
+
+def notes(hit: Any) -> list[str]:
+    """Sentences on what the search left undone for this hit: the meaning tier did not
+    re-score it when its vector was not cached and the query had embedded
+    ``retrieval.meaning_cold`` passages already (``meaning_skipped``: the lift it got)."""
+    s = hit.scores
+    if "meaning_skipped" not in s:
+        return []
+    return [f"meaning: not re-scored this time (its vector was not cached and the query "
+            f"embedded its retrieval.meaning_cold passages already); it got the median lift "
+            f"{figure(s['meaning_skipped'], 4, signed=True)}, and the index worker computes "
+            f"its vector for the next query"]
 
 
 def figure(value: float, places: int, *, signed: bool = False) -> str:
@@ -57,4 +74,4 @@ def explain_lines(hit: Any) -> list[str]:
     for name, v in rows:
         lines.append(f"{name:<10} value {figure(v['value'], 3)}  "
                      f"contributes {figure(v['contribution'], 4, signed=True)}")
-    return lines
+    return lines + e.get("notes", [])

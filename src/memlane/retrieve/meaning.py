@@ -18,6 +18,13 @@ hash), computed lazily for the misses at query time and written back, and comput
 of time by the index worker (``MeaningTier.warm``: every passage of the turns of recently
 indexed sessions).
 
+A cold query is bounded (``retrieval.meaning_cold``, session 32): ``cosines(...,
+cold=N)`` embeds at most N uncached passages, those of the best-ranked candidates; it
+leaves the other uncached candidates out of its answer (the search ranks them without the
+transformer this time) and queues their items for ``warm_pending``, which the index
+worker's next round runs (``Memory.work_once``), so the next query finds them cached. The
+queue holds item ids, per store, never text: an erased item is simply not found.
+
 ``MeaningTier.search`` ranks a scope's items by their cached vectors alone (exact cosine,
 nothing computed but the query's vector): the transformer as a candidate source
 (``retrieval.meaning_list``, off by default: docs/retrieval.md, session 15).
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 import re
 import threading
+import weakref
 from dataclasses import replace
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -43,6 +51,7 @@ from memlane.store.filters import Filters
 from memlane.types import Item
 
 __all__ = ["RESCORED_KINDS", "MeaningTier", "ReadingTier", "best_passage", "load_vectors",
+           "loaded_tier",
            "passages", "save_vectors", "shared_tier"]
 
 RESCORED_KINDS = frozenset({"turn", "observation", "fact", "summary", "preference", "decision"})
@@ -89,7 +98,7 @@ class MeaningTier:
     """The transformer vectors of items and queries, cached by content hash.
 
     ``computed`` counts texts this tier sent to the transformer; ``cached`` the ones it
-    found in the store.
+    found in the store; ``skipped`` the uncached ones a bounded query (``cold``) left.
     """
 
     def __init__(self, embedder: Embedder, lru: int = 256, window: int = 0) -> None:
@@ -98,6 +107,10 @@ class MeaningTier:
         """Words per passage (0: the whole text, up to the embedder's token limit)."""
         self.computed = 0
         self.cached = 0
+        self.skipped = 0
+        self._pending: weakref.WeakKeyDictionary[Store, dict[int, None]] = (
+            weakref.WeakKeyDictionary())
+        """Per store, the ids of items a bounded query left uncached (``warm_pending``)."""
         self._lru: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lru_max = lru
         self._lock = threading.Lock()
@@ -123,12 +136,16 @@ class MeaningTier:
                 self._lru.popitem(last=False)
         return vec
 
-    def vectors(self, store: Store, texts: Sequence[str], *, keep: bool = True
+    def vectors(self, store: Store, texts: Sequence[str],
+                found: dict[bytes, np.ndarray] | None = None, *, keep: bool = True
                 ) -> list[np.ndarray]:
-        """One vector per text: from the store's cache, else computed once and stored
-        (``keep`` false: computed and not stored, ``ReadingTier``)."""
+        """One vector per text: from the store's cache (``found``: what it already gave for
+        these texts' hashes), else computed once and stored (``keep`` false: computed and
+        not stored, ``ReadingTier``)."""
         hashes = [text_hash(t) for t in texts]
-        found = store.cached_vectors(self.model, list(set(hashes))) if hashes else {}
+        if found is None:
+            found = store.cached_vectors(self.model, list(set(hashes))) if hashes else {}
+        found = dict(found)
         missing = list(dict.fromkeys(h for h in hashes if h not in found))
         self.cached += len(set(hashes)) - len(missing)
         if missing and self.seed is not None:
@@ -153,16 +170,62 @@ class MeaningTier:
         return [found[h] for h in hashes]
 
     def cosines(self, store: Store, query: str, items: Sequence[Item],
-                terms: Iterable[str] = (), *, keep: bool = True) -> dict[int, float]:
+                terms: Iterable[str] = (), cold: int = 0, *, keep: bool = True
+                ) -> dict[int, float]:
         """Cosine of each item's transformer vector (of its passage that holds the most
-        query ``terms``) to the query's (``keep``: as ``vectors``)."""
+        query ``terms``) to the query's. With ``cold`` > 0, at most that many passages not
+        cached yet are embedded, those of the first such ``items`` (pass them best first):
+        the other uncached items are left out of the answer and queued for
+        ``warm_pending``. ``keep``: as ``vectors``."""
         if not items:
             return {}
-        q = self.query_vector(query)
         terms = list(terms)
-        vecs = self.vectors(store, [best_passage(it.text, terms, self.window) for it in items],
-                            keep=keep)
+        texts = [best_passage(it.text, terms, self.window) for it in items]
+        hashes = [text_hash(t) for t in texts]
+        found = store.cached_vectors(self.model, list(set(hashes)))
+        if cold > 0:
+            allowed = set(list(dict.fromkeys(h for h in hashes if h not in found))[:cold])
+            kept = [h in found or h in allowed for h in hashes]
+            left = [it.id for it, k in zip(items, kept, strict=True) if not k]
+            if left:
+                self._queue(store, left)
+                items = [it for it, k in zip(items, kept, strict=True) if k]
+                texts = [t for t, k in zip(texts, kept, strict=True) if k]
+                if not items:
+                    return {}
+        q = self.query_vector(query)
+        vecs = self.vectors(store, texts, found, keep=keep)
         return {it.id: float(v @ q) for it, v in zip(items, vecs, strict=True)}
+
+    def _queue(self, store: Store, ids: Sequence[int], most: int = 10_000) -> None:
+        with self._lock:
+            self.skipped += len(ids)
+            queue = self._pending.setdefault(store, {})
+            queue.update(dict.fromkeys(ids))
+            for old in list(queue)[: max(0, len(queue) - most)]:  # the oldest go first
+                del queue[old]
+
+    def pending(self, store: Store) -> int:
+        """How many items bounded queries left uncached in ``store`` (``warm_pending``)."""
+        with self._lock:
+            return len(self._pending.get(store, {}))
+
+    def warm_pending(self, store: Store, batch: int = 64) -> int:
+        """Compute (and cache) the vectors of every passage of the items bounded queries
+        left uncached in ``store`` (``cosines(..., cold=N)``), emptying its queue: what the
+        index worker runs each round. Items erased since are not found and skipped.
+        Returns how many vectors it computed."""
+        with self._lock:
+            ids = list(self._pending.pop(store, {}))
+        if not ids:
+            return 0
+        before = self.computed
+        texts = [p for it in store.get_items(ids).values()
+                 if it.kind in RESCORED_KINDS and it.text.strip()
+                 for p in passages(it.text, self.window)]
+        for i in range(0, len(texts), batch):
+            self.vectors(store, texts[i : i + batch])
+        return self.computed - before
 
     def search(self, store: Store, query: str, filters: Filters, limit: int,
                terms: Iterable[str] = (), kinds: Iterable[str] = ("turn",),
@@ -223,8 +286,8 @@ class ReadingTier:
         return getattr(self.tier, name)
 
     def cosines(self, store: Store, query: str, items: Sequence[Item],
-                terms: Iterable[str] = ()) -> dict[int, float]:
-        return self.tier.cosines(store, query, items, terms, keep=False)
+                terms: Iterable[str] = (), cold: int = 0) -> dict[int, float]:
+        return self.tier.cosines(store, query, items, terms, cold, keep=False)
 
     def vectors(self, store: Store, texts: Sequence[str]) -> list[np.ndarray]:
         return self.tier.vectors(store, texts, keep=False)
@@ -275,3 +338,10 @@ def shared_tier(max_tokens: int = 128, window: int = 0) -> MeaningTier:
                 emb = _EMBEDDERS[max_tokens] = meaning_embedder(max_tokens)
             tier = _SHARED[(max_tokens, window)] = MeaningTier(emb, window=window)
         return tier
+
+
+def loaded_tier(max_tokens: int = 128, window: int = 0) -> MeaningTier | None:
+    """The tier ``shared_tier`` made for this token limit and window, or None when none was
+    made in this process (nothing is loaded)."""
+    with _SHARED_LOCK:
+        return _SHARED.get((max_tokens, window))

@@ -73,6 +73,7 @@ def search_options(
         confidence=config.confidence,
         meaning=meaning() if tier_on and meaning is not None else None,
         meaning_candidates=r.meaning_candidates,
+        meaning_cold=r.meaning_cold,
         newest_weight=r.newest_weight,
         graph_hops=r.graph_hops,
         graph_relevance=r.graph_relevance,

@@ -78,6 +78,10 @@ class SearchOptions:
     """The meaning tier (``memlane.retrieve.meaning.MeaningTier``), or None: off."""
     meaning_candidates: int = 100
     meaning_weight: float = 0.6
+    meaning_cold: int = 0
+    """At most this many passages not cached yet are embedded in a query (the best-ranked
+    candidates'); the other uncached candidates get the median lift (``_meaning``; 0: no
+    limit)."""
     meaning_list: int = 0
     """With the tier on, the transformer's own list over the scope's cached vectors: its
     best this many join the candidates (``_meaning_list``; 0: off)."""
@@ -218,6 +222,9 @@ class _Ctx:
     meaning_lift: dict[int, float] = field(default_factory=dict)
     """What the meaning tier added to each re-scored candidate's relevance (``_meaning``);
     empty when the tier is off."""
+    meaning_skipped: set[int] = field(default_factory=set)
+    """The candidates the tier did not re-score this time, their vectors not cached and
+    over ``meaning_cold`` (``_meaning``)."""
 
     def turns_of(self, session_id: int) -> list[Item]:
         """The session's turns in order, read from the store once a search (reply lift,
@@ -871,18 +878,55 @@ def _meaning(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
         top += [c for c in cands if c.meaning_rank is not None and c.id not in seen]
     if not top or (len(top) < 2 and o.min_similarity <= -1):
         return cands
-    cos = o.meaning.cosines(ctx.store, ctx.query, [ctx.items[c.id] for c in top], ctx.terms)
+    cos = o.meaning.cosines(ctx.store, ctx.query, [ctx.items[c.id] for c in top], ctx.terms,
+                            o.meaning_cold)
+    if not cos:
+        return cands
     floor = min(cos.values())
+    lifts = {c.id: o.meaning_weight * (cos[c.id] - floor) for c in top if c.id in cos}
+    skipped = [c for c in top if c.id not in cos]
+    if skipped:  # over meaning_cold, uncached: ranked as a typical re-scored one this time
+        fill = _cold_lifts(top, lifts, COLD_LIFT)
+        for c in skipped:
+            lifts[c.id] = fill[c.id]
+            ctx.meaning_skipped.add(c.id)
     for c in top:
-        c.meaning = cos[c.id]
-        lift = ctx.meaning_lift[c.id] = o.meaning_weight * (cos[c.id] - floor)
+        c.meaning = cos.get(c.id)
+        lift = ctx.meaning_lift[c.id] = lifts[c.id]
         c.relevance += lift
     if o.min_similarity > -1:  # the floor on the transformer's scale (``_near``)
         far = {c.id for c in top if c.lexical_rank is None and c.vector_rank is not None
-               and cos[c.id] <= o.min_similarity}
+               and c.id in cos and cos[c.id] <= o.min_similarity}
         cands = [c for c in cands if c.id not in far]
     cands.sort(key=lambda c: -c.relevance)
     return cands
+
+
+COLD_LIFT = "median"
+"""How ``_meaning`` lifts a candidate it left uncached (``retrieval.meaning_cold``): one of
+``_cold_lifts``' rules, the one measured best (docs/retrieval.md, "Session 32")."""
+
+
+def _cold_lifts(top: list[Candidate], lifts: dict[int, float],
+                rule: str = "median") -> dict[int, float]:
+    """The lift of each of ``top`` (best first) the transformer did not score (not in
+    ``lifts``): ``median``, the median of the scored ones' lifts, so that a candidate is
+    not pushed below the pool for being uncached (nor above it for luck); ``zero``, none
+    (as a candidate past ``meaning_candidates``); ``carry``, the lift of the nearest scored
+    candidate above it (it keeps its place under that one)."""
+    scored = sorted(lifts.values())
+    if rule == "zero":
+        return {c.id: 0.0 for c in top if c.id not in lifts}
+    if rule == "carry":
+        out, last = {}, max(scored)
+        for c in sorted(top, key=lambda c: -c.relevance):
+            if c.id in lifts:
+                last = lifts[c.id]
+            else:
+                out[c.id] = last
+        return out
+    mid = float(np.median(scored))
+    return {c.id: mid for c in top if c.id not in lifts}
 
 
 def _low_confidence(lexical: Sequence[tuple[int, float]], vector: Sequence[tuple[int, float]],
@@ -1455,6 +1499,8 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
                 scores["lifted_from"] = float(c.lifted_from)
             if c.meaning is not None:
                 scores["meaning"] = c.meaning
+            if c.id in ctx.meaning_skipped:  # uncached, over meaning_cold: not re-scored
+                scores["meaning_skipped"] = ctx.meaning_lift.get(c.id, 0.0)
             if c.meaning_rank is not None:
                 scores["meaning_rank"] = float(c.meaning_rank)
             if c.speaker_rank is not None:
