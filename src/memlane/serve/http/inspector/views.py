@@ -315,7 +315,7 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
         idle = [{"name": n, "label": SIGNAL_LABELS.get(n, n), **v}
                 for n, v in e["signals"].items() if not v["contribution"] and v["value"]]
         rows.append({"hit": h, "score": e["score"], "signals": signals, "idle": idle,
-                     "ranks": e["ranks"],
+                     "ranks": e["ranks"], "notes": e.get("notes", []),
                      "bm25": h.scores.get("lexical"), "cosine": h.scores.get("vector"),
                      "lifted_from": int(h.scores["lifted_from"]) if "lifted_from" in h.scores
                      else None})
