@@ -217,15 +217,7 @@ class MeaningTier:
         Returns how many vectors it computed."""
         with self._lock:
             ids = list(self._pending.pop(store, {}))
-        if not ids:
-            return 0
-        before = self.computed
-        texts = [p for it in store.get_items(ids).values()
-                 if it.kind in RESCORED_KINDS and it.text.strip()
-                 for p in passages(it.text, self.window)]
-        for i in range(0, len(texts), batch):
-            self.vectors(store, texts[i : i + batch])
-        return self.computed - before
+        return self._warm_items(store, store.get_items(ids).values() if ids else (), batch)
 
     def search(self, store: Store, query: str, filters: Filters, limit: int,
                terms: Iterable[str] = (), kinds: Iterable[str] = ("turn",),
@@ -261,12 +253,15 @@ class MeaningTier:
 
         What the index worker calls after indexing; returns how many it computed.
         """
+        return self._warm_items(store, (it for sid in session_ids
+                                        for it in store.session_items(sid)), batch)
+
+    def _warm_items(self, store: Store, items: Iterable[Item], batch: int) -> int:
+        """Compute (and cache) every passage of ``items`` the tier re-scores, not cached
+        yet, ``batch`` texts a call; how many it computed (``warm``, ``warm_pending``)."""
         before = self.computed
-        texts: list[str] = []
-        for sid in session_ids:
-            for it in store.session_items(sid):
-                if it.kind in RESCORED_KINDS and it.text.strip():
-                    texts.extend(passages(it.text, self.window))
+        texts = [p for it in items if it.kind in RESCORED_KINDS and it.text.strip()
+                 for p in passages(it.text, self.window)]
         for i in range(0, len(texts), batch):
             self.vectors(store, texts[i : i + batch])
         return self.computed - before
