@@ -319,6 +319,7 @@ class FactsMixin(SqlStore):
             (scope, *src, predicate)) if value_of_key(dst) == value]
 
     def _delete_relations(self, ids: Sequence[int]) -> int:
+        """Delete these relations (in batches of ids); how many went."""
         n = 0
         for cond, params in self._id_batches("id", list(ids)):
             n += self._run(f"DELETE FROM relations WHERE {cond}", params).rowcount

@@ -150,8 +150,7 @@ class HygieneMixin(SqlStore):
                 self._lock_scope_facts(scope)
                 ids = {*self.dangling_relations(scope).get(scope, ()),  # type: ignore[attr-defined]
                        *self.unnoded_relations(scope).get(scope, ())}
-                for cond, params in self._id_batches("id", sorted(ids)):
-                    gone += self._run(f"DELETE FROM relations WHERE {cond}", params).rowcount
+                gone += self._delete_relations(sorted(ids))  # type: ignore[attr-defined]
         return gone
 
     def unnoded_relations(self, scope: str | None = None) -> dict[str, list[int]]:
