@@ -125,17 +125,23 @@ class SessionsMixin(SqlStore):
             message_id = self.append_message(
                 session_id, scope, seq, role, text, at, speaker=speaker, ext_id=ext_id,
                 agent=agent, project=project, redactions=redactions)
-            if joined:
-                self._run(_REQUEUE_LATE, (time.time(), session_id))
-                if done:  # queued again: counted once, as an import's line counts it (the
-                    # later messages find it queued; each counted one before session 32)
-                    self.bump("sessions_requeued_late")
+            if joined:  # (each late message counted one before session 32)
+                self._requeue_late(session_id, done)
             if (joined or bridge) and self._merge_near(scope, session_id, at, gap):
                 seq = int(self._run("SELECT seq FROM messages WHERE id = %s",
                                     (message_id,)).fetchone()[0])
             if redactions:
                 self.bump("secrets_redacted", redactions)
         return message_id, session_id, seq
+
+    def _requeue_late(self, session_id: int, done: bool) -> None:
+        """Queue again the closed session a late message or an imported line joined
+        (``_REQUEUE_LATE``), counting ``sessions_requeued_late`` when it had been indexed or
+        summarized (``done``): once a session queued again, by the message that queued it
+        (a session still waiting, one an import created closed included, is not requeued)."""
+        self._run(_REQUEUE_LATE, (time.time(), session_id))
+        if done:
+            self.bump("sessions_requeued_late")
 
     def _late_session(self, scope: str, at: float, gap: float, agent: str | None,
                       project: str | None) -> tuple[int, int, float, bool, bool]:
@@ -288,12 +294,8 @@ class SessionsMixin(SqlStore):
                 message_id = self.append_message(
                     session_id, r.scope, seq, r.role, r.text, r.at, speaker=r.speaker,
                     ext_id=r.ext_id, agent=r.agent, project=r.project, redactions=r.redactions)
-                if status != "open":
-                    self._run(_REQUEUE_LATE, (time.time(), session_id))
-                    if done:  # queued again: counted once, by the line that queued it (a
-                        # session still waiting, one an import created closed included, is
-                        # not requeued; each line of it counted one before session 31)
-                        self.bump("sessions_requeued_late")
+                if status != "open":  # (each line counted one before session 31)
+                    self._requeue_late(session_id, done)
                 if r.redactions:
                     self.bump("secrets_redacted", r.redactions)
                 out.append((message_id, session_id, seq))
