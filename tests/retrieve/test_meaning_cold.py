@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -20,21 +19,7 @@ from memlane.retrieve.meaning import shared_tier
 from memlane.retrieve.search import _cold_lifts
 from memlane.testing import add_sessions, memory
 
-NOW = datetime(2024, 6, 20, 12, 0, tzinfo=UTC)
-SESSIONS = [
-    (30, [("user", "We finally brought home a golden retriever puppy last month"),
-          ("assistant", "How exciting! Golden retrievers are gentle family dogs."),
-          ("user", "She chews everything, especially my running shoes"),
-          ("assistant", "Chew toys and a crate can help with that.")]),
-    (20, [("user", "My quarterly tax filing is due and the spreadsheet is a mess"),
-          ("assistant", "Let's sort the receipts by category first."),
-          ("user", "The accountant wants the totals by Friday"),
-          ("assistant", "Then start with the largest expense categories.")]),
-    (10, [("user", "I repainted the kitchen cabinets a pale green colour"),
-          ("assistant", "Pale green works well with wooden counters."),
-          ("user", "The hinges squeak now, maybe I should oil them"),
-          ("assistant", "A drop of oil on each hinge should stop the squeak.")]),
-]
+from tests.retrieve.test_meaning import NOW, SESSIONS  # the same three conversations
 
 QUERIES = ["What kind of animal lives with me?", "repainting cabinets in the kitchen",
            "tax spreadsheet for the accountant", "the hinges squeak", "chew toys for the dog"]

@@ -83,27 +83,34 @@ def test_a_pack_not_journaled_for_a_writing_key_is_shown_too(inspector) -> None:
     assert "The pack is empty" in page
 
 
-def test_a_pack_with_the_journal_off_is_shown(tmp_path) -> None:
-    """``memory.pack.journal`` off: the form answered a 400 page saying so, where it can
-    show the pack it built (as ``memlane pack`` and ``POST /v1/pack`` do)."""
+def _built_pack(mem: Any) -> str:
+    """The page, as its words, the pack form answers for "which city do I like?" in
+    alice-assistant on a server of ``mem`` (no key: the service without keys)."""
     import httpx
 
     from memlane.serve.http import create_app
-    from memlane.testing import memory
     from memlane.testing.http import serving
+
+    with serving(create_app(mem, worker=False)) as url, httpx.Client(base_url=url) as c:
+        csrf = _form(c.get(f"{PREFIX}/packs").text, "csrf")
+        r = c.post(f"{PREFIX}/packs", data={"q": "which city do I like?",
+                                            "scope": "alice-assistant", "csrf": csrf})
+    assert r.status_code == 200, _text(r.text)[-400:]
+    return " ".join(_text(r.text).split())
+
+
+def test_a_pack_with_the_journal_off_is_shown(tmp_path) -> None:
+    """``memory.pack.journal`` off: the form answered a 400 page saying so, where it can
+    show the pack it built (as ``memlane pack`` and ``POST /v1/pack`` do)."""
+    from memlane.testing import memory
     from tests.serve.inspector.conftest import seed
 
     mem = memory(tmp_path / "off.db", pack={"journal": False})
     try:
         seed(mem)
-        with serving(create_app(mem, worker=False)) as url, httpx.Client(base_url=url) as c:
-            csrf = _form(c.get(f"{PREFIX}/packs").text, "csrf")
-            r = c.post(f"{PREFIX}/packs", data={"q": "which city do I like?",
-                                                "scope": "alice-assistant", "csrf": csrf})
+        page = _built_pack(mem)
     finally:
         mem.close()
-    assert r.status_code == 200, _text(r.text)[-400:]
-    page = " ".join(_text(r.text).split())
     assert "memory.pack.journal is off in the configuration: the pack is shown here" in page
     assert "Lisbon" in page
 
@@ -111,11 +118,7 @@ def test_a_pack_with_the_journal_off_is_shown(tmp_path) -> None:
 def test_a_pack_of_a_read_only_database_is_shown(tmp_path) -> None:
     """A database memlane may not write (``?mode=ro``, session 22) journals no pack: the
     form said the journal was off, which it was not."""
-    import httpx
-
-    from memlane.serve.http import create_app
     from memlane.testing import memory
-    from memlane.testing.http import serving
     from tests.serve.inspector.conftest import seed
 
     db = tmp_path / "replica.db"
@@ -126,14 +129,9 @@ def test_a_pack_of_a_read_only_database_is_shown(tmp_path) -> None:
         writer.close()
     mem = memory(f"sqlite:///{db}?mode=ro")
     try:
-        with serving(create_app(mem, worker=False)) as url, httpx.Client(base_url=url) as c:
-            csrf = _form(c.get(f"{PREFIX}/packs").text, "csrf")
-            r = c.post(f"{PREFIX}/packs", data={"q": "which city do I like?",
-                                                "scope": "alice-assistant", "csrf": csrf})
+        page = _built_pack(mem)
     finally:
         mem.close()
-    assert r.status_code == 200, _text(r.text)[-400:]
-    page = " ".join(_text(r.text).split())
     assert "the database is read-only: the pack is shown here, not journaled" in page
     assert "Lisbon" in page
 

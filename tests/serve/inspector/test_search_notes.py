@@ -3,7 +3,6 @@ a meaning-preset hit the bounded cold query did not re-score says so (session 32
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -13,15 +12,8 @@ from memlane.serve.keys import create_key
 from memlane.testing import add_sessions, memory
 from memlane.testing.http import serving
 
-NOW = datetime(2024, 6, 20, 12, 0, tzinfo=UTC)
-SESSIONS = [
-    (30, [("user", "We finally brought home a golden retriever puppy last month"),
-          ("assistant", "How exciting! Golden retrievers are gentle family dogs."),
-          ("user", "She chews everything, especially my running shoes")]),
-    (20, [("user", "I repainted the kitchen cabinets a pale green colour"),
-          ("assistant", "Pale green works well with wooden counters."),
-          ("user", "The hinges squeak now, maybe I should oil them")]),
-]
+from tests.retrieve.test_meaning import NOW, SESSIONS  # the meaning tier's conversations
+
 NOTE = "meaning: not re-scored this time"
 
 
