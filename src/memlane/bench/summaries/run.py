@@ -231,14 +231,20 @@ def labelled_output(conv: Conversation) -> tuple[SessionSummary, Extraction]:
     items: the matching's greedy tie-break takes the items in order, and a labelling read
     in its own order on both sides is what makes A against B the mirror of B against A
     (split, ``deploy``/``ship`` against ``Ana: budget deploy``/``ship deploy`` matched two
-    steps one way and one the other)."""
+    steps one way and one the other).
+
+    A step of no owner whose text starts as an owner would ("Call Dana about the deposit:
+    asap", what the scoring cuts off a backend's step as its owner) is written after an
+    owner of no words (``-: Call Dana about the deposit: asap``), so that the text compared
+    is the label's whole text, as it is on the reference's side (session 33: it was compared
+    as "asap", and a labelling scored against itself missed the step)."""
     e = conv.expected
     texts, owners = _steps(e)
     summary = SessionSummary(
         topic=(e.get("topics") or [""])[0], context="",
         decisions=tuple(e.get("decisions", [])), rationale=tuple(e.get("rationale", [])),
         open_questions=tuple(e.get("open_questions", [])),
-        next_steps=tuple(f"{o}: {t}" if o else t for t, o in zip(texts, owners, strict=True)),
+        next_steps=tuple(_labelled_step(t, o) for t, o in zip(texts, owners, strict=True)),
         references=tuple(e.get("references", [])), entities=tuple(e.get("entities", [])),
         topic_tags=tuple(e.get("topics", [])), turn_count=len(conv.turns), model="labels")
     extraction = Extraction(
@@ -246,6 +252,20 @@ def labelled_output(conv: Conversation) -> tuple[SessionSummary, Extraction]:
         facts=tuple(Fact(str(f.get("subject", "")), "related_to", str(f.get("object", "")))
                     for f in e.get("facts", [])))
     return summary, extraction
+
+
+_NO_OWNER = "-"
+"""The owner :func:`labelled_output` writes before a step of no owner that would otherwise
+lose its first words as an owner (``strip_owner``): no word, so nothing else is scored
+differently (small talk, repeats, owners)."""
+
+
+def _labelled_step(text: str, owner: str) -> str:
+    """A labelled step as a backend's next step whose compared text (``strip_owner``) is
+    ``text``: ``Owner: text``, or ``text`` itself, or after ``_NO_OWNER``."""
+    if owner:
+        return f"{owner}: {text}"
+    return text if strip_owner(text) == text else f"{_NO_OWNER}: {text}"
 
 
 @dataclass
