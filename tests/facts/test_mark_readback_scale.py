@@ -4,9 +4,10 @@
 whose turns say no name of its key (a forgotten fact of the user, said "I ...": the key
 ``user`` is no word of the turn) is read back from the subjects and nodes of its scope.
 Session 32 keyed every such name again for every such mark (``_fits``): 200 marks of a
-scope of 2,000 nodes took 7.4 s CPU inside the migration's transaction, at the first open
-of the database, and 1,000 marks of 10,000 nodes about six minutes. The names are now keyed
-once a scope (``_names_by_key``), which must find what ``_fits`` finds.
+scope of 2,000 nodes took 7.4 to 8.2 s CPU inside the migration's transaction, at the
+first open of the database (``tools/mark_readback_names.py``), growing as marks x names.
+The names are now keyed once a scope (``_names_by_key``), which must find what ``_fits``
+finds.
 """
 
 from __future__ import annotations
