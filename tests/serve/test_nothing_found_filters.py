@@ -109,3 +109,68 @@ def test_recall_of_a_query_without_words_says_so(tmp_path: Path) -> None:
         assert "shares a word" not in out, out
 
     talk(server(tmp_path, str(db)), body)
+
+
+def _levels(db: Path) -> None:
+    """One memory of each privacy level, each holding its own word."""
+    mem = memory(db)
+    try:
+        for level in ("private", "project", "shared"):
+            mem.upsert(f"the {level} note says zebrafish{level}", scope="me", privacy=level)
+        mem.upsert("the shared note says zebrafishshared", scope="pub", privacy="shared")
+    finally:
+        mem.close()
+
+
+def test_a_memory_the_default_privacy_leaves_out_is_named(tmp_path: Path) -> None:
+    """Session 33 (rev33's finding): a "shared" memory of the query's word, left out by
+    ``search.default_privacy`` (private, project), was told "no memory shares a word with the
+    query"; ``--privacy shared`` finds it. The notice now names the default as a filter, on
+    the CLI, ``POST /v1/search`` and MCP ``recall``, but only where the scope holds a memory
+    of a level it leaves out."""
+    import httpx
+
+    from tests.serve.test_mcp import call, server, talk
+
+    db = tmp_path / "m.db"
+    _levels(db)
+    named = "of those the filters keep (search.default_privacy = private, project)"
+    for level in ("private", "project", "shared"):
+        out = json.loads(_cli(db, "search", f"zebrafish{level}", "--scope", "me", "--json").output)
+        if level == "shared":
+            assert out["hits"] == [] and named in out["notice"], out
+            given = json.loads(_cli(db, "search", "zebrafishshared", "--scope", "me",
+                                    "--privacy", "shared", "--json").output)
+            assert [h["item"]["privacy"] for h in given["hits"]] == ["shared"], given
+        else:
+            assert out["hits"], (level, out)
+    # the privacy given: the default is not among the filters
+    out = json.loads(_cli(db, "search", "quantum", "--scope", "me", "--privacy", "private",
+                          "--json").output)
+    assert "(--privacy)" in out["notice"] and "default_privacy" not in out["notice"], out
+    # a scope with no memory the default leaves out: as before
+    _lisbon(db)
+    out = json.loads(_cli(db, "search", "quantum", "--scope", "me2", "--json").output)
+    assert "default_privacy" not in (out["notice"] or ""), out
+
+    mem = memory(db)
+    try:
+        key = create_key(mem.store, "*").key
+        with serving(create_app(mem, worker=False)) as url:
+            r = httpx.post(f"{url}/v1/search", json={"query": "zebrafishshared", "scope": "pub"},
+                           headers={"Authorization": f"Bearer {key}"}, timeout=30)
+            r2 = httpx.post(f"{url}/v1/search", json={
+                "query": "zebrafishshared", "scope": "pub", "filters": {"privacy": ["shared"]}},
+                headers={"Authorization": f"Bearer {key}"}, timeout=30)
+    finally:
+        mem.close()
+    assert r.status_code == 200 and r.json()["hits"] == [], r.text
+    assert named in r.json()["notice"], r.text
+    assert r2.status_code == 200 and len(r2.json()["hits"]) == 1, r2.text
+
+    async def body(c: Any) -> None:
+        out = await call(c, "recall", {"query": "zebrafishshared", "scope": "pub"})
+        assert out.startswith("no memories match 'zebrafishshared' in scope pub: no memory "
+                              f"{named} shares a word with the query"), out
+
+    talk(server(tmp_path, str(db)), body)

@@ -450,7 +450,7 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int | None, kin
                       turns_per_session=turns_per_session, mmr=mmr, explain=explain)
     note = nothing_note(mem, scope, search=True, filtered=filters_given(**{
         "--kind": kinds, "--agent": agent, "--project": project, "--privacy": privacy,
-        "--since": since, "--until": until})) if not hits else None
+        "--since": since, "--until": until}), default_privacy=not privacy) if not hits else None
     if as_json:
         echo(dumps({"query": query, "hits": [hit_dict(h) for h in hits],
                     "timings_ms": mem.last_timings, "notice": note}))

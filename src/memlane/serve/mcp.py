@@ -491,7 +491,7 @@ class _Tools:
                                    since=since, until=until, explain=explain)
         # the search's own reason first (a query of no words), as `memlane search` says it
         why = "" if hits else (str(self.mem.last_notice or "") or no_match(
-            self.mem, filters_given(kinds=kinds, since=since, until=until)))
+            self.mem, filters_given(kinds=kinds, since=since, until=until), scope=where))
         return render.recall_text(query, where, hits, explain=explain, why=why)
 
     def context(

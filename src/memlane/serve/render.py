@@ -8,8 +8,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from memlane.ingest.spellings import resolve_scope
 from memlane.pack.phrase import fact_sentence
-from memlane.types import Hit, Item, Message, Session
+from memlane.store.filters import Filters
+from memlane.types import PRIVACIES, Hit, Item, Message, Session
 
 if TYPE_CHECKING:
     from memlane.memory import Memory
@@ -88,13 +90,24 @@ UNINDEXED_LOOK = 200
 """How many of the newest sessions ``nothing_note`` looks at for ones not indexed yet."""
 
 
-def no_match(mem: Memory, filtered: Sequence[str] = ()) -> str:
+def no_match(mem: Memory, filtered: Sequence[str] = (), default_privacy: bool = True,
+             scope: str | None = None) -> str:
     """Why a search of indexed memories found nothing: a hit shares a word with the query
     or is nearer to it in meaning than ``retrieval.min_similarity`` (docs/retrieval.md,
     "Session 31: a floor under the vector list"). ``filtered``: the names of the filters
     the search was given (``filters_given``), which it then says it was among: a memory
     the filters left out may share a word (session 32: ``--since 2030-01-01`` was told
-    "no memory shares a word with the query" of a scope holding one)."""
+    "no memory shares a word with the query" of a scope holding one). ``default_privacy``:
+    the search was given no privacy levels, so ``search.default_privacy`` chose them; when
+    ``scope`` (None: every scope) holds a memory of a level it leaves out, it is named among
+    the filters too (session 33: a "shared" memory of the query's word, left out by the
+    default, was told "no memory shares a word with the query")."""
+    filtered = list(filtered)
+    levels = mem.config.search.default_privacy
+    left_out = tuple(p for p in PRIVACIES if p not in levels)
+    if default_privacy and left_out and mem.store.filter_ids(Filters.build(
+            scope=resolve_scope(mem.store, scope) if scope is not None else None, privacy=left_out)):
+        filtered.append(f"search.default_privacy = {', '.join(levels)}")
     floor = mem.config.retrieval.min_similarity
     near = (f", and none is nearer to it in meaning than retrieval.min_similarity ({floor:g})"
             if floor > -1 else "")
@@ -110,7 +123,8 @@ def filters_given(**filters: Any) -> tuple[str, ...]:
 
 
 def nothing_note(mem: Memory, scope: str | None, default: str = "no results",
-                 search: bool = False, filtered: Sequence[str] = ()) -> str:
+                 search: bool = False, filtered: Sequence[str] = (),
+                 default_privacy: bool = True) -> str:
     """Why a read found nothing: a query without words, a scope with no memories, sessions
     not indexed yet (messages are searchable once their session is closed and indexed), or
     simply no match (for a ``search``, what a match is: ``no_match``)."""
@@ -124,4 +138,5 @@ def nothing_note(mem: Memory, scope: str | None, default: str = "no results",
         return (f"{default}; {waiting} session(s){where} not indexed yet: `memlane index` closes "
                 "idle sessions and indexes every closed one (`memlane serve` runs the index "
                 "worker itself)")
-    return f"{default}: {no_match(mem, filtered)}" if search else default
+    return (f"{default}: {no_match(mem, filtered, default_privacy, scope)}" if search
+            else default)

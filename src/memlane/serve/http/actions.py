@@ -123,8 +123,8 @@ def search(mem: Memory, who: Principal, inp: m.SearchInput, timings: dict[str, f
     # why nothing was found, as `memlane search --json` says it (None when something was)
     given = {n: opts.get(n) for n in ("kinds", "lanes", "agent", "project", "privacy", "since",
                                       "until")}
-    notice = nothing_note(mem, inp.scope, search=True,
-                          filtered=filters_given(**given)) if not hits else None
+    notice = nothing_note(mem, inp.scope, search=True, filtered=filters_given(**given),
+                          default_privacy=not given["privacy"]) if not hits else None
     return {"query": inp.query, "hits": [hit_dict(h) for h in hits], "notice": notice}
 
 
