@@ -12,12 +12,12 @@ finds.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from memlane.store import rekey
 from memlane.store.rekey import _fits, _keys_of, _names_by_key, read_back_marks
 from memlane.testing import memory
 from tests.facts.test_value_symbols import _with_symbol
@@ -42,10 +42,20 @@ def test_the_names_by_key_are_what_fits_finds(names: list[str], probe: str) -> N
         assert sorted(index.get(key, [])) == sorted({n for n in names if _fits(n, key)}), key
 
 
-def test_many_marks_of_a_scope_of_many_nodes_are_read_back_in_little_cpu(tmp_path: Any) -> None:
+def test_many_marks_of_a_scope_of_many_nodes_key_each_name_once(tmp_path: Any,
+                                                                 monkeypatch: Any) -> None:
     """200 older marks (no turn to read: their scope's names are read) keyed ``c team`` in
     a scope of 2,000 nodes and the subject "C++ team": each mark is read back as
-    "C++ team", in well under the 7 s CPU session 32 took (about 0.1 s now)."""
+    "C++ team", and each of the scope's 2,001 names is keyed once, not once a mark (session
+    32 keyed 400,000: 7 s CPU, which ``tools/mark_readback_names.py`` measures; no timing is
+    asserted here, the count of keyings is)."""
+    keyed: list[str] = []
+
+    def counted(name: str) -> set[str]:
+        keyed.append(name)
+        return _keys_of(name)
+
+    monkeypatch.setattr(rekey, "_keys_of", counted)
     mem = memory(str(tmp_path / "m.db"))
     s = mem.store
     try:
@@ -59,13 +69,11 @@ def test_many_marks_of_a_scope_of_many_nodes_are_read_back_in_little_cpu(tmp_pat
                 s._run("INSERT INTO fact_events (fact_id, kind, scope, subject, predicate, object,"
                        " at) VALUES (%s, 'forgotten', 'u', 'c team', 'size', '', %s)",
                        (10**6 + i, 1.0e9 + i))
-        began = time.process_time()
         with s.atomic():
             read_back_marks(s.db)
-        spent = time.process_time() - began
         got = s._run("SELECT subject, written_subject, count(*) FROM fact_events WHERE object = ''"
                      " GROUP BY subject, written_subject").fetchall()
         assert [tuple(r) for r in got] == [("c++ team", "C++ team", 200)]
-        assert spent < 2.0, f"{spent:.2f} s CPU"
+        assert len(keyed) == len(set(keyed)) == 2001, (len(keyed), len(set(keyed)))
     finally:
         mem.close()
