@@ -4,6 +4,7 @@ passages a round; ``memlane index --warm-meaning`` does it at once."""
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -127,3 +128,19 @@ def test_meaning_backfill_is_read_from_the_environment() -> None:
     assert load_config(environ={"MEMLANE_RETRIEVAL_MEANING_BACKFILL": "0"}
                        ).retrieval.meaning_backfill == 0
     assert load_config(environ={}).retrieval.meaning_backfill == 32
+
+
+def test_memlane_index_warm_meaning_warms_now(cli_run, tmp_path) -> None:
+    with memory(tmp_path / "cli.db") as m:
+        add_sessions(m, SESSIONS[:2], now=NOW, scope="a")
+        add_sessions(m, SESSIONS[2:], now=NOW, scope="b")
+        a, b = list(_passages(m, "a")), list(_passages(m, "b"))
+    got = cli_run("index", "--warm-meaning", "--scope", "a")
+    assert f"computed {len(a)} meaning vector(s) not cached yet" in got.output
+    with memory(tmp_path / "cli.db") as m:
+        assert _cached(m, a + b) == set(a)
+    got = cli_run("index", "--warm-meaning", "--json")
+    assert json.loads(got.output)["meaning_vectors_computed"] == len(b)
+    with memory(tmp_path / "cli.db") as m:
+        assert _cached(m, a + b) == set(a + b)
+    assert "meaning vector" not in cli_run("index").output  # without the flag, as before
