@@ -755,10 +755,11 @@ class RetrievalConfig:
     scored by the piece holding the most query words (0: the whole text)."""
     meaning_worker: bool = True
     """With the tier on, the index worker computes the vectors of new turns ahead of queries."""
-    meaning_backfill: int = 32
+    meaning_backfill: int = 8
     """With the tier and ``meaning_worker`` on, a worker round that had nothing newer to do
     computes at most this many passage vectors of older sessions' items not cached yet
     (indexed before the tier was on, or by another process), newest sessions first (0: off;
+    8: a round's CPU p50 about 0.23 s on LoCoMo on these 2 shared cores, 16's 0.66-0.69 s;
     docs/retrieval.md, "Session 33")."""
     meaning_list: int = 0
     """With the tier on, the transformer also ranks the scope's turns whose vectors are

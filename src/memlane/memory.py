@@ -1184,10 +1184,17 @@ class Memory:
         meaning tier on, the transformer vectors of the sessions it indexed, of the items
         bounded queries left uncached, and, when it had nothing newer to do, of older
         sessions' items (``retrieval.meaning_backfill`` passages a round)."""
+        return self._work_round(now)
+
+    def _work_round(self, now: datetime | str | float | None = None, *,
+                    hygiene: bool = True) -> IndexReport:
+        """``work_once``; without ``hygiene`` (``memlane worker``, which has never swept),
+        index and the meaning tier's part alone."""
         before = {s.id for s in self.store.sessions_to_index(limit=1000)}
         report = self.background_index(now)
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
-        collect_garbage(self.store, self.config.hygiene, when, self.config.live, nodes=False)
+        if hygiene:
+            collect_garbage(self.store, self.config.hygiene, when, self.config.live, nodes=False)
         self._work_meaning(before, report, when)
         return report
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
+import time
 from typing import Any
 
 import pytest
@@ -16,6 +19,7 @@ from memlane.retrieve.explain import explain_lines
 from memlane.retrieve.meaning import RESCORED_KINDS, passages, shared_tier
 from memlane.testing import add_sessions, memory
 
+from tests import commands
 from tests.retrieve.test_meaning import NOW, SESSIONS  # the same three conversations
 
 
@@ -127,7 +131,7 @@ def test_a_bad_meaning_backfill_is_refused_naming_the_key(value: str) -> None:
 def test_meaning_backfill_is_read_from_the_environment() -> None:
     assert load_config(environ={"MEMLANE_RETRIEVAL_MEANING_BACKFILL": "0"}
                        ).retrieval.meaning_backfill == 0
-    assert load_config(environ={}).retrieval.meaning_backfill == 32
+    assert load_config(environ={}).retrieval.meaning_backfill == 8
 
 
 def test_memlane_index_warm_meaning_warms_now(cli_run, tmp_path) -> None:
@@ -144,3 +148,25 @@ def test_memlane_index_warm_meaning_warms_now(cli_run, tmp_path) -> None:
     with memory(tmp_path / "cli.db") as m:
         assert _cached(m, a + b) == set(a + b)
     assert "meaning vector" not in cli_run("index").output  # without the flag, as before
+
+
+def test_memlane_worker_warms_what_was_indexed_before(tmp_path) -> None:
+    """``memlane worker`` (a real process) ran ``background_index`` alone: with the tier on
+    it left every vector uncached, new sessions' too."""
+    url = str(tmp_path / "w.db")
+    _indexed_with_the_tier_off(url)
+    env = {**os.environ, "MEMLANE_EMBEDDING_BACKEND": "hashing",
+           "MEMLANE_RETRIEVAL_MEANING": "true", "MEMLANE_RETRIEVAL_MEANING_BACKFILL": "64"}
+    proc = commands.memlane("--db", url, "worker", "--poll", "0.2", env=env)
+    try:
+        with _on(url) as m:
+            todo = list(_passages(m))
+            until = time.monotonic() + 120
+            while len(_cached(m, todo)) < len(todo) and time.monotonic() < until:
+                assert proc.poll() is None, proc.communicate()
+                time.sleep(0.3)
+            assert _cached(m, todo) == set(todo)
+        proc.send_signal(signal.SIGTERM)
+        assert "worker stopped after" in commands.finish(proc, 60)[1]
+    finally:
+        commands.end(proc)

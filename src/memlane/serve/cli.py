@@ -417,7 +417,9 @@ def worker(ctx: click.Context, poll: float) -> None:
                  f"{r.items_indexed} item(s), summarized {r.sessions_summarized}{jobs}, "
                  f"failed {r.sessions_failed}", err=True)
 
-    w = IndexWorker(mem.background_index, poll_seconds=poll, on_report=report,
+    # index, and with the meaning tier on its vectors (new sessions', then the backfill's:
+    # session 33; it ran background_index alone, and the tier stayed cold under it)
+    w = IndexWorker(lambda: mem._work_round(hygiene=False), poll_seconds=poll, on_report=report,
                     redact=mem._redact_text, **mem._worker_backoff())
     before = signal.signal(signal.SIGTERM, lambda *_: w.stop(timeout=0))
     ctx.call_on_close(lambda: signal.signal(signal.SIGTERM, before or signal.SIG_DFL))  # as found
