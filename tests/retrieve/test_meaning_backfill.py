@@ -4,20 +4,24 @@ passages a round; ``memlane index --warm-meaning`` does it at once."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
 import signal
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from memlane.config import ConfigError, load_config
 from memlane.index.embed import text_hash
 from memlane.retrieve.explain import explain_lines
-from memlane.retrieve.meaning import RESCORED_KINDS, passages, shared_tier
-from memlane.testing import add_sessions, memory
+from memlane.retrieve.meaning import RESCORED_KINDS, MeaningTier, passages, shared_tier
+from memlane.testing import HashingEmbedder, add_sessions, memory
 
 from tests import commands
 from tests.retrieve.test_meaning import NOW, SESSIONS  # the same three conversations
@@ -170,3 +174,66 @@ def test_memlane_worker_warms_what_was_indexed_before(tmp_path) -> None:
         assert "worker stopped after" in commands.finish(proc, 60)[1]
     finally:
         commands.end(proc)
+
+
+def test_a_passage_whose_item_was_erased_after_the_read_is_not_cached(db_url: str) -> None:
+    """The walk reads the items, computes, then writes: an erase committed between the read
+    and the write deleted the cache rows of its texts, and a vector written after it would
+    outlive the erase. The write keeps only what a stored item still holds."""
+    _indexed_with_the_tier_off(db_url)
+    with _on(db_url) as m:
+        tier = shared_tier(m.config.retrieval.meaning_max_tokens)
+        read = {p: it.id for s in m.store.list_sessions(scope="chat")
+                for it in m.store.session_items(s.id) if it.kind == "turn"
+                for p in passages(it.text, tier.window)}  # as the walk read them
+        gone = m.store.list_sessions(scope="chat")[0].id
+        held = _passages(m)
+        erased = [t for t in read if held[t] == gone]
+        m.forget_session(gone)
+        tier._keep(m.store, read)  # the walk's write, after the erase
+        assert erased and not _cached(m, erased)
+        assert _cached(m, list(read)) == set(read) - set(erased)
+
+
+MORE = [(d, [("user", f"{t} (week {d})") for _, t in turns]) for d, turns in
+        [(40 + k, SESSIONS[k % 3][1]) for k in range(6)]]  # nine sessions, distinct texts
+
+
+@pytest.fixture(scope="module")
+def nine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    m = add_sessions(memory(tmp_path_factory.mktemp("nine") / "n.db"), SESSIONS + MORE, now=NOW)
+    yield m
+    m.close()
+
+
+_seeds = itertools.count(1)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(most=st.integers(1, 40), kills=st.sets(st.integers(1, 30), max_size=3))
+def test_the_walk_fills_newest_first_each_passage_once_whatever_the_kills(
+        nine: Any, most: int, kills: set[int]) -> None:
+    """Any limit, a worker killed after any rounds (a new tier: its walk is lost): every
+    round computes at most ``most``, the cache fills in ceil(N / most) rounds, no passage is
+    computed twice, and the sessions fill newest first."""
+    emb = HashingEmbedder(dim=8, seed=next(_seeds))  # a model of its own: a cold cache
+    todo = _passages(nine)
+    order = [s.id for s in nine.store.list_sessions(scope="chat")]  # newest first
+    tier, computed, rounds = MeaningTier(emb), 0, 0
+    while True:
+        found = nine.store.cached_vectors(emb.name, [text_hash(t) for t in todo])
+        full = {sid for sid in order if all(text_hash(t) in found for t, s in todo.items()
+                                             if s == sid)}
+        some = {s for t, s in todo.items() if text_hash(t) in found}
+        # a prefix of the sessions newest first is full; at most the next one is begun
+        assert full == set(order[: len(full)]) and some <= set(order[: len(full) + 1])
+        if len(found) == len(todo):
+            break
+        rounds += 1
+        if rounds in kills:
+            tier = MeaningTier(emb)
+        step = tier.backfill(nine.store, most, now=float(rounds))
+        assert 0 < step <= most
+        computed += step
+    assert computed == len(todo) and rounds == math.ceil(len(todo) / most)
