@@ -79,7 +79,10 @@ def main() -> None:
                 cpu["full"].append((time.process_time() - t0) * 1e3)
                 wall["full"].append((time.perf_counter() - w0) * 1e3)
                 done["full"].append(tier.computed - before)
-        print(f"conversation {conv.sample_id} done", flush=True)
+            with sqlite3.connect(fm.path) as db:
+                n = db.execute("SELECT count(*) FROM embed_cache WHERE model = ?",
+                               (tier.model,)).fetchone()[0]
+        print(f"conversation {conv.sample_id}: {n} passages", flush=True)
     for n in cpu:
         label = "cache full" if n == "full" else f"meaning_backfill={n}"
         per = [c / d for c, d in zip(cpu[n], done[n], strict=True) if d]

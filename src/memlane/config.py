@@ -759,7 +759,7 @@ class RetrievalConfig:
     """With the tier and ``meaning_worker`` on, a worker round that had nothing newer to do
     computes at most this many passage vectors of older sessions' items not cached yet
     (indexed before the tier was on, or by another process), newest sessions first (0: off;
-    8: a round's CPU p50 about 0.23 s on LoCoMo on these 2 shared cores, 16's 0.66-0.69 s;
+    8: a round's CPU p50 0.22-0.28 s on LoCoMo on 2 shared cores, 16's 0.66-0.75 s;
     docs/retrieval.md, "Session 33")."""
     meaning_list: int = 0
     """With the tier on, the transformer also ranks the scope's turns whose vectors are
