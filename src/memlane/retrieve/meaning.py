@@ -49,8 +49,8 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from dataclasses import dataclass, replace
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -63,9 +63,9 @@ from memlane.store.contract import Store
 from memlane.store.filters import Filters
 from memlane.types import Item
 
-__all__ = ["BACKFILL_REST", "BACKFILL_SCAN", "RESCORED_KINDS", "MeaningTier", "ReadingTier", "best_passage", "load_vectors",
-           "loaded_tier",
-           "passages", "save_vectors", "shared_tier"]
+__all__ = ["BACKFILL_REST", "BACKFILL_SCAN", "RESCORED_KINDS", "MeaningTier", "ReadingTier",
+           "best_passage", "load_vectors", "loaded_tier", "passages", "save_vectors",
+           "shared_tier"]
 
 RESCORED_KINDS = frozenset({"turn", "observation", "fact", "summary", "preference", "decision"})
 
