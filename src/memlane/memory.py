@@ -1181,21 +1181,42 @@ class Memory:
     @validated
     def work_once(self, now: datetime | str | float | None = None) -> IndexReport:
         """What the background worker does each round: index, then hygiene; with the
-        meaning tier on, the transformer vectors of the sessions it indexed."""
+        meaning tier on, the transformer vectors of the sessions it indexed, of the items
+        bounded queries left uncached, and, when it had nothing newer to do, of older
+        sessions' items (``retrieval.meaning_backfill`` passages a round)."""
+        return self._work_round(now)
+
+    def _work_round(self, now: datetime | str | float | None = None, *,
+                    hygiene: bool = True) -> IndexReport:
+        """``work_once``; without ``hygiene`` (``memlane worker``, which has never swept),
+        index and the meaning tier's part alone."""
         before = {s.id for s in self.store.sessions_to_index(limit=1000)}
         report = self.background_index(now)
         when = (datetime.now(UTC) if now is None else parse_time(now, "now")).timestamp()
-        collect_garbage(self.store, self.config.hygiene, when, self.config.live, nodes=False)
-        r = self.config.retrieval
-        if r.meaning and r.meaning_worker and before:
-            self._meaning_tier().warm(self.store, sorted(before))
-        if r.meaning_worker:  # what bounded queries left uncached (retrieval.meaning_cold)
-            from memlane.retrieve.meaning import loaded_tier
-
-            tier = loaded_tier(r.meaning_max_tokens, r.meaning_window)  # none: none queued
-            if tier is not None:
-                tier.warm_pending(self.store)
+        if hygiene:
+            collect_garbage(self.store, self.config.hygiene, when, self.config.live, nodes=False)
+        self._work_meaning(before, report, when)
         return report
+
+    def _work_meaning(self, indexed: set[int], report: IndexReport, when: float) -> None:
+        """The meaning tier's part of a worker round (``work_once``): the vectors of the
+        sessions it indexed, then of what bounded queries left uncached
+        (``retrieval.meaning_cold``), then, only when the round did nothing else (so new
+        sessions never wait on it), a bounded step of the backfill (``MeaningTier.backfill``:
+        sessions indexed before the tier was on, or by another process)."""
+        r = self.config.retrieval
+        if not r.meaning_worker:
+            return
+        if r.meaning and indexed:
+            self._meaning_tier().warm(self.store, sorted(indexed))
+        from memlane.retrieve.meaning import loaded_tier
+
+        tier = loaded_tier(r.meaning_max_tokens, r.meaning_window)  # none: none queued
+        queued = tier.warm_pending(self.store) if tier is not None else 0
+        idle = not (indexed or queued or report.sessions_indexed or report.sessions_summarized
+                    or report.sessions_failed)
+        if r.meaning and r.meaning_backfill and idle:
+            self._meaning_tier().backfill(self.store, r.meaning_backfill, now=when)
 
     def _searching_tier(self) -> Any:
         """The meaning tier as a search uses it: one that caches no vector it computes when

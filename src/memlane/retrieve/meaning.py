@@ -25,6 +25,18 @@ transformer this time) and queues their items for ``warm_pending``, which the in
 worker's next round runs (``Memory.work_once``), so the next query finds them cached. The
 queue holds item ids, per store, never text: an erased item is simply not found.
 
+Since session 33 the worker also fills the cache behind it (``MeaningTier.backfill``): once
+a round has nothing newer to do, it warms the items of sessions indexed before the tier was
+on (or by another process), newest sessions first, at most ``retrieval.meaning_backfill``
+passages a round. What is uncached it reads from the cache itself, so a killed worker loses
+nothing but its place, and the next process walks from the newest session again. A vector
+is written only while its item still exists (checked under the write's lock), so an erase
+between the read and the write leaves no vector of erased text behind.
+
+A search that may write nothing (``ReadingTier``: a read-only key or server, a read-only
+database) neither caches a vector nor queues an item: it leaves no trace, not even one the
+worker would write for it later.
+
 ``MeaningTier.search`` ranks a scope's items by their cached vectors alone (exact cosine,
 nothing computed but the query's vector): the transformer as a candidate source
 (``retrieval.meaning_list``, off by default: docs/retrieval.md, session 15).
@@ -34,10 +46,11 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 import weakref
-from dataclasses import replace
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +63,9 @@ from memlane.store.contract import Store
 from memlane.store.filters import Filters
 from memlane.types import Item
 
-__all__ = ["RESCORED_KINDS", "MeaningTier", "ReadingTier", "best_passage", "load_vectors",
-           "loaded_tier",
-           "passages", "save_vectors", "shared_tier"]
+__all__ = ["BACKFILL_REST", "BACKFILL_SCAN", "RESCORED_KINDS", "MeaningTier", "ReadingTier",
+           "best_passage", "load_vectors", "loaded_tier", "passages", "save_vectors",
+           "shared_tier"]
 
 RESCORED_KINDS = frozenset({"turn", "observation", "fact", "summary", "preference", "decision"})
 
@@ -111,6 +124,9 @@ class MeaningTier:
         self._pending: weakref.WeakKeyDictionary[Store, dict[int, None]] = (
             weakref.WeakKeyDictionary())
         """Per store, the ids of items a bounded query left uncached (``warm_pending``)."""
+        self._walks: weakref.WeakKeyDictionary[Store, dict[str | None, _Walk]] = (
+            weakref.WeakKeyDictionary())
+        """Per store and scope, where ``backfill`` stands."""
         self._lru: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lru_max = lru
         self._lock = threading.Lock()
@@ -176,7 +192,9 @@ class MeaningTier:
         query ``terms``) to the query's. With ``cold`` > 0, at most that many passages not
         cached yet are embedded, those of the first such ``items`` (pass them best first):
         the other uncached items are left out of the answer and queued for
-        ``warm_pending``. ``keep``: as ``vectors``."""
+        ``warm_pending``. ``keep`` false (``ReadingTier``): nothing computed is cached and
+        nothing is queued (a search that may write nothing leaves no trace for the worker
+        to write either)."""
         if not items:
             return {}
         terms = list(terms)
@@ -188,7 +206,7 @@ class MeaningTier:
             kept = [h in found or h in allowed for h in hashes]
             left = [it.id for it, k in zip(items, kept, strict=True) if not k]
             if left:
-                self._queue(store, left)
+                self._queue(store, left if keep else [], len(left))
                 items = [it for it, k in zip(items, kept, strict=True) if k]
                 texts = [t for t, k in zip(texts, kept, strict=True) if k]
                 if not items:
@@ -197,9 +215,12 @@ class MeaningTier:
         vecs = self.vectors(store, texts, found, keep=keep)
         return {it.id: float(v @ q) for it, v in zip(items, vecs, strict=True)}
 
-    def _queue(self, store: Store, ids: Sequence[int], most: int = 10_000) -> None:
+    def _queue(self, store: Store, ids: Sequence[int], skipped: int, most: int = 10_000
+               ) -> None:
         with self._lock:
-            self.skipped += len(ids)
+            self.skipped += skipped
+            if not ids:
+                return
             queue = self._pending.setdefault(store, {})
             queue.update(dict.fromkeys(ids))
             for old in list(queue)[: max(0, len(queue) - most)]:  # the oldest go first
@@ -259,12 +280,131 @@ class MeaningTier:
     def _warm_items(self, store: Store, items: Iterable[Item], batch: int) -> int:
         """Compute (and cache) every passage of ``items`` the tier re-scores, not cached
         yet, ``batch`` texts a call; how many it computed (``warm``, ``warm_pending``)."""
+        pairs = [(it.id, p) for it in items if _rescored(it) for p in passages(it.text, self.window)]
         before = self.computed
-        texts = [p for it in items if it.kind in RESCORED_KINDS and it.text.strip()
-                 for p in passages(it.text, self.window)]
-        for i in range(0, len(texts), batch):
-            self.vectors(store, texts[i : i + batch])
+        for i in range(0, len(pairs), batch):
+            chunk = pairs[i : i + batch]
+            found = store.cached_vectors(self.model, list({text_hash(p) for _, p in chunk}))
+            self.cached += len(found)
+            self._keep(store, {p: i for i, p in chunk if text_hash(p) not in found})
         return self.computed - before
+
+    def _keep(self, store: Store, todo: dict[str, int]) -> None:
+        """Compute the vectors of the passages ``todo`` (each with an item holding it, none
+        cached) and cache those whose item still exists, read under the write's lock: an
+        item erased since it was read leaves no vector of its text (the erase deletes the
+        cache rows of its texts when it commits, and a vector written after it would
+        outlive it; session 27 mended the same race in ``Memory.backfill_embeddings``)."""
+        if not todo:
+            return
+        texts = list(todo)
+        vecs = self.vectors(store, texts, {}, keep=False)
+        ids = sorted(set(todo.values()))
+        with store.atomic():
+            store.lock_items_facts(ids)  # as an erase takes them, first (PostgreSQL)
+            kept = store.get_items(ids)
+            held = {text_hash(p) for it in kept.values() for p in passages(it.text, self.window)}
+            store.cache_vectors(self.model, [(h, v) for h, v in zip(map(text_hash, texts), vecs,
+                                                                   strict=True) if h in held])
+
+    def backfill(self, store: Store, most: int, *, scope: str | None = None,
+                 now: float | None = None, batch: int = 64) -> int:
+        """One round of filling the cache behind the worker (``retrieval.meaning_backfill``):
+        the passages not cached yet of indexed sessions' items, newest sessions first, at
+        most ``most`` computed and at most ``BACKFILL_SCAN`` passages looked at; ``scope``:
+        that scope's sessions only. Where the walk stands is kept per store and scope in
+        this process; what is uncached is read from the cache itself, so a new process
+        walks from the newest session again and computes only what is missing. A walk that
+        has passed the oldest session rests ``BACKFILL_REST`` seconds (of ``now``, epoch
+        seconds) and then walks again (for the sessions another process indexed meanwhile).
+        How many it computed."""
+        if most <= 0:
+            return 0
+        when = time.time() if now is None else now
+        with self._lock:
+            walk = self._walks.setdefault(store, {}).setdefault(scope, _Walk())
+        if when < walk.rest_until:
+            return 0
+        computed, done = self._walk(store, walk, most, scope, batch)
+        if done:
+            walk.rest_until = when + BACKFILL_REST
+        return computed
+
+    def warm_all(self, store: Store, *, scope: str | None = None, batch: int = 64,
+                 progress: Callable[[int, int], None] | None = None) -> int:
+        """Compute (and cache) now the passages not cached yet of every indexed session's
+        items (``scope``: that scope's), newest sessions first: the worker's ``backfill``
+        walked to the end (``memlane index --warm-meaning``). ``progress(sessions,
+        computed)`` after each step of ``4 × batch`` passages. How many it computed."""
+        walk, computed = _Walk(), 0
+        while True:
+            step, done = self._walk(store, walk, 4 * batch, scope, batch)
+            computed += step
+            if progress is not None:
+                progress(walk.passed, computed)
+            if done:
+                return computed
+
+    def _walk(self, store: Store, walk: _Walk, most: int, scope: str | None, batch: int
+              ) -> tuple[int, bool]:
+        """Go on with ``walk``, newest sessions first: compute at most ``most`` uncached
+        passages, looking at at most ``BACKFILL_SCAN``. ``walk.after`` moves past a session
+        only once every passage of it is cached, after the write: a step cut short (by the
+        limit, an error, a kill) takes that session up again. ``(computed, passed the
+        oldest session)``; the walk starts from the newest again after that."""
+        todo: dict[str, int] = {}
+        looked, place, passed, done = 0, walk.after, 0, False
+        while len(todo) < most and looked < BACKFILL_SCAN:
+            page = store.list_sessions(scope=scope, limit=_PAGE, after=place)
+            held = store.sessions_items([s.id for s in page if s.indexed]) if page else {}
+            pairs = {s.id: [(it.id, p) for it in held.get(s.id, ()) if _rescored(it)
+                            for p in passages(it.text, self.window)] for s in page}
+            hashes = list({text_hash(p) for v in pairs.values() for _, p in v})
+            found = store.cached_vectors(self.model, hashes) if hashes else {}
+            for s in page:
+                looked += len(pairs[s.id])
+                new = {p: i for i, p in pairs[s.id] if text_hash(p) not in found and p not in todo}
+                room = most - len(todo)
+                todo.update(list(new.items())[:room])
+                if len(new) > room:
+                    break  # the rest of it next time: this session again
+                place, passed = (s.started_at.timestamp(), s.id), passed + 1
+                if len(todo) >= most or looked >= BACKFILL_SCAN:
+                    break
+            else:
+                done = len(page) < _PAGE
+                if done:
+                    break
+        before = self.computed
+        items = list(todo.items())
+        for i in range(0, len(items), batch):
+            self._keep(store, dict(items[i : i + batch]))
+        walk.after, walk.passed = (None if done else place), walk.passed + passed
+        return self.computed - before, done
+
+
+def _rescored(it: Item) -> bool:
+    """Whether the tier re-scores ``it`` (an active item of those kinds, with text)."""
+    return it.kind in RESCORED_KINDS and it.status == "active" and bool(it.text.strip())
+
+
+BACKFILL_SCAN = 5000
+"""Passages a backfill round looks up at most (hashed, asked of the cache): a round over a
+cache already full costs this much and no more."""
+BACKFILL_REST = 600.0
+"""Seconds a backfill walk rests after passing the oldest session, before walking again."""
+_PAGE = 50
+
+
+@dataclass
+class _Walk:
+    """Where a backfill walk stands: ``after`` the last session it passed (its
+    ``list_sessions`` key, newest first; None: start from the newest), ``rest_until`` the
+    time before which it does not walk again, ``passed`` how many sessions it passed."""
+
+    after: tuple[float, int] | None = None
+    rest_until: float = 0.0
+    passed: int = 0
 
 
 class ReadingTier:

@@ -308,10 +308,14 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
               help="Also redo summaries written with an older summary schema version.")
 @click.option("--scope", default=None,
               help="Only this scope's sessions (default: every scope), as Memory.index(scope=).")
+@click.option("--warm-meaning", is_flag=True,
+              help="Then compute the meaning tier's vectors of every indexed session's items "
+                   "not cached yet (of --scope's, if given), newest sessions first: what the "
+                   "worker's backfill (retrieval.meaning_backfill) does a little a round.")
 @json_option
 @click.pass_context
 def index(ctx: click.Context, now: str | None, resummarize: bool, scope: str | None,
-          as_json: bool) -> None:
+          warm_meaning: bool, as_json: bool) -> None:
     """Close idle sessions, index every closed session's turns, then summarize them.
 
     Summaries, facts and entities come from the backend of [memory.indexing]
@@ -355,8 +359,11 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, scope: str | N
     finally:
         bars[-1].__exit__(None, None, None)
         signal.signal(signal.SIGTERM, before)  # a caller's own (a test's runner)
+    # a stopped warm loses nothing: what it cached stays, the next one computes the rest
+    warmed = _warm_meaning(mem, scope, show) if warm_meaning else None
     if as_json:
-        echo(dumps(report))
+        echo(dumps(report) if warmed is None
+             else dumps({**json.loads(dumps(report)), "meaning_vectors_computed": warmed}))
     else:
         echo(
             f"closed {report.sessions_closed} idle session(s); indexed {report.sessions_indexed} "
@@ -369,6 +376,24 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, scope: str | N
             echo(f"{report.sessions_leased} session(s) are leased by another worker (or one that "
                  f"was stopped) until {report.leased_until:%Y-%m-%d %H:%M:%S} UTC; they are "
                  "summarized after that", err=True)
+        if warmed is not None:
+            echo(f"computed {warmed} meaning vector(s) not cached yet")
+
+
+def _warm_meaning(mem: Any, scope: str | None, show: bool) -> int:
+    """``memlane index --warm-meaning``: every indexed session's uncached meaning-tier
+    vectors (``MeaningTier.warm_all``), with a bar of the sessions passed."""
+    total = len(mem.store.list_sessions(scope=scope, limit=10**9))
+    tier = mem._meaning_tier()
+    with click.progressbar(length=max(total, 1), label="computing meaning vectors",
+                           file=sys.stderr, hidden=not show) as bar:
+        last = [0]
+
+        def progress(sessions: int, _computed: int) -> None:
+            bar.update(min(sessions, total) - last[0])
+            last[0] = min(sessions, total)
+
+        return int(tier.warm_all(mem.store, scope=scope, progress=progress))
 
 
 @cli.command()
@@ -392,7 +417,9 @@ def worker(ctx: click.Context, poll: float) -> None:
                  f"{r.items_indexed} item(s), summarized {r.sessions_summarized}{jobs}, "
                  f"failed {r.sessions_failed}", err=True)
 
-    w = IndexWorker(mem.background_index, poll_seconds=poll, on_report=report,
+    # index, and with the meaning tier on its vectors (new sessions', then the backfill's:
+    # session 33; it ran background_index alone, and the tier stayed cold under it)
+    w = IndexWorker(lambda: mem._work_round(hygiene=False), poll_seconds=poll, on_report=report,
                     redact=mem._redact_text, **mem._worker_backoff())
     before = signal.signal(signal.SIGTERM, lambda *_: w.stop(timeout=0))
     ctx.call_on_close(lambda: signal.signal(signal.SIGTERM, before or signal.SIG_DFL))  # as found
