@@ -42,14 +42,18 @@ def explain(hit: Any) -> dict[str, Any]:
 def notes(hit: Any) -> list[str]:
     """Sentences on what the search left undone for this hit: the meaning tier did not
     re-score it when its vector was not cached and the query had embedded
-    ``retrieval.meaning_cold`` passages already (``meaning_skipped``: the lift it got)."""
+    ``retrieval.meaning_cold`` passages already (``meaning_skipped``: the lift it got). Its
+    vector is computed later by a worker round (queued there by a serving process's query,
+    or by the backfill) or at once by ``memlane index --warm-meaning``: session 32's note
+    said "the index worker computes its vector for the next query", which a CLI search,
+    whose queue ends with its process, did not make true (session 33)."""
     s = hit.scores
     if "meaning_skipped" not in s:
         return []
     return [f"meaning: not re-scored this time (its vector was not cached and the query "
             f"embedded its retrieval.meaning_cold passages already); it got the median lift "
-            f"{figure(s['meaning_skipped'], 4, signed=True)}, and the index worker computes "
-            f"its vector for the next query"]
+            f"{figure(s['meaning_skipped'], 4, signed=True)}; a worker round (memlane serve, "
+            f"memlane worker) computes its vector later, memlane index --warm-meaning now"]
 
 
 def figure(value: float, places: int, *, signed: bool = False) -> str:
