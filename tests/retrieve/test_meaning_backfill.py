@@ -237,3 +237,23 @@ def test_the_walk_fills_newest_first_each_passage_once_whatever_the_kills(
         assert 0 < step <= most
         computed += step
     assert computed == len(todo) and rounds == math.ceil(len(todo) / most)
+
+
+def test_a_search_caches_no_vector_of_an_item_erased_after_its_read(db_url: str) -> None:
+    """A meaning search reads its candidates, computes their vectors, then caches them:
+    an erase committed in between left the erased texts' vectors cached (session 33, at the
+    merge: the worker's write checked, the search's did not). The search's write now keeps
+    only what a stored item still holds; its answer still scores every candidate it read."""
+    _indexed_with_the_tier_off(db_url)
+    with _on(db_url) as m:
+        tier = shared_tier(m.config.retrieval.meaning_max_tokens)
+        items = [it for s in m.store.list_sessions(scope="chat")
+                 for it in m.store.session_items(s.id) if it.kind == "turn"]  # the read
+        gone = m.store.list_sessions(scope="chat")[0].id
+        erased = [it.text for it in items if it.session_id == gone]
+        kept = [it.text for it in items if it.session_id != gone]
+        m.forget_session(gone)
+        scores = tier.cosines(m.store, "what did we decide", items)  # computes, then writes
+        assert set(scores) == {it.id for it in items}
+        assert erased and not _cached(m, erased)
+        assert _cached(m, kept) == set(kept)

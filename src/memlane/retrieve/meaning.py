@@ -212,7 +212,12 @@ class MeaningTier:
                 if not items:
                     return {}
         q = self.query_vector(query)
-        vecs = self.vectors(store, texts, found, keep=keep)
+        # computed here, cached by _cache_held: only while its item still exists
+        vecs = self.vectors(store, texts, found, keep=False)
+        if keep:
+            new = [(it.id, t, v) for it, t, v in zip(items, texts, vecs, strict=True)
+                   if text_hash(t) not in found]
+            self._cache_held(store, {t: v for _, t, v in new}, {i for i, _, _ in new})
         return {it.id: float(v @ q) for it, v in zip(items, vecs, strict=True)}
 
     def _queue(self, store: Store, ids: Sequence[int], skipped: int, most: int = 10_000
@@ -299,13 +304,21 @@ class MeaningTier:
             return
         texts = list(todo)
         vecs = self.vectors(store, texts, {}, keep=False)
-        ids = sorted(set(todo.values()))
+        self._cache_held(store, dict(zip(texts, vecs, strict=True)), set(todo.values()))
+
+    def _cache_held(self, store: Store, vecs: dict[str, np.ndarray], ids: set[int]) -> None:
+        """Cache the vectors of these passages (of the items ``ids``) that an item of them
+        still holds, read under the write's lock (``_keep``; a search's own vectors too:
+        session 33, they were cached with no such check, so an erase between the search's
+        read and its write left a vector of the erased text)."""
+        if not vecs:
+            return
         with store.atomic():
-            store.lock_items_facts(ids)  # as an erase takes them, first (PostgreSQL)
-            kept = store.get_items(ids)
+            store.lock_items_facts(sorted(ids))  # as an erase takes them, first (PostgreSQL)
+            kept = store.get_items(sorted(ids))
             held = {text_hash(p) for it in kept.values() for p in passages(it.text, self.window)}
-            store.cache_vectors(self.model, [(h, v) for h, v in zip(map(text_hash, texts), vecs,
-                                                                   strict=True) if h in held])
+            store.cache_vectors(self.model, [(h, v) for t, v in vecs.items()
+                                             if (h := text_hash(t)) in held])
 
     def backfill(self, store: Store, most: int, *, scope: str | None = None,
                  now: float | None = None, batch: int = 64) -> int:
