@@ -32,12 +32,12 @@ def _start(i: int) -> datetime:
     return BASE + timedelta(days=2 * i)
 
 
-def _requeued(client) -> float:
+def _requeued(client, event: str = "sessions_requeued_late") -> float:
     text = client.get("/metrics")
     assert text.status_code == 200, text.text
     for family in text_string_to_metric_families(text.text):
         for s in family.samples:
-            if s.name == "memlane_events_total" and s.labels == {"event": "sessions_requeued_late"}:
+            if s.name == "memlane_events_total" and s.labels == {"event": event}:
                 return float(s.value)
     return 0.0
 
@@ -114,3 +114,81 @@ def test_the_counter_is_the_number_of_sessions_queued_again(service, steps) -> N
                 expected += done[i]
                 done[i] = False
         assert _requeued(c) - before == expected, steps
+
+
+# Session 33: a late message that joins two sessions (a merge) counts the one it queues again.
+# Two sessions of the morning, 50 minutes apart (the gap is 30): a message at 09:33 is within
+# the gap of both, joins the nearer (09:00-09:10) and merges the other (10:00-10:10) into it.
+_MORNING = BASE + timedelta(days=40)
+
+
+def _morning(c, scope: str) -> None:
+    rows = [{"scope": scope, "role": "user", "text": f"morning {h} note {m} about tea",
+             "at": _at(_MORNING + timedelta(hours=h, minutes=m))}
+            for h in (0, 1) for m in (0, 5, 10)]
+    rows.append({"scope": scope, "role": "user", "text": "live now",
+                 "at": _at(_MORNING + timedelta(days=1))})
+    assert c.post("/v1/messages", json={"messages": rows}).status_code == 200
+    got = c.post("/v1/index", json={"scope": scope, "now": _at(_MORNING + timedelta(days=1))})
+    assert got.status_code == 200, got.text
+
+
+def _one(c, scope: str, at: datetime, text: str) -> int:
+    got = c.post("/v1/messages", json={"scope": scope, "role": "user", "text": text,
+                                       "at": _at(at)})
+    assert got.status_code == 200, got.text
+    return int(got.json()["messages"][0]["session_id"])
+
+
+def _merged(client) -> float:
+    return _requeued(client, "sessions_merged")
+
+
+def test_a_merge_that_queues_an_indexed_session_again_counts_it_once(service) -> None:
+    """The joined session still waiting (a late message queued it) and the merged one
+    indexed: the merge queues the indexed one's messages again, counted once (0 before)."""
+    with service.client(service.key()) as c:
+        scope = f"late-{next(_scopes)}"
+        _morning(c, scope)
+        before = _requeued(c)
+        first = _one(c, scope, _MORNING + timedelta(minutes=2), "late into the first")
+        assert _requeued(c) - before == 1  # the first session, indexed, queued again
+        merges = _merged(c)
+        assert _one(c, scope, _MORNING + timedelta(minutes=33), "between both") == first
+        assert _merged(c) - merges == 1
+        assert _requeued(c) - before == 2  # the second session's, queued again by the merge
+        # the merged session is queued: a later late message finds it so
+        _one(c, scope, _MORNING + timedelta(hours=1, minutes=3), "late into the second")
+        assert _requeued(c) - before == 2
+
+
+def test_a_merge_of_two_indexed_sessions_counts_one_requeue(service) -> None:
+    """Both indexed: the message that joins one and merges the other queues one session
+    again (the one they became), counted once, not once for each."""
+    with service.client(service.key()) as c:
+        scope = f"late-{next(_scopes)}"
+        _morning(c, scope)
+        before = _requeued(c)
+        merges = _merged(c)
+        _one(c, scope, _MORNING + timedelta(minutes=33), "between both")
+        assert _merged(c) - merges == 1
+        assert _requeued(c) - before == 1
+
+
+def test_a_message_before_the_open_session_that_merges_an_indexed_one_counts_it(service) -> None:
+    """A message just before the open session's start and within the gap of the indexed
+    session before it joins the open one and merges the other: the indexed session's
+    messages are queued again, counted once (0 before)."""
+    with service.client(service.key()) as c:
+        scope = f"late-{next(_scopes)}"
+        rows = [{"scope": scope, "role": "user", "text": f"note {m} about tea",
+                 "at": _at(_MORNING + timedelta(minutes=m))} for m in (0, 5, 10, 50)]
+        assert c.post("/v1/messages", json={"messages": rows}).status_code == 200
+        got = c.post("/v1/index", json={"scope": scope,
+                                        "now": _at(_MORNING + timedelta(minutes=51))})
+        assert got.status_code == 200, got.text
+        before, merges = _requeued(c), _merged(c)
+        live = _one(c, scope, _MORNING + timedelta(minutes=50, seconds=30), "still here")
+        assert _one(c, scope, _MORNING + timedelta(minutes=30), "in between") == live
+        assert _merged(c) - merges == 1
+        assert _requeued(c) - before == 1

@@ -127,7 +127,8 @@ class SessionsMixin(SqlStore):
                 agent=agent, project=project, redactions=redactions)
             if joined:  # (each late message counted one before session 32)
                 self._requeue_late(session_id, done)
-            if (joined or bridge) and self._merge_near(scope, session_id, at, gap):
+            if (joined or bridge) and self._merge_near(scope, session_id, at, gap,
+                                                       counted=joined and done):
                 seq = int(self._run("SELECT seq FROM messages WHERE id = %s",
                                     (message_id,)).fetchone()[0])
             if redactions:
@@ -177,7 +178,8 @@ class SessionsMixin(SqlStore):
         self.bump("sessions_closed_late")
         return session_id, 0, at, False, False
 
-    def _merge_near(self, scope: str, keep: int, at: float, gap: float) -> bool:
+    def _merge_near(self, scope: str, keep: int, at: float, gap: float, *,
+                    counted: bool = False) -> bool:
         """A message at ``at`` just stored in ``keep`` that is also within the gap of another
         closed session of the scope joins the two: sessions are cut by a time gap, so the
         same messages give the same sessions whatever order they arrived in (session 24).
@@ -188,14 +190,20 @@ class SessionsMixin(SqlStore):
         (``close_session``, an import's label) is a boundary: never joined so. The scope's
         facts lock is taken before the other sessions' rows, as an erase takes them: a
         worker writing one of them holds it to commit (PostgreSQL deadlocked the two).
-        PostgreSQL: ``memlane_merge_near``, migrations 0017 and 0019."""
+        A merge that queues again a session that had been indexed or summarized counts
+        ``sessions_requeued_late`` once, unless the message counted it already (``counted``:
+        ``keep`` was such a session): one count for the one session the message queued
+        (session 33; none before when only the merged one had been indexed).
+        PostgreSQL: ``memlane_merge_near``, migrations 0017, 0019 and 0028."""
         if math.isinf(gap) or self._run(  # an import's labelled lines: the label decides
                 "SELECT closed_reason FROM sessions WHERE id = %s", (keep,)).fetchone()[0] == "explicit":
             return False
-        others = [int(r[0]) for r in self._run(
-            "SELECT id FROM sessions WHERE scope = %s AND id <> %s AND status <> 'open'"
+        near = [(int(r[0]), bool(r[1])) for r in self._run(
+            "SELECT id, indexed_at IS NOT NULL OR summarized_at IS NOT NULL FROM sessions"
+            " WHERE scope = %s AND id <> %s AND status <> 'open'"
             " AND coalesce(closed_reason, '') <> 'explicit' AND started_at <= %s"
             " AND ended_at >= %s ORDER BY id", (scope, keep, at + gap, at - gap))]
+        others = [sid for sid, _ in near]
         if others:  # the order an erase locks in: a worker writing one of them holds it
             self._lock_scope_facts(scope)
         for other in others:
@@ -228,6 +236,8 @@ class SessionsMixin(SqlStore):
                   " WHERE session_id = %s AND message_id IS NOT NULL", (keep,))
         self._run(_REQUEUE_LATE, (time.time(), keep))
         self._run("UPDATE sessions SET indexed_at = NULL WHERE id = %s", (keep,))
+        if not counted and any(done for _, done in near):
+            self.bump("sessions_requeued_late")
         return True
 
     def _place(self, session_id: int, next_seq: int, ended_at: float, at: float) -> int:
