@@ -22,7 +22,7 @@ come back as memlane's frozen dataclasses.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, NamedTuple, Protocol
 
@@ -213,8 +213,11 @@ class HygieneStore(Protocol):
     def remove_unnamed_entities(self) -> int:
         """Delete the graph's nodes no entity item of their scope names (an older hygiene's)."""
         ...
-    def remove_dangling_relations(self) -> int:
-        """Delete the relations read beside a fact that is gone (an older memlane's)."""
+    def remove_dangling_relations(self, read: Callable[[Sequence[Message]], set[str]] | None = None
+                                  ) -> int:
+        """Delete the relations read beside a fact that is gone, or naming a node that is
+        (an older memlane's); ``read``: the entity keys a reading of a session's messages
+        gives, for a session whose summary cannot say (``HygieneMixin.unnoded_relations``)."""
         ...
     def items_of_kind(self, kind: str, scope: str | None = None, status: str = "active") -> list[Item]: ...
     def link_items(self, parent_id: int, child_ids: Sequence[int], *, supersede: bool) -> None: ...
