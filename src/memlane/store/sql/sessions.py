@@ -335,6 +335,32 @@ class SessionsMixin(SqlStore):
         )
         return cur.rowcount == 1
 
+    def reopen_session(self, session_id: int, reason: str) -> bool:
+        """Open again the session ``session_id``, closed for ``reason``, when its scope has
+        no open session (True when it did). An import whose file a shorter copy was
+        imported before (its end closed the file's last label there) resumes the label's
+        session for the lines that follow the label, which one import of the whole file
+        finds open until the label ends (the next label, the end of the file: its
+        ``closed`` closes it again then; session 33). It is queued again as a late message
+        queues the session it joins (``_requeue_late``: its turns and summary written anew
+        with the new lines in, ``sessions_requeued_late`` once when it had been indexed or
+        summarized). The scope's writers lock, then its facts lock, then the session's row,
+        as ``add_to_session`` takes them."""
+        row = self._run("SELECT scope FROM sessions WHERE id = %s", (session_id,)).fetchone()
+        if row is None or self.open_session_for(row[0]) is not None:
+            return False
+        self._lock_scope_facts(row[0])
+        found = self._run(
+            "SELECT indexed_at IS NOT NULL OR summarized_at IS NOT NULL FROM sessions"
+            f" WHERE id = %s AND status <> 'open' AND closed_reason = %s{self.FOR_UPDATE}",
+            (session_id, reason)).fetchone()
+        if found is None:
+            return False
+        self._requeue_late(session_id, bool(found[0]))
+        self._run("UPDATE sessions SET status = 'open', closed_reason = NULL WHERE id = %s",
+                  (session_id,))
+        return True
+
     def set_closed_reason(self, session_id: int, reason: str) -> bool:
         """Give a closed session another reason it ended (True when it changed): an import
         ending a label whose session something else closed meanwhile (an index run's idle
