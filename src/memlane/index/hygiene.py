@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memlane.config import HygieneConfig, LiveConfig
+from memlane.index.normalize import name_key
 from memlane.store.contract import Store
+from memlane.types import Message
 
-__all__ = ["GcReport", "collect_garbage"]
+__all__ = ["GcReport", "collect_garbage", "offline_entity_keys"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +26,20 @@ class GcReport:
     """Relations an older memlane left without the fact they restate (its eviction or
     erase took the fact; session 31) or without the node an end was (its eviction took
     the node; session 32): ``remove_dangling_relations``."""
+
+
+def offline_entity_keys(messages: Sequence[Message]) -> set[str]:
+    """The keys of the entities the offline patterns read in a session's ``messages``: the
+    nodes the pipeline made of them when the patterns read the session (a session too small
+    for a summary, whatever the backend, or one the offline backend summarized). ``gc``
+    places a relation whose summary says nothing of its ends by them (session 33). Entities
+    do not depend on the sentence model, so none is loaded."""
+    from memlane.index.offline import OfflineIntelligence
+
+    if not messages:
+        return set()
+    _, extraction = OfflineIntelligence(None).summarize(messages[0].scope, messages)
+    return {name_key(e.name) for e in extraction.entities}
 
 
 def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
@@ -54,7 +71,7 @@ def collect_garbage(store: Store, cfg: HygieneConfig, now: float,
         store.bump("items_expired", expired)
         store.bump("items_evicted", sum(evicted.values()))
     removed = store.remove_unnamed_entities() if nodes else 0
-    dangling = store.remove_dangling_relations() if nodes else 0
+    dangling = store.remove_dangling_relations(read=offline_entity_keys) if nodes else 0
     live = live or LiveConfig()
     pruned = store.prune_changes(before=now - live.keep_days * 86_400, keep=live.keep_changes)
     store.fold_counters()  # PostgreSQL: the counter rows of connections that ended

@@ -411,6 +411,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
     # keeps going (``_start_session``): its session, for its first lines
     aside: dict[str, int] = {}
     started = _Started()  # each scope's sessions the file started, and the one it did not
+    last: dict[str, Incoming] = {}  # each scope's last line written (or stored already)
 
     def add(msg: Incoming, number: int) -> None:
         if msg.session is not None and labels.get(msg.scope) != msg.session:
@@ -438,7 +439,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
         """Write ``pending[:upto]`` in one transaction: one entry a message, None where it
         was stored already. A line whose id its scope holds with another message rolls the
         transaction back (``_Clash``)."""
-        was, were, knew = dict(current), dict(homes), started.copy()
+        was, were, knew, lasts = dict(current), dict(homes), started.copy(), dict(last)
         try:
             return _write(upto)
         except BaseException:  # rolled back: the labels it began were not written
@@ -446,6 +447,8 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
             current.update(was)
             homes.clear()
             homes.update(were)
+            last.clear()
+            last.update(lasts)
             aside.clear()
             started.__dict__.update(vars(knew))
             raise
@@ -485,11 +488,13 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                     else:
                         homes.pop(scope, None)
                 if pending[begin].session is None:
+                    _resume(store, pending[begin:end], last, current, homes)
                     written = store_messages(store, cfg, pending[begin:end])  # None: stored
                 else:
                     written = _store_labelled(store, cfg, pending[begin:end], homes,
                                               current, aside, started)
                 started.wrote(pending[begin:end], written)
+                last.update((m.scope, m) for m in pending[begin:end])
                 stored += written
             for i, got in enumerate(stored):
                 # (the import's own content id: a line without an id never clashes)
@@ -665,6 +670,40 @@ def _end_labels(store: Store, current: dict[str, tuple[Incoming, str | None]],
         with store.atomic():
             for scope, (first, closed) in current.items():
                 _end_label(store, first, closed, homes.get(scope))
+
+
+def _resume(store: Store, run: list[Incoming], last: dict[str, Incoming],
+            current: dict[str, tuple[Incoming, str | None]],
+            homes: dict[str, Incoming]) -> None:
+    """Before unlabelled lines are written: a scope's label that a shorter copy of the
+    file ended (its end closed the label's session for the file's ``closed``) is resumed
+    for them (``reopen_session``) when the line before the first of them not stored yet is
+    in the label's session and the scope has no session open: one import of the whole file
+    finds that session open there (a label's ``closed`` closes it at its end, the next
+    label or the end of the file), and the lines go by the gap rule against it. Before
+    session 33 they found it closed (``explicit`` is a boundary: a session of their own;
+    ``gap``, ``idle`` or ``late``: joined late). A label the file gives as open, or whose
+    session was stored closed beside a live one, is not resumed: the live session, or the
+    label's, is open."""
+    for scope in dict.fromkeys(m.scope for m in run):
+        label = current.get(scope)
+        if label is None or label[1] is None or label[0].ext_id is None:
+            continue
+        real = stored_scope(store, scope)
+        before = last.get(scope)
+        for m in (m for m in run if m.scope == scope):
+            if m.ext_id is None or store.message_by_ext_id(real, m.ext_id) is None:
+                break
+            before = m
+        else:
+            continue  # all stored already: nothing to place
+        there = (None if before is None or before.ext_id is None
+                 else store.message_by_ext_id(real, before.ext_id))
+        held = store.first_stored(real, [a.ext_id for a in (homes.get(scope), label[0])
+                                         if a is not None and a.ext_id is not None])
+        home = None if held is None else store.message_by_ext_id(real, held)
+        if there is not None and home is not None and there.session_id == home.session_id:
+            store.reopen_session(home.session_id, label[1])
 
 
 def _label_lines(pending: list[Incoming], begin: int, upto: int) -> list[Incoming]:

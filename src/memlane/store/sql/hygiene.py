@@ -16,9 +16,24 @@ from memlane.errors import NotFoundError
 from memlane.index.normalize import name_key
 from memlane.store.rows import ITEM_COLS, dt, item
 from memlane.store.sql.base import SqlStore, entity_key
-from memlane.types import Item
+from memlane.types import Item, Message
 
-__all__ = ["HygieneMixin"]
+__all__ = ["EntityReader", "HygieneMixin"]
+
+EntityReader = Callable[[Sequence[Message]], set[str]]
+"""The keys (``name_key``) of the entities a reading of a session's messages gives: the
+nodes the pipeline made of them (``memlane.index.hygiene.offline_entity_keys``)."""
+
+_LISTED: dict[str | None, int] = {"offline": 20, None: 40}
+"""How many entities a summary lists at most, by the backend that wrote it (the offline
+backend's ``summarize``, a model's ``llm_intel``): a list this long may have left some out."""
+
+
+def _summary_model(extra: Any) -> str | None:
+    """The backend a summary item's ``extra`` names ("offline", or a model's)."""
+    ex = json.loads(extra) if isinstance(extra, str) else extra or {}
+    model = (ex.get("summary") or {}).get("model") if isinstance(ex, dict) else None
+    return "offline" if model == "offline" else None
 
 
 class HygieneMixin(SqlStore):
@@ -137,32 +152,40 @@ class HygieneMixin(SqlStore):
                     scope, set(), unnamed=True)
         return gone
 
-    def remove_dangling_relations(self) -> int:
+    def remove_dangling_relations(self, read: EntityReader | None = None) -> int:
         """Delete the relations an older memlane left without the fact they restate
         (``dangling_relations``; session 31) or without the node an end was
-        (``unnoded_relations``; session 32); how many went. Found without a lock; each
-        scope that has one is swept in a transaction of its own under its facts lock,
-        where its relations are read again."""
+        (``unnoded_relations``, with ``read``; session 32); how many went. Found without a
+        lock; each scope that has one is swept in a transaction of its own under its facts
+        lock, where its relations are read again."""
         gone = 0
-        found = {*self.dangling_relations(), *self.unnoded_relations()}  # type: ignore[attr-defined]
+        found = {*self.dangling_relations(),  # type: ignore[attr-defined]
+                 *self.unnoded_relations(read=read)}
         for scope in sorted(found):
             with self.atomic():
                 self._lock_scope_facts(scope)
                 ids = {*self.dangling_relations(scope).get(scope, ()),  # type: ignore[attr-defined]
-                       *self.unnoded_relations(scope).get(scope, ())}
+                       *self.unnoded_relations(scope, read=read).get(scope, ())}
                 gone += self._delete_relations(sorted(ids))  # type: ignore[attr-defined]
         return gone
 
-    def unnoded_relations(self, scope: str | None = None) -> dict[str, list[int]]:
-        """The relations (ids, by scope) an older hygiene left naming a node it deleted:
-        an end its session's summary lists among the session's entities (the pipeline
-        made each a node, in the summary's transaction) that no node and no entity item of
-        the scope has any more. Sessions 28 to 30 evicted the entity items, deleted the
-        node and kept its relations; today a node that goes takes them
-        (``rebuild_entities``). An end no summary of its session lists (a fact's long
-        object, a model's relation to a name it gave as no entity, a session too small for
-        a summary, or one whose summary hygiene evicted) is left: docs/facts.md, "Session
-        32: relations gc cannot place"."""
+    def unnoded_relations(self, scope: str | None = None, *,
+                          read: EntityReader | None = None) -> dict[str, list[int]]:
+        """The relations (ids, by scope) an older hygiene left naming a node it deleted: an
+        end that was a node of its session, which no node and no entity item of the scope
+        has any more. Sessions 28 to 30 evicted the entity items, deleted the node and
+        kept its relations; today a node that goes takes them (``rebuild_entities``).
+
+        An end was a node when its session's summary lists it among the session's entities
+        (the pipeline made each a node, in the summary's transaction; session 32). When the
+        summary cannot say (the session had none, too small for one, or it was evicted, or
+        its list is full: ``_LISTED``) and the offline patterns read the session (every
+        session too small for a summary, whatever the backend, and every one the offline
+        backend summarized: ``sessions.summary_model``), ``read`` of its messages gives the
+        keys of the entities that reading makes nodes of (session 33). An end neither names
+        (a fact's long object, a model's relation to a name it gave as no entity, a model's
+        session without its summary) is left: docs/facts.md, "Session 32: relations gc
+        cannot place" and "Session 33: relations gc places by reading their session"."""
         where, params = ("AND scope = %s", (scope,)) if scope is not None else ("", ())
         nodes = {(sc, norm) for sc, norm in self._run(f"SELECT scope, norm_name FROM entities WHERE 1 = 1 {where}",
                                                       params)}
@@ -173,12 +196,20 @@ class HygieneMixin(SqlStore):
             ends = {e for e in (src, dst) if (sc, e) not in nodes and e != "user"}
             if ends:
                 loose.setdefault(int(sid), []).append((int(rid), sc, ends))
-        listed: list[tuple[int, str, set[str]]] = []  # an end its session's summary lists
+        listed: list[tuple[int, str, set[str]]] = []  # an end its session's entities name
+        settled: set[int] = set()  # sessions whose summary lists every entity they had
         for cond, p in self._id_batches("session_id", sorted(loose)):
-            for sid, names in self._run(f"SELECT session_id, entities FROM items WHERE kind = 'summary'"
-                                        f" AND {cond}", p).fetchall():
-                keys = {name_key(str(n)) for n in (json.loads(names) if isinstance(names, str) else names or [])}
+            for sid, names, extra in self._run(f"SELECT session_id, entities, extra FROM items"
+                                               f" WHERE kind = 'summary' AND {cond}", p).fetchall():
+                names = json.loads(names) if isinstance(names, str) else names or []
+                keys = {name_key(str(n)) for n in names}
                 listed += [(rid, sc, ends & keys) for rid, sc, ends in loose[int(sid)] if ends & keys]
+                if len(names) < _LISTED.get(_summary_model(extra), _LISTED[None]):
+                    settled.add(int(sid))
+        if read is not None:
+            for sid in self._read_by_patterns(sorted(set(loose) - settled)):
+                keys = read(self.session_messages(sid))  # type: ignore[attr-defined]
+                listed += [(rid, sc, ends & keys) for rid, sc, ends in loose[sid] if ends & keys]
         out: dict[str, list[int]] = {}
         named: dict[str, set[str]] = {}  # the keys entity items name, of the scopes concerned only
         for rid, sc, ends in listed:
@@ -188,6 +219,19 @@ class HygieneMixin(SqlStore):
             if ends - named[sc]:
                 out.setdefault(sc, []).append(rid)
         return {sc: sorted(set(ids)) for sc, ids in out.items()}
+
+    def _read_by_patterns(self, session_ids: Sequence[int]) -> list[int]:
+        """Of ``session_ids``, those whose entities the offline patterns read and whose
+        intelligence is written for their messages as they are (``summarized_at``; one a
+        late message queued again is written anew): a session too small for a summary
+        (``summary_model`` NULL: the patterns read it whatever the backend) or one the
+        offline backend summarized."""
+        out: list[int] = []
+        for cond, p in self._id_batches("id", session_ids):
+            out += [int(r[0]) for r in self._run(
+                f"SELECT id FROM sessions WHERE {cond} AND summarized_at IS NOT NULL"
+                " AND coalesce(summary_model, 'offline') = 'offline'", p)]
+        return sorted(out)
 
     # -- pins ---------------------------------------------------------------------------
     def set_pinned(self, item_id: int, pinned: bool) -> None:

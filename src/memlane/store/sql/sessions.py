@@ -127,7 +127,8 @@ class SessionsMixin(SqlStore):
                 agent=agent, project=project, redactions=redactions)
             if joined:  # (each late message counted one before session 32)
                 self._requeue_late(session_id, done)
-            if (joined or bridge) and self._merge_near(scope, session_id, at, gap):
+            if (joined or bridge) and self._merge_near(scope, session_id, at, gap,
+                                                       counted=joined and done):
                 seq = int(self._run("SELECT seq FROM messages WHERE id = %s",
                                     (message_id,)).fetchone()[0])
             if redactions:
@@ -177,7 +178,8 @@ class SessionsMixin(SqlStore):
         self.bump("sessions_closed_late")
         return session_id, 0, at, False, False
 
-    def _merge_near(self, scope: str, keep: int, at: float, gap: float) -> bool:
+    def _merge_near(self, scope: str, keep: int, at: float, gap: float, *,
+                    counted: bool = False) -> bool:
         """A message at ``at`` just stored in ``keep`` that is also within the gap of another
         closed session of the scope joins the two: sessions are cut by a time gap, so the
         same messages give the same sessions whatever order they arrived in (session 24).
@@ -188,14 +190,20 @@ class SessionsMixin(SqlStore):
         (``close_session``, an import's label) is a boundary: never joined so. The scope's
         facts lock is taken before the other sessions' rows, as an erase takes them: a
         worker writing one of them holds it to commit (PostgreSQL deadlocked the two).
-        PostgreSQL: ``memlane_merge_near``, migrations 0017 and 0019."""
+        A merge that queues again a session that had been indexed or summarized counts
+        ``sessions_requeued_late`` once, unless the message counted it already (``counted``:
+        ``keep`` was such a session): one count for the one session the message queued
+        (session 33; none before when only the merged one had been indexed).
+        PostgreSQL: ``memlane_merge_near``, migrations 0017, 0019 and 0028."""
         if math.isinf(gap) or self._run(  # an import's labelled lines: the label decides
                 "SELECT closed_reason FROM sessions WHERE id = %s", (keep,)).fetchone()[0] == "explicit":
             return False
-        others = [int(r[0]) for r in self._run(
-            "SELECT id FROM sessions WHERE scope = %s AND id <> %s AND status <> 'open'"
+        near = [(int(r[0]), bool(r[1])) for r in self._run(
+            "SELECT id, indexed_at IS NOT NULL OR summarized_at IS NOT NULL FROM sessions"
+            " WHERE scope = %s AND id <> %s AND status <> 'open'"
             " AND coalesce(closed_reason, '') <> 'explicit' AND started_at <= %s"
             " AND ended_at >= %s ORDER BY id", (scope, keep, at + gap, at - gap))]
+        others = [sid for sid, _ in near]
         if others:  # the order an erase locks in: a worker writing one of them holds it
             self._lock_scope_facts(scope)
         for other in others:
@@ -228,6 +236,8 @@ class SessionsMixin(SqlStore):
                   " WHERE session_id = %s AND message_id IS NOT NULL", (keep,))
         self._run(_REQUEUE_LATE, (time.time(), keep))
         self._run("UPDATE sessions SET indexed_at = NULL WHERE id = %s", (keep,))
+        if not counted and any(done for _, done in near):
+            self.bump("sessions_requeued_late")
         return True
 
     def _place(self, session_id: int, next_seq: int, ended_at: float, at: float) -> int:
@@ -324,6 +334,32 @@ class SessionsMixin(SqlStore):
             (reason, session_id),
         )
         return cur.rowcount == 1
+
+    def reopen_session(self, session_id: int, reason: str) -> bool:
+        """Open again the session ``session_id``, closed for ``reason``, when its scope has
+        no open session (True when it did). An import whose file a shorter copy was
+        imported before (its end closed the file's last label there) resumes the label's
+        session for the lines that follow the label, which one import of the whole file
+        finds open until the label ends (the next label, the end of the file: its
+        ``closed`` closes it again then; session 33). It is queued again as a late message
+        queues the session it joins (``_requeue_late``: its turns and summary written anew
+        with the new lines in, ``sessions_requeued_late`` once when it had been indexed or
+        summarized). The scope's writers lock, then its facts lock, then the session's row,
+        as ``add_to_session`` takes them."""
+        row = self._run("SELECT scope FROM sessions WHERE id = %s", (session_id,)).fetchone()
+        if row is None or self.open_session_for(row[0]) is not None:
+            return False
+        self._lock_scope_facts(row[0])
+        found = self._run(
+            "SELECT indexed_at IS NOT NULL OR summarized_at IS NOT NULL FROM sessions"
+            f" WHERE id = %s AND status <> 'open' AND closed_reason = %s{self.FOR_UPDATE}",
+            (session_id, reason)).fetchone()
+        if found is None:
+            return False
+        self._requeue_late(session_id, bool(found[0]))
+        self._run("UPDATE sessions SET status = 'open', closed_reason = NULL WHERE id = %s",
+                  (session_id,))
+        return True
 
     def set_closed_reason(self, session_id: int, reason: str) -> bool:
         """Give a closed session another reason it ended (True when it changed): an import
