@@ -125,3 +125,33 @@ def test_mcp_refuses_another_programs_database(tmp_path):
     assert f"--db: {app} is a SQLite database of another program (its tables: contacts, notes)" \
         in proc.stderr
     assert proc.stdout == "" and _digest(app) == before
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(keys=st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans()), min_size=2, max_size=5))
+def test_keys_list_keeps_its_columns_whatever_the_rights_and_use(tmp_path_factory, keys):
+    """``keys list`` wrote ``read-only`` (9 characters) where ``read-write`` is 10 and
+    ``used -`` where a used key's date is 16: a read-only or never used key's row moved
+    ``created`` and the state out of line with the other rows'."""
+    import time
+
+    from memlane.testing import memory
+
+    folder = tmp_path_factory.mktemp("keys")
+    runner = CliRunner(env={"MEMLANE_DB": str(folder / "m.db")})
+    for i, (read_only, _, _) in enumerate(keys):
+        args = ["keys", "create", "--scopes", "*", "--name", f"k{i}"]
+        assert runner.invoke(cli, [*args, *(["--read-only"] if read_only else [])]).exit_code == 0
+    with memory(folder / "m.db") as mem:  # what the service writes when a key is used
+        for row, (_, used, revoked) in zip(mem.store.api_keys(), keys, strict=True):
+            with mem.store.atomic():
+                if used:
+                    mem.store.touch_api_key(row["id"], time.time())
+                if revoked:
+                    mem.store.revoke_api_key(row["id"], time.time())
+    lines = runner.invoke(cli, ["keys", "list"]).stdout.splitlines()
+    assert len(lines) == len(keys)
+    for column in ("  created ", "  used "):
+        assert len({line.index(column) for line in lines}) == 1, lines
+    assert len({line.index("  active") if "  active" in line else line.index("  revoked ")
+                for line in lines}) == 1, lines
