@@ -155,3 +155,23 @@ def test_keys_list_keeps_its_columns_whatever_the_rights_and_use(tmp_path_factor
         assert len({line.index(column) for line in lines}) == 1, lines
     assert len({line.index("  active") if "  active" in line else line.index("  revoked ")
                 for line in lines}) == 1, lines
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(counts=st.lists(st.integers(1, 12), min_size=2, max_size=4))
+def test_sessions_list_keeps_its_columns_whatever_the_message_counts(tmp_path_factory, counts):
+    """``sessions list`` printed ``4 msg  indexed`` and ``11 msg  indexed``: a session of ten
+    messages or more moved its row's last column out of line with the others'."""
+    from memlane.testing import memory
+
+    folder = tmp_path_factory.mktemp("rows")
+    with memory(folder / "m.db") as mem:
+        for i, n in enumerate(counts):
+            for j in range(n):
+                mem.add_message(f"s{i}", "user", f"message {j}", at=f"2024-0{1 + i}-01T10:{j:02d}:00Z")
+            mem.close_session(f"s{i}")
+        mem.index()
+    lines = CliRunner().invoke(cli, ["--db", str(folder / "m.db"), "sessions", "list"]).stdout.splitlines()
+    assert len(lines) == len(counts), lines
+    assert len({line.index(" msg") for line in lines}) == 1, lines
+    assert len({line.index("indexed") for line in lines}) == 1, lines

@@ -675,9 +675,14 @@ def sessions_list(ctx: click.Context, scope: str | None, status: str | None, lim
         echo(f"scope {scope!r} has no memories" if scope is not None and scope_is_empty(mem, scope)
              else "no sessions")
     wide = max([20, *(len(s.scope) for s in rows)])  # a UUID scope (36) kept the columns apart
+    # ids and counts as wide as the page's widest too: a session of 10 messages beside one of
+    # 4 moved "indexed" by one (session 33)
+    ided = max([6, *(len(str(s.id)) for s in rows)])
+    counted = max([1, *(len(str(s.message_count)) for s in rows)])
     for s in rows:
-        echo(f"{s.id:>6}  {s.status:<10} {s.scope:<{wide}} {_ts(s.started_at)} → {_ts(s.ended_at)}"
-                   f"  {s.message_count} msg  {'indexed' if s.indexed else ''}")
+        echo(f"{s.id:>{ided}}  {s.status:<10} {s.scope:<{wide}} {_ts(s.started_at)} → "
+             f"{_ts(s.ended_at)}  {s.message_count:>{counted}} msg  "
+             f"{'indexed' if s.indexed else ''}".rstrip())
 
 
 @sessions.command("show")
