@@ -161,6 +161,16 @@ class AddInput(_In):
         elif self.text is not None:
             raise _rule("messages", "pass either one message (scope, text, ...) or messages, "
                         "not both")
+        else:
+            # a message's field beside a batch was dropped without a word: "role":
+            # "assistant" or an "at" stored each message as the user's, now (session 33)
+            beside = [name for name in type(self).model_fields
+                      if name != "messages" and name in self.model_fields_set
+                      and getattr(self, name) is not None]
+            if beside:
+                name = beside[0]
+                raise _rule(name, f"a batch takes each message's own {name}: give it inside "
+                            f"each of messages, not beside them")
         return self
 
     def batch(self) -> list[MessageIn]:
