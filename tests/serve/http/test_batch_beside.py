@@ -1,6 +1,8 @@
-"""A message's field beside a batch (``{"messages": [...], "role": "assistant"}``) is
-refused naming it, on ``POST /v1/messages`` and ``/actions`` ``memory.add``: it was dropped
-without a word, each message stored as the user's, now (session 33, docs/hardening.md)."""
+"""A field the service dropped without a word is refused naming it (session 33,
+docs/hardening.md): a message's field beside a batch (``{"messages": [...], "role":
+"assistant"}``, each message was stored as the user's, now), ``now`` closing a scope's or
+one session (it goes with ``idle``), and a search filter given twice (``kinds`` and the
+overlay spec's ``filters.kinds``: the second won)."""
 
 from __future__ import annotations
 
@@ -46,3 +48,34 @@ def test_a_batch_alone_or_with_nulls_beside_it_is_stored(service) -> None:
                                               "scope": None, "at": None})
     assert res.status_code == 200, res.text
     assert [m["role"] for m in res.json()["messages"]] == ["assistant"]
+
+
+@pytest.mark.parametrize("service", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("route", ["/v1/sessions/close", "/actions"])
+@pytest.mark.parametrize("which", [{"scope": "chat-x"}, {"session_id": 1}])
+def test_now_without_idle_is_refused_naming_it(service, route: str, which: dict[str, Any]) -> None:
+    service.mem.add_message("chat-x", "user", "I moved to Lisbon", at="2024-01-01T10:00:00Z")
+    body = {**which, "now": "2024-01-01T12:00:00Z"}
+    with service.client() as http:
+        res = http.post(route, json=body if route != "/actions" else
+                        {"kind": "sessions.close", "input": body})
+        assert res.status_code == 422, res.text
+        assert res.json()["error"]["field"] == ("now" if route != "/actions" else "input.now")
+        assert "now goes with idle" in res.json()["error"]["message"]
+        assert service.mem.session(1).status == "open"
+        ok = http.post("/v1/sessions/close", json={"idle": True, "now": "2024-01-01T12:00:00Z"})
+    assert ok.status_code == 200 and ok.json()["closed"] == [1], ok.text
+
+
+@pytest.mark.parametrize("service", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("name,value", [("kinds", ["turn"]), ("lanes", ["semantic"]),
+                                        ("privacy", ["private"])])
+def test_a_filter_given_twice_is_refused_naming_it(service, name: str, value: list[str]) -> None:
+    with service.client() as http:
+        res = http.post("/v1/search", json={"query": "Lisbon", name: value,
+                                             "filters": {name: value}})
+        assert res.status_code == 422, res.text
+        assert res.json()["error"]["field"] == f"filters.{name}"
+        assert f"{name} is given twice, as {name} and as filters.{name}" in res.text
+        for alone in ({name: value}, {"filters": {name: value}}):
+            assert http.post("/v1/search", json={"query": "Lisbon", **alone}).status_code == 200
