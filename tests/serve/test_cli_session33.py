@@ -175,3 +175,18 @@ def test_sessions_list_keeps_its_columns_whatever_the_message_counts(tmp_path_fa
     assert len(lines) == len(counts), lines
     assert len({line.index(" msg") for line in lines}) == 1, lines
     assert len({line.index("indexed") for line in lines}) == 1, lines
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_index_of_a_scope_holding_nothing_says_so(tmp_path, as_json):
+    """``memlane index --scope chat-24`` (meaning chat-42) said ``indexed 0 session(s)`` and
+    nothing else, where search, pack and export say the scope holds nothing."""
+    db = str(tmp_path / "m.db")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--db", db, "add", "--scope", "chat-42", "hello"]).exit_code == 0
+    flag = ["--json"] if as_json else []
+    res = runner.invoke(cli, ["--db", db, "index", "--scope", "chat-24", *flag])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.strip() == "scope 'chat-24' holds nothing: no session of it to index"
+    held = runner.invoke(cli, ["--db", db, "index", "--scope", "chat-42", *flag])
+    assert held.exit_code == 0 and "holds nothing" not in held.stderr

@@ -355,6 +355,10 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, scope: str | N
     finally:
         bars[-1].__exit__(None, None, None)
         signal.signal(signal.SIGTERM, before)  # a caller's own (a test's runner)
+    if scope is not None and not report.sessions_indexed and scope_is_empty(mem, scope):
+        # a mistyped --scope indexed nothing and said only "indexed 0 session(s)", where
+        # search, pack and export say the scope holds nothing (session 33)
+        echo(f"scope {scope!r} holds nothing: no session of it to index", err=True)
     if as_json:
         echo(dumps(report))
     else:
