@@ -544,7 +544,7 @@ class _Tools:
     ) -> str:
         where = self.scope(ctx, scope)
         with _tool_errors():
-            page = fact_page(self.mem, where, subject or None,
+            page = fact_page(self.mem, where, subject,
                              include_superseded=include_superseded, limit=FACTS_PAGE,
                              offset=offset, cursor=cursor, before=before)
         return render.facts_text(where, page.rows, subject=subject, offset=offset,
