@@ -190,3 +190,18 @@ def test_index_of_a_scope_holding_nothing_says_so(tmp_path, as_json):
     assert res.stderr.strip() == "scope 'chat-24' holds nothing: no session of it to index"
     held = runner.invoke(cli, ["--db", db, "index", "--scope", "chat-42", *flag])
     assert held.exit_code == 0 and "holds nothing" not in held.stderr
+
+
+def test_migrate_says_when_it_made_the_database(tmp_path):
+    """``memlane migrate --db new.db`` made the file without a word, where every other
+    command that makes one says so on standard error (a mistyped path left a stray
+    database behind unnoticed)."""
+    db = tmp_path / "new.db"
+    runner = CliRunner()
+    first = runner.invoke(cli, ["--db", str(db), "migrate"])
+    assert first.exit_code == 0, first.output
+    assert first.stderr.strip() == f"created database {db}"
+    again = runner.invoke(cli, ["--db", str(db), "migrate"])
+    assert again.exit_code == 0 and again.stderr == ""
+    shown = runner.invoke(cli, ["--db", str(tmp_path / "other.db"), "migrate", "--show"])
+    assert shown.exit_code == 0 and shown.stderr == "" and not (tmp_path / "other.db").exists()
