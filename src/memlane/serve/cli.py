@@ -240,7 +240,10 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
                 f"{e.start})", ctx=ctx, param_hint="'TEXT'") from None
         text = text.removesuffix("\n").removesuffix("\r")  # the newline echo and editors add
     mem = _memory(ctx)
-    msg = mem.add_message(scope, role, text, at, speaker=speaker, id=ext_id)
+    from memlane.serve.delivered import retry_time
+
+    msg = mem.add_message(scope, role, text, retry_time(mem, scope, ext_id, at), speaker=speaker,
+                          id=ext_id)
     if as_json:
         echo(dumps(message_dict(msg)))
     else:

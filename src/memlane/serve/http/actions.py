@@ -28,6 +28,7 @@ from memlane.serve.http import models as m
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError, KnownQuery
 from memlane.serve.http.responses import JSONResponse
+from memlane.serve.delivered import retry_time
 from memlane.serve.paging import fact_page, session_page
 from memlane.serve.render import filters_given, hit_dict, message_dict, nothing_note, session_dict, to_plain
 
@@ -83,10 +84,15 @@ def add(mem: Memory, who: Principal, inp: m.AddInput, timings: dict[str, float])
             raise
     if inp.messages is None:
         one = batch[0]
-        stored = [mem.add_message(one.scope, one.role, one.text, one.at, speaker=one.speaker,
+        stored = [mem.add_message(one.scope, one.role, one.text,
+                                  retry_time(mem, one.scope, one.id, one.at), speaker=one.speaker,
                                   id=one.id, agent=one.agent, project=one.project)]
     else:
-        stored = mem.add_messages([msg.model_dump(exclude_none=True) for msg in batch])
+        # a retried batch without times: each message under a stored id takes its time
+        stored = mem.add_messages([{**msg.model_dump(exclude_none=True),
+                                    **({"at": when} if (when := retry_time(
+                                        mem, msg.scope, msg.id, msg.at)) is not None else {})}
+                                   for msg in batch])
     return {"messages": [message_dict(s) for s in stored]}
 
 
