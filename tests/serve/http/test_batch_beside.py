@@ -79,3 +79,31 @@ def test_a_filter_given_twice_is_refused_naming_it(service, name: str, value: li
         assert f"{name} is given twice, as {name} and as filters.{name}" in res.text
         for alone in ({name: value}, {"filters": {name: value}}):
             assert http.post("/v1/search", json={"query": "Lisbon", **alone}).status_code == 200
+
+
+@pytest.mark.parametrize("service", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("route", ["/v1/items", "/actions"])
+def test_an_items_lane_is_never_dropped(service, route: str) -> None:
+    """``POST /v1/items`` with ``"lane": ""`` stored the item in ``semantic``, and with both
+    ``lane`` and ``extra.lane`` kept the first and dropped the second, each without a word."""
+    def post(http: Any, body: dict[str, Any]) -> Any:
+        return http.post(route, json=body if route == "/v1/items" else
+                         {"kind": "memory.upsert", "input": body})
+
+    base = {"text": "prefer window seats", "scope": "chat-x", "kind": "preference"}
+    with service.client() as http:
+        blank = post(http, {**base, "lane": ""})
+        assert blank.status_code == 400, blank.text
+        assert "lane: must be one of" in blank.json()["error"]["message"]
+        twice = post(http, {**base, "lane": "profile", "extra": {"lane": "episodic"}})
+        assert twice.status_code == 422, twice.text
+        assert twice.json()["error"]["field"].endswith("extra.lane")
+        assert "the lane is given twice" in twice.json()["error"]["message"]
+        assert service.mem.stats()["items"] == {}
+        for body, lane in (({**base, "lane": "profile"}, "profile"),
+                           ({**base, "text": "aisle", "extra": {"lane": "episodic"}}, "episodic"),
+                           ({**base, "text": "tea"}, "semantic")):
+            res = post(http, body)
+            assert res.status_code == 200, res.text
+            item = res.json()["item"] if route == "/v1/items" else res.json()["result"]["item"]
+            assert item["lane"] == lane

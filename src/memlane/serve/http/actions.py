@@ -153,7 +153,14 @@ def pack(mem: Memory, who: Principal, inp: m.PackInput, timings: dict[str, float
 def upsert(mem: Memory, who: Principal, inp: m.UpsertInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=True)
     extra = dict(inp.extra or {})
-    lane = inp.lane or extra.pop("lane", None) or "semantic"
+    # "lane": "" stored the item in "semantic" and a lane given both ways kept lane and
+    # dropped extra.lane, each without a word (session 33): "" is refused by upsert as any
+    # other lane it does not know, and two lanes are a 422 naming the second
+    if inp.lane is not None and "lane" in extra:
+        raise ApiError(422, "invalid_request", "extra.lane: the lane is given twice, as lane "
+                       "and as extra.lane: give one of them", "extra.lane")
+    lane = inp.lane if inp.lane is not None else extra.pop("lane", None)
+    lane = "semantic" if lane is None else lane
     source = inp.source
     if isinstance(source, dict):  # the spec's provenance blob: kept, source stays "stated"
         extra["source"] = source
