@@ -36,9 +36,10 @@ def test_the_cli_stores_a_retried_message_once(tmp_path: Path) -> None:
         assert mem.stats()["messages"] == 1
 
 
-@pytest.fixture
-def service(tmp_path: Path):
-    mem = memory(tmp_path / "served.db")
+@pytest.fixture(params=["sqlite", "postgres"])
+def service(request: pytest.FixtureRequest, tmp_path: Path):
+    mem = memory(request.getfixturevalue("pg_url") if request.param == "postgres"
+                 else tmp_path / "served.db")
     try:
         key = create_key(mem.store, "*").key
         with serving(create_app(mem, worker=False)) as url, httpx.Client(
