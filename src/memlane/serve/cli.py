@@ -240,7 +240,10 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
                 f"{e.start})", ctx=ctx, param_hint="'TEXT'") from None
         text = text.removesuffix("\n").removesuffix("\r")  # the newline echo and editors add
     mem = _memory(ctx)
-    msg = mem.add_message(scope, role, text, at, speaker=speaker, id=ext_id)
+    from memlane.serve.delivered import retry_time
+
+    msg = mem.add_message(scope, role, text, retry_time(mem, scope, ext_id, at), speaker=speaker,
+                          id=ext_id)
     if as_json:
         echo(dumps(message_dict(msg)))
     else:
@@ -359,6 +362,10 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, scope: str | N
     finally:
         bars[-1].__exit__(None, None, None)
         signal.signal(signal.SIGTERM, before)  # a caller's own (a test's runner)
+    if scope is not None and not report.sessions_indexed and scope_is_empty(mem, scope):
+        # a mistyped --scope indexed nothing and said only "indexed 0 session(s)", where
+        # search, pack and export say the scope holds nothing (session 33)
+        echo(f"scope {scope!r} holds nothing: no session of it to index", err=True)
     # a stopped warm loses nothing: what it cached stays, the next one computes the rest
     warmed = _warm_meaning(mem, scope, show) if warm_meaning else None
     if as_json:
@@ -702,9 +709,14 @@ def sessions_list(ctx: click.Context, scope: str | None, status: str | None, lim
         echo(f"scope {scope!r} has no memories" if scope is not None and scope_is_empty(mem, scope)
              else "no sessions")
     wide = max([20, *(len(s.scope) for s in rows)])  # a UUID scope (36) kept the columns apart
+    # ids and counts as wide as the page's widest too: a session of 10 messages beside one of
+    # 4 moved "indexed" by one (session 33)
+    ided = max([6, *(len(str(s.id)) for s in rows)])
+    counted = max([1, *(len(str(s.message_count)) for s in rows)])
     for s in rows:
-        echo(f"{s.id:>6}  {s.status:<10} {s.scope:<{wide}} {_ts(s.started_at)} → {_ts(s.ended_at)}"
-                   f"  {s.message_count} msg  {'indexed' if s.indexed else ''}")
+        echo(f"{s.id:>{ided}}  {s.status:<10} {s.scope:<{wide}} {_ts(s.started_at)} → "
+             f"{_ts(s.ended_at)}  {s.message_count:>{counted}} msg  "
+             f"{'indexed' if s.indexed else ''}".rstrip())
 
 
 @sessions.command("show")

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 
-__all__ = ["CREATES", "GLOBAL_OPTIONS", "CliError", "FileName", "Float", "Int", "attach_global_options", "error_json", "global_option",
+__all__ = ["CREATES", "GLOBAL_OPTIONS", "CliError", "check_memlane_file", "FileName", "Float", "Int", "attach_global_options", "error_json", "global_option",
            "db_origin", "ignores_global", "json_option", "less_before", "located", "memory_of", "more_follow", "root_config_path",
            "root_json_option", "say_created", "sqlite_file"]
 
@@ -141,6 +141,43 @@ def sqlite_file(db: str, option: str | None = None) -> Path | None:
         return check_location(url.location, folder_missing_ok=True)
 
 
+def check_memlane_file(path: Path, *, where: str, creates: bool, create_hint: str) -> None:
+    """Refuse an existing SQLite file that is not a memlane database before memlane opens it
+    (and so migrates it): one of another application's (tables, none of them memlane's
+    ``schema_migrations``) on every command, and an empty one (0 bytes, or no table) on a
+    command that only reads, as a missing file is (``create_hint`` says what makes one).
+    Session 33: ``memlane search --db app.db`` wrote memlane's tables into another
+    program's database, and ``copy --from notes.jsonl`` (an empty file) turned the file into
+    a database and said it copied nothing."""
+    import sqlite3
+
+    try:
+        if not path.is_file():
+            return
+        size = path.stat().st_size
+        tables: list[str] = []
+        if size:
+            con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                tables = [r[0] for r in con.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' "
+                    "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")]
+            finally:
+                con.close()
+    except (OSError, sqlite3.Error):
+        return  # not a SQLite file, or unreadable: opening it says so in its own words
+    if tables and "schema_migrations" not in tables:
+        shown = ", ".join(tables[:5]) + (f" and {len(tables) - 5} more" if len(tables) > 5 else "")
+        raise CliError(safe(
+            f"{where}: {path} is a SQLite database of another program (its tables: {shown}), "
+            f"not memlane's: memlane would write its own tables into it; give another {where}"),
+            code="invalid", field=where)
+    if not tables and not creates:
+        what = "an empty file (0 bytes)" if not size else "a SQLite database holding no table"
+        raise CliError(safe(f"database {path} is {what}, not a memlane database yet "
+                            f"(check {where}); {create_hint}"), code="not_found", field=where)
+
+
 def db_origin(option: str | None) -> str:
     """Where the database setting came from, as the user wrote it: ``--db`` when ``option``
     (its value) is given, else ``MEMLANE_DB`` when set, else the config file's ``memory.db``."""
@@ -182,12 +219,16 @@ def memory_of(ctx: click.Context) -> Memory:
         config = load_config(obj["config_path"], overrides={"db": obj["db"]} if obj["db"] is not None else None)
         path = sqlite_file(config.db, obj["db"])
         new = path is not None and not path.exists()
-        if new and ctx.command.name not in CREATES:
+        creates = ctx.command.name in CREATES
+        if new and not creates:
             raise CliError(safe(
                 f"database {path} does not exist (check --db, $MEMLANE_DB or the config's db"
                 f"{_relative_url_hint(config.db, path)}); "
                 "`memlane add` or `memlane import` creates one"), code="not_found",
                 field=db_origin(obj["db"]))
+        if path is not None:
+            check_memlane_file(path, where=db_origin(obj["db"]), creates=creates,
+                               create_hint="`memlane add` or `memlane import` creates one")
         with located(db_origin(obj["db"])):
             obj["memory"] = Memory(config=config)
         ctx.find_root().call_on_close(obj["memory"].close)

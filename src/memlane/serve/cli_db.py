@@ -14,7 +14,8 @@ import click
 from memlane.serve.output import echo, safe
 from memlane.config import load_config
 from memlane.errors import MemlaneError, StoreError
-from memlane.serve.cli_common import CliError, db_origin, ignores_global, located
+from memlane.serve.cli_common import (CliError, check_memlane_file, db_origin, ignores_global, located,
+                                      say_created, sqlite_file)
 from memlane.serve.render import dumps
 
 if TYPE_CHECKING:
@@ -44,12 +45,15 @@ def _open(url: str, *, must_exist: bool, where: str) -> Store:
 
     with located(where):
         parsed = parse_db_url(url)
-        if must_exist and not parsed.is_postgres:
+        if not parsed.is_postgres and parsed.location != ":memory:":
             # a folder, or a path the system cannot look up (a name too long was an
             # OSError traceback from is_dir; session 30)
             path = check_location(parsed.location, folder_missing_ok=True)
-            if not path.is_file():
+            if must_exist and not path.is_file():
                 raise StoreError(f"db: {path} does not exist; pass an existing database")
+            # copy's source is read, not made: an empty file is no database to copy
+            check_memlane_file(path, where=where, creates=not must_exist,
+                               create_hint="pass an existing database")
         return open_store(url)
 
 
@@ -72,7 +76,12 @@ def migrate(ctx: click.Context, show: bool, as_json: bool) -> None:
         if show:
             report = before
         else:
+            with located(where):
+                path = sqlite_file(url, (ctx.find_root().obj or {}).get("db"))
+            new = path is not None and not path.exists()
             store = _open(url, must_exist=False, where=where)  # migrates, or refuses edited migrations
+            if new and path is not None:  # it made the file, as add and import do: say so
+                say_created(path)
             try:
                 report = cls.peek_migrations(location)
                 # what this process applied: others migrating at once applied the rest

@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from memlane.config import load_config
-from memlane.serve.cli_common import db_origin, located, say_created, sqlite_file
+from memlane.serve.cli_common import check_memlane_file, db_origin, located, say_created, sqlite_file
 from memlane.serve.output import echo
 
 __all__ = ["mcp_command"]
@@ -58,6 +58,8 @@ def mcp_command(ctx: click.Context, db: str | None, scope: str | None, allow: tu
     patterns = allow or cfg.allowed_scopes
     path = sqlite_file(config.db, url)
     new = path is not None and not path.exists()
+    if path is not None:  # another program's database is refused before it is migrated
+        check_memlane_file(path, where=db_origin(url), creates=True, create_hint="")
     with located(db_origin(url)):
         memory = Memory(config=config)
     if new:  # on standard error: standard output carries the protocol alone

@@ -280,9 +280,12 @@ def keys_list(ctx: click.Context, as_json: bool) -> None:
     scoped = max([24, *(len(",".join(k["scopes"])) for k in rows)])
     for k in rows:
         state = f"revoked {_ts(k['revoked_at'])}" if k["revoked_at"] else "active"
+        # rights and last use padded too: a read-only key's row, or one never used ("-"),
+        # moved the columns after them by one and by fifteen (session 33)
+        rights = "read-only" if k["read_only"] else "read-write"
         echo(f"{k['id']:>4}  {k['name']:<{named}} {k['prefix']}…  "
-                   f"{','.join(k['scopes']):<{scoped}} {'read-only' if k['read_only'] else 'read-write'}"
-                   f"  created {_ts(k['created_at'])}  used {_ts(k['last_used'])}  {state}")
+             f"{','.join(k['scopes']):<{scoped}} {rights:<10}"
+             f"  created {_ts(k['created_at'])}  used {_ts(k['last_used']):<16}  {state}")
 
 @keys.command("revoke")
 @click.argument("key_id", type=Int(1))  # an id: 1 to 2**63-1, as SQLite's

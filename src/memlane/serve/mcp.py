@@ -22,7 +22,6 @@ import functools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 from urllib.parse import quote
 
@@ -43,6 +42,7 @@ from memlane.serve import mcp_text as render
 from memlane.serve.again import once_more_if_lost, retry_note
 from memlane.serve.output import safe
 from memlane.serve.keys import scope_matches
+from memlane.serve.delivered import retry_time
 from memlane.serve.paging import fact_page, session_page
 from memlane.serve.render import filters_given, no_match
 
@@ -442,15 +442,10 @@ class _Tools:
                                         f"{name} out for a message")
                 if kind != "note":
                     raise ToolError("kind: only notes have a kind; pass role 'note'")
-                when: datetime | str | None = at
-                if id is not None and at in (None, ""):
-                    # a retry rarely repeats a time it never gave: without ``at`` the same
-                    # id takes its stored message's time, so only role and text decide
-                    # whether it is that message again (it was "now", a new time each call)
-                    earlier = self.mem.store.message_by_ext_id(where, id)
-                    if earlier is not None:
-                        when = earlier.at
-                msg = self.mem.add_message(where, role, text, when, id=id)
+                # a retry rarely repeats a time it never gave: without ``at`` the same id
+                # takes its stored message's time (serve.delivered, as the CLI and HTTP)
+                msg = self.mem.add_message(where, role, text, retry_time(self.mem, where, id, at),
+                                           id=id)
                 redacted = f"; {msg.redactions} secret(s) redacted" if msg.redactions else ""
                 gap = self.mem.config.ingest.session_gap_minutes
                 return (f"remembered message {msg.id} in scope {where}: session {msg.session_id}, "
@@ -544,7 +539,7 @@ class _Tools:
     ) -> str:
         where = self.scope(ctx, scope)
         with _tool_errors():
-            page = fact_page(self.mem, where, subject or None,
+            page = fact_page(self.mem, where, subject,
                              include_superseded=include_superseded, limit=FACTS_PAGE,
                              offset=offset, cursor=cursor, before=before)
         return render.facts_text(where, page.rows, subject=subject, offset=offset,

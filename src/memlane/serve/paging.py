@@ -69,7 +69,9 @@ def fact_page(mem: Memory, scope: str | None, subject: str | None, *,
     just before ``before``), and whether more follow (one more is read, so a page of
     exactly the last facts says there is no next)."""
     def read(after: str | None, n: int, back: str | None = None) -> list[Any]:
-        return mem.facts(scope, subject or None, include_superseded=include_superseded,
+        # an empty subject is refused as a blank one is, naming it: `or None` read it as no
+        # subject, every fact (session 33)
+        return mem.facts(scope, subject, include_superseded=include_superseded,
                          now=now, limit=n, offset=offset, cursor=after, before=back)
 
     if before is not None:

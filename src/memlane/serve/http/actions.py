@@ -28,6 +28,7 @@ from memlane.serve.http import models as m
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError, KnownQuery
 from memlane.serve.http.responses import JSONResponse
+from memlane.serve.delivered import retry_time
 from memlane.serve.paging import fact_page, session_page
 from memlane.serve.render import filters_given, hit_dict, message_dict, nothing_note, session_dict, to_plain
 
@@ -83,10 +84,15 @@ def add(mem: Memory, who: Principal, inp: m.AddInput, timings: dict[str, float])
             raise
     if inp.messages is None:
         one = batch[0]
-        stored = [mem.add_message(one.scope, one.role, one.text, one.at, speaker=one.speaker,
+        stored = [mem.add_message(one.scope, one.role, one.text,
+                                  retry_time(mem, one.scope, one.id, one.at), speaker=one.speaker,
                                   id=one.id, agent=one.agent, project=one.project)]
     else:
-        stored = mem.add_messages([msg.model_dump(exclude_none=True) for msg in batch])
+        # a retried batch without times: each message under a stored id takes its time
+        stored = mem.add_messages([{**msg.model_dump(exclude_none=True),
+                                    **({"at": when} if (when := retry_time(
+                                        mem, msg.scope, msg.id, msg.at)) is not None else {})}
+                                   for msg in batch])
     return {"messages": [message_dict(s) for s in stored]}
 
 
@@ -147,7 +153,14 @@ def pack(mem: Memory, who: Principal, inp: m.PackInput, timings: dict[str, float
 def upsert(mem: Memory, who: Principal, inp: m.UpsertInput, timings: dict[str, float]) -> Any:
     who.check(inp.scope, write=True)
     extra = dict(inp.extra or {})
-    lane = inp.lane or extra.pop("lane", None) or "semantic"
+    # "lane": "" stored the item in "semantic" and a lane given both ways kept lane and
+    # dropped extra.lane, each without a word (session 33): "" is refused by upsert as any
+    # other lane it does not know, and two lanes are a 422 naming the second
+    if inp.lane is not None and "lane" in extra:
+        raise ApiError(422, "invalid_request", "extra.lane: the lane is given twice, as lane "
+                       "and as extra.lane: give one of them", "extra.lane")
+    lane = inp.lane if inp.lane is not None else extra.pop("lane", None)
+    lane = "semantic" if lane is None else lane
     source = inp.source
     if isinstance(source, dict):  # the spec's provenance blob: kept, source stays "stated"
         extra["source"] = source

@@ -161,6 +161,16 @@ class AddInput(_In):
         elif self.text is not None:
             raise _rule("messages", "pass either one message (scope, text, ...) or messages, "
                         "not both")
+        else:
+            # a message's field beside a batch was dropped without a word: "role":
+            # "assistant" or an "at" stored each message as the user's, now (session 33)
+            beside = [name for name in type(self).model_fields
+                      if name != "messages" and name in self.model_fields_set
+                      and getattr(self, name) is not None]
+            if beside:
+                name = beside[0]
+                raise _rule(name, f"a batch takes each message's own {name}: give it inside "
+                            f"each of messages, not beside them")
         return self
 
     def batch(self) -> list[MessageIn]:
@@ -199,6 +209,17 @@ class SearchInput(_In):
     mmr: bool | None = None
     explain: bool = False
     filters: Filters | None = None
+
+    @model_validator(mode="after")
+    def _each_filter_once(self) -> SearchInput:
+        # kinds and filters.kinds (the overlay spec's name) both given: filters' won
+        # without a word, whatever kinds said (session 33)
+        if self.filters is not None:
+            for name in ("kinds", "lanes", "privacy"):
+                if getattr(self, name) is not None and getattr(self.filters, name) is not None:
+                    raise _rule(f"filters.{name}", f"{name} is given twice, as {name} and as "
+                                f"filters.{name}: give one of them")
+        return self
 
     def options(self) -> dict[str, Any]:
         out = self.model_dump(exclude={"query", "filters"})
@@ -309,6 +330,10 @@ class CloseInput(_In):
         if len(given) != 1:
             raise _rule(given[-1] if given else "scope",
                         "pass exactly one of scope, session_id or idle")
+        if self.now is not None and not self.idle:
+            # the time idle sessions are measured at: with scope or session_id it was
+            # dropped without a word (the CLI refuses --now without --idle; session 33)
+            raise _rule("now", "now goes with idle (the time idle sessions are measured at)")
         return self
 
 
