@@ -17,17 +17,7 @@ from functools import lru_cache
 
 from memlane.retrieve.speaker import speaker_words
 
-__all__ = ["ASKS_DOING", "INFERS", "NAMED_KINDS", "asks_doing", "asks_inference", "asks_named",
-           "names_thing", "namer", "tells_doing"]
-
-INFERS = re.compile(r"\b(?:would|likely|might|could|potentially|probably|possibly)\b",
-                    re.IGNORECASE)
-"""A question asking for an inference ("Would Melanie enjoy...?", "What might...?")."""
-
-
-def asks_inference(query: str) -> bool:
-    """Whether ``query`` asks for an inference rather than for something said."""
-    return INFERS.search(query) is not None
+__all__ = ["ASKS_DOING", "NAMED_KINDS", "asks_doing", "asks_named", "names_thing", "namer", "tells_doing"]
 
 NAMED_KINDS = re.compile(
     r"^(?:what|which)\b[^?]{0,40}?\b(?:books|novels|authors|movies|films|series|shows"

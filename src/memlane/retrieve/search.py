@@ -26,7 +26,7 @@ from memlane.index.facts import fact_confidence
 from memlane.index.embed import Embeddings
 from memlane.retrieve import rerank as sig
 from memlane.retrieve.advice import advice_terms, asks_advice
-from memlane.retrieve.answerform import asks_doing, asks_inference, asks_named, namer, tells_doing
+from memlane.retrieve.answerform import asks_doing, asks_named, namer, tells_doing
 from memlane.retrieve.candidates import Candidate, fuse_lists
 from memlane.retrieve.gather import GATHERS, asks_over_time, gathers
 from memlane.retrieve.mmr import mmr_order
@@ -117,17 +117,6 @@ class SearchOptions:
     """For a question asking what someone has done over time that does not count
     (``_strays``), the first this many candidate turns by relevance join stage two's pool
     whatever their session's place, below each shortlisted session's best hit (0: off)."""
-    stray_turns: int = 0
-    """PROTOTYPE: for every question, the first this many candidate turns by relevance
-    join stage two's pool whatever their session's place, below each shortlisted session's
-    best hit (``_strays``; 0: off)."""
-    stray_gate: str = "all"
-    infer_list: int = 0
-    """PROTOTYPE: for a question asking for an inference about the named speaker, the
-    speaker's static list of this many joins (0: off)."""
-    infer_list_weight: float = 0.3
-    infer_factor: float = 1.0
-    infer_yesno: bool = False
     min_similarity: float = -1.0
     """A vector list's hit joins only when its cosine to the query is above this
     (``_near``; -1: every hit)."""
@@ -296,11 +285,6 @@ def search(
     if static_list and ctx.speaker is not None:
         cands = _static_speaker_list(ctx, cands, ctx.speaker)
         t.lap("speaker_list_ms")
-    elif opts.infer_list > 0 and ctx.speaker is not None and (
-            asks_inference(query) or (opts.infer_yesno and _YESNO.match(query.strip()))):
-        cands = _static_speaker_list(ctx, cands, ctx.speaker, opts.infer_list,
-                                     opts.infer_list_weight)
-        t.lap("speaker_list_ms")
     if opts.graph_hops > 0 and filters.scope is not None:
         cands = _graph(ctx, cands)
     ctx.dated = dated_sessions(cands, ctx.items, ctx.windows, ctx.now)  # before the lift
@@ -309,8 +293,6 @@ def search(
         cands = _replies(ctx, cands)
     if ctx.speaker is not None:
         cands = _demote_others(ctx, cands)
-        if opts.infer_factor < 1.0 and asks_inference(query):
-            cands = _demote(ctx, cands, _other_speaker, opts.infer_factor)
         if opts.reaction_factor < 1.0:
             cands = _demote_reactions(ctx, cands)
     if opts.named_lift > 0 and asks_named(query):
@@ -352,9 +334,6 @@ def hybrid_search(
 
     opts = SearchOptions(preset=FLAT, session_aware=False, candidates=max(cfg.candidates, k))
     return search(store, embeddings, cfg, opts, query, filters, k, timings=timings)
-
-
-_YESNO = re.compile(r"(?:did|does|do|is|was|has|have|are|were|can|will)\b", re.IGNORECASE)
 
 
 QUESTION_WORDS = frozenset({
@@ -833,8 +812,7 @@ def _speaker_list(ctx: _Ctx, cands: list[Candidate], name: str) -> list[Candidat
     return _join_list(ctx, cands, found, o.meaning_speaker_weight)
 
 
-def _static_speaker_list(ctx: _Ctx, cands: list[Candidate], name: str, n: int | None = None,
-                         w: float | None = None) -> list[Candidate]:
+def _static_speaker_list(ctx: _Ctx, cands: list[Candidate], name: str) -> list[Candidate]:
     """The quick tier's list over the turns the focused speaker said: their stored static
     vectors ranked by cosine to the question without the name (``query_without_name``: a
     turn's text does not hold its own speaker's name), its best ``speaker_list`` joining as
@@ -853,11 +831,10 @@ def _static_speaker_list(ctx: _Ctx, cands: list[Candidate], name: str, n: int | 
     norms = np.linalg.norm(m, axis=1) * float(np.linalg.norm(q))
     cos = (m @ q) / np.where(norms > 0, norms, 1.0)
     found = _near(ctx, _steady([(i, float(c)) for i, c in zip(have, cos, strict=True)]))[
-        : o.speaker_list if n is None else n]
+        : o.speaker_list]
     for i, _ in found:
         ctx.items.setdefault(i, said[i])
-    return _join_list(ctx, cands, found, o.speaker_list_weight if w is None else w,
-                      rank="speaker_rank")
+    return _join_list(ctx, cands, found, o.speaker_list_weight, rank="speaker_rank")
 
 
 def _join_list(ctx: _Ctx, cands: list[Candidate], found: list[tuple[int, float]],
@@ -1071,8 +1048,7 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
             turns_in[sid] = turns_in.get(sid, 0) + 1
         elif kind == "summary":
             entities[sid] = entities.get(sid, ()) + it.entities
-    strays = (_strays(ctx, cands, {s.key for s in top})
-              if o.pool_candidates or o.stray_turns else [])
+    strays = _strays(ctx, cands, {s.key for s in top}) if o.pool_candidates else []
     if ctx.filters.kinds is None or "turn" in ctx.filters.kinds:
         # in one statement, the turns _session_turns reads: of each top session with fewer
         # than turns_per_session turns among the candidates
@@ -1150,20 +1126,10 @@ def _strays(ctx: _Ctx, cands: list[Candidate], shortlisted: set[SessionKey]) -> 
     that does not count ("How many ... have I ...?"): its answer is told in more sessions
     than stage one keeps."""
     o = ctx.opts
-    n = o.stray_turns
-    if o.stray_gate == "unfocused" and ctx.speaker is not None:
-        n = 0
-    elif o.stray_gate == "focused" and ctx.speaker is None:
-        n = 0
-    elif o.stray_gate == "nogather" and gathers(ctx.query):
-        n = 0
-    if (o.pool_candidates and asks_over_time(ctx.query)
-            and not GATHERS.search(ctx.query)):  # a counting question reads gather_sessions
-        n = max(n, o.pool_candidates)           # more sessions already
-    if n <= 0:
-        return []
+    if not asks_over_time(ctx.query) or GATHERS.search(ctx.query):
+        return []  # a counting question reads gather_sessions more sessions already
     turns = sorted((c for c in cands if (it := ctx.items.get(c.id)) is not None
-                    and it.kind == "turn"), key=lambda c: -c.relevance)[:n]
+                    and it.kind == "turn"), key=lambda c: -c.relevance)[: o.pool_candidates]
     return [c.id for c in turns if session_key(ctx.items[c.id]) not in shortlisted]
 
 
