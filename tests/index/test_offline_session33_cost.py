@@ -4,7 +4,8 @@
 string on its own passes. ``people._GATE`` is written so that ``re`` can skip to its first
 character: it must find a match exactly where the plain form (a look-behind, then "I", "we",
 "my" or "our" ignoring case) finds one. Both are checked on the labelled conversations' text
-and on generated text (the gate also on text generated from either pattern).
+and on generated text (the gate also on text generated from either pattern). The word
+patterns written possessive (``offline._WORD_LOW``, ``cues._WORD``) find the plain ones' words.
 """
 
 import re
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memlane.bench.summaries.run import FRESH, SETS, TRAIN, load_set
-from memlane.index import cues, people
+from memlane.index import cues, offline, people
 
 TEXTS = [text for name in SETS + TRAIN + FRESH for conv in load_set(name) for _, text in conv.turns]
 
@@ -88,3 +89,15 @@ def test_may_cue_assistant_passes_what_its_plain_form_passes_in_labelled_text() 
 def test_may_cue_assistant_passes_what_its_plain_form_passes_in_generated_text(text: str) -> None:
     low = text.lower()
     assert cues._may_cue_assistant(low) == _plain_may_cue_assistant(low)
+
+
+WORD_TEXT = st.lists(st.sampled_from(["a", "z", "0", "9", "'", "+", "-", "''", "--", "c++", "don't", " ", "é", "A", "_"])
+                     | st.text(max_size=3), max_size=16).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(WORD_TEXT)
+def test_possessive_word_patterns_find_the_plain_patterns_words(text: str) -> None:
+    for low in (text, text.lower()):
+        assert offline._WORD_LOW.findall(low) == re.findall(r"[a-z](?:[a-z0-9'+-]*[a-z0-9])?", low)
+        assert cues._WORD.findall(low) == re.findall(r"[a-z0-9]+(?:'[a-z]+)?", low)
