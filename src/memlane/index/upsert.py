@@ -17,7 +17,7 @@ from memlane.index.pipeline import fact_text
 from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.sessionize import scrub_label
 from memlane.ingest.spellings import resolve_scope, writable_scope
-from memlane.ingest.validate import check_text, parse_time
+from memlane.ingest.validate import MAX_CHARS_KEY, check_text, parse_time
 from memlane.store.contract import Store
 from memlane.types import DURABILITIES, KINDS, LANES, PRIVACIES, SOURCES
 
@@ -66,7 +66,7 @@ def upsert_item(store: Store, embeddings: Embeddings, config: Config, text: str,
                 trust: float, source: str, ttl_seconds: int | None, topics: Any, pinned: bool,
                 dedupe: bool, extra: dict[str, Any] | None) -> int:
     """Validate, redact, embed and store one item; see ``Memory.upsert``."""
-    text = check_text(text, config.ingest.max_message_chars)
+    text = check_text(text, config.ingest.max_message_chars, key=MAX_CHARS_KEY)
     text, _ = scrub(config.ingest, text)
     extra = scrub_deep(config.ingest, extra or {})
     _choice(kind, KINDS, "kind")

@@ -23,6 +23,7 @@ from memlane.cursor import read_cursor
 from memlane.ingest.spellings import stored_scope
 from memlane.ingest.validate import (
     INT64_MAX,
+    MAX_CHARS_KEY,
     MAX_NESTING,
     check_bool,
     check_float,
@@ -186,7 +187,7 @@ def _choices(allowed: tuple[str, ...]) -> Rule:
 
 
 def _message_text(value: Any, field: str, config: Config) -> str:
-    return check_text(value, config.ingest.max_message_chars, field)
+    return check_text(value, config.ingest.max_message_chars, field, MAX_CHARS_KEY)
 
 
 def _callable(value: Any, field: str, config: Config) -> Any:
@@ -242,7 +243,7 @@ def _extra(value: Any, field: str, config: Config) -> dict[str, Any]:
                               "send a larger number as a string", field=field)
     if len(text) > config.ingest.max_message_chars:
         raise ValidationError(f"{field}: {len(text)} characters of JSON is over the limit of "
-                              f"{config.ingest.max_message_chars}", field=field)
+                              f"{config.ingest.max_message_chars} ({MAX_CHARS_KEY})", field=field)
     return value
 
 

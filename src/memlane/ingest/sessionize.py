@@ -12,7 +12,7 @@ from memlane.config import IngestConfig
 from memlane.ingest.redact import scrub
 from memlane.errors import ValidationError
 from memlane.ingest.spellings import stored_scope, writable_scope
-from memlane.ingest.validate import check_label, check_role, check_scope, check_text, parse_time
+from memlane.ingest.validate import MAX_CHARS_KEY, check_label, check_role, check_scope, check_text, parse_time
 from memlane.types import Message
 from memlane.store.contract import NewMessage, Store
 
@@ -87,7 +87,7 @@ def prepare(
     """Validate and redact one message; raises ValidationError naming the field."""
     scope = check_scope(scope)
     role = check_role(role)
-    text = check_text(text, cfg.max_message_chars)
+    text = check_text(text, cfg.max_message_chars, key=MAX_CHARS_KEY)
     when = now if at is None else parse_time(at)
     ahead = (when - now).total_seconds()
     if ahead > cfg.max_future_minutes * 60.0:

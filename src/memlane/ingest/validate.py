@@ -18,6 +18,7 @@ from memlane.types import ROLES
 
 __all__ = [
     "INT64_MAX",
+    "MAX_CHARS_KEY",
     "MAX_NESTING",
     "json_nesting",
     "value_nesting",
@@ -149,13 +150,20 @@ def check_role(role: Any) -> str:
     return role.strip().lower()
 
 
-def check_text(text: Any, max_chars: int, field: str = "text") -> str:
-    """Free text: a string with something visible in it, at most ``max_chars``; NUL bytes
+MAX_CHARS_KEY = "ingest.max_message_chars"
+"""The setting a message's, a note's or an item's ``extra``'s length is held to: a refusal of a
+longer one names it (session 33: it said the limit, not what sets it)."""
+
+
+def check_text(text: Any, max_chars: int, field: str = "text", key: str | None = None) -> str:
+    """Free text: a string with something visible in it, at most ``max_chars`` (``key``: the
+    setting that limit is, named in the refusal so a user knows what to raise); NUL bytes
     are dropped."""
     if not isinstance(text, str):
         raise _fail(field, f"must be a string, got {type(text).__name__}")
     if len(text) > max_chars:
-        raise _fail(field, f"{len(text)} characters is over the limit of {max_chars}")
+        raise _fail(field, f"{len(text)} characters is over the limit of {max_chars}"
+                    + (f" ({key})" if key else ""))
     check_unicode(text, field)
     text = text.replace("\x00", "")
     if not text.strip() or all(ch.isspace() or ch in _INVISIBLE for ch in text):

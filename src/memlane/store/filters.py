@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from memlane.errors import ValidationError
 from memlane.types import KINDS, LANES, PRIVACIES, Item
@@ -64,7 +65,12 @@ class Filters:
             return tuple(values)
 
         if since is not None and until is not None and since > until:
-            raise ValidationError("since: must not be after until", field="since")
+            # both values, as given back in UTC: which end is wrong (session 33: it named neither)
+            def when(t: float) -> str:
+                return datetime.fromtimestamp(t, UTC).isoformat().replace("+00:00", "Z")
+
+            raise ValidationError(f"since: must not be after until (since {when(since)}, "
+                                  f"until {when(until)})", field="since")
         return cls(
             scope=scope,
             agent=agent,
