@@ -62,3 +62,15 @@ def test_inspector_pages_say_why_they_are_empty(inspector) -> None:
         pack = _text(c.get(r.headers["location"]).text)
         assert "The pack is empty: nothing fit the budget of 16 tokens" in pack
         assert "ask for a budget of at least" in pack
+
+
+def test_the_search_page_says_what_a_match_is_and_names_its_filters(inspector) -> None:
+    """Session 33 (rev33's finding): the page said "Nothing matched" alone where the CLI,
+    ``POST /v1/search`` and MCP ``recall`` say that a hit shares a word with the query (or is
+    near it) and name the filters the search was given; it says the same now, once."""
+    with inspector.client() as c:
+        page = _text(c.get("/ui/search", params={"q": "cat", "scope": "alice-assistant",
+                                                  "since": "2100-01-01"}).text)
+        assert ("Nothing matched: no memory of those the filters keep (since) shares a word "
+                "with the query") in page, page
+        assert "nothing matched" not in page, page  # not said twice

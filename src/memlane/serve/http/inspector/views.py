@@ -21,7 +21,7 @@ from memlane.memory import Memory
 from memlane.retrieve.explain import explain
 from memlane.retrieve.presets import PRESETS
 from memlane.serve.paging import fact_page, session_page as sessions_of
-from memlane.serve.render import nothing_note
+from memlane.serve.render import filters_given, nothing_note
 from memlane.types import KINDS, SESSION_STATUSES
 
 __all__ = [
@@ -321,7 +321,12 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
                      else None})
     _bars(rows)
     out.update(hits=rows, ran=True, timings=dict(mem.last_timings),
-               notice=None if rows else nothing_note(mem, scope, "nothing matched"))
+               # why, as the CLI, POST /v1/search and MCP recall say it (session 33: the page
+               # said "nothing matched" where they name the filters and the floor)
+               notice=None if rows else nothing_note(
+                   mem, scope, "nothing matched", search=True,
+                   filtered=filters_given(kind=kind or None, since=since, until=until),
+               ).removeprefix("nothing matched: "))  # the page says "Nothing matched: " itself
     return out
 
 
