@@ -35,9 +35,14 @@ def _retries(answers: dict) -> object:
 
 def _check(answers: dict, path: str) -> None:
     assert answers["id_described"]
-    ids = [re.search(r"remembered message (\d+)", answers[k]).group(1)  # type: ignore[union-attr]
+    ids = [re.search(r"message (\d+)", answers[k]).group(1)  # type: ignore[union-attr]
            for k in ("first", "again", "timed", "timed_again")]
     assert ids[0] == ids[1] and ids[2] == ids[3] and ids[0] != ids[2], answers
+    # a retry says nothing new was stored; it said "remembered message N" as for a new one
+    assert all(answers[k].startswith("remembered message ") for k in ("first", "timed")), answers
+    assert answers["again"].startswith(f"message {ids[0]} is already stored under id 'm-1'")
+    assert answers["timed_again"].startswith(f"message {ids[2]} is already stored under id 'm-2'")
+    assert all(answers[k].endswith("nothing added.") for k in ("again", "timed_again")), answers
     assert "'m-1'" in answers["other"] and "already exists" in answers["other"], answers["other"]
     assert "id: only messages take an id" in answers["note"], answers["note"]
     with memory(path) as mem:

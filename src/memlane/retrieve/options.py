@@ -10,12 +10,34 @@ from memlane.retrieve.presets import PRESETS, from_config
 from memlane.retrieve.search import SearchOptions
 from memlane.retrieve.twostage import StageParams
 
-__all__ = ["search_options"]
+__all__ = ["SESSION_OPTIONS", "flat_by_call", "search_options"]
+
+SESSION_OPTIONS = ("top_sessions", "turns_per_session")
+"""The options only session-aware (two-stage) ranking reads."""
 
 
 def _positive(name: str, value: int | None) -> None:
     if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
         raise ValidationError(f"{name}: must be a positive integer, got {value!r}", field=name)
+
+
+def flat_by_call(preset: str | None, session_aware: bool | None, **given: Any) -> tuple[str, str] | None:
+    """``(option, cause)`` when a call gives a session option (``top_sessions``,
+    ``turns_per_session``, in ``given``) and turns session-aware ranking off itself:
+    ``cause`` is ``session_aware`` (false) or ``preset`` (one of ``PRESETS`` that ranks flat,
+    whatever ``session_aware`` says: ``search`` ranks such a preset flat). The option was
+    dropped without a word (session 33). A flat ranking chosen by the configuration
+    (``retrieval.session_aware``, ``retrieval.preset``, the ``default`` preset) is not the
+    call's: a client sending the same options to every deployment is not refused."""
+    option = next((name for name in SESSION_OPTIONS if given.get(name) is not None), None)
+    if option is None:
+        return None
+    if session_aware is False:
+        return option, "session_aware"
+    chosen = PRESETS.get(preset) if isinstance(preset, str) else None
+    if chosen is not None and chosen.session_aware is False:
+        return option, "preset"
+    return None
 
 
 def search_options(
@@ -48,6 +70,13 @@ def search_options(
         raise ValidationError(f"preset: unknown preset {name!r}; use one of {known}", field="preset")
     _positive("top_sessions", top_sessions)
     _positive("turns_per_session", turns_per_session)
+    clash = flat_by_call(preset, session_aware, top_sessions=top_sessions,
+                         turns_per_session=turns_per_session)
+    if clash is not None:
+        option, cause = clash
+        off = "session_aware=False" if cause == "session_aware" else f"preset {preset!r}"
+        raise ValidationError(f"{option}: {option} goes with session-aware ranking, and {off} "
+                              "ranks flat: drop one of them", field=option)
     bonuses = dict(chosen.kind_bonuses) if chosen.kind_bonuses is not None else r.kind_bonus_map()
     aware = session_aware
     if aware is None:

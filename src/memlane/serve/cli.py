@@ -22,6 +22,7 @@ from memlane.serve.output import echo, safe
 from memlane.serve.render import (dumps, fact_sentence, filters_given, hit_dict, item_dict, message_dict,
                                   nothing_note,
                                   place, scope_is_empty, session_dict)
+from memlane.types import ImportReport
 
 __all__ = ["COMMANDS", "cli", "console_main", "main"]
 
@@ -240,12 +241,16 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
                 f"{e.start})", ctx=ctx, param_hint="'TEXT'") from None
         text = text.removesuffix("\n").removesuffix("\r")  # the newline echo and editors add
     mem = _memory(ctx)
-    from memlane.serve.delivered import retry_time
+    from memlane.serve.delivered import retry_time, stored_before
 
-    msg = mem.add_message(scope, role, text, retry_time(mem, scope, ext_id, at), speaker=speaker,
-                          id=ext_id)
+    earlier = stored_before(mem, scope, ext_id)
+    msg = mem.add_message(scope, role, text, retry_time(mem, scope, ext_id, at, earlier),
+                          speaker=speaker, id=ext_id)
     if as_json:
         echo(dumps(message_dict(msg)))
+    elif earlier is not None and earlier.id == msg.id:  # delivered again: nothing new stored
+        echo(f"message {msg.id} is already stored under id {ext_id!r}, in session "
+             f"{msg.session_id} (turn {msg.seq}): nothing added")
     else:
         echo(f"message {msg.id} added to session {msg.session_id} (turn {msg.seq})")
 
@@ -295,14 +300,28 @@ def import_(ctx: click.Context, file: str, strict: bool, scope: str | None, as_j
     if report.errors:
         line, message = report.errors[0]
         # what the report counts, not the line number: a JSON list's items share lines
-        before = report.imported + report.skipped_duplicates
-        kept = ("nothing was imported" if strict or not before
-                else f"the {before} message(s) before it were kept")
+        kept = _kept_before(report, strict)
         # with --json the report goes beside the error: one JSON document on stdout
         # the line's field (or None: the line as a whole) and the line, as the message says
         raise CliError(safe(f"{file}: {message} ({kept})"), code="invalid",
                        field=report.error_field,
                        extra={"line": line, "report": json.loads(dumps(report))})
+
+
+def _kept_before(report: ImportReport, strict: bool) -> str:
+    """What an import stopped by a bad line kept of the messages before it: the ones it
+    stored and the ones it skipped as already stored, each said (a duplicate was counted
+    among "the N message(s) before it were kept" though nothing of it was stored;
+    session 33). What the report counts, not line numbers: a JSON list's items share lines."""
+    new, dupes = report.imported, report.skipped_duplicates
+    if strict or not new + dupes:
+        return "nothing was imported"
+    if not dupes:
+        return f"the {new} message(s) before it were kept"
+    if not new:
+        return f"the {dupes} message(s) before it were already stored: skipped, nothing stored"
+    return (f"of the {new + dupes} message(s) before it, {new} were stored and {dupes} skipped "
+            "as already stored")
 
 
 @cli.command()
@@ -477,6 +496,17 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int | None, kin
            top_sessions: int | None, turns_per_session: int | None, preset: str | None,
            mmr: bool | None, explain: bool, as_json: bool) -> None:
     """Search memory: sessions first, then turns inside them, reranked; prints hits with scores."""
+    from memlane.retrieve.options import flat_by_call
+
+    clash = flat_by_call(preset, session_aware, top_sessions=top_sessions,
+                         turns_per_session=turns_per_session)
+    if clash is not None:  # ranked flat, the option was dropped without a word (session 33)
+        flag = "--" + clash[0].replace("_", "-")
+        off = "--flat" if clash[1] == "session_aware" else f"--preset {preset}"
+        error = click.UsageError(f"{flag} goes with session-aware ranking, and {off} ranks "
+                                 "flat: drop one of them", ctx)
+        error.param_hint = flag  # type: ignore[attr-defined]  # the field --json names
+        raise error
     mem = _memory(ctx)
     hits = mem.search(query, scope=scope, k=k, kinds=kinds or None, agent=agent, project=project,
                       privacy=privacy or None, since=since, until=until, now=now,

@@ -15,23 +15,36 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memlane.errors import MemlaneError
+from memlane.types import Message
 
 if TYPE_CHECKING:
     from memlane.memory import Memory
 
-__all__ = ["retry_time"]
+__all__ = ["retry_time", "stored_before"]
 
 
-def retry_time(mem: Memory, scope: Any, ext_id: Any, at: Any) -> datetime | Any:
-    """``at`` as given, or, when it is left out (None or "") and ``scope`` holds a message
-    under ``ext_id``, that message's time. A value ``add_message`` refuses is left to it
-    (it names the field)."""
+def stored_before(mem: Memory, scope: Any, ext_id: Any) -> Message | None:
+    """The message ``scope`` holds under ``ext_id``, or None (no id, none stored, or a
+    value ``add_message`` refuses, naming it). A surface that says what it stored asks it
+    before the call: when ``add_message`` answers this message, it was stored before and
+    nothing new was (``memlane add`` said "message N added" for it; session 33)."""
     from memlane.ingest.validate import check_scope
 
+    if not isinstance(ext_id, str):
+        return None
+    try:
+        return mem.store.message_by_ext_id(check_scope(scope), ext_id)
+    except MemlaneError:  # a bad scope: add_message says so, naming it
+        return None
+
+
+def retry_time(mem: Memory, scope: Any, ext_id: Any, at: Any,
+               earlier: Message | None | object = ...) -> datetime | Any:
+    """``at`` as given, or, when it is left out (None or "") and ``scope`` holds a message
+    under ``ext_id``, that message's time. A value ``add_message`` refuses is left to it
+    (it names the field). ``earlier``: ``stored_before``'s answer, when the caller has it."""
     if ext_id is None or at not in (None, "") or not isinstance(ext_id, str):
         return at
-    try:
-        earlier = mem.store.message_by_ext_id(check_scope(scope), ext_id)
-    except MemlaneError:  # a bad scope: add_message says so, naming it
-        return at
-    return at if earlier is None else earlier.at
+    if earlier is ...:
+        earlier = stored_before(mem, scope, ext_id)
+    return at if not isinstance(earlier, Message) else earlier.at

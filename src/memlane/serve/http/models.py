@@ -18,6 +18,7 @@ from pydantic_core import PydanticCustomError
 
 from memlane.cursor import MAX_CURSOR
 from memlane.ingest.validate import Whole
+from memlane.retrieve.options import flat_by_call
 from memlane.types import (
     DURABILITIES,
     ENGINE_LANES,
@@ -76,6 +77,18 @@ def _refuses_bool(model: type[BaseModel], name: str) -> bool:
 
 class _In(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_name_each(cls, data: Any) -> Any:
+        # a field taken by two names (agent and the overlay spec's agent_id, ttl_seconds
+        # and ttl_s) given by both was "agent: Extra inputs are not permitted": true of
+        # pydantic's aliases, silent that the two are one parameter (session 33)
+        if isinstance(data, dict):
+            for name, f in cls.model_fields.items():
+                if f.alias and f.alias != name and name in data and f.alias in data:
+                    raise _rule(f.alias, f"the same parameter as {name}; give one of them")
+        return data
 
     @field_validator("*", mode="before")
     @classmethod
@@ -219,6 +232,14 @@ class SearchInput(_In):
                 if getattr(self, name) is not None and getattr(self.filters, name) is not None:
                     raise _rule(f"filters.{name}", f"{name} is given twice, as {name} and as "
                                 f"filters.{name}: give one of them")
+        # ranked flat by this request, top_sessions was dropped without a word (session 33)
+        clash = flat_by_call(self.preset, self.session_aware, top_sessions=self.top_sessions,
+                             turns_per_session=self.turns_per_session)
+        if clash is not None:
+            option, cause = clash
+            off = "session_aware false" if cause == "session_aware" else f"preset {self.preset!r}"
+            raise _rule(option, f"{option} goes with session-aware ranking, and {off} ranks "
+                        "flat: drop one of them")
         return self
 
     def options(self) -> dict[str, Any]:
