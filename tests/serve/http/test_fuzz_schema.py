@@ -565,6 +565,35 @@ def _counts(stats: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in stats.items() if isinstance(v, int)}
 
 
+def _drop(body: Any, field: str) -> bool:
+    """Remove the field a refusal named (``input.top_sessions``, ``messages.0.role``) from
+    ``body``; whether there was one to remove."""
+    *path, leaf = field.split(".")
+    for part in path:
+        if isinstance(body, list) and part.isdigit() and int(part) < len(body):
+            body = body[int(part)]
+        elif isinstance(body, dict) and part in body:
+            body = body[part]
+        else:
+            return False
+    return isinstance(body, dict) and body.pop(leaf, None) is not None
+
+
+def _taken(c: httpx.Client, path: str, good: dict[str, Any]) -> bool:
+    """Whether the service takes ``good`` (200, or 404 for an id it does not hold). A field
+    the refusal of a rule over several fields names is dropped and the request sent again:
+    session 33's rules (an alias beside its name, a field beside a batch, session options
+    with a flat ranking) refuse the fullest example, whose other fields are still swept."""
+    for _ in range(6):
+        r = c.post(path, json=good)
+        if r.status_code in (200, 404):
+            return True
+        field = (r.json().get("error") or {}).get("field") if r.status_code in (400, 422) else None
+        if not field or not _drop(good, field):
+            return False
+    return False
+
+
 def test_each_wrong_value_of_each_field_is_refused_naming_it(seeded) -> None:
     """For every operation with a body, a request the service takes (built the same way
     each time), then each of its fields (nested ones too) set in turn to each value its
@@ -585,7 +614,7 @@ def test_each_wrong_value_of_each_field_is_refused_naming_it(seeded) -> None:
             variants = [v for m in spec.members(schema) if m.get("type") != "null"
                         for v in _variants(spec, m)]
             for good in variants:
-                if c.post(path, json=good).status_code not in (200, 404):
+                if not _taken(c, path, good):
                     continue  # a rule over several fields the full example breaks
                 before = c.get("/v1/stats").json()
                 for container, field, obj_schema in _body_fields(spec, schema, good):

@@ -16,10 +16,10 @@
 -- memlane_add_late is 0026's, passing whether it counted. SQLite does the same in
 -- SessionsMixin._merge_near (store/sql/sessions.py).
 
-DROP FUNCTION memlane_merge_near(text, bigint, double precision, double precision,
+DROP FUNCTION IF EXISTS memlane_merge_near(text, bigint, double precision, double precision,
                                  double precision);
 
-CREATE FUNCTION memlane_merge_near(p_scope text, p_keep bigint, p_at double precision,
+CREATE OR REPLACE FUNCTION memlane_merge_near(p_scope text, p_keep bigint, p_at double precision,
                                    p_gap double precision, p_now double precision,
                                    p_counted boolean DEFAULT false)
     RETURNS boolean
