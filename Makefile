@@ -30,8 +30,9 @@ setup: $(STAMP) browser
 demo: $(STAMP)
 	$(BIN)/python -m memlane.demo
 
+# --durations lists the slowest tests at the end of every run, so a growing suite shows where.
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=30
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
