@@ -615,9 +615,9 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
               default="all", show_default=True,
               help="Which packaged labelled set to score (pool: dev to heldout4 as one set; "
               "train: train1-train5, written to train the sentence model, as one set; "
-              "heldout5 to heldout29: the untouched sets of sessions 9 to 32, one a session but "
-              "two in session 12 (heldout8 and heldout9), each development data since the "
-              "session after its own; "
+              "heldout5 to heldout30: the untouched sets of sessions 9 to 34, one a session but "
+              "two in session 12 (heldout8 and heldout9) and none in session 33, each "
+              "development data since the session after its own; "
               "dev_all: pool, train, heldout5 and heldout6, all "
               "development data since session 11, as one set; all: dev to heldout4 each apart).")
 @click.option("--labels", type=FileName(dir_okay=False, exists=True, path_type=Path),
