@@ -244,7 +244,7 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
     from memlane.serve.delivered import retry_time, stored_before
 
     earlier = stored_before(mem, scope, ext_id)
-    msg = mem.add_message(scope, role, text, retry_time(mem, scope, ext_id, at, earlier),
+    msg = mem.add_message(scope, role, text, retry_time(at, earlier),
                           speaker=speaker, id=ext_id)
     if as_json:
         echo(dumps(message_dict(msg)))
