@@ -853,7 +853,7 @@ class Memory:
         if self.sessions(scope=scope, limit=1):
             return False
         everything = Filters.build(scope=scope.strip(), privacy=("private", "project", "shared"))
-        return not self.store.filter_ids(everything)
+        return not self.store.any_item(everything)
 
     @validated
     def format_context(

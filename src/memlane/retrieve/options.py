@@ -10,7 +10,7 @@ from memlane.retrieve.presets import PRESETS, from_config
 from memlane.retrieve.search import SearchOptions
 from memlane.retrieve.twostage import StageParams
 
-__all__ = ["SESSION_OPTIONS", "flat_by_call", "search_options"]
+__all__ = ["SESSION_OPTIONS", "clash_text", "flat_by_call", "search_options"]
 
 SESSION_OPTIONS = ("top_sessions", "turns_per_session")
 """The options only session-aware (two-stage) ranking reads."""
@@ -22,22 +22,31 @@ def _positive(name: str, value: int | None) -> None:
 
 
 def flat_by_call(preset: str | None, session_aware: bool | None, **given: Any) -> tuple[str, str] | None:
-    """``(option, cause)`` when a call gives a session option (``top_sessions``,
-    ``turns_per_session``, in ``given``) and turns session-aware ranking off itself:
-    ``cause`` is ``session_aware`` (false) or ``preset`` (one of ``PRESETS`` that ranks flat,
-    whatever ``session_aware`` says: ``search`` ranks such a preset flat). The option was
-    dropped without a word (session 33). A flat ranking chosen by the configuration
+    """``(option, cause)`` when a call asks for session-aware ranking and turns it off
+    itself. The ask: a session option (``top_sessions``, ``turns_per_session``, in
+    ``given``), or ``session_aware`` true (``option`` is then ``session_aware``). The turning
+    off: ``cause`` is ``session_aware`` (false) or ``preset`` (one of ``PRESETS`` that ranks
+    flat, whatever ``session_aware`` says: ``search`` ranks such a preset flat). Either was
+    dropped without a word (session 33: the options; session 34: ``session_aware`` true
+    beside ``flat``, ``arawn`` or ``lexical``). A flat ranking chosen by the configuration
     (``retrieval.session_aware``, ``retrieval.preset``, the ``default`` preset) is not the
     call's: a client sending the same options to every deployment is not refused."""
+    chosen = PRESETS.get(preset) if isinstance(preset, str) else None
+    flat_preset = chosen is not None and chosen.session_aware is False
     option = next((name for name in SESSION_OPTIONS if given.get(name) is not None), None)
     if option is None:
-        return None
+        return ("session_aware", "preset") if session_aware is True and flat_preset else None
     if session_aware is False:
         return option, "session_aware"
-    chosen = PRESETS.get(preset) if isinstance(preset, str) else None
-    if chosen is not None and chosen.session_aware is False:
-        return option, "preset"
-    return None
+    return (option, "preset") if flat_preset else None
+
+
+def clash_text(option: str, name: str, off: str) -> str:
+    """What a surface says of ``flat_by_call``'s answer: ``name`` is how it spells
+    ``option`` (``--top-sessions``, ``session_aware true``), ``off`` the flat ranking it was
+    given (``--flat``, ``preset 'flat'``)."""
+    wants = "asks for" if option == "session_aware" else "goes with"
+    return f"{name} {wants} session-aware ranking, and {off} ranks flat: drop one of them"
 
 
 def search_options(
@@ -75,8 +84,8 @@ def search_options(
     if clash is not None:
         option, cause = clash
         off = "session_aware=False" if cause == "session_aware" else f"preset {preset!r}"
-        raise ValidationError(f"{option}: {option} goes with session-aware ranking, and {off} "
-                              "ranks flat: drop one of them", field=option)
+        name = "session_aware=True" if option == "session_aware" else option
+        raise ValidationError(f"{option}: {clash_text(option, name, off)}", field=option)
     bonuses = dict(chosen.kind_bonuses) if chosen.kind_bonuses is not None else r.kind_bonus_map()
     aware = session_aware
     if aware is None:

@@ -244,7 +244,7 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
     from memlane.serve.delivered import retry_time, stored_before
 
     earlier = stored_before(mem, scope, ext_id)
-    msg = mem.add_message(scope, role, text, retry_time(mem, scope, ext_id, at, earlier),
+    msg = mem.add_message(scope, role, text, retry_time(at, earlier),
                           speaker=speaker, id=ext_id)
     if as_json:
         echo(dumps(message_dict(msg)))
@@ -496,15 +496,14 @@ def search(ctx: click.Context, query: str, scope: str | None, k: int | None, kin
            top_sessions: int | None, turns_per_session: int | None, preset: str | None,
            mmr: bool | None, explain: bool, as_json: bool) -> None:
     """Search memory: sessions first, then turns inside them, reranked; prints hits with scores."""
-    from memlane.retrieve.options import flat_by_call
+    from memlane.retrieve.options import clash_text, flat_by_call
 
     clash = flat_by_call(preset, session_aware, top_sessions=top_sessions,
                          turns_per_session=turns_per_session)
     if clash is not None:  # ranked flat, the option was dropped without a word (session 33)
         flag = "--" + clash[0].replace("_", "-")
         off = "--flat" if clash[1] == "session_aware" else f"--preset {preset}"
-        error = click.UsageError(f"{flag} goes with session-aware ranking, and {off} ranks "
-                                 "flat: drop one of them", ctx)
+        error = click.UsageError(clash_text(clash[0], flag, off), ctx)
         error.param_hint = flag  # type: ignore[attr-defined]  # the field --json names
         raise error
     mem = _memory(ctx)

@@ -20,7 +20,7 @@ from memlane.types import Message
 if TYPE_CHECKING:
     from memlane.memory import Memory
 
-__all__ = ["retry_time", "stored_before"]
+__all__ = ["retry_time", "stored_before", "time_left_out"]
 
 
 def stored_before(mem: Memory, scope: Any, ext_id: Any) -> Message | None:
@@ -38,13 +38,17 @@ def stored_before(mem: Memory, scope: Any, ext_id: Any) -> Message | None:
         return None
 
 
-def retry_time(mem: Memory, scope: Any, ext_id: Any, at: Any,
-               earlier: Message | None | object = ...) -> datetime | Any:
-    """``at`` as given, or, when it is left out (None or "") and ``scope`` holds a message
-    under ``ext_id``, that message's time. A value ``add_message`` refuses is left to it
-    (it names the field). ``earlier``: ``stored_before``'s answer, when the caller has it."""
-    if ext_id is None or at not in (None, "") or not isinstance(ext_id, str):
-        return at
-    if earlier is ...:
-        earlier = stored_before(mem, scope, ext_id)
-    return at if not isinstance(earlier, Message) else earlier.at
+def time_left_out(at: Any) -> bool:
+    """Whether a message's ``at`` was left out (None or ""): only then does a retry take the
+    stored message's time, so only then does a surface that says nothing of a retry (HTTP)
+    need ``stored_before``."""
+    return at is None or (isinstance(at, str) and at == "")
+
+
+def retry_time(at: Any, earlier: Message | None) -> datetime | Any:
+    """``at`` as given, or, when it is left out (``time_left_out``) and ``earlier`` (the
+    one ``stored_before`` lookup a surface makes) is the message stored under the id, that
+    message's time. A value ``add_message`` refuses is left to it (it names the field).
+    Nothing is looked up here: the caller's lookup serves both this and its answer
+    (session 34: the lookup was made here again when a caller did not pass it)."""
+    return earlier.at if time_left_out(at) and isinstance(earlier, Message) else at

@@ -446,7 +446,7 @@ class _Tools:
                 # takes its stored message's time (serve.delivered, as the CLI and HTTP)
                 earlier = stored_before(self.mem, where, id)
                 msg = self.mem.add_message(where, role, text,
-                                           retry_time(self.mem, where, id, at, earlier), id=id)
+                                           retry_time(at, earlier), id=id)
                 if earlier is not None and earlier.id == msg.id:  # a retry: nothing new stored
                     return (f"message {msg.id} is already stored under id {id!r} in scope "
                             f"{where}: session {msg.session_id}, turn {msg.seq}; nothing added.")

@@ -105,7 +105,7 @@ def no_match(mem: Memory, filtered: Sequence[str] = (), default_privacy: bool = 
     filtered = list(filtered)
     levels = mem.config.search.default_privacy
     left_out = tuple(p for p in PRIVACIES if p not in levels)
-    if default_privacy and left_out and mem.store.filter_ids(Filters.build(
+    if default_privacy and left_out and mem.store.any_item(Filters.build(
             scope=resolve_scope(mem.store, scope) if scope is not None else None, privacy=left_out)):
         filtered.append(f"search.default_privacy = {', '.join(levels)}")
     floor = mem.config.retrieval.min_similarity

@@ -18,7 +18,7 @@ from pydantic_core import PydanticCustomError
 
 from memlane.cursor import MAX_CURSOR
 from memlane.ingest.validate import Whole
-from memlane.retrieve.options import flat_by_call
+from memlane.retrieve.options import clash_text, flat_by_call
 from memlane.types import (
     DURABILITIES,
     ENGINE_LANES,
@@ -232,14 +232,15 @@ class SearchInput(_In):
                 if getattr(self, name) is not None and getattr(self.filters, name) is not None:
                     raise _rule(f"filters.{name}", f"{name} is given twice, as {name} and as "
                                 f"filters.{name}: give one of them")
-        # ranked flat by this request, top_sessions was dropped without a word (session 33)
+        # ranked flat by this request, top_sessions (session 33) or session_aware true
+        # (session 34) was dropped without a word
         clash = flat_by_call(self.preset, self.session_aware, top_sessions=self.top_sessions,
                              turns_per_session=self.turns_per_session)
         if clash is not None:
             option, cause = clash
             off = "session_aware false" if cause == "session_aware" else f"preset {self.preset!r}"
-            raise _rule(option, f"{option} goes with session-aware ranking, and {off} ranks "
-                        "flat: drop one of them")
+            name = "session_aware true" if option == "session_aware" else option
+            raise _rule(option, clash_text(option, name, off))
         return self
 
     def options(self) -> dict[str, Any]:

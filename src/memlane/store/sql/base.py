@@ -287,6 +287,13 @@ class SqlStore:
         where, params = self._where(f)
         return [r[0] for r in self.db.execute(f"SELECT i.id FROM items i WHERE {where}", params)]
 
+    def any_item(self, f: Filters) -> bool:
+        """Whether an item passes ``f``: ``bool(filter_ids(f))`` without reading every id
+        (``LIMIT 1``; session 34: a search that found nothing asked for every ``shared``
+        id of its scope only to learn whether one existed)."""
+        where, params = self._where(f)
+        return self.db.execute(f"SELECT 1 FROM items i WHERE {where} LIMIT 1", params).fetchone() is not None
+
     def _where(self, f: Filters, alias: str = "i") -> tuple[str, list[Any]]:
         """The SQL condition and parameters of item filters, in this backend's own
         placeholders (backend SQL embeds it; shared SQL runs it through ``db.execute``)."""

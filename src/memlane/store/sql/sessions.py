@@ -345,7 +345,8 @@ class SessionsMixin(SqlStore):
         queues the session it joins (``_requeue_late``: its turns and summary written anew
         with the new lines in, ``sessions_requeued_late`` once when it had been indexed or
         summarized). The scope's writers lock, then its facts lock, then the session's row,
-        as ``add_to_session`` takes them."""
+        as ``add_to_session`` takes them. Counted as ``sessions_reopened`` and
+        ``sessions_reopened_<reason>`` (session 34)."""
         row = self._run("SELECT scope FROM sessions WHERE id = %s", (session_id,)).fetchone()
         if row is None or self.open_session_for(row[0]) is not None:
             return False
@@ -359,6 +360,12 @@ class SessionsMixin(SqlStore):
         self._requeue_late(session_id, bool(found[0]))
         self._run("UPDATE sessions SET status = 'open', closed_reason = NULL WHERE id = %s",
                   (session_id,))
+        # counted, as its close was: the counters count events (a Prometheus counter never
+        # goes down, so the close is not taken back), and its next close counts again;
+        # sessions_closed less sessions_reopened is what one import of the whole file counts
+        # (session 34: the close was counted twice, and nothing said it had been reopened)
+        self.bump("sessions_reopened")
+        self.bump(f"sessions_reopened_{reason}")
         return True
 
     def set_closed_reason(self, session_id: int, reason: str) -> bool:

@@ -19,6 +19,7 @@ from memlane.ingest.spellings import resolve_scope
 from memlane.ingest.validate import int_refused
 from memlane.memory import Memory
 from memlane.retrieve.explain import explain
+from memlane.retrieve.options import flat_by_call
 from memlane.retrieve.presets import PRESETS
 from memlane.serve.paging import fact_page, session_page as sessions_of
 from memlane.serve.render import filters_given, nothing_note
@@ -279,9 +280,13 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
                               field="kind")
     # the configured default and the range every surface takes (it was 10 and 1 to 100)
     k = _int(params.get("k", ""), "k", mem.config.search.default_k, 1, MAX_K)
-    mode = params.get("mode", "") or "session"
-    if mode not in ("session", "flat"):
-        raise ValidationError(f"mode: must be session or flat, got {mode!r}", field="mode")
+    # "preset" (the form's first choice, and no mode at all): the preset's ranking, else
+    # retrieval.session_aware; the form sent session-aware beside every preset, which a
+    # preset ranking flat refuses since session 34
+    mode = params.get("mode", "") or "preset"
+    if mode not in ("preset", "session", "flat"):
+        raise ValidationError(f"mode: must be preset, session or flat, got {mode!r}",
+                              field="mode")
     since = params.get("since", "").strip() or None
     until = params.get("until", "").strip() or None
     if scope is None and not who.allows(None):
@@ -300,12 +305,16 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
                            "signal_labels": SIGNAL_LABELS, "stage_labels": STAGE_LABELS}
     if not query:
         return out
+    aware = {"session": True, "flat": False}.get(mode)
+    if flat_by_call(preset, aware) is not None:  # the form's names, not the library's
+        raise ValidationError(f"mode: session-aware ranking was chosen, and preset {preset} "
+                              "ranks flat: choose the preset's ranking, flat, or another "
+                              "preset", field="mode")
     who.check(scope, write=False)
     # a read-only key's search records no fact's access (``Memory.reading_only``)
     with mem.reading_only(bool(getattr(who, "read_only", False))):
         hits = mem.search(query, scope=scope, k=k, preset=preset, kinds=[kind] if kind else None,
-                          since=since, until=until,
-                          session_aware=mode == "session", explain=True)
+                          since=since, until=until, session_aware=aware, explain=True)
     rows = []
     for h in hits[:k]:
         e = explain(h)
