@@ -61,7 +61,7 @@ def main() -> None:
             for n in limits[c % len(limits):] + limits[: c % len(limits)]:
                 with sqlite3.connect(fm.path) as db:
                     db.execute("DELETE FROM embed_cache WHERE model = ?", (tier.model,))
-                tier._walks.pop(fm.mem.store, None)
+                tier.reset_walk(fm.mem.store)
                 fm.mem.config = configs[n]
                 for _ in range(-(-a.passages // n)):
                     before = tier.computed
@@ -72,7 +72,7 @@ def main() -> None:
                     done[n].append(tier.computed - before)
             tier.warm_all(fm.mem.store)  # every passage cached: the walk's own cost
             for _ in range(a.rounds):
-                tier._walks.pop(fm.mem.store, None)
+                tier.reset_walk(fm.mem.store)
                 before = tier.computed
                 t0, w0 = time.process_time(), time.perf_counter()
                 fm.mem.work_once(now=now)
