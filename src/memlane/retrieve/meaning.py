@@ -28,10 +28,14 @@ queue holds item ids, per store, never text: an erased item is simply not found.
 Since session 33 the worker also fills the cache behind it (``MeaningTier.backfill``): once
 a round has nothing newer to do, it warms the items of sessions indexed before the tier was
 on (or by another process), newest sessions first, at most ``retrieval.meaning_backfill``
-passages a round. What is uncached it reads from the cache itself, so a killed worker loses
-nothing but its place, and the next process walks from the newest session again. A vector
-is written only while its item still exists (checked under the write's lock), so an erase
-between the read and the write leaves no vector of erased text behind.
+passages a round; since session 34 the items no session holds first (facts of ``add_fact``,
+upserted preferences, decisions and observations, compaction's records). What is uncached
+it reads from the cache itself; where the walk stands (and its rest) is kept in the store,
+and one process at a time walks (a lease renewed as it goes), so a restarted worker goes on
+where the last one stopped and several workers on one database divide the walk, each vector
+computed once. A vector is written only while its item still exists (checked under the
+write's lock), so an erase between the read and the write leaves no vector of erased text
+behind.
 
 A search that may write nothing (``ReadingTier``: a read-only key or server, a read-only
 database) neither caches a vector nor queues an item: it leaves no trace, not even one the
@@ -44,6 +48,7 @@ nothing computed but the query's vector): the transformer as a candidate source
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
@@ -515,7 +520,10 @@ class _LeaseLost(Exception):
 
 
 def _walk_key(model: str, scope: str | None) -> str:
-    return "meaning_backfill walk " + json.dumps([model, scope])
+    """The ``meta`` key of a walk: the scope's name hashed, so an erased scope's name stays
+    nowhere in the store."""
+    where = "*" if scope is None else hashlib.sha256(scope.encode()).hexdigest()[:32]
+    return f"meaning_backfill walk {where} {model}"
 
 
 def _json(value: str | None) -> dict[str, Any]:
