@@ -118,7 +118,9 @@ class MeaningTier:
     """The transformer vectors of items and queries, cached by content hash.
 
     ``computed`` counts texts this tier sent to the transformer; ``cached`` the ones it
-    found in the store; ``skipped`` the uncached ones a bounded query (``cold``) left.
+    found in the store; ``skipped`` the uncached ones a bounded query (``cold``) left;
+    ``looked`` the passages the backfill's walk looked up in the cache (session 34: a
+    restarted walk goes on from its stored place, looking at nothing it passed).
     """
 
     def __init__(self, embedder: Embedder, lru: int = 256, window: int = 0) -> None:
@@ -128,6 +130,7 @@ class MeaningTier:
         self.computed = 0
         self.cached = 0
         self.skipped = 0
+        self.looked = 0
         self._pending: weakref.WeakKeyDictionary[Store, dict[int, None]] = (
             weakref.WeakKeyDictionary())
         """Per store, the ids of items a bounded query left uncached (``warm_pending``)."""
@@ -475,7 +478,7 @@ class MeaningTier:
             if lease and i and not self._lease(store, take=True):
                 raise _LeaseLost  # the place stays: another process goes on from it
             self._keep(store, dict(items[i : i + batch]))
-        at.passed = walk.passed + passed
+        at.passed, self.looked = walk.passed + passed, self.looked + looked
         walk.__dict__.update((_Walk(passed=at.passed) if done else at).__dict__)
         return self.computed - before, done
 
