@@ -400,7 +400,12 @@ class MeaningTier:
 
     def _take(self, store: Store, key: str, when: float) -> _Walk | None:
         """The lease and where the walk of ``key`` stands, or None: another process holds
-        the lease, or the walk rests."""
+        the lease, or the walk rests. Looked at first without a write, so a resting walk
+        or another's lease costs a round two reads and no transaction."""
+        held = _json(store.meta_value(_LEASE + self.model))
+        if ((held.get("owner") not in (None, self.owner) and float(held["until"]) > self.clock())
+                or when < _Walk.load(store.meta_value(key)).rest_until):
+            return None
         with store.atomic():
             if not self._lease(store, take=True):
                 return None
