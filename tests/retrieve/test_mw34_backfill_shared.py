@@ -240,3 +240,19 @@ def _model() -> str:
     from memlane.retrieve.meaning import shared_tier
 
     return shared_tier(128).model
+
+
+def test_an_item_of_no_scope_is_walked_and_a_scoped_walk_keeps_to_its_scope(
+        db_url: str) -> None:
+    """An upsert without a scope is an item of no scope and no session: the worker's walk
+    (every scope) computes it under the write's check; a walk of one scope does not."""
+    with memory(db_url) as m:
+        m.upsert("decided to keep a daily log", kind="decision", at=NOW)
+        m.upsert("prefers tea to coffee", kind="preference", scope="other", at=NOW)
+        emb = HashingEmbedder(dim=8, seed=next(_seeds))
+        scoped = MeaningTier(emb)
+        assert scoped.backfill(m.store, 8, scope="other", now=1.0) == 1
+        assert _found(m.store, emb.name, ["decided to keep a daily log",
+                                          "prefers tea to coffee"]) == {"prefers tea to coffee"}
+        assert MeaningTier(emb).backfill(m.store, 8, now=1.0) == 1
+        assert _found(m.store, emb.name, ["decided to keep a daily log"])
