@@ -256,3 +256,21 @@ def test_an_item_of_no_scope_is_walked_and_a_scoped_walk_keeps_to_its_scope(
                                           "prefers tea to coffee"]) == {"prefers tea to coffee"}
         assert MeaningTier(emb).backfill(m.store, 8, now=1.0) == 1
         assert _found(m.store, emb.name, ["decided to keep a daily log"])
+
+
+def test_an_item_of_no_session_erased_after_the_walk_read_it_is_not_cached(
+        db_url: str) -> None:
+    """The walk's read of the items no session holds, an erase, then the write: the vector
+    of the erased text is not cached (the write's check under its lock), the other's is."""
+    from memlane.retrieve.meaning import _Walk
+
+    with memory(db_url) as m:
+        gone = m.upsert("prefers the aisle seat", kind="preference", scope="chat", at=NOW)
+        m.add_fact("user", "works at", "the observatory", scope="chat", at=NOW)
+        tier = MeaningTier(HashingEmbedder(dim=8, seed=next(_seeds)))
+        units, last = tier._page(m.store, _Walk(), None)  # the walk's read
+        read = {p: i for _, pairs in units for i, p in pairs}
+        assert last and set(read) == {"prefers the aisle seat", "user works at the observatory"}
+        m.forget_item(gone)
+        tier._keep(m.store, read)  # the walk's write, after the erase
+        assert _found(m.store, tier.model, read) == {"user works at the observatory"}
