@@ -757,10 +757,12 @@ class RetrievalConfig:
     """With the tier on, the index worker computes the vectors of new turns ahead of queries."""
     meaning_backfill: int = 8
     """With the tier and ``meaning_worker`` on, a worker round that had nothing newer to do
-    computes at most this many passage vectors of older sessions' items not cached yet
-    (indexed before the tier was on, or by another process), newest sessions first (0: off;
-    8: a round's CPU p50 0.22-0.28 s on LoCoMo on 2 shared cores, 16's 0.66-0.75 s;
-    docs/retrieval.md, "Session 33")."""
+    computes at most this many passage vectors not cached yet of the items no session holds
+    (since session 34), then of older sessions' items (indexed before the tier was on, or by
+    another process), newest sessions first; several workers on one database divide the walk
+    (one round at a time under a lease, its place kept in the store) (0: off; 8: a round's
+    CPU p50 0.22-0.28 s on LoCoMo on 2 shared cores, 16's 0.66-0.75 s; docs/retrieval.md,
+    "Session 33" and "Session 34")."""
     meaning_list: int = 0
     """With the tier on, the transformer also ranks the scope's turns whose vectors are
     cached (the worker's, ``meaning_worker``) by exact cosine, and its best this many join

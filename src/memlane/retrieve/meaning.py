@@ -28,10 +28,14 @@ queue holds item ids, per store, never text: an erased item is simply not found.
 Since session 33 the worker also fills the cache behind it (``MeaningTier.backfill``): once
 a round has nothing newer to do, it warms the items of sessions indexed before the tier was
 on (or by another process), newest sessions first, at most ``retrieval.meaning_backfill``
-passages a round. What is uncached it reads from the cache itself, so a killed worker loses
-nothing but its place, and the next process walks from the newest session again. A vector
-is written only while its item still exists (checked under the write's lock), so an erase
-between the read and the write leaves no vector of erased text behind.
+passages a round; since session 34 the items no session holds first (facts of ``add_fact``,
+upserted preferences, decisions and observations, compaction's records). What is uncached
+it reads from the cache itself; where the walk stands (and its rest) is kept in the store,
+and one process at a time walks (a lease renewed as it goes), so a restarted worker goes on
+where the last one stopped and several workers on one database divide the walk, each vector
+computed once. A vector is written only while its item still exists (checked under the
+write's lock), so an erase between the read and the write leaves no vector of erased text
+behind.
 
 A search that may write nothing (``ReadingTier``: a read-only key or server, a read-only
 database) neither caches a vector nor queues an item: it leaves no trace, not even one the
@@ -44,9 +48,12 @@ nothing computed but the query's vector): the transformer as a candidate source
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import threading
 import time
+import uuid
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -63,7 +70,7 @@ from memlane.store.contract import Store
 from memlane.store.filters import Filters
 from memlane.types import Item
 
-__all__ = ["BACKFILL_REST", "BACKFILL_SCAN", "RESCORED_KINDS", "MeaningTier", "ReadingTier",
+__all__ = ["BACKFILL_LEASE", "BACKFILL_REST", "BACKFILL_SCAN", "RESCORED_KINDS", "MeaningTier", "ReadingTier",
            "best_passage", "load_vectors", "loaded_tier", "passages", "save_vectors",
            "shared_tier"]
 
@@ -111,7 +118,9 @@ class MeaningTier:
     """The transformer vectors of items and queries, cached by content hash.
 
     ``computed`` counts texts this tier sent to the transformer; ``cached`` the ones it
-    found in the store; ``skipped`` the uncached ones a bounded query (``cold``) left.
+    found in the store; ``skipped`` the uncached ones a bounded query (``cold``) left;
+    ``looked`` the passages the backfill's walk looked up in the cache (session 34: a
+    restarted walk goes on from its stored place, looking at nothing it passed).
     """
 
     def __init__(self, embedder: Embedder, lru: int = 256, window: int = 0) -> None:
@@ -121,12 +130,14 @@ class MeaningTier:
         self.computed = 0
         self.cached = 0
         self.skipped = 0
+        self.looked = 0
         self._pending: weakref.WeakKeyDictionary[Store, dict[int, None]] = (
             weakref.WeakKeyDictionary())
         """Per store, the ids of items a bounded query left uncached (``warm_pending``)."""
-        self._walks: weakref.WeakKeyDictionary[Store, dict[str | None, _Walk]] = (
-            weakref.WeakKeyDictionary())
-        """Per store and scope, where ``backfill`` stands."""
+        self.owner = uuid.uuid4().hex
+        """Who holds the backfill's lease, in the store (this tier, in this process)."""
+        self.clock: Callable[[], float] = time.time
+        """The lease's clock (epoch seconds)."""
         self._lru: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lru_max = lru
         self._lock = threading.Lock()
@@ -323,77 +334,176 @@ class MeaningTier:
     def backfill(self, store: Store, most: int, *, scope: str | None = None,
                  now: float | None = None, batch: int = 64) -> int:
         """One round of filling the cache behind the worker (``retrieval.meaning_backfill``):
-        the passages not cached yet of indexed sessions' items, newest sessions first, at
-        most ``most`` computed and at most ``BACKFILL_SCAN`` passages looked at; ``scope``:
-        that scope's sessions only. Where the walk stands is kept per store and scope in
-        this process; what is uncached is read from the cache itself, so a new process
-        walks from the newest session again and computes only what is missing. A walk that
-        has passed the oldest session rests ``BACKFILL_REST`` seconds (of ``now``, epoch
-        seconds) and then walks again (for the sessions another process indexed meanwhile).
+        the passages not cached yet of the items no session holds (``Store.loose_items``),
+        then of indexed sessions' items, newest sessions first, at most ``most`` computed and
+        at most ``BACKFILL_SCAN`` passages looked at; ``scope``: that scope's only.
+
+        Where the walk stands is kept in the store (``meta``), per model and scope, so a new
+        process goes on where the last one stopped; one process at a time walks (a lease,
+        ``BACKFILL_LEASE`` seconds of ``clock``, renewed as it goes), so several workers on
+        one database divide the walk instead of each computing it: a round that finds the
+        lease held by another computes nothing. The place moves only after the round's
+        write: a process killed in the middle of a round loses no vector it cached, and the
+        next holder computes only what is still uncached. A walk that has passed the oldest
+        session rests ``BACKFILL_REST`` seconds (of ``now``, epoch seconds), for every
+        process, then walks again (for what another process indexed or stored meanwhile).
         How many it computed."""
         if most <= 0:
             return 0
         when = time.time() if now is None else now
-        with self._lock:
-            walk = self._walks.setdefault(store, {}).setdefault(scope, _Walk())
-        if when < walk.rest_until:
+        key = _walk_key(self.model, scope)
+        walk = self._take(store, key, when)
+        if walk is None:
             return 0
-        computed, done = self._walk(store, walk, most, scope, batch)
-        if done:
-            walk.rest_until = when + BACKFILL_REST
-        return computed
+        before, done, moved = self.computed, False, False
+        try:
+            _, done = self._walk(store, walk, most, scope, batch, lease=True)
+            moved = True
+        except _LeaseLost:  # another process walks on from the stored place
+            pass
+        finally:  # an error leaves the place where it was; the lease goes either way
+            if done:
+                walk.rest_until = when + BACKFILL_REST
+            self._give(store, key, walk if moved else None, self.computed - before)
+        return self.computed - before
+
+    def reset_walk(self, store: Store, scope: str | None = None) -> None:
+        """Forget where the backfill's walk of ``store`` (and ``scope``) stands and its rest:
+        the next round walks from the top (the tools' runs at each limit)."""
+        with store.atomic():
+            store.set_meta(_walk_key(self.model, scope), "")
 
     def warm_all(self, store: Store, *, scope: str | None = None, batch: int = 64,
                  progress: Callable[[int, int], None] | None = None) -> int:
-        """Compute (and cache) now the passages not cached yet of every indexed session's
-        items (``scope``: that scope's), newest sessions first: the worker's ``backfill``
-        walked to the end (``memlane index --warm-meaning``). ``progress(sessions,
-        computed)`` after each step of ``4 × batch`` passages. How many it computed."""
-        walk, computed = _Walk(), 0
-        while True:
-            step, done = self._walk(store, walk, 4 * batch, scope, batch)
-            computed += step
-            if progress is not None:
-                progress(walk.passed, computed)
-            if done:
-                return computed
+        """Compute (and cache) now the passages not cached yet of every item no session
+        holds and of every indexed session's items (``scope``: that scope's), newest sessions
+        first: the worker's ``backfill`` walked to the end from the top (``memlane index
+        --warm-meaning``), under the same lease, so the workers' backfill waits meanwhile
+        (a lease another process holds is waited for: at most ``BACKFILL_LEASE`` seconds
+        when that process died). ``progress(sessions, computed)`` after each step of
+        ``4 × batch`` passages. How many it computed."""
+        walk, before = _Walk(), self.computed
+        try:
+            while True:
+                while not self._lease(store, take=True):
+                    time.sleep(0.2)
+                try:
+                    _, done = self._walk(store, walk, 4 * batch, scope, batch, lease=True)
+                except _LeaseLost:  # held too long (a stalled machine): wait for it again
+                    continue
+                if progress is not None:
+                    progress(walk.passed, self.computed - before)
+                if done:
+                    return self.computed - before
+        finally:
+            self._lease(store, take=False)
 
-    def _walk(self, store: Store, walk: _Walk, most: int, scope: str | None, batch: int
-              ) -> tuple[int, bool]:
-        """Go on with ``walk``, newest sessions first: compute at most ``most`` uncached
-        passages, looking at at most ``BACKFILL_SCAN``. ``walk.after`` moves past a session
-        only once every passage of it is cached, after the write: a step cut short (by the
-        limit, an error, a kill) takes that session up again. ``(computed, passed the
-        oldest session)``; the walk starts from the newest again after that."""
+    def _take(self, store: Store, key: str, when: float) -> _Walk | None:
+        """The lease and where the walk of ``key`` stands, or None: another process holds
+        the lease, or the walk rests. Looked at first without a write, so a resting walk
+        or another's lease costs a round two reads and no transaction."""
+        held = _json(store.meta_value(_LEASE + self.model))
+        if ((held.get("owner") not in (None, self.owner) and float(held["until"]) > self.clock())
+                or when < _Walk.load(store.meta_value(key)).rest_until):
+            return None
+        with store.atomic():
+            if not self._lease(store, take=True):
+                return None
+            walk = _Walk.load(store.meta_value(key))
+            if when < walk.rest_until:
+                self._lease(store, take=False)
+                return None
+            return walk
+
+    def _give(self, store: Store, key: str, walk: _Walk | None, computed: int) -> None:
+        """Store where the walk stands (None: as it was) and give the lease back; a lease
+        lost meanwhile (another process took it) keeps the place that process stores."""
+        with store.atomic():
+            if walk is not None and self._lease(store, take=True):
+                store.set_meta(key, walk.dump())
+            if computed:
+                store.bump("meaning_backfill_computed", computed)
+            self._lease(store, take=False)
+
+    def _lease(self, store: Store, *, take: bool) -> bool:
+        """Take (or renew) the backfill's lease of this model, unless another live process
+        holds it; or give it back (``take`` false). Whether this tier holds it now."""
+        key = _LEASE + self.model
+        with store.atomic():
+            held = _json(store.meta_value(key, lock=True))
+            clock = self.clock()
+            mine = held.get("owner") == self.owner
+            if not mine and float(held.get("until", 0.0)) > clock:
+                return False
+            if take:
+                store.set_meta(key, json.dumps({"owner": self.owner,
+                                                "until": clock + BACKFILL_LEASE}))
+            elif mine:
+                store.set_meta(key, "")
+            return take
+
+    def _walk(self, store: Store, walk: _Walk, most: int, scope: str | None, batch: int,
+              *, lease: bool = False) -> tuple[int, bool]:
+        """Go on with ``walk``: the items no session holds (highest id first), then the
+        sessions, newest first: compute at most ``most`` uncached passages, looking at at
+        most ``BACKFILL_SCAN``. The place moves past an item or a session only once every
+        passage of it is cached, after the write: a step cut short (by the limit, an error,
+        a kill) takes it up again. ``lease``: renewed before each ``batch`` of the write.
+        ``(computed, passed the oldest session)``; the walk starts from the top after that."""
         todo: dict[str, int] = {}
-        looked, place, passed, done = 0, walk.after, 0, False
+        looked, at, passed, done = 0, replace(walk), 0, False
         while len(todo) < most and looked < BACKFILL_SCAN:
-            page = store.list_sessions(scope=scope, limit=_PAGE, after=place)
-            held = store.sessions_items([s.id for s in page if s.indexed]) if page else {}
-            pairs = {s.id: [(it.id, p) for it in held.get(s.id, ()) if _rescored(it)
-                            for p in passages(it.text, self.window)] for s in page}
-            hashes = list({text_hash(p) for v in pairs.values() for _, p in v})
+            units, last = self._page(store, at, scope)
+            hashes = list({text_hash(p) for _, pairs in units for _, p in pairs})
             found = store.cached_vectors(self.model, hashes) if hashes else {}
-            for s in page:
-                looked += len(pairs[s.id])
-                new = {p: i for i, p in pairs[s.id] if text_hash(p) not in found and p not in todo}
+            full = False
+            for place, pairs in units:
+                looked += len(pairs)
+                new = {p: i for i, p in pairs if text_hash(p) not in found and p not in todo}
                 room = most - len(todo)
                 todo.update(list(new.items())[:room])
                 if len(new) > room:
-                    break  # the rest of it next time: this session again
-                place, passed = (s.started_at.timestamp(), s.id), passed + 1
+                    full = True
+                    break  # the rest of it next time: this one again
+                at.move(place)
+                passed += isinstance(place, tuple)
                 if len(todo) >= most or looked >= BACKFILL_SCAN:
+                    full = True
                     break
-            else:
-                done = len(page) < _PAGE
-                if done:
-                    break
+            if full:
+                break
+            if last and at.loose_done:
+                done = True
+                break
+            if last:
+                at.loose_done = True
         before = self.computed
         items = list(todo.items())
         for i in range(0, len(items), batch):
+            if lease and i and not self._lease(store, take=True):
+                raise _LeaseLost  # the place stays: another process goes on from it
             self._keep(store, dict(items[i : i + batch]))
-        walk.after, walk.passed = (None if done else place), walk.passed + passed
+        at.passed, self.looked = walk.passed + passed, self.looked + looked
+        walk.__dict__.update((_Walk(passed=at.passed) if done else at).__dict__)
         return self.computed - before, done
+
+    def _page(self, store: Store, at: _Walk, scope: str | None
+              ) -> tuple[list[tuple[int | tuple[float, int], list[tuple[int, str]]]], bool]:
+        """The next ``_PAGE`` units of the walk from ``at``: items no session holds (their
+        id as the place) until those are passed, then indexed sessions (their
+        ``list_sessions`` key), each with its re-scored items' ``(item id, passage)`` pairs;
+        and whether the page is the last of its part."""
+        if not at.loose_done:
+            loose = store.loose_items(sorted(RESCORED_KINDS), scope=scope, before=at.loose,
+                                      limit=_PAGE)
+            return ([(it.id, [(it.id, p) for p in passages(it.text, self.window)]
+                      if _rescored(it) else []) for it in loose], len(loose) < _PAGE)
+        page = store.list_sessions(scope=scope, limit=_PAGE, after=at.after)
+        held = store.sessions_items([s.id for s in page if s.indexed]) if page else {}
+        return ([((s.started_at.timestamp(), s.id),
+                  [(it.id, p) for it in held.get(s.id, ()) if _rescored(it)
+                   for p in passages(it.text, self.window)]) for s in page],
+                len(page) < _PAGE)
 
 
 def _rescored(it: Item) -> bool:
@@ -406,18 +516,64 @@ BACKFILL_SCAN = 5000
 cache already full costs this much and no more."""
 BACKFILL_REST = 600.0
 """Seconds a backfill walk rests after passing the oldest session, before walking again."""
+BACKFILL_LEASE = 60.0
+"""Seconds the backfill's lease lasts unless renewed (a worker's round renews it before each
+batch it computes): what a killed worker holds it for at most."""
 _PAGE = 50
+_LEASE = "meaning_backfill lease "
+
+
+class _LeaseLost(Exception):
+    """The backfill's lease expired and another process took it (``_walk``)."""
+
+
+def _walk_key(model: str, scope: str | None) -> str:
+    """The ``meta`` key of a walk: the scope's name hashed, so an erased scope's name stays
+    nowhere in the store."""
+    where = "*" if scope is None else hashlib.sha256(scope.encode()).hexdigest()[:32]
+    return f"meaning_backfill walk {where} {model}"
+
+
+def _json(value: str | None) -> dict[str, Any]:
+    """A ``meta`` value written as JSON ({} for none or an empty one)."""
+    if not value:
+        return {}
+    got = json.loads(value)
+    return got if isinstance(got, dict) else {}
 
 
 @dataclass
 class _Walk:
-    """Where a backfill walk stands: ``after`` the last session it passed (its
-    ``list_sessions`` key, newest first; None: start from the newest), ``rest_until`` the
-    time before which it does not walk again, ``passed`` how many sessions it passed."""
+    """Where a backfill walk stands: ``loose`` the last item without a session it passed
+    (None: from the highest id), ``loose_done`` whether it passed them all; ``after`` the
+    last session it passed (its ``list_sessions`` key, newest first; None: from the
+    newest); ``rest_until`` the time before which it does not walk again; ``passed`` how
+    many sessions it passed (in this process)."""
 
+    loose: int | None = None
+    loose_done: bool = False
     after: tuple[float, int] | None = None
     rest_until: float = 0.0
     passed: int = 0
+
+    def move(self, place: int | tuple[float, int]) -> None:
+        if isinstance(place, tuple):
+            self.after = place
+        else:
+            self.loose = place
+
+    def dump(self) -> str:
+        return json.dumps({"loose": self.loose, "loose_done": self.loose_done,
+                           "after": None if self.after is None else list(self.after),
+                           "rest_until": self.rest_until})
+
+    @classmethod
+    def load(cls, value: str | None) -> _Walk:
+        got = _json(value)
+        after = got.get("after")
+        return cls(loose=got.get("loose"), loose_done=bool(got.get("loose_done")),
+                   after=None if after is None else (float(after[0]), int(after[1])),
+                   rest_until=float(got.get("rest_until", 0.0)))
 
 
 class ReadingTier:

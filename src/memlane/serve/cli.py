@@ -331,9 +331,10 @@ def _kept_before(report: ImportReport, strict: bool) -> str:
 @click.option("--scope", default=None,
               help="Only this scope's sessions (default: every scope), as Memory.index(scope=).")
 @click.option("--warm-meaning", is_flag=True,
-              help="Then compute the meaning tier's vectors of every indexed session's items "
-                   "not cached yet (of --scope's, if given), newest sessions first: what the "
-                   "worker's backfill (retrieval.meaning_backfill) does a little a round.")
+              help="Then compute the meaning tier's vectors not cached yet of the items no "
+                   "session holds and of every indexed session's items (of --scope's, if "
+                   "given), newest sessions first: what the worker's backfill "
+                   "(retrieval.meaning_backfill) does a little a round.")
 @json_option
 @click.pass_context
 def index(ctx: click.Context, now: str | None, resummarize: bool, scope: str | None,
@@ -407,8 +408,9 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, scope: str | N
 
 
 def _warm_meaning(mem: Any, scope: str | None, show: bool) -> int:
-    """``memlane index --warm-meaning``: every indexed session's uncached meaning-tier
-    vectors (``MeaningTier.warm_all``), with a bar of the sessions passed."""
+    """``memlane index --warm-meaning``: the uncached meaning-tier vectors of the items no
+    session holds and of every indexed session's items (``MeaningTier.warm_all``), with a
+    bar of the sessions passed."""
     total = len(mem.store.list_sessions(scope=scope, limit=10**9))
     tier = mem._meaning_tier()
     with click.progressbar(length=max(total, 1), label="computing meaning vectors",

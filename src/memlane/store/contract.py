@@ -162,6 +162,19 @@ class ItemStore(Protocol):
     def warm_vector_index(self, model: str, dim: int, *, wait: bool = False) -> bool: ...
     def cached_vectors(self, model: str, hashes: Sequence[bytes]) -> dict[bytes, np.ndarray]: ...
     def cache_vectors(self, model: str, pairs: Sequence[tuple[bytes, np.ndarray]]) -> None: ...
+    def loose_items(self, kinds: Sequence[str], *, scope: str | None = None,
+                    before: int | None = None, limit: int = 50) -> list[Item]:
+        """Active items of ``kinds`` no session holds (facts of ``add_fact``, upserted items,
+        compaction's records), highest id first, those below ``before`` (None: from the
+        highest), at most ``limit``: the meaning tier's backfill walks them."""
+        ...
+    def meta_value(self, key: str, *, lock: bool = False) -> str | None:
+        """The value stored under ``key`` in the store's small key-value table (None: none);
+        ``lock`` (inside ``atomic()``): the row is created empty if missing and locked to the
+        transaction's end (PostgreSQL ``FOR UPDATE``; SQLite's ``BEGIN IMMEDIATE`` already
+        holds the one write lock), so a read-then-write of it is one step across processes."""
+        ...
+    def set_meta(self, key: str, value: str) -> None: ...
 
 
 class FactStore(Protocol):

@@ -8,7 +8,7 @@ per connection).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from memlane.errors import NotFoundError
@@ -147,6 +147,37 @@ class ItemsMixin(SqlStore):
             (after_id, limit),
         )
         return [(r[0], r[1]) for r in rows]
+
+    def loose_items(self, kinds: Sequence[str], *, scope: str | None = None,
+                    before: int | None = None, limit: int = 50) -> list[Item]:
+        """Active items of ``kinds`` that no session holds, highest id first, below
+        ``before``; ``scope``: that scope's (the meaning tier's backfill, session 34)."""
+        if not kinds or limit <= 0:
+            return []
+        sql = (f"SELECT {ITEM_COLS} FROM items WHERE session_id IS NULL AND status = 'active'"
+               f" AND kind IN ({', '.join(['%s'] * len(kinds))})")
+        params: list[Any] = list(kinds)
+        if scope is not None:
+            sql += " AND scope = %s"
+            params.append(scope)
+        if before is not None:
+            sql += " AND id < %s"
+            params.append(int(before))
+        return [item(r) for r in self._run(sql + " ORDER BY id DESC LIMIT %s", [*params, limit])]
+
+    def meta_value(self, key: str, *, lock: bool = False) -> str | None:
+        """The value under ``key`` in ``meta`` (None: none); ``lock``: created empty if
+        missing and locked to the transaction's end (see the contract)."""
+        if lock:
+            self._run("INSERT INTO meta (key, value) VALUES (%s, '') ON CONFLICT (key) DO NOTHING",
+                      (key,))
+        row = self._run(f"SELECT value FROM meta WHERE key = %s{self.FOR_UPDATE if lock else ''}",
+                        (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._run("INSERT INTO meta (key, value) VALUES (%s, %s)"
+                  " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
     def vector_count(self, model: str | None = None) -> int:
         if model is None:
