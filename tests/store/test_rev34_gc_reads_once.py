@@ -4,7 +4,7 @@
 Session 33's sweep reads a session with the offline patterns when its summary cannot say
 whether a relation's end was a node; a relation whose ends the reading does not name (a
 fact's long object) stays, so the same session was read on every ``gc``: 1.6 s of CPU a run
-for one session of 8,000 messages. The relation now keeps the answer (``unread_at``: the
+for one session of 8,000 messages. The relation now keeps the answer (``relation_reads``: the
 session's ``summarized_at`` read), and ``gc`` reads the session again only when its
 messages changed (a late message queues it again and a new ``summarized_at`` is written).
 The work is counted (the sessions the reading is given), never timed; what ``gc`` removes
@@ -93,7 +93,7 @@ def _fresh(mem: Memory, scope: str) -> set[int]:
     got: set[int] = set()
     try:
         with mem.store.atomic():
-            mem.store._run("UPDATE relations SET unread_at = NULL WHERE scope = %s", (scope,))
+            mem.store._run("DELETE FROM relation_reads", ())
             got = set(mem.store.unnoded_relations(scope, read=offline_entity_keys).get(scope, ()))
             got |= set(mem.store.dangling_relations(scope).get(scope, ()))
             raise _Undo

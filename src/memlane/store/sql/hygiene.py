@@ -158,8 +158,8 @@ class HygieneMixin(SqlStore):
         (``unnoded_relations``, with ``read``; session 32); how many went. Found without a
         lock; each scope that has one is swept in a transaction of its own under its facts
         lock, where its relations are read again. Then each relation whose session ``read``
-        read and named neither end of keeps that answer (``unread_at``, under its scope's
-        facts lock), so the session is not read again while its messages are the ones read
+        read and named neither end of keeps that answer (``relation_reads``, under its
+        scope's facts lock), so the session is not read again while its messages are the ones read
         (rev34: a session of 8,000 messages was read on every run, 1.6 s of CPU a gc)."""
         gone = 0
         unread: dict[str, list[tuple[int, float]]] = {}
@@ -174,8 +174,11 @@ class HygieneMixin(SqlStore):
         for scope in sorted(unread):
             with self.atomic():
                 self._lock_scope_facts(scope)
-                for rid, when in unread[scope]:  # (a relation swept above: no row)
-                    self._run("UPDATE relations SET unread_at = %s WHERE id = %s", (when, rid))
+                for rid, when in unread[scope]:  # (a relation swept above: none written)
+                    self._run("INSERT INTO relation_reads (relation_id, summarized_at)"
+                              " SELECT id, %s FROM relations WHERE id = %s ON CONFLICT"
+                              " (relation_id) DO UPDATE SET summarized_at = excluded.summarized_at",
+                              (when, rid))
         return gone
 
     def unnoded_relations(self, scope: str | None = None, *,
@@ -200,18 +203,19 @@ class HygieneMixin(SqlStore):
     def _unnoded(self, scope: str | None, read: EntityReader | None,
                  unread: dict[str, list[tuple[int, float]]] | None) -> dict[str, list[int]]:
         """``unnoded_relations``. A relation whose session's reading named neither end, at
-        the session's ``summarized_at`` its ``unread_at`` holds, is not read again (its
-        messages are the ones read: a late message, a merge or an erase clears
+        the session's ``summarized_at`` its row of ``relation_reads`` holds, is not read
+        again (its messages are the ones read: a late message, a merge or an erase clears
         ``summarized_at``); ``unread``: filled, by scope, with ``(id, summarized_at)`` of each
         relation read now whose ends the reading named neither of (rev34)."""
         where, params = ("AND scope = %s", (scope,)) if scope is not None else ("", ())
         nodes = {(sc, norm) for sc, norm in self._run(f"SELECT scope, norm_name FROM entities WHERE 1 = 1 {where}",
                                                       params)}
         loose: dict[int, list[tuple[int, str, set[str]]]] = {}  # by session: id, scope, ends
-        kept: dict[int, tuple[set[str], float | None]] = {}  # by relation: its ends, unread_at
+        kept: dict[int, tuple[set[str], float | None]] = {}  # by relation: its ends, when read
         for rid, sc, src, dst, sid, was in self._run(
-                "SELECT id, scope, source_entity, target_entity, session_id, unread_at"
-                f" FROM relations WHERE session_id IS NOT NULL {where} ORDER BY id", params):
+                "SELECT id, scope, source_entity, target_entity, session_id, r.summarized_at"
+                " FROM relations LEFT JOIN relation_reads r ON r.relation_id = id"
+                f" WHERE session_id IS NOT NULL {where} ORDER BY id", params):
             ends = {e for e in (src, dst) if (sc, e) not in nodes and e != "user"}
             if ends:
                 loose.setdefault(int(sid), []).append((int(rid), sc, ends))
