@@ -156,17 +156,19 @@ def check_memlane_file(path: Path, *, where: str, creates: bool, create_hint: st
             return
         size = path.stat().st_size
         tables: list[str] = []
+        ours = False
         if size:
             con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
             try:
                 tables = [r[0] for r in con.execute(
                     "SELECT name FROM sqlite_master WHERE type = 'table' "
                     "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")]
+                ours = "schema_migrations" in tables and _memlane_migrations(con)
             finally:
                 con.close()
     except (OSError, sqlite3.Error):
         return  # not a SQLite file, or unreadable: opening it says so in its own words
-    if tables and "schema_migrations" not in tables:
+    if tables and not ours:
         shown = ", ".join(tables[:5]) + (f" and {len(tables) - 5} more" if len(tables) > 5 else "")
         raise CliError(safe(
             f"{where}: {path} is a SQLite database of another program (its tables: {shown}), "
@@ -176,6 +178,25 @@ def check_memlane_file(path: Path, *, where: str, creates: bool, create_hint: st
         what = "an empty file (0 bytes)" if not size else "a SQLite database holding no table"
         raise CliError(safe(f"database {path} is {what}, not a memlane database yet "
                             f"(check {where}); {create_hint}"), code="not_found", field=where)
+
+
+def _memlane_migrations(con: Any) -> bool:
+    """Whether the ``schema_migrations`` table of the SQLite connection ``con`` is memlane's:
+    its columns (``name``, ``sha256``, ``applied_at``), and empty (a file whose first
+    migration did not commit) or naming one of memlane's migrations. Rails, Ecto and
+    golang-migrate keep a ``schema_migrations`` of their own (``version``): until session
+    34 such a database passed as memlane's and the command ended on "query failed: no such
+    column: name", and one whose table had memlane's columns was migrated (rev34)."""
+    from memlane.store.migrations import load_migrations
+
+    columns = {str(r[1]) for r in con.execute("PRAGMA table_info(schema_migrations)")}
+    if not {"name", "sha256", "applied_at"} <= columns:
+        return False
+    names = [m.name for m in load_migrations("memlane.store.sqlite")]
+    marks = ", ".join("?" * len(names))
+    row = con.execute("SELECT count(*), count(CASE WHEN name IN (" + marks + ") THEN 1 END)"
+                      " FROM schema_migrations", names).fetchone()
+    return int(row[0]) == 0 or int(row[1]) > 0
 
 
 def db_origin(option: str | None) -> str:

@@ -72,12 +72,14 @@ def migrate(ctx: click.Context, show: bool, as_json: bool) -> None:
         url = _root_db(ctx)
         with located(where):
             cls, location = _store_class(url)
+            path = sqlite_file(url, (ctx.find_root().obj or {}).get("db"))
+        if path is not None:  # another program's schema_migrations is not read as memlane's
+            check_memlane_file(path, where=where, creates=True, create_hint="")
+        with located(where):
             before = cls.peek_migrations(location)
         if show:
             report = before
         else:
-            with located(where):
-                path = sqlite_file(url, (ctx.find_root().obj or {}).get("db"))
             new = path is not None and not path.exists()
             store = _open(url, must_exist=False, where=where)  # migrates, or refuses edited migrations
             if new and path is not None:  # it made the file, as add and import do: say so
