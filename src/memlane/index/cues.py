@@ -191,6 +191,16 @@ answer says nobody knows ("we still don't know whether…", read by :meth:`_Read
 and not for a question of one word ("Hana?"); a participant's answer only (the assistant's
 "…you're still waiting for the documents" describes the user). Kept apart from
 ``_NON_ANSWER``, which the sentence model reads as a feature."""
+_PUT_OFF_LATER = re.compile(
+    r"^(?:(?:ok(?:ay)?|right|fine|so|then|well|hmm|yeah)[,.]?\s+)*let'?s\s+(?:just\s+)?"
+    r"(?:(?:park|leave|shelve|table)\s+(?:that|this|it)\b|not\s+(?:decide|do|settle)\s+(?:that|this|it)\b)",
+    re.IGNORECASE)
+"""A later turn putting off what was asked before its answer ("What happens to the 500 bad
+ones?" — "Clays pulp them unless we want them. …" — "Let's not decide that now."; "lets park
+that till the marquee is confirmed"; "Let's not do that on a chat message."): the question stays
+open (session 34). Only what names the matter ("that", "this", "it"): "Let's not decide anything
+until we have the auditors' timetable" puts off the meeting's whole matter, not the question
+just answered ("Hollins specifically said audited"). Read by :meth:`_Reader.put_off_later`."""
 _FIND_OUT = re.compile(r"\bi'?ll (?:(?:have|need) to )?(?:check|find out|ask|chase|look (?:for|into)|"
                        r"(?:ring|call|phone|email|e-mail|text|message) (?:them|him|her))\b",
                        re.IGNORECASE)
@@ -1700,6 +1710,9 @@ class _Reader:
         if _says_open(sentence):
             self.put((ti, si), "open_questions", clean(sentence))  # "Not sure yet whether…?"
             return
+        if self.put_off_later(ti, sentence):
+            self.put((ti, si), "open_questions", clean(sentence))
+            return
         nxt = next((t for t in self.turns[ti + 1 :] if t.who != turn.who), None)
         if nxt is None:
             if ti == len(self.turns) - 1 or all(t.who == turn.who for t in self.turns[ti:]):
@@ -1724,6 +1737,28 @@ class _Reader:
                 or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))):
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
+
+    def put_off_later(self, ti: int, sentence: str) -> bool:
+        """A participant's question answered by another, the answer neither a decision nor a
+        question, and put off in one of the next two turns after it (``_PUT_OFF_LATER`` in
+        its first two sentences), no question or decision between: the question stays open
+        ("What happens to the 500 bad ones?" — "Clays pulp them unless we want them. …" —
+        "Let's not decide that now.", session 34). Not among the user and the assistant, nor
+        a question of one word."""
+        turn = self.turns[ti]
+        if self.assisted or len(_content(sentence)) < 2 or ti + 2 >= len(self.turns):
+            return False
+        answer = self.turns[ti + 1]
+        if (answer.who == turn.who or any(x.endswith("?") for x in answer.sentences)
+                or self.decided_in(ti + 1)):
+            return False
+        for k in range(ti + 2, min(ti + 4, len(self.turns))):
+            later = self.turns[k]
+            if any(_PUT_OFF_LATER.match(x) for x in later.sentences[:2]):
+                return True
+            if any(x.endswith("?") for x in later.sentences) or self.decided_in(k):
+                return False
+        return False
 
     def unknown(self, ti: int, si: int, s: str) -> bool:
         """A participant's statement or question that nobody knows something yet, in the forms

@@ -1,0 +1,75 @@
+"""Session 34's open-question class, from heldout29's misses, both ways the offline backend runs:
+a participant's question that another answers without settling it, and that a later turn puts
+off by naming the matter ("What happens to the 500 bad ones?" — "Clays pulp them unless we want
+them." — "Let's not decide that now."; "lets park that till the marquee is confirmed") stays
+open (``cues._PUT_OFF_LATER``, read by ``_Reader.put_off_later``)."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.bench.summaries.run import load_set, messages_of
+from memlane.index.offline import OfflineIntelligence
+from memlane.testing import offline_summary
+
+WAYS = [None, "shipped"]
+_ASKED = [("What happens to the 200 damaged banners?", "banners"),
+          ("Should we start charging the late fee people voted on?", "late fee"),
+          ("Do we move the quiz night to the upstairs room?", "quiz night")]
+_ANSWER = ["The printer recycles them unless we want them.",
+           "The vote was only 9 people. Half the members weren't there.",
+           "I'd need to check with the landlord, and the booking isn't confirmed yet."]
+_PUT_OFF = ["Let's not decide that now.", "lets park that till the booking is confirmed",
+            "Let's not do that on a chat message. Put it on the agenda for the AGM.",
+            "ok, let's leave it for the committee", "Right. Let's shelve that one"]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(asked=st.sampled_from(_ASKED), answer=st.sampled_from(_ANSWER), off=st.sampled_from(_PUT_OFF),
+       between=st.booleans())
+def test_a_question_put_off_after_an_answer_that_does_not_settle_it_stays_open(model, asked, answer, off,
+                                                                              between):
+    question, key = asked
+    turns = ["Maya: The hall order goes in on Friday and we're at £600.",
+             f"Tom: {question}", f"Priya: {answer}"]
+    if between:
+        turns.append("Tom: hmm, fair enough.")
+    summary, _ = offline_summary(*turns, f"Maya: {off}", "Tom: fine", model=model)
+    assert any(key in q.lower() for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("off", ["Let's not decide anything until we have the timetable in writing.",
+                                 "Let's order the chairs then."])
+def test_a_put_off_of_the_whole_matter_or_none_leaves_no_question(model, off):
+    """Only a put-off naming the matter ("that", "this", "it") reaches back to the question."""
+    summary, _ = offline_summary(
+        "Maya: The hall order goes in on Friday and we're at £600.",
+        "Tom: What happens to the 200 damaged banners?",
+        "Priya: The printer recycles them unless we want them.",
+        f"Maya: {off}", "Tom: fine", model=model)
+    assert not any("banners" in q.lower() for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_question_asked_between_stops_the_put_off_reaching_back(model):
+    summary, _ = offline_summary(
+        "Maya: The hall order goes in on Friday and we're at £600.",
+        "Tom: What happens to the 200 damaged banners?",
+        "Priya: The printer recycles them unless we want them.",
+        "Tom: And who books the caretaker for the evening?",
+        "Maya: Let's not decide that now.", model=model)
+    assert not any("banners" in q.lower() for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize(("conv_id", "key"), [
+    ("h29-poetry-collection-misprint", "500 bad ones"),
+    ("h29-ramadan-iftar-community-meal", "sisters in the main hall"),
+    ("h29-co-op-grocery-bulk-order", "handling fee"),
+])
+def test_heldout29_questions_put_off_later_stay_open(model, conv_id, key):
+    conv = next(c for c in load_set("heldout29") if c.id == conv_id)
+    questions = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].open_questions
+    assert any(key in q for q in questions), questions
