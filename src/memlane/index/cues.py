@@ -1902,6 +1902,13 @@ class _Reader:
                 if ti and turn.role == "user" and _SETTLED.match(s):
                     self.settled(ti, si)  # "Good, then that's settled.": the proposal before
                     continue
+                also_do = (_ALSO.match(s) if ti and si and turn.role == "user" and not s.endswith("?")
+                           and self.cues.placed.get((ti, si - 1)) == "decisions" else None)
+                if also_do and (ti, si) not in self.cues.placed:
+                    rest = s[also_do.end():].lstrip(" ,")
+                    if _directive(rest) and len(_content(rest)) >= 2 and not _REMARK.search(rest):
+                        self.decide((ti, si), rest)  # "Let's do the mapping properly. And leave
+                        continue  # the global boosts alone.": a second decision (session 34)
                 settling = (_SETTLING.match(s) if ti and turn.role == "user"
                             and not s.endswith("?") and (ti, si) not in self.cues.placed else None)
                 if settling and (settling.group("verb") is None or (
