@@ -73,3 +73,46 @@ def test_heldout29_questions_put_off_later_stay_open(model, conv_id, key):
     conv = next(c for c in load_set("heldout29") if c.id == conv_id)
     questions = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].open_questions
     assert any(key in q for q in questions), questions
+
+
+_UNMARKED = [("and the sponsorship from BrewDog, did the money ever arrive", "brewdog"),
+             ("is the hall booking confirmed for the ceilidh", "hall booking"),
+             ("and has the invoice from the caterers been paid", "caterers"),
+             ("should we renew the storage unit for another year", "storage unit")]
+_UNSURE = ["honestly I'm not sure.", "no idea, I haven't checked.", "I don't know, it's not on the statement."]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(asked=st.sampled_from(_UNMARKED), unsure=st.sampled_from(_UNSURE))
+def test_a_question_written_without_its_mark_and_not_answered_stays_open(model, asked, unsure):
+    """A user's yes-no question without its question mark ("…, did the money ever arrive") is read
+    as the question it is: left open by an answer that does not know (session 34)."""
+    question, key = asked
+    summary, _ = offline_summary(
+        "Ellie: ok so handover. the society money is held by the SU, so you can't get a card",
+        f"Farah: {question}", f"Ellie: {unsure} that's one for you to chase Josh sorry",
+        "Josh: great lol", model=model)
+    assert any(key in q.lower() for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", ["Do it the weekend after and I'm in!", "brilliant, did it, its at 1.4 now",
+                                  "and can we use Splitwise for this instead of me doing maths",
+                                  "can we not leave at 5 in the morning though"])
+def test_a_directive_a_report_a_request_or_a_proposal_is_no_unmarked_question(model, said):
+    summary, _ = offline_summary(
+        "Sandra: the bill came in at £412 for the quarter",
+        f"Callum: {said}", "Neil: honestly I'm not sure.", "Sandra: ok", model=model)
+    assert not summary.open_questions, summary.open_questions
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize(("conv_id", "key"), [
+    ("h29-student-society-treasurer-handover", "BrewDog"),
+    ("h29-kombucha-scoby-mould", "heat mat"),
+])
+def test_heldout29_questions_without_their_mark_stay_open(model, conv_id, key):
+    conv = next(c for c in load_set("heldout29") if c.id == conv_id)
+    questions = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].open_questions
+    assert any(key in q for q in questions), questions

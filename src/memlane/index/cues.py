@@ -1946,7 +1946,8 @@ class _Reader:
                     full = self.expand((ti, si), then.group(1))
                     self.decide((ti, si), full if full != then.group(1) else self.posed((ti, si), full) or full)
                     continue
-                question = s.endswith("?") or (turn.role == "user" and not self.assisted and _ASKS_UNMARKED.match(s) is not None)
+                question = s.endswith("?") or (turn.role == "user" and (
+                    (not self.assisted and _ASKS_UNMARKED.match(s) is not None) or _ASKS_BARE.match(s) is not None))
                 if (turn.role == "user" and ("whether" in s or " if " in s) and (ti, si) not in self.cues.placed
                         and self.asked_whether(ti, si, s)):
                     continue  # "Reviewer 2 also asked whether…": the question it passes on (session 22)
@@ -2933,6 +2934,16 @@ _CANT_SAY_WORDS = ("i can", "depends on")
 _ASKED_SHORT = re.compile(r"^(?:how|what|which|when|where|who|why)\b(?:\s+\S+){0,3}\s*$", re.IGNORECASE)
 """A short question asked back without its mark ("how much", "which one", "when by"): answered,
 the first question's answer comes after (session 30)."""
+_ASKS_BARE = re.compile(
+    r"^(?:(?:and|so|also|ok(?:ay)?|hm+|wait)[,.]?\s+)?(?:[^,?]{1,60},\s+)?"
+    r"(?:(?:do|does|did)\s+(?:you|we|i|they|he|she|the|my|our|your)|(?:is|are|was|were|has|have|should)\s+"
+    r"(?:you|we|i|it|they|he|she|the|that|this|there|my|our|your))\b(?!\s+not\b)[^?]*$", re.IGNORECASE)
+"""A user's yes-no question written without its question mark ("and the sponsorship from
+BrewDog, did the money ever arrive", "do you think a heat mat would be worth it or is that
+overkill") (session 34). Not "… not …", a proposal ("can we not leave at 5 in the morning
+though" — "7 then"); not "do it" or "did it", a directive or a report ("Do it the weekend after and
+I'm in!", "brilliant, did it"); not "can / could / will / would we / you …", a request ("and can we
+use Splitwise for this", taken up by "yes please")."""
 _ASKS_UNMARKED = re.compile(
     r"^(?:(?:nice|ok(?:ay)?|right|also|and|so|hm+|separate q(?:uestion)?)[,.:]?\s+)?"
     r"(?:should (?:we|i|the|it)|is it (?:even )?worth|do we (?:want|need) to|are we (?:going|doing))\b[^?]*\bor\b[^?]*$",
