@@ -2653,6 +2653,28 @@ class _Reader:
                 continue
             self.put((ti, si), "action_items", _owned(nxt.who, _stop(clean(rest))))
 
+    def sent_to_me(self) -> None:
+        """Among people, a participant's "send me …" (``_SEND_ME``), wherever the sentence went, is
+        a step for the others, with the speaker named: "Send Jess £28" (session 34). Not in a
+        question, nor of a pronoun alone ("send me it")."""
+        if self.assisted:
+            return
+        for turn in self.turns:
+            if turn.role != "user":
+                continue
+            for s in turn.sentences:
+                if "send me" not in s.lower() or s.endswith("?"):
+                    continue
+                for m in _SEND_ME.finditer(s):
+                    what = m.group("what").strip()
+                    if not _content(what) - _PRONOUNS:
+                        continue
+                    step = _stop(clean(f"Send {turn.who} {what}"))
+                    mine = _content(step)
+                    if not any(mine <= _content(x) and len(_content(x) - mine) <= 2
+                               for x in self.cues.next_steps + self.cues.action_items):
+                        self.cues.next_steps.append(step)  # (not again: "Ana: Send Ana your …")
+
     def doubt_to_check(self) -> None:
         """A participant's sentence that doubts something and says they will check or ask
         (:data:`_DOUBT_THEN_CHECK`) leaves that question open until then: the open question,
@@ -3193,6 +3215,13 @@ years, and…", "Then that's what we do: …", "Then the old lot is reserved for
 replicates…" (session 22)."""
 
 
+_SEND_ME = re.compile(r"(?:^|[,;]\s+|\band\s+)(?:(?:you|u)(?:\s+(?:all|guys|two|lot))?\s+|(?:pls|please)\s+)?"
+                      r"send me\s+(?P<what>[^,.;!?]+)", re.IGNORECASE)
+"""A participant asking the others to send them something ("booking now, send me your passport
+numbers in dm", "I'll buy them tonight and you all send me £28", "I'll need stories though, send
+me anything you remember"): the others' step, "Send Ana your passport numbers in dm" (session 34)."""
+
+
 def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None) -> Cues:
     """The cues of a conversation given as ``(speaker, role, sentences)`` per turn; with a
     ``model`` (:class:`memlane.index.sentclass.SentenceModel` or
@@ -3207,6 +3236,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.doubt_to_check()
         reader.advice_taken()
         reader.then_thats()
+        reader.sent_to_me()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
