@@ -116,3 +116,30 @@ def test_heldout29_questions_without_their_mark_stay_open(model, conv_id, key):
     conv = next(c for c in load_set("heldout29") if c.id == conv_id)
     questions = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].open_questions
     assert any(key in q for q in questions), questions
+
+
+_FRONTED = [("Where the rest of the money comes from", "rest of the money"),
+            ("Who pays for the skip", "pays for the skip"),
+            ("Whether the council will cover it", "council will cover"),
+            ("How we get the piano up the stairs", "piano up the stairs")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=30, deadline=None)
+@given(asked=st.sampled_from(_FRONTED), lead=st.sampled_from(["", "And ", "But "]),
+       know=st.sampled_from(["I don't know.", "I honestly don't know.", "we still don't know"]))
+def test_what_nobody_knows_said_before_i_dont_know_is_left_open(model, asked, lead, know):
+    """"Where the rest of the money comes from, I don't know.": the question it leaves (session 34)."""
+    what, key = asked
+    summary, _ = offline_summary(
+        "Margaret: The roofer's quote for the steel is £19,000 and the insurer caps it at £7,500.",
+        f"Alan: {lead}{what[:1].lower() if lead else what[:1]}{what[1:]}, {know}",
+        "Peter: I'll ring the archdeacon tomorrow.", model=model)
+    assert any(key in q for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_heldout29_church_roof_leaves_the_money_open(model):
+    conv = next(c for c in load_set("heldout29") if c.id == "h29-church-roof-lead-theft")
+    questions = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].open_questions
+    assert "Where the rest of the money comes from?" in questions, questions

@@ -903,6 +903,11 @@ _UNKNOWN = re.compile(
 know whether my contract counts as…", "Still not clear to me who pays for a replacement", "Do
 we know if Flagsmith's SDK even supports…?", "Did anyone ever figure out what the amulet
 does?", "We haven't talked at all about what happens to…"): the question it leaves (session 15)."""
+_UNKNOWN_FRONTED = re.compile(
+    r"^(?:(?:and|but|so|as for)[,]?\s+)?(?P<q>(?:whether|how|what|who|when|where|which|why)\b[^,;?]{6,90}?),\s+"
+    r"(?:i|we)\s+(?:(?:still|honestly|really|just|genuinely)\s+)?(?:don'?t|do not)\s+know\b[^,;?]*[.!]?$", re.IGNORECASE)
+"""What nobody knows said with the question before "I don't know" ("Where the rest of the money
+comes from, I don't know."): the question it leaves, read as ``_UNKNOWN`` is (session 34)."""
 _WH_WORDS = frozenset("whether if how what who when where which why".split())
 _NOBODY_KNOWS = re.compile(r"^(?:no|nope|nah)\b(?!\s*,?\s*(?:we|i)\s+(?:don'?t|won'?t|shouldn'?t|can'?t)\s+(?!know))",
                            re.IGNORECASE)
@@ -1767,7 +1772,8 @@ class _Reader:
         film it?" — "Also, we still don't know whether our customers are even on TikTok.").
         A "Do we know if…?" answered yes or no is not left open, nor one asked of the assistant,
         which answers it (session 15)."""
-        found = _UNKNOWN.search(s)  # (read() lets through only sentences holding its words)
+        found = _UNKNOWN.search(s) or _UNKNOWN_FRONTED.match(s)  # (read() lets through only
+        # sentences holding their words)
         if found is None or len(_content(_as_unknown(found)) - _WH_WORDS) < 2:
             return False  # (what is open is said: not "I don't know where to start.")
         turn = self.turns[ti]
