@@ -49,3 +49,36 @@ def test_heldout29_search_tuning_leaves_the_global_boosts(model):
     conv = next(c for c in load_set("heldout29") if c.id == "h29-search-relevance-tuning")
     decisions = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].decisions
     assert "Leave the global boosts alone." in decisions, decisions
+
+
+_NOW = [("Your plan is now the 200 GB plan, billed yearly at £24.99.", "200 GB plan"),
+        ("Your booking is now for Saturday the 9th at 7pm.", "Saturday the 9th"),
+        ("Your delivery address is now 14 Alder Close.", "14 Alder Close")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=20, deadline=None)
+@given(now=st.sampled_from(_NOW), done=st.sampled_from(["Done.", "All done!", "OK, done."]))
+def test_what_the_users_thing_is_now_after_a_bare_done_is_a_decision(model, now, done):
+    """The assistant's "Done. Your plan is now …": what was done on the user's request (session 34)."""
+    text, key = now
+    summary, _ = offline_summary(
+        "user: can you change it please, the account is r.okafor@fastmail.com",
+        "assistant: I can see the account. Would you like the change now or at renewal?",
+        "user: now please", f"assistant: {done} {text}", "user: great, thanks", model=model)
+    assert any(key in d for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_what_the_users_thing_is_now_without_done_is_no_decision(model):
+    summary, _ = offline_summary(
+        "user: what plan am I on at the moment",
+        "assistant: Your plan is now the 200 GB plan, billed yearly at £24.99.", "user: ok thanks", model=model)
+    assert not any("200 GB" in d for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_heldout29_cloud_storage_downgrade_writes_the_new_plan(model):
+    conv = next(c for c in load_set("heldout29") if c.id == "h29-cloud-storage-plan-downgrade")
+    decisions = OfflineIntelligence(model).summarize(conv.id, messages_of(conv))[0].decisions
+    assert any(d.startswith("Your plan is now Nimbus Drive 200 GB") for d in decisions), decisions

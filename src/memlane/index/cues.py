@@ -2659,6 +2659,18 @@ class _Reader:
                 continue
             self.put((ti, si), "action_items", _owned(nxt.who, _stop(clean(rest))))
 
+    def done_now(self) -> None:
+        """The assistant's turn opening with a bare "Done." and saying what the user's thing is
+        now ("Your plan is now Nimbus Drive 200 GB, billed yearly at £24.99."): what was done on
+        the user's request, a decision (``_DONE_ALONE``, ``_NOW_IS``; session 34)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "assistant" or not turn.sentences or not _DONE_ALONE.match(turn.sentences[0]):
+                continue
+            for si in range(1, min(3, len(turn.sentences))):
+                s = turn.sentences[si]
+                if (ti, si) not in self.cues.placed and _NOW_IS.match(s):
+                    self.decide((ti, si), s)
+
     def sent_to_me(self) -> None:
         """Among people, a participant's "send me …" (``_SEND_ME``), wherever the sentence went, is
         a step for the others, with the speaker named: "Send Jess £28" (session 34). Not in a
@@ -3228,6 +3240,12 @@ numbers in dm", "I'll buy them tonight and you all send me £28", "I'll need sto
 me anything you remember"): the others' step, "Send Ana your passport numbers in dm" (session 34)."""
 
 
+_DONE_ALONE = re.compile(r"^(?:(?:ok(?:ay)?|right|great)[,.!]?\s+)?(?:all\s+|that'?s\s+)?done[.!]?$", re.IGNORECASE)
+_NOW_IS = re.compile(r"^your\s+(?:[\w-]+\s+){1,4}(?:is|are)\s+now\s+\S", re.IGNORECASE)
+"""The assistant's outcome after a bare "Done.": "Done. Your plan is now Nimbus Drive 200 GB, billed
+yearly at £24.99." (session 34): what was done on the user's request, a decision."""
+
+
 def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None) -> Cues:
     """The cues of a conversation given as ``(speaker, role, sentences)`` per turn; with a
     ``model`` (:class:`memlane.index.sentclass.SentenceModel` or
@@ -3243,6 +3261,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.advice_taken()
         reader.then_thats()
         reader.sent_to_me()
+        reader.done_now()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
