@@ -191,6 +191,16 @@ answer says nobody knows ("we still don't know whether…", read by :meth:`_Read
 and not for a question of one word ("Hana?"); a participant's answer only (the assistant's
 "…you're still waiting for the documents" describes the user). Kept apart from
 ``_NON_ANSWER``, which the sentence model reads as a feature."""
+_PUT_OFF_LATER = re.compile(
+    r"^(?:(?:ok(?:ay)?|right|fine|so|then|well|hmm|yeah)[,.]?\s+)*let'?s\s+(?:just\s+)?"
+    r"(?:(?:park|leave|shelve|table)\s+(?:that|this|it)\b|not\s+(?:decide|do|settle)\s+(?:that|this|it)\b)",
+    re.IGNORECASE)
+"""A later turn putting off what was asked before its answer ("What happens to the 500 bad
+ones?" — "Clays pulp them unless we want them. …" — "Let's not decide that now."; "lets park
+that till the marquee is confirmed"; "Let's not do that on a chat message."): the question stays
+open (session 34). Only what names the matter ("that", "this", "it"): "Let's not decide anything
+until we have the auditors' timetable" puts off the meeting's whole matter, not the question
+just answered ("Hollins specifically said audited"). Read by :meth:`_Reader.put_off_later`."""
 _FIND_OUT = re.compile(r"\bi'?ll (?:(?:have|need) to )?(?:check|find out|ask|chase|look (?:for|into)|"
                        r"(?:ring|call|phone|email|e-mail|text|message) (?:them|him|her))\b",
                        re.IGNORECASE)
@@ -893,6 +903,11 @@ _UNKNOWN = re.compile(
 know whether my contract counts as…", "Still not clear to me who pays for a replacement", "Do
 we know if Flagsmith's SDK even supports…?", "Did anyone ever figure out what the amulet
 does?", "We haven't talked at all about what happens to…"): the question it leaves (session 15)."""
+_UNKNOWN_FRONTED = re.compile(
+    r"^(?:(?:and|but|so|as for)[,]?\s+)?(?P<q>(?:whether|how|what|who|when|where|which|why)\b[^,;?]{6,90}?),\s+"
+    r"(?:i|we)\s+(?:(?:still|honestly|really|just|genuinely)\s+)?(?:don'?t|do not)\s+know\b[^,;?]*[.!]?$", re.IGNORECASE)
+"""What nobody knows said with the question before "I don't know" ("Where the rest of the money
+comes from, I don't know."): the question it leaves, read as ``_UNKNOWN`` is (session 34)."""
 _WH_WORDS = frozenset("whether if how what who when where which why".split())
 _NOBODY_KNOWS = re.compile(r"^(?:no|nope|nah)\b(?!\s*,?\s*(?:we|i)\s+(?:don'?t|won'?t|shouldn'?t|can'?t)\s+(?!know))",
                            re.IGNORECASE)
@@ -1700,6 +1715,9 @@ class _Reader:
         if _says_open(sentence):
             self.put((ti, si), "open_questions", clean(sentence))  # "Not sure yet whether…?"
             return
+        if self.put_off_later(ti, sentence):
+            self.put((ti, si), "open_questions", clean(sentence))
+            return
         nxt = next((t for t in self.turns[ti + 1 :] if t.who != turn.who), None)
         if nxt is None:
             if ti == len(self.turns) - 1 or all(t.who == turn.who for t in self.turns[ti:]):
@@ -1725,6 +1743,28 @@ class _Reader:
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
 
+    def put_off_later(self, ti: int, sentence: str) -> bool:
+        """A participant's question answered by another, the answer neither a decision nor a
+        question, and put off in one of the next two turns after it (``_PUT_OFF_LATER`` in
+        its first two sentences), no question or decision between: the question stays open
+        ("What happens to the 500 bad ones?" — "Clays pulp them unless we want them. …" —
+        "Let's not decide that now.", session 34). Not among the user and the assistant, nor
+        a question of one word."""
+        turn = self.turns[ti]
+        if self.assisted or len(_content(sentence)) < 2 or ti + 2 >= len(self.turns):
+            return False
+        answer = self.turns[ti + 1]
+        if (answer.who == turn.who or any(x.endswith("?") for x in answer.sentences)
+                or self.decided_in(ti + 1)):
+            return False
+        for k in range(ti + 2, min(ti + 4, len(self.turns))):
+            later = self.turns[k]
+            if any(_PUT_OFF_LATER.match(x) for x in later.sentences[:2]):
+                return True
+            if any(x.endswith("?") for x in later.sentences) or self.decided_in(k):
+                return False
+        return False
+
     def unknown(self, ti: int, si: int, s: str) -> bool:
         """A participant's statement or question that nobody knows something yet, in the forms
         ``_OPEN`` misses (``_UNKNOWN``), is the open question it leaves; so is one in
@@ -1732,7 +1772,8 @@ class _Reader:
         film it?" — "Also, we still don't know whether our customers are even on TikTok.").
         A "Do we know if…?" answered yes or no is not left open, nor one asked of the assistant,
         which answers it (session 15)."""
-        found = _UNKNOWN.search(s)  # (read() lets through only sentences holding its words)
+        found = _UNKNOWN.search(s) or _UNKNOWN_FRONTED.match(s)  # (read() lets through only
+        # sentences holding their words)
         if found is None or len(_content(_as_unknown(found)) - _WH_WORDS) < 2:
             return False  # (what is open is said: not "I don't know where to start.")
         turn = self.turns[ti]
@@ -1867,6 +1908,13 @@ class _Reader:
                 if ti and turn.role == "user" and _SETTLED.match(s):
                     self.settled(ti, si)  # "Good, then that's settled.": the proposal before
                     continue
+                also_do = (_ALSO.match(s) if ti and si and turn.role == "user" and not s.endswith("?")
+                           and self.cues.placed.get((ti, si - 1)) == "decisions" else None)
+                if also_do and (ti, si) not in self.cues.placed:
+                    rest = s[also_do.end():].lstrip(" ,")
+                    if _directive(rest) and len(_content(rest)) >= 2 and not _REMARK.search(rest):
+                        self.decide((ti, si), rest)  # "Let's do the mapping properly. And leave
+                        continue  # the global boosts alone.": a second decision (session 34)
                 settling = (_SETTLING.match(s) if ti and turn.role == "user"
                             and not s.endswith("?") and (ti, si) not in self.cues.placed else None)
                 if settling and (settling.group("verb") is None or (
@@ -1904,7 +1952,8 @@ class _Reader:
                     full = self.expand((ti, si), then.group(1))
                     self.decide((ti, si), full if full != then.group(1) else self.posed((ti, si), full) or full)
                     continue
-                question = s.endswith("?") or (turn.role == "user" and not self.assisted and _ASKS_UNMARKED.match(s) is not None)
+                question = s.endswith("?") or (turn.role == "user" and (
+                    (not self.assisted and _ASKS_UNMARKED.match(s) is not None) or _ASKS_BARE.match(s) is not None))
                 if (turn.role == "user" and ("whether" in s or " if " in s) and (ti, si) not in self.cues.placed
                         and self.asked_whether(ti, si, s)):
                     continue  # "Reviewer 2 also asked whether…": the question it passes on (session 22)
@@ -2610,6 +2659,40 @@ class _Reader:
                 continue
             self.put((ti, si), "action_items", _owned(nxt.who, _stop(clean(rest))))
 
+    def done_now(self) -> None:
+        """The assistant's turn opening with a bare "Done." and saying what the user's thing is
+        now ("Your plan is now Nimbus Drive 200 GB, billed yearly at £24.99."): what was done on
+        the user's request, a decision (``_DONE_ALONE``, ``_NOW_IS``; session 34)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "assistant" or not turn.sentences or not _DONE_ALONE.match(turn.sentences[0]):
+                continue
+            for si in range(1, min(3, len(turn.sentences))):
+                s = turn.sentences[si]
+                if (ti, si) not in self.cues.placed and _NOW_IS.match(s):
+                    self.decide((ti, si), s)
+
+    def sent_to_me(self) -> None:
+        """Among people, a participant's "send me …" (``_SEND_ME``), wherever the sentence went, is
+        a step for the others, with the speaker named: "Send Jess £28" (session 34). Not in a
+        question, nor of a pronoun alone ("send me it")."""
+        if self.assisted:
+            return
+        for turn in self.turns:
+            if turn.role != "user":
+                continue
+            for s in turn.sentences:
+                if "send me" not in s.lower() or s.endswith("?"):
+                    continue
+                for m in _SEND_ME.finditer(s):
+                    what = m.group("what").strip()
+                    if not _content(what) - _PRONOUNS:
+                        continue
+                    step = _stop(clean(f"Send {turn.who} {what}"))
+                    mine = _content(step)
+                    if not any(mine <= _content(x) and len(_content(x) - mine) <= 2
+                               for x in self.cues.next_steps + self.cues.action_items):
+                        self.cues.next_steps.append(step)  # (not again: "Ana: Send Ana your …")
+
     def doubt_to_check(self) -> None:
         """A participant's sentence that doubts something and says they will check or ask
         (:data:`_DOUBT_THEN_CHECK`) leaves that question open until then: the open question,
@@ -2891,6 +2974,16 @@ _CANT_SAY_WORDS = ("i can", "depends on")
 _ASKED_SHORT = re.compile(r"^(?:how|what|which|when|where|who|why)\b(?:\s+\S+){0,3}\s*$", re.IGNORECASE)
 """A short question asked back without its mark ("how much", "which one", "when by"): answered,
 the first question's answer comes after (session 30)."""
+_ASKS_BARE = re.compile(
+    r"^(?:(?:and|so|also|ok(?:ay)?|hm+|wait)[,.]?\s+)?(?:[^,?]{1,60},\s+)?"
+    r"(?:(?:do|does|did)\s+(?:you|we|i|they|he|she|the|my|our|your)|(?:is|are|was|were|has|have|should)\s+"
+    r"(?:you|we|i|it|they|he|she|the|that|this|there|my|our|your))\b(?!\s+not\b)[^?]*$", re.IGNORECASE)
+"""A user's yes-no question written without its question mark ("and the sponsorship from
+BrewDog, did the money ever arrive", "do you think a heat mat would be worth it or is that
+overkill") (session 34). Not "… not …", a proposal ("can we not leave at 5 in the morning
+though" — "7 then"); not "do it" or "did it", a directive or a report ("Do it the weekend after and
+I'm in!", "brilliant, did it"); not "can / could / will / would we / you …", a request ("and can we
+use Splitwise for this", taken up by "yes please")."""
 _ASKS_UNMARKED = re.compile(
     r"^(?:(?:nice|ok(?:ay)?|right|also|and|so|hm+|separate q(?:uestion)?)[,.:]?\s+)?"
     r"(?:should (?:we|i|the|it)|is it (?:even )?worth|do we (?:want|need) to|are we (?:going|doing))\b[^?]*\bor\b[^?]*$",
@@ -3140,6 +3233,19 @@ years, and…", "Then that's what we do: …", "Then the old lot is reserved for
 replicates…" (session 22)."""
 
 
+_SEND_ME = re.compile(r"(?:^|[,;]\s+|\band\s+)(?:(?:you|u)(?:\s+(?:all|guys|two|lot))?\s+|(?:pls|please)\s+)?"
+                      r"send me\s+(?P<what>[^,.;!?]+)", re.IGNORECASE)
+"""A participant asking the others to send them something ("booking now, send me your passport
+numbers in dm", "I'll buy them tonight and you all send me £28", "I'll need stories though, send
+me anything you remember"): the others' step, "Send Ana your passport numbers in dm" (session 34)."""
+
+
+_DONE_ALONE = re.compile(r"^(?:(?:ok(?:ay)?|right|great)[,.!]?\s+)?(?:all\s+|that'?s\s+)?done[.!]?$", re.IGNORECASE)
+_NOW_IS = re.compile(r"^your\s+(?:[\w-]+\s+){1,4}(?:is|are)\s+now\s+\S", re.IGNORECASE)
+"""The assistant's outcome after a bare "Done.": "Done. Your plan is now Nimbus Drive 200 GB, billed
+yearly at £24.99." (session 34): what was done on the user's request, a decision."""
+
+
 def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None) -> Cues:
     """The cues of a conversation given as ``(speaker, role, sentences)`` per turn; with a
     ``model`` (:class:`memlane.index.sentclass.SentenceModel` or
@@ -3154,6 +3260,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.doubt_to_check()
         reader.advice_taken()
         reader.then_thats()
+        reader.sent_to_me()
+        reader.done_now()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
