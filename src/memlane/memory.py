@@ -34,6 +34,7 @@ from memlane.ingest.params import validated
 from memlane.ingest.redact import scrub, scrub_deep
 from memlane.ingest.sessionize import (
     Incoming,
+    held_under_id,
     prepare,
     same_message,
     scrub_label,
@@ -88,7 +89,7 @@ def _delivered_again(store: Any, msg: Incoming, index: int | None = None) -> Mes
     """The stored message ``msg`` repeats (its scope holds its id): at-least-once delivery
     stores a message once, and a retry gets the stored one back. Another message under the
     same id is a ``ConflictError`` naming the id."""
-    stored = store.message_by_ext_id(msg.scope, msg.ext_id)
+    stored = held_under_id(store, msg)
     if stored is None or not same_message(stored, msg):
         raise _id_taken(msg, index)
     return stored

@@ -374,18 +374,24 @@ class MeaningTier:
             store.set_meta(_walk_key(self.model, scope), "")
 
     def warm_all(self, store: Store, *, scope: str | None = None, batch: int = 64,
-                 progress: Callable[[int, int], None] | None = None) -> int:
+                 progress: Callable[[int, int], None] | None = None,
+                 waiting: Callable[[float], None] | None = None) -> int:
         """Compute (and cache) now the passages not cached yet of every item no session
         holds and of every indexed session's items (``scope``: that scope's), newest sessions
         first: the worker's ``backfill`` walked to the end from the top (``memlane index
         --warm-meaning``), under the same lease, so the workers' backfill waits meanwhile
         (a lease another process holds is waited for: at most ``BACKFILL_LEASE`` seconds
-        when that process died). ``progress(sessions, computed)`` after each step of
-        ``4 × batch`` passages. How many it computed."""
-        walk, before = _Walk(), self.computed
+        when that process died; ``waiting(seconds the lease runs on)`` once, when it waits).
+        ``progress(passed, computed)`` after each step of ``4 × batch`` passages: the
+        items and sessions passed, of ``walk_size``. How many it computed."""
+        walk, before, told = _Walk(), self.computed, False
         try:
             while True:
                 while not self._lease(store, take=True):
+                    if waiting is not None and not told:
+                        held = _json(store.meta_value(_LEASE + self.model))
+                        waiting(max(0.0, float(held.get("until", 0.0)) - self.clock()))
+                        told = True
                     time.sleep(0.2)
                 try:
                     _, done = self._walk(store, walk, 4 * batch, scope, batch, lease=True)
@@ -397,6 +403,15 @@ class MeaningTier:
                     return self.computed - before
         finally:
             self._lease(store, take=False)
+
+    def walk_size(self, store: Store, scope: str | None = None) -> int:
+        """How many units ``warm_all`` passes (its ``progress``'s end): the items no session
+        holds of the kinds it re-scores, then every session (one without items is passed
+        too), counted without reading them (session 34, fix34b: ``memlane index
+        --warm-meaning`` listed every session to size its bar, and the bar counted sessions
+        only while the walk passes the loose items first)."""
+        return (store.count_loose_items(sorted(RESCORED_KINDS), scope=scope)
+                + store.count_sessions(scope))
 
     def _take(self, store: Store, key: str, when: float) -> _Walk | None:
         """The lease and where the walk of ``key`` stands, or None: another process holds
@@ -466,7 +481,7 @@ class MeaningTier:
                     full = True
                     break  # the rest of it next time: this one again
                 at.move(place)
-                passed += isinstance(place, tuple)
+                passed += 1
                 if len(todo) >= most or looked >= BACKFILL_SCAN:
                     full = True
                     break
@@ -548,7 +563,7 @@ class _Walk:
     (None: from the highest id), ``loose_done`` whether it passed them all; ``after`` the
     last session it passed (its ``list_sessions`` key, newest first; None: from the
     newest); ``rest_until`` the time before which it does not walk again; ``passed`` how
-    many sessions it passed (in this process)."""
+    many items and sessions it passed (in this process)."""
 
     loose: int | None = None
     loose_done: bool = False

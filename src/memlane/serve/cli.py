@@ -249,7 +249,7 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
     if as_json:
         echo(dumps(message_dict(msg)))
     elif earlier is not None and earlier.id == msg.id:  # delivered again: nothing new stored
-        echo(f"message {msg.id} is already stored under id {ext_id!r}, in session "
+        echo(f"message {msg.id} is already stored under id {msg.ext_id!r}, in session "
              f"{msg.session_id} (turn {msg.seq}): nothing added")
     else:
         echo(f"message {msg.id} added to session {msg.session_id} (turn {msg.seq})")
@@ -410,18 +410,26 @@ def index(ctx: click.Context, now: str | None, resummarize: bool, scope: str | N
 def _warm_meaning(mem: Any, scope: str | None, show: bool) -> int:
     """``memlane index --warm-meaning``: the uncached meaning-tier vectors of the items no
     session holds and of every indexed session's items (``MeaningTier.warm_all``), with a
-    bar of the sessions passed."""
-    total = len(mem.store.list_sessions(scope=scope, limit=10**9))
+    bar of the items and sessions passed (counted, not listed: session 34 listed every
+    session of the database to size it). A lease another process holds (a worker's round,
+    or a stopped worker's for at most ``BACKFILL_LEASE`` seconds) is waited for, saying so
+    on standard error: it waited up to a minute without a word."""
     tier = mem._meaning_tier()
+    total = tier.walk_size(mem.store, scope)
     with click.progressbar(length=max(total, 1), label="computing meaning vectors",
                            file=sys.stderr, hidden=not show) as bar:
         last = [0]
 
-        def progress(sessions: int, _computed: int) -> None:
-            bar.update(min(sessions, total) - last[0])
-            last[0] = min(sessions, total)
+        def progress(passed: int, _computed: int) -> None:
+            bar.update(min(passed, total) - last[0])
+            last[0] = min(passed, total)
 
-        return int(tier.warm_all(mem.store, scope=scope, progress=progress))
+        def waiting(seconds: float) -> None:
+            echo(f"waiting for the meaning backfill's lease, which another process holds "
+                       f"(a worker's round; a stopped worker's runs out within {seconds:.0f} s)",
+                       err=True)
+
+        return int(tier.warm_all(mem.store, scope=scope, progress=progress, waiting=waiting))
 
 
 @cli.command()

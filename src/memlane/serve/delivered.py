@@ -28,13 +28,11 @@ def stored_before(mem: Memory, scope: Any, ext_id: Any) -> Message | None:
     value ``add_message`` refuses, naming it). A surface that says what it stored asks it
     before the call: when ``add_message`` answers this message, it was stored before and
     nothing new was (``memlane add`` said "message N added" for it; session 33)."""
-    from memlane.ingest.validate import check_scope
+    from memlane.ingest.sessionize import stored_under_id
 
-    if not isinstance(ext_id, str):
-        return None
-    try:
-        return mem.store.message_by_ext_id(check_scope(scope), ext_id)
-    except MemlaneError:  # a bad scope: add_message says so, naming it
+    try:  # scope and id spelt as add_message stores them (session 34: " m-1" missed "m-1")
+        return stored_under_id(mem.store, mem.config.ingest, scope, ext_id)
+    except MemlaneError:  # a bad scope or id: add_message says so, naming it
         return None
 
 

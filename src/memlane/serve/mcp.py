@@ -448,7 +448,7 @@ class _Tools:
                 msg = self.mem.add_message(where, role, text,
                                            retry_time(at, earlier), id=id)
                 if earlier is not None and earlier.id == msg.id:  # a retry: nothing new stored
-                    return (f"message {msg.id} is already stored under id {id!r} in scope "
+                    return (f"message {msg.id} is already stored under id {msg.ext_id!r} in scope "
                             f"{where}: session {msg.session_id}, turn {msg.seq}; nothing added.")
                 redacted = f"; {msg.redactions} secret(s) redacted" if msg.redactions else ""
                 gap = self.mem.config.ingest.session_gap_minutes

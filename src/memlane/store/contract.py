@@ -78,6 +78,9 @@ class SessionStore(Protocol):
                       limit: int = 100, offset: int = 0,
                       after: tuple[float, int] | None = None,
                       before: tuple[float, int] | None = None) -> list[Session]: ...
+    def count_sessions(self, scope: str | None = None) -> int:
+        """How many sessions ``list_sessions`` (of ``scope``: None, every scope) pages through."""
+        ...
     def sessions_to_index(self, limit: int = 100, *, reserve: bool = False,
                           exclude: Iterable[int] = (), scope: str | None = None
                           ) -> list[Session]: ...
@@ -167,6 +170,9 @@ class ItemStore(Protocol):
         """Active items of ``kinds`` no session holds (facts of ``add_fact``, upserted items,
         compaction's records), highest id first, those below ``before`` (None: from the
         highest), at most ``limit``: the meaning tier's backfill walks them."""
+        ...
+    def count_loose_items(self, kinds: Sequence[str], *, scope: str | None = None) -> int:
+        """How many items ``loose_items`` walks over from the highest id."""
         ...
     def meta_value(self, key: str, *, lock: bool = False) -> str | None:
         """The value stored under ``key`` in the store's small key-value table (None: none);

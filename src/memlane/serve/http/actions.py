@@ -158,11 +158,13 @@ def upsert(mem: Memory, who: Principal, inp: m.UpsertInput, timings: dict[str, f
     extra = dict(inp.extra or {})
     # "lane": "" stored the item in "semantic" and a lane given both ways kept lane and
     # dropped extra.lane, each without a word (session 33): "" is refused by upsert as any
-    # other lane it does not know, and two lanes are a 422 naming the second
-    if inp.lane is not None and "lane" in extra:
+    # other lane it does not know, and two lanes are a 422 naming the second; a null is a
+    # lane not given ("extra": {"lane": null} beside "lane" was refused; session 34, fix34b)
+    given = extra.pop("lane", None)
+    if inp.lane is not None and given is not None:
         raise ApiError(422, "invalid_request", "extra.lane: the lane is given twice, as lane "
                        "and as extra.lane: give one of them", "extra.lane")
-    lane = inp.lane if inp.lane is not None else extra.pop("lane", None)
+    lane = inp.lane if inp.lane is not None else given
     lane = "semantic" if lane is None else lane
     source = inp.source
     if isinstance(source, dict):  # the spec's provenance blob: kept, source stays "stated"

@@ -84,10 +84,15 @@ class _In(BaseModel):
         # a field taken by two names (agent and the overlay spec's agent_id, ttl_seconds
         # and ttl_s) given by both was "agent: Extra inputs are not permitted": true of
         # pydantic's aliases, silent that the two are one parameter (session 33)
+        # A null is a field not given (as beside a batch): "agent": null beside "agent_id":
+        # "x" was refused as the parameter given twice (session 34, fix34b)
         if isinstance(data, dict):
             for name, f in cls.model_fields.items():
                 if f.alias and f.alias != name and name in data and f.alias in data:
-                    raise _rule(f.alias, f"the same parameter as {name}; give one of them")
+                    if data[name] is not None and data[f.alias] is not None:
+                        raise _rule(f.alias, f"the same parameter as {name}; give one of them")
+                    data = {k: v for k, v in data.items()  # the null one, as if left out
+                            if k != (name if data[name] is None else f.alias)}
         return data
 
     @field_validator("*", mode="before")
@@ -174,17 +179,24 @@ class AddInput(_In):
         elif self.text is not None:
             raise _rule("messages", "pass either one message (scope, text, ...) or messages, "
                         "not both")
-        else:
-            # a message's field beside a batch was dropped without a word: "role":
-            # "assistant" or an "at" stored each message as the user's, now (session 33)
-            beside = [name for name in type(self).model_fields
-                      if name != "messages" and name in self.model_fields_set
-                      and getattr(self, name) is not None]
-            if beside:
-                name = beside[0]
-                raise _rule(name, f"a batch takes each message's own {name}: give it inside "
-                            f"each of messages, not beside them")
         return self
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _nothing_beside_a_batch(cls, data: Any, handler: Any) -> AddInput:
+        # a message's field beside a batch was dropped without a word: "role": "assistant"
+        # or an "at" stored each message as the user's, now (session 33). Judged on the
+        # body as sent, once every field is valid, so that the refusal names the field as
+        # the body spelt it ("agent_id" was named "agent"; session 34, fix34b); a null is a
+        # field not given
+        model: AddInput = handler(data)
+        if model.messages is not None and isinstance(data, dict):
+            for name, f in cls.model_fields.items():
+                for spelt in dict.fromkeys((name, f.alias or name)):
+                    if name != "messages" and data.get(spelt) is not None:
+                        raise _rule(spelt, f"a batch takes each message's own {spelt}: give "
+                                    "it inside each of messages, not beside them")
+        return model
 
     def batch(self) -> list[MessageIn]:
         if self.messages is not None:

@@ -165,6 +165,19 @@ class ItemsMixin(SqlStore):
             params.append(int(before))
         return [item(r) for r in self._run(sql + " ORDER BY id DESC LIMIT %s", [*params, limit])]
 
+    def count_loose_items(self, kinds: Sequence[str], *, scope: str | None = None) -> int:
+        """How many items ``loose_items`` walks over (``before`` None), in one count: the
+        meaning tier's ``warm_all`` sizes its bar by it (session 34, fix34b)."""
+        if not kinds:
+            return 0
+        sql = ("SELECT count(*) FROM items WHERE session_id IS NULL AND status = 'active'"
+               f" AND kind IN ({', '.join(['%s'] * len(kinds))})")
+        params: list[Any] = list(kinds)
+        if scope is not None:
+            sql += " AND scope = %s"
+            params.append(scope)
+        return int(self._run(sql, params).fetchone()[0])
+
     def meta_value(self, key: str, *, lock: bool = False) -> str | None:
         """The value under ``key`` in ``meta`` (None: none); ``lock``: created empty if
         missing and locked to the transaction's end (see the contract)."""

@@ -439,6 +439,14 @@ class SessionsMixin(SqlStore):
         )]
         return rows[::-1] if back else rows
 
+    def count_sessions(self, scope: str | None = None) -> int:
+        """How many sessions ``list_sessions(scope)`` pages through, in one count (``memlane
+        index --warm-meaning`` listed them all to size its bar; session 34, fix34b)."""
+        if scope is None:
+            return int(self._run("SELECT count(*) FROM sessions").fetchone()[0])
+        return int(self._run("SELECT count(*) FROM sessions WHERE scope = %s",
+                             (scope,)).fetchone()[0])
+
     def sessions_to_index(self, limit: int = 100, *, reserve: bool = False,
                           exclude: Iterable[int] = (), scope: str | None = None) -> list[Session]:
         """Closed sessions whose turns are not indexed yet, oldest first (where writers run
