@@ -413,8 +413,14 @@ def _warm_meaning(mem: Any, scope: str | None, show: bool) -> int:
     bar of the items and sessions passed (counted, not listed: session 34 listed every
     session of the database to size it). A lease another process holds (a worker's round,
     or a stopped worker's for at most ``BACKFILL_LEASE`` seconds) is waited for, saying so
-    on standard error: it waited up to a minute without a word."""
+    on standard error: it waited up to a minute without a word. ``scope`` is walked as the
+    database spells it (``resolve_scope``): "café" typed in NFC over an old database holding
+    it in NFD, or ``team`` over one holding ``team\u200b``, walked nothing (session 34)."""
+    from memlane.ingest.spellings import resolve_scope
+
     tier = mem._meaning_tier()
+    if scope is not None:
+        scope = resolve_scope(mem.store, scope)
     total = tier.walk_size(mem.store, scope)
     with click.progressbar(length=max(total, 1), label="computing meaning vectors",
                            file=sys.stderr, hidden=not show) as bar:
