@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from memlane.config import Config
 from memlane.errors import ValidationError
 from memlane.cursor import read_cursor
-from memlane.ingest.spellings import stored_scope
+from memlane.ingest.spellings import is_old_spelling, stored_scope
 from memlane.ingest.validate import (
     INT64_MAX,
     MAX_CHARS_KEY,
@@ -411,8 +411,9 @@ def validated(method: F) -> F:
     def checked(self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         arguments = plain_call(args, kwargs)
         if arguments is not None:
+            held = resolve and is_old_spelling(self.store, arguments.get("scope"))
             for name, rule in ordered:
-                if name in arguments:
+                if name in arguments and not (held and name == "scope"):
                     arguments[name] = rule(arguments[name], name, self.config)
             if resolve and isinstance(arguments.get("scope"), str):
                 arguments["scope"] = stored_scope(self.store, arguments["scope"])
@@ -421,8 +422,9 @@ def validated(method: F) -> F:
             bound = sig.bind(self, *args, **kwargs)
         except TypeError as e:
             raise ValidationError(f"{method.__name__}: {e}") from None
+        held = resolve and is_old_spelling(self.store, bound.arguments.get("scope"))
         for name, value in list(bound.arguments.items()):
-            if name in rules:
+            if name in rules and not (held and name == "scope"):
                 bound.arguments[name] = rules[name](value, name, self.config)
         if resolve and isinstance(bound.arguments.get("scope"), str):
             bound.arguments["scope"] = stored_scope(self.store, bound.arguments["scope"])

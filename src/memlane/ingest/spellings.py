@@ -25,8 +25,8 @@ from typing import Any
 
 from memlane.ingest.validate import canonical_scope, check_scope
 
-__all__ = ["forget_spellings", "old_spellings", "resolve_scope", "spellings_of", "stored_scope",
-           "writable_scope"]
+__all__ = ["forget_spellings", "is_old_spelling", "old_spellings", "resolve_scope", "spellings_of",
+           "stored_scope", "writable_scope"]
 
 log = logging.getLogger("memlane.ingest")
 
@@ -110,11 +110,20 @@ def forget_spellings(store: Any) -> None:
         _generations[store] = _generations.get(store, 0) + 1
 
 
+def is_old_spelling(store: Any, scope: Any) -> bool:
+    """Whether ``scope`` is an old spelling ``store`` holds, one ``stored_scope`` answers: a
+    method given it by another that looked it up (``Memory.pack`` calling ``search``) takes
+    it as it is; checked again, ``team\u200b`` was refused (session 34)."""
+    if not isinstance(scope, str) or (scope.isascii() and scope == scope.strip()):
+        return False  # the common case: no old spelling is plain trimmed ASCII
+    table = _table(store)
+    return bool(table) and scope in table.values()
+
+
 def resolve_scope(store: Any, scope: Any, field: str = "scope") -> str:
     """``scope`` checked (``check_scope``) and spelt as ``store`` holds it; an old spelling
     ``stored_scope`` already answered passes as it is (a method re-checking its argument)."""
-    table = _table(store)
-    if table and isinstance(scope, str) and scope in table.values():
+    if is_old_spelling(store, scope):
         return scope
     return stored_scope(store, check_scope(scope, field))
 
