@@ -14,6 +14,7 @@ import inspect
 import io
 import json
 import os
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -49,6 +50,12 @@ from memlane.types import (
 )
 
 __all__ = ["RULES", "bounds", "check_query", "validated"]
+
+# how deep this thread is in validated calls: a call made by another (``pack`` calling
+# ``search``, ``format_context`` calling ``pack``) may be given the scope's old spelling the
+# outer one looked up (``team\u200b``), which its check refused (session 34); a caller's own
+# ``team\u200b`` is still refused
+_inside = threading.local()
 
 Rule = Callable[[Any, str, Config], Any]  # (value, parameter name, config) -> checked value
 F = TypeVar("F", bound=Callable[..., Any])
@@ -411,24 +418,24 @@ def validated(method: F) -> F:
     def checked(self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         arguments = plain_call(args, kwargs)
         if arguments is not None:
-            held = resolve and is_old_spelling(self.store, arguments.get("scope"))
+            held = resolve and _nested() and is_old_spelling(self.store, arguments.get("scope"))
             for name, rule in ordered:
                 if name in arguments and not (held and name == "scope"):
                     arguments[name] = rule(arguments[name], name, self.config)
             if resolve and isinstance(arguments.get("scope"), str):
                 arguments["scope"] = stored_scope(self.store, arguments["scope"])
-            return method(self, **arguments)
+            return _run(method, self, **arguments)
         try:
             bound = sig.bind(self, *args, **kwargs)
         except TypeError as e:
             raise ValidationError(f"{method.__name__}: {e}") from None
-        held = resolve and is_old_spelling(self.store, bound.arguments.get("scope"))
+        held = resolve and _nested() and is_old_spelling(self.store, bound.arguments.get("scope"))
         for name, value in list(bound.arguments.items()):
             if name in rules and not (held and name == "scope"):
                 bound.arguments[name] = rules[name](value, name, self.config)
         if resolve and isinstance(bound.arguments.get("scope"), str):
             bound.arguments["scope"] = stored_scope(self.store, bound.arguments["scope"])
-        return method(*bound.args, **bound.kwargs)
+        return _run(method, *bound.args, **bound.kwargs)
 
     @functools.wraps(method)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -442,3 +449,16 @@ def validated(method: F) -> F:
             calls.end()
 
     return wrapper  # type: ignore[return-value]
+
+
+def _nested() -> bool:
+    """Whether this thread is inside a validated call (its arguments come from memlane)."""
+    return getattr(_inside, "depth", 0) > 0
+
+
+def _run(method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    _inside.depth = getattr(_inside, "depth", 0) + 1
+    try:
+        return method(*args, **kwargs)
+    finally:
+        _inside.depth -= 1

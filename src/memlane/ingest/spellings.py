@@ -112,8 +112,9 @@ def forget_spellings(store: Any) -> None:
 
 def is_old_spelling(store: Any, scope: Any) -> bool:
     """Whether ``scope`` is an old spelling ``store`` holds, one ``stored_scope`` answers: a
-    method given it by another that looked it up (``Memory.pack`` calling ``search``) takes
-    it as it is; checked again, ``team\u200b`` was refused (session 34)."""
+    validated method given it by another that looked it up (``Memory.pack`` calling
+    ``search``) takes it as it is; checked again, ``team\u200b`` was refused (session 34).
+    A caller's own ``team\u200b`` is still checked, and refused (``params.validated``)."""
     if not isinstance(scope, str) or (scope.isascii() and scope == scope.strip()):
         return False  # the common case: no old spelling is plain trimmed ASCII
     table = _table(store)
