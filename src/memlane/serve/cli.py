@@ -432,8 +432,8 @@ def _warm_meaning(mem: Any, scope: str | None, show: bool) -> int:
 
         def waiting(seconds: float) -> None:
             echo(f"waiting for the meaning backfill's lease, which another process holds "
-                       f"(a worker's round; a stopped worker's runs out within {seconds:.0f} s)",
-                       err=True)
+                 f"(a worker's round; a stopped worker's runs out within {seconds:.0f} s)",
+                 err=True)
 
         return int(tier.warm_all(mem.store, scope=scope, progress=progress, waiting=waiting))
 

@@ -154,29 +154,21 @@ class ItemsMixin(SqlStore):
         ``before``; ``scope``: that scope's (the meaning tier's backfill, session 34)."""
         if not kinds or limit <= 0:
             return []
-        sql = (f"SELECT {ITEM_COLS} FROM items WHERE session_id IS NULL AND status = 'active'"
-               f" AND kind IN ({', '.join(['%s'] * len(kinds))})")
-        params: list[Any] = list(kinds)
-        if scope is not None:
-            sql += " AND scope = %s"
-            params.append(scope)
+        where, params = _loose_where(kinds, scope)
         if before is not None:
-            sql += " AND id < %s"
+            where += " AND id < %s"
             params.append(int(before))
-        return [item(r) for r in self._run(sql + " ORDER BY id DESC LIMIT %s", [*params, limit])]
+        return [item(r) for r in self._run(
+            f"SELECT {ITEM_COLS} FROM items WHERE {where} ORDER BY id DESC LIMIT %s",
+            [*params, limit])]
 
     def count_loose_items(self, kinds: Sequence[str], *, scope: str | None = None) -> int:
         """How many items ``loose_items`` walks over (``before`` None), in one count: the
         meaning tier's ``warm_all`` sizes its bar by it (session 34, fix34b)."""
         if not kinds:
             return 0
-        sql = ("SELECT count(*) FROM items WHERE session_id IS NULL AND status = 'active'"
-               f" AND kind IN ({', '.join(['%s'] * len(kinds))})")
-        params: list[Any] = list(kinds)
-        if scope is not None:
-            sql += " AND scope = %s"
-            params.append(scope)
-        return int(self._run(sql, params).fetchone()[0])
+        where, params = _loose_where(kinds, scope)
+        return int(self._run(f"SELECT count(*) FROM items WHERE {where}", params).fetchone()[0])
 
     def meta_value(self, key: str, *, lock: bool = False) -> str | None:
         """The value under ``key`` in ``meta`` (None: none); ``lock``: created empty if
@@ -225,3 +217,15 @@ class ItemsMixin(SqlStore):
             "counters": self.counters(),
             "migrations": self.applied_migrations(),
         }
+
+
+def _loose_where(kinds: Sequence[str], scope: str | None) -> tuple[str, list[Any]]:
+    """The condition ``loose_items`` and ``count_loose_items`` share: active items of
+    ``kinds`` no session holds (of ``scope``, when given), and its parameters."""
+    where = (f"session_id IS NULL AND status = 'active'"
+             f" AND kind IN ({', '.join(['%s'] * len(kinds))})")
+    params: list[Any] = list(kinds)
+    if scope is not None:
+        where += " AND scope = %s"
+        params.append(scope)
+    return where, params
