@@ -615,7 +615,7 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
               default="all", show_default=True,
               help="Which packaged labelled set to score (pool: dev to heldout4 as one set; "
               "train: train1-train5, written to train the sentence model, as one set; "
-              "heldout5 to heldout30: the untouched sets of sessions 9 to 34, one a session but "
+              "heldout5 to heldout31: the untouched sets of sessions 9 to 35, one a session but "
               "two in session 12 (heldout8 and heldout9) and none in session 33, each "
               "development data since the session after its own; "
               "dev_all: pool, train, heldout5 and heldout6, all "
