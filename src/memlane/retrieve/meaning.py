@@ -136,8 +136,10 @@ class MeaningTier:
         """Per store, the ids of items a bounded query left uncached (``warm_pending``)."""
         self.owner = uuid.uuid4().hex
         """Who holds the backfill's lease, in the store (this tier, in this process)."""
-        self.clock: Callable[[], float] = time.time
-        """The lease's clock (epoch seconds)."""
+        self.clock: Callable[[], float] | None = None
+        """The clock of the lease and of the walk's rest (epoch seconds); None: the
+        database's (``Store.clock``), one clock for every process on it (session 35: each
+        process's own let a worker whose clock ran minutes ahead take a lease another held)."""
         self._lru: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lru_max = lru
         self._lock = threading.Lock()
@@ -340,19 +342,21 @@ class MeaningTier:
 
         Where the walk stands is kept in the store (``meta``), per model and scope, so a new
         process goes on where the last one stopped; one process at a time walks (a lease,
-        ``BACKFILL_LEASE`` seconds of ``clock``, renewed as it goes), so several workers on
+        ``BACKFILL_LEASE`` seconds of the database's clock, renewed as it goes), so several workers on
         one database divide the walk instead of each computing it: a round that finds the
         lease held by another computes nothing. The place moves only after the round's
         write: a process killed in the middle of a round loses no vector it cached, and the
         next holder computes only what is still uncached. A walk that has passed the oldest
-        session rests ``BACKFILL_REST`` seconds (of ``now``, epoch seconds), for every
-        process, then walks again (for what another process indexed or stored meanwhile).
-        How many it computed."""
+        session rests ``BACKFILL_REST`` seconds of the same clock, for every process, then
+        walks again (for what another process indexed or stored meanwhile). ``now`` is not
+        used since session 35: the rest was measured on the ``now`` a caller passed
+        (``Memory.work_once(now=)``: a replay's past, a test's future) and kept for every
+        process, so one call with a ``now`` years ahead stopped every worker's walk until
+        then. How many it computed."""
         if most <= 0:
             return 0
-        when = time.time() if now is None else now
         key = _walk_key(self.model, scope)
-        walk = self._take(store, key, when)
+        walk = self._take(store, key)
         if walk is None:
             return 0
         before, done, moved = self.computed, False, False
@@ -363,7 +367,7 @@ class MeaningTier:
             pass
         finally:  # an error leaves the place where it was; the lease goes either way
             if done:
-                walk.rest_until = when + BACKFILL_REST
+                walk.rest_until = self._now(store) + BACKFILL_REST
             self._give(store, key, walk if moved else None, self.computed - before)
         return self.computed - before
 
@@ -390,7 +394,7 @@ class MeaningTier:
                 while not self._lease(store, take=True):
                     if waiting is not None and not told:
                         held = _json(store.meta_value(_LEASE + self.model))
-                        waiting(max(0.0, float(held.get("until", 0.0)) - self.clock()))
+                        waiting(max(0.0, float(held.get("until", 0.0)) - self._now(store)))
                         told = True
                     time.sleep(0.2)
                 try:
@@ -413,19 +417,24 @@ class MeaningTier:
         return (store.count_loose_items(sorted(RESCORED_KINDS), scope=scope)
                 + store.count_sessions(scope))
 
-    def _take(self, store: Store, key: str, when: float) -> _Walk | None:
+    def _now(self, store: Store) -> float:
+        """The lease's clock: ``clock`` when set, else the database's."""
+        return self.clock() if self.clock is not None else store.clock()
+
+    def _take(self, store: Store, key: str) -> _Walk | None:
         """The lease and where the walk of ``key`` stands, or None: another process holds
         the lease, or the walk rests. Looked at first without a write, so a resting walk
-        or another's lease costs a round two reads and no transaction."""
+        or another's lease costs a round three reads and no transaction."""
         held = _json(store.meta_value(_LEASE + self.model))
-        if ((held.get("owner") not in (None, self.owner) and float(held["until"]) > self.clock())
-                or when < _Walk.load(store.meta_value(key)).rest_until):
+        now = self._now(store)
+        if ((held.get("owner") not in (None, self.owner) and float(held["until"]) > now)
+                or _Walk.load(store.meta_value(key)).resting(now)):
             return None
         with store.atomic():
             if not self._lease(store, take=True):
                 return None
             walk = _Walk.load(store.meta_value(key))
-            if when < walk.rest_until:
+            if walk.resting(self._now(store)):
                 self._lease(store, take=False)
                 return None
             return walk
@@ -446,7 +455,7 @@ class MeaningTier:
         key = _LEASE + self.model
         with store.atomic():
             held = _json(store.meta_value(key, lock=True))
-            clock = self.clock()
+            clock = self._now(store)
             mine = held.get("owner") == self.owner
             if not mine and float(held.get("until", 0.0)) > clock:
                 return False
@@ -576,6 +585,12 @@ class _Walk:
             self.after = place
         else:
             self.loose = place
+
+    def resting(self, now: float) -> bool:
+        """Whether the walk rests at ``now`` (the database's clock): a rest ends at most
+        ``BACKFILL_REST`` seconds ahead; one further ahead was stored by session 34 from a
+        caller's ``now`` (a test's or a replay's future) and is not waited for."""
+        return now < self.rest_until <= now + BACKFILL_REST
 
     def dump(self) -> str:
         return json.dumps({"loose": self.loose, "loose_done": self.loose_done,
