@@ -48,7 +48,6 @@ nothing computed but the query's vector): the transformer as a candidate source
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import threading
@@ -68,6 +67,7 @@ from memlane.protocols import Embedder
 from memlane.retrieve.speaker import speaker_of
 from memlane.store.contract import Store
 from memlane.store.filters import Filters
+from memlane.store.walks import walk_key
 from memlane.types import Item
 
 __all__ = ["BACKFILL_LEASE", "BACKFILL_REST", "BACKFILL_SCAN", "RESCORED_KINDS", "MeaningTier", "ReadingTier",
@@ -552,10 +552,9 @@ class _LeaseLost(Exception):
 
 
 def _walk_key(model: str, scope: str | None) -> str:
-    """The ``meta`` key of a walk: the scope's name hashed, so an erased scope's name stays
-    nowhere in the store."""
-    where = "*" if scope is None else hashlib.sha256(scope.encode()).hexdigest()[:32]
-    return f"meaning_backfill walk {where} {model}"
+    """The ``meta`` key of a walk (``store.walks.walk_key``: the scope's name hashed, and
+    its row deleted when the scope is erased)."""
+    return walk_key(model, scope)
 
 
 def _json(value: str | None) -> dict[str, Any]:
