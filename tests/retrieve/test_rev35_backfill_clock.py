@@ -14,9 +14,11 @@ import time
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from memlane.index.embed import text_hash
-from memlane.retrieve.meaning import BACKFILL_REST, MeaningTier, _walk_key
+from memlane.retrieve.meaning import _LEASE, BACKFILL_REST, MeaningTier, _walk_key
 from memlane.testing import HashingEmbedder, memory
 
 from tests.retrieve.test_meaning import NOW
@@ -93,3 +95,57 @@ def test_a_rest_stored_years_ahead_by_session_34_is_not_waited_for(db_url: str) 
             {"loose": None, "loose_done": False, "after": None, "rest_until": 4_102_445_400.0}))
         assert MeaningTier(emb).backfill(m.store, 8) == 1
         assert _cached(m.store, emb.name, [TEXTS[0]]) == {TEXTS[0]}
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+                     | st.text(max_size=5),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.sampled_from(["owner", "until", "loose", "loose_done",
+                                                        "after", "rest_until", "x"]),
+                                       inner, max_size=4), max_leaves=8)
+_STORED = st.one_of(_JSON.map(json.dumps), st.text(max_size=12))
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(walk=_STORED, lease=_STORED)
+def test_any_value_in_the_walks_rows_leaves_the_backfill_working(
+        sqlite_walk: Any, walk: str, lease: str) -> None:
+    """Whatever the walk's and the lease's rows hold (another memlane's layout, a hand's
+    edit): neither a round nor the warm fails, and each passage is computed once. Session 34 raised on a
+    value it could not read (``json.loads``, ``float``, an ``after`` of another shape) on
+    every round of every worker, and ``memlane index --warm-meaning`` with it."""
+    m, emb = sqlite_walk
+    tier = MeaningTier(emb)
+    m.store.set_meta(_walk_key(emb.name, None), walk)
+    m.store.set_meta(_LEASE + emb.name, lease)
+    with m.store.atomic():
+        m.store._run("DELETE FROM embed_cache WHERE model = %s", (emb.name,))
+    # a clock no stored lease or rest can run on at (none ends in (1e300, 1e300 + 600]):
+    # what is left is only whether the values are read without failing
+    tier.clock = lambda: 1e300
+    while tier.backfill(m.store, 8):  # a place it cannot read: from the top
+        pass
+    tier.warm_all(m.store)  # (a place read as past the end: the walk rests first)
+    assert _cached(m.store, emb.name, TEXTS) == set(TEXTS)
+    assert tier.computed == len(TEXTS)
+
+
+@pytest.fixture(scope="module")
+def sqlite_walk(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    with memory(tmp_path_factory.mktemp("walk") / "w.db") as m:
+        for kind, text in zip(("decision", "preference", "decision"), TEXTS, strict=True):
+            m.upsert(text, kind=kind, scope="a", at=NOW)
+        yield m, HashingEmbedder(dim=8, seed=next(_seeds))
+
+
+def test_a_lease_written_on_a_clock_an_hour_ahead_is_not_waited_for(db_url: str) -> None:
+    """A lease a session-34 worker wrote on its own clock, an hour ahead of the database's:
+    a lease ends at most ``BACKFILL_LEASE`` seconds ahead, so it is not waited for (it was,
+    for an hour, by every worker and by ``memlane index --warm-meaning``)."""
+    with memory(db_url) as m:
+        m.upsert(TEXTS[0], kind="decision", scope="a", at=NOW)
+        emb = HashingEmbedder(dim=8, seed=next(_seeds))
+        m.store.set_meta(_LEASE + emb.name, json.dumps(
+            {"owner": "session 34", "until": time.time() + 3600.0}))
+        assert MeaningTier(emb).backfill(m.store, 8) == 1

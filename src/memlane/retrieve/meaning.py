@@ -49,6 +49,7 @@ nothing computed but the query's vector): the transformer as a candidate source
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 import time
@@ -394,7 +395,7 @@ class MeaningTier:
                 while not self._lease(store, take=True):
                     if waiting is not None and not told:
                         held = _json(store.meta_value(_LEASE + self.model))
-                        waiting(max(0.0, float(held.get("until", 0.0)) - self._now(store)))
+                        waiting(max(0.0, _until(held) - self._now(store)))
                         told = True
                     time.sleep(0.2)
                 try:
@@ -427,7 +428,7 @@ class MeaningTier:
         or another's lease costs a round three reads and no transaction."""
         held = _json(store.meta_value(_LEASE + self.model))
         now = self._now(store)
-        if ((held.get("owner") not in (None, self.owner) and float(held["until"]) > now)
+        if ((held.get("owner") not in (None, self.owner) and _live(held, now))
                 or _Walk.load(store.meta_value(key)).resting(now)):
             return None
         with store.atomic():
@@ -457,7 +458,7 @@ class MeaningTier:
             held = _json(store.meta_value(key, lock=True))
             clock = self._now(store)
             mine = held.get("owner") == self.owner
-            if not mine and float(held.get("until", 0.0)) > clock:
+            if not mine and _live(held, clock):
                 return False
             if take:
                 store.set_meta(key, json.dumps({"owner": self.owner,
@@ -558,11 +559,32 @@ def _walk_key(model: str, scope: str | None) -> str:
 
 
 def _json(value: str | None) -> dict[str, Any]:
-    """A ``meta`` value written as JSON ({} for none or an empty one)."""
+    """A ``meta`` value written as JSON ({} for none, an empty one, or one that is not a
+    JSON object: another memlane's layout, a hand's edit; session 35: it raised on every
+    round of every worker)."""
     if not value:
         return {}
-    got = json.loads(value)
+    try:
+        got = json.loads(value)
+    except ValueError:
+        return {}
     return got if isinstance(got, dict) else {}
+
+
+def _until(held: dict[str, Any]) -> float:
+    """When the lease ``held`` runs out (0: free, or not a time: taken as free)."""
+    try:
+        until = float(held.get("until") or 0.0)
+    except (TypeError, ValueError):
+        return 0.0
+    return until if math.isfinite(until) else 0.0
+
+
+def _live(held: dict[str, Any], now: float) -> bool:
+    """Whether the lease ``held`` runs on at ``now``: a lease ends at most
+    ``BACKFILL_LEASE`` seconds ahead of the database's clock; one further ahead was written
+    on another clock (session 34's, a process's own) and is not waited for."""
+    return now < _until(held) <= now + BACKFILL_LEASE
 
 
 @dataclass
@@ -599,10 +621,14 @@ class _Walk:
     @classmethod
     def load(cls, value: str | None) -> _Walk:
         got = _json(value)
-        after = got.get("after")
-        return cls(loose=got.get("loose"), loose_done=bool(got.get("loose_done")),
-                   after=None if after is None else (float(after[0]), int(after[1])),
-                   rest_until=float(got.get("rest_until", 0.0)))
+        try:  # a value of another shape walks from the top: nothing is lost but the place
+            after, loose = got.get("after"), got.get("loose")
+            return cls(loose=None if loose is None else int(loose),
+                       loose_done=bool(got.get("loose_done")),
+                       after=None if after is None else (float(after[0]), int(after[1])),
+                       rest_until=float(got.get("rest_until") or 0.0))
+        except (TypeError, ValueError, IndexError, KeyError, OverflowError):
+            return cls()
 
 
 class ReadingTier:
