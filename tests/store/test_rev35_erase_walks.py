@@ -103,3 +103,30 @@ def test_forget_session_moves_a_walk_off_the_erased_session(db_url: str) -> None
             _texts(m.store, "alice"))
         got = m.store.cached_vectors(emb.name, [text_hash(t) for t in rest])
         assert len(got) == len(rest) and tier.computed == len(rest) - had
+
+
+def test_a_session_erased_during_a_round_is_not_stored_as_its_place(db_url: str) -> None:
+    """A worker's round read its page and passed alice's newest session; ``forget_session``
+    of it commits; then the round stores its place: the erase had nothing to move yet, and
+    the place written after it named the erased session. The round's write reads the
+    session under the walk row's lock (the erase takes it too) and walks from the newest
+    again when it is gone."""
+    from memlane.retrieve.meaning import _walk_key
+
+    emb = HashingEmbedder(dim=8, seed=next(_seeds))
+    with _two_scopes(db_url) as m:
+        alice = [s.id for s in m.store.list_sessions(scope="alice")]
+        tier, key = MeaningTier(emb), _walk_key(emb.name, None)
+        walk = tier._take(m.store, key)
+        assert walk is not None
+        tier._walk(m.store, walk, 5, None, 64, lease=True)  # the round's read and write
+        assert walk.after is not None and walk.after[1] == alice[0]
+        m.forget_session(alice[0])
+        tier._give(m.store, key, walk, 5)  # its place, after the erase
+        stored = _walks(m.store)[key]
+        assert stored.get("after") is None or stored["after"][1] != alice[0], stored
+        while tier.backfill(m.store, 5):
+            pass
+        rest = _texts(m.store, "alice") | _texts(m.store, "bob")
+        got = m.store.cached_vectors(emb.name, [text_hash(t) for t in rest])
+        assert len(got) == len(rest)

@@ -442,9 +442,16 @@ class MeaningTier:
 
     def _give(self, store: Store, key: str, walk: _Walk | None, computed: int) -> None:
         """Store where the walk stands (None: as it was) and give the lease back; a lease
-        lost meanwhile (another process took it) keeps the place that process stores."""
+        lost meanwhile (another process took it) keeps the place that process stores. The
+        session the place names is read under the walk row's lock, which an erase takes
+        to move the walks off what it erases: one erased since the round read it is no
+        place (the walk goes from the newest again; session 35: it was stored, the erased
+        session's start and id kept in ``meta``)."""
         with store.atomic():
             if walk is not None and self._lease(store, take=True):
+                store.meta_value(key, lock=True)
+                if walk.after is not None and not store.get_sessions([walk.after[1]]):
+                    walk.after = None
                 store.set_meta(key, walk.dump())
             if computed:
                 store.bump("meaning_backfill_computed", computed)

@@ -201,8 +201,8 @@ class EraseMixin(SqlStore):
         tags = {scope_tag(s): s for s in scopes.values()}
         gone = set(sessions)
         for key, value in list(self._run(
-                "SELECT key, value FROM meta WHERE substr(key, 1, %s) = %s",
-                (len(WALK_PREFIX), WALK_PREFIX))):
+                f"SELECT key, value FROM meta WHERE substr(key, 1, %s) = %s{self.FOR_UPDATE}",
+                (len(WALK_PREFIX), WALK_PREFIX))):  # locked: a round's place waits (_give)
             tag = str(key)[len(WALK_PREFIX):].split(" ", 1)[0]
             if tag in gone_tags:
                 self._run("DELETE FROM meta WHERE key = %s", (key,))
