@@ -14,6 +14,9 @@ import json
 from datetime import timedelta
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from memlane.index.embed import text_hash
 from memlane.retrieve.meaning import RESCORED_KINDS, MeaningTier, passages
 from memlane.store.walks import WALK_PREFIX, scope_tag
@@ -127,6 +130,52 @@ def test_a_session_erased_during_a_round_is_not_stored_as_its_place(db_url: str)
         assert stored.get("after") is None or stored["after"][1] != alice[0], stored
         while tier.backfill(m.store, 5):
             pass
+        rest = _texts(m.store, "alice") | _texts(m.store, "bob")
+        got = m.store.cached_vectors(emb.name, [text_hash(t) for t in rest])
+        assert len(got) == len(rest)
+
+
+_STEPS = st.lists(st.one_of(
+    st.tuples(st.just("round"), st.sampled_from(["alice", "bob", None]), st.integers(1, 9)),
+    st.tuples(st.just("session"), st.sampled_from(["alice", "bob"]), st.integers(0, 2)),
+    st.tuples(st.just("scope"), st.sampled_from(["alice", "bob"]), st.just(0))),
+    min_size=1, max_size=12)
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=_STEPS)
+def test_walks_keep_nothing_of_what_any_erase_took(tmp_path_factory: Any, steps: list[Any]) -> None:
+    """Rounds of walks of every scope and of one scope, between erasures of sessions and of
+    scopes in any order: after each step no walk is keyed by an erased scope and none stands
+    at a session no longer stored; and the walks still reach every passage left."""
+    emb = HashingEmbedder(dim=8, seed=next(_seeds))
+    clock = [1_000.0]
+    with _two_scopes(str(tmp_path_factory.mktemp("walks") / "w.db")) as m:
+        erased: set[str] = set()
+        for what, scope, n in steps:
+            if what == "round":
+                tier = MeaningTier(emb)
+                tier.clock = lambda: clock[0]
+                tier.backfill(m.store, n, scope=scope)
+                clock[0] += 1.0
+            elif what == "session":
+                held = [s.id for s in m.store.list_sessions(scope=scope)]
+                if held:
+                    m.forget_session(held[n % len(held)])
+            else:
+                m.forget_scope(scope)
+                erased.add(scope)
+            walks = _walks(m.store)
+            assert not [k for k in walks for s in erased if scope_tag(s) in k], walks
+            named = [w["after"][1] for w in walks.values() if w.get("after")]
+            assert set(named) <= {s.id for s in m.store.list_sessions(limit=100)}, walks
+        clock[0] += 10_000.0  # every rest over
+        for scope in ("alice", "bob", None):
+            tier = MeaningTier(emb)
+            tier.clock = lambda: clock[0]
+            while tier.backfill(m.store, 9, scope=scope):
+                pass
         rest = _texts(m.store, "alice") | _texts(m.store, "bob")
         got = m.store.cached_vectors(emb.name, [text_hash(t) for t in rest])
         assert len(got) == len(rest)

@@ -369,7 +369,7 @@ class MeaningTier:
         finally:  # an error leaves the place where it was; the lease goes either way
             if done:
                 walk.rest_until = self._now(store) + BACKFILL_REST
-            self._give(store, key, walk if moved else None, self.computed - before)
+            self._give(store, key, walk if moved else None, self.computed - before, scope)
         return self.computed - before
 
     def reset_walk(self, store: Store, scope: str | None = None) -> None:
@@ -440,19 +440,25 @@ class MeaningTier:
                 return None
             return walk
 
-    def _give(self, store: Store, key: str, walk: _Walk | None, computed: int) -> None:
+    def _give(self, store: Store, key: str, walk: _Walk | None, computed: int,
+              scope: str | None = None) -> None:
         """Store where the walk stands (None: as it was) and give the lease back; a lease
         lost meanwhile (another process took it) keeps the place that process stores. The
         session the place names is read under the walk row's lock, which an erase takes
         to move the walks off what it erases: one erased since the round read it is no
-        place (the walk goes from the newest again; session 35: it was stored, the erased
-        session's start and id kept in ``meta``)."""
+        place (the walk goes from the newest again), and the walk of a ``scope`` that holds
+        nothing is not kept (an erased scope's: its key is the scope's name hashed; session
+        35: both were stored after the erase)."""
         with store.atomic():
             if walk is not None and self._lease(store, take=True):
                 store.meta_value(key, lock=True)
                 if walk.after is not None and not store.get_sessions([walk.after[1]]):
                     walk.after = None
-                store.set_meta(key, walk.dump())
+                if scope is not None and not (store.count_sessions(scope) or store.count_loose_items(
+                        sorted(RESCORED_KINDS), scope=scope)):
+                    store.delete_meta(key)
+                else:
+                    store.set_meta(key, walk.dump())
             if computed:
                 store.bump("meaning_backfill_computed", computed)
             self._lease(store, take=False)
