@@ -163,7 +163,7 @@ def test_workers_divide_the_walk_whatever_their_kills(
             w = tiers[who % workers] = tier()
         before = w.computed
         if kind == "killed":  # the round's writes, and then nothing: no place, no lease back
-            walk = w._take(store, _walk_key(emb.name, None), 1.0)
+            walk = w._take(store, _walk_key(emb.name, None))
             assert walk is not None
             w._walk(store, walk, most, None, 64, lease=True)
             tiers[who % workers] = tier()

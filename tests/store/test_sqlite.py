@@ -26,7 +26,8 @@ def test_file_is_wal_with_foreign_keys(tmp_path):
                                       "0013_time_order", "0014_reply_keys", "0015_name_keys",
                                       "0016_value_keys", "0017_fact_event_message",
                                       "0018_value_symbols", "0019_name_symbols",
-                                          "0020_mark_subjects", "0021_relation_reads"]
+                                          "0020_mark_subjects", "0021_relation_reads",
+                                          "0022_walk_indexes"]
     assert s.pending_migrations() == []
     s.close()
 

@@ -48,8 +48,8 @@ nothing computed but the query's vector): the transformer as a candidate source
 
 from __future__ import annotations
 
-import hashlib
 import json
+import math
 import re
 import threading
 import time
@@ -68,6 +68,7 @@ from memlane.protocols import Embedder
 from memlane.retrieve.speaker import speaker_of
 from memlane.store.contract import Store
 from memlane.store.filters import Filters
+from memlane.store.walks import walk_key
 from memlane.types import Item
 
 __all__ = ["BACKFILL_LEASE", "BACKFILL_REST", "BACKFILL_SCAN", "RESCORED_KINDS", "MeaningTier", "ReadingTier",
@@ -136,8 +137,10 @@ class MeaningTier:
         """Per store, the ids of items a bounded query left uncached (``warm_pending``)."""
         self.owner = uuid.uuid4().hex
         """Who holds the backfill's lease, in the store (this tier, in this process)."""
-        self.clock: Callable[[], float] = time.time
-        """The lease's clock (epoch seconds)."""
+        self.clock: Callable[[], float] | None = None
+        """The clock of the lease and of the walk's rest (epoch seconds); None: the
+        database's (``Store.clock``), one clock for every process on it (session 35: each
+        process's own let a worker whose clock ran minutes ahead take a lease another held)."""
         self._lru: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lru_max = lru
         self._lock = threading.Lock()
@@ -340,19 +343,21 @@ class MeaningTier:
 
         Where the walk stands is kept in the store (``meta``), per model and scope, so a new
         process goes on where the last one stopped; one process at a time walks (a lease,
-        ``BACKFILL_LEASE`` seconds of ``clock``, renewed as it goes), so several workers on
+        ``BACKFILL_LEASE`` seconds of the database's clock, renewed as it goes), so several workers on
         one database divide the walk instead of each computing it: a round that finds the
         lease held by another computes nothing. The place moves only after the round's
         write: a process killed in the middle of a round loses no vector it cached, and the
         next holder computes only what is still uncached. A walk that has passed the oldest
-        session rests ``BACKFILL_REST`` seconds (of ``now``, epoch seconds), for every
-        process, then walks again (for what another process indexed or stored meanwhile).
-        How many it computed."""
+        session rests ``BACKFILL_REST`` seconds of the same clock, for every process, then
+        walks again (for what another process indexed or stored meanwhile). ``now`` is not
+        used since session 35: the rest was measured on the ``now`` a caller passed
+        (``Memory.work_once(now=)``: a replay's past, a test's future) and kept for every
+        process, so one call with a ``now`` years ahead stopped every worker's walk until
+        then. How many it computed."""
         if most <= 0:
             return 0
-        when = time.time() if now is None else now
         key = _walk_key(self.model, scope)
-        walk = self._take(store, key, when)
+        walk = self._take(store, key)
         if walk is None:
             return 0
         before, done, moved = self.computed, False, False
@@ -363,8 +368,8 @@ class MeaningTier:
             pass
         finally:  # an error leaves the place where it was; the lease goes either way
             if done:
-                walk.rest_until = when + BACKFILL_REST
-            self._give(store, key, walk if moved else None, self.computed - before)
+                walk.rest_until = self._now(store) + BACKFILL_REST
+            self._give(store, key, walk if moved else None, self.computed - before, scope)
         return self.computed - before
 
     def reset_walk(self, store: Store, scope: str | None = None) -> None:
@@ -390,7 +395,7 @@ class MeaningTier:
                 while not self._lease(store, take=True):
                     if waiting is not None and not told:
                         held = _json(store.meta_value(_LEASE + self.model))
-                        waiting(max(0.0, float(held.get("until", 0.0)) - self.clock()))
+                        waiting(max(0.0, _until(held) - self._now(store)))
                         told = True
                     time.sleep(0.2)
                 try:
@@ -413,29 +418,47 @@ class MeaningTier:
         return (store.count_loose_items(sorted(RESCORED_KINDS), scope=scope)
                 + store.count_sessions(scope))
 
-    def _take(self, store: Store, key: str, when: float) -> _Walk | None:
+    def _now(self, store: Store) -> float:
+        """The lease's clock: ``clock`` when set, else the database's."""
+        return self.clock() if self.clock is not None else store.clock()
+
+    def _take(self, store: Store, key: str) -> _Walk | None:
         """The lease and where the walk of ``key`` stands, or None: another process holds
         the lease, or the walk rests. Looked at first without a write, so a resting walk
-        or another's lease costs a round two reads and no transaction."""
+        or another's lease costs a round three reads and no transaction."""
         held = _json(store.meta_value(_LEASE + self.model))
-        if ((held.get("owner") not in (None, self.owner) and float(held["until"]) > self.clock())
-                or when < _Walk.load(store.meta_value(key)).rest_until):
+        now = self._now(store)
+        if ((held.get("owner") not in (None, self.owner) and _live(held, now))
+                or _Walk.load(store.meta_value(key)).resting(now)):
             return None
         with store.atomic():
             if not self._lease(store, take=True):
                 return None
             walk = _Walk.load(store.meta_value(key))
-            if when < walk.rest_until:
+            if walk.resting(self._now(store)):
                 self._lease(store, take=False)
                 return None
             return walk
 
-    def _give(self, store: Store, key: str, walk: _Walk | None, computed: int) -> None:
+    def _give(self, store: Store, key: str, walk: _Walk | None, computed: int,
+              scope: str | None = None) -> None:
         """Store where the walk stands (None: as it was) and give the lease back; a lease
-        lost meanwhile (another process took it) keeps the place that process stores."""
+        lost meanwhile (another process took it) keeps the place that process stores. The
+        session the place names is read under the walk row's lock, which an erase takes
+        to move the walks off what it erases: one erased since the round read it is no
+        place (the walk goes from the newest again), and the walk of a ``scope`` that holds
+        nothing is not kept (an erased scope's: its key is the scope's name hashed; session
+        35: both were stored after the erase)."""
         with store.atomic():
             if walk is not None and self._lease(store, take=True):
-                store.set_meta(key, walk.dump())
+                store.meta_value(key, lock=True)
+                if walk.after is not None and not store.get_sessions([walk.after[1]]):
+                    walk.after = None
+                if scope is not None and not (store.count_sessions(scope) or store.count_loose_items(
+                        sorted(RESCORED_KINDS), scope=scope)):
+                    store.delete_meta(key)
+                else:
+                    store.set_meta(key, walk.dump())
             if computed:
                 store.bump("meaning_backfill_computed", computed)
             self._lease(store, take=False)
@@ -446,9 +469,9 @@ class MeaningTier:
         key = _LEASE + self.model
         with store.atomic():
             held = _json(store.meta_value(key, lock=True))
-            clock = self.clock()
+            clock = self._now(store)
             mine = held.get("owner") == self.owner
-            if not mine and float(held.get("until", 0.0)) > clock:
+            if not mine and _live(held, clock):
                 return False
             if take:
                 store.set_meta(key, json.dumps({"owner": self.owner,
@@ -543,18 +566,38 @@ class _LeaseLost(Exception):
 
 
 def _walk_key(model: str, scope: str | None) -> str:
-    """The ``meta`` key of a walk: the scope's name hashed, so an erased scope's name stays
-    nowhere in the store."""
-    where = "*" if scope is None else hashlib.sha256(scope.encode()).hexdigest()[:32]
-    return f"meaning_backfill walk {where} {model}"
+    """The ``meta`` key of a walk (``store.walks.walk_key``: the scope's name hashed, and
+    its row deleted when the scope is erased)."""
+    return walk_key(model, scope)
 
 
 def _json(value: str | None) -> dict[str, Any]:
-    """A ``meta`` value written as JSON ({} for none or an empty one)."""
+    """A ``meta`` value written as JSON ({} for none, an empty one, or one that is not a
+    JSON object: another memlane's layout, a hand's edit; session 35: it raised on every
+    round of every worker)."""
     if not value:
         return {}
-    got = json.loads(value)
+    try:
+        got = json.loads(value)
+    except ValueError:
+        return {}
     return got if isinstance(got, dict) else {}
+
+
+def _until(held: dict[str, Any]) -> float:
+    """When the lease ``held`` runs out (0: free, or not a time: taken as free)."""
+    try:
+        until = float(held.get("until") or 0.0)
+    except (TypeError, ValueError):
+        return 0.0
+    return until if math.isfinite(until) else 0.0
+
+
+def _live(held: dict[str, Any], now: float) -> bool:
+    """Whether the lease ``held`` runs on at ``now``: a lease ends at most
+    ``BACKFILL_LEASE`` seconds ahead of the database's clock; one further ahead was written
+    on another clock (session 34's, a process's own) and is not waited for."""
+    return now < _until(held) <= now + BACKFILL_LEASE
 
 
 @dataclass
@@ -577,6 +620,12 @@ class _Walk:
         else:
             self.loose = place
 
+    def resting(self, now: float) -> bool:
+        """Whether the walk rests at ``now`` (the database's clock): a rest ends at most
+        ``BACKFILL_REST`` seconds ahead; one further ahead was stored by session 34 from a
+        caller's ``now`` (a test's or a replay's future) and is not waited for."""
+        return now < self.rest_until <= now + BACKFILL_REST
+
     def dump(self) -> str:
         return json.dumps({"loose": self.loose, "loose_done": self.loose_done,
                            "after": None if self.after is None else list(self.after),
@@ -585,10 +634,14 @@ class _Walk:
     @classmethod
     def load(cls, value: str | None) -> _Walk:
         got = _json(value)
-        after = got.get("after")
-        return cls(loose=got.get("loose"), loose_done=bool(got.get("loose_done")),
-                   after=None if after is None else (float(after[0]), int(after[1])),
-                   rest_until=float(got.get("rest_until", 0.0)))
+        try:  # a value of another shape walks from the top: nothing is lost but the place
+            after, loose = got.get("after"), got.get("loose")
+            return cls(loose=None if loose is None else int(loose),
+                       loose_done=bool(got.get("loose_done")),
+                       after=None if after is None else (float(after[0]), int(after[1])),
+                       rest_until=float(got.get("rest_until") or 0.0))
+        except (TypeError, ValueError, IndexError, KeyError, OverflowError):
+            return cls()
 
 
 class ReadingTier:

@@ -181,6 +181,13 @@ class ItemStore(Protocol):
         holds the one write lock), so a read-then-write of it is one step across processes."""
         ...
     def set_meta(self, key: str, value: str) -> None: ...
+    def delete_meta(self, key: str) -> None:
+        """Delete the value stored under ``key`` (none: nothing happens)."""
+        ...
+    def clock(self) -> float:
+        """The database's time, epoch seconds: one clock for every process that shares the
+        database (the meaning backfill's lease and rest; session 35)."""
+        ...
 
 
 class FactStore(Protocol):

@@ -69,6 +69,7 @@ class PostgresStore(SearchReads, PostgresSessions, ItemsMixin, PostgresSearch, P
     TEXT_ORDER = ' COLLATE "C"'
     SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
     FOR_UPDATE = " FOR UPDATE"
+    NOW = "extract(epoch FROM clock_timestamp())"
     FOR_NO_KEY_UPDATE = " FOR NO KEY UPDATE"
 
     def __init__(self, url: str, *, tracer: Tracer | None = None) -> None:

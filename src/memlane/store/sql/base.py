@@ -100,6 +100,16 @@ class SqlStore:
     UPDATE``, the lock the update takes anyway): a foreign-key check of another
     transaction (a key-share lock) passes it, where ``FOR UPDATE`` made it wait."""
 
+    NOW = "(julianday('now') - 2440587.5) * 86400.0"
+    """The database's time in epoch seconds, as SQL (PostgreSQL: ``clock_timestamp()``'s)."""
+
+    def clock(self) -> float:
+        """The database's time, epoch seconds: one clock for every process on the database
+        (the meaning backfill's lease and rest; session 35: each process's own clock let a
+        worker whose clock ran minutes ahead take a lease another held, and a walk rest
+        until a ``now`` one caller passed)."""
+        return float(self._run(f"SELECT {self.NOW}").fetchone()[0])
+
     def _fresh_id(self, table: str) -> tuple[str, str]:
         """``(column, value)`` to put first in an ``INSERT`` into ``table`` (``sessions``,
         ``facts``; SQLite's items too) so that the new row never takes the id of one deleted

@@ -44,6 +44,8 @@ from memlane.errors import NotFoundError
 from memlane.index.embed import text_hash
 from memlane.index.normalize import embedded_fact_text, fact_text, name_key
 from memlane.store.sql.base import DERIVED_KINDS, SqlStore, entity_key
+from memlane.store.rows import dt
+from memlane.store.walks import WALK_PREFIX, scope_tag
 
 _UNSTORED = "NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)"
 """A ``fact_events`` row of a fact no longer stored."""
@@ -129,9 +131,10 @@ class EraseMixin(SqlStore):
             names = self.lock_scopes([scope, *spellings])  # the one lock order
             self._lock_change_log()
             # every spelling's sessions in one id order, as the indexer's claim takes them
-            self._lock_sessions(f"SELECT id FROM sessions WHERE scope IN"
-                                f" ({', '.join(['%s'] * len(names))})", names)
+            sessions = self._lock_sessions(f"SELECT id FROM sessions WHERE scope IN"
+                                           f" ({', '.join(['%s'] * len(names))})", names)
             done = [(name, *self._erase_one_scope(name)) for name in names]
+            self._forget_walks(names, sessions, {})
             erased = False
             for name, one, texts in done:  # after every other row: the change log's and
                 # the embedding cache's (every scope's texts share them)
@@ -186,6 +189,45 @@ class EraseMixin(SqlStore):
         counts["sessions"] = self._run(
             "DELETE FROM sessions WHERE scope = %s", (scope,)).rowcount
         return counts, texts
+
+    def _forget_walks(self, erased: Sequence[str], sessions: Sequence[int],
+                      scopes: dict[int, str]) -> None:
+        """Where the meaning backfill's walks stand (``store.walks``), after ``erased``
+        scopes and ``sessions`` (of ``scopes``, when known) went: a walk of an erased scope
+        goes (its key is the scope's name hashed), and a walk whose place is an erased
+        session is set on the nearest session it had passed that is kept (its start and id;
+        none: from the newest again). Session 35: both outlived ``memlane erase``."""
+        gone_tags = {scope_tag(s) for s in erased}
+        tags = {scope_tag(s): s for s in scopes.values()}
+        gone = set(sessions)
+        for key, value in list(self._run(
+                f"SELECT key, value FROM meta WHERE substr(key, 1, %s) = %s{self.FOR_UPDATE}",
+                (len(WALK_PREFIX), WALK_PREFIX))):  # locked: a round's place waits (_give)
+            tag = str(key)[len(WALK_PREFIX):].split(" ", 1)[0]
+            if tag in gone_tags:
+                self._run("DELETE FROM meta WHERE key = %s", (key,))
+                continue
+            try:
+                walk = json.loads(value) if value else {}
+                started, passed = float(walk["after"][0]), int(walk["after"][1])
+            except (ValueError, TypeError, IndexError, KeyError):
+                continue  # no place (or not a walk's): nothing of an erased session in it
+            if passed not in gone:
+                continue
+            walk["after"] = (self._session_before(started, passed, tags.get(tag))
+                             if tag == "*" or tag in tags else None)
+            self._run("UPDATE meta SET value = %s WHERE key = %s", (json.dumps(walk), key))
+
+    def _session_before(self, started: float, sid: int, scope: str | None
+                        ) -> list[float | int] | None:
+        """The key of the session ``list_sessions`` lists just before ``(started, sid)``
+        (of ``scope``, when given): the oldest of the newer ones; None: none is newer."""
+        where, params = ("AND scope = %s", [scope]) if scope is not None else ("", [])
+        row = self._run(
+            "SELECT started_at, id FROM sessions WHERE (started_at > %s OR (started_at = %s"
+            f" AND id > %s)) {where} ORDER BY started_at, id LIMIT 1",
+            [started, started, sid, *params]).fetchone()
+        return None if row is None else [dt(float(row[0])).timestamp(), int(row[1])]
 
     def _log_scope_erased(self, scope: str, counts: dict[str, int]) -> None:
         """Every record of the erased ``scope`` goes, the deletes' own included; one
@@ -376,6 +418,7 @@ class EraseMixin(SqlStore):
             counts["items"] = self._delete("items", "id", items)
             counts["messages"] = self._delete("messages", "id", message_ids)
             counts["sessions"] = self._delete("sessions", "id", ids)
+            self._forget_walks((), ids, {sid: scopes[sid] for sid in ids})
             for sid in renumber:
                 self._renumber(sid)
             # with the nodes no entity item names (an older memlane's hygiene kept them

@@ -184,6 +184,9 @@ class ItemsMixin(SqlStore):
         self._run("INSERT INTO meta (key, value) VALUES (%s, %s)"
                   " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
+    def delete_meta(self, key: str) -> None:
+        self._run("DELETE FROM meta WHERE key = %s", (key,))
+
     def vector_count(self, model: str | None = None) -> int:
         if model is None:
             return int(self._run("SELECT count(*) FROM vectors").fetchone()[0])

@@ -426,10 +426,12 @@ class SessionsMixin(SqlStore):
             row = self._run("SELECT started_at FROM sessions WHERE id = %s",
                             (key[1],)).fetchone()
             same = row is not None and dt(row[0]).timestamp() == key[0]
-            cond, more = self._after((("started_at", not back), ("id", not back)),
-                                     (row[0] if same else key[0], key[1]))
-            where.append(cond)
-            params.extend(more)
+            start = row[0] if same else key[0]
+            cond, more = self._after((("started_at", not back), ("id", not back)), (start, key[1]))
+            # the bound the condition implies, alone: a range of ``sessions_time`` (session
+            # 35), which the condition's OR does not give a planner
+            where += [f"started_at {'>=' if back else '<='} %s", cond]
+            params += [start, *more]
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         order = "" if back else " DESC"
         rows = [session(r) for r in self._run(
