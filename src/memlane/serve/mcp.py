@@ -312,9 +312,12 @@ def _request_of(ctx: Context | None) -> Any:
 FACTS_PAGE = 1000
 """Facts one ``facts`` answer reads (the answer's length may cut it shorter; both say so)."""
 
+# min_length: "" was read as no scope, so it reached the server's default scope or every
+# scope the caller may (session 35); the HTTP API's scope is likewise at least 1 character
 Scope = Annotated[str | None, Field(
     description="Conversation or project key the memory belongs to (e.g. a repository name or "
-                "chat id). Omit to use the server's default scope.", max_length=256)]
+                "chat id). Omit to use the server's default scope.", min_length=1,
+    max_length=256)]
 K = Annotated[Annotated[int, Whole(1, 50)], Field(description="How many hits to return (1-50).")]
 Kinds = Literal["turn", "summary", "fact", "entity", "decision", "preference", "plan",
                 "observation", "note"]
@@ -392,6 +395,9 @@ class _Tools:
     def _scope(self, ctx: Context | None, scope: str | None, *, write: bool,
                required: bool) -> str | None:
         access = self.access_for(ctx)
+        # "" reaches here only from the use-memory prompt (a client's form may send a blank
+        # optional argument; the prompt is text, it reaches nothing): the tools' Scope
+        # refuses it
         chosen = scope if scope not in (None, "") else self.default_scope
         if chosen is None:
             if required:
@@ -476,9 +482,9 @@ class _Tools:
         ctx: Context,
         scope: Scope = None,
         k: K = 8,
-        kinds: Annotated[list[Kinds] | None, Field(description=(
-            "Only these kinds of memory (turn = a message; summary = a session summary)."))
-                         ] = None,
+        kinds: Annotated[list[Kinds] | None, Field(min_length=1, description=(
+            "Only these kinds of memory (turn = a message; summary = a session summary). "
+            "Omit for every kind."))] = None,
         since: Time = None,
         until: Time = None,
         explain: Annotated[bool, Field(description=(
