@@ -38,8 +38,8 @@ def stored_before(mem: Memory, scope: Any, ext_id: Any) -> Message | None:
 
 def time_left_out(at: Any) -> bool:
     """Whether a message's ``at`` was left out (None or ""): only then does a retry take the
-    stored message's time, so only then does a surface that says nothing of a retry (HTTP)
-    need ``stored_before``."""
+    stored message's time. (Every surface now says a retry was one, HTTP by its answer's
+    ``already_stored`` since session 35, so each asks ``stored_before`` for every id.)"""
     return at is None or (isinstance(at, str) and at == "")
 
 
