@@ -93,3 +93,27 @@ def test_an_empty_scope_reaches_neither_the_default_scope_nor_every_scope(db: st
     with memory(db) as mem:
         talk(build_server(mem), body)  # no default scope: "" reached every scope
         talk(build_server(mem, default_scope=SCOPE), body)
+
+
+def test_a_resource_address_with_an_empty_scope_is_refused_naming_scope(db: str) -> None:
+    """``memlane:///facts`` read the default scope's facts, or without one every scope's;
+    the prompt, text that reaches nothing, still reads a blank scope as none."""
+    from mcp.shared.exceptions import MCPError
+
+    async def body(c: Client) -> None:
+        for uri in ("memlane:///facts", "memlane:///sessions/1"):
+            try:
+                await c.read_resource(uri)
+            except MCPError as e:
+                assert str(e).startswith("scope: must not be empty"), (uri, e)
+                assert e.error.data == {"uri": uri, "scope": ""}
+            else:
+                raise AssertionError(f"{uri} was read")
+        got = await c.read_resource(f"memlane://{SCOPE}/facts")
+        assert "user lives in Lisbon" in got.contents[0].text
+        prompt = await c.get_prompt("use-memory", {"scope": ""})
+        assert prompt.messages
+
+    with memory(db) as mem:
+        talk(build_server(mem), body)
+        talk(build_server(mem, default_scope=SCOPE), body)

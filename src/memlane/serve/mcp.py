@@ -392,6 +392,15 @@ class _Tools:
         except ToolError as e:
             raise _ScopeRefused(str(e), scope) from e
 
+    def resource_scope(self, ctx: Context | None, scope: str) -> str | None:
+        """A resource address's scope (``memlane://SCOPE/...``): ``memlane:///facts`` read
+        the server's default scope's facts, or every scope's (session 35: an empty scope
+        was taken as none, as the tools' ``scope: ""`` was)."""
+        if scope == "":
+            raise _ScopeRefused("scope: must not be empty: the address names the scope "
+                                "(memlane://SCOPE/facts, memlane://SCOPE/sessions/ID)", scope)
+        return self.scope(ctx, scope)
+
     def _scope(self, ctx: Context | None, scope: str | None, *, write: bool,
                required: bool) -> str | None:
         access = self.access_for(ctx)
@@ -849,7 +858,7 @@ def build_server(
 
     def _facts_resource(scope: str, ctx: Context, uri: str) -> str:
         with _resource_errors(uri):
-            where = tools.scope(ctx, scope)
+            where = tools.resource_scope(ctx, scope)
             page = fact_page(memory, where, None, limit=FACTS_PAGE)
             return safe(render.facts_text(where, page.rows, subject=None,
                                           more=page.next_cursor is not None,
@@ -864,7 +873,7 @@ def build_server(
 
     def _session_resource(scope: str, session_id: str, ctx: Context, uri: str) -> str:
         with _resource_errors(uri):
-            where = tools.scope(ctx, scope)
+            where = tools.resource_scope(ctx, scope)
             s = memory.session(check_id_text(session_id, "session_id"))
             access = tools.access_for(ctx)
             if access is not None and not access.allows(s.scope):  # another tenant's: missing
