@@ -246,9 +246,10 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
     earlier = stored_before(mem, scope, ext_id)
     msg = mem.add_message(scope, role, text, retry_time(at, earlier),
                           speaker=speaker, id=ext_id)
-    if as_json:
-        echo(dumps(message_dict(msg)))
-    elif earlier is not None and earlier.id == msg.id:  # delivered again: nothing new stored
+    again = earlier is not None and earlier.id == msg.id  # delivered again: nothing stored
+    if as_json:  # the message, and whether it was stored before (as HTTP's answer says)
+        echo(dumps({**message_dict(msg), "already_stored": again}))
+    elif again:
         echo(f"message {msg.id} is already stored under id {msg.ext_id!r}, in session "
              f"{msg.session_id} (turn {msg.seq}): nothing added")
     else:
