@@ -38,8 +38,8 @@ def _body(msgs: list[dict[str, Any]], batch: bool, route: str, scope: str) -> di
     return body if route == "/v1/messages" else {"kind": "memory.add", "input": body}
 
 
-@pytest.mark.parametrize("service", ["sqlite"], indirect=True)
-@settings(max_examples=25, deadline=None,
+@pytest.mark.parametrize("service", ["sqlite", "postgres"], indirect=True)
+@settings(max_examples=15, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(script=requests)
 def test_already_stored_says_which_messages_their_scope_held(service, script) -> None:
