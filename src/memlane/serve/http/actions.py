@@ -28,7 +28,7 @@ from memlane.serve.http import models as m
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError, KnownQuery
 from memlane.serve.http.responses import JSONResponse
-from memlane.serve.delivered import retry_time, stored_before
+from memlane.serve.delivered import retry_time, stored_before, time_left_out
 from memlane.serve.paging import fact_page, session_page
 from memlane.serve.render import filters_given, hit_dict, message_dict, nothing_note, session_dict, to_plain
 
@@ -83,26 +83,23 @@ def add(mem: Memory, who: Principal, inp: m.AddInput, timings: dict[str, float])
                 e.field = f"messages.{i}.scope"
             raise
 
-    # each message with an id looked up once, before: the stored message it names serves a
-    # retry without a time (it takes the stored one's) and the answer's already_stored (a
-    # retry answered 200 like a first store, saying nothing; session 35)
-    earlier = [stored_before(mem, msg.scope, msg.id) if msg.id is not None else None
-               for msg in batch]
-
-    def when(i: int) -> Any:
-        return retry_time(batch[i].at, earlier[i])
+    def when(msg: m.MessageIn) -> Any:
+        # a retry without a time takes the stored message's: looked up only then, once
+        return retry_time(msg.at, stored_before(mem, msg.scope, msg.id)
+                          if time_left_out(msg.at) else None)
 
     if inp.messages is None:
         one = batch[0]
-        stored = [mem.add_message(one.scope, one.role, one.text, when(0), speaker=one.speaker,
+        stored = [mem.add_message(one.scope, one.role, one.text, when(one), speaker=one.speaker,
                                   id=one.id, agent=one.agent, project=one.project)]
     else:
         stored = mem.add_messages([{**msg.model_dump(exclude_none=True),
-                                    **({"at": at} if (at := when(i)) is not None else {})}
-                                   for i, msg in enumerate(batch)])
+                                    **({"at": at} if (at := when(msg)) is not None else {})}
+                                   for msg in batch])
+    # a retry was answered 200 like a first store, saying nothing (session 35); decided
+    # where each message is stored (no look-up of its own)
     return {"messages": [message_dict(s) for s in stored],
-            "already_stored": [e is not None and e.id == s.id
-                               for e, s in zip(earlier, stored, strict=True)]}
+            "already_stored": list(mem.last_already_stored)}
 
 
 @action("sessions.close", m.CloseInput, write=True, finds=True,
