@@ -157,6 +157,9 @@ class Client:
         self.last_timings: dict[str, float] = {}
         self.last_notice: str | None = None
         """Why the last ``search`` found nothing (the service's ``notice``), as ``Memory``'s."""
+        self.last_already_stored: tuple[bool, ...] = ()
+        """For each message of the last ``add_message`` or ``add_messages``: whether it was
+        stored before (the service's ``already_stored``), as ``Memory``'s."""
 
     # -- plumbing -----------------------------------------------------------------------
     def close(self) -> None:
@@ -238,8 +241,10 @@ class Client:
     def add_message(self, scope: str, role: str, text: str, at: datetime | str | float | None = None,
                     *, speaker: str | None = None, id: str | None = None,
                     agent: str | None = None, project: str | None = None) -> Message:
+        self.last_already_stored = ()
         res = self.action("memory.add", scope=scope, role=role, text=text, at=_when(at),
                           speaker=speaker, id=id, agent=agent, project=project)
+        self.last_already_stored = tuple(res["already_stored"])
         return from_plain(Message, res["messages"][0])
 
     def add_messages(self, messages: list[dict[str, Any]]) -> list[Message]:
@@ -248,7 +253,9 @@ class Client:
         # (an AttributeError came out of here)
         batch = ([{k: _when(v) for k, v in m.items() if v is not None} if isinstance(m, dict)
                   else m for m in messages] if isinstance(messages, (list, tuple)) else messages)
+        self.last_already_stored = ()
         res = self.action("memory.add", messages=batch)
+        self.last_already_stored = tuple(res["already_stored"])
         return [from_plain(Message, m) for m in res["messages"]]
 
     def close_session(self, scope: str | None = None, *, session_id: int | None = None) -> Session | None:

@@ -315,6 +315,15 @@ class Memory:
         self._local.notice = value
 
     @property
+    def last_already_stored(self) -> tuple[bool, ...]:
+        """For each message of this thread's last ``add_message`` or ``add_messages``, in
+        order: whether it was stored before (the same message under its id delivered
+        again: nothing stored for it), decided where it is stored, so no other look-up or
+        writer comes between. Empty after a refused call. A surface says it (HTTP's
+        ``already_stored``; session 35)."""
+        return getattr(self._local, "already_stored", ())
+
+    @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
             self._embedder = make_embedder(self.config)
@@ -355,11 +364,15 @@ class Memory:
         another message with an id its scope holds is refused (``ConflictError``).
         """
         cfg = self.config.ingest
+        self._local.already_stored = ()
         msg = prepare(cfg, scope, role, text, at, speaker=speaker, ext_id=id, agent=agent,
                       project=project, now=datetime.now(UTC))
         stored = store_message(self.store, cfg, msg)  # one transaction (PostgreSQL: one round trip)
         if stored is None:
-            return _delivered_again(self.store, msg)
+            again = _delivered_again(self.store, msg)
+            self._local.already_stored = (True,)
+            return again
+        self._local.already_stored = (False,)
         return stored
 
     @validated
@@ -375,6 +388,7 @@ class Memory:
             raise ValidationError("messages: must be a list of message objects", field="messages")
         known = {"scope", "role", "text", "at", "speaker", "id", "agent", "project"}
         cfg = self.config.ingest
+        self._local.already_stored = ()
         now = datetime.now(UTC)
         prepared = []
         for i, m in enumerate(messages):
@@ -394,8 +408,10 @@ class Memory:
                 raise
         with self.store.atomic():  # all or none: a refused id rolls the batch back
             stored = store_messages(self.store, cfg, prepared)
-            return [got if got is not None else _delivered_again(self.store, msg, i)
-                    for i, (msg, got) in enumerate(zip(prepared, stored, strict=True))]
+            out = [got if got is not None else _delivered_again(self.store, msg, i)
+                   for i, (msg, got) in enumerate(zip(prepared, stored, strict=True))]
+        self._local.already_stored = tuple(got is None for got in stored)
+        return out
 
     @validated
     def import_file(

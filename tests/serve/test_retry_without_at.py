@@ -5,6 +5,8 @@ says delivering a message twice is safe with an id (session 33, docs/hardening.m
 
 from __future__ import annotations
 
+import json
+
 import time
 from pathlib import Path
 
@@ -29,7 +31,10 @@ def test_the_cli_stores_a_retried_message_once(tmp_path: Path) -> None:
     time.sleep(0.01)
     again = runner.invoke(cli, args)
     assert first.exit_code == again.exit_code == 0, again.output
-    assert first.stdout == again.stdout  # the stored message, its id and time
+    told = json.loads(first.stdout), json.loads(again.stdout)
+    # the stored message, its id and time; and whether it was stored before (session 35)
+    assert [t.pop("already_stored") for t in told] == [False, True]
+    assert told[0] == told[1]
     other = runner.invoke(cli, ["--db", db, "add", "I moved to Porto", "--scope", "chat", "--id", "m-1"])
     assert other.exit_code == 1 and "id: 'm-1' already exists in scope 'chat'" in other.output
     with memory(db) as mem:

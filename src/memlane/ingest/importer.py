@@ -691,17 +691,20 @@ def _resume(store: Store, run: list[Incoming], last: dict[str, Incoming],
             continue
         real = stored_scope(store, scope)
         before = last.get(scope)
+        there = None  # before's stored message, once read (it was read here a second time)
         for m in (m for m in run if m.scope == scope):
-            if m.ext_id is None or store.message_by_ext_id(real, m.ext_id) is None:
+            got = None if m.ext_id is None else store.message_by_ext_id(real, m.ext_id)
+            if got is None:
                 break
-            before = m
+            before, there = m, got
         else:
             continue  # all stored already: nothing to place
-        there = (None if before is None or before.ext_id is None
-                 else store.message_by_ext_id(real, before.ext_id))
+        if there is None and before is not None and before.ext_id is not None:
+            there = store.message_by_ext_id(real, before.ext_id)  # the line before the run
         held = store.first_stored(real, [a.ext_id for a in (homes.get(scope), label[0])
                                          if a is not None and a.ext_id is not None])
-        home = None if held is None else store.message_by_ext_id(real, held)
+        home = (there if there is not None and held == there.ext_id
+                else None if held is None else store.message_by_ext_id(real, held))
         if there is not None and home is not None and there.session_id == home.session_id:
             store.reopen_session(home.session_id, label[1])
 

@@ -26,11 +26,14 @@ def flat_by_call(preset: str | None, session_aware: bool | None, **given: Any) -
     itself. The ask: a session option (``top_sessions``, ``turns_per_session``, in
     ``given``), or ``session_aware`` true (``option`` is then ``session_aware``). The turning
     off: ``cause`` is ``session_aware`` (false) or ``preset`` (one of ``PRESETS`` that ranks
-    flat, whatever ``session_aware`` says: ``search`` ranks such a preset flat). Either was
+    flat: naming it chooses flat ranking, whatever ``session_aware`` says). Either was
     dropped without a word (session 33: the options; session 34: ``session_aware`` true
     beside ``flat``, ``arawn`` or ``lexical``). A flat ranking chosen by the configuration
     (``retrieval.session_aware``, ``retrieval.preset``, the ``default`` preset) is not the
-    call's: a client sending the same options to every deployment is not refused."""
+    call's: a client sending the same options to every deployment is not refused, and its
+    ``session_aware`` true wins over the configured ranking (``search_options``: the call
+    over the preset over the config; session 35), as its ``--flat`` does over a configured
+    session-aware one."""
     chosen = PRESETS.get(preset) if isinstance(preset, str) else None
     flat_preset = chosen is not None and chosen.session_aware is False
     option = next((name for name in SESSION_OPTIONS if given.get(name) is not None), None)

@@ -60,6 +60,8 @@ class SearchOptions:
 
     preset: Preset
     session_aware: bool = True
+    """Two-stage (session-aware) ranking, else flat, whatever ``preset.session_aware`` says:
+    ``search_options`` has resolved the call's, the preset's and the config's word into it."""
     top_sessions: int = 5
     turns_per_session: int = 3
     final_k: int = 10
@@ -313,7 +315,10 @@ def search(
     if opts.explain or opts.preset.weights["confidence"]:
         ctx.facts = store.facts_for_items([i for i, it in ctx.items.items() if it.kind == "fact"])
     t.lap("hydrate_ms")
-    if opts.session_aware and opts.preset.session_aware is not False:
+    # resolved by search_options (the call's word over the preset's over the config's): a
+    # preset ranking flat here too dropped an explicit session_aware true when the config
+    # chose the preset (session 35)
+    if opts.session_aware:
         ordered = _two_stage(ctx, cands, k, t)
     else:
         ordered = _flat(ctx, cands, k)

@@ -241,14 +241,16 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
                 f"{e.start})", ctx=ctx, param_hint="'TEXT'") from None
         text = text.removesuffix("\n").removesuffix("\r")  # the newline echo and editors add
     mem = _memory(ctx)
-    from memlane.serve.delivered import retry_time, stored_before
+    from memlane.serve.delivered import retry_time, stored_before, time_left_out
 
-    earlier = stored_before(mem, scope, ext_id)
+    # a retry without a time takes the stored message's: looked up only then
+    earlier = stored_before(mem, scope, ext_id) if time_left_out(at) else None
     msg = mem.add_message(scope, role, text, retry_time(at, earlier),
                           speaker=speaker, id=ext_id)
-    if as_json:
-        echo(dumps(message_dict(msg)))
-    elif earlier is not None and earlier.id == msg.id:  # delivered again: nothing new stored
+    again = mem.last_already_stored == (True,)  # delivered again: nothing stored
+    if as_json:  # the message, and whether it was stored before (as HTTP's answer says)
+        echo(dumps({**message_dict(msg), "already_stored": again}))
+    elif again:
         echo(f"message {msg.id} is already stored under id {msg.ext_id!r}, in session "
              f"{msg.session_id} (turn {msg.seq}): nothing added")
     else:

@@ -38,8 +38,9 @@ def stored_before(mem: Memory, scope: Any, ext_id: Any) -> Message | None:
 
 def time_left_out(at: Any) -> bool:
     """Whether a message's ``at`` was left out (None or ""): only then does a retry take the
-    stored message's time, so only then does a surface that says nothing of a retry (HTTP)
-    need ``stored_before``."""
+    stored message's time, so only then does a surface that tells a retry apart by
+    ``Memory.last_already_stored`` (HTTP's ``already_stored``, session 35) need
+    ``stored_before``."""
     return at is None or (isinstance(at, str) and at == "")
 
 

@@ -42,7 +42,7 @@ from memlane.serve import mcp_text as render
 from memlane.serve.again import once_more_if_lost, retry_note
 from memlane.serve.output import safe
 from memlane.serve.keys import scope_matches
-from memlane.serve.delivered import retry_time, stored_before
+from memlane.serve.delivered import retry_time, stored_before, time_left_out
 from memlane.serve.paging import fact_page, session_page
 from memlane.serve.render import filters_given, no_match
 
@@ -312,9 +312,12 @@ def _request_of(ctx: Context | None) -> Any:
 FACTS_PAGE = 1000
 """Facts one ``facts`` answer reads (the answer's length may cut it shorter; both say so)."""
 
+# min_length: "" was read as no scope, so it reached the server's default scope or every
+# scope the caller may (session 35); the HTTP API's scope is likewise at least 1 character
 Scope = Annotated[str | None, Field(
     description="Conversation or project key the memory belongs to (e.g. a repository name or "
-                "chat id). Omit to use the server's default scope.", max_length=256)]
+                "chat id). Omit to use the server's default scope.", min_length=1,
+    max_length=256)]
 K = Annotated[Annotated[int, Whole(1, 50)], Field(description="How many hits to return (1-50).")]
 Kinds = Literal["turn", "summary", "fact", "entity", "decision", "preference", "plan",
                 "observation", "note"]
@@ -389,9 +392,21 @@ class _Tools:
         except ToolError as e:
             raise _ScopeRefused(str(e), scope) from e
 
+    def resource_scope(self, ctx: Context | None, scope: str) -> str | None:
+        """A resource address's scope (``memlane://SCOPE/...``): ``memlane:///facts`` read
+        the server's default scope's facts, or every scope's (session 35: an empty scope
+        was taken as none, as the tools' ``scope: ""`` was)."""
+        if scope == "":
+            raise _ScopeRefused("scope: must not be empty: the address names the scope "
+                                "(memlane://SCOPE/facts, memlane://SCOPE/sessions/ID)", scope)
+        return self.scope(ctx, scope)
+
     def _scope(self, ctx: Context | None, scope: str | None, *, write: bool,
                required: bool) -> str | None:
         access = self.access_for(ctx)
+        # "" reaches here only from the use-memory prompt (a client's form may send a blank
+        # optional argument; the prompt is text, it reaches nothing): the tools' Scope
+        # refuses it
         chosen = scope if scope not in (None, "") else self.default_scope
         if chosen is None:
             if required:
@@ -444,10 +459,10 @@ class _Tools:
                     raise ToolError("kind: only notes have a kind; pass role 'note'")
                 # a retry rarely repeats a time it never gave: without ``at`` the same id
                 # takes its stored message's time (serve.delivered, as the CLI and HTTP)
-                earlier = stored_before(self.mem, where, id)
+                earlier = stored_before(self.mem, where, id) if time_left_out(at) else None
                 msg = self.mem.add_message(where, role, text,
                                            retry_time(at, earlier), id=id)
-                if earlier is not None and earlier.id == msg.id:  # a retry: nothing new stored
+                if self.mem.last_already_stored == (True,):  # a retry: nothing new stored
                     return (f"message {msg.id} is already stored under id {msg.ext_id!r} in scope "
                             f"{where}: session {msg.session_id}, turn {msg.seq}; nothing added.")
                 redacted = f"; {msg.redactions} secret(s) redacted" if msg.redactions else ""
@@ -476,9 +491,9 @@ class _Tools:
         ctx: Context,
         scope: Scope = None,
         k: K = 8,
-        kinds: Annotated[list[Kinds] | None, Field(description=(
-            "Only these kinds of memory (turn = a message; summary = a session summary)."))
-                         ] = None,
+        kinds: Annotated[list[Kinds] | None, Field(min_length=1, description=(
+            "Only these kinds of memory (turn = a message; summary = a session summary). "
+            "Omit for every kind."))] = None,
         since: Time = None,
         until: Time = None,
         explain: Annotated[bool, Field(description=(
@@ -843,7 +858,7 @@ def build_server(
 
     def _facts_resource(scope: str, ctx: Context, uri: str) -> str:
         with _resource_errors(uri):
-            where = tools.scope(ctx, scope)
+            where = tools.resource_scope(ctx, scope)
             page = fact_page(memory, where, None, limit=FACTS_PAGE)
             return safe(render.facts_text(where, page.rows, subject=None,
                                           more=page.next_cursor is not None,
@@ -858,7 +873,7 @@ def build_server(
 
     def _session_resource(scope: str, session_id: str, ctx: Context, uri: str) -> str:
         with _resource_errors(uri):
-            where = tools.scope(ctx, scope)
+            where = tools.resource_scope(ctx, scope)
             s = memory.session(check_id_text(session_id, "session_id"))
             access = tools.access_for(ctx)
             if access is not None and not access.allows(s.scope):  # another tenant's: missing

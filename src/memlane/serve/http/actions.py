@@ -96,7 +96,10 @@ def add(mem: Memory, who: Principal, inp: m.AddInput, timings: dict[str, float])
         stored = mem.add_messages([{**msg.model_dump(exclude_none=True),
                                     **({"at": at} if (at := when(msg)) is not None else {})}
                                    for msg in batch])
-    return {"messages": [message_dict(s) for s in stored]}
+    # a retry was answered 200 like a first store, saying nothing (session 35); decided
+    # where each message is stored (no look-up of its own)
+    return {"messages": [message_dict(s) for s in stored],
+            "already_stored": list(mem.last_already_stored)}
 
 
 @action("sessions.close", m.CloseInput, write=True, finds=True,

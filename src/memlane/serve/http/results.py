@@ -48,6 +48,10 @@ class Readyz(_Out):
 class AddResult(_Out):
     messages: list[Message] = Field(description="Each message as stored, in the order sent "
                                                 "(a message sent again: the stored one).")
+    already_stored: list[bool] = Field(description=(
+        "One per message, in the order sent: true when its id named a message the scope "
+        "already held and this request stored nothing for it (a retry), false when it was "
+        "stored now."))
 
 
 class SearchResult(_Out):
