@@ -46,7 +46,7 @@ from typing import IO, Any, Callable
 
 from memlane.config import IngestConfig
 from memlane.errors import ImportFormatError, ValidationError
-from memlane.ingest.sessionize import (Incoming, prepare, same_message, scrub_label,
+from memlane.ingest.sessionize import (Incoming, held_under_id, prepare, same_message, scrub_label,
                                        store_messages)
 from memlane.ingest.spellings import stored_scope
 from memlane.ingest.validate import MAX_NESTING, check_scope, json_nesting
@@ -498,9 +498,11 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                 stored += written
             for i, got in enumerate(stored):
                 # (the import's own content id: a line without an id never clashes)
-                ext_id = pending[i].ext_id
-                if got is None and ext_id and not pending[i].made_id:
-                    there = store.message_by_ext_id(pending[i].scope, ext_id)
+                # looked up where it was stored: the scope as the database spells it (as
+                # typed, an old database's ``team\u200b`` was missed and another message
+                # under its id counted a skipped duplicate; session 35)
+                if got is None and pending[i].ext_id and not pending[i].made_id:
+                    there = held_under_id(store, pending[i])
                     if there is not None and not same_message(there, pending[i]):
                         raise _Clash(i)
             return stored
