@@ -866,10 +866,15 @@ class Memory:
         return p
 
     def _scope_holds_nothing(self, scope: str) -> bool:
-        """True when ``scope`` holds no session and no item at all."""
-        if self.sessions(scope=scope, limit=1):
+        """True when ``scope`` holds no session and no item at all. ``scope``: as typed (the
+        CLI's note) or as stored (``pack``'s, already looked up); its items are asked in the
+        spelling the database holds (``resolve_scope``, as ``sessions`` asks its sessions):
+        stripped, an old database's " team" was asked as "team", and a pack over its items
+        that found nothing was taken for one over an empty scope, not journaled (session 35)."""
+        if self.sessions(scope=scope, limit=1):  # (refuses a scope no call takes, naming it)
             return False
-        everything = Filters.build(scope=scope.strip(), privacy=("private", "project", "shared"))
+        everything = Filters.build(scope=resolve_scope(self.store, scope),
+                                   privacy=("private", "project", "shared"))
         return not self.store.any_item(everything)
 
     @validated
