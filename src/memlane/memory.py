@@ -85,11 +85,19 @@ def _id_taken(msg: Incoming, index: int | None = None) -> ConflictError:
     return ConflictError(f"messages[{index}]: {text}", field=f"messages.{index}.id")
 
 
-def _delivered_again(store: Any, msg: Incoming, index: int | None = None) -> Message:
+def _delivered_again(store: Any, msg: Incoming, index: int | None = None, *,
+                     timed: bool = True) -> Message:
     """The stored message ``msg`` repeats (its scope holds its id): at-least-once delivery
     stores a message once, and a retry gets the stored one back. Another message under the
-    same id is a ``ConflictError`` naming the id."""
+    same id is a ``ConflictError`` naming the id. A message whose time was left out (not
+    ``timed``: dated now) takes the stored message's time, so role, text, speaker, agent
+    and project decide: a retry after a timeout rarely repeats a time it never gave. The
+    CLI, HTTP and MCP looked the id up before the call to do so since session 33, and the
+    library dated the retry anew, another message (session 35: decided here, from the one
+    look-up this makes anyway)."""
     stored = held_under_id(store, msg)
+    if stored is not None and not timed:
+        msg = dataclasses.replace(msg, at=stored.at)
     if stored is None or not same_message(stored, msg):
         raise _id_taken(msg, index)
     return stored
@@ -360,7 +368,8 @@ class Memory:
         No model is called. ``at`` defaults to now; a gap longer than
         ``ingest.session_gap_minutes`` since the scope's last message starts a new session.
         ``id`` is the caller's message id: the same message delivered again (same id, role,
-        time, text, speaker, agent and project) is stored once and the stored one returned;
+        time, text, speaker, agent and project) is stored once and the stored one returned
+        (a retry that leaves ``at`` out takes the stored message's time);
         another message with an id its scope holds is refused (``ConflictError``).
         """
         cfg = self.config.ingest
@@ -369,7 +378,7 @@ class Memory:
                       project=project, now=datetime.now(UTC))
         stored = store_message(self.store, cfg, msg)  # one transaction (PostgreSQL: one round trip)
         if stored is None:
-            again = _delivered_again(self.store, msg)
+            again = _delivered_again(self.store, msg, timed=at is not None)
             self._local.already_stored = (True,)
             return again
         self._local.already_stored = (False,)
@@ -382,7 +391,8 @@ class Memory:
 
         A bad message raises with its index in the field (``messages.3.text``). A message
         already stored (same id and content: a batch delivered again) is not stored twice;
-        its entry is the stored message.
+        its entry is the stored message (one that leaves ``at`` out takes its time, as
+        ``add_message``).
         """
         if not isinstance(messages, (list, tuple)):
             raise ValidationError("messages: must be a list of message objects", field="messages")
@@ -408,7 +418,8 @@ class Memory:
                 raise
         with self.store.atomic():  # all or none: a refused id rolls the batch back
             stored = store_messages(self.store, cfg, prepared)
-            out = [got if got is not None else _delivered_again(self.store, msg, i)
+            out = [got if got is not None else _delivered_again(
+                       self.store, msg, i, timed=messages[i].get("at") is not None)
                    for i, (msg, got) in enumerate(zip(prepared, stored, strict=True))]
         self._local.already_stored = tuple(got is None for got in stored)
         return out

@@ -74,7 +74,9 @@ def test_the_http_api_answers_a_retry_with_the_stored_message(db_url: str) -> No
         one = c.post("/v1/messages", json=_msg(1))
         again = c.post("/v1/messages", json=_msg(1))
         assert one.status_code == again.status_code == 200
-        assert again.json() == one.json()
+        # the same message; ``already_stored`` says which answer is the retry (session 35)
+        assert again.json()["messages"] == one.json()["messages"]
+        assert (one.json()["already_stored"], again.json()["already_stored"]) == ([False], [True])
         clash = c.post("/v1/messages", json={**_msg(1), "text": "other"})
         assert clash.status_code == 409
         assert clash.json()["error"]["field"] == "id" and "'m-1'" in clash.json()["error"]["message"]

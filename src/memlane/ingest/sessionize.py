@@ -17,7 +17,7 @@ from memlane.types import Message
 from memlane.store.contract import NewMessage, Store
 
 __all__ = ["Incoming", "held_under_id", "prepare", "same_message", "scrub_label", "store_message",
-           "store_messages", "stored_under_id"]
+           "store_messages"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,19 +124,6 @@ def held_under_id(store: Store, m: Incoming) -> Message | None:
     if m.ext_id is None:
         return None
     return store.message_by_ext_id(stored_scope(store, m.scope), m.ext_id)
-
-
-def stored_under_id(store: Store, cfg: IngestConfig, scope: Any, ext_id: Any) -> Message | None:
-    """``held_under_id`` for a message not yet prepared: ``scope`` and ``ext_id`` as given
-    to ``add_message``, spelt as ``prepare`` spells them (the scope checked and composed,
-    the id trimmed and redacted) before the look-up. A surface that asks whether a message
-    was stored before asks this, so that it finds what storing stored: ``" m-1"`` was looked
-    up as given and missed the stored ``"m-1"`` (session 34). Raises ValidationError naming
-    the field for a value ``add_message`` refuses."""
-    label, _ = scrub_label(cfg, ext_id, "id")
-    if label is None:
-        return None
-    return store.message_by_ext_id(stored_scope(store, check_scope(scope)), label)
 
 
 def same_message(stored: Message, m: Incoming) -> bool:

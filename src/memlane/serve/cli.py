@@ -241,12 +241,8 @@ def add(ctx: click.Context, text: str, scope: str, role: str, at: str | None, sp
                 f"{e.start})", ctx=ctx, param_hint="'TEXT'") from None
         text = text.removesuffix("\n").removesuffix("\r")  # the newline echo and editors add
     mem = _memory(ctx)
-    from memlane.serve.delivered import retry_time, stored_before, time_left_out
-
-    # a retry without a time takes the stored message's: looked up only then
-    earlier = stored_before(mem, scope, ext_id) if time_left_out(at) else None
-    msg = mem.add_message(scope, role, text, retry_time(at, earlier),
-                          speaker=speaker, id=ext_id)
+    # a retry without --at takes the stored message's time (``Memory.add_message``)
+    msg = mem.add_message(scope, role, text, at, speaker=speaker, id=ext_id)
     again = mem.last_already_stored == (True,)  # delivered again: nothing stored
     if as_json:  # the message, and whether it was stored before (as HTTP's answer says)
         echo(dumps({**message_dict(msg), "already_stored": again}))

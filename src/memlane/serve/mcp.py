@@ -42,7 +42,6 @@ from memlane.serve import mcp_text as render
 from memlane.serve.again import once_more_if_lost, retry_note
 from memlane.serve.output import safe
 from memlane.serve.keys import scope_matches
-from memlane.serve.delivered import retry_time, stored_before, time_left_out
 from memlane.serve.paging import fact_page, session_page
 from memlane.serve.render import filters_given, no_match
 
@@ -458,10 +457,8 @@ class _Tools:
                 if kind != "note":
                     raise ToolError("kind: only notes have a kind; pass role 'note'")
                 # a retry rarely repeats a time it never gave: without ``at`` the same id
-                # takes its stored message's time (serve.delivered, as the CLI and HTTP)
-                earlier = stored_before(self.mem, where, id) if time_left_out(at) else None
-                msg = self.mem.add_message(where, role, text,
-                                           retry_time(at, earlier), id=id)
+                # takes its stored message's time (``Memory.add_message``)
+                msg = self.mem.add_message(where, role, text, at, id=id)
                 if self.mem.last_already_stored == (True,):  # a retry: nothing new stored
                     return (f"message {msg.id} is already stored under id {msg.ext_id!r} in scope "
                             f"{where}: session {msg.session_id}, turn {msg.seq}; nothing added.")

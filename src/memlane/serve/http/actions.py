@@ -28,7 +28,6 @@ from memlane.serve.http import models as m
 from memlane.serve.http.auth import Principal, principal
 from memlane.serve.http.errors import TAGS, ApiError, KnownQuery
 from memlane.serve.http.responses import JSONResponse
-from memlane.serve.delivered import retry_time, stored_before, time_left_out
 from memlane.serve.paging import fact_page, session_page
 from memlane.serve.render import filters_given, hit_dict, message_dict, nothing_note, session_dict, to_plain
 
@@ -83,19 +82,14 @@ def add(mem: Memory, who: Principal, inp: m.AddInput, timings: dict[str, float])
                 e.field = f"messages.{i}.scope"
             raise
 
-    def when(msg: m.MessageIn) -> Any:
-        # a retry without a time takes the stored message's: looked up only then, once
-        return retry_time(msg.at, stored_before(mem, msg.scope, msg.id)
-                          if time_left_out(msg.at) else None)
-
+    # a retry without a time takes the stored message's (``Memory``, where the message is
+    # stored: the look-up of its own this made before the call is gone; session 35)
     if inp.messages is None:
         one = batch[0]
-        stored = [mem.add_message(one.scope, one.role, one.text, when(one), speaker=one.speaker,
+        stored = [mem.add_message(one.scope, one.role, one.text, one.at, speaker=one.speaker,
                                   id=one.id, agent=one.agent, project=one.project)]
     else:
-        stored = mem.add_messages([{**msg.model_dump(exclude_none=True),
-                                    **({"at": at} if (at := when(msg)) is not None else {})}
-                                   for msg in batch])
+        stored = mem.add_messages([msg.model_dump(exclude_none=True) for msg in batch])
     # a retry was answered 200 like a first store, saying nothing (session 35); decided
     # where each message is stored (no look-up of its own)
     return {"messages": [message_dict(s) for s in stored],
