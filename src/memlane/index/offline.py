@@ -245,6 +245,37 @@ def _may_hold_old_code(text: str) -> bool:
     return _OLD_CODE_GUARD.search(text) is not None
 
 
+def _may_hold_code(text: str) -> bool:
+    """Whether ``text`` may hold a code (:data:`_WORD_CAPS` and the codes pattern: six digits
+    or capitals in a row, a digit among them). Plain ASCII text without six in a row, found by
+    a byte translation and ``in`` (most turns), is not searched with :data:`_WORD_CAPS`, whose
+    every character's ``\\b`` costs a fifth of the references' time on the turns (session 35,
+    the cost)."""
+    return not text.isascii() or b"AAAAAA" in text.encode("ascii").translate(_CODE_CHARS)
+
+
+_DIGIT_DASH = bytes(68 if 48 <= b <= 57 else 45 if b == 45 else 32 for b in range(256))
+"""A byte table writing "D" for a digit, "-" for a dash and a blank for anything else."""
+
+
+def _may_number(text: str) -> bool:
+    """Whether :data:`_NUMBER_GUARD` may find a number in ``text``: in plain ASCII text (where
+    ``\\d`` is ``[0-9]``) each match opens with a digit and a digit or a dash after it, found
+    by a byte translation and ``in`` at a fifth of the pattern's cost (session 35)."""
+    if not text.isascii():
+        return True
+    digits = text.encode("ascii").translate(_DIGIT_DASH)
+    return b"DD" in digits or b"D-" in digits
+
+
+def _has_digit(text: str) -> bool:
+    """Whether ``text`` holds a digit (``\\d``, as :data:`_DIGIT` finds one): plain ASCII text
+    by ``in`` for each of the ten (a quarter of the pattern's cost on a whole message)."""
+    if text.isascii():
+        return any(map(text.__contains__, "0123456789"))
+    return _DIGIT.search(text) is not None
+
+
 _DIGIT_CHARS = bytes(68 if 48 <= b <= 57 else 32 for b in range(256))
 """A byte table writing "D" for a digit and a blank for anything else."""
 
@@ -508,7 +539,7 @@ def _references(text: str) -> Iterator[str]:
                 yield from _OLD_CODE.findall(text)
             continue
         if i == _NUMBERED:
-            for m in _NUMBER.finditer(text) if _NUMBER_GUARD.search(text) else ():
+            for m in _NUMBER.finditer(text) if _may_number(text) and _NUMBER_GUARD.search(text) else ():
                 named = _NAMED_BEFORE.search(text, max(0, m.start() - 32), m.start())
                 # session 9's kinds take four digits or more, as their pattern does (not "I'll order 200 of…")
                 if named and (named.group("old") is None or (m.group(0).isdigit() and len(m.group(0)) > 3)
@@ -516,7 +547,8 @@ def _references(text: str) -> Iterator[str]:
                     yield text[named.start(): m.end()]
             continue
         if i == _CODES:
-            yield from (w for w in _WORD_CAPS.findall(text) if pattern.fullmatch(w))
+            if _may_hold_code(text):
+                yield from (w for w in _WORD_CAPS.findall(text) if pattern.fullmatch(w))
             continue
         if char is None:
             yield from pattern.findall(text)
@@ -526,7 +558,7 @@ def _references(text: str) -> Iterator[str]:
                 tokens = text.split()
             words[char] = " ".join(w for w in tokens if char in w)
         yield from pattern.findall(words[char])
-    if len(text) <= _REF_SHORT and _DIGIT.search(text):  # session 12's kinds: turns only; each holds a digit
+    if len(text) <= _REF_SHORT and _has_digit(text):  # session 12's kinds: turns only; each holds a digit
         if "." in text:
             yield from _SEMVER.findall(text)
             yield from _IPV4.findall(text)
