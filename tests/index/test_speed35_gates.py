@@ -60,3 +60,34 @@ def test_the_gates_refuse_a_plain_turn() -> None:
     assert not offline._may_number(plain)
     assert not offline._may_hold_code(plain)
     assert offline._may_number("call 0161-555") and offline._may_hold_code("code KL1841 here")
+
+
+PIECES = st.sampled_from(["httpx", "pytest-xdist", "pandas", "celery", "arrow", "3d", "-", "--", "x9",
+                          "Django", "iPhone", "eBay", "é", "ß", "İ", "word", "the", ".", ",", "/", "(",
+                          "@", "_", "0", "\u00a0", "\n", "K", "ok-"])
+SENTENCES = st.lists(st.tuples(PIECES, st.sampled_from(["", " ", "  ", "-", ".", "/", "3"])),
+                     max_size=12).map(lambda parts: "".join(a + b for a, b in parts))
+
+
+@settings(max_examples=500, deadline=None)
+@given(SENTENCES)
+def test_the_software_gate_is_the_runs_lookup(sentence: str) -> None:
+    runs = offline._LOWER_RUNS.findall(sentence)
+    assert offline._may_name_software(sentence) == (not offline._SOFTWARE_ANY.isdisjoint(runs))
+
+
+@settings(max_examples=500, deadline=None)
+@given(SENTENCES)
+def test_the_case_gate_is_the_pattern(sentence: str) -> None:
+    assert offline._lower_upper(sentence) == (offline._LOWER_UPPER.search(sentence) is not None)
+
+
+def test_the_entity_gates_on_the_labelled_sentences() -> None:
+    named = 0
+    for text in LABELLED:
+        for sentence in offline._sentences(text):
+            runs = offline._LOWER_RUNS.findall(sentence)
+            assert offline._may_name_software(sentence) == (not offline._SOFTWARE_ANY.isdisjoint(runs))
+            assert offline._lower_upper(sentence) == (offline._LOWER_UPPER.search(sentence) is not None)
+            named += offline._may_name_software(sentence)
+    assert named > 5
