@@ -91,3 +91,24 @@ def test_the_entity_gates_on_the_labelled_sentences() -> None:
             assert offline._lower_upper(sentence) == (offline._LOWER_UPPER.search(sentence) is not None)
             named += offline._may_name_software(sentence)
     assert named > 5
+
+
+DAYS = st.lists(st.sampled_from(["Monday", "Tuesdays", "day", "Sunday", "January", "February", "March",
+                                 "May", "June", "July", "August", "September", "October", "November",
+                                 "December", "tomorrow", "tonight", "Tomorrow", "monday", "Octo", "ber",
+                                 "Dec", "the", " ", ",", "x", "3", "Saturday's"]), max_size=8).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(DAYS)
+def test_a_named_day_is_never_passed_over(text: str) -> None:
+    if offline._DAY_NAMED.search(text) is not None:
+        assert any(w in text for w in offline._DAY_WORDS)
+
+
+def test_every_day_and_month_passes_the_day_gate() -> None:
+    names = ("Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April "
+             "May June July August September October November December tomorrow tonight").split()
+    for name in names:
+        assert offline._DAY_NAMED.search(f"on {name}.") is not None
+        assert any(w in name for w in offline._DAY_WORDS), name
