@@ -1242,17 +1242,19 @@ def _ends_low(text: str, pos: int, start: int) -> bool:
 def _sentences(text: str) -> list[str]:
     pieces, pos = [], 0
     for m in _SENT.finditer(text):
-        start = m.start()
-        if text[start] == "." and text[start - 1: start] in "rstf" and _TITLE.search(text, max(0, start - 5), start + 1):
-            continue  # "Dr. Okafor": a title's stop ends no sentence
-        if text[start] == "?" and text[m.end(): m.end() + 1].islower() and text.count(" ", pos, start) < 4:
+        start, end = m.span()
+        mark = text[start]
+        if mark == ".":
+            if text[start - 1: start] in "rstf" and _TITLE.search(text, max(0, start - 5), start + 1):
+                continue  # "Dr. Okafor": a title's stop ends no sentence
+            if text[end: end + 1].islower() and not _ends_low(text, pos, start):
+                continue  # "e.g. the blue one", "ok. me: …": no sentence's end (session 19)
+        elif mark == "?" and text[end: end + 1].islower() and text.count(" ", pos, start) < 4:
             continue  # "The menu? we said…": a short question before a small letter runs on
-        if text[start] == "." and text[m.end(): m.end() + 1].islower() and not _ends_low(text, pos, start):
-            continue  # "e.g. the blue one", "ok. me: …": no sentence's end (session 19)
-        pieces.append(text[pos:start] if text[start] == "\n" else text[pos : start + 1])
-        pos = m.end()
+        pieces.append(text[pos:start] if mark == "\n" else text[pos : start + 1])
+        pos = end
     pieces.append(text[pos:])
-    return [s.strip() for s in pieces if s and len(s.strip()) > 2]
+    return [kept for s in pieces if s and len(kept := s.strip()) > 2]
 
 
 def _opens(sentence: str, at: int) -> bool:
