@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
+from itertools import repeat
 from typing import Any
 
 from memlane.clip import clip
@@ -807,8 +808,8 @@ def _may_name_software(sentence: str) -> bool:
     without the digits and dashes before its first letter: a byte translation and a split, a
     fifth cheaper than the pattern's list of runs (session 35, the cost)."""
     if sentence.isascii():
-        return not _SOFTWARE_ANY_BYTES.isdisjoint(
-            [run.lstrip(b"0123456789-") for run in sentence.encode("ascii").translate(_RUN_CHARS).split()])
+        runs = sentence.encode("ascii").translate(_RUN_CHARS).split()
+        return not _SOFTWARE_ANY_BYTES.isdisjoint(map(bytes.lstrip, runs, repeat(b"0123456789-")))
     return not _SOFTWARE_ANY.isdisjoint(_LOWER_RUNS.findall(sentence))
 
 
