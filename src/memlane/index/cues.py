@@ -1898,6 +1898,18 @@ class _Reader:
                 if ti and len(s) <= _SHORT and _TAKE_ADVICE.match(s):
                     self.promote(ti, "advice")  # "I'll try that": the advice is taken
                     continue
+                if turn.role != "user":
+                    # every test from here to the cue scan is of the user's sentences: an
+                    # answer's (most of the sentences read) goes straight to it (session 35)
+                    if s.endswith("?"):
+                        continue
+                    low = s.lower()
+                    if ((not _may_cue_assistant(low) or _ANY_ASSISTANT.search(low) is None)
+                            and not (len(turn.sentences) <= _ADOPT_MAX and _MIND_CUE.match(s))):
+                        continue
+                    if not self.action(ti, si, s):
+                        self.statement(ti, si, s)
+                    continue
                 agree_ask = _AGREE_ASK.match(s) if ti and si == 0 and turn.role == "user" else None
                 if agree_ask:
                     agreed = True  # "agreed, can you add that in Grafana?": agrees, then asks (session 29)
@@ -1976,14 +1988,7 @@ class _Reader:
                         and ("think about" in s or "for " in s or "once we know" in s) and _LATER.match(s)):
                     self.put((ti, si), "open_questions", _stop(clean(re.sub(r"\s+once we know(?=[.!]?$)", "", s))))
                     continue  # "We need to think about the autumn offsite." (session 18)
-                if turn.role != "user":
-                    if question:
-                        continue
-                    low = s.lower()
-                    if ((not _may_cue_assistant(low) or _ANY_ASSISTANT.search(low) is None)
-                            and not (len(turn.sentences) <= _ADOPT_MAX and _MIND_CUE.match(s))):
-                        continue
-                elif (not question and ("," not in s and " will" not in s and s[:1] != "@"
+                if (not question and ("," not in s and " will" not in s and s[:1] != "@"
                                          or _NAME_ASK.search(s) is None)  # (what every match holds)
                       and (not _may_cue_user(low := s.lower())
                            or (_ANY_USER.search(low) is None and _HEAD_CUE.match(low) is None))
