@@ -8,7 +8,8 @@ the intercepts not penalised. The objective is strictly convex in the weights, s
 minimum is one point whatever solver reaches it; the intercepts, fixed only up to a common
 constant (the probabilities do not change), are centred on zero as scikit-learn leaves them.
 The solver is L-BFGS with a backtracking line search, run until the gradient's largest
-component is below ``tol`` (the objective divided by the weights' sum, as scikit-learn's).
+component is below ``tol`` (the objective divided by the weights' sum, as scikit-learn's) or
+a step no longer lowers the objective beyond rounding.
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["fit_balanced"]
+
+_FTOL = 64 * np.finfo(float).eps
+"""A step that lowers the objective by less than this share of it ends the fit (scipy's
+L-BFGS-B ``ftol`` as scikit-learn runs it): the gradient's last digits are rounding."""
 
 
 def _objective(params: np.ndarray, x: np.ndarray, onehot: np.ndarray, sw: np.ndarray,
@@ -83,9 +88,11 @@ def fit_balanced(x: np.ndarray, y: np.ndarray, c: float, tol: float = 1e-9,
             if len(steps) > memory:
                 steps.pop(0)
                 turns.pop(0)
-        if loss - new_loss <= 0 and size < 1e-12:
+        still = loss - new_loss > _FTOL * max(abs(loss), abs(new_loss), 1.0)
+        if new_loss <= loss:
+            params, loss, grad = trial, new_loss, new_grad
+        if not still:
             break  # no step lowers the loss any more: at the minimum as far as floats go
-        params, loss, grad = trial, new_loss, new_grad
     w = params[:-k].reshape(x.shape[1], k)
     b = params[-k:]
     return classes, w.T.copy(), b - b.mean()
