@@ -2,7 +2,7 @@
 (docs/summary-eval.md, "Session 35: the sentence model learns from every development set").
 
     PYTHONPATH=src .venv/bin/python tools/sentmodel_loso.py --base SETS... --add SETS... \
-        --out DIR [--c 0.001] [--thresholds decisions=0.5,next_steps=0.8,rationale=0.4]
+        --out DIR [--c 0.001] [--vectors static|meaning|both] [--thresholds decisions=0.5,next_steps=0.8,rationale=0.4]
 
 For each set S of ``--add``: a dense sentence model fitted (the shipped inputs of
 ``memlane bench summaries --train``: ``dense.CHEAP``, ``NEIGHBOUR``, ``MOST``, ``REACH``, C of
@@ -43,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--add", nargs="+", required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--c", type=float, default=None)
+    parser.add_argument("--vectors", choices=("static", "meaning", "both"), default="static",
+                        help="the sentence vectors, as --train --vectors")
     parser.add_argument("--thresholds", action="append", default=None,
                         help="field=value,...; repeat to score several on the same fits")
     args = parser.parse_args(argv)
@@ -50,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     sets = {name: load_set(name) for name in [*args.base, *args.add]}
     owner = [name for name, convs in sets.items() for _ in convs]
     data = dense.prepare([c for convs in sets.values() for c in convs], cheap=dense.CHEAP,
-                         neighbour=dense.NEIGHBOUR, most=dense.MOST, reach=dense.REACH)
+                         neighbour=dense.NEIGHBOUR, most=dense.MOST, reach=dense.REACH,
+                         vectors=args.vectors)
     fit_args = dict(dense.FIT, **({"c": args.c} if args.c is not None else {}))
     configs = [_thresholds(t) for t in (args.thresholds or [None])]
     for held in args.add:
