@@ -646,8 +646,7 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
               "linear and --hidden need the 'train' extra: scikit-learn), print its "
               "cross-validated scores beside the "
               "patterns' and write the weights to --out. --kind dense (the default): the "
-              "dense model on the development sets (dense.SETS; with --vectors meaning or both "
-              "dense.MEANING_SETS; or --train-sets), "
+              "dense model on the development sets (dense.SETS, or --train-sets), "
               "each way of using it scored on each set apart; --kind linear: session 7's hashed-word "
               "classifier on the pool.")
 @click.option("--kind", type=click.Choice(["dense", "linear"]), default="dense",
@@ -682,8 +681,7 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
               help="With --train --kind dense: the packaged sets to train and cross-validate "
               "on, comma-separated (pool, train, dev_all, dev … heldout4, train1 … train5, "
               "heldout5 … heldout30), each scored apart as a part [default: the shipped "
-              "model's, memlane.bench.summaries.dense.SETS, or dense.MEANING_SETS with "
-              "--vectors meaning or both].")
+              "model's, memlane.bench.summaries.dense.SETS].")
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True,
               help="With --train: leave-conversations-out folds for the cross-validation.")
 @click.option("--out", type=FileName(dir_okay=False, path_type=Path),
@@ -864,14 +862,15 @@ def _train_classifier(folds: int, out: Path, as_json: bool, show_misses: bool) -
                f"{len(model.weights)} weight rows written to {path}")
 
 
-def _train_set_names(given: str | None) -> tuple[str, ...] | None:
-    """The sets ``--train-sets`` names (None: not given); a name that is no packaged set,
+def _train_set_names(given: str | None) -> tuple[str, ...]:
+    """The sets ``--train-sets`` names (None: ``dense.SETS``); a name that is no packaged set,
     none at all, or a set named twice (alone or in a group: ``dev_all`` holds ``pool``) is a
     bad --train-sets (exit 2): a conversation trained on twice would weigh double."""
+    from memlane.bench.summaries import dense
     from memlane.bench.summaries import run as evalrun
 
     if given is None:
-        return None  # the shipped model's own (_train_dense)
+        return dense.SETS
     groups = {"pool": evalrun.POOL, "train": evalrun.TRAIN, "dev_all": evalrun.DEV_ALL}
     known = (*groups, *evalrun.POOL, *evalrun.TRAIN, *evalrun.FRESH)
     names = tuple(name.strip() for name in given.split(","))
@@ -909,9 +908,7 @@ def _train_dense(folds: int, out: Path, as_json: bool, hidden: int,
                                        "pip install 'memlane[train]'") from exc
     inputs = dict(inputs or {})
     c = inputs.pop("c", None)
-    if names is None:  # not named: the shipped model's own sets
-        names = dense.SETS if inputs.get("vectors", "static") == "static" else dense.MEANING_SETS
-    sets = {name: evalrun.load_set(name) for name in names}
+    sets = {name: evalrun.load_set(name) for name in (names or dense.SETS)}
     convs = [conv for part in sets.values() for conv in part]
     try:
         data = dense.prepare(convs, cheap=inputs.get("cheap", dense.CHEAP),

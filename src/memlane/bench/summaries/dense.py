@@ -27,7 +27,7 @@ from memlane.index import sentmodel
 from memlane.index.cues import _Reader
 from memlane.index.sentclass import LABELS
 
-__all__ = ["CHEAP", "CHOSEN", "CONFIGS", "FIT", "MEANING_SETS", "Prepared", "cross_validate", "fit", "prepare"]
+__all__ = ["CHEAP", "CHOSEN", "CONFIGS", "FIT", "Prepared", "cross_validate", "fit", "prepare"]
 
 SETS = ("pool", "train", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
         "heldout11", "heldout12", "heldout15", "heldout16", "heldout17", "heldout18")
@@ -38,15 +38,6 @@ each checked the weights of its session once (docs/summary-eval.md) and joined t
 heldout15, heldout16 and heldout17 joined in session 21, heldout18 in session 22. heldout13 and heldout14 stay out: the rules'
 check sets, read by their counts only; heldout19 stays out too in session 23, the third check set
 of the weights' thresholds."""
-MEANING_SETS = (*SETS, "heldout19", "heldout20", "heldout21", "heldout22", "heldout23",
-                "heldout24", "heldout25", "heldout26", "heldout27", "heldout28", "heldout29",
-                "heldout30")
-"""The sets ``--train --vectors meaning|both`` fits on by default: the opt-in meaning model's
-(``sentmodel_meaning.npz``) training data since session 35, :data:`SETS` and heldout19 to
-heldout30 (1,287 conversations): each of the 12 left out in turn and scored by a model trained
-on the rest, D+R+OQ+NS rose 20.505 -> 20.816 against the weights trained on :data:`SETS`, on 8
-of 12 (docs/summary-eval.md). The static model stays on :data:`SETS`: trained on these with C
-0.003 it passed the same check but wrote what seven rule tests of ``tests/index`` forbid."""
 FIT: dict[str, Any] = {"c": 0.001}
 """How ``memlane bench summaries --train`` fits the model by default: a logistic regression
 (``--hidden N``: a network with N hidden units, L2 ``alpha`` 1.0). C 0.001 won session 14's
