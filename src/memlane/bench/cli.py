@@ -642,10 +642,11 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
               "the worker does with indexing.jobs = N (wall-clock sessions per second "
               "beside the one process's sessions per CPU second).")
 @click.option("--train", is_flag=True,
-              help="Instead of scoring: train a sentence model for the offline backend (needs "
-              "the 'train' extra: scikit-learn), print its cross-validated scores beside the "
+              help="Instead of scoring: train a sentence model for the offline backend (--kind "
+              "linear and --hidden need the 'train' extra: scikit-learn), print its "
+              "cross-validated scores beside the "
               "patterns' and write the weights to --out. --kind dense (the default): the "
-              "dense model on every development set (pool, train, heldout5 to heldout12), "
+              "dense model on the development sets (dense.SETS, or --train-sets), "
               "each way of using it scored on each set apart; --kind linear: session 7's hashed-word "
               "classifier on the pool.")
 @click.option("--kind", type=click.Choice(["dense", "linear"]), default="dense",
@@ -676,6 +677,11 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
               show_default=True, help="With --train --kind dense: the sentence vectors (meaning: "
               "the meaning tier's transformer, all-MiniLM-L6-v2 int8, needs the 'meaning' extra; "
               "both: the static and the meaning vectors side by side).")
+@click.option("--train-sets", "train_sets", default=None, metavar="NAMES",
+              help="With --train --kind dense: the packaged sets to train and cross-validate "
+              "on, comma-separated (pool, train, dev_all, dev … heldout4, train1 … train5, "
+              "heldout5 … heldout30), each scored apart as a part [default: the shipped "
+              "model's, memlane.bench.summaries.dense.SETS].")
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True,
               help="With --train: leave-conversations-out folds for the cross-validation.")
 @click.option("--out", type=FileName(dir_okay=False, path_type=Path),
@@ -695,8 +701,9 @@ def summaries_cmd(ctx: click.Context, backend: str, service: str | None, sets: s
                   as_json: bool, show_misses: bool, speed: bool, data: Path | None,
                   limit: int | None, jobs: int, train: bool, kind: str, hidden: int,
                   inverse_c: float | None, structure: str, neighbour: int, max_sentences: int,
-                  reach: int | None, placement: bool, vectors: str, folds: int, out: Path | None,
-                  model_path: Path | None, patterns_only: bool) -> None:
+                  reach: int | None, placement: bool, vectors: str, train_sets: str | None,
+                  folds: int, out: Path | None, model_path: Path | None,
+                  patterns_only: bool) -> None:
     """Score session summaries per field against the labelled conversation set."""
     import json as _json
 
@@ -704,7 +711,10 @@ def summaries_cmd(ctx: click.Context, backend: str, service: str | None, sets: s
 
     if against is not None:
         _against_alone(ctx, labels)
+    if train_sets is not None and (not train or kind != "dense"):
+        raise click.UsageError("--train-sets needs --train --kind dense")
     if train:
+        names = _train_set_names(train_sets)
         _makeable(out or Path("sentclass.json"), "--out")
         if kind == "linear":
             _train_classifier(folds, out or Path("sentclass.json"), as_json, show_misses)
@@ -713,7 +723,7 @@ def summaries_cmd(ctx: click.Context, backend: str, service: str | None, sets: s
                          {"c": inverse_c, "cheap": structure == "cheap",
                           "neighbour": None if neighbour < 0 else neighbour,
                           "most": max_sentences, "placement": placement,
-                          "reach": reach, "vectors": vectors})
+                          "reach": reach, "vectors": vectors}, names)
         return
     if speed:
         if data is None:
@@ -852,21 +862,53 @@ def _train_classifier(folds: int, out: Path, as_json: bool, show_misses: bool) -
                f"{len(model.weights)} weight rows written to {path}")
 
 
+def _train_set_names(given: str | None) -> tuple[str, ...]:
+    """The sets ``--train-sets`` names (None: ``dense.SETS``); a name that is no packaged set,
+    none at all, or a set named twice (alone or in a group: ``dev_all`` holds ``pool``) is a
+    bad --train-sets (exit 2): a conversation trained on twice would weigh double."""
+    from memlane.bench.summaries import dense
+    from memlane.bench.summaries import run as evalrun
+
+    if given is None:
+        return dense.SETS
+    groups = {"pool": evalrun.POOL, "train": evalrun.TRAIN, "dev_all": evalrun.DEV_ALL}
+    known = (*groups, *evalrun.POOL, *evalrun.TRAIN, *evalrun.FRESH)
+    names = tuple(name.strip() for name in given.split(","))
+    seen: dict[str, str] = {}
+    for name in names:
+        if name not in known:
+            raise click.BadParameter(
+                f"{name!r} is no packaged set; give some of {', '.join(known)}, "
+                "comma-separated", param_hint="--train-sets")
+        for member in groups.get(name, (name,)):
+            if member in seen:
+                held = [g for g in (seen[member], name) if g != member]
+                why = "" if not held else (f" ({held[0]} holds it)" if len(held) == 1 else
+                                           f" ({held[0]} and {held[1]} both hold it)")
+                raise click.BadParameter(f"{member} is named twice{why}; give each set once",
+                                         param_hint="--train-sets")
+            seen[member] = name
+    return names
+
+
 def _train_dense(folds: int, out: Path, as_json: bool, hidden: int,
-                 inputs: dict[str, Any] | None = None) -> None:
+                 inputs: dict[str, Any] | None = None,
+                 names: tuple[str, ...] | None = None) -> None:
     import json as _json
     import warnings
 
     from memlane.bench.summaries import dense
     from memlane.bench.summaries import run as evalrun
 
-    try:
-        import sklearn  # noqa: F401
-    except ImportError as exc:
-        raise click.ClickException("--train needs scikit-learn: pip install 'memlane[train]'") from exc
+    if hidden:  # the logistic regression is fitted in numpy (summaries.logistic)
+        try:
+            import sklearn  # noqa: F401
+        except ImportError as exc:
+            raise click.ClickException("--train --hidden needs scikit-learn: "
+                                       "pip install 'memlane[train]'") from exc
     inputs = dict(inputs or {})
     c = inputs.pop("c", None)
-    sets = {name: evalrun.load_set(name) for name in dense.SETS}
+    sets = {name: evalrun.load_set(name) for name in (names or dense.SETS)}
     convs = [conv for part in sets.values() for conv in part]
     try:
         data = dense.prepare(convs, cheap=inputs.get("cheap", dense.CHEAP),
