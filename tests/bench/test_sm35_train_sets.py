@@ -21,6 +21,7 @@ def _run(*args: str) -> tuple[int, str]:
 
 
 def test_train_sets_trains_on_the_sets_named_each_a_part(tmp_path: Path) -> None:
+    pytest.importorskip("sklearn")
     out = tmp_path / "w.npz"
     code, output = _run("--train", "--train-sets", "heldout5, heldout6", "--folds", "2",
                         "--json", "--out", str(out))

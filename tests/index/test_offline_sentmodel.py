@@ -169,6 +169,7 @@ def test_fill_mode_adds_only_to_a_field_the_patterns_left_empty():
 
 
 def test_training_and_cross_validation_never_summarize_a_conversation_with_its_own_model():
+    pytest.importorskip("sklearn")
     from memlane.bench.summaries import dense
 
     convs = load_set("dev")[:10] + load_set("heldout4")[:5]

@@ -642,9 +642,8 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
               "the worker does with indexing.jobs = N (wall-clock sessions per second "
               "beside the one process's sessions per CPU second).")
 @click.option("--train", is_flag=True,
-              help="Instead of scoring: train a sentence model for the offline backend (--kind "
-              "linear and --hidden need the 'train' extra: scikit-learn), print its "
-              "cross-validated scores beside the "
+              help="Instead of scoring: train a sentence model for the offline backend (needs "
+              "the 'train' extra: scikit-learn), print its cross-validated scores beside the "
               "patterns' and write the weights to --out. --kind dense (the default): the "
               "dense model on the development sets (dense.SETS, or --train-sets), "
               "each way of using it scored on each set apart; --kind linear: session 7's hashed-word "
@@ -680,7 +679,7 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
 @click.option("--train-sets", "train_sets", default=None, metavar="NAMES",
               help="With --train --kind dense: the packaged sets to train and cross-validate "
               "on, comma-separated (pool, train, dev_all, dev … heldout4, train1 … train5, "
-              "heldout5 … heldout30), each scored apart as a part [default: the shipped "
+              "heldout5 … heldout31), each scored apart as a part [default: the shipped "
               "model's, memlane.bench.summaries.dense.SETS].")
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True,
               help="With --train: leave-conversations-out folds for the cross-validation.")
@@ -900,12 +899,10 @@ def _train_dense(folds: int, out: Path, as_json: bool, hidden: int,
     from memlane.bench.summaries import dense
     from memlane.bench.summaries import run as evalrun
 
-    if hidden:  # the logistic regression is fitted in numpy (summaries.logistic)
-        try:
-            import sklearn  # noqa: F401
-        except ImportError as exc:
-            raise click.ClickException("--train --hidden needs scikit-learn: "
-                                       "pip install 'memlane[train]'") from exc
+    try:
+        import sklearn  # noqa: F401
+    except ImportError as exc:
+        raise click.ClickException("--train needs scikit-learn: pip install 'memlane[train]'") from exc
     inputs = dict(inputs or {})
     c = inputs.pop("c", None)
     sets = {name: evalrun.load_set(name) for name in (names or dense.SETS)}

@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from memlane.bench.summaries.logistic import fit_balanced
 from memlane.bench.summaries.run import Conversation, EvalReport, evaluate
 from memlane.bench.summaries.score import dice, tokens
 from memlane.bench.summaries.train import _items, _labels, _merge, _turns
@@ -203,6 +202,11 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
 
     data = [kept(d, [v != "skip" and not (unplaced and x)
                      for v, x in zip(d.labels, d.placed, strict=True)]) for d in data]
+    try:
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.neural_network import MLPClassifier
+    except ImportError as exc:  # pragma: no cover - the extra is missing
+        raise RuntimeError("training needs scikit-learn: pip install 'memlane[train]'") from exc
     counts: Counter[str] = Counter(n for d in data for row in d.names for n in set(row))
     vocab = sorted(n for n, k in counts.items() if k >= MIN_COUNT)
     dim = data[0].block.shape[1] // 3 if data else 256
@@ -218,11 +222,6 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
     z = (x - mean) / scale
     arrays: dict[str, np.ndarray] = {"mean": mean, "scale": scale}
     if hidden:
-        try:
-            from sklearn.neural_network import MLPClassifier
-        except ImportError as exc:  # pragma: no cover - the extra is missing
-            raise RuntimeError("training a network (--hidden) needs scikit-learn: "
-                               "pip install 'memlane[train]'") from exc
         reps = np.bincount(y, minlength=len(LABELS)).astype(float)
         want = reps.max()
         idx = np.concatenate([np.repeat(np.flatnonzero(y == k),
@@ -237,11 +236,12 @@ def fit(data: Sequence[Prepared], hidden: int = 0, c: float = 0.1, alpha: float 
         b2[net.classes_] = net.intercepts_[1]
         arrays.update(w1=net.coefs_[0], b1=net.intercepts_[0], w2=w2, b2=b2)
     else:
-        classes, coef, intercept = fit_balanced(z, y, c)
+        clf = LogisticRegression(C=c, max_iter=3000, class_weight="balanced")
+        clf.fit(z, y)
         w2 = np.zeros((z.shape[1], len(LABELS)))
         b2 = np.full(len(LABELS), -30.0)
-        w2[:, classes] = coef.T
-        b2[classes] = intercept
+        w2[:, clf.classes_] = clf.coef_.T
+        b2[clf.classes_] = clf.intercept_
         arrays.update(w2=w2, b2=b2)
     info = {"dim": dim, "trained_on": len(data), "sentences": int(len(y)),
             "labels": {name: int((y == k).sum()) for k, name in enumerate(LABELS)},
