@@ -1,16 +1,19 @@
-"""Dump every offline summary and extraction of a fixed corpus, to check a speed change
+"""Dump every offline summary and extraction of a fixed corpus, both ways the offline
+backend runs (the shipped sentence model, and the patterns alone), to check a speed change
 leaves the output byte-identical.
 
-    .venv/bin/python tools/summary_dump.py --lme longmemeval_s_dev.json.xz --limit 3000 \
+    .venv/bin/python tools/summary_dump.py --lme longmemeval_s_dev.json.xz --limit 500 \
         --locomo locomo_dev.json --out before.jsonl
     (change the code)
     .venv/bin/python tools/summary_dump.py ... --out after.jsonl --check before.jsonl
 
-The corpus is the labelled summary sets (dev and held-out), the first ``--limit``
-distinct LongMemEval haystack sessions and, when given, every LoCoMo session (speakers as
-named participants). One JSON line per session: every summary field, every entity, fact,
-relation and observation. ``--check`` compares with an earlier dump and lists the first
-sessions that differ (exit 1).
+The corpus is every packaged labelled set but the newest untouched one (``--skip``: nothing
+runs on a set before it is measured once), the first ``--limit`` distinct LongMemEval
+haystack sessions (read as ``memlane bench summaries --speed`` reads them) and, when given,
+every LoCoMo session (speakers as named participants). One JSON line per session and way:
+every summary field, every entity, fact, relation and observation. ``--check`` compares
+with an earlier dump and lists the first sessions that differ (exit 1). (Session 35 folded
+``summary_fingerprint.py``, written for the same check, into this tool.)
 """
 
 from __future__ import annotations
@@ -24,16 +27,19 @@ from pathlib import Path
 from typing import Any
 
 from memlane.bench.datasets import load_locomo, load_longmemeval
-from memlane.bench.summaries.run import load_set, messages_of
+from memlane.bench.summaries.run import FRESH, SETS, TRAIN, load_set, messages_of
 from memlane.index.offline import OfflineIntelligence
 from memlane.types import Message
 
 
-def corpus(lme: str | None, limit: int, locomo: str | None) -> list[tuple[str, list[Message]]]:
+def corpus(lme: str | None, limit: int, locomo: str | None,
+           skip: tuple[str, ...] = (FRESH[-1],)) -> list[tuple[str, list[Message]]]:
+    """Every session the dump covers, named ``set:id``, ``lme:id`` or ``locomo:...``."""
     out: list[tuple[str, list[Message]]] = []
-    for name in ("dev", "heldout"):
-        out.extend((f"{name}:{c.id}", messages_of(c)) for c in load_set(name))
-    if lme:
+    for name in (*SETS, *TRAIN, *FRESH):
+        if name not in skip:
+            out.extend((f"{name}:{c.id}", messages_of(c)) for c in load_set(name))
+    if lme:  # as bench.summaries.run.session_speed reads them
         seen: set[str] = set()
         for q in load_longmemeval(lme):
             for s in q.sessions:
@@ -71,17 +77,22 @@ def _plain(obj: Any) -> Any:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lme", help="a LongMemEval file (.json or .json.xz)")
-    ap.add_argument("--limit", type=int, default=3000, help="LongMemEval sessions (default 3000)")
+    ap.add_argument("--limit", type=int, default=500, help="LongMemEval sessions (default 500)")
     ap.add_argument("--locomo", help="a LoCoMo file")
+    ap.add_argument("--skip", default=FRESH[-1],
+                    help=f"labelled sets left out, comma-separated (default {FRESH[-1]}, the newest)")
     ap.add_argument("--out", required=True, help="where to write the dump (JSON lines)")
     ap.add_argument("--check", help="an earlier dump the new one must equal")
     args = ap.parse_args(argv)
-    backend = OfflineIntelligence()
+    sessions = corpus(args.lme, args.limit, args.locomo,
+                      tuple(n.strip() for n in args.skip.split(",") if n.strip()))
     with Path(args.out).open("w", encoding="utf-8") as fh:
-        for sid, msgs in corpus(args.lme, args.limit, args.locomo):
-            summary, extraction = backend.summarize(sid, msgs)
-            fh.write(json.dumps({"id": sid, "summary": _plain(summary),
-                                 "extraction": _plain(extraction)}, ensure_ascii=False) + "\n")
+        for way, model in (("model", "shipped"), ("patterns", None)):
+            backend = OfflineIntelligence(model)
+            for sid, msgs in sessions:
+                summary, extraction = backend.summarize(sid, msgs)
+                fh.write(json.dumps({"way": way, "id": sid, "summary": _plain(summary),
+                                     "extraction": _plain(extraction)}, ensure_ascii=False) + "\n")
     if not args.check:
         return 0
     old = Path(args.check).read_text(encoding="utf-8").splitlines()
@@ -90,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     if len(old) != len(new):
         print(f"{len(old)} sessions before, {len(new)} now", file=sys.stderr)
     for i in diff[:5]:
-        print(f"differs: {json.loads(new[i])['id']}", file=sys.stderr)
+        line = json.loads(new[i])
+        print(f"differs: {line['way']} {line['id']}", file=sys.stderr)
     print(f"{len(new)} sessions, {len(diff)} differ")
     return 1 if diff or len(old) != len(new) else 0
 

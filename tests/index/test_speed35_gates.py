@@ -4,7 +4,7 @@ pass every text a pattern finds something in, so no output changes.
 Each gate is a necessary condition of its pattern's match (or, for ``_has_digit``, the same
 answer); hypothesis draws texts from an alphabet of what the patterns look at (digits, the
 capitals, dashes, blanks, and non-ASCII digits and letters, where the gates fall back on the
-patterns). ``tools/summary_fingerprint.py --check`` holds whole summaries to the same output.
+patterns). ``tools/summary_dump.py --check`` holds whole summaries to the same output.
 """
 
 from hypothesis import given, settings
