@@ -15,7 +15,8 @@ rows, raw input embeddings, no PCA, PCA to 128/384, other weightings):
 A text's vector is the sum of its tokens' rows (no special tokens), L2-normalised. The
 table (30522 x 256 float32, ~31 MB) is built on first use in 30-50 s on 2 cores
 and cached in ``$MEMLANE_CACHE_DIR`` (default ``~/.cache/memlane``) under a name holding
-a hash of the model weights and the recipe, written atomically.
+a hash of the model weights and the recipe, written atomically; the hash itself is kept
+beside it (``WEIGHTS_HASH_FILE``, keyed by the weights' path, size and modification time).
 """
 
 from __future__ import annotations
@@ -99,19 +100,54 @@ def cache_dir(override: str | os.PathLike[str] | None = None) -> Path:
     return Path(env) if env else Path.home() / ".cache" / "memlane"
 
 
-def _weights_hash(path: Path) -> str:
+WEIGHTS_HASH_FILE = "weights-sha256.json"
+"""The cache directory's note of the weights' SHA-256 and the size and modification time
+it was taken at: hashing the 91 MB file cost every process about 75 ms of CPU on its first
+embedding (a ``memlane search`` from the shell paid it each time; session 35)."""
+
+
+def _weights_hash(path: Path, directory: Path) -> str:
+    """The SHA-256 of ``path``: from this process's memory, else from ``directory``'s note when
+    it names the same file, size and modification time, else read and hashed (and the note
+    written, atomically; a cache directory that cannot be written is no error)."""
+    import json
+
     st = path.stat()
     key = (str(path), st.st_size, st.st_mtime_ns)
-    if key not in _HASHES:
-        with path.open("rb") as fh:
-            _HASHES[key] = hashlib.file_digest(fh, "sha256").hexdigest()
-    return _HASHES[key]
+    if key in _HASHES:
+        return _HASHES[key]
+    note = directory / WEIGHTS_HASH_FILE
+    try:
+        held = json.loads(note.read_text(encoding="utf-8"))
+        if isinstance(held, dict) and [held.get(k) for k in ("path", "size", "mtime_ns")] == list(key) \
+                and isinstance(held.get("sha256"), str) and len(held["sha256"]) == 64:
+            _HASHES[key] = held["sha256"]
+            return _HASHES[key]
+    except (OSError, ValueError):
+        pass  # no note, or one that cannot be read: hash the file
+    with path.open("rb") as fh:
+        _HASHES[key] = digest = hashlib.file_digest(fh, "sha256").hexdigest()
+    text = json.dumps({"path": key[0], "size": key[1], "mtime_ns": key[2], "sha256": digest})
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=note.stem + ".", suffix=".tmp", dir=directory)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, note)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass  # a read-only cache: the next process hashes again
+    return digest
 
 
 def static_table_path(directory: str | os.PathLike[str] | None = None) -> Path:
     """Where the table for the installed weights and the current recipe lives (or will)."""
     weights = model_dir() / "model.safetensors"
-    return cache_dir(directory) / f"static-minilm-l6-v2-{_weights_hash(weights)[:16]}-{RECIPE}.npy"
+    where = cache_dir(directory)
+    return where / f"static-minilm-l6-v2-{_weights_hash(weights, where)[:16]}-{RECIPE}.npy"
 
 
 def _zipf_weights(vocab: dict[str, int], size: int) -> np.ndarray:
