@@ -984,7 +984,7 @@ _NO_TIME = re.compile(r"\b(?:an|some\s+)?other\s+(?:time|day)\s*(?:[.!;]|,\s|$)|
                       re.IGNORECASE)
 """A commitment put off to no time ("I'll look into that another time", "one of these days"): no
 next step, whether the patterns or the sentence model read it (session 31)."""
-_DESCRIBES = re.compile(
+_DESCRIBES_THING = re.compile(
     r"^(?:(?:and|but|also|well|yes|yeah|no)[,]?\s+)?"
     r"(?:it|that|this|they|there|(?:the|a|an|our|their|its|this|that)\s+[\w'-]+(?:\s+[\w'-]+){0,3}?)"
     r"(?:'s|\s+(?:is|are|was|were|has|have|costs?|seats?|holds?|lasts?|only\s+works?|works?\s+only|"
@@ -2159,7 +2159,7 @@ class _Reader:
                     text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
                 if not self.decidable(text):
                     continue  # "I work at…", "You could…", "Should I…": no decision
-                if _DESCRIBES.match(s) and not (_DECISION.search(s) or _FUTURE.search(s) or _WHEN.search(s)):
+                if _DESCRIBES_THING.match(s) and not (_DECISION.search(s) or _FUTURE.search(s) or _WHEN.search(s)):
                     continue  # "It's 90 a day…", "The kit fund is £310.": a description (session 35)
                 terse = _AGREED_TERSE.match(s)
                 if terse and (_GERUND_OF.match(terse.group("x")) or (
