@@ -17,12 +17,14 @@ from memlane.index import sentmodel
 from memlane.index.offline import SHIPPED_MEANING_MODEL, OfflineIntelligence
 
 MEANING = {"MEMLANE_SUMMARY_SENTENCE_VECTORS": "meaning"}
-REASON = "Ravi will hate two duvets, he thinks it looks like a hotel."
+REASON = "People always round up"
 
 
-def _duvet():
-    """heldout25's duvet tog choice (7 turns), one of whose labelled reasons REASON says."""
-    conv = next(c for c in load_set("heldout25") if c.id == "h25-duvet-tog-choice")
+def _tombola():
+    """heldout25's village fete tombola (10 turns), one of whose labelled reasons REASON says (the
+    duvet tog choice of the same set until session 35: the default's weights have trained on
+    heldout25 since, and write its reason too; the meaning weights still train on the 867)."""
+    conv = next(c for c in load_set("heldout25") if c.id == "h25-village-fete-tombola")
     return conv, messages_of(conv)
 
 
@@ -31,7 +33,7 @@ def test_the_meaning_weights_ship_with_the_chosen_configuration_and_the_default_
     model = sentmodel.shipped("meaning")
     assert sentmodel.shipped("meaning") is model  # read once per process
     assert model.meta["vectors"] == "both" and model.meta["dim"] == 256 + 384
-    assert model.meta["trained_on"] == sentmodel.shipped().meta["trained_on"]
+    assert model.meta["trained_on"] == 867 and model.meta["C"] == 0.001  # not retrained in session 35
     assert model.thresholds == dense.CONFIGS[dense.CHOSEN]["thresholds"]
     assert "vectors" not in sentmodel.shipped().meta
     assert OfflineIntelligence().model is sentmodel.shipped()
@@ -40,8 +42,8 @@ def test_the_meaning_weights_ship_with_the_chosen_configuration_and_the_default_
 
 def test_the_meaning_setting_writes_a_labelled_reason_the_default_leaves_out():
     pytest.importorskip("onnxruntime")
-    conv, msgs = _duvet()
-    assert "Ravi thinks two duvets look like a hotel" in conv.expected["rationale"]
+    conv, msgs = _tombola()
+    assert "People always round up anyway" in conv.expected["rationale"]
     on = make_intelligence(load_config(environ=MEANING))
     summary, extraction = on.summarize(conv.id, msgs)
     direct, direct_x = OfflineIntelligence(sentmodel.shipped("meaning")).summarize(conv.id, msgs)
@@ -65,7 +67,7 @@ def test_the_meaning_setting_without_the_extra_is_refused_by_its_key(monkeypatch
     config = load_config(environ=MEANING)  # the value is valid; the backend needs the extra
     with pytest.raises(ConfigError, match=r"memory\.summary\.sentence_vectors.*meaning extra"):
         make_intelligence(config)
-    assert make_intelligence(Config()).summarize("pip", _duvet()[1])  # the default runs
+    assert make_intelligence(Config()).summarize("pip", _tombola()[1])  # the default runs
     off = load_config(environ={**MEANING, "MEMLANE_SUMMARY_SENTENCE_MODEL": "false"})
     assert make_intelligence(off).model is None  # type: ignore[attr-defined]
 
@@ -83,7 +85,7 @@ def test_a_meaning_model_read_from_a_file_pickles_after_use_and_places_the_same(
     pytest.importorskip("onnxruntime")
     from importlib import resources
 
-    conv, msgs = _duvet()
+    conv, msgs = _tombola()
     with resources.as_file(resources.files("memlane.index") / sentmodel.SHIPPED_MEANING) as path:
         model = sentmodel.load_dense(path)
     before, _ = OfflineIntelligence(model).summarize(conv.id, msgs)  # loads the embedder

@@ -984,6 +984,40 @@ _NO_TIME = re.compile(r"\b(?:an|some\s+)?other\s+(?:time|day)\s*(?:[.!;]|,\s|$)|
                       re.IGNORECASE)
 """A commitment put off to no time ("I'll look into that another time", "one of these days"): no
 next step, whether the patterns or the sentence model read it (session 31)."""
+_DESCRIBES_THING = re.compile(
+    r"^(?:(?:and|but|also|well|yes|yeah|no)[,]?\s+)?"
+    r"(?:it|that|this|they|there|(?:the|a|an|our|their|its|this|that)\s+[\w'-]+(?:\s+[\w'-]+){0,3}?)"
+    r"(?:'s|\s+(?:is|are|was|were|has|have|costs?|seats?|holds?|lasts?|only\s+works?|works?\s+only|"
+    r"comes?\s+(?:with|to)|includes?))\s+"
+    r"(?!(?:going|moving|decided|settled|booked|set|confirmed|agreed|on|at|now|from|next|tomorrow)\b)",
+    re.IGNORECASE)
+"""A description of a thing: what it is, has, costs, holds or how it works ("It's 90 a day, and
+we keep the roof rack.", "And the kit fund is £310.", "The pub garden only works if it is warm…"):
+no decision the sentence model may add, though one may follow from it (session 35)."""
+_FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|from\s+now|from\s+next)\b", re.IGNORECASE)
+_GERUND_OF = re.compile(r"^[a-z]{3,}ing\s+(?:at|in|on|for|with|by|near|from|of)\b", re.IGNORECASE)
+"""An activity or a thing named by an "-ing" word and where it is ("parking at Hay Bridge for the
+weekly set"): after an agreement, what was described acknowledged, no outcome (session 35)."""
+_LET_ME_KNOW = re.compile(r"^(?:(?:ok(?:ay)?|right|fine|sure|yes|yeah|good|great|then|so|and|also)[,.!]?\s+)*"
+                          r"let\s+(?:me|us)\s+(?:know|think|see|guess|hear)\b", re.IGNORECASE)
+"""An offer or a courtesy put as "let me" ("Let me know if you need the old sprites.", "Let us
+know how it goes."): no task of anyone, whether the model reads a step in it (session 35)."""
+
+
+def _asks_the_conversation(s: str) -> bool:
+    """Whether the assistant's "Please …" asks for the conversation itself or is courtesy
+    ("Please provide your postcode.", "Please bear with us…", "Please send me the log."), not a
+    step the user takes in the world (:data:`_PLEASE_NOT`, :data:`_TO_DO`)."""
+    please = _PLEASE_DO.match(s) if "lease" in s else None
+    if please is None:
+        return False
+    text = please.group(1)
+    verb = text.split(maxsplit=1)[0].lower()
+    return bool((verb not in _TO_DO and (verb in _PLEASE_NOT or not verb.isalpha() or verb in _STOP
+                                         or text.lower().startswith("note that")))
+                or _TO_ME.search(text))
+
+
 def _may_be_unsure(low: str) -> bool:
     """Whether the lower-cased ``low`` holds a piece of text every :data:`_UNSURE_ANSWER` match
     holds, one for each of its alternatives ("t say" of "can't say", "on for" of "that's a question
@@ -2125,7 +2159,16 @@ class _Reader:
                     text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
                 if not self.decidable(text):
                     continue  # "I work at…", "You could…", "Should I…": no decision
+                if _DESCRIBES_THING.match(s) and not (_DECISION.search(s) or _FUTURE.search(s) or _WHEN.search(s)):
+                    continue  # "It's 90 a day…", "The kit fund is £310.": a description (session 35)
+                terse = _AGREED_TERSE.match(s)
+                if terse and (_GERUND_OF.match(terse.group("x")) or (
+                        not self.assisted and _directive(terse.group("x")))):
+                    continue  # "ok, parking at…", among people "ok, send…": no terse outcome (session 35)
                 self.decide(where, text)
+            elif label == "next_steps" and (_LET_ME_KNOW.match(s) or (
+                    turn.role == "assistant" and _asks_the_conversation(s))):
+                continue  # "Let me know if…", the assistant's "Please provide…": no step (session 35)
             elif label == "next_steps" and _NO_TIME.search(s):
                 continue  # "I'll look into that another time": put off to no time (session 31)
             elif label == "next_steps":

@@ -52,13 +52,14 @@ _LOCK = threading.Lock()
 _EMBEDDER: list[Any] = []
 SHIPPED = "sentmodel.npz"
 """The weights inside the package (next to this module): trained on every development set
-(867 conversations since session 22, retrained on the same sets in sessions 23 and 26) by ``memlane
-bench summaries --train``, the offline backend's default since session 14
+(1,287 conversations since session 35, C 0.003: ``dense.SETS``, ``dense.FIT``; 867 from session 22,
+retrained on the same sets in sessions 23 and 26) by ``memlane bench summaries --train``, the offline backend's default since session 14
 (``summary.sentence_model``)."""
 SHIPPED_MEANING = "sentmodel_meaning.npz"
 """The weights of the same model reading the meaning tier's vectors beside the static ones
-(``vectors`` ``both``, which beat the meaning vectors alone), trained on the same sets by
-``memlane bench summaries --train --vectors both``: the offline backend's when
+(``vectors`` ``both``, which beat the meaning vectors alone), trained on session 22's 867
+conversations with C 0.001 (not retrained in session 35) by ``memlane bench summaries --train
+--vectors both``: the offline backend's when
 ``summary.sentence_vectors = "meaning"`` (session 31, docs/summary-eval.md)."""
 _SHIPPED_FILES = {"static": SHIPPED, "meaning": SHIPPED_MEANING}
 _SHIPPED_BY: dict[str, Any] = {}
