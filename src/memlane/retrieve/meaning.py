@@ -68,7 +68,7 @@ from memlane.protocols import Embedder
 from memlane.retrieve.speaker import speaker_of
 from memlane.store.contract import Store
 from memlane.store.filters import Filters
-from memlane.store.walks import walk_key
+from memlane.store.walks import LEASE_PREFIX, walk_key
 from memlane.types import Item
 
 __all__ = ["BACKFILL_LEASE", "BACKFILL_REST", "BACKFILL_SCAN", "RESCORED_KINDS", "MeaningTier", "ReadingTier",
@@ -559,7 +559,7 @@ BACKFILL_LEASE = 60.0
 """Seconds the backfill's lease lasts unless renewed (a worker's round renews it before each
 batch it computes): what a killed worker holds it for at most."""
 _PAGE = 50
-_LEASE = "meaning_backfill lease "
+_LEASE = LEASE_PREFIX
 
 
 class _LeaseLost(Exception):

@@ -45,7 +45,7 @@ from memlane.index.embed import text_hash
 from memlane.index.normalize import embedded_fact_text, fact_text, name_key
 from memlane.store.sql.base import DERIVED_KINDS, SqlStore, entity_key
 from memlane.store.rows import dt
-from memlane.store.walks import WALK_PREFIX, scope_tag
+from memlane.store.walks import LEASE_PREFIX, WALK_PREFIX, scope_tag
 
 _UNSTORED = "NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)"
 """A ``fact_events`` row of a fact no longer stored."""
@@ -203,6 +203,12 @@ class EraseMixin(SqlStore):
         gone_tags = {scope_tag(s) for s in erased}
         tags = {scope_tag(s): s for s in scopes.values()}
         gone, stretched = set(sessions), set(moved)
+        # the leases first: a round storing its place holds its lease's row to its commit,
+        # so it commits before the walk rows are read (its row, a first place, inserted
+        # too), or stores after this erase (and reads what the erase left); session 36: a
+        # first place inserted meanwhile kept an erased session, or an erased scope's key
+        list(self._run(f"SELECT key FROM meta WHERE substr(key, 1, %s) = %s{self.FOR_UPDATE}",
+                       (len(LEASE_PREFIX), LEASE_PREFIX)))
         for key, value in list(self._run(
                 f"SELECT key, value FROM meta WHERE substr(key, 1, %s) = %s{self.FOR_UPDATE}",
                 (len(WALK_PREFIX), WALK_PREFIX))):  # locked: a round's place waits (_give)
