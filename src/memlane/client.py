@@ -111,6 +111,14 @@ def _none(**kw: Any) -> dict[str, Any]:
     return {k: v for k, v in kw.items() if v is not None}
 
 
+def _already_stored(res: Any) -> tuple[bool, ...]:
+    """The ``already_stored`` of a ``memory.add`` answer; () when it has none (a service older
+    than session 35: ``res["already_stored"]`` raised KeyError after the service had stored
+    the messages; session 36)."""
+    got = res.get("already_stored") if isinstance(res, dict) else None
+    return tuple(bool(b) for b in got) if isinstance(got, list) else ()
+
+
 def _when(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else value
 
@@ -159,7 +167,8 @@ class Client:
         """Why the last ``search`` found nothing (the service's ``notice``), as ``Memory``'s."""
         self.last_already_stored: tuple[bool, ...] = ()
         """For each message of the last ``add_message`` or ``add_messages``: whether it was
-        stored before (the service's ``already_stored``), as ``Memory``'s."""
+        stored before (the service's ``already_stored``), as ``Memory``'s; empty when the
+        service does not say (one older than session 35)."""
 
     # -- plumbing -----------------------------------------------------------------------
     def close(self) -> None:
@@ -244,7 +253,7 @@ class Client:
         self.last_already_stored = ()
         res = self.action("memory.add", scope=scope, role=role, text=text, at=_when(at),
                           speaker=speaker, id=id, agent=agent, project=project)
-        self.last_already_stored = tuple(res["already_stored"])
+        self.last_already_stored = _already_stored(res)
         return from_plain(Message, res["messages"][0])
 
     def add_messages(self, messages: list[dict[str, Any]]) -> list[Message]:
@@ -255,7 +264,7 @@ class Client:
                   else m for m in messages] if isinstance(messages, (list, tuple)) else messages)
         self.last_already_stored = ()
         res = self.action("memory.add", messages=batch)
-        self.last_already_stored = tuple(res["already_stored"])
+        self.last_already_stored = _already_stored(res)
         return [from_plain(Message, m) for m in res["messages"]]
 
     def close_session(self, scope: str | None = None, *, session_id: int | None = None) -> Session | None:

@@ -68,7 +68,7 @@ from memlane.protocols import Embedder
 from memlane.retrieve.speaker import speaker_of
 from memlane.store.contract import Store
 from memlane.store.filters import Filters
-from memlane.store.walks import walk_key
+from memlane.store.walks import LEASE_PREFIX, walk_key
 from memlane.types import Item
 
 __all__ = ["BACKFILL_LEASE", "BACKFILL_REST", "BACKFILL_SCAN", "RESCORED_KINDS", "MeaningTier", "ReadingTier",
@@ -448,12 +448,13 @@ class MeaningTier:
         to move the walks off what it erases: one erased since the round read it is no
         place (the walk goes from the newest again), and the walk of a ``scope`` that holds
         nothing is not kept (an erased scope's: its key is the scope's name hashed; session
-        35: both were stored after the erase)."""
+        35: both were stored after the erase); a session whose first messages were erased
+        since is the place at its new start (``_still_there``; session 36)."""
         with store.atomic():
             if walk is not None and self._lease(store, take=True):
                 store.meta_value(key, lock=True)
-                if walk.after is not None and not store.get_sessions([walk.after[1]]):
-                    walk.after = None
+                if walk.after is not None:
+                    walk.after = _still_there(store, walk.after)
                 if scope is not None and not (store.count_sessions(scope) or store.count_loose_items(
                         sorted(RESCORED_KINDS), scope=scope)):
                     store.delete_meta(key)
@@ -558,7 +559,7 @@ BACKFILL_LEASE = 60.0
 """Seconds the backfill's lease lasts unless renewed (a worker's round renews it before each
 batch it computes): what a killed worker holds it for at most."""
 _PAGE = 50
-_LEASE = "meaning_backfill lease "
+_LEASE = LEASE_PREFIX
 
 
 class _LeaseLost(Exception):
@@ -582,6 +583,19 @@ def _json(value: str | None) -> dict[str, Any]:
     except ValueError:
         return {}
     return got if isinstance(got, dict) else {}
+
+
+def _still_there(store: Store, after: tuple[float, int]) -> tuple[float, int] | None:
+    """A walk's place ``after`` (the last session passed: its start and id) as it may be
+    stored now: None when the session is gone (the walk goes from the newest again), its
+    start now when that is later than the place's (its first messages were erased since the
+    round read it: the place's time was an erased message's; session 36), else as it was.
+    Starting later, the sessions between the two starts are looked at again, all cached."""
+    held = store.get_sessions([after[1]]).get(after[1])
+    if held is None:
+        return None
+    start = held.started_at.timestamp()
+    return (start, after[1]) if start > after[0] else after
 
 
 def _until(held: dict[str, Any]) -> float:

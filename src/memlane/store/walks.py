@@ -13,9 +13,14 @@ from __future__ import annotations
 
 import hashlib
 
-__all__ = ["WALK_PREFIX", "scope_tag", "walk_key"]
+__all__ = ["LEASE_PREFIX", "WALK_PREFIX", "scope_tag", "walk_key"]
 
 WALK_PREFIX = "meaning_backfill walk "
+LEASE_PREFIX = "meaning_backfill lease "
+"""The ``meta`` key of the backfill's lease of a model is this and the model: a round holds
+its row's lock from taking the lease to its commit, and an erase takes every such row's
+lock before it reads the walk rows (session 36: a walk's first place, inserted by a round
+while an erase ran, had no row for the erase to find)."""
 
 
 def scope_tag(scope: str | None) -> str:

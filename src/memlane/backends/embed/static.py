@@ -16,7 +16,8 @@ A text's vector is the sum of its tokens' rows (no special tokens), L2-normalise
 table (30522 x 256 float32, ~31 MB) is built on first use in 30-50 s on 2 cores
 and cached in ``$MEMLANE_CACHE_DIR`` (default ``~/.cache/memlane``) under a name holding
 a hash of the model weights and the recipe, written atomically; the hash itself is kept
-beside it (``WEIGHTS_HASH_FILE``, keyed by the weights' path, size and modification time).
+beside it (``WEIGHTS_HASH_FILE``, keyed by the weights' path, size, modification and change
+time and inode).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ _DIM = 256
 _SIF = 1e-4
 _DERIVE_BATCH = 1024
 _LOCK = threading.Lock()
-_HASHES: dict[tuple[str, int, int], str] = {}
+_HASHES: dict[tuple[str, int, int, int, int], str] = {}
 _MAX_CACHED_WORDS = 1_000_000
 # Up to this many new words are tokenised in one call (no thread pool); more in a batch.
 _ONE_CALL_WORDS = 256
@@ -101,33 +102,42 @@ def cache_dir(override: str | os.PathLike[str] | None = None) -> Path:
 
 
 WEIGHTS_HASH_FILE = "weights-sha256.json"
-"""The cache directory's note of the weights' SHA-256 and the size and modification time
-it was taken at: hashing the 91 MB file cost every process about 75 ms of CPU on its first
-embedding (a ``memlane search`` from the shell paid it each time; session 35)."""
+"""The cache directory's note of the weights' SHA-256 and the file's path, size,
+modification time, change time and inode it was taken at: hashing the 91 MB file cost
+every process about 75 ms of CPU on its first embedding (a ``memlane search`` from the
+shell paid it each time; session 35)."""
+
+_NOTE_KEY = ("path", "size", "mtime_ns", "ctime_ns", "inode")
+"""What a note must name as the file's own to be taken (``_weights_hash``). Session 36: path,
+size and modification time alone matched weights replaced by another version of the same
+size whose modification time was kept (``cp -p``, ``tar``, a reproducible build's fixed
+time): the old weights' table was taken. The change time is set by no tool (setting the
+modification time sets it to now) and a file copied or renamed over is another inode."""
 
 
 def _weights_hash(path: Path, directory: Path) -> str:
     """The SHA-256 of ``path``: from this process's memory, else from ``directory``'s note when
-    it names the same file, size and modification time, else read and hashed (and the note
-    written, atomically; a cache directory that cannot be written is no error)."""
+    it names the same file as it is (``_NOTE_KEY``) and holds a SHA-256, else read and hashed
+    (and the note written, atomically; a cache directory that cannot be written is no
+    error)."""
     import json
 
     st = path.stat()
-    key = (str(path), st.st_size, st.st_mtime_ns)
+    key = (str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
     if key in _HASHES:
         return _HASHES[key]
     note = directory / WEIGHTS_HASH_FILE
     try:
         held = json.loads(note.read_text(encoding="utf-8"))
-        if isinstance(held, dict) and [held.get(k) for k in ("path", "size", "mtime_ns")] == list(key) \
-                and isinstance(held.get("sha256"), str) and len(held["sha256"]) == 64:
+        if isinstance(held, dict) and [held.get(k) for k in _NOTE_KEY] == list(key) \
+                and _a_digest(held.get("sha256")):
             _HASHES[key] = held["sha256"]
             return _HASHES[key]
     except (OSError, ValueError):
         pass  # no note, or one that cannot be read: hash the file
     with path.open("rb") as fh:
         _HASHES[key] = digest = hashlib.file_digest(fh, "sha256").hexdigest()
-    text = json.dumps({"path": key[0], "size": key[1], "mtime_ns": key[2], "sha256": digest})
+    text = json.dumps({**dict(zip(_NOTE_KEY, key, strict=True)), "sha256": digest})
     try:
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=note.stem + ".", suffix=".tmp", dir=directory)
@@ -141,6 +151,12 @@ def _weights_hash(path: Path, directory: Path) -> str:
     except OSError:
         pass  # a read-only cache: the next process hashes again
     return digest
+
+
+def _a_digest(value: object) -> bool:
+    """Whether ``value`` is a SHA-256 as ``hexdigest`` writes it (64 of ``0-9a-f``): a note's
+    other text (``"../"``, a hand's edit) would name the table (session 36)."""
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
 
 
 def static_table_path(directory: str | os.PathLike[str] | None = None) -> Path:

@@ -45,7 +45,7 @@ from memlane.index.embed import text_hash
 from memlane.index.normalize import embedded_fact_text, fact_text, name_key
 from memlane.store.sql.base import DERIVED_KINDS, SqlStore, entity_key
 from memlane.store.rows import dt
-from memlane.store.walks import WALK_PREFIX, scope_tag
+from memlane.store.walks import LEASE_PREFIX, WALK_PREFIX, scope_tag
 
 _UNSTORED = "NOT EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.fact_id)"
 """A ``fact_events`` row of a fact no longer stored."""
@@ -191,15 +191,24 @@ class EraseMixin(SqlStore):
         return counts, texts
 
     def _forget_walks(self, erased: Sequence[str], sessions: Sequence[int],
-                      scopes: dict[int, str]) -> None:
+                      scopes: dict[int, str], *, moved: Sequence[int] = ()) -> None:
         """Where the meaning backfill's walks stand (``store.walks``), after ``erased``
         scopes and ``sessions`` (of ``scopes``, when known) went: a walk of an erased scope
         goes (its key is the scope's name hashed), and a walk whose place is an erased
         session is set on the nearest session it had passed that is kept (its start and id;
-        none: from the newest again). Session 35: both outlived ``memlane erase``."""
+        none: from the newest again). Session 35: both outlived ``memlane erase``. So is a
+        walk whose place is a session of ``moved`` (kept, some of its messages erased) that
+        no longer starts at the place's time: that time was its erased first message's
+        (session 36: ``erase_messages`` left it in the walk's row)."""
         gone_tags = {scope_tag(s) for s in erased}
         tags = {scope_tag(s): s for s in scopes.values()}
-        gone = set(sessions)
+        gone, stretched = set(sessions), set(moved)
+        # the leases first: a round storing its place holds its lease's row to its commit,
+        # so it commits before the walk rows are read (its row, a first place, inserted
+        # too), or stores after this erase (and reads what the erase left); session 36: a
+        # first place inserted meanwhile kept an erased session, or an erased scope's key
+        list(self._run(f"SELECT key FROM meta WHERE substr(key, 1, %s) = %s{self.FOR_UPDATE}",
+                       (len(LEASE_PREFIX), LEASE_PREFIX)))
         for key, value in list(self._run(
                 f"SELECT key, value FROM meta WHERE substr(key, 1, %s) = %s{self.FOR_UPDATE}",
                 (len(WALK_PREFIX), WALK_PREFIX))):  # locked: a round's place waits (_give)
@@ -212,7 +221,12 @@ class EraseMixin(SqlStore):
                 started, passed = float(walk["after"][0]), int(walk["after"][1])
             except (ValueError, TypeError, IndexError, KeyError):
                 continue  # no place (or not a walk's): nothing of an erased session in it
-            if passed not in gone:
+            if passed in stretched:
+                row = self._run("SELECT started_at FROM sessions WHERE id = %s",
+                                (passed,)).fetchone()
+                if row is not None and dt(float(row[0])).timestamp() == started:
+                    continue  # it still starts there: the place is a kept message's time
+            elif passed not in gone:
                 continue
             walk["after"] = (self._session_before(started, passed, tags.get(tag))
                              if tag == "*" or tag in tags else None)
@@ -418,9 +432,11 @@ class EraseMixin(SqlStore):
             counts["items"] = self._delete("items", "id", items)
             counts["messages"] = self._delete("messages", "id", message_ids)
             counts["sessions"] = self._delete("sessions", "id", ids)
-            self._forget_walks((), ids, {sid: scopes[sid] for sid in ids})
             for sid in renumber:
                 self._renumber(sid)
+            # after the renumbering: a kept session whose first message went starts later
+            self._forget_walks((), ids, {sid: scopes[sid] for sid in (*ids, *renumber)},
+                               moved=renumber)
             # with the nodes no entity item names (an older memlane's hygiene kept them
             # when it evicted their items; they hold the sentence they were read in)
             for scope in sorted(set(scopes.values())):
