@@ -157,3 +157,32 @@ def test_the_services_writes_are_a_403(read_only: Path, filled: Path) -> None:
                 "message"], error
             assert "Retry-After" not in res.headers
         assert http.post("/v1/search", json={"query": "Lisbon", "scope": "s"}).json()["hits"]
+
+
+def test_a_read_only_postgres_database_refuses_the_writing_commands(pg_url: str) -> None:
+    """A standby or ``default_transaction_read_only`` (here): the same refusal, after the
+    connection says it may not write (``store.read_only``); a write reaching the store is
+    ``StoreError.read_only``, a 403 of the service."""
+    psycopg = pytest.importorskip("psycopg")
+    from click.testing import CliRunner
+
+    from memlane.errors import StoreError
+    from memlane.serve.cli import cli
+
+    with memory(pg_url) as mem:
+        mem.add_message("s", "user", "I moved to Lisbon in March", at="2024-03-02T10:00:00Z")
+    name = pg_url.rsplit("/", 1)[1].split("?", 1)[0]
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+    for args in (["index"], ["add", "one more", "--scope", "s"], ["gc"]):
+        got = CliRunner().invoke(cli, ["--db", pg_url, "--json", *args])
+        error = json.loads(got.stdout)["error"]
+        assert got.exit_code == 1 and error["code"] == "forbidden", got.output
+        assert error["message"].startswith("db: the PostgreSQL database is read-only for this "
+                                           "connection"), error
+        assert f"`memlane {args[0]}` writes to it; nothing was written" in error["message"]
+    with memory(pg_url) as mem:
+        with pytest.raises(StoreError) as refused:
+            mem.add_message("s", "user", "one more")
+        assert refused.value.read_only, refused.value
+        assert mem.stats()["messages"] == 1
