@@ -334,3 +334,27 @@ def test_the_store_pages_parts_of_a_backend_are_the_codes():
     members = _protocol_members(SqlDatabase)
     assert named == members, (f"store.md's SqlDatabase lacks {sorted(members - named)}, "
                               f"names {sorted(named - members)}")
+
+
+# -- session 36: the tools the docs run ----------------------------------------------------
+
+def test_every_tool_the_docs_run_exists_with_the_options_they_give_it():
+    """docs/summary-eval.md showed the commands of ``tools/summary_fingerprint.py`` after it was
+    folded into ``tools/summary_dump.py``, and docs/scaling.md ran ``tools/scale/lexprof.py
+    … --bulk-build``, a flag the tool read nowhere. Every ``tools/…`` file the README and
+    docs/ name exists, and every ``--option`` after it in the same command (inline code, or
+    a code block's line with its ``\\`` continuations) is one its source spells."""
+    checked = 0
+    for doc, text in {"README.md": README, **DOCS}.items():
+        joined = re.sub(r"\\\n\s*", " ", text)
+        for m in re.finditer(r"(?<![\w/.-])(tools/[\w/.-]*\.\w+)((?:[ \t]+[^\s`]+)*)", joined):
+            path, rest = m.group(1), m.group(2)
+            assert (ROOT / path).is_file(), f"{doc}: {path}: no such file in the repository"
+            source = (ROOT / path).read_text()
+            spelt = set(re.findall(r"[\"'](--[\w-]+)[\"']", source))
+            for word in rest.split():
+                for flag in word.strip("[]().,;").split("=")[0].split("/"):
+                    if flag.startswith("--"):
+                        assert flag in spelt, f"{doc}: {path} {rest.strip()!r}: {path} has no {flag}"
+            checked += 1
+    assert checked > 100, checked

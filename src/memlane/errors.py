@@ -92,6 +92,10 @@ class StoreError(MemlaneError):
     safe_again: bool | None = None
     """For a connection lost mid-call that was not run again (``serve.again``): whether
     calling again can do nothing twice; None when not judged."""
+    read_only: bool = False
+    """A write to a database this process may not write (a read-only SQLite file, folder
+    or mount, ``?mode=ro``; a PostgreSQL standby or read-only transaction): trying again
+    changes nothing (the service answers 403, not 503; session 36)."""
 
 
 class MigrationError(StoreError):

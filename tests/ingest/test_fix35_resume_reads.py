@@ -8,8 +8,6 @@ line before them (session 35, fix35). Each id is now read once; the import ends 
 from __future__ import annotations
 
 import json
-import re
-from collections import Counter
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -20,11 +18,10 @@ from memlane.config import load_config
 from memlane.ingest.importer import _resume
 from memlane.ingest.sessionize import prepare
 from memlane.memory import Memory
-from memlane.testing import HashingEmbedder
+from memlane.testing import HashingEmbedder, IdReads
 
 START = datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
 LABELLED, AFTER = 2, 3
-READ = re.compile(r"FROM messages WHERE scope = '[^']*' AND ext_id = '([^']*)'")
 
 
 def _lines() -> list[dict]:
@@ -38,13 +35,8 @@ def _lines() -> list[dict]:
 
 @pytest.mark.parametrize("cut", range(LABELLED, LABELLED + AFTER + 1))
 def test_resume_reads_each_id_once(tmp_path: Path, cut: int) -> None:
-    reads: Counter[str] = Counter()
-
-    def tracer(kind: str, detail: object, params: object) -> None:
-        found = READ.search(str(detail))
-        if found:
-            reads[found.group(1)] += 1
-
+    tracer = IdReads()
+    reads = tracer.reads
     cfg = load_config(environ={}, overrides={"db": str(tmp_path / "m.db")})
     lines = _lines()
     prefix = tmp_path / "prefix.jsonl"

@@ -70,7 +70,8 @@ def test_session_options_with_flat_ranking_are_refused_naming_both(
 
 def test_a_configured_flat_ranking_takes_the_options_without_a_refusal(db: str) -> None:
     """Flat ranking the configuration chose is not the call's: a client sending the same
-    options to every deployment is answered (the options unread, as before)."""
+    options to every deployment is answered (since session 36 the options rank
+    session-aware there: tests/serve/test_fix36_session_options.py)."""
     with memory(db, retrieval={"session_aware": False}) as mem:
         assert mem.search("Lisbon", top_sessions=2, turns_per_session=2)
     with memory(db, retrieval={"preset": "lexical"}) as mem:

@@ -1,11 +1,11 @@
 # Scripts behind docs/scaling.md (run with the project venv).
 """Time the lexical stage alone (``store.lexical_search``) on the bench's queries.
 
-    python tools/scale/lexprof.py DB N [--bulk-build] [--pg]
+    python tools/scale/lexprof.py DB N [--bulk-build]
 
-DB is a SQLite file (built with the bench's synthetic turns, ``--bulk-build``, if it does
-not exist) or, with ``--pg``, a PostgreSQL URL (bulk-built the same way if empty). N is the
-number of turns. Prints p50/p95 of unscoped and scoped lexical searches over the bench's
+DB is a SQLite file or a PostgreSQL URL; one that holds no items is bulk-built with N of the
+bench's synthetic turns when ``--bulk-build`` is given, else refused (session 36: the flag was
+read nowhere, and a ``--pg`` the usage named neither). N is the number of turns. Prints p50/p95 of unscoped and scoped lexical searches over the bench's
 200 queries (the same seed as ``memlane bench ingest``) and the slowest queries' terms.
 """
 import json, os, statistics, sys, time
@@ -19,12 +19,20 @@ from memlane.memory import Memory
 from memlane.retrieve.search import question_terms
 from memlane.store.filters import Filters
 
-db, n = sys.argv[1], int(sys.argv[2])
+words = [a for a in sys.argv[1:] if not a.startswith("--")]
+flags = set(sys.argv[1:]) - set(words)
+if len(words) != 2 or flags - {"--bulk-build"}:
+    sys.exit("usage: python tools/scale/lexprof.py DB N [--bulk-build]")
+db, n = words[0], int(words[1])
+if "--bulk-build" not in flags and "://" not in db and not os.path.exists(db):
+    sys.exit(f"lexprof.py: {db} does not exist: pass --bulk-build to build it")
 turns = synthetic_turns(n)
 config = load_config(environ={}, overrides={"db": db, "embedding": {"backend": "static"},
                                             "indexing": {"enabled": False}})
 mem = Memory(config=config)
 row = mem.store.db.execute("SELECT count(*) FROM items").fetchone()
+if row[0] == 0 and "--bulk-build" not in flags:
+    sys.exit(f"lexprof.py: {db} holds no items: pass --bulk-build to load {n} synthetic turns")
 if row[0] == 0:
     t = time.perf_counter()
     _bulk_load(mem, turns, "bench", datetime(2024, 1, 1, tzinfo=UTC), 10, 100)

@@ -38,7 +38,7 @@ import signal
 import threading
 import zlib
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,7 +50,7 @@ from memlane.ingest.sessionize import (Incoming, held_under_id, prepare, same_me
                                        store_messages)
 from memlane.ingest.spellings import stored_scope
 from memlane.ingest.validate import MAX_NESTING, check_scope, json_nesting
-from memlane.types import ImportReport
+from memlane.types import ImportReport, Message
 from memlane.store.contract import Store
 
 __all__ = ["ImportInterrupted", "import_jsonl", "parse_lines", "stable_id"]
@@ -456,6 +456,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
     def _write(upto: int) -> list[Any]:
         with store.atomic():
             started.see(store, pending[:upto])  # (before the batch writes a scope)
+            held = _held(store, pending[:upto])
             stored: list[Any] = []
             # cut where a label starts a session, and between labelled lines and others:
             # a labelled line stays in its label's session whatever its time (no gap cuts
@@ -488,11 +489,11 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                     else:
                         homes.pop(scope, None)
                 if pending[begin].session is None:
-                    _resume(store, pending[begin:end], last, current, homes)
-                    written = store_messages(store, cfg, pending[begin:end])  # None: stored
+                    _resume(store, pending[begin:end], last, current, homes, held)
+                    written = _store_new(store, cfg, pending[begin:end], held)  # None: stored
                 else:
                     written = _store_labelled(store, cfg, pending[begin:end], homes,
-                                              current, aside, started)
+                                              current, aside, started, held)
                 started.wrote(pending[begin:end], written)
                 last.update((m.scope, m) for m in pending[begin:end])
                 stored += written
@@ -501,8 +502,10 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                 # looked up where it was stored: the scope as the database spells it (as
                 # typed, an old database's ``team\u200b`` was missed and another message
                 # under its id counted a skipped duplicate; session 35)
-                if got is None and pending[i].ext_id and not pending[i].made_id:
-                    there = held_under_id(store, pending[i])
+                ext_id = pending[i].ext_id
+                if got is None and ext_id and not pending[i].made_id:
+                    there = (held.get((pending[i].scope, ext_id))  # read for the batch
+                             or held_under_id(store, pending[i]))  # (an id twice in the batch)
                     if there is not None and not same_message(there, pending[i]):
                         raise _Clash(i)
             return stored
@@ -589,10 +592,43 @@ _NO_GAP = float("inf")
 """The gap of an import's labelled lines: none cuts their session."""
 
 
+def _held(store: Store, lines: Sequence[Incoming]) -> dict[tuple[str, str], Message]:
+    """The stored message of each of ``lines`` whose id its scope holds, keyed by the
+    line's scope and id: one read per scope of the batch (500 ids a statement), under the
+    scope's writers lock (``open_session_for``, held to commit: no erase between it and
+    the batch's writes). Importing a file again read each line's message twice, the store's
+    check and the importer's comparison, and a label's line up to four times (session 36)."""
+    ids: dict[str, list[str]] = {}
+    for m in lines:
+        if m.ext_id is not None:
+            ids.setdefault(m.scope, []).append(m.ext_id)
+    out: dict[tuple[str, str], Message] = {}
+    for scope in sorted(ids):
+        real = stored_scope(store, scope)
+        store.open_session_for(real)
+        out.update(((scope, ext_id), got)
+                   for ext_id, got in store.messages_by_ext_ids(real, ids[scope]).items())
+    return out
+
+
+def _store_new(store: Store, cfg: IngestConfig, lines: Sequence[Incoming],
+               held: Mapping[tuple[str, str], Message], **where: Any) -> list[Message | None]:
+    """``store_messages`` (``where``: its ``gap`` and ``session``) for the lines whose id
+    their scope did not hold (``held``): None for the others, as the store answers them."""
+    out: list[Message | None] = [None] * len(lines)
+    new = [i for i, m in enumerate(lines) if m.ext_id is None or (m.scope, m.ext_id) not in held]
+    if new:
+        got = store_messages(store, cfg, [lines[i] for i in new], **where)
+        for i, one in zip(new, got, strict=True):
+            out[i] = one
+    return out
+
+
 def _store_labelled(store: Store, cfg: IngestConfig, run: list[Incoming],
                     homes: dict[str, Incoming],
                     current: dict[str, tuple[Incoming, str | None]],
-                    aside: dict[str, int], started: _Started) -> list[Any]:
+                    aside: dict[str, int], started: _Started,
+                    held: Mapping[tuple[str, str], Message]) -> list[Any]:
     """Store labelled lines (of one label per scope): each scope's in the session its label
     resumes (the session holding the label's last line written, or its first, ``homes``
     and ``current``, looked up now: a message added since may have joined it to another),
@@ -602,14 +638,14 @@ def _store_labelled(store: Store, cfg: IngestConfig, run: list[Incoming],
     out: list[Any] = [None] * len(run)
     groups: dict[int | None, list[int]] = {}
     sessions = {scope: _home(store, [first, current[scope][0]],
-                             [m for m in run if m.scope == scope], started.of(scope))
+                             [m for m in run if m.scope == scope], started.of(scope), held)
                 for scope, first in homes.items() if any(m.scope == scope for m in run)}
     for scope in [s for s in aside if any(m.scope == s for m in run)]:
         sessions[scope] = aside.pop(scope)  # its first lines; then ``homes`` finds it
     for i, m in enumerate(run):
         groups.setdefault(sessions.get(m.scope), []).append(i)
     for home, places in groups.items():
-        got = store_messages(store, cfg, [run[i] for i in places], gap=_NO_GAP, session=home)
+        got = _store_new(store, cfg, [run[i] for i in places], held, gap=_NO_GAP, session=home)
         for i, one in zip(places, got, strict=True):
             out[i] = one
     homes.update((m.scope, m) for m in run)
@@ -617,13 +653,15 @@ def _store_labelled(store: Store, cfg: IngestConfig, run: list[Incoming],
 
 
 def _home(store: Store, anchors: list[Incoming], lines: list[Incoming],
-          started: Collection[int] = ()) -> int | None:
+          started: Collection[int] = (),
+          known: Mapping[tuple[str, str], Message] | None = None) -> int | None:
     """The session holding the first stored of a label's ``anchors`` (its last line
     written, its first), when it is not its scope's open one (None: the open one). None
     stored: the label's session was erased since (``forget_session`` between two batches):
     its next ``lines`` start a session of their own, as its first did (``_start_session``;
     they went to the scope's open session, and with none open, no gap cutting them, joined
-    the scope's nearest session, the file's label before)."""
+    the scope's nearest session, the file's label before). ``known``: the batch's stored
+    messages, read already (``_held``)."""
     scope = stored_scope(store, anchors[0].scope)
     opened = store.open_session_for(scope)  # (the scope's writers lock first)
     held = store.first_stored(scope, [a.ext_id for a in anchors if a.ext_id is not None])
@@ -635,7 +673,7 @@ def _home(store: Store, anchors: list[Incoming], lines: list[Incoming],
             return None  # the session it opened
         held = line.ext_id
         opened = store.open_session_for(scope)
-    there = store.message_by_ext_id(scope, held)
+    there = (known or {}).get((anchors[0].scope, held)) or store.message_by_ext_id(scope, held)
     if there is None or (opened is not None and opened[0] == there.session_id):
         return None
     return there.session_id
@@ -676,7 +714,8 @@ def _end_labels(store: Store, current: dict[str, tuple[Incoming, str | None]],
 
 def _resume(store: Store, run: list[Incoming], last: dict[str, Incoming],
             current: dict[str, tuple[Incoming, str | None]],
-            homes: dict[str, Incoming]) -> None:
+            homes: dict[str, Incoming],
+            known: Mapping[tuple[str, str], Message] | None = None) -> None:
     """Before unlabelled lines are written: a scope's label that a shorter copy of the
     file ended (its end closed the label's session for the file's ``closed``) is resumed
     for them (``reopen_session``) when the line before the first of them not stored yet is
@@ -686,7 +725,7 @@ def _resume(store: Store, run: list[Incoming], last: dict[str, Incoming],
     session 33 they found it closed (``explicit`` is a boundary: a session of their own;
     ``gap``, ``idle`` or ``late``: joined late). A label the file gives as open, or whose
     session was stored closed beside a live one, is not resumed: the live session, or the
-    label's, is open."""
+    label's, is open. ``known``: the batch's stored messages, read already (``_held``)."""
     for scope in dict.fromkeys(m.scope for m in run):
         label = current.get(scope)
         if label is None or label[1] is None or label[0].ext_id is None:
@@ -695,7 +734,8 @@ def _resume(store: Store, run: list[Incoming], last: dict[str, Incoming],
         before = last.get(scope)
         there = None  # before's stored message, once read (it was read here a second time)
         for m in (m for m in run if m.scope == scope):
-            got = None if m.ext_id is None else store.message_by_ext_id(real, m.ext_id)
+            got = None if m.ext_id is None else (
+                (known or {}).get((scope, m.ext_id)) or store.message_by_ext_id(real, m.ext_id))
             if got is None:
                 break
             before, there = m, got

@@ -33,7 +33,8 @@ def flat_by_call(preset: str | None, session_aware: bool | None, **given: Any) -
     call's: a client sending the same options to every deployment is not refused, and its
     ``session_aware`` true wins over the configured ranking (``search_options``: the call
     over the preset over the config; session 35), as its ``--flat`` does over a configured
-    session-aware one."""
+    session-aware one; so does a session option given without ``session_aware`` (session
+    36: it was taken unread)."""
     chosen = PRESETS.get(preset) if isinstance(preset, str) else None
     flat_preset = chosen is not None and chosen.session_aware is False
     option = next((name for name in SESSION_OPTIONS if given.get(name) is not None), None)
@@ -91,6 +92,12 @@ def search_options(
         raise ValidationError(f"{option}: {clash_text(option, name, off)}", field=option)
     bonuses = dict(chosen.kind_bonuses) if chosen.kind_bonuses is not None else r.kind_bonus_map()
     aware = session_aware
+    if aware is None and (top_sessions is not None or turns_per_session is not None):
+        # a session option asks for session-aware ranking (the call over the configured
+        # ranking, as session_aware true, session 35): over a configured flat ranking it was
+        # taken unread, without a word (session 36; a flat ranking the call chose itself is
+        # refused above)
+        aware = True
     if aware is None:
         aware = chosen.session_aware if chosen.session_aware is not None else r.session_aware
     tier_on = chosen.meaning if chosen.meaning is not None else r.meaning

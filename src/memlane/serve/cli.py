@@ -659,7 +659,7 @@ def packs_show(ctx: click.Context, pack_id: int, text_only: bool, as_json: bool)
 @click.pass_context
 def summarize(ctx: click.Context, scope: str, last: int, yes: bool, as_json: bool) -> None:
     """Summarize the last N messages of a scope: preview, then store on confirmation."""
-    mem = _memory(ctx)
+    mem = _memory(ctx, writes=yes)
     draft = mem.summarize_recent(scope, last)
     if as_json:
         out: dict[str, Any] = {"summary": draft.summary, "preview": draft.preview(),

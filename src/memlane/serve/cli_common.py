@@ -20,13 +20,55 @@ if TYPE_CHECKING:
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 
-__all__ = ["CREATES", "GLOBAL_OPTIONS", "CliError", "check_memlane_file", "FileName", "Float", "Int", "attach_global_options", "error_json", "global_option",
+__all__ = ["CREATES", "GLOBAL_OPTIONS", "WRITES", "CliError", "check_memlane_file", "FileName", "Float", "Int", "attach_global_options", "error_json", "global_option",
            "db_origin", "ignores_global", "json_option", "less_before", "located", "memory_of", "more_follow", "root_config_path",
            "root_json_option", "say_created", "sqlite_file"]
 
 #: Commands that write, and so may create a missing SQLite database (saying so); every
 #: other command refuses a database that does not exist. ``create``: ``memlane keys create``.
 CREATES = {"add", "import", "worker", "serve", "create", "mcp"}
+
+#: Commands whose work is writing the database: on one this process may not write (a
+#: read-only file, folder or mount, ``?mode=ro``, a PostgreSQL standby or read-only role)
+#: each is refused before it starts, naming the database (session 36: ``index``, ``gc``,
+#: ``add`` … ended on SQLite's "attempt to write a readonly database", and ``compact``,
+#: ``backfill embeddings`` and ``worker`` with nothing to do said they did it). The
+#: commands that read (``search``, ``pack``, listings) and the servers (``serve``, ``mcp``:
+#: their reads work, each write is refused) run; ``summarize`` is refused with ``--yes``
+#: (``memory_of(ctx, writes=True)``; without, it previews, and a confirmed store fails
+#: naming the file); ``migrate`` and ``copy`` open their databases themselves.
+WRITES = {("add",), ("import",), ("index",), ("gc",), ("compact",), ("forget",), ("worker",),
+          ("sessions", "close"), ("sessions", "forget"), ("facts", "forget"),
+          ("keys", "create"), ("keys", "revoke"), ("backfill", "embeddings")}
+
+
+def _command(ctx: click.Context) -> tuple[str, ...]:
+    """The command's path below the root, ``("sessions", "close")``."""
+    path: list[str] = []
+    while ctx.parent is not None:
+        path.insert(0, ctx.command.name or "")
+        ctx = ctx.parent
+    return tuple(path)
+
+
+def _writable(path: Path) -> bool:
+    """Whether this process may write the SQLite file ``path`` (as ``Database`` judges it:
+    the file, and its folder or the ``-wal`` and ``-shm`` files beside it)."""
+    if not os.access(path, os.W_OK):
+        return False
+    if os.access(path.resolve().parent, os.W_OK):
+        return True
+    return all(os.access(f"{path}-{end}", os.W_OK) for end in ("wal", "shm"))
+
+
+def _refuse_read_only(ctx: click.Context, path: Path | None, db: str | None) -> None:
+    command = " ".join(_command(ctx))
+    where = (f"{path} is read-only for this process (the file, its folder or its mount, or "
+             "?mode=ro)" if path is not None else
+             "the PostgreSQL database is read-only for this connection (a standby, a "
+             "read-only role or default_transaction_read_only)")
+    raise CliError(safe(f"db: {where}: `memlane {command}` writes to it; nothing was written"),
+                   code="forbidden", field=db_origin(db))
 
 
 def more_follow(what: str, command: str, options: dict[str, Any], offset: int | None,
@@ -120,7 +162,7 @@ def error_json(error: BaseException) -> dict[str, Any]:
     elif isinstance(cause, BackendError):
         code = "backend_error"
     elif isinstance(cause, StoreError):
-        code = "unavailable"
+        code = "forbidden" if cause.read_only else "unavailable"
     message = error.format_message() if isinstance(error, click.ClickException) else "interrupted"
     return {"error": {"code": code, "message": safe(message),
                       "field": None if field is None else safe(str(field))}, **extra}
@@ -230,12 +272,15 @@ def located(where: str) -> Iterator[None]:
                        field=where) from e
 
 
-def memory_of(ctx: click.Context) -> Memory:
+def memory_of(ctx: click.Context, *, writes: bool | None = None) -> Memory:
     """The ``Memory`` of this invocation (``--db``, ``--config``), opened on first use and
-    closed when the command ends."""
+    closed when the command ends. A command that ``writes`` (default: it is one of
+    ``WRITES``) is refused on a database this process may not write, before it is opened
+    when it is a SQLite file (opening it read-only leaves ``-wal`` and ``-shm`` files)."""
     from memlane.memory import Memory
 
     obj = _root_obj(ctx)
+    writes = _command(ctx) in WRITES if writes is None else writes
     if "memory" not in obj:
         config = load_config(obj["config_path"], overrides={"db": obj["db"]} if obj["db"] is not None else None)
         path = sqlite_file(config.db, obj["db"])
@@ -247,6 +292,8 @@ def memory_of(ctx: click.Context) -> Memory:
                 f"{_relative_url_hint(config.db, path)}); "
                 "`memlane add` or `memlane import` creates one"), code="not_found",
                 field=db_origin(obj["db"]))
+        if writes and path is not None and not new and not _writable(path):
+            _refuse_read_only(ctx, path, obj["db"])  # (before a read leaves -wal and -shm)
         if path is not None:
             check_memlane_file(path, where=db_origin(obj["db"]), creates=creates,
                                create_hint="`memlane add` or `memlane import` creates one")
@@ -256,6 +303,8 @@ def memory_of(ctx: click.Context) -> Memory:
         if new:
             say_created(path)
     memory: Memory = obj["memory"]
+    if writes and getattr(memory.store, "read_only", False):  # ?mode=ro, PostgreSQL's
+        _refuse_read_only(ctx, sqlite_file(memory.config.db, obj["db"]), obj["db"])
     return memory
 
 

@@ -3,6 +3,8 @@
 - ``HashingEmbedder``: a deterministic embedder with no model files (fast, stable).
 - ``example_files()``: the example conversations shipped with memlane.
 - ``memory(path)``: a real ``Memory`` on a SQLite file with the hashing embedder.
+- ``IdReads()``: a store ``tracer`` (``Memory(tracer=...)``, SQLite) counting the reads of
+  stored messages by their ids, per id: a test of how often a path reads one row.
 - ``turn_messages(turns)`` / ``offline_summary(*turns)``: one session's messages from
   ``"Speaker: text"`` lines, and what the offline backend (the default) summarizes from them.
 - ``memlane.testing.openai_server.OpenAICompatServer``: a real loopback HTTP server that
@@ -17,6 +19,8 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from importlib import resources
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
@@ -25,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from memlane.backends.embed.hashing import HashingEmbedder
 
-__all__ = ["TURNS_ALONE", "HashingEmbedder", "add_sessions", "checked_summary", "cli_commands", "example_files",
+__all__ = ["TURNS_ALONE", "HashingEmbedder", "IdReads", "add_sessions", "checked_summary", "cli_commands", "example_files",
            "memory", "offline_names", "offline_summary", "turn_messages"]
 
 if TYPE_CHECKING:
@@ -59,6 +63,31 @@ def cli_commands(group: click.Group | None = None, *, groups: bool = False,
             yield from cli_commands(cmd, groups=groups, prefix=path)
         else:
             yield path, cmd
+
+
+class IdReads:
+    """A store ``tracer`` (``Memory(config=..., tracer=IdReads())``; SQLite's traces carry
+    their values) counting the statements that read a stored message by its id, per id:
+    ``message_by_ext_id`` (``ext_id = 'x'``) and ``messages_by_ext_ids`` (``ext_id IN
+    ('x', 'y')``, each id once). ``first_stored``, which reads which ids are held but no
+    message, is not counted. ``reads`` is a ``Counter``; ``clear()`` empties it."""
+
+    _READ = re.compile(r"^SELECT id, .* FROM messages WHERE scope = '(?:[^']|'')*' AND ext_id"
+                       r" (?:= '((?:[^']|'')*)'|IN \((.*)\))$", re.S)
+    _ID = re.compile(r"'((?:[^']|'')*)'")
+
+    def __init__(self) -> None:
+        self.reads: Counter[str] = Counter()
+
+    def __call__(self, kind: str, detail: str, params: Any = None) -> None:
+        found = self._READ.match(str(detail).strip())
+        if found is None:
+            return
+        ids = [found.group(1)] if found.group(1) is not None else self._ID.findall(found.group(2))
+        self.reads.update(i.replace("''", "'") for i in ids)
+
+    def clear(self) -> None:
+        self.reads.clear()
 
 
 def example_files() -> list[Path]:

@@ -115,25 +115,16 @@ def test_a_new_message_s_id_is_read_once(tmp_path) -> None:
     """Saying ``already_stored`` costs no read: each new message's id is looked up once per
     request (the store's own check), counted by the store's tracer; a look-up of its own
     before storing read each twice."""
-    import re
-    from collections import Counter
-
     import httpx
 
     from memlane.config import load_config
     from memlane.memory import Memory
     from memlane.serve.http import create_app
-    from memlane.testing import HashingEmbedder
+    from memlane.testing import HashingEmbedder, IdReads
     from memlane.testing.http import serving
 
-    reads: Counter[str] = Counter()
-    by_id = re.compile(r"FROM messages WHERE scope = '[^']*' AND ext_id = '([^']*)'")
-
-    def tracer(kind: str, detail: object, params: object) -> None:
-        found = by_id.search(str(detail))
-        if found:
-            reads[found.group(1)] += 1
-
+    tracer = IdReads()
+    reads = tracer.reads
     cfg = load_config(environ={}, overrides={"db": str(tmp_path / "m.db")})
     with Memory(config=cfg, embedder=HashingEmbedder(dim=64), tracer=tracer) as mem, \
             serving(create_app(mem, worker=False)) as url, \

@@ -8,8 +8,6 @@ answered 200 with the stored message."""
 from __future__ import annotations
 
 import itertools
-import re
-from collections import Counter
 from typing import Any
 
 import httpx
@@ -103,17 +101,11 @@ def test_an_untimed_message_s_id_is_read_once(tmp_path: Any) -> None:
     from memlane.config import load_config
     from memlane.memory import Memory
     from memlane.serve.http import create_app
-    from memlane.testing import HashingEmbedder
+    from memlane.testing import HashingEmbedder, IdReads
     from memlane.testing.http import serving
 
-    reads: Counter[str] = Counter()
-    by_id = re.compile(r"FROM messages WHERE scope = '[^']*' AND ext_id = '([^']*)'")
-
-    def tracer(kind: str, detail: object, params: object) -> None:
-        found = by_id.search(str(detail))
-        if found:
-            reads[found.group(1)] += 1
-
+    tracer = IdReads()
+    reads = tracer.reads
     cfg = load_config(environ={}, overrides={"db": str(tmp_path / "m.db")})
     batch = [{"scope": "s", "role": "user", "text": f"line {i}", "id": f"n-{i}"} for i in range(5)]
     with Memory(config=cfg, embedder=HashingEmbedder(dim=64), tracer=tracer) as mem, \

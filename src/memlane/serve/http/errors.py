@@ -9,6 +9,7 @@ and the traceback goes to the log.
     400     invalid            memlane ValidationError, ConfigError (a bad option value)
     401     unauthorized       no key, an unknown or revoked key
     403     forbidden          a scope the key does not hold, a write with a read-only key
+                               or to a read-only database (StoreError.read_only)
     404     not_found          memlane NotFoundError, an unknown route
     405     method_not_allowed
     409     conflict           memlane ConflictError (e.g. a message id already stored)
@@ -161,6 +162,8 @@ def _memlane(exc: Exception) -> ApiError:
     if isinstance(exc, ConfigError):
         field = str(exc).split(":", 1)[0] if ":" in str(exc) else None
         return ApiError(400, "invalid", str(exc), field)
+    if isinstance(exc, StoreError) and exc.read_only:  # trying again changes nothing
+        return ApiError(403, "forbidden", f"this request changes memory, and {exc}")
     if isinstance(exc, StoreError):
         log.error("database error: %s", exc)
         hint = (" (the PostgreSQL server's max_connections is reached: a memlane serve process "

@@ -46,7 +46,7 @@ _WHY = {
     400: "a value memlane refuses (field names it)",
     401: "no API key, or an unknown or revoked one (field: Authorization)",
     403: "a scope the key does not hold, a request spanning every scope without '*', or a "
-         "write with a read-only key",
+         "write with a read-only key or to a read-only database",
     404: "the object addressed does not exist, or lives in a scope the key does not hold",
     409: "a message id or item already stored (field names it)",
     413: "a body over serve.max_body_bytes (field: Content-Length, or body when sent "

@@ -86,7 +86,10 @@ def translate(what: str, dsn: str | None = None) -> Iterator[None]:
         yield
     except psycopg.Error as e:
         message = str(e).strip()
-        raise StoreError(f"{what}: {scrub(message, dsn) if dsn else message}") from e
+        error = StoreError(f"{what}: {scrub(message, dsn) if dsn else message}")
+        # a standby, default_transaction_read_only: no retry helps (session 36)
+        error.read_only = isinstance(e, psycopg.errors.ReadOnlySqlTransaction)
+        raise error from e
     except UnicodeEncodeError as e:  # e.g. a lone surrogate in a text value
         raise StoreError(f"{what}: text is not valid Unicode ({e.reason})") from e
 

@@ -685,6 +685,22 @@ class SessionsMixin(SqlStore):
         ).fetchone()
         return message(row) if row else None
 
+    def messages_by_ext_ids(self, scope: str, ext_ids: Iterable[str]) -> dict[str, Message]:
+        """``message_by_ext_id`` for many ids of one scope, in one statement per 500: the
+        ids ``scope`` holds, each with its message. An import read each line's stored
+        message again after the store's own check found it (session 36)."""
+        wanted = list(dict.fromkeys(ext_ids))
+        out: dict[str, Message] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            for row in self._run(
+                    f"SELECT {MESSAGE_COLS} FROM messages WHERE scope = %s AND ext_id IN"
+                    f" ({', '.join(['%s'] * len(chunk))})", (scope, *chunk)).fetchall():
+                got = message(row)
+                if got.ext_id is not None:
+                    out[got.ext_id] = got
+        return out
+
     def first_stored(self, scope: str, ext_ids: Sequence[str]) -> str | None:
         """The first of ``ext_ids`` that a message of ``scope`` holds (None: none does), in
         one statement per 500 ids: an import finds where a label it resumes is stored."""

@@ -54,11 +54,27 @@ def file_hint(e: sqlite3.Error) -> str | None:
     return _FILE_ERRORS.get(code & 0xFF) if isinstance(code, int) else None
 
 
+_READONLY = 8  # SQLITE_READONLY
+
+
+def read_only_text(path: str) -> str:
+    """What a write to a database this process may not write says (session 36: ``memlane
+    index``, ``gc``, ``add`` … on a read-only file ended on SQLite's "query failed: …:
+    attempt to write a readonly database")."""
+    return (f"db: {path} is read-only for this process (the file, its folder or its mount, "
+            "or ?mode=ro): nothing can be written to it, and nothing was")
+
+
 def file_error(what: str, path: str, e: sqlite3.Error) -> StoreError:
     """A StoreError for ``e``; one about the file names ``path`` and says what it means."""
     hint = file_hint(e)
     if hint is None:
         return StoreError(f"{what}: {e}")
+    code = getattr(e, "sqlite_errorcode", 0)
+    if isinstance(code, int) and code & 0xFF == _READONLY:
+        error = StoreError(read_only_text(path))
+        error.read_only = True
+        return error
     return StoreError(f"{what}: {path}: {e} ({hint})")
 
 
