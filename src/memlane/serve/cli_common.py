@@ -200,7 +200,9 @@ def check_memlane_file(path: Path, *, where: str, creates: bool, create_hint: st
         tables: list[str] = []
         ours = False
         if size:
-            con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            from memlane.store.sqlite.db import read_only_uri
+
+            con = sqlite3.connect(read_only_uri(path), uri=True)
             try:
                 tables = [r[0] for r in con.execute(
                     "SELECT name FROM sqlite_master WHERE type = 'table' "

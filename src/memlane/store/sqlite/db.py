@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 import threading
 import time
 import urllib.parse
@@ -156,6 +157,69 @@ def check_location(path: str, *, folder_missing_ok: bool = False) -> Path:
         raise StoreError(f"db: {path} cannot be used: {why}; pass another --db") from None
 
 
+def _chattr_immutable(file: Path) -> bool:
+    """Whether ``file`` carries Linux's immutable attribute (``chattr +i``): not even root
+    may write it. False where the system or the file system cannot say."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import fcntl
+    import struct
+
+    try:
+        fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        flags = fcntl.ioctl(fd, 0x80086601, b"\0" * 8)  # FS_IOC_GETFLAGS
+        return bool(struct.unpack_from("i", flags)[0] & 0x10)  # FS_IMMUTABLE_FL
+    except OSError:  # a file system without attributes
+        return False
+    finally:
+        os.close(fd)
+
+
+def nobody_writes(file: Path) -> bool:
+    """Whether no process may change ``file`` while it is read: its mode gives no one write
+    access, its mount is read-only, or it is ``chattr +i``. A file only this process may
+    not write (another user's, or opened ``?mode=ro``) can be written by another process."""
+    try:
+        if not file.stat().st_mode & 0o222:
+            return True
+        if os.statvfs(file).f_flag & os.ST_RDONLY:
+            return True
+    except OSError:
+        return False
+    return _chattr_immutable(file)
+
+
+def settled(file: Path) -> bool:
+    """Whether ``file`` holds all of itself: no ``-shm`` beside it, and no ``-wal`` or an
+    empty one. No connection in WAL mode is open on it (one keeps the two files), and the
+    last one to close checkpointed everything into the file."""
+    wal, shm = Path(f"{file}-wal"), Path(f"{file}-shm")
+    try:
+        return not shm.exists() and (not wal.exists() or wal.stat().st_size == 0)
+    except OSError:
+        return False
+
+
+def read_only_uri(path: str | Path, *, immutable: bool | None = None) -> str:
+    """The URI that opens the SQLite file ``path`` for reading only. A reader of a WAL
+    database in a folder it may write made an empty ``-wal`` and a ``-shm`` beside it and,
+    unable to delete them (only a writer checkpoints and deletes), left them (session 36:
+    ``memlane search``, ``stats``, ``serve``, the check that a file is memlane's, on a
+    ``chmod 444`` file). A settled file no process may write is opened ``immutable`` (SQLite
+    then takes no lock and makes no file); one another process may write is opened
+    ``mode=ro`` alone, as SQLite needs the ``-shm`` to read beside a writer (it is made if
+    missing). ``immutable`` given decides it (``Database`` decided it already)."""
+    file = Path(path).expanduser().resolve()
+    if immutable is None:
+        immutable = settled(file) and (nobody_writes(file)
+                                        or not os.access(file.parent, os.W_OK))
+    return (f"file:{urllib.parse.quote(str(file))}?mode=ro"
+            + ("&immutable=1" if immutable else ""))
+
+
 class Database:
     """A SQLite file: one connection per thread (closed when the thread ends), WAL,
     foreign keys, nested ``atomic()``."""
@@ -189,6 +253,9 @@ class Database:
                              "(?mode=ro) must be there already")
         if self.path != ":memory:":
             self._folder_read_only()
+            if self.read_only and not self._immutable:  # session 36: no files left beside it
+                file = Path(self.path).expanduser()
+                self._immutable = settled(file) and nobody_writes(file)
         self.migrated = self.migrate()  # what this process applied (not another's)
 
     def _folder_read_only(self) -> None:
@@ -253,10 +320,8 @@ class Database:
                                  "end of its with block); open a new Memory to use it again")
             with translate(f"opening {self.path}"):
                 if self.read_only:
-                    where = Path(self.path).expanduser().resolve()
                     conn = sqlite3.connect(
-                        f"file:{urllib.parse.quote(str(where))}?mode=ro"
-                        + ("&immutable=1" if self._immutable else ""), uri=True,
+                        read_only_uri(self.path, immutable=self._immutable), uri=True,
                         isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS)
                 else:
                     conn = sqlite3.connect(

@@ -61,7 +61,13 @@ class SqliteTransfer(TransferMixin):
         """
         import sqlite3
 
-        from memlane.store.sqlite.db import _PACKAGE, check_location, load_migrations, translate
+        from memlane.store.sqlite.db import (
+            _PACKAGE,
+            check_location,
+            load_migrations,
+            read_only_uri,
+            translate,
+        )
 
         known = {m.name: m.sha256 for m in load_migrations(_PACKAGE)}
         applied: dict[str, str] = {}
@@ -70,7 +76,7 @@ class SqliteTransfer(TransferMixin):
             check_location(str(location))
         if str(location) != ":memory:" and path.is_file():
             with translate(f"reading {path}"):
-                con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+                con = sqlite3.connect(read_only_uri(path), uri=True)
                 try:
                     if con.execute(
                         "SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'"

@@ -1,0 +1,130 @@
+"""A read of a SQLite database this process may not write leaves its folder as it was
+(session 36, fix36b): ``memlane search``, ``stats``, ``sessions list``, the library's
+read-only opening and the service, on a ``chmod 444`` file (for root, who writes any file,
+``chattr +i``) in a folder it may write, left an empty ``-wal`` and a ``-shm`` beside it
+(SQLite makes them to read a WAL database and only a writer deletes them). A file holding
+all of itself that no process may write is now opened ``immutable``; a file with writes in
+its ``-wal`` is read through the ``-wal`` and ``-shm`` that are there, its rows all seen."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from memlane.serve.http import create_app
+from memlane.store.sqlite.transfer import SqliteTransfer
+from memlane.testing import memory
+from memlane.testing.http import serving
+from tests.commands import finish, memlane
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("filled") / "m.db"
+    with memory(db) as mem:
+        mem.add_message("s", "user", "I moved to Lisbon in March", at="2024-03-02T10:00:00Z")
+        mem.add_message("s", "assistant", "Lisbon is lovely in spring", at="2024-03-02T10:01:00Z")
+        mem.close_session("s")
+        mem.index("2024-06-01T00:00:00Z")
+        from memlane.serve.keys import create_key
+
+        (db.parent / "key").write_text(create_key(mem.store, "s").key)
+    assert sorted(p.name for p in db.parent.iterdir()) == ["key", "m.db"]
+    return db
+
+
+def _lock(db: Path) -> list[str]:
+    """Make ``db`` unwritable for every process of this user (its folder stays writable);
+    the command that undoes it."""
+    if os.geteuid() == 0:
+        if shutil.which("chattr") is None or subprocess.run(
+                ["chattr", "+i", str(db)], capture_output=True).returncode != 0:
+            pytest.skip("root writes any file, and chattr +i is not available here")
+        return ["chattr", "-i", str(db)]
+    db.chmod(0o444)
+    return ["chmod", "u+w", str(db)]
+
+
+@pytest.fixture
+def read_only(filled: Path, tmp_path: Path) -> Iterator[Path]:
+    db = tmp_path / "data" / "m.db"
+    db.parent.mkdir()
+    shutil.copy(filled, db)
+    undo = _lock(db)
+    try:
+        yield db
+    finally:
+        subprocess.run(undo, check=True)
+
+
+def _run(db: Path, *args: str) -> str:
+    proc = memlane("--db", str(db), *args, env={**os.environ, "MEMLANE_INDEXING_JOBS": "0"},
+                   stdin=subprocess.DEVNULL)
+    out, err = finish(proc, timeout=120)
+    assert proc.returncode == 0, (args, err)
+    return str(out)
+
+
+@pytest.mark.parametrize("args", [("search", "Lisbon"), ("stats",), ("sessions", "list"),
+                                  ("export",), ("migrate", "--show")], ids=" ".join)
+def test_a_command_reading_a_read_only_file_leaves_the_folder_as_it_was(
+        read_only: Path, args: tuple[str, ...]) -> None:
+    before = _digest(read_only.parent)
+    out = _run(read_only, *args)
+    if args[0] == "search":
+        assert "Lisbon" in out, out
+    assert _digest(read_only.parent) == before
+
+
+@pytest.mark.parametrize("url", ["{db}", "sqlite:///{db}?mode=ro"])
+def test_the_library_and_the_service_reading_it_leave_the_folder_as_it_was(
+        read_only: Path, filled: Path, url: str) -> None:
+    before = _digest(read_only.parent)
+    key = (filled.parent / "key").read_text()
+    with memory(url.format(db=read_only)) as mem:
+        assert mem.search("Lisbon", scope="s")
+        with serving(create_app(mem, worker=False)) as served, httpx.Client(
+                base_url=served, timeout=30.0,
+                headers={"Authorization": f"Bearer {key}"}) as http:
+            assert http.post("/v1/search", json={"query": "Lisbon", "scope": "s"}).json()["hits"]
+    assert SqliteTransfer.peek_migrations(read_only)["applied"]
+    assert _digest(read_only.parent) == before
+
+
+def test_a_file_with_writes_in_its_wal_is_read_whole(filled: Path, tmp_path: Path) -> None:
+    """Not ``immutable`` there: the rows in the ``-wal`` are read through the ``-shm``
+    (both copied from a database a writer held open), and no other file is made."""
+    live = tmp_path / "live"
+    live.mkdir()
+    shutil.copy(filled, live / "m.db")
+    writer = sqlite3.connect(live / "m.db")
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("SELECT count(*) FROM sqlite_master").fetchone()  # holds the -wal open
+    with memory(live / "m.db") as mem:
+        mem.add_message("s", "user", "the tram to Belem was late", at="2024-05-02T10:00:00Z")
+    data = tmp_path / "data"
+    data.mkdir()
+    for suffix in ("", "-wal", "-shm"):
+        shutil.copy(live / f"m.db{suffix}", data / f"m.db{suffix}")
+    writer.close()
+    assert (data / "m.db-wal").stat().st_size > 0
+    undo = _lock(data / "m.db")
+    try:
+        names = sorted(p.name for p in data.iterdir())
+        with memory(data / "m.db") as mem:
+            assert mem.store.read_only and mem.stats()["messages"] == 3
+        assert sorted(p.name for p in data.iterdir()) == names
+    finally:
+        subprocess.run(undo, check=True)
