@@ -115,6 +115,27 @@ def best_passage(text: str, terms: Iterable[str], window: int) -> str:
     return best
 
 
+def _stored_scope(store: Store, scope: str | None) -> str | None:
+    """``scope`` checked and spelt as ``store`` holds it (``resolve_scope``, as every surface
+    does), None for every scope. Session 36 (fix36b): ``backfill(scope=…)`` took it as
+    given: "café" typed decomposed, or ``team`` over a database holding ``team\u200b``,
+    walked nothing and had its walk's row deleted every round; a lone surrogate raised
+    ``UnicodeEncodeError`` hashing it for the walk's key. A bad one is a
+    ``ValidationError`` naming ``scope``."""
+    if scope is None:
+        return None
+    from memlane.ingest.spellings import resolve_scope
+
+    return resolve_scope(store, scope)
+
+
+def _holds(store: Store, scope: str) -> bool:
+    """Whether ``scope`` holds anything the walk passes: a session, or an item no session
+    holds of the kinds re-scored."""
+    return bool(store.count_sessions(scope)
+                or store.count_loose_items(sorted(RESCORED_KINDS), scope=scope))
+
+
 class MeaningTier:
     """The transformer vectors of items and queries, cached by content hash.
 
@@ -356,6 +377,9 @@ class MeaningTier:
         then. How many it computed."""
         if most <= 0:
             return 0
+        scope = _stored_scope(store, scope)
+        if scope is not None and not _holds(store, scope):
+            return 0  # no lease, no row: the walk of nothing is not kept (below), nor walked
         key = _walk_key(self.model, scope)
         walk = self._take(store, key)
         if walk is None:
@@ -375,6 +399,7 @@ class MeaningTier:
     def reset_walk(self, store: Store, scope: str | None = None) -> None:
         """Forget where the backfill's walk of ``store`` (and ``scope``) stands and its rest:
         the next round walks from the top (the tools' runs at each limit)."""
+        scope = _stored_scope(store, scope)
         with store.atomic():
             store.set_meta(_walk_key(self.model, scope), "")
 
@@ -390,6 +415,7 @@ class MeaningTier:
         ``progress(passed, computed)`` after each step of ``4 × batch`` passages: the
         items and sessions passed, of ``walk_size``. How many it computed."""
         walk, before, told = _Walk(), self.computed, False
+        scope = _stored_scope(store, scope)
         try:
             while True:
                 while not self._lease(store, take=True):
@@ -415,6 +441,7 @@ class MeaningTier:
         too), counted without reading them (session 34, fix34b: ``memlane index
         --warm-meaning`` listed every session to size its bar, and the bar counted sessions
         only while the walk passes the loose items first)."""
+        scope = _stored_scope(store, scope)
         return (store.count_loose_items(sorted(RESCORED_KINDS), scope=scope)
                 + store.count_sessions(scope))
 
@@ -455,8 +482,7 @@ class MeaningTier:
                 store.meta_value(key, lock=True)
                 if walk.after is not None:
                     walk.after = _still_there(store, walk.after)
-                if scope is not None and not (store.count_sessions(scope) or store.count_loose_items(
-                        sorted(RESCORED_KINDS), scope=scope)):
+                if scope is not None and not _holds(store, scope):
                     store.delete_meta(key)
                 else:
                     store.set_meta(key, walk.dump())
