@@ -77,6 +77,12 @@ class _VectorDumper(Dumper):
         return obj.data
 
 
+READ_ONLY_TEXT = ("db: the PostgreSQL database is read-only for this connection (a standby, a "
+                  "read-only role or default_transaction_read_only): nothing can be written "
+                  "to it, and nothing was")
+"""What a write to a database this connection may not write says."""
+
+
 @contextmanager
 def translate(what: str, dsn: str | None = None) -> Iterator[None]:
     """Turn driver errors into StoreError, chaining the original; with ``dsn``, the
@@ -86,9 +92,13 @@ def translate(what: str, dsn: str | None = None) -> Iterator[None]:
         yield
     except psycopg.Error as e:
         message = str(e).strip()
-        error = StoreError(f"{what}: {scrub(message, dsn) if dsn else message}")
-        # a standby, default_transaction_read_only: no retry helps (session 36)
-        error.read_only = isinstance(e, psycopg.errors.ReadOnlySqlTransaction)
+        # a standby, default_transaction_read_only: no retry helps (session 36); said as
+        # SQLite's read-only file is (fix36b: "query failed: cannot execute INSERT in a
+        # read-only transaction" named no database, through MCP's tools and the service)
+        read_only = isinstance(e, psycopg.errors.ReadOnlySqlTransaction)
+        error = StoreError(READ_ONLY_TEXT if read_only else
+                           f"{what}: {scrub(message, dsn) if dsn else message}")
+        error.read_only = read_only
         raise error from e
     except UnicodeEncodeError as e:  # e.g. a lone surrogate in a text value
         raise StoreError(f"{what}: text is not valid Unicode ({e.reason})") from e
