@@ -115,29 +115,60 @@ time): the old weights' table was taken. The change time is set by no tool (sett
 modification time sets it to now) and a file copied or renamed over is another inode."""
 
 
+NOTE_ENTRIES = 8
+"""How many installs' weights the note holds. Session 36 (fix36b): it held one, so two
+installs with different weights (two virtual environments) sharing one cache directory
+overwrote each other's note, and each process of either hashed its weights again."""
+
+
 def _weights_hash(path: Path, directory: Path) -> str:
     """The SHA-256 of ``path``: from this process's memory, else from ``directory``'s note when
-    it names the same file as it is (``_NOTE_KEY``) and holds a SHA-256, else read and hashed
-    (and the note written, atomically; a cache directory that cannot be written is no
-    error)."""
-    import json
-
+    one of its entries names the same file as it is (``_NOTE_KEY``) and holds a SHA-256,
+    else read and hashed (and the note written, atomically, its other entries kept; a
+    cache directory that cannot be written is no error)."""
     st = path.stat()
     key = (str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
     if key in _HASHES:
         return _HASHES[key]
     note = directory / WEIGHTS_HASH_FILE
-    try:
-        held = json.loads(note.read_text(encoding="utf-8"))
-        if isinstance(held, dict) and [held.get(k) for k in _NOTE_KEY] == list(key) \
-                and _a_digest(held.get("sha256")):
-            _HASHES[key] = held["sha256"]
+    for entry in _note_entries(note):
+        if [entry.get(k) for k in _NOTE_KEY] == list(key):
+            _HASHES[key] = entry["sha256"]
             return _HASHES[key]
-    except (OSError, ValueError):
-        pass  # no note, or one that cannot be read: hash the file
     with path.open("rb") as fh:
         _HASHES[key] = digest = hashlib.file_digest(fh, "sha256").hexdigest()
-    text = json.dumps({**dict(zip(_NOTE_KEY, key, strict=True)), "sha256": digest})
+    _write_note(note, {**dict(zip(_NOTE_KEY, key, strict=True)), "sha256": digest})
+    return digest
+
+
+def _note_entries(note: Path) -> list[dict[str, Any]]:
+    """The note's entries, newest first: the note itself (what a note of one entry, session
+    35's, is, and what an older memlane reads) and its ``others``; an entry without a
+    SHA-256 (``_a_digest``), or a note that cannot be read, gives none."""
+    import json
+
+    try:
+        held = json.loads(note.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []  # no note, or one that cannot be read: hash the file
+    if not isinstance(held, dict):
+        return []
+    others = held.get("others")
+    entries = [held, *(others if isinstance(others, list) else [])]
+    return [{k: e.get(k) for k in (*_NOTE_KEY, "sha256")} for e in entries
+            if isinstance(e, dict) and _a_digest(e.get("sha256"))]
+
+
+def _write_note(note: Path, entry: dict[str, Any]) -> None:
+    """Write ``entry`` as the note's newest, the entries there kept after it (read again
+    now: another process may have written since), at most ``NOTE_ENTRIES`` in all; to a
+    temporary file renamed over the note, so a reader never sees half of one. Two processes
+    writing at once keep one's entry: the other's install hashes once more."""
+    import json
+
+    rest = [e for e in _note_entries(note) if e != entry][:NOTE_ENTRIES - 1]
+    text = json.dumps({**entry, "others": rest})
+    directory = note.parent
     try:
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=note.stem + ".", suffix=".tmp", dir=directory)
@@ -150,7 +181,6 @@ def _weights_hash(path: Path, directory: Path) -> str:
             raise
     except OSError:
         pass  # a read-only cache: the next process hashes again
-    return digest
 
 
 def _a_digest(value: object) -> bool:
