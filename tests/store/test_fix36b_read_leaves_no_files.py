@@ -128,3 +128,50 @@ def test_a_file_with_writes_in_its_wal_is_read_whole(filled: Path, tmp_path: Pat
         assert sorted(p.name for p in data.iterdir()) == names
     finally:
         subprocess.run(undo, check=True)
+
+
+OTHER_USER = r"""
+import json, os, sys
+from memlane.testing import memory
+
+folder, mode, owner = sys.argv[1], int(sys.argv[2], 8), sys.argv[3]
+db = os.path.join(folder, "m.db")
+with memory(db) as m:
+    m.add_message("alice", "user", "the espresso machine is broken", at="2024-05-20T10:00:00Z")
+    m.close_session("alice")
+    m.index()
+    m.search("espresso machine", scope="alice")  # every module a read needs, imported
+import importlib.readers, encodings.idna  # noqa: E401,F401  (read after the uid changes)
+os.chmod(db, mode)
+os.chown(folder, 65534, 65534)  # the folder the reader's: it may make files there
+if owner == "reader":
+    os.chown(db, 65534, 65534)
+os.setgid(65534)
+os.setuid(65534)
+with memory(db) as m:
+    found = bool(m.search("espresso machine", scope="alice"))
+print(json.dumps({"found": found, "files": sorted(os.listdir(folder))}))
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="drops to another user (uid 65534) as root")
+@pytest.mark.parametrize(("mode", "owner", "files"), [
+    ("444", "reader", ["m.db"]),  # no one may write it: immutable, nothing made
+    ("644", "root", ["m.db", "m.db-shm", "m.db-wal"]),  # its owner may: SQLite's -shm (left)
+])
+def test_a_user_reading_a_file_it_may_not_write(mode: str, owner: str, files: list[str]) -> None:
+    """The file's mode (not ``chattr``) decides, for a user other than root; a file another
+    process may write is read beside the ``-shm`` SQLite makes (docs/hardening.md: left)."""
+    import json
+    import sys
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="fix36b-")
+    try:
+        got = subprocess.run([sys.executable, "-c", OTHER_USER, folder, mode, owner],
+                             capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "MEMLANE_INDEXING_JOBS": "0"})
+        assert got.returncode == 0, got.stderr
+        assert json.loads(got.stdout) == {"found": True, "files": files}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
