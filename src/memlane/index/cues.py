@@ -201,6 +201,22 @@ that till the marquee is confirmed"; "Let's not do that on a chat message."): th
 open (session 34). Only what names the matter ("that", "this", "it"): "Let's not decide anything
 until we have the auditors' timetable" puts off the meeting's whole matter, not the question
 just answered ("Hollins specifically said audited"). Read by :meth:`_Reader.put_off_later`."""
+_DECIDE_LATER = re.compile(
+    r"(?:^|[.!,;:]\s+|\s+(?:and|so)\s+)(?:(?:ok(?:ay)?|so|then|well|hmm|right|but)[,.]?\s+)?"
+    r"(?:(?:let'?s|we'?ll|we will|we can)\s+(?:decide|settle)(?:\s+(?:that|this|it))?\s+"
+    r"(?:at|when|once|after|later|next|tomorrow|nearer|closer|"
+    r"on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the\s+\d)|"
+    r"in\s+(?:the\s+)?(?:new\s+year|spring|summer|autumn|winter|january|february|march|april|may|june|"
+    r"july|august|september|october|november|december|a\s+week|a\s+month|\w+\s+weeks))\b|"
+    r"let'?s\s+(?:park|leave|shelve|table)\s+(?:that|this|it)\s+(?:for|till|until|to|at)\b)",
+    re.IGNORECASE)
+"""A put-off of what was just asked, after the answer has said what it can ("the coach was £620
+last time. Aled's looking at minibuses but I'm not sure we'll fit the basses in. let's decide at
+rehearsal on Thursday"; "I'd like static, but the RADIUS change is bigger. let's park that until
+the rollout is done"; "price it first, we'll decide when we know the cost"): the question stays
+open (session 36). A deciding put off to a time or a condition, or "that" parked till one (not
+"let's decide on the blue one", which chooses); read
+in a participant's answer by :meth:`_Reader.question`, past its first sentence too."""
 _FIND_OUT = re.compile(r"\bi'?ll (?:(?:have|need) to )?(?:check|find out|ask|chase|look (?:for|into)|"
                        r"(?:ring|call|phone|email|e-mail|text|message) (?:them|him|her))\b",
                        re.IGNORECASE)
@@ -1773,7 +1789,10 @@ class _Reader:
                 or (nxt.role == "user" and _HANDS_ON.match(first) and len(_content(sentence) - _WH_WORDS) > 1)
                 or (nxt.role == "user" and (_MAYBE_BUT.match(first) or _MAYBE_ALONE.match(first))
                     and len(_content(sentence)) > 1)
-                or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))):
+                or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))
+                or (nxt.role == "user" and len(_content(sentence)) > 1 and any(
+                    "decide" in x or "settle" in x or "let" in x for x in nxt.sentences[:3])
+                    and any(_DECIDE_LATER.search(x) for x in nxt.sentences[:3]))):
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
 
