@@ -48,3 +48,32 @@ def test_an_answer_that_chooses_or_does_not_put_off_leaves_no_question(model, an
                                  "Sam: and the van, do we hire the big one again?",
                                  f"Ravi: {answer}", "Jo: fair enough", model=model)
     assert not any("van" in q.lower() for q in summary.open_questions), summary.open_questions
+
+
+_FRONTED = [("whether the council will let us keep the gazebo up overnight", "gazebo"),
+            ("and how we get the piano up the stairs", "piano"),
+            ("when the new keys will be cut", "new keys"),
+            ("who pays for the broken window", "broken window")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=24, deadline=None)
+@given(fronted=st.sampled_from(_FRONTED), shrug=st.sampled_from(["who knows", "nobody knows",
+                                                                  "who knows really", "no one knows"]),
+       stop=st.sampled_from(["", ".", "!"]))
+def test_a_question_put_before_who_knows_is_the_question_it_leaves(model, fronted, shrug, stop):
+    clause, key = fronted
+    summary, _ = offline_summary("Ann: The jumble sale is on Saturday, tables are booked.",
+                                 f"Ben: {clause}, {shrug}{stop}", "Cat: we'll manage",
+                                 model=model)
+    assert any(key in q.lower() and q.endswith("?") for q in summary.open_questions), summary.open_questions
+    assert not any(key in x.lower() for x in summary.rationale + summary.decisions), summary
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", ["who knows, maybe the weather will hold.",
+                                  "Whatever we charge, who knows."])
+def test_who_knows_without_a_question_before_it_leaves_none(model, said):
+    summary, _ = offline_summary("Ann: The jumble sale is on Saturday, tables are booked.",
+                                 f"Ben: {said}", "Cat: we'll manage", model=model)
+    assert summary.open_questions == (), summary.open_questions

@@ -921,9 +921,12 @@ we know if Flagsmith's SDK even supports…?", "Did anyone ever figure out what 
 does?", "We haven't talked at all about what happens to…"): the question it leaves (session 15)."""
 _UNKNOWN_FRONTED = re.compile(
     r"^(?:(?:and|but|so|as for)[,]?\s+)?(?P<q>(?:whether|how|what|who|when|where|which|why)\b[^,;?]{6,90}?),\s+"
-    r"(?:i|we)\s+(?:(?:still|honestly|really|just|genuinely)\s+)?(?:don'?t|do not)\s+know\b[^,;?]*[.!]?$", re.IGNORECASE)
+    r"(?:(?:i|we)\s+(?:(?:still|honestly|really|just|genuinely)\s+)?(?:don'?t|do not)\s+know|"
+    r"(?:who|nobody|no\s+one|no-one)\s+knows)\b[^,;?]*[.!]?$", re.IGNORECASE)
 """What nobody knows said with the question before "I don't know" ("Where the rest of the money
-comes from, I don't know."): the question it leaves, read as ``_UNKNOWN`` is (session 34)."""
+comes from, I don't know."): the question it leaves, read as ``_UNKNOWN`` is (session 34); so is
+one before "who knows" or "nobody knows" ("and whether the hall will let us keep a heater in
+there, who knows", session 36)."""
 _WH_WORDS = frozenset("whether if how what who when where which why".split())
 _NOBODY_KNOWS = re.compile(r"^(?:no|nope|nah)\b(?!\s*,?\s*(?:we|i)\s+(?:don'?t|won'?t|shouldn'?t|can'?t)\s+(?!know))",
                            re.IGNORECASE)
