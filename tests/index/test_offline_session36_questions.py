@@ -77,3 +77,22 @@ def test_who_knows_without_a_question_before_it_leaves_none(model, said):
     summary, _ = offline_summary("Ann: The jumble sale is on Saturday, tables are booked.",
                                  f"Ben: {said}", "Cat: we'll manage", model=model)
     assert summary.open_questions == (), summary.open_questions
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=24, deadline=None)
+@given(matter=st.sampled_from([("whether to enter the dog show or not", "dog show"),
+                               ("whether we renew the storage unit", "storage unit"),
+                               ("how we split the petrol money", "petrol money")]),
+       remark=st.sampled_from(["that's a separate headache", "that's a whole other story",
+                               "which is another can of worms", "that is a job for next month"]))
+def test_a_remark_after_an_open_matter_is_no_part_of_its_question(model, matter, remark):
+    """"…, that's a separate headache" says what the speaker thinks of the open matter."""
+    what, key = matter
+    summary, _ = offline_summary(
+        "user: I've packed the car and booked the cottage for the 3rd.",
+        "assistant: Good, then you're set for the trip.",
+        f"user: the other thing I still don't know is {what}, {remark}", model=model)
+    asked = [q for q in summary.open_questions if key in q.lower()]
+    assert asked, summary.open_questions
+    assert not any(word in asked[0].lower() for word in ("headache", "story", "worms", "job for")), asked

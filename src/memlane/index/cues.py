@@ -894,6 +894,12 @@ _OPEN_WH = re.compile(
     r"(?:\s+yet)?(?:\s+(?:about|on))?\s+(?=(?:whether|if|how|what|who|when|where|which|for)\b)", re.IGNORECASE)
 
 
+_REMARK_AFTER = re.compile(r",\s+(?:that'?s|that is|which is)\s+(?:a|an|another|the|my|our)\s+"
+                           r"[^,]*$", re.IGNORECASE)
+"""A remark on the open matter after it ("…whether to put it in Kobo Plus or not, that's a
+separate headache"): not part of the question it leaves (session 36)."""
+
+
 def _as_question(sentence: str) -> str:
     """An open statement as the question it leaves ("We really don't know yet whether it's the
     shell or the version." -> "Whether it's the shell or the version?"): what is open, without
@@ -903,6 +909,9 @@ def _as_question(sentence: str) -> str:
         return clean(sentence)
     rest = _TAIL.sub("", sentence[m.end():].strip().rstrip(".!?"))
     rest = re.sub(r",?\s+(?:honestly|either|though|too)$", "", rest, flags=re.IGNORECASE)
+    remark = _REMARK_AFTER.search(rest)
+    if remark and len(_content(rest[: remark.start()])) >= 2:
+        rest = rest[: remark.start()]  # "…, that's a separate headache": what the speaker thinks of it
     if len(_content(rest)) < 2:
         return clean(sentence)
     return rest[:1].upper() + rest[1:] + "?"
