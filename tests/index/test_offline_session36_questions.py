@@ -3,7 +3,8 @@ runs (the patterns alone, and with the shipped sentence model).
 
 A participant's question whose answer says what it can and then puts the matter off to a time
 or a condition ("the coach was £620 last time. … let's decide at rehearsal on Thursday";
-"price it first, we'll decide when we know the cost") stays open (``cues._DECIDE_LATER``, read
+"price it first, we'll decide when we know the cost"; "only if … by the 10th. we'll see at
+practice") stays open (``cues._DECIDE_LATER``, read
 by ``_Reader.question`` past the answer's first sentence)."""
 
 import pytest
@@ -22,7 +23,8 @@ _SAID = ["the big one was £240 last time.", "the hampers went down well.",
          "no strong view."]
 _LATER = ["let's decide at the meeting on Thursday", "let's park that until the grant comes in",
           "we'll decide when we know the numbers", "Let's settle it next week.",
-          "let's leave that till the AGM", "ok, let's decide once the quotes are in"]
+          "let's leave that till the AGM", "ok, let's decide once the quotes are in",
+          "we'll see at practice", "we'll see after the weekend"]
 
 
 @pytest.mark.parametrize("model", WAYS)
@@ -41,7 +43,8 @@ def test_a_question_put_off_after_a_partial_answer_stays_open(model, asked, said
 @pytest.mark.parametrize("model", WAYS)
 @pytest.mark.parametrize("answer", ["the big one was £240 last time. let's decide on the big one.",
                                     "the big one was £240 last time. it fits the marquee too.",
-                                    "the big one was £240 last time. we'll decide who drives it."])
+                                    "the big one was £240 last time. we'll decide who drives it.",
+                                    "the big one was £240 last time. we'll see you at the fete."])
 def test_an_answer_that_chooses_or_does_not_put_off_leaves_no_question(model, answer):
     """"Let's decide on X" chooses; an answer that goes on answering puts nothing off."""
     summary, _ = offline_summary("Jo: The fete is on the 14th and the field's booked.",

@@ -203,7 +203,7 @@ until we have the auditors' timetable" puts off the meeting's whole matter, not 
 just answered ("Hollins specifically said audited"). Read by :meth:`_Reader.put_off_later`."""
 _DECIDE_LATER = re.compile(
     r"(?:^|[.!,;:]\s+|\s+(?:and|so)\s+)(?:(?:ok(?:ay)?|so|then|well|hmm|right|but)[,.]?\s+)?"
-    r"(?:(?:let'?s|we'?ll|we will|we can)\s+(?:decide|settle)(?:\s+(?:that|this|it))?\s+"
+    r"(?:(?:let'?s|we'?ll|we will|we can)\s+(?:decide|settle|see)(?:\s+(?:that|this|it))?\s+"
     r"(?:at|when|once|after|later|next|tomorrow|nearer|closer|"
     r"on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the\s+\d)|"
     r"in\s+(?:the\s+)?(?:new\s+year|spring|summer|autumn|winter|january|february|march|april|may|june|"
@@ -213,7 +213,8 @@ _DECIDE_LATER = re.compile(
 """A put-off of what was just asked, after the answer has said what it can ("the coach was £620
 last time. Aled's looking at minibuses but I'm not sure we'll fit the basses in. let's decide at
 rehearsal on Thursday"; "I'd like static, but the RADIUS change is bigger. let's park that until
-the rollout is done"; "price it first, we'll decide when we know the cost"): the question stays
+the rollout is done"; "price it first, we'll decide when we know the cost"; "only if the new lot
+have it by the 10th. we'll see at practice"): the question stays
 open (session 36). A deciding put off to a time or a condition, or "that" parked till one (not
 "let's decide on the blue one", which chooses); read
 in a participant's answer by :meth:`_Reader.question`, past its first sentence too."""
@@ -1803,7 +1804,7 @@ class _Reader:
                     and len(_content(sentence)) > 1)
                 or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))
                 or (nxt.role == "user" and len(_content(sentence)) > 1 and any(
-                    "decide" in x or "settle" in x or "let" in x for x in nxt.sentences[:3])
+                    "decide" in x or "settle" in x or "let" in x or "see" in x for x in nxt.sentences[:3])
                     and any(_DECIDE_LATER.search(x) for x in nxt.sentences[:3]))):
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
