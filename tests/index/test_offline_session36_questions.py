@@ -99,3 +99,31 @@ def test_a_remark_after_an_open_matter_is_no_part_of_its_question(model, matter,
     asked = [q for q in summary.open_questions if key in q.lower()]
     assert asked, summary.open_questions
     assert not any(word in asked[0].lower() for word in ("headache", "story", "worms", "job for")), asked
+
+
+_WHOLE = [("are we doing the new song?", "new song"), ("what about the raffle prizes?", "raffle"),
+          ("do we keep the car park stewards?", "stewards")]
+_FRAGMENT = [("The Gloucester one?", "gloucester"), ("Like last year?", "last year"),
+             ("For the spring show?", "spring show")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=24, deadline=None)
+@given(whole=st.sampled_from(_WHOLE), fragment=st.sampled_from(_FRAGMENT),
+       fragment_first=st.booleans())
+def test_a_fragment_question_beside_a_question_is_one_open_question(model, whole, fragment,
+                                                                   fragment_first):
+    (asked, key), (part, part_key) = whole, fragment
+    said = f"{part} {asked[:1].upper()}{asked[1:]}" if fragment_first else f"{asked} {part}"
+    summary, _ = offline_summary("Jo: The hall is booked for the 14th.", f"Sam: {said}",
+                                 "Ravi: not sure, let's see", "Jo: ok", model=model)
+    both = [q for q in summary.open_questions if key in q.lower() and part_key in q.lower()]
+    assert len(both) == 1 and len(summary.open_questions) == 1, summary.open_questions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_two_whole_questions_stay_two(model):
+    summary, _ = offline_summary("Jo: The hall is booked for the 14th.",
+                                 "Sam: could we rent the stage out that week? does the school allow that?",
+                                 "Ravi: not sure, let's see", "Jo: ok", model=model)
+    assert len(summary.open_questions) == 2, summary.open_questions

@@ -938,6 +938,21 @@ comes from, I don't know."): the question it leaves, read as ``_UNKNOWN`` is (se
 one before "who knows" or "nobody knows" ("and whether the hall will let us keep a heater in
 there, who knows", session 36)."""
 _WH_WORDS = frozenset("whether if how what who when where which why".split())
+_QUESTION_HEADS = frozenset("do does did is are was were can could will would should shall have has like "
+                            "any anything still".split())
+"""Words a question opens on that lose their capital when it is joined to the one before
+(:meth:`_Reader.one_question`); a name keeps it."""
+_WHOLE_HEADS = _WH_WORDS | frozenset("do does did is are was were can could will would should shall have has "
+                                       "am isn't aren't don't doesn't didn't can't won't wouldn't shouldn't".split())
+
+
+def _asks_whole(question: str) -> bool:
+    """Whether a question opens on a question word, an auxiliary, "if" or "whether" (after a
+    lead such as "hmm,"): a whole question, not a fragment ("Bledington Trunkles?")."""
+    words = _WORD.findall(question.lower())[:3]
+    return any(w in _WHOLE_HEADS for w in words[:1]) or (
+        len(words) > 1 and words[0] in ("hmm", "ok", "okay", "so", "and", "but", "also", "well")
+        and words[1] in _WHOLE_HEADS)
 _NOBODY_KNOWS = re.compile(r"^(?:no|nope|nah)\b(?!\s*,?\s*(?:we|i)\s+(?:don'?t|won'?t|shouldn'?t|can'?t)\s+(?!know))",
                            re.IGNORECASE)
 """A "no" to "Did anyone ever figure out…?": nobody knows, the question stays open (session 18)."""
@@ -2269,6 +2284,27 @@ class _Reader:
                                              or len(_content(self.text[where]) - STOPWORDS - _WH_WORDS - _COURTESY) < 2):
                 self.put(where, "open_questions", "")  # (and one naming less than two things, session 26)
 
+    def one_question(self) -> None:
+        """Two questions said one after the other in a turn and both left open, one of them a
+        fragment (no question word, auxiliary, "if" or "whether" at its head), are one open
+        question: the fragment names or narrows what the other asks ("Are we doing the new
+        dance? Bledington Trunkles?", "The 214 stuck ones? Do we push them all through…?"),
+        written as one item (session 36). Two whole questions ask two things. Read after
+        :meth:`screen`, on what the conversation keeps; not on what :meth:`read` placed, which
+        the sentence model's training reads."""
+        for where in sorted(w for w, f in self.cues.placed.items() if f == "open_questions"):
+            nxt = (where[0], where[1] + 1)
+            if self.cues.placed.get(where) != "open_questions" or self.cues.placed.get(nxt) != "open_questions":
+                continue
+            first, second = self.text[where], self.text[nxt]
+            if not (first.endswith("?") and second.endswith("?")) or (_asks_whole(first) and _asks_whole(second)):
+                continue  # (two whole questions ask two things: "Could we rent it out? Does the park allow that?")
+            head = second.split(maxsplit=1)[0]
+            if head.lower().strip(",'") in _STOP | _WH_WORDS | _QUESTION_HEADS:
+                second = head.lower() + second[len(head):]
+            self.put(nxt, "open_questions", "")
+            self.put(where, "open_questions", f"{first.rstrip(' ?')}, {second}")
+
     def reasons(self) -> None:
         """A participant's statement of a reason (:data:`_REASON_SAID`) said in a turn that
         settles something, or up to two turns before or after it, that no field took is the
@@ -3345,6 +3381,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
+    reader.one_question()
     reader.reasons()
     reader.sweep(decisions=model is not None)
     return reader.cues
