@@ -2952,6 +2952,8 @@ _DEFERS = re.compile(
     r"decide (?:\w+\s+){0,2}(?:once|when|after|later|in (?!favou?r)\w+))"
     r"|^(?:(?:ok(?:ay)?|so|then|right|fine|yeah|well|hmm)[,.]?\s+)*(?:let'?s|we'?ll)\s+(?:just\s+)?(?:park|table|shelve|postpone|"
     r"defer|punt|sleep on|cross that bridge)\b"
+    r"|^(?:(?:ok(?:ay)?|so|then|right|fine|yeah|well|hmm)[,.]?\s+)*(?:let'?s|we'?ll)\s+see\s+"
+    r"(?:at|when|after|once|how|what|whether|if|on|next|tomorrow|later|nearer)\b"
     r"|\blet'?s\s+do\s+(?:it|that|this)\s+(?:tomorrow|later|another (?:day|time)|next (?:week|time))\b", re.IGNORECASE)
 """A settlement put off ("Pick this up again once we have the numbers", "See what the numbers
 say in two weeks", "Decide once we're there"; "Let's park that until…", "We'll cross that bridge when we get
