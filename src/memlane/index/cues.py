@@ -201,6 +201,23 @@ that till the marquee is confirmed"; "Let's not do that on a chat message."): th
 open (session 34). Only what names the matter ("that", "this", "it"): "Let's not decide anything
 until we have the auditors' timetable" puts off the meeting's whole matter, not the question
 just answered ("Hollins specifically said audited"). Read by :meth:`_Reader.put_off_later`."""
+_DECIDE_LATER = re.compile(
+    r"(?:^|[.!,;:]\s+|\s+(?:and|so)\s+)(?:(?:ok(?:ay)?|so|then|well|hmm|right|but)[,.]?\s+)?"
+    r"(?:(?:let'?s|we'?ll|we will|we can)\s+(?:decide|settle|see)(?:\s+(?:that|this|it))?\s+"
+    r"(?:at|when|once|after|later|next|tomorrow|nearer|closer|"
+    r"on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the\s+\d)|"
+    r"in\s+(?:the\s+)?(?:new\s+year|spring|summer|autumn|winter|january|february|march|april|may|june|"
+    r"july|august|september|october|november|december|a\s+week|a\s+month|\w+\s+weeks))\b|"
+    r"let'?s\s+(?:park|leave|shelve|table)\s+(?:that|this|it)\s+(?:for|till|until|to|at)\b)",
+    re.IGNORECASE)
+"""A put-off of what was just asked, after the answer has said what it can ("the coach was £620
+last time. Aled's looking at minibuses but I'm not sure we'll fit the basses in. let's decide at
+rehearsal on Thursday"; "I'd like static, but the RADIUS change is bigger. let's park that until
+the rollout is done"; "price it first, we'll decide when we know the cost"; "only if the new lot
+have it by the 10th. we'll see at practice"): the question stays
+open (session 36). A deciding put off to a time or a condition, or "that" parked till one (not
+"let's decide on the blue one", which chooses); read
+in a participant's answer by :meth:`_Reader.question`, past its first sentence too."""
 _FIND_OUT = re.compile(r"\bi'?ll (?:(?:have|need) to )?(?:check|find out|ask|chase|look (?:for|into)|"
                        r"(?:ring|call|phone|email|e-mail|text|message) (?:them|him|her))\b",
                        re.IGNORECASE)
@@ -878,6 +895,12 @@ _OPEN_WH = re.compile(
     r"(?:\s+yet)?(?:\s+(?:about|on))?\s+(?=(?:whether|if|how|what|who|when|where|which|for)\b)", re.IGNORECASE)
 
 
+_REMARK_AFTER = re.compile(r",\s+(?:that'?s|that is|which is)\s+(?:a|an|another|the|my|our)\s+"
+                           r"[^,]*$", re.IGNORECASE)
+"""A remark on the open matter after it ("…whether to put it in Kobo Plus or not, that's a
+separate headache"): not part of the question it leaves (session 36)."""
+
+
 def _as_question(sentence: str) -> str:
     """An open statement as the question it leaves ("We really don't know yet whether it's the
     shell or the version." -> "Whether it's the shell or the version?"): what is open, without
@@ -887,6 +910,9 @@ def _as_question(sentence: str) -> str:
         return clean(sentence)
     rest = _TAIL.sub("", sentence[m.end():].strip().rstrip(".!?"))
     rest = re.sub(r",?\s+(?:honestly|either|though|too)$", "", rest, flags=re.IGNORECASE)
+    remark = _REMARK_AFTER.search(rest)
+    if remark and len(_content(rest[: remark.start()])) >= 2:
+        rest = rest[: remark.start()]  # "…, that's a separate headache": what the speaker thinks of it
     if len(_content(rest)) < 2:
         return clean(sentence)
     return rest[:1].upper() + rest[1:] + "?"
@@ -905,10 +931,28 @@ we know if Flagsmith's SDK even supports…?", "Did anyone ever figure out what 
 does?", "We haven't talked at all about what happens to…"): the question it leaves (session 15)."""
 _UNKNOWN_FRONTED = re.compile(
     r"^(?:(?:and|but|so|as for)[,]?\s+)?(?P<q>(?:whether|how|what|who|when|where|which|why)\b[^,;?]{6,90}?),\s+"
-    r"(?:i|we)\s+(?:(?:still|honestly|really|just|genuinely)\s+)?(?:don'?t|do not)\s+know\b[^,;?]*[.!]?$", re.IGNORECASE)
+    r"(?:(?:i|we)\s+(?:(?:still|honestly|really|just|genuinely)\s+)?(?:don'?t|do not)\s+know|"
+    r"(?:who|nobody|no\s+one|no-one)\s+knows)\b[^,;?]*[.!]?$", re.IGNORECASE)
 """What nobody knows said with the question before "I don't know" ("Where the rest of the money
-comes from, I don't know."): the question it leaves, read as ``_UNKNOWN`` is (session 34)."""
+comes from, I don't know."): the question it leaves, read as ``_UNKNOWN`` is (session 34); so is
+one before "who knows" or "nobody knows" ("and whether the hall will let us keep a heater in
+there, who knows", session 36)."""
 _WH_WORDS = frozenset("whether if how what who when where which why".split())
+_QUESTION_HEADS = frozenset("do does did is are was were can could will would should shall have has like "
+                            "any anything still".split())
+"""Words a question opens on that lose their capital when it is joined to the one before
+(:meth:`_Reader.one_question`); a name keeps it."""
+_WHOLE_HEADS = _WH_WORDS | frozenset("do does did is are was were can could will would should shall have has "
+                                       "am isn't aren't don't doesn't didn't can't won't wouldn't shouldn't".split())
+
+
+def _asks_whole(question: str) -> bool:
+    """Whether a question opens on a question word, an auxiliary, "if" or "whether" (after a
+    lead such as "hmm,"): a whole question, not a fragment ("Bledington Trunkles?")."""
+    words = _WORD.findall(question.lower())[:3]
+    return any(w in _WHOLE_HEADS for w in words[:1]) or (
+        len(words) > 1 and words[0] in ("hmm", "ok", "okay", "so", "and", "but", "also", "well")
+        and words[1] in _WHOLE_HEADS)
 _NOBODY_KNOWS = re.compile(r"^(?:no|nope|nah)\b(?!\s*,?\s*(?:we|i)\s+(?:don'?t|won'?t|shouldn'?t|can'?t)\s+(?!know))",
                            re.IGNORECASE)
 """A "no" to "Did anyone ever figure out…?": nobody knows, the question stays open (session 18)."""
@@ -1773,7 +1817,10 @@ class _Reader:
                 or (nxt.role == "user" and _HANDS_ON.match(first) and len(_content(sentence) - _WH_WORDS) > 1)
                 or (nxt.role == "user" and (_MAYBE_BUT.match(first) or _MAYBE_ALONE.match(first))
                     and len(_content(sentence)) > 1)
-                or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))):
+                or (_FIND_OUT.search(first) and not _ASKED_OF.search(sentence))
+                or (nxt.role == "user" and len(_content(sentence)) > 1 and any(
+                    "decide" in x or "settle" in x or "let" in x or "see" in x for x in nxt.sentences[:3])
+                    and any(_DECIDE_LATER.search(x) for x in nxt.sentences[:3]))):
             # (an "I'll check" answering a request takes the request on: "Can someone check…?")
             self.put((ti, si), "open_questions", clean(sentence))
 
@@ -2236,6 +2283,27 @@ class _Reader:
                                              or _UNSURE_OF.search(self.turns[where[0]].sentences[where[1]])
                                              or len(_content(self.text[where]) - STOPWORDS - _WH_WORDS - _COURTESY) < 2):
                 self.put(where, "open_questions", "")  # (and one naming less than two things, session 26)
+
+    def one_question(self) -> None:
+        """Two questions said one after the other in a turn and both left open, one of them a
+        fragment (no question word, auxiliary, "if" or "whether" at its head), are one open
+        question: the fragment names or narrows what the other asks ("Are we doing the new
+        dance? Bledington Trunkles?", "The 214 stuck ones? Do we push them all through…?"),
+        written as one item (session 36). Two whole questions ask two things. Read after
+        :meth:`screen`, on what the conversation keeps; not on what :meth:`read` placed, which
+        the sentence model's training reads."""
+        for where in sorted(w for w, f in self.cues.placed.items() if f == "open_questions"):
+            nxt = (where[0], where[1] + 1)
+            if self.cues.placed.get(where) != "open_questions" or self.cues.placed.get(nxt) != "open_questions":
+                continue
+            first, second = self.text[where], self.text[nxt]
+            if not (first.endswith("?") and second.endswith("?")) or (_asks_whole(first) and _asks_whole(second)):
+                continue  # (two whole questions ask two things: "Could we rent it out? Does the park allow that?")
+            head = second.split(maxsplit=1)[0]
+            if head.lower().strip(",'") in _STOP | _WH_WORDS | _QUESTION_HEADS:
+                second = head.lower() + second[len(head):]
+            self.put(nxt, "open_questions", "")
+            self.put(where, "open_questions", f"{first.rstrip(' ?')}, {second}")
 
     def reasons(self) -> None:
         """A participant's statement of a reason (:data:`_REASON_SAID`) said in a turn that
@@ -2884,6 +2952,8 @@ _DEFERS = re.compile(
     r"decide (?:\w+\s+){0,2}(?:once|when|after|later|in (?!favou?r)\w+))"
     r"|^(?:(?:ok(?:ay)?|so|then|right|fine|yeah|well|hmm)[,.]?\s+)*(?:let'?s|we'?ll)\s+(?:just\s+)?(?:park|table|shelve|postpone|"
     r"defer|punt|sleep on|cross that bridge)\b"
+    r"|^(?:(?:ok(?:ay)?|so|then|right|fine|yeah|well|hmm)[,.]?\s+)*(?:let'?s|we'?ll)\s+see\s+"
+    r"(?:at|when|after|once|how|what|whether|if|on|next|tomorrow|later|nearer)\b"
     r"|\blet'?s\s+do\s+(?:it|that|this)\s+(?:tomorrow|later|another (?:day|time)|next (?:week|time))\b", re.IGNORECASE)
 """A settlement put off ("Pick this up again once we have the numbers", "See what the numbers
 say in two weeks", "Decide once we're there"; "Let's park that until…", "We'll cross that bridge when we get
@@ -3313,6 +3383,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
+    reader.one_question()
     reader.reasons()
     reader.sweep(decisions=model is not None)
     return reader.cues
