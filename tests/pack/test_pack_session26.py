@@ -288,6 +288,24 @@ def test_the_same_pack_on_both_stores(both_arawn, query, scope, budget):
         e.as_dict() | {"score": round(e.score, 6), "scores": None} for e in pg.entries]
 
 
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(query=st.sampled_from(["billing postgres decision", "where do I live and work?", "cat",
+                              "what did we decide?", "Lisbon", "sister visiting vegetarian"]),
+       scope=st.sampled_from([None, "alice-assistant", "team-backend"]))
+def test_hits_at_one_score_come_by_id_on_both_stores(both_arawn, query, scope):
+    """Equal scores are ranked by item id (``memlane.retrieve.order``), not in the order of
+    a store's candidate list: before session 36 "billing postgres decision" in team-backend
+    gave turn 19 and summary 77, both at 0.21, as 19, 77 on SQLite and 77, 19 on
+    PostgreSQL (each store's BM25 put them apart in the candidates), and the packs
+    differed."""
+    runs = [m.search(query, scope=scope, k=40, now=NOW) for m in both_arawn]
+    for hits in runs:
+        for a, b in zip(hits, hits[1:], strict=False):
+            assert a.score > b.score or (a.score == b.score and a.item.id < b.item.id), (a, b)
+    assert [h.item.id for h in runs[0]] == [h.item.id for h in runs[1]]
+
+
 @pytest.fixture(scope="module")
 def chat(tmp_path_factory):
     m = memory(tmp_path_factory.mktemp("verbatim") / "chat.db", pack={"journal": False})

@@ -75,12 +75,14 @@ def test_lower_words_equals_lowering_each_word():
     assert _lower_words("İstanbul") == {"i̇stanbul"}  # not split at the combining dot
 
 
-def test_rank_sessions_ties_keep_the_order_of_their_first_candidates():
+def test_rank_sessions_ties_go_by_session_id_not_by_their_first_candidates():
+    """Until session 36 tied sessions kept the order of their first candidates (7, 9, 5, 8,
+    6 here), which is each store's own order: now by session id (``retrieve/order.py``)."""
     t0 = datetime(2024, 1, 1, tzinfo=UTC)
     items = {i: Item(i, "turn", "t", t0, session_id=10 - i, role="user") for i in range(1, 6)}
     cands = [Candidate(id=i, rrf=0.0, relevance=0.5) for i in (3, 1, 5, 2, 4)]
     got = rank_sessions(cands, items, StageParams(bonus={"turn.user": 0.3}))
-    assert [s.key for s in got] == [7, 9, 5, 8, 6] and len({s.score for s in got}) == 1
+    assert [s.key for s in got] == [5, 6, 7, 8, 9] and len({s.score for s in got}) == 1
 
 
 def _plain_fuse(lexical, vector, weights, rrf_k, hyde=(), hyde_weight=0.0):

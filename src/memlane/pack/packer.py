@@ -90,6 +90,8 @@ class Candidate:
     score: float = 0.0
     scores: dict[str, float] = field(default_factory=dict)
     sort: tuple[Any, ...] = ()
+    """When it was said, ``(at, seq, id)``: a total order (two messages of one scope can share
+    a time and a seq in different sessions)."""
     whole: int = 0
     """The characters of a text cut to fit its line (a session summary over
     ``summary_chars``), 0 when it is whole: the decision says so."""
@@ -187,10 +189,10 @@ def candidates_from(hits: Sequence[Hit], recent: Sequence[Message], pinned: Sequ
         else:
             slot, line = "relevant_turns", f"- [{it.kind}] {_verbatim(it.text)}"
         out.append(Candidate(slot, line, _norm(it.text), it.kind, it.id, it.message_id, h.score,
-                             {**h.scores, "rank": float(rank)}, (it.at, it.seq or 0), whole))
+                             {**h.scores, "rank": float(rank)}, (it.at, it.seq or 0, it.id), whole))
     for m in recent:
         out.append(Candidate("recent_turns", f"- {m.speaker or m.role}: {_verbatim(m.text)}{mark(m.id)}",
-                             _norm(m.text), "message", None, m.id, 0.0, {}, (m.at, m.seq)))
+                             _norm(m.text), "message", None, m.id, 0.0, {}, (m.at, m.seq, m.id)))
     return out
 
 
@@ -256,7 +258,11 @@ def build_pack(query: str, budget: int, cands: list[Candidate], cfg: PackConfig,
         consider(c)
     priority = {slot: i for i, slot in enumerate(cfg.slot_order)}
     rest = [c for c in soft if id(c) not in decisions]
-    rest.sort(key=lambda c: (c.scores.get("rank", 10**6), priority[c.slot]))
+    # a total order: a hit's search rank is its own (the search breaks ties by id), and the
+    # candidates without one (recent messages) keep their slot's order, newest first by
+    # ``sort`` (time, seq, id)
+    place = {id(c): i for slot in cfg.slot_order for i, c in enumerate(by_slot.get(slot, []))}
+    rest.sort(key=lambda c: (c.scores.get("rank", 10**6), priority[c.slot], place[id(c)]))
     for c in rest:
         consider(c)
     for c in cands:  # a slot ``slot_order`` leaves out: found, and said so

@@ -74,7 +74,7 @@ def explain_lines(hit: Any) -> list[str]:
     e = explain(hit)
     lines = ["ranks: " + ", ".join(f"{'final' if k == 'rank' else k.removesuffix('_rank')} #{v}"
                                    for k, v in e["ranks"].items())]
-    rows = sorted(e["signals"].items(), key=lambda kv: -abs(kv[1]["contribution"]))
+    rows = sorted(e["signals"].items(), key=lambda kv: (-abs(kv[1]["contribution"]), kv[0]))
     for name, v in rows:
         lines.append(f"{name:<10} value {figure(v['value'], 3)}  "
                      f"contributes {figure(v['contribution'], 4, signed=True)}")

@@ -306,7 +306,9 @@ class MeaningTier:
             return []
         q = self.query_vector(query)
         cos = np.stack([v for _, v in have]) @ q
-        order = np.argsort(-cos, kind="stable")[:limit]
+        # best first, equal cosines by id (``memlane.retrieve.order``): ``items`` come in
+        # the store's order
+        order = np.lexsort((np.array([i for i, _ in have]), -cos))[:limit]
         return [(have[i][0], float(cos[i])) for i in order]
 
     def warm(self, store: Store, session_ids: Iterable[int], batch: int = 64) -> int:

@@ -31,6 +31,7 @@ from memlane.retrieve.candidates import Candidate, fuse_lists
 from memlane.retrieve.gather import GATHERS, asks_over_time, gathers
 from memlane.retrieve.mmr import mmr_order
 from memlane.retrieve.newest import asks_newest, newest_places
+from memlane.retrieve.order import best_first, by_relevance, by_score
 from memlane.retrieve.presets import Preset
 from memlane.retrieve.speaker import (first_named_speaker, focus_speaker, query_without_name, speaker_of,
                                      speakers_of, without_name)
@@ -535,7 +536,7 @@ def _replies(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
             cands.append(c)
         if lift * q.relevance > c.relevance:
             c.relevance, c.lifted_from = lift * q.relevance, q.id
-    cands.sort(key=lambda c: -c.relevance)
+    cands.sort(key=by_relevance)
     return cands
 
 
@@ -651,7 +652,7 @@ def _demote_impersonal(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
         factor = _about_user_factor(ctx, ctx.items.get(c.id))
         if factor is not None:
             c.relevance *= factor
-    cands.sort(key=lambda c: -c.relevance)
+    cands.sort(key=by_relevance)
     return cands
 
 
@@ -673,7 +674,7 @@ def _demote(ctx: _Ctx, cands: list[Candidate], test: Callable[[_Ctx, Item | None
     for c in cands:
         if test(ctx, ctx.items.get(c.id)):
             c.relevance *= factor
-    cands.sort(key=lambda c: -c.relevance)
+    cands.sort(key=by_relevance)
     return cands
 
 
@@ -719,7 +720,7 @@ def _lift(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     out = [c for c in cands if not ((it := ctx.items.get(c.id)) is not None
                                     and it.kind == "observation" and it.parents
                                     and it.parents[0] in lifted)]
-    out.sort(key=lambda c: -c.relevance)
+    out.sort(key=by_relevance)
     return out
 
 
@@ -753,7 +754,7 @@ def _graph(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
                 voted.add(it.session_id)
                 sessions_added += 1
                 turns = sorted(ctx.turns_of(it.session_id),
-                               key=lambda x: -len(terms & _lower_words(x.text)))
+                               key=lambda x: (-len(terms & _lower_words(x.text)), x.seq or 0, x.id))
                 items_to_add = turns[:2]
             elif it.kind == "turn":
                 items_to_add = [it]
@@ -767,7 +768,7 @@ def _graph(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
                 if x.id not in by_id:
                     c = by_id[x.id] = Candidate(id=x.id, rrf=0.0, relevance=rel, graph_hop=hop)
                     cands.append(c)
-    cands.sort(key=lambda c: -c.relevance)
+    cands.sort(key=by_relevance)
     return cands
 
 
@@ -865,7 +866,7 @@ def _join_list(ctx: _Ctx, cands: list[Candidate], found: list[tuple[int, float]]
         c.rrf += w / (k + r)
         c.relevance += w / (k + r) / best
     _fill_items(ctx, [c.id for c in cands])
-    cands.sort(key=lambda c: -c.relevance)
+    cands.sort(key=by_relevance)
     return cands
 
 
@@ -903,7 +904,7 @@ def _meaning(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
         far = {c.id for c in top if c.lexical_rank is None and c.vector_rank is not None
                and c.id in cos and cos[c.id] <= o.min_similarity}
         cands = [c for c in cands if c.id not in far]
-    cands.sort(key=lambda c: -c.relevance)
+    cands.sort(key=by_relevance)
     return cands
 
 
@@ -924,7 +925,7 @@ def _cold_lifts(top: list[Candidate], lifts: dict[int, float],
         return {c.id: 0.0 for c in top if c.id not in lifts}
     if rule == "carry":
         out, last = {}, max(scored)
-        for c in sorted(top, key=lambda c: -c.relevance):
+        for c in sorted(top, key=by_relevance):
             if c.id in lifts:
                 last = lifts[c.id]
             else:
@@ -1012,7 +1013,7 @@ def _flat(ctx: _Ctx, cands: list[Candidate], k: int) -> list[_Scored]:
         s = _signals(ctx, c, it, 0.0, top_lex)
         out.append(_Scored(c.id, _total(ctx.opts.preset.weights, s), s, c, session_key(it),
                            {"candidate_rank": float(r)}))
-    out.sort(key=lambda x: -x.score)
+    out.sort(key=by_score)
     head = _select(ctx, out[: max(ctx.opts.final_k, 1) * 3], ctx.opts.final_k) if (
         ctx.opts.mmr or ctx.opts.preset.weight("coverage") > 0) else []
     chosen = {x.id for x in head}
@@ -1100,7 +1101,7 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
         _newest_first(ctx, pool, o.newest_weight)
     if wide or strays:
         _below_top(pool, {s.key for s in top[: o.top_sessions]})
-    pool.sort(key=lambda x: -x.score)
+    pool.sort(key=by_score)
     if wide and o.gather_openers > 0 and ctx.openers:
         pool = _spread(ctx, pool, [s.key for s in top[: o.top_sessions]], o.final_k)
         head = _select(ctx, pool[: o.final_k], o.final_k)  # _spread chose the first ones
@@ -1120,7 +1121,7 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
                                                 "session": ss.score / top_score}, c,
                             ss.key, {"session_rank": float(ss.rank),
                                      "candidate_rank": float(cand_rank[c.id])}))
-    rest.sort(key=lambda x: (by_key[x.key].rank, -x.score))
+    rest.sort(key=lambda x: (by_key[x.key].rank, *by_score(x)))
     return head + rest
 
 
@@ -1134,7 +1135,7 @@ def _strays(ctx: _Ctx, cands: list[Candidate], shortlisted: set[SessionKey]) -> 
     if not asks_over_time(ctx.query) or GATHERS.search(ctx.query):
         return []  # a counting question reads gather_sessions more sessions already
     turns = sorted((c for c in cands if (it := ctx.items.get(c.id)) is not None
-                    and it.kind == "turn"), key=lambda c: -c.relevance)[: o.pool_candidates]
+                    and it.kind == "turn"), key=by_relevance)[: o.pool_candidates]
     return [c.id for c in turns if session_key(ctx.items[c.id]) not in shortlisted]
 
 
@@ -1186,7 +1187,7 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
                      if it.role == "user" and ctx.filters.admits_in_session(it)]
             if not turns:
                 continue
-            first = min(turns, key=lambda it: it.seq if it.seq is not None else 0)
+            first = min(turns, key=lambda it: (it.seq if it.seq is not None else 0, it.id))
         if speaker_of(first) is not None:
             continue
         ctx.items.setdefault(first.id, first)
@@ -1243,7 +1244,7 @@ def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int
                and t.seq > after and ctx.filters.admits_in_session(t)]
         if not nxt:
             continue
-        first = min(nxt, key=lambda p: p[0])[1]
+        first = min(nxt, key=lambda p: (p[0], p[1].id))[1]
         ctx.items.setdefault(first.id, first)
         found = in_pool.get(first.id)
         if found is not None:
@@ -1287,7 +1288,7 @@ def _spread(ctx: _Ctx, pool: list[_Scored], first: list[SessionKey], n: int) -> 
         if len(chosen) >= n:
             break
         chosen.setdefault(x.id, x)
-    head = sorted(chosen.values(), key=lambda x: -x.score)
+    head = sorted(chosen.values(), key=by_score)
     return head + [x for x in pool if x.id not in chosen]
 
 
@@ -1333,7 +1334,7 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
     turns = [x for x in pool if ctx.items[x.id].kind == "turn"]
     if not turns:
         return
-    anchor = max(turns, key=lambda x: x.signals.get("relevance", 0.0))
+    anchor = min(turns, key=lambda x: best_first(x.signals.get("relevance", 0.0), x.id))
     top = _quick_relevance(ctx, anchor)
     vecs = ctx.store.item_vectors(ctx.embeddings.model, [x.id for x in turns])
     a = vecs.get(anchor.id)
@@ -1409,7 +1410,7 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
            if (it := ctx.items.get(c.id)) is not None and it.session_id == session_id
            and it.kind == "turn"]
     if len(own) >= n:
-        own.sort(key=lambda x: -x[0])
+        own.sort(key=lambda x: best_first(*x))
         return [i for _, i in own[:n]]
     turns = [it for it in ctx.turns_of(session_id)
              if ctx.filters.admits_in_session(it)]
@@ -1417,11 +1418,12 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
         ctx.items.setdefault(it.id, it)
     terms = {t.lower() for t in ctx.terms}
     overlap = [(it.id, float(len(terms & _lower_words(it.text)))) for it in turns]
-    lexical = sorted([x for x in overlap if x[1] > 0], key=lambda x: -x[1])
+    lexical = sorted([x for x in overlap if x[1] > 0], key=lambda x: best_first(x[1], x[0]))
     vector: list[tuple[int, float]] = []
     if ctx.qvec is not None and turns:
         vecs = ctx.store.item_vectors(ctx.embeddings.model, [it.id for it in turns])
-        vector = sorted(((i, float(v @ ctx.qvec)) for i, v in vecs.items()), key=lambda x: -x[1])
+        vector = sorted(((i, float(v @ ctx.qvec)) for i, v in vecs.items()),
+                        key=lambda x: best_first(x[1], x[0]))
     lw, vw = _weights(ctx)
     fused = fuse_lists(lexical, vector, (lw, vw), ctx.scfg.rrf_k)
     for c in fused:
@@ -1429,7 +1431,7 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
         if _other_speaker(ctx, it):
             c.relevance *= ctx.opts.speaker_factor
         c.relevance += bonus.get(kind_key(it), 0.0) if it is not None else 0.0
-    fused.sort(key=lambda c: -c.relevance)
+    fused.sort(key=by_relevance)
     return [c.id for c in fused[:n]]
 
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from operator import attrgetter
 from typing import Any
 
 from memlane.retrieve.candidates import Candidate
+from memlane.retrieve.order import by_session
 from memlane.retrieve.rerank import time_match
 from memlane.retrieve.timeparse import TimeWindow
 from memlane.types import Item
@@ -105,7 +105,8 @@ def rank_sessions(
 
     ``time_of`` gives each session's time for matching query windows (default: the time
     of its first candidate); ``dated`` a better match some of its items' own dates give
-    (default: ``dated_sessions`` of the candidates). Ties keep the order of each session's best candidate.
+    (default: ``dated_sessions`` of the candidates). Equal scores are ordered by session id
+    (``memlane.retrieve.order.by_session``), whatever order the candidates came in.
     """
     out: dict[SessionKey, SessionScore] = {}
     first_at: dict[SessionKey, datetime] = {}
@@ -160,8 +161,9 @@ def rank_sessions(
             if at is not None:
                 s.time = max(time_match(local(at, now), windows), dated.get(key, 0.0))
                 s.score *= 1.0 + params.time_boost * s.time
-    # best first, equals in first-seen order (a stable sort, reversed or not)
-    ranked = sorted(out.values(), key=attrgetter("score"), reverse=True)
+    # best first, equal scores by session id (``order.session_order``), not by the order
+    # the candidates came in: that differs between stores (session 36)
+    ranked = sorted(out.values(), key=by_session)
     for r, s in enumerate(ranked, start=1):
         s.rank = r
     return ranked

@@ -45,7 +45,8 @@ class SqliteSearch(SqlStore):
     """Per thread (connection): common words' document counts (see ``_doc_count``)."""
 
     def lexical_search(self, terms: Sequence[str], f: Filters, limit: int) -> list[tuple[int, float]]:
-        """BM25 over item text and keys: ``(item_id, score)``, higher is better.
+        """BM25 over item text and keys: ``(item_id, score)``, higher is better, equal
+        scores by id (as PostgreSQL's ``_bm25``: not FTS5's order of the postings).
 
         Terms are taken rarest first until their postings reach ``LEXICAL_POSTINGS`` (the
         rarest is always kept; ``memlane.store.sql.lexical``): ranking every match of very
@@ -101,7 +102,7 @@ class SqliteSearch(SqlStore):
         rows = self.db.execute(
             f"SELECT r.id, r.s, {where} FROM (SELECT rowid AS id,"
             f" -bm25(items_fts, 1.0, 0.6, 0.0) AS s FROM items_fts WHERE {_fts_where(fts)}"
-            " ORDER BY s DESC LIMIT ?) r JOIN items i ON i.id = r.id ORDER BY r.s DESC",
+            " ORDER BY s DESC, rowid LIMIT ?) r JOIN items i ON i.id = r.id ORDER BY r.s DESC, r.id",
             (*params, *fts, pool),
         ).fetchall()
         out = [(r[0], float(r[1])) for r in rows if r[2]]
@@ -117,7 +118,7 @@ class SqliteSearch(SqlStore):
         rows = self.db.execute(
             "SELECT i.id, -bm25(items_fts, 1.0, 0.6, 0.0) AS s FROM items_fts"
             " JOIN items i ON i.id = items_fts.rowid"
-            f" WHERE {_fts_where(fts)} AND {where} ORDER BY s DESC LIMIT ?",
+            f" WHERE {_fts_where(fts)} AND {where} ORDER BY s DESC, i.id LIMIT ?",
             (*fts, *params, limit),
         )
         return [(r[0], float(r[1])) for r in rows]
