@@ -320,7 +320,7 @@ def search_page(mem: Memory, who: Caller, params: dict[str, str]) -> dict[str, A
         e = explain(h)
         signals = [{"name": n, "label": SIGNAL_LABELS.get(n, n), **v}
                    for n, v in e["signals"].items() if v["contribution"]]
-        signals.sort(key=lambda s: -abs(s["contribution"]))
+        signals.sort(key=lambda s: (-abs(s["contribution"]), s["name"]))
         idle = [{"name": n, "label": SIGNAL_LABELS.get(n, n), **v}
                 for n, v in e["signals"].items() if not v["contribution"] and v["value"]]
         rows.append({"hit": h, "score": e["score"], "signals": signals, "idle": idle,
@@ -420,7 +420,7 @@ def _pack_view(mem: Memory, pack: dict[str, Any], shares: dict[str, float]) -> d
     for e in entries:
         item = items.get(e["item_id"]) if e.get("item_id") else None
         e["text"] = item.text if item is not None else _message_text(mem, e.get("message_id"))
-    return {"pack": pack, "shares": sorted(shares.items(), key=lambda kv: -kv[1]),
+    return {"pack": pack, "shares": sorted(shares.items(), key=lambda kv: (-kv[1], kv[0])),
             "entries": entries, "kept": sum(1 for e in entries if e["kept"])}
 
 
