@@ -98,4 +98,4 @@ def test_the_memo_forgets_and_still_cuts(emb: StaticEmbedder, monkeypatch: pytes
     monkeypatch.setattr(static_mod, "_MAX_CACHED_WORDS", 3)
     texts = ["alpha beta gamma", "delta epsilon", "", "zeta eta theta iota"]
     assert fresh.embed_batch(texts).tobytes() == _by_the_recipe(emb, texts).tobytes()
-    assert fresh._word_ids[static_mod._CUT] == ()
+    assert fresh._word_ids[static_mod._CUT] == static_mod._CUT_IDS

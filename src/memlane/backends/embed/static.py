@@ -26,9 +26,9 @@ import os
 import re
 import tempfile
 import threading
+from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -58,8 +58,10 @@ _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _PLAIN_PIECE = re.compile(r"[^\s!-/:-@\[-`{-~]+|[!-/:-@\[-`{-~]")
 # A batch's texts joined by _CUT are split in one pass (session 36): a NUL, which the BERT
-# normaliser removes, so that no word of a text is ever one; the memo maps it to no ids.
+# normaliser removes, so that no word of a text is ever one; the memo maps it to the id -1,
+# which no token has. The memo keeps each word's ids as C ints, joined for a batch at C speed.
 _CUT = "\x00"
+_CUT_IDS = array("i", [-1]).tobytes()
 _ASCII_CONTROL_BUT_CUT = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _ASCII_PIECE_OR_CUT = re.compile(r"[a-z0-9]+|[!-/:-@\[-`{-~]|\x00")
 
@@ -270,7 +272,7 @@ class StaticEmbedder:
         self._lock = threading.Lock()
         self._table: np.ndarray | None = None
         self._tokenizer: Any = None
-        self._word_ids: dict[str, tuple[int, ...]] = {_CUT: ()}
+        self._word_ids: dict[str, bytes] = {_CUT: _CUT_IDS}
         self._pieces: Callable[[str], tuple[int, ...]] | None = None
         self._plain_chars: dict[str, str | None] = {}
         self._is_bert: bool | None = None
@@ -381,11 +383,11 @@ class StaticEmbedder:
         missing = list({w for ws in word_lists for w in ws if w not in cache})
         if len(cache) + len(missing) > _MAX_CACHED_WORDS:
             cache.clear()
-            cache[_CUT] = ()  # where a batch's texts end (:meth:`_ids`)
+            cache[_CUT] = _CUT_IDS  # where a batch's texts end (:meth:`_ids`)
             missing = list({w for ws in word_lists for w in ws if w not in cache})
         pieces_of = self._wordpiece()
         if pieces_of is not None:  # the plain ASCII pieces, in Python: no call into the library
-            cache.update((w, pieces_of(w)) for w in missing if _ASCII_PIECE.fullmatch(w))
+            cache.update((w, array("i", pieces_of(w)).tobytes()) for w in missing if _ASCII_PIECE.fullmatch(w))
             missing = [w for w in missing if w not in cache]
             if not missing:
                 return
@@ -407,31 +409,25 @@ class StaticEmbedder:
                 ids = [tuple(e.ids) for e in encs]
         except Exception as exc:  # tokenizers raises plain Exceptions
             raise EmbeddingError(f"tokenising failed: {exc}") from exc
-        cache.update(zip(missing, ids))
+        cache.update(zip(missing, (array("i", p).tobytes() for p in ids)))
 
     def _ids(self, texts: list[str]) -> tuple[np.ndarray, list[int]]:
         """The concatenated WordPiece ids of ``texts`` (at least one) and where each text's
         end in them, the work done once per batch rather than once per text (session 36):
         a batch of plain ASCII text without control characters is lower-cased and split in
         one pass, each text's words ending at a :data:`_CUT` (which no such text holds, and
-        which the memo maps to no ids); other batches are split text by text."""
+        which the memo maps to the id -1); other batches are split text by text. The words'
+        ids are joined as bytes and the cuts found and taken out by numpy."""
         n = len(texts)
         joined = _CUT.join(texts)
         if joined.isascii() and joined.count(_CUT) == n - 1 and not _ASCII_CONTROL_BUT_CUT.search(joined):
             words = _ASCII_PIECE_OR_CUT.findall(joined.lower())
-            cuts: list[int] = []
-            at = -1
-            for _ in range(n - 1):
-                at = words.index(_CUT, at + 1)
-                cuts.append(at)
         else:
-            words, cuts = [], []
+            words = []
             for text in texts:
                 words.extend(self._split(text))  # never a NUL: the normaliser removes it
-                cuts.append(len(words))
                 words.append(_CUT)
             words.pop()
-            cuts.pop()
         with self._lock:
             get = self._word_ids.__getitem__
             try:  # the common case: every word seen before
@@ -439,10 +435,12 @@ class StaticEmbedder:
             except KeyError:
                 self._learn_words([words])
                 seqs = list(map(get, words))
-        counts = np.fromiter(map(len, seqs), dtype=np.intp, count=len(seqs)).cumsum()
-        total = int(counts[-1]) if len(seqs) else 0
-        ends = [*counts[cuts].tolist(), total]
-        return np.fromiter(chain.from_iterable(seqs), dtype=np.intp, count=total), ends
+        ids = np.frombuffer(b"".join(seqs), dtype=np.intc)
+        if n == 1:
+            return ids.astype(np.intp), [len(ids)]
+        marks = np.flatnonzero(ids < 0)  # the n - 1 cuts
+        flat = np.delete(ids, marks).astype(np.intp)
+        return flat, [*(marks - np.arange(n - 1)).tolist(), len(flat)]
 
     def token_ids(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Return the concatenated WordPiece ids of ``texts`` and each text's id count.
