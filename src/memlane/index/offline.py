@@ -545,7 +545,9 @@ def _references(text: str) -> Iterator[str]:
                 tokens = text.split()
             words[char] = " ".join(w for w in tokens if char in w)
         yield from pattern.findall(words[char])
-    if len(text) <= _REF_SHORT and _has_digit(text):  # session 12's kinds: turns only; each holds a digit
+    if len(text) > _REF_SHORT:  # the kinds below: a conversation's turns only
+        return
+    if _has_digit(text):  # session 12's kinds: turns only; each holds a digit
         if "." in text:
             yield from _SEMVER.findall(text)
             yield from _IPV4.findall(text)
@@ -562,40 +564,40 @@ def _references(text: str) -> Iterator[str]:
             yield from _IMAGE_TAG.findall(text)
         if _may_hold_phone(text):
             yield from _PHONE.findall(text)
-    if len(text) <= _REF_SHORT and "under " in text and "/" in text:  # session 18's kind: turns only
+    if "under " in text and "/" in text:  # session 18's kind: turns only
         yield from _WIKI_PATH.findall(text)
-    if len(text) <= _REF_SHORT and "page" in text:  # session 20's kinds: turns only
+    if "page" in text:  # session 20's kinds: turns only
         yield from (w for pair in _PAGES.findall(text) for w in pair if w and w.lower() not in STOPWORDS)
-    if len(text) <= _REF_SHORT and " of " in text and ("hapter" in text or "uthor" in text or "riter" in text):
+    if " of " in text and ("hapter" in text or "uthor" in text or "riter" in text):
         yield from _OF_WORK.findall(text)  # session 23's kind: turns only
-    if len(text) <= _REF_SHORT and any(w in text for w in _PART_WORDS):  # session 21's kinds: turns only
+    if any(w in text for w in _PART_WORDS):  # session 21's kinds: turns only
         yield from _PART.findall(text)
-    if (len(text) <= _REF_SHORT and ("ef " in text or "ef." in text or "ef:" in text or "erence" in text)
+    if (("ef " in text or "ef." in text or "ef:" in text or "erence" in text)
             and ("/" in text or "-" in text)):  # session 25's kind: turns only
         yield from _REF_CODE.findall(text)
-    if len(text) <= _REF_SHORT and " number " in text:  # session 26's kind: turns only
+    if " number " in text:  # session 26's kind: turns only
         yield from _KIND_NUMBER.findall(text)
-    if len(text) <= _REF_SHORT and " v" in text and "-" in text:
+    if " v" in text and "-" in text:
         yield from _KEY_VERSION.findall(text)
-    if len(text) <= _REF_SHORT and "#" in text and "/" in text:
+    if "#" in text and "/" in text:
         yield from _REPO_ISSUE.findall(text)
-    if len(text) <= _REF_SHORT and ("actions/" in text or "@v" in text):  # session 20's kind: turns only
+    if "actions/" in text or "@v" in text:  # session 20's kind: turns only
         yield from _ACTION.findall(text)
-    if len(text) <= _REF_SHORT and "/" in text:  # session 13's kind: turns only
+    if "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
         yield from _slashed(text)  # session 25's kind
-    if len(text) <= _REF_SHORT and " " in text and _FILE_EXT.search(text):  # session 25's kind: turns only
+    if " " in text and _FILE_EXT.search(text):  # session 25's kind: turns only
         yield from _named_files(text)
-    if len(text) <= _REF_SHORT and "." in text:  # session 22's kind: turns only
+    if "." in text:  # session 22's kind: turns only
         if _may_hold_dotfile(text):
             yield from _DOTFILE.findall(text)
         if "*/" in text:
             yield from _GLOB_FILE.findall(text)
-    if len(text) <= _REF_SHORT and (" > " in text or " › " in text):  # session 16's kinds: turns only
+    if " > " in text or " › " in text:  # session 16's kinds: turns only
         yield from _MENU.findall(text)
-    if len(text) <= _REF_SHORT and " #" in text:
+    if " #" in text:
         yield from _CHANNEL.findall(text)
-    if len(text) <= _REF_SHORT and ("'" in text or '"' in text or "‘" in text or "“" in text):  # session 17's kind
+    if "'" in text or '"' in text or "‘" in text or "“" in text:  # session 17's kind
         if _QUOTE_CAPITAL.search(text):
             yield from (q.rstrip(",.;:!?") for q in _QUOTED.findall(text) if _quoted_title(q))
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
