@@ -511,6 +511,9 @@ _IMPERATIVE = frozenset(
 )
 """Verbs that open a directive ("Buy them now", "so upgrade FastAPI"); not "check" or "ask",
 which send the user to find out rather than decide."""
+_SETTLE_VERBS = frozenset("bump release ship publish tag wipe purge hold hire revert".split())
+"""Verbs besides :data:`_IMPERATIVE` that open what a speaker settles after an acknowledgement
+("ok, bump to 1.75 and release it as 0.9.0"; :func:`_acked_directive`, session 36)."""
 _STEP_VERBS = _IMPERATIVE | frozenset("tell ping ask check email draft file post share print ring text "
                                          "confirm chase fix review test clean finish prepare push help".split())
 _BARE_COMMIT = re.compile(_BARE + r"([a-z]+)\b", re.IGNORECASE)
@@ -1465,6 +1468,9 @@ class _Reader:
             return False  # "Then go ahead" after the details of a proposal this speaker agreed to
         if i is None and proposal_only:
             return False
+        if i is None:  # "stale data is worse than an old floor. ok, bump to 1.75": the directive
+            # after an acknowledgement settles it, the statement before is its reason (session 36)
+            i = next((j for j in idx[1:] if _acked_directive(sents[j])), None)
         if i is None:  # the first statement; agreeing with a remark ("Gaming is a great way
             # to unwind!") decides nothing
             i = next((i for i in idx if not sents[i].endswith("?") and not _REMARK.search(sents[i])),
@@ -3191,6 +3197,16 @@ def _unacked(sentence: str) -> str:
     if ack and _ACK_WORDS.issuperset(_WORD.findall(ack.group(1).lower())):
         return sentence[ack.end():]
     return sentence
+
+
+def _acked_directive(sentence: str) -> bool:
+    """Whether ``sentence`` is an acknowledgement, then what to do ("ok, bump to 1.75 and
+    release it as 0.9.0"): how a speaker settles a matter they have just weighed (session 36)."""
+    bare = _unacked(sentence)
+    rest = clean(bare)
+    first = rest.split(maxsplit=1)[0].lower() if rest else ""
+    return (bare != sentence and not sentence.endswith("?") and len(_content(rest)) >= 2
+            and first in _IMPERATIVE | _SETTLE_VERBS)
 
 
 def _first_clause(sentence: str) -> str:

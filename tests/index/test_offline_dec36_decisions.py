@@ -1,0 +1,47 @@
+"""Session 36's decision classes, from heldout31's misses, both ways the offline backend runs
+(docs/summary-eval.md, "Session 36: heldout31's decisions classed")."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.testing import offline_summary
+
+WAYS = [None, "shipped"]
+
+_WEIGHED = [("yeah losing the users is worse than an old pin.", "losing"),
+            ("true, a slow build beats a broken one.", "slow build"),
+            ("right, an old compiler floor matters less than fresh data.", "compiler floor")]
+_ACK = ["ok,", "fine,", "alright,", "ok then,"]
+_SETTLED = [("bump the parser to 3.2 and release it as 2.1.0", "release it"),
+            ("ship the fix in the next patch release", "patch release"),
+            ("drop the old parser from the default build", "old parser"),
+            ("hold the rollout until the new mirrors are up", "rollout")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=20, deadline=None)
+@given(weighed=st.sampled_from(_WEIGHED), ack=st.sampled_from(_ACK), settled=st.sampled_from(_SETTLED))
+def test_an_acknowledged_directive_after_a_weighing_is_the_decision(model, weighed, ack, settled):
+    text, key = settled
+    said, why = weighed
+    summary, _ = offline_summary(
+        "user: our library pins an old parser and a user wants the new one. what should I do?",
+        "assistant: The new one needs a newer compiler. The alternative is to stay pinned, but that blocks them.",
+        f"user: {said} {ack} {text}",
+        "assistant: Sounds right.", model=model)
+    assert any(key in d for d in summary.decisions), summary.decisions
+    assert not any(key in r for r in summary.rationale), summary.rationale
+    # the weighing is the reason, not the decision
+    assert not any(why in d.lower() for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_without_an_acknowledgement_the_first_statement_stays_the_decision(model):
+    # "Sounds right." to a statement and a plain second sentence: the first statement, as before
+    summary, _ = offline_summary(
+        "user: our library pins an old parser and a user wants the new one. what should I do?",
+        "assistant: The new one needs a newer compiler. The alternative is to stay pinned.",
+        "user: we move to the new parser in the spring release. the old one has no maintainer now.",
+        "assistant: Sounds right.", model=model)
+    assert not any("maintainer" in d for d in summary.decisions), summary.decisions
