@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memlane.index import sentclass
 from memlane.testing import offline_summary
 
 WAYS = [None, "shipped"]
@@ -45,3 +46,26 @@ def test_without_an_acknowledgement_the_first_statement_stays_the_decision(model
         "user: we move to the new parser in the spring release. the old one has no maintainer now.",
         "assistant: Sounds right.", model=model)
     assert not any("maintainer" in d for d in summary.decisions), summary.decisions
+
+
+def _always_decides() -> sentclass.SentenceModel:
+    """A real model whose every verdict is "decisions" with a probability near 1, so the
+    screen alone decides what is written (as session 35's screen tests read it)."""
+    bias = [-30.0] * len(sentclass.LABELS)
+    bias[sentclass.LABELS.index("decisions")] = 30.0
+    return sentclass.SentenceModel(bias, {}, {"thresholds": {"decisions": 0.5}})
+
+
+_OPENINGS = ["Switch-on is Saturday the 29th, 5pm.", "Test piece for the third section is the Kensington Overture.",
+             "Dry dock slots at Foxton for the winter painting.", "The hall committee meets on the 3rd of June."]
+
+
+@settings(max_examples=20, deadline=None)
+@given(opening=st.sampled_from(_OPENINGS), speakers=st.sampled_from([("Rhona", "Alistair"), ("Gill", "Barry")]))
+def test_the_first_turn_among_people_is_no_decision_of_the_model(opening, speakers):
+    first, second = speakers
+    summary, _ = offline_summary(f"{first}: {opening}", f"{second}: then we book the bigger generator from Speedy.",
+                                 f"{first}: agreed.", model=_always_decides())
+    key = opening.split()[1].lower()
+    assert not any(opening[:20].lower() in d.lower() for d in summary.decisions), (key, summary.decisions)
+    assert summary.decisions, summary.decisions  # the model still decides past the first turn

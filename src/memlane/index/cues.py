@@ -2158,8 +2158,9 @@ class _Reader:
             if not self.placeable(s):
                 continue  # small talk ("Fine with me.") is never placed
             if label == "decisions":
-                if self.assisted and ti == self.opening:
-                    continue  # the user's opening to the assistant states the problem (session 18)
+                if ti == self.opening:
+                    continue  # the user's opening to the assistant states the problem (session 18),
+                    # the first turn among people the matter ("Switch-on is Saturday…", session 36)
                 text = s
                 if text.endswith("?"):
                     text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
