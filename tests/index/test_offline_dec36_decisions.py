@@ -69,3 +69,28 @@ def test_the_first_turn_among_people_is_no_decision_of_the_model(opening, speake
     key = opening.split()[1].lower()
     assert not any(opening[:20].lower() in d.lower() for d in summary.decisions), (key, summary.decisions)
     assert summary.decisions, summary.decisions  # the model still decides past the first turn
+
+
+_EXPLAINS = ["Error E-204 with a duplicate key means two rows in that table share an id.",
+             "The cabins that fill first on your route are Tarn Hut and the pair above the pass.",
+             "In Ireland you'd start with a learner permit, which lets you drive with a full licence holder.",
+             "The second heading, or an anchor at the old split point, still carries the old key."]
+
+
+@settings(max_examples=20, deadline=None)
+@given(explains=st.sampled_from(_EXPLAINS))
+def test_the_assistant_explaining_is_no_decision_of_the_model(explains):
+    summary, _ = offline_summary("user: my upload keeps bouncing and the checker gives three errors. why?",
+                                 f"assistant: {explains}", "user: ok, that makes sense.",
+                                 model=_always_decides())
+    assert not any(explains[:25].lower() in d.lower() for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("done", [("I've refunded the duplicate charge to your card.", "duplicate charge"),
+                                  ("I have moved your delivery to Friday the 9th.", "friday the 9th")])
+def test_the_assistant_reporting_what_it_does_stays_the_models(done):
+    said, key = done
+    summary, _ = offline_summary("user: my order came with a broken kettle and I was charged twice. help?",
+                                 "assistant: There are two things to sort out here.", "user: can you sort both?",
+                                 f"assistant: {said}", "user: thanks.", model=_always_decides())
+    assert any(key in d.lower() for d in summary.decisions), summary.decisions

@@ -997,6 +997,11 @@ _DESCRIBES_THING = re.compile(
 """A description of a thing: what it is, has, costs, holds or how it works ("It's 90 a day, and
 we keep the roof rack.", "And the kit fund is £310.", "The pub garden only works if it is warm…"):
 no decision the sentence model may add, though one may follow from it (session 35)."""
+_OWN_DOING = re.compile(r"\bI(?:'(?:ve|ll|m|d))?\b|(?i:\b(?:we|we'?ve|we'?ll|we'?re|my|our|now|done|booked)\b)")
+"""What an assistant's sentence holds when it reports or takes on what it does ("I've refunded…",
+"We'll send…", "Your plan is now…", "Done."): without it, and without a directive, the assistant
+explains ("RSC-005 with a duplicate ID means two elements share an id.", "The huts that fill first
+on your route are Lagazuoi and …"), which the sentence model may not add as a decision (session 36)."""
 _FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|from\s+now|from\s+next)\b", re.IGNORECASE)
 _GERUND_OF = re.compile(r"^[a-z]{3,}ing\s+(?:at|in|on|for|with|by|near|from|of)\b", re.IGNORECASE)
 """An activity or a thing named by an "-ing" word and where it is ("parking at Hay Bridge for the
@@ -2168,6 +2173,8 @@ class _Reader:
                     continue  # "I work at…", "You could…", "Should I…": no decision
                 if _DESCRIBES_THING.match(s) and not (_DECISION.search(s) or _FUTURE.search(s) or _WHEN.search(s)):
                     continue  # "It's 90 a day…", "The kit fund is £310.": a description (session 35)
+                if turn.role == "assistant" and not (_directive(_unacked(s)) or _OWN_DOING.search(s)):
+                    continue  # "RSC-005 with a duplicate ID means…": the assistant explains (session 36)
                 terse = _AGREED_TERSE.match(s)
                 if terse and (_GERUND_OF.match(terse.group("x")) or (
                         not self.assisted and _directive(terse.group("x")))):
