@@ -56,21 +56,6 @@ def _always_decides() -> sentclass.SentenceModel:
     return sentclass.SentenceModel(bias, {}, {"thresholds": {"decisions": 0.5}})
 
 
-_OPENINGS = ["Switch-on is Saturday the 29th, 5pm.", "Test piece for the third section is the Kensington Overture.",
-             "Dry dock slots at Foxton for the winter painting.", "The hall committee meets on the 3rd of June."]
-
-
-@settings(max_examples=20, deadline=None)
-@given(opening=st.sampled_from(_OPENINGS), speakers=st.sampled_from([("Rhona", "Alistair"), ("Gill", "Barry")]))
-def test_the_first_turn_among_people_is_no_decision_of_the_model(opening, speakers):
-    first, second = speakers
-    summary, _ = offline_summary(f"{first}: {opening}", f"{second}: then we book the bigger generator from Speedy.",
-                                 f"{first}: agreed.", model=_always_decides())
-    key = opening.split()[1].lower()
-    assert not any(opening[:20].lower() in d.lower() for d in summary.decisions), (key, summary.decisions)
-    assert summary.decisions, summary.decisions  # the model still decides past the first turn
-
-
 _EXPLAINS = ["Error E-204 with a duplicate key means two rows in that table share an id.",
              "The cabins that fill first on your route are Tarn Hut and the pair above the pass.",
              "In Ireland you'd start with a learner permit, which lets you drive with a full licence holder.",
@@ -94,30 +79,3 @@ def test_the_assistant_reporting_what_it_does_stays_the_models(done):
                                  "assistant: There are two things to sort out here.", "user: can you sort both?",
                                  f"assistant: {said}", "user: thanks.", model=_always_decides())
     assert any(key in d.lower() for d in summary.decisions), summary.decisions
-
-
-_OPTIONS = ["Kit's free on the 12th or the 19th.", "The venue can do Friday the 14th, or the Tuesday after.",
-            "Facilities asked which chairs we want: the Aeron or the cheaper Markus."]
-
-
-@settings(max_examples=15, deadline=None)
-@given(options=st.sampled_from(_OPTIONS))
-def test_options_offered_are_no_decision_of_the_model(options):
-    summary, _ = offline_summary("Naomi: the proof notes came back, 63 pickups.",
-                                 f"Jerome: ok. {options}", "Naomi: I'll look at the diary.",
-                                 model=_always_decides())
-    assert not any(options[:12].lower() in d.lower() for d in summary.decisions), summary.decisions
-
-
-def test_a_choice_with_or_in_it_stays_the_models():
-    summary, _ = offline_summary("Naomi: the proof notes came back, 63 pickups.",
-                                 "Jerome: we'll book the 12th or nothing, the delivery date is the 28th.",
-                                 "Naomi: fine.", model=_always_decides())
-    assert any("12th" in d for d in summary.decisions), summary.decisions
-
-
-def test_a_bound_with_or_is_no_option():
-    summary, _ = offline_summary("Siobhan: where are we on the rollout?",
-                                 "Kwame: the profile only hands out a prefix if the router reports 5.50 or later.",
-                                 "Siobhan: good.", model=_always_decides())
-    assert any("5.50 or later" in d for d in summary.decisions), summary.decisions

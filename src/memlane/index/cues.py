@@ -1002,11 +1002,6 @@ _OWN_DOING = re.compile(r"\bI(?:'(?:ve|ll|m|d))?\b|(?i:\b(?:we|we'?ve|we'?ll|we'
 "We'll send…", "Your plan is now…", "Done."): without it, and without a directive, the assistant
 explains ("RSC-005 with a duplicate ID means two elements share an id.", "The huts that fill first
 on your route are Lagazuoi and …"), which the sentence model may not add as a decision (session 36)."""
-_OR_OPTIONS = re.compile(r"\sor\s+(?!(?:later|earlier|more|less|so|above|below|higher|lower|newer|older|not|"
-                         r"otherwise|else)\b)", re.IGNORECASE)
-"""An "or" between options ("free on the 12th or the 19th"), not a bound ("5.50 or later") or a
-condition ("… or else"): a sentence offering options, which the sentence model may not add as
-a decision (session 36)."""
 _FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|from\s+now|from\s+next)\b", re.IGNORECASE)
 _GERUND_OF = re.compile(r"^[a-z]{3,}ing\s+(?:at|in|on|for|with|by|near|from|of)\b", re.IGNORECASE)
 """An activity or a thing named by an "-ing" word and where it is ("parking at Hay Bridge for the
@@ -2168,9 +2163,8 @@ class _Reader:
             if not self.placeable(s):
                 continue  # small talk ("Fine with me.") is never placed
             if label == "decisions":
-                if ti == self.opening:
-                    continue  # the user's opening to the assistant states the problem (session 18),
-                    # the first turn among people the matter ("Switch-on is Saturday…", session 36)
+                if self.assisted and ti == self.opening:
+                    continue  # the user's opening to the assistant states the problem (session 18)
                 text = s
                 if text.endswith("?"):
                     text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
@@ -2180,9 +2174,6 @@ class _Reader:
                     continue  # "It's 90 a day…", "The kit fund is £310.": a description (session 35)
                 if turn.role == "assistant" and not (_directive(_unacked(s)) or _OWN_DOING.search(s)):
                     continue  # "RSC-005 with a duplicate ID means…": the assistant explains (session 36)
-                if (" or " in s and _OR_OPTIONS.search(s) and not (_directive(_unacked(s)) or _DECISION.search(s) or _FUTURE.search(s)
-                                         or _PROPOSAL.search(s))):
-                    continue  # "Kit's free on the 12th or the 19th.": the options, not the choice (session 36)
                 terse = _AGREED_TERSE.match(s)
                 if terse and (_GERUND_OF.match(terse.group("x")) or (
                         not self.assisted and _directive(terse.group("x")))):
