@@ -528,6 +528,9 @@ _IMPERATIVE = frozenset(
 )
 """Verbs that open a directive ("Buy them now", "so upgrade FastAPI"); not "check" or "ask",
 which send the user to find out rather than decide."""
+_SETTLE_VERBS = frozenset("bump release ship publish tag wipe purge hold hire revert".split())
+"""Verbs besides :data:`_IMPERATIVE` that open what a speaker settles after an acknowledgement
+("ok, bump to 1.75 and release it as 0.9.0"; :func:`_acked_directive`, session 36)."""
 _STEP_VERBS = _IMPERATIVE | frozenset("tell ping ask check email draft file post share print ring text "
                                          "confirm chase fix review test clean finish prepare push help".split())
 _BARE_COMMIT = re.compile(_BARE + r"([a-z]+)\b", re.IGNORECASE)
@@ -1038,6 +1041,11 @@ _DESCRIBES_THING = re.compile(
 """A description of a thing: what it is, has, costs, holds or how it works ("It's 90 a day, and
 we keep the roof rack.", "And the kit fund is £310.", "The pub garden only works if it is warm…"):
 no decision the sentence model may add, though one may follow from it (session 35)."""
+_OWN_DOING = re.compile(r"\bI(?:'(?:ve|ll|m|d))?\b|(?i:\b(?:we|we'?ve|we'?ll|we'?re|my|our|now|done|booked)\b)")
+"""What an assistant's sentence holds when it reports or takes on what it does ("I've refunded…",
+"We'll send…", "Your plan is now…", "Done."): without it, and without a directive, the assistant
+explains ("RSC-005 with a duplicate ID means two elements share an id.", "The huts that fill first
+on your route are Lagazuoi and …"), which the sentence model may not add as a decision (session 36)."""
 _FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|from\s+now|from\s+next)\b", re.IGNORECASE)
 _GERUND_OF = re.compile(r"^[a-z]{3,}ing\s+(?:at|in|on|for|with|by|near|from|of)\b", re.IGNORECASE)
 """An activity or a thing named by an "-ing" word and where it is ("parking at Hay Bridge for the
@@ -1509,6 +1517,9 @@ class _Reader:
             return False  # "Then go ahead" after the details of a proposal this speaker agreed to
         if i is None and proposal_only:
             return False
+        if i is None:  # "stale data is worse than an old floor. ok, bump to 1.75": the directive
+            # after an acknowledgement settles it, the statement before is its reason (session 36)
+            i = next((j for j in idx[1:] if _acked_directive(sents[j])), None)
         if i is None:  # the first statement; agreeing with a remark ("Gaming is a great way
             # to unwind!") decides nothing
             i = next((i for i in idx if not sents[i].endswith("?") and not _REMARK.search(sents[i])),
@@ -2208,6 +2219,8 @@ class _Reader:
                     continue  # "I work at…", "You could…", "Should I…": no decision
                 if _DESCRIBES_THING.match(s) and not (_DECISION.search(s) or _FUTURE.search(s) or _WHEN.search(s)):
                     continue  # "It's 90 a day…", "The kit fund is £310.": a description (session 35)
+                if turn.role == "assistant" and not (_directive(_unacked(s)) or _OWN_DOING.search(s)):
+                    continue  # "RSC-005 with a duplicate ID means…": the assistant explains (session 36)
                 terse = _AGREED_TERSE.match(s)
                 if terse and (_GERUND_OF.match(terse.group("x")) or (
                         not self.assisted and _directive(terse.group("x")))):
@@ -3261,6 +3274,16 @@ def _unacked(sentence: str) -> str:
     if ack and _ACK_WORDS.issuperset(_WORD.findall(ack.group(1).lower())):
         return sentence[ack.end():]
     return sentence
+
+
+def _acked_directive(sentence: str) -> bool:
+    """Whether ``sentence`` is an acknowledgement, then what to do ("ok, bump to 1.75 and
+    release it as 0.9.0"): how a speaker settles a matter they have just weighed (session 36)."""
+    bare = _unacked(sentence)
+    rest = clean(bare)
+    first = rest.split(maxsplit=1)[0].lower() if rest else ""
+    return (bare != sentence and not sentence.endswith("?") and len(_content(rest)) >= 2
+            and first in _IMPERATIVE | _SETTLE_VERBS)
 
 
 def _first_clause(sentence: str) -> str:
