@@ -11,7 +11,6 @@ any file, ``chattr +i``."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -27,6 +26,7 @@ from memlane.serve.http import create_app
 from memlane.testing import cli_commands, example_files, memory
 from memlane.testing.http import serving
 from tests.commands import finish, memlane
+from tests.read_only_kit import digest, fill, lock
 
 # every writing command, as run: its arguments (ids of the fixture's rows)
 RUNS = {
@@ -56,24 +56,9 @@ READS = {("backfill",), ("bench",), ("copy",), ("export",), ("facts",), ("graph"
                                   "summaries"))}  # (bench: databases of its own)
 
 
-def _digest(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
-
-
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("filled") / "m.db"
-    with memory(db) as mem:
-        mem.add_message("s", "user", "I moved to Lisbon in March", at="2024-03-02T10:00:00Z")
-        mem.add_message("s", "assistant", "Lisbon is lovely in spring", at="2024-03-02T10:01:00Z")
-        mem.close_session("s")
-        mem.index("2024-06-01T00:00:00Z")
-        mem.add_fact("user", "lives in", "Lisbon", scope="s")
-        mem.add_message("s", "user", "the tram was late again", at="2024-05-02T10:00:00Z")
-        from memlane.serve.keys import create_key
-
-        (db.parent / "key").write_text(create_key(mem.store, "s").key)
-    return db
+    return fill(tmp_path_factory.mktemp("filled") / "m.db", more=True)
 
 
 @pytest.fixture(params=["file", "folder"])
@@ -85,15 +70,7 @@ def read_only(request: pytest.FixtureRequest, filled: Path,
     folder.mkdir()
     db = folder / "m.db"
     shutil.copy(filled, db)
-    target = db if request.param == "file" else folder
-    if os.geteuid() == 0:
-        if shutil.which("chattr") is None or subprocess.run(
-                ["chattr", "+i", str(target)], capture_output=True).returncode != 0:
-            pytest.skip("root writes any file, and chattr +i is not available here")
-        undo = ["chattr", "-i", str(target)]
-    else:
-        target.chmod(0o444 if target == db else 0o555)
-        undo = ["chmod", "u+w", str(target)]
+    undo = lock(db if request.param == "file" else folder)
     try:
         yield db
     finally:
@@ -118,7 +95,7 @@ def test_every_command_is_known_to_write_or_not() -> None:
 @pytest.mark.parametrize("command", [*RUNS, *ALSO], ids=" ".join)
 def test_a_writing_command_on_a_read_only_database_is_refused_naming_it(
         read_only: Path, command: tuple[str, ...]) -> None:
-    before = _digest(read_only.parent)
+    before = digest(read_only.parent)
     args = RUNS.get(command) or ALSO[command]
     code, out, err = _run(read_only, args)
     assert code == 1, (code, out, err)
@@ -130,7 +107,7 @@ def test_a_writing_command_on_a_read_only_database_is_refused_naming_it(
     if error["field"] != "--json":  # (a command printing no data, ``worker``, takes none)
         assert code == 1 and error["code"] == "forbidden" and said in error["message"], out
         assert error["field"] == "--db", error
-    assert _digest(read_only.parent) == before
+    assert digest(read_only.parent) == before
 
 
 def test_the_reads_still_work(read_only: Path) -> None:

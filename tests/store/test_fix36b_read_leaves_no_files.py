@@ -8,7 +8,6 @@ its ``-wal`` is read through the ``-wal`` and ``-shm`` that are there, its rows 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import sqlite3
@@ -24,37 +23,14 @@ from memlane.store.sqlite.transfer import SqliteTransfer
 from memlane.testing import memory
 from memlane.testing.http import serving
 from tests.commands import finish, memlane
-
-
-def _digest(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+from tests.read_only_kit import digest, fill, lock
 
 
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("filled") / "m.db"
-    with memory(db) as mem:
-        mem.add_message("s", "user", "I moved to Lisbon in March", at="2024-03-02T10:00:00Z")
-        mem.add_message("s", "assistant", "Lisbon is lovely in spring", at="2024-03-02T10:01:00Z")
-        mem.close_session("s")
-        mem.index("2024-06-01T00:00:00Z")
-        from memlane.serve.keys import create_key
-
-        (db.parent / "key").write_text(create_key(mem.store, "s").key)
+    db = fill(tmp_path_factory.mktemp("filled") / "m.db")
     assert sorted(p.name for p in db.parent.iterdir()) == ["key", "m.db"]
     return db
-
-
-def _lock(db: Path) -> list[str]:
-    """Make ``db`` unwritable for every process of this user (its folder stays writable);
-    the command that undoes it."""
-    if os.geteuid() == 0:
-        if shutil.which("chattr") is None or subprocess.run(
-                ["chattr", "+i", str(db)], capture_output=True).returncode != 0:
-            pytest.skip("root writes any file, and chattr +i is not available here")
-        return ["chattr", "-i", str(db)]
-    db.chmod(0o444)
-    return ["chmod", "u+w", str(db)]
 
 
 @pytest.fixture
@@ -62,7 +38,7 @@ def read_only(filled: Path, tmp_path: Path) -> Iterator[Path]:
     db = tmp_path / "data" / "m.db"
     db.parent.mkdir()
     shutil.copy(filled, db)
-    undo = _lock(db)
+    undo = lock(db)
     try:
         yield db
     finally:
@@ -81,17 +57,17 @@ def _run(db: Path, *args: str) -> str:
                                   ("export",), ("migrate", "--show")], ids=" ".join)
 def test_a_command_reading_a_read_only_file_leaves_the_folder_as_it_was(
         read_only: Path, args: tuple[str, ...]) -> None:
-    before = _digest(read_only.parent)
+    before = digest(read_only.parent)
     out = _run(read_only, *args)
     if args[0] == "search":
         assert "Lisbon" in out, out
-    assert _digest(read_only.parent) == before
+    assert digest(read_only.parent) == before
 
 
 @pytest.mark.parametrize("url", ["{db}", "sqlite:///{db}?mode=ro"])
 def test_the_library_and_the_service_reading_it_leave_the_folder_as_it_was(
         read_only: Path, filled: Path, url: str) -> None:
-    before = _digest(read_only.parent)
+    before = digest(read_only.parent)
     key = (filled.parent / "key").read_text()
     with memory(url.format(db=read_only)) as mem:
         assert mem.search("Lisbon", scope="s")
@@ -100,7 +76,7 @@ def test_the_library_and_the_service_reading_it_leave_the_folder_as_it_was(
                 headers={"Authorization": f"Bearer {key}"}) as http:
             assert http.post("/v1/search", json={"query": "Lisbon", "scope": "s"}).json()["hits"]
     assert SqliteTransfer.peek_migrations(read_only)["applied"]
-    assert _digest(read_only.parent) == before
+    assert digest(read_only.parent) == before
 
 
 def test_a_file_with_writes_in_its_wal_is_read_whole(filled: Path, tmp_path: Path) -> None:
@@ -120,7 +96,7 @@ def test_a_file_with_writes_in_its_wal_is_read_whole(filled: Path, tmp_path: Pat
         shutil.copy(live / f"m.db{suffix}", data / f"m.db{suffix}")
     writer.close()
     assert (data / "m.db-wal").stat().st_size > 0
-    undo = _lock(data / "m.db")
+    undo = lock(data / "m.db")
     try:
         names = sorted(p.name for p in data.iterdir())
         with memory(data / "m.db") as mem:

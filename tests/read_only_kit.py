@@ -1,0 +1,49 @@
+"""What the read-only tests share (session 36: fix36's writing commands, fix36b's reads):
+a small filled database with a service key beside it, a folder's digest, and a file or
+folder made unwritable for this user's processes."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from memlane.serve.keys import create_key
+from memlane.testing import memory
+
+
+def digest(folder: Path) -> dict[str, str]:
+    """Each file of ``folder`` by name, with the SHA-256 of its bytes."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+def fill(db: Path, *, more: bool = False) -> Path:
+    """``db`` with one indexed session of scope ``s`` and a key for ``s`` in ``key`` beside
+    it; ``more``: also a fact and a message after the index."""
+    with memory(db) as mem:
+        mem.add_message("s", "user", "I moved to Lisbon in March", at="2024-03-02T10:00:00Z")
+        mem.add_message("s", "assistant", "Lisbon is lovely in spring", at="2024-03-02T10:01:00Z")
+        mem.close_session("s")
+        mem.index("2024-06-01T00:00:00Z")
+        if more:
+            mem.add_fact("user", "lives in", "Lisbon", scope="s")
+            mem.add_message("s", "user", "the tram was late again", at="2024-05-02T10:00:00Z")
+        (db.parent / "key").write_text(create_key(mem.store, "s").key)
+    return db
+
+
+def lock(target: Path) -> list[str]:
+    """Make ``target`` (a file, or a folder) unwritable for every process of this user:
+    ``chmod 444`` (a folder ``555``), or, for root, who writes any file, ``chattr +i``
+    (skips the test where that is not available); the command that undoes it."""
+    if os.geteuid() == 0:
+        if shutil.which("chattr") is None or subprocess.run(
+                ["chattr", "+i", str(target)], capture_output=True).returncode != 0:
+            pytest.skip("root writes any file, and chattr +i is not available here")
+        return ["chattr", "-i", str(target)]
+    target.chmod(0o555 if target.is_dir() else 0o444)
+    return ["chmod", "u+w", str(target)]
