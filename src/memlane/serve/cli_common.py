@@ -51,14 +51,13 @@ def _command(ctx: click.Context) -> tuple[str, ...]:
     return tuple(path)
 
 
-def _writable(path: Path) -> bool:
-    """Whether this process may write the SQLite file ``path`` (as ``Database`` judges it:
-    the file, and its folder or the ``-wal`` and ``-shm`` files beside it)."""
-    if not os.access(path, os.W_OK):
-        return False
-    if os.access(path.resolve().parent, os.W_OK):
-        return True
-    return all(os.access(f"{path}-{end}", os.W_OK) for end in ("wal", "shm"))
+def _opens_read_only(path: Path, db: str) -> bool:
+    """Whether the store opens the SQLite file ``path`` of the ``db`` setting read-only: its
+    own judgment (``opens_read_only``), ``?mode=ro`` included."""
+    from memlane.store import parse_db_url
+    from memlane.store.sqlite.db import opens_read_only
+
+    return opens_read_only(path, mode_ro=parse_db_url(db).read_only)
 
 
 def _refuse_read_only(ctx: click.Context, path: Path | None, db: str | None) -> None:
@@ -294,7 +293,7 @@ def memory_of(ctx: click.Context, *, writes: bool | None = None) -> Memory:
                 f"{_relative_url_hint(config.db, path)}); "
                 "`memlane add` or `memlane import` creates one"), code="not_found",
                 field=db_origin(obj["db"]))
-        if writes and path is not None and not new and not _writable(path):
+        if writes and path is not None and not new and _opens_read_only(path, config.db):
             _refuse_read_only(ctx, path, obj["db"])  # (before a read leaves -wal and -shm)
         if path is not None:
             check_memlane_file(path, where=db_origin(obj["db"]), creates=creates,

@@ -7,16 +7,15 @@ server)."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from memlane import Client
 from memlane.client import RemoteError
+from tests.loopback import Answer, answering
 
-ANSWERS: dict[str, tuple[int, bytes, dict[str, str]]] = {
+ANSWERS: dict[str, Answer] = {
     "error as a string": (502, json.dumps({"error": "Bad Gateway"}).encode(), {}),
     "html 503": (503, b"<html><body>upstream down</body></html>", {"Content-Type": "text/html"}),
     "retry-after date": (429, json.dumps({"error": {"code": "rate_limited",
@@ -31,33 +30,10 @@ ANSWERS: dict[str, tuple[int, bytes, dict[str, str]]] = {
 
 
 @pytest.fixture
-def proxy() -> Iterator[tuple[str, dict[str, tuple[int, bytes, dict[str, str]]]]]:
-    current: dict[str, tuple[int, bytes, dict[str, str]]] = {}
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-        def do_POST(self) -> None:
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            status, body, headers = current["answer"]
-            self.send_response(status)
-            for k, v in {"Content-Type": "application/json", **headers}.items():
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}", current
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(10)
+def proxy() -> Iterator[tuple[str, dict[str, Answer]]]:
+    current: dict[str, Answer] = {}
+    with answering(lambda method, path, body: current["answer"]) as url:
+        yield url, current
 
 
 @pytest.mark.parametrize("name", sorted(ANSWERS))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ import pytest
 from memlane import Client
 from memlane.serve.render import message_dict
 from memlane.testing import memory
+from tests.loopback import Answer, answering
 
 
 @pytest.fixture
@@ -30,38 +30,23 @@ def older_service(tmp_path: Path) -> Iterator[tuple[str, list[dict[str, object]]
     asked: list[dict[str, object]] = []
     lock = threading.Lock()
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
+    def answer(method: str, path: str, body: bytes) -> Answer:
+        sent = json.loads(body)
+        asked.append(sent)
+        inp = sent["input"]
+        with lock:
+            if "messages" in inp:
+                stored = mem.add_messages(inp["messages"])
+            else:
+                stored = [mem.add_message(inp["scope"], inp["role"], inp["text"],
+                                          inp.get("at"), id=inp.get("id"))]
+        return 200, json.dumps({"result": {"messages": [message_dict(s) for s in stored]},
+                                "timings": {}}).encode(), {}
 
-        def do_POST(self) -> None:
-            sent = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-            asked.append(sent)
-            inp = sent["input"]
-            with lock:
-                if "messages" in inp:
-                    stored = mem.add_messages(inp["messages"])
-                else:
-                    stored = [mem.add_message(inp["scope"], inp["role"], inp["text"],
-                                              inp.get("at"), id=inp.get("id"))]
-            body = json.dumps({"result": {"messages": [message_dict(s) for s in stored]},
-                               "timings": {}}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
     try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}", asked
+        with answering(answer) as url:
+            yield url, asked
     finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(10)
         mem.close()
 
 

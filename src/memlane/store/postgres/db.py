@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import select
 import struct
 import threading
@@ -83,19 +84,41 @@ READ_ONLY_TEXT = ("db: the PostgreSQL database is read-only for this connection 
 """What a write to a database this connection may not write says."""
 
 
+_WRITES = re.compile(r"\b(?:INSERT|UPDATE|DELETE|MERGE|TRUNCATE|nextval|setval)\b"
+                     r"|\bFOR\s+(?:KEY\s+)?SHARE\b"
+                     r"|\bLOCK\s+TABLE\b(?![^;]*\bACCESS\s+SHARE\b)", re.IGNORECASE)
+"""Words of a statement that needs more than SELECT (``FOR UPDATE`` and ``FOR SHARE``
+need UPDATE too, ``nextval`` a sequence's USAGE or UPDATE, a ``LOCK TABLE`` in any mode
+but ACCESS SHARE a write privilege: PostgreSQL's docs of each)."""
+
+
+def _denied_write(e: psycopg.Error, sql: Any) -> bool:
+    """Whether ``e`` is a write refused for want of privilege (a role granted SELECT only):
+    the failing statement writes, the one in the error's context when a memlane function
+    ran it (``SELECT memlane_add_message(…)``'s ``INSERT INTO sessions``), else the one
+    sent. A denied read is not one: it is not a read-only database's refusal."""
+    if not isinstance(e, psycopg.errors.InsufficientPrivilege):
+        return False
+    text = e.diag.context or ("" if sql is None else str(sql if isinstance(sql, str) else repr(sql)))
+    return bool(_WRITES.search(re.sub(r"'(?:[^']|'')*'", "''", text)))  # (not in literals)
+
+
 @contextmanager
-def translate(what: str, dsn: str | None = None) -> Iterator[None]:
+def translate(what: str, dsn: str | None = None, *, sql: Any = None) -> Iterator[None]:
     """Turn driver errors into StoreError, chaining the original; with ``dsn``, the
     driver's message has that URL's password masked (libpq quotes a token it cannot read,
-    a password with a stray ``%`` for one)."""
+    a password with a stray ``%`` for one); ``sql``: the statement sent."""
     try:
         yield
     except psycopg.Error as e:
         message = str(e).strip()
         # a standby, default_transaction_read_only: no retry helps (session 36); said as
         # SQLite's read-only file is (fix36b: "query failed: cannot execute INSERT in a
-        # read-only transaction" named no database, through MCP's tools and the service)
-        read_only = isinstance(e, psycopg.errors.ReadOnlySqlTransaction)
+        # read-only transaction" named no database, through MCP's tools and the service);
+        # a role granted SELECT only alike (session 37: "permission denied for table …",
+        # a 503 of the service to retry)
+        read_only = (isinstance(e, psycopg.errors.ReadOnlySqlTransaction)
+                     or _denied_write(e, sql))
         error = StoreError(READ_ONLY_TEXT if read_only else
                            f"{what}: {scrub(message, dsn) if dsn else message}")
         error.read_only = read_only
@@ -265,7 +288,7 @@ class Database:
         ``vector`` then comes back as pgvector's bytes, see ``rows.vector_bytes``)."""
         if self.tracer is not None:
             self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)
-        with translate("query failed"):
+        with translate("query failed", sql=sql):
             cur = self.conn.execute(sql, params, binary=binary)
         if not getattr(self._local, "depth", 0):
             self._local.alone = getattr(self._local, "alone", 0) + 1
@@ -274,7 +297,7 @@ class Database:
     def executemany(self, sql: Any, rows: Any) -> Cursor:
         if self.tracer is not None:
             self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)
-        with translate("query failed"):
+        with translate("query failed", sql=sql):
             cur = self.conn.cursor()
             cur.executemany(sql, rows)
         if not getattr(self._local, "depth", 0):

@@ -203,6 +203,24 @@ def settled(file: Path) -> bool:
         return False
 
 
+def opens_read_only(file: Path, *, mode_ro: bool = False) -> bool:
+    """Whether memlane opens the SQLite file ``file`` read-only (or, missing, cannot make
+    it): asked to (``mode_ro``: ``?mode=ro``), or this process may not write the file, or
+    a ``-wal`` or ``-shm`` beside it, or may write neither its folder nor both of those
+    WAL writes through (they lie beside the file a symbolic link names, as SQLite puts
+    them). The one judgment of "may this database be written": ``Database`` opens by it,
+    and the CLI refuses a writing command by it before opening (session 37: the two were
+    written twice, and the CLI's left ``?mode=ro`` to be found after the opening had made
+    a ``-wal`` and a ``-shm``)."""
+    if mode_ro or (file.exists() and not os.access(file, os.W_OK)):
+        return True
+    real = file.resolve()
+    sides = [Path(f"{real}-{end}") for end in ("wal", "shm")]
+    if any(side.exists() and not os.access(side, os.W_OK) for side in sides):
+        return True  # (another user's reader made them: SQLite's every write fails there)
+    return not os.access(real.parent, os.W_OK) and not all(side.exists() for side in sides)
+
+
 def read_only_uri(path: str | Path, *, immutable: bool | None = None) -> str:
     """The URI that opens the SQLite file ``path`` for reading only. A reader of a WAL
     database in a folder it may write made an empty ``-wal`` and a ``-shm`` beside it and,
@@ -247,14 +265,14 @@ class Database:
         # SQLite failed on the first read ("attempt to write a readonly database": WAL).
         self.read_only = read_only or (
             self.path != ":memory:" and Path(self.path).expanduser().is_file()
-            and not os.access(Path(self.path).expanduser(), os.W_OK))
+            and opens_read_only(Path(self.path).expanduser()))
         if self.read_only and not Path(self.path).expanduser().is_file():
             raise StoreError(f"db: {self.path} does not exist; a database opened read-only "
                              "(?mode=ro) must be there already")
         if self.path != ":memory:":
             self._folder_read_only()
             if self.read_only and not self._immutable:  # session 36: no files left beside it
-                file = Path(self.path).expanduser()
+                file = Path(self.path).expanduser().resolve()
                 self._immutable = settled(file) and nobody_writes(file)
         self.migrated = self.migrate()  # what this process applied (not another's)
 
@@ -269,15 +287,19 @@ class Database:
         file = Path(self.path).expanduser()
         folder = file.resolve().parent
         if os.access(folder, os.W_OK):
+            if not file.exists() and opens_read_only(file):  # SQLite made the file, then failed
+                raise StoreError(f"db: {self.path} does not exist, and a -wal or -shm file "
+                                 "left beside it is read-only for this process: a new database "
+                                 "cannot be made there; remove them or pass another --db")
             return
         if not file.is_file():
             raise StoreError(f"db: folder {folder} is read-only for this process: a new "
                              "database cannot be made there; pass a path in a folder it may "
                              "write")
-        wal, shm = Path(f"{file}-wal"), Path(f"{file}-shm")
-        if os.access(wal, os.W_OK) and os.access(shm, os.W_OK) and not self.read_only:
-            return  # SQLite writes through the two files that are there
-        self.read_only = True
+        if not self.read_only:
+            return  # SQLite writes through the -wal and -shm that are there (opens_read_only)
+        real = file.resolve()  # (a link's -wal and -shm are beside the file it names)
+        wal, shm = Path(f"{real}-wal"), Path(f"{real}-shm")
         if shm.exists():
             return  # SQLite reads the WAL through it
         if wal.exists() and wal.stat().st_size > 0:
