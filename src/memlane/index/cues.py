@@ -988,6 +988,27 @@ _WHETHER_THEN_CHECK = re.compile(
 budget or facilities', I'd need to check with Nikhil"): the question left open (session 27)."""
 
 
+_NOT_OURS = re.compile(
+    r"\bnot\s+(?:our|my|his|her|their|your)\s+(?:call|decision)\b|"
+    r"\b(?:that'?s|it'?s|that is|it is)\s+(?:above|beyond)\s+(?:me|us|my pay ?grade|our pay ?grade)\b|"
+    r"\bgoes\s+to\s+the\s+(?:agm|committee|board|trustees|members|council)\b|"
+    r"\b(?:is|are|'s)\s+for\s+[\w&' ]{1,40}?\s+to\s+(?:decide|say|settle)\b|"
+    r"^(?:(?:and|but)\s+)?only\s+(?:your|the|their|his|her)\s+[\w' ]{1,30}?\s+can\s+(?:say|tell you|decide|confirm)\b",
+    re.IGNORECASE)
+"""A matter handed to someone else's say ("That goes to the AGM, not our call", "I'd rather raise
+that at the editorial board meeting, it's not my call alone", "Only your insurer can say.",
+"… is for Tarik and product to decide, not me", "…, that's above me"): nobody present settles
+it, so what it answers stays open (session 37, :meth:`_Reader.not_ours`)."""
+_NOT_OURS_WORDS = ("call", "decision", "above", "beyond", "goes to the", "to decide", "to say", "to settle",
+                   "can say", "can tell", "can decide", "can confirm")
+"""A word every :data:`_NOT_OURS` match holds, lower-cased."""
+_FRONTED_Q = re.compile(
+    r"^(?:(?:and|but|so|as for)[,]?\s+)?(?P<q>(?:whether|how|what|who|when|where|which|why)\b[^,;?]{6,90}?)"
+    r"(?:,\s+|\s+(?=(?:is|are)\s+for\b))", re.IGNORECASE)
+"""A question put first in a statement ("whether we keep supporting versions before 3.0 is for
+…", "Whether we owe the paid team anything, I don't know, …"): its ``q``."""
+
+
 def _as_unknown(found: re.Match[str]) -> str:
     """The question an unknown leaves, ``found`` a match of ``_UNKNOWN``: "Whether my contract
     counts as free sector or regulated?" (an "if" read as "whether"), its tail cut."""
@@ -2844,6 +2865,38 @@ class _Reader:
                 if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
                     self.cues.open_questions.append(question)
 
+    def not_ours(self) -> None:
+        """A participant's question whose answer hands it to someone else's say in its first
+        three sentences (:data:`_NOT_OURS`: "Shall we put the table fee up …?" — "That goes to
+        the AGM, not our call"; "… would my travel insurance cover the dialysis?" — "Often not
+        unless it was declared; … Only your insurer can say.") stays open, though a rule placed it
+        elsewhere; so does a question put first and said to be someone else's to settle ("whether
+        we keep supporting versions before 3.0 is for Tarik and product to decide, not me";
+        "Whether we owe the paid team anything for the wasted spend, I don't know, that's above
+        me"), written as the question (session 37). An answer's sentence that puts a question of
+        its own first names its own matter, not the one asked; a request ("Can you…?") is not
+        left open."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if self.cues.placed.get((ti, si)) == "open_questions":
+                    continue
+                if s.endswith("?"):
+                    if _ASKS.match(s) or len(_content(s)) < 2:
+                        continue
+                    ni = next((i for i in range(ti + 1, len(self.turns)) if self.turns[i].who != turn.who), None)
+                    if ni is not None and any(
+                            _finds(_NOT_OURS, _NOT_OURS_WORDS, x) and _FRONTED_Q.match(x) is None
+                            for x in self.turns[ni].sentences[:3]):
+                        self.put((ti, si), "open_questions", clean(s))
+                    continue
+                found = _FRONTED_Q.match(s) if "whether" in s.lower() else None
+                if (found is None or not _finds(_NOT_OURS, _NOT_OURS_WORDS, s[found.end():])
+                        or len(_content(found.group("q")) - _WH_WORDS) < 2):
+                    continue
+                self.put((ti, si), "open_questions", _as_unknown(found))
+
     def goes(self) -> None:
         """Among people, a statement no rule placed that says where a thing goes, moves or
         stays ("log goes in case 4", "Fishing moves to post-alpha.", "top fields wait till
@@ -3403,6 +3456,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.then_thats()
         reader.sent_to_me()
         reader.done_now()
+        reader.not_ours()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
