@@ -79,3 +79,33 @@ def test_an_answer_that_settles_or_hands_on_another_matter_leaves_the_question(m
                                  "Idris: Shall we move the quiz night to Thursdays?",
                                  f"Maud: {answer}", "Idris: fair enough", model=model)
     assert not any("quiz night" in q.lower() for q in summary.open_questions), summary.open_questions
+
+
+_CONDITIONS = ["if it's booked up", "and if that's not allowed", "if they refuse", "so if it's late"]
+_ASKS_WHOLE = [("would the insurance pay for a taxi?", "taxi"),
+               ("can I bring my own kettle?", "kettle"),
+               ("who signs the form instead?", "signs the form")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=24, deadline=None)
+@given(condition=st.sampled_from(_CONDITIONS), asked=st.sampled_from(_ASKS_WHOLE))
+def test_a_condition_before_a_whole_question_is_no_condition_alone(model, condition, asked):
+    """"If it's private, would my travel insurance cover it?" asks what its question asks: the
+    screen of a condition cut from its question (``_IF_ALONE``) leaves it (session 37)."""
+    question, key = asked
+    summary, _ = offline_summary(
+        "user: I'm going to a wedding in Galway in June and staying at a B&B.",
+        "assistant: June is busy there, so it's worth booking rooms and travel early.",
+        f"user: {condition}, {question}",
+        "assistant: It varies by provider and by policy. Only your insurer can say.",
+        "user: ok", model=model)
+    assert any(key in q.lower() for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", ["If they slip past the 20th?", "If it's raining?"])
+def test_a_condition_alone_is_still_no_open_question(model, said):
+    summary, _ = offline_summary("Ann: The fete's on the 14th, stalls are booked.", f"Ben: {said}",
+                                 "Ann: Not sure, honestly.", "Ben: ok", model=model)
+    assert summary.open_questions == (), summary.open_questions

@@ -3032,9 +3032,13 @@ _ALTERNATIVE = re.compile(r"^(?:or|either|maybe|i say)\b", re.IGNORECASE)
 """A sentence offering an alternative ("Or we put the blog behind the CDN…", "Either the 14th
 or…") or floating one ("Maybe let's do hills…", "I say we withhold…"): a proposal, which a
 later agreement decides, not a decision of its own (session 13)."""
-_IF_ALONE = re.compile(r"^if\s+(?:they|it|it's|that|that's|those|these|this|mine|she|she'd|one)\b", re.IGNORECASE)
+_IF_ALONE = re.compile(r"^if\s+(?:they|it|it's|that|that's|those|these|this|mine|she|she'd|one)\b"
+                       r"(?![^,?]*,\s+(?:would|will|do|does|did|is|are|can|could|should|shall|what|who|how|"
+                       r"when|where|which)\b)", re.IGNORECASE)
 """A condition left as the question ("If they slip past the 20th?", "If mine does?"), cut
-from what it was a condition of: no question a reader can take up (session 13)."""
+from what it was a condition of: no question a reader can take up (session 13). Not a condition
+put before a whole question ("If it's private, would my travel insurance cover the dialysis?",
+"If it's full, can I take the bike in bits?"), which asks what the question asks (session 37)."""
 _TRIED = re.compile(r"^(?:(?:and|so|also)[,]?\s+)?(?:" + NAME_WORD + r",\s+)?(?:have|did)\s+you\s+(?:tried|try|thought of|considered)\b",
                     re.IGNORECASE)
 """A suggestion asked of someone ("Pieter, have you tried logical replication…?"): what they
