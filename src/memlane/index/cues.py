@@ -949,6 +949,13 @@ _WHOLE_HEADS = _WH_WORDS | frozenset("do does did is are was were can could will
                                        "am isn't aren't don't doesn't didn't can't won't wouldn't shouldn't".split())
 
 
+_TOPIC_ONLY = re.compile(r"^(?:(?:and|so|also|ok(?:ay)?)[,]?\s+)?(?:what|how)\s+about\s+[^,?]{2,60}\?$",
+                         re.IGNORECASE)
+"""A question that only names a topic ("What about the grant report in June?", "and what about
+dark mode?"): before a whole question in the same turn, it says what that one asks about
+(session 37, :meth:`_Reader.one_question`)."""
+
+
 def _asks_whole(question: str) -> bool:
     """Whether a question opens on a question word, an auxiliary, "if" or "whether" (after a
     lead such as "hmm,"): a whole question, not a fragment ("Bledington Trunkles?")."""
@@ -2323,7 +2330,10 @@ class _Reader:
         fragment (no question word, auxiliary, "if" or "whether" at its head), are one open
         question: the fragment names or narrows what the other asks ("Are we doing the new
         dance? Bledington Trunkles?", "The 214 stuck ones? Do we push them all through…?"),
-        written as one item (session 36). Two whole questions ask two things. Read after
+        written as one item (session 36); so is "What about X?" before a whole question, which
+        names what it asks about ("What about the grant report in June? Can we count the
+        volunteers' work as ours?", :data:`_TOPIC_ONLY`, session 37). Two whole questions ask two
+        things. Read after
         :meth:`screen`, on what the conversation keeps; not on what :meth:`read` placed, which
         the sentence model's training reads."""
         for where in sorted(w for w, f in self.cues.placed.items() if f == "open_questions"):
@@ -2331,7 +2341,8 @@ class _Reader:
             if self.cues.placed.get(where) != "open_questions" or self.cues.placed.get(nxt) != "open_questions":
                 continue
             first, second = self.text[where], self.text[nxt]
-            if not (first.endswith("?") and second.endswith("?")) or (_asks_whole(first) and _asks_whole(second)):
+            if not (first.endswith("?") and second.endswith("?")) or (
+                    _asks_whole(first) and _asks_whole(second) and not _TOPIC_ONLY.match(first)):
                 continue  # (two whole questions ask two things: "Could we rent it out? Does the park allow that?")
             head = second.split(maxsplit=1)[0]
             if head.lower().strip(",'") in _STOP | _WH_WORDS | _QUESTION_HEADS:
