@@ -1016,6 +1016,14 @@ _FRONTED_Q = re.compile(
 …", "Whether we owe the paid team anything, I don't know, …"): its ``q``."""
 
 
+_LEAVE_NAMED = re.compile(
+    r"^(?:(?:ok(?:ay)?|right|fine|so|then|well|hmm|yeah)[,.]?\s+)*let'?s\s+(?:just\s+)?(?:leave|park|shelve|table)\s+"
+    r"the\s+(?P<what>[\w' -]{2,30}?)\s+(?:for now|for the moment|for later|till|until)\b", re.IGNORECASE)
+"""A put-off naming its matter ("Let's leave the chair for now and see what Rashid says when he's
+back"): what a question a turn or two before asked about it stays open (session 37,
+:meth:`_Reader.not_ours`)."""
+
+
 def _as_unknown(found: re.Match[str]) -> str:
     """The question an unknown leaves, ``found`` a match of ``_UNKNOWN``: "Whether my contract
     counts as free sector or regulated?" (an "if" read as "whether"), its tail cut."""
@@ -2884,7 +2892,8 @@ class _Reader:
         elsewhere; so does a question put first and said to be someone else's to settle ("whether
         we keep supporting versions before 3.0 is for Tarik and product to decide, not me";
         "Whether we owe the paid team anything for the wasted spend, I don't know, that's above
-        me"), written as the question (session 37). An answer's sentence that puts a question of
+        me"), written as the question; and a question whose matter a turn or two on is left for
+        now by name (:meth:`left_named`) (session 37). An answer's sentence that puts a question of
         its own first names its own matter, not the one asked; a request ("Can you…?") is not
         left open."""
         for ti, turn in enumerate(self.turns):
@@ -2901,12 +2910,31 @@ class _Reader:
                             _finds(_NOT_OURS, _NOT_OURS_WORDS, x) and _FRONTED_Q.match(x) is None
                             for x in self.turns[ni].sentences[:3]):
                         self.put((ti, si), "open_questions", clean(s))
+                    elif not self.assisted and self.left_named(ti, s):
+                        self.put((ti, si), "open_questions", clean(s))
                     continue
                 found = _FRONTED_Q.match(s) if "whether" in s.lower() else None
                 if (found is None or not _finds(_NOT_OURS, _NOT_OURS_WORDS, s[found.end():])
                         or len(_content(found.group("q")) - _WH_WORDS) < 2):
                     continue
                 self.put((ti, si), "open_questions", _as_unknown(found))
+
+    def left_named(self, ti: int, question: str) -> bool:
+        """Whether one of the two turns after the question ``question`` of turn ``ti`` puts off,
+        in its first two sentences, the matter the question names (:data:`_LEAVE_NAMED`: "Who's
+        the independent chair, by the way?" — "Not sorted. Maybe Rashid, …" — "Let's leave the
+        chair for now and see what Rashid says when he's back"), with no decision and no other
+        question between (session 37)."""
+        asked = _content(question)
+        for k in range(ti + 1, min(ti + 3, len(self.turns))):
+            later = self.turns[k]
+            for x in later.sentences[:2]:
+                found = _LEAVE_NAMED.match(x) if "let" in x.lower() else None
+                if found is not None and _content(found.group("what")) and _content(found.group("what")) <= asked:
+                    return True
+            if any(x.endswith("?") for x in later.sentences) or self.decided_in(k):
+                return False
+        return False
 
     def goes(self) -> None:
         """Among people, a statement no rule placed that says where a thing goes, moves or
