@@ -949,6 +949,13 @@ _WHOLE_HEADS = _WH_WORDS | frozenset("do does did is are was were can could will
                                        "am isn't aren't don't doesn't didn't can't won't wouldn't shouldn't".split())
 
 
+_TOPIC_ONLY = re.compile(r"^(?:(?:and|so|also|ok(?:ay)?)[,]?\s+)?(?:what|how)\s+about\s+[^,?]{2,60}\?$",
+                         re.IGNORECASE)
+"""A question that only names a topic ("What about the grant report in June?", "and what about
+dark mode?"): before a whole question in the same turn, it says what that one asks about
+(session 37, :meth:`_Reader.one_question`)."""
+
+
 def _asks_whole(question: str) -> bool:
     """Whether a question opens on a question word, an auxiliary, "if" or "whether" (after a
     lead such as "hmm,"): a whole question, not a fragment ("Bledington Trunkles?")."""
@@ -986,6 +993,35 @@ _WHETHER_THEN_CHECK = re.compile(
     r"(?:need|have)\s+to\s+(?:check|ask)\b", re.IGNORECASE)
 """A question put first and the speaker's check after it ("and whether equipment comes out of your
 budget or facilities', I'd need to check with Nikhil"): the question left open (session 27)."""
+
+
+_NOT_OURS = re.compile(
+    r"\bnot\s+(?:our|my|his|her|their|your)\s+(?:call|decision)\b|"
+    r"\b(?:that'?s|it'?s|that is|it is)\s+(?:above|beyond)\s+(?:me|us|my pay ?grade|our pay ?grade)\b|"
+    r"\bgoes\s+to\s+the\s+(?:agm|committee|board|trustees|members|council)\b|"
+    r"\b(?:is|are|'s)\s+for\s+[\w&' ]{1,40}?\s+to\s+(?:decide|say|settle)\b|"
+    r"^(?:(?:and|but)\s+)?only\s+(?:your|the|their|his|her)\s+[\w' ]{1,30}?\s+can\s+(?:say|tell you|decide|confirm)\b",
+    re.IGNORECASE)
+"""A matter handed to someone else's say ("That goes to the AGM, not our call", "I'd rather raise
+that at the editorial board meeting, it's not my call alone", "Only your insurer can say.",
+"… is for Tarik and product to decide, not me", "…, that's above me"): nobody present settles
+it, so what it answers stays open (session 37, :meth:`_Reader.not_ours`)."""
+_NOT_OURS_WORDS = ("call", "decision", "above", "beyond", "goes to the", "to decide", "to say", "to settle",
+                   "can say", "can tell", "can decide", "can confirm")
+"""A word every :data:`_NOT_OURS` match holds, lower-cased."""
+_FRONTED_Q = re.compile(
+    r"^(?:(?:and|but|so|as for)[,]?\s+)?(?P<q>(?:whether|how|what|who|when|where|which|why)\b[^,;?]{6,90}?)"
+    r"(?:,\s+|\s+(?=(?:is|are)\s+for\b))", re.IGNORECASE)
+"""A question put first in a statement ("whether we keep supporting versions before 3.0 is for
+…", "Whether we owe the paid team anything, I don't know, …"): its ``q``."""
+
+
+_LEAVE_NAMED = re.compile(
+    r"^(?:(?:ok(?:ay)?|right|fine|so|then|well|hmm|yeah)[,.]?\s+)*let'?s\s+(?:just\s+)?(?:leave|park|shelve|table)\s+"
+    r"the\s+(?P<what>[\w' -]{2,30}?)\s+(?:for now|for the moment|for later|till|until)\b", re.IGNORECASE)
+"""A put-off naming its matter ("Let's leave the chair for now and see what Rashid says when he's
+back"): what a question a turn or two before asked about it stays open (session 37,
+:meth:`_Reader.not_ours`)."""
 
 
 def _as_unknown(found: re.Match[str]) -> str:
@@ -2302,7 +2338,10 @@ class _Reader:
         fragment (no question word, auxiliary, "if" or "whether" at its head), are one open
         question: the fragment names or narrows what the other asks ("Are we doing the new
         dance? Bledington Trunkles?", "The 214 stuck ones? Do we push them all through…?"),
-        written as one item (session 36). Two whole questions ask two things. Read after
+        written as one item (session 36); so is "What about X?" before a whole question, which
+        names what it asks about ("What about the grant report in June? Can we count the
+        volunteers' work as ours?", :data:`_TOPIC_ONLY`, session 37). Two whole questions ask two
+        things. Read after
         :meth:`screen`, on what the conversation keeps; not on what :meth:`read` placed, which
         the sentence model's training reads."""
         for where in sorted(w for w, f in self.cues.placed.items() if f == "open_questions"):
@@ -2310,7 +2349,8 @@ class _Reader:
             if self.cues.placed.get(where) != "open_questions" or self.cues.placed.get(nxt) != "open_questions":
                 continue
             first, second = self.text[where], self.text[nxt]
-            if not (first.endswith("?") and second.endswith("?")) or (_asks_whole(first) and _asks_whole(second)):
+            if not (first.endswith("?") and second.endswith("?")) or (
+                    _asks_whole(first) and _asks_whole(second) and not _TOPIC_ONLY.match(first)):
                 continue  # (two whole questions ask two things: "Could we rent it out? Does the park allow that?")
             head = second.split(maxsplit=1)[0]
             if head.lower().strip(",'") in _STOP | _WH_WORDS | _QUESTION_HEADS:
@@ -2844,6 +2884,58 @@ class _Reader:
                 if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
                     self.cues.open_questions.append(question)
 
+    def not_ours(self) -> None:
+        """A participant's question whose answer hands it to someone else's say in its first
+        three sentences (:data:`_NOT_OURS`: "Shall we put the table fee up …?" — "That goes to
+        the AGM, not our call"; "… would my travel insurance cover the dialysis?" — "Often not
+        unless it was declared; … Only your insurer can say.") stays open, though a rule placed it
+        elsewhere; so does a question put first and said to be someone else's to settle ("whether
+        we keep supporting versions before 3.0 is for Tarik and product to decide, not me";
+        "Whether we owe the paid team anything for the wasted spend, I don't know, that's above
+        me"), written as the question; and a question whose matter a turn or two on is left for
+        now by name (:meth:`left_named`) (session 37). An answer's sentence that puts a question of
+        its own first names its own matter, not the one asked; a request ("Can you…?") is not
+        left open."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if self.cues.placed.get((ti, si)) == "open_questions":
+                    continue
+                if s.endswith("?"):
+                    if _ASKS.match(s) or len(_content(s)) < 2:
+                        continue
+                    ni = next((i for i in range(ti + 1, len(self.turns)) if self.turns[i].who != turn.who), None)
+                    if ni is not None and any(
+                            _finds(_NOT_OURS, _NOT_OURS_WORDS, x) and _FRONTED_Q.match(x) is None
+                            for x in self.turns[ni].sentences[:3]):
+                        self.put((ti, si), "open_questions", clean(s))
+                    elif not self.assisted and self.left_named(ti, s):
+                        self.put((ti, si), "open_questions", clean(s))
+                    continue
+                found = _FRONTED_Q.match(s) if "whether" in s.lower() else None
+                if (found is None or not _finds(_NOT_OURS, _NOT_OURS_WORDS, s[found.end():])
+                        or len(_content(found.group("q")) - _WH_WORDS) < 2):
+                    continue
+                self.put((ti, si), "open_questions", _as_unknown(found))
+
+    def left_named(self, ti: int, question: str) -> bool:
+        """Whether one of the two turns after the question ``question`` of turn ``ti`` puts off,
+        in its first two sentences, the matter the question names (:data:`_LEAVE_NAMED`: "Who's
+        the independent chair, by the way?" — "Not sorted. Maybe Rashid, …" — "Let's leave the
+        chair for now and see what Rashid says when he's back"), with no decision and no other
+        question between (session 37)."""
+        asked = _content(question)
+        for k in range(ti + 1, min(ti + 3, len(self.turns))):
+            later = self.turns[k]
+            for x in later.sentences[:2]:
+                found = _LEAVE_NAMED.match(x) if "let" in x.lower() else None
+                if found is not None and _content(found.group("what")) and _content(found.group("what")) <= asked:
+                    return True
+            if any(x.endswith("?") for x in later.sentences) or self.decided_in(k):
+                return False
+        return False
+
     def goes(self) -> None:
         """Among people, a statement no rule placed that says where a thing goes, moves or
         stays ("log goes in case 4", "Fishing moves to post-alpha.", "top fields wait till
@@ -2979,9 +3071,13 @@ _ALTERNATIVE = re.compile(r"^(?:or|either|maybe|i say)\b", re.IGNORECASE)
 """A sentence offering an alternative ("Or we put the blog behind the CDN…", "Either the 14th
 or…") or floating one ("Maybe let's do hills…", "I say we withhold…"): a proposal, which a
 later agreement decides, not a decision of its own (session 13)."""
-_IF_ALONE = re.compile(r"^if\s+(?:they|it|it's|that|that's|those|these|this|mine|she|she'd|one)\b", re.IGNORECASE)
+_IF_ALONE = re.compile(r"^if\s+(?:they|it|it's|that|that's|those|these|this|mine|she|she'd|one)\b"
+                       r"(?![^,?]*,\s+(?:would|will|do|does|did|is|are|can|could|should|shall|what|who|how|"
+                       r"when|where|which)\b)", re.IGNORECASE)
 """A condition left as the question ("If they slip past the 20th?", "If mine does?"), cut
-from what it was a condition of: no question a reader can take up (session 13)."""
+from what it was a condition of: no question a reader can take up (session 13). Not a condition
+put before a whole question ("If it's private, would my travel insurance cover the dialysis?",
+"If it's full, can I take the bike in bits?"), which asks what the question asks (session 37)."""
 _TRIED = re.compile(r"^(?:(?:and|so|also)[,]?\s+)?(?:" + NAME_WORD + r",\s+)?(?:have|did)\s+you\s+(?:tried|try|thought of|considered)\b",
                     re.IGNORECASE)
 """A suggestion asked of someone ("Pieter, have you tried logical replication…?"): what they
@@ -3403,6 +3499,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.then_thats()
         reader.sent_to_me()
         reader.done_now()
+        reader.not_ours()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
