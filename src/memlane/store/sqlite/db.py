@@ -84,11 +84,14 @@ class _Slot:
     thread ends the slot is dropped and its connection closed: short-lived threads do not
     leak connections and file descriptors until ``Database.close()``."""
 
-    __slots__ = ("__weakref__", "conn", "depth")
+    __slots__ = ("__weakref__", "conn", "depth", "stamp")
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, stamp: tuple[int, ...] | None = None) -> None:
         self.conn = conn
         self.depth = 0
+        self.stamp = stamp
+        """For a connection reading the file ``immutable``: the file as it was then
+        (``file_stamp``); None otherwise."""
 
     def __del__(self) -> None:
         try:
@@ -220,6 +223,29 @@ def read_only_uri(path: str | Path, *, immutable: bool | None = None) -> str:
             + ("&immutable=1" if immutable else ""))
 
 
+def file_stamp(file: str | Path) -> tuple[int, ...] | None:
+    """What an ``immutable`` reader of ``file`` checks before each statement: the file's
+    device, inode, mode, size, modification and change times, and whether a ``-shm`` or a
+    ``-wal`` (and its size) is beside it; None when the file cannot be read. Session 37
+    (rev37): the decision to read a file ``immutable`` was taken once, when the ``Database``
+    opened; a file then made writable and written by another process, or another file
+    renamed over it, was read as it had been (the writer's messages missing while its
+    ``-wal`` held them, and a checkpoint could rewrite pages under the reader). A writer
+    makes the ``-shm`` when it opens the file, and a change of the file's mode or contents
+    moves its change time."""
+    name = os.fspath(file)
+    try:
+        st = os.stat(name)
+    except OSError:
+        return None
+    try:
+        wal = os.stat(f"{name}-wal").st_size
+    except OSError:
+        wal = -1
+    return (st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns,
+            int(os.path.exists(f"{name}-shm")), wal)
+
+
 class Database:
     """A SQLite file: one connection per thread (closed when the thread ends), WAL,
     foreign keys, nested ``atomic()``."""
@@ -318,34 +344,55 @@ class Database:
             if self._closed:
                 raise StoreError(f"{self.path}: this database was closed (Memory.close() or the "
                                  "end of its with block); open a new Memory to use it again")
-            with translate(f"opening {self.path}"):
-                if self.read_only:
-                    conn = sqlite3.connect(
-                        read_only_uri(self.path, immutable=self._immutable), uri=True,
-                        isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS)
-                else:
-                    conn = sqlite3.connect(
-                        self.path, isolation_level=None, check_same_thread=False,
-                        timeout=_BUSY_SECONDS
-                    )
-                    _wal(conn)
-                conn.execute("PRAGMA synchronous = NORMAL")
-                conn.execute("PRAGMA foreign_keys = ON")
-                # deleted content is overwritten with zeros, not left in free pages
-                # (docs/erasure.md; Debian's SQLite compiles this on, other builds not)
-                conn.execute("PRAGMA secure_delete = ON")
-                conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
-                conn.execute("PRAGMA temp_store = MEMORY")
-                conn.execute("PRAGMA cache_size = -65536")
-                conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
-            if self.tracer is not None:
-                tracer = self.tracer
-                conn.set_trace_callback(lambda sql: tracer("sql", sql, None))
-            slot = _Slot(conn)
+            slot = _Slot(*self._connect())
             self._local.slot = slot
             with self._lock:
                 self._slots.add(slot)
+        elif slot.stamp is not None and not slot.depth and file_stamp(self.path) not in (
+                slot.stamp, None):
+            self._reopen(slot)
         return slot
+
+    def _connect(self) -> tuple[sqlite3.Connection, tuple[int, ...] | None]:
+        """A new connection, and the file's stamp when it reads the file ``immutable``
+        (taken before it opens: a change meanwhile is seen at its first statement)."""
+        stamp = file_stamp(self.path) if self.read_only and self._immutable else None
+        with translate(f"opening {self.path}"):
+            if self.read_only:
+                conn = sqlite3.connect(
+                    read_only_uri(self.path, immutable=self._immutable), uri=True,
+                    isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS)
+            else:
+                conn = sqlite3.connect(
+                    self.path, isolation_level=None, check_same_thread=False,
+                    timeout=_BUSY_SECONDS
+                )
+                _wal(conn)
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            # deleted content is overwritten with zeros, not left in free pages
+            # (docs/erasure.md; Debian's SQLite compiles this on, other builds not)
+            conn.execute("PRAGMA secure_delete = ON")
+            conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
+            conn.execute("PRAGMA temp_store = MEMORY")
+            conn.execute("PRAGMA cache_size = -65536")
+            conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+        if self.tracer is not None:
+            tracer = self.tracer
+            conn.set_trace_callback(lambda sql: tracer("sql", sql, None))
+        return conn, stamp
+
+    def _reopen(self, slot: _Slot) -> None:
+        """``slot``'s file is no longer as its ``immutable`` connection found it (made
+        writable, written, replaced; session 37): decided again as when the database
+        opened (``read_only_uri``: ``immutable`` only for a settled file no process may
+        write, or in a folder this process may not write), for every thread's next
+        statement, and this thread's connection opened again so. The old connection is
+        not closed here: a cursor of it being read goes on (it closes with its last
+        cursor)."""
+        file = Path(self.path).expanduser().resolve()
+        self._immutable = "&immutable=1" in read_only_uri(file)
+        slot.conn, slot.stamp = self._connect()
 
     @property
     def conn(self) -> sqlite3.Connection:

@@ -1,0 +1,157 @@
+"""A reader that opened a SQLite file ``immutable`` sees what is written after (session 37,
+rev37). Session 36 (fix36b) opens a settled file no process may write (``chmod 444``; for
+root, ``chattr +i``) ``?mode=ro&immutable=1``, decided once when the ``Memory`` opened. A
+file then made writable and written by another process, or replaced by another database,
+was read as it was by a long-lived reader (``memlane serve``, ``memlane mcp``, a library
+``Memory``): SQLite reads an immutable file without a lock and without its ``-wal``, so the
+writer's messages were missing while it ran (and a checkpoint could rewrite pages under the
+reader), and a file renamed over it was never seen. The reader now checks, before each
+statement, that the file is as it was (its inode, mode, size and times, no ``-shm`` nor
+``-wal`` beside it) and otherwise opens it again as the file then is."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memlane.memory import Memory
+from memlane.serve.http import create_app
+from memlane.testing import memory
+from memlane.testing.http import serving
+from tests.read_only_kit import fill, lock
+
+
+def _unlock(undo: list[str]) -> None:
+    subprocess.run(undo, check=True)
+
+
+@pytest.fixture
+def locked(tmp_path: Path) -> Iterator[tuple[Path, list[str]]]:
+    db = fill(tmp_path / "m.db")
+    undo = lock(db)
+    state = [undo]
+    try:
+        yield db, state
+    finally:
+        for path in (db, *db.parent.iterdir()):
+            if os.geteuid() == 0:
+                subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+            else:
+                path.chmod(0o644)
+
+
+def _count(mem: Memory) -> int:
+    return int(mem.stats()["messages"])
+
+
+def _write(db: Path, n: int, start: int) -> Memory:
+    """A writer (another ``Memory``, as another process's) storing ``n`` messages, left open:
+    its writes stay in the ``-wal`` until it closes."""
+    writer = memory(db)
+    for i in range(start, start + n):
+        writer.add_message("s", "user", f"note {i} about Porto", at=f"2024-04-01T10:{i % 60:02d}:00Z")
+    return writer
+
+
+def test_a_reader_sees_what_a_writer_writes_after_the_file_was_made_writable(
+        locked: tuple[Path, list[str]]) -> None:
+    db, state = locked
+    reader = memory(f"sqlite:///{db}?mode=ro")
+    try:
+        assert _count(reader) == 2
+        _unlock(state[0])
+        writer = _write(db, 5, 0)
+        try:
+            assert _count(writer) == 7
+            assert _count(reader) == 7  # the writer still open: its messages in the -wal
+        finally:
+            writer.close()
+        assert _count(reader) == 7
+        assert [s.message_count for s in reader.sessions("s", limit=10)]
+    finally:
+        reader.close()
+
+
+def test_a_reader_sees_a_database_renamed_over_its_file(locked: tuple[Path, list[str]],
+                                                       tmp_path: Path) -> None:
+    db, state = locked
+    other = tmp_path / "other" / "m.db"
+    other.parent.mkdir()
+    with memory(other) as mem:
+        mem.add_message("s", "user", "the restored copy", at="2024-01-01T10:00:00Z")
+    reader = memory(db)
+    try:
+        assert _count(reader) == 2
+        _unlock(state[0])
+        os.replace(other, db)  # a restore from a backup: the file is another one now
+        state[0] = lock(db)
+        assert _count(reader) == 1
+    finally:
+        reader.close()
+
+
+def test_the_service_over_an_immutable_file_serves_what_was_written(
+        locked: tuple[Path, list[str]]) -> None:
+    db, state = locked
+    key = (db.parent / "key").read_text()
+    with memory(db) as mem, serving(create_app(mem, worker=False)) as served, httpx.Client(
+            base_url=served, timeout=30.0, headers={"Authorization": f"Bearer {key}"}) as http:
+        def listed() -> int:
+            got = http.get("/v1/sessions", params={"scope": "s"})
+            assert got.status_code == 200, got.text
+            return sum(s["message_count"] for s in got.json()["sessions"])
+
+        assert listed() == 2
+        _unlock(state[0])
+        writer = _write(db, 3, 0)
+        try:
+            assert listed() == 5
+        finally:
+            writer.close()
+
+
+_STEPS = st.lists(st.sampled_from(["write", "close", "lock", "read"]), min_size=1, max_size=8)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=_STEPS)
+def test_a_read_only_reader_always_counts_what_is_stored(tmp_path_factory: pytest.TempPathFactory,
+                                                          steps: list[str]) -> None:
+    """Any order of writing (the file made writable first, the writer left open), closing
+    the writer (a checkpoint), making the file read-only again (the writer closed first) and
+    reading: the reader opened on the locked file counts every message stored."""
+    db = fill(tmp_path_factory.mktemp("steps") / "m.db")
+    undo: list[str] | None = lock(db)
+    writer: Memory | None = None
+    stored = 2
+    reader = memory(f"sqlite:///{db}?mode=ro")
+    try:
+        for step in steps:
+            if step == "write":
+                if undo is not None:
+                    _unlock(undo)
+                    undo = None
+                writer = writer or memory(db)
+                writer.add_message("s", "user", f"note {stored}", at=f"2024-04-01T10:{stored:02d}:00Z")
+                stored += 1
+            elif step in ("close", "lock") and writer is not None:
+                writer.close()
+                writer = None
+            if step == "lock" and undo is None:
+                undo = lock(db)
+            assert _count(reader) == stored, (steps, step)
+    finally:
+        reader.close()
+        if writer is not None:
+            writer.close()
+        if undo is not None:
+            _unlock(undo)
+        shutil.rmtree(db.parent, ignore_errors=True)
