@@ -155,3 +155,46 @@ def test_a_read_only_reader_always_counts_what_is_stored(tmp_path_factory: pytes
         if undo is not None:
             _unlock(undo)
         shutil.rmtree(db.parent, ignore_errors=True)
+
+
+_CRASH = """
+import os, sqlite3, sys
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+con.execute("PRAGMA journal_mode = DELETE")
+con.execute("PRAGMA cache_size = 2")
+con.execute("BEGIN")
+con.execute("DELETE FROM messages")
+con.executemany("INSERT INTO kv_probe VALUES (?)", [("x" * 900,)] * 3000)
+os._exit(9)  # killed in the middle of the transaction: its pages to restore in -journal
+"""
+
+
+def test_a_file_with_a_hot_journal_is_not_read_as_it_is(tmp_path: Path) -> None:
+    """A memlane file taken out of WAL mode (``PRAGMA journal_mode = DELETE``) whose writer
+    died in a transaction: its ``-journal`` holds the pages the transaction overwrote. Read
+    ``immutable`` it gave the half-written transaction's messages (none) without an error;
+    now it is read as SQLite reads a file with a hot journal (this process may not roll it
+    back: an error), never the torn rows."""
+    import sqlite3
+    import sys
+
+    from memlane.errors import StoreError
+
+    db = fill(tmp_path / "m.db")
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE kv_probe (v TEXT)")
+    con.commit()
+    con.close()
+    subprocess.run([sys.executable, "-c", _CRASH, str(db)], check=False)
+    journal = Path(f"{db}-journal")
+    assert journal.stat().st_size > 0
+    undo = lock(db)
+    try:
+        try:
+            with memory(db) as reader:
+                count = _count(reader)
+        except StoreError:
+            return  # refused: the journal must be rolled back by a process that may write
+        assert count == 2
+    finally:
+        _unlock(undo)

@@ -198,10 +198,14 @@ def nobody_writes(file: Path) -> bool:
 def settled(file: Path) -> bool:
     """Whether ``file`` holds all of itself: no ``-shm`` beside it, and no ``-wal`` or an
     empty one. No connection in WAL mode is open on it (one keeps the two files), and the
-    last one to close checkpointed everything into the file."""
-    wal, shm = Path(f"{file}-wal"), Path(f"{file}-shm")
+    last one to close checkpointed everything into the file. Nor a ``-journal`` that is not
+    empty (session 37): a file taken out of WAL mode whose writer died in a transaction
+    keeps the pages to restore there, and read ``immutable`` (which ignores the journal) it
+    gave the half-written transaction's rows without an error."""
+    wal, shm, journal = Path(f"{file}-wal"), Path(f"{file}-shm"), Path(f"{file}-journal")
     try:
-        return not shm.exists() and (not wal.exists() or wal.stat().st_size == 0)
+        return (not shm.exists() and (not wal.exists() or wal.stat().st_size == 0)
+                and (not journal.exists() or journal.stat().st_size == 0))
     except OSError:
         return False
 
