@@ -198,3 +198,24 @@ def test_a_file_with_a_hot_journal_is_not_read_as_it_is(tmp_path: Path) -> None:
         assert count == 2
     finally:
         _unlock(undo)
+
+
+def test_a_thread_first_reading_after_the_change_sees_it(locked: tuple[Path, list[str]]) -> None:
+    """The change comes before a thread's first statement (a service's new worker thread):
+    that thread's connection is checked against the file as it was when ``immutable`` was
+    judged, not as the thread found it (then it read immutable a file being written)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    db, state = locked
+    reader = memory(db)
+    try:
+        assert _count(reader) == 2
+        _unlock(state[0])
+        writer = _write(db, 4, 0)
+        try:
+            with ThreadPoolExecutor(1) as pool:
+                assert pool.submit(_count, reader).result() == 6
+        finally:
+            writer.close()
+    finally:
+        reader.close()

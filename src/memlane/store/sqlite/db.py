@@ -269,8 +269,14 @@ class Database:
         self._closed = False
         self._pid = os.getpid()
         self._immutable = False
+        self._judged: tuple[bool, tuple[int, ...] | None] = (False, None)
+        """Whether connections read the file ``immutable``, and the file as it was just
+        before that was judged (``file_stamp``): a connection opened later by another
+        thread checks against it, not against the file as that thread found it."""
         if self.path != ":memory:":
             check_location(self.path)
+        self._file = Path(self.path).expanduser().resolve() if self.path != ":memory:" else None
+        stamp = file_stamp(self._file) if self._file is not None else None
         # A file this process may not write (its mode, a read-only mount, an immutable
         # file) is opened read-only, as ``?mode=ro`` asks: searches and reads work, and
         # memlane skips the writes a read would make (session 22). Opened read-write,
@@ -286,6 +292,7 @@ class Database:
             if self.read_only and not self._immutable:  # session 36: no files left beside it
                 file = Path(self.path).expanduser()
                 self._immutable = settled(file) and nobody_writes(file)
+        self._judged = (self._immutable, stamp if self._immutable else None)
         self.migrated = self.migrate()  # what this process applied (not another's)
 
     def _folder_read_only(self) -> None:
@@ -352,19 +359,22 @@ class Database:
             self._local.slot = slot
             with self._lock:
                 self._slots.add(slot)
-        elif slot.stamp is not None and not slot.depth and file_stamp(self.path) not in (
-                slot.stamp, None):
-            self._reopen(slot)
+        if slot.stamp is not None and not slot.depth:  # a new one too: judged before it
+            now = file_stamp(self._file or self.path)
+            if now is not None and now != slot.stamp:  # (a file gone: the old one is read)
+                self._reopen(slot)
         return slot
 
     def _connect(self) -> tuple[sqlite3.Connection, tuple[int, ...] | None]:
         """A new connection, and the file's stamp when it reads the file ``immutable``
-        (taken before it opens: a change meanwhile is seen at its first statement)."""
-        stamp = file_stamp(self.path) if self.read_only and self._immutable else None
+        (``_judged``'s, taken before the judgment: a change since is seen at its first
+        statement)."""
+        immutable, stamp = self._judged  # one pair: another thread's ``_reopen`` sets both
+        immutable = immutable and self.read_only
         with translate(f"opening {self.path}"):
             if self.read_only:
                 conn = sqlite3.connect(
-                    read_only_uri(self.path, immutable=self._immutable), uri=True,
+                    read_only_uri(self.path, immutable=immutable), uri=True,
                     isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS)
             else:
                 conn = sqlite3.connect(
@@ -384,7 +394,7 @@ class Database:
         if self.tracer is not None:
             tracer = self.tracer
             conn.set_trace_callback(lambda sql: tracer("sql", sql, None))
-        return conn, stamp
+        return conn, stamp if immutable else None
 
     def _reopen(self, slot: _Slot) -> None:
         """``slot``'s file is no longer as its ``immutable`` connection found it (made
@@ -394,8 +404,10 @@ class Database:
         statement, and this thread's connection opened again so. The old connection is
         not closed here: a cursor of it being read goes on (it closes with its last
         cursor)."""
-        file = Path(self.path).expanduser().resolve()
+        file = self._file or Path(self.path)
+        stamp = file_stamp(file)  # before the judgment: a change after it is seen next time
         self._immutable = "&immutable=1" in read_only_uri(file)
+        self._judged = (self._immutable, stamp if self._immutable else None)
         slot.conn, slot.stamp = self._connect()
 
     @property
