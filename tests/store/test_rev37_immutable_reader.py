@@ -219,3 +219,55 @@ def test_a_thread_first_reading_after_the_change_sees_it(locked: tuple[Path, lis
             writer.close()
     finally:
         reader.close()
+
+
+OTHER_USER = """
+import os, sys, tempfile
+from memlane.testing import memory
+db = sys.argv[1]
+with tempfile.TemporaryDirectory() as scratch, memory(os.path.join(scratch, "w.db")) as m:
+    m.add_message("s", "user", "warm", at="2024-01-01T10:00:00Z")
+    m.stats()  # every module a read needs, imported (read after the uid changes)
+import importlib.readers, encodings.idna  # noqa: E401,F401
+os.setgid(65534)
+os.setuid(65534)
+reader = memory(db)
+print(reader.stats()["messages"], flush=True)
+sys.stdin.readline()  # the owner writes meanwhile
+print(reader.stats()["messages"], flush=True)
+reader.close()
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="drops to another user (uid 65534) as root")
+def test_a_reader_in_a_folder_it_may_not_write_sees_the_owners_writes() -> None:
+    """Session 29's case: another user's file in a folder this user may not write is read
+    ``immutable`` (SQLite could not make the ``-shm``); its owner then writes it. The reader
+    read it as it was (1 message of 4 while the owner's writer was open); now it reads
+    through the ``-wal`` and ``-shm`` the owner made."""
+    import sys
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="rev37-"))
+    folder.chmod(0o755)  # the reader may enter, not make files
+    db = folder / "m.db"
+    try:
+        with memory(db) as mem:
+            mem.add_message("s", "user", "one", at="2024-03-02T10:00:00Z")
+        child = subprocess.Popen([sys.executable, "-c", OTHER_USER, str(db)], text=True,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE,
+                                 env={**os.environ, "MEMLANE_INDEXING_JOBS": "0"})
+        assert child.stdout is not None and child.stdin is not None
+        assert child.stdout.readline().strip() == "1"
+        writer = _write(db, 3, 0)
+        try:
+            child.stdin.write("go\n")
+            child.stdin.flush()
+            assert child.stdout.readline().strip() == "4", child.stderr.read() if child.stderr else ""
+        finally:
+            writer.close()
+            _, err = child.communicate(timeout=120)
+        assert child.returncode == 0, err
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
