@@ -637,7 +637,7 @@ class _Placed(Mapping[tuple[str, str], Message]):
     def __iter__(self) -> Iterator[tuple[str, str]]:
         return (k for k in self.held if k[0] not in self.written)
 
-    def __len__(self) -> int:
+    def __len__(self) -> int:  # (counted: not asked on the import's paths, ``get`` is)
         return sum(1 for _ in self)
 
 
@@ -706,7 +706,8 @@ def _home(store: Store, anchors: list[Incoming], lines: list[Incoming],
             return None  # the session it opened
         held = line.ext_id
         opened = store.open_session_for(scope)
-    there = (known or {}).get((anchors[0].scope, held)) or store.message_by_ext_id(scope, held)
+    there = ((known.get((anchors[0].scope, held)) if known is not None else None)
+             or store.message_by_ext_id(scope, held))
     if there is None or (opened is not None and opened[0] == there.session_id):
         return None
     return there.session_id
@@ -768,7 +769,8 @@ def _resume(store: Store, run: list[Incoming], last: dict[str, Incoming],
         there = None  # before's stored message, once read (it was read here a second time)
         for m in (m for m in run if m.scope == scope):
             got = None if m.ext_id is None else (
-                (known or {}).get((scope, m.ext_id)) or store.message_by_ext_id(real, m.ext_id))
+                (known.get((scope, m.ext_id)) if known is not None else None)
+                or store.message_by_ext_id(real, m.ext_id))
             if got is None:
                 break
             before, there = m, got
