@@ -223,7 +223,9 @@ def read_only_uri(path: str | Path, *, immutable: bool | None = None) -> str:
     if immutable is None:
         immutable = settled(file) and (nobody_writes(file)
                                         or not os.access(file.parent, os.W_OK))
-    return (f"file:{urllib.parse.quote(str(file))}?mode=ro"
+    # the path's bytes quoted: a name that is not UTF-8 holds lone surrogates, which
+    # ``quote`` of the str cannot encode (session 37: every command on such a file failed)
+    return (f"file:{urllib.parse.quote(os.fsencode(file))}?mode=ro"
             + ("&immutable=1" if immutable else ""))
 
 
