@@ -169,9 +169,11 @@ os._exit(9)  # killed in the middle of the transaction: its pages to restore in 
 """
 
 
-def test_a_file_with_a_hot_journal_is_not_read_as_it_is(tmp_path: Path) -> None:
+@pytest.mark.parametrize("locked_part", ["file", "folder"])
+def test_a_file_with_a_hot_journal_is_not_read_as_it_is(tmp_path: Path, locked_part: str) -> None:
     """A memlane file taken out of WAL mode (``PRAGMA journal_mode = DELETE``) whose writer
-    died in a transaction: its ``-journal`` holds the pages the transaction overwrote. Read
+    died in a transaction: its ``-journal`` holds the pages the transaction overwrote; the
+    file, or its folder, then made read-only. Read
     ``immutable`` it gave the half-written transaction's messages (none) without an error;
     now it is read as SQLite reads a file with a hot journal (this process may not roll it
     back: an error), never the torn rows."""
@@ -188,7 +190,7 @@ def test_a_file_with_a_hot_journal_is_not_read_as_it_is(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-c", _CRASH, str(db)], check=False)
     journal = Path(f"{db}-journal")
     assert journal.stat().st_size > 0
-    undo = lock(db)
+    undo = lock(db if locked_part == "file" else db.parent)  # (a folder: session 29's case)
     try:
         try:
             with memory(db) as reader:

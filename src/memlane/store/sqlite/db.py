@@ -324,7 +324,7 @@ class Database:
                 f"db: {self.path} has writes in {wal.name} not yet in the file, and its folder "
                 f"{folder} is read-only for this process, so SQLite cannot read them; open it "
                 "once where the folder may be written (or copy the file with its -wal)")
-        self._immutable = True
+        self._immutable = settled(file)  # not with a -journal to roll back (session 37)
 
     # -- connections --------------------------------------------------------------------
     def _forked(self) -> None:
