@@ -30,8 +30,19 @@ def translate(what: str) -> Iterator[None]:
     try:
         yield
     except sqlite3.Error as e:
+        if getattr(e, "sqlite_errorcode", 0) == _READONLY_ROLLBACK:
+            raise StoreError(f"{what}: the file {_unfinished(what)}") from e
         hint = file_hint(e)
         raise StoreError(f"{what}: {e}" + (f" ({hint})" if hint else "")) from e
+
+
+def _unfinished(path: str) -> str:
+    """What a read of a file whose writer died in a transaction says: SQLite's "attempt to
+    write a readonly database" (SQLITE_READONLY_ROLLBACK) on a read named no journal
+    (session 37: such a file is no longer read ``immutable``, which gave torn rows)."""
+    return (f"holds a transaction its writer did not finish (its {Path(path).name}-journal), "
+            "which a process that may write the file rolls back: open it once there; "
+            "nothing was read")
 
 
 _PACKAGE = "memlane.store.sqlite"
@@ -56,6 +67,7 @@ def file_hint(e: sqlite3.Error) -> str | None:
 
 
 _READONLY = 8  # SQLITE_READONLY
+_READONLY_ROLLBACK = 776  # SQLITE_READONLY_ROLLBACK: a hot journal this connection may not roll back
 
 
 def read_only_text(path: str) -> str:
@@ -72,6 +84,8 @@ def file_error(what: str, path: str, e: sqlite3.Error) -> StoreError:
     if hint is None:
         return StoreError(f"{what}: {e}")
     code = getattr(e, "sqlite_errorcode", 0)
+    if code == _READONLY_ROLLBACK:  # a read, which must roll the journal back first
+        return StoreError(f"db: {path} {_unfinished(path)}")
     if isinstance(code, int) and code & 0xFF == _READONLY:
         error = StoreError(read_only_text(path))
         error.read_only = True
