@@ -274,3 +274,29 @@ def test_a_reader_in_a_folder_it_may_not_write_sees_the_owners_writes() -> None:
         assert child.returncode == 0, err
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_cursor_being_read_when_the_file_changes_reads_on(locked: tuple[Path, list[str]]) -> None:
+    """The connection opened again does not close the old one under a cursor being read
+    (a loop over rows that runs statements of its own); ``close`` closes both."""
+    import sqlite3
+
+    db, state = locked
+    reader = memory(db)
+    try:
+        database = reader.store.db
+        cursor = database.execute("SELECT id FROM messages ORDER BY id")
+        assert cursor.fetchone() is not None
+        old = database.conn
+        _unlock(state[0])
+        writer = _write(db, 2, 0)
+        try:
+            assert _count(reader) == 4  # (a statement: opened again)
+            assert database.conn is not old
+            assert len(cursor.fetchall()) == 1  # the old snapshot's second row, read on
+        finally:
+            writer.close()
+    finally:
+        reader.close()
+    with pytest.raises(sqlite3.ProgrammingError):
+        old.execute("SELECT 1")

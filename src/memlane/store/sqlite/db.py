@@ -285,6 +285,7 @@ class Database:
         self._closed = False
         self._pid = os.getpid()
         self._immutable = False
+        self._retired: list[sqlite3.Connection] = []  # (``_reopen``; closed with the rest)
         self._judged: tuple[bool, tuple[int, ...] | None] = (False, None)
         """Whether connections read the file ``immutable``, and the file as it was just
         before that was judged (``file_stamp``): a connection opened later by another
@@ -352,14 +353,15 @@ class Database:
         then took none, and the parent, seeing no other reader, deleted the WAL), then
         opens its own. Closing one in the child releases nothing of the parent's: its
         locks are the parent process's."""
-        for slot in list(self._slots):
+        for conn in [*(slot.conn for slot in list(self._slots)), *self._retired]:
             try:
-                slot.conn.close()
+                conn.close()
             except sqlite3.Error:
                 pass
         self._pid = os.getpid()
         self._local = threading.local()
         self._slots = weakref.WeakSet()
+        self._retired = []
         self._lock = threading.Lock()  # a lock another thread held at the fork stays held
         self._write_lock = threading.Lock()
 
@@ -418,13 +420,15 @@ class Database:
         opened (``read_only_uri``: ``immutable`` only for a settled file no process may
         write, or in a folder this process may not write), for every thread's next
         statement, and this thread's connection opened again so. The old connection is
-        not closed here: a cursor of it being read goes on (it closes with its last
-        cursor)."""
+        not closed here: a cursor of it being read goes on; ``close`` closes it."""
         file = self._file or Path(self.path)
         stamp = file_stamp(file)  # before the judgment: a change after it is seen next time
         self._immutable = "&immutable=1" in read_only_uri(file)
         self._judged = (self._immutable, stamp if self._immutable else None)
+        old = slot.conn
         slot.conn, slot.stamp = self._connect()
+        with self._lock:
+            self._retired.append(old)
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -449,9 +453,10 @@ class Database:
             self._forked()
         with self._lock:
             self._closed = True
-            for slot in list(self._slots):
-                slot.conn.close()
+            for conn in [*(slot.conn for slot in self._slots), *self._retired]:
+                conn.close()
             self._slots = weakref.WeakSet()
+            self._retired = []
         self._local = threading.local()
 
     @staticmethod
