@@ -457,6 +457,7 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
         with store.atomic():
             started.see(store, pending[:upto])  # (before the batch writes a scope)
             held = _held(store, pending[:upto])
+            placed = _Placed(held)  # where they are, until the batch writes their scope
             stored: list[Any] = []
             # cut where a label starts a session, and between labelled lines and others:
             # a labelled line stays in its label's session whatever its time (no gap cuts
@@ -489,11 +490,13 @@ def _import(store: Store, cfg: IngestConfig, fh: IO[Any], strict: bool,
                     else:
                         homes.pop(scope, None)
                 if pending[begin].session is None:
-                    _resume(store, pending[begin:end], last, current, homes, held)
+                    _resume(store, pending[begin:end], last, current, homes, placed)
                     written = _store_new(store, cfg, pending[begin:end], held)  # None: stored
                 else:
                     written = _store_labelled(store, cfg, pending[begin:end], homes,
-                                              current, aside, started, held)
+                                              current, aside, started, held, placed)
+                placed.written.update(m.scope for m, got in zip(pending[begin:end], written,
+                                                                strict=True) if got is not None)
                 started.wrote(pending[begin:end], written)
                 last.update((m.scope, m) for m in pending[begin:end])
                 stored += written
@@ -611,6 +614,33 @@ def _held(store: Store, lines: Sequence[Incoming]) -> dict[tuple[str, str], Mess
     return out
 
 
+class _Placed(Mapping[tuple[str, str], Message]):
+    """The batch's stored messages (``_held``) as a record of the session each is in: those
+    of the scopes the batch has written nothing to yet. A line written can move a stored
+    message to another session: a late line between two sessions joins them, and the one
+    joined is deleted. Session 37 (rev37): a label's next line in the batch was given that
+    deleted session (``_home``), ``add_to_session`` failed with a ``TypeError``, and the
+    file could not be imported (each attempt rolled back); ``_resume`` compared sessions
+    read before and after the move. Whether a line is stored, and what it holds, the
+    batch's read still tells (``held``)."""
+
+    def __init__(self, held: Mapping[tuple[str, str], Message]) -> None:
+        self.held = held
+        self.written: set[str] = set()
+        """The scopes (as the lines spell them, checked) the batch has written to."""
+
+    def __getitem__(self, key: tuple[str, str]) -> Message:
+        if key[0] in self.written:
+            raise KeyError(key)
+        return self.held[key]
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return (k for k in self.held if k[0] not in self.written)
+
+    def __len__(self) -> int:  # (counted: not asked on the import's paths, ``get`` is)
+        return sum(1 for _ in self)
+
+
 def _store_new(store: Store, cfg: IngestConfig, lines: Sequence[Incoming],
                held: Mapping[tuple[str, str], Message], **where: Any) -> list[Message | None]:
     """``store_messages`` (``where``: its ``gap`` and ``session``) for the lines whose id
@@ -628,17 +658,20 @@ def _store_labelled(store: Store, cfg: IngestConfig, run: list[Incoming],
                     homes: dict[str, Incoming],
                     current: dict[str, tuple[Incoming, str | None]],
                     aside: dict[str, int], started: _Started,
-                    held: Mapping[tuple[str, str], Message]) -> list[Any]:
+                    held: Mapping[tuple[str, str], Message],
+                    placed: Mapping[tuple[str, str], Message]) -> list[Any]:
     """Store labelled lines (of one label per scope): each scope's in the session its label
     resumes (the session holding the label's last line written, or its first, ``homes``
     and ``current``, looked up now: a message added since may have joined it to another),
     in the closed session its label started beside a live one (``aside``), or in the
     scope's open session, which the label started, with no gap; ``store_messages``'
-    entries, in ``run``'s order. Each scope's last line is its ``homes`` line after."""
+    entries, in ``run``'s order. Each scope's last line is its ``homes`` line after.
+    ``held``: the batch's stored messages; ``placed``: those still where they were read
+    (``_Placed``)."""
     out: list[Any] = [None] * len(run)
     groups: dict[int | None, list[int]] = {}
     sessions = {scope: _home(store, [first, current[scope][0]],
-                             [m for m in run if m.scope == scope], started.of(scope), held)
+                             [m for m in run if m.scope == scope], started.of(scope), placed)
                 for scope, first in homes.items() if any(m.scope == scope for m in run)}
     for scope in [s for s in aside if any(m.scope == s for m in run)]:
         sessions[scope] = aside.pop(scope)  # its first lines; then ``homes`` finds it
@@ -673,7 +706,8 @@ def _home(store: Store, anchors: list[Incoming], lines: list[Incoming],
             return None  # the session it opened
         held = line.ext_id
         opened = store.open_session_for(scope)
-    there = (known or {}).get((anchors[0].scope, held)) or store.message_by_ext_id(scope, held)
+    there = ((known.get((anchors[0].scope, held)) if known is not None else None)
+             or store.message_by_ext_id(scope, held))
     if there is None or (opened is not None and opened[0] == there.session_id):
         return None
     return there.session_id
@@ -735,7 +769,8 @@ def _resume(store: Store, run: list[Incoming], last: dict[str, Incoming],
         there = None  # before's stored message, once read (it was read here a second time)
         for m in (m for m in run if m.scope == scope):
             got = None if m.ext_id is None else (
-                (known or {}).get((scope, m.ext_id)) or store.message_by_ext_id(real, m.ext_id))
+                (known.get((scope, m.ext_id)) if known is not None else None)
+                or store.message_by_ext_id(real, m.ext_id))
             if got is None:
                 break
             before, there = m, got

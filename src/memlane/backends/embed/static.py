@@ -115,6 +115,13 @@ modification time, change time and inode it was taken at: hashing the 91 MB file
 every process about 75 ms of CPU on its first embedding (a ``memlane search`` from the
 shell paid it each time; session 35)."""
 
+CACHE_FILE_MODE = 0o644
+"""The mode of the table and the note: every user of a shared cache directory reads them.
+Session 37 (rev37): written to ``tempfile.mkstemp`` files, they were ``0600`` whatever the
+umask, so another user of the cache read neither: each of its processes hashed the weights
+again, found no table and derived it again (30-50 s). Nothing in them is private (a table
+derived from the public weights, their hash and path)."""
+
 _NOTE_KEY = ("path", "size", "mtime_ns", "ctime_ns", "inode")
 """What a note must name as the file's own to be taken (``_weights_hash``). Session 36: path,
 size and modification time alone matched weights replaced by another version of the same
@@ -181,6 +188,7 @@ def _write_note(note: Path, entry: dict[str, Any]) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=note.stem + ".", suffix=".tmp", dir=directory)
         try:
+            os.chmod(tmp, CACHE_FILE_MODE)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
             os.replace(tmp, note)
@@ -282,6 +290,7 @@ def _save_table(path: Path, table: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.stem + ".", suffix=".tmp", dir=path.parent)
     try:
+        os.chmod(tmp, CACHE_FILE_MODE)
         with os.fdopen(fd, "wb") as fh:
             np.save(fh, table, allow_pickle=False)
             fh.flush()

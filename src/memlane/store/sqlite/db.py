@@ -30,8 +30,19 @@ def translate(what: str) -> Iterator[None]:
     try:
         yield
     except sqlite3.Error as e:
+        if getattr(e, "sqlite_errorcode", 0) == _READONLY_ROLLBACK:
+            raise StoreError(f"{what}: the file {_unfinished(what)}") from e
         hint = file_hint(e)
         raise StoreError(f"{what}: {e}" + (f" ({hint})" if hint else "")) from e
+
+
+def _unfinished(path: str) -> str:
+    """What a read of a file whose writer died in a transaction says: SQLite's "attempt to
+    write a readonly database" (SQLITE_READONLY_ROLLBACK) on a read named no journal
+    (session 37: such a file is no longer read ``immutable``, which gave torn rows)."""
+    return (f"holds a transaction its writer did not finish (its {Path(path).name}-journal), "
+            "which a process that may write the file rolls back: open it once there; "
+            "nothing was read")
 
 
 _PACKAGE = "memlane.store.sqlite"
@@ -56,6 +67,7 @@ def file_hint(e: sqlite3.Error) -> str | None:
 
 
 _READONLY = 8  # SQLITE_READONLY
+_READONLY_ROLLBACK = 776  # SQLITE_READONLY_ROLLBACK: a hot journal this connection may not roll back
 
 
 def read_only_text(path: str) -> str:
@@ -72,6 +84,8 @@ def file_error(what: str, path: str, e: sqlite3.Error) -> StoreError:
     if hint is None:
         return StoreError(f"{what}: {e}")
     code = getattr(e, "sqlite_errorcode", 0)
+    if code == _READONLY_ROLLBACK:  # a read, which must roll the journal back first
+        return StoreError(f"db: {path} {_unfinished(path)}")
     if isinstance(code, int) and code & 0xFF == _READONLY:
         error = StoreError(read_only_text(path))
         error.read_only = True
@@ -84,11 +98,14 @@ class _Slot:
     thread ends the slot is dropped and its connection closed: short-lived threads do not
     leak connections and file descriptors until ``Database.close()``."""
 
-    __slots__ = ("__weakref__", "conn", "depth")
+    __slots__ = ("__weakref__", "conn", "depth", "stamp")
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, stamp: tuple[int, ...] | None = None) -> None:
         self.conn = conn
         self.depth = 0
+        self.stamp = stamp
+        """For a connection reading the file ``immutable``: the file as it was then
+        (``file_stamp``); None otherwise."""
 
     def __del__(self) -> None:
         try:
@@ -195,10 +212,14 @@ def nobody_writes(file: Path) -> bool:
 def settled(file: Path) -> bool:
     """Whether ``file`` holds all of itself: no ``-shm`` beside it, and no ``-wal`` or an
     empty one. No connection in WAL mode is open on it (one keeps the two files), and the
-    last one to close checkpointed everything into the file."""
-    wal, shm = Path(f"{file}-wal"), Path(f"{file}-shm")
+    last one to close checkpointed everything into the file. Nor a ``-journal`` that is not
+    empty (session 37): a file taken out of WAL mode whose writer died in a transaction
+    keeps the pages to restore there, and read ``immutable`` (which ignores the journal) it
+    gave the half-written transaction's rows without an error."""
+    wal, shm, journal = Path(f"{file}-wal"), Path(f"{file}-shm"), Path(f"{file}-journal")
     try:
-        return not shm.exists() and (not wal.exists() or wal.stat().st_size == 0)
+        return (not shm.exists() and (not wal.exists() or wal.stat().st_size == 0)
+                and (not journal.exists() or journal.stat().st_size == 0))
     except OSError:
         return False
 
@@ -234,8 +255,33 @@ def read_only_uri(path: str | Path, *, immutable: bool | None = None) -> str:
     if immutable is None:
         immutable = settled(file) and (nobody_writes(file)
                                         or not os.access(file.parent, os.W_OK))
-    return (f"file:{urllib.parse.quote(str(file))}?mode=ro"
+    # the path's bytes quoted: a name that is not UTF-8 holds lone surrogates, which
+    # ``quote`` of the str cannot encode (session 37: every command on such a file failed)
+    return (f"file:{urllib.parse.quote(os.fsencode(file))}?mode=ro"
             + ("&immutable=1" if immutable else ""))
+
+
+def file_stamp(file: str | Path) -> tuple[int, ...] | None:
+    """What an ``immutable`` reader of ``file`` checks before each statement: the file's
+    device, inode, mode, size, modification and change times, and whether a ``-shm`` or a
+    ``-wal`` (and its size) is beside it; None when the file cannot be read. Session 37
+    (rev37): the decision to read a file ``immutable`` was taken once, when the ``Database``
+    opened; a file then made writable and written by another process, or another file
+    renamed over it, was read as it had been (the writer's messages missing while its
+    ``-wal`` held them, and a checkpoint could rewrite pages under the reader). A writer
+    makes the ``-shm`` when it opens the file, and a change of the file's mode or contents
+    moves its change time."""
+    name = os.fspath(file)
+    try:
+        st = os.stat(name)
+    except OSError:
+        return None
+    try:
+        wal = os.stat(f"{name}-wal").st_size
+    except OSError:
+        wal = -1
+    return (st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns,
+            int(os.path.exists(f"{name}-shm")), wal)
 
 
 class Database:
@@ -257,8 +303,15 @@ class Database:
         self._closed = False
         self._pid = os.getpid()
         self._immutable = False
+        self._retired: list[sqlite3.Connection] = []  # (``_reopen``; closed with the rest)
+        self._judged: tuple[bool, tuple[int, ...] | None] = (False, None)
+        """Whether connections read the file ``immutable``, and the file as it was just
+        before that was judged (``file_stamp``): a connection opened later by another
+        thread checks against it, not against the file as that thread found it."""
         if self.path != ":memory:":
             check_location(self.path)
+        self._file = Path(self.path).expanduser().resolve() if self.path != ":memory:" else None
+        stamp = file_stamp(self._file) if self._file is not None else None
         # A file this process may not write (its mode, a read-only mount, an immutable
         # file) is opened read-only, as ``?mode=ro`` asks: searches and reads work, and
         # memlane skips the writes a read would make (session 22). Opened read-write,
@@ -274,6 +327,7 @@ class Database:
             if self.read_only and not self._immutable:  # session 36: no files left beside it
                 file = Path(self.path).expanduser().resolve()
                 self._immutable = settled(file) and nobody_writes(file)
+        self._judged = (self._immutable, stamp if self._immutable else None)
         self.migrated = self.migrate()  # what this process applied (not another's)
 
     def _folder_read_only(self) -> None:
@@ -307,7 +361,7 @@ class Database:
                 f"db: {self.path} has writes in {wal.name} not yet in the file, and its folder "
                 f"{folder} is read-only for this process, so SQLite cannot read them; open it "
                 "once where the folder may be written (or copy the file with its -wal)")
-        self._immutable = True
+        self._immutable = settled(file)  # not with a -journal to roll back (session 37)
 
     # -- connections --------------------------------------------------------------------
     def _forked(self) -> None:
@@ -321,14 +375,15 @@ class Database:
         then took none, and the parent, seeing no other reader, deleted the WAL), then
         opens its own. Closing one in the child releases nothing of the parent's: its
         locks are the parent process's."""
-        for slot in list(self._slots):
+        for conn in [*(slot.conn for slot in list(self._slots)), *self._retired]:
             try:
-                slot.conn.close()
+                conn.close()
             except sqlite3.Error:
                 pass
         self._pid = os.getpid()
         self._local = threading.local()
         self._slots = weakref.WeakSet()
+        self._retired = []
         self._lock = threading.Lock()  # a lock another thread held at the fork stays held
         self._write_lock = threading.Lock()
 
@@ -340,34 +395,62 @@ class Database:
             if self._closed:
                 raise StoreError(f"{self.path}: this database was closed (Memory.close() or the "
                                  "end of its with block); open a new Memory to use it again")
-            with translate(f"opening {self.path}"):
-                if self.read_only:
-                    conn = sqlite3.connect(
-                        read_only_uri(self.path, immutable=self._immutable), uri=True,
-                        isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS)
-                else:
-                    conn = sqlite3.connect(
-                        self.path, isolation_level=None, check_same_thread=False,
-                        timeout=_BUSY_SECONDS
-                    )
-                    _wal(conn)
-                conn.execute("PRAGMA synchronous = NORMAL")
-                conn.execute("PRAGMA foreign_keys = ON")
-                # deleted content is overwritten with zeros, not left in free pages
-                # (docs/erasure.md; Debian's SQLite compiles this on, other builds not)
-                conn.execute("PRAGMA secure_delete = ON")
-                conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
-                conn.execute("PRAGMA temp_store = MEMORY")
-                conn.execute("PRAGMA cache_size = -65536")
-                conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
-            if self.tracer is not None:
-                tracer = self.tracer
-                conn.set_trace_callback(lambda sql: tracer("sql", sql, None))
-            slot = _Slot(conn)
+            slot = _Slot(*self._connect())
             self._local.slot = slot
             with self._lock:
                 self._slots.add(slot)
+        if slot.stamp is not None and not slot.depth:  # a new one too: judged before it
+            now = file_stamp(self._file or self.path)
+            if now is not None and now != slot.stamp:  # (a file gone: the old one is read)
+                self._reopen(slot)
         return slot
+
+    def _connect(self) -> tuple[sqlite3.Connection, tuple[int, ...] | None]:
+        """A new connection, and the file's stamp when it reads the file ``immutable``
+        (``_judged``'s, taken before the judgment: a change since is seen at its first
+        statement)."""
+        immutable, stamp = self._judged  # one pair: another thread's ``_reopen`` sets both
+        immutable = immutable and self.read_only
+        with translate(f"opening {self.path}"):
+            if self.read_only:
+                conn = sqlite3.connect(
+                    read_only_uri(self.path, immutable=immutable), uri=True,
+                    isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS)
+            else:
+                conn = sqlite3.connect(
+                    self.path, isolation_level=None, check_same_thread=False,
+                    timeout=_BUSY_SECONDS
+                )
+                _wal(conn)
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            # deleted content is overwritten with zeros, not left in free pages
+            # (docs/erasure.md; Debian's SQLite compiles this on, other builds not)
+            conn.execute("PRAGMA secure_delete = ON")
+            conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
+            conn.execute("PRAGMA temp_store = MEMORY")
+            conn.execute("PRAGMA cache_size = -65536")
+            conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+        if self.tracer is not None:
+            tracer = self.tracer
+            conn.set_trace_callback(lambda sql: tracer("sql", sql, None))
+        return conn, stamp if immutable else None
+
+    def _reopen(self, slot: _Slot) -> None:
+        """``slot``'s file is no longer as its ``immutable`` connection found it (made
+        writable, written, replaced; session 37): decided again as when the database
+        opened (``read_only_uri``: ``immutable`` only for a settled file no process may
+        write, or in a folder this process may not write), for every thread's next
+        statement, and this thread's connection opened again so. The old connection is
+        not closed here: a cursor of it being read goes on; ``close`` closes it."""
+        file = self._file or Path(self.path)
+        stamp = file_stamp(file)  # before the judgment: a change after it is seen next time
+        self._immutable = "&immutable=1" in read_only_uri(file)
+        self._judged = (self._immutable, stamp if self._immutable else None)
+        old = slot.conn
+        slot.conn, slot.stamp = self._connect()
+        with self._lock:
+            self._retired.append(old)
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -392,9 +475,10 @@ class Database:
             self._forked()
         with self._lock:
             self._closed = True
-            for slot in list(self._slots):
-                slot.conn.close()
+            for conn in [*(slot.conn for slot in self._slots), *self._retired]:
+                conn.close()
             self._slots = weakref.WeakSet()
+            self._retired = []
         self._local = threading.local()
 
     @staticmethod
