@@ -454,6 +454,12 @@ def _slashed(text: str) -> Iterator[str]:
             yield m.group(0)
 
 
+_CONSTANT = re.compile(r"(?<![\w./:$-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
+"""A name in capitals joined by underscores: an environment variable or a setting
+("X_ROBOTS_NOINDEX", "GIT_LFS_SKIP_SMUDGE", "DATABASE_URL"), which a reader looks up in the
+configuration (session 37; on every development set 10 of the 11 such names are labelled
+references). Lower-case names joined by underscores are not: a column, a function or an option
+said in passing ("created_at", "drop_duplicates") as often as a labelled one."""
 _NAMED_FILE = re.compile(r"(?<![\w/.-])((?:(?:[A-Z][\w&'-]*|\d+) ){1,5})[A-Z0-9][\w-]*\." + _EXTS)
 """A file whose name is words in capitals and numbers with blanks between them ("Ceilidh 2024
 Helpers.xlsx", "Summer Camp 2025 RA.docx"): the whole name, when none of its words is a stopword
@@ -586,6 +592,8 @@ def _references(text: str) -> Iterator[str]:
     if "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
         yield from _slashed(text)  # session 25's kind
+    if "_" in text:  # session 37's kind: turns only
+        yield from _CONSTANT.findall(text)
     if " " in text and _FILE_EXT.search(text):  # session 25's kind: turns only
         yield from _named_files(text)
     if "." in text:  # session 22's kind: turns only
