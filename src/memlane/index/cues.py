@@ -340,6 +340,11 @@ _TO_SPEAKER = re.compile(r"^(?:(?i:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:@([\w
 "Siew Ling, can you check…", "And Priya, send the final calendar…"): that participant's task."""
 _ADDRESSED = re.compile(r"^(" + NAME_WORD + r"),\s+(([A-Za-z]+)\b.*)$")
 """A directive addressed by name ("Marco, sort out the footer"): that person's task."""
+_DUTY_TO = re.compile(r"(?:the|your|our|this|that|these|those|all|every)\s+[^,.?;]{1,60}?\s+(?:has|have|needs|need|must)"
+                      r"\s+(?:to\s+)?be\s+\w+[^?]*$", re.IGNORECASE)
+"""What a thing must be, said to a participant by name ("Tomasz, the thesis has to be submitted four
+weeks before", "Luke, the large print needs to be 18 point at least"): read after
+:data:`_ADDRESSED`'s comma."""
 _NAME_WILL = re.compile(r"(?:^|,?\s+and\s+)(" + NAME_WORD + r")\s+will\s+(.+)$")
 _COMMIT = re.compile(
     r"\b(?:i'?ll|i will|i'?m going to|i need to|i have to|i must|remind me to|"
@@ -1605,6 +1610,12 @@ class _Reader:
                 and any(t.who == to.group(1) for t in self.turns)):
             # "Anders, push Android to the 20% rollout today": a participant's task (session 11)
             self.put((ti, si), "action_items", _owned(to.group(1), clean(to.group(2))))
+            return True
+        duty = _DUTY_TO.match(to.group(2)) if to and to.group(1) != turn.who else None
+        if duty and self.speaks(to.group(1)):
+            # "Luke, the large print needs to be 18 point at least, and laminated": what the
+            # named participant is to see done, their step (session 37)
+            self.put((ti, si), "action_items", _owned(to.group(1), _stop(clean(to.group(2)))))
             return True
         if turn.role == "assistant":
             remember = _REMEMBER.search(sentence) or (_MIND.match(sentence) if len(turn.sentences) <= _ADOPT_MAX

@@ -1,0 +1,30 @@
+"""Session 37's next-step classes, from heldout32's misses, both ways the offline backend runs
+(docs/summary-eval.md, "Session 37: heldout32's next steps and references classed")."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.bench.summaries.run import scored_steps
+from memlane.testing import offline_summary
+
+WAYS = [None, "shipped"]
+
+_DUTIES = [("the grant report has to be sent to the council by the 30th", "grant report"),
+           ("the new rota needs to be on the noticeboard before Monday", "new rota"),
+           ("the hall keys have to be back with the caretaker on Friday", "hall keys"),
+           ("your slides need to be uploaded the night before", "slides")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=12, deadline=None)
+@given(duty=st.sampled_from(_DUTIES), lead=st.sampled_from(["", "Good. ", "Okay, that's settled. "]))
+def test_what_a_thing_must_be_said_to_a_participant_by_name_is_their_step(model, duty, lead):
+    text, key = duty
+    summary, _ = offline_summary(
+        "Nadia: The open day is on the 14th. We've got the hall from nine",
+        "Colm: I can do the tea urn and the signs",
+        f"Nadia: {lead}Colm, {text}",
+        "Colm: Fine", model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith("Colm: ") and key in s.lower() for s in steps), steps
