@@ -28,3 +28,26 @@ def test_what_a_thing_must_be_said_to_a_participant_by_name_is_their_step(model,
         "Colm: Fine", model=model)
     steps = scored_steps(summary)
     assert any(s.startswith("Colm: ") and key in s.lower() for s in steps), steps
+
+
+_QUESTIONS = [("Does the caterer want a deposit up front?", "deposit"),
+              ("Is the marquee firm free on the Saturday?", "marquee"),
+              ("Do we hire the big urn or borrow the church's?", "urn")]
+_ANSWERS = ["No idea, I'll ask them", "Not sure yet. I'll ask Pauline", "Good question, I don't know. I'll ring them",
+            "Not sure. I'll price both"]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=12, deadline=None)
+@given(question=st.sampled_from(_QUESTIONS), remark=st.sampled_from(["", " Some places still want cash"]),
+       answer=st.sampled_from(_ANSWERS))
+def test_a_step_after_not_knowing_is_written_with_the_question_it_answers(model, question, remark, answer):
+    asked, key = question
+    if "both" in answer and " or " not in asked:
+        return
+    summary, _ = offline_summary(
+        "Nadia: The open day is on the 14th. We've got the hall from nine",
+        f"Colm: {asked}{remark}",
+        f"Nadia: {answer}", model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith("Nadia: ") and key in s for s in steps), steps

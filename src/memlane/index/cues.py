@@ -1713,13 +1713,15 @@ class _Reader:
         """"I'll ask Fergus." answering "Is the rescue boat crew free on the 14th?" says whom, not
         what: written with the question it answers (the nearest earlier sentence of the turn,
         or the last of the turn before, when it asks) (session 20)."""
-        if not _ASK_WHOM.search(step):
+        if not (_ASK_WHOM.search(step) or _EACH_ASKED.search(step)):
             return step
         sents = self.turns[ti].sentences
         asked = next((x for x in reversed(sents[:si]) if x.endswith("?")), None)
-        if asked is None and ti and si == 0 and self.turns[ti - 1].who != self.turns[ti].who:
-            last = self.turns[ti - 1].sentences[-1:] or [""]
-            asked = last[0] if last[0].endswith("?") else None
+        if (asked is None and ti and (si == 0 or all(map(_NOT_KNOWN.fullmatch, sents[:si])))
+                and self.turns[ti - 1].who != self.turns[ti].who):
+            # (also after "Not sure yet." and past a remark after the question: "Does Okafor want
+            # a printed copy? Some externals still want paper" — "No idea, I'll ask her", session 37)
+            asked = next((x for x in reversed(self.turns[ti - 1].sentences[-2:]) if x.endswith("?")), None)
         return f"{step.rstrip('.!')} — {asked}" if asked and len(_content(asked)) >= 2 else step  # (not "Six?")
 
     def reached(self, ti: int, si: int, step: str) -> str:
@@ -3204,6 +3206,13 @@ _NO_NEED = re.compile(r"^(?:no need|do not need|don'?t need|there is no need)\b"
 the conversation settled only when it settled nothing else (session 13)."""
 
 
+_EACH_ASKED = re.compile(r"\b(?:i'?ll|i will)\s+[a-z]+\s+(?:both|either|each)(?:\s+of\s+them)?"
+                         r"(?:\s+(?:today|tonight|tomorrow|first|this\s+\w+))?[.!]?$", re.IGNORECASE)
+"""A step on the options just asked about, named only as "both" ("Do we order more from Rockcity or
+borrow the Leeds wall's?" — "I'll price both") (session 37)."""
+_NOT_KNOWN = re.compile(r"(?:(?:good question|no idea|not sure(?: yet)?|dunno|no clue|not a clue|"
+                        r"i don'?t know|i'?m not sure)[,.!]?\s*)+", re.IGNORECASE)
+"""A lead that answers a question with not knowing ("Not sure yet.", "Good question, I don't know.")."""
 _ASK_WHOM = re.compile(r"\b(?:i'?ll|i will|ill)\s+(?:ask|check with|email|ring|call|text|ping|message)\s+"
                        r"(?!(?:about|if|whether|for|to|what|who|when|where|how|why)\b)\S+(?:\s+(?!(?:about|if|whether|for|"
                        r"to|what|who|when|where|how|why)\b)\S+){0,3}?"
