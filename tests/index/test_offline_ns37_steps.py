@@ -51,3 +51,14 @@ def test_a_step_after_not_knowing_is_written_with_the_question_it_answers(model,
         f"Nadia: {answer}", model=model)
     steps = scored_steps(summary)
     assert any(s.startswith("Nadia: ") and key in s for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("name", ["Moore", "Jane Okoro", "Price"])
+def test_a_reverends_title_ends_no_sentence(model, name):
+    summary, _ = offline_summary(
+        "user: the churchyard needs the vicar to approve the wording on my mum's headstone",
+        "assistant: Ask the vicar informally before you submit the proof.",
+        f"user: ok. I'll ring Rev. {name} tomorrow about the wording", model=model)
+    steps = scored_steps(summary)
+    assert any(f"Rev. {name} tomorrow" in s for s in steps), steps

@@ -62,8 +62,9 @@ or an "@name" (session 13), or a run of newlines; before a small letter
 exclamation mark never ends one there: "Sushi Go! to see which one…"). It opens on one of
 four characters, so the engine skips straight to them instead of trying a lookbehind at
 every character (3x faster); the punctuation stays with its sentence."""
-_TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|St|Prof|Mt)\.$")
-"""A sentence's end: not the stop of a title before a name ("Dr. Okafor", session 10)."""
+_TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|St|Prof|Mt|Rev)\.$")
+"""A sentence's end: not the stop of a title before a name ("Dr. Okafor", session 10; "Rev. Moore",
+session 37)."""
 _WORD = re.compile(r"[^\W\d_](?:[^\W_]|['+-])*[^\W_]|[^\W\d_]")
 """A word: a letter of any script, then letters, digits, "'", "+" or "-", ending on a letter or
 digit ("Nações", "café", "Zürich", "c++" no: "c"). Until session 27 the letters were ASCII's,
@@ -1240,7 +1241,7 @@ def _sentences(text: str) -> list[str]:
         start, end = m.span()
         mark = text[start]
         if mark == ".":
-            if text[start - 1: start] in "rstf" and _TITLE.search(text, max(0, start - 5), start + 1):
+            if text[start - 1: start] in "rstfv" and _TITLE.search(text, max(0, start - 5), start + 1):
                 continue  # "Dr. Okafor": a title's stop ends no sentence
             if text[end: end + 1].islower() and not _ends_low(text, pos, start):
                 continue  # "e.g. the blue one", "ok. me: …": no sentence's end (session 19)
