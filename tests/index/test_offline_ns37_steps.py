@@ -62,3 +62,4 @@ def test_a_reverends_title_ends_no_sentence(model, name):
         f"user: ok. I'll ring Rev. {name} tomorrow about the wording", model=model)
     steps = scored_steps(summary)
     assert any(f"Rev. {name} tomorrow" in s for s in steps), steps
+

@@ -1717,11 +1717,13 @@ class _Reader:
             return step
         sents = self.turns[ti].sentences
         asked = next((x for x in reversed(sents[:si]) if x.endswith("?")), None)
-        if (asked is None and ti and (si == 0 or all(map(_NOT_KNOWN.fullmatch, sents[:si])))
-                and self.turns[ti - 1].who != self.turns[ti].who):
-            # (also after "Not sure yet." and past a remark after the question: "Does Okafor want
-            # a printed copy? Some externals still want paper" — "No idea, I'll ask her", session 37)
-            asked = next((x for x in reversed(self.turns[ti - 1].sentences[-2:]) if x.endswith("?")), None)
+        lead = bool(sents[:si]) and all(map(_NOT_KNOWN.fullmatch, sents[:si])) or bool(_NOT_KNOWN.match(step))
+        if asked is None and ti and (si == 0 or lead) and self.turns[ti - 1].who != self.turns[ti].who:
+            # after not knowing, also past a remark after the question ("Does Okafor want a printed
+            # copy? Some externals still want paper" — "No idea, I'll ask her"; "Not sure yet. I'll
+            # price both", session 37)
+            asked = next((x for x in reversed(self.turns[ti - 1].sentences[-2 if lead else -1:])
+                          if x.endswith("?")), None)
         return f"{step.rstrip('.!')} — {asked}" if asked and len(_content(asked)) >= 2 else step  # (not "Six?")
 
     def reached(self, ti: int, si: int, step: str) -> str:
