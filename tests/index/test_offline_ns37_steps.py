@@ -80,3 +80,20 @@ def test_the_users_two_steps_in_one_sentence_are_two_steps(model, first, join, s
     steps = scored_steps(summary)
     assert any(key1 in s and key2 not in s for s in steps), steps
     assert any(key2 in s and key1 not in s for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=10, deadline=None)
+@given(worth=st.sampled_from([("asking them", "Ask them"), ("getting the framer", "Get the framer"),
+                              ("checking with the seller", "Check with the seller")]),
+       took=st.sampled_from(["good idea, I'll ask.", "ok, will do.", "good shout, I'll check."]))
+def test_a_suggestion_worth_doing_taken_up_in_a_word_is_the_users_step(model, worth, took):
+    gerund, step = worth
+    summary, _ = offline_summary(
+        "user: my grandad's old map has a tear along the fold. there's a framer in town, Hollins & Rae",
+        "assistant: A framer can mount it on archival board. Avoid tape; it yellows.",
+        "user: I'll take it to Hollins & Rae then",
+        f"assistant: It's worth {gerund} to photograph the torn fold before they start, so you have a record.",
+        f"user: {took} How should I store it till then?", model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith(f"user: {step} to photograph the torn fold") for s in steps), steps

@@ -2899,10 +2899,17 @@ class _Reader:
             if took is None or _content(turn.sentences[0][took.end():]) - _TAKEN_WORDS:
                 continue  # "I'll check out Massage Envy…" says what, in its own words
             said = [i for i, x in enumerate(before.sentences) if not x.endswith("?")
-                    and (m := _SUGGESTED.search(x)) and m.group("verb").lower() in _ADVICE_VERBS | {"compare"}]
+                    and (m := _SUGGESTED.search(x)) and _suggested_verb(m) in _ADVICE_VERBS | {"compare"}]
             if not said or (ti - 1, said[-1]) in self.cues.placed:
                 continue
             suggestion = before.sentences[said[-1]]
+            worth = _SUGGESTED.search(suggestion)
+            if worth and worth.group("ing"):
+                # "It's worth asking them to photograph the family pages before they start, so you
+                # have a record either way" — "good idea, I'll ask": "Ask them to photograph the
+                # family pages before they start" (session 37)
+                rest = _SO_YOU.split(suggestion[worth.end():], maxsplit=1)[0]
+                suggestion = _suggested_verb(worth).capitalize() + rest
             if len(_content(suggestion)) < 3:
                 continue
             if self.cues.placed.get((ti, 0)) == "action_items":
@@ -3384,7 +3391,20 @@ _WILL_DO_THAT = re.compile(r"^(?:(?:yep|yes|yeah|ok(?:ay)?|sure|good shout|good 
                            r"(?!\s+(?:the|a|an|my|his|her|their|your|our)\b)", re.IGNORECASE)
 """The user taking up what the assistant just suggested without saying it again ("yep will do
 both after", "good shout, will ask", "yeah I'll bring that up too") (session 22)."""
-_SUGGESTED = re.compile(r"\b(?:you could|i'?d)\s+(?:also\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+_SUGGESTED = re.compile(r"\b(?:you could|i'?d)\s+(?:also\s+)?(?P<verb>[a-z]+)\b"
+                        r"|\bit'?s\s+(?:also\s+|well\s+)?worth\s+(?P<ing>[a-z]{2,}?)(?P<doubled>[b-df-hj-np-tv-z])?ing\b",
+                        re.IGNORECASE)
+"""A suggestion: "you could ask …", "I'd compare …", "it's worth asking them to …" (session 37)."""
+_SO_YOU = re.compile(r",?\s+so\s+(?:that\s+)?(?:you|they|it|we)\b", re.IGNORECASE)
+
+
+def _suggested_verb(found: re.Match[str]) -> str:
+    """The verb of a :data:`_SUGGESTED` match, the gerund's base form ("asking" -> "ask",
+    "getting" -> "get"; "making" reads "mak", which no advice verb is)."""
+    if found.group("verb"):
+        return found.group("verb").lower()
+    return found.group("ing").lower() + ("" if (found.group("doubled") or "").lower() == found.group("ing")[-1:].lower()
+                                          else (found.group("doubled") or "").lower())
 _TAKEN_WORDS = frozenset("that it both them this up too after later now tomorrow tonight first then".split())
 
 
