@@ -97,3 +97,27 @@ def test_a_suggestion_worth_doing_taken_up_in_a_word_is_the_users_step(model, wo
         f"user: {took} How should I store it till then?", model=model)
     steps = scored_steps(summary)
     assert any(s.startswith(f"user: {step} to photograph the torn fold") for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=10, deadline=None)
+@given(task=st.sampled_from(["the raffle tickets", "the tea urn for Saturday", "washing up after the supper"]),
+       lead=st.sampled_from(["", "Yes. ", "Right. "]))
+def test_a_task_handed_out_as_youre_on_is_the_named_participants_step(model, task, lead):
+    summary, _ = offline_summary(
+        "Hilda: The harvest supper is on Saturday, doors at six",
+        "Owen: Who's doing what then?",
+        f"Hilda: {lead}Owen, you're on {task}",
+        "Owen: ok", model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith("Owen: ") and task.split()[-1] in s for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("state", ["nights the week after", "the list for Saturday", "holiday next week"])
+def test_youre_on_a_shift_or_a_list_is_no_task(model, state):
+    summary, _ = offline_summary(
+        "Hilda: The harvest supper is on Saturday, doors at six",
+        f"Hilda: Owen, you're on {state}",
+        "Owen: ok", model=model)
+    assert not any(s.startswith("Owen: ") for s in scored_steps(summary)), scored_steps(summary)

@@ -345,6 +345,10 @@ _DUTY_TO = re.compile(r"(?:the|your|our|this|that|these|those|all|every)\s+[^,.?
 """What a thing must be, said to a participant by name ("Tomasz, the thesis has to be submitted four
 weeks before", "Luke, the large print needs to be 18 point at least"): read after
 :data:`_ADDRESSED`'s comma."""
+_YOURE_ON = re.compile(r"you'?re\s+on\s+(?P<task>(?:the|a)\s+(?!(?:list|phone|way|rota|hook|call|case)\b)[a-z][^?]*"
+                       r"|[a-z]+ing\b[^?]*)$", re.IGNORECASE)
+"""A task handed out as "you're on …", read after :data:`_ADDRESSED`'s comma ("Kev, you're on the clock
+setting", "Sam, you're on washing up"); not a state ("you're on nights", "you're on the list")."""
 _NAME_WILL = re.compile(r"(?:^|,?\s+and\s+)(" + NAME_WORD + r")\s+will\s+(.+)$")
 _COMMIT = re.compile(
     r"\b(?:i'?ll|i will|i'?m going to|i need to|i have to|i must|remind me to|"
@@ -1611,7 +1615,12 @@ class _Reader:
             # "Anders, push Android to the 20% rollout today": a participant's task (session 11)
             self.put((ti, si), "action_items", _owned(to.group(1), clean(to.group(2))))
             return True
-        duty = _DUTY_TO.match(to.group(2)) if to and to.group(1) != turn.who else None
+        duty = (_DUTY_TO.match(to.group(2)) or _YOURE_ON.match(to.group(2))) if to and to.group(1) != turn.who else None
+        if duty and duty.lastgroup == "task" and self.speaks(to.group(1)):
+            # "Kev, you're on the clock setting": the task handed to the named participant (session 37)
+            task = duty.group("task")
+            self.put((ti, si), "action_items", _owned(to.group(1), _stop(clean(task[:1].upper() + task[1:]))))
+            return True
         if duty and self.speaks(to.group(1)):
             # "Luke, the large print needs to be 18 point at least, and laminated": what the
             # named participant is to see done, their step (session 37)
