@@ -66,24 +66,6 @@ def test_a_reverends_title_ends_no_sentence(model, name):
 
 @pytest.mark.parametrize("model", WAYS)
 @settings(max_examples=10, deadline=None)
-@given(first=st.sampled_from([("ring the allotment office on Monday", "allotment office"),
-                              ("email the landlord about the gate tonight", "landlord")]),
-       join=st.sampled_from([", and ", ", and then "]),
-       second=st.sampled_from([("tell Mr Hughes about the fence tomorrow", "Mr Hughes"),
-                               ("ask the surveyor for a written quote", "surveyor")]))
-def test_the_users_two_steps_in_one_sentence_are_two_steps(model, first, join, second):
-    (one, key1), (two, key2) = first, second
-    summary, _ = offline_summary(
-        "user: the fence between us and next door blew down last night. whose job is it to fix?",
-        "assistant: It depends on the deeds; the boundary owner usually maintains it.",
-        f"user: ok. I'll {one}{join}{two}", model=model)
-    steps = scored_steps(summary)
-    assert any(key1 in s and key2 not in s for s in steps), steps
-    assert any(key2 in s and key1 not in s for s in steps), steps
-
-
-@pytest.mark.parametrize("model", WAYS)
-@settings(max_examples=10, deadline=None)
 @given(worth=st.sampled_from([("asking them", "Ask them"), ("getting the framer", "Get the framer"),
                               ("checking with the seller", "Check with the seller")]),
        took=st.sampled_from(["good idea, I'll ask.", "ok, will do.", "good shout, I'll check."]))

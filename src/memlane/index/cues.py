@@ -1680,7 +1680,7 @@ class _Reader:
             comma = _COMMA_AND.search(sentence) if ", and " in sentence else None
             lead = _COMMIT.search(sentence[: comma.start()]) if comma else None
             opens = sentence[lead.end():].split(maxsplit=1) if lead else []
-            if (comma and lead and opens
+            if (comma and lead and opens and turn.who != "user"
                     and {comma.group(1).lower(), opens[0].lower()} <= _STEP_VERBS | _ASKED_VERBS):
                 # "I'll call the venue, and send the deposit": two steps, each with its verb,
                 # whatever their length (session 13, checked on heldout10)
