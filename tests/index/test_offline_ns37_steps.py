@@ -103,3 +103,20 @@ def test_youre_on_a_shift_or_a_list_is_no_task(model, state):
         f"Hilda: Owen, you're on {state}",
         "Owen: ok", model=model)
     assert not any(s.startswith("Owen: ") for s in scored_steps(summary)), scored_steps(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=10, deadline=None)
+@given(answer=st.sampled_from(["Ask Farida in payroll, I've no idea", "ask Mr Obi, it's his van",
+                               "No idea. Ring Farida at the depot"]),
+       asked=st.sampled_from(["Can we borrow the van for the Saturday run?",
+                              "Does the van go back to the depot over Christmas?"]))
+def test_an_answer_sending_the_asker_on_to_someone_is_the_askers_step(model, answer, asked):
+    summary, _ = offline_summary(
+        "Rosa: The food bank run is on Saturday, we need the van from eight",
+        f"Tariq: I'll drive. {asked}",
+        f"Rosa: {answer}",
+        "Tariq: ok", model=model)
+    steps = scored_steps(summary)
+    whom = "Obi" if "Obi" in answer else "Farida"
+    assert any(s.startswith("Tariq: ") and whom in s and "van" in s for s in steps), steps

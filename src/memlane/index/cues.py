@@ -349,6 +349,11 @@ _YOURE_ON = re.compile(r"you'?re\s+on\s+(?P<task>(?:the|a)\s+(?!(?:list|phone|wa
                        r"|[a-z]+ing\b[^?]*)$", re.IGNORECASE)
 """A task handed out as "you're on …", read after :data:`_ADDRESSED`'s comma ("Kev, you're on the clock
 setting", "Sam, you're on washing up"); not a state ("you're on nights", "you're on the list")."""
+_SENT_ON = re.compile(r"^(?i:(?:ok(?:ay)?|no idea|dunno|not sure|no)[,.]?\s+)?(?P<step>(?i:ask|check with|ring|call|email|text|"
+                      r"ping|message)\s+(?P<whom>(?:[A-Z][\w'-]*\s+)*[A-Z][\w'-]*)(?:\s+(?:in|at|from|on)\s+[^,.;!?]+)?)"
+                      r"(?:[,;]\s+[^?]*|[.!]?)$")
+"""An answer among people that sends the asker on to someone named ("Ask Mehmet in integration, I've no
+idea", "ask Reverend Pauline, they're hers, not ours"): the asker's step."""
 _NAME_WILL = re.compile(r"(?:^|,?\s+and\s+)(" + NAME_WORD + r")\s+will\s+(.+)$")
 _COMMIT = re.compile(
     r"\b(?:i'?ll|i will|i'?m going to|i need to|i have to|i must|remind me to|"
@@ -2926,6 +2931,29 @@ class _Reader:
             self.put((ti - 1, said[-1]), "action_items", _owned("user", _stop(clean(suggestion))))
 
 
+    def sent_on(self) -> None:
+        """Among people, an answer opening a turn (or after "No idea.") that sends the asker on to
+        someone named ("does the GP results feed queue up or drop messages during the downtime?"
+        — "Ask Mehmet in integration, I've no idea"): the asker's step, written with what they
+        asked, when no rule placed the sentence (session 37). After :meth:`read`, so the sentence
+        model's training placements stay as they were."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns)):
+            turn, prev = self.turns[ti], self.turns[ti - 1]
+            if (turn.role != "user" or prev.who == turn.who or prev.role != "user" or not prev.sentences
+                    or not prev.sentences[-1].endswith("?")):
+                continue
+            for si, sentence in enumerate(turn.sentences[:2]):
+                if si and not _NOT_KNOWN.fullmatch(turn.sentences[0]):
+                    break
+                found = _SENT_ON.match(sentence)
+                if found and (ti, si) not in self.cues.placed and self.named(found.group("whom").split()[0]):
+                    step = clean(found.group("step"))
+                    self.put((ti, si), "action_items",
+                             _owned(prev.who, f"{step[:1].upper()}{step[1:]} — {prev.sentences[-1]}"))
+                    break
+
     def then_thats(self) -> None:
         """Among people, "Then that's our markup: five years…" (what follows the colon) and "Then
         the old lot is reserved for…" no rule placed are decisions; not a hedge, a negation or a
@@ -3454,6 +3482,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.then_thats()
         reader.sent_to_me()
         reader.done_now()
+        reader.sent_on()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
