@@ -120,3 +120,19 @@ def test_an_answer_sending_the_asker_on_to_someone_is_the_askers_step(model, ans
     steps = scored_steps(summary)
     whom = "Obi" if "Obi" in answer else "Farida"
     assert any(s.startswith("Tariq: ") and whom in s and "van" in s for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=10, deadline=None)
+@given(go=st.sampled_from(["Do it.", "Yes, go ahead.", "Go for it."]),
+       then=st.sampled_from([("Then email the members about the new opening hours", "members"),
+                             ("And then update the booking page with the winter times", "booking page")]))
+def test_what_a_go_ahead_adds_is_the_offerers_step(model, go, then):
+    text, key = then
+    summary, _ = offline_summary(
+        "Ines: The pool's boiler is fixed, we can open at seven again from Monday",
+        "Bram: I can change the sign on the door this afternoon",
+        f"Ines: {go} {text}",
+        "Bram: Sure", model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith("Bram: ") and key in s for s in steps), steps

@@ -354,6 +354,10 @@ _SENT_ON = re.compile(r"^(?i:(?:ok(?:ay)?|no idea|dunno|not sure|no)[,.]?\s+)?(?
                       r"(?:[,;]\s+[^?]*|[.!]?)$")
 """An answer among people that sends the asker on to someone named ("Ask Mehmet in integration, I've no
 idea", "ask Reverend Pauline, they're hers, not ours"): the asker's step."""
+_GO_AHEAD = re.compile(r"(?:(?:yes|yeah|yep|ok(?:ay)?)[,.!]?\s+)?(?:do it|go ahead|go for it|please do)[.!]?", re.IGNORECASE)
+"""A go-ahead to what was just offered ("Do it.", "Yes, go ahead.")."""
+_THEN_DO = re.compile(r"(?:(?:then|and then|and|also|after that)[,]?\s+)(?P<step>(?P<verb>[a-z]+)\b[^?]*)$", re.IGNORECASE)
+"""What the go-ahead adds for the same person ("Then request reindexing of …")."""
 _NAME_WILL = re.compile(r"(?:^|,?\s+and\s+)(" + NAME_WORD + r")\s+will\s+(.+)$")
 _COMMIT = re.compile(
     r"\b(?:i'?ll|i will|i'?m going to|i need to|i have to|i must|remind me to|"
@@ -2954,6 +2958,25 @@ class _Reader:
                              _owned(prev.who, f"{step[:1].upper()}{step[1:]} — {prev.sentences[-1]}"))
                     break
 
+    def gone_ahead(self) -> None:
+        """Among people, a go-ahead to what the speaker before offered ("I can ship it in the next
+        hour" — "Do it. Then request reindexing of the top landing pages in Search Console")
+        followed by a directive: that directive is the offerer's step, when no rule
+        placed it (session 37). After :meth:`read`, as :meth:`sent_on`."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns)):
+            turn, prev = self.turns[ti], self.turns[ti - 1]
+            if turn.role != "user" or prev.who == turn.who or prev.role != "user" or len(turn.sentences) < 2:
+                continue
+            if not _GO_AHEAD.fullmatch(turn.sentences[0]) or (ti, 1) in self.cues.placed:
+                continue
+            then = _THEN_DO.match(turn.sentences[1])
+            if (then and then.group("verb").lower() not in STOPWORDS and not then.group("verb").lower().endswith(("ed", "s"))
+                    and len(_content(then.group("step"))) >= 3):  # (a verb's base form: not "Then it's", "Then we…")
+                step = then.group("step")
+                self.put((ti, 1), "action_items", _owned(prev.who, _stop(clean(step[:1].upper() + step[1:]))))
+
     def then_thats(self) -> None:
         """Among people, "Then that's our markup: five years…" (what follows the colon) and "Then
         the old lot is reserved for…" no rule placed are decisions; not a hedge, a negation or a
@@ -3483,6 +3506,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.sent_to_me()
         reader.done_now()
         reader.sent_on()
+        reader.gone_ahead()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
