@@ -340,6 +340,24 @@ _TO_SPEAKER = re.compile(r"^(?:(?i:ok(?:ay)?|so|and|also|then)[,.]?\s+)?(?:@([\w
 "Siew Ling, can you check…", "And Priya, send the final calendar…"): that participant's task."""
 _ADDRESSED = re.compile(r"^(" + NAME_WORD + r"),\s+(([A-Za-z]+)\b.*)$")
 """A directive addressed by name ("Marco, sort out the footer"): that person's task."""
+_DUTY_TO = re.compile(r"(?:the|your|our|this|that|these|those|all|every)\s+[^,.?;]{1,60}?\s+(?:has|have|needs|need|must)"
+                      r"\s+(?:to\s+)?be\s+\w+[^?]*$", re.IGNORECASE)
+"""What a thing must be, said to a participant by name ("Tomasz, the thesis has to be submitted four
+weeks before", "Luke, the large print needs to be 18 point at least"): read after
+:data:`_ADDRESSED`'s comma."""
+_YOURE_ON = re.compile(r"you'?re\s+on\s+(?P<task>(?:the|a)\s+(?!(?:list|phone|way|rota|hook|call|case)\b)[a-z][^?]*"
+                       r"|[a-z]+ing\b[^?]*)$", re.IGNORECASE)
+"""A task handed out as "you're on …", read after :data:`_ADDRESSED`'s comma ("Kev, you're on the clock
+setting", "Sam, you're on washing up"); not a state ("you're on nights", "you're on the list")."""
+_SENT_ON = re.compile(r"^(?i:(?:ok(?:ay)?|no idea|dunno|not sure|no)[,.]?\s+)?(?P<step>(?i:ask|check with|ring|call|email|text|"
+                      r"ping|message)\s+(?P<whom>(?:[A-Z][\w'-]*\s+)*[A-Z][\w'-]*)(?:\s+(?:in|at|from|on)\s+[^,.;!?]+)?)"
+                      r"(?:[,;]\s+[^?]*|[.!]?)$")
+"""An answer among people that sends the asker on to someone named ("Ask Mehmet in integration, I've no
+idea", "ask Reverend Pauline, they're hers, not ours"): the asker's step."""
+_GO_AHEAD = re.compile(r"(?:(?:yes|yeah|yep|ok(?:ay)?)[,.!]?\s+)?(?:do it|go ahead|go for it|please do)[.!]?", re.IGNORECASE)
+"""A go-ahead to what was just offered ("Do it.", "Yes, go ahead.")."""
+_THEN_DO = re.compile(r"(?:(?:then|and then|and|also|after that)[,]?\s+)(?P<step>(?P<verb>[a-z]+)\b[^?]*)$", re.IGNORECASE)
+"""What the go-ahead adds for the same person ("Then request reindexing of …")."""
 _NAME_WILL = re.compile(r"(?:^|,?\s+and\s+)(" + NAME_WORD + r")\s+will\s+(.+)$")
 _COMMIT = re.compile(
     r"\b(?:i'?ll|i will|i'?m going to|i need to|i have to|i must|remind me to|"
@@ -1642,6 +1660,17 @@ class _Reader:
             # "Anders, push Android to the 20% rollout today": a participant's task (session 11)
             self.put((ti, si), "action_items", _owned(to.group(1), clean(to.group(2))))
             return True
+        duty = (_DUTY_TO.match(to.group(2)) or _YOURE_ON.match(to.group(2))) if to and to.group(1) != turn.who else None
+        if duty and duty.lastgroup == "task" and self.speaks(to.group(1)):
+            # "Kev, you're on the clock setting": the task handed to the named participant (session 37)
+            task = duty.group("task")
+            self.put((ti, si), "action_items", _owned(to.group(1), _stop(clean(task[:1].upper() + task[1:]))))
+            return True
+        if duty and self.speaks(to.group(1)):
+            # "Luke, the large print needs to be 18 point at least, and laminated": what the
+            # named participant is to see done, their step (session 37)
+            self.put((ti, si), "action_items", _owned(to.group(1), _stop(clean(to.group(2)))))
+            return True
         if turn.role == "assistant":
             remember = _REMEMBER.search(sentence) or (_MIND.match(sentence) if len(turn.sentences) <= _ADOPT_MAX
                                                            and _MIND_CUE.match(sentence) else None)
@@ -1738,13 +1767,17 @@ class _Reader:
         """"I'll ask Fergus." answering "Is the rescue boat crew free on the 14th?" says whom, not
         what: written with the question it answers (the nearest earlier sentence of the turn,
         or the last of the turn before, when it asks) (session 20)."""
-        if not _ASK_WHOM.search(step):
+        if not (_ASK_WHOM.search(step) or _EACH_ASKED.search(step)):
             return step
         sents = self.turns[ti].sentences
         asked = next((x for x in reversed(sents[:si]) if x.endswith("?")), None)
-        if asked is None and ti and si == 0 and self.turns[ti - 1].who != self.turns[ti].who:
-            last = self.turns[ti - 1].sentences[-1:] or [""]
-            asked = last[0] if last[0].endswith("?") else None
+        lead = bool(sents[:si]) and all(map(_NOT_KNOWN.fullmatch, sents[:si])) or bool(_NOT_KNOWN.match(step))
+        if asked is None and ti and (si == 0 or lead) and self.turns[ti - 1].who != self.turns[ti].who:
+            # after not knowing, also past a remark after the question ("Does Okafor want a printed
+            # copy? Some externals still want paper" — "No idea, I'll ask her"; "Not sure yet. I'll
+            # price both", session 37)
+            asked = next((x for x in reversed(self.turns[ti - 1].sentences[-2 if lead else -1:])
+                          if x.endswith("?")), None)
         return f"{step.rstrip('.!')} — {asked}" if asked and len(_content(asked)) >= 2 else step  # (not "Six?")
 
     def reached(self, ti: int, si: int, step: str) -> str:
@@ -2976,16 +3009,65 @@ class _Reader:
             if took is None or _content(turn.sentences[0][took.end():]) - _TAKEN_WORDS:
                 continue  # "I'll check out Massage Envy…" says what, in its own words
             said = [i for i, x in enumerate(before.sentences) if not x.endswith("?")
-                    and (m := _SUGGESTED.search(x)) and m.group("verb").lower() in _ADVICE_VERBS | {"compare"}]
+                    and (m := _SUGGESTED.search(x)) and _suggested_verb(m) in _ADVICE_VERBS | {"compare"}]
             if not said or (ti - 1, said[-1]) in self.cues.placed:
                 continue
             suggestion = before.sentences[said[-1]]
+            worth = _SUGGESTED.search(suggestion)
+            if worth and worth.group("ing"):
+                # "It's worth asking them to photograph the family pages before they start, so you
+                # have a record either way" — "good idea, I'll ask": "Ask them to photograph the
+                # family pages before they start" (session 37)
+                rest = _SO_YOU.split(suggestion[worth.end():], maxsplit=1)[0]
+                suggestion = _suggested_verb(worth).capitalize() + rest
             if len(_content(suggestion)) < 3:
                 continue
             if self.cues.placed.get((ti, 0)) == "action_items":
                 self.put((ti, 0), "action_items", "")
             self.put((ti - 1, said[-1]), "action_items", _owned("user", _stop(clean(suggestion))))
 
+
+    def sent_on(self) -> None:
+        """Among people, an answer opening a turn (or after "No idea.") that sends the asker on to
+        someone named ("does the GP results feed queue up or drop messages during the downtime?"
+        — "Ask Mehmet in integration, I've no idea"): the asker's step, written with what they
+        asked, when no rule placed the sentence (session 37). After :meth:`read`, so the sentence
+        model's training placements stay as they were."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns)):
+            turn, prev = self.turns[ti], self.turns[ti - 1]
+            if (turn.role != "user" or prev.who == turn.who or prev.role != "user" or not prev.sentences
+                    or not prev.sentences[-1].endswith("?")):
+                continue
+            for si, sentence in enumerate(turn.sentences[:2]):
+                if si and not _NOT_KNOWN.fullmatch(turn.sentences[0]):
+                    break
+                found = _SENT_ON.match(sentence)
+                if found and (ti, si) not in self.cues.placed and self.named(found.group("whom").split()[0]):
+                    step = clean(found.group("step"))
+                    self.put((ti, si), "action_items",
+                             _owned(prev.who, f"{step[:1].upper()}{step[1:]} — {prev.sentences[-1]}"))
+                    break
+
+    def gone_ahead(self) -> None:
+        """Among people, a go-ahead to what the speaker before offered ("I can ship it in the next
+        hour" — "Do it. Then request reindexing of the top landing pages in Search Console")
+        followed by a directive: that directive is the offerer's step, when no rule
+        placed it (session 37). After :meth:`read`, as :meth:`sent_on`."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns)):
+            turn, prev = self.turns[ti], self.turns[ti - 1]
+            if turn.role != "user" or prev.who == turn.who or prev.role != "user" or len(turn.sentences) < 2:
+                continue
+            if not _GO_AHEAD.fullmatch(turn.sentences[0]) or (ti, 1) in self.cues.placed:
+                continue
+            then = _THEN_DO.match(turn.sentences[1])
+            if (then and then.group("verb").lower() not in STOPWORDS and not then.group("verb").lower().endswith(("ed", "s"))
+                    and len(_content(then.group("step"))) >= 3):  # (a verb's base form: not "Then it's", "Then we…")
+                step = then.group("step")
+                self.put((ti, 1), "action_items", _owned(prev.who, _stop(clean(step[:1].upper() + step[1:]))))
 
     def then_thats(self) -> None:
         """Among people, "Then that's our markup: five years…" (what follows the colon) and "Then
@@ -3289,6 +3371,13 @@ _NO_NEED = re.compile(r"^(?:no need|do not need|don'?t need|there is no need)\b"
 the conversation settled only when it settled nothing else (session 13)."""
 
 
+_EACH_ASKED = re.compile(r"\b(?:i'?ll|i will)\s+[a-z]+\s+(?:both|either|each)(?:\s+of\s+them)?"
+                         r"(?:\s+(?:today|tonight|tomorrow|first|this\s+\w+))?[.!]?$", re.IGNORECASE)
+"""A step on the options just asked about, named only as "both" ("Do we order more from Rockcity or
+borrow the Leeds wall's?" — "I'll price both") (session 37)."""
+_NOT_KNOWN = re.compile(r"(?:(?:good question|no idea|not sure(?: yet)?|dunno|no clue|not a clue|"
+                        r"i don'?t know|i'?m not sure)[,.!]?\s*)+", re.IGNORECASE)
+"""A lead that answers a question with not knowing ("Not sure yet.", "Good question, I don't know.")."""
 _ASK_WHOM = re.compile(r"\b(?:i'?ll|i will|ill)\s+(?:ask|check with|email|ring|call|text|ping|message)\s+"
                        r"(?!(?:about|if|whether|for|to|what|who|when|where|how|why)\b)\S+(?:\s+(?!(?:about|if|whether|for|"
                        r"to|what|who|when|where|how|why)\b)\S+){0,3}?"
@@ -3458,7 +3547,20 @@ _WILL_DO_THAT = re.compile(r"^(?:(?:yep|yes|yeah|ok(?:ay)?|sure|good shout|good 
                            r"(?!\s+(?:the|a|an|my|his|her|their|your|our)\b)", re.IGNORECASE)
 """The user taking up what the assistant just suggested without saying it again ("yep will do
 both after", "good shout, will ask", "yeah I'll bring that up too") (session 22)."""
-_SUGGESTED = re.compile(r"\b(?:you could|i'?d)\s+(?:also\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+_SUGGESTED = re.compile(r"\b(?:you could|i'?d)\s+(?:also\s+)?(?P<verb>[a-z]+)\b"
+                        r"|\bit'?s\s+(?:also\s+|well\s+)?worth\s+(?P<ing>[a-z]{2,}?)(?P<doubled>[b-df-hj-np-tv-z])?ing\b",
+                        re.IGNORECASE)
+"""A suggestion: "you could ask …", "I'd compare …", "it's worth asking them to …" (session 37)."""
+_SO_YOU = re.compile(r",?\s+so\s+(?:that\s+)?(?:you|they|it|we)\b", re.IGNORECASE)
+
+
+def _suggested_verb(found: re.Match[str]) -> str:
+    """The verb of a :data:`_SUGGESTED` match, the gerund's base form ("asking" -> "ask",
+    "getting" -> "get"; "making" reads "mak", which no advice verb is)."""
+    if found.group("verb"):
+        return found.group("verb").lower()
+    return found.group("ing").lower() + ("" if (found.group("doubled") or "").lower() == found.group("ing")[-1:].lower()
+                                          else (found.group("doubled") or "").lower())
 _TAKEN_WORDS = frozenset("that it both them this up too after later now tomorrow tonight first then".split())
 
 
@@ -3500,6 +3602,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.sent_to_me()
         reader.done_now()
         reader.not_ours()
+        reader.sent_on()
+        reader.gone_ahead()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()

@@ -62,8 +62,9 @@ or an "@name" (session 13), or a run of newlines; before a small letter
 exclamation mark never ends one there: "Sushi Go! to see which one…"). It opens on one of
 four characters, so the engine skips straight to them instead of trying a lookbehind at
 every character (3x faster); the punctuation stays with its sentence."""
-_TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|St|Prof|Mt)\.$")
-"""A sentence's end: not the stop of a title before a name ("Dr. Okafor", session 10)."""
+_TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|St|Prof|Mt|Rev)\.$")
+"""A sentence's end: not the stop of a title before a name ("Dr. Okafor", session 10; "Rev. Moore",
+session 37)."""
 _WORD = re.compile(r"[^\W\d_](?:[^\W_]|['+-])*[^\W_]|[^\W\d_]")
 """A word: a letter of any script, then letters, digits, "'", "+" or "-", ending on a letter or
 digit ("Nações", "café", "Zürich", "c++" no: "c"). Until session 27 the letters were ASCII's,
@@ -454,6 +455,12 @@ def _slashed(text: str) -> Iterator[str]:
             yield m.group(0)
 
 
+_CONSTANT = re.compile(r"(?<![\w./:$-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
+"""A name in capitals joined by underscores: an environment variable or a setting
+("X_ROBOTS_NOINDEX", "GIT_LFS_SKIP_SMUDGE", "DATABASE_URL"), which a reader looks up in the
+configuration (session 37; on every development set 10 of the 11 such names are labelled
+references). Lower-case names joined by underscores are not: a column, a function or an option
+said in passing ("created_at", "drop_duplicates") as often as a labelled one."""
 _NAMED_FILE = re.compile(r"(?<![\w/.-])((?:(?:[A-Z][\w&'-]*|\d+) ){1,5})[A-Z0-9][\w-]*\." + _EXTS)
 """A file whose name is words in capitals and numbers with blanks between them ("Ceilidh 2024
 Helpers.xlsx", "Summer Camp 2025 RA.docx"): the whole name, when none of its words is a stopword
@@ -586,6 +593,8 @@ def _references(text: str) -> Iterator[str]:
     if "/" in text:  # session 13's kind: turns only
         yield from filter(_rooted, _ROOTED_PATH.findall(text))
         yield from _slashed(text)  # session 25's kind
+    if "_" in text:  # session 37's kind: turns only
+        yield from _CONSTANT.findall(text)
     if " " in text and _FILE_EXT.search(text):  # session 25's kind: turns only
         yield from _named_files(text)
     if "." in text:  # session 22's kind: turns only
@@ -1232,7 +1241,7 @@ def _sentences(text: str) -> list[str]:
         start, end = m.span()
         mark = text[start]
         if mark == ".":
-            if text[start - 1: start] in "rstf" and _TITLE.search(text, max(0, start - 5), start + 1):
+            if text[start - 1: start] in "rstfv" and _TITLE.search(text, max(0, start - 5), start + 1):
                 continue  # "Dr. Okafor": a title's stop ends no sentence
             if text[end: end + 1].islower() and not _ends_low(text, pos, start):
                 continue  # "e.g. the blue one", "ok. me: …": no sentence's end (session 19)
