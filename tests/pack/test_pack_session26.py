@@ -304,6 +304,20 @@ def test_hits_at_one_score_come_by_id_on_both_stores(both_arawn, query, scope):
         for a, b in zip(hits, hits[1:], strict=False):
             assert a.score > b.score or (a.score == b.score and a.item.id < b.item.id), (a, b)
     assert [h.item.id for h in runs[0]] == [h.item.id for h in runs[1]]
+    # the session preset (two stages, floors and caps; BM25 in its scores, so each store
+    # on its own): hits of one session that a floor or cap set to one score go by what each
+    # earned, then by id (the hits after the first final_k go session by session)
+    for m in both_arawn:
+        hits = m.search(query, scope=scope, k=40, now=NOW, preset="session", explain=True)
+        for a, b in zip(hits, hits[1:], strict=False):
+            if a.score == b.score and a.scores["session_rank"] == b.scores["session_rank"]:
+                assert (_earned(a), -a.item.id) > (_earned(b), -b.item.id), (a, b)
+
+
+def _earned(h):
+    """A hit's score before a floor raised it or a cap lowered it, from its explanation."""
+    s = h.scores
+    return h.score - s.get("opener", 0.0) - s.get("continues", 0.0) + s.get("below_top", 0.0)
 
 
 @pytest.fixture(scope="module")

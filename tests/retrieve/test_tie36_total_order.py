@@ -19,7 +19,8 @@ from memlane.config import PackConfig
 from memlane.pack.packer import build_pack, candidates_from
 from memlane.pack.tokens import counter_for
 from memlane.retrieve.candidates import Candidate
-from memlane.retrieve.order import best_first, by_relevance, session_order
+from memlane.retrieve.order import best_first, by_relevance, by_score, session_order
+from memlane.retrieve.search import _Scored
 from memlane.retrieve.twostage import StageParams, rank_sessions
 from memlane.types import Item, Message
 
@@ -91,3 +92,29 @@ def test_recent_messages_of_one_time_and_seq_pack_alike_whatever_their_input_ord
     assert packs[0].text == packs[1].text
     decided = [{e.message_id: (e.kept, e.reason) for e in p.entries} for p in packs]
     assert decided[0] == decided[1]
+
+
+FLOORS = st.sampled_from([0.5, 1.13, 1.13, 1.13, 2.0, float("nan")])
+EARNED = st.one_of(st.none(), st.sampled_from([0.0, 0.35, 0.35, 1.07, 1.5, float("nan")]))
+
+
+@settings(max_examples=80, deadline=None)
+@given(rows=st.lists(st.tuples(FLOORS, EARNED), min_size=2, max_size=12),
+       seed=st.integers(0, 2**32 - 1))
+def test_hits_at_one_score_come_by_what_they_earned_then_by_id_whatever_their_input_order(
+        rows, seed):
+    """Session 37: a floor or cap sets many scored hits to one score (``_Scored.earned``
+    keeps what each earned before); equal scores go by that, then by id."""
+    pool = [_Scored(id=i, score=s, signals={}, cand=None, earned=e)
+            for i, (s, e) in enumerate(rows, start=1)]
+    shuffled = list(pool)
+    random.Random(seed).shuffle(shuffled)
+    a = [x.id for x in sorted(pool, key=by_score)]
+    assert a == [x.id for x in sorted(shuffled, key=by_score)]
+    got = {x.id: x for x in pool}
+
+    def down(v: float) -> float:  # higher first, a NaN after every number
+        return -v if v == v else float("inf")
+
+    assert a == sorted(a, key=lambda i: (
+        down(got[i].score), down(got[i].score if got[i].earned is None else got[i].earned), i))

@@ -8,7 +8,9 @@ of the same session at 0.21 each were packed in opposite orders on SQLite and on
 PostgreSQL (session 36). The tie-break is the item's id, smaller first: both stores hold
 the same ids for the same rows (``memlane copy`` keeps them), an id never changes, and the
 smaller one is the item written first (a session's turns before its summary, which the
-index writes after them). A NaN score sorts after every number.
+index writes after them). A NaN score sorts after every number. A scored hit that a floor
+or a cap set to a score other hits share has a key between the two: the score it earned
+on its own (``by_score``, session 37).
 
 Scores are compared exactly: the scores that tie are exactly equal on both stores,
 because the one signal two stores compute apart, a vector's cosine, is kept to
@@ -20,10 +22,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
+
+def _descending(value: float) -> float:
+    """``value`` as a key of an ascending sort that puts higher first, a NaN last."""
+    return -value if value == value else math.inf
+
+
 def best_first(score: float, item_id: int) -> tuple[float, int]:
     """The sort key of an item at ``score``: higher first, equal scores by smaller id,
     a NaN after every number."""
-    return (-score if score == score else math.inf, item_id)
+    return (_descending(score), item_id)
 
 
 def by_relevance(c: Any) -> tuple[float, int]:
@@ -31,9 +39,21 @@ def by_relevance(c: Any) -> tuple[float, int]:
     return best_first(c.relevance, c.id)
 
 
-def by_score(x: Any) -> tuple[float, int]:
-    """The sort key of a scored hit (``.score``, ``.id``), best first."""
-    return best_first(x.score, x.id)
+def by_score(x: Any) -> tuple[float, float, int]:
+    """The sort key of a scored hit (``.score``, ``.id``, and ``.earned`` when it has one),
+    best first; equal scores by what each hit earned on its own, then by id.
+
+    A floor or a cap sets many hits to one score: a session's opener and the turn that
+    continues its best hit are both lifted to 0.9 × that hit, every hit of a session a
+    gathering question added is capped under the shortlisted sessions' best. ``earned`` is
+    the score the hit's own signals gave it before that (``search._Scored``); among the
+    hits at one score, the one with more evidence of its own comes first, and a hit no
+    floor raised (its score all earned) before one a floor raised to the same score. The
+    earned score is the same sum of the same signals as every score, so it is as alike on
+    two stores as the scores themselves; a hit without one keeps its score as both keys.
+    """
+    earned = getattr(x, "earned", None)
+    return (_descending(x.score), _descending(x.score if earned is None else earned), x.id)
 
 
 def session_order(key: Any) -> tuple[int, int]:

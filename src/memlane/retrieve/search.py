@@ -1001,6 +1001,16 @@ class _Scored:
     cand: Candidate | None
     key: SessionKey = None
     ranks: dict[str, float] = field(default_factory=dict)
+    earned: float | None = None
+    """The score its own signals gave it, when a floor raised it (``_openers``,
+    ``_continues``) or a cap lowered it (``_below_top``) to a score other hits share: the
+    second key of ``order.by_score``. None: no floor or cap set its score."""
+
+    def floor_to(self, score: float) -> None:
+        """Set the score to a floor or cap, keeping the first score it earned."""
+        if self.earned is None:
+            self.earned = self.score
+        self.score = score
 
 
 def _flat(ctx: _Ctx, cands: list[Candidate], k: int) -> list[_Scored]:
@@ -1206,7 +1216,7 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
         floor = lift * best[s.key]
         if floor > x.score:
             x.signals["opener"] = floor - x.score
-            x.score = floor
+            x.floor_to(floor)
     return added
 
 
@@ -1261,7 +1271,7 @@ def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int
         floor = lift * b.score
         if floor > x.score:
             x.signals["continues"] = floor - x.score
-            x.score = floor
+            x.floor_to(floor)
     return added
 
 
@@ -1306,7 +1316,7 @@ def _below_top(pool: list[_Scored], first: set[SessionKey]) -> None:
     for x in pool:
         if x.key not in first and x.score >= ceiling:
             x.signals["below_top"] = x.score - ceiling
-            x.score = ceiling - 1e-9
+            x.floor_to(ceiling - 1e-9)
 
 
 NEAR_SESSION = 0.5
