@@ -1,0 +1,45 @@
+"""Session 37's decision classes, from heldout32's misses, both ways the offline backend runs
+(docs/summary-eval.md, "Session 37: heldout32's decisions classed")."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.index.cues import read_cues
+from memlane.testing import offline_summary
+
+WAYS = [None, "shipped"]
+
+# (the place offered first, the place offered second, the word the terse choice names it by,
+#  a word only the second place holds)
+_PLACES = [("in the rose garden by the war memorial", "on the green at the end of Orchard Lane", "green", "orchard"),
+           ("outside the library on the market square", "under the lime trees at Mill Meadow", "meadow", "lime"),
+           ("at the top of the hill by the old chapel", "beside the duck pond at Fernley Green", "pond", "fernley"),
+           ("in the walled garden behind the museum", "along the harbour wall facing the lighthouse", "harbour", "lighthouse")]
+_LEADS = ["Open spots are", "There's room", "The council has space", "Free slots are"]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=16, deadline=None)
+@given(place=st.sampled_from(_PLACES), lead=st.sampled_from(_LEADS), after=st.sampled_from(["", " I'll fill in the form tonight.", " Lovely."]))
+def test_a_terse_choice_among_options_keeps_the_option_it_names(model, place, lead, after):
+    first, second, named, only = place
+    summary, _ = offline_summary(
+        "Asha: The parish council replied about the bench for Ron. £900 for ten years, plaque included.",
+        "Tom: The collection already covers that.",
+        f"Asha: {lead} {first}, or {second}",
+        "Tom: Ron walked his dog there every morning.",
+        f"Asha: {named.capitalize()} it is.{after}", model=model)
+    chosen = [d for d in summary.decisions if d.lower().startswith(named)]
+    assert chosen, summary.decisions
+    # written with the option it names, not with the one it passed over
+    assert only in chosen[0].lower(), chosen
+    assert first.split()[-1].lower() not in chosen[0].lower(), chosen
+
+
+def test_an_option_that_adds_nothing_to_the_choice_keeps_the_question():
+    # "Outdoors or indoors?" — "Outdoors it is.": the option says no more than the choice,
+    # so what it settles stays the whole question
+    cues = read_cues([("Mo", "user", ["The quiz is on the 14th.", "Outdoors or indoors?"]),
+                      ("Di", "user", ["Outdoors it is."])])
+    assert any("indoors" in d for d in cues.decisions), cues.decisions
