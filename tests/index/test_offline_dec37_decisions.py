@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memlane.index import sentclass
 from memlane.index.cues import read_cues
 from memlane.testing import offline_summary
 
@@ -43,3 +44,35 @@ def test_an_option_that_adds_nothing_to_the_choice_keeps_the_question():
     cues = read_cues([("Mo", "user", ["The quiz is on the 14th.", "Outdoors or indoors?"]),
                       ("Di", "user", ["Outdoors it is."])])
     assert any("indoors" in d for d in cues.decisions), cues.decisions
+
+
+def _always(label: str, threshold: float) -> sentclass.SentenceModel:
+    """A real model whose every verdict is ``label`` with a probability near 1, so the screens
+    alone decide what is written (as session 35's and 36's screen tests read it)."""
+    bias = [-30.0] * len(sentclass.LABELS)
+    bias[sentclass.LABELS.index(label)] = 30.0
+    return sentclass.SentenceModel(bias, {}, {"thresholds": {label: threshold}})
+
+
+_EXPLAINS_WHY = ["The old endpoint still works, and no shutdown date has been announced.",
+                 "Most keepers use a dimmer on the lamp at night.",
+                 "Stone from the county quarry weathers to grey within a few years."]
+
+
+@settings(max_examples=10, deadline=None)
+@given(explains=st.sampled_from(_EXPLAINS_WHY))
+def test_the_assistant_explaining_is_no_rationale_of_the_model(explains):
+    summary, _ = offline_summary("user: which option should we take for the renewal job?",
+                                 f"assistant: {explains} Either option is fine for now.",
+                                 "user: ok, we'll use the new endpoint for the renewal job.",
+                                 model=_always("rationale", 0.4))
+    assert not any(explains[:20].lower() in r.lower() for r in summary.rationale), summary.rationale
+
+
+def test_the_assistant_giving_a_reason_stays_the_models_rationale():
+    summary, _ = offline_summary("user: which option should we take for the renewal job?",
+                                 "assistant: The new endpoint suits you better, because the old one loses refunds.",
+                                 "user: ok, we'll use the new endpoint for the renewal job.",
+                                 model=_always("rationale", 0.4))
+    assert any("loses refunds" in r for r in summary.rationale), summary.rationale
+

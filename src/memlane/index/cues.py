@@ -2247,6 +2247,9 @@ class _Reader:
                 continue  # what to do or a question, as the reason rule reads it (session 23)
             elif label == "rationale" and self.assisted and ti == self.opening:
                 continue  # the problem the user brings is no reason for what was decided (session 30)
+            elif label == "rationale" and turn.role == "assistant" and not _BECAUSE_SAID.search(s):
+                continue  # "The endpoint is deprecated, not switched off, …": the assistant explains;
+                # its reason says "because / since / so" (as :meth:`reasons` reads it) (session 37)
             else:
                 self.put(where, label, clean(s))
 
