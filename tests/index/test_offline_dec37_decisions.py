@@ -76,3 +76,21 @@ def test_the_assistant_giving_a_reason_stays_the_models_rationale():
                                  model=_always("rationale", 0.4))
     assert any("loses refunds" in r for r in summary.rationale), summary.rationale
 
+
+
+
+_WAITS_ON = [("Let's leave the venue for now and see what Priya says when she's back.", "venue"),
+             ("Leave the logo for now and see what Marcus thinks of the draft.", "logo"),
+             ("Hold the order and see what Dana says on Monday.", "order"),
+             ("Let's keep the rota as a draft and see what Jo-Ann thinks.", "rota")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=8, deadline=None)
+@given(waits=st.sampled_from(_WAITS_ON))
+def test_waiting_to_see_what_someone_says_is_no_decision(model, waits):
+    said, key = waits
+    summary, _ = offline_summary("Nell: Two things left for the open day, the venue and the logo.",
+                                 "Ravi: Not sorted either. Priya's away till Friday.",
+                                 f"Nell: {said}", "Ravi: Fine.", model=model)
+    assert not any(key in d.lower() for d in summary.decisions), summary.decisions

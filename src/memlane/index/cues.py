@@ -2992,7 +2992,7 @@ _REACHING_VERBS = _STEP_VERBS | {"message", "ping", "phone", "remind"}
 _TAKEN_ON = _STEP_VERBS | _ASKED_VERBS
 """The verbs of a task someone takes on (:func:`_takes_on`)."""
 _DEFERS = re.compile(
-    r"\b(?:pick (?:this|it|that) up again|let (?:it|this|them) sit|see what (?:the \w+|they|it) says?|"
+    r"\b(?:pick (?:this|it|that) up again|let (?:it|this|them) sit|see what (?:the \w+|they|it|[\w-]+) (?:says?|thinks?)|"
     r"(?<!to )(?<!n't )wait for (?:the|their|his|her|them)\b|bring (?:this|it|that) back|nearer the time|"
     r"decide (?:\w+\s+){0,2}(?:once|when|after|later|in (?!favou?r)\w+))"
     r"|^(?:(?:ok(?:ay)?|so|then|right|fine|yeah|well|hmm)[,.]?\s+)*(?:let'?s|we'?ll)\s+(?:just\s+)?(?:park|table|shelve|postpone|"
