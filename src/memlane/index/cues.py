@@ -644,6 +644,8 @@ _SOUNDS_CHOICE = re.compile(
 _SOUNDS = re.compile(r"\b(?:sounds?|seems?|looks?) like\b", re.IGNORECASE)
 _NOT_A_NAME = _PRONOUNS | _NOT_IMPERATIVE | _COURTESY | {"everything", "all", "both", "either", "neither"}
 _OPTIONS = re.compile(r"\bor\b|\bvs\.?\s|\bversus\b|\bbetween\b|\beither\b", re.IGNORECASE)
+_OR_PARTS = re.compile(r",?\s+or\s+", re.IGNORECASE)
+"""Where a sentence offering options parts them ("…by the bowling green, or on the riverside path")."""
 _SHORT = 48
 """Sentences up to this many characters are looked at for small talk and agreement."""
 
@@ -2314,6 +2316,9 @@ class _Reader:
                 continue  # what to do or a question, as the reason rule reads it (session 23)
             elif label == "rationale" and self.assisted and ti == self.opening:
                 continue  # the problem the user brings is no reason for what was decided (session 30)
+            elif label == "rationale" and turn.role == "assistant" and not _BECAUSE_SAID.search(s):
+                continue  # "The endpoint is deprecated, not switched off, …": the assistant explains;
+                # its reason says "because / since / so" (as :meth:`reasons` reads it) (session 37)
             else:
                 self.put(where, label, clean(s))
 
@@ -2764,6 +2769,33 @@ class _Reader:
             clause = f"{clause} — {opening}"  # "What should I make them from?" names nothing
         return clause
 
+    def option_chosen(self) -> None:
+        """A terse choice written with the sentence that offered it among options ("Riverside —
+        Free slots are in Victoria Park by the bowling green, or on the riverside path at Jubilee
+        Gardens") keeps only the option it names when that is a later option saying more than the
+        choice (two content words at least): "Riverside — on the riverside path at Jubilee
+        Gardens" (session 37). "In person — In person or hybrid" keeps both: the option adds
+        nothing; so does a choice of the first option, which holds what is offered. Read
+        last, on what the conversation keeps; not on what :meth:`read` placed, which the sentence
+        model's training reads."""
+        for where, name in list(self.cues.placed.items()):
+            text = self.text[where]
+            parts = text.split(" — ")
+            if name != "decisions" or len(parts) != 2:
+                continue
+            choice, offered = parts
+            options = _OR_PARTS.split(offered.rstrip(" ."))
+            head = re.compile(r"\b" + re.escape(choice.split()[-1].rstrip(".!,")) + r"(?:s|es)?\b", re.IGNORECASE)
+            named = [x for x in options if head.search(x)]
+            if (len(options) < 2 or len(named) != 1 or named[0] == options[0]
+                    or len(_content(named[0]) - _content(choice)) < 2):
+                continue  # (the first option holds what is offered: "We're torn between pottering
+                # round the skerries … or crossing to Eigg" — "Skerries it is." keeps both)
+            new = f"{choice} — {clean(named[0])}"
+            self.cues.decisions[self.cues.decisions.index(text)] = new
+            self.text[where] = new
+            self.cues.turn_of.setdefault(new, where[0])
+
     def standing_for(self, ti: int, choice: str) -> str:
         """"The single-point one" with the noun its "one" stands for, from the nearest earlier
         sentence naming the same kind ("A single-point rubric: …"): "The single-point rubric"."""
@@ -3134,7 +3166,7 @@ _REACHING_VERBS = _STEP_VERBS | {"message", "ping", "phone", "remind"}
 _TAKEN_ON = _STEP_VERBS | _ASKED_VERBS
 """The verbs of a task someone takes on (:func:`_takes_on`)."""
 _DEFERS = re.compile(
-    r"\b(?:pick (?:this|it|that) up again|let (?:it|this|them) sit|see what (?:the \w+|they|it) says?|"
+    r"\b(?:pick (?:this|it|that) up again|let (?:it|this|them) sit|see what (?:the \w+|they|it|[\w-]+) (?:says?|thinks?)|"
     r"(?<!to )(?<!n't )wait for (?:the|their|his|her|them)\b|bring (?:this|it|that) back|nearer the time|"
     r"decide (?:\w+\s+){0,2}(?:once|when|after|later|in (?!favou?r)\w+))"
     r"|^(?:(?:ok(?:ay)?|so|then|right|fine|yeah|well|hmm)[,.]?\s+)*(?:let'?s|we'?ll)\s+(?:just\s+)?(?:park|table|shelve|postpone|"
@@ -3610,4 +3642,5 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.one_question()
     reader.reasons()
     reader.sweep(decisions=model is not None)
+    reader.option_chosen()
     return reader.cues
