@@ -98,11 +98,15 @@ class _Slot:
     thread ends the slot is dropped and its connection closed: short-lived threads do not
     leak connections and file descriptors until ``Database.close()``."""
 
-    __slots__ = ("__weakref__", "conn", "depth", "stamp")
+    __slots__ = ("__weakref__", "conn", "depth", "generation", "stamp")
 
-    def __init__(self, conn: sqlite3.Connection, stamp: tuple[int, ...] | None = None) -> None:
+    def __init__(self, conn: sqlite3.Connection, stamp: tuple[int, ...] | None = None,
+                 generation: int = 0) -> None:
         self.conn = conn
         self.depth = 0
+        self.generation = generation
+        """``Database._generation`` when the connection was opened: an older one was opened
+        read-only, and the file has been judged writable since (session 37, fix37b)."""
         self.stamp = stamp
         """For a connection reading the file ``immutable``: the file as it was then
         (``file_stamp``); None otherwise."""
@@ -304,6 +308,11 @@ class Database:
         self._pid = os.getpid()
         self._immutable = False
         self._retired: list[sqlite3.Connection] = []  # (``_reopen``; closed with the rest)
+        self._asked = read_only
+        """Opened read-only because asked (``?mode=ro``, ``read_only=True``): never judged
+        again. A file judged read-only by what this process may write is judged again
+        (``read_only``)."""
+        self._generation = 0
         self._judged: tuple[bool, tuple[int, ...] | None] = (False, None)
         """Whether connections read the file ``immutable``, and the file as it was just
         before that was judged (``file_stamp``): a connection opened later by another
@@ -316,15 +325,15 @@ class Database:
         # file) is opened read-only, as ``?mode=ro`` asks: searches and reads work, and
         # memlane skips the writes a read would make (session 22). Opened read-write,
         # SQLite failed on the first read ("attempt to write a readonly database": WAL).
-        self.read_only = read_only or (
+        self._read_only = read_only or (
             self.path != ":memory:" and Path(self.path).expanduser().is_file()
             and opens_read_only(Path(self.path).expanduser()))
-        if self.read_only and not Path(self.path).expanduser().is_file():
+        if self._read_only and not Path(self.path).expanduser().is_file():
             raise StoreError(f"db: {self.path} does not exist; a database opened read-only "
                              "(?mode=ro) must be there already")
         if self.path != ":memory:":
             self._folder_read_only()
-            if self.read_only and not self._immutable:  # session 36: no files left beside it
+            if self._read_only and not self._immutable:  # session 36: no files left beside it
                 file = Path(self.path).expanduser().resolve()
                 self._immutable = settled(file) and nobody_writes(file)
         self._judged = (self._immutable, stamp if self._immutable else None)
@@ -350,7 +359,7 @@ class Database:
             raise StoreError(f"db: folder {folder} is read-only for this process: a new "
                              "database cannot be made there; pass a path in a folder it may "
                              "write")
-        if not self.read_only:
+        if not self._read_only:
             return  # SQLite writes through the -wal and -shm that are there (opens_read_only)
         real = file.resolve()  # (a link's -wal and -shm are beside the file it names)
         wal, shm = Path(f"{real}-wal"), Path(f"{real}-shm")
@@ -395,10 +404,13 @@ class Database:
             if self._closed:
                 raise StoreError(f"{self.path}: this database was closed (Memory.close() or the "
                                  "end of its with block); open a new Memory to use it again")
-            slot = _Slot(*self._connect())
+            generation = self._generation  # (before the opening: a change after it is seen)
+            slot = _Slot(*self._connect(), generation=generation)
             self._local.slot = slot
             with self._lock:
                 self._slots.add(slot)
+        if slot.generation != self._generation and not slot.depth:
+            self._renew(slot)  # opened read-only; the file may be written now
         if slot.stamp is not None and not slot.depth:  # a new one too: judged before it
             now = file_stamp(self._file or self.path)
             if now is not None and now != slot.stamp:  # (a file gone: the old one is read)
@@ -410,9 +422,9 @@ class Database:
         (``_judged``'s, taken before the judgment: a change since is seen at its first
         statement)."""
         immutable, stamp = self._judged  # one pair: another thread's ``_reopen`` sets both
-        immutable = immutable and self.read_only
+        immutable = immutable and self._read_only
         with translate(f"opening {self.path}"):
-            if self.read_only:
+            if self._read_only:
                 conn = sqlite3.connect(
                     read_only_uri(self.path, immutable=immutable), uri=True,
                     isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS)
@@ -435,6 +447,58 @@ class Database:
             tracer = self.tracer
             conn.set_trace_callback(lambda sql: tracer("sql", sql, None))
         return conn, stamp if immutable else None
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the file is opened read-only: asked (``?mode=ro``), or this process may
+        not write it (``opens_read_only``). The second is judged again each time it is
+        asked, and before each write (``atomic``, ``probe_write``, a statement refused as
+        read-only), as the ``immutable`` reader judges its file again (session 37, fix37b:
+        it was judged once, and a long-lived process, ``serve``, ``mcp``, a ``Memory``, went
+        on refusing writes after the file or its folder was made writable). Judged
+        writable, every thread's next statement opens its connection again for writing.
+        A file made read-only while it is open for writing needs no judgment: SQLite
+        refuses its writes, said as ``StoreError.read_only`` (``file_error``)."""
+        if self._read_only and not self._asked and self._file is not None:
+            self._judge_again()
+        return self._read_only
+
+    def _judge_again(self) -> bool:
+        """Whether a file judged read-only by what this process may write may be written
+        now; if so, the database is writable from here on (``read_only``). A file gone is
+        not made again (SQLite would make an empty one)."""
+        file = Path(self.path).expanduser()
+        if not file.is_file() or opens_read_only(file):
+            return False
+        with self._lock:
+            if not self._read_only:
+                return False  # another thread judged it first
+            self._immutable = False
+            self._judged = (False, None)
+            self._read_only = False
+            self._generation += 1
+        return True
+
+    def _renew(self, slot: _Slot) -> None:
+        """``slot``'s connection was opened read-only, and the file was judged writable
+        since (``_judge_again``): opened again for writing. The old one is kept for a cursor
+        being read, and closed by ``close``."""
+        generation = self._generation
+        old = slot.conn
+        slot.conn, slot.stamp = self._connect()
+        slot.generation = generation
+        with self._lock:
+            self._retired.append(old)
+
+    def _writable_now(self, e: sqlite3.Error) -> bool:
+        """Whether the statement that failed with ``e`` is worth running again: SQLite
+        refused it as a write to a read-only file, outside a transaction, and the file is
+        judged writable now (``_judge_again``): once, as the judgment turns only once."""
+        code = getattr(e, "sqlite_errorcode", None)
+        slot: _Slot | None = getattr(self._local, "slot", None)
+        return (isinstance(code, int) and code & 0xFF == _READONLY and self._read_only
+                and not self._asked and self._file is not None
+                and (slot is None or not slot.depth) and self._judge_again())
 
     def _reopen(self, slot: _Slot) -> None:
         """``slot``'s file is no longer as its ``immutable`` connection found it (made
@@ -492,12 +556,17 @@ class Database:
         try:
             return self._slot().conn.execute(sql, params)
         except sqlite3.Error as e:
+            if self._writable_now(e):  # made writable since it was opened (fix37b)
+                return self.execute(sql, params)
             raise file_error("query failed", self.path, e) from e
 
     def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
         try:
             return self._slot().conn.executemany(sql, rows)
         except sqlite3.Error as e:
+            # (rows a list: an iterator's rows read by the failed run would be lost)
+            if isinstance(rows, list | tuple) and self._writable_now(e):
+                return self.executemany(sql, rows)  # made writable since it was opened
             raise file_error("query failed", self.path, e) from e
 
     @contextmanager
@@ -521,6 +590,8 @@ class Database:
 
         On error everything inside rolls back and the original exception propagates.
         """
+        if self._read_only:
+            self.read_only  # noqa: B018  judged again: the file may be writable now (fix37b)
         slot = self._slot()
         if slot.depth:
             with self._transaction(slot) as conn:
@@ -587,6 +658,8 @@ class Database:
         reads but takes no write: the index worker's read probe answered throughout, and a
         run that failed on the lock was tried again only after its whole back-off, up to
         ``worker_max_backoff_seconds`` after the lock ended (session 25)."""
+        if self._read_only:
+            self.read_only  # noqa: B018  judged again: the file may be writable now (fix37b)
         slot = self._slot()
         if slot.depth or not self._write_lock.acquire(blocking=False):
             return  # this process is writing: the file takes writes
@@ -653,7 +726,7 @@ class Database:
                 raise MigrationError(f"migration {name!r} was edited after it was applied")
         done = []
         pending = [name for name in known if name not in applied]
-        if pending and self.read_only:
+        if pending and self._read_only:
             raise MigrationError(
                 f"database {self.path} is opened read-only, and this memlane needs to migrate "
                 f"it ({', '.join(pending)}); open it once with write access")
