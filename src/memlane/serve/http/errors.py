@@ -163,6 +163,9 @@ def _memlane(exc: Exception) -> ApiError:
         field = str(exc).split(":", 1)[0] if ":" in str(exc) else None
         return ApiError(400, "invalid", str(exc), field)
     if isinstance(exc, StoreError) and exc.read_only:  # trying again changes nothing
+        # logged as the 503 is (session 37, fix37b: an operator whose service refused every
+        # write saw it only in the clients' answers)
+        log.error("database error: %s", exc)
         return ApiError(403, "forbidden", f"this request changes memory, and {exc}")
     if isinstance(exc, StoreError):
         log.error("database error: %s", exc)
