@@ -246,6 +246,15 @@ def opens_read_only(file: Path, *, mode_ro: bool = False) -> bool:
     return not os.access(real.parent, os.W_OK) and not all(side.exists() for side in sides)
 
 
+def reads_immutable(path: str | Path) -> bool:
+    """Whether a reader opens the SQLite file ``path`` ``immutable`` (``read_only_uri``): it
+    holds all of itself (``settled``) and no process may write it (``nobody_writes``), or
+    this process may not write its folder (where SQLite could not make the ``-shm`` a
+    reader beside a writer needs). ``Database._reopen`` judges a changed file by it too."""
+    file = Path(path).expanduser().resolve()
+    return settled(file) and (nobody_writes(file) or not os.access(file.parent, os.W_OK))
+
+
 def read_only_uri(path: str | Path, *, immutable: bool | None = None) -> str:
     """The URI that opens the SQLite file ``path`` for reading only. A reader of a WAL
     database in a folder it may write made an empty ``-wal`` and a ``-shm`` beside it and,
@@ -257,8 +266,7 @@ def read_only_uri(path: str | Path, *, immutable: bool | None = None) -> str:
     missing). ``immutable`` given decides it (``Database`` decided it already)."""
     file = Path(path).expanduser().resolve()
     if immutable is None:
-        immutable = settled(file) and (nobody_writes(file)
-                                        or not os.access(file.parent, os.W_OK))
+        immutable = reads_immutable(file)
     # the path's bytes quoted: a name that is not UTF-8 holds lone surrogates, which
     # ``quote`` of the str cannot encode (session 37: every command on such a file failed)
     return (f"file:{urllib.parse.quote(os.fsencode(file))}?mode=ro"
@@ -503,13 +511,13 @@ class Database:
     def _reopen(self, slot: _Slot) -> None:
         """``slot``'s file is no longer as its ``immutable`` connection found it (made
         writable, written, replaced; session 37): decided again as when the database
-        opened (``read_only_uri``: ``immutable`` only for a settled file no process may
+        opened (``reads_immutable``: ``immutable`` only for a settled file no process may
         write, or in a folder this process may not write), for every thread's next
         statement, and this thread's connection opened again so. The old connection is
         not closed here: a cursor of it being read goes on; ``close`` closes it."""
         file = self._file or Path(self.path)
         stamp = file_stamp(file)  # before the judgment: a change after it is seen next time
-        self._immutable = "&immutable=1" in read_only_uri(file)
+        self._immutable = reads_immutable(file)
         self._judged = (self._immutable, stamp if self._immutable else None)
         old = slot.conn
         slot.conn, slot.stamp = self._connect()
