@@ -492,9 +492,15 @@ class Database:
         since (``_judge_again``): opened again for writing. The old one is kept for a cursor
         being read, and closed by ``close``."""
         generation = self._generation
+        self._swap(slot)
+        slot.generation = generation
+
+    def _swap(self, slot: _Slot) -> None:
+        """``slot`` given a new connection (``_connect``: as the file is judged now); the
+        old one retired, not closed: a cursor of it being read goes on, and ``close``
+        closes it (``_renew``, ``_reopen``)."""
         old = slot.conn
         slot.conn, slot.stamp = self._connect()
-        slot.generation = generation
         with self._lock:
             self._retired.append(old)
 
@@ -519,10 +525,7 @@ class Database:
         stamp = file_stamp(file)  # before the judgment: a change after it is seen next time
         self._immutable = reads_immutable(file)
         self._judged = (self._immutable, stamp if self._immutable else None)
-        old = slot.conn
-        slot.conn, slot.stamp = self._connect()
-        with self._lock:
-            self._retired.append(old)
+        self._swap(slot)
 
     @property
     def conn(self) -> sqlite3.Connection:
