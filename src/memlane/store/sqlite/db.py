@@ -467,9 +467,15 @@ class Database:
         writable, every thread's next statement opens its connection again for writing.
         A file made read-only while it is open for writing needs no judgment: SQLite
         refuses its writes, said as ``StoreError.read_only`` (``file_error``)."""
+        self._judge_read_only_again()
+        return self._read_only
+
+    def _judge_read_only_again(self) -> None:
+        """Judge again a file this process found it may not write (not one asked read-only,
+        nor ``:memory:``): written from here on if it may be now (``_judge_again``). Asked
+        by ``read_only`` and before each write (``atomic``, ``probe_write``)."""
         if self._read_only and not self._asked and self._file is not None:
             self._judge_again()
-        return self._read_only
 
     def _judge_again(self) -> bool:
         """Whether a file judged read-only by what this process may write may be written
@@ -601,8 +607,8 @@ class Database:
 
         On error everything inside rolls back and the original exception propagates.
         """
-        if self._read_only:
-            self.read_only  # noqa: B018  judged again: the file may be writable now (fix37b)
+        if self._read_only:  # (a field read: a writable database pays no call)
+            self._judge_read_only_again()  # the file may be writable now (fix37b)
         slot = self._slot()
         if slot.depth:
             with self._transaction(slot) as conn:
@@ -669,8 +675,8 @@ class Database:
         reads but takes no write: the index worker's read probe answered throughout, and a
         run that failed on the lock was tried again only after its whole back-off, up to
         ``worker_max_backoff_seconds`` after the lock ended (session 25)."""
-        if self._read_only:
-            self.read_only  # noqa: B018  judged again: the file may be writable now (fix37b)
+        if self._read_only:  # (a field read: a writable database pays no call)
+            self._judge_read_only_again()  # the file may be writable now (fix37b)
         slot = self._slot()
         if slot.depth or not self._write_lock.acquire(blocking=False):
             return  # this process is writing: the file takes writes
