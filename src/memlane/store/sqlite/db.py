@@ -273,6 +273,46 @@ def read_only_uri(path: str | Path, *, immutable: bool | None = None) -> str:
             + ("&immutable=1" if immutable else ""))
 
 
+def _references(conns: list[sqlite3.Connection]) -> list[int]:
+    """How many references each of ``conns`` has (``sys.getrefcount``)."""
+    return [sys.getrefcount(conn) for conn in conns]
+
+
+def _references_alone() -> int | None:
+    """What ``_references`` counts for a connection its list alone holds: the list's entry,
+    the count's own, and the connection's (its statement cache refers to it). Measured, not
+    assumed (it differs between Pythons); None where references are not counted."""
+    if not hasattr(sys, "getrefcount"):
+        return None
+    held = [sqlite3.connect(":memory:")]
+    held[0].execute("SELECT 1").fetchall()
+    try:
+        return _references(held)[0]
+    finally:
+        held[0].close()
+
+
+_ALONE = _references_alone()
+
+
+def _close_unused(conns: list[sqlite3.Connection]) -> list[sqlite3.Connection]:
+    """Of ``conns`` (retired connections, held by that list only), close those nothing else
+    refers to (no cursor of one is left to read, no caller holds it); the others, still
+    open. None is closed where references are not counted."""
+    if _ALONE is None:
+        return conns
+    kept = []
+    for conn, n in zip(conns, _references(conns), strict=True):
+        if n > _ALONE:
+            kept.append(conn)
+            continue
+        try:
+            conn.close()
+        except sqlite3.Error:
+            pass
+    return kept
+
+
 def file_stamp(file: str | Path) -> tuple[int, ...] | None:
     """What an ``immutable`` reader of ``file`` checks before each statement: the file's
     device, inode, mode, size, modification and change times, and whether a ``-shm`` or a
@@ -503,12 +543,20 @@ class Database:
 
     def _swap(self, slot: _Slot) -> None:
         """``slot`` given a new connection (``_connect``: as the file is judged now); the
-        old one retired, not closed: a cursor of it being read goes on, and ``close``
-        closes it (``_renew``, ``_reopen``)."""
+        old one retired: closed now if nothing refers to it, else kept open, so that a
+        cursor of it being read goes on, and closed at a later swap once nothing does, or
+        by ``close`` (``_renew``, ``_reopen``). Retired connections nothing holds (no
+        cursor, no caller's variable) are closed here (session 38, rev38: each was kept to
+        ``close``, so a reader whose file was renamed over again and again, a snapshot
+        restored every minute, held one more descriptor of a deleted file each time, for
+        each thread: the old files' space was never freed, and the process ran out of
+        descriptors)."""
         old = slot.conn
         slot.conn, slot.stamp = self._connect()
         with self._lock:
             self._retired.append(old)
+            del old  # (held here, it would count as in use)
+            self._retired = _close_unused(self._retired)
 
     def _writable_now(self, e: sqlite3.Error) -> bool:
         """Whether the statement that failed with ``e`` is worth running again: SQLite
