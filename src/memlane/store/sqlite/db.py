@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import sys
@@ -278,6 +279,7 @@ def _references(conns: list[sqlite3.Connection]) -> list[int]:
     return [sys.getrefcount(conn) for conn in conns]
 
 
+@functools.cache
 def _references_alone() -> int | None:
     """What ``_references`` counts for a connection its list alone holds: the list's entry,
     the count's own, and the connection's (its statement cache refers to it). Measured, not
@@ -292,18 +294,16 @@ def _references_alone() -> int | None:
         held[0].close()
 
 
-_ALONE = _references_alone()
-
-
 def _close_unused(conns: list[sqlite3.Connection]) -> list[sqlite3.Connection]:
     """Of ``conns`` (retired connections, held by that list only), close those nothing else
     refers to (no cursor of one is left to read, no caller holds it); the others, still
     open. None is closed where references are not counted."""
-    if _ALONE is None:
+    alone = _references_alone()  # (measured at the first swap, not at import)
+    if alone is None:
         return conns
     kept = []
     for conn, n in zip(conns, _references(conns), strict=True):
-        if n > _ALONE:
+        if n > alone:
             kept.append(conn)
             continue
         try:
