@@ -343,6 +343,12 @@ class Database:
     def __init__(self, path: str | Path, *, tracer: Tracer | None = None,
                  read_only: bool = False) -> None:
         self.path = str(path)
+        self._at = self.path if self.path == ":memory:" else os.path.abspath(
+            os.path.expanduser(self.path))
+        """The file every connection opens: the path made absolute when the database opened
+        (session 38, rev38: a thread's connection opened by a relative path after the
+        process changed its working folder opened another file of that name there, made
+        if missing). Not resolved: a symbolic link stays one, as SQLite follows it."""
         self.tracer = tracer
         self._local = threading.local()
         self._slots: weakref.WeakSet[_Slot] = weakref.WeakSet()
@@ -460,7 +466,7 @@ class Database:
         if slot.generation != self._generation and not slot.depth:
             self._renew(slot)  # opened read-only; the file may be written now
         if slot.stamp is not None and not slot.depth:  # a new one too: judged before it
-            now = file_stamp(self._file or self.path)
+            now = file_stamp(self._file or self._at)
             if now is not None and now != slot.stamp:  # (a file gone: the old one is read)
                 self._reopen(slot)
         return slot
@@ -474,11 +480,11 @@ class Database:
         with translate(f"opening {self.path}"):
             if self._read_only:
                 conn = sqlite3.connect(
-                    read_only_uri(self.path, immutable=immutable), uri=True,
+                    read_only_uri(self._at, immutable=immutable), uri=True,
                     isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS)
             else:
                 conn = sqlite3.connect(
-                    self.path, isolation_level=None, check_same_thread=False,
+                    self._at, isolation_level=None, check_same_thread=False,
                     timeout=_BUSY_SECONDS
                 )
                 _wal(conn)
@@ -521,7 +527,7 @@ class Database:
         """Whether a file judged read-only by what this process may write may be written
         now; if so, the database is writable from here on (``read_only``). A file gone is
         not made again (SQLite would make an empty one)."""
-        file = Path(self.path).expanduser()
+        file = Path(self._at)
         if not file.is_file() or opens_read_only(file):
             return False
         with self._lock:
@@ -575,7 +581,7 @@ class Database:
         write, or in a folder this process may not write), for every thread's next
         statement, and this thread's connection opened again so. The old connection is
         not closed here: a cursor of it being read goes on; ``close`` closes it."""
-        file = self._file or Path(self.path)
+        file = self._file or Path(self._at)
         stamp = file_stamp(file)  # before the judgment: a change after it is seen next time
         self._immutable = reads_immutable(file)
         self._judged = (self._immutable, stamp if self._immutable else None)
