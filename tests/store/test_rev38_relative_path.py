@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -63,3 +64,24 @@ def test_a_thread_after_a_chdir_uses_the_file_the_path_named(
         assert mem.stats()["messages"] == 2
     held = sorted(p.name for p in elsewhere.iterdir() if p.name.startswith("m.db"))
     assert held == ([] if other == "none" else ["m.db"])
+
+
+@pytest.mark.usefixtures("back_home")
+def test_a_thread_after_a_link_is_pointed_elsewhere_uses_the_first_file(
+        tmp_path: Path) -> None:
+    """A symbolic link pointed at another database while a ``Memory`` has it open (a
+    deployment that swaps a link): every thread goes on with the file the link named when
+    it opened, as the threads already open do (SQLite holds that file)."""
+    for name, n in (("a.db", 1), ("b.db", 3)):
+        with memory(tmp_path / name) as mem:
+            for i in range(n):
+                mem.add_message("s", "user", f"note {i}", at=f"2024-01-01T10:0{i}:00Z")
+    (tmp_path / "m.db").symlink_to(tmp_path / "a.db")
+    with memory(tmp_path / "m.db") as mem:
+        assert mem.stats()["messages"] == 1
+        (tmp_path / "next").symlink_to(tmp_path / "b.db")
+        os.replace(tmp_path / "next", tmp_path / "m.db")
+        _in_thread(lambda: mem.add_message("s", "user", "one more", at="2024-01-01T11:00:00Z"))
+        assert (mem.stats()["messages"], _in_thread(lambda: mem.stats()["messages"])) == (2, 2)
+    with memory(tmp_path / "b.db") as mem:
+        assert mem.stats()["messages"] == 3

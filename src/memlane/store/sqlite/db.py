@@ -343,12 +343,13 @@ class Database:
     def __init__(self, path: str | Path, *, tracer: Tracer | None = None,
                  read_only: bool = False) -> None:
         self.path = str(path)
-        self._at = self.path if self.path == ":memory:" else os.path.abspath(
-            os.path.expanduser(self.path))
-        """The file every connection opens: the path made absolute when the database opened
-        (session 38, rev38: a thread's connection opened by a relative path after the
-        process changed its working folder opened another file of that name there, made
-        if missing). Not resolved: a symbolic link stays one, as SQLite follows it."""
+        self._at = self.path
+        """The file every connection opens: for a file, the one the path named when the
+        database opened, its symbolic links resolved (``_file``; session 38, rev38: each
+        thread's connection opened the path as given, so after the process changed its
+        working folder a relative path named another file there, made if missing, and
+        after a link was pointed at another database a new thread read and wrote that one
+        while the others kept the first)."""
         self.tracer = tracer
         self._local = threading.local()
         self._slots: weakref.WeakSet[_Slot] = weakref.WeakSet()
@@ -374,6 +375,7 @@ class Database:
         if self.path != ":memory:":
             check_location(self.path)
         self._file = Path(self.path).expanduser().resolve() if self.path != ":memory:" else None
+        self._at = self.path if self._file is None else str(self._file)
         stamp = file_stamp(self._file) if self._file is not None else None
         # A file this process may not write (its mode, a read-only mount, an immutable
         # file) is opened read-only, as ``?mode=ro`` asks: searches and reads work, and
