@@ -1,6 +1,6 @@
 """What the read-only tests share (session 36: fix36's writing commands, fix36b's reads):
-a small filled database with a service key beside it, a folder's digest, and a file or
-folder made unwritable for this user's processes."""
+a small filled database with a service key beside it, a folder's digest and names, and a
+file or folder made unwritable for this user's processes."""
 
 from __future__ import annotations
 
@@ -16,9 +16,21 @@ from memlane.serve.keys import create_key
 from memlane.testing import memory
 
 
-def digest(folder: Path) -> dict[str, str]:
-    """Each file of ``folder`` by name, with the SHA-256 of its bytes."""
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+def digest(top: Path) -> dict[str, str]:
+    """Every entry under ``top`` (a database's folder: the file and what lies beside it) by
+    its name relative to ``top``: a file's SHA-256, ``dir`` for a folder, ``-> target`` for
+    a symbolic link (not followed). Equal before and after: nothing made, nothing written."""
+    seen = {}
+    for entry in sorted(top.rglob("*")):
+        name = str(entry.relative_to(top))
+        seen[name] = (f"-> {os.readlink(entry)}" if entry.is_symlink() else "dir"
+                      if entry.is_dir() else hashlib.sha256(entry.read_bytes()).hexdigest())
+    return seen
+
+
+def names(folder: Path) -> list[str]:
+    """The names in ``folder`` (a database's folder), sorted: which side files are there."""
+    return sorted(p.name for p in folder.iterdir())
 
 
 def fill(db: Path, *, more: bool = False) -> Path:

@@ -7,8 +7,6 @@ reading tools still answer."""
 
 from __future__ import annotations
 
-import hashlib
-import os
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -19,6 +17,7 @@ from mcp import Client
 
 from memlane.serve.mcp import build_server
 from memlane.testing import memory
+from tests.read_only_kit import digest, lock
 from tests.serve.test_mcp import talk
 
 SCOPE = "alice-assistant"
@@ -31,23 +30,12 @@ WRITES = {
 }
 
 
-def _digest(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
-
-
 @pytest.fixture
 def read_only(db: str, tmp_path: Path) -> Iterator[Path]:
     path = tmp_path / "ro" / "m.db"
     path.parent.mkdir()
     shutil.copy(db, path)
-    if os.geteuid() == 0:
-        if shutil.which("chattr") is None or subprocess.run(
-                ["chattr", "+i", str(path)], capture_output=True).returncode != 0:
-            pytest.skip("root writes any file, and chattr +i is not available here")
-        undo = ["chattr", "-i", str(path)]
-    else:
-        path.chmod(0o444)
-        undo = ["chmod", "u+w", str(path)]
+    undo = lock(path)
     try:
         yield path
     finally:
@@ -55,7 +43,7 @@ def read_only(db: str, tmp_path: Path) -> Iterator[Path]:
 
 
 def test_a_writing_tool_on_a_read_only_database_names_it(read_only: Path) -> None:
-    before = _digest(read_only.parent)
+    before = digest(read_only.parent)
     said: dict[str, tuple[bool, str]] = {}
 
     async def body(c: Client) -> None:
@@ -74,7 +62,7 @@ def test_a_writing_tool_on_a_read_only_database_names_it(read_only: Path) -> Non
         assert f"db: {read_only} is read-only for this process" in text, (name, text)
         assert "nothing was" in text and "readonly database" not in text, (name, text)
     assert said["recall"] == (False, "")
-    assert _digest(read_only.parent) == before
+    assert digest(read_only.parent) == before
 
 
 def test_a_writing_tool_on_a_read_only_postgres_database_names_it(pg_url: str) -> None:

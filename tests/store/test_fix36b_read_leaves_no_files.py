@@ -23,13 +23,13 @@ from memlane.store.sqlite.transfer import SqliteTransfer
 from memlane.testing import memory
 from memlane.testing.http import serving
 from tests.commands import finish, memlane
-from tests.read_only_kit import digest, fill, lock
+from tests.read_only_kit import digest, fill, lock, names
 
 
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = fill(tmp_path_factory.mktemp("filled") / "m.db")
-    assert sorted(p.name for p in db.parent.iterdir()) == ["key", "m.db"]
+    assert names(db.parent) == ["key", "m.db"]
     return db
 
 
@@ -98,10 +98,10 @@ def test_a_file_with_writes_in_its_wal_is_read_whole(filled: Path, tmp_path: Pat
     assert (data / "m.db-wal").stat().st_size > 0
     undo = lock(data / "m.db")
     try:
-        names = sorted(p.name for p in data.iterdir())
+        there = names(data)
         with memory(data / "m.db") as mem:
             assert mem.store.read_only and mem.stats()["messages"] == 3
-        assert sorted(p.name for p in data.iterdir()) == names
+        assert names(data) == there
     finally:
         subprocess.run(undo, check=True)
 

@@ -12,9 +12,7 @@ store refuses to open it."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -32,7 +30,7 @@ from memlane.serve.cli import cli
 from memlane.store import parse_db_url
 from memlane.store.sqlite.db import Database
 from memlane.testing import memory
-from tests.read_only_kit import fill, lock
+from tests.read_only_kit import digest, fill, lock
 
 FILES = ["writable", "locked", "missing", "folder"]
 FOLDERS = ["writable", "locked"]
@@ -43,16 +41,6 @@ HOW = ["path", "mode_ro", "link"]
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return fill(tmp_path_factory.mktemp("filled") / "m.db")
-
-
-def _files(top: Path) -> dict[str, str]:
-    """Every entry under ``top`` by relative name: a file's SHA-256, ``dir``, a link's target."""
-    seen = {}
-    for entry in sorted(top.rglob("*")):
-        name = str(entry.relative_to(top))
-        seen[name] = (f"-> {os.readlink(entry)}" if entry.is_symlink() else "dir"
-                      if entry.is_dir() else hashlib.sha256(entry.read_bytes()).hexdigest())
-    return seen
 
 
 @contextmanager
@@ -124,10 +112,10 @@ def test_the_cli_refuses_a_write_exactly_when_the_store_opens_read_only(
     with _case(filled, top, file, folder, wal, shm, how) as setting:
         judged, why = _store(setting)
     with _case(filled, top, file, folder, wal, shm, how) as setting:
-        before = _files(top)
+        before = digest(top)
         res = CliRunner().invoke(cli, ["--db", setting, "add", "--scope", "s", "one more",
                                        "--json"])
-        after = _files(top)
+        after = digest(top)
     said = json.loads(res.stdout)
     if judged == "write":
         assert res.exit_code == 0 and said["text"] == "one more", said

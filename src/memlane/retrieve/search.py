@@ -1006,8 +1006,9 @@ class _Scored:
     ``_continues``) or a cap lowered it (``_below_top``) to a score other hits share: the
     second key of ``order.by_score``. None: no floor or cap set its score."""
 
-    def floor_to(self, score: float) -> None:
-        """Set the score to a floor or cap, keeping the first score it earned."""
+    def floor_or_cap(self, score: float) -> None:
+        """Set the score to a floor (raised to it) or a cap (lowered to it), keeping the
+        first score it earned (``earned``)."""
         if self.earned is None:
             self.earned = self.score
         self.score = score
@@ -1216,7 +1217,7 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
         floor = lift * best[s.key]
         if floor > x.score:
             x.signals["opener"] = floor - x.score
-            x.floor_to(floor)
+            x.floor_or_cap(floor)
     return added
 
 
@@ -1271,7 +1272,7 @@ def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int
         floor = lift * b.score
         if floor > x.score:
             x.signals["continues"] = floor - x.score
-            x.floor_to(floor)
+            x.floor_or_cap(floor)
     return added
 
 
@@ -1316,7 +1317,7 @@ def _below_top(pool: list[_Scored], first: set[SessionKey]) -> None:
     for x in pool:
         if x.key not in first and x.score >= ceiling:
             x.signals["below_top"] = x.score - ceiling
-            x.floor_to(ceiling - 1e-9)
+            x.floor_or_cap(ceiling - 1e-9)
 
 
 NEAR_SESSION = 0.5

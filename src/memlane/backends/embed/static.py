@@ -122,6 +122,23 @@ umask, so another user of the cache read neither: each of its processes hashed t
 again, found no table and derived it again (30-50 s). Nothing in them is private (a table
 derived from the public weights, their hash and path)."""
 
+
+def _share(fd: int, name: str) -> None:
+    """Give the cache file open as ``fd`` (``name``) ``CACHE_FILE_MODE`` where its file
+    system keeps modes. One that refuses a mode change (``EPERM``: vfat or exFAT, a CIFS
+    share without Unix extensions) keeps its own, and the file is written all the same
+    (session 38, rev38: the table's and the note's ``chmod`` raised there, before the file
+    was opened: its descriptor was left open, no table was ever saved, and every embedding
+    derived it again and failed; the note was never written)."""
+    try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, CACHE_FILE_MODE)
+        else:  # (Windows before Python 3.13: only the read-only bit is a mode there)
+            os.chmod(name, CACHE_FILE_MODE)
+    except OSError:
+        pass
+
+
 _NOTE_KEY = ("path", "size", "mtime_ns", "ctime_ns", "inode")
 """What a note must name as the file's own to be taken (``_weights_hash``). Session 36: path,
 size and modification time alone matched weights replaced by another version of the same
@@ -188,8 +205,8 @@ def _write_note(note: Path, entry: dict[str, Any]) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=note.stem + ".", suffix=".tmp", dir=directory)
         try:
-            os.chmod(tmp, CACHE_FILE_MODE)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                _share(fh.fileno(), tmp)
                 fh.write(text)
             os.replace(tmp, note)
         except BaseException:
@@ -290,8 +307,8 @@ def _save_table(path: Path, table: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.stem + ".", suffix=".tmp", dir=path.parent)
     try:
-        os.chmod(tmp, CACHE_FILE_MODE)
         with os.fdopen(fd, "wb") as fh:
+            _share(fh.fileno(), tmp)
             np.save(fh, table, allow_pickle=False)
             fh.flush()
             os.fsync(fh.fileno())

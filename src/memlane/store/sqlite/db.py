@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import sys
@@ -246,6 +247,15 @@ def opens_read_only(file: Path, *, mode_ro: bool = False) -> bool:
     return not os.access(real.parent, os.W_OK) and not all(side.exists() for side in sides)
 
 
+def reads_immutable(path: str | Path) -> bool:
+    """Whether a reader opens the SQLite file ``path`` ``immutable`` (``read_only_uri``): it
+    holds all of itself (``settled``) and no process may write it (``nobody_writes``), or
+    this process may not write its folder (where SQLite could not make the ``-shm`` a
+    reader beside a writer needs). ``Database._reopen`` judges a changed file by it too."""
+    file = Path(path).expanduser().resolve()
+    return settled(file) and (nobody_writes(file) or not os.access(file.parent, os.W_OK))
+
+
 def read_only_uri(path: str | Path, *, immutable: bool | None = None) -> str:
     """The URI that opens the SQLite file ``path`` for reading only. A reader of a WAL
     database in a folder it may write made an empty ``-wal`` and a ``-shm`` beside it and,
@@ -257,12 +267,50 @@ def read_only_uri(path: str | Path, *, immutable: bool | None = None) -> str:
     missing). ``immutable`` given decides it (``Database`` decided it already)."""
     file = Path(path).expanduser().resolve()
     if immutable is None:
-        immutable = settled(file) and (nobody_writes(file)
-                                        or not os.access(file.parent, os.W_OK))
+        immutable = reads_immutable(file)
     # the path's bytes quoted: a name that is not UTF-8 holds lone surrogates, which
     # ``quote`` of the str cannot encode (session 37: every command on such a file failed)
     return (f"file:{urllib.parse.quote(os.fsencode(file))}?mode=ro"
             + ("&immutable=1" if immutable else ""))
+
+
+def _references(conns: list[sqlite3.Connection]) -> list[int]:
+    """How many references each of ``conns`` has (``sys.getrefcount``)."""
+    return [sys.getrefcount(conn) for conn in conns]
+
+
+@functools.cache
+def _references_alone() -> int | None:
+    """What ``_references`` counts for a connection its list alone holds: the list's entry,
+    the count's own, and the connection's (its statement cache refers to it). Measured, not
+    assumed (it differs between Pythons); None where references are not counted."""
+    if not hasattr(sys, "getrefcount"):
+        return None
+    held = [sqlite3.connect(":memory:")]
+    held[0].execute("SELECT 1").fetchall()
+    try:
+        return _references(held)[0]
+    finally:
+        held[0].close()
+
+
+def _close_unused(conns: list[sqlite3.Connection]) -> list[sqlite3.Connection]:
+    """Of ``conns`` (retired connections, held by that list only), close those nothing else
+    refers to (no cursor of one is left to read, no caller holds it); the others, still
+    open. None is closed where references are not counted."""
+    alone = _references_alone()  # (measured at the first swap, not at import)
+    if alone is None:
+        return conns
+    kept = []
+    for conn, n in zip(conns, _references(conns), strict=True):
+        if n > alone:
+            kept.append(conn)
+            continue
+        try:
+            conn.close()
+        except sqlite3.Error:
+            pass
+    return kept
 
 
 def file_stamp(file: str | Path) -> tuple[int, ...] | None:
@@ -295,6 +343,13 @@ class Database:
     def __init__(self, path: str | Path, *, tracer: Tracer | None = None,
                  read_only: bool = False) -> None:
         self.path = str(path)
+        self._at = self.path
+        """The file every connection opens: for a file, the one the path named when the
+        database opened, its symbolic links resolved (``_file``; session 38, rev38: each
+        thread's connection opened the path as given, so after the process changed its
+        working folder a relative path named another file there, made if missing, and
+        after a link was pointed at another database a new thread read and wrote that one
+        while the others kept the first)."""
         self.tracer = tracer
         self._local = threading.local()
         self._slots: weakref.WeakSet[_Slot] = weakref.WeakSet()
@@ -320,6 +375,7 @@ class Database:
         if self.path != ":memory:":
             check_location(self.path)
         self._file = Path(self.path).expanduser().resolve() if self.path != ":memory:" else None
+        self._at = self.path if self._file is None else str(self._file)
         stamp = file_stamp(self._file) if self._file is not None else None
         # A file this process may not write (its mode, a read-only mount, an immutable
         # file) is opened read-only, as ``?mode=ro`` asks: searches and reads work, and
@@ -412,7 +468,7 @@ class Database:
         if slot.generation != self._generation and not slot.depth:
             self._renew(slot)  # opened read-only; the file may be written now
         if slot.stamp is not None and not slot.depth:  # a new one too: judged before it
-            now = file_stamp(self._file or self.path)
+            now = file_stamp(self._file or self._at)
             if now is not None and now != slot.stamp:  # (a file gone: the old one is read)
                 self._reopen(slot)
         return slot
@@ -426,11 +482,11 @@ class Database:
         with translate(f"opening {self.path}"):
             if self._read_only:
                 conn = sqlite3.connect(
-                    read_only_uri(self.path, immutable=immutable), uri=True,
+                    read_only_uri(self._at, immutable=immutable), uri=True,
                     isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS)
             else:
                 conn = sqlite3.connect(
-                    self.path, isolation_level=None, check_same_thread=False,
+                    self._at, isolation_level=None, check_same_thread=False,
                     timeout=_BUSY_SECONDS
                 )
                 _wal(conn)
@@ -459,15 +515,21 @@ class Database:
         writable, every thread's next statement opens its connection again for writing.
         A file made read-only while it is open for writing needs no judgment: SQLite
         refuses its writes, said as ``StoreError.read_only`` (``file_error``)."""
+        self._judge_read_only_again()
+        return self._read_only
+
+    def _judge_read_only_again(self) -> None:
+        """Judge again a file this process found it may not write (not one asked read-only,
+        nor ``:memory:``): written from here on if it may be now (``_judge_again``). Asked
+        by ``read_only`` and before each write (``atomic``, ``probe_write``)."""
         if self._read_only and not self._asked and self._file is not None:
             self._judge_again()
-        return self._read_only
 
     def _judge_again(self) -> bool:
         """Whether a file judged read-only by what this process may write may be written
         now; if so, the database is writable from here on (``read_only``). A file gone is
         not made again (SQLite would make an empty one)."""
-        file = Path(self.path).expanduser()
+        file = Path(self._at)
         if not file.is_file() or opens_read_only(file):
             return False
         with self._lock:
@@ -484,11 +546,25 @@ class Database:
         since (``_judge_again``): opened again for writing. The old one is kept for a cursor
         being read, and closed by ``close``."""
         generation = self._generation
+        self._swap(slot)
+        slot.generation = generation
+
+    def _swap(self, slot: _Slot) -> None:
+        """``slot`` given a new connection (``_connect``: as the file is judged now); the
+        old one retired: closed now if nothing refers to it, else kept open, so that a
+        cursor of it being read goes on, and closed at a later swap once nothing does, or
+        by ``close`` (``_renew``, ``_reopen``). Retired connections nothing holds (no
+        cursor, no caller's variable) are closed here (session 38, rev38: each was kept to
+        ``close``, so a reader whose file was renamed over again and again, a snapshot
+        restored every minute, held one more descriptor of a deleted file each time, for
+        each thread: the old files' space was never freed, and the process ran out of
+        descriptors)."""
         old = slot.conn
         slot.conn, slot.stamp = self._connect()
-        slot.generation = generation
         with self._lock:
             self._retired.append(old)
+            del old  # (held here, it would count as in use)
+            self._retired = _close_unused(self._retired)
 
     def _writable_now(self, e: sqlite3.Error) -> bool:
         """Whether the statement that failed with ``e`` is worth running again: SQLite
@@ -503,18 +579,15 @@ class Database:
     def _reopen(self, slot: _Slot) -> None:
         """``slot``'s file is no longer as its ``immutable`` connection found it (made
         writable, written, replaced; session 37): decided again as when the database
-        opened (``read_only_uri``: ``immutable`` only for a settled file no process may
+        opened (``reads_immutable``: ``immutable`` only for a settled file no process may
         write, or in a folder this process may not write), for every thread's next
         statement, and this thread's connection opened again so. The old connection is
         not closed here: a cursor of it being read goes on; ``close`` closes it."""
-        file = self._file or Path(self.path)
+        file = self._file or Path(self._at)
         stamp = file_stamp(file)  # before the judgment: a change after it is seen next time
-        self._immutable = "&immutable=1" in read_only_uri(file)
+        self._immutable = reads_immutable(file)
         self._judged = (self._immutable, stamp if self._immutable else None)
-        old = slot.conn
-        slot.conn, slot.stamp = self._connect()
-        with self._lock:
-            self._retired.append(old)
+        self._swap(slot)
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -590,8 +663,8 @@ class Database:
 
         On error everything inside rolls back and the original exception propagates.
         """
-        if self._read_only:
-            self.read_only  # noqa: B018  judged again: the file may be writable now (fix37b)
+        if self._read_only:  # (a field read: a writable database pays no call)
+            self._judge_read_only_again()  # the file may be writable now (fix37b)
         slot = self._slot()
         if slot.depth:
             with self._transaction(slot) as conn:
@@ -658,8 +731,8 @@ class Database:
         reads but takes no write: the index worker's read probe answered throughout, and a
         run that failed on the lock was tried again only after its whole back-off, up to
         ``worker_max_backoff_seconds`` after the lock ended (session 25)."""
-        if self._read_only:
-            self.read_only  # noqa: B018  judged again: the file may be writable now (fix37b)
+        if self._read_only:  # (a field read: a writable database pays no call)
+            self._judge_read_only_again()  # the file may be writable now (fix37b)
         slot = self._slot()
         if slot.depth or not self._write_lock.acquire(blocking=False):
             return  # this process is writing: the file takes writes
