@@ -1164,6 +1164,20 @@ def asks_assistant(query: str) -> bool:
     return ASKS_ASSISTANT.search(query) is not None
 
 
+def _best_of_each(hits: Iterable[_Scored]) -> dict[SessionKey, _Scored]:
+    """Each session's best hit by ``by_score`` (score, then what it earned, then id): the
+    same hit whatever order ``hits`` come in. The pool is not sorted when ``_openers``,
+    ``_continues`` and ``_newest_first`` ask, and a strict ``>`` on the score kept the first
+    of two equal hits seen, i.e. the order the store's lists brought them in (session 38)."""
+    best: dict[SessionKey, _Scored] = {}
+    keys: dict[SessionKey, tuple[float, float, int]] = {}
+    for x in hits:
+        k = by_score(x)
+        if x.key not in keys or k < keys[x.key]:
+            best[x.key], keys[x.key] = x, k
+    return best
+
+
 def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, Candidate],
              cand_rank: dict[int, int], top_lex: float,
              entities: dict[SessionKey, tuple[str, ...]], top_score: float) -> list[_Scored]:
@@ -1177,9 +1191,7 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
     if ctx.filters.kinds is not None and "turn" not in ctx.filters.kinds:
         return []  # the caller asked for other kinds
     lift = ctx.opts.opener_lift
-    best: dict[SessionKey, float] = {}
-    for x in pool:
-        best[x.key] = max(best.get(x.key, -float("inf")), x.score)
+    best = {key: x.score for key, x in _best_of_each(pool).items()}
     in_pool = {x.id: x for x in pool}
     added: list[_Scored] = []
     wanted = [s.key for s in top if not isinstance(s.key, tuple) and s.key in best]
@@ -1235,13 +1247,8 @@ def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int
     if ctx.filters.kinds is not None and "turn" not in ctx.filters.kinds:
         return []  # the caller asked for other kinds
     lift = ctx.opts.continue_lift
-    best: dict[SessionKey, _Scored] = {}
-    for x in pool:
-        it = ctx.items.get(x.id)
-        if it is None or it.kind != "turn" or it.role != "user" or speaker_of(it) is not None:
-            continue
-        if x.key not in best or x.score > best[x.key].score:
-            best[x.key] = x
+    best = _best_of_each(x for x in pool if (it := ctx.items.get(x.id)) is not None
+                         and it.kind == "turn" and it.role == "user" and speaker_of(it) is None)
     in_pool = {x.id: x for x in pool}
     added: list[_Scored] = []
     srank = {s.key: s for s in top}
@@ -1357,14 +1364,12 @@ def _newest_first(ctx: _Ctx, pool: list[_Scored], weight: float) -> None:
                     and float(v @ a) >= NEAR_COSINE):
                 near.add(x.key)
     latest: dict[SessionKey, date] = {}
-    best: dict[SessionKey, _Scored] = {}
     for x in pool:
         if x.key not in near:
             continue  # not a near-duplicate of the best hit: no say in "newest"
         day = local(ctx.items[x.id].at, ctx.now).date()
         latest[x.key] = max(latest.get(x.key, day), day)
-        if x.key not in best or x.score > best[x.key].score:
-            best[x.key] = x
+    best = _best_of_each(x for x in pool if x.key in near)
     place = newest_places(latest)
     msgs: dict[int, _Scored] = {mid: x for x in pool
                                 if ctx.items[x.id].kind == "turn"
