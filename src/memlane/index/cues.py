@@ -1042,6 +1042,22 @@ _LEAVE_NAMED = re.compile(
 """A put-off naming its matter ("Let's leave the chair for now and see what Rashid says when he's
 back"): what a question a turn or two before asked about it stays open (session 37,
 :meth:`_Reader.not_ours`)."""
+_NOT_DECIDED = re.compile(
+    r"^(?:(?:ok(?:ay)?|hmm|well|honestly|no)[,.]?\s+)?(?:not\s+(?:decided|sorted|settled)|undecided|"
+    r"(?:we|i)\s+haven'?t\s+(?:decided|sorted)(?:\s+(?:that|it|this))?)(?:\s+yet)?[.!]*$", re.IGNORECASE)
+"""A peer's answer that says the matter is not settled yet, alone in its sentence ("Which pledge
+manager are we using? BackerKit or Gamefound?" — "Not decided. …"): the question stays open
+(session 38, :meth:`_Reader.still_open`)."""
+_NOT_CHECKED = re.compile(r"\b(?:i|we)\s+haven'?t\s+(?:(?:actually|yet)\s+)?(?:checked|tested|confirmed)\b",
+                          re.IGNORECASE)
+"""A peer's answer that guesses and says it has not checked ("It's kept on upgrade I think, but I
+haven't checked on a Pixel"): the question stays open (session 38)."""
+_TALK_AT = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|then|well|hmm|right)[,.]?\s+)?let'?s\s+(?:talk about|discuss|decide|settle)\s+"
+    r"(?:that|this|it)\s+(?:at|in|on|over|after)\s+\S", re.IGNORECASE)
+"""A peer's answer putting the matter off to a meeting or time it names ("Also do we sell tickets
+on Eventbrite again or take cash at the door?" — "Let's talk about that at Thursday practice"):
+the question stays open (session 38)."""
 
 
 def _as_unknown(found: re.Match[str]) -> str:
@@ -3001,6 +3017,40 @@ class _Reader:
                 return False
         return False
 
+    def still_open(self) -> None:
+        """Questions left open in forms the rules before miss, read after :meth:`read` (whose
+        placements the sentence model trains on) (session 38):
+
+        - a participant's last questions of a turn (the last one and those right before it) when
+          the next turn, another participant's, says the matter is not settled in its first
+          sentence (:data:`_NOT_DECIDED`: "Not decided."), puts it off to a meeting or time it
+          names there (:data:`_TALK_AT`: "Let's talk about that at Thursday practice"), or says in
+          its first two sentences that it has not checked (:data:`_NOT_CHECKED`: "It's kept on
+          upgrade I think, but I haven't checked"), and decides nothing.
+
+        Only what no rule placed; not a request ("Can we…?")."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            ni = ti + 1
+            if ni >= len(self.turns) or self.turns[ni].role != "user" or self.turns[ni].who == turn.who:
+                continue
+            answer = self.turns[ni].sentences
+            if not answer or self.decided_in(ni) or not (
+                    _NOT_DECIDED.match(answer[0]) or _TALK_AT.match(answer[0])
+                    or any(_NOT_CHECKED.search(x) for x in answer[:2])):
+                continue
+            last = max((i for i, x in enumerate(turn.sentences) if x.endswith("?")), default=None)
+            if last is None:
+                continue
+            first = last
+            while first and turn.sentences[first - 1].endswith("?"):
+                first -= 1
+            for si in range(first, last + 1):
+                s = turn.sentences[si]
+                if (ti, si) not in self.cues.placed and not _ASKS.match(s) and len(_content(s)) >= 2:
+                    self.put((ti, si), "open_questions", clean(s))
+
     def goes(self) -> None:
         """Among people, a statement no rule placed that says where a thing goes, moves or
         stays ("log goes in case 4", "Fishing moves to post-alpha.", "top fields wait till
@@ -3634,6 +3684,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.sent_to_me()
         reader.done_now()
         reader.not_ours()
+        reader.still_open()
         reader.sent_on()
         reader.gone_ahead()
     if model is not None:
