@@ -1048,6 +1048,11 @@ _NOT_DECIDED = re.compile(
 """A peer's answer that says the matter is not settled yet, alone in its sentence ("Which pledge
 manager are we using? BackerKit or Gamefound?" — "Not decided. …"): the question stays open
 (session 38, :meth:`_Reader.still_open`)."""
+_NOBODY_CHECKED = re.compile(
+    r"^(?:(?:and|but|so)[,]?\s+)?(?:nobody|no one|no-one)(?:'s|\s+has)\s+(?:(?:actually|even|really)\s+)?"
+    r"(?:checked|looked|asked|confirmed|tested|counted)\b", re.IGNORECASE)
+"""The asker's own sentence right after the question saying nobody has looked ("Which other
+tables are close? Nobody's checked"): the question stays open (session 38)."""
 _NOT_CHECKED = re.compile(r"\b(?:i|we)\s+haven'?t\s+(?:(?:actually|yet)\s+)?(?:checked|tested|confirmed)\b",
                           re.IGNORECASE)
 """A peer's answer that guesses and says it has not checked ("It's kept on upgrade I think, but I
@@ -1058,6 +1063,12 @@ _TALK_AT = re.compile(
 """A peer's answer putting the matter off to a meeting or time it names ("Also do we sell tickets
 on Eventbrite again or take cash at the door?" — "Let's talk about that at Thursday practice"):
 the question stays open (session 38)."""
+_NOT_SORTED = re.compile(
+    r"\b(?:we|i)\s+(?:(?:still|also)\s+){0,2}(?:haven'?t|have not)\s+(?:yet\s+)?sorted\s+"
+    r"(?P<q>(?:who|what|whether|if|how|when|where|which)\b.+)", re.IGNORECASE)
+"""A statement that something is not sorted, without the "out" ``_OPEN`` reads ("Also we still
+haven't sorted who's driving to Hatfield"): the question it leaves, "Who's driving to
+Hatfield?" (session 38)."""
 
 
 def _as_unknown(found: re.Match[str]) -> str:
@@ -3026,12 +3037,30 @@ class _Reader:
           sentence (:data:`_NOT_DECIDED`: "Not decided."), puts it off to a meeting or time it
           names there (:data:`_TALK_AT`: "Let's talk about that at Thursday practice"), or says in
           its first two sentences that it has not checked (:data:`_NOT_CHECKED`: "It's kept on
-          upgrade I think, but I haven't checked"), and decides nothing.
+          upgrade I think, but I haven't checked"), and decides nothing;
+        - a question the asker follows with "Nobody's checked" (:data:`_NOBODY_CHECKED`);
+        - "we still haven't sorted who's driving to Hatfield" (:data:`_NOT_SORTED`), written as
+          the question it leaves.
 
         Only what no rule placed; not a request ("Can we…?")."""
         for ti, turn in enumerate(self.turns):
             if turn.role != "user":
                 continue
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed:
+                    continue
+                if s.endswith("?"):
+                    after = turn.sentences[si + 1] if si + 1 < len(turn.sentences) else ""
+                    if (after and _NOBODY_CHECKED.match(after) and not _ASKS.match(s)
+                            and len(_content(s)) >= 2):
+                        self.put((ti, si), "open_questions", clean(s))
+                    continue
+                found = _NOT_SORTED.search(s) if "sorted" in s.lower() else None
+                if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
+                    q = _TAIL.sub("", found.group("q").strip().rstrip(" .!?"))
+                    q = re.split(r"[.;!]\s", q, maxsplit=1)[0].rstrip(" .!?,")
+                    q = re.sub(r"^if\b", "whether", q, flags=re.IGNORECASE)
+                    self.put((ti, si), "open_questions", q[:1].upper() + q[1:] + "?")  # ("who's", not "Whether who's")
             ni = ti + 1
             if ni >= len(self.turns) or self.turns[ni].role != "user" or self.turns[ni].who == turn.who:
                 continue
