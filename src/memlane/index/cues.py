@@ -1048,6 +1048,11 @@ _NOT_DECIDED = re.compile(
 """A peer's answer that says the matter is not settled yet, alone in its sentence ("Which pledge
 manager are we using? BackerKit or Gamefound?" — "Not decided. …"): the question stays open
 (session 38, :meth:`_Reader.still_open`)."""
+_LOOKS_IN = re.compile(r"^(?:(?:ok(?:ay)?|yes|yep|sure)[,.]?\s+)?i'?ll\s+(?:look|dig|search)\s+(?:in|through)\s+\S",
+                       re.IGNORECASE)
+"""A peer's answer that goes to look where the answer is ("Did the client fall back? The logs
+should say" — "I'll look in the logs for Halden's tenant"), a form ``_FIND_OUT`` ("look for",
+"look into") does not read: the question stays open until then (session 38)."""
 _NOBODY_CHECKED = re.compile(
     r"^(?:(?:and|but|so)[,]?\s+)?(?:nobody|no one|no-one)(?:'s|\s+has)\s+(?:(?:actually|even|really)\s+)?"
     r"(?:checked|looked|asked|confirmed|tested|counted)\b", re.IGNORECASE)
@@ -3037,7 +3042,8 @@ class _Reader:
           sentence (:data:`_NOT_DECIDED`: "Not decided."), puts it off to a meeting or time it
           names there (:data:`_TALK_AT`: "Let's talk about that at Thursday practice"), or says in
           its first two sentences that it has not checked (:data:`_NOT_CHECKED`: "It's kept on
-          upgrade I think, but I haven't checked"), and decides nothing;
+          upgrade I think, but I haven't checked"), or goes to look where the answer is
+          (:data:`_LOOKS_IN`: "I'll look in the logs"), and decides nothing;
         - a question the asker follows with "Nobody's checked" (:data:`_NOBODY_CHECKED`);
         - "we still haven't sorted who's driving to Hatfield" (:data:`_NOT_SORTED`), written as
           the question it leaves.
@@ -3066,7 +3072,7 @@ class _Reader:
                 continue
             answer = self.turns[ni].sentences
             if not answer or self.decided_in(ni) or not (
-                    _NOT_DECIDED.match(answer[0]) or _TALK_AT.match(answer[0])
+                    _NOT_DECIDED.match(answer[0]) or _TALK_AT.match(answer[0]) or _LOOKS_IN.match(answer[0])
                     or any(_NOT_CHECKED.search(x) for x in answer[:2])):
                 continue
             last = max((i for i, x in enumerate(turn.sentences) if x.endswith("?")), default=None)
