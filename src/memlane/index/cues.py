@@ -1053,6 +1053,14 @@ _LOOKS_IN = re.compile(r"^(?:(?:ok(?:ay)?|yes|yep|sure)[,.]?\s+)?i'?ll\s+(?:look
 """A peer's answer that goes to look where the answer is ("Did the client fall back? The logs
 should say" — "I'll look in the logs for Halden's tenant"), a form ``_FIND_OUT`` ("look for",
 "look into") does not read: the question stays open until then (session 38)."""
+_AHEAD = re.compile(
+    r"^(?:(?:so|ok(?:ay)?|well|and|right)[,]?\s+)?(?:(?:we|i)\s+)?(?:have|need|'ve got|got)\s+to\s+(?:decide|choose|pick)\b|"
+    r"\b(?:don'?t|do not|doesn'?t)\s+(?:have|need)\s+to\s+decide\b|\bno need to decide\b", re.IGNORECASE)
+"""A statement that a choice is ahead ("We have to decide how we ship to them", "have to decide by
+friday between 2 offers") or needs no deciding yet ("You don't have to decide tonight.", "There's
+no need to decide anything now."): no question left open (the choice is made, or asked, in the
+turns after); "I still need to decide whether…" says one is (session 38,
+:meth:`_Reader.not_ahead`)."""
 _NOBODY_CHECKED = re.compile(
     r"^(?:(?:and|but|so)[,]?\s+)?(?:nobody|no one|no-one)(?:'s|\s+has)\s+(?:(?:actually|even|really)\s+)?"
     r"(?:checked|looked|asked|confirmed|tested|counted)\b", re.IGNORECASE)
@@ -3086,6 +3094,15 @@ class _Reader:
                 if (ti, si) not in self.cues.placed and not _ASKS.match(s) and len(_content(s)) >= 2:
                     self.put((ti, si), "open_questions", clean(s))
 
+    def not_ahead(self) -> None:
+        """An open question read from a statement that a choice is ahead or needs no deciding yet
+        (:data:`_AHEAD`) is taken out (session 38). Read after :meth:`screen`, once the sentence
+        model has placed what it is sure of, so the sentence lands in no field."""
+        for where, name in list(self.cues.placed.items()):
+            said = self.turns[where[0]].sentences[where[1]]
+            if name == "open_questions" and not said.endswith("?") and "decide" in said.lower() and _AHEAD.search(said):
+                self.put(where, "open_questions", "")
+
     def goes(self) -> None:
         """Among people, a statement no rule placed that says where a thing goes, moves or
         stays ("log goes in case 4", "Fishing moves to post-alpha.", "top fields wait till
@@ -3725,6 +3742,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
+    reader.not_ahead()
     reader.one_question()
     reader.reasons()
     reader.sweep(decisions=model is not None)
