@@ -1042,6 +1042,46 @@ _LEAVE_NAMED = re.compile(
 """A put-off naming its matter ("Let's leave the chair for now and see what Rashid says when he's
 back"): what a question a turn or two before asked about it stays open (session 37,
 :meth:`_Reader.not_ours`)."""
+_NOT_DECIDED = re.compile(
+    r"^(?:(?:ok(?:ay)?|hmm|well|honestly|no)[,.]?\s+)?(?:not\s+(?:decided|sorted|settled)|undecided|"
+    r"(?:we|i)\s+haven'?t\s+(?:decided|sorted)(?:\s+(?:that|it|this))?)(?:\s+yet)?[.!]*$", re.IGNORECASE)
+"""A peer's answer that says the matter is not settled yet, alone in its sentence ("Which pledge
+manager are we using? BackerKit or Gamefound?" — "Not decided. …"): the question stays open
+(session 38, :meth:`_Reader.still_open`)."""
+_LOOKS_IN = re.compile(r"^(?:(?:ok(?:ay)?|yes|yep|sure)[,.]?\s+)?i'?ll\s+(?:look|dig|search)\s+(?:in|through)\s+\S",
+                       re.IGNORECASE)
+"""A peer's answer that goes to look where the answer is ("Did the client fall back? The logs
+should say" — "I'll look in the logs for Halden's tenant"), a form ``_FIND_OUT`` ("look for",
+"look into") does not read: the question stays open until then (session 38)."""
+_AHEAD = re.compile(
+    r"^(?:(?:so|ok(?:ay)?|well|and|right)[,]?\s+)?(?:(?:we|i)\s+)?(?:have|need|'ve got|got)\s+to\s+(?:decide|choose|pick)\b|"
+    r"\b(?:don'?t|do not|doesn'?t)\s+(?:have|need)\s+to\s+decide\b|\bno need to decide\b", re.IGNORECASE)
+"""A statement that a choice is ahead ("We have to decide how we ship to them", "have to decide by
+friday between 2 offers") or needs no deciding yet ("You don't have to decide tonight.", "There's
+no need to decide anything now."): no question left open (the choice is made, or asked, in the
+turns after); "I still need to decide whether…" says one is (session 38,
+:meth:`_Reader.not_ahead`)."""
+_NOBODY_CHECKED = re.compile(
+    r"^(?:(?:and|but|so)[,]?\s+)?(?:nobody|no one|no-one)(?:'s|\s+has)\s+(?:(?:actually|even|really)\s+)?"
+    r"(?:checked|looked|asked|confirmed|tested|counted)\b", re.IGNORECASE)
+"""The asker's own sentence right after the question saying nobody has looked ("Which other
+tables are close? Nobody's checked"): the question stays open (session 38)."""
+_NOT_CHECKED = re.compile(r"\b(?:i|we)\s+haven'?t\s+(?:(?:actually|yet)\s+)?(?:checked|tested|confirmed)\b",
+                          re.IGNORECASE)
+"""A peer's answer that guesses and says it has not checked ("It's kept on upgrade I think, but I
+haven't checked on a Pixel"): the question stays open (session 38)."""
+_TALK_AT = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|then|well|hmm|right)[,.]?\s+)?let'?s\s+(?:talk about|discuss|decide|settle)\s+"
+    r"(?:that|this|it)\s+(?:at|in|on|over|after)\s+\S", re.IGNORECASE)
+"""A peer's answer putting the matter off to a meeting or time it names ("Also do we sell tickets
+on Eventbrite again or take cash at the door?" — "Let's talk about that at Thursday practice"):
+the question stays open (session 38)."""
+_NOT_SORTED = re.compile(
+    r"\b(?:we|i)\s+(?:(?:still|also)\s+){0,2}(?:haven'?t|have not)\s+(?:yet\s+)?sorted\s+"
+    r"(?P<q>(?:who|what|whether|if|how|when|where|which)\b.+)", re.IGNORECASE)
+"""A statement that something is not sorted, without the "out" ``_OPEN`` reads ("Also we still
+haven't sorted who's driving to Hatfield"): the question it leaves, "Who's driving to
+Hatfield?" (session 38)."""
 
 
 def _as_unknown(found: re.Match[str]) -> str:
@@ -3001,6 +3041,68 @@ class _Reader:
                 return False
         return False
 
+    def still_open(self) -> None:
+        """Questions left open in forms the rules before miss, read after :meth:`read` (whose
+        placements the sentence model trains on) (session 38):
+
+        - a participant's last questions of a turn (the last one and those right before it) when
+          the next turn, another participant's, says the matter is not settled in its first
+          sentence (:data:`_NOT_DECIDED`: "Not decided."), puts it off to a meeting or time it
+          names there (:data:`_TALK_AT`: "Let's talk about that at Thursday practice"), or says in
+          its first two sentences that it has not checked (:data:`_NOT_CHECKED`: "It's kept on
+          upgrade I think, but I haven't checked"), or goes to look where the answer is
+          (:data:`_LOOKS_IN`: "I'll look in the logs"), and decides nothing;
+        - a question the asker follows with "Nobody's checked" (:data:`_NOBODY_CHECKED`);
+        - "we still haven't sorted who's driving to Hatfield" (:data:`_NOT_SORTED`), written as
+          the question it leaves.
+
+        Only what no rule placed; not a request ("Can we…?")."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed:
+                    continue
+                if s.endswith("?"):
+                    after = turn.sentences[si + 1] if si + 1 < len(turn.sentences) else ""
+                    if (after and _NOBODY_CHECKED.match(after) and not _ASKS.match(s)
+                            and len(_content(s)) >= 2):
+                        self.put((ti, si), "open_questions", clean(s))
+                    continue
+                found = _NOT_SORTED.search(s) if "sorted" in s.lower() else None
+                if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
+                    q = _TAIL.sub("", found.group("q").strip().rstrip(" .!?"))
+                    q = re.split(r"[.;!]\s", q, maxsplit=1)[0].rstrip(" .!?,")
+                    q = re.sub(r"^if\b", "whether", q, flags=re.IGNORECASE)
+                    self.put((ti, si), "open_questions", q[:1].upper() + q[1:] + "?")  # ("who's", not "Whether who's")
+            ni = ti + 1
+            if ni >= len(self.turns) or self.turns[ni].role != "user" or self.turns[ni].who == turn.who:
+                continue
+            answer = self.turns[ni].sentences
+            if not answer or self.decided_in(ni) or not (
+                    _NOT_DECIDED.match(answer[0]) or _TALK_AT.match(answer[0]) or _LOOKS_IN.match(answer[0])
+                    or any(_NOT_CHECKED.search(x) for x in answer[:2])):
+                continue
+            last = max((i for i, x in enumerate(turn.sentences) if x.endswith("?")), default=None)
+            if last is None:
+                continue
+            first = last
+            while first and turn.sentences[first - 1].endswith("?"):
+                first -= 1
+            for si in range(first, last + 1):
+                s = turn.sentences[si]
+                if (ti, si) not in self.cues.placed and not _ASKS.match(s) and len(_content(s)) >= 2:
+                    self.put((ti, si), "open_questions", clean(s))
+
+    def not_ahead(self) -> None:
+        """An open question read from a statement that a choice is ahead or needs no deciding yet
+        (:data:`_AHEAD`) is taken out (session 38). Read after :meth:`screen`, once the sentence
+        model has placed what it is sure of, so the sentence lands in no field."""
+        for where, name in list(self.cues.placed.items()):
+            said = self.turns[where[0]].sentences[where[1]]
+            if name == "open_questions" and not said.endswith("?") and "decide" in said.lower() and _AHEAD.search(said):
+                self.put(where, "open_questions", "")
+
     def goes(self) -> None:
         """Among people, a statement no rule placed that says where a thing goes, moves or
         stays ("log goes in case 4", "Fishing moves to post-alpha.", "top fields wait till
@@ -3634,11 +3736,13 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.sent_to_me()
         reader.done_now()
         reader.not_ours()
+        reader.still_open()
         reader.sent_on()
         reader.gone_ahead()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
+    reader.not_ahead()
     reader.one_question()
     reader.reasons()
     reader.sweep(decisions=model is not None)
