@@ -2796,6 +2796,33 @@ class _Reader:
             self.text[where] = new
             self.cues.turn_of.setdefault(new, where[0])
 
+    _FROM_NOW_ON = re.compile(r"\bfrom\s+now\s+on\b", re.IGNORECASE)
+    _AND_CLAUSE = re.compile(r",\s+and\s+(?=\S)")
+
+    def standing_rule(self) -> None:
+        """A sentence written as a reason that sets a rule "from now on" is a decision, and a
+        ", and …" clause beside the rule, in a reason or a decision, a second one (session
+        38): "From now on supplementary tables are written straight from R as .tsv, and nobody
+        opens them in Excel before submission" is what was settled, not why; "The TTL goes
+        back to 300, and from now on DNS changes only go through the Terraform repo" is two
+        choices. Read on what the conversation keeps (after the sentence model), not on what
+        :meth:`read` placed, which the model trains on."""
+        for where, name in list(self.cues.placed.items()):
+            text = self.text[where]
+            if (name not in ("rationale", "decisions") or not self._FROM_NOW_ON.search(text)
+                    or text.endswith("?")):
+                continue
+            parts = self._AND_CLAUSE.split(text, maxsplit=1)
+            if len(parts) == 2 and min(len(_content(x)) for x in parts) < 3:
+                parts = [text]  # "…, and that's it": one rule
+            if name == "decisions" and (len(parts) == 1 or " — " in text):
+                continue  # one decision already
+            self.put(where, "decisions", clean(parts[0]))
+            if len(parts) == 2 and self.text.get(where) is not None:
+                second = clean(parts[1])
+                if second not in self.cues.decisions:
+                    self.cues.decisions.append(second[:1].upper() + second[1:])
+
     def standing_for(self, ti: int, choice: str) -> str:
         """"The single-point one" with the noun its "one" stands for, from the nearest earlier
         sentence naming the same kind ("A single-point rubric: …"): "The single-point rubric"."""
@@ -3641,6 +3668,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.screen()
     reader.one_question()
     reader.reasons()
+    reader.standing_rule()
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
     return reader.cues
