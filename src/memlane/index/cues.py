@@ -2823,6 +2823,21 @@ class _Reader:
                 if second not in self.cues.decisions:
                     self.cues.decisions.append(second[:1].upper() + second[1:])
 
+    def no_decision_no_reason(self) -> None:
+        """Among people, a conversation that keeps no decision keeps no rationale (session 38):
+        a reason is the reason for what was decided, and where nothing was, what reads as one
+        is the matter stated, a price or a remark ("Osprey over the reservoir on Sunday, took a
+        trout …", "No idea without seeing the result, anything from £1,500 up."). Not with the
+        assistant: there the user's choice is often said in a word the patterns do not read
+        ("ok I'm appealing"), and the reason beside it stands. Read last, on what the
+        conversation keeps."""
+        if self.assisted or any(self.cues.decisions):
+            return
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale":
+                self.put(where, "rationale", "")
+        self.cues.rationale.clear()
+
     def standing_for(self, ti: int, choice: str) -> str:
         """"The single-point one" with the noun its "one" stands for, from the nearest earlier
         sentence naming the same kind ("A single-point rubric: …"): "The single-point rubric"."""
@@ -3671,4 +3686,5 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.standing_rule()
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
+    reader.no_decision_no_reason()
     return reader.cues
