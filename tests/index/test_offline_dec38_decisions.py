@@ -97,3 +97,26 @@ def test_a_decision_and_a_rule_from_now_on_in_one_sentence_are_two(model, rule):
     decided = [d.lower() for d in summary.decisions]
     assert any("resend" in d and only_rule not in d for d in decided), summary.decisions
     assert any(only_rule in d and "resend" not in d for d in decided), summary.decisions
+
+
+_REFERENCES = ["Voucher ref KLM-20417-B", "Schedule 4, para 7.", "job ref TX-19-2204", "Ticket OPS-5512.",
+               "booking reference HQ8ZRT", "Policy number 7781-2290."]
+
+
+@settings(max_examples=8, deadline=None)
+@given(ref=st.sampled_from(_REFERENCES))
+def test_a_sentence_that_only_names_a_reference_is_no_decision_of_the_model(ref):
+    summary, _ = offline_summary(
+        "Nia: The insurer wrote back about the claim for the flooded hall.",
+        f"Sol: {ref}",
+        "Nia: I'll ring them about it on Monday.",
+        model=_always("decisions", 0.4))
+    assert not any(ref.split()[-1].rstrip(".").lower() in d.lower() for d in summary.decisions), summary.decisions
+
+
+def test_an_options_number_stays_a_decision_of_the_model():
+    # "Number 3." names an option, not a reference: still the model's to write
+    summary, _ = offline_summary("user: which of the three layouts should I use for the flyer?",
+                                 "assistant: 1 is the cleanest, 2 the boldest, 3 fits the most text.",
+                                 "user: Number 3.", model=_always("decisions", 0.4))
+    assert summary.decisions, summary

@@ -1087,6 +1087,15 @@ _NO_TIME = re.compile(r"\b(?:an|some\s+)?other\s+(?:time|day)\s*(?:[.!;]|,\s|$)|
                       re.IGNORECASE)
 """A commitment put off to no time ("I'll look into that another time", "one of these days"): no
 next step, whether the patterns or the sentence model read it (session 31)."""
+_ONLY_REFERENCE = re.compile(
+    r"^(?:[\w'-]+\s+){0,2}(?:(?:ref(?:erence)?|no\.?|number|ticket)\s*[:#]?\s*"
+    r"(?=[\w/.-]*\d)(?=[\w/.-]*[A-Za-z-]|\d{4})[\w/.-]{3,}"
+    r"|(?:schedule|section|clause|article|appendix|para(?:graph)?)\s+[\w.]*\d[\w.]*"
+    r"(?:,\s*(?:para(?:graph)?|section|clause|item)\s+[\w.]+)?)[.!]?$",
+    re.IGNORECASE)
+"""A sentence that only names a reference ("Voucher ref SKY-88213-W", "Schedule 3, para 2.",
+"job ref RM-23-0418"): what it is filed under, no decision of the sentence model (session 38).
+Not an option's number ("Number 3."): a code holds a letter or a hyphen, or four digits."""
 _DESCRIBES_THING = re.compile(
     r"^(?:(?:and|but|also|well|yes|yeah|no)[,]?\s+)?"
     r"(?:it|that|this|they|there|(?:the|a|an|our|their|its|this|that)\s+[\w'-]+(?:\s+[\w'-]+){0,3}?)"
@@ -2288,6 +2297,8 @@ class _Reader:
                     text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
                 if not self.decidable(text):
                     continue  # "I work at…", "You could…", "Should I…": no decision
+                if _ONLY_REFERENCE.match(s):
+                    continue  # "Voucher ref SKY-88213-W": a reference, no decision (session 38)
                 if _DESCRIBES_THING.match(s) and not (_DECISION.search(s) or _FUTURE.search(s) or _WHEN.search(s)):
                     continue  # "It's 90 a day…", "The kit fund is £310.": a description (session 35)
                 if turn.role == "assistant" and not (_directive(_unacked(s)) or _OWN_DOING.search(s)):
