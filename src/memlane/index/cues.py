@@ -2834,16 +2834,25 @@ class _Reader:
                 if second not in self.cues.decisions:
                     self.cues.decisions.append(second[:1].upper() + second[1:])
 
+    _DOING_NOW = re.compile(
+        r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:not\s+)?"
+        r"(?!(?:thinking|wondering|hoping|guessing|getting|trying|looking|having|being)\b)\w+ing\b",
+        re.IGNORECASE)
+
     def no_decision_no_reason(self) -> None:
         """Among people, a conversation that keeps no decision keeps no rationale (session 38):
         a reason is the reason for what was decided, and where nothing was, what reads as one
         is the matter stated, a price or a remark ("Osprey over the reservoir on Sunday, took a
         trout …", "No idea without seeing the result, anything from £1,500 up."). Not with the
         assistant: there the user's choice is often said in a word the patterns do not read
-        ("ok I'm appealing"), and the reason beside it stands. Read last, on what the
-        conversation keeps."""
+        ("ok I'm appealing"), and the reason beside it stands; nor among people when one says
+        what they are doing ("We're switching the newsletter to monthly."), a choice the
+        patterns do not read. Read last, on what the conversation keeps."""
         if self.assisted or any(self.cues.decisions):
             return
+        if any(self._DOING_NOW.search(x) for t in self.turns for x in t.sentences):
+            return  # "We're switching the newsletter to monthly.": a choice said as what one is
+            # doing, which the patterns do not read as a decision; the reason beside it stands
         for where, name in list(self.cues.placed.items()):
             if name == "rationale":
                 self.put(where, "rationale", "")
