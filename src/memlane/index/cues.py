@@ -1127,6 +1127,15 @@ _NO_TIME = re.compile(r"\b(?:an|some\s+)?other\s+(?:time|day)\s*(?:[.!;]|,\s|$)|
                       re.IGNORECASE)
 """A commitment put off to no time ("I'll look into that another time", "one of these days"): no
 next step, whether the patterns or the sentence model read it (session 31)."""
+_ONLY_REFERENCE = re.compile(
+    r"^(?:[\w'-]+\s+){0,2}(?:(?:ref(?:erence)?|no\.?|number|ticket)\s*[:#]?\s*"
+    r"(?=[\w/.-]*\d)(?=[\w/.-]*[A-Za-z-]|\d{4})[\w/.-]{3,}"
+    r"|(?:schedule|section|clause|article|appendix|para(?:graph)?)\s+[\w.]*\d[\w.]*"
+    r"(?:,\s*(?:para(?:graph)?|section|clause|item)\s+[\w.]+)?)[.!]?$",
+    re.IGNORECASE)
+"""A sentence that only names a reference ("Voucher ref SKY-88213-W", "Schedule 3, para 2.",
+"job ref RM-23-0418"): what it is filed under, no decision of the sentence model (session 38).
+Not an option's number ("Number 3."): a code holds a letter or a hyphen, or four digits."""
 _DESCRIBES_THING = re.compile(
     r"^(?:(?:and|but|also|well|yes|yeah|no)[,]?\s+)?"
     r"(?:it|that|this|they|there|(?:the|a|an|our|their|its|this|that)\s+[\w'-]+(?:\s+[\w'-]+){0,3}?)"
@@ -2328,6 +2337,8 @@ class _Reader:
                     text = _QUESTION_LEAD.sub("", clean(text)).rstrip("?") + "."
                 if not self.decidable(text):
                     continue  # "I work at…", "You could…", "Should I…": no decision
+                if _ONLY_REFERENCE.match(s):
+                    continue  # "Voucher ref SKY-88213-W": a reference, no decision (session 38)
                 if _DESCRIBES_THING.match(s) and not (_DECISION.search(s) or _FUTURE.search(s) or _WHEN.search(s)):
                     continue  # "It's 90 a day…", "The kit fund is £310.": a description (session 35)
                 if turn.role == "assistant" and not (_directive(_unacked(s)) or _OWN_DOING.search(s)):
@@ -2835,6 +2846,57 @@ class _Reader:
             self.cues.decisions[self.cues.decisions.index(text)] = new
             self.text[where] = new
             self.cues.turn_of.setdefault(new, where[0])
+
+    _FROM_NOW_ON = re.compile(r"\bfrom\s+now\s+on\b", re.IGNORECASE)
+    _AND_CLAUSE = re.compile(r",\s+and\s+(?=\S)")
+
+    def standing_rule(self) -> None:
+        """A sentence written as a reason that sets a rule "from now on" is a decision, and a
+        ", and …" clause beside the rule, in a reason or a decision, a second one (session
+        38): "From now on supplementary tables are written straight from R as .tsv, and nobody
+        opens them in Excel before submission" is what was settled, not why; "The TTL goes
+        back to 300, and from now on DNS changes only go through the Terraform repo" is two
+        choices. Read on what the conversation keeps (after the sentence model), not on what
+        :meth:`read` placed, which the model trains on."""
+        for where, name in list(self.cues.placed.items()):
+            text = self.text[where]
+            if (name not in ("rationale", "decisions") or not self._FROM_NOW_ON.search(text)
+                    or text.endswith("?")):
+                continue
+            parts = self._AND_CLAUSE.split(text, maxsplit=1)
+            if len(parts) == 2 and min(len(_content(x)) for x in parts) < 3:
+                parts = [text]  # "…, and that's it": one rule
+            if name == "decisions" and (len(parts) == 1 or " — " in text):
+                continue  # one decision already
+            self.put(where, "decisions", clean(parts[0]))
+            if len(parts) == 2 and self.text.get(where) is not None:
+                second = clean(parts[1])
+                if second not in self.cues.decisions:
+                    self.cues.decisions.append(second[:1].upper() + second[1:])
+
+    _DOING_NOW = re.compile(
+        r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:not\s+)?"
+        r"(?!(?:thinking|wondering|hoping|guessing|getting|trying|looking|having|being)\b)\w+ing\b",
+        re.IGNORECASE)
+
+    def no_decision_no_reason(self) -> None:
+        """Among people, a conversation that keeps no decision keeps no rationale (session 38):
+        a reason is the reason for what was decided, and where nothing was, what reads as one
+        is the matter stated, a price or a remark ("Osprey over the reservoir on Sunday, took a
+        trout …", "No idea without seeing the result, anything from £1,500 up."). Not with the
+        assistant: there the user's choice is often said in a word the patterns do not read
+        ("ok I'm appealing"), and the reason beside it stands; nor among people when one says
+        what they are doing ("We're switching the newsletter to monthly."), a choice the
+        patterns do not read. Read last, on what the conversation keeps."""
+        if self.assisted or any(self.cues.decisions):
+            return
+        if any(self._DOING_NOW.search(x) for t in self.turns for x in t.sentences):
+            return  # "We're switching the newsletter to monthly.": a choice said as what one is
+            # doing, which the patterns do not read as a decision; the reason beside it stands
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale":
+                self.put(where, "rationale", "")
+        self.cues.rationale.clear()
 
     def standing_for(self, ti: int, choice: str) -> str:
         """"The single-point one" with the noun its "one" stands for, from the nearest earlier
@@ -3745,6 +3807,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.not_ahead()
     reader.one_question()
     reader.reasons()
+    reader.standing_rule()
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
+    reader.no_decision_no_reason()
     return reader.cues
