@@ -214,15 +214,19 @@ def nobody_writes(file: Path) -> bool:
 
 
 def settled(file: Path) -> bool:
-    """Whether ``file`` holds all of itself: no ``-shm`` beside it, and no ``-wal`` or an
-    empty one. No connection in WAL mode is open on it (one keeps the two files), and the
-    last one to close checkpointed everything into the file. Nor a ``-journal`` that is not
-    empty (session 37): a file taken out of WAL mode whose writer died in a transaction
-    keeps the pages to restore there, and read ``immutable`` (which ignores the journal) it
-    gave the half-written transaction's rows without an error."""
+    """Whether ``file`` holds all of itself: no ``-wal``, or an empty one with no ``-shm``
+    beside it. No connection in WAL mode is open on it (one keeps the two files; a writer
+    makes its ``-wal`` when it opens the file), and the last one to close checkpointed
+    everything into the file. A ``-shm`` with no ``-wal`` indexes nothing (session 38: one
+    left so, the ``-wal`` removed or never copied, in a folder this process may not write,
+    could not be read at all, as SQLite reading through the ``-shm`` must make the
+    ``-wal``). Nor a ``-journal`` that is not empty (session 37): a file taken out of WAL
+    mode whose writer died in a transaction keeps the pages to restore there, and read
+    ``immutable`` (which ignores the journal) it gave the half-written transaction's rows
+    without an error."""
     wal, shm, journal = Path(f"{file}-wal"), Path(f"{file}-shm"), Path(f"{file}-journal")
     try:
-        return (not shm.exists() and (not wal.exists() or wal.stat().st_size == 0)
+        return ((not wal.exists() or (wal.stat().st_size == 0 and not shm.exists()))
                 and (not journal.exists() or journal.stat().st_size == 0))
     except OSError:
         return False
@@ -363,8 +367,8 @@ class Database:
             return  # SQLite writes through the -wal and -shm that are there (opens_read_only)
         real = file.resolve()  # (a link's -wal and -shm are beside the file it names)
         wal, shm = Path(f"{real}-wal"), Path(f"{real}-shm")
-        if shm.exists():
-            return  # SQLite reads the WAL through it
+        if shm.exists() and wal.exists():
+            return  # SQLite reads the WAL through them (a -shm alone: ``settled``, session 38)
         if wal.exists() and wal.stat().st_size > 0:
             raise StoreError(
                 f"db: {self.path} has writes in {wal.name} not yet in the file, and its folder "
