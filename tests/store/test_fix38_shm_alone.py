@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
-from memlane.errors import StoreError
+from memlane.errors import MemlaneError, StoreError
 from memlane.testing import memory
 from tests.commands import end, finish, memlane, start
 from tests.read_only_kit import digest, fill, lock
@@ -129,3 +133,61 @@ def test_a_reader_of_the_shm_alone_sees_a_writer_that_came_after(
         with _writer(db):
             assert Path(f"{db}-wal").stat().st_size > 0
             assert int(reader.stats()["messages"]) == 3
+
+
+@pytest.fixture(scope="module")
+def sides(filled: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding a file (2 messages) as ``db``, and the ``-wal`` (a third) and
+    ``-shm`` a writer held beside it as ``wal`` and ``shm``, copied while another
+    connection kept them (not checkpointed)."""
+    live = tmp_path_factory.mktemp("live") / "m.db"
+    shutil.copy(filled, live)
+    holder = sqlite3.connect(live)
+    try:
+        holder.execute("PRAGMA wal_autocheckpoint = 0")
+        holder.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        with memory(live) as mem:
+            mem.add_message("s", "user", "the tram was late again", at="2024-05-02T10:00:00Z")
+        kept = tmp_path_factory.mktemp("sides")
+        for end, name in (("", "db"), ("-wal", "wal"), ("-shm", "shm")):
+            shutil.copy(f"{live}{end}", kept / name)
+        return kept
+    finally:
+        holder.close()
+
+
+@example(wal="none", shm="empty", file_locked=False, folder_locked=True)
+@example(wal="none", shm="held", file_locked=True, folder_locked=True)
+@example(wal="writes", shm="none", file_locked=False, folder_locked=True)
+@given(wal=st.sampled_from(["none", "empty", "writes"]),
+       shm=st.sampled_from(["none", "empty", "held"]),
+       file_locked=st.booleans(), folder_locked=st.booleans())
+@settings(max_examples=12, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_every_wal_and_shm_is_read_or_refused_clearly(
+        sides: Path, tmp_path: Path, wal: str, shm: str, file_locked: bool,
+        folder_locked: bool) -> None:
+    """Over a ``-wal`` (none, empty, with a write) and a ``-shm`` (none, empty, a writer's),
+    the file and its folder locked or not: the library reads every message the file and
+    its ``-wal`` hold, or, only where SQLite cannot read the ``-wal``'s writes (no
+    ``-shm``, and a folder it may not make one in), refuses saying so."""
+    data = Path(tempfile.mkdtemp(dir=tmp_path))  # (an example may come twice)
+    db = data / "m.db"
+    shutil.copy(sides / "db", db)
+    if wal != "none":
+        Path(f"{db}-wal").write_bytes((sides / "wal").read_bytes() if wal == "writes" else b"")
+    if shm != "none":
+        Path(f"{db}-shm").write_bytes((sides / "shm").read_bytes() if shm == "held" else b"")
+    undo = ([lock(db)] if file_locked else []) + ([lock(data)] if folder_locked else [])
+    try:
+        with memory(db) as mem:
+            seen: int | str = int(mem.stats()["messages"])
+    except MemlaneError as e:
+        seen = str(e)
+    finally:
+        for command in reversed(undo):
+            subprocess.run(command, check=True)
+    if wal == "writes" and shm == "none" and folder_locked:
+        assert isinstance(seen, str) and "has writes in m.db-wal not yet in the file" in seen
+    else:
+        assert seen == (3 if wal == "writes" else 2), seen
