@@ -241,15 +241,20 @@ def opens_read_only(file: Path, *, mode_ro: bool = False, resolved: bool = False
     and the CLI refuses a writing command by it before opening (session 37: the two were
     written twice, and the CLI's left ``?mode=ro`` to be found after the opening had made
     a ``-wal`` and a ``-shm``). ``resolved``: ``file`` is a resolved path already (an open
-    ``Database``'s, asked before each write: resolving again cost 94 of its 196 us under
-    a load of 12 on 2 cores, session 38)."""
-    if mode_ro or (file.exists() and not os.access(file, os.W_OK)):
+    ``Database``'s, asked before each write transaction since session 38); the checks are
+    ``os`` calls on strings, as pathlib's cost that ask several times over (measured in
+    docs/hardening.md, "Session 38: fix38")."""
+    if mode_ro:
         return True
-    real = file if resolved else file.resolve()
-    sides = [Path(f"{real}-{end}") for end in ("wal", "shm")]
-    if any(side.exists() and not os.access(side, os.W_OK) for side in sides):
+    name = os.fspath(file)
+    if os.path.exists(name) and not os.access(name, os.W_OK):
+        return True
+    real = name if resolved else os.fspath(file.resolve())
+    sides = [(side, os.path.exists(side)) for side in (f"{real}-wal", f"{real}-shm")]
+    if any(there and not os.access(side, os.W_OK) for side, there in sides):
         return True  # (another user's reader made them: SQLite's every write fails there)
-    return not os.access(real.parent, os.W_OK) and not all(side.exists() for side in sides)
+    return (not all(there for _, there in sides)
+            and not os.access(os.path.dirname(real), os.W_OK))
 
 
 def read_only_uri(path: str | Path, *, immutable: bool | None = None) -> str:
