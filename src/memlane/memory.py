@@ -660,7 +660,9 @@ class Memory:
 
     @validated
     def start_worker(self, poll_seconds: float = 5.0) -> IndexWorker:
-        """Index in a background thread every ``poll_seconds``; stopped by ``close()``."""
+        """Index in a background thread every ``poll_seconds``; stopped by ``close()``. On
+        a database it may not write it waits (``worker.waiting``), and indexes from the
+        first poll at which the database may be written."""
         if self._closed:  # a worker would only log the closed database's error, forever
             raise self._calls.error()
         if self._worker is None:
