@@ -51,6 +51,9 @@ def test_a_write_after_the_file_was_made_read_only_is_refused(filled: Path) -> N
         _add(mem, "taken while writable")
         assert not mem.store.read_only
         undo = lock(db)
+        hits = mem.search("Lisbon", scope="s")  # its write (a fact's access time) skipped
+        assert any(h.item.kind == "fact" for h in hits), hits
+        assert mem.store.read_only
         with pytest.raises(StoreError) as refused:
             _add(mem, "refused once locked")
         assert refused.value.read_only, str(refused.value)

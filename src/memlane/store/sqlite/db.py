@@ -468,11 +468,14 @@ class Database:
         it was judged once, and a long-lived process, ``serve``, ``mcp``, a ``Memory``, went
         on refusing writes after the file or its folder was made writable). Judged
         writable, every thread's next statement opens its connection again for writing.
-        A file made read-only while it is open for writing is judged so before each write
-        transaction (``atomic``: ``_made_read_only``, session 38), and judged again from
-        there."""
+        A file open for writing is judged too, each time this is asked and before each
+        write transaction (``_made_read_only``, session 38): made read-only meanwhile, it is
+        read-only from then on (the writes a read makes skipped, a write refused), and
+        judged again as above."""
         if self._read_only and not self._asked and self._file is not None:
             self._judge_again()
+        elif not self._read_only:
+            self._made_read_only()
         return self._read_only
 
     def _judge_again(self) -> bool:
@@ -609,9 +612,10 @@ class Database:
             with self._transaction(slot) as conn:
                 yield conn
             return
-        if (not self._read_only and self._file is not None
-                and opens_read_only(self._file, resolved=True)):
-            self._made_read_only()
+        if self._read_only or self._made_read_only():  # (its connection may be read-write)
+            error = StoreError(read_only_text(self.path))
+            error.read_only = True
+            raise error
         if not self._write_lock.acquire(timeout=_BUSY_SECONDS):
             raise StoreError(f"begin: {self.path} stayed locked by another writer of this "
                              f"process for {_BUSY_SECONDS:.0f}s")
@@ -621,19 +625,20 @@ class Database:
         finally:
             self._write_lock.release()
 
-    def _made_read_only(self) -> None:
-        """A file open for writing was made read-only since (``chmod 444``, ``chattr +i``:
-        ``opens_read_only``, asked before each write transaction): the write is refused as
-        on a file opened read-only, and the database is judged read-only from here on, so
-        judged again (``read_only``) and written once it may be. Session 38: such a file
-        went on taking writes into its ``-wal``, which stayed writable, where a process
-        opening the file now refuses them; under ``chattr +i`` they could never be
+    def _made_read_only(self) -> bool:
+        """Whether a file open for writing was made read-only since (``chmod 444``,
+        ``chattr +i``: ``opens_read_only``); if so the database is read-only from here on,
+        so judged again (``read_only``) and written once it may be. Asked before each write
+        transaction, which is then refused as on a file opened read-only. Session 38: such
+        a file went on taking writes into its ``-wal``, which stayed writable, where a
+        process opening the file now refuses them; under ``chattr +i`` they could never be
         checkpointed into the file. The open connections stay, for reads."""
+        if (self._read_only or self._file is None
+                or not opens_read_only(self._file, resolved=True)):
+            return False
         with self._lock:
             self._read_only = True
-        error = StoreError(read_only_text(self.path))
-        error.read_only = True
-        raise error
+        return True
 
     @contextmanager
     def _transaction(self, slot: _Slot) -> Iterator[sqlite3.Connection]:
