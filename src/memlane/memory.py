@@ -660,17 +660,28 @@ class Memory:
 
     @validated
     def start_worker(self, poll_seconds: float = 5.0) -> IndexWorker:
-        """Index in a background thread every ``poll_seconds``; stopped by ``close()``."""
+        """Index in a background thread every ``poll_seconds``; stopped by ``close()``. On
+        a database it may not write it waits (``worker.waiting``), and indexes from the
+        first poll at which the database may be written."""
         if self._closed:  # a worker would only log the closed database's error, forever
             raise self._calls.error()
         if self._worker is None:
             # a database at another memlane's schema stops the worker and every call after
+            # while the database may not be written, the worker waits (it would fail and
+            # warn at every poll): from the first poll at which it may, it runs (session 38:
+            # none was started, and a file made writable later was never indexed)
             self._worker = IndexWorker(self.work_once, poll_seconds=poll_seconds,
                                        redact=self._redact_text, on_fatal=self._calls.refuse,
+                                       idle_while=self._store_read_only,
                                        **self._worker_backoff())
-        if self._read_only("the index worker does not run (it writes what it indexes)"):
-            return self._worker  # not started: it would fail and warn at every poll, forever
+        self._read_only("the index worker waits until the database may be written (it "
+                        "writes what it indexes)")
         return self._worker.start()
+
+    def _store_read_only(self) -> bool:
+        """Whether the database may not be written now (a SQLite file this process could
+        not write is judged again each time: fix37b)."""
+        return bool(getattr(self.store, "read_only", False))
 
     def _worker_backoff(self) -> dict[str, Any]:
         """An index worker's back-off: ``[memory.indexing] worker_max_backoff_seconds``, and

@@ -12,6 +12,7 @@ import logging
 import shutil
 import sqlite3
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -42,8 +43,12 @@ def _reads(db: str, caplog: pytest.LogCaptureFixture) -> None:
                 assert any(h.item.kind == "fact" for h in hits)
                 p = m.pack("espresso machine", scope="alice")
                 assert "espresso" in p.text and p.id is None
-            worker = m.start_worker(poll_seconds=0.05)  # would fail at every poll
-            assert not worker.running and worker.failures == 0
+            worker = m.start_worker(poll_seconds=0.05)  # waits: it would fail at every poll
+            for _ in range(600):  # (its first poll, bounded; session 38: it was not started)
+                if worker.waiting:
+                    break
+                time.sleep(0.05)
+            assert worker.waiting and worker.runs == 0 and worker.failures == 0
         said = [r.getMessage() for r in caplog.records if "read-only" in r.getMessage()]
         assert len(said) == 3, said  # once each: access times, pack journal, index worker
         assert len(m.sessions(scope="alice")) == 1 and len(m.facts(scope="alice")) == 1

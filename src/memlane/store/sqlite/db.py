@@ -215,21 +215,25 @@ def nobody_writes(file: Path) -> bool:
 
 
 def settled(file: Path) -> bool:
-    """Whether ``file`` holds all of itself: no ``-shm`` beside it, and no ``-wal`` or an
-    empty one. No connection in WAL mode is open on it (one keeps the two files), and the
-    last one to close checkpointed everything into the file. Nor a ``-journal`` that is not
-    empty (session 37): a file taken out of WAL mode whose writer died in a transaction
-    keeps the pages to restore there, and read ``immutable`` (which ignores the journal) it
-    gave the half-written transaction's rows without an error."""
+    """Whether ``file`` holds all of itself: no ``-wal``, or an empty one with no ``-shm``
+    beside it. No connection in WAL mode is open on it (one keeps the two files; a writer
+    makes its ``-wal`` when it opens the file), and the last one to close checkpointed
+    everything into the file. A ``-shm`` with no ``-wal`` indexes nothing (session 38: one
+    left so, the ``-wal`` removed or never copied, in a folder this process may not write,
+    could not be read at all, as SQLite reading through the ``-shm`` must make the
+    ``-wal``). Nor a ``-journal`` that is not empty (session 37): a file taken out of WAL
+    mode whose writer died in a transaction keeps the pages to restore there, and read
+    ``immutable`` (which ignores the journal) it gave the half-written transaction's rows
+    without an error."""
     wal, shm, journal = Path(f"{file}-wal"), Path(f"{file}-shm"), Path(f"{file}-journal")
     try:
-        return (not shm.exists() and (not wal.exists() or wal.stat().st_size == 0)
+        return ((not wal.exists() or (wal.stat().st_size == 0 and not shm.exists()))
                 and (not journal.exists() or journal.stat().st_size == 0))
     except OSError:
         return False
 
 
-def opens_read_only(file: Path, *, mode_ro: bool = False) -> bool:
+def opens_read_only(file: Path, *, mode_ro: bool = False, resolved: bool = False) -> bool:
     """Whether memlane opens the SQLite file ``file`` read-only (or, missing, cannot make
     it): asked to (``mode_ro``: ``?mode=ro``), or this process may not write the file, or
     a ``-wal`` or ``-shm`` beside it, or may write neither its folder nor both of those
@@ -237,14 +241,21 @@ def opens_read_only(file: Path, *, mode_ro: bool = False) -> bool:
     them). The one judgment of "may this database be written": ``Database`` opens by it,
     and the CLI refuses a writing command by it before opening (session 37: the two were
     written twice, and the CLI's left ``?mode=ro`` to be found after the opening had made
-    a ``-wal`` and a ``-shm``)."""
-    if mode_ro or (file.exists() and not os.access(file, os.W_OK)):
+    a ``-wal`` and a ``-shm``). ``resolved``: ``file`` is a resolved path already (an open
+    ``Database``'s, asked before each write transaction since session 38); the checks are
+    ``os`` calls on strings, as pathlib's cost that ask several times over (measured in
+    docs/hardening.md, "Session 38: fix38")."""
+    if mode_ro:
         return True
-    real = file.resolve()
-    sides = [Path(f"{real}-{end}") for end in ("wal", "shm")]
-    if any(side.exists() and not os.access(side, os.W_OK) for side in sides):
+    name = os.fspath(file)
+    if os.path.exists(name) and not os.access(name, os.W_OK):
+        return True
+    real = name if resolved else os.fspath(file.resolve())
+    sides = [(side, os.path.exists(side)) for side in (f"{real}-wal", f"{real}-shm")]
+    if any(there and not os.access(side, os.W_OK) for side, there in sides):
         return True  # (another user's reader made them: SQLite's every write fails there)
-    return not os.access(real.parent, os.W_OK) and not all(side.exists() for side in sides)
+    return (not all(there for _, there in sides)
+            and not os.access(os.path.dirname(real), os.W_OK))
 
 
 def reads_immutable(path: str | Path) -> bool:
@@ -419,8 +430,8 @@ class Database:
             return  # SQLite writes through the -wal and -shm that are there (opens_read_only)
         real = file.resolve()  # (a link's -wal and -shm are beside the file it names)
         wal, shm = Path(f"{real}-wal"), Path(f"{real}-shm")
-        if shm.exists():
-            return  # SQLite reads the WAL through it
+        if shm.exists() and wal.exists():
+            return  # SQLite reads the WAL through them (a -shm alone: ``settled``, session 38)
         if wal.exists() and wal.stat().st_size > 0:
             raise StoreError(
                 f"db: {self.path} has writes in {wal.name} not yet in the file, and its folder "
@@ -513,9 +524,14 @@ class Database:
         it was judged once, and a long-lived process, ``serve``, ``mcp``, a ``Memory``, went
         on refusing writes after the file or its folder was made writable). Judged
         writable, every thread's next statement opens its connection again for writing.
-        A file made read-only while it is open for writing needs no judgment: SQLite
-        refuses its writes, said as ``StoreError.read_only`` (``file_error``)."""
-        self._judge_read_only_again()
+        A file open for writing is judged too, each time this is asked and before each
+        write transaction (``_made_read_only``, session 38): made read-only meanwhile, it is
+        read-only from then on (the writes a read makes skipped, a write refused), and
+        judged again as above."""
+        if self._read_only:
+            self._judge_read_only_again()
+        else:
+            self._made_read_only()
         return self._read_only
 
     def _judge_read_only_again(self) -> None:
@@ -670,6 +686,10 @@ class Database:
             with self._transaction(slot) as conn:
                 yield conn
             return
+        if self._read_only or self._made_read_only():  # (its connection may be read-write)
+            error = StoreError(read_only_text(self.path))
+            error.read_only = True
+            raise error
         if not self._write_lock.acquire(timeout=_BUSY_SECONDS):
             raise StoreError(f"begin: {self.path} stayed locked by another writer of this "
                              f"process for {_BUSY_SECONDS:.0f}s")
@@ -678,6 +698,21 @@ class Database:
                 yield conn
         finally:
             self._write_lock.release()
+
+    def _made_read_only(self) -> bool:
+        """Whether a file open for writing was made read-only since (``chmod 444``,
+        ``chattr +i``: ``opens_read_only``); if so the database is read-only from here on,
+        so judged again (``read_only``) and written once it may be. Asked before each write
+        transaction, which is then refused as on a file opened read-only. Session 38: such
+        a file went on taking writes into its ``-wal``, which stayed writable, where a
+        process opening the file now refuses them; under ``chattr +i`` they could never be
+        checkpointed into the file. The open connections stay, for reads."""
+        if (self._read_only or self._file is None
+                or not opens_read_only(self._file, resolved=True)):
+            return False
+        with self._lock:
+            self._read_only = True
+        return True
 
     @contextmanager
     def _transaction(self, slot: _Slot) -> Iterator[sqlite3.Connection]:
