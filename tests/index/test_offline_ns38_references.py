@@ -1,0 +1,46 @@
+"""Session 38's reference classes, from heldout33's misses (docs/summary-eval.md, "Session 38:
+heldout33's next steps and references classed")."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.index.offline import _references
+from memlane.testing import offline_summary
+
+_PART_NAME = st.one_of(
+    st.builds("{} {}".format, st.sampled_from(["Appendix", "appendix", "Annex"]),
+              st.one_of(st.from_regex(r"\A[A-H]\Z"), st.integers(1, 40).map(str))),
+    st.builds("rule {}.{}".format, st.integers(1, 30), st.integers(1, 20)),
+    st.builds("Table {}{}".format, st.sampled_from("SAB"), st.integers(1, 12)),
+    st.builds("Schedule {}, para {}".format, st.integers(1, 9), st.integers(1, 12)),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=_PART_NAME,
+       said=st.sampled_from(["it's all in {} of the conditions", "that's a forfeit under {}, not a penalty",
+                             "I made {} from the CSV", "the wording's vague. {}. I'll forward it",
+                             "see {}."]))
+def test_a_numbered_part_of_a_document_is_a_reference(name, said):
+    assert name in set(_references(said.format(name))), list(_references(said.format(name)))
+
+
+@pytest.mark.parametrize("text", [
+    "Table 12 wants their bill",  # a restaurant's table, a place
+    "we booked table 4 for eight",
+    "the rule 4 thing again",  # a rule said by one number in passing
+    "section 9 of the book",
+])
+def test_a_table_or_a_rule_said_in_passing_is_no_reference(text):
+    assert not list(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_the_parts_a_conversation_names_are_among_its_references(model):
+    summary, _ = offline_summary(
+        "Tom: The council's letter is in. The permit costs £90 and the rules are in Appendix C",
+        "Ria: Does the new layout break rule 6.1 on access?",
+        "Tom: No. I'll send the HP4 form back tomorrow", model=model)
+    refs = set(summary.references)
+    assert {"Appendix C", "rule 6.1"} <= refs, summary.references
