@@ -36,11 +36,23 @@ def test_a_table_or_a_rule_said_in_passing_is_no_reference(text):
     assert not list(_references(text)), list(_references(text))
 
 
+_FORM_KEY = st.from_regex(r"\A[A-Z]{1,4}[0-9]{1,4}\Z")
+
+
+@settings(max_examples=60, deadline=None)
+@given(key=_FORM_KEY,
+       said=st.sampled_from(["I'll fill in the {} form tonight", "the form is {}. do I need a copy?",
+                             "ask what they said on the {} property information form",
+                             "post the {} claim form back"]))
+def test_a_form_known_by_its_key_is_a_reference(key, said):
+    assert key in set(_references(said.format(key))), list(_references(said.format(key)))
+
+
 @pytest.mark.parametrize("model", [None, "shipped"])
-def test_the_parts_a_conversation_names_are_among_its_references(model):
+def test_the_parts_and_forms_a_conversation_names_are_among_its_references(model):
     summary, _ = offline_summary(
         "Tom: The council's letter is in. The permit costs £90 and the rules are in Appendix C",
         "Ria: Does the new layout break rule 6.1 on access?",
         "Tom: No. I'll send the HP4 form back tomorrow", model=model)
     refs = set(summary.references)
-    assert {"Appendix C", "rule 6.1"} <= refs, summary.references
+    assert {"Appendix C", "rule 6.1", "HP4"} <= refs, summary.references

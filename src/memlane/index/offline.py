@@ -464,6 +464,11 @@ _CONSTANT = re.compile(r"(?<![\w./:$-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
 configuration (session 37; on every development set 10 of the 11 such names are labelled
 references). Lower-case names joined by underscores are not: a column, a function or an option
 said in passing ("created_at", "drop_duplicates") as often as a labelled one."""
+_FORM_KEY = re.compile(r"(?<![\w/.-])[A-Z]{1,4}\d{1,4}[A-Z]?(?= (?:[a-z]+ ){0,3}form\b)|(?<=\b[Ff]orm is )[A-Z]{1,4}\d{1,4}[A-Z]?\b(?![\w/-])")
+"""A form known by a key of capitals and digits, said before "form" ("the TA6 property information
+form", "the GMS1 form", "the EC1 form") or as what the form is ("the form is EC1"): the key; on every
+development set each such key is a labelled reference (session 38). "form SA303" is the numbered
+kind's, whole, as before."""
 _NAMED_FILE = re.compile(r"(?<![\w/.-])((?:(?:[A-Z][\w&'-]*|\d+) ){1,5})[A-Z0-9][\w-]*\." + _EXTS)
 """A file whose name is words in capitals and numbers with blanks between them ("Ceilidh 2024
 Helpers.xlsx", "Summer Camp 2025 RA.docx"): the whole name, when none of its words is a stopword
@@ -598,6 +603,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _slashed(text)  # session 25's kind
     if "_" in text:  # session 37's kind: turns only
         yield from _CONSTANT.findall(text)
+    if "form" in text and _has_digit(text):  # session 38's kind: turns only
+        yield from _FORM_KEY.findall(text)
     if " " in text and _FILE_EXT.search(text):  # session 25's kind: turns only
         yield from _named_files(text)
     if "." in text:  # session 22's kind: turns only
