@@ -56,3 +56,22 @@ def test_the_first_turns_ing_sentence_sets_the_scene(model):
         model=model)
     assert not any("Cook" in s for s in scored_steps(summary)), scored_steps(summary)
 
+
+_ASKED = [("Does the loan van need a deposit too?", "deposit"),
+          ("Is the hall booked for the 12th or the 19th? The email says the 19th", "hall"),
+          ("Will the new router fit in the old cabinet?", "router")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=12, deadline=None)
+@given(asked=st.sampled_from(_ASKED),
+       answer=st.sampled_from(["Probably, I'll check", "Good spot, I'll check before I pay", "I'll check tonight"]))
+def test_a_bare_ill_check_is_written_with_the_question_it_answers(model, asked, answer):
+    question, key = asked
+    summary, _ = offline_summary(
+        "Rosa: The club's summer fair is on. We need the kit sorted by Friday",
+        "Tom: I'll book the van for Thursday",
+        f"Rosa: {question}",
+        f"Tom: {answer}", model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith("Tom: I'll check") and key in s for s in steps), steps

@@ -3141,6 +3141,26 @@ class _Reader:
                     continue  # said before in the speaker's own step ("I'll change the booking form on Tattoodo tonight")
                 self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(f"{verb.capitalize()}{rest}"))))
 
+    def check_what(self) -> None:
+        """A step of a bare "I'll check" ("Probably, I'll check", "Good spot, I'll check before I
+        pay") answering a question another speaker put in the last two sentences of the turn
+        before ("Do the foreign keys from event_attachments need changing too?"; "Also is the hut
+        37 or 37A on the licence? The letter says 37A") says what is checked only there: written
+        with that question, as :meth:`about` writes "I'll ask Fergus" (session 38). After
+        :meth:`read`, as :meth:`sent_on`."""
+        for (ti, si), fieldname in list(self.cues.placed.items()):
+            if fieldname not in ("action_items", "next_steps") or ti == 0:
+                continue
+            turn, prev = self.turns[ti], self.turns[ti - 1]
+            bare = _BARE_CHECK.fullmatch(turn.sentences[si])
+            if prev.who == turn.who or bare is None:
+                continue
+            asked = next((x for x in reversed(prev.sentences[-2:]) if x.endswith("?")), None)
+            if asked is None or len(_content(asked)) < 2 or "—" in self.text[(ti, si)]:
+                continue
+            step = bare.group("step").rstrip(".!")
+            self.put((ti, si), fieldname, _owned(turn.who, f"{step[:1].upper()}{step[1:]} — {asked}"))
+
     def then_thats(self) -> None:
         """Among people, "Then that's our markup: five years…" (what follows the colon) and "Then
         the old lot is reserved for…" no rule placed are decisions; not a hedge, a negation or a
@@ -3663,6 +3683,13 @@ _NOT_PLANNED = frozenset(
 """"-ing" words that open no plan: nouns, frames ("going to", "thinking of") and prepositions."""
 
 
+_BARE_CHECK = re.compile(r"(?:[\w' ]{1,20}[,.!]\s+)?(?P<step>(?:i'?ll|i will)\s+(?:double[- ])?check"
+                         r"(?:\s+(?:first|later|tonight|tomorrow|today|now|before\s+i\s+\w+|when\s+i\s+\w+))?[.!]?)",
+                         re.IGNORECASE)
+"""A step of checking that names nothing checked ("Probably, I'll check", "Good spot, I'll check
+before I pay") (session 38)."""
+
+
 _SEND_ME = re.compile(r"(?:^|[,;]\s+|\band\s+)(?:(?:you|u)(?:\s+(?:all|guys|two|lot))?\s+|(?:pls|please)\s+)?"
                       r"send me\s+(?P<what>[^,.;!?]+)", re.IGNORECASE)
 """A participant asking the others to send them something ("booking now, send me your passport
@@ -3696,6 +3723,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.sent_on()
         reader.gone_ahead()
         reader.planned_ing()
+        reader.check_what()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     reader.screen()
