@@ -75,3 +75,23 @@ def test_a_bare_ill_check_is_written_with_the_question_it_answers(model, asked, 
         f"Tom: {answer}", model=model)
     steps = scored_steps(summary)
     assert any(s.startswith("Tom: I'll check") and key in s for s in steps), steps
+
+
+_REQUESTS = [("can you take the minutes?", "I'll type them up tonight", "take the minutes and type them up tonight"),
+             ("can you collect the banner?", "I'll pick it up from the printers on Friday",
+              "collect the banner and pick it up from the printers on friday"),
+             ("could you ring the caterers?", "Yes, I'll ring them after lunch",
+              "ring the caterers and ring them after lunch")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=9, deadline=None)
+@given(request=st.sampled_from(_REQUESTS))
+def test_a_request_and_the_asked_ones_own_step_in_answer_are_one_step(model, request):
+    asked, answer, joined = request
+    summary, _ = offline_summary(
+        "Ines: The AGM is on Thursday and the hall is booked from seven",
+        f"Ines: Marco, {asked}",
+        f"Marco: {answer}", model=model)
+    steps = [s.lower() for s in scored_steps(summary) if s.startswith("Marco: ")]
+    assert steps == [f"marco: {joined}."], scored_steps(summary)

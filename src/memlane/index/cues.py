@@ -3161,6 +3161,32 @@ class _Reader:
             step = bare.group("step").rstrip(".!")
             self.put((ti, si), fieldname, _owned(turn.who, f"{step[:1].upper()}{step[1:]} — {asked}"))
 
+    def request_answered(self) -> None:
+        """Among people, a request written as the step of the participant it was put to ("Chidi,
+        can you take the migration?" -> "Chidi: Take the migration.") whose answer, the next turn
+        and theirs, opens with their own "I'll …" ("Yes, I'll start the backfill on staging
+        Monday") is one step, not two: "Chidi: Take the migration and start the backfill on
+        staging Monday" (session 38). After :meth:`read` and the sentence model, which would place
+        the answer again."""
+        if self.assisted:
+            return
+        for (ti, si), fieldname in list(self.cues.placed.items()):
+            if fieldname != "action_items" or ti + 1 >= len(self.turns):
+                continue
+            turn, nxt = self.turns[ti], self.turns[ti + 1]
+            asked = self.text.get((ti, si), "")
+            if nxt.who == turn.who or not asked.startswith(f"{nxt.who}: ") or not turn.sentences[si].endswith("?"):
+                continue
+            for sj in range(min(2, len(nxt.sentences))):
+                answer = self.text.get((ti + 1, sj), "")
+                said = _I_WILL_STEP.match(_unowned("action_items", answer)) if answer.startswith(f"{nxt.who}: ") else None
+                if self.cues.placed.get((ti + 1, sj)) != "action_items" or said is None:
+                    continue
+                joined = f"{asked.rstrip('.!')} and {said.group('step').split(' — ')[0]}"
+                self.put((ti + 1, sj), "action_items", "")
+                self.put((ti, si), "action_items", _stop(joined))
+                break
+
     def then_thats(self) -> None:
         """Among people, "Then that's our markup: five years…" (what follows the colon) and "Then
         the old lot is reserved for…" no rule placed are decisions; not a hedge, a negation or a
@@ -3690,6 +3716,11 @@ _BARE_CHECK = re.compile(r"(?:[\w' ]{1,20}[,.!]\s+)?(?P<step>(?:i'?ll|i will)\s+
 before I pay") (session 38)."""
 
 
+_I_WILL_STEP = re.compile(r"^(?:(?:yes|yep|yeah|sure|ok(?:ay)?|will do|on it)[,.!]?\s+)?(?:i'?ll|i will)\s+"
+                          r"(?P<step>(?!(?:do|try|check|ask|see|be|have)\b)[a-z]+\b.*)$", re.IGNORECASE)
+"""The answer to a request opening with the asked participant's own "I'll <verb> …" (session 38)."""
+
+
 _SEND_ME = re.compile(r"(?:^|[,;]\s+|\band\s+)(?:(?:you|u)(?:\s+(?:all|guys|two|lot))?\s+|(?:pls|please)\s+)?"
                       r"send me\s+(?P<what>[^,.;!?]+)", re.IGNORECASE)
 """A participant asking the others to send them something ("booking now, send me your passport
@@ -3726,6 +3757,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.check_what()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
+    if model is None or getattr(model, "mode", "add") != "alone":
+        reader.request_answered()  # after the model, which would place the answer again
     reader.screen()
     reader.one_question()
     reader.reasons()
