@@ -56,3 +56,20 @@ def test_the_parts_and_forms_a_conversation_names_are_among_its_references(model
         "Tom: No. I'll send the HP4 form back tomorrow", model=model)
     refs = set(summary.references)
     assert {"Appendix C", "rule 6.1", "HP4"} <= refs, summary.references
+
+
+_LAW = st.builds("{} Act {}".format,
+                 st.sampled_from(["Treasure", "Party Wall etc.", "Data Protection", "Children", "Housing Health"]),
+                 st.integers(1900, 2030))
+
+
+@settings(max_examples=40, deadline=None)
+@given(law=_LAW, said=st.sampled_from(["you must serve notice under the {} first", "Under the {} you report it",
+                                       "the {}, section 17, covers it", "is that in the {}?"]))
+def test_a_law_by_its_name_and_year_is_a_reference(law, said):
+    assert law in set(_references(said.format(law))), list(_references(said.format(law)))
+
+
+@pytest.mark.parametrize("text", ["The Act 1996 says so", "Act 2 of the play is long", "an Act of Parliament"])
+def test_an_act_without_a_name_and_a_year_is_no_reference(text):
+    assert not [r for r in _references(text) if "Act" in r], list(_references(text))

@@ -469,6 +469,22 @@ _FORM_KEY = re.compile(r"(?<![\w/.-])[A-Z]{1,4}\d{1,4}[A-Z]?(?= (?:[a-z]+ ){0,3}
 form", "the GMS1 form", "the EC1 form") or as what the form is ("the form is EC1"): the key; on every
 development set each such key is a labelled reference (session 38). "form SA303" is the numbered
 kind's, whole, as before."""
+_ACT = re.compile(r"(?<![\w-])((?:[A-Z][a-z]+\s+){1,5}(?:etc\.\s+)?Act\s+(?:of\s+)?\d{4})\b(?![.,/-]?\d)")
+"""A law by its name and year ("the Treasure Act 1996", "the Party Wall etc. Act 1996"): the name
+from its first word that is no stopword (not "Under the …") (session 38; on every development set
+both such names are labelled references)."""
+
+
+def _acts(text: str) -> Iterator[str]:
+    """:data:`_ACT`'s matches, each from its first word that is no stopword."""
+    for m in _ACT.finditer(text):
+        words = m.group(1).split()
+        while words and words[0].lower() in STOPWORDS:
+            words.pop(0)
+        if len(words) > 2:  # a name before "Act" and its year
+            yield " ".join(words)
+
+
 _NAMED_FILE = re.compile(r"(?<![\w/.-])((?:(?:[A-Z][\w&'-]*|\d+) ){1,5})[A-Z0-9][\w-]*\." + _EXTS)
 """A file whose name is words in capitals and numbers with blanks between them ("Ceilidh 2024
 Helpers.xlsx", "Summer Camp 2025 RA.docx"): the whole name, when none of its words is a stopword
@@ -605,6 +621,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _CONSTANT.findall(text)
     if "form" in text and _has_digit(text):  # session 38's kind: turns only
         yield from _FORM_KEY.findall(text)
+    if "Act " in text:  # session 38's kind: turns only
+        yield from _acts(text)
     if " " in text and _FILE_EXT.search(text):  # session 25's kind: turns only
         yield from _named_files(text)
     if "." in text:  # session 22's kind: turns only
