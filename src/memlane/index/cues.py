@@ -78,6 +78,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from memlane.index.englishwords import is_english_word
 from memlane.index.normalize import CAPITAL, NAME_WORD
 from memlane.retrieve.text import STOPWORDS
 
@@ -849,6 +850,16 @@ def _as_decision(outcome: str) -> str:
     outcome = _WHICH.sub("", outcome.strip().rstrip(" ."))
     first, _, rest = outcome.partition(" ")
     return _stop(clean(f"{_base_form(first)} {rest}".strip()))
+
+
+def _ing_base(word: str) -> str:
+    """The base form of a verb in "-ing" ("sending" -> "send", "writing" -> "write", "fitting" ->
+    "fit", "ringing" -> "ring", "changing" -> "change"): :func:`_base_form`'s spelling rules for
+    "-ed", but a stem ending in "ng" takes its "e" only when it is no word itself (session 38)."""
+    stem = word.lower()[:-3]
+    if stem.endswith("ng"):
+        return stem if is_english_word(stem) else stem + "e"
+    return _base_form(stem + "ed")
 
 
 _DOING = re.compile(r"^(?:(?:and|so|ok(?:ay)?)[,]?\s+)?(?:(?:today|this morning|this afternoon|this week|tomorrow)[,]?\s+)?"
@@ -3265,6 +3276,81 @@ class _Reader:
                 step = then.group("step")
                 self.put((ti, 1), "action_items", _owned(prev.who, _stop(clean(step[:1].upper() + step[1:]))))
 
+    def planned_ing(self) -> None:
+        """A user's sentence no rule placed, after the conversation's first turn, opening (past a
+        word of assent) with a verb in "-ing" and naming a time to come ("perfect. sending it
+        tonight.", "ok booking the vet this week.", "exporting the mailchimp audience tonight"):
+        the speaker's step, the verb in its base form ("Send it tonight.") (session 38). Not "now"
+        (what is being done as they speak), not a question, not a noun in "-ing" ("morning",
+        "meeting") nor a frame ("going to", "thinking of"). After :meth:`read`, as
+        :meth:`sent_on`."""
+        for ti, turn in enumerate(self.turns):
+            if ti == 0 or turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith("?") or "ing " not in s.lower() + " ":
+                    continue
+                found = _PLANNED_ING.match(s)
+                if found is None or found.group("verb").lower() in _NOT_PLANNED:
+                    continue
+                rest = found.group("rest")
+                first = _FIRST_CLAUSE.split(rest, maxsplit=1)[0]
+                what = _content(_TO_COME.sub(" ", rest)) - _PRONOUNS
+                if (not _TO_COME.search(rest) or _FINITE.search(first)
+                        or not (what or rest.split()[0].lower() in _OBJECTS)):
+                    continue  # ("asking today"; "bumping boto3 drags in half the AWS stack": a subject)
+                verb = _ing_base(found.group("verb"))
+                if any(x.startswith(f"{turn.who}:") and (what <= _content(x) if what else self.cues.turn_of.get(x) == ti and verb in _content(x))
+                       for x in self.cues.action_items + self.cues.next_steps):
+                    continue  # said before in the speaker's own step ("I'll change the booking form on Tattoodo tonight")
+                self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(f"{verb.capitalize()}{rest}"))))
+
+    def check_what(self) -> None:
+        """A step of a bare "I'll check" ("Probably, I'll check", "Good spot, I'll check before I
+        pay") answering a question another speaker put in the last two sentences of the turn
+        before ("Do the foreign keys from event_attachments need changing too?"; "Also is the hut
+        37 or 37A on the licence? The letter says 37A") says what is checked only there: written
+        with that question, as :meth:`about` writes "I'll ask Fergus" (session 38). After
+        :meth:`read`, as :meth:`sent_on`."""
+        for (ti, si), fieldname in list(self.cues.placed.items()):
+            if fieldname not in ("action_items", "next_steps") or ti == 0:
+                continue
+            turn, prev = self.turns[ti], self.turns[ti - 1]
+            bare = _BARE_CHECK.fullmatch(turn.sentences[si])
+            if prev.who == turn.who or bare is None:
+                continue
+            asked = next((x for x in reversed(prev.sentences[-2:]) if x.endswith("?")), None)
+            if asked is None or len(_content(asked)) < 2 or "—" in self.text[(ti, si)]:
+                continue
+            step = bare.group("step").rstrip(".!")
+            self.put((ti, si), fieldname, _owned(turn.who, f"{step[:1].upper()}{step[1:]} — {asked}"))
+
+    def request_answered(self) -> None:
+        """Among people, a request written as the step of the participant it was put to ("Chidi,
+        can you take the migration?" -> "Chidi: Take the migration.") whose answer, the next turn
+        and theirs, opens with their own "I'll …" ("Yes, I'll start the backfill on staging
+        Monday") is one step, not two: "Chidi: Take the migration and start the backfill on
+        staging Monday" (session 38). After :meth:`read` and the sentence model, which would place
+        the answer again."""
+        if self.assisted:
+            return
+        for (ti, si), fieldname in list(self.cues.placed.items()):
+            if fieldname != "action_items" or ti + 1 >= len(self.turns):
+                continue
+            turn, nxt = self.turns[ti], self.turns[ti + 1]
+            asked = self.text.get((ti, si), "")
+            if nxt.who == turn.who or not asked.startswith(f"{nxt.who}: ") or not turn.sentences[si].endswith("?"):
+                continue
+            for sj in range(min(2, len(nxt.sentences))):
+                answer = self.text.get((ti + 1, sj), "")
+                said = _I_WILL_STEP.match(_unowned("action_items", answer)) if answer.startswith(f"{nxt.who}: ") else None
+                if self.cues.placed.get((ti + 1, sj)) != "action_items" or said is None:
+                    continue
+                joined = f"{asked.rstrip('.!')} and {said.group('step').split(' — ')[0]}"
+                self.put((ti + 1, sj), "action_items", "")
+                self.put((ti, si), "action_items", _stop(joined))
+                break
+
     def then_thats(self) -> None:
         """Among people, "Then that's our markup: five years…" (what follows the colon) and "Then
         the old lot is reserved for…" no rule placed are decisions; not a hedge, a negation or a
@@ -3768,6 +3854,37 @@ years, and…", "Then that's what we do: …", "Then the old lot is reserved for
 replicates…" (session 22)."""
 
 
+_PLANNED_ING = re.compile(r"^(?:(?:ok(?:ay)?|perfect|great|right|yes|yeah|yep|cool|fine|thanks|so|and)[,.!]?\s+)?"
+                          r"(?P<verb>[a-z]{2,}[b-df-hj-np-tv-z]ing)\b(?P<rest>(?:\s+[^?]*)?)$", re.IGNORECASE)
+"""A sentence opening (past a word of assent) with a verb in "-ing": a plan said without its
+subject ("sending it tonight") when :data:`_TO_COME` names when (session 38)."""
+_TO_COME = re.compile(r"\b(?:tonight|tomorrow|today|this\s+(?:week|weekend|morning|afternoon|evening)|next\s+week"
+                      r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b", re.IGNORECASE)
+_OBJECTS = frozenset("it them that this those these".split())
+_FIRST_CLAUSE = re.compile(r",|;|\s+(?:and|but|so)\s+i\b", re.IGNORECASE)
+_FINITE = re.compile(r"\b(?:is|are|was|were|would|will|won'?t|can|could|should|means|costs|takes|gets|drags|makes|"
+                     r"goes|needs|helps|works|saves|breaks|kills|beats)\b", re.IGNORECASE)
+"""A verb in the first clause after the "-ing" word's object, which makes the "-ing" phrase a subject
+("bumping boto3 drags in half the AWS stack"), no plan (session 38)."""
+_NOT_PLANNED = frozenset(
+    "morning evening nothing something anything everything during wedding building ceiling pudding string "
+    "sibling meeting going doing being having feeling thinking hoping waiting wondering trying looking "
+    "assuming depending including according considering regarding seeing".split())
+""""-ing" words that open no plan: nouns, frames ("going to", "thinking of") and prepositions."""
+
+
+_BARE_CHECK = re.compile(r"(?:[\w' ]{1,20}[,.!]\s+)?(?P<step>(?:i'?ll|i will)\s+(?:double[- ])?check"
+                         r"(?:\s+(?:first|later|tonight|tomorrow|today|now|before\s+i\s+\w+|when\s+i\s+\w+))?[.!]?)",
+                         re.IGNORECASE)
+"""A step of checking that names nothing checked ("Probably, I'll check", "Good spot, I'll check
+before I pay") (session 38)."""
+
+
+_I_WILL_STEP = re.compile(r"^(?:(?:yes|yep|yeah|sure|ok(?:ay)?|will do|on it)[,.!]?\s+)?(?:i'?ll|i will)\s+"
+                          r"(?P<step>(?!(?:do|try|check|ask|see|be|have)\b)[a-z]+\b.*)$", re.IGNORECASE)
+"""The answer to a request opening with the asked participant's own "I'll <verb> …" (session 38)."""
+
+
 _SEND_ME = re.compile(r"(?:^|[,;]\s+|\band\s+)(?:(?:you|u)(?:\s+(?:all|guys|two|lot))?\s+|(?:pls|please)\s+)?"
                       r"send me\s+(?P<what>[^,.;!?]+)", re.IGNORECASE)
 """A participant asking the others to send them something ("booking now, send me your passport
@@ -3801,8 +3918,12 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.still_open()
         reader.sent_on()
         reader.gone_ahead()
+        reader.planned_ing()
+        reader.check_what()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
+    if model is None or getattr(model, "mode", "add") != "alone":
+        reader.request_answered()  # after the model, which would place the answer again
     reader.screen()
     reader.not_ahead()
     reader.one_question()

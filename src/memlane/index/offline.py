@@ -391,12 +391,15 @@ _PAGES = re.compile(_WORK + r"(?:'s| is| was| runs(?: to)?| has)(?: (?:about|ove
                     r" [\d,]+ pages\b|\b\d[\d,]*-page " + _WORK)
 """A work by its length in pages ("Demon Copperhead is 550 pages", "the 900-page Middlemarch"): what
 has pages is a book (session 20); not a pronoun ("It is 40 pages")."""
-_PART = re.compile(r"\b(?:[Cc]lause|[Aa]rticle|[Ff]igure|[Ss]chedule) (?:\d{1,3}[A-Z]?|[A-Z])\b(?![.,(/-]?\w)"
-                   r"|\b[Ss]ection \d{1,2}\.\d{1,2}(?:\.\d{1,2})?\b(?![.,(/-]?\w)")
+_PART = re.compile(r"\b(?:(?:[Cc]lause|[Aa]rticle|[Ff]igure|[Ss]chedule|[Aa]ppendix|[Aa]nnex) (?:\d{1,3}[A-Z]?|[A-Z])\b"
+                   r"|[Tt]able [A-Z]\d{1,3}\b|(?:[Ss]ection|[Rr]ule) \d{1,2}\.\d{1,2}(?:\.\d{1,2})?\b)"
+                   r"(?:,? (?:para(?:graph)?|clause) \d{1,3}\b)?(?![.,(/-]?\w)")
 """A numbered part of a document a reader turns to: a clause, an article, a figure, a schedule ("Clause
 7", "Article 231", "Figure 4B", "Schedule C"), a section numbered in parts ("section 9.3"; "section 9"
 alone is mostly a place in a book said in passing) (session 21); not one with more after it ("Article
-28(2) GDPR")."""
+28(2) GDPR"). Also an appendix or an annex ("Appendix B"), a rule numbered in parts ("rule 4.2"), a
+supplementary table, its number behind a capital ("Table S4"; "table 12" is where a restaurant seats
+people), and the paragraph named after the part ("Schedule 3, para 2") (session 38)."""
 _KIND_NUMBER = re.compile(
     r"\b(?!(?:order|invoice|booking|confirmation|account|case|claim|ticket|policy|reference|member|membership|"
     r"customer|card|receipt|client|the|a|an|at|by|to|of|in|on|my|our|your|his|her|their|phone|telephone|mobile)\s)"
@@ -461,6 +464,27 @@ _CONSTANT = re.compile(r"(?<![\w./:$-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
 configuration (session 37; on every development set 10 of the 11 such names are labelled
 references). Lower-case names joined by underscores are not: a column, a function or an option
 said in passing ("created_at", "drop_duplicates") as often as a labelled one."""
+_FORM_KEY = re.compile(r"(?<![\w/.-])[A-Z]{1,4}\d{1,4}[A-Z]?(?= (?:[a-z]+ ){0,3}form\b)|(?<=\b[Ff]orm is )[A-Z]{1,4}\d{1,4}[A-Z]?\b(?![\w/-])")
+"""A form known by a key of capitals and digits, said before "form" ("the TA6 property information
+form", "the GMS1 form", "the EC1 form") or as what the form is ("the form is EC1"): the key; on every
+development set each such key is a labelled reference (session 38). "form SA303" is the numbered
+kind's, whole, as before."""
+_ACT = re.compile(r"(?<![\w-])((?:[A-Z][a-z]+\s+){1,5}(?:etc\.\s+)?Act\s+(?:of\s+)?\d{4})\b(?![.,/-]?\d)")
+"""A law by its name and year ("the Treasure Act 1996", "the Party Wall etc. Act 1996"): the name
+from its first word that is no stopword (not "Under the …") (session 38; on every development set
+both such names are labelled references)."""
+
+
+def _acts(text: str) -> Iterator[str]:
+    """:data:`_ACT`'s matches, each from its first word that is no stopword."""
+    for m in _ACT.finditer(text):
+        words = m.group(1).split()
+        while words and words[0].lower() in STOPWORDS:
+            words.pop(0)
+        if len(words) > 2:  # a name before "Act" and its year
+            yield " ".join(words)
+
+
 _NAMED_FILE = re.compile(r"(?<![\w/.-])((?:(?:[A-Z][\w&'-]*|\d+) ){1,5})[A-Z0-9][\w-]*\." + _EXTS)
 """A file whose name is words in capitals and numbers with blanks between them ("Ceilidh 2024
 Helpers.xlsx", "Summer Camp 2025 RA.docx"): the whole name, when none of its words is a stopword
@@ -475,7 +499,7 @@ def _named_files(text: str) -> Iterator[str]:
             yield m.group(0)
 
 
-_PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ")
+_PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ", "ppendix ", "nnex ", "able ", "ule ")
 _ITEM = _WORK.replace("|, and)", ")")
 """A title as an item of a list: :data:`_WORK` without the ", and" some titles hold."""
 _ITEM_FULL = re.compile(_ITEM)
@@ -595,6 +619,10 @@ def _references(text: str) -> Iterator[str]:
         yield from _slashed(text)  # session 25's kind
     if "_" in text:  # session 37's kind: turns only
         yield from _CONSTANT.findall(text)
+    if "form" in text and _has_digit(text):  # session 38's kind: turns only
+        yield from _FORM_KEY.findall(text)
+    if "Act " in text:  # session 38's kind: turns only
+        yield from _acts(text)
     if " " in text and _FILE_EXT.search(text):  # session 25's kind: turns only
         yield from _named_files(text)
     if "." in text:  # session 22's kind: turns only
