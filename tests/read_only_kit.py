@@ -59,3 +59,18 @@ def lock(target: Path) -> list[str]:
         return ["chattr", "-i", str(target)]
     target.chmod(0o555 if target.is_dir() else 0o444)
     return ["chmod", "u+w", str(target)]
+
+
+def unlock_all(folder: Path) -> None:
+    """Undo ``lock`` on ``folder`` and everything in it (a test's clean-up)."""
+    for path in (folder, *folder.iterdir()):
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+        else:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+def messages_in(db: Path) -> int:
+    """How many messages ``db`` holds, read by a reader of its own (``?mode=ro``)."""
+    with memory(f"sqlite:///{db}?mode=ro") as reader:
+        return int(reader.stats()["messages"])

@@ -6,7 +6,6 @@ may be written, and refused with ``StoreError.read_only`` while it may not."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +19,7 @@ from memlane.memory import Memory
 from memlane.serve.http import create_app
 from memlane.testing import memory
 from memlane.testing.http import serving
-from tests.read_only_kit import fill, lock
+from tests.read_only_kit import fill, lock, messages_in, unlock_all
 
 
 @pytest.fixture
@@ -29,16 +28,7 @@ def filled(tmp_path: Path) -> Iterator[Path]:
     try:
         yield db
     finally:
-        for path in (db.parent, *db.parent.iterdir()):
-            if os.geteuid() == 0:
-                subprocess.run(["chattr", "-i", str(path)], capture_output=True)
-            else:
-                path.chmod(0o755 if path.is_dir() else 0o644)
-
-
-def _count(db: Path) -> int:
-    with memory(f"sqlite:///{db}?mode=ro") as reader:
-        return int(reader.stats()["messages"])
+        unlock_all(db.parent)
 
 
 def _add(mem: Memory, text: str) -> None:
@@ -59,7 +49,7 @@ def test_a_write_is_taken_once_the_file_may_be_written(filled: Path, locked_part
         _add(mem, "taken once writable")
         assert not mem.store.read_only
         assert int(mem.stats()["messages"]) == 3
-    assert _count(db) == 3
+    assert messages_in(db) == 3
 
 
 def test_a_thread_that_read_before_writes_after(filled: Path) -> None:
@@ -73,7 +63,7 @@ def test_a_thread_that_read_before_writes_after(filled: Path) -> None:
         _add(mem, "from the first thread")
         other.submit(_add, mem, "from the thread that read before").result()
         assert int(mem.stats()["messages"]) == 4
-    assert _count(db) == 4
+    assert messages_in(db) == 4
 
 
 def test_asked_read_only_stays_read_only(filled: Path) -> None:
@@ -83,7 +73,7 @@ def test_asked_read_only_stays_read_only(filled: Path) -> None:
             _add(mem, "asked read-only")
         assert refused.value.read_only
         assert mem.store.read_only
-    assert _count(db) == 2
+    assert messages_in(db) == 2
 
 
 def test_the_service_answers_403_then_201(filled: Path) -> None:
@@ -98,4 +88,4 @@ def test_the_service_answers_403_then_201(filled: Path) -> None:
         subprocess.run(undo, check=True)
         res = http.post("/v1/messages", json=message)
         assert 200 <= res.status_code < 300, res.text
-    assert _count(db) == 3
+    assert messages_in(db) == 3

@@ -7,7 +7,6 @@ be written again (fix37b's judgment) it is taken."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +19,7 @@ from memlane.memory import Memory
 from memlane.serve.http import create_app
 from memlane.testing import memory
 from memlane.testing.http import serving
-from tests.read_only_kit import fill, lock
+from tests.read_only_kit import fill, lock, messages_in, unlock_all
 
 
 @pytest.fixture
@@ -29,16 +28,7 @@ def filled(tmp_path: Path) -> Iterator[Path]:
     try:
         yield db
     finally:
-        for path in (db.parent, *db.parent.iterdir()):
-            if os.geteuid() == 0:
-                subprocess.run(["chattr", "-i", str(path)], capture_output=True)
-            else:
-                path.chmod(0o755 if path.is_dir() else 0o644)
-
-
-def _count(db: Path) -> int:
-    with memory(f"sqlite:///{db}?mode=ro") as reader:
-        return int(reader.stats()["messages"])
+        unlock_all(db.parent)
 
 
 def _add(mem: Memory, text: str) -> None:
@@ -60,11 +50,11 @@ def test_a_write_after_the_file_was_made_read_only_is_refused(filled: Path) -> N
         assert str(db) in str(refused.value)
         assert mem.store.read_only
         assert int(mem.stats()["messages"]) == 3  # read, through the -wal, as before
-        assert _count(db) == 3
+        assert messages_in(db) == 3
         subprocess.run(undo, check=True)
         _add(mem, "taken once writable again")
         assert not mem.store.read_only
-    assert _count(db) == 4
+    assert messages_in(db) == 4
 
 
 def test_the_service_answers_403_once_the_file_was_made_read_only(filled: Path) -> None:
@@ -79,4 +69,4 @@ def test_the_service_answers_403_once_the_file_was_made_read_only(filled: Path) 
         res = http.post("/v1/messages", json=message | {"text": "refused"})
         assert res.status_code == 403, res.text
         subprocess.run(undo, check=True)
-    assert _count(db) == 3
+    assert messages_in(db) == 3

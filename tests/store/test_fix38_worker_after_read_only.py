@@ -7,7 +7,6 @@ it may."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -20,7 +19,7 @@ from memlane.errors import StoreError
 from memlane.serve.http import create_app
 from memlane.testing import memory
 from memlane.testing.http import serving
-from tests.read_only_kit import fill, lock
+from tests.read_only_kit import fill, lock, unlock_all
 
 
 @pytest.fixture
@@ -29,11 +28,7 @@ def filled(tmp_path: Path) -> Iterator[Path]:
     try:
         yield db
     finally:
-        for path in (db.parent, *db.parent.iterdir()):
-            if os.geteuid() == 0:
-                subprocess.run(["chattr", "-i", str(path)], capture_output=True)
-            else:
-                path.chmod(0o755 if path.is_dir() else 0o644)
+        unlock_all(db.parent)
 
 
 def _until(done: Callable[[], bool], what: str) -> None:
