@@ -53,9 +53,11 @@ __all__ = [
     "Change",
     "Poll",
     "ResetRequired",
+    "Snapshot",
     "apply",
     "changes_since",
     "poll",
+    "read_snapshot",
     "snapshot",
 ]
 
@@ -93,6 +95,30 @@ class Poll:
 
     changes: list[Change]
     cursor: int
+    pending: frozenset[int] = frozenset()
+    """The snapshot's changes not numbered yet, or not passed yet (see ``Snapshot``): pass
+    them to the next poll."""
+    resume_from: int | None = 0
+    """The changes with an id from this one up are positions a client may resume from;
+    None: none of this poll's is (a change its snapshot holds is still ahead, and would be
+    sent again). 0 once ``pending`` is empty, as it always is where the log is numbered
+    by its readers."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A scope's state document and the last change id it includes (``head``).
+
+    ``pending``: on a connection that may not write (a read replica, a read-only or
+    SELECT-only role) nothing numbers the log when it reads, so the state may also hold
+    changes committed and not numbered yet (their write ids). A writer numbers them later,
+    above ``head``: ``poll(..., pending=)`` skips them, and until they are all passed no
+    id read is a position to resume from (``Poll.resume_from``). Empty where the reader
+    numbers the log (SQLite, a PostgreSQL role that may write)."""
+
+    head: int
+    state: dict[str, Any]
+    pending: frozenset[int] = frozenset()
 
 
 def _state(scope: str, docs: dict[str, Any]) -> dict[str, Any]:
@@ -103,13 +129,23 @@ def _state(scope: str, docs: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def snapshot(store: ChangeStore, scope: str) -> tuple[int, dict[str, Any]]:
-    """``(last change id included, state document)`` of ``scope``, read consistently:
-    every change up to that id is in the document and none after it."""
+def read_snapshot(store: ChangeStore, scope: str) -> Snapshot:
+    """The ``Snapshot`` of ``scope``, read consistently: every change up to its head is in
+    the document, and after it only its ``pending`` ones."""
     scope = resolve_scope(store, scope)
     with store.live_read() as head:
         docs = store.live_documents(scope)
-    return head, _state(scope, docs)
+        unnumbered = getattr(store, "unnumbered_changes", None)
+        pending = frozenset(unnumbered()) if unnumbered is not None else frozenset()
+    return Snapshot(head, _state(scope, docs), pending)
+
+
+def snapshot(store: ChangeStore, scope: str) -> tuple[int, dict[str, Any]]:
+    """``(last change id included, state document)`` of ``scope``, read consistently:
+    every change up to that id is in the document and none after it, unless the
+    connection may not write (then use ``read_snapshot``, whose ``pending`` says which)."""
+    got = read_snapshot(store, scope)
+    return got.head, got.state
 
 
 def _patch(rec: ChangeRecord) -> list[dict[str, Any]]:
@@ -136,8 +172,10 @@ def _check_position(after: Any, limit: Any) -> tuple[int, int]:
     return after, limit
 
 
-def poll(store: ChangeStore, scope: str, after: int, limit: int = 500) -> Poll:
-    """The scope's changes after ``after`` (at most ``limit``), and where to resume.
+def poll(store: ChangeStore, scope: str, after: int, limit: int = 500,
+         pending: frozenset[int] = frozenset()) -> Poll:
+    """The scope's changes after ``after`` (at most ``limit``), and where to resume;
+    ``pending``: a ``Snapshot``'s or the last ``Poll``'s, whose changes are skipped.
 
     Raises ``ResetRequired`` when ``after`` is older than the retained log or newer than
     its head (a position from another database): take a new snapshot.
@@ -154,13 +192,22 @@ def poll(store: ChangeStore, scope: str, after: int, limit: int = 500) -> Poll:
                 + "; take a new snapshot",
                 after=after, floor=floor, head=head,
             )
-        records = store.changes_after(scope, after, limit)
+        if pending:
+            records = store.changes_after(scope, after, limit, skip=pending)  # type: ignore[call-arg]
+            where = store.numbered_positions(pending)  # type: ignore[attr-defined]
+        else:
+            records = store.changes_after(scope, after, limit)
     # A message's record is read with its session's current document; a session deleted
     # since has none, and its session.deleted record (later in the log) says so: skip it.
     changes = [Change(r.id, r.topic, _patch(r)) for r in records
                if r.doc is not None or r.op == "delete"]
     cursor = records[-1].id if len(records) == limit else head
-    return Poll(changes, cursor)
+    if not pending:
+        return Poll(changes, cursor)
+    # a row pruned since is gone from ``where``: it was at or below the floor, so passed
+    left = frozenset(i for i in pending if i in where and (where[i] or cursor + 1) > cursor)
+    passed = [p for i, p in where.items() if p is not None and p <= cursor]
+    return Poll(changes, cursor, left, None if left else max(passed, default=0))
 
 
 def changes_since(store: ChangeStore, scope: str, after: int, limit: int = 500) -> list[Change]:

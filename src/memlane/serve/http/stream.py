@@ -92,6 +92,7 @@ def mount(app: FastAPI) -> None:
         opening: list[ServerSentEvent] = []
         cursor = after
         held = after  # the last id the client holds once the opening is sent
+        pending: frozenset[int] = frozenset()  # the snapshot's changes not numbered yet
         if cursor is not None:
             try:
                 first = await anyio.to_thread.run_sync(_read, store, functools.partial(
@@ -104,10 +105,11 @@ def mount(app: FastAPI) -> None:
                 cursor = first.cursor
                 held = first.changes[-1].id if first.changes else after
         if cursor is None:
-            head, state = await anyio.to_thread.run_sync(
-                _read, store, functools.partial(live.snapshot, store, scope))
-            opening.append(ServerSentEvent(_dumps(state), event="snapshot", id=str(head)))
-            cursor = held = head
+            snap = await anyio.to_thread.run_sync(
+                _read, store, functools.partial(live.read_snapshot, store, scope))
+            opening.append(_snapshot_event(snap))
+            cursor = held = snap.head
+            pending = snap.pending
 
         # set by sse-starlette when the server shuts down: the stream ends itself, cleanly
         # (its last chunk sent), within a poll. Cancelled instead, at SIGTERM each open
@@ -115,7 +117,7 @@ def mount(app: FastAPI) -> None:
         # and the service logged "ASGI callable returned without completing response".
         shutdown = anyio.Event()
 
-        async def events(cursor: int) -> AsyncIterator[ServerSentEvent]:
+        async def events(cursor: int, pending: frozenset[int]) -> AsyncIterator[ServerSentEvent]:
             for event in opening:
                 yield event
             # the last id the client holds; polls since an event. A resume with nothing
@@ -129,7 +131,7 @@ def mount(app: FastAPI) -> None:
                     return
                 try:
                     got = await anyio.to_thread.run_sync(_poll_while_allowed, request, store,
-                                                         scope, cursor)
+                                                         scope, cursor, pending)
                     if failing:
                         log.warning("live stream of scope %r: the database answers again", scope)
                         failing = False
@@ -137,10 +139,11 @@ def mount(app: FastAPI) -> None:
                     return  # the reconnect gets its 401 (an EventSource then stops)
                 except ResetRequired as e:  # the log was trimmed under us: start over
                     yield ServerSentEvent(_dumps({"reason": str(e)}), event="reset")
-                    head, state = await anyio.to_thread.run_sync(
-                _read, store, functools.partial(live.snapshot, store, scope))
-                    yield ServerSentEvent(_dumps(state), event="snapshot", id=str(head))
-                    told = cursor = head
+                    snap = await anyio.to_thread.run_sync(
+                        _read, store, functools.partial(live.read_snapshot, store, scope))
+                    yield _snapshot_event(snap)
+                    told = cursor = snap.head
+                    pending = snap.pending
                     continue
                 except StoreError as e:
                     # an outage, a restart: a poll is a read at a cursor, so the stream keeps
@@ -154,20 +157,22 @@ def mount(app: FastAPI) -> None:
                         await shutdown.wait()
                     continue
                 for change in got.changes:
-                    yield _patch_event(change)
-                cursor = got.cursor
+                    yield _patch_event(change, got.resume_from)
+                cursor, pending = got.cursor, got.pending
                 if got.changes:
-                    told, quiet = got.changes[-1].id, 0
+                    quiet = 0
+                    if not pending:
+                        told = got.changes[-1].id
                 else:
                     quiet += 1
-                if cursor != told and quiet >= _MARK_POLLS:
+                if cursor != told and quiet >= _MARK_POLLS and not pending:
                     yield ServerSentEvent(id=str(cursor))
                     told, quiet = cursor, 0
                 if not got.changes or len(got.changes) < _BATCH:
                     with anyio.move_on_after(poll_seconds):
                         await shutdown.wait()
 
-        return _Stream(events(cursor), ping=15, send_timeout=30, shutdown_event=shutdown,
+        return _Stream(events(cursor, pending), ping=15, send_timeout=30, shutdown_event=shutdown,
                        shutdown_grace_period=_SHUTDOWN_GRACE_SECONDS)
 
 
@@ -175,7 +180,8 @@ class _Revoked(Exception):
     """The stream's key no longer reaches its scope (revoked, or the service closed)."""
 
 
-def _poll_while_allowed(request: Request, store: Any, scope: str, cursor: int) -> live.Poll:
+def _poll_while_allowed(request: Request, store: Any, scope: str, cursor: int,
+                        pending: frozenset[int] = frozenset()) -> live.Poll:
     """``live.poll``, once the stream's key is checked again (``serve.key_cache_seconds``
     as every request's): a stream was authenticated once, at its start, and a revoked
     key kept receiving its scope's changes for as long as the connection lasted. The
@@ -183,7 +189,7 @@ def _poll_while_allowed(request: Request, store: Any, scope: str, cursor: int) -
     route's does (session 26: a stream's polls kept theirs)."""
     try:
         _still_allowed(request, scope)
-        got = _read(store, functools.partial(live.poll, store, scope, cursor, _BATCH))
+        got = _read(store, functools.partial(live.poll, store, scope, cursor, _BATCH, pending))
         # and again after the read: a key checked, then revoked, then a change written and
         # read by this poll sent that change to the revoked key (seen under load on
         # PostgreSQL, test_stream_revoked); a change read is sent only if the key still
@@ -216,9 +222,21 @@ _SHUTDOWN_GRACE_SECONDS = 5.0
 flight on a slow database)."""
 
 
-def _patch_event(change: live.Change) -> ServerSentEvent:
+def _patch_event(change: live.Change, resume_from: int | None = 0) -> ServerSentEvent:
+    """``resume_from``: the poll's (``live.Poll``); a change below it, or any while it is
+    None, is sent with no id, so a reconnect resumes from the last one that had one (or
+    takes a new snapshot) and is never sent a change its snapshot held."""
+    safe = resume_from is not None and change.id >= resume_from
     return ServerSentEvent(_dumps({"topic": change.topic, "patch": change.patch}),
-                           event="patch", id=str(change.id))
+                           event="patch", id=str(change.id) if safe else None)
+
+
+def _snapshot_event(snap: live.Snapshot) -> ServerSentEvent:
+    """The snapshot, with its head as its id unless it holds changes the log has not
+    numbered yet (a connection that may not write, ``live.Snapshot.pending``): resumed
+    from its head, those would be sent again once numbered."""
+    return ServerSentEvent(_dumps(snap.state), event="snapshot",
+                           id=None if snap.pending else str(snap.head))
 
 
 _TRANSPORT = "memlane.transport"

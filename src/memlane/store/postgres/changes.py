@@ -5,11 +5,16 @@ stream's id) under an exclusive lock on ``change_sequencer``, in write order, so
 commits late still gets a ``pos`` above every one a reader has seen: no gap, ever (the
 migration explains why an identity column alone would allow one). Writers never wait for
 readers; readers wait for each other only while one sequences and reads.
+
+A connection that may not write (a standby, a read-only role or transaction, a role
+granted SELECT only) numbers nothing: it reads up to the head a writer left, and what was
+committed but not numbered yet is in its state documents (``unnumbered_changes``) and
+reaches its polls once a writer numbers it (session 38).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -48,16 +53,52 @@ class ChangesMixin:
 
         One REPEATABLE READ transaction: the sequencer lock is taken before its snapshot
         (LOCK TABLE takes none), then every row the snapshot sees is sequenced; rows it
-        does not see are sequenced later, above the head it yields.
+        does not see are sequenced later, above the head it yields. On a connection that
+        may not number (``numbers_changes``) nothing is locked or written: the head is the
+        last one a writer gave, the change log's rows read are those up to it, and the
+        state documents read may also hold ``unnumbered_changes()``.
         """
         if self.db.in_transaction:
             raise StoreError("live_read: cannot start inside another transaction")
+        numbers = self.numbers_changes
         with self.db.atomic(reads=True):  # writes nothing: its COMMIT keeps nothing
             with translate("live read"):
                 conn = self.db.conn
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                conn.execute("LOCK TABLE change_sequencer IN EXCLUSIVE MODE")
-            yield _number(self.db.execute(_SEQUENCE))
+                if numbers:
+                    conn.execute("LOCK TABLE change_sequencer IN EXCLUSIVE MODE")
+            yield _number(self.db.execute(_SEQUENCE if numbers
+                                          else "SELECT head FROM change_sequencer"))
+
+    @property
+    def numbers_changes(self) -> bool:
+        """Whether this connection numbers the change log's committed rows when it reads
+        (it may write ``changes`` and ``change_sequencer``, and is no standby nor read-only
+        transaction). Asked once, as ``read_only`` is."""
+        known = self.__dict__.get("_numbers_changes")
+        if known is None:
+            row = self.db.execute(
+                "SELECT current_setting('transaction_read_only') = 'off'"
+                " AND has_table_privilege('changes', 'UPDATE')"
+                " AND has_table_privilege('change_sequencer', 'UPDATE')").fetchone()
+            known = self.__dict__["_numbers_changes"] = bool(row[0])
+        return bool(known)
+
+    def unnumbered_changes(self) -> list[int]:
+        """Inside ``live_read()``: the change log rows (their write ids, not stream ids)
+        committed but not numbered yet, which its state documents already hold. Always
+        empty where ``live_read`` numbers; on a connection that may not, a writer numbers
+        them later, above the head read (``numbered_positions`` tells where)."""
+        return [int(r[0]) for r in self.db.execute(
+            "SELECT id FROM changes WHERE pos IS NULL ORDER BY id")]
+
+    def numbered_positions(self, ids: Collection[int]) -> dict[int, int | None]:
+        """The stream id each of these rows (``unnumbered_changes``' ids) holds now: None
+        while not numbered yet; a row pruned since is left out."""
+        if not ids:
+            return {}
+        return {int(r[0]): (None if r[1] is None else int(r[1])) for r in self.db.execute(
+            "SELECT id, pos FROM changes WHERE id = ANY(%s)", (list(ids),))}
 
     def last_change_id(self) -> int:
         """The id of the newest change (0 when none was ever written)."""
@@ -68,8 +109,10 @@ class ChangesMixin:
         """Changes up to this id were pruned: a reader behind it must re-snapshot."""
         return _number(self.db.execute("SELECT floor FROM change_sequencer"))
 
-    def changes_after(self, scope: str, after: int, limit: int) -> list[ChangeRecord]:
-        """The scope's changes with an id above ``after``, oldest first, at most ``limit``.
+    def changes_after(self, scope: str, after: int, limit: int,
+                      skip: Collection[int] = ()) -> list[ChangeRecord]:
+        """The scope's changes with an id above ``after``, oldest first, at most ``limit``;
+        ``skip``: rows (write ids, ``unnumbered_changes``) a reader's state already holds.
 
         Call it inside ``live_read()``: outside, rows not yet sequenced are not seen. A
         message's record carries no document (migration 0012): its session's document is
@@ -78,7 +121,8 @@ class ChangesMixin:
         """
         rows = self.db.execute(
             "WITH page AS (SELECT pos, scope, entity, entity_id, op, topic, doc, at FROM changes"
-            " WHERE scope = %(scope)s AND pos > %(after)s ORDER BY pos LIMIT %(limit)s),"
+            " WHERE scope = %(scope)s AND pos > %(after)s AND NOT id = ANY(%(skip)s)"
+            " ORDER BY pos LIMIT %(limit)s),"
             # each session's document once, however many of its messages the page holds
             " docs AS (SELECT s.id, memlane_live_session(s) AS doc FROM sessions s"
             " WHERE s.scope = %(scope)s AND s.id IN (SELECT entity_id FROM page"
@@ -86,7 +130,7 @@ class ChangesMixin:
             " SELECT p.pos, p.scope, p.entity, p.entity_id, p.op, p.topic, coalesce(p.doc,"
             " CASE WHEN p.entity = 'session' AND p.op <> 'delete' THEN d.doc END), p.at"
             " FROM page p LEFT JOIN docs d ON d.id = p.entity_id ORDER BY p.pos",
-            {"scope": scope, "after": after, "limit": limit},
+            {"scope": scope, "after": after, "limit": limit, "skip": list(skip)},
         )
         return [ChangeRecord(*r) for r in rows]
 

@@ -1,0 +1,175 @@
+"""The live state and stream read on a PostgreSQL database this connection may not write
+(session 38, pglive38): a role granted SELECT only, and one whose transactions are
+read-only (``default_transaction_read_only``, as a standby's are).
+
+The live read numbered the change log before it read (``LOCK TABLE change_sequencer IN
+EXCLUSIVE MODE`` and an ``UPDATE``): on such a connection the snapshot, each poll and each
+inspector page failed, "permission denied" (the service's 503, which an ``EventSource``
+retries for ever) or ``StoreError.read_only`` (a 403 "this request changes memory" on a
+read). Now it reads up to the head a writer left; what was committed but not numbered yet
+is in the state (``Snapshot.pending``) and is never sent again once a writer numbers it:
+polls skip it, and no id is given to resume from until it is passed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from memlane.serve import live
+from memlane.serve.http import create_app
+from memlane.serve.keys import create_key
+from memlane.testing import memory
+from memlane.testing.http import serving
+
+psycopg = pytest.importorskip("psycopg")
+
+SCOPE = "s"
+
+
+def _as(url: str, role: str) -> str:
+    """``url`` with the user ``role`` (no password: the test server trusts loopback)."""
+    head, _, rest = url.partition("://")
+    return f"{head}://{role}@{rest.split('@', 1)[1] if '@' in rest else rest}"
+
+
+@pytest.fixture(params=["select-only", "read-only-transactions"])
+def reader(pg_url: str, request: pytest.FixtureRequest) -> Iterator[tuple[str, str, str]]:
+    """``(owner's url, reader's url, a service key of scope s)``: the reader is a role
+    granted SELECT only, or one granted every write whose transactions are read-only."""
+    with memory(pg_url) as mem:
+        key = create_key(mem.store, SCOPE).key
+    role = f"live_{pg_url.rsplit('/', 1)[1].split('?', 1)[0]}"[:60]
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+        if request.param == "select-only":
+            conn.execute(f'GRANT SELECT ON ALL TABLES IN SCHEMA public TO "{role}"')
+        else:
+            conn.execute(f'GRANT ALL ON ALL TABLES IN SCHEMA public TO "{role}"')
+            conn.execute(f'GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO "{role}"')
+            conn.execute(f'ALTER ROLE "{role}" SET default_transaction_read_only = on')
+    try:
+        yield pg_url, _as(pg_url, role), key
+    finally:
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute(f'DROP OWNED BY "{role}"')
+            conn.execute(f'DROP ROLE "{role}"')
+
+
+def _unnumbered(owner: str) -> int:
+    with psycopg.connect(owner) as conn:
+        return int(conn.execute("SELECT count(*) FROM changes WHERE pos IS NULL").fetchone()[0])
+
+
+def test_the_library_reads_up_to_the_head_and_never_sends_a_change_twice(
+        reader: tuple[str, str, str]) -> None:
+    owner, url, _ = reader
+    with memory(owner) as writer, memory(url) as mem:
+        writer.add_fact("user", "lives in", "Lisbon", scope=SCOPE)
+        numbered = writer.store.last_change_id()  # a writer's live read numbers the log
+        late = writer.add_fact("user", "works at", "the port", scope=SCOPE).fact_id
+        assert _unnumbered(owner) > 0
+
+        head, state = live.snapshot(mem.store, SCOPE)  # failed before: it numbered first
+        assert head == numbered and str(late) in state["facts"]
+        assert not mem.store.numbers_changes
+        snap = live.read_snapshot(mem.store, SCOPE)
+        assert snap.head == numbered and str(late) in snap.state["facts"] and snap.pending
+        # nothing numbered since: the poll has nothing, and no position to resume from
+        quiet = live.poll(mem.store, SCOPE, snap.head, pending=snap.pending)
+        assert quiet.changes == [] and quiet.cursor == numbered
+        assert quiet.pending == snap.pending and quiet.resume_from is None
+
+        after = writer.add_fact("user", "drives", "a tram", scope=SCOPE).fact_id
+        writer.store.last_change_id()  # the late fact and this one are numbered now
+        assert _unnumbered(owner) == 0
+        got = live.poll(mem.store, SCOPE, quiet.cursor, pending=quiet.pending)
+        # the late fact's changes (its item's and its own) are not sent again
+        every = live.poll(writer.store, SCOPE, numbered).changes
+        late_ids = set(writer.store.numbered_positions(snap.pending).values())
+        assert got.changes == [c for c in every if c.id not in late_ids]
+        paths = [p["path"] for c in got.changes for p in c.patch]
+        assert f"/facts/{after}" in paths and f"/facts/{late}" not in paths, paths
+        assert got.pending == frozenset() and got.resume_from is not None
+        assert got.changes[0].id >= got.resume_from > numbered
+        assert live.apply(snap.state, got.changes) == live.snapshot(writer.store, SCOPE)[1]
+        # a fresh read holds nothing pending: its head is the writer's
+        fresh = live.read_snapshot(mem.store, SCOPE)
+        assert fresh.pending == frozenset() and fresh.head == got.cursor
+        assert fresh.state == live.snapshot(writer.store, SCOPE)[1]
+
+
+def _events(lines: Iterator[str], count: int) -> list[dict[str, str]]:
+    """The next ``count`` events of an SSE body (comments and id-only events skipped)."""
+    out: list[dict[str, str]] = []
+    event: dict[str, str] = {}
+    for line in lines:
+        if not line:
+            if "event" in event:
+                out.append(event)
+                if len(out) == count:
+                    return out
+            event = {}
+        elif not line.startswith(":"):
+            name, _, value = line.partition(":")
+            event[name] = value.strip()
+    raise AssertionError(f"the stream ended after {out}")
+
+
+def test_the_service_streams_the_state_and_its_changes_once(
+        reader: tuple[str, str, str]) -> None:
+    owner, url, key = reader
+    with memory(owner) as writer, memory(url) as mem, \
+            serving(create_app(mem, worker=False)) as served, \
+            httpx.Client(base_url=served, timeout=30.0,
+                         headers={"Authorization": f"Bearer {key}"}) as http:
+        writer.add_message(SCOPE, "user", "I moved to Lisbon in March",
+                           at="2024-03-02T10:00:00Z")
+        numbered = writer.store.last_change_id()
+        late = writer.add_fact("user", "lives in", "Lisbon", scope=SCOPE).fact_id
+        with http.stream("GET", "/state/memory", params={"scope": SCOPE}) as r:
+            assert r.status_code == 200, r.read().decode()
+            lines = r.iter_lines()
+            (first,) = _events(lines, 1)
+            assert first["event"] == "snapshot"
+            assert str(late) in first["data"]
+            assert "id" not in first  # resumed from its head, the late fact came again
+            after = writer.add_fact("user", "drives", "a tram", scope=SCOPE).fact_id
+            writer.store.last_change_id()
+            item, patch = _events(lines, 2)  # the new fact's item, then the fact
+        assert item["event"] == patch["event"] == "patch"
+        assert f'"/facts/{after}"' in patch["data"], patch
+        assert f'"/facts/{late}"' not in item["data"] + patch["data"]
+        assert numbered < int(item["id"]) < int(patch["id"])
+        # resumed from that id, nothing is sent again; the owner's head is the reader's
+        with http.stream("GET", "/state/memory", params={"scope": SCOPE},
+                         headers={"Last-Event-ID": patch["id"]},
+                         timeout=httpx.Timeout(30, read=2)) as r:
+            assert r.status_code == 200
+            with pytest.raises(httpx.ReadTimeout):
+                _events(r.iter_lines(), 1)
+        # a page of the inspector reads the head too (its data-live-head)
+        with httpx.Client(base_url=served, timeout=30.0,
+                          cookies={"memlane_key": key}) as browser:
+            page = browser.get("/ui/", params={"scope": SCOPE})
+        assert page.status_code == 200, page.text[:400]
+        found = re.search(r'data-live-head="(\d+)"', page.text)
+        assert found and int(found.group(1)) == writer.store.last_change_id()
+
+
+def test_a_stream_opened_with_nothing_pending_gives_ids_at_once(
+        reader: tuple[str, str, str]) -> None:
+    owner, url, key = reader
+    with memory(owner) as writer, memory(url) as mem, \
+            serving(create_app(mem, worker=False)) as served, \
+            httpx.Client(base_url=served, timeout=30.0,
+                         headers={"Authorization": f"Bearer {key}"}) as http:
+        writer.add_fact("user", "lives in", "Lisbon", scope=SCOPE)
+        head = writer.store.last_change_id()
+        with http.stream("GET", "/state/memory", params={"scope": SCOPE}) as r:
+            assert r.status_code == 200, r.read().decode()
+            (first,) = _events(r.iter_lines(), 1)
+        assert first["event"] == "snapshot" and first["id"] == str(head)
+        assert '"Lisbon"' in first["data"]
