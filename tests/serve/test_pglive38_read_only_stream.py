@@ -12,11 +12,15 @@ polls skip it, and no id is given to resume from until it is passed."""
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from memlane.serve import live
 from memlane.serve.http import create_app
@@ -27,6 +31,7 @@ from memlane.testing.http import serving
 psycopg = pytest.importorskip("psycopg")
 
 SCOPE = "s"
+T0 = 1_700_000_000
 
 
 def _as(url: str, role: str) -> str:
@@ -173,3 +178,83 @@ def test_a_stream_opened_with_nothing_pending_gives_ids_at_once(
             (first,) = _events(r.iter_lines(), 1)
         assert first["event"] == "snapshot" and first["id"] == str(head)
         assert '"Lisbon"' in first["data"]
+
+
+def test_an_inspector_page_reads_the_head(reader: tuple[str, str, str]) -> None:
+    """Every live page reads the change log's head first (``data-live-head``)."""
+    owner, url, key = reader
+    with memory(owner) as writer, memory(url) as mem, \
+            serving(create_app(mem, worker=False)) as served, \
+            httpx.Client(base_url=served, timeout=30.0,
+                         cookies={"memlane_key": key}) as browser:
+        writer.add_message(SCOPE, "user", "I moved to Lisbon in March",
+                           at="2024-03-02T10:00:00Z")
+        head = writer.store.last_change_id()
+        writer.add_fact("user", "lives in", "Lisbon", scope=SCOPE)  # not numbered yet
+        sid = writer.sessions(scope=SCOPE)[0].id
+        for path in (f"/ui/?scope={SCOPE}", f"/ui/sessions/{sid}", f"/ui/facts?scope={SCOPE}"):
+            page = browser.get(path)
+            assert page.status_code == 200, (path, page.text[:400])
+            found = re.search(r'data-live-head="(\d+)"', page.text)
+            assert found and int(found.group(1)) == head, path
+
+
+STEPS = st.lists(st.sampled_from(["fact", "message", "number", "poll", "snapshot"]),
+                 min_size=1, max_size=12)
+
+
+@pytest.mark.parametrize("reader", ["select-only"], indirect=True)
+def test_any_interleaving_sends_each_change_once_and_resumes_exactly(
+        reader: tuple[str, str, str]) -> None:
+    """Writes, a writer's numbering, the reader's polls and new snapshots in any order: a
+    client that applies every poll to its snapshot holds a fresh snapshot's state in the
+    end, no change id comes twice or out of order, and a client that resumes from the last
+    id it was allowed to keep (``resume_from``) gets exactly what it missed."""
+    owner, url, _ = reader
+    examples = iter(range(10_000))
+    with memory(owner) as writer, memory(url) as mem:
+
+        @settings(max_examples=12, deadline=None, database=None,
+                  suppress_health_check=[HealthCheck.function_scoped_fixture])
+        @given(steps=STEPS)
+        def run(steps: list[str]) -> None:
+            scope = f"h{next(examples)}"
+            n = 0
+            snap = live.read_snapshot(mem.store, scope)
+            state, cursor, pending = snap.state, snap.head, snap.pending
+            delivered: list[int] = []
+            held = set(pending)  # the snapshot's changes the log had not numbered
+            kept: tuple[int, dict[str, Any]] | None = (
+                None if pending else (snap.head, copy.deepcopy(state)))
+            for step in [*steps, "number", "poll"]:
+                n += 1
+                if step == "fact":
+                    writer.add_fact("user", "likes", f"thing {n}", scope=scope)
+                elif step == "message":
+                    writer.add_message(scope, "user", f"message {n}", at=T0 + n)
+                elif step == "number":
+                    writer.store.last_change_id()
+                elif step == "snapshot":
+                    snap = live.read_snapshot(mem.store, scope)
+                    state, cursor, pending = snap.state, snap.head, snap.pending
+                    delivered, held = [], set(pending)
+                    kept = None if pending else (snap.head, copy.deepcopy(state))
+                else:
+                    got = live.poll(mem.store, scope, cursor, pending=pending)
+                    state = live.apply(state, got.changes)
+                    delivered += [c.id for c in got.changes]
+                    cursor, pending = got.cursor, got.pending
+                    if got.resume_from is not None and got.changes \
+                            and got.changes[-1].id >= got.resume_from:
+                        kept = (got.changes[-1].id, copy.deepcopy(state))
+            assert not pending
+            assert delivered == sorted(set(delivered)), delivered
+            sent_again = set(delivered) & set(mem.store.numbered_positions(held).values())
+            assert not sent_again, (delivered, sent_again)
+            fresh = live.snapshot(writer.store, scope)[1]
+            assert state == fresh
+            if kept is not None:  # a reconnect from the last id the stream gave
+                again = live.poll(mem.store, scope, kept[0])
+                assert live.apply(kept[1], again.changes) == fresh
+
+        run()
