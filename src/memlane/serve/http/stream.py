@@ -8,6 +8,11 @@ change after it and nothing twice, across service restarts too. When that id is 
 longer in the retained log the stream sends ``reset`` and a new ``snapshot``: the client
 replaces its state, never skips changes silently.
 
+On a PostgreSQL connection that may not write (a replica, a read-only or SELECT-only role)
+the snapshot may hold changes the log has not numbered yet (``live.Snapshot.pending``): it
+is then sent with an empty id, and the patches with none until those changes are passed
+(skipped, not sent again), so a reconnect meanwhile takes a new snapshot (session 38).
+
 While other scopes change and this one stays quiet, the stream sends an id-only event
 (``id: N`` and nothing else) every ``_MARK_POLLS`` polls: an SSE client dispatches
 nothing for it but keeps ``N`` as its last event id, so a reconnect resumes from there
@@ -234,9 +239,12 @@ def _patch_event(change: live.Change, resume_from: int | None = 0) -> ServerSent
 def _snapshot_event(snap: live.Snapshot) -> ServerSentEvent:
     """The snapshot, with its head as its id unless it holds changes the log has not
     numbered yet (a connection that may not write, ``live.Snapshot.pending``): resumed
-    from its head, those would be sent again once numbered."""
+    from its head, those would be sent again once numbered. Its id is then empty, which
+    clears the last event id a client kept from an earlier connection (one from another
+    server, ahead of this one's head, would skip changes its snapshot lacks): a reconnect
+    sends none and takes a new snapshot."""
     return ServerSentEvent(_dumps(snap.state), event="snapshot",
-                           id=None if snap.pending else str(snap.head))
+                           id="" if snap.pending else str(snap.head))
 
 
 _TRANSPORT = "memlane.transport"
