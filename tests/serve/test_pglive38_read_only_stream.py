@@ -201,7 +201,7 @@ def test_an_inspector_page_reads_the_head(reader: tuple[str, str, str]) -> None:
             assert found and int(found.group(1)) == head, path
 
 
-STEPS = st.lists(st.sampled_from(["fact", "message", "number", "poll", "snapshot"]),
+STEPS = st.lists(st.sampled_from(["fact", "message", "other", "number", "poll", "snapshot"]),
                  min_size=1, max_size=12)
 
 
@@ -234,6 +234,8 @@ def test_any_interleaving_sends_each_change_once_and_resumes_exactly(
                     writer.add_fact("user", "likes", f"thing {n}", scope=scope)
                 elif step == "message":
                     writer.add_message(scope, "user", f"message {n}", at=T0 + n)
+                elif step == "other":  # another scope's change, numbered among these
+                    writer.add_fact("user", "likes", f"thing {n}", scope=f"{scope}-b")
                 elif step == "number":
                     writer.store.last_change_id()
                 elif step == "snapshot":

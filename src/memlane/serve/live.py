@@ -136,7 +136,7 @@ def read_snapshot(store: ChangeStore, scope: str) -> Snapshot:
     with store.live_read() as head:
         docs = store.live_documents(scope)
         unnumbered = getattr(store, "unnumbered_changes", None)
-        pending = frozenset(unnumbered()) if unnumbered is not None else frozenset()
+        pending = frozenset(unnumbered(scope)) if unnumbered is not None else frozenset()
     return Snapshot(head, _state(scope, docs), pending)
 
 

@@ -84,13 +84,13 @@ class ChangesMixin:
             known = self.__dict__["_numbers_changes"] = bool(row[0])
         return bool(known)
 
-    def unnumbered_changes(self) -> list[int]:
-        """Inside ``live_read()``: the change log rows (their write ids, not stream ids)
-        committed but not numbered yet, which its state documents already hold. Always
-        empty where ``live_read`` numbers; on a connection that may not, a writer numbers
-        them later, above the head read (``numbered_positions`` tells where)."""
+    def unnumbered_changes(self, scope: str) -> list[int]:
+        """Inside ``live_read()``: the scope's change log rows (their write ids, not stream
+        ids) committed but not numbered yet, which its state documents already hold.
+        Always empty where ``live_read`` numbers; on a connection that may not, a writer
+        numbers them later, above the head read (``numbered_positions`` tells where)."""
         return [int(r[0]) for r in self.db.execute(
-            "SELECT id FROM changes WHERE pos IS NULL ORDER BY id")]
+            "SELECT id FROM changes WHERE pos IS NULL AND scope = %s ORDER BY id", (scope,))]
 
     def numbered_positions(self, ids: Collection[int]) -> dict[int, int | None]:
         """The stream id each of these rows (``unnumbered_changes``' ids) holds now: None
