@@ -192,6 +192,8 @@ def poll(store: ChangeStore, scope: str, after: int, limit: int = 500,
                 + "; take a new snapshot",
                 after=after, floor=floor, head=head,
             )
+        if pending and after == head:  # nothing numbered since: nothing to read or pass
+            return Poll([], head, pending, None)
         if pending:
             records = store.changes_after(scope, after, limit, skip=pending)  # type: ignore[call-arg]
             where = store.numbered_positions(pending)  # type: ignore[attr-defined]

@@ -121,7 +121,9 @@ class ChangesMixin:
         """
         rows = self.db.execute(
             "WITH page AS (SELECT pos, scope, entity, entity_id, op, topic, doc, at FROM changes"
-            " WHERE scope = %(scope)s AND pos > %(after)s AND NOT id = ANY(%(skip)s)"
+            " WHERE scope = %(scope)s AND pos > %(after)s"
+            # a hashed subplan: ``NOT id = ANY(…)`` compared each row with every id
+            " AND id NOT IN (SELECT unnest(%(skip)s::bigint[]))"
             " ORDER BY pos LIMIT %(limit)s),"
             # each session's document once, however many of its messages the page holds
             " docs AS (SELECT s.id, memlane_live_session(s) AS doc FROM sessions s"
