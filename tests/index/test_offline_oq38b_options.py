@@ -69,3 +69,16 @@ def test_the_one_named_in_an_option_answering_for_themselves_picks(model):
 def test_a_question_on_what_a_thing_is_is_no_choice(model):
     summary = _talk("Is it the fuse or the socket?", "Hmm, tricky. The kettle worked this morning.", model)
     assert not any("socket" in q.lower() for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=12, deadline=None)
+@given(thing=st.sampled_from(["The old tow rope", "The spare trailer tyre", "Our club banner"]),
+       verb=st.sampled_from(["patch", "repair", "mend"]))
+def test_an_open_options_question_says_what_its_it_is(model, thing, verb):
+    """"Do we patch it or buy new?" after "The old tow rope's got a fray" names the rope."""
+    summary, _ = offline_summary("Gwen: Summer outing planning. The date is 12 July, that's fixed.",
+                                 f"Huw: One more thing. {thing}'s got a tear near the end. Do we {verb} it or buy new?",
+                                 "Gwen: Let's look at it on Saturday when the trailer's back.", model=model)
+    found = [q for q in summary.open_questions if verb in q.lower()]
+    assert len(found) == 1 and thing.lower() in found[0].lower(), summary.open_questions

@@ -3188,6 +3188,26 @@ class _Reader:
                     continue
                 self.put((ti, si), "open_questions", clean(s))
 
+    def options_named(self) -> None:
+        """An open question offering options that points back at its thing ("The spare winch
+        cable's got a kink at about 400m. Do we splice it or buy new?") says what it is: "Do we
+        splice the spare winch cable or buy new?", the thing the subject of the nearest sentence
+        before it in its turn or the turn before (:data:`_SUBJECT`) (session 38)."""
+        for where, name in list(self.cues.placed.items()):
+            said = self.turns[where[0]].sentences[where[1]]
+            if name != "open_questions" or _EITHER.search(said) is None:
+                continue
+            it = _DO_IT.search(self.text[where])
+            if it is None:
+                continue
+            for s in self.earlier(*where)[:4]:
+                subject = _SUBJECT.match(s)
+                if subject is not None:
+                    text = self.text[where]
+                    self.put(where, "open_questions",
+                             text[: it.start(1)] + subject.group(1).lower() + text[it.end(1):])
+                    break
+
     def picked(self, ti: int, parts: list[set[str]]) -> bool:
         """Whether a later turn of another participant than turn ``ti``'s picks one of the
         options ``parts`` (their content words): the first clause of the first answer naming an
@@ -3568,6 +3588,11 @@ _GO_WITH = re.compile(r"\b(?:let'?s|we'?ll|i'?d|we should)\s+(?:go|stick)\s+with
 """Words that take one option ("Let's go with the coach", "Coach it is", "It's the minibus
 then") (session 38)."""
 _BOTH = re.compile(r"^\s*(?:both|either|one of each|neither)\b", re.IGNORECASE)
+_DO_IT = re.compile(r"\b(?:do|should|shall|can)\s+(?:we|i)\s+[a-z]+\s+(it|them)\b", re.IGNORECASE)
+_SUBJECT = re.compile(r"^(?:(?:so|and|also|oh)[,]?\s+)?((?:the|our|this|that)\s+(?:[\w-]+\s+){0,3}?[\w-]+)"
+                      r"(?:'s\s+(?:got|been|not|a|an|the)\b|\s+(?:is|are|has|have|was|were)\b)", re.IGNORECASE)
+"""The thing a sentence is about, its subject ("The spare winch cable's got a kink …", "Our
+van is off the road") (session 38)."""
 _ME = re.compile(r"\b(?:me|i|i'll|mine)\b", re.IGNORECASE)
 _IS_IT = re.compile(r"^(?:[\w!.]+\s+){0,2}?is it\b", re.IGNORECASE)
 """A question on what a thing is ("Is it the motor or the fan?", "Is it just me or …?"): asks a
@@ -3989,5 +4014,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.standing_rule()
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
+    reader.options_named()
     reader.no_decision_no_reason()
     return reader.cues
