@@ -3167,6 +3167,74 @@ class _Reader:
                 if (ti, si) not in self.cues.placed and not _ASKS.match(s) and len(_content(s)) >= 2:
                     self.put((ti, si), "open_questions", clean(s))
 
+    def options_open(self) -> None:
+        """Among people, a participant's question that offers options ("Do we paint it ourselves
+        or get Colin's lad?", "Do we splice it or buy new?") that no rule placed, when nobody
+        chooses one before the conversation ends: no decision is read from its turn on and no
+        other participant's later sentence picks one option (:meth:`picked`) (session 38). Not a
+        request ("Can we…?"), nor a question on what a thing is ("Is it the motor or the fan?"),
+        and each option names a thing."""
+        if self.assisted:
+            return
+        for ti, turn in enumerate(self.turns):
+            for si, s in enumerate(turn.sentences):
+                if ((ti, si) in self.cues.placed or not s.endswith("?") or _EITHER.search(s) is None
+                        or _IS_IT.match(s)):
+                    continue
+                parts = [_content(p) for p in _OR_PARTS.split(s.rstrip(" ?"))]
+                if (_ASKS.match(s) or len(parts) < 2 or not all(parts)
+                        or any(self.decided_in(k) for k in range(ti, len(self.turns)))
+                        or self.picked(ti, parts)):
+                    continue
+                self.put((ti, si), "open_questions", clean(s))
+
+    def options_named(self) -> None:
+        """An open question offering options that points back at its thing ("The spare winch
+        cable's got a kink at about 400m. Do we splice it or buy new?") says what it is: "Do we
+        splice the spare winch cable or buy new?", the thing the subject of the nearest sentence
+        before it in its turn or the turn before (:data:`_SUBJECT`) (session 38)."""
+        for where, name in list(self.cues.placed.items()):
+            said = self.turns[where[0]].sentences[where[1]]
+            if name != "open_questions" or _EITHER.search(said) is None:
+                continue
+            it = _DO_IT.search(self.text[where])
+            if it is None:
+                continue
+            for s in self.earlier(*where)[:4]:
+                subject = _SUBJECT.match(s)
+                if subject is not None:
+                    text = self.text[where]
+                    self.put(where, "open_questions",
+                             text[: it.start(1)] + subject.group(1).lower() + text[it.end(1):])
+                    break
+
+    def picked(self, ti: int, parts: list[set[str]]) -> bool:
+        """Whether a later turn of another participant than turn ``ti``'s picks one of the
+        options ``parts`` (their content words): the first clause of the first answer naming an
+        option (its words compared by their first five letters: "Lapsed." answers "… retried or
+        did they lapse?") or both ("Both equally."), or the one who answers naming themselves as
+        one ("Invites from you or from Mateo?" — Mateo: "from me"), a sentence of at most five words whose content
+        words lie within one option and not within the others ("Mint.", "The 10th then",
+        "Rockcity's"), or one that goes with one (:data:`_GO_WITH`)."""
+        who = self.turns[ti].who
+        answer = next((t for t in self.turns[ti + 1:] if t.who != who and t.sentences), None)
+        if answer is not None:
+            head = re.split(r"[,.;:!?]", answer.sentences[0], maxsplit=1)[0]
+            named = {w[:5] for p in parts for w in p}
+            mine = _ME.search(head) is not None and answer.who.lower()[:5] in named
+            if mine or _BOTH.match(head) or {w[:5] for w in _content(head)} & named:
+                return True  # "Sunday, the Saturday clashes …", "Roll back, it's quicker", "Both."
+        for turn in self.turns[ti + 1:]:
+            if turn.who == who:
+                continue
+            for x in turn.sentences:
+                said = _content(x)
+                if _GO_WITH.search(x) and any(said & p for p in parts):
+                    return True
+                if said and len(x.split()) <= 5 and sum(said <= p for p in parts) == 1:
+                    return True
+        return False
+
     def not_ahead(self) -> None:
         """An open question read from a statement that a choice is ahead or needs no deciding yet
         (:data:`_AHEAD`) is taken out (session 38). Read after :meth:`screen`, once the sentence
@@ -3515,6 +3583,20 @@ def _lays_out(sentence: str) -> bool:
 _WH_ASK = re.compile(r"^(?:(?:ok(?:ay)?|so|and|right|also)[,]?\s+)?(?:what|which|where|when|who|why|how)\b"
                      r"(?!\s+(?:if|about)\b)", re.IGNORECASE)
 _EITHER = re.compile(r"\s+or\s+(?!not\b|so\b|something\b|anything\b)", re.IGNORECASE)
+_GO_WITH = re.compile(r"\b(?:let'?s|we'?ll|i'?d|we should)\s+(?:go|stick)\s+with\b|\b(?:it|that) is\.?$|"
+                      r"\bit'?s\s+\w+(?:\s+\w+)?\s+then\b", re.IGNORECASE)
+"""Words that take one option ("Let's go with the coach", "Coach it is", "It's the minibus
+then") (session 38)."""
+_BOTH = re.compile(r"^\s*(?:both|either|one of each|neither)\b", re.IGNORECASE)
+_DO_IT = re.compile(r"\b(?:do|should|shall|can)\s+(?:we|i)\s+[a-z]+\s+(it|them)\b", re.IGNORECASE)
+_SUBJECT = re.compile(r"^(?:(?:so|and|also|oh)[,]?\s+)?((?:the|our|this|that)\s+(?:[\w-]+\s+){0,3}?[\w-]+)"
+                      r"(?:'s\s+(?:got|been|not|a|an|the)\b|\s+(?:is|are|has|have|was|were)\b)", re.IGNORECASE)
+"""The thing a sentence is about, its subject ("The spare winch cable's got a kink …", "Our
+van is off the road") (session 38)."""
+_ME = re.compile(r"\b(?:me|i|i'll|mine)\b", re.IGNORECASE)
+_IS_IT = re.compile(r"^(?:[\w!.]+\s+){0,2}?is it\b", re.IGNORECASE)
+"""A question on what a thing is ("Is it the motor or the fan?", "Is it just me or …?"): asks a
+fact, not a choice (session 38)."""
 
 
 def _asks_which(sentence: str) -> bool:
@@ -3916,6 +3998,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.done_now()
         reader.not_ours()
         reader.still_open()
+        reader.options_open()
         reader.sent_on()
         reader.gone_ahead()
         reader.planned_ing()
@@ -3931,5 +4014,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.standing_rule()
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
+    reader.options_named()
     reader.no_decision_no_reason()
     return reader.cues
