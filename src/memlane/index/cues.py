@@ -1580,10 +1580,12 @@ class _Reader:
         if why:
             self.cues.rationale.append(clean(why))
 
-    def promote(self, ti: int, kind: str, proposal_only: bool = False) -> bool:
+    def promote(self, ti: int, kind: str, proposal_only: bool = False, said: str = "") -> bool:
         """An agreement (``kind`` decision) or an acceptance (``action``) in turn ``ti``:
         the proposal or offer of the previous turn of another speaker becomes one. Whether
-        a decision was made; ``proposal_only``: only a sentence with a proposal cue."""
+        a decision was made; ``proposal_only``: only a sentence with a proposal cue; ``said``
+        (``advice``): the sentence taking the advice up ("good idea, I'll do the pencil
+        marks tonight"), whose words pick the advice's sentence."""
         who = self.turns[ti].who
         pi = next((i for i in range(ti - 1, -1, -1) if self.turns[i].who != who), None)
         if pi is None:
@@ -1618,10 +1620,9 @@ class _Reader:
                 self.put((pi, i), "action_items", _owned(self.turns[pi].who, clean(sents[i])))
             return False
         if kind == "advice":
-            i = next((i for i in reversed(idx) if not sents[i].endswith("?") and not _SETTLED.match(sents[i])
-                      and sents[i].split()[0].lower() not in _NOT_IMPERATIVE), None)
-            if i is not None and (pi, i) not in self.cues.placed:
-                self.put((pi, i), "action_items", _owned(who, clean(sents[i])))
+            taken = _advice_taken_up(sents, idx, said)
+            if taken is not None and (pi, taken[0]) not in self.cues.placed:
+                self.put((pi, taken[0]), "action_items", _owned(who, taken[1]))
             return False
         if any(self.cues.placed.get((pi, i)) == "decisions" for i in idx):
             return False  # the proposal already was a decision
@@ -2116,10 +2117,10 @@ class _Reader:
                     elif ti and _ACCEPT.match(s):
                         self.promote(ti, "action")
                     elif ti and _TAKE_ADVICE.match(s):
-                        self.promote(ti, "advice")
+                        self.promote(ti, "advice", said=s)
                     continue
                 if ti and len(s) <= _SHORT and _TAKE_ADVICE.match(s):
-                    self.promote(ti, "advice")  # "I'll try that": the advice is taken
+                    self.promote(ti, "advice", said=s)  # "I'll try that": the advice is taken
                     continue
                 if turn.role != "user":
                     # every test from here to the cue scan is of the user's sentences: an
@@ -2890,6 +2891,53 @@ class _Reader:
         r"(?!(?:thinking|wondering|hoping|guessing|getting|trying|looking|having|being)\b)\w+ing\b",
         re.IGNORECASE)
 
+    _AGREED = re.compile(
+        r"^(?:(?:ok(?:ay)?|fine|aye|yes|yeah|yep|right|alright|sure|deal|ugh|hmm|then|so)"
+        r"[,.!]?\s+)+(?P<rest>\S.*)$", re.IGNORECASE)
+    _AGREED_OBJECT = frozenset("it them him her the a an that this those these".split())
+    _AGREED_NOT_VERB = frozenset(
+        "i you we they he she it that this there what who how why is was are be not no all just "
+        "also and but so then if thanks thank good great of in on for to with at by about like see "
+        "do did does found got made said told gave took saw sent bought brought thought heard".split())
+    _WE_NOT_CHOSEN = frozenset(
+        "can can't could couldn't should need have might may will won't would were are had did do "
+        "don't just still know got".split())
+    _STANDS = re.compile(r"\b(?:stays|goes|it\s+is)\b", re.IGNORECASE)
+    _IF_THEN_I_WILL = re.compile(
+        r"^if\b[^,.;]*?\bI(?:'ll|\s+will)\s+(?!(?:check|ask|see|let|try|look|find)\b)\w+",
+        re.IGNORECASE)
+
+    @classmethod
+    def choice_unread(cls, sentence: str) -> bool:
+        """Whether ``sentence`` says a choice among people in a form the patterns do not read
+        as a decision (session 38, dec38b; heldout34's reasons lost with the decisions it
+        missed): an agreement and then a directive ("Aye, open it", "ok put him on", "So
+        exempt the .well-known path from the www redirect": a known directive verb, or a word
+        with its object after it), what "we" do in the present ("Fine, we sell bottles and stop
+        people using their own."), what stays or goes ("ugh fine, Bruno stays."), or a choice
+        made on a condition ("If they say yes I'll pay the £420, no arguing"). Not a question,
+        not "we can't / we'll …", not "I'll check / ask / see …" on the condition."""
+        if sentence.rstrip().endswith("?"):
+            return False
+        if cls._IF_THEN_I_WILL.search(sentence):
+            return True
+        agreed = cls._AGREED.match(sentence.strip())
+        if not agreed:
+            return False
+        rest = agreed.group("rest")
+        words = re.findall(r"[a-z']+", rest.lower())
+        if len(words) < 2:
+            return False
+        if words[0] in _STEP_VERBS | _SETTLE_VERBS:
+            return True
+        if (words[0] not in cls._AGREED_NOT_VERB and words[1] in cls._AGREED_OBJECT
+                and not words[0].endswith(("ing", "ed", "s"))):
+            return True  # "open it", "roll it back": a verb known by the object after it
+        if (words[0] == "we" and len(words) > 2 and words[1] not in cls._WE_NOT_CHOSEN
+                and not words[1].endswith(("ing", "ed"))):
+            return True
+        return cls._STANDS.search(rest) is not None
+
     def no_decision_no_reason(self) -> None:
         """Among people, a conversation that keeps no decision keeps no rationale (session 38):
         a reason is the reason for what was decided, and where nothing was, what reads as one
@@ -2904,6 +2952,9 @@ class _Reader:
         if any(self._DOING_NOW.search(x) for t in self.turns for x in t.sentences):
             return  # "We're switching the newsletter to monthly.": a choice said as what one is
             # doing, which the patterns do not read as a decision; the reason beside it stands
+        if any(self.choice_unread(x) for t in self.turns[1:] for x in t.sentences):
+            return  # "Aye, open it, we lost money last year at 38": a choice the patterns do
+            # not read as a decision; the reason beside it stands (session 38, dec38b)
         for where, name in list(self.cues.placed.items()):
             if name == "rationale":
                 self.put(where, "rationale", "")
@@ -3859,6 +3910,42 @@ def _not_a_reason(sentence: str) -> bool:
     as well)."""
     return (sentence.endswith(("?", "!")) or _directive(_unacked(sentence)) or bool(
         _DECISION.search(sentence) or _PROPOSAL.search(sentence) or _SHOULD.search(sentence)))
+
+
+def _stems(text: str) -> set[str]:
+    """Content words of ``text`` without a plural's "s" ("marks" and "mark" alike)."""
+    return {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+            for w in _content(text)}
+
+
+_AFTER_COLON = re.compile(r":\s+(?P<do>[a-z]\S*\s.+)$")
+"""What a sentence tells to do after its colon ("You could start your own record now: mark the
+ends of the crack in pencil …")."""
+
+
+def _advice_taken_up(sents: Sequence[str], idx: Sequence[int], said: str) -> tuple[int, str] | None:
+    """The sentence of the assistant's advice that the user's ``said`` takes up, and the step it
+    writes (session 38, dec38b): the one sharing most of the user's own words ("good idea, I'll
+    do the pencil marks tonight" takes up "… mark the ends of the crack in pencil …"), else, where
+    the user names nothing ("will do"), the last statement not opening with a subject, as
+    before ("And please log it on the swarm sheet"). Not a question, not a settlement.
+    Where a directive follows a colon, the step is the directive ("Mark the ends of …"), not
+    "You could start your own record now"."""
+    cands = [i for i in idx if not sents[i].endswith("?") and not _SETTLED.match(sents[i])]
+    if not cands:
+        return None
+    own = _stems(_TAKE_ADVICE.sub("", said, count=1))
+    shared = {i: len(own & _stems(sents[i])) for i in cands}
+    i = max(reversed(cands), key=lambda j: shared[j]) if own and max(shared.values()) else None
+    if i is None:
+        i = next((j for j in reversed(cands) if sents[j].split()[0].lower() not in _NOT_IMPERATIVE), None)
+        if i is None:
+            return None
+    text = clean(sents[i])
+    do = _AFTER_COLON.search(text)
+    if do and do.group("do").split()[0].lower() not in _NOT_IMPERATIVE:
+        text = do.group("do")[:1].upper() + do.group("do")[1:]
+    return i, text
 
 
 def _directive(sentence: str) -> bool:
