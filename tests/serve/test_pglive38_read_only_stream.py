@@ -27,17 +27,12 @@ from memlane.serve.http import create_app
 from memlane.serve.keys import create_key
 from memlane.testing import memory
 from memlane.testing.http import serving
+from tests.pg_roles import reading_role
 
 psycopg = pytest.importorskip("psycopg")
 
 SCOPE = "s"
 T0 = 1_700_000_000
-
-
-def _as(url: str, role: str) -> str:
-    """``url`` with the user ``role`` (no password: the test server trusts loopback)."""
-    head, _, rest = url.partition("://")
-    return f"{head}://{role}@{rest.split('@', 1)[1] if '@' in rest else rest}"
 
 
 @pytest.fixture(params=["select-only", "read-only-transactions"])
@@ -46,21 +41,9 @@ def reader(pg_url: str, request: pytest.FixtureRequest) -> Iterator[tuple[str, s
     granted SELECT only, or one granted every write whose transactions are read-only."""
     with memory(pg_url) as mem:
         key = create_key(mem.store, SCOPE).key
-    role = f"live_{pg_url.rsplit('/', 1)[1].split('?', 1)[0]}"[:60]
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(f'CREATE ROLE "{role}" LOGIN')
-        if request.param == "select-only":
-            conn.execute(f'GRANT SELECT ON ALL TABLES IN SCHEMA public TO "{role}"')
-        else:
-            conn.execute(f'GRANT ALL ON ALL TABLES IN SCHEMA public TO "{role}"')
-            conn.execute(f'GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO "{role}"')
-            conn.execute(f'ALTER ROLE "{role}" SET default_transaction_read_only = on')
-    try:
-        yield pg_url, _as(pg_url, role), key
-    finally:
-        with psycopg.connect(pg_url, autocommit=True) as conn:
-            conn.execute(f'DROP OWNED BY "{role}"')
-            conn.execute(f'DROP ROLE "{role}"')
+    with reading_role(pg_url, "live",
+                      read_only_transactions=request.param != "select-only") as url:
+        yield pg_url, url, key
 
 
 def _unnumbered(owner: str) -> int:

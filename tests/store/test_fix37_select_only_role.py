@@ -26,17 +26,12 @@ from memlane.serve.mcp import build_server
 from memlane.store.postgres.db import READ_ONLY_TEXT
 from memlane.testing import memory
 from memlane.testing.http import serving
+from tests.pg_roles import reading_role
 from tests.serve.test_mcp import talk
 
 psycopg = pytest.importorskip("psycopg")
 
 SCOPE = "s"
-
-
-def _as(url: str, role: str) -> str:
-    """``url`` with the user ``role`` (no password: the test server trusts loopback)."""
-    head, _, rest = url.partition("://")
-    return f"{head}://{role}@{rest.split('@', 1)[1] if '@' in rest else rest}"
 
 
 @pytest.fixture
@@ -49,16 +44,8 @@ def reader(pg_url: str) -> Iterator[tuple[str, str, str]]:
         mem.index("2024-06-01T00:00:00Z")
         mem.add_fact("user", "lives in", "Lisbon", scope=SCOPE)
         key = create_key(mem.store, SCOPE).key
-    role = f"reader_{pg_url.rsplit('/', 1)[1].split('?', 1)[0]}"[:60]
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(f'CREATE ROLE "{role}" LOGIN')
-        conn.execute(f'GRANT SELECT ON ALL TABLES IN SCHEMA public TO "{role}"')
-    try:
-        yield pg_url, _as(pg_url, role), key
-    finally:
-        with psycopg.connect(pg_url, autocommit=True) as conn:
-            conn.execute(f'DROP OWNED BY "{role}"')
-            conn.execute(f'DROP ROLE "{role}"')
+    with reading_role(pg_url, "reader") as url:
+        yield pg_url, url, key
 
 
 def _held(url: str) -> dict[str, Any]:
