@@ -21,13 +21,13 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.pg_roles import reading_role
 
 from memlane.serve import live
 from memlane.serve.http import create_app
 from memlane.serve.keys import create_key
 from memlane.testing import memory
 from memlane.testing.http import serving
-from tests.pg_roles import reading_role
 
 psycopg = pytest.importorskip("psycopg")
 

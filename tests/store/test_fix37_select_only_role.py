@@ -17,6 +17,8 @@ import httpx
 import pytest
 from click.testing import CliRunner
 from mcp import Client
+from tests.pg_roles import reading_role
+from tests.serve.test_mcp import talk
 
 from memlane.errors import StoreError
 from memlane.serve.cli import cli
@@ -26,8 +28,6 @@ from memlane.serve.mcp import build_server
 from memlane.store.postgres.db import READ_ONLY_TEXT
 from memlane.testing import memory
 from memlane.testing.http import serving
-from tests.pg_roles import reading_role
-from tests.serve.test_mcp import talk
 
 psycopg = pytest.importorskip("psycopg")
 
