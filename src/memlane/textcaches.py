@@ -34,6 +34,7 @@ NO_TEXT: dict[str, tuple[str, ...]] = {
     "memlane.pack.tokens": ("*",),
     "memlane.serve.http.models": ("*",),
     "memlane.index.llm_intel": ("*",),
+    "memlane.store.sqlite.db": ("_references_alone",),  # a count of the Python's references
 }
 
 
