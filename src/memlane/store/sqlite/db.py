@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sqlite3
 import sys
 import threading
@@ -68,6 +69,14 @@ def file_hint(e: sqlite3.Error) -> str | None:
 
 
 _READONLY = 8  # SQLITE_READONLY
+_WRITE_STATEMENT = re.compile(
+    r"(?:\s|--[^\n]*\n|/\*.*?\*/)*"
+    r"(?:(?:INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER|VACUUM|REINDEX|ANALYZE)\b"
+    r"|WITH\b.*\)\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b)", re.IGNORECASE | re.DOTALL)
+"""A statement that may write, by its first word (or the one after its ``WITH``'s common
+table expressions): the single statements outside a transaction that ask whether a file
+open for writing was made read-only since (``Database.execute``). A read taken for one is
+only judged, never refused: SQLite decides what a statement writes (``query_only``)."""
 _READONLY_ROLLBACK = 776  # SQLITE_READONLY_ROLLBACK: a hot journal this connection may not roll back
 
 
@@ -99,11 +108,14 @@ class _Slot:
     thread ends the slot is dropped and its connection closed: short-lived threads do not
     leak connections and file descriptors until ``Database.close()``."""
 
-    __slots__ = ("__weakref__", "conn", "depth", "generation", "stamp")
+    __slots__ = ("__weakref__", "conn", "depth", "generation", "refuses", "stamp")
 
     def __init__(self, conn: sqlite3.Connection, stamp: tuple[int, ...] | None = None,
-                 generation: int = 0) -> None:
+                 refuses: bool = False, generation: int = 0) -> None:
         self.conn = conn
+        self.refuses = refuses
+        """Whether the connection refuses writes: opened read-only, or set ``query_only``
+        once the file it opened for writing was made read-only (session 39)."""
         self.depth = 0
         self.generation = generation
         """``Database._generation`` when the connection was opened: an older one was opened
@@ -478,20 +490,23 @@ class Database:
                 self._slots.add(slot)
         if slot.generation != self._generation and not slot.depth:
             self._renew(slot)  # opened read-only; the file may be written now
+        if self._read_only and not slot.refuses and not slot.depth:
+            self._refuse_writes(slot)  # opened for writing; the file was made read-only
         if slot.stamp is not None and not slot.depth:  # a new one too: judged before it
             now = file_stamp(self._file or self._at)
             if now is not None and now != slot.stamp:  # (a file gone: the old one is read)
                 self._reopen(slot)
         return slot
 
-    def _connect(self) -> tuple[sqlite3.Connection, tuple[int, ...] | None]:
-        """A new connection, and the file's stamp when it reads the file ``immutable``
+    def _connect(self) -> tuple[sqlite3.Connection, tuple[int, ...] | None, bool]:
+        """A new connection, the file's stamp when it reads the file ``immutable``
         (``_judged``'s, taken before the judgment: a change since is seen at its first
-        statement)."""
+        statement), and whether it was opened read-only."""
         immutable, stamp = self._judged  # one pair: another thread's ``_reopen`` sets both
-        immutable = immutable and self._read_only
+        read_only = self._read_only
+        immutable = immutable and read_only
         with translate(f"opening {self.path}"):
-            if self._read_only:
+            if read_only:
                 conn = sqlite3.connect(
                     read_only_uri(self._at, immutable=immutable), uri=True,
                     isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS)
@@ -513,7 +528,20 @@ class Database:
         if self.tracer is not None:
             tracer = self.tracer
             conn.set_trace_callback(lambda sql: tracer("sql", sql, None))
-        return conn, stamp if immutable else None
+        return conn, stamp if immutable else None, read_only
+
+    def _refuse_writes(self, slot: _Slot) -> None:
+        """``slot``'s connection, opened for writing, refuses writes from now on (SQLite's
+        ``query_only``: reads go on, through its ``-wal`` too, and a statement that writes
+        fails as read-only, ``file_error``), as the file was judged read-only since
+        (``_made_read_only``). Every thread's connection is so at its next statement,
+        whatever runs it: a single statement outside a transaction (session 39: fix38
+        judged ``atomic`` alone, and such a statement was taken into the ``-wal`` of a
+        file locked while open), a caller's own use of ``conn``. Judged writable again,
+        the connection is opened again for writing (``_renew``)."""
+        with translate(f"opening {self.path}"):
+            slot.conn.execute("PRAGMA query_only = ON")
+        slot.refuses = True
 
     @property
     def read_only(self) -> bool:
@@ -558,8 +586,8 @@ class Database:
         return True
 
     def _renew(self, slot: _Slot) -> None:
-        """``slot``'s connection was opened read-only, and the file was judged writable
-        since (``_judge_again``): opened again for writing. The old one is kept for a cursor
+        """``slot``'s connection was opened read-only (or made to refuse writes), and the
+        file was judged writable since (``_judge_again``): opened again for writing. The old one is kept for a cursor
         being read, and closed by ``close``."""
         generation = self._generation
         self._swap(slot)
@@ -576,7 +604,7 @@ class Database:
         each thread: the old files' space was never freed, and the process ran out of
         descriptors)."""
         old = slot.conn
-        slot.conn, slot.stamp = self._connect()
+        slot.conn, slot.stamp, slot.refuses = self._connect()
         with self._lock:
             self._retired.append(old)
             del old  # (held here, it would count as in use)
@@ -643,7 +671,7 @@ class Database:
     # 1.2 us; add_message runs five statements)
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         try:
-            return self._slot().conn.execute(sql, params)
+            return self._writing(sql).conn.execute(sql, params)
         except sqlite3.Error as e:
             if self._writable_now(e):  # made writable since it was opened (fix37b)
                 return self.execute(sql, params)
@@ -651,12 +679,23 @@ class Database:
 
     def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
         try:
-            return self._slot().conn.executemany(sql, rows)
+            return self._writing(sql).conn.executemany(sql, rows)
         except sqlite3.Error as e:
             # (rows a list: an iterator's rows read by the failed run would be lost)
             if isinstance(rows, list | tuple) and self._writable_now(e):
                 return self.executemany(sql, rows)  # made writable since it was opened
             raise file_error("query failed", self.path, e) from e
+
+    def _writing(self, sql: str) -> _Slot:
+        """This thread's slot, for ``sql``: a statement that may write (``_WRITE_STATEMENT``)
+        outside a transaction, on a file open for writing, first asks whether the file was
+        made read-only since (``_made_read_only``, as ``atomic`` does); if so the connection
+        refuses writes before it runs (``_slot``), and SQLite refuses it as read-only."""
+        slot = self._slot()
+        if (not slot.depth and not self._read_only and _WRITE_STATEMENT.match(sql)
+                and self._made_read_only()):
+            return self._slot()
+        return slot
 
     @contextmanager
     def unmapped(self) -> Iterator[None]:
@@ -706,7 +745,8 @@ class Database:
         transaction, which is then refused as on a file opened read-only. Session 38: such
         a file went on taking writes into its ``-wal``, which stayed writable, where a
         process opening the file now refuses them; under ``chattr +i`` they could never be
-        checkpointed into the file. The open connections stay, for reads."""
+        checkpointed into the file. The open connections stay, for reads, and refuse
+        writes from their next statement (``_refuse_writes``)."""
         if (self._read_only or self._file is None
                 or not opens_read_only(self._file, resolved=True)):
             return False
