@@ -336,6 +336,29 @@ def _close_unused(conns: list[sqlite3.Connection]) -> list[sqlite3.Connection]:
     return kept
 
 
+def write_stamp(file: str) -> tuple[int, ...] | None:
+    """What may change when whether this process may write the open SQLite file ``file``
+    (a resolved path) changes, while its ``-wal`` and ``-shm`` are there (a writer keeps
+    them): the file's and the ``-shm``'s device, inode, mode, owner, group and change
+    time (``chmod``, ``chattr +i``, an ACL, another file renamed over it all move it; a
+    write moves neither: the file's only at a checkpoint, the mapped ``-shm``'s not), and
+    the ``-wal``'s inode, mode, owner and group, not its change time, which every write
+    moves (``chattr +i`` or an ACL on the ``-wal`` alone is not seen: SQLite's next write
+    into it fails, "disk I/O error", and nothing is stored). None when one of the three is
+    missing (then the folder decides, which this does not see). ``Database`` judges
+    ``opens_read_only`` again only when it differs (session 39: the judgment was asked at
+    every write transaction and every ``read_only``, 20-51 us each under load)."""
+    try:
+        st = os.stat(file)
+        wal = os.stat(f"{file}-wal")
+        shm = os.stat(f"{file}-shm")
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_mode, st.st_uid, st.st_gid, st.st_ctime_ns,
+            shm.st_dev, shm.st_ino, shm.st_mode, shm.st_uid, shm.st_gid, shm.st_ctime_ns,
+            wal.st_ino, wal.st_mode, wal.st_uid, wal.st_gid)
+
+
 def file_stamp(file: str | Path) -> tuple[int, ...] | None:
     """What an ``immutable`` reader of ``file`` checks before each statement: the file's
     device, inode, mode, size, modification and change times, and whether a ``-shm`` or a
@@ -391,6 +414,9 @@ class Database:
         again. A file judged read-only by what this process may write is judged again
         (``read_only``)."""
         self._generation = 0
+        self._writable_at: tuple[int, ...] | None = None
+        """The file's ``write_stamp`` when it was last judged writable (``_made_read_only``):
+        judged again only once the stamp differs."""
         self._judged: tuple[bool, tuple[int, ...] | None] = (False, None)
         """Whether connections read the file ``immutable``, and the file as it was just
         before that was judged (``file_stamp``): a connection opened later by another
@@ -746,12 +772,20 @@ class Database:
         a file went on taking writes into its ``-wal``, which stayed writable, where a
         process opening the file now refuses them; under ``chattr +i`` they could never be
         checkpointed into the file. The open connections stay, for reads, and refuse
-        writes from their next statement (``_refuse_writes``)."""
-        if (self._read_only or self._file is None
-                or not opens_read_only(self._file, resolved=True)):
+        writes from their next statement (``_refuse_writes``). The judgment is asked again
+        only when the file's ``write_stamp`` differs from the one it last had when judged
+        writable (session 39: a search asked it twice, a pack four times)."""
+        if self._read_only or self._file is None:
+            return False
+        stamp = write_stamp(self._at)  # (before the judgment: a change after it is seen)
+        if stamp is not None and stamp == self._writable_at:
+            return False
+        if not opens_read_only(self._file, resolved=True):
+            self._writable_at = stamp
             return False
         with self._lock:
             self._read_only = True
+            self._writable_at = None
         return True
 
     @contextmanager
