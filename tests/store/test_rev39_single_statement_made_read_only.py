@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,16 +22,9 @@ import pytest
 from memlane.errors import StoreError
 from memlane.store.sqlite.db import Database
 from memlane.testing import memory
-from tests.read_only_kit import fill, lock, unlock_all
+from tests.read_only_kit import filled_unlocked, lock
 
-
-@pytest.fixture
-def filled(tmp_path: Path) -> Iterator[Path]:
-    db = fill(tmp_path / "m.db")
-    try:
-        yield db
-    finally:
-        unlock_all(db.parent)
+filled = pytest.fixture(filled_unlocked, name="filled")
 
 
 WRITES: dict[str, Callable[[Database, str], object]] = {
