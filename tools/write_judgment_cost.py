@@ -69,7 +69,7 @@ def main() -> None:
                 "search": lambda: mem.search("Lisbon", scope="s"),
                 "pack": lambda: mem.pack("where do I live", scope="s"),
             }
-            sqlite_db.opens_read_only = counted  # type: ignore[assignment]
+            sqlite_db.opens_read_only = counted
             try:
                 per_call = {}
                 for name, call in calls.items():
@@ -78,7 +78,7 @@ def main() -> None:
                     call()
                     per_call[name] = asked[0]
             finally:
-                sqlite_db.opens_read_only = judge  # type: ignore[assignment]
+                sqlite_db.opens_read_only = judge
             made = getattr(db, "_made_read_only", None)
             one = made if made is not None else (lambda: judge(db._file, resolved=True))
             out = {"asks_per_call": per_call, "judgment_us": median_us(one, args.runs * 10)}

@@ -57,8 +57,8 @@ def test_a_cursor_being_read_reads_on(python: str, tmp_path: Path, measured_agai
         else:
             monkeypatch.setattr(sys, "getrefcount", lambda _: 1)
         with memory(db) as reader:
-            assert reader.store.db._immutable  # type: ignore[attr-defined]
-            cursor = reader.store.db.execute(  # type: ignore[attr-defined]
+            assert reader.store.db._immutable
+            cursor = reader.store.db.execute(
                 "SELECT id FROM messages ORDER BY id")
             assert cursor.fetchone() is not None
             for _ in range(3):

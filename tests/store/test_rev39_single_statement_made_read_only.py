@@ -40,7 +40,7 @@ WRITES: dict[str, Callable[[Database, str], object]] = {
 def _keys(db: Path) -> set[str]:
     """The ``meta`` keys of ``db`` read by a reader of its own (``?mode=ro``)."""
     with memory(f"sqlite:///{db}?mode=ro") as reader:
-        return {r[0] for r in reader.store.db.execute("SELECT key FROM meta")}  # type: ignore[attr-defined]
+        return {r[0] for r in reader.store.db.execute("SELECT key FROM meta")}
 
 
 @pytest.mark.parametrize("how", sorted(WRITES))
@@ -48,7 +48,7 @@ def test_a_single_statement_after_the_file_was_made_read_only_is_refused(
         filled: Path, how: str) -> None:
     write = WRITES[how]
     with memory(filled) as mem:
-        db: Database = mem.store.db  # type: ignore[attr-defined]
+        db: Database = mem.store.db
         write(db, "before")
         undo = lock(filled)
         with pytest.raises(StoreError) as refused:
@@ -70,7 +70,7 @@ def test_every_thread_refuses_writes_once_the_file_is_judged_read_only(filled: P
     """A thread whose connection was opened for writing before the file was locked, and a
     caller's own statement on ``Database.conn``: refused at their next statement."""
     with memory(filled) as mem:
-        db: Database = mem.store.db  # type: ignore[attr-defined]
+        db: Database = mem.store.db
         got: dict[str, object] = {}
         opened, locked, done = threading.Event(), threading.Event(), threading.Event()
 

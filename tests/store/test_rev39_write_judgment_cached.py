@@ -32,7 +32,7 @@ def test_the_cached_judgment_is_the_fresh_one(steps: list[str]) -> None:
         undo: list[list[str]] = []
         try:
             with memory(file) as mem:
-                db: Database = mem.store.db  # type: ignore[attr-defined]
+                db: Database = mem.store.db
                 mem.add_message("s", "user", "the -wal and -shm are there")
                 assert write_stamp(str(file)) is not None
                 for n, step in enumerate(steps):
