@@ -8,6 +8,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,17 @@ def fill(db: Path, *, more: bool = False) -> Path:
             mem.add_message("s", "user", "the tram was late again", at="2024-05-02T10:00:00Z")
         (db.parent / "key").write_text(create_key(mem.store, "s").key)
     return db
+
+
+def filled_unlocked(tmp_path: Path) -> Iterator[Path]:
+    """A filled database (``fill``) in the test's folder, every lock on it and beside it
+    undone when the test ends (``unlock_all``): a test module's fixture, made so:
+    ``filled = pytest.fixture(filled_unlocked, name="filled")``."""
+    db = fill(tmp_path / "m.db")
+    try:
+        yield db
+    finally:
+        unlock_all(db.parent)
 
 
 def lock(target: Path) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -23,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.pg_roles import reading_role
 
+from memlane.memory import Memory
 from memlane.serve import live
 from memlane.serve.http import create_app
 from memlane.serve.keys import create_key
@@ -44,6 +46,16 @@ def reader(pg_url: str, request: pytest.FixtureRequest) -> Iterator[tuple[str, s
     with reading_role(pg_url, "live",
                       read_only_transactions=request.param != "select-only") as url:
         yield pg_url, url, key
+
+
+@contextmanager
+def _served(owner: str, url: str, **client: Any) -> Iterator[tuple[Memory, httpx.Client]]:
+    """The owner's ``Memory`` (the writer), and a client (``client``: its headers or
+    cookies) of a service on 127.0.0.1, with no worker, over the reader's ``url``."""
+    with memory(owner) as writer, memory(url) as mem, \
+            serving(create_app(mem, worker=False)) as served, \
+            httpx.Client(base_url=served, timeout=30.0, **client) as http:
+        yield writer, http
 
 
 def _unnumbered(owner: str) -> int:
@@ -109,10 +121,7 @@ def _events(lines: Iterator[str], count: int) -> list[dict[str, str]]:
 def test_the_service_streams_the_state_and_its_changes_once(
         reader: tuple[str, str, str]) -> None:
     owner, url, key = reader
-    with memory(owner) as writer, memory(url) as mem, \
-            serving(create_app(mem, worker=False)) as served, \
-            httpx.Client(base_url=served, timeout=30.0,
-                         headers={"Authorization": f"Bearer {key}"}) as http:
+    with _served(owner, url, headers={"Authorization": f"Bearer {key}"}) as (writer, http):
         writer.add_message(SCOPE, "user", "I moved to Lisbon in March",
                            at="2024-03-02T10:00:00Z")
         numbered = writer.store.last_change_id()
@@ -141,7 +150,7 @@ def test_the_service_streams_the_state_and_its_changes_once(
             with pytest.raises(httpx.ReadTimeout):
                 _events(r.iter_lines(), 1)
         # a page of the inspector reads the head too (its data-live-head)
-        with httpx.Client(base_url=served, timeout=30.0,
+        with httpx.Client(base_url=http.base_url, timeout=30.0,
                           cookies={"memlane_key": key}) as browser:
             page = browser.get("/ui/", params={"scope": SCOPE})
         assert page.status_code == 200, page.text[:400]
@@ -152,10 +161,7 @@ def test_the_service_streams_the_state_and_its_changes_once(
 def test_a_stream_opened_with_nothing_pending_gives_ids_at_once(
         reader: tuple[str, str, str]) -> None:
     owner, url, key = reader
-    with memory(owner) as writer, memory(url) as mem, \
-            serving(create_app(mem, worker=False)) as served, \
-            httpx.Client(base_url=served, timeout=30.0,
-                         headers={"Authorization": f"Bearer {key}"}) as http:
+    with _served(owner, url, headers={"Authorization": f"Bearer {key}"}) as (writer, http):
         writer.add_fact("user", "lives in", "Lisbon", scope=SCOPE)
         head = writer.store.last_change_id()
         with http.stream("GET", "/state/memory", params={"scope": SCOPE}) as r:
@@ -168,10 +174,7 @@ def test_a_stream_opened_with_nothing_pending_gives_ids_at_once(
 def test_an_inspector_page_reads_the_head(reader: tuple[str, str, str]) -> None:
     """Every live page reads the change log's head first (``data-live-head``)."""
     owner, url, key = reader
-    with memory(owner) as writer, memory(url) as mem, \
-            serving(create_app(mem, worker=False)) as served, \
-            httpx.Client(base_url=served, timeout=30.0,
-                         cookies={"memlane_key": key}) as browser:
+    with _served(owner, url, cookies={"memlane_key": key}) as (writer, browser):
         writer.add_message(SCOPE, "user", "I moved to Lisbon in March",
                            at="2024-03-02T10:00:00Z")
         head = writer.store.last_change_id()

@@ -7,7 +7,6 @@ may be written, and refused with ``StoreError.read_only`` while it may not."""
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -19,16 +18,9 @@ from memlane.memory import Memory
 from memlane.serve.http import create_app
 from memlane.testing import memory
 from memlane.testing.http import serving
-from tests.read_only_kit import fill, lock, messages_in, unlock_all
+from tests.read_only_kit import filled_unlocked, lock, messages_in
 
-
-@pytest.fixture
-def filled(tmp_path: Path) -> Iterator[Path]:
-    db = fill(tmp_path / "m.db")
-    try:
-        yield db
-    finally:
-        unlock_all(db.parent)
+filled = pytest.fixture(filled_unlocked, name="filled")
 
 
 def _add(mem: Memory, text: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -19,16 +19,9 @@ from memlane.errors import StoreError
 from memlane.serve.http import create_app
 from memlane.testing import memory
 from memlane.testing.http import serving
-from tests.read_only_kit import fill, lock, unlock_all
+from tests.read_only_kit import filled_unlocked, lock
 
-
-@pytest.fixture
-def filled(tmp_path: Path) -> Iterator[Path]:
-    db = fill(tmp_path / "m.db")
-    try:
-        yield db
-    finally:
-        unlock_all(db.parent)
+filled = pytest.fixture(filled_unlocked, name="filled")
 
 
 def _until(done: Callable[[], bool], what: str) -> None:

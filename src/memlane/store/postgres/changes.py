@@ -34,6 +34,12 @@ _SEQUENCE = (
 )
 
 
+_NUMBERS = ("current_setting('transaction_read_only') = 'off'"
+            " AND has_table_privilege('changes', 'UPDATE')"
+            " AND has_table_privilege('change_sequencer', 'UPDATE')")
+"""Whether this connection may number the change log (``ChangesMixin.numbers_changes``)."""
+
+
 def _number(cur: Any) -> int:
     row = cur.fetchone()
     if row is None:  # change_sequencer always has its one row, from migration 0006
@@ -60,27 +66,54 @@ class ChangesMixin:
         """
         if self.db.in_transaction:
             raise StoreError("live_read: cannot start inside another transaction")
-        numbers = self.numbers_changes
-        with self.db.atomic(reads=True):  # writes nothing: its COMMIT keeps nothing
+        if self.numbers_changes:
+            begun = False
+            try:
+                with self.db.atomic(reads=True):  # writes nothing: its COMMIT keeps nothing
+                    with translate("live read"):
+                        self.db.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                    self.db.execute("LOCK TABLE change_sequencer IN EXCLUSIVE MODE")
+                    head = _number(self.db.execute(_SEQUENCE))
+                    begun = True
+                    yield head
+                return
+            except StoreError as e:
+                if begun or not e.read_only:  # (a caller's error says nothing of numbering)
+                    raise
+            # refused as read-only (a primary turned standby, the role's UPDATE revoked):
+            # this read, and those after it, number nothing until it may again (session 39)
+            self.__dict__["_numbers_changes"] = False
+        with self._unnumbered_read() as head:
+            yield head
+
+    @contextmanager
+    def _unnumbered_read(self) -> Iterator[int]:
+        """``live_read`` on a connection that did not number (``numbers_changes`` false):
+        up to the head a writer left. The same statement asks again whether it may number
+        now (a standby promoted, UPDATE granted): from the next live read on, it does
+        (session 39: asked once per store, a promoted standby's reads never numbered the
+        log until the process started again)."""
+        with self.db.atomic(reads=True):
             with translate("live read"):
-                conn = self.db.conn
-                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                if numbers:
-                    conn.execute("LOCK TABLE change_sequencer IN EXCLUSIVE MODE")
-            yield _number(self.db.execute(_SEQUENCE if numbers
-                                          else "SELECT head FROM change_sequencer"))
+                self.db.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            row = self.db.execute(f"SELECT head, {_NUMBERS} FROM change_sequencer").fetchone()
+            if row is None:
+                raise StoreError("change log: change_sequencer is empty; the database was "
+                                 "altered")
+            if row[1]:
+                self.__dict__["_numbers_changes"] = True
+            yield int(row[0])
 
     @property
     def numbers_changes(self) -> bool:
         """Whether this connection numbers the change log's committed rows when it reads
         (it may write ``changes`` and ``change_sequencer``, and is no standby nor read-only
-        transaction). Asked once, as ``read_only`` is."""
+        transaction). Asked once; asked again by each live read while false (in the read's
+        own statement: ``_unnumbered_read``), and false from a live read refused as
+        read-only while true, which then reads as one that does not number (session 39)."""
         known = self.__dict__.get("_numbers_changes")
         if known is None:
-            row = self.db.execute(
-                "SELECT current_setting('transaction_read_only') = 'off'"
-                " AND has_table_privilege('changes', 'UPDATE')"
-                " AND has_table_privilege('change_sequencer', 'UPDATE')").fetchone()
+            row = self.db.execute(f"SELECT {_NUMBERS}").fetchone()
             known = self.__dict__["_numbers_changes"] = bool(row[0])
         return bool(known)
 

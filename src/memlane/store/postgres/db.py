@@ -24,6 +24,7 @@ import numpy as np
 from psycopg import pq
 from psycopg.adapt import Dumper
 from psycopg.pq import Format
+from psycopg.sql import Composable
 
 from memlane.errors import MigrationError, StoreError
 from memlane.store.migrations import Migration, load_migrations, schema_mismatch
@@ -92,22 +93,44 @@ need UPDATE too, ``nextval`` a sequence's USAGE or UPDATE, a ``LOCK TABLE`` in a
 but ACCESS SHARE a write privilege: PostgreSQL's docs of each)."""
 
 
-def _denied_write(e: psycopg.Error, sql: Any) -> bool:
+def _statement_text(sql: Any, conn: Any = None) -> str:
+    """The text of the statement ``sql`` as sent: a ``psycopg.sql.Composable`` (a
+    ``Composed`` of ``SQL``, ``Identifier`` and ``Literal`` parts) as ``conn`` renders it
+    (``as_string``; session 39: its ``repr`` was read, whose parts are all quoted, so a
+    write sent so was read as literals alone and not judged one); bytes decoded; "" when
+    it cannot be rendered."""
+    if sql is None:
+        return ""
+    if isinstance(sql, str):
+        return sql
+    if isinstance(sql, bytes):
+        return sql.decode("utf-8", "replace")
+    if isinstance(sql, Composable):
+        try:
+            return sql.as_string(conn)
+        except Exception:  # noqa: BLE001 - a closed or broken connection: nothing to read
+            return ""
+    return str(sql)
+
+
+def _denied_write(e: psycopg.Error, sql: Any, conn: Any = None) -> bool:
     """Whether ``e`` is a write refused for want of privilege (a role granted SELECT only):
     the failing statement writes, the one in the error's context when a memlane function
     ran it (``SELECT memlane_add_message(…)``'s ``INSERT INTO sessions``), else the one
-    sent. A denied read is not one: it is not a read-only database's refusal."""
+    sent (``_statement_text``, rendered for ``conn``). A denied read is not one: it is not
+    a read-only database's refusal."""
     if not isinstance(e, psycopg.errors.InsufficientPrivilege):
         return False
-    text = e.diag.context or ("" if sql is None else str(sql if isinstance(sql, str) else repr(sql)))
+    text = e.diag.context or _statement_text(sql, conn)
     return bool(_WRITES.search(re.sub(r"'(?:[^']|'')*'", "''", text)))  # (not in literals)
 
 
 @contextmanager
-def translate(what: str, dsn: str | None = None, *, sql: Any = None) -> Iterator[None]:
+def translate(what: str, dsn: str | None = None, *, sql: Any = None,
+              conn: Any = None) -> Iterator[None]:
     """Turn driver errors into StoreError, chaining the original; with ``dsn``, the
     driver's message has that URL's password masked (libpq quotes a token it cannot read,
-    a password with a stray ``%`` for one); ``sql``: the statement sent."""
+    a password with a stray ``%`` for one); ``sql``: the statement sent, on ``conn``."""
     try:
         yield
     except psycopg.Error as e:
@@ -118,7 +141,7 @@ def translate(what: str, dsn: str | None = None, *, sql: Any = None) -> Iterator
         # a role granted SELECT only alike (session 37: "permission denied for table …",
         # a 503 of the service to retry)
         read_only = (isinstance(e, psycopg.errors.ReadOnlySqlTransaction)
-                     or _denied_write(e, sql))
+                     or _denied_write(e, sql, conn))
         error = StoreError(READ_ONLY_TEXT if read_only else
                            f"{what}: {scrub(message, dsn) if dsn else message}")
         error.read_only = read_only
@@ -288,8 +311,9 @@ class Database:
         ``vector`` then comes back as pgvector's bytes, see ``rows.vector_bytes``)."""
         if self.tracer is not None:
             self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)
-        with translate("query failed", sql=sql):
-            cur = self.conn.execute(sql, params, binary=binary)
+        conn = self.conn  # (a failed connection says so itself)
+        with translate("query failed", sql=sql, conn=conn):
+            cur = conn.execute(sql, params, binary=binary)
         if not getattr(self._local, "depth", 0):
             self._local.alone = getattr(self._local, "alone", 0) + 1
         return cur
@@ -297,8 +321,9 @@ class Database:
     def executemany(self, sql: Any, rows: Any) -> Cursor:
         if self.tracer is not None:
             self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)
-        with translate("query failed", sql=sql):
-            cur = self.conn.cursor()
+        conn = self.conn
+        with translate("query failed", sql=sql, conn=conn):
+            cur = conn.cursor()
             cur.executemany(sql, rows)
         if not getattr(self._local, "depth", 0):
             self._local.alone = getattr(self._local, "alone", 0) + 1

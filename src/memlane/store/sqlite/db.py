@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sqlite3
 import sys
 import threading
@@ -68,6 +69,14 @@ def file_hint(e: sqlite3.Error) -> str | None:
 
 
 _READONLY = 8  # SQLITE_READONLY
+_WRITE_STATEMENT = re.compile(
+    r"(?:\s|--[^\n]*\n|/\*.*?\*/)*"
+    r"(?:(?:INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER|VACUUM|REINDEX|ANALYZE)\b"
+    r"|WITH\b.*\)\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b)", re.IGNORECASE | re.DOTALL)
+"""A statement that may write, by its first word (or the one after its ``WITH``'s common
+table expressions): the single statements outside a transaction that ask whether a file
+open for writing was made read-only since (``Database.execute``). A read taken for one is
+only judged, never refused: SQLite decides what a statement writes (``query_only``)."""
 _READONLY_ROLLBACK = 776  # SQLITE_READONLY_ROLLBACK: a hot journal this connection may not roll back
 
 
@@ -99,11 +108,14 @@ class _Slot:
     thread ends the slot is dropped and its connection closed: short-lived threads do not
     leak connections and file descriptors until ``Database.close()``."""
 
-    __slots__ = ("__weakref__", "conn", "depth", "generation", "stamp")
+    __slots__ = ("__weakref__", "conn", "depth", "generation", "refuses", "stamp")
 
     def __init__(self, conn: sqlite3.Connection, stamp: tuple[int, ...] | None = None,
-                 generation: int = 0) -> None:
+                 refuses: bool = False, generation: int = 0) -> None:
         self.conn = conn
+        self.refuses = refuses
+        """Whether the connection refuses writes: opened read-only, or set ``query_only``
+        once the file it opened for writing was made read-only (session 39)."""
         self.depth = 0
         self.generation = generation
         """``Database._generation`` when the connection was opened: an older one was opened
@@ -294,13 +306,20 @@ def _references(conns: list[sqlite3.Connection]) -> list[int]:
 def _references_alone() -> int | None:
     """What ``_references`` counts for a connection its list alone holds: the list's entry,
     the count's own, and the connection's (its statement cache refers to it). Measured, not
-    assumed (it differs between Pythons); None where references are not counted."""
+    assumed (it differs between Pythons); None where references are not counted (PyPy has
+    no ``sys.getrefcount``), or where a cursor held does not raise the count (a Python whose
+    count is not exact: session 39): then no retired connection is closed before ``close``,
+    as before session 38, and none in use ever is."""
     if not hasattr(sys, "getrefcount"):
         return None
     held = [sqlite3.connect(":memory:")]
     held[0].execute("SELECT 1").fetchall()
     try:
-        return _references(held)[0]
+        alone = _references(held)[0]
+        cursor = held[0].execute("SELECT 1")  # a use: the connection is referred to once more
+        used = _references(held)[0]
+        del cursor
+        return alone if used > alone else None
     finally:
         held[0].close()
 
@@ -322,6 +341,29 @@ def _close_unused(conns: list[sqlite3.Connection]) -> list[sqlite3.Connection]:
         except sqlite3.Error:
             pass
     return kept
+
+
+def write_stamp(file: str) -> tuple[int, ...] | None:
+    """What may change when whether this process may write the open SQLite file ``file``
+    (a resolved path) changes, while its ``-wal`` and ``-shm`` are there (a writer keeps
+    them): the file's and the ``-shm``'s device, inode, mode, owner, group and change
+    time (``chmod``, ``chattr +i``, an ACL, another file renamed over it all move it; a
+    write moves neither: the file's only at a checkpoint, the mapped ``-shm``'s not), and
+    the ``-wal``'s inode, mode, owner and group, not its change time, which every write
+    moves (``chattr +i`` or an ACL on the ``-wal`` alone is not seen: SQLite's next write
+    into it fails, "disk I/O error", and nothing is stored). None when one of the three is
+    missing (then the folder decides, which this does not see). ``Database`` judges
+    ``opens_read_only`` again only when it differs (session 39: the judgment was asked at
+    every write transaction and every ``read_only``, 20-51 us each under load)."""
+    try:
+        st = os.stat(file)
+        wal = os.stat(f"{file}-wal")
+        shm = os.stat(f"{file}-shm")
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_mode, st.st_uid, st.st_gid, st.st_ctime_ns,
+            shm.st_dev, shm.st_ino, shm.st_mode, shm.st_uid, shm.st_gid, shm.st_ctime_ns,
+            wal.st_ino, wal.st_mode, wal.st_uid, wal.st_gid)
 
 
 def file_stamp(file: str | Path) -> tuple[int, ...] | None:
@@ -379,6 +421,9 @@ class Database:
         again. A file judged read-only by what this process may write is judged again
         (``read_only``)."""
         self._generation = 0
+        self._writable_at: tuple[int, ...] | None = None
+        """The file's ``write_stamp`` when it was last judged writable (``_made_read_only``):
+        judged again only once the stamp differs."""
         self._judged: tuple[bool, tuple[int, ...] | None] = (False, None)
         """Whether connections read the file ``immutable``, and the file as it was just
         before that was judged (``file_stamp``): a connection opened later by another
@@ -478,20 +523,23 @@ class Database:
                 self._slots.add(slot)
         if slot.generation != self._generation and not slot.depth:
             self._renew(slot)  # opened read-only; the file may be written now
+        if self._read_only and not slot.refuses and not slot.depth:
+            self._refuse_writes(slot)  # opened for writing; the file was made read-only
         if slot.stamp is not None and not slot.depth:  # a new one too: judged before it
             now = file_stamp(self._file or self._at)
             if now is not None and now != slot.stamp:  # (a file gone: the old one is read)
                 self._reopen(slot)
         return slot
 
-    def _connect(self) -> tuple[sqlite3.Connection, tuple[int, ...] | None]:
-        """A new connection, and the file's stamp when it reads the file ``immutable``
+    def _connect(self) -> tuple[sqlite3.Connection, tuple[int, ...] | None, bool]:
+        """A new connection, the file's stamp when it reads the file ``immutable``
         (``_judged``'s, taken before the judgment: a change since is seen at its first
-        statement)."""
+        statement), and whether it was opened read-only."""
         immutable, stamp = self._judged  # one pair: another thread's ``_reopen`` sets both
-        immutable = immutable and self._read_only
+        read_only = self._read_only
+        immutable = immutable and read_only
         with translate(f"opening {self.path}"):
-            if self._read_only:
+            if read_only:
                 conn = sqlite3.connect(
                     read_only_uri(self._at, immutable=immutable), uri=True,
                     isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS)
@@ -513,7 +561,20 @@ class Database:
         if self.tracer is not None:
             tracer = self.tracer
             conn.set_trace_callback(lambda sql: tracer("sql", sql, None))
-        return conn, stamp if immutable else None
+        return conn, stamp if immutable else None, read_only
+
+    def _refuse_writes(self, slot: _Slot) -> None:
+        """``slot``'s connection, opened for writing, refuses writes from now on (SQLite's
+        ``query_only``: reads go on, through its ``-wal`` too, and a statement that writes
+        fails as read-only, ``file_error``), as the file was judged read-only since
+        (``_made_read_only``). Every thread's connection is so at its next statement,
+        whatever runs it: a single statement outside a transaction (session 39: fix38
+        judged ``atomic`` alone, and such a statement was taken into the ``-wal`` of a
+        file locked while open), a caller's own use of ``conn``. Judged writable again,
+        the connection is opened again for writing (``_renew``)."""
+        with translate(f"opening {self.path}"):
+            slot.conn.execute("PRAGMA query_only = ON")
+        slot.refuses = True
 
     @property
     def read_only(self) -> bool:
@@ -558,8 +619,8 @@ class Database:
         return True
 
     def _renew(self, slot: _Slot) -> None:
-        """``slot``'s connection was opened read-only, and the file was judged writable
-        since (``_judge_again``): opened again for writing. The old one is kept for a cursor
+        """``slot``'s connection was opened read-only (or made to refuse writes), and the
+        file was judged writable since (``_judge_again``): opened again for writing. The old one is kept for a cursor
         being read, and closed by ``close``."""
         generation = self._generation
         self._swap(slot)
@@ -576,7 +637,7 @@ class Database:
         each thread: the old files' space was never freed, and the process ran out of
         descriptors)."""
         old = slot.conn
-        slot.conn, slot.stamp = self._connect()
+        slot.conn, slot.stamp, slot.refuses = self._connect()
         with self._lock:
             self._retired.append(old)
             del old  # (held here, it would count as in use)
@@ -643,7 +704,7 @@ class Database:
     # 1.2 us; add_message runs five statements)
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         try:
-            return self._slot().conn.execute(sql, params)
+            return self._writing(sql).conn.execute(sql, params)
         except sqlite3.Error as e:
             if self._writable_now(e):  # made writable since it was opened (fix37b)
                 return self.execute(sql, params)
@@ -651,12 +712,23 @@ class Database:
 
     def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
         try:
-            return self._slot().conn.executemany(sql, rows)
+            return self._writing(sql).conn.executemany(sql, rows)
         except sqlite3.Error as e:
             # (rows a list: an iterator's rows read by the failed run would be lost)
             if isinstance(rows, list | tuple) and self._writable_now(e):
                 return self.executemany(sql, rows)  # made writable since it was opened
             raise file_error("query failed", self.path, e) from e
+
+    def _writing(self, sql: str) -> _Slot:
+        """This thread's slot, for ``sql``: a statement that may write (``_WRITE_STATEMENT``)
+        outside a transaction, on a file open for writing, first asks whether the file was
+        made read-only since (``_made_read_only``, as ``atomic`` does); if so the connection
+        refuses writes before it runs (``_slot``), and SQLite refuses it as read-only."""
+        slot = self._slot()
+        if (not slot.depth and not self._read_only and _WRITE_STATEMENT.match(sql)
+                and self._made_read_only()):
+            return self._slot()
+        return slot
 
     @contextmanager
     def unmapped(self) -> Iterator[None]:
@@ -706,12 +778,21 @@ class Database:
         transaction, which is then refused as on a file opened read-only. Session 38: such
         a file went on taking writes into its ``-wal``, which stayed writable, where a
         process opening the file now refuses them; under ``chattr +i`` they could never be
-        checkpointed into the file. The open connections stay, for reads."""
-        if (self._read_only or self._file is None
-                or not opens_read_only(self._file, resolved=True)):
+        checkpointed into the file. The open connections stay, for reads, and refuse
+        writes from their next statement (``_refuse_writes``). The judgment is asked again
+        only when the file's ``write_stamp`` differs from the one it last had when judged
+        writable (session 39: a search asked it twice, a pack four times)."""
+        if self._read_only or self._file is None:
+            return False
+        stamp = write_stamp(self._at)  # (before the judgment: a change after it is seen)
+        if stamp is not None and stamp == self._writable_at:
+            return False
+        if not opens_read_only(self._file, resolved=True):
+            self._writable_at = stamp
             return False
         with self._lock:
             self._read_only = True
+            self._writable_at = None
         return True
 
     @contextmanager
