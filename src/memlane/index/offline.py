@@ -1281,6 +1281,27 @@ def _sentences(text: str) -> list[str]:
     return [kept for s in pieces if s and len(kept := s.strip()) > 2]
 
 
+def _possessed(phrase: str) -> tuple[str, str] | None:
+    """A capitalised phrase ``X's Y`` that is two names, not one, as ``(owner, owned)``: the owned
+    thing one word that no English word spells, a name of its own ("Isla's Dexcom", "Bitwarden's
+    Linux", "Imran's Sharan"; not "Marshall's Garage", "Runner's World", "Carer's Allowance",
+    a firm or a work named by the possessive), or anything a relative owns ("Dad's Jersey", the
+    relative no name: owner ""); a name and a number after its "'s" ("Freya's 12", "Finn's 9")
+    is the name, the "'s" an "is" or a count, no version (owned ""). None for any other phrase
+    (session 39)."""
+    owner, _, owned = phrase.partition("'s ")
+    owned = owned.strip(" .'-")
+    if not owner or "'s " in owned or owner.startswith(("St ", "St. ")):
+        return None  # "St Mary's Cheadle": a church or a school by its saint, one name
+    if owned.isdigit():
+        return owner, ""
+    if owner in _KIN_NAMES:
+        return "", owned
+    if " " in owned or not owned[:1].isupper() or is_english_word(owned) or owned.isupper():
+        return None
+    return owner, owned
+
+
 def _opens(sentence: str, at: int) -> bool:
     """Whether position ``at`` opens ``sentence`` (after quotes, brackets, list marks)."""
     return at == 0 or sentence[:at].strip(" *_>-") in ("", '"', "'", "(")
@@ -2145,6 +2166,19 @@ class OfflineIntelligence:
                     # "Framework's Ryzen 7 7840U", "the X1's Core Ultra 5": the product with its
                     # number is a name of its own, its maker's or owner's is no part of it (session 19)
                     phrase, start = owned, False
+            if "'s " in phrase and (parts := _possessed(phrase)) is not None:
+                # "Isla's Dexcom", "Bitwarden's Linux", "Dad's Jersey": the owner and the thing it owns are
+                # two names (a relative's word none); "Freya's 12": a name and the number it "is", no
+                # version (session 39)
+                owner, phrase = parts
+                first = start if start is not None else _opens(sentence, match.start())
+                if owner:
+                    own, own_kind, _ = _name_of(owner)
+                    if own_kind == "name" and not (first and " " not in own and is_english_word(own)):
+                        out.append(Entity(own, "name", said or _trim(sentence, 120)))
+                start = False
+                if not phrase:
+                    continue
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue

@@ -1,0 +1,42 @@
+"""Session 39's entity rules (docs/summary-eval.md, "Session 39: entities (ent39)"), on
+conversations written for these tests, with the patterns alone and with the shipped sentence
+model: an owner's possessive before a thing that is a name of its own makes two names, a
+relative's thing is named alone, and a number after a name's "'s" is no version."""
+
+import pytest
+
+from memlane.testing import offline_names
+
+MODELS = ("shipped", None)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_owner_and_the_named_thing_it_owns_are_two_names(model):
+    names = offline_names(
+        "Priya: the alerts stopped after Tomasz's Grafanix update, and we still can't open Kestrel's Zentrova dashboard.",
+        "Oskar: I'll borrow Dad's Vauxhall on Friday and bring the laptop over.",
+        model=model,
+    )
+    assert {"Tomasz", "Grafanix", "Kestrel", "Zentrova", "Vauxhall"} <= names
+    assert not {"Tomasz's Grafanix", "Kestrel's Zentrova", "Dad's Vauxhall", "Dad"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_firm_or_a_work_named_by_a_possessive_stays_one_name(model):
+    names = offline_names(
+        "Priya: I got the brackets from Hartwell's Garage, and the quote from Pellings's Plumbing.",
+        "Oskar: the hall is next to St Cuthbert's Allerby. Carer's Allowance covers it.",
+        model=model,
+    )
+    assert {"Hartwell's Garage", "Pellings's Plumbing", "St Cuthbert's Allerby", "Carer's Allowance"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_number_after_a_names_s_is_no_version(model):
+    names = offline_names(
+        "Priya: Ottilie's 11 now and wants her own board.",
+        "Oskar: Brennick's 14 weeks late on the lamp, so ask Ottilie's school for the loan one.",
+        model=model,
+    )
+    assert {"Ottilie", "Brennick"} <= names
+    assert not {"Ottilie's 11", "Brennick's 14", "Ottilie 11"} & names
