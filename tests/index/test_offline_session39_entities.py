@@ -40,3 +40,14 @@ def test_a_number_after_a_names_s_is_no_version(model):
     )
     assert {"Ottilie", "Brennick"} <= names
     assert not {"Ottilie's 11", "Brennick's 14", "Ottilie 11"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_several_of_one_product_are_named_in_the_singular(model):
+    names = offline_names(
+        "Priya: the blocker is the Norvex KR2210s, they need firmware first. We also have 30 Chromebooks to image.",
+        "Oskar: and the two Talvions on ward 4 keep alarming. Jonas says the 3 Mbps line is fine.",
+        model=model,
+    )
+    assert {"Norvex KR2210", "Chromebook", "Talvion", "Jonas"} <= names
+    assert not {"Norvex KR2210s", "Chromebooks", "Talvions", "Jona", "Mbp"} & names

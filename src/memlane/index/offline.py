@@ -1281,6 +1281,17 @@ def _sentences(text: str) -> list[str]:
     return [kept for s in pieces if s and len(kept := s.strip()) > 2]
 
 
+_MODEL_PLURAL = re.compile(r"(?:^|\s)[A-Z][A-Za-z-]*\d+s$")
+"""A name's last word a model with its number and a plural "s" ("Zyxel VMG3625s", "Samsung A14s", "64
+H100s"): several of the model, which is named in the singular (session 39)."""
+_COUNTED_BEFORE = re.compile(r"(?:(?<![\d:.,£$€])\b[1-9]\d{0,2}|\b(?:[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|[Ss]even|"
+                             r"[Ee]ight|[Nn]ine|[Tt]en|[Tt]welve|[Ss]everal))\s+$")
+"""A count right before a name ("30 Chromebooks", "the two Vajdas"; not a time's or an amount's
+digits, "11:30 Lismore Stores", "£50 Waterstones"): the name that follows is a plural (session 39)."""
+_NO_PLURAL = ("ss", "us", "is", "'s", "’s", "ys", "os")
+"""Endings of a name's last word whose "s" is no plural ("Jonas", "Fergus", "Paris", "Hollis")."""
+
+
 def _possessed(phrase: str) -> tuple[str, str] | None:
     """A capitalised phrase ``X's Y`` that is two names, not one, as ``(owner, owned)``: the owned
     thing one word that no English word spells, a name of its own ("Isla's Dexcom", "Bitwarden's
@@ -2182,6 +2193,11 @@ class OfflineIntelligence:
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
+            if kind == "name" and len(name) > 4 and name.endswith("s") and (_MODEL_PLURAL.search(name) or _COUNTED_BEFORE.search(
+                    sentence, max(0, match.start() - 12), match.start())) and not name.endswith(_NO_PLURAL):
+                # "the Zyxel VMG3625s", "64 H100s", "30 Chromebooks", "the two Volumats": several of one
+                # product (or one family's members), named in the singular (session 39)
+                name = name[:-1]
             if "-" in name and (modified := _MODIFIER.search(name)):
                 # "Samsung-only", "SIM-only", "VPN-only", "KeyboardInterrupt-style": a word made of a name,
                 # an adjective; the name before it stays one when no English word, acronym or name in
