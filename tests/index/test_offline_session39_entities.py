@@ -51,3 +51,14 @@ def test_several_of_one_product_are_named_in_the_singular(model):
     )
     assert {"Norvex KR2210", "Chromebook", "Talvion", "Jonas"} <= names
     assert not {"Norvex KR2210s", "Chromebooks", "Talvions", "Jona", "Mbp"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_place_named_by_a_name_and_its_kind_is_one_name(model):
+    names = offline_names(
+        "Priya: the samples went to the Okonjo lab, and the quiz is at Larkhill community centre.",
+        "Oskar: parking at the Dunmere retail park, then walk past Tregarth racecourse. The Facebook group agrees.",
+        model=model,
+    )
+    assert {"Okonjo lab", "Larkhill community centre", "Dunmere retail park", "Tregarth racecourse"} <= names
+    assert not {"Okonjo", "Larkhill", "Dunmere", "Tregarth", "Facebook group"} & names

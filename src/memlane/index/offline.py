@@ -1292,6 +1292,14 @@ _NO_PLURAL = ("ss", "us", "is", "'s", "’s", "ys", "os")
 """Endings of a name's last word whose "s" is no plural ("Jonas", "Fergus", "Paris", "Hollis")."""
 
 
+_PLACE_NOUN_AFTER = re.compile(
+    r" ((?:village |community |retail |car )?(?:lab|library|club|centre|center|hall|school|field|railway|racecourse"
+    r"|crematorium|park))\b(?!['’-])")
+"""After a name, the kind of place it names, written small ("the Hartmann lab", "Riverside community
+centre", "Cefn field"): part of the place's name (session 39); not "group", which the labels
+split on ("the Facebook group", "the Friends group")."""
+
+
 def _possessed(phrase: str) -> tuple[str, str] | None:
     """A capitalised phrase ``X's Y`` that is two names, not one, as ``(owner, owned)``: the owned
     thing one word that no English word spells, a name of its own ("Isla's Dexcom", "Bitwarden's
@@ -2250,6 +2258,11 @@ class OfflineIntelligence:
             if (" " not in name and name.endswith(("ian", "ese", "ish"))
                     and _ADJECTIVE_BEFORE.search(sentence, max(0, match.start() - 24), match.start())):
                 continue  # "the little Sicilian place", "in German": a people's adjective or a language
+            if kind == "name" and (place := _PLACE_NOUN_AFTER.match(sentence, match.end())) is not None and (
+                    match.group(1).endswith(name) and not name.isupper()):
+                # "the Hartmann lab", "Riverside community centre", "Ripon racecourse": a place named by
+                # a name and the kind of place after it, written small, is one name (session 39)
+                name, kind = f"{name} {place.group(1)}", "place"
             if kind == "name":
                 before = sentence[max(0, match.start() - 24) : match.start()].lower()
                 if _ORG_BEFORE.search(before):
