@@ -62,3 +62,14 @@ def test_a_place_named_by_a_name_and_its_kind_is_one_name(model):
     )
     assert {"Okonjo lab", "Larkhill community centre", "Dunmere retail park", "Tregarth racecourse"} <= names
     assert not {"Okonjo", "Larkhill", "Dunmere", "Tregarth", "Facebook group"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_more_organisations_known_by_their_letters_are_names(model):
+    names = offline_names(
+        "Priya: the clinic said the NHS won't fund it, so I wrote to the FSA and to UKHSA as well.",
+        "Oskar: the grant is from the AHRC, and the OWASP page covers the API and the CSV part. WHO knows.",
+        model=model,
+    )
+    assert {"NHS", "FSA", "UKHSA", "AHRC", "OWASP"} <= names
+    assert not {"API", "CSV", "WHO"} & names
