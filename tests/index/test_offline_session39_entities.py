@@ -73,3 +73,14 @@ def test_more_organisations_known_by_their_letters_are_names(model):
     )
     assert {"NHS", "FSA", "UKHSA", "AHRC", "OWASP"} <= names
     assert not {"API", "CSV", "WHO"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_product_said_with_two_numbers_is_the_product(model):
+    names = offline_names(
+        "Priya: the wheel breaks on Quillstone 1 but works on Quillstone 2, so pin it for now.",
+        "Oskar: fine. Beds on Ward 7 and Ward 12 are free, and the Zentrova 3 fix ships Friday.",
+        model=model,
+    )
+    assert {"Quillstone", "Zentrova 3"} <= names
+    assert not {"Quillstone 1", "Quillstone 2", "Ward"} & names

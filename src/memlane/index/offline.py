@@ -1314,6 +1314,36 @@ centre", "Cefn field"): part of the place's name (session 39); not "group", whic
 split on ("the Facebook group", "the Friends group")."""
 
 
+_VERSIONED = re.compile(r"(.+) (\d{1,3})")
+_NAMED_TYPES = ("name", "place", "organization")
+
+
+def _versions_compared(kept: list[Entity]) -> list[Entity]:
+    """A product said with two or more numbers ("NumPy 1" and "NumPy 2", "StoreKit 1" and
+    "StoreKit 2") is the product whose versions are compared: one entity, its name alone, where its
+    first numbered one stood (session 39). Not letters and a number ("ADM 188", "ADM 196": a
+    series' pieces), nor an English word and its numbers ("Ward 7" and "Ward 12", "Terminal 2" and
+    "Terminal 5": two places; "Windows 10" and "Windows 11")."""
+    bases: dict[str, set[str]] = {}
+    for e in kept:
+        if (e.type in _NAMED_TYPES and (m := _VERSIONED.fullmatch(e.name)) is not None and not m.group(1).isupper()
+                and (" " in m.group(1) or not is_english_word(m.group(1)))):
+            bases.setdefault(m.group(1), set()).add(m.group(2))
+    several = {b for b, numbers in bases.items() if len(numbers) > 1}
+    if not several:
+        return kept
+    out: list[Entity] = []
+    done: set[str] = {e.name for e in kept if e.name in several}
+    for e in kept:
+        m = _VERSIONED.fullmatch(e.name) if e.type in _NAMED_TYPES else None
+        if m is None or m.group(1) not in several:
+            out.append(e)
+        elif m.group(1) not in done:
+            done.add(m.group(1))
+            out.append(replace(e, name=m.group(1)))
+    return out
+
+
 def _possessed(phrase: str) -> tuple[str, str] | None:
     """A capitalised phrase ``X's Y`` that is two names, not one, as ``(owner, owned)``: the owned
     thing one word that no English word spells, a name of its own ("Isla's Dexcom", "Bitwarden's
@@ -2064,6 +2094,7 @@ class OfflineIntelligence:
                 or not any(n.endswith(" " + e.name.lower()) and " of " not in n and " & " not in n
                            and n.split(" ", 1)[0] not in _COMPASS for n in longer)]
         kept = _shops(kept, split)
+        kept = _versions_compared(kept)
         # "Ticket BILL-142" beside "BILL-142": one reference, named by its key as the
         # references field names it
         keys = {e.name.lower() for e in kept if e.type == "reference"}
