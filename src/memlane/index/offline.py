@@ -733,7 +733,7 @@ _ORG_ACRONYMS = frozenset(
     # session 39: more public bodies, regulators, research councils and universities
     "NHS DEFRA DHSC FCDO UKHSA FSA MHRA GMC NMC HCPC BSI UKAS EHRC OFGEM OFWAT ORR CAA HMLR UKVI DESNZ DCMS "
     "MHCLG APHA JNCC SEPA NRW GLA UKRI AHRC EPSRC ESRC BBSRC NERC STFC NIHR HESA QAA NCSC TPR FSCS "
-    "MIT UCL LSE KCL NYU UCLA ETH EPFL CMU "
+    "MIT UCL LSE KCL NYU UCLA EPFL CMU "
     "WTO ILO IAEA ICAO IATA UNDP UNEP FAO OPEC IOC ERC EPO EBA ESMA ECHA EASA ECMWF "
     "FCC NHTSA OSHA NTSB USGS USDA USCIS ACLU NAACP PBS CBS "
     # bodies of trades, sports, arts and charities; carriers and firms known by their letters
@@ -745,7 +745,7 @@ widely known, not from the labelled sets; every other word in capitals stays no 
 guide's "not acronyms": keywords, shouting, "API", "GP") (session 18). Session 39 added public
 bodies, research councils, universities, international bodies, trade, sports and arts bodies
 and firms, again from what is widely known; letters that are also a common word or a generic
-term ("WHO", "NICE", "ISO", "SSE", "BP", "AA", "LOT", "TUI") left out, and so are small bodies
+term ("WHO", "NICE", "ISO", "SSE", "BP", "AA", "LOT", "TUI", "ETH": a coin) left out, and so are small bodies
 whose letters the session read only in the development sets' misses ("BBKA", "HETAS", "CCLI")."""
 _SHORT_CODE = re.compile(r"[A-Z]{1,2}\d{1,3}[A-Z]?s?")
 """A short code of one or two capitals and a number, alone ("B2", "A4", "F1", "U12s", "B214", "CN22", "TC52s"):
@@ -1307,11 +1307,12 @@ _NO_PLURAL = ("ss", "us", "is", "'s", "’s", "ys", "os")
 
 
 _PLACE_NOUN_AFTER = re.compile(
-    r" ((?:village |community |retail |car )?(?:lab|library|club|centre|center|hall|school|field|railway|racecourse"
+    r" ((?:village |community |retail |car )?(?:lab|club|centre|center|hall|school|field|railway|racecourse"
     r"|crematorium|park))\b(?!['’-])")
 """After a name, the kind of place it names, written small ("the Hartmann lab", "Riverside community
 centre", "Cefn field"): part of the place's name (session 39); not "group", which the labels
-split on ("the Facebook group", "the Friends group")."""
+split on ("the Facebook group", "the Friends group"), nor "library", a program's as often as a
+building's ("the JavaScript library", "the Crossword Compiler library")."""
 
 
 _VERSIONED = re.compile(r"(.+) (\d{1,3})")
