@@ -729,10 +729,24 @@ _ORG_ACRONYMS = frozenset(
     # companies, carriers, banks, broadcasters, sports and charities known by their letters
     "IKEA ASOS HSBC TSB RBS NAB ANZ ING AIB UBS BNP KPMG IBM AMD AWS SAP BMW KLM SNCF RATP DHL DPD UPS TNT GLS "
     "EE BT CNN NPR NBC HBO ESPN FIFA UEFA NFL NBA MLB NHL RFU PGA ATP WTA WWF MSF YMCA AARP AQA ABRSM RHS RIBA RICS "
-    "CIPD ACCA".split())
+    "CIPD ACCA "
+    # session 39: more public bodies, regulators, research councils and universities
+    "NHS DEFRA DHSC FCDO UKHSA FSA MHRA GMC NMC HCPC BSI UKAS EHRC OFGEM OFWAT ORR CAA HMLR UKVI DESNZ DCMS "
+    "MHCLG APHA JNCC SEPA NRW GLA UKRI AHRC EPSRC ESRC BBSRC NERC STFC NIHR HESA QAA NCSC TPR FSCS "
+    "MIT UCL LSE KCL NYU UCLA EPFL CMU "
+    "WTO ILO IAEA ICAO IATA UNDP UNEP FAO OPEC IOC ERC EPO EBA ESMA ECHA EASA ECMWF "
+    "FCC NHTSA OSHA NTSB USGS USDA USCIS ACLU NAACP PBS CBS "
+    # bodies of trades, sports, arts and charities; carriers and firms known by their letters
+    "BMA RCN NFU RYA LTA WRU IRFU EFL WWT RNIB RNID PDSA BHF CAMRA IET ICAEW CIMA FIDE PADI "
+    "BSAC ISTD LAMDA PPL MCPS BFI BAFTA OWASP IETF ICANN IANA CNCF FSF EFF IEEE NIST "
+    "RIPE GWR LNER RAC EDF JCB TSMC ASML".split())
 """Organisations known by their letters ("HMRC", "IKEA", "DHL"), written out once from what is
 widely known, not from the labelled sets; every other word in capitals stays no name (the
-guide's "not acronyms": keywords, shouting, "API", "GP") (session 18)."""
+guide's "not acronyms": keywords, shouting, "API", "GP") (session 18). Session 39 added public
+bodies, research councils, universities, international bodies, trade, sports and arts bodies
+and firms, again from what is widely known; letters that are also a common word or a generic
+term ("WHO", "NICE", "ISO", "SSE", "BP", "AA", "LOT", "TUI", "ETH": a coin) left out, and so are small bodies
+whose letters the session read only in the development sets' misses ("BBKA", "HETAS", "CCLI")."""
 _SHORT_CODE = re.compile(r"[A-Z]{1,2}\d{1,3}[A-Z]?s?")
 """A short code of one or two capitals and a number, alone ("B2", "A4", "F1", "U12s", "B214", "CN22", "TC52s"):
 mostly a level, a paper size, a score, a room, a form or a model, which the labels name no entity (the
@@ -1279,6 +1293,77 @@ def _sentences(text: str) -> list[str]:
         pos = end
     pieces.append(text[pos:])
     return [kept for s in pieces if s and len(kept := s.strip()) > 2]
+
+
+_MODEL_PLURAL = re.compile(r"(?:^|\s)[A-Z][A-Za-z-]*\d+s$")
+"""A name's last word a model with its number and a plural "s" ("Zyxel VMG3625s", "Samsung A14s", "64
+H100s"): several of the model, which is named in the singular (session 39)."""
+_COUNTED_BEFORE = re.compile(r"(?:(?<![\d:.,£$€])\b[1-9]\d{0,2}|\b(?:[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|[Ss]even|"
+                             r"[Ee]ight|[Nn]ine|[Tt]en|[Tt]welve|[Ss]everal))\s+$")
+"""A count right before a name ("30 Chromebooks", "the two Vajdas"; not a time's or an amount's
+digits, "11:30 Lismore Stores", "£50 Waterstones"): the name that follows is a plural (session 39)."""
+_NO_PLURAL = ("ss", "us", "is", "'s", "’s", "ys", "os")
+"""Endings of a name's last word whose "s" is no plural ("Jonas", "Fergus", "Paris", "Hollis")."""
+
+
+_PLACE_NOUN_AFTER = re.compile(
+    r" ((?:village |community |retail |car )?(?:lab|club|centre|center|hall|school|field|railway|racecourse"
+    r"|crematorium|park))\b(?!['’-])")
+"""After a name, the kind of place it names, written small ("the Hartmann lab", "Riverside community
+centre", "Cefn field"): part of the place's name (session 39); not "group", which the labels
+split on ("the Facebook group", "the Friends group"), nor "library", a program's as often as a
+building's ("the JavaScript library", "the Crossword Compiler library")."""
+
+
+_VERSIONED = re.compile(r"(.+) (\d{1,3})")
+_NAMED_TYPES = ("name", "place", "organization")
+
+
+def _versions_compared(kept: list[Entity]) -> list[Entity]:
+    """A product said with two or more numbers ("NumPy 1" and "NumPy 2", "StoreKit 1" and
+    "StoreKit 2") is the product whose versions are compared: one entity, its name alone, where its
+    first numbered one stood (session 39). Not letters and a number ("ADM 188", "ADM 196": a
+    series' pieces), nor an English word and its numbers ("Ward 7" and "Ward 12", "Terminal 2" and
+    "Terminal 5": two places; "Windows 10" and "Windows 11")."""
+    bases: dict[str, set[str]] = {}
+    for e in kept:
+        if (e.type in _NAMED_TYPES and (m := _VERSIONED.fullmatch(e.name)) is not None and not m.group(1).isupper()
+                and (" " in m.group(1) or not is_english_word(m.group(1)))):
+            bases.setdefault(m.group(1), set()).add(m.group(2))
+    several = {b for b, numbers in bases.items() if len(numbers) > 1}
+    if not several:
+        return kept
+    out: list[Entity] = []
+    done: set[str] = {e.name for e in kept if e.name in several}
+    for e in kept:
+        m = _VERSIONED.fullmatch(e.name) if e.type in _NAMED_TYPES else None
+        if m is None or m.group(1) not in several:
+            out.append(e)
+        elif m.group(1) not in done:
+            done.add(m.group(1))
+            out.append(replace(e, name=m.group(1)))
+    return out
+
+
+def _possessed(phrase: str) -> tuple[str, str] | None:
+    """A capitalised phrase ``X's Y`` that is two names, not one, as ``(owner, owned)``: the owned
+    thing one word that no English word spells, a name of its own ("Isla's Dexcom", "Bitwarden's
+    Linux", "Imran's Sharan"; not "Marshall's Garage", "Runner's World", "Carer's Allowance",
+    a firm or a work named by the possessive), or anything a relative owns ("Dad's Jersey", the
+    relative no name: owner ""); a name and a number after its "'s" ("Freya's 12", "Finn's 9")
+    is the name, the "'s" an "is" or a count, no version (owned ""). None for any other phrase
+    (session 39)."""
+    owner, _, owned = phrase.partition("'s ")
+    owned = owned.strip(" .'-")
+    if not owner or "'s " in owned or owner.startswith(("St ", "St. ")):
+        return None  # "St Mary's Cheadle": a church or a school by its saint, one name
+    if owned.isdigit():
+        return owner, ""
+    if owner in _KIN_NAMES:
+        return "", owned
+    if " " in owned or not owned[:1].isupper() or is_english_word(owned) or owned.isupper():
+        return None
+    return owner, owned
 
 
 def _opens(sentence: str, at: int) -> bool:
@@ -2010,6 +2095,7 @@ class OfflineIntelligence:
                 or not any(n.endswith(" " + e.name.lower()) and " of " not in n and " & " not in n
                            and n.split(" ", 1)[0] not in _COMPASS for n in longer)]
         kept = _shops(kept, split)
+        kept = _versions_compared(kept)
         # "Ticket BILL-142" beside "BILL-142": one reference, named by its key as the
         # references field names it
         keys = {e.name.lower() for e in kept if e.type == "reference"}
@@ -2145,9 +2231,27 @@ class OfflineIntelligence:
                     # "Framework's Ryzen 7 7840U", "the X1's Core Ultra 5": the product with its
                     # number is a name of its own, its maker's or owner's is no part of it (session 19)
                     phrase, start = owned, False
+            if "'s " in phrase and (parts := _possessed(phrase)) is not None:
+                # "Isla's Dexcom", "Bitwarden's Linux", "Dad's Jersey": the owner and the thing it owns are
+                # two names (a relative's word none); "Freya's 12": a name and the number it "is", no
+                # version (session 39)
+                owner, phrase = parts
+                first = start if start is not None else _opens(sentence, match.start())
+                if owner:
+                    own, own_kind, _ = _name_of(owner)
+                    if own_kind == "name" and not (first and " " not in own and is_english_word(own)):
+                        out.append(Entity(own, "name", said or _trim(sentence, 120)))
+                start = False
+                if not phrase:
+                    continue
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
+            if kind == "name" and len(name) > 4 and name.endswith("s") and (_MODEL_PLURAL.search(name) or _COUNTED_BEFORE.search(
+                    sentence, max(0, match.start() - 12), match.start())) and not name.endswith(_NO_PLURAL):
+                # "the Zyxel VMG3625s", "64 H100s", "30 Chromebooks", "the two Volumats": several of one
+                # product (or one family's members), named in the singular (session 39)
+                name = name[:-1]
             if "-" in name and (modified := _MODIFIER.search(name)):
                 # "Samsung-only", "SIM-only", "VPN-only", "KeyboardInterrupt-style": a word made of a name,
                 # an adjective; the name before it stays one when no English word, acronym or name in
@@ -2200,6 +2304,11 @@ class OfflineIntelligence:
             if (" " not in name and name.endswith(("ian", "ese", "ish"))
                     and _ADJECTIVE_BEFORE.search(sentence, max(0, match.start() - 24), match.start())):
                 continue  # "the little Sicilian place", "in German": a people's adjective or a language
+            if kind == "name" and (place := _PLACE_NOUN_AFTER.match(sentence, match.end())) is not None and (
+                    match.group(1).endswith(name) and not name.isupper()):
+                # "the Hartmann lab", "Riverside community centre", "Ripon racecourse": a place named by
+                # a name and the kind of place after it, written small, is one name (session 39)
+                name, kind = f"{name} {place.group(1)}", "place"
             if kind == "name":
                 before = sentence[max(0, match.start() - 24) : match.start()].lower()
                 if _ORG_BEFORE.search(before):
