@@ -1087,6 +1087,22 @@ _TALK_AT = re.compile(
 """A peer's answer putting the matter off to a meeting or time it names ("Also do we sell tickets
 on Eventbrite again or take cash at the door?" — "Let's talk about that at Thursday practice"):
 the question stays open (session 38)."""
+_HOLDS_OPEN = re.compile(
+    r"^(?:(?:ok(?:ay)?|hmm|well|honestly|good question)[,.]?\s+)?(?:"
+    r"let me (?:have a )?think (?:about|on) (?:that|it|this)(?: one)?\b|"
+    r"(?:it\s+)?depends\s+(?:how|whether|if|what|who|when|which)\b|"
+    r"i'?ll\s+(?:look|read|go)\s+(?:at|through|over)\s+(?:the|our|their|his|her|my)\s+\w|"
+    r"not\s+(?:till|until)\s+(?:we|i|they|he|she)\s+(?:see|know|hear|find out)\b|"
+    r"(?:asked\s+[\w' ]{2,30}?,\s+)?(?:still\s+)?waiting\s+to\s+hear\b|"
+    r"(?:he|she|they)\s+didn'?t\s+say\b)", re.IGNORECASE)
+"""A peer's answer that leaves the matter unsettled in its first words, in forms the rules of
+:meth:`_Reader.read` miss: a put-off to think ("Should we tell the client?" — "Let me think about
+that one, I'll talk to Sophie first"), a dependence ("Do we offer the 40 anything?" — "Depends how
+angry they are"), going to read where the answer is ("I'll look at the contract, I think we're
+stuck with it"), a wait ("Do we tell users to reinstall?" — "Not till we see if the cache refresh
+fixes it"; "Who's doing the Immortal Memory?" — "Asked the minister, waiting to hear"), or the one
+who would know not having said ("He didn't say."): the question stays open (session 39,
+:meth:`_Reader.still_open`)."""
 _NOT_SORTED = re.compile(
     r"\b(?:we|i)\s+(?:(?:still|also)\s+){0,2}(?:haven'?t|have not)\s+(?:yet\s+)?sorted\s+"
     r"(?P<q>(?:who|what|whether|if|how|when|where|which)\b.+)", re.IGNORECASE)
@@ -3175,7 +3191,10 @@ class _Reader:
           names there (:data:`_TALK_AT`: "Let's talk about that at Thursday practice"), or says in
           its first two sentences that it has not checked (:data:`_NOT_CHECKED`: "It's kept on
           upgrade I think, but I haven't checked"), or goes to look where the answer is
-          (:data:`_LOOKS_IN`: "I'll look in the logs"), and decides nothing;
+          (:data:`_LOOKS_IN`: "I'll look in the logs"), or leaves it unsettled in its first
+          words in the forms of :data:`_HOLDS_OPEN` ("Depends how angry they are", "Not till we
+          see if the cache refresh fixes it", "Asked the minister, waiting to hear", session 39),
+          and decides nothing;
         - a question the asker follows with "Nobody's checked" (:data:`_NOBODY_CHECKED`);
         - "we still haven't sorted who's driving to Hatfield" (:data:`_NOT_SORTED`), written as
           the question it leaves.
@@ -3205,6 +3224,7 @@ class _Reader:
             answer = self.turns[ni].sentences
             if not answer or self.decided_in(ni) or not (
                     _NOT_DECIDED.match(answer[0]) or _TALK_AT.match(answer[0]) or _LOOKS_IN.match(answer[0])
+                    or _HOLDS_OPEN.match(answer[0])
                     or any(_NOT_CHECKED.search(x) for x in answer[:2])):
                 continue
             last = max((i for i, x in enumerate(turn.sentences) if x.endswith("?")), default=None)
