@@ -1103,6 +1103,23 @@ stuck with it"), a wait ("Do we tell users to reinstall?" — "Not till we see i
 fixes it"; "Who's doing the Immortal Memory?" — "Asked the minister, waiting to hear"), or the one
 who would know not having said ("He didn't say."): the question stays open (session 39,
 :meth:`_Reader.still_open`)."""
+_HEDGED = re.compile(
+    r"\b(?:it|that)\s+(?:really\s+)?depends\s+on\b|"
+    r"\b(?:it'?s|that'?s|it is|that is)\s+(?:a\s+)?(?:call|decision)\s+for\s+(?:your|the)\b|"
+    r"\b(?:it'?s|that'?s)\s+your\s+call\b|\bi'?m\s+not\s+(?:certain|sure)\b|\bi\s+can'?t\s+(?:check|say|tell)\b|"
+    r"^(?:ask|check with)\s+\w|\b(?:worth|best)\s+(?:asking|checking)\b", re.IGNORECASE)
+"""The assistant's answer that does not settle what the user asked: it depends ("It depends on the
+translator you choose"), it is someone else's call ("it's a call for your security team", "it's your
+call"), the assistant is not certain or cannot check ("For online sales I'm not certain of the
+rule"), or it sends the user to ask ("Ask Sheffield when you register", "Worth checking before they
+fill up too") (session 39, :meth:`_Reader.hedge_left`)."""
+_FOLLOWS_UP = re.compile(
+    r"^(?:(?:ok(?:ay)?|hmm|right|yeah|fine|true|sure|not sure)[,.]?\s+)*(?:"
+    r"i'?ll\s+(?:raise|ask|check|look|think|see|find out)\b|(?:will|i'?ll)\s+(?:look|check|ask|do)\b|"
+    r"let me (?:ask|check|think)\b|i need to (?:ask|check|talk)\b)", re.IGNORECASE)
+"""The user's next words going to find out, or taking the advice to ("I'll raise that with Hana in
+security on Monday", "will do", "I'll check them after lunch", "not sure, will look tomorrow")
+(session 39, :meth:`_Reader.hedge_left`)."""
 _NOT_SORTED = re.compile(
     r"\b(?:we|i)\s+(?:(?:still|also)\s+){0,2}(?:haven'?t|have not)\s+(?:yet\s+)?sorted\s+"
     r"(?P<q>(?:who|what|whether|if|how|when|where|which)\b.+)", re.IGNORECASE)
@@ -3238,6 +3255,30 @@ class _Reader:
                 if (ti, si) not in self.cues.placed and not _ASKS.match(s) and len(_content(s)) >= 2:
                     self.put((ti, si), "open_questions", clean(s))
 
+    def hedge_left(self) -> None:
+        """With the assistant, the user's last question of a turn that no rule placed stays open
+        when the assistant's answer does not settle it in its first three sentences
+        (:data:`_HEDGED`: "It depends on …", "it's a call for your security team", "I'm not
+        certain of the rule; ask Sheffield when you register") and the user's next turn opens by
+        going to find out (:data:`_FOLLOWS_UP`: "I'll raise that with Hana in security on
+        Monday", "will do") (session 39). Not a request ("Can you…?"), nor a question naming less
+        than two things."""
+        if not self.assisted:
+            return
+        for ti, turn in enumerate(self.turns[:-2]):
+            if turn.role != "user" or self.turns[ti + 1].role != "assistant":
+                continue
+            last = max((i for i, x in enumerate(turn.sentences) if x.endswith("?")), default=None)
+            if last is None or (ti, last) in self.cues.placed:
+                continue
+            s = turn.sentences[last]
+            after = self.turns[ti + 2].sentences
+            if (_ASKS.match(s) or len(_content(s)) < 2 or self.turns[ti + 2].role != "user" or not after
+                    or not _FOLLOWS_UP.match(after[0])
+                    or not any(_HEDGED.search(x) for x in self.turns[ti + 1].sentences[:3])):
+                continue
+            self.put((ti, last), "open_questions", clean(s))
+
     def options_open(self) -> None:
         """Among people, a participant's question that offers options ("Do we paint it ourselves
         or get Colin's lad?", "Do we splice it or buy new?") that no rule placed, when nobody
@@ -4106,6 +4147,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.not_ours()
         reader.still_open()
         reader.options_open()
+        reader.hedge_left()
         reader.sent_on()
         reader.gone_ahead()
         reader.planned_ing()
