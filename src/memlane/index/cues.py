@@ -1120,6 +1120,23 @@ _FOLLOWS_UP = re.compile(
 """The user's next words going to find out, or taking the advice to ("I'll raise that with Hana in
 security on Monday", "will do", "I'll check them after lunch", "not sure, will look tomorrow")
 (session 39, :meth:`_Reader.hedge_left`)."""
+_MAYBE_THEN = re.compile(
+    r"^(?:(?:hmm|well|honestly|yeah)[,.]?\s+)?(?:could be|maybe|possibly|probably|perhaps|in theory|hopefully|"
+    r"might be|if (?:he|she|they|it) (?:has|have|can|does|do|is|are)\b[\w' ]{0,20})[.!,]*$", re.IGNORECASE)
+"""A peer's answer that is a maybe alone ("so the £412 could be wrong?" — "could be. i'll send
+octopus a photo of the meter"; "who's looking at it, Felicity at Wessex?" — "if she has time. i'll
+photograph the sherds tonight and send them to her") (session 39, :meth:`_Reader.maybe_then_check`)."""
+_GOES_TO_CHECK = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|but)[,.]?\s+)?(?:i'?ll|i will|let me)\s+(?:check|ask|ring|call|phone|email|e-mail|"
+    r"message|text|send|look|find out|chase|photograph|dig)\b", re.IGNORECASE)
+"""The words after a maybe that go to find out (session 39, :meth:`_Reader.maybe_then_check`)."""
+_GUESS = re.compile(r"\bi (?:think|reckon|believe)\b|\bi'?d guess\b", re.IGNORECASE)
+"""A guess in a peer's answer ("Ends in June I think, the contract's in the blue folder")."""
+_ILL_LOOK = re.compile(r"^(?:(?:ok(?:ay)?|right|thanks|cheers)[,.!]?\s+)?(?:i'?ll|let me|will)\s+(?:check|look|find out)\b",
+                       re.IGNORECASE)
+"""The asker's next words after a guessed answer going to look themselves ("Are we still on the
+fixed tariff with Corona Energy?" — "Ends in June I think, …" — "I'll look tonight") (session 39,
+:meth:`_Reader.still_open`)."""
 _NOT_SORTED = re.compile(
     r"\b(?:we|i)\s+(?:(?:still|also)\s+){0,2}(?:haven'?t|have not)\s+(?:yet\s+)?sorted\s+"
     r"(?P<q>(?:who|what|whether|if|how|when|where|which)\b.+)", re.IGNORECASE)
@@ -3211,7 +3228,10 @@ class _Reader:
           (:data:`_LOOKS_IN`: "I'll look in the logs"), or leaves it unsettled in its first
           words in the forms of :data:`_HOLDS_OPEN` ("Depends how angry they are", "Not till we
           see if the cache refresh fixes it", "Asked the minister, waiting to hear", session 39),
-          and decides nothing;
+          or is a maybe alone before going to find out (:meth:`maybe_then_check`: "could be. i'll
+          send octopus a photo of the meter", session 39), or guesses (:data:`_GUESS`: "Ends in
+          June I think") and the asker's next turn goes to look (:data:`_ILL_LOOK`: "I'll look
+          tonight", session 39), and decides nothing;
         - a question the asker follows with "Nobody's checked" (:data:`_NOBODY_CHECKED`);
         - "we still haven't sorted who's driving to Hatfield" (:data:`_NOT_SORTED`), written as
           the question it leaves.
@@ -3242,6 +3262,9 @@ class _Reader:
             if not answer or self.decided_in(ni) or not (
                     _NOT_DECIDED.match(answer[0]) or _TALK_AT.match(answer[0]) or _LOOKS_IN.match(answer[0])
                     or _HOLDS_OPEN.match(answer[0])
+                    or self.maybe_then_check(answer)
+                    or (_GUESS.search(answer[0]) and ni + 1 < len(self.turns) and self.turns[ni + 1].who == turn.who
+                        and bool(self.turns[ni + 1].sentences) and _ILL_LOOK.match(self.turns[ni + 1].sentences[0]))
                     or any(_NOT_CHECKED.search(x) for x in answer[:2])):
                 continue
             last = max((i for i, x in enumerate(turn.sentences) if x.endswith("?")), default=None)
@@ -3254,6 +3277,14 @@ class _Reader:
                 s = turn.sentences[si]
                 if (ti, si) not in self.cues.placed and not _ASKS.match(s) and len(_content(s)) >= 2:
                     self.put((ti, si), "open_questions", clean(s))
+
+    @staticmethod
+    def maybe_then_check(answer: Sequence[str]) -> bool:
+        """Whether an answer's first words are a maybe alone (:data:`_MAYBE_THEN`: "could be.",
+        "in theory.", "if she has time.") and its next words go to find out
+        (:data:`_GOES_TO_CHECK`: "i'll send octopus a photo of the meter") (session 39)."""
+        parts = re.split(r"(?<=[.!,])\s+", " ".join(answer[:2]), maxsplit=1)
+        return len(parts) == 2 and bool(_MAYBE_THEN.match(parts[0])) and bool(_GOES_TO_CHECK.match(parts[1]))
 
     def hedge_left(self) -> None:
         """With the assistant, the user's last question of a turn that no rule placed stays open
