@@ -1137,6 +1137,28 @@ _ILL_LOOK = re.compile(r"^(?:(?:ok(?:ay)?|right|thanks|cheers)[,.!]?\s+)?(?:i'?l
 """The asker's next words after a guessed answer going to look themselves ("Are we still on the
 fixed tariff with Corona Energy?" — "Ends in June I think, …" — "I'll look tonight") (session 39,
 :meth:`_Reader.still_open`)."""
+_OFFERS = re.compile(
+    r"^(?:(?:so|then|alternatively|otherwise)[,]?\s+)?(?:you\s+(?:could|can|might)|i\s+can|we\s+can|either)\s+"
+    r"(?:either\s+)?(?P<what>.+)$", re.IGNORECASE)
+"""The assistant's offer of options ("I can swap it for the Douro red or the Rioja Crianza, both the
+same price.", "You could either repaint it or replace the panel"): ``what`` is offered (session 39,
+:meth:`_Reader.offered_open`)."""
+_NOT_PICKING = re.compile(
+    r"^(?:(?:hmm+|hm|ok(?:ay)?|yeah|right|thanks|ugh)[,.]?\s+)*(?:not sure|let me (?:ask|think|talk|check)|"
+    r"i'?ll (?:have a think|think about it|sit with it|come back to you)|i need to (?:talk|ask|think)|"
+    r"not committing|i don'?t know)\b", re.IGNORECASE)
+"""The user's next words not picking what was offered ("hmm not sure, let me ask my wife which she
+prefers", "I'll have a think") (session 39, :meth:`_Reader.offered_open`)."""
+_WANTS_TO = re.compile(
+    r"^(?:(?:and|but|so|also)[,]?\s+)?(?:my|our)\s+(?:[\w-]+\s+)?(?:wants|would rather|'d rather)\s+to\s+"
+    r"(?P<what>.+?)(?:,?\s+(?:honestly|though|tbh|really))?[.!]*$", re.IGNORECASE)
+"""What someone close to the user, not in the conversation, wants done ("My brother wants to rent the
+bungalow out instead, to cover the fees.") (session 39, :meth:`_Reader.offered_open`)."""
+_TALK_FIRST = re.compile(
+    r"\b(?:we'?ll|we will|i'?ll|i)\s+(?:have|need|'ll need|must)\s+to\s+talk\b|\bbefore we decide\b|"
+    r"\blet me (?:ask|talk to)\s+(?:my|our)\b", re.IGNORECASE)
+"""The user putting a choice off to talk it over first ("I need to talk to Gareth properly before we
+decide anything", "we'll have to talk tonight") (session 39, :meth:`_Reader.offered_open`)."""
 _NOT_SORTED = re.compile(
     r"\b(?:we|i)\s+(?:(?:still|also)\s+){0,2}(?:haven'?t|have not)\s+(?:yet\s+)?sorted\s+"
     r"(?P<q>(?:who|what|whether|if|how|when|where|which)\b.+)", re.IGNORECASE)
@@ -3286,6 +3308,43 @@ class _Reader:
         parts = re.split(r"(?<=[.!,])\s+", " ".join(answer[:2]), maxsplit=1)
         return len(parts) == 2 and bool(_MAYBE_THEN.match(parts[0])) and bool(_GOES_TO_CHECK.match(parts[1]))
 
+    def offered_open(self) -> None:
+        """With the assistant, options or a proposal the user does not take up stay open (session
+        39): the assistant's offer of options (:data:`_OFFERS`, each option naming a thing) when
+        the user's next turn opens without picking (:data:`_NOT_PICKING`: "I can swap it for the
+        Douro red or the Rioja Crianza" — "hmm not sure, let me ask my wife which she prefers"),
+        written "Swap it for the Douro red or the Rioja Crianza?", unless a later turn of the user
+        picks one (:meth:`picked`); and what someone close to the user wants done
+        (:data:`_WANTS_TO`: "My brother wants to rent the bungalow out instead, to cover the
+        fees.") when the user, in that turn or the next two, puts the choice off to talk it over
+        (:data:`_TALK_FIRST`: "I need to talk to Gareth properly before we decide anything"),
+        written "Should we rent the bungalow out instead, to cover the fees?". Only what no rule
+        placed."""
+        if not self.assisted:
+            return
+        for ti, turn in enumerate(self.turns[:-1]):
+            nxt = self.turns[ti + 1]
+            if (turn.role != "assistant" or nxt.role != "user" or not nxt.sentences
+                    or not _NOT_PICKING.match(nxt.sentences[0])):
+                continue
+            for si, s in enumerate(turn.sentences):
+                found = _OFFERS.match(s) if " or " in s else None
+                if found is None or (ti, si) in self.cues.placed or _EITHER.search(s) is None:
+                    continue
+                what = re.split(r"[,;]\s+(?!or\b)|\.\s", found.group("what"), maxsplit=1)[0].rstrip(" .!")
+                parts = [_content(p) for p in _OR_PARTS.split(what)]
+                if len(parts) < 2 or not all(parts) or self.picked(ti, parts):
+                    continue
+                self.put((ti, si), "open_questions", what[:1].upper() + what[1:] + "?")
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user" or not any(
+                    _TALK_FIRST.search(x) for t in self.turns[ti:ti + 3] if t.role == "user" for x in t.sentences):
+                continue
+            for si, s in enumerate(turn.sentences):
+                found = _WANTS_TO.match(s) if (ti, si) not in self.cues.placed else None
+                if found is not None and len(found.group("what").split()) >= 2 and _content(found.group("what")):
+                    self.put((ti, si), "open_questions", "Should we " + found.group("what").rstrip(" .!?,") + "?")
+
     def hedge_left(self) -> None:
         """With the assistant, the user's last question of a turn that no rule placed stays open
         when the assistant's answer does not settle it in its first three sentences
@@ -4179,6 +4238,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.still_open()
         reader.options_open()
         reader.hedge_left()
+        reader.offered_open()
         reader.sent_on()
         reader.gone_ahead()
         reader.planned_ing()
