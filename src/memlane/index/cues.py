@@ -3375,8 +3375,10 @@ class _Reader:
         chooses one before the conversation ends: no decision is read from its turn on and no
         other participant's later sentence picks one option (:meth:`picked`) (session 38). Not a
         request ("Can we…?"), nor a question on what a thing is ("Is it the motor or the fan?"),
-        and each option names a thing."""
+        and each option names a thing. With the assistant, :meth:`offered_open` reads the options
+        the assistant offers instead (session 39)."""
         if self.assisted:
+            self.offered_open()  # with the assistant, the assistant's options (session 39)
             return
         for ti, turn in enumerate(self.turns):
             for si, s in enumerate(turn.sentences):
@@ -4238,7 +4240,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.still_open()
         reader.options_open()
         reader.hedge_left()
-        reader.offered_open()
         reader.sent_on()
         reader.gone_ahead()
         reader.planned_ing()
