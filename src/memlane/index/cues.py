@@ -1031,14 +1031,17 @@ _NOT_OURS = re.compile(
     r"\b(?:that'?s|it'?s|that is|it is)\s+(?:above|beyond)\s+(?:me|us|my pay ?grade|our pay ?grade)\b|"
     r"\bgoes\s+to\s+the\s+(?:agm|committee|board|trustees|members|council)\b|"
     r"\b(?:is|are|'s)\s+for\s+[\w&' ]{1,40}?\s+to\s+(?:decide|say|settle)\b|"
-    r"^(?:(?:and|but)\s+)?only\s+(?:your|the|their|his|her)\s+[\w' ]{1,30}?\s+can\s+(?:say|tell you|decide|confirm)\b",
+    r"^(?:(?:and|but)\s+)?only\s+(?:your|the|their|his|her)\s+[\w' ]{1,30}?\s+can\s+(?:say|tell you|decide|confirm)\b|"
+    r"\bnot\s+a\s+call\s+for\s+(?:the|us|me|this)\b|^(?:(?:ok|so|well)[,]?\s+)?not\s+deciding\s+(?:that|this|it)\b|"
+    r"\b(?:he|she|they)\s+decides?\s+(?:that|this|it),?\s+not\s+(?:us|me)\b",
     re.IGNORECASE)
 """A matter handed to someone else's say ("That goes to the AGM, not our call", "I'd rather raise
 that at the editorial board meeting, it's not my call alone", "Only your insurer can say.",
-"… is for Tarik and product to decide, not me", "…, that's above me"): nobody present settles
+"… is for Tarik and product to decide, not me", "…, that's above me"; session 39: "not a call for
+the three of us", "not deciding that in here", "he decides that, not us"): nobody present settles
 it, so what it answers stays open (session 37, :meth:`_Reader.not_ours`)."""
 _NOT_OURS_WORDS = ("call", "decision", "above", "beyond", "goes to the", "to decide", "to say", "to settle",
-                   "can say", "can tell", "can decide", "can confirm")
+                   "can say", "can tell", "can decide", "can confirm", "deciding", "decides")
 """A word every :data:`_NOT_OURS` match holds, lower-cased."""
 _FRONTED_Q = re.compile(
     r"^(?:(?:and|but|so|as for)[,]?\s+)?(?P<q>(?:whether|how|what|who|when|where|which|why)\b[^,;?]{6,90}?)"
