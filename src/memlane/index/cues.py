@@ -1031,14 +1031,17 @@ _NOT_OURS = re.compile(
     r"\b(?:that'?s|it'?s|that is|it is)\s+(?:above|beyond)\s+(?:me|us|my pay ?grade|our pay ?grade)\b|"
     r"\bgoes\s+to\s+the\s+(?:agm|committee|board|trustees|members|council)\b|"
     r"\b(?:is|are|'s)\s+for\s+[\w&' ]{1,40}?\s+to\s+(?:decide|say|settle)\b|"
-    r"^(?:(?:and|but)\s+)?only\s+(?:your|the|their|his|her)\s+[\w' ]{1,30}?\s+can\s+(?:say|tell you|decide|confirm)\b",
+    r"^(?:(?:and|but)\s+)?only\s+(?:your|the|their|his|her)\s+[\w' ]{1,30}?\s+can\s+(?:say|tell you|decide|confirm)\b|"
+    r"\bnot\s+a\s+call\s+for\s+(?:the|us|me|this)\b|^(?:(?:ok|so|well)[,]?\s+)?not\s+deciding\s+(?:that|this|it)\b|"
+    r"\b(?:he|she|they)\s+decides?\s+(?:that|this|it),?\s+not\s+(?:us|me)\b",
     re.IGNORECASE)
 """A matter handed to someone else's say ("That goes to the AGM, not our call", "I'd rather raise
 that at the editorial board meeting, it's not my call alone", "Only your insurer can say.",
-"… is for Tarik and product to decide, not me", "…, that's above me"): nobody present settles
+"… is for Tarik and product to decide, not me", "…, that's above me"; session 39: "not a call for
+the three of us", "not deciding that in here", "he decides that, not us"): nobody present settles
 it, so what it answers stays open (session 37, :meth:`_Reader.not_ours`)."""
 _NOT_OURS_WORDS = ("call", "decision", "above", "beyond", "goes to the", "to decide", "to say", "to settle",
-                   "can say", "can tell", "can decide", "can confirm")
+                   "can say", "can tell", "can decide", "can confirm", "deciding", "decides")
 """A word every :data:`_NOT_OURS` match holds, lower-cased."""
 _FRONTED_Q = re.compile(
     r"^(?:(?:and|but|so|as for)[,]?\s+)?(?P<q>(?:whether|how|what|who|when|where|which|why)\b[^,;?]{6,90}?)"
@@ -1087,6 +1090,78 @@ _TALK_AT = re.compile(
 """A peer's answer putting the matter off to a meeting or time it names ("Also do we sell tickets
 on Eventbrite again or take cash at the door?" — "Let's talk about that at Thursday practice"):
 the question stays open (session 38)."""
+_HOLDS_OPEN = re.compile(
+    r"^(?:(?:ok(?:ay)?|hmm|well|honestly|good question)[,.]?\s+)?(?:"
+    r"let me (?:have a )?think (?:about|on) (?:that|it|this)(?: one)?\b|"
+    r"(?:it\s+)?depends\s+(?:how|whether|if|what|who|when|which)\b|"
+    r"i'?ll\s+(?:look|read|go)\s+(?:at|through|over)\s+(?:the|our|their|his|her|my)\s+\w|"
+    r"not\s+(?:till|until)\s+(?:we|i|they|he|she)\s+(?:see|know|hear|find out)\b|"
+    r"(?:asked\s+[\w' ]{2,30}?,\s+)?(?:still\s+)?waiting\s+to\s+hear\b|"
+    r"(?:he|she|they)\s+didn'?t\s+say\b)", re.IGNORECASE)
+"""A peer's answer that leaves the matter unsettled in its first words, in forms the rules of
+:meth:`_Reader.read` miss: a put-off to think ("Should we tell the client?" — "Let me think about
+that one, I'll talk to Sophie first"), a dependence ("Do we offer the 40 anything?" — "Depends how
+angry they are"), going to read where the answer is ("I'll look at the contract, I think we're
+stuck with it"), a wait ("Do we tell users to reinstall?" — "Not till we see if the cache refresh
+fixes it"; "Who's doing the Immortal Memory?" — "Asked the minister, waiting to hear"), or the one
+who would know not having said ("He didn't say."): the question stays open (session 39,
+:meth:`_Reader.still_open`)."""
+_HEDGED = re.compile(
+    r"\b(?:it|that)\s+(?:really\s+)?depends\s+on\b|"
+    r"\b(?:it'?s|that'?s|it is|that is)\s+(?:a\s+)?(?:call|decision)\s+for\s+(?:your|the)\b|"
+    r"\b(?:it'?s|that'?s)\s+your\s+call\b|\bi'?m\s+not\s+(?:certain|sure)\b|\bi\s+can'?t\s+(?:check|say|tell)\b|"
+    r"^(?:ask|check with)\s+\w|\b(?:worth|best)\s+(?:asking|checking)\b", re.IGNORECASE)
+"""The assistant's answer that does not settle what the user asked: it depends ("It depends on the
+translator you choose"), it is someone else's call ("it's a call for your security team", "it's your
+call"), the assistant is not certain or cannot check ("For online sales I'm not certain of the
+rule"), or it sends the user to ask ("Ask Sheffield when you register", "Worth checking before they
+fill up too") (session 39, :meth:`_Reader.hedge_left`)."""
+_FOLLOWS_UP = re.compile(
+    r"^(?:(?:ok(?:ay)?|hmm|right|yeah|fine|true|sure|not sure)[,.]?\s+)*(?:"
+    r"i'?ll\s+(?:raise|ask|check|look|think|see|find out)\b|(?:will|i'?ll)\s+(?:look|check|ask|do)\b|"
+    r"let me (?:ask|check|think)\b|i need to (?:ask|check|talk)\b)", re.IGNORECASE)
+"""The user's next words going to find out, or taking the advice to ("I'll raise that with Hana in
+security on Monday", "will do", "I'll check them after lunch", "not sure, will look tomorrow")
+(session 39, :meth:`_Reader.hedge_left`)."""
+_MAYBE_THEN = re.compile(
+    r"^(?:(?:hmm|well|honestly|yeah)[,.]?\s+)?(?:could be|maybe|possibly|probably|perhaps|in theory|hopefully|"
+    r"might be|if (?:he|she|they|it) (?:has|have|can|does|do|is|are)\b[\w' ]{0,20})[.!,]*$", re.IGNORECASE)
+"""A peer's answer that is a maybe alone ("so the £412 could be wrong?" — "could be. i'll send
+octopus a photo of the meter"; "who's looking at it, Felicity at Wessex?" — "if she has time. i'll
+photograph the sherds tonight and send them to her") (session 39, :meth:`_Reader.maybe_then_check`)."""
+_GOES_TO_CHECK = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|but)[,.]?\s+)?(?:i'?ll|i will|let me)\s+(?:check|ask|ring|call|phone|email|e-mail|"
+    r"message|text|send|look|find out|chase|photograph|dig)\b", re.IGNORECASE)
+"""The words after a maybe that go to find out (session 39, :meth:`_Reader.maybe_then_check`)."""
+_GUESS = re.compile(r"\bi (?:think|reckon|believe)\b|\bi'?d guess\b", re.IGNORECASE)
+"""A guess in a peer's answer ("Ends in June I think, the contract's in the blue folder")."""
+_ILL_LOOK = re.compile(r"^(?:(?:ok(?:ay)?|right|thanks|cheers)[,.!]?\s+)?(?:i'?ll|let me|will)\s+(?:check|look|find out)\b",
+                       re.IGNORECASE)
+"""The asker's next words after a guessed answer going to look themselves ("Are we still on the
+fixed tariff with Corona Energy?" — "Ends in June I think, …" — "I'll look tonight") (session 39,
+:meth:`_Reader.still_open`)."""
+_OFFERS = re.compile(
+    r"^(?:(?:so|then|alternatively|otherwise)[,]?\s+)?(?:you\s+(?:could|can|might)|i\s+can|we\s+can|either)\s+"
+    r"(?:either\s+)?(?P<what>.+)$", re.IGNORECASE)
+"""The assistant's offer of options ("I can swap it for the Douro red or the Rioja Crianza, both the
+same price.", "You could either repaint it or replace the panel"): ``what`` is offered (session 39,
+:meth:`_Reader.offered_open`)."""
+_NOT_PICKING = re.compile(
+    r"^(?:(?:hmm+|hm|ok(?:ay)?|yeah|right|thanks|ugh)[,.]?\s+)*(?:not sure|let me (?:ask|think|talk|check)|"
+    r"i'?ll (?:have a think|think about it|sit with it|come back to you)|i need to (?:talk|ask|think)|"
+    r"not committing|i don'?t know)\b", re.IGNORECASE)
+"""The user's next words not picking what was offered ("hmm not sure, let me ask my wife which she
+prefers", "I'll have a think") (session 39, :meth:`_Reader.offered_open`)."""
+_WANTS_TO = re.compile(
+    r"^(?:(?:and|but|so|also)[,]?\s+)?(?:my|our)\s+(?:[\w-]+\s+)?(?:wants|would rather|'d rather)\s+to\s+"
+    r"(?P<what>.+?)(?:,?\s+(?:honestly|though|tbh|really))?[.!]*$", re.IGNORECASE)
+"""What someone close to the user, not in the conversation, wants done ("My brother wants to rent the
+bungalow out instead, to cover the fees.") (session 39, :meth:`_Reader.offered_open`)."""
+_TALK_FIRST = re.compile(
+    r"\b(?:we'?ll|we will|i'?ll|i)\s+(?:have|need|'ll need|must)\s+to\s+talk\b|\bbefore we decide\b|"
+    r"\blet me (?:ask|talk to)\s+(?:my|our)\b", re.IGNORECASE)
+"""The user putting a choice off to talk it over first ("I need to talk to Gareth properly before we
+decide anything", "we'll have to talk tonight") (session 39, :meth:`_Reader.offered_open`)."""
 _NOT_SORTED = re.compile(
     r"\b(?:we|i)\s+(?:(?:still|also)\s+){0,2}(?:haven'?t|have not)\s+(?:yet\s+)?sorted\s+"
     r"(?P<q>(?:who|what|whether|if|how|when|where|which)\b.+)", re.IGNORECASE)
@@ -3175,7 +3250,13 @@ class _Reader:
           names there (:data:`_TALK_AT`: "Let's talk about that at Thursday practice"), or says in
           its first two sentences that it has not checked (:data:`_NOT_CHECKED`: "It's kept on
           upgrade I think, but I haven't checked"), or goes to look where the answer is
-          (:data:`_LOOKS_IN`: "I'll look in the logs"), and decides nothing;
+          (:data:`_LOOKS_IN`: "I'll look in the logs"), or leaves it unsettled in its first
+          words in the forms of :data:`_HOLDS_OPEN` ("Depends how angry they are", "Not till we
+          see if the cache refresh fixes it", "Asked the minister, waiting to hear", session 39),
+          or is a maybe alone before going to find out (:meth:`maybe_then_check`: "could be. i'll
+          send octopus a photo of the meter", session 39), or guesses (:data:`_GUESS`: "Ends in
+          June I think") and the asker's next turn goes to look (:data:`_ILL_LOOK`: "I'll look
+          tonight", session 39), and decides nothing;
         - a question the asker follows with "Nobody's checked" (:data:`_NOBODY_CHECKED`);
         - "we still haven't sorted who's driving to Hatfield" (:data:`_NOT_SORTED`), written as
           the question it leaves.
@@ -3205,6 +3286,10 @@ class _Reader:
             answer = self.turns[ni].sentences
             if not answer or self.decided_in(ni) or not (
                     _NOT_DECIDED.match(answer[0]) or _TALK_AT.match(answer[0]) or _LOOKS_IN.match(answer[0])
+                    or _HOLDS_OPEN.match(answer[0])
+                    or self.maybe_then_check(answer)
+                    or (_GUESS.search(answer[0]) and ni + 1 < len(self.turns) and self.turns[ni + 1].who == turn.who
+                        and bool(self.turns[ni + 1].sentences) and _ILL_LOOK.match(self.turns[ni + 1].sentences[0]))
                     or any(_NOT_CHECKED.search(x) for x in answer[:2])):
                 continue
             last = max((i for i, x in enumerate(turn.sentences) if x.endswith("?")), default=None)
@@ -3218,14 +3303,85 @@ class _Reader:
                 if (ti, si) not in self.cues.placed and not _ASKS.match(s) and len(_content(s)) >= 2:
                     self.put((ti, si), "open_questions", clean(s))
 
+    @staticmethod
+    def maybe_then_check(answer: Sequence[str]) -> bool:
+        """Whether an answer's first words are a maybe alone (:data:`_MAYBE_THEN`: "could be.",
+        "in theory.", "if she has time.") and its next words go to find out
+        (:data:`_GOES_TO_CHECK`: "i'll send octopus a photo of the meter") (session 39)."""
+        parts = re.split(r"(?<=[.!,])\s+", " ".join(answer[:2]), maxsplit=1)
+        return len(parts) == 2 and bool(_MAYBE_THEN.match(parts[0])) and bool(_GOES_TO_CHECK.match(parts[1]))
+
+    def offered_open(self) -> None:
+        """With the assistant, options or a proposal the user does not take up stay open (session
+        39): the assistant's offer of options (:data:`_OFFERS`, each option naming a thing) when
+        the user's next turn opens without picking (:data:`_NOT_PICKING`: "I can swap it for the
+        Douro red or the Rioja Crianza" — "hmm not sure, let me ask my wife which she prefers"),
+        written "Swap it for the Douro red or the Rioja Crianza?", unless a later turn of the user
+        picks one (:meth:`picked`); and what someone close to the user wants done
+        (:data:`_WANTS_TO`: "My brother wants to rent the bungalow out instead, to cover the
+        fees.") when the user, in that turn or the next two, puts the choice off to talk it over
+        (:data:`_TALK_FIRST`: "I need to talk to Gareth properly before we decide anything"),
+        written "Should we rent the bungalow out instead, to cover the fees?". Only what no rule
+        placed."""
+        if not self.assisted:
+            return
+        for ti, turn in enumerate(self.turns[:-1]):
+            nxt = self.turns[ti + 1]
+            if (turn.role != "assistant" or nxt.role != "user" or not nxt.sentences
+                    or not _NOT_PICKING.match(nxt.sentences[0])):
+                continue
+            for si, s in enumerate(turn.sentences):
+                found = _OFFERS.match(s) if " or " in s else None
+                if found is None or (ti, si) in self.cues.placed or _EITHER.search(s) is None:
+                    continue
+                what = re.split(r"[,;]\s+(?!or\b)|\.\s", found.group("what"), maxsplit=1)[0].rstrip(" .!")
+                parts = [_content(p) for p in _OR_PARTS.split(what)]
+                if len(parts) < 2 or not all(parts) or self.picked(ti, parts):
+                    continue
+                self.put((ti, si), "open_questions", what[:1].upper() + what[1:] + "?")
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user" or not any(
+                    _TALK_FIRST.search(x) for t in self.turns[ti:ti + 3] if t.role == "user" for x in t.sentences):
+                continue
+            for si, s in enumerate(turn.sentences):
+                found = _WANTS_TO.match(s) if (ti, si) not in self.cues.placed else None
+                if found is not None and len(found.group("what").split()) >= 2 and _content(found.group("what")):
+                    self.put((ti, si), "open_questions", "Should we " + found.group("what").rstrip(" .!?,") + "?")
+
+    def hedge_left(self) -> None:
+        """With the assistant, the user's last question of a turn that no rule placed stays open
+        when the assistant's answer does not settle it in its first three sentences
+        (:data:`_HEDGED`: "It depends on …", "it's a call for your security team", "I'm not
+        certain of the rule; ask Sheffield when you register") and the user's next turn opens by
+        going to find out (:data:`_FOLLOWS_UP`: "I'll raise that with Hana in security on
+        Monday", "will do") (session 39). Not a request ("Can you…?"), nor a question naming less
+        than two things."""
+        if not self.assisted:
+            return
+        for ti, turn in enumerate(self.turns[:-2]):
+            if turn.role != "user" or self.turns[ti + 1].role != "assistant":
+                continue
+            last = max((i for i, x in enumerate(turn.sentences) if x.endswith("?")), default=None)
+            if last is None or (ti, last) in self.cues.placed:
+                continue
+            s = turn.sentences[last]
+            after = self.turns[ti + 2].sentences
+            if (_ASKS.match(s) or len(_content(s)) < 2 or self.turns[ti + 2].role != "user" or not after
+                    or not _FOLLOWS_UP.match(after[0])
+                    or not any(_HEDGED.search(x) for x in self.turns[ti + 1].sentences[:3])):
+                continue
+            self.put((ti, last), "open_questions", clean(s))
+
     def options_open(self) -> None:
         """Among people, a participant's question that offers options ("Do we paint it ourselves
         or get Colin's lad?", "Do we splice it or buy new?") that no rule placed, when nobody
         chooses one before the conversation ends: no decision is read from its turn on and no
         other participant's later sentence picks one option (:meth:`picked`) (session 38). Not a
         request ("Can we…?"), nor a question on what a thing is ("Is it the motor or the fan?"),
-        and each option names a thing."""
+        and each option names a thing. With the assistant, :meth:`offered_open` reads the options
+        the assistant offers instead (session 39)."""
         if self.assisted:
+            self.offered_open()  # with the assistant, the assistant's options (session 39)
             return
         for ti, turn in enumerate(self.turns):
             for si, s in enumerate(turn.sentences):
@@ -4086,6 +4242,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.not_ours()
         reader.still_open()
         reader.options_open()
+        reader.hedge_left()
         reader.sent_on()
         reader.gone_ahead()
         reader.planned_ing()
