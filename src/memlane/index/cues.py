@@ -2859,6 +2859,67 @@ class _Reader:
             self.text[where] = new
             self.cues.turn_of.setdefault(new, where[0])
 
+    _ASKS_FRAME = re.compile(
+        r"^(?:(?:so|and|but|ok|okay|right)\s+)*(?:(?:do|does|did|should|shall|can|could|would|will|are|is)"
+        r"\s+(?:we|i|you|it|they|he|she)\s+(?:just\s+|also\s+)?)?", re.IGNORECASE)
+    _NOT_ONE_SIDE = frozenset("both either neither none no not nope yes yeah yep".split())
+
+    def or_answered(self) -> None:
+        """A choice named in answer to a question of two options, "X or Y?", by the next
+        speaker (session 39): "Haggis from Macsween or the butcher in Crieff?" — "Crieff.";
+        "envelopes again or jars?" — "envelopes. the jars went everywhere last year". The
+        answer's first clause (six words at most) names no word beyond one option's, and one
+        word at least that the other lacks ("Two pounds" of "at a pound or at two pounds?");
+        the decision is the option chosen, in the question's words ("The butcher in
+        Crieff."), and the rest of the answer's sentence, three content words at least and
+        no directive, its reason. Not "both", "neither" or a yes; not an answer that says more
+        ("strahd is so grim tho"); not where the answer's turn settles something already.
+        Read after the sentence model (a reason it read in the answer gives way; the options
+        it wrote as a decision go), and after :meth:`read`, so what the sentence model
+        trains on is unchanged."""
+        for ti in range(1, len(self.turns)):
+            turn, prev = self.turns[ti], self.turns[ti - 1]
+            if (turn.role != "user" or not turn.sentences or not prev.sentences
+                    or turn.who == prev.who or self.decided_in(ti)):
+                continue
+            qi = next((i for i in range(len(prev.sentences) - 1, -1, -1) if prev.sentences[i].endswith("?")), -1)
+            if qi < 0:
+                continue  # (the question may have a remark after it: "… Macsween's £9.80 a kilo")
+            question = prev.sentences[qi]
+            sides = _OR_PARTS.split(clean(question).rstrip(" ?"))
+            if len(sides) != 2:
+                continue
+            left = sides[0].rsplit(", ", 1)[-1]
+            left = left[self._ASKS_FRAME.match(left).end():]  # type: ignore[union-attr]
+            right = sides[1].split(", ", 1)[0]
+            answer = turn.sentences[0]
+            first = _first_clause(answer)
+            words = _WORD.findall(first.lower())
+            if (not words or len(words) > 6 or answer.endswith("?")
+                    or self.cues.placed.get((ti, 0), "rationale") != "rationale"
+                    or {w.split("'")[0] for w in words} & (_PRONOUNS | self._NOT_ONE_SIDE)):
+                continue
+            said, a, b = _stems(first), _stems(left), _stems(right)
+            if not said or not a or not b:
+                continue
+            if said <= a and not said <= b:
+                chosen = left
+            elif said <= b and not said <= a:
+                chosen = right
+            else:
+                continue
+            if len(_WORD.findall(chosen.lower())) > 8 or _ASKS_BARE.match(chosen):
+                continue  # "Is that a different conversation": a question's frame, not an option
+            text = _stop(clean(chosen))
+            if self.cues.placed.get((ti - 1, qi)) == "decisions":
+                self.put((ti - 1, qi), "decisions", "")  # the options, the sentence model's
+            self.put((ti, 0), "decisions", text)
+            self.said[(ti, 0)] = _content(text)
+            rest = clean(answer[len(first):].lstrip(" ,;:—-"))
+            if rest and len(_content(rest)) >= 3 and not _directive(rest):
+                self.cues.rationale.append(_stop(rest))  # "saturday only, i've got my cousin's
+                # wedding on the sunday": why
+
     _FROM_NOW_ON = re.compile(r"\bfrom\s+now\s+on\b", re.IGNORECASE)
     _AND_CLAUSE = re.compile(r",\s+and\s+(?=\S)")
 
@@ -4094,6 +4155,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.learned(model)  # in mode "alone" the model places every sentence
     if model is None or getattr(model, "mode", "add") != "alone":
         reader.request_answered()  # after the model, which would place the answer again
+    reader.or_answered()
     reader.screen()
     reader.not_ahead()
     reader.one_question()

@@ -1,0 +1,49 @@
+"""Session 39 (dec39): decisions the offline summarizer missed (docs/summary-eval.md,
+"Session 39: decisions (dec39)")."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.testing import offline_summary
+
+_WAYS = ["shipped", None]
+
+# (question of two options, the answer naming one, what the decision must say)
+_ANSWERED = [
+    ("Coaches from Harlow Travel or the minibus from the school?", "Minibus.", "minibus"),
+    ("Raffle tickets at a pound or at two pounds?", "Two pounds, nobody carries coins now", "two pounds"),
+    ("Do we paint the shed green or leave it bare?", "Green, it will last longer that way", "green"),
+    ("Lamb stew or the vegetable lasagne for the Friday supper?", "The lasagne.", "lasagne"),
+]
+
+
+@settings(max_examples=8, deadline=None)
+@given(case=st.sampled_from(_ANSWERED), model=st.sampled_from(_WAYS))
+def test_an_option_named_in_answer_to_a_question_of_two_is_a_decision(case, model):
+    question, answer, said = case
+    summary, _ = offline_summary(
+        "Nadia: The scout group's summer camp is three weeks away and the budget is set.",
+        f"Nadia: Right. {question} I said I'd let them know this week.",
+        f"Owen: {answer}",
+        "Nadia: I'll tell them tomorrow.",
+        model=model)
+    assert any(said in d.lower() for d in summary.decisions), summary.decisions
+    other = question.split(" or ")[0].split()[-1].lower().rstrip("?")
+    assert not any(other in d.lower() and said not in d.lower() for d in summary.decisions)
+
+
+# an answer that names both options, neither, more than the option, or a yes: no choice read
+_NOT_A_CHOICE = ["Both, honestly.", "Neither, we can't afford it.", "Yes.",
+                 "Minibus drivers are hard to find in August, I heard."]
+
+
+@pytest.mark.parametrize("answer", _NOT_A_CHOICE)
+def test_an_answer_that_names_no_one_option_is_no_decision(answer):
+    summary, _ = offline_summary(
+        "Nadia: The scout group's summer camp is three weeks away and the budget is set.",
+        "Nadia: Coaches from Harlow Travel or the minibus from the school?",
+        f"Owen: {answer}",
+        model=None)
+    assert not any("minibus" in d.lower() or "coach" in d.lower() for d in summary.decisions), \
+        summary.decisions
