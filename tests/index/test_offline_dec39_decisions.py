@@ -47,3 +47,40 @@ def test_an_answer_that_names_no_one_option_is_no_decision(answer):
         model=None)
     assert not any("minibus" in d.lower() or "coach" in d.lower() for d in summary.decisions), \
         summary.decisions
+
+
+# (a sentence settling two things after ", and", each part's words)
+_TWO = [
+    ("Then the jumble sale moves to the church hall, and the raffle prizes go to the hospice shop.",
+     "jumble sale", "raffle prizes"),
+    ("Let's repaint the scout hut in April, and we sell the old canoe trailer to the rowing club.",
+     "scout hut", "canoe trailer"),
+]
+
+
+@settings(max_examples=6, deadline=None)
+@given(case=st.sampled_from(_TWO), model=st.sampled_from(_WAYS))
+def test_a_second_choice_after_and_is_a_second_decision(case, model):
+    sentence, one, two = case
+    summary, _ = offline_summary(
+        "Priya: The committee has to settle the spring plans tonight, the hall is booked till nine.",
+        "Tom: The treasurer says the accounts can take both if we are careful.",
+        f"Priya: {sentence}",
+        "Tom: Good, I'll put it in the minutes.",
+        model=model)
+    firsts = [d for d in summary.decisions if one in d.lower()]
+    seconds = [d for d in summary.decisions if two in d.lower()]
+    assert firsts and seconds, summary.decisions
+    assert not any(two in d.lower() for d in firsts), summary.decisions
+
+
+# a second part that is the speaker's own step, a consequence or a remark stays in one decision
+@pytest.mark.parametrize("tail", ["and I'll ring the caretaker about the keys tomorrow",
+                                  "and that's the cheapest way to do it"])
+def test_a_step_or_a_remark_after_and_is_no_second_decision(tail):
+    summary, _ = offline_summary(
+        "Priya: The committee has to settle the spring plans tonight, the hall is booked till nine.",
+        "Tom: The treasurer says the accounts can take both if we are careful.",
+        f"Priya: Then the jumble sale moves to the church hall, {tail}.",
+        model=None)
+    assert not any(d.lower().startswith(tail.split()[1]) for d in summary.decisions), summary.decisions

@@ -2920,6 +2920,42 @@ class _Reader:
                 self.cues.rationale.append(_stop(rest))  # "saturday only, i've got my cousin's
                 # wedding on the sunday": why
 
+    _NOT_A_SECOND = frozenset(
+        "i i'll i'd i've i'm if then so but that that's it it's its there they they'll he she you "
+        "which who what when where this these those".split())
+
+    def two_choices(self) -> None:
+        """A decision that says a second choice after ", and" is two decisions (session 39):
+        "Cold-water sessions at weekends from the bank holiday, and the full opening on 1
+        June."; "Prepare_threshold None, and we keep the new psycopg"; "Clear the air bricks
+        first, and test again before paying for a sump". Each part three content words at
+        least (two for the first of a terse choice); not a second part that is the speaker's
+        own step ("and I'll look again when book two is out"), a condition, a consequence
+        ("and then …", "so …") or a remark on the first ("and that's …"). What a terse choice
+        was written with (" — " and the sentence it settles) stays with the first part. Read
+        last among the decisions' rules, on what the conversation keeps."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "decisions":
+                continue
+            text = self.text[where]
+            main, dash, settled = text.partition(" — ")
+            parts = self._AND_CLAUSE.split(main.rstrip(" ."), maxsplit=1)
+            if len(parts) != 2:
+                continue
+            first, second = parts
+            head = _WORD.findall(second.lower())[:1]
+            if (not head or head[0] in self._NOT_A_SECOND or " and " in first or len(_content(second)) < 3
+                    or len(_content(first)) < (2 if dash else 3) or _CONDITIONAL.match(second)):
+                continue
+            new = _stop(first) if not dash else f"{first}{dash}{settled}"
+            self.cues.decisions[self.cues.decisions.index(text)] = new
+            self.text[where] = new
+            self.cues.turn_of.setdefault(new, where[0])
+            rest = _stop(clean(second))
+            if rest not in self.cues.decisions:
+                self.cues.decisions.append(rest)
+                self.cues.turn_of.setdefault(rest, where[0])
+
     _FROM_NOW_ON = re.compile(r"\bfrom\s+now\s+on\b", re.IGNORECASE)
     _AND_CLAUSE = re.compile(r",\s+and\s+(?=\S)")
 
@@ -4156,6 +4192,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     if model is None or getattr(model, "mode", "add") != "alone":
         reader.request_answered()  # after the model, which would place the answer again
     reader.or_answered()
+    reader.two_choices()
     reader.screen()
     reader.not_ahead()
     reader.one_question()
