@@ -84,3 +84,31 @@ def test_a_step_or_a_remark_after_and_is_no_second_decision(tail):
         f"Priya: Then the jumble sale moves to the church hall, {tail}.",
         model=None)
     assert not any(d.lower().startswith(tail.split()[1]) for d in summary.decisions), summary.decisions
+
+
+def _club(said: str) -> list[str]:
+    return ["Ines: The sailing club lost money again this season, about nine hundred pounds.",
+            "Ravi: The minibus alone costs a fortune in insurance and nobody drives it.",
+            f"Ines: {said}",
+            "Ravi: The members will grumble but the accounts come first."]
+
+
+# among people, a choice said after an agreement in a form the patterns did not read
+_SAID = [("Fine, we sell the old minibus and hire one for the summer trips.", "sell the old minibus"),
+         ("Aye, scrap the raffle and run a quiz night instead.", "scrap the raffle")]
+
+
+@settings(max_examples=4, deadline=None)
+@given(case=st.sampled_from(_SAID), model=st.sampled_from(_WAYS))
+def test_a_choice_said_after_an_agreement_is_a_decision(case, model):
+    said, decided = case
+    summary, _ = offline_summary(*_club(said), model=model)
+    assert any(d.lower().startswith(decided) for d in summary.decisions), summary.decisions
+
+
+# an agreement naming nothing chosen, or a request to the speaker: no decision
+@pytest.mark.parametrize("said", ["Ugh ok, ship it.", "ok, send me the spreadsheet tonight.",
+                                  "ok, fair enough."])
+def test_an_agreement_choosing_nothing_named_is_no_decision(said):
+    summary, _ = offline_summary(*_club(said), model=None)
+    assert summary.decisions == (), summary.decisions

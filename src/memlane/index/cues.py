@@ -2920,6 +2920,28 @@ class _Reader:
                 self.cues.rationale.append(_stop(rest))  # "saturday only, i've got my cousin's
                 # wedding on the sunday": why
 
+    def choice_said(self) -> None:
+        """Among people, a choice said in a form the patterns do not read as a decision
+        (:meth:`choice_unread`: "Fine, we sell bottles and stop people using their own.",
+        "Aye, open it", "ugh fine, Bruno stays.") is a decision (session 39), where its turn
+        settles nothing else, and it names what is chosen (three content words at least, the
+        agreement aside: not "Add it.", "Ugh ok, ship it") and is no request to the speaker
+        ("Send me the spreadsheet.", "Get it to me by Wednesday"). Read after the sentence
+        model, on what no field took."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns)):
+            if self.decided_in(ti):
+                continue
+            for si, s in enumerate(self.turns[ti].sentences):
+                if ((ti, si) in self.cues.placed or not self.choice_unread(s)
+                        or len(_content(s) - _COURTESY - self._AGREED_WORDS) < 3
+                        or {"me", "i", "i'll", "i've", "i'm"} & set(words_of(s))):
+                    continue  # "Add it.", "Send me the spreadsheet.": nothing settled in it
+                agreed = self._AGREED.match(s.strip())
+                self.decide((ti, si), agreed.group("rest") if agreed else s)  # without "Aye,"
+                break
+
     _NOT_A_SECOND = frozenset(
         "i i'll i'd i've i'm if then so but that that's it it's its there they they'll he she you "
         "which who what when where this these those".split())
@@ -2991,6 +3013,7 @@ class _Reader:
     _AGREED = re.compile(
         r"^(?:(?:ok(?:ay)?|fine|aye|yes|yeah|yep|right|alright|sure|deal|ugh|hmm|then|so)"
         r"[,.!]?\s+)+(?P<rest>\S.*)$", re.IGNORECASE)
+    _AGREED_WORDS = frozenset("ok okay fine aye yes yeah yep right alright sure deal ugh hmm".split())
     _AGREED_OBJECT = frozenset("it them him her the a an that this those these".split())
     _AGREED_NOT_VERB = frozenset(
         "i you we they he she it that this there what who how why is was are be not no all just "
@@ -4192,6 +4215,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     if model is None or getattr(model, "mode", "add") != "alone":
         reader.request_answered()  # after the model, which would place the answer again
     reader.or_answered()
+    reader.choice_said()
     reader.two_choices()
     reader.screen()
     reader.not_ahead()
