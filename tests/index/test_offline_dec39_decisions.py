@@ -112,3 +112,27 @@ def test_a_choice_said_after_an_agreement_is_a_decision(case, model):
 def test_an_agreement_choosing_nothing_named_is_no_decision(said):
     summary, _ = offline_summary(*_club(said), model=None)
     assert summary.decisions == (), summary.decisions
+
+
+def _hall(said: str) -> list[str]:
+    return ["Priya: The committee has to settle the spring plans tonight, the hall is booked till nine.",
+            "Tom: The treasurer says the accounts can take both if we are careful.",
+            "Priya: Let's move the jumble sale to the church hall.",
+            f"Tom: {said}"]
+
+
+@settings(max_examples=4, deadline=None)
+@given(said=st.sampled_from(["And no more raffles until the licence is renewed.",
+                             "and keep the old trestle tables out of the main room."]),
+       model=st.sampled_from(_WAYS))
+def test_one_more_thing_with_and_beside_a_decision_is_a_decision(said, model):
+    summary, _ = offline_summary(*_hall(said), model=model)
+    added = said.split(maxsplit=1)[1].rstrip(".").lower()
+    assert any(d.lower().rstrip(".") == added for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("said", ["And can we keep the old trestle tables out of the main room?",
+                                  "And I'll ring the caretaker about the keys tomorrow morning."])
+def test_a_question_or_own_step_with_and_is_no_decision(said):
+    summary, _ = offline_summary(*_hall(said), model=None)
+    assert not any("trestle" in d or "caretaker" in d for d in summary.decisions), summary.decisions

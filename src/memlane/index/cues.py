@@ -2942,6 +2942,34 @@ class _Reader:
                 self.decide((ti, si), agreed.group("rest") if agreed else s)  # without "Aye,"
                 break
 
+    _AND_MORE = re.compile(r"^and\s+(?P<rest>\S.*)$", re.IGNORECASE)
+    _NOT_MORE = frozenset(
+        "what who how why where when which whether can could should shall would do does did is are was "
+        "were has have had not".split())
+
+    def and_more(self) -> None:
+        """A participant's sentence that adds one more thing with "And" beside a decision of
+        its turn or the turn before is a decision too (session 39): "and no more service
+        bookings till we're under 10."; "And keep the document itself off the site, we don't
+        want the source traced."; "and lodash goes to per-function imports.". Three content
+        words at least; not a question ("and can we cap it at one per industry?"), not the
+        speaker's own step or report ("And I'll put a card …", "and I've sent you …"), not a
+        remark ("and that's …"). Read after the sentence model, on what no field took."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user" or not ti:
+                continue
+            for si, s in enumerate(turn.sentences):
+                more = self._AND_MORE.match(s.strip())
+                if more is None or s.endswith("?") or (ti, si) in self.cues.placed:
+                    continue
+                rest = more.group("rest")
+                head = _WORD.findall(rest.lower())[:1]
+                if (not head or head[0] in self._NOT_A_SECOND | self._NOT_MORE
+                        or len(_content(rest) - _COURTESY) < 3
+                        or not (self.decided_in(ti) or self.decided_in(ti - 1))):
+                    continue
+                self.decide((ti, si), rest)
+
     _NOT_A_SECOND = frozenset(
         "i i'll i'd i've i'm if then so but that that's it it's its there they they'll he she you "
         "which who what when where this these those".split())
@@ -4216,6 +4244,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.request_answered()  # after the model, which would place the answer again
     reader.or_answered()
     reader.choice_said()
+    reader.and_more()
     reader.two_choices()
     reader.screen()
     reader.not_ahead()
