@@ -2920,6 +2920,13 @@ class _Reader:
                 self.cues.rationale.append(_stop(rest))  # "saturday only, i've got my cousin's
                 # wedding on the sunday": why
 
+    _NOT_CHOSEN_SAID = frozenset(
+        "now next later first then today tomorrow send tell ask email ring text post share ping chase "
+        "confirm print want need wanted needed hope think wish".split())
+    """What opens no choice after an agreement (:meth:`choice_said`): a time ("right, now the
+    weekly set"), a step of passing something on ("ok, send the weekly set to Hay Bridge"),
+    and after "we" a wish or a need ("So we want to keep the old server a little longer")."""
+
     def choice_said(self) -> None:
         """Among people, a choice said in a form the patterns do not read as a decision
         (:meth:`choice_unread`: "Fine, we sell bottles and stop people using their own.",
@@ -2939,7 +2946,13 @@ class _Reader:
                         or {"me", "i", "i'll", "i've", "i'm"} & set(words_of(s))):
                     continue  # "Add it.", "Send me the spreadsheet.": nothing settled in it
                 agreed = self._AGREED.match(s.strip())
-                self.decide((ti, si), agreed.group("rest") if agreed else s)  # without "Aye,"
+                rest = agreed.group("rest") if agreed else s
+                head = _WORD.findall(rest.lower())[:2]
+                if head[:1] and (head[0] in self._NOT_CHOSEN_SAID or head[:1] == ["we"]
+                                 and head[1:] and head[1] in self._NOT_CHOSEN_SAID):
+                    continue  # "right, now the weekly set", "ok, send the set to …" (a step),
+                    # "So we want to keep the old server …" (a wish)
+                self.decide((ti, si), rest)  # without "Aye,"
                 break
 
     _AND_MORE = re.compile(r"^and\s+(?P<rest>\S.*)$", re.IGNORECASE)
