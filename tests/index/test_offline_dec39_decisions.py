@@ -136,3 +136,23 @@ def test_one_more_thing_with_and_beside_a_decision_is_a_decision(said, model):
 def test_a_question_or_own_step_with_and_is_no_decision(said):
     summary, _ = offline_summary(*_hall(said), model=None)
     assert not any("trestle" in d or "caretaker" in d for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_choice_said_as_a_whole_directive_is_written_alone(model):
+    summary, _ = offline_summary(
+        "Ana: The council changed the street trading rules for the vans this spring.",
+        "Ben: The chimes can only play for 12 seconds now, ours run for 40.",
+        "Ana: Set ours to 12 seconds then.",
+        model=model)
+    assert summary.decisions == ("Set ours to 12 seconds.",), summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_terse_choice_keeps_what_it_settles(model):
+    summary, _ = offline_summary(
+        "Ana: For the summer fete, the bouncy castle or the climbing wall?",
+        "Ben: The climbing wall needs two trained staff, the castle needs one.",
+        "Ana: The bouncy castle then.",
+        model=model)
+    assert any(" — " in d for d in summary.decisions if "castle" in d.lower()), summary.decisions

@@ -2920,6 +2920,27 @@ class _Reader:
                 self.cues.rationale.append(_stop(rest))  # "saturday only, i've got my cousin's
                 # wedding on the sunday": why
 
+    def directive_alone(self) -> None:
+        """A choice said as a whole directive ("Set ours to 12 seconds then.") is written
+        alone, without the sentence it was taken to settle (" — Council's changed the street
+        trading consent for the vans."): the directive says what is done (session 39). Its
+        verb one the patterns know (:data:`_IMPERATIVE`) and three content words at least; a
+        pronoun's antecedent ("Trigger it — …") keeps its context. Read after the sentence
+        model, on what the conversation keeps."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "decisions":
+                continue
+            text = self.text[where]
+            choice, dash, _ = text.partition(" — ")
+            words = _WORD.findall(choice.lower())
+            if (not dash or not words or words[0] not in _IMPERATIVE or len(_content(choice)) < 3
+                    or set(words) & _PRONOUNS):
+                continue
+            new = _stop(choice)
+            self.cues.decisions[self.cues.decisions.index(text)] = new
+            self.text[where] = new
+            self.cues.turn_of.setdefault(new, where[0])
+
     _NOT_CHOSEN_SAID = frozenset(
         "now next later first then today tomorrow send tell ask email ring text post share ping chase "
         "confirm print want need wanted needed hope think wish".split())
@@ -4266,6 +4287,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.standing_rule()
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
+    reader.directive_alone()
     reader.options_named()
     reader.no_decision_no_reason()
     return reader.cues
