@@ -2941,6 +2941,7 @@ class _Reader:
             self.text[where] = new
             self.cues.turn_of.setdefault(new, where[0])
 
+    _STAYS_GOES = re.compile(r"\b(?:stays|goes)\b", re.IGNORECASE)
     _NOT_CHOSEN_SAID = frozenset(
         "now next later first then today tomorrow send tell ask email ring text post share ping chase "
         "confirm print want need wanted needed hope think wish".split())
@@ -2951,7 +2952,9 @@ class _Reader:
     def choice_said(self) -> None:
         """Among people, a choice said in a form the patterns do not read as a decision
         (:meth:`choice_unread`: "Fine, we sell bottles and stop people using their own.",
-        "Aye, open it", "ugh fine, Bruno stays.") is a decision (session 39), where its turn
+        "ugh fine, Bruno stays.") is a decision (session 39) when it says what "we" do or what
+        stays or goes — not a directive ("Aye, open it", "ok, book the hall for Friday"), a
+        request among people by session 35's screens — and holds no "if", where its turn
         settles nothing else, and it names what is chosen (three content words at least, the
         agreement aside: not "Add it.", "Ugh ok, ship it") and is no request to the speaker
         ("Send me the spreadsheet.", "Get it to me by Wednesday"). Read after the sentence
@@ -2973,6 +2976,9 @@ class _Reader:
                                  and head[1:] and head[1] in self._NOT_CHOSEN_SAID):
                     continue  # "right, now the weekly set", "ok, send the set to …" (a step),
                     # "So we want to keep the old server …" (a wish)
+                if head[:1] != ["we"] and not self._STAYS_GOES.search(rest) or " if " in f" {rest.lower()} ":
+                    continue  # among people an agreement and a directive is a request ("ok, book
+                    # the hall for Friday", sm35b); "the kit fund only works if it is warm"
                 self.decide((ti, si), rest)  # without "Aye,"
                 break
 
