@@ -2934,6 +2934,193 @@ class _Reader:
             self.text[where] = new
             self.cues.turn_of.setdefault(new, where[0])
 
+    _ASKS_FRAME = re.compile(
+        r"^(?:(?:so|and|but|ok|okay|right)\s+)*(?:(?:do|does|did|should|shall|can|could|would|will|are|is)"
+        r"\s+(?:we|i|you|it|they|he|she)\s+(?:just\s+|also\s+)?)?", re.IGNORECASE)
+    _NOT_ONE_SIDE = frozenset("both either neither none no not nope yes yeah yep".split())
+
+    def or_answered(self) -> None:
+        """A choice named in answer to a question of two options, "X or Y?", by the next
+        speaker (session 39): "Haggis from Macsween or the butcher in Crieff?" — "Crieff.";
+        "envelopes again or jars?" — "envelopes. the jars went everywhere last year". The
+        answer's first clause (six words at most) names no word beyond one option's, and one
+        word at least that the other lacks ("Two pounds" of "at a pound or at two pounds?");
+        the decision is the option chosen, in the question's words ("The butcher in
+        Crieff."), and the rest of the answer's sentence, three content words at least and
+        no directive, its reason. Not "both", "neither" or a yes; not an answer that says more
+        ("strahd is so grim tho"); not where the answer's turn settles something already.
+        Read after the sentence model (a reason it read in the answer gives way; the options
+        it wrote as a decision go), and after :meth:`read`, so what the sentence model
+        trains on is unchanged."""
+        for ti in range(1, len(self.turns)):
+            turn, prev = self.turns[ti], self.turns[ti - 1]
+            if (turn.role != "user" or not turn.sentences or not prev.sentences
+                    or turn.who == prev.who or self.decided_in(ti)):
+                continue
+            qi = next((i for i in range(len(prev.sentences) - 1, -1, -1) if prev.sentences[i].endswith("?")), -1)
+            if qi < 0:
+                continue  # (the question may have a remark after it: "… Macsween's £9.80 a kilo")
+            question = prev.sentences[qi]
+            sides = _OR_PARTS.split(clean(question).rstrip(" ?"))
+            if len(sides) != 2:
+                continue
+            left = sides[0].rsplit(", ", 1)[-1]
+            left = left[self._ASKS_FRAME.match(left).end():]  # type: ignore[union-attr]
+            right = sides[1].split(", ", 1)[0]
+            answer = turn.sentences[0]
+            first = _first_clause(answer)
+            words = _WORD.findall(first.lower())
+            if (not words or len(words) > 6 or answer.endswith("?")
+                    or self.cues.placed.get((ti, 0), "rationale") != "rationale"
+                    or {w.split("'")[0] for w in words} & (_PRONOUNS | self._NOT_ONE_SIDE)):
+                continue
+            said, a, b = _stems(first), _stems(left), _stems(right)
+            if not said or not a or not b:
+                continue
+            if said <= a and not said <= b:
+                chosen = left
+            elif said <= b and not said <= a:
+                chosen = right
+            else:
+                continue
+            if len(_WORD.findall(chosen.lower())) > 8 or _ASKS_BARE.match(chosen):
+                continue  # "Is that a different conversation": a question's frame, not an option
+            text = _stop(clean(chosen))
+            if self.cues.placed.get((ti - 1, qi)) == "decisions":
+                self.put((ti - 1, qi), "decisions", "")  # the options, the sentence model's
+            self.put((ti, 0), "decisions", text)
+            self.said[(ti, 0)] = _content(text)
+            rest = clean(answer[len(first):].lstrip(" ,;:—-"))
+            if rest and len(_content(rest)) >= 3 and not _directive(rest):
+                self.cues.rationale.append(_stop(rest))  # "saturday only, i've got my cousin's
+                # wedding on the sunday": why
+
+    def directive_alone(self) -> None:
+        """A choice said as a whole directive ("Set ours to 12 seconds then.") is written
+        alone, without the sentence it was taken to settle (" — Council's changed the street
+        trading consent for the vans."): the directive says what is done (session 39). Its
+        verb one the patterns know (:data:`_IMPERATIVE`) and three content words at least; a
+        pronoun's antecedent ("Trigger it — …") keeps its context. Read after the sentence
+        model, on what the conversation keeps."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "decisions":
+                continue
+            text = self.text[where]
+            choice, dash, _ = text.partition(" — ")
+            words = _WORD.findall(choice.lower())
+            if (not dash or not words or words[0] not in _IMPERATIVE or len(_content(choice)) < 3
+                    or set(words) & _PRONOUNS):
+                continue
+            new = _stop(choice)
+            self.cues.decisions[self.cues.decisions.index(text)] = new
+            self.text[where] = new
+            self.cues.turn_of.setdefault(new, where[0])
+
+    _STAYS_GOES = re.compile(r"\b(?:stays|goes)\b", re.IGNORECASE)
+    _NOT_CHOSEN_SAID = frozenset(
+        "now next later first then today tomorrow send tell ask email ring text post share ping chase "
+        "confirm print want need wanted needed hope think wish".split())
+    """What opens no choice after an agreement (:meth:`choice_said`): a time ("right, now the
+    weekly set"), a step of passing something on ("ok, send the weekly set to Hay Bridge"),
+    and after "we" a wish or a need ("So we want to keep the old server a little longer")."""
+
+    def choice_said(self) -> None:
+        """Among people, a choice said in a form the patterns do not read as a decision
+        (:meth:`choice_unread`: "Fine, we sell bottles and stop people using their own.",
+        "ugh fine, Bruno stays.") is a decision (session 39) when it says what "we" do or what
+        stays or goes — not a directive ("Aye, open it", "ok, book the hall for Friday"), a
+        request among people by session 35's screens — and holds no "if", where its turn
+        settles nothing else, and it names what is chosen (three content words at least, the
+        agreement aside: not "Add it.", "Ugh ok, ship it") and is no request to the speaker
+        ("Send me the spreadsheet.", "Get it to me by Wednesday"). Read after the sentence
+        model, on what no field took."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns)):
+            if self.decided_in(ti):
+                continue
+            for si, s in enumerate(self.turns[ti].sentences):
+                if ((ti, si) in self.cues.placed or not self.choice_unread(s)
+                        or len(_content(s) - _COURTESY - self._AGREED_WORDS) < 3
+                        or {"me", "i", "i'll", "i've", "i'm"} & set(words_of(s))):
+                    continue  # "Add it.", "Send me the spreadsheet.": nothing settled in it
+                agreed = self._AGREED.match(s.strip())
+                rest = agreed.group("rest") if agreed else s
+                head = _WORD.findall(rest.lower())[:2]
+                if head[:1] and (head[0] in self._NOT_CHOSEN_SAID or head[:1] == ["we"]
+                                 and head[1:] and head[1] in self._NOT_CHOSEN_SAID):
+                    continue  # "right, now the weekly set", "ok, send the set to …" (a step),
+                    # "So we want to keep the old server …" (a wish)
+                if head[:1] != ["we"] and not self._STAYS_GOES.search(rest) or " if " in f" {rest.lower()} ":
+                    continue  # among people an agreement and a directive is a request ("ok, book
+                    # the hall for Friday", sm35b); "the kit fund only works if it is warm"
+                self.decide((ti, si), rest)  # without "Aye,"
+                break
+
+    _AND_MORE = re.compile(r"^and\s+(?P<rest>\S.*)$", re.IGNORECASE)
+    _NOT_MORE = frozenset(
+        "what who how why where when which whether can could should shall would do does did is are was "
+        "were has have had not".split())
+
+    def and_more(self) -> None:
+        """A participant's sentence that adds one more thing with "And" beside a decision of
+        its turn or the turn before is a decision too (session 39): "and no more service
+        bookings till we're under 10."; "And keep the document itself off the site, we don't
+        want the source traced."; "and lodash goes to per-function imports.". Three content
+        words at least; not a question ("and can we cap it at one per industry?"), not the
+        speaker's own step or report ("And I'll put a card …", "and I've sent you …"), not a
+        remark ("and that's …"). Read after the sentence model, on what no field took."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user" or not ti:
+                continue
+            for si, s in enumerate(turn.sentences):
+                more = self._AND_MORE.match(s.strip())
+                if more is None or s.endswith("?") or (ti, si) in self.cues.placed:
+                    continue
+                rest = more.group("rest")
+                head = _WORD.findall(rest.lower())[:1]
+                if (not head or head[0] in self._NOT_A_SECOND | self._NOT_MORE
+                        or len(_content(rest) - _COURTESY) < 3
+                        or not (self.decided_in(ti) or self.decided_in(ti - 1))):
+                    continue
+                self.decide((ti, si), rest)
+
+    _NOT_A_SECOND = frozenset(
+        "i i'll i'd i've i'm if then so but that that's it it's its there they they'll he she you "
+        "which who what when where this these those".split())
+
+    def two_choices(self) -> None:
+        """A decision that says a second choice after ", and" is two decisions (session 39):
+        "Cold-water sessions at weekends from the bank holiday, and the full opening on 1
+        June."; "Prepare_threshold None, and we keep the new psycopg"; "Clear the air bricks
+        first, and test again before paying for a sump". Each part three content words at
+        least (two for the first of a terse choice); not a second part that is the speaker's
+        own step ("and I'll look again when book two is out"), a condition, a consequence
+        ("and then …", "so …") or a remark on the first ("and that's …"). What a terse choice
+        was written with (" — " and the sentence it settles) stays with the first part. Read
+        last among the decisions' rules, on what the conversation keeps."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "decisions":
+                continue
+            text = self.text[where]
+            main, dash, settled = text.partition(" — ")
+            parts = self._AND_CLAUSE.split(main.rstrip(" ."), maxsplit=1)
+            if len(parts) != 2:
+                continue
+            first, second = parts
+            head = _WORD.findall(second.lower())[:1]
+            if (not head or head[0] in self._NOT_A_SECOND or " and " in first or len(_content(second)) < 3
+                    or len(_content(first)) < (2 if dash else 3) or _CONDITIONAL.match(second)):
+                continue
+            new = _stop(first) if not dash else f"{first}{dash}{settled}"
+            self.cues.decisions[self.cues.decisions.index(text)] = new
+            self.text[where] = new
+            self.cues.turn_of.setdefault(new, where[0])
+            rest = _stop(clean(second))
+            if rest not in self.cues.decisions:
+                self.cues.decisions.append(rest)
+                self.cues.turn_of.setdefault(rest, where[0])
+
     _FROM_NOW_ON = re.compile(r"\bfrom\s+now\s+on\b", re.IGNORECASE)
     _AND_CLAUSE = re.compile(r",\s+and\s+(?=\S)")
 
@@ -2969,6 +3156,7 @@ class _Reader:
     _AGREED = re.compile(
         r"^(?:(?:ok(?:ay)?|fine|aye|yes|yeah|yep|right|alright|sure|deal|ugh|hmm|then|so)"
         r"[,.!]?\s+)+(?P<rest>\S.*)$", re.IGNORECASE)
+    _AGREED_WORDS = frozenset("ok okay fine aye yes yeah yep right alright sure deal ugh hmm".split())
     _AGREED_OBJECT = frozenset("it them him her the a an that this those these".split())
     _AGREED_NOT_VERB = frozenset(
         "i you we they he she it that this there what who how why is was are be not no all just "
@@ -4251,6 +4439,10 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.learned(model)  # in mode "alone" the model places every sentence
     if model is None or getattr(model, "mode", "add") != "alone":
         reader.request_answered()  # after the model, which would place the answer again
+    reader.or_answered()
+    reader.choice_said()
+    reader.and_more()
+    reader.two_choices()
     reader.screen()
     reader.not_ahead()
     reader.one_question()
@@ -4258,6 +4450,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.standing_rule()
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
+    reader.directive_alone()
     reader.options_named()
     reader.no_decision_no_reason()
     return reader.cues
