@@ -450,7 +450,7 @@ character): a text holding none is not searched with it (session 23, the cost)."
 
 def _gated(low: str) -> bool:
     """Whether :data:`_GATE` finds a word in ``low`` (lower-cased, "’" written "'")."""
-    return any(map(low.__contains__, _GATE_WORDS)) and _GATE.search(low) is not None
+    return any(w in low for w in _GATE_WORDS) and _GATE.search(low) is not None
 
 
 def with_endings(extraction: Any, messages: Sequence[Message],

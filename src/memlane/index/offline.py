@@ -155,7 +155,7 @@ def _guard(g: str | tuple[str, ...] | re.Pattern[str]) -> Callable[[str], bool]:
     if isinstance(g, str):
         return lambda text: g in text
     if isinstance(g, tuple):
-        return lambda text: any(map(text.__contains__, g))
+        return lambda text: any(x in text for x in g)
     return lambda text: g.search(text) is not None
 
 
@@ -574,7 +574,7 @@ def _references(text: str) -> Iterator[str]:
         if char not in words:
             if tokens is None:
                 tokens = text.split()
-            words[char] = " ".join([w for w in tokens if char in w])
+            words[char] = " ".join(w for w in tokens if char in w)
         yield from pattern.findall(words[char])
     if len(text) > _REF_SHORT:  # the kinds below: a conversation's turns only
         return
@@ -601,7 +601,7 @@ def _references(text: str) -> Iterator[str]:
         yield from (w for pair in _PAGES.findall(text) for w in pair if w and w.lower() not in STOPWORDS)
     if " of " in text and ("hapter" in text or "uthor" in text or "riter" in text):
         yield from _OF_WORK.findall(text)  # session 23's kind: turns only
-    if any(map(text.__contains__, _PART_WORDS)):  # session 21's kinds: turns only
+    if any(w in text for w in _PART_WORDS):  # session 21's kinds: turns only
         yield from _PART.findall(text)
     if (("ef " in text or "ef." in text or "ef:" in text or "erence" in text)
             and ("/" in text or "-" in text)):  # session 25's kind: turns only
@@ -2111,7 +2111,7 @@ class OfflineIntelligence:
             said = _trim(sentence, 120)
             out.extend(Entity(d, "date", said) for d in _DATE.findall(sentence))
         zones: list[tuple[int, int]] = []
-        if "/" in sentence and any(map(sentence.__contains__, _ZONE_AREAS)):
+        if "/" in sentence and any(a in sentence for a in _ZONE_AREAS):
             for zone in _TIME_ZONE.finditer(sentence):  # "Europe/Paris": one name, not two (session 19)
                 zones.append(zone.span())
                 out.append(Entity(zone.group(0), "name", said or _trim(sentence, 120)))
@@ -2214,7 +2214,7 @@ class OfflineIntelligence:
         for name in _LOWER_LEAD.findall(sentence) if _lower_upper(sentence) else ():  # "iPhone", "eBay" (session 13)
             out.append(Entity(name, "name", said or _trim(sentence, 120)))
         given: set[str] = set()
-        if (" like " in sentence or " such as " in sentence) and any(map(sentence.__contains__, _LIKE_KINDS)):
+        if (" like " in sentence or " such as " in sentence) and any(k in sentence for k in _LIKE_KINDS):
             for listed in _LIKE_PACKAGE.findall(sentence):
                 # "a library like pendulum or arrow": each name given as an example of a package
                 # (session 19)
@@ -2299,7 +2299,7 @@ class OfflineIntelligence:
                 # (each pattern behind what its every match holds, a digit and a day's or a
                 # month's letters: most sentences hold neither; session 35, the cost)
                 if (((_DIGIT.search(sentence) is None or _AMOUNT.search(sentence) is None)
-                     and (not any(map(sentence.__contains__, _DAY_WORDS)) or _DAY_NAMED.search(sentence) is None))
+                     and (not any(w in sentence for w in _DAY_WORDS) or _DAY_NAMED.search(sentence) is None))
                         or _NOT_STATED.search(sentence) is not None):
                     continue
                 for f in OfflineIntelligence._states(sentence, speaker, we, firsts[t].seq,

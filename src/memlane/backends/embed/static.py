@@ -510,9 +510,8 @@ class StaticEmbedder:
         ids = np.frombuffer(b"".join(seqs), dtype=np.intc)
         if n == 1:
             return ids.astype(np.intp), [len(ids)]
-        cuts = ids < 0
-        marks = np.flatnonzero(cuts)  # the n - 1 cuts
-        flat = ids[~cuts].astype(np.intp)  # (a mask: np.delete's checks cost more than the copy)
+        marks = np.flatnonzero(ids < 0)  # the n - 1 cuts
+        flat = np.delete(ids, marks).astype(np.intp)
         return flat, [*(marks - np.arange(n - 1)).tolist(), len(flat)]
 
     def token_ids(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
