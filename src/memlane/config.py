@@ -801,10 +801,12 @@ class RetrievalConfig:
     ``meaning_speaker_lead``; 0: always)."""
     pool_candidates: int = 10
     """For a question asking what someone has done over time ("What has Melanie painted?",
-    "Where has Melanie camped?") that does not count ("how many"), the first this many
-    candidate turns by relevance join stage two's pool even when stage one does not
-    shortlist their session; they rank below the best hit of each shortlisted session (as
-    ``gather_sessions``' hits; 0: off; docs/retrieval.md, "Session 31")."""
+    "Where has Melanie camped?"), or what the one person it names does ("What does Tim do
+    to escape reality?", when that person said most of the best candidate turns), that does
+    not count ("how many"), the first this many candidate turns by relevance join stage
+    two's pool even when stage one does not shortlist their session; they rank below the
+    best hit of each shortlisted session (as ``gather_sessions``' hits; 0: off;
+    docs/retrieval.md, "Session 31" and "Session 39")."""
     min_similarity: float = 0.1
     """A vector candidate (the embedder's cosine to the query, in every preset: the meaning
     preset's transformer re-scores these candidates) joins only above this; an item sharing

@@ -1,7 +1,8 @@
-"""Questions asking what someone has done over time ("Where has Ana camped?"): the first
+"""Questions asking what someone has done over time ("Where has Ana camped?"), or what the
+person they name does ("Which places does Ana go camping?"): the first
 ``retrieval.pool_candidates`` candidate turns join stage two's pool even when stage one does
 not shortlist their session, ranked below each shortlisted session's best hit
-(docs/retrieval.md, session 31)."""
+(docs/retrieval.md, sessions 31 and 39)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 from memlane.config import load_config
 from memlane.errors import ConfigError
-from memlane.retrieve.gather import PARTICIPLES, asks_over_time
+from memlane.retrieve.gather import PARTICIPLES, asks_habit, asks_over_time
 from memlane.testing import add_sessions, memory
 
 NOW = datetime(2024, 6, 20, 12, 0, tzinfo=UTC)
@@ -62,6 +63,23 @@ def test_questions_of_other_forms_are_left_alone(chat: str) -> None:
         assert _top10(chat, question, pool_candidates=10) == _top10(chat, question, pool_candidates=0)
 
 
+def test_a_habit_of_the_person_who_leads_joins_the_first_ten(chat: str) -> None:
+    """Asked in the present simple, the question takes the first candidate turns of
+    sessions stage one did not shortlist, the second trip among them."""
+    question = "What does Ana camp on?"
+    assert BEACH not in _top10(chat, question, pool_candidates=0)
+    assert BEACH in _top10(chat, question, pool_candidates=10)
+    assert _top10(chat, question) == _top10(chat, question, pool_candidates=10)
+
+
+def test_a_habit_of_someone_the_candidates_do_not_lead_is_left_alone(chat: str) -> None:
+    """Ana tells of the camping, in more of the first candidate turns than Ben: a question
+    naming Ben names the wrong person (LoCoMo's adversarial questions), and takes no stray."""
+    question = "What does Ben camp on?"
+    assert asks_habit(question)
+    assert _top10(chat, question, pool_candidates=10) == _top10(chat, question, pool_candidates=0)
+
+
 SUBJECTS = st.sampled_from(["Melanie", "Tim", "James and John", "Melanie and her kids",
                             "Joanna's brother"])
 
@@ -83,6 +101,17 @@ def test_ongoing_activities_and_have_as_the_verb_are_not(subject: str, doing: st
     do = "do" if " and " in subject else "does"
     assert not asks_over_time(f"What pets {do} {subject} have?")
     assert not asks_over_time(f"What did {subject} paint?")
+
+
+@given(SUBJECTS, st.sampled_from(["What", "Which games", "What kind of stories"]),
+       st.sampled_from(["write", "do to relax", "view her pets as", "play"]))
+def test_the_present_simple_of_a_habit_is_recognised(subject: str, wh: str, verb: str) -> None:
+    do = "do" if " and " in subject else "does"
+    assert asks_habit(f"{wh} {do} {subject} {verb}?")
+    assert not asks_habit(f"{wh} did {subject} {verb}?")  # the past: one time
+    assert not asks_habit(f"Where {do} {subject} {verb}?")
+    assert not asks_habit(f"What is {subject} allergic to?")
+    assert not asks_habit(f"What did {subject} and her family do while camping?")
 
 
 def test_pool_candidates_is_checked() -> None:

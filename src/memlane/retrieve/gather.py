@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GATHERS", "asks_over_time", "asks_plural", "gathers"]
+__all__ = ["GATHERS", "asks_habit", "asks_over_time", "asks_plural", "gathers"]
 
 GATHERS = re.compile(
     r"\bhow (?:many|much)\b|\bin total\b|\btotal\b|\baltogether\b|\bcombined\b"
@@ -71,6 +71,19 @@ def asks_over_time(query: str) -> bool:
                     return True
             return False
     return False
+
+
+def asks_habit(query: str) -> bool:
+    """Whether ``query`` asks, in the present simple, what someone does or is like: "What
+    does Tim do to escape reality?", "What kind of stories does Tim write?", "What does
+    Audrey view her pets as?". A habit, like what someone has done over time
+    (:func:`asks_over_time`), is told in several sessions. A "what" or "which" question
+    whose first auxiliary is "does" or "do": not one asking in the past ("What did Melanie
+    and her family do while camping?") or in another tense."""
+    w = _WORDS.findall(query.lower())
+    if not w or w[0] not in ("what", "which"):
+        return False
+    return next((x for x in w if x in _AUX), None) in ("does", "do")
 
 
 def gathers(query: str) -> bool:

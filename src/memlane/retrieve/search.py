@@ -28,7 +28,7 @@ from memlane.retrieve import rerank as sig
 from memlane.retrieve.advice import advice_terms, asks_advice
 from memlane.retrieve.answerform import asks_doing, asks_named, namer, tells_doing
 from memlane.retrieve.candidates import Candidate, fuse_lists
-from memlane.retrieve.gather import GATHERS, asks_over_time, gathers
+from memlane.retrieve.gather import GATHERS, asks_habit, asks_over_time, gathers
 from memlane.retrieve.mmr import mmr_order
 from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.order import best_first, by_relevance, by_score
@@ -228,6 +228,10 @@ class _Ctx:
     meaning_skipped: set[int] = field(default_factory=set)
     """The candidates the tier did not re-score this time, their vectors not cached and
     over ``meaning_cold`` (``_meaning``)."""
+    leads: bool = False
+    """Whether the focused speaker led the candidate turns before the focus lowered the
+    other speakers' (``_speaker_leads`` of the first ``STRAY_GATE``): a question asking
+    what someone does (``asks_habit``) takes strays only then (``_strays``)."""
 
     def turns_of(self, session_id: int) -> list[Item]:
         """The session's turns in order, read from the store once a search (reply lift,
@@ -295,6 +299,8 @@ def search(
     if opts.reply_lift > 0:
         cands = _replies(ctx, cands)
     if ctx.speaker is not None:
+        if opts.pool_candidates and asks_habit(query):
+            ctx.leads = _speaker_leads(ctx, sorted(cands, key=by_relevance), STRAY_GATE)
         cands = _demote_others(ctx, cands)
         if opts.reaction_factor < 1.0:
             cands = _demote_reactions(ctx, cands)
@@ -1136,14 +1142,22 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     return head + rest
 
 
+STRAY_GATE = 5
+"""A question asking what someone does takes strays only when the person it names said more
+than half of the first this many candidate turns with a speaker (``_speaker_leads``, as the
+meaning tier's ``meaning_speaker_gate``): an adversarial question names the wrong person."""
+
+
 def _strays(ctx: _Ctx, cands: list[Candidate], shortlisted: set[SessionKey]) -> list[int]:
     """The turns among the first ``pool_candidates`` candidate turns by relevance whose
     session stage one did not shortlist, for a question asking what someone has done over
-    time ("What has Melanie painted?", "Where has Melanie camped?": ``asks_over_time``)
-    that does not count ("How many ... have I ...?"): its answer is told in more sessions
-    than stage one keeps."""
+    time ("What has Melanie painted?", "Where has Melanie camped?": ``asks_over_time``),
+    or what the one person it names does ("What does Tim do to escape reality?":
+    ``asks_habit``, when that person leads the candidates, ``_Ctx.leads``), that does not
+    count ("How many ... have I ...?"): its answer is told in more sessions than stage one
+    keeps (docs/retrieval.md, sessions 31 and 39)."""
     o = ctx.opts
-    if not asks_over_time(ctx.query) or GATHERS.search(ctx.query):
+    if not (asks_over_time(ctx.query) or ctx.leads) or GATHERS.search(ctx.query):
         return []  # a counting question reads gather_sessions more sessions already
     turns = sorted((c for c in cands if (it := ctx.items.get(c.id)) is not None
                     and it.kind == "turn"), key=by_relevance)[: o.pool_candidates]
