@@ -475,6 +475,15 @@ from its first word that is no stopword (not "Under the …") (session 38; on ev
 both such names are labelled references)."""
 
 
+_SLASHED_KEY = re.compile(r"(?<![\w/.:@#~-])(?=[A-Z0-9/-]*\d{3})(?=[A-Z0-9/-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)*"
+                          r"(?:/[A-Z0-9]+(?:-[A-Z0-9]+)*)+(?![\w/-]|\.\w)")
+"""A key of capitals and digits in parts joined by "/" ("24/01873/TEL", "STC/0193", "TPO/2009/031",
+"EP/X014522/1"): a planning application's, a licence's, an order's or a grant's reference, with a
+capital and three digits in a row somewhere in it; not a date, a fraction or a reading ("12/03/2024",
+"80/12", "145/92", all digits), nor "TCP/IP", "A4/A3" (session 39; on every development set each
+such key is a labelled reference, 5 of 5)."""
+
+
 def _acts(text: str) -> Iterator[str]:
     """:data:`_ACT`'s matches, each from its first word that is no stopword."""
     for m in _ACT.finditer(text):
@@ -595,6 +604,8 @@ def _references(text: str) -> Iterator[str]:
             yield from _IMAGE_TAG.findall(text)
         if _may_hold_phone(text):
             yield from _PHONE.findall(text)
+        if "/" in text:  # session 39's kind
+            yield from _SLASHED_KEY.findall(text)
     if "under " in text and "/" in text:  # session 18's kind: turns only
         yield from _WIKI_PATH.findall(text)
     if "page" in text:  # session 20's kinds: turns only

@@ -1,0 +1,43 @@
+"""Session 39's reference classes, from heldout34's misses (docs/summary-eval.md, "Session 39:
+next steps and references (ns39)")."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.index.offline import _references
+from memlane.testing import offline_summary
+
+_SLASHED_KEY = st.one_of(
+    st.from_regex(r"\A[A-Z]{2,4}/[0-9]{4}/[0-9]{3}\Z"),
+    st.from_regex(r"\A[0-9]{2}/[0-9]{4,5}/[A-Z]{3}\Z"),
+    st.from_regex(r"\A[A-Z]{2,4}/[0-9]{3,5}\Z"),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(key=_SLASHED_KEY,
+       said=st.sampled_from(["our ref is {}", "the notice on the lamp post says {}.",
+                             "Our tree is on order {} I think", "it's {}, the planning one"]))
+def test_a_key_of_capitals_and_digits_joined_by_slashes_is_a_reference(key, said):
+    assert key in set(_references(said.format(key))), list(_references(said.format(key)))
+
+
+@pytest.mark.parametrize("text", [
+    "my blood pressure was 145/92 again",  # a reading
+    "we met on 12/03/2024 at the hall",  # a date
+    "a universal 80/12 needle",  # a size in two numbers
+    "TCP/IP over the A4/A3 boundary",  # capitals with no number of three digits
+    "the AC/DC tribute band",
+])
+def test_a_reading_a_date_or_a_pair_of_names_is_no_slashed_key(text):
+    assert not list(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_the_slashed_keys_a_conversation_names_are_among_its_references(model):
+    summary, _ = offline_summary(
+        "Donna: The council wrote back about the pitches, our ref is STC/0193",
+        "Kev: And the mast notice by the school says 24/01873/TEL",
+        "Donna: I'll object online tonight", model=model)
+    assert {"STC/0193", "24/01873/TEL"} <= set(summary.references), summary.references
