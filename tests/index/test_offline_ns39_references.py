@@ -41,3 +41,34 @@ def test_the_slashed_keys_a_conversation_names_are_among_its_references(model):
         "Kev: And the mast notice by the school says 24/01873/TEL",
         "Donna: I'll object online tonight", model=model)
     assert {"STC/0193", "24/01873/TEL"} <= set(summary.references), summary.references
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.from_regex(r"\A[0-9a-f]{7,12}\Z").filter(
+           lambda h: sum(c.isdigit() for c in h) > 1 and sum(c.isalpha() for c in h) > 1),
+       said=st.sampled_from(["someone added it in commit {} to fix the resume", "submission was {}. will do",
+                             "release it with force-unlock {}, then rerun", "reverting that bit of {}."]))
+def test_a_short_hexadecimal_name_is_a_reference(name, said):
+    assert name in set(_references(said.format(name))), list(_references(said.format(name)))
+
+
+@pytest.mark.parametrize("text", [
+    "the register at 0x1f2e3d4 flips",  # a number written in hexadecimal
+    "the facade and the deadbeef test",  # words of the letters alone
+    "turn on 2fa and stream at 1080p",
+    "the id is a3f-9c21 in the table",  # a part of a longer name
+])
+def test_a_number_a_word_or_a_part_is_no_hexadecimal_name(text):
+    assert not list(_references(text)), list(_references(text))
+
+
+def test_a_colour_is_no_hash():
+    assert "ff5733" not in set(_references("the colour is #ff5733 on the banner"))
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_a_commit_a_conversation_names_is_among_its_references(model):
+    summary, _ = offline_summary(
+        "Amara: GitGuardian flagged a token in the public repo, commit 4f1c9e2",
+        "Dan: I'll rotate it in the dashboard now", model=model)
+    assert "4f1c9e2" in summary.references, summary.references

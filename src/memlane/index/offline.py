@@ -484,6 +484,14 @@ capital and three digits in a row somewhere in it; not a date, a fraction or a r
 such key is a labelled reference, 5 of 5)."""
 
 
+_HEX_ID = re.compile(r"(?<![\w/.:#@$~-])(?=[0-9a-f]*[a-f][0-9a-f]*[a-f])(?=[0-9a-f]*\d[0-9a-f]*\d)[0-9a-f]{6,40}"
+                     r"(?![\w/@-]|\.\w)")
+"""A short hexadecimal name, two letters and two digits in it at least ("4f1c9e2", "3f9a2c1",
+"9f3c2a"): a commit, a submission or a lock named by its hash, which a reader looks up (session 39;
+on every development set each such name is a labelled reference, 4 of 4); not a colour ("#ff5733")
+nor a part of a longer name ("0x1f2e3d", "a3f-9c21")."""
+
+
 def _acts(text: str) -> Iterator[str]:
     """:data:`_ACT`'s matches, each from its first word that is no stopword."""
     for m in _ACT.finditer(text):
@@ -606,6 +614,7 @@ def _references(text: str) -> Iterator[str]:
             yield from _PHONE.findall(text)
         if "/" in text:  # session 39's kind
             yield from _SLASHED_KEY.findall(text)
+        yield from _HEX_ID.findall(text)  # session 39's kind
     if "under " in text and "/" in text:  # session 18's kind: turns only
         yield from _WIKI_PATH.findall(text)
     if "page" in text:  # session 20's kinds: turns only
