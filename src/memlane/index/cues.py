@@ -3444,6 +3444,40 @@ class _Reader:
             step = bare.group("step").rstrip(".!")
             self.put((ti, si), fieldname, _owned(turn.who, f"{step[:1].upper()}{step[1:]} — {asked}"))
 
+    def let_me_check(self) -> None:
+        """A participant's "let me check with / ask / talk to …" no rule placed as a step ("let
+        me check with Priya before we promise anything", "Let me ask the organisers if they'd
+        take rattan", "let me ask my wife which she prefers and I'll come back to you"), also
+        after putting the matter off ("Let me think about that one, I'll talk to Sophie first"):
+        the speaker's step, from its verb ("Yuki: Check with Priya before we promise
+        anything."); it puts the question off, which stays open. When it names little beside
+        whom ("Let me check with finance first"), written with the question of the turn before,
+        as :meth:`about` writes "I'll ask Fergus" (session 39). Not the assistant's, which it
+        does as it answers. After :meth:`screen`, which takes the put-off's sentence out as no
+        task; the sentence model's training, which reads :meth:`read`, does not see it."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if "et me " not in s and "'ll " not in s:
+                    continue
+                found = _LET_ME_CHECK.match(s)
+                placed = self.cues.placed.get((ti, si))
+                if found is None or s.endswith("?") or placed == "next_steps" or placed == "action_items" and not (
+                        _unowned(placed, self.text[(ti, si)]).lower().startswith("let me")):
+                    continue  # (a step read as such, but not "Let me think about that one, I'll talk to Sophie first")
+                step = found.group("step").rstrip(" .!")
+                if any(x.startswith(f"{turn.who}: ") and self.cues.turn_of.get(x) == ti and x != self.text.get((ti, si))
+                       for x in self.cues.action_items):
+                    continue  # the turn's own step said otherwise
+                step = step[:1].upper() + step[1:]
+                prev = self.turns[ti - 1] if ti else None
+                if prev is not None and prev.who != turn.who and len(_content(step)) <= 3:
+                    asked = next((x for x in reversed(prev.sentences[-2:]) if x.endswith("?")), None)
+                    if asked and len(_content(asked)) >= 2:
+                        step = f"{step} — {asked}"
+                self.put((ti, si), "action_items", _owned(turn.who, _stop(step)))
+
     def request_answered(self) -> None:
         """Among people, a request written as the step of the participant it was put to ("Chidi,
         can you take the migration?" -> "Chidi: Take the migration.") whose answer, the next turn
@@ -4049,6 +4083,14 @@ _BARE_CHECK = re.compile(r"(?:[\w' ]{1,20}[,.!]\s+)?(?P<step>(?:i'?ll|i will)\s+
 before I pay") (session 38)."""
 
 
+_LET_ME_CHECK = re.compile(
+    r"^(?:(?:ok(?:ay)?|right|fine|hmm|well|sure|yes|yeah|good|then|so|not sure|no idea)[,.!]?\s+)*"
+    r"(?:let me think about (?:it|that|this)(?: one)?(?:,|\s+and)\s+(?:i'?ll\s+|let me\s+)|let me\s+)"
+    r"(?P<step>(?:check with|ask|talk to|speak to|have a word with|run it by)\s+\S.*)$", re.IGNORECASE)
+"""A participant's "let me check with / ask / talk to …" (also after "Let me think about that one,
+I'll …"): a step, which puts the question off (session 39)."""
+
+
 _I_WILL_STEP = re.compile(r"^(?:(?:yes|yep|yeah|sure|ok(?:ay)?|will do|on it)[,.!]?\s+)?(?:i'?ll|i will)\s+"
                           r"(?P<step>(?!(?:do|try|check|ask|see|be|have)\b)[a-z]+\b.*)$", re.IGNORECASE)
 """The answer to a request opening with the asked participant's own "I'll <verb> …" (session 38)."""
@@ -4095,6 +4137,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     if model is None or getattr(model, "mode", "add") != "alone":
         reader.request_answered()  # after the model, which would place the answer again
     reader.screen()
+    reader.let_me_check()  # after the screen, which takes out "Let me think about that one, …" as no task
     reader.not_ahead()
     reader.one_question()
     reader.reasons()

@@ -1,0 +1,53 @@
+"""Session 39's next-step classes, from heldout34's misses, both ways the offline backend runs
+(docs/summary-eval.md, "Session 39: next steps and references (ns39)")."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.bench.summaries.run import scored_steps
+from memlane.testing import offline_summary
+
+WAYS = [None, "shipped"]
+
+_LET_ME = [("let me check with Priya before we promise anything", "Yuki: Check with Priya before we promise anything."),
+           ("Let me ask the organisers if they'd take the later slot", "Yuki: Ask the organisers if they'd take the later slot."),
+           ("ok, let me talk to the landlord about the deposit", "Yuki: Talk to the landlord about the deposit."),
+           ("Let me think about that one, I'll speak to the treasurer first",
+            "Yuki: Speak to the treasurer first — Are we paying the caterers up front?")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=8, deadline=None)
+@given(said=st.sampled_from(_LET_ME))
+def test_a_participants_let_me_check_with_someone_is_their_step(model, said):
+    sentence, step = said
+    summary, _ = offline_summary(
+        "Ben: The hall's booked for the 14th and the band is confirmed.",
+        "Ben: Are we paying the caterers up front?",
+        f"Yuki: {sentence}", model=model)
+    steps = scored_steps(summary)
+    assert step in steps, steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_let_me_check_with_little_beside_whom_is_written_with_the_question(model):
+    summary, _ = offline_summary(
+        "Hannah: The Leeds customer wants to cancel. Should we give them a month free?",
+        "Sofia: Let me check with finance first", model=model)
+    assert "Sofia: Check with finance first — Should we give them a month free?" in scored_steps(summary), \
+        scored_steps(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", [
+    "assistant: Let me check with the warehouse team for you.",  # the assistant, as it answers
+    "Yuki: let me know what they say",  # a courtesy
+    "Yuki: let me check with Priya?",  # a question
+])
+def test_the_assistants_let_me_a_courtesy_or_a_question_is_no_such_step(model, said):
+    summary, _ = offline_summary(
+        "user: My parcel hasn't arrived and it says delivered." if said.startswith("assistant") else
+        "Ben: Are we paying the caterers up front?", said, model=model)
+    steps = [s.split(": ", 1)[-1] for s in scored_steps(summary)]
+    assert not any(s.startswith(("Check with", "Know what")) for s in steps), steps
