@@ -51,3 +51,14 @@ def test_the_assistants_let_me_a_courtesy_or_a_question_is_no_such_step(model, s
         "Ben: Are we paying the caterers up front?", said, model=model)
     steps = [s.split(": ", 1)[-1] for s in scored_steps(summary)]
     assert not any(s.startswith(("Check with", "Know what")) for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("lead", ["Can you", "Could you also", "OK. Can you", "So can you"])
+def test_a_request_opening_with_a_capital_taken_up_is_the_accepting_speakers_task(model, lead):
+    summary, _ = offline_summary(
+        "Pat: The winch packed up on the third launch this morning.",
+        "Carys: I'll email the members tonight so nobody's surprised.",
+        f"Pat: Tell them, it's a nicer first flight anyway. {lead} log the failure as DEF-117 in the maintenance book?",
+        "Carys: yep", model=model)
+    assert "Carys: Log the failure as DEF-117 in the maintenance book." in scored_steps(summary), scored_steps(summary)

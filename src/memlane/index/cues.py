@@ -4004,8 +4004,12 @@ _TAKEN_UP = re.compile(r"^(?:yes|yep|yeah|yup|sure|ok(?:ay)?|will do|on it|can d
                        r"already on (?:my|the) list|already on it)\b(?![^.!]*\bbut\b)[^?]{0,40}$", re.IGNORECASE)
 """A bare acceptance of a request ("yes", "yep", "on it", "will do when I get home", "already on
 my list"): the request is the answering speaker's task (session 22)."""
-_REQUEST_TO = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then|good|great|thanks)[,.]?\s+)*(?:(?P<who>" + NAME_WORD + r"),?\s+)?"
-                         r"(?:can|could|would|will)\s+you\s+(?:also\s+)?(?P<rest>[a-z].+?)\??$")
+_REQUEST_TO = re.compile(r"^(?:(?i:ok(?:ay)?|so|and|also|then|good|great|thanks)[,.]?\s+)*(?:(?P<who>" + NAME_WORD + r"),?\s+)?"
+                         r"(?i:can|could|would|will)\s+you\s+(?:also\s+)?(?P<rest>[a-z].+?)\??$")
+"""A request put to a participant by name or to whoever answers ("Hiroshi can you fill in the form on
+SafeNet today"), its lead and its verb in either case ("Can you also log the failure as DEF-117 in
+the maintenance book?", "OK. Can you pull the support tickets…", session 39: before, only "can you"
+in small letters was read)."""
 _REQUEST_AFTER = re.compile(r",\s+(?:so\s+)?(?:can|could|would)\s+you\s+(?P<rest>[a-z].+?)\??$")
 _NAME_DO = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then|good|great)[,.]?\s+)*(?P<who>" + NAME_WORD + r")\s+"
                       r"(?P<rest>(?P<verb>[a-z]+)\b.+?)[.!]?$")
