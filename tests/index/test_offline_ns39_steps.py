@@ -62,3 +62,17 @@ def test_a_request_opening_with_a_capital_taken_up_is_the_accepting_speakers_tas
         f"Pat: Tell them, it's a nicer first flight anyway. {lead} log the failure as DEF-117 in the maintenance book?",
         "Carys: yep", model=model)
     assert "Carys: Log the failure as DEF-117 in the maintenance book." in scored_steps(summary), scored_steps(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("answer", ["Yes, Saturday before the match", "Sure, tomorrow morning first thing"])
+def test_a_request_to_the_one_who_answers_taken_up_for_later_stays_their_step(model, answer):
+    summary, _ = offline_summary(
+        "Mel: The minibus is booked for the away game and Dev has the keys",
+        "Raj: You don't need a D1 for it any more, it's under 3.5 tonnes",
+        "Mel: Really? I missed that",
+        "Raj: The rules changed. So I can drive too",
+        "Mel: Then you and Dev both drive and swap at the services. Great. Can you check the tyres on Saturday?",
+        f"Raj: {answer}", model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith("Raj: Check the tyres") for s in steps), steps

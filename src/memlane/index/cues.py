@@ -2538,7 +2538,10 @@ class _Reader:
             nxt = self.turns[ti + 1]
             if nxt.who == self.agent and nxt.sentences and (
                     _DONE_NOW.match(nxt.sentences[0])
-                    or any(self.cues.placed.get((ti + 1, i)) == "decisions" for i in range(len(nxt.sentences)))):
+                    or any(self.cues.placed.get((ti + 1, i)) == "decisions" for i in range(len(nxt.sentences)))
+                    and not _TAKEN_UP.match(nxt.sentences[0])):
+                # (not an answer taking the request up for later, "Yes, Thursday after the outing",
+                # whatever placed it: a promise, not done, session 39)
                 self.put(where, name, "")
 
     def no_task(self) -> None:
