@@ -76,3 +76,35 @@ def test_a_request_to_the_one_who_answers_taken_up_for_later_stays_their_step(mo
         f"Raj: {answer}", model=model)
     steps = scored_steps(summary)
     assert any(s.startswith("Raj: Check the tyres") for s in steps), steps
+
+
+_WHO = [("Who's painting the banner for the stall?", "I'll do it tonight",
+         "Mo: Paint the banner for the stall tonight."),
+        ("who keeps the float though?", "I'll do it, I'm there all day",
+         "Mo: Keep the float."),
+        ("Also can someone finally collect the raffle prizes from the Co-op", "ok I'll do that on Friday",
+         "Mo: Collect the raffle prizes from the Co-op on Friday."),
+        ("The gazebo's booked. Someone has to fetch the gazebo from the scout hut though", "I'll sort it after work",
+         "Mo: Fetch the gazebo from the scout hut after work.")]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@settings(max_examples=8, deadline=None)
+@given(said=st.sampled_from(_WHO))
+def test_i_ll_do_it_answering_who_does_a_thing_is_that_thing(model, said):
+    asked, answer, step = said
+    summary, _ = offline_summary(
+        "Lou: The fete is on the 21st and the field is ours from eight.",
+        f"Lou: {asked}", f"Mo: {answer}", model=model)
+    steps = scored_steps(summary)
+    assert step in steps, steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("asked", ["Who's going to the fete?", "who's on the gate Tuesday?"])
+def test_i_ll_do_it_after_a_question_of_no_task_writes_none(model, asked):
+    summary, _ = offline_summary(
+        "Lou: The fete is on the 21st and the field is ours from eight.",
+        f"Lou: {asked}", "Mo: I'll do it", model=model)
+    steps = [s.split(": ", 1)[-1] for s in scored_steps(summary)]
+    assert not any(s.startswith(("Go ", "On ", "Going")) for s in steps), steps

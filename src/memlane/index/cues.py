@@ -3481,6 +3481,37 @@ class _Reader:
                         step = f"{step} — {asked}"
                 self.put((ti, si), "action_items", _owned(turn.who, _stop(step)))
 
+    def who_does_it(self) -> None:
+        """Among people, "I'll do it / that …" answering another speaker's question of who does
+        a thing ("Who's skirting the fleeces on the day?", "who keeps the clock though?") or
+        asking someone to ("can someone finally bleed the radiators", "someone has to book the
+        wheelchair assistance with Qatar though") in the turn before says what only there: the
+        answering speaker's step, the thing done in its verb's base form with what the answer
+        adds ("Hina: Book the wheelchair assistance with Qatar tonight.") (session 39). After
+        :meth:`read`, as :meth:`sent_on`."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns)):
+            turn, prev = self.turns[ti], self.turns[ti - 1]
+            if prev.who == turn.who or not turn.sentences:
+                continue
+            said = _I_DO_IT.match(turn.sentences[0])
+            if said is None or self.cues.placed.get((ti, 0)) not in (None, "action_items", "next_steps"):
+                continue
+            what = None
+            for x in reversed(prev.sentences[-2:]):
+                asked = _WHO_DOES.search(x)
+                if asked is not None:
+                    verb = asked.group("verb").lower()
+                    verb = _ing_base(verb) if verb.endswith("ing") else verb[:-1] if verb.endswith("s") else verb
+                    what = f"{verb} {asked.group('what')}"
+                    break
+            if what is None or len(_content(what)) < 2 or _first_word(what) in _NOT_DONE:
+                continue  # (not "who's on collection Tuesday?", "who's going to the match?")
+            rest = said.group("rest").strip()
+            step = f"{what.rstrip(' ,')} {rest}".strip() if rest else what.rstrip(" ,")
+            self.put((ti, 0), "action_items", _owned(turn.who, _stop(step[:1].upper() + step[1:])))
+
     def request_answered(self) -> None:
         """Among people, a request written as the step of the participant it was put to ("Chidi,
         can you take the migration?" -> "Chidi: Take the migration.") whose answer, the next turn
@@ -4090,6 +4121,21 @@ _BARE_CHECK = re.compile(r"(?:[\w' ]{1,20}[,.!]\s+)?(?P<step>(?:i'?ll|i will)\s+
 before I pay") (session 38)."""
 
 
+_I_DO_IT = re.compile(r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|fine|right|go on then)[,.!]?\s+)*(?:i'?ll|i will|i can)\s+"
+                    r"(?:do|sort|take|handle)\s+(?:it|that|this|them)\b(?P<rest>[^,.;!?]*)", re.IGNORECASE)
+"""A participant's "I'll do it / that …" naming nothing it does (session 39)."""
+_NOT_DONE = frozenset("be is are was have has get got go going come coming know think want like need on in up".split())
+"""What a question of who does something asks without a task ("who's going…", "who's on…")."""
+_WHO_DOES = re.compile(
+    r"(?:^|[,;]\s+)(?:(?:and|so|but|ok|sure|also)[,.]?\s+)*(?:who(?:'s|\s+is)\s+(?P<ing>)|who\s+(?=[a-z]+s\b)|"
+    r"(?:can|could|will)\s+(?:someone|somebody|anyone)\s+(?:finally\s+|please\s+|also\s+)?|"
+    r"(?:someone|somebody)\s+(?:has|needs|will need|'ll need)\s+to\s+|someone\s+should\s+)"
+    r"(?P<verb>[a-z]+)\s+(?P<what>[^,.;!?]+?)(?:,?\s+(?:though|then|please|too))?\s*(?:[,.;!?]|$)", re.IGNORECASE)
+"""A question of who does a thing ("Who's skirting the fleeces on the day?", "who keeps the clock
+though?") or a call for someone to ("can someone finally bleed the radiators", "someone has to
+book the wheelchair assistance with Qatar though"): the verb and what it does (session 39)."""
+
+
 _LET_ME_CHECK = re.compile(
     r"^(?:(?:ok(?:ay)?|right|fine|hmm|well|sure|yes|yeah|good|then|so|not sure|no idea)[,.!]?\s+)*"
     r"(?:let me think about (?:it|that|this)(?: one)?(?:,|\s+and)\s+(?:i'?ll\s+|let me\s+)|let me\s+)"
@@ -4139,6 +4185,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.gone_ahead()
         reader.planned_ing()
         reader.check_what()
+        reader.who_does_it()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     if model is None or getattr(model, "mode", "add") != "alone":
