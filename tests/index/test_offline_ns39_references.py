@@ -72,3 +72,21 @@ def test_a_commit_a_conversation_names_is_among_its_references(model):
         "Amara: GitGuardian flagged a token in the public repo, commit 4f1c9e2",
         "Dan: I'll rotate it in the dashboard now", model=model)
     assert "4f1c9e2" in summary.references, summary.references
+
+
+@settings(max_examples=40, deadline=None)
+@given(title=st.sampled_from(["Setting up your Kettle after the 2.1 update", "Gene lists and Excel",
+                              "Plan B draft 2", "Moving the archive to cold storage"]),
+       said=st.sampled_from(["I'll write a help article, '{}'", "I'll add a page to the wiki, '{}'.",
+                             "it's all in Google Docs, \"{}\". Have a look", "see RFC-014, \"{}\", for the why"]))
+def test_a_work_named_in_quotes_after_its_kind_is_a_reference(title, said):
+    assert title in set(_references(said.format(title))), list(_references(said.format(title)))
+
+
+@pytest.mark.parametrize("text", [
+    "a rule like, e.g. 'Hundred years, or hundred runs'",  # an example, no work
+    "the page, 'it broke' he said",  # a quotation in small letters
+    "it opens with 'I am writing to apply for'",  # what a text says, after no kind
+])
+def test_a_quotation_after_no_kind_of_work_is_no_such_title(text):
+    assert not list(_references(text)), list(_references(text))

@@ -492,6 +492,15 @@ on every development set each such name is a labelled reference, 4 of 4); not a 
 nor a part of a longer name ("0x1f2e3d", "a3f-9c21")."""
 
 
+_NAMED_WORK = re.compile(r"(?:\b(?i:article|page|wiki|docs?|document|post|guide|paper|talk|deck|sheet|thread|chapter|essay)"
+                         r"|\b[A-Z]{2,}-\d+),\s+['\"‘“]([A-Z][^'\"‘’“”\n]{2,80}?)[,.;:!?]?['\"’”](?=[\s.,;:!?)]|$)")
+"""A written work named in quotes after its kind or its key and a comma ("I'll write a help article,
+'Re-pairing your Stride after 3.2.0'", "a page to the lab wiki, 'Gene lists and Excel'", "in Google
+Docs, 'NC500 draft 3'", "RFC-021, 'Rewriting the PDF renderer in Rust'"): its title, in words of
+either case, which :func:`_quoted_title` wants capitalised (session 39; on every development set 4
+of 4 such titles are labelled references)."""
+
+
 def _acts(text: str) -> Iterator[str]:
     """:data:`_ACT`'s matches, each from its first word that is no stopword."""
     for m in _ACT.finditer(text):
@@ -655,6 +664,8 @@ def _references(text: str) -> Iterator[str]:
     if " #" in text:
         yield from _CHANNEL.findall(text)
     if "'" in text or '"' in text or "‘" in text or "“" in text:  # session 17's kind
+        if ", " in text:  # session 39's kind
+            yield from _NAMED_WORK.findall(text)
         if _QUOTE_CAPITAL.search(text):
             yield from (q.rstrip(",.;:!?") for q in _QUOTED.findall(text) if _quoted_title(q))
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
