@@ -108,3 +108,15 @@ def test_i_ll_do_it_after_a_question_of_no_task_writes_none(model, asked):
         f"Lou: {asked}", "Mo: I'll do it", model=model)
     steps = [s.split(": ", 1)[-1] for s in scored_steps(summary)]
     assert not any(s.startswith(("Go ", "On ", "Going")) for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("verb", ["ring", "bring"])
+def test_a_call_for_someone_whose_verb_ends_in_ing_keeps_its_verb(model, verb):
+    """"can someone ring / bring …" — "Sure, I'll do it today": the verb as asked ("ring" is no
+    "-ing" form to cut), and a step another rule wrote with what was asked is left as it is."""
+    summary, _ = offline_summary(
+        "Lou: The fete is on the 21st and the field is ours from eight.",
+        f"Lou: can someone {verb} the Park Authority about the car park?", "Mo: Sure, I'll do it today", model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith(f"Mo: {verb.capitalize()} the Park Authority about the car park") for s in steps), steps

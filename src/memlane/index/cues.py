@@ -3496,15 +3496,20 @@ class _Reader:
             if prev.who == turn.who or not turn.sentences:
                 continue
             said = _I_DO_IT.match(turn.sentences[0])
-            if said is None or self.cues.placed.get((ti, 0)) not in (None, "action_items", "next_steps"):
-                continue
+            placed = self.cues.placed.get((ti, 0))
+            if said is None or placed not in (None, "action_items", "next_steps") or placed and not (
+                    _I_DO_IT.match(_unowned(placed, self.text[(ti, 0)]))):
+                continue  # (a step another rule wrote with what was asked, session 25's "I'll ring them")
             what = None
             for x in reversed(prev.sentences[-2:]):
                 asked = _WHO_DOES.search(x)
                 if asked is not None:
                     verb = asked.group("verb").lower()
-                    verb = _ing_base(verb) if verb.endswith("ing") else verb[:-1] if verb.endswith("s") else verb
-                    what = f"{verb} {asked.group('what')}"
+                    if asked.group("ing") is not None:  # "who's skirting"
+                        verb = _ing_base(verb) if verb.endswith("ing") else ""
+                    elif asked.group("s") is not None:  # "who keeps"
+                        verb = verb[:-1]
+                    what = f"{verb} {asked.group('what')}" if verb else None
                     break
             if what is None or len(_content(what)) < 2 or _first_word(what) in _NOT_DONE:
                 continue  # (not "who's on collection Tuesday?", "who's going to the match?")
@@ -4127,7 +4132,7 @@ _I_DO_IT = re.compile(r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|fine|right|go on then
 _NOT_DONE = frozenset("be is are was have has get got go going come coming know think want like need on in up".split())
 """What a question of who does something asks without a task ("who's going…", "who's on…")."""
 _WHO_DOES = re.compile(
-    r"(?:^|[,;]\s+)(?:(?:and|so|but|ok|sure|also)[,.]?\s+)*(?:who(?:'s|\s+is)\s+(?P<ing>)|who\s+(?=[a-z]+s\b)|"
+    r"(?:^|[,;]\s+)(?:(?:and|so|but|ok|sure|also)[,.]?\s+)*(?:who(?:'s|\s+is)\s+(?P<ing>)|who\s+(?P<s>)(?=[a-z]+s\b)|"
     r"(?:can|could|will)\s+(?:someone|somebody|anyone)\s+(?:finally\s+|please\s+|also\s+)?|"
     r"(?:someone|somebody)\s+(?:has|needs|will need|'ll need)\s+to\s+|someone\s+should\s+)"
     r"(?P<verb>[a-z]+)\s+(?P<what>[^,.;!?]+?)(?:,?\s+(?:though|then|please|too))?\s*(?:[,.;!?]|$)", re.IGNORECASE)
