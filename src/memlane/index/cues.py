@@ -2613,7 +2613,10 @@ class _Reader:
             nxt = self.turns[ti + 1]
             if nxt.who == self.agent and nxt.sentences and (
                     _DONE_NOW.match(nxt.sentences[0])
-                    or any(self.cues.placed.get((ti + 1, i)) == "decisions" for i in range(len(nxt.sentences)))):
+                    or any(self.cues.placed.get((ti + 1, i)) == "decisions" for i in range(len(nxt.sentences)))
+                    and not _TAKEN_UP.match(nxt.sentences[0])):
+                # (not an answer taking the request up for later, "Yes, Thursday after the outing",
+                # whatever placed it: a promise, not done, session 39)
                 self.put(where, name, "")
 
     def no_task(self) -> None:
@@ -3788,6 +3791,76 @@ class _Reader:
             step = bare.group("step").rstrip(".!")
             self.put((ti, si), fieldname, _owned(turn.who, f"{step[:1].upper()}{step[1:]} — {asked}"))
 
+    def let_me_check(self) -> None:
+        """A participant's "let me check with / ask / talk to …" no rule placed as a step ("let
+        me check with Priya before we promise anything", "Let me ask the organisers if they'd
+        take rattan", "let me ask my wife which she prefers and I'll come back to you"), also
+        after putting the matter off ("Let me think about that one, I'll talk to Sophie first"):
+        the speaker's step, from its verb ("Yuki: Check with Priya before we promise
+        anything."); it puts the question off, which stays open. When it names little beside
+        whom ("Let me check with finance first"), written with the question of the turn before,
+        as :meth:`about` writes "I'll ask Fergus" (session 39). Not the assistant's, which it
+        does as it answers. After :meth:`screen`, which takes the put-off's sentence out as no
+        task; the sentence model's training, which reads :meth:`read`, does not see it."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if "et me " not in s and "'ll " not in s:
+                    continue
+                found = _LET_ME_CHECK.match(s)
+                placed = self.cues.placed.get((ti, si))
+                if found is None or s.endswith("?") or placed == "next_steps" or placed == "action_items" and not (
+                        _unowned(placed, self.text[(ti, si)]).lower().startswith("let me")):
+                    continue  # (a step read as such, but not "Let me think about that one, I'll talk to Sophie first")
+                step = found.group("step").rstrip(" .!")
+                if any(x.startswith(f"{turn.who}: ") and self.cues.turn_of.get(x) == ti and x != self.text.get((ti, si))
+                       for x in self.cues.action_items):
+                    continue  # the turn's own step said otherwise
+                step = step[:1].upper() + step[1:]
+                prev = self.turns[ti - 1] if ti else None
+                if prev is not None and prev.who != turn.who and len(_content(step)) <= 3:
+                    asked = next((x for x in reversed(prev.sentences[-2:]) if x.endswith("?")), None)
+                    if asked and len(_content(asked)) >= 2:
+                        step = f"{step} — {asked}"
+                self.put((ti, si), "action_items", _owned(turn.who, _stop(step)))
+
+    def who_does_it(self) -> None:
+        """Among people, "I'll do it / that …" answering another speaker's question of who does
+        a thing ("Who's skirting the fleeces on the day?", "who keeps the clock though?") or
+        asking someone to ("can someone finally bleed the radiators", "someone has to book the
+        wheelchair assistance with Qatar though") in the turn before says what only there: the
+        answering speaker's step, the thing done in its verb's base form with what the answer
+        adds ("Hina: Book the wheelchair assistance with Qatar tonight.") (session 39). After
+        :meth:`read`, as :meth:`sent_on`."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns)):
+            turn, prev = self.turns[ti], self.turns[ti - 1]
+            if prev.who == turn.who or not turn.sentences:
+                continue
+            said = _I_DO_IT.match(turn.sentences[0])
+            placed = self.cues.placed.get((ti, 0))
+            if said is None or placed not in (None, "action_items", "next_steps") or placed and not (
+                    _I_DO_IT.match(_unowned(placed, self.text[(ti, 0)]))):
+                continue  # (a step another rule wrote with what was asked, session 25's "I'll ring them")
+            what = None
+            for x in reversed(prev.sentences[-2:]):
+                asked = _WHO_DOES.search(x)
+                if asked is not None:
+                    verb = asked.group("verb").lower()
+                    if asked.group("ing") is not None:  # "who's skirting"
+                        verb = _ing_base(verb) if verb.endswith("ing") else ""
+                    elif asked.group("s") is not None:  # "who keeps"
+                        verb = verb[:-1]
+                    what = f"{verb} {asked.group('what')}" if verb else None
+                    break
+            if what is None or len(_content(what)) < 2 or _first_word(what) in _NOT_DONE:
+                continue  # (not "who's on collection Tuesday?", "who's going to the match?")
+            rest = said.group("rest").strip()
+            step = f"{what.rstrip(' ,')} {rest}".strip() if rest else what.rstrip(" ,")
+            self.put((ti, 0), "action_items", _owned(turn.who, _stop(step[:1].upper() + step[1:])))
+
     def request_answered(self) -> None:
         """Among people, a request written as the step of the participant it was put to ("Chidi,
         can you take the migration?" -> "Chidi: Take the migration.") whose answer, the next turn
@@ -4314,8 +4387,12 @@ _TAKEN_UP = re.compile(r"^(?:yes|yep|yeah|yup|sure|ok(?:ay)?|will do|on it|can d
                        r"already on (?:my|the) list|already on it)\b(?![^.!]*\bbut\b)[^?]{0,40}$", re.IGNORECASE)
 """A bare acceptance of a request ("yes", "yep", "on it", "will do when I get home", "already on
 my list"): the request is the answering speaker's task (session 22)."""
-_REQUEST_TO = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then|good|great|thanks)[,.]?\s+)*(?:(?P<who>" + NAME_WORD + r"),?\s+)?"
-                         r"(?:can|could|would|will)\s+you\s+(?:also\s+)?(?P<rest>[a-z].+?)\??$")
+_REQUEST_TO = re.compile(r"^(?:(?i:ok(?:ay)?|so|and|also|then|good|great|thanks)[,.]?\s+)*(?:(?P<who>" + NAME_WORD + r"),?\s+)?"
+                         r"(?i:can|could|would|will)\s+you\s+(?:also\s+)?(?P<rest>[a-z].+?)\??$")
+"""A request put to a participant by name or to whoever answers ("Hiroshi can you fill in the form on
+SafeNet today"), its lead and its verb in either case ("Can you also log the failure as DEF-117 in
+the maintenance book?", "OK. Can you pull the support tickets…", session 39: before, only "can you"
+in small letters was read)."""
 _REQUEST_AFTER = re.compile(r",\s+(?:so\s+)?(?:can|could|would)\s+you\s+(?P<rest>[a-z].+?)\??$")
 _NAME_DO = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|then|good|great)[,.]?\s+)*(?P<who>" + NAME_WORD + r")\s+"
                       r"(?P<rest>(?P<verb>[a-z]+)\b.+?)[.!]?$")
@@ -4393,6 +4470,29 @@ _BARE_CHECK = re.compile(r"(?:[\w' ]{1,20}[,.!]\s+)?(?P<step>(?:i'?ll|i will)\s+
 before I pay") (session 38)."""
 
 
+_I_DO_IT = re.compile(r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|fine|right|go on then)[,.!]?\s+)*(?:i'?ll|i will|i can)\s+"
+                    r"(?:do|sort|take|handle)\s+(?:it|that|this|them)\b(?P<rest>[^,.;!?]*)", re.IGNORECASE)
+"""A participant's "I'll do it / that …" naming nothing it does (session 39)."""
+_NOT_DONE = frozenset("be is are was have has get got go going come coming know think want like need on in up".split())
+"""What a question of who does something asks without a task ("who's going…", "who's on…")."""
+_WHO_DOES = re.compile(
+    r"(?:^|[,;]\s+)(?:(?:and|so|but|ok|sure|also)[,.]?\s+)*(?:who(?:'s|\s+is)\s+(?P<ing>)|who\s+(?P<s>)(?=[a-z]+s\b)|"
+    r"(?:can|could|will)\s+(?:someone|somebody|anyone)\s+(?:finally\s+|please\s+|also\s+)?|"
+    r"(?:someone|somebody)\s+(?:has|needs|will need|'ll need)\s+to\s+|someone\s+should\s+)"
+    r"(?P<verb>[a-z]+)\s+(?P<what>[^,.;!?]+?)(?:,?\s+(?:though|then|please|too))?\s*(?:[,.;!?]|$)", re.IGNORECASE)
+"""A question of who does a thing ("Who's skirting the fleeces on the day?", "who keeps the clock
+though?") or a call for someone to ("can someone finally bleed the radiators", "someone has to
+book the wheelchair assistance with Qatar though"): the verb and what it does (session 39)."""
+
+
+_LET_ME_CHECK = re.compile(
+    r"^(?:(?:ok(?:ay)?|right|fine|hmm|well|sure|yes|yeah|good|then|so|not sure|no idea)[,.!]?\s+)*"
+    r"(?:let me think about (?:it|that|this)(?: one)?(?:,|\s+and)\s+(?:i'?ll\s+|let me\s+)|let me\s+)"
+    r"(?P<step>(?:check with|ask|talk to|speak to|have a word with|run it by)\s+\S.*)$", re.IGNORECASE)
+"""A participant's "let me check with / ask / talk to …" (also after "Let me think about that one,
+I'll …"): a step, which puts the question off (session 39)."""
+
+
 _I_WILL_STEP = re.compile(r"^(?:(?:yes|yep|yeah|sure|ok(?:ay)?|will do|on it)[,.!]?\s+)?(?:i'?ll|i will)\s+"
                           r"(?P<step>(?!(?:do|try|check|ask|see|be|have)\b)[a-z]+\b.*)$", re.IGNORECASE)
 """The answer to a request opening with the asked participant's own "I'll <verb> …" (session 38)."""
@@ -4435,6 +4535,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.gone_ahead()
         reader.planned_ing()
         reader.check_what()
+        reader.who_does_it()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     if model is None or getattr(model, "mode", "add") != "alone":
@@ -4444,6 +4545,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.and_more()
     reader.two_choices()
     reader.screen()
+    reader.let_me_check()  # after the screen, which takes out "Let me think about that one, …" as no task
     reader.not_ahead()
     reader.one_question()
     reader.reasons()

@@ -475,6 +475,32 @@ from its first word that is no stopword (not "Under the …") (session 38; on ev
 both such names are labelled references)."""
 
 
+_SLASHED_KEY = re.compile(r"(?<![\w/.:@#~-])(?=[A-Z0-9/-]*\d{3})(?=[A-Z0-9/-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)*"
+                          r"(?:/[A-Z0-9]+(?:-[A-Z0-9]+)*)+(?![\w/-]|\.\w)")
+"""A key of capitals and digits in parts joined by "/" ("24/01873/TEL", "STC/0193", "TPO/2009/031",
+"EP/X014522/1"): a planning application's, a licence's, an order's or a grant's reference, with a
+capital and three digits in a row somewhere in it; not a date, a fraction or a reading ("12/03/2024",
+"80/12", "145/92", all digits), nor "TCP/IP", "A4/A3" (session 39; on every development set each
+such key is a labelled reference, 5 of 5)."""
+
+
+_HEX_ID = re.compile(r"(?<![\w/.:#@$~-])(?=[0-9a-f]*[a-f][0-9a-f]*[a-f])(?=[0-9a-f]*\d[0-9a-f]*\d)[0-9a-f]{6,40}"
+                     r"(?![\w/@-]|\.\w)")
+"""A short hexadecimal name, two letters and two digits in it at least ("4f1c9e2", "3f9a2c1",
+"9f3c2a"): a commit, a submission or a lock named by its hash, which a reader looks up (session 39;
+on every development set each such name is a labelled reference, 4 of 4); not a colour ("#ff5733")
+nor a part of a longer name ("0x1f2e3d", "a3f-9c21")."""
+
+
+_NAMED_WORK = re.compile(r"(?:\b(?i:article|page|wiki|docs?|document|post|guide|paper|talk|deck|sheet|thread|chapter|essay)"
+                         r"|\b[A-Z]{2,}-\d+),\s+['\"‘“]([A-Z][^'\"‘’“”\n]{2,80}?)[,.;:!?]?['\"’”](?=[\s.,;:!?)]|$)")
+"""A written work named in quotes after its kind or its key and a comma ("I'll write a help article,
+'Re-pairing your Stride after 3.2.0'", "a page to the lab wiki, 'Gene lists and Excel'", "in Google
+Docs, 'NC500 draft 3'", "RFC-021, 'Rewriting the PDF renderer in Rust'"): its title, in words of
+either case, which :func:`_quoted_title` wants capitalised (session 39; on every development set 4
+of 4 such titles are labelled references)."""
+
+
 def _acts(text: str) -> Iterator[str]:
     """:data:`_ACT`'s matches, each from its first word that is no stopword."""
     for m in _ACT.finditer(text):
@@ -595,6 +621,9 @@ def _references(text: str) -> Iterator[str]:
             yield from _IMAGE_TAG.findall(text)
         if _may_hold_phone(text):
             yield from _PHONE.findall(text)
+        if "/" in text:  # session 39's kind
+            yield from _SLASHED_KEY.findall(text)
+        yield from _HEX_ID.findall(text)  # session 39's kind
     if "under " in text and "/" in text:  # session 18's kind: turns only
         yield from _WIKI_PATH.findall(text)
     if "page" in text:  # session 20's kinds: turns only
@@ -635,6 +664,8 @@ def _references(text: str) -> Iterator[str]:
     if " #" in text:
         yield from _CHANNEL.findall(text)
     if "'" in text or '"' in text or "‘" in text or "“" in text:  # session 17's kind
+        if ", " in text:  # session 39's kind
+            yield from _NAMED_WORK.findall(text)
         if _QUOTE_CAPITAL.search(text):
             yield from (q.rstrip(",.;:!?") for q in _QUOTED.findall(text) if _quoted_title(q))
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
