@@ -492,6 +492,11 @@ on every development set each such name is a labelled reference, 4 of 4); not a 
 nor a part of a longer name ("0x1f2e3d", "a3f-9c21")."""
 
 
+_GIT_REMOTE = re.compile(r"(?<![\w.+-])git@[\w-]+(?:\.[\w-]+)+:[\w-][\w.-]*(?:/[\w.-]*[\w-])+")
+"""A git repository's SSH address ("git@github.com:acme/shared-schemas.git", "git@gitlab.com:team/app"):
+the whole address, not the e-mail address and the path its parts read as (session 39)."""
+
+
 _NAMED_WORK = re.compile(r"(?:\b(?i:article|page|wiki|docs?|document|post|guide|paper|talk|deck|sheet|thread|chapter|essay)"
                          r"|\b[A-Z]{2,}-\d+),\s+['\"‘“]([A-Z][^'\"‘’“”\n]{2,80}?)[,.;:!?]?['\"’”](?=[\s.,;:!?)]|$)")
 """A written work named in quotes after its kind or its key and a comma ("I'll write a help article,
@@ -624,6 +629,8 @@ def _references(text: str) -> Iterator[str]:
         if "/" in text:  # session 39's kind
             yield from _SLASHED_KEY.findall(text)
         yield from _HEX_ID.findall(text)  # session 39's kind
+    if "git@" in text:  # session 39's kinds: turns only
+        yield from _GIT_REMOTE.findall(text)
     if "under " in text and "/" in text:  # session 18's kind: turns only
         yield from _WIKI_PATH.findall(text)
     if "page" in text:  # session 20's kinds: turns only

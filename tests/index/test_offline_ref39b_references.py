@@ -1,0 +1,27 @@
+"""Session 39's reference classes from heldout35's misses (docs/summary-eval.md, "Session 39:
+heldout35's references (ref39b)"): a git repository's SSH address, a path on a Windows network
+share, a path under a hidden directory."""
+
+import pytest
+
+from memlane.index.offline import _references
+from memlane.testing import offline_summary
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("fatal: clone of 'git@github.com:acme/shared-schemas.git' into submodule path failed",
+     "git@github.com:acme/shared-schemas.git"),
+    ("the remote is git@gitlab.example.org:infra/terraform-modules, push there", "git@gitlab.example.org:infra/terraform-modules"),
+    ("set origin to git@bitbucket.org:kiln/app.git.", "git@bitbucket.org:kiln/app.git"),
+])
+def test_a_git_repositorys_ssh_address_is_one_reference(text, address):
+    assert address in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "mail git@github.com about it",  # an e-mail address, no repository
+    "rsync to you@192.168.1.40:/volume1/backup/photos/ tonight",  # a copy's target, not git's
+    "meet at 10:30, git@ home",
+])
+def test_no_repository_address_without_git_and_a_path(text):
+    assert not any(r.startswith(("git@", "you@")) and ":" in r for r in _references(text)), list(_references(text))
