@@ -25,3 +25,12 @@ def test_a_git_repositorys_ssh_address_is_one_reference(text, address):
 ])
 def test_no_repository_address_without_git_and_a_path(text):
     assert not any(r.startswith(("git@", "you@")) and ":" in r for r in _references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize(("text", "path"), [
+    (r"on the S: drive, \\fileserver\stock\counts\StockCount_v3.xlsm", r"\\fileserver\stock\counts\StockCount_v3.xlsm"),
+    (r"add \\fileserver\stock\counts and tick 'Subfolders'", r"\\fileserver\stock\counts"),
+    (r"scans land in \\nas01\scans\2024\.", r"\\nas01\scans\2024"),
+])
+def test_a_path_on_a_network_share_is_a_reference(text, path):
+    assert path in set(_references(text)), list(_references(text))

@@ -497,6 +497,11 @@ _GIT_REMOTE = re.compile(r"(?<![\w.+-])git@[\w-]+(?:\.[\w-]+)+:[\w-][\w.-]*(?:/[
 the whole address, not the e-mail address and the path its parts read as (session 39)."""
 
 
+_UNC_PATH = re.compile(r"(?<![\w\\])\\\\[\w.$-]+(?:\\[\w.$-]*[\w$-])+")
+"""A path on a Windows network share ("\\\\fileserver\\stock\\counts", "\\\\nas01\\scans\\2024.pdf"): the
+share, its folders and its file, which a reader opens (session 39)."""
+
+
 _NAMED_WORK = re.compile(r"(?:\b(?i:article|page|wiki|docs?|document|post|guide|paper|talk|deck|sheet|thread|chapter|essay)"
                          r"|\b[A-Z]{2,}-\d+),\s+['\"‘“]([A-Z][^'\"‘’“”\n]{2,80}?)[,.;:!?]?['\"’”](?=[\s.,;:!?)]|$)")
 """A written work named in quotes after its kind or its key and a comma ("I'll write a help article,
@@ -631,6 +636,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _HEX_ID.findall(text)  # session 39's kind
     if "git@" in text:  # session 39's kinds: turns only
         yield from _GIT_REMOTE.findall(text)
+    if "\\\\" in text:
+        yield from _UNC_PATH.findall(text)
     if "under " in text and "/" in text:  # session 18's kind: turns only
         yield from _WIKI_PATH.findall(text)
     if "page" in text:  # session 20's kinds: turns only
@@ -1969,11 +1976,13 @@ class OfflineIntelligence:
             # a host named by itself is kept beside an e-mail address at it ("kettleandcrow.com" and
             # "hello@kettleandcrow.com", "192.168.1.40" and "you@192.168.1.40"); not a part of a
             # URL ("postgres://app:…@db.internal:5432/app"); a directory named by itself is kept
-            # beside a file in it ("db/migrations/" and "db/migrations/0042_idx.py") (session 18)
+            # beside a file in it ("db/migrations/" and "db/migrations/0042_idx.py") (session 18), and
+            # so is a network share's folder ("\\fileserver\stock" and "\\fileserver\stock\counts.xlsm", session 39)
             refs = [r for r, f in zip(refs, folded, strict=True)
                     if not any(f != o and f in o and not (f in alone and "/" in o)
                                and not (o.endswith("@" + f) and "://" not in o)
-                               and not (f.endswith("/") and o.startswith(f)) for o in folded)]
+                               and not ((f.endswith("/") or f.startswith("\\\\")) and o.startswith(f))
+                               for o in folded)]
         if refs:
             # "Harbour Street" in "14 Harbour Street, Falmouth", "Member ID HXP 558" in its
             # reference: a phrase a reference holds is that reference, not an entity (a one-word
