@@ -34,3 +34,35 @@ def test_no_repository_address_without_git_and_a_path(text):
 ])
 def test_a_path_on_a_network_share_is_a_reference(text, path):
     assert path in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize(("text", "path"), [
+    ("run git submodule sync so your .git/config picks it up.", ".git/config"),
+    ("the objects sit in .git/lfs until you prune", ".git/lfs"),
+    ("add a step to .github/workflows/release.yml", ".github/workflows/release.yml"),
+])
+def test_a_path_under_a_hidden_directory_is_a_reference(text, path):
+    assert path in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "we moved from .NET/Java to Go",  # platforms, not a directory
+    "url = ../shared-schemas.git",  # a relative path up, read by the path pattern as before
+    "well.../etc is where it lives",
+])
+def test_no_hidden_path_in_names_or_relative_paths(text):
+    assert not any(r.startswith(".") and not r.startswith("..") for r in _references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_a_conversations_remote_share_and_hidden_paths_are_its_references(model):
+    summary, _ = offline_summary(
+        "Ana: CI fails: clone of 'git@github.com:acme/shared-schemas.git' into submodule path failed",
+        "Ben: Run git submodule sync so your .git/config picks up the new URL",
+        r"Ana: And the stock workbook is on \\fileserver\stock\counts\StockCount_v3.xlsm",
+        r"Ben: Add \\fileserver\stock\counts as a trusted location then", model=model)
+    refs = set(summary.references)
+    assert {"git@github.com:acme/shared-schemas.git", ".git/config",
+            r"\\fileserver\stock\counts\StockCount_v3.xlsm", r"\\fileserver\stock\counts"} <= refs, refs
+    # the address's parts are not references of their own
+    assert not {"git@github.com", "acme/shared-schemas.git"} & refs, refs

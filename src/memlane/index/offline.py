@@ -502,6 +502,12 @@ _UNC_PATH = re.compile(r"(?<![\w\\])\\\\[\w.$-]+(?:\\[\w.$-]*[\w$-])+")
 share, its folders and its file, which a reader opens (session 39)."""
 
 
+_HIDDEN_PATH = re.compile(r"(?<![\w/.~-])\.[a-z][\w-]*(?:/[\w.-]*[\w-])+")
+"""A path under a hidden directory, with or without an extension (".git/config", ".git/lfs",
+".github/workflows/ci.yml"): on every development set each such path is a labelled reference, 8 of 8
+(session 39)."""
+
+
 _NAMED_WORK = re.compile(r"(?:\b(?i:article|page|wiki|docs?|document|post|guide|paper|talk|deck|sheet|thread|chapter|essay)"
                          r"|\b[A-Z]{2,}-\d+),\s+['\"‘“]([A-Z][^'\"‘’“”\n]{2,80}?)[,.;:!?]?['\"’”](?=[\s.,;:!?)]|$)")
 """A written work named in quotes after its kind or its key and a comma ("I'll write a help article,
@@ -638,6 +644,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _GIT_REMOTE.findall(text)
     if "\\\\" in text:
         yield from _UNC_PATH.findall(text)
+    if "/" in text and "." in text:
+        yield from _HIDDEN_PATH.findall(text)
     if "under " in text and "/" in text:  # session 18's kind: turns only
         yield from _WIKI_PATH.findall(text)
     if "page" in text:  # session 20's kinds: turns only
