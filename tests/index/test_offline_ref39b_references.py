@@ -66,3 +66,32 @@ def test_a_conversations_remote_share_and_hidden_paths_are_its_references(model)
             r"\\fileserver\stock\counts\StockCount_v3.xlsm", r"\\fileserver\stock\counts"} <= refs, refs
     # the address's parts are not references of their own
     assert not {"git@github.com", "acme/shared-schemas.git"} & refs, refs
+
+
+@pytest.mark.parametrize(("text", "standard"), [
+    ("a repair may be allowed under BS AU 159, if the screw is in the centre", "BS AU 159"),
+    ("check she's ISO 17100 qualified for this client", "ISO 17100"),
+    ("the safety chapter must follow EN 60335 wording.", "EN 60335"),
+    ("the frame meets BS EN 1176-1:2017, fine", "BS EN 1176-1:2017"),
+    ("we're audited to ISO 9001:2015 now", "ISO 9001:2015"),
+])
+def test_a_standard_by_its_body_and_number_is_a_reference(text, standard):
+    assert standard in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "I shot it at ISO 800, then ISO 3200 indoors",  # a camera's sensitivity
+    "grab the BS 12 bus",  # too short a number for a standard
+    "the ISO 9001ish feel of it",
+])
+def test_a_cameras_sensitivity_or_a_short_number_is_no_standard(text):
+    assert not any(r.startswith(("ISO", "BS")) for r in _references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_the_standards_a_conversation_names_are_among_its_references(model):
+    summary, _ = offline_summary(
+        "Mo: The tyre place says a plug repair is only allowed under BS AU 159",
+        "Jo: And the kettle manual has to follow EN 60335 wording",
+        "Mo: I'll ring them tomorrow", model=model)
+    assert {"BS AU 159", "EN 60335"} <= set(summary.references), summary.references

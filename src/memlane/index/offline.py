@@ -508,6 +508,26 @@ _HIDDEN_PATH = re.compile(r"(?<![\w/.~-])\.[a-z][\w-]*(?:/[\w.-]*[\w-])+")
 (session 39)."""
 
 
+_STANDARD = re.compile(r"\b(?:BS EN ISO|BS EN|BS ISO|BS AU|BS|DIN EN|DIN|EN ISO|EN|ISO/IEC|ISO|IEC) "
+                       r"(\d{3,5})(?:-\d{1,3})*(?::\d{4})?(?![\w/-]|[.,]\d)")
+"""A standard by the body that wrote it and its number ("ISO 17100", "EN 60335", "BS AU 159", "BS EN
+1176-1", "ISO 9001:2015"): a document a reader looks up (session 39; on every development set each such
+standard is a labelled reference, 3 of 3). Not a camera's sensitivity ("ISO 800", "ISO 3200"), which
+:func:`_standards` leaves: "ISO" and a number of the sensitivity scale (:data:`_CAMERA_ISO`)."""
+_STANDARD_BODIES = ("BS ", "EN ", "ISO", "IEC ", "DIN ")
+_CAMERA_ISO = frozenset(
+    "100 125 160 200 250 320 400 500 640 800 1000 1250 1600 2000 2500 3200 4000 5000 6400 8000 10000 "
+    "12800 16000 20000 25600 32000 40000 51200 64000".split())
+"""A camera's sensitivity scale in thirds of a stop, the numbers "ISO" is said with on a camera."""
+
+
+def _standards(text: str) -> Iterator[str]:
+    """:data:`_STANDARD`'s matches but "ISO" and a number of a camera's sensitivity scale alone."""
+    for m in _STANDARD.finditer(text):
+        if not (m.group(0) == "ISO " + m.group(1) and m.group(1) in _CAMERA_ISO):
+            yield m.group(0)
+
+
 _NAMED_WORK = re.compile(r"(?:\b(?i:article|page|wiki|docs?|document|post|guide|paper|talk|deck|sheet|thread|chapter|essay)"
                          r"|\b[A-Z]{2,}-\d+),\s+['\"‘“]([A-Z][^'\"‘’“”\n]{2,80}?)[,.;:!?]?['\"’”](?=[\s.,;:!?)]|$)")
 """A written work named in quotes after its kind or its key and a comma ("I'll write a help article,
@@ -640,6 +660,8 @@ def _references(text: str) -> Iterator[str]:
         if "/" in text:  # session 39's kind
             yield from _SLASHED_KEY.findall(text)
         yield from _HEX_ID.findall(text)  # session 39's kind
+        if any(map(text.__contains__, _STANDARD_BODIES)):  # session 39's kind
+            yield from _standards(text)
     if "git@" in text:  # session 39's kinds: turns only
         yield from _GIT_REMOTE.findall(text)
     if "\\\\" in text:
