@@ -95,3 +95,23 @@ def test_the_standards_a_conversation_names_are_among_its_references(model):
         "Jo: And the kettle manual has to follow EN 60335 wording",
         "Mo: I'll ring them tomorrow", model=model)
     assert {"BS AU 159", "EN 60335"} <= set(summary.references), summary.references
+
+
+@pytest.mark.parametrize(("text", "member"), [
+    ("I renamed Recipe.cookTime to prepMinutes in the same model version", "Recipe.cookTime"),
+    ("one stack, NullPointerException in CheckoutFragment.onResume, Android 14 only", "CheckoutFragment.onResume"),
+    ("the crash is in PlayerView.didMoveToWindow.", "PlayerView.didMoveToWindow"),
+])
+def test_a_types_member_in_camel_case_is_a_reference(text, member):
+    assert member in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "met Mr.McGregor. He was fine",  # a title and a name
+    "order from Amazon.co.uk or Ebay.com",  # hosts
+    "then call Foo.barBaz() again",  # a call with its brackets
+    "it lives in my.appName too",  # no type before the dot
+])
+def test_no_member_in_hosts_names_or_calls(text):
+    assert not any("." in r and r[:1].isupper() and any(c.isupper() for c in r.split(".", 1)[1])
+                   for r in _references(text)), list(_references(text))

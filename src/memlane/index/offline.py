@@ -528,6 +528,12 @@ def _standards(text: str) -> Iterator[str]:
             yield m.group(0)
 
 
+_MEMBER = re.compile(r"(?<![\w./-])[A-Z][a-z]\w*\.[a-z]+[A-Z][A-Za-z0-9]*(?![\w(-]|\.\w)")
+"""A type's member named in camel case ("Recipe.cookTime", "CheckoutFragment.onResume"): a field or a
+method a reader finds in the code (session 39; on every development set 2 of 3 such names are labelled
+references); not a call with its brackets, nor a longer dotted name."""
+
+
 _NAMED_WORK = re.compile(r"(?:\b(?i:article|page|wiki|docs?|document|post|guide|paper|talk|deck|sheet|thread|chapter|essay)"
                          r"|\b[A-Z]{2,}-\d+),\s+['\"‘“]([A-Z][^'\"‘’“”\n]{2,80}?)[,.;:!?]?['\"’”](?=[\s.,;:!?)]|$)")
 """A written work named in quotes after its kind or its key and a comma ("I'll write a help article,
@@ -662,6 +668,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _HEX_ID.findall(text)  # session 39's kind
         if any(map(text.__contains__, _STANDARD_BODIES)):  # session 39's kind
             yield from _standards(text)
+    if "." in text:  # session 39's kind: turns only
+        yield from _MEMBER.findall(text)
     if "git@" in text:  # session 39's kinds: turns only
         yield from _GIT_REMOTE.findall(text)
     if "\\\\" in text:
