@@ -492,6 +492,48 @@ on every development set each such name is a labelled reference, 4 of 4); not a 
 nor a part of a longer name ("0x1f2e3d", "a3f-9c21")."""
 
 
+_GIT_REMOTE = re.compile(r"(?<![\w.+-])git@[\w-]+(?:\.[\w-]+)+:[\w-][\w.-]*(?:/[\w.-]*[\w-])+")
+"""A git repository's SSH address ("git@github.com:acme/shared-schemas.git", "git@gitlab.com:team/app"):
+the whole address, not the e-mail address and the path its parts read as (session 39)."""
+
+
+_UNC_PATH = re.compile(r"(?<![\w\\])\\\\[\w.$-]+(?:\\[\w.$-]*[\w$-])+")
+"""A path on a Windows network share ("\\\\fileserver\\stock\\counts", "\\\\nas01\\scans\\2024.pdf"): the
+share, its folders and its file, which a reader opens (session 39)."""
+
+
+_HIDDEN_PATH = re.compile(r"(?<![\w/.~-])\.[a-z][\w-]*(?:/[\w.-]*[\w-])+")
+"""A path under a hidden directory, with or without an extension (".git/config", ".git/lfs",
+".github/workflows/ci.yml"): on every development set each such path is a labelled reference, 8 of 8
+(session 39)."""
+
+
+_STANDARD = re.compile(r"\b(?:BS EN ISO|BS EN|BS ISO|BS AU|BS|DIN EN|DIN|EN ISO|EN|ISO/IEC|ISO|IEC) "
+                       r"(\d{3,5})(?:-\d{1,3})*(?::\d{4})?(?![\w/-]|[.,]\d)")
+"""A standard by the body that wrote it and its number ("ISO 17100", "EN 60335", "BS AU 159", "BS EN
+1176-1", "ISO 9001:2015"): a document a reader looks up (session 39; on every development set each such
+standard is a labelled reference, 3 of 3). Not a camera's sensitivity ("ISO 800", "ISO 3200"), which
+:func:`_standards` leaves: "ISO" and a number of the sensitivity scale (:data:`_CAMERA_ISO`)."""
+_STANDARD_BODIES = ("BS ", "EN ", "ISO", "IEC ", "DIN ")
+_CAMERA_ISO = frozenset(
+    "100 125 160 200 250 320 400 500 640 800 1000 1250 1600 2000 2500 3200 4000 5000 6400 8000 10000 "
+    "12800 16000 20000 25600 32000 40000 51200 64000".split())
+"""A camera's sensitivity scale in thirds of a stop, the numbers "ISO" is said with on a camera."""
+
+
+def _standards(text: str) -> Iterator[str]:
+    """:data:`_STANDARD`'s matches but "ISO" and a number of a camera's sensitivity scale alone."""
+    for m in _STANDARD.finditer(text):
+        if not (m.group(0) == "ISO " + m.group(1) and m.group(1) in _CAMERA_ISO):
+            yield m.group(0)
+
+
+_MEMBER = re.compile(r"(?<![\w./-])[A-Z][a-z]\w*\.[a-z]+[A-Z][A-Za-z0-9]*(?![\w(-]|\.\w)")
+"""A type's member named in camel case ("Recipe.cookTime", "CheckoutFragment.onResume"): a field or a
+method a reader finds in the code (session 39; on every development set 2 of 3 such names are labelled
+references); not a call with its brackets, nor a longer dotted name."""
+
+
 _NAMED_WORK = re.compile(r"(?:\b(?i:article|page|wiki|docs?|document|post|guide|paper|talk|deck|sheet|thread|chapter|essay)"
                          r"|\b[A-Z]{2,}-\d+),\s+['\"‘“]([A-Z][^'\"‘’“”\n]{2,80}?)[,.;:!?]?['\"’”](?=[\s.,;:!?)]|$)")
 """A written work named in quotes after its kind or its key and a comma ("I'll write a help article,
@@ -624,6 +666,16 @@ def _references(text: str) -> Iterator[str]:
         if "/" in text:  # session 39's kind
             yield from _SLASHED_KEY.findall(text)
         yield from _HEX_ID.findall(text)  # session 39's kind
+        if any(map(text.__contains__, _STANDARD_BODIES)):  # session 39's kind
+            yield from _standards(text)
+    if "." in text:  # session 39's kind: turns only
+        yield from _MEMBER.findall(text)
+    if "git@" in text:  # session 39's kinds: turns only
+        yield from _GIT_REMOTE.findall(text)
+    if "\\\\" in text:
+        yield from _UNC_PATH.findall(text)
+    if "/" in text and "." in text:
+        yield from _HIDDEN_PATH.findall(text)
     if "under " in text and "/" in text:  # session 18's kind: turns only
         yield from _WIKI_PATH.findall(text)
     if "page" in text:  # session 20's kinds: turns only
@@ -1962,11 +2014,13 @@ class OfflineIntelligence:
             # a host named by itself is kept beside an e-mail address at it ("kettleandcrow.com" and
             # "hello@kettleandcrow.com", "192.168.1.40" and "you@192.168.1.40"); not a part of a
             # URL ("postgres://app:…@db.internal:5432/app"); a directory named by itself is kept
-            # beside a file in it ("db/migrations/" and "db/migrations/0042_idx.py") (session 18)
+            # beside a file in it ("db/migrations/" and "db/migrations/0042_idx.py") (session 18), and
+            # so is a network share's folder ("\\fileserver\stock" and "\\fileserver\stock\counts.xlsm", session 39)
             refs = [r for r, f in zip(refs, folded, strict=True)
                     if not any(f != o and f in o and not (f in alone and "/" in o)
                                and not (o.endswith("@" + f) and "://" not in o)
-                               and not (f.endswith("/") and o.startswith(f)) for o in folded)]
+                               and not ((f.endswith("/") or f.startswith("\\\\")) and o.startswith(f))
+                               for o in folded)]
         if refs:
             # "Harbour Street" in "14 Harbour Street, Falmouth", "Member ID HXP 558" in its
             # reference: a phrase a reference holds is that reference, not an entity (a one-word
