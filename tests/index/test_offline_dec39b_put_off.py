@@ -1,0 +1,42 @@
+"""Session 39 (dec39b): a put-off said as what we do is no decision (docs/summary-eval.md,
+"Session 39: heldout35's decisions (dec39b)")."""
+
+import pytest
+
+from memlane.testing import offline_summary
+
+_WAYS = ["shipped", None]
+
+# a put-off said as what we do, after an agreement at most, and a word it must not leave in a decision
+_PUT_OFFS = [
+    ("Then we talk again.", "talk again"),
+    ("Fine by me. We can look again in the autumn", "look again"),
+    ("Let's all think about it before the AGM.", "think about it"),
+    ("Let's pick this up at the next committee meeting, there's no hurry", "pick this up"),
+    ("Right. Nothing to decide till we hear from the council", "nothing to decide"),
+]
+
+
+@pytest.mark.parametrize("model", _WAYS)
+@pytest.mark.parametrize("case", _PUT_OFFS)
+def test_a_put_off_said_as_what_we_do_is_no_decision(case, model):
+    said, words = case
+    summary, _ = offline_summary(
+        "Marta: The allotment society wants to put up a polytunnel on the spare plot by the gate.",
+        "Dev: A 6 metre one is about £900 and we have £600 in the account.",
+        "Marta: We could ask the parish for the rest.",
+        f"Dev: {said}",
+        "Marta: OK.",
+        model=model)
+    assert not any(words in d.lower() for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_choice_before_a_put_off_stays_a_decision(model):
+    summary, _ = offline_summary(
+        "Marta: The allotment society wants to put up a polytunnel on the spare plot by the gate.",
+        "Dev: A 6 metre one is about £900, the 4 metre one £550.",
+        "Marta: Let's buy the 4 metre polytunnel from Haxnicks, then we look again next year.",
+        "Dev: Fine by me.",
+        model=model)
+    assert any("polytunnel" in d.lower() for d in summary.decisions), summary.decisions
